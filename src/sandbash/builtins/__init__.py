@@ -1,0 +1,1 @@
+"""Builtins: commands that see and change the shell's state."""

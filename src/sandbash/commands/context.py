@@ -1,0 +1,192 @@
+"""The narrow context a command runs with.
+
+A command sees only this: its arguments, its three streams (and other open
+fds for /dev/fd/N), the filesystem through the facade, the exported
+environment, the budget, and `run()` to start a sub-command through the
+interpreter (so policy, limits and audit apply to it). Commands never import
+the interpreter.
+"""
+
+from __future__ import annotations
+
+import errno
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from ..limits import Budget, Limits
+from ..stdio.streams import BytesReader, Stream
+from ..vfs.errors import FsError, strerror
+from ..vfs.facade import FsView
+from .options import CommandSpec, HelpRequested, Parsed, UsageError, parse_args, usage_message
+
+# runner(argv, stdin, stdout, stderr, env) -> status: runs a command through the executor
+Runner = Callable[[Sequence[str], Stream, Stream, Stream, Mapping[str, str] | None], int]
+# script_runner(script, args, stdin, stdout, stderr, env) -> status: runs shell text in a child shell
+ScriptRunner = Callable[[str, Sequence[str], Stream, Stream, Stream, Mapping[str, str] | None], int]
+
+
+class CommandExit(Exception):
+    """Raised by a command to stop with a status (after printing its message)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class Ctx:
+    __slots__ = (
+        "name", "args", "stdin", "stdout", "stderr", "fs", "env", "fds", "budget", "_runner", "_script_runner",
+        "clock", "rng", "extra",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        args: list[str],
+        stdin: Stream,
+        stdout: Stream,
+        stderr: Stream,
+        fs: FsView,
+        env: Mapping[str, str],
+        budget: Budget,
+        *,
+        fds: Mapping[int, Stream] | None = None,
+        runner: Runner | None = None,
+        script_runner: ScriptRunner | None = None,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self.name = name
+        self.args = args
+        self.stdin = stdin
+        self.stdout = stdout
+        self.stderr = stderr
+        self.fs = fs
+        self.env = env
+        self.fds = fds or {0: stdin, 1: stdout, 2: stderr}
+        self.budget = budget
+        self._runner = runner
+        self._script_runner = script_runner
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self.extra = extra or {}
+
+    # ------------------------------------------------------------ basics
+
+    @property
+    def cwd(self) -> str:
+        return self.fs.cwd
+
+    @property
+    def limits(self) -> Limits:
+        return self.budget.limits
+
+    def checkpoint(self, work: int = 1) -> None:
+        """Charge work to the run's budget; raises when a limit or the deadline is hit."""
+        self.budget.checkpoint(work)
+
+    def out(self, data: bytes | str) -> None:
+        if isinstance(data, str):
+            data = data.encode("utf-8", "surrogateescape")
+        self.stdout.write(data)
+
+    def error(self, message: str) -> None:
+        """Print `NAME: message` on stderr."""
+        self.stderr.write(f"{self.name}: {message}\n".encode("utf-8", "surrogateescape"))
+
+    def fs_error(self, e: FsError, path: str | None = None, prefix: str = "") -> None:
+        """`NAME: [prefix]path: strerror`."""
+        shown = path if path is not None else e.path
+        self.error(f"{prefix}{shown}: {strerror(e.errno)}")
+
+    def parse(self, spec: CommandSpec, args: Sequence[str] | None = None) -> tuple[Parsed, list[str]]:
+        """Parse options; prints GNU usage errors and help, then raises CommandExit."""
+        try:
+            return parse_args(spec, self.args if args is None else args)
+        except UsageError as e:
+            self.stderr.write(usage_message(spec, e.message).encode())
+            raise CommandExit(spec.usage_status)
+        except HelpRequested as h:
+            self.stdout.write(h.text.encode())
+            raise CommandExit(0)
+
+    # ------------------------------------------------------------ files
+
+    def open_in(self, path: str) -> Stream:
+        """Open an input operand: `-` is stdin; /dev/stdin and /dev/fd/N are fds."""
+        if path == "-":
+            return self.stdin
+        fd = _dev_fd(path)
+        if fd is not None:
+            stream = self.fds.get(fd)
+            if stream is None or not stream.readable:
+                raise FsError(errno.EBADF if stream is None else errno.EBADF, path)
+            return stream
+        return self.fs.open(path, "r")
+
+    def open_out(self, path: str, append: bool = False) -> Stream:
+        fd = _dev_fd(path)
+        if fd is not None:
+            stream = self.fds.get(fd)
+            if stream is None or not stream.writable:
+                raise FsError(errno.EBADF, path)
+            return stream
+        return self.fs.open(path, "a" if append else "w")
+
+    def read_input(self, path: str) -> bytes:
+        stream = self.open_in(path)
+        data = stream.read()
+        if stream is not self.stdin and _dev_fd(path) is None:
+            stream.close()
+        return data
+
+    # ------------------------------------------------------------ sub-commands
+
+    def run(
+        self,
+        argv: Sequence[str],
+        stdin: Stream | bytes | None = None,
+        stdout: Stream | None = None,
+        stderr: Stream | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> int:
+        """Run a command (builtin, function or command) through the interpreter."""
+        if self._runner is None:
+            raise RuntimeError("this context cannot run sub-commands")
+        if isinstance(stdin, bytes):
+            stdin = BytesReader(stdin)
+        return self._runner(argv, stdin or self.stdin, stdout or self.stdout, stderr or self.stderr, env)
+
+    def run_script(
+        self,
+        script: str,
+        args: Sequence[str] = (),
+        stdin: Stream | bytes | None = None,
+        stdout: Stream | None = None,
+        stderr: Stream | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> int:
+        """Run shell text in a child shell (awk's system(), `sh -c`)."""
+        if self._script_runner is None:
+            raise RuntimeError("this context cannot run scripts")
+        if isinstance(stdin, bytes):
+            stdin = BytesReader(stdin)
+        return self._script_runner(script, args, stdin or self.stdin, stdout or self.stdout, stderr or self.stderr, env)
+
+
+def _dev_fd(path: str) -> int | None:
+    if path == "/dev/stdin":
+        return 0
+    if path == "/dev/stdout":
+        return 1
+    if path == "/dev/stderr":
+        return 2
+    if path.startswith("/dev/fd/") and path[8:].isdigit():
+        return int(path[8:])
+    return None
+
+
+CommandFn = Callable[[Ctx], int]

@@ -1,0 +1,1 @@
+"""Word expansion as a library: the shell injects itself through `env.ExpandEnv`."""

@@ -1,0 +1,538 @@
+"""Shell patterns (globs with bracket classes and extglob) and their matching.
+
+A pattern string uses backslash to quote the next character (expansion has
+already escaped every quoted character). Patterns compile to an RE2 program,
+which runs in linear time; patterns RE2 cannot express (`!(...)`, invalid
+ranges) and subjects that are not valid UTF-8 use a small memoised matcher
+that is polynomial in the worst case. No backtracking regex ever sees a user
+pattern.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+
+import re2
+
+_GLOB_CHARS = frozenset("*?[")
+_EXT_OPS = frozenset("?*+@!")
+_CLASSES: dict[str, Callable[[str], bool]] = {
+    "alpha": str.isalpha,
+    "digit": lambda c: c in "0123456789",
+    "alnum": str.isalnum,
+    "upper": str.isupper,
+    "lower": str.islower,
+    "space": lambda c: c in " \t\n\r\f\v",
+    "blank": lambda c: c in " \t",
+    "punct": lambda c: c.isascii() and not c.isalnum() and c.isprintable() and c != " ",
+    "print": lambda c: c.isprintable(),
+    "graph": lambda c: c.isprintable() and c != " ",
+    "cntrl": lambda c: ord(c) < 32 or ord(c) == 127,
+    "xdigit": lambda c: c in "0123456789abcdefABCDEF",
+    "word": lambda c: c.isalnum() or c == "_",
+}
+
+
+def has_glob(pattern: str, extglob: bool = False) -> bool:
+    """True when the (escaped) pattern has an unquoted glob character."""
+    i = 0
+    n = len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c in _GLOB_CHARS:
+            if c == "[":
+                if _bracket_end(pattern, i) > 0:
+                    return True
+            else:
+                return True
+        if extglob and c in _EXT_OPS and i + 1 < n and pattern[i + 1] == "(":
+            return True
+        i += 1
+    return False
+
+
+def unescape(pattern: str) -> str:
+    """Remove the quoting backslashes of a pattern string."""
+    if "\\" not in pattern:
+        return pattern
+    out: list[str] = []
+    i = 0
+    n = len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "\\" and i + 1 < n:
+            out.append(pattern[i + 1])
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def escape(text: str) -> str:
+    """Quote every pattern-special character of a literal string."""
+    out = []
+    for c in text:
+        if c in "*?[]\\!@+()|^-":
+            out.append("\\")
+        out.append(c)
+    return "".join(out)
+
+
+def _bracket_end(p: str, i: int) -> int:
+    """Index of the `]` closing the bracket expression at p[i] == '[', or -1."""
+    j = i + 1
+    n = len(p)
+    if j < n and p[j] in "!^":
+        j += 1
+    if j < n and p[j] == "]":
+        j += 1
+    while j < n:
+        c = p[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == "[" and j + 1 < n and p[j + 1] in ":=.":
+            kind = p[j + 1]
+            end = p.find(kind + "]", j + 2)
+            if end < 0:
+                return -1
+            j = end + 2
+            continue
+        if c == "]":
+            return j
+        j += 1
+    return -1
+
+
+# ------------------------------------------------------------ pattern tree
+# Nodes: ('lit', str) ('any',) ('star',) ('cls', negated, items) ('grp', op, [seq...])
+Node = tuple
+
+
+def _parse(p: str, i: int, extglob: bool, stop: str = "") -> tuple[list[Node], int]:
+    seq: list[Node] = []
+    n = len(p)
+    lit: list[str] = []
+
+    def flush() -> None:
+        if lit:
+            seq.append(("lit", "".join(lit)))
+            lit.clear()
+
+    while i < n:
+        c = p[i]
+        if stop and c in stop:
+            break
+        if c == "\\":
+            if i + 1 < n:
+                lit.append(p[i + 1])
+                i += 2
+            else:
+                lit.append("\\")
+                i += 1
+            continue
+        if extglob and c in _EXT_OPS and i + 1 < n and p[i + 1] == "(":
+            alts, j = _parse_group(p, i + 2, extglob)
+            if j >= 0:
+                flush()
+                seq.append(("grp", c, alts))
+                i = j
+                continue
+        if c == "*":
+            flush()
+            if not (seq and seq[-1][0] == "star"):
+                seq.append(("star",))
+            i += 1
+            continue
+        if c == "?":
+            flush()
+            seq.append(("any",))
+            i += 1
+            continue
+        if c == "[":
+            end = _bracket_end(p, i)
+            if end > 0:
+                flush()
+                seq.append(_parse_bracket(p[i + 1 : end]))
+                i = end + 1
+                continue
+        lit.append(c)
+        i += 1
+    flush()
+    return seq, i
+
+
+def _parse_group(p: str, i: int, extglob: bool) -> tuple[list[list[Node]], int]:
+    alts: list[list[Node]] = []
+    n = len(p)
+    while True:
+        seq, j = _parse(p, i, extglob, stop="|)")
+        alts.append(seq)
+        if j >= n:
+            return alts, -1
+        if p[j] == ")":
+            return alts, j + 1
+        i = j + 1
+
+
+def _parse_bracket(body: str) -> Node:
+    negated = False
+    i = 0
+    if body and body[0] in "!^":
+        negated = True
+        i = 1
+    items: list[tuple[str, str]] = []  # ('c', ch) ('r', a+b) ('k', class)
+    n = len(body)
+    first = True
+    while i < n:
+        c = body[i]
+        if c == "[" and i + 1 < n and body[i + 1] in ":=.":
+            kind = body[i + 1]
+            end = body.find(kind + "]", i + 2)
+            name = body[i + 2 : end]
+            if kind == ":":
+                items.append(("k", name))
+            else:
+                items.append(("c", name[:1] if name else ""))
+            i = end + 2
+            first = False
+            continue
+        if c == "\\" and i + 1 < n:
+            c = body[i + 1]
+            i += 1
+        elif c == "]" and not first:
+            break
+        if i + 2 < n and body[i + 1] == "-" and body[i + 2] != "]":
+            hi = body[i + 2]
+            skip = 3
+            if hi == "\\" and i + 3 < n:
+                hi = body[i + 3]
+                skip = 4
+            items.append(("r", c + hi))
+            i += skip
+            first = False
+            continue
+        items.append(("c", c))
+        i += 1
+        first = False
+    return ("cls", negated, tuple(items))
+
+
+def _class_match(node: Node, ch: str, nocase: bool) -> bool:
+    _, negated, items = node
+    hit = False
+    for kind, val in items:
+        if kind == "c":
+            hit = ch == val or (nocase and ch.lower() == val.lower())
+        elif kind == "r":
+            lo, hi = val[0], val[1]
+            hit = lo <= ch <= hi or (nocase and (lo <= ch.lower() <= hi or lo <= ch.upper() <= hi))
+        else:
+            fn = _CLASSES.get(val)
+            hit = bool(fn and fn(ch))
+        if hit:
+            break
+    return hit != negated
+
+
+# ------------------------------------------------------------ RE2 translation
+
+
+def _re_escape(s: str) -> str:
+    out = []
+    for c in s:
+        if c.isalnum() or c == "_" or ord(c) > 127:
+            out.append(c)
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\0":
+            out.append("\\x00")
+        else:
+            out.append("\\" + c)
+    return "".join(out)
+
+
+class _NoRe2(Exception):
+    pass
+
+
+def _to_regex(seq: list[Node], path: bool) -> str:
+    out: list[str] = []
+    anych = "[^/]" if path else "(?s:.)"
+    for node in seq:
+        kind = node[0]
+        if kind == "lit":
+            out.append(_re_escape(node[1]))
+        elif kind == "any":
+            out.append(anych)
+        elif kind == "star":
+            out.append(anych + "*")
+        elif kind == "cls":
+            out.append(_class_regex(node, path))
+        else:
+            op, alts = node[1], node[2]
+            if op == "!":
+                raise _NoRe2()
+            inner = "|".join(_to_regex(a, path) for a in alts)
+            suffix = {"?": "?", "*": "*", "+": "+", "@": ""}[op]
+            out.append(f"(?:{inner}){suffix}")
+    return "".join(out)
+
+
+def _class_regex(node: Node, path: bool) -> str:
+    _, negated, items = node
+    parts: list[str] = []
+    for kind, val in items:
+        if kind == "c":
+            if not val:
+                continue
+            parts.append(_re_escape(val) if not val.isalnum() else val)
+        elif kind == "r":
+            lo, hi = val[0], val[1]
+            if lo > hi:
+                raise _NoRe2()
+            parts.append(f"{_re_escape(lo)}-{_re_escape(hi)}")
+        else:
+            if val not in _CLASSES or val == "word":
+                raise _NoRe2()
+            parts.append(f"[:{val}:]")
+    if not parts:
+        return "(?:(?s:.))" if negated else "[^\\x00-\\x{10FFFF}]"
+    body = "".join(parts)
+    if negated:
+        return f"[^{body}{'/' if path else ''}]"
+    return f"[{body}]"
+
+
+# ------------------------------------------------------------ compiled pattern
+
+
+class Pattern:
+    """A compiled shell pattern."""
+
+    __slots__ = ("source", "seq", "literal", "_full", "_prefix", "_search", "_suffix", "nocase", "path", "_memo",
+                 "_simple")
+
+    def __init__(self, source: str, extglob: bool = False, nocase: bool = False, path: bool = False) -> None:
+        self.source = source
+        self.nocase = nocase
+        self.path = path
+        seq, _ = _parse(source, 0, extglob)
+        self.seq = seq
+        self.literal: str | None = None
+        if not seq:
+            self.literal = ""
+        elif len(seq) == 1 and seq[0][0] == "lit":
+            self.literal = seq[0][1]
+        self._full = self._prefix = self._search = self._suffix = None
+        self._simple: tuple[str, str] | None = None
+        if not nocase and not path and self.literal is None:
+            # `pre*`, `*suf`, `*mid*`: plain string tests, no regex
+            kinds = [n[0] for n in seq]
+            if kinds == ["lit", "star"]:
+                self._simple = ("pre", seq[0][1])
+            elif kinds == ["star", "lit"]:
+                self._simple = ("suf", seq[1][1])
+            elif kinds == ["star", "lit", "star"]:
+                self._simple = ("mid", seq[1][1])
+            elif kinds == ["star"]:
+                self._simple = ("all", "")
+        try:
+            regex = _to_regex(seq, path)
+            opts = re2.Options()
+            opts.case_sensitive = not nocase
+            opts.longest_match = True
+            opts.log_errors = False
+            self._full = re2.compile(f"(?:{regex})\\z", opts)
+            self._search = re2.compile(regex, opts)
+            self._suffix = re2.compile(f"(?:{regex})\\z", opts)
+        except (_NoRe2, re2.error, TypeError, ValueError):
+            self._full = self._search = self._suffix = None
+        self._memo: dict[tuple[int, int], frozenset[int]] = {}
+
+    # --- the memoised matcher (for what RE2 cannot do)
+    def _ends(self, text: str, seq: list[Node], k: int, j: int, memo: dict[tuple[int, int, int], frozenset[int]]) -> frozenset[int]:
+        key = (id(seq), k, j)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        if k == len(seq):
+            result = frozenset((j,))
+        else:
+            result = frozenset()
+            acc: set[int] = set()
+            for e in self._node_ends(text, seq[k], j, memo):
+                acc |= self._ends(text, seq, k + 1, e, memo)
+            result = frozenset(acc)
+        memo[key] = result
+        return result
+
+    def _node_ends(self, text: str, node: Node, j: int, memo: dict[tuple[int, int, int], frozenset[int]]) -> set[int]:
+        n = len(text)
+        kind = node[0]
+        path = self.path
+        if kind == "lit":
+            lit = node[1]
+            seg = text[j : j + len(lit)]
+            if seg == lit or (self.nocase and seg.lower() == lit.lower()):
+                return {j + len(lit)}
+            return set()
+        if kind == "any":
+            return {j + 1} if j < n and not (path and text[j] == "/") else set()
+        if kind == "star":
+            out = {j}
+            for e in range(j, n):
+                if path and text[e] == "/":
+                    break
+                out.add(e + 1)
+            return out
+        if kind == "cls":
+            if j < n and not (path and text[j] == "/") and _class_match(node, text[j], self.nocase):
+                return {j + 1}
+            return set()
+        op, alts = node[1], node[2]
+
+        def once(start: int) -> set[int]:
+            s: set[int] = set()
+            for alt in alts:
+                s |= self._ends(text, alt, 0, start, memo)
+            return s
+
+        if op == "@":
+            return once(j)
+        if op == "?":
+            return once(j) | {j}
+        if op in ("*", "+"):
+            seen: set[int] = set()
+            frontier = once(j)
+            while frontier:
+                new = frontier - seen
+                seen |= new
+                frontier = set()
+                for p in new:
+                    frontier |= once(p)
+            return seen | {j} if op == "*" else seen
+        # `!(...)`: any substring the alternatives do not match entirely
+        bad = once(j)
+        return {e for e in range(j, n + 1) if e not in bad}
+
+    def _slow_full(self, text: str) -> bool:
+        return len(text) in self._ends(text, self.seq, 0, 0, {})
+
+    @staticmethod
+    def _re2_ok(text: str) -> bool:
+        # RE2 needs text it can encode as UTF-8 (no lone surrogates)
+        if text.isascii():
+            return True
+        try:
+            text.encode("utf-8")
+            return True
+        except UnicodeEncodeError:
+            return False
+
+    # --- public matching
+    def fullmatch(self, text: str) -> bool:
+        lit = self.literal
+        if lit is not None:
+            return text == lit or (self.nocase and text.lower() == lit.lower())
+        simple = self._simple
+        if simple is not None:
+            kind, s = simple
+            if kind == "pre":
+                return text.startswith(s)
+            if kind == "suf":
+                return text.endswith(s)
+            if kind == "mid":
+                return s in text
+            return True
+        if self._full is not None and self._re2_ok(text):
+            return self._full.match(text) is not None
+        return self._slow_full(text)
+
+    def prefix_len(self, text: str, longest: bool) -> int:
+        """Length of the shortest/longest prefix matching, or -1."""
+        lit = self.literal
+        if lit is not None and not self.nocase:
+            return len(lit) if text.startswith(lit) else -1
+        if self._search is not None and self._re2_ok(text):
+            m = self._search.match(text)
+            if m is None:
+                return -1
+            if longest:
+                return m.end()
+            for k in range(0, m.end() + 1):
+                if self._full is not None and self._full.match(text[:k]) is not None:
+                    return k
+            return m.end()
+        ends = self._ends(text, self.seq, 0, 0, {})
+        if not ends:
+            return -1
+        return max(ends) if longest else min(ends)
+
+    def suffix_start(self, text: str, longest: bool) -> int:
+        """Start of the shortest/longest suffix matching, or -1."""
+        lit = self.literal
+        if lit is not None and not self.nocase:
+            return len(text) - len(lit) if text.endswith(lit) else -1
+        n = len(text)
+        if self._suffix is not None and self._re2_ok(text):
+            m = self._suffix.search(text)
+            if m is None:
+                return -1
+            if longest:
+                return m.start()
+            for k in range(n, m.start() - 1, -1):
+                if self._full is not None and self._full.match(text[k:]) is not None:
+                    return k
+            return m.start()
+        memo: dict[tuple[int, int, int], frozenset[int]] = {}
+        rng = range(0, n + 1) if longest else range(n, -1, -1)
+        for k in rng:
+            if n in self._ends(text, self.seq, 0, k, memo):
+                return k
+        return -1
+
+    def search(self, text: str, start: int = 0) -> tuple[int, int] | None:
+        """Leftmost-longest match at or after `start`."""
+        n = len(text)
+        lit = self.literal
+        if lit is not None and not self.nocase:
+            if lit == "":
+                return None
+            i = text.find(lit, start)
+            return (i, i + len(lit)) if i >= 0 else None
+        if self._search is not None and self._re2_ok(text):
+            m = self._search.search(text, start)
+            if m is None:
+                return None
+            return m.start(), m.end()
+        memo: dict[tuple[int, int, int], frozenset[int]] = {}
+        for k in range(start, n + 1):
+            ends = self._ends(text, self.seq, 0, k, memo)
+            if ends:
+                return k, max(ends)
+        return None
+
+    def match_at(self, text: str, start: int, anchored_end: bool = False) -> int:
+        """Longest match starting exactly at `start`; -1 when none."""
+        if anchored_end:
+            return len(text) if self.fullmatch(text[start:]) else -1
+        if self._search is not None and self._re2_ok(text):
+            m = self._search.match(text, start)
+            return m.end() if m is not None else -1
+        ends = self._ends(text, self.seq, 0, start, {})
+        return max(ends) if ends else -1
+
+
+@lru_cache(maxsize=2048)
+def compile_pattern(source: str, extglob: bool = False, nocase: bool = False, path: bool = False) -> Pattern:
+    return Pattern(source, extglob, nocase, path)
+
+
+def match(pattern: str, text: str, extglob: bool = False, nocase: bool = False) -> bool:
+    return compile_pattern(pattern, extglob, nocase).fullmatch(text)

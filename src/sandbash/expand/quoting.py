@@ -1,0 +1,80 @@
+"""Quoting of strings for reuse as shell input (@Q, printf %q, declare -p)."""
+
+from __future__ import annotations
+
+_PRINTF_SPECIAL = frozenset(" \t\n'\"\\$`|&;()<>*?[]{}!^,")
+
+
+def _needs_ansi(s: str) -> bool:
+    return any(ord(c) < 32 or ord(c) == 127 or 0xDC80 <= ord(c) <= 0xDCFF for c in s)
+
+
+def ansi_c_quote(s: str) -> str:
+    out = ["$'"]
+    for c in s:
+        o = ord(c)
+        if c == "'":
+            out.append("\\'")
+        elif c == "\\":
+            out.append("\\\\")
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\t":
+            out.append("\\t")
+        elif c == "\r":
+            out.append("\\r")
+        elif c == "\x1b":
+            out.append("\\E")
+        elif c == "\a":
+            out.append("\\a")
+        elif c == "\b":
+            out.append("\\b")
+        elif c == "\f":
+            out.append("\\f")
+        elif c == "\v":
+            out.append("\\v")
+        elif 0xDC80 <= o <= 0xDCFF:
+            out.append(f"\\{o - 0xDC00:03o}")
+        elif o < 32 or o == 127:
+            out.append(f"\\{o:03o}")
+        else:
+            out.append(c)
+    out.append("'")
+    return "".join(out)
+
+
+def single_quote(s: str) -> str:
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+def quote_reusable(s: str) -> str:
+    """${x@Q}: single quotes, or $'...' when control characters are present."""
+    if _needs_ansi(s):
+        return ansi_c_quote(s)
+    return single_quote(s)
+
+
+def printf_q(s: str) -> str:
+    """printf %q: backslash-escaping, $'...' for control characters."""
+    if s == "":
+        return "''"
+    if _needs_ansi(s):
+        return ansi_c_quote(s)
+    out = []
+    for i, c in enumerate(s):
+        if c in _PRINTF_SPECIAL or (i == 0 and c in "~#"):
+            out.append("\\" + c)
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def double_quote(s: str) -> str:
+    """declare -p style: "..." with \\ " $ ` escaped."""
+    out = ['"']
+    for c in s:
+        if c in '"\\$`':
+            out.append("\\")
+        out.append(c)
+    out.append('"')
+    return "".join(out)

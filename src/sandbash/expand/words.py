@@ -1,0 +1,866 @@
+"""Word expansion in bash's order.
+
+brace -> tilde -> parameter/command/arithmetic/process substitution -> field
+splitting -> pathname expansion -> quote removal.
+
+A word expands into *segments* `(text, flag)`: LIT (unquoted source text,
+glob-active, not split), QUO (quoted: neither split nor globbed), EXP
+(unquoted expansion result: split and glob-active) and BRK (a field break,
+from "$@" and arrays). Quoting stays on each piece until splitting and
+globbing are done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..interp.arrays import AssocArray, IndexedArray
+from ..interp.vars import ASSOC, ATTR_LETTERS, INTEGER, NAMEREF, Var
+from ..syntax import ast as A
+from ..syntax.escapes import decode_escapes
+from .env import ExpandEnv, ExpansionError
+from .pattern import compile_pattern, escape, has_glob
+from .quoting import double_quote, quote_reusable
+
+LIT = 0
+QUO = 1
+EXP = 2
+BRK = 3
+
+Seg = tuple[str, int]
+_BRK: Seg = ("", BRK)
+
+
+class _Multi:
+    """A multi-valued expansion ("$@", "${a[@]}") or its "$*" form."""
+
+    __slots__ = ("values", "star")
+
+    def __init__(self, values: list[str], star: bool) -> None:
+        self.values = values
+        self.star = star
+
+
+Value = "str | _Multi | _Segs | None"
+
+
+class Expander:
+    def __init__(self, env: ExpandEnv) -> None:
+        self.env = env
+        self._at_empty = False
+
+    # ------------------------------------------------------------ entry points
+
+    def words(self, words: tuple[A.Word, ...] | list[A.Word]) -> list[str]:
+        out: list[str] = []
+        for w in words:
+            parts = w.parts
+            if len(parts) == 1 and type(parts[0]) is A.Lit and not _maybe_glob(parts[0].text):
+                out.append(parts[0].text)
+            else:
+                out.extend(self.word(w))
+        return out
+
+    def word(self, word: A.Word) -> list[str]:
+        out: list[str] = []
+        for parts in self._braces(word.parts):
+            segs: list[Seg] = []
+            self._at_empty = False
+            self._parts(parts, segs, False)
+            for field in self._split(segs):
+                self._glob_field(field, out)
+        return out
+
+    def string(self, word: A.Word) -> str:
+        """One string: no splitting, no globbing ("$@" joined by spaces)."""
+        parts = word.parts
+        if len(parts) == 1 and type(parts[0]) is A.Lit:
+            return parts[0].text
+        segs: list[Seg] = []
+        self._parts(parts, segs, False, join_at=True)
+        return "".join(s[0] for s in segs)
+
+    def heredoc(self, word: A.Word) -> str:
+        segs: list[Seg] = []
+        self._parts(word.parts, segs, True, join_at=True)
+        return "".join(s[0] for s in segs)
+
+    def pattern(self, word: A.Word) -> str:
+        """A pattern string: quoted characters escaped with backslashes."""
+        segs: list[Seg] = []
+        self._parts(word.parts, segs, False, join_at=True)
+        return "".join(escape(t) if f == QUO else t for t, f in segs)
+
+    def regex(self, word: A.Word) -> str:
+        """The right side of =~: quoted characters match literally."""
+        segs: list[Seg] = []
+        self._parts(word.parts, segs, False, join_at=True)
+        out = []
+        for t, f in segs:
+            if f == QUO:
+                out.append("".join("\\" + c if not c.isalnum() and c != "_" and ord(c) < 128 else c for c in t))
+            else:
+                out.append(t)
+        return "".join(out)
+
+    def redirect_target(self, word: A.Word) -> list[str]:
+        """Expansion for a redirection target (may glob; caller checks count)."""
+        return self.word(word)
+
+    # ------------------------------------------------------------ brace expansion
+
+    def _braces(self, parts: tuple[A.Part, ...]) -> list[tuple[A.Part, ...]]:
+        for p in parts:
+            if type(p) is A.Brace or type(p) is A.BraceSeq:
+                break
+        else:
+            return [parts]
+        results: list[list[A.Part]] = [[]]
+        for p in parts:
+            if type(p) is A.Brace:
+                alts: list[tuple[A.Part, ...]] = []
+                for alt in p.alts:
+                    alts.extend(self._braces(alt))
+                self.env.charge_brace(len(results) * len(alts))
+                results = [r + list(a) for r in results for a in alts]
+            elif type(p) is A.BraceSeq:
+                items = _sequence(p)
+                if items is None:
+                    text = "{" + p.start + ".." + p.end + (".." + p.step if p.step else "") + "}"
+                    for r in results:
+                        r.append(A.Lit(text))
+                    continue
+                self.env.charge_brace(len(results) * len(items))
+                results = [r + [A.Lit(item)] for r in results for item in items]
+            else:
+                for r in results:
+                    r.append(p)
+        return [tuple(r) for r in results]
+
+    # ------------------------------------------------------------ parts -> segments
+
+    def _parts(self, parts: tuple[A.Part, ...], segs: list[Seg], in_dq: bool, join_at: bool = False) -> None:
+        for p in parts:
+            t = type(p)
+            if t is A.Lit:
+                segs.append((p.text, QUO if in_dq else LIT))  # type: ignore[union-attr]
+            elif t is A.SQ or t is A.Esc:
+                segs.append((p.text, QUO))  # type: ignore[union-attr]
+            elif t is A.DQ:
+                before = len(segs)
+                self._at_empty = False
+                self._parts(p.parts, segs, True, join_at)  # type: ignore[union-attr]
+                if len(segs) == before and not self._at_empty:
+                    segs.append(("", QUO))
+            elif t is A.Param:
+                self._param_segs(p, segs, in_dq, join_at)  # type: ignore[arg-type]
+            elif t is A.CmdSub:
+                out = self.env.command_sub(p.body, p.text)  # type: ignore[union-attr]
+                segs.append((out, QUO if in_dq else EXP))
+            elif t is A.ArithSub:
+                value = self.arith(p.word)  # type: ignore[union-attr]
+                segs.append((str(value), QUO if in_dq else EXP))
+            elif t is A.Tilde:
+                home = self._tilde(p.user)  # type: ignore[union-attr]
+                segs.append((home, QUO))
+            elif t is A.ProcSub:
+                path = self.env.process_sub(p.body, p.direction)  # type: ignore[union-attr]
+                segs.append((path, QUO if in_dq else EXP))
+            elif t is A.ExtGlob:
+                segs.append((self._extglob_text(p), QUO if in_dq else LIT))  # type: ignore[arg-type]
+            elif t is A.Brace or t is A.BraceSeq:
+                segs.append((_brace_text(p), QUO if in_dq else LIT))
+            elif t is A.AssignWord:
+                segs.append((self.assign_word_text(p.assign), QUO))  # type: ignore[union-attr]
+
+    def assign_word_text(self, a: A.Assign) -> str:
+        """An assignment-shaped argument as plain text (used when not declaring)."""
+        head = a.name + (f"[{a.sub}]" if a.sub is not None else "") + ("+=" if a.append else "=")
+        if a.array is not None:
+            return head + "(" + " ".join(i.value.text for i in a.array) + ")"
+        return head + (self.string(a.value) if a.value is not None else "")
+
+    def _extglob_text(self, p: A.ExtGlob) -> str:
+        alts = []
+        for alt in p.alts:
+            segs: list[Seg] = []
+            self._parts(alt, segs, False, join_at=True)
+            alts.append("".join(escape(t) if f == QUO else t for t, f in segs))
+        return p.op + "(" + "|".join(alts) + ")"
+
+    def _tilde(self, user: str) -> str:
+        home = self.env.home_dir(user)
+        return home if home is not None else "~" + user
+
+    def arith(self, word: A.Word) -> int:
+        text = self.heredoc(word) if len(word.parts) != 1 or type(word.parts[0]) is not A.Lit else word.parts[0].text  # type: ignore[union-attr]
+        return self.env.arith_eval(text)
+
+    # ------------------------------------------------------------ parameters
+
+    def _param_segs(self, p: A.Param, segs: list[Seg], in_dq: bool, join_at: bool) -> None:
+        value = self.param(p, in_dq)
+        flag = QUO if in_dq else EXP
+        if value is None:
+            return
+        if type(value) is str:
+            segs.append((value, flag))
+            return
+        if isinstance(value, _Segs):
+            if join_at:
+                segs.append((value.text(), flag))
+            else:
+                segs.extend(value.segs)
+            return
+        assert isinstance(value, _Multi)
+        values = value.values
+        if value.star:
+            if in_dq or join_at:
+                ifs = self.env.ifs()
+                sep = ifs[:1]
+                segs.append((sep.join(values), flag))
+            else:
+                for i, v in enumerate(values):
+                    if i:
+                        segs.append(_BRK)
+                    segs.append((v, flag))
+            return
+        if join_at:
+            segs.append((" ".join(values), flag))
+            return
+        if not values:
+            self._at_empty = True
+            return
+        for i, v in enumerate(values):
+            if i:
+                segs.append(_BRK)
+            segs.append((v, flag))
+
+    def param(self, p: A.Param, in_dq: bool = False) -> Value:
+        prefix = p.prefix
+        if prefix == "bad":
+            assert p.op is not None
+            raise ExpansionError(f"{p.op.op}: bad substitution")
+        if prefix == "!" and not p.names_suffix and p.sub not in ("@", "*"):
+            return self._indirect(p, in_dq)
+        base, desc = self._base(p)
+        op = p.op
+        if prefix == "#":
+            if type(base) is _Multi:
+                return str(len(base.values))
+            if base is None:
+                self._check_unset(desc, p)
+                return "0"
+            return str(len(base))
+        if op is None:
+            if base is None:
+                self._check_unset(desc, p)
+            return base
+        return self._apply_op(p, op, base, desc, in_dq)
+
+    def _check_unset(self, desc: str, p: A.Param) -> None:
+        if self.env.option("nounset") and p.name not in ("@", "*"):
+            if p.sub in ("@", "*") and p.prefix != "#":
+                return
+            raise ExpansionError(f"{desc}: unbound variable", 127)
+
+    def _base(self, p: A.Param) -> tuple[Value, str]:
+        """The unmodified value of the parameter and the name used in messages."""
+        name = p.name
+        env = self.env
+        if p.names_suffix:
+            names = [n for n in env.var_names() if n.startswith(name)]
+            return _Multi(names, p.names_suffix == "*"), name
+        if name in ("@", "*"):
+            return _Multi(env.positional(), name == "*"), name
+        c0 = name[0]
+        if c0.isdigit():
+            idx = int(name)
+            if idx == 0:
+                return env.special("0"), name
+            pos = env.positional()
+            return (pos[idx - 1] if idx <= len(pos) else None), name
+        if name in ("#", "?", "$", "!", "-"):
+            v = env.special(name)
+            return (v if v != "" or name != "!" else None), name
+        var = env.lookup(name)
+        sub = p.sub
+        if sub is None:
+            if var is None:
+                return None, name
+            v = var.value
+            if type(v) is str:
+                return v, name
+            if v is None:
+                return None, name
+            if isinstance(v, IndexedArray):
+                return v.get(0), name
+            assert isinstance(v, AssocArray)
+            return v.get("0"), name
+        if sub in ("@", "*"):
+            if p.prefix == "!":
+                # ${!a[@]}: the keys
+                if var is None or var.value is None:
+                    return _Multi([], sub == "*"), name
+                v = var.value
+                if isinstance(v, IndexedArray):
+                    return _Multi([str(k) for k in v.keys()], sub == "*"), name
+                if isinstance(v, AssocArray):
+                    return _Multi(v.keys(), sub == "*"), name
+                return _Multi(["0"], sub == "*"), name
+            if var is None or var.value is None:
+                return (_Multi([], sub == "*") if var is not None or not self.env.option("nounset") else None), f"{name}[{sub}]"
+            v = var.value
+            if isinstance(v, (IndexedArray, AssocArray)):
+                return _Multi(v.values(), sub == "*"), name
+            return _Multi([v], sub == "*"), name
+        desc = f"{name}[{sub}]"
+        if var is None or var.value is None:
+            if var is None or not (var.attrs & ASSOC):
+                self._index(sub, None)  # evaluate for side effects and errors
+            return None, desc
+        v = var.value
+        if isinstance(v, AssocArray):
+            return v.get(self.env.subscript_key(sub)), desc
+        index = self._index(sub, v if isinstance(v, IndexedArray) else None)
+        if isinstance(v, IndexedArray):
+            return v.get(index), desc
+        return (v if index == 0 else None), desc
+
+    def _index(self, sub: str, arr: IndexedArray | None) -> int:
+        text = sub
+        if "$" in sub or "`" in sub:
+            text = self._expand_sub_text(sub)
+        value = self.env.arith_eval(text)
+        if value < 0:
+            if arr is None:
+                raise ExpansionError(f"{sub}: bad array subscript", None)
+            value += arr.max_index() + 1
+            if value < 0:
+                raise ExpansionError(f"{sub}: bad array subscript", None)
+        return value
+
+    def _expand_sub_text(self, sub: str) -> str:
+        from ..syntax.lexer import ARITH
+        from ..syntax.parser import Parser
+
+        reader = Parser(sub)
+        parts = reader.read_parts(ARITH)
+        return self.heredoc(A.Word(tuple(parts), 0, sub))
+
+    def _indirect(self, p: A.Param, in_dq: bool) -> Value:
+        env = self.env
+        name = p.name
+        # ${!ref} on a nameref gives the name it refers to
+        target_name = env.nameref_target(name) if p.sub is None else None
+        if target_name is not None and p.op is None:
+            return target_name
+        ref = as_text(self.param(A.Param(name, p.sub, "", None, True), in_dq))
+        if ref is None:
+            if env.option("nounset"):
+                raise ExpansionError(f"{name}: unbound variable", 127)
+            if p.op is not None and p.op.kind == "test":
+                return self._apply_op(p, p.op, None, name, in_dq)
+            return None
+        target = _parse_ref(ref)
+        if target is None:
+            raise ExpansionError(f"{ref}: invalid indirect expansion", 1)
+        if target.name == "":
+            raise ExpansionError(f"{ref}: bad substitution", 1)
+        return self.param(A.Param(target.name, target.sub, "", p.op, True), in_dq)
+
+    # ------------------------------------------------------------ operators
+
+    def _apply_op(self, p: A.Param, op: A.ParamOp, base: Value, desc: str, in_dq: bool) -> Value:
+        kind = op.kind
+        if kind == "test":
+            return self._test_op(p, op, base, desc, in_dq)
+        if base is None:
+            self._check_unset(desc, p)
+            if kind == "slice" and p.name not in ("@", "*"):
+                return None
+            if kind in ("trim", "repl", "case", "slice"):
+                return None
+            if kind == "xform":
+                if op.op in ("a", "A") and p.name not in ("@", "*"):
+                    var = self.env.lookup(p.name)
+                    if var is not None:
+                        return self._xform_var(p.name, var, op.op)
+                return None
+            return None
+        if kind == "slice":
+            return self._slice(p, op, base)
+        if kind == "xform":
+            return self._xform(p, op.op, base)
+        fn = self._op_function(op)
+        if isinstance(base, _Multi):
+            return _Multi([fn(v) for v in base.values], base.star)
+        return fn(base)
+
+    def _op_function(self, op: A.ParamOp) -> Callable[[str], str]:
+        env = self.env
+        extglob = env.option("extglob")
+        kind = op.kind
+        if kind == "trim":
+            assert op.arg is not None
+            pat = compile_pattern(self.pattern(op.arg), extglob)
+            o = op.op
+            if o == "#":
+                return lambda s: s[k:] if (k := pat.prefix_len(s, False)) >= 0 else s
+            if o == "##":
+                return lambda s: s[k:] if (k := pat.prefix_len(s, True)) >= 0 else s
+            if o == "%":
+                return lambda s: s[:k] if (k := pat.suffix_start(s, False)) >= 0 else s
+            return lambda s: s[:k] if (k := pat.suffix_start(s, True)) >= 0 else s
+        if kind == "repl":
+            assert op.arg is not None
+            pat_text = self.pattern(op.arg)
+            rep = self.string(op.arg2) if op.arg2 is not None else ""
+            return _replacer(op.op, pat_text, rep, extglob, env.option("patsub_replacement"), op.arg2)
+        if kind == "case":
+            pat_src = self.pattern(op.arg) if op.arg is not None else None
+            cpat = compile_pattern(pat_src, extglob) if pat_src else None
+            upper = op.op[0] == "^"
+            whole = len(op.op) == 2
+
+            def conv(s: str) -> str:
+                out = []
+                for i, c in enumerate(s):
+                    if (whole or i == 0) and (cpat is None or cpat.fullmatch(c)):
+                        out.append(c.upper() if upper else c.lower())
+                    else:
+                        out.append(c)
+                return "".join(out)
+
+            return conv
+        raise ExpansionError(f"{op.op}: bad substitution")
+
+    def _test_op(self, p: A.Param, op: A.ParamOp, base: Value, desc: str, in_dq: bool) -> Value:
+        o = op.op
+        colon = o[0] == ":"
+        if isinstance(base, _Multi):
+            is_unset = not base.values
+            is_null = is_unset or self.env.ifs()[:1].join(base.values) == ""
+        else:
+            is_unset = base is None
+            is_null = is_unset or base == ""
+        missing = is_null if colon else is_unset
+        letter = o[-1]
+        if letter == "+":
+            if missing:
+                return None
+            return self._alt_value(op.arg, in_dq)
+        if not missing:
+            return base
+        if letter == "-":
+            return self._alt_value(op.arg, in_dq) if op.arg is not None else ""
+        if letter == "=":
+            if p.name in ("@", "*") or p.name[0].isdigit() or p.name in ("#", "?", "$", "!", "-"):
+                raise ExpansionError(f"${p.name}: cannot assign in this way")
+            value = self.string(op.arg) if op.arg is not None else ""
+            name, sub = p.name, p.sub
+            ref = self.env.nameref_target(name)
+            if ref is not None:
+                t = _parse_ref(ref)
+                if t is not None:
+                    name, sub = t.name, t.sub
+            self.env.assign_default(name, sub, value)
+            var = self.env.lookup(name)
+            if var is not None and var.attrs & INTEGER:
+                got = self._base(A.Param(name, sub))[0]
+                return got if isinstance(got, str) else value
+            return value
+        # '?'
+        msg = self.string(op.arg) if op.arg is not None and op.arg.parts else ""
+        if not msg:
+            msg = "parameter null or not set" if colon else "parameter not set"
+        raise ExpansionError(f"{desc}: {msg}", 127)
+
+    def _alt_value(self, word: A.Word | None, in_dq: bool) -> Value:
+        """The word of ${x:-word} and friends. It keeps its own quoting: outside
+        double quotes its unquoted text is split like an expansion."""
+        if word is None:
+            return ""
+        segs: list[Seg] = []
+        self._parts(word.parts, segs, in_dq)
+        if in_dq:
+            return "".join(s[0] for s in segs)
+        return _Segs([(t, EXP if f == LIT else f) for t, f in segs])
+
+    def _slice(self, p: A.Param, op: A.ParamOp, base: Value) -> Value:
+        assert op.arg is not None
+        off_text = self.heredoc(op.arg)
+        offset = self.env.arith_eval(off_text) if off_text.strip() else 0
+        length: int | None = None
+        if op.arg2 is not None:
+            len_text = self.heredoc(op.arg2)
+            length = self.env.arith_eval(len_text) if len_text.strip() else 0
+        if isinstance(base, _Multi):
+            values = base.values
+            if p.name in ("@", "*"):
+                values = [self.env.special("0")] + values
+                if offset < 0:
+                    offset += len(values)
+                    if offset < 1 and False:
+                        offset = 1
+                    if offset < 0:
+                        return _Multi([], base.star)
+                sel = values[offset:]
+            else:
+                var = self.env.lookup(p.name)
+                arr = var.value if var is not None else None
+                if isinstance(arr, IndexedArray):
+                    keys = arr.keys()
+                    if offset < 0:
+                        offset += arr.max_index() + 1
+                        if offset < 0:
+                            return _Multi([], base.star)
+                    sel = [arr.get(k) or "" for k in keys if k >= offset]
+                else:
+                    if offset < 0:
+                        offset += len(values)
+                        if offset < 0:
+                            return _Multi([], base.star)
+                    sel = values[offset:]
+            if length is not None:
+                if length < 0:
+                    raise ExpansionError(f"{length}: substring expression < 0", None)
+                sel = sel[:length]
+            return _Multi(sel, base.star)
+        s = base
+        assert isinstance(s, str)
+        n = len(s)
+        if offset < 0:
+            offset += n
+            if offset < 0:
+                return ""
+        if offset > n:
+            return ""
+        if length is None:
+            return s[offset:]
+        if length < 0:
+            end = n + length
+            if end < offset:
+                raise ExpansionError(f"{length}: substring expression < 0", None)
+            return s[offset:end]
+        return s[offset : offset + length]
+
+    def _xform(self, p: A.Param, letter: str, base: Value) -> Value:
+        if letter in ("a", "A", "K", "k") and p.name not in ("@", "*"):
+            var = self.env.lookup(p.name)
+            if letter in ("K", "k") and var is not None and isinstance(var.value, (IndexedArray, AssocArray)) and p.sub in ("@", "*"):
+                v = var.value
+                items = [(str(k), val) for k, val in v.items()]
+                if letter == "k":
+                    flat: list[str] = []
+                    for k, val in items:
+                        flat.extend([k, val])
+                    return _Multi(flat, p.sub == "*")
+                return " ".join(f"{_key_quote(k, isinstance(v, AssocArray))} {double_quote(val)}" for k, val in items)
+            if letter in ("a", "A"):
+                if var is None:
+                    return "" if letter == "a" else None
+                if isinstance(base, _Multi) and letter == "a":
+                    return _Multi([_attr_letters(var) for _ in base.values], base.star)
+                return self._xform_var(p.name, var, letter)
+
+        def one(s: str) -> str:
+            if letter == "Q" or letter in ("K", "k"):
+                return quote_reusable(s)
+            if letter == "E":
+                return decode_escapes(s, "ansi")[0]
+            if letter == "P":
+                return self.env.prompt_expand(s)
+            if letter == "U":
+                return s.upper()
+            if letter == "u":
+                return s[:1].upper() + s[1:]
+            if letter == "L":
+                return s.lower()
+            return s
+
+        if isinstance(base, _Multi):
+            return _Multi([one(v) for v in base.values], base.star)
+        assert isinstance(base, str)
+        return one(base)
+
+    def _xform_var(self, name: str, var: Var, letter: str) -> str:
+        if letter == "a":
+            return _attr_letters(var)
+        flags = _attr_letters(var)
+        v = var.value
+        if isinstance(v, (IndexedArray, AssocArray)):
+            body = " ".join(f"[{_key_quote(str(k), isinstance(v, AssocArray))}]={double_quote(val)}" for k, val in v.items())
+            return f"declare -{flags or '-'} {name}=({body})"
+        if v is None:
+            return ""
+        if flags:
+            return f"declare -{flags} {name}={quote_reusable(v)}"
+        return f"{name}={quote_reusable(v)}"
+
+    # ------------------------------------------------------------ splitting
+
+    def _split(self, segs: list[Seg]) -> list[list[Seg]]:
+        for s in segs:
+            if s[1] >= EXP:
+                break
+        else:
+            # nothing to split: one field unless it is entirely empty and unquoted
+            if any(s[1] == QUO or s[0] for s in segs):
+                return [segs]
+            return []
+        ifs = self.env.ifs()
+        ifs_ws = "".join(c for c in ifs if c in " \t\n")
+        ifs_other = "".join(c for c in ifs if c not in " \t\n")
+        fields: list[list[Seg]] = []
+        cur: list[Seg] = []
+        exists = False
+        for text, flag in segs:
+            if flag == BRK:
+                if exists:
+                    fields.append(cur)
+                cur = []
+                exists = False
+                continue
+            if flag != EXP:
+                cur.append((text, flag))
+                if flag == QUO or text:
+                    exists = True
+                continue
+            if not ifs:
+                if text:
+                    cur.append((text, flag))
+                    exists = True
+                continue
+            i = 0
+            n = len(text)
+            start = 0
+            while i < n:
+                c = text[i]
+                if c in ifs_ws or c in ifs_other:
+                    if i > start:
+                        cur.append((text[start:i], EXP))
+                        exists = True
+                    # one delimiter: whitespace* [other whitespace*]
+                    j = i
+                    while j < n and text[j] in ifs_ws:
+                        j += 1
+                    hard = False
+                    if j < n and text[j] in ifs_other:
+                        hard = True
+                        j += 1
+                        while j < n and text[j] in ifs_ws:
+                            j += 1
+                    if exists or hard:
+                        fields.append(cur)
+                    cur = []
+                    exists = False
+                    i = start = j
+                    continue
+                i += 1
+            if start < n:
+                cur.append((text[start:], EXP))
+                exists = True
+        if exists:
+            fields.append(cur)
+        return fields
+
+    # ------------------------------------------------------------ globbing
+
+    def _glob_field(self, field: list[Seg], out: list[str]) -> None:
+        if len(field) == 1:
+            text, flag = field[0]
+            if flag == QUO or not _maybe_glob(text) or self.env.option("noglob"):
+                out.append(text)
+                return
+        elif all(f == QUO for _, f in field) or self.env.option("noglob"):
+            out.append("".join(t for t, _ in field))
+            return
+        extglob = self.env.option("extglob")
+        pattern = "".join(escape(t) if f == QUO else t for t, f in field)
+        if not has_glob(pattern, extglob):
+            out.append("".join(t for t, _ in field))
+            return
+        matches = self.env.glob(pattern)
+        if matches is None:
+            out.append("".join(t for t, _ in field))
+        else:
+            out.extend(matches)
+
+
+class _Segs:
+    """An expansion result that is already segmented (the word of ${x:-word})."""
+
+    __slots__ = ("segs",)
+
+    def __init__(self, segs: list[Seg]) -> None:
+        self.segs = segs
+
+    def text(self) -> str:
+        return "".join(t for t, f in self.segs if f != BRK)
+
+
+def as_text(value: Value) -> str | None:
+    """A parameter value as one string ("$@" joined by spaces)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, _Segs):
+        return value.text()
+    return " ".join(value.values)
+
+
+def _maybe_glob(text: str) -> bool:
+    return "*" in text or "?" in text or "[" in text or "(" in text
+
+
+def _brace_text(p: A.Part) -> str:
+    if isinstance(p, A.BraceSeq):
+        return "{" + p.start + ".." + p.end + (".." + p.step if p.step else "") + "}"
+    return ""
+
+
+def _sequence(p: A.BraceSeq) -> list[str] | None:
+    step = int(p.step) if p.step else 1
+    if p.start.lstrip("+-").isdigit() and p.end.lstrip("+-").isdigit():
+        a, b = int(p.start), int(p.end)
+        step = abs(step) or 1
+        width = 0
+        for s in (p.start, p.end):
+            digits = s.lstrip("+-")
+            if len(digits) > 1 and digits[0] == "0":
+                width = max(width, len(s))
+        if a <= b:
+            rng = range(a, b + 1, step)
+        else:
+            rng = range(a, b - 1, -step)
+        if len(rng) > 10_000_000:
+            raise ExpansionError("brace expansion: too many results", None)
+        if width:
+            return [(f"-{str(-v).zfill(width - 1)}" if v < 0 else str(v).zfill(width)) for v in rng]
+        return [str(v) for v in rng]
+    if len(p.start) == 1 and len(p.end) == 1:
+        a, b = ord(p.start), ord(p.end)
+        step = abs(step) or 1
+        rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
+        return [chr(v) for v in rng]
+    return None
+
+
+class _Ref:
+    __slots__ = ("name", "sub")
+
+    def __init__(self, name: str, sub: str | None) -> None:
+        self.name = name
+        self.sub = sub
+
+
+def _parse_ref(ref: str) -> _Ref | None:
+    """Parse the target of an indirection: name, name[sub], positional or special."""
+    if not ref:
+        return None
+    if ref in ("@", "*", "#", "?", "$", "!", "-") or ref.isdigit():
+        return _Ref(ref, None)
+    i = 0
+    if not (ref[0].isalpha() or ref[0] == "_"):
+        return _Ref("", None)
+    while i < len(ref) and (ref[i].isalnum() or ref[i] == "_"):
+        i += 1
+    if i == len(ref):
+        return _Ref(ref, None)
+    if ref[i] == "[" and ref.endswith("]"):
+        return _Ref(ref[:i], ref[i + 1 : -1])
+    return _Ref("", None)
+
+
+def _attr_letters(var: Var) -> str:
+    out = []
+    v = var.value
+    attrs = var.attrs
+    for bit, letter in ATTR_LETTERS:
+        if attrs & bit:
+            out.append(letter)
+    if isinstance(v, IndexedArray) and "a" not in out:
+        out.insert(0, "a")
+    if isinstance(v, AssocArray) and "A" not in out:
+        out.insert(0, "A")
+    if attrs & NAMEREF and "n" not in out:
+        out.append("n")
+    return "".join(out)
+
+
+def _key_quote(k: str, assoc: bool) -> str:
+    if not assoc:
+        return k
+    if k and all(c.isalnum() or c in "_-./:@%+" for c in k):
+        return k
+    return double_quote(k)
+
+
+def _replacer(
+    op: str, pat_text: str, rep: str, extglob: bool, amp: bool, rep_word: A.Word | None
+) -> Callable[[str], str]:
+    pat = compile_pattern(pat_text, extglob)
+    use_amp = amp and rep_word is not None and "&" in rep
+
+    def render(matched: str) -> str:
+        if not use_amp:
+            return rep
+        return _amp_replace(rep, matched, rep_word)
+
+    if op == "/#":
+        def f(s: str) -> str:
+            k = pat.prefix_len(s, True)
+            return s if k < 0 else render(s[:k]) + s[k:]
+        return f
+    if op == "/%":
+        def g(s: str) -> str:
+            k = pat.suffix_start(s, True)
+            return s if k < 0 else s[:k] + render(s[k:])
+        return g
+    if pat_text == "":
+        return lambda s: s
+    every = op == "//"
+
+    def h(s: str) -> str:
+        out: list[str] = []
+        i = 0
+        n = len(s)
+        while i <= n:
+            m = pat.search(s, i)
+            if m is None:
+                break
+            a, b = m
+            if b == a:
+                # empty match: copy one character and go on
+                if a >= n:
+                    break
+                out.append(s[i : a + 1])
+                i = a + 1
+                continue
+            out.append(s[i:a])
+            out.append(render(s[a:b]))
+            i = b
+            if not every:
+                break
+        out.append(s[i:])
+        return "".join(out)
+
+    return h
+
+
+def _amp_replace(rep: str, matched: str, word: A.Word | None) -> str:
+    # `&` in the replacement stands for the match unless quoted or escaped
+    out = []
+    i = 0
+    while i < len(rep):
+        c = rep[i]
+        if c == "\\" and i + 1 < len(rep) and rep[i + 1] in "&\\":
+            out.append(rep[i + 1])
+            i += 2
+            continue
+        if c == "&":
+            out.append(matched)
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)

@@ -1,0 +1,1 @@
+"""The interpreter: shell state, evaluator (what runs) and executor (how it runs)."""

@@ -1,0 +1,186 @@
+"""Run limits and the budget that enforces them.
+
+`Limits` names every bound (the BashBox seed's set plus a work budget for
+command inner loops). A `Budget` is created per run and charged at named
+points: every command, loop iteration, pipe wait and command inner loop calls
+`checkpoint()`, which also enforces the wall-clock deadline and cancellation.
+Going over a limit raises `LimitExceeded`, which scripts cannot catch; the
+API turns it into `ExecutionLimitError`.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, fields, replace
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    max_call_depth: int = 100
+    max_command_count: int = 10_000
+    max_loop_iterations: int = 10_000
+    max_glob_operations: int = 100_000
+    max_output_size: int = 10 * 1024 * 1024
+    max_string_length: int = 10 * 1024 * 1024
+    max_substitution_depth: int = 50
+    max_brace_expansion_results: int = 10_000
+    max_array_elements: int = 100_000
+    max_file_descriptors: int = 1024
+    max_sed_iterations: int = 100_000
+    max_input_size: int = 1024 * 1024
+    max_tokens: int = 100_000
+    max_ast_depth: int = 500
+    max_heredoc_size: int = 1024 * 1024
+    max_pipeline_depth: int = 100
+    max_filesystem_bytes: int = 64 * 1024 * 1024
+    max_filesystem_files: int = 10_000
+    # wall clock for one run, in seconds
+    timeout: float = 30.0
+    # units of work for command inner loops (awk, sed, jq, sort, diff, find)
+    max_work: int = 200_000_000
+
+    @classmethod
+    def profile(cls, name: str) -> Limits:
+        if name == "default":
+            return cls()
+        if name == "hardened":
+            return cls(
+                max_call_depth=50,
+                max_command_count=2_000,
+                max_loop_iterations=2_000,
+                max_glob_operations=20_000,
+                max_output_size=1024 * 1024,
+                max_string_length=1024 * 1024,
+                max_substitution_depth=20,
+                max_brace_expansion_results=2_000,
+                max_array_elements=20_000,
+                max_file_descriptors=64,
+                max_sed_iterations=20_000,
+                max_input_size=256 * 1024,
+                max_tokens=20_000,
+                max_ast_depth=200,
+                max_heredoc_size=256 * 1024,
+                max_pipeline_depth=20,
+                max_filesystem_bytes=16 * 1024 * 1024,
+                max_filesystem_files=2_000,
+                timeout=10.0,
+                max_work=20_000_000,
+            )
+        if name == "generous":
+            return cls(
+                max_call_depth=1_000,
+                max_command_count=100_000_000,
+                max_loop_iterations=100_000_000,
+                max_glob_operations=10_000_000,
+                max_output_size=1024 * 1024 * 1024,
+                max_string_length=256 * 1024 * 1024,
+                max_substitution_depth=200,
+                max_brace_expansion_results=10_000_000,
+                max_array_elements=100_000_000,
+                max_file_descriptors=4096,
+                max_sed_iterations=1_000_000_000,
+                max_input_size=256 * 1024 * 1024,
+                max_tokens=100_000_000,
+                max_ast_depth=2_000,
+                max_heredoc_size=256 * 1024 * 1024,
+                max_pipeline_depth=1_000,
+                max_filesystem_bytes=8 * 1024 * 1024 * 1024,
+                max_filesystem_files=10_000_000,
+                timeout=3_600.0,
+                max_work=10**13,
+            )
+        raise ValueError(f"unknown limits profile: {name!r} (default, hardened, generous)")
+
+    def with_overrides(self, **kw: float) -> Limits:
+        names = {f.name for f in fields(self)}
+        bad = set(kw) - names
+        if bad:
+            raise ValueError(f"unknown limit(s): {', '.join(sorted(bad))}")
+        return replace(self, **kw)  # type: ignore[arg-type]
+
+
+class LimitExceeded(BaseException):  # noqa: N818 - BaseException so scripts/commands cannot swallow it
+    """A limit was hit; `limit` names it, `value` is its configured bound."""
+
+    def __init__(self, limit: str, value: float, detail: str = "") -> None:
+        super().__init__(limit)
+        self.limit = limit
+        self.value = value
+        self.detail = detail
+
+    def message(self) -> str:
+        value = int(self.value) if float(self.value).is_integer() else self.value
+        if self.limit == "timeout":
+            return f"sandbash limit exceeded: timeout ({value}s)"
+        return f"sandbash limit exceeded: {self.limit} ({value})"
+
+
+class Cancelled(BaseException):  # noqa: N818
+    """The run was cancelled by the embedding program."""
+
+
+class CancelToken:
+    """Set from any thread to stop a run at its next checkpoint."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def cancel(self) -> None:
+        self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+
+class Budget:
+    """Counters for one run. Cheap to charge; thread-safe enough (pipeline
+    stages share it; a lost increment under a race is harmless)."""
+
+    __slots__ = ("limits", "deadline", "cancel", "commands", "work", "output", "_tick", "started")
+
+    def __init__(self, limits: Limits, cancel: CancelToken | None = None, clock: float | None = None) -> None:
+        self.limits = limits
+        now = time.monotonic() if clock is None else clock
+        self.started = now
+        self.deadline = now + limits.timeout if limits.timeout > 0 else float("inf")
+        self.cancel = cancel
+        self.commands = 0
+        self.work = 0
+        self.output = 0
+        self._tick = 0
+
+    def check_time(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise LimitExceeded("timeout", self.limits.timeout)
+        cancel = self.cancel
+        if cancel is not None and cancel.cancelled:
+            raise Cancelled()
+
+    def checkpoint(self, work: int = 1) -> None:
+        """Charge `work` units; check the clock every so often."""
+        self.work += work
+        if self.work > self.limits.max_work:
+            raise LimitExceeded("max_work", self.limits.max_work)
+        self._tick += 1
+        if self._tick >= 64 or work > 1000:
+            self._tick = 0
+            self.check_time()
+
+    def command(self) -> None:
+        self.commands += 1
+        if self.commands > self.limits.max_command_count:
+            raise LimitExceeded("max_command_count", self.limits.max_command_count)
+        self._tick += 1
+        if self._tick >= 64:
+            self._tick = 0
+            self.check_time()
+
+    def charge_output(self, n: int) -> None:
+        self.output += n
+        if self.output > self.limits.max_output_size:
+            raise LimitExceeded("max_output_size", self.limits.max_output_size)
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()

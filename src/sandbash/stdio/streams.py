@@ -1,0 +1,277 @@
+"""Byte streams: what file descriptors point at.
+
+A `Stream` is an open file description: readable, writable or both. Commands
+see their stdin/stdout/stderr as streams; pipes, captures, files, here-docs
+and devices are all streams. Reads keep an internal buffer so that a `read`
+builtin taking one line leaves the rest for the next command, as a shell's
+unbuffered read would.
+"""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Callable, Iterator
+
+
+class SigPipe(BaseException):  # noqa: N818 - named after the signal
+    """A write to a pipe whose reader is gone: the writer dies with status 141."""
+
+
+class StreamError(OSError):
+    pass
+
+
+CHUNK = 65536
+
+
+class Stream:
+    readable = False
+    writable = False
+    # True for streams that end up in the caller's result (tty-like for `test -t`)
+    is_tty = False
+
+    def __init__(self) -> None:
+        self._rbuf = b""
+
+    # -- reading (subclasses implement _fill)
+    def _fill(self, n: int) -> bytes:
+        raise StreamError(errno.EBADF, "Bad file descriptor")
+
+    def read(self, n: int = -1) -> bytes:
+        if not self.readable:
+            raise StreamError(errno.EBADF, "Bad file descriptor")
+        if n < 0:
+            parts = [self._rbuf]
+            self._rbuf = b""
+            while True:
+                chunk = self._fill(CHUNK)
+                if not chunk:
+                    break
+                parts.append(chunk)
+            return b"".join(parts)
+        if self._rbuf:
+            data = self._rbuf[:n]
+            self._rbuf = self._rbuf[n:]
+            return data
+        return self._fill(n)
+
+    def read_chunk(self) -> bytes:
+        """Whatever is available (at most a chunk); b'' at end of input."""
+        if self._rbuf:
+            data = self._rbuf
+            self._rbuf = b""
+            return data
+        if not self.readable:
+            raise StreamError(errno.EBADF, "Bad file descriptor")
+        return self._fill(CHUNK)
+
+    def readline(self, sep: bytes = b"\n") -> bytes:
+        """One line including its separator (or the rest of the input)."""
+        if not self.readable:
+            raise StreamError(errno.EBADF, "Bad file descriptor")
+        buf = self._rbuf
+        idx = buf.find(sep)
+        if idx >= 0:
+            end = idx + len(sep)
+            self._rbuf = buf[end:]
+            return buf[:end]
+        parts = [buf]
+        while True:
+            chunk = self._fill(CHUNK)
+            if not chunk:
+                self._rbuf = b""
+                return b"".join(parts)
+            idx = chunk.find(sep)
+            if idx >= 0:
+                end = idx + len(sep)
+                parts.append(chunk[:end])
+                self._rbuf = chunk[end:]
+                return b"".join(parts)
+            parts.append(chunk)
+
+    def unread(self, data: bytes) -> None:
+        self._rbuf = data + self._rbuf
+
+    def lines(self, sep: bytes = b"\n") -> Iterator[bytes]:
+        """Lines with their separators, read in large chunks."""
+        buf = self._rbuf
+        self._rbuf = b""
+        while True:
+            chunk = self._fill(CHUNK) if self.readable else b""
+            if not chunk:
+                break
+            buf += chunk
+            if sep not in chunk:
+                continue
+            pieces = buf.split(sep)
+            buf = pieces.pop()
+            for p in pieces:
+                yield p + sep
+        if buf:
+            yield buf
+
+    def chunks(self) -> Iterator[bytes]:
+        if self._rbuf:
+            data = self._rbuf
+            self._rbuf = b""
+            yield data
+        if not self.readable:
+            raise StreamError(errno.EBADF, "Bad file descriptor")
+        while True:
+            chunk = self._fill(CHUNK)
+            if not chunk:
+                return
+            yield chunk
+
+    # -- writing
+    def write(self, data: bytes) -> None:
+        raise StreamError(errno.EBADF, "Bad file descriptor")
+
+    def flush(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def seek_start(self) -> None:
+        """Rewind, where that makes sense (here-doc fds reused)."""
+
+
+class ClosedStream(Stream):
+    """A closed file descriptor."""
+
+
+class NullStream(Stream):
+    readable = True
+    writable = True
+
+    def _fill(self, n: int) -> bytes:
+        return b""
+
+    def write(self, data: bytes) -> None:
+        pass
+
+
+class ZeroStream(Stream):
+    readable = True
+    writable = True
+
+    def __init__(self, checkpoint: Callable[[], None] | None = None) -> None:
+        super().__init__()
+        self.checkpoint = checkpoint
+
+    def _fill(self, n: int) -> bytes:
+        if self.checkpoint:
+            self.checkpoint()
+        return bytes(min(n, CHUNK))
+
+    def read(self, n: int = -1) -> bytes:
+        if n < 0:
+            raise StreamError(errno.ENOMEM, "Cannot allocate memory")
+        return super().read(n)
+
+    def write(self, data: bytes) -> None:
+        pass
+
+
+class FullStream(ZeroStream):
+    def write(self, data: bytes) -> None:
+        raise StreamError(errno.ENOSPC, "No space left on device")
+
+
+class RandomStream(Stream):
+    readable = True
+    writable = True
+
+    def __init__(self, rng: Callable[[int], bytes], checkpoint: Callable[[], None] | None = None) -> None:
+        super().__init__()
+        self.rng = rng
+        self.checkpoint = checkpoint
+
+    def _fill(self, n: int) -> bytes:
+        if self.checkpoint:
+            self.checkpoint()
+        return self.rng(min(n, CHUNK))
+
+    def read(self, n: int = -1) -> bytes:
+        if n < 0:
+            raise StreamError(errno.ENOMEM, "Cannot allocate memory")
+        return super().read(n)
+
+    def write(self, data: bytes) -> None:
+        pass
+
+
+class BytesReader(Stream):
+    """Reads from bytes held in memory (here-docs, here-strings, stdin)."""
+
+    readable = True
+
+    def __init__(self, data: bytes) -> None:
+        super().__init__()
+        self._data = data
+        self._pos = 0
+
+    def _fill(self, n: int) -> bytes:
+        pos = self._pos
+        chunk = self._data[pos : pos + n]
+        self._pos = pos + len(chunk)
+        return chunk
+
+    def read(self, n: int = -1) -> bytes:
+        if n < 0 and not self._rbuf:
+            data = self._data[self._pos :]
+            self._pos = len(self._data)
+            return data
+        return super().read(n)
+
+    def seek_start(self) -> None:
+        self._pos = 0
+        self._rbuf = b""
+
+
+class BufferWriter(Stream):
+    """Collects what is written (command substitution, the run's result).
+
+    `charge` is called with each write's size before it is kept, so a limit can
+    stop a flood before memory grows."""
+
+    writable = True
+
+    def __init__(self, charge: Callable[[int], None] | None = None, on_write: Callable[[bytes], None] | None = None) -> None:
+        super().__init__()
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.charge = charge
+        self.on_write = on_write
+
+    def write(self, data: bytes) -> None:
+        if not data:
+            return
+        if self.charge is not None:
+            self.charge(len(data))
+        self.parts.append(data)
+        self.size += len(data)
+        if self.on_write is not None:
+            self.on_write(data)
+
+    def getvalue(self) -> bytes:
+        if len(self.parts) > 1:
+            self.parts = [b"".join(self.parts)]
+        return self.parts[0] if self.parts else b""
+
+
+class TeeWriter(Stream):
+    """Writes to two streams (used for `|&` and tracing)."""
+
+    writable = True
+
+    def __init__(self, a: Stream, b: Stream) -> None:
+        super().__init__()
+        self.a = a
+        self.b = b
+
+    def write(self, data: bytes) -> None:
+        self.a.write(data)
+        self.b.write(data)
+

@@ -1,0 +1,1 @@
+"""Parsing bash: tokens, words, commands, arithmetic and conditionals into a typed AST."""

@@ -1,0 +1,297 @@
+"""Parser for bash arithmetic expressions (the text of $((...)), ((...)), let).
+
+A precedence-climbing parser over a string. Errors raise `ArithSyntaxError`
+with bash's wording and the offset of the error token, so the caller can
+print `EXPR: MESSAGE (error token is "REST")`.
+"""
+
+from __future__ import annotations
+
+from .ast import AAssign, ABinary, AComma, AIncDec, ANum, AUnary, AVar, Arith, ATernary
+
+
+class ArithSyntaxError(Exception):
+    def __init__(self, message: str, pos: int, whole: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+        # the error token is the whole number literal, not the rest of the text
+        self.token: str | None = None
+        self.whole = whole
+
+
+_ASSIGN_OPS = ("=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=")
+# binary operators by precedence level (lowest first)
+_LEVELS: tuple[tuple[str, ...], ...] = (
+    ("||",),
+    ("&&",),
+    ("|",),
+    ("^",),
+    ("&",),
+    ("==", "!="),
+    ("<=", ">=", "<", ">"),
+    ("<<", ">>"),
+    ("+", "-"),
+    ("*", "/", "%"),
+)
+_OPERATORS = sorted(
+    {
+        "||", "&&", "|", "^", "&", "==", "!=", "<=", ">=", "<", ">", "<<", ">>", "+", "-", "*", "/",
+        "%", "**", "!", "~", "++", "--", "(", ")", "?", ":", ",", *_ASSIGN_OPS,
+    },
+    key=len,
+    reverse=True,
+)
+_NAME_START = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_NAME_CHARS = _NAME_START | set("0123456789")
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@_"
+
+
+def parse_number(text: str) -> int:
+    """Parse a bash integer constant (decimal, 0octal, 0xhex, base#digits).
+
+    Raises ArithSyntaxError(..., whole=True) with bash's message when invalid.
+    """
+    if "#" in text:
+        base_s, _, digits = text.partition("#")
+        if not base_s.isdigit():
+            raise ArithSyntaxError("invalid number", 0, whole=True)
+        base = int(base_s)
+        if base < 2 or base > 64:
+            if base == 0 or base == 1:
+                raise ArithSyntaxError("invalid number", 0, whole=True)
+            raise ArithSyntaxError("invalid arithmetic base", 0, whole=True)
+        if not digits:
+            raise ArithSyntaxError("invalid integer constant", 0, whole=True)
+        value = 0
+        for ch in digits:
+            if base <= 36:
+                d = _DIGITS.find(ch.lower()) if ch not in "@_" else -1
+            else:
+                d = _DIGITS.find(ch)
+            if d < 0 or d >= base:
+                raise ArithSyntaxError("value too great for base", 0, whole=True)
+            value = value * base + d
+        return value
+    if text.startswith(("0x", "0X")):
+        digits = text[2:]
+        if not digits:
+            return 0
+        try:
+            return int(digits, 16)
+        except ValueError:
+            raise ArithSyntaxError("value too great for base", 0, whole=True)
+    if len(text) > 1 and text[0] == "0":
+        if not all(c in "01234567" for c in text):
+            raise ArithSyntaxError("value too great for base", 0, whole=True)
+        return int(text, 8)
+    if not text.isdigit():
+        raise ArithSyntaxError("value too great for base", 0, whole=True)
+    return int(text)
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.tok = ""
+        self.tok_pos = 0
+        self.kind = ""  # 'num', 'name', 'op', 'eof'
+        self.next()
+
+    # --- tokens
+    def next(self) -> None:
+        text = self.text
+        n = len(text)
+        i = self.pos
+        while i < n and text[i] in " \t\n\r":
+            i += 1
+        self.tok_pos = i
+        if i >= n:
+            self.kind, self.tok, self.pos = "eof", "", i
+            return
+        c = text[i]
+        if c.isdigit():
+            j = i
+            while j < n and (text[j].isalnum() or text[j] in "#@_"):
+                j += 1
+            self.kind, self.tok, self.pos = "num", text[i:j], j
+            return
+        if c in _NAME_START:
+            j = i
+            while j < n and text[j] in _NAME_CHARS:
+                j += 1
+            self.kind, self.tok, self.pos = "name", text[i:j], j
+            return
+        for op in _OPERATORS:
+            if text.startswith(op, i):
+                self.kind, self.tok, self.pos = "op", op, i + len(op)
+                return
+        self.kind, self.tok, self.pos = "bad", c, i + 1
+
+    def error(self, message: str) -> ArithSyntaxError:
+        return ArithSyntaxError(message, self.tok_pos)
+
+    def expect_operand_error(self) -> ArithSyntaxError:
+        return self.error("syntax error: operand expected")
+
+    # --- grammar
+    def parse(self) -> Arith:
+        if self.kind == "eof":
+            return ANum(0)
+        node = self.comma()
+        if self.kind != "eof":
+            if self.kind == "op" and self.tok in _ASSIGN_OPS:
+                raise self.error("attempted assignment to non-variable")
+            raise self.error("syntax error in expression")
+        return node
+
+    def comma(self) -> Arith:
+        first = self.assign()
+        if self.kind == "op" and self.tok == ",":
+            items = [first]
+            while self.kind == "op" and self.tok == ",":
+                self.next()
+                items.append(self.assign())
+            return AComma(tuple(items))
+        return first
+
+    def assign(self) -> Arith:
+        left = self.ternary()
+        if self.kind == "op" and self.tok in _ASSIGN_OPS:
+            if not isinstance(left, AVar):
+                raise self.error("attempted assignment to non-variable")
+            op = self.tok
+            self.next()
+            value = self.assign()
+            return AAssign(op, left, value)
+        return left
+
+    def ternary(self) -> Arith:
+        cond = self.binary(0)
+        if self.kind == "op" and self.tok == "?":
+            self.next()
+            if self.kind == "op" and self.tok == ":":
+                raise self.error("expression expected")
+            then = self.comma()
+            if not (self.kind == "op" and self.tok == ":"):
+                raise self.error("`:' expected for conditional expression")
+            self.next()
+            if self.kind == "eof":
+                raise self.error("expression expected")
+            other = self.ternary()
+            return ATernary(cond, then, other)
+        return cond
+
+    def binary(self, level: int) -> Arith:
+        if level >= len(_LEVELS):
+            return self.power()
+        left = self.binary(level + 1)
+        ops = _LEVELS[level]
+        while self.kind == "op" and self.tok in ops:
+            op = self.tok
+            self.next()
+            right_pos = self.tok_pos
+            right = self.binary(level + 1)
+            left = ABinary(op, left, right, right_pos)
+        return left
+
+    def power(self) -> Arith:
+        base = self.unary()
+        if self.kind == "op" and self.tok == "**":
+            self.next()
+            right_pos = self.tok_pos
+            exp = self.power()
+            return ABinary("**", base, exp, right_pos)
+        return base
+
+    def unary(self) -> Arith:
+        if self.kind == "op":
+            tok = self.tok
+            if tok in ("!", "~", "-", "+"):
+                self.next()
+                return AUnary(tok, self.unary())
+            if tok in ("++", "--"):
+                save = (self.pos, self.tok, self.tok_pos, self.kind)
+                self.next()
+                if self.kind == "name":
+                    target = self.lvalue()
+                    return AIncDec(tok, True, target)
+                # `++5` is two unary plus signs in bash
+                self.pos, self.tok, self.tok_pos, self.kind = save
+                self.pos = self.tok_pos + 1
+                self.tok, self.kind = tok[0], "op"
+                self.next()
+                return AUnary(tok[0], self.unary())
+        return self.postfix()
+
+    def postfix(self) -> Arith:
+        node = self.primary()
+        if isinstance(node, AVar) and self.kind == "op" and self.tok in ("++", "--"):
+            op = self.tok
+            self.next()
+            return AIncDec(op, False, node)
+        return node
+
+    def lvalue(self) -> AVar:
+        name = self.tok
+        name_pos = self.tok_pos
+        self.pos_after_name = self.pos
+        sub = None
+        if self.pos < len(self.text) and self.text[self.pos] == "[":
+            sub = self._subscript(name_pos)
+        self.next()
+        return AVar(name, sub)
+
+    def _subscript(self, name_pos: int) -> str:
+        text = self.text
+        depth = 0
+        i = self.pos
+        start = i + 1
+        while i < len(text):
+            c = text[i]
+            if c == "[":
+                depth += 1
+            elif c == "]":
+                depth -= 1
+                if depth == 0:
+                    self.pos = i + 1
+                    return text[start:i]
+            i += 1
+        raise ArithSyntaxError("bad array subscript", name_pos)
+
+    def primary(self) -> Arith:
+        kind = self.kind
+        if kind == "num":
+            try:
+                value = parse_number(self.tok)
+            except ArithSyntaxError as e:
+                e.pos = self.tok_pos
+                e.token = self.tok
+                raise
+            self.next()
+            return ANum(value)
+        if kind == "name":
+            return self.lvalue()
+        if kind == "op" and self.tok == "(":
+            self.next()
+            node = self.comma()
+            if not (self.kind == "op" and self.tok == ")"):
+                raise self.error("missing `)'")
+            self.next()
+            return node
+        raise self.expect_operand_error()
+
+
+_CACHE: dict[str, Arith] = {}
+
+
+def parse_arith(text: str) -> Arith:
+    """Parse arithmetic text, with a cache (expressions repeat in loops)."""
+    node = _CACHE.get(text)
+    if node is None:
+        node = _Parser(text).parse()
+        if len(_CACHE) > 4096:
+            _CACHE.clear()
+        _CACHE[text] = node
+    return node

@@ -1,0 +1,476 @@
+"""The typed syntax tree of a bash script.
+
+Every node is a frozen dataclass with slots; every command node carries the
+line it starts on (`line`), which is what bash reports in errors and `LINENO`.
+Word parts keep their quoting so expansion can decide splitting and globbing
+per piece.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+# ---------------------------------------------------------------- word parts
+
+
+@dataclass(frozen=True, slots=True)
+class Lit:
+    """Unquoted literal text (glob characters stay active)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Esc:
+    """A backslash-escaped character outside quotes (quoted, no globbing)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SQ:
+    """Single-quoted text, or the decoded text of $'...'."""
+
+    text: str
+    dollar: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DQ:
+    """A double-quoted string ("..." or $"...")."""
+
+    parts: tuple[Part, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Tilde:
+    """A tilde prefix: `~`, `~user`, `~+`, `~-`."""
+
+    user: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParamOp:
+    """The operator part of ${...}.
+
+    kind is one of:
+      'test'   op in (':-','-',':=','=',':?','?',':+','+'), arg
+      'trim'   op in ('#','##','%','%%'), arg (pattern)
+      'repl'   op in ('/','//','/#','/%'), arg (pattern), arg2 (replacement or None)
+      'slice'  arg = offset text, arg2 = length text or None (arithmetic)
+      'case'   op in ('^','^^',',',',,'), arg (pattern or None)
+      'xform'  op = one of QEPAaKkUuL
+    """
+
+    kind: str
+    op: str
+    arg: Word | None = None
+    arg2: Word | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """$name, ${name}, ${name[sub]}, ${#...}, ${!...} and ${name OP ...}.
+
+    prefix: '' , '#' (length) or '!' (indirection / keys / names).
+    sub: the raw subscript text inside [...] (None when absent); '@'/'*' mean all.
+    names_suffix: for ${!prefix*} / ${!prefix@}, the '*' or '@'.
+    """
+
+    name: str
+    sub: str | None = None
+    prefix: str = ""
+    op: ParamOp | None = None
+    braced: bool = False
+    names_suffix: str = ""
+    sub_word: Word | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CmdSub:
+    body: Command
+    backtick: bool = False
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ArithSub:
+    """$(( expr )) or $[ expr ]; `word` is the expression text to expand."""
+
+    word: Word
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProcSub:
+    body: Command
+    direction: str  # '<' or '>'
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Brace:
+    """Brace expansion alternatives {a,b,c}; each alternative is a part list."""
+
+    alts: tuple[tuple[Part, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BraceSeq:
+    """Sequence brace expansion {a..b[..step]}."""
+
+    start: str
+    end: str
+    step: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ExtGlob:
+    """An extended glob group: op is one of ?*+@! ; alts are part lists."""
+
+    op: str
+    alts: tuple[tuple[Part, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AssignWord:
+    """An argument of a declaration builtin (declare, local, ...) written as an
+    assignment: expanded with assignment rules (no splitting, arrays allowed)."""
+
+    assign: Assign
+
+
+Part = Union[Lit, Esc, SQ, DQ, Tilde, Param, CmdSub, ArithSub, ProcSub, Brace, BraceSeq, ExtGlob, AssignWord]
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    parts: tuple[Part, ...]
+    line: int = 0
+    # the source text of the word, for messages, `set -x` of assignments, etc.
+    text: str = ""
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+@dataclass(frozen=True, slots=True)
+class ANum:
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class AVar:
+    """A variable reference; `sub` is the raw subscript text (None: scalar)."""
+
+    name: str
+    sub: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AUnary:
+    op: str
+    operand: Arith
+
+
+@dataclass(frozen=True, slots=True)
+class ABinary:
+    op: str
+    left: Arith
+    right: Arith
+    # offset of the right operand in the text (for "error token is" messages)
+    pos: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class ATernary:
+    cond: Arith
+    then: Arith
+    other: Arith
+
+
+@dataclass(frozen=True, slots=True)
+class AAssign:
+    op: str  # '=', '+=', ...
+    target: AVar
+    value: Arith
+
+
+@dataclass(frozen=True, slots=True)
+class AIncDec:
+    op: str  # '++' or '--'
+    prefix: bool
+    target: AVar
+
+
+@dataclass(frozen=True, slots=True)
+class AComma:
+    items: tuple[Arith, ...]
+
+
+Arith = Union[ANum, AVar, AUnary, ABinary, ATernary, AAssign, AIncDec, AComma]
+
+
+# ---------------------------------------------------------------- conditionals
+
+
+@dataclass(frozen=True, slots=True)
+class CondWord:
+    word: Word
+
+
+@dataclass(frozen=True, slots=True)
+class CondUnary:
+    op: str
+    operand: Word
+
+
+@dataclass(frozen=True, slots=True)
+class CondBinary:
+    op: str
+    left: Word
+    right: Word
+
+
+@dataclass(frozen=True, slots=True)
+class CondNot:
+    operand: Cond
+
+
+@dataclass(frozen=True, slots=True)
+class CondAnd:
+    left: Cond
+    right: Cond
+
+
+@dataclass(frozen=True, slots=True)
+class CondOr:
+    left: Cond
+    right: Cond
+
+
+Cond = Union[CondWord, CondUnary, CondBinary, CondNot, CondAnd, CondOr]
+
+
+# ---------------------------------------------------------------- commands
+
+
+@dataclass(slots=True)
+class HereDoc:
+    """A here-document body; filled in when the parser reaches the body."""
+
+    delim: str
+    quoted: bool
+    strip_tabs: bool
+    body: Word | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Redir:
+    """A redirection. op is one of
+    < > >> >| <> <& >& &> &>> <<< << <<-
+    fd is the explicit fd number (None: the operator's default);
+    fd_var is the {name} form; target is a Word or a HereDoc."""
+
+    op: str
+    target: Word | HereDoc
+    fd: int | None = None
+    fd_var: str | None = None
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayItem:
+    value: Word
+    key: Word | None = None  # [key]=value
+    append: bool = False  # [key]+=value
+
+
+@dataclass(frozen=True, slots=True)
+class Assign:
+    name: str
+    value: Word | None  # None with `array` set
+    sub: str | None = None  # a[sub]=...
+    append: bool = False
+    array: tuple[ArrayItem, ...] | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SimpleCommand:
+    assigns: tuple[Assign, ...]
+    words: tuple[Word, ...]
+    redirs: tuple[Redir, ...]
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Pipeline:
+    cmds: tuple[Command, ...]
+    negate: bool = False
+    timed: bool = False
+    time_posix: bool = False
+    # per link: True when it was `|&`
+    stderr_links: tuple[bool, ...] = ()
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class AndOr:
+    first: Command
+    rest: tuple[tuple[str, Command], ...]  # ('&&'|'||', cmd)
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ListItem:
+    cmd: Command
+    background: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class CommandList:
+    items: tuple[ListItem, ...]
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Subshell:
+    body: CommandList
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    body: CommandList
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class IfClause:
+    cond: CommandList
+    body: CommandList
+
+
+@dataclass(frozen=True, slots=True)
+class If:
+    clauses: tuple[IfClause, ...]
+    else_body: CommandList | None
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class While:
+    cond: CommandList
+    body: CommandList
+    until: bool = False
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class For:
+    var: str
+    words: tuple[Word, ...] | None  # None: "$@"
+    body: CommandList
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ArithFor:
+    init: Word | None
+    cond: Word | None
+    step: Word | None
+    body: CommandList
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Select:
+    var: str
+    words: tuple[Word, ...] | None
+    body: CommandList
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CaseItem:
+    patterns: tuple[Word, ...]
+    body: CommandList | None
+    term: str  # ';;', ';&', ';;&'
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    word: Word
+    items: tuple[CaseItem, ...]
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ArithCmd:
+    word: Word
+    text: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CondCmd:
+    expr: Cond
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class FuncDef:
+    name: str
+    body: Command
+    line: int = 0
+    text: str = ""
+    keyword: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Coproc:
+    name: str
+    body: Command
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Redirected:
+    """A compound command with redirections attached."""
+
+    body: Command
+    redirs: tuple[Redir, ...]
+    line: int = 0
+
+
+Command = Union[
+    SimpleCommand,
+    Pipeline,
+    AndOr,
+    CommandList,
+    Subshell,
+    Group,
+    If,
+    While,
+    For,
+    ArithFor,
+    Select,
+    Case,
+    ArithCmd,
+    CondCmd,
+    FuncDef,
+    Coproc,
+    Redirected,
+]
+
+EMPTY_LIST = CommandList(items=())
+
+
+@dataclass(slots=True)
+class ParseCache:
+    """Per-node caches filled at run time (parsed arithmetic by text, etc.)."""
+
+    arith: dict[str, object] = field(default_factory=dict)

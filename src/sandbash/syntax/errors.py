@@ -1,0 +1,30 @@
+"""The one exception type the parser raises."""
+
+from __future__ import annotations
+
+
+class ParseError(Exception):
+    """A syntax error, carrying bash's wording.
+
+    `message` is the text after `bash: line N: ` (for example
+    "syntax error near unexpected token `)'"); `line` is the line bash reports;
+    `source_line` is the offending line bash echoes after a token error.
+    `incomplete` is True when more input could complete the script (EOF inside
+    a construct), which an interactive prompt uses to ask for more lines.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        line: int,
+        source_line: str | None = None,
+        incomplete: bool = False,
+        extra: list[tuple[str, int]] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.source_line = source_line
+        self.incomplete = incomplete
+        # further (message, line) pairs bash prints after the first one
+        self.extra = extra or []

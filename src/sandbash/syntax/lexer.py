@@ -1,0 +1,911 @@
+"""Character-level reading of words: quotes, escapes and every `$` form.
+
+`WordReader` is the half of the parser that works on characters. The command
+grammar (`parser.Parser`) subclasses it, because `$(...)` and `<(...)` need to
+parse commands in the middle of a word, on the same input.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from . import ast as A
+from .braces import brace_parts
+from .errors import ParseError
+from .escapes import decode_escapes
+
+# reading modes
+CMD = 0  # an ordinary command word
+DQ = 1  # inside "..."
+PARAM = 2  # the argument of ${x op ARG}
+PARAM_PAT = 3  # the pattern of ${x/PAT/...}
+HEREDOC = 4  # an unquoted here-document body
+ARITH = 5  # the text of $(( ... )) (already cut out)
+COND = 6  # a word inside [[ ]]
+REGEX = 7  # the right side of =~
+CASE_PAT = 8  # a case pattern
+SLICE = 9  # the offset/length of ${x:off:len}
+
+_META = frozenset(" \t\n;&|<>()")
+_SPECIAL_PARAMS = frozenset("@*#?-$!0")
+_NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_NAME_CHARS = _NAME_START | frozenset("0123456789")
+_PLAIN_CMD = re.compile(r"[^ \t\n;&|<>()'\"\\$`{},~?*+@!\[\]=:]+")
+_PLAIN_DQ = re.compile(r'[^"\\$`]+')
+_PLAIN_HEREDOC = re.compile(r"[^\\$`]+")
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def is_name(text: str) -> bool:
+    return _NAME_RE.fullmatch(text) is not None
+
+
+class WordReader:
+    src: str
+    pos: int
+
+    def __init__(self, src: str, *, line_base: int = 1, extglob: bool = False) -> None:
+        self.src = src
+        self.pos = 0
+        self.line_base = line_base
+        self.extglob = extglob
+        self._nl_positions: list[int] | None = None
+        self.pending_heredocs: list[A.HereDoc] = []
+        self.heredoc_lines: dict[int, int] = {}
+
+    # ------------------------------------------------------------ positions
+
+    def line_at(self, pos: int) -> int:
+        if self._nl_positions is None:
+            src = self.src
+            out = []
+            i = src.find("\n")
+            while i >= 0:
+                out.append(i)
+                i = src.find("\n", i + 1)
+            self._nl_positions = out
+        return self.line_base + bisect.bisect_left(self._nl_positions, pos)
+
+    @property
+    def line(self) -> int:
+        return self.line_at(self.pos)
+
+    def source_changed(self) -> None:
+        self._nl_positions = None
+
+    def eof_line(self) -> int:
+        """The line bash reports for `unexpected end of file`."""
+        src = self.src
+        count = src.count("\n")
+        if src and not src.endswith("\n"):
+            count += 1
+        return self.line_base + count
+
+    def error_eof(self, what: str | None = None, line: int | None = None) -> ParseError:
+        if what is None:
+            return ParseError("syntax error: unexpected end of file", self.eof_line(), incomplete=True)
+        return ParseError(
+            f"unexpected EOF while looking for matching `{what}'",
+            line if line is not None else self.line,
+            incomplete=True,
+        )
+
+    def current_line_text(self, pos: int) -> str:
+        start = self.src.rfind("\n", 0, pos) + 1
+        end = self.src.find("\n", pos)
+        if end < 0:
+            end = len(self.src)
+        return self.src[start:end]
+
+    # ------------------------------------------------------------ helpers
+
+    def peek_char(self, offset: int = 0) -> str:
+        i = self.pos + offset
+        return self.src[i] if i < len(self.src) else ""
+
+    def skip_continuations(self) -> None:
+        src = self.src
+        while src.startswith("\\\n", self.pos):
+            self.pos += 2
+
+    def char_at(self, i: int) -> str:
+        """The character at i, skipping line continuations; returns (char)."""
+        return self.src[i] if i < len(self.src) else ""
+
+    # ------------------------------------------------------------ words
+
+    def read_word(self, mode: int = CMD, dq_context: bool = False) -> A.Word | None:
+        """Read one word at `pos` in `mode`; None when no word character is here."""
+        start = self.pos
+        line = self.line_at(start)
+        parts = self.read_parts(mode, dq_context)
+        if not parts and self.pos == start:
+            return None
+        text = self.src[start : self.pos]
+        if mode in (CMD, COND, CASE_PAT) and parts:
+            parts = self.finish_word(parts)
+        return A.Word(tuple(parts), line, text)
+
+    def finish_word(self, parts: list[A.Part], brace: bool = True) -> list[A.Part]:
+        """Tilde prefix and brace expansion, both decided on unquoted text."""
+        parts = tilde_prefix(parts)
+        if brace and any(isinstance(p, A.Lit) and "{" in p.text for p in parts):
+            parts = brace_parts(parts)
+        return parts
+
+    def read_parts(self, mode: int, dq_context: bool = False) -> list[A.Part]:
+        src = self.src
+        n = len(src)
+        parts: list[A.Part] = []
+        lit: list[str] = []
+        depth = 0  # paren depth for REGEX, brace depth for PARAM
+
+        def flush() -> None:
+            if lit:
+                parts.append(A.Lit("".join(lit)))
+                lit.clear()
+
+        while self.pos < n:
+            c = src[self.pos]
+            # fast path: runs of ordinary characters
+            if mode in (CMD, COND, CASE_PAT):
+                m = _PLAIN_CMD.match(src, self.pos)
+                if m:
+                    lit.append(m.group())
+                    self.pos = m.end()
+                    continue
+            elif mode == DQ:
+                m = _PLAIN_DQ.match(src, self.pos)
+                if m:
+                    lit.append(m.group())
+                    self.pos = m.end()
+                    continue
+            elif mode == HEREDOC:
+                m = _PLAIN_HEREDOC.match(src, self.pos)
+                if m:
+                    lit.append(m.group())
+                    self.pos = m.end()
+                    continue
+
+            # terminators
+            if mode in (CMD, COND, CASE_PAT):
+                if c in _META:
+                    if c in "<>" and self.peek_char(1) == "(" and mode == CMD:
+                        flush()
+                        parts.append(self.read_procsub())
+                        continue
+                    if c == "(" and mode in (CMD, COND, CASE_PAT) and self._extglob_here(lit):
+                        op = lit[-1][-1]
+                        lit[-1] = lit[-1][:-1]
+                        flush()
+                        parts.append(self.read_extglob(op))
+                        continue
+                    break
+            elif mode == DQ:
+                if c == '"':
+                    break
+            elif mode == PARAM:
+                if c == "}" and depth == 0:
+                    break
+            elif mode == PARAM_PAT:
+                if c == "}" or c == "/":
+                    break
+            elif mode == SLICE:
+                if c == "}" or c == ":":
+                    break
+            elif mode == REGEX:
+                if c in " \t\n" and depth == 0:
+                    break
+                if c in "&|;<>" and depth == 0:
+                    if c == "|" or c == "&":
+                        if self.peek_char(1) == c:
+                            break
+                    else:
+                        break
+                if c == "(":
+                    depth += 1
+                elif c == ")":
+                    if depth == 0:
+                        break
+                    depth -= 1
+
+            if c == "\\":
+                self._read_backslash(mode, dq_context, lit, parts, flush)
+                continue
+            if c == "'" and mode not in (DQ, HEREDOC, ARITH) and not (dq_context and mode == PARAM):
+                flush()
+                end = src.find("'", self.pos + 1)
+                if end < 0:
+                    raise self.error_eof("'")
+                parts.append(A.SQ(src[self.pos + 1 : end]))
+                self.pos = end + 1
+                continue
+            if c == '"' and mode not in (DQ, HEREDOC):
+                flush()
+                self.pos += 1
+                start_line = self.line
+                inner = self.read_parts(DQ)
+                if self.pos >= n:
+                    raise self.error_eof('"', start_line)
+                self.pos += 1
+                parts.append(A.DQ(tuple(inner)))
+                continue
+            if c == "$":
+                flush()
+                self.read_dollar(mode, dq_context or mode in (DQ, HEREDOC), parts, lit)
+                continue
+            if c == "`":
+                flush()
+                parts.append(self.read_backtick(dq_context or mode in (DQ, HEREDOC)))
+                continue
+            if mode == PARAM:
+                if c == "{":
+                    depth += 1
+                elif c == "}":
+                    depth -= 1
+            lit.append(c)
+            self.pos += 1
+        flush()
+        return parts
+
+    def _extglob_here(self, lit: list[str]) -> bool:
+        return bool(self.extglob and lit and lit[-1] and lit[-1][-1] in "?*+@!")
+
+    def _read_backslash(self, mode: int, dq_context: bool, lit: list[str], parts: list[A.Part], flush: object) -> None:
+        src = self.src
+        nxt = src[self.pos + 1] if self.pos + 1 < len(src) else ""
+        if nxt == "\n":
+            self.pos += 2
+            return
+        if nxt == "":
+            lit.append("\\")
+            self.pos += 1
+            return
+        if mode == DQ or mode == HEREDOC or mode == ARITH or (dq_context and mode in (PARAM, PARAM_PAT, SLICE)):
+            specials = '$`"\\' if mode != HEREDOC else "$`\\"
+            if mode in (PARAM, PARAM_PAT):
+                specials += "}"
+                if mode == PARAM_PAT:
+                    specials += "/"
+            if nxt in specials:
+                if lit:
+                    parts.append(A.Lit("".join(lit)))
+                    lit.clear()
+                parts.append(A.Esc(nxt))
+            else:
+                lit.append("\\" + nxt)
+            self.pos += 2
+            return
+        # unquoted: the next character is quoted
+        if lit:
+            parts.append(A.Lit("".join(lit)))
+            lit.clear()
+        parts.append(A.Esc(nxt))
+        self.pos += 2
+
+    # ------------------------------------------------------------ $ forms
+
+    def read_dollar(self, mode: int, in_dq: bool, parts: list[A.Part], lit: list[str]) -> None:
+        src = self.src
+        i = self.pos + 1
+        c = src[i] if i < len(src) else ""
+        if c == "'" and not in_dq and mode != ARITH:
+            end = self._find_ansi_end(i + 1)
+            raw = src[i + 1 : end]
+            self.pos = end + 1
+            text, _ = decode_escapes(raw, "ansi")
+            parts.append(A.SQ(text, dollar=True))
+            return
+        if c == '"' and not in_dq:
+            self.pos = i + 1
+            start_line = self.line
+            inner = self.read_parts(DQ)
+            if self.pos >= len(src):
+                raise self.error_eof('"', start_line)
+            self.pos += 1
+            parts.append(A.DQ(tuple(inner)))
+            return
+        if c == "{":
+            parts.append(self.read_braced_param(in_dq))
+            return
+        if c == "(":
+            if src.startswith("((", i):
+                arith = self.try_read_arith(i + 2)
+                if arith is not None:
+                    parts.append(arith)
+                    return
+            parts.append(self.read_cmdsub(i + 1))
+            return
+        if c == "[":
+            end = self._find_matching(i + 1, "[", "]")
+            if end < 0:
+                raise self.error_eof("]")
+            text = src[i + 1 : end]
+            self.pos = end + 1
+            parts.append(self.make_arith(text))
+            return
+        if c and c in _NAME_START:
+            j = i + 1
+            while j < len(src) and src[j] in _NAME_CHARS:
+                j += 1
+            parts.append(A.Param(src[i:j]))
+            self.pos = j
+            return
+        if c and (c.isdigit() or c in _SPECIAL_PARAMS):
+            parts.append(A.Param(c))
+            self.pos = i + 1
+            return
+        # a lone $
+        lit.append("$")
+        self.pos = i
+
+    def _find_ansi_end(self, i: int) -> int:
+        src = self.src
+        while i < len(src):
+            c = src[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == "'":
+                return i
+            i += 1
+        raise self.error_eof("'")
+
+    def _find_matching(self, i: int, open_c: str, close_c: str) -> int:
+        src = self.src
+        depth = 0
+        while i < len(src):
+            c = src[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == open_c:
+                depth += 1
+            elif c == close_c:
+                if depth == 0:
+                    return i
+                depth -= 1
+            i += 1
+        return -1
+
+    def make_arith(self, text: str) -> A.ArithSub:
+        sub_parts = self.sub_reader(text, self.line).read_parts(ARITH)
+        return A.ArithSub(A.Word(tuple(sub_parts), self.line, text), text)
+
+    def try_read_arith(self, start: int) -> A.ArithSub | None:
+        """At `start` (just after `$((` or `((`): read through the matching `))`.
+
+        Returns None when the parentheses do not close as arithmetic, in which
+        case the caller parses a command substitution or subshell instead."""
+        src = self.src
+        depth = 0
+        i = start
+        n = len(src)
+        while i < n:
+            c = src[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == '"':
+                j = i + 1
+                while j < n and src[j] != '"':
+                    j += 2 if src[j] == "\\" else 1
+                i = j + 1
+                continue
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                if depth == 0:
+                    if i + 1 < n and src[i + 1] == ")":
+                        text = src[start:i]
+                        self.pos = i + 2
+                        return self.make_arith(text)
+                    return None
+                depth -= 1
+            elif c == "$" and i + 1 < n and src[i + 1] == "(":
+                # a nested $( ... ) or $(( ... )): skip it as a unit
+                depth += 1
+                i += 2
+                continue
+            i += 1
+        if n > start:
+            # unterminated: bash reports the missing `)'
+            return None
+        return None
+
+    def read_cmdsub(self, body_start: int) -> A.CmdSub:
+        start_line = self.line
+        self.pos = body_start
+        body = self.parse_subcommand_until_paren()
+        if self.pos >= len(self.src) or self.src[self.pos] != ")":
+            raise self.error_eof(")", self.eof_line() if start_line else start_line)
+        text = self.src[body_start : self.pos]
+        self.pos += 1
+        return A.CmdSub(body, False, text)
+
+    def read_procsub(self) -> A.ProcSub:
+        direction = self.src[self.pos]
+        body_start = self.pos + 2
+        self.pos = body_start
+        body = self.parse_subcommand_until_paren()
+        if self.pos >= len(self.src) or self.src[self.pos] != ")":
+            raise self.error_eof(")", self.eof_line())
+        text = self.src[body_start : self.pos]
+        self.pos += 1
+        return A.ProcSub(body, direction, text)
+
+    def read_backtick(self, in_dq: bool) -> A.CmdSub:
+        src = self.src
+        i = self.pos + 1
+        start_line = self.line
+        out: list[str] = []
+        while True:
+            if i >= len(src):
+                raise self.error_eof("`", start_line)
+            c = src[i]
+            if c == "\\" and i + 1 < len(src):
+                d = src[i + 1]
+                if d in "$`\\" or (in_dq and d == '"'):
+                    out.append(d)
+                    i += 2
+                    continue
+                if d == "\n":
+                    i += 2
+                    continue
+                out.append(c)
+                i += 1
+                continue
+            if c == "`":
+                break
+            out.append(c)
+            i += 1
+        self.pos = i + 1
+        text = "".join(out)
+        body = self.parse_nested_source(text, start_line)
+        return A.CmdSub(body, True, text)
+
+    def read_extglob(self, op: str) -> A.ExtGlob:
+        """At `(` of an extglob group whose operator char was already read."""
+        src = self.src
+        start_line = self.line
+        self.pos += 1
+        alts: list[tuple[A.Part, ...]] = []
+        cur: list[A.Part] = []
+        lit: list[str] = []
+
+        def flush() -> None:
+            if lit:
+                cur.append(A.Lit("".join(lit)))
+                lit.clear()
+
+        while True:
+            if self.pos >= len(src):
+                raise self.error_eof(")", start_line)
+            c = src[self.pos]
+            if c == ")":
+                self.pos += 1
+                flush()
+                alts.append(tuple(cur))
+                return A.ExtGlob(op, tuple(alts))
+            if c == "|":
+                self.pos += 1
+                flush()
+                alts.append(tuple(cur))
+                cur = []
+                continue
+            if c == "(" and lit and lit[-1] and lit[-1][-1] in "?*+@!":
+                op2 = lit[-1][-1]
+                lit[-1] = lit[-1][:-1]
+                flush()
+                cur.append(self.read_extglob(op2))
+                continue
+            if c in "'\"$`\\":
+                flush()
+                sub = self.read_parts_one(c)
+                cur.extend(sub)
+                continue
+            lit.append(c)
+            self.pos += 1
+
+    def read_parts_one(self, c: str) -> list[A.Part]:
+        """Read a single quoted/expansion unit starting at pos (used inside extglob)."""
+        parts: list[A.Part] = []
+        lit: list[str] = []
+        if c == "\\":
+            self._read_backslash(CMD, False, lit, parts, None)
+        elif c == "'":
+            end = self.src.find("'", self.pos + 1)
+            if end < 0:
+                raise self.error_eof("'")
+            parts.append(A.SQ(self.src[self.pos + 1 : end]))
+            self.pos = end + 1
+        elif c == '"':
+            self.pos += 1
+            inner = self.read_parts(DQ)
+            if self.pos >= len(self.src):
+                raise self.error_eof('"')
+            self.pos += 1
+            parts.append(A.DQ(tuple(inner)))
+        elif c == "$":
+            self.read_dollar(CMD, False, parts, lit)
+        elif c == "`":
+            parts.append(self.read_backtick(False))
+        if lit:
+            parts.append(A.Lit("".join(lit)))
+        return parts
+
+    # ------------------------------------------------------------ ${ ... }
+
+    def read_braced_param(self, in_dq: bool) -> A.Param:
+        src = self.src
+        start_line = self.line
+        dollar = self.pos
+        i = self.pos + 2
+        n = len(src)
+        prefix = ""
+
+        def at(k: int) -> str:
+            return src[k] if k < n else ""
+
+        nxt = at(i + 1)
+        if at(i) == "#" and nxt and (nxt in _NAME_CHARS or nxt in _SPECIAL_PARAMS) and nxt != "}":
+            prefix = "#"
+            i += 1
+        elif at(i) == "!" and nxt and nxt != "}":
+            prefix = "!"
+            i += 1
+        name, i = self._param_name(i)
+        if not name:
+            return self._bad_param(dollar, i)
+        sub: str | None = None
+        if at(i) == "[" and name not in _SPECIAL_PARAMS and not name.isdigit():
+            end = self._find_subscript_end(i + 1)
+            if end < 0:
+                raise self.error_eof("}", start_line)
+            sub = src[i + 1 : end]
+            i = end + 1
+        names_suffix = ""
+        if prefix == "!" and at(i) in ("*", "@") and at(i) and at(i + 1) == "}" and sub is None:
+            names_suffix = at(i)
+            i += 1
+        self.pos = i
+        c = at(i)
+        if c == "}":
+            self.pos = i + 1
+            return A.Param(name, sub, prefix, None, True, names_suffix, self._sub_word(sub))
+        if c == "":
+            raise self.error_eof("}", start_line)
+        if prefix == "#" or names_suffix:
+            return self._bad_param(dollar, i)
+        op = self._read_param_op(in_dq, start_line)
+        if op.kind == "bad":
+            return A.Param(name, sub, "bad", A.ParamOp("bad", src[dollar : self.pos]), True)
+        return A.Param(name, sub, prefix, op, True, names_suffix, self._sub_word(sub))
+
+    def _bad_param(self, dollar: int, i: int) -> A.Param:
+        end = self._find_closing_brace(i)
+        self.pos = end + 1
+        return A.Param("", None, "bad", A.ParamOp("bad", self.src[dollar : end + 1]), True)
+
+    def _sub_word(self, sub: str | None) -> A.Word | None:
+        if sub is None or sub in ("@", "*"):
+            return None
+        reader = self.sub_reader(sub, self.line)
+        try:
+            parts = reader.read_parts(ARITH)
+        except ParseError:
+            return None
+        return A.Word(tuple(parts), self.line, sub)
+
+    def _param_name(self, i: int) -> tuple[str, int]:
+        src = self.src
+        n = len(src)
+        if i >= n:
+            return "", i
+        c = src[i]
+        if c in _NAME_START:
+            j = i + 1
+            while j < n and src[j] in _NAME_CHARS:
+                j += 1
+            return src[i:j], j
+        if c.isdigit():
+            j = i + 1
+            while j < n and src[j].isdigit():
+                j += 1
+            return src[i:j], j
+        if c in _SPECIAL_PARAMS:
+            return c, i + 1
+        return "", i
+
+    def _find_subscript_end(self, i: int) -> int:
+        src = self.src
+        depth = 0
+        while i < len(src):
+            c = src[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == "[":
+                depth += 1
+            elif c == "]":
+                if depth == 0:
+                    return i
+                depth -= 1
+            elif c == "'":
+                j = src.find("'", i + 1)
+                if j < 0:
+                    return -1
+                i = j
+            elif c == '"':
+                j = i + 1
+                while j < len(src) and src[j] != '"':
+                    j += 2 if src[j] == "\\" else 1
+                i = j
+            elif c == "$" and i + 1 < len(src) and src[i + 1] in "({":
+                close = ")" if src[i + 1] == "(" else "}"
+                j = self._find_matching(i + 2, src[i + 1], close)
+                if j < 0:
+                    return -1
+                i = j
+            i += 1
+        return -1
+
+    def _find_closing_brace(self, i: int) -> int:
+        src = self.src
+        depth = 0
+        while i < len(src):
+            c = src[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                if depth == 0:
+                    return i
+                depth -= 1
+            i += 1
+        raise self.error_eof("}")
+
+    def _read_param_op(self, in_dq: bool, start_line: int) -> A.ParamOp:
+        src = self.src
+        i = self.pos
+        c = src[i]
+        two = src[i : i + 2]
+        if c == ":" and two[1:] in ("-", "=", "?", "+"):
+            op = two
+            self.pos = i + 2
+            return A.ParamOp("test", op, self._param_arg(PARAM, in_dq, start_line, "test"))
+        if c in "-=?+":
+            self.pos = i + 1
+            return A.ParamOp("test", c, self._param_arg(PARAM, in_dq, start_line, "test"))
+        if c in "#%":
+            op = two if two in ("##", "%%") else c
+            self.pos = i + len(op)
+            return A.ParamOp("trim", op, self._param_arg(PARAM, in_dq, start_line, "pat"))
+        if c == "/":
+            op = two if two in ("//", "/#", "/%") else "/"
+            self.pos = i + len(op)
+            pat = self._param_arg(PARAM_PAT, in_dq, start_line, "pat")
+            rep: A.Word | None = None
+            if self.pos < len(src) and src[self.pos] == "/":
+                self.pos += 1
+                rep = self._param_arg(PARAM, in_dq, start_line, "repl")
+            else:
+                self._expect_close(start_line)
+            return A.ParamOp("repl", op, pat, rep)
+        if c in "^,":
+            op = two if two in ("^^", ",,") else c
+            self.pos = i + len(op)
+            arg = self._param_arg(PARAM, in_dq, start_line, "pat")
+            return A.ParamOp("case", op, arg if arg.parts else None)
+        if c == "@":
+            x = src[i + 1 : i + 2]
+            if x and src[i + 2 : i + 3] == "}" and x in "QEPAaKkUuL":
+                self.pos = i + 3
+                return A.ParamOp("xform", x)
+            end = self._find_closing_brace(i)
+            self.pos = end + 1
+            return A.ParamOp("bad", src[i:end])
+        if c == ":":
+            self.pos = i + 1
+            off = self._param_arg(SLICE, in_dq, start_line, "slice")
+            length: A.Word | None = None
+            if self.pos < len(src) and src[self.pos] == ":":
+                self.pos += 1
+                length = self._param_arg(SLICE, in_dq, start_line, "slice")
+            else:
+                self._expect_close(start_line)
+            return A.ParamOp("slice", ":", off, length)
+        end = self._find_closing_brace(i)
+        self.pos = end + 1
+        return A.ParamOp("bad", src[i:end])
+
+    def _expect_close(self, start_line: int) -> None:
+        if self.pos < len(self.src) and self.src[self.pos] == "}":
+            self.pos += 1
+            return
+        raise self.error_eof("}", start_line)
+
+    def _param_arg(self, mode: int, in_dq: bool, start_line: int, role: str) -> A.Word:
+        start = self.pos
+        line = self.line
+        if mode == SLICE:
+            # arithmetic text up to ':' or '}', with nested parens and ternaries
+            text_end = self._slice_end(start)
+            text = self.src[start:text_end]
+            parts = self.sub_reader(text, line).read_parts(ARITH)
+            self.pos = text_end
+            return A.Word(tuple(parts), line, text)
+        parts = self.read_parts(mode, in_dq)
+        if self.pos >= len(self.src):
+            raise self.error_eof("}", start_line)
+        if mode == PARAM:
+            self.pos += 1  # the closing brace
+            if not in_dq and role == "test":
+                parts = tilde_prefix(parts)
+        text = self.src[start : self.pos - (1 if mode == PARAM else 0)]
+        return A.Word(tuple(parts), line, text)
+
+    def _slice_end(self, i: int) -> int:
+        src = self.src
+        depth = 0
+        ternary = 0
+        while i < len(src):
+            c = src[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == "(" or c == "[":
+                depth += 1
+            elif c == ")" or c == "]":
+                depth -= 1
+            elif c == "?" and depth == 0:
+                ternary += 1
+            elif c == ":" and depth == 0:
+                if ternary:
+                    ternary -= 1
+                else:
+                    return i
+            elif c == "}" and depth <= 0:
+                return i
+            elif c == "$" and i + 1 < len(src) and src[i + 1] in "({":
+                close = ")" if src[i + 1] == "(" else "}"
+                j = self._find_matching(i + 2, src[i + 1], close)
+                if j < 0:
+                    raise self.error_eof(close)
+                i = j
+            elif c in "'\"":
+                j = src.find(c, i + 1)
+                if j < 0:
+                    raise self.error_eof(c)
+                i = j
+            i += 1
+        raise self.error_eof("}")
+
+    # ------------------------------------------------------------ here-docs
+
+    def read_heredoc_bodies(self) -> None:
+        """Called just after a newline: read every pending here-doc body."""
+        pending = self.pending_heredocs
+        self.pending_heredocs = []
+        src = self.src
+        for doc in pending:
+            lines: list[str] = []
+            start_line = self.line
+            found = False
+            while self.pos < len(src):
+                end = src.find("\n", self.pos)
+                if end < 0:
+                    line = src[self.pos :]
+                    next_pos = len(src)
+                    has_nl = False
+                else:
+                    line = src[self.pos : end]
+                    next_pos = end + 1
+                    has_nl = True
+                check = line.lstrip("\t") if doc.strip_tabs else line
+                if check == doc.delim:
+                    self.pos = next_pos
+                    found = True
+                    break
+                lines.append((check if doc.strip_tabs else line) + ("\n" if has_nl else ""))
+                self.pos = next_pos
+            if not found:
+                self.heredoc_warning(start_line, doc)
+            text = "".join(lines)
+            doc.text = text
+            if doc.quoted:
+                doc.body = A.Word((A.SQ(text),), start_line, text)
+            else:
+                parts = self.sub_reader(text, start_line).read_parts(HEREDOC)
+                doc.body = A.Word(tuple(parts), start_line, text)
+
+    # ------------------------------------------------------------ provided by the parser
+
+    def sub_reader(self, text: str, line: int) -> WordReader:
+        """A reader over `text` that can parse commands (for $(...) inside it)."""
+        raise NotImplementedError
+
+    def parse_subcommand_until_paren(self) -> A.CommandList:
+        raise NotImplementedError
+
+    def parse_nested_source(self, text: str, line: int) -> A.CommandList:
+        raise NotImplementedError
+
+    def heredoc_warning(self, start_line: int, doc: A.HereDoc) -> None:
+        """Overridden by the parser to collect warnings."""
+
+
+def _valid_name_start(c: str) -> bool:
+    return c in _NAME_START
+
+
+def tilde_prefix(parts: list[A.Part]) -> list[A.Part]:
+    """Turn a leading unquoted `~prefix` into a Tilde part."""
+    if not parts:
+        return parts
+    first = parts[0]
+    if not isinstance(first, A.Lit) or not first.text.startswith("~"):
+        return parts
+    text = first.text
+    slash = text.find("/")
+    if slash < 0:
+        if len(parts) > 1:
+            return parts
+        user, rest = text[1:], ""
+    else:
+        user, rest = text[1:slash], text[slash:]
+    if not _valid_tilde_user(user):
+        return parts
+    out: list[A.Part] = [A.Tilde(user)]
+    if rest:
+        out.append(A.Lit(rest))
+    out.extend(parts[1:])
+    return out
+
+
+def _valid_tilde_user(user: str) -> bool:
+    if user in ("", "+", "-"):
+        return True
+    if user[0] in "+-" and user[1:].isdigit():
+        return True
+    return all(c.isalnum() or c in "._-" for c in user)
+
+
+def assignment_tildes(parts: list[A.Part]) -> list[A.Part]:
+    """Tilde expansion in an assignment value: at the start and after each `:`."""
+    out: list[A.Part] = []
+    at_start = True
+    for p in parts:
+        if isinstance(p, A.Lit):
+            pieces = p.text.split(":")
+            for k, piece in enumerate(pieces):
+                if k > 0:
+                    out.append(A.Lit(":"))
+                    at_start = True
+                if at_start and piece.startswith("~"):
+                    slash = piece.find("/")
+                    user = piece[1:] if slash < 0 else piece[1:slash]
+                    ends_here = slash >= 0 or k < len(pieces) - 1 or p is parts[-1]
+                    if ends_here and _valid_tilde_user(user):
+                        out.append(A.Tilde(user))
+                        if slash >= 0:
+                            out.append(A.Lit(piece[slash:]))
+                        at_start = False
+                        continue
+                if piece:
+                    out.append(A.Lit(piece))
+                    at_start = False
+        else:
+            out.append(p)
+            at_start = False
+    # merge adjacent literals
+    merged: list[A.Part] = []
+    for p in out:
+        if isinstance(p, A.Lit) and merged and isinstance(merged[-1], A.Lit):
+            merged[-1] = A.Lit(merged[-1].text + p.text)  # type: ignore[union-attr]
+        else:
+            merged.append(p)
+    return merged

@@ -1,0 +1,1104 @@
+"""The bash command grammar: lists, pipelines, compound commands, redirections.
+
+`Parser.parse_next()` returns one complete command (up to a newline) at a
+time, as bash reads a script: aliases and `shopt -s extglob` set by a line
+take effect on the lines after it. `parse_all()` parses everything at once.
+Only `ParseError` ever leaves this module.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import ast as A
+from .errors import ParseError
+from .lexer import (
+    CASE_PAT,
+    CMD,
+    COND,
+    REGEX,
+    WordReader,
+    assignment_tildes,
+    is_name,
+)
+
+_OPERATORS = (
+    ";;&", ";;", ";&", "&&", "||", "|&", "&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", ">>", ">&", ">|",
+    "<", ">", ";", "&", "|", "(", ")", "\n",
+)
+_REDIR_OPS = frozenset({"<", ">", ">>", ">|", "<>", "<&", ">&", "&>", "&>>", "<<", "<<-", "<<<"})
+_RESERVED = frozenset(
+    {"if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for", "select",
+     "function", "time", "coproc", "{", "}", "!", "[[", "]]", "in"}
+)
+_LIST_TERMINATORS = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}"})
+_DECL_BUILTINS = frozenset({"declare", "typeset", "local", "export", "readonly"})
+_ASSIGN_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_IO_NUMBER = re.compile(r"\d+(?=[<>])")
+_IO_VAR = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}(?=[<>])")
+_COND_UNARY = frozenset("-a -b -c -d -e -f -g -h -k -p -r -s -t -u -w -x -G -L -N -O -S -o -v -R -z -n".split())
+_COND_BINARY = frozenset("== = != < > -eq -ne -lt -le -gt -ge -nt -ot -ef =~".split())
+MAX_DEPTH = 400
+
+
+@dataclass(slots=True)
+class Tok:
+    kind: str  # 'op' | 'word' | 'eof'
+    value: str
+    pos: int
+    end: int
+    word: A.Word | None = None
+    fd: int | None = None
+    fd_var: str | None = None
+
+
+class Parser(WordReader):
+    def __init__(
+        self,
+        src: str,
+        *,
+        aliases: dict[str, str] | None = None,
+        extglob: bool = False,
+        line_base: int = 1,
+        max_depth: int = MAX_DEPTH,
+    ) -> None:
+        super().__init__(src, line_base=line_base, extglob=extglob)
+        self.aliases = aliases
+        self._alias_regions: list[tuple[str, int]] = []
+        self._peeked: Tok | None = None
+        self.depth = 0
+        self.max_depth = max_depth
+        self.warnings: list[tuple[int, str]] = []
+
+    # ------------------------------------------------------------ plumbing for WordReader
+
+    def sub_reader(self, text: str, line: int) -> WordReader:
+        return Parser(text, aliases=self.aliases, extglob=self.extglob, line_base=line,
+                      max_depth=self.max_depth - self.depth)
+
+    def parse_nested_source(self, text: str, line: int) -> A.CommandList:
+        sub = Parser(text, aliases=self.aliases, extglob=self.extglob, line_base=line,
+                     max_depth=self.max_depth - self.depth)
+        result = sub.parse_all()
+        self.warnings.extend(sub.warnings)
+        return result
+
+    def parse_subcommand_until_paren(self) -> A.CommandList:
+        self._peeked = None
+        self._enter()
+        try:
+            body = self.parse_compound_list(allow_empty=True, in_paren=True)
+        finally:
+            self.depth -= 1
+        tok = self.peek()
+        if tok.kind == "eof":
+            raise self.error_eof(")", self.eof_line())
+        if not (tok.kind == "op" and tok.value == ")"):
+            raise self.unexpected(tok)
+        self.pos = tok.pos
+        self._peeked = None
+        return body
+
+    def heredoc_warning(self, start_line: int, doc: A.HereDoc) -> None:
+        self.warnings.append(
+            (self.line_at(max(self.pos - 1, 0)) if self.pos else start_line,
+             f"warning: here-document at line {start_line - 1} delimited by end-of-file (wanted `{doc.delim}')")
+        )
+
+    def _enter(self) -> None:
+        self.depth += 1
+        if self.depth > self.max_depth:
+            raise ParseError("maximum nesting depth exceeded", self.line)
+
+    # ------------------------------------------------------------ entry points
+
+    def parse_all(self) -> A.CommandList:
+        items: list[A.ListItem] = []
+        while True:
+            chunk = self.parse_next()
+            if chunk is None:
+                break
+            items.extend(chunk.items)
+        return A.CommandList(tuple(items), self.line_base)
+
+    def parse_next(self) -> A.CommandList | None:
+        """The next complete command (to the end of its line), or None at EOF."""
+        self.skip_newlines()
+        tok = self.peek()
+        if tok.kind == "eof":
+            if self.pending_heredocs:
+                self.read_heredoc_bodies()
+            return None
+        line = self.line_at(tok.pos)
+        items = self._parse_list_items(top=True)
+        tok = self.peek()
+        if tok.kind == "op" and tok.value == "\n":
+            self.consume()
+        elif tok.kind == "eof":
+            if self.pending_heredocs:
+                self.read_heredoc_bodies()
+        else:
+            raise self.unexpected(tok)
+        return A.CommandList(tuple(items), line)
+
+    # ------------------------------------------------------------ tokens
+
+    def skip_blanks(self) -> None:
+        src = self.src
+        n = len(src)
+        while self.pos < n:
+            c = src[self.pos]
+            if c == " " or c == "\t":
+                self.pos += 1
+            elif c == "\\" and src.startswith("\\\n", self.pos):
+                self.pos += 2
+            elif c == "#":
+                end = src.find("\n", self.pos)
+                self.pos = n if end < 0 else end
+            else:
+                break
+
+    def peek(self) -> Tok:
+        if self._peeked is not None and self._peeked.pos >= self.pos:
+            return self._peeked
+        self.skip_blanks()
+        tok = self._scan()
+        self._peeked = tok
+        return tok
+
+    def consume(self) -> Tok:
+        tok = self.peek()
+        self.pos = tok.end
+        self._peeked = None
+        if tok.kind == "op" and tok.value == "\n" and self.pending_heredocs:
+            self.read_heredoc_bodies()
+        return tok
+
+    def _scan(self) -> Tok:
+        src = self.src
+        start = self.pos
+        if start >= len(src):
+            return Tok("eof", "", start, start)
+        m = _IO_NUMBER.match(src, start)
+        if m:
+            op = self._match_op(m.end())
+            if op in _REDIR_OPS:
+                return Tok("op", op, start, m.end() + len(op), fd=int(m.group()) if len(m.group()) < 10 else -1)
+        m2 = _IO_VAR.match(src, start)
+        if m2:
+            op = self._match_op(m2.end())
+            if op in _REDIR_OPS:
+                return Tok("op", op, start, m2.end() + len(op), fd_var=m2.group(1))
+        c = src[start]
+        if c in ";&|<>()\n":
+            if c in "<>" and start + 1 < len(src) and src[start + 1] == "(":
+                pass  # process substitution: a word
+            else:
+                op = self._match_op(start)
+                return Tok("op", op, start, start + len(op))
+        word = self.read_word(CMD)
+        end = self.pos
+        self.pos = start
+        if word is None:
+            # a character no rule takes (should not happen): treat as an operator
+            return Tok("op", c, start, start + 1)
+        return Tok("word", src[start:end], start, end, word)
+
+    def _match_op(self, i: int) -> str:
+        for op in _OPERATORS:
+            if self.src.startswith(op, i):
+                return op
+        return ""
+
+    def is_op(self, tok: Tok, *values: str) -> bool:
+        return tok.kind == "op" and tok.value in values
+
+    @staticmethod
+    def plain(tok: Tok) -> str | None:
+        """The word's text when it is a single unquoted literal."""
+        if tok.kind != "word" or tok.word is None:
+            return None
+        parts = tok.word.parts
+        if len(parts) == 1 and isinstance(parts[0], A.Lit):
+            return parts[0].text
+        return None
+
+    def is_reserved(self, tok: Tok, *values: str) -> bool:
+        text = self.plain(tok)
+        return text is not None and text in values
+
+    def skip_newlines(self) -> None:
+        while True:
+            tok = self.peek()
+            if tok.kind == "op" and tok.value == "\n":
+                self.consume()
+            else:
+                return
+
+    # ------------------------------------------------------------ errors
+
+    def unexpected(self, tok: Tok) -> ParseError:
+        if tok.kind == "eof":
+            return self.error_eof()
+        if tok.kind == "op":
+            text = "newline" if tok.value == "\n" else tok.value
+        else:
+            text = tok.value
+        line = self.line_at(tok.pos)
+        return ParseError(
+            f"syntax error near unexpected token `{text}'",
+            line,
+            source_line=self.current_line_text(tok.pos),
+        )
+
+    # ------------------------------------------------------------ lists
+
+    def _parse_list_items(self, top: bool = False) -> list[A.ListItem]:
+        items: list[A.ListItem] = []
+        while True:
+            cmd = self.parse_and_or()
+            tok = self.peek()
+            if self.is_op(tok, ";", "&"):
+                self.consume()
+                items.append(A.ListItem(cmd, tok.value == "&"))
+                nxt = self.peek()
+                if nxt.kind == "eof" or self.is_op(nxt, "\n"):
+                    return items
+                if not top and (self._is_list_end(nxt)):
+                    return items
+                if top and self._is_list_end(nxt):
+                    raise self.unexpected(nxt)
+                continue
+            items.append(A.ListItem(cmd, False))
+            return items
+
+    def _is_list_end(self, tok: Tok) -> bool:
+        if tok.kind == "eof":
+            return True
+        if tok.kind == "op":
+            return tok.value in (")", ";;", ";&", ";;&")
+        return self.is_reserved(tok, *_LIST_TERMINATORS)
+
+    def parse_compound_list(self, allow_empty: bool = False, in_paren: bool = False) -> A.CommandList:
+        self.skip_newlines()
+        line = self.line
+        items: list[A.ListItem] = []
+        while True:
+            tok = self.peek()
+            if self._is_list_end(tok):
+                break
+            cmd = self.parse_and_or()
+            tok = self.peek()
+            if self.is_op(tok, ";", "&"):
+                self.consume()
+                items.append(A.ListItem(cmd, tok.value == "&"))
+                self.skip_newlines()
+                continue
+            if self.is_op(tok, "\n"):
+                items.append(A.ListItem(cmd, False))
+                self.skip_newlines()
+                continue
+            items.append(A.ListItem(cmd, False))
+            break
+        tok = self.peek()
+        if not items and not allow_empty:
+            raise self.unexpected(tok)
+        if not self._is_list_end(tok):
+            raise self.unexpected(tok)
+        return A.CommandList(tuple(items), line)
+
+    def parse_and_or(self) -> A.Command:
+        line = self.line_at(self.peek().pos)
+        first = self.parse_pipeline()
+        rest: list[tuple[str, A.Command]] = []
+        while True:
+            tok = self.peek()
+            if self.is_op(tok, "&&", "||"):
+                self.consume()
+                self.skip_newlines()
+                rest.append((tok.value, self.parse_pipeline()))
+            else:
+                break
+        if not rest:
+            return first
+        return A.AndOr(first, tuple(rest), line)
+
+    def parse_pipeline(self) -> A.Command:
+        tok = self.peek()
+        line = self.line_at(tok.pos)
+        timed = posix = False
+        negate = False
+        if self.is_reserved(tok, "time"):
+            self.consume()
+            timed = True
+            tok = self.peek()
+            if self.plain(tok) == "-p":
+                self.consume()
+                posix = True
+                tok = self.peek()
+            if self.plain(tok) == "--":
+                self.consume()
+                tok = self.peek()
+        while self.is_reserved(tok, "!"):
+            self.consume()
+            negate = not negate
+            tok = self.peek()
+        if timed or negate:
+            if tok.kind == "eof" or self.is_op(tok, "\n", ";", "&", ")") or self._is_list_end(tok):
+                # `time` alone, `!` alone: an empty pipeline
+                return A.Pipeline((), negate, timed, posix, (), line)
+        cmds = [self.parse_command()]
+        links: list[bool] = []
+        while True:
+            tok = self.peek()
+            if self.is_op(tok, "|", "|&"):
+                self.consume()
+                self.skip_newlines()
+                links.append(tok.value == "|&")
+                cmds.append(self.parse_command())
+            else:
+                break
+        if len(cmds) == 1 and not timed and not negate:
+            return cmds[0]
+        return A.Pipeline(tuple(cmds), negate, timed, posix, tuple(links), line)
+
+    # ------------------------------------------------------------ commands
+
+    def parse_command(self) -> A.Command:
+        self._enter()
+        try:
+            return self._parse_command()
+        finally:
+            self.depth -= 1
+
+    def _parse_command(self) -> A.Command:
+        tok = self.peek()
+        line = self.line_at(tok.pos)
+        if tok.kind == "op":
+            if tok.value == "(":
+                if self.src.startswith("((", tok.pos):
+                    node = self.try_arith_command(tok)
+                    if node is not None:
+                        return self._redirected(node, line)
+                self.consume()
+                body = self.parse_compound_list()
+                close = self.peek()
+                if not self.is_op(close, ")"):
+                    raise self.unexpected(close)
+                self.consume()
+                return self._redirected(A.Subshell(body, line), line)
+            if tok.value in _REDIR_OPS:
+                return self.parse_simple_command()
+            raise self.unexpected(tok)
+        if tok.kind == "eof":
+            raise self.error_eof()
+        text = self.plain(tok)
+        if text is not None and text in _RESERVED:
+            node = self.parse_reserved(text, tok, line)
+            if node is not None:
+                return node
+        return self.parse_simple_command()
+
+    def parse_reserved(self, text: str, tok: Tok, line: int) -> A.Command | None:
+        if text == "if":
+            return self._redirected(self.parse_if(), line)
+        if text in ("while", "until"):
+            self.consume()
+            cond = self.parse_compound_list()
+            body = self.parse_do_group()
+            return self._redirected(A.While(cond, body, text == "until", line), line)
+        if text in ("for", "select"):
+            return self._redirected(self.parse_for(text == "select"), line)
+        if text == "case":
+            return self._redirected(self.parse_case(), line)
+        if text == "{":
+            self.consume()
+            body = self.parse_compound_list()
+            close = self.peek()
+            if not self.is_reserved(close, "}"):
+                raise self.unexpected(close)
+            self.consume()
+            return self._redirected(A.Group(body, line), line)
+        if text == "[[":
+            self.consume()
+            expr = self.parse_cond_expr()
+            return self._redirected(A.CondCmd(expr, line), line)
+        if text == "function":
+            return self.parse_function_keyword()
+        if text == "coproc":
+            return self.parse_coproc()
+        if text in ("then", "else", "elif", "fi", "do", "done", "esac", "}", "in", "]]"):
+            if text in ("in", "]]"):
+                return None
+            raise self.unexpected(tok)
+        return None
+
+    def _redirected(self, node: A.Command, line: int) -> A.Command:
+        redirs: list[A.Redir] = []
+        while True:
+            tok = self.peek()
+            if tok.kind == "op" and tok.value in _REDIR_OPS:
+                redirs.append(self.parse_redirect())
+            else:
+                break
+        if redirs:
+            return A.Redirected(node, tuple(redirs), line)
+        return node
+
+    def parse_do_group(self) -> A.CommandList:
+        tok = self.peek()
+        if self.is_reserved(tok, "do"):
+            self.consume()
+            body = self.parse_compound_list()
+            end = self.peek()
+            if not self.is_reserved(end, "done"):
+                raise self.unexpected(end)
+            self.consume()
+            return body
+        if self.is_reserved(tok, "{"):
+            self.consume()
+            body = self.parse_compound_list()
+            end = self.peek()
+            if not self.is_reserved(end, "}"):
+                raise self.unexpected(end)
+            self.consume()
+            return body
+        raise self.unexpected(tok)
+
+    def parse_if(self) -> A.If:
+        line = self.line
+        self.consume()
+        clauses: list[A.IfClause] = []
+        cond = self.parse_compound_list()
+        self._expect_reserved("then")
+        body = self.parse_compound_list()
+        clauses.append(A.IfClause(cond, body))
+        else_body: A.CommandList | None = None
+        while True:
+            tok = self.peek()
+            if self.is_reserved(tok, "elif"):
+                self.consume()
+                cond = self.parse_compound_list()
+                self._expect_reserved("then")
+                body = self.parse_compound_list()
+                clauses.append(A.IfClause(cond, body))
+                continue
+            if self.is_reserved(tok, "else"):
+                self.consume()
+                else_body = self.parse_compound_list()
+                self._expect_reserved("fi")
+                break
+            if self.is_reserved(tok, "fi"):
+                self.consume()
+                break
+            raise self.unexpected(tok)
+        return A.If(tuple(clauses), else_body, line)
+
+    def _expect_reserved(self, word: str) -> None:
+        tok = self.peek()
+        if not self.is_reserved(tok, word):
+            raise self.unexpected(tok)
+        self.consume()
+
+    def parse_for(self, select: bool) -> A.Command:
+        line = self.line
+        self.consume()
+        tok = self.peek()
+        if not select and tok.kind == "op" and tok.value == "(" and self.src.startswith("((", tok.pos):
+            return self.parse_arith_for(tok, line)
+        name = self.plain(tok)
+        if name is None or not is_name(name):
+            raise self.unexpected(tok)
+        self.consume()
+        # optional newlines, then `in words` or `do`
+        self.skip_newlines()
+        tok = self.peek()
+        words: tuple[A.Word, ...] | None = None
+        if self.is_reserved(tok, "in"):
+            self.consume()
+            items: list[A.Word] = []
+            while True:
+                tok = self.peek()
+                if tok.kind == "word":
+                    assert tok.word is not None
+                    items.append(tok.word)
+                    self.consume()
+                    continue
+                break
+            if self.is_op(tok, ";", "\n"):
+                self.consume()
+            elif not (tok.kind == "eof"):
+                raise self.unexpected(tok)
+            words = tuple(items)
+        elif self.is_op(tok, ";"):
+            self.consume()
+        self.skip_newlines()
+        body = self.parse_do_group()
+        if select:
+            return A.Select(name, words, body, line)
+        return A.For(name, words, body, line)
+
+    def parse_arith_for(self, tok: Tok, line: int) -> A.Command:
+        start = tok.pos + 2
+        end = self._find_arith_end(start)
+        if end < 0:
+            raise self.error_eof(")", self.eof_line())
+        text = self.src[start:end]
+        self.pos = end + 2
+        self._peeked = None
+        pieces = _split_arith_for(text)
+        if pieces is None:
+            raise ParseError(f"syntax error: arithmetic expression required", line)
+        words: list[A.Word | None] = []
+        for piece in pieces:
+            if piece.strip():
+                words.append(self.make_arith(piece).word)
+            else:
+                words.append(None)
+        tok = self.peek()
+        if self.is_op(tok, ";"):
+            self.consume()
+        self.skip_newlines()
+        body = self.parse_do_group()
+        return A.ArithFor(words[0], words[1], words[2], body, line)
+
+    def _find_arith_end(self, i: int) -> int:
+        src = self.src
+        depth = 0
+        while i < len(src):
+            c = src[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                if depth == 0:
+                    return i if src.startswith("))", i) else -1
+                depth -= 1
+            i += 1
+        return -1
+
+    def try_arith_command(self, tok: Tok) -> A.Command | None:
+        save = self.pos
+        self.pos = tok.pos
+        node = self.try_read_arith(tok.pos + 2)
+        if node is None:
+            self.pos = save
+            self._peeked = None
+            return None
+        self._peeked = None
+        return A.ArithCmd(node.word, node.text, self.line_at(tok.pos))
+
+    def parse_case(self) -> A.Case:
+        line = self.line
+        self.consume()
+        tok = self.peek()
+        if tok.kind != "word":
+            raise self.unexpected(tok)
+        assert tok.word is not None
+        word = tok.word
+        self.consume()
+        self.skip_newlines()
+        self._expect_reserved("in")
+        items: list[A.CaseItem] = []
+        while True:
+            self.skip_newlines()
+            tok = self.peek()
+            if self.is_reserved(tok, "esac"):
+                self.consume()
+                break
+            if tok.kind == "eof":
+                raise self.error_eof()
+            if self.is_op(tok, "("):
+                self.consume()
+            patterns: list[A.Word] = []
+            while True:
+                self.skip_blanks()
+                pat = self.read_word(CASE_PAT)
+                self._peeked = None
+                if pat is None:
+                    raise self.unexpected(self.peek())
+                patterns.append(pat)
+                tok = self.peek()
+                if self.is_op(tok, "|"):
+                    self.consume()
+                    continue
+                if self.is_op(tok, ")"):
+                    self.consume()
+                    break
+                raise self.unexpected(tok)
+            body: A.CommandList | None = self.parse_compound_list(allow_empty=True)
+            assert body is not None
+            if not body.items:
+                body = None
+            tok = self.peek()
+            if self.is_op(tok, ";;", ";&", ";;&"):
+                self.consume()
+                items.append(A.CaseItem(tuple(patterns), body, tok.value))
+                continue
+            if self.is_reserved(tok, "esac"):
+                self.consume()
+                items.append(A.CaseItem(tuple(patterns), body, ";;"))
+                break
+            raise self.unexpected(tok)
+        return A.Case(word, tuple(items), line)
+
+    def parse_function_keyword(self) -> A.Command:
+        line = self.line
+        start = self.peek().pos
+        self.consume()
+        tok = self.peek()
+        if tok.kind != "word":
+            raise self.unexpected(tok)
+        name = tok.value
+        self.consume()
+        tok = self.peek()
+        if self.is_op(tok, "(") and not self.src.startswith("((", tok.pos):
+            self.consume()
+            close = self.peek()
+            if not self.is_op(close, ")"):
+                raise self.unexpected(close)
+            self.consume()
+        return self._function_body(name, line, start, keyword=True)
+
+    def _function_body(self, name: str, line: int, start: int, keyword: bool) -> A.Command:
+        self.skip_newlines()
+        tok = self.peek()
+        body_line = self.line_at(tok.pos)
+        text = self.plain(tok)
+        if text in ("{", "if", "while", "until", "for", "select", "case", "[[") or (
+            self.is_op(tok, "(")
+        ):
+            body = self.parse_command()
+        else:
+            raise self.unexpected(tok)
+        del body_line
+        src_text = self.src[start : self.pos]
+        return A.FuncDef(name, body, line, src_text, keyword)
+
+    def parse_coproc(self) -> A.Command:
+        line = self.line
+        self.consume()
+        tok = self.peek()
+        name = "COPROC"
+        text = self.plain(tok)
+        if text is not None and is_name(text) and text not in _RESERVED:
+            # `coproc NAME { ...; }` has a name only before a compound command
+            save = self.pos
+            self.consume()
+            nxt = self.peek()
+            nt = self.plain(nxt)
+            if nt in ("{", "if", "while", "until", "for", "case", "[[") or self.is_op(nxt, "("):
+                name = text
+            else:
+                self.pos = save
+                self._peeked = None
+        body = self.parse_command()
+        return A.Coproc(name, body, line)
+
+    # ------------------------------------------------------------ simple commands
+
+    def parse_simple_command(self) -> A.Command:
+        tok = self.peek()
+        line = self.line_at(tok.pos)
+        start = tok.pos
+        assigns: list[A.Assign] = []
+        words: list[A.Word] = []
+        redirs: list[A.Redir] = []
+        alias_next = True
+        decl = False
+        while True:
+            tok = self.peek()
+            if tok.kind == "op":
+                if tok.value in _REDIR_OPS:
+                    redirs.append(self.parse_redirect())
+                    continue
+                if tok.value == "(" and len(words) == 1 and not assigns and not redirs:
+                    return self.parse_function_def(words[0], line, start)
+                break
+            if tok.kind != "word":
+                break
+            assert tok.word is not None
+            if not words:
+                assign = self.try_assignment(tok)
+                if assign is not None:
+                    assigns.append(assign)
+                    continue
+                if alias_next and self.try_alias(tok):
+                    continue
+                self.consume()
+                words.append(tok.word)
+                decl = self.plain(tok) in _DECL_BUILTINS
+                alias_next = self._alias_wants_next
+                self._alias_wants_next = False
+                continue
+            if decl:
+                assign = self.try_assignment(tok)
+                if assign is not None:
+                    words.append(A.Word((A.AssignWord(assign),), self.line_at(tok.pos), assign.text))
+                    continue
+            if alias_next and self.try_alias(tok):
+                continue
+            self.consume()
+            words.append(tok.word)
+            alias_next = False
+        if not assigns and not words and not redirs:
+            raise self.unexpected(self.peek())
+        return A.SimpleCommand(tuple(assigns), tuple(words), tuple(redirs), line)
+
+    _alias_wants_next = False
+
+    def parse_function_def(self, name_word: A.Word, line: int, start: int) -> A.Command:
+        self.consume()  # (
+        tok = self.peek()
+        if not self.is_op(tok, ")"):
+            raise self.unexpected(tok)
+        self.consume()
+        name = name_word.text
+        return self._function_body(name, line, start, keyword=False)
+
+    def try_alias(self, tok: Tok) -> bool:
+        aliases = self.aliases
+        if not aliases:
+            return False
+        text = self.plain(tok)
+        if text is None or text not in aliases:
+            return False
+        # an alias is not expanded again inside its own expansion
+        self._alias_regions = [(n, e) for (n, e) in self._alias_regions if e > tok.pos]
+        if any(n == text for n, _ in self._alias_regions):
+            return False
+        value = aliases[text]
+        src = self.src
+        self.src = src[: tok.pos] + value + src[tok.end :]
+        delta = len(value) - (tok.end - tok.pos)
+        self._alias_regions = [(n, e + delta if e >= tok.end else e) for n, e in self._alias_regions]
+        self._alias_regions.append((text, tok.pos + len(value)))
+        self.source_changed()
+        self.pos = tok.pos
+        self._peeked = None
+        self._alias_wants_next = value.endswith((" ", "\t"))
+        return True
+
+    def try_assignment(self, tok: Tok) -> A.Assign | None:
+        raw = tok.value
+        m = _ASSIGN_HEAD.match(raw)
+        if not m:
+            return None
+        i = m.end()
+        sub: str | None = None
+        if i < len(raw) and raw[i] == "[":
+            close = _subscript_close(raw, i + 1)
+            if close < 0:
+                return None
+            sub = raw[i + 1 : close]
+            i = close + 1
+        append = False
+        if raw.startswith("+=", i):
+            append = True
+            i += 2
+        elif raw.startswith("=", i):
+            i += 1
+        else:
+            return None
+        # the assignment head must be unquoted literal text
+        parts = tok.word.parts if tok.word else ()
+        if not parts or not isinstance(parts[0], A.Lit) or (sub is None and not parts[0].text.startswith(raw[:i])):
+            if sub is None:
+                return None
+        name = m.group()
+        value_start = tok.pos + i
+        line = self.line_at(tok.pos)
+        if value_start < len(self.src) and self.src[value_start] == "(" and i == len(raw):
+            # name=( ... ) array literal
+            self.pos = value_start + 1
+            self._peeked = None
+            items = self.parse_array_items()
+            text = self.src[tok.pos : self.pos]
+            return A.Assign(name, None, sub, append, tuple(items), text)
+        self.pos = value_start
+        self._peeked = None
+        parts_v = self.read_parts(CMD)
+        value = A.Word(tuple(assignment_tildes(parts_v)), line, self.src[value_start : self.pos])
+        text = self.src[tok.pos : self.pos]
+        return A.Assign(name, value, sub, append, None, text)
+
+    def parse_array_items(self) -> list[A.ArrayItem]:
+        items: list[A.ArrayItem] = []
+        start_line = self.line
+        while True:
+            # blanks, newlines and comments separate items
+            while True:
+                self.skip_blanks()
+                if self.pos < len(self.src) and self.src[self.pos] == "\n":
+                    self.pos += 1
+                    if self.pending_heredocs:
+                        self.read_heredoc_bodies()
+                    continue
+                break
+            if self.pos >= len(self.src):
+                raise self.error_eof(")", start_line)
+            c = self.src[self.pos]
+            if c == ")":
+                self.pos += 1
+                self._peeked = None
+                return items
+            start = self.pos
+            word = self.read_word(CMD)
+            if word is None:
+                tok = self._scan()
+                raise self.unexpected(tok)
+            raw = self.src[start : self.pos]
+            if raw.startswith("["):
+                close = _subscript_close(raw, 1)
+                if close > 0 and raw[close + 1 : close + 2] == "=" or raw[close + 1 : close + 3] == "+=":
+                    append = raw[close + 1] == "+"
+                    key_text = raw[1:close]
+                    key_parts = self.sub_reader(key_text, self.line_at(start)).read_parts(CMD)
+                    key = A.Word(tuple(key_parts), self.line_at(start), key_text)
+                    self.pos = start + close + (3 if append else 2)
+                    vparts = self.read_parts(CMD)
+                    value = A.Word(tuple(assignment_tildes(vparts)), self.line_at(start), self.src[start + close + 2 : self.pos])
+                    items.append(A.ArrayItem(value, key, append))
+                    continue
+            items.append(A.ArrayItem(word))
+
+    def parse_redirect(self) -> A.Redir:
+        tok = self.consume()
+        op = tok.value
+        line = self.line_at(tok.pos)
+        self.skip_blanks()
+        target_tok = self.peek()
+        if target_tok.kind != "word":
+            raise self.unexpected(target_tok)
+        assert target_tok.word is not None
+        self.consume()
+        if op in ("<<", "<<-"):
+            raw = target_tok.value
+            quoted = any(ch in raw for ch in "'\"\\")
+            delim = _unquote_delim(target_tok.word)
+            doc = A.HereDoc(delim, quoted, op == "<<-")
+            self.pending_heredocs.append(doc)
+            return A.Redir(op, doc, tok.fd, tok.fd_var, line)
+        return A.Redir(op, target_tok.word, tok.fd, tok.fd_var, line)
+
+    # ------------------------------------------------------------ [[ ]]
+
+    def parse_cond_expr(self) -> A.Cond:
+        saved = self.extglob
+        try:
+            expr = self._cond_or()
+            tok = self._cond_peek()
+            if tok != "]]":
+                if tok == "":
+                    raise self.error_eof()
+                raise ParseError(f"syntax error in conditional expression: unexpected token `{tok}'", self.line,
+                                 source_line=self.current_line_text(self.pos))
+            self._cond_take("]]")
+            self._peeked = None
+            return expr
+        finally:
+            self.extglob = saved
+
+    def _cond_skip(self) -> None:
+        while True:
+            self.skip_blanks()
+            if self.pos < len(self.src) and self.src[self.pos] == "\n":
+                self.pos += 1
+                if self.pending_heredocs:
+                    self.read_heredoc_bodies()
+                continue
+            return
+
+    def _cond_peek(self) -> str:
+        self._cond_skip()
+        src = self.src
+        i = self.pos
+        if i >= len(src):
+            return ""
+        for op in ("]]", "&&", "||", "(", ")", "<", ">"):
+            if src.startswith(op, i):
+                if op == "]]":
+                    after = src[i + 2 : i + 3]
+                    if after and after not in " \t\n;&|)":
+                        break
+                return op
+        return "word"
+
+    def _cond_take(self, op: str) -> None:
+        self.pos += len(op)
+
+    def _cond_word(self, mode: int = COND) -> A.Word:
+        self._cond_skip()
+        if mode == COND:
+            c = self.src[self.pos : self.pos + 1]
+            if c in ("<", ">"):
+                self.pos += 1
+                return A.Word((A.Lit(c),), self.line, c)
+        word = self.read_word(mode)
+        if word is None:
+            tok = self._cond_peek()
+            if tok == "":
+                raise self.error_eof()
+            raise ParseError(f"unexpected token `{tok}' in conditional command", self.line)
+        return word
+
+    def _cond_or(self) -> A.Cond:
+        left = self._cond_and()
+        while self._cond_peek() == "||":
+            self._cond_take("||")
+            right = self._cond_and()
+            left = A.CondOr(left, right)
+        return left
+
+    def _cond_and(self) -> A.Cond:
+        left = self._cond_term()
+        while self._cond_peek() == "&&":
+            self._cond_take("&&")
+            right = self._cond_term()
+            left = A.CondAnd(left, right)
+        return left
+
+    def _cond_term(self) -> A.Cond:
+        self._enter()
+        try:
+            return self._cond_term_inner()
+        finally:
+            self.depth -= 1
+
+    def _cond_term_inner(self) -> A.Cond:
+        tok = self._cond_peek()
+        if tok == "(":
+            self._cond_take("(")
+            inner = self._cond_or()
+            if self._cond_peek() != ")":
+                nxt = self._cond_peek()
+                raise ParseError(f"unexpected token `{nxt if nxt != 'word' else self._peek_cond_text()}', expected `)'",
+                                 self.line)
+            self._cond_take(")")
+            return inner
+        if tok in ("]]", "&&", "||", ")", ""):
+            if tok == "":
+                raise self.error_eof()
+            raise ParseError(f"unexpected token `{tok}' in conditional command", self.line,
+                             source_line=self.current_line_text(self.pos))
+        first = self._cond_word()
+        ftext = _plain_word(first)
+        if ftext == "!":
+            nxt = self._cond_peek()
+            if nxt not in ("]]", "&&", "||", ")", ""):
+                return A.CondNot(self._cond_term())
+        if ftext in _COND_UNARY:
+            nxt = self._cond_peek()
+            if nxt not in ("]]", "&&", "||", ")", ""):
+                operand = self._cond_word()
+                return A.CondUnary(ftext, operand)
+            if nxt in ("]]",):
+                raise ParseError(f"unexpected argument `{nxt}' to conditional unary operator", self.line)
+        nxt = self._cond_peek()
+        if nxt in ("]]", "&&", "||", ")", ""):
+            return A.CondWord(first)
+        op_text = self._peek_cond_text()
+        if op_text in _COND_BINARY:
+            if nxt in ("<", ">"):
+                self._cond_take(nxt)
+            else:
+                self._cond_word()
+            if op_text == "=~":
+                self._cond_skip()
+                right = self.read_word(REGEX)
+                if right is None:
+                    raise ParseError("unexpected argument `]]' to conditional binary operator", self.line)
+            else:
+                after = self._cond_peek()
+                if after in ("]]", "&&", "||", ""):
+                    raise ParseError(f"unexpected argument `{after}' to conditional binary operator", self.line)
+                prev = self.extglob
+                if op_text in ("==", "=", "!="):
+                    self.extglob = True
+                try:
+                    right = self._cond_word()
+                finally:
+                    self.extglob = prev
+            return A.CondBinary(op_text, first, right)
+        raise ParseError("conditional binary operator expected", self.line)
+
+    def _peek_cond_text(self) -> str:
+        self._cond_skip()
+        src = self.src
+        i = self.pos
+        j = i
+        while j < len(src) and src[j] not in " \t\n":
+            j += 1
+        return src[i:j]
+
+
+def _plain_word(word: A.Word) -> str | None:
+    if len(word.parts) == 1 and isinstance(word.parts[0], A.Lit):
+        return word.parts[0].text
+    return None
+
+
+def _subscript_close(raw: str, i: int) -> int:
+    depth = 0
+    while i < len(raw):
+        c = raw[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            depth += 1
+        elif c == "]":
+            if depth == 0:
+                return i
+            depth -= 1
+        i += 1
+    return -1
+
+
+def _unquote_delim(word: A.Word) -> str:
+    out: list[str] = []
+
+    def walk(parts: tuple[A.Part, ...]) -> None:
+        for p in parts:
+            if isinstance(p, (A.Lit, A.Esc, A.SQ)):
+                out.append(p.text)
+            elif isinstance(p, A.DQ):
+                walk(p.parts)
+            elif isinstance(p, A.Param):
+                out.append("$" + (("{" + p.name + "}") if p.braced else p.name))
+            elif isinstance(p, A.Tilde):
+                out.append("~" + p.user)
+            else:
+                out.append(word.text)
+                return
+
+    walk(word.parts)
+    return "".join(out)
+
+
+def _split_arith_for(text: str) -> list[str] | None:
+    pieces: list[str] = []
+    depth = 0
+    cur: list[str] = []
+    for c in text:
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        if c == ";" and depth == 0:
+            pieces.append("".join(cur))
+            cur = []
+            continue
+        cur.append(c)
+    pieces.append("".join(cur))
+    if len(pieces) != 3:
+        return None
+    return pieces
+
+
+def parse(src: str, *, aliases: dict[str, str] | None = None, extglob: bool = False) -> A.CommandList:
+    """Parse a whole script (no incremental execution)."""
+    return Parser(src, aliases=aliases, extglob=extglob).parse_all()

@@ -1,0 +1,74 @@
+"""Helpers for tests and the shared harnesses (conformance, cmdconf, bench)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .commands import registry
+from .commands.context import CommandExit, Ctx
+from .limits import Budget, Limits
+from .stdio.streams import BufferWriter, BytesReader, Stream
+from .vfs.facade import Vfs
+
+
+@dataclass
+class CommandResult:
+    stdout: bytes
+    stderr: bytes
+    status: int
+    vfs: Vfs
+
+
+def make_vfs(files: Mapping[str, bytes | str] | None = None, cwd: str = "/home/user") -> Vfs:
+    vfs = Vfs()
+    view = vfs.view("/")
+    for d in ("/tmp", "/home", cwd):
+        view.mkdir(d, parents=True)
+    view.chmod("/tmp", 0o1777)
+    for path, content in (files or {}).items():
+        full = view.abspath(path) if path.startswith("/") else cwd.rstrip("/") + "/" + path
+        parent = full.rsplit("/", 1)[0] or "/"
+        view.mkdir(parent, parents=True)
+        data = content.encode("utf-8", "surrogateescape") if isinstance(content, str) else content
+        view.write_bytes(full, data)
+    return vfs
+
+
+def run_command(
+    argv: Sequence[str],
+    stdin: bytes = b"",
+    files: Mapping[str, bytes | str] | None = None,
+    cwd: str = "/home/user",
+    env: Mapping[str, str] | None = None,
+    limits: Limits | None = None,
+    vfs: Vfs | None = None,
+) -> CommandResult:
+    """Run one command directly (no shell) on a fresh memory filesystem.
+
+    Sub-commands (xargs, find -exec) run other registered commands directly."""
+    if vfs is None:
+        vfs = make_vfs(files, cwd)
+    budget = Budget(limits or Limits())
+    environment = dict(env) if env is not None else {"HOME": "/home/user", "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
+    out = BufferWriter()
+    err = BufferWriter()
+
+    def runner(
+        sub: Sequence[str], sin: Stream, sout: Stream, serr: Stream, senv: Mapping[str, str] | None
+    ) -> int:
+        return _run(list(sub), sin, sout, serr, senv or environment)
+
+    def _run(args: list[str], sin: Stream, sout: Stream, serr: Stream, senv: Mapping[str, str]) -> int:
+        fn = registry.lookup(args[0])
+        if fn is None:
+            serr.write(f"{args[0]}: command not found\n".encode())
+            return 127
+        ctx = Ctx(args[0], args[1:], sin, sout, serr, vfs.view(cwd), senv, budget, runner=runner)
+        try:
+            return fn(ctx)
+        except CommandExit as e:
+            return e.status
+
+    status = _run(list(argv), BytesReader(stdin), out, err, environment)
+    return CommandResult(out.getvalue(), err.getvalue(), status, vfs)

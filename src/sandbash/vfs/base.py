@@ -1,0 +1,109 @@
+"""The backend protocol every filesystem implements, and shared types.
+
+Backends receive absolute, normalised paths whose parent components contain no
+symbolic links (the facade resolves them first) and never follow a symlink in
+the last component: `lstat`, `readlink` and friends act on the link itself.
+A backend that sees a symlink where a directory should be raises ELOOP, so a
+race cannot walk it out of its root.
+"""
+
+from __future__ import annotations
+
+import stat as st
+from dataclasses import dataclass
+from typing import Protocol
+
+S_IFMT = st.S_IFMT
+S_IFDIR = st.S_IFDIR
+S_IFREG = st.S_IFREG
+S_IFLNK = st.S_IFLNK
+S_IFCHR = st.S_IFCHR
+S_IFIFO = st.S_IFIFO
+
+
+@dataclass(slots=True)
+class Stat:
+    mode: int
+    size: int = 0
+    ino: int = 0
+    nlink: int = 1
+    uid: int = 1000
+    gid: int = 1000
+    atime: float = 0.0
+    mtime: float = 0.0
+    ctime: float = 0.0
+    dev: int = 1
+    rdev: int = 0
+
+    @property
+    def is_dir(self) -> bool:
+        return (self.mode & S_IFMT) == S_IFDIR
+
+    @property
+    def is_file(self) -> bool:
+        return (self.mode & S_IFMT) == S_IFREG
+
+    @property
+    def is_link(self) -> bool:
+        return (self.mode & S_IFMT) == S_IFLNK
+
+    @property
+    def is_chr(self) -> bool:
+        return (self.mode & S_IFMT) == S_IFCHR
+
+    @property
+    def perm(self) -> int:
+        return self.mode & 0o7777
+
+    @property
+    def blocks(self) -> int:
+        return ((self.size + 4095) // 4096) * 8
+
+
+class FileHandle(Protocol):
+    """An open regular file."""
+
+    def read(self, n: int = -1) -> bytes: ...
+    def write(self, data: bytes) -> int: ...
+    def seek(self, pos: int, whence: int = 0) -> int: ...
+    def truncate(self, size: int) -> None: ...
+    def close(self) -> None: ...
+
+
+class Backend(Protocol):
+    def lstat(self, path: str) -> Stat: ...
+    def readlink(self, path: str) -> str: ...
+    def listdir(self, path: str) -> list[str]: ...
+    def open(self, path: str, flags: str, mode: int, uid: int, gid: int) -> FileHandle: ...
+    def mkdir(self, path: str, mode: int, uid: int, gid: int) -> None: ...
+    def rmdir(self, path: str) -> None: ...
+    def unlink(self, path: str) -> None: ...
+    def rename(self, src: str, dst: str) -> None: ...
+    def symlink(self, target: str, path: str, uid: int, gid: int) -> None: ...
+    def link(self, src: str, dst: str) -> None: ...
+    def chmod(self, path: str, mode: int) -> None: ...
+    def chown(self, path: str, uid: int, gid: int) -> None: ...
+    def utime(self, path: str, atime: float, mtime: float) -> None: ...
+    def truncate(self, path: str, size: int) -> None: ...
+
+
+def split_path(path: str) -> list[str]:
+    return [p for p in path.split("/") if p and p != "."]
+
+
+def join_path(parts: list[str]) -> str:
+    return "/" + "/".join(parts)
+
+
+def normpath(path: str) -> str:
+    """Lexical normalisation of an absolute path (`..` removes a component)."""
+    out: list[str] = []
+    for p in path.split("/"):
+        if not p or p == ".":
+            continue
+        if p == "..":
+            if out:
+                out.pop()
+            continue
+        out.append(p)
+    return "/" + "/".join(out)
