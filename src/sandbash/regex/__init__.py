@@ -1,1 +1,67 @@
-"""The shared safe regular-expression layer (POSIX BRE/ERE, PCRE, awk) on RE2."""
+"""The shared safe regular-expression layer (POSIX BRE/ERE, PCRE, awk) on RE2.
+
+Every command that takes a user's regular expression (grep, sed, awk, expr,
+find -regex, bash's `=~`, ...) compiles it here. Patterns are translated onto
+google-re2, which runs in linear time; only what RE2 cannot express
+(back-references, `\\<`/`\\>` where they cannot be rewritten as `\\b`, counts
+over 1000, PCRE look-around) falls back to the `regex` module, always with a
+timeout taken from the caller's budget. Stdlib `re` is never used on user
+patterns.
+
+API
+---
+``compile_regex(pattern, flavor="bre", icase=False, multiline=False, *,
+dialect="glibc", line_mode=False, whole="", budget=None) -> Regex``
+
+- ``pattern``: a str, or a sequence of str meaning alternatives (grep's
+  several -e patterns; each keeps its own back-references).
+- ``flavor``: "bre" (POSIX basic + GNU extensions), "ere" (extended + GNU),
+  "pcre" (Perl syntax, leftmost-first), "awk" (ERE with awk's escapes in
+  regex literals: \\/ \\" \\n \\t \\ddd ..., and gawk's \\y \\< \\> \\s \\w).
+  Dynamic awk regexes are passed after awk's string-escape processing.
+- ``icase``: case-insensitive.
+- ``multiline``: POSIX REG_NEWLINE (sed's M flag): `^`/`$` also match around
+  embedded newlines and `.`/`[^x]` do not match a newline. Without it `.`
+  matches a newline and `^`/`$` match only at the subject's ends.
+- ``dialect``: "glibc" (regcomp rules: sed, expr, find), "grep" (GNU grep's
+  more lenient rules and warnings), "sed" (glibc plus sed's escape
+  conversion of \\n \\t \\dNNN \\oNNN \\xHH \\cX before compiling).
+- ``line_mode``: the subject is a buffer of newline-terminated lines (grep
+  searching whole chunks): like multiline, and no construct matches a
+  newline, so a match never spans lines.
+- ``whole``: "" / "line" (grep -x) / "word" (grep -w: the match must be
+  delimited by non-word characters or line ends; group 0 is the word).
+- ``budget``: a ``limits.Budget``; the fallback engine's timeout is the time
+  left before its deadline (``LimitExceeded("timeout")`` when it runs out).
+  ``Regex.with_budget(b)`` rebinds a compiled pattern cheaply.
+
+POSIX flavors use leftmost-longest matching (RE2 longest_match; group spans
+agree with glibc on the usual cases); "pcre" uses leftmost-first.
+
+``Regex``: ``search/match/fullmatch(subject, pos=0, endpos=None) -> Match |
+None``; ``finditer(subject, pos=0, endpos=None)`` (GNU s///g semantics: an
+empty match right after a match is skipped); ``test(subject)``; ``groups``
+(number of capturing groups); ``warnings`` (grep's "* at start of
+expression"); ``engine`` ("re2" or "regex"); ``source`` (translated text).
+Subjects may be ``str`` or ``bytes``; spans are in the subject's units. Bytes
+are read as UTF-8 (invalid bytes match nothing but themselves in
+back-references), as GNU tools do in a UTF-8 locale.
+
+``Match``: ``start/end/span(g=0)``, ``group(*gs)``, ``m[g]``,
+``groups(default=None)``, ``spans()``, ``string``, ``pos``, ``endpos``, ``re``.
+
+Errors: ``RegexError`` with glibc's wording in ``message`` (e.g. "Unmatched [,
+[^, [:, [., or [=", "Invalid back reference", "Unmatched ( or \\\\(");
+``kind == "class_syntax"`` for `[:space:]` written without the outer
+brackets, which tools report bare ("character class syntax is [[:space:]],
+not [:space:]"). Each tool adds its own prefix (``grep: ``, ``sed: -e
+expression #1, char 5: ``).
+"""
+
+from __future__ import annotations
+
+from .engine import Match, Regex, compile_regex
+from .errors import RegexError
+from .posix import sed_preprocess
+
+__all__ = ["Match", "Regex", "RegexError", "compile_regex", "sed_preprocess"]

@@ -1,0 +1,498 @@
+"""Compiled patterns and matches over RE2, with the `regex` module as fallback."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import regex as _rx
+import re2 as _re2mod
+from re2 import _re2
+
+from ..limits import Budget, LimitExceeded
+from . import errors as E
+from .emit import NeedFallback, emit, shift_groups
+from .errors import RegexError
+from .posix import parse
+
+_UNANCHORED = _re2.RE2.Anchor.UNANCHORED
+_ANCHOR_START = _re2.RE2.Anchor.ANCHOR_START
+_ANCHOR_BOTH = _re2.RE2.Anchor.ANCHOR_BOTH
+_NULL = (-1, -1)
+DEFAULT_TIMEOUT = 10.0
+FLAVORS = ("bre", "ere", "pcre", "awk")
+
+
+class _Core:
+    """What is shared by every user of one compiled pattern."""
+
+    __slots__ = ("re2", "rx", "groups", "shift", "warnings", "source", "posix", "_last_str", "_last_bytes")
+
+    def __init__(self) -> None:
+        self.re2: Any = None
+        self.rx: Any = None
+        self.groups = 0
+        self.shift = False
+        self.warnings: tuple[str, ...] = ()
+        self.source = ""
+        self.posix = True
+        self._last_str: tuple[str, bytes, bool] | None = None
+        self._last_bytes: tuple[bytes, str, bool] | None = None
+
+    def encode(self, s: str) -> tuple[bytes, bool]:
+        last = self._last_str
+        if last is not None and last[0] is s:
+            return last[1], last[2]
+        ascii_ = s.isascii()
+        b = s.encode("utf-8", "surrogateescape")
+        self._last_str = (s, b, ascii_)
+        return b, ascii_
+
+    def decode(self, b: bytes) -> tuple[str, bool]:
+        last = self._last_bytes
+        if last is not None and last[0] is b:
+            return last[1], last[2]
+        ascii_ = b.isascii()
+        s = b.decode("utf-8", "surrogateescape")
+        self._last_bytes = (b, s, ascii_)
+        return s, ascii_
+
+
+def _re2_options(posix: bool, icase: bool) -> Any:
+    o = _re2mod.Options()
+    o.longest_match = posix
+    o.case_sensitive = not icase
+    o.log_errors = False
+    o.max_mem = 64 << 20
+    return o
+
+
+def _build(
+    patterns: tuple[str, ...],
+    flavor: str,
+    icase: bool,
+    multiline: bool,
+    line_mode: bool,
+    dialect: str,
+    wrap: str,
+) -> _Core:
+    core = _Core()
+    nl = "lines" if line_mode else ("reg_newline" if multiline else "none")
+    if flavor == "pcre":
+        return _build_pcre(core, patterns, icase, multiline, line_mode, wrap)
+    if flavor not in FLAVORS:
+        raise ValueError(f"unknown regex flavor {flavor!r}")
+    nodes = []
+    total = 0
+    warnings: list[str] = []
+    for p in patterns:
+        node, ng, warns, _ = parse(p, flavor, dialect)
+        nodes.append(shift_groups(node, total))
+        total += ng
+        warnings.extend(warns)
+    tree = nodes[0] if len(nodes) == 1 else ("alt", nodes)
+    core.groups = total
+    core.warnings = tuple(warnings)
+    goff = 1 if wrap == "word" else 0
+    core.shift = wrap == "word"
+    for target in ("re2", "regex"):
+        try:
+            body = emit(tree, target, nl, goff)
+        except NeedFallback:
+            continue
+        src = _wrap(body, target, nl, wrap)
+        if target == "re2":
+            prefix = "(?m)" if nl != "none" else "(?s)"
+            try:
+                core.re2 = _re2.RE2((prefix + src).encode("utf-8", "surrogateescape"), _re2_options(True, icase))
+            except Exception:
+                continue
+            if not core.re2.ok():
+                core.re2 = None
+                continue
+            core.source = prefix + src
+            return core
+        flags = _rx.POSIX | _rx.V0
+        flags |= _rx.MULTILINE if nl != "none" else _rx.DOTALL
+        if icase:
+            flags |= _rx.IGNORECASE
+        try:
+            core.rx = _rx.compile(src, flags)
+        except Exception as e:  # pragma: no cover - an emitter bug
+            raise RegexError(E.INVALID) from e
+        core.source = src
+        return core
+    raise RegexError(E.INVALID)  # pragma: no cover
+
+
+def _wrap(body: str, target: str, nl: str, wrap: str) -> str:
+    if wrap == "line":
+        end = "$" if (nl != "none" or target == "re2") else "\\Z"
+        return "^(?:" + body + ")" + end
+    if wrap == "word":
+        end = "$" if (nl != "none" or target == "re2") else "\\Z"
+        nw = "[^\\p{L}\\p{Nd}_\\n]" if nl != "none" else "[^\\p{L}\\p{Nd}_]"
+        return "(?:^|" + nw + ")(" + body + ")(?:" + nw + "|" + end + ")"
+    return body
+
+
+def _pcre_fix_for_regex(p: str) -> str:
+    """PCRE spellings the `regex` module lacks: \\x{HHHH}, \\h, \\z."""
+    out: list[str] = []
+    i = 0
+    n = len(p)
+    while i < n:
+        c = p[i]
+        if c == "\\" and i + 1 < n:
+            d = p[i + 1]
+            if d == "x" and i + 2 < n and p[i + 2] == "{":
+                close = p.find("}", i + 3)
+                if close > 0:
+                    try:
+                        cp = int(p[i + 3 : close], 16)
+                        out.append(f"\\U{cp:08x}")
+                        i = close + 1
+                        continue
+                    except ValueError:
+                        pass
+            if d == "h":
+                out.append("[ \\t]")
+                i += 2
+                continue
+            if d == "z":
+                out.append("\\Z")
+                i += 2
+                continue
+            out.append(p[i : i + 2])
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _build_pcre(core: _Core, patterns: tuple[str, ...], icase: bool, multiline: bool, line_mode: bool, wrap: str) -> _Core:
+    core.posix = False
+    body = "|".join("(?:" + p + ")" for p in patterns) if len(patterns) > 1 else patterns[0]
+    nl = "lines" if line_mode else ("reg_newline" if multiline else "none")
+    core.shift = wrap == "word"
+    src = _wrap(body, "re2", nl, wrap)
+    prefix = "(?m)" if (multiline or line_mode) else ""
+    try:
+        r = _re2.RE2((prefix + src).encode("utf-8", "surrogateescape"), _re2_options(False, icase))
+        if r.ok():
+            core.re2 = r
+            core.groups = r.NumberOfCapturingGroups() - (1 if core.shift else 0)
+            core.source = prefix + src
+            return core
+    except Exception:
+        pass
+    rsrc = _pcre_fix_for_regex(src)
+    flags = _rx.V1 if False else _rx.V0
+    if multiline or line_mode:
+        flags |= _rx.MULTILINE
+    if icase:
+        flags |= _rx.IGNORECASE
+    try:
+        core.rx = _rx.compile(rsrc, flags)
+    except _rx.error as e:
+        raise RegexError(_pcre_message(str(e))) from e
+    except Exception as e:
+        raise RegexError(E.INVALID) from e
+    core.groups = core.rx.groups - (1 if core.shift else 0)
+    core.source = rsrc
+    return core
+
+
+def _pcre_message(msg: str) -> str:
+    if "missing )" in msg or "missing ), unterminated subpattern" in msg:
+        return "missing closing parenthesis"
+    if "unbalanced parenthesis" in msg:
+        return "unmatched closing parenthesis"
+    if "unterminated character set" in msg:
+        return "missing terminating ] for character class"
+    if "nothing to repeat" in msg:
+        return "quantifier does not follow a repeatable item"
+    return msg
+
+
+@functools.lru_cache(maxsize=512)
+def _core(
+    patterns: tuple[str, ...], flavor: str, icase: bool, multiline: bool, line_mode: bool, dialect: str, wrap: str
+) -> _Core:
+    return _build(patterns, flavor, icase, multiline, line_mode, dialect, wrap)
+
+
+class Match:
+    """One match: spans are in the subject's own units (bytes or characters)."""
+
+    __slots__ = ("re", "string", "_spans", "pos", "endpos")
+
+    def __init__(self, regex: Regex, string: Any, spans: list[tuple[int, int]], pos: int, endpos: int) -> None:
+        self.re = regex
+        self.string = string
+        self._spans = spans
+        self.pos = pos
+        self.endpos = endpos
+
+    def _span(self, g: int) -> tuple[int, int]:
+        try:
+            return self._spans[g]
+        except IndexError:
+            raise IndexError("no such group") from None
+
+    def start(self, g: int = 0) -> int:
+        return self._span(g)[0]
+
+    def end(self, g: int = 0) -> int:
+        return self._span(g)[1]
+
+    def span(self, g: int = 0) -> tuple[int, int]:
+        return self._span(g)
+
+    def group(self, *gs: int) -> Any:
+        if not gs:
+            gs = (0,)
+        out = []
+        for g in gs:
+            s, e = self._span(g)
+            out.append(None if s < 0 else self.string[s:e])
+        return out[0] if len(out) == 1 else tuple(out)
+
+    def __getitem__(self, g: int) -> Any:
+        return self.group(g)
+
+    def groups(self, default: Any = None) -> tuple[Any, ...]:
+        out = []
+        for s, e in self._spans[1:]:
+            out.append(default if s < 0 else self.string[s:e])
+        return tuple(out)
+
+    def spans(self) -> list[tuple[int, int]]:
+        """Every group's span, group 0 first; (-1, -1) for a group that did not take part."""
+        return list(self._spans)
+
+    def __repr__(self) -> str:
+        return f"<sandbash.regex.Match span={self._spans[0]} match={self.group(0)!r}>"
+
+
+class Regex:
+    """A compiled pattern. Cheap to create: the compiled engine is shared."""
+
+    __slots__ = ("_core", "_budget", "pattern", "flavor", "icase", "multiline")
+
+    def __init__(self, core: _Core, pattern: str | Sequence[str], flavor: str, icase: bool, multiline: bool,
+                 budget: Budget | None) -> None:
+        self._core = core
+        self._budget = budget
+        self.pattern = pattern
+        self.flavor = flavor
+        self.icase = icase
+        self.multiline = multiline
+
+    # ---------------------------------------------------------------- info
+    @property
+    def groups(self) -> int:
+        return self._core.groups
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return self._core.warnings
+
+    @property
+    def engine(self) -> str:
+        """'re2' or 'regex' (the backtracking fallback, with a timeout)."""
+        return "re2" if self._core.re2 is not None else "regex"
+
+    @property
+    def source(self) -> str:
+        """The translated pattern handed to the engine (for debugging)."""
+        return self._core.source
+
+    def with_budget(self, budget: Budget | None) -> Regex:
+        return Regex(self._core, self.pattern, self.flavor, self.icase, self.multiline, budget)
+
+    # ---------------------------------------------------------------- matching
+    def _run(self, anchor: Any, subject: Any, pos: int, endpos: int | None) -> Match | None:
+        core = self._core
+        if core.re2 is not None:
+            if isinstance(subject, str):
+                return self._run_re2_str(anchor, subject, pos, endpos)
+            n = len(subject)
+            end = n if endpos is None or endpos > n else endpos
+            if pos < 0:
+                pos = 0
+            if pos > end:
+                return None
+            spans = core.re2.Match(anchor, subject, pos, end)
+            if spans[0][0] < 0:
+                return None
+            if core.shift:
+                spans = spans[1:]
+            return Match(self, subject, spans, pos, end)
+        return self._run_rx(anchor, subject, pos, endpos)
+
+    def _run_re2_str(self, anchor: Any, subject: str, pos: int, endpos: int | None) -> Match | None:
+        core = self._core
+        b, ascii_ = core.encode(subject)
+        n = len(subject)
+        end = n if endpos is None or endpos > n else endpos
+        if pos < 0:
+            pos = 0
+        if pos > end:
+            return None
+        if ascii_:
+            spans = core.re2.Match(anchor, b, pos, end)
+            if spans[0][0] < 0:
+                return None
+            if core.shift:
+                spans = spans[1:]
+            return Match(self, subject, spans, pos, end)
+        bpos = _re2.CharLenToBytes(b, 0, pos) if pos else 0
+        bend = len(b) if end == n else bpos + _re2.CharLenToBytes(b, bpos, end - pos)
+        raw = core.re2.Match(anchor, b, bpos, bend)
+        if raw[0][0] < 0:
+            return None
+        if core.shift:
+            raw = raw[1:]
+        offsets = sorted({o for sp in raw for o in sp if o >= 0})
+        conv = {}
+        last_b, last_c = bpos, pos
+        for o in offsets:
+            if o >= last_b:
+                last_c += _re2.BytesToCharLen(b, last_b, o)
+            else:  # pragma: no cover - offsets are sorted
+                last_c = _re2.BytesToCharLen(b, 0, o)
+            last_b = o
+            conv[o] = last_c
+        spans = [(conv[s], conv[e]) if s >= 0 else _NULL for s, e in raw]
+        return Match(self, subject, spans, pos, end)
+
+    def _timeout(self) -> float:
+        budget = self._budget
+        if budget is None:
+            return DEFAULT_TIMEOUT
+        left = budget.remaining()
+        if left <= 0:
+            raise LimitExceeded("timeout", budget.limits.timeout)
+        return left
+
+    def _run_rx(self, anchor: Any, subject: Any, pos: int, endpos: int | None) -> Match | None:
+        core = self._core
+        rx = core.rx
+        is_bytes = not isinstance(subject, str)
+        if is_bytes:
+            text, ascii_ = core.decode(bytes(subject))
+        else:
+            text, ascii_ = subject, True
+        n = len(subject)
+        end = n if endpos is None or endpos > n else endpos
+        if pos < 0:
+            pos = 0
+        if pos > end:
+            return None
+        cpos, cend = pos, end
+        if is_bytes and not ascii_:
+            cpos = len(bytes(subject[:pos]).decode("utf-8", "surrogateescape"))
+            cend = len(bytes(subject[:end]).decode("utf-8", "surrogateescape"))
+        fn = rx.search if anchor is _UNANCHORED else rx.match if anchor is _ANCHOR_START else rx.fullmatch
+        try:
+            m = fn(text, cpos, cend, timeout=self._timeout())
+        except TimeoutError:
+            budget = self._budget
+            raise LimitExceeded("timeout", budget.limits.timeout if budget else DEFAULT_TIMEOUT) from None
+        if m is None:
+            return None
+        spans = [m.span(g) for g in range(rx.groups + 1)]
+        if core.shift:
+            spans = spans[1:]
+        if is_bytes and not ascii_:
+            def cb(c: int) -> int:
+                return -1 if c < 0 else len(text[:c].encode("utf-8", "surrogateescape"))
+            spans = [(cb(s), cb(e)) for s, e in spans]
+        return Match(self, subject, spans, pos, end)
+
+    def search(self, subject: Any, pos: int = 0, endpos: int | None = None) -> Match | None:
+        """The leftmost match at or after `pos` (leftmost-longest for POSIX flavors)."""
+        return self._run(_UNANCHORED, subject, pos, endpos)
+
+    def match(self, subject: Any, pos: int = 0, endpos: int | None = None) -> Match | None:
+        """A match starting exactly at `pos`."""
+        return self._run(_ANCHOR_START, subject, pos, endpos)
+
+    def fullmatch(self, subject: Any, pos: int = 0, endpos: int | None = None) -> Match | None:
+        return self._run(_ANCHOR_BOTH, subject, pos, endpos)
+
+    def test(self, subject: Any, pos: int = 0) -> bool:
+        return self._run(_UNANCHORED, subject, pos, None) is not None
+
+    def finditer(self, subject: Any, pos: int = 0, endpos: int | None = None) -> Iterator[Match]:
+        """Successive matches as GNU sed's s///g and awk's gsub see them: after
+        a match, an empty match right where it ended is skipped."""
+        n = len(subject)
+        end = n if endpos is None or endpos > n else endpos
+        is_str = isinstance(subject, str)
+        prev_end = -1
+        while pos <= end:
+            m = self._run(_UNANCHORED, subject, pos, end)
+            if m is None:
+                return
+            s, e = m._spans[0]
+            if s == e:
+                if s == prev_end:
+                    if s >= end:
+                        return
+                    pos = s + (1 if is_str else _utf8_len(subject, s))
+                    continue
+                yield m
+                prev_end = e
+                if s >= end:
+                    return
+                pos = s + (1 if is_str else _utf8_len(subject, s))
+                continue
+            yield m
+            prev_end = e
+            pos = e
+
+    def findall_spans(self, subject: Any, pos: int = 0) -> list[tuple[int, int]]:
+        return [m._spans[0] for m in self.finditer(subject, pos)]
+
+    def __repr__(self) -> str:
+        return f"<sandbash.regex.Regex {self.flavor} {self.pattern!r} via {self.engine}>"
+
+
+def _utf8_len(b: Any, i: int) -> int:
+    """Length of the UTF-8 character starting at byte i (1 for a stray byte)."""
+    c = b[i]
+    if c < 0xC0:
+        return 1
+    k = 2 if c < 0xE0 else 3 if c < 0xF0 else 4
+    n = len(b)
+    j = 1
+    while j < k and i + j < n and 0x80 <= b[i + j] < 0xC0:
+        j += 1
+    return j
+
+
+def compile_regex(
+    pattern: str | Sequence[str],
+    flavor: str = "bre",
+    icase: bool = False,
+    multiline: bool = False,
+    *,
+    dialect: str = "glibc",
+    line_mode: bool = False,
+    whole: str = "",
+    budget: Budget | None = None,
+) -> Regex:
+    """Compile a pattern (or a list of alternatives, as grep -e p1 -e p2).
+
+    See the package docstring for the meaning of each argument."""
+    patterns = (pattern,) if isinstance(pattern, str) else tuple(pattern)
+    if not patterns:
+        raise ValueError("no pattern")
+    if flavor == "awk" and dialect == "glibc":
+        dialect = "awk"
+    core = _core(patterns, flavor, bool(icase), bool(multiline), bool(line_mode), dialect, whole)
+    return Regex(core, pattern, flavor, bool(icase), bool(multiline), budget)
