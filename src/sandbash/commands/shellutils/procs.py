@@ -1,0 +1,472 @@
+"""Commands that wait, loop or run other commands: yes sleep env printenv which
+nohup nice timeout time."""
+
+from __future__ import annotations
+
+import time as _time
+from collections.abc import Mapping
+
+from ..context import CommandExit, Ctx
+from ..options import CommandSpec, Opt
+from .common import (
+    fail,
+    find_program,
+    identity,
+    parse_duration,
+    quote,
+    run_program,
+    run_with_deadline,
+    usage_fail,
+    wait,
+)
+
+# ------------------------------------------------------------ yes, sleep
+
+YES = CommandSpec("yes", "[STRING]...", "Repeatedly output a line with all specified STRING(s), or 'y'.",
+                  stop_at_operand=True)
+
+
+def cmd_yes(ctx: Ctx) -> int:
+    _, operands = ctx.parse(YES)
+    line = (" ".join(operands) if operands else "y").encode("utf-8", "surrogateescape") + b"\n"
+    # one large write per round keeps the per-byte cost low; each write is a checkpoint
+    block = line * max(1, 8192 // len(line))
+    while True:
+        ctx.checkpoint(len(block) // 64 + 1)
+        ctx.stdout.write(block)
+
+
+SLEEP = CommandSpec("sleep", "NUMBER[SUFFIX]...", "Pause for NUMBER seconds.  SUFFIX may be 's' for seconds (the\n"
+                    "default), 'm' for minutes, 'h' for hours or 'd' for days.")
+
+
+def cmd_sleep(ctx: Ctx) -> int:
+    _, operands = ctx.parse(SLEEP)
+    if not operands:
+        raise usage_fail(ctx, SLEEP, "missing operand")
+    total = 0.0
+    bad = False
+    for arg in operands:
+        value = parse_duration(arg)
+        if value is None:
+            ctx.error(f"invalid time interval {quote(arg)}")
+            bad = True
+        else:
+            total += value
+    if bad:
+        raise _try(ctx, SLEEP)
+    wait(ctx, total)
+    return 0
+
+
+def _try(ctx: Ctx, spec: CommandSpec) -> CommandExit:
+    ctx.stderr.write(f"Try '{spec.name} --help' for more information.\n".encode())
+    return CommandExit(spec.usage_status)
+
+
+# ------------------------------------------------------------ env, printenv
+
+ENV = CommandSpec(
+    "env", "[OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]",
+    "Set each NAME to VALUE in the environment and run COMMAND.",
+    opts=(
+        Opt("i", "ignore-environment", help="start with an empty environment"),
+        Opt("0", "null", help="end each output line with NUL, not newline"),
+        Opt("u", "unset", "required", multi=True, metavar="NAME", help="remove variable from the environment"),
+        Opt("C", "chdir", "required", metavar="DIR", help="change working directory to DIR"),
+        Opt("S", "split-string", "required", multi=True, metavar="S",
+            help="process and split S into separate arguments"),
+        Opt("v", "debug", help="print verbose information for each processing step"),
+        Opt(None, "ignore-signal", "optional", multi=True, metavar="SIG"),
+        Opt(None, "default-signal", "optional", multi=True, metavar="SIG"),
+        Opt(None, "block-signal", "optional", multi=True, metavar="SIG"),
+        Opt(None, "list-signal-handling"),
+    ),
+    stop_at_operand=True, usage_status=125,
+)
+
+
+def split_string(text: str, env: Mapping[str, str]) -> list[str]:
+    """`env -S`: split on blanks with '' and "" quoting, backslash escapes and ${VAR}."""
+    words: list[str] = []
+    cur: list[str] = []
+    have = False
+    i, n = 0, len(text)
+    quote_ch = ""
+    while i < n:
+        ch = text[i]
+        i += 1
+        if quote_ch == "'":
+            if ch == "'":
+                quote_ch = ""
+            elif ch == "\\" and i < n and text[i] in "\\'":
+                cur.append(text[i])
+                i += 1
+            else:
+                cur.append(ch)
+            continue
+        if ch == "\\" and i < n:
+            esc = text[i]
+            i += 1
+            if esc == "c":
+                break
+            if esc == "_":
+                if quote_ch:
+                    cur.append(" ")
+                else:
+                    if have:
+                        words.append("".join(cur))
+                    cur, have = [], False
+                continue
+            cur.append({"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v"}.get(esc, esc))
+            have = True
+            continue
+        if ch == "$" and i < n and text[i] == "{":
+            end = text.find("}", i)
+            if end > 0:
+                cur.append(env.get(text[i + 1:end], ""))
+                have = True
+                i = end + 1
+                continue
+        if quote_ch == '"':
+            if ch == '"':
+                quote_ch = ""
+            else:
+                cur.append(ch)
+            continue
+        if ch in "'\"":
+            quote_ch = ch
+            have = True
+        elif ch in " \t\n\v\f\r":
+            if have:
+                words.append("".join(cur))
+            cur, have = [], False
+        elif ch == "#" and not have:
+            break
+        else:
+            cur.append(ch)
+            have = True
+    if quote_ch:
+        raise ValueError("no terminating quote in -S string")
+    if have:
+        words.append("".join(cur))
+    return words
+
+
+def cmd_env(ctx: Ctx) -> int:
+    args = list(ctx.args)
+    opts, operands = ctx.parse(ENV, args)
+    for s in opts.get("split_string") or []:
+        try:
+            operands = split_string(s, ctx.env) + operands
+        except ValueError as e:
+            raise fail(ctx, str(e), 125)
+    clear = opts.has("ignore_environment")
+    env: dict[str, str] = {} if clear else dict(ctx.env)
+    if operands and operands[0] == "-":
+        env = {}
+        operands = operands[1:]
+    for name in [] if clear else opts.get("unset") or []:
+        if not name or "=" in name:
+            raise fail(ctx, f"cannot unset {quote(name)}: Invalid argument", 125)
+        env.pop(name, None)
+    while operands and "=" in operands[0]:
+        name, _, value = operands.pop(0).partition("=")
+        if name:
+            env[name] = value
+    chdir = opts.get("chdir")
+    if not operands:
+        if chdir is not None:
+            raise usage_fail(ctx, ENV, "must specify command with --chdir (-C)")
+        end = "\0" if opts.has("null") else "\n"
+        ctx.out("".join(f"{k}={v}{end}" for k, v in env.items()))
+        return 0
+    if opts.has("null"):
+        raise usage_fail(ctx, ENV, "cannot specify --null (-0) with command")
+    if chdir is not None:
+        if not ctx.fs.is_dir(chdir):
+            why = "Not a directory" if ctx.fs.exists(chdir) else "No such file or directory"
+            raise fail(ctx, f"cannot change directory to '{chdir}': {why}", 125)
+        # a child shell changes directory, then execs the command there
+        return ctx.run_script('cd -- "$1" || exit 125; shift; exec "$@"', [chdir, *operands], env=env)
+    return run_program(ctx, operands, env=env)
+
+
+PRINTENV = CommandSpec("printenv", "[OPTION]... [VARIABLE]...",
+                       "Print the values of the specified environment VARIABLE(s).",
+                       opts=(Opt("0", "null", help="end each output line with NUL, not newline"),),
+                       usage_status=2)
+
+
+def cmd_printenv(ctx: Ctx) -> int:
+    opts, operands = ctx.parse(PRINTENV)
+    end = "\0" if opts.has("null") else "\n"
+    if not operands:
+        ctx.out("".join(f"{k}={v}{end}" for k, v in ctx.env.items()))
+        return 0
+    status = 0
+    for name in operands:
+        value = ctx.env.get(name) if "=" not in name else None
+        if value is None:
+            status = 1
+        else:
+            ctx.out(value + end)
+    return status
+
+
+# ------------------------------------------------------------ which
+
+
+def cmd_which(ctx: Ctx) -> int:
+    # Debian's which: only -a; anything else is an illegal option (status 2)
+    every = False
+    names: list[str] = []
+    args = list(ctx.args)
+    while args and args[0].startswith("-") and args[0] != "-":
+        arg = args.pop(0)
+        if arg == "--":
+            break
+        for ch in arg[1:]:
+            if ch != "a":
+                ctx.stderr.write(f"Illegal option -{ch}\nUsage: /usr/bin/which [-a] args\n".encode())
+                return 2
+        every = True
+    names = args
+    if not names:
+        return 1
+    status = 0
+    for name in names:
+        found = find_program(ctx, name, every=every)
+        if not found:
+            status = 1
+        for path in found:
+            ctx.out(path + "\n")
+    return status
+
+
+# ------------------------------------------------------------ nohup, nice
+
+NOHUP = CommandSpec("nohup", "COMMAND [ARG]...", "Run COMMAND, ignoring hangup signals.",
+                    stop_at_operand=True, usage_status=125)
+
+
+def cmd_nohup(ctx: Ctx) -> int:
+    _, operands = ctx.parse(NOHUP)
+    if not operands:
+        raise usage_fail(ctx, NOHUP, "missing operand")
+    stdin_tty = ctx.stdin.is_tty
+    stdout = ctx.stdout
+    notes: list[str] = []
+    if stdin_tty:
+        notes.append("ignoring input")
+    if ctx.stdout.is_tty:
+        target = "nohup.out"
+        try:
+            stdout = ctx.fs.open(target, "a")
+        except OSError:
+            home = ctx.env.get("HOME", "")
+            target = home.rstrip("/") + "/nohup.out"
+            try:
+                stdout = ctx.fs.open(target, "a")
+            except OSError:
+                raise fail(ctx, "failed to open 'nohup.out': Permission denied", 125)
+        notes.append(f"appending output to '{target}'")
+    stderr = stdout if ctx.stderr.is_tty else ctx.stderr
+    if ctx.stderr.is_tty and not ctx.stdout.is_tty:
+        notes.append("redirecting stderr to stdout")
+    if notes:
+        ctx.error(" and ".join(notes))
+    from ...stdio.streams import NullStream
+
+    stdin = NullStream() if stdin_tty else None
+    try:
+        return run_program(ctx, operands, stdin=stdin, stdout=stdout, stderr=stderr,
+                           message="failed to run command {a}: {err}")
+    finally:
+        if stdout is not ctx.stdout:
+            stdout.close()
+
+
+NICE = CommandSpec("nice", "[OPTION] [COMMAND [ARG]...]",
+                   "Run COMMAND with an adjusted niceness, which affects process scheduling.",
+                   opts=(Opt("n", "adjustment", "required", metavar="N",
+                             help="add integer N to the niceness (default 10)"),),
+                   stop_at_operand=True, usage_status=125)
+
+
+def _legacy_nice(arg: str) -> bool:
+    return (len(arg) > 1 and arg[0] == "-" and arg[1].isdigit()) or (
+        len(arg) > 2 and arg[0] == "-" and arg[1] in "+-" and arg[2].isdigit())
+
+
+def cmd_nice(ctx: Ctx) -> int:
+    args = list(ctx.args)
+    adjustment: str | None = None
+    # `nice -5 cmd` and `nice --5 cmd` are the historical spellings of -n
+    while args and _legacy_nice(args[0]):
+        adjustment = args.pop(0)[1:]
+    opts, operands = ctx.parse(NICE, args)
+    if opts.has("adjustment"):
+        adjustment = opts["adjustment"]
+    if adjustment is None and not operands:
+        ctx.out("0\n")
+        return 0
+    if adjustment is not None:
+        text = adjustment.strip()
+        try:
+            value = int(text[1:] if text.startswith("+") else text)
+        except ValueError:
+            raise fail(ctx, f"invalid adjustment {quote(adjustment)}", 125)
+        if not operands:
+            raise usage_fail(ctx, NICE, "a command must be given with an adjustment")
+        if value < 0 and identity(ctx)["uid"] != 0:
+            ctx.error("cannot set niceness: Permission denied")
+    return run_program(ctx, operands)
+
+
+# ------------------------------------------------------------ timeout
+
+SIGNALS = {
+    "HUP": 1, "INT": 2, "QUIT": 3, "ILL": 4, "TRAP": 5, "ABRT": 6, "IOT": 6, "BUS": 7, "FPE": 8, "KILL": 9,
+    "USR1": 10, "SEGV": 11, "USR2": 12, "PIPE": 13, "ALRM": 14, "TERM": 15, "STKFLT": 16, "CHLD": 17,
+    "CLD": 17, "CONT": 18, "STOP": 19, "TSTP": 20, "TTIN": 21, "TTOU": 22, "URG": 23, "XCPU": 24, "XFSZ": 25,
+    "VTALRM": 26, "PROF": 27, "WINCH": 28, "IO": 29, "POLL": 29, "PWR": 30, "SYS": 31,
+}
+_SIGNAL_NAMES = {v: k for k, v in reversed(list(SIGNALS.items()))}
+
+
+def parse_signal(text: str) -> int | None:
+    if text.isdigit():
+        num = int(text)
+        return num if num <= 64 else None
+    name = text.upper()
+    name = name[3:] if name.startswith("SIG") else name
+    return SIGNALS.get(name)
+
+
+TIMEOUT = CommandSpec(
+    "timeout", "[OPTION] DURATION COMMAND [ARG]...",
+    "Start COMMAND, and kill it if still running after DURATION.",
+    opts=(
+        Opt(None, "preserve-status", help="exit with the same status as COMMAND, even when the command times out"),
+        Opt(None, "foreground", help="when not running timeout directly from a shell prompt"),
+        Opt("k", "kill-after", "required", metavar="DURATION", help="also send a KILL signal if COMMAND is still running"),
+        Opt("s", "signal", "required", metavar="SIGNAL", help="specify the signal to be sent on timeout"),
+        Opt("v", "verbose", help="diagnose to stderr any signal sent upon timeout"),
+    ),
+    stop_at_operand=True, usage_status=125,
+)
+
+
+def cmd_timeout(ctx: Ctx) -> int:
+    opts, operands = ctx.parse(TIMEOUT)
+    if len(operands) < 2:
+        raise _try(ctx, TIMEOUT)
+    sig = 15
+    if opts.has("signal"):
+        parsed = parse_signal(opts["signal"])
+        if parsed is None:
+            raise usage_fail(ctx, TIMEOUT, f"{quote(opts['signal'])}: invalid signal")
+        sig = parsed
+    for text in [operands[0]] + ([opts["kill_after"]] if opts.has("kill_after") else []):
+        if parse_duration(text) is None:
+            raise usage_fail(ctx, TIMEOUT, f"invalid time interval {quote(text)}")
+    seconds = parse_duration(operands[0]) or 0.0
+    status, timed_out = run_with_deadline(ctx, operands[1:], seconds, "failed to run command {q}: {err}")
+    if not timed_out:
+        return status
+    if opts.has("verbose"):
+        ctx.error(f"sending signal {_SIGNAL_NAMES.get(sig, str(sig))} to command {quote(operands[1])}")
+    if sig == 9 or opts.has("preserve_status"):
+        return 128 + sig
+    return 124
+
+
+# ------------------------------------------------------------ time
+
+TIME = CommandSpec(
+    "time", "[OPTIONS] COMMAND [ARG]...", "Run COMMAND, then print system resource usage.",
+    opts=(
+        Opt("a", "append", help="(used together with -o) append instead of overwriting"),
+        Opt("f", "format", "required", metavar="FORMAT", help="use FORMAT as the format string"),
+        Opt("o", "output", "required", metavar="FILE", help="write to FILE instead of STDERR"),
+        Opt("p", "portability", help="print POSIX standard 1003.2 conformant string"),
+        Opt("q", "quiet", help="do not print information about abnormal program termination"),
+        Opt("v", "verbose", help="print all resource usage information instead of the default format"),
+    ),
+    stop_at_operand=True, usage_status=125,
+)
+TIME_DEFAULT = ("%Uuser %Ssystem %Eelapsed %PCPU (%Xavgtext+%Davgdata %Mmaxresident)k\n"
+                "%Iinputs+%Ooutputs (%Fmajor+%Rminor)pagefaults %Wswaps")
+TIME_POSIX = "real %e\nuser %U\nsys %S"
+TIME_VERBOSE = "\n".join("\t" + line for line in (
+    'Command being timed: "%C"', "User time (seconds): %U", "System time (seconds): %S",
+    "Percent of CPU this job got: %P", "Elapsed (wall clock) time (h:mm:ss or m:ss): %E",
+    "Average shared text size (kbytes): %X", "Average unshared data size (kbytes): %D",
+    "Average stack size (kbytes): %p", "Average total size (kbytes): %K",
+    "Maximum resident set size (kbytes): %M", "Average resident set size (kbytes): %t",
+    "Major (requiring I/O) page faults: %F", "Minor (reclaiming a frame) page faults: %R",
+    "Voluntary context switches: %w", "Involuntary context switches: %c", "Swaps: %W",
+    "File system inputs: %I", "File system outputs: %O", "Socket messages sent: %s",
+    "Socket messages received: %r", "Signals delivered: %k", "Page size (bytes): %Z", "Exit status: %x"))
+
+
+_TIME_KEYS = frozenset("CDEFIKMOPRSUWXZcefhiklmnoprstuwx%")
+
+
+def _time_report(fmt: str, argv: list[str], status: int, real: float, user: float) -> str:
+    def elapsed() -> str:
+        hours, rest = divmod(real, 3600)
+        minutes, secs = divmod(rest, 60)
+        if hours >= 1:
+            return f"{int(hours)}:{int(minutes):02d}:{int(secs):02d}"
+        return f"{int(minutes)}:{secs:05.2f}"
+
+    values = {
+        "e": f"{real:.2f}", "E": elapsed(), "U": f"{user:.2f}", "S": "0.00", "x": str(status),
+        "C": " ".join(argv), "P": f"{int(100 * user / real)}%" if real > 0 else "?%", "Z": "4096", "%": "%",
+    }
+    out: list[str] = []
+    i = 0
+    while i < len(fmt):
+        ch = fmt[i]
+        i += 1
+        if ch == "%" and i < len(fmt):
+            key = fmt[i]
+            i += 1
+            out.append(values.get(key, "0") if key in _TIME_KEYS else "?" + key)
+        elif ch == "\\" and i < len(fmt):
+            key = fmt[i]
+            i += 1
+            out.append({"n": "\n", "t": "\t", "\\": "\\"}.get(key, "?\\" + key))
+        else:
+            out.append(ch)
+    return "".join(out) + "\n"
+
+
+def cmd_time(ctx: Ctx) -> int:
+    opts, operands = ctx.parse(TIME)
+    if not operands:
+        raise usage_fail(ctx, TIME, "missing program to run")
+    fmt = TIME_DEFAULT
+    if opts.has("portability"):
+        fmt = TIME_POSIX
+    elif opts.has("verbose"):
+        fmt = TIME_VERBOSE
+    elif opts.has("format"):
+        fmt = opts["format"]
+    start, cpu = _time.monotonic(), _time.thread_time()
+    status = run_program(ctx, operands, message="cannot run {n}: {err}")
+    real, user = _time.monotonic() - start, _time.thread_time() - cpu
+    report = _time_report(fmt, operands, status, real, user)
+    if status != 0 and not opts.has("quiet") and not opts.has("portability"):
+        report = f"Command exited with non-zero status {status}\n" + report
+    data = report.encode("utf-8", "surrogateescape")
+    if opts.has("output"):
+        try:
+            ctx.fs.write_bytes(opts["output"], data, append=opts.has("append"))
+        except OSError as e:
+            raise fail(ctx, f"couldn't write to {opts['output']}: {e.strerror}", 125)
+    else:
+        ctx.stderr.write(data)
+    return status

@@ -1,0 +1,223 @@
+"""seq: print a sequence of numbers.
+
+Integers use exact Python ints and fixed-point operands exact decimals, so
+`seq 1 1e12` and `seq 0 0.1 1` behave as GNU's long-double arithmetic does in
+practice; output is produced lazily, a block at a time, with a checkpoint per
+block so a huge range ends at the deadline or output limit.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from decimal import Context, Decimal
+from typing import Any
+
+from ..context import Ctx
+from ..options import CommandSpec, Opt
+from .common import fail, quote, usage_fail
+
+SPEC = CommandSpec(
+    "seq", "[OPTION]... LAST\n  or:  seq [OPTION]... FIRST LAST\n  or:  seq [OPTION]... FIRST INCREMENT LAST",
+    "Print numbers from FIRST to LAST, in steps of INCREMENT.",
+    opts=(
+        Opt("f", "format", "required", metavar="FORMAT", help="use printf style floating-point FORMAT"),
+        Opt("s", "separator", "required", metavar="STRING", help="use STRING to separate numbers (default: \\n)"),
+        Opt("w", "equal-width", help="equalize width by padding with leading zeroes"),
+    ),
+    operand_if=lambda a: len(a) > 1 and (a[1].isdigit() or a[1] == "."),
+)
+
+_DECIMAL = re.compile(r"[ \t\n\v\f\r]*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_HEX = re.compile(r"[ \t\n\v\f\r]*[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?\d+)?")
+_SPECIAL = re.compile(r"[ \t\n\v\f\r]*[+-]?(inf|infinity|nan)", re.IGNORECASE)
+_FORMAT = re.compile(r"%[-+ #0']*\d*(?:\.\d*)?(?:L)?[aAeEfFgG]")
+UNKNOWN = 1 << 31  # GNU's INT_MAX: "precision unknown, print with %g"
+_EXACT = Context(prec=1000)
+
+
+@dataclass
+class Operand:
+    value: Decimal | float  # Decimal when fixed point, float for hex and infinities
+    width: int
+    precision: int
+
+
+def _scan(arg: str) -> Operand:
+    """GNU scan_arg: the value, and the width and precision it was written with."""
+    if _DECIMAL.fullmatch(arg):
+        value: Decimal | float = _EXACT.create_decimal(arg.strip())
+    elif _HEX.fullmatch(arg):
+        text = arg.strip()
+        value = float.fromhex(text)
+        return Operand(value, 0, UNKNOWN)
+    elif (m := _SPECIAL.fullmatch(arg)) is not None:
+        if m.group(1).lower() == "nan":
+            raise ValueError("nan")
+        return Operand(float(arg.strip()), 0, UNKNOWN)
+    else:
+        raise ValueError("invalid")
+    text = arg.lstrip(" \t\n\v\f\r+")
+    width = len(text)
+    precision = 0
+    dot = text.find(".")
+    e = max(text.find("e"), text.find("E"))
+    if dot >= 0:
+        fraction = (e if e >= 0 else len(text)) - dot - 1
+        precision = fraction
+        if fraction == 0:
+            width -= 1  # "1." prints as "1"
+        elif dot == 0 or not text[dot - 1].isdigit():
+            width += 1  # ".5" and "-.5" print as "0.5" and "-0.5"
+    if e >= 0:
+        exponent = int(text[e + 1:])
+        precision += -exponent if exponent < 0 else -min(precision, exponent)
+        width -= len(text) - e
+        if exponent < 0:
+            if dot < 0 or e == dot + 1:
+                width += 1
+            width += -exponent
+        else:
+            if dot >= 0 and precision == 0 and width:
+                width -= 1
+            width += exponent
+    return Operand(value, width, precision)
+
+
+def _default_format(first: Operand, step: Operand, last: Operand, equal: bool) -> tuple[str, int, int]:
+    """('f', precision, width) for fixed point, or ('g', 0, 0)."""
+    prec = max(first.precision, step.precision)
+    if prec >= UNKNOWN or last.precision >= UNKNOWN:
+        return "g", 0, 0
+    if not equal:
+        return "f", prec, 0
+    first_width = first.width + (prec - first.precision)
+    last_width = last.width + (prec - last.precision)
+    if last.precision and prec == 0:
+        last_width -= 1
+    if last.precision == 0 and prec:
+        last_width += 1
+    if first.precision == 0 and prec:
+        first_width += 1
+    return "f", prec, max(first_width, last_width)
+
+
+def _check_format(ctx: Ctx, fmt: str) -> None:
+    """GNU accepts exactly one floating-point directive (plus %%)."""
+    found = 0
+    i = 0
+    while i < len(fmt):
+        if fmt[i] != "%":
+            i += 1
+            continue
+        if fmt[i + 1:i + 2] == "%":
+            i += 2
+            continue
+        m = _FORMAT.match(fmt, i)
+        if m is None:
+            spec = re.match(r"%[-+ #0']*\d*(?:\.\d*)?L?(.?)", fmt[i:])
+            kind = spec.group(1) if spec else ""
+            if not kind:
+                raise fail(ctx, f"format {quote(fmt)} ends in %")
+            raise fail(ctx, f"format {quote(fmt)} has unknown %{kind} directive")
+        found += 1
+        if found > 1:
+            raise fail(ctx, f"format {quote(fmt)} has too many % directives")
+        i = m.end()
+    if not found:
+        raise fail(ctx, f"format {quote(fmt)} has no % directive")
+
+
+def _c_format(fmt: str, value: float) -> str:
+    """Apply a checked printf format to one number (no %a in Python: use hex())."""
+    def one(m: re.Match[str]) -> str:
+        spec = m.group(0).replace("L", "").replace("'", "")
+        if spec[-1] in "aA":
+            text = value.hex()
+            return text.upper() if spec[-1] == "A" else text
+        return spec % value
+
+    return re.sub(r"%%|" + _FORMAT.pattern, lambda m: "%" if m.group(0) == "%%" else one(m), fmt)
+
+
+def _numbers(first: Any, step: Any, last: Any) -> Iterator[Any]:
+    """first + i*step while not past last (multiplying, as GNU does, so errors do not accumulate)."""
+    exact = isinstance(first, Decimal) or isinstance(step, Decimal)
+    i = 0
+    while True:
+        x = _EXACT.add(first, _EXACT.multiply(step, i)) if exact else first + i * step
+        if (step < 0 and x < last) or (step > 0 and x > last):
+            return
+        yield x
+        i += 1
+
+
+def cmd_seq(ctx: Ctx) -> int:
+    opts, operands = ctx.parse(SPEC)
+    if not operands:
+        raise usage_fail(ctx, SPEC, "missing operand")
+    if len(operands) > 3:
+        raise usage_fail(ctx, SPEC, f"extra operand {quote(operands[3])}")
+    fmt = opts.get("format")
+    equal = opts.has("equal_width")
+    if fmt is not None and equal:
+        raise usage_fail(ctx, SPEC, "format string may not be specified when printing equal width strings")
+    scanned: list[Operand] = []
+    for arg in operands:
+        try:
+            scanned.append(_scan(arg))
+        except ValueError as e:
+            if str(e) == "nan":
+                raise usage_fail(ctx, SPEC, f"invalid {quote('not-a-number')} argument: {quote(arg)}")
+            raise usage_fail(ctx, SPEC, f"invalid floating point argument: {quote(arg)}")
+    one = Operand(Decimal(1), 1, 0)
+    first, step, last = (one, one, scanned[0]) if len(scanned) == 1 else (
+        (scanned[0], one, scanned[1]) if len(scanned) == 2 else tuple(scanned))
+    if step.value == 0:
+        raise usage_fail(ctx, SPEC, f"invalid Zero increment value: {quote(operands[1])}")
+    if fmt is not None:
+        _check_format(ctx, fmt)
+    sep = opts.get("separator", "\n")
+    kind, prec, width = _default_format(first, step, last, equal)
+    values: list[Any] = [first.value, step.value, last.value]
+    pad = f"0{width}" if width else ""
+    render: Callable[[Any], str]
+    if fmt is not None:
+        render = lambda x: _c_format(fmt, float(x))  # noqa: E731
+    elif kind == "g":
+        render = lambda x: _g(float(x))  # noqa: E731
+    elif prec == 0 and all(isinstance(v, Decimal) and v == v.to_integral_value() for v in values):
+        values = [int(v) for v in values]  # exact and fast
+        render = lambda x: f"{x:{pad}d}"  # noqa: E731
+    else:
+        render = lambda x: f"{x:{pad}.{prec}f}"  # noqa: E731
+    if any(isinstance(v, float) for v in values):
+        values = [float(v) for v in values]
+    _emit(ctx, _numbers(*values), render, sep)
+    return 0
+
+
+def _g(x: float) -> str:
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return f"{x:g}"
+
+
+def _emit(ctx: Ctx, numbers: Iterator[Any], render: Callable[[Any], str], sep: str) -> None:
+    out: list[str] = []
+    size = 0
+    started = False
+    for x in numbers:
+        text = render(x)
+        out.append(sep + text if started else text)
+        started = True
+        size += len(text) + len(sep)
+        if size >= 16384:
+            ctx.checkpoint(size // 64)
+            ctx.out("".join(out))
+            out, size = [], 0
+    if started:
+        out.append("\n")
+        ctx.out("".join(out))
