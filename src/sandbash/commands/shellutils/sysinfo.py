@@ -444,16 +444,16 @@ def cmd_getconf(ctx: Ctx) -> int:
     name = args[0]
     if name in _PATH_VARS:
         if len(args) < 2:
-            raise fail(ctx, f"Unrecognized variable '{name}'")
+            raise fail(ctx, f"Unrecognized variable `{name}'", 2)
         if not ctx.fs.exists(args[1]):
             raise fail(ctx, f"{args[1]}: No such file or directory")
         value = _PATH_VARS[name]
     else:
         if len(args) > 1:
-            raise fail(ctx, f"Unrecognized variable '{name}'")
+            raise fail(ctx, f"Unrecognized variable `{name}'", 2)
         found = _getconf_table(ctx).get(name)
         if found is None:
-            raise fail(ctx, f"Unrecognized variable '{name}'")
+            raise fail(ctx, f"Unrecognized variable `{name}'", 2)
         value = found
     ctx.out((value or "undefined") + "\n")
     return 0

@@ -1,0 +1,176 @@
+"""seq, yes, sleep, env, printenv, which, identity, terminal queries, nice, nohup, timeout, time."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from conftest import REAL_ENV, have, real_command
+from sandbash.limits import LimitExceeded, Limits
+from sandbash.testing import run_command
+
+ENV = dict(REAL_ENV)
+
+
+def same_as_real(argv: list[str], stdin: bytes = b"") -> None:
+    ours = run_command(argv, stdin=stdin, env=ENV)
+    out, err, status = real_command(argv, stdin)
+    assert (ours.stdout, ours.stderr.decode(), ours.status) == (out, err.decode(), status)
+
+
+SEQ_CASES = [
+    "3", "-w 1 0.5 10", "1e2 1e2", "-w 1e1 12", "0.1 0.1 0.3", "-s, 5", "-f %.3f 1 3", "-5 -1", "10 -3 1",
+    "1 0 2", "-f %d 1", "-w -10 10", "-w -.5 1.5", "-w 0.5 0.1 3", "1. 1 3", "-w 1.5e1 10", "-w 1e-1 .1 1",
+    "0x1 0x3", "1 nan", "a", "1 2 3 4", "-f %%%g 1 3", "-f x% 3", "-f %g%g 3", "-f ab 3", "-w -f %g 3",
+    "1000000000000000000000 1000000000000000000003", "0.0000001 0.0000001 0.0000003", "-w 99 101",
+    "-w 5e-3 1e-2 1.5e-2", "-f %e 1", "-f %08.2f -1", "-w 1 1e1", "1 0.3 2", "-w 1 .03 1.1", "5 1",
+    "-- -3 -1", "1.5 3", "-f %.2e 1 2e3 5000", "", "--x", "0 0.1 1",
+]
+
+
+@pytest.mark.skipif(not have("seq"), reason="seq not installed")
+@pytest.mark.parametrize("args", SEQ_CASES)
+def test_seq_matches_gnu(args: str) -> None:
+    same_as_real(["seq", *args.split()])
+
+
+def test_seq_huge_range_hits_the_limit() -> None:
+    with pytest.raises(LimitExceeded):
+        run_command(["seq", "1", "1e12"], limits=Limits(max_work=100_000))
+
+
+def test_yes_stops_at_the_limit() -> None:
+    with pytest.raises(LimitExceeded):
+        run_command(["yes"], limits=Limits(max_work=50_000))
+
+
+MISC_CASES = [
+    ["sleep", "x"], ["sleep"], ["sleep", "0.01", "0.01s"], ["sleep", "1x"], ["sleep", "-1"],
+    ["env", "-u"], ["env", "-i", "A=1", "B=2"], ["env", "-0", "-i", "A=1"], ["env", "-i", "-u", "A=b"],
+    ["env", "-u", "A=b"], ["env", "-i", "foo"], ["env", "-C", "/"], ["env", "-i", "-0", "A=1", "seq", "1"],
+    ["env", "-i", "A=1", "printenv", "A"], ["env", "-i", "-S", 'A=1 B="x y"'], ["printenv", "-0", "NOPE"],
+    ["printenv", "HOME", "NOPE", "TZ"], ["printenv", "-0", "HOME"],
+    ["timeout", "0.2", "sleep", "1"], ["timeout", "--preserve-status", "0.2", "sleep", "1"],
+    ["timeout", "-s", "FOO", "1", "seq", "1"], ["timeout", "1", "nope"], ["timeout"], ["timeout", "x", "seq", "1"],
+    ["timeout", "1", "seq", "2"], ["nice", "-n", "x", "seq", "1"], ["nice", "-n", "5"], ["nice"],
+    ["nice", "-n", "3", "nope"], ["nice", "-n", "3", "seq", "2"], ["nice", "-5", "seq", "1"], ["nohup"],
+    ["nohup", "nope"], ["yes", "--x"], ["seq", "--x"], ["tty"], ["tty", "-s"], ["tty", "x"],
+    ["uname", "x"], ["whoami", "x"], ["arch", "x"], ["id", "-u", "-g"], ["id", "-n"], ["id", "nope"],
+    ["groups", "nope"], ["getconf", "PAGESIZE"], ["getconf", "FOO"], ["getconf", "NAME_MAX", "/"],
+    ["nproc", "x"], ["stty"],
+]
+
+
+@pytest.mark.parametrize("argv", MISC_CASES, ids=" ".join)
+def test_matches_gnu(argv: list[str]) -> None:
+    if not have(argv[0]):
+        pytest.skip(f"{argv[0]} not installed")
+    same_as_real(argv)
+
+
+@pytest.mark.parametrize(
+    "argv, out, status",
+    [
+        (["id"], "uid=1000(user) gid=1000(user) groups=1000(user)\n", 0),
+        (["id", "-u"], "1000\n", 0),
+        (["id", "-gn"], "user\n", 0),
+        (["id", "-Gn", "root"], "root\n", 0),
+        (["id", "root"], "uid=0(root) gid=0(root) groups=0(root)\n", 0),
+        (["groups"], "user\n", 0),
+        (["groups", "root", "user"], "root : root\nuser : user\n", 0),
+        (["whoami"], "user\n", 0),
+        (["logname"], "user\n", 0),
+        (["hostname"], "sandbox\n", 0),
+        (["uname"], "Linux\n", 0),
+        (["uname", "-snrm"], "Linux sandbox 6.1.0 x86_64\n", 0),
+        (["uname", "-a"], "Linux sandbox 6.1.0 #1 SMP PREEMPT_DYNAMIC Sun Jan  1 00:00:00 UTC 2023 x86_64 GNU/Linux\n", 0),
+        (["uname", "-p"], "unknown\n", 0),
+        (["arch"], "x86_64\n", 0),
+        (["nproc"], "1\n", 0),
+        (["nproc", "--all"], "1\n", 0),
+        (["tty"], "not a tty\n", 1),
+        (["which", "seq", "nope"], "/usr/bin/seq\n", 1),
+        (["which", "-a", "seq"], "/usr/bin/seq\n/bin/seq\n", 0),
+        (["which"], "", 1),
+        (["which", "-x"], "", 2),
+        (["tput", "cols"], "80\n", 0),
+        (["tput", "colors"], "8\n", 0),
+        (["tput", "setaf", "1"], "\x1b[31m", 0),
+        (["tput", "sgr0"], "\x1b(B\x1b[m", 0),
+        (["tput", "cup", "5", "6"], "\x1b[6;7H", 0),
+        (["tput", "-T", "xterm-256color", "setaf", "100"], "\x1b[38;5;100m", 0),
+        (["tput", "-T", "dumb", "bold"], "", 1),
+        (["tput", "foo"], "", 4),
+        (["tput", "-T", "nope", "cols"], "", 3),
+        (["clear"], "\x1b[H\x1b[2J\x1b[3J", 0),
+        (["clear", "-x"], "\x1b[H\x1b[2J", 0),
+        (["man", "ls"], "", 16),
+        (["man"], "", 1),
+        (["whatis", "ls"], "", 16),
+        (["mesg"], "", 2),
+        (["users"], "user\n", 0),
+    ],
+)
+def test_sandbox_answers(argv: list[str], out: str, status: int) -> None:
+    r = run_command(argv, env={"PATH": "/usr/bin:/bin", "TERM": "xterm", "HOME": "/home/user"})
+    assert (r.stdout.decode(), r.status) == (out, status)
+
+
+def test_identity_override_through_extra() -> None:
+    from sandbash.commands.context import Ctx
+    from sandbash.commands.shellutils import cmd_whoami
+    from sandbash.limits import Budget
+    from sandbash.stdio.streams import BufferWriter, BytesReader
+    from sandbash.testing import make_vfs
+
+    out = BufferWriter()
+    ctx = Ctx("whoami", [], BytesReader(b""), out, BufferWriter(), make_vfs().view("/"), {}, Budget(Limits()),
+              extra={"identity": {"user": "alice"}})
+    assert cmd_whoami(ctx) == 0
+    assert out.getvalue() == b"alice\n"
+
+
+def test_which_finds_scripts_on_the_virtual_path() -> None:
+    r = run_command(["which", "tool"], files={"/opt/bin/tool": "#!/bin/sh\n"}, env={"PATH": "/opt/bin:/usr/bin"})
+    assert r.status == 1  # not executable
+    vfs = r.vfs
+    vfs.view("/").chmod("/opt/bin/tool", 0o755)
+    r = run_command(["which", "tool"], vfs=vfs, env={"PATH": "/opt/bin:/usr/bin"})
+    assert (r.stdout, r.status) == (b"/opt/bin/tool\n", 0)
+
+
+def test_env_prints_and_runs() -> None:
+    r = run_command(["env", "-i", "A=1", "env"], env={"PATH": "/usr/bin"})
+    assert r.stdout == b"A=1\n"
+    r = run_command(["env", "-u", "PATH", "B=2"], env={"PATH": "/usr/bin", "C": "3"})
+    assert r.stdout == b"C=3\nB=2\n"
+
+
+def test_timeout_signals_and_statuses() -> None:
+    r = run_command(["timeout", "-s", "KILL", "0.1", "sleep", "5"])
+    assert r.status == 137
+    r = run_command(["timeout", "-v", "0.1", "sleep", "5"])
+    assert (r.status, r.stderr) == (124, "timeout: sending signal TERM to command ‘sleep’\n".encode())
+
+
+def test_sleep_honours_the_run_deadline() -> None:
+    start = time.monotonic()
+    with pytest.raises(LimitExceeded):
+        run_command(["sleep", "100"], limits=Limits(timeout=0.3))
+    assert time.monotonic() - start < 2
+
+
+def test_time_reports_on_stderr() -> None:
+    r = run_command(["time", "-p", "seq", "2"])
+    assert r.stdout == b"1\n2\n"
+    assert r.stderr.decode().startswith("real ") and "\nuser " in r.stderr.decode()
+    r = run_command(["time", "-f", "%x %C %Q", "printenv", "NOPE"])
+    assert r.stderr == b"Command exited with non-zero status 1\n1 printenv NOPE ?Q\n"
+    r = run_command(["time", "nope"])
+    assert r.status == 127 and r.stderr.startswith(b"time: cannot run nope: No such file or directory\n")
+
+
+def test_nohup_without_tty_runs_plainly() -> None:
+    r = run_command(["nohup", "seq", "2"])
+    assert (r.stdout, r.stderr, r.status) == (b"1\n2\n", b"", 0)
