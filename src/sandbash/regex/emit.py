@@ -12,6 +12,8 @@ Newline handling (`nl`):
 
 from __future__ import annotations
 
+from typing import Any
+
 from .posix import Node
 
 
@@ -75,7 +77,9 @@ def class_body(name: str, target: str, nl: str) -> str:
     body = _CLASS_BODY.get(name)
     if body is not None:
         return body
-    h = lambda cp: _hex(cp, target)  # noqa: E731
+    def h(cp: int) -> str:
+        return _hex(cp, target)
+
     if name == "space":
         uni = f"{h(0x1680)}{h(0x2000)}-{h(0x2006)}{h(0x2008)}-{h(0x200A)}{h(0x2028)}{h(0x2029)}{h(0x205F)}{h(0x3000)}"
         return ("\\t" if nl == "lines" else "\\t\\n") + "\\x0b\\x0c\\r " + uni
@@ -112,6 +116,9 @@ class Emitter:
 
     def e_empty(self, node: Node) -> str:
         return ""
+
+    def e_never(self, node: Node) -> str:
+        return "[^\\x00-\\x{10ffff}]" if self.target == "re2" else "(?!)"
 
     def e_lit(self, node: Node) -> str:
         return esc(node[1], self.target)
@@ -190,13 +197,13 @@ class Emitter:
         if self.target == "re2" and (lo > 1000 or (hi is not None and hi > 1000)):
             raise NeedFallback("count")
         if hi is None:
-            q = "*" if lo == 0 else "+" if lo == 1 else "{%d,}" % lo
+            q = "*" if lo == 0 else "+" if lo == 1 else f"{{{lo},}}"
         elif lo == 0 and hi == 1:
             q = "?"
         elif lo == hi:
-            q = "{%d}" % lo
+            q = f"{{{lo}}}"
         else:
-            q = "{%d,%d}" % (lo, hi)
+            q = f"{{{lo},{hi}}}"
         return inner + q
 
     def e_bol(self, node: Node) -> str:
@@ -232,7 +239,7 @@ class Emitter:
     def e_bref(self, node: Node) -> str:
         if self.target == "re2":
             raise NeedFallback("backref")
-        return "(?:\\g<%d>)" % (node[1] + self.goff)
+        return f"(?:\\g<{node[1] + self.goff}>)"
 
 
 def starts_word(node: Node) -> bool:
@@ -243,7 +250,7 @@ def starts_word(node: Node) -> bool:
     if k == "set":
         return not node[1] and bool(node[2]) and all(_item_word(it) for it in node[2])
     if k == "perl":
-        return node[1] == "w"
+        return bool(node[1] == "w")
     if k == "group":
         return starts_word(node[2])
     if k == "cat":
@@ -268,7 +275,7 @@ def ends_word(node: Node) -> bool:
     return starts_word(node)
 
 
-def _item_word(it: tuple) -> bool:  # type: ignore[type-arg]
+def _item_word(it: tuple[Any, ...]) -> bool:
     if it[0] == "c":
         return _is_word_cp(it[1])
     if it[0] == "r":

@@ -6,8 +6,8 @@ import functools
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-import regex as _rx
 import re2 as _re2mod
+import regex as _rx
 from re2 import _re2
 
 from ..limits import Budget, LimitExceeded
@@ -27,7 +27,7 @@ FLAVORS = ("bre", "ere", "pcre", "awk")
 class _Core:
     """What is shared by every user of one compiled pattern."""
 
-    __slots__ = ("re2", "rx", "groups", "shift", "warnings", "source", "posix", "_last_str", "_last_bytes")
+    __slots__ = ("_last_bytes", "_last_str", "groups", "posix", "re2", "rx", "shift", "source", "warnings")
 
     def __init__(self) -> None:
         self.re2: Any = None
@@ -227,7 +227,7 @@ def _core(
 class Match:
     """One match: spans are in the subject's own units (bytes or characters)."""
 
-    __slots__ = ("re", "string", "_spans", "pos", "endpos")
+    __slots__ = ("_spans", "endpos", "pos", "re", "string")
 
     def __init__(self, regex: Regex, string: Any, spans: list[tuple[int, int]], pos: int, endpos: int) -> None:
         self.re = regex
@@ -280,7 +280,7 @@ class Match:
 class Regex:
     """A compiled pattern. Cheap to create: the compiled engine is shared."""
 
-    __slots__ = ("_core", "_budget", "pattern", "flavor", "icase", "multiline")
+    __slots__ = ("_budget", "_core", "flavor", "icase", "multiline", "pattern")
 
     def __init__(self, core: _Core, pattern: str | Sequence[str], flavor: str, icase: bool, multiline: bool,
                  budget: Budget | None) -> None:

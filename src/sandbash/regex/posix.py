@@ -17,6 +17,7 @@ The AST is made of tuples, so the emitters stay simple and fast:
     ("ws",) ("we",)             \\< \\>
     ("bref", n)                 back-reference
     ("empty",)
+    ("never",)                  matches nothing (a repeated anchor, as in glibc)
 
 Dialects follow the tools' real parsers:
   glibc  regcomp() as used by sed, expr, find -regex (errors for `a**` in BRE,
@@ -28,16 +29,20 @@ Dialects follow the tools' real parsers:
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import errors as E
 from .errors import RegexError
 
-Node = tuple  # type: ignore[type-arg]
+Node = tuple[Any, ...]
 
 RE_DUP_MAX = 0x7FFF
 CLASS_NAMES = frozenset(
     ["alpha", "upper", "lower", "digit", "xdigit", "space", "print", "punct", "graph", "cntrl", "blank", "alnum"]
 )
 EMPTY: Node = ("empty",)
+NEVER: Node = ("never",)
+_ANCHORS = frozenset(["bol", "eol", "bot", "eot", "wb", "nwb", "ws", "we"])
 
 
 def sed_preprocess(pattern: str) -> str:
@@ -105,6 +110,8 @@ class Parser:
         self.depth = 0
         self.warnings: list[str] = []
         self.has_bref = False
+        self.rep_start = True
+        self.items: list[Node] = []
 
     # ------------------------------------------------------------------ entry
     def parse(self) -> Node:
@@ -135,25 +142,43 @@ class Parser:
         return p[i] == "\\" and i + 1 < self.n and p[i + 1] == ")"
 
     def parse_alt(self) -> Node:
+        # a back-reference may only name a group of its own branch (glibc)
+        before = set(self.closed)
         branches = [self.parse_branch()]
+        seen = set(self.closed)
         while self.at_alt():
             self.i += 1 if self.ere else 2
+            self.closed = set(before)
             branches.append(self.parse_branch())
+            seen |= self.closed
+        self.closed = seen
         if len(branches) == 1:
             return branches[0]
         return ("alt", branches)
 
     def parse_branch(self) -> Node:
         items: list[Node] = []
+        saved = self.items
+        self.items = items
         start = True  # "start of expression" context for * and ^
+        self.rep_start = True  # a following * + ? { has nothing to repeat
         while self.i < self.n and not self.at_alt() and not self.at_close():
             atom, start_after = self.parse_atom(start)
             if atom is None:
                 start = start_after
                 continue
+            if atom[0] in _ANCHORS:
+                # an anchor cannot be repeated: what follows is parsed as at
+                # the start (BRE: literal *, ERE: error or grep's warning)
+                items.append(atom)
+                start = start_after
+                self.rep_start = True
+                continue
+            self.rep_start = False
             atom = self.parse_postfix(atom, start_after)
             items.append(atom)
-            start = start_after and atom[0] == "bol"
+            start = False
+        self.items = saved
         if not items:
             return EMPTY
         if len(items) == 1:
@@ -198,7 +223,7 @@ class Parser:
             if c == "{" and ere and not self.interval_follows():
                 self.i += 1
                 return ("lit", ord(c)), False
-            if start:
+            if start or self.rep_start:
                 if self.awk:
                     self.i += 1
                     return ("lit", ord(c)), False
@@ -206,7 +231,15 @@ class Parser:
                     what = "{...}" if c == "{" else c
                     self.warnings.append(f"{what} at start of expression")
                     self.i += 1
-                    return None, True
+                    prev = self.items[-1][0] if self.items else None
+                    if prev is not None and c == "{":
+                        # after an anchor GNU grep takes the whole interval,
+                        # and a counted word assertion (or a counted anchor
+                        # after other items) never matches
+                        self.parse_interval("}")
+                        if prev in ("wb", "nwb", "ws", "we") or len(self.items) > 1:
+                            self.items[-1] = NEVER
+                    return None, start
             raise self.err(E.BAD_PRECEDING)
         if c == "\\":
             return self.parse_escape(start)
@@ -247,7 +280,7 @@ class Parser:
             if d == ")":
                 raise self.err(E.UNMATCHED_RPAREN)
             if d == "{":
-                if start:
+                if start or self.rep_start:
                     if self.grep:
                         return ("lit", ord("{")), False
                     raise self.err(E.BAD_PRECEDING)
@@ -350,6 +383,9 @@ class Parser:
                     atom = ("rep", atom, 0, 1)
             else:
                 break
+            if atom[1][0] in _ANCHORS:
+                # glibc and GNU grep: a repeated anchor never matches
+                atom = NEVER
             stacked = True
         return atom
 
@@ -386,7 +422,7 @@ class Parser:
         if self.i < n and p[self.i] == "^":
             neg = True
             self.i += 1
-        items: list[tuple] = []  # type: ignore[type-arg]
+        items: list[tuple[Any, ...]] = []
         first = True
         # `[:space:]` written without the outer brackets
         if not neg and self.i < n and p[self.i] == ":":
@@ -424,7 +460,7 @@ class Parser:
                 items.append(lo_item)
         return ("set", neg, items)
 
-    def bracket_elem(self) -> tuple:  # type: ignore[type-arg]
+    def bracket_elem(self) -> tuple[Any, ...]:
         p = self.p
         n = self.n
         c = p[self.i]
