@@ -1,0 +1,138 @@
+"""Helpers shared by the file-changing commands: prompts, backups, usage errors."""
+
+from __future__ import annotations
+
+import errno
+
+from ...vfs.errors import FsError, strerror
+from ..context import CommandExit, Ctx
+from ..fsutil import quote, quoteaf
+from ..options import Opt
+
+
+def usage_error(ctx: Ctx, message: str) -> CommandExit:
+    """Print a GNU usage error (`NAME: message` + the --help hint); return the exit to raise."""
+    ctx.stderr.write(f"{ctx.name}: {message}\nTry '{ctx.name} --help' for more information.\n".encode(
+        "utf-8", "surrogateescape"))
+    return CommandExit(1)
+
+
+def fail(ctx: Ctx, what: str, path: str, e: FsError | int) -> None:
+    """`NAME: what 'path': strerror`."""
+    code = e if isinstance(e, int) else (e.errno or 0)
+    ctx.error(f"{what} {quoteaf(path)}: {strerror(code)}")
+
+
+def prompt(ctx: Ctx, question: str) -> bool:
+    """Ask on stderr and read the answer from stdin, as GNU does without a
+    terminal; only an answer starting with y/Y counts as yes."""
+    ctx.stderr.write(f"{ctx.name}: {question} ".encode("utf-8", "surrogateescape"))
+    try:
+        line = ctx.stdin.readline()
+    except OSError:
+        return False
+    return line[:1] in (b"y", b"Y")
+
+
+# ------------------------------------------------------------ backups
+
+BACKUP_OPTS = (
+    Opt("b", None, dest="backup_simple", help="like --backup but does not accept an argument"),
+    Opt(None, "backup", arg="optional", metavar="CONTROL", help="make a backup of each existing destination file"),
+    Opt("S", "suffix", arg="required", metavar="SUFFIX", help="override the usual backup suffix"),
+)
+
+_CONTROLS = {
+    "none": "none", "off": "none", "numbered": "numbered", "t": "numbered", "existing": "existing",
+    "nil": "existing", "simple": "simple", "never": "simple",
+}
+
+
+def backup_control(ctx: Ctx, values: dict[str, object]) -> str | None:
+    """The backup method asked for (None when no backups), as GNU's
+    get_version/xget_version do (prefixes allowed, VERSION_CONTROL default)."""
+    if "backup" not in values and "backup_simple" not in values:
+        return None
+    arg = values.get("backup")
+    if not isinstance(arg, str):
+        arg = ctx.env.get("VERSION_CONTROL", "")
+        if not arg:
+            return "existing"
+        origin = "$VERSION_CONTROL"
+    else:
+        origin = "backup type"
+    matches = {v for k, v in _CONTROLS.items() if k.startswith(arg)} if arg else set()
+    if arg in _CONTROLS:
+        matches = {_CONTROLS[arg]}
+    if len(matches) != 1:
+        kind = "ambiguous" if matches else "invalid"
+        ctx.stderr.write(
+            f"{ctx.name}: {kind} argument {quote(arg)} for {quote(origin)}\n"
+            "Valid arguments are:\n  - \u2018none\u2019, \u2018off\u2019\n  - \u2018simple\u2019, \u2018never\u2019\n"
+            "  - \u2018existing\u2019, \u2018nil\u2019\n  - \u2018numbered\u2019, \u2018t\u2019\n"
+            f"Usage: {ctx.name} [OPTION]... [-T] SOURCE DEST\nTry '{ctx.name} --help' for more information.\n".encode()
+        )
+        raise CommandExit(1)
+    control = matches.pop()
+    return None if control == "none" else control
+
+
+def backup_suffix(ctx: Ctx, values: dict[str, object]) -> str:
+    suffix = values.get("suffix")
+    if isinstance(suffix, str):
+        return suffix
+    env = ctx.env.get("SIMPLE_BACKUP_SUFFIX", "")
+    return env if env and "/" not in env else "~"
+
+
+def backup_name(ctx: Ctx, path: str, control: str, suffix: str) -> str:
+    """The name a backup of `path` gets: `path~` or `path.~N~`."""
+    if control == "simple":
+        return path + suffix
+    directory, _, base = path.rpartition("/")
+    try:
+        names = ctx.fs.listdir(directory or ("/" if path.startswith("/") else "."))
+    except FsError:
+        names = []
+    prefix = base + ".~"
+    highest = 0
+    for n in names:
+        if n.startswith(prefix) and n.endswith("~") and n[len(prefix):-1].isdigit():
+            highest = max(highest, int(n[len(prefix):-1]))
+    if control == "existing" and highest == 0:
+        return path + suffix
+    return f"{path}.~{highest + 1}~"
+
+
+def make_backup(ctx: Ctx, path: str, control: str, suffix: str) -> str:
+    """Rename `path` to its backup name; returns that name."""
+    name = backup_name(ctx, path, control, suffix)
+    ctx.fs.rename(path, name)
+    return name
+
+
+def is_dir_nofollow(ctx: Ctx, path: str) -> bool:
+    st = ctx.fs.try_lstat(path)
+    return st is not None and st.is_dir
+
+
+def same_file(ctx: Ctx, a: str, b: str) -> bool:
+    sa = ctx.fs.try_stat(a)
+    sb = ctx.fs.try_stat(b)
+    return sa is not None and sb is not None and sa.ino == sb.ino and sa.dev == sb.dev
+
+
+def canonical(ctx: Ctx, path: str) -> str | None:
+    try:
+        return ctx.fs.resolve(path, follow=True)
+    except FsError:
+        return None
+
+
+def exists_errno(ctx: Ctx, path: str) -> int:
+    """0 when `path` can be lstat'ed, else the errno."""
+    try:
+        ctx.fs.lstat(path)
+        return 0
+    except FsError as e:
+        return e.errno or errno.ENOENT

@@ -1,0 +1,629 @@
+"""Helpers shared by the file commands (fileops, ls, fileinfo, find).
+
+GNU's ways of quoting file names in messages, mode strings, the virtual user
+and group names, block counts, human-readable sizes, symbolic modes, and a
+small date parser (touch -d, find -newermt) all live here once.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as _dt
+import math
+import re
+from collections.abc import Mapping
+
+from ..vfs.base import S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFREG, Stat
+from ..vfs.errors import FsError, strerror
+
+S_IFMT = 0o170000  # the mask (the stdlib's stat.S_IFMT is a function)
+
+S_IFBLK = 0o060000
+S_IFSOCK = 0o140000
+
+def errmsg(e: FsError | int) -> str:
+    """The C library wording of an FsError (or errno)."""
+    return strerror(e if isinstance(e, int) else (e.errno or 0))
+
+
+# ------------------------------------------------------------ users and groups
+
+# The sandbox has two accounts; everything else shows as a number (like GNU
+# tools do for ids missing from /etc/passwd).
+USERS: dict[int, str] = {0: "root", 1000: "user"}
+GROUPS: dict[int, str] = {0: "root", 1000: "user"}
+
+
+def user_name(uid: int) -> str:
+    return USERS.get(uid, str(uid))
+
+
+def group_name(gid: int) -> str:
+    return GROUPS.get(gid, str(gid))
+
+
+def lookup_user(name: str) -> int | None:
+    for uid, n in USERS.items():
+        if n == name:
+            return uid
+    return int(name) if name.isdigit() else None
+
+
+def lookup_group(name: str) -> int | None:
+    for gid, n in GROUPS.items():
+        if n == name:
+            return gid
+    return int(name) if name.isdigit() else None
+
+
+# ------------------------------------------------------------ file types and modes
+
+_TYPE_CHARS = {S_IFREG: "-", S_IFDIR: "d", S_IFLNK: "l", S_IFCHR: "c", S_IFBLK: "b", S_IFIFO: "p", S_IFSOCK: "s"}
+
+
+def type_char(mode: int) -> str:
+    """ls's file type letter (`-`, `d`, `l`, ...)."""
+    return _TYPE_CHARS.get(mode & S_IFMT, "?")
+
+
+def find_type_char(mode: int) -> str:
+    """find's %y / -type letter (`f` for regular files)."""
+    c = type_char(mode)
+    return "f" if c == "-" else c
+
+
+def mode_string(mode: int) -> str:
+    """`drwxr-xr-x` with setuid/setgid/sticky letters."""
+    chars = [type_char(mode)]
+    for shift, special, letter in ((6, 0o4000, "s"), (3, 0o2000, "s"), (0, 0o1000, "t")):
+        bits = (mode >> shift) & 7
+        chars.append("r" if bits & 4 else "-")
+        chars.append("w" if bits & 2 else "-")
+        if mode & special:
+            chars.append(letter if bits & 1 else letter.upper())
+        else:
+            chars.append("x" if bits & 1 else "-")
+    return "".join(chars)
+
+
+def type_description(st: Stat) -> str:
+    """stat's %F wording."""
+    kind = st.mode & S_IFMT
+    if kind == S_IFREG:
+        return "regular empty file" if st.size == 0 else "regular file"
+    return {
+        S_IFDIR: "directory",
+        S_IFLNK: "symbolic link",
+        S_IFCHR: "character special file",
+        S_IFBLK: "block special file",
+        S_IFIFO: "fifo",
+        S_IFSOCK: "socket",
+    }.get(kind, "weird file")
+
+
+def blocks_512(st: Stat) -> int:
+    """Allocated 512-byte blocks as ext4 would report them (4K blocks; short
+    symlinks live in the inode; devices take none)."""
+    kind = st.mode & S_IFMT
+    if kind == S_IFLNK:
+        return 0 if st.size < 60 else 8
+    if kind in (S_IFREG, S_IFDIR):
+        return ((st.size + 4095) // 4096) * 8
+    return 0
+
+
+# ------------------------------------------------------------ quoting
+
+_SHELL_SPECIAL = frozenset("!\"$&()*;<=>[^`|{}\\?")
+_C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
+
+
+def _char_escape(ch: str) -> str | None:
+    """The C escape for a character that cannot be shown, or None."""
+    if ch in _C_ESCAPES:
+        return _C_ESCAPES[ch]
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte (surrogateescape)
+        return f"\\{code - 0xDC00:03o}"
+    if code < 32 or code == 127:
+        return f"\\{code:03o}"
+    if code > 127 and not ch.isprintable() and ch != "\u00a0":
+        return "".join(f"\\{b:03o}" for b in ch.encode("utf-8", "surrogateescape"))
+    return None
+
+
+def quoteaf(name: str) -> str:
+    """GNU's shell-escape-always quoting, used for file names in messages:
+    'a b', "it's", 'a'$'\\n''b'."""
+    needs_escape = False
+    has_quote = False
+    compatible = True
+    for i, ch in enumerate(name):
+        if _char_escape(ch) is not None:
+            needs_escape = True
+        elif ch == "'":
+            has_quote = True
+        elif ch in _SHELL_SPECIAL or (ch in "#~" and i > 0):
+            compatible = False
+    if has_quote and compatible and not needs_escape:
+        return '"' + name + '"'
+    out = ["'"]
+    escaping = False
+    for ch in name:
+        esc = _char_escape(ch)
+        if esc is not None:
+            if not escaping:
+                out.append("'$'")
+                escaping = True
+            out.append(esc)
+            continue
+        if ch == "'":
+            out.append("'\\''")
+            escaping = False
+            continue
+        if escaping:
+            out.append("''")
+            escaping = False
+        out.append(ch)
+    out.append("'")
+    return "".join(out)
+
+
+def quote(text: str) -> str:
+    """GNU's locale quoting in a UTF-8 locale: text in curly quotes (C escapes inside)."""
+    out = []
+    for ch in text:
+        esc = _char_escape(ch)
+        if esc is not None:
+            out.append(esc)
+        elif ch == "\\":
+            out.append("\\\\")
+        else:
+            out.append(ch)
+    return "\u2018" + "".join(out) + "\u2019"
+
+
+def shell_quote(name: str) -> str:
+    """GNU's shell-escape quoting (quotef): quote only when needed."""
+    if name and name not in ("{", "}"):
+        for i, ch in enumerate(name):
+            if (ch in _SHELL_SPECIAL and ch not in "{}") or ch in " '" or (ch in "#~" and i == 0):
+                break
+            if _char_escape(ch) is not None:
+                break
+        else:
+            return name
+    return quoteaf(name)
+
+
+# ------------------------------------------------------------ paths
+
+
+def join(directory: str, name: str) -> str:
+    """`dir/name` without doubling a trailing slash (GNU keeps `a//b` as given
+    only for operands, never when it builds child paths)."""
+    if directory.endswith("/"):
+        return directory + name
+    return directory + "/" + name
+
+
+def basename(path: str) -> str:
+    stripped = path.rstrip("/")
+    if not stripped:
+        return "/" if path else ""
+    return stripped.rsplit("/", 1)[-1]
+
+
+def dirname(path: str) -> str:
+    stripped = path.rstrip("/")
+    if not stripped:
+        return "/" if path else "."
+    if "/" not in stripped:
+        return "."
+    head = stripped.rsplit("/", 1)[0].rstrip("/")
+    return head or "/"
+
+
+# ------------------------------------------------------------ sizes
+
+
+def human_size(n: int | float, base: int = 1024, units: str = "KMGTPEZY") -> str:
+    """GNU's human_readable with ceiling rounding: 1.5K, 12K, 1.0M."""
+    if n < base:
+        return str(math.ceil(n))
+    exp = 1
+    while n >= base ** (exp + 1) and exp < len(units):
+        exp += 1
+    while True:
+        div = base**exp
+        tenths = math.ceil(n * 10 / div)
+        if tenths < 100:
+            return f"{tenths // 10}.{tenths % 10}{units[exp - 1]}"
+        whole = math.ceil(n / div)
+        if whole >= base and exp < len(units):
+            exp += 1
+            continue
+        return f"{whole}{units[exp - 1]}"
+
+
+def si_size(n: int | float) -> str:
+    return human_size(n, 1000, "kMGTPEZY")
+
+
+_SIZE_SUFFIXES = "KMGTPEZYRQ"
+
+
+def parse_size(text: str, allow_b_suffix: bool = True) -> int | None:
+    """`10K`, `1MB`, `2KiB`, `512`... as GNU's xstrtoumax does for sizes."""
+    m = re.fullmatch(r"(\d+)([KMGTPEZYRQkmgtpezyrq]?)(iB|B)?|(\d+)([bcw])", text)
+    if m is None:
+        return None
+    if m.group(4) is not None:
+        if not allow_b_suffix:
+            return None
+        mult = {"b": 512, "c": 1, "w": 2}[m.group(5)]
+        return int(m.group(4)) * mult
+    value = int(m.group(1))
+    letter = m.group(2)
+    if not letter:
+        return value if m.group(3) is None else None
+    base = 1000 if m.group(3) == "B" else 1024
+    if letter == "k" and m.group(3) is None:
+        letter = "K"
+    if letter.islower() and letter != "k":
+        return None
+    return int(value * base ** (_SIZE_SUFFIXES.index(letter.upper()) + 1))
+
+
+# ------------------------------------------------------------ modes
+
+
+class ModeError(ValueError):
+    pass
+
+
+# one compiled clause of a mode: (op, flag, affected, value, mentioned); flag is
+# "" (plain bits), "copy" (`g=u`) or "X" (execute if any execute bit / directory)
+ModeChange = tuple[str, str, int, int, int]
+
+
+def compile_mode(spec: str) -> list[ModeChange]:
+    """Compile a chmod mode, octal or symbolic (`u+x,go-w`, `a=r`, `+X`, `g=u`),
+    like gnulib's mode_compile; raises ModeError."""
+    if spec and all(c in "01234567" for c in spec):
+        value = int(spec, 8)
+        if value > 0o7777:
+            raise ModeError(spec)
+        # fewer than 5 digits leave a directory's set-ID bits alone unless given
+        mentioned = (value & 0o6000) | 0o1777 if len(spec) < 5 else 0o7777
+        return [("=", "", 0o7777, value, mentioned)]
+    changes: list[ModeChange] = []
+    for clause in spec.split(","):
+        i = 0
+        who = 0
+        while i < len(clause) and clause[i] in "ugoa":
+            who |= {"u": 0o4700, "g": 0o2070, "o": 0o1007, "a": 0o7777}[clause[i]]
+            i += 1
+        if i >= len(clause):
+            raise ModeError(spec)
+        while i < len(clause):
+            op = clause[i]
+            if op not in "+-=":
+                raise ModeError(spec)
+            i += 1
+            value = 0
+            flag = ""
+            if i < len(clause) and clause[i] in "ugo":
+                value = {"u": 0o700, "g": 0o070, "o": 0o007}[clause[i]]
+                flag = "copy"
+                i += 1
+            else:
+                while i < len(clause) and clause[i] in "rwxXst":
+                    c = clause[i]
+                    value |= {"r": 0o444, "w": 0o222, "x": 0o111, "s": 0o6000, "t": 0o1000}.get(c, 0)
+                    if c == "X":
+                        flag = "X"
+                    i += 1
+            changes.append((op, flag, who, value, (who & value) if who else value))
+    return changes
+
+
+def adjust_mode(old: int, is_dir: bool, umask: int, changes: list[ModeChange]) -> int:
+    """Apply compiled changes to permission bits `old` (gnulib's mode_adjust)."""
+    mode = old & 0o7777
+    for op, flag, affected, value, mentioned in changes:
+        omit = (0o6000 if is_dir else 0) & ~mentioned
+        if flag == "copy":
+            value &= mode
+            value |= (0o444 if value & 0o444 else 0) | (0o222 if value & 0o222 else 0) | (0o111 if value & 0o111 else 0)
+        elif flag == "X" and (mode & 0o111 or is_dir):
+            value |= 0o111
+        value &= (affected if affected else ~umask & 0o7777) & ~omit
+        if op == "=":
+            preserved = ((~affected & 0o7777) if affected else 0) | omit
+            mode = (mode & preserved) | value
+        elif op == "+":
+            mode |= value
+        else:
+            mode &= ~value
+    return mode & 0o7777
+
+
+def parse_mode(spec: str, old: int, is_dir: bool, umask: int = 0o022) -> int:
+    """Compile and apply a chmod mode in one step."""
+    return adjust_mode(old, is_dir, umask, compile_mode(spec))
+
+
+# ------------------------------------------------------------ time
+
+
+def tz_from_env(env: Mapping[str, str]) -> _dt.tzinfo:
+    """A fixed-offset zone from TZ (`UTC`, `UTC0`, `EST5`, `XXX-2`, `+0100`);
+    no zone database is read, so named zones fall back to UTC."""
+    tz = env.get("TZ", "").lstrip(":")
+    m = re.fullmatch(r"([A-Za-z]{3,}|<[^>]*>)?([+-]?)(\d{1,2})(?::(\d{2}))?(?:[A-Za-z]{3,}.*)?", tz)
+    if m is None or (m.group(1) is None and not m.group(2)):
+        return _dt.UTC
+    hours = int(m.group(3))
+    minutes = int(m.group(4) or 0)
+    # POSIX TZ offsets are west-positive
+    sign = 1 if m.group(2) == "-" else -1
+    return _dt.timezone(sign * _dt.timedelta(hours=hours, minutes=minutes))
+
+
+def to_datetime(t: float, tz: _dt.tzinfo) -> _dt.datetime:
+    return _dt.datetime.fromtimestamp(math.floor(t), tz)
+
+
+def nanos(t: float) -> int:
+    frac = t - math.floor(t)
+    return min(round(frac * 1_000_000_000), 999_999_999)
+
+
+def format_full_time(t: float, tz: _dt.tzinfo) -> str:
+    """`2024-01-02 03:04:05.000000000 +0000` (stat, ls --full-time)."""
+    d = to_datetime(t, tz)
+    return d.strftime("%Y-%m-%d %H:%M:%S") + f".{nanos(t):09d} " + d.strftime("%z")
+
+
+def ls_time(t: float, now: float, tz: _dt.tzinfo) -> str:
+    """ls -l's date column: recent times show the clock, old or future ones the year."""
+    d = to_datetime(t, tz)
+    # GNU: within the last half Gregorian year (a file stamped "now" counts)
+    if now - 31556952 // 2 < t <= now:
+        return f"{d.strftime('%b')} {d.day:2d} {d.strftime('%H:%M')}"
+    return f"{d.strftime('%b')} {d.day:2d}  {d.year}"
+
+
+_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+_UNITS = {
+    "sec": 1, "second": 1, "min": 60, "minute": 60, "hour": 3600, "day": 86400, "week": 604800,
+    "fortnight": 1209600, "month": -1, "year": -12,
+}
+_TOKEN = re.compile(r"\s*(@-?\d+(?:[.,]\d+)?|[+-]?\d+(?:[.:]\d+)*(?:[.,]\d+)?|[a-z]+\.?|[+-]|,|\S)", re.I)
+
+
+def _month_add(d: _dt.datetime, months: int) -> _dt.datetime:
+    total = d.month - 1 + months
+    year = d.year + total // 12
+    month = total % 12 + 1
+    # GNU normalises an overflowing day (Jan 31 + 1 month = Mar 2/3)
+    extra = max(0, d.day - calendar.monthrange(year, month)[1])
+    base = d.replace(year=year, month=month, day=min(d.day, calendar.monthrange(year, month)[1]))
+    return base + _dt.timedelta(days=extra)
+
+
+def parse_date(text: str, now: float, tz: _dt.tzinfo) -> float | None:
+    """A small subset of GNU's date input: `@SECONDS`, ISO 8601 dates and
+    times with zones, `Jan 2 2020`, `YYYYMMDD`, clock times, `now`, `today`,
+    `yesterday`, `tomorrow` and relative items (`2 days ago`, `+3 hours`)."""
+    s = text.strip()
+    if not s:
+        return float(_midnight(now, tz))
+    m = re.fullmatch(r"@(-?\d+)(?:[.,](\d+))?", s)
+    if m:
+        frac = float("0." + m.group(2)) if m.group(2) else 0.0
+        whole = int(m.group(1))
+        return whole - frac if whole < 0 else whole + frac
+    base = to_datetime(now, tz)
+    base_frac = now - math.floor(now)
+    date: tuple[int, int, int] | None = None
+    clock: tuple[int, int, int, float] | None = None
+    zone: _dt.tzinfo | None = None
+    rel_seconds = 0.0
+    rel_months = 0
+    rest = s
+    m = re.match(
+        r"(\d{4,})-(\d{1,2})-(\d{1,2})(?:[T ]\s*(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
+        r"\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2}|[+-]\d{2}(?!\d))?(?![\d:])",
+        rest,
+        re.I,
+    )
+    if m is None:
+        m2 = re.match(r"(\d{4})(\d{2})(\d{2})(?:T(\d{2}):?(\d{2})(?::?(\d{2}))?)?(?![\d:])", rest)
+        if m2:
+            date = (int(m2.group(1)), int(m2.group(2)), int(m2.group(3)))
+            if m2.group(4):
+                clock = (int(m2.group(4)), int(m2.group(5)), int(m2.group(6) or 0), 0.0)
+            rest = rest[m2.end():]
+    else:
+        date = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        if m.group(4):
+            frac = float("0." + m.group(7)) if m.group(7) else 0.0
+            clock = (int(m.group(4)), int(m.group(5)), int(m.group(6) or 0), frac)
+        if m.group(8):
+            zone = _zone(m.group(8))
+        rest = rest[m.end():]
+    tokens = [t for t in _TOKEN.findall(rest) if t.strip()]
+    i = 0
+    pending_sign = 0
+    while i < len(tokens):
+        tok = tokens[i].lower().rstrip(".")
+        i += 1
+        nxt = tokens[i].lower() if i < len(tokens) else ""
+        if tok in ("now",):
+            continue
+        if tok == "today":
+            continue
+        if tok in ("yesterday", "tomorrow"):
+            rel_seconds += -86400 if tok == "yesterday" else 86400
+            continue
+        if tok in ("+", "-"):
+            pending_sign = 1 if tok == "+" else -1
+            continue
+        if tok in ("z", "utc", "gmt"):
+            zone = _dt.UTC
+            continue
+        if tok in ("am", "pm") and clock is not None:
+            h = clock[0] % 12 + (12 if tok == "pm" else 0)
+            clock = (h, clock[1], clock[2], clock[3])
+            continue
+        if tok[:3] in _MONTHS and (len(tok) == 3 or _full_month(tok)):
+            month = _MONTHS.index(tok[:3]) + 1
+            day = None
+            year = base.year
+            if nxt.isdigit():
+                day = int(nxt)
+                i += 1
+                if i < len(tokens) and tokens[i] == ",":
+                    i += 1
+                if i < len(tokens) and tokens[i].isdigit() and len(tokens[i]) >= 3:
+                    year = int(tokens[i])
+                    i += 1
+            elif date is not None:
+                day = date[2]
+            if day is None:
+                day = 1
+            date = (year, month, day)
+            continue
+        if re.fullmatch(r"\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?", tok):
+            parts = re.split(r"[:.,]", tok)
+            frac = float("0." + parts[3]) if len(parts) > 3 else 0.0
+            clock = (int(parts[0]), int(parts[1]), int(parts[2]) if len(parts) > 2 else 0, frac)
+            if i < len(tokens) and re.fullmatch(r"[+-]\d{2}:?\d{2}", tokens[i]):
+                zone = _zone(tokens[i])
+                i += 1
+            continue
+        if re.fullmatch(r"[+-]\d{2}:?\d{2}", tok) and clock is not None and not _is_unit(nxt):
+            zone = _zone(tok)
+            continue
+        if tok in ("next", "last", "this") and _is_unit(nxt):
+            n = {"next": 1, "last": -1, "this": 0}[tok]
+            tok = str(n)
+        if re.fullmatch(r"[+-]?\d+", tok) and _is_unit(nxt):
+            n = int(tok) * (pending_sign or 1)
+            pending_sign = 0
+            unit = _unit(nxt)
+            i += 1
+            if i < len(tokens) and tokens[i].lower() == "ago":
+                n = -n
+                i += 1
+            if unit < 0:
+                rel_months += n * -unit
+            else:
+                rel_seconds += n * unit
+            continue
+        if _is_unit(tok):
+            unit = _unit(tok)
+            n = pending_sign or 1
+            pending_sign = 0
+            if i < len(tokens) and tokens[i].lower() == "ago":
+                n = -n
+                i += 1
+            if unit < 0:
+                rel_months += n * -unit
+            else:
+                rel_seconds += n * unit
+            continue
+        if tok.isdigit() and date is None and nxt[:3] in _MONTHS:
+            # `2 Jan 2020`
+            day = int(tok)
+            month = _MONTHS.index(nxt[:3]) + 1
+            i += 1
+            year = base.year
+            if i < len(tokens) and tokens[i].isdigit() and len(tokens[i]) >= 3:
+                year = int(tokens[i])
+                i += 1
+            date = (year, month, day)
+            continue
+        if tok.isdigit() and date is not None and len(tok) == 4:
+            date = (int(tok), date[1], date[2])
+            continue
+        return None
+    if pending_sign:
+        return None
+    zone_used = zone or tz
+    local = base.astimezone(zone_used)
+    frac_out = base_frac
+    if date is not None or clock is not None:
+        y, mo, d = date if date is not None else (local.year, local.month, local.day)
+        if clock is None:
+            clock = (0, 0, 0, 0.0)
+        hh, mm, ss, frac_out = clock
+        if hh > 23 or mm > 59 or ss > 60 or not 1 <= mo <= 12:
+            return None
+        try:
+            local = _dt.datetime(y, mo, d, hh, mm, min(ss, 59), tzinfo=zone_used)
+        except ValueError:
+            return None
+    if rel_months:
+        local = _month_add(local, rel_months)
+    result = local.timestamp() + rel_seconds
+    return result + frac_out
+
+
+def _full_month(tok: str) -> bool:
+    names = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+             "october", "november", "december"]
+    return tok in names or tok == "sept"
+
+
+def _is_unit(tok: str) -> bool:
+    t = tok.lower()
+    return t in _UNITS or (t.endswith("s") and t[:-1] in _UNITS) or t in ("mins", "secs")
+
+
+def _unit(tok: str) -> int:
+    t = tok.lower()
+    return _UNITS[t] if t in _UNITS else _UNITS[t[:-1]]
+
+
+def _zone(text: str) -> _dt.tzinfo:
+    t = text.upper()
+    if t in ("Z", "UTC", "GMT"):
+        return _dt.UTC
+    sign = -1 if t[0] == "-" else 1
+    digits = t[1:].replace(":", "")
+    hours = int(digits[:2])
+    minutes = int(digits[2:4] or 0)
+    return _dt.timezone(sign * _dt.timedelta(hours=hours, minutes=minutes))
+
+
+def _midnight(now: float, tz: _dt.tzinfo) -> int:
+    d = to_datetime(now, tz)
+    return int(d.replace(hour=0, minute=0, second=0).timestamp())
+
+
+def parse_touch_stamp(text: str, now: float, tz: _dt.tzinfo) -> float | None:
+    """touch -t's `[[CC]YY]MMDDhhmm[.ss]`."""
+    m = re.fullmatch(r"(\d{8}|\d{10}|\d{12})(?:\.(\d{2}))?", text)
+    if m is None:
+        return None
+    digits = m.group(1)
+    seconds = int(m.group(2) or 0)
+    if len(digits) == 12:
+        year = int(digits[:4])
+        digits = digits[4:]
+    elif len(digits) == 10:
+        yy = int(digits[:2])
+        year = 1900 + yy if yy >= 69 else 2000 + yy
+        digits = digits[2:]
+    else:
+        year = to_datetime(now, tz).year
+    month, day, hour, minute = (int(digits[k : k + 2]) for k in (0, 2, 4, 6))
+    if seconds > 60:
+        return None
+    try:
+        return _dt.datetime(year, month, day, hour, minute, min(seconds, 59), tzinfo=tz).timestamp()
+    except ValueError:
+        return None
