@@ -1,1 +1,24 @@
-"""sandbash."""
+"""sandbash: bash, in Python, in a sandbox.
+
+    from sandbash import Bash
+    result = Bash().exec("echo hello | tr a-z A-Z")
+    print(result.stdout)
+"""
+
+from .api import Bash, ExecResult, Session
+from .errors import ExecutionCancelled, ExecutionLimitError, SandbashError
+from .interp.runtime import Identity
+from .limits import CancelToken, Limits
+
+__all__ = [
+    "Bash",
+    "CancelToken",
+    "ExecResult",
+    "ExecutionCancelled",
+    "ExecutionLimitError",
+    "Identity",
+    "Limits",
+    "SandbashError",
+    "Session",
+]
+__version__ = "0.1.0"

@@ -72,3 +72,19 @@ def run_command(
 
     status = _run(list(argv), BytesReader(stdin), out, err, environment)
     return CommandResult(out.getvalue(), err.getvalue(), status, vfs)
+
+
+def run_case(script: str, cwd: str, env: dict[str, str]) -> tuple[bytes, bytes, int]:
+    """For the shared harnesses: run `script` as bash reads a script on stdin,
+    in a fresh sandbox whose cwd is `cwd` and whose environment is exactly `env`."""
+    from .api import Bash
+    from .errors import ExecutionCancelled, ExecutionLimitError
+
+    bash = Bash(env=env, cwd=cwd)
+    try:
+        result = bash.exec(script, replace_env=True, mode="s")
+    except ExecutionLimitError as e:
+        return e.result.stdout_bytes, e.result.stderr_bytes + f"bash: {e.message}\n".encode(), e.result.exit_code
+    except ExecutionCancelled as e:
+        return e.result.stdout_bytes, e.result.stderr_bytes, e.result.exit_code
+    return result.stdout_bytes, result.stderr_bytes, result.exit_code

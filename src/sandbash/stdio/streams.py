@@ -238,19 +238,26 @@ class BufferWriter(Stream):
 
     writable = True
 
-    def __init__(self, charge: Callable[[int], None] | None = None, on_write: Callable[[bytes], None] | None = None) -> None:
+    def __init__(
+        self,
+        charge: Callable[[int], None] | None = None,
+        on_write: Callable[[bytes], None] | None = None,
+        keep: bool = True,
+    ) -> None:
         super().__init__()
         self.parts: list[bytes] = []
         self.size = 0
         self.charge = charge
         self.on_write = on_write
+        self.keep = keep
 
     def write(self, data: bytes) -> None:
         if not data:
             return
         if self.charge is not None:
             self.charge(len(data))
-        self.parts.append(data)
+        if self.keep:
+            self.parts.append(data)
         self.size += len(data)
         if self.on_write is not None:
             self.on_write(data)

@@ -26,6 +26,7 @@ COND = 6  # a word inside [[ ]]
 REGEX = 7  # the right side of =~
 CASE_PAT = 8  # a case pattern
 SLICE = 9  # the offset/length of ${x:off:len}
+KEY = 10  # an associative-array subscript: quotes and $ work, nothing terminates
 
 _META = frozenset(" \t\n;&|<>()")
 _SPECIAL_PARAMS = frozenset("@*#?-$!0")
@@ -715,8 +716,7 @@ class WordReader:
             if self.pos < len(src) and src[self.pos] == ":":
                 self.pos += 1
                 length = self._param_arg(SLICE, in_dq, start_line, "slice")
-            else:
-                self._expect_close(start_line)
+            self._expect_close(start_line)
             return A.ParamOp("slice", ":", off, length)
         end = self._find_closing_brace(i)
         self.pos = end + 1

@@ -13,7 +13,7 @@ import stat as st
 from dataclasses import dataclass
 from typing import Protocol
 
-S_IFMT = st.S_IFMT
+S_IFMT = 0o170000
 S_IFDIR = st.S_IFDIR
 S_IFREG = st.S_IFREG
 S_IFLNK = st.S_IFLNK

@@ -462,6 +462,17 @@ class FsView:
     def exists(self, path: str) -> bool:
         return self.try_stat(path) is not None
 
+    def access(self, path: str, bits: int) -> bool:
+        """Whether the sandbox user may read (4), write (2) or search/execute (1)."""
+        st = self.try_stat(path)
+        if st is None:
+            return False
+        try:
+            self.vfs._need(st, bits, path)
+        except FsError:
+            return False
+        return True
+
     def is_dir(self, path: str) -> bool:
         st = self.try_stat(path)
         return st is not None and st.is_dir

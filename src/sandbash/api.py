@@ -1,0 +1,296 @@
+"""The Python API: `Bash`, `Session`, `ExecResult`.
+
+A `Bash` owns a filesystem; each `exec` runs a script in a fresh shell over
+that filesystem. A `Session` keeps the shell (cwd, variables, functions,
+options, traps) between calls, the way a model's bash tool expects.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .errors import ExecutionCancelled, ExecutionLimitError
+from .interp.runtime import CommandGate, Identity, Runtime
+from .interp.shell import Shell
+from .interp.state import ShellState
+from .limits import Budget, Cancelled, CancelToken, LimitExceeded, Limits
+from .stdio.streams import BufferWriter, BytesReader, Stream
+from .vfs.base import Backend
+from .vfs.errors import FsError
+from .vfs.facade import FsView, Vfs
+from .vfs.memory import DiskQuota, FileContent, MemoryFs
+
+# deep bash recursion (functions, nested substitutions) needs Python frames;
+# the limits (max_call_depth, max_ast_depth) keep it well below this
+if sys.getrecursionlimit() < 20_000:
+    sys.setrecursionlimit(20_000)
+
+DEFAULT_ENV = {
+    "HOME": "/home/user",
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "USER": "user",
+    "LOGNAME": "user",
+    "SHELL": "/bin/bash",
+    "LANG": "C.UTF-8",
+    "TERM": "dumb",
+}
+
+
+@dataclass
+class ExecResult:
+    """What a run produced. `stdout`/`stderr` are text (invalid UTF-8 shown
+    as U+FFFD); the exact bytes are in `stdout_bytes`/`stderr_bytes`."""
+
+    stdout_bytes: bytes
+    stderr_bytes: bytes
+    exit_code: int
+    duration: float = 0.0
+    events: list[dict[str, object]] = field(default_factory=list)
+
+    @property
+    def stdout(self) -> str:
+        return self.stdout_bytes.decode("utf-8", "replace")
+
+    @property
+    def stderr(self) -> str:
+        return self.stderr_bytes.decode("utf-8", "replace")
+
+    @property
+    def ok(self) -> bool:
+        return self.exit_code == 0
+
+
+def _limits(value: Limits | str | None) -> Limits:
+    if value is None:
+        return Limits()
+    if isinstance(value, str):
+        return Limits.profile(value)
+    return value
+
+
+class Bash:
+    """A sandboxed bash. Thread-safe for concurrent `exec` calls only when
+    they do not race on the same files."""
+
+    def __init__(
+        self,
+        *,
+        files: Mapping[str, FileContent] | None = None,
+        env: Mapping[str, str] | None = None,
+        cwd: str = "/home/user",
+        fs: Backend | Vfs | None = None,
+        limits: Limits | str | None = None,
+        identity: Identity | None = None,
+        clock: Callable[[], float] | None = None,
+        seed: int | None = None,
+        command_gate: CommandGate | None = None,
+    ) -> None:
+        self.limits = _limits(limits)
+        self.identity = identity or Identity()
+        self.clock = clock or time.time
+        if isinstance(fs, Vfs):
+            self.vfs = fs
+        else:
+            backend = fs
+            if backend is None:
+                quota = DiskQuota(self.limits.max_filesystem_bytes, self.limits.max_filesystem_files)
+                backend = MemoryFs(quota=quota, clock=self.clock, uid=self.identity.uid, gid=self.identity.gid)
+            self.vfs = Vfs(backend, uid=self.identity.uid, gid=self.identity.gid, clock=self.clock, seed=seed)
+        self.env = dict(DEFAULT_ENV if env is None else env)
+        if env is None:
+            self.env["HOME"] = self.identity.home
+            self.env["USER"] = self.env["LOGNAME"] = self.identity.user
+        self.cwd = cwd
+        self.seed = seed
+        self.command_gate = command_gate
+        view = self.vfs.view("/")
+        for d in ("/tmp", "/home", self.identity.home, "/bin", "/usr/bin", cwd):
+            try:
+                view.mkdir(d, parents=True)
+            except FsError:
+                pass
+        try:
+            view.chmod("/tmp", 0o1777)
+        except FsError:
+            pass
+        for path, content in (files or {}).items():
+            self.write_file(path, content)
+
+    # ------------------------------------------------------------ files
+
+    @property
+    def fs(self) -> FsView:
+        return self.vfs.view(self.cwd)
+
+    def write_file(self, path: str, content: FileContent) -> None:
+        view = self.fs
+        full = view.abspath(path)
+        parent = full.rsplit("/", 1)[0] or "/"
+        view.mkdir(parent, parents=True)
+        if callable(content):
+            content = content()
+        data = content.encode("utf-8", "surrogateescape") if isinstance(content, str) else bytes(content)
+        view.write_bytes(full, data)
+
+    def read_file(self, path: str) -> bytes:
+        return self.fs.read_bytes(path)
+
+    # ------------------------------------------------------------ running
+
+    def _new_shell(
+        self,
+        limits: Limits,
+        cancel: CancelToken | None,
+        env: Mapping[str, str],
+        cwd: str,
+        stdin: bytes | str,
+        out: Stream,
+        err: Stream,
+        mode: str,
+    ) -> tuple[Shell, Runtime]:
+        budget = Budget(limits, cancel)
+        rt = Runtime(self.vfs, limits, budget, identity=self.identity, clock=self.clock,
+                     command_gate=self.command_gate)
+        self.vfs.checkpoint = budget.check_time
+        data = stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
+        view = self.vfs.view(cwd)
+        state = ShellState(view, {0: BytesReader(data), 1: out, 2: err})
+        if self.seed is not None:
+            state.rng.seed(self.seed)
+        state.mode = mode
+        sh = Shell(state, rt)
+        sh.init_variables(dict(env))
+        return sh, rt
+
+    def exec(
+        self,
+        script: str,
+        *,
+        stdin: bytes | str = b"",
+        env: Mapping[str, str] | None = None,
+        cwd: str | None = None,
+        args: Sequence[str] | None = None,
+        replace_env: bool = False,
+        limits: Limits | str | Mapping[str, float] | None = None,
+        cancel: CancelToken | None = None,
+        on_stdout: Callable[[bytes], None] | None = None,
+        on_stderr: Callable[[bytes], None] | None = None,
+        keep_output: bool = True,
+        mode: str = "c",
+        arg0: str = "bash",
+        positional: Sequence[str] = (),
+    ) -> ExecResult:
+        """Run `script` in a fresh shell. `args` are appended, unexpanded, to
+        the first command the script runs. Raises ExecutionLimitError (with the
+        partial result) when a limit is hit."""
+        run_limits = self._run_limits(limits)
+        environment = dict(env or {}) if replace_env else {**self.env, **(env or {})}
+        out, err = self._writers(run_limits, on_stdout, on_stderr, keep_output)
+        sh, rt = self._new_shell(run_limits, cancel, environment, cwd or self.cwd, stdin, out, err, mode)
+        sh.state.arg0 = arg0
+        sh.state.positional = list(positional)
+        if args:
+            sh.pending_args = list(args)
+        return _run(sh, rt, script, out, err)
+
+    def _run_limits(self, limits: Limits | str | Mapping[str, float] | None) -> Limits:
+        if limits is None:
+            return self.limits
+        if isinstance(limits, Mapping):
+            # the filesystem quota is fixed when the Bash is built
+            return self.limits.with_overrides(**limits)
+        return _limits(limits)
+
+    @staticmethod
+    def _writers(
+        limits: Limits,
+        on_stdout: Callable[[bytes], None] | None,
+        on_stderr: Callable[[bytes], None] | None,
+        keep: bool,
+    ) -> tuple[BufferWriter, BufferWriter]:
+        total = [0]
+        cap = limits.max_output_size
+
+        def charge(n: int) -> None:
+            total[0] += n
+            if total[0] > cap:
+                raise LimitExceeded("max_output_size", cap)
+
+        return BufferWriter(charge, on_stdout, keep), BufferWriter(charge, on_stderr, keep)
+
+    def session(self, *, env: Mapping[str, str] | None = None, cwd: str | None = None) -> Session:
+        return Session(self, env=env, cwd=cwd)
+
+
+class Session:
+    """A shell that lives across `exec` calls."""
+
+    def __init__(self, bash: Bash, *, env: Mapping[str, str] | None = None, cwd: str | None = None) -> None:
+        self.bash = bash
+        environment = {**bash.env, **(env or {})}
+        out = BufferWriter()
+        err = BufferWriter()
+        self.shell, self.rt = bash._new_shell(bash.limits, None, environment, cwd or bash.cwd, b"", out, err, "c")
+
+    @property
+    def cwd(self) -> str:
+        return self.shell.state.fs.cwd
+
+    def exec(
+        self,
+        script: str,
+        *,
+        stdin: bytes | str = b"",
+        args: Sequence[str] | None = None,
+        limits: Limits | str | Mapping[str, float] | None = None,
+        cancel: CancelToken | None = None,
+        on_stdout: Callable[[bytes], None] | None = None,
+        on_stderr: Callable[[bytes], None] | None = None,
+    ) -> ExecResult:
+        bash = self.bash
+        run_limits = bash._run_limits(limits)
+        out, err = bash._writers(run_limits, on_stdout, on_stderr, True)
+        sh = self.shell
+        rt = self.rt
+        rt.budget = Budget(run_limits, cancel)
+        rt.limits = run_limits
+        bash.vfs.checkpoint = rt.budget.check_time
+        data = stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
+        sh.state.fds = {0: BytesReader(data), 1: out, 2: err}
+        if args:
+            sh.pending_args = list(args)
+        return _run(sh, rt, script, out, err, keep_exit_trap=True)
+
+
+def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWriter,
+         keep_exit_trap: bool = False) -> ExecResult:
+    started = time.monotonic()
+    status = 0
+    try:
+        try:
+            if keep_exit_trap:
+                from .interp.control import ExitShell
+
+                try:
+                    status = sh.run_text(script, "-c")
+                except ExitShell as e:
+                    status = sh.run_exit_trap(e.status)
+            else:
+                status = sh.run_toplevel(script, "-c")
+            sh.wait_all_jobs()
+        except LimitExceeded as e:
+            result = ExecResult(out.getvalue(), err.getvalue(), 124 if e.limit == "timeout" else 126,
+                                time.monotonic() - started)
+            raise ExecutionLimitError(e.limit, e.value, result, e.message()) from None
+        except Cancelled:
+            result = ExecResult(out.getvalue(), err.getvalue(), 130, time.monotonic() - started)
+            raise ExecutionCancelled(result) from None
+    except (ExecutionLimitError, ExecutionCancelled):
+        raise
+    except RecursionError:
+        err.parts.append(b"bash: internal error: recursion too deep\n")
+        status = 2
+    return ExecResult(out.getvalue(), err.getvalue(), status & 0xFF, time.monotonic() - started)

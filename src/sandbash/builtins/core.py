@@ -1,0 +1,818 @@
+"""Control and execution builtins: : true false exit return break continue
+shift eval source . exec command builtin type hash enable times wait jobs
+kill bg fg disown logout suspend ulimit umask caller help."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..commands import registry
+from ..interp.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
+from ..syntax.parser import _RESERVED
+from ..vfs.errors import FsError
+from . import BUILTINS, DISABLED, SPECIAL, builtin
+
+if TYPE_CHECKING:
+    from ..interp.shell import Shell
+
+_KEYWORDS = sorted(_RESERVED - {"in"} | {"]]"})
+
+
+def _numeric(sh: Shell, name: str, text: str) -> int | None:
+    s = text.strip()
+    try:
+        return int(s, 10)
+    except ValueError:
+        sh.builtin_error(name, f"{text}: numeric argument required")
+        return None
+
+
+@builtin(":", "true")
+def bi_true(sh: Shell, argv: list[str]) -> int:
+    return 0
+
+
+@builtin("false")
+def bi_false(sh: Shell, argv: list[str]) -> int:
+    return 1
+
+
+@builtin("exit")
+def bi_exit(sh: Shell, argv: list[str]) -> int:
+    args = argv[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    if len(args) > 1:
+        sh.builtin_error("exit", "too many arguments")
+        return 1
+    if not args:
+        raise ExitShell(sh.state.last_status)
+    n = _numeric(sh, "exit", args[0])
+    if n is None:
+        raise ExitShell(2)
+    raise ExitShell(n & 0xFF)
+
+
+@builtin("logout")
+def bi_logout(sh: Shell, argv: list[str]) -> int:
+    sh.builtin_error("logout", "not login shell: use `exit'")
+    return 1
+
+
+@builtin("return")
+def bi_return(sh: Shell, argv: list[str]) -> int:
+    st = sh.state
+    if not st.frames and not st.sources:
+        sh.builtin_error("return", "can only `return' from a function or sourced script")
+        return 1
+    args = argv[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    if not args:
+        raise ReturnFromFunction(st.last_status)
+    if len(args) > 1:
+        sh.builtin_error("return", "too many arguments")
+        return 1
+    n = _numeric(sh, "return", args[0])
+    if n is None:
+        raise ReturnFromFunction(2)
+    raise ReturnFromFunction(n & 0xFF)
+
+
+def _loop_count(sh: Shell, name: str, argv: list[str]) -> int | None:
+    if len(argv) > 2:
+        sh.builtin_error(name, "too many arguments")
+        return None
+    if len(argv) == 1:
+        return 1
+    n = _numeric(sh, name, argv[1])
+    if n is None:
+        return None
+    if n < 1:
+        sh.builtin_error(name, f"{argv[1]}: loop count out of range")
+        return None
+    return n
+
+
+@builtin("break")
+def bi_break(sh: Shell, argv: list[str]) -> int:
+    n = _loop_count(sh, "break", argv)
+    if n is None:
+        return 1
+    depth = sh.state.loop_depth
+    if depth == 0:
+        sh.builtin_error("break", "only meaningful in a `for', `while', or `until' loop")
+        return 0
+    raise BreakLoop(min(n, depth))
+
+
+@builtin("continue")
+def bi_continue(sh: Shell, argv: list[str]) -> int:
+    n = _loop_count(sh, "continue", argv)
+    if n is None:
+        return 1
+    depth = sh.state.loop_depth
+    if depth == 0:
+        sh.builtin_error("continue", "only meaningful in a `for', `while', or `until' loop")
+        return 0
+    raise ContinueLoop(min(n, depth))
+
+
+@builtin("shift")
+def bi_shift(sh: Shell, argv: list[str]) -> int:
+    st = sh.state
+    n = 1
+    if len(argv) > 2:
+        sh.builtin_error("shift", "too many arguments")
+        return 1
+    if len(argv) == 2:
+        m = _numeric(sh, "shift", argv[1])
+        if m is None:
+            return 1
+        n = m
+    if n < 0:
+        sh.builtin_error("shift", f"{argv[1]}: shift count out of range")
+        return 1
+    if n > len(st.positional):
+        if st.shopts["shift_verbose"]:
+            sh.builtin_error("shift", f"{n}: shift count out of range")
+        return 1
+    st.positional = st.positional[n:]
+    return 0
+
+
+@builtin("eval")
+def bi_eval(sh: Shell, argv: list[str]) -> int:
+    args = argv[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    text = " ".join(args)
+    if not text.strip():
+        return 0
+    st = sh.state
+    saved_line = st.line
+    try:
+        return sh.run_text(text, "eval", line_base=st.line or 1)
+    finally:
+        st.line = saved_line
+
+
+def find_source(sh: Shell, name: str) -> str | None:
+    st = sh.state
+    if "/" not in name and st.shopts["sourcepath"]:
+        path = sh.get_str("PATH") or ""
+        for d in path.split(":"):
+            candidate = (d or ".").rstrip("/") + "/" + name
+            s = st.fs.try_stat(candidate)
+            if s is not None and s.is_file:
+                return candidate
+    s = st.fs.try_stat(name)
+    if s is not None:
+        return name
+    return None
+
+
+@builtin("source", ".")
+def bi_source(sh: Shell, argv: list[str]) -> int:
+    name = argv[0]
+    args = argv[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    if not args:
+        sh.builtin_error(name, "filename argument required")
+        sh.write_err(f"{name}: usage: {name} filename [arguments]\n")
+        return 2
+    st = sh.state
+    path = find_source(sh, args[0])
+    if path is None:
+        sh.error(f"{args[0]}: No such file or directory")
+        return 1
+    try:
+        s = st.fs.stat(path)
+        if s.is_dir:
+            sh.error(f"{args[0]}: is a directory")
+            return 1
+        data = st.fs.read_bytes(path)
+    except FsError as e:
+        sh.error(f"{args[0]}: {e.message}")
+        return 1
+    text = data.decode("utf-8", "surrogateescape")
+    saved_positional = st.positional
+    if len(args) > 1:
+        st.positional = args[1:]
+    st.sources.append(args[0])
+    saved_line = st.line
+    limit = sh.rt.limits.max_call_depth
+    if len(st.sources) > limit:
+        st.sources.pop()
+        from ..limits import LimitExceeded
+
+        raise LimitExceeded("max_call_depth", limit)
+    try:
+        try:
+            status = sh.run_text(text, None)
+        except ReturnFromFunction as r:
+            status = r.status
+    finally:
+        st.sources.pop()
+        st.line = saved_line
+        if len(args) > 1:
+            st.positional = saved_positional
+    return status
+
+
+@builtin("exec")
+def bi_exec(sh: Shell, argv: list[str]) -> int:
+    args = argv[1:]
+    while args and args[0].startswith("-") and args[0] != "-":
+        a = args.pop(0)
+        if a == "--":
+            break
+        if a in ("-c", "-l"):
+            continue
+        if a == "-a":
+            if args:
+                args.pop(0)
+            continue
+        sh.builtin_error("exec", f"{a}: invalid option")
+        sh.write_err("exec: usage: exec [-cl] [-a name] [command [argument ...]] [redirection ...]\n")
+        return 2
+    if not args:
+        return 0
+    env = sh.exported_env()
+    kind, _ = sh.find_command(args[0])
+    if args[0] in BUILTINS and args[0] not in DISABLED:
+        status = BUILTINS[args[0]](sh, args)
+    elif kind == "" and args[0] not in sh.state.functions:
+        sh.error(f"{args[0]}: not found" if "/" not in args[0] else f"{args[0]}: No such file or directory")
+        raise ExitShell(127)
+    else:
+        status = sh.run_external(args, env)
+    raise ExitShell(status)
+
+
+@builtin("command")
+def bi_command(sh: Shell, argv: list[str]) -> int:
+    args = argv[1:]
+    mode = ""
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        a = args[0]
+        if a == "--":
+            args = args[1:]
+            break
+        if all(c in "pvV" for c in a[1:]):
+            for c in a[1:]:
+                if c in "vV":
+                    mode = c
+            args = args[1:]
+            continue
+        sh.builtin_error("command", f"{a[:2]}: invalid option")
+        sh.write_err("command: usage: command [-pVv] command [arg ...]\n")
+        return 2
+    if not args:
+        return 0
+    if mode:
+        status = 0
+        for name in args:
+            if not describe(sh, name, "v" if mode == "v" else "V", all_=False):
+                if mode == "V":
+                    sh.builtin_error("command", f"{name}: not found")
+                status = 1
+        return status
+    return sh.dispatch(args, [], (), no_functions=True)
+
+
+@builtin("builtin")
+def bi_builtin(sh: Shell, argv: list[str]) -> int:
+    args = argv[1:]
+    if not args:
+        return 0
+    fn = BUILTINS.get(args[0])
+    if fn is None or args[0] in DISABLED:
+        sh.builtin_error("builtin", f"{args[0]}: not a shell builtin")
+        return 1
+    return fn(sh, args)
+
+
+def describe(sh: Shell, name: str, style: str, all_: bool) -> bool:
+    """type/command -v/-V output for one name. style: v, V, t, p, P."""
+    st = sh.state
+    found = False
+    if style in ("p", "P"):
+        if style == "p" and (name in st.aliases or name in _KEYWORDS or name in st.functions or name in BUILTINS):
+            return True
+        kind, where = sh.find_command(name)
+        if kind:
+            sh.out(where + "\n")
+            return True
+        return False
+    if name in st.aliases and st.shopts["expand_aliases"] or (name in st.aliases and style in ("V", "t", "v")):
+        found = True
+        if style == "v":
+            sh.out(f"alias {name}='{st.aliases[name]}'\n" if "'" not in st.aliases[name] else
+                   f"alias {name}={_q(st.aliases[name])}\n")
+        elif style == "t":
+            sh.out("alias\n")
+        else:
+            sh.out(f"{name} is aliased to `{st.aliases[name]}'\n")
+        if not all_:
+            return True
+    if name in _KEYWORDS:
+        found = True
+        if style == "v":
+            sh.out(name + "\n")
+        elif style == "t":
+            sh.out("keyword\n")
+        else:
+            sh.out(f"{name} is a shell keyword\n")
+        if not all_:
+            return True
+    fdef = st.functions.get(name)
+    if fdef is not None:
+        found = True
+        if style == "v":
+            sh.out(name + "\n")
+        elif style == "t":
+            sh.out("function\n")
+        else:
+            from ..syntax.unparse import unparse_function
+
+            sh.out(f"{name} is a function\n{unparse_function(fdef)}\n")
+        if not all_:
+            return True
+    if name in BUILTINS and name not in DISABLED:
+        found = True
+        if style == "v":
+            sh.out(name + "\n")
+        elif style == "t":
+            sh.out("builtin\n")
+        else:
+            sh.out(f"{name} is a shell builtin\n")
+        if not all_:
+            return True
+    kind, where = sh.find_command(name)
+    if kind:
+        found = True
+        hashed = name in st.hashed
+        if style == "v":
+            sh.out(where + "\n")
+        elif style == "t":
+            sh.out("file\n")
+        else:
+            sh.out(f"{name} is hashed ({where})\n" if hashed and not all_ else f"{name} is {where}\n")
+    return found
+
+
+def _q(s: str) -> str:
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+@builtin("type")
+def bi_type(sh: Shell, argv: list[str]) -> int:
+    args = argv[1:]
+    style = "V"
+    all_ = False
+    funcs = True
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        a = args.pop(0)
+        if a == "--":
+            break
+        for c in a[1:]:
+            if c == "t":
+                style = "t"
+            elif c == "p":
+                style = "p"
+            elif c == "P":
+                style = "P"
+            elif c == "a":
+                all_ = True
+            elif c == "f":
+                funcs = False
+            else:
+                sh.builtin_error("type", f"-{c}: invalid option")
+                sh.write_err("type: usage: type [-afptP] name [name ...]\n")
+                return 2
+    del funcs
+    status = 0
+    for name in args:
+        if not describe(sh, name, style, all_):
+            if style == "V":
+                sh.builtin_error("type", f"{name}: not found")
+            status = 1
+    return status
+
+
+@builtin("hash")
+def bi_hash(sh: Shell, argv: list[str]) -> int:
+    st = sh.state
+    args = argv[1:]
+    if args and args[0] == "-r":
+        st.hashed.clear()
+        return 0
+    if args and args[0] in ("-l", "-t", "-d", "-p"):
+        flag = args.pop(0)
+        if flag == "-d":
+            for n in args:
+                st.hashed.pop(n, None)
+            return 0
+        if flag == "-t":
+            status = 0
+            for n in args:
+                entry = st.hashed.get(n)
+                if entry is None:
+                    sh.builtin_error("hash", f"{n}: not found")
+                    status = 1
+                else:
+                    sh.out(entry.split(":", 1)[1] + "\n")
+            return status
+    if not args:
+        if not st.hashed:
+            sh.builtin_error("hash", "hash table empty")
+            return 0
+        sh.out("hits\tcommand\n")
+        for name, entry in st.hashed.items():
+            sh.out(f"   1\t{entry.split(':', 1)[1]}\n")
+        return 0
+    status = 0
+    for name in args:
+        kind, where = sh.find_command(name)
+        if not kind or name in BUILTINS:
+            if not kind:
+                sh.builtin_error("hash", f"{name}: not found")
+                status = 1
+            continue
+        st.hashed[name] = f"{kind}:{where}"
+    return status
+
+
+@builtin("enable")
+def bi_enable(sh: Shell, argv: list[str]) -> int:
+    args = argv[1:]
+    disable = False
+    show_all = False
+    special = False
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        a = args.pop(0)
+        for c in a[1:]:
+            if c == "n":
+                disable = True
+            elif c == "a":
+                show_all = True
+            elif c == "s":
+                special = True
+            elif c == "p":
+                pass
+            else:
+                sh.builtin_error("enable", f"-{c}: invalid option")
+                return 2
+    if not args:
+        for name in sorted(BUILTINS):
+            if special and name not in SPECIAL:
+                continue
+            off = name in DISABLED
+            if off and not (show_all or disable):
+                continue
+            if disable and not off and not show_all:
+                continue
+            sh.out(f"enable {'-n ' if off else ''}{name}\n")
+        return 0
+    status = 0
+    for name in args:
+        if name not in BUILTINS:
+            sh.builtin_error("enable", f"{name}: not a shell builtin")
+            status = 1
+            continue
+        if disable:
+            DISABLED.add(name)
+        else:
+            DISABLED.discard(name)
+    return status
+
+
+@builtin("times")
+def bi_times(sh: Shell, argv: list[str]) -> int:
+    sh.out("0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n")
+    return 0
+
+
+@builtin("wait")
+def bi_wait(sh: Shell, argv: list[str]) -> int:
+    rt = sh.rt
+    args = [a for a in argv[1:] if a not in ("-f",)]
+    any_one = False
+    if args and args[0] == "-n":
+        any_one = True
+        args = args[1:]
+    if args and args[0] == "-p":
+        args = args[2:]
+    jobs = rt.jobs
+    if not args:
+        if any_one:
+            pending = [j for j in jobs.values() if not j.reported]
+            if not pending:
+                return 127
+            while True:
+                for j in pending:
+                    if j.done.is_set():
+                        j.reported = True
+                        jobs.pop(j.jid, None)
+                        return j.status or 0
+                pending[0].done.wait(0.02)
+                rt.budget.check_time()
+        for j in list(jobs.values()):
+            while not j.done.is_set():
+                j.done.wait(0.05)
+                rt.budget.check_time()
+        jobs.clear()
+        return 0
+    status = 0
+    for a in args:
+        job = None
+        if a.startswith("%"):
+            spec = a[1:]
+            if spec.isdigit():
+                job = jobs.get(int(spec))
+            elif spec in ("", "%", "+"):
+                job = jobs[max(jobs)] if jobs else None
+        elif a.isdigit():
+            job = next((j for j in jobs.values() if j.pid == int(a)), None)
+        else:
+            sh.builtin_error("wait", f"`{a}': not a pid or valid job spec")
+            status = 2
+            continue
+        if job is None:
+            if a.startswith("%"):
+                sh.builtin_error("wait", f"{a}: no such job")
+            else:
+                sh.builtin_error("wait", f"pid {a} is not a child of this shell")
+            status = 127
+            continue
+        while not job.done.is_set():
+            job.done.wait(0.05)
+            rt.budget.check_time()
+        status = job.status or 0
+        jobs.pop(job.jid, None)
+    return status
+
+
+@builtin("jobs")
+def bi_jobs(sh: Shell, argv: list[str]) -> int:
+    jobs = sh.rt.jobs
+    ids = sorted(jobs)
+    show_pids = "-p" in argv[1:]
+    long = "-l" in argv[1:]
+    for idx, jid in enumerate(ids):
+        job = jobs[jid]
+        if show_pids:
+            sh.out(f"{job.pid}\n")
+            continue
+        mark = "+" if idx == len(ids) - 1 else ("-" if idx == len(ids) - 2 else " ")
+        state = "Done" if job.done.is_set() else "Running"
+        if job.done.is_set() and job.status:
+            state = f"Exit {job.status}"
+        pid = f"{job.pid} " if long else ""
+        sh.out(f"[{jid}]{mark}  {pid}{state:<24}{job.command}{' &' if not job.done.is_set() else ''}\n")
+    return 0
+
+
+_SIGNALS = ["EXIT", "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2",
+            "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG", "XCPU", "XFSZ",
+            "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS"]
+
+
+def signal_number(spec: str) -> int | None:
+    s = spec.upper()
+    if s.isdigit():
+        n = int(s)
+        return n if n <= 64 else None
+    if s.startswith("SIG"):
+        s = s[3:]
+    if s in _SIGNALS:
+        return _SIGNALS.index(s)
+    if s.startswith("RTMIN") or s.startswith("RTMAX"):
+        return 34 if s.startswith("RTMIN") else 64
+    return None
+
+
+def signal_list() -> str:
+    names = [f"{i}) SIG{n}" for i, n in enumerate(_SIGNALS) if i > 0]
+    rt = [f"{34 + i}) SIGRTMIN{'+' + str(i) if i else ''}" for i in range(16)]
+    rt += [f"{50 + i}) SIGRTMAX{'-' + str(14 - i) if i < 14 else ''}" for i in range(15)]
+    names = [n for n in names if not n.startswith(("32)", "33)"))] + rt
+    lines = []
+    for i in range(0, len(names), 5):
+        lines.append("\t".join(f"{n:<11}" if j < 4 and i + j < len(names) - 1 else n
+                               for j, n in enumerate(names[i : i + 5])).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+@builtin("kill")
+def bi_kill(sh: Shell, argv: list[str]) -> int:
+    args = argv[1:]
+    if not args:
+        sh.write_err("kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n")
+        return 2
+    if args[0] in ("-l", "-L"):
+        if len(args) == 1:
+            sh.out(signal_list())
+            return 0
+        for a in args[1:]:
+            if a.isdigit():
+                n = int(a)
+                n = n - 128 if n > 128 else n
+                if 0 < n < len(_SIGNALS):
+                    sh.out(_SIGNALS[n] + "\n")
+                else:
+                    sh.builtin_error("kill", f"{a}: invalid signal specification")
+                    return 1
+            else:
+                num = signal_number(a)
+                if num is None:
+                    sh.builtin_error("kill", f"{a}: invalid signal specification")
+                    return 1
+                sh.out(f"{num}\n")
+        return 0
+    sig = 15
+    if args[0] in ("-s", "-n") and len(args) > 1:
+        n = signal_number(args[1])
+        if n is None:
+            sh.builtin_error("kill", f"{args[1]}: invalid signal specification")
+            return 1
+        sig = n
+        args = args[2:]
+    elif args[0].startswith("-") and len(args[0]) > 1 and args[0] != "--":
+        n = signal_number(args[0][1:])
+        if n is None:
+            sh.builtin_error("kill", f"{args[0][1:]}: invalid signal specification")
+            return 1
+        sig = n
+        args = args[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    status = 0
+    rt = sh.rt
+    for target in args:
+        job = None
+        if target.startswith("%") and target[1:].isdigit():
+            job = rt.jobs.get(int(target[1:]))
+        elif target.lstrip("-").isdigit():
+            pid = int(target)
+            job = next((j for j in rt.jobs.values() if j.pid == pid), None)
+            if job is None and pid in (rt.identity.pid, sh.state.bashpid):
+                if sig == 0:
+                    continue
+                raise ExitShell(128 + sig)
+        else:
+            sh.builtin_error("kill", f"{target}: arguments must be process or job IDs")
+            status = 1
+            continue
+        if job is None or job.done.is_set():
+            sh.builtin_error("kill", f"({target}) - No such process")
+            status = 1
+    return status
+
+
+@builtin("bg", "fg")
+def bi_fg(sh: Shell, argv: list[str]) -> int:
+    sh.builtin_error(argv[0], "no job control")
+    return 1
+
+
+@builtin("disown")
+def bi_disown(sh: Shell, argv: list[str]) -> int:
+    jobs = sh.rt.jobs
+    if "-a" in argv[1:] or len(argv) == 1:
+        if len(argv) == 1 and jobs:
+            jobs.pop(max(jobs), None)
+        elif "-a" in argv[1:]:
+            jobs.clear()
+        return 0
+    for a in argv[1:]:
+        if a.startswith("%") and a[1:].isdigit():
+            jobs.pop(int(a[1:]), None)
+    return 0
+
+
+@builtin("suspend")
+def bi_suspend(sh: Shell, argv: list[str]) -> int:
+    sh.builtin_error("suspend", "cannot suspend a login shell")
+    return 1
+
+
+@builtin("ulimit")
+def bi_ulimit(sh: Shell, argv: list[str]) -> int:
+    args = argv[1:]
+    if "-a" in args:
+        lim = sh.rt.limits
+        sh.out(
+            "real-time non-blocking time  (microseconds, -R) unlimited\n"
+            "core file size              (blocks, -c) 0\n"
+            "data seg size               (kbytes, -d) unlimited\n"
+            "scheduling priority                 (-e) 0\n"
+            f"file size                   (blocks, -f) {lim.max_filesystem_bytes // 512}\n"
+            "pending signals                     (-i) 0\n"
+            "max locked memory           (kbytes, -l) 8192\n"
+            "max memory size             (kbytes, -m) unlimited\n"
+            f"open files                          (-n) {lim.max_file_descriptors}\n"
+            "pipe size                (512 bytes, -p) 8\n"
+            "POSIX message queues         (bytes, -q) 819200\n"
+            "real-time priority                  (-r) 0\n"
+            "stack size                  (kbytes, -s) 8192\n"
+            f"cpu time                   (seconds, -t) {int(lim.timeout)}\n"
+            f"max user processes                  (-u) {lim.max_pipeline_depth}\n"
+            "virtual memory              (kbytes, -v) unlimited\n"
+            "file locks                          (-x) unlimited\n"
+        )
+        return 0
+    flags = [a for a in args if a.startswith("-")]
+    values = [a for a in args if not a.startswith("-")]
+    if values:
+        return 0
+    flag = flags[-1] if flags else "-f"
+    lim = sh.rt.limits
+    answer = {"-n": str(lim.max_file_descriptors), "-t": str(int(lim.timeout)), "-u": str(lim.max_pipeline_depth),
+              "-c": "0", "-s": "8192"}.get(flag, "unlimited")
+    sh.out(answer + "\n")
+    return 0
+
+
+@builtin("umask")
+def bi_umask(sh: Shell, argv: list[str]) -> int:
+    st = sh.state
+    args = argv[1:]
+    symbolic = reusable = False
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        a = args.pop(0)
+        for c in a[1:]:
+            if c == "S":
+                symbolic = True
+            elif c == "p":
+                reusable = True
+            else:
+                sh.builtin_error("umask", f"-{c}: invalid option")
+                sh.write_err("umask: usage: umask [-p] [-S] [mode]\n")
+                return 2
+    if not args:
+        mask = st.umask
+        if symbolic:
+            perms = []
+            for who, shift in (("u", 6), ("g", 3), ("o", 0)):
+                allowed = (~mask >> shift) & 7
+                perms.append(who + "=" + "".join(ch for bit, ch in ((4, "r"), (2, "w"), (1, "x")) if allowed & bit))
+            text = ",".join(perms)
+        else:
+            text = f"{mask:04o}"
+        sh.out(("umask " + ("-S " if symbolic else "") if reusable else "") + text + "\n")
+        return 0
+    spec = args[0]
+    if all(c in "01234567" for c in spec):
+        st.umask = int(spec, 8) & 0o777
+    else:
+        from ..commands.modes import apply_symbolic_mode
+
+        try:
+            allowed = apply_symbolic_mode(spec, 0o777 & ~st.umask, is_dir=True, umask=0)
+        except ValueError:
+            sh.builtin_error("umask", f"`{spec[0]}': invalid symbolic mode operator")
+            return 1
+        st.umask = 0o777 & ~allowed
+    st.fs.umask = st.umask
+    return 0
+
+
+@builtin("caller")
+def bi_caller(sh: Shell, argv: list[str]) -> int:
+    st = sh.state
+    frames = st.frames
+    n = 0
+    if len(argv) > 1:
+        if not argv[1].isdigit():
+            sh.builtin_error("caller", f"{argv[1]}: invalid number")
+            return 2
+        n = int(argv[1])
+    if not frames or n >= len(frames):
+        return 1
+    frame = frames[-1 - n]
+    caller_name = frames[-2 - n].name if len(frames) > n + 1 else "main"
+    source = frames[-2 - n].source if len(frames) > n + 1 else (st.sources[-1] if st.sources else sh.main_source())
+    if len(argv) > 1:
+        sh.out(f"{frame.call_line} {caller_name} {source}\n")
+    else:
+        sh.out(f"{frame.call_line} {source}\n")
+    return 0
+
+
+@builtin("help")
+def bi_help(sh: Shell, argv: list[str]) -> int:
+    from .help import help_text
+
+    text, status = help_text(argv[1:])
+    if status:
+        sh.write_err(text)
+    else:
+        sh.out(text)
+    return status
+
+
+def all_command_names() -> list[str]:
+    return sorted(set(BUILTINS) | set(registry.names()))

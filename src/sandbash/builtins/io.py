@@ -1,0 +1,464 @@
+"""echo, printf, read, mapfile/readarray."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from ..stdio.streams import Stream
+from ..syntax.escapes import decode_escapes
+from ..vfs.errors import strerror
+from . import builtin
+from .printf_fmt import format_printf
+
+if TYPE_CHECKING:
+    from ..interp.shell import Shell
+
+
+def write_out(sh: Shell, name: str, data: bytes, fd: int = 1) -> int:
+    stream = sh.io.get(fd)
+    if stream is None or not stream.writable:
+        sh.builtin_error(name, "write error: Bad file descriptor")
+        return 1
+    try:
+        stream.write(data)
+    except OSError as e:
+        sh.builtin_error(name, f"write error: {strerror(e.errno or 0)}")
+        return 1
+    return 0
+
+
+def echo_text(args: list[str], xpg: bool = False) -> tuple[str, bool]:
+    """bash's echo: leading -n/-e/-E options (bundled), the rest joined."""
+    newline = True
+    escapes = xpg
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if len(a) < 2 or a[0] != "-" or any(c not in "neE" for c in a[1:]):
+            break
+        for c in a[1:]:
+            if c == "n":
+                newline = False
+            elif c == "e":
+                escapes = True
+            else:
+                escapes = False
+        i += 1
+    text = " ".join(args[i:])
+    if escapes:
+        text, stopped = decode_escapes(text, "echo")
+        if stopped:
+            return text, False
+    return (text + "\n" if newline else text), False
+
+
+@builtin("echo")
+def bi_echo(sh: Shell, argv: list[str]) -> int:
+    text, _ = echo_text(argv[1:], sh.state.shopts["xpg_echo"])
+    return write_out(sh, "echo", text.encode("utf-8", "surrogateescape"))
+
+
+@builtin("printf")
+def bi_printf(sh: Shell, argv: list[str]) -> int:
+    args = argv[1:]
+    var: str | None = None
+    while args and args[0].startswith("-") and args[0] != "-":
+        a = args[0]
+        if a == "--":
+            args = args[1:]
+            break
+        if a == "-v":
+            if len(args) < 2:
+                sh.builtin_error("printf", "-v: option requires an argument")
+                sh.write_err("printf: usage: printf [-v var] format [arguments]\n")
+                return 2
+            var = args[1]
+            args = args[2:]
+            continue
+        if a.startswith("-v") and len(a) > 2:
+            var = a[2:]
+            args = args[1:]
+            continue
+        sh.builtin_error("printf", f"{a[:2]}: invalid option")
+        sh.write_err("printf: usage: printf [-v var] format [arguments]\n")
+        return 2
+    if not args:
+        sh.write_err("printf: usage: printf [-v var] format [arguments]\n")
+        return 2
+    if var is not None and not _valid_var_ref(var):
+        sh.builtin_error("printf", f"`{var}': not a valid identifier")
+        return 2
+    errors: list[str] = []
+    tz = sh.get_str("TZ")
+    text, status = format_printf(args[0], args[1:], errors.append, sh.rt.clock, sh.rt.started, tz)
+    for e in errors:
+        sh.builtin_error("printf", e)
+    if var is not None:
+        from ..interp.variables import AssignError
+
+        name, _, sub = var.partition("[")
+        try:
+            sh.set_var(name, text, sub=sub[:-1] if sub else None)
+        except AssignError as e:
+            sh.error(e.message)
+            return 1
+        return status
+    rc = write_out(sh, "printf", text.encode("utf-8", "surrogateescape"))
+    return rc or status
+
+
+def _valid_var_ref(var: str) -> bool:
+    name, _, sub = var.partition("[")
+    if not name or not (name[0].isalpha() or name[0] == "_") or not all(c.isalnum() or c == "_" for c in name):
+        return False
+    return not sub or sub.endswith("]")
+
+
+# ------------------------------------------------------------ read
+
+
+def _unescape(raw_text: str) -> tuple[str, list[bool]]:
+    chars: list[str] = []
+    escaped: list[bool] = []
+    i = 0
+    n = len(raw_text)
+    while i < n:
+        c = raw_text[i]
+        if c == "\\" and i + 1 < n:
+            chars.append(raw_text[i + 1])
+            escaped.append(True)
+            i += 2
+            continue
+        if c == "\\":
+            i += 1
+            continue
+        chars.append(c)
+        escaped.append(False)
+        i += 1
+    return "".join(chars), escaped
+
+
+def _read_raw(sh: Shell, stream: Stream, delim: str, nchars: int | None, exact: bool, raw: bool,
+              timeout: float | None) -> tuple[str, bool, list[bool]]:
+    """Read one record. Returns (text, hit_eof, escaped-flags per char)."""
+    delim_b = delim.encode("utf-8", "surrogateescape") if delim else b"\0"
+    if nchars is None:
+        # whole records: use the stream's buffered readline
+        pieces: list[bytes] = []
+        eof = False
+        while True:
+            line = stream.readline(delim_b)
+            sh.rt.budget.checkpoint()
+            if not line.endswith(delim_b):
+                eof = True
+                pieces.append(line)
+                break
+            body = line[: -len(delim_b)]
+            if not raw and delim_b == b"\n":
+                trailing = len(body) - len(body.rstrip(b"\\"))
+                if trailing % 2 == 1:
+                    # backslash-newline: a continuation line
+                    pieces.append(body[:-1])
+                    continue
+            pieces.append(body)
+            break
+        text = b"".join(pieces).decode("utf-8", "surrogateescape")
+        if raw:
+            return text, eof, [False] * len(text)
+        out, escaped = _unescape(text)
+        return out, eof, escaped
+    chars: list[str] = []
+    escaped_flags: list[bool] = []
+    deadline = time.monotonic() + timeout if timeout is not None else None
+    pending_backslash = False
+    eof = False
+    buf = b""
+    while len(chars) < nchars:
+        if deadline is not None and time.monotonic() > deadline:
+            return "".join(chars), True, escaped_flags
+        b = stream.read(1)
+        if not b:
+            eof = True
+            break
+        sh.rt.budget.checkpoint()
+        if not exact and not pending_backslash and b == delim_b:
+            break
+        buf += b
+        try:
+            ch = buf.decode("utf-8")
+        except UnicodeDecodeError:
+            if len(buf) < 4 and buf[0] >= 0xC0:
+                continue
+            ch = buf.decode("utf-8", "surrogateescape")
+        buf = b""
+        if not raw and not exact:
+            if pending_backslash:
+                pending_backslash = False
+                if ch == "\n":
+                    continue
+                chars.append(ch)
+                escaped_flags.append(True)
+                continue
+            if ch == "\\":
+                pending_backslash = True
+                continue
+        chars.append(ch)
+        escaped_flags.append(False)
+    if buf:
+        chars.append(buf.decode("utf-8", "surrogateescape"))
+        escaped_flags.append(False)
+    return "".join(chars), eof, escaped_flags
+
+
+def split_read_fields(text: str, escaped: list[bool], ifs: str, count: int) -> list[str]:
+    """Split a line read by `read` into at most `count` fields (the last takes the rest)."""
+    ws = "".join(c for c in ifs if c in " \t\n")
+    other = "".join(c for c in ifs if c not in " \t\n")
+    n = len(text)
+
+    def is_ws(i: int) -> bool:
+        return text[i] in ws and not escaped[i]
+
+    def is_other(i: int) -> bool:
+        return text[i] in other and not escaped[i]
+
+    fields: list[str] = []
+    i = 0
+    while i < n and is_ws(i):
+        i += 1
+    while len(fields) < count - 1 and i < n:
+        start = i
+        while i < n and not is_ws(i) and not is_other(i):
+            i += 1
+        fields.append(text[start:i])
+        # the delimiter: whitespace, at most one other char, whitespace
+        while i < n and is_ws(i):
+            i += 1
+        if i < n and is_other(i):
+            i += 1
+            while i < n and is_ws(i):
+                i += 1
+    if i < n or len(fields) < count:
+        rest_end = n
+        while rest_end > i and is_ws(rest_end - 1):
+            rest_end -= 1
+        rest = text[i:rest_end]
+        if rest_end > i and is_other(rest_end - 1) and count > 1:
+            k = rest_end - 1
+            j = k
+            while j > i and is_ws(j - 1):
+                j -= 1
+            if not (j > i and is_other(j - 1)):
+                rest = text[i:j]
+        if i < n or not fields or count > len(fields):
+            fields.append(rest)
+    return fields
+
+
+@builtin("read")
+def bi_read(sh: Shell, argv: list[str]) -> int:
+    from ..interp.variables import AssignError
+
+    args = argv[1:]
+    raw = False
+    delim = "\n"
+    nchars: int | None = None
+    exact = False
+    array: str | None = None
+    fd = 0
+    timeout: float | None = None
+    prompt = ""
+    names: list[str] = []
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            i += 1
+            break
+        if not a.startswith("-") or a == "-":
+            break
+        j = 1
+        while j < len(a):
+            c = a[j]
+            j += 1
+            if c in "rse":
+                raw = raw or c == "r"
+                continue
+            if c in "adinNptu":
+                val = a[j:]
+                if not val:
+                    i += 1
+                    if i >= len(args):
+                        sh.builtin_error("read", f"-{c}: option requires an argument")
+                        sh.write_err("read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n")
+                        return 2
+                    val = args[i]
+                if c == "a":
+                    array = val
+                elif c == "d":
+                    delim = val[:1]
+                elif c in "nN":
+                    if not val.isdigit():
+                        sh.builtin_error("read", f"{val}: invalid number")
+                        return 1
+                    nchars = int(val)
+                    exact = c == "N"
+                elif c == "p":
+                    prompt = val
+                elif c == "t":
+                    try:
+                        timeout = float(val)
+                    except ValueError:
+                        sh.builtin_error("read", f"{val}: invalid timeout specification")
+                        return 1
+                elif c == "u":
+                    if not val.isdigit():
+                        sh.builtin_error("read", f"{val}: invalid file descriptor specification")
+                        return 1
+                    fd = int(val)
+                break
+            sh.builtin_error("read", f"-{c}: invalid option")
+            sh.write_err("read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n")
+            return 2
+        i += 1
+    names = args[i:]
+    for name in names:
+        if not _valid_var_ref(name):
+            sh.builtin_error("read", f"`{name}': not a valid identifier")
+            return 1
+    del prompt
+    stream = sh.io.get(fd)
+    if stream is None or not stream.readable:
+        sh.builtin_error("read", f"{fd}: invalid file descriptor: Bad file descriptor")
+        return 1
+    if timeout is not None and timeout == 0:
+        return 0
+    try:
+        text, eof, escaped = _read_raw(sh, stream, delim, nchars, exact, raw, timeout)
+    except OSError as e:
+        sh.builtin_error("read", f"read error: {fd}: {strerror(e.errno or 0)}")
+        return 1
+    status = 1 if eof else 0
+    ifs = sh.ifs()
+    try:
+        if array is not None:
+            fields = split_read_fields(text, escaped, ifs, 1 << 30) if text else []
+            sh.set_array(array, [(None, f, False) for f in fields])
+            return status
+        if not names:
+            sh.set_var("REPLY", text)
+            return status
+        fields = split_read_fields(text, escaped, ifs, len(names))
+        for k, name in enumerate(names):
+            value = fields[k] if k < len(fields) else ""
+            base, _, sub = name.partition("[")
+            sh.set_var(base, value, sub=sub[:-1] if sub else None)
+    except AssignError as e:
+        sh.error(e.message)
+        return 1
+    return status
+
+
+@builtin("mapfile", "readarray")
+def bi_mapfile(sh: Shell, argv: list[str]) -> int:
+    from ..interp.variables import AssignError
+
+    name = argv[0]
+    args = argv[1:]
+    delim = "\n"
+    count = 0
+    origin: int | None = None
+    skip = 0
+    strip = False
+    fd = 0
+    callback: str | None = None
+    quantum = 5000
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            i += 1
+            break
+        if not a.startswith("-") or a == "-":
+            break
+        c = a[1]
+        if c == "t" and len(a) == 2:
+            strip = True
+            i += 1
+            continue
+        if c in "dnOsuCc":
+            val = a[2:]
+            if not val:
+                i += 1
+                if i >= len(args):
+                    sh.builtin_error(name, f"-{c}: option requires an argument")
+                    return 2
+                val = args[i]
+            try:
+                if c == "d":
+                    delim = val[:1] if val else "\0"
+                elif c == "n":
+                    count = int(val)
+                elif c == "O":
+                    origin = int(val)
+                elif c == "s":
+                    skip = int(val)
+                elif c == "u":
+                    fd = int(val)
+                elif c == "C":
+                    callback = val
+                elif c == "c":
+                    quantum = int(val)
+            except ValueError:
+                sh.builtin_error(name, f"{val}: invalid number")
+                return 1
+            i += 1
+            continue
+        sh.builtin_error(name, f"-{c}: invalid option")
+        return 2
+    target = args[i] if i < len(args) else "MAPFILE"
+    stream = sh.io.get(fd)
+    if stream is None or not stream.readable:
+        sh.builtin_error(name, f"{fd}: invalid file descriptor: Bad file descriptor")
+        return 1
+    sep = delim.encode("utf-8", "surrogateescape") if delim else b"\0"
+    lines: list[str] = []
+    read_count = 0
+    while True:
+        if count and len(lines) >= count:
+            break
+        line = stream.readline(sep)
+        if not line:
+            break
+        sh.rt.budget.checkpoint()
+        read_count += 1
+        if read_count <= skip:
+            continue
+        if strip and line.endswith(sep):
+            line = line[: -len(sep)]
+        lines.append(line.decode("utf-8", "surrogateescape"))
+    try:
+        var = sh.state.vars.find(target)
+        from ..interp.arrays import IndexedArray
+
+        if origin is None or var is None or not isinstance(var.value, IndexedArray):
+            start = origin or 0
+            items: list[tuple[str | None, str, bool]] = [(str(start + k), v, False) for k, v in enumerate(lines)]
+            sh.set_array(target, items)
+        else:
+            for k, v in enumerate(lines):
+                sh.set_var(target, v, sub=str(origin + k))
+        if callback:
+            base = origin or 0
+            for k, v in enumerate(lines):
+                if (k + 1) % quantum == 0:
+                    sh.run_text(f"{callback} {base + k} {_q(v)}", None)
+    except AssignError as e:
+        sh.error(e.message)
+        return 1
+    return 0
+
+
+def _q(s: str) -> str:
+    return "'" + s.replace("'", "'\\''") + "'"

@@ -1,0 +1,223 @@
+"""alias, unalias, trap, compgen, complete, compopt."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..expand.quoting import single_quote
+from . import BUILTINS, builtin
+from .core import _KEYWORDS, signal_list, signal_number
+
+if TYPE_CHECKING:
+    from ..interp.shell import Shell
+
+
+@builtin("alias")
+def bi_alias(sh: Shell, argv: list[str]) -> int:
+    aliases = sh.state.aliases
+    args = argv[1:]
+    if args and args[0] == "-p":
+        args = args[1:]
+        for name in sorted(aliases):
+            sh.out(f"alias {name}={single_quote(aliases[name])}\n")
+    if args and args[0] == "--":
+        args = args[1:]
+    if not argv[1:]:
+        for name in sorted(aliases):
+            sh.out(f"alias {name}={single_quote(aliases[name])}\n")
+        return 0
+    status = 0
+    for a in args:
+        name, eq, value = a.partition("=")
+        if eq:
+            if not name or any(c in name for c in " \t\n/$`=\"'<>|&;()\\"):
+                sh.builtin_error("alias", f"`{name}': invalid alias name")
+                status = 1
+                continue
+            aliases[name] = value
+        elif name in aliases:
+            sh.out(f"alias {name}={single_quote(aliases[name])}\n")
+        else:
+            sh.builtin_error("alias", f"{name}: not found")
+            status = 1
+    return status
+
+
+@builtin("unalias")
+def bi_unalias(sh: Shell, argv: list[str]) -> int:
+    aliases = sh.state.aliases
+    args = argv[1:]
+    if args and args[0] == "-a":
+        aliases.clear()
+        return 0
+    if not args:
+        sh.write_err("unalias: usage: unalias [-a] name [name ...]\n")
+        return 2
+    status = 0
+    for name in args:
+        if name in aliases:
+            del aliases[name]
+        else:
+            sh.builtin_error("unalias", f"{name}: not found")
+            status = 1
+    return status
+
+
+def _sig_name(spec: str) -> str | None:
+    s = spec.upper()
+    if s in ("EXIT", "0", "SIGEXIT"):
+        return "EXIT"
+    if s in ("ERR", "DEBUG", "RETURN"):
+        return s
+    n = signal_number(s)
+    if n is None:
+        return None
+    from .core import _SIGNALS
+
+    if n == 0:
+        return "EXIT"
+    if n < len(_SIGNALS):
+        return _SIGNALS[n]
+    return f"SIG{n}"
+
+
+def _trap_line(name: str, handler: str) -> str:
+    shown = name if name in ("EXIT", "ERR", "DEBUG", "RETURN") else "SIG" + name
+    return f"trap -- {single_quote(handler)} {shown}\n"
+
+
+@builtin("trap")
+def bi_trap(sh: Shell, argv: list[str]) -> int:
+    st = sh.state
+    args = argv[1:]
+    if args and args[0] == "-l":
+        sh.out(signal_list())
+        return 0
+    if args and args[0] == "-p":
+        names = args[1:]
+        table = st.traps or st.parent_traps
+        if names:
+            for n in names:
+                sig = _sig_name(n)
+                if sig is None:
+                    sh.builtin_error("trap", f"{n}: invalid signal specification")
+                    return 1
+                if sig in table:
+                    sh.out(_trap_line(sig, table[sig]))
+        else:
+            for sig in _ordered(table):
+                sh.out(_trap_line(sig, table[sig]))
+        return 0
+    if args and args[0] == "--":
+        args = args[1:]
+    if not args:
+        table = st.traps or st.parent_traps
+        for sig in _ordered(table):
+            sh.out(_trap_line(sig, table[sig]))
+        return 0
+    if len(args) == 1:
+        # `trap SIG` resets it
+        handler: str | None = "-"
+        sigs = args
+    else:
+        handler, sigs = args[0], args[1:]
+    if handler is not None and _sig_name(handler) is not None and handler.isdigit():
+        # `trap 0 1` style: all are signals to reset
+        sigs = args
+        handler = "-"
+    status = 0
+    for spec in sigs:
+        sig = _sig_name(spec)
+        if sig is None:
+            sh.builtin_error("trap", f"{spec}: invalid signal specification")
+            status = 1
+            continue
+        if handler == "-":
+            st.traps.pop(sig, None)
+        else:
+            st.traps[sig] = handler or ""
+    return status
+
+
+def _ordered(table: dict[str, str]) -> list[str]:
+    from .core import _SIGNALS
+
+    def key(name: str) -> int:
+        if name in _SIGNALS:
+            return _SIGNALS.index(name)
+        return {"DEBUG": 100, "ERR": 101, "RETURN": 102}.get(name, 200)
+
+    return sorted(table, key=key)
+
+
+@builtin("compgen")
+def bi_compgen(sh: Shell, argv: list[str]) -> int:
+    from ..commands import registry
+
+    args = argv[1:]
+    kinds: list[str] = []
+    words: list[str] = []
+    prefix = ""
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-A",) and i + 1 < len(args):
+            kinds.append(args[i + 1])
+            i += 2
+            continue
+        if a == "-W" and i + 1 < len(args):
+            words.extend(args[i + 1].split())
+            kinds.append("wordlist")
+            i += 2
+            continue
+        if a.startswith("-") and len(a) > 1:
+            for c in a[1:]:
+                kinds.append({"a": "alias", "b": "builtin", "c": "command", "d": "directory", "e": "export",
+                              "f": "file", "k": "keyword", "v": "variable", "u": "user", "g": "group",
+                              "j": "job", "s": "service"}.get(c, c))
+            i += 1
+            continue
+        prefix = a
+        i += 1
+    st = sh.state
+    out: list[str] = []
+    for kind in kinds:
+        if kind == "alias":
+            out += sorted(st.aliases)
+        elif kind == "builtin":
+            out += sorted(BUILTINS)
+        elif kind == "command":
+            out += sorted(st.aliases) + sorted(BUILTINS) + sorted(st.functions) + list(_KEYWORDS) + registry.names()
+        elif kind == "keyword":
+            out += list(_KEYWORDS)
+        elif kind == "function":
+            out += sorted(st.functions)
+        elif kind in ("variable", "export"):
+            names = sh.var_names()
+            if kind == "export":
+                names = sorted(sh.exported_env())
+            out += names
+        elif kind in ("file", "directory"):
+            d, _, base = prefix.rpartition("/")
+            try:
+                entries = sorted(st.fs.listdir(d or "."))
+            except Exception:
+                entries = []
+            for e in entries:
+                p = (d + "/" if d else "") + e
+                if kind == "directory" and not st.fs.is_dir(p):
+                    continue
+                out.append(p)
+        elif kind == "user":
+            out += [sh.rt.identity.user, "root"]
+        elif kind == "wordlist":
+            out += words
+    result = [w for w in out if w.startswith(prefix)]
+    for w in result:
+        sh.out(w + "\n")
+    return 0 if result else 1
+
+
+@builtin("complete", "compopt")
+def bi_complete(sh: Shell, argv: list[str]) -> int:
+    return 0

@@ -1,0 +1,355 @@
+"""printf's format language (shared by the builtin and /usr/bin/printf).
+
+`format_printf(fmt, args, ...)` returns (output, status, errors). Errors are
+reported through a callback so the builtin and the command word them the same.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from ..expand.quoting import printf_q
+from ..syntax.escapes import byte_char, decode_escapes
+
+_INT_CONV = "diouxXc"
+_FLOAT_CONV = "eEfFgGaA"
+
+
+def _char_code(arg: str) -> int:
+    ch = arg[1:2]
+    if not ch:
+        return 0
+    data = ch.encode("utf-8", "surrogateescape")
+    if len(data) == 1:
+        return data[0]
+    return ord(ch)
+
+
+def parse_int(arg: str, report: Callable[[str], None]) -> tuple[int, bool]:
+    """bash/printf number parsing: decimal, 0octal, 0xhex, 'c (char code)."""
+    s = arg.strip()
+    if s[:1] in ("'", '"'):
+        return _char_code(s), True
+    if not s:
+        return 0, True
+    neg = False
+    body = s
+    if body[0] in "+-":
+        neg = body[0] == "-"
+        body = body[1:]
+    try:
+        if body.lower().startswith("0x"):
+            value = int(body[2:], 16)
+        elif len(body) > 1 and body.startswith("0"):
+            value = int(body, 8)
+        else:
+            value = int(body, 10)
+    except ValueError:
+        # the longest valid prefix counts; the rest is an error
+        digits = ""
+        for c in body:
+            if c.isdigit():
+                digits += c
+            else:
+                break
+        report(f"{arg}: invalid number")
+        value = int(digits) if digits else 0
+        return (-value if neg else value), False
+    value = -value if neg else value
+    if value > (1 << 63) - 1 or value < -(1 << 63):
+        report(f"{arg}: Numerical result out of range")
+        value = (1 << 63) - 1 if value > 0 else -(1 << 63)
+    return value, True
+
+
+def parse_float(arg: str, report: Callable[[str], None]) -> tuple[float, bool]:
+    s = arg.strip()
+    if s[:1] in ("'", '"'):
+        return float(_char_code(s)), True
+    if not s:
+        return 0.0, True
+    try:
+        if s.lower().lstrip("+-").startswith("0x"):
+            return float.fromhex(s), True
+        return float(s), True
+    except ValueError:
+        report(f"{arg}: invalid number")
+        prefix = ""
+        for c in s:
+            if c.isdigit() or c in "+-.eE":
+                prefix += c
+            else:
+                break
+        try:
+            return float(prefix), False
+        except ValueError:
+            return 0.0, False
+
+
+def decode_format_escapes(text: str) -> str:
+    """Escapes in the format string itself (\\NNN octal, not \\0NNN)."""
+    out: list[str] = []
+    i = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c != "\\" or i + 1 >= n:
+            out.append(c)
+            i += 1
+            continue
+        d = text[i + 1]
+        if d in "01234567":
+            j = i + 1
+            while j < n and j < i + 4 and text[j] in "01234567":
+                j += 1
+            out.append(byte_char(int(text[i + 1 : j], 8)))
+            i = j
+            continue
+        if d == '"':
+            out.append('"')
+            i += 2
+            continue
+        if d == "c":
+            out.append("\0\\c")  # marker: stop output here
+            i += 2
+            continue
+        end = _escape_len(text, i)
+        digits = text[i + 2 : end]
+        if d == "x" and digits:
+            out.append(byte_char(int(digits, 16)))
+        elif d in "uU" and digits:
+            out.append(chr(int(digits, 16)).encode("utf-8", "surrogatepass").decode("utf-8", "surrogateescape"))
+        elif d in "xuU":
+            out.append(text[i:end])
+        else:
+            out.append(decode_escapes(text[i:end], "ansi")[0])
+        i = end
+    return "".join(out)
+
+
+def _escape_len(text: str, i: int) -> int:
+    d = text[i + 1]
+    if d == "x":
+        j = i + 2
+        while j < len(text) and j < i + 4 and text[j] in "0123456789abcdefABCDEF":
+            j += 1
+        return j
+    if d in "uU":
+        limit = 4 if d == "u" else 8
+        j = i + 2
+        while j < len(text) and j < i + 2 + limit and text[j] in "0123456789abcdefABCDEF":
+            j += 1
+        return j
+    return i + 2
+
+
+def format_printf(
+    fmt: str,
+    args: list[str],
+    report: Callable[[str], None],
+    now: Callable[[], float] = time.time,
+    start_time: float | None = None,
+    tz: str | None = None,
+) -> tuple[str, int]:
+    """Render printf FORMAT ARGS... Returns (output, status)."""
+    fmt = decode_format_escapes(fmt)
+    out: list[str] = []
+    status = 0
+    ai = 0
+    nargs = len(args)
+
+    def next_arg() -> str | None:
+        nonlocal ai
+        if ai < nargs:
+            ai += 1
+            return args[ai - 1]
+        return None
+
+    def bad(msg: str) -> None:
+        nonlocal status
+        status = 1
+        report(msg)
+
+    while True:
+        consumed_before = ai
+        i = 0
+        n = len(fmt)
+        while i < n:
+            c = fmt[i]
+            if c == "\0" and fmt.startswith("\0\\c", i):
+                return "".join(out), status
+            if c != "%":
+                j = fmt.find("%", i)
+                if j < 0:
+                    j = n
+                chunk = fmt[i:j]
+                stop = chunk.find("\0\\c")
+                if stop >= 0:
+                    out.append(chunk[:stop])
+                    return "".join(out), status
+                out.append(chunk)
+                i = j
+                continue
+            # a conversion: %[flags][width][.prec][conv]
+            j = i + 1
+            if j < n and fmt[j] == "%":
+                out.append("%")
+                i = j + 1
+                continue
+            flags = ""
+            while j < n and fmt[j] in "-+ #0'":
+                flags += fmt[j]
+                j += 1
+            width = ""
+            if j < n and fmt[j] == "*":
+                a = next_arg()
+                w, _ = parse_int(a or "0", bad)
+                width = str(w)
+                j += 1
+            else:
+                while j < n and fmt[j].isdigit():
+                    width += fmt[j]
+                    j += 1
+            prec: str | None = None
+            if j < n and fmt[j] == ".":
+                j += 1
+                if j < n and fmt[j] == "*":
+                    a = next_arg()
+                    p, _ = parse_int(a or "0", bad)
+                    prec = str(max(p, 0)) if p >= 0 else None
+                    j += 1
+                else:
+                    prec = ""
+                    while j < n and fmt[j].isdigit():
+                        prec += fmt[j]
+                        j += 1
+            # length modifiers are accepted and ignored
+            while j < n and fmt[j] in "hlLqjzt":
+                j += 1
+            if j < n and fmt[j] == "(":
+                close = fmt.find(")T", j)
+                if close < 0:
+                    bad("`(': invalid format character")
+                    return "".join(out), 1
+                tfmt = fmt[j + 1 : close]
+                a = next_arg()
+                out.append(_pad(_strftime(tfmt, a, now, start_time, tz), flags, width, prec))
+                i = close + 2
+                continue
+            if j >= n:
+                bad(f"`{fmt[i:]}': missing format character")
+                return "".join(out), 1
+            conv = fmt[j]
+            i = j + 1
+            arg = next_arg()
+            if "-" in flags and "0" in flags:
+                flags = flags.replace("0", "")
+            if conv == "s":
+                s = arg if arg is not None else ""
+                out.append(_pad(s, flags, width, prec))
+            elif conv == "b":
+                s, stop = decode_escapes(arg or "", "echo")
+                out.append(_pad(s, flags, width, prec))
+                if stop:
+                    return "".join(out), status
+            elif conv == "q":
+                out.append(_pad(printf_q(arg if arg is not None else ""), flags, width, prec))
+            elif conv == "Q":
+                s = arg or ""
+                if prec:
+                    s = s[: int(prec)]
+                out.append(_pad(printf_q(s), flags, width, None))
+            elif conv == "c":
+                s = (arg or "")[:1]
+                if arg and arg[:1]:
+                    b = arg.encode("utf-8", "surrogateescape")[:1]
+                    s = b.decode("utf-8", "surrogateescape")
+                out.append(_pad(s, flags, width, None))
+            elif conv in "diouxX":
+                value, _ = parse_int(arg if arg is not None else "0", bad)
+                spec = "%" + flags.replace("'", "") + width + ("." + prec if prec is not None else "")
+                if conv == "u" and value < 0:
+                    value += 1 << 64
+                if conv in "oxX" and value < 0:
+                    value += 1 << 64
+                pyconv = {"i": "d", "u": "d"}.get(conv, conv)
+                out.append((spec + pyconv) % value)
+            elif conv in _FLOAT_CONV:
+                fv, _ = parse_float(arg if arg is not None else "0", bad)
+                spec = "%" + flags.replace("'", "") + width + ("." + prec if prec is not None else "")
+                if conv in "aA":
+                    out.append(_pad(_hexfloat(fv, conv == "A", prec), flags, width, None))
+                else:
+                    text = (spec + conv) % fv
+                    out.append(_fix_inf(text))
+            else:
+                bad(f"`{conv}': invalid format character")
+                return "".join(out), 1
+        if ai == consumed_before or ai >= nargs:
+            break
+    return "".join(out), status
+
+
+def _fix_inf(text: str) -> str:
+    return text.replace("inf", "inf").replace("nan", "nan")
+
+
+def _pad(s: str, flags: str, width: str, prec: str | None) -> str:
+    if prec is not None and prec != "":
+        s = s[: int(prec)]
+    elif prec == "":
+        s = ""
+    if width:
+        w = int(width)
+        if "-" in flags:
+            return s.ljust(w)
+        return s.rjust(w)
+    return s
+
+
+def _hexfloat(v: float, upper: bool, prec: str | None) -> str:
+    if v == 0:
+        text = "0x0p+0"
+    else:
+        text = v.hex()
+        mant, exp = text.split("p")
+        mant = mant.rstrip("0").rstrip(".") if "." in mant else mant
+        sign = ""
+        if mant.startswith("-"):
+            sign, mant = "-", mant[1:]
+        text = f"{sign}{mant}p{exp if exp.startswith(('+', '-')) else '+' + exp}"
+    return text.upper().replace("0X", "0X") if upper else text
+
+
+def _strftime(tfmt: str, arg: str | None, now: Callable[[], float], start: float | None, tz: str | None) -> str:
+    from datetime import datetime, timezone
+
+    if arg is None or arg == "" or arg == "-1":
+        t = now()
+    elif arg == "-2":
+        t = start if start is not None else now()
+    else:
+        try:
+            t = float(int(arg))
+        except ValueError:
+            t = 0.0
+    zone = _zone(tz)
+    dt = datetime.fromtimestamp(t, zone or timezone.utc)
+    if not tfmt:
+        tfmt = "%X"
+    try:
+        return dt.strftime(tfmt)
+    except ValueError:
+        return tfmt
+
+
+def _zone(tz: str | None) -> object:
+    if not tz:
+        return None
+    try:
+        from zoneinfo import ZoneInfo
+
+        return ZoneInfo(tz)
+    except Exception:
+        return None

@@ -1,0 +1,99 @@
+"""`bash` and `sh` as commands: a child shell with bash's inheritance rules."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..interp.state import FLAG_LETTERS
+from ..vfs.errors import FsError
+
+if TYPE_CHECKING:
+    from ..interp.shell import Shell
+
+_USAGE = "Usage:\t{0} [GNU long option] [option] ...\n\t{0} [GNU long option] [option] script-file ...\n"
+
+
+def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
+    """bash [-c STRING | -s | FILE] [options] [ARGS...]"""
+    name = argv[0].rsplit("/", 1)[-1]
+    args = argv[1:]
+    command: str | None = None
+    read_stdin = False
+    opts: dict[str, bool] = {}
+    shopts: dict[str, bool] = {}
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--" or a == "-":
+            i += 1
+            break
+        if a in ("--norc", "--noprofile", "--posix", "--login", "--noediting", "-l", "-i", "--restricted"):
+            if a == "--posix":
+                opts["posix"] = True
+            i += 1
+            continue
+        if a == "--version":
+            sh.out("GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\n")
+            return 0
+        if a.startswith("--"):
+            sh.write_err(f"{name}: {a}: invalid option\n" + _USAGE.format(name))
+            return 2
+        if a[0] in "-+" and len(a) > 1:
+            on = a[0] == "-"
+            j = 1
+            while j < len(a):
+                c = a[j]
+                j += 1
+                if c == "c":
+                    command = ""
+                elif c == "s":
+                    read_stdin = True
+                elif c == "o":
+                    i += 1
+                    if i < len(args):
+                        opts[args[i]] = on
+                elif c == "O":
+                    i += 1
+                    if i < len(args):
+                        shopts[args[i]] = on
+                elif c in FLAG_LETTERS:
+                    opts[FLAG_LETTERS[c]] = on
+                elif c in "il":
+                    pass
+                else:
+                    sh.write_err(f"{name}: -{c}: invalid option\n" + _USAGE.format(name))
+                    return 2
+            i += 1
+            continue
+        break
+    rest = args[i:]
+    child = sh.spawn_shell(env)
+    st = child.state
+    st.opts.update({k: v for k, v in opts.items() if k in st.opts})
+    st.shopts.update({k: v for k, v in shopts.items() if k in st.shopts})
+    if command is not None:
+        if not rest:
+            sh.write_err(f"{name}: -c: option requires an argument\n")
+            return 2
+        text = rest[0]
+        st.arg0 = rest[1] if len(rest) > 1 else name
+        st.positional = rest[2:]
+        st.mode = "c"
+        return child.run_toplevel(text, "-c")
+    if read_stdin or not rest:
+        stream = sh.io.get(0)
+        data = stream.read() if stream is not None and stream.readable else b""
+        st.arg0 = name
+        st.positional = rest
+        st.mode = "s"
+        return child.run_toplevel(data.decode("utf-8", "surrogateescape"), None)
+    path = rest[0]
+    try:
+        data = sh.state.fs.read_bytes(path)
+    except FsError as e:
+        sh.write_err(f"{name}: {path}: {e.message}\n")
+        return 127 if e.errno == 2 else 126
+    st.arg0 = path
+    st.positional = rest[1:]
+    st.mode = "file"
+    return child.run_toplevel(data.decode("utf-8", "surrogateescape"), None)

@@ -1,0 +1,685 @@
+"""Builtins that declare and change variables and options:
+declare/typeset/local/export/readonly, unset, set, shopt, let, getopts."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..expand.arith import ArithError
+from ..expand.env import ExpansionError
+from ..expand.quoting import ansi_c_quote, double_quote, single_quote
+from ..interp.arrays import AssocArray, IndexedArray
+from ..interp.variables import AssignError
+from ..interp.vars import (
+    ARRAY,
+    ASSOC,
+    EXPORT,
+    INTEGER,
+    LOWER,
+    NAMEREF,
+    READONLY,
+    TRACE,
+    UPPER,
+    Scope,
+    Var,
+)
+from . import builtin
+
+if TYPE_CHECKING:
+    from ..interp.shell import Shell
+
+_ATTR_FLAGS = {"a": ARRAY, "A": ASSOC, "i": INTEGER, "l": LOWER, "n": NAMEREF, "r": READONLY, "t": TRACE,
+               "u": UPPER, "x": EXPORT}
+_PRINT_ORDER = "aAilnrtux"
+DECLARE_USAGE = "declare: usage: declare [-aAfFgiIlnrtux] name[=value] ... or declare -p [-aAfFilnrtux] [name ...]\n"
+
+
+def _quote_value(s: str) -> str:
+    if any(ord(c) < 32 or ord(c) == 127 for c in s):
+        return ansi_c_quote(s)
+    return double_quote(s)
+
+
+def _key(k: str) -> str:
+    if k and all(c.isalnum() or c in "_-./:@%+,^" for c in k):
+        return k
+    return _quote_value(k)
+
+
+def attr_string(var: Var) -> str:
+    attrs = var.attrs
+    if isinstance(var.value, IndexedArray):
+        attrs |= ARRAY
+    if isinstance(var.value, AssocArray):
+        attrs |= ASSOC
+        attrs &= ~ARRAY
+    return "".join(c for c in _PRINT_ORDER if attrs & _ATTR_FLAGS[c])
+
+
+def declare_line(name: str, var: Var) -> str:
+    flags = attr_string(var) or "-"
+    v = var.value
+    head = f"declare -{flags} {name}"
+    if v is None:
+        return head
+    if isinstance(v, IndexedArray):
+        return head + "=(" + " ".join(f"[{k}]={_quote_value(x)}" for k, x in v.items()) + ")"
+    if isinstance(v, AssocArray):
+        if not v:
+            return head
+        return head + "=(" + "".join(f"[{_key(k)}]={_quote_value(x)} " for k, x in v.items()) + ")"
+    return f"{head}={_quote_value(v)}"
+
+
+def _valid_name(name: str) -> bool:
+    return bool(name) and (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c == "_" for c in name)
+
+
+def _print_functions(sh: Shell, names: list[str] | None, only_names: bool) -> int:
+    from ..syntax.unparse import unparse_function
+
+    status = 0
+    funcs = sh.state.functions
+    for name in names if names is not None else sorted(funcs):
+        fdef = funcs.get(name)
+        if fdef is None:
+            status = 1
+            continue
+        if only_names:
+            sh.out(f"declare -f{'x' if name in getattr(sh.state, 'exported_funcs', set()) else ''} {name}\n")
+        else:
+            sh.out(unparse_function(fdef) + "\n")
+    return status
+
+
+@builtin("declare", "typeset", "local")
+def bi_declare(sh: Shell, argv: list[str]) -> int:
+    cmd = argv[0]
+    st = sh.state
+    if cmd == "local" and st.vars.function_scope() is None:
+        sh.builtin_error("local", "can only be used in a function")
+        return 1
+    set_attrs = 0
+    clear_attrs = 0
+    print_mode = False
+    funcs = False
+    func_names = False
+    global_ = False
+    args = argv[1:]
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            i += 1
+            break
+        if len(a) < 2 or a[0] not in "-+" or "=" in a:
+            break
+        on = a[0] == "-"
+        for c in a[1:]:
+            if c in _ATTR_FLAGS:
+                if on:
+                    set_attrs |= _ATTR_FLAGS[c]
+                else:
+                    clear_attrs |= _ATTR_FLAGS[c]
+            elif c == "p":
+                print_mode = True
+            elif c == "f":
+                funcs = True
+            elif c == "F":
+                func_names = True
+            elif c == "g" and cmd != "local":
+                global_ = True
+            elif c == "I":
+                pass
+            else:
+                sh.builtin_error(cmd, f"{a[0]}{c}: invalid option")
+                sh.write_err(DECLARE_USAGE.replace("declare", cmd, 1) if cmd != "local" else
+                             "local: usage: local [option] name[=value] ...\n")
+                return 2
+        i += 1
+    names = args[i:]
+    if funcs or func_names:
+        if set_attrs & EXPORT and names:
+            exported = getattr(st, "exported_funcs", set())
+            exported.update(names)
+            st.exported_funcs = exported  # type: ignore[attr-defined]
+            return 0
+        return _print_functions(sh, names or None, func_names)
+    if print_mode or (not names and not set_attrs and not clear_attrs):
+        return _print_vars(sh, cmd, names, set_attrs, print_mode)
+    if not names:
+        return _print_vars(sh, cmd, [], set_attrs, True)
+    in_func = st.vars.function_scope() is not None
+    local = (cmd == "local" or in_func) and not global_
+    status = 0
+    for arg in names:
+        try:
+            if not _declare_one(sh, cmd, arg, set_attrs, clear_attrs, local):
+                status = 1
+        except AssignError as e:
+            sh.builtin_error(cmd, e.message) if "readonly" not in e.message else sh.error(e.message)
+            status = 1
+        except ExpansionError as e:
+            sh.error(e.message)
+            status = 1
+    return status
+
+
+def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int, local: bool) -> bool:
+    from ..interp.executor import AssignArg
+
+    st = sh.state
+    if isinstance(arg, AssignArg):
+        name, sub, append, value, items = arg.name, arg.sub, arg.append, arg.value, arg.items
+        has_value = True
+    else:
+        name, eq, value = arg.partition("=")
+        has_value = bool(eq)
+        append = name.endswith("+")
+        if append:
+            name = name[:-1]
+        items = None
+        sub = None
+        if "[" in name and name.endswith("]"):
+            name, _, sub = name[:-1].partition("[")
+        if has_value and value.startswith("(") and value.endswith(")") and (set_attrs & (ARRAY | ASSOC)):
+            items = [(None, v, False) for v in value[1:-1].split()]
+    if not _valid_name(name):
+        sh.builtin_error(cmd, f"`{arg}': not a valid identifier")
+        return False
+    if set_attrs & NAMEREF and has_value and not _valid_ref_target(value):
+        sh.builtin_error(cmd, f"`{value}': invalid variable name for name reference")
+        return False
+    # find or create the variable in the right scope
+    vars_ = st.vars
+    if local:
+        scope = vars_.function_scope() or vars_.scopes[-1]
+        var = scope.get(name)
+        if var is None:
+            var = Var(None, 0)
+            # `local x` copies nothing, but keeps array-ness if asked
+            if st.shopts.get("localvar_inherit"):
+                outer = vars_.find(name)
+                if outer is not None:
+                    var = outer.copy()
+            scope[name] = var
+    else:
+        scope = vars_.globals if cmd != "export" else vars_.scopes[0]
+        found = vars_.find(name) if cmd in ("export", "readonly") else None
+        if found is not None:
+            var = found
+            scope = _scope_of(sh, name) or scope
+        else:
+            var = scope.get(name)
+            if var is None:
+                var = Var(None, 0)
+                scope[name] = var
+    if var.attrs & READONLY and (has_value or clear_attrs & READONLY):
+        sh.error(f"{name}: readonly variable")
+        return False
+    if clear_attrs & ARRAY and isinstance(var.value, IndexedArray):
+        sh.builtin_error(cmd, f"{name}: cannot destroy array variables in this way")
+        return False
+    if set_attrs & ASSOC and isinstance(var.value, IndexedArray):
+        sh.builtin_error(cmd, f"{name}: cannot convert indexed to associative array")
+        return False
+    if set_attrs & ARRAY and isinstance(var.value, AssocArray):
+        sh.builtin_error(cmd, f"{name}: cannot convert associative to indexed array")
+        return False
+    new_attrs = (var.attrs | set_attrs) & ~clear_attrs
+    if set_attrs & UPPER:
+        new_attrs &= ~LOWER
+    if set_attrs & LOWER:
+        new_attrs &= ~UPPER
+    var.attrs = new_attrs & ~READONLY
+    if set_attrs & ASSOC and not isinstance(var.value, AssocArray):
+        var.value = AssocArray() if var.value is None or has_value else _to_assoc(var.value)
+    elif set_attrs & ARRAY and not isinstance(var.value, IndexedArray):
+        old = var.value
+        var.value = IndexedArray([old]) if isinstance(old, str) else IndexedArray()
+        if old is None and not has_value:
+            var.value = None if False else var.value
+    if has_value:
+        temp_scope = Scope()
+        temp_scope[name] = var
+        if items is not None:
+            sh.set_array(name, items, append=append, scope=temp_scope)
+        elif set_attrs & NAMEREF or var.attrs & NAMEREF and not sub:
+            var.value = value
+        else:
+            sh.set_var(name, value, sub=sub, append=append, scope=temp_scope)
+    elif var.value is not None and isinstance(var.value, str) and set_attrs & (INTEGER | UPPER | LOWER):
+        pass
+    if set_attrs & ARRAY and var.value is None and not has_value:
+        var.value = IndexedArray()
+    var.attrs |= new_attrs & READONLY
+    if cmd == "export" or set_attrs & EXPORT:
+        var.attrs |= EXPORT
+    return True
+
+
+def _to_assoc(value: object) -> AssocArray:
+    arr = AssocArray()
+    if isinstance(value, str):
+        arr.set("0", value)
+    return arr
+
+
+def _valid_ref_target(value: str) -> bool:
+    name, _, sub = value.partition("[")
+    return _valid_name(name) and (not sub or sub.endswith("]"))
+
+
+def _scope_of(sh: Shell, name: str) -> Scope | None:
+    for s in reversed(sh.state.vars.scopes):
+        if name in s:
+            return s
+    return None
+
+
+def _print_vars(sh: Shell, cmd: str, names: list[str], filter_attrs: int, full: bool) -> int:
+    st = sh.state
+    status = 0
+    if names:
+        for name in names:
+            var = st.vars.find(name) or sh.lookup(name)
+            if var is None:
+                sh.builtin_error(cmd, f"{name}: not found")
+                status = 1
+                continue
+            sh.out(declare_line(name, var) + "\n")
+        return status
+    visible = st.vars.visible()
+    for name in sorted(visible):
+        var = visible[name]
+        if filter_attrs and not (var.attrs & filter_attrs) and not (
+            filter_attrs & ARRAY and isinstance(var.value, IndexedArray)
+        ) and not (filter_attrs & ASSOC and isinstance(var.value, AssocArray)):
+            continue
+        if full or filter_attrs:
+            sh.out(declare_line(name, var) + "\n")
+        else:
+            sh.out(set_line(name, var) + "\n")
+    return status
+
+
+def set_line(name: str, var: Var) -> str:
+    v = var.value
+    if v is None:
+        return name
+    if isinstance(v, IndexedArray):
+        return f"{name}=(" + " ".join(f"[{k}]={_quote_value(x)}" for k, x in v.items()) + ")"
+    if isinstance(v, AssocArray):
+        return f"{name}=(" + "".join(f"[{_key(k)}]={_quote_value(x)} " for k, x in v.items()) + ")"
+    return f"{name}={_set_quote(v)}"
+
+
+def _set_quote(v: str) -> str:
+    if v and all(c.isalnum() or c in "_-./:@%+,=" for c in v):
+        return v
+    if any(ord(c) < 32 or ord(c) == 127 for c in v):
+        return ansi_c_quote(v)
+    return single_quote(v)
+
+
+@builtin("export")
+def bi_export(sh: Shell, argv: list[str]) -> int:
+    args = argv[1:]
+    unexport = False
+    funcs = False
+    printing = False
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        a = args.pop(0)
+        if a == "--":
+            break
+        for c in a[1:]:
+            if c == "n":
+                unexport = True
+            elif c == "f":
+                funcs = True
+            elif c == "p":
+                printing = True
+            else:
+                sh.builtin_error("export", f"-{c}: invalid option")
+                sh.write_err("export: usage: export [-fn] [name[=value] ...] or export -p\n")
+                return 2
+    st = sh.state
+    if funcs:
+        exported = getattr(st, "exported_funcs", set())
+        for name in args:
+            if name not in st.functions:
+                sh.builtin_error("export", f"{name}: not a function")
+                return 1
+            if unexport:
+                exported.discard(name)
+            else:
+                exported.add(name)
+        st.exported_funcs = exported  # type: ignore[attr-defined]
+        return 0
+    if not args or printing:
+        visible = st.vars.visible()
+        for name in sorted(visible):
+            var = visible[name]
+            if var.attrs & EXPORT:
+                sh.out(declare_line(name, var) + "\n")
+        return 0
+    status = 0
+    for arg in args:
+        name = arg.split("=", 1)[0].rstrip("+") if not hasattr(arg, "name") else arg.name  # type: ignore[attr-defined]
+        if unexport:
+            var = st.vars.find(name)
+            if var is not None:
+                var.attrs &= ~EXPORT
+            continue
+        try:
+            if not _declare_one(sh, "export", arg, EXPORT, 0, False):
+                status = 1
+        except AssignError as e:
+            sh.error(e.message)
+            status = 1
+    return status
+
+
+@builtin("readonly")
+def bi_readonly(sh: Shell, argv: list[str]) -> int:
+    args = argv[1:]
+    attrs = READONLY
+    funcs = False
+    printing = False
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        a = args.pop(0)
+        if a == "--":
+            break
+        for c in a[1:]:
+            if c == "a":
+                attrs |= ARRAY
+            elif c == "A":
+                attrs |= ASSOC
+            elif c == "f":
+                funcs = True
+            elif c == "p":
+                printing = True
+            else:
+                sh.builtin_error("readonly", f"-{c}: invalid option")
+                sh.write_err("readonly: usage: readonly [-aAf] [name[=value] ...] or readonly -p\n")
+                return 2
+    st = sh.state
+    if funcs:
+        return 0
+    if not args or printing:
+        visible = st.vars.visible()
+        for name in sorted(visible):
+            var = visible[name]
+            if var.attrs & READONLY:
+                sh.out(declare_line(name, var) + "\n")
+        return 0
+    status = 0
+    for arg in args:
+        try:
+            if not _declare_one(sh, "readonly", arg, attrs, 0, False):
+                status = 1
+        except AssignError as e:
+            sh.error(e.message)
+            status = 1
+    return status
+
+
+@builtin("unset")
+def bi_unset(sh: Shell, argv: list[str]) -> int:
+    args = argv[1:]
+    mode = ""
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        a = args.pop(0)
+        if a == "--":
+            break
+        for c in a[1:]:
+            if c in "fvn":
+                mode = c
+            else:
+                sh.builtin_error("unset", f"-{c}: invalid option")
+                sh.write_err("unset: usage: unset [-f] [-v] [-n] [name ...]\n")
+                return 2
+    st = sh.state
+    status = 0
+    for name in args:
+        base, _, sub = name.partition("[")
+        if mode == "f":
+            st.functions.pop(name, None)
+            continue
+        if not _valid_name(base) or (sub and not sub.endswith("]")):
+            sh.builtin_error("unset", f"`{name}': not a valid identifier")
+            status = 1
+            continue
+        try:
+            if sub:
+                sh.unset_element(base, sub[:-1])
+                continue
+            if mode == "" and st.vars.find(name) is None and name in st.functions:
+                del st.functions[name]
+                continue
+            sh.unset_var(name, nameref=mode == "n")
+        except AssignError as e:
+            sh.builtin_error("unset", e.message)
+            status = 1
+        except ArithError as e:
+            sh.error(e.render())
+            status = 1
+    return status
+
+
+# ------------------------------------------------------------ set / shopt
+
+
+@builtin("set")
+def bi_set(sh: Shell, argv: list[str]) -> int:
+    from ..interp.state import FLAG_LETTERS
+
+    st = sh.state
+    args = argv[1:]
+    if not args:
+        visible = st.vars.visible()
+        for name in sorted(visible):
+            var = visible[name]
+            if var.value is None:
+                continue
+            sh.out(set_line(name, var) + "\n")
+        return 0
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            st.positional = args[i + 1 :]
+            return 0
+        if a == "-":
+            st.opts["xtrace"] = False
+            st.opts["verbose"] = False
+            if i + 1 < len(args):
+                st.positional = args[i + 1 :]
+            return 0
+        if len(a) < 2 or a[0] not in "-+":
+            st.positional = args[i:]
+            return 0
+        on = a[0] == "-"
+        for c in a[1:]:
+            if c == "o":
+                i += 1
+                if i >= len(args):
+                    _print_set_o(sh, on)
+                    return 0
+                opt = args[i]
+                if opt not in st.opts:
+                    sh.builtin_error("set", f"{opt}: invalid option name")
+                    return 1
+                st.opts[opt] = on
+                if opt in ("vi", "emacs") and on:
+                    st.opts["emacs" if opt == "vi" else "vi"] = False
+                continue
+            name = FLAG_LETTERS.get(c)
+            if name is None:
+                sh.builtin_error("set", f"{a[0]}{c}: invalid option")
+                sh.write_err("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]\n")
+                return 2
+            st.opts[name] = on
+        i += 1
+    return 0
+
+
+def _print_set_o(sh: Shell, on: bool) -> None:
+    st = sh.state
+    for name in sorted(st.opts):
+        value = st.opts[name]
+        if on:
+            sh.out(f"{name:<15}\t{'on' if value else 'off'}\n")
+        else:
+            sh.out(f"set {'-' if value else '+'}o {name}\n")
+
+
+@builtin("shopt")
+def bi_shopt(sh: Shell, argv: list[str]) -> int:
+    st = sh.state
+    args = argv[1:]
+    flags = ""
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        a = args.pop(0)
+        if a == "--":
+            break
+        for c in a[1:]:
+            if c not in "squpo":
+                sh.builtin_error("shopt", f"-{c}: invalid option")
+                sh.write_err("shopt: usage: shopt [-pqsu] [-o] [optname ...]\n")
+                return 2
+            flags += c
+    table = st.opts if "o" in flags else st.shopts
+    if "s" in flags and "u" in flags:
+        sh.builtin_error("shopt", "cannot set and unset shell options simultaneously")
+        return 1
+    if "s" in flags or "u" in flags:
+        value = "s" in flags
+        if not args:
+            for name in sorted(table):
+                if table[name] == value:
+                    _print_shopt(sh, name, value, "p" in flags, "o" in flags)
+            return 0
+        status = 0
+        for name in args:
+            if name not in table:
+                sh.builtin_error("shopt", f"{name}: invalid shell option name")
+                status = 1
+                continue
+            table[name] = value
+        return status
+    status = 0
+    names = args or sorted(table)
+    for name in names:
+        if name not in table:
+            sh.builtin_error("shopt", f"{name}: invalid shell option name")
+            status = 1
+            continue
+        value = table[name]
+        if not value:
+            status = 1 if args else status
+        if "q" not in flags:
+            _print_shopt(sh, name, value, "p" in flags, "o" in flags)
+    return status
+
+
+def _print_shopt(sh: Shell, name: str, value: bool, reusable: bool, set_o: bool) -> None:
+    if reusable:
+        if set_o:
+            sh.out(f"set {'-' if value else '+'}o {name}\n")
+        else:
+            sh.out(f"shopt {'-s' if value else '-u'} {name}\n")
+    else:
+        sh.out(f"{name:<15}\t{'on' if value else 'off'}\n")
+
+
+@builtin("let")
+def bi_let(sh: Shell, argv: list[str]) -> int:
+    if len(argv) < 2:
+        sh.builtin_error("let", "expression expected")
+        return 1
+    value = 0
+    for expr in argv[1:]:
+        try:
+            value = sh.arith_eval(expr)
+        except ArithError as e:
+            sh.builtin_error("let", e.render())
+            return 1
+        except ExpansionError as e:
+            sh.error(e.message)
+            return 1
+    return 0 if value != 0 else 1
+
+
+@builtin("getopts")
+def bi_getopts(sh: Shell, argv: list[str]) -> int:
+    if len(argv) < 3:
+        sh.write_err("getopts: usage: getopts optstring name [arg ...]\n")
+        return 2
+    optstring, name = argv[1], argv[2]
+    params = argv[3:] if len(argv) > 3 else list(sh.state.positional)
+    silent = optstring.startswith(":")
+    if silent:
+        optstring = optstring[1:]
+    if sh.get_str("OPTERR") == "0":
+        silent = True
+    st = sh.state
+    try:
+        optind = int(sh.get_str("OPTIND") or "1")
+    except ValueError:
+        optind = 1
+    if optind < 1:
+        optind = 1
+
+    def finish(opt: str, status: int, optarg: str | None, new_ind: int) -> int:
+        sh.set_var("OPTIND", str(new_ind))
+        st.getopts_pos = _pos
+        sh.set_var(name, opt)
+        if optarg is None:
+            sh.unset_var("OPTARG")
+        else:
+            sh.set_var("OPTARG", optarg)
+        return status
+
+    _pos = st.getopts_pos
+    if optind > len(params):
+        _pos = 0
+        return finish("?", 1, None, optind) if False else _end(sh, name, optind)
+    arg = params[optind - 1]
+    if _pos == 0:
+        if arg == "--":
+            return _end(sh, name, optind + 1)
+        if not arg.startswith("-") or arg == "-":
+            return _end(sh, name, optind)
+        _pos = 1
+    ch = arg[_pos]
+    _pos += 1
+    next_ind = optind
+    if _pos >= len(arg):
+        _pos = 0
+        next_ind = optind + 1
+    idx = optstring.find(ch)
+    if idx < 0 or ch == ":":
+        if not silent:
+            sh.write_err(f"{st.arg0}: illegal option -- {ch}\n")
+            return finish("?", 0, None, next_ind)
+        return finish("?", 0, ch, next_ind)
+    if idx + 1 < len(optstring) and optstring[idx + 1] == ":":
+        if _pos:
+            optarg = arg[_pos:]
+            _pos = 0
+            return finish(ch, 0, optarg, optind + 1)
+        if next_ind > len(params):
+            if not silent:
+                sh.write_err(f"{st.arg0}: option requires an argument -- {ch}\n")
+                return finish("?", 0, None, next_ind)
+            return finish(":", 0, ch, next_ind)
+        return finish(ch, 0, params[next_ind - 1], next_ind + 1)
+    return finish(ch, 0, None, next_ind)
+
+
+def _end(sh: Shell, name: str, optind: int) -> int:
+    sh.state.getopts_pos = 0
+    sh.set_var("OPTIND", str(optind))
+    sh.set_var(name, "?")
+    return 1

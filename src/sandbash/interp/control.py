@@ -1,0 +1,42 @@
+"""Control flow as exceptions: break, continue, return, exit, fatal errors.
+
+All derive from BaseException so that no command's `except Exception` can
+swallow them.
+"""
+
+from __future__ import annotations
+
+
+class ControlFlow(BaseException):
+    pass
+
+
+class BreakLoop(ControlFlow):
+    def __init__(self, levels: int) -> None:
+        super().__init__(levels)
+        self.levels = levels
+
+
+class ContinueLoop(ControlFlow):
+    def __init__(self, levels: int) -> None:
+        super().__init__(levels)
+        self.levels = levels
+
+
+class ReturnFromFunction(ControlFlow):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class ExitShell(ControlFlow):
+    """`exit`, or a fatal error in a non-interactive shell: ends the current
+    (sub)shell with `status`."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class ErrexitTriggered(ExitShell):
+    """`set -e` ending the shell."""

@@ -1,0 +1,74 @@
+"""What all the (sub)shells of one run share: filesystem, budget, clock,
+identity, background jobs and the hooks for policy and audit."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..limits import Budget, Limits
+from ..stdio.streams import Stream
+from ..vfs.facade import Vfs
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """The virtual host and user a script sees."""
+
+    user: str = "user"
+    uid: int = 1000
+    gid: int = 1000
+    group: str = "user"
+    hostname: str = "sandbox"
+    home: str = "/home/user"
+    pid: int = 4242
+    ppid: int = 4241
+
+
+@dataclass
+class Job:
+    jid: int
+    pid: int
+    thread: threading.Thread | None
+    command: str
+    status: int | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+    reported: bool = False
+
+
+# gate(argv) -> None or an error message (the command is refused with 126)
+CommandGate = Callable[[list[str]], str | None]
+
+
+class Runtime:
+    def __init__(
+        self,
+        vfs: Vfs,
+        limits: Limits,
+        budget: Budget,
+        *,
+        identity: Identity | None = None,
+        clock: Callable[[], float] = time.time,
+        command_gate: CommandGate | None = None,
+    ) -> None:
+        self.vfs = vfs
+        self.limits = limits
+        self.budget = budget
+        self.identity = identity or Identity()
+        self.clock = clock
+        self.started = clock()
+        self.started_mono = time.monotonic()
+        self.command_gate = command_gate
+        self.jobs: dict[int, Job] = {}
+        self.next_jid = 1
+        self._pid = self.identity.pid + 100
+        self.lock = threading.Lock()
+        self.top_stdout: Stream | None = None
+        self.top_stderr: Stream | None = None
+
+    def new_pid(self) -> int:
+        with self.lock:
+            self._pid += 1
+            return self._pid

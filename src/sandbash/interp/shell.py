@@ -1,0 +1,423 @@
+"""The shell: one object per (sub)shell, tying state, expansion, evaluation
+and execution together.
+
+`Shell` implements the expansion environment (`expand.env.ExpandEnv`), error
+reporting with bash's prefixes, and the top-level read-parse-execute loop.
+The evaluator (control flow) and executor (dispatch, redirections, pipelines)
+are mixins in their own modules.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from ..expand import glob as globmod
+from ..expand.arith import ArithError, Evaluator, parse_or_raise
+from ..expand.env import ExpansionError
+from ..expand.words import Expander
+from ..limits import LimitExceeded
+from ..stdio.streams import BufferWriter, Stream
+from ..syntax import ast as A
+from ..syntax.errors import ParseError
+from ..syntax.lexer import ARITH, KEY
+from ..syntax.parser import Parser
+from ..vfs.errors import FsError
+from .arrays import AssocArray, IndexedArray
+from .control import ExitShell
+from .evaluator import EvaluatorMixin
+from .executor import ExecutorMixin
+from .runtime import Runtime
+from .state import ShellState
+from .variables import AssignError, VariableOps
+from .vars import ASSOC, Var
+
+_SUB_CACHE: dict[str, A.Word] = {}
+
+
+class Shell(VariableOps, EvaluatorMixin, ExecutorMixin):
+    def __init__(self, state: ShellState, rt: Runtime) -> None:
+        self.state = state
+        self.rt = rt
+        self.expander = Expander(self)
+        self.seconds_base = time.monotonic()
+        self.current_command_text = ""
+        self.subst_depth = 0
+        self.call_depth = 0
+        self.procsubs: list[tuple[int, Stream, threading.Thread | None]] = []
+        self.next_procsub_fd = 63
+        self.last_cmdsub_status: int | None = None
+        # the API's `args`: appended, unexpanded, to the first command run
+        self.pending_args: list[str] | None = None
+
+    @property
+    def io(self) -> dict[int, Stream]:
+        return self.state.fds
+
+    def fork(self) -> Shell:
+        child = Shell(self.state.fork(), self.rt)
+        child.seconds_base = self.seconds_base
+        child.subst_depth = self.subst_depth
+        child.call_depth = self.call_depth
+        child.state.bashpid = self.rt.new_pid()
+        return child
+
+    # ------------------------------------------------------------ set-up
+
+    def init_variables(self, env: dict[str, str]) -> None:
+        """The variables a new bash process starts with: the environment
+        (exported) plus bash's own."""
+        from .arrays import IndexedArray
+        from .vars import EXPORT, INTEGER, READONLY
+
+        scope = self.state.vars.globals
+        for name, value in env.items():
+            if _valid_env_name(name):
+                scope[name] = Var(value, EXPORT)
+        ident = self.rt.identity
+        cwd = self.state.fs.cwd
+        scope["PWD"] = Var(cwd, EXPORT)
+        if "OLDPWD" not in scope:
+            scope["OLDPWD"] = Var(None, EXPORT)
+        try:
+            level = int(env.get("SHLVL", "0")) + 1
+        except ValueError:
+            level = 1
+        scope["SHLVL"] = Var(str(level), EXPORT)
+        defaults = {
+            "IFS": " \t\n", "PS4": "+ ", "PS2": "> ", "OPTIND": "1", "OPTERR": "1",
+            "BASH": "/bin/bash", "BASH_VERSION": "5.2.15(1)-release", "HOSTNAME": ident.hostname,
+            "HOSTTYPE": "x86_64", "MACHTYPE": "x86_64-pc-linux-gnu", "OSTYPE": "linux-gnu",
+        }
+        for name, value in defaults.items():
+            if name not in scope:
+                scope[name] = Var(value, 0)
+        if "PATH" not in scope:
+            scope["PATH"] = Var("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", 0)
+        scope["BASH_VERSINFO"] = Var(IndexedArray(["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]),
+                                     READONLY | 64)
+        scope["UID"] = Var(str(ident.uid), READONLY | INTEGER)
+        scope["EUID"] = Var(str(ident.uid), READONLY | INTEGER)
+        scope["PPID"] = Var(str(ident.ppid), READONLY | INTEGER)
+
+    def out(self, text: str) -> None:
+        stream = self.io.get(1)
+        if stream is None or not stream.writable:
+            raise OSError(9, "Bad file descriptor")
+        stream.write(text.encode("utf-8", "surrogateescape"))
+
+    # ------------------------------------------------------------ messages
+
+    def err_prefix(self, with_line: bool = True) -> str:
+        st = self.state
+        name = ""
+        if st.frames:
+            name = st.frames[-1].source
+        elif st.sources:
+            name = st.sources[-1]
+        if not name:
+            name = st.arg0
+        if with_line and st.line > 0:
+            return f"{name}: line {st.line}: "
+        return f"{name}: "
+
+    def write_err(self, text: str) -> None:
+        stream = self.io.get(2)
+        if stream is None:
+            return
+        try:
+            stream.write(text.encode("utf-8", "surrogateescape"))
+        except OSError:
+            pass
+
+    def error(self, message: str) -> None:
+        self.write_err(f"{self.err_prefix()}{message}\n")
+
+    def warn(self, message: str) -> None:
+        self.write_err(f"{self.err_prefix()}warning: {message}\n")
+
+    def builtin_error(self, name: str, message: str) -> None:
+        self.write_err(f"{self.err_prefix()}{name}: {message}\n")
+
+    def syntax_error(self, e: ParseError, source_name: str | None) -> None:
+        st = self.state
+        name = st.arg0
+        where = f"{name}: {source_name}: line {e.line}: " if source_name else f"{name}: line {e.line}: "
+        self.write_err(f"{where}{e.message}\n")
+        if e.source_line is not None:
+            self.write_err(f"{where}`{e.source_line}'\n")
+
+    # ------------------------------------------------------------ the read-parse-execute loop
+
+    def make_parser(self, text: str, line_base: int = 1) -> Parser:
+        st = self.state
+        aliases = st.aliases if st.shopts["expand_aliases"] else None
+        return Parser(text, aliases=aliases, extglob=st.shopts["extglob"], line_base=line_base,
+                      max_depth=self.rt.limits.max_ast_depth)
+
+    def run_text(self, text: str, source_name: str | None = "-c", line_base: int = 1) -> int:
+        """Parse and run `text` one complete command at a time, as bash reads a
+        script. A syntax error stops the text with status 2."""
+        if len(text) > self.rt.limits.max_input_size:
+            raise LimitExceeded("max_input_size", self.rt.limits.max_input_size)
+        parser = self.make_parser(text, line_base)
+        st = self.state
+        while True:
+            parser.aliases = st.aliases if st.shopts["expand_aliases"] else None
+            parser.extglob = st.shopts["extglob"]
+            try:
+                node = parser.parse_next()
+            except ParseError as e:
+                self.flush_parse_warnings(parser)
+                self.syntax_error(e, source_name)
+                st.last_status = 2
+                return 2
+            self.flush_parse_warnings(parser)
+            if node is None:
+                return st.last_status
+            if st.opts["verbose"]:
+                pass
+            if st.opts["noexec"]:
+                continue
+            self.run_list(node)
+
+    def flush_parse_warnings(self, parser: Parser) -> None:
+        for line, msg in parser.warnings:
+            saved = self.state.line
+            self.state.line = line
+            self.write_err(f"{self.err_prefix()}{msg}\n")
+            self.state.line = saved
+        parser.warnings.clear()
+
+    def run_toplevel(self, text: str, source_name: str | None = "-c") -> int:
+        """Run a whole script as the main shell: EXIT trap, exit status."""
+        try:
+            status = self.run_text(text, source_name)
+        except ExitShell as e:
+            status = e.status
+        status = self.run_exit_trap(status)
+        return status
+
+    def run_exit_trap(self, status: int) -> int:
+        handler = self.state.traps.pop("EXIT", None)
+        if handler:
+            self.state.last_status = status
+            try:
+                self.run_trap_text(handler, "EXIT")
+            except ExitShell as e:
+                return e.status
+            return status
+        return status
+
+    def run_trap_text(self, handler: str, signame: str) -> None:
+        saved_status = self.state.last_status
+        saved_trap = self.state.in_trap
+        self.state.in_trap = signame
+        try:
+            self.run_text(handler, None)
+        finally:
+            self.state.in_trap = saved_trap
+            if signame != "EXIT":
+                self.state.last_status = saved_status
+
+    # ------------------------------------------------------------ ExpandEnv
+
+    def positional(self) -> list[str]:
+        return self.state.positional
+
+    def special(self, name: str) -> str:
+        st = self.state
+        if name == "?":
+            return str(st.last_status)
+        if name == "#":
+            return str(len(st.positional))
+        if name == "$":
+            return str(self.rt.identity.pid)
+        if name == "!":
+            return str(st.last_bg) if st.last_bg is not None else ""
+        if name == "-":
+            return st.dash_flags()
+        if name == "0":
+            return st.arg0
+        return ""
+
+    def option(self, name: str) -> bool:
+        st = self.state
+        v = st.opts.get(name)
+        if v is not None:
+            return v
+        return st.shopts.get(name, False)
+
+    def ifs(self) -> str:
+        v = self.get_str("IFS")
+        return " \t\n" if v is None else v
+
+    def assign_default(self, name: str, sub: str | None, value: str) -> None:
+        try:
+            self.set_var(name, value, sub=sub)
+        except AssignError as e:
+            raise ExpansionError(e.message, 1)
+
+    def arith_get(self, name: str, sub: str | None) -> str | None:
+        if sub is None:
+            v = self.get_str(name)
+            if v is None and self.state.opts["nounset"]:
+                raise ExpansionError(f"{name}: unbound variable", 127)
+            return v
+        var = self.lookup(name)
+        if var is None or var.value is None:
+            if self.state.opts["nounset"]:
+                raise ExpansionError(f"{name}[{sub}]: unbound variable", 127)
+            return None
+        val = var.value
+        if isinstance(val, AssocArray):
+            return val.get(self.subscript_key(sub))
+        if isinstance(val, IndexedArray):
+            return val.get(self.eval_index(sub, val))
+        return val if self.eval_index(sub, None) == 0 else None
+
+    def arith_set(self, name: str, sub: str | None, value: int) -> None:
+        try:
+            self.set_var(name, str(value), sub=sub)
+        except AssignError as e:
+            raise ExpansionError(e.message, 1)
+
+    def arith_eval(self, text: str) -> int:
+        node = parse_or_raise(text)
+        return Evaluator(self, text).eval(node)
+
+    def command_sub(self, body: A.CommandList, text: str) -> str:
+        return self.run_command_sub(body, text)
+
+    def process_sub(self, body: A.CommandList, direction: str) -> str:
+        return self.start_process_sub(body, direction)
+
+    def glob(self, pattern: str) -> list[str] | None:
+        st = self.state
+        ignore_raw = self.get_str("GLOBIGNORE")
+        ignore: tuple[str, ...] = tuple(p for p in ignore_raw.split(":") if p) if ignore_raw else ()
+        opts = globmod.GlobOptions(
+            dotglob=st.shopts["dotglob"] or bool(ignore),
+            nocaseglob=st.shopts["nocaseglob"],
+            extglob=st.shopts["extglob"],
+            globstar=st.shopts["globstar"],
+            globskipdots=st.shopts["globskipdots"],
+            ignore=ignore,
+        )
+        budget = self.rt.budget
+        limit = self.rt.limits.max_glob_operations
+        counter = [0]
+
+        def charge(n: int) -> None:
+            counter[0] += n
+            if counter[0] > limit:
+                raise LimitExceeded("max_glob_operations", limit)
+            budget.checkpoint(n)
+
+        matches = globmod.glob(st.fs, pattern, opts, charge)
+        if matches:
+            return matches
+        if st.shopts["nullglob"]:
+            return []
+        if st.shopts["failglob"]:
+            raise ExpansionError(f"no match: {_unescape_for_msg(pattern)}", None)
+        return None
+
+    def home_dir(self, user: str) -> str | None:
+        if user == "":
+            home = self.get_str("HOME")
+            return home if home is not None else self.rt.identity.home
+        if user == "+":
+            return self.get_str("PWD")
+        if user == "-":
+            return self.get_str("OLDPWD")
+        if user[0] in "+-" and user[1:].isdigit():
+            n = int(user[1:])
+            stack = [self.state.fs.cwd] + self.state.dirstack
+            idx = n if user[0] == "+" else len(stack) - 1 - n
+            return stack[idx] if 0 <= idx < len(stack) else None
+        if user == self.rt.identity.user:
+            return self.rt.identity.home
+        if user == "root":
+            return "/root"
+        return None
+
+    def subscript_key(self, raw: str) -> str:
+        """An associative-array key: the subscript text expanded like a word
+        without splitting or globbing (quotes removed)."""
+        if not any(c in raw for c in "$`'\"\\"):
+            return raw
+        word = _SUB_CACHE.get(raw)
+        if word is None:
+            parser = self.make_parser(raw)
+            word = A.Word(tuple(parser.read_parts(KEY)), 0, raw)
+            _SUB_CACHE[raw] = word
+        return self.expander.string(word)
+
+    def expand_sub_text(self, sub: str) -> str:
+        word = _SUB_CACHE.get("\0" + sub)
+        if word is None:
+            parser = self.make_parser(sub)
+            word = A.Word(tuple(parser.read_parts(ARITH)), 0, sub)
+            _SUB_CACHE["\0" + sub] = word
+        return self.expander.heredoc(word)
+
+    def prompt_expand(self, text: str) -> str:
+        from .prompt import expand_prompt
+
+        return expand_prompt(self, text)
+
+    def check_string(self, size: int) -> None:
+        limit = self.rt.limits.max_string_length
+        if size > limit:
+            raise LimitExceeded("max_string_length", limit)
+
+    def check_array(self, size: int) -> None:
+        limit = self.rt.limits.max_array_elements
+        if size > limit:
+            raise LimitExceeded("max_array_elements", limit)
+
+    def charge_brace(self, count: int) -> None:
+        limit = self.rt.limits.max_brace_expansion_results
+        if count > limit:
+            raise LimitExceeded("max_brace_expansion_results", limit)
+
+    # ------------------------------------------------------------ helpers
+
+    def is_assoc(self, name: str) -> bool:
+        var = self.lookup(name)
+        return var is not None and (bool(var.attrs & ASSOC) or isinstance(var.value, AssocArray))
+
+    def var_value(self, name: str) -> Var | None:
+        return self.lookup(name)
+
+    def fs_message(self, e: FsError) -> str:
+        return f"{e.path}: {e.message}" if e.path else e.message
+
+    def capture(self, body: A.CommandList) -> tuple[bytes, int]:
+        """Run `body` in a subshell and return what it wrote on stdout."""
+        child = self.fork()
+        out = BufferWriter(charge=self._capture_charge)
+        child.state.fds[1] = out
+        status = child.run_subshell_body(body)
+        return out.getvalue(), status
+
+    def _capture_charge(self, n: int) -> None:
+        self.check_string(n)
+
+
+def _valid_env_name(name: str) -> bool:
+    return bool(name) and (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c == "_" for c in name)
+
+
+def _unescape_for_msg(pattern: str) -> str:
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern[i] == "\\" and i + 1 < len(pattern):
+            out.append(pattern[i + 1])
+            i += 2
+            continue
+        out.append(pattern[i])
+        i += 1
+    return "".join(out)

@@ -1,0 +1,137 @@
+"""Everything a shell (or subshell) carries: variables, options, functions,
+aliases, traps, working directory and file descriptors.
+
+`fork()` makes the copy a subshell gets; it shares nothing mutable with its
+parent except the filesystem and the open streams.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..stdio.streams import Stream
+from ..syntax.ast import FuncDef
+from ..vfs.facade import FsView
+from .vars import VarStore
+
+SET_OPTIONS: dict[str, bool] = {
+    "allexport": False, "braceexpand": True, "emacs": False, "errexit": False, "errtrace": False,
+    "functrace": False, "hashall": True, "histexpand": False, "history": False, "ignoreeof": False,
+    "interactive-comments": True, "keyword": False, "monitor": False, "noclobber": False, "noexec": False,
+    "noglob": False, "nolog": False, "notify": False, "nounset": False, "onecmd": False, "physical": False,
+    "pipefail": False, "posix": False, "privileged": False, "verbose": False, "vi": False, "xtrace": False,
+}
+SHOPT_OPTIONS: dict[str, bool] = {
+    "autocd": False, "assoc_expand_once": False, "cdable_vars": False, "cdspell": False, "checkhash": False,
+    "checkjobs": False, "checkwinsize": True, "cmdhist": True, "compat31": False, "compat32": False,
+    "compat40": False, "compat41": False, "compat42": False, "compat43": False, "compat44": False,
+    "complete_fullquote": True, "direxpand": False, "dirspell": False, "dotglob": False, "execfail": False,
+    "expand_aliases": False, "extdebug": False, "extglob": False, "extquote": True, "failglob": False,
+    "force_fignore": True, "globasciiranges": True, "globskipdots": True, "globstar": False, "gnu_errfmt": False,
+    "histappend": False, "histreedit": False, "histverify": False, "hostcomplete": True, "huponexit": False,
+    "inherit_errexit": False, "interactive_comments": True, "lastpipe": False, "lithist": False,
+    "localvar_inherit": False, "localvar_unset": False, "login_shell": False, "mailwarn": False,
+    "no_empty_cmd_completion": False, "nocaseglob": False, "nocasematch": False, "noexpand_translation": False,
+    "nullglob": False, "patsub_replacement": True, "progcomp": True, "progcomp_alias": False, "promptvars": True,
+    "restricted_shell": False, "shift_verbose": False, "sourcepath": True, "varredir_close": False,
+    "xpg_echo": False,
+}
+# `set -X` letters and the `$-` order bash prints them in
+FLAG_LETTERS: dict[str, str] = {
+    "a": "allexport", "b": "notify", "e": "errexit", "f": "noglob", "h": "hashall", "k": "keyword",
+    "m": "monitor", "n": "noexec", "p": "privileged", "t": "onecmd", "u": "nounset", "v": "verbose",
+    "x": "xtrace", "B": "braceexpand", "C": "noclobber", "E": "errtrace", "H": "histexpand", "P": "physical",
+    "T": "functrace",
+}
+_DASH_ORDER = "abefhkmnptuvxBCEHPT"
+
+
+@dataclass(slots=True)
+class Frame:
+    """One function call: what FUNCNAME, BASH_SOURCE and BASH_LINENO show."""
+
+    name: str
+    source: str
+    call_line: int
+    positional: list[str]
+
+
+class ShellState:
+    def __init__(self, fs: FsView, fds: dict[int, Stream]) -> None:
+        self.vars = VarStore()
+        self.positional: list[str] = []
+        self.arg0 = "bash"
+        self.opts = dict(SET_OPTIONS)
+        self.shopts = dict(SHOPT_OPTIONS)
+        self.functions: dict[str, FuncDef] = {}
+        self.func_sources: dict[str, tuple[str, int]] = {}
+        self.aliases: dict[str, str] = {}
+        self.traps: dict[str, str] = {}
+        self.parent_traps: dict[str, str] = {}
+        self.fs = fs
+        self.fds = fds
+        self.last_status = 0
+        self.pipestatus: list[int] = [0]
+        self.last_bg: int | None = None
+        self.dirstack: list[str] = []
+        self.frames: list[Frame] = []
+        self.sources: list[str] = []  # BASH_SOURCE at top level (sourced files)
+        self.source_lines: list[int] = []
+        self.hashed: dict[str, str] = {}
+        self.subshell = 0
+        self.mode = "c"  # 'c' (-c string), 's' (stdin) or 'file'
+        self.line = 0
+        self.loop_depth = 0
+        self.errexit_ignored = 0
+        self.rng = random.Random()
+        self.pid = 0
+        self.bashpid = 0
+        self.in_trap = ""
+        self.getopts_pos = 0  # index inside a bundled option group for getopts
+        self.umask = 0o022
+
+    def fork(self) -> ShellState:
+        new = ShellState.__new__(ShellState)
+        new.vars = self.vars.clone()
+        new.positional = list(self.positional)
+        new.arg0 = self.arg0
+        new.opts = dict(self.opts)
+        new.shopts = dict(self.shopts)
+        new.functions = dict(self.functions)
+        new.func_sources = dict(self.func_sources)
+        new.aliases = dict(self.aliases)
+        # a subshell keeps ignored signals; other traps are reset (but `trap`
+        # with no arguments still shows the parent's, as bash does)
+        new.traps = {k: v for k, v in self.traps.items() if v == ""}
+        new.parent_traps = dict(self.traps)
+        new.fs = self.fs.copy()
+        new.fds = dict(self.fds)
+        new.last_status = self.last_status
+        new.pipestatus = list(self.pipestatus)
+        new.last_bg = self.last_bg
+        new.dirstack = list(self.dirstack)
+        new.frames = [Frame(f.name, f.source, f.call_line, f.positional) for f in self.frames]
+        new.sources = list(self.sources)
+        new.source_lines = list(self.source_lines)
+        new.hashed = dict(self.hashed)
+        new.subshell = self.subshell + 1
+        new.mode = self.mode
+        new.line = self.line
+        new.loop_depth = 0
+        new.errexit_ignored = self.errexit_ignored
+        new.rng = random.Random(self.rng.random())
+        new.pid = self.pid
+        new.bashpid = self.bashpid
+        new.in_trap = self.in_trap
+        new.getopts_pos = self.getopts_pos
+        new.umask = self.umask
+        return new
+
+    def dash_flags(self) -> str:
+        opts = self.opts
+        out = [c for c in _DASH_ORDER if opts.get(FLAG_LETTERS[c])]
+        return "".join(out) + self.mode_letter()
+
+    def mode_letter(self) -> str:
+        return {"c": "c", "s": "s"}.get(self.mode, "")
