@@ -136,7 +136,18 @@ class EvaluatorMixin:
             while True:
                 count += 1
                 self._loop_guard(count)
-                cond = self._ignored(node.cond)
+                try:
+                    cond = self._ignored(node.cond)
+                except BreakLoop as b:
+                    if b.levels > 1:
+                        b.levels -= 1
+                        raise
+                    break
+                except ContinueLoop as c:
+                    if c.levels > 1:
+                        c.levels -= 1
+                        raise
+                    continue
                 if (cond == 0) == node.until:
                     break
                 status, flow = self._run_body(node.body)
