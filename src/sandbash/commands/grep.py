@@ -1,0 +1,806 @@
+"""grep, egrep, fgrep (GNU grep 3.8) and rg (the common ripgrep options).
+
+Input is read in large chunks and the pattern is searched over each chunk of
+complete lines at once (the regex layer's `line_mode` keeps matches inside a
+line), then matches are mapped back to lines; -c, -q, -l and -L never build
+lists of lines. Recursive search walks the virtual filesystem in sorted name
+order (GNU uses directory order, which is not reproducible).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..expand.pattern import compile_pattern
+from ..regex import Regex, RegexError, compile_regex
+from ..stdio.streams import Stream
+from ..vfs.errors import FsError
+from .context import CommandExit, Ctx
+from .options import CommandSpec, Opt
+
+CHUNK = 1 << 20
+STDIN_NAME = "(standard input)"
+
+GREP_SPEC = CommandSpec(
+    name="grep",
+    usage="[OPTION]... PATTERNS [FILE]...",
+    summary="Search for PATTERNS in each FILE.",
+    usage_status=2,
+    numeric="context",
+    opts=(
+        Opt("E", "extended-regexp", dest="mode", const="E", help="PATTERNS are extended regular expressions"),
+        Opt("F", "fixed-strings", dest="mode", const="F", help="PATTERNS are strings"),
+        Opt("G", "basic-regexp", dest="mode", const="G", help="PATTERNS are basic regular expressions"),
+        Opt("P", "perl-regexp", dest="mode", const="P", help="PATTERNS are Perl regular expressions"),
+        Opt("e", "regexp", arg="required", dest="pats", multi=True, metavar="PATTERNS", help="use PATTERNS for matching"),
+        Opt("f", "file", arg="required", dest="pat_files", multi=True, metavar="FILE", help="take PATTERNS from FILE"),
+        Opt("i", "ignore-case", dest="icase", const=True, help="ignore case distinctions in patterns and data"),
+        Opt("y", None, dest="icase", const=True),
+        Opt(None, "no-ignore-case", dest="icase", const=False, help="do not ignore case distinctions (default)"),
+        Opt("w", "word-regexp", help="match only whole words"),
+        Opt("x", "line-regexp", help="match only whole lines"),
+        Opt("z", "null-data", help="a data line ends in 0 byte, not newline"),
+        Opt("s", "no-messages", help="suppress error messages"),
+        Opt("v", "invert-match", help="select non-matching lines"),
+        Opt("m", "max-count", arg="required", metavar="NUM", help="stop after NUM selected lines"),
+        Opt("b", "byte-offset", help="print the byte offset with output lines"),
+        Opt("n", "line-number", help="print line number with output lines"),
+        Opt(None, "line-buffered", help="flush output on every line"),
+        Opt("H", "with-filename", dest="fname", const=True, help="print file name with output lines"),
+        Opt("h", "no-filename", dest="fname", const=False, help="suppress the file name prefix on output"),
+        Opt(None, "label", arg="required", metavar="LABEL", help="use LABEL as the standard input file name prefix"),
+        Opt("o", "only-matching", help="show only nonempty parts of lines that match"),
+        Opt("q", "quiet", help="suppress all normal output"),
+        Opt(None, "silent", dest="quiet"),
+        Opt(None, "binary-files", arg="required", metavar="TYPE", help="assume that binary files are TYPE"),
+        Opt("a", "text", dest="binary_files", const="text", help="equivalent to --binary-files=text"),
+        Opt("I", None, dest="binary_files", const="without-match", help="equivalent to --binary-files=without-match"),
+        Opt("d", "directories", arg="required", metavar="ACTION", help="how to handle directories"),
+        Opt("D", "devices", arg="required", metavar="ACTION", help="how to handle devices"),
+        Opt("r", "recursive", dest="recursive", const="r", help="like --directories=recurse"),
+        Opt("R", "dereference-recursive", dest="recursive", const="R", help="likewise, but follow all symlinks"),
+        Opt(None, "include", arg="required", multi=True, metavar="GLOB", help="search only files that match GLOB"),
+        Opt(None, "exclude", arg="required", multi=True, metavar="GLOB", help="skip files that match GLOB"),
+        Opt(None, "exclude-from", arg="required", multi=True, metavar="FILE", help="skip files that match any file pattern from FILE"),
+        Opt(None, "exclude-dir", arg="required", multi=True, metavar="GLOB", help="skip directories that match GLOB"),
+        Opt("L", "files-without-match", help="print only names of FILEs with no selected lines"),
+        Opt("l", "files-with-matches", help="print only names of FILEs with selected lines"),
+        Opt("c", "count", help="print only a count of selected lines per FILE"),
+        Opt("T", "initial-tab", help="make tabs line up (if needed)"),
+        Opt("Z", "null", help="print 0 byte after FILE name"),
+        Opt("B", "before-context", arg="required", metavar="NUM", help="print NUM lines of leading context"),
+        Opt("A", "after-context", arg="required", metavar="NUM", help="print NUM lines of trailing context"),
+        Opt("C", "context", arg="required", metavar="NUM", help="print NUM lines of output context"),
+        Opt(None, "group-separator", arg="required", metavar="SEP", help="print SEP on line between matches with context"),
+        Opt(None, "no-group-separator", dest="group_separator", const=None, help="do not print separator for matches with context"),
+        Opt(None, "color", arg="optional", metavar="WHEN", help="use markers to highlight the matching strings"),
+        Opt(None, "colour", arg="optional", dest="color"),
+        Opt("U", "binary", help="do not strip CR characters at EOL (MSDOS/Windows)"),
+    ),
+)
+
+# GNU's default GREP_COLORS
+_SGR = {"ms": "01;31", "mc": "01;31", "sl": "", "cx": "", "fn": "35", "ln": "32", "bn": "32", "se": "36"}
+
+
+def _sgr(code: str, text: bytes) -> bytes:
+    if not code:
+        return text
+    return b"\x1b[" + code.encode() + b"m\x1b[K" + text + b"\x1b[m\x1b[K"
+
+
+class GrepError(Exception):
+    pass
+
+
+@dataclass
+class Options:
+    invert: bool = False
+    count: bool = False
+    list_files: bool = False
+    list_nonmatching: bool = False
+    quiet: bool = False
+    only: bool = False
+    line_numbers: bool = False
+    byte_offset: bool = False
+    with_fname: bool = False
+    null_after_name: bool = False
+    initial_tab: bool = False
+    max_count: int = -1
+    before: int = 0
+    context: bool = False  # -A, -B or -C given (even 0: separators still print)
+    after: int = 0
+    eol: bytes = b"\n"
+    binary: str = "binary"
+    no_messages: bool = False
+    group_sep: bytes | None = b"--"
+    color: bool = False
+    label: str = STDIN_NAME
+    recursive: str = ""
+    directories: str = "read"
+    include: list[Any] = field(default_factory=list)
+    exclude: list[Any] = field(default_factory=list)
+    exclude_dir: list[Any] = field(default_factory=list)
+    per_line: bool = False  # verify buffer matches line by line (PCRE)
+    never: bool = False  # no patterns at all: nothing matches
+
+
+class Searcher:
+    """Searches one input after another and writes GNU grep's output."""
+
+    def __init__(self, ctx: Ctx, rx: Regex | None, line_rx: Regex | None, opts: Options) -> None:
+        self.ctx = ctx
+        self.rx = rx
+        self.line_rx = line_rx  # the same pattern compiled for one line at a time (PCRE)
+        self.o = opts
+        self.out = ctx.stdout
+        self.any_selected = False
+        self.printed_something = False  # for the "--" group separator
+        self.error = False
+
+    # ------------------------------------------------------------ matching
+    def _line_has_match(self, line: bytes) -> bool:
+        assert self.line_rx is not None
+        return self.line_rx.search(line) is not None
+
+    def selected_spans(self, buf: bytes, end: int) -> Iterator[tuple[int, int]]:
+        """(line start, line end without terminator) of each matching line in
+        buf[:end] (end is just past a line terminator, or the end of input)."""
+        rx = self.rx
+        if rx is None or self.o.never:
+            return
+        eol = self.o.eol
+        pos = 0
+        checkpoint = self.ctx.checkpoint
+        per_line = self.o.per_line
+        if eol != b"\n" or (per_line and self.line_rx is not None and rx is self.line_rx):
+            # -z, or a PCRE pattern that must see each line alone
+            while pos < end:
+                nl = buf.find(eol, pos, end)
+                le = end if nl < 0 else nl
+                checkpoint()
+                assert self.line_rx is not None
+                if self.line_rx.search(buf[pos:le]) is not None:
+                    yield pos, le
+                pos = le + 1
+            return
+        while pos < end:
+            m = rx.search(buf, pos, end)
+            if m is None:
+                return
+            s = m.start()
+            if s >= end:
+                return
+            ls = buf.rfind(b"\n", 0, s) + 1
+            if ls < pos:
+                ls = pos
+            le = buf.find(b"\n", s, end)
+            if le < 0:
+                le = end
+            checkpoint()
+            if per_line and not self._line_has_match(buf[ls:le]):
+                pos = le + 1
+                continue
+            yield ls, le
+            pos = le + 1
+
+    # ------------------------------------------------------------ output
+    def prefix(self, name: str, lineno: int, offset: int, sep: bytes) -> bytes:
+        o = self.o
+        parts: list[bytes] = []
+        color = o.color
+        sep_out = _sgr(_SGR["se"], sep) if color else sep
+        if o.with_fname:
+            n = name.encode("utf-8", "surrogateescape")
+            parts.append(_sgr(_SGR["fn"], n) if color else n)
+            parts.append(b"\0" if o.null_after_name else sep_out)
+        if o.line_numbers:
+            s = str(lineno).encode()
+            parts.append(_sgr(_SGR["ln"], s) if color else s)
+            parts.append(sep_out)
+        if o.byte_offset:
+            s = str(offset).encode()
+            parts.append(_sgr(_SGR["bn"], s) if color else s)
+            parts.append(sep_out)
+        if o.initial_tab and parts:
+            parts.append(b"\t")
+        return b"".join(parts)
+
+    def write(self, data: bytes) -> None:
+        self.out.write(data)
+
+    # ------------------------------------------------------------ one input
+    def search_stream(self, stream: Stream, name: str) -> bool:
+        """Search one input; returns True when a line was selected."""
+        o = self.o
+        eol = o.eol
+        need_lines = not (o.quiet or o.list_files or o.list_nonmatching or o.count)
+        context = need_lines and o.context
+        max_count = o.max_count
+        selected = 0
+        lineno = 1  # number of the first line in buf
+        offset = 0  # byte offset of buf in the input
+        leftover = b""
+        binary = False
+        encoding_errors = False
+        stop = False
+        cx = _Ctx(o.before, o.after) if context else None
+        bin_mode = o.binary
+        while not stop:
+            chunk = stream.read(CHUNK)
+            at_eof = not chunk
+            buf = leftover + chunk if leftover else chunk
+            if not buf:
+                break
+            if at_eof:
+                end = len(buf)
+                leftover = b""
+            else:
+                cut = buf.rfind(eol)
+                if cut < 0:
+                    leftover = buf
+                    continue
+                end = cut + 1
+                leftover = buf[end:]
+            if not binary and bin_mode != "text" and eol != b"\0" and b"\0" in buf[:end]:
+                binary = True
+                if bin_mode == "without-match":
+                    return False
+            self.ctx.checkpoint(1 + end // 4096)
+            spans = self.selected_spans(buf, end)
+            if o.invert:
+                spans = _invert(spans, end, buf, eol)
+
+            if not need_lines:
+                for _s in spans:
+                    selected += 1
+                    if o.quiet or o.list_files or o.list_nonmatching or selected == max_count:
+                        stop = True
+                        break
+            else:
+                valid_utf8 = binary or buf.isascii() or _valid_utf8(buf[:end])
+                if o.invert and not valid_utf8 and bin_mode != "text":
+                    encoding_errors = True
+                if cx is not None:
+                    cx.new_chunk(lineno)
+                cur_line = lineno
+                cur = 0
+                for ls, le in spans:
+                    cur_line += buf.count(eol, cur, ls)
+                    cur = ls
+                    if binary:
+                        # GNU stops at the first output line of a binary file
+                        self.any_selected = True
+                        self._binary_message(name)
+                        return True
+                    if not valid_utf8 and not _valid_utf8(buf[ls:le]):
+                        # a line with an encoding error is not printed
+                        encoding_errors = True
+                        selected += 1
+                        if selected == max_count:
+                            stop = True
+                            break
+                        continue
+                    if cx is not None:
+                        self._context_before(cx, buf, ls, cur_line, offset, name)
+                        self._sep_if_gap(cx, cur_line)
+                    self._emit_line(buf, ls, le, cur_line, offset, name)
+                    self.printed_something = True
+                    if cx is not None:
+                        cx.printed(cur_line, le + 1)
+                    selected += 1
+                    if selected == max_count:
+                        stop = True
+                        break
+                if cx is not None:
+                    self._context_after(cx, buf, end, offset, name)
+                    if not stop:
+                        cx.remember_tail(buf, end, lineno, offset, eol)
+            lineno += buf.count(eol, 0, end)
+            offset += end
+            if at_eof:
+                break
+        if selected:
+            self.any_selected = True
+            if encoding_errors and need_lines:
+                self._binary_message(name)
+        if o.count:
+            self._write_count(name, selected)
+        if o.list_files and selected:
+            self._write_name(name)
+        if o.list_nonmatching and not selected:
+            self._write_name(name)
+        return selected > 0
+
+    def _binary_message(self, name: str) -> None:
+        self.ctx.stderr.write(f"grep: {name}: binary file matches\n".encode("utf-8", "surrogateescape"))
+
+    # ------------------------------------------------------------ context
+    def _sep_if_gap(self, cx: _Ctx, line: int) -> None:
+        o = self.o
+        if o.group_sep is None or not self.printed_something:
+            return
+        if cx.last == 0 or line > cx.last + 1:
+            if cx.last != 0 or not cx.sep_done:
+                self.write(_sep_line(o.group_sep, o.color, o.eol))
+            cx.sep_done = True
+
+    def _ctx_line(self, cx: _Ctx, text: bytes, line: int, off: int, name: str) -> None:
+        self._sep_if_gap(cx, line)
+        if not self.o.only:
+            self.write(self.prefix(name, line, off, b"-") + text + self.o.eol)
+        self.printed_something = True
+        cx.last = line
+
+    def _context_after(self, cx: _Ctx, buf: bytes, limit: int, offset: int, name: str, upto: int | None = None) -> None:
+        """Print pending after-context lines that lie in this chunk, before
+        byte `limit` (and before line `upto`)."""
+        eol = self.o.eol
+        while cx.pending > 0 and cx.pos is not None and cx.pos < limit:
+            if upto is not None and cx.last + 1 >= upto:
+                return
+            nl = buf.find(eol, cx.pos, limit)
+            le = limit if nl < 0 else nl
+            self._ctx_line(cx, buf[cx.pos:le], cx.last + 1, offset + cx.pos, name)
+            cx.pending -= 1
+            cx.pos = le + 1
+
+    def _context_before(self, cx: _Ctx, buf: bytes, ls: int, line: int, offset: int, name: str) -> None:
+        self._context_after(cx, buf, ls, offset, name, upto=line)
+        want = max(cx.last + 1, line - self.o.before)
+        if want >= line:
+            return
+        eol = self.o.eol
+        lines: list[tuple[int, int, bytes]] = []
+        e = ls
+        ln = line
+        while ln > want and e > 0:
+            s = buf.rfind(eol, 0, e - 1) + 1
+            ln -= 1
+            lines.append((ln, offset + s, buf[s:e - 1]))
+            e = s
+        if ln > want:
+            lines.extend(reversed([t for t in cx.carried if want <= t[0] < ln]))
+        for ln2, off, text in reversed(lines):
+            self._ctx_line(cx, text, ln2, off, name)
+
+    # ------------------------------------------------------------ lines
+    def _write_count(self, name: str, n: int) -> None:
+        o = self.o
+        if o.with_fname:
+            nm = name.encode("utf-8", "surrogateescape")
+            if o.color:
+                nm = _sgr(_SGR["fn"], nm)
+            sep = b"\0" if o.null_after_name else (_sgr(_SGR["se"], b":") if o.color else b":")
+            self.write(nm + sep + str(n).encode() + b"\n")
+        else:
+            self.write(str(n).encode() + b"\n")
+
+    def _write_name(self, name: str) -> None:
+        nm = name.encode("utf-8", "surrogateescape")
+        if self.o.color:
+            nm = _sgr(_SGR["fn"], nm)
+        self.write(nm + (b"\0" if self.o.null_after_name else b"\n"))
+
+    def _matches(self, line: bytes) -> Iterator[tuple[int, int]]:
+        rx = self.line_rx or self.rx
+        assert rx is not None
+        for m in rx.finditer(line):
+            s, e = m.span()
+            if e > s:
+                yield s, e
+
+    def _emit_line(self, buf: bytes, ls: int, le: int, lineno: int, offset: int, name: str) -> None:
+        o = self.o
+        eol = o.eol
+        line = buf[ls:le]
+        if o.only:
+            if o.invert:
+                return
+            for s, e in self._matches(line):
+                text = _sgr(_SGR["ms"], line[s:e]) if o.color else line[s:e]
+                self.write(self.prefix(name, lineno, offset + ls + s, b":") + text + eol)
+            return
+        if o.color and not o.invert:
+            parts: list[bytes] = []
+            last = 0
+            for s, e in self._matches(line):
+                parts.append(line[last:s])
+                parts.append(_sgr(_SGR["ms"], line[s:e]))
+                last = e
+            parts.append(line[last:])
+            line = b"".join(parts)
+        self.write(self.prefix(name, lineno, offset + ls, b":") + line + eol)
+
+
+class _Ctx:
+    """Context-line state of one input: the last line printed, what is left
+    of the after-context, and the previous chunk's last lines."""
+
+    __slots__ = ("after", "before", "carried", "last", "pending", "pos", "sep_done")
+
+    def __init__(self, before: int, after: int) -> None:
+        self.before = before
+        self.after = after
+        self.carried: list[tuple[int, int, bytes]] = []
+        self.last = 0  # number of the last line printed from this input
+        self.pending = 0  # after-context lines still to print
+        self.pos: int | None = None  # where the line after `last` starts in the chunk
+        self.sep_done = False
+
+    def new_chunk(self, first_line: int) -> None:
+        self.pos = 0 if self.last == first_line - 1 and self.last else None
+        if self.pos is None:
+            self.pending = 0
+
+    def printed(self, line: int, next_pos: int) -> None:
+        self.last = line
+        self.pos = next_pos
+        self.pending = self.after
+
+    def remember_tail(self, buf: bytes, end: int, first_line: int, offset: int, eol: bytes) -> None:
+        keep: list[tuple[int, int, bytes]] = []
+        ln = first_line + buf.count(eol, 0, end)
+        e = end
+        while len(keep) < self.before and e > 0:
+            s = buf.rfind(eol, 0, e - 1) + 1
+            ln -= 1
+            if ln <= self.last:
+                break
+            text = buf[s:e - 1] if buf[e - 1:e] == eol else buf[s:e]
+            keep.append((ln, offset + s, text))
+            e = s
+        keep.reverse()
+        self.carried = keep
+
+
+def _sep_line(sep: bytes, color: bool, eol: bytes) -> bytes:
+    return (_sgr(_SGR["se"], sep) if color else sep) + b"\n"
+
+
+def _valid_utf8(b: bytes) -> bool:
+    try:
+        b.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _invert(spans: Iterator[tuple[int, int]], end: int, buf: bytes, eol: bytes) -> Iterator[tuple[int, int]]:
+    """The lines of buf[:end] that are not in `spans`."""
+    pos = 0
+    for ls, le in spans:
+        while pos < ls:
+            nl = buf.find(eol, pos, ls)
+            e = ls - 1 if nl < 0 else nl
+            yield pos, e
+            pos = e + 1
+        pos = le + 1
+    while pos < end:
+        nl = buf.find(eol, pos, end)
+        e = end if nl < 0 else nl
+        if e == end and pos == end:
+            break
+        yield pos, e
+        pos = e + 1
+
+
+# ---------------------------------------------------------------- patterns
+
+def _fixed_to_bre(p: str) -> str:
+    out = []
+    for ch in p:
+        if ch in ".[]*^$\\":
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _int_arg(ctx: Ctx, value: str, what: str) -> int:
+    v = value.strip()
+    try:
+        n = int(v)
+    except ValueError:
+        n = -1
+    if n < 0 or not v.lstrip("+").isdigit():
+        if what == "max":
+            try:
+                n = int(v)
+                if n < 0:
+                    return -1
+            except ValueError:
+                pass
+            ctx.error("invalid max count")
+        else:
+            ctx.error(f"{value}: invalid context length argument")
+        raise CommandExit(2)
+    return n
+
+
+def _read_pattern_file(ctx: Ctx, path: str) -> list[str]:
+    try:
+        data = ctx.read_input(path)
+    except FsError as e:
+        ctx.error(f"{path}: {e.message}")
+        raise CommandExit(2)
+    text = data.decode("utf-8", "surrogateescape")
+    if not text:
+        return []
+    if text.endswith("\n"):
+        text = text[:-1]
+    return text.split("\n")
+
+
+def cmd_grep(ctx: Ctx) -> int:
+    return _grep_main(ctx, default_mode="G")
+
+
+def cmd_egrep(ctx: Ctx) -> int:
+    ctx.stderr.write(b"egrep: warning: egrep is obsolescent; using grep -E\n")
+    return _grep_main(ctx, default_mode="E")
+
+
+def cmd_fgrep(ctx: Ctx) -> int:
+    ctx.stderr.write(b"fgrep: warning: fgrep is obsolescent; using grep -F\n")
+    return _grep_main(ctx, default_mode="F")
+
+
+def _grep_main(ctx: Ctx, default_mode: str) -> int:
+    saved_name = ctx.name
+    ctx.name = "grep"
+    try:
+        return _grep(ctx, default_mode)
+    finally:
+        ctx.name = saved_name
+
+
+def _grep(ctx: Ctx, default_mode: str) -> int:
+    p, operands = ctx.parse(GREP_SPEC)
+    o = Options()
+    mode = p.get("mode", default_mode)
+    # -C (or -NUM) only fills in whichever of -A/-B was not given
+    both = -1
+    for key, value in p.order:
+        if key == "context":
+            both = _int_arg(ctx, value, "ctx")
+            o.context = True
+    o.before = o.after = max(both, 0)
+    if p.has("before_context"):
+        o.before = _int_arg(ctx, p["before_context"], "ctx")
+        o.context = True
+    if p.has("after_context"):
+        o.after = _int_arg(ctx, p["after_context"], "ctx")
+        o.context = True
+    if p.has("max_count"):
+        o.max_count = _int_arg(ctx, p["max_count"], "max")
+    o.invert = bool(p.get("invert_match"))
+    o.count = bool(p.get("count"))
+    o.list_files = bool(p.get("files_with_matches"))
+    o.list_nonmatching = bool(p.get("files_without_match"))
+    o.quiet = bool(p.get("quiet"))
+    o.only = bool(p.get("only_matching"))
+    o.line_numbers = bool(p.get("line_number"))
+    o.byte_offset = bool(p.get("byte_offset"))
+    o.null_after_name = bool(p.get("null"))
+    o.initial_tab = bool(p.get("initial_tab"))
+    o.no_messages = bool(p.get("no_messages"))
+    o.eol = b"\0" if p.get("null_data") else b"\n"
+    if p.has("label"):
+        o.label = p["label"]
+    if p.has("group_separator"):
+        sep = p["group_separator"]
+        o.group_sep = None if sep is None else sep.encode("utf-8", "surrogateescape")
+    color = p.get("color", "never") if p.has("color") else "never"
+    if color is None:
+        color = "auto"
+    if color not in ("never", "always", "auto", "yes", "no", "force", "tty", "none", "if-tty"):
+        ctx.stderr.write(f"grep: invalid argument ‘{color}’ for ‘--color’\n".encode())
+        raise CommandExit(2)
+    o.color = color in ("always", "yes", "force")
+    binary_files = p.get("binary_files", "binary")
+    if binary_files not in ("binary", "text", "without-match"):
+        ctx.error("unknown binary-files type")
+        raise CommandExit(2)
+    o.binary = binary_files
+    o.recursive = p.get("recursive", "") or ""
+    directories = p.get("directories", "read")
+    if directories not in ("read", "skip", "recurse"):
+        ctx.stderr.write(f"grep: invalid argument ‘{directories}’ for ‘--directories’\n".encode())
+        raise CommandExit(2)
+    if directories == "recurse" and not o.recursive:
+        o.recursive = "r"
+    o.directories = directories
+    o.include = [compile_pattern(g) for g in p.get("include", [])]
+    o.exclude = [compile_pattern(g) for g in p.get("exclude", [])]
+    for path in p.get("exclude_from", []):
+        o.exclude += [compile_pattern(g) for g in _read_pattern_file(ctx, path) if g]
+    o.exclude_dir = [compile_pattern(g.rstrip("/") or g) for g in p.get("exclude_dir", [])]
+
+    # patterns
+    patterns: list[str] = []
+    have_pats = False
+    for key, value in p.order:
+        if key == "pats":
+            patterns.extend(value.split("\n"))
+            have_pats = True
+        elif key == "pat_files":
+            patterns.extend(_read_pattern_file(ctx, value))
+            have_pats = True
+    if not have_pats:
+        if not operands:
+            ctx.stderr.write(b"Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n")
+            raise CommandExit(2)
+        patterns = operands.pop(0).split("\n")
+
+    icase = bool(p.get("icase", False))
+    whole = "line" if p.get("line_regexp") else ("word" if p.get("word_regexp") else "")
+    rx, line_rx = _compile(ctx, patterns, mode, icase, whole, o)
+
+    if o.max_count == 0:
+        return 1
+    names = operands
+    if not names:
+        names = ["."] if o.recursive else ["-"]
+        implicit = bool(o.recursive)
+    else:
+        implicit = False
+    fname = p.get("fname")
+    if fname is None:
+        o.with_fname = len(names) > 1 or bool(o.recursive)
+        if o.recursive and len(names) == 1 and not implicit:
+            st = ctx.fs.try_stat(names[0]) if names[0] != "-" else None
+            o.with_fname = st is not None and st.is_dir
+    else:
+        o.with_fname = bool(fname)
+
+    searcher = Searcher(ctx, rx, line_rx, o)
+    for name in names:
+        if _search_operand(searcher, name, implicit) and o.quiet:
+            return 0
+    if searcher.error and not (o.quiet and searcher.any_selected):
+        return 2
+    return 0 if searcher.any_selected else 1
+
+
+def _compile(ctx: Ctx, patterns: list[str], mode: str, icase: bool, whole: str,
+             o: Options) -> tuple[Regex | None, Regex | None]:
+    if not patterns:
+        o.never = True
+        return None, None
+    try:
+        if mode == "P":
+            if len(patterns) > 1:
+                ctx.error("the -P option only supports a single pattern")
+                raise CommandExit(2)
+            pat = patterns[0]
+            line_rx = compile_regex(pat, "pcre", icase, whole=whole, budget=ctx.budget)
+            o.per_line = True
+            if any(t in pat for t in ("\\A", "\\z", "\\Z", "\\G", "(?-m", "(?s")) or o.eol != b"\n":
+                return line_rx, line_rx
+            rx = compile_regex(pat, "pcre", icase, line_mode=True, whole=whole, budget=ctx.budget)
+            return rx, line_rx
+        if mode == "F":
+            pats = [_fixed_to_bre(x) for x in patterns]
+            flavor = "bre"
+        else:
+            pats = patterns
+            flavor = "ere" if mode == "E" else "bre"
+        if o.eol != b"\n":
+            rx = compile_regex(pats, flavor, icase, dialect="grep", whole=whole, budget=ctx.budget)
+            for w in rx.warnings:
+                ctx.error(f"warning: {w}")
+            return rx, rx
+        rx = compile_regex(pats, flavor, icase, dialect="grep", line_mode=True, whole=whole, budget=ctx.budget)
+        for w in rx.warnings:
+            ctx.error(f"warning: {w}")
+        return rx, None
+    except RegexError as e:
+        if e.kind == "class_syntax":
+            ctx.error(e.message)
+        else:
+            ctx.error(e.message)
+        raise CommandExit(2)
+
+
+def _glob_ok(o: Options, base: str, cmdline: bool) -> bool:
+    if o.include and not any(g.fullmatch(base) for g in o.include):
+        if not o.exclude or cmdline:
+            return False
+        return False
+    return not any(g.fullmatch(base) for g in o.exclude)
+
+
+def _search_operand(s: Searcher, name: str, implicit: bool) -> bool:
+    ctx = s.ctx
+    o = s.o
+    if name == "-":
+        return s.search_stream(ctx.stdin, o.label)
+    st = ctx.fs.try_stat(name)
+    if st is None:
+        s.error = True
+        if not o.no_messages:
+            ctx.error(f"{name}: No such file or directory")
+        return False
+    base = name.rstrip("/").rsplit("/", 1)[-1]
+    if st.is_dir:
+        if o.recursive:
+            if o.exclude_dir and not implicit and any(g.fullmatch(base) for g in o.exclude_dir) and name not in (".", ".."):
+                return False
+            return _search_dir(s, name, implicit)
+        if o.directories == "skip":
+            return False
+        s.error = True
+        if not o.no_messages:
+            ctx.error(f"{name}: Is a directory")
+        return False
+    if (o.include or o.exclude) and not _glob_ok(o, base, True):
+        return False
+    return _search_file(s, name, name)
+
+
+def _search_file(s: Searcher, path: str, shown: str) -> bool:
+    ctx = s.ctx
+    try:
+        stream = ctx.open_in(path)
+    except FsError as e:
+        s.error = True
+        if not s.o.no_messages:
+            ctx.error(f"{shown}: {e.message}")
+        return False
+    try:
+        return s.search_stream(stream, shown)
+    except FsError as e:
+        s.error = True
+        if not s.o.no_messages:
+            ctx.error(f"{shown}: {e.message}")
+        return False
+    finally:
+        if stream is not ctx.stdin:
+            stream.close()
+
+
+def _search_dir(s: Searcher, top: str, implicit: bool) -> bool:
+    ctx = s.ctx
+    o = s.o
+    found = False
+    try:
+        names = sorted(ctx.fs.listdir(top))
+    except FsError as e:
+        s.error = True
+        if not o.no_messages:
+            ctx.error(f"{top}: {e.message}")
+        return False
+    for n in names:
+        ctx.checkpoint()
+        if implicit and top == ".":
+            path = n
+        else:
+            path = top + n if top.endswith("/") else top + "/" + n
+        lst = ctx.fs.try_lstat(path)
+        if lst is None:
+            continue
+        if lst.is_link and o.recursive != "R":
+            continue
+        st = ctx.fs.try_stat(path) if lst.is_link else lst
+        if st is None:
+            continue
+        if st.is_dir:
+            if any(g.fullmatch(n) for g in o.exclude_dir):
+                continue
+            if _search_dir(s, path, False):
+                found = True
+                if o.quiet:
+                    return True
+            continue
+        if not st.is_file:
+            continue
+        if (o.include or o.exclude) and not _glob_ok(o, n, False):
+            continue
+        if _search_file(s, path, path):
+            found = True
+            if o.quiet:
+                return True
+    return found
