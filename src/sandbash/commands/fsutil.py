@@ -275,6 +275,90 @@ def parse_size(text: str, allow_b_suffix: bool = True) -> int | None:
     return int(value * base ** (_SIZE_SUFFIXES.index(letter.upper()) + 1))
 
 
+# ------------------------------------------------------------ version order
+
+
+def _file_prefixlen(s: bytes) -> int:
+    """Length of `s` without its suffix `(\\.[A-Za-z~][A-Za-z0-9~]*)*$` (gnulib)."""
+    n = len(s)
+    prefixlen = 0
+    i = 0
+    while i < n:
+        i += 1
+        prefixlen = i
+        while i + 1 < n and s[i] == 0x2E and (chr(s[i + 1]).isascii() and (chr(s[i + 1]).isalpha() or s[i + 1] == 0x7E)):
+            i += 2
+            while i < n and (chr(s[i]).isascii() and (chr(s[i]).isalnum() or s[i] == 0x7E)):
+                i += 1
+    return prefixlen
+
+
+def _order(s: bytes, pos: int, length: int) -> int:
+    if pos == length:
+        return -1
+    c = s[pos]
+    if 0x30 <= c <= 0x39:
+        return 0
+    if (0x41 <= c <= 0x5A) or (0x61 <= c <= 0x7A):
+        return c
+    if c == 0x7E:
+        return -2
+    return c + 256
+
+
+def _verrevcmp(a: bytes, alen: int, b: bytes, blen: int) -> int:
+    i = j = 0
+    while i < alen or j < blen:
+        first_diff = 0
+        while (i < alen and not 0x30 <= a[i] <= 0x39) or (j < blen and not 0x30 <= b[j] <= 0x39):
+            ca = _order(a, i, alen)
+            cb = _order(b, j, blen)
+            if ca != cb:
+                return ca - cb
+            i += 1
+            j += 1
+        while i < alen and a[i] == 0x30:
+            i += 1
+        while j < blen and b[j] == 0x30:
+            j += 1
+        while i < alen and j < blen and 0x30 <= a[i] <= 0x39 and 0x30 <= b[j] <= 0x39:
+            if not first_diff:
+                first_diff = a[i] - b[j]
+            i += 1
+            j += 1
+        if i < alen and 0x30 <= a[i] <= 0x39:
+            return 1
+        if j < blen and 0x30 <= b[j] <= 0x39:
+            return -1
+        if first_diff:
+            return first_diff
+    return 0
+
+
+def filevercmp(a: bytes, b: bytes) -> int:
+    """gnulib's filevercmp (ls -v, sort -V): version-aware name order."""
+    if not a:
+        return -1 if b else 0
+    if not b:
+        return 1
+    if a[:1] == b".":
+        if b[:1] != b".":
+            return -1
+        for special in (b".", b".."):
+            if a == special:
+                return 0 if b == special else -1
+            if b == special:
+                return 1
+    elif b[:1] == b".":
+        return 1
+    ap = _file_prefixlen(a)
+    bp = _file_prefixlen(b)
+    result = _verrevcmp(a, ap, b, bp)
+    if result or (ap == len(a) and bp == len(b)):
+        return result
+    return _verrevcmp(a, len(a), b, len(b))
+
+
 # ------------------------------------------------------------ modes
 
 
