@@ -87,7 +87,8 @@ def _loop_count(sh: Shell, name: str, argv: list[str]) -> int | None:
         return 1
     n = _numeric(sh, name, argv[1])
     if n is None:
-        return None
+        # a special builtin's usage error ends a non-interactive shell
+        raise ExitShell(128)
     if n < 1:
         sh.builtin_error(name, f"{argv[1]}: loop count out of range")
         return None

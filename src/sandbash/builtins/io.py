@@ -6,10 +6,10 @@ import time
 from typing import TYPE_CHECKING
 
 from ..stdio.streams import Stream
-from ..syntax.escapes import decode_escapes
 from ..vfs.errors import strerror
 from . import builtin
-from .printf_fmt import format_printf
+from ..posix.echo import echo_text
+from ..posix.printf import format_printf
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -26,31 +26,6 @@ def write_out(sh: Shell, name: str, data: bytes, fd: int = 1) -> int:
         sh.builtin_error(name, f"write error: {strerror(e.errno or 0)}")
         return 1
     return 0
-
-
-def echo_text(args: list[str], xpg: bool = False) -> tuple[str, bool]:
-    """bash's echo: leading -n/-e/-E options (bundled), the rest joined."""
-    newline = True
-    escapes = xpg
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if len(a) < 2 or a[0] != "-" or any(c not in "neE" for c in a[1:]):
-            break
-        for c in a[1:]:
-            if c == "n":
-                newline = False
-            elif c == "e":
-                escapes = True
-            else:
-                escapes = False
-        i += 1
-    text = " ".join(args[i:])
-    if escapes:
-        text, stopped = decode_escapes(text, "echo")
-        if stopped:
-            return text, False
-    return (text + "\n" if newline else text), False
 
 
 @builtin("echo")

@@ -317,27 +317,31 @@ class Expander:
         desc = f"{name}[{sub}]"
         if var is None or var.value is None:
             if var is None or not (var.attrs & ASSOC):
-                self._index(sub, None)  # evaluate for side effects and errors
+                self._index(sub, None, name)  # evaluate for side effects and errors
             return None, desc
         v = var.value
         if isinstance(v, AssocArray):
             return v.get(self.env.subscript_key(sub)), desc
-        index = self._index(sub, v if isinstance(v, IndexedArray) else None)
+        index = self._index(sub, v if isinstance(v, IndexedArray) else None, name)
+        if index is None:
+            return None, desc
         if isinstance(v, IndexedArray):
             return v.get(index), desc
         return (v if index == 0 else None), desc
 
-    def _index(self, sub: str, arr: IndexedArray | None) -> int:
+    def _index(self, sub: str, arr: IndexedArray | None, name: str) -> int | None:
+        """An indexed subscript's value; None (after bash's message) when a
+        negative index falls before the start."""
         text = sub
-        if "$" in sub or "`" in sub:
+        if any(c in sub for c in "$`\"\\"):
             text = self._expand_sub_text(sub)
         value = self.env.arith_eval(text)
         if value < 0:
-            if arr is None:
-                raise ExpansionError(f"{sub}: bad array subscript", None)
-            value += arr.max_index() + 1
+            size = arr.max_index() + 1 if arr is not None else 1
+            value += size
             if value < 0:
-                raise ExpansionError(f"{sub}: bad array subscript", None)
+                self.env.report_error(f"{name}: bad array subscript")
+                return None
         return value
 
     def _expand_sub_text(self, sub: str) -> str:

@@ -166,6 +166,10 @@ class EvaluatorMixin:
         except ExpansionError as e:
             return self.expansion_failed(e)
         status = 0
+        if not _is_name(node.var):
+            self.error(f"`{node.var}': not a valid identifier")
+            st.last_status = 1
+            return 1
         st.loop_depth += 1
         try:
             for count, item in enumerate(items, 1):
@@ -381,12 +385,17 @@ class EvaluatorMixin:
         self.error(e.message)
         st = self.state
         if e.fatal is not None:
-            raise ExitShell(e.fatal)
+            # bash -c exits 127 on these; a script read from stdin or a file exits 1
+            raise ExitShell(e.fatal if e.fatal != 127 or st.mode == "c" else 1)
         st.last_status = 1
         return 1
 
 
 _SPECIAL_FUNC_NAMES_BAD: frozenset[str] = frozenset()
+
+
+def _is_name(s: str) -> bool:
+    return bool(s) and (s[0].isalpha() or s[0] == "_") and all(c.isalnum() or c == "_" for c in s) and s.isascii()
 
 _DISPATCH = {
     A.CommandList: EvaluatorMixin._exec_list,

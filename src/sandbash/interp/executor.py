@@ -87,6 +87,7 @@ class ExecutorMixin(RedirectMixin):
             if self.procsubs:
                 self.finish_procsubs()
         st.last_status = status
+        st.pipestatus = [status]
         self.errexit_check(status)
         return status
 
@@ -136,6 +137,16 @@ class ExecutorMixin(RedirectMixin):
         export: bool = False,
     ) -> None:
         for name, sub, append, value, items in pending:
+            if scope is not None:
+                # a temporary binding: arrays are passed as their text, and a
+                # readonly name is an error that does not stop the command
+                var = self.state.vars.find(name)
+                if var is not None and var.attrs & 2:
+                    self.error(f"{name}: readonly variable")
+                    continue
+                if items is not None:
+                    value = "(" + " ".join(v for _, v, _ in items) + ")"
+                    items = None
             if items is not None:
                 if sub is not None:
                     raise AssignError(f"{name}[{sub}]: cannot assign list to array member")
@@ -223,7 +234,13 @@ class ExecutorMixin(RedirectMixin):
                 return 1
             env = self.exported_env()
             for pname, sub, append, value, items in pending:
-                if items is None and sub is None:
+                if items is not None:
+                    value = "(" + " ".join(v for _, v, _ in items) + ")"
+                if sub is None:
+                    var = self.state.vars.find(pname)
+                    if var is not None and var.attrs & 2:
+                        self.error(f"{pname}: readonly variable")
+                        continue
                     env[pname] = (env.get(pname, "") + value) if append else value
             return self.run_external(argv, env)
         except AssignError as e:

@@ -133,6 +133,10 @@ class Shell(VariableOps, EvaluatorMixin, ExecutorMixin):
     def error(self, message: str) -> None:
         self.write_err(f"{self.err_prefix()}{message}\n")
 
+    def report_error(self, message: str) -> None:
+        """An error that does not stop the current command."""
+        self.error(message)
+
     def warn(self, message: str) -> None:
         self.write_err(f"{self.err_prefix()}warning: {message}\n")
 
@@ -170,8 +174,9 @@ class Shell(VariableOps, EvaluatorMixin, ExecutorMixin):
             except ParseError as e:
                 self.flush_parse_warnings(parser)
                 self.syntax_error(e, source_name)
-                st.last_status = 2
-                return 2
+                if not e.keep_status:
+                    st.last_status = 2
+                return st.last_status
             self.flush_parse_warnings(parser)
             if node is None:
                 return st.last_status
@@ -272,9 +277,13 @@ class Shell(VariableOps, EvaluatorMixin, ExecutorMixin):
         val = var.value
         if isinstance(val, AssocArray):
             return val.get(self.subscript_key(sub))
-        if isinstance(val, IndexedArray):
-            return val.get(self.eval_index(sub, val))
-        return val if self.eval_index(sub, None) == 0 else None
+        try:
+            if isinstance(val, IndexedArray):
+                return val.get(self.eval_index(sub, val))
+            return val if self.eval_index(sub, None) == 0 else None
+        except AssignError:
+            self.report_error(f"{name}: bad array subscript")
+            return None
 
     def arith_set(self, name: str, sub: str | None, value: int) -> None:
         try:

@@ -72,7 +72,7 @@ class ShellState:
         self.fs = fs
         self.fds = fds
         self.last_status = 0
-        self.pipestatus: list[int] = [0]
+        self.pipestatus: list[int] = []
         self.last_bg: int | None = None
         self.dirstack: list[str] = []
         self.frames: list[Frame] = []

@@ -172,7 +172,7 @@ class VariableOps:
         return [n for n in self.state.vars.names() if self.state.vars.find(n) is not None]
 
     def eval_index(self: Shell, sub: str, arr: IndexedArray | None) -> int:
-        text = self.expand_sub_text(sub) if ("$" in sub or "`" in sub) else sub
+        text = self.expand_sub_text(sub) if any(c in sub for c in "$`\"\\") else sub
         try:
             value = self.arith_eval(text)
         except ArithError:

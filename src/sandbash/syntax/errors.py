@@ -20,6 +20,7 @@ class ParseError(Exception):
         source_line: str | None = None,
         incomplete: bool = False,
         extra: list[tuple[str, int]] | None = None,
+        keep_status: bool = False,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -28,3 +29,5 @@ class ParseError(Exception):
         self.incomplete = incomplete
         # further (message, line) pairs bash prints after the first one
         self.extra = extra or []
+        # errors inside [[ ]] end the script with the previous $?, not 2 (bash quirk)
+        self.keep_status = keep_status

@@ -36,6 +36,7 @@ _PLAIN_CMD = re.compile(r"[^ \t\n;&|<>()'\"\\$`{},~?*+@!\[\]=:]+")
 _PLAIN_DQ = re.compile(r'[^"\\$`]+')
 _PLAIN_HEREDOC = re.compile(r"[^\\$`]+")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ASSIGNISH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 
 
 def is_name(text: str) -> bool:
@@ -54,6 +55,8 @@ class WordReader:
         self._nl_positions: list[int] | None = None
         self.pending_heredocs: list[A.HereDoc] = []
         self.heredoc_lines: dict[int, int] = {}
+        # inside "${x%'pat'}" single quotes quote; inside "${x-'w'}" they are literal
+        self.dq_quotes = False
 
     # ------------------------------------------------------------ positions
 
@@ -130,7 +133,15 @@ class WordReader:
 
     def finish_word(self, parts: list[A.Part], brace: bool = True) -> list[A.Part]:
         """Tilde prefix and brace expansion, both decided on unquoted text."""
-        parts = tilde_prefix(parts)
+        first = parts[0]
+        m = _ASSIGNISH.match(first.text) if isinstance(first, A.Lit) else None
+        if m is not None:
+            # bash expands ~ after `=` and `:` in any word shaped like an assignment
+            head, rest = first.text[: m.end()], first.text[m.end() :]
+            tail = assignment_tildes(([A.Lit(rest)] if rest else []) + parts[1:])
+            parts = [A.Lit(head), *tail]
+        else:
+            parts = tilde_prefix(parts)
         if brace and any(isinstance(p, A.Lit) and "{" in p.text for p in parts):
             parts = brace_parts(parts)
         return parts
@@ -214,11 +225,16 @@ class WordReader:
             if c == "\\":
                 self._read_backslash(mode, dq_context, lit, parts, flush)
                 continue
-            if c == "'" and mode not in (DQ, HEREDOC, ARITH) and not (dq_context and mode == PARAM):
-                flush()
+            if c == "'" and mode not in (DQ, HEREDOC, ARITH):
                 end = src.find("'", self.pos + 1)
                 if end < 0:
                     raise self.error_eof("'")
+                if dq_context and mode in (PARAM, PARAM_PAT) and not self.dq_quotes:
+                    # "${x-'a b'}": the quotes stay, but they still protect a `}`
+                    lit.append(src[self.pos : end + 1])
+                    self.pos = end + 1
+                    continue
+                flush()
                 parts.append(A.SQ(src[self.pos + 1 : end]))
                 self.pos = end + 1
                 continue
@@ -291,7 +307,7 @@ class WordReader:
         src = self.src
         i = self.pos + 1
         c = src[i] if i < len(src) else ""
-        if c == "'" and not in_dq and mode != ARITH:
+        if c == "'" and (not in_dq or (self.dq_quotes and mode in (PARAM, PARAM_PAT))) and mode != ARITH:
             end = self._find_ansi_end(i + 1)
             raw = src[i + 1 : end]
             self.pos = end + 1
@@ -738,7 +754,12 @@ class WordReader:
             parts = self.sub_reader(text, line).read_parts(ARITH)
             self.pos = text_end
             return A.Word(tuple(parts), line, text)
-        parts = self.read_parts(mode, in_dq)
+        saved = self.dq_quotes
+        self.dq_quotes = role in ("pat", "repl")
+        try:
+            parts = self.read_parts(mode, in_dq)
+        finally:
+            self.dq_quotes = saved
         if self.pos >= len(self.src):
             raise self.error_eof("}", start_line)
         if mode == PARAM:

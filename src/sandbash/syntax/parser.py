@@ -21,6 +21,7 @@ from .lexer import (
     WordReader,
     assignment_tildes,
     is_name,
+    tilde_prefix,
 )
 
 _OPERATORS = (
@@ -374,6 +375,9 @@ class Parser(WordReader):
 
     def _parse_command(self) -> A.Command:
         tok = self.peek()
+        # aliases are expanded in command position, before reserved words are seen
+        while tok.kind == "word" and self.aliases and self.plain(tok) not in _RESERVED and self.try_alias(tok):
+            tok = self.peek()
         line = self.line_at(tok.pos)
         if tok.kind == "op":
             if tok.value == "(":
@@ -508,7 +512,7 @@ class Parser(WordReader):
         if not select and tok.kind == "op" and tok.value == "(" and self.src.startswith("((", tok.pos):
             return self.parse_arith_for(tok, line)
         name = self.plain(tok)
-        if name is None or not is_name(name):
+        if name is None or tok.kind != "word":
             raise self.unexpected(tok)
         self.consume()
         # optional newlines, then `in words` or `do`
@@ -707,7 +711,6 @@ class Parser(WordReader):
         assigns: list[A.Assign] = []
         words: list[A.Word] = []
         redirs: list[A.Redir] = []
-        alias_next = True
         decl = False
         while True:
             tok = self.peek()
@@ -726,29 +729,30 @@ class Parser(WordReader):
                 if assign is not None:
                     assigns.append(assign)
                     continue
-                if alias_next and self.try_alias(tok):
+                if assigns and self.aliases and self.try_alias(tok):
                     continue
                 self.consume()
                 words.append(tok.word)
                 decl = self.plain(tok) in _DECL_BUILTINS
-                alias_next = self._alias_wants_next
-                self._alias_wants_next = False
                 continue
             if decl:
                 assign = self.try_assignment(tok)
                 if assign is not None:
                     words.append(A.Word((A.AssignWord(assign),), self.line_at(tok.pos), assign.text))
                     continue
-            if alias_next and self.try_alias(tok):
-                continue
+            next_pos = self._alias_next_pos
+            if next_pos is not None and tok.pos >= next_pos:
+                self._alias_next_pos = None
+                if self.try_alias(tok):
+                    continue
             self.consume()
             words.append(tok.word)
-            alias_next = False
+        self._alias_next_pos = None
         if not assigns and not words and not redirs:
             raise self.unexpected(self.peek())
         return A.SimpleCommand(tuple(assigns), tuple(words), tuple(redirs), line)
 
-    _alias_wants_next = False
+    _alias_next_pos: int | None = None
 
     def parse_function_def(self, name_word: A.Word, line: int, start: int) -> A.Command:
         self.consume()  # (
@@ -779,51 +783,57 @@ class Parser(WordReader):
         self.source_changed()
         self.pos = tok.pos
         self._peeked = None
-        self._alias_wants_next = value.endswith((" ", "\t"))
+        # a value ending in a blank makes the next word a candidate too
+        self._alias_next_pos = tok.pos + len(value) if value.endswith((" ", "\t")) else None
         return True
 
     def try_assignment(self, tok: Tok) -> A.Assign | None:
-        raw = tok.value
-        m = _ASSIGN_HEAD.match(raw)
+        """`name=value`, `name+=value`, `name[sub]=value` (the subscript may
+        hold blanks and quotes), `name=( ... )`; None when not an assignment."""
+        src = self.src
+        m = _ASSIGN_HEAD.match(src, tok.pos)
         if not m:
             return None
         i = m.end()
         sub: str | None = None
-        if i < len(raw) and raw[i] == "[":
-            close = _subscript_close(raw, i + 1)
+        if i < len(src) and src[i] == "[":
+            close = _subscript_close(src, i + 1)
             if close < 0:
                 return None
-            sub = raw[i + 1 : close]
+            sub = src[i + 1 : close]
+            if "\n" in sub:
+                return None
             i = close + 1
+        elif i > tok.end:
+            return None
         append = False
-        if raw.startswith("+=", i):
+        if src.startswith("+=", i):
             append = True
             i += 2
-        elif raw.startswith("=", i):
+        elif src.startswith("=", i):
             i += 1
         else:
             return None
-        # the assignment head must be unquoted literal text
+        if sub is None and i > tok.end:
+            return None
+        # the head must be unquoted literal text
         parts = tok.word.parts if tok.word else ()
-        if not parts or not isinstance(parts[0], A.Lit) or (sub is None and not parts[0].text.startswith(raw[:i])):
-            if sub is None:
-                return None
+        if sub is None and (not parts or not isinstance(parts[0], A.Lit)
+                            or not parts[0].text.startswith(src[tok.pos : i])):
+            return None
         name = m.group()
-        value_start = tok.pos + i
+        value_start = i
         line = self.line_at(tok.pos)
-        if value_start < len(self.src) and self.src[value_start] == "(" and i == len(raw):
-            # name=( ... ) array literal
+        if value_start < len(src) and src[value_start] == "(":
             self.pos = value_start + 1
             self._peeked = None
             items = self.parse_array_items()
-            text = self.src[tok.pos : self.pos]
-            return A.Assign(name, None, sub, append, tuple(items), text)
+            return A.Assign(name, None, sub, append, tuple(items), src[tok.pos : self.pos])
         self.pos = value_start
         self._peeked = None
         parts_v = self.read_parts(CMD)
         value = A.Word(tuple(assignment_tildes(parts_v)), line, self.src[value_start : self.pos])
-        text = self.src[tok.pos : self.pos]
-        return A.Assign(name, value, sub, append, None, text)
+        return A.Assign(name, value, sub, append, None, self.src[tok.pos : self.pos])
 
     def parse_array_items(self) -> list[A.ArrayItem]:
         items: list[A.ArrayItem] = []
@@ -887,6 +897,14 @@ class Parser(WordReader):
     # ------------------------------------------------------------ [[ ]]
 
     def parse_cond_expr(self) -> A.Cond:
+        try:
+            return self._parse_cond_expr()
+        except ParseError as e:
+            if not e.incomplete:
+                e.keep_status = True
+            raise
+
+    def _parse_cond_expr(self) -> A.Cond:
         saved = self.extglob
         try:
             expr = self._cond_or()
@@ -1000,7 +1018,7 @@ class Parser(WordReader):
         nxt = self._cond_peek()
         if nxt in ("]]", "&&", "||", ")", ""):
             return A.CondWord(first)
-        op_text = self._peek_cond_text()
+        op_text = nxt if nxt in ("<", ">") else self._peek_cond_text()
         if op_text in _COND_BINARY:
             if nxt in ("<", ">"):
                 self._cond_take(nxt)
@@ -1009,6 +1027,8 @@ class Parser(WordReader):
             if op_text == "=~":
                 self._cond_skip()
                 right = self.read_word(REGEX)
+                if right is not None:
+                    right = A.Word(tuple(tilde_prefix(list(right.parts))), right.line, right.text)
                 if right is None:
                     raise ParseError("unexpected argument `]]' to conditional binary operator", self.line)
             else:
@@ -1047,6 +1067,12 @@ def _subscript_close(raw: str, i: int) -> int:
         c = raw[i]
         if c == "\\":
             i += 2
+            continue
+        if c in "'\"":
+            end = raw.find(c, i + 1)
+            if end < 0:
+                return -1
+            i = end + 1
             continue
         if c == "[":
             depth += 1

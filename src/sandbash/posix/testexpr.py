@@ -1,0 +1,229 @@
+"""The `test` / `[` expression language and the file tests `[[ ]]` shares.
+
+The caller supplies a `TestEnv`: how to stat paths, the user's ids, and (for
+the builtin) whether a variable is set. /usr/bin/test uses the same code.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from ..vfs.base import Stat
+
+UNARY = frozenset("-a -b -c -d -e -f -g -h -k -p -r -s -t -u -w -x -G -L -N -O -S -o -v -R -z -n".split())
+BINARY = frozenset("= == != < > -eq -ne -lt -le -gt -ge -nt -ot -ef".split())
+
+
+class TestError(Exception):
+    pass
+
+
+class TestEnv(Protocol):
+    uid: int
+    gid: int
+
+    def stat(self, path: str) -> Stat | None: ...
+    def lstat(self, path: str) -> Stat | None: ...
+    def var_set(self, name: str) -> bool: ...
+    def is_nameref(self, name: str) -> bool: ...
+    def option(self, name: str) -> bool: ...
+
+
+def _perm(env: TestEnv, st: Stat, bit: int) -> bool:
+    if st.uid == env.uid:
+        return bool(st.mode & (bit << 6))
+    if st.gid == env.gid:
+        return bool(st.mode & (bit << 3))
+    return bool(st.mode & bit)
+
+
+def unary_test(env: TestEnv, op: str, arg: str) -> bool:
+    if op == "-z":
+        return arg == ""
+    if op == "-n":
+        return arg != ""
+    if op == "-v":
+        return env.var_set(arg)
+    if op == "-R":
+        return env.is_nameref(arg)
+    if op == "-o":
+        return env.option(arg)
+    if op == "-t":
+        return False
+    if op in ("-h", "-L"):
+        st = env.lstat(arg) if arg else None
+        return st is not None and st.is_link
+    st = env.stat(arg) if arg else None
+    if st is None:
+        return False
+    if op in ("-e", "-a"):
+        return True
+    if op == "-f":
+        return st.is_file
+    if op == "-d":
+        return st.is_dir
+    if op == "-s":
+        return st.size > 0
+    if op == "-r":
+        return _perm(env, st, 4)
+    if op == "-w":
+        return _perm(env, st, 2)
+    if op == "-x":
+        return _perm(env, st, 1)
+    if op == "-b":
+        return (st.mode & 0o170000) == 0o060000
+    if op == "-c":
+        return st.is_chr
+    if op == "-p":
+        return (st.mode & 0o170000) == 0o010000
+    if op == "-S":
+        return (st.mode & 0o170000) == 0o140000
+    if op == "-g":
+        return bool(st.mode & 0o2000)
+    if op == "-u":
+        return bool(st.mode & 0o4000)
+    if op == "-k":
+        return bool(st.mode & 0o1000)
+    if op == "-O":
+        return st.uid == env.uid
+    if op == "-G":
+        return st.gid == env.gid
+    if op == "-N":
+        return st.mtime > st.atime
+    return False
+
+
+def file_compare(env: TestEnv, op: str, a: str, b: str) -> bool:
+    sa = env.stat(a)
+    sb = env.stat(b)
+    if op == "-nt":
+        return sa is not None and (sb is None or sa.mtime > sb.mtime)
+    if op == "-ot":
+        return sb is not None and (sa is None or sa.mtime < sb.mtime)
+    # -ef
+    return sa is not None and sb is not None and sa.ino == sb.ino and sa.dev == sb.dev
+
+
+INT_OPS = {"-eq": lambda x, y: x == y, "-ne": lambda x, y: x != y, "-lt": lambda x, y: x < y,
+            "-le": lambda x, y: x <= y, "-gt": lambda x, y: x > y, "-ge": lambda x, y: x >= y}
+
+
+def collate(s: str) -> bytes:
+    return s.encode("utf-8", "surrogateescape")
+
+
+class TestParser:
+    """POSIX test: the argument-count rules for 0-4 arguments, then a
+    recursive parser with ! -a -o ( )."""
+
+    def __init__(self, env: TestEnv, args: list[str]) -> None:
+        self.env = env
+        self.args = args
+        self.i = 0
+
+    def integer(self, s: str) -> int:
+        text = s.strip(" \t\n")
+        body = text[1:] if text[:1] in "+-" else text
+        if not body.isdigit() or not body.isascii():
+            raise TestError(f"{s}: integer expression expected")
+        return int(text, 10)
+
+    def binary(self, a: str, op: str, b: str) -> bool:
+        if op in ("=", "=="):
+            return a == b
+        if op == "!=":
+            return a != b
+        if op == "<":
+            return collate(a) < collate(b)
+        if op == ">":
+            return collate(a) > collate(b)
+        if op in INT_OPS:
+            return bool(INT_OPS[op](self.integer(a), self.integer(b)))
+        return file_compare(self.env, op, a, b)
+
+    def evaluate(self) -> bool:
+        args = self.args
+        n = len(args)
+        if n == 0:
+            return False
+        if n == 1:
+            return args[0] != ""
+        if n == 2:
+            if args[0] == "!":
+                return args[1] == ""
+            if args[0] in UNARY:
+                return unary_test(self.env, args[0], args[1])
+            raise TestError(f"{args[0]}: unary operator expected")
+        if n == 3:
+            if args[1] in BINARY:
+                return self.binary(args[0], args[1], args[2])
+            if args[0] == "!":
+                self.args = args[1:]
+                return not self.evaluate()
+            if args[0] == "(" and args[2] == ")":
+                return args[1] != ""
+            if args[1] in ("-a", "-o"):
+                pass
+            else:
+                raise TestError(f"{args[1]}: binary operator expected")
+        if n == 4:
+            if args[0] == "!":
+                self.args = args[1:]
+                return not self.evaluate()
+            if args[0] == "(" and args[3] == ")":
+                self.args = args[1:3]
+                return self.evaluate()
+        result = self.expr_or()
+        if self.i < len(self.args):
+            raise TestError("too many arguments")
+        return result
+
+    def peek(self) -> str | None:
+        return self.args[self.i] if self.i < len(self.args) else None
+
+    def take(self) -> str:
+        if self.i >= len(self.args):
+            raise TestError("argument expected")
+        a = self.args[self.i]
+        self.i += 1
+        return a
+
+    def expr_or(self) -> bool:
+        left = self.expr_and()
+        while self.peek() == "-o":
+            self.i += 1
+            right = self.expr_and()
+            left = left or right
+        return left
+
+    def expr_and(self) -> bool:
+        left = self.expr_not()
+        while self.peek() == "-a":
+            self.i += 1
+            right = self.expr_not()
+            left = left and right
+        return left
+
+    def expr_not(self) -> bool:
+        if self.peek() == "!":
+            self.i += 1
+            return not self.expr_not()
+        return self.primary()
+
+    def primary(self) -> bool:
+        a = self.take()
+        if a == "(":
+            value = self.expr_or()
+            if self.peek() != ")":
+                raise TestError("`)' expected")
+            self.i += 1
+            return value
+        nxt = self.peek()
+        if nxt is not None and nxt in BINARY:
+            self.i += 1
+            b = self.take()
+            return self.binary(a, nxt, b)
+        if a in UNARY and nxt is not None:
+            self.i += 1
+            return unary_test(self.env, a, nxt)
+        return a != ""
