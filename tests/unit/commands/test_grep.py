@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sandbash.testing import run_command
 from conftest import have, real_command
+from sandbash.testing import run_command
 
 needs_grep = pytest.mark.skipif(not have("grep"), reason="GNU grep not available")
 

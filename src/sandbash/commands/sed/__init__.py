@@ -1,0 +1,102 @@
+"""sed: GNU sed 4.9 (stream editor) on the shared regex layer.
+
+parse.py turns the script into a flat command list (blocks become jumps),
+run.py executes it one cycle per input line, streaming. Branch loops that do
+not read input are bounded by `limits.max_sed_iterations`.
+"""
+
+from __future__ import annotations
+
+from ...vfs.errors import FsError
+from ..context import CommandExit, Ctx
+from ..options import CommandSpec, Opt
+from .parse import Parser, Piece, SedError
+from .run import Runner
+
+SPEC = CommandSpec(
+    name="sed",
+    usage="[OPTION]... {script-only-if-no-other-script} [input-file]...",
+    summary="Stream editor for filtering and transforming text.",
+    usage_status=1,
+    opts=(
+        Opt("n", "quiet", help="suppress automatic printing of pattern space"),
+        Opt(None, "silent", dest="quiet"),
+        Opt(None, "debug", help="annotate program execution"),
+        Opt("e", "expression", arg="required", dest="script", multi=True, metavar="script",
+            help="add the script to the commands to be executed"),
+        Opt("f", "file", arg="required", dest="script_file", multi=True, metavar="script-file",
+            help="add the contents of script-file to the commands to be executed"),
+        Opt(None, "follow-symlinks", help="follow symlinks when processing in place"),
+        Opt("i", "in-place", arg="optional", metavar="SUFFIX",
+            help="edit files in place (makes backup if SUFFIX supplied)"),
+        Opt("l", "line-length", arg="required", metavar="N", help="specify the desired line-wrap length for the `l' command"),
+        Opt(None, "posix", help="disable all GNU extensions."),
+        Opt("E", "regexp-extended", dest="extended", help="use extended regular expressions in the script"),
+        Opt("r", None, dest="extended"),
+        Opt("s", "separate", help="consider files as separate rather than as a single continuous long stream."),
+        Opt(None, "sandbox", help="operate in sandbox mode (disable e/r/w commands)."),
+        Opt("u", "unbuffered", help="load minimal amounts of data from the input files and flush the output buffers more often"),
+        Opt("z", "null-data", help="separate lines by NUL characters"),
+        Opt("b", "binary", help="open files in binary mode (no-op)"),
+    ),
+)
+
+USAGE = (
+    "Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n"
+    "Try 'sed --help' for more information.\n"
+)
+
+
+def cmd_sed(ctx: Ctx) -> int:
+    p, operands = ctx.parse(SPEC)
+    pieces: list[Piece] = []
+    expr_no = 0
+    for key, value in p.order:
+        if key == "script":
+            expr_no += 1
+            pieces.append(Piece(value, expr_no))
+        elif key == "script_file":
+            try:
+                text = ctx.read_input(value).decode("utf-8", "surrogateescape")
+            except FsError as e:
+                ctx.error(f"couldn't open file {value}: {e.message}")
+                return 4
+            if text.endswith("\n"):
+                text = text[:-1]
+            pieces.append(Piece(text, 0, value))
+    if not pieces:
+        if not operands:
+            ctx.stderr.write(USAGE.encode())
+            return 1
+        pieces.append(Piece(operands.pop(0), 1))
+    line_len = 70
+    if p.has("line_length"):
+        try:
+            line_len = int(p["line_length"])
+        except ValueError:
+            ctx.error(f"invalid line length: {p['line_length']}")
+            return 1
+    extended = bool(p.get("extended"))
+    try:
+        parser = Parser(pieces, extended, posix=bool(p.get("posix")))
+        cmds = parser.parse()
+    except SedError as e:
+        ctx.error(e.message)
+        return e.status
+    quiet = bool(p.get("quiet")) or parser.quiet_hint
+    in_place = p.has("in_place")
+    suffix = (p.get("in_place") or "") if in_place else ""
+    names = operands or ["-"]
+    if in_place and not operands:
+        ctx.error("no input files")
+        return 1 if False else 4
+    runner = Runner(
+        ctx, cmds, quiet=quiet, sep=b"\0" if p.get("null_data") else b"\n", separate=bool(p.get("separate")),
+        in_place=in_place, suffix=suffix, line_len=line_len, posix=bool(p.get("posix")),
+        unbuffered=bool(p.get("unbuffered")), sandbox=bool(p.get("sandbox")),
+    )
+    try:
+        return runner.run(names)
+    except SedError as e:
+        ctx.error(e.message)
+        raise CommandExit(e.status) from None

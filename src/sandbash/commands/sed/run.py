@@ -1,0 +1,613 @@
+"""Execute a parsed sed program over the input, one cycle per line."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ...limits import LimitExceeded
+from ...regex import Match, Regex
+from ...stdio.streams import BufferWriter, Stream
+from ...vfs.errors import FsError
+from ..context import Ctx
+from .parse import Cmd, Repl, SedError
+
+FLUSH_AT = 1 << 16
+
+
+class Input:
+    """Lines from the input files, with one line of look-ahead for `$`."""
+
+    def __init__(self, runner: Runner, names: list[str], sep: bytes, separate: bool) -> None:
+        self.r = runner
+        self.names = names
+        self.sep = sep
+        self.separate = separate
+        self.file_idx = -1
+        self.cur_name = "-"
+        self.stream: Stream | None = None
+        self.lines: Iterator[bytes] | None = None
+        self.pending: bytes | None = None  # the look-ahead line (with its separator, if any)
+        self.lineno = 0
+        self.started = False
+
+    def _open_next(self) -> bool:
+        """Open the next readable input; False when there is none."""
+        ctx = self.r.ctx
+        while self.file_idx + 1 < len(self.names):
+            self.file_idx += 1
+            name = self.names[self.file_idx]
+            try:
+                if name != "-":
+                    st = ctx.fs.try_stat(name)
+                    if st is not None and st.is_dir:
+                        if self.r.in_place:
+                            ctx.error(f"couldn't edit {name}: not a regular file")
+                            self.r.status = 4
+                        else:
+                            ctx.error(f"read error on {name}: Is a directory")
+                            self.r.status = 2
+                        continue
+                stream = ctx.open_in(name)
+            except FsError as e:
+                ctx.error(f"can't read {name}: {e.message}")
+                self.r.status = 2
+                continue
+            self.stream = stream
+            self.cur_name = name
+            self.lines = stream.lines(self.sep)
+            self.r.start_file(name)
+            return True
+        return False
+
+    def _raw_next(self) -> bytes | None:
+        while True:
+            if self.lines is not None:
+                line = next(self.lines, None)
+                if line is not None:
+                    return line
+                if self.stream is not None and self.stream is not self.r.ctx.stdin:
+                    self.stream.close()
+                self.lines = None
+                self.started = True
+                if self.separate:
+                    return None
+            elif self.separate and self.started:
+                return None
+            if not self._open_next():
+                return None
+            self.started = True
+
+    def read(self) -> bytes | None:
+        """The next line with its separator (or without, at a final line
+        that lacks one); None at the end of input (or of the file with -s)."""
+        if self.pending is None:
+            self.pending = self._raw_next()
+        line = self.pending
+        if line is None:
+            return None
+        self.pending = self._raw_next()
+        self.lineno += 1
+        return line
+
+    def is_last(self) -> bool:
+        if self.pending is None:
+            self.pending = self._raw_next()
+        return self.pending is None
+
+    def next_file(self) -> bool:
+        """With -s/-i: move on to the next file; False when none is left."""
+        self.pending = None
+        if self.separate:
+            if not self._open_next():
+                return False
+            self.lineno = 0
+            self.pending = self._raw_next()
+            return True
+        return False
+
+
+class Runner:
+    def __init__(self, ctx: Ctx, cmds: list[Cmd], *, quiet: bool, sep: bytes, separate: bool, in_place: bool,
+                 suffix: str, line_len: int, posix: bool, unbuffered: bool, sandbox: bool) -> None:
+        self.ctx = ctx
+        self.cmds = cmds
+        self.quiet = quiet
+        self.sep = sep
+        self.separate = separate or in_place
+        self.in_place = in_place
+        self.suffix = suffix
+        self.line_len = line_len
+        self.posix = posix
+        self.unbuffered = unbuffered
+        self.sandbox = sandbox
+        self.status = 0
+        self.out = bytearray()
+        self.dest: Stream = ctx.stdout
+        self.hold = b""
+        self.hold_nl = True  # GNU keeps the "had a newline" flag with each buffer
+        self.last_rx: Regex | None = None
+        self.append_q: list[tuple[str, bytes]] = []
+        self.wfiles: dict[str, Stream] = {}
+        self.rfiles: dict[str, Iterator[bytes]] = {}
+        self.quit_status: int | None = None
+        self.max_iter = ctx.limits.max_sed_iterations
+        self.inplace_name: str | None = None
+        self.inplace_buf: BufferWriter | None = None
+        self.missing_nl = False
+
+    # ------------------------------------------------------------ output
+    def emit(self, data: bytes, missing_nl: bool = False) -> None:
+        if self.missing_nl:
+            self.out += self.sep
+        self.missing_nl = missing_nl
+        self.out += data
+        if len(self.out) >= FLUSH_AT or self.unbuffered:
+            self.flush()
+
+    def emit_ps(self, ps: bytes, nl: bool) -> None:
+        """Output the pattern space as GNU does: the newline only when the
+        input line had one (a later output adds it first)."""
+        if nl:
+            self.emit(ps + self.sep)
+        else:
+            self.emit(ps, missing_nl=True)
+
+    def flush(self) -> None:
+        if self.out:
+            self.dest.write(bytes(self.out))
+            self.out.clear()
+
+    def wfile(self, name: str) -> Stream:
+        st = self.wfiles.get(name)
+        if st is None:
+            if name == "/dev/stdout":
+                st = self.ctx.stdout
+            elif name == "/dev/stderr":
+                st = self.ctx.stderr
+            else:
+                try:
+                    st = self.ctx.open_out(name)
+                except FsError as e:
+                    raise SedError(f"couldn't open file {name}: {e.message}", 4) from None
+            self.wfiles[name] = st
+        return st
+
+    def open_wfiles(self) -> None:
+        """GNU creates (truncates) every w file before reading input."""
+        for c in self.cmds:
+            name = c.wfile if c.name == "s" else (c.text.decode("utf-8", "surrogateescape") if c.name in "wW" else None)
+            if name:
+                self.wfile(name)
+
+    def write_w(self, name: str, data: bytes) -> None:
+        if name == "/dev/stdout" and not self.in_place:
+            self.emit(data)
+            return
+        self.wfile(name).write(data)
+
+    # ------------------------------------------------------------ files (-i)
+    def start_file(self, name: str) -> None:
+        if not self.in_place:
+            return
+        self.finish_file()
+        if name == "-":
+            return
+        self.flush()
+        self.missing_nl = False
+        self.inplace_name = name
+        self.inplace_buf = BufferWriter()
+        self.dest = self.inplace_buf
+
+    def finish_file(self) -> None:
+        if self.inplace_name is None or self.inplace_buf is None:
+            return
+        self.flush()
+        name = self.inplace_name
+        fs = self.ctx.fs
+        try:
+            if self.suffix:
+                base = name.rsplit("/", 1)
+                if "*" in self.suffix:
+                    bname = self.suffix.replace("*", base[-1])
+                    backup = bname if "/" in bname else (base[0] + "/" + bname if len(base) > 1 else bname)
+                else:
+                    backup = name + self.suffix
+                fs.write_bytes(backup, fs.read_bytes(name))
+            fs.write_bytes(name, self.inplace_buf.getvalue())
+        except FsError as e:
+            self.ctx.error(f"couldn't edit {name}: {e.message}")
+            self.status = 4
+        self.inplace_name = None
+        self.inplace_buf = None
+        self.dest = self.ctx.stdout
+
+    # ------------------------------------------------------------ matching
+    def rx_for(self, rx: Regex | None) -> Regex:
+        if rx is None:
+            if self.last_rx is None:
+                raise SedError("no previous regular expression")
+            return self.last_rx
+        self.last_rx = rx
+        return rx
+
+    def match_addr(self, a: Any, ps: bytes, inp: Input) -> bool:
+        k = a.kind
+        if k == "line":
+            return bool(inp.lineno == a.n)
+        if k == "last":
+            return inp.is_last()
+        if k == "re":
+            return bool(self.rx_for(a.rx).search(ps) is not None)
+        if k == "step":
+            if a.step <= 0:
+                return bool(inp.lineno == a.n)
+            return bool(inp.lineno >= a.n and (inp.lineno - a.n) % a.step == 0)
+        return False  # zero
+
+    def selected(self, c: Cmd, ps: bytes, inp: Input) -> bool:
+        if c.a1 is None:
+            return True
+        if c.a2 is None:
+            return self.match_addr(c.a1, ps, inp)
+        ln = inp.lineno
+        if c.active:
+            k = c.a2_kind
+            if k == "re":
+                if self.match_addr(c.a2, ps, inp):
+                    c.active = False
+                return True
+            if k == "last":
+                if inp.is_last():
+                    c.active = False
+                return True
+            if k == "tilde":
+                if c.a2.n <= 0 or ln % c.a2.n == 0:
+                    c.active = False
+                return True
+            # line / plus: end_line computed at range start
+            if ln >= c.end_line:
+                c.active = False
+            return True
+        if c.a1.kind == "zero":
+            if ln == 1:
+                c.active = True
+                if self.match_addr(c.a2, ps, inp):
+                    c.active = False
+                return True
+            return False
+        if not self.match_addr(c.a1, ps, inp):
+            return False
+        k = c.a2_kind
+        if k == "line":
+            if c.a2.n > ln:
+                c.active = True
+                c.end_line = c.a2.n
+        elif k == "plus":
+            if c.a2.n > 0:
+                c.active = True
+                c.end_line = ln + c.a2.n
+        elif k == "tilde":
+            if c.a2.n > 0:
+                c.active = True
+        elif k == "last":
+            if not inp.is_last():
+                c.active = True
+        else:  # regex: checked from the next line on
+            c.active = True
+        return True
+
+    # ------------------------------------------------------------ s///
+    def substitute(self, c: Cmd, ps: bytes) -> bytes | None:
+        rx = self.rx_for(None if c.rx_empty else c.rx)
+        repl = c.repl
+        assert repl is not None
+        out: list[bytes] = []
+        last = 0
+        count = 0
+        done = False
+        checkpoint = self.ctx.checkpoint
+        for m in rx.finditer(ps):
+            count += 1
+            if count < c.occurrence:
+                continue
+            s, e = m.span()
+            out.append(ps[last:s])
+            out.append(repl.simple if repl.simple is not None else expand(repl, m))
+            last = e
+            done = True
+            checkpoint()
+            if not c.global_:
+                break
+        if not done:
+            return None
+        out.append(ps[last:])
+        return b"".join(out)
+
+    # ------------------------------------------------------------ run
+    def run(self, names: list[str]) -> int:
+        self.open_wfiles()
+        inp = Input(self, names, self.sep, self.separate)
+        try:
+            self._loop(inp)
+        finally:
+            self.flush()
+            self.finish_file()
+            for name, st in self.wfiles.items():
+                if name not in ("/dev/stdout", "/dev/stderr"):
+                    st.close()
+        if self.quit_status is not None:
+            return self.quit_status if self.status == 0 else self.status
+        return self.status
+
+    def _loop(self, inp: Input) -> None:
+        while True:
+            line = inp.read()
+            if line is None:
+                if self.separate and inp.next_file():
+                    self.reset_ranges()
+                    continue
+                return
+            if not self.cycle(inp, line):
+                return
+
+    def reset_ranges(self) -> None:
+        for c in self.cmds:
+            c.active = False
+
+    def cycle(self, inp: Input, line: bytes) -> bool:
+        """One cycle; False when the script quit."""
+        sep = self.sep
+        ps, nl = (line[:-1], True) if line.endswith(sep) else (line, False)
+        ctx = self.ctx
+        cmds = self.cmds
+        ncmds = len(cmds)
+        tflag = False
+        restart = True
+        while restart:
+            restart = False
+            pc = 0
+            jumps = 0
+            while pc < ncmds:
+                c = cmds[pc]
+                pc += 1
+                sel = self.selected(c, ps, inp)
+                if c.negate:
+                    sel = not sel
+                if not sel:
+                    if c.name == "{":
+                        pc = c.target
+                    continue
+                name = c.name
+                if name == "{":
+                    continue
+                if name == "s":
+                    new = self.substitute(c, ps)
+                    if new is not None:
+                        tflag = True
+                        ps = new
+                        if c.evaluate:
+                            self.flush()
+                            ps = self.run_shell(ps).rstrip(b"\n") if ps else ps
+                        if c.print_:
+                            self.emit_ps(ps, nl)
+                        if c.wfile:
+                            self.write_w(c.wfile, ps + sep)
+                elif name == "p":
+                    self.emit_ps(ps, nl)
+                elif name == "d":
+                    return self.end_cycle(inp, None, nl)
+                elif name == "D":
+                    k = ps.find(b"\n")
+                    if k < 0:
+                        return self.end_cycle(inp, None, nl)
+                    ps = ps[k + 1:]
+                    self.flush_append()
+                    restart = True
+                    jumps += 1
+                    break
+                elif name in "btT":
+                    if name == "b" or (name == "t" and tflag) or (name == "T" and not tflag):
+                        if name != "b":
+                            tflag = False
+                        pc = c.target
+                        jumps += 1
+                        if jumps > self.max_iter:
+                            raise LimitExceeded("max_sed_iterations", self.max_iter)
+                        ctx.checkpoint()
+                    elif name == "t":
+                        pass
+                elif name == "n":
+                    if inp.is_last():
+                        # GNU: print the pattern space and stop (no next line)
+                        return self.end_cycle(inp, ps, nl, quit_after=not self.separate)
+                    if not self.quiet:
+                        self.emit(ps + sep)
+                    self.flush_append()
+                    nxt = inp.read()
+                    if nxt is None:
+                        return False
+                    ps, nl = (nxt[:-1], True) if nxt.endswith(sep) else (nxt, False)
+                    jumps = 0
+                elif name == "N":
+                    if inp.is_last():
+                        if self.posix:
+                            return False
+                        return self.end_cycle(inp, ps, nl, quit_after=not self.separate)
+                    self.flush_append()
+                    nxt = inp.read()
+                    if nxt is None:
+                        return self.end_cycle(inp, ps, nl, quit_after=True)
+                    more, nl = (nxt[:-1], True) if nxt.endswith(sep) else (nxt, False)
+                    ps = ps + b"\n" + more
+                    jumps = 0
+                elif name == "g":
+                    ps, nl = self.hold, self.hold_nl
+                elif name == "G":
+                    ps, nl = ps + b"\n" + self.hold, self.hold_nl
+                elif name == "h":
+                    self.hold, self.hold_nl = ps, nl
+                elif name == "H":
+                    self.hold, self.hold_nl = self.hold + b"\n" + ps, nl
+                elif name == "x":
+                    ps, self.hold = self.hold, ps
+                    nl, self.hold_nl = self.hold_nl, nl
+                elif name == "a":
+                    self.append_q.append(("text", c.text + b"\n"))
+                elif name == "i":
+                    self.emit(c.text + b"\n")
+                elif name == "c":
+                    if c.a2 is None or c.negate or not c.active:
+                        self.emit(c.text + b"\n")
+                    return self.end_cycle(inp, None, nl)
+                elif name == "=":
+                    self.emit(str(inp.lineno).encode() + b"\n")
+                elif name == "l":
+                    self.emit(self.escape_l(ps, c.num if c.num >= 0 else self.line_len))
+                elif name == "P":
+                    k = ps.find(b"\n")
+                    if k < 0:
+                        self.emit_ps(ps, nl)
+                    else:
+                        self.emit(ps[:k] + sep)
+                elif name == "q":
+                    self.quit_status = c.num
+                    self.end_cycle(inp, ps, nl, quit_after=True)
+                    if self.missing_nl:  # GNU adds the missing newline when quitting
+                        self.emit(b"")
+                    return False
+                elif name == "Q":
+                    self.quit_status = c.num
+                    return False
+                elif name == "z":
+                    ps = b""
+                elif name == "y":
+                    text = ps.decode("utf-8", "surrogateescape")
+                    ps = "".join(c.ymap.get(ch, ch) for ch in text).encode("utf-8", "surrogateescape")
+                elif name == "r":
+                    self.append_q.append(("file", c.text))
+                elif name == "R":
+                    self.read_R(c.text.decode("utf-8", "surrogateescape"))
+                elif name == "w":
+                    self.write_w(c.text.decode("utf-8", "surrogateescape"), ps + sep)
+                elif name == "W":
+                    k = ps.find(b"\n")
+                    self.write_w(c.text.decode("utf-8", "surrogateescape"), (ps if k < 0 else ps[:k]) + sep)
+                elif name == "F":
+                    self.emit(("-" if inp.cur_name == "-" else inp.cur_name).encode("utf-8", "surrogateescape") + b"\n")
+                elif name == "e":
+                    self.flush()
+                    if c.text:
+                        self.emit(self.run_shell(c.text))
+                    else:
+                        ps = self.run_shell(ps).rstrip(b"\n")
+            else:
+                return self.end_cycle(inp, ps, nl)
+            if jumps > self.max_iter:
+                raise LimitExceeded("max_sed_iterations", self.max_iter)
+        return True
+
+    def end_cycle(self, inp: Input, ps: bytes | None, nl: bool, quit_after: bool = False) -> bool:
+        if ps is not None and not self.quiet:
+            self.emit_ps(ps, nl)
+        self.flush_append()
+        self.ctx.checkpoint()
+        return not quit_after
+
+    def flush_append(self) -> None:
+        if not self.append_q:
+            return
+        for kind, data in self.append_q:
+            if kind == "text":
+                self.emit(data)
+            elif kind == "file":
+                name = data.decode("utf-8", "surrogateescape")
+                try:
+                    content = self.ctx.read_input(name) if name != "/dev/stdin" else self.ctx.stdin.read()
+                except FsError:
+                    continue
+                self.emit(content)
+            else:
+                self.emit(data)
+        self.append_q.clear()
+
+    def read_R(self, name: str) -> None:
+        it = self.rfiles.get(name)
+        if it is None:
+            try:
+                it = self.ctx.open_in(name).lines()
+            except FsError:
+                it = iter(())
+            self.rfiles[name] = it
+        line = next(it, None)
+        if line is not None:
+            if not line.endswith(b"\n"):
+                line += b"\n"
+            self.append_q.append(("line", line))
+
+    def run_shell(self, command: bytes) -> bytes:
+        if self.sandbox:
+            raise SedError("e/r/w commands disabled in sandbox mode")
+        out = BufferWriter()
+        self.ctx.run(["sh", "-c", command.decode("utf-8", "surrogateescape")], stdin=b"", stdout=out)
+        return out.getvalue()
+
+    def escape_l(self, ps: bytes, width: int) -> bytes:
+        pieces: list[str] = []
+        for b in ps:
+            if b == 0x5C:
+                pieces.append("\\\\")
+            elif b in _L_ESC:
+                pieces.append(_L_ESC[b])
+            elif 32 <= b < 127:
+                pieces.append(chr(b))
+            else:
+                pieces.append(f"\\{b:03o}")
+        lines: list[str] = []
+        cur = ""
+        if width > 1:
+            for p in pieces:
+                if len(cur) + len(p) > width - 1:
+                    lines.append(cur + "\\")
+                    cur = ""
+                cur += p
+        else:
+            cur = "".join(pieces)
+        lines.append(cur + "$")
+        return ("\n".join(lines) + "\n").encode()
+
+
+_L_ESC = {7: "\\a", 8: "\\b", 12: "\\f", 10: "\\n", 13: "\\r", 9: "\\t", 11: "\\v"}
+
+
+def expand(repl: Repl, m: Match) -> bytes:
+    """Build one replacement, applying \\L \\U \\E \\l \\u."""
+    out: list[bytes] = []
+    mode = ""  # "L" or "U"
+    one = ""  # "l" or "u" for the next character
+    for kind, v in repl.parts:
+        if kind == "case":
+            if v in "LU":
+                mode = v
+                one = ""
+            elif v == "E":
+                mode = ""
+                one = ""
+            else:
+                one = v
+            continue
+        piece = v if kind == "lit" else (m.group(v) or b"")
+        if not piece:
+            continue
+        if mode or one:
+            text = piece.decode("utf-8", "surrogateescape")
+            if mode == "L":
+                text = text.lower()
+            elif mode == "U":
+                text = text.upper()
+            if one:
+                text = (text[0].lower() if one == "l" else text[0].upper()) + text[1:]
+                one = ""
+            piece = text.encode("utf-8", "surrogateescape")
+        out.append(piece)
+    return b"".join(out)
