@@ -82,7 +82,7 @@ def run_case(script: str, cwd: str, env: dict[str, str]) -> tuple[bytes, bytes, 
 
     bash = Bash(env=env, cwd=cwd)
     try:
-        result = bash.exec(script, replace_env=True, mode="s")
+        result = bash.exec(script, env=env, replace_env=True, mode="s")
     except ExecutionLimitError as e:
         return e.result.stdout_bytes, e.result.stderr_bytes + f"bash: {e.message}\n".encode(), e.result.exit_code
     except ExecutionCancelled as e:

@@ -139,6 +139,7 @@ def bi_shift(sh: Shell, argv: list[str]) -> int:
             sh.builtin_error("shift", f"{n}: shift count out of range")
         return 1
     st.positional = st.positional[n:]
+    st.args_version += 1
     return 0
 
 
@@ -295,7 +296,7 @@ def bi_builtin(sh: Shell, argv: list[str]) -> int:
     return fn(sh, args)
 
 
-def describe(sh: Shell, name: str, style: str, all_: bool) -> bool:
+def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = True) -> bool:
     """type/command -v/-V output for one name. style: v, V, t, p, P."""
     st = sh.state
     found = False
@@ -328,7 +329,7 @@ def describe(sh: Shell, name: str, style: str, all_: bool) -> bool:
             sh.out(f"{name} is a shell keyword\n")
         if not all_:
             return True
-    fdef = st.functions.get(name)
+    fdef = st.functions.get(name) if functions else None
     if fdef is not None:
         found = True
         if style == "v":
@@ -393,10 +394,9 @@ def bi_type(sh: Shell, argv: list[str]) -> int:
                 sh.builtin_error("type", f"-{c}: invalid option")
                 sh.write_err("type: usage: type [-afptP] name [name ...]\n")
                 return 2
-    del funcs
     status = 0
     for name in args:
-        if not describe(sh, name, style, all_):
+        if not describe(sh, name, style, all_, funcs):
             if style == "V":
                 sh.builtin_error("type", f"{name}: not found")
             status = 1

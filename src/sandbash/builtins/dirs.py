@@ -27,6 +27,8 @@ def change_dir(sh: Shell, target: str, physical: bool, name: str = "cd") -> bool
     else:
         logical = normpath(fs.cwd.rstrip("/") + "/" + target)
     try:
+        if ".." in target.split("/"):
+            fs.stat(target)
         stat = fs.stat(logical if not physical else target)
     except FsError as e:
         sh.builtin_error(name, f"{target}: {e.message}")
@@ -171,6 +173,15 @@ def bi_pushd(sh: Shell, argv: list[str]) -> int:
     st = sh.state
     args = [a for a in argv[1:] if a != "-n"]
     no_cd = "-n" in argv[1:]
+    if args and args[0] == "--":
+        args = args[1:]
+    elif args and args[0].startswith("-") and len(args[0]) > 1 and not args[0][1:].isdigit():
+        sh.builtin_error("pushd", f"{args[0][:2]}: invalid option")
+        sh.write_err("pushd: usage: pushd [-n] [+N | -N | dir]\n")
+        return 2
+    if len(args) > 1:
+        sh.builtin_error("pushd", "too many arguments")
+        return 1
     if not args:
         if not st.dirstack:
             sh.builtin_error("pushd", "no other directory")
@@ -212,6 +223,8 @@ def bi_popd(sh: Shell, argv: list[str]) -> int:
     st = sh.state
     args = [a for a in argv[1:] if a != "-n"]
     no_cd = "-n" in argv[1:]
+    if args and args[0] == "--":
+        args = args[1:]
     if not st.dirstack:
         sh.builtin_error("popd", "directory stack empty")
         return 1

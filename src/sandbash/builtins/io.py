@@ -84,10 +84,10 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
 
 
 def _valid_var_ref(var: str) -> bool:
-    name, _, sub = var.partition("[")
+    name, bracket, sub = var.partition("[")
     if not name or not (name[0].isalpha() or name[0] == "_") or not all(c.isalnum() or c == "_" for c in name):
         return False
-    return not sub or sub.endswith("]")
+    return not bracket or (sub.endswith("]") and len(sub) > 1)
 
 
 # ------------------------------------------------------------ read

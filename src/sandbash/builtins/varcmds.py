@@ -489,15 +489,18 @@ def bi_set(sh: Shell, argv: list[str]) -> int:
         a = args[i]
         if a == "--":
             st.positional = args[i + 1 :]
+            st.args_version += 1
             return 0
         if a == "-":
             st.opts["xtrace"] = False
             st.opts["verbose"] = False
             if i + 1 < len(args):
                 st.positional = args[i + 1 :]
+            st.args_version += 1
             return 0
         if len(a) < 2 or a[0] not in "-+":
             st.positional = args[i:]
+            st.args_version += 1
             return 0
         on = a[0] == "-"
         for c in a[1:]:
@@ -618,6 +621,7 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
         return 2
     optstring, name = argv[1], argv[2]
     params = argv[3:] if len(argv) > 3 else list(sh.state.positional)
+    invalid_name = not _valid_name(name)
     silent = optstring.startswith(":")
     if silent:
         optstring = optstring[1:]
@@ -630,11 +634,21 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
         optind = 1
     if optind < 1:
         optind = 1
+    if argv[3:] == [] and st.getopts_version != st.args_version:
+        # `set --` or `shift` since the last call: start over
+        st.getopts_version = st.args_version
+        st.getopts_pos = 0
+        if optind > len(params) + 1:
+            optind = 1
 
     def finish(opt: str, status: int, optarg: str | None, new_ind: int) -> int:
         sh.set_var("OPTIND", str(new_ind))
         st.getopts_pos = _pos
-        sh.set_var(name, opt)
+        if invalid_name:
+            sh.builtin_error("getopts", f"`{name}': not a valid identifier")
+            status = 1
+        else:
+            sh.set_var(name, opt)
         if optarg is None:
             sh.unset_var("OPTARG")
         else:
@@ -681,5 +695,6 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
 def _end(sh: Shell, name: str, optind: int) -> int:
     sh.state.getopts_pos = 0
     sh.set_var("OPTIND", str(optind))
+    sh.unset_var("OPTARG")
     sh.set_var(name, "?")
     return 1

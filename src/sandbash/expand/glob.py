@@ -90,7 +90,7 @@ def glob(
             if charge is not None:
                 charge(len(names) + 1)
             candidates = list(names)
-            if explicit_dot or (opts.dotglob and not opts.globskipdots):
+            if explicit_dot and not opts.globskipdots:
                 candidates += [".", ".."]
             for name in candidates:
                 if name.startswith(".") and not explicit_dot:
@@ -111,7 +111,7 @@ def glob(
     if trailing_slash:
         results = [p + "/" for p in results if fs.is_dir(p)]
     if opts.ignore:
-        ignore = [compile_pattern(g, opts.extglob, False, path=False) for g in opts.ignore]
+        ignore = [compile_pattern(g, opts.extglob, False, path=True) for g in opts.ignore]
         results = [p for p in results if not any(g.fullmatch(p) for g in ignore)]
         results = [p for p in results if p.rsplit("/", 1)[-1] not in (".", "..")]
     return sorted(results, key=_sort_key)

@@ -388,6 +388,7 @@ class EvaluatorMixin:
             # bash -c exits 127 on these; a script read from stdin or a file exits 1
             raise ExitShell(e.fatal if e.fatal != 127 or st.mode == "c" else 1)
         st.last_status = 1
+        self.errexit_check(1)
         return 1
 
 

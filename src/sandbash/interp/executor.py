@@ -28,7 +28,8 @@ from .vars import EXPORT, Scope, Var
 if TYPE_CHECKING:
     from .shell import Shell
 
-_SYSTEM_DIRS = frozenset({"/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin"})
+# where the built-in commands appear to live (Debian's merged /usr: /bin is /usr/bin)
+_SYSTEM_DIRS = frozenset({"/bin", "/usr/bin"})
 _SHELLS = frozenset({"bash", "sh"})
 
 

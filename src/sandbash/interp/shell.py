@@ -304,7 +304,7 @@ class Shell(VariableOps, EvaluatorMixin, ExecutorMixin):
     def glob(self, pattern: str) -> list[str] | None:
         st = self.state
         ignore_raw = self.get_str("GLOBIGNORE")
-        ignore: tuple[str, ...] = tuple(p for p in ignore_raw.split(":") if p) if ignore_raw else ()
+        ignore: tuple[str, ...] = tuple(p for p in _split_colons(ignore_raw) if p) if ignore_raw else ()
         opts = globmod.GlobOptions(
             dotglob=st.shopts["dotglob"] or bool(ignore),
             nocaseglob=st.shopts["nocaseglob"],
@@ -413,6 +413,25 @@ class Shell(VariableOps, EvaluatorMixin, ExecutorMixin):
 
     def _capture_charge(self, n: int) -> None:
         self.check_string(n)
+
+
+def _split_colons(text: str) -> list[str]:
+    """Split GLOBIGNORE on colons that are not inside a bracket expression."""
+    out: list[str] = []
+    cur: list[str] = []
+    depth = 0
+    for c in text:
+        if c == "[":
+            depth += 1
+        elif c == "]" and depth:
+            depth -= 1
+        if c == ":" and depth == 0:
+            out.append("".join(cur))
+            cur = []
+            continue
+        cur.append(c)
+    out.append("".join(cur))
+    return out
 
 
 def _valid_env_name(name: str) -> bool:

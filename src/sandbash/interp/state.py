@@ -89,6 +89,8 @@ class ShellState:
         self.bashpid = 0
         self.in_trap = ""
         self.getopts_pos = 0  # index inside a bundled option group for getopts
+        self.args_version = 0  # bumped when `set`/`shift` replace the positional parameters
+        self.getopts_version = 0
         self.umask = 0o022
 
     def fork(self) -> ShellState:
@@ -125,6 +127,8 @@ class ShellState:
         new.bashpid = self.bashpid
         new.in_trap = self.in_trap
         new.getopts_pos = self.getopts_pos
+        new.args_version = self.args_version
+        new.getopts_version = self.getopts_version
         new.umask = self.umask
         return new
 

@@ -26,9 +26,19 @@ def _char_code(arg: str) -> int:
     return ord(ch)
 
 
-def parse_int(arg: str, report: Callable[[str], None]) -> tuple[int, bool]:
-    """bash/printf number parsing: decimal, 0octal, 0xhex, 'c (char code)."""
-    s = arg.strip()
+def _alt_prefix(text: str, prefix: str) -> str:
+    """Insert C's `#` prefix after any padding blanks."""
+    stripped = text.lstrip(" ")
+    pad = len(text) - len(stripped)
+    if pad >= len(prefix):
+        return " " * (pad - len(prefix)) + prefix + stripped
+    return prefix + stripped
+
+
+def parse_int(arg: str, report: Callable[[str], None], unsigned: bool = False) -> tuple[int, bool]:
+    """printf number parsing (strtoimax/strtoumax): decimal, 0octal, 0xhex,
+    'c (char code); leading blanks allowed, out-of-range values clamped."""
+    s = arg.lstrip(" \t\n")
     if s[:1] in ("'", '"'):
         return _char_code(s), True
     if not s:
@@ -38,27 +48,28 @@ def parse_int(arg: str, report: Callable[[str], None]) -> tuple[int, bool]:
     if body[0] in "+-":
         neg = body[0] == "-"
         body = body[1:]
-    try:
-        if body.lower().startswith("0x"):
-            value = int(body[2:], 16)
-        elif len(body) > 1 and body.startswith("0"):
-            value = int(body, 8)
-        else:
-            value = int(body, 10)
-    except ValueError:
+    if body[:2].lower() == "0x":
+        base, digits, allowed = 16, body[2:], "0123456789abcdefABCDEF"
+    elif len(body) > 1 and body[0] == "0":
+        base, digits, allowed = 8, body, "01234567"
+    else:
+        base, digits, allowed = 10, body, "0123456789"
+    k = 0
+    while k < len(digits) and digits[k] in allowed:
+        k += 1
+    value = int(digits[:k], base) if k else 0
+    if k != len(digits) or (not k and base != 16):
         # the longest valid prefix counts; the rest is an error
-        digits = ""
-        for c in body:
-            if c.isdigit():
-                digits += c
-            else:
-                break
         report(f"{arg}: invalid number")
-        value = int(digits) if digits else 0
         return (-value if neg else value), False
+    if unsigned:
+        if value > (1 << 64) - 1:
+            report(f"warning: {arg}: Numerical result out of range")
+            return (1 << 64) - 1, True
+        return ((-value) % (1 << 64)) if neg else value, True
     value = -value if neg else value
     if value > (1 << 63) - 1 or value < -(1 << 63):
-        report(f"{arg}: Numerical result out of range")
+        report(f"warning: {arg}: Numerical result out of range")
         value = (1 << 63) - 1 if value > 0 else -(1 << 63)
     return value, True
 
@@ -168,7 +179,8 @@ def format_printf(
 
     def bad(msg: str) -> None:
         nonlocal status
-        status = 1
+        if not msg.startswith("warning: "):
+            status = 1
         report(msg)
 
     while True:
@@ -225,7 +237,7 @@ def format_printf(
                         prec += fmt[j]
                         j += 1
             # length modifiers are accepted and ignored
-            while j < n and fmt[j] in "hlLqjzt":
+            while j < n and fmt[j] in "hlLjzt" and j + 1 < n and fmt[j + 1] in "diouxXeEfFgGaAcsbqQ":
                 j += 1
             if j < n and fmt[j] == "(":
                 close = fmt.find(")T", j)
@@ -249,7 +261,7 @@ def format_printf(
                 s = arg if arg is not None else ""
                 out.append(_pad(s, flags, width, prec))
             elif conv == "b":
-                s, stop = decode_escapes(arg or "", "echo")
+                s, stop = decode_escapes(arg or "", "printf_b")
                 out.append(_pad(s, flags, width, prec))
                 if stop:
                     return "".join(out), status
@@ -267,14 +279,16 @@ def format_printf(
                     s = b.decode("utf-8", "surrogateescape")
                 out.append(_pad(s, flags, width, None))
             elif conv in "diouxX":
-                value, _ = parse_int(arg if arg is not None else "0", bad)
-                spec = "%" + flags.replace("'", "") + width + ("." + prec if prec is not None else "")
-                if conv == "u" and value < 0:
-                    value += 1 << 64
-                if conv in "oxX" and value < 0:
-                    value += 1 << 64
+                value, _ = parse_int(arg if arg is not None else "0", bad, unsigned=conv in "ouxX")
+                alt = "#" in flags
+                spec = "%" + flags.replace("'", "").replace("#", "") + width + ("." + prec if prec is not None else "")
                 pyconv = {"i": "d", "u": "d"}.get(conv, conv)
-                out.append((spec + pyconv) % value)
+                text = (spec + pyconv) % value
+                if alt and value != 0 and conv in "xX":
+                    text = _alt_prefix(text, "0" + conv)
+                elif alt and conv == "o" and not text.lstrip(" ").startswith("0"):
+                    text = _alt_prefix(text, "0")
+                out.append(text)
             elif conv in _FLOAT_CONV:
                 fv, _ = parse_float(arg if arg is not None else "0", bad)
                 spec = "%" + flags.replace("'", "") + width + ("." + prec if prec is not None else "")

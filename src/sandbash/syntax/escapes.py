@@ -59,7 +59,7 @@ def decode_escapes(text: str, mode: str) -> tuple[str, bool]:
         elif mode == "ansi" and d in "'\"?":
             out.append(d)
         elif d == "c":
-            if mode == "echo":
+            if mode in ("echo", "printf_b"):
                 return "".join(out), True
             if i < n:
                 ch = text[i]
@@ -72,9 +72,10 @@ def decode_escapes(text: str, mode: str) -> tuple[str, bool]:
                 out.append(byte_char(code))
             else:
                 out.append("\\c")
-        elif d in _OCT and (mode == "ansi" or d == "0"):
-            # echo: \0NNN (up to 3 digits after the 0); ansi: \NNN (1-3 digits)
-            j = i - 1 if mode == "ansi" else i
+        elif d in _OCT and (mode != "echo" or d == "0"):
+            # echo: \0NNN (up to 3 digits after the 0); ansi: \NNN (1-3 digits);
+            # printf %b: both forms
+            j = i - 1 if mode == "ansi" or (mode == "printf_b" and d != "0") else i
             start = j
             limit = start + 3
             while j < n and j < limit and text[j] in _OCT:
