@@ -1,0 +1,330 @@
+"""cat, tac, rev and tee."""
+
+from __future__ import annotations
+
+import re
+
+from ...stdio.streams import Stream, StreamError
+from ...vfs.errors import FsError, strerror
+from ..context import Ctx
+from ..options import CommandSpec, Opt
+from .common import (
+    Out,
+    close_input,
+    command,
+    decode,
+    encode,
+    file_error,
+    quote,
+    quoteaf,
+    quotef,
+    read_chunks,
+    split_records,
+)
+
+CAT_SPEC = CommandSpec(
+    name="cat",
+    summary="Concatenate FILE(s) to standard output.",
+    opts=(
+        Opt("A", "show-all", help="equivalent to -vET"),
+        Opt("b", "number-nonblank", help="number nonempty output lines, overrides -n"),
+        Opt("e", None, help="equivalent to -vE"),
+        Opt("E", "show-ends", help="display $ at end of each line"),
+        Opt("n", "number", help="number all output lines"),
+        Opt("s", "squeeze-blank", help="suppress repeated empty output lines"),
+        Opt("t", None, help="equivalent to -vT"),
+        Opt("T", "show-tabs", help="display TAB characters as ^I"),
+        Opt("u", None, help="(ignored)"),
+        Opt("v", "show-nonprinting", help="use ^ and M- notation, except for LFD and TAB"),
+    ),
+)
+
+
+def _caret_table(show_tabs: bool) -> list[bytes]:
+    """cat -v's notation for every byte value."""
+    table: list[bytes] = []
+    for b in range(256):
+        prefix = b""
+        c = b
+        if c >= 128:
+            prefix = b"M-"
+            c -= 128
+        if c < 32:
+            rep = b"^" + bytes([c + 64])
+        elif c == 127:
+            rep = b"^?"
+        else:
+            rep = bytes([c])
+        table.append(prefix + rep)
+    table[9] = b"^I" if show_tabs else b"\t"
+    table[10] = b"\n"
+    return table
+
+
+class _CatFormatter:
+    """Line numbering, squeezing and notation that carry over from one file to the next."""
+
+    def __init__(self, number: bool, nonblank: bool, squeeze: bool, ends: bool, nonprint: bool, tabs: bool) -> None:
+        self.number = number or nonblank
+        self.nonblank = nonblank
+        self.squeeze = squeeze
+        self.eol = b"$\n" if ends else b"\n"
+        self.lineno = 0
+        self.at_start = True
+        self.blanks = 0
+        self.pattern: re.Pattern[bytes] | None = None
+        self.table: list[bytes] = []
+        if nonprint:
+            self.table = _caret_table(tabs)
+            self.pattern = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f-\xff]" if not tabs else rb"[\x00-\x09\x0b-\x1f\x7f-\xff]")
+        elif tabs:
+            self.table = [bytes([b]) for b in range(256)]
+            self.table[9] = b"^I"
+            self.pattern = re.compile(rb"\t")
+
+    def _text(self, data: bytes) -> bytes:
+        if self.pattern is not None and data:
+            table = self.table
+            return self.pattern.sub(lambda m: table[m.group()[0]], data)
+        return data
+
+    def _prefix(self) -> bytes:
+        self.lineno += 1
+        return b"%6d\t" % self.lineno
+
+    def feed(self, lines: list[bytes], tail: bool, out: Out) -> None:
+        """`lines` are complete lines, except the last one when `tail`."""
+        last = len(lines) - 1
+        for i, line in enumerate(lines):
+            terminated = not (tail and i == last)
+            if not terminated:
+                if line:
+                    if self.at_start:
+                        self.blanks = 0
+                        if self.number:
+                            out.write(self._prefix())
+                    out.write(self._text(line))
+                    self.at_start = False
+                continue
+            if self.at_start and not line:
+                if self.squeeze and self.blanks >= 1:
+                    continue
+                self.blanks += 1
+                if self.number and not self.nonblank:
+                    out.write(self._prefix())
+                out.write(self.eol)
+                continue
+            if self.at_start:
+                self.blanks = 0
+                if self.number:
+                    out.write(self._prefix())
+            out.write(self._text(line) + self.eol)
+            self.at_start = True
+            self.blanks = 0
+
+
+@command
+def cmd_cat(ctx: Ctx) -> int:
+    opts, files = ctx.parse(CAT_SPEC)
+    show_all = bool(opts.get("show_all"))
+    nonprint = bool(opts.get("show_nonprinting") or opts.get("e") or opts.get("t") or show_all)
+    ends = bool(opts.get("show_ends") or opts.get("e") or show_all)
+    tabs = bool(opts.get("show_tabs") or opts.get("t") or show_all)
+    fmt = None
+    if nonprint or ends or tabs or opts.get("number") or opts.get("number_nonblank") or opts.get("squeeze_blank"):
+        fmt = _CatFormatter(bool(opts.get("number")), bool(opts.get("number_nonblank")),
+                            bool(opts.get("squeeze_blank")), ends, nonprint, tabs)
+    out = Out(ctx.stdout)
+    status = 0
+    for name in files or ["-"]:
+        try:
+            stream = ctx.open_in(name)
+        except FsError as e:
+            file_error(ctx, name, e)
+            status = 1
+            continue
+        try:
+            if fmt is None:
+                for chunk in read_chunks(ctx, stream):
+                    out.write(chunk)
+                    out.flush()
+            else:
+                for lines, tail in split_records(ctx, stream):
+                    fmt.feed(lines, tail, out)
+        except (FsError, StreamError) as e:
+            file_error(ctx, name, e)
+            status = 1
+        finally:
+            close_input(ctx, name, stream)
+    out.flush()
+    return status
+
+
+# ------------------------------------------------------------------ tac
+
+TAC_SPEC = CommandSpec(
+    name="tac",
+    summary="Write each FILE to standard output, last line first.",
+    opts=(
+        Opt("b", "before", help="attach the separator before instead of after"),
+        Opt("r", "regex", help="interpret the separator as a regular expression"),
+        Opt("s", "separator", arg="required", metavar="STRING", help="use STRING as the separator instead of newline"),
+    ),
+)
+
+
+def _tac_records(data: bytes, sep: bytes, before: bool, regex: bool) -> list[bytes]:
+    """Split into records each keeping its separator (after, or before with -b)."""
+    if regex:
+        from ...regex import compile_regex
+
+        rx = compile_regex(decode(sep), flavor="bre")
+        text = data
+        spans = [(m.start(), m.end()) for m in rx.finditer(text) if m.end() > m.start()]
+    else:
+        spans = []
+        pos = 0
+        while True:
+            idx = data.find(sep, pos)
+            if idx < 0:
+                break
+            spans.append((idx, idx + len(sep)))
+            pos = idx + len(sep)
+    records: list[bytes] = []
+    if not before:
+        start = 0
+        for _s, e in spans:
+            records.append(data[start:e])
+            start = e
+        if start < len(data):
+            records.append(data[start:])
+    else:
+        start = 0
+        for s, _e in spans:
+            if s > start:
+                records.append(data[start:s])
+            start = s
+        records.append(data[start:])
+        records = [r for r in records if r]
+    return records
+
+
+@command
+def cmd_tac(ctx: Ctx) -> int:
+    opts, files = ctx.parse(TAC_SPEC)
+    sep_text = opts.get("separator")
+    sep = encode(sep_text) if sep_text is not None else b"\n"
+    if sep_text == "":
+        sep = b"\0"
+    before = bool(opts.get("before"))
+    out = Out(ctx.stdout)
+    status = 0
+    for name in files or ["-"]:
+        try:
+            stream = ctx.open_in(name)
+        except FsError as e:
+            ctx.error(f"failed to open {quoteaf(name)} for reading: {strerror(e.errno or 5)}")
+            status = 1
+            continue
+        try:
+            data = b"".join(read_chunks(ctx, stream))
+        except (FsError, StreamError) as e:
+            ctx.error(f"{quotef(name)}: read error: {strerror(e.errno or 5)}")
+            status = 1
+            continue
+        finally:
+            close_input(ctx, name, stream)
+        if not data:
+            continue
+        records = _tac_records(data, sep, before, bool(opts.get("regex")))
+        ctx.checkpoint(len(records) + 1)
+        for rec in reversed(records):
+            out.write(rec)
+    out.flush()
+    return status
+
+
+# ------------------------------------------------------------------ rev
+
+REV_SPEC = CommandSpec(name="rev", usage="[options] [file ...]", summary="Reverse lines characterwise.", opts=())
+
+
+@command
+def cmd_rev(ctx: Ctx) -> int:
+    _opts, files = ctx.parse(REV_SPEC)
+    out = Out(ctx.stdout)
+    status = 0
+    for name in files or ["-"]:
+        try:
+            stream = ctx.open_in(name)
+        except FsError as e:
+            ctx.error(f"cannot open {name}: {strerror(e.errno or 5)}")
+            status = 1
+            continue
+        try:
+            for lines, tail in split_records(ctx, stream):
+                text = decode(b"\n".join(lines))
+                rev = "\n".join(line[::-1] for line in text.split("\n"))
+                out.write(encode(rev) + (b"" if tail else b"\n"))
+        except (FsError, StreamError) as e:
+            ctx.error(f"{name}: {strerror(e.errno or 5)}")
+            status = 1
+        finally:
+            close_input(ctx, name, stream)
+    out.flush()
+    return status
+
+
+# ------------------------------------------------------------------ tee
+
+TEE_SPEC = CommandSpec(
+    name="tee",
+    summary="Copy standard input to each FILE, and also to standard output.",
+    opts=(
+        Opt("a", "append", help="append to the given FILEs, do not overwrite"),
+        Opt("i", "ignore-interrupts", help="ignore interrupt signals"),
+        Opt("p", None, dest="p", help="diagnose errors writing to non pipes"),
+        Opt(None, "output-error", arg="optional", metavar="MODE", help="set behavior on write error"),
+    ),
+)
+
+_OUTPUT_ERROR_MODES = ("warn", "warn-nopipe", "exit", "exit-nopipe")
+
+
+@command
+def cmd_tee(ctx: Ctx) -> int:
+    opts, files = ctx.parse(TEE_SPEC)
+    mode = opts.get("output_error")
+    if opts.has("output_error") and mode is not None:
+        matches = [m for m in _OUTPUT_ERROR_MODES if m.startswith(mode)]
+        if mode not in _OUTPUT_ERROR_MODES and len(matches) != 1:
+            kind = "ambiguous" if matches else "invalid"
+            ctx.error(f"{kind} argument {quote(ctx, mode)} for '--output-error'")
+            ctx.stderr.write(
+                b"Valid arguments are:\n  - 'warn'\n  - 'warn-nopipe'\n  - 'exit'\n  - 'exit-nopipe'\n"
+                + f"Try '{ctx.name} --help' for more information.\n".encode()
+            )
+            return 1
+    append = bool(opts.get("append"))
+    status = 0
+    outputs: list[tuple[str, Stream]] = [("-", ctx.stdout)]
+    for name in files:
+        try:
+            outputs.append((name, ctx.open_out(name, append)))
+        except FsError as e:
+            file_error(ctx, name, e)
+            status = 1
+    live = list(outputs)
+    for chunk in read_chunks(ctx, ctx.stdin):
+        for item in list(live):
+            name, stream = item
+            try:
+                stream.write(chunk)
+            except (FsError, StreamError) as e:
+                ctx.error(f"{'standard output' if name == '-' else quotef(name)}: {strerror(e.errno or 5)}")
+                status = 1
+                live.remove(item)
+    for name, stream in outputs[1:]:
+        if not name.startswith("/dev/"):
+            stream.close()
+    return status

@@ -1,0 +1,298 @@
+"""Helpers shared by the text-processing commands (textbasic, cut, tr, sort, ...).
+
+Buffered output with GNU's `write error` handling, opening operands with the
+usual messages, GNU quoting of names in messages, and size/number parsing with
+GNU's multiplier suffixes.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from collections.abc import Callable, Iterator
+
+from ...stdio.streams import Stream, StreamError
+from ...vfs.errors import FsError, strerror
+from ..context import CommandExit, Ctx, _dev_fd
+
+FLUSH_AT = 1 << 16
+
+
+class WriteError(Exception):
+    """Writing standard output failed (ENOSPC on /dev/full, a closed fd)."""
+
+    def __init__(self, errno_: int) -> None:
+        super().__init__(errno_)
+        self.errno = errno_
+
+
+class Out:
+    """A buffered writer over a stream: few large writes instead of many small ones."""
+
+    __slots__ = ("parts", "size", "stream")
+
+    def __init__(self, stream: Stream) -> None:
+        self.stream = stream
+        self.parts: list[bytes] = []
+        self.size = 0
+
+    def write(self, data: bytes) -> None:
+        self.parts.append(data)
+        self.size += len(data)
+        if self.size >= FLUSH_AT:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.parts:
+            return
+        data = b"".join(self.parts)
+        self.parts = []
+        self.size = 0
+        try:
+            self.stream.write(data)
+        except (StreamError, FsError) as e:
+            raise WriteError(e.errno or 5)
+
+
+def command(fn: Callable[[Ctx], int]) -> Callable[[Ctx], int]:
+    """Turn a failing write to stdout into GNU's `NAME: write error: ...` and status 1."""
+
+    @functools.wraps(fn)
+    def wrapper(ctx: Ctx) -> int:
+        try:
+            return fn(ctx)
+        except WriteError as e:
+            ctx.error(f"write error: {strerror(e.errno)}")
+            return 1
+
+    return wrapper
+
+
+def fail(ctx: Ctx, message: str, status: int = 1) -> CommandExit:
+    """Print `NAME: message` and return the exit to raise."""
+    ctx.error(message)
+    return CommandExit(status)
+
+
+def usage_fail(ctx: Ctx, message: str, status: int = 1) -> CommandExit:
+    """A usage error: the message and GNU's `Try '... --help'` line."""
+    ctx.error(message)
+    ctx.stderr.write(f"Try '{ctx.name} --help' for more information.\n".encode())
+    return CommandExit(status)
+
+
+# ------------------------------------------------------------------ inputs
+
+
+def open_input(ctx: Ctx, name: str) -> Stream:
+    """Open an operand for reading (raises FsError)."""
+    return ctx.open_in(name)
+
+
+def close_input(ctx: Ctx, name: str, stream: Stream) -> None:
+    if stream is not ctx.stdin and _dev_fd(name) is None:
+        stream.close()
+
+
+def is_regular(ctx: Ctx, name: str, stream: Stream) -> tuple[bool, int]:
+    """(is a regular file, its size) for an input: files and stdin redirected from one."""
+    path = getattr(stream, "path", None)
+    if isinstance(path, str) and path:
+        st = ctx.fs.try_stat(path)
+        if st is not None and st.is_file:
+            return True, st.size
+    return False, 0
+
+
+def read_chunks(ctx: Ctx, stream: Stream) -> Iterator[bytes]:
+    """Chunks of an input, charging the budget as they come."""
+    for chunk in stream.chunks():
+        ctx.checkpoint((len(chunk) >> 12) + 1)
+        yield chunk
+
+
+def iter_lines(ctx: Ctx, stream: Stream, sep: bytes = b"\n") -> Iterator[list[bytes]]:
+    """Batches of complete lines (without separators) plus a flag-free tail.
+
+    Yields lists of lines; the last line of the input comes in the final batch
+    even without a terminator. Callers that must know whether the input ended
+    with a separator use `split_records`."""
+    for batch, _ in split_records(ctx, stream, sep):
+        yield batch
+
+
+def split_records(ctx: Ctx, stream: Stream, sep: bytes = b"\n") -> Iterator[tuple[list[bytes], bool]]:
+    """Batches of records without separators; the bool is True when the last record
+    of the batch is the input's unterminated tail."""
+    buf = b""
+    for chunk in read_chunks(ctx, stream):
+        if buf:
+            chunk = buf + chunk
+        pieces = chunk.split(sep)
+        buf = pieces.pop()
+        if pieces:
+            ctx.checkpoint(len(pieces))
+            yield pieces, False
+    if buf:
+        yield [buf], True
+
+
+# ------------------------------------------------------------------ quoting
+
+
+def utf8_locale(ctx: Ctx) -> bool:
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = ctx.env.get(var)
+        if value:
+            low = value.lower()
+            return "utf-8" in low or "utf8" in low
+    return False
+
+
+def quote(ctx: Ctx, s: str) -> str:
+    """gnulib quote(): curly quotes in UTF-8 locales, 'x' otherwise."""
+    if utf8_locale(ctx):
+        return f"\u2018{s}\u2019"
+    return f"'{s}'"
+
+
+_SHELL_SPECIAL = set(" !\"$&()*;<=>?[\\^`|'\t\n")
+
+
+def _needs_quotes(s: str) -> bool:
+    if not s:
+        return True
+    if s[0] in "#~":
+        return True
+    if s in ("{", "}"):
+        return True
+    return any(c in _SHELL_SPECIAL or not c.isprintable() for c in s)
+
+
+def _escape_ctrl(c: str) -> str:
+    table = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\a": "\\a", "\b": "\\b", "\f": "\\f", "\v": "\\v"}
+    if c in table:
+        return table[c]
+    return "".join(f"\\{b:03o}" for b in c.encode("utf-8", "surrogateescape"))
+
+
+def shell_quote(s: str, always: bool = False) -> str:
+    """gnulib's shell-escape quoting: quotef (only when needed) or quoteaf (always)."""
+    if not always and not _needs_quotes(s):
+        return s
+    if any(not c.isprintable() for c in s):
+        out: list[str] = []
+        plain: list[str] = []
+        for c in s:
+            if c.isprintable():
+                plain.append("'\\''" if c == "'" else c)
+            else:
+                if plain:
+                    out.append("'" + "".join(plain) + "'")
+                    plain = []
+                out.append("$'" + _escape_ctrl(c) + "'")
+        if plain:
+            out.append("'" + "".join(plain) + "'")
+        return "".join(out)
+    if "'" in s:
+        if not any(c in s for c in "$`\\\"!"):
+            return f'"{s}"'
+        return "'" + s.replace("'", "'\\''") + "'"
+    return f"'{s}'"
+
+
+def quotef(s: str) -> str:
+    return shell_quote(s)
+
+
+def quoteaf(s: str) -> str:
+    return shell_quote(s, always=True)
+
+
+def file_error(ctx: Ctx, name: str, e: FsError | StreamError | OSError) -> None:
+    """`NAME: file: strerror` with GNU's quoting of the name."""
+    ctx.error(f"{quotef(name)}: {strerror(e.errno or 5)}")
+
+
+# ------------------------------------------------------------------ numbers
+
+_POWERS = {"b": None, "k": 1, "K": 1, "m": 2, "M": 2, "g": 3, "G": 3, "t": 4, "T": 4, "p": 5, "P": 5,
+           "e": 6, "E": 6, "z": 7, "Z": 7, "y": 8, "Y": 8, "r": 9, "R": 9, "q": 10, "Q": 10}
+
+
+def parse_size(text: str, suffixes: str = "bkKmMGTPEZYRQ0", allow_sign: bool = False) -> int | None:
+    """GNU xstrtoumax with multiplier suffixes: `10K` = 10240, `10KB` = 10000,
+    `10KiB` = 10240, `b` = 512 (when in `suffixes`; "0" enables KB/KiB forms).
+    Returns None when invalid. Overflow is not an error (the value is large)."""
+    s = text.strip(" \t\n")
+    if not s:
+        return None
+    neg = False
+    if s[0] in "+-":
+        if not allow_sign:
+            if s[0] == "-":
+                return None
+        neg = s[0] == "-"
+        s = s[1:]
+    i = 0
+    while i < len(s) and s[i].isdigit():
+        i += 1
+    digits, suffix = s[:i], s[i:]
+    if not digits:
+        if suffix and suffix[0] in _POWERS and suffix[0] in suffixes:
+            digits = "1"  # GNU accepts a bare suffix as 1 unit
+        else:
+            return None
+    value = int(digits)
+    if suffix:
+        first = suffix[0]
+        if first not in suffixes or (first not in _POWERS and first not in "cw"):
+            return None
+        base = 1024
+        rest = suffix[1:]
+        if rest and "0" in suffixes:
+            if rest == "B":
+                base = 1000
+            elif rest == "iB":
+                base = 1024
+            else:
+                return None
+        elif rest:
+            return None
+        if first == "b":
+            mult = 512
+        elif first == "c":
+            mult = 1
+        elif first == "w":
+            mult = 2
+        else:
+            power = _POWERS[first]
+            assert power is not None
+            mult = base**power
+        value *= mult
+    return -value if neg else value
+
+
+# ------------------------------------------------------------------ display width
+
+
+def char_width(c: str) -> int:
+    """Columns a character takes on a terminal (wcwidth)."""
+    o = ord(c)
+    if o < 0x20 or 0x7F <= o < 0xA0:
+        return 0
+    if 0xDC80 <= o <= 0xDCFF:  # surrogate-escaped invalid byte
+        return 0
+    if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):
+        return 0
+    if unicodedata.east_asian_width(c) in ("W", "F"):
+        return 2
+    return 1
+
+
+def decode(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
+
+
+def encode(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")

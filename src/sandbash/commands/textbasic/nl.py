@@ -1,0 +1,167 @@
+"""nl: number lines, with logical pages (header/body/footer sections)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...stdio.streams import StreamError
+from ...vfs.errors import FsError, strerror
+from ..context import CommandExit, Ctx
+from ..options import CommandSpec, Opt
+from .common import Out, close_input, command, decode, encode, file_error, quote, split_records, usage_fail
+
+NL_SPEC = CommandSpec(
+    name="nl",
+    summary="Write each FILE to standard output, with line numbers added.",
+    opts=(
+        Opt("b", "body-numbering", arg="required", metavar="STYLE", help="use STYLE for numbering body lines"),
+        Opt("d", "section-delimiter", arg="required", metavar="CC", help="use CC for logical page delimiters"),
+        Opt("f", "footer-numbering", arg="required", metavar="STYLE", help="use STYLE for numbering footer lines"),
+        Opt("h", "header-numbering", arg="required", metavar="STYLE", help="use STYLE for numbering header lines"),
+        Opt("i", "line-increment", arg="required", metavar="NUMBER", help="line number increment at each line"),
+        Opt("l", "join-blank-lines", arg="required", metavar="NUMBER",
+            help="group of NUMBER empty lines counted as one"),
+        Opt("n", "number-format", arg="required", metavar="FORMAT", help="insert line numbers according to FORMAT"),
+        Opt("p", "no-renumber", help="do not reset line numbers for each section"),
+        Opt("s", "number-separator", arg="required", metavar="STRING", help="add STRING after (possible) line number"),
+        Opt("v", "starting-line-number", arg="required", metavar="NUMBER", help="first line number for each section"),
+        Opt("w", "number-width", arg="required", metavar="NUMBER", help="use NUMBER columns for line numbers"),
+    ),
+)
+
+_SECTION_NAMES = {"body_numbering": "body", "header_numbering": "header", "footer_numbering": "footer"}
+
+
+class _Style:
+    """One numbering style: a (all), t (non-empty), n (none) or pBRE (matching lines)."""
+
+    def __init__(self, ctx: Ctx, key: str, text: str) -> None:
+        self.kind = text[:1]
+        self.regex: Any = None
+        if text in ("a", "t", "n"):
+            return
+        if self.kind == "p":
+            from ...regex import RegexError, compile_regex
+
+            try:
+                self.regex = compile_regex(text[1:], flavor="bre")
+            except RegexError as e:
+                raise _fail(ctx, str(e))
+            return
+        raise usage_fail(ctx, f"invalid {_SECTION_NAMES[key]} numbering style: {quote(ctx, text)}")
+
+    def numbers(self, line: bytes) -> bool:
+        if self.kind == "a":
+            return True
+        if self.kind == "t":
+            return bool(line)
+        if self.kind == "p":
+            return self.regex.search(line) is not None
+        return False
+
+
+class _State:
+    __slots__ = ("blanks", "line", "style")
+
+    def __init__(self, style: _Style, line: int) -> None:
+        self.style = style
+        self.line = line
+        self.blanks = 0
+
+
+def _fail(ctx: Ctx, message: str) -> CommandExit:
+    ctx.error(message)
+    return CommandExit(1)
+
+
+def _int_opt(ctx: Ctx, text: str, what: str, minimum: int) -> int:
+    try:
+        value = int(text.strip(), 10)
+    except ValueError:
+        raise _fail(ctx, f"invalid {what}: {quote(ctx, text)}")
+    if value > 2**63 - 1 or value < -(2**63):
+        raise _fail(ctx, f"invalid {what}: {quote(ctx, text)}: Value too large for defined data type")
+    if value < minimum:
+        raise _fail(ctx, f"invalid {what}: {quote(ctx, text)}: Numerical result out of range")
+    return value
+
+
+@command
+def cmd_nl(ctx: Ctx) -> int:
+    opts, files = ctx.parse(NL_SPEC)
+    styles = {
+        "header_numbering": _Style(ctx, "header_numbering", opts.get("header_numbering", "n")),
+        "body_numbering": _Style(ctx, "body_numbering", opts.get("body_numbering", "t")),
+        "footer_numbering": _Style(ctx, "footer_numbering", opts.get("footer_numbering", "n")),
+    }
+    fmt = opts.get("number_format", "rn")
+    if fmt not in ("ln", "rn", "rz"):
+        raise usage_fail(ctx, f"invalid line numbering format: {quote(ctx, fmt)}")
+    width = _int_opt(ctx, opts.get("number_width", "6"), "line number field width", 1)
+    incr = _int_opt(ctx, opts.get("line_increment", "1"), "line number increment", -(2**63))
+    start = _int_opt(ctx, opts.get("starting_line_number", "1"), "starting line number", -(2**63))
+    join = _int_opt(ctx, opts.get("join_blank_lines", "1"), "line number of blank lines", 1)
+    sep = encode(opts.get("number_separator", "\t"))
+    delim = encode(opts.get("section_delimiter", "\\:"))
+    if len(delim) == 1:
+        delim += b":"  # GNU: a single character means that character followed by ':'
+    renumber = not opts.get("no_renumber")
+    markers = {delim * 3: "header_numbering", delim * 2: "body_numbering", delim: "footer_numbering"} if delim else {}
+    blank_prefix = b" " * width + b" " * len(sep)
+    state = _State(styles["body_numbering"], start)
+    out = Out(ctx.stdout)
+
+    def number(n: int) -> bytes:
+        if fmt == "ln":
+            text = f"{n:<{width}}"
+        elif fmt == "rz":
+            text = f"{n:0{width}d}" if n >= 0 else "-" + f"{-n:0{width - 1}d}"
+        else:
+            text = f"{n:>{width}}"
+        return text.encode() + sep
+
+    def handle(line: bytes, terminated: bool) -> None:  # GNU ends every line, even the last
+        section = markers.get(line)
+        if section is not None:
+            state.style = styles[section]
+            if renumber:
+                state.line = start
+            state.blanks = 0
+            out.write(b"\n")
+            return
+        style = state.style
+        numbered = style.numbers(line)
+        if numbered and style.kind == "a" and not line and join > 1:
+            state.blanks += 1
+            if state.blanks < join:
+                numbered = False
+            else:
+                state.blanks = 0
+        elif line:
+            state.blanks = 0
+        if numbered:
+            out.write(number(state.line))
+            state.line += incr
+        else:
+            out.write(blank_prefix)
+        out.write(line + (b"\n" if terminated else b""))
+
+    status = 0
+    for name in files or ["-"]:
+        try:
+            stream = ctx.open_in(name)
+        except FsError as e:
+            file_error(ctx, name, e)
+            status = 1
+            continue
+        try:
+            for lines, _tail in split_records(ctx, stream):
+                for line in lines:
+                    handle(line, True)
+        except (FsError, StreamError) as e:
+            ctx.error(f"{decode(encode(name))}: {strerror(e.errno or 5)}")
+            status = 1
+        finally:
+            close_input(ctx, name, stream)
+    out.flush()
+    return status
