@@ -275,7 +275,7 @@ def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWrit
                 from .interp.control import ExitShell
 
                 try:
-                    status = sh.run_text(script, "-c")
+                    status = sh.run_text(script, "-c", toplevel=True)
                 except ExitShell as e:
                     status = sh.run_exit_trap(e.status)
             else:

@@ -40,3 +40,13 @@ class ExitShell(ControlFlow):
 
 class ErrexitTriggered(ExitShell):
     """`set -e` ending the shell."""
+
+
+class AbortCommand(ControlFlow):
+    """An error that discards the rest of the current top-level command
+    (bad substitution, arithmetic error, failed assignment): the shell goes on
+    with the next line of the script, as bash does."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status

@@ -10,7 +10,7 @@ from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern
 from ..limits import LimitExceeded
 from ..syntax import ast as A
-from .control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
+from .control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from .state import Frame
 from .variables import AssignError
 from .vars import Scope
@@ -384,9 +384,12 @@ class EvaluatorMixin:
         """Report an expansion error; fatal ones end a non-interactive shell."""
         self.error(e.message)
         st = self.state
+        if e.fatal == 127:
+            # ${x:?} and unbound variables end the shell: bash -c exits 127,
+            # a script read from stdin or a file exits 1
+            raise ExitShell(127 if st.mode == "c" else 1)
         if e.fatal is not None:
-            # bash -c exits 127 on these; a script read from stdin or a file exits 1
-            raise ExitShell(e.fatal if e.fatal != 127 or st.mode == "c" else 1)
+            raise AbortCommand(e.fatal)
         st.last_status = 1
         self.errexit_check(1)
         return 1

@@ -19,7 +19,7 @@ from ..stdio.pipe import Pipe
 from ..stdio.streams import BufferWriter, ClosedStream, NullStream, SigPipe, Stream
 from ..syntax import ast as A
 from ..vfs.errors import FsError
-from .control import ExitShell
+from .control import AbortCommand, ExitShell
 from .redirects import RedirectMixin
 from .runtime import Job
 from .variables import AssignError
@@ -169,8 +169,11 @@ class ExecutorMixin(RedirectMixin):
         except AssignError as e:
             self.error(e.message)
             st.last_status = 1
-            # assignment errors in non-interactive shells end the command list
-            raise ExitShell(1) if "readonly" in e.message else ExitShell(1)
+            # assignment errors discard the rest of the command line
+            if e.fatal:
+                raise AbortCommand(1)
+            self.errexit_check(1)
+            return 1
         except ExpansionError as e:
             return self.expansion_failed(e)
         if cmd.redirs:
@@ -468,7 +471,7 @@ class ExecutorMixin(RedirectMixin):
                 status = self.run_list(body)
             else:
                 status = self.execute(body)
-        except ExitShell as e:
+        except (ExitShell, AbortCommand) as e:
             status = e.status
         return self.run_exit_trap(status)
 

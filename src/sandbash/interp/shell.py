@@ -24,7 +24,7 @@ from ..syntax.lexer import ARITH, KEY
 from ..syntax.parser import Parser
 from ..vfs.errors import FsError
 from .arrays import AssocArray, IndexedArray
-from .control import ExitShell
+from .control import AbortCommand, ExitShell
 from .evaluator import EvaluatorMixin
 from .executor import ExecutorMixin
 from .runtime import Runtime
@@ -159,7 +159,8 @@ class Shell(VariableOps, EvaluatorMixin, ExecutorMixin):
         return Parser(text, aliases=aliases, extglob=st.shopts["extglob"], line_base=line_base,
                       max_depth=self.rt.limits.max_ast_depth)
 
-    def run_text(self, text: str, source_name: str | None = "-c", line_base: int = 1) -> int:
+    def run_text(self, text: str, source_name: str | None = "-c", line_base: int = 1,
+                 toplevel: bool = False) -> int:
         """Parse and run `text` one complete command at a time, as bash reads a
         script. A syntax error stops the text with status 2."""
         if len(text) > self.rt.limits.max_input_size:
@@ -184,7 +185,13 @@ class Shell(VariableOps, EvaluatorMixin, ExecutorMixin):
                 pass
             if st.opts["noexec"]:
                 continue
-            self.run_list(node)
+            if toplevel:
+                try:
+                    self.run_list(node)
+                except AbortCommand as e:
+                    st.last_status = e.status
+            else:
+                self.run_list(node)
 
     def flush_parse_warnings(self, parser: Parser) -> None:
         for line, msg in parser.warnings:
@@ -197,7 +204,7 @@ class Shell(VariableOps, EvaluatorMixin, ExecutorMixin):
     def run_toplevel(self, text: str, source_name: str | None = "-c") -> int:
         """Run a whole script as the main shell: EXIT trap, exit status."""
         try:
-            status = self.run_text(text, source_name)
+            status = self.run_text(text, source_name, toplevel=True)
         except ExitShell as e:
             status = e.status
         status = self.run_exit_trap(status)
@@ -329,7 +336,7 @@ class Shell(VariableOps, EvaluatorMixin, ExecutorMixin):
         if st.shopts["nullglob"]:
             return []
         if st.shopts["failglob"]:
-            raise ExpansionError(f"no match: {_unescape_for_msg(pattern)}", None)
+            raise ExpansionError(f"no match: {_unescape_for_msg(pattern)}", 1)
         return None
 
     def home_dir(self, user: str) -> str | None:

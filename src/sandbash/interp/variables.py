@@ -23,11 +23,13 @@ _DYNAMIC = frozenset(
 
 class AssignError(Exception):
     """A failed assignment (readonly, bad subscript, ...): message already
-    formatted as bash prints it after `bash: line N: `."""
+    formatted as bash prints it after `bash: line N: `. `fatal` errors end a
+    non-interactive shell when they happen in an assignment statement."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, fatal: bool = True) -> None:
         super().__init__(message)
         self.message = message
+        self.fatal = fatal
 
 
 class VariableOps:
@@ -136,20 +138,18 @@ class VariableOps:
         """Follow namerefs: the variable (and element) an assignment to `name` changes."""
         seen: set[str] = set()
         cur = name
-        for _ in range(10):
+        while True:
             var = self.state.vars.find(cur)
             if var is None or not (var.attrs & NAMEREF) or not isinstance(var.value, str) or not var.value:
                 return cur, None
             if cur in seen:
-                return cur, None
+                raise AssignError(f"warning: {name}: circular name reference", fatal=False)
             seen.add(cur)
             target = var.value
             base, _, sub = target.partition("[")
             if sub:
                 return base, sub[:-1]
             cur = base
-        self.warn(f"{name}: circular name reference")
-        return cur, None
 
     def nameref_target(self: Shell, name: str) -> str | None:
         var = self.state.vars.find(name)
@@ -225,14 +225,21 @@ class VariableOps:
         scope: Scope | None = None,
     ) -> None:
         """Assign a scalar (or one element when `sub` is given)."""
-        if sub is None:
-            name, sub = self.resolve_name(name) if self.state.vars.find(name) is not None else (name, None)
+        via_ref = False
+        if scope is None and self.state.vars.find(name) is not None:
+            target, tsub = self.resolve_name(name)
+            via_ref = target != name
+            if tsub is not None:
+                if sub is not None:
+                    raise AssignError(f"`{target}[{tsub}]': not a valid identifier", fatal=False)
+                sub = tsub
+            name = target
         if scope is None:
             target_scope, var = self._scope_for_write(name)
         else:
             target_scope, var = scope, scope.get(name)
         if var is not None and var.attrs & READONLY:
-            raise AssignError(f"{name}: readonly variable")
+            raise AssignError(f"{name}: readonly variable", fatal=not via_ref)
         self._special_assign(name, value)
         self.check_string(len(value))
         if var is None:
@@ -294,7 +301,11 @@ class VariableOps:
         scope: Scope | None = None,
     ) -> None:
         """Assign `name=( ... )`: items are (key or None, value, key+=)."""
-        name, _ = self.resolve_name(name)
+        target, tsub = self.resolve_name(name)
+        if tsub is not None:
+            raise AssignError(f"{name}: cannot assign list to array member" if False else
+                              f"`{target}[{tsub}]': not a valid identifier", fatal=False)
+        name = target
         if scope is None:
             target_scope, var = self._scope_for_write(name)
         else:
