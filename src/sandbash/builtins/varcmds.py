@@ -193,15 +193,29 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
     # find or create the variable in the right scope
     vars_ = st.vars
     if local:
-        scope = vars_.function_scope() or vars_.scopes[-1]
+        # the function's context, unless a temporary binding of this very name
+        # sits above it (`v=x eval 'local v=y'` changes only that binding)
+        scope = vars_.scopes[-1]
+        for s in reversed(vars_.scopes):
+            if name in s and s.temp:
+                scope = s
+                break
+            if s.func:
+                scope = s
+                break
         var = scope.get(name)
         if var is None:
             var = Var(None, 0)
-            # `local x` copies nothing, but keeps array-ness if asked
+            idx = next(i for i in range(len(vars_.scopes) - 1, -1, -1) if vars_.scopes[i] is scope)
+            below = vars_.scopes[idx - 1] if idx > 0 else None
             if st.shopts.get("localvar_inherit"):
                 outer = vars_.find(name)
                 if outer is not None:
                     var = outer.copy()
+            elif below is not None and below.temp and name in below:
+                # a local declared right above a temporary binding inherits it
+                var = below[name].copy()
+                var.attrs &= ~EXPORT
             scope[name] = var
     else:
         scope = vars_.globals if cmd != "export" else vars_.scopes[0]

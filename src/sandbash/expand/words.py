@@ -363,14 +363,10 @@ class Expander:
         if ref is None:
             if env.option("nounset"):
                 raise ExpansionError(f"{name}: unbound variable", 127)
-            if p.op is not None and p.op.kind == "test":
-                return self._apply_op(p, p.op, None, name, in_dq)
-            return None
+            raise ExpansionError(f"{name}: invalid indirect expansion", 1)
         target = _parse_ref(ref)
-        if target is None:
-            raise ExpansionError(f"{ref}: invalid indirect expansion", 1)
-        if target.name == "":
-            raise ExpansionError(f"{ref}: bad substitution", 1)
+        if target is None or target.name == "":
+            raise ExpansionError(f"{ref}: invalid variable name", 1)
         return self.param(A.Param(target.name, target.sub, "", p.op, True), in_dq)
 
     # ------------------------------------------------------------ operators
@@ -443,8 +439,13 @@ class Expander:
         o = op.op
         colon = o[0] == ":"
         if isinstance(base, _Multi):
-            is_unset = not base.values
-            is_null = is_unset or self.env.ifs()[:1].join(base.values) == ""
+            values = base.values
+            is_unset = not values
+            if base.star and in_dq:
+                # "${a[*]:-x}": the joined string decides
+                is_null = is_unset or self.env.ifs()[:1].join(values) == ""
+            else:
+                is_null = is_unset or (len(values) == 1 and values[0] == "")
         else:
             is_unset = base is None
             is_null = is_unset or base == ""
@@ -452,6 +453,9 @@ class Expander:
         letter = o[-1]
         if letter == "+":
             if missing:
+                if isinstance(base, _Multi) and not base.star:
+                    # like an empty "$@": the word disappears even in quotes
+                    self._at_empty = True
                 return None
             return self._alt_value(op.arg, in_dq)
         if not missing:

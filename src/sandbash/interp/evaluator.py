@@ -352,9 +352,14 @@ class EvaluatorMixin:
         st.frames.append(frame)
         st.positional = argv[1:]
         vars_ = st.vars
+        # bash puts a call's temporary bindings (`v=x f`) in the function's own
+        # local context: `local v` keeps the value, an outer `unset v` removes it
         if temp is not None:
-            vars_.push(temp)
-        local_scope = Scope(func=True)
+            temp.func = True
+            temp.temp = False
+            local_scope = temp
+        else:
+            local_scope = Scope(func=True)
         vars_.push(local_scope)
         saved_loop = st.loop_depth
         st.loop_depth = 0
@@ -370,8 +375,6 @@ class EvaluatorMixin:
         finally:
             st.loop_depth = saved_loop
             vars_.pop()
-            if temp is not None:
-                vars_.pop()
             st.frames.pop()
             st.positional = saved_positional
             st.line = saved_line

@@ -72,6 +72,7 @@ class Cmd:
     target: int = -1  # jump target index (b, t, T, {)
     # range state
     active: bool = False
+    closed: bool = False  # a range whose first address is a line number runs once
     end_line: int = 0
     idx: int = 0
 
@@ -94,7 +95,8 @@ class Parser:
         self.cmds: list[Cmd] = []
         self.blocks: list[int] = []
         self.labels: dict[str, int] = {}
-        self.quiet_hint = self.s.startswith("#n\n") or self.s == "#n"
+        # GNU: a script whose first two characters are "#n" runs as with -n
+        self.quiet_hint = self.s.startswith("#n")
 
     # ------------------------------------------------------------ errors
     def err(self, msg: str, at: int | None = None) -> SedError:
@@ -244,11 +246,14 @@ class Parser:
             out.append(c)
 
     def read_label(self) -> str:
+        """A label ends at a newline, `;` or whitespace (GNU 4.9)."""
         self.skip_ws()
         j = self.i
-        while self.i < self.n and self.s[self.i] not in "\n;":
+        while self.i < self.n and self.s[self.i] not in "\n; \t":
             self.i += 1
-        return self.s[j:self.i].rstrip(" \t")
+        label = self.s[j:self.i]
+        self.skip_ws()
+        return label
 
     def read_filename(self) -> str:
         self.skip_ws()
@@ -358,7 +363,7 @@ class Parser:
             label = self.read_label()
             if not label:
                 raise self.err("\":\" lacks a label")
-            if self.peek() == ";":
+            if self.peek() in (";", "\n"):
                 self.i += 1
             self.labels[label] = len(self.cmds)
             return
@@ -384,8 +389,7 @@ class Parser:
             cmd.text = self.read_text(c)
         elif c in "btT":
             cmd.text = self.read_label().encode("utf-8", "surrogateescape")
-            if self.peek() == ";":
-                self.i += 1
+            self.end_of_cmd()
         elif c in "rRwW":
             name = self.read_filename()
             if not name:

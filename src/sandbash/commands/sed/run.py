@@ -129,6 +129,7 @@ class Runner:
         self.last_rx: Regex | None = None
         self.append_q: list[tuple[str, bytes]] = []
         self.wfiles: dict[str, Stream] = {}
+        self.w_missing: set[str] = set()
         self.rfiles: dict[str, Iterator[bytes]] = {}
         self.quit_status: int | None = None
         self.max_iter = ctx.limits.max_sed_iterations
@@ -180,11 +181,20 @@ class Runner:
             if name:
                 self.wfile(name)
 
-    def write_w(self, name: str, data: bytes) -> None:
+    def write_w(self, name: str, data: bytes, nl: bool = True) -> None:
         if name == "/dev/stdout" and not self.in_place:
-            self.emit(data)
+            if nl:
+                self.emit(data + self.sep)
+            else:
+                self.emit(data, missing_nl=True)
             return
-        self.wfile(name).write(data)
+        st = self.wfile(name)
+        if name in self.w_missing:
+            st.write(self.sep)
+            self.w_missing.discard(name)
+        st.write(data + self.sep if nl else data)
+        if not nl:
+            self.w_missing.add(name)
 
     # ------------------------------------------------------------ files (-i)
     def start_file(self, name: str) -> None:
@@ -268,6 +278,7 @@ class Runner:
             # line / plus: end_line computed at range start
             if ln >= c.end_line:
                 c.active = False
+                c.closed = c.a1.kind == "line"
             return True
         if c.a1.kind == "zero":
             if ln == 1:
@@ -276,7 +287,13 @@ class Runner:
                     c.active = False
                 return True
             return False
-        if not self.match_addr(c.a1, ps, inp):
+        if c.a1.kind == "line":
+            # GNU: a range from line N starts at the first line >= N that
+            # reaches the command (line N itself may have been skipped)
+            if c.closed or ln < c.a1.n:
+                return False
+            c.closed = True
+        elif not self.match_addr(c.a1, ps, inp):
             return False
         k = c.a2_kind
         if k == "line":
@@ -354,6 +371,7 @@ class Runner:
     def reset_ranges(self) -> None:
         for c in self.cmds:
             c.active = False
+            c.closed = False
 
     def cycle(self, inp: Input, line: bytes) -> bool:
         """One cycle; False when the script quit."""
@@ -392,7 +410,7 @@ class Runner:
                         if c.print_:
                             self.emit_ps(ps, nl)
                         if c.wfile:
-                            self.write_w(c.wfile, ps + sep)
+                            self.write_w(c.wfile, ps, nl)
                 elif name == "p":
                     self.emit_ps(ps, nl)
                 elif name == "d":
@@ -408,15 +426,15 @@ class Runner:
                     break
                 elif name in "btT":
                     if name == "b" or (name == "t" and tflag) or (name == "T" and not tflag):
-                        if name != "b":
+                        if name == "t":
                             tflag = False
                         pc = c.target
                         jumps += 1
                         if jumps > self.max_iter:
                             raise LimitExceeded("max_sed_iterations", self.max_iter)
                         ctx.checkpoint()
-                    elif name == "t":
-                        pass
+                    elif name == "T":
+                        tflag = False
                 elif name == "n":
                     if inp.is_last():
                         # GNU: print the pattern space and stop (no next line)
@@ -489,10 +507,10 @@ class Runner:
                 elif name == "R":
                     self.read_R(c.text.decode("utf-8", "surrogateescape"))
                 elif name == "w":
-                    self.write_w(c.text.decode("utf-8", "surrogateescape"), ps + sep)
+                    self.write_w(c.text.decode("utf-8", "surrogateescape"), ps, nl)
                 elif name == "W":
                     k = ps.find(b"\n")
-                    self.write_w(c.text.decode("utf-8", "surrogateescape"), (ps if k < 0 else ps[:k]) + sep)
+                    self.write_w(c.text.decode("utf-8", "surrogateescape"), ps if k < 0 else ps[:k], k >= 0 or nl)
                 elif name == "F":
                     self.emit(("-" if inp.cur_name == "-" else inp.cur_name).encode("utf-8", "surrogateescape") + b"\n")
                 elif name == "e":
