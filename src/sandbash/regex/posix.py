@@ -456,6 +456,9 @@ class Parser:
                 if lo > hi:
                     raise self.err(E.BAD_RANGE)
                 items.append(("r", lo, hi))
+                if self.i + 1 < n and p[self.i] == "-" and p[self.i + 1] != "]":
+                    # `[1-3-5]`: a range cannot start at another range's end
+                    raise self.err(E.BAD_RANGE)
             else:
                 items.append(lo_item)
         return ("set", neg, items)

@@ -16,6 +16,10 @@ FILES = {
     "words.txt": "hello world\nfoo bar baz\nHello Again\n",
     "script.sed": "s/o/0/g\n# comment\n/bar/d\n",
     "other.txt": "X1\nX2\n",
+    "text.sed": "/b/ {\na \\   after\\tTAB\ni before\\nsplit\n}\n",
+    "y.sed": "h\ny/\\a\\b/AB/;p\ng;y,\\,,Z,;p\n",
+    "labels.sed": ": top; /\\\\$/{ N; b top }\ns/\\n/+/g\n",
+    "cont.txt": "a \\\nb\nc\n",
 }
 
 SCRIPTS = [
@@ -93,6 +97,16 @@ ARGVS = [
     ["sed"],
     ["sed", "--bogus"],
     ["sed", "-f", "missing.sed", "in.txt"],
+    ["sed", "-f", "text.sed", "in.txt"],
+    ["sed", "-n", "-f", "y.sed", "in.txt"],
+    ["sed", "-f", "labels.sed", "cont.txt"],
+    ["sed", "#n\n$p", "in.txt"],
+    ["sed", "#nx\n$p", "in.txt"],
+    ["sed", "-n", "1d;1,3p", "in.txt"],
+    ["sed", "-n", "1,2d;1,/d/p", "in.txt"],
+    ["sed", "s/b/x/;T;n;: l;s/d/y/;t q;n;b l;: q;q", "in.txt"],
+    ["sed", "v 4.2", "in.txt"],
+    ["sed", "-n", "w wout.txt", "noeol.txt"],
 ]
 
 

@@ -272,11 +272,10 @@ class Parser:
         if self.i >= self.n:
             raise self.err("expected \\ after `a', `c' or `i'")
         if s[self.i] == "\\":
+            # `a\` then the text on the next line, or `a\  text` (spaces kept)
             self.i += 1
             if self.i < self.n and s[self.i] == "\n":
                 self.i += 1
-            else:
-                self.skip_ws()
         out: list[str] = []
         while self.i < self.n:
             c = s[self.i]
@@ -285,7 +284,7 @@ class Parser:
                 if self.i < self.n:
                     d = s[self.i]
                     self.i += 1
-                    out.append(d)
+                    out.append(_ESC.get(d, d))
                 continue
             if c == "\n":
                 break
@@ -399,6 +398,11 @@ class Parser:
             cmd.text = self.read_filename().encode("utf-8", "surrogateescape")
         elif c == "F":
             self.end_of_cmd()
+        elif c == "v":
+            # `v [version]`: GNU extensions are always on here
+            self.read_label()
+            self.end_of_cmd()
+            return
         elif c == "s":
             self.parse_s(cmd)
         elif c == "y":
@@ -504,7 +508,7 @@ class Parser:
                 elif d == "\n":
                     out.append("\n")
                 else:
-                    raise self.err("unknown option to `s'" if False else "strings for `y' command are different lengths")
+                    out.append(_ESC.get(d, d))
                 continue
             if c == delim:
                 return "".join(out)
