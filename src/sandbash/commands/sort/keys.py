@@ -1,0 +1,360 @@
+"""sort's key definitions: parsing KEYDEFs, extracting key text, and turning
+it into Python values whose natural order is GNU sort's order for that key."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+# bytes that separate fields when there is no -t (isblank, plus newline for -z)
+BLANKS = b" \t\n"
+_NOT_DICT = bytes(c for c in range(256) if not ((chr(c).isalnum() and c < 128) or c in BLANKS))
+_NOT_PRINT = bytes(c for c in range(256) if not 32 <= c < 127)
+_FOLD = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_NUM = re.compile(rb"[ \t\n]*(-?)0*([0-9]*)(?:\.([0-9]*))?")
+_GEN = re.compile(
+    rb"[ \t\n\v\f\r]*([+-]?)(0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?"
+    rb"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?|nan(?:\([0-9A-Za-z_]*\))?)",
+    re.IGNORECASE,
+)
+_HUMAN_UNITS = {ord(c): i + 1 for i, c in enumerate("KMGTPEZY")}
+_HUMAN_UNITS[ord("k")] = 1
+MONTHS = [b"JAN", b"FEB", b"MAR", b"APR", b"MAY", b"JUN", b"JUL", b"AUG", b"SEP", b"OCT", b"NOV", b"DEC"]
+
+
+class KeySpecError(Exception):
+    """`sort: MESSAGE: invalid field specification 'SPEC'` (message, spec)."""
+
+    def __init__(self, message: str, spec: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.spec = spec
+
+
+@dataclass
+class Key:
+    sword: int = 0  # 0-based start field
+    schar: int = 0  # 0-based start character
+    eword: int | None = None  # 0-based end field; None: end of line
+    echar: int = 0  # end character (1-based, 0: end of field)
+    skipsblanks: bool = False
+    skipeblanks: bool = False
+    dictionary: bool = False
+    nonprinting: bool = False
+    fold: bool = False
+    numeric: bool = False
+    general: bool = False
+    human: bool = False
+    month: bool = False
+    random: bool = False
+    version: bool = False
+    reverse: bool = False
+
+    def default_compare(self) -> bool:
+        """No ordering options at all (then the global ones apply)."""
+        return not (self.dictionary or self.nonprinting or self.fold or self.skipsblanks or self.skipeblanks
+                    or self.numeric or self.general or self.human or self.month or self.random or self.version)
+
+    def inherit(self, g: Key) -> None:
+        for name in ("dictionary", "nonprinting", "fold", "skipsblanks", "skipeblanks", "numeric", "general",
+                     "human", "month", "random", "version", "reverse"):
+            setattr(self, name, getattr(g, name))
+
+    def opts_letters(self) -> str:
+        out = ""
+        for flag, letter in ((self.dictionary, "d"), (self.fold, "f"), (self.general, "g"), (self.human, "h"),
+                             (self.nonprinting, "i"), (self.month, "M"), (self.numeric, "n"), (self.random, "R"),
+                             (self.version, "V")):
+            if flag:
+                out += letter
+        return out
+
+    def incompatible(self) -> bool:
+        kinds = self.numeric + self.general + self.human + self.month + (self.version or self.random
+                                                                          or self.dictionary or self.nonprinting)
+        return kinds > 1
+
+
+def set_ordering(key: Key, letters: str, end: bool) -> str:
+    """Apply option letters; return what is left unparsed."""
+    i = 0
+    while i < len(letters):
+        c = letters[i]
+        if c == "b":
+            if end:
+                key.skipeblanks = True
+            else:
+                key.skipsblanks = True
+        elif c == "d":
+            key.dictionary = True
+        elif c == "f":
+            key.fold = True
+        elif c == "g":
+            key.general = True
+        elif c == "h":
+            key.human = True
+        elif c == "i":
+            key.nonprinting = True
+        elif c == "M":
+            key.month = True
+        elif c == "n":
+            key.numeric = True
+        elif c == "R":
+            key.random = True
+        elif c == "r":
+            key.reverse = True
+        elif c == "V":
+            key.version = True
+        else:
+            return letters[i:]
+        i += 1
+    return ""
+
+
+def _count(text: str, pos: int, what: str, spec: str) -> tuple[int, int]:
+    j = pos
+    while j < len(text) and text[j].isdigit():
+        j += 1
+    if j == pos:
+        raise KeySpecError(f"{what}: invalid count at start of", text[pos:])
+    return int(text[pos:j]), j
+
+
+def parse_key(spec: str) -> Key:
+    key = Key()
+    n, i = _count(spec, 0, "invalid number at field start", spec)
+    if n == 0:
+        raise KeySpecError("field number is zero", spec)
+    key.sword = n - 1
+    if i < len(spec) and spec[i] == ".":
+        c, i = _count(spec, i + 1, "invalid number after '.'", spec)
+        if c == 0:
+            raise KeySpecError("character offset is zero", spec)
+        key.schar = c - 1
+    rest = set_ordering(key, spec[i:].split(",", 1)[0], False)
+    if rest:
+        raise KeySpecError("stray character in field spec", spec)
+    i = spec.find(",")
+    if i >= 0:
+        n, j = _count(spec, i + 1, "invalid number after ','", spec)
+        if n == 0:
+            raise KeySpecError("field number is zero", spec)
+        key.eword = n - 1
+        if j < len(spec) and spec[j] == ".":
+            key.echar, j = _count(spec, j + 1, "invalid number after '.'", spec)
+        if set_ordering(key, spec[j:], True):
+            raise KeySpecError("stray character in field spec", spec)
+    return key
+
+
+# ------------------------------------------------------------------ extraction
+
+
+def _skip_fields_blank(line: bytes, pos: int, n: int) -> int:
+    end = len(line)
+    while pos < end and n > 0:
+        while pos < end and line[pos] in BLANKS:
+            pos += 1
+        while pos < end and line[pos] not in BLANKS:
+            pos += 1
+        n -= 1
+    return pos
+
+
+def key_span(line: bytes, key: Key, tab: int | None) -> bytes:
+    """GNU's begfield/limfield: the bytes of the key in the line."""
+    lim = len(line)
+    # start
+    if tab is None:
+        ptr = _skip_fields_blank(line, 0, key.sword)
+    else:
+        ptr = 0
+        for _ in range(key.sword):
+            idx = line.find(tab, ptr)
+            if idx < 0:
+                ptr = lim
+                break
+            ptr = idx + 1
+    if key.skipsblanks:
+        while ptr < lim and line[ptr] in BLANKS:
+            ptr += 1
+    start = min(lim, ptr + key.schar)
+    if key.eword is None:
+        return line[start:]
+    eword = key.eword + (1 if key.echar == 0 else 0)
+    if tab is None:
+        ptr = _skip_fields_blank(line, 0, eword)
+    else:
+        ptr = 0
+        while ptr < lim and eword > 0:
+            eword -= 1
+            idx = line.find(tab, ptr)
+            if idx < 0:
+                ptr = lim
+                break
+            ptr = idx + 1 if (eword or key.echar) else idx
+    if key.echar:
+        if key.skipeblanks:
+            while ptr < lim and line[ptr] in BLANKS:
+                ptr += 1
+        ptr = min(lim, ptr + key.echar)
+    return line[start:ptr] if ptr > start else b""
+
+
+# ------------------------------------------------------------------ ordering values
+
+
+def numeric_value(text: bytes) -> Any:
+    """-n: leading blanks, optional '-', digits, optional fraction; anything else is 0."""
+    m = _NUM.match(text)
+    if m is None:
+        return 0
+    sign, whole, frac = m.group(1), m.group(2), m.group(3)
+    frac = (frac or b"").rstrip(b"0")
+    if not whole and not frac:
+        return 0
+    if frac:
+        value: Any = Decimal((whole or b"0").decode() + "." + frac.decode())
+    else:
+        try:
+            value = int(whole)
+        except ValueError:  # more digits than int() converts
+            value = Decimal(whole.decode())
+    return -value if sign else value
+
+
+def general_value(text: bytes) -> tuple[int, float]:
+    """-g: strtold prefix; failures first, then NaN, then numbers."""
+    m = _GEN.match(text)
+    if m is None:
+        return (0, 0.0)
+    sign, body = m.group(1), m.group(2).lower()
+    try:
+        if body.startswith(b"0x"):
+            h = body.decode()
+            value = float.fromhex(h if "p" in h else h + "p0")
+        elif body.startswith(b"nan"):
+            return (1, 0.0)
+        else:
+            value = float(body)
+    except (ValueError, OverflowError):
+        return (0, 0.0)
+    return (2, -value if sign == b"-" else value)
+
+
+def human_value(text: bytes) -> tuple[int, Any]:
+    """-h: sign and SI unit order first, then the number."""
+    m = _NUM.match(text)
+    if m is None:
+        return (0, 0)
+    number = numeric_value(text)
+    end = m.end()
+    order = _HUMAN_UNITS.get(text[end], 0) if end < len(text) else 0
+    if number == 0:
+        order = 0
+    if m.group(1):
+        order = -order
+    return (order, number)
+
+
+def month_value(text: bytes) -> int:
+    t = text.lstrip(BLANKS)[:3].upper()
+    for i, name in enumerate(MONTHS):
+        if t == name:
+            return i + 1
+    return 0
+
+
+def _order_run(run: bytes) -> tuple[int, ...]:
+    out = []
+    for c in run:
+        if c == 0x7E:
+            out.append(-1)
+        elif (0x41 <= c <= 0x5A) or (0x61 <= c <= 0x7A):
+            out.append(c)
+        else:
+            out.append(c + 256)
+    out.append(0)
+    return tuple(out)
+
+
+_VERSION_PARTS = re.compile(rb"([^0-9]*)([0-9]*)")
+_SUFFIX = re.compile(rb"(?:\.[A-Za-z~][A-Za-z0-9~]*)+$")
+# filevercmp pads the shorter version with empty parts: this part orders like one
+_PAD = ((0,), 0, b"")
+
+
+def _verrev_key(s: bytes) -> tuple[Any, ...]:
+    parts: list[Any] = []
+    for m in _VERSION_PARTS.finditer(s):
+        if not m.group(0):
+            break
+        digits = m.group(2).lstrip(b"0")
+        parts.append((_order_run(m.group(1)), len(digits), digits))
+    parts.append(_PAD)
+    return tuple(parts)
+
+
+def version_value(text: bytes) -> tuple[Any, ...]:
+    """-V: GNU filevercmp as a sort key."""
+    if text in (b"", b".", b".."):
+        return ({b"": 0, b".": 1, b"..": 2}[text],)
+    hidden = text.startswith(b".")
+    m = _SUFFIX.search(text, 1)
+    prefix = text[: m.start()] if m else text
+    return (3 if hidden else 4, _verrev_key(prefix), _verrev_key(text))
+
+
+def text_value(text: bytes, key: Key) -> bytes:
+    if key.dictionary:
+        text = text.translate(None, _NOT_DICT)
+    elif key.nonprinting:
+        text = text.translate(None, _NOT_PRINT)
+    if key.fold:
+        text = text.translate(_FOLD)
+    return text
+
+
+def make_value(key: Key, salt: bytes) -> Any:
+    """A function from key text to an orderable value for this key."""
+    if key.numeric:
+        return numeric_value
+    if key.general:
+        return general_value
+    if key.human:
+        return human_value
+    if key.month:
+        return month_value
+    if key.version:
+        return version_value
+    if key.random:
+        def rand(text: bytes) -> bytes:
+            return hashlib.md5(salt + text_value(text, key)).digest()
+        return rand
+    if key.dictionary or key.nonprinting or key.fold:
+        return lambda text: text_value(text, key)
+    return None
+
+
+class Reversed:
+    """Wraps a value so that it orders the other way round (merge and -c only)."""
+
+    __slots__ = ("v",)
+
+    def __init__(self, v: Any) -> None:
+        self.v = v
+
+    def __lt__(self, other: Reversed) -> bool:
+        return bool(other.v < self.v)
+
+    def __gt__(self, other: Reversed) -> bool:
+        return bool(other.v > self.v)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Reversed) and bool(self.v == other.v)
+
+    def __hash__(self) -> int:
+        return hash(self.v)

@@ -1,0 +1,529 @@
+"""sort: GNU coreutils sort on bytes.
+
+In-memory sorting decorates each line with its key values once and then runs
+one stable C-speed sort per key, last key first (and the last-resort whole-line
+comparison before them), so per-key reversal needs no comparison function.
+Inputs larger than RUN_BYTES are sorted in runs that are spilled to the
+virtual /tmp and merged, so memory stays bounded by the run size."""
+
+from __future__ import annotations
+
+import errno
+import heapq
+import re
+from collections.abc import Callable, Iterable, Iterator
+from operator import itemgetter
+from typing import Any
+
+from ...stdio.streams import Stream, StreamError
+from ...vfs.errors import FsError, strerror
+from ..context import CommandExit, Ctx
+from ..options import CommandSpec, Opt
+from ..textbasic.common import (
+    Out,
+    WriteError,
+    close_input,
+    decode,
+    encode,
+    quote,
+    quoteaf,
+    quotef,
+    read_chunks,
+)
+from .keys import Key, KeySpecError, Reversed, key_span, make_value, parse_key, set_ordering
+
+# inputs larger than this are sorted in runs spilled to the temporary directory
+RUN_BYTES = 64 << 20
+
+SORT_SPEC = CommandSpec(
+    name="sort",
+    summary="Write sorted concatenation of all FILE(s) to standard output.",
+    usage_status=2,
+    opts=(
+        Opt("b", "ignore-leading-blanks", help="ignore leading blanks"),
+        Opt("d", "dictionary-order", help="consider only blanks and alphanumeric characters"),
+        Opt("f", "ignore-case", help="fold lower case to upper case characters"),
+        Opt("g", "general-numeric-sort", help="compare according to general numerical value"),
+        Opt("i", "ignore-nonprinting", help="consider only printable characters"),
+        Opt("M", "month-sort", help="compare (unknown) < 'JAN' < ... < 'DEC'"),
+        Opt("h", "human-numeric-sort", help="compare human readable numbers (e.g., 2K 1G)"),
+        Opt("n", "numeric-sort", help="compare according to string numerical value"),
+        Opt("R", "random-sort", help="shuffle, but group identical keys"),
+        Opt(None, "random-source", arg="required", metavar="FILE", help="get random bytes from FILE"),
+        Opt("r", "reverse", help="reverse the result of comparisons"),
+        Opt(None, "sort", arg="required", metavar="WORD", help="sort according to WORD"),
+        Opt("V", "version-sort", help="natural sort of (version) numbers within text"),
+        Opt(None, "batch-size", arg="required", metavar="NMERGE", help="merge at most NMERGE inputs at once"),
+        Opt("c", None, dest="check_plain", help="check for sorted input; do not sort"),
+        Opt(None, "check", arg="optional", metavar="diagnose-first", help="like -c, or -C with quiet/silent"),
+        Opt("C", None, dest="check_quiet", help="like -c, but do not report first bad line"),
+        Opt(None, "compress-program", arg="required", metavar="PROG", help="(ignored)"),
+        Opt(None, "debug", help="annotate the part of the line used to sort (only the locale line is printed)"),
+        Opt(None, "files0-from", arg="required", metavar="F", help="read input from NUL-terminated names in F"),
+        Opt("k", "key", arg="required", multi=True, metavar="KEYDEF", help="sort via a key"),
+        Opt("m", "merge", help="merge already sorted files; do not sort"),
+        Opt("o", "output", arg="required", multi=True, metavar="FILE", help="write result to FILE"),
+        Opt("s", "stable", help="stabilize sort by disabling last-resort comparison"),
+        Opt("S", "buffer-size", arg="required", metavar="SIZE", help="(accepted; memory use is bounded anyway)"),
+        Opt("t", "field-separator", arg="required", multi=True, metavar="SEP", help="use SEP as field separator"),
+        Opt("T", "temporary-directory", arg="required", multi=True, metavar="DIR", help="use DIR for temporaries"),
+        Opt(None, "parallel", arg="required", metavar="N", help="(accepted; sorting is single-threaded)"),
+        Opt("u", "unique", help="output only the first of an equal run"),
+        Opt("z", "zero-terminated", help="line delimiter is NUL, not newline"),
+        Opt("y", None, arg="required", dest="y", help=""),
+    ),
+)
+
+_SORT_WORDS = {"general-numeric": "g", "human-numeric": "h", "month": "M", "numeric": "n", "random": "R",
+               "version": "V"}
+_S_SIZE = re.compile(r"([0-9]+)([kKmMgGtTpPeEzZyYbB%]?)$")
+
+
+def _die(ctx: Ctx, message: str, status: int = 2) -> CommandExit:
+    ctx.error(message)
+    return CommandExit(status)
+
+
+class Sorter:
+    """The comparison GNU sort would make, as key functions."""
+
+    def __init__(self, keys: list[Key], gkey: Key, tab: int | None, stable: bool, unique: bool, salt: bytes) -> None:
+        self.keys = keys
+        self.gkey = gkey
+        self.tab = tab
+        self.stable = stable
+        self.unique = unique
+        self.reverse = gkey.reverse
+        self.last_resort = not (stable or unique)
+        self.plain = not keys
+        extractors: list[Callable[[bytes], Any]] = []
+        for k in keys:
+            extractors.append(self._extractor(k, salt))
+        self.extractors = extractors
+
+    def _extractor(self, key: Key, salt: bytes) -> Callable[[bytes], Any]:
+        value = make_value(key, salt)
+        tab = self.tab
+        whole = key.sword == 0 and key.schar == 0 and key.eword is None and not key.skipsblanks
+        simple_field = (tab is not None and key.schar == 0 and key.echar == 0 and not key.skipsblanks
+                        and key.eword == key.sword)
+        if whole:
+            span: Callable[[bytes], bytes] = _identity
+        elif simple_field:
+            n = key.sword
+            sep = bytes([tab]) if tab is not None else b""
+
+            def span(line: bytes) -> bytes:
+                parts = line.split(sep, n + 1)
+                return parts[n] if len(parts) > n else b""
+        else:
+            def span(line: bytes) -> bytes:
+                return key_span(line, key, tab)
+        if value is None:
+            return span
+        if span is _identity:
+            return value  # type: ignore[no-any-return]
+        return lambda line: value(span(line))
+
+    # -- in memory
+
+    def sort(self, ctx: Ctx, lines: list[bytes]) -> list[bytes]:
+        ctx.checkpoint(len(lines) + 1)
+        if self.plain:
+            if self.unique:
+                lines.sort(reverse=self.reverse)
+                return _dedupe(lines)
+            lines.sort(reverse=self.reverse)
+            return lines
+        ext = self.extractors
+        n = len(ext)
+        if n == 1:
+            f = ext[0]
+            records: list[tuple[Any, ...]] = [(f(line), line) for line in lines]
+        else:
+            records = [tuple([f(line) for f in ext] + [line]) for line in lines]
+        ctx.checkpoint(len(lines) * n + 1)
+        if self.last_resort:
+            records.sort(key=itemgetter(n), reverse=self.reverse)
+        for i in range(n - 1, -1, -1):
+            records.sort(key=itemgetter(i), reverse=self.keys[i].reverse)
+        if self.unique:
+            out: list[bytes] = []
+            prev: tuple[Any, ...] | None = None
+            for rec in records:
+                k = rec[:n]
+                if prev is None or k != prev:
+                    out.append(rec[n])
+                    prev = k
+            return out
+        return [rec[n] for rec in records]
+
+    # -- merging and checking: one key with Reversed wrappers
+
+    def merge_key(self) -> Callable[[bytes], Any]:
+        ext = self.extractors
+        revs = [k.reverse for k in self.keys]
+        last = self.last_resort
+        greverse = self.reverse
+        if self.plain:
+            if greverse:
+                return Reversed
+            return _identity
+
+        def key(line: bytes) -> tuple[Any, ...]:
+            parts: list[Any] = []
+            for f, r in zip(ext, revs, strict=True):
+                v = f(line)
+                parts.append(Reversed(v) if r else v)
+            if last:
+                parts.append(Reversed(line) if greverse else line)
+            return tuple(parts)
+
+        return key
+
+    def equal_key(self) -> Callable[[bytes], Any]:
+        """What -u compares: the keys without the last resort."""
+        if self.plain:
+            return _identity
+        ext = self.extractors
+        return lambda line: tuple(f(line) for f in ext)
+
+
+def _identity(line: bytes) -> bytes:
+    return line
+
+
+def _dedupe(lines: list[bytes]) -> list[bytes]:
+    out: list[bytes] = []
+    prev: bytes | None = None
+    for line in lines:
+        if line != prev:
+            out.append(line)
+            prev = line
+    return out
+
+
+# ------------------------------------------------------------------ options
+
+
+def _parse_keys(ctx: Ctx, opts: Any) -> tuple[list[Key], Key]:
+    gkey = Key()
+    letters = ""
+    for key, value in opts.order:
+        if key in ("ignore_leading_blanks",):
+            letters += "b"
+        elif key == "dictionary_order":
+            letters += "d"
+        elif key == "ignore_case":
+            letters += "f"
+        elif key == "general_numeric_sort":
+            letters += "g"
+        elif key == "ignore_nonprinting":
+            letters += "i"
+        elif key == "month_sort":
+            letters += "M"
+        elif key == "human_numeric_sort":
+            letters += "h"
+        elif key == "numeric_sort":
+            letters += "n"
+        elif key == "random_sort":
+            letters += "R"
+        elif key == "reverse":
+            letters += "r"
+        elif key == "version_sort":
+            letters += "V"
+        elif key == "sort":
+            word = _pick_word(ctx, value)
+            letters += _SORT_WORDS[word]
+    set_ordering(gkey, letters, False)
+    if gkey.skipsblanks:
+        gkey.skipeblanks = True
+    keys: list[Key] = []
+    for spec in opts.get("key") or []:
+        try:
+            k = parse_key(spec)
+        except KeySpecError as e:
+            if "invalid count" in e.message:
+                raise _die(ctx, f"{e.message} {quote(ctx, e.spec)}")
+            raise _die(ctx, f"{e.message}: invalid field specification {quote(ctx, spec)}")
+        if k.default_compare() and not k.reverse:
+            k.inherit(gkey)
+        keys.append(k)
+    if not keys and not gkey.default_compare():
+        whole = Key()
+        whole.inherit(gkey)
+        keys.append(whole)
+    for k in [*keys, gkey]:
+        if k.incompatible():
+            raise _die(ctx, f"options '-{k.opts_letters()}' are incompatible")
+    return keys, gkey
+
+
+def _pick_word(ctx: Ctx, value: str) -> str:
+    matches = [w for w in _SORT_WORDS if w.startswith(value)]
+    if value in _SORT_WORDS:
+        return value
+    if len(matches) == 1:
+        return matches[0]
+    kind = "ambiguous" if matches else "invalid"
+    ctx.error(f"{kind} argument {quote(ctx, value)} for {quote(ctx, '--sort')}")
+    valid = "".join(f"  - {quote(ctx, w)}\n" for w in _SORT_WORDS)
+    ctx.stderr.write(encode("Valid arguments are:\n" + valid + f"Try '{ctx.name} --help' for more information.\n"))
+    raise CommandExit(1)
+
+
+def _parse_tab(ctx: Ctx, values: list[str]) -> int | None:
+    tab: int | None = None
+    for v in values:
+        raw = encode(v)
+        if not raw:
+            raise _die(ctx, "empty tab")
+        if len(raw) > 1:
+            if raw == b"\\0":
+                raw = b"\0"
+            else:
+                raise _die(ctx, f"multi-character tab {quote(ctx, v)}")
+        if tab is not None and tab != raw[0]:
+            raise _die(ctx, "incompatible tabs")
+        tab = raw[0]
+    return tab
+
+
+def _validate_misc(ctx: Ctx, opts: Any) -> None:
+    size = opts.get("buffer_size")
+    if size is not None:
+        m = _S_SIZE.match(size)
+        if not m:
+            bad = "invalid suffix in" if re.match(r"[0-9]", size) else "invalid"
+            raise _die(ctx, f"{bad} -S argument {quoteaf(size)}")
+    par = opts.get("parallel")
+    if par is not None:
+        if not par.strip().isdigit():
+            raise _die(ctx, f"invalid --parallel argument {quoteaf(par)}")
+        if int(par) == 0:
+            raise _die(ctx, "number in parallel must be nonzero")
+    batch = opts.get("batch_size")
+    if batch is not None:
+        if not batch.isdigit():
+            raise _die(ctx, f"invalid --batch-size argument {quoteaf(batch)}")
+        if int(batch) < 2:
+            ctx.error(f"invalid --batch-size argument {quote(ctx, batch)}")
+            raise _die(ctx, f"minimum --batch-size argument is {quote(ctx, '2')}")
+    outs = opts.get("output") or []
+    if len(set(outs)) > 1:
+        raise _die(ctx, "multiple output files specified")
+
+
+# ------------------------------------------------------------------ reading
+
+
+def _open_inputs(ctx: Ctx, names: list[str]) -> list[tuple[str, Stream]]:
+    opened: list[tuple[str, Stream]] = []
+    for name in names:
+        try:
+            opened.append((name, ctx.open_in(name)))
+        except FsError as e:
+            for n, s in opened:
+                close_input(ctx, n, s)
+            if e.errno == errno.EISDIR:
+                raise _die(ctx, f"read failed: {quotef(name)}: {strerror(e.errno)}")
+            raise _die(ctx, f"cannot read: {quotef(name)}: {strerror(e.errno or 5)}")
+    return opened
+
+
+def _records(ctx: Ctx, name: str, stream: Stream, sep: bytes) -> Iterator[list[bytes]]:
+    """Batches of records without separators."""
+    buf = b""
+    try:
+        for chunk in read_chunks(ctx, stream):
+            if buf:
+                chunk = buf + chunk
+            parts = chunk.split(sep)
+            buf = parts.pop()
+            if parts:
+                yield parts
+    except (FsError, StreamError) as e:
+        raise _die(ctx, f"read failed: {quotef(name)}: {strerror(e.errno or 5)}")
+    finally:
+        close_input(ctx, name, stream)
+    if buf:
+        yield [buf]
+
+
+def _lines(ctx: Ctx, name: str, stream: Stream, sep: bytes) -> Iterator[bytes]:
+    for batch in _records(ctx, name, stream, sep):
+        yield from batch
+
+
+def _files0(ctx: Ctx, source: str, files: list[str]) -> list[str]:
+    if files:
+        ctx.error(f"extra operand {quote(ctx, files[0])}")
+        ctx.stderr.write(b"file operands cannot be combined with --files0-from\n")
+        ctx.stderr.write(f"Try '{ctx.name} --help' for more information.\n".encode())
+        raise CommandExit(2)
+    try:
+        data = ctx.read_input(source)
+    except FsError as e:
+        raise _die(ctx, f"cannot open {quoteaf(source)} for reading: {strerror(e.errno or 5)}")
+    names = [decode(n) for n in data.split(b"\0")]
+    if names and names[-1] == "":
+        names.pop()
+    for i, n in enumerate(names):
+        if not n:
+            raise _die(ctx, f"{quotef(source)}:{i + 1}: invalid zero-length file name")
+    if not names:
+        raise _die(ctx, f"no input from {quote(ctx, source)}")
+    return names
+
+
+# ------------------------------------------------------------------ the command
+
+
+def cmd_sort(ctx: Ctx) -> int:
+    opts, files = ctx.parse(SORT_SPEC)
+    keys, gkey = _parse_keys(ctx, opts)
+    tab = _parse_tab(ctx, opts.get("field_separator") or [])
+    _validate_misc(ctx, opts)
+    sep = b"\0" if opts.get("zero_terminated") else b"\n"
+    check_mode = None
+    if opts.has("check_quiet"):
+        check_mode = "quiet"
+    if opts.has("check_plain"):
+        check_mode = check_mode or "diagnose"
+    if opts.has("check"):
+        value = opts.get("check")
+        if value is None or "diagnose-first".startswith(value):
+            check_mode = check_mode or "diagnose"
+        elif value and ("quiet".startswith(value) or "silent".startswith(value)):
+            check_mode = "quiet"
+        else:
+            ctx.error(f"invalid argument {quote(ctx, value)} for {quote(ctx, '--check')}")
+            ctx.stderr.write(encode(f"Valid arguments are:\n  - {quote(ctx, 'quiet')}, {quote(ctx, 'silent')}\n"
+                                    f"  - {quote(ctx, 'diagnose-first')}\n"
+                                    f"Try '{ctx.name} --help' for more information.\n"))
+            return 1
+    salt = ctx.rng.randbytes(16)
+    source = opts.get("random_source")
+    if source is not None:
+        try:
+            salt = ctx.read_input(source)[:64]
+        except FsError as e:
+            raise _die(ctx, f"{quotef(source)}: {strerror(e.errno or 5)}")
+    if opts.get("debug"):
+        ctx.error("text ordering performed using \u2018C.UTF-8\u2019 sorting rules" if "UTF-8" in
+                  str(ctx.env.get("LC_ALL", ctx.env.get("LANG", ""))) else "text ordering performed using simple byte comparison")
+    sorter = Sorter(keys, gkey, tab, bool(opts.get("stable")), bool(opts.get("unique")), salt)
+    f0 = opts.get("files0_from")
+    if f0 is not None:
+        files = _files0(ctx, f0, files)
+    if check_mode is not None:
+        if len(files) > 1:
+            raise _die(ctx, f"extra operand {quoteaf(files[1])} not allowed with -{'c' if check_mode != 'quiet' else 'C'}")
+        return _check(ctx, sorter, (files or ["-"])[0], sep, check_mode == "quiet")
+    names = files or ["-"]
+    opened = _open_inputs(ctx, names)
+    outs = opts.get("output") or []
+    output = outs[0] if outs else None
+    try:
+        if opts.get("merge"):
+            if output is not None and output in names:
+                # the output overwrites an input: read everything first
+                data = [list(_lines(ctx, n, s, sep)) for n, s in opened]
+                result: Iterable[bytes] = _merge(sorter, [iter(d) for d in data])
+            else:
+                result = _merge(sorter, [_lines(ctx, n, s, sep) for n, s in opened])
+            return _emit(ctx, result, output, sep)
+        return _sort_inputs(ctx, sorter, opened, output, sep, opts.get("temporary_directory") or [])
+    except WriteError as e:
+        ctx.error(f"write failed: {'standard output' if output is None else quotef(output)}: {strerror(e.errno)}")
+        return 2
+
+
+def _merge(sorter: Sorter, streams: list[Iterator[bytes]]) -> Iterator[bytes]:
+    merged = heapq.merge(*streams, key=sorter.merge_key())
+    if not sorter.unique:
+        return merged
+    return _unique_stream(merged, sorter.equal_key())
+
+
+def _unique_stream(lines: Iterable[bytes], key: Callable[[bytes], Any]) -> Iterator[bytes]:
+    prev: Any = None
+    first = True
+    for line in lines:
+        k = key(line)
+        if first or k != prev:
+            yield line
+            prev = k
+            first = False
+
+
+def _emit(ctx: Ctx, lines: Iterable[bytes], output: str | None, sep: bytes) -> int:
+    if output is None:
+        stream = ctx.stdout
+    else:
+        try:
+            stream = ctx.open_out(output)
+        except FsError as e:
+            raise _die(ctx, f"open failed: {quotef(output)}: {strerror(e.errno or 5)}")
+    out = Out(stream)
+    n = 0
+    batch: list[bytes] = []
+    for line in lines:
+        batch.append(line)
+        n += 1
+        if n >= 4096:
+            ctx.checkpoint(n)
+            out.write(sep.join(batch) + sep)
+            batch = []
+            n = 0
+    if batch:
+        out.write(sep.join(batch) + sep)
+    try:
+        out.flush()
+    finally:
+        if output is not None and not output.startswith("/dev/"):
+            stream.close()
+    return 0
+
+
+def _sort_inputs(ctx: Ctx, sorter: Sorter, opened: list[tuple[str, Stream]], output: str | None, sep: bytes,
+                 tmpdirs: list[str]) -> int:
+    from .spill import Spiller
+
+    lines: list[bytes] = []
+    size = 0
+    spiller: Spiller | None = None
+    try:
+        for name, stream in opened:
+            for batch in _records(ctx, name, stream, sep):
+                lines.extend(batch)
+                size += sum(map(len, batch)) + len(batch) * 8
+                if size >= RUN_BYTES:
+                    if spiller is None:
+                        spiller = Spiller(ctx, tmpdirs, sep)
+                    spiller.spill(sorter.sort(ctx, lines))
+                    lines = []
+                    size = 0
+        if spiller is None:
+            return _emit(ctx, sorter.sort(ctx, lines), output, sep)
+        runs = spiller.runs()
+        result = _merge(sorter, [*runs, iter(sorter.sort(ctx, lines))])
+        return _emit(ctx, result, output, sep)
+    finally:
+        if spiller is not None:
+            spiller.cleanup()
+
+
+def _check(ctx: Ctx, sorter: Sorter, name: str, sep: bytes, quiet: bool) -> int:
+    opened = _open_inputs(ctx, [name])
+    key = sorter.merge_key()
+    prev: Any = None
+    for n, line in enumerate(_lines(ctx, name, opened[0][1], sep), 1):
+        k = key(line)
+        if n > 1 and (k < prev or (sorter.unique and not (prev < k))):
+            if not quiet:
+                shown = decode(line)
+                ctx.error(f"{name}:{n}: disorder: {shown}")
+            return 1
+        prev = k
+    return 0

@@ -1,0 +1,113 @@
+"""sort: compared with GNU sort 9.1, plus the external merge path."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sandbash.commands.sort import main as sort_main
+from sandbash.limits import Limits
+from sandbash.testing import run_command
+
+from .test_textbasic import compare
+
+DATA = (b"b 2 x\nA 10 y\na 2 z\n  c 1.5 w\nb 2 x\n\n10 -1 x\nfeb 3K q\nJan 2M r\n1e3 0x10 s\nnan\n"
+        b"-inf 1.2.3 t\n\tz -0 u\n0x1p3 .5 v\n+5 1,000 w\n")
+COLON = b"b:2 x\nA:10 y\na:2 z\n  c:1.5 w\nb:2 x\nq:1:3\n::\n"
+VERSIONS = b"1.2.10\n1.2.9\n1.2\n1.2a\n1.2~\na.txt\n.hidden\n\n1.02\nfoo-1.10.tar.gz\nfoo-1.9.tar.gz\nv2\nv10\n"
+HUMAN = b"1K\n2M\n-1G\n0\n3\n1.5K\n1024\n-2\n0K\n10Q\n"
+
+ARGS = [
+    [], ["-r"], ["-n"], ["-nr"], ["-k2,2"], ["-k2"], ["-k2,2n", "-k1,1r"], ["-u"], ["-f"], ["-fu"], ["-b", "-k2"],
+    ["-k1.2,1.3"], ["-k3r"], ["-g"], ["-gr"], ["-h"], ["-M"], ["-V"], ["-d"], ["-i"], ["-s", "-k2,2"], ["-c"], ["-C"],
+    ["-cu"], ["-z"], ["-k2,2", "-u"], ["-k2,2n", "-u"], ["-nu"], ["-k2.2b,2.3"], ["-k1,1", "-k3"], ["-bk2,2"],
+    ["-n", "-k2"], ["-rk2,2g"], ["-k2,2h"], ["--sort=numeric"], ["-k1.1,1.1", "-s"], ["-dfk1"],
+]
+
+
+@pytest.mark.parametrize("args", ARGS, ids=[" ".join(a) or "plain" for a in ARGS])
+def test_data(args: list[str]) -> None:
+    compare(["sort", *args], DATA)
+
+
+COLON_ARGS = [
+    ["-t:", "-k2"], ["-t:", "-k2,2"], ["-t:", "-k2,2n"], ["-t", ":", "-k3,3", "-k1,1"], ["-t:", "-k2.2,2.3"],
+    ["-t:", "-k2,2", "-u"], ["-t:", "-k1b,1"], ["-t:", "-k2.1b,2"],
+]
+
+
+@pytest.mark.parametrize("args", COLON_ARGS, ids=[" ".join(a) for a in COLON_ARGS])
+def test_separator(args: list[str]) -> None:
+    compare(["sort", *args], COLON)
+
+
+@pytest.mark.parametrize("args", [["-V"], ["-Vr"], ["-V", "-u"]])
+def test_version(args: list[str]) -> None:
+    compare(["sort", *args], VERSIONS)
+
+
+@pytest.mark.parametrize("args", [["-h"], ["-hr"], ["-hu"]])
+def test_human(args: list[str]) -> None:
+    compare(["sort", *args], HUMAN)
+
+
+ERRORS = [
+    ["nope"], ["-k0"], ["-k1.0"], ["-k1,0"], ["-kx"], ["-k1.x"], ["-t", "ab"], ["-gn"], ["-nM"], ["--sort=foo"],
+    ["-k1,1bdfgr"], ["-k1.1.1"], ["-t", ""], ["--parallel=0"], ["--parallel=x"], ["-S", "10x"], ["-S", "x"],
+    ["--batch-size=1"], ["-o", "a", "-o", "b"], ["--check=foo"], ["-c", "a", "b"], ["-y"], ["d"], ["-x"],
+]
+
+
+@pytest.mark.parametrize("args", ERRORS, ids=[" ".join(a) for a in ERRORS])
+def test_errors(args: list[str]) -> None:
+    compare(["sort", *args], b"b\na\n", {"a": "x\n", "b": "y\n", "d/f": ""})
+
+
+FILES = {"a": "z\nd\nm\n", "b": "c\ny\n", "s1": "a\nc\ne\n", "s2": "b\nd\nf\n"}
+
+
+@pytest.mark.parametrize("argv", [
+    ["sort", "a", "-", "b"], ["sort", "-m", "s1", "s2"], ["sort", "-m", "-r", "s2", "s1"], ["sort", "-c", "a"],
+    ["sort", "-C", "s1"], ["sort", "-m", "s1", "nope"], ["sort", "-c", "-", "a"],
+])
+def test_files(argv: list[str]) -> None:
+    compare(argv, b"q\nb\n", FILES)
+
+
+def test_output_may_be_an_input() -> None:
+    r = run_command(["sort", "-o", "a", "a", "b"], files=FILES)
+    assert r.status == 0 and r.stdout == b""
+    assert r.vfs.view("/home/user").read_bytes("a") == b"c\nd\nm\ny\nz\n"
+    r = run_command(["sort", "-m", "-o", "s1", "s1", "s2"], files=FILES)
+    assert r.vfs.view("/home/user").read_bytes("s1") == b"a\nb\nc\nd\ne\nf\n"
+
+
+def test_random_is_seeded_and_groups_keys() -> None:
+    r = run_command(["sort", "-R"], stdin=b"a\nb\na\nc\nb\na\n")
+    lines = r.stdout.split(b"\n")[:-1]
+    assert sorted(lines) == [b"a", b"a", b"a", b"b", b"b", b"c"]
+    # identical keys are adjacent
+    groups = [k for i, k in enumerate(lines) if i == 0 or lines[i - 1] != k]
+    assert len(groups) == 3
+
+
+def test_external_merge(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(5)
+    data = b"".join(b"%d k%d\n" % (rng.randint(0, 5000), rng.randint(0, 50)) for _ in range(20000))
+    expected = run_command(["sort", "-k2,2", "-n"], stdin=data).stdout
+    expected_u = run_command(["sort", "-k2,2", "-u"], stdin=data).stdout
+    monkeypatch.setattr(sort_main, "RUN_BYTES", 20000)
+    limits = Limits(max_work=10**10)
+    r = run_command(["sort", "-k2,2", "-n"], stdin=data, limits=limits)
+    assert r.status == 0 and r.stdout == expected
+    assert r.vfs.view("/").listdir("/tmp") == []  # runs are removed
+    r = run_command(["sort", "-k2,2", "-u"], stdin=data, limits=limits)
+    assert r.stdout == expected_u
+
+
+def test_external_merge_quota(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sort_main, "RUN_BYTES", 1000)
+    data = b"x" * 100 + b"\n"
+    r = run_command(["sort"], stdin=data * 2000, limits=Limits(max_work=10**10))
+    assert r.status == 0 and r.stdout == data * 2000
