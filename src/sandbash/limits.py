@@ -100,7 +100,7 @@ class Limits:
         return replace(self, **kw)  # type: ignore[arg-type]
 
 
-class LimitExceeded(BaseException):  # noqa: N818 - BaseException so scripts/commands cannot swallow it
+class LimitExceeded(BaseException):
     """A limit was hit; `limit` names it, `value` is its configured bound."""
 
     def __init__(self, limit: str, value: float, detail: str = "") -> None:
@@ -116,7 +116,7 @@ class LimitExceeded(BaseException):  # noqa: N818 - BaseException so scripts/com
         return f"sandbash limit exceeded: {self.limit} ({value})"
 
 
-class Cancelled(BaseException):  # noqa: N818
+class Cancelled(BaseException):
     """The run was cancelled by the embedding program."""
 
 

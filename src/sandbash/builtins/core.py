@@ -308,7 +308,7 @@ def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = Tru
             sh.out(where + "\n")
             return True
         return False
-    if name in st.aliases and st.shopts["expand_aliases"] or (name in st.aliases and style in ("V", "t", "v")):
+    if (name in st.aliases and st.shopts["expand_aliases"]) or (name in st.aliases and style in ("V", "t", "v")):
         found = True
         if style == "v":
             sh.out(f"alias {name}='{st.aliases[name]}'\n" if "'" not in st.aliases[name] else
@@ -431,7 +431,7 @@ def bi_hash(sh: Shell, argv: list[str]) -> int:
             sh.builtin_error("hash", "hash table empty")
             return 0
         sh.out("hits\tcommand\n")
-        for name, entry in st.hashed.items():
+        for entry in st.hashed.values():
             sh.out(f"   1\t{entry.split(':', 1)[1]}\n")
         return 0
     status = 0
@@ -635,18 +635,18 @@ def bi_kill(sh: Shell, argv: list[str]) -> int:
         return 0
     sig = 15
     if args[0] in ("-s", "-n") and len(args) > 1:
-        n = signal_number(args[1])
-        if n is None:
+        num = signal_number(args[1])
+        if num is None:
             sh.builtin_error("kill", f"{args[1]}: invalid signal specification")
             return 1
-        sig = n
+        sig = num
         args = args[2:]
     elif args[0].startswith("-") and len(args[0]) > 1 and args[0] != "--":
-        n = signal_number(args[0][1:])
-        if n is None:
+        num = signal_number(args[0][1:])
+        if num is None:
             sh.builtin_error("kill", f"{args[0][1:]}: invalid signal specification")
             return 1
-        sig = n
+        sig = num
         args = args[1:]
     if args and args[0] == "--":
         args = args[1:]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from ..posix.echo import echo_text
+from ..posix.printf import format_printf
 from ..stdio.streams import Stream
 from ..vfs.errors import strerror
 from . import builtin
-from ..posix.echo import echo_text
-from ..posix.printf import format_printf
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell

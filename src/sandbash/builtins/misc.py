@@ -198,7 +198,7 @@ def bi_compgen(sh: Shell, argv: list[str]) -> int:
                 names = sorted(sh.exported_env())
             out += names
         elif kind in ("file", "directory"):
-            d, _, base = prefix.rpartition("/")
+            d = prefix.rpartition("/")[0]
             try:
                 entries = sorted(st.fs.listdir(d or "."))
             except Exception:

@@ -65,34 +65,31 @@ class ShellTestEnv:
 
 
 def eval_cond(sh: Shell, node: A.Cond) -> bool | None:
-    t = type(node)
     ex = sh.expander
-    if t is A.CondAnd:
-        return bool(eval_cond(sh, node.left)) and bool(eval_cond(sh, node.right))  # type: ignore[union-attr]
-    if t is A.CondOr:
-        return bool(eval_cond(sh, node.left)) or bool(eval_cond(sh, node.right))  # type: ignore[union-attr]
-    if t is A.CondNot:
-        return not eval_cond(sh, node.operand)  # type: ignore[union-attr]
-    if t is A.CondWord:
-        return ex.string(node.word) != ""  # type: ignore[union-attr]
-    if t is A.CondUnary:
-        u: A.CondUnary = node  # type: ignore[assignment]
-        arg = ex.string(u.operand)
+    if isinstance(node, A.CondAnd):
+        return bool(eval_cond(sh, node.left)) and bool(eval_cond(sh, node.right))
+    if isinstance(node, A.CondOr):
+        return bool(eval_cond(sh, node.left)) or bool(eval_cond(sh, node.right))
+    if isinstance(node, A.CondNot):
+        return not eval_cond(sh, node.operand)
+    if isinstance(node, A.CondWord):
+        return ex.string(node.word) != ""
+    if isinstance(node, A.CondUnary):
+        arg = ex.string(node.operand)
         if sh.state.opts["xtrace"]:
-            sh.xtrace_line(f"[[ {u.op} {arg} ]]")
-        return unary_test(ShellTestEnv(sh), u.op, arg)
-    b: A.CondBinary = node  # type: ignore[assignment]
-    op = b.op
-    left = ex.string(b.left)
+            sh.xtrace_line(f"[[ {node.op} {arg} ]]")
+        return unary_test(ShellTestEnv(sh), node.op, arg)
+    op = node.op
+    left = ex.string(node.left)
     if op in ("==", "=", "!="):
-        pat = ex.pattern(b.right)
+        pat = ex.pattern(node.right)
         if sh.state.opts["xtrace"]:
             sh.xtrace_line(f"[[ {left} {op} {pat} ]]")
         matched = compile_pattern(pat, True, sh.state.shopts["nocasematch"]).fullmatch(left)
         return matched if op != "!=" else not matched
     if op == "=~":
-        return _regex_match(sh, left, b.right)
-    right = ex.string(b.right)
+        return _regex_match(sh, left, node.right)
+    right = ex.string(node.right)
     if sh.state.opts["xtrace"]:
         sh.xtrace_line(f"[[ {left} {op} {right} ]]")
     if op == "<":

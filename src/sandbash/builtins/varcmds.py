@@ -86,7 +86,7 @@ def _print_functions(sh: Shell, names: list[str] | None, only_names: bool) -> in
             status = 1
             continue
         if only_names:
-            sh.out(f"declare -f{'x' if name in getattr(sh.state, 'exported_funcs', set()) else ''} {name}\n")
+            sh.out(f"declare -f{'x' if name in sh.state.exported_funcs else ''} {name}\n")
         else:
             sh.out(unparse_function(fdef) + "\n")
     return status
@@ -140,9 +140,7 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
     names = args[i:]
     if funcs or func_names:
         if set_attrs & EXPORT and names:
-            exported = getattr(st, "exported_funcs", set())
-            exported.update(names)
-            st.exported_funcs = exported  # type: ignore[attr-defined]
+            st.exported_funcs.update(names)
             return 0
         return _print_functions(sh, names or None, func_names)
     if print_mode or (not names and not set_attrs and not clear_attrs):
@@ -258,7 +256,7 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         temp_scope[name] = var
         if items is not None:
             sh.set_array(name, items, append=append, scope=temp_scope)
-        elif set_attrs & NAMEREF or var.attrs & NAMEREF and not sub:
+        elif set_attrs & NAMEREF or (var.attrs & NAMEREF and not sub):
             var.value = value
         else:
             sh.set_var(name, value, sub=sub, append=append, scope=temp_scope)
@@ -359,16 +357,14 @@ def bi_export(sh: Shell, argv: list[str]) -> int:
                 return 2
     st = sh.state
     if funcs:
-        exported = getattr(st, "exported_funcs", set())
         for name in args:
             if name not in st.functions:
                 sh.builtin_error("export", f"{name}: not a function")
                 return 1
             if unexport:
-                exported.discard(name)
+                st.exported_funcs.discard(name)
             else:
-                exported.add(name)
-        st.exported_funcs = exported  # type: ignore[attr-defined]
+                st.exported_funcs.add(name)
         return 0
     if not args or printing:
         visible = st.vars.visible()
@@ -379,11 +375,11 @@ def bi_export(sh: Shell, argv: list[str]) -> int:
         return 0
     status = 0
     for arg in args:
-        name = arg.split("=", 1)[0].rstrip("+") if not hasattr(arg, "name") else arg.name  # type: ignore[attr-defined]
+        name = arg.split("=", 1)[0].rstrip("+")
         if unexport:
-            var = st.vars.find(name)
-            if var is not None:
-                var.attrs &= ~EXPORT
+            found = st.vars.find(name)
+            if found is not None:
+                found.attrs &= ~EXPORT
             continue
         try:
             if not _declare_one(sh, "export", arg, EXPORT, 0, False):
@@ -531,12 +527,12 @@ def bi_set(sh: Shell, argv: list[str]) -> int:
                 if opt in ("vi", "emacs") and on:
                     st.opts["emacs" if opt == "vi" else "vi"] = False
                 continue
-            name = FLAG_LETTERS.get(c)
-            if name is None:
+            flag = FLAG_LETTERS.get(c)
+            if flag is None:
                 sh.builtin_error("set", f"{a[0]}{c}: invalid option")
                 sh.write_err("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]\n")
                 return 2
-            st.opts[name] = on
+            st.opts[flag] = on
         i += 1
     return 0
 

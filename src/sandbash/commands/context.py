@@ -100,7 +100,7 @@ class Ctx:
     def fs_error(self, e: FsError, path: str | None = None, prefix: str = "") -> None:
         """`NAME: [prefix]path: strerror`."""
         shown = path if path is not None else e.path
-        self.error(f"{prefix}{shown}: {strerror(e.errno)}")
+        self.error(f"{prefix}{shown}: {strerror(e.code)}")
 
     def parse(self, spec: CommandSpec, args: Sequence[str] | None = None) -> tuple[Parsed, list[str]]:
         """Parse options; prints GNU usage errors and help, then raises CommandExit."""
@@ -123,7 +123,7 @@ class Ctx:
         if fd is not None:
             stream = self.fds.get(fd)
             if stream is None or not stream.readable:
-                raise FsError(errno.EBADF if stream is None else errno.EBADF, path)
+                raise FsError(errno.EBADF, path)
             return stream
         return self.fs.open(path, "r")
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ..syntax.arith import ArithSyntaxError, parse_arith, parse_number
-from ..syntax.ast import AAssign, ABinary, AComma, AIncDec, ANum, AUnary, AVar, Arith, ATernary
+from ..syntax.ast import AAssign, ABinary, AIncDec, ANum, Arith, ATernary, AUnary, AVar
 
 _MASK = (1 << 64) - 1
 _SIGN = 1 << 63
@@ -94,16 +94,15 @@ class Evaluator:
         return self.value_of(self.vars.arith_get(node.name, node.sub))
 
     def eval(self, node: Arith) -> int:
-        t = type(node)
-        if t is ANum:
-            return node.value  # type: ignore[union-attr]
-        if t is AVar:
-            return self.get(node)  # type: ignore[arg-type]
-        if t is ABinary:
-            return self.binary(node)  # type: ignore[arg-type]
-        if t is AUnary:
-            v = self.eval(node.operand)  # type: ignore[union-attr]
-            op = node.op  # type: ignore[union-attr]
+        if isinstance(node, ANum):
+            return node.value
+        if isinstance(node, AVar):
+            return self.get(node)
+        if isinstance(node, ABinary):
+            return self.binary(node)
+        if isinstance(node, AUnary):
+            v = self.eval(node.operand)
+            op = node.op
             if op == "-":
                 return wrap(-v)
             if op == "+":
@@ -111,23 +110,19 @@ class Evaluator:
             if op == "!":
                 return 0 if v else 1
             return wrap(~v)
-        if t is AAssign:
-            return self.assign(node)  # type: ignore[arg-type]
-        if t is AIncDec:
-            n: AIncDec = node  # type: ignore[assignment]
-            old = self.get(n.target)
-            new = wrap(old + 1 if n.op == "++" else old - 1)
-            self.vars.arith_set(n.target.name, n.target.sub, new)
-            return new if n.prefix else old
-        if t is ATernary:
-            tn: ATernary = node  # type: ignore[assignment]
-            return self.eval(tn.then) if self.eval(tn.cond) else self.eval(tn.other)
-        if t is AComma:
-            result = 0
-            for item in node.items:  # type: ignore[union-attr]
-                result = self.eval(item)
-            return result
-        raise TypeError(f"unknown arithmetic node {node!r}")
+        if isinstance(node, AAssign):
+            return self.assign(node)
+        if isinstance(node, AIncDec):
+            old = self.get(node.target)
+            new = wrap(old + 1 if node.op == "++" else old - 1)
+            self.vars.arith_set(node.target.name, node.target.sub, new)
+            return new if node.prefix else old
+        if isinstance(node, ATernary):
+            return self.eval(node.then) if self.eval(node.cond) else self.eval(node.other)
+        result = 0
+        for item in node.items:
+            result = self.eval(item)
+        return result
 
     def binary(self, node: ABinary) -> int:
         op = node.op

@@ -155,7 +155,7 @@ def _globstar(
             is_dir = st is not None and st.is_dir
             if is_dir:
                 subdirs.append(path)
-                out.append(path if not dirs_only else path)
+                out.append(path)
             elif not dirs_only:
                 out.append(path)
         stack.extend(reversed(subdirs))

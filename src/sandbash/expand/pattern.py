@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 import re2
 
@@ -111,7 +112,7 @@ def _bracket_end(p: str, i: int) -> int:
 
 # ------------------------------------------------------------ pattern tree
 # Nodes: ('lit', str) ('any',) ('star',) ('cls', negated, items) ('grp', op, [seq...])
-Node = tuple
+Node = tuple[Any, ...]
 
 
 def _parse(p: str, i: int, extglob: bool, stop: str = "") -> tuple[list[Node], int]:
@@ -237,7 +238,7 @@ def _class_match(node: Node, ch: str, nocase: bool) -> bool:
             hit = bool(fn and fn(ch))
         if hit:
             break
-    return hit != negated
+    return bool(hit) != bool(negated)
 
 
 # ------------------------------------------------------------ RE2 translation
@@ -451,7 +452,7 @@ class Pattern:
                 return s in text
             return True
         if self._full is not None and self._re2_ok(text):
-            return self._full.match(text) is not None
+            return bool(self._full.match(text) is not None)
         return self._slow_full(text)
 
     def prefix_len(self, text: str, longest: bool) -> int:
@@ -464,11 +465,11 @@ class Pattern:
             if m is None:
                 return -1
             if longest:
-                return m.end()
+                return int(m.end())
             for k in range(0, m.end() + 1):
                 if self._full is not None and self._full.match(text[:k]) is not None:
                     return k
-            return m.end()
+            return int(m.end())
         ends = self._ends(text, self.seq, 0, 0, {})
         if not ends:
             return -1
@@ -485,11 +486,11 @@ class Pattern:
             if m is None:
                 return -1
             if longest:
-                return m.start()
+                return int(m.start())
             for k in range(n, m.start() - 1, -1):
                 if self._full is not None and self._full.match(text[k:]) is not None:
                     return k
-            return m.start()
+            return int(m.start())
         memo: dict[tuple[int, int, int], frozenset[int]] = {}
         rng = range(0, n + 1) if longest else range(n, -1, -1)
         for k in rng:

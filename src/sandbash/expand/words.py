@@ -13,6 +13,7 @@ globbing are done.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Union
 
 from ..interp.arrays import AssocArray, IndexedArray
 from ..interp.vars import ASSOC, ATTR_LETTERS, INTEGER, NAMEREF, Var
@@ -41,7 +42,19 @@ class _Multi:
         self.star = star
 
 
-Value = "str | _Multi | _Segs | None"
+class _Segs:
+    """An expansion result that is already segmented (the word of ${x:-word})."""
+
+    __slots__ = ("segs",)
+
+    def __init__(self, segs: list[Seg]) -> None:
+        self.segs = segs
+
+    def text(self) -> str:
+        return "".join(t for t, f in self.segs if f != BRK)
+
+
+Value = Union[str, _Multi, _Segs, None]
 
 
 class Expander:
@@ -141,37 +154,32 @@ class Expander:
 
     def _parts(self, parts: tuple[A.Part, ...], segs: list[Seg], in_dq: bool, join_at: bool = False) -> None:
         for p in parts:
-            t = type(p)
-            if t is A.Lit:
-                segs.append((p.text, QUO if in_dq else LIT))  # type: ignore[union-attr]
-            elif t is A.SQ or t is A.Esc:
-                segs.append((p.text, QUO))  # type: ignore[union-attr]
-            elif t is A.DQ:
+            if isinstance(p, A.Lit):
+                segs.append((p.text, QUO if in_dq else LIT))
+            elif isinstance(p, (A.SQ, A.Esc)):
+                segs.append((p.text, QUO))
+            elif isinstance(p, A.DQ):
                 before = len(segs)
                 self._at_empty = False
-                self._parts(p.parts, segs, True, join_at)  # type: ignore[union-attr]
+                self._parts(p.parts, segs, True, join_at)
                 if len(segs) == before and not self._at_empty:
                     segs.append(("", QUO))
-            elif t is A.Param:
-                self._param_segs(p, segs, in_dq, join_at)  # type: ignore[arg-type]
-            elif t is A.CmdSub:
-                out = self.env.command_sub(p.body, p.text)  # type: ignore[union-attr]
-                segs.append((out, QUO if in_dq else EXP))
-            elif t is A.ArithSub:
-                value = self.arith(p.word)  # type: ignore[union-attr]
-                segs.append((str(value), QUO if in_dq else EXP))
-            elif t is A.Tilde:
-                home = self._tilde(p.user)  # type: ignore[union-attr]
-                segs.append((home, QUO))
-            elif t is A.ProcSub:
-                path = self.env.process_sub(p.body, p.direction)  # type: ignore[union-attr]
-                segs.append((path, QUO if in_dq else EXP))
-            elif t is A.ExtGlob:
-                segs.append((self._extglob_text(p), QUO if in_dq else LIT))  # type: ignore[arg-type]
-            elif t is A.Brace or t is A.BraceSeq:
+            elif isinstance(p, A.Param):
+                self._param_segs(p, segs, in_dq, join_at)
+            elif isinstance(p, A.CmdSub):
+                segs.append((self.env.command_sub(p.body, p.text), QUO if in_dq else EXP))
+            elif isinstance(p, A.ArithSub):
+                segs.append((str(self.arith(p.word)), QUO if in_dq else EXP))
+            elif isinstance(p, A.Tilde):
+                segs.append((self._tilde(p.user), QUO))
+            elif isinstance(p, A.ProcSub):
+                segs.append((self.env.process_sub(p.body, p.direction), QUO if in_dq else EXP))
+            elif isinstance(p, A.ExtGlob):
+                segs.append((self._extglob_text(p), QUO if in_dq else LIT))
+            elif isinstance(p, (A.Brace, A.BraceSeq)):
                 segs.append((_brace_text(p), QUO if in_dq else LIT))
-            elif t is A.AssignWord:
-                segs.append((self.assign_word_text(p.assign), QUO))  # type: ignore[union-attr]
+            elif isinstance(p, A.AssignWord):
+                segs.append((self.assign_word_text(p.assign), QUO))
 
     def assign_word_text(self, a: A.Assign) -> str:
         """An assignment-shaped argument as plain text (used when not declaring)."""
@@ -246,12 +254,12 @@ class Expander:
         base, desc = self._base(p)
         op = p.op
         if prefix == "#":
-            if type(base) is _Multi:
+            if isinstance(base, _Multi):
                 return str(len(base.values))
             if base is None:
                 self._check_unset(desc, p)
                 return "0"
-            return str(len(base))
+            return str(len(as_text(base) or ""))
         if op is None:
             if base is None:
                 self._check_unset(desc, p)
@@ -281,53 +289,53 @@ class Expander:
             pos = env.positional()
             return (pos[idx - 1] if idx <= len(pos) else None), name
         if name in ("#", "?", "$", "!", "-"):
-            v = env.special(name)
-            return (v if v != "" or name != "!" else None), name
+            sv = env.special(name)
+            return (sv if sv != "" or name != "!" else None), name
         var = env.lookup(name)
         sub = p.sub
         if sub is None:
             if var is None:
                 return None, name
-            v = var.value
-            if type(v) is str:
-                return v, name
-            if v is None:
+            val = var.value
+            if type(val) is str:
+                return val, name
+            if val is None:
                 return None, name
-            if isinstance(v, IndexedArray):
-                return v.get(0), name
-            assert isinstance(v, AssocArray)
-            return v.get("0"), name
+            if isinstance(val, IndexedArray):
+                return val.get(0), name
+            assert isinstance(val, AssocArray)
+            return val.get("0"), name
         if sub in ("@", "*"):
             if p.prefix == "!":
                 # ${!a[@]}: the keys
                 if var is None or var.value is None:
                     return _Multi([], sub == "*"), name
-                v = var.value
-                if isinstance(v, IndexedArray):
-                    return _Multi([str(k) for k in v.keys()], sub == "*"), name
-                if isinstance(v, AssocArray):
-                    return _Multi(v.keys(), sub == "*"), name
+                val = var.value
+                if isinstance(val, IndexedArray):
+                    return _Multi([str(k) for k in val], sub == "*"), name
+                if isinstance(val, AssocArray):
+                    return _Multi(val.keys(), sub == "*"), name
                 return _Multi(["0"], sub == "*"), name
             if var is None or var.value is None:
                 return (_Multi([], sub == "*") if var is not None or not self.env.option("nounset") else None), f"{name}[{sub}]"
-            v = var.value
-            if isinstance(v, (IndexedArray, AssocArray)):
-                return _Multi(v.values(), sub == "*"), name
-            return _Multi([v], sub == "*"), name
+            val = var.value
+            if isinstance(val, (IndexedArray, AssocArray)):
+                return _Multi(val.values(), sub == "*"), name
+            return _Multi([val], sub == "*"), name
         desc = f"{name}[{sub}]"
         if var is None or var.value is None:
             if var is None or not (var.attrs & ASSOC):
                 self._index(sub, None, name)  # evaluate for side effects and errors
             return None, desc
-        v = var.value
-        if isinstance(v, AssocArray):
-            return v.get(self.env.subscript_key(sub)), desc
-        index = self._index(sub, v if isinstance(v, IndexedArray) else None, name)
+        val = var.value
+        if isinstance(val, AssocArray):
+            return val.get(self.env.subscript_key(sub)), desc
+        index = self._index(sub, val if isinstance(val, IndexedArray) else None, name)
         if index is None:
             return None, desc
-        if isinstance(v, IndexedArray):
-            return v.get(index), desc
-        return (v if index == 0 else None), desc
+        if isinstance(val, IndexedArray):
+            return val.get(index), desc
+        return (val if index == 0 else None), desc
 
     def _index(self, sub: str, arr: IndexedArray | None, name: str) -> int | None:
         """An indexed subscript's value; None (after bash's message) when a
@@ -395,7 +403,7 @@ class Expander:
         fn = self._op_function(op)
         if isinstance(base, _Multi):
             return _Multi([fn(v) for v in base.values], base.star)
-        return fn(base)
+        return fn(as_text(base) or "")
 
     def _op_function(self, op: A.ParamOp) -> Callable[[str], str]:
         env = self.env
@@ -509,8 +517,6 @@ class Expander:
                 values = [self.env.special("0")] + values
                 if offset < 0:
                     offset += len(values)
-                    if offset < 1 and False:
-                        offset = 1
                     if offset < 0:
                         return _Multi([], base.star)
                 sel = values[offset:]
@@ -694,18 +700,6 @@ class Expander:
             out.append("".join(t for t, _ in field))
         else:
             out.extend(matches)
-
-
-class _Segs:
-    """An expansion result that is already segmented (the word of ${x:-word})."""
-
-    __slots__ = ("segs",)
-
-    def __init__(self, segs: list[Seg]) -> None:
-        self.segs = segs
-
-    def text(self) -> str:
-        return "".join(t for t, f in self.segs if f != BRK)
 
 
 def as_text(value: Value) -> str | None:

@@ -3,7 +3,8 @@ functions, `case`, `[[ ]]` and `(( ))`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
@@ -19,383 +20,382 @@ if TYPE_CHECKING:
     from .shell import Shell
 
 
-class EvaluatorMixin:
-    # ------------------------------------------------------------ dispatch
+# ------------------------------------------------------------ dispatch
 
-    def execute(self: Shell, node: A.Command) -> int:
-        t = type(node)
-        if t is A.SimpleCommand:
-            return self.exec_simple(node)  # type: ignore[arg-type]
-        handler = _DISPATCH.get(t)
-        if handler is None:
-            raise TypeError(f"cannot execute {t.__name__}")
-        return handler(self, node)  # type: ignore[no-any-return]
+def execute(self: Shell, node: A.Command) -> int:
+    t = type(node)
+    if t is A.SimpleCommand:
+        return self.exec_simple(node)  # type: ignore[arg-type]
+    handler = _DISPATCH.get(t)
+    if handler is None:
+        raise TypeError(f"cannot execute {t.__name__}")
+    return handler(self, node)  # type: ignore[no-any-return]
 
-    def run_list(self: Shell, node: A.CommandList) -> int:
-        status = self.state.last_status
-        for item in node.items:
-            if item.background:
-                status = self.run_background(item.cmd)
-            else:
-                status = self.execute(item.cmd)
-        return status
-
-    def _exec_list(self: Shell, node: A.CommandList) -> int:
-        return self.run_list(node)
-
-    def errexit_check(self: Shell, status: int) -> None:
-        """After a command: the ERR trap and `set -e`, unless in a tested context."""
-        st = self.state
-        if status == 0 or st.errexit_ignored:
-            return
-        handler = st.traps.get("ERR")
-        if handler and st.in_trap != "ERR":
-            self.run_trap_text(handler, "ERR")
-            st.last_status = status
-        if st.opts["errexit"]:
-            raise ExitShell(status)
-
-    def _ignored(self: Shell, node: A.Command | A.CommandList) -> int:
-        """Run with `set -e` suspended (conditions, non-final && || parts)."""
-        st = self.state
-        st.errexit_ignored += 1
-        try:
-            if isinstance(node, A.CommandList):
-                return self.run_list(node)
-            return self.execute(node)
-        finally:
-            st.errexit_ignored -= 1
-
-    # ------------------------------------------------------------ lists
-
-    def _exec_andor(self: Shell, node: A.AndOr) -> int:
-        st = self.state
-        status = self._ignored(node.first)
-        rest = node.rest
-        last = len(rest) - 1
-        for i, (op, cmd) in enumerate(rest):
-            if (op == "&&") != (status == 0):
-                continue
-            if i == last:
-                status = self.execute(cmd)
-            else:
-                status = self._ignored(cmd)
-        st.last_status = status
-        return status
-
-    # ------------------------------------------------------------ compound commands
-
-    def _exec_group(self: Shell, node: A.Group) -> int:
-        return self.run_list(node.body)
-
-    def _exec_subshell(self: Shell, node: A.Subshell) -> int:
-        self.state.line = node.line
-        child = self.fork()
-        status = child.run_subshell_body(node.body)
-        self.state.last_status = status
-        self.errexit_check(status)
-        return status
-
-    def _exec_if(self: Shell, node: A.If) -> int:
-        st = self.state
-        for clause in node.clauses:
-            if self._ignored(clause.cond) == 0:
-                return self.run_list(clause.body)
-        if node.else_body is not None:
-            return self.run_list(node.else_body)
-        st.last_status = 0
-        return 0
-
-    def _loop_guard(self: Shell, count: int) -> None:
-        limit = self.rt.limits.max_loop_iterations
-        if count > limit:
-            raise LimitExceeded("max_loop_iterations", limit)
-        self.rt.budget.checkpoint()
-
-    def _run_body(self: Shell, body: A.CommandList) -> tuple[int, str | None]:
-        """Run a loop body; returns (status, 'break'|'continue'|None)."""
-        try:
-            return self.run_list(body), None
-        except BreakLoop as b:
-            if b.levels > 1:
-                b.levels -= 1
-                raise
-            return self.state.last_status, "break"
-        except ContinueLoop as c:
-            if c.levels > 1:
-                c.levels -= 1
-                raise
-            return self.state.last_status, "continue"
-
-    def _exec_while(self: Shell, node: A.While) -> int:
-        st = self.state
-        status = 0
-        count = 0
-        st.loop_depth += 1
-        try:
-            while True:
-                count += 1
-                self._loop_guard(count)
-                try:
-                    cond = self._ignored(node.cond)
-                except BreakLoop as b:
-                    if b.levels > 1:
-                        b.levels -= 1
-                        raise
-                    break
-                except ContinueLoop as c:
-                    if c.levels > 1:
-                        c.levels -= 1
-                        raise
-                    continue
-                if (cond == 0) == node.until:
-                    break
-                status, flow = self._run_body(node.body)
-                if flow == "break":
-                    break
-        finally:
-            st.loop_depth -= 1
-        st.last_status = status
-        return status
-
-    def _exec_for(self: Shell, node: A.For) -> int:
-        st = self.state
-        st.line = node.line
-        try:
-            items = list(st.positional) if node.words is None else self.expander.words(node.words)
-        except ExpansionError as e:
-            return self.expansion_failed(e)
-        status = 0
-        if not _is_name(node.var):
-            self.error(f"`{node.var}': not a valid identifier")
-            st.last_status = 1
-            return 1
-        st.loop_depth += 1
-        try:
-            for count, item in enumerate(items, 1):
-                self._loop_guard(count)
-                try:
-                    self.set_var(node.var, item)
-                except AssignError as e:
-                    self.error(e.message)
-                    status = 1
-                    break
-                status, flow = self._run_body(node.body)
-                if flow == "break":
-                    break
-        finally:
-            st.loop_depth -= 1
-        st.last_status = status
-        return status
-
-    def _arith_or_error(self: Shell, word: A.Word | None, default: int = 1) -> int | None:
-        if word is None:
-            return default
-        try:
-            return self.expander.arith(word)
-        except ArithError as e:
-            self.error(f"((: {e.render()}")
-            return None
-        except ExpansionError as e:
-            self.expansion_failed(e)
-            return None
-
-    def _exec_arith_for(self: Shell, node: A.ArithFor) -> int:
-        st = self.state
-        st.line = node.line
-        if node.init is not None and self._arith_or_error(node.init) is None:
-            st.last_status = 1
-            return 1
-        status = 0
-        count = 0
-        st.loop_depth += 1
-        try:
-            while True:
-                count += 1
-                self._loop_guard(count)
-                cond = self._arith_or_error(node.cond)
-                if cond is None:
-                    status = 1
-                    break
-                if cond == 0:
-                    break
-                status, flow = self._run_body(node.body)
-                if flow == "break":
-                    break
-                if node.step is not None and self._arith_or_error(node.step) is None:
-                    status = 1
-                    break
-        finally:
-            st.loop_depth -= 1
-        st.last_status = status
-        return status
-
-    def _exec_select(self: Shell, node: A.Select) -> int:
-        from ..builtins.readcmd import select_loop
-
-        return select_loop(self, node)
-
-    def _exec_case(self: Shell, node: A.Case) -> int:
-        st = self.state
-        st.line = node.line
-        try:
-            subject = self.expander.string(node.word)
-        except ExpansionError as e:
-            return self.expansion_failed(e)
-        nocase = st.shopts["nocasematch"]
-        extglob = st.shopts["extglob"]
-        status = 0
-        items = node.items
-        i = 0
-        matched = False
-        while i < len(items):
-            item = items[i]
-            if not matched:
-                hit = False
-                for pat in item.patterns:
-                    try:
-                        ptext = self.expander.pattern(pat)
-                    except ExpansionError as e:
-                        return self.expansion_failed(e)
-                    if compile_pattern(ptext, extglob, nocase).fullmatch(subject):
-                        hit = True
-                        break
-                if not hit:
-                    i += 1
-                    continue
-            status = self.run_list(item.body) if item.body is not None else 0
-            if item.term == ";;":
-                break
-            if item.term == ";&":
-                matched = True
-            else:
-                matched = False
-            i += 1
-        st.last_status = status
-        return status
-
-    def _exec_arith(self: Shell, node: A.ArithCmd) -> int:
-        st = self.state
-        st.line = node.line
-        if st.opts["xtrace"]:
-            self.xtrace_line(f"(( {node.text} ))")
-        try:
-            value = self.expander.arith(node.word)
-        except ArithError as e:
-            self.error(f"((: {e.render()}")
-            st.last_status = 1
-            self.errexit_check(1)
-            return 1
-        except ExpansionError as e:
-            return self.expansion_failed(e)
-        status = 0 if value != 0 else 1
-        st.last_status = status
-        self.errexit_check(status)
-        return status
-
-    def _exec_cond(self: Shell, node: A.CondCmd) -> int:
-        from ..builtins.testcmd import eval_cond
-
-        st = self.state
-        st.line = node.line
-        try:
-            ok = eval_cond(self, node.expr)
-        except ExpansionError as e:
-            return self.expansion_failed(e)
-        except ArithError as e:
-            self.error(f"[[: {e.render()}")
-            st.last_status = 1
-            self.errexit_check(1)
-            return 1
-        status = 0 if ok is True else (2 if ok is None else 1)
-        st.last_status = status
-        self.errexit_check(status)
-        return status
-
-    def _exec_funcdef(self: Shell, node: A.FuncDef) -> int:
-        st = self.state
-        if node.name in _SPECIAL_FUNC_NAMES_BAD or "$" in node.name:
-            self.error(f"`{node.name}': not a valid identifier")
-            st.last_status = 1
-            return 1
-        st.functions[node.name] = node
-        source = st.sources[-1] if st.sources else (st.frames[-1].source if st.frames else self.main_source())
-        st.func_sources[node.name] = (source, node.line)
-        st.last_status = 0
-        return 0
-
-    def _exec_coproc(self: Shell, node: A.Coproc) -> int:
-        return self.start_coproc(node)
-
-    def _exec_redirected(self: Shell, node: A.Redirected) -> int:
-        st = self.state
-        undo = self.apply_redirects(node.redirs)
-        if undo is None:
-            st.last_status = 1
-            return 1
-        try:
-            return self.execute(node.body)
-        finally:
-            self.restore_redirects(undo)
-
-    # ------------------------------------------------------------ functions
-
-    def call_function(self: Shell, name: str, fdef: A.FuncDef, argv: list[str], temp: Scope | None) -> int:
-        st = self.state
-        limits = self.rt.limits
-        if len(st.frames) >= limits.max_call_depth:
-            raise LimitExceeded("max_call_depth", limits.max_call_depth)
-        source = st.func_sources.get(name, ("", 0))[0]
-        frame = Frame(name, source, st.line, st.positional)
-        saved_positional = st.positional
-        saved_line = st.line
-        st.frames.append(frame)
-        st.positional = argv[1:]
-        vars_ = st.vars
-        # bash puts a call's temporary bindings (`v=x f`) in the function's own
-        # local context: `local v` keeps the value, an outer `unset v` removes it
-        if temp is not None:
-            temp.func = True
-            temp.temp = False
-            local_scope = temp
+def run_list(self: Shell, node: A.CommandList) -> int:
+    status = self.state.last_status
+    for item in node.items:
+        if item.background:
+            status = self.run_background(item.cmd)
         else:
-            local_scope = Scope(func=True)
-        vars_.push(local_scope)
-        saved_loop = st.loop_depth
-        st.loop_depth = 0
-        status = 0
-        try:
-            try:
-                status = self.execute(fdef.body)
-            except ReturnFromFunction as r:
-                status = r.status
-            handler = st.traps.get("RETURN")
-            if handler and st.in_trap != "RETURN":
-                self.run_trap_text(handler, "RETURN")
-        finally:
-            st.loop_depth = saved_loop
-            vars_.pop()
-            st.frames.pop()
-            st.positional = saved_positional
-            st.line = saved_line
+            status = self.execute(item.cmd)
+    return status
+
+def _exec_list(self: Shell, node: A.CommandList) -> int:
+    return self.run_list(node)
+
+def errexit_check(self: Shell, status: int) -> None:
+    """After a command: the ERR trap and `set -e`, unless in a tested context."""
+    st = self.state
+    if status == 0 or st.errexit_ignored:
+        return
+    handler = st.traps.get("ERR")
+    if handler and st.in_trap != "ERR":
+        self.run_trap_text(handler, "ERR")
         st.last_status = status
-        return status
+    if st.opts["errexit"]:
+        raise ExitShell(status)
 
-    # ------------------------------------------------------------ errors
+def _ignored(self: Shell, node: A.Command | A.CommandList) -> int:
+    """Run with `set -e` suspended (conditions, non-final && || parts)."""
+    st = self.state
+    st.errexit_ignored += 1
+    try:
+        if isinstance(node, A.CommandList):
+            return self.run_list(node)
+        return self.execute(node)
+    finally:
+        st.errexit_ignored -= 1
 
-    def expansion_failed(self: Shell, e: ExpansionError) -> int:
-        """Report an expansion error; fatal ones end a non-interactive shell."""
-        self.error(e.message)
-        st = self.state
-        if e.fatal == 127:
-            # ${x:?} and unbound variables end the shell: bash -c exits 127,
-            # a script read from stdin or a file exits 1
-            raise ExitShell(127 if st.mode == "c" else 1)
-        if e.fatal is not None:
-            raise AbortCommand(e.fatal)
+# ------------------------------------------------------------ lists
+
+def _exec_andor(self: Shell, node: A.AndOr) -> int:
+    st = self.state
+    status = self._ignored(node.first)
+    rest = node.rest
+    last = len(rest) - 1
+    for i, (op, cmd) in enumerate(rest):
+        if (op == "&&") != (status == 0):
+            continue
+        if i == last:
+            status = self.execute(cmd)
+        else:
+            status = self._ignored(cmd)
+    st.last_status = status
+    return status
+
+# ------------------------------------------------------------ compound commands
+
+def _exec_group(self: Shell, node: A.Group) -> int:
+    return self.run_list(node.body)
+
+def _exec_subshell(self: Shell, node: A.Subshell) -> int:
+    self.state.line = node.line
+    child = self.fork()
+    status = child.run_subshell_body(node.body)
+    self.state.last_status = status
+    self.errexit_check(status)
+    return status
+
+def _exec_if(self: Shell, node: A.If) -> int:
+    st = self.state
+    for clause in node.clauses:
+        if self._ignored(clause.cond) == 0:
+            return self.run_list(clause.body)
+    if node.else_body is not None:
+        return self.run_list(node.else_body)
+    st.last_status = 0
+    return 0
+
+def _loop_guard(self: Shell, count: int) -> None:
+    limit = self.rt.limits.max_loop_iterations
+    if count > limit:
+        raise LimitExceeded("max_loop_iterations", limit)
+    self.rt.budget.checkpoint()
+
+def _run_body(self: Shell, body: A.CommandList) -> tuple[int, str | None]:
+    """Run a loop body; returns (status, 'break'|'continue'|None)."""
+    try:
+        return self.run_list(body), None
+    except BreakLoop as b:
+        if b.levels > 1:
+            b.levels -= 1
+            raise
+        return self.state.last_status, "break"
+    except ContinueLoop as c:
+        if c.levels > 1:
+            c.levels -= 1
+            raise
+        return self.state.last_status, "continue"
+
+def _exec_while(self: Shell, node: A.While) -> int:
+    st = self.state
+    status = 0
+    count = 0
+    st.loop_depth += 1
+    try:
+        while True:
+            count += 1
+            self._loop_guard(count)
+            try:
+                cond = self._ignored(node.cond)
+            except BreakLoop as b:
+                if b.levels > 1:
+                    b.levels -= 1
+                    raise
+                break
+            except ContinueLoop as c:
+                if c.levels > 1:
+                    c.levels -= 1
+                    raise
+                continue
+            if (cond == 0) == node.until:
+                break
+            status, flow = self._run_body(node.body)
+            if flow == "break":
+                break
+    finally:
+        st.loop_depth -= 1
+    st.last_status = status
+    return status
+
+def _exec_for(self: Shell, node: A.For) -> int:
+    st = self.state
+    st.line = node.line
+    try:
+        items = list(st.positional) if node.words is None else self.expander.words(node.words)
+    except ExpansionError as e:
+        return self.expansion_failed(e)
+    status = 0
+    if not _is_name(node.var):
+        self.error(f"`{node.var}': not a valid identifier")
+        st.last_status = 1
+        return 1
+    st.loop_depth += 1
+    try:
+        for count, item in enumerate(items, 1):
+            self._loop_guard(count)
+            try:
+                self.set_var(node.var, item)
+            except AssignError as e:
+                self.error(e.message)
+                status = 1
+                break
+            status, flow = self._run_body(node.body)
+            if flow == "break":
+                break
+    finally:
+        st.loop_depth -= 1
+    st.last_status = status
+    return status
+
+def _arith_or_error(self: Shell, word: A.Word | None, default: int = 1) -> int | None:
+    if word is None:
+        return default
+    try:
+        return self.expander.arith(word)
+    except ArithError as e:
+        self.error(f"((: {e.render()}")
+        return None
+    except ExpansionError as e:
+        self.expansion_failed(e)
+        return None
+
+def _exec_arith_for(self: Shell, node: A.ArithFor) -> int:
+    st = self.state
+    st.line = node.line
+    if node.init is not None and self._arith_or_error(node.init) is None:
+        st.last_status = 1
+        return 1
+    status = 0
+    count = 0
+    st.loop_depth += 1
+    try:
+        while True:
+            count += 1
+            self._loop_guard(count)
+            cond = self._arith_or_error(node.cond)
+            if cond is None:
+                status = 1
+                break
+            if cond == 0:
+                break
+            status, flow = self._run_body(node.body)
+            if flow == "break":
+                break
+            if node.step is not None and self._arith_or_error(node.step) is None:
+                status = 1
+                break
+    finally:
+        st.loop_depth -= 1
+    st.last_status = status
+    return status
+
+def _exec_select(self: Shell, node: A.Select) -> int:
+    from ..builtins.readcmd import select_loop
+
+    return select_loop(self, node)
+
+def _exec_case(self: Shell, node: A.Case) -> int:
+    st = self.state
+    st.line = node.line
+    try:
+        subject = self.expander.string(node.word)
+    except ExpansionError as e:
+        return self.expansion_failed(e)
+    nocase = st.shopts["nocasematch"]
+    extglob = st.shopts["extglob"]
+    status = 0
+    items = node.items
+    i = 0
+    matched = False
+    while i < len(items):
+        item = items[i]
+        if not matched:
+            hit = False
+            for pat in item.patterns:
+                try:
+                    ptext = self.expander.pattern(pat)
+                except ExpansionError as e:
+                    return self.expansion_failed(e)
+                if compile_pattern(ptext, extglob, nocase).fullmatch(subject):
+                    hit = True
+                    break
+            if not hit:
+                i += 1
+                continue
+        status = self.run_list(item.body) if item.body is not None else 0
+        if item.term == ";;":
+            break
+        if item.term == ";&":
+            matched = True
+        else:
+            matched = False
+        i += 1
+    st.last_status = status
+    return status
+
+def _exec_arith(self: Shell, node: A.ArithCmd) -> int:
+    st = self.state
+    st.line = node.line
+    if st.opts["xtrace"]:
+        self.xtrace_line(f"(( {node.text} ))")
+    try:
+        value = self.expander.arith(node.word)
+    except ArithError as e:
+        self.error(f"((: {e.render()}")
         st.last_status = 1
         self.errexit_check(1)
         return 1
+    except ExpansionError as e:
+        return self.expansion_failed(e)
+    status = 0 if value != 0 else 1
+    st.last_status = status
+    self.errexit_check(status)
+    return status
+
+def _exec_cond(self: Shell, node: A.CondCmd) -> int:
+    from ..builtins.testcmd import eval_cond
+
+    st = self.state
+    st.line = node.line
+    try:
+        ok = eval_cond(self, node.expr)
+    except ExpansionError as e:
+        return self.expansion_failed(e)
+    except ArithError as e:
+        self.error(f"[[: {e.render()}")
+        st.last_status = 1
+        self.errexit_check(1)
+        return 1
+    status = 0 if ok is True else (2 if ok is None else 1)
+    st.last_status = status
+    self.errexit_check(status)
+    return status
+
+def _exec_funcdef(self: Shell, node: A.FuncDef) -> int:
+    st = self.state
+    if node.name in _SPECIAL_FUNC_NAMES_BAD or "$" in node.name:
+        self.error(f"`{node.name}': not a valid identifier")
+        st.last_status = 1
+        return 1
+    st.functions[node.name] = node
+    source = st.sources[-1] if st.sources else (st.frames[-1].source if st.frames else self.main_source())
+    st.func_sources[node.name] = (source, node.line)
+    st.last_status = 0
+    return 0
+
+def _exec_coproc(self: Shell, node: A.Coproc) -> int:
+    return self.start_coproc(node)
+
+def _exec_redirected(self: Shell, node: A.Redirected) -> int:
+    st = self.state
+    undo = self.apply_redirects(node.redirs)
+    if undo is None:
+        st.last_status = 1
+        return 1
+    try:
+        return self.execute(node.body)
+    finally:
+        self.restore_redirects(undo)
+
+# ------------------------------------------------------------ functions
+
+def call_function(self: Shell, name: str, fdef: A.FuncDef, argv: list[str], temp: Scope | None) -> int:
+    st = self.state
+    limits = self.rt.limits
+    if len(st.frames) >= limits.max_call_depth:
+        raise LimitExceeded("max_call_depth", limits.max_call_depth)
+    source = st.func_sources.get(name, ("", 0))[0]
+    frame = Frame(name, source, st.line, st.positional)
+    saved_positional = st.positional
+    saved_line = st.line
+    st.frames.append(frame)
+    st.positional = argv[1:]
+    vars_ = st.vars
+    # bash puts a call's temporary bindings (`v=x f`) in the function's own
+    # local context: `local v` keeps the value, an outer `unset v` removes it
+    if temp is not None:
+        temp.func = True
+        temp.temp = False
+        local_scope = temp
+    else:
+        local_scope = Scope(func=True)
+    vars_.push(local_scope)
+    saved_loop = st.loop_depth
+    st.loop_depth = 0
+    status = 0
+    try:
+        try:
+            status = self.execute(fdef.body)
+        except ReturnFromFunction as r:
+            status = r.status
+        handler = st.traps.get("RETURN")
+        if handler and st.in_trap != "RETURN":
+            self.run_trap_text(handler, "RETURN")
+    finally:
+        st.loop_depth = saved_loop
+        vars_.pop()
+        st.frames.pop()
+        st.positional = saved_positional
+        st.line = saved_line
+    st.last_status = status
+    return status
+
+# ------------------------------------------------------------ errors
+
+def expansion_failed(self: Shell, e: ExpansionError) -> int:
+    """Report an expansion error; fatal ones end a non-interactive shell."""
+    self.error(e.message)
+    st = self.state
+    if e.fatal == 127:
+        # ${x:?} and unbound variables end the shell: bash -c exits 127,
+        # a script read from stdin or a file exits 1
+        raise ExitShell(127 if st.mode == "c" else 1)
+    if e.fatal is not None:
+        raise AbortCommand(e.fatal)
+    st.last_status = 1
+    self.errexit_check(1)
+    return 1
 
 
 _SPECIAL_FUNC_NAMES_BAD: frozenset[str] = frozenset()
@@ -404,29 +404,29 @@ _SPECIAL_FUNC_NAMES_BAD: frozenset[str] = frozenset()
 def _is_name(s: str) -> bool:
     return bool(s) and (s[0].isalpha() or s[0] == "_") and all(c.isalnum() or c == "_" for c in s) and s.isascii()
 
-_DISPATCH = {
-    A.CommandList: EvaluatorMixin._exec_list,
-    A.AndOr: EvaluatorMixin._exec_andor,
-    A.Group: EvaluatorMixin._exec_group,
-    A.Subshell: EvaluatorMixin._exec_subshell,
-    A.If: EvaluatorMixin._exec_if,
-    A.While: EvaluatorMixin._exec_while,
-    A.For: EvaluatorMixin._exec_for,
-    A.ArithFor: EvaluatorMixin._exec_arith_for,
-    A.Select: EvaluatorMixin._exec_select,
-    A.Case: EvaluatorMixin._exec_case,
-    A.ArithCmd: EvaluatorMixin._exec_arith,
-    A.CondCmd: EvaluatorMixin._exec_cond,
-    A.FuncDef: EvaluatorMixin._exec_funcdef,
-    A.Coproc: EvaluatorMixin._exec_coproc,
-    A.Redirected: EvaluatorMixin._exec_redirected,
+_DISPATCH: dict[type, Callable[[Shell, Any], int]] = {
+    A.CommandList: _exec_list,
+    A.AndOr: _exec_andor,
+    A.Group: _exec_group,
+    A.Subshell: _exec_subshell,
+    A.If: _exec_if,
+    A.While: _exec_while,
+    A.For: _exec_for,
+    A.ArithFor: _exec_arith_for,
+    A.Select: _exec_select,
+    A.Case: _exec_case,
+    A.ArithCmd: _exec_arith,
+    A.CondCmd: _exec_cond,
+    A.FuncDef: _exec_funcdef,
+    A.Coproc: _exec_coproc,
+    A.Redirected: _exec_redirected,
 }
 
 
 def _register_pipeline() -> None:
-    from .executor import ExecutorMixin
+    from .executor import exec_pipeline
 
-    _DISPATCH[A.Pipeline] = ExecutorMixin.exec_pipeline
+    _DISPATCH[A.Pipeline] = exec_pipeline
 
 
 _register_pipeline()

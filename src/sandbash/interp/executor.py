@@ -8,7 +8,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ..builtins import BUILTINS, DECLARATION, SPECIAL
+from ..builtins import BUILTINS, SPECIAL
 from ..commands import registry
 from ..commands.context import CommandExit, Ctx
 from ..expand.arith import ArithError
@@ -20,7 +20,6 @@ from ..stdio.streams import BufferWriter, ClosedStream, NullStream, SigPipe, Str
 from ..syntax import ast as A
 from ..vfs.errors import FsError
 from .control import AbortCommand, ExitShell
-from .redirects import RedirectMixin
 from .runtime import Job
 from .variables import AssignError
 from .vars import EXPORT, Scope, Var
@@ -55,766 +54,765 @@ class AssignArg(str):
         return obj
 
 
-class ExecutorMixin(RedirectMixin):
-    # ------------------------------------------------------------ simple commands
+# ------------------------------------------------------------ simple commands
 
-    def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
-        st = self.state
-        st.line = cmd.line
-        self.rt.budget.command()
-        self.last_cmdsub_status = None
-        try:
-            pending = [self.expand_assignment(a) for a in cmd.assigns]
-            argv = self.expand_argv(cmd.words)
-        except ExpansionError as e:
-            return self.expansion_failed(e)
-        except ArithError as e:
-            return self.expansion_failed(ExpansionError(e.render(), 1))
-        except AssignError as e:
-            self.error(e.message)
-            st.last_status = 1
-            return 1
-        try:
-            if self.pending_args is not None:
-                argv.extend(self.pending_args)
-                self.pending_args = None
-            if not argv:
-                return self._assignments_only(cmd, pending)
-            if st.opts["xtrace"]:
-                self.xtrace(pending, argv)
-            self.current_command_text = " ".join(argv)
-            status = self.dispatch(argv, pending, cmd.redirs)
-        finally:
-            if self.procsubs:
-                self.finish_procsubs()
-        st.last_status = status
-        st.pipestatus = [status]
-        self.errexit_check(status)
-        return status
+def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
+    st = self.state
+    st.line = cmd.line
+    self.rt.budget.command()
+    self.last_cmdsub_status = None
+    try:
+        pending = [self.expand_assignment(a) for a in cmd.assigns]
+        argv = self.expand_argv(cmd.words)
+    except ExpansionError as e:
+        return self.expansion_failed(e)
+    except ArithError as e:
+        return self.expansion_failed(ExpansionError(e.render(), 1))
+    except AssignError as e:
+        self.error(e.message)
+        st.last_status = 1
+        return 1
+    try:
+        if self.pending_args is not None:
+            argv.extend(self.pending_args)
+            self.pending_args = None
+        if not argv:
+            return self._assignments_only(cmd, pending)
+        if st.opts["xtrace"]:
+            self.xtrace(pending, argv)
+        self.current_command_text = " ".join(argv)
+        status = self.dispatch(argv, pending, cmd.redirs)
+    finally:
+        if self.procsubs:
+            self.finish_procsubs()
+    st.last_status = status
+    st.pipestatus = [status]
+    self.errexit_check(status)
+    return status
 
-    def expand_argv(self: Shell, words: tuple[A.Word, ...]) -> list[str]:
-        expander = self.expander
-        out: list[str] = []
-        for w in words:
-            parts = w.parts
-            if len(parts) == 1 and type(parts[0]) is A.AssignWord:
-                out.append(self.expand_assign_arg(parts[0].assign))
-            else:
-                out.extend(expander.words((w,)))
-        return out
-
-    def expand_assign_arg(self: Shell, a: A.Assign) -> AssignArg:
-        name, sub, append, value, items = self.expand_assignment(a)
-        head = name + (f"[{sub}]" if sub is not None else "") + ("+=" if append else "=")
-        if items is not None:
-            text = head + "(" + " ".join(v for _, v, _ in items) + ")"
+def expand_argv(self: Shell, words: tuple[A.Word, ...]) -> list[str]:
+    expander = self.expander
+    out: list[str] = []
+    for w in words:
+        parts = w.parts
+        if len(parts) == 1 and type(parts[0]) is A.AssignWord:
+            out.append(self.expand_assign_arg(parts[0].assign))
         else:
-            text = head + value
-        return AssignArg.make(text, name, sub, append, value, items)
+            out.extend(expander.words((w,)))
+    return out
 
-    def expand_assignment(
-        self: Shell, a: A.Assign
-    ) -> tuple[str, str | None, bool, str, list[tuple[str | None, str, bool]] | None]:
-        """Expand one assignment's value (nothing is assigned yet)."""
-        if a.array is not None:
-            items: list[tuple[str | None, str, bool]] = []
-            assoc = self.is_assoc(a.name)
-            for item in a.array:
-                if item.key is not None:
-                    key = self.expander.string(item.key)
-                    items.append((key, self.expander.string(item.value), item.append))
-                else:
-                    for v in self.expander.words((item.value,)):
-                        items.append((None, v, False))
-            del assoc
-            return a.name, a.sub, a.append, "", items
-        value = self.expander.string(a.value) if a.value is not None else ""
-        return a.name, a.sub, a.append, value, None
+def expand_assign_arg(self: Shell, a: A.Assign) -> AssignArg:
+    name, sub, append, value, items = self.expand_assignment(a)
+    head = name + (f"[{sub}]" if sub is not None else "") + ("+=" if append else "=")
+    if items is not None:
+        text = head + "(" + " ".join(v for _, v, _ in items) + ")"
+    else:
+        text = head + value
+    return AssignArg.make(text, name, sub, append, value, items)
 
-    def assign_pending(
-        self: Shell,
-        pending: Sequence[tuple[str, str | None, bool, str, list[tuple[str | None, str, bool]] | None]],
-        scope: Scope | None = None,
-        export: bool = False,
-    ) -> None:
-        for name, sub, append, value, items in pending:
-            if scope is not None:
-                # a temporary binding: arrays are passed as their text, and a
-                # readonly name is an error that does not stop the command
-                var = self.state.vars.find(name)
-                if var is not None and var.attrs & 2:
-                    self.error(f"{name}: readonly variable")
-                    continue
-                if items is not None:
-                    value = "(" + " ".join(v for _, v, _ in items) + ")"
-                    items = None
-            if items is not None:
-                if sub is not None:
-                    raise AssignError(f"{name}[{sub}]: cannot assign list to array member")
-                self.set_array(name, items, append=append, scope=scope)
+def expand_assignment(
+    self: Shell, a: A.Assign
+) -> tuple[str, str | None, bool, str, list[tuple[str | None, str, bool]] | None]:
+    """Expand one assignment's value (nothing is assigned yet)."""
+    if a.array is not None:
+        items: list[tuple[str | None, str, bool]] = []
+        assoc = self.is_assoc(a.name)
+        for item in a.array:
+            if item.key is not None:
+                key = self.expander.string(item.key)
+                items.append((key, self.expander.string(item.value), item.append))
             else:
-                self.set_var(name, value, sub=sub, append=append, scope=scope)
-            if export and scope is not None:
-                var = scope.get(name)
-                if var is not None:
-                    var.attrs |= EXPORT
+                for v in self.expander.words((item.value,)):
+                    items.append((None, v, False))
+        del assoc
+        return a.name, a.sub, a.append, "", items
+    value = self.expander.string(a.value) if a.value is not None else ""
+    return a.name, a.sub, a.append, value, None
 
-    def _assignments_only(self: Shell, cmd: A.SimpleCommand, pending: list) -> int:  # type: ignore[type-arg]
-        st = self.state
-        if st.opts["xtrace"] and pending:
-            self.xtrace(pending, [])
-        status = self.last_cmdsub_status if self.last_cmdsub_status is not None else 0
-        try:
-            self.assign_pending(pending)
-        except AssignError as e:
-            self.error(e.message)
+def assign_pending(
+    self: Shell,
+    pending: Sequence[tuple[str, str | None, bool, str, list[tuple[str | None, str, bool]] | None]],
+    scope: Scope | None = None,
+    export: bool = False,
+) -> None:
+    for name, sub, append, value, items in pending:
+        if scope is not None:
+            # a temporary binding: arrays are passed as their text, and a
+            # readonly name is an error that does not stop the command
+            var = self.state.vars.find(name)
+            if var is not None and var.attrs & 2:
+                self.error(f"{name}: readonly variable")
+                continue
+            if items is not None:
+                value = "(" + " ".join(v for _, v, _ in items) + ")"
+                items = None
+        if items is not None:
+            if sub is not None:
+                raise AssignError(f"{name}[{sub}]: cannot assign list to array member")
+            self.set_array(name, items, append=append, scope=scope)
+        else:
+            self.set_var(name, value, sub=sub, append=append, scope=scope)
+        if export and scope is not None:
+            var = scope.get(name)
+            if var is not None:
+                var.attrs |= EXPORT
+
+def _assignments_only(self: Shell, cmd: A.SimpleCommand, pending: list) -> int:  # type: ignore[type-arg]
+    st = self.state
+    if st.opts["xtrace"] and pending:
+        self.xtrace(pending, [])
+    status = self.last_cmdsub_status if self.last_cmdsub_status is not None else 0
+    try:
+        self.assign_pending(pending)
+    except AssignError as e:
+        self.error(e.message)
+        st.last_status = 1
+        # assignment errors discard the rest of the command line
+        if e.fatal:
+            raise AbortCommand(1)
+        self.errexit_check(1)
+        return 1
+    except ExpansionError as e:
+        return self.expansion_failed(e)
+    if cmd.redirs:
+        undo = self.apply_redirects(cmd.redirs)
+        if undo is None:
             st.last_status = 1
-            # assignment errors discard the rest of the command line
-            if e.fatal:
-                raise AbortCommand(1)
             self.errexit_check(1)
             return 1
-        except ExpansionError as e:
-            return self.expansion_failed(e)
-        if cmd.redirs:
-            undo = self.apply_redirects(cmd.redirs)
-            if undo is None:
-                st.last_status = 1
-                self.errexit_check(1)
-                return 1
-            self.restore_redirects(undo)
-        st.last_status = status
-        self.errexit_check(status)
-        return status
+        self.restore_redirects(undo)
+    st.last_status = status
+    self.errexit_check(status)
+    return status
 
-    # ------------------------------------------------------------ dispatch
+# ------------------------------------------------------------ dispatch
 
-    def dispatch(
-        self: Shell,
-        argv: list[str],
-        pending: Sequence[tuple[str, str | None, bool, str, list[tuple[str | None, str, bool]] | None]],
-        redirs: tuple[A.Redir, ...],
-        *,
-        no_functions: bool = False,
-        builtins_only: bool = False,
-    ) -> int:
-        st = self.state
-        name = argv[0]
-        gate = self.rt.command_gate
-        if gate is not None:
-            refusal = gate(argv)
-            if refusal is not None:
-                self.write_err(f"{self.err_prefix()}{name}: {refusal}\n")
-                return 126
-        fdef = None if no_functions else st.functions.get(name)
-        builtin = None if fdef is not None else BUILTINS.get(name)
-        undo = self.apply_redirects(redirs) if redirs else []
-        if undo is None:
-            return 1
-        try:
-            if fdef is not None:
-                temp = Scope(temp=True) if pending else None
-                if temp is not None:
-                    self.assign_pending(pending, temp, export=True)
-                return self.call_function(name, fdef, argv, temp)
-            if builtin is not None:
-                if not pending:
-                    return builtin(self, argv)
-                if name in SPECIAL and st.opts["posix"]:
-                    self.assign_pending(pending)
-                    return builtin(self, argv)
-                temp = Scope(temp=True)
+def dispatch(
+    self: Shell,
+    argv: list[str],
+    pending: Sequence[tuple[str, str | None, bool, str, list[tuple[str | None, str, bool]] | None]],
+    redirs: tuple[A.Redir, ...],
+    *,
+    no_functions: bool = False,
+    builtins_only: bool = False,
+) -> int:
+    st = self.state
+    name = argv[0]
+    gate = self.rt.command_gate
+    if gate is not None:
+        refusal = gate(argv)
+        if refusal is not None:
+            self.write_err(f"{self.err_prefix()}{name}: {refusal}\n")
+            return 126
+    fdef = None if no_functions else st.functions.get(name)
+    builtin = None if fdef is not None else BUILTINS.get(name)
+    undo = self.apply_redirects(redirs) if redirs else []
+    if undo is None:
+        return 1
+    try:
+        if fdef is not None:
+            temp = Scope(temp=True) if pending else None
+            if temp is not None:
                 self.assign_pending(pending, temp, export=True)
-                st.vars.push(temp)
-                try:
-                    return builtin(self, argv)
-                finally:
-                    if st.vars.scopes and st.vars.scopes[-1] is temp:
-                        st.vars.pop()
-                    else:
-                        st.vars.scopes.remove(temp)
-            if builtins_only:
-                self.builtin_error("builtin", f"{name}: not a shell builtin")
-                return 1
-            env = self.exported_env()
-            for pname, sub, append, value, items in pending:
-                if items is not None:
-                    value = "(" + " ".join(v for _, v, _ in items) + ")"
-                if sub is None:
-                    var = self.state.vars.find(pname)
-                    if var is not None and var.attrs & 2:
-                        self.error(f"{pname}: readonly variable")
-                        continue
-                    env[pname] = (env.get(pname, "") + value) if append else value
-            return self.run_external(argv, env)
-        except AssignError as e:
-            self.error(e.message)
+            return self.call_function(name, fdef, argv, temp)
+        if builtin is not None:
+            if not pending:
+                return builtin(self, argv)
+            if name in SPECIAL and st.opts["posix"]:
+                self.assign_pending(pending)
+                return builtin(self, argv)
+            temp = Scope(temp=True)
+            self.assign_pending(pending, temp, export=True)
+            st.vars.push(temp)
+            try:
+                return builtin(self, argv)
+            finally:
+                if st.vars.scopes and st.vars.scopes[-1] is temp:
+                    st.vars.pop()
+                else:
+                    st.vars.scopes.remove(temp)
+        if builtins_only:
+            self.builtin_error("builtin", f"{name}: not a shell builtin")
             return 1
-        finally:
-            if undo:
-                self.restore_redirects(undo)
+        env = self.exported_env()
+        for pname, sub, append, value, items in pending:
+            if items is not None:
+                value = "(" + " ".join(v for _, v, _ in items) + ")"
+            if sub is None:
+                var = self.state.vars.find(pname)
+                if var is not None and var.attrs & 2:
+                    self.error(f"{pname}: readonly variable")
+                    continue
+                env[pname] = (env.get(pname, "") + value) if append else value
+        return self.run_external(argv, env)
+    except AssignError as e:
+        self.error(e.message)
+        return 1
+    finally:
+        if undo:
+            self.restore_redirects(undo)
 
-    def find_command(self: Shell, name: str) -> tuple[str, str]:
-        """('command', path) for a registry command, ('script', path) for an
-        executable file, ('shell', path) for bash/sh, or ('', reason)."""
-        st = self.state
-        if "/" in name:
-            stat = st.fs.try_stat(name)
-            if stat is None:
-                base = name.rsplit("/", 1)[-1]
-                directory = st.fs.normpath(name.rsplit("/", 1)[0] or "/")
-                if directory in _SYSTEM_DIRS and (registry.known(base) or base in _SHELLS):
-                    return ("shell" if base in _SHELLS else "command", name)
-                return "", "No such file or directory"
-            if stat.is_dir:
-                return "", "Is a directory"
-            return "script", name
-        cached = st.hashed.get(name)
-        if cached is not None:
-            return cached.split(":", 1)[0], cached.split(":", 1)[1]
-        path = self.get_str("PATH")
-        dirs = path.split(":") if path is not None else ["/usr/local/bin", "/usr/bin", "/bin"]
-        for d in dirs:
-            d = d or "."
-            candidate = d.rstrip("/") + "/" + name
-            stat = st.fs.try_stat(candidate)
-            if stat is not None and stat.is_file and stat.mode & 0o111:
-                return "script", candidate
-            if st.fs.normpath(d) in _SYSTEM_DIRS:
-                if name in _SHELLS:
-                    return "shell", candidate
-                if registry.known(name):
-                    return "command", candidate
-        return "", ""
-
-    def run_external(self: Shell, argv: list[str], env: dict[str, str]) -> int:
-        st = self.state
-        name = argv[0]
-        kind, where = self.find_command(name)
-        if kind == "":
-            if "/" in name:
-                self.error(f"{name}: {where}")
-                return 126 if where == "Is a directory" else 127
-            handler = st.functions.get("command_not_found_handle")
-            if handler is not None:
-                return self.call_function("command_not_found_handle", handler, ["command_not_found_handle", *argv], None)
-            self.error(f"{name}: command not found")
-            return 127
-        if st.opts["hashall"] and "/" not in name and kind != "script":
-            st.hashed.setdefault(name, f"{kind}:{where}")
-        if kind == "shell":
-            return self.run_shell_command(argv, env)
-        if kind == "script":
-            return self.run_script_file(where, argv, env)
-        base = where.rsplit("/", 1)[-1]
-        return self.run_registry(base, argv, env)
-
-    def run_registry(self: Shell, name: str, argv: list[str], env: Mapping[str, str]) -> int:
-        fn = registry.lookup(name)
-        if fn is None:
-            self.error(f"{argv[0]}: command not found")
-            return 127
-        io = self.io
-        ctx = Ctx(
-            argv[0].rsplit("/", 1)[-1] if "/" in argv[0] else argv[0],
-            argv[1:],
-            io.get(0) or ClosedStream(),
-            io.get(1) or ClosedStream(),
-            io.get(2) or ClosedStream(),
-            self.state.fs,
-            env,
-            self.rt.budget,
-            fds=dict(io),
-            runner=self._ctx_runner,
-            script_runner=self._ctx_script_runner,
-            clock=self.rt.clock,
-            rng=self.state.rng,
-            extra={"identity": self.rt.identity},
-        )
-        try:
-            return fn(ctx)
-        except CommandExit as e:
-            return e.status
-        except RecursionError:
-            self.builtin_error(name, "internal error (recursion too deep)")
-            return 1
-        except (SigPipe, LimitExceeded, Cancelled, ExitShell):
-            raise
-        except FsError as e:
-            self.write_err(f"{name}: {e.path}: {e.message}\n")
-            return 1
-        except Exception as e:  # a bug in a command must not reach the caller as a traceback
-            self.write_err(f"{self.err_prefix(False)}{name}: internal error ({type(e).__name__}: {e})\n")
-            return 1
-
-    def _ctx_runner(
-        self: Shell,
-        argv: Sequence[str],
-        stdin: Stream,
-        stdout: Stream,
-        stderr: Stream,
-        env: Mapping[str, str] | None,
-    ) -> int:
-        """Ctx.run: a sub-command from a command (xargs, find -exec, env ...)."""
-        child = self.fork()
-        child.state.fds.update({0: stdin, 1: stdout, 2: stderr})
-        if env is not None:
-            # `env -i`, `env X=1 cmd`: the child sees exactly this environment
-            scope = child.state.vars.globals
-            for n, v in list(scope.items()):
-                if v.attrs & EXPORT and n not in env:
-                    v.attrs &= ~EXPORT
-            for n, val in env.items():
-                scope[n] = Var(val, EXPORT)
-        try:
-            self.rt.budget.command()
-            return child.dispatch(list(argv), [], (), no_functions=True)
-        except ExitShell as e:
-            return e.status
-
-    def _ctx_script_runner(
-        self: Shell,
-        script: str,
-        args: Sequence[str],
-        stdin: Stream,
-        stdout: Stream,
-        stderr: Stream,
-        env: Mapping[str, str] | None,
-    ) -> int:
-        """Ctx.run_script: `sh -c SCRIPT` semantics (awk system(), sed e)."""
-        child = self.spawn_shell(env if env is not None else self.exported_env())
-        child.state.fds.update({0: stdin, 1: stdout, 2: stderr})
-        child.state.arg0 = args[0] if args else "sh"
-        child.state.positional = list(args[1:])
-        return child.run_toplevel(script, "-c")
-
-    # ------------------------------------------------------------ child shells and scripts
-
-    def spawn_shell(self: Shell, env: Mapping[str, str]) -> Shell:
-        """A new shell process: fresh state from the environment (bash's
-        inheritance rules: exported variables and functions, cwd, umask, fds)."""
-        from .shell import Shell as ShellClass
-        from .state import ShellState
-
-        st = self.state
-        state = ShellState(st.fs.copy(), dict(st.fds))
-        state.umask = st.umask
-        state.mode = "c"
-        state.rng.seed(st.rng.random())
-        child = ShellClass(state, self.rt)
-        child.call_depth = self.call_depth + 1
-        if child.call_depth > self.rt.limits.max_call_depth:
-            raise LimitExceeded("max_call_depth", self.rt.limits.max_call_depth)
-        child.init_variables(dict(env))
-        for fname, fdef in st.functions.items():
-            if f"BASH_FUNC_{fname}%%" in env or fname in self.exported_functions():
-                state.functions[fname] = fdef
-        level = self.get_str("SHLVL")
-        try:
-            child.set_var("SHLVL", str(int(level or "0") + 1))
-        except ValueError:
-            child.set_var("SHLVL", "1")
-        v = child.state.vars.find("SHLVL")
-        if v is not None:
-            v.attrs |= EXPORT
-        child.state.bashpid = self.rt.new_pid()
-        return child
-
-    def exported_functions(self: Shell) -> set[str]:
-        return getattr(self.state, "exported_funcs", set())
-
-    def run_shell_command(self: Shell, argv: list[str], env: dict[str, str]) -> int:
-        from ..builtins.shellcmd import run_bash
-
-        return run_bash(self, argv, env)
-
-    def run_script_file(self: Shell, path: str, argv: list[str], env: dict[str, str]) -> int:
-        st = self.state
-        stat = st.fs.try_stat(path)
+def find_command(self: Shell, name: str) -> tuple[str, str]:
+    """('command', path) for a registry command, ('script', path) for an
+    executable file, ('shell', path) for bash/sh, or ('', reason)."""
+    st = self.state
+    if "/" in name:
+        stat = st.fs.try_stat(name)
         if stat is None:
-            self.error(f"{argv[0]}: No such file or directory")
-            return 127
-        if not stat.mode & 0o111:
-            self.error(f"{argv[0]}: Permission denied")
+            base = name.rsplit("/", 1)[-1]
+            directory = st.fs.normpath(name.rsplit("/", 1)[0] or "/")
+            if directory in _SYSTEM_DIRS and (registry.known(base) or base in _SHELLS):
+                return ("shell" if base in _SHELLS else "command", name)
+            return "", "No such file or directory"
+        if stat.is_dir:
+            return "", "Is a directory"
+        return "script", name
+    cached = st.hashed.get(name)
+    if cached is not None:
+        return cached.split(":", 1)[0], cached.split(":", 1)[1]
+    path = self.get_str("PATH")
+    dirs = path.split(":") if path is not None else ["/usr/local/bin", "/usr/bin", "/bin"]
+    for d in dirs:
+        d = d or "."
+        candidate = d.rstrip("/") + "/" + name
+        stat = st.fs.try_stat(candidate)
+        if stat is not None and stat.is_file and stat.mode & 0o111:
+            return "script", candidate
+        if st.fs.normpath(d) in _SYSTEM_DIRS:
+            if name in _SHELLS:
+                return "shell", candidate
+            if registry.known(name):
+                return "command", candidate
+    return "", ""
+
+def run_external(self: Shell, argv: list[str], env: dict[str, str]) -> int:
+    st = self.state
+    name = argv[0]
+    kind, where = self.find_command(name)
+    if kind == "":
+        if "/" in name:
+            self.error(f"{name}: {where}")
+            return 126 if where == "Is a directory" else 127
+        handler = st.functions.get("command_not_found_handle")
+        if handler is not None:
+            return self.call_function("command_not_found_handle", handler, ["command_not_found_handle", *argv], None)
+        self.error(f"{name}: command not found")
+        return 127
+    if st.opts["hashall"] and "/" not in name and kind != "script":
+        st.hashed.setdefault(name, f"{kind}:{where}")
+    if kind == "shell":
+        return self.run_shell_command(argv, env)
+    if kind == "script":
+        return self.run_script_file(where, argv, env)
+    base = where.rsplit("/", 1)[-1]
+    return self.run_registry(base, argv, env)
+
+def run_registry(self: Shell, name: str, argv: list[str], env: Mapping[str, str]) -> int:
+    fn = registry.lookup(name)
+    if fn is None:
+        self.error(f"{argv[0]}: command not found")
+        return 127
+    io = self.io
+    ctx = Ctx(
+        argv[0].rsplit("/", 1)[-1] if "/" in argv[0] else argv[0],
+        argv[1:],
+        io.get(0) or ClosedStream(),
+        io.get(1) or ClosedStream(),
+        io.get(2) or ClosedStream(),
+        self.state.fs,
+        env,
+        self.rt.budget,
+        fds=dict(io),
+        runner=self._ctx_runner,
+        script_runner=self._ctx_script_runner,
+        clock=self.rt.clock,
+        rng=self.state.rng,
+        extra={"identity": self.rt.identity},
+    )
+    try:
+        return fn(ctx)
+    except CommandExit as e:
+        return e.status
+    except RecursionError:
+        self.builtin_error(name, "internal error (recursion too deep)")
+        return 1
+    except (SigPipe, LimitExceeded, Cancelled, ExitShell):
+        raise
+    except FsError as e:
+        self.write_err(f"{name}: {e.path}: {e.message}\n")
+        return 1
+    except Exception as e:  # a bug in a command must not reach the caller as a traceback
+        self.write_err(f"{self.err_prefix(False)}{name}: internal error ({type(e).__name__}: {e})\n")
+        return 1
+
+def _ctx_runner(
+    self: Shell,
+    argv: Sequence[str],
+    stdin: Stream,
+    stdout: Stream,
+    stderr: Stream,
+    env: Mapping[str, str] | None,
+) -> int:
+    """Ctx.run: a sub-command from a command (xargs, find -exec, env ...)."""
+    child = self.fork()
+    child.state.fds.update({0: stdin, 1: stdout, 2: stderr})
+    if env is not None:
+        # `env -i`, `env X=1 cmd`: the child sees exactly this environment
+        scope = child.state.vars.globals
+        for n, v in list(scope.items()):
+            if v.attrs & EXPORT and n not in env:
+                v.attrs &= ~EXPORT
+        for n, val in env.items():
+            scope[n] = Var(val, EXPORT)
+    try:
+        self.rt.budget.command()
+        return child.dispatch(list(argv), [], (), no_functions=True)
+    except ExitShell as e:
+        return e.status
+
+def _ctx_script_runner(
+    self: Shell,
+    script: str,
+    args: Sequence[str],
+    stdin: Stream,
+    stdout: Stream,
+    stderr: Stream,
+    env: Mapping[str, str] | None,
+) -> int:
+    """Ctx.run_script: `sh -c SCRIPT` semantics (awk system(), sed e)."""
+    child = self.spawn_shell(env if env is not None else self.exported_env())
+    child.state.fds.update({0: stdin, 1: stdout, 2: stderr})
+    child.state.arg0 = args[0] if args else "sh"
+    child.state.positional = list(args[1:])
+    return child.run_toplevel(script, "-c")
+
+# ------------------------------------------------------------ child shells and scripts
+
+def spawn_shell(self: Shell, env: Mapping[str, str]) -> Shell:
+    """A new shell process: fresh state from the environment (bash's
+    inheritance rules: exported variables and functions, cwd, umask, fds)."""
+    from .shell import Shell as ShellClass
+    from .state import ShellState
+
+    st = self.state
+    state = ShellState(st.fs.copy(), dict(st.fds))
+    state.umask = st.umask
+    state.mode = "c"
+    state.rng.seed(st.rng.random())
+    child = ShellClass(state, self.rt)
+    child.call_depth = self.call_depth + 1
+    if child.call_depth > self.rt.limits.max_call_depth:
+        raise LimitExceeded("max_call_depth", self.rt.limits.max_call_depth)
+    child.init_variables(dict(env))
+    for fname, fdef in st.functions.items():
+        if f"BASH_FUNC_{fname}%%" in env or fname in self.exported_functions():
+            state.functions[fname] = fdef
+    level = self.get_str("SHLVL")
+    try:
+        child.set_var("SHLVL", str(int(level or "0") + 1))
+    except ValueError:
+        child.set_var("SHLVL", "1")
+    v = child.state.vars.find("SHLVL")
+    if v is not None:
+        v.attrs |= EXPORT
+    child.state.bashpid = self.rt.new_pid()
+    return child
+
+def exported_functions(self: Shell) -> set[str]:
+    return self.state.exported_funcs
+
+def run_shell_command(self: Shell, argv: list[str], env: dict[str, str]) -> int:
+    from ..builtins.shellcmd import run_bash
+
+    return run_bash(self, argv, env)
+
+def run_script_file(self: Shell, path: str, argv: list[str], env: dict[str, str]) -> int:
+    st = self.state
+    stat = st.fs.try_stat(path)
+    if stat is None:
+        self.error(f"{argv[0]}: No such file or directory")
+        return 127
+    if not stat.mode & 0o111:
+        self.error(f"{argv[0]}: Permission denied")
+        return 126
+    try:
+        data = st.fs.read_bytes(path)
+    except FsError as e:
+        self.error(f"{argv[0]}: {e.message}")
+        return 126
+    text = data.decode("utf-8", "surrogateescape")
+    interp: list[str] = []
+    if text.startswith("#!"):
+        first = text.split("\n", 1)[0][2:].strip()
+        interp = first.split()
+    if interp:
+        prog = interp[0].rsplit("/", 1)[-1]
+        extra = interp[1:]
+        if prog == "env" and extra:
+            prog, extra = extra[0], extra[1:]
+        if prog not in _SHELLS:
+            if registry.known(prog):
+                return self.run_registry(prog, [prog, *extra, path, *argv[1:]], env)
+            self.error(f"{argv[0]}: {interp[0]}: bad interpreter: No such file or directory")
             return 126
-        try:
-            data = st.fs.read_bytes(path)
-        except FsError as e:
-            self.error(f"{argv[0]}: {e.message}")
-            return 126
-        text = data.decode("utf-8", "surrogateescape")
-        interp: list[str] = []
-        if text.startswith("#!"):
-            first = text.split("\n", 1)[0][2:].strip()
-            interp = first.split()
-        if interp:
-            prog = interp[0].rsplit("/", 1)[-1]
-            extra = interp[1:]
-            if prog == "env" and extra:
-                prog, extra = extra[0], extra[1:]
-            if prog not in _SHELLS:
-                if registry.known(prog):
-                    return self.run_registry(prog, [prog, *extra, path, *argv[1:]], env)
-                self.error(f"{argv[0]}: {interp[0]}: bad interpreter: No such file or directory")
-                return 126
-        child = self.spawn_shell(env)
-        child.state.arg0 = argv[0]
-        child.state.positional = argv[1:]
-        child.state.mode = "file"
-        return child.run_toplevel(text, None)
+    child = self.spawn_shell(env)
+    child.state.arg0 = argv[0]
+    child.state.positional = argv[1:]
+    child.state.mode = "file"
+    return child.run_toplevel(text, None)
 
-    # ------------------------------------------------------------ subshells and substitutions
+# ------------------------------------------------------------ subshells and substitutions
 
-    def run_subshell_body(self: Shell, body: A.CommandList | A.Command) -> int:
-        try:
-            if isinstance(body, A.CommandList):
-                status = self.run_list(body)
-            else:
-                status = self.execute(body)
-        except (ExitShell, AbortCommand) as e:
-            status = e.status
-        return self.run_exit_trap(status)
+def run_subshell_body(self: Shell, body: A.CommandList | A.Command) -> int:
+    try:
+        if isinstance(body, A.CommandList):
+            status = self.run_list(body)
+        else:
+            status = self.execute(body)
+    except (ExitShell, AbortCommand) as e:
+        status = e.status
+    return self.run_exit_trap(status)
 
-    def run_command_sub(self: Shell, body: A.CommandList, text: str) -> str:
-        limits = self.rt.limits
-        if self.subst_depth >= limits.max_substitution_depth:
-            raise LimitExceeded("max_substitution_depth", limits.max_substitution_depth)
-        data = self._cat_file_shortcut(body)
-        if data is None:
-            child = self.fork()
-            child.subst_depth = self.subst_depth + 1
-            out = BufferWriter(charge=self._capture_charge)
-            child.state.fds[1] = out
-            if not child.state.shopts["inherit_errexit"]:
-                child.state.opts["errexit"] = False
-            status = child.run_subshell_body(body)
-            self.last_cmdsub_status = status
-            self.state.last_status = status
-            data = out.getvalue()
-        if b"\0" in data:
-            self.warn("command substitution: ignored null byte in input")
-            data = data.replace(b"\0", b"")
-        return data.rstrip(b"\n").decode("utf-8", "surrogateescape")
-
-    def _cat_file_shortcut(self: Shell, body: A.CommandList) -> bytes | None:
-        """`$(< file)` reads the file without running a command."""
-        if len(body.items) != 1 or body.items[0].background:
-            return None
-        cmd = body.items[0].cmd
-        if not (isinstance(cmd, A.SimpleCommand) and not cmd.words and not cmd.assigns and len(cmd.redirs) == 1):
-            return None
-        redir = cmd.redirs[0]
-        if redir.op != "<" or redir.fd not in (None, 0) or not isinstance(redir.target, A.Word):
-            return None
-        targets = self.expander.words((redir.target,))
-        if len(targets) != 1:
-            return None
-        try:
-            data = self.state.fs.read_bytes(targets[0])
-        except FsError as e:
-            self.error(f"{targets[0]}: {e.message}")
-            self.last_cmdsub_status = 1
-            self.state.last_status = 1
-            return b""
-        self.last_cmdsub_status = 0
-        self.state.last_status = 0
-        return data
-
-    def start_process_sub(self: Shell, body: A.CommandList, direction: str) -> str:
-        fd = self.next_procsub_fd
-        while fd in self.io:
-            fd -= 1
-        self.next_procsub_fd = fd - 1
-        pipe = Pipe(checkpoint=self.rt.budget.check_time)
+def run_command_sub(self: Shell, body: A.CommandList, text: str) -> str:
+    limits = self.rt.limits
+    if self.subst_depth >= limits.max_substitution_depth:
+        raise LimitExceeded("max_substitution_depth", limits.max_substitution_depth)
+    data = self._cat_file_shortcut(body)
+    if data is None:
         child = self.fork()
         child.subst_depth = self.subst_depth + 1
-        mine: Stream
-        if direction == "<":
-            child.state.fds[1] = pipe.writer
-            mine = pipe.reader
-            theirs: Stream = pipe.writer
-        else:
-            child.state.fds[0] = pipe.reader
-            mine = pipe.writer
-            theirs = pipe.reader
-        errors: list[BaseException] = []
+        out = BufferWriter(charge=self._capture_charge)
+        child.state.fds[1] = out
+        if not child.state.shopts["inherit_errexit"]:
+            child.state.opts["errexit"] = False
+        status = child.run_subshell_body(body)
+        self.last_cmdsub_status = status
+        self.state.last_status = status
+        data = out.getvalue()
+    if b"\0" in data:
+        self.warn("command substitution: ignored null byte in input")
+        data = data.replace(b"\0", b"")
+    return data.rstrip(b"\n").decode("utf-8", "surrogateescape")
 
-        def run() -> None:
-            try:
-                child.run_subshell_body(body)
-            except SigPipe:
-                pass
-            except BaseException as e:  # re-raised in the parent when it finishes
-                errors.append(e)
-            finally:
-                theirs.close()
+def _cat_file_shortcut(self: Shell, body: A.CommandList) -> bytes | None:
+    """`$(< file)` reads the file without running a command."""
+    if len(body.items) != 1 or body.items[0].background:
+        return None
+    cmd = body.items[0].cmd
+    if not (isinstance(cmd, A.SimpleCommand) and not cmd.words and not cmd.assigns and len(cmd.redirs) == 1):
+        return None
+    redir = cmd.redirs[0]
+    if redir.op != "<" or redir.fd not in (None, 0) or not isinstance(redir.target, A.Word):
+        return None
+    targets = self.expander.words((redir.target,))
+    if len(targets) != 1:
+        return None
+    try:
+        data = self.state.fs.read_bytes(targets[0])
+    except FsError as e:
+        self.error(f"{targets[0]}: {e.message}")
+        self.last_cmdsub_status = 1
+        self.state.last_status = 1
+        return b""
+    self.last_cmdsub_status = 0
+    self.state.last_status = 0
+    return data
 
-        thread = threading.Thread(target=run, daemon=True)
-        thread.start()
-        self.io[fd] = mine
-        self.procsubs.append((fd, mine, thread))
-        return f"/dev/fd/{fd}"
+def start_process_sub(self: Shell, body: A.CommandList, direction: str) -> str:
+    fd = self.next_procsub_fd
+    while fd in self.io:
+        fd -= 1
+    self.next_procsub_fd = fd - 1
+    pipe = Pipe(checkpoint=self.rt.budget.check_time)
+    child = self.fork()
+    child.subst_depth = self.subst_depth + 1
+    mine: Stream
+    if direction == "<":
+        child.state.fds[1] = pipe.writer
+        mine = pipe.reader
+        theirs: Stream = pipe.writer
+    else:
+        child.state.fds[0] = pipe.reader
+        mine = pipe.writer
+        theirs = pipe.reader
+    errors: list[BaseException] = []
 
-    def finish_procsubs(self: Shell) -> None:
-        subs = self.procsubs
-        self.procsubs = []
-        for fd, stream, thread in subs:
-            stream.close()
-            if self.io.get(fd) is stream:
-                del self.io[fd]
-            if thread is not None:
-                while thread.is_alive():
-                    thread.join(0.05)
-                    self.rt.budget.check_time()
-        self.next_procsub_fd = 63
-
-    # ------------------------------------------------------------ pipelines
-
-    def exec_pipeline(self: Shell, node: A.Pipeline) -> int:
-        st = self.state
-        st.line = node.line
-        cmds = node.cmds
-        if node.timed:
-            import time as _time
-
-            t0 = _time.monotonic()
-        if node.negate:
-            st.errexit_ignored += 1
+    def run() -> None:
         try:
-            if not cmds:
-                status = 0
-                st.pipestatus = [0]
-            elif len(cmds) == 1:
-                status = self.execute(cmds[0])
-                st.pipestatus = [status]
-            else:
-                status = self._run_stages(node)
+            child.run_subshell_body(body)
+        except SigPipe:
+            pass
+        except BaseException as e:  # re-raised in the parent when it finishes
+            errors.append(e)
         finally:
-            if node.negate:
-                st.errexit_ignored -= 1
-        if node.timed:
-            elapsed = _time.monotonic() - t0
-            self._report_time(elapsed, node.time_posix)
-        if node.negate:
-            status = 0 if status else 1
-        st.last_status = status
-        if len(cmds) > 1 and not node.negate:
-            self.errexit_check(status)
-        return status
+            theirs.close()
 
-    def _report_time(self: Shell, elapsed: float, posix: bool) -> None:
-        fmt = self.get_str("TIMEFORMAT")
-        if posix:
-            text = f"real {elapsed:.2f}\nuser 0.00\nsys 0.00\n"
-        elif fmt is not None:
-            text = fmt.replace("%R", f"{elapsed:.3f}").replace("%3R", f"{elapsed:.3f}").replace("%U", "0.000").replace(
-                "%S", "0.000").replace("%P", "0.00") + "\n"
-        else:
-            m, s = divmod(elapsed, 60)
-            text = f"\nreal\t{int(m)}m{s:.3f}s\nuser\t0m0.000s\nsys\t0m0.000s\n"
-        self.write_err(text)
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    self.io[fd] = mine
+    self.procsubs.append((fd, mine, thread))
+    return f"/dev/fd/{fd}"
 
-    def _run_stages(self: Shell, node: A.Pipeline) -> int:
-        st = self.state
-        cmds = node.cmds
-        n = len(cmds)
-        limit = self.rt.limits.max_pipeline_depth
-        if n > limit:
-            raise LimitExceeded("max_pipeline_depth", limit)
-        statuses = [0] * n
-        errors: list[BaseException] = []
-        threads: list[threading.Thread] = []
-        prev_reader: Stream | None = None
-        lastpipe = st.shopts["lastpipe"] and not st.opts["monitor"]
-        checkpoint = self.rt.budget.check_time
-        last_child: Shell | None = None
-        for i, cmd in enumerate(cmds):
-            last = i == n - 1
-            if last and lastpipe:
-                child = self
-                saved0 = st.fds.get(0)
-            else:
-                child = self.fork()
-            if prev_reader is not None:
-                child.state.fds[0] = prev_reader
-            writer: Stream | None = None
-            if not last:
-                pipe = Pipe(checkpoint=checkpoint)
-                writer = pipe.writer
-                child.state.fds[1] = writer
-                if node.stderr_links and node.stderr_links[i]:
-                    child.state.fds[2] = writer
-                next_reader: Stream | None = pipe.reader
-            else:
-                next_reader = None
-            if last:
-                last_child = child
-                try:
-                    if child is self:
-                        try:
-                            statuses[i] = self.execute(cmd)
-                        finally:
-                            if saved0 is None:
-                                st.fds.pop(0, None)
-                            else:
-                                st.fds[0] = saved0
-                    else:
-                        statuses[i] = _stage_status(child, cmd)
-                finally:
-                    if prev_reader is not None:
-                        prev_reader.close()
-            else:
-                reader_in = prev_reader
-                t = threading.Thread(
-                    target=_run_stage, args=(child, cmd, writer, reader_in, statuses, i, errors), daemon=True
-                )
-                threads.append(t)
-                t.start()
-            prev_reader = next_reader
-        budget = self.rt.budget
-        for t in threads:
-            while t.is_alive():
-                t.join(0.05)
-                try:
-                    budget.check_time()
-                except BaseException:
-                    raise
-        if errors:
-            raise errors[0]
-        del last_child
-        st.pipestatus = list(statuses)
-        if st.opts["pipefail"]:
-            for s in reversed(statuses):
-                if s != 0:
-                    return s
-            return 0
-        return statuses[-1]
-
-    # ------------------------------------------------------------ background jobs
-
-    def run_background(self: Shell, cmd: A.Command) -> int:
-        st = self.state
-        rt = self.rt
-        child = self.fork()
-        if not st.opts["monitor"]:
-            child.state.fds[0] = NullStream()
-        pid = rt.new_pid()
-        child.state.bashpid = pid
-        with rt.lock:
-            jid = rt.next_jid
-            rt.next_jid += 1
-        job = Job(jid, pid, None, _command_text(cmd))
-
-        def run() -> None:
-            try:
-                job.status = child.run_subshell_body(cmd)
-            except SigPipe:
-                job.status = 141
-            except (LimitExceeded, Cancelled):
-                job.status = 124
-            except BaseException:
-                job.status = 1
-            finally:
-                job.done.set()
-
-        thread = threading.Thread(target=run, daemon=True)
-        job.thread = thread
-        rt.jobs[jid] = job
-        st.last_bg = pid
-        thread.start()
-        st.last_status = 0
-        return 0
-
-    def start_coproc(self: Shell, node: A.Coproc) -> int:
-        st = self.state
-        to_child = Pipe(checkpoint=self.rt.budget.check_time)
-        from_child = Pipe(checkpoint=self.rt.budget.check_time)
-        child = self.fork()
-        child.state.fds[0] = to_child.reader
-        child.state.fds[1] = from_child.writer
-        read_fd = 63
-        while read_fd in self.io:
-            read_fd -= 1
-        write_fd = read_fd - 1
-        while write_fd in self.io:
-            write_fd -= 1
-        self.io[read_fd] = from_child.reader
-        self.io[write_fd] = to_child.writer
-        rt = self.rt
-        pid = rt.new_pid()
-        with rt.lock:
-            jid = rt.next_jid
-            rt.next_jid += 1
-        job = Job(jid, pid, None, "coproc " + node.name)
-
-        def run() -> None:
-            try:
-                job.status = child.run_subshell_body(node.body)
-            except SigPipe:
-                job.status = 141
-            except BaseException:
-                job.status = 1
-            finally:
-                from_child.close_write()
-                job.done.set()
-
-        thread = threading.Thread(target=run, daemon=True)
-        job.thread = thread
-        rt.jobs[jid] = job
-        thread.start()
-        self.set_array(node.name, [(None, str(read_fd), False), (None, str(write_fd), False)])
-        self.set_var(f"{node.name}_PID", str(pid))
-        st.last_bg = pid
-        st.last_status = 0
-        return 0
-
-    def wait_all_jobs(self: Shell) -> None:
-        for job in list(self.rt.jobs.values()):
-            while not job.done.is_set():
-                job.done.wait(0.05)
+def finish_procsubs(self: Shell) -> None:
+    subs = self.procsubs
+    self.procsubs = []
+    for fd, stream, thread in subs:
+        stream.close()
+        if self.io.get(fd) is stream:
+            del self.io[fd]
+        if thread is not None:
+            while thread.is_alive():
+                thread.join(0.05)
                 self.rt.budget.check_time()
+    self.next_procsub_fd = 63
 
-    # ------------------------------------------------------------ tracing
+# ------------------------------------------------------------ pipelines
 
-    def xtrace_line(self: Shell, text: str) -> None:
-        ps4 = self.get_str("PS4")
-        prefix = "+ " if ps4 is None else self._ps4(ps4)
-        level = self.subst_depth + 1
-        if prefix:
-            prefix = prefix[0] * (level - 1) + prefix
-        self.write_err(f"{prefix}{text}\n")
+def exec_pipeline(self: Shell, node: A.Pipeline) -> int:
+    st = self.state
+    st.line = node.line
+    cmds = node.cmds
+    if node.timed:
+        import time as _time
 
-    def _ps4(self: Shell, ps4: str) -> str:
-        if "$" not in ps4 and "`" not in ps4 and "\\" not in ps4:
-            return ps4
-        try:
-            parser = self.make_parser(ps4)
-            from ..syntax.lexer import HEREDOC
+        t0 = _time.monotonic()
+    if node.negate:
+        st.errexit_ignored += 1
+    try:
+        if not cmds:
+            status = 0
+            st.pipestatus = [0]
+        elif len(cmds) == 1:
+            status = self.execute(cmds[0])
+            st.pipestatus = [status]
+        else:
+            status = self._run_stages(node)
+    finally:
+        if node.negate:
+            st.errexit_ignored -= 1
+    if node.timed:
+        elapsed = _time.monotonic() - t0
+        self._report_time(elapsed, node.time_posix)
+    if node.negate:
+        status = 0 if status else 1
+    st.last_status = status
+    if len(cmds) > 1 and not node.negate:
+        self.errexit_check(status)
+    return status
 
-            word = A.Word(tuple(parser.read_parts(HEREDOC)), 0, ps4)
-            saved = self.state.opts["xtrace"]
-            self.state.opts["xtrace"] = False
+def _report_time(self: Shell, elapsed: float, posix: bool) -> None:
+    fmt = self.get_str("TIMEFORMAT")
+    if posix:
+        text = f"real {elapsed:.2f}\nuser 0.00\nsys 0.00\n"
+    elif fmt is not None:
+        text = fmt.replace("%R", f"{elapsed:.3f}").replace("%3R", f"{elapsed:.3f}").replace("%U", "0.000").replace(
+            "%S", "0.000").replace("%P", "0.00") + "\n"
+    else:
+        m, s = divmod(elapsed, 60)
+        text = f"\nreal\t{int(m)}m{s:.3f}s\nuser\t0m0.000s\nsys\t0m0.000s\n"
+    self.write_err(text)
+
+def _run_stages(self: Shell, node: A.Pipeline) -> int:
+    st = self.state
+    cmds = node.cmds
+    n = len(cmds)
+    limit = self.rt.limits.max_pipeline_depth
+    if n > limit:
+        raise LimitExceeded("max_pipeline_depth", limit)
+    statuses = [0] * n
+    errors: list[BaseException] = []
+    threads: list[threading.Thread] = []
+    prev_reader: Stream | None = None
+    lastpipe = st.shopts["lastpipe"] and not st.opts["monitor"]
+    checkpoint = self.rt.budget.check_time
+    last_child: Shell | None = None
+    for i, cmd in enumerate(cmds):
+        last = i == n - 1
+        if last and lastpipe:
+            child = self
+            saved0 = st.fds.get(0)
+        else:
+            child = self.fork()
+        if prev_reader is not None:
+            child.state.fds[0] = prev_reader
+        writer: Stream | None = None
+        if not last:
+            pipe = Pipe(checkpoint=checkpoint)
+            writer = pipe.writer
+            child.state.fds[1] = writer
+            if node.stderr_links and node.stderr_links[i]:
+                child.state.fds[2] = writer
+            next_reader: Stream | None = pipe.reader
+        else:
+            next_reader = None
+        if last:
+            last_child = child
             try:
-                return self.expander.heredoc(word)
+                if child is self:
+                    try:
+                        statuses[i] = self.execute(cmd)
+                    finally:
+                        if saved0 is None:
+                            st.fds.pop(0, None)
+                        else:
+                            st.fds[0] = saved0
+                else:
+                    statuses[i] = _stage_status(child, cmd)
             finally:
-                self.state.opts["xtrace"] = saved
-        except Exception:
-            return ps4
+                if prev_reader is not None:
+                    prev_reader.close()
+        else:
+            reader_in = prev_reader
+            t = threading.Thread(
+                target=_run_stage, args=(child, cmd, writer, reader_in, statuses, i, errors), daemon=True
+            )
+            threads.append(t)
+            t.start()
+        prev_reader = next_reader
+    budget = self.rt.budget
+    for t in threads:
+        while t.is_alive():
+            t.join(0.05)
+            try:
+                budget.check_time()
+            except BaseException:
+                raise
+    if errors:
+        raise errors[0]
+    del last_child
+    st.pipestatus = list(statuses)
+    if st.opts["pipefail"]:
+        for s in reversed(statuses):
+            if s != 0:
+                return s
+        return 0
+    return statuses[-1]
 
-    def xtrace(self: Shell, pending: Sequence[tuple[str, str | None, bool, str, list | None]], argv: list[str]) -> None:  # type: ignore[type-arg]
-        pieces: list[str] = []
-        for name, sub, append, value, items in pending:
-            head = name + (f"[{sub}]" if sub is not None else "") + ("+=" if append else "=")
-            if items is not None:
-                inner = " ".join(_xquote(v) if k is None else f"[{k}]={_xquote(v)}" for k, v, _ in items)
-                pieces.append(f"{head}({inner})")
-            else:
-                pieces.append(head + _xquote(value))
-        if pending:
-            for p in pieces:
-                self.xtrace_line(p)
-        if argv:
-            self.xtrace_line(" ".join(_xquote(a) for a in argv))
+# ------------------------------------------------------------ background jobs
+
+def run_background(self: Shell, cmd: A.Command) -> int:
+    st = self.state
+    rt = self.rt
+    child = self.fork()
+    if not st.opts["monitor"]:
+        child.state.fds[0] = NullStream()
+    pid = rt.new_pid()
+    child.state.bashpid = pid
+    with rt.lock:
+        jid = rt.next_jid
+        rt.next_jid += 1
+    job = Job(jid, pid, None, _command_text(cmd))
+
+    def run() -> None:
+        try:
+            job.status = child.run_subshell_body(cmd)
+        except SigPipe:
+            job.status = 141
+        except (LimitExceeded, Cancelled):
+            job.status = 124
+        except BaseException:
+            job.status = 1
+        finally:
+            job.done.set()
+
+    thread = threading.Thread(target=run, daemon=True)
+    job.thread = thread
+    rt.jobs[jid] = job
+    st.last_bg = pid
+    thread.start()
+    st.last_status = 0
+    return 0
+
+def start_coproc(self: Shell, node: A.Coproc) -> int:
+    st = self.state
+    to_child = Pipe(checkpoint=self.rt.budget.check_time)
+    from_child = Pipe(checkpoint=self.rt.budget.check_time)
+    child = self.fork()
+    child.state.fds[0] = to_child.reader
+    child.state.fds[1] = from_child.writer
+    read_fd = 63
+    while read_fd in self.io:
+        read_fd -= 1
+    write_fd = read_fd - 1
+    while write_fd in self.io:
+        write_fd -= 1
+    self.io[read_fd] = from_child.reader
+    self.io[write_fd] = to_child.writer
+    rt = self.rt
+    pid = rt.new_pid()
+    with rt.lock:
+        jid = rt.next_jid
+        rt.next_jid += 1
+    job = Job(jid, pid, None, "coproc " + node.name)
+
+    def run() -> None:
+        try:
+            job.status = child.run_subshell_body(node.body)
+        except SigPipe:
+            job.status = 141
+        except BaseException:
+            job.status = 1
+        finally:
+            from_child.close_write()
+            job.done.set()
+
+    thread = threading.Thread(target=run, daemon=True)
+    job.thread = thread
+    rt.jobs[jid] = job
+    thread.start()
+    self.set_array(node.name, [(None, str(read_fd), False), (None, str(write_fd), False)])
+    self.set_var(f"{node.name}_PID", str(pid))
+    st.last_bg = pid
+    st.last_status = 0
+    return 0
+
+def wait_all_jobs(self: Shell) -> None:
+    for job in list(self.rt.jobs.values()):
+        while not job.done.is_set():
+            job.done.wait(0.05)
+            self.rt.budget.check_time()
+
+# ------------------------------------------------------------ tracing
+
+def xtrace_line(self: Shell, text: str) -> None:
+    ps4 = self.get_str("PS4")
+    prefix = "+ " if ps4 is None else self._ps4(ps4)
+    level = self.subst_depth + 1
+    if prefix:
+        prefix = prefix[0] * (level - 1) + prefix
+    self.write_err(f"{prefix}{text}\n")
+
+def _ps4(self: Shell, ps4: str) -> str:
+    if "$" not in ps4 and "`" not in ps4 and "\\" not in ps4:
+        return ps4
+    try:
+        parser = self.make_parser(ps4)
+        from ..syntax.lexer import HEREDOC
+
+        word = A.Word(tuple(parser.read_parts(HEREDOC)), 0, ps4)
+        saved = self.state.opts["xtrace"]
+        self.state.opts["xtrace"] = False
+        try:
+            return self.expander.heredoc(word)
+        finally:
+            self.state.opts["xtrace"] = saved
+    except Exception:
+        return ps4
+
+def xtrace(self: Shell, pending: Sequence[tuple[str, str | None, bool, str, list | None]], argv: list[str]) -> None:  # type: ignore[type-arg]
+    pieces: list[str] = []
+    for name, sub, append, value, items in pending:
+        head = name + (f"[{sub}]" if sub is not None else "") + ("+=" if append else "=")
+        if items is not None:
+            inner = " ".join(_xquote(v) if k is None else f"[{k}]={_xquote(v)}" for k, v, _ in items)
+            pieces.append(f"{head}({inner})")
+        else:
+            pieces.append(head + _xquote(value))
+    if pending:
+        for p in pieces:
+            self.xtrace_line(p)
+    if argv:
+        self.xtrace_line(" ".join(_xquote(a) for a in argv))
 
 
 def _xquote(word: str) -> str:

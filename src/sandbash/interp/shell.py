@@ -13,7 +13,7 @@ import threading
 import time
 
 from ..expand import glob as globmod
-from ..expand.arith import ArithError, Evaluator, parse_or_raise
+from ..expand.arith import Evaluator, parse_or_raise
 from ..expand.env import ExpansionError
 from ..expand.words import Expander
 from ..limits import LimitExceeded
@@ -23,19 +23,105 @@ from ..syntax.errors import ParseError
 from ..syntax.lexer import ARITH, KEY
 from ..syntax.parser import Parser
 from ..vfs.errors import FsError
+from . import evaluator as _ev
+from . import executor as _ex
+from . import redirects as _rd
+from . import variables as _va
 from .arrays import AssocArray, IndexedArray
 from .control import AbortCommand, ExitShell
-from .evaluator import EvaluatorMixin
-from .executor import ExecutorMixin
 from .runtime import Runtime
 from .state import ShellState
-from .variables import AssignError, VariableOps
+from .variables import AssignError
 from .vars import ASSOC, Var
 
 _SUB_CACHE: dict[str, A.Word] = {}
 
 
-class Shell(VariableOps, EvaluatorMixin, ExecutorMixin):
+class Shell:
+    # the evaluator, executor, redirections and variable semantics live in
+    # their own modules as functions of the shell; these bind them as methods
+    _dynamic = _va._dynamic
+    main_source = _va.main_source
+    lookup = _va.lookup
+    _deref = _va._deref
+    resolve_name = _va.resolve_name
+    nameref_target = _va.nameref_target
+    get_str = _va.get_str
+    var_names = _va.var_names
+    eval_index = _va.eval_index
+    _scope_for_write = _va._scope_for_write
+    _convert = _va._convert
+    set_var = _va.set_var
+    _set_element = _va._set_element
+    set_array = _va.set_array
+    _special_assign = _va._special_assign
+    unset_var = _va.unset_var
+    unset_element = _va.unset_element
+    exported_env = _va.exported_env
+    execute = _ev.execute
+    run_list = _ev.run_list
+    _exec_list = _ev._exec_list
+    errexit_check = _ev.errexit_check
+    _ignored = _ev._ignored
+    _exec_andor = _ev._exec_andor
+    _exec_group = _ev._exec_group
+    _exec_subshell = _ev._exec_subshell
+    _exec_if = _ev._exec_if
+    _loop_guard = _ev._loop_guard
+    _run_body = _ev._run_body
+    _exec_while = _ev._exec_while
+    _exec_for = _ev._exec_for
+    _arith_or_error = _ev._arith_or_error
+    _exec_arith_for = _ev._exec_arith_for
+    _exec_select = _ev._exec_select
+    _exec_case = _ev._exec_case
+    _exec_arith = _ev._exec_arith
+    _exec_cond = _ev._exec_cond
+    _exec_funcdef = _ev._exec_funcdef
+    _exec_coproc = _ev._exec_coproc
+    _exec_redirected = _ev._exec_redirected
+    call_function = _ev.call_function
+    expansion_failed = _ev.expansion_failed
+    exec_simple = _ex.exec_simple
+    expand_argv = _ex.expand_argv
+    expand_assign_arg = _ex.expand_assign_arg
+    expand_assignment = _ex.expand_assignment
+    assign_pending = _ex.assign_pending
+    _assignments_only = _ex._assignments_only
+    dispatch = _ex.dispatch
+    find_command = _ex.find_command
+    run_external = _ex.run_external
+    run_registry = _ex.run_registry
+    _ctx_runner = _ex._ctx_runner
+    _ctx_script_runner = _ex._ctx_script_runner
+    spawn_shell = _ex.spawn_shell
+    exported_functions = _ex.exported_functions
+    run_shell_command = _ex.run_shell_command
+    run_script_file = _ex.run_script_file
+    run_subshell_body = _ex.run_subshell_body
+    run_command_sub = _ex.run_command_sub
+    _cat_file_shortcut = _ex._cat_file_shortcut
+    start_process_sub = _ex.start_process_sub
+    finish_procsubs = _ex.finish_procsubs
+    exec_pipeline = _ex.exec_pipeline
+    _report_time = _ex._report_time
+    _run_stages = _ex._run_stages
+    run_background = _ex.run_background
+    start_coproc = _ex.start_coproc
+    wait_all_jobs = _ex.wait_all_jobs
+    xtrace_line = _ex.xtrace_line
+    _ps4 = _ex._ps4
+    xtrace = _ex.xtrace
+    apply_redirects = _rd.apply_redirects
+    restore_redirects = _rd.restore_redirects
+    _set_fd = _rd._set_fd
+    _target = _rd._target
+    _open = _rd._open
+    _alloc_fd = _rd._alloc_fd
+    _apply_one = _rd._apply_one
+    _bind = _rd._bind
+    exec_redirects = _rd.exec_redirects
+
     def __init__(self, state: ShellState, rt: Runtime) -> None:
         self.state = state
         self.rt = rt

@@ -65,6 +65,7 @@ class ShellState:
         self.opts = dict(SET_OPTIONS)
         self.shopts = dict(SHOPT_OPTIONS)
         self.functions: dict[str, FuncDef] = {}
+        self.exported_funcs: set[str] = set()
         self.func_sources: dict[str, tuple[str, int]] = {}
         self.aliases: dict[str, str] = {}
         self.traps: dict[str, str] = {}
@@ -101,6 +102,7 @@ class ShellState:
         new.opts = dict(self.opts)
         new.shopts = dict(self.shopts)
         new.functions = dict(self.functions)
+        new.exported_funcs = set(self.exported_funcs)
         new.func_sources = dict(self.func_sources)
         new.aliases = dict(self.aliases)
         # a subshell keeps ignored signals; other traps are reset (but `trap`

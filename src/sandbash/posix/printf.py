@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import UTC, tzinfo
 
 from ..expand.quoting import printf_q
 from ..syntax.escapes import byte_char, decode_escapes
@@ -337,7 +338,7 @@ def _hexfloat(v: float, upper: bool, prec: str | None) -> str:
 
 
 def _strftime(tfmt: str, arg: str | None, now: Callable[[], float], start: float | None, tz: str | None) -> str:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     if arg is None or arg == "" or arg == "-1":
         t = now()
@@ -349,7 +350,7 @@ def _strftime(tfmt: str, arg: str | None, now: Callable[[], float], start: float
         except ValueError:
             t = 0.0
     zone = _zone(tz)
-    dt = datetime.fromtimestamp(t, zone or timezone.utc)
+    dt = datetime.fromtimestamp(t, zone or UTC)
     if not tfmt:
         tfmt = "%X"
     try:
@@ -358,7 +359,7 @@ def _strftime(tfmt: str, arg: str | None, now: Callable[[], float], start: float
         return tfmt
 
 
-def _zone(tz: str | None) -> object:
+def _zone(tz: str | None) -> tzinfo | None:
     if not tz:
         return None
     try:

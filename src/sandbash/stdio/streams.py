@@ -13,7 +13,7 @@ import errno
 from collections.abc import Callable, Iterator
 
 
-class SigPipe(BaseException):  # noqa: N818 - named after the signal
+class SigPipe(BaseException):
     """A write to a pipe whose reader is gone: the writer dies with status 141."""
 
 

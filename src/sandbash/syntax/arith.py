@@ -7,7 +7,7 @@ print `EXPR: MESSAGE (error token is "REST")`.
 
 from __future__ import annotations
 
-from .ast import AAssign, ABinary, AComma, AIncDec, ANum, AUnary, AVar, Arith, ATernary
+from .ast import AAssign, ABinary, AComma, AIncDec, ANum, Arith, ATernary, AUnary, AVar
 
 
 class ArithSyntaxError(Exception):

@@ -89,7 +89,7 @@ class Param:
 
 @dataclass(frozen=True, slots=True)
 class CmdSub:
-    body: Command
+    body: CommandList
     backtick: bool = False
     text: str = ""
 
@@ -104,7 +104,7 @@ class ArithSub:
 
 @dataclass(frozen=True, slots=True)
 class ProcSub:
-    body: Command
+    body: CommandList
     direction: str  # '<' or '>'
     text: str = ""
 

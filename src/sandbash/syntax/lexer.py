@@ -135,7 +135,7 @@ class WordReader:
         """Tilde prefix and brace expansion, both decided on unquoted text."""
         first = parts[0]
         m = _ASSIGNISH.match(first.text) if isinstance(first, A.Lit) else None
-        if m is not None:
+        if m is not None and isinstance(first, A.Lit):
             # bash expands ~ after `=` and `:` in any word shaped like an assignment
             head, rest = first.text[: m.end()], first.text[m.end() :]
             tail = assignment_tildes(([A.Lit(rest)] if rest else []) + parts[1:])
@@ -279,7 +279,7 @@ class WordReader:
             lit.append("\\")
             self.pos += 1
             return
-        if mode == DQ or mode == HEREDOC or mode == ARITH or (dq_context and mode in (PARAM, PARAM_PAT, SLICE)):
+        if mode in (DQ, HEREDOC, ARITH) or (dq_context and mode in (PARAM, PARAM_PAT, SLICE)):
             specials = '$`"\\' if mode != HEREDOC else "$`\\"
             if mode in (PARAM, PARAM_PAT):
                 specials += "}"

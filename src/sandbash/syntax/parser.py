@@ -38,8 +38,8 @@ _DECL_BUILTINS = frozenset({"declare", "typeset", "local", "export", "readonly"}
 _ASSIGN_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _IO_NUMBER = re.compile(r"\d+(?=[<>])")
 _IO_VAR = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}(?=[<>])")
-_COND_UNARY = frozenset("-a -b -c -d -e -f -g -h -k -p -r -s -t -u -w -x -G -L -N -O -S -o -v -R -z -n".split())
-_COND_BINARY = frozenset("== = != < > -eq -ne -lt -le -gt -ge -nt -ot -ef =~".split())
+_COND_UNARY = frozenset(["-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w", "-x", "-G", "-L", "-N", "-O", "-S", "-o", "-v", "-R", "-z", "-n"])
+_COND_BINARY = frozenset(["==", "=", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef", "=~"])
 MAX_DEPTH = 400
 
 
@@ -532,7 +532,7 @@ class Parser(WordReader):
                 break
             if self.is_op(tok, ";", "\n"):
                 self.consume()
-            elif not (tok.kind == "eof"):
+            elif tok.kind != "eof":
                 raise self.unexpected(tok)
             words = tuple(items)
         elif self.is_op(tok, ";"):
@@ -553,7 +553,7 @@ class Parser(WordReader):
         self._peeked = None
         pieces = _split_arith_for(text)
         if pieces is None:
-            raise ParseError(f"syntax error: arithmetic expression required", line)
+            raise ParseError("syntax error: arithmetic expression required", line)
         words: list[A.Word | None] = []
         for piece in pieces:
             if piece.strip():
@@ -863,7 +863,7 @@ class Parser(WordReader):
             raw = self.src[start : self.pos]
             if raw.startswith("["):
                 close = _subscript_close(raw, 1)
-                if close > 0 and raw[close + 1 : close + 2] == "=" or raw[close + 1 : close + 3] == "+=":
+                if (close > 0 and raw[close + 1 : close + 2] == "=") or raw[close + 1 : close + 3] == "+=":
                     append = raw[close + 1] == "+"
                     key_text = raw[1:close]
                     key_parts = self.sub_reader(key_text, self.line_at(start)).read_parts(CMD)

@@ -43,7 +43,7 @@ def _list(lst: A.CommandList, level: int, last_semi: bool) -> str:
         last = i == n - 1
         if docs:
             text += "\n" + "".join(d.text + d.delim + "\n" for d in docs)
-            out.append(pad + text + ("" if last else ""))
+            out.append(pad + text)
             continue
         if item.background:
             out.append(pad + text + " &")
@@ -54,87 +54,70 @@ def _list(lst: A.CommandList, level: int, last_semi: bool) -> str:
 
 def _cmd(node: A.Command, level: int, docs: list[A.HereDoc]) -> str:
     pad = _IND * level
-    t = type(node)
-    if t is A.SimpleCommand:
-        sc: A.SimpleCommand = node  # type: ignore[assignment]
-        parts = [a.text for a in sc.assigns] + [w.text for w in sc.words]
-        for r in sc.redirs:
+    if isinstance(node, A.SimpleCommand):
+        parts = [a.text for a in node.assigns] + [w.text for w in node.words]
+        for r in node.redirs:
             parts.append(_redir(r))
             if isinstance(r.target, A.HereDoc):
                 docs.append(r.target)
         return " ".join(parts)
-    if t is A.Pipeline:
-        p: A.Pipeline = node  # type: ignore[assignment]
+    if isinstance(node, A.Pipeline):
         pieces = []
-        for i, c in enumerate(p.cmds):
-            s = _cmd(c, level, docs)
-            if i < len(p.stderr_links) and p.stderr_links[i]:
+        for i, sub in enumerate(node.cmds):
+            s = _cmd(sub, level, docs)
+            if i < len(node.stderr_links) and node.stderr_links[i]:
                 s += " 2>&1"
             pieces.append(s)
         text = " | ".join(pieces)
-        if p.negate:
+        if node.negate:
             text = "! " + text
-        if p.timed:
-            text = "time " + ("-p " if p.time_posix else "") + text
+        if node.timed:
+            text = "time " + ("-p " if node.time_posix else "") + text
         return text
-    if t is A.AndOr:
-        ao: A.AndOr = node  # type: ignore[assignment]
-        text = _cmd(ao.first, level, docs)
-        for op, c in ao.rest:
-            text += f" {op} " + _cmd(c, level, docs)
+    if isinstance(node, A.AndOr):
+        text = _cmd(node.first, level, docs)
+        for op, sub in node.rest:
+            text += f" {op} " + _cmd(sub, level, docs)
         return text
-    if t is A.CommandList:
-        return _list(node, level, False).strip()  # type: ignore[arg-type]
-    if t is A.Subshell:
-        body = _list(node.body, 0, False).replace("\n", " ")  # type: ignore[union-attr]
-        return f"( {body} )"
-    if t is A.Group:
-        return f"{{ \n{_list(node.body, level + 1, False)}\n{pad}}}"  # type: ignore[union-attr]
-    if t is A.If:
-        return _if(node, level)  # type: ignore[arg-type]
-    if t is A.While:
-        w: A.While = node  # type: ignore[assignment]
-        kw = "until" if w.until else "while"
-        cond = _inline(w.cond)
-        return f"{kw} {cond}; do\n{_list(w.body, level + 1, True)}\n{pad}done"
-    if t is A.For:
-        f: A.For = node  # type: ignore[assignment]
-        words = "" if f.words is None else " in " + " ".join(x.text for x in f.words)
-        return f"for {f.var}{words};\n{pad}do\n{_list(f.body, level + 1, True)}\n{pad}done"
-    if t is A.ArithFor:
-        af: A.ArithFor = node  # type: ignore[assignment]
-        parts3 = [w.text.strip() if w is not None else "" for w in (af.init, af.cond, af.step)]
-        return f"for (({parts3[0]}; {parts3[1]}; {parts3[2]}))\n{pad}do\n{_list(af.body, level + 1, True)}\n{pad}done"
-    if t is A.Select:
-        s_: A.Select = node  # type: ignore[assignment]
-        words = "" if s_.words is None else " in " + " ".join(x.text for x in s_.words)
-        return f"select {s_.var}{words};\n{pad}do\n{_list(s_.body, level + 1, True)}\n{pad}done"
-    if t is A.Case:
-        c: A.Case = node  # type: ignore[assignment]
-        lines = [f"case {c.word.text} in "]
-        for item in c.items:
+    if isinstance(node, A.CommandList):
+        return _list(node, level, False).strip()
+    if isinstance(node, A.Subshell):
+        return "( " + _list(node.body, 0, False).replace("\n", " ") + " )"
+    if isinstance(node, A.Group):
+        return f"{{ \n{_list(node.body, level + 1, False)}\n{pad}}}"
+    if isinstance(node, A.If):
+        return _if(node, level)
+    if isinstance(node, A.While):
+        kw = "until" if node.until else "while"
+        return f"{kw} {_inline(node.cond)}; do\n{_list(node.body, level + 1, True)}\n{pad}done"
+    if isinstance(node, (A.For, A.Select)):
+        kw = "for" if isinstance(node, A.For) else "select"
+        words = "" if node.words is None else " in " + " ".join(x.text for x in node.words)
+        return f"{kw} {node.var}{words};\n{pad}do\n{_list(node.body, level + 1, True)}\n{pad}done"
+    if isinstance(node, A.ArithFor):
+        p3 = [w.text.strip() if w is not None else "" for w in (node.init, node.cond, node.step)]
+        return f"for (({p3[0]}; {p3[1]}; {p3[2]}))\n{pad}do\n{_list(node.body, level + 1, True)}\n{pad}done"
+    if isinstance(node, A.Case):
+        lines = [f"case {node.word.text} in "]
+        for item in node.items:
             lines.append(f"{pad}{_IND}{' | '.join(p.text for p in item.patterns)})")
-            if item.body is not None:
-                lines.append(_list(item.body, level + 2, False))
-            else:
-                lines.append("")
+            lines.append(_list(item.body, level + 2, False) if item.body is not None else "")
             lines.append(f"{pad}{_IND}{item.term}")
         lines.append(f"{pad}esac")
         return "\n".join(lines)
-    if t is A.ArithCmd:
-        return f"(( {node.text.strip()} ))"  # type: ignore[union-attr]
-    if t is A.CondCmd:
-        return f"[[ {_cond(node.expr)} ]]"  # type: ignore[union-attr]
-    if t is A.FuncDef:
-        return _func(node, level, nested=True)  # type: ignore[arg-type]
-    if t is A.Coproc:
-        return f"coproc {node.name} {_cmd(node.body, level, docs)}"  # type: ignore[union-attr]
-    if t is A.Redirected:
-        r: A.Redirected = node  # type: ignore[assignment]
-        for x in r.redirs:
+    if isinstance(node, A.ArithCmd):
+        return f"(( {node.text.strip()} ))"
+    if isinstance(node, A.CondCmd):
+        return f"[[ {_cond(node.expr)} ]]"
+    if isinstance(node, A.FuncDef):
+        return _func(node, level, nested=True)
+    if isinstance(node, A.Coproc):
+        return f"coproc {node.name} {_cmd(node.body, level, docs)}"
+    if isinstance(node, A.Redirected):
+        for x in node.redirs:
             if isinstance(x.target, A.HereDoc):
                 docs.append(x.target)
-        return _cmd(r.body, level, docs) + " " + " ".join(_redir(x) for x in r.redirs)
+        return _cmd(node.body, level, docs) + " " + " ".join(_redir(x) for x in node.redirs)
     return ""
 
 

@@ -39,11 +39,12 @@ class FsError(OSError):
 
     def __init__(self, code: int, path: str = "") -> None:
         super().__init__(code, strerror(code))
+        self.code = code
         self.path = path
 
     @property
     def message(self) -> str:
-        return strerror(self.errno)
+        return strerror(self.code)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}" if self.path else self.message

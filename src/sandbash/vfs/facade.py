@@ -130,10 +130,10 @@ class Vfs:
             try:
                 st = be.lstat(candidate)
             except FsError as e:
-                if e.errno == errno.ENOENT and last and not must_exist:
+                if e.code == errno.ENOENT and last and not must_exist:
                     done.append(name)
                     break
-                raise FsError(e.errno, path)
+                raise FsError(e.code, path)
             if (st.mode & S_IFMT) == 0o120000:
                 hops += 1
                 if hops > MAX_SYMLINKS:
@@ -173,7 +173,7 @@ class Vfs:
         try:
             st = self.backend.lstat(parent)
         except FsError as e:
-            raise FsError(e.errno, path)
+            raise FsError(e.code, path)
         if (st.mode & S_IFMT) != S_IFDIR:
             raise FsError(errno.ENOTDIR, path)
         self._need(st, 2, path)
@@ -187,7 +187,7 @@ class Vfs:
         try:
             return self.backend.lstat(canon)
         except FsError as e:
-            raise FsError(e.errno, path)
+            raise FsError(e.code, path)
 
     def lstat(self, path: str) -> Stat:
         canon = self.resolve(path, follow=False)
@@ -195,7 +195,7 @@ class Vfs:
         try:
             return self.backend.lstat(canon)
         except FsError as e:
-            raise FsError(e.errno, path)
+            raise FsError(e.code, path)
 
     def exists(self, path: str) -> bool:
         try:
@@ -209,7 +209,7 @@ class Vfs:
         try:
             return self.backend.readlink(canon)
         except FsError as e:
-            raise FsError(e.errno, path)
+            raise FsError(e.code, path)
 
     def listdir(self, path: str) -> list[str]:
         canon = self.resolve(path, must_exist=True)
@@ -221,7 +221,7 @@ class Vfs:
             self._need(st, 4, path)
             return self.backend.listdir(canon)
         except FsError as e:
-            raise FsError(e.errno, path)
+            raise FsError(e.code, path)
 
     # ------------------------------------------------------------ opening
 
@@ -232,8 +232,8 @@ class Vfs:
         try:
             st: Stat | None = be.lstat(canon)
         except FsError as e:
-            if e.errno != errno.ENOENT:
-                raise FsError(e.errno, path)
+            if e.code != errno.ENOENT:
+                raise FsError(e.code, path)
             st = None
         if st is not None and (st.mode & S_IFMT) == S_IFCHR:
             return self._device(canon, path)
@@ -256,7 +256,7 @@ class Vfs:
         try:
             handle = be.open(canon, flags, mode & ~umask & 0o7777, self.uid, self.gid)
         except FsError as e:
-            raise FsError(e.errno, path)
+            raise FsError(e.code, path)
         return FileStream(handle, flags in ("r", "rw"), flags != "r", canon)
 
     def _device(self, canon: str, path: str) -> Stream:
@@ -296,7 +296,7 @@ class Vfs:
         try:
             self.backend.mkdir(canon, mode & ~umask & 0o7777, self.uid, self.gid)
         except FsError as e:
-            raise FsError(e.errno, path)
+            raise FsError(e.code, path)
 
     def rmdir(self, path: str) -> None:
         canon = self.resolve(path, follow=False)
@@ -306,14 +306,14 @@ class Vfs:
         try:
             st = self.backend.lstat(canon)
         except FsError as e:
-            raise FsError(e.errno, path)
+            raise FsError(e.code, path)
         if (st.mode & S_IFMT) != S_IFDIR:
             raise FsError(errno.ENOTDIR, path)
         self._parent_writable(canon, path)
         try:
             self.backend.rmdir(canon)
         except FsError as e:
-            raise FsError(e.errno, path)
+            raise FsError(e.code, path)
 
     def unlink(self, path: str) -> None:
         canon = self.resolve(path, follow=False)
@@ -321,14 +321,14 @@ class Vfs:
         try:
             st = self.backend.lstat(canon)
         except FsError as e:
-            raise FsError(e.errno, path)
+            raise FsError(e.code, path)
         if (st.mode & S_IFMT) == S_IFDIR:
             raise FsError(errno.EISDIR, path)
         self._parent_writable(canon, path)
         try:
             self.backend.unlink(canon)
         except FsError as e:
-            raise FsError(e.errno, path)
+            raise FsError(e.code, path)
 
     def rename(self, src: str, dst: str) -> None:
         csrc = self.resolve(src, follow=False)
@@ -338,7 +338,7 @@ class Vfs:
         try:
             self.backend.lstat(csrc)
         except FsError as e:
-            raise FsError(e.errno, src)
+            raise FsError(e.code, src)
         self._parent_writable(csrc, src)
         self._parent_writable(cdst, dst)
         if cdst == csrc:
@@ -348,7 +348,7 @@ class Vfs:
         try:
             self.backend.rename(csrc, cdst)
         except FsError as e:
-            raise FsError(e.errno, dst if e.errno in (errno.EISDIR, errno.ENOTEMPTY, errno.ENOTDIR) else src)
+            raise FsError(e.code, dst if e.code in (errno.EISDIR, errno.ENOTEMPTY, errno.ENOTDIR) else src)
 
     def symlink(self, target: str, path: str) -> None:
         canon = self.resolve(path, follow=False)
@@ -357,7 +357,7 @@ class Vfs:
         try:
             self.backend.symlink(target, canon, self.uid, self.gid)
         except FsError as e:
-            raise FsError(e.errno, path)
+            raise FsError(e.code, path)
 
     def link(self, src: str, dst: str) -> None:
         csrc = self.resolve(src, follow=False)
@@ -367,7 +367,7 @@ class Vfs:
         try:
             self.backend.link(csrc, cdst)
         except FsError as e:
-            raise FsError(e.errno, src if e.errno == errno.ENOENT else dst)
+            raise FsError(e.code, src if e.code == errno.ENOENT else dst)
 
     def chmod(self, path: str, mode: int, follow: bool = True) -> None:
         canon = self.resolve(path, follow=follow, must_exist=True)
@@ -378,7 +378,7 @@ class Vfs:
                 raise FsError(errno.EPERM, path)
             self.backend.chmod(canon, mode)
         except FsError as e:
-            raise FsError(e.errno, path)
+            raise FsError(e.code, path)
 
     def chown(self, path: str, uid: int, gid: int, follow: bool = True) -> None:
         canon = self.resolve(path, follow=follow, must_exist=True)
@@ -390,7 +390,7 @@ class Vfs:
                 raise FsError(errno.EPERM, path)
             self.backend.chown(canon, uid, gid)
         except FsError as e:
-            raise FsError(e.errno, path)
+            raise FsError(e.code, path)
 
     def utime(self, path: str, atime: float | None = None, mtime: float | None = None, follow: bool = True) -> None:
         canon = self.resolve(path, follow=follow, must_exist=True)
@@ -400,7 +400,7 @@ class Vfs:
             st = self.backend.lstat(canon)
             self.backend.utime(canon, st.atime if atime is None else atime, st.mtime if mtime is None else mtime)
         except FsError as e:
-            raise FsError(e.errno, path)
+            raise FsError(e.code, path)
         del now
 
     def truncate(self, path: str, size: int) -> None:
@@ -411,7 +411,7 @@ class Vfs:
             self._need(st, 2, path)
             self.backend.truncate(canon, size)
         except FsError as e:
-            raise FsError(e.errno, path)
+            raise FsError(e.code, path)
 
 
 class FsView:

@@ -93,6 +93,7 @@ class _Du:
         self.excludes = [compile_pattern(p) for p in excludes]
         self.tz = tz_from_env(ctx.env)
         self.lines: list[str] = []
+        self.hash_all = False
 
     def amount(self, st: Stat) -> int:
         if self.cfg.inodes:
@@ -142,7 +143,9 @@ class _Du:
             ctx.error(f"cannot access {quoteaf(path)}: {errmsg(e)}")
             self.status = 1
             return None
-        if not cfg.count_links and (st.nlink > 1 or st.is_dir or cmdline):
+        # with several operands every inode is remembered (GNU's hash_all), so
+        # nothing is counted twice; otherwise only hard-linked files are
+        if not cfg.count_links and (self.hash_all or (not st.is_dir and st.nlink > 1)):
             if st.ino in self.seen:
                 return None
             self.seen.add(st.ino)
@@ -274,6 +277,7 @@ def cmd_du(ctx: Ctx) -> int:
     elif not operands:
         operands = ["."]
     du = _Du(ctx, cfg, excludes)
+    du.hash_all = len(operands) > 1
     grand = 0
     newest = 0.0
     for path in operands:
