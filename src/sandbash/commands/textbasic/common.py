@@ -296,3 +296,27 @@ def decode(data: bytes) -> str:
 
 def encode(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
+
+
+def argmatch(ctx: Ctx, option: str, value: str, table: list[tuple[str, str]], status: int = 1) -> str:
+    """gnulib argmatch: an exact name or unique prefix from (name, meaning) pairs;
+    otherwise GNU's `invalid argument` / `ambiguous argument` message and exit."""
+    for name, meaning in table:
+        if name == value:
+            return meaning
+    found = {meaning for name, meaning in table if name.startswith(value)}
+    if len(found) == 1 and value:
+        return found.pop()
+    kind = "ambiguous" if found and value else "invalid"
+    ctx.error(f"{kind} argument {quote(ctx, value)} for {quote(ctx, option)}")
+    lines: list[str] = []
+    last: str | None = None
+    for name, meaning in table:
+        if meaning == last:
+            lines[-1] += f", {quote(ctx, name)}"
+        else:
+            lines.append(f"  - {quote(ctx, name)}")
+        last = meaning
+    ctx.stderr.write(encode("Valid arguments are:\n" + "\n".join(lines) + "\n"
+                            + f"Try '{ctx.name} --help' for more information.\n"))
+    raise CommandExit(status)

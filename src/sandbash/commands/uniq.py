@@ -1,0 +1,224 @@
+"""uniq: report or omit repeated lines, streaming one group at a time."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ..stdio.streams import Stream, StreamError
+from ..vfs.errors import FsError, strerror
+from .context import CommandExit, Ctx
+from .options import CommandSpec, Opt
+from .textbasic.common import Out, argmatch, close_input, command, quotef, split_records, usage_fail
+
+UNIQ_SPEC = CommandSpec(
+    name="uniq",
+    usage="[OPTION]... [INPUT [OUTPUT]]",
+    summary="Filter adjacent matching lines from INPUT (or standard input), writing to OUTPUT (or standard output).",
+    numeric="skip_fields",
+    opts=(
+        Opt("c", "count", help="prefix lines by the number of occurrences"),
+        Opt("d", "repeated", help="only print duplicate lines, one for each group"),
+        Opt("D", None, dest="all_repeated_plain", help="print all duplicate lines"),
+        Opt(None, "all-repeated", arg="optional", metavar="METHOD",
+            help="like -D, but allow separating groups with an empty line; METHOD={none(default),prepend,separate}"),
+        Opt("f", "skip-fields", arg="required", metavar="N", help="avoid comparing the first N fields"),
+        Opt(None, "group", arg="optional", metavar="METHOD",
+            help="show all items, separating groups with an empty line; METHOD={separate(default),prepend,append,both}"),
+        Opt("i", "ignore-case", help="ignore differences in case when comparing"),
+        Opt("s", "skip-chars", arg="required", metavar="N", help="avoid comparing the first N characters"),
+        Opt("u", "unique", help="only print unique lines"),
+        Opt("z", "zero-terminated", help="line delimiter is NUL, not newline"),
+        Opt("w", "check-chars", arg="required", metavar="N", help="compare no more than N characters in lines"),
+    ),
+)
+
+_FIELDS = {n: re.compile(rb"(?:[ \t]*[^ \t]*){%d}" % n) for n in range(1, 8)}
+_FOLD = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_MAXSIZE = 2**63 - 1
+
+
+def _size_arg(ctx: Ctx, text: str, what: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        value = -1
+    if value < 0 or not text.strip().lstrip("+").isdigit():
+        ctx.error(f"{text}: invalid number of {what}")
+        raise CommandExit(1)
+    return min(value, _MAXSIZE)
+
+
+def _key_fn(fields: int, chars: int, width: int | None, fold: bool) -> Callable[[bytes], bytes] | None:
+    if not fields and not chars and width is None and not fold:
+        return None
+    rx = _FIELDS.get(fields) or re.compile(rb"(?:[ \t]*[^ \t]*){%d}" % fields) if fields else None
+
+    def key(line: bytes) -> bytes:
+        pos = rx.match(line).end() if rx is not None else 0  # type: ignore[union-attr]
+        k = line[pos + chars :] if chars else line[pos:]
+        if width is not None:
+            k = k[:width]
+        return k.translate(_FOLD) if fold else k
+
+    return key
+
+
+def _args(args: list[str]) -> list[str]:
+    """GNU's obsolete `+N` (skip N characters)."""
+    out: list[str] = []
+    for i, a in enumerate(args):
+        if a == "--":
+            out.extend(args[i:])
+            break
+        if len(a) > 1 and a[0] == "+" and a[1:].isdigit():
+            out.extend(["-s", a[1:]])
+        else:
+            out.append(a)
+    return out
+
+
+@command
+def cmd_uniq(ctx: Ctx) -> int:
+    opts, operands = ctx.parse(UNIQ_SPEC, _args(list(ctx.args)))
+    if len(operands) > 2:
+        from .textbasic.common import quote
+
+        raise usage_fail(ctx, f"extra operand {quote(ctx, operands[2])}")
+    fields = chars = 0
+    width: int | None = None
+    for key, value in opts.order:
+        if key == "skip_fields":
+            fields = _size_arg(ctx, value, "fields to skip")
+        elif key == "skip_chars":
+            chars = _size_arg(ctx, value, "bytes to skip")
+        elif key == "check_chars":
+            width = _size_arg(ctx, value, "bytes to compare")
+    count = bool(opts.get("count"))
+    repeated = bool(opts.get("repeated"))
+    unique = bool(opts.get("unique"))
+    all_rep: str | None = None
+    if opts.has("all_repeated_plain"):
+        all_rep = "none"
+    if opts.has("all_repeated"):
+        v = opts.get("all_repeated")
+        all_rep = "none" if v is None else argmatch(
+            ctx, "--all-repeated", v, [("none", "none"), ("prepend", "prepend"), ("separate", "separate")])
+    group: str | None = None
+    if opts.has("group"):
+        v = opts.get("group")
+        group = "separate" if v is None else argmatch(
+            ctx, "--group", v, [("prepend", "prepend"), ("append", "append"), ("separate", "separate"),
+                                ("both", "both")])
+    if group is not None and (count or repeated or unique or all_rep is not None):
+        raise usage_fail(ctx, "--group is mutually exclusive with -c/-d/-D/-u")
+    if count and all_rep is not None:
+        raise usage_fail(ctx, "printing all duplicated lines and repeat counts is meaningless")
+    sep = b"\0" if opts.get("zero_terminated") else b"\n"
+    keyfn = _key_fn(fields, chars, width, bool(opts.get("ignore_case")))
+
+    in_name = operands[0] if operands else "-"
+    try:
+        stream = ctx.open_in(in_name)
+    except FsError as e:
+        ctx.error(f"{quotef(in_name)}: {strerror(e.errno or 5)}")
+        return 1
+    out_stream: Stream = ctx.stdout
+    if len(operands) > 1 and operands[1] != "-":
+        try:
+            out_stream = ctx.open_out(operands[1])
+        except FsError as e:
+            close_input(ctx, in_name, stream)
+            ctx.error(f"{quotef(operands[1])}: {strerror(e.errno or 5)}")
+            return 1
+    out = Out(out_stream)
+    emit = _Emitter(out, sep, count, repeated, unique, all_rep, group)
+    try:
+        prev: bytes | None = None
+        prev_key: bytes | None = None
+        for lines, _tail in split_records(ctx, stream, sep):
+            for line in lines:
+                k = keyfn(line) if keyfn is not None else line
+                if prev is not None and k == prev_key:
+                    emit.same(line)
+                else:
+                    emit.new(line)
+                    prev_key = k
+                prev = line
+        emit.finish()
+    except (FsError, StreamError) as e:
+        ctx.error(f"{quotef(in_name)}: {strerror(e.errno or 5)}")
+        return 1
+    finally:
+        close_input(ctx, in_name, stream)
+        out.flush()
+        if out_stream is not ctx.stdout:
+            out_stream.close()
+    return 0
+
+
+class _Emitter:
+    """Decides what each group prints: the first line, all lines, a count, separators."""
+
+    def __init__(self, out: Out, sep: bytes, count: bool, repeated: bool, unique: bool, all_rep: str | None,
+                 group: str | None) -> None:
+        self.out = out
+        self.sep = sep
+        self.count = count
+        self.repeated = repeated or all_rep is not None
+        self.unique = unique
+        self.all_rep = all_rep
+        self.group = group
+        self.first: bytes | None = None
+        self.n = 0
+        self.groups_out = 0
+        self.rest: list[bytes] = []
+
+    def new(self, line: bytes) -> None:
+        if self.first is not None:
+            self._flush_group()
+        self.first = line
+        self.n = 1
+        self.rest = []
+        if self.group is not None:
+            if self.group in ("prepend", "both") or (self.groups_out and self.group in ("separate", "append")):
+                self.out.write(self.sep)
+            self.out.write(line + self.sep)
+            self.groups_out += 1
+
+    def same(self, line: bytes) -> None:
+        self.n += 1
+        if self.group is not None:
+            self.out.write(line + self.sep)
+        elif self.all_rep is not None:
+            self.rest.append(line)
+
+    def _flush_group(self) -> None:
+        if self.group is not None:
+            return
+        first = self.first
+        assert first is not None
+        n = self.n
+        if self.all_rep is not None:
+            if n < 2:
+                return
+            if self.all_rep == "prepend" or (self.all_rep == "separate" and self.groups_out):
+                self.out.write(self.sep)
+            self.groups_out += 1
+            if not self.unique:  # GNU: -D -u prints the repeats after each group's first line
+                self.out.write(first + self.sep)
+            for line in self.rest:
+                self.out.write(line + self.sep)
+            return
+        if (n > 1 and self.unique) or (n == 1 and self.repeated):
+            return
+        if self.count:
+            self.out.write(b"%7d " % n + first + self.sep)
+        else:
+            self.out.write(first + self.sep)
+
+    def finish(self) -> None:
+        if self.first is not None:
+            self._flush_group()
+        if self.group in ("append", "both") and self.groups_out:
+            self.out.write(self.sep)
