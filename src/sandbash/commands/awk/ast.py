@@ -1,0 +1,261 @@
+"""The awk syntax tree: expressions, statements, rules and functions.
+
+`line` fields hold a location: source index * LINE_BASE + line number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+LINE_BASE = 10_000_000
+
+
+class Expr:
+    __slots__ = ()
+
+
+@dataclass(slots=True)
+class Num(Expr):
+    value: float
+
+
+@dataclass(slots=True)
+class Str(Expr):
+    value: str
+
+
+@dataclass(slots=True)
+class Regex(Expr):
+    """A regex literal; as a value it means `$0 ~ /re/`."""
+
+    source: str
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Var(Expr):
+    name: str
+
+
+@dataclass(slots=True)
+class Index(Expr):
+    name: str
+    subs: list[Expr]
+
+
+@dataclass(slots=True)
+class Field(Expr):
+    index: Expr
+
+
+@dataclass(slots=True)
+class Group(Expr):
+    """A parenthesized expression (kept: `print (a)(b)` and `(x) in a` care)."""
+
+    expr: Expr
+
+
+@dataclass(slots=True)
+class Assign(Expr):
+    op: str  # "=", "+=", "-=", "*=", "/=", "%=", "^="
+    target: Expr  # Var, Index or Field
+    value: Expr
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Cond(Expr):
+    test: Expr
+    yes: Expr
+    no: Expr
+
+
+@dataclass(slots=True)
+class Binary(Expr):
+    op: str  # + - * / % ^ concat("") < <= == != > >=
+    left: Expr
+    right: Expr
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Logical(Expr):
+    op: str  # && ||
+    left: Expr
+    right: Expr
+
+
+@dataclass(slots=True)
+class MatchOp(Expr):
+    negate: bool
+    left: Expr
+    right: Expr
+
+
+@dataclass(slots=True)
+class In(Expr):
+    subs: list[Expr]
+    name: str
+
+
+@dataclass(slots=True)
+class Unary(Expr):
+    op: str  # - + !
+    expr: Expr
+
+
+@dataclass(slots=True)
+class IncDec(Expr):
+    op: str  # ++ --
+    prefix: bool
+    target: Expr
+
+
+@dataclass(slots=True)
+class Call(Expr):
+    name: str
+    args: list[Expr]
+    line: int = 0
+
+
+@dataclass(slots=True)
+class IndirectCall(Expr):
+    var: str
+    args: list[Expr]
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Builtin(Expr):
+    name: str
+    args: list[Expr]
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Getline(Expr):
+    kind: str  # "main", "file", "cmd", "coproc"
+    target: Expr | None
+    source: Expr | None
+    line: int = 0
+
+
+class Stmt:
+    __slots__ = ()
+
+
+@dataclass(slots=True)
+class Block(Stmt):
+    stmts: list[Stmt]
+
+
+@dataclass(slots=True)
+class ExprStmt(Stmt):
+    expr: Expr
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Print(Stmt):
+    printf: bool
+    args: list[Expr]
+    redirect: str | None  # ">", ">>", "|", "|&"
+    dest: Expr | None
+    line: int = 0
+
+
+@dataclass(slots=True)
+class If(Stmt):
+    test: Expr
+    yes: Stmt
+    no: Stmt | None
+    line: int = 0
+
+
+@dataclass(slots=True)
+class While(Stmt):
+    test: Expr
+    body: Stmt
+    line: int = 0
+
+
+@dataclass(slots=True)
+class DoWhile(Stmt):
+    body: Stmt
+    test: Expr
+    line: int = 0
+
+
+@dataclass(slots=True)
+class For(Stmt):
+    init: Stmt | None
+    test: Expr | None
+    step: Stmt | None
+    body: Stmt
+    line: int = 0
+
+
+@dataclass(slots=True)
+class ForIn(Stmt):
+    var: Expr  # Var or Index or Field
+    array: str
+    body: Stmt
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Switch(Stmt):
+    subject: Expr
+    cases: list[tuple[Expr | None, list[Stmt]]]  # None is `default`
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Simple(Stmt):
+    """next, nextfile, break, continue."""
+
+    kind: str
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Exit(Stmt):
+    value: Expr | None
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Return(Stmt):
+    value: Expr | None
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Delete(Stmt):
+    name: str
+    subs: list[Expr] | None
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Rule:
+    kind: str  # BEGIN END BEGINFILE ENDFILE main
+    pattern: Expr | None = None
+    pattern2: Expr | None = None  # a range pattern's end
+    body: Block | None = None  # None: print $0
+    line: int = 0
+
+
+@dataclass(slots=True)
+class Function:
+    name: str
+    params: list[str]
+    body: Block
+    line: int = 0
+    src: int = 0
+
+
+@dataclass(slots=True)
+class Program:
+    rules: list[Rule] = field(default_factory=list)
+    functions: dict[str, Function] = field(default_factory=dict)

@@ -1,0 +1,332 @@
+"""printf formatting and number-to-string conversion, as gawk does them.
+
+A format string is parsed once into literal text and conversion specs
+(cached), then applied to argument lists. Python's `%` operator does the
+C-compatible work for each spec; the places where C and Python differ
+(`%#o`, `%#x` of 0, `%c`, unsigned conversions of negatives, inf/nan,
+`%a`) are handled here.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .values import Input, Value, looks_numeric, special_str, str2num
+
+_CONV = frozenset("diouxXeEfFgGaAcs%")
+_INT_CONV = frozenset("dioxXu")
+_MAX_WIDTH = 1 << 22  # bounds `%*d` with absurd widths
+
+
+class FormatError(Exception):
+    """Not enough arguments; `fmt` and `pos` locate the spec for gawk's diagnostic."""
+
+    def __init__(self, fmt: str, pos: int) -> None:
+        super().__init__("not enough arguments to satisfy format string")
+        self.fmt = fmt
+        self.pos = pos
+
+    def detail(self) -> str:
+        return f"\t`{self.fmt}'\n\t{' ' * self.pos}^ ran out for this one"
+
+
+@dataclass(slots=True)
+class Spec:
+    flags: str
+    width: int | None  # -1: taken from an argument
+    prec: int | None  # -1: taken from an argument
+    conv: str
+    argnum: int | None  # positional `%N$`
+    pos: int  # offset of the conversion character, for diagnostics
+
+
+Item = str | Spec
+
+
+def parse_format(fmt: str) -> list[Item]:
+    items: list[Item] = []
+    lit: list[str] = []
+    i = 0
+    n = len(fmt)
+    while i < n:
+        c = fmt[i]
+        if c != "%":
+            j = fmt.find("%", i)
+            if j < 0:
+                j = n
+            lit.append(fmt[i:j])
+            i = j
+            continue
+        start = i
+        i += 1
+        argnum: int | None = None
+        j = i
+        while j < n and fmt[j].isdigit():
+            j += 1
+        if j > i and j < n and fmt[j] == "$":
+            argnum = int(fmt[i:j])
+            i = j + 1
+        flags = ""
+        while i < n and fmt[i] in "-+ #0'":
+            flags += fmt[i]
+            i += 1
+        width: int | None = None
+        if i < n and fmt[i] == "*":
+            width = -1
+            i += 1
+        else:
+            j = i
+            while i < n and fmt[i].isdigit():
+                i += 1
+            if i > j:
+                width = int(fmt[j:i])
+        prec: int | None = None
+        if i < n and fmt[i] == ".":
+            i += 1
+            if i < n and fmt[i] == "*":
+                prec = -1
+                i += 1
+            else:
+                j = i
+                while i < n and fmt[i].isdigit():
+                    i += 1
+                prec = int(fmt[j:i] or "0")
+        while i < n and fmt[i] in "hlLqjt":
+            i += 1
+        if i >= n or fmt[i] not in _CONV:
+            # not a conversion: printed as written
+            lit.append(fmt[start:i])
+            continue
+        conv = fmt[i]
+        i += 1
+        if conv == "%":
+            lit.append("%")
+            continue
+        if lit:
+            items.append("".join(lit))
+            lit = []
+        items.append(Spec(flags.replace("'", ""), width, prec, conv, argnum, i - 1))
+    if lit:
+        items.append("".join(lit))
+    return items
+
+
+_FMT_CACHE: dict[str, list[Item]] = {}
+
+
+def compiled(fmt: str) -> list[Item]:
+    items = _FMT_CACHE.get(fmt)
+    if items is None:
+        items = parse_format(fmt)
+        if len(_FMT_CACHE) > 256:
+            _FMT_CACHE.clear()
+        _FMT_CACHE[fmt] = items
+    return items
+
+
+def _num(v: Value) -> float:
+    return v if v.__class__ is float else str2num(v)  # type: ignore[return-value,arg-type]
+
+
+def _pad(text: str, width: int | None, left: bool) -> str:
+    if width is None or len(text) >= width:
+        return text
+    return text.ljust(width) if left else text.rjust(width)
+
+
+def _char(v: Value) -> str:
+    if v.__class__ is float or (v.__class__ is Input and looks_numeric(v)):  # type: ignore[arg-type]
+        x = _num(v)
+        if x != x or x in (math.inf, -math.inf):
+            return ""
+        code = int(x)
+        if code < 0 or code > 0x10FFFF:
+            return chr(0xDC00 | (code & 0xFF))  # one raw byte, as gawk writes it
+        if 0xD800 <= code < 0xE000:
+            return chr(0xDC00 | (code & 0xFF))
+        return chr(code)
+    s = str(v)
+    return s[:1]
+
+
+def _hexfloat(x: float, spec: Spec) -> str:
+    """C's %a: shortest hex digits unless a precision is given."""
+    if x == 0:
+        mant, exp, sign = "0", 0, "-" if math.copysign(1.0, x) < 0 else ""
+        frac = ""
+    else:
+        sign = "-" if x < 0 else ""
+        h = float.hex(abs(x))  # 0x1.8000000000000p+1
+        body, _, e = h[2:].partition("p")
+        mant, _, frac = body.partition(".")
+        exp = int(e)
+        frac = frac.rstrip("0")
+    if spec.prec is not None and spec.prec >= 0:
+        if len(frac) > spec.prec:
+            full = int(mant + frac, 16)
+            shift = 4 * (len(frac) - spec.prec)
+            rounded = (full + (1 << (shift - 1))) >> shift if shift else full
+            digits = format(rounded, "x")
+            mant, frac = digits[: len(digits) - spec.prec] or "0", digits[len(digits) - spec.prec :]
+            if spec.prec == 0:
+                frac = ""
+        else:
+            frac = frac.ljust(spec.prec, "0")
+    if "+" in spec.flags and not sign:
+        sign = "+"
+    elif " " in spec.flags and not sign:
+        sign = " "
+    point = "." if frac or "#" in spec.flags else ""
+    text = f"{sign}0x{mant}{point}{frac}p{'+' if exp >= 0 else '-'}{abs(exp)}"
+    return text.upper() if spec.conv == "A" else text
+
+
+def _integer(x: float, spec: Spec) -> str:
+    conv = spec.conv
+    if x != x or x in (math.inf, -math.inf):
+        return special_str(x)
+    n = int(x)
+    if conv in "oxXu":
+        if n < 0:
+            if n < -(1 << 63):
+                return _float_fallback(x, spec)
+            n += 1 << 64
+        elif n >= 1 << 64:
+            return _float_fallback(x, spec)
+        if conv == "u":
+            conv = "d"
+    flags = spec.flags
+    alt = "#" in flags
+    if alt and conv in "oxX":
+        flags = flags.replace("#", "")
+    pyfmt = "%" + flags + (str(spec.width) if spec.width is not None else "")
+    if spec.prec is not None:
+        pyfmt += "." + str(spec.prec)
+    if conv == "i":
+        conv = "d"
+    if spec.prec == 0 and n == 0:
+        # C prints nothing for a zero with precision 0
+        body = "0" if alt and conv == "o" else ""
+        return _pad(body, spec.width, "-" in flags)
+    out = (pyfmt + conv) % n
+    if alt and n != 0:
+        prefix = "0" if conv == "o" else "0" + conv
+        stripped = out.strip()
+        if not (conv == "o" and stripped.startswith("0")):
+            out = _prefix(out, prefix, stripped, spec)
+    return out
+
+
+def _prefix(out: str, prefix: str, stripped: str, spec: Spec) -> str:
+    """Add the `#` prefix the way C does: inside zero padding, outside space padding."""
+    width = spec.width or 0
+    if "-" in spec.flags:
+        return (prefix + stripped).ljust(width)
+    if "0" in spec.flags and spec.prec is None:
+        digits = stripped.lstrip("0") or "0"
+        return prefix + digits.rjust(max(width - len(prefix), 0), "0")
+    return (prefix + stripped).rjust(width)
+
+
+def _float_fallback(x: float, spec: Spec) -> str:
+    """gawk prints out-of-range values for integer formats with %g."""
+    flags = spec.flags.replace("#", "")
+    pyfmt = "%" + flags + (str(spec.width) if spec.width is not None else "") + "g"
+    return pyfmt % x
+
+
+def _floating(x: float, spec: Spec) -> str:
+    if x != x or x in (math.inf, -math.inf):
+        return special_str(x)
+    if spec.conv in "aA":
+        return _pad(_hexfloat(x, spec), spec.width, "-" in spec.flags)
+    pyfmt = "%" + spec.flags + (str(spec.width) if spec.width is not None else "")
+    if spec.prec is not None:
+        pyfmt += "." + str(spec.prec)
+    return (pyfmt + spec.conv) % x
+
+
+def format_values(fmt: str, args: list[Value] | tuple[Value, ...], convfmt: str = "%.6g") -> str:
+    items = compiled(fmt)
+    out: list[str] = []
+    ai = 0
+    nargs = len(args)
+    for item in items:
+        if item.__class__ is str:
+            out.append(item)  # type: ignore[arg-type]
+            continue
+        spec: Spec = item  # type: ignore[assignment]
+        width = spec.width
+        prec = spec.prec
+        if width == -1:
+            if ai >= nargs:
+                raise FormatError(fmt, spec.pos)
+            width = int(_num(args[ai]))
+            ai += 1
+        if prec == -1:
+            if ai >= nargs:
+                raise FormatError(fmt, spec.pos)
+            p = int(_num(args[ai]))
+            ai += 1
+            prec = p if p >= 0 else None
+        flags = spec.flags
+        if width is not None and width < 0:
+            flags += "-"
+            width = -width
+        if width is not None and width > _MAX_WIDTH:
+            width = _MAX_WIDTH
+        if spec.argnum is not None:
+            idx = spec.argnum - 1
+            if idx >= nargs or idx < 0:
+                raise FormatError(fmt, spec.pos)
+            arg = args[idx]
+        else:
+            if ai >= nargs:
+                raise FormatError(fmt, spec.pos)
+            arg = args[ai]
+            ai += 1
+        if width != spec.width or prec != spec.prec or flags != spec.flags:
+            spec = Spec(flags, width, prec, spec.conv, None, spec.pos)
+        out.append(format_one(spec, arg, convfmt))
+    return "".join(out)
+
+
+def format_one(spec: Spec, arg: Value, convfmt: str) -> str:
+    conv = spec.conv
+    if conv == "s":
+        s = num2str(arg, convfmt) if arg.__class__ is float else str(arg)  # type: ignore[arg-type]
+        if spec.prec is not None:
+            s = s[: spec.prec]
+        return _pad(s, spec.width, "-" in spec.flags)
+    if conv == "c":
+        return _pad(_char(arg), spec.width, "-" in spec.flags)
+    x = _num(arg)
+    if conv in _INT_CONV:
+        return _integer(x, spec)
+    return _floating(x, spec)
+
+
+def num2str(x: float, fmt: str) -> str:
+    """A number as a string: integers exactly, others through CONVFMT/OFMT."""
+    if x - x == 0.0:
+        i = int(x)
+        if i == x:
+            return str(i)
+        if fmt == "%.6g":
+            return f"{x:.6g}"
+        items = compiled(fmt)
+        if any(isinstance(it, Spec) and it.conv in "sc" for it in items):
+            return f"{x:.6g}"  # a format that would convert back to a string
+        try:
+            return format_values(fmt, (x,))
+        except FormatError:
+            return fmt
+    return special_str(x)
+
+
+def to_str(v: Value, convfmt: str = "%.6g") -> str:
+    if v.__class__ is float:
+        return num2str(v, convfmt)  # type: ignore[arg-type]
+    return v  # type: ignore[return-value]
+

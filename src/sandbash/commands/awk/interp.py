@@ -1,0 +1,574 @@
+"""Running a compiled program: built-ins with state, getline, the main
+input (ARGV files and assignments, BEGINFILE/ENDFILE), and BEGIN / records
+/ END with awk's exit semantics."""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+from ...vfs.errors import FsError, strerror
+from ..context import Ctx
+from . import builtins as B
+from . import timefmt
+from .ast import LINE_BASE
+from .gen_stmt import Generated
+from .io import AwkFatal
+from .lexer import unescape
+from .records import Reader, regex_split, split_default
+from .regex import Regex
+from .runtime import Runtime
+from .sorting import asort
+from .values import UNINIT, Input, Value, to_num, typeof
+
+
+class _Exit(Exception):
+    def __init__(self, code: float | None) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class _Next(Exception):
+    pass
+
+
+class _SkipFile(Exception):
+    pass
+
+
+class FatalNoLoc(AwkFatal):
+    """A fatal error reported without a program location."""
+
+
+def is_assignment(arg: str) -> bool:
+    name, eq, _ = arg.partition("=")
+    return bool(eq) and bool(name) and (name[0].isalpha() or name[0] == "_") and name.isascii() and \
+        all(c.isalnum() or c == "_" for c in name)
+
+
+class Interp(Runtime):
+    def __init__(self, ctx: Ctx, gen: Generated, prog: str, csv: bool, uses: set[str],
+                 sources: list[str]) -> None:
+        ns: dict[str, Any] = {"__builtins__": {}}
+        super().__init__(ctx, ns, csv, prog, uses)
+        self.gen = gen
+        self.prog = prog
+        self.sources = sources
+        self.uses = uses
+        self.reader: Reader | None = None
+        self.argi = 1
+        self.saw_file = False
+        self.stdin_used = False
+        self.exit_code = 0
+        self.in_end = False
+
+    # ------------------------------------------------------------ setup
+
+    def setup(self, argv: list[str], fs: str | None, assigns: list[str], globals_seen: set[str],
+              arrays: set[str]) -> None:
+        ns = self.ns
+        for name in globals_seen:
+            ns["A_" + name if name in arrays else "V_" + name] = {} if name in arrays else UNINIT
+        ns.update({
+            "V_FS": " ", "V_OFS": " ", "V_ORS": "\n", "V_RS": "\n", "V_SUBSEP": "\x1c", "V_CONVFMT": "%.6g",
+            "V_OFMT": "%.6g", "V_NR": 0.0, "V_FNR": 0.0, "V_FILENAME": "", "V_RSTART": 0.0, "V_RLENGTH": -1.0,
+            "V_RT": "", "V_IGNORECASE": 0.0, "V_ERRNO": "", "V_BINMODE": 0.0, "V_LINT": 0.0,
+            "V_TEXTDOMAIN": "messages", "V_ARGC": float(len(argv)),
+        })
+        if "FIELDWIDTHS" in globals_seen:
+            ns["V_FIELDWIDTHS"] = UNINIT
+        if "FPAT" in globals_seen:
+            ns["V_FPAT"] = UNINIT
+        ns["A_ENVIRON"] = {k: Input(v) for k, v in self.ctx.env.items()}
+        ns["A_ARGV"] = {str(i): (a if i == 0 else Input(a)) for i, a in enumerate(argv)}
+        ns["A_PROCINFO"] = {
+            "version": "5.2.1", "api_major": 3.0, "api_minor": 2.0, "FS": "FS", "strftime": timefmt.DEFAULT_FORMAT,
+            "platform": "posix", "pid": 2.0, "ppid": 1.0, "uid": 1000.0, "gid": 1000.0, "euid": 1000.0,
+            "egid": 1000.0, "pgrpid": 2.0, "prec": 53.0, "max_prec": 53.0,
+        }
+        ns["A_SYMTAB"] = {}
+        ns["A_FUNCTAB"] = {}
+        if fs is not None:
+            ns["V_FS"] = fs
+        for a in assigns:
+            self.assign(a)
+        self.install()
+        self._install_builtins()
+        ns.update(self.gen.values)
+        ns["_RNG"] = [False] * int(self.gen.values.get("_NRANGES", 0) or 0)  # type: ignore[call-overload]
+
+    def assign(self, text: str) -> None:
+        """A -v or command-line assignment: escapes processed, value a strnum."""
+        name, _, value = text.partition("=")
+        key = "A_" + name if "A_" + name in self.ns and isinstance(self.ns["A_" + name], dict) else "V_" + name
+        if key.startswith("A_"):
+            raise FatalNoLoc(f"cannot use array `{name}' in a scalar context")
+        warns: list[str] = []
+        self.ns[key] = Input(unescape(value, warns))
+        for w in warns:
+            self.warn(f"warning: {w}")
+
+    # ------------------------------------------------------------ built-ins with state
+
+    def _install_builtins(self) -> None:
+        ns = self.ns
+        env = self.ctx.env
+        to_str = self.to_str
+
+        def length(v: Value | dict[str, Value]) -> float:
+            return float(len(v)) if v.__class__ is dict else float(len(to_str(v)))  # type: ignore[arg-type]
+
+        def math1(name: str, fn: Callable[[float], float]) -> Callable[[float], float]:
+            def call(x: float) -> float:
+                try:
+                    return fn(x)
+                except (ValueError, OverflowError):
+                    return math.nan
+
+            return call
+
+        def log(x: float) -> float:
+            if x < 0:
+                self.runtime_warning(f"log: received negative argument {x:g}")
+            return B.awk_log(x)
+
+        def sqrt(x: float) -> float:
+            if x < 0:
+                self.runtime_warning(f"sqrt: received negative argument {x:g}")
+            return B.awk_sqrt(x)
+
+        def exp(x: float) -> float:
+            r = B.awk_exp(x)
+            if r == math.inf and x != math.inf:
+                self.runtime_warning(f"exp: argument {x:g} is out of range")
+            return r
+
+        def strftime(fmt: str | None = None, ts: float | None = None, utc: float = 0.0) -> str:
+            if fmt is None:
+                fmt = to_str(ns["A_PROCINFO"].get("strftime", timefmt.DEFAULT_FORMAT))
+            when = self.ctx.clock() if ts is None else ts
+            return timefmt.strftime(fmt, when, env, bool(utc))
+
+        def typeof_el(d: dict[str, Value], k: str) -> str:
+            return typeof(d[k]) if k in d else "untyped"
+
+        def isarray(v: object) -> float:
+            return 1.0 if v.__class__ is dict else 0.0
+
+        ns.update({
+            "_length": length, "_substr": B.substr, "_lower": B.lower, "_upper": B.upper,
+            "_index": (lambda s, t: B.index(s, t, self.icase_on())) if self.icase else B.index,
+            "_split": self.split_fn, "_patsplit": self.patsplit, "_subst": self.subst, "_gensub": self.gensub,
+            "_match": self.match,
+            "_sin": math1("sin", math.sin), "_cos": math1("cos", math.cos), "_atan2": math.atan2,
+            "_exp": exp, "_log": log, "_sqrt": sqrt, "_int": B.awk_int, "_compl": B.compl,
+            "_strtonum": B.strtonum, "_bits": B.bits, "_rand": self.rng.rand, "_srand": self.srand,
+            "_system": self.system, "_close": self.close, "_fflush": self.fflush,
+            "_asort": lambda src, dest, how, ind: asort(self, src, dest, how, ind),
+            "_isarray": isarray, "_typeof": typeof, "_typeof_el": typeof_el,
+            "_systime": lambda: float(int(self.ctx.clock())), "_strftime": strftime,
+            "_mktime": lambda spec, utc=0.0: timefmt.mktime(spec, env, bool(utc)),
+            "_indirect": self.indirect,
+            "_gl": self.gl_main, "_glv": self.gl_main_var, "_glf": self.gl_file, "_glfv": self.gl_file_var,
+            "_glc": self.gl_cmd, "_glcv": self.gl_cmd_var, "_glp": self.gl_coproc, "_glpv": self.gl_coproc_var,
+            "_nextfile": self.nextfile, "_Exit": _Exit, "_Next": _Next, "_SkipFile": _SkipFile,
+        })
+
+    def runtime_warning(self, message: str) -> None:
+        self.warn(f"{self.location_prefix(_awk_loc(sys._getframe(1)))}warning: {message}")
+
+    def split_fn(self, s: str, arr: dict[str, Value], sep: Regex | str | None,
+                 seps: dict[str, Value] | None) -> float:
+        arr.clear()
+        if seps is not None:
+            seps.clear()
+        if sep is None:
+            sep = self.to_str(self.ns["V_FS"])
+        pieces: list[str]
+        if isinstance(sep, str) and sep == " ":
+            pieces = split_default(s)
+            if seps is not None and s:
+                self._default_seps(s, seps)
+        elif isinstance(sep, str) and sep == "":
+            pieces = list(s)
+        elif isinstance(sep, str) and len(sep) == 1 and sep != "\\" and not (sep.isalpha() and self.icase_on()):
+            pieces = s.split(sep) if s else []
+            if seps is not None:
+                for i in range(1, len(pieces)):
+                    seps[str(i)] = Input(sep)
+        else:
+            rx = sep if isinstance(sep, Regex) else self.dynamic_regex(sep)
+            pieces = regex_split(rx, s)
+            if seps is not None and s:
+                i = 1
+                for st, en in rx.finditer(s):
+                    if en > st:
+                        seps[str(i)] = Input(s[st:en])
+                        i += 1
+        for i, p in enumerate(pieces, 1):
+            arr[str(i)] = Input(p)
+        self.ctx.checkpoint(1 + len(pieces) // 64)
+        return float(len(pieces))
+
+    @staticmethod
+    def _default_seps(s: str, seps: dict[str, Value]) -> None:
+        stripped = s.lstrip(" \t\n")
+        if len(stripped) != len(s):
+            seps["0"] = Input(s[: len(s) - len(stripped)])
+        i = 1
+        pos = len(s) - len(stripped)
+        n = len(s)
+        while pos < n:
+            while pos < n and s[pos] not in " \t\n":
+                pos += 1
+            start = pos
+            while pos < n and s[pos] in " \t\n":
+                pos += 1
+            if pos > start:
+                seps[str(i)] = Input(s[start:pos])
+                i += 1
+
+    def patsplit(self, s: str, arr: dict[str, Value], pat: Regex | None, seps: dict[str, Value] | None) -> float:
+        if pat is None:
+            fpat = self.ns.get("V_FPAT", UNINIT)
+            pat = self.dynamic_regex(self.to_str(fpat) if fpat != "" else "[^[:space:]]+")
+        arr.clear()
+        if seps is not None:
+            seps.clear()
+        pos = 0
+        n = 0
+        for st, en in pat.finditer(s):
+            if seps is not None and (n or st > 0):
+                seps[str(n)] = Input(s[pos:st])
+            n += 1
+            arr[str(n)] = Input(s[st:en])
+            pos = en
+        if seps is not None and pos < len(s):
+            seps[str(n)] = Input(s[pos:])
+        return float(n)
+
+    def subst(self, rx: Regex, repl: str, s: str, is_global: bool) -> tuple[int, str]:
+        count, out = B.subst(rx, repl, s, is_global)
+        if count:
+            self.ctx.checkpoint(1 + count // 64)
+            self.check_len(out)
+        return count, out
+
+    def gensub(self, rx: Regex, repl: str, how: Value, s: str) -> str:
+        is_global, nth, warning = B.gensub_how(how)
+        if warning is not None:
+            self.runtime_warning(warning)
+        _, out = B.subst(rx, repl, s, is_global, nth, gensub=True)
+        return self.check_len(out)
+
+    def match(self, s: str, rx: Regex, arr: dict[str, Value] | None) -> float:
+        ns = self.ns
+        spans = rx.search_groups(s) if arr is not None and rx.groups else None
+        if spans is None:
+            m = rx.search(s)
+            spans = [m] if m is not None else None
+        if arr is not None:
+            arr.clear()
+        if spans is None:
+            ns["V_RSTART"] = 0.0
+            ns["V_RLENGTH"] = -1.0
+            return 0.0
+        st, en = spans[0]
+        ns["V_RSTART"] = float(st + 1)
+        ns["V_RLENGTH"] = float(en - st)
+        if arr is not None:
+            sep = self.to_str(ns["V_SUBSEP"])
+            for i, (a, b) in enumerate(spans):
+                if a >= 0:
+                    arr[str(i)] = Input(s[a:b])
+                    arr[f"{i}{sep}start"] = float(a + 1)
+                    arr[f"{i}{sep}length"] = float(b - a)
+        return float(st + 1)
+
+    def srand(self, seed: float | None = None) -> float:
+        prev = self.seed
+        value = float(int(self.ctx.clock())) if seed is None else (float(int(seed)) if math.isfinite(seed) else 0.0)
+        self.seed = value
+        self.rng.seed(int(value))
+        return prev
+
+    def system(self, cmd: str) -> float:
+        status = self.io.system(cmd)
+        return float(status)
+
+    def close(self, name: str, how: str | None = None) -> float:
+        return float(self.io.close(name, how))
+
+    def fflush(self, name: str | None) -> float:
+        return float(self.io.fflush(name))
+
+    def indirect(self, name: Value, args: tuple[Value, ...]) -> Value:
+        fname = self.to_str(name)
+        fn = self.ns.get("F_" + fname) if fname.isidentifier() else None
+        if fn is None:
+            raise AwkFatal(f"function `{fname}' not defined")
+        result: Value = fn(*args)
+        return result
+
+    # ------------------------------------------------------------ getline
+
+    def _bump(self, fnr: bool) -> None:
+        ns = self.ns
+        ns["V_NR"] = to_num(ns["V_NR"]) + 1.0
+        if fnr:
+            ns["V_FNR"] = to_num(ns["V_FNR"]) + 1.0
+
+    def gl_main(self) -> float:
+        rec = self.next_main()
+        if rec is None:
+            return 0.0
+        self.set_record(rec)
+        self._bump(True)
+        return 1.0
+
+    def gl_main_var(self) -> tuple[float, Value]:
+        rec = self.next_main()
+        if rec is None:
+            return 0.0, UNINIT
+        self._bump(True)
+        return 1.0, Input(rec)
+
+    def _read(self, rd: Reader | None) -> str | None:
+        if rd is None:
+            return None
+        self.ctx.checkpoint()
+        rec = rd.read()
+        if rec is not None:
+            self.ns["V_RT"] = rd.rt
+        return rec
+
+    def gl_file(self, name: str) -> float:
+        rd = self.io.reader_file(name)
+        if rd is None:
+            return -1.0
+        rec = self._read(rd)
+        if rec is None:
+            return 0.0
+        self.set_record(rec)
+        return 1.0
+
+    def gl_file_var(self, name: str) -> tuple[float, Value]:
+        rd = self.io.reader_file(name)
+        if rd is None:
+            return -1.0, UNINIT
+        rec = self._read(rd)
+        return (0.0, UNINIT) if rec is None else (1.0, Input(rec))
+
+    def gl_cmd(self, cmd: str, coproc: bool = False) -> float:
+        rec = self._read(self.io.reader_cmd(cmd, coproc))
+        if rec is None:
+            return 0.0
+        self.set_record(rec)
+        self._bump(False)
+        return 1.0
+
+    def gl_cmd_var(self, cmd: str, coproc: bool = False) -> tuple[float, Value]:
+        rec = self._read(self.io.reader_cmd(cmd, coproc))
+        if rec is None:
+            return 0.0, UNINIT
+        self._bump(False)
+        return 1.0, Input(rec)
+
+    def gl_coproc(self, cmd: str) -> float:
+        return self.gl_cmd(cmd, True)
+
+    def gl_coproc_var(self, cmd: str) -> tuple[float, Value]:
+        return self.gl_cmd_var(cmd, True)
+
+    # ------------------------------------------------------------ main input
+
+    def next_main(self) -> str | None:
+        while True:
+            if self.reader is None and not self.open_next():
+                return None
+            rd = self.reader
+            assert rd is not None
+            rec = rd.read()
+            if rec is not None:
+                if "RT" in self.uses:
+                    self.ns["V_RT"] = rd.rt
+                return rec
+            self.end_file()
+
+    def open_next(self) -> bool:
+        ns = self.ns
+        while True:
+            argc = to_num(ns["V_ARGC"])
+            if self.argi >= argc:
+                break
+            arg = ns["A_ARGV"].get(str(self.argi))
+            self.argi += 1
+            if arg is None:
+                continue
+            name = self.to_str(arg)
+            if name == "":
+                continue
+            if is_assignment(name):
+                self.assign(name)
+                continue
+            self.saw_file = True
+            if self.start_file(name):
+                return True
+        if not self.saw_file and not self.stdin_used:
+            self.stdin_used = True
+            return self.start_file("-")
+        return False
+
+    def start_file(self, name: str) -> bool:
+        ctx = self.ctx
+        if name in ("-", "/dev/stdin"):
+            stream = ctx.stdin
+        else:
+            try:
+                if ctx.fs.is_dir(name):
+                    self.warn(f"warning: command line argument `{name}' is a directory: skipped")
+                    return False
+                stream = ctx.open_in(name)
+            except FsError as e:
+                raise FatalNoLoc(f"cannot open file `{name}' for reading: {strerror(e.errno or 0)}") from None
+        self.reader = Reader(stream, self.ns, self.csv, ctx.checkpoint)
+        self.paragraph = self.ns["V_RS"] == ""
+        self.ns["V_FILENAME"] = name
+        self.ns["V_FNR"] = 0.0
+        begin = self.ns.get("_BEGINFILE")
+        if begin is not None:
+            try:
+                begin()
+            except _SkipFile:
+                self.end_file(run_endfile=False)
+                return False
+        return True
+
+    def end_file(self, run_endfile: bool = True) -> None:
+        rd = self.reader
+        self.reader = None
+        if rd is not None and rd.stream is not self.ctx.stdin:
+            rd.close()
+        end = self.ns.get("_ENDFILE")
+        if run_endfile and end is not None:
+            end()
+
+    def nextfile(self) -> None:
+        if self.reader is not None:
+            self.end_file()
+
+    def main_loop(self) -> None:
+        ns = self.ns
+        main = ns.get("_MAIN")
+        cp = self.ctx.checkpoint
+        want_rt = "RT" in self.uses
+        while True:
+            if self.reader is None and not self.open_next():
+                return
+            rd = self.reader
+            assert rd is not None
+            read = rd.read
+            self.paragraph = ns["V_RS"] == ""
+            while True:
+                rec = read()
+                if rec is None:
+                    if self.reader is rd:
+                        self.end_file()
+                    break
+                nr = ns["V_NR"]
+                ns["V_NR"] = (nr if nr.__class__ is float else to_num(nr)) + 1.0
+                fnr = ns["V_FNR"]
+                ns["V_FNR"] = (fnr if fnr.__class__ is float else to_num(fnr)) + 1.0
+                if want_rt:
+                    ns["V_RT"] = rd.rt
+                self.rec = rec
+                self.flds = None
+                if ns["V_FS"] is not self.fs_obj or self.watch_modes:
+                    self.sync_fs()
+                cp()
+                if main is not None:
+                    try:
+                        main()
+                    except _Next:
+                        pass
+                if self.reader is not rd:
+                    break
+
+    # ------------------------------------------------------------ running
+
+    def run(self) -> int:
+        ns = self.ns
+        try:
+            try:
+                if "_BEGIN" in ns:
+                    ns["_BEGIN"]()
+                if self.gen.has_main or self.gen.has_end or "_BEGINFILE" in ns or "_ENDFILE" in ns:
+                    self.main_loop()
+            except _Exit as e:
+                if e.code is not None:
+                    self.exit_code = int(e.code) & 0xFF
+            if "_END" in ns:
+                self.in_end = True
+                try:
+                    ns["_END"]()
+                except _Exit as e:
+                    if e.code is not None:
+                        self.exit_code = int(e.code) & 0xFF
+        except (AwkFatal, ZeroDivisionError, RecursionError, _Next, _SkipFile) as e:
+            self.report(e)
+            self.io.close_all()
+            return 2
+        self.io.close_all()
+        return self.exit_code
+
+    def report(self, e: BaseException) -> None:
+        if isinstance(e, ZeroDivisionError):
+            msg = "division by zero attempted"
+        elif isinstance(e, RecursionError):
+            msg = "function call nesting too deep (recursion too deep)"
+        elif isinstance(e, _Next):
+            msg = "`next' cannot be called from a BEGIN or END rule"
+        elif isinstance(e, _SkipFile):
+            msg = "`nextfile' used outside a BEGINFILE rule"
+        else:
+            msg = str(e.args[0]) if e.args else "error"
+        self.io.stdout.flush()
+        if isinstance(e, FatalNoLoc):
+            self.io.stderr.write(f"{self.prog}: fatal: {msg}\n")
+            return
+        loc = _tb_loc(e.__traceback__)
+        self.io.stderr.write(f"{self.location_prefix(loc)}fatal: {msg}\n")
+
+    def location_prefix(self, loc: int | None) -> str:
+        out = f"{self.prog}: "
+        if loc is not None:
+            line = self.gen.linemap[loc - 1] if 0 < loc <= len(self.gen.linemap) else 0
+            src, lineno = divmod(line, LINE_BASE)
+            name = self.sources[src] if src < len(self.sources) else "cmd. line"
+            out += f"{name}:{max(lineno, 1)}: "
+        filename = self.ns.get("V_FILENAME", "")
+        if filename.__class__ is float or filename != "":
+            fnr = self.to_str(self.ns.get("V_FNR", 0.0))
+            out += f"(FILENAME={self.to_str(filename)} FNR={fnr}) "
+        return out
+
+
+def _tb_loc(tb: TracebackType | None) -> int | None:
+    loc = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<awk>":
+            loc = tb.tb_lineno
+        tb = tb.tb_next
+    return loc
+
+
+def _awk_loc(frame: Any) -> int | None:
+    while frame is not None:
+        if frame.f_code.co_filename == "<awk>":
+            return int(frame.f_lineno)
+        frame = frame.f_back
+    return None
+

@@ -1,0 +1,365 @@
+"""Reading records (RS) and splitting them into fields (FS, FPAT, FIELDWIDTHS, CSV).
+
+A `Reader` decodes its byte stream incrementally and re-reads RS before each
+record, so assigning RS mid-stream takes effect at the next record as in gawk.
+With a one-character RS (the usual newline) it splits whole chunks at once
+and hands out the pieces, which keeps the per-record cost tiny.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Callable, Mapping
+
+from ...stdio.streams import Stream
+from .regex import Regex, RegexError, compile_regex
+
+Splitter = Callable[[str], list[str]]
+
+# fixed patterns (not user input): characters str.split() treats as
+# whitespace but awk does not, and awk's default field
+_ODD_SPACE = re.compile("[\r\v\f\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
+_AWK_FIELD = re.compile("[^ \t\n]+")
+
+SINGLE, PARAGRAPH, REGEX, CSV = 0, 1, 2, 3
+
+
+class Reader:
+    """Records from one input; `rt` is the terminator of the last record."""
+
+    __slots__ = ("stream", "ns", "dec", "buf", "lines", "idx", "eof", "rs_obj", "mode", "sep", "rx", "rt", "csv",
+                 "icase_obj", "charge")
+
+    def __init__(self, stream: Stream, ns: Mapping[str, object], csv: bool = False,
+                 charge: Callable[[int], None] | None = None) -> None:
+        self.stream = stream
+        self.ns = ns
+        self.dec = codecs.getincrementaldecoder("utf-8")("surrogateescape")
+        self.buf = ""
+        self.lines: list[str] = []
+        self.idx = 0
+        self.eof = False
+        self.rs_obj: object = None
+        self.mode = SINGLE
+        self.sep = "\n"
+        self.rx: Regex | None = None
+        self.rt = ""
+        self.csv = csv
+        self.icase_obj: object = None
+        self.charge = charge
+
+    # ------------------------------------------------------------ RS
+
+    def _set_rs(self, rs: object) -> None:
+        # put back lines already split with the old separator
+        if self.idx < len(self.lines):
+            sep = self.sep
+            self.buf = "".join(line + sep for line in self.lines[self.idx :]) + self.buf
+        self.lines = []
+        self.idx = 0
+        self.rs_obj = rs
+        text = rs if isinstance(rs, str) else _num_text(rs)
+        self.rx = None
+        if text == "":
+            self.mode = PARAGRAPH
+        elif len(text) == 1:
+            self.mode = CSV if self.csv and text == "\n" else SINGLE
+            self.sep = text
+        else:
+            self.mode = REGEX
+            icase = bool(self.ns.get("V_IGNORECASE"))
+            try:
+                self.rx = compile_regex(text, icase)
+            except RegexError:
+                self.mode = SINGLE
+                self.sep = text[0]
+
+    def _more(self) -> bool:
+        """Decode another chunk into buf; False at end of input."""
+        if self.eof:
+            return False
+        chunk = self.stream.read_chunk()
+        if not chunk:
+            self.eof = True
+            tail = self.dec.decode(b"", True)
+            if tail:
+                self.buf += tail
+            return False
+        if self.charge is not None:
+            self.charge(len(chunk) >> 10)
+        self.buf += self.dec.decode(chunk)
+        return True
+
+    # ------------------------------------------------------------ reading
+
+    def read(self) -> str | None:
+        rs = self.ns["V_RS"]
+        if rs is not self.rs_obj:
+            self._set_rs(rs)
+        if self.mode == SINGLE:
+            idx = self.idx
+            if idx < len(self.lines):
+                self.idx = idx + 1
+                self.rt = self.sep
+                return self.lines[idx]
+            return self._read_single()
+        if self.mode == PARAGRAPH:
+            return self._read_paragraph()
+        if self.mode == CSV:
+            return self._read_csv()
+        return self._read_regex()
+
+    def _read_single(self) -> str | None:
+        sep = self.sep
+        while True:
+            if sep in self.buf:
+                parts = self.buf.split(sep)
+                self.buf = parts.pop()
+                self.lines = parts
+                self.idx = 1
+                self.rt = sep
+                return parts[0]
+            if not self._more():
+                if self.buf:
+                    rec = self.buf
+                    self.buf = ""
+                    self.rt = ""
+                    return rec
+                self.lines = []
+                self.idx = 0
+                return None
+
+    def _read_paragraph(self) -> str | None:
+        while True:
+            buf = self.buf.lstrip("\n")
+            if len(buf) != len(self.buf):
+                self.buf = buf
+            if not buf and not self._more():
+                return None
+            if not buf:
+                continue
+            i = buf.find("\n\n")
+            if i >= 0:
+                j = i + 2
+                while j < len(buf) and buf[j] == "\n":
+                    j += 1
+                if j < len(buf) or self.eof:
+                    self.rt = buf[i:j]
+                    self.buf = buf[j:]
+                    return buf[:i]
+            if not self._more():
+                rec = self.buf.rstrip("\n")
+                self.rt = self.buf[len(rec) :]
+                self.buf = ""
+                return rec if rec or self.rt else None
+
+    def _read_regex(self) -> str | None:
+        rx = self.rx
+        assert rx is not None
+        while True:
+            buf = self.buf
+            m = None
+            for st, en in rx.finditer(buf):
+                if en > st:
+                    m = (st, en)
+                    break
+            if m is not None and (m[1] < len(buf) or self.eof):
+                self.rt = buf[m[0] : m[1]]
+                self.buf = buf[m[1] :]
+                return buf[: m[0]]
+            if not self._more():
+                if m is not None:
+                    continue
+                if self.buf:
+                    rec = self.buf
+                    self.buf = ""
+                    self.rt = ""
+                    return rec
+                return None
+
+    def _read_csv(self) -> str | None:
+        """Newline-terminated records whose quoted fields may hold newlines."""
+        rec = self._line()
+        if rec is None:
+            return None
+        while rec.count('"') % 2 == 1:
+            more = self._line()
+            if more is None:
+                break
+            rec += "\n" + more
+        return rec
+
+    def _line(self) -> str | None:
+        if self.idx < len(self.lines):
+            line = self.lines[self.idx]
+            self.idx += 1
+            self.rt = self.sep
+            return line
+        return self._read_single()
+
+    def close(self) -> None:
+        self.stream.close()
+
+
+def _num_text(v: object) -> str:
+    from .fmt import num2str
+
+    return num2str(v, "%.6g") if isinstance(v, float) else str(v)
+
+
+# ---------------------------------------------------------------- fields
+
+
+def split_default(rec: str) -> list[str]:
+    if _ODD_SPACE.search(rec) is None:
+        return rec.split()
+    return _AWK_FIELD.findall(rec)
+
+
+def split_chars(rec: str) -> list[str]:
+    return list(rec)
+
+
+def _literal_splitter(sep: str) -> Splitter:
+    def split(rec: str) -> list[str]:
+        return rec.split(sep) if rec else []
+
+    return split
+
+
+def regex_split(rx: Regex, rec: str) -> list[str]:
+    """Split on regex matches (empty matches never separate)."""
+    if not rec:
+        return []
+    out: list[str] = []
+    pos = 0
+    for st, en in rx.finditer(rec):
+        if en == st:
+            continue
+        out.append(rec[pos:st])
+        pos = en
+    out.append(rec[pos:])
+    return out
+
+
+def _regex_splitter(rx: Regex) -> Splitter:
+    def split(rec: str) -> list[str]:
+        return regex_split(rx, rec)
+
+    return split
+
+
+def fs_splitter(fs: str, icase: bool = False, paragraph: bool = False) -> Splitter:
+    """The splitter for a value of FS (raises RegexError for a bad regex)."""
+    if fs == " ":
+        return split_default
+    if paragraph:
+        # newline always separates fields in paragraph mode
+        if len(fs) == 1 and fs != "\\" and not (icase and fs.isalpha()):
+            sep = fs
+
+            def split_para(rec: str) -> list[str]:
+                return rec.replace("\n", sep).split(sep) if rec else []
+
+            return split_para
+        if fs == "":
+            return split_chars
+        return _regex_splitter(compile_regex("(" + fs + ")|\n", icase))
+    if fs == "":
+        return split_chars
+    if len(fs) == 1 and fs != "\\" and not (icase and fs.isalpha()):
+        return _literal_splitter(fs)
+    if fs == "\\":
+        return _literal_splitter("\\")
+    return _regex_splitter(compile_regex(fs, icase))
+
+
+def fpat_splitter(fpat: str, icase: bool = False) -> Splitter:
+    rx = compile_regex(fpat, icase)
+
+    def split(rec: str) -> list[str]:
+        if not rec:
+            return []
+        return [rec[st:en] for st, en in rx.finditer(rec)]
+
+    return split
+
+
+def fieldwidths_splitter(spec: str) -> Splitter | None:
+    """FIELDWIDTHS: "[skip:]width ..." with an optional final "*"; None if invalid."""
+    widths: list[tuple[int, int]] = []  # (skip, width); width -1 = the rest
+    items = spec.split()
+    for k, item in enumerate(items):
+        skip_s, colon, w = item.rpartition(":")
+        if not colon:
+            skip_s = "0"
+        if w == "*" and k == len(items) - 1:
+            width = -1
+        elif w.isdigit():
+            width = int(w)
+        else:
+            return None
+        if not skip_s.isdigit():
+            return None
+        widths.append((int(skip_s), width))
+
+    def split(rec: str) -> list[str]:
+        out: list[str] = []
+        pos = 0
+        n = len(rec)
+        for skip, width in widths:
+            pos += skip
+            if pos >= n:
+                break
+            if width < 0:
+                out.append(rec[pos:])
+                pos = n
+                break
+            out.append(rec[pos : pos + width])
+            pos += width
+        return out
+
+    return split
+
+
+def split_csv(rec: str) -> list[str]:
+    """RFC 4180 fields: commas separate, double quotes enclose, "" is a quote."""
+    if not rec:
+        return []
+    out: list[str] = []
+    i = 0
+    n = len(rec)
+    while True:
+        if i < n and rec[i] == '"':
+            i += 1
+            parts: list[str] = []
+            while i < n:
+                j = rec.find('"', i)
+                if j < 0:
+                    parts.append(rec[i:])
+                    i = n
+                    break
+                parts.append(rec[i:j])
+                if j + 1 < n and rec[j + 1] == '"':
+                    parts.append('"')
+                    i = j + 2
+                    continue
+                i = j + 1
+                break
+            # text after the closing quote up to the comma belongs to the field
+            j = rec.find(",", i)
+            if j < 0:
+                parts.append(rec[i:])
+                out.append("".join(parts))
+                return out
+            parts.append(rec[i:j])
+            out.append("".join(parts))
+            i = j + 1
+        else:
+            j = rec.find(",", i)
+            if j < 0:
+                out.append(rec[i:])
+                return out
+            out.append(rec[i:j])
+            i = j + 1

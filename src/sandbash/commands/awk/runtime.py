@@ -1,0 +1,399 @@
+"""The state a compiled awk program runs against: $0 and the fields,
+conversions that depend on CONVFMT/OFMT, comparisons, printing.
+
+Everything the generated code calls is a closure or bound method placed in
+its namespace by `Runtime.install()`. awk variables live in that namespace
+too (`V_name`, `A_name`), so the runtime reads FS, OFS, NR... from it.
+
+Fields are split lazily: `flds` is None until a field or NF is used. A
+field list holds raw `str` pieces from splitting (strnums when read), or
+values assigned by the program. `rec` is None while $0 must be rebuilt
+from modified fields.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ...limits import LimitExceeded
+from ..context import Ctx
+from . import builtins as B
+from .fmt import FormatError, format_values, num2str
+from .io import AwkFatal, IOManager
+from .records import Splitter, fieldwidths_splitter, fpat_splitter, fs_splitter, split_default
+from .regex import Regex, RegexError, compile_regex
+from .values import UNINIT, Input, Plain, Value, num_value, str2num, truth
+
+_MAX_FIELD = 1 << 20
+_EMPTY_INPUT = Input("")
+
+
+class Runtime:
+    def __init__(self, ctx: Ctx, ns: dict[str, Any], csv: bool, prog: str, uses: set[str]) -> None:
+        self.ctx = ctx
+        self.ns = ns
+        self.io = IOManager(ctx, ns, csv, prog)
+        self.csv = csv
+        self.rec: str | None = ""
+        self.flds: list[Any] | None = []
+        self.splitter: Splitter = split_default
+        self.fs_obj: object = " "
+        self.fw_obj: object = UNINIT
+        self.fpat_obj: object = UNINIT
+        self.field_mode = "FS"
+        self.watch_modes = "FIELDWIDTHS" in uses or "FPAT" in uses
+        self.icase = "IGNORECASE" in uses
+        self.rng = B.GawkRandom()
+        self.seed = 0.0
+        self.max_string = max(ctx.limits.max_string_length, 1 << 20)
+        self.warned: set[str] = set()
+        self.paragraph = False
+
+    # ------------------------------------------------------------ conversions
+
+    def convfmt(self) -> str:
+        f = self.ns["V_CONVFMT"]
+        return f if f.__class__ is str else self.to_str(f) if f.__class__ is not float else "%.6g"
+
+    def to_str(self, v: Value) -> str:
+        if v.__class__ is float:
+            x: float = v  # type: ignore[assignment]
+            if x - x == 0.0:
+                i = int(x)
+                if i == x:
+                    return str(i)
+            return num2str(x, self.convfmt())
+        return v  # type: ignore[return-value]
+
+    def to_out(self, v: Value) -> str:
+        if v.__class__ is float:
+            x: float = v  # type: ignore[assignment]
+            if x - x == 0.0:
+                i = int(x)
+                if i == x:
+                    return str(i)
+            f = self.ns["V_OFMT"]
+            return num2str(x, f if f.__class__ is str else "%.6g")
+        return v  # type: ignore[return-value]
+
+    def n2s(self, x: float) -> str:
+        if x - x == 0.0:
+            i = int(x)
+            if i == x:
+                return str(i)
+        return num2str(x, self.convfmt())
+
+    def n2o(self, x: float) -> str:
+        return self.to_out(x)
+
+    def to_key(self, v: Value) -> str:
+        return v if v.__class__ is not float else self.n2s(v)  # type: ignore[return-value,arg-type]
+
+    def cmp(self, a: Value, b: Value) -> int:
+        x = num_value(a)
+        if x is not None:
+            y = num_value(b)
+            if y is not None:
+                return (x > y) - (x < y)
+        sa = self.to_str(a)
+        sb = self.to_str(b)
+        if self.icase and self.ns["V_IGNORECASE"] and truth(self.ns["V_IGNORECASE"]):
+            sa, sb = sa.lower(), sb.lower()
+        return (sa > sb) - (sa < sb)
+
+    def scmp(self, a: str, b: str) -> int:
+        if truth(self.ns["V_IGNORECASE"]):
+            a, b = a.lower(), b.lower()
+        return (a > b) - (a < b)
+
+    def check_len(self, s: str) -> str:
+        if len(s) > self.max_string:
+            raise LimitExceeded("max_string_length", self.max_string)
+        return s
+
+    # ------------------------------------------------------------ regexes
+
+    def icase_on(self) -> bool:
+        return self.icase and truth(self.ns["V_IGNORECASE"])
+
+    def dynamic_regex(self, source: str) -> Regex:
+        try:
+            return compile_regex(source, self.icase_on())
+        except RegexError as e:
+            raise AwkFatal(f"invalid regexp: {e}: /{source}/") from None
+
+    def icase_regex(self, rx: Regex) -> Regex:
+        if self.icase_on():
+            return compile_regex(rx.source, True)
+        return rx
+
+    # ------------------------------------------------------------ record and fields
+
+    def sync_fs(self) -> None:
+        """Pick the splitter for the FS/FIELDWIDTHS/FPAT now in effect
+        (whichever was assigned most recently wins)."""
+        ns = self.ns
+        if self.watch_modes:
+            fw = ns.get("V_FIELDWIDTHS", UNINIT)
+            fp = ns.get("V_FPAT", UNINIT)
+            if fw is not self.fw_obj:
+                self.fw_obj = fw
+                split = fieldwidths_splitter(self.to_str(fw))
+                if split is None:
+                    raise AwkFatal(f"invalid FIELDWIDTHS value, for field 1, near `{self.to_str(fw)}'")
+                self.splitter = split
+                self.field_mode = "FIELDWIDTHS"
+                self.fs_obj = ns["V_FS"]
+                return
+            if fp is not self.fpat_obj:
+                self.fpat_obj = fp
+                try:
+                    self.splitter = fpat_splitter(self.to_str(fp), self.icase_on())
+                except RegexError as e:
+                    raise AwkFatal(f"invalid regexp: {e}: /{self.to_str(fp)}/") from None
+                self.field_mode = "FPAT"
+                self.fs_obj = ns["V_FS"]
+                return
+        fs = ns["V_FS"]
+        if fs is self.fs_obj and self.field_mode == "FS":
+            return
+        self.fs_obj = fs
+        self.field_mode = "FS"
+        text = self.to_str(fs)
+        if self.csv:
+            from .records import split_csv
+
+            self.splitter = split_csv
+            return
+        try:
+            self.splitter = fs_splitter(text, self.icase_on(), self.paragraph)
+        except RegexError as e:
+            raise AwkFatal(f"invalid regexp: {e}: /{text}/") from None
+
+    def set_record(self, text: str) -> None:
+        self.rec = text
+        self.flds = None
+        if self.ns["V_FS"] is not self.fs_obj or self.watch_modes:
+            self.sync_fs()
+
+    def split(self) -> list[Any]:
+        rec = self.rec
+        assert rec is not None
+        flds: list[Any] = self.splitter(rec)
+        self.flds = flds
+        return flds
+
+    def get_rec(self) -> str:
+        r = self.rec
+        if r is None:
+            return self.rebuild()
+        return r
+
+    def rebuild(self) -> str:
+        flds = self.flds or []
+        ofs = self.to_str(self.ns["V_OFS"])
+        to_str = self.to_str
+        r = ofs.join(x if x.__class__ is str else to_str(x) for x in flds)
+        self.rec = r
+        return r
+
+    def field_index(self, x: float) -> int:
+        if x != x:
+            raise AwkFatal("attempt to access field -nan")
+        i = int(x)
+        if i < 0:
+            raise AwkFatal(f"attempt to access field {i}")
+        if i > _MAX_FIELD:
+            raise LimitExceeded("max_fields", _MAX_FIELD)
+        return i
+
+    def set_field(self, i: int, v: Value) -> Value:
+        if i == 0:
+            self.set_record(self.to_str(v))
+            return v
+        if i > _MAX_FIELD:
+            raise LimitExceeded("max_fields", _MAX_FIELD)
+        flds = self.flds
+        if flds is None:
+            flds = self.split()
+        n = len(flds)
+        if i > n:
+            flds.extend([""] * (i - n))
+        flds[i - 1] = Plain(v) if v.__class__ is str else v
+        self.rec = None
+        return v
+
+    def get_nf(self) -> float:
+        f = self.flds
+        if f is None:
+            f = self.split()
+        return float(len(f))
+
+    def set_nf(self, v: Value) -> Value:
+        x = v if v.__class__ is float else str2num(v)  # type: ignore[arg-type]
+        n = int(x) if x == x and abs(x) != math.inf else 0
+        if n < 0:
+            raise AwkFatal(f"NF set to negative value {n}")
+        if n > _MAX_FIELD:
+            raise LimitExceeded("max_fields", _MAX_FIELD)
+        flds = self.flds
+        if flds is None:
+            flds = self.split()
+        if n < len(flds):
+            del flds[n:]
+        else:
+            flds.extend([""] * (n - len(flds)))
+        self.rec = None
+        return float(n)
+
+    # ------------------------------------------------------------ installation
+
+    def install(self) -> None:
+        """Put the helpers the generated code calls into its namespace."""
+        ns = self.ns
+        rt = self
+        to_str = self.to_str
+        to_out = self.to_out
+        split = self.split
+        empty = _EMPTY_INPUT
+
+        def fs(i: int) -> str:
+            f = rt.flds
+            if f is None:
+                f = split()
+            if i <= len(f):
+                v = f[i - 1]
+                return v if v.__class__ is str else to_str(v)  # type: ignore[no-any-return]
+            return ""
+
+        def fo(i: int) -> str:
+            f = rt.flds
+            if f is None:
+                f = split()
+            if i <= len(f):
+                v = f[i - 1]
+                return v if v.__class__ is str else to_out(v)  # type: ignore[no-any-return]
+            return ""
+
+        def fv(i: int) -> Value:
+            f = rt.flds
+            if f is None:
+                f = split()
+            if i <= len(f):
+                v = f[i - 1]
+                c = v.__class__
+                if c is str:
+                    return Input(v)
+                if c is Plain:
+                    return str(v)
+                return v  # type: ignore[no-any-return]
+            return empty
+
+        def fn(i: int) -> float:
+            f = rt.flds
+            if f is None:
+                f = split()
+            if i <= len(f):
+                v = f[i - 1]
+                return v if v.__class__ is float else str2num(v)  # type: ignore[no-any-return]
+            return 0.0
+
+        def rec() -> str:
+            r = rt.rec
+            return r if r is not None else rt.rebuild()
+
+        fidx = self.field_index
+
+        def fvd(x: float) -> Value:
+            i = fidx(x)
+            return fv(i) if i else Input(rec())
+
+        def fsd(x: float) -> str:
+            i = fidx(x)
+            return fs(i) if i else rec()
+
+        def fnd(x: float | int) -> float:
+            i = x if x.__class__ is int else fidx(x)
+            return fn(i) if i else str2num(rec())  # type: ignore[arg-type]
+
+        def fod(x: float) -> str:
+            i = fidx(x)
+            return fo(i) if i else rec()
+
+        def num(v: Value) -> float:
+            return v if v.__class__ is float else str2num(v)  # type: ignore[return-value,arg-type]
+
+        def aset(d: dict[str, Value], k: str, v: Value) -> Value:
+            d[k] = v
+            return v
+
+        def subsep() -> str:
+            return to_str(ns["V_SUBSEP"])
+
+        ns.update({
+            "U": UNINIT, "float": float, "len": len, "_ONCE": (None,),
+            "_num": num, "_s2n": str2num, "_str": to_str, "_n2s": self.n2s, "_ostr": to_out, "_n2o": self.n2o,
+            "_bool": truth, "_n2k": self.n2s, "_key": self.to_key, "_aref": dict.setdefault, "_aset": aset,
+            "_subsep": subsep, "_cmp": self.cmp, "_scmp": self.scmp, "_dre": self.dynamic_regex,
+            "_icre": self.icase_regex, "_mod": B.awk_mod, "_pow": B.awk_pow, "_chk": self.check_len,
+            "_fn": fn, "_fs": fs, "_fo": fo, "_fv": fv, "_fb": lambda i: truth(fv(i)), "_fnd": fnd, "_fsd": fsd,
+            "_fod": fod, "_fvd": fvd, "_fidx": fidx, "_rec": rec, "_r0": lambda: Input(rec()),
+            "_nf": self.get_nf, "_setnf": self.set_nf, "_setf": self.set_field, "_cp": self.ctx.checkpoint,
+            "_ikey": B.ikey, "_keys": self.keys,
+        })
+        self._install_output()
+
+    def _install_output(self) -> None:
+        ns = self.ns
+        write = self.io.stdout.write
+        to_str = self.to_str
+
+        def ors() -> str:
+            o = ns["V_ORS"]
+            return o if o.__class__ is not float else to_str(o)  # type: ignore[no-any-return]
+
+        def ofs() -> str:
+            o = ns["V_OFS"]
+            return o if o.__class__ is not float else to_str(o)  # type: ignore[no-any-return]
+
+        def print1(s: str) -> None:
+            o = ns["V_ORS"]
+            write(s + (o if o.__class__ is not float else to_str(o)))
+
+        def printn(items: tuple[str, ...]) -> None:
+            write(ofs().join(items) + ors())
+
+        def print_to(kind: str, dest: str, items: tuple[str, ...]) -> None:
+            self.io.output(kind, dest).write(ofs().join(items) + ors())
+
+        def printf(fmt: str, args: tuple[Value, ...]) -> None:
+            write(self.sprintf(fmt, args))
+
+        def printf_to(kind: str, dest: str, fmt: str, args: tuple[Value, ...]) -> None:
+            self.io.output(kind, dest).write(self.sprintf(fmt, args))
+
+        ns.update({"_print1": print1, "_printn": printn, "_print_to": print_to, "_printf": printf,
+                   "_printf_to": printf_to, "_sprintf": self.sprintf})
+
+    def sprintf(self, fmt: str, args: tuple[Value, ...]) -> str:
+        try:
+            return self.check_len(format_values(fmt, args, self.convfmt()))
+        except FormatError as e:
+            raise AwkFatal(f"{e}\n{e.detail()}") from None
+
+    # ------------------------------------------------------------ arrays
+
+    def keys(self, arr: dict[str, Value]) -> list[str]:
+        """for-in order: PROCINFO["sorted_in"] when set, else insertion order."""
+        how = self.ns["A_PROCINFO"].get("sorted_in")
+        if how is None or how == "":
+            return list(arr)
+        from .sorting import sorted_keys
+
+        return sorted_keys(arr, self.to_str(how), self)
+
+    def warn(self, message: str) -> None:
+        self.io.stdout.flush()
+        self.io.stderr.write(f"{self.io.prog}: {message}\n")
+

@@ -1,0 +1,85 @@
+"""Orderings for PROCINFO["sorted_in"], asort() and asorti().
+
+gawk's predefined orderings compare one key (index or value, as number,
+string or by type) and break ties by comparing the indexes as strings; a
+descending order reverses the whole comparison.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+from .io import AwkFatal
+from .values import Input, Uninit, Value, num_value, str2num, to_num
+
+if TYPE_CHECKING:
+    from .runtime import Runtime
+
+_ORDERS = {"ind_str", "ind_num", "val_type", "val_str", "val_num"}
+
+
+def _type_key(v: Value, rt: Runtime) -> tuple[int, float, str]:
+    n = num_value(v)
+    if n is not None and v.__class__ is not Uninit:
+        return (0, n, "")
+    if v.__class__ is Uninit:
+        return (0, 0.0, "")
+    return (1, 0.0, rt.to_str(v))
+
+
+def _key_fn(order: str, rt: Runtime) -> Any:
+    if order == "ind_str":
+        return lambda kv: (kv[0], "")
+    if order == "ind_num":
+        return lambda kv: (str2num(kv[0]), kv[0])
+    if order == "val_str":
+        return lambda kv: (rt.to_str(kv[1]), kv[0])
+    if order == "val_num":
+        return lambda kv: (to_num(kv[1]), kv[0])
+    return lambda kv: (_type_key(kv[1], rt), kv[0])
+
+
+def sorted_items(items: list[tuple[str, Value]], how: str, rt: Runtime) -> list[tuple[str, Value]]:
+    how = how.strip()
+    if how.startswith("@"):
+        name = how[1:]
+        if name == "unsorted":
+            return items
+        order, _, direction = name.rpartition("_")
+        if order not in _ORDERS or direction not in ("asc", "desc"):
+            raise AwkFatal(f"`{how}' is not a valid sorting order")
+        return sorted(items, key=_key_fn(order, rt), reverse=direction == "desc")
+    fn = rt.ns.get("F_" + how)
+    if fn is None:
+        raise AwkFatal(f"sort comparison function `{how}' is not defined")
+
+    def compare(a: tuple[str, Value], b: tuple[str, Value]) -> int:
+        r = to_num(fn(Input(a[0]), a[1], Input(b[0]), b[1]))
+        return (r > 0) - (r < 0)
+
+    return sorted(items, key=functools.cmp_to_key(compare))
+
+
+def sorted_keys(arr: dict[str, Value], how: str, rt: Runtime) -> list[str]:
+    return [k for k, _ in sorted_items(list(arr.items()), how, rt)]
+
+
+def asort(rt: Runtime, src: dict[str, Value], dest: dict[str, Value] | None, how: Value,
+          indices: bool) -> float:
+    items = list(src.items())
+    if how is None:
+        order = "@ind_str_asc" if indices else "@val_type_asc"
+    else:
+        order = rt.to_str(how)
+    if indices:
+        # the indexes are sorted as the values
+        pairs: list[tuple[str, Value]] = [(k, Input(k)) for k, _ in items]
+        result: list[Value] = [k for k, _ in sorted_items(pairs, order, rt)]
+    else:
+        result = [v for _, v in sorted_items(items, order, rt)]
+    target = src if dest is None else dest
+    target.clear()
+    for i, v in enumerate(result, 1):
+        target[str(i)] = v
+    return float(len(result))

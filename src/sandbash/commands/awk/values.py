@@ -1,0 +1,166 @@
+"""awk values: numbers, strings, strnums and the uninitialized value.
+
+An awk value is one of
+- `float`: a number (awk has only doubles);
+- `str`: a string (a constant or the result of a string operation);
+- `Input`: a string that came from input (fields, getline, split, ARGV,
+  ENVIRON, -v); it compares as a number when it looks like one ("strnum");
+- `UNINIT`: the value of a variable never assigned; both "" and 0.
+
+`Input` and `Uninit` subclass `str` so string operations need no conversion;
+type tests use `v.__class__ is ...`, which is the cheapest check in CPython.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+# A fixed pattern (not user input): the longest numeric prefix strtod accepts,
+# plus gawk's signed inf/nan spellings.
+_NUM_PREFIX = re.compile(
+    r"[ \t\n\r\f\v]*([-+]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|(?:inf|nan)(?![a-z])))",
+    re.IGNORECASE,
+)
+_AWK_SPACE = " \t\n\r\f\v"
+
+
+class Input(str):
+    """A string from input: a number in comparisons when it looks numeric."""
+
+    __slots__ = ()
+
+
+class Uninit(str):
+    """The uninitialized value: "" as a string, 0 as a number."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "UNINIT"
+
+
+UNINIT = Uninit()
+
+
+class Plain(str):
+    """A string assigned to a field: stored marked so that reading the field
+    back gives a string, not a strnum (raw split results are plain `str`)."""
+
+    __slots__ = ()
+
+Value = float | str
+
+
+def _slow_str2num(s: str) -> float:
+    m = _NUM_PREFIX.match(s)
+    if m is None:
+        return 0.0
+    text = m.group(1)
+    low = text.lower()
+    if low.endswith(("inf", "nan")):
+        # gawk accepts inf/nan only with an explicit sign
+        if low[0] not in "+-":
+            return 0.0
+        value = math.inf if low[1:] == "inf" else math.nan
+        return -value if low[0] == "-" else value
+    return float(text)
+
+
+def str2num(s: str) -> float:
+    """The numeric value of a string: its longest numeric prefix, else 0."""
+    try:
+        v = float(s)
+    except ValueError:
+        return _slow_str2num(s)
+    if v - v == 0.0 and "_" not in s:
+        return v
+    return _slow_str2num(s)
+
+
+def looks_numeric(s: str) -> bool:
+    """Whether input text is a number as a whole (gawk's strnum test)."""
+    try:
+        v = float(s)
+    except ValueError:
+        return False
+    if "_" in s:
+        return False
+    if v - v == 0.0:
+        return True
+    # inf/nan words count only when signed; 1e999 counts
+    t = s.strip(_AWK_SPACE)
+    m = _NUM_PREFIX.match(t)
+    return m is not None and m.end() == len(t) and (not t[-1].isalpha() or t[0] in "+-")
+
+
+def to_num(v: Value) -> float:
+    if v.__class__ is float:
+        return v  # type: ignore[return-value]
+    return str2num(v)  # type: ignore[arg-type]
+
+
+def special_str(x: float) -> str:
+    """gawk's spelling of inf and nan: always signed."""
+    if x != x:
+        return "-nan" if math.copysign(1.0, x) < 0 else "+nan"
+    return "+inf" if x > 0 else "-inf"
+
+
+def is_numeric(v: Value) -> bool:
+    c = v.__class__
+    if c is float or c is Uninit:
+        return True
+    if c is Input:
+        return looks_numeric(v)  # type: ignore[arg-type]
+    return False
+
+
+def truth(v: Value) -> bool:
+    """awk truth: numbers are true when non-zero, strings when non-empty."""
+    c = v.__class__
+    if c is float:
+        return v != 0.0
+    if c is Input:
+        if looks_numeric(v):  # type: ignore[arg-type]
+            return str2num(v) != 0.0  # type: ignore[arg-type]
+        return v != ""
+    return v != ""
+
+
+def typeof(v: object) -> str:
+    c = v.__class__
+    if c is float:
+        return "number"
+    if c is Uninit:
+        return "untyped"
+    if c is Input:
+        return "strnum" if looks_numeric(v) else "string"  # type: ignore[arg-type]
+    if c is dict:
+        return "array"
+    return "string"
+
+
+def strnum_value(s: str) -> float | None:
+    """The number an input string stands for, or None when it is not numeric."""
+    try:
+        v = float(s)
+    except ValueError:
+        return None
+    if "_" in s:
+        return None
+    if v - v == 0.0:
+        return v
+    return str2num(s) if looks_numeric(s) else None
+
+
+def num_value(v: Value) -> float | None:
+    """For comparisons: the numeric value, or None when v compares as a string."""
+    c = v.__class__
+    if c is float:
+        return v  # type: ignore[return-value]
+    if c is Input:
+        return strnum_value(v)  # type: ignore[arg-type]
+    if c is Uninit:
+        return 0.0
+    return None
