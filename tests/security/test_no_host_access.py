@@ -1,0 +1,62 @@
+"""Nothing reaches the host unless it goes through the one module that owns
+that capability: a walk over the package's syntax trees."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PKG = Path(__file__).resolve().parents[2] / "src" / "sandbash"
+
+BANNED_MODULES = {"subprocess", "socket", "ctypes", "pty", "multiprocessing", "shutil", "pathlib", "tempfile",
+                  "http", "urllib", "ftplib", "smtplib", "telnetlib", "signal", "resource", "mmap", "fcntl"}
+BANNED_OS_CALLS = {"system", "popen", "fork", "forkpty", "execv", "execve", "execl", "execle", "execlp", "execlpe",
+                   "execvp", "execvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe", "spawnv", "spawnve", "spawnvp",
+                   "spawnvpe", "posix_spawn", "posix_spawnp", "kill", "killpg"}
+# modules that own a host capability (relative to src/sandbash)
+OWNERS_OS = {"vfs/host.py", "vfs/hostio.py", "vfs/overlay.py", "vfs/readwrite.py", "vfs/sqlite.py"}
+OWNERS_OPEN = OWNERS_OS | {"cli.py"}
+OWNERS_NET = {"net/client.py", "net/transport.py", "mcp_server.py"}
+# awk and jq compile their parsed programs to Python code (never user text
+# pasted into source: literals go through repr/constants)
+OWNERS_CODEGEN = ("commands/awk/", "commands/jq/")
+
+
+def _files() -> list[Path]:
+    return sorted(PKG.rglob("*.py"))
+
+
+def _rel(p: Path) -> str:
+    return p.relative_to(PKG).as_posix()
+
+
+def test_no_banned_imports_or_calls() -> None:
+    problems: list[str] = []
+    for path in _files():
+        rel = _rel(path)
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                for name in names:
+                    top = name.split(".")[0]
+                    if top == "os" and rel not in OWNERS_OS:
+                        problems.append(f"{rel}:{node.lineno}: imports os")
+                    if top in BANNED_MODULES and not (top in {"socket", "http", "urllib"} and rel in OWNERS_NET):
+                        problems.append(f"{rel}:{node.lineno}: imports {name}")
+            elif isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, ast.Name) and func.id == "open" and rel not in OWNERS_OPEN:
+                    problems.append(f"{rel}:{node.lineno}: calls open()")
+                if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "os":
+                    if func.attr in BANNED_OS_CALLS:
+                        problems.append(f"{rel}:{node.lineno}: calls os.{func.attr}")
+                if isinstance(func, ast.Name) and func.id in {"eval", "exec", "compile", "__import__"}:
+                    if not (func.id in {"exec", "compile"} and rel.startswith(OWNERS_CODEGEN)):
+                        problems.append(f"{rel}:{node.lineno}: calls {func.id}()")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_walk_sees_the_package() -> None:
+    rels = {_rel(p) for p in _files()}
+    assert "interp/shell.py" in rels and "api.py" in rels
