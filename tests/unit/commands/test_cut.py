@@ -1,0 +1,38 @@
+"""cut: compared with GNU cut 9.1."""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_textbasic import compare
+
+DATA = b"a:b:c:d\none\n::x\n1:2\n\xc3\xa9t\xc3\xa9:x\nlast:no:newline"
+TABS = b"a\tb\tc\nx\ty\nnone\n"
+
+CASES = [
+    ["-d:", "-f2"], ["-d:", "-f1,3"], ["-d:", "-f2-"], ["-d:", "-f-2"], ["-d:", "-f", "1-2,4"], ["-d:", "-s", "-f2"],
+    ["-d:", "--complement", "-f2"], ["-d:", "-f2", "--output-delimiter=XY"], ["-d:", "-f", "3,1"],
+    ["-d:", "-f", "1 3"], ["-d:", "-f9"], ["-b1-3"], ["-c2"], ["-b2-"], ["-b", "-2,5"], ["-b1,3-4", "--complement"],
+    ["-b1-2,3-4", "--output-delimiter=:"], ["-b1-3,2-5,6", "--output-delimiter=:"], ["-c", "1,1,1"],
+    ["-f", "0"], ["-f", "3-1"], ["-f", "-"], ["-f", "1,,2"], ["-b1", "-f2"], ["-d", "ab", "-f1"], ["-d:", "-b1"],
+    ["-s", "-b1"], [], ["-f", "x"], ["-f", "1-2-3"], ["-c", "99999999999999999999"], ["-f", " 1 2"], ["-b", "0"],
+    ["-b", "x"], ["-d:", "-f2", "nope", "-"], ["-z", "-d:", "-f2"], ["-d", "", "-f1"], ["-f1", "-f2"],
+]
+
+
+@pytest.mark.parametrize("args", CASES, ids=[" ".join(c) or "none" for c in CASES])
+def test_data(args: list[str]) -> None:
+    compare(["cut", *args], DATA)
+
+
+@pytest.mark.parametrize("args", [["-f2"], ["-f1,3"], ["-sf3"], ["-f2", "--output-delimiter=,"]])
+def test_tabs(args: list[str]) -> None:
+    compare(["cut", *args], TABS)
+
+
+def test_big_input_streams() -> None:
+    from sandbash.testing import run_command
+
+    line = b"k1,v1,x,y,z\n"
+    r = run_command(["cut", "-d,", "-f2,4"], stdin=line * 100000)
+    assert r.stdout == b"v1,y\n" * 100000
