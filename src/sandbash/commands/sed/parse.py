@@ -399,8 +399,10 @@ class Parser:
         elif c == "F":
             self.end_of_cmd()
         elif c == "v":
-            # `v [version]`: GNU extensions are always on here
-            self.read_label()
+            # `v [version]`: fails unless this is at least that version (4.9)
+            version = self.read_label()
+            if version and not _version_ok(version):
+                raise self.err("expected newer version of sed")
             self.end_of_cmd()
             return
         elif c == "s":
@@ -515,6 +517,14 @@ class Parser:
             if c == "\n":
                 raise self.err("unterminated `y' command")
             out.append(c)
+
+
+def _version_ok(version: str) -> bool:
+    parts = version.split(".")
+    if not all(p.isdigit() for p in parts) or len(parts) > 3:
+        return False
+    nums = [int(p) for p in parts] + [0] * (3 - len(parts))
+    return nums <= [4, 9, 0]
 
 
 def _bracket_end(s: str, i: int) -> int:
