@@ -1,0 +1,286 @@
+"""tr: translate, squeeze and delete bytes (GNU tr works on bytes, not characters)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..stdio.streams import StreamError
+from ..vfs.errors import FsError, strerror
+from .context import CommandExit, Ctx
+from .options import CommandSpec, Opt
+from .textbasic.common import Out, command, encode, quote, read_chunks, usage_fail
+
+TR_SPEC = CommandSpec(
+    name="tr",
+    usage="[OPTION]... STRING1 [STRING2]",
+    summary="Translate, squeeze, and/or delete characters from standard input, writing to standard output.",
+    opts=(
+        Opt("c", "complement", dest="complement", help="use the complement of ARRAY1"),
+        Opt("C", None, dest="complement"),
+        Opt("d", "delete", help="delete characters in ARRAY1, do not translate"),
+        Opt("s", "squeeze-repeats", help="replace each sequence of a repeated character listed in the last "
+                                         "specified ARRAY, with a single occurrence of that character"),
+        Opt("t", "truncate-set1", help="first truncate ARRAY1 to length of ARRAY2"),
+    ),
+)
+
+
+CLASSES: dict[str, list[int]] = {
+    "alnum": [c for c in range(256) if chr(c).isalnum() and c < 128],
+    "alpha": [c for c in range(256) if chr(c).isalpha() and c < 128],
+    "blank": [9, 32],
+    "cntrl": [*range(32), 127],
+    "digit": list(range(48, 58)),
+    "graph": list(range(33, 127)),
+    "lower": list(range(97, 123)),
+    "print": list(range(32, 127)),
+    "punct": [c for c in range(33, 127) if not chr(c).isalnum()],
+    "space": [9, 10, 11, 12, 13, 32],
+    "upper": list(range(65, 91)),
+    "xdigit": [*range(48, 58), *range(65, 71), *range(97, 103)],
+}
+
+_ESCAPES = {"a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11, "\\": 92}
+
+
+@dataclass
+class _Elem:
+    kind: str  # "char", "range", "class", "equiv", "repeat"
+    chars: list[int]
+    name: str = ""
+    count: int | None = None  # repeat: None = fill
+
+
+class TrError(Exception):
+    pass
+
+
+def _unescape(ctx: Ctx, raw: bytes) -> list[tuple[int, bool]]:
+    """Bytes of a SET with backslash escapes resolved: (byte, was_escaped)."""
+    out: list[tuple[int, bool]] = []
+    i = 0
+    n = len(raw)
+    while i < n:
+        c = raw[i]
+        if c != 0x5C:
+            out.append((c, False))
+            i += 1
+            continue
+        if i + 1 >= n:
+            ctx.error("warning: an unescaped backslash at end of string is not portable")
+            out.append((0x5C, True))
+            i += 1
+            continue
+        nxt = raw[i + 1]
+        if 0x30 <= nxt <= 0x37:
+            j = i + 1
+            value = 0
+            while j < n and j < i + 4 and 0x30 <= raw[j] <= 0x37:
+                if value * 8 + raw[j] - 0x30 > 255:
+                    break
+                value = value * 8 + raw[j] - 0x30
+                j += 1
+            out.append((value, True))
+            i = j
+            continue
+        out.append((_ESCAPES.get(chr(nxt), nxt), True))
+        i += 2
+    return out
+
+
+def parse_set(ctx: Ctx, text: str, second: bool) -> list[_Elem]:
+    chars = _unescape(ctx, encode(text))
+    elems: list[_Elem] = []
+    i = 0
+    n = len(chars)
+    while i < n:
+        c, esc = chars[i]
+        if c == 0x5B and not esc and i + 1 < n:  # '['
+            nxt = chars[i + 1][0]
+            if nxt in (0x3A, 0x3D) and not chars[i + 1][1]:  # [: or [=
+                end = _find_close(chars, i + 2, nxt)
+                if end is not None:
+                    body = bytes(b for b, _ in chars[i + 2 : end])
+                    if nxt == 0x3A:
+                        name = body.decode("latin-1")
+                        if name not in CLASSES:
+                            ctx.error(f"invalid character class {quote(ctx, name)}")
+                            raise CommandExit(1)
+                        elems.append(_Elem("class", CLASSES[name], name))
+                    else:
+                        if len(body) != 1:
+                            ctx.error(f"{quote(ctx, body.decode('latin-1'))}: equivalence class operand must be a "
+                                      "single character")
+                            raise CommandExit(1)
+                        elems.append(_Elem("equiv", [body[0]]))
+                    i = end + 2
+                    continue
+            # [c*n] / [c*]
+            if i + 2 < n and chars[i + 2] == (0x2A, False):
+                j = i + 3
+                while j < n and chars[j][0] != 0x5D:
+                    j += 1
+                if j < n:
+                    count_text = bytes(b for b, _ in chars[i + 3 : j]).decode("latin-1")
+                    if not second:
+                        ctx.error("the [c*] repeat construct may not appear in string1")
+                        raise CommandExit(1)
+                    count: int | None = None
+                    if count_text:
+                        try:
+                            count = int(count_text, 8 if count_text.startswith("0") else 10)
+                        except ValueError:
+                            ctx.error(f"invalid repeat count {quote(ctx, count_text)} in [c*n] construct")
+                            raise CommandExit(1)
+                        if count == 0:
+                            count = None
+                    elems.append(_Elem("repeat", [nxt], count=count))
+                    i = j + 1
+                    continue
+        if i + 2 < n and chars[i + 1] == (0x2D, False):
+            hi = chars[i + 2][0]
+            if hi < c:
+                a = bytes([c]).decode("latin-1")
+                b = bytes([hi]).decode("latin-1")
+                ctx.error(f"range-endpoints of '{a}-{b}' are in reverse collating sequence order")
+                raise CommandExit(1)
+            elems.append(_Elem("range", list(range(c, hi + 1))))
+            i += 3
+            continue
+        elems.append(_Elem("char", [c]))
+        i += 1
+    return elems
+
+
+def _find_close(chars: list[tuple[int, bool]], start: int, mark: int) -> int | None:
+    for j in range(start, len(chars) - 1):
+        if chars[j][0] == mark and chars[j + 1][0] == 0x5D:
+            return j if j > start else None
+    return None
+
+
+def _expand(elems: list[_Elem], fill_to: int = 0) -> list[int]:
+    fixed = sum(len(e.chars) * (e.count or 0) if e.kind == "repeat" else len(e.chars) for e in elems)
+    out: list[int] = []
+    for e in elems:
+        if e.kind == "repeat":
+            count = e.count if e.count is not None else max(fill_to - fixed, 0)
+            out.extend(e.chars * count)
+        else:
+            out.extend(e.chars)
+    return out
+
+
+def _offsets(elems: list[_Elem]) -> list[tuple[int, _Elem]]:
+    pos = 0
+    out = []
+    for e in elems:
+        out.append((pos, e))
+        pos += len(e.chars) * (e.count or 1) if e.kind == "repeat" else len(e.chars)
+    return out
+
+
+@command
+def cmd_tr(ctx: Ctx) -> int:
+    opts, sets = ctx.parse(TR_SPEC)
+    comp = bool(opts.get("complement"))
+    delete = bool(opts.get("delete"))
+    squeeze = bool(opts.get("squeeze_repeats"))
+    truncate = bool(opts.get("truncate_set1"))
+    translating = not delete and len(sets) == 2
+    lo = 1 + (delete == squeeze)
+    hi = 1 + (delete <= squeeze)
+    if len(sets) < lo:
+        if not sets:
+            raise usage_fail(ctx, "missing operand")
+        extra = ("Two strings must be given when both deleting and squeezing repeats." if squeeze
+                 else "Two strings must be given when translating.")
+        raise usage_fail(ctx, f"missing operand after {quote(ctx, sets[-1])}\n{extra}")
+    if len(sets) > hi:
+        extra = ("\nOnly one string may be given when deleting without squeezing repeats."
+                 if len(sets) == 2 else "")
+        raise usage_fail(ctx, f"extra operand {quote(ctx, sets[hi])}{extra}")
+    elems1 = parse_set(ctx, sets[0], False)
+    elems2 = parse_set(ctx, sets[1], True) if len(sets) > 1 else None
+    set1 = _expand(elems1)
+    if comp:
+        present = set(set1)
+        set1 = [c for c in range(256) if c not in present]
+    table: bytes | None = None
+    if translating:
+        assert elems2 is not None
+        table = _translation(ctx, set1, elems1, elems2, truncate, comp)
+    delete_bytes = bytes(sorted(set(set1))) if delete else None
+    squeeze_set: list[int] = []
+    if squeeze:
+        squeeze_set = _expand(elems2) if (elems2 is not None and (delete or translating)) else set1
+    return _run(ctx, table, delete_bytes, squeeze_set)
+
+
+def _translation(ctx: Ctx, set1: list[int], elems1: list[_Elem], elems2: list[_Elem], truncate: bool,
+                 comp: bool) -> bytes:
+    for e in elems2:
+        if e.kind == "class" and e.name not in ("upper", "lower"):
+            ctx.error("when translating, the only character classes that may appear in\n"
+                      "string2 are 'upper' and 'lower'")
+            raise CommandExit(1)
+    starts1 = {pos: e for pos, e in _offsets(elems1)}
+    for pos, e in _offsets(elems2):
+        if e.kind == "class":
+            other = starts1.get(pos)
+            if comp or other is None or other.kind != "class" or other.name not in ("upper", "lower"):
+                if comp:
+                    break
+                ctx.error("misaligned [:upper:] and/or [:lower:] construct")
+                raise CommandExit(1)
+    set2 = _expand(elems2, len(set1))
+    if not set2:
+        if truncate or not set1:
+            return bytes(range(256))
+        ctx.error("when not truncating set1, string2 must be non-empty")
+        raise CommandExit(1)
+    if len(set2) < len(set1):
+        if truncate:
+            set1 = set1[: len(set2)]
+        else:
+            if elems2 and elems2[-1].kind == "class":
+                ctx.error("when translating with string1 longer than string2,\n"
+                          "the latter string must not end with a character class")
+                raise CommandExit(1)
+            set2 = set2 + [set2[-1]] * (len(set1) - len(set2))
+    table = bytearray(range(256))
+    for a, b in zip(set1, set2, strict=False):
+        table[a] = b
+    return bytes(table)
+
+
+def _run(ctx: Ctx, table: bytes | None, delete: bytes | None, squeeze: list[int]) -> int:
+    out = Out(ctx.stdout)
+    squeeze_rx = None
+    if squeeze:
+        cls = b"".join(re.escape(bytes([c])) for c in sorted(set(squeeze)))
+        squeeze_rx = re.compile(b"([" + cls + b"])\\1+")
+        squeezable = set(squeeze)
+    last = -1
+    try:
+        for chunk in read_chunks(ctx, ctx.stdin):
+            if table is not None or delete is not None:
+                chunk = chunk.translate(table, delete) if delete is not None else chunk.translate(table)
+            if squeeze_rx is not None and chunk:
+                chunk = squeeze_rx.sub(rb"\1", chunk)
+                # a run may continue across the chunk boundary
+                if last in squeezable:
+                    k = 0
+                    while k < len(chunk) and chunk[k] == last:
+                        k += 1
+                    chunk = chunk[k:]
+                if chunk:
+                    last = chunk[-1]
+            out.write(chunk)
+    except (FsError, StreamError) as e:
+        out.flush()
+        ctx.error(f"read error: {strerror(e.errno or 5)}")
+        return 1
+    out.flush()
+    return 0
