@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..expand.pattern import compile_pattern
-from ..regex import Regex, RegexError, compile_regex
-from ..stdio.streams import Stream
-from ..vfs.errors import FsError
-from .context import CommandExit, Ctx
-from .options import CommandSpec, Opt
+from ...expand.pattern import compile_pattern
+from ...regex import Regex, RegexError, compile_regex
+from ...stdio.streams import Stream
+from ...vfs.errors import FsError
+from ..context import CommandExit, Ctx
+from ..options import CommandSpec, Opt
 
 CHUNK = 1 << 20
 STDIN_NAME = "(standard input)"
@@ -124,6 +124,8 @@ class Options:
     exclude: list[Any] = field(default_factory=list)
     exclude_dir: list[Any] = field(default_factory=list)
     per_line: bool = False  # verify buffer matches line by line (PCRE)
+    replace: Any = None  # rg -r: Match -> bytes, applied to printed matches
+    prog: str = "grep"
     never: bool = False  # no patterns at all: nothing matches
 
 
@@ -315,7 +317,8 @@ class Searcher:
         return selected > 0
 
     def _binary_message(self, name: str) -> None:
-        self.ctx.stderr.write(f"grep: {name}: binary file matches\n".encode("utf-8", "surrogateescape"))
+        if self.o.prog == "grep":
+            self.ctx.stderr.write(f"grep: {name}: binary file matches\n".encode("utf-8", "surrogateescape"))
 
     # ------------------------------------------------------------ context
     def _sep_if_gap(self, cx: _Ctx, line: int) -> None:
@@ -396,6 +399,24 @@ class Searcher:
         o = self.o
         eol = o.eol
         line = buf[ls:le]
+        if o.replace is not None and not o.invert:
+            rx = self.line_rx or self.rx
+            assert rx is not None
+            if o.only:
+                for m in rx.finditer(line):
+                    if m.end() > m.start():
+                        self.write(self.prefix(name, lineno, offset + ls + m.start(), b":") + o.replace(m) + eol)
+                return
+            parts: list[bytes] = []
+            last = 0
+            for m in rx.finditer(line):
+                if m.end() > m.start():
+                    parts.append(line[last:m.start()])
+                    parts.append(o.replace(m))
+                    last = m.end()
+            parts.append(line[last:])
+            self.write(self.prefix(name, lineno, offset + ls, b":") + b"".join(parts) + eol)
+            return
         if o.only:
             if o.invert:
                 return
@@ -404,7 +425,7 @@ class Searcher:
                 self.write(self.prefix(name, lineno, offset + ls + s, b":") + text + eol)
             return
         if o.color and not o.invert:
-            parts: list[bytes] = []
+            parts = []
             last = 0
             for s, e in self._matches(line):
                 parts.append(line[last:s])
