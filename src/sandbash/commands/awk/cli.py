@@ -214,7 +214,7 @@ def compile_program(sources: list[Source], icase_assigned: bool) -> Compiled:
 
 def _syntax_message(prog: str, e: AwkSyntaxError, sources: list[Source]) -> str:
     name = sources[e.src].name if e.src < len(sources) else "cmd. line"
-    where = f"{prog}: {name}:{max(e.line, 1)}: "
+    where = f"{prog}: {name}:{max(e.shown_line, 1)}: "
     if not e.show:
         return f"{where}{'fatal' if e.fatal else 'error'}: {e.message}\n"
     lines = sources[e.src].text.split("\n") if e.src < len(sources) else [""]

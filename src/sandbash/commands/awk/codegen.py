@@ -54,6 +54,7 @@ class ExprGen:
         self.globals: set[str] = set()  # globals assigned by the Python function being generated
         self.ntemp = 0
         self.loc = 0
+        self.moves_input = False  # plain getline or nextfile: the main loop cannot batch records
 
     # ------------------------------------------------------------ names and constants
 
@@ -452,6 +453,8 @@ class ExprGen:
         self.loc = e.line or self.loc
         src = "" if e.source is None else self.str_(e.source)
         fn = {"main": "_gl", "file": "_glf", "cmd": "_glc", "coproc": "_glp"}[e.kind]
+        if e.kind == "main":
+            self.moves_input = True
         if e.target is None:
             return f"{fn}({src})", NUM
         t = self.temp()

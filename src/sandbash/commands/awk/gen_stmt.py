@@ -25,6 +25,7 @@ class Generated:
     values: dict[str, object]  # pooled constants
     has_main: bool
     has_end: bool
+    moves_input: bool
     kinds: set[str]  # which rule kinds exist
 
 
@@ -36,6 +37,7 @@ class StmtGen(BuiltinGen):
         self.depth = 0
         self.where = ""  # BEGIN main END BEGINFILE ENDFILE function
         self.stack: list[str] = []  # "loop", or the flag variable of an enclosing switch
+        self.continued: set[str] = set()  # switches a `continue` leaves
 
     def emit(self, text: str) -> None:
         self.lines.append("    " * self.depth + text)
@@ -75,7 +77,7 @@ class StmtGen(BuiltinGen):
             self.where = "main"
             self.py_function("def _MAIN():", lambda: self.main_body(main))
         return Generated("\n".join(self.lines) + "\n", self.linemap, self.values, bool(main), "END" in kinds,
-                         kinds)
+                         self.moves_input, kinds)
 
     def rules_body(self, rules: list[A.Rule]) -> None:
         for r in rules:
@@ -307,10 +309,11 @@ class StmtGen(BuiltinGen):
         self.emit("pass")
         self.depth -= 1
         self.stack.pop()
-        self.emit(f"if {cont}:")
-        self.depth += 1
-        self.gen_continue()
-        self.depth -= 1
+        if cont in self.continued:
+            self.emit(f"if {cont}:")
+            self.depth += 1
+            self.gen_continue()
+            self.depth -= 1
 
     def case_test(self, subject: str, label: A.Expr) -> str:
         if isinstance(label, A.Regex):
@@ -322,6 +325,7 @@ class StmtGen(BuiltinGen):
 
     def gen_continue(self) -> None:
         if self.stack and self.stack[-1] != "loop":
+            self.continued.add(self.stack[-1])
             self.emit(f"{self.stack[-1]} = True")
             self.emit("break")
         else:
@@ -338,6 +342,7 @@ class StmtGen(BuiltinGen):
             if self.where == "BEGINFILE":
                 self.emit("raise _SkipFile()")
             else:
+                self.moves_input = True
                 self.emit("_nextfile()")
                 self.emit("return" if self.where == "main" else "raise _Next()")
 

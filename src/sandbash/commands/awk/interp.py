@@ -462,40 +462,96 @@ class Interp(Runtime):
 
     def main_loop(self) -> None:
         ns = self.ns
-        main = ns.get("_MAIN")
-        cp = self.ctx.checkpoint
-        want_rt = "RT" in self.uses
+        batching = not self.gen.moves_input and "RS" not in self.uses and "RT" not in self.uses and \
+            not self.watch_modes and "FS" not in self.uses
         while True:
             if self.reader is None and not self.open_next():
                 return
             rd = self.reader
             assert rd is not None
-            read = rd.read
             self.paragraph = ns["V_RS"] == ""
+            if batching:
+                self.sync_fs()
+                self.records_batched(rd)
+            else:
+                self.records(rd)
+            if self.reader is rd:
+                self.end_file()
+
+    def records_batched(self, rd: Reader) -> None:
+        """The common case: nothing in the program moves the input or changes
+        how it is split, so records come a chunk at a time and only $0 is set."""
+        ns = self.ns
+        main = ns.get("_MAIN")
+        checkpoint = self.ctx.budget.checkpoint
+        count_nr = bool({"NR", "FNR"} & self.uses) or "_END" in ns
+        nr = to_num(ns["V_NR"])
+        fnr = to_num(ns["V_FNR"])
+        try:
             while True:
-                rec = read()
-                if rec is None:
-                    if self.reader is rd:
-                        self.end_file()
-                    break
-                nr = ns["V_NR"]
-                ns["V_NR"] = (nr if nr.__class__ is float else to_num(nr)) + 1.0
-                fnr = ns["V_FNR"]
-                ns["V_FNR"] = (fnr if fnr.__class__ is float else to_num(fnr)) + 1.0
-                if want_rt:
-                    ns["V_RT"] = rd.rt
-                self.rec = rec
-                self.flds = None
-                if ns["V_FS"] is not self.fs_obj or self.watch_modes:
-                    self.sync_fs()
-                cp()
-                if main is not None:
-                    try:
-                        main()
-                    except _Next:
-                        pass
-                if self.reader is not rd:
-                    break
+                batch = rd.batch()
+                if batch is None:
+                    count_nr = True
+                    self.records(rd)
+                    return
+                if not batch:
+                    return
+                checkpoint(len(batch))
+                self.cur_split = str.split if self.splitter is split_default and not rd.odd else self.splitter
+                for rec in batch:
+                    if count_nr:
+                        nr = ns["V_NR"]
+                        ns["V_NR"] = (nr if nr.__class__ is float else to_num(nr)) + 1.0
+                        fnr = ns["V_FNR"]
+                        ns["V_FNR"] = (fnr if fnr.__class__ is float else to_num(fnr)) + 1.0
+                    else:
+                        nr += 1.0
+                        fnr += 1.0
+                    self.rec = rec
+                    self.flds = None
+                    if main is not None:
+                        try:
+                            main()
+                        except _Next:
+                            pass
+        finally:
+            if not count_nr:
+                ns["V_NR"] = nr
+                ns["V_FNR"] = fnr
+
+    def records(self, rd: Reader) -> None:
+        ns = self.ns
+        main = ns.get("_MAIN")
+        checkpoint = self.ctx.budget.checkpoint
+        want_rt = "RT" in self.uses
+        read = rd.read
+        n = 0
+        while True:
+            rec = read()
+            if rec is None:
+                return
+            nr = ns["V_NR"]
+            ns["V_NR"] = (nr if nr.__class__ is float else to_num(nr)) + 1.0
+            fnr = ns["V_FNR"]
+            ns["V_FNR"] = (fnr if fnr.__class__ is float else to_num(fnr)) + 1.0
+            if want_rt:
+                ns["V_RT"] = rd.rt
+            self.rec = rec
+            self.flds = None
+            if ns["V_FS"] is not self.fs_obj or self.watch_modes:
+                self.sync_fs()
+            self.cur_split = str.split if self.splitter is split_default and not rd.odd else self.splitter
+            n += 1
+            if n >= 64:
+                checkpoint(n)
+                n = 0
+            if main is not None:
+                try:
+                    main()
+                except _Next:
+                    pass
+            if self.reader is not rd:
+                return
 
     # ------------------------------------------------------------ running
 

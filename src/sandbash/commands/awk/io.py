@@ -49,7 +49,7 @@ class TextOut:
     def flush(self) -> None:
         if self.parts:
             data = "".join(self.parts).encode("utf-8", "surrogateescape")
-            self.parts = []
+            self.parts.clear()  # in place: print1 holds the list
             self.size = 0
             self.stream.write(data)
         self.stream.flush()

@@ -53,6 +53,7 @@ class AwkSyntaxError(Exception):
         self.col = col
         self.show = show  # print the source line with a caret
         self.fatal = fatal  # "fatal:" and status 2 instead of "error:" and status 1
+        self.shown_line = line  # the line number in the message
 
 
 @dataclass(slots=True)

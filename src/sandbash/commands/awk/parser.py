@@ -71,7 +71,10 @@ class Parser:
         t = t or self.tok
         if message is None:
             message = "unexpected newline or end of string" if t.kind in ("NEWLINE", "EOF") else "syntax error"
-        return AwkSyntaxError(message, t.src, t.line, t.col)
+        err = AwkSyntaxError(message, t.src, t.line, t.col)
+        if t.kind == "NEWLINE" and t.col >= 0:
+            err.shown_line = t.line + 1  # gawk has read past the newline by then
+        return err
 
     def expect(self, kind: str) -> Tok:
         if self.tok.kind != kind:

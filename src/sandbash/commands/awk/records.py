@@ -29,7 +29,7 @@ class Reader:
     """Records from one input; `rt` is the terminator of the last record."""
 
     __slots__ = ("stream", "ns", "dec", "buf", "lines", "idx", "eof", "rs_obj", "mode", "sep", "rx", "rt", "csv",
-                 "icase_obj", "charge")
+                 "icase_obj", "charge", "odd")
 
     def __init__(self, stream: Stream, ns: Mapping[str, object], csv: bool = False,
                  charge: Callable[[int], None] | None = None) -> None:
@@ -48,6 +48,9 @@ class Reader:
         self.csv = csv
         self.icase_obj: object = None
         self.charge = charge
+        # set once any decoded text holds a character str.split() would take
+        # for whitespace but awk does not; until then fields split with str.split()
+        self.odd = False
 
     # ------------------------------------------------------------ RS
 
@@ -84,11 +87,15 @@ class Reader:
             self.eof = True
             tail = self.dec.decode(b"", True)
             if tail:
+                self.odd = self.odd or _ODD_SPACE.search(tail) is not None
                 self.buf += tail
             return False
         if self.charge is not None:
             self.charge(len(chunk) >> 10)
-        self.buf += self.dec.decode(chunk)
+        text = self.dec.decode(chunk)
+        if not self.odd and _ODD_SPACE.search(text) is not None:
+            self.odd = True
+        self.buf += text
         return True
 
     # ------------------------------------------------------------ reading
@@ -110,6 +117,26 @@ class Reader:
             return self._read_csv()
         return self._read_regex()
 
+    def batch(self) -> list[str] | None:
+        """All complete records already split (newline-like RS), taken at
+        once; None when the caller must use read()."""
+        rs = self.ns["V_RS"]
+        if rs is not self.rs_obj:
+            self._set_rs(rs)
+        if self.mode != SINGLE:
+            return None
+        if self.idx >= len(self.lines):
+            rec = self._read_single()
+            if rec is None:
+                return []
+            if not self.lines:
+                return [rec]  # the last record, unterminated
+            self.idx -= 1
+        lines = self.lines[self.idx :] if self.idx else self.lines
+        self.lines = []
+        self.idx = 0
+        return lines
+
     def _read_single(self) -> str | None:
         sep = self.sep
         while True:
@@ -121,13 +148,13 @@ class Reader:
                 self.rt = sep
                 return parts[0]
             if not self._more():
+                self.lines = []
+                self.idx = 0
                 if self.buf:
                     rec = self.buf
                     self.buf = ""
                     self.rt = ""
                     return rec
-                self.lines = []
-                self.idx = 0
                 return None
 
     def _read_paragraph(self) -> str | None:

@@ -23,6 +23,7 @@ from .fmt import FormatError, format_values, num2str
 from .io import AwkFatal, IOManager
 from .records import Splitter, fieldwidths_splitter, fpat_splitter, fs_splitter, split_default
 from .regex import Regex, RegexError, compile_regex
+from .sorting import gawk_order, sorted_keys
 from .values import UNINIT, Input, Plain, Value, num_value, str2num, truth
 
 _MAX_FIELD = 1 << 20
@@ -37,7 +38,8 @@ class Runtime:
         self.csv = csv
         self.rec: str | None = ""
         self.flds: list[Any] | None = []
-        self.splitter: Splitter = split_default
+        self.splitter: Splitter = split_default  # for the FS in effect
+        self.cur_split: Splitter = split_default  # for the current record (str.split on clean input)
         self.fs_obj: object = " "
         self.fw_obj: object = UNINIT
         self.fpat_obj: object = UNINIT
@@ -45,7 +47,7 @@ class Runtime:
         self.watch_modes = "FIELDWIDTHS" in uses or "FPAT" in uses
         self.icase = "IGNORECASE" in uses
         self.rng = B.GawkRandom()
-        self.seed = 0.0
+        self.seed = 1.0  # gawk starts as if srand(1) had run
         self.max_string = max(ctx.limits.max_string_length, 1 << 20)
         self.warned: set[str] = set()
         self.paragraph = False
@@ -176,11 +178,12 @@ class Runtime:
         self.flds = None
         if self.ns["V_FS"] is not self.fs_obj or self.watch_modes:
             self.sync_fs()
+        self.cur_split = self.splitter
 
     def split(self) -> list[Any]:
         rec = self.rec
         assert rec is not None
-        flds: list[Any] = self.splitter(rec)
+        flds: list[Any] = self.cur_split(rec)
         self.flds = flds
         return flds
 
@@ -261,7 +264,7 @@ class Runtime:
         def fs(i: int) -> str:
             f = rt.flds
             if f is None:
-                f = split()
+                f = rt.flds = rt.cur_split(rt.rec)
             if i <= len(f):
                 v = f[i - 1]
                 return v if v.__class__ is str else to_str(v)  # type: ignore[no-any-return]
@@ -270,7 +273,7 @@ class Runtime:
         def fo(i: int) -> str:
             f = rt.flds
             if f is None:
-                f = split()
+                f = rt.flds = rt.cur_split(rt.rec)
             if i <= len(f):
                 v = f[i - 1]
                 return v if v.__class__ is str else to_out(v)  # type: ignore[no-any-return]
@@ -279,7 +282,7 @@ class Runtime:
         def fv(i: int) -> Value:
             f = rt.flds
             if f is None:
-                f = split()
+                f = rt.flds = rt.cur_split(rt.rec)
             if i <= len(f):
                 v = f[i - 1]
                 c = v.__class__
@@ -293,7 +296,7 @@ class Runtime:
         def fn(i: int) -> float:
             f = rt.flds
             if f is None:
-                f = split()
+                f = rt.flds = rt.cur_split(rt.rec)
             if i <= len(f):
                 v = f[i - 1]
                 return v if v.__class__ is float else str2num(v)  # type: ignore[no-any-return]
@@ -346,7 +349,11 @@ class Runtime:
 
     def _install_output(self) -> None:
         ns = self.ns
-        write = self.io.stdout.write
+        stdout = self.io.stdout
+        write = stdout.write
+        parts = stdout.parts
+        append = parts.append
+        flush = stdout.flush
         to_str = self.to_str
 
         def ors() -> str:
@@ -358,8 +365,11 @@ class Runtime:
             return o if o.__class__ is not float else to_str(o)  # type: ignore[no-any-return]
 
         def print1(s: str) -> None:
+            # the common `print x` to stdout: buffered without TextOut.write's bookkeeping
             o = ns["V_ORS"]
-            write(s + (o if o.__class__ is not float else to_str(o)))
+            append(s + (o if o.__class__ is not float else to_str(o)))
+            if len(parts) >= 512 or len(s) > 4096:
+                flush()
 
         def printn(items: tuple[str, ...]) -> None:
             write(ofs().join(items) + ors())
@@ -385,12 +395,10 @@ class Runtime:
     # ------------------------------------------------------------ arrays
 
     def keys(self, arr: dict[str, Value]) -> list[str]:
-        """for-in order: PROCINFO["sorted_in"] when set, else insertion order."""
+        """for-in order: PROCINFO["sorted_in"] when set, else gawk's storage order."""
         how = self.ns["A_PROCINFO"].get("sorted_in")
         if how is None or how == "":
-            return list(arr)
-        from .sorting import sorted_keys
-
+            return gawk_order(list(arr))
         return sorted_keys(arr, self.to_str(how), self)
 
     def warn(self, message: str) -> None:

@@ -83,3 +83,67 @@ def asort(rt: Runtime, src: dict[str, Value], dest: dict[str, Value] | None, how
     for i, v in enumerate(result, 1):
         target[str(i)] = v
     return float(len(result))
+
+
+# ---------------------------------------------------------------- gawk's unsorted order
+#
+# Without sorted_in, gawk lists an array the way its storage holds it:
+# strings first, in the bucket order of its string hash table (sdbm-style
+# hash, 13 buckets growing through fixed primes, new entries at the head of
+# their chain), then non-negative integer indexes in ascending order. We
+# replay the surviving keys' insertions to get the same order.
+
+_SIZES = (13, 127, 1021, 8191, 16381, 32749, 65497, 131101, 262147, 524309, 1048583, 2097169, 4194319,
+          8388617, 16777259, 33554467, 67108879, 134217757, 268435459, 536870923, 1073741827)
+_HASH_CACHE: dict[str, int] = {}
+
+
+def _awk_hash(key: str) -> int:
+    h = _HASH_CACHE.get(key)
+    if h is not None:
+        return h
+    h = 0
+    for c in key.encode("utf-8", "surrogateescape"):
+        t = (h << 6) & 0xFFFFFFFF
+        h = (c + t + (t << 10) - h) & 0xFFFFFFFF
+    if len(_HASH_CACHE) > 1 << 18:
+        _HASH_CACHE.clear()
+    _HASH_CACHE[key] = h
+    return h
+
+
+def _is_cint(k: str) -> bool:
+    """A non-negative integer index gawk keeps in its integer array."""
+    if not k.isdigit() or not k.isascii():
+        return False
+    if len(k) > 1 and k[0] == "0":
+        return False
+    return len(k) < 10 or int(k) <= 0x7FFFFFFF
+
+
+def gawk_order(keys: list[str]) -> list[str]:
+    ints: list[str] = []
+    strs: list[str] = []
+    for k in keys:
+        (ints if _is_cint(k) else strs).append(k)
+    if ints:
+        ints.sort(key=int)
+    if len(strs) < 2:
+        return strs + ints
+    size = _SIZES[0]
+    si = 0
+    buckets: list[list[str]] = [[] for _ in range(size)]
+    count = 0
+    for k in strs:
+        count += 1
+        if count // size > 2 and si + 1 < len(_SIZES):
+            si += 1
+            new_size = _SIZES[si]
+            new: list[list[str]] = [[] for _ in range(new_size)]
+            for chain in buckets:
+                for old in chain:
+                    new[_awk_hash(old) % new_size].insert(0, old)
+            buckets, size = new, new_size
+        buckets[_awk_hash(k) % size].insert(0, k)
+    ordered = [k for chain in buckets for k in chain]
+    return ordered + ints
