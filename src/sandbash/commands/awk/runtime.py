@@ -258,13 +258,12 @@ class Runtime:
         rt = self
         to_str = self.to_str
         to_out = self.to_out
-        split = self.split
         empty = _EMPTY_INPUT
 
         def fs(i: int) -> str:
             f = rt.flds
             if f is None:
-                f = rt.flds = rt.cur_split(rt.rec)
+                f = rt.flds = rt.cur_split(rt.rec)  # type: ignore[arg-type]  # rec is set while flds is None
             if i <= len(f):
                 v = f[i - 1]
                 return v if v.__class__ is str else to_str(v)  # type: ignore[no-any-return]
@@ -273,7 +272,7 @@ class Runtime:
         def fo(i: int) -> str:
             f = rt.flds
             if f is None:
-                f = rt.flds = rt.cur_split(rt.rec)
+                f = rt.flds = rt.cur_split(rt.rec)  # type: ignore[arg-type]  # rec is set while flds is None
             if i <= len(f):
                 v = f[i - 1]
                 return v if v.__class__ is str else to_out(v)  # type: ignore[no-any-return]
@@ -282,7 +281,7 @@ class Runtime:
         def fv(i: int) -> Value:
             f = rt.flds
             if f is None:
-                f = rt.flds = rt.cur_split(rt.rec)
+                f = rt.flds = rt.cur_split(rt.rec)  # type: ignore[arg-type]  # rec is set while flds is None
             if i <= len(f):
                 v = f[i - 1]
                 c = v.__class__
@@ -296,7 +295,7 @@ class Runtime:
         def fn(i: int) -> float:
             f = rt.flds
             if f is None:
-                f = rt.flds = rt.cur_split(rt.rec)
+                f = rt.flds = rt.cur_split(rt.rec)  # type: ignore[arg-type]  # rec is set while flds is None
             if i <= len(f):
                 v = f[i - 1]
                 return v if v.__class__ is float else str2num(v)  # type: ignore[no-any-return]

@@ -133,9 +133,7 @@ def gawk_order(keys: list[str]) -> list[str]:
     size = _SIZES[0]
     si = 0
     buckets: list[list[str]] = [[] for _ in range(size)]
-    count = 0
-    for k in strs:
-        count += 1
+    for count, k in enumerate(strs, 1):
         if count // size > 2 and si + 1 < len(_SIZES):
             si += 1
             new_size = _SIZES[si]
