@@ -19,7 +19,6 @@ BUILTINS: dict[str, Builtin] = {}
 SPECIAL = frozenset({":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set",
                      "shift", "times", "trap", "unset", "source"})
 DECLARATION = frozenset({"declare", "typeset", "local", "export", "readonly"})
-DISABLED: set[str] = set()
 
 
 def builtin(*names: str) -> Callable[[Builtin], Builtin]:

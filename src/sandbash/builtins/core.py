@@ -10,7 +10,7 @@ from ..commands import registry
 from ..interp.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from ..syntax.parser import _RESERVED
 from ..vfs.errors import FsError
-from . import BUILTINS, DISABLED, SPECIAL, builtin
+from . import BUILTINS, SPECIAL, builtin
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -243,7 +243,7 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
         return 0
     env = sh.exported_env()
     kind, _ = sh.find_command(args[0])
-    if args[0] in BUILTINS and args[0] not in DISABLED:
+    if args[0] in BUILTINS and args[0] not in sh.state.disabled_builtins:
         status = BUILTINS[args[0]](sh, args)
     elif kind == "" and args[0] not in sh.state.functions:
         sh.error(f"{args[0]}: not found" if "/" not in args[0] else f"{args[0]}: No such file or directory")
@@ -290,7 +290,7 @@ def bi_builtin(sh: Shell, argv: list[str]) -> int:
     if not args:
         return 0
     fn = BUILTINS.get(args[0])
-    if fn is None or args[0] in DISABLED:
+    if fn is None or args[0] in sh.state.disabled_builtins:
         sh.builtin_error("builtin", f"{args[0]}: not a shell builtin")
         return 1
     return fn(sh, args)
@@ -342,7 +342,7 @@ def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = Tru
             sh.out(f"{name} is a function\n{unparse_function(fdef)}\n")
         if not all_:
             return True
-    if name in BUILTINS and name not in DISABLED:
+    if name in BUILTINS and name not in sh.state.disabled_builtins:
         found = True
         if style == "v":
             sh.out(name + "\n")
@@ -470,7 +470,7 @@ def bi_enable(sh: Shell, argv: list[str]) -> int:
         for name in sorted(BUILTINS):
             if special and name not in SPECIAL:
                 continue
-            off = name in DISABLED
+            off = name in sh.state.disabled_builtins
             if off and not (show_all or disable):
                 continue
             if disable and not off and not show_all:
@@ -484,9 +484,9 @@ def bi_enable(sh: Shell, argv: list[str]) -> int:
             status = 1
             continue
         if disable:
-            DISABLED.add(name)
+            sh.state.disabled_builtins.add(name)
         else:
-            DISABLED.discard(name)
+            sh.state.disabled_builtins.discard(name)
     return status
 
 

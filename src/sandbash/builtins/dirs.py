@@ -225,6 +225,10 @@ def bi_popd(sh: Shell, argv: list[str]) -> int:
     no_cd = "-n" in argv[1:]
     if args and args[0] == "--":
         args = args[1:]
+    elif args and args[0].startswith("-") and len(args[0]) > 1 and not args[0][1:].isdigit():
+        sh.builtin_error("popd", f"{args[0][:2]}: invalid option")
+        sh.write_err("popd: usage: popd [-n] [+N | -N]\n")
+        return 2
     if not st.dirstack:
         sh.builtin_error("popd", "directory stack empty")
         return 1

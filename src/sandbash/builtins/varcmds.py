@@ -201,6 +201,8 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
             if s.func:
                 scope = s
                 break
+        if scope.func:
+            scope.locals.add(name)
         var = scope.get(name)
         if var is None:
             var = Var(None, 0)

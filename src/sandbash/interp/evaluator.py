@@ -332,6 +332,7 @@ def _exec_redirected(self: Shell, node: A.Redirected) -> int:
     undo = self.apply_redirects(node.redirs)
     if undo is None:
         st.last_status = 1
+        self.errexit_check(1)
         return 1
     try:
         return self.execute(node.body)

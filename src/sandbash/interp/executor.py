@@ -205,7 +205,7 @@ def dispatch(
             self.write_err(f"{self.err_prefix()}{name}: {refusal}\n")
             return 126
     fdef = None if no_functions else st.functions.get(name)
-    builtin = None if fdef is not None else BUILTINS.get(name)
+    builtin = None if fdef is not None or name in st.disabled_builtins else BUILTINS.get(name)
     undo = self.apply_redirects(redirs) if redirs else []
     if undo is None:
         return 1

@@ -66,6 +66,7 @@ class ShellState:
         self.shopts = dict(SHOPT_OPTIONS)
         self.functions: dict[str, FuncDef] = {}
         self.exported_funcs: set[str] = set()
+        self.disabled_builtins: set[str] = set()
         self.func_sources: dict[str, tuple[str, int]] = {}
         self.aliases: dict[str, str] = {}
         self.traps: dict[str, str] = {}
@@ -103,6 +104,7 @@ class ShellState:
         new.shopts = dict(self.shopts)
         new.functions = dict(self.functions)
         new.exported_funcs = set(self.exported_funcs)
+        new.disabled_builtins = set(self.disabled_builtins)
         new.func_sources = dict(self.func_sources)
         new.aliases = dict(self.aliases)
         # a subshell keeps ignored signals; other traps are reset (but `trap`

@@ -21,6 +21,9 @@ _DYNAMIC = frozenset(
 )
 
 
+_READONLY_DYNAMIC = frozenset({"SHELLOPTS", "BASHOPTS", "GROUPS"})
+
+
 class AssignError(Exception):
     """A failed assignment (readonly, bad subscript, ...): message already
     formatted as bash prints it after `bash: line N: `. `fatal` errors end a
@@ -237,7 +240,7 @@ def set_var(
         target_scope, var = self._scope_for_write(name)
     else:
         target_scope, var = scope, scope.get(name)
-    if var is not None and var.attrs & READONLY:
+    if (var is not None and var.attrs & READONLY) or (var is None and name in _READONLY_DYNAMIC):
         raise AssignError(f"{name}: readonly variable", fatal=not via_ref)
     self._special_assign(name, value)
     self.check_string(len(value))
@@ -393,7 +396,7 @@ def unset_var(self: Shell, name: str, *, nameref: bool = False) -> bool:
         # a local unset in its own function (or anywhere with localvar_unset)
         # stays local but unset, hiding the outer variable, as bash does
         top_func = next((k for k in range(len(scopes) - 1, -1, -1) if scopes[k].func), -1)
-        if scope.func and (i == top_func or self.state.shopts.get("localvar_unset")):
+        if scope.func and name in scope.locals and (i == top_func or self.state.shopts.get("localvar_unset")):
             scope[name] = Var(None, 0)
         else:
             del scope[name]

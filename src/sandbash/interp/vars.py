@@ -57,18 +57,22 @@ class Var:
 
 
 class Scope(dict[str, Var]):
-    """One level of variables: the globals, a function's locals, or the
-    temporary assignments before a command (`temp` is True)."""
+    """One level of variables: the globals, a function's context, or the
+    temporary assignments before a builtin (`temp` is True). A function's
+    context also holds its call's temporary bindings; `locals` names the
+    variables really declared local there (they behave differently on unset)."""
 
-    __slots__ = ("temp", "func")
+    __slots__ = ("temp", "func", "locals")
 
     def __init__(self, temp: bool = False, func: bool = False) -> None:
         super().__init__()
         self.temp = temp
         self.func = func
+        self.locals: set[str] = set()
 
     def clone(self) -> Scope:
         new = Scope(self.temp, self.func)
+        new.locals = set(self.locals)
         for k, v in self.items():
             new[k] = v.copy()
         return new

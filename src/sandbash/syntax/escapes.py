@@ -36,6 +36,15 @@ def _codepoint(value: int) -> str:
 
 
 def decode_escapes(text: str, mode: str) -> tuple[str, bool]:
+    """See `_decode`; byte escapes that together form valid UTF-8 become
+    characters, as they would on a terminal."""
+    out, stopped = _decode(text, mode)
+    if any(0xDC80 <= ord(c) <= 0xDCFF for c in out):
+        out = out.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
+    return out, stopped
+
+
+def _decode(text: str, mode: str) -> tuple[str, bool]:
     """Decode backslash escapes.
 
     mode 'ansi':  $'...' rules (\\' \\" \\? \\cX, octal \\NNN, stops at NUL).

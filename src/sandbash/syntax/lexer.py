@@ -186,6 +186,8 @@ class WordReader:
                     if c in "<>" and self.peek_char(1) == "(" and mode == CMD:
                         flush()
                         parts.append(self.read_procsub())
+                        src = self.src
+                        n = len(src)
                         continue
                     if c == "(" and mode in (CMD, COND, CASE_PAT) and self._extglob_here(lit):
                         op = lit[-1][-1]
@@ -251,6 +253,9 @@ class WordReader:
             if c == "$":
                 flush()
                 self.read_dollar(mode, dq_context or mode in (DQ, HEREDOC), parts, lit)
+                # an alias expanded inside $( ) may have rewritten the source
+                src = self.src
+                n = len(src)
                 continue
             if c == "`":
                 flush()

@@ -729,7 +729,7 @@ class Parser(WordReader):
                 if assign is not None:
                     assigns.append(assign)
                     continue
-                if assigns and self.aliases and self.try_alias(tok):
+                if (assigns or redirs) and self.aliases and self.try_alias(tok):
                     continue
                 self.consume()
                 words.append(tok.word)

@@ -9,9 +9,12 @@ race cannot walk it out of its root.
 
 from __future__ import annotations
 
+import errno
 import stat as st
 from dataclasses import dataclass
 from typing import Protocol
+
+from .errors import FsError
 
 S_IFMT = 0o170000
 S_IFDIR = st.S_IFDIR
@@ -70,6 +73,15 @@ class FileHandle(Protocol):
     def close(self) -> None: ...
 
 
+class FileSource(Protocol):
+    """Read-only content a file can point at without holding it in memory
+    (OverlayFs copies a host file up this way until its first write)."""
+
+    size: int
+
+    def open(self) -> FileHandle: ...
+
+
 class Backend(Protocol):
     def lstat(self, path: str) -> Stat: ...
     def readlink(self, path: str) -> str: ...
@@ -85,6 +97,26 @@ class Backend(Protocol):
     def chown(self, path: str, uid: int, gid: int) -> None: ...
     def utime(self, path: str, atime: float, mtime: float) -> None: ...
     def truncate(self, path: str, size: int) -> None: ...
+
+
+def check_replace(src: Stat, dst: Stat | None, dst_empty: bool) -> None:
+    """rename(2) rules for replacing `dst` with `src` (shared by the backends
+    that implement rename themselves)."""
+    if dst is None:
+        return
+    if dst.is_dir:
+        if not src.is_dir:
+            raise FsError(errno.EISDIR)
+        if not dst_empty:
+            raise FsError(errno.ENOTEMPTY)
+    elif src.is_dir:
+        raise FsError(errno.ENOTDIR)
+
+
+def parent_name(path: str) -> tuple[str, str]:
+    """('/a/b', 'c') for '/a/b/c'; ('/', '') for '/'."""
+    head, _, name = path.rstrip("/").rpartition("/")
+    return head or "/", name
 
 
 def split_path(path: str) -> list[str]:

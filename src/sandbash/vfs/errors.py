@@ -27,6 +27,8 @@ MESSAGES = {
     errno.EFBIG: "File too large",
     errno.ENXIO: "No such device or address",
     errno.EIO: "Input/output error",
+    errno.EOPNOTSUPP: "Operation not supported",
+    errno.ENODEV: "No such device",
 }
 
 

@@ -1,8 +1,12 @@
-"""The in-memory filesystem (the default backend).
+"""The in-memory filesystem (the default backend, and OverlayFs's upper layer).
 
-Inodes hold directories (name -> inode), regular files (a bytearray, or a
-loader called on first read), symbolic links and character devices. Hard
-links share an inode. A `DiskQuota` bounds total bytes and entries.
+Inodes hold directories (name -> inode), regular files, symbolic links and
+character devices; hard links share an inode. A regular file's content is a
+bytearray, or until first needed either a loader the embedder supplied
+(called on first read) or a `FileSource` streamed from elsewhere (OverlayFs's
+lazy copy-up: read in chunks, copied in only on the first change).
+A `DiskQuota` bounds the bytes of contents, symlink targets and names, and
+the number of entries.
 """
 
 from __future__ import annotations
@@ -12,37 +16,22 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 
-from .base import S_IFCHR, S_IFDIR, S_IFLNK, S_IFMT, S_IFREG, Stat, split_path
+from .base import S_IFCHR, S_IFDIR, S_IFLNK, S_IFMT, S_IFREG, FileHandle, FileSource, Stat, check_replace, split_path
 from .errors import FsError
+from .quota import DiskQuota, name_cost
+
+__all__ = ["DiskQuota", "FileContent", "Inode", "MemoryFs"]
 
 FileContent = bytes | str | Callable[[], bytes | str]
 
 
-class DiskQuota:
-    """Limits on a backend: bytes of content/targets/names and number of entries."""
-
-    def __init__(self, max_bytes: int = 64 << 20, max_files: int = 10_000) -> None:
-        self.max_bytes = max_bytes
-        self.max_files = max_files
-        self.used_bytes = 0
-        self.used_files = 0
-
-    def charge(self, nbytes: int, nfiles: int = 0) -> None:
-        if nbytes > 0 and self.used_bytes + nbytes > self.max_bytes:
-            raise FsError(errno.ENOSPC)
-        if nfiles > 0 and self.used_files + nfiles > self.max_files:
-            raise FsError(errno.ENOSPC)
-        self.used_bytes += nbytes
-        self.used_files += nfiles
-
-    def release(self, nbytes: int, nfiles: int = 0) -> None:
-        self.used_bytes = max(0, self.used_bytes - nbytes)
-        self.used_files = max(0, self.used_files - nfiles)
+def _to_bytes(raw: bytes | str) -> bytes:
+    return raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else bytes(raw)
 
 
 class Inode:
     __slots__ = ("mode", "uid", "gid", "atime", "mtime", "ctime", "ino", "nlink", "data", "entries", "target", "loader",
-                 "rdev")
+                 "source", "rdev")
 
     def __init__(self, mode: int, ino: int, uid: int, gid: int, now: float) -> None:
         self.mode = mode
@@ -55,28 +44,12 @@ class Inode:
         self.entries: dict[str, Inode] | None = None
         self.target: str | None = None
         self.loader: Callable[[], bytes | str] | None = None
+        self.source: FileSource | None = None
         self.rdev = 0
 
     @property
     def kind(self) -> int:
         return self.mode & S_IFMT
-
-    def content(self) -> bytearray:
-        if self.data is None:
-            loader = self.loader
-            self.loader = None
-            raw = loader() if loader is not None else b""
-            self.data = bytearray(raw.encode("utf-8", "surrogateescape") if isinstance(raw, str) else raw)
-        return self.data
-
-    def size(self) -> int:
-        if self.kind == S_IFREG:
-            return len(self.content())
-        if self.kind == S_IFLNK:
-            return len((self.target or "").encode("utf-8", "surrogateescape"))
-        if self.kind == S_IFDIR:
-            return 4096
-        return 0
 
 
 class MemHandle:
@@ -87,35 +60,46 @@ class MemHandle:
         self.writable = writable
         self.append = append
         self.pos = 0
+        self._src: FileHandle | None = None
 
     def read(self, n: int = -1) -> bytes:
         if not self.readable:
             raise FsError(errno.EBADF)
-        data = self.node.content()
+        node = self.node
+        node.atime = self.fs.clock()
+        if node.data is None and node.source is not None:
+            # stream from the source: a big lower file is never held whole
+            if self._src is None:
+                self._src = node.source.open()
+            self._src.seek(self.pos)
+            chunk = self._src.read(n)
+            self.pos += len(chunk)
+            return chunk
+        data = self.fs._loaded(node)
         pos = self.pos
         end = len(data) if n < 0 else min(len(data), pos + n)
         chunk = bytes(data[pos:end])
         self.pos = max(pos, end)
-        self.node.atime = self.fs.clock()
         return chunk
 
     def write(self, chunk: bytes) -> int:
         if not self.writable:
             raise FsError(errno.EBADF)
-        data = self.node.content()
-        with self.fs.lock:
+        fs = self.fs
+        with fs.lock:
+            data = fs._materialise(self.node)
             if self.append:
                 self.pos = len(data)
             pos = self.pos
             end = pos + len(chunk)
             growth = end - len(data)
             if growth > 0:
-                self.fs.quota.charge(growth)
+                fs.quota.charge(growth)
             if pos > len(data):
                 data.extend(bytes(pos - len(data)))
             data[pos:end] = chunk
             self.pos = end
-            self.node.mtime = self.node.ctime = self.fs.clock()
+            self.node.mtime = self.node.ctime = fs.clock()
         return len(chunk)
 
     def seek(self, pos: int, whence: int = 0) -> int:
@@ -124,19 +108,26 @@ class MemHandle:
         elif whence == 1:
             self.pos += pos
         else:
-            self.pos = len(self.node.content()) + pos
+            self.pos = self.fs._size(self.node) + pos
         self.pos = max(self.pos, 0)
         return self.pos
 
     def truncate(self, size: int) -> None:
+        if not self.writable:
+            raise FsError(errno.EINVAL)
         self.fs._truncate_node(self.node, size)
 
     def close(self) -> None:
-        pass
+        if self._src is not None:
+            self._src.close()
+            self._src = None
 
 
 class MemoryFs:
     """A complete POSIX-like filesystem held in memory."""
+
+    fstype = "tmpfs"
+    source_name = "sandbox"
 
     def __init__(
         self,
@@ -181,52 +172,139 @@ class MemoryFs:
     def _node(self, path: str) -> Inode:
         return self._walk(split_path(path))
 
-    def _parent(self, path: str) -> tuple[Inode, str]:
+    def _parent(self, path: str) -> tuple[dict[str, Inode], Inode, str]:
         parts = split_path(path)
         if not parts:
-            raise FsError(errno.EEXIST if True else errno.EINVAL)
+            raise FsError(errno.EEXIST)
         parent = self._walk(parts[:-1])
         if parent.entries is None:
-            raise FsError(errno.ENOTDIR)
-        return parent, parts[-1]
+            raise FsError(errno.ENOTDIR if parent.kind != S_IFLNK else errno.ELOOP)
+        return parent.entries, parent, parts[-1]
 
     def _new(self, mode: int, uid: int, gid: int) -> Inode:
         return Inode(mode, self._ino(), uid, gid, self.clock())
 
+    def _loaded(self, node: Inode) -> bytearray:
+        """The content for reading; an embedder's loader runs now (its bytes
+        count against the quota but never fail the read)."""
+        data = node.data
+        if data is None:
+            with self.lock:
+                if node.data is None:
+                    loader, node.loader = node.loader, None
+                    raw = _to_bytes(loader()) if loader is not None else b""
+                    self.quota.charge(len(raw), force=True)
+                    node.data = bytearray(raw)
+                data = node.data
+        return data
+
+    def _materialise(self, node: Inode, keep: int = -1) -> bytearray:
+        """The content for changing: a streamed source is copied in (at most
+        `keep` bytes when the caller truncates), charged strictly."""
+        if node.data is None and node.source is not None:
+            src = node.source
+            want = src.size if keep < 0 else min(keep, src.size)
+            self.quota.charge(want)
+            h = src.open()
+            try:
+                buf = bytearray()
+                while len(buf) < want:
+                    chunk = h.read(min(1 << 20, want - len(buf)))
+                    if not chunk:
+                        break
+                    buf += chunk
+            except BaseException:
+                self.quota.release(want)
+                raise
+            finally:
+                h.close()
+            self.quota.release(want - len(buf))
+            node.data = buf
+            node.source = None
+        return self._loaded(node)
+
+    def _size(self, node: Inode) -> int:
+        kind = node.kind
+        if kind == S_IFREG:
+            if node.data is None and node.source is not None:
+                return node.source.size
+            return len(self._loaded(node))
+        if kind == S_IFLNK:
+            return name_cost(node.target or "")
+        if kind == S_IFDIR:
+            return 4096
+        return 0
+
+    def _held(self, node: Inode) -> int:
+        """Bytes this inode holds against the quota."""
+        if node.kind == S_IFREG:
+            return len(node.data) if node.data is not None else 0
+        if node.kind == S_IFLNK:
+            return name_cost(node.target or "")
+        return 0
+
+    def _mkparents(self, parts: list[str], path: str) -> dict[str, Inode]:
+        node = self.root
+        for name in parts:
+            assert node.entries is not None
+            child = node.entries.get(name)
+            if child is None:
+                self.quota.charge(name_cost(name), 1)
+                child = self._new(S_IFDIR | 0o755, self.uid, self.gid)
+                child.entries = {}
+                child.nlink = 2
+                node.entries[name] = child
+                node.nlink += 1
+            node = child
+            if node.entries is None:
+                raise FsError(errno.ENOTDIR, path)
+        assert node.entries is not None
+        return node.entries
+
     def add_file(self, path: str, content: FileContent, mode: int = 0o644) -> None:
         """Create a file (and its parent directories) directly, for set-up."""
         parts = split_path(path)
-        node = self.root
         with self.lock:
-            for name in parts[:-1]:
-                assert node.entries is not None
-                child = node.entries.get(name)
-                if child is None:
-                    child = self._new(S_IFDIR | 0o755, self.uid, self.gid)
-                    child.entries = {}
-                    child.nlink = 2
-                    node.entries[name] = child
-                    self.quota.charge(len(name), 1)
-                node = child
-                if node.entries is None:
-                    raise FsError(errno.ENOTDIR, path)
-            assert node.entries is not None
+            entries = self._mkparents(parts[:-1], path)
             f = self._new(S_IFREG | mode, self.uid, self.gid)
             if callable(content):
                 f.loader = content
             else:
-                raw = content.encode("utf-8", "surrogateescape") if isinstance(content, str) else bytes(content)
-                f.data = bytearray(raw)
+                raw = _to_bytes(content)
                 self.quota.charge(len(raw))
-            self.quota.charge(len(parts[-1]), 1)
-            node.entries[parts[-1]] = f
+                f.data = bytearray(raw)
+            self.quota.charge(name_cost(parts[-1]), 1)
+            old = entries.pop(parts[-1], None)
+            if old is not None:
+                self._drop(old, parts[-1])
+            entries[parts[-1]] = f
 
-    def add_device(self, path: str, rdev: int) -> None:
-        parent, name = self._parent(path)
-        assert parent.entries is not None
-        node = self._new(S_IFCHR | 0o666, 0, 0)
-        node.rdev = rdev
-        parent.entries[name] = node
+    def add_device(self, path: str, rdev: int, mode: int = 0o666, uid: int = 0, gid: int = 0) -> None:
+        with self.lock:
+            entries, _, name = self._parent(path)
+            node = self._new(S_IFCHR | mode, uid, gid)
+            node.rdev = rdev
+            entries[name] = node
+
+    def add_source(self, path: str, source: FileSource, st: Stat) -> None:
+        """A regular file whose content streams from `source` until changed."""
+        with self.lock:
+            entries, _, name = self._parent(path)
+            if name in entries:
+                raise FsError(errno.EEXIST)
+            self.quota.charge(name_cost(name), 1)
+            node = self._new(S_IFREG | (st.mode & 0o7777), st.uid, st.gid)
+            node.source = source
+            node.atime, node.mtime, node.ctime = st.atime, st.mtime, st.ctime
+            entries[name] = node
+
+    def _drop(self, node: Inode, name: str) -> None:
+        """Account for a name removed from its directory."""
+        node.nlink -= 1
+        freed = name_cost(name)
+        if node.nlink <= 0 or node.kind == S_IFLNK:
+            freed += self._held(node)
+        self.quota.release(freed, 1)
 
     # ------------------------------------------------------------ protocol
 
@@ -234,7 +312,7 @@ class MemoryFs:
         node = self._node(path)
         return Stat(
             mode=node.mode,
-            size=node.size(),
+            size=self._size(node),
             ino=node.ino,
             nlink=node.nlink,
             uid=node.uid,
@@ -261,16 +339,15 @@ class MemoryFs:
     def open(self, path: str, flags: str, mode: int, uid: int, gid: int) -> MemHandle:
         """flags: 'r', 'w' (truncate), 'a' (append), 'rw', 'x' (exclusive create)."""
         with self.lock:
-            parent, name = self._parent(path)
-            assert parent.entries is not None
-            node = parent.entries.get(name)
+            entries, parent, name = self._parent(path)
+            node = entries.get(name)
             if node is None:
-                if flags == "r":
+                if flags in ("r", "rw"):
                     raise FsError(errno.ENOENT)
-                self.quota.charge(len(name), 1)
+                self.quota.charge(name_cost(name), 1)
                 node = self._new(S_IFREG | mode, uid, gid)
                 node.data = bytearray()
-                parent.entries[name] = node
+                entries[name] = node
                 parent.mtime = parent.ctime = self.clock()
             else:
                 if flags == "x":
@@ -281,13 +358,16 @@ class MemoryFs:
                     raise FsError(errno.ELOOP)
                 if flags == "w":
                     self._truncate_node(node, 0)
-            readable = flags in ("r", "rw")
-            writable = flags != "r"
-            return MemHandle(self, node, readable, writable, flags == "a")
+            return MemHandle(self, node, flags in ("r", "rw"), flags != "r", flags == "a")
 
     def _truncate_node(self, node: Inode, size: int) -> None:
+        if node.kind != S_IFREG:
+            raise FsError(errno.EISDIR if node.kind == S_IFDIR else errno.EINVAL)
         with self.lock:
-            data = node.content()
+            if node.data is None and node.source is not None and size == 0:
+                node.source = None
+                node.data = bytearray()
+            data = self._materialise(node, size)
             if size < len(data):
                 self.quota.release(len(data) - size)
                 del data[size:]
@@ -297,91 +377,69 @@ class MemoryFs:
             node.mtime = node.ctime = self.clock()
 
     def truncate(self, path: str, size: int) -> None:
-        node = self._node(path)
-        if node.kind == S_IFDIR:
-            raise FsError(errno.EISDIR)
-        self._truncate_node(node, size)
+        self._truncate_node(self._node(path), size)
 
     def mkdir(self, path: str, mode: int, uid: int, gid: int) -> None:
         with self.lock:
-            parent, name = self._parent(path)
-            assert parent.entries is not None
-            if name in parent.entries:
+            entries, parent, name = self._parent(path)
+            if name in entries:
                 raise FsError(errno.EEXIST)
-            self.quota.charge(len(name), 1)
+            self.quota.charge(name_cost(name), 1)
             node = self._new(S_IFDIR | mode, uid, gid)
             node.entries = {}
             node.nlink = 2
-            parent.entries[name] = node
+            entries[name] = node
             parent.nlink += 1
             parent.mtime = parent.ctime = self.clock()
 
     def rmdir(self, path: str) -> None:
         with self.lock:
-            parent, name = self._parent(path)
-            assert parent.entries is not None
-            node = parent.entries.get(name)
+            entries, parent, name = self._parent(path)
+            node = entries.get(name)
             if node is None:
                 raise FsError(errno.ENOENT)
             if node.entries is None:
                 raise FsError(errno.ENOTDIR)
             if node.entries:
                 raise FsError(errno.ENOTEMPTY)
-            del parent.entries[name]
+            del entries[name]
             parent.nlink -= 1
             parent.mtime = parent.ctime = self.clock()
-            self.quota.release(len(name), 1)
+            self.quota.release(name_cost(name), 1)
 
     def unlink(self, path: str) -> None:
         with self.lock:
-            parent, name = self._parent(path)
-            assert parent.entries is not None
-            node = parent.entries.get(name)
+            entries, parent, name = self._parent(path)
+            node = entries.get(name)
             if node is None:
                 raise FsError(errno.ENOENT)
             if node.kind == S_IFDIR:
                 raise FsError(errno.EISDIR)
-            del parent.entries[name]
-            node.nlink -= 1
+            del entries[name]
             parent.mtime = parent.ctime = self.clock()
-            freed = len(name)
-            if node.nlink <= 0:
-                freed += node.size() if node.kind != S_IFCHR else 0
-            self.quota.release(freed, 1)
+            self._drop(node, name)
 
     def rename(self, src: str, dst: str) -> None:
         with self.lock:
-            sparent, sname = self._parent(src)
-            dparent, dname = self._parent(dst)
-            assert sparent.entries is not None and dparent.entries is not None
-            node = sparent.entries.get(sname)
+            sentries, sparent, sname = self._parent(src)
+            dentries, dparent, dname = self._parent(dst)
+            node = sentries.get(sname)
             if node is None:
                 raise FsError(errno.ENOENT)
-            if sparent is dparent and sname == dname:
+            existing = dentries.get(dname)
+            if existing is node:
                 return
-            existing = dparent.entries.get(dname)
-            if node.kind == S_IFDIR:
-                # a directory cannot move inside itself
-                probe: Inode | None = dparent
-                if self._is_ancestor(node, dparent):
-                    raise FsError(errno.EINVAL)
-                del probe
+            if node.kind == S_IFDIR and dst.startswith(src.rstrip("/") + "/"):
+                raise FsError(errno.EINVAL)
+            if existing is not None:
+                check_replace(self.lstat(src), self.lstat(dst), not existing.entries)
+            self.quota.adjust(name_cost(dname) - name_cost(sname))
             if existing is not None:
                 if existing.kind == S_IFDIR:
-                    if node.kind != S_IFDIR:
-                        raise FsError(errno.EISDIR)
-                    if existing.entries:
-                        raise FsError(errno.ENOTEMPTY)
                     dparent.nlink -= 1
-                elif node.kind == S_IFDIR:
-                    raise FsError(errno.ENOTDIR)
-                existing.nlink -= 1
-                freed = len(dname) + (existing.size() if existing.nlink <= 0 and existing.kind == S_IFREG else 0)
-                self.quota.release(freed, 1)
-            del sparent.entries[sname]
-            dparent.entries[dname] = node
-            self.quota.release(len(sname))
-            self.quota.used_bytes += len(dname)
+                self._drop(existing, dname)
+            del sentries[sname]
+            dentries[dname] = node
             if node.kind == S_IFDIR and sparent is not dparent:
                 sparent.nlink -= 1
                 dparent.nlink += 1
@@ -389,31 +447,15 @@ class MemoryFs:
             sparent.mtime = sparent.ctime = dparent.mtime = dparent.ctime = now
             node.ctime = now
 
-    def _is_ancestor(self, node: Inode, candidate: Inode) -> bool:
-        # walk the whole tree from node: is candidate inside it?
-        if node is candidate:
-            return True
-        stack = [node]
-        while stack:
-            n = stack.pop()
-            if n.entries:
-                for child in n.entries.values():
-                    if child is candidate:
-                        return True
-                    if child.entries is not None:
-                        stack.append(child)
-        return False
-
     def symlink(self, target: str, path: str, uid: int, gid: int) -> None:
         with self.lock:
-            parent, name = self._parent(path)
-            assert parent.entries is not None
-            if name in parent.entries:
+            entries, parent, name = self._parent(path)
+            if name in entries:
                 raise FsError(errno.EEXIST)
-            self.quota.charge(len(name) + len(target.encode("utf-8", "surrogateescape")), 1)
+            self.quota.charge(name_cost(name) + name_cost(target), 1)
             node = self._new(S_IFLNK | 0o777, uid, gid)
             node.target = target
-            parent.entries[name] = node
+            entries[name] = node
             parent.mtime = parent.ctime = self.clock()
 
     def link(self, src: str, dst: str) -> None:
@@ -421,12 +463,11 @@ class MemoryFs:
             node = self._node(src)
             if node.kind == S_IFDIR:
                 raise FsError(errno.EPERM)
-            parent, name = self._parent(dst)
-            assert parent.entries is not None
-            if name in parent.entries:
+            entries, _, name = self._parent(dst)
+            if name in entries:
                 raise FsError(errno.EEXIST)
-            self.quota.charge(len(name), 1)
-            parent.entries[name] = node
+            self.quota.charge(name_cost(name), 1)
+            entries[name] = node
             node.nlink += 1
             node.ctime = self.clock()
 

@@ -119,7 +119,15 @@ def _expand(pieces: Repl, s: str, spans: list[tuple[int, int]]) -> str:
 def subst(rx: Regex, repl: str, s: str, is_global: bool, nth: int = 0, gensub: bool = False) -> tuple[int, str]:
     """sub/gsub/gensub: (number of replacements, new string)."""
     pieces = _compile_repl(repl, gensub)
-    simple = all(p.__class__ is str or p == 0 for p in pieces)
+    lit = rx.literal
+    if lit and not nth and len(pieces) <= 1 and (not pieces or pieces[0].__class__ is str):
+        # a plain string replaced by plain text: str.replace does it all
+        count = s.count(lit) if is_global else (1 if lit in s else 0)
+        if not count:
+            return 0, s
+        return count, s.replace(lit, pieces[0] if pieces else "", -1 if is_global else 1)  # type: ignore[arg-type]
+    simple = 0 not in pieces[1:] and all(p.__class__ is str or p == 0 for p in pieces) \
+        if len(pieces) > 1 else all(p.__class__ is str or p == 0 for p in pieces)
     out: list[str] = []
     pos = 0
     count = 0

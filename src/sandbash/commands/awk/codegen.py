@@ -25,6 +25,7 @@ from .regex import RegexError, compile_regex
 NUM, STR, ANY = "n", "s", "a"
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # fixed pattern over program identifiers
 _ARITH = {"+": "+", "-": "-", "*": "*", "/": "/"}
+_MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
 
 def _unwrap(e: A.Expr) -> A.Expr:
@@ -167,6 +168,12 @@ class ExprGen:
 
     def num(self, e: A.Expr) -> str:
         e = _unwrap(e)
+        if isinstance(e, A.Var):
+            code, kind = self.val(e)
+            if kind == ANY:
+                # a variable usually holds a number: test inline instead of calling _num
+                return f"({code} if {code}.__class__ is float else _num({code}))"
+            return self.as_num(code, kind)
         if isinstance(e, A.Field):
             k = _const_field(e.index)
             if k is not None:
@@ -321,6 +328,8 @@ class ExprGen:
         if op in _ARITH:
             return f"({left} {_ARITH[op]} {right})"
         if op == "%":
+            if isinstance(right_e, A.Expr) and isinstance(_unwrap(right_e), A.Num):
+                return f"_fmod({left}, {right})"  # a non-zero constant divisor
             return f"_mod({left}, {right})"
         return f"_pow({left}, {right})"
 
@@ -334,6 +343,16 @@ class ExprGen:
             return f"({self.as_str(lc, lk)} {op} {self.as_str(rc, rk)})"
         if lk == STR or rk == STR:
             return f"(_scmp({self.as_str(lc, lk)}, {self.as_str(rc, rk)}) {op} 0)"
+        if rk == NUM or lk == NUM:
+            # one side is a number: no string conversion unless the other is a non-numeric string
+            if rk != NUM:
+                lc, rc = rc, lc
+                e = A.Binary(_MIRROR[op], e.right, e.left)
+                op = e.op
+            left = _unwrap(e.left)
+            if isinstance(left, A.Field) and _const_field(left.index):
+                return f"(_fcmpn({_const_field(left.index)}, {rc}) {op} 0)"
+            return f"(_cmpn({lc}, {rc}) {op} 0)"
         return f"(_cmp({lc}, {rc}) {op} 0)"
 
     # ------------------------------------------------------------ assignment
@@ -348,7 +367,7 @@ class ExprGen:
             if target.name == "NF" and self.key("NF")[0] is None:
                 return "", "_nf()", lambda v: f"_setnf({v})"
             py = self.scalar_name(target.name, store=True)
-            return "", f"_num({py})", lambda v: f"({py} := {v})"
+            return "", f"({py} if {py}.__class__ is float else _num({py}))", lambda v: f"({py} := {v})"
         if isinstance(target, A.Index):
             arr = self.array_name(target.name)
             t = self.temp()

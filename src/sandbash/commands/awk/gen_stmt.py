@@ -182,7 +182,8 @@ class StmtGen(BuiltinGen):
             arr = self.array_name(target.name)
             t = self.temp()
             self.emit(f"{t} = {self.subscript(target.subs)}")
-            load = f"_num({arr}.get({t}, 0.0))"
+            v = self.temp()
+            load = f"({v} if ({v} := {arr}.get({t}, 0.0)).__class__ is float else _num({v}))"
             if isinstance(e, A.IncDec):
                 value = f"({load} {'+' if e.op == '++' else '-'} 1.0)"
             else:
@@ -194,7 +195,8 @@ class StmtGen(BuiltinGen):
             assert isinstance(target, A.Var)
             if not (target.name == "NF" and self.key("NF")[0] is None):
                 py = self.scalar_name(target.name, store=True)
-                self.emit(f"{py} = _num({py}) {'+' if e.op == '++' else '-'} 1.0")
+                load = f"({py} if {py}.__class__ is float else _num({py}))"
+                self.emit(f"{py} = {load} {'+' if e.op == '++' else '-'} 1.0")
                 return
         self.emit(self.val(e)[0])
 

@@ -24,7 +24,7 @@ from .io import AwkFatal, IOManager
 from .records import Splitter, fieldwidths_splitter, fpat_splitter, fs_splitter, split_default
 from .regex import Regex, RegexError, compile_regex
 from .sorting import gawk_order, sorted_keys
-from .values import UNINIT, Input, Plain, Value, num_value, str2num, truth
+from .values import UNINIT, Input, Plain, Uninit, Value, num_value, str2num, strnum_value, truth
 
 _MAX_FIELD = 1 << 20
 _EMPTY_INPUT = Input("")
@@ -103,6 +103,21 @@ class Runtime:
         if self.icase and self.ns["V_IGNORECASE"] and truth(self.ns["V_IGNORECASE"]):
             sa, sb = sa.lower(), sb.lower()
         return (sa > sb) - (sa < sb)
+
+    def cmpn(self, a: Value, y: float) -> int:
+        """Compare a value with a number."""
+        c = a.__class__
+        if c is float:
+            x: float | None = a  # type: ignore[assignment]
+        elif c is Input:
+            x = strnum_value(a)  # type: ignore[arg-type]
+        elif c is Uninit:
+            x = 0.0
+        else:
+            x = None
+        if x is not None:
+            return (x > y) - (x < y)  # type: ignore[operator]
+        return self.cmp(a, y)
 
     def scmp(self, a: str, b: str) -> int:
         if truth(self.ns["V_IGNORECASE"]):
@@ -196,8 +211,11 @@ class Runtime:
     def rebuild(self) -> str:
         flds = self.flds or []
         ofs = self.to_str(self.ns["V_OFS"])
-        to_str = self.to_str
-        r = ofs.join(x if x.__class__ is str else to_str(x) for x in flds)
+        try:
+            r = ofs.join(flds)  # all strings: the usual case
+        except TypeError:
+            to_str = self.to_str
+            r = ofs.join(x if x.__class__ is not float else to_str(x) for x in flds)
         self.rec = r
         return r
 
@@ -305,6 +323,20 @@ class Runtime:
             r = rt.rec
             return r if r is not None else rt.rebuild()
 
+        cmpn = self.cmpn
+
+        def fcmpn(i: int, y: float) -> int:
+            f = rt.flds
+            if f is None:
+                f = rt.flds = rt.cur_split(rt.rec)  # type: ignore[arg-type]
+            v = f[i - 1] if i <= len(f) else ""
+            if v.__class__ is str:
+                x = strnum_value(v)
+                if x is not None:
+                    return (x > y) - (x < y)
+                return cmpn(Input(v), y)
+            return cmpn(v if v.__class__ is not Plain else str(v), y)
+
         fidx = self.field_index
 
         def fvd(x: float) -> Value:
@@ -337,7 +369,7 @@ class Runtime:
             "U": UNINIT, "float": float, "len": len, "_ONCE": (None,),
             "_num": num, "_s2n": str2num, "_str": to_str, "_n2s": self.n2s, "_ostr": to_out, "_n2o": self.n2o,
             "_bool": truth, "_n2k": self.n2s, "_key": self.to_key, "_aref": dict.setdefault, "_aset": aset,
-            "_subsep": subsep, "_cmp": self.cmp, "_scmp": self.scmp, "_dre": self.dynamic_regex,
+            "_subsep": subsep, "_cmp": self.cmp, "_scmp": self.scmp, "_cmpn": cmpn, "_fcmpn": fcmpn, "_fmod": math.fmod, "_dre": self.dynamic_regex,
             "_icre": self.icase_regex, "_mod": B.awk_mod, "_pow": B.awk_pow, "_chk": self.check_len,
             "_fn": fn, "_fs": fs, "_fo": fo, "_fv": fv, "_fb": lambda i: truth(fv(i)), "_fnd": fnd, "_fsd": fsd,
             "_fod": fod, "_fvd": fvd, "_fidx": fidx, "_rec": rec, "_r0": lambda: Input(rec()),
@@ -371,7 +403,12 @@ class Runtime:
                 flush()
 
         def printn(items: tuple[str, ...]) -> None:
-            write(ofs().join(items) + ors())
+            o = ns["V_OFS"]
+            r = ns["V_ORS"]
+            append((o if o.__class__ is not float else to_str(o)).join(items)
+                   + (r if r.__class__ is not float else to_str(r)))
+            if len(parts) >= 512:
+                flush()
 
         def print_to(kind: str, dest: str, items: tuple[str, ...]) -> None:
             self.io.output(kind, dest).write(ofs().join(items) + ors())

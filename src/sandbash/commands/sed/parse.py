@@ -233,8 +233,9 @@ class Parser:
                 continue
             if c == delim:
                 return "".join(out)
-            if c == "\n" and is_regex:
-                raise self.err(unterminated)
+            if c == "\n":
+                # a raw newline ends the command (only `\` + newline is text)
+                raise self.err(unterminated, at=self.i - 1)
             if c == "[" and is_regex:
                 j = _bracket_end(s, self.i)
                 if j < 0:
