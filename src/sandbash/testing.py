@@ -74,17 +74,16 @@ def run_command(
     return CommandResult(out.getvalue(), err.getvalue(), status, vfs)
 
 
-def run_case(script: str, cwd: str, env: dict[str, str]) -> tuple[bytes, bytes, int]:
+def run_case(script: str, cwd: str, env: dict[str, str]) -> tuple[bytes, int]:
     """For the shared harnesses: run `script` as bash reads a script on stdin,
-    in a fresh sandbox whose cwd is `cwd` and whose environment is exactly `env`."""
+    in a fresh sandbox whose cwd is `cwd` and whose environment is exactly `env`.
+    Returns (stdout, status): the one shape every harness accepts."""
     from .api import Bash
     from .errors import ExecutionCancelled, ExecutionLimitError
 
     bash = Bash(env=env, cwd=cwd)
     try:
         result = bash.exec(script, env=env, replace_env=True, mode="s")
-    except ExecutionLimitError as e:
-        return e.result.stdout_bytes, e.result.stderr_bytes + f"bash: {e.message}\n".encode(), e.result.exit_code
-    except ExecutionCancelled as e:
-        return e.result.stdout_bytes, e.result.stderr_bytes, e.result.exit_code
-    return result.stdout_bytes, result.stderr_bytes, result.exit_code
+    except (ExecutionLimitError, ExecutionCancelled) as e:
+        return e.result.stdout_bytes, e.result.exit_code
+    return result.stdout_bytes, result.exit_code

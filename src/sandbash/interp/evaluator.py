@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
+from ..builtins import SPECIAL
 from ..expand.pattern import compile_pattern
 from ..limits import LimitExceeded
 from ..syntax import ast as A
@@ -318,6 +319,9 @@ def _exec_funcdef(self: Shell, node: A.FuncDef) -> int:
         self.error(f"`{node.name}': not a valid identifier")
         st.last_status = 1
         return 1
+    if st.opts["posix"] and node.name in SPECIAL:
+        self.error(f"`{node.name}': is a special builtin")
+        raise ExitShell(2)
     st.functions[node.name] = node
     source = st.sources[-1] if st.sources else (st.frames[-1].source if st.frames else self.main_source())
     st.func_sources[node.name] = (source, node.line)

@@ -205,7 +205,12 @@ def dispatch(
             self.write_err(f"{self.err_prefix()}{name}: {refusal}\n")
             return 126
     fdef = None if no_functions else st.functions.get(name)
+    if fdef is not None and st.opts["posix"] and name in SPECIAL:
+        fdef = None  # POSIX: special builtins are found before functions
     builtin = None if fdef is not None or name in st.disabled_builtins else BUILTINS.get(name)
+    if builtin is not None and name == "exec" and all(a == "--" for a in argv[1:]):
+        # `exec` without a command: its redirections stay in effect
+        return 0 if not redirs or self.apply_redirects(redirs) is not None else 1
     undo = self.apply_redirects(redirs) if redirs else []
     if undo is None:
         return 1
@@ -219,7 +224,12 @@ def dispatch(
             if not pending:
                 return builtin(self, argv)
             if name in SPECIAL and st.opts["posix"]:
+                # POSIX: assignments before a special builtin persist (and stay exported)
                 self.assign_pending(pending)
+                for pname, *_ in pending:
+                    var = st.vars.find(pname)
+                    if var is not None:
+                        var.attrs |= EXPORT
                 return builtin(self, argv)
             temp = Scope(temp=True)
             self.assign_pending(pending, temp, export=True)
@@ -269,7 +279,10 @@ def find_command(self: Shell, name: str) -> tuple[str, str]:
         return "script", name
     cached = st.hashed.get(name)
     if cached is not None:
-        return cached.split(":", 1)[0], cached.split(":", 1)[1]
+        kind, _, where = cached.partition(":")
+        if kind != "script" or st.fs.try_stat(where) is not None:
+            return kind, where
+        del st.hashed[name]  # the hashed file is gone: search again
     path = self.get_str("PATH")
     dirs = path.split(":") if path is not None else ["/usr/local/bin", "/usr/bin", "/bin"]
     for d in dirs:
@@ -298,7 +311,7 @@ def run_external(self: Shell, argv: list[str], env: dict[str, str]) -> int:
             return self.call_function("command_not_found_handle", handler, ["command_not_found_handle", *argv], None)
         self.error(f"{name}: command not found")
         return 127
-    if st.opts["hashall"] and "/" not in name and kind != "script":
+    if st.opts["hashall"] and "/" not in name:
         st.hashed.setdefault(name, f"{kind}:{where}")
     if kind == "shell":
         return self.run_shell_command(argv, env)

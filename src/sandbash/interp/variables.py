@@ -54,23 +54,8 @@ def _dynamic(self: Shell, name: str) -> Var | None:
         return Var(str(int(rt.clock())))
     if name == "EPOCHREALTIME":
         return Var(f"{rt.clock():.6f}")
-    if name == "FUNCNAME":
-        if not st.frames:
-            return None
-        return Var(IndexedArray([f.name for f in reversed(st.frames)] + ["main"]), ARRAY)
-    if name == "BASH_SOURCE":
-        srcs = [f.source for f in reversed(st.frames)]
-        if st.frames or st.sources:
-            srcs += list(reversed(st.sources)) or [""]
-            if not st.sources:
-                srcs = srcs[:-1] + [self.main_source()]
-        else:
-            return Var(IndexedArray(list(reversed(st.sources))), ARRAY) if st.sources else Var(IndexedArray(), ARRAY)
-        return Var(IndexedArray(srcs), ARRAY)
-    if name == "BASH_LINENO":
-        if not st.frames:
-            return Var(IndexedArray(), ARRAY)
-        return Var(IndexedArray([str(f.call_line) for f in reversed(st.frames)] + ["0"]), ARRAY)
+    if name in ("FUNCNAME", "BASH_SOURCE", "BASH_LINENO"):
+        return _call_stack_var(self, name)
     if name == "PIPESTATUS":
         return Var(IndexedArray([str(s) for s in st.pipestatus]), ARRAY)
     if name == "BASH_SUBSHELL":
@@ -88,6 +73,24 @@ def _dynamic(self: Shell, name: str) -> Var | None:
     if name == "BASH_COMMAND":
         return Var(self.current_command_text)
     return None
+
+def _call_stack_var(self: Shell, name: str) -> Var:
+    """FUNCNAME, BASH_SOURCE and BASH_LINENO: innermost call first; a script
+    run from a file adds its own entry ("main", its path, 0) at the bottom."""
+    st = self.state
+    file_mode = st.mode == "file"
+    frames = list(reversed(st.frames))
+    if name == "FUNCNAME":
+        if not frames:
+            return Var(IndexedArray(), ARRAY)
+        return Var(IndexedArray([f.name for f in frames] + (["main"] if file_mode else [])), ARRAY)
+    if name == "BASH_LINENO":
+        return Var(IndexedArray([str(f.call_line) for f in frames] + (["0"] if file_mode and frames else [])), ARRAY)
+    srcs = [f.source for f in frames] + list(reversed(st.sources))
+    if file_mode:
+        srcs.append(st.arg0)
+    return Var(IndexedArray(srcs), ARRAY)
+
 
 def main_source(self: Shell) -> str:
     return {"c": "environment", "s": "main"}.get(self.state.mode, self.state.arg0)

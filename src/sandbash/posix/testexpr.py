@@ -162,8 +162,10 @@ class TestParser:
                 return not self.evaluate()
             if args[0] == "(" and args[2] == ")":
                 return args[1] != ""
-            if args[1] in ("-a", "-o"):
-                pass
+            if args[1] == "-a":
+                return args[0] != "" and args[2] != ""
+            if args[1] == "-o":
+                return args[0] != "" or args[2] != ""
             else:
                 raise TestError(f"{args[1]}: binary operator expected")
         if n == 4:
