@@ -1,0 +1,110 @@
+"""The Python API: Bash, Session, ExecResult, limits, args, streaming."""
+
+from __future__ import annotations
+
+import pytest
+
+from sandbash import Bash, CancelToken, ExecutionCancelled, ExecutionLimitError, Limits
+
+
+def test_exec_returns_output_and_status() -> None:
+    r = Bash().exec("echo hello; echo oops >&2; exit 3")
+    assert r.stdout == "hello\n"
+    assert r.stderr == "oops\n"
+    assert r.exit_code == 3
+    assert r.stdout_bytes == b"hello\n"
+
+
+def test_each_exec_is_a_fresh_shell_over_a_shared_filesystem() -> None:
+    bash = Bash()
+    bash.exec("x=1; echo data > /tmp/f; cd /tmp")
+    r = bash.exec('echo "[$x]"; pwd; cat /tmp/f')
+    assert r.stdout == "[]\n/home/user\ndata\n"
+
+
+def test_session_keeps_state() -> None:
+    s = Bash().session()
+    s.exec("cd /tmp; x=42; f() { echo f$1; }; set -o pipefail; trap 'echo bye' EXIT")
+    r = s.exec("pwd; echo $x; f 1; echo $-; shopt -o pipefail")
+    assert r.stdout.splitlines()[:3] == ["/tmp", "42", "f1"]
+    assert "pipefail" in r.stdout
+    assert s.cwd == "/tmp"
+
+
+def test_files_env_and_cwd() -> None:
+    bash = Bash(files={"/data/a.txt": "alpha\n", "rel.txt": b"\xffbin"}, env={"GREETING": "hi"}, cwd="/data")
+    r = bash.exec('cat a.txt; echo "$GREETING $HOME"; wc -c < /home/user/rel.txt 2>/dev/null || true')
+    assert r.stdout.startswith("alpha\nhi ")
+    assert bash.read_file("/data/a.txt") == b"alpha\n"
+    bash.write_file("/data/b.txt", "beta")
+    assert bash.exec("cat /data/b.txt").stdout == "beta"
+
+
+def test_args_are_appended_unexpanded() -> None:
+    r = Bash().exec("printf '[%s]\\n'", args=["$HOME", "a b", "*"])
+    assert r.stdout == "[$HOME]\n[a b]\n[*]\n"
+
+
+def test_stdin() -> None:
+    assert Bash().exec("tr a-z A-Z", stdin="abc\n").stdout == "ABC\n"
+
+
+def test_replace_env() -> None:
+    r = Bash().exec('echo "${HOME-unset} $X"', env={"X": "1"}, replace_env=True)
+    assert r.stdout == "unset 1\n"
+
+
+def test_loop_limit_raises_with_partial_result() -> None:
+    with pytest.raises(ExecutionLimitError) as info:
+        Bash(limits=Limits(max_loop_iterations=50)).exec("echo start; while :; do :; done")
+    assert info.value.limit == "max_loop_iterations"
+    assert info.value.result.stdout == "start\n"
+    assert info.value.result.exit_code == 126
+
+
+def test_timeout_limit() -> None:
+    with pytest.raises(ExecutionLimitError) as info:
+        Bash(limits=Limits(timeout=0.3, max_loop_iterations=10**9, max_command_count=10**9)).exec(
+            "while :; do :; done")
+    assert info.value.limit == "timeout"
+    assert info.value.result.exit_code == 124
+
+
+def test_per_exec_limit_overrides() -> None:
+    bash = Bash()
+    with pytest.raises(ExecutionLimitError):
+        bash.exec("for i in 1 2 3 4 5; do :; done", limits={"max_loop_iterations": 3})
+    assert bash.exec("for i in 1 2 3 4 5; do :; done").exit_code == 0
+
+
+def test_cancel_token() -> None:
+    token = CancelToken()
+    token.cancel()
+    with pytest.raises(ExecutionCancelled):
+        Bash().exec("while :; do :; done", cancel=token, limits={"max_loop_iterations": 10**9})
+
+
+def test_streaming_callbacks() -> None:
+    chunks: list[bytes] = []
+    r = Bash().exec("echo a; echo b", on_stdout=chunks.append)
+    assert b"".join(chunks) == b"a\nb\n" == r.stdout_bytes
+
+
+def test_output_limit() -> None:
+    with pytest.raises(ExecutionLimitError) as info:
+        Bash(limits=Limits(max_output_size=1000)).exec("yes | head -c 5000")
+    assert info.value.limit == "max_output_size"
+
+
+def test_syntax_error_runs_nothing_after_it() -> None:
+    r = Bash().exec("echo before\nif then\necho after")
+    assert r.stdout == "before\n"
+    assert r.exit_code == 2
+    assert "syntax error near unexpected token `then'" in r.stderr
+
+
+def test_pipelines_end_early() -> None:
+    assert Bash().exec("yes | head -1").stdout == "y\n"
+    assert Bash().exec("while :; do echo; done | head -3").stdout == "\n\n\n"
+    r = Bash().exec("yes | head -1 >/dev/null; echo ${PIPESTATUS[@]}")
+    assert r.stdout == "141 0\n"
