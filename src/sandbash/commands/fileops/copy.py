@@ -14,7 +14,6 @@ from .common import (
     BACKUP_OPTS,
     backup_control,
     backup_suffix,
-    canonical,
     fail,
     make_backup,
     prompt,
@@ -52,6 +51,9 @@ class Copier:
     ctx: Ctx
     opts: CopyOptions
     inodes: dict[int, str] = field(default_factory=dict)
+    # (source, destination, inode) of the directory a top-level copy created
+    top: tuple[str, str, int] | None = None
+    into_self: bool = False
 
     def _stat(self, path: str, follow: bool) -> Stat:
         return self.ctx.fs.stat(path) if follow else self.ctx.fs.lstat(path)
@@ -103,7 +105,9 @@ class Copier:
                     fail(ctx, "cannot remove", dst, e)
                     return False
         if sst.is_dir:
-            return self._copy_dir(src, dst, sst, dst_l is not None)
+            if cmdline:
+                self.top, self.into_self = None, False
+            return self._copy_dir(src, dst, sst, dst_l is not None, cmdline)
         ok = self._copy_leaf(src, dst, sst, dst_l is not None)
         if ok and o.verbose:
             ctx.out(f"{quoteaf(src)} -> {quoteaf(dst)}{backup_note}\n")
@@ -233,12 +237,14 @@ class Copier:
             except FsError:
                 pass
 
-    def _copy_dir(self, src: str, dst: str, sst: Stat, exists: bool) -> bool:
+    def _copy_dir(self, src: str, dst: str, sst: Stat, exists: bool, cmdline: bool) -> bool:
         ctx, o = self.ctx, self.opts
         fs = ctx.fs
-        csrc = canonical(ctx, src)
-        cdst = canonical(ctx, dst)
-        inside = csrc is not None and cdst is not None and (cdst + "/").startswith(csrc.rstrip("/") + "/")
+        if self.top is not None and sst.ino == self.top[2]:
+            # the recursion reached the directory this copy created: GNU stops here
+            ctx.error(f"cannot copy a directory, {quoteaf(self.top[0])}, into itself, {quoteaf(self.top[1])}")
+            self.into_self = True
+            return False
         if not exists:
             try:
                 # owner needs rwx while the copy fills the new directory
@@ -248,10 +254,9 @@ class Copier:
                 return False
             if o.verbose:
                 ctx.out(f"{quoteaf(src)} -> {quoteaf(dst)}\n")
-        if inside:
-            ctx.error(f"cannot copy a directory, {quoteaf(src)}, into itself, {quoteaf(dst)}")
-            self._attrs(dst, sst, new=not exists, follow=True)
-            return False
+            if cmdline:
+                new = fs.try_stat(dst)
+                self.top = (src, dst, new.ino if new is not None else -1)
         ok = True
         try:
             names = sorted(fs.listdir(src), key=_byte_key)
@@ -262,6 +267,8 @@ class Copier:
         for name in names:
             if not self.copy(join(src, name), join(dst, name), cmdline=False):
                 ok = False
+            if self.into_self:
+                break
         self._attrs(dst, sst, new=not exists, follow=True)
         return ok
 

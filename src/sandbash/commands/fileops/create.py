@@ -271,7 +271,8 @@ def cmd_ln(ctx: Ctx) -> int:
     fs = ctx.fs
     symbolic = opts.has("symbolic")
     if opts.has("relative") and not symbolic:
-        raise usage_error(ctx, "cannot do --relative without --symbolic")
+        ctx.error("cannot do --relative without --symbolic")
+        return 1
     mode = ""
     for key, _ in opts.order:
         if key in ("interactive", "force"):

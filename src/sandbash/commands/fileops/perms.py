@@ -82,7 +82,7 @@ def _root_refused(ctx: Ctx, path: str) -> bool:
         return False
     if canon != "/":
         return False
-    if path.strip("/") == "":
+    if path == "/":
         ctx.error("it is dangerous to operate recursively on '/'")
     else:
         ctx.error(f"it is dangerous to operate recursively on {quoteaf(path)} (same as '/')")
@@ -171,13 +171,13 @@ def cmd_chmod(ctx: Ctx) -> int:
         old = st.perm
         new = ref_mode if ref_mode is not None else adjust_mode(old, st.is_dir, umask, changes)
         ok = True
-        if new != old:
-            try:
-                fs.chmod(path, new)
-            except FsError as e:
-                if not quiet:
-                    ctx.error(f"changing permissions of {quoteaf(path)}: {errmsg(e)}")
-                ok = False
+        try:
+            # GNU calls chmod even when nothing changes (so a foreign file fails)
+            fs.chmod(path, new)
+        except FsError as e:
+            if not quiet:
+                ctx.error(f"changing permissions of {quoteaf(path)}: {errmsg(e)}")
+            ok = False
         if verbosity == "v" or (verbosity == "c" and new != old):
             if not ok:
                 word = "failed to change mode of"

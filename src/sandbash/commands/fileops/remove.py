@@ -8,7 +8,7 @@ import itertools
 from ...vfs.base import Stat
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
-from ..fsutil import basename, errmsg, join, parse_size, quote, quoteaf, type_description
+from ..fsutil import basename, errmsg, join, parse_size, quote, quoteaf, shell_quote, type_description
 from ..options import CommandSpec, Opt
 from .common import fail, prompt, usage_error
 
@@ -165,7 +165,7 @@ def cmd_rm(ctx: Ctx) -> int:
             status = 1
             continue
         if recursive and preserve_root and _is_root(ctx, path):
-            if path == "/" or path.strip("/") == "":
+            if path == "/":
                 ctx.error("it is dangerous to operate recursively on '/'")
             else:
                 ctx.error(f"it is dangerous to operate recursively on {quoteaf(path)} (same as '/')")
@@ -286,9 +286,14 @@ def cmd_shred(ctx: Ctx) -> int:
 def _shred(ctx: Ctx, path: str, passes: int, size: int | None, zero: bool, exact: bool, verbose: bool,
            force: bool) -> bool:
     fs = ctx.fs
-    st = fs.try_stat(path)
-    if st is not None and st.is_dir:
-        ctx.error(f"{path}: failed to open for writing: {strerror(errno.EISDIR)}")
+    name = shell_quote(path)
+    try:
+        st = fs.stat(path)
+    except FsError as e:
+        ctx.error(f"{name}: failed to open for writing: {errmsg(e)}")
+        return False
+    if st.is_dir:
+        ctx.error(f"{name}: failed to open for writing: {strerror(errno.EISDIR)}")
         return False
     if st is not None and force and not st.mode & 0o200:
         try:
@@ -298,7 +303,7 @@ def _shred(ctx: Ctx, path: str, passes: int, size: int | None, zero: bool, exact
     try:
         out = fs.open(path, "rw")
     except FsError as e:
-        ctx.error(f"{path}: failed to open for writing: {errmsg(e)}")
+        ctx.error(f"{name}: failed to open for writing: {errmsg(e)}")
         return False
     try:
         length = size if size is not None else (st.size if st is not None else 0)
@@ -309,7 +314,7 @@ def _shred(ctx: Ctx, path: str, passes: int, size: int | None, zero: bool, exact
             final_zero = zero and k == total - 1
             if verbose:
                 label = "000000" if final_zero else "random"
-                ctx.stderr.write(f"shred: {path}: pass {k + 1}/{total} ({label})...\n".encode("utf-8", "surrogateescape"))
+                ctx.stderr.write(f"shred: {name}: pass {k + 1}/{total} ({label})...\n".encode("utf-8", "surrogateescape"))
             out.seek_start()
             done = 0
             while done < length:
@@ -318,7 +323,7 @@ def _shred(ctx: Ctx, path: str, passes: int, size: int | None, zero: bool, exact
                 out.write(bytes(n) if final_zero else ctx.rng.randbytes(n))
                 done += n
     except FsError as e:
-        ctx.error(f"{path}: error writing: {errmsg(e)}")
+        ctx.error(f"{name}: error writing: {errmsg(e)}")
         return False
     finally:
         out.close()
@@ -336,7 +341,7 @@ def _wipe_name(ctx: Ctx, path: str, verbose: bool) -> bool:
         if verbose:
             ctx.stderr.write(f"shred: {msg}\n".encode("utf-8", "surrogateescape"))
 
-    say(f"{path}: removing")
+    say(f"{shell_quote(path)}: removing")
     directory, slash, base = path.rpartition("/")
     prefix = directory + slash
     cur = path
@@ -359,13 +364,13 @@ def _wipe_name(ctx: Ctx, path: str, verbose: bool) -> bool:
             fs.rename(cur, candidate)
         except FsError:
             break
-        say(f"{cur}: renamed to {candidate}")
+        say(f"{shell_quote(cur)}: renamed to {shell_quote(candidate)}")
         cur = candidate
         length -= 1
     try:
         fs.unlink(cur)
     except FsError as e:
-        ctx.error(f"{path}: failed to remove: {errmsg(e)}")
+        ctx.error(f"{shell_quote(path)}: failed to remove: {errmsg(e)}")
         return False
-    say(f"{path}: removed")
+    say(f"{shell_quote(path)}: removed")
     return True
