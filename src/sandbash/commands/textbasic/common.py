@@ -320,3 +320,21 @@ def argmatch(ctx: Ctx, option: str, value: str, table: list[tuple[str, str]], st
     ctx.stderr.write(encode("Valid arguments are:\n" + "\n".join(lines) + "\n"
                             + f"Try '{ctx.name} --help' for more information.\n"))
     raise CommandExit(status)
+
+
+def local_time(ctx: Ctx, ts: float) -> tuple[object, int]:
+    """(datetime in the sandbox's TZ, UTC offset in seconds) for a timestamp."""
+    import datetime
+
+    tz: datetime.tzinfo = datetime.timezone.utc
+    name = ctx.env.get("TZ", "")
+    if name:
+        try:
+            import zoneinfo
+
+            tz = zoneinfo.ZoneInfo(name.lstrip(":"))
+        except Exception:
+            tz = datetime.timezone.utc
+    dt = datetime.datetime.fromtimestamp(ts, tz)
+    off = dt.utcoffset()
+    return dt, int(off.total_seconds()) if off is not None else 0

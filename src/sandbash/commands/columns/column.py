@@ -1,0 +1,249 @@
+"""column (util-linux 2.38): fill columns or rows with tabs, or format a table (-t)."""
+
+from __future__ import annotations
+
+import json
+
+from ...stdio.streams import StreamError
+from ...vfs.errors import FsError, strerror
+from ..context import CommandExit, Ctx
+from ..options import CommandSpec, Opt
+from ..textbasic.common import Out, char_width, close_input, command, decode, encode, split_records
+
+COLUMN_SPEC = CommandSpec(
+    name="column",
+    usage="[options] [<file>...]",
+    summary="Columnate lists.",
+    opts=(
+        Opt("t", "table", help="create a table"),
+        Opt("n", "table-name", arg="required", metavar="<name>", help="table name for JSON output"),
+        Opt("O", "table-order", arg="required", metavar="<columns>", help="specify order of output columns"),
+        Opt("N", "table-columns", arg="required", metavar="<names>", help="comma separated columns names"),
+        Opt("l", "table-columns-limit", arg="required", metavar="<num>", help="maximal number of input columns"),
+        Opt("E", "table-noextreme", arg="required", metavar="<columns>", help="(accepted)"),
+        Opt("d", "table-noheadings", help="don't print header"),
+        Opt("e", "table-header-repeat", help="repeat header for each page"),
+        Opt("H", "table-hide", arg="required", metavar="<columns>", help="don't print the columns"),
+        Opt("R", "table-right", arg="required", metavar="<columns>", help="right align text in these columns"),
+        Opt("T", "table-truncate", arg="required", metavar="<columns>", help="(accepted)"),
+        Opt("W", "table-wrap", arg="required", metavar="<columns>", help="(accepted)"),
+        Opt("L", "keep-empty-lines", help="don't ignore empty lines"),
+        Opt("J", "json", help="use JSON output format for table"),
+        Opt("c", "output-width", arg="required", metavar="<width>", help="width of output in number of characters"),
+        Opt("o", "output-separator", arg="required", metavar="<string>", help="columns separator for table output"),
+        Opt("s", "separator", arg="required", metavar="<string>", help="possible table delimiters"),
+        Opt("x", "fillrows", help="fill rows before columns"),
+    ),
+)
+
+TAB = 8
+
+
+def _width(s: str) -> int:
+    return sum(char_width(c) for c in s) if not s.isascii() else len(s)
+
+
+def _die(ctx: Ctx, message: str) -> CommandExit:
+    ctx.error(message)
+    return CommandExit(1)
+
+
+def _read(ctx: Ctx, files: list[str]) -> list[str] | None:
+    lines: list[str] = []
+    status_ok = True
+    for name in files or ["-"]:
+        try:
+            stream = ctx.open_in(name)
+        except FsError as e:
+            ctx.error(f"cannot open {name}: {strerror(e.errno or 5)}")
+            status_ok = False
+            continue
+        try:
+            for batch, _tail in split_records(ctx, stream):
+                lines.extend(decode(b) for b in batch)
+        except (FsError, StreamError) as e:
+            ctx.error(f"read failed: {name}: {strerror(e.errno or 5)}")
+            status_ok = False
+        finally:
+            close_input(ctx, name, stream)
+    return lines if status_ok else None
+
+
+def _fill(entries: list[str], termwidth: int, rows_first: bool) -> list[str]:
+    widths = [_width(e) for e in entries]
+    maxlength = max(widths)
+    maxlength = (maxlength + TAB) & ~(TAB - 1)
+    numcols = max(termwidth // maxlength, 1)
+    out: list[str] = []
+    if maxlength > termwidth:
+        return [e + "\n" for e in entries]
+    if rows_first:
+        line: list[str] = []
+        chcnt = col = 0
+        endcol = maxlength
+        for i, e in enumerate(entries):
+            line.append(e)
+            chcnt += widths[i]
+            if i == len(entries) - 1:
+                break
+            col += 1
+            if col == numcols:
+                out.append("".join(line) + "\n")
+                line = []
+                chcnt = col = 0
+                endcol = maxlength
+            else:
+                while (cnt := (chcnt + TAB) & ~(TAB - 1)) <= endcol:
+                    line.append("\t")
+                    chcnt = cnt
+                endcol += maxlength
+        if line:
+            out.append("".join(line) + "\n")
+        return out
+    numrows = (len(entries) + numcols - 1) // numcols
+    for row in range(numrows):
+        line = []
+        endcol = maxlength
+        base = row
+        cnt = 0
+        for _col in range(numcols):
+            line.append(entries[base])
+            cnt += widths[base]
+            base += numrows
+            if base >= len(entries):
+                break
+            while (chcnt := (cnt + TAB) & ~(TAB - 1)) <= endcol:
+                line.append("\t")
+                cnt = chcnt
+            endcol += maxlength
+        out.append("".join(line) + "\n")
+    return out
+
+
+def _columns_list(ctx: Ctx, spec: str, names: list[str], ncols: int) -> set[int]:
+    """-R/-H/-O column lists: names or 1-based numbers."""
+    out: set[int] = set()
+    for tok in spec.split(","):
+        if tok.isdigit():
+            out.add(int(tok) - 1)
+        elif tok in names:
+            out.add(names.index(tok))
+        elif tok:
+            raise _die(ctx, f"undefined column name '{tok}'")
+    return out
+
+
+def _split_row(line: str, seps: str | None, limit: int) -> list[str]:
+    if seps is None:
+        if limit:
+            # the last column keeps the rest of the line after one separator
+            cells: list[str] = []
+            rest = line.lstrip(" \t")
+            while len(cells) < limit - 1 and rest:
+                k = next((i for i, ch in enumerate(rest) if ch in " \t"), len(rest))
+                cells.append(rest[:k])
+                rest = rest[k + 1 :]
+                if len(cells) < limit - 1:
+                    rest = rest.lstrip(" \t")
+            if rest:
+                cells.append(rest.rstrip(" \t"))
+            return cells
+        return line.split()
+    cells = []
+    cur: list[str] = []
+    for ch in line:
+        if ch in seps and not (limit and len(cells) == limit - 1):
+            cells.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    cells.append("".join(cur))
+    return cells
+
+
+def _table(ctx: Ctx, lines: list[str], opts: object) -> list[str]:
+    get = opts.get  # type: ignore[attr-defined]
+    seps = get("separator")
+    limit = int(get("table_columns_limit") or 0)
+    keep_empty = bool(get("keep_empty_lines"))
+    rows = [_split_row(line, seps, limit) for line in lines if line.strip() or keep_empty]
+    rows = [r if r != [""] else [] for r in rows]
+    names = get("table_columns").split(",") if get("table_columns") else []
+    ncols = max([len(r) for r in rows] + [len(names)])
+    if get("json"):
+        if not names:
+            raise _die(ctx, "option --table-columns required for --json")
+        return [_json(get("table_name") or "table", names, rows)]
+    hidden = _columns_list(ctx, get("table_hide"), names, ncols) if get("table_hide") else set()
+    right = _columns_list(ctx, get("table_right"), names, ncols) if get("table_right") else set()
+    order = list(range(ncols))
+    if get("table_order"):
+        first: list[int] = []
+        for tok in get("table_order").split(","):
+            idx = int(tok) - 1 if tok.isdigit() else (names.index(tok) if tok in names else -1)
+            if idx < 0:
+                raise _die(ctx, f"undefined column name '{tok}'")
+            first.append(idx)
+        order = first + [i for i in order if i not in first]
+    order = [i for i in order if i not in hidden]
+    table = list(rows)
+    if names and not get("table_noheadings"):
+        table.insert(0, names)
+    widths = {i: max((_width(r[i]) if i < len(r) else 0) for r in table) if table else 0 for i in order}
+    osep = get("output_separator")
+    osep = "  " if osep is None else osep
+    out: list[str] = []
+    for r in table:
+        cells: list[str] = []
+        for pos, i in enumerate(order):
+            text = r[i] if i < len(r) else ""
+            pad = widths[i] - _width(text)
+            last = pos == len(order) - 1
+            if i in right:
+                cells.append(" " * pad + text)
+            else:
+                cells.append(text if last else text + " " * pad)
+        out.append(osep.join(cells) + "\n")
+    return out
+
+
+def _json(name: str, names: list[str], rows: list[list[str]]) -> str:
+    lines = ["{", f"   {json.dumps(name)}: ["]
+    objs: list[str] = []
+    for r in rows:
+        fields = []
+        for i, n in enumerate(names):
+            value = json.dumps(r[i], ensure_ascii=False) if i < len(r) and r[i] else "null"
+            fields.append(f"         {json.dumps(n)}: {value}")
+        objs.append("{\n" + ",\n".join(fields) + "\n      }")
+    if objs:
+        lines.append("      " + ",".join(objs))
+    lines.append("   ]")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+@command
+def cmd_column(ctx: Ctx) -> int:
+    opts, files = ctx.parse(COLUMN_SPEC)
+    width_text = opts.get("output_width")
+    termwidth = 80
+    if width_text is not None:
+        try:
+            termwidth = int(width_text)
+        except ValueError:
+            raise _die(ctx, f"invalid columns argument: '{width_text}'")
+    lines = _read(ctx, files)
+    if lines is None:
+        return 1
+    out = Out(ctx.stdout)
+    if opts.get("table") or opts.get("json"):
+        result = _table(ctx, lines, opts)
+    else:
+        entries = [line.rstrip() for line in lines]
+        entries = [e for e in entries if e]
+        result = _fill(entries, termwidth, bool(opts.get("fillrows"))) if entries else []
+    for text in result:
+        out.write(encode(text))
+    out.flush()
+    return 0

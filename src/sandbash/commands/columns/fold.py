@@ -1,0 +1,508 @@
+"""fold (wrap lines at a width) and fmt (GNU's optimal paragraph filling)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ...stdio.streams import StreamError
+from ...vfs.errors import FsError
+from ..context import Ctx
+from ..options import CommandSpec, Opt
+from ..textbasic.common import (
+    Out,
+    close_input,
+    command,
+    encode,
+    fail,
+    file_error,
+    quote,
+    quoteaf,
+    split_records,
+)
+
+FOLD_SPEC = CommandSpec(
+    name="fold",
+    summary="Wrap input lines in each FILE, writing to standard output.",
+    numeric="width",
+    opts=(
+        Opt("b", "bytes", help="count bytes rather than columns"),
+        Opt("s", "spaces", help="break at spaces"),
+        Opt("w", "width", arg="required", metavar="WIDTH", help="use WIDTH columns instead of 80"),
+    ),
+)
+
+
+def _each_line(ctx: Ctx, files: list[str], handle: Callable[[bytes, bool], None]) -> int:
+    """Call handle(line, terminated) for every line of every operand."""
+    status = 0
+    for name in files or ["-"]:
+        try:
+            stream = ctx.open_in(name)
+        except FsError as e:
+            file_error(ctx, name, e)
+            status = 1
+            continue
+        try:
+            for lines, tail in split_records(ctx, stream):
+                last = len(lines) - 1
+                for i, line in enumerate(lines):
+                    handle(line, not (tail and i == last))
+        except (FsError, StreamError) as e:
+            file_error(ctx, name, e)
+            status = 1
+        finally:
+            close_input(ctx, name, stream)
+    return status
+
+
+def _width_arg(ctx: Ctx, text: str, what: str) -> int:
+    try:
+        value = int(text.strip())
+    except ValueError:
+        raise fail(ctx, f"invalid {what}: {quote(ctx, text)}")
+    if value < 1:
+        raise fail(ctx, f"invalid {what}: {quote(ctx, text)}: Numerical result out of range")
+    return value
+
+
+def _adjust(column: int, c: int, count_bytes: bool) -> int:
+    if count_bytes:
+        return column + 1
+    if c == 8:
+        return column - 1 if column > 0 else 0
+    if c == 13:
+        return 0
+    if c == 9:
+        return column + 8 - column % 8
+    return column + 1
+
+
+def fold_line(line: bytes, width: int, count_bytes: bool, spaces: bool) -> list[bytes]:
+    """GNU fold_file for one line (without its newline): the output pieces."""
+    if len(line) <= width and (count_bytes or not any(c in line for c in (b"\t", b"\b", b"\r"))):
+        return [line]
+    if not spaces and (count_bytes or not any(c in line for c in (b"\t", b"\b", b"\r"))):
+        return [line[i : i + width] for i in range(0, len(line), width)]
+    out: list[bytes] = []
+    buf = bytearray()
+    column = 0
+    i = 0
+    n = len(line)
+    while i < n:
+        c = line[i]
+        column = _adjust(column, c, count_bytes)
+        if column > width:
+            if spaces:
+                end = max(buf.rfind(b" "), buf.rfind(b"\t"))
+                if end >= 0:
+                    out.append(bytes(buf[: end + 1]))
+                    del buf[: end + 1]
+                    column = 0
+                    for b in buf:
+                        column = _adjust(column, b, count_bytes)
+                    continue  # rescan this character
+            if not buf:
+                buf.append(c)
+                i += 1
+                continue
+            out.append(bytes(buf))
+            buf.clear()
+            column = 0
+            continue
+        buf.append(c)
+        i += 1
+    out.append(bytes(buf))
+    return out
+
+
+@command
+def cmd_fold(ctx: Ctx) -> int:
+    opts, files = ctx.parse(FOLD_SPEC)
+    width = _width_arg(ctx, opts.get("width", "80"), "number of columns")
+    count_bytes = bool(opts.get("bytes"))
+    spaces = bool(opts.get("spaces"))
+    out = Out(ctx.stdout)
+
+    def handle(line: bytes, terminated: bool) -> None:
+        pieces = fold_line(line, width, count_bytes, spaces)
+        out.write(b"\n".join(pieces) + (b"\n" if terminated else b""))
+
+    status = _each_line(ctx, files, handle)
+    out.flush()
+    return status
+
+
+# ------------------------------------------------------------------ fmt
+
+FMT_SPEC = CommandSpec(
+    name="fmt",
+    usage="[-WIDTH] [OPTION]... [FILE]...",
+    summary="Reformat each paragraph in the FILE(s), writing to standard output.",
+    numeric="width",
+    opts=(
+        Opt("c", "crown-margin", help="preserve indentation of first two lines"),
+        Opt("p", "prefix", arg="required", metavar="STRING", help="reformat only lines beginning with STRING"),
+        Opt("s", "split-only", help="split long lines, but do not refill"),
+        Opt("t", "tagged-paragraph", help="indentation of first line different from second"),
+        Opt("u", "uniform-spacing", help="one space between words, two after sentences"),
+        Opt("w", "width", arg="required", metavar="WIDTH", help="maximum line width (default of 75 columns)"),
+        Opt("g", "goal", arg="required", metavar="WIDTH", help="goal width (default of 93% of width)"),
+    ),
+)
+
+MAXWORDS = 1000
+
+
+def _equiv(n: int) -> int:
+    return n * n
+
+
+SHORT = 10
+LINE_COST = _equiv(70)
+SENTENCE_BONUS = _equiv(50)
+NOBREAK_COST = _equiv(600)
+PAREN_BONUS = _equiv(40)
+PUNCT_BONUS = _equiv(40)
+MAXCOST = 2**62
+
+
+@dataclass
+class _Word:
+    text: bytes
+    length: int
+    space: int = 1
+    paren: bool = False
+    punct: bool = False
+    period: bool = False
+    final: bool = False
+    best_cost: int = 0
+    next_break: int = 0
+    line_length: int = 0
+
+
+_PUNCT = set(b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def _check_punctuation(w: _Word) -> None:
+    t = w.text
+    w.paren = t[:1] in (b"(", b"[", b"'", b"`", b'"')
+    w.punct = t[-1] in _PUNCT
+    end = len(t) - 1
+    while end > 0 and t[end : end + 1] in (b")", b"]", b"'", b'"'):
+        end -= 1
+    w.period = t[end : end + 1] in (b".", b"?", b"!")
+
+
+class _Fmt:
+    """A port of GNU fmt's paragraph reading, line breaking and output."""
+
+    def __init__(self, out: Out, width: int, goal: int, opts: dict[str, object]) -> None:
+        self.out = out
+        self.max_width = width
+        self.goal = goal
+        self.crown = bool(opts.get("crown_margin"))
+        self.tagged = bool(opts.get("tagged_paragraph"))
+        self.split_only = bool(opts.get("split_only"))
+        self.uniform = bool(opts.get("uniform_spacing"))
+        prefix = opts.get("prefix")
+        raw = encode(prefix) if isinstance(prefix, str) else b""
+        self.prefix_lead = len(raw) - len(raw.lstrip(b" \t"))
+        self.prefix = raw.lstrip(b" \t").rstrip(b" \t")
+        self.prefix_full = len(raw.lstrip(b" \t"))
+        self.tabs = False
+        self.last_line_length = 0
+        self.prefix_indent = 0
+        self.other_indent = 0
+
+    # -- reading
+
+    def _indent_of(self, line: bytes) -> tuple[int, int]:
+        """(column after leading blanks, byte offset) with tabs expanded."""
+        col = 0
+        i = 0
+        while i < len(line) and line[i] in (32, 9):
+            if line[i] == 9:
+                self.tabs = True
+                col = (col // 8 + 1) * 8
+            else:
+                col += 1
+            i += 1
+        return col, i
+
+    def _prefixed(self, line: bytes) -> tuple[bool, int, int, int]:
+        """(has the prefix, prefix indent, text column, text offset)."""
+        pcol, pi = self._indent_of(line)
+        if not self.prefix:
+            return True, min(self.prefix_lead, pcol), pcol, pi
+        if not line.startswith(self.prefix, pi):
+            return False, pcol, pcol, pi
+        after = pi + len(self.prefix)
+        col = pcol + len(self.prefix)
+        i = after
+        while i < len(line) and line[i] in (32, 9):
+            if line[i] == 9:
+                self.tabs = True
+                col = (col // 8 + 1) * 8
+            else:
+                col += 1
+            i += 1
+        return True, pcol, col, i
+
+    def _words(self, line: bytes, start: int, col: int, last_line: bool = False) -> list[_Word]:
+        words: list[_Word] = []
+        i = start
+        n = len(line)
+        while i < n:
+            j = i
+            while j < n and line[j] not in b" \t\n\v\f\r":
+                j += 1
+            w = _Word(line[i:j], j - i)
+            col += j - i
+            _check_punctuation(w)
+            k = j
+            start_col = col
+            while k < n and line[k] in b" \t\v\f\r":
+                if line[k] == 9:
+                    self.tabs = True
+                    col = (col // 8 + 1) * 8
+                else:
+                    col += 1
+                k += 1
+            w.space = col - start_col
+            at_end = k >= n
+            w.final = (at_end and last_line) or (w.period and (at_end or w.space > 1))
+            if at_end or self.uniform:
+                w.space = 2 if w.final else 1
+            words.append(w)
+            i = k
+        return words
+
+    def run(self, lines: list[bytes]) -> None:
+        i = 0
+        n = len(lines)
+        while i < n:
+            line = lines[i]
+            ok, pind, col, off = self._prefixed(line)
+            if not ok or off >= len(line) or pind < self.prefix_lead:
+                self.out.write(line + b"\n")
+                i += 1
+                continue
+            self.prefix_indent = pind
+            first_indent = col
+            words = self._words(line, off, col, i == n - 1)
+            i += 1
+
+            nxt_same, ncol, noff = self._same(lines, i, pind)
+            if self.split_only:
+                other = first_indent
+            elif self.crown:
+                other = ncol if nxt_same else first_indent
+            elif self.tagged:
+                # one line: keep the previous paragraph's indent unless it equals this one
+                other = self.other_indent
+                if nxt_same and ncol != first_indent:
+                    other = ncol
+                elif other == first_indent:
+                    other = 3 if first_indent == 0 else 0
+            else:
+                other = first_indent
+            self.other_indent = other
+            if not self.split_only:
+                if self.crown:
+                    if nxt_same:
+                        while True:
+                            words += self._words(lines[i], noff, ncol, i == n - 1)
+                            i += 1
+                            nxt_same, ncol, noff = self._same(lines, i, pind)
+                            if not (nxt_same and ncol == other):
+                                break
+                elif self.tagged:
+                    if nxt_same and ncol != first_indent:
+                        while True:
+                            words += self._words(lines[i], noff, ncol, i == n - 1)
+                            i += 1
+                            nxt_same, ncol, noff = self._same(lines, i, pind)
+                            if not (nxt_same and ncol == other):
+                                break
+                else:
+                    while nxt_same and ncol == other:
+                        words += self._words(lines[i], noff, ncol, i == n - 1)
+                        i += 1
+                        nxt_same, ncol, noff = self._same(lines, i, pind)
+            self._paragraph(words, first_indent, other)
+
+    def _same(self, lines: list[bytes], k: int, pind: int) -> tuple[bool, int, int]:
+        """Does line k continue the paragraph: (same, its text column, its text offset)."""
+        if k >= len(lines):
+            return False, 0, 0
+        ok, pind2, col, off = self._prefixed(lines[k])
+        return (ok and pind2 == pind and off < len(lines[k])), col, off
+
+    # -- breaking
+
+    def _paragraph(self, words: list[_Word], first_indent: int, other_indent: int) -> None:
+        self.last_line_length = 0  # only a flushed part of this paragraph counts
+        if words:
+            words[-1].final = True  # the paragraph's end ends a sentence
+        while len(words) > MAXWORDS:
+            words = self._flush(words, first_indent, other_indent)
+            first_indent = other_indent
+        self._fmt(words, first_indent, other_indent)
+        self._put(words, len(words), first_indent, other_indent)
+
+    def _flush(self, words: list[_Word], first_indent: int, other_indent: int) -> list[_Word]:
+        chunk = words[:MAXWORDS]
+        self._fmt(chunk, first_indent, other_indent)
+        split = len(chunk)
+        best = MAXCOST
+        w = chunk[0].next_break
+        while w != len(chunk):
+            nb = chunk[w].next_break
+            cost = chunk[w].best_cost - (chunk[nb].best_cost if nb < len(chunk) else 0)
+            if cost < best:
+                split = w
+                best = cost
+            if best <= MAXCOST - LINE_COST:
+                best += LINE_COST
+            w = nb
+        self._put(chunk, split, first_indent, other_indent)
+        return words[split:]
+
+    def _base_cost(self, words: list[_Word], i: int) -> int:
+        cost = LINE_COST
+        if i > 0:
+            prev = words[i - 1]
+            if prev.period:
+                cost += -SENTENCE_BONUS if prev.final else NOBREAK_COST
+            elif prev.punct:
+                cost -= PUNCT_BONUS
+            elif i > 1 and words[i - 2].final:
+                cost += _equiv(200) // (prev.length + 2)
+        w = words[i]
+        if w.paren:
+            cost -= PAREN_BONUS
+        elif w.final:
+            cost += _equiv(150) // (w.length + 2)
+        return cost
+
+    def _line_cost(self, words: list[_Word], nxt: int, length: int, limit: int) -> int:
+        if nxt == limit:
+            return 0
+        cost = _equiv((self.goal - length) * SHORT)
+        if words[nxt].next_break != limit:
+            cost += _equiv((length - words[nxt].line_length) * 10)
+        return cost
+
+    def _fmt(self, words: list[_Word], first_indent: int, other_indent: int) -> None:
+        limit = len(words)
+        for start in range(limit - 1, -1, -1):
+            best = MAXCOST
+            length = first_indent if start == 0 else other_indent
+            w = start
+            length += words[w].length
+            while True:
+                w += 1
+                wcost = self._line_cost(words, w, length, limit) + (words[w].best_cost if w < limit else 0)
+                if start == 0 and self.last_line_length > 0:
+                    wcost += _equiv((length - self.last_line_length) * 10)
+                if wcost < best:
+                    best = wcost
+                    words[start].next_break = w
+                    words[start].line_length = length
+                if w == limit:
+                    break
+                length += words[w - 1].space + words[w].length
+                if length >= self.max_width:
+                    break
+            words[start].best_cost = best + self._base_cost(words, start)
+
+    # -- output
+
+    def _space(self, col: int, n: int) -> tuple[bytes, int]:
+        target = col + n
+        out = bytearray()
+        if self.tabs:
+            tab_target = target // 8 * 8
+            if col + 1 < tab_target:
+                while col < tab_target:
+                    out += b"\t"
+                    col = (col // 8 + 1) * 8
+        while col < target:
+            out += b" "
+            col += 1
+        return bytes(out), col
+
+    def _put(self, words: list[_Word], finish: int, first_indent: int, other_indent: int) -> None:
+        i = 0
+        indent = first_indent
+        while i < finish:
+            end = words[i].next_break
+            parts = bytearray()
+            sp, col = self._space(0, self.prefix_indent)
+            parts += sp + self.prefix
+            col += len(self.prefix)
+            sp, col = self._space(col, indent - col)
+            parts += sp
+            for k in range(i, end):
+                parts += words[k].text
+                col += words[k].length
+                if k < end - 1:
+                    sp, col = self._space(col, words[k].space)
+                    parts += sp
+            self.last_line_length = col
+            self.out.write(bytes(parts) + b"\n")
+            i = end
+            indent = other_indent
+
+
+@command
+def cmd_fmt(ctx: Ctx) -> int:
+    opts, files = ctx.parse(FMT_SPEC)
+    width = 75
+    goal: int | None = None
+    if opts.get("width") is not None:
+        width = _fmt_num(ctx, opts.get("width"), "width")
+    if opts.get("goal") is not None:
+        goal = _fmt_num(ctx, opts.get("goal"), "goal")
+        if opts.get("width") is None:
+            width = goal + 10
+    if goal is None:
+        goal = width * (2 * (100 - 7) + 1) // 200
+    elif goal > width:
+        raise fail(ctx, "invalid width: " + quote(ctx, str(width)))
+    out = Out(ctx.stdout)
+    status = 0
+    for name in files or ["-"]:
+        try:
+            stream = ctx.open_in(name)
+        except FsError as e:
+            ctx.error(f"cannot open {quoteaf(name)} for reading: {e.message}")
+            status = 1
+            continue
+        try:
+            data = stream.read()
+        except (FsError, StreamError) as e:
+            file_error(ctx, name, e)
+            status = 1
+            continue
+        finally:
+            close_input(ctx, name, stream)
+        lines = data.split(b"\n")
+        if lines and lines[-1] == b"":
+            lines.pop()
+        ctx.checkpoint(len(lines) + 1)
+        fmt = _Fmt(out, width, goal, opts.values)
+        fmt.run(lines)
+    out.flush()
+    return status
+
+
+def _fmt_num(ctx: Ctx, text: str, what: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise fail(ctx, f"invalid {what}: {quote(ctx, text)}")
+    if value < 0 or value > 2500:
+        raise fail(ctx, f"invalid {what}: {quote(ctx, text)}")
+    return value
