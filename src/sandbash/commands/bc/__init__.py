@@ -1,0 +1,94 @@
+"""bc (POSIX with GNU extensions, -l math library) and dc.
+
+Both work on exact decimal numbers with bc's scale rules (see number.py).
+bc runs each input item as soon as it is parsed, as GNU bc does, so output,
+runtime errors and `quit` happen in GNU's order.
+"""
+
+from __future__ import annotations
+
+from ...vfs.errors import FsError
+from ..context import Ctx
+from ..options import CommandSpec, Opt
+from .dc import cmd_dc
+from .interp import Halt, Interp, Output
+from .parser import BcSyntaxError, Function, Lexer, Parser, Quit
+
+__all__ = ["cmd_bc", "cmd_dc"]
+
+SPEC = CommandSpec(
+    "bc", "[options] [file ...]", "An arbitrary precision calculator language.",
+    opts=(
+        Opt("i", "interactive", help="force interactive mode"),
+        Opt("l", "mathlib", help="use the predefined math routines"),
+        Opt("q", "quiet", help="don't print initial banner"),
+        Opt("s", "standard", help="non-standard bc constructs are errors"),
+        Opt("w", "warn", help="warn about non-standard bc constructs"),
+        Opt("v", None, dest="version_short"),
+    ),
+)
+
+
+def line_length(env_value: str | None) -> int:
+    """BC_LINE_LENGTH: 0 disables wrapping; values below 3 mean the default 70."""
+    if env_value is None:
+        return 70
+    try:
+        value = int(env_value.strip() or "0")
+    except ValueError:
+        return 70
+    return value if value == 0 or value >= 3 else 70
+
+
+def _run_source(ctx: Ctx, interp: Interp, text: str, label: str, from_stdin: bool) -> bool:
+    """Parse and run one source; False when `quit` or `halt` ended the program."""
+    lexer = Lexer(text)
+    if from_stdin:
+        interp.reader = lexer.read_line
+    parser = Parser(lexer)
+
+    def complain() -> None:
+        for line, message in lexer.complaints:
+            ctx.stderr.write(f"{label} {line}: {message}\n".encode("utf-8", "surrogateescape"))
+        lexer.complaints.clear()
+
+    while True:
+        try:
+            item = parser.item()
+        except BcSyntaxError as e:
+            complain()
+            ctx.stderr.write(f"{label} {e.line}: {e.message}\n".encode())
+            parser.recover()
+            continue
+        except Quit:
+            return False
+        complain()
+        if item is None:
+            return True
+        if isinstance(item, Function):
+            interp.define(item)
+            continue
+        try:
+            interp.run_item(item)
+        except Halt:
+            return False
+
+
+def cmd_bc(ctx: Ctx) -> int:
+    opts, files = ctx.parse(SPEC)
+    if opts.has("version_short"):
+        ctx.out("bc (sandbash) 1.07.1\n")
+        return 0
+    out = Output(ctx, line_length(ctx.env.get("BC_LINE_LENGTH")))
+    interp = Interp(ctx, out, opts.has("mathlib"))
+    for path in files:
+        try:
+            text = ctx.fs.read_bytes(path).decode("utf-8", "surrogateescape")
+        except FsError:
+            ctx.stderr.write(f"File {path} is unavailable.\n".encode("utf-8", "surrogateescape"))
+            return 1
+        if not _run_source(ctx, interp, text, path, from_stdin=False):
+            return 0
+    stdin = ctx.stdin.read().decode("utf-8", "surrogateescape")
+    _run_source(ctx, interp, stdin, "(standard_in)", from_stdin=True)
+    return 0
