@@ -183,17 +183,21 @@ def quote(text: str) -> str:
     return "\u2018" + "".join(out) + "\u2019"
 
 
+def needs_quoting(name: str) -> bool:
+    """Whether GNU's shell quoting styles would quote `name`."""
+    if not name or name in ("{", "}"):
+        return True
+    for i, ch in enumerate(name):
+        if (ch in _SHELL_SPECIAL and ch not in "{}") or ch in " '" or (ch in "#~" and i == 0):
+            return True
+        if _char_escape(ch) is not None:
+            return True
+    return False
+
+
 def shell_quote(name: str) -> str:
     """GNU's shell-escape quoting (quotef): quote only when needed."""
-    if name and name not in ("{", "}"):
-        for i, ch in enumerate(name):
-            if (ch in _SHELL_SPECIAL and ch not in "{}") or ch in " '" or (ch in "#~" and i == 0):
-                break
-            if _char_escape(ch) is not None:
-                break
-        else:
-            return name
-    return quoteaf(name)
+    return quoteaf(name) if needs_quoting(name) else name
 
 
 # ------------------------------------------------------------ paths

@@ -92,7 +92,8 @@ def _choice(ctx: Ctx, value: str, option: str, choices: dict[str, str]) -> str:
         lines.append("  - " + ", ".join(quote(n) for n in names))
     lines.append("Try 'ls --help' for more information.")
     ctx.stderr.write(("\n".join(lines) + "\n").encode())
-    raise CommandExit(2)
+    # argmatch failures exit through usage(EXIT_FAILURE), not ls's status 2
+    raise CommandExit(1)
 
 
 @dataclass
@@ -187,7 +188,8 @@ def _configure(ctx: Ctx, opts: Parsed) -> Config:
             when = _choice(ctx, value, "classify", {
                 "always": "always", "yes": "always", "force": "always", "never": "never", "no": "never",
                 "none": "never", "auto": "auto", "tty": "auto", "if-tty": "auto"}) if value is not None else "always"
-            c.indicator = "classify" if when == "always" else "none"
+            if when == "always":
+                c.indicator = "classify"
         elif key == "file_type":
             c.indicator = "file-type"
         elif key == "p":
@@ -199,7 +201,7 @@ def _configure(ctx: Ctx, opts: Parsed) -> Config:
             c.quoting = _choice(ctx, value, "quoting-style", {
                 "literal": "literal", "shell": "shell", "shell-always": "shell-always",
                 "shell-escape": "shell-escape", "shell-escape-always": "shell-escape-always", "c": "c",
-                "escape": "escape", "locale": "locale", "clocale": "locale"})
+                "c-maybe": "c-maybe", "escape": "escape", "locale": "locale", "clocale": "clocale"})
         elif key == "literal":
             c.quoting = "literal"
         elif key == "quote_name":

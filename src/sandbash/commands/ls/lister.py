@@ -22,6 +22,7 @@ from ..fsutil import (
     join,
     mode_string,
     nanos,
+    needs_quoting,
     quote,
     quoteaf,
     shell_quote,
@@ -52,7 +53,8 @@ class Entry:
 def _display_width(text: str) -> int:
     width = 0
     for ch in text:
-        if unicodedata.combining(ch):
+        # control characters and undecodable bytes take no columns (mbsnwidth)
+        if unicodedata.combining(ch) or ord(ch) < 32 or ord(ch) == 127 or 0xDC80 <= ord(ch) <= 0xDCFF:
             continue
         width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
     return width
@@ -167,12 +169,17 @@ class Lister:
             if self.cfg.hide_control:
                 return "".join("?" if (ord(c) < 32 or ord(c) == 127 or 0xDC80 <= ord(c) <= 0xDCFF) else c for c in name)
             return name
-        if style in ("shell-escape", "shell"):
+        if style == "shell-escape":
             return shell_quote(name)
-        if style in ("shell-escape-always", "shell-always"):
+        if style == "shell-escape-always":
             return quoteaf(name)
-        if style == "locale":
+        if style in ("shell", "shell-always"):
+            return _shell_plain(name, style == "shell-always", self.cfg.hide_control)
+        if style in ("locale", "clocale"):
             return quote(name)
+        if style == "c-maybe":
+            escaped = _c_escape(name, True)
+            return f'"{escaped}"' if escaped != name else name
         escaped = _c_escape(name, style == "c")
         return f'"{escaped}"' if style == "c" else escaped
 
@@ -453,6 +460,19 @@ def _version_cmp(x: Entry, y: Entry) -> int:
     a = x.name.encode("utf-8", "surrogateescape")
     b = y.name.encode("utf-8", "surrogateescape")
     return filevercmp(a, b) or (a > b) - (a < b)
+
+
+def _shell_plain(name: str, always: bool, hide_control: bool) -> str:
+    """The shell quoting styles without $'' escapes: control characters stay
+    raw (or become ? with -q) inside the quotes."""
+    if hide_control:
+        name = "".join("?" if ord(c) < 32 or ord(c) == 127 else c for c in name)
+    if not always and not needs_quoting(name):
+        return name
+    controls = any(ord(c) < 32 or ord(c) == 127 for c in name)
+    if "'" in name and not controls and quoteaf(name).startswith('"'):
+        return '"' + name + '"'
+    return "'" + name.replace("'", "'\\''") + "'"
 
 
 def _c_escape(name: str, c_style: bool) -> str:
