@@ -126,8 +126,7 @@ def subst(rx: Regex, repl: str, s: str, is_global: bool, nth: int = 0, gensub: b
         if not count:
             return 0, s
         return count, s.replace(lit, pieces[0] if pieces else "", -1 if is_global else 1)  # type: ignore[arg-type]
-    simple = 0 not in pieces[1:] and all(p.__class__ is str or p == 0 for p in pieces) \
-        if len(pieces) > 1 else all(p.__class__ is str or p == 0 for p in pieces)
+    simple = all(p.__class__ is str or p == 0 for p in pieces)
     out: list[str] = []
     pos = 0
     count = 0

@@ -147,7 +147,7 @@ def parse_args(args: list[str]) -> Options:
                     take(c, "")
                     j += 1
                     continue
-                raise UsageError(f"invalid option -- '{c}'")
+                raise UsageError("")  # gawk prints only the usage
             i += 1
             continue
         break
@@ -216,7 +216,8 @@ def _syntax_message(prog: str, e: AwkSyntaxError, sources: list[Source]) -> str:
     name = sources[e.src].name if e.src < len(sources) else "cmd. line"
     where = f"{prog}: {name}:{max(e.shown_line, 1)}: "
     if not e.show:
-        return f"{where}{'fatal' if e.fatal else 'error'}: {e.message}\n"
+        kind = "" if e.bare else ("fatal: " if e.fatal else "error: ")
+        return f"{where}{kind}{e.message}\n"
     lines = sources[e.src].text.split("\n") if e.src < len(sources) else [""]
     text = lines[e.line - 1] if 0 < e.line <= len(lines) else ""
     col = len(text) if e.col < 0 else e.col

@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from . import ast as A
 from .analyze import Symbols
+from .fmt import static_plan
 from .lexer import AwkSyntaxError
 from .regex import RegexError, compile_regex
 
@@ -94,10 +95,11 @@ class ExprGen:
         return f"_icre({name})" if self.icase else name
 
     def regex_test(self, source: str, subject: str) -> str:
+        code = self.regex(source)  # validates the pattern
         rx = compile_regex(source, False) if not self.icase else None
         if rx is not None and rx.literal is not None:
             return f"({self.string(rx.literal)} in {subject})"
-        return f"{self.regex(source)}.test({subject})"
+        return f"{code}.test({subject})"
 
     def key(self, name: str) -> tuple[str | None, str]:
         if self.fn is not None and name in self.fn.params:
@@ -271,7 +273,8 @@ class ExprGen:
 
     def e_Index(self, e: A.Index) -> tuple[str, str]:
         arr = self.array_name(e.name)
-        return f"_aref({arr}, {self.subscript(e.subs)})", ANY
+        # referencing an element creates it, as in every awk
+        return f"{arr}.setdefault({self.subscript(e.subs)}, U)", ANY
 
     def e_In(self, e: A.In) -> tuple[str, str]:
         return self.as_value(self.cond(e)), NUM
@@ -479,6 +482,18 @@ class ExprGen:
         t = self.temp()
         store = self.store(e.target, f"{t}[1]")
         return f"(({t} := {fn}v({src})), ({store} if {t}[0] > 0 else None), {t}[0])[2]", NUM
+
+    def fast_format(self, args: list[A.Expr]) -> tuple[str, str] | None:
+        """(plan constant, argument tuple) for printf/sprintf with a constant
+        format that Python's % can apply as C would."""
+        fmt = _unwrap(args[0])
+        if not isinstance(fmt, A.Str):
+            return None
+        plan = static_plan(fmt.value)
+        if plan is None or len(plan[3]) != len(args) - 1:
+            return None
+        codes = [self.str_(a) if letter == "s" else self.num(a) for letter, a in zip(plan[3], args[1:])]
+        return self.const(plan, "p"), "(" + ", ".join(codes) + ("," if len(codes) == 1 else "") + ")"
 
     def regex_arg(self, e: A.Expr) -> str:
         """A regex argument (split, sub, match...): a constant or a dynamic string."""

@@ -247,7 +247,118 @@ def _floating(x: float, spec: Spec) -> str:
     return (pyfmt + spec.conv) % x
 
 
+class _Slow(Exception):
+    """A value the fast plan cannot format like C; use the general path."""
+
+
+def _conv_s(v: Value, convfmt: str) -> str:
+    return num2str(v, convfmt) if v.__class__ is float else v  # type: ignore[arg-type,return-value]
+
+
+def _conv_d(v: Value, convfmt: str) -> int:
+    x = v if v.__class__ is float else str2num(v)  # type: ignore[arg-type]
+    if x - x != 0.0:  # type: ignore[operator]
+        raise _Slow
+    return int(x)  # type: ignore[arg-type]
+
+
+def _conv_u(v: Value, convfmt: str) -> int:
+    n = _conv_d(v, convfmt)
+    if n < 0 or n >= 1 << 64:
+        raise _Slow
+    return n
+
+
+def _conv_f(v: Value, convfmt: str) -> float:
+    x: float = v if v.__class__ is float else str2num(v)  # type: ignore[assignment,arg-type]
+    if x - x != 0.0:
+        raise _Slow
+    return x
+
+
+def _conv_c(v: Value, convfmt: str) -> str:
+    c = _char(v)
+    if len(c) != 1:
+        raise _Slow
+    return c
+
+
+_FAST_CONV = {"s": _conv_s, "d": _conv_d, "i": _conv_d, "o": _conv_u, "x": _conv_u, "X": _conv_u, "u": _conv_u,
+              "e": _conv_f, "E": _conv_f, "f": _conv_f, "F": _conv_f, "g": _conv_f, "G": _conv_f, "c": _conv_c}
+Plan = tuple[str, tuple[object, ...]]
+_PLANS: dict[str, Plan | None] = {}
+
+
+def _plan(fmt: str, items: list[Item]) -> Plan | None:
+    """One Python format string and a converter per spec, when every spec
+    formats the same in Python as in C (no `*`, no `N$`, no `#` on o/x)."""
+    parts: list[str] = []
+    convs: list[object] = []
+    for item in items:
+        if isinstance(item, str):
+            parts.append(item.replace("%", "%%"))
+            continue
+        if item.width == -1 or item.prec == -1 or item.argnum is not None or item.conv not in _FAST_CONV:
+            return None
+        if "#" in item.flags and item.conv in "oxX":
+            return None
+        if item.conv in "dioxXu" and item.prec is not None:
+            return None  # C prints nothing for 0 with precision 0
+        conv = {"i": "d", "u": "d"}.get(item.conv, item.conv)
+        text = "%" + item.flags + (str(item.width) if item.width is not None else "")
+        if item.prec is not None:
+            text += "." + str(item.prec)
+        parts.append(text + conv)
+        convs.append(_FAST_CONV[item.conv])
+    return "".join(parts), tuple(convs)
+
+
+FastPlan = tuple[str, str, tuple[int, ...], str]
+
+
+def static_plan(fmt: str) -> FastPlan | None:
+    """For a constant format whose specs are all %s, %d/%i or floating:
+    (Python format, awk format, indexes of floating args, spec letters).
+    Compiled code converts each argument to str or float itself and applies
+    the Python format directly; odd values fall back to format_values."""
+    items = compiled(fmt)
+    parts: list[str] = []
+    floats: list[int] = []
+    letters: list[str] = []
+    for item in items:
+        if isinstance(item, str):
+            parts.append(item.replace("%", "%%"))
+            continue
+        if item.width == -1 or item.prec == -1 or item.argnum is not None or item.conv not in "sdieEfFgG":
+            return None
+        if (item.width or 0) > 4096 or (item.prec or 0) > 4096 or (item.conv in "di" and item.prec is not None):
+            return None
+        if item.conv in "eEfFgG":
+            floats.append(len(letters))
+        letters.append("s" if item.conv == "s" else "n")
+        text = "%" + item.flags + (str(item.width) if item.width is not None else "")
+        if item.prec is not None:
+            text += "." + str(item.prec)
+        parts.append(text + ("d" if item.conv == "i" else item.conv))
+    return "".join(parts), fmt, tuple(floats), "".join(letters)
+
+
 def format_values(fmt: str, args: list[Value] | tuple[Value, ...], convfmt: str = "%.6g") -> str:
+    plan = _PLANS.get(fmt, False)
+    if plan is False:
+        plan = _plan(fmt, compiled(fmt))
+        if len(_PLANS) > 256:
+            _PLANS.clear()
+        _PLANS[fmt] = plan
+    if plan is not None and len(args) >= len(plan[1]):
+        try:
+            return plan[0] % tuple([c(a, convfmt) for c, a in zip(plan[1], args)])  # type: ignore[operator]
+        except _Slow:
+            pass
+    return _format_slow(fmt, args, convfmt)
+
+
+def _format_slow(fmt: str, args: list[Value] | tuple[Value, ...], convfmt: str) -> str:
     items = compiled(fmt)
     out: list[str] = []
     ai = 0

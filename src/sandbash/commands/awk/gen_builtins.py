@@ -58,6 +58,9 @@ class BuiltinGen(ExprGen):
         return f"_upper({self.str_(e.args[0])})", STR
 
     def b_sprintf(self, e: A.Builtin) -> tuple[str, str]:
+        fast = self.fast_format(e.args)
+        if fast is not None:
+            return f"_sfast({fast[0]}, {fast[1]})", STR
         args = [self.val(a)[0] for a in e.args[1:]]
         tup = "(" + ", ".join(args) + ("," if len(args) == 1 else "") + ")"
         return f"_sprintf({self.str_(e.args[0])}, {tup})", STR

@@ -202,6 +202,10 @@ class StmtGen(BuiltinGen):
 
     def s_Print(self, s: A.Print) -> None:
         if s.printf:
+            fast = self.fast_format(s.args) if s.redirect is None else None
+            if fast is not None:
+                self.emit(f"_pfast({fast[0]}, {fast[1]})")
+                return
             fmt = self.str_(s.args[0])
             rest = [self.val(a)[0] for a in s.args[1:]]
             tup = "(" + ", ".join(rest) + ("," if len(rest) == 1 else "") + ")"

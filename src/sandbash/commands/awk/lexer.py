@@ -54,6 +54,7 @@ class AwkSyntaxError(Exception):
         self.show = show  # print the source line with a caret
         self.fatal = fatal  # "fatal:" and status 2 instead of "error:" and status 1
         self.shown_line = line  # the line number in the message
+        self.bare = False  # no "error:" before the message
 
 
 @dataclass(slots=True)

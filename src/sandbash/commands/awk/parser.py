@@ -92,11 +92,23 @@ class Parser:
     # ------------------------------------------------------------ program
 
     def parse(self) -> A.Program:
-        self.skip_terms()
+        self.skip_rule_separators()
         while self.tok.kind != "EOF":
             self.item()
-            self.skip_terms()
+            if self.tok.kind == ";":
+                self.advance()
+            self.skip_rule_separators()
         return self.program
+
+    def skip_rule_separators(self) -> None:
+        """Newlines between rules; a `;` that does not end a rule must end its line."""
+        while self.tok.kind in ("NEWLINE", ";"):
+            t = self.advance()
+            if t.kind == ";" and self.tok.kind not in ("NEWLINE", "EOF"):
+                err = AwkSyntaxError("each rule must have a pattern or an action part", t.src, t.line, -1,
+                                     show=False)
+                err.bare = True
+                raise err
 
     def item(self) -> None:
         t = self.tok
@@ -108,7 +120,9 @@ class Parser:
         if t.kind in ("BEGIN", "END", "BEGINFILE", "ENDFILE"):
             self.advance()
             if self.tok.kind != "{":
-                raise AwkSyntaxError(f"{t.kind} blocks must have an action part", t.src, t.line, -1, show=False)
+                err = AwkSyntaxError(f"{t.kind} blocks must have an action part", t.src, t.line, -1, show=False)
+                err.bare = True
+                raise err
             self.rule_kind = t.kind
             self.program.rules.append(A.Rule(t.kind, None, None, self.block(), self.loc(t)))
             self.rule_kind = ""

@@ -19,15 +19,15 @@ from typing import Any
 from ...limits import LimitExceeded
 from ..context import Ctx
 from . import builtins as B
-from .fmt import FormatError, format_values, num2str
+from .fmt import FastPlan, FormatError, format_values, num2str
 from .io import AwkFatal, IOManager
 from .records import Splitter, fieldwidths_splitter, fpat_splitter, fs_splitter, split_default
 from .regex import Regex, RegexError, compile_regex
 from .sorting import gawk_order, sorted_keys
-from .values import UNINIT, Input, Plain, Uninit, Value, num_value, str2num, strnum_value, truth
+from .values import NULL_FIELD, UNINIT, Input, Plain, Uninit, Value, num_value, str2num, strnum_value, truth
 
 _MAX_FIELD = 1 << 20
-_EMPTY_INPUT = Input("")
+_EMPTY_INPUT = NULL_FIELD
 
 
 class Runtime:
@@ -368,7 +368,7 @@ class Runtime:
         ns.update({
             "U": UNINIT, "float": float, "len": len, "_ONCE": (None,),
             "_num": num, "_s2n": str2num, "_str": to_str, "_n2s": self.n2s, "_ostr": to_out, "_n2o": self.n2o,
-            "_bool": truth, "_n2k": self.n2s, "_key": self.to_key, "_aref": dict.setdefault, "_aset": aset,
+            "_bool": truth, "_n2k": self.n2s, "_key": self.to_key, "_aset": aset,
             "_subsep": subsep, "_cmp": self.cmp, "_scmp": self.scmp, "_cmpn": cmpn, "_fcmpn": fcmpn, "_fmod": math.fmod, "_dre": self.dynamic_regex,
             "_icre": self.icase_regex, "_mod": B.awk_mod, "_pow": B.awk_pow, "_chk": self.check_len,
             "_fn": fn, "_fs": fs, "_fo": fo, "_fv": fv, "_fb": lambda i: truth(fv(i)), "_fnd": fnd, "_fsd": fsd,
@@ -419,8 +419,25 @@ class Runtime:
         def printf_to(kind: str, dest: str, fmt: str, args: tuple[Value, ...]) -> None:
             self.io.output(kind, dest).write(self.sprintf(fmt, args))
 
+        sprintf = self.sprintf
+
+        def sfast(plan: FastPlan, args: tuple[Value, ...]) -> str:
+            for i in plan[2]:
+                x = args[i]
+                if x - x != 0.0:  # type: ignore[operator]
+                    return sprintf(plan[1], args)  # inf and nan are spelled the gawk way there
+            try:
+                return plan[0] % args
+            except (OverflowError, ValueError, TypeError):
+                return sprintf(plan[1], args)
+
+        def pfast(plan: FastPlan, args: tuple[Value, ...]) -> None:
+            append(sfast(plan, args))
+            if len(parts) >= 512:
+                flush()
+
         ns.update({"_print1": print1, "_printn": printn, "_print_to": print_to, "_printf": printf,
-                   "_printf_to": printf_to, "_sprintf": self.sprintf})
+                   "_printf_to": printf_to, "_sprintf": self.sprintf, "_pfast": pfast, "_sfast": sfast})
 
     def sprintf(self, fmt: str, args: tuple[Value, ...]) -> str:
         try:

@@ -124,8 +124,12 @@ def _is_cint(k: str) -> bool:
 def gawk_order(keys: list[str]) -> list[str]:
     ints: list[str] = []
     strs: list[str] = []
-    for k in keys:
-        (ints if _is_cint(k) else strs).append(k)
+    if keys and _is_cint(keys[0]):
+        # the first index made it an integer array; other indexes live beside it
+        for k in keys:
+            (ints if _is_cint(k) else strs).append(k)
+    else:
+        strs = keys
     if ints:
         ints.sort(key=int)
     if len(strs) < 2:

@@ -128,7 +128,12 @@ def truth(v: Value) -> bool:
     return v != ""
 
 
+NULL_FIELD = Input("")  # a field past NF: gawk calls its type "unassigned"
+
+
 def typeof(v: object) -> str:
+    if v is NULL_FIELD:
+        return "unassigned"
     c = v.__class__
     if c is float:
         return "number"
