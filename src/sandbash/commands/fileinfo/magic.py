@@ -147,7 +147,8 @@ def _gzip(data: bytes, ctx: Ctx) -> Result:
 
 
 def _zip(data: bytes) -> Result:
-    if len(data) < 30:
+    name_len = struct.unpack("<H", data[26:28])[0] if len(data) >= 30 else 0
+    if name_len == 0 or len(data) < 30 + name_len:
         return Result("data", "application/octet-stream")
     version, _flags, method = struct.unpack("<HHH", data[4:10])
     methods = {0: "store", 8: "deflate", 12: "bzip2", 14: "lzma", 93: "zstd", 95: "xz"}

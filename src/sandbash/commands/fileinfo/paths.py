@@ -383,7 +383,7 @@ def cmd_mkfifo(ctx: Ctx) -> int:
         try:
             parse_mode(opts["mode"], 0o666, False, 0)
         except ModeError:
-            ctx.error(f"invalid mode {quote(opts['mode'])}")
+            ctx.error("invalid mode")
             return 1
     if not operands:
         raise _usage(ctx, "missing operand")

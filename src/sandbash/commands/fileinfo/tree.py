@@ -106,8 +106,10 @@ def _parse(ctx: Ctx) -> tuple[Options, list[str]]:
                     i += 1
                 if name == "--sort":
                     if value not in ("name", "version", "size", "mtime", "ctime", "none"):
-                        ctx.stderr.write(f"tree: Sort type '{value}' not valid, should be one of: name, version, "
-                                         "size, mtime, ctime, none\n".encode())
+                        # tree 2.1.0 prints the list on stdout, after the message on stderr
+                        ctx.stderr.write(f"tree: Sort type '{value}' not valid, should be one of: ".encode(
+                            "utf-8", "surrogateescape"))
+                        ctx.out("name,version,size,mtime,ctime\n")
                         raise CommandExit(1)
                     o.sort = value
                 elif name == "--charset":
@@ -449,7 +451,7 @@ def cmd_tree(ctx: Ctx) -> int:
             t.files += 1
         else:
             t.read(node, 0, set())
-            if node.children:
+            if node.children or (node.error or "").endswith("not opening dir"):
                 t.dirs += 1
             t.count(node)
         nodes.append(node)

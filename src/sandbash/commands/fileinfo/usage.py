@@ -225,7 +225,8 @@ def _du_config(ctx: Ctx, opts: Parsed) -> _DuConfig:
     if opts.has("max_depth"):
         text = opts["max_depth"]
         if not text.isdigit():
-            ctx.error(f"invalid maximum depth {quote(text)}")
+            ctx.stderr.write(f"du: invalid maximum depth {quote(text)}\nTry 'du --help' for more information.\n"
+                             .encode("utf-8", "surrogateescape"))
             raise CommandExit(1)
         cfg.max_depth = int(text)
     if opts.has("summarize"):
