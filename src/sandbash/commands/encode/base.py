@@ -1,0 +1,327 @@
+"""base64, base32, basenc (streaming encode/decode, GNU wrapping and errors) and strings."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ...stdio.streams import StreamError
+from ...vfs.errors import FsError, strerror
+from ..context import CommandExit, Ctx
+from ..options import CommandSpec, Opt
+from ..textbasic.common import Out, close_input, command, file_error, quote, read_chunks, usage_fail
+
+
+@dataclass(frozen=True)
+class Codec:
+    name: str
+    group_in: int  # bytes per encoding unit
+    group_out: int  # characters per unit
+    encode: Callable[[bytes], bytes]
+    decode: Callable[[bytes], bytes]  # a whole number of units; raises ValueError
+    alphabet: bytes
+    pad: bool = True
+
+
+def _b64url_dec(s: bytes) -> bytes:
+    return base64.b64decode(s.replace(b"-", b"+").replace(b"_", b"/"), validate=True)
+
+
+def _b32hex_dec(s: bytes) -> bytes:
+    return base64.b32hexdecode(s)
+
+
+def _b2msb_enc(data: bytes) -> bytes:
+    return "".join(f"{b:08b}" for b in data).encode()
+
+
+def _b2msb_dec(s: bytes) -> bytes:
+    return bytes(int(s[i : i + 8], 2) for i in range(0, len(s), 8))
+
+
+def _b2lsb_enc(data: bytes) -> bytes:
+    return "".join(f"{b:08b}"[::-1] for b in data).encode()
+
+
+def _b2lsb_dec(s: bytes) -> bytes:
+    return bytes(int(s[i : i + 8][::-1], 2) for i in range(0, len(s), 8))
+
+
+_Z85 = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#"
+_Z85_INV = {c: i for i, c in enumerate(_Z85)}
+
+
+def _z85_enc(data: bytes) -> bytes:
+    if len(data) % 4:
+        raise ValueError("z85 input length not a multiple of 4")
+    out = bytearray()
+    for i in range(0, len(data), 4):
+        v = int.from_bytes(data[i : i + 4], "big")
+        chunk = bytearray()
+        for _ in range(5):
+            v, r = divmod(v, 85)
+            chunk.append(_Z85[r])
+        out += chunk[::-1]
+    return bytes(out)
+
+
+def _z85_dec(s: bytes) -> bytes:
+    out = bytearray()
+    for i in range(0, len(s), 5):
+        v = 0
+        for c in s[i : i + 5]:
+            if c not in _Z85_INV:
+                raise ValueError("bad z85")
+            v = v * 85 + _Z85_INV[c]
+        if v >= 1 << 32:
+            raise ValueError("bad z85")
+        out += v.to_bytes(4, "big")
+    return bytes(out)
+
+
+_B64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
+_B32 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ234567="
+CODECS = {
+    "base64": Codec("base64", 3, 4, base64.b64encode, lambda s: base64.b64decode(s, validate=True), _B64),
+    "base64url": Codec("base64url", 3, 4, base64.urlsafe_b64encode, _b64url_dec, _B64.replace(b"+/", b"-_")),
+    "base32": Codec("base32", 5, 8, base64.b32encode, base64.b32decode, _B32),
+    "base32hex": Codec("base32hex", 5, 8, base64.b32hexencode, _b32hex_dec, b"0123456789ABCDEFGHIJKLMNOPQRSTUV="),
+    "base16": Codec("base16", 1, 2, lambda d: d.hex().upper().encode(), lambda s: base64.b16decode(s),
+                    b"0123456789ABCDEF", False),
+    "base2msbf": Codec("base2msbf", 1, 8, _b2msb_enc, _b2msb_dec, b"01", False),
+    "base2lsbf": Codec("base2lsbf", 1, 8, _b2lsb_enc, _b2lsb_dec, b"01", False),
+    "z85": Codec("z85", 4, 5, _z85_enc, _z85_dec, _Z85, False),
+}
+
+_COMMON_OPTS = (
+    Opt("d", "decode", help="decode data"),
+    Opt("i", "ignore-garbage", help="when decoding, ignore non-alphabet characters"),
+    Opt("w", "wrap", arg="required", metavar="COLS", help="wrap encoded lines after COLS character (default 76)"),
+)
+
+
+def _spec(name: str, extra: tuple[Opt, ...] = ()) -> CommandSpec:
+    return CommandSpec(name=name, usage="[OPTION]... [FILE]",
+                       summary=f"{name} encode or decode FILE, or standard input, to standard output.",
+                       opts=extra + _COMMON_OPTS)
+
+
+BASE64_SPEC = _spec("base64")
+BASE32_SPEC = _spec("base32")
+BASENC_SPEC = _spec("basenc", tuple(Opt(None, n, dest="codec", const=n, help=f"{n} encoding") for n in CODECS))
+
+
+def _run(ctx: Ctx, codec: Codec, opts: object, files: list[str]) -> int:
+    get = opts.get  # type: ignore[attr-defined]
+    if len(files) > 1:
+        raise usage_fail(ctx, f"extra operand {quote(ctx, files[1])}")
+    wrap = 76
+    if get("wrap") is not None:
+        text = get("wrap")
+        try:
+            wrap = int(text)
+            if wrap < 0:
+                raise ValueError
+        except ValueError:
+            ctx.error(f"invalid wrap size: {quote(ctx, text)}")
+            raise CommandExit(1)
+    name = files[0] if files else "-"
+    try:
+        stream = ctx.open_in(name)
+    except FsError as e:
+        file_error(ctx, name, e)
+        return 1
+    out = Out(ctx.stdout)
+    try:
+        if get("decode"):
+            return _decode(ctx, codec, stream, out, bool(get("ignore_garbage")))
+        _encode(ctx, codec, stream, out, wrap)
+        return 0
+    except (FsError, StreamError) as e:
+        out.flush()
+        ctx.error(f"read error: {strerror(e.errno or 5)}")
+        return 1
+    finally:
+        close_input(ctx, name, stream)
+        out.flush()
+
+
+def _encode(ctx: Ctx, codec: Codec, stream: object, out: Out, wrap: int) -> None:
+    pending = b""
+    col = 0
+    wrote = False
+
+    def emit(text: bytes) -> None:
+        nonlocal col, wrote
+        if not text:
+            return
+        wrote = True
+        if not wrap:
+            out.write(text)
+            return
+        pos = 0
+        while pos < len(text):
+            take = min(wrap - col, len(text) - pos)
+            out.write(text[pos : pos + take])
+            pos += take
+            col += take
+            if col == wrap:
+                out.write(b"\n")
+                col = 0
+
+    for chunk in read_chunks(ctx, stream):  # type: ignore[arg-type]
+        pending += chunk
+        cut = len(pending) - len(pending) % codec.group_in
+        if cut and codec.name != "z85":  # z85 fails whole when the length is wrong
+            emit(codec.encode(pending[:cut]))
+            pending = pending[cut:]
+    if pending:
+        if codec.name == "z85" and len(pending) % 4:
+            out.flush()
+            ctx.error("invalid input (length must be multiple of 4 characters)")
+            raise CommandExit(1)
+        emit(codec.encode(pending))
+    if wrote and wrap and col:
+        out.write(b"\n")
+
+
+def _decode(ctx: Ctx, codec: Codec, stream: object, out: Out, ignore: bool) -> int:
+    keep = re.compile(b"[^" + re.escape(codec.alphabet) + b"]")
+    buf = b""
+    unit = codec.group_out
+    for chunk in read_chunks(ctx, stream):  # type: ignore[arg-type]
+        chunk = chunk.replace(b"\n", b"")
+        if ignore:
+            chunk = keep.sub(b"", chunk)
+        buf += chunk
+        cut = len(buf) - len(buf) % (unit * 1024)
+        if cut:
+            if not _decode_units(codec, buf[:cut], out):
+                return _invalid(ctx, out)
+            buf = buf[cut:]
+    usable = len(buf) - len(buf) % unit
+    if not _decode_units(codec, buf[:usable], out):
+        return _invalid(ctx, out)
+    rest = buf[usable:]
+    if rest:
+        if codec.pad and len(rest) > 1:
+            padded = rest + b"=" * (unit - len(rest))
+            try:
+                out.write(codec.decode(padded))
+            except (ValueError, binascii.Error):
+                pass
+        return _invalid(ctx, out)
+    return 0
+
+
+def _decode_units(codec: Codec, data: bytes, out: Out) -> bool:
+    """Decode whole units; padding may end any unit. False at the first bad unit."""
+    if not data:
+        return True
+    try:
+        if not codec.pad or b"=" not in data[: -codec.group_out]:
+            out.write(codec.decode(data))
+            return True
+    except (ValueError, binascii.Error):
+        pass
+    unit = codec.group_out
+    for i in range(0, len(data), unit):
+        try:
+            out.write(codec.decode(data[i : i + unit]))
+        except (ValueError, binascii.Error):
+            return False
+    return True
+
+
+def _invalid(ctx: Ctx, out: Out) -> int:
+    out.flush()
+    ctx.error("invalid input")
+    return 1
+
+
+@command
+def cmd_base64(ctx: Ctx) -> int:
+    opts, files = ctx.parse(BASE64_SPEC)
+    return _run(ctx, CODECS["base64"], opts, files)
+
+
+@command
+def cmd_base32(ctx: Ctx) -> int:
+    opts, files = ctx.parse(BASE32_SPEC)
+    return _run(ctx, CODECS["base32"], opts, files)
+
+
+@command
+def cmd_basenc(ctx: Ctx) -> int:
+    opts, files = ctx.parse(BASENC_SPEC)
+    name = opts.get("codec")
+    if name is None:
+        raise usage_fail(ctx, "missing encoding type")
+    return _run(ctx, CODECS[name], opts, files)
+
+
+# ------------------------------------------------------------------ strings
+
+STRINGS_SPEC = CommandSpec(
+    name="strings",
+    usage="[option(s)] [file(s)]",
+    summary="Display printable strings in [file(s)] (stdin by default)",
+    numeric="bytes",
+    opts=(
+        Opt("a", "all", help="scan the entire file"),
+        Opt("d", "data", help="only scan the data sections (the whole file here)"),
+        Opt("f", "print-file-name", help="print the name of the file before each string"),
+        Opt("n", "bytes", arg="required", metavar="number", help="locate & print any sequence of at least N chars"),
+        Opt("t", "radix", arg="required", metavar="{o,d,x}", help="print the location of the string"),
+        Opt("o", None, dest="octal", help="an alias for --radix=o"),
+        Opt("w", "include-all-whitespace", help="include all whitespace as valid string characters"),
+        Opt("e", "encoding", arg="required", metavar="{s,S,b,l,B,L}", help="select character size and endianness"),
+        Opt("s", "output-separator", arg="required", metavar="<string>", help="string used to separate strings"),
+    ),
+)
+
+
+@command
+def cmd_strings(ctx: Ctx) -> int:
+    opts, files = ctx.parse(STRINGS_SPEC)
+    try:
+        minimum = int(opts.get("bytes", "4"))
+        if minimum < 1:
+            raise ValueError
+    except ValueError:
+        ctx.error(f"invalid minimum string length {opts.get('bytes')}")
+        return 1
+    radix = "o" if opts.get("octal") else opts.get("radix")
+    if radix is not None and radix not in ("o", "d", "x"):
+        ctx.error("invalid radix")
+        return 1
+    enc = opts.get("encoding", "s")
+    chars = b"\t" + bytes(range(32, 127))
+    if opts.get("include_all_whitespace"):
+        chars += b"\n\r\v\f"
+    if enc == "S":
+        chars += bytes(range(128, 256))
+    pattern = re.compile(b"[" + re.escape(chars) + b"]{%d,}" % minimum)
+    sep = (opts.get("output_separator") or "\n").encode()
+    out = Out(ctx.stdout)
+    status = 0
+    for name in files or ["-"]:
+        try:
+            stream = ctx.open_in(name)
+            data = b"".join(read_chunks(ctx, stream))
+            close_input(ctx, name, stream)
+        except FsError:
+            ctx.error(f"'{name}': No such file")
+            status = 1
+            continue
+        prefix = (name + ": ").encode() if opts.get("print_file_name") else b""
+        for m in pattern.finditer(data):
+            loc = b""
+            if radix is not None:
+                loc = ({"o": "%7o ", "d": "%7d ", "x": "%7x "}[radix] % m.start()).encode()
+            out.write(prefix + loc + m.group() + sep)
+    out.flush()
+    return status

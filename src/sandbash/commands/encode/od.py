@@ -1,0 +1,330 @@
+"""od: dump files in octal, hex, decimal, float and character formats (GNU layout)."""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ...stdio.streams import StreamError
+from ...vfs.errors import FsError
+from ..context import CommandExit, Ctx
+from ..options import CommandSpec, Opt
+from ..textbasic.common import Out, close_input, command, file_error, parse_size, quote, usage_fail
+
+OD_SPEC = CommandSpec(
+    name="od",
+    summary="Write an unambiguous representation, octal bytes by default, of FILE to standard output.",
+    opts=(
+        Opt("A", "address-radix", arg="required", metavar="RADIX", help="output format for file offsets"),
+        Opt(None, "endian", arg="required", metavar="{big|little}", help="swap input bytes according to the order"),
+        Opt("j", "skip-bytes", arg="required", metavar="BYTES", help="skip BYTES input bytes first"),
+        Opt("N", "read-bytes", arg="required", metavar="BYTES", help="limit dump to BYTES input bytes"),
+        Opt("S", "strings", arg="optional", metavar="BYTES", help="output strings of at least BYTES graphic chars"),
+        Opt("t", "format", arg="required", multi=True, metavar="TYPE", help="select output format or formats"),
+        Opt("v", "output-duplicates", help="do not use * to mark line suppression"),
+        Opt("w", "width", arg="optional", metavar="BYTES", help="output BYTES bytes per output line"),
+        Opt("a", None, dest="fmt_a", help="same as -t a"),
+        Opt("b", None, dest="fmt_b", help="same as -t o1"),
+        Opt("c", None, dest="fmt_c", help="same as -t c"),
+        Opt("d", None, dest="fmt_d", help="same as -t u2"),
+        Opt("D", None, dest="fmt_D", help="same as -t u4"),
+        Opt("e", None, dest="fmt_e", help="same as -t fD"),
+        Opt("f", None, dest="fmt_f", help="same as -t fF"),
+        Opt("F", None, dest="fmt_F", help="same as -t fD"),
+        Opt("h", None, dest="fmt_h", help="same as -t x2"),
+        Opt("H", None, dest="fmt_H", help="same as -t x4"),
+        Opt("i", None, dest="fmt_i", help="same as -t dI"),
+        Opt("I", None, dest="fmt_I", help="same as -t dL"),
+        Opt("l", None, dest="fmt_l", help="same as -t dL"),
+        Opt("L", None, dest="fmt_L", help="same as -t dL"),
+        Opt("o", None, dest="fmt_o", help="same as -t o2"),
+        Opt("O", None, dest="fmt_O", help="same as -t o4"),
+        Opt("s", None, dest="fmt_s", help="same as -t d2"),
+        Opt("x", None, dest="fmt_x", help="same as -t x2"),
+        Opt("X", None, dest="fmt_X", help="same as -t x4"),
+    ),
+)
+
+_LEGACY = {"fmt_a": "a", "fmt_b": "o1", "fmt_c": "c", "fmt_d": "u2", "fmt_D": "u4", "fmt_e": "fD", "fmt_f": "fF",
+           "fmt_F": "fD", "fmt_h": "x2", "fmt_H": "x4", "fmt_i": "dI", "fmt_I": "dL", "fmt_l": "dL", "fmt_L": "dL",
+           "fmt_o": "o2", "fmt_O": "o4", "fmt_s": "d2", "fmt_x": "x2", "fmt_X": "x4"}
+_INT_SIZES = {"C": 1, "S": 2, "I": 4, "L": 8}
+_FLOAT_SIZES = {"F": 4, "D": 8, "L": 8}
+_WIDTHS = {("d", 1): 4, ("d", 2): 6, ("d", 4): 11, ("d", 8): 20, ("u", 1): 3, ("u", 2): 5, ("u", 4): 10,
+           ("u", 8): 20, ("o", 1): 3, ("o", 2): 6, ("o", 4): 11, ("o", 8): 22, ("x", 1): 2, ("x", 2): 4,
+           ("x", 4): 8, ("x", 8): 16, ("f", 4): 15, ("f", 8): 24, ("a", 1): 3, ("c", 1): 3}
+_NAMES = ["nul", "soh", "stx", "etx", "eot", "enq", "ack", "bel", "bs", "ht", "nl", "vt", "ff", "cr", "so", "si",
+          "dle", "dc1", "dc2", "dc3", "dc4", "nak", "syn", "etb", "can", "em", "sub", "esc", "fs", "gs", "rs", "us",
+          "sp"]
+_C_ESC = {0: "\\0", 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
+
+
+@dataclass
+class Spec:
+    kind: str
+    size: int
+    width: int
+    trailer: bool = False
+    pad: int = 0
+
+
+def _parse_type(ctx: Ctx, text: str) -> list[Spec]:
+    specs: list[Spec] = []
+    i = 0
+    while i < len(text):
+        kind = text[i]
+        i += 1
+        if kind in "ac":
+            size = 1
+        elif kind in "doux":
+            size = 4
+            if i < len(text) and text[i] in _INT_SIZES:
+                size = _INT_SIZES[text[i]]
+                i += 1
+            elif i < len(text) and text[i].isdigit():
+                j = i
+                while j < len(text) and text[j].isdigit():
+                    j += 1
+                size = int(text[i:j])
+                i = j
+                if size not in (1, 2, 4, 8):
+                    ctx.error(f"invalid type string {quote(ctx, text)};\nthis system doesn't provide a {size}-byte "
+                              "integral type")
+                    raise CommandExit(1)
+        elif kind == "f":
+            size = 8
+            if i < len(text) and text[i] in _FLOAT_SIZES:
+                size = _FLOAT_SIZES[text[i]]
+                i += 1
+            elif i < len(text) and text[i].isdigit():
+                j = i
+                while j < len(text) and text[j].isdigit():
+                    j += 1
+                size = int(text[i:j])
+                i = j
+                if size not in (4, 8):
+                    ctx.error(f"invalid type string {quote(ctx, text)};\nthis system doesn't provide a {size}-byte "
+                              "floating point type")
+                    raise CommandExit(1)
+        else:
+            ctx.error(f"invalid character '{kind}' in type string {quote(ctx, text)}")
+            raise CommandExit(1)
+        trailer = i < len(text) and text[i] == "z"
+        if trailer:
+            i += 1
+        specs.append(Spec(kind, size, _WIDTHS[(kind, size)], trailer))
+    return specs
+
+
+def _float_text(value: float, size: int) -> str:
+    """The shortest %g text that reads back as the same value (GNU's ftoastr)."""
+    if value != value:
+        return "nan" if struct.pack(">d", value)[0] < 0x80 else "-nan"
+    if value in (float("inf"), float("-inf")):
+        return "inf" if value > 0 else "-inf"
+    for prec in range(1, 18):
+        text = f"{value:.{prec}g}"
+        back = float(text)
+        if size == 4:
+            if struct.unpack("<f", struct.pack("<f", back))[0] == value:
+                return text
+        elif back == value:
+            return text
+    return f"{value:.17g}"
+
+
+def _values(spec: Spec, block: bytes, endian: str) -> list[str]:
+    size = spec.size
+    kind = spec.kind
+    if kind == "a":
+        out = []
+        for b in block:
+            c = b & 0x7F
+            out.append(_NAMES[c] if c <= 32 else ("del" if c == 127 else chr(c)))
+        return out
+    if kind == "c":
+        out = []
+        for b in block:
+            if b in _C_ESC:
+                out.append(_C_ESC[b])
+            elif 32 <= b < 127:
+                out.append(chr(b))
+            else:
+                out.append(f"{b:03o}")
+        return out
+    count = len(block) // size
+    if kind == "f":
+        fmt = ("<" if endian == "little" else ">") + ("f" if size == 4 else "d") * count
+        return [_float_text(v, size) for v in struct.unpack(fmt, block[: count * size])]
+    signed = kind == "d"
+    values = [int.from_bytes(block[i * size : (i + 1) * size], "big" if endian == "big" else "little", signed=signed) for i in range(count)]
+    if kind in ("d", "u"):
+        return [str(v) for v in values]
+    if kind == "o":
+        return [f"{v:0{spec.width}o}" for v in values]
+    return [f"{v:0{spec.width}x}" for v in values]
+
+
+def _line(spec: Spec, block: bytes, per_block: int, endian: str) -> str:
+    fields = per_block // spec.size
+    data = block + bytes(-len(block) % spec.size)
+    values = _values(spec, data, endian)
+    blank = (per_block - len(block)) // spec.size
+    parts = []
+    pad_remaining = spec.pad
+    for k, i in enumerate(range(fields, blank, -1)):
+        next_pad = spec.pad * (i - 1) // fields
+        width = pad_remaining - next_pad + spec.width
+        parts.append(values[k].rjust(width))
+        pad_remaining = next_pad
+    text = "".join(parts)
+    if spec.trailer:
+        text += " " * (blank * (spec.width + 1))
+        text += "  >" + "".join(chr(b) if 32 <= b < 127 else "." for b in block) + "<"
+    return text
+
+
+def _address(radix: str, offset: int) -> str:
+    if radix == "o":
+        return f"{offset:07o}"
+    if radix == "d":
+        return f"{offset:07d}"
+    if radix == "x":
+        return f"{offset:06x}"
+    return ""
+
+
+@command
+def cmd_od(ctx: Ctx) -> int:
+    opts, files = ctx.parse(OD_SPEC)
+    specs: list[Spec] = []
+    for key, value in opts.order:
+        if key == "format":
+            specs += _parse_type(ctx, value)
+        elif key in _LEGACY:
+            specs += _parse_type(ctx, _LEGACY[key])
+    if not specs:
+        specs = _parse_type(ctx, "o2")
+    radix = opts.get("address_radix", "o")
+    if radix not in ("o", "d", "x", "n"):
+        ctx.error(f"invalid output address radix '{radix}'; it must be one character from [doxn]")
+        raise CommandExit(1)
+    endian = opts.get("endian", "little")
+    if endian not in ("big", "little"):
+        raise usage_fail(ctx, f"invalid argument {quote(ctx, endian)} for {quote(ctx, '--endian')}")
+    skip = _num(ctx, opts.get("skip_bytes"), "-j") if opts.get("skip_bytes") is not None else 0
+    limit = _num(ctx, opts.get("read_bytes"), "-N") if opts.get("read_bytes") is not None else None
+    width = 16
+    if opts.has("width"):
+        width = _num(ctx, opts.get("width"), "-w") if opts.get("width") else 32
+    lcm = math.lcm(*(s.size for s in specs))
+    if width % lcm:
+        ctx.error(f"warning: invalid width {width}; using {lcm} instead")
+        width = lcm
+    per_block_width = max((s.width + 1) * (width // s.size) for s in specs)
+    for s in specs:
+        s.pad = per_block_width - s.width * (width // s.size)
+    reader = _Blocks(ctx, files, skip, limit)
+    out = Out(ctx.stdout)
+    prev: bytes | None = None
+    starred = False
+    pos = 0
+    for block in reader.blocks(width):
+        ctx.checkpoint()
+        if not opts.get("output_duplicates") and block == prev and len(block) == width:
+            if not starred:
+                out.write(b"*\n")
+                starred = True
+            pos += len(block)
+            continue
+        starred = False
+        prev = block
+        for k, spec in enumerate(specs):
+            addr = _address(radix, skip + pos) if k == 0 else " " * len(_address(radix, 0))
+            out.write((addr + _line(spec, block, width, endian) + "\n").encode())
+        pos += len(block)
+    if reader.unskipped:
+        out.flush()
+        ctx.error("cannot skip past end of combined input")
+        return 1
+    if radix != "n" and reader.opened:
+        out.write((_address(radix, skip + pos) + "\n").encode())
+    out.flush()
+    return reader.status
+
+
+def _num(ctx: Ctx, text: str, opt: str) -> int:
+    base_text = text
+    value: int | None
+    if text.lower().startswith("0x"):
+        try:
+            value = int(text, 16)
+        except ValueError:
+            value = None
+    elif text.startswith("0") and len(text) > 1 and text.isdigit():
+        value = int(text, 8)
+    else:
+        value = parse_size(text, "bkKmMGTPEZY0")
+    if value is None:
+        ctx.error(f"invalid {opt} argument '{base_text}'")
+        raise CommandExit(1)
+    return value
+
+
+class _Blocks:
+    """Fixed-size blocks of the inputs concatenated, after -j, at most -N bytes."""
+
+    def __init__(self, ctx: Ctx, files: list[str], skip: int, limit: int | None) -> None:
+        self.ctx = ctx
+        self.files = files or ["-"]
+        self.unskipped = skip
+        self.left = limit
+        self.status = 0
+        self.opened = 0
+
+    def _chunks(self) -> Iterator[bytes]:
+        ctx = self.ctx
+        for name in self.files:
+            if self.left is not None and self.left <= 0:
+                return
+            try:
+                stream = ctx.open_in(name)
+            except FsError as e:
+                file_error(ctx, name, e)
+                self.status = 1
+                continue
+            self.opened += 1
+            try:
+                for chunk in stream.chunks():
+                    ctx.checkpoint((len(chunk) >> 12) + 1)
+                    if self.unskipped:
+                        if len(chunk) <= self.unskipped:
+                            self.unskipped -= len(chunk)
+                            continue
+                        chunk = chunk[self.unskipped :]
+                        self.unskipped = 0
+                    if self.left is not None:
+                        chunk = chunk[: self.left]
+                        self.left -= len(chunk)
+                    yield chunk
+                    if self.left is not None and self.left <= 0:
+                        return
+            except (FsError, StreamError) as e:
+                file_error(ctx, name, e)
+                self.status = 1
+            finally:
+                close_input(ctx, name, stream)
+
+    def blocks(self, width: int) -> Iterator[bytes]:
+        buf = b""
+        for chunk in self._chunks():
+            buf += chunk
+            if len(buf) >= width:
+                cut = len(buf) - len(buf) % width
+                for i in range(0, cut, width):
+                    yield buf[i : i + width]
+                buf = buf[cut:]
+        if buf:
+            yield buf

@@ -1,0 +1,373 @@
+"""xxd (vim 9.0) and hexdump (util-linux 2.38) dumps."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...stdio.streams import Stream, StreamError
+from ...vfs.errors import FsError, strerror
+from ..context import CommandExit, Ctx
+from ..options import CommandSpec, Opt
+from ..textbasic.common import Out, close_input, command, decode, encode, read_chunks
+
+XXD_SPEC = CommandSpec(
+    name="xxd",
+    usage="[options] [infile [outfile]]",
+    summary="Make a hexdump or do the reverse.",
+    opts=(
+        Opt("a", "autoskip", help="toggle autoskip: A single '*' replaces nul-lines"),
+        Opt("b", "bits", help="binary digit dump"),
+        Opt("C", "capitalize", help="capitalize variable names in C include file style (-i)"),
+        Opt("c", "cols", arg="required", metavar="cols", help="format <cols> octets per line"),
+        Opt("E", "EBCDIC", help="show characters in EBCDIC"),
+        Opt("e", None, dest="little", help="little-endian dump"),
+        Opt("g", "groupsize", arg="required", metavar="bytes", help="number of octets per group"),
+        Opt("i", "include", help="output in C include file style"),
+        Opt("l", "len", arg="required", metavar="len", help="stop after <len> octets"),
+        Opt("n", "name", arg="required", metavar="name", help="set the variable name used in C include output"),
+        Opt("o", "offset", arg="required", metavar="off", help="add <off> to the displayed file position"),
+        Opt("p", "ps", dest="plain", help="output in postscript plain hexdump style"),
+        Opt("r", "revert", help="reverse operation: convert (or patch) hexdump into binary"),
+        Opt("s", "seek", arg="required", metavar="[+][-]seek", help="start at <seek> bytes abs. infile offset"),
+        Opt("u", None, dest="upper", help="use upper case hex letters"),
+        Opt("d", None, dest="decimal", help="show offset in decimal instead of hex"),
+    ),
+)
+
+
+def _xxd_num(ctx: Ctx, text: str) -> int:
+    t = text.strip()
+    try:
+        return int(t, 0) if not re.fullmatch(r"[+-]?0[0-7]+", t) else int(t, 8)
+    except ValueError:
+        m = re.match(r"[+-]?\d+", t)
+        return int(m.group()) if m else 0
+
+
+def _read_all(ctx: Ctx, stream: Stream, limit: int | None) -> bytes:
+    parts: list[bytes] = []
+    total = 0
+    for chunk in read_chunks(ctx, stream):
+        parts.append(chunk)
+        total += len(chunk)
+        if limit is not None and total >= limit:
+            break
+    data = b"".join(parts)
+    return data if limit is None else data[:limit]
+
+
+def _die(ctx: Ctx, message: str, status: int) -> CommandExit:
+    ctx.error(message)
+    return CommandExit(status)
+
+
+@command
+def cmd_xxd(ctx: Ctx) -> int:
+    opts, operands = ctx.parse(XXD_SPEC)
+    if len(operands) > 2:
+        raise _die(ctx, "too many arguments", 1)
+    in_name = operands[0] if operands else "-"
+    try:
+        stream = ctx.open_in(in_name)
+    except FsError as e:
+        raise _die(ctx, f"{in_name}: {strerror(e.errno or 5)}", 2)
+    out_stream = ctx.stdout
+    if len(operands) == 2 and operands[1] != "-":
+        try:
+            out_stream = ctx.open_out(operands[1])
+        except FsError as e:
+            raise _die(ctx, f"{operands[1]}: {strerror(e.errno or 5)}", 3)
+    out = Out(out_stream)
+    try:
+        if opts.get("revert"):
+            _revert(ctx, stream, out, bool(opts.get("plain")))
+        else:
+            _dump(ctx, stream, out, opts, in_name)
+    finally:
+        close_input(ctx, in_name, stream)
+        out.flush()
+        if out_stream is not ctx.stdout:
+            out_stream.close()
+    return 0
+
+
+def _dump(ctx: Ctx, stream: Stream, out: Out, opts: object, in_name: str) -> None:
+    get = opts.get  # type: ignore[attr-defined]
+    limit = _xxd_num(ctx, get("len")) if get("len") is not None else None
+    seek = _xxd_num(ctx, get("seek")) if get("seek") is not None else 0
+    data = _read_all(ctx, stream, None if limit is None or seek < 0 else seek + limit)
+    if seek < 0:
+        seek = max(len(data) + seek, 0)
+    data = data[seek:]
+    if limit is not None:
+        data = data[:limit]
+    upper = bool(get("upper"))
+    hexfmt = "%02X" if upper else "%02x"
+    if get("plain"):
+        cols = _xxd_num(ctx, get("cols")) if get("cols") else 30
+        text = data.hex().upper() if upper else data.hex()
+        step = cols * 2 if cols > 0 else len(text) or 1
+        for i in range(0, len(text), step):
+            out.write(text[i : i + step].encode() + b"\n")
+        return
+    if get("include"):
+        _include(out, data, get, in_name, hexfmt)
+        return
+    bits = bool(get("bits"))
+    little = bool(get("little"))
+    cols = _xxd_num(ctx, get("cols")) if get("cols") else (6 if bits else 16)
+    group = _xxd_num(ctx, get("groupsize")) if get("groupsize") is not None else (1 if bits else 4 if little else 2)
+    if group <= 0:
+        group = cols
+    offset = _xxd_num(ctx, get("offset")) if get("offset") else 0
+    width = 2 * cols if not bits else 8 * cols
+    hex_width = width + (cols + group - 1) // group
+    zero_run = 0
+    for pos in range(0, len(data), cols):
+        line = data[pos : pos + cols]
+        ctx.checkpoint()
+        if get("autoskip") and len(line) == cols and not any(line):
+            zero_run += 1
+            if zero_run == 2:
+                held = _xxd_line(line, pos, seek + offset, group, hexfmt, bits, little, hex_width, get("decimal"))
+                continue
+            if zero_run > 2:
+                continue
+        else:
+            if zero_run == 2:
+                out.write(held)
+            elif zero_run > 2:
+                out.write(b"*\n")
+            zero_run = 0
+        out.write(_xxd_line(line, pos, seek + offset, group, hexfmt, bits, little, hex_width, get("decimal")))
+
+
+def _xxd_line(line: bytes, pos: int, base: int, group: int, hexfmt: str, bits: bool, little: bool,
+              hex_width: int, decimal: bool) -> bytes:
+    groups = []
+    for g in range(0, len(line), group):
+        chunk = line[g : g + group]
+        if bits:
+            groups.append(" ".join(f"{b:08b}" for b in chunk))
+        elif little:
+            text = "".join(hexfmt % b for b in reversed(chunk))
+            groups.append(text.rjust(2 * group))
+        else:
+            groups.append("".join(hexfmt % b for b in chunk))
+    hexpart = " ".join(groups)
+    ascii_part = "".join(chr(b) if 32 <= b < 127 else "." for b in line)
+    addr = f"{pos + base:08d}" if decimal else f"{pos + base:08x}"
+    return f"{addr}: {hexpart.ljust(hex_width)} {ascii_part}\n".encode()
+
+
+def _include(out: Out, data: bytes, get: object, in_name: str, hexfmt: str) -> None:
+    fetch = get  # a Parsed.get
+    cols = int(fetch("cols")) if fetch("cols") else 12  # type: ignore[operator]
+    name = fetch("name") or ("" if in_name == "-" else in_name)  # type: ignore[operator]
+    var = re.sub(r"[^0-9A-Za-z]", "_", name)
+    if var[:1].isdigit():
+        var = "__" + var
+    if fetch("capitalize"):  # type: ignore[operator]
+        var = var.upper()
+    if var:
+        out.write(f"unsigned char {var}[] = {{\n".encode())
+    fmt = "0x" + hexfmt
+    items = [fmt % b for b in data]
+    lines = [", ".join(items[i : i + cols]) for i in range(0, len(items), cols)]
+    if lines:
+        out.write(("  " + ",\n  ".join(lines) + "\n").encode())
+    if var:
+        suffix = "LEN" if fetch("capitalize") else "len"  # type: ignore[operator]
+        out.write(f"}};\nunsigned int {var}_{suffix} = {len(data)};\n".encode())
+
+
+def _revert(ctx: Ctx, stream: Stream, out: Out, plain: bool) -> None:
+    data = _read_all(ctx, stream, None)
+    if plain:
+        digits = re.sub(rb"[^0-9a-fA-F]", b"", data)
+        out.write(bytes.fromhex(decode(digits[: len(digits) // 2 * 2])))
+        return
+    result = bytearray()
+    for raw in data.split(b"\n"):
+        line = decode(raw)
+        m = re.match(r"\s*([0-9a-fA-F]+):?\s?", line)
+        if not m:
+            continue
+        offset = int(m.group(1), 16)
+        area = line[m.end() :].split("  ", 1)[0]
+        hexdigits = re.sub(r"[^0-9a-fA-F]", "", area.split("  ")[0])
+        chunk = bytes.fromhex(hexdigits[: len(hexdigits) // 2 * 2])
+        if offset > len(result):
+            result += bytes(offset - len(result))
+        result[offset : offset + len(chunk)] = chunk
+    out.write(bytes(result))
+
+
+# ------------------------------------------------------------------ hexdump
+
+HEXDUMP_SPEC = CommandSpec(
+    name="hexdump",
+    usage="[options] <file>...",
+    summary="Display file contents in hexadecimal, decimal, octal, or ascii.",
+    opts=(
+        Opt("b", "one-byte-octal", help="one-byte octal display"),
+        Opt("X", "one-byte-hex", help="one-byte hexadecimal display"),
+        Opt("c", "one-byte-char", help="one-byte character display"),
+        Opt("C", "canonical", help="canonical hex+ASCII display"),
+        Opt("d", "two-bytes-decimal", help="two-byte decimal display"),
+        Opt("o", "two-bytes-octal", help="two-byte octal display"),
+        Opt("x", "two-bytes-hex", help="two-byte hexadecimal display"),
+        Opt("L", "color", arg="optional", metavar="when", help="(ignored)"),
+        Opt("e", "format", arg="required", multi=True, metavar="format", help="format string to be used"),
+        Opt("f", "format-file", arg="required", metavar="file", help="file that contains format strings"),
+        Opt("n", "length", arg="required", metavar="length", help="interpret only length bytes of input"),
+        Opt("s", "skip", arg="required", metavar="offset", help="skip offset bytes from the beginning"),
+        Opt("v", "no-squeezing", help="output identical lines"),
+    ),
+)
+
+_HD_C = {0: "\\0", 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
+
+
+def _hd_fields(kind: str, line: bytes) -> list[str]:
+    """One output line's fields (each with its trailing space), blank where input ran out."""
+    if kind in ("b", "c", "X"):
+        out = []
+        for i in range(16):
+            if i >= len(line):
+                out.append("    ")
+                continue
+            b = line[i]
+            if kind == "b":
+                out.append(f"{b:03o} ")
+            elif kind == "X":
+                out.append(f" {b:02x} ")
+            else:
+                out.append(f"{_HD_C.get(b, chr(b) if 32 <= b < 127 else f'{b:03o}'):>3} ")
+        return out
+    fields = []
+    padded = line + bytes(len(line) % 2)
+    for i in range(8):
+        if 2 * i >= len(line):
+            fields.append({"d": "        ", "o": "        ", "x": "        ", "": "     "}[kind])
+            continue
+        v = int.from_bytes(padded[2 * i : 2 * i + 2], "little")
+        if kind == "d":
+            fields.append(f"  {v:05d} ")
+        elif kind == "o":
+            fields.append(f" {v:06o} ")
+        elif kind == "x":
+            fields.append(f"   {v:04x} ")
+        else:
+            fields.append(f"{v:04x} ")
+    return fields
+
+
+def _canonical(line: bytes, pos: int) -> str:
+    cells = [f"{b:02x} " for b in line] + ["   "] * (16 - len(line))
+    text = "".join(chr(b) if 32 <= b < 127 else "." for b in line)
+    return f"{pos:08x}  " + "".join(cells[:8]) + " " + "".join(cells[8:]) + f" |{text}|"
+
+
+def _hd_blocks(ctx: Ctx, files: list[str], skip: int, length: int | None) -> tuple[Iterator[bytes], list[int]]:
+    state = [0, 0]  # failures, files tried
+
+    def gen() -> Iterator[bytes]:
+        to_skip = skip
+        left = length
+        buf = b""
+        for name in files or ["-"]:
+            state[1] += 1
+            try:
+                stream = ctx.open_in(name)
+            except FsError as e:
+                ctx.error(f"{name}: {strerror(e.errno or 5)}")
+                state[0] += 1
+                continue
+            try:
+                for chunk in read_chunks(ctx, stream):
+                    if to_skip:
+                        if len(chunk) <= to_skip:
+                            to_skip -= len(chunk)
+                            continue
+                        chunk = chunk[to_skip:]
+                        to_skip = 0
+                    if left is not None:
+                        chunk = chunk[:left]
+                        left -= len(chunk)
+                    buf += chunk
+                    while len(buf) >= 16:
+                        yield buf[:16]
+                        buf = buf[16:]
+                    if left == 0:
+                        break
+            except (FsError, StreamError) as e:
+                ctx.error(f"{name}: {strerror(e.errno or 5)}")
+                state[0] += 1
+            finally:
+                close_input(ctx, name, stream)
+            if left == 0:
+                break
+        if buf:
+            yield buf
+
+    return gen(), state
+
+
+@command
+def cmd_hexdump(ctx: Ctx) -> int:
+    opts, files = ctx.parse(HEXDUMP_SPEC)
+    if opts.get("format") or opts.get("format_file"):
+        raise _die(ctx, "custom format strings (-e, -f) are not supported in this sandbox", 1)
+    kinds = [k for k, _ in opts.order if k in ("one_byte_octal", "one_byte_hex", "one_byte_char", "canonical",
+                                                "two_bytes_decimal", "two_bytes_octal", "two_bytes_hex")]
+    letter = {"one_byte_octal": "b", "one_byte_hex": "X", "one_byte_char": "c", "canonical": "C",
+              "two_bytes_decimal": "d", "two_bytes_octal": "o", "two_bytes_hex": "x"}
+    formats = [letter[k] for k in kinds] or [""]
+    skip = _hd_num(ctx, opts.get("skip")) if opts.get("skip") is not None else 0
+    length = _hd_num(ctx, opts.get("length")) if opts.get("length") is not None else None
+    blocks, state = _hd_blocks(ctx, files, skip, length)
+    out = Out(ctx.stdout)
+    canonical_only = formats == ["C"]
+    prev: bytes | None = None
+    starred = False
+    pos = skip
+    for block in blocks:
+        if not opts.get("no_squeezing") and block == prev and len(block) == 16:
+            if not starred:
+                out.write(b"*\n")
+                starred = True
+            pos += 16
+            continue
+        starred = False
+        prev = block
+        for f in formats:
+            if f == "C":
+                out.write(encode(_canonical(block, pos) + "\n"))
+            else:
+                out.write(encode(f"{pos:07x} " + "".join(_hd_fields(f, block))[:-1] + "\n"))
+        pos += len(block)
+    if state[1] and state[0] == state[1]:
+        out.flush()
+        ctx.error("all input file arguments failed")
+        return 1
+    if pos or prev is not None:
+        out.write(encode((f"{pos:08x}" if canonical_only else f"{pos:07x}") + "\n"))
+    out.flush()
+    return 1 if state[0] else 0
+
+
+def _hd_num(ctx: Ctx, text: str) -> int:
+    t = text.strip()
+    mult = 1
+    for suffix, m in (("KiB", 1024), ("MiB", 1 << 20), ("GiB", 1 << 30), ("KB", 1000), ("MB", 10**6),
+                      ("K", 1024), ("M", 1 << 20), ("G", 1 << 30), ("k", 1024), ("m", 1 << 20), ("b", 512)):
+        if t.endswith(suffix) and not (suffix == "b" and t.lower().startswith("0x")):
+            t = t[: -len(suffix)]
+            mult = m
+            break
+    try:
+        return int(t, 0) * mult
+    except ValueError:
+        raise _die(ctx, f"failed to parse argument: '{text}'", 1)
