@@ -15,6 +15,7 @@ from typing import Any
 from ...limits import LimitExceeded
 from .. import registry
 from ..context import CommandExit, Ctx
+from ..fsutil import quote as quote  # re-exported: the one GNU-quoting helper
 from ..options import CommandSpec, usage_message
 
 # What the sandbox says about itself; never the host's values.
@@ -56,24 +57,6 @@ def accounts(ctx: Ctx) -> dict[str, tuple[int, int, list[tuple[int, str]]]]:
     table = dict(ACCOUNTS)
     table[str(ident["user"])] = (int(ident["uid"]), int(ident["gid"]), list(ident["groups"]))
     return table
-
-
-def quote(text: str) -> str:
-    """GNU's locale quoting in a UTF-8 locale (curly single quotes), control characters escaped."""
-    out = []
-    for ch in text:
-        code = ord(ch)
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch in "\a\b\f\n\r\t\v":
-            out.append("\\" + "abfnrtv"["\a\b\f\n\r\t\v".index(ch)])
-        elif code < 32 or code == 127:
-            out.append(f"\\{code:03o}")
-        elif 0xDC80 <= code <= 0xDCFF:
-            out.append(f"\\{code - 0xDC00:03o}")
-        else:
-            out.append(ch)
-    return "\u2018" + "".join(out) + "\u2019"
 
 
 def usage_fail(ctx: Ctx, spec: CommandSpec, message: str) -> CommandExit:

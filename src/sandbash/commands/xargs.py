@@ -1,0 +1,343 @@
+"""xargs: build and run command lines from standard input (GNU findutils).
+
+Input is read lazily and command lines are run as soon as they are full, so
+`yes | xargs -n1 | head` streams. Sub-commands go through `ctx.run` (policy
+and limits apply). -P is accepted and runs sequentially; -p needs a terminal
+the sandbox does not have, and fails as GNU xargs does without /dev/tty.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..vfs.errors import FsError, strerror
+from .context import CommandExit, Ctx
+from .fsutil import shell_quote
+from .options import CommandSpec, Opt
+from .shellutils.common import quote, run_program, usage_fail
+
+SPEC = CommandSpec(
+    "xargs", "[OPTION]... COMMAND [INITIAL-ARGS]...",
+    "Run COMMAND with arguments INITIAL-ARGS and more arguments read from input.",
+    opts=(
+        Opt("0", "null", help="items are separated by a null, not whitespace"),
+        Opt("a", "arg-file", "required", metavar="FILE", help="read arguments from FILE, not standard input"),
+        Opt("d", "delimiter", "required", metavar="CHARACTER", help="items in input stream are separated by CHARACTER"),
+        Opt("E", None, "required", dest="eof", metavar="END", help="set logical EOF string"),
+        Opt("e", "eof", "optional", dest="eof", metavar="END", help="equivalent to -E END"),
+        Opt("I", None, "required", dest="replace", metavar="R", help="same as --replace=R"),
+        Opt("i", "replace", "optional", dest="replace_opt", metavar="R",
+            help="replace R in INITIAL-ARGS with names read from standard input"),
+        Opt("L", "max-lines", "required", metavar="MAX-LINES", help="use at most MAX-LINES non-blank input lines per command line"),
+        Opt("l", None, "optional", dest="max_lines_opt"),
+        Opt("n", "max-args", "required", metavar="MAX-ARGS", help="use at most MAX-ARGS arguments per command line"),
+        Opt("o", "open-tty", help="Reopen stdin as /dev/tty in the child process"),
+        Opt("P", "max-procs", "required", metavar="MAX-PROCS", help="run at most MAX-PROCS processes at a time"),
+        Opt("p", "interactive", help="prompt before running commands"),
+        Opt(None, "process-slot-var", "required", metavar="VAR"),
+        Opt("r", "no-run-if-empty", help="if there are no arguments, then do not run COMMAND"),
+        Opt("s", "max-chars", "required", metavar="MAX-CHARS", help="limit length of command line to MAX-CHARS"),
+        Opt(None, "show-limits", help="show limits on command-line length"),
+        Opt("t", "verbose", help="print commands before executing them"),
+        Opt("x", "exit", help="exit if the size (see -s) is exceeded"),
+    ),
+    stop_at_operand=True,
+)
+DEFAULT_SIZE = 131072
+MAX_SIZE = 2095104  # ARG_MAX (2 MiB) less GNU's 2048-byte headroom
+QUOTE_HINT = "by default quotes are special to xargs unless you use the -0 option"
+
+
+class _Unmatched(Exception):
+    """An unmatched quote: the items before it still run, then xargs fails."""
+
+
+class _Stop(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+@dataclass
+class Settings:
+    sep: bytes | None = None  # None: blank-separated items with quoting
+    eof: str | None = None
+    replace: str | None = None
+    max_lines: int | None = None
+    max_args: int | None = None
+    size: int = DEFAULT_SIZE
+    exit_on_size: bool = False
+    no_empty: bool = False
+    verbose: bool = False
+    interactive: bool = False
+
+
+def _number(ctx: Ctx, text: str, option: str, low: int, high: int | None = None) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise usage_fail(ctx, SPEC, f'invalid number "{text}" for -{option} option')
+    if value < low:
+        raise usage_fail(ctx, SPEC, f"value {value} for -{option} option should be >= {low}")
+    if high is not None and value > high:
+        ctx.error(f"value {value} for -{option} option should be <= {high}")
+        value = high
+    return value
+
+
+_ESCAPES = {"a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11, "\\": 92}
+
+
+def _delimiter(ctx: Ctx, text: str) -> bytes:
+    raw = text.encode("utf-8", "surrogateescape")
+    if len(raw) == 1:
+        return raw
+    if text.startswith("\\") and len(text) >= 2:
+        body = text[1:]
+        if len(body) == 1 and body in _ESCAPES:
+            return bytes([_ESCAPES[body]])
+        if re.fullmatch(r"x[0-9a-fA-F]{1,2}", body):
+            return bytes([int(body[1:], 16)])
+        if re.fullmatch(r"[0-7]{1,3}", body) and int(body, 8) < 256:
+            return bytes([int(body, 8)])
+    ctx.error(f"Invalid input delimiter specification {text}: the delimiter must be either a single "
+              "character or an escape sequence starting with \\.")
+    raise CommandExit(1)
+
+
+def _settings(ctx: Ctx) -> tuple[Settings, list[str], str | None]:
+    opts, command = ctx.parse(SPEC)
+    s = Settings()
+    if opts.has("null"):
+        s.sep = b"\0"
+    if opts.has("delimiter"):
+        s.sep = _delimiter(ctx, opts["delimiter"])
+    if opts.get("eof"):
+        s.eof = opts["eof"]
+    # -I, -i, -L, -l and -n override each other in command-line order, as in GNU
+    for key, value in opts.order:
+        if key in ("replace", "replace_opt"):
+            s.replace = value if value is not None else "{}"
+            s.max_lines, s.max_args, s.exit_on_size = 1, None, True
+        elif key in ("max_lines", "max_lines_opt"):
+            if s.max_args is not None:
+                ctx.error("warning: options --max-lines and --max-args/-n are mutually exclusive, "
+                          "ignoring previous --max-args value")
+            s.max_lines = 1 if value is None else _number(ctx, value, "L", 1)
+            s.max_args, s.replace = None, None
+        elif key == "max_args":
+            if s.max_lines is not None and s.replace is None:
+                ctx.error("warning: options --max-lines and --max-args/-n are mutually exclusive, "
+                          "ignoring previous --max-lines value")
+            s.max_args = _number(ctx, value, "n", 1)
+            s.max_lines = None
+        elif key == "max_chars":
+            if value.strip().lstrip("-").isdigit() and int(value) < 1:
+                ctx.error(f"value {int(value)} for -s option should be >= 1")  # GNU goes on with 1
+                s.size = 1
+            else:
+                s.size = _number(ctx, value, "s", 1, MAX_SIZE)
+        elif key == "max_procs":
+            _number(ctx, value, "P", 0)
+    s.exit_on_size = s.exit_on_size or opts.has("exit")
+    s.no_empty = opts.has("no_run_if_empty")
+    s.verbose = opts.has("verbose")
+    s.interactive = opts.has("interactive")
+    if opts.has("show_limits"):
+        ctx.stderr.write(
+            f"Your environment variables take up {_env_size(ctx)} bytes\n"
+            f"POSIX upper limit on argument length (this system): {MAX_SIZE - _env_size(ctx)}\n"
+            "POSIX smallest allowable upper limit on argument length (all systems): 4096\n"
+            f"Maximum length of command we could actually use: {MAX_SIZE - _env_size(ctx)}\n"
+            f"Size of command buffer we are actually using: {s.size}\n"
+            "Maximum parallelism (--max-procs must be no greater): 2147483647\n".encode())
+    return s, command or ["echo"], opts.get("arg_file")
+
+
+def _env_size(ctx: Ctx) -> int:
+    return sum(len(k) + len(v) + 2 for k, v in ctx.env.items())
+
+
+# ------------------------------------------------------------ reading items
+
+
+def _separated(chunks: Iterator[bytes], sep: bytes) -> Iterator[tuple[str, bool]]:
+    """Items split on one byte, with no quoting (-0, -d)."""
+    buf = b""
+    for chunk in chunks:
+        buf += chunk
+        *items, buf = buf.split(sep)
+        for item in items:
+            yield item.decode("utf-8", "surrogateescape"), True
+    if buf:
+        yield buf.decode("utf-8", "surrogateescape"), True
+
+
+def _quoted(lines: Iterator[bytes], by_line: bool) -> Iterator[tuple[str, bool]]:
+    """GNU's default format: blank-separated items, '...' and "..." quoting
+    (never across a newline), backslash escapes (an escaped newline continues
+    the item). The flag is True on the last item of an input line (for -L; a
+    line ending in a blank continues)."""
+    cur: list[str] = []
+    have = False
+    for raw in lines:
+        line = raw.decode("utf-8", "surrogateescape")
+        items: list[str] = []
+        i, n = 0, len(line)
+        while i < n:
+            ch = line[i]
+            i += 1
+            if ch in "'\"":
+                end = line.find(ch, i)
+                newline = line.find("\n", i)
+                if end < 0 or (0 <= newline < end):
+                    for item in items:
+                        yield item, False
+                    raise _Unmatched("double" if ch == '"' else "single")
+                cur.append(line[i:end])
+                have = True
+                i = end + 1
+            elif ch == "\\" and i < n:
+                cur.append(line[i])
+                have = True
+                i += 1
+            elif ch in " \t\n":
+                if have:
+                    items.append("".join(cur))
+                cur, have = [], False
+            else:
+                cur.append(ch)
+                have = True
+        ends_line = not (by_line and line.rstrip("\n")[-1:] in (" ", "\t"))
+        for k, item in enumerate(items):
+            yield item, ends_line and k == len(items) - 1 and not have
+    if have:
+        yield "".join(cur), True
+
+
+def _replace_lines(lines: Iterator[bytes]) -> Iterator[tuple[str, bool]]:
+    """-I: each input line is one item; leading blanks are dropped."""
+    for raw in lines:
+        line = raw.decode("utf-8", "surrogateescape").rstrip("\n").lstrip(" \t")
+        if line:
+            yield line, True
+
+
+# ------------------------------------------------------------ running
+
+
+class Runner:
+    def __init__(self, ctx: Ctx, s: Settings, command: list[str]) -> None:
+        self.ctx = ctx
+        self.s = s
+        self.command = command
+        self.status = 0
+        self.ran = False
+        self.base = sum(len(a.encode("utf-8", "surrogateescape")) + 1 for a in command)
+
+    def run(self, args: list[str]) -> None:
+        ctx, s = self.ctx, self.s
+        if s.replace is not None:
+            item = args[0] if args else ""
+            argv = [a.replace(s.replace, item) for a in self.command]
+        else:
+            argv = self.command + args
+        self.ran = True
+        if s.verbose or s.interactive:
+            line = " ".join(shell_quote(a) for a in argv)
+            ctx.stderr.write((line + ("" if s.interactive else "\n")).encode("utf-8", "surrogateescape"))
+        if s.interactive:
+            ctx.error("failed to open /dev/tty for reading: No such device or address")
+            raise _Stop(1)
+        status = run_program(ctx, argv, stdin=b"", message="{n}: {err}")
+        name = argv[0]
+        if status in (126, 127):
+            raise _Stop(status)
+        if status == 255:
+            ctx.error(f"{name}: exited with status 255; aborting")
+            raise _Stop(124)
+        if 128 < status < 255:
+            ctx.error(f"{name}: terminated by signal {status - 128}")
+            raise _Stop(125)
+        if status:
+            self.status = 123
+
+    def size_of(self, item: str) -> int:
+        return len(item.encode("utf-8", "surrogateescape")) + 1
+
+
+class Batch:
+    """The command line being filled: its arguments, size and input lines."""
+
+    def __init__(self, runner: Runner) -> None:
+        self.runner = runner
+        self.args: list[str] = []
+        self.size = runner.base
+        self.lines = 0
+
+    def flush(self) -> None:
+        self.runner.run(self.args)
+        self.args, self.size, self.lines = [], self.runner.base, 0
+
+    def add(self, ctx: Ctx, item: str, ends_line: bool) -> None:
+        s = self.runner.s
+        need = self.runner.size_of(item)
+        if s.replace is None and self.args and self.size + need > s.size:
+            if s.exit_on_size and (s.max_args or s.max_lines):
+                ctx.error("argument list too long")
+                raise _Stop(1)
+            self.flush()
+        if s.replace is None and self.size + need > s.size:
+            ctx.error("argument line too long")
+            raise _Stop(1)
+        self.args.append(item)
+        self.size += need
+        self.lines += ends_line
+        if (s.max_args and len(self.args) >= s.max_args) or (s.max_lines and self.lines >= s.max_lines):
+            self.flush()
+
+
+def _batches(ctx: Ctx, runner: Runner, items: Iterator[tuple[str, bool]]) -> None:
+    s = runner.s
+    if runner.base > s.size:
+        ctx.error("cannot fit single argument within argument list size limit")
+        raise _Stop(1)
+    batch = Batch(runner)
+    try:
+        for item, ends_line in items:
+            ctx.checkpoint()
+            if s.eof is not None and item == s.eof and s.replace is None:
+                break
+            batch.add(ctx, item, ends_line)
+    except _Unmatched as e:
+        if batch.args:
+            batch.flush()
+        ctx.error(f"unmatched {e} quote; {QUOTE_HINT}")
+        raise _Stop(1)
+    if batch.args or not (runner.ran or s.no_empty or s.replace is not None):
+        batch.flush()
+
+
+def cmd_xargs(ctx: Ctx) -> int:
+    s, command, arg_file = _settings(ctx)
+    stream = ctx.stdin
+    if arg_file is not None:
+        try:
+            stream = ctx.open_in(arg_file)
+        except FsError as e:
+            ctx.error(f"Cannot open input file {quote(arg_file)}: {strerror(e.errno or 0)}")
+            return 1
+    if s.replace is not None:
+        items = _replace_lines(stream.lines(s.sep or b"\n")) if s.sep is None else _separated(stream.chunks(), s.sep)
+    elif s.sep is not None:
+        items = _separated(stream.chunks(), s.sep)
+    else:
+        items = _quoted(stream.lines(), by_line=s.max_lines is not None)
+    runner = Runner(ctx, s, command)
+    try:
+        _batches(ctx, runner, items)
+    except _Stop as stop:
+        return stop.status
+    return runner.status
