@@ -1,4 +1,9 @@
-"""`sandbash -c SCRIPT [NAME [ARGS...]]`, `sandbash FILE [ARGS...]`, `sandbash -s [ARGS...]`."""
+"""`sandbash -c SCRIPT [NAME [ARGS...]]`, `sandbash FILE [ARGS...]`, `sandbash -s [ARGS...]`.
+
+Filesystem options: `--root DIR` (the root is a copy-on-write view of host DIR,
+which is never written), `--store FILE` (the root persists in a SQLite file),
+`--mount HOSTDIR:/PATH[:ro|:rw|:cow]` (repeatable; `ro` read-only, `rw` writes
+reach the host, `cow` (default) changes kept in memory)."""
 
 from __future__ import annotations
 
@@ -9,6 +14,13 @@ from collections.abc import Sequence
 from .api import Bash
 from .errors import ExecutionCancelled, ExecutionLimitError
 from .limits import Limits
+from .vfs.base import Backend
+from .vfs.errors import FsError
+from .vfs.memory import MemoryFs
+from .vfs.mount import MountFs
+from .vfs.quota import DiskQuota
+
+MOUNT_MODES = ("ro", "rw", "cow")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -21,8 +33,60 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--limits", default="default", help="limits profile: default, hardened, generous")
     p.add_argument("--timeout", type=float, help="wall-clock limit in seconds")
     p.add_argument("--cwd", default="/home/user", help="working directory inside the sandbox")
+    p.add_argument("--root", metavar="DIR", help="root filesystem: copy-on-write view of host DIR (never written)")
+    p.add_argument("--store", metavar="FILE", help="root filesystem kept in SQLite FILE (persists between runs)")
+    p.add_argument("--mount", metavar="HOSTDIR:/PATH[:ro|:rw|:cow]", action="append", default=[],
+                   help="mount host HOSTDIR at PATH: ro read-only, rw read-write on the host, cow (default) "
+                        "copy-on-write in memory; repeatable")
     p.add_argument("rest", nargs=argparse.REMAINDER, help="script file and/or arguments")
     return p
+
+
+def parse_mount(spec: str) -> tuple[str, str, str]:
+    """'HOST:/path[:mode]' -> (host, path, mode); the host part may contain ':'."""
+    mode = "cow"
+    head, sep, tail = spec.rpartition(":")
+    if sep and tail in MOUNT_MODES:
+        spec, mode = head, tail
+    host, sep, path = spec.rpartition(":")
+    if not sep or not host or not path.startswith("/"):
+        raise ValueError(f"invalid mount '{spec}': expected HOSTDIR:/PATH[:ro|:rw|:cow]")
+    return host, path, mode
+
+
+def build_filesystem(root: str | None, store: str | None, mounts: Sequence[str], limits: Limits) -> Backend | None:
+    """The backend the options ask for (None: the default memory filesystem).
+    Raises ValueError or FsError with a message for the user."""
+    def quota() -> DiskQuota:
+        return DiskQuota(limits.max_filesystem_bytes, limits.max_filesystem_files)
+
+    if root and store:
+        raise ValueError("--root and --store cannot be used together")
+    base: Backend | None = None
+    if root:
+        from .vfs.overlay import OverlayFs
+
+        base = OverlayFs(root, quota=quota())
+    elif store:
+        from .vfs.sqlite import SqliteFs
+
+        base = SqliteFs(store, quota=quota())
+    if not mounts:
+        return base
+    fs = MountFs(base if base is not None else MemoryFs(quota=quota()))
+    for spec in mounts:
+        host, path, mode = parse_mount(spec)
+        backend: Backend
+        if mode == "rw":
+            from .vfs.readwrite import ReadWriteFs
+
+            backend = ReadWriteFs(host, quota=quota())
+        else:
+            from .vfs.overlay import OverlayFs
+
+            backend = OverlayFs(host, read_only=mode == "ro", quota=quota())
+        fs.mount(path, backend, read_only=mode == "ro")
+    return fs
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -30,6 +94,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     limits = Limits.profile(args.limits)
     if args.timeout is not None:
         limits = limits.with_overrides(timeout=args.timeout)
+    try:
+        fs = build_filesystem(args.root, args.store, args.mount, limits)
+    except (ValueError, FsError) as e:
+        sys.stderr.write(f"sandbash: {e}\n")
+        return 2
     rest = list(args.rest)
     out = sys.stdout.buffer
     err = sys.stderr.buffer
@@ -42,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         err.write(data)
         err.flush()
 
-    bash = Bash(limits=limits, cwd=args.cwd)
+    bash = Bash(limits=limits, cwd=args.cwd, fs=fs)
     mode = "c"
     arg0 = "bash"
     stdin: bytes = b""

@@ -96,6 +96,10 @@ def _print_functions(sh: Shell, names: list[str] | None, only_names: bool) -> in
 def bi_declare(sh: Shell, argv: list[str]) -> int:
     cmd = argv[0]
     st = sh.state
+    if cmd == "local" and len(argv) > 1 and argv[1][:1] not in ("-", "+") and all(
+        _fast_local(sh, a) for a in argv[1:]
+    ):
+        return 0
     if cmd == "local" and st.vars.function_scope() is None:
         sh.builtin_error("local", "can only be used in a function")
         return 1
@@ -163,6 +167,34 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
     return status
 
 
+def _fast_local(sh: Shell, arg: str) -> bool:
+    """`local name=value` or `local name` for a new plain variable in the
+    current function (anything unusual goes the general way)."""
+    from ..interp.executor import AssignArg
+
+    if isinstance(arg, AssignArg):
+        if arg.items is not None or arg.sub is not None or arg.append:
+            return False
+        name = arg.name
+        value: str | None = arg.value
+    else:
+        if "=" in arg or "[" in arg:
+            return False
+        name, value = arg, None
+    vars_ = sh.state.vars
+    scopes = vars_.scopes
+    scope = scopes[-1]
+    if not scope.func or name in scope or not _valid_name(name):
+        return False
+    if value is None and len(scopes) > 1 and scopes[-2].temp and name in scopes[-2]:
+        return False  # inherits a temporary binding: the general path knows how
+    if name in vars_.readonly_names:
+        return False
+    scope[name] = Var(value, 0)
+    scope.locals.add(name)
+    return True
+
+
 def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int, local: bool) -> bool:
     from ..interp.executor import AssignArg
 
@@ -202,6 +234,10 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
                 scope = s
                 break
         if scope.func:
+            outer = vars_.find(name)
+            if outer is not None and outer.attrs & READONLY and name not in scope:
+                sh.builtin_error(cmd, f"{name}: readonly variable")
+                return False
             scope.locals.add(name)
         var = scope.get(name)
         if var is None:
@@ -267,6 +303,8 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
     if set_attrs & ARRAY and var.value is None and not has_value:
         var.value = IndexedArray()
     var.attrs |= new_attrs & READONLY
+    if var.attrs & READONLY:
+        vars_.readonly_names.add(name)
     if cmd == "export" or set_attrs & EXPORT:
         var.attrs |= EXPORT
     return True

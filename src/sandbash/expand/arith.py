@@ -49,145 +49,213 @@ def parse_or_raise(text: str) -> Arith:
         raise ArithError(e.message, shown, text[max(e.pos, offset) :])
 
 
+_MIN = -(1 << 63)
+_MAX = (1 << 63) - 1
+
+Fn = Callable[["Evaluator"], int]
+
+
 class Evaluator:
-    """Evaluates an arithmetic tree; variable values are themselves
-    expressions, evaluated recursively as bash does."""
+    """Runs compiled arithmetic; variable values are themselves expressions,
+    evaluated recursively as bash does."""
 
-    __slots__ = ("vars", "text", "depth", "sub_eval")
+    __slots__ = ("vars", "text", "depth")
 
-    def __init__(self, vars: ArithVars, text: str, sub_eval: Callable[[str], int] | None = None) -> None:
+    def __init__(self, vars: ArithVars, text: str) -> None:
         self.vars = vars
         self.text = text
         self.depth = 0
-        self.sub_eval = sub_eval
 
     def error(self, message: str, pos: int) -> ArithError:
         text = self.text
-        shown = text.lstrip()
-        return ArithError(message, shown, text[pos:] if pos >= 0 else "")
+        return ArithError(message, text.lstrip(), text[pos:] if pos >= 0 else "")
 
     def value_of(self, raw: str | None) -> int:
-        if raw is None or raw == "":
+        if not raw:
             return 0
+        if raw.isdigit() and raw.isascii() and (raw[0] != "0" or len(raw) == 1):
+            v = int(raw)
+            return v if v <= _MAX else wrap(v)
         s = raw.strip()
         if not s:
             return 0
-        if s.isdigit() and (s[0] != "0" or len(s) == 1):
-            return wrap(int(s))
-        if s[0] == "-" and s[1:].isdigit() and (len(s) == 2 or s[1] != "0"):
+        if s[0] == "-" and s[1:].isdigit() and s.isascii() and (len(s) == 2 or s[1] != "0"):
             return wrap(int(s))
         self.depth += 1
         if self.depth > MAX_RECURSION:
             raise ArithError("expression recursion level exceeded", s, s)
+        fn = compiled(raw)
+        saved = self.text
+        self.text = raw
         try:
-            node = parse_or_raise(raw)
-            saved = self.text
-            self.text = raw
-            try:
-                return self.eval(node)
-            finally:
-                self.text = saved
+            return fn(self)
         finally:
+            self.text = saved
             self.depth -= 1
 
-    def get(self, node: AVar) -> int:
-        return self.value_of(self.vars.arith_get(node.name, node.sub))
+    def get(self, name: str, sub: str | None = None) -> int:
+        return self.value_of(self.vars.arith_get(name, sub))
+
+    def set(self, name: str, sub: str | None, value: int) -> int:
+        self.vars.arith_set(name, sub, value)
+        return value
 
     def eval(self, node: Arith) -> int:
-        if isinstance(node, ANum):
-            return node.value
-        if isinstance(node, AVar):
-            return self.get(node)
-        if isinstance(node, ABinary):
-            return self.binary(node)
-        if isinstance(node, AUnary):
-            v = self.eval(node.operand)
-            op = node.op
-            if op == "-":
-                return wrap(-v)
-            if op == "+":
-                return v
-            if op == "!":
-                return 0 if v else 1
-            return wrap(~v)
-        if isinstance(node, AAssign):
-            return self.assign(node)
-        if isinstance(node, AIncDec):
-            old = self.get(node.target)
-            new = wrap(old + 1 if node.op == "++" else old - 1)
-            self.vars.arith_set(node.target.name, node.target.sub, new)
-            return new if node.prefix else old
-        if isinstance(node, ATernary):
-            return self.eval(node.then) if self.eval(node.cond) else self.eval(node.other)
-        result = 0
-        for item in node.items:
-            result = self.eval(item)
-        return result
+        return _compile(node)(self)
 
-    def binary(self, node: ABinary) -> int:
+
+def _cmp(op: str, left: Fn, right: Fn) -> Fn:
+    if op == "<":
+        return lambda ev: 1 if left(ev) < right(ev) else 0
+    if op == ">":
+        return lambda ev: 1 if left(ev) > right(ev) else 0
+    if op == "<=":
+        return lambda ev: 1 if left(ev) <= right(ev) else 0
+    if op == ">=":
+        return lambda ev: 1 if left(ev) >= right(ev) else 0
+    if op == "==":
+        return lambda ev: 1 if left(ev) == right(ev) else 0
+    return lambda ev: 1 if left(ev) != right(ev) else 0
+
+
+def _arith_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
+    if op == "+":
+        def add(ev: Evaluator) -> int:
+            v = left(ev) + right(ev)
+            return v if _MIN <= v <= _MAX else wrap(v)
+        return add
+    if op == "-":
+        def sub(ev: Evaluator) -> int:
+            v = left(ev) - right(ev)
+            return v if _MIN <= v <= _MAX else wrap(v)
+        return sub
+    if op == "*":
+        def mul(ev: Evaluator) -> int:
+            v = left(ev) * right(ev)
+            return v if _MIN <= v <= _MAX else wrap(v)
+        return mul
+    if op in ("/", "%"):
+        is_div = op == "/"
+
+        def div(ev: Evaluator) -> int:
+            a = left(ev)
+            b = right(ev)
+            if b == 0:
+                raise ev.error("division by 0", pos)
+            return _divmod(a, b, is_div)
+        return div
+    if op == "**":
+        def power(ev: Evaluator) -> int:
+            a = left(ev)
+            b = right(ev)
+            if b < 0:
+                raise ev.error("exponent less than 0", pos)
+            return _ipow(a, b)
+        return power
+    if op == "<<":
+        return lambda ev: wrap(left(ev) << (right(ev) & 63))
+    if op == ">>":
+        return lambda ev: left(ev) >> (right(ev) & 63)
+    if op == "&":
+        return lambda ev: left(ev) & right(ev)
+    if op == "|":
+        return lambda ev: left(ev) | right(ev)
+    if op == "^":
+        return lambda ev: left(ev) ^ right(ev)
+    return _cmp(op, left, right)
+
+
+def _divmod(a: int, b: int, is_div: bool) -> int:
+    q = abs(a) // abs(b)
+    if (a < 0) != (b < 0):
+        q = -q
+    return wrap(q) if is_div else wrap(a - q * b)
+
+
+def _binary_value(op: str, a: int, b: int, ev: Evaluator, pos: int) -> int:
+    """The value of `a OP b` (for compound assignments like `x /= 2`)."""
+    return _arith_op(op, lambda _ev: a, lambda _ev: b, pos)(ev)
+
+
+def _compile(node: Arith) -> Fn:
+    if isinstance(node, ANum):
+        value = node.value
+        return lambda ev: value
+    if isinstance(node, AVar):
+        name, vsub = node.name, node.sub
+        if vsub is None:
+            return lambda ev: ev.value_of(ev.vars.arith_get(name, None))
+        return lambda ev: ev.value_of(ev.vars.arith_get(name, vsub))
+    if isinstance(node, ABinary):
+        left = _compile(node.left)
+        right = _compile(node.right)
         op = node.op
         if op == "&&":
-            return 1 if self.eval(node.left) and self.eval(node.right) else 0
+            return lambda ev: 1 if left(ev) and right(ev) else 0
         if op == "||":
-            return 1 if self.eval(node.left) or self.eval(node.right) else 0
-        a = self.eval(node.left)
-        b = self.eval(node.right)
-        return self.apply(op, a, b, node.pos)
-
-    def apply(self, op: str, a: int, b: int, pos: int) -> int:
-        if op == "+":
-            return wrap(a + b)
-        if op == "-":
-            return wrap(a - b)
-        if op == "*":
-            return wrap(a * b)
-        if op == "/" or op == "%":
-            if b == 0:
-                raise self.error("division by 0", pos)
-            q = abs(a) // abs(b)
-            if (a < 0) != (b < 0):
-                q = -q
-            if op == "/":
-                return wrap(q)
-            return wrap(a - q * b)
-        if op == "**":
-            if b < 0:
-                raise self.error("exponent less than 0", pos)
-            return _ipow(a, b)
-        if op == "<<":
-            return wrap(a << (b & 63))
-        if op == ">>":
-            return a >> (b & 63)
-        if op == "<":
-            return int(a < b)
-        if op == ">":
-            return int(a > b)
-        if op == "<=":
-            return int(a <= b)
-        if op == ">=":
-            return int(a >= b)
-        if op == "==":
-            return int(a == b)
-        if op == "!=":
-            return int(a != b)
-        if op == "&":
-            return a & b
-        if op == "|":
-            return a | b
-        if op == "^":
-            return a ^ b
-        raise self.error("syntax error in expression", pos)
-
-    def assign(self, node: AAssign) -> int:
+            return lambda ev: 1 if left(ev) or right(ev) else 0
+        return _arith_op(op, left, right, node.pos)
+    if isinstance(node, AUnary):
+        operand = _compile(node.operand)
+        uop = node.op
+        if uop == "-":
+            return lambda ev: wrap(-operand(ev))
+        if uop == "+":
+            return operand
+        if uop == "!":
+            return lambda ev: 0 if operand(ev) else 1
+        return lambda ev: wrap(~operand(ev))
+    if isinstance(node, AAssign):
         target = node.target
+        tname, tsub = target.name, target.sub
+        value_fn = _compile(node.value)
         if node.op == "=":
-            value = self.eval(node.value)
-        else:
-            cur = self.get(target)
-            rhs = self.eval(node.value)
-            value = self.apply(node.op[:-1], cur, rhs, -1)
-        self.vars.arith_set(target.name, target.sub, value)
-        return value
+            return lambda ev: ev.set(tname, tsub, value_fn(ev))
+        bop = node.op[:-1]
+
+        def compound(ev: Evaluator) -> int:
+            cur = ev.get(tname, tsub)
+            return ev.set(tname, tsub, _binary_value(bop, cur, value_fn(ev), ev, -1))
+
+        return compound
+    if isinstance(node, AIncDec):
+        iname, isub = node.target.name, node.target.sub
+        delta = 1 if node.op == "++" else -1
+        if node.prefix:
+            return lambda ev: ev.set(iname, isub, wrap(ev.get(iname, isub) + delta))
+
+        def postfix(ev: Evaluator) -> int:
+            old = ev.get(iname, isub)
+            ev.set(iname, isub, wrap(old + delta))
+            return old
+
+        return postfix
+    if isinstance(node, ATernary):
+        cond, then, other = _compile(node.cond), _compile(node.then), _compile(node.other)
+        return lambda ev: then(ev) if cond(ev) else other(ev)
+    items = [_compile(item) for item in node.items]
+
+    def comma(ev: Evaluator) -> int:
+        result = 0
+        for fn in items:
+            result = fn(ev)
+        return result
+
+    return comma
+
+
+_COMPILED: dict[str, Fn] = {}
+
+
+def compiled(text: str) -> Fn:
+    """The compiled form of arithmetic text (parsed once, cached by text)."""
+    fn = _COMPILED.get(text)
+    if fn is None:
+        fn = _compile(parse_or_raise(text))
+        if len(_COMPILED) > 4096:
+            _COMPILED.clear()
+        _COMPILED[text] = fn
+    return fn
 
 
 def _ipow(a: int, b: int) -> int:
@@ -202,9 +270,8 @@ def _ipow(a: int, b: int) -> int:
 
 
 def evaluate(text: str, vars: ArithVars) -> int:
-    """Parse (cached) and evaluate arithmetic text."""
-    node = parse_or_raise(text)
-    return Evaluator(vars, text).eval(node)
+    """Parse, compile (both cached) and evaluate arithmetic text."""
+    return compiled(text)(Evaluator(vars, text))
 
 
 def literal_int(text: str) -> int | None:

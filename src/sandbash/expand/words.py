@@ -12,6 +12,7 @@ globbing are done.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Union
 
@@ -22,6 +23,8 @@ from ..syntax.escapes import decode_escapes
 from .env import ExpandEnv, ExpansionError
 from .pattern import compile_pattern, escape, has_glob
 from .quoting import double_quote, quote_reusable
+
+_WS_SPLIT = re.compile("[ \t\n]+")  # our own fixed pattern, not user input
 
 LIT = 0
 QUO = 1
@@ -76,6 +79,15 @@ class Expander:
 
     def word(self, word: A.Word) -> list[str]:
         out: list[str] = []
+        parts0 = word.parts
+        if len(parts0) == 1 and type(parts0[0]) is A.Param and parts0[0].op is None and not parts0[0].prefix:
+            # a lone unquoted $x: split with the default IFS in C, then glob
+            value = self.param(parts0[0])
+            if type(value) is str and self.env.ifs() == " \t\n":
+                for field in _WS_SPLIT.split(value.strip(" \t\n")) if value else ():
+                    if field:
+                        self._glob_field([(field, EXP)], out)
+                return out
         for parts in self._braces(word.parts):
             segs: list[Seg] = []
             self._at_empty = False

@@ -61,6 +61,30 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
     st.line = cmd.line
     self.rt.budget.command()
     self.last_cmdsub_status = None
+    if not cmd.words and not cmd.redirs and len(cmd.assigns) == 1:
+        # `name=value`: the commonest command in loops, without the general machinery
+        a = cmd.assigns[0]
+        if a.value is not None and a.sub is None and not a.append and not st.opts["xtrace"]:
+            try:
+                value = self.expander.string(a.value)
+                self.set_var(a.name, value)
+            except ExpansionError as e:
+                return self.expansion_failed(e)
+            except ArithError as e:
+                return self.expansion_failed(ExpansionError(e.render(), 1))
+            except AssignError as e:
+                self.error(e.message)
+                st.last_status = 1
+                if e.fatal:
+                    raise AbortCommand(1)
+                self.errexit_check(1)
+                return 1
+            status = self.last_cmdsub_status or 0
+            st.last_status = status
+            st.pipestatus = [status]
+            if status:
+                self.errexit_check(status)
+            return status
     try:
         pending = [self.expand_assignment(a) for a in cmd.assigns]
         argv = self.expand_argv(cmd.words)

@@ -13,7 +13,7 @@ import threading
 import time
 
 from ..expand import glob as globmod
-from ..expand.arith import Evaluator, parse_or_raise
+from ..expand.arith import ArithError, Evaluator, compiled
 from ..expand.env import ExpansionError
 from ..expand.words import Expander
 from ..limits import LimitExceeded
@@ -32,7 +32,7 @@ from .control import AbortCommand, ExitShell
 from .runtime import Runtime
 from .state import ShellState
 from .variables import AssignError
-from .vars import ASSOC, Var
+from .vars import ASSOC, NAMEREF, Var
 
 _SUB_CACHE: dict[str, A.Word] = {}
 
@@ -133,6 +133,7 @@ class Shell:
         self.procsubs: list[tuple[int, Stream, threading.Thread | None]] = []
         self.next_procsub_fd = 63
         self.last_cmdsub_status: int | None = None
+        self._evaluator = Evaluator(self, "")
         # the API's `args`: appended, unexpanded, to the first command run
         self.pending_args: list[str] | None = None
 
@@ -182,6 +183,7 @@ class Shell:
             scope["PATH"] = Var("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", 0)
         scope["BASH_VERSINFO"] = Var(IndexedArray(["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]),
                                      READONLY | 64)
+        self.state.vars.readonly_names.update(("BASH_VERSINFO", "UID", "EUID", "PPID"))
         scope["UID"] = Var(str(ident.uid), READONLY | INTEGER)
         scope["EUID"] = Var(str(ident.uid), READONLY | INTEGER)
         scope["PPID"] = Var(str(ident.ppid), READONLY | INTEGER)
@@ -358,6 +360,11 @@ class Shell:
 
     def arith_get(self, name: str, sub: str | None) -> str | None:
         if sub is None:
+            var = self.state.vars.find(name)
+            if var is not None and not var.attrs & NAMEREF:
+                v = var.value
+                if type(v) is str:
+                    return v
             v = self.get_str(name)
             if v is None and self.state.opts["nounset"]:
                 raise ExpansionError(f"{name}: unbound variable", 127)
@@ -385,8 +392,12 @@ class Shell:
             raise ExpansionError(e.message, 1)
 
     def arith_eval(self, text: str) -> int:
-        node = parse_or_raise(text)
-        return Evaluator(self, text).eval(node)
+        ev = self._evaluator
+        if ev.depth:
+            # re-entered (a variable's value is an expression): a fresh evaluator
+            return compiled(text)(Evaluator(self, text))
+        ev.text = text
+        return compiled(text)(ev)
 
     def command_sub(self, body: A.CommandList, text: str) -> str:
         return self.run_command_sub(body, text)

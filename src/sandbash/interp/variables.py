@@ -22,6 +22,7 @@ _DYNAMIC = frozenset(
 
 
 _READONLY_DYNAMIC = frozenset({"SHELLOPTS", "BASHOPTS", "GROUPS"})
+_SPECIAL_NAMES = frozenset({"RANDOM", "SECONDS", "OPTIND", "BASH_ARGV0"})
 
 
 class AssignError(Exception):
@@ -230,6 +231,15 @@ def set_var(
     scope: Scope | None = None,
 ) -> None:
     """Assign a scalar (or one element when `sub` is given)."""
+    if sub is None and scope is None and not append:
+        # the common case: an existing plain string variable
+        found = self.state.vars.find(name)
+        if (found is not None and found.attrs == 0 and type(found.value) is str and name not in _SPECIAL_NAMES
+                and not self.state.opts["allexport"]):
+            if len(value) > 1 << 20:
+                self.check_string(len(value))
+            found.value = value
+            return
     via_ref = False
     if scope is None and self.state.vars.find(name) is not None:
         target, tsub = self.resolve_name(name)

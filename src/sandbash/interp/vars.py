@@ -79,14 +79,18 @@ class Scope(dict[str, Var]):
 
 
 class VarStore:
-    __slots__ = ("scopes",)
+    __slots__ = ("scopes", "readonly_names")
 
     def __init__(self) -> None:
         self.scopes: list[Scope] = [Scope()]
+        # names ever made readonly (readonly cannot be undone): lets `local x`
+        # skip searching every scope for a readonly x
+        self.readonly_names: set[str] = set()
 
     def clone(self) -> VarStore:
         new = VarStore.__new__(VarStore)
         new.scopes = [s.clone() for s in self.scopes]
+        new.readonly_names = set(self.readonly_names)
         return new
 
     @property
@@ -95,6 +99,8 @@ class VarStore:
 
     def find(self, name: str) -> Var | None:
         scopes = self.scopes
+        if len(scopes) == 1:
+            return scopes[0].get(name)
         for i in range(len(scopes) - 1, -1, -1):
             v = scopes[i].get(name)
             if v is not None:
