@@ -6,7 +6,7 @@ import time
 from typing import TYPE_CHECKING
 
 from ..posix.echo import echo_text
-from ..posix.printf import format_printf
+from ..posix.printf import FieldTooWide, format_printf
 from ..stdio.streams import Stream
 from ..vfs.errors import strerror
 from . import builtin
@@ -66,7 +66,13 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
         return 2
     errors: list[str] = []
     tz = sh.get_str("TZ")
-    text, status = format_printf(args[0], args[1:], errors.append, sh.rt.clock, sh.rt.started, tz)
+    limit = sh.rt.limits.max_string_length
+    try:
+        text, status = format_printf(args[0], args[1:], errors.append, sh.rt.clock, sh.rt.started, tz, limit)
+    except FieldTooWide:
+        from ..limits import LimitExceeded
+
+        raise LimitExceeded("max_string_length", limit) from None
     for e in errors:
         sh.builtin_error("printf", e)
     if var is not None:

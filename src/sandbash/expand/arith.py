@@ -173,8 +173,44 @@ def _divmod(a: int, b: int, is_div: bool) -> int:
 
 
 def _binary_value(op: str, a: int, b: int, ev: Evaluator, pos: int) -> int:
-    """The value of `a OP b` (for compound assignments like `x /= 2`)."""
-    return _arith_op(op, lambda _ev: a, lambda _ev: b, pos)(ev)
+    """The value of `a OP b` (compound assignments like `x /= 2`, chains)."""
+    if op == "+":
+        v = a + b
+    elif op == "-":
+        v = a - b
+    elif op == "*":
+        v = a * b
+    elif op == "/" or op == "%":
+        if b == 0:
+            raise ev.error("division by 0", pos)
+        return _divmod(a, b, op == "/")
+    elif op == "**":
+        if b < 0:
+            raise ev.error("exponent less than 0", pos)
+        return _ipow(a, b)
+    elif op == "<<":
+        v = a << (b & 63)
+    elif op == ">>":
+        return a >> (b & 63)
+    elif op == "&":
+        return a & b
+    elif op == "|":
+        return a | b
+    elif op == "^":
+        return a ^ b
+    elif op == "<":
+        return 1 if a < b else 0
+    elif op == ">":
+        return 1 if a > b else 0
+    elif op == "<=":
+        return 1 if a <= b else 0
+    elif op == ">=":
+        return 1 if a >= b else 0
+    elif op == "==":
+        return 1 if a == b else 0
+    else:
+        return 1 if a != b else 0
+    return v if _MIN <= v <= _MAX else wrap(v)
 
 
 def _compile(node: Arith) -> Fn:
@@ -187,6 +223,8 @@ def _compile(node: Arith) -> Fn:
             return lambda ev: ev.value_of(ev.vars.arith_get(name, None))
         return lambda ev: ev.value_of(ev.vars.arith_get(name, vsub))
     if isinstance(node, ABinary):
+        if node.op not in ("&&", "||") and _chain_length(node) > 32:
+            return _compile_chain(node)
         left = _compile(node.left)
         right = _compile(node.right)
         op = node.op
@@ -242,6 +280,36 @@ def _compile(node: Arith) -> Fn:
         return result
 
     return comma
+
+
+def _chain_length(node: ABinary) -> int:
+    n = 0
+    cur: Arith = node
+    while isinstance(cur, ABinary) and cur.op not in ("&&", "||") and n <= 32:
+        n += 1
+        cur = cur.left
+    return n
+
+
+def _compile_chain(node: ABinary) -> Fn:
+    """A left-leaning run of binary operators (`1+2+3+...`) compiled as a loop,
+    so a 10,000-term sum needs no deep recursion."""
+    steps: list[tuple[str, Fn, int]] = []
+    cur: Arith = node
+    while isinstance(cur, ABinary) and cur.op not in ("&&", "||"):
+        steps.append((cur.op, _compile(cur.right), cur.pos))
+        cur = cur.left
+    steps.reverse()
+    first = _compile(cur)
+
+    def chain(ev: Evaluator) -> int:
+        v = first(ev)
+        for op, right, pos in steps:
+            b = right(ev)
+            v = _binary_value(op, v, b, ev, pos)
+        return v
+
+    return chain
 
 
 _COMPILED: dict[str, Fn] = {}

@@ -149,6 +149,8 @@ class Expander:
                 self.env.charge_brace(len(results) * len(alts))
                 results = [r + list(a) for r in results for a in alts]
             elif type(p) is A.BraceSeq:
+                # the size is charged before any string is built
+                self.env.charge_brace(len(results) * _sequence_len(p))
                 items = _sequence(p)
                 if items is None:
                     text = "{" + p.start + ".." + p.end + (".." + p.step if p.step else "") + "}"
@@ -733,6 +735,16 @@ def _brace_text(p: A.Part) -> str:
     return ""
 
 
+def _sequence_len(p: A.BraceSeq) -> int:
+    step = abs(int(p.step)) if p.step else 1
+    step = step or 1
+    if p.start.lstrip("+-").isdigit() and p.end.lstrip("+-").isdigit():
+        return abs(int(p.end) - int(p.start)) // step + 1
+    if len(p.start) == 1 and len(p.end) == 1:
+        return abs(ord(p.end) - ord(p.start)) // step + 1
+    return 1
+
+
 def _sequence(p: A.BraceSeq) -> list[str] | None:
     step = int(p.step) if p.step else 1
     if p.start.lstrip("+-").isdigit() and p.end.lstrip("+-").isdigit():
@@ -747,8 +759,6 @@ def _sequence(p: A.BraceSeq) -> list[str] | None:
             rng = range(a, b + 1, step)
         else:
             rng = range(a, b - 1, -step)
-        if len(rng) > 10_000_000:
-            raise ExpansionError("brace expansion: too many results", None)
         if width:
             return [(f"-{str(-v).zfill(width - 1)}" if v < 0 else str(v).zfill(width)) for v in rng]
         return [str(v) for v in rng]

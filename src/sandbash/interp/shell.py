@@ -19,7 +19,7 @@ from ..expand.words import Expander
 from ..limits import LimitExceeded
 from ..stdio.streams import BufferWriter, Stream
 from ..syntax import ast as A
-from ..syntax.errors import ParseError
+from ..syntax.errors import ParseError, ParseLimit
 from ..syntax.lexer import ARITH, KEY
 from ..syntax.parser import Parser
 from ..vfs.errors import FsError
@@ -244,8 +244,9 @@ class Shell:
     def make_parser(self, text: str, line_base: int = 1) -> Parser:
         st = self.state
         aliases = st.aliases if st.shopts["expand_aliases"] else None
+        limits = self.rt.limits
         return Parser(text, aliases=aliases, extglob=st.shopts["extglob"], line_base=line_base,
-                      max_depth=self.rt.limits.max_ast_depth)
+                      max_depth=limits.max_ast_depth, max_tokens=limits.max_tokens)
 
     def run_text(self, text: str, source_name: str | None = "-c", line_base: int = 1,
                  toplevel: bool = False) -> int:
@@ -260,6 +261,8 @@ class Shell:
             parser.extglob = st.shopts["extglob"]
             try:
                 node = parser.parse_next()
+            except ParseLimit as e:
+                raise LimitExceeded(e.limit, e.value) from None
             except ParseError as e:
                 self.flush_parse_warnings(parser)
                 self.syntax_error(e, source_name)

@@ -156,6 +156,10 @@ def _escape_len(text: str, i: int) -> int:
     return i + 2
 
 
+class FieldTooWide(ValueError):
+    """A width or precision larger than the caller's string limit."""
+
+
 def format_printf(
     fmt: str,
     args: list[str],
@@ -163,8 +167,10 @@ def format_printf(
     now: Callable[[], float] = time.time,
     start_time: float | None = None,
     tz: str | None = None,
+    max_field: int = 10 * 1024 * 1024,
 ) -> tuple[str, int]:
-    """Render printf FORMAT ARGS... Returns (output, status)."""
+    """Render printf FORMAT ARGS... Returns (output, status). Widths and
+    precisions above `max_field` raise FieldTooWide before any padding is built."""
     fmt = decode_format_escapes(fmt)
     out: list[str] = []
     status = 0
@@ -218,12 +224,17 @@ def format_printf(
             if j < n and fmt[j] == "*":
                 a = next_arg()
                 w, _ = parse_int(a or "0", bad)
+                if w < 0:
+                    flags += "-"
+                    w = -w
                 width = str(w)
                 j += 1
             else:
                 while j < n and fmt[j].isdigit():
                     width += fmt[j]
                     j += 1
+            if width and int(width) > max_field:
+                raise FieldTooWide(width)
             prec: str | None = None
             if j < n and fmt[j] == ".":
                 j += 1
@@ -237,6 +248,8 @@ def format_printf(
                     while j < n and fmt[j].isdigit():
                         prec += fmt[j]
                         j += 1
+                if prec and int(prec) > max_field:
+                    raise FieldTooWide(prec)
             # length modifiers are accepted and ignored
             while j < n and fmt[j] in "hlLjzt" and j + 1 < n and fmt[j + 1] in "diouxXeEfFgGaAcsbqQ":
                 j += 1

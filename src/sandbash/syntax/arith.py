@@ -20,6 +20,7 @@ class ArithSyntaxError(Exception):
         self.whole = whole
 
 
+MAX_NESTING = 256  # parentheses and unary operators; Python's stack stays well within bounds
 _ASSIGN_OPS = ("=", "*=", "/=", "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=")
 # binary operators by precedence level (lowest first)
 _LEVELS: tuple[tuple[str, ...], ...] = (
@@ -97,6 +98,7 @@ class _Parser:
         self.tok = ""
         self.tok_pos = 0
         self.kind = ""  # 'num', 'name', 'op', 'eof'
+        self.depth = 0
         self.next()
 
     # --- tokens
@@ -209,8 +211,13 @@ class _Parser:
         if self.kind == "op":
             tok = self.tok
             if tok in ("!", "~", "-", "+"):
+                self.depth += 1
+                if self.depth > MAX_NESTING:
+                    raise self.error("expression recursion level exceeded")
                 self.next()
-                return AUnary(tok, self.unary())
+                node = AUnary(tok, self.unary())
+                self.depth -= 1
+                return node
             if tok in ("++", "--"):
                 save = (self.pos, self.tok, self.tok_pos, self.kind)
                 self.next()
@@ -274,8 +281,12 @@ class _Parser:
         if kind == "name":
             return self.lvalue()
         if kind == "op" and self.tok == "(":
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise self.error("expression recursion level exceeded")
             self.next()
             node = self.comma()
+            self.depth -= 1
             if not (self.kind == "op" and self.tok == ")"):
                 raise self.error("missing `)'")
             self.next()

@@ -31,3 +31,12 @@ class ParseError(Exception):
         self.extra = extra or []
         # errors inside [[ ]] end the script with the previous $?, not 2 (bash quirk)
         self.keep_status = keep_status
+
+
+class ParseLimit(ParseError):
+    """The input is over a parser limit (`limit`: max_tokens or max_ast_depth)."""
+
+    def __init__(self, limit: str, value: int, line: int) -> None:
+        super().__init__(f"{limit} exceeded", line)
+        self.limit = limit
+        self.value = value

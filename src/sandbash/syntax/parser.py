@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from . import ast as A
-from .errors import ParseError
+from .errors import ParseError, ParseLimit
 from .lexer import (
     CASE_PAT,
     CMD,
@@ -63,8 +63,11 @@ class Parser(WordReader):
         extglob: bool = False,
         line_base: int = 1,
         max_depth: int = MAX_DEPTH,
+        max_tokens: int = 10_000_000,
     ) -> None:
         super().__init__(src, line_base=line_base, extglob=extglob)
+        self.max_tokens = max_tokens
+        self.tokens = 0
         self.aliases = aliases
         self._alias_regions: list[tuple[str, int]] = []
         self._peeked: Tok | None = None
@@ -76,11 +79,11 @@ class Parser(WordReader):
 
     def sub_reader(self, text: str, line: int) -> WordReader:
         return Parser(text, aliases=self.aliases, extglob=self.extglob, line_base=line,
-                      max_depth=self.max_depth - self.depth)
+                      max_depth=self.max_depth - self.depth, max_tokens=self.max_tokens)
 
     def parse_nested_source(self, text: str, line: int) -> A.CommandList:
         sub = Parser(text, aliases=self.aliases, extglob=self.extglob, line_base=line,
-                     max_depth=self.max_depth - self.depth)
+                     max_depth=self.max_depth - self.depth, max_tokens=self.max_tokens)
         result = sub.parse_all()
         self.warnings.extend(sub.warnings)
         return result
@@ -110,7 +113,7 @@ class Parser(WordReader):
     def _enter(self) -> None:
         self.depth += 1
         if self.depth > self.max_depth:
-            raise ParseError("maximum nesting depth exceeded", self.line)
+            raise ParseLimit("max_ast_depth", self.max_depth, self.line)
 
     # ------------------------------------------------------------ entry points
 
@@ -171,6 +174,9 @@ class Parser(WordReader):
     def consume(self) -> Tok:
         tok = self.peek()
         self.pos = tok.end
+        self.tokens += 1
+        if self.tokens > self.max_tokens:
+            raise ParseLimit("max_tokens", self.max_tokens, self.line_at(tok.pos))
         self._peeked = None
         if tok.kind == "op" and tok.value == "\n" and self.pending_heredocs:
             self.read_heredoc_bodies()
