@@ -8,6 +8,7 @@ use fixed expectations.
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import os
 import shutil
@@ -32,6 +33,9 @@ _DESTRUCTIVE = {"cp", "mv", "rm", "mkdir", "rmdir", "touch", "ln", "chmod", "cho
 
 
 def _check_safe(argv: Sequence[str]) -> None:
+    if argv[0] == "find":
+        # only the starting points name files; the expression holds patterns and modes
+        argv = list(itertools.takewhile(lambda a: not a.startswith(("-", "(", "!")), argv))
     if argv[0] in _DESTRUCTIVE:
         for prev, a in itertools.pairwise(argv):
             if prev == "-s":
@@ -76,19 +80,39 @@ def snapshot_vfs(vfs: Vfs, root: str = "/home/user") -> Snapshot:
     return sorted(out)
 
 
+_TEMPLATES: dict[object, str] = {}
+
+
+def _template(files: Files, setup: Sequence[Sequence[str]]) -> str:
+    """A directory holding `files` after `setup`, built once per test process
+    (each case then works on a copy: far fewer subprocesses)."""
+    key = (tuple(sorted((k, v if isinstance(v, bytes) else v.encode()) for k, v in files.items())),
+           tuple(tuple(c) for c in setup))
+    found = _TEMPLATES.get(key)
+    if found is not None:
+        return found
+    d = tempfile.mkdtemp(prefix="sbtpl")
+    atexit.register(shutil.rmtree, d, True)
+    for path, content in files.items():
+        full = os.path.join(d, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "wb") as f:
+            f.write(content.encode() if isinstance(content, str) else content)
+    for cmd in setup:
+        subprocess.run(list(cmd), cwd=d, env=REAL_ENV, capture_output=True, timeout=30, check=False)
+    _TEMPLATES[key] = d
+    return d
+
+
 def real_run(argv: Sequence[str], files: Files, setup: Sequence[Sequence[str]] = (),
              stdin: bytes = b"") -> tuple[bytes, bytes, int, Snapshot]:
     _check_safe(argv)
     for cmd in setup:
         _check_safe(cmd)
-    with tempfile.TemporaryDirectory() as d:
-        for path, content in files.items():
-            full = os.path.join(d, path)
-            os.makedirs(os.path.dirname(full), exist_ok=True)
-            with open(full, "wb") as f:
-                f.write(content.encode() if isinstance(content, str) else content)
-        for cmd in setup:
-            subprocess.run(list(cmd), cwd=d, env=REAL_ENV, capture_output=True, timeout=30, check=False)
+    template = _template(files, setup)
+    with tempfile.TemporaryDirectory() as parent:
+        d = os.path.join(parent, "w")
+        shutil.copytree(template, d, symlinks=True)
         p = subprocess.run(list(argv), input=stdin, cwd=d, env=REAL_ENV, capture_output=True, timeout=30)
         return p.stdout, p.stderr, p.returncode, snapshot_dir(d)
 

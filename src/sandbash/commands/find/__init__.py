@@ -96,7 +96,7 @@ def cmd_find(ctx: Ctx) -> int:
         return 0
     now = ctx.fs.vfs.clock()
     tz = tz_from_env(ctx.env)
-    state = State(ctx=ctx, now=now, tz=tz, day_start=_midnight(now, tz), follow=follow)
+    state = State(ctx=ctx, now=now, tz=tz, day_start=_midnight(now, tz), day_origin=now - 86400, follow=follow)
     parser = Parser(ctx, state, expression, TABLE)
     try:
         predicate = parser.parse()
@@ -149,6 +149,9 @@ class _Walker:
             if not path:
                 raise FsError(2, path)
             lst = ctx.fs.lstat(path)
+            if lst.is_link and path.endswith("/"):
+                # a trailing slash resolves the link, as lstat(2) does
+                lst = ctx.fs.stat(path)
         except FsError as e:
             state.flush()
             ctx.error(f"{quote(path)}: {errmsg(e)}")

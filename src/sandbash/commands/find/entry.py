@@ -64,6 +64,8 @@ class State:
     now: float
     tz: _dt.tzinfo
     day_start: float
+    # where -mtime and friends count from: a day before now, or (-daystart) today's midnight
+    day_origin: float = 0.0
     follow: str = "P"  # P, H, L
     maxdepth: int | None = None
     mindepth: int = 0

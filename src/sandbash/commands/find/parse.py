@@ -81,7 +81,9 @@ class Parser:
         left = self.parse_and()
         while self.peek() in ("-o", "-or"):
             op = self.next()
-            if self.peek() is None or self.peek() in (")", ",", "-o", "-or", "-a", "-and"):
+            if self.peek() is None:
+                raise FindError(f"expected an expression after '{op}'")
+            if self.peek() in (")", ",", "-o", "-or", "-a", "-and"):
                 raise FindError(f"invalid expression; you have used a binary operator '{op}' with nothing after it.")
             right = self.parse_and()
             left = _or(left, right)
@@ -96,7 +98,9 @@ class Parser:
             if tok in ("-a", "-and"):
                 self.next()
                 nxt = self.peek()
-                if nxt is None or nxt in (")", ",", "-o", "-or", "-a", "-and"):
+                if nxt is None:
+                    raise FindError(f"expected an expression after '{tok}'")
+                if nxt in (")", ",", "-o", "-or", "-a", "-and"):
                     raise FindError(f"invalid expression; you have used a binary operator '{tok}' with nothing "
                                     "after it.")
             right = self.parse_not()
@@ -122,7 +126,8 @@ class Parser:
             if self.peek() == ")":
                 raise FindError("invalid expression; empty parentheses are not allowed.")
             if self.peek() is None:
-                raise FindError("invalid expression; I was expecting to find a ')' somewhere but did not see one.")
+                raise FindError("invalid expression; expected to find a ')' but didn't see one. Perhaps you need an "
+                                "extra predicate after '('")
             inner = self.parse_comma()
             if self.peek() != ")":
                 raise FindError("invalid expression; I was expecting to find a ')' somewhere but did not see one.")

@@ -83,7 +83,8 @@ def _noop_option(p: Parser, name: str) -> Pred:
 
 @handler("-daystart")
 def _daystart(p: Parser, name: str) -> Pred:
-    p.state.now = p.state.day_start + 86400
+    # positional: later time tests count from today's midnight
+    p.state.day_origin = p.state.day_start
     return _true
 
 
@@ -331,16 +332,26 @@ def _time_of(st: Stat, which: str) -> float:
 
 @handler("-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin")
 def _age(p: Parser, name: str) -> Pred:
+    """GNU's time windows: `-mtime N` is (N, N+1] days ago measured from a day
+    before now (or from the next midnight with -daystart); `-mmin N` is
+    (N-1, N] minutes ago; `+N` older, `-N` newer."""
     sign, value = _numeric(p, name, allow_float=True)
     which = name[1]
-    unit = 86400 if name.endswith("time") else 60
-    state = p.state
+    days = name.endswith("time")
+    unit = 86400.0 if days else 60.0
+    origin = p.state.day_origin + (0.0 if days else 86400.0)
+    if sign == "-" and days:
+        origin += 86400 - 1
+    ref = origin - value * unit
     ctx = p.ctx
 
     def test(e: Entry) -> bool:
-        age = state.now - _time_of(e.stat(ctx), which)
-        # whole units elapsed, fractions ignored (GNU's documented rounding)
-        return _compare(sign, value, math.floor(age / unit))
+        t = _time_of(e.stat(ctx), which)
+        if sign == "+":
+            return t < ref
+        if sign == "-":
+            return t > ref
+        return 0 <= t - ref < unit
 
     return test
 
@@ -376,7 +387,8 @@ def _newer(p: Parser, name: str) -> Pred:
 def _newer_xy(p: Parser, name: str) -> Pred:
     x, y = name[6], name[7]
     if "B" in (x, y):
-        raise FindError("This system does not provide a way to find the birth time of a file.")
+        raise FindError("This system does not provide a way to find the birth time of a file.\n"
+                        f"find: invalid predicate `{name}'")
     value = p.arg(name)
     if y == "t":
         when = parse_date(value, p.state.now, p.state.tz)
@@ -412,6 +424,10 @@ def _perm(p: Parser, name: str) -> Pred:
         changes = compile_mode(body)
     except ModeError:
         raise FindError(f"invalid mode {quote(text)}")
+    if kind == "/" and adjust_mode(0, False, 0, changes) == 0 and adjust_mode(0, True, 0, changes) == 0:
+        p.ctx.error(f"warning: you have specified a mode pattern {text} (which is equivalent to /000). The meaning "
+                    "of -perm /000 has now been changed to be consistent with -perm -000; that is, while it used "
+                    "to match no files, it now matches all files.")
     ctx = p.ctx
 
     def test(e: Entry) -> bool:
@@ -432,7 +448,10 @@ def _access(p: Parser, bit: int) -> Pred:
     vfs = ctx.fs.vfs
 
     def test(e: Entry) -> bool:
-        st = e.stat(ctx)
+        # access(2) follows symbolic links: a dangling one is not accessible
+        st = e.target_stat(ctx)
+        if st is None:
+            return False
         if vfs.uid == 0:
             return bit != 1 or bool(st.mode & 0o111) or st.is_dir
         if st.uid == vfs.uid:
