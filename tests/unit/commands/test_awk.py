@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from sandbash.testing import run_command
 from conftest import have, real_command
+from sandbash.testing import run_command
 
 needs_gawk = pytest.mark.skipif(not have("gawk"), reason="gawk not installed")
 

@@ -219,7 +219,7 @@ class ExprGen:
             return f"({self.subscript(e.subs)} in {self.array_name(e.name)})"
         if isinstance(e, A.Field):
             k = _const_field(e.index)
-            return f"_fb({k})" if k is not None else f"_bool({self.val(e)[0]})"
+            return f"_fb({k})" if k else f"_bool({self.val(e)[0]})"
         return self.as_cond(*self.val(e))
 
     # ------------------------------------------------------------ expressions
@@ -492,7 +492,7 @@ class ExprGen:
         plan = static_plan(fmt.value)
         if plan is None or len(plan[3]) != len(args) - 1:
             return None
-        codes = [self.str_(a) if letter == "s" else self.num(a) for letter, a in zip(plan[3], args[1:])]
+        codes = [self.str_(a) if letter == "s" else self.num(a) for letter, a in zip(plan[3], args[1:], strict=True)]
         return self.const(plan, "p"), "(" + ", ".join(codes) + ("," if len(codes) == 1 else "") + ")"
 
     def regex_arg(self, e: A.Expr) -> str:

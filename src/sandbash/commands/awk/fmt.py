@@ -197,6 +197,8 @@ def _integer(x: float, spec: Spec) -> str:
         if conv == "u":
             conv = "d"
     flags = spec.flags
+    if spec.prec is not None:
+        flags = flags.replace("0", "")  # C ignores 0 when a precision is given
     alt = "#" in flags
     if alt and conv in "oxX":
         flags = flags.replace("#", "")
@@ -344,15 +346,17 @@ def static_plan(fmt: str) -> FastPlan | None:
 
 
 def format_values(fmt: str, args: list[Value] | tuple[Value, ...], convfmt: str = "%.6g") -> str:
-    plan = _PLANS.get(fmt, False)
-    if plan is False:
+    if fmt in _PLANS:
+        plan = _PLANS[fmt]
+    else:
         plan = _plan(fmt, compiled(fmt))
         if len(_PLANS) > 256:
             _PLANS.clear()
         _PLANS[fmt] = plan
     if plan is not None and len(args) >= len(plan[1]):
+        convs = plan[1]
         try:
-            return plan[0] % tuple([c(a, convfmt) for c, a in zip(plan[1], args)])  # type: ignore[operator]
+            return plan[0] % tuple([c(a, convfmt) for c, a in zip(convs, args[: len(convs)], strict=True)])  # type: ignore[operator]
         except _Slow:
             pass
     return _format_slow(fmt, args, convfmt)

@@ -84,12 +84,12 @@ def unescape(text: str, warn: list[str] | None = None) -> str:
             j = i - 1
             while i < n and i < j + 3 and text[i] in "01234567":
                 i += 1
-            out.append(chr(int(text[j:i], 8) & 0xFF))
+            out.append(_byte(int(text[j:i], 8) & 0xFF))
         elif d == "x" and i < n and text[i] in "0123456789abcdefABCDEF":
             j = i
             while i < n and i < j + 2 and text[i] in "0123456789abcdefABCDEF":
                 i += 1
-            out.append(chr(int(text[j:i], 16)))
+            out.append(_byte(int(text[j:i], 16)))
         elif d == "\n":
             pass  # line continuation inside a string
         else:
@@ -97,6 +97,12 @@ def unescape(text: str, warn: list[str] | None = None) -> str:
                 warn.append(f"escape sequence `\\{d}' treated as plain `{d}'")
             out.append(d)
     return "".join(out)
+
+
+def _byte(v: int) -> str:
+    """A byte written as an escape: above 0x7f it is that raw byte (a
+    surrogate-escaped character), as gawk writes it, not a code point."""
+    return chr(v) if v < 0x80 else chr(0xDC00 | v)
 
 
 def _number(text: str, i: int) -> tuple[float, int]:
@@ -264,6 +270,7 @@ class Lexer:
         i += 1
         start = i
         in_bracket = False
+        first = 0  # where a bracket's first character is (a `]` there is literal)
         while i < n:
             c = text[i]
             if c == "\n":
@@ -277,10 +284,11 @@ class Lexer:
                     if end > 0 and "\n" not in text[i:end]:
                         i = end + 2
                         continue
-                if c == "]" and not _bracket_start(text, start, i):
+                if c == "]" and i != first:
                     in_bracket = False
             elif c == "[":
                 in_bracket = True
+                first = i + 2 if text.startswith("^", i + 1) else i + 1
             elif c == "/":
                 break
             i += 1
@@ -289,10 +297,3 @@ class Lexer:
         toks.append(Tok("ERE", text[start:i], si, line, col))
         return i + 1
 
-
-def _bracket_start(text: str, start: int, i: int) -> bool:
-    """Whether the ']' at i is the first character of its bracket (so literal)."""
-    j = i - 1
-    if j >= start and text[j] == "^":
-        j -= 1
-    return j >= start and text[j] == "["

@@ -28,7 +28,7 @@ SINGLE, PARAGRAPH, REGEX, CSV = 0, 1, 2, 3
 class Reader:
     """Records from one input; `rt` is the terminator of the last record."""
 
-    __slots__ = ("stream", "ns", "dec", "buf", "lines", "idx", "eof", "rs_obj", "mode", "sep", "rx", "rt", "csv",
+    __slots__ = ("stream", "ns", "dec", "buf", "pos", "lines", "idx", "eof", "rs_obj", "mode", "sep", "rx", "rt", "csv",
                  "icase_obj", "charge", "odd")
 
     def __init__(self, stream: Stream, ns: Mapping[str, object], csv: bool = False,
@@ -37,6 +37,7 @@ class Reader:
         self.ns = ns
         self.dec = codecs.getincrementaldecoder("utf-8")("surrogateescape")
         self.buf = ""
+        self.pos = 0  # paragraph and regex modes read buf from here (earlier text is context)
         self.lines: list[str] = []
         self.idx = 0
         self.eof = False
@@ -58,7 +59,8 @@ class Reader:
         # put back lines already split with the old separator
         if self.idx < len(self.lines):
             sep = self.sep
-            self.buf = "".join(line + sep for line in self.lines[self.idx :]) + self.buf
+            self.buf = "".join(line + sep for line in self.lines[self.idx :]) + self.buf[self.pos :]
+            self.pos = 0
         self.lines = []
         self.idx = 0
         self.rs_obj = rs
@@ -95,6 +97,10 @@ class Reader:
         text = self.dec.decode(chunk)
         if not self.odd and _ODD_SPACE.search(text) is not None:
             self.odd = True
+        if self.pos:
+            # drop what was read, keeping one character so `^` cannot match here again
+            self.buf = self.buf[self.pos - 1 :]
+            self.pos = 1
         self.buf += text
         return True
 
@@ -159,48 +165,57 @@ class Reader:
 
     def _read_paragraph(self) -> str | None:
         while True:
-            buf = self.buf.lstrip("\n")
-            if len(buf) != len(self.buf):
-                self.buf = buf
-            if not buf and not self._more():
-                return None
-            if not buf:
-                continue
-            i = buf.find("\n\n")
-            if i >= 0:
-                j = i + 2
-                while j < len(buf) and buf[j] == "\n":
-                    j += 1
-                if j < len(buf) or self.eof:
-                    self.rt = buf[i:j]
-                    self.buf = buf[j:]
-                    return buf[:i]
+            buf = self.buf
+            n = len(buf)
+            pos = self.pos
+            while pos < n and buf[pos] == "\n":
+                pos += 1
+            self.pos = pos
+            if pos < n:
+                i = buf.find("\n\n", pos)
+                if i >= 0:
+                    j = i + 2
+                    while j < n and buf[j] == "\n":
+                        j += 1
+                    if j < n or self.eof:
+                        self.rt = buf[i:j]
+                        self.pos = j
+                        return buf[pos:i]
             if not self._more():
-                rec = self.buf.rstrip("\n")
-                self.rt = self.buf[len(rec) :]
+                rest = self.buf[self.pos :]
                 self.buf = ""
-                return rec if rec or self.rt else None
+                self.pos = 0
+                rec = rest.rstrip("\n")
+                self.rt = rest[len(rec) :]
+                return rec if rest else None
 
     def _read_regex(self) -> str | None:
         rx = self.rx
         assert rx is not None
         while True:
             buf = self.buf
+            pos = self.pos
             m = None
-            for st, en in rx.finditer(buf):
-                if en > st:
-                    m = (st, en)
+            at = pos
+            while at <= len(buf):
+                found = rx.search(buf, at)
+                if found is None:
                     break
+                if found[1] > found[0]:
+                    m = found
+                    break
+                at = found[0] + 1
             if m is not None and (m[1] < len(buf) or self.eof):
                 self.rt = buf[m[0] : m[1]]
-                self.buf = buf[m[1] :]
-                return buf[: m[0]]
+                self.pos = m[1]
+                return buf[pos : m[0]]
             if not self._more():
                 if m is not None:
                     continue
-                if self.buf:
-                    rec = self.buf
-                    self.buf = ""
+                rec = self.buf[self.pos :]
+                self.buf = ""
+                self.pos = 0
+                if rec:
                     self.rt = ""
                     return rec
                 return None

@@ -51,6 +51,7 @@ class Runtime:
         self.max_string = max(ctx.limits.max_string_length, 1 << 20)
         self.warned: set[str] = set()
         self.paragraph = False
+        self.rebuild_ofs = " "
 
     # ------------------------------------------------------------ conversions
 
@@ -210,7 +211,7 @@ class Runtime:
 
     def rebuild(self) -> str:
         flds = self.flds or []
-        ofs = self.to_str(self.ns["V_OFS"])
+        ofs = self.rebuild_ofs
         try:
             r = ofs.join(flds)  # all strings: the usual case
         except TypeError:
@@ -243,6 +244,7 @@ class Runtime:
             flds.extend([""] * (i - n))
         flds[i - 1] = Plain(v) if v.__class__ is str else v
         self.rec = None
+        self.rebuild_ofs = self.to_str(self.ns["V_OFS"])  # $0 is rebuilt with OFS as it is now
         return v
 
     def get_nf(self) -> float:
@@ -266,6 +268,7 @@ class Runtime:
         else:
             flds.extend([""] * (n - len(flds)))
         self.rec = None
+        self.rebuild_ofs = self.to_str(self.ns["V_OFS"])
         return float(n)
 
     # ------------------------------------------------------------ installation
