@@ -507,7 +507,7 @@ def parse_date(text: str, now: float, tz: _dt.tzinfo) -> float | None:
     `yesterday`, `tomorrow` and relative items (`2 days ago`, `+3 hours`)."""
     s = text.strip()
     if not s:
-        return float(_midnight(now, tz))
+        return float(midnight(now, tz))
     m = re.fullmatch(r"@(-?\d+)(?:[.,](\d+))?", s)
     if m:
         frac = float("0." + m.group(2)) if m.group(2) else 0.0
@@ -687,7 +687,8 @@ def _zone(text: str) -> _dt.tzinfo:
     return _dt.timezone(sign * _dt.timedelta(hours=hours, minutes=minutes))
 
 
-def _midnight(now: float, tz: _dt.tzinfo) -> int:
+def midnight(now: float, tz: _dt.tzinfo) -> int:
+    """The start of the local day containing `now`."""
     d = to_datetime(now, tz)
     return int(d.replace(hour=0, minute=0, second=0).timestamp())
 

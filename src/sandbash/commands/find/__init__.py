@@ -8,11 +8,9 @@ run's budget; -exec commands run through the interpreter (ctx.run).
 
 from __future__ import annotations
 
-import datetime as _dt
-
 from ...vfs.errors import FsError
 from ..context import Ctx
-from ..fsutil import errmsg, quote, to_datetime, tz_from_env
+from ..fsutil import errmsg, midnight, quote, tz_from_env
 from . import actions as _actions  # noqa: F401  (registers the actions in the table)
 from .entry import Entry, Quit, State
 from .parse import FindError, Parser, Pred
@@ -58,10 +56,6 @@ def _is_expression_start(arg: str) -> bool:
     return (arg.startswith("-") and len(arg) > 1) or arg in ("(", ")", "!", ",")
 
 
-def _midnight(now: float, tz: _dt.tzinfo) -> float:
-    return to_datetime(now, tz).replace(hour=0, minute=0, second=0).timestamp()
-
-
 def cmd_find(ctx: Ctx) -> int:
     args = list(ctx.args)
     follow = "P"
@@ -96,7 +90,7 @@ def cmd_find(ctx: Ctx) -> int:
         return 0
     now = ctx.fs.vfs.clock()
     tz = tz_from_env(ctx.env)
-    state = State(ctx=ctx, now=now, tz=tz, day_start=_midnight(now, tz), day_origin=now - 86400, follow=follow)
+    state = State(ctx=ctx, now=now, tz=tz, day_start=midnight(now, tz), day_origin=now - 86400, follow=follow)
     parser = Parser(ctx, state, expression, TABLE)
     try:
         predicate = parser.parse()

@@ -183,7 +183,7 @@ class Lister:
         escaped = _c_escape(name, style == "c")
         return f'"{escaped}"' if style == "c" else escaped
 
-    def indicator(self, st: Stat | None, for_link_target: bool = False) -> str:
+    def indicator(self, st: Stat | None) -> str:
         style = self.cfg.indicator
         if style == "none" or st is None:
             return ""
