@@ -1,8 +1,32 @@
-"""Virtual filesystems: the backend protocol, backends, and the facade commands use."""
+"""Virtual filesystems: the backend protocol, backends, and the facade commands use.
 
-from .base import Stat
+Host-backed backends (`OverlayFs`, `ReadWriteFs`, `SqliteFs`) are imported
+lazily: an embedder who never grants host access never loads the modules that
+can reach it, and start-up stays short."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from .base import Backend, Stat
 from .errors import FsError
 from .facade import FsView, Vfs
-from .memory import DiskQuota, MemoryFs
+from .memory import MemoryFs
+from .mount import MountFs, MountInfo
+from .quota import DiskQuota
 
-__all__ = ["DiskQuota", "FsError", "FsView", "MemoryFs", "Stat", "Vfs"]
+if TYPE_CHECKING:
+    from .overlay import OverlayFs
+    from .readwrite import ReadWriteFs
+    from .sqlite import SqliteFs
+
+__all__ = ["Backend", "DiskQuota", "FsError", "FsView", "MemoryFs", "MountFs", "MountInfo", "OverlayFs",
+           "ReadWriteFs", "SqliteFs", "Stat", "Vfs"]
+_LAZY = {"OverlayFs": ".overlay", "ReadWriteFs": ".readwrite", "SqliteFs": ".sqlite"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+    raise AttributeError(name)

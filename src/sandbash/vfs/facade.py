@@ -16,15 +16,27 @@ import random
 import time
 from collections.abc import Callable, Iterator
 
-from ..stdio.streams import FullStream, NullStream, RandomStream, Stream, ZeroStream
-from .base import S_IFCHR, S_IFDIR, S_IFMT, Backend, FileHandle, Stat, normpath, split_path
+from ..stdio.streams import Stream
+from .base import (
+    S_IFCHR,
+    S_IFDIR,
+    S_IFLNK,
+    S_IFMT,
+    Backend,
+    FileHandle,
+    Stat,
+    normpath,
+    parent_name,
+    split_path,
+)
+from .devices import make_devfs, open_device
 from .errors import FsError
 from .memory import MemoryFs
+from .mount import MountFs, MountInfo
 
 MAX_SYMLINKS = 40
 MAX_NAME = 255
 MAX_PATH = 4096
-DEVICES = {"null": 0x103, "zero": 0x105, "full": 0x107, "random": 0x108, "urandom": 0x109}
 # Gate signature: (action, canonical path) -> None, raising FsError(EACCES) to refuse
 Gate = Callable[[str, str], None]
 
@@ -55,6 +67,10 @@ class FileStream(Stream):
 
 
 class Vfs:
+    """A backend seen through path resolution, permissions, the policy gate
+    and /dev. `backend` is what the embedder gave; `tree` is what paths
+    resolve against: that backend at / with the in-memory /dev on top."""
+
     def __init__(
         self,
         backend: Backend | None = None,
@@ -65,37 +81,34 @@ class Vfs:
         seed: int | None = None,
     ) -> None:
         self.backend: Backend = backend if backend is not None else MemoryFs(clock=clock, uid=uid, gid=gid)
+        self.tree = MountFs(self.backend)
+        self.tree.mount("/dev", make_devfs(uid, gid, clock))
         self.uid = uid
         self.gid = gid
         self.clock = clock
         self.rng = random.Random(seed)
         self.gate: Gate | None = None
         self.checkpoint: Callable[[], None] | None = None
-        self._ensure_dev()
-
-    def _ensure_dev(self) -> None:
-        be = self.backend
-        if isinstance(be, MemoryFs):
-            try:
-                be.lstat("/dev")
-            except FsError:
-                be.mkdir("/dev", 0o755, 0, 0)
-            for name, rdev in DEVICES.items():
-                try:
-                    be.lstat("/dev/" + name)
-                except FsError:
-                    be.add_device("/dev/" + name, rdev)
-            for name in ("fd",):
-                try:
-                    be.lstat("/dev/" + name)
-                except FsError:
-                    be.mkdir("/dev/" + name, 0o755, 0, 0)
 
     def view(self, cwd: str = "/", umask: int = 0o022) -> FsView:
         return FsView(self, cwd, umask)
 
     def random_bytes(self, n: int) -> bytes:
         return self.rng.randbytes(n)
+
+    def mounts(self) -> list[MountInfo]:
+        """The mount table, for `mount` and `df`."""
+        return self.tree.table()
+
+    def statfs(self, path: str) -> MountInfo:
+        """The mount holding `path` (resolved), for `df FILE` and `stat -f`."""
+        canon = self.resolve(path, must_exist=True)
+        best = self.mounts()[0]
+        for m in self.mounts():
+            if canon == m.path or canon.startswith(m.path.rstrip("/") + "/"):
+                if len(m.path) >= len(best.path):
+                    best = m
+        return best
 
     # ------------------------------------------------------------ resolution
 
@@ -109,7 +122,7 @@ class Vfs:
         """Canonical absolute path: symlinks in parents always followed, the last
         component followed when `follow`. `path` must be absolute."""
         self._check_name(path)
-        be = self.backend
+        be = self.tree
         todo = split_path(path)
         todo.reverse()
         done: list[str] = []
@@ -154,6 +167,8 @@ class Vfs:
 
     def _need(self, st: Stat, bit: int, path: str) -> None:
         """Permission check for the sandbox user: bit 4=r, 2=w, 1=x."""
+        if self.uid == 0:
+            return
         mode = st.mode
         if st.uid == self.uid:
             ok = mode & (bit << 6)
@@ -168,16 +183,20 @@ class Vfs:
         if self.gate is not None:
             self.gate(action, path)
 
-    def _parent_writable(self, canon: str, path: str) -> None:
-        parent = canon.rsplit("/", 1)[0] or "/"
+    def _parent_writable(self, canon: str, path: str, victim: Stat | None = None) -> None:
+        """Write and search permission on the directory holding `canon`; with
+        `victim` (an entry being removed or replaced) the sticky bit applies."""
+        parent = parent_name(canon)[0]
         try:
-            st = self.backend.lstat(parent)
+            st = self.tree.lstat(parent)
         except FsError as e:
             raise FsError(e.code, path)
         if (st.mode & S_IFMT) != S_IFDIR:
             raise FsError(errno.ENOTDIR, path)
         self._need(st, 2, path)
         self._need(st, 1, path)
+        if victim is not None and st.mode & 0o1000 and self.uid not in (0, st.uid, victim.uid):
+            raise FsError(errno.EPERM, path)
 
     # ------------------------------------------------------------ queries
 
@@ -185,7 +204,7 @@ class Vfs:
         canon = self.resolve(path, must_exist=True)
         self._gate("stat", canon)
         try:
-            return self.backend.lstat(canon)
+            return self.tree.lstat(canon)
         except FsError as e:
             raise FsError(e.code, path)
 
@@ -193,7 +212,7 @@ class Vfs:
         canon = self.resolve(path, follow=False)
         self._gate("stat", canon)
         try:
-            return self.backend.lstat(canon)
+            return self.tree.lstat(canon)
         except FsError as e:
             raise FsError(e.code, path)
 
@@ -207,7 +226,7 @@ class Vfs:
     def readlink(self, path: str) -> str:
         canon = self.resolve(path, follow=False)
         try:
-            return self.backend.readlink(canon)
+            return self.tree.readlink(canon)
         except FsError as e:
             raise FsError(e.code, path)
 
@@ -215,11 +234,12 @@ class Vfs:
         canon = self.resolve(path, must_exist=True)
         self._gate("list", canon)
         try:
-            st = self.backend.lstat(canon)
+            st = self.tree.lstat(canon)
             if (st.mode & S_IFMT) != S_IFDIR:
                 raise FsError(errno.ENOTDIR, path)
             self._need(st, 4, path)
-            return self.backend.listdir(canon)
+            # one order on every backend (C locale byte order), as `ls` shows it
+            return sorted(self.tree.listdir(canon))
         except FsError as e:
             raise FsError(e.code, path)
 
@@ -228,7 +248,7 @@ class Vfs:
     def open(self, path: str, flags: str = "r", mode: int = 0o666, umask: int = 0o022) -> Stream:
         """Open a file as a stream. flags: r, w, a, rw, x (exclusive create)."""
         canon = self.resolve(path, follow=True)
-        be = self.backend
+        be = self.tree
         try:
             st: Stat | None = be.lstat(canon)
         except FsError as e:
@@ -260,16 +280,10 @@ class Vfs:
         return FileStream(handle, flags in ("r", "rw"), flags != "r", canon)
 
     def _device(self, canon: str, path: str) -> Stream:
-        name = canon.rsplit("/", 1)[-1]
-        if canon == "/dev/null":
-            return NullStream()
-        if canon == "/dev/zero":
-            return ZeroStream(self.checkpoint)
-        if canon == "/dev/full":
-            return FullStream(self.checkpoint)
-        if name in ("random", "urandom"):
-            return RandomStream(self.random_bytes, self.checkpoint)
-        raise FsError(errno.ENXIO, path)
+        try:
+            return open_device(canon, self.random_bytes, self.checkpoint)
+        except FsError as e:
+            raise FsError(e.code, path)
 
     def read_bytes(self, path: str) -> bytes:
         stream = self.open(path, "r")
@@ -294,7 +308,7 @@ class Vfs:
         self._gate("create", canon)
         self._parent_writable(canon, path)
         try:
-            self.backend.mkdir(canon, mode & ~umask & 0o7777, self.uid, self.gid)
+            self.tree.mkdir(canon, mode & ~umask & 0o7777, self.uid, self.gid)
         except FsError as e:
             raise FsError(e.code, path)
 
@@ -304,14 +318,14 @@ class Vfs:
             raise FsError(errno.EBUSY, path)
         self._gate("delete", canon)
         try:
-            st = self.backend.lstat(canon)
+            st = self.tree.lstat(canon)
         except FsError as e:
             raise FsError(e.code, path)
         if (st.mode & S_IFMT) != S_IFDIR:
             raise FsError(errno.ENOTDIR, path)
-        self._parent_writable(canon, path)
+        self._parent_writable(canon, path, st)
         try:
-            self.backend.rmdir(canon)
+            self.tree.rmdir(canon)
         except FsError as e:
             raise FsError(e.code, path)
 
@@ -319,14 +333,14 @@ class Vfs:
         canon = self.resolve(path, follow=False)
         self._gate("delete", canon)
         try:
-            st = self.backend.lstat(canon)
+            st = self.tree.lstat(canon)
         except FsError as e:
             raise FsError(e.code, path)
         if (st.mode & S_IFMT) == S_IFDIR:
             raise FsError(errno.EISDIR, path)
-        self._parent_writable(canon, path)
+        self._parent_writable(canon, path, st)
         try:
-            self.backend.unlink(canon)
+            self.tree.unlink(canon)
         except FsError as e:
             raise FsError(e.code, path)
 
@@ -336,26 +350,36 @@ class Vfs:
         self._gate("rename", csrc)
         self._gate("rename", cdst)
         try:
-            self.backend.lstat(csrc)
+            sst = self.tree.lstat(csrc)
         except FsError as e:
             raise FsError(e.code, src)
-        self._parent_writable(csrc, src)
-        self._parent_writable(cdst, dst)
+        self._parent_writable(csrc, src, sst)
+        try:
+            dst_st: Stat | None = self.tree.lstat(cdst)
+        except FsError:
+            dst_st = None
+        self._parent_writable(cdst, dst, dst_st)
         if cdst == csrc:
             return
         if cdst.startswith(csrc + "/"):
             raise FsError(errno.EINVAL, dst)
         try:
-            self.backend.rename(csrc, cdst)
+            self.tree.rename(csrc, cdst)
         except FsError as e:
             raise FsError(e.code, dst if e.code in (errno.EISDIR, errno.ENOTEMPTY, errno.ENOTDIR) else src)
 
     def symlink(self, target: str, path: str) -> None:
+        if "\0" in target:
+            raise FsError(errno.EINVAL, path)
+        if not target:
+            raise FsError(errno.ENOENT, path)
+        if len(target.encode("utf-8", "surrogateescape")) >= MAX_PATH:
+            raise FsError(errno.ENAMETOOLONG, path)
         canon = self.resolve(path, follow=False)
         self._gate("create", canon)
         self._parent_writable(canon, path)
         try:
-            self.backend.symlink(target, canon, self.uid, self.gid)
+            self.tree.symlink(target, canon, self.uid, self.gid)
         except FsError as e:
             raise FsError(e.code, path)
 
@@ -365,7 +389,7 @@ class Vfs:
         self._gate("create", cdst)
         self._parent_writable(cdst, dst)
         try:
-            self.backend.link(csrc, cdst)
+            self.tree.link(csrc, cdst)
         except FsError as e:
             raise FsError(e.code, src if e.code == errno.ENOENT else dst)
 
@@ -373,10 +397,12 @@ class Vfs:
         canon = self.resolve(path, follow=follow, must_exist=True)
         self._gate("chmod", canon)
         try:
-            st = self.backend.lstat(canon)
-            if st.uid != self.uid:
+            st = self.tree.lstat(canon)
+            if st.uid != self.uid and self.uid != 0:
                 raise FsError(errno.EPERM, path)
-            self.backend.chmod(canon, mode)
+            if (st.mode & S_IFMT) == S_IFLNK:
+                raise FsError(errno.EOPNOTSUPP, path)  # Linux has no lchmod
+            self.tree.chmod(canon, mode)
         except FsError as e:
             raise FsError(e.code, path)
 
@@ -384,32 +410,30 @@ class Vfs:
         canon = self.resolve(path, follow=follow, must_exist=True)
         self._gate("chmod", canon)
         try:
-            st = self.backend.lstat(canon)
+            st = self.tree.lstat(canon)
             # an unprivileged user may only "change" to the same owner
             if (uid >= 0 and uid != st.uid) or st.uid != self.uid:
                 raise FsError(errno.EPERM, path)
-            self.backend.chown(canon, uid, gid)
+            self.tree.chown(canon, uid, gid)
         except FsError as e:
             raise FsError(e.code, path)
 
     def utime(self, path: str, atime: float | None = None, mtime: float | None = None, follow: bool = True) -> None:
         canon = self.resolve(path, follow=follow, must_exist=True)
         self._gate("write", canon)
-        now = self.clock()
         try:
-            st = self.backend.lstat(canon)
-            self.backend.utime(canon, st.atime if atime is None else atime, st.mtime if mtime is None else mtime)
+            st = self.tree.lstat(canon)
+            self.tree.utime(canon, st.atime if atime is None else atime, st.mtime if mtime is None else mtime)
         except FsError as e:
             raise FsError(e.code, path)
-        del now
 
     def truncate(self, path: str, size: int) -> None:
         canon = self.resolve(path, must_exist=True)
         self._gate("write", canon)
         try:
-            st = self.backend.lstat(canon)
+            st = self.tree.lstat(canon)
             self._need(st, 2, path)
-            self.backend.truncate(canon, size)
+            self.tree.truncate(canon, size)
         except FsError as e:
             raise FsError(e.code, path)
 
@@ -495,6 +519,21 @@ class FsView:
 
     def write_bytes(self, path: str, data: bytes, append: bool = False) -> None:
         self.vfs.write_bytes(self.abspath(path), data, append, umask=self.umask)
+
+    def read_file(self, path: str) -> bytes:
+        """The whole content of a file (the Python API's name for read_bytes)."""
+        return self.vfs.read_bytes(self.abspath(path))
+
+    def read_text(self, path: str) -> str:
+        return self.read_file(path).decode("utf-8", "surrogateescape")
+
+    def write_file(self, path: str, content: bytes | str, append: bool = False, parents: bool = False) -> None:
+        """Write (or append) a file; `parents` creates missing directories first."""
+        full = self.normpath(path)
+        if parents:
+            self.mkdir(parent_name(full)[0], parents=True)
+        data = content.encode("utf-8", "surrogateescape") if isinstance(content, str) else bytes(content)
+        self.vfs.write_bytes(full, data, append, umask=self.umask)
 
     def mkdir(self, path: str, mode: int = 0o777, parents: bool = False) -> None:
         full = self.abspath(path)

@@ -16,7 +16,18 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 
-from .base import S_IFCHR, S_IFDIR, S_IFLNK, S_IFMT, S_IFREG, FileHandle, FileSource, Stat, check_replace, split_path
+from .base import (
+    S_IFCHR,
+    S_IFDIR,
+    S_IFLNK,
+    S_IFMT,
+    S_IFREG,
+    FileHandle,
+    FileSource,
+    Stat,
+    check_replace,
+    split_path,
+)
 from .errors import FsError
 from .quota import DiskQuota, name_cost
 
@@ -302,7 +313,7 @@ class MemoryFs:
         """Account for a name removed from its directory."""
         node.nlink -= 1
         freed = name_cost(name)
-        if node.nlink <= 0 or node.kind == S_IFLNK:
+        if node.nlink <= 0:
             freed += self._held(node)
         self.quota.release(freed, 1)
 
@@ -342,7 +353,7 @@ class MemoryFs:
             entries, parent, name = self._parent(path)
             node = entries.get(name)
             if node is None:
-                if flags in ("r", "rw"):
+                if flags == "r":
                     raise FsError(errno.ENOENT)
                 self.quota.charge(name_cost(name), 1)
                 node = self._new(S_IFREG | mode, uid, gid)

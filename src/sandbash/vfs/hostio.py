@@ -1,0 +1,285 @@
+"""Host directory access confined to one root (the only module that calls `os`).
+
+Every operation walks the path from an fd held on the root, one component at
+a time, with `O_DIRECTORY | O_NOFOLLOW` and `dir_fd`: no host path string is
+ever built, so `..` (never passed here), symlinks swapped in by a racing
+writer and absolute link targets cannot lead outside the root. The last
+component is acted on with `*at` calls that do not follow links.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat as st
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from .base import Stat, split_path
+from .errors import MESSAGES, FsError
+from .quota import DiskQuota
+
+_DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+_FILE = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+O_RDONLY = os.O_RDONLY
+O_WRONLY = os.O_WRONLY
+O_RDWR = os.O_RDWR
+O_CREAT_EXCL = os.O_CREAT | os.O_EXCL
+HostStat = os.stat_result
+
+
+def host_error(e: OSError) -> FsError:
+    if isinstance(e, FsError):
+        return e
+    code = e.errno if e.errno in MESSAGES else errno.EIO
+    return FsError(code or errno.EIO)
+
+
+def to_stat(s: os.stat_result, uid: int, gid: int) -> Stat:
+    """A host stat as the sandbox sees it: files belong to the sandbox user."""
+    return Stat(
+        mode=s.st_mode,
+        size=s.st_size,
+        ino=s.st_ino,
+        nlink=s.st_nlink,
+        uid=uid,
+        gid=gid,
+        atime=s.st_atime,
+        mtime=s.st_mtime,
+        ctime=s.st_ctime,
+        dev=s.st_dev,
+        rdev=s.st_rdev,
+    )
+
+
+class HostHandle:
+    """An open host file. With a quota, growth is charged before each write."""
+
+    def __init__(self, fd: int, quota: DiskQuota | None = None, append: bool = False) -> None:
+        self.fd = fd
+        self.quota = quota
+        self.append = append
+
+    def read(self, n: int = -1) -> bytes:
+        try:
+            if n >= 0:
+                return os.read(self.fd, n)
+            parts = []
+            while chunk := os.read(self.fd, 1 << 20):
+                parts.append(chunk)
+            return b"".join(parts)
+        except OSError as e:
+            raise host_error(e)
+
+    def write(self, data: bytes) -> int:
+        fd = self.fd
+        try:
+            pos = os.lseek(fd, 0, os.SEEK_END if self.append else os.SEEK_CUR)
+            growth = 0
+            if self.quota is not None:
+                growth = max(0, pos + len(data) - os.fstat(fd).st_size)
+                self.quota.charge(growth)
+            view = memoryview(data)
+            done = 0
+            try:
+                while done < len(data):
+                    done += os.write(fd, view[done:])
+            except OSError:
+                if self.quota is not None:
+                    self.quota.release(max(0, pos + len(data) - os.fstat(fd).st_size))
+                raise
+            return done
+        except OSError as e:
+            raise host_error(e)
+
+    def seek(self, pos: int, whence: int = 0) -> int:
+        try:
+            return os.lseek(self.fd, pos, whence)
+        except OSError as e:
+            raise host_error(e)
+
+    def truncate(self, size: int) -> None:
+        try:
+            old = os.fstat(self.fd).st_size
+            if self.quota is not None and size > old:
+                self.quota.charge(size - old)
+            os.ftruncate(self.fd, size)
+            if self.quota is not None and size < old:
+                self.quota.release(old - size)
+        except OSError as e:
+            raise host_error(e)
+
+    def fstat(self) -> os.stat_result:
+        return os.fstat(self.fd)
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            fd, self.fd = self.fd, -1
+            os.close(fd)
+
+
+class HostTree:
+    """Operations on paths ('/a/b', relative to the root) inside one host directory."""
+
+    def __init__(self, root: str) -> None:
+        self.root_fd = -1
+        try:
+            self.root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            self.real_root = os.path.realpath(root)
+        except OSError as e:
+            raise FsError(host_error(e).code, root)
+        self.root = root
+
+    def close(self) -> None:
+        if self.root_fd >= 0:
+            fd, self.root_fd = self.root_fd, -1
+            os.close(fd)
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except OSError:
+            pass
+
+    @contextmanager
+    def at(self, path: str) -> Iterator[tuple[int, str]]:
+        """(fd of the parent directory, last name); name is '' for the root."""
+        parts = split_path(path)
+        fd = self.root_fd
+        try:
+            for name in parts[:-1]:
+                try:
+                    nfd = os.open(name, _DIR, dir_fd=fd)
+                except OSError as e:
+                    # a symlink where a directory should be: a race, or a link made on the host
+                    if e.errno == errno.ENOTDIR and st.S_ISLNK(os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode):
+                        raise FsError(errno.ELOOP)
+                    raise
+                if fd != self.root_fd:
+                    os.close(fd)
+                fd = nfd
+            yield fd, parts[-1] if parts else ""
+        except OSError as e:
+            raise host_error(e)
+        finally:
+            if fd != self.root_fd:
+                os.close(fd)
+
+    def lstat(self, path: str) -> os.stat_result:
+        with self.at(path) as (fd, name):
+            return os.stat(name, dir_fd=fd, follow_symlinks=False) if name else os.fstat(fd)
+
+    def readlink(self, path: str) -> str:
+        with self.at(path) as (fd, name):
+            if not name:
+                raise FsError(errno.EINVAL)
+            return os.readlink(name, dir_fd=fd)
+
+    def listdir(self, path: str) -> list[str]:
+        with self.at(path) as (fd, name):
+            if not name:
+                return os.listdir(fd)
+            dfd = os.open(name, _DIR, dir_fd=fd)
+            try:
+                return os.listdir(dfd)
+            finally:
+                os.close(dfd)
+
+    def open_fd(self, path: str, flags: int, mode: int = 0o644) -> int:
+        """Open a regular file (never a link, FIFO or device)."""
+        with self.at(path) as (fd, name):
+            if not name:
+                raise FsError(errno.EISDIR)
+            ffd = os.open(name, flags | _FILE, mode, dir_fd=fd)
+            try:
+                kind = os.fstat(ffd).st_mode
+                if not st.S_ISREG(kind):
+                    raise FsError(errno.EISDIR if st.S_ISDIR(kind) else errno.ENXIO)
+                if flags & os.O_CREAT:
+                    os.fchmod(ffd, mode)  # the host umask must not change the sandbox's mode
+            except BaseException:
+                os.close(ffd)
+                raise
+            return ffd
+
+    def mkdir(self, path: str, mode: int) -> None:
+        with self.at(path) as (fd, name):
+            if not name:
+                raise FsError(errno.EEXIST)
+            os.mkdir(name, mode, dir_fd=fd)
+            self._chmod_at(fd, name, mode)
+
+    def rmdir(self, path: str) -> None:
+        with self.at(path) as (fd, name):
+            if not name:
+                raise FsError(errno.EBUSY)
+            os.rmdir(name, dir_fd=fd)
+
+    def unlink(self, path: str) -> None:
+        with self.at(path) as (fd, name):
+            if not name:
+                raise FsError(errno.EISDIR)
+            os.unlink(name, dir_fd=fd)
+
+    def rename(self, src: str, dst: str) -> None:
+        with self.at(src) as (sfd, sname), self.at(dst) as (dfd, dname):
+            if not sname or not dname:
+                raise FsError(errno.EBUSY)
+            os.rename(sname, dname, src_dir_fd=sfd, dst_dir_fd=dfd)
+
+    def symlink(self, target: str, path: str) -> None:
+        with self.at(path) as (fd, name):
+            if not name:
+                raise FsError(errno.EEXIST)
+            os.symlink(target, name, dir_fd=fd)
+
+    def link(self, src: str, dst: str) -> None:
+        with self.at(src) as (sfd, sname), self.at(dst) as (dfd, dname):
+            if not sname or not dname:
+                raise FsError(errno.EPERM if not sname else errno.EEXIST)
+            os.link(sname, dname, src_dir_fd=sfd, dst_dir_fd=dfd, follow_symlinks=False)
+
+    def chmod(self, path: str, mode: int) -> None:
+        with self.at(path) as (fd, name):
+            if not name:
+                os.fchmod(fd, mode)
+            else:
+                self._chmod_at(fd, name, mode)
+
+    @staticmethod
+    def _chmod_at(fd: int, name: str, mode: int) -> None:
+        # fchmodat cannot refuse links on Linux: chmod the inode an O_PATH fd holds
+        pfd = os.open(name, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=fd)
+        try:
+            if st.S_ISLNK(os.fstat(pfd).st_mode):
+                raise FsError(errno.EOPNOTSUPP)
+            try:
+                os.chmod(f"/proc/self/fd/{pfd}", mode)
+            except FileNotFoundError:  # no /proc: open the inode for real
+                rfd = os.open(name, os.O_RDONLY | _FILE, dir_fd=fd)
+                try:
+                    os.fchmod(rfd, mode)
+                finally:
+                    os.close(rfd)
+        finally:
+            os.close(pfd)
+
+    def utime(self, path: str, atime: float, mtime: float) -> None:
+        ns = (int(atime * 1e9), int(mtime * 1e9))
+        with self.at(path) as (fd, name):
+            if not name:
+                os.utime(fd, ns=ns)
+            else:
+                os.utime(name, ns=ns, dir_fd=fd, follow_symlinks=False)
+
+
+class HostSource:
+    """A host file's content, opened afresh for each reader (streamed)."""
+
+    def __init__(self, tree: HostTree, path: str, size: int) -> None:
+        self.tree = tree
+        self.path = path
+        self.size = size
+
+    def open(self) -> HostHandle:
+        return HostHandle(self.tree.open_fd(self.path, O_RDONLY))

@@ -1,0 +1,229 @@
+"""`MountFs`: several backends under mount points.
+
+A path goes to the mount with the longest matching mount point, relative to
+that backend's root. Directories above a mount point that the parent backend
+lacks are shown as empty read-only directories, so `/mnt/data` works on a
+root without `/mnt`. Renames and hard links across mounts fail with EXDEV
+(as on Linux: `mv` then copies and deletes); mount points cannot be removed
+or renamed (EBUSY); a read-only mount refuses changes with EROFS.
+"""
+
+from __future__ import annotations
+
+import errno
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .base import S_IFDIR, Backend, FileHandle, Stat, normpath, parent_name
+from .errors import FsError
+from .memory import MemoryFs
+from .quota import DiskQuota
+
+
+@dataclass
+class Mount:
+    path: str
+    fs: Backend
+    read_only: bool = False
+    source: str = ""
+    fstype: str = ""
+    dev: int = 1
+
+
+@dataclass
+class MountInfo:
+    """One line of `mount`/`df`: where, what, and the quota it draws on."""
+
+    path: str
+    source: str
+    fstype: str
+    read_only: bool
+    quota: DiskQuota | None
+
+
+_DEVICES = itertools.count(1)  # one device number per mount, unique in the process
+
+
+def _label(fs: object, attr: str, default: str) -> str:
+    value = getattr(fs, attr, default)
+    return value if isinstance(value, str) else default
+
+
+class MountFs:
+    fstype = "mountfs"
+
+    def __init__(self, root: Backend | None = None, *, read_only: bool = False) -> None:
+        self.mounts: list[Mount] = []  # longest mount point first
+        self._virtual: dict[str, set[str]] = {}  # directory -> names of mount points below it
+        self.mount("/", root if root is not None else MemoryFs(), read_only=read_only)
+
+    # ------------------------------------------------------------ table
+
+    def mount(self, path: str, fs: Backend, read_only: bool = False, source: str | None = None,
+              fstype: str | None = None) -> None:
+        path = normpath(path)
+        self.mounts = [m for m in self.mounts if m.path != path]
+        self.mounts.append(Mount(path, fs, read_only, source or _label(fs, "source_name", "none"),
+                                 fstype or _label(fs, "fstype", "none"), next(_DEVICES)))
+        self._rebuild()
+
+    def umount(self, path: str) -> None:
+        path = normpath(path)
+        if path == "/" or not any(m.path == path for m in self.mounts):
+            raise FsError(errno.EINVAL, path)
+        self.mounts = [m for m in self.mounts if m.path != path]
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        self.mounts.sort(key=lambda m: len(m.path), reverse=True)
+        self._virtual = {}
+        for m in self.mounts:
+            p = m.path
+            while p != "/":
+                head, name = parent_name(p)
+                self._virtual.setdefault(head, set()).add(name)
+                p = head
+
+    def table(self) -> list[MountInfo]:
+        """Every mount, nested MountFs included, in mount-point order."""
+        return sorted(self._flat(""), key=lambda m: m.path)
+
+    def _flat(self, prefix: str) -> Iterator[MountInfo]:
+        for m in self.mounts:
+            where = normpath(prefix + m.path)
+            if isinstance(m.fs, MountFs):
+                yield from m.fs._flat(where)
+            else:
+                yield MountInfo(where, m.source, m.fstype, m.read_only, getattr(m.fs, "quota", None))
+
+    def _route(self, path: str) -> tuple[Mount, str]:
+        for m in self.mounts:
+            mp = m.path
+            if mp == "/":
+                return m, path
+            if path.startswith(mp):
+                if len(path) == len(mp):
+                    return m, "/"
+                if path[len(mp)] == "/":
+                    return m, path[len(mp):]
+        raise FsError(errno.ENOENT)  # unreachable: "/" is always mounted
+
+    def _pinned(self, path: str) -> bool:
+        """A mount point, or a directory that leads to one."""
+        return path in self._virtual or any(m.path == path for m in self.mounts)
+
+    def _change(self, path: str) -> tuple[Mount, str]:
+        m, rel = self._route(path)
+        if m.read_only:
+            raise FsError(errno.EROFS)
+        return m, rel
+
+    def _fixed(self, path: str) -> None:
+        if path != "/" and self._pinned(path):
+            raise FsError(errno.EBUSY)
+
+    # ------------------------------------------------------------ queries
+
+    def lstat(self, path: str) -> Stat:
+        m, rel = self._route(path)
+        try:
+            s = m.fs.lstat(rel)
+        except FsError as e:
+            if e.code != errno.ENOENT or path not in self._virtual:
+                raise
+            return Stat(S_IFDIR | 0o755, 4096, nlink=2, uid=0, gid=0, dev=m.dev)
+        if not isinstance(m.fs, MountFs):  # a nested table numbers its own mounts
+            s.dev = m.dev
+        return s
+
+    def readlink(self, path: str) -> str:
+        m, rel = self._route(path)
+        return m.fs.readlink(rel)
+
+    def listdir(self, path: str) -> list[str]:
+        m, rel = self._route(path)
+        extra = self._virtual.get(path)
+        try:
+            names = m.fs.listdir(rel)
+        except FsError as e:
+            if e.code != errno.ENOENT or extra is None:
+                raise
+            names = []
+        if extra:
+            seen = set(names)
+            names.extend(sorted(n for n in extra if n not in seen))
+        return names
+
+    # ------------------------------------------------------------ changes
+
+    def open(self, path: str, flags: str, mode: int, uid: int, gid: int) -> FileHandle:
+        m, rel = self._route(path) if flags == "r" else self._change(path)
+        return m.fs.open(rel, flags, mode, uid, gid)
+
+    def truncate(self, path: str, size: int) -> None:
+        m, rel = self._change(path)
+        m.fs.truncate(rel, size)
+
+    def mkdir(self, path: str, mode: int, uid: int, gid: int) -> None:
+        if self._pinned(path):
+            raise FsError(errno.EEXIST)
+        m, rel = self._change(path)
+        m.fs.mkdir(rel, mode, uid, gid)
+
+    def rmdir(self, path: str) -> None:
+        self._fixed(path)
+        m, rel = self._change(path)
+        m.fs.rmdir(rel)
+
+    def unlink(self, path: str) -> None:
+        self._fixed(path)
+        m, rel = self._change(path)
+        m.fs.unlink(rel)
+
+    def rename(self, src: str, dst: str) -> None:
+        self._fixed(src)
+        self._fixed(dst)
+        ms, rs = self._route(src)
+        md, rd = self._route(dst)
+        if ms is not md:
+            raise FsError(errno.EXDEV)
+        self._change(src)
+        ms.fs.rename(rs, rd)
+
+    def symlink(self, target: str, path: str, uid: int, gid: int) -> None:
+        if self._pinned(path):
+            raise FsError(errno.EEXIST)
+        m, rel = self._change(path)
+        m.fs.symlink(target, rel, uid, gid)
+
+    def link(self, src: str, dst: str) -> None:
+        if self._pinned(dst):
+            raise FsError(errno.EEXIST)
+        ms, rs = self._route(src)
+        md, rd = self._route(dst)
+        if ms is not md:
+            raise FsError(errno.EXDEV)
+        self._change(dst)
+        ms.fs.link(rs, rd)
+
+    def _meta(self, path: str) -> tuple[Mount, str]:
+        m, rel = self._change(path)
+        if rel != "/" and path in self._virtual:
+            try:
+                m.fs.lstat(rel)
+            except FsError:
+                raise FsError(errno.EPERM)  # a directory shown only to reach a mount point
+        return m, rel
+
+    def chmod(self, path: str, mode: int) -> None:
+        m, rel = self._meta(path)
+        m.fs.chmod(rel, mode)
+
+    def chown(self, path: str, uid: int, gid: int) -> None:
+        m, rel = self._meta(path)
+        m.fs.chown(rel, uid, gid)
+
+    def utime(self, path: str, atime: float, mtime: float) -> None:
+        m, rel = self._meta(path)
+        m.fs.utime(rel, atime, mtime)

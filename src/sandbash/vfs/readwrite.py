@@ -1,0 +1,183 @@
+"""`ReadWriteFs`: real disk I/O confined to a host directory.
+
+Paths are resolved by `HostTree` (dir_fd + O_NOFOLLOW, component by
+component). A regular file with several hard links is read-only: a link may
+have been made on the host to a file outside the root, so writing through it
+could change that file (writes, truncation, chmod and utime give EPERM).
+The quota counts what the sandbox adds less what it removes.
+"""
+
+from __future__ import annotations
+
+import errno
+import stat as st
+import time
+from collections.abc import Callable
+
+from .base import Stat, parent_name
+from .errors import FsError
+from .hostio import O_CREAT_EXCL, O_RDONLY, O_RDWR, O_WRONLY, HostHandle, HostStat, HostTree, to_stat
+from .quota import DiskQuota, name_cost
+
+_MODES = {"r": O_RDONLY, "rw": O_RDWR, "w": O_WRONLY, "a": O_WRONLY, "x": O_WRONLY}
+
+
+class ReadWriteFs:
+    fstype = "hostfs"
+
+    def __init__(
+        self,
+        root: str,
+        *,
+        quota: DiskQuota | None = None,
+        clock: Callable[[], float] = time.time,
+        uid: int = 1000,
+        gid: int = 1000,
+    ) -> None:
+        self.tree = HostTree(root)
+        self.source_name = root
+        self.quota = quota or DiskQuota()
+        self.clock = clock
+        self.uid = uid
+        self.gid = gid
+
+    def close(self) -> None:
+        self.tree.close()
+
+    def _host(self, path: str) -> HostStat | None:
+        try:
+            return self.tree.lstat(path)
+        except FsError as e:
+            if e.code == errno.ENOENT:
+                return None
+            raise
+
+    @staticmethod
+    def _writable(s: HostStat) -> None:
+        if st.S_ISREG(s.st_mode) and s.st_nlink > 1:
+            raise FsError(errno.EPERM)
+
+    def _held(self, path: str, s: HostStat) -> int:
+        """Bytes a name and what only it holds count against the quota."""
+        cost = name_cost(parent_name(path)[1])
+        if st.S_ISREG(s.st_mode) and s.st_nlink <= 1:
+            cost += s.st_size
+        elif st.S_ISLNK(s.st_mode):
+            cost += s.st_size
+        return cost
+
+    # ------------------------------------------------------------ queries
+
+    def lstat(self, path: str) -> Stat:
+        return to_stat(self.tree.lstat(path), self.uid, self.gid)
+
+    def readlink(self, path: str) -> str:
+        return self.tree.readlink(path)
+
+    def listdir(self, path: str) -> list[str]:
+        return self.tree.listdir(path)
+
+    # ------------------------------------------------------------ files
+
+    def open(self, path: str, flags: str, mode: int, uid: int, gid: int) -> HostHandle:
+        base = _MODES[flags]
+        if flags == "r":
+            return HostHandle(self.tree.open_fd(path, base))
+        cost = name_cost(parent_name(path)[1])
+        self.quota.charge(cost, 1)
+        try:
+            fd = self.tree.open_fd(path, base | O_CREAT_EXCL, mode & 0o7777)
+        except FsError as e:
+            self.quota.release(cost, 1)
+            if e.code != errno.EEXIST or flags == "x":
+                raise
+            fd = self.tree.open_fd(path, base)
+            handle = HostHandle(fd, self.quota, flags == "a")
+            try:
+                self._writable(handle.fstat())
+                if flags == "w":
+                    handle.truncate(0)
+            except BaseException:
+                handle.close()
+                raise
+            return handle
+        return HostHandle(fd, self.quota, flags == "a")
+
+    def truncate(self, path: str, size: int) -> None:
+        handle = HostHandle(self.tree.open_fd(path, O_WRONLY), self.quota)
+        try:
+            self._writable(handle.fstat())
+            handle.truncate(size)
+        finally:
+            handle.close()
+
+    # ------------------------------------------------------------ names
+
+    def mkdir(self, path: str, mode: int, uid: int, gid: int) -> None:
+        cost = name_cost(parent_name(path)[1])
+        self.quota.charge(cost, 1)
+        try:
+            self.tree.mkdir(path, mode & 0o7777)
+        except BaseException:
+            self.quota.release(cost, 1)
+            raise
+
+    def rmdir(self, path: str) -> None:
+        self.tree.rmdir(path)
+        self.quota.release(name_cost(parent_name(path)[1]), 1)
+
+    def unlink(self, path: str) -> None:
+        s = self.tree.lstat(path)
+        if st.S_ISDIR(s.st_mode):
+            raise FsError(errno.EISDIR)
+        self.tree.unlink(path)
+        self.quota.release(self._held(path, s), 1)
+
+    def rename(self, src: str, dst: str) -> None:
+        old = self._host(dst)
+        if old is not None and old.st_ino == self.tree.lstat(src).st_ino:
+            return  # two names of one file: rename does nothing
+        grow = name_cost(parent_name(dst)[1]) - name_cost(parent_name(src)[1])
+        self.quota.adjust(grow)
+        try:
+            self.tree.rename(src, dst)
+        except BaseException:
+            self.quota.adjust(-grow)
+            raise
+        if old is not None:
+            self.quota.release(self._held(dst, old), 1)
+
+    def symlink(self, target: str, path: str, uid: int, gid: int) -> None:
+        cost = name_cost(parent_name(path)[1]) + name_cost(target)
+        self.quota.charge(cost, 1)
+        try:
+            self.tree.symlink(target, path)
+        except BaseException:
+            self.quota.release(cost, 1)
+            raise
+
+    def link(self, src: str, dst: str) -> None:
+        cost = name_cost(parent_name(dst)[1])
+        self.quota.charge(cost, 1)
+        try:
+            self.tree.link(src, dst)
+        except BaseException:
+            self.quota.release(cost, 1)
+            raise
+
+    # ------------------------------------------------------------ metadata
+
+    def chmod(self, path: str, mode: int) -> None:
+        self._writable(self.tree.lstat(path))
+        self.tree.chmod(path, mode & 0o7777)
+
+    def chown(self, path: str, uid: int, gid: int) -> None:
+        # host ownership never changes; every file already shows as the sandbox user's
+        self.tree.lstat(path)
+
+    def utime(self, path: str, atime: float, mtime: float) -> None:
+        self._writable(self.tree.lstat(path))
+        self.tree.utime(path, atime, mtime)
+
+
+__all__ = ["ReadWriteFs"]
