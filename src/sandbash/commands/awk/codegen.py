@@ -355,6 +355,9 @@ class ExprGen:
             left = _unwrap(e.left)
             if isinstance(left, A.Field) and _const_field(left.index):
                 return f"(_fcmpn({_const_field(left.index)}, {rc}) {op} 0)"
+            if isinstance(left, A.Var) and lk == ANY:
+                # a variable usually holds a number: compare inline
+                return f"(({lc} {op} {rc}) if {lc}.__class__ is float else (_cmpn({lc}, {rc}) {op} 0))"
             return f"(_cmpn({lc}, {rc}) {op} 0)"
         return f"(_cmp({lc}, {rc}) {op} 0)"
 

@@ -497,6 +497,9 @@ class Interp(Runtime):
                 if not batch:
                     return
                 checkpoint(len(batch))
+                self.cp_rounds += 1
+                if self.cp_rounds >= 64:
+                    self.check_arrays()
                 self.cur_split = str.split if self.splitter is split_default and not rd.odd else self.splitter
                 for rec in batch:
                     if count_nr:
@@ -545,6 +548,9 @@ class Interp(Runtime):
             if n >= 64:
                 checkpoint(n)
                 n = 0
+                self.cp_rounds += 1
+                if self.cp_rounds >= 64:
+                    self.check_arrays()
             if main is not None:
                 try:
                     main()

@@ -85,13 +85,14 @@ class PipeOut:
     def data(self) -> bytes:
         return "".join(self.parts).encode("utf-8", "surrogateescape")
 
-    def close(self) -> int:
+    def close(self, at_exit: bool = False) -> int:
         if self.closed:
             return 0
         self.closed = True
         if self.coproc:
             return 0
-        self.io.stdout.flush()
+        if not at_exit:
+            self.io.stdout.flush()  # gawk: at exit, pipes finish before stdout is flushed
         return self.io.run(self.cmd, self.data(), self.io.ctx.stdout)
 
 
@@ -244,7 +245,9 @@ class IOManager:
         """At exit: close redirections (running pending pipes), then flush stdout."""
         for name in list(self.outputs):
             out = self.outputs.pop(name, None)
-            if out is not None and out is not self.stdout:
+            if isinstance(out, PipeOut):
+                out.close(at_exit=True)
+            elif out is not None and out is not self.stdout:
                 out.close()
         for rd in self.inputs.values():
             rd.close()

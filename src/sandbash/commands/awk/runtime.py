@@ -49,6 +49,8 @@ class Runtime:
         self.rng = B.GawkRandom()
         self.seed = 1.0  # gawk starts as if srand(1) had run
         self.max_string = max(ctx.limits.max_string_length, 1 << 20)
+        self.max_elements = max(ctx.limits.max_array_elements * 10, 1_000_000)
+        self.cp_rounds = 0
         self.warned: set[str] = set()
         self.paragraph = False
         self.rebuild_ofs = " "
@@ -124,6 +126,16 @@ class Runtime:
         if truth(self.ns["V_IGNORECASE"]):
             a, b = a.lower(), b.lower()
         return (a > b) - (a < b)
+
+    def check_arrays(self) -> None:
+        """Bound the elements held by global arrays (loops can add them without end)."""
+        self.cp_rounds = 0
+        total = 0
+        for v in self.ns.values():
+            if v.__class__ is dict:
+                total += len(v)
+        if total > self.max_elements:
+            raise LimitExceeded("max_array_elements", self.max_elements)
 
     def check_len(self, s: str) -> str:
         if len(s) > self.max_string:
@@ -368,6 +380,21 @@ class Runtime:
         def subsep() -> str:
             return to_str(ns["V_SUBSEP"])
 
+        budget_checkpoint = self.ctx.budget.checkpoint
+        ticks = 0
+
+        def cp() -> None:
+            """Charged by every loop iteration and function call; the budget
+            (and, now and then, the size of the arrays) is checked in batches."""
+            nonlocal ticks
+            ticks += 1
+            if ticks >= 256:
+                budget_checkpoint(ticks)
+                ticks = 0
+                rt.cp_rounds += 1
+                if rt.cp_rounds >= 64:
+                    rt.check_arrays()
+
         ns.update({
             "U": UNINIT, "float": float, "len": len, "_ONCE": (None,),
             "_num": num, "_s2n": str2num, "_str": to_str, "_n2s": self.n2s, "_ostr": to_out, "_n2o": self.n2o,
@@ -376,7 +403,7 @@ class Runtime:
             "_icre": self.icase_regex, "_mod": B.awk_mod, "_pow": B.awk_pow, "_chk": self.check_len,
             "_fn": fn, "_fs": fs, "_fo": fo, "_fv": fv, "_fb": lambda i: truth(fv(i)), "_fnd": fnd, "_fsd": fsd,
             "_fod": fod, "_fvd": fvd, "_fidx": fidx, "_rec": rec, "_r0": lambda: Input(rec()),
-            "_nf": self.get_nf, "_setnf": self.set_nf, "_setf": self.set_field, "_cp": self.ctx.checkpoint,
+            "_nf": self.get_nf, "_setnf": self.set_nf, "_setf": self.set_field, "_cp": cp,
             "_ikey": B.ikey, "_keys": self.keys,
         })
         self._install_output()
