@@ -101,12 +101,14 @@ def fixed_vfs() -> Vfs:
 
 def test_stat_default_format() -> None:
     vfs = fixed_vfs()
-    ino = vfs.view("/home/user").lstat("f").ino
+    st = vfs.view("/home/user").lstat("f")
+    ino, dev = st.ino, st.dev
+    major, minor = (dev >> 8) & 0xFFF, dev & 0xFF
     r = run_command(["stat", "f"], vfs=vfs)
     assert r.stdout.decode() == (
         "  File: f\n"
         "  Size: 5         \tBlocks: 8          IO Block: 4096   regular file\n"
-        f"Device: 0,1\tInode: {ino:<11} Links: 1\n"
+        f"Device: {major},{minor}\tInode: {ino:<11} Links: 1\n"
         "Access: (0644/-rw-r--r--)  Uid: ( 1000/    user)   Gid: ( 1000/    user)\n"
         "Access: 2023-11-14 22:13:20.000000000 +0000\n"
         "Modify: 2023-11-14 22:13:20.000000000 +0000\n"
@@ -116,7 +118,7 @@ def test_stat_default_format() -> None:
     r = run_command(["stat", "-c", "%N|%F|%s|%b", "l"], vfs=vfs)
     assert r.stdout == b"'l' -> 'f'|symbolic link|1|0\n"
     r = run_command(["stat", "-t", "f"], vfs=vfs)
-    assert r.stdout == f"f 5 8 81a4 1000 1000 1 {ino} 1 0 0 1700000000 1700000000 1700000000 0 4096\n".encode()
+    assert r.stdout == f"f 5 8 81a4 1000 1000 {dev:x} {ino} 1 0 0 1700000000 1700000000 1700000000 0 4096\n".encode()
 
 
 def test_stat_times_and_devices() -> None:
