@@ -43,10 +43,12 @@ def run_command(
     env: Mapping[str, str] | None = None,
     limits: Limits | None = None,
     vfs: Vfs | None = None,
+    extra: Mapping[str, object] | None = None,
 ) -> CommandResult:
     """Run one command directly (no shell) on a fresh memory filesystem.
 
-    Sub-commands (xargs, find -exec) run other registered commands directly."""
+    Sub-commands (xargs, find -exec) run other registered commands directly.
+    `extra` is the context's `extra` (e.g. {"network": NetworkConfig(...)})."""
     if vfs is None:
         vfs = make_vfs(files, cwd)
     budget = Budget(limits or Limits())
@@ -64,7 +66,8 @@ def run_command(
         if fn is None:
             serr.write(f"{args[0]}: command not found\n".encode())
             return 127
-        ctx = Ctx(args[0], args[1:], sin, sout, serr, vfs.view(cwd), senv, budget, runner=runner)
+        ctx = Ctx(args[0], args[1:], sin, sout, serr, vfs.view(cwd), senv, budget, runner=runner,
+                  extra=dict(extra) if extra else None)
         try:
             return fn(ctx)
         except CommandExit as e:

@@ -88,6 +88,7 @@ class HttpClient:
         *,
         max_time: float | None = None,  # seconds for the whole operation (curl -m)
         connect_timeout: float | None = None,
+        max_response_size: int | None = None,  # lower than the configuration's (curl --max-filesize)
         run_remaining: Callable[[], float] | None = None,  # the run's deadline
         on_connect: ConnectHook | None = None,
         on_request: Callable[[Request, list[Header]], None] | None = None,
@@ -101,7 +102,9 @@ class HttpClient:
         self._on_request = on_request
         self._backend = PinnedBackend(config.resolver, config.deny_private_ranges)
         self._backend.on_connect = on_connect
-        self._transport = PinnedTransport(self._backend, config.max_response_size)
+        limit = config.max_response_size
+        self._limit = limit if max_response_size is None else min(limit, max_response_size)
+        self._transport = PinnedTransport(self._backend, self._limit)
 
     def __enter__(self) -> HttpClient:
         return self
@@ -162,7 +165,7 @@ class HttpClient:
                                extensions={"timeout": timeouts})
             if hx.url.raw_path.decode("ascii") != req.url.target or hx.url.host != req.url.host:
                 raise BadUrl("URL using bad/illegal format or missing URL")  # sent must equal matched
-            response = Response(req.url, self._transport.handle_request(hx), shown, self.config.max_response_size)
+            response = Response(req.url, self._transport.handle_request(hx), shown, self._limit)
         except NetError as e:
             self._audit(req, error=e.message)
             raise
@@ -202,18 +205,18 @@ class HttpClient:
         on_response: Callable[[Response, bool], None] | None = None,
     ) -> Response:
         """Send `req`, following redirects when asked; returns the last response, unread.
-        `prepare` adjusts each hop before it is sent (cookies); `on_response(resp, final)`
-        sees every response (headers only for intermediate hops)."""
+        `prepare` adds to each hop before it is sent (cookies); `on_response(resp, final)`
+        sees every response (headers only for intermediate hops); `final` is true when no
+        further hop will be sent (no redirect to follow, or the redirect limit is reached)."""
         limit = self.config.max_redirects if max_redirects is None else min(max_redirects, self.config.max_redirects)
         hops = 0
         while True:
-            if prepare is not None:
-                req = prepare(req)
-            resp = self.send(req)
+            # prepared additions (cookies from a jar) are per hop: the next hop starts from `req`
+            resp = self.send(prepare(req) if prepare is not None else req)
             resp.redirects = hops
             nxt = self.next_hop(resp, req) if follow else None
             if on_response is not None:
-                on_response(resp, nxt is None)
+                on_response(resp, nxt is None or hops >= limit)
             if nxt is None:
                 return resp
             resp.close()

@@ -85,6 +85,13 @@ class BadReply(NetError):
     curl_code = 8
 
 
+class WriteFailed(NetError):
+    curl_code = 23
+
+    def __init__(self) -> None:
+        super().__init__("Failure writing output to destination")
+
+
 class TooManyRedirects(NetError):
     curl_code = 47
 

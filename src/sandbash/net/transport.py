@@ -40,8 +40,8 @@ from .errors import (
     TooLarge,
 )
 
-# on_connect(host, address, port): for `curl -v`'s "Trying" line
-ConnectHook = Callable[[str, str, int], None]
+# on_connect(host, address, port, connected): curl -v's "Trying" (False) and "Connected" (True) lines
+ConnectHook = Callable[[str, str, int, bool], None]
 
 
 def system_resolver(host: str) -> list[str]:
@@ -119,7 +119,7 @@ class PinnedBackend(httpcore.NetworkBackend):
         failure: NetError = ConnectFailed(host, port)
         for address in addresses:
             if self.on_connect:
-                self.on_connect(host, address, port)
+                self.on_connect(host, address, port, False)
             try:
                 stream = self._inner.connect_tcp(address, port, timeout=min(limit, self.remaining()),
                                                  socket_options=socket_options)
@@ -135,6 +135,8 @@ class PinnedBackend(httpcore.NetworkBackend):
                 stream.close()
                 raise AccessDenied(f"connected to an unexpected address for {host}")
             self.check_address(host, str(peer[0]))
+            if self.on_connect:
+                self.on_connect(host, address, port, True)
             return _DeadlineStream(stream, self)
         raise failure
 
