@@ -64,7 +64,7 @@ def bi_return(sh: Shell, argv: list[str]) -> int:
     st = sh.state
     if not st.frames and not st.sources:
         sh.builtin_error("return", "can only `return' from a function or sourced script")
-        return 1
+        return 2
     args = argv[1:]
     if args and args[0] == "--":
         args = args[1:]
@@ -281,7 +281,7 @@ def bi_command(sh: Shell, argv: list[str]) -> int:
                     sh.builtin_error("command", f"{name}: not found")
                 status = 1
         return status
-    return sh.dispatch(args, [], (), no_functions=True)
+    return sh.dispatch(args, None, (), no_functions=True)
 
 
 @builtin("builtin")
@@ -407,28 +407,38 @@ def bi_type(sh: Shell, argv: list[str]) -> int:
 def bi_hash(sh: Shell, argv: list[str]) -> int:
     st = sh.state
     args = argv[1:]
-    if args and args[0] == "-r":
+    if args[:1] == ["-r"]:
         st.hashed.clear()
         return 0
-    if args and args[0] in ("-l", "-t", "-d", "-p"):
-        flag = args.pop(0)
-        if flag == "-d":
-            for n in args:
-                st.hashed.pop(n, None)
-            return 0
-        if flag == "-t":
-            status = 0
-            for n in args:
-                entry = st.hashed.get(n)
-                if entry is None:
-                    sh.builtin_error("hash", f"{n}: not found")
-                    status = 1
-                else:
-                    sh.out(entry.split(":", 1)[1] + "\n")
-            return status
+    if args[:1] == ["-p"]:
+        if len(args) < 3:
+            sh.builtin_error("hash", "-p: option requires an argument")
+            return 2
+        kind = "script" if not args[1].startswith(("/bin/", "/usr/bin/")) else "command"
+        for name in args[2:]:
+            st.hashed[name] = f"{kind}:{args[1]}"
+        return 0
+    if args[:1] == ["-d"]:
+        for n in args[1:]:
+            st.hashed.pop(n, None)
+        return 0
+    if args[:1] == ["-t"]:
+        status = 0
+        for n in args[1:]:
+            entry = st.hashed.get(n)
+            if entry is None:
+                sh.builtin_error("hash", f"{n}: not found")
+                status = 1
+            else:
+                sh.out(entry.split(":", 1)[1] + "\n")
+        return status
+    if args[:1] == ["-l"]:
+        for name, entry in st.hashed.items():
+            sh.out(f"builtin hash -p {entry.split(':', 1)[1]} {name}\n")
+        return 0
     if not args:
         if not st.hashed:
-            sh.builtin_error("hash", "hash table empty")
+            sh.out("hash: hash table empty\n")
             return 0
         sh.out("hits\tcommand\n")
         for entry in st.hashed.values():
@@ -596,14 +606,14 @@ def signal_number(spec: str) -> int | None:
 
 
 def signal_list() -> str:
-    names = [f"{i}) SIG{n}" for i, n in enumerate(_SIGNALS) if i > 0]
-    rt = [f"{34 + i}) SIGRTMIN{'+' + str(i) if i else ''}" for i in range(16)]
-    rt += [f"{50 + i}) SIGRTMAX{'-' + str(14 - i) if i < 14 else ''}" for i in range(15)]
-    names = [n for n in names if not n.startswith(("32)", "33)"))] + rt
+    """`kill -l` / `trap -l`: bash's five-per-line table."""
+    entries = [(i, f"SIG{n}") for i, n in enumerate(_SIGNALS) if i > 0]
+    entries += [(34 + i, f"SIGRTMIN{'+' + str(i) if i else ''}") for i in range(16)]
+    entries += [(50 + i, f"SIGRTMAX{'-' + str(14 - i) if i < 14 else ''}") for i in range(15)]
     lines = []
-    for i in range(0, len(names), 5):
-        lines.append("\t".join(f"{n:<11}" if j < 4 and i + j < len(names) - 1 else n
-                               for j, n in enumerate(names[i : i + 5])).rstrip())
+    for i in range(0, len(entries), 5):
+        row = entries[i : i + 5]
+        lines.append("\t".join(f"{num:2d}) {name}" for num, name in row) + ("\t" if len(row) < 5 else ""))
     return "\n".join(lines) + "\n"
 
 
@@ -661,6 +671,15 @@ def bi_kill(sh: Shell, argv: list[str]) -> int:
             job = next((j for j in rt.jobs.values() if j.pid == pid), None)
             if job is None and pid in (rt.identity.pid, sh.state.bashpid):
                 if sig == 0:
+                    continue
+                # a signal to ourselves: run its trap, ignore it, or die of it
+                signame = _SIGNALS[sig] if 0 < sig < len(_SIGNALS) else ""
+                handler = sh.state.traps.get(signame)
+                if handler is not None:
+                    if handler:
+                        sh.run_trap_text(handler, signame)
+                    continue
+                if signame in ("CHLD", "URG", "WINCH", "CONT"):
                     continue
                 raise ExitShell(128 + sig)
         else:

@@ -39,7 +39,13 @@ def change_dir(sh: Shell, target: str, physical: bool, name: str = "cd") -> bool
     if not fs.access(logical, 1):
         sh.builtin_error(name, f"{target}: Permission denied")
         return False
-    new = fs.realpath(logical) if physical or st.opts["physical"] else logical
+    if physical or st.opts["physical"]:
+        # -P: symlinks resolved first, so `..` goes to the physical parent
+        new = fs.realpath(fs.abspath(target))
+    elif target.startswith("//") and not target.startswith("///"):
+        new = "/" + logical  # POSIX leaves a leading `//` alone, and so does bash
+    else:
+        new = logical
     old = fs.cwd
     fs.cwd = new
     sh.set_var("OLDPWD", sh.get_str("PWD") or old)

@@ -220,20 +220,20 @@ def split_read_fields(text: str, escaped: list[bool], ifs: str, count: int) -> l
             i += 1
             while i < n and is_ws(i):
                 i += 1
-    if i < n or len(fields) < count:
+    if i < n:
         rest_end = n
         while rest_end > i and is_ws(rest_end - 1):
             rest_end -= 1
         rest = text[i:rest_end]
         if rest_end > i and is_other(rest_end - 1) and count > 1:
-            k = rest_end - 1
-            j = k
+            # a single trailing delimiter after the last field is dropped, but
+            # only when the rest holds no other delimiter
+            j = rest_end - 1
             while j > i and is_ws(j - 1):
                 j -= 1
-            if not (j > i and is_other(j - 1)):
+            if not any(is_other(k) for k in range(i, j)):
                 rest = text[i:j]
-        if i < n or not fields or count > len(fields):
-            fields.append(rest)
+        fields.append(rest)
     return fields
 
 

@@ -136,6 +136,8 @@ def bi_trap(sh: Shell, argv: list[str]) -> int:
             st.traps.pop(sig, None)
         else:
             st.traps[sig] = handler or ""
+            if sig == "RETURN":
+                st.return_trap_depth = len(st.frames)
     return status
 
 

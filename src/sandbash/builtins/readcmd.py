@@ -38,7 +38,8 @@ def select_loop(sh: Shell, node: A.Select) -> int:
             stream = st.fds.get(0)
             line = stream.readline() if stream is not None and stream.readable else b""
             if not line:
-                sh.write_err("\n")
+                sh.out("\n")
+                status = 1
                 break
             reply = line.decode("utf-8", "surrogateescape").rstrip("\n")
             sh.set_var("REPLY", reply)

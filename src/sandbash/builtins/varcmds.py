@@ -13,6 +13,7 @@ from ..interp.variables import AssignError
 from ..interp.vars import (
     ARRAY,
     ASSOC,
+    CAPITALIZE,
     EXPORT,
     INTEGER,
     LOWER,
@@ -28,9 +29,9 @@ from . import builtin
 if TYPE_CHECKING:
     from ..interp.shell import Shell
 
-_ATTR_FLAGS = {"a": ARRAY, "A": ASSOC, "i": INTEGER, "l": LOWER, "n": NAMEREF, "r": READONLY, "t": TRACE,
-               "u": UPPER, "x": EXPORT}
-_PRINT_ORDER = "aAilnrtux"
+_ATTR_FLAGS = {"a": ARRAY, "A": ASSOC, "c": CAPITALIZE, "i": INTEGER, "l": LOWER, "n": NAMEREF, "r": READONLY,
+               "t": TRACE, "u": UPPER, "x": EXPORT}
+_PRINT_ORDER = "aAcilnrtux"
 DECLARE_USAGE = "declare: usage: declare [-aAfFgiIlnrtux] name[=value] ... or declare -p [-aAfFilnrtux] [name ...]\n"
 
 
@@ -65,8 +66,6 @@ def declare_line(name: str, var: Var) -> str:
     if isinstance(v, IndexedArray):
         return head + "=(" + " ".join(f"[{k}]={_quote_value(x)}" for k, x in v.items()) + ")"
     if isinstance(v, AssocArray):
-        if not v:
-            return head
         return head + "=(" + "".join(f"[{_key(k)}]={_quote_value(x)} " for k, x in v.items()) + ")"
     return f"{head}={_quote_value(v)}"
 
@@ -86,7 +85,10 @@ def _print_functions(sh: Shell, names: list[str] | None, only_names: bool) -> in
             status = 1
             continue
         if only_names:
-            sh.out(f"declare -f{'x' if name in sh.state.exported_funcs else ''} {name}\n")
+            if names is not None:
+                sh.out(f"{name}\n")
+            else:
+                sh.out(f"declare -f{'x' if name in sh.state.exported_funcs else ''} {name}\n")
         else:
             sh.out(unparse_function(fdef) + "\n")
     return status
@@ -220,6 +222,9 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
     if set_attrs & NAMEREF and has_value and not _valid_ref_target(value):
         sh.builtin_error(cmd, f"`{value}': invalid variable name for name reference")
         return False
+    if set_attrs & NAMEREF and has_value and value == name:
+        sh.builtin_error(cmd, f"{name}: nameref variable self references not allowed")
+        return False
     # find or create the variable in the right scope
     vars_ = st.vars
     if local:
@@ -278,17 +283,18 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         return False
     new_attrs = (var.attrs | set_attrs) & ~clear_attrs
     if set_attrs & UPPER:
-        new_attrs &= ~LOWER
+        new_attrs &= ~(LOWER | CAPITALIZE)
     if set_attrs & LOWER:
-        new_attrs &= ~UPPER
+        new_attrs &= ~(UPPER | CAPITALIZE)
+    if set_attrs & CAPITALIZE:
+        new_attrs &= ~(UPPER | LOWER)
     var.attrs = new_attrs & ~READONLY
     if set_attrs & ASSOC and not isinstance(var.value, AssocArray):
-        var.value = AssocArray() if var.value is None or has_value else _to_assoc(var.value)
+        # `declare -A m` declares without a value; `declare -A m=()` sets an empty one
+        var.value = _to_assoc(var.value) if var.value is not None else (AssocArray() if has_value else None)
     elif set_attrs & ARRAY and not isinstance(var.value, IndexedArray):
         old = var.value
-        var.value = IndexedArray([old]) if isinstance(old, str) else IndexedArray()
-        if old is None and not has_value:
-            var.value = None if False else var.value
+        var.value = IndexedArray([old]) if isinstance(old, str) else (IndexedArray() if has_value else None)
     if has_value:
         temp_scope = Scope()
         temp_scope[name] = var
@@ -300,8 +306,6 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
             sh.set_var(name, value, sub=sub, append=append, scope=temp_scope)
     elif var.value is not None and isinstance(var.value, str) and set_attrs & (INTEGER | UPPER | LOWER):
         pass
-    if set_attrs & ARRAY and var.value is None and not has_value:
-        var.value = IndexedArray()
     var.attrs |= new_attrs & READONLY
     if var.attrs & READONLY:
         vars_.readonly_names.add(name)
@@ -455,7 +459,14 @@ def bi_readonly(sh: Shell, argv: list[str]) -> int:
                 return 2
     st = sh.state
     if funcs:
-        return 0
+        status = 0
+        for name in args:
+            if name not in st.functions:
+                sh.builtin_error("readonly", f"{name}: not a function")
+                status = 1
+            else:
+                st.readonly_funcs.add(name)
+        return status
     if not args or printing:
         visible = st.vars.visible()
         for name in sorted(visible):
@@ -497,8 +508,11 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
             st.functions.pop(name, None)
             continue
         if not _valid_name(base) or (sub and not sub.endswith("]")):
-            sh.builtin_error("unset", f"`{name}': not a valid identifier")
-            status = 1
+            if mode == "v" or (sub and _valid_name(base)):
+                sh.builtin_error("unset", f"`{name}': not a valid identifier")
+                status = 1
+            else:
+                st.functions.pop(name, None)
             continue
         try:
             if sub:
@@ -562,7 +576,7 @@ def bi_set(sh: Shell, argv: list[str]) -> int:
                 opt = args[i]
                 if opt not in st.opts:
                     sh.builtin_error("set", f"{opt}: invalid option name")
-                    return 1
+                    return 2
                 st.opts[opt] = on
                 if opt in ("vi", "emacs") and on:
                     st.opts["emacs" if opt == "vi" else "vi"] = False

@@ -215,7 +215,7 @@ def _binary_value(op: str, a: int, b: int, ev: Evaluator, pos: int) -> int:
 
 def _compile(node: Arith) -> Fn:
     if isinstance(node, ANum):
-        value = node.value
+        value = node.value if _MIN <= node.value <= _MAX else wrap(node.value)
         return lambda ev: value
     if isinstance(node, AVar):
         name, vsub = node.name, node.sub

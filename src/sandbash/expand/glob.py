@@ -66,7 +66,9 @@ def glob(
         new: list[str] = []
         if comp == "**" and opts.globstar:
             for base in bases:
-                new.extend(_globstar(fs, base, opts, charge, dirs_only=not last))
+                if last and base and not trailing_slash:
+                    new.append(base if base.endswith("/") else base + "/")
+                new.extend(_globstar(fs, base, opts, charge, dirs_only=not last or trailing_slash))
             bases = new
             continue
         if not has_glob(comp, opts.extglob):

@@ -83,6 +83,8 @@ class Expander:
         if len(parts0) == 1 and type(parts0[0]) is A.Param and parts0[0].op is None and not parts0[0].prefix:
             # a lone unquoted $x: split with the default IFS in C, then glob
             value = self.param(parts0[0])
+            if value is None:
+                return out
             if type(value) is str and self.env.ifs() == " \t\n":
                 for field in _WS_SPLIT.split(value.strip(" \t\n")) if value else ():
                     if field:
@@ -140,6 +142,8 @@ class Expander:
                 break
         else:
             return [parts]
+        if not self.env.option("braceexpand"):
+            return [tuple(A.Lit(_brace_source(p)) if isinstance(p, (A.Brace, A.BraceSeq)) else p for p in parts)]
         results: list[list[A.Part]] = [[]]
         for p in parts:
             if type(p) is A.Brace:
@@ -158,7 +162,7 @@ class Expander:
                         r.append(A.Lit(text))
                     continue
                 self.env.charge_brace(len(results) * len(items))
-                results = [r + [A.Lit(item)] for r in results for item in items]
+                results = [r + [A.Lit(item) if item else A.SQ("")] for r in results for item in items]
             else:
                 for r in results:
                     r.append(p)
@@ -284,6 +288,8 @@ class Expander:
         if self.env.option("nounset") and p.name not in ("@", "*"):
             if p.sub in ("@", "*") and p.prefix != "#":
                 return
+            if desc.isdigit():
+                desc = "$" + desc
             raise ExpansionError(f"{desc}: unbound variable", 127)
 
     def _base(self, p: A.Param) -> tuple[Value, str]:
@@ -442,16 +448,20 @@ class Expander:
         if kind == "case":
             pat_src = self.pattern(op.arg) if op.arg is not None else None
             cpat = compile_pattern(pat_src, extglob) if pat_src else None
-            upper = op.op[0] == "^"
+            mode = op.op[0]  # ^ upper, , lower, ~ toggle
             whole = len(op.op) == 2
 
             def conv(s: str) -> str:
                 out = []
                 for i, c in enumerate(s):
                     if (whole or i == 0) and (cpat is None or cpat.fullmatch(c)):
-                        out.append(c.upper() if upper else c.lower())
-                    else:
-                        out.append(c)
+                        if mode == "^":
+                            c = c.upper()
+                        elif mode == ",":
+                            c = c.lower()
+                        else:
+                            c = c.lower() if c.isupper() else c.upper()
+                    out.append(c)
                 return "".join(out)
 
             return conv
@@ -584,7 +594,9 @@ class Expander:
                     for k, val in items:
                         flat.extend([k, val])
                     return _Multi(flat, p.sub == "*")
-                return " ".join(f"{_key_quote(k, isinstance(v, AssocArray))} {double_quote(val)}" for k, val in items)
+                if isinstance(v, AssocArray):
+                    return "".join(f"{_key_quote(k, True)} {double_quote(val)} " for k, val in items)
+                return " ".join(f"{k} {double_quote(val)}" for k, val in items)
             if letter in ("a", "A"):
                 if var is None:
                     return "" if letter == "a" else None
@@ -617,8 +629,11 @@ class Expander:
             return _attr_letters(var)
         flags = _attr_letters(var)
         v = var.value
-        if isinstance(v, (IndexedArray, AssocArray)):
-            body = " ".join(f"[{_key_quote(str(k), isinstance(v, AssocArray))}]={double_quote(val)}" for k, val in v.items())
+        if isinstance(v, AssocArray):
+            body = "".join(f"[{_key_quote(k, True)}]={double_quote(val)} " for k, val in v.items())
+            return f"declare -{flags or '-'} {name}=({body})"
+        if isinstance(v, IndexedArray):
+            body = " ".join(f"[{k}]={double_quote(val)}" for k, val in v.items())
             return f"declare -{flags or '-'} {name}=({body})"
         if v is None:
             return ""
@@ -729,6 +744,18 @@ def _maybe_glob(text: str) -> bool:
     return "*" in text or "?" in text or "[" in text or "(" in text
 
 
+def _brace_source(p: A.Part) -> str:
+    """The text a brace expansion was written as (for `set +B`)."""
+    if isinstance(p, A.BraceSeq):
+        return _brace_text(p)
+    if isinstance(p, A.Brace):
+        alts = []
+        for alt in p.alts:
+            alts.append("".join(x.text if isinstance(x, (A.Lit, A.Esc, A.SQ)) else _brace_source(x) for x in alt))
+        return "{" + ",".join(alts) + "}"
+    return ""
+
+
 def _brace_text(p: A.Part) -> str:
     if isinstance(p, A.BraceSeq):
         return "{" + p.start + ".." + p.end + (".." + p.step if p.step else "") + "}"
@@ -766,7 +793,8 @@ def _sequence(p: A.BraceSeq) -> list[str] | None:
         a, b = ord(p.start), ord(p.end)
         step = abs(step) or 1
         rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
-        return [chr(v) for v in rng]
+        # bash yields an empty word for the backslash between Z and a
+        return ["" if v == 92 else chr(v) for v in rng]
     return None
 
 

@@ -15,7 +15,7 @@ from ..syntax import ast as A
 from .control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from .state import Frame
 from .variables import AssignError
-from .vars import Scope
+from .vars import NAMEREF, Scope
 
 if TYPE_CHECKING:
     from .shell import Shell
@@ -33,12 +33,16 @@ def execute(self: Shell, node: A.Command) -> int:
     return handler(self, node)  # type: ignore[no-any-return]
 
 def run_list(self: Shell, node: A.CommandList) -> int:
-    status = self.state.last_status
+    st = self.state
+    status = st.last_status
     for item in node.items:
+        cmd = item.cmd
         if item.background:
-            status = self.run_background(item.cmd)
+            status = self.run_background(cmd)
         else:
-            status = self.execute(item.cmd)
+            status = self.execute(cmd)
+            if type(cmd) is not A.Pipeline and type(cmd) is not A.SimpleCommand:
+                st.pipestatus = [status]
     return status
 
 def _exec_list(self: Shell, node: A.CommandList) -> int:
@@ -121,7 +125,7 @@ def _run_body(self: Shell, body: A.CommandList) -> tuple[int, str | None]:
         if b.levels > 1:
             b.levels -= 1
             raise
-        return self.state.last_status, "break"
+        return 0, "break"
     except ContinueLoop as c:
         if c.levels > 1:
             c.levels -= 1
@@ -173,10 +177,21 @@ def _exec_for(self: Shell, node: A.For) -> int:
         return 1
     st.loop_depth += 1
     try:
+        trace = None
+        if st.opts["xtrace"]:
+            from .executor import xquote
+
+            trace = f"for {node.var} in " + " ".join(xquote(i) for i in items)
         for count, item in enumerate(items, 1):
             self._loop_guard(count)
+            if trace is not None:
+                self.xtrace_line(trace)
             try:
-                self.set_var(node.var, item)
+                ref = st.vars.find(node.var)
+                if ref is not None and ref.attrs & NAMEREF:
+                    ref.value = item  # `for r in a b` with a nameref r points it at each name
+                else:
+                    self.set_var(node.var, item)
             except AssignError as e:
                 self.error(e.message)
                 status = 1
@@ -192,6 +207,8 @@ def _exec_for(self: Shell, node: A.For) -> int:
 def _arith_or_error(self: Shell, word: A.Word | None, default: int = 1) -> int | None:
     if word is None:
         return default
+    if self.state.opts["xtrace"]:
+        self.xtrace_line(f"(( {word.text.strip()} ))")
     try:
         return self.expander.arith(word)
     except ArithError as e:
@@ -243,6 +260,10 @@ def _exec_case(self: Shell, node: A.Case) -> int:
         subject = self.expander.string(node.word)
     except ExpansionError as e:
         return self.expansion_failed(e)
+    if st.opts["xtrace"]:
+        from .executor import xquote
+
+        self.xtrace_line(f"case {xquote(subject)} in")
     nocase = st.shopts["nocasematch"]
     extglob = st.shopts["extglob"]
     status = 0
@@ -322,6 +343,10 @@ def _exec_funcdef(self: Shell, node: A.FuncDef) -> int:
     if st.opts["posix"] and node.name in SPECIAL:
         self.error(f"`{node.name}': is a special builtin")
         raise ExitShell(2)
+    if node.name in st.readonly_funcs:
+        self.error(f"{node.name}: readonly function")
+        st.last_status = 1
+        return 1
     st.functions[node.name] = node
     source = st.sources[-1] if st.sources else (st.frames[-1].source if st.frames else self.main_source())
     st.func_sources[node.name] = (source, node.line)
@@ -375,7 +400,8 @@ def call_function(self: Shell, name: str, fdef: A.FuncDef, argv: list[str], temp
         except ReturnFromFunction as r:
             status = r.status
         handler = st.traps.get("RETURN")
-        if handler and st.in_trap != "RETURN":
+        # a RETURN trap applies to the function that set it, or to all with functrace
+        if handler and st.in_trap != "RETURN" and (st.opts["functrace"] or st.return_trap_depth == len(st.frames)):
             self.run_trap_text(handler, "RETURN")
     finally:
         st.loop_depth = saved_loop
@@ -393,9 +419,9 @@ def expansion_failed(self: Shell, e: ExpansionError) -> int:
     self.error(e.message)
     st = self.state
     if e.fatal == 127:
-        # ${x:?} and unbound variables end the shell: bash -c exits 127,
-        # a script read from stdin or a file exits 1
-        raise ExitShell(127 if st.mode == "c" else 1)
+        # ${x:?} and unbound variables end the shell: bash -c exits 127 at
+        # its top level; subshells and scripts from stdin or a file exit 1
+        raise ExitShell(127 if st.mode == "c" and st.subshell == 0 else 1)
     if e.fatal is not None:
         raise AbortCommand(e.fatal)
     st.last_status = 1

@@ -13,7 +13,7 @@ from ..commands import registry
 from ..commands.context import CommandExit, Ctx
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
-from ..expand.quoting import quote_reusable
+from ..expand.quoting import quote_reusable, single_quote
 from ..limits import Cancelled, LimitExceeded
 from ..stdio.pipe import Pipe
 from ..stdio.streams import BufferWriter, ClosedStream, NullStream, SigPipe, Stream
@@ -22,7 +22,7 @@ from ..vfs.errors import FsError
 from .control import AbortCommand, ExitShell
 from .runtime import Job
 from .variables import AssignError
-from .vars import EXPORT, Scope, Var
+from .vars import EXPORT, READONLY, Scope, Var
 
 if TYPE_CHECKING:
     from .shell import Shell
@@ -61,6 +61,11 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
     st.line = cmd.line
     self.rt.budget.command()
     self.last_cmdsub_status = None
+    if st.traps and not cmd.words:
+        debug = st.traps.get("DEBUG")
+        if debug and st.in_trap != "DEBUG":
+            self.current_command_text = _command_text(cmd)
+            self.run_trap_text(debug, "DEBUG")
     if not cmd.words and not cmd.redirs and len(cmd.assigns) == 1:
         # `name=value`: the commonest command in loops, without the general machinery
         a = cmd.assigns[0]
@@ -86,26 +91,35 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
                 self.errexit_check(status)
             return status
     try:
-        pending = [self.expand_assignment(a) for a in cmd.assigns]
         argv = self.expand_argv(cmd.words)
+        if self.pending_args is not None:
+            argv.extend(self.pending_args)
+            self.pending_args = None
+        if not argv:
+            return self._assignments_only(cmd)
+        trace: list[str] | None = [] if st.opts["xtrace"] else None
+        temp = self.temp_scope(cmd.assigns, trace) if cmd.assigns else None
     except ExpansionError as e:
+        self.finish_procsubs()
         return self.expansion_failed(e)
     except ArithError as e:
+        self.finish_procsubs()
         return self.expansion_failed(ExpansionError(e.render(), 1))
     except AssignError as e:
         self.error(e.message)
         st.last_status = 1
         return 1
     try:
-        if self.pending_args is not None:
-            argv.extend(self.pending_args)
-            self.pending_args = None
-        if not argv:
-            return self._assignments_only(cmd, pending)
-        if st.opts["xtrace"]:
-            self.xtrace(pending, argv)
-        self.current_command_text = " ".join(argv)
-        status = self.dispatch(argv, pending, cmd.redirs)
+        if trace is not None:
+            for piece in trace:
+                self.xtrace_line(piece)
+            self.xtrace_line(" ".join(_xquote(a) for a in argv))
+        self.current_command_text = _command_text(cmd)
+        debug = st.traps.get("DEBUG")
+        if debug and st.in_trap != "DEBUG":
+            self.run_trap_text(debug, "DEBUG")
+        status = self.dispatch(argv, temp, cmd.redirs)
+        st.last_arg = argv[-1]
     finally:
         if self.procsubs:
             self.finish_procsubs()
@@ -153,41 +167,21 @@ def expand_assignment(
     value = self.expander.string(a.value) if a.value is not None else ""
     return a.name, a.sub, a.append, value, None
 
-def assign_pending(
-    self: Shell,
-    pending: Sequence[tuple[str, str | None, bool, str, list[tuple[str | None, str, bool]] | None]],
-    scope: Scope | None = None,
-    export: bool = False,
-) -> None:
-    for name, sub, append, value, items in pending:
-        if scope is not None:
-            # a temporary binding: arrays are passed as their text, and a
-            # readonly name is an error that does not stop the command
-            var = self.state.vars.find(name)
-            if var is not None and var.attrs & 2:
-                self.error(f"{name}: readonly variable")
-                continue
-            if items is not None:
-                value = "(" + " ".join(v for _, v, _ in items) + ")"
-                items = None
-        if items is not None:
-            if sub is not None:
-                raise AssignError(f"{name}[{sub}]: cannot assign list to array member")
-            self.set_array(name, items, append=append, scope=scope)
-        else:
-            self.set_var(name, value, sub=sub, append=append, scope=scope)
-        if export and scope is not None:
-            var = scope.get(name)
-            if var is not None:
-                var.attrs |= EXPORT
-
-def _assignments_only(self: Shell, cmd: A.SimpleCommand, pending: list) -> int:  # type: ignore[type-arg]
+def _assignments_only(self: Shell, cmd: A.SimpleCommand) -> int:
+    """`a=1 b=$a`: each assignment is expanded and made in turn."""
     st = self.state
-    if st.opts["xtrace"] and pending:
-        self.xtrace(pending, [])
-    status = self.last_cmdsub_status if self.last_cmdsub_status is not None else 0
+    trace = st.opts["xtrace"]
     try:
-        self.assign_pending(pending)
+        for a in cmd.assigns:
+            name, sub, append, value, items = self.expand_assignment(a)
+            if trace:
+                self.xtrace_line(_trace_assign(name, sub, append, value, items))
+            if items is not None:
+                if sub is not None:
+                    raise AssignError(f"{name}[{sub}]: cannot assign list to array member")
+                self.set_array(name, items, append=append)
+            else:
+                self.set_var(name, value, sub=sub, append=append)
     except AssignError as e:
         self.error(e.message)
         st.last_status = 1
@@ -198,6 +192,9 @@ def _assignments_only(self: Shell, cmd: A.SimpleCommand, pending: list) -> int: 
         return 1
     except ExpansionError as e:
         return self.expansion_failed(e)
+    except ArithError as e:
+        return self.expansion_failed(ExpansionError(e.render(), 1))
+    status = self.last_cmdsub_status if self.last_cmdsub_status is not None else 0
     if cmd.redirs:
         undo = self.apply_redirects(cmd.redirs)
         if undo is None:
@@ -206,20 +203,24 @@ def _assignments_only(self: Shell, cmd: A.SimpleCommand, pending: list) -> int: 
             return 1
         self.restore_redirects(undo)
     st.last_status = status
+    st.pipestatus = [status]
     self.errexit_check(status)
     return status
+
 
 # ------------------------------------------------------------ dispatch
 
 def dispatch(
     self: Shell,
     argv: list[str],
-    pending: Sequence[tuple[str, str | None, bool, str, list[tuple[str | None, str, bool]] | None]],
+    temp: Scope | None,
     redirs: tuple[A.Redir, ...],
     *,
     no_functions: bool = False,
     builtins_only: bool = False,
 ) -> int:
+    """Run argv as a function, builtin or command. `temp` holds the command's
+    temporary assignments (`x=1 cmd`), already expanded and exported."""
     st = self.state
     name = argv[0]
     gate = self.rt.command_gate
@@ -240,51 +241,78 @@ def dispatch(
         return 1
     try:
         if fdef is not None:
-            temp = Scope(temp=True) if pending else None
-            if temp is not None:
-                self.assign_pending(pending, temp, export=True)
             return self.call_function(name, fdef, argv, temp)
-        if builtin is not None:
-            if not pending:
-                return builtin(self, argv)
-            if name in SPECIAL and st.opts["posix"]:
-                # POSIX: assignments before a special builtin persist (and stay exported)
-                self.assign_pending(pending)
-                for pname, *_ in pending:
-                    var = st.vars.find(pname)
-                    if var is not None:
-                        var.attrs |= EXPORT
-                return builtin(self, argv)
-            temp = Scope(temp=True)
-            self.assign_pending(pending, temp, export=True)
+        if builtin is not None and temp is not None and name in SPECIAL and st.opts["posix"]:
+            # POSIX: assignments before a special builtin persist (and stay exported)
+            globals_ = st.vars.scopes[-1] if st.vars.scopes[-1].func else st.vars.globals
+            for tname, tvar in temp.items():
+                target = st.vars.find(tname)
+                if target is not None:
+                    target.value = tvar.value
+                    target.attrs |= EXPORT
+                else:
+                    globals_[tname] = tvar
+            temp = None
+        if temp is not None:
             st.vars.push(temp)
-            try:
+        try:
+            if builtin is not None:
                 return builtin(self, argv)
-            finally:
+            if builtins_only:
+                self.builtin_error("builtin", f"{name}: not a shell builtin")
+                return 1
+            return self.run_external(argv, self.exported_env())
+        finally:
+            if temp is not None:
                 if st.vars.scopes and st.vars.scopes[-1] is temp:
                     st.vars.pop()
-                else:
+                elif temp in st.vars.scopes:
                     st.vars.scopes.remove(temp)
-        if builtins_only:
-            self.builtin_error("builtin", f"{name}: not a shell builtin")
-            return 1
-        env = self.exported_env()
-        for pname, sub, append, value, items in pending:
-            if items is not None:
-                value = "(" + " ".join(v for _, v, _ in items) + ")"
-            if sub is None:
-                var = self.state.vars.find(pname)
-                if var is not None and var.attrs & 2:
-                    self.error(f"{pname}: readonly variable")
-                    continue
-                env[pname] = (env.get(pname, "") + value) if append else value
-        return self.run_external(argv, env)
     except AssignError as e:
         self.error(e.message)
         return 1
     finally:
         if undo:
             self.restore_redirects(undo)
+
+
+def temp_scope(self: Shell, assigns: tuple[A.Assign, ...], trace: list[str] | None) -> Scope:
+    """Expand `x=1 y=$x cmd` assignments left to right into a temporary scope
+    (each sees the previous ones); arrays become their text, readonly names
+    are reported and skipped."""
+    st = self.state
+    temp = Scope(temp=True)
+    st.vars.push(temp)
+    try:
+        for a in assigns:
+            name, sub, append, value, items = self.expand_assignment(a)
+            if items is not None:
+                value = "(" + " ".join(v for _, v, _ in items) + ")"
+            if trace is not None:
+                trace.append(_trace_assign(name, sub, append, value, None))
+            var = st.vars.find(name)
+            if var is not None and var.attrs & READONLY and name not in temp:
+                self.error(f"{name}: readonly variable")
+                continue
+            if append and name not in temp and var is not None and isinstance(var.value, str):
+                value = var.value + value
+                append = False
+            self.set_var(name, value, sub=sub, append=append, scope=temp)
+            tvar = temp.get(name)
+            if tvar is not None:
+                tvar.attrs |= EXPORT
+    finally:
+        st.vars.pop()
+    return temp
+
+
+def _trace_assign(name: str, sub: str | None, append: bool, value: str,
+                  items: list[tuple[str | None, str, bool]] | None) -> str:
+    head = name + (f"[{sub}]" if sub is not None else "") + ("+=" if append else "=")
+    if items is not None:
+        return head + "(" + " ".join(_xquote(v) if k is None else f"[{k}]={_xquote(v)}" for k, v, _ in items) + ")"
+    return head + _xquote(value)
+
 
 def find_command(self: Shell, name: str) -> tuple[str, str]:
     """('command', path) for a registry command, ('script', path) for an
@@ -403,7 +431,7 @@ def _ctx_runner(
             scope[n] = Var(val, EXPORT)
     try:
         self.rt.budget.command()
-        return child.dispatch(list(argv), [], (), no_functions=True)
+        return child.dispatch(list(argv), None, (), no_functions=True)
     except ExitShell as e:
         return e.status
 
@@ -594,9 +622,11 @@ def finish_procsubs(self: Shell) -> None:
     subs = self.procsubs
     self.procsubs = []
     for fd, stream, thread in subs:
-        stream.close()
         if self.io.get(fd) is stream:
             del self.io[fd]
+        if any(s is stream for s in self.io.values()):
+            continue  # still open on another fd (`exec 3< <(...)`): keep it
+        stream.close()
         if thread is not None:
             while thread.is_alive():
                 thread.join(0.05)
@@ -836,28 +866,19 @@ def _ps4(self: Shell, ps4: str) -> str:
     except Exception:
         return ps4
 
-def xtrace(self: Shell, pending: Sequence[tuple[str, str | None, bool, str, list | None]], argv: list[str]) -> None:  # type: ignore[type-arg]
-    pieces: list[str] = []
-    for name, sub, append, value, items in pending:
-        head = name + (f"[{sub}]" if sub is not None else "") + ("+=" if append else "=")
-        if items is not None:
-            inner = " ".join(_xquote(v) if k is None else f"[{k}]={_xquote(v)}" for k, v, _ in items)
-            pieces.append(f"{head}({inner})")
-        else:
-            pieces.append(head + _xquote(value))
-    if pending:
-        for p in pieces:
-            self.xtrace_line(p)
-    if argv:
-        self.xtrace_line(" ".join(_xquote(a) for a in argv))
-
-
 def _xquote(word: str) -> str:
+    """How `set -x` shows a word: single quotes (tabs and newlines included),
+    $'...' only for other control characters."""
     if word == "":
         return "''"
     if all(c.isalnum() or c in "_-./=:,+@%^" for c in word):
         return word
-    return quote_reusable(word)
+    if any((ord(c) < 32 and c not in "\t\n") or ord(c) == 127 for c in word):
+        return quote_reusable(word)
+    return single_quote(word)
+
+
+xquote = _xquote
 
 
 def _stage_status(child: Shell, cmd: A.Command) -> int:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded
-from ..stdio.streams import BytesReader, ClosedStream, Stream
+from ..stdio.streams import BytesReader, ClosedStream, DirStream, Stream
 from ..syntax import ast as A
 from ..vfs.errors import FsError
 
@@ -93,6 +93,10 @@ def _open(self: Shell, path: str, flags: str) -> Stream | None:
         self.error(": No such file or directory")
         return None
     st = self.state
+    if flags == "r":
+        existing = st.fs.try_stat(path)
+        if existing is not None and existing.is_dir and st.fs.access(path, 4):
+            return DirStream()
     if flags == "w" and st.opts["noclobber"]:
         existing = st.fs.try_stat(path)
         if existing is not None and existing.is_file:

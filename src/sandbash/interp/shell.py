@@ -86,7 +86,7 @@ class Shell:
     expand_argv = _ex.expand_argv
     expand_assign_arg = _ex.expand_assign_arg
     expand_assignment = _ex.expand_assignment
-    assign_pending = _ex.assign_pending
+    temp_scope = _ex.temp_scope
     _assignments_only = _ex._assignments_only
     dispatch = _ex.dispatch
     find_command = _ex.find_command
@@ -111,7 +111,6 @@ class Shell:
     wait_all_jobs = _ex.wait_all_jobs
     xtrace_line = _ex.xtrace_line
     _ps4 = _ex._ps4
-    xtrace = _ex.xtrace
     apply_redirects = _rd.apply_redirects
     restore_redirects = _rd.restore_redirects
     _set_fd = _rd._set_fd
@@ -234,7 +233,13 @@ class Shell:
     def syntax_error(self, e: ParseError, source_name: str | None) -> None:
         st = self.state
         name = st.arg0
-        where = f"{name}: {source_name}: line {e.line}: " if source_name else f"{name}: line {e.line}: "
+        if source_name is None and st.sources:
+            # a sourced file names itself: `./lib.sh: line 2: ...`
+            where = f"{st.sources[-1]}: line {e.line}: "
+        elif source_name:
+            where = f"{name}: {source_name}: line {e.line}: "
+        else:
+            where = f"{name}: line {e.line}: "
         self.write_err(f"{where}{e.message}\n")
         if e.source_line is not None:
             self.write_err(f"{where}`{e.source_line}'\n")
@@ -259,6 +264,7 @@ class Shell:
         while True:
             parser.aliases = st.aliases if st.shopts["expand_aliases"] else None
             parser.extglob = st.shopts["extglob"]
+            start = parser.pos
             try:
                 node = parser.parse_next()
             except ParseLimit as e:
@@ -273,7 +279,8 @@ class Shell:
             if node is None:
                 return st.last_status
             if st.opts["verbose"]:
-                pass
+                # `set -v`: each command is echoed as it is read
+                self.write_err(parser.src[start : parser.pos].lstrip("\n").rstrip("\n") + "\n")
             if st.opts["noexec"]:
                 continue
             if toplevel:
@@ -313,15 +320,19 @@ class Shell:
         return status
 
     def run_trap_text(self, handler: str, signame: str) -> None:
-        saved_status = self.state.last_status
-        saved_trap = self.state.in_trap
-        self.state.in_trap = signame
+        st = self.state
+        saved_status = st.last_status
+        saved_trap = st.in_trap
+        saved_line = st.line
+        st.in_trap = signame
         try:
-            self.run_text(handler, None)
+            # commands in the handler report the line of what triggered it
+            self.run_text(handler, None, line_base=max(st.line, 1))
         finally:
-            self.state.in_trap = saved_trap
+            st.in_trap = saved_trap
+            st.line = saved_line
             if signame != "EXIT":
-                self.state.last_status = saved_status
+                st.last_status = saved_status
 
     # ------------------------------------------------------------ ExpandEnv
 

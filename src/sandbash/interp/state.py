@@ -66,6 +66,7 @@ class ShellState:
         self.shopts = dict(SHOPT_OPTIONS)
         self.functions: dict[str, FuncDef] = {}
         self.exported_funcs: set[str] = set()
+        self.readonly_funcs: set[str] = set()
         self.disabled_builtins: set[str] = set()
         self.func_sources: dict[str, tuple[str, int]] = {}
         self.aliases: dict[str, str] = {}
@@ -90,6 +91,8 @@ class ShellState:
         self.pid = 0
         self.bashpid = 0
         self.in_trap = ""
+        self.return_trap_depth = -1  # call depth where the RETURN trap was set
+        self.last_arg = "/usr/bin/bash"  # $_
         self.getopts_pos = 0  # index inside a bundled option group for getopts
         self.args_version = 0  # bumped when `set`/`shift` replace the positional parameters
         self.getopts_version = 0
@@ -104,6 +107,7 @@ class ShellState:
         new.shopts = dict(self.shopts)
         new.functions = dict(self.functions)
         new.exported_funcs = set(self.exported_funcs)
+        new.readonly_funcs = set(self.readonly_funcs)
         new.disabled_builtins = set(self.disabled_builtins)
         new.func_sources = dict(self.func_sources)
         new.aliases = dict(self.aliases)
@@ -130,6 +134,8 @@ class ShellState:
         new.pid = self.pid
         new.bashpid = self.bashpid
         new.in_trap = self.in_trap
+        new.return_trap_depth = self.return_trap_depth
+        new.last_arg = self.last_arg
         new.getopts_pos = self.getopts_pos
         new.args_version = self.args_version
         new.getopts_version = self.getopts_version

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 _DYNAMIC = frozenset(
     {"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME", "FUNCNAME",
      "BASH_SOURCE", "BASH_LINENO", "PIPESTATUS", "BASH_SUBSHELL", "GROUPS", "DIRSTACK", "SHELLOPTS",
-     "BASHOPTS", "BASH_ARGC", "BASH_ARGV", "BASH_COMMAND"}
+     "BASHOPTS", "BASH_ARGC", "BASH_ARGV", "BASH_COMMAND", "_"}
 )
 
 
@@ -73,6 +73,8 @@ def _dynamic(self: Shell, name: str) -> Var | None:
         return Var(IndexedArray(), ARRAY)
     if name == "BASH_COMMAND":
         return Var(self.current_command_text)
+    if name == "_":
+        return Var(self.state.last_arg)
     return None
 
 def _call_stack_var(self: Shell, name: str) -> Var:
@@ -285,8 +287,8 @@ def _set_element(self: Shell, name: str, var: Var, sub: str, value: str, append:
             cur = AssocArray()
             var.value = cur
         key = self.subscript_key(sub)
-        if key == "" and sub.strip() in ("", '""', "''"):
-            raise AssignError(f"{name}[{sub}]: bad array subscript" if sub else f"{name}: bad array subscript")
+        if key == "":
+            raise AssignError(f"{name}[{sub}]: bad array subscript")
         old = cur.get(key) if append else None
         cur.set(key, self._convert(var, value, var.attrs, old if append else None) if (append or var.attrs) else value)
         return

@@ -287,10 +287,10 @@ def format_printf(
                     s = s[: int(prec)]
                 out.append(_pad(printf_q(s), flags, width, None))
             elif conv == "c":
-                s = (arg or "")[:1]
-                if arg and arg[:1]:
-                    b = arg.encode("utf-8", "surrogateescape")[:1]
-                    s = b.decode("utf-8", "surrogateescape")
+                # the first byte of the argument; an empty (given) argument is a NUL
+                s = "\0" if arg == "" else ""
+                if arg:
+                    s = arg.encode("utf-8", "surrogateescape")[:1].decode("utf-8", "surrogateescape")
                 out.append(_pad(s, flags, width, None))
             elif conv in "diouxX":
                 value, _ = parse_int(arg if arg is not None else "0", bad, unsigned=conv in "ouxX")

@@ -126,7 +126,10 @@ class TestParser:
         body = text[1:] if text[:1] in "+-" else text
         if not body.isdigit() or not body.isascii():
             raise TestError(f"{s}: integer expression expected")
-        return int(text, 10)
+        value = int(text, 10)
+        if not -(1 << 63) <= value < (1 << 63):
+            raise TestError(f"{s}: integer expression expected")
+        return value
 
     def binary(self, a: str, op: str, b: str) -> bool:
         if op in ("=", "=="):

@@ -141,6 +141,15 @@ class ClosedStream(Stream):
     """A closed file descriptor."""
 
 
+class DirStream(Stream):
+    """A directory opened for reading (`< dir`): opening works, reading fails."""
+
+    readable = True
+
+    def _fill(self, n: int) -> bytes:
+        raise StreamError(errno.EISDIR, "Is a directory")
+
+
 class NullStream(Stream):
     readable = True
     writable = True

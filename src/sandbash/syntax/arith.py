@@ -59,7 +59,7 @@ def parse_number(text: str) -> int:
             raise ArithSyntaxError("invalid number", 0, whole=True)
         base = int(base_s)
         if base < 2 or base > 64:
-            if base == 0 or base == 1:
+            if base == 0:
                 raise ArithSyntaxError("invalid number", 0, whole=True)
             raise ArithSyntaxError("invalid arithmetic base", 0, whole=True)
         if not digits:
@@ -106,6 +106,7 @@ class _Parser:
         text = self.text
         n = len(text)
         i = self.pos
+        self.prev_pos = getattr(self, "tok_pos", 0)
         while i < n and text[i] in " \t\n\r":
             i += 1
         self.tok_pos = i
@@ -135,6 +136,9 @@ class _Parser:
         return ArithSyntaxError(message, self.tok_pos)
 
     def expect_operand_error(self) -> ArithSyntaxError:
+        if self.kind == "eof":
+            # bash points at the operator left dangling at the end
+            return ArithSyntaxError("syntax error: operand expected", self.prev_pos)
         return self.error("syntax error: operand expected")
 
     # --- grammar
@@ -224,6 +228,9 @@ class _Parser:
                 if self.kind == "name":
                     target = self.lvalue()
                     return AIncDec(tok, True, target)
+                if self.kind == "op" and self.tok in ("+", "-", "++", "--"):
+                    raise self.expect_operand_error() if self.kind != "eof" else self.error(
+                        "syntax error: operand expected")
                 # `++5` is two unary plus signs in bash
                 self.pos, self.tok, self.tok_pos, self.kind = save
                 self.pos = self.tok_pos + 1

@@ -584,7 +584,11 @@ class WordReader:
         if at(i) == "[" and name not in _SPECIAL_PARAMS and not name.isdigit():
             end = self._find_subscript_end(i + 1)
             if end < 0:
-                raise self.error_eof("}", start_line)
+                close = self.src.find("}", i)
+                if close < 0:
+                    raise self.error_eof("}", start_line)
+                self.pos = close + 1
+                return A.Param("", None, "bad", A.ParamOp("bad", self.src[dollar : close + 1]), True)
             sub = src[i + 1 : end]
             i = end + 1
         names_suffix = ""
@@ -717,8 +721,8 @@ class WordReader:
             else:
                 self._expect_close(start_line)
             return A.ParamOp("repl", op, pat, rep)
-        if c in "^,":
-            op = two if two in ("^^", ",,") else c
+        if c in "^,~":
+            op = two if two in ("^^", ",,", "~~") else c
             self.pos = i + len(op)
             arg = self._param_arg(PARAM, in_dq, start_line, "pat")
             return A.ParamOp("case", op, arg if arg.parts else None)

@@ -887,6 +887,10 @@ class Parser(WordReader):
         line = self.line_at(tok.pos)
         self.skip_blanks()
         target_tok = self.peek()
+        if target_tok.kind == "eof":
+            # bash sees the end of a -c string as a newline here
+            raise ParseError("syntax error near unexpected token `newline'", self.line_at(tok.pos),
+                             source_line=self.current_line_text(tok.pos))
         if target_tok.kind != "word":
             raise self.unexpected(target_tok)
         assert target_tok.word is not None
