@@ -1,0 +1,490 @@
+"""tar (GNU tar 1.34): create, extract, list, append and update archives on the
+virtual filesystem.
+
+Archives are built and read in memory with `tarfile` over bytes; members
+are never extracted by `tarfile` itself: each one is checked (leading `/`
+and `..` prefixes are removed with GNU's message, names containing `..` are
+skipped) and written through the filesystem facade, so policy and quota
+apply. Compression goes through the same codecs as gzip/bzip2/xz, and is
+detected automatically when reading.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import io
+import tarfile
+from dataclasses import dataclass, field
+
+from ...expand.pattern import compile_pattern
+from ...vfs.base import S_IFMT, Stat
+from ...vfs.errors import FsError, strerror
+from ..context import CommandExit, Ctx
+from ..date import local_zone
+from ..fsutil import group_name, mode_string, quote, user_name
+from . import codecs
+from .codecs import CodecError
+from .tar_args import TarArgs, TarUsage, parse_tar_args
+
+EXT_COMPRESSION = ((".tar.gz", "gzip"), (".tgz", "gzip"), (".taz", "gzip"), (".tar.Z", "gzip"), (".gz", "gzip"),
+                   (".tar.bz2", "bzip2"), (".tbz", "bzip2"), (".tbz2", "bzip2"), (".tb2", "bzip2"), (".bz2", "bzip2"),
+                   (".tar.xz", "xz"), (".txz", "xz"), (".xz", "xz"), (".tar.lzma", "xz"), (".tlz", "xz"),
+                   (".lzma", "xz"))
+PROGRAMS = {"gzip": ("gzip", "stdin: not in gzip format", 1), "bzip2": ("bzip2", "(stdin) is not a bzip2 file.", 2),
+            "xz": ("xz", "(stdin): File format not recognized", 1)}
+
+
+class Fatal(Exception):
+    """An error tar does not recover from (status 2 after its message)."""
+
+
+@dataclass
+class Tar:
+    ctx: Ctx
+    a: TarArgs
+    failed: bool = False
+    prefixes: set[str] = field(default_factory=set)
+    ugswidth: int = 19
+
+    # ------------------------------------------------------------ messages
+
+    def error(self, message: str) -> None:
+        self.ctx.error(message)
+        self.failed = True
+
+    def fatal(self, message: str) -> Fatal:
+        self.ctx.error(message)
+        self.ctx.error("Error is not recoverable: exiting now")
+        return Fatal()
+
+    def strip_unsafe(self, name: str) -> str:
+        """GNU safer_name_suffix: drop a leading `/` or `...../` prefix, once announced."""
+        if self.a.absolute:
+            return name
+        prefix_len = 0
+        i = 0
+        while i < len(name):
+            if name.startswith("..", i) and (i + 2 == len(name) or name[i + 2] == "/"):
+                prefix_len = i + 2
+            slash = name.find("/", i)
+            if slash < 0:
+                break
+            i = slash + 1
+        while prefix_len < len(name) and name[prefix_len] == "/":
+            prefix_len += 1
+        if prefix_len:
+            prefix = name[:prefix_len]
+            if prefix not in self.prefixes:
+                self.prefixes.add(prefix)
+                self.ctx.error(f"Removing leading `{prefix}' from member names")
+            name = name[prefix_len:]
+        return name
+
+    # ------------------------------------------------------------ archive bytes
+
+    def compression_for_create(self) -> str | None:
+        if self.a.compress:
+            return self.a.compress
+        if self.a.auto and self.a.file:
+            for ext, kind in EXT_COMPRESSION:
+                if self.a.file.endswith(ext):
+                    return kind
+        return None
+
+    def read_archive(self) -> bytes:
+        path = self.a.file or "-"
+        if path == "-":
+            data = self.ctx.stdin.read()
+        else:
+            try:
+                data = self.ctx.fs.read_bytes(path)
+            except FsError as e:
+                raise self.fatal(f"{path}: Cannot open: {strerror(e.errno or 0)}")
+        kind = codecs.sniff(data)
+        wanted = self.a.compress
+        if wanted and kind != wanted:
+            program, message, status = PROGRAMS[wanted]
+            self.ctx.stderr.write(f"\n{program}: {message}\n".encode() if program == "gzip" else
+                                  f"{program}: {message}\n".encode())
+            raise self.fatal(f"Child returned status {status}")
+        if kind is not None:
+            decode = {"gzip": codecs.gzip_decompress, "bzip2": codecs.bzip2_decompress, "xz": codecs.xz_decompress}
+            try:
+                data = b"".join(decode[kind]([data]))
+            except CodecError:
+                raise self.fatal("Child returned status 1")
+        return data
+
+    def write_archive(self, data: bytes) -> None:
+        kind = self.compression_for_create()
+        if kind == "gzip":
+            data = b"".join(codecs.gzip_compress([data], 6, None, 0))
+        elif kind == "bzip2":
+            data = b"".join(codecs.bzip2_compress([data], 9))
+        elif kind == "xz":
+            data = b"".join(codecs.xz_compress([data], 6))
+        path = self.a.file or "-"
+        if path == "-":
+            self.ctx.stdout.write(data)
+            return
+        try:
+            self.ctx.fs.write_bytes(path, data)
+        except FsError as e:
+            raise self.fatal(f"{path}: Cannot open: {strerror(e.errno or 0)}")
+
+    def open_members(self, data: bytes) -> list[tuple[tarfile.TarInfo, bytes | None]]:
+        if not data:
+            self.error("This does not look like a tar archive")
+            return []
+        try:
+            tf = tarfile.open(fileobj=io.BytesIO(data), mode="r:")
+        except tarfile.TarError:
+            self.error("This does not look like a tar archive")
+            return []
+        members: list[tuple[tarfile.TarInfo, bytes | None]] = []
+        for info in tf:
+            self.ctx.checkpoint()
+            content = None
+            if info.isreg():
+                extracted = tf.extractfile(info)
+                content = extracted.read() if extracted is not None else b""
+            members.append((info, content))
+        return members
+
+    # ------------------------------------------------------------ listing
+
+    def long_line(self, info: tarfile.TarInfo) -> str:
+        kind = {tarfile.DIRTYPE: "d", tarfile.SYMTYPE: "l", tarfile.LNKTYPE: "h", tarfile.CHRTYPE: "c",
+                tarfile.BLKTYPE: "b", tarfile.FIFOTYPE: "p"}.get(info.type, "-")
+        modes = kind + mode_string(info.mode)[1:]
+        user = info.uname or str(info.uid)
+        group = info.gname or str(info.gid)
+        size = str(info.size if info.isreg() else 0)
+        pad = len(user) + 1 + len(group) + len(size) + 1
+        self.ugswidth = max(self.ugswidth, pad)
+        stamp = _dt.datetime.fromtimestamp(int(info.mtime), local_zone(self.ctx.env)).strftime("%Y-%m-%d %H:%M")
+        name = info.name + ("/" if info.isdir() and not info.name.endswith("/") else "")
+        if info.issym():
+            name += f" -> {info.linkname}"
+        elif info.islnk():
+            name += f" link to {info.linkname}"
+        return f"{modes} {user}/{group} {size:>{self.ugswidth - pad + len(size)}} {stamp} {name}"
+
+    def show(self, info: tarfile.TarInfo, long: bool) -> None:
+        name = info.name + ("/" if info.isdir() and not info.name.endswith("/") else "")
+        line = self.long_line(info) if long else name
+        out = self.ctx.stdout if self.a.op == "t" or not self.a.to_stdout else self.ctx.stderr
+        out.write((line + "\n").encode("utf-8", "surrogateescape"))
+
+    # ------------------------------------------------------------ selection
+
+    def excluded(self, name: str) -> bool:
+        parts = name.rstrip("/").split("/")
+        for pat in self.a.exclude:
+            p = compile_pattern(pat)
+            # GNU's default: unanchored (any run of components after a '/') and a match on a
+            # leading directory excludes everything below it
+            for i in range(len(parts)):
+                if any(p.fullmatch("/".join(parts[i:j])) for j in range(i + 1, len(parts) + 1)):
+                    return True
+        return False
+
+    def selected(self, name: str, wanted: list[str], used: set[str]) -> bool:
+        if not wanted:
+            return True
+        trimmed = name.rstrip("/")
+        for w in wanted:
+            w_trim = w.rstrip("/") or w
+            if self.a.wildcards:
+                if compile_pattern(w_trim).fullmatch(trimmed):
+                    used.add(w)
+                    return True
+            elif trimmed == w_trim or trimmed.startswith(w_trim + "/"):
+                used.add(w)
+                return True
+        return False
+
+
+# ------------------------------------------------------------ create, append
+
+
+def _add_path(tar: Tar, tf: tarfile.TarFile, cwd: str, name: str, seen_inodes: dict[tuple[int, int], str]) -> None:
+    ctx = tar.ctx
+    full = name if name.startswith("/") else cwd.rstrip("/") + "/" + name
+    st = ctx.fs.try_lstat(full)
+    if st is not None and st.is_link and tar.a.dereference:
+        st = ctx.fs.try_stat(full)
+    if st is None:
+        tar.error(f"{name}: Cannot stat: No such file or directory")
+        return
+    member = tar.strip_unsafe(name) if not tar.a.absolute else name
+    member = member or "."
+    if tar.excluded(member):
+        return
+    archive_path = tar.a.file and ctx.fs.abspath(tar.a.file)
+    if archive_path and ctx.fs.normpath(full) == ctx.fs.normpath(archive_path):
+        ctx.error(f"{name}: file is the archive; not dumped")
+        return
+    ctx.checkpoint()
+    info = _tarinfo(tar, member, st, full)
+    if st.is_file and st.nlink > 1:
+        key = (st.dev, st.ino)
+        if key in seen_inodes:
+            info.type, info.linkname, info.size = tarfile.LNKTYPE, seen_inodes[key], 0
+        else:
+            seen_inodes[key] = member
+    if tar.a.verbose:
+        tar.show(info, tar.a.verbose > 1)
+    if info.type == tarfile.REGTYPE:
+        tf.addfile(info, io.BytesIO(ctx.fs.read_bytes(full)))
+    else:
+        tf.addfile(info)
+    if st.is_dir and tar.a.recursion:
+        for child in ctx.fs.listdir(full):  # directory order, as GNU tar (--sort=none)
+            _add_path(tar, tf, cwd, name.rstrip("/") + "/" + child, seen_inodes)
+
+
+def _tarinfo(tar: Tar, member: str, st: Stat, full: str) -> tarfile.TarInfo:
+    info = tarfile.TarInfo(member + ("/" if st.is_dir and not member.endswith("/") else ""))
+    info.mode = st.mode & 0o7777
+    info.mtime = int(st.mtime)
+    info.uid, info.gid = st.uid, st.gid
+    info.uname, info.gname = user_name(st.uid), group_name(st.gid)
+    if tar.a.owner is not None:
+        info.uname = tar.a.owner
+        info.uid = int(tar.a.owner) if tar.a.owner.isdigit() else info.uid
+    if tar.a.group is not None:
+        info.gname = tar.a.group
+        info.gid = int(tar.a.group) if tar.a.group.isdigit() else info.gid
+    if info.uname.isdigit():
+        info.uname = user_name(int(info.uname))
+    if info.gname.isdigit():
+        info.gname = group_name(int(info.gname))
+    if st.is_dir:
+        info.type = tarfile.DIRTYPE
+    elif st.is_link:
+        info.type = tarfile.SYMTYPE
+        info.linkname = tar.ctx.fs.readlink(full)
+    elif st.is_file:
+        info.type = tarfile.REGTYPE
+        info.size = st.size
+    else:
+        info.type = {0o020000: tarfile.CHRTYPE, 0o060000: tarfile.BLKTYPE}.get(st.mode & S_IFMT, tarfile.FIFOTYPE)
+    return info
+
+
+def _create(tar: Tar, existing: bytes | None = None) -> None:
+    ctx = tar.ctx
+    if not tar.a.names:
+        if existing is None:
+            ctx.error("Cowardly refusing to create an empty archive")
+            ctx.stderr.write(b"Try 'tar --help' or 'tar --usage' for more information.\n")
+            raise CommandExit(2)
+    if (tar.a.file or "-") == "-" and ctx.stdout.is_tty:
+        raise tar.fatal("Refusing to write archive contents to terminal (missing -f option?)")
+    buf = io.BytesIO()
+    seen: dict[tuple[int, int], str] = {}
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as tf:
+        if existing:
+            for info, content in tar.open_members(existing):
+                tf.addfile(info, io.BytesIO(content) if content is not None else None)
+        old = {}
+        if tar.a.op == "u" and existing:
+            old = {info.name.rstrip("/"): info.mtime for info, _ in tar.open_members(existing)}
+        for cwd, name in tar.a.names:
+            base = ctx.fs.abspath(cwd) if cwd else ctx.cwd
+            if tar.a.op == "u":
+                st = ctx.fs.try_stat(name if name.startswith("/") else base.rstrip("/") + "/" + name)
+                if st is not None and not st.is_dir and name.rstrip("/") in old and st.mtime <= old[name.rstrip("/")]:
+                    continue
+            _add_path(tar, tf, base, name, seen)
+    tar.write_archive(buf.getvalue())
+
+
+# ------------------------------------------------------------ extract, list
+
+
+def _strip(name: str, count: int) -> str | None:
+    parts = [p for p in name.split("/") if p]
+    if count >= len(parts):
+        return None
+    trailing = "/" if name.endswith("/") else ""
+    return "/".join(parts[count:]) + trailing
+
+
+def _extract_one(tar: Tar, info: tarfile.TarInfo, content: bytes | None, base: str,
+                 dirs: list[tuple[str, tarfile.TarInfo]]) -> None:
+    ctx, fs = tar.ctx, tar.ctx.fs
+    name = tar.strip_unsafe(info.name)
+    if not tar.a.absolute and ".." in info.name.split("/"):
+        tar.error(f"{info.name}: Member name contains '..'")
+        return
+    if tar.a.strip:
+        stripped = _strip(name, tar.a.strip)
+        if stripped is None:
+            return
+        name = stripped
+    if not name or name in (".", "./"):
+        if not info.isdir():
+            return
+        name = "."
+    if tar.a.verbose:
+        tar.show(info, tar.a.verbose > 1)
+    if tar.a.to_stdout:
+        if content is not None:
+            ctx.stdout.write(content)
+        return
+    target = base.rstrip("/") + "/" + name.rstrip("/") if not name.startswith("/") else name
+    parent = target.rsplit("/", 1)[0] or "/"
+    try:
+        if not fs.is_dir(parent):
+            _make_parents(tar, parent, base)
+        existing = fs.try_lstat(target)
+        if info.isdir():
+            if existing is None:
+                fs.mkdir(target, 0o700)
+            elif not existing.is_dir:
+                fs.unlink(target)
+                fs.mkdir(target, 0o700)
+            dirs.append((target, info))
+            return
+        if existing is not None:
+            if tar.a.keep_old:
+                what = (f"Cannot create symlink to {quote(info.linkname)}" if info.issym() else "Cannot open")
+                tar.error(f"{name}: {what}: File exists")
+                return
+            if tar.a.skip_old:
+                return
+            if existing.is_dir:
+                if not info.isdir():
+                    fs.rmdir(target)
+            else:
+                fs.unlink(target)
+        if info.issym():
+            fs.symlink(info.linkname, target)
+        elif info.islnk():
+            link = tar.strip_unsafe(info.linkname)
+            if tar.a.strip:
+                link = _strip(link, tar.a.strip) or link
+            try:
+                fs.link(base.rstrip("/") + "/" + link if not link.startswith("/") else link, target)
+            except FsError as e:
+                tar.error(f"{name}: Cannot hard link to {quote(info.linkname)}: {strerror(e.errno or 0)}")
+            return
+        elif info.isreg():
+            fs.write_bytes(target, content or b"")
+        else:
+            fs.write_bytes(target, b"")  # devices and fifos become empty files in the sandbox
+        if not info.issym():
+            fs.chmod(target, _mode(tar, info.mode))
+            if not tar.a.touch:
+                fs.utime(target, info.mtime, info.mtime, follow=False)
+    except FsError as e:
+        tar.error(f"{name}: Cannot open: {strerror(e.errno or 0)}")
+
+
+def _make_parents(tar: Tar, parent: str, base: str) -> None:
+    """Create missing directories; -vv announces each as GNU tar does."""
+    fs = tar.ctx.fs
+    missing = []
+    cur = parent
+    while cur and cur != "/" and not fs.is_dir(cur):
+        missing.append(cur)
+        cur = cur.rsplit("/", 1)[0]
+    for d in reversed(missing):
+        fs.mkdir(d)
+        if tar.a.verbose > 1:
+            shown = d[len(base.rstrip("/")) + 1:] if d.startswith(base.rstrip("/") + "/") else d
+            modes = mode_string(0o040777 & ~fs.umask)
+            tar.ctx.out(f"{modes} {'Creating directory:':>{tar.ugswidth + 1 + 16}} {shown}\n")
+
+
+def _mode(tar: Tar, mode: int) -> int:
+    # an ordinary user gets the archive's permissions less the umask, unless -p
+    return mode & 0o7777 if tar.a.preserve else mode & 0o777 & ~tar.ctx.fs.umask
+
+
+def _read(tar: Tar) -> None:
+    ctx = tar.ctx
+    base = ctx.cwd
+    if tar.a.directory is not None:
+        base = ctx.fs.abspath(tar.a.directory)
+        if not ctx.fs.is_dir(base):
+            raise tar.fatal(f"{tar.a.directory}: Cannot open: No such file or directory")
+    members = tar.open_members(tar.read_archive())
+    wanted = [name for _, name in tar.a.names]
+    used: set[str] = set()
+    dirs: list[tuple[str, tarfile.TarInfo]] = []
+    for info, content in members:
+        ctx.checkpoint()
+        if tar.excluded(info.name) or not tar.selected(info.name, wanted, used):
+            continue
+        if tar.a.op == "t":
+            tar.strip_unsafe(info.name)
+            tar.show(info, tar.a.verbose > 0)
+        else:
+            _extract_one(tar, info, content, base, dirs)
+    # directory times last, as GNU does, so extracting files into them does not change them
+    for target, info in reversed(dirs):
+        try:
+            ctx.fs.chmod(target, _mode(tar, info.mode))
+            if not tar.a.touch:
+                ctx.fs.utime(target, info.mtime, info.mtime)
+        except FsError:
+            pass
+    for name in wanted:
+        if name not in used:
+            tar.error(f"{name}: Not found in archive")
+
+
+def cmd_tar(ctx: Ctx) -> int:
+    try:
+        args = parse_tar_args(ctx.args)
+    except TarUsage as e:
+        if e.message:
+            ctx.error(e.message)
+        ctx.stderr.write(b"Try 'tar --help' or 'tar --usage' for more information.\n")
+        return e.status
+    if args.help:
+        ctx.out("Usage: tar [OPTION...] [FILE]...\nGNU 'tar' saves many files together into a single tape or disk "
+                "archive, and can\nrestore individual files from the archive.\n")
+        return 0
+    tar = Tar(ctx, args)
+    try:
+        _read_lists(tar)
+        if args.op == "c":
+            _create(tar)
+        elif args.op in ("r", "u"):
+            if tar.compression_for_create() or args.compress:
+                ctx.error("Cannot update compressed archives")
+                ctx.stderr.write(b"Try 'tar --help' or 'tar --usage' for more information.\n")
+                return 2
+            existing = b""
+            if args.file and args.file != "-" and ctx.fs.exists(args.file):
+                existing = tar.read_archive()
+            _create(tar, existing)
+        else:
+            _read(tar)
+    except Fatal:
+        return 2
+    if tar.failed:
+        ctx.error("Exiting with failure status due to previous errors")
+        return 2
+    return 0
+
+
+def _read_lists(tar: Tar) -> None:
+    """-T and -X: names and exclusion patterns from files (one per line)."""
+    ctx, a = tar.ctx, tar.a
+    for cwd, path in a.files_from:
+        try:
+            text = ctx.read_input(path).decode("utf-8", "surrogateescape")
+        except FsError as e:
+            raise tar.fatal(f"{path}: Cannot open: {strerror(e.errno or 0)}")
+        a.names.extend((cwd, line) for line in text.split("\n") if line)
+    for path in a.exclude_from:
+        try:
+            text = ctx.read_input(path).decode("utf-8", "surrogateescape")
+        except FsError as e:
+            raise tar.fatal(f"{path}: Cannot open: {strerror(e.errno or 0)}")
+        a.exclude.extend(line for line in text.split("\n") if line)
