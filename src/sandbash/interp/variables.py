@@ -269,6 +269,9 @@ def set_var(
     if sub is not None:
         self._set_element(name, var, sub, value, append)
         return
+    if cur is None and attrs & (ARRAY | ASSOC):
+        # declared as an array but unset (`declare -a a`): `a=x` sets element 0
+        cur = var.value = IndexedArray() if attrs & ARRAY else AssocArray()
     if isinstance(cur, IndexedArray):
         old = cur.get(0) if append else None
         cur.set(0, self._convert(var, value, attrs, old))
