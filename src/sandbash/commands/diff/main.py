@@ -1,0 +1,500 @@
+"""diff: compare files line by line, or directories (GNU diffutils 3.8)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ...vfs.errors import FsError, strerror
+from ..context import Ctx
+from ..options import CommandSpec, Opt, Parsed
+from ..textbasic.common import Out, command, encode, local_time
+from .engine import Hunk, diff_lines
+from .output import Style, context, ed_script, normal, side_by_side, unified
+from .util import parse, usage
+
+DIFF_SPEC = CommandSpec(
+    name="diff",
+    usage="[OPTION]... FILES",
+    summary="Compare FILES line by line.",
+    usage_status=2,
+    opts=(
+        Opt(None, "normal", help="output a normal diff (the default)"),
+        Opt("q", "brief", help="report only when files differ"),
+        Opt("s", "report-identical-files", help="report when two files are the same"),
+        Opt("c", None, dest="context_default", help="output 3 lines of copied context"),
+        Opt("C", "context", arg="required", metavar="NUM", help="output NUM lines of copied context"),
+        Opt("u", None, dest="unified_default", help="output 3 lines of unified context"),
+        Opt("U", "unified", arg="required", metavar="NUM", help="output NUM lines of unified context"),
+        Opt("e", "ed", help="output an ed script"),
+        Opt("n", "rcs", help="output an RCS format diff"),
+        Opt("y", "side-by-side", help="output in two columns"),
+        Opt("W", "width", arg="required", metavar="NUM", help="output at most NUM print columns"),
+        Opt(None, "left-column", help="output only the left column of common lines"),
+        Opt(None, "suppress-common-lines", help="do not output common lines"),
+        Opt("p", "show-c-function", help="show which C function each change is in"),
+        Opt("F", "show-function-line", arg="required", metavar="RE", help="show the most recent line matching RE"),
+        Opt(None, "label", arg="required", multi=True, metavar="LABEL", help="use LABEL instead of file name"),
+        Opt("t", "expand-tabs", help="expand tabs to spaces in output"),
+        Opt("T", "initial-tab", help="make tabs line up by prepending a tab"),
+        Opt(None, "tabsize", arg="required", metavar="NUM", help="tab stops every NUM print columns"),
+        Opt(None, "suppress-blank-empty", help="suppress space or tab before empty output lines"),
+        Opt("l", "paginate", help="(not supported: output is not paginated)"),
+        Opt("r", "recursive", help="recursively compare any subdirectories found"),
+        Opt(None, "no-dereference", help="don't follow symbolic links"),
+        Opt("N", "new-file", help="treat absent files as empty"),
+        Opt(None, "unidirectional-new-file", help="treat absent first files as empty"),
+        Opt(None, "ignore-file-name-case", help="ignore case when comparing file names"),
+        Opt(None, "no-ignore-file-name-case", help="consider case when comparing file names"),
+        Opt("x", "exclude", arg="required", multi=True, metavar="PAT", help="exclude files that match PAT"),
+        Opt("X", "exclude-from", arg="required", multi=True, metavar="FILE", help="exclude files matching a pattern in FILE"),
+        Opt("S", "starting-file", arg="required", metavar="FILE", help="start with FILE when comparing directories"),
+        Opt(None, "from-file", arg="required", metavar="FILE1", help="compare FILE1 to all operands"),
+        Opt(None, "to-file", arg="required", metavar="FILE2", help="compare all operands to FILE2"),
+        Opt("i", "ignore-case", help="ignore case differences in file contents"),
+        Opt("E", "ignore-tab-expansion", help="ignore changes due to tab expansion"),
+        Opt("Z", "ignore-trailing-space", help="ignore white space at line end"),
+        Opt("b", "ignore-space-change", help="ignore changes in the amount of white space"),
+        Opt("w", "ignore-all-space", help="ignore all white space"),
+        Opt("B", "ignore-blank-lines", help="ignore changes where lines are all blank"),
+        Opt("I", "ignore-matching-lines", arg="required", multi=True, metavar="RE",
+            help="ignore changes where all lines match RE"),
+        Opt("a", "text", help="treat all files as text"),
+        Opt(None, "strip-trailing-cr", help="strip trailing carriage return on input"),
+        Opt("D", "ifdef", arg="required", metavar="NAME", help="(not supported)"),
+        Opt("d", "minimal", help="try hard to find a smaller set of changes"),
+        Opt(None, "horizon-lines", arg="required", metavar="NUM", help="(accepted)"),
+        Opt(None, "speed-large-files", help="(accepted)"),
+        Opt(None, "color", arg="optional", metavar="WHEN", help="(accepted; output is never colored)"),
+        Opt(None, "palette", arg="required", metavar="PALETTE", help="(accepted)"),
+    ),
+)
+
+_WS = re.compile(rb"[ \t\v\f\r]+")
+_TRAIL = re.compile(rb"[ \t\v\f\r]+(?=\n?$)")
+
+
+def _q(text: str) -> str:
+    return f"'{text}'"
+
+
+@dataclass
+class Options:
+    style: Style
+    brief: bool = False
+    report_same: bool = False
+    recursive: bool = False
+    new_file: bool = False
+    new_first: bool = False
+    text: bool = False
+    minimal: bool = False
+    labels: list[str] = field(default_factory=list)
+    key: Callable[[bytes], bytes] | None = None
+    strip_cr: bool = False
+    ignore_blank: bool = False
+    ignore_res: list[object] = field(default_factory=list)
+    funcname: object = None
+    excludes: list[str] = field(default_factory=list)
+    switches: str = ""
+
+
+def _line_key(opts: Parsed) -> Callable[[bytes], bytes] | None:
+    fold = bool(opts.get("ignore_case"))
+    allspace = bool(opts.get("ignore_all_space"))
+    change = bool(opts.get("ignore_space_change"))
+    trailing = bool(opts.get("ignore_trailing_space"))
+    tabs = bool(opts.get("ignore_tab_expansion"))
+    if not (fold or allspace or change or trailing or tabs):
+        return None
+
+    def key(line: bytes) -> bytes:
+        body = line[:-1] if line.endswith(b"\n") else line
+        if tabs:
+            body = body.expandtabs(8)
+        if allspace:
+            body = _WS.sub(b"", body)
+        elif change:
+            body = _WS.sub(b" ", body).rstrip(b" ")
+        elif trailing:
+            body = body.rstrip(b" \t\v\f\r")
+        if fold:
+            body = body.lower()
+        return body + (b"\n" if line.endswith(b"\n") or allspace or change or trailing else b"")
+
+    return key
+
+
+def _switch_string(args: list[str], operands: list[str]) -> str:
+    """The options as given, for `diff -r` headers (GNU repeats them)."""
+    rest = list(args)
+    for op in reversed(operands):
+        for k in range(len(rest) - 1, -1, -1):
+            if rest[k] == op:
+                del rest[k]
+                break
+    rest = [a for a in rest if a != "--"]
+    return (" " + " ".join(rest)) if rest else ""
+
+
+def _context_num(ctx: Ctx, text: str) -> int:
+    if not text.isdigit():
+        raise usage(ctx, f"invalid context length {_q(text)}")
+    return int(text)
+
+
+def _build(ctx: Ctx, opts: Parsed, operands: list[str]) -> Options:
+    style = Style()
+    formats = []
+    context_len = -1
+    for key, value in opts.order:
+        # GNU keeps the largest context asked for
+        if key == "context_default":
+            formats.append("context")
+            context_len = max(context_len, 3)
+        elif key == "context":
+            formats.append("context")
+            context_len = max(context_len, _context_num(ctx, value))
+        elif key == "unified_default":
+            formats.append("unified")
+            context_len = max(context_len, 3)
+        elif key == "unified":
+            formats.append("unified")
+            context_len = max(context_len, _context_num(ctx, value))
+        elif key == "ed":
+            formats.append("ed")
+        elif key == "rcs":
+            formats.append("rcs")
+        elif key == "side_by_side":
+            formats.append("side")
+        elif key == "normal":
+            formats.append("normal")
+    kinds = set(formats)
+    if len(kinds) > 1:
+        raise usage(ctx, "conflicting output style options")
+    if formats:
+        style.fmt = formats[-1]
+    style.context = context_len if context_len >= 0 else 3
+    if opts.get("width"):
+        style.width = int(opts.get("width"))
+    style.expand_tabs = bool(opts.get("expand_tabs"))
+    style.initial_tab = bool(opts.get("initial_tab"))
+    style.left_column = bool(opts.get("left_column"))
+    style.suppress_common = bool(opts.get("suppress_common_lines"))
+    if opts.get("tabsize"):
+        style.tabsize = int(opts.get("tabsize"))
+    if opts.get("ifdef") is not None or opts.get("rcs"):
+        raise usage(ctx, "--ifdef and --rcs output formats are not supported in this sandbox")
+    o = Options(style)
+    o.brief = bool(opts.get("brief"))
+    o.report_same = bool(opts.get("report_identical_files"))
+    o.recursive = bool(opts.get("recursive"))
+    o.new_file = bool(opts.get("new_file"))
+    o.new_first = bool(opts.get("unidirectional_new_file"))
+    o.text = bool(opts.get("text"))
+    o.minimal = bool(opts.get("minimal"))
+    o.labels = list(opts.get("label") or [])
+    o.key = _line_key(opts)
+    o.strip_cr = bool(opts.get("strip_trailing_cr"))
+    o.ignore_blank = bool(opts.get("ignore_blank_lines"))
+    o.excludes = list(opts.get("exclude") or [])
+    regexes = list(opts.get("ignore_matching_lines") or [])
+    func_re = opts.get("show_function_line")
+    if opts.get("show_c_function"):
+        func_re = r"^[[:alpha:]$_]"
+    if regexes or func_re:
+        from ...regex import RegexError, compile_regex
+
+        try:
+            o.ignore_res = [compile_regex(r, flavor="bre") for r in regexes]
+            o.funcname = compile_regex(func_re, flavor="bre") if func_re else None
+        except RegexError as e:
+            raise usage(ctx, str(e))
+    o.switches = _switch_string(list(ctx.args), operands)
+    return o
+
+
+# ------------------------------------------------------------------ comparing two files
+
+
+def _stamp(ctx: Ctx, mtime: float) -> str:
+    dt, off = local_time(ctx, mtime)
+    nanos = round((mtime - int(mtime)) * 1e9) % 1_000_000_000
+    sign = "+" if off >= 0 else "-"
+    off = abs(off)
+    return str(dt.strftime("%Y-%m-%d %H:%M:%S") + f".{nanos:09d} {sign}{off // 3600:02d}{off % 3600 // 60:02d}")  # type: ignore[attr-defined]
+
+
+class Differ:
+    def __init__(self, ctx: Ctx, o: Options, out: Out) -> None:
+        self.ctx = ctx
+        self.o = o
+        self.out = out
+        self.status = 0
+
+    def _read(self, path: str | None) -> bytes:
+        if path is None:
+            return b""
+        if path == "-":
+            return self.ctx.stdin.read()
+        return self.ctx.fs.read_bytes(path)
+
+    def _mtime(self, path: str | None) -> float:
+        if path is None:
+            return 0.0
+        if path == "-":
+            return self.ctx.clock()
+        st = self.ctx.fs.try_stat(path)
+        return st.mtime if st is not None else 0.0
+
+    def files(self, name_a: str, name_b: str, path_a: str | None, path_b: str | None, header: str | None) -> int:
+        """Compare two regular files (a None path is an absent file read as empty)."""
+        data_a = self._read(path_a)
+        data_b = self._read(path_b)
+        side = self.o.style.fmt == "side" and not self.o.brief
+        if data_a == data_b and (path_a is None) == (path_b is None) and not side:
+            if self.o.report_same:
+                self.out.write(encode(f"Files {name_a} and {name_b} are identical\n"))
+            return 0
+        if not self.o.text and (b"\0" in data_a[:65536] or b"\0" in data_b[:65536]):
+            if data_a == data_b:
+                return 0
+            if header is not None:
+                self.out.write(encode(header + "\n"))
+            self.out.write(encode(f"Binary files {name_a} and {name_b} differ\n"))
+            return 1
+        a = _split(data_a, self.o.strip_cr)
+        b = _split(data_b, self.o.strip_cr)
+        horizon = self.o.style.context if self.o.style.fmt in ("unified", "context") else 0
+        hunks = diff_lines(a, b, self.o.key, self.o.minimal, self.ctx.checkpoint, horizon)
+        hunks = self._drop_ignored(a, b, hunks)
+        if not hunks and side:
+            for chunk in side_by_side(a, b, hunks, self.o.style):
+                self.out.write(chunk)
+            return 0
+        if not hunks:
+            if self.o.report_same and data_a == data_b:
+                self.out.write(encode(f"Files {name_a} and {name_b} are identical\n"))
+            return 0
+        if self.o.brief:
+            self.out.write(encode(f"Files {name_a} and {name_b} differ\n"))
+            return 1
+        if header is not None:
+            self.out.write(encode(header + "\n"))
+        style = self.o.style
+        fn = self._funcname(a) if self.o.funcname is not None else None
+        if style.fmt in ("unified", "context"):
+            la = self.o.labels[0] if self.o.labels else None
+            lb = self.o.labels[1] if len(self.o.labels) > 1 else None
+            mark_a, mark_b = (b"---", b"+++") if style.fmt == "unified" else (b"***", b"---")
+            self.out.write(mark_a + b" " + self._head(name_a, path_a, la) + b"\n")
+            self.out.write(mark_b + b" " + self._head(name_b, path_b, lb) + b"\n")
+            lines = (unified if style.fmt == "unified" else context)(a, b, hunks, style, fn)
+        elif style.fmt == "ed":
+            lines = ed_script(a, b, hunks, style)
+        elif style.fmt == "side":
+            lines = side_by_side(a, b, hunks, style)
+        else:
+            lines = normal(a, b, hunks, style)
+        if style.expand_tabs and style.fmt != "side":
+            lines = [_expand_output(x, style.fmt) for x in lines]
+        for chunk in lines:
+            self.out.write(chunk)
+        return 1
+
+    def _head(self, name: str, path: str | None, label: str | None) -> bytes:
+        if label is not None:
+            return encode(label)
+        return encode(name + "\t" + _stamp(self.ctx, self._mtime(path)))
+
+    def _drop_ignored(self, a: list[bytes], b: list[bytes], hunks: list[Hunk]) -> list[Hunk]:
+        if not self.o.ignore_blank and not self.o.ignore_res:
+            return hunks
+
+        def ignorable(line: bytes) -> bool:
+            body = line.rstrip(b"\n")
+            if self.o.ignore_blank and not body.strip(b" \t\v\f\r"):
+                return True
+            return any(rx.search(body) is not None for rx in self.o.ignore_res)  # type: ignore[attr-defined]
+
+        kept = []
+        for h in hunks:
+            lines = a[h.a0 : h.a1] + b[h.b0 : h.b1]
+            if not all(ignorable(x) for x in lines):
+                kept.append(h)
+        return kept
+
+    def _funcname(self, a: list[bytes]) -> Callable[[int], bytes]:
+        rx = self.o.funcname
+
+        def find(line_index: int) -> bytes:
+            for i in range(line_index - 1, -1, -1):
+                body = a[i].rstrip(b"\n")
+                if rx.search(body) is not None:  # type: ignore[attr-defined]
+                    return b" " + body[:40].rstrip()
+            return b""
+
+        return find
+
+
+def _expand_output(line: bytes, fmt: str) -> bytes:
+    """-t: expand tabs in the line text (after its one- or two-column marker)."""
+    if b"\t" not in line:
+        return line
+    width = 1 if fmt == "unified" else 2
+    if fmt == "normal" and line[:2] in (b"< ", b"> "):
+        width = 2
+    return line[:width] + line[width:].expandtabs(8)
+
+
+def _split(data: bytes, strip_cr: bool) -> list[bytes]:
+    lines = data.splitlines(keepends=True) if b"\r" not in data else _split_nl(data)
+    if strip_cr:
+        lines = [x[:-2] + b"\n" if x.endswith(b"\r\n") else x for x in lines]
+    return lines
+
+
+def _split_nl(data: bytes) -> list[bytes]:
+    parts = data.split(b"\n")
+    out = [p + b"\n" for p in parts[:-1]]
+    if parts[-1]:
+        out.append(parts[-1])
+    return out
+
+
+# ------------------------------------------------------------------ the command
+
+
+def _kind(ctx: Ctx, path: str) -> str | None:
+    if path == "-":
+        return "file"
+    st = ctx.fs.try_stat(path)
+    if st is None:
+        return None
+    return "dir" if st.is_dir else "file"
+
+
+@command
+def cmd_diff(ctx: Ctx) -> int:
+    opts, files = parse(ctx, DIFF_SPEC)
+    o = _build(ctx, opts, files)
+    if opts.get("from_file") is not None or opts.get("to_file") is not None:
+        if opts.get("from_file") is not None:
+            pairs = [(opts.get("from_file"), f) for f in files]
+        else:
+            pairs = [(f, opts.get("to_file")) for f in files]
+    else:
+        if len(files) < 2:
+            if not files:
+                raise usage(ctx, "missing operand after 'diff'")
+            raise usage(ctx, f"missing operand after {_q(files[-1])}")
+        if len(files) > 2:
+            raise usage(ctx, f"extra operand {_q(files[2])}")
+        pairs = [(files[0], files[1])]
+    out = Out(ctx.stdout)
+    status = 0
+    try:
+        for fa, fb in pairs:
+            status = max(status, _compare_top(ctx, o, out, fa, fb))
+    finally:
+        out.flush()
+    return status
+
+
+def _compare_top(ctx: Ctx, o: Options, out: Out, fa: str, fb: str) -> int:
+    ka, kb = _kind(ctx, fa), _kind(ctx, fb)
+    if ka == "dir" and kb == "file" and fb != "-":
+        fa = fa.rstrip("/") + "/" + fb.rstrip("/").rsplit("/", 1)[-1]
+        ka = _kind(ctx, fa)
+    elif kb == "dir" and ka == "file" and fa != "-":
+        fb = fb.rstrip("/") + "/" + fa.rstrip("/").rsplit("/", 1)[-1]
+        kb = _kind(ctx, fb)
+    elif (ka == "dir" and fb == "-") or (kb == "dir" and fa == "-"):
+        ctx.error("cannot compare '-' to a directory")
+        return 2
+    d = Differ(ctx, o, out)
+    for name, kind in ((fa, ka), (fb, kb)):
+        if kind is None and not (o.new_file or (o.new_first and name == fa)):
+            out.flush()
+            try:
+                ctx.fs.stat(name)
+            except FsError as e:
+                ctx.error(f"{name}: {strerror(e.errno or 5)}")
+            return 2
+    if ka == "dir" and kb == "dir":
+        return _dirs(ctx, d, fa, fb, top=True)
+    try:
+        return d.files(fa, fb, fa if ka else None, fb if kb else None, None)
+    except FsError as e:
+        out.flush()
+        ctx.error(f"{e.path or fa}: {strerror(e.errno or 5)}")
+        return 2
+
+
+def _dirs(ctx: Ctx, d: Differ, da: str, db: str, top: bool) -> int:
+    o = d.o
+    try:
+        names_a = set(ctx.fs.listdir(da))
+        names_b = set(ctx.fs.listdir(db))
+    except FsError as e:
+        ctx.error(f"{e.path}: {strerror(e.errno or 5)}")
+        return 2
+    from fnmatch import fnmatchcase
+
+    status = 0
+    for name in sorted(names_a | names_b):
+        if any(fnmatchcase(name, p) for p in o.excludes):
+            continue
+        ctx.checkpoint()
+        pa, pb = f"{da.rstrip('/')}/{name}", f"{db.rstrip('/')}/{name}"
+        ka = _kind(ctx, pa) if name in names_a else None
+        kb = _kind(ctx, pb) if name in names_b else None
+        if ka is None or kb is None:
+            present_kind = ka or kb
+            absent_ok = o.new_file or (o.new_first and ka is None)
+            if not absent_ok:
+                where = da if ka is not None else db
+                d.out.write(encode(f"Only in {where}: {name}\n"))
+                status = max(status, 1)
+                continue
+            if present_kind == "dir":
+                if o.recursive:
+                    status = max(status, _dirs_one_sided(ctx, d, pa, pb, ka is not None))
+                continue
+            header = f"diff{o.switches} {pa} {pb}"
+            status = max(status, d.files(pa, pb, pa if ka else None, pb if kb else None, header))
+            continue
+        if ka == "dir" and kb == "dir":
+            if o.recursive:
+                status = max(status, _dirs(ctx, d, pa, pb, top=False))
+            else:
+                d.out.write(encode(f"Common subdirectories: {pa} and {pb}\n"))
+            continue
+        if ka != kb:
+            what_a = "directory" if ka == "dir" else "regular file"
+            what_b = "directory" if kb == "dir" else "regular file"
+            d.out.write(encode(f"File {pa} is a {what_a} while file {pb} is a {what_b}\n"))
+            status = max(status, 1)
+            continue
+        header = f"diff{o.switches} {pa} {pb}"
+        try:
+            status = max(status, d.files(pa, pb, pa, pb, header))
+        except FsError as e:
+            ctx.error(f"{e.path}: {strerror(e.errno or 5)}")
+            status = 2
+    return status
+
+
+def _dirs_one_sided(ctx: Ctx, d: Differ, pa: str, pb: str, a_present: bool) -> int:
+    """-N with a directory on one side only: every file in it is new (or deleted)."""
+    present = pa if a_present else pb
+    status = 0
+    for name in sorted(ctx.fs.listdir(present)):
+        sa, sb = f"{pa}/{name}", f"{pb}/{name}"
+        sp = sa if a_present else sb
+        if ctx.fs.is_dir(sp):
+            status = max(status, _dirs_one_sided(ctx, d, sa, sb, a_present))
+            continue
+        header = f"diff{d.o.switches} {sa} {sb}"
+        status = max(status, d.files(sa, sb, sa if a_present else None, None if a_present else sb, header))
+    return status
