@@ -57,7 +57,8 @@ def run_command(
     err = BufferWriter()
 
     def runner(
-        sub: Sequence[str], sin: Stream, sout: Stream, serr: Stream, senv: Mapping[str, str] | None
+        sub: Sequence[str], sin: Stream, sout: Stream, serr: Stream, senv: Mapping[str, str] | None,
+        scwd: str | None = None,
     ) -> int:
         return _run(list(sub), sin, sout, serr, senv or environment)
 

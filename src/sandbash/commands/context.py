@@ -21,8 +21,8 @@ from ..vfs.errors import FsError, strerror
 from ..vfs.facade import FsView
 from .options import CommandSpec, HelpRequested, Parsed, UsageError, parse_args, usage_message
 
-# runner(argv, stdin, stdout, stderr, env) -> status: runs a command through the executor
-Runner = Callable[[Sequence[str], Stream, Stream, Stream, Mapping[str, str] | None], int]
+# runner(argv, stdin, stdout, stderr, env, cwd) -> status: runs a command through the executor
+Runner = Callable[[Sequence[str], Stream, Stream, Stream, Mapping[str, str] | None, str | None], int]
 # script_runner(script, args, stdin, stdout, stderr, env) -> status: runs shell text in a child shell
 ScriptRunner = Callable[[str, Sequence[str], Stream, Stream, Stream, Mapping[str, str] | None], int]
 
@@ -152,13 +152,15 @@ class Ctx:
         stdout: Stream | None = None,
         stderr: Stream | None = None,
         env: Mapping[str, str] | None = None,
+        cwd: str | None = None,
     ) -> int:
-        """Run a command (builtin, function or command) through the interpreter."""
+        """Run a command (builtin or command) through the interpreter, in `cwd`
+        when given (relative to this command's working directory)."""
         if self._runner is None:
             raise RuntimeError("this context cannot run sub-commands")
         if isinstance(stdin, bytes):
             stdin = BytesReader(stdin)
-        return self._runner(argv, stdin or self.stdin, stdout or self.stdout, stderr or self.stderr, env)
+        return self._runner(argv, stdin or self.stdin, stdout or self.stdout, stderr or self.stderr, env, cwd)
 
     def run_script(
         self,

@@ -417,10 +417,13 @@ def _ctx_runner(
     stdout: Stream,
     stderr: Stream,
     env: Mapping[str, str] | None,
+    cwd: str | None = None,
 ) -> int:
     """Ctx.run: a sub-command from a command (xargs, find -exec, env ...)."""
     child = self.fork()
     child.state.fds.update({0: stdin, 1: stdout, 2: stderr})
+    if cwd is not None:
+        child.state.fs.cwd = child.state.fs.normpath(cwd)
     if env is not None:
         # `env -i`, `env X=1 cmd`: the child sees exactly this environment
         scope = child.state.vars.globals
