@@ -1,0 +1,821 @@
+"""Native builtins: the registry, control flow, paths and I/O.
+
+A native is registered as a factory taking the compiled argument filters.
+Most natives are plain functions of the input and their `$value`
+arguments (`FNative`); generators and anything that must also work as a
+path expression (select, recurse, first, limit, getpath, ...) get their own
+filter class with a `prun`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from .errors import HaltSignal, JqError
+from .filters import FEmpty, FIdentity, run_path
+from .runtime import PV, Env, F, getpath, index, iterate, iterate_paths, path_error, setpath
+from .values import compare, equal, is_number, sort_key, trunc_dump, truthy, type_error2, typename
+
+NativeFactory = Callable[[list[F]], F]
+Registry = dict[tuple[str, int], NativeFactory]
+
+
+class FNative(F):
+    """fn(input, *args): the last argument is the outer loop, as in jq."""
+
+    __slots__ = ("fn", "args", "single")
+
+    def __init__(self, fn: Callable[..., Any], args: list[F]) -> None:
+        self.fn = fn
+        self.args = args
+        self.single = all(a.single for a in args)
+
+    def one(self, v: Any, env: Env) -> Any:
+        args = self.args
+        if not args:
+            return self.fn(v)
+        if len(args) == 1:
+            return self.fn(v, args[0].one(v, env))
+        vals = [a.one(v, env) for a in reversed(args)]
+        vals.reverse()
+        return self.fn(v, *vals)
+
+    def run(self, v: Any, env: Env) -> Iterable[Any]:
+        if self.single:
+            return (self.one(v, env),)
+        return self._gen(v, env)
+
+    def _gen(self, v: Any, env: Env) -> Iterator[Any]:
+        fn = self.fn
+        for vals in cartesian(self.args, v, env):
+            yield fn(v, *vals)
+
+
+class FRtNative(FNative):
+    """Like FNative, but fn also receives the runtime: fn(rt, input, *args)."""
+
+    __slots__ = ()
+
+    def __init__(self, fn: Callable[..., Any], args: list[F]) -> None:
+        super().__init__(fn, args)
+        self.single = False
+
+    def run(self, v: Any, env: Env) -> Iterator[Any]:
+        rt = env[2]
+        for vals in cartesian(self.args, v, env):
+            yield self.fn(rt, v, *vals)
+
+
+def cartesian(args: list[F], v: Any, env: Env) -> Iterator[list[Any]]:
+    if not args:
+        yield []
+        return
+    last = args[-1]
+    rest = args[:-1]
+    for x in last.run(v, env):
+        for init in cartesian(rest, v, env):
+            yield init + [x]
+
+
+def value(reg: Registry, name: str, arity: int, fn: Callable[..., Any]) -> None:
+    reg[(name, arity)] = lambda args: FNative(fn, args)
+
+
+def rt_value(reg: Registry, name: str, arity: int, fn: Callable[..., Any]) -> None:
+    reg[(name, arity)] = lambda args: FRtNative(fn, args)
+
+
+def cls(reg: Registry, name: str, arity: int, factory: Callable[..., F]) -> None:
+    reg[(name, arity)] = lambda args: factory(*args)
+
+
+# ---------------------------------------------------------------- control
+
+
+class FError(F):
+    __slots__ = ("msg",)
+
+    def __init__(self, msg: F | None = None) -> None:
+        self.msg = msg
+
+    def run(self, v: Any, env: Env) -> Iterator[Any]:
+        if self.msg is None:
+            raise JqError(v)
+        for m in self.msg.run(v, env):
+            raise JqError(m)
+        yield from ()
+
+    def prun(self, pv: PV, env: Env) -> Iterator[PV]:
+        yield from ((None, x) for x in self.run(pv[1], env))
+
+
+class FSelect(F):
+    __slots__ = ("cond",)
+
+    def __init__(self, cond: F) -> None:
+        self.cond = cond
+
+    def run(self, v: Any, env: Env) -> Iterable[Any]:
+        cond = self.cond
+        if cond.single:
+            c = cond.one(v, env)
+            return (v,) if c is not None and c is not False else ()
+        return (v for c in cond.run(v, env) if c is not None and c is not False)
+
+    def prun(self, pv: PV, env: Env) -> Iterator[PV]:
+        for c in self.cond.run(pv[1], env):
+            if truthy(c):
+                yield pv
+
+
+class FRecurse(F):
+    """recurse(f) / recurse(f; cond): pre-order, depth-first, without Python recursion."""
+
+    __slots__ = ("f", "cond")
+
+    def __init__(self, f: F, cond: F | None = None) -> None:
+        self.f = f
+        self.cond = cond
+
+    def _walk(self, start: Any, env: Env, step: Callable[[Any], Iterable[Any]], val: Callable[[Any], Any]) -> Iterator[Any]:
+        checkpoint = env[2].checkpoint
+        cond = self.cond
+        yield start
+        stack: list[Iterator[Any]] = [iter(step(start))]
+        while stack:
+            x = next(stack[-1], _END)
+            if x is _END:
+                stack.pop()
+                continue
+            if cond is not None and not all(truthy(c) for c in cond.run(val(x), env)):
+                continue
+            checkpoint(1)
+            yield x
+            stack.append(iter(step(x)))
+
+    def run(self, v: Any, env: Env) -> Iterator[Any]:
+        f = self.f
+        return self._walk(v, env, lambda x: f.run(x, env), lambda x: x)
+
+    def prun(self, pv: PV, env: Env) -> Iterator[PV]:
+        f = self.f
+        return self._walk(pv, env, lambda x: f.prun(x, env), lambda x: x[1])
+
+
+_END: Any = object()
+
+
+def _step_children(x: Any) -> Iterable[Any]:
+    t = type(x)
+    if t is list:
+        return x
+    if t is dict:
+        return x.values()
+    return ()
+
+
+class FLimit(F):
+    __slots__ = ("n", "f")
+
+    def __init__(self, n: F, f: F) -> None:
+        self.n = n
+        self.f = f
+
+    def _gen(self, v: Any, env: Env, runner: Callable[[Any, Env], Iterable[Any]], inp: Any) -> Iterator[Any]:
+        for n in self.n.run(v, env):
+            if not is_number(n):
+                raise JqError("Invalid limit: must be a number")
+            if n <= 0:
+                if n < 0:
+                    yield from runner(inp, env)
+                continue
+            count = 0
+            for x in runner(inp, env):
+                yield x
+                count += 1
+                if count >= n:
+                    break
+
+    def run(self, v: Any, env: Env) -> Iterator[Any]:
+        return self._gen(v, env, self.f.run, v)
+
+    def prun(self, pv: PV, env: Env) -> Iterator[PV]:
+        return self._gen(pv[1], env, self.f.prun, pv)
+
+
+class FSkip(F):
+    __slots__ = ("n", "f")
+
+    def __init__(self, n: F, f: F) -> None:
+        self.n = n
+        self.f = f
+
+    def _gen(self, v: Any, env: Env, runner: Callable[[Any, Env], Iterable[Any]], inp: Any) -> Iterator[Any]:
+        for n in self.n.run(v, env):
+            if not is_number(n):
+                raise JqError("Invalid skip: must be a number")
+            if n < 0:
+                raise JqError("skip doesn't support negative count")
+            count = 0
+            for x in runner(inp, env):
+                if count >= n:
+                    yield x
+                else:
+                    count += 1
+
+    def run(self, v: Any, env: Env) -> Iterator[Any]:
+        return self._gen(v, env, self.f.run, v)
+
+    def prun(self, pv: PV, env: Env) -> Iterator[PV]:
+        return self._gen(pv[1], env, self.f.prun, pv)
+
+
+class FFirst(F):
+    __slots__ = ("f",)
+
+    def __init__(self, f: F) -> None:
+        self.f = f
+
+    def run(self, v: Any, env: Env) -> Iterator[Any]:
+        for x in self.f.run(v, env):
+            yield x
+            return
+
+    def prun(self, pv: PV, env: Env) -> Iterator[PV]:
+        for x in self.f.prun(pv, env):
+            yield x
+            return
+
+
+class FLast(F):
+    __slots__ = ("f",)
+
+    def __init__(self, f: F) -> None:
+        self.f = f
+
+    def run(self, v: Any, env: Env) -> Iterator[Any]:
+        last = _END
+        for last in self.f.run(v, env):
+            pass
+        if last is not _END:
+            yield last
+
+    def prun(self, pv: PV, env: Env) -> Iterator[PV]:
+        last = _END
+        for last in self.f.prun(pv, env):
+            pass
+        if last is not _END:
+            yield last
+
+
+class FNth(F):
+    __slots__ = ("n", "f")
+
+    def __init__(self, n: F, f: F) -> None:
+        self.n = n
+        self.f = f
+
+    def _gen(self, v: Any, env: Env, runner: Callable[[Any, Env], Iterable[Any]], inp: Any) -> Iterator[Any]:
+        for n in self.n.run(v, env):
+            if not is_number(n):
+                raise JqError("Cannot index array with " + typename(n))
+            if n < 0:
+                raise JqError("nth doesn't support negative indices")
+            i = 0
+            for x in runner(inp, env):
+                if i >= n:
+                    yield x
+                    break
+                i += 1
+
+    def run(self, v: Any, env: Env) -> Iterator[Any]:
+        return self._gen(v, env, self.f.run, v)
+
+    def prun(self, pv: PV, env: Env) -> Iterator[PV]:
+        return self._gen(pv[1], env, self.f.prun, pv)
+
+
+class FLoop(F):
+    """while(cond; update), until(cond; next), repeat(f) as loops."""
+
+    __slots__ = ("kind", "cond", "update")
+
+    def __init__(self, kind: str, cond: F | None, update: F) -> None:
+        self.kind = kind
+        self.cond = cond
+        self.update = update
+
+    def _gen(self, start: Any, env: Env, runner: Callable[[Any, Env], Iterable[Any]], val: Callable[[Any], Any]) -> Iterator[Any]:
+        checkpoint = env[2].checkpoint
+        kind = self.kind
+        cond = self.cond
+        # a stack of pending generators keeps jq's depth-first output order
+        if kind == "repeat":
+            # jq: def repeat(f): def _repeat: f, _repeat; -- f again and again on the same input
+            while True:
+                checkpoint(1)
+                yield from runner(start, env)
+        assert cond is not None
+        work: list[Iterator[Any]] = [iter((start,))]
+        while work:
+            x = next(work[-1], _END)
+            if x is _END:
+                work.pop()
+                continue
+            checkpoint(1)
+            for c in cond.run(val(x), env):
+                if kind == "while":
+                    if truthy(c):
+                        yield x
+                        work.append(iter(runner(x, env)))
+                elif truthy(c):
+                    yield x
+                else:
+                    work.append(iter(runner(x, env)))
+
+    def run(self, v: Any, env: Env) -> Iterator[Any]:
+        return self._gen(v, env, self.update.run, lambda x: x)
+
+    def prun(self, pv: PV, env: Env) -> Iterator[PV]:
+        return self._gen(pv, env, self.update.prun, lambda x: x[1])
+
+
+class FRange(F):
+    __slots__ = ("start", "stop", "step")
+
+    def __init__(self, start: F, stop: F, step: F | None = None) -> None:
+        self.start = start
+        self.stop = stop
+        self.step = step
+
+    def run(self, v: Any, env: Env) -> Iterator[Any]:
+        checkpoint = env[2].checkpoint
+        for start in self.start.run(v, env):
+            for stop in self.stop.run(v, env):
+                for by in (self.step.run(v, env) if self.step is not None else (1,)):
+                    if not is_number(start) or not is_number(stop) or not is_number(by):
+                        raise JqError("Range bounds must be numeric")
+                    x = start
+                    if by > 0:
+                        while x < stop:
+                            checkpoint(1)
+                            yield x
+                            x = x + by
+                    elif by < 0:
+                        while x > stop:
+                            checkpoint(1)
+                            yield x
+                            x = x + by
+                    elif x < stop and self.step is not None:
+                        # jq 1.7: a zero step repeats forever (bounded by the budget)
+                        while True:
+                            checkpoint(1)
+                            yield x
+
+
+class FPath(F):
+    __slots__ = ("f",)
+
+    def __init__(self, f: F) -> None:
+        self.f = f
+
+    def run(self, v: Any, env: Env) -> Iterator[Any]:
+        return run_path(self.f, v, env)
+
+
+class FPaths(F):
+    """paths, paths(f), leaf_paths: every path below the input, pre-order."""
+
+    __slots__ = ("filt", "leaves")
+
+    def __init__(self, filt: F | None = None, leaves: bool = False) -> None:
+        self.filt = filt
+        self.leaves = leaves
+
+    def run(self, v: Any, env: Env) -> Iterator[Any]:
+        checkpoint = env[2].checkpoint
+        filt = self.filt
+        stack: list[Iterator[PV]] = [iterate_paths((), v, True)]
+        while stack:
+            item = next(stack[-1], _END)
+            if item is _END:
+                stack.pop()
+                continue
+            checkpoint(1)
+            path, x = item
+            if self.leaves:
+                if type(x) is not list and type(x) is not dict:
+                    yield list(path)
+            elif filt is not None:
+                for c in filt.run(x, env):
+                    if truthy(c):
+                        yield list(path)
+            else:
+                yield list(path)
+            if type(x) is list or type(x) is dict:
+                stack.append(iterate_paths(path, x))
+
+
+class FGetpath(F):
+    __slots__ = ("p",)
+
+    def __init__(self, p: F) -> None:
+        self.p = p
+
+    def run(self, v: Any, env: Env) -> Iterator[Any]:
+        for p in self.p.run(v, env):
+            try:
+                yield getpath(v, p)
+            except JqError:
+                if type(p) is not list:
+                    raise
+                # jq 1.7: a path through a non-container is null, not an error
+                yield None
+
+    def prun(self, pv: PV, env: Env) -> Iterator[PV]:
+        path, v = pv
+        for p in self.p.run(v, env):
+            if type(p) is not list:
+                raise JqError("Path must be specified as an array")
+            if path is None:
+                raise path_error("index", p, v)
+            try:
+                out = getpath(v, p)
+            except JqError:
+                out = None
+            yield path + tuple(p), out
+
+
+class FDel(F):
+    __slots__ = ("f",)
+
+    def __init__(self, f: F) -> None:
+        self.f = f
+
+    def run(self, v: Any, env: Env) -> Iterable[Any]:
+        from .runtime import delpaths
+
+        return (delpaths(v, list(run_path(self.f, v, env))),)
+
+
+class FWithPaths(F):
+    """to_entries-style helpers that need filter arguments: map, map_values, with_entries."""
+
+    __slots__ = ("kind", "f")
+
+    def __init__(self, kind: str, f: F) -> None:
+        self.kind = kind
+        self.f = f
+
+    def run(self, v: Any, env: Env) -> Iterable[Any]:
+        f = self.f
+        kind = self.kind
+        if kind == "map":
+            items = iterate(v)
+            env[2].checkpoint(1 + len(v) // 16)
+            if f.single:
+                one = f.one
+                return ([one(x, env) for x in items],)
+            run = f.run
+            return ([y for x in items for y in run(x, env)],)
+        if kind == "map_values":
+            return (_map_values(v, f, env),)
+        entries = to_entries(v)
+        out = []
+        for e in entries:
+            out.extend(f.run(e, env))
+        return (from_entries(out),)
+
+
+def _map_values(v: Any, f: F, env: Env) -> Any:
+    """`.[] |= f`: first output of f per element; no output drops it."""
+    if type(v) is dict:
+        out: dict[str, Any] = {}
+        for k, x in v.items():
+            for y in f.run(x, env):
+                out[k] = y
+                break
+        return out
+    if type(v) is list:
+        res = []
+        for x in v:
+            for y in f.run(x, env):
+                res.append(y)
+                break
+        return res
+    raise JqError(f"Cannot iterate over {typename(v)}" + (f" ({trunc_dump(v)})" if v is not None else " (null)"))
+
+
+def to_entries(v: Any) -> list[Any]:
+    if type(v) is dict:
+        return [{"key": k, "value": x} for k, x in v.items()]
+    if type(v) is list:
+        return [{"key": i, "value": x} for i, x in enumerate(v)]
+    raise JqError(f"{typename(v)} ({trunc_dump(v)}) has no keys")
+
+
+def from_entries(v: Any) -> Any:
+    """jq's definition: key from .key // .Key // .name // .Name, value from
+    .value if present else .Value; keys must be strings."""
+    out: dict[str, Any] = {}
+    for e in iterate(v):
+        k: Any = None
+        for name in ("key", "Key", "name"):
+            try:
+                x = index(e, name)
+            except JqError:
+                continue
+            if truthy(x):
+                k = x
+                break
+        else:
+            k = index(e, "Name")
+        if type(k) is not str:
+            raise JqError(f"Cannot use {typename(k)} ({trunc_dump(k)}) as object key")
+        if e is None:
+            val = None
+        elif type(e) is dict:
+            val = e["value"] if "value" in e else e.get("Value")
+        else:
+            raise JqError(f"Cannot check whether {typename(e)} has a string key")
+        out[k] = val
+    return out
+
+
+class FSortBy(F):
+    """sort_by, group_by, unique_by, min_by, max_by: keys are `[f]` per element."""
+
+    __slots__ = ("kind", "f")
+
+    def __init__(self, kind: str, f: F) -> None:
+        self.kind = kind
+        self.f = f
+
+    def run(self, v: Any, env: Env) -> Iterable[Any]:
+        if type(v) is not list:
+            keys = [list(self.f.run(x, env)) for x in iterate(v)]
+            what = {"sort": "sorted, as they are not both arrays", "group": "grouped, as they are not both arrays",
+                    "unique": "grouped, as they are not both arrays"}.get(self.kind, "iterated over")
+            raise type_error2(v, keys, f"cannot be {what}")
+        env[2].checkpoint(1 + len(v))
+        f = self.f
+        keyed = [(sort_key(list(f.run(x, env))), i, x) for i, x in enumerate(v)]
+        kind = self.kind
+        if kind in ("min", "max"):
+            if not keyed:
+                return (None,)
+            best = keyed[0]
+            for item in keyed[1:]:
+                if (kind == "min" and item[0] < best[0]) or (kind == "max" and item[0] >= best[0]):
+                    best = item
+            return (best[2],)
+        keyed.sort(key=lambda t: (t[0], t[1]))
+        if kind == "sort":
+            return ([x for _, _, x in keyed],)
+        groups: list[list[Any]] = []
+        prev: Any = _END
+        for k, _, x in keyed:
+            if prev is not _END and k == prev:
+                groups[-1].append(x)
+            else:
+                groups.append([x])
+            prev = k
+        if kind == "group":
+            return (groups,)
+        return ([g[0] for g in groups],)
+
+
+class FAnyAll(F):
+    __slots__ = ("kind", "gen", "cond")
+
+    def __init__(self, kind: str, gen: F | None, cond: F | None) -> None:
+        self.kind = kind
+        self.gen = gen
+        self.cond = cond
+
+    def run(self, v: Any, env: Env) -> Iterable[Any]:
+        items = self.gen.run(v, env) if self.gen is not None else iterate(v)
+        want = self.kind == "any"
+        cond = self.cond
+        for x in items:
+            results = cond.run(x, env) if cond is not None else (x,)
+            for c in results:
+                if truthy(c) == want:
+                    return (want,)
+        return (not want,)
+
+
+class FIsEmpty(F):
+    __slots__ = ("f",)
+
+    def __init__(self, f: F) -> None:
+        self.f = f
+
+    def run(self, v: Any, env: Env) -> Iterable[Any]:
+        for _ in self.f.run(v, env):
+            return (False,)
+        return (True,)
+
+
+class FAddBy(F):
+    """add(f) (jq 1.8): the sum of f's outputs."""
+
+    __slots__ = ("f",)
+
+    def __init__(self, f: F) -> None:
+        self.f = f
+
+    def run(self, v: Any, env: Env) -> Iterable[Any]:
+        return (add_all(self.f.run(v, env), env),)
+
+
+def add_all(items: Iterable[Any], env: Env | None = None) -> Any:
+    from .values import add
+
+    acc: Any = None
+    it = iter(items)
+    for x in it:
+        acc = x
+        break
+    else:
+        return None
+    # strings and arrays: join once instead of quadratic concatenation
+    if type(acc) is str or type(acc) is list:
+        parts = [acc]
+        kind = type(acc)
+        for x in it:
+            if x is None:
+                continue
+            if type(x) is not kind:
+                acc = add("".join(parts) if kind is str else [y for p in parts for y in p], x)
+                for y in it:
+                    acc = add(acc, y)
+                return acc
+            parts.append(x)
+        return "".join(parts) if kind is str else [y for p in parts for y in p]
+    if type(acc) is dict:
+        merged = dict(acc)
+        for x in it:
+            if type(x) is dict:
+                merged.update(x)
+            else:
+                acc = add(merged, x)
+                for y in it:
+                    acc = add(acc, y)
+                return acc
+        return merged
+    for x in it:
+        acc = add(acc, x)
+    return acc
+
+
+class FWalk(F):
+    __slots__ = ("f",)
+
+    def __init__(self, f: F) -> None:
+        self.f = f
+
+    def run(self, v: Any, env: Env) -> Iterable[Any]:
+        return self._walk(v, env)
+
+    def _walk(self, v: Any, env: Env) -> Iterator[Any]:
+        env[2].checkpoint(1)
+        t = type(v)
+        if t is list:
+            new: Any = [y for x in v for y in self._walk(x, env)]
+        elif t is dict:
+            new = {}
+            for k, x in v.items():
+                for y in self._walk(x, env):
+                    new[k] = y
+                    break
+        else:
+            new = v
+        yield from self.f.run(new, env)
+
+
+class FInputs(F):
+    __slots__ = ()
+
+    def run(self, v: Any, env: Env) -> Iterator[Any]:
+        rt = env[2]
+        while True:
+            try:
+                x = rt.next_input()
+            except JqError as e:
+                if e.value == "No more inputs":
+                    return
+                raise
+            yield x
+
+
+def _halt(v: Any) -> Any:
+    raise HaltSignal(0)
+
+
+def _halt_error(v: Any, code: Any = 5) -> Any:
+    if not is_number(code):
+        raise JqError("halt_error/1: number required")
+    raise HaltSignal(int(code), v, True)
+
+
+def _debug(rt: Any, v: Any, *msg: Any) -> Any:
+    from .encode import dumps
+
+    rt.debug(dumps(["DEBUG:", msg[0] if msg else v]))
+    return v
+
+
+def _stderr(rt: Any, v: Any) -> Any:
+    from .encode import dumps
+
+    rt.stderr(dumps(v))
+    return v
+
+
+class FDebugMsg(F):
+    """debug(msgs): each message of msgs goes to stderr, then the input."""
+
+    __slots__ = ("msg",)
+
+    def __init__(self, msg: F) -> None:
+        self.msg = msg
+
+    def run(self, v: Any, env: Env) -> Iterator[Any]:
+        for m in self.msg.run(v, env):
+            _debug(env[2], v, m)
+        yield v
+
+
+def register(reg: Registry) -> None:
+    reg[("empty", 0)] = lambda args: FEmpty()
+    cls(reg, "error", 0, FError)
+    cls(reg, "error", 1, FError)
+    cls(reg, "select", 1, FSelect)
+    reg[("recurse", 0)] = lambda args: _recurse_default()
+    cls(reg, "recurse", 1, FRecurse)
+    cls(reg, "recurse", 2, FRecurse)
+    cls(reg, "limit", 2, FLimit)
+    cls(reg, "skip", 2, FSkip)
+    cls(reg, "first", 1, FFirst)
+    cls(reg, "last", 1, FLast)
+    cls(reg, "nth", 2, FNth)
+    cls(reg, "isempty", 1, FIsEmpty)
+    reg[("while", 2)] = lambda args: FLoop("while", args[0], args[1])
+    reg[("until", 2)] = lambda args: FLoop("until", args[0], args[1])
+    reg[("repeat", 1)] = lambda args: FLoop("repeat", None, args[0])
+    reg[("range", 1)] = lambda args: FRange(_literal(0), args[0])
+    cls(reg, "range", 2, FRange)
+    cls(reg, "range", 3, FRange)
+    cls(reg, "path", 1, FPath)
+    reg[("paths", 0)] = lambda args: FPaths()
+    cls(reg, "paths", 1, FPaths)
+    reg[("leaf_paths", 0)] = lambda args: FPaths(None, leaves=True)
+    cls(reg, "getpath", 1, FGetpath)
+    value(reg, "setpath", 2, setpath)
+    from .runtime import delpaths
+
+    value(reg, "delpaths", 1, delpaths)
+    cls(reg, "del", 1, FDel)
+    value(reg, "to_entries", 0, to_entries)
+    value(reg, "from_entries", 0, from_entries)
+    reg[("map", 1)] = lambda args: FWithPaths("map", args[0])
+    reg[("map_values", 1)] = lambda args: FWithPaths("map_values", args[0])
+    reg[("with_entries", 1)] = lambda args: FWithPaths("with_entries", args[0])
+    for kind in ("sort", "group", "unique", "min", "max"):
+        reg[(kind + "_by", 1)] = lambda args, kind=kind: FSortBy(kind, args[0])
+    for kind in ("any", "all"):
+        reg[(kind, 0)] = lambda args, kind=kind: FAnyAll(kind, None, None)
+        reg[(kind, 1)] = lambda args, kind=kind: FAnyAll(kind, None, args[0])
+        reg[(kind, 2)] = lambda args, kind=kind: FAnyAll(kind, args[0], args[1])
+    value(reg, "add", 0, lambda v: add_all(iterate(v)))
+    cls(reg, "add", 1, FAddBy)
+    cls(reg, "walk", 1, FWalk)
+    reg[("input", 0)] = lambda args: FRtNative(lambda rt, v: rt.next_input(), [])
+    reg[("inputs", 0)] = lambda args: FInputs()
+    value(reg, "halt", 0, _halt)
+    value(reg, "halt_error", 0, _halt_error)
+    value(reg, "halt_error", 1, _halt_error)
+    rt_value(reg, "debug", 0, _debug)
+    cls(reg, "debug", 1, FDebugMsg)
+    rt_value(reg, "stderr", 0, _stderr)
+    rt_value(reg, "input_filename", 0, lambda rt, v: rt.input_filename())
+    rt_value(reg, "input_line_number", 0, lambda rt, v: rt.input_line())
+    rt_value(reg, "env", 0, lambda rt, v: rt.env_object)
+    rt_value(reg, "$__named", 0, lambda rt, v: rt.named_args)
+    reg[("not", 0)] = lambda args: FNative(lambda v: not truthy(v), [])
+    reg[("identity_", 0)] = lambda args: FIdentity()
+    value(reg, "_equal_sorted", 1, lambda v, other: equal(v, other) and compare(v, other) == 0)
+
+
+def _literal(x: Any) -> F:
+    from .filters import FLiteral
+
+    return FLiteral(x)
+
+
+def _recurse_default() -> F:
+    from .filters import FRecurseAll
+
+    return FRecurseAll()

@@ -1,0 +1,436 @@
+"""Reading JSON texts the way jq does.
+
+The fast path is the C scanner of the `json` module (linear, no
+backtracking). When it rejects a text, or nests too deep for it, a
+character-level parser that follows jq's own state machine takes over: it
+accepts what jq accepts (`nan`, `01`, `.5`), nests up to jq's limit, and
+reports errors with jq's wording and line/column.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from .numbers import json_constant, json_float, json_int, make_literal
+
+MAX_DEPTH = 10000
+_WS = " \t\r\n"
+_STRUCT = "[,]{:}"
+_NOTHING: Any = object()
+
+_decoder = json.JSONDecoder(parse_float=json_float, parse_int=json_int, parse_constant=json_constant)
+_scan_once: Callable[[str, int], tuple[Any, int]] = _decoder.scan_once
+
+
+class ParseError(Exception):
+    """Malformed JSON: `message` is jq's text, e.g. 'Invalid literal at line 1, column 4'."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class _Fail(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _string_body(raw: str) -> str:
+    """Decode the escapes between a string's quotes (jq's found_string)."""
+    if "\\" not in raw:
+        for c in raw:
+            if c < " ":
+                raise _Fail("Invalid string: control characters from U+0000 through U+001F must be escaped")
+        return raw
+    out: list[str] = []
+    i, n = 0, len(raw)
+    while i < n:
+        c = raw[i]
+        i += 1
+        if c != "\\":
+            if c < " ":
+                raise _Fail("Invalid string: control characters from U+0000 through U+001F must be escaped")
+            out.append(c)
+            continue
+        if i >= n:
+            raise _Fail("Expected escape character at end of string")
+        c = raw[i]
+        i += 1
+        simple = {"\\": "\\", '"': '"', "/": "/", "b": "\b", "f": "\f", "t": "\t", "n": "\n", "r": "\r"}.get(c)
+        if simple is not None:
+            out.append(simple)
+            continue
+        if c != "u":
+            raise _Fail("Invalid escape")
+        if i + 4 > n:
+            raise _Fail("Invalid \\uXXXX escape")
+        cp = _unhex4(raw[i : i + 4])
+        if cp < 0:
+            raise _Fail("Invalid characters in \\uXXXX escape")
+        i += 4
+        if 0xD800 <= cp <= 0xDBFF:
+            low = _unhex4(raw[i + 2 : i + 6]) if raw[i : i + 2] == "\\u" and i + 6 <= n else -1
+            if not 0xDC00 <= low <= 0xDFFF:
+                raise _Fail("Invalid \\uXXXX\\uXXXX surrogate pair escape")
+            i += 6
+            cp = 0x10000 + (((cp - 0xD800) << 10) | (low - 0xDC00))
+        elif 0xDC00 <= cp <= 0xDFFF:
+            cp = 0xFFFD
+        out.append(chr(cp))
+    return "".join(out)
+
+
+def _unhex4(h: str) -> int:
+    if len(h) != 4:
+        return -1
+    try:
+        return int(h, 16) if all(c in "0123456789abcdefABCDEF" for c in h) else -1
+    except ValueError:
+        return -1
+
+
+def _literal(tok: str) -> Any:
+    if tok[0] == "t" or tok[0] == "f" or (tok[0] == "n" and tok[1:2] == "u"):
+        value = {"true": True, "false": False, "null": None}.get(tok, _NOTHING)
+        if value is _NOTHING:
+            raise _Fail("Invalid literal")
+        return value
+    if "_" in tok:
+        raise _Fail("Invalid numeric literal")
+    try:
+        return make_literal(tok)
+    except ValueError:
+        raise _Fail("Invalid numeric literal") from None
+
+
+class SlowParser:
+    """jq's parser state machine, for one value at a time."""
+
+    def __init__(self, text: str, pos: int, line: int, col: int) -> None:
+        self.s = text
+        self.pos = pos
+        self.line = line
+        self.col = col
+        self._str_start = 0
+
+    def error(self, reason: str, at_eof: bool = False) -> ParseError:
+        where = " at EOF" if at_eof else ""
+        return ParseError(f"{reason}{where} at line {self.line}, column {self.col}")
+
+    def next_value(self) -> Any:
+        """The next value, or _NOTHING at the end; advances self.pos past it."""
+        s = self.s
+        n = len(s)
+        i = self.pos
+        stack: list[Any] = []
+        nxt: Any = _NOTHING
+        tok_start = -1
+        try:
+            while i < n:
+                ch = s[i]
+                i += 1
+                self.col += 1
+                if ch == "\n":
+                    self.line += 1
+                    self.col = 0
+                is_lit = ch not in _WS and ch != '"' and ch not in _STRUCT
+                if not is_lit:
+                    if tok_start >= 0:
+                        if nxt is not _NOTHING:
+                            raise _Fail("Expected separator between values")
+                        nxt = _literal(s[tok_start : i - 1])
+                        tok_start = -1
+                    if not stack and nxt is not _NOTHING:
+                        # the delimiter starts the next value; positions are
+                        # recomputed from the buffer on the next call
+                        self.pos = i - 1
+                        return nxt
+                if is_lit:
+                    if tok_start < 0:
+                        tok_start = i - 1
+                elif ch == '"':
+                    i = self._string_end(i)
+                    value = _string_body(s[self._str_start : i - 1])
+                    if nxt is not _NOTHING:
+                        raise _Fail("Expected separator between values")
+                    nxt = value
+                elif ch in _STRUCT:
+                    nxt = self._token(ch, stack, nxt)
+                if not stack and nxt is not _NOTHING and tok_start < 0 and not is_lit:
+                    self.pos = i
+                    return nxt
+            # end of input
+            self.pos = n
+            if tok_start >= 0:
+                try:
+                    if nxt is not _NOTHING:
+                        raise _Fail("Expected separator between values")
+                    nxt = _literal(s[tok_start:n])
+                except _Fail as f:
+                    raise self.error(f.reason, at_eof=True) from None
+            if stack:
+                raise self.error("Unfinished JSON term", at_eof=True)
+            return nxt
+        except _Fail as f:
+            self.pos = i
+            raise self.error(f.reason) from None
+
+    def _string_end(self, i: int) -> int:
+        """Index just past the closing quote of a string whose body starts at i."""
+        s = self.s
+        n = len(s)
+        self._str_start = i
+        while True:
+            q = s.find('"', i)
+            b = s.find("\\", i, q if q >= 0 else n)
+            if q < 0:
+                self._advance(i, n)
+                raise _EOFInString()
+            if b >= 0:
+                self._advance(i, b + 2)
+                i = b + 2
+                if i > n:
+                    raise _EOFInString()
+                continue
+            self._advance(i, q + 1)
+            return q + 1
+
+    def _advance(self, start: int, end: int) -> None:
+        chunk = self.s[start:end]
+        nl = chunk.count("\n")
+        if nl:
+            self.line += nl
+            self.col = len(chunk) - chunk.rfind("\n") - 1
+        else:
+            self.col += len(chunk)
+
+    def _token(self, ch: str, stack: list[Any], nxt: Any) -> Any:
+        if ch == "[" or ch == "{":
+            if len(stack) >= MAX_DEPTH:
+                raise _Fail("Exceeds depth limit for parsing")
+            if nxt is not _NOTHING:
+                raise _Fail("Expected separator between values")
+            stack.append([] if ch == "[" else {})
+            return _NOTHING
+        if ch == ":":
+            if nxt is _NOTHING:
+                raise _Fail("Expected string key before ':'")
+            if not stack or type(stack[-1]) is not dict:
+                raise _Fail("':' not as part of an object")
+            if type(nxt) is not str:
+                raise _Fail("Object keys must be strings")
+            stack.append(_Key(nxt))
+            return _NOTHING
+        if ch == ",":
+            if nxt is _NOTHING:
+                raise _Fail("Expected value before ','")
+            if not stack:
+                raise _Fail("',' not as part of an object or array")
+            top = stack[-1]
+            if type(top) is list:
+                top.append(nxt)
+            elif type(top) is _Key:
+                stack.pop()
+                stack[-1][top.name] = nxt
+            else:
+                raise _Fail("Objects must consist of key:value pairs")
+            return _NOTHING
+        if ch == "]":
+            if not stack or type(stack[-1]) is not list:
+                raise _Fail("Unmatched ']'")
+            if nxt is not _NOTHING:
+                stack[-1].append(nxt)
+            elif stack[-1]:
+                raise _Fail("Expected another array element")
+            return stack.pop()
+        # '}'
+        if not stack:
+            raise _Fail("Unmatched '}'")
+        top = stack[-1]
+        if nxt is not _NOTHING:
+            if type(top) is not _Key:
+                raise _Fail("Objects must consist of key:value pairs")
+            stack.pop()
+            stack[-1][top.name] = nxt
+        else:
+            if type(top) is not dict:
+                raise _Fail("Unmatched '}'")
+            if top:
+                raise _Fail("Expected another key-value pair")
+        return stack.pop()
+
+
+class _Key:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class _EOFInString(Exception):
+    pass
+
+
+def _needs_slow(text: str, start: int, end: int) -> bool:
+    """Escapes the C scanner decodes differently from jq (lone surrogates)."""
+    i = text.find("\\u", start, end)
+    while i >= 0:
+        c = text[i + 2 : i + 3]
+        if c in ("d", "D") and text[i + 3 : i + 4] in "89abcdefABCDEF" and text[i + 3 : i + 4]:
+            return True
+        i = text.find("\\u", i + 2, end)
+    return False
+
+
+def _is_scalar_end(value: Any) -> bool:
+    t = type(value)
+    return t is not str and t is not list and t is not dict
+
+
+class JsonStream:
+    """Successive JSON values from a text that arrives in chunks."""
+
+    def __init__(self, chunks: Iterator[bytes], checkpoint: Callable[[int], None] | None = None) -> None:
+        self._chunks = chunks
+        self._dec = codecs.getincrementaldecoder("utf-8")("replace")
+        self.buf = ""
+        self.pos = 0
+        self.eof = False
+        self.lines_before = 0  # newlines in text already dropped from buf
+        self._checkpoint = checkpoint
+        self._started = False
+        self.last_end = 0  # where the last value's parse completed (buf offset)
+        self.failed = False
+
+    def _more(self, want: int = 65536) -> bool:
+        """Read at least `want` more characters (or to the end)."""
+        if self.eof:
+            return False
+        got = 0
+        parts = [self.buf[self.pos :]] if self.pos < len(self.buf) else []
+        self.lines_before += self.buf.count("\n", 0, self.pos)
+        self.last_end -= self.pos
+        while got < want:
+            chunk = next(self._chunks, None)
+            if chunk is None:
+                tail = self._dec.decode(b"", final=True)
+                if tail:
+                    parts.append(tail)
+                self.eof = True
+                break
+            text = self._dec.decode(chunk)
+            if not self._started:
+                if text.startswith("\ufeff"):
+                    text = text[1:]
+                self._started = bool(text) or self._started
+            parts.append(text)
+            got += len(text)
+            if self._checkpoint is not None:
+                self._checkpoint(1 + len(chunk) // 4096)
+        self.buf = "".join(parts)
+        self.pos = 0
+        return True
+
+    def _skip_ws(self) -> None:
+        buf = self.buf
+        i = self.pos
+        n = len(buf)
+        while i < n and buf[i] in _WS:
+            i += 1
+        self.pos = i
+
+    def next(self) -> Any:
+        """The next value, or _NOTHING at the end. Raises ParseError."""
+        if self.failed:
+            return _NOTHING
+        want = 65536
+        while True:
+            self._skip_ws()
+            if self.pos >= len(self.buf):
+                if self.eof:
+                    return _NOTHING
+                self._more()
+                continue
+            start = self.pos
+            try:
+                value, end = _scan_once(self.buf, start)
+            except (StopIteration, ValueError, RecursionError):
+                if not self.eof:
+                    self._more(want)
+                    want *= 2
+                    continue
+                return self._slow()
+            n = len(self.buf)
+            if end >= n and not self.eof:
+                self._more(want)
+                want *= 2
+                continue
+            scalar = _is_scalar_end(value)
+            if scalar and end < n and self.buf[end] not in _WS and self.buf[end] not in _STRUCT and self.buf[end] != '"':
+                # `01`, `truex`: jq reads one literal token there
+                if not self.eof:
+                    self._more(want)
+                return self._slow()
+            if _needs_slow(self.buf, start, end):
+                return self._slow()
+            self.pos = end
+            self.last_end = end if scalar else end - 1
+            return value
+
+    def _slow(self) -> Any:
+        while self._more(1 << 30):
+            pass
+        line, col = self.position(self.pos)
+        parser = SlowParser(self.buf, self.pos, line, col)
+        try:
+            value = parser.next_value()
+        except _EOFInString:
+            self.failed = True
+            end_line, end_col = self.position(len(self.buf))
+            raise ParseError(f"Unfinished string at EOF at line {end_line}, column {end_col}") from None
+        except ParseError:
+            self.failed = True
+            raise
+        self.pos = parser.pos
+        self.last_end = parser.pos
+        return value
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """jq's (line, column) after reading buf[:offset]."""
+        line = 1 + self.lines_before + self.buf.count("\n", 0, offset)
+        nl = self.buf.rfind("\n", 0, offset)
+        return line, offset - nl - 1
+
+    def line_number(self) -> int:
+        """input_line_number: newlines in the lines read when the last value completed."""
+        p = self.last_end
+        count = self.lines_before + self.buf.count("\n", 0, max(p, 0))
+        if self.buf.find("\n", max(p, 0)) >= 0:
+            count += 1
+        elif not self.eof:
+            count += 1
+        return count
+
+
+def parse_single(text: str) -> Any:
+    """One JSON text, as `fromjson`, --argjson and --jsonargs read it.
+
+    Raises ParseError with jq's message, including the `(while parsing ...)`."""
+    stream = JsonStream(iter([text.encode("utf-8", "surrogatepass")]))
+    try:
+        value = stream.next()
+        if value is _NOTHING:
+            raise ParseError("Expected JSON value")
+        extra = stream.next()
+        if extra is not _NOTHING:
+            raise ParseError("Unexpected extra JSON values")
+    except ParseError as e:
+        raise ParseError(f"{e.message} (while parsing '{text}')") from None
+    return value
+
+
+NOTHING = _NOTHING

@@ -1,0 +1,404 @@
+"""Running jq: inputs, outputs, error reporting and exit statuses (jq 1.7's main)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ...limits import LimitExceeded
+from ...vfs.errors import FsError, strerror
+from ..context import Ctx
+from .cli import _HINT, Options
+from .decode import NOTHING, JsonStream, ParseError, parse_single
+from .encode import Style, dumps, quote
+from .engine import CompileErrors, Program
+from .errors import HaltSignal, JqError
+from .runtime import Rt
+from .values import typename
+
+# exit statuses (jq's main.c)
+OK, NULL_KIND, SYSTEM, COMPILE, NO_OUTPUT, UNKNOWN = 0, -1, 2, 3, -4, 5
+PARSE_ERROR_STATUS = 2
+
+
+class Inputs:
+    """The input values: files (or stdin) parsed as JSON, or raw lines."""
+
+    def __init__(self, ctx: Ctx, opts: Options, checkpoint: Any) -> None:
+        self.ctx = ctx
+        self.opts = opts
+        self.checkpoint = checkpoint
+        self.files = list(opts.files) or ["-"]
+        self.index = 0
+        self.stream: JsonStream | None = None
+        self.filename: str | None = None
+        self.failures = 0
+        self.raw_lines: Iterator[str] | None = None
+        self.raw_line_count = 0
+        self.pending: list[Any] = []
+        self.slurp_done = False
+
+    def _open_next(self) -> bool:
+        while self.index < len(self.files):
+            name = self.files[self.index]
+            self.index += 1
+            try:
+                stream = self.ctx.open_in(name)
+            except FsError as e:
+                self.ctx.stderr.write(
+                    f"jq: error: Could not open file {name}: {strerror(e.errno)}\n".encode("utf-8", "surrogateescape")
+                )
+                self.failures += 1
+                continue
+            self.filename = "<stdin>" if name == "-" else name
+            if self.ctx.fs.try_stat(name) is not None and self.ctx.fs.is_dir(name):
+                self.ctx.stderr.write(f"jq: error: Could not open file {name}: Is a directory\n".encode())
+                self.failures += 1
+                continue
+            chunks = stream.chunks()
+            if self.opts.raw_input:
+                self.raw_lines = _lines(chunks)
+            else:
+                self.stream = JsonStream(chunks, self.checkpoint)
+            return True
+        return False
+
+    def next_value(self) -> Any:
+        """The next input value, NOTHING at the end; raises ParseError."""
+        if self.pending:
+            return self.pending.pop(0)
+        while True:
+            if self.opts.raw_input:
+                if self.raw_lines is not None:
+                    line = next(self.raw_lines, None)
+                    if line is not None:
+                        self.raw_line_count += 1
+                        return line
+                    self.raw_lines = None
+            elif self.stream is not None:
+                value = self.stream.next()
+                if value is not NOTHING:
+                    if self.opts.stream:
+                        events = _stream_events(value)
+                        self.pending.extend(events[1:])
+                        return events[0]
+                    return value
+                self.stream = None
+            if not self._open_next():
+                return NOTHING
+
+    def slurped(self) -> Any:
+        if self.opts.raw_input:
+            parts = []
+            while self._open_next():
+                assert self.raw_lines is not None
+                parts.append("".join(_raw_all(self.raw_lines)))
+                self.raw_lines = None
+            return "".join(parts)
+        out = []
+        while True:
+            v = self.next_value()
+            if v is NOTHING:
+                return out
+            out.append(v)
+
+    def position(self) -> str:
+        if self.filename is None:
+            return "<unknown>"
+        if self.stream is not None:
+            return f"{self.filename}:{self.stream.line_number()}"
+        return f"{self.filename}:{self.raw_line_count}"
+
+    def line_number(self) -> int:
+        if self.stream is not None:
+            return self.stream.line_number()
+        return self.raw_line_count
+
+
+def _lines(chunks: Iterator[bytes]) -> Iterator[str]:
+    buf = b""
+    for chunk in chunks:
+        buf += chunk
+        if b"\n" not in chunk:
+            continue
+        parts = buf.split(b"\n")
+        buf = parts.pop()
+        for p in parts:
+            yield p.decode("utf-8", "replace")
+    if buf:
+        yield buf.decode("utf-8", "replace")
+
+
+def _raw_all(lines: Iterator[str]) -> Iterator[str]:
+    # -R -s: the text itself, newlines included
+    for line in lines:
+        yield line + "\n"
+
+
+def _stream_events(value: Any) -> list[Any]:
+    from .builtins_data import _tostream
+
+    return _tostream(value)  # type: ignore[no-any-return]
+
+
+class Runner:
+    def __init__(self, ctx: Ctx, opts: Options) -> None:
+        self.ctx = ctx
+        self.opts = opts
+        self.style = Style(indent=opts.indent, tab=opts.tab, ascii=opts.ascii, sort_keys=opts.sort_keys)
+        self.out: list[bytes] = []
+        self.out_size = 0
+
+    def err(self, text: str) -> None:
+        self.ctx.stderr.write(text.encode("utf-8", "replace"))
+
+    def write(self, text: str) -> None:
+        data = text.encode("utf-8", "replace")
+        self.out.append(data)
+        self.out_size += len(data)
+        if self.out_size > 65536:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.out:
+            self.ctx.stdout.write(b"".join(self.out))
+            self.out = []
+            self.out_size = 0
+
+    # ------------------------------------------------------------ setup
+
+    def _program_text(self) -> str | None:
+        opts = self.opts
+        src = opts.program if opts.program is not None else "."
+        if opts.from_file:
+            try:
+                data = self.ctx.read_input(src)
+            except FsError as e:
+                self.err(f"jq: error: Could not open {src}: {strerror(e.errno)}\n")
+                return None
+            return data.decode("utf-8", "replace")
+        return src
+
+    def _variables(self, inputs_ok: bool = True) -> tuple[list[str], list[Any]] | None:
+        named: dict[str, Any] = {}
+        for name, kind, arg in self.opts.named:
+            if kind == "arg":
+                named[name] = arg
+            elif kind == "argjson":
+                try:
+                    named[name] = parse_single(arg)
+                except ParseError:
+                    self.err("jq: invalid JSON text passed to --argjson\n" + _HINT)
+                    return None
+            else:
+                try:
+                    data = self.ctx.read_input(arg)
+                except FsError as e:
+                    self.err(f"jq: Bad JSON in --{kind} {name} {arg}: Could not open {arg}: {strerror(e.errno)}\n")
+                    return None
+                text = data.decode("utf-8", "replace")
+                if kind == "rawfile":
+                    named[name] = text
+                else:
+                    try:
+                        named[name] = _parse_all(data)
+                    except ParseError as e:
+                        self.err(f"jq: Bad JSON in --{kind} {name} {arg}: {e.message}\n")
+                        return None
+        positional = list(self.opts.positional)
+        for i, text in enumerate(self.opts.positional_json):
+            try:
+                value = parse_single(text)
+            except ParseError:
+                self.err("jq: invalid JSON text passed to --jsonargs\n" + _HINT)
+                return None
+            idx = [k for k, v in enumerate(positional) if v is None][i]
+            positional[idx] = value
+        names = list(named) + ["ARGS"]
+        values = list(named.values()) + [{"positional": positional, "named": named}]
+        return names, values
+
+    # ------------------------------------------------------------ main
+
+    def main(self) -> int:
+        src = self._program_text()
+        if src is None:
+            return SYSTEM
+        variables = self._variables()
+        if variables is None:
+            return SYSTEM
+        names, values = variables
+        try:
+            program = Program(src, names)
+        except CompileErrors as e:
+            lines = src.split("\n")
+            for ce in e.errors:
+                line_no = _line_of(ce.location)
+                shown = lines[line_no - 1] if 0 < line_no <= len(lines) else src
+                where = f" {ce.location}" if ce.location else ""
+                self.err(f"jq: error: {ce.message}{where}\n{shown}\n")
+            count = len(e.errors)
+            self.err(f"jq: {count} compile error{'s' if count != 1 else ''}\n")
+            return COMPILE
+        try:
+            return self._run(program, values)
+        except RecursionError:
+            self.flush()
+            raise LimitExceeded("max_call_depth", self.ctx.limits.max_call_depth, "jq recursion too deep") from None
+        finally:
+            self.flush()
+
+    def _make_rt(self, inputs: Inputs) -> Rt:
+        rt = Rt()
+        ctx = self.ctx
+        rt.checkpoint = ctx.checkpoint
+
+        def next_input() -> Any:
+            try:
+                v = inputs.next_value()
+            except ParseError as e:
+                raise JqError(e.message) from None
+            if v is NOTHING:
+                raise JqError("No more inputs")
+            return v
+
+        rt.next_input = next_input
+        rt.env_object = dict(ctx.env)
+        rt.debug = lambda text: self._stderr_now(text + "\n")
+        rt.stderr = lambda text: self._stderr_now(text)
+        rt.clock = ctx.clock
+        rt.input_filename = lambda: inputs.filename
+        rt.input_line = inputs.line_number
+        rt.max_string = ctx.limits.max_string_length
+        return rt
+
+    def _stderr_now(self, text: str) -> None:
+        self.flush()
+        self.err(text)
+
+    def _run(self, program: Program, values: list[Any]) -> int:
+        opts = self.opts
+        inputs = Inputs(self.ctx, opts, self.ctx.checkpoint)
+        rt = self._make_rt(inputs)
+        ret = NO_OUTPUT
+        last_result = -1
+        halted: HaltSignal | None = None
+
+        def process(value: Any) -> int:
+            nonlocal halted
+            status, halted = self._process(program, rt, values, value, inputs)
+            return status
+
+        if opts.null_input:
+            if opts.slurp and False:
+                pass
+            ret = process(None)
+        elif opts.slurp:
+            try:
+                value = inputs.slurped()
+            except ParseError as e:
+                self.err(f"jq: error (at {inputs.position()}): {e.message}\n")
+                return PARSE_ERROR_STATUS
+            if inputs.failures == 0 or value or True:
+                ret = process(value)
+                if ret <= 0 and ret != NO_OUTPUT:
+                    last_result = 1 if ret != NULL_KIND else 0
+        else:
+            while True:
+                try:
+                    value = inputs.next_value()
+                except ParseError as e:
+                    if opts.seq:
+                        self.err(f"jq: ignoring parse error: {e.message}\n")
+                        continue
+                    self.flush()
+                    self.err(f"jq: parse error: {e.message}\n")
+                    ret = PARSE_ERROR_STATUS
+                    break
+                if value is NOTHING:
+                    break
+                ret = process(value)
+                if ret <= 0 and ret != NO_OUTPUT:
+                    last_result = 1 if ret != NULL_KIND else 0
+                if halted is not None:
+                    break
+        if opts.null_input and ret <= 0 and ret != NO_OUTPUT:
+            last_result = 1 if ret != NULL_KIND else 0
+        if inputs.failures:
+            ret = SYSTEM
+        if halted is not None:
+            return ret
+        if opts.exit_status:
+            if ret != NO_OUTPUT:
+                return abs(ret)
+            return {-1: 4, 0: 1}.get(last_result, 0)
+        return ret if ret > 0 else 0
+
+    def _process(self, program: Program, rt: Rt, values: list[Any], value: Any,
+                 inputs: Inputs) -> tuple[int, HaltSignal | None]:
+        opts = self.opts
+        ret = NO_OUTPUT
+        try:
+            for result in program.run(value, rt, values):
+                ret = self._emit(result)
+        except JqError as e:
+            self.flush()
+            msg = e.value
+            where = inputs.position() if not opts.null_input or inputs.filename else "<unknown>"
+            if type(msg) is str:
+                self.err(f"jq: error (at {where}): {msg}\n")
+            else:
+                self.err(f"jq: error (at {where}) (not a string): {dumps(msg)}\n")
+            return UNKNOWN, None
+        except HaltSignal as h:
+            self.flush()
+            if h.has_message:
+                m = h.message
+                if type(m) is str:
+                    self.err(m)
+                elif m is not None:
+                    self.err(dumps(m) + "\n")
+            return h.status, h
+        return ret, None
+
+    def _emit(self, result: Any) -> int:
+        opts = self.opts
+        if opts.raw_output and type(result) is str:
+            if opts.ascii:
+                self.write(quote(result, True))
+            elif opts.raw_output0 and "\0" in result:
+                raise JqError("Cannot dump a string containing NUL with --raw-output0 option")
+            else:
+                self.write(result)
+            status = OK
+        else:
+            status = NULL_KIND if result is None or result is False else OK
+            if opts.seq:
+                self.write("\x1e")
+            self.write(dumps(result, self.style))
+        if not opts.raw_no_lf:
+            self.write("\n")
+        if opts.raw_output0:
+            self.write("\0")
+        return status
+
+
+def _parse_all(data: bytes) -> list[Any]:
+    stream = JsonStream(iter([data]))
+    out = []
+    while True:
+        v = stream.next()
+        if v is NOTHING:
+            return out
+        out.append(v)
+
+
+def _line_of(location: str) -> int:
+    # "at <top-level>, line N:"
+    try:
+        return int(location.rsplit("line ", 1)[1].rstrip(":"))
+    except (IndexError, ValueError):
+        return 1
+
+
+__all__ = ["Runner", "typename"]
