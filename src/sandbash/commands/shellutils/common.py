@@ -8,6 +8,7 @@ it through `ctx.extra["identity"]`.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -40,15 +41,26 @@ ACCOUNTS: dict[str, tuple[int, int, list[tuple[int, str]]]] = {
     "root": (0, 0, [(0, "root")]),
 }
 
-# Where registered commands appear to live (a merged /usr: both hold them).
-COMMAND_DIRS = ("/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin", "/sbin")
+# Where registered commands appear to live (Debian's merged /usr, as the executor
+# resolves them), and the shells the executor runs itself.
+COMMAND_DIRS = ("/usr/bin", "/bin")
+SHELLS = ("bash", "sh")
 
 
 def identity(ctx: Ctx) -> dict[str, Any]:
+    """The defaults, overridden by ctx.extra["identity"] (a mapping or an object
+    with the same attribute names, such as the interpreter's Identity)."""
     ident = dict(DEFAULT_IDENTITY)
     override = ctx.extra.get("identity")
     if isinstance(override, Mapping):
-        ident.update(override)
+        values = dict(override)
+    elif override is not None:
+        values = {k: getattr(override, k) for k in DEFAULT_IDENTITY if hasattr(override, k)}
+    else:
+        values = {}
+    ident.update(values)
+    if "groups" not in values and ("gid" in values or "group" in values):
+        ident["groups"] = [(int(ident["gid"]), str(ident["group"]))]
     return ident
 
 
@@ -121,7 +133,7 @@ def find_program(ctx: Ctx, name: str, every: bool = False, path: str | None = No
         return [name] if _executable(ctx, name) else []
     found: list[str] = []
     search = ctx.env.get("PATH", "/usr/bin:/bin") if path is None else path
-    builtin_cmd = registry.known(name)
+    builtin_cmd = registry.known(name) or name in SHELLS
     for d in search.split(":"):
         d = d or "."
         full = d.rstrip("/") + "/" + name if d != "/" else "/" + name
@@ -156,22 +168,64 @@ def run_program(
     return ctx.run(list(argv), stdin=stdin, stdout=stdout, stderr=stderr, env=env)
 
 
+class _ThreadDeadline(float):
+    """A deadline that binds only the thread that set it (`timeout`'s own).
+
+    Pipeline stages share one Budget, so lowering its deadline for everyone
+    would stop `timeout`'s neighbours too (`timeout 1 yes | cat`). Budget code
+    compares and subtracts `deadline` with floats; these operators give other
+    threads the outer deadline instead."""
+
+    outer: float
+    thread: int
+
+    def __new__(cls, value: float, outer: float) -> _ThreadDeadline:
+        obj = super().__new__(cls, value)
+        obj.outer = outer
+        obj.thread = threading.get_ident()
+        return obj
+
+    def _value(self) -> float:
+        return float(self) if threading.get_ident() == self.thread else self.outer
+
+    # `now > deadline` and friends reach these reflected forms first (subclass of float)
+    def __lt__(self, other: object) -> bool:
+        return self._value() < other  # type: ignore[operator,no-any-return]
+
+    def __le__(self, other: object) -> bool:
+        return self._value() <= other  # type: ignore[operator,no-any-return]
+
+    def __gt__(self, other: object) -> bool:
+        return self._value() > other  # type: ignore[operator,no-any-return]
+
+    def __ge__(self, other: object) -> bool:
+        return self._value() >= other  # type: ignore[operator,no-any-return]
+
+    def __sub__(self, other: float) -> float:  # type: ignore[override]
+        return self._value() - other
+
+    def __rsub__(self, other: float) -> float:  # type: ignore[override]
+        return other - self._value()
+
+
 def run_with_deadline(ctx: Ctx, argv: Sequence[str], seconds: float, message: str) -> tuple[int, bool]:
     """Run a program that must finish within `seconds`: (status, timed_out).
 
-    The interface has no per-command deadline yet, so the run's budget
-    deadline is lowered for the duration and a timeout that fires before the
-    run's own deadline is taken as ours."""
+    The command interface has no per-command deadline yet, so this thread's
+    view of the run's deadline is lowered for the duration (see
+    _ThreadDeadline); a timeout that fires before the run's own deadline is
+    taken as ours. Threads the command starts itself (its own pipelines)
+    still see only the run's deadline."""
     budget = ctx.budget
     saved = budget.deadline
     mine = time.monotonic() + seconds
-    if seconds <= 0 or mine >= saved:
+    if seconds <= 0 or not mine < saved:
         return run_program(ctx, argv, message=message), False
-    budget.deadline = mine
+    budget.deadline = _ThreadDeadline(mine, saved)
     try:
         return run_program(ctx, argv, message=message), False
     except LimitExceeded as e:
-        if e.limit != "timeout" or time.monotonic() >= saved:
+        if e.limit != "timeout" or not time.monotonic() < saved:
             raise
         return 124, True
     finally:

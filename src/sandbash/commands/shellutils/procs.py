@@ -188,7 +188,7 @@ def cmd_env(ctx: Ctx) -> int:
             why = "Not a directory" if ctx.fs.exists(chdir) else "No such file or directory"
             raise fail(ctx, f"cannot change directory to '{chdir}': {why}", 125)
         # a child shell changes directory, then execs the command there
-        return ctx.run_script('cd -- "$1" || exit 125; shift; exec "$@"', [chdir, *operands], env=env)
+        return ctx.run_script('cd -- "$1" || exit 125; shift; exec "$@"', ["env", chdir, *operands], env=env)
     return run_program(ctx, operands, env=env)
 
 
