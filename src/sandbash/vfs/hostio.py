@@ -12,6 +12,8 @@ from __future__ import annotations
 import errno
 import os
 import stat as st
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -19,6 +21,7 @@ from .base import Stat, split_path
 from .errors import MESSAGES, FsError
 from .quota import DiskQuota
 
+_CACHED_DIRS = 64
 _DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _FILE = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
 O_RDONLY = os.O_RDONLY
@@ -123,6 +126,9 @@ class HostTree:
 
     def __init__(self, root: str) -> None:
         self.root_fd = -1
+        self._dirs: OrderedDict[str, int] = OrderedDict()
+        self._lock = threading.RLock()
+        self._depth = 0
         try:
             self.root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             self.real_root = os.path.realpath(root)
@@ -131,6 +137,7 @@ class HostTree:
         self.root = root
 
     def close(self) -> None:
+        self._forget()
         if self.root_fd >= 0:
             fd, self.root_fd = self.root_fd, -1
             os.close(fd)
@@ -143,27 +150,48 @@ class HostTree:
 
     @contextmanager
     def at(self, path: str) -> Iterator[tuple[int, str]]:
-        """(fd of the parent directory, last name); name is '' for the root."""
+        """(fd of the parent directory, last name); name is '' for the root.
+        Operations are serialised: cached directory fds must not be closed
+        (and their numbers reused) while another thread acts on them."""
         parts = split_path(path)
-        fd = self.root_fd
+        with self._lock:
+            self._depth += 1
+            try:
+                yield self._dir(parts[:-1]), parts[-1] if parts else ""
+            except OSError as e:
+                raise host_error(e)
+            finally:
+                self._depth -= 1
+                # trimmed only when no operation holds an fd (rename holds two)
+                while self._depth == 0 and len(self._dirs) > _CACHED_DIRS:
+                    os.close(self._dirs.popitem(last=False)[1])
+
+    def _dir(self, parts: list[str]) -> int:
+        """An fd on the directory `parts`, opened component by component
+        from the root (never through a link), kept in a small LRU cache."""
+        if not parts:
+            return self.root_fd
+        key = "/".join(parts)
+        fd = self._dirs.get(key)
+        if fd is not None:
+            self._dirs.move_to_end(key)
+            return fd
+        parent = self._dir(parts[:-1])
+        name = parts[-1]
         try:
-            for name in parts[:-1]:
-                try:
-                    nfd = os.open(name, _DIR, dir_fd=fd)
-                except OSError as e:
-                    # a symlink where a directory should be: a race, or a link made on the host
-                    if e.errno == errno.ENOTDIR and st.S_ISLNK(os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode):
-                        raise FsError(errno.ELOOP)
-                    raise
-                if fd != self.root_fd:
-                    os.close(fd)
-                fd = nfd
-            yield fd, parts[-1] if parts else ""
+            fd = os.open(name, _DIR, dir_fd=parent)
         except OSError as e:
-            raise host_error(e)
-        finally:
-            if fd != self.root_fd:
-                os.close(fd)
+            # a symlink where a directory should be: a race, or a link made on the host
+            if e.errno == errno.ENOTDIR and st.S_ISLNK(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode):
+                raise FsError(errno.ELOOP)
+            raise
+        self._dirs[key] = fd
+        return fd
+
+    def _forget(self) -> None:
+        """Drop cached directory fds: a rename or rmdir may have moved what a path names."""
+        while self._dirs:
+            os.close(self._dirs.popitem()[1])
 
     def lstat(self, path: str) -> os.stat_result:
         with self.at(path) as (fd, name):
@@ -195,7 +223,7 @@ class HostTree:
                 kind = os.fstat(ffd).st_mode
                 if not st.S_ISREG(kind):
                     raise FsError(errno.EISDIR if st.S_ISDIR(kind) else errno.ENXIO)
-                if flags & os.O_CREAT:
+                if flags & os.O_CREAT and kind & 0o7777 != mode:
                     os.fchmod(ffd, mode)  # the host umask must not change the sandbox's mode
             except BaseException:
                 os.close(ffd)
@@ -214,6 +242,7 @@ class HostTree:
             if not name:
                 raise FsError(errno.EBUSY)
             os.rmdir(name, dir_fd=fd)
+            self._forget()
 
     def unlink(self, path: str) -> None:
         with self.at(path) as (fd, name):
@@ -226,6 +255,7 @@ class HostTree:
             if not sname or not dname:
                 raise FsError(errno.EBUSY)
             os.rename(sname, dname, src_dir_fd=sfd, dst_dir_fd=dfd)
+            self._forget()
 
     def symlink(self, target: str, path: str) -> None:
         with self.at(path) as (fd, name):
