@@ -73,7 +73,14 @@ def _limits(value: Limits | str | None) -> Limits:
 
 class Bash:
     """A sandboxed bash. Thread-safe for concurrent `exec` calls only when
-    they do not race on the same files."""
+    they do not race on the same files.
+
+    `fs` is a backend from `sandbash.vfs` (`MemoryFs`, `OverlayFs`,
+    `ReadWriteFs`, `SqliteFs`, or a `MountFs` combining them) or a ready
+    `Vfs`; by default a `MemoryFs` whose quota comes from `limits`. A backend
+    given here keeps its own quota. `/dev` is always served from memory.
+    `bash.fs` is the filesystem seen from `cwd` (read_file, write_file, stat,
+    chmod, symlink, listdir, walk, ...)."""
 
     def __init__(
         self,
