@@ -189,14 +189,30 @@ def cmd_seq(ctx: Ctx) -> int:
     elif kind == "g":
         render = lambda x: _g(float(x))  # noqa: E731
     elif prec == 0 and all(isinstance(v, Decimal) and v == v.to_integral_value() for v in values):
-        values = [int(v) for v in values]  # exact and fast
-        render = lambda x: f"{x:{pad}d}"  # noqa: E731
+        first_i, step_i, last_i = (int(v) for v in values)  # exact, and fast in blocks
+        _emit_ints(ctx, first_i, step_i, last_i, pad, sep)
+        return 0
     else:
         render = lambda x: f"{x:{pad}.{prec}f}"  # noqa: E731
     if any(isinstance(v, float) for v in values):
         values = [float(v) for v in values]
     _emit(ctx, _numbers(*values), render, sep)
     return 0
+
+
+def _emit_ints(ctx: Ctx, first: int, step: int, last: int, pad: str, sep: str) -> None:
+    """Integer sequences: whole blocks of numbers formatted at once."""
+    stop = last + (1 if step > 0 else -1)
+    numbers = range(first, stop, step)
+    if not numbers:
+        return
+    block = 8192
+    for start in range(0, len(numbers), block):
+        chunk = numbers[start:start + block]
+        text = sep.join(map(str, chunk)) if not pad else sep.join(f"{x:{pad}d}" for x in chunk)
+        ctx.checkpoint(len(text) // 64 + 1)
+        ctx.out((sep if start else "") + text)
+    ctx.out("\n")
 
 
 def _g(x: float) -> str:
