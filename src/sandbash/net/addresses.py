@@ -32,8 +32,8 @@ _V4: tuple[tuple[IPv4Network, str], ...] = tuple((IPv4Network(net), why) for net
     ("198.51.100.0/24", "documentation"),
     ("203.0.113.0/24", "documentation"),
     ("224.0.0.0/4", "multicast"),
+    ("255.255.255.255/32", "broadcast"),  # before 240/4, which contains it
     ("240.0.0.0/4", "reserved"),
-    ("255.255.255.255/32", "broadcast"),
 ))
 
 _V6: tuple[tuple[IPv6Network, str], ...] = tuple((IPv6Network(net), why) for net, why in (

@@ -19,9 +19,9 @@ import httpx
 
 from .addresses import blocked_reason, parse_ip
 from .config import NetworkConfig
-from .errors import AccessDenied, BadUrl, NetError, TimedOut, TooLarge, TooManyRedirects
+from .errors import AccessDenied, BadUrl, NetError, TimedOut, TooLarge, TooManyRedirects, Unsupported
 from .transport import ConnectHook, PinnedBackend, PinnedTransport
-from .url import Url, UrlError, join, matches_any, matches_prefix
+from .url import UnsupportedScheme, Url, UrlError, join, matches_any, matches_prefix
 
 Header = tuple[str, str]
 REDACTED = "[injected by the sandbox; hidden]"
@@ -185,6 +185,8 @@ class HttpClient:
             return None
         try:
             url = join(req.url, location)
+        except UnsupportedScheme as e:
+            raise Unsupported(f'Protocol "{e.scheme}" not supported or disabled in libcurl')
         except UrlError as e:
             raise BadUrl(f"bad redirect location: {e}")
         method, body, headers = req.method, req.body, req.headers

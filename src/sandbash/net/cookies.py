@@ -43,10 +43,10 @@ class CookieJar:
     def __init__(self) -> None:
         self.cookies: list[Cookie] = []
 
-    def _store(self, cookie: Cookie, now: float) -> None:
+    def _store(self, cookie: Cookie, now: float, delete: bool = False) -> None:
         self.cookies = [c for c in self.cookies
                         if (c.name, c.domain, c.path) != (cookie.name, cookie.domain, cookie.path)]
-        if not cookie.expires or cookie.expires > now:
+        if not delete and (not cookie.expires or cookie.expires > now):
             self.cookies.append(cookie)
 
     def header(self, url: Url, now: float) -> str | None:
@@ -63,6 +63,7 @@ class CookieJar:
             return
         default_path = url.path.rsplit("/", 1)[0] or "/"
         cookie = Cookie(name, val, url.host, default_path)
+        delete = False
         for attr in attrs:
             key, _, arg = attr.partition("=")
             key, arg = key.strip().lower(), arg.strip()
@@ -79,15 +80,14 @@ class CookieJar:
             elif key == "httponly":
                 cookie.http_only = True
             elif key == "max-age" and arg.lstrip("-").isdigit():
-                cookie.expires = now + int(arg) if int(arg) > 0 else -1.0
+                cookie.expires, delete = now + int(arg), int(arg) <= 0
             elif key == "expires" and not any(a.strip().lower().startswith("max-age") for a in attrs):
                 try:
-                    cookie.expires = parsedate_to_datetime(arg).timestamp() or -1.0
+                    cookie.expires = parsedate_to_datetime(arg).timestamp()
+                    delete = cookie.expires <= now
                 except (TypeError, ValueError, IndexError):
                     pass
-        if cookie.expires == -1.0:  # deletion
-            cookie.expires = now - 1
-        self._store(cookie, now)
+        self._store(cookie, now, delete)
 
     def load_netscape(self, text: str, now: float) -> None:
         for line in text.splitlines():

@@ -298,7 +298,8 @@ def _under(path: str, prefix: str) -> bool:
 
 def matches_prefix(url: Url, prefix: Url) -> bool:
     """Same origin, and every reading of the path lies within the prefix's segments."""
-    return url.origin == prefix.origin and all(_under(view, prefix.path) for view in _path_views(url.path))
+    return url.origin == prefix.origin and all(
+        _under(view, within) for view, within in zip(_path_views(url.path), _path_views(prefix.path), strict=True))
 
 
 def matches_any(url: Url, prefixes: tuple[Url, ...] | list[Url]) -> bool:

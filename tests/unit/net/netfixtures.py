@@ -8,7 +8,7 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -73,7 +73,7 @@ def _handler(server: Server) -> type[BaseHTTPRequestHandler]:
             server.requests.append(Seen(self.command, self.path, dict(self.headers.items()), body))
             url = urlsplit(self.path)
             q = {k: v[0] for k, v in parse_qs(url.query).items()}
-            route = url.path
+            route = url.path.removeprefix("/api")  # the same routes under /api/, for path allow-lists
             if route.startswith("/redirect"):
                 self._reply(int(q.get("code", "302")), headers=[("Location", q["to"])])
             elif route.startswith("/status/"):
