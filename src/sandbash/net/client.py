@@ -163,7 +163,7 @@ class HttpClient:
             timeouts = {"connect": self._connect_timeout, "read": None, "write": None, "pool": None}
             hx = httpx.Request(req.method, str(req.url), headers=sent, content=req.body,
                                extensions={"timeout": timeouts})
-            if hx.url.raw_path.decode("ascii") != req.url.target or hx.url.host != req.url.host:
+            if (hx.url.raw_path.decode("ascii"), hx.url.raw_host.decode("ascii")) != (req.url.target, req.url.host):
                 raise BadUrl("URL using bad/illegal format or missing URL")  # sent must equal matched
             response = Response(req.url, self._transport.handle_request(hx), shown, self._limit)
         except NetError as e:

@@ -10,7 +10,7 @@ import pytest
 from sandbash.limits import LimitExceeded, Limits
 from sandbash.net import Credential
 
-from .netfixtures import Server, echoed, local_config, run_net
+from .netfixtures import Server, StubResolver, echoed, local_config, run_net
 
 
 def curl(server: Server, *args: str, stdin: bytes = b"", files: dict[str, bytes | str] | None = None,
@@ -325,3 +325,10 @@ def test_absent_without_network() -> None:
     for name in ("curl", "wget"):
         r = run_net([name, "http://example.com/"], None)
         assert (r.status, r.stderr) == (127, f"bash: {name}: command not found\n".encode())
+
+
+def test_international_names_are_sent_as_idna(server: Server) -> None:
+    resolver = StubResolver({"xn--bcher-kva.example": [["127.0.0.1"]]})
+    cfg = local_config(allowed_url_prefixes=[f"http://bücher.example:{server.port}/"], resolver=resolver)
+    r = run_net(["curl", "-s", f"http://BÜCHER.example:{server.port}/"], cfg)
+    assert echoed(r)["headers"]["Host"] == f"xn--bcher-kva.example:{server.port}"

@@ -164,7 +164,7 @@ class Curl:
 
     def request(self, url_text: str) -> Request:
         try:
-            url = parse_url(url_text, default_scheme="http")
+            url = given = parse_url(url_text, default_scheme="http")
             body: Body | None = self.data or self.form
             if self.opts.get("get") and self.data is not None:
                 query = self.data.data.decode("utf-8", "surrogateescape")
@@ -177,7 +177,8 @@ class Curl:
         opts = self.opts
         method = str(opts.get("request") or ("HEAD" if opts.get("head") else "POST" if body else "GET"))
         builtin: list[Header] = []
-        userpass = opts.get("user") or (f"{url.username}:{url.password or ''}" if url.username is not None else None)
+        userpass = opts.get("user") or (
+            f"{given.username}:{given.password or ''}" if given.username is not None else None)
         if userpass is not None:
             builtin.append(("Authorization", basic_auth(str(userpass))))
         agent = opts.get("user_agent", f"curl/{CURL_VERSION}")
@@ -251,7 +252,7 @@ class Curl:
             timed_out(self.ctx, e)
             code = e.curl_code
             t.exitcode, t.errormsg = code, self._message(e, t, started)
-            self._flush_request()
+            self._pending = []  # never connected, so never sent
             if self.show_errors:
                 self._trace(f"curl: ({code}) {t.errormsg}\n")
         finally:
