@@ -39,6 +39,13 @@ class Request:
     body: bytes | None = None
 
 
+def url_failure(e: UrlError) -> NetError:
+    """A URL that cannot be requested, as curl reports it (exit 1 or 3)."""
+    if isinstance(e, UnsupportedScheme):
+        return Unsupported(f'Protocol "{e.scheme}" not supported or disabled in libcurl')
+    return BadUrl("URL using bad/illegal format or missing URL")
+
+
 class Response:
     """A response whose body has not been read yet."""
 
@@ -185,10 +192,8 @@ class HttpClient:
             return None
         try:
             url = join(req.url, location)
-        except UnsupportedScheme as e:
-            raise Unsupported(f'Protocol "{e.scheme}" not supported or disabled in libcurl')
         except UrlError as e:
-            raise BadUrl(f"bad redirect location: {e}")
+            raise url_failure(e)
         method, body, headers = req.method, req.body, req.headers
         if (resp.status == 303 and method != "HEAD") or (resp.status in (301, 302) and method == "POST"):
             method, body = "GET", None

@@ -13,11 +13,11 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...net.client import HttpClient, Request, Response
+from ...net.client import HttpClient, Request, Response, url_failure
 from ...net.config import NetworkConfig
 from ...net.cookies import CookieJar
-from ...net.errors import BadUrl, ConnectFailed, NetError, TimedOut, Unsupported, WriteFailed
-from ...net.url import UnsupportedScheme, UrlError, join, parse_url
+from ...net.errors import ConnectFailed, NetError, TimedOut, WriteFailed
+from ...net.url import UrlError, join, parse_url
 from ...stdio.streams import Stream
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
@@ -170,10 +170,8 @@ class Curl:
                 query = self.data.data.decode("utf-8", "surrogateescape")
                 url = parse_url(f"{url}{'&' if url.query is not None else '?'}{query}")
                 body = None
-        except UnsupportedScheme as e:
-            raise Unsupported(f'Protocol "{e.scheme}" not supported or disabled in libcurl')
-        except UrlError:
-            raise BadUrl("URL using bad/illegal format or missing URL")
+        except UrlError as e:
+            raise url_failure(e)
         opts = self.opts
         method = str(opts.get("request") or ("HEAD" if opts.get("head") else "POST" if body else "GET"))
         builtin: list[Header] = []
