@@ -134,6 +134,10 @@ class CancelToken:
         return self._event.is_set()
 
 
+class DeadlineExpired(BaseException):  # noqa: N818
+    """A sub-command's own deadline (`timeout 5 cmd`) passed; the run goes on."""
+
+
 class Budget:
     """Counters for one run. Cheap to charge; thread-safe enough (pipeline
     stages share it; a lost increment under a race is harmless)."""
@@ -184,3 +188,42 @@ class Budget:
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
+
+    def child(self, seconds: float) -> Budget:
+        """A budget for one sub-command with its own, earlier deadline."""
+        return SubBudget(self, seconds)
+
+
+class SubBudget(Budget):
+    """Charges go to the parent; passing this deadline raises DeadlineExpired
+    (the parent's deadline still raises LimitExceeded)."""
+
+    __slots__ = ("parent", "own_deadline")
+
+    def __init__(self, parent: Budget, seconds: float) -> None:
+        super().__init__(parent.limits, parent.cancel)
+        self.parent = parent
+        self.own_deadline = time.monotonic() + max(seconds, 0.0)
+        self.deadline = min(parent.deadline, self.own_deadline)
+
+    def check_time(self) -> None:
+        self.parent.check_time()
+        if time.monotonic() > self.own_deadline:
+            raise DeadlineExpired()
+
+    def checkpoint(self, work: int = 1) -> None:
+        self.parent.checkpoint(work)
+        self._tick += 1
+        if self._tick >= 64 or work > 1000:
+            self._tick = 0
+            self.check_time()
+
+    def command(self) -> None:
+        self.parent.command()
+        self._tick += 1
+        if self._tick >= 64:
+            self._tick = 0
+            self.check_time()
+
+    def charge_output(self, n: int) -> None:
+        self.parent.charge_output(n)

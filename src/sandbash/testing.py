@@ -58,7 +58,7 @@ def run_command(
 
     def runner(
         sub: Sequence[str], sin: Stream, sout: Stream, serr: Stream, senv: Mapping[str, str] | None,
-        scwd: str | None = None,
+        scwd: str | None = None, stimeout: float | None = None,
     ) -> int:
         return _run(list(sub), sin, sout, serr, senv or environment)
 

@@ -21,10 +21,16 @@ from ..vfs.errors import FsError, strerror
 from ..vfs.facade import FsView
 from .options import CommandSpec, HelpRequested, Parsed, UsageError, parse_args, usage_message
 
-# runner(argv, stdin, stdout, stderr, env, cwd) -> status: runs a command through the executor
-Runner = Callable[[Sequence[str], Stream, Stream, Stream, Mapping[str, str] | None, str | None], int]
+# runner(argv, stdin, stdout, stderr, env, cwd, timeout) -> status: runs a command through the executor
+Runner = Callable[[Sequence[str], Stream, Stream, Stream, Mapping[str, str] | None, str | None, float | None], int]
+# finder(name) -> the path a command name resolves to in PATH, or None
+Finder = Callable[[str], str | None]
 # script_runner(script, args, stdin, stdout, stderr, env) -> status: runs shell text in a child shell
 ScriptRunner = Callable[[str, Sequence[str], Stream, Stream, Stream, Mapping[str, str] | None], int]
+
+
+class CommandTimeout(Exception):
+    """`ctx.run(..., timeout=S)`: the sub-command did not finish in time."""
 
 
 class CommandExit(Exception):
@@ -38,7 +44,7 @@ class CommandExit(Exception):
 class Ctx:
     __slots__ = (
         "name", "args", "stdin", "stdout", "stderr", "fs", "env", "fds", "budget", "_runner", "_script_runner",
-        "clock", "rng", "extra",
+        "clock", "rng", "extra", "_finder",
     )
 
     def __init__(
@@ -58,6 +64,7 @@ class Ctx:
         clock: Callable[[], float] = time.time,
         rng: random.Random | None = None,
         extra: dict[str, Any] | None = None,
+        finder: Finder | None = None,
     ) -> None:
         self.name = name
         self.args = args
@@ -73,6 +80,7 @@ class Ctx:
         self.clock = clock
         self.rng = rng or random.Random()
         self.extra = extra or {}
+        self._finder = finder
 
     # ------------------------------------------------------------ basics
 
@@ -153,14 +161,25 @@ class Ctx:
         stderr: Stream | None = None,
         env: Mapping[str, str] | None = None,
         cwd: str | None = None,
+        timeout: float | None = None,
     ) -> int:
         """Run a command (builtin or command) through the interpreter, in `cwd`
-        when given (relative to this command's working directory)."""
+        when given (relative to this command's working directory). With
+        `timeout`, raises CommandTimeout if it has not finished in that many
+        seconds (everything it started is stopped)."""
         if self._runner is None:
             raise RuntimeError("this context cannot run sub-commands")
         if isinstance(stdin, bytes):
             stdin = BytesReader(stdin)
-        return self._runner(argv, stdin or self.stdin, stdout or self.stdout, stderr or self.stderr, env, cwd)
+        return self._runner(argv, stdin or self.stdin, stdout or self.stdout, stderr or self.stderr, env, cwd,
+                            timeout)
+
+    def find_program(self, name: str) -> str | None:
+        """Where `name` is found in PATH (as the shell would run it), or None.
+        Builtins and functions are not programs."""
+        if self._finder is None:
+            return None
+        return self._finder(name)
 
     def run_script(
         self,

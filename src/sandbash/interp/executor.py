@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 
 from ..builtins import BUILTINS, SPECIAL
 from ..commands import registry
-from ..commands.context import CommandExit, Ctx
+from ..commands.context import CommandExit, CommandTimeout, Ctx
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import quote_reusable, single_quote
-from ..limits import Cancelled, LimitExceeded
+from ..limits import Cancelled, DeadlineExpired, LimitExceeded
 from ..stdio.pipe import Pipe
 from ..stdio.streams import BufferWriter, ClosedStream, NullStream, SigPipe, Stream
 from ..syntax import ast as A
@@ -350,6 +350,11 @@ def find_command(self: Shell, name: str) -> tuple[str, str]:
                 return "command", candidate
     return "", ""
 
+def _find_program(self: Shell, name: str) -> str | None:
+    kind, where = self.find_command(name)
+    return where if kind else None
+
+
 def run_external(self: Shell, argv: list[str], env: dict[str, str]) -> int:
     st = self.state
     name = argv[0]
@@ -393,6 +398,7 @@ def run_registry(self: Shell, name: str, argv: list[str], env: Mapping[str, str]
         clock=self.rt.clock,
         rng=self.state.rng,
         extra={"identity": self.rt.identity},
+        finder=self._find_program,
     )
     try:
         return fn(ctx)
@@ -401,7 +407,7 @@ def run_registry(self: Shell, name: str, argv: list[str], env: Mapping[str, str]
     except RecursionError:
         self.builtin_error(name, "internal error (recursion too deep)")
         return 1
-    except (SigPipe, LimitExceeded, Cancelled, ExitShell):
+    except (SigPipe, LimitExceeded, Cancelled, ExitShell, DeadlineExpired):
         raise
     except FsError as e:
         self.write_err(f"{name}: {e.path}: {e.message}\n")
@@ -418,9 +424,12 @@ def _ctx_runner(
     stderr: Stream,
     env: Mapping[str, str] | None,
     cwd: str | None = None,
+    timeout: float | None = None,
 ) -> int:
     """Ctx.run: a sub-command from a command (xargs, find -exec, env ...)."""
     child = self.fork()
+    if timeout is not None:
+        child.rt = self.rt.with_budget(self.rt.budget.child(timeout))
     child.state.fds.update({0: stdin, 1: stdout, 2: stderr})
     if cwd is not None:
         child.state.fs.cwd = child.state.fs.normpath(cwd)
@@ -433,10 +442,12 @@ def _ctx_runner(
         for n, val in env.items():
             scope[n] = Var(val, EXPORT)
     try:
-        self.rt.budget.command()
+        child.rt.budget.command()
         return child.dispatch(list(argv), None, (), no_functions=True)
     except ExitShell as e:
         return e.status
+    except DeadlineExpired:
+        raise CommandTimeout() from None
 
 def _ctx_script_runner(
     self: Shell,

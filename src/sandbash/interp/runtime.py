@@ -68,6 +68,14 @@ class Runtime:
         self.top_stdout: Stream | None = None
         self.top_stderr: Stream | None = None
 
+    def with_budget(self, budget: Budget) -> Runtime:
+        """The same runtime with another budget (a sub-command's own deadline)."""
+        import copy
+
+        new = copy.copy(self)
+        new.budget = budget
+        return new
+
     def new_pid(self) -> int:
         with self.lock:
             self._pid += 1

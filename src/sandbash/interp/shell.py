@@ -87,6 +87,7 @@ class Shell:
     expand_assign_arg = _ex.expand_assign_arg
     expand_assignment = _ex.expand_assignment
     temp_scope = _ex.temp_scope
+    _find_program = _ex._find_program
     _assignments_only = _ex._assignments_only
     dispatch = _ex.dispatch
     find_command = _ex.find_command
