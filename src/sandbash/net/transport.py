@@ -13,6 +13,7 @@ With `socket` imported here and in client.py only (a test enforces it).
 
 from __future__ import annotations
 
+import functools
 import socket
 import ssl
 import threading
@@ -238,6 +239,13 @@ class _ResponseStream(httpx.SyncByteStream):
                 close()
 
 
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """Built once: loading the CA bundle costs more than a local request. Verification
+    always on; never the host's SSL_CERT_* settings."""
+    return httpx.create_ssl_context(trust_env=False)
+
+
 class PinnedTransport(httpx.BaseTransport):
     """An httpx transport over a connection pool that uses `PinnedBackend`."""
 
@@ -245,7 +253,7 @@ class PinnedTransport(httpx.BaseTransport):
         self.backend = backend
         self._max_body = max_body
         self._pool = httpcore.ConnectionPool(
-            ssl_context=httpx.create_ssl_context(trust_env=False),  # never the host's SSL_CERT_* settings
+            ssl_context=_tls_context(),
             http1=True, http2=False, retries=0, max_connections=4, network_backend=backend,
         )
 
