@@ -185,7 +185,12 @@ class FLimit(F):
     def _gen(self, v: Any, env: Env, runner: Callable[[Any, Env], Iterable[Any]], inp: Any) -> Iterator[Any]:
         for n in self.n.run(v, env):
             if not is_number(n):
-                raise JqError("Invalid limit: must be a number")
+                # jq's definition counts down with `. - 1`
+                if compare(n, 0) > 0:
+                    for _ in runner(inp, env):
+                        raise type_error2(n, 1, "cannot be subtracted")
+                    continue
+                n = -1
             if n <= 0:
                 if n < 0:
                     yield from runner(inp, env)
@@ -425,13 +430,7 @@ class FGetpath(F):
 
     def run(self, v: Any, env: Env) -> Iterator[Any]:
         for p in self.p.run(v, env):
-            try:
-                yield getpath(v, p)
-            except JqError:
-                if type(p) is not list:
-                    raise
-                # jq 1.7: a path through a non-container is null, not an error
-                yield None
+            yield getpath(v, p)
 
     def prun(self, pv: PV, env: Env) -> Iterator[PV]:
         path, v = pv
@@ -440,11 +439,7 @@ class FGetpath(F):
                 raise JqError("Path must be specified as an array")
             if path is None:
                 raise path_error("index", p, v)
-            try:
-                out = getpath(v, p)
-            except JqError:
-                out = None
-            yield path + tuple(p), out
+            yield path + tuple(p), getpath(v, p)
 
 
 class FDel(F):
@@ -521,16 +516,10 @@ def from_entries(v: Any) -> Any:
     out: dict[str, Any] = {}
     for e in iterate(v):
         k: Any = None
-        for name in ("key", "Key", "name"):
-            try:
-                x = index(e, name)
-            except JqError:
-                continue
-            if truthy(x):
-                k = x
+        for name in ("key", "Key", "name", "Name"):
+            k = index(e, name)
+            if truthy(k):
                 break
-        else:
-            k = index(e, "Name")
         if type(k) is not str:
             raise JqError(f"Cannot use {typename(k)} ({trunc_dump(k)}) as object key")
         if e is None:
@@ -555,8 +544,7 @@ class FSortBy(F):
     def run(self, v: Any, env: Env) -> Iterable[Any]:
         if type(v) is not list:
             keys = [list(self.f.run(x, env)) for x in iterate(v)]
-            what = {"sort": "sorted, as they are not both arrays", "group": "grouped, as they are not both arrays",
-                    "unique": "grouped, as they are not both arrays"}.get(self.kind, "iterated over")
+            what = "iterated over" if self.kind in ("min", "max") else "sorted, as they are not both arrays"
             raise type_error2(v, keys, f"cannot be {what}")
         env[2].checkpoint(1 + len(v))
         f = self.f
@@ -696,6 +684,8 @@ class FWalk(F):
 
 
 class FInputs(F):
+    """inputs: `try repeat(input) catch if . == "break" then empty else error end`."""
+
     __slots__ = ()
 
     def run(self, v: Any, env: Env) -> Iterator[Any]:
@@ -704,9 +694,10 @@ class FInputs(F):
             try:
                 x = rt.next_input()
             except JqError as e:
-                if e.value == "No more inputs":
+                if e.value == "break":
                     return
                 raise
+            rt.checkpoint(1)
             yield x
 
 
@@ -716,7 +707,9 @@ def _halt(v: Any) -> Any:
 
 def _halt_error(v: Any, code: Any = 5) -> Any:
     if not is_number(code):
-        raise JqError("halt_error/1: number required")
+        from .values import type_error
+
+        raise type_error(v, "halt_error/1: number required")
     raise HaltSignal(int(code), v, True)
 
 

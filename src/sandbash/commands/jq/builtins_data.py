@@ -70,7 +70,8 @@ def _sort(v: Any) -> Any:
 
 def _unique(v: Any) -> Any:
     if type(v) is not list:
-        raise type_error(v, "cannot be sorted, as it is not an array")
+        # jq 1.7: def unique: group_by(.) | map(.[0]);
+        raise type_error2(v, [[x] for x in iterate(v)], "cannot be sorted, as they are not both arrays")
     out: list[Any] = []
     prev: Any = None
     for x in sorted(v, key=sort_key):
@@ -365,10 +366,11 @@ def _clean(r: Any) -> Any:
 
 
 def _round(x: float) -> float:
-    # C round(): halves away from zero
+    # C round(): halves away from zero, sign of zero kept
     if not math.isfinite(x):
         return x
-    return float(math.floor(x + 0.5)) if x >= 0 else -float(math.floor(-x + 0.5))
+    r = float(math.floor(x + 0.5)) if x >= 0 else -float(math.floor(-x + 0.5))
+    return math.copysign(0.0, x) if r == 0 else r
 
 
 def _significand(x: float) -> float:
@@ -395,7 +397,10 @@ def _drem(x: float, y: float) -> float:
 
 
 def _nearbyint(x: float) -> float:
-    return float(round(x)) if math.isfinite(x) else x
+    if not math.isfinite(x):
+        return x
+    r = float(round(x))
+    return math.copysign(0.0, x) if r == 0 else r
 
 
 def _exp10(x: float) -> float:
@@ -499,10 +504,13 @@ _MATH2: dict[str, Callable[..., float]] = {
 
 
 def _floor_like(fn: Callable[[float], Any]) -> Callable[[float], Any]:
+    """floor/ceil/trunc as C does them: doubles, keeping the sign of zero."""
+
     def call(x: float) -> Any:
         if not math.isfinite(x):
             return x
-        return fn(x)
+        r = float(fn(x))
+        return math.copysign(0.0, x) if r == 0 else r
 
     return call
 

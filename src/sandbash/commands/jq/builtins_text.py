@@ -16,6 +16,7 @@ from typing import Any
 
 from ...regex import RegexError, compile_regex
 from .builtins_core import FNative, Registry, cartesian, value
+from .decode import decode_text
 from .encode import dumps
 from .errors import JqError
 from .runtime import Env, F
@@ -176,7 +177,7 @@ def _b64d(v: Any) -> str:
     if len(body) % 4 == 1:
         raise type_error(s, "trailing base64 byte found")
     padded = body + "=" * (-len(body) % 4)
-    return base64.b64decode(padded).decode("utf-8", "replace")
+    return decode_text(base64.b64decode(padded))
 
 
 def _b32(v: Any) -> str:
@@ -188,7 +189,7 @@ def _b32d(v: Any) -> str:
     body = s.rstrip("=")
     padded = body + "=" * (-len(body) % 8)
     try:
-        return base64.b32decode(padded).decode("utf-8", "replace")
+        return decode_text(base64.b32decode(padded))
     except (binascii.Error, ValueError):
         raise type_error(s, "is not valid base32 data") from None
 
@@ -249,13 +250,22 @@ class _Rx:
             if _has_dollar(pattern):
                 self.rx_nl = compile_regex(prefix + _normalize(pattern, perl_dollar=True), "pcre", icase=icase)
         except RegexError as e:
-            raise JqError(f"{pattern} (at offset 0) is not a valid regex: {e.message}") from None
+            raise JqError("Regex failure: " + _ONIG_MESSAGES.get(e.message, e.message)) from None
         self.ngroups = self.rx.groups
 
     def pick(self, subject: str) -> Any:
         if self.rx_nl is not None and subject.endswith("\n"):
             return self.rx_nl
         return self.rx
+
+
+# the regex layer's PCRE wording -> Oniguruma's, as jq prints it
+_ONIG_MESSAGES = {
+    "missing terminating ] for character class": "premature end of char-class",
+    "missing closing parenthesis": "end pattern with unmatched parenthesis",
+    "unmatched closing parenthesis": "unmatched close parenthesis",
+    "quantifier does not follow a repeatable item": "target of repeat operator is not specified",
+}
 
 
 def _has_dollar(p: str) -> bool:

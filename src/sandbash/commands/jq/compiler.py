@@ -98,7 +98,7 @@ class Compiler:
 
     def fail(self, msg: str, pos: int = 0) -> CompileError:
         line = self.src.count("\n", 0, pos) + 1
-        err = CompileError(msg, f"at <top-level>, line {line}:")
+        err = CompileError(msg, f"at <top-level>, line {line}:", pos)
         self.errors.append(err)
         return err
 

@@ -41,8 +41,7 @@ def gmtime(v: Any) -> Any:
 
 def _tm(v: Any, what: str) -> list[int]:
     if type(v) is not list or len(v) < 6:
-        raise JqError(f"{what} requires array of 6 numbers" if what == "mktime" else
-                      f"{what} requires parsed datetime inputs")
+        raise JqError(f"{what} requires parsed datetime inputs")
     if len(v) < 8 or not all(is_number(x) for x in v[:8]):
         raise JqError(f"{what} requires parsed datetime inputs")
     return [int(math.floor(float(x))) if i == 5 else int(float(x)) for i, x in enumerate(v[:8])]
@@ -50,7 +49,7 @@ def _tm(v: Any, what: str) -> list[int]:
 
 def mktime(v: Any) -> Any:
     if type(v) is not list:
-        raise JqError("mktime requires array of 6 numbers")
+        raise JqError("mktime requires array inputs")
     tm = _tm(v, "mktime")
     year, mon, mday, hour, minute, sec = tm[:6]
     # timegm normalizes out-of-range fields the same way

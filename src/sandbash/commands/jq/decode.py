@@ -25,6 +25,42 @@ _decoder = json.JSONDecoder(parse_float=json_float, parse_int=json_int, parse_co
 _scan_once: Callable[[str, int], tuple[Any, int]] = _decoder.scan_once
 
 
+def _utf8_length(lead: int) -> int:
+    if lead < 0x80:
+        return 1
+    if lead < 0xC0 or lead > 0xF4:
+        return 0
+    if lead < 0xE0:
+        return 2
+    return 3 if lead < 0xF0 else 4
+
+
+def _jq_replace(err: UnicodeError) -> tuple[str, int]:
+    """Replace an invalid UTF-8 sequence the way jq's decoder does: a bad
+    lead byte alone, a truncated sequence up to the first non-continuation
+    byte (or the end), an overlong/surrogate sequence whole."""
+    assert isinstance(err, UnicodeDecodeError)
+    data = err.object
+    i = err.start
+    length = _utf8_length(data[i])
+    if length <= 1:
+        return "\ufffd", i + 1
+    if i + length > len(data):
+        return "\ufffd", len(data)
+    for k in range(1, length):
+        if not 0x80 <= data[i + k] < 0xC0:
+            return "\ufffd", i + k
+    return "\ufffd", i + length
+
+
+codecs.register_error("jqreplace", _jq_replace)
+
+
+def decode_text(data: bytes) -> str:
+    """Bytes to text with jq's replacement of invalid UTF-8."""
+    return data.decode("utf-8", "jqreplace")
+
+
 class ParseError(Exception):
     """Malformed JSON: `message` is jq's text, e.g. 'Invalid literal at line 1, column 4'."""
 
@@ -296,7 +332,7 @@ class JsonStream:
 
     def __init__(self, chunks: Iterator[bytes], checkpoint: Callable[[int], None] | None = None) -> None:
         self._chunks = chunks
-        self._dec = codecs.getincrementaldecoder("utf-8")("replace")
+        self._dec = codecs.getincrementaldecoder("utf-8")("jqreplace")
         self.buf = ""
         self.pos = 0
         self.eof = False
@@ -347,7 +383,7 @@ class JsonStream:
         """The next value, or _NOTHING at the end. Raises ParseError."""
         if self.failed:
             return _NOTHING
-        want = 65536
+        want = 1 << 20
         while True:
             self._skip_ws()
             if self.pos >= len(self.buf):
@@ -360,14 +396,14 @@ class JsonStream:
                 value, end = _scan_once(self.buf, start)
             except (StopIteration, ValueError, RecursionError):
                 if not self.eof:
-                    self._more(want)
-                    want *= 2
+                    self._more(max(want, len(self.buf) * 3))
+                    want *= 4
                     continue
                 return self._slow()
             n = len(self.buf)
             if end >= n and not self.eof:
                 self._more(want)
-                want *= 2
+                want *= 4
                 continue
             scalar = _is_scalar_end(value)
             if scalar and end < n and self.buf[end] not in _WS and self.buf[end] not in _STRUCT and self.buf[end] != '"':

@@ -55,11 +55,107 @@ def dumps(value: Any, style: Style = COMPACT) -> str:
     if t is str:
         return quote(value, style.ascii)
     if t is list or t is dict:
-        fast = _fast_dumps(value, style)
-        if fast is not None:
-            return fast
-        return _slow_dumps(value, style)
+        if not style.pretty:
+            fast = _fast_dumps(value, style)
+            if fast is not None:
+                return fast
+            out: list[str] = []
+            _compact(value, style, 0, out)
+            return "".join(out)
+        out = []
+        try:
+            _pretty(value, style, 0, out)
+        except RecursionError:
+            return _slow_dumps(value, style)
+        text = "".join(out)
+        if not style.ascii and "\x7f" in text:
+            text = text.replace("\x7f", "\\u007f")
+        return text
     return _scalar(value, style.ascii)
+
+
+def _compact(value: Any, style: Style, depth: int, out: list[str]) -> None:
+    """Compact output: subtrees the C encoder prints as jq does go through it."""
+    add = out.append
+    text = _fast_dumps(value, style) if depth < 100 else _slow_dumps(value, style)
+    if text is not None:
+        add(text)
+        return
+    is_dict = type(value) is dict
+    add("{" if is_dict else "[")
+    items = (sorted(value.items()) if style.sort_keys else value.items()) if is_dict else value
+    first = True
+    for item in items:
+        if first:
+            first = False
+        else:
+            add(",")
+        if is_dict:
+            add(quote(item[0], style.ascii))
+            add(":")
+            child = item[1]
+        else:
+            child = item
+        if type(child) is list or type(child) is dict:
+            _compact(child, style, depth + 1, out)
+        else:
+            add(_scalar(child, style.ascii))
+    add("}" if is_dict else "]")
+
+
+def _pretty(value: Any, style: Style, depth: int, out: list[str]) -> None:
+    """Pretty output, recursively (the caller falls back on deep values)."""
+    add = out.append
+    unit = "\t" if style.tab else " " * style.indent
+    inner = "\n" + unit * (depth + 1)
+    esc = _esc_ascii if style.ascii else _esc
+    if type(value) is dict:
+        if not value:
+            add("{}")
+            return
+        add("{")
+        first = True
+        items = sorted(value.items()) if style.sort_keys else value.items()
+        for k, child in items:
+            if first:
+                add(inner)
+                first = False
+            else:
+                add("," + inner)
+            add(esc(k))
+            add(": ")
+            tc = type(child)
+            if tc is str:
+                add(esc(child))
+            elif tc is int and -9007199254740992 < child < 9007199254740992:
+                add(str(child))
+            elif tc is list or tc is dict:
+                _pretty(child, style, depth + 1, out)
+            else:
+                add(_scalar(child, style.ascii))
+        add("\n" + unit * depth + "}")
+        return
+    if not value:
+        add("[]")
+        return
+    add("[")
+    first = True
+    for child in value:
+        if first:
+            add(inner)
+            first = False
+        else:
+            add("," + inner)
+        tc = type(child)
+        if tc is str:
+            add(esc(child))
+        elif tc is int and -9007199254740992 < child < 9007199254740992:
+            add(str(child))
+        elif tc is list or tc is dict:
+            _pretty(child, style, depth + 1, out)
+        else:
+            add(_scalar(child, style.ascii))
+    add("\n" + unit * depth + "]")
 
 
 def _scalar(value: Any, ascii_only: bool) -> str:

@@ -34,7 +34,8 @@ class HaltSignal(Exception):
 class CompileError(Exception):
     """A syntax or compile error; `message` is the text after `jq: error: `."""
 
-    def __init__(self, message: str, location: str = "") -> None:
+    def __init__(self, message: str, location: str = "", pos: int = -1) -> None:
         super().__init__(message)
         self.message = message
         self.location = location
+        self.pos = pos

@@ -336,7 +336,7 @@ class FOr(F):
 
 
 class FAlt(F):
-    """`a // b`: a's truthy outputs (errors in a ignored), else b's outputs."""
+    """`a // b`: a's truthy outputs, else b's outputs (a's errors propagate)."""
 
     __slots__ = ("a", "b")
 
@@ -346,25 +346,19 @@ class FAlt(F):
 
     def run(self, v: Any, env: Env) -> Iterator[Any]:
         found = False
-        try:
-            for x in self.a.run(v, env):
-                if x is not None and x is not False:
-                    found = True
-                    yield x
-        except JqError:
-            pass
+        for x in self.a.run(v, env):
+            if x is not None and x is not False:
+                found = True
+                yield x
         if not found:
             yield from self.b.run(v, env)
 
     def prun(self, pv: PV, env: Env) -> Iterator[PV]:
         found = False
-        try:
-            for x in self.a.prun(pv, env):
-                if truthy(x[1]):
-                    found = True
-                    yield x
-        except JqError:
-            pass
+        for x in self.a.prun(pv, env):
+            if truthy(x[1]):
+                found = True
+                yield x
         if not found:
             yield from self.b.prun(pv, env)
 

@@ -60,7 +60,7 @@ class Lexer:
         self.pos = 0
 
     def error(self, msg: str, pos: int) -> CompileError:
-        return CompileError(msg, location=_location(self.src, pos))
+        return CompileError(msg, location=_location(self.src, pos), pos=pos)
 
     def tokens(self, closer: str | None = None) -> list[Token]:
         """Tokens up to the end, or up to the `)` closing an interpolation."""
@@ -74,7 +74,8 @@ class Lexer:
                 if closer is not None:
                     raise self.error("syntax error, unexpected end of file, expecting QQSTRING_INTERP_END"
                                      " (Unix shell quoting issues?)", self.pos)
-                out.append(Token("EOF", "", self.pos))
+                # bison reports an unexpected end at the last token
+                out.append(Token("EOF", "", out[-1].pos if out else self.pos))
                 return out
             c = src[self.pos]
             if closer is not None and c == ")" and depth == 0:
@@ -235,8 +236,8 @@ class Lexer:
                 else:
                     buf.append(chr(cp))
                 return i + 6
-        raise self.error(f"Invalid escape at line 1, column {i - src.rfind(chr(10), 0, i) + 1}"
-                         f" (while parsing '\"{src[i:i + 2]}\"')", i)
+        # jq hands the run of escapes to its JSON parser, quoted
+        raise self.error(f"Invalid escape at line 1, column 4 (while parsing '\"{src[i:i + 2]}\"')", i)
 
 
 def _location(src: str, pos: int) -> str:

@@ -68,9 +68,10 @@ def json_int(text: str) -> int | float:
 
 def json_float(text: str) -> int | float:
     """parse_float hook: plain floats unless the text would print differently."""
-    if len(text) < 17 and "e" not in text and "E" not in text and text[-1] != "0":
+    if "e" not in text and "E" not in text and text[-1] != "0":
         value = float(text)
-        if value >= 1e-4 or value <= -1e-4:
+        # shortest round-trip text in fixed notation: jq prints it the same way
+        if repr(value) == text:
             return value
     return make_literal(text)
 

@@ -59,7 +59,7 @@ class Parser:
     def error(self, tok: Token | None = None) -> CompileError:
         t = tok or self.tok
         return CompileError(
-            f"syntax error, unexpected {t.describe()} (Unix shell quoting issues?)", _location(self.src, t.pos)
+            f"syntax error, unexpected {t.describe()} (Unix shell quoting issues?)", _location(self.src, t.pos), t.pos
         )
 
     def expect_op(self, text: str) -> Token:
@@ -423,6 +423,10 @@ class Parser:
             entries.append(self._object_entry())
             if self.is_op(","):
                 self.advance()
+                if self.is_op("}"):
+                    # a trailing comma is allowed: {a:1,}
+                    self.advance()
+                    return n.ObjectCons(tuple(entries))
                 continue
             self.expect_op("}")
             return n.ObjectCons(tuple(entries))
@@ -446,7 +450,9 @@ class Parser:
         elif t.kind == "STRING" or t.kind == "FORMAT":
             if t.kind == "FORMAT":
                 self.advance()
-                key = self.parse_string(fmt=t.text) if self.tok.kind == "STRING" else n.Format(t.text)
+                if self.tok.kind != "STRING":
+                    raise self.error()
+                key = self.parse_string(fmt=t.text)
             else:
                 key = self.parse_string()
             if not self.is_op(":"):

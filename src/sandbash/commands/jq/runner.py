@@ -9,7 +9,7 @@ from ...limits import LimitExceeded
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from .cli import _HINT, Options
-from .decode import NOTHING, JsonStream, ParseError, parse_single
+from .decode import NOTHING, JsonStream, ParseError, decode_text, parse_single
 from .encode import Style, dumps, quote
 from .engine import CompileErrors, Program
 from .errors import HaltSignal, JqError
@@ -18,7 +18,7 @@ from .values import typename
 
 # exit statuses (jq's main.c)
 OK, NULL_KIND, SYSTEM, COMPILE, NO_OUTPUT, UNKNOWN = 0, -1, 2, 3, -4, 5
-PARSE_ERROR_STATUS = 2
+PARSE_ERROR_STATUS = 4
 
 
 class Inputs:
@@ -56,6 +56,9 @@ class Inputs:
                 self.failures += 1
                 continue
             chunks = stream.chunks()
+            if self.opts.seq and not self.opts.raw_input:
+                self.pending.extend(_seq_values(b"".join(chunks), self))
+                continue
             if self.opts.raw_input:
                 self.raw_lines = _lines(chunks)
             else:
@@ -66,7 +69,10 @@ class Inputs:
     def next_value(self) -> Any:
         """The next input value, NOTHING at the end; raises ParseError."""
         if self.pending:
-            return self.pending.pop(0)
+            v = self.pending.pop(0)
+            if type(v) is SeqError:
+                raise ParseError(v.message)
+            return v
         while True:
             if self.opts.raw_input:
                 if self.raw_lines is not None:
@@ -85,6 +91,8 @@ class Inputs:
                     return value
                 self.stream = None
             if not self._open_next():
+                if self.pending:
+                    return self.next_value()
                 return NOTHING
 
     def slurped(self) -> Any:
@@ -124,15 +132,57 @@ def _lines(chunks: Iterator[bytes]) -> Iterator[str]:
         parts = buf.split(b"\n")
         buf = parts.pop()
         for p in parts:
-            yield p.decode("utf-8", "replace")
+            yield decode_text(p)
     if buf:
-        yield buf.decode("utf-8", "replace")
+        yield decode_text(buf)
 
 
 def _raw_all(lines: Iterator[str]) -> Iterator[str]:
     # -R -s: the text itself, newlines included
     for line in lines:
         yield line + "\n"
+
+
+class SeqError:
+    """A parse error in --seq input: reported and skipped."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+def _seq_values(data: bytes, inputs: Inputs) -> list[Any]:
+    """application/json-seq: texts after RS characters; text before the
+    first RS is ignored, a text cut short by the next RS is an error."""
+    text = decode_text(data)
+    parts = text.split("\x1e")
+    out: list[Any] = []
+    offset = len(parts[0]) + 1
+
+    def where(pos: int) -> str:
+        line = text.count("\n", 0, pos) + 1
+        return f"line {line}, column {pos - text.rfind(chr(10), 0, pos) - 1}"
+
+    if len(parts) == 1:
+        if text.strip():
+            out.append(SeqError(f"Unfinished abandoned text at EOF at {where(len(text))}"))
+        return out
+    for i, seg in enumerate(parts[1:]):
+        last = i == len(parts) - 2
+        end = offset + len(seg)
+        stream = JsonStream(iter([seg.encode("utf-8", "surrogatepass")]))
+        try:
+            while True:
+                v = stream.next()
+                if v is NOTHING:
+                    break
+                out.append(v)
+        except ParseError as e:
+            if last:
+                out.append(SeqError(e.message))
+            else:
+                out.append(SeqError(f"Truncated value at {where(end + 1)}"))
+        offset = end + 1
+    return out
 
 
 def _stream_events(value: Any) -> list[Any]:
@@ -176,7 +226,7 @@ class Runner:
             except FsError as e:
                 self.err(f"jq: error: Could not open {src}: {strerror(e.errno)}\n")
                 return None
-            return data.decode("utf-8", "replace")
+            return decode_text(data)
         return src
 
     def _variables(self, inputs_ok: bool = True) -> tuple[list[str], list[Any]] | None:
@@ -196,7 +246,7 @@ class Runner:
                 except FsError as e:
                     self.err(f"jq: Bad JSON in --{kind} {name} {arg}: Could not open {arg}: {strerror(e.errno)}\n")
                     return None
-                text = data.decode("utf-8", "replace")
+                text = decode_text(data)
                 if kind == "rawfile":
                     named[name] = text
                 else:
@@ -206,14 +256,13 @@ class Runner:
                         self.err(f"jq: Bad JSON in --{kind} {name} {arg}: {e.message}\n")
                         return None
         positional = list(self.opts.positional)
-        for i, text in enumerate(self.opts.positional_json):
+        slots = [k for k, v in enumerate(positional) if v is None]
+        for idx, text in zip(slots, self.opts.positional_json):
             try:
-                value = parse_single(text)
+                positional[idx] = parse_single(text)
             except ParseError:
                 self.err("jq: invalid JSON text passed to --jsonargs\n" + _HINT)
                 return None
-            idx = [k for k, v in enumerate(positional) if v is None][i]
-            positional[idx] = value
         names = list(named) + ["ARGS"]
         values = list(named.values()) + [{"positional": positional, "named": named}]
         return names, values
@@ -231,12 +280,9 @@ class Runner:
         try:
             program = Program(src, names)
         except CompileErrors as e:
-            lines = src.split("\n")
             for ce in e.errors:
-                line_no = _line_of(ce.location)
-                shown = lines[line_no - 1] if 0 < line_no <= len(lines) else src
                 where = f" {ce.location}" if ce.location else ""
-                self.err(f"jq: error: {ce.message}{where}\n{shown}\n")
+                self.err(f"jq: error: {ce.message}{where}\n{_source_line(src, ce.pos)}\n")
             count = len(e.errors)
             self.err(f"jq: {count} compile error{'s' if count != 1 else ''}\n")
             return COMPILE
@@ -259,7 +305,7 @@ class Runner:
             except ParseError as e:
                 raise JqError(e.message) from None
             if v is NOTHING:
-                raise JqError("No more inputs")
+                raise JqError("break")
             return v
 
         rt.next_input = next_input
@@ -393,12 +439,13 @@ def _parse_all(data: bytes) -> list[Any]:
         out.append(v)
 
 
-def _line_of(location: str) -> int:
-    # "at <top-level>, line N:"
-    try:
-        return int(location.rsplit("line ", 1)[1].rstrip(":"))
-    except (IndexError, ValueError):
-        return 1
+def _source_line(src: str, pos: int) -> str:
+    """jq's locfile_locate: the error's line, then spaces up to its column."""
+    pos = max(0, min(pos, len(src)))
+    start = src.rfind("\n", 0, pos) + 1
+    end = src.find("\n", pos)
+    line = src[start:] if end < 0 else src[start : end + 1]
+    return line + " " * (pos - start)
 
 
 __all__ = ["Runner", "typename"]

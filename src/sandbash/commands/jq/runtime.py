@@ -46,7 +46,7 @@ class Rt:
 
 
 def _no_input() -> Any:
-    raise JqError("No more inputs")
+    raise JqError("break")
 
 
 class F:
