@@ -11,7 +11,9 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from .aio import ExecStream, OnChunk, run_cancellable
 from .errors import ExecutionCancelled, ExecutionLimitError
 from .interp.runtime import CommandGate, Identity, Runtime
 from .interp.shell import Shell
@@ -228,6 +230,27 @@ class Bash:
 
         return BufferWriter(charge, on_stdout, keep), BufferWriter(charge, on_stderr, keep)
 
+    # ------------------------------------------------------------ asyncio
+
+    async def aexec(self, script: str, *, timeout: float | None = None, **kw: Any) -> ExecResult:
+        """`exec` in a worker thread. Cancelling the awaiting task (or
+        `asyncio.timeout`) cancels the run; `timeout` (seconds) is the run's own
+        wall-clock limit (ExecutionLimitError with the partial result).
+        `on_stdout`/`on_stderr` callbacks are called from the worker thread."""
+        kw = _with_timeout(self, kw, timeout)
+        cancel = kw.pop("cancel", None)
+        return await run_cancellable(lambda token: self.exec(script, **kw, cancel=token), cancel)
+
+    def astream(self, script: str, *, timeout: float | None = None, **kw: Any) -> ExecStream:
+        """Run `script`, yielding its output as it is written (`async for
+        chunk in bash.astream(...)`); `.result` holds the ExecResult after."""
+        kw = _with_timeout(self, kw, timeout)
+
+        def start(out: OnChunk, err: OnChunk, token: CancelToken) -> ExecResult:
+            return self.exec(script, **kw, on_stdout=out, on_stderr=err, cancel=token)
+
+        return ExecStream(start)
+
     def session(self, *, env: Mapping[str, str] | None = None, cwd: str | None = None) -> Session:
         return Session(self, env=env, cwd=cwd)
 
@@ -270,6 +293,29 @@ class Session:
         if args:
             sh.pending_args = list(args)
         return _run(sh, rt, script, out, err, keep_exit_trap=True)
+
+    async def aexec(self, script: str, *, timeout: float | None = None, **kw: Any) -> ExecResult:
+        """`exec` in a worker thread, cancellable like `Bash.aexec`."""
+        kw = _with_timeout(self.bash, kw, timeout)
+        cancel = kw.pop("cancel", None)
+        return await run_cancellable(lambda token: self.exec(script, **kw, cancel=token), cancel)
+
+    def astream(self, script: str, *, timeout: float | None = None, **kw: Any) -> ExecStream:
+        """`Bash.astream` in this session."""
+        kw = _with_timeout(self.bash, kw, timeout)
+
+        def start(out: OnChunk, err: OnChunk, token: CancelToken) -> ExecResult:
+            return self.exec(script, **kw, on_stdout=out, on_stderr=err, cancel=token)
+
+        return ExecStream(start)
+
+
+def _with_timeout(bash: Bash, kw: dict[str, Any], timeout: float | None) -> dict[str, Any]:
+    """Fold `timeout=` into the run's limits."""
+    kw = dict(kw)
+    if timeout is not None:
+        kw["limits"] = bash._run_limits(kw.get("limits")).with_overrides(timeout=timeout)
+    return kw
 
 
 def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWriter,
