@@ -9,15 +9,18 @@ from .api import Bash, ExecResult, Session
 from .errors import ExecutionCancelled, ExecutionLimitError, SandbashError
 from .interp.runtime import Identity
 from .limits import CancelToken, Limits
+from .net.config import Credential, NetworkConfig
 
 __all__ = [
     "Bash",
     "CancelToken",
+    "Credential",
     "ExecResult",
     "ExecutionCancelled",
     "ExecutionLimitError",
     "Identity",
     "Limits",
+    "NetworkConfig",
     "SandbashError",
     "Session",
 ]

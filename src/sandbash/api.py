@@ -19,6 +19,7 @@ from .interp.runtime import CommandGate, Identity, Runtime
 from .interp.shell import Shell
 from .interp.state import ShellState
 from .limits import Budget, Cancelled, CancelToken, LimitExceeded, Limits
+from .net.config import NetworkConfig
 from .stdio.streams import BufferWriter, BytesReader, Stream
 from .vfs.base import Backend
 from .vfs.errors import FsError
@@ -96,8 +97,10 @@ class Bash:
         clock: Callable[[], float] | None = None,
         seed: int | None = None,
         command_gate: CommandGate | None = None,
+        network: NetworkConfig | None = None,
     ) -> None:
         self.limits = _limits(limits)
+        self.network = network
         self.identity = identity or Identity()
         self.clock = clock or time.time
         if isinstance(fs, Vfs):
@@ -162,7 +165,7 @@ class Bash:
     ) -> tuple[Shell, Runtime]:
         budget = Budget(limits, cancel)
         rt = Runtime(self.vfs, limits, budget, identity=self.identity, clock=self.clock,
-                     command_gate=self.command_gate)
+                     command_gate=self.command_gate, network=self.network)
         self.vfs.checkpoint = budget.check_time
         data = stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
         view = self.vfs.view(cwd)

@@ -62,6 +62,9 @@ _add("archive", ["tar", "gzip", "gunzip", "zcat", "zip", "unzip", "bzip2", "bunz
 _add("net", ["curl", "wget"])
 _add("shells", ["bash", "sh"])
 
+# commands that exist only when the embedding program configures a network
+NETWORK_COMMANDS = frozenset({"curl", "wget"})
+
 _CUSTOM: dict[str, CommandFn] = {}
 _LOADED: dict[str, CommandFn | None] = {}
 

@@ -323,7 +323,7 @@ def find_command(self: Shell, name: str) -> tuple[str, str]:
         if stat is None:
             base = name.rsplit("/", 1)[-1]
             directory = st.fs.normpath(name.rsplit("/", 1)[0] or "/")
-            if directory in _SYSTEM_DIRS and (registry.known(base) or base in _SHELLS):
+            if directory in _SYSTEM_DIRS and (base in _SHELLS or self._builtin_command(base)):
                 return ("shell" if base in _SHELLS else "command", name)
             return "", "No such file or directory"
         if stat.is_dir:
@@ -346,9 +346,17 @@ def find_command(self: Shell, name: str) -> tuple[str, str]:
         if st.fs.normpath(d) in _SYSTEM_DIRS:
             if name in _SHELLS:
                 return "shell", candidate
-            if registry.known(name):
+            if self._builtin_command(name):
                 return "command", candidate
     return "", ""
+
+
+def _builtin_command(self: Shell, name: str) -> bool:
+    """A command of the table that exists in this sandbox (curl and wget
+    only when a network is configured)."""
+    if name in registry.NETWORK_COMMANDS and self.rt.network is None:
+        return False
+    return registry.known(name)
 
 def _find_program(self: Shell, name: str) -> str | None:
     kind, where = self.find_command(name)
@@ -397,7 +405,7 @@ def run_registry(self: Shell, name: str, argv: list[str], env: Mapping[str, str]
         script_runner=self._ctx_script_runner,
         clock=self.rt.clock,
         rng=self.state.rng,
-        extra={"identity": self.rt.identity},
+        extra={"identity": self.rt.identity, "network": self.rt.network},
         finder=self._find_program,
     )
     try:

@@ -52,6 +52,7 @@ class Runtime:
         identity: Identity | None = None,
         clock: Callable[[], float] = time.time,
         command_gate: CommandGate | None = None,
+        network: object | None = None,
     ) -> None:
         self.vfs = vfs
         self.limits = limits
@@ -61,6 +62,8 @@ class Runtime:
         self.started = clock()
         self.started_mono = time.monotonic()
         self.command_gate = command_gate
+        # the NetworkConfig (sandbash.net) curl and wget use; None: no network
+        self.network = network
         self.jobs: dict[int, Job] = {}
         self.next_jid = 1
         self._pid = self.identity.pid + 100

@@ -88,6 +88,7 @@ class Shell:
     expand_assignment = _ex.expand_assignment
     temp_scope = _ex.temp_scope
     _find_program = _ex._find_program
+    _builtin_command = _ex._builtin_command
     _assignments_only = _ex._assignments_only
     dispatch = _ex.dispatch
     find_command = _ex.find_command

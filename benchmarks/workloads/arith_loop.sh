@@ -1,0 +1,4 @@
+# 200,000 iterations of an arithmetic for loop with $(( )) in the body
+total=0
+for ((n=0; n<200000; n++)); do total=$(( (total + n*3) % 999983 )); done
+echo "$total"

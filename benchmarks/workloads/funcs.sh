@@ -1,0 +1,5 @@
+# 20,000 calls of a small function with a local variable
+double() { local v=$1; result=$(( v * 2 % 11 )); }
+sum=0
+for ((k=0; k<20000; k++)); do double "$k"; sum=$(( sum + result )); done
+echo "$sum"

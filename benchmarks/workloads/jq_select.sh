@@ -1,0 +1,1 @@
+jq '[.[] | select(.x > 6)] | length' "$DATA/data.json"

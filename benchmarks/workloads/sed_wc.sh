@@ -1,0 +1,1 @@
+sed 's/user/member/g' "$LOG" | wc -l
