@@ -1,0 +1,100 @@
+"""Conveniences over `Bash`: `Sandbox.create()`, `write_files`, `run_command`,
+`read_file`, and `ExecOptions` (per-call overrides), plus `new_bash`, the one
+place that builds a `Bash` with the optional network and policy grants.
+
+    sandbox = Sandbox.create(files={"/data/a.csv": "x,1\\n"})
+    r = sandbox.run_command("cut -d, -f2 /data/a.csv", env={"LC_ALL": "C"})
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .api import Bash, ExecResult, Session
+from .limits import Limits
+from .vfs.memory import FileContent
+
+LimitsArg = Limits | str | Mapping[str, float] | None
+
+
+def new_bash(*, network: object | None = None, policy: object | None = None, **kw: Any) -> Bash:
+    """`Bash(**kw)`, adding the network and policy grants when given. A grant
+    this build of `Bash` cannot take is an error, never silently dropped.
+    Commands that installed packages declare (entry points) are registered first."""
+    from .custom import load_entry_points  # custom imports api; only here to keep `import sandbash` light
+
+    load_entry_points()
+    params = inspect.signature(Bash).parameters
+    for name, value in (("network", network), ("policy", policy)):
+        if value is not None:
+            if name not in params:
+                raise ValueError(f"this sandbash cannot take a {name} configuration")
+            kw[name] = value
+    return Bash(**kw)
+
+
+@dataclass(frozen=True)
+class ExecOptions:
+    """Per-call overrides; None keeps the sandbox's own setting."""
+
+    env: Mapping[str, str] | None = None
+    cwd: str | None = None
+    stdin: bytes | str | None = None
+    args: Sequence[str] | None = None
+    replace_env: bool | None = None
+    limits: LimitsArg = None
+
+    def merged(self, **overrides: Any) -> dict[str, Any]:
+        """The keyword arguments for `Bash.exec`: these options, then the overrides."""
+        names = {f.name for f in fields(self)}
+        unknown = set(overrides) - names
+        if unknown:
+            raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
+        values = {k: getattr(self, k) for k in names} | overrides
+        return {k: v for k, v in values.items() if v is not None}
+
+
+class Sandbox:
+    """A `Bash` with a file-first interface."""
+
+    def __init__(self, bash: Bash) -> None:
+        self.bash = bash
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        files: Mapping[str, FileContent] | None = None,
+        env: Mapping[str, str] | None = None,
+        cwd: str = "/home/user",
+        limits: Limits | str | None = None,
+        network: object | None = None,
+        policy: object | None = None,
+        **kw: Any,
+    ) -> Sandbox:
+        """A new sandbox; `kw` goes to `Bash` (fs=, identity=, seed=, ...)."""
+        return cls(new_bash(files=files, env=env, cwd=cwd, limits=limits, network=network, policy=policy, **kw))
+
+    def write_files(self, files: Mapping[str, FileContent]) -> None:
+        """Write several files (parents created); relative paths are under the cwd."""
+        for path, content in files.items():
+            self.bash.write_file(path, content)
+
+    def read_file(self, path: str, encoding: str = "utf-8") -> str:
+        return self.bash.read_file(path).decode(encoding, "replace")
+
+    def read_bytes(self, path: str) -> bytes:
+        return self.bash.read_file(path)
+
+    def run_command(self, cmd: str, options: ExecOptions | None = None, **overrides: Any) -> ExecResult:
+        """Run `cmd` (a script) in a fresh shell over this sandbox's files."""
+        return self.bash.exec(cmd, **(options or ExecOptions()).merged(**overrides))
+
+    async def arun_command(self, cmd: str, options: ExecOptions | None = None, **overrides: Any) -> ExecResult:
+        return await self.bash.aexec(cmd, **(options or ExecOptions()).merged(**overrides))
+
+    def session(self, *, env: Mapping[str, str] | None = None, cwd: str | None = None) -> Session:
+        return self.bash.session(env=env, cwd=cwd)

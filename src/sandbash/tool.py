@@ -1,0 +1,489 @@
+"""The agent tool: one JSON contract that every adapter (Anthropic, OpenAI,
+LangChain, pydantic-ai, MCP, `sandbash --json`) maps onto.
+
+Input (`INPUT_SCHEMA`): `command` plus optional `timeout_ms`, `env`, `files`,
+`max_output_kb`, `max_file_kb`, `allow_network`, `session_id`, `restart`.
+Output (`ToolOutput.to_dict()`): `{stdout, stderr, exit_code, result_json,
+stdout_truncated, stderr_truncated, limit}` (and `result_json_error` when a
+`__RESULT__:` line held invalid JSON). Per-call settings can only tighten what
+the operator configured: a call never gets more time, output or network than
+the tool was built with.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import posixpath
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .aio import run_cancellable
+from .api import Bash, ExecResult, Session
+from .commands import registry
+from .errors import ExecutionCancelled, ExecutionLimitError
+from .interp.runtime import CommandGate
+from .limits import CancelToken, Limits
+from .sandbox import new_bash
+from .vfs.errors import FsError, strerror
+from .vfs.memory import FileContent
+
+DEFAULT_MAX_OUTPUT_CHARS = 30_000
+RESULT_PREFIX = "__RESULT__:"
+NETWORK_COMMANDS = frozenset({"curl", "wget"})
+
+INPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "command": {"type": "string", "description": "The bash script to run (several lines allowed)."},
+        "timeout_ms": {"type": "integer", "minimum": 1,
+                       "description": "Wall-clock limit for this call, in milliseconds (capped by the sandbox's)."},
+        "env": {"type": "object", "additionalProperties": {"type": "string"},
+                "description": "Environment variables for this call."},
+        "files": {
+            "type": "array",
+            "description": "Files to write before the command runs (parent directories are created).",
+            "items": {
+                "type": "object",
+                "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
+                "required": ["path", "content"],
+                "additionalProperties": False,
+            },
+        },
+        "max_output_kb": {"type": "integer", "minimum": 1,
+                          "description": "Cap on each of stdout and stderr returned, in KiB (characters)."},
+        "max_file_kb": {"type": "integer", "minimum": 1, "description": "Largest file accepted in `files`, in KiB."},
+        "allow_network": {"type": "boolean",
+                          "description": "false: curl and wget are refused for this call; true: network within "
+                                         "the sandbox's allow-list, if it has one."},
+        "session_id": {"type": "string",
+                       "description": "Continue a shell session (cwd, variables, functions persist); "
+                                      "a new id starts a new session."},
+        "restart": {"type": "boolean", "description": "Start the session `session_id` afresh before running."},
+    },
+    "required": ["command"],
+    "additionalProperties": False,
+}
+
+OUTPUT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "stdout": {"type": "string"},
+        "stderr": {"type": "string"},
+        "exit_code": {"type": "integer"},
+        "result_json": {"description": "Parsed from the last `__RESULT__:{...}` line of stdout, or null."},
+        "stdout_truncated": {"type": "boolean"},
+        "stderr_truncated": {"type": "boolean"},
+        "limit": {"type": ["string", "null"], "description": "The sandbox limit the run hit, if any."},
+        "result_json_error": {"type": ["string", "null"]},
+    },
+    "required": ["stdout", "stderr", "exit_code", "result_json", "stdout_truncated", "stderr_truncated", "limit"],
+}
+
+
+class ToolInputError(ValueError):
+    """The tool input does not match `INPUT_SCHEMA` (or a file cannot be written)."""
+
+
+# ------------------------------------------------------------------ input
+
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "object": (dict,), "array": (list,), "string": (str,), "integer": (int,), "boolean": (bool,),
+}
+
+
+def validate(value: object, schema: Mapping[str, Any], where: str = "input") -> None:
+    """The subset of JSON Schema that `INPUT_SCHEMA` uses; raises ToolInputError."""
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        ok = isinstance(value, _JSON_TYPES[kind]) and not (kind == "integer" and isinstance(value, bool))
+        if not ok:
+            raise ToolInputError(f"{where}: expected {kind}, got {type(value).__name__}")
+    if "minimum" in schema and isinstance(value, int) and value < schema["minimum"]:
+        raise ToolInputError(f"{where}: must be at least {schema['minimum']}")
+    if isinstance(value, dict):
+        props: Mapping[str, Any] = schema.get("properties", {})
+        for key in schema.get("required", ()):
+            if key not in value:
+                raise ToolInputError(f"{where}: missing required property '{key}'")
+        extra = schema.get("additionalProperties", True)
+        for key, item in value.items():
+            if key in props:
+                validate(item, props[key], f"{where}.{key}")
+            elif extra is False:
+                raise ToolInputError(f"{where}: unknown property '{key}'")
+            elif isinstance(extra, Mapping):
+                validate(item, extra, f"{where}.{key}")
+    if isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            validate(item, schema["items"], f"{where}[{i}]")
+
+
+@dataclass
+class ToolRequest:
+    command: str
+    timeout_ms: int | None = None
+    env: dict[str, str] | None = None
+    files: list[tuple[str, str]] = field(default_factory=list)
+    max_output_kb: int | None = None
+    max_file_kb: int | None = None
+    allow_network: bool | None = None
+    session_id: str | None = None
+    restart: bool = False
+
+    @classmethod
+    def parse(cls, data: Mapping[str, Any]) -> ToolRequest:
+        plain = dict(data)
+        # models often send null for an optional argument they mean to leave out
+        plain = {k: v for k, v in plain.items() if v is not None}
+        validate(plain, INPUT_SCHEMA)
+        files = [(f["path"], f["content"]) for f in plain.pop("files", [])]
+        return cls(files=files, **plain)
+
+
+# ------------------------------------------------------------------ output
+
+
+def truncate_middle(text: str, cap: int) -> tuple[str, bool]:
+    """Keep the head and tail of `text` within `cap` characters, with an
+    explicit marker for what was cut; cuts at line ends when one is near."""
+    if len(text) <= cap:
+        return text, False
+    head_end = cap // 2
+    tail_start = len(text) - (cap - head_end)
+    nl = text.rfind("\n", head_end * 3 // 4, head_end)
+    if nl != -1:
+        head_end = nl + 1
+    nl = text.find("\n", tail_start, tail_start + (cap - cap // 2) // 4)
+    if nl != -1:
+        tail_start = nl + 1
+    head = text[:head_end]
+    sep = "" if head.endswith("\n") or not head else "\n"
+    marker = f"{sep}[… {tail_start - head_end:,} characters omitted …]\n"
+    return head + marker + text[tail_start:], True
+
+
+def is_binary(data: bytes) -> bool:
+    """NUL bytes, or more than a few bytes that are not UTF-8."""
+    sample = data[:8192]
+    if b"\0" in sample:
+        return True
+    bad = sample.decode("utf-8", "replace").count("\ufffd")
+    return bad > max(8, len(sample) // 20)
+
+
+def binary_notice(n: int) -> str:
+    return (f"[binary output: {n:,} bytes, not shown; write it to a file and inspect it with "
+            f"od -c, xxd or base64]\n")
+
+
+def find_result_json(stdout: str) -> tuple[Any, str | None]:
+    """(value, error) from the last `__RESULT__:` line; invalid JSON is reported, not raised."""
+    at = stdout.rfind(RESULT_PREFIX)
+    while at > 0 and stdout[at - 1] != "\n":  # only at the start of a line
+        at = stdout.rfind(RESULT_PREFIX, 0, at)
+    if at == -1:
+        return None, None
+    line = stdout[at + len(RESULT_PREFIX):].split("\n", 1)[0]
+    try:
+        return json.loads(line), None
+    except ValueError as e:
+        return None, f"invalid JSON after {RESULT_PREFIX}: {e}"
+
+
+@dataclass
+class ToolOutput:
+    stdout: str
+    stderr: str
+    exit_code: int
+    result_json: Any = None
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    limit: str | None = None
+    result_json_error: str | None = None
+
+    @classmethod
+    def from_result(cls, result: ExecResult, *, limit: str | None = None, note: str = "",
+                    max_chars: int = DEFAULT_MAX_OUTPUT_CHARS) -> ToolOutput:
+        """Shape an ExecResult for a model. `note` is appended to stderr (a limit message)."""
+        out_bytes = result.stdout_bytes
+        if is_binary(out_bytes):
+            stdout, value, error = binary_notice(len(out_bytes)), None, None
+        else:
+            stdout = result.stdout
+            value, error = find_result_json(stdout)
+        err_bytes = result.stderr_bytes
+        stderr = binary_notice(len(err_bytes)) if is_binary(err_bytes) else result.stderr
+        stdout, out_cut = truncate_middle(stdout, max_chars)
+        stderr, err_cut = truncate_middle(stderr + note, max_chars)
+        return cls(stdout, stderr, result.exit_code, value, out_cut, err_cut, limit, error)
+
+    @property
+    def is_error(self) -> bool:
+        return self.exit_code != 0 or self.limit is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "stdout": self.stdout, "stderr": self.stderr, "exit_code": self.exit_code,
+            "result_json": self.result_json, "stdout_truncated": self.stdout_truncated,
+            "stderr_truncated": self.stderr_truncated, "limit": self.limit,
+        }
+        if self.result_json_error is not None:
+            d["result_json_error"] = self.result_json_error
+        return d
+
+    def text(self) -> str:
+        """What a model reads: stdout, a `STDERR:` block, then the exit code."""
+        parts: list[str] = []
+        if self.stdout:
+            parts.append(self.stdout.rstrip("\n"))
+        if self.stderr:
+            parts.append("STDERR:\n" + self.stderr.rstrip("\n"))
+        if not parts:
+            parts.append("(no output)")
+        if self.result_json_error:
+            parts.append(f"[{self.result_json_error}]")
+        if self.limit:
+            parts.append(f"[limit exceeded: {self.limit}]")
+        parts.append(f"[exit code: {self.exit_code}]")
+        return "\n".join(parts)
+
+
+# ------------------------------------------------------------------ the tool
+
+
+def _offline(gate: CommandGate | None) -> CommandGate:
+    def refuse_network(argv: list[str]) -> str | None:
+        if argv and posixpath.basename(argv[0]) in NETWORK_COMMANDS:
+            return "network access is off for this call"
+        return gate(argv) if gate is not None else None
+
+    return refuse_network
+
+
+class _Slot:
+    """A session and the lock that keeps its runs one at a time."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.lock = threading.Lock()
+
+
+class BashTool:
+    """A bash tool for a model: one sandbox (files persist across calls) and
+    named sessions within it. Thread-safe; calls in one session run in turn."""
+
+    def __init__(
+        self,
+        bash: Bash | None = None,
+        *,
+        files: Mapping[str, FileContent] | None = None,
+        env: Mapping[str, str] | None = None,
+        cwd: str = "/home/user",
+        limits: Limits | str | None = None,
+        network: object | None = None,
+        policy: object | None = None,
+        max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
+        max_sessions: int = 64,
+        name: str = "bash",
+    ) -> None:
+        if bash is None:
+            bash = new_bash(files=files, env=env, cwd=cwd, limits=limits, network=network, policy=policy)
+        else:
+            for path, content in (files or {}).items():
+                bash.write_file(path, content)
+        self.bash = bash
+        self.name = name
+        self.max_output_chars = max_output_chars
+        self.max_sessions = max_sessions
+        self._sessions: OrderedDict[str, _Slot] = OrderedDict()
+        self._lock = threading.Lock()
+        self._offline_bash: Bash | None = None
+
+    # -------------------------------------------------------------- state
+
+    @property
+    def network(self) -> object | None:
+        return getattr(self.bash, "network", None)
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        return copy.deepcopy(INPUT_SCHEMA)
+
+    def new_session_id(self) -> str:
+        return uuid.uuid4().hex[:12]
+
+    def _slot(self, session_id: str, fresh: bool = False) -> _Slot:
+        with self._lock:
+            slot = self._sessions.get(session_id)
+            if slot is None or fresh:
+                slot = _Slot(self.bash.session())
+                self._sessions[session_id] = slot
+                while len(self._sessions) > self.max_sessions:  # forget the least recently used
+                    self._sessions.popitem(last=False)
+            self._sessions.move_to_end(session_id)
+            return slot
+
+    def session(self, session_id: str) -> Session:
+        """The session with this handle (created on first use)."""
+        return self._slot(session_id).session
+
+    def restart(self, session_id: str) -> Session:
+        """A fresh shell under this handle (the files stay)."""
+        return self._slot(session_id, fresh=True).session
+
+    def close_session(self, session_id: str) -> None:
+        with self._lock:
+            self._sessions.pop(session_id, None)
+
+    def sessions(self) -> list[str]:
+        with self._lock:
+            return list(self._sessions)
+
+    # -------------------------------------------------------------- running
+
+    def run(self, request: Mapping[str, Any] | ToolRequest, *, cancel: CancelToken | None = None) -> ToolOutput:
+        """Run one tool call. Raises ToolInputError for input that breaks the schema."""
+        req = request if isinstance(request, ToolRequest) else ToolRequest.parse(request)
+        limits = self.bash.limits
+        if req.timeout_ms is not None:
+            limits = limits.with_overrides(timeout=min(limits.timeout, req.timeout_ms / 1000))
+        cap = self.max_output_chars
+        if req.max_output_kb is not None:
+            cap = min(cap, req.max_output_kb * 1024)
+        offline = req.allow_network is False and self.network is not None
+        if req.session_id is None:
+            self._write_files(req, self.bash.cwd)
+            bash = self._offline() if offline else self.bash
+            return self._shape(lambda: bash.exec(req.command, env=req.env, limits=limits, cancel=cancel), cap)
+        slot = self._slot(req.session_id, fresh=req.restart)
+        with slot.lock:
+            session = slot.session
+            self._write_files(req, session.cwd)
+            gate = session.rt.command_gate
+            if offline:
+                session.rt.command_gate = _offline(gate)
+            try:
+                if req.env:
+                    # a session keeps what the call exported, as a shell would
+                    session.exec(_exports(req.env), limits=limits, cancel=cancel)
+                return self._shape(lambda: session.exec(req.command, limits=limits, cancel=cancel), cap)
+            finally:
+                session.rt.command_gate = gate
+
+    async def arun(self, request: Mapping[str, Any] | ToolRequest) -> ToolOutput:
+        """`run` in a worker thread; cancelling the task cancels the script."""
+        req = request if isinstance(request, ToolRequest) else ToolRequest.parse(request)
+        return await run_cancellable(lambda token: self.run(req, cancel=token))
+
+    def _shape(self, call: Any, cap: int) -> ToolOutput:
+        try:
+            result: ExecResult = call()
+        except ExecutionLimitError as e:
+            return ToolOutput.from_result(e.result, limit=e.limit, note=f"bash: {e.message}\n", max_chars=cap)
+        except ExecutionCancelled as e:
+            return ToolOutput.from_result(e.result, note="sandbash: execution cancelled\n", max_chars=cap)
+        return ToolOutput.from_result(result, max_chars=cap)
+
+    def _write_files(self, req: ToolRequest, cwd: str) -> None:
+        max_bytes = None if req.max_file_kb is None else req.max_file_kb * 1024
+        for path, content in req.files:
+            if max_bytes is not None and len(content.encode("utf-8", "surrogateescape")) > max_bytes:
+                raise ToolInputError(f"files: {path} is larger than max_file_kb ({req.max_file_kb} KiB)")
+        for path, content in req.files:
+            try:
+                self.bash.write_file(posixpath.join(cwd, path), content)
+            except FsError as e:
+                raise ToolInputError(f"files: cannot write {path}: {strerror(e.code)}") from None
+
+    def _offline(self) -> Bash:
+        """A twin over the same files, without the network grant."""
+        if self._offline_bash is None:
+            b = self.bash
+            self._offline_bash = Bash(fs=b.vfs, env=b.env, cwd=b.cwd, limits=b.limits, identity=b.identity,
+                                      clock=b.clock, seed=b.seed, command_gate=b.command_gate)
+        return self._offline_bash
+
+    # -------------------------------------------------------------- text for models
+
+    def available_commands(self) -> list[str]:
+        """Commands a script can run here (policy and network applied)."""
+        gate = self.bash.command_gate
+        names = [n for n in registry.names() if self.network is not None or n not in NETWORK_COMMANDS]
+        return [n for n in names if gate is None or gate([n]) is None]
+
+    def _limits_text(self) -> str:
+        lim = self.bash.limits
+        return (f"{_num(lim.timeout)} s wall clock per call, {_size(lim.max_output_size)} of output, "
+                f"{lim.max_command_count:,} commands and {lim.max_loop_iterations:,} loop iterations per call, "
+                f"{_size(lim.max_filesystem_bytes)} of files")
+
+    def _network_text(self) -> str:
+        net = self.network
+        if net is None:
+            return "no network (curl and wget are not available)"
+        if getattr(net, "dangerously_allow_full_internet_access", False):
+            return "curl and wget can reach the internet"
+        prefixes = ", ".join(getattr(net, "allowed_url_prefixes", ())) or "none"
+        methods = ", ".join(getattr(net, "allowed_methods", ("GET",)))
+        return f"curl and wget can reach only URLs under: {prefixes} (methods {methods})"
+
+    def description(self) -> str:
+        """The tool description a model sees: short, generated from the live configuration."""
+        return (
+            "Run a bash script in a sandbox: GNU bash 5.2 syntax and behaviour, executed in-process over a "
+            "virtual filesystem. Files persist between calls; pass session_id to keep cwd, variables and "
+            "functions too. Commands: " + ", ".join(self.available_commands()) + ", and the shell builtins. "
+            "Not available: host programs (python, node, git, package managers, compilers). "
+            f"Network: {self._network_text()}. Limits: {self._limits_text()}. "
+            f"stdout and stderr are each cut to {self.max_output_chars:,} characters (middle omitted). "
+            f"To return structured data, print a line {RESULT_PREFIX}{{...json...}}; the last one is parsed "
+            "into result_json."
+        )
+
+    def system_prompt(self) -> str:
+        """A system-prompt section that explains the sandbox to a model."""
+        cmds = self.available_commands()
+        return "\n".join([
+            f"You have a `{self.name}` tool that runs bash scripts in a sandbox.",
+            "- It is GNU bash 5.2 (pipes, redirections, functions, arrays, here-docs, [[ ]], $(( ))), run by "
+            "sandbash, a bash interpreter in Python, over a virtual filesystem. Nothing runs on a real machine.",
+            f"- The working directory starts at {self.bash.cwd}; /tmp is writable. Files persist between calls.",
+            "- Calls with the same session_id share one shell: cwd, variables, functions and options persist.",
+            f"- Commands ({len(cmds)}): {', '.join(cmds)}; plus the bash builtins (cd, export, read, declare, "
+            "printf, test, ...). Each supports its common GNU options; `CMD --help` shows them.",
+            "- Not available: python, node, git, package managers, compilers, sudo or any other host program; "
+            "a missing command fails with status 127. Use awk, sed, jq and the shell instead.",
+            f"- Network: {self._network_text()}.",
+            f"- Limits: {self._limits_text()}. Going over a limit stops the script (exit 124 for time).",
+            f"- Output: stdout and stderr are each cut to {self.max_output_chars:,} characters, keeping the "
+            "start and the end; filter large output (head, grep, wc -l). Binary output is replaced by a notice.",
+            f"- To return structured data, print one line `{RESULT_PREFIX}{{...}}` with JSON; the last such "
+            "line is returned as result_json.",
+        ])
+
+
+def _exports(env: Mapping[str, str]) -> str:
+    for k in env:
+        if not (k.isascii() and k.isidentifier()):
+            raise ToolInputError(f"env: invalid variable name {k!r}")
+    return "export " + " ".join(f"{k}={_quote(v)}" for k, v in env.items())
+
+
+def _quote(value: str) -> str:
+    return "'" + value.replace("'", "'\\''") + "'"
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def _size(n: int) -> str:
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return f"{_num(round(n / size, 1))} {unit}"
+    return f"{n} bytes"
