@@ -1,0 +1,261 @@
+"""numfmt: convert numbers to and from human-readable forms (GNU coreutils 9.1)."""
+
+from __future__ import annotations
+
+import math
+import re
+from decimal import Decimal
+
+from ..context import CommandExit, Ctx
+from ..cut import parse_list
+from ..options import CommandSpec, Opt
+from ..textbasic.common import Out, argmatch, command, decode, encode, quote, split_records
+
+NUMFMT_SPEC = CommandSpec(
+    name="numfmt",
+    usage="[OPTION]... [NUMBER]...",
+    summary="Reformat NUMBER(s), or the numbers from standard input if none are specified.",
+    operand_if=lambda a: bool(re.fullmatch(r"-\d.*", a)),
+    opts=(
+        Opt("d", "delimiter", arg="required", metavar="X", help="use X instead of whitespace for field delimiter"),
+        Opt(None, "field", arg="required", metavar="FIELDS", help="replace the numbers in these input fields"),
+        Opt(None, "format", arg="required", metavar="FORMAT", help="use printf style floating-point FORMAT"),
+        Opt(None, "from", arg="required", metavar="UNIT", help="auto-scale input numbers to UNITs"),
+        Opt(None, "from-unit", arg="required", metavar="N", help="specify the input unit size"),
+        Opt(None, "grouping", help="use locale-defined grouping of digits"),
+        Opt(None, "header", arg="optional", metavar="N", help="print (without converting) the first N header lines"),
+        Opt(None, "invalid", arg="required", metavar="MODE", help="failure mode for invalid numbers"),
+        Opt(None, "padding", arg="required", metavar="N", help="pad the output to N characters"),
+        Opt(None, "round", arg="required", metavar="METHOD", help="use METHOD for rounding when scaling"),
+        Opt(None, "suffix", arg="required", metavar="SUFFIX", help="add SUFFIX to output numbers"),
+        Opt(None, "to", arg="required", metavar="UNIT", help="auto-scale output numbers to UNITs"),
+        Opt(None, "to-unit", arg="required", metavar="N", help="the output unit size"),
+        Opt("z", "zero-terminated", help="line delimiter is NUL, not newline"),
+        Opt(None, "debug", help="print warnings about invalid input"),
+    ),
+)
+
+_UNITS = [("none", "none"), ("auto", "auto"), ("si", "si"), ("iec", "iec"), ("iec-i", "iec-i")]
+_ROUNDS = [("up", "up"), ("down", "down"), ("from-zero", "from-zero"), ("towards-zero", "towards-zero"),
+           ("nearest", "nearest")]
+_INVALID = [("abort", "abort"), ("fail", "fail"), ("warn", "warn"), ("ignore", "ignore")]
+_SUFFIXES = "KMGTPEZY"
+_NUM = re.compile(r"\s*(-?)(\d*)(\.(\d*))?")
+
+
+class Invalid(Exception):
+    pass
+
+
+def _round(v: float, method: str) -> float:
+    if method == "up":
+        return float(math.ceil(v))
+    if method == "down":
+        return float(math.floor(v))
+    if method == "towards-zero":
+        return float(math.trunc(v))
+    if method == "nearest":
+        return float(math.floor(v + 0.5)) if v >= 0 else float(math.ceil(v - 0.5))
+    return float(math.ceil(v)) if v >= 0 else float(math.floor(v))
+
+
+class Numfmt:
+    def __init__(self, ctx: Ctx, opts: object) -> None:
+        get = opts.get  # type: ignore[attr-defined]
+        self.ctx = ctx
+        self.from_ = argmatch(ctx, "--from", get("from"), _UNITS) if get("from") else "none"
+        self.to = argmatch(ctx, "--to", get("to"), _UNITS[:1] + _UNITS[2:]) if get("to") else "none"
+        self.round = argmatch(ctx, "--round", get("round"), _ROUNDS) if get("round") else "from-zero"
+        self.invalid = argmatch(ctx, "--invalid", get("invalid"), _INVALID) if get("invalid") else "abort"
+        self.suffix = get("suffix") or ""
+        self.padding = 0
+        if get("padding") is not None:
+            try:
+                self.padding = int(get("padding"))
+                if self.padding == 0:
+                    raise ValueError
+            except ValueError:
+                ctx.error(f"invalid padding value {quote(ctx, get('padding'))}")
+                raise CommandExit(1)
+        self.from_unit = self._unit(get("from_unit"), "--from-unit")
+        self.to_unit = self._unit(get("to_unit"), "--to-unit")
+        self.grouping = bool(get("grouping"))
+        self.fmt = self._format(get("format")) if get("format") else None
+        self.failed = False
+
+    def _unit(self, text: str | None, what: str) -> int:
+        if text is None:
+            return 1
+        try:
+            return int(text)
+        except ValueError:
+            self.ctx.error(f"invalid unit size: {quote(self.ctx, text)}")
+            raise CommandExit(1)
+
+    def _format(self, text: str) -> tuple[str, str, str, int | None, str]:
+        m = re.fullmatch(r"(.*?)%([-0']*)(\d*)(?:\.(\d+))?f(.*)", text, re.S)
+        if m is None or "%" in m.group(5).replace("%%", ""):
+            self.ctx.error(f"invalid format {quote(self.ctx, text)}" + ("" if m else ", directive must be %[0]['][-][N][.][N]f"))
+            raise CommandExit(1)
+        prefix, flags, width, prec, suffix = m.groups()
+        return prefix.replace("%%", "%"), flags, width, int(prec) if prec is not None else None, suffix.replace("%%", "%")
+
+    # -- parsing
+
+    def parse(self, text: str) -> tuple[float, int]:
+        """The value and the number of fraction digits given."""
+        m = _NUM.match(text)
+        if m is None or not (m.group(2) or m.group(4)):
+            raise Invalid(f"invalid number: {quote(self.ctx, text)}")
+        end = m.end()
+        value = float(Decimal(m.group(1) + (m.group(2) or "0") + "." + (m.group(4) or "0")))
+        frac = len(m.group(4) or "")
+        rest = text[end:]
+        if rest.strip() == "":
+            return value * self.from_unit, frac
+        letter = rest[0]
+        if self.from_ == "none" or letter not in _SUFFIXES + "k":
+            raise Invalid(f"invalid suffix in input: {quote(self.ctx, text)}")
+        power = _SUFFIXES.index(letter.upper()) + 1
+        tail = rest[1:]
+        if self.from_ == "si":
+            base = 1000
+        elif self.from_ == "iec":
+            base = 1024
+        elif self.from_ == "iec-i":
+            if not tail.startswith("i"):
+                raise Invalid(f"missing 'i' suffix in input: {quote(self.ctx, text)} (e.g Ki/Mi/Gi)")
+            tail = tail[1:]
+            base = 1024
+        else:
+            base = 1024 if tail.startswith("i") else 1000
+            if tail.startswith("i"):
+                tail = tail[1:]
+        if tail.strip():
+            raise Invalid(f"invalid suffix in input {quote(self.ctx, text)}: {quote(self.ctx, tail)}")
+        return value * base**power * self.from_unit, 0
+
+    # -- printing
+
+    def render(self, value: float, frac: int) -> str:
+        value = value / self.to_unit
+        prec = self.fmt[3] if self.fmt else None
+        if self.to == "none":
+            if prec is not None:
+                text = f"{_round(value * 10**prec, self.round) / 10**prec:.{prec}f}"
+            else:
+                text = f"{_round(value * 10**frac, self.round) / 10**frac:.{frac}f}" if frac else \
+                    f"{_round(value, self.round):.0f}"
+            if self.grouping:
+                text = text  # C.UTF-8 has no thousands separator
+        else:
+            text = self._human(value, prec)
+        text += self.suffix
+        return self._pad(text)
+
+    def _human(self, value: float, prec: int | None) -> str:
+        base = 1000 if self.to == "si" else 1024
+        power = 0
+        v = value
+        while abs(v) >= base and power < len(_SUFFIXES):
+            v /= base
+            power += 1
+        if prec is not None:
+            adjust = min(power * 3, prec)
+        else:
+            adjust = 1 if abs(v) < 10 else 0
+        v = _round(v * 10**adjust, self.round) / 10**adjust
+        if abs(v) >= base and power < len(_SUFFIXES):
+            v /= base
+            power += 1
+        show = prec if prec is not None else (1 if (v != 0 and abs(v) < 10 and power > 0) else 0)
+        text = f"{v:.{show}f}"
+        if power:
+            text += _SUFFIXES[power - 1] + ("i" if self.to == "iec-i" else "")
+        return text
+
+    def _pad(self, text: str) -> str:
+        if self.fmt:
+            prefix, flags, width, _prec, suffix = self.fmt
+            w = int(width) if width else 0
+            if "-" in flags:
+                text = text.ljust(w)
+            elif "0" in flags and text[:1].isdigit():
+                text = text.rjust(w, "0")
+            else:
+                text = text.rjust(w)
+            return prefix + text + suffix
+        if self.padding > 0:
+            return text.rjust(self.padding)
+        if self.padding < 0:
+            return text.ljust(-self.padding)
+        return text
+
+    def convert(self, text: str) -> str | None:
+        try:
+            value, frac = self.parse(text)
+        except Invalid as e:
+            if self.invalid in ("abort", "fail", "warn"):
+                self.ctx.error(str(e))
+            if self.invalid == "abort":
+                raise CommandExit(2)
+            self.failed = self.failed or self.invalid == "fail"
+            return None
+        return self.render(value, frac)
+
+
+@command
+def cmd_numfmt(ctx: Ctx) -> int:
+    opts, numbers = ctx.parse(NUMFMT_SPEC)
+    nf = Numfmt(ctx, opts)
+    out = Out(ctx.stdout)
+    eol = b"\0" if opts.get("zero_terminated") else b"\n"
+    if numbers:
+        for text in numbers:
+            result = nf.convert(text)
+            out.write(encode(result if result is not None else text) + eol)
+        out.flush()
+        return 2 if nf.failed else 0
+    fields = parse_list(ctx, opts.get("field"), True) if opts.get("field") else [(1, 1)]
+    delim = opts.get("delimiter")
+    header = 0
+    if opts.has("header"):
+        header = int(opts.get("header") or 1)
+    n = 0
+    for lines, _tail in split_records(ctx, ctx.stdin, eol):
+        for raw in lines:
+            n += 1
+            if n <= header:
+                out.write(raw + eol)
+                continue
+            out.write(encode(_line(nf, decode(raw), fields, delim)) + eol)
+    out.flush()
+    return 2 if nf.failed else 0
+
+
+def _line(nf: Numfmt, line: str, fields: list[tuple[int, int]], delim: str | None) -> str:
+    def selected(i: int) -> bool:
+        return any(lo <= i <= hi for lo, hi in fields)
+
+    if delim is not None:
+        parts = line.split(delim)
+        for i, p in enumerate(parts, 1):
+            if selected(i):
+                r = nf.convert(p)
+                if r is not None:
+                    parts[i - 1] = r
+        return delim.join(parts)
+    tokens = re.findall(r"\s*\S+|\s+$", line)
+    out = []
+    for i, tok in enumerate(tokens, 1):
+        lead = tok[: len(tok) - len(tok.lstrip())]
+        body = tok.strip()
+        if body and selected(i):
+            r = nf.convert(body)
+            if r is not None:
+                if nf.padding == 0 and not nf.fmt:
+                    tok = lead + r
+                else:
+                    tok = r if i > 1 or not lead else lead + r
+        out.append(tok)
+    return "".join(out)

@@ -1,0 +1,513 @@
+"""split and csplit: write pieces of the input to files."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ...stdio.streams import Stream, StreamError
+from ...vfs.errors import FsError, strerror
+from ..context import CommandExit, Ctx
+from ..options import CommandSpec, Opt
+from ..textbasic.common import (
+    Out,
+    close_input,
+    command,
+    encode,
+    parse_size,
+    quote,
+    quotef,
+    read_chunks,
+    usage_fail,
+)
+
+SPLIT_SPEC = CommandSpec(
+    name="split",
+    usage="[OPTION]... [FILE [PREFIX]]",
+    summary="Output pieces of FILE to PREFIXaa, PREFIXab, ...; default size is 1000 lines, and default PREFIX is 'x'.",
+    numeric="lines",
+    opts=(
+        Opt("a", "suffix-length", arg="required", metavar="N", help="generate suffixes of length N (default 2)"),
+        Opt(None, "additional-suffix", arg="required", metavar="SUFFIX", help="append an additional SUFFIX"),
+        Opt("b", "bytes", arg="required", metavar="SIZE", help="put SIZE bytes per output file"),
+        Opt("C", "line-bytes", arg="required", metavar="SIZE", help="put at most SIZE bytes of records per file"),
+        Opt("d", None, dest="numeric_plain", help="use numeric suffixes starting at 0, not alphabetic"),
+        Opt(None, "numeric-suffixes", arg="optional", metavar="FROM", help="same as -d, but allow setting the start"),
+        Opt("x", None, dest="hex_plain", help="use hex suffixes starting at 0, not alphabetic"),
+        Opt(None, "hex-suffixes", arg="optional", metavar="FROM", help="same as -x, but allow setting the start"),
+        Opt("e", "elide-empty-files", help="do not generate empty output files with '-n'"),
+        Opt(None, "filter", arg="required", metavar="COMMAND", help="write to shell COMMAND"),
+        Opt("l", "lines", arg="required", metavar="NUMBER", help="put NUMBER lines/records per output file"),
+        Opt("n", "number", arg="required", metavar="CHUNKS", help="generate CHUNKS output files"),
+        Opt("t", "separator", arg="required", metavar="SEP", help="use SEP instead of newline as the record separator"),
+        Opt("u", "unbuffered", help="immediately copy input to output with '-n r/...'"),
+        Opt(None, "verbose", help="print a diagnostic just before each output file is opened"),
+    ),
+)
+
+
+class Namer:
+    """GNU's output names: PREFIX + suffix (+ additional suffix); alphabetic
+    suffixes widen automatically when the length was not given."""
+
+    def __init__(self, ctx: Ctx, prefix: str, length: int | None, alphabet: str, start: int, extra: str) -> None:
+        self.ctx = ctx
+        self.prefix = prefix
+        self.auto = length is None and start == 0
+        self.length = length or 2
+        self.alphabet = alphabet
+        self.extra = extra
+        self.index: list[int] | None = None
+        self.start = start
+
+    def next(self) -> str:
+        a = self.alphabet
+        if self.index is None:
+            digits = []
+            v = self.start
+            for _ in range(self.length):
+                v, r = divmod(v, len(a))
+                digits.append(r)
+            if v:
+                raise self._exhausted()
+            self.index = digits[::-1]
+        else:
+            i = self.length
+            while True:
+                i -= 1
+                if i < 0:
+                    raise self._exhausted()
+                self.index[i] += 1
+                if self.auto and i == 0 and self.index[0] == len(a) - 1:
+                    # widen: the last letter joins the prefix, the suffix grows by one
+                    self.prefix += a[-1]
+                    self.length += 1
+                    self.index = [0] * self.length
+                    break
+                if self.index[i] < len(a):
+                    break
+                self.index[i] = 0
+        return self.prefix + "".join(a[k] for k in self.index) + self.extra
+
+    def _exhausted(self) -> CommandExit:
+        self.ctx.error("output file suffixes exhausted")
+        return CommandExit(1)
+
+
+class Writer:
+    def __init__(self, ctx: Ctx, namer: Namer, verbose: bool) -> None:
+        self.ctx = ctx
+        self.namer = namer
+        self.verbose = verbose
+        self.stream: Stream | None = None
+        self.name = ""
+
+    def open_next(self) -> None:
+        self.close()
+        self.name = self.namer.next()
+        if self.verbose:
+            self.ctx.out(f"creating file '{self.name}'\n")
+        try:
+            self.stream = self.ctx.fs.open(self.name, "w")
+        except FsError as e:
+            self.ctx.error(f"{quotef(self.name)}: {strerror(e.errno or 5)}")
+            raise CommandExit(1)
+
+    def write(self, data: bytes) -> None:
+        if self.stream is None:
+            self.open_next()
+        assert self.stream is not None
+        try:
+            self.stream.write(data)
+        except FsError as e:
+            self.ctx.error(f"{quotef(self.name)}: {strerror(e.errno or 5)}")
+            raise CommandExit(1)
+
+    def close(self) -> None:
+        if self.stream is not None:
+            self.stream.close()
+            self.stream = None
+
+
+def _num(ctx: Ctx, text: str, what: str, zero_ok: bool = False) -> int:
+    value = parse_size(text, "bkKmMGTPEZYRQ0")
+    if value is None:
+        ctx.error(f"invalid number of {what}: {quote(ctx, text)}")
+        raise CommandExit(1)
+    if value == 0 and not zero_ok:
+        ctx.error(f"invalid number of {what}: {quote(ctx, text)}: Numerical result out of range")
+        raise CommandExit(1)
+    return value
+
+
+@command
+def cmd_split(ctx: Ctx) -> int:
+    opts, operands = ctx.parse(SPLIT_SPEC)
+    if len(operands) > 2:
+        raise usage_fail(ctx, f"extra operand {quote(ctx, operands[2])}")
+    if opts.get("filter"):
+        ctx.error("--filter is not supported in this sandbox")
+        return 1
+    src = operands[0] if operands else "-"
+    prefix = operands[1] if len(operands) > 1 else "x"
+    alphabet = "abcdefghijklmnopqrstuvwxyz"
+    start = 0
+    for key, value in opts.order:
+        if key in ("numeric_plain", "numeric_suffixes"):
+            alphabet = "0123456789"
+            start = int(value) if isinstance(value, str) and value else 0
+        elif key in ("hex_plain", "hex_suffixes"):
+            alphabet = "0123456789abcdef"
+            start = int(value, 16) if isinstance(value, str) and value else 0
+    length = int(opts.get("suffix_length")) if opts.get("suffix_length") is not None else None
+    if length is not None and length <= 0:
+        ctx.error(f"invalid suffix length: {quote(ctx, opts.get('suffix_length'))}")
+        return 1
+    namer = Namer(ctx, prefix, length, alphabet, start, opts.get("additional_suffix") or "")
+    writer = Writer(ctx, namer, bool(opts.get("verbose")))
+    sep_text = opts.get("separator")
+    sep = encode(sep_text) if sep_text else b"\n"
+    if sep_text == "\\0":
+        sep = b"\0"
+    modes = [k for k, _ in opts.order if k in ("lines", "bytes", "line_bytes", "number")]
+    if len(set(modes)) > 1:
+        raise usage_fail(ctx, "cannot split in more than one way")
+    try:
+        stream = ctx.open_in(src)
+    except FsError as e:
+        ctx.error(f"cannot open {quoteaf_(src)} for reading: {strerror(e.errno or 5)}")
+        return 1
+    try:
+        mode = modes[-1] if modes else "lines"
+        if mode == "number":
+            _by_number(ctx, stream, writer, opts.get("number"), bool(opts.get("elide_empty_files")), sep)
+        elif mode == "bytes":
+            _by_bytes(ctx, stream, writer, _num(ctx, opts.get("bytes"), "bytes"))
+        elif mode == "line_bytes":
+            _by_line_bytes(ctx, stream, writer, _num(ctx, opts.get("line_bytes"), "bytes"), sep)
+        else:
+            _by_lines(ctx, stream, writer, _num(ctx, opts.get("lines", "1000"), "lines"), sep)
+    except (FsError, StreamError) as e:
+        ctx.error(f"{quotef(src)}: {strerror(e.errno or 5)}")
+        return 1
+    finally:
+        writer.close()
+        close_input(ctx, src, stream)
+    return 0
+
+
+def _by_lines(ctx: Ctx, stream: Stream, w: Writer, n: int, sep: bytes) -> None:
+    count = 0
+    for chunk in read_chunks(ctx, stream):
+        pos = 0
+        while pos < len(chunk):
+            if count == 0:
+                w.open_next()
+            # find the end of the lines still wanted in this file
+            end = pos
+            need = n - count
+            while need:
+                k = chunk.find(sep, end)
+                if k < 0:
+                    end = len(chunk)
+                    break
+                end = k + len(sep)
+                need -= 1
+            w.write(chunk[pos:end])
+            count = n - need if need else n
+            if not need:
+                count = 0
+            pos = end
+
+
+def _by_bytes(ctx: Ctx, stream: Stream, w: Writer, n: int) -> None:
+    room = 0
+    for chunk in read_chunks(ctx, stream):
+        pos = 0
+        while pos < len(chunk):
+            if room == 0:
+                w.open_next()
+                room = n
+            take = min(room, len(chunk) - pos)
+            w.write(chunk[pos : pos + take])
+            pos += take
+            room -= take
+
+
+def _by_line_bytes(ctx: Ctx, stream: Stream, w: Writer, n: int, sep: bytes) -> None:
+    data = b"".join(read_chunks(ctx, stream))
+    pos = 0
+    while pos < len(data):
+        limit = min(pos + n, len(data))
+        cut = data.rfind(sep, pos, limit)
+        end = cut + len(sep) if cut >= 0 and limit < len(data) else limit
+        if limit == len(data):
+            end = limit
+        w.open_next()
+        w.write(data[pos:end])
+        pos = end
+
+
+def _by_number(ctx: Ctx, stream: Stream, w: Writer, spec: str, elide: bool, sep: bytes) -> None:
+    m = re.fullmatch(r"(?:(l|r)/)?(?:(\d+)/)?(\d+)", spec)
+    if not m:
+        ctx.error(f"invalid number of chunks: {quote(ctx, spec)}")
+        raise CommandExit(1)
+    kind, k_text, n_text = m.groups()
+    n = int(n_text)
+    if n == 0:
+        ctx.error(f"invalid number of chunks: {quote(ctx, n_text)}: Numerical result out of range")
+        raise CommandExit(1)
+    k = int(k_text) if k_text else 0
+    if k_text and not 1 <= k <= n:
+        ctx.error(f"invalid chunk number: {quote(ctx, k_text)}")
+        raise CommandExit(1)
+    data = b"".join(read_chunks(ctx, stream))
+    size = len(data)
+    chunks: list[bytes] = []
+    if kind == "r":
+        buckets: list[list[bytes]] = [[] for _ in range(n)]
+        for i, line in enumerate(_records(data, sep)):
+            buckets[i % n].append(line)
+        chunks = [b"".join(b) for b in buckets]
+    elif kind == "l":
+        start = 0
+        for i in range(n):
+            end = size if i == n - 1 else (i + 1) * (size // n)
+            if end < start:
+                end = start
+            if i < n - 1 and end < size:
+                nl = data.find(sep, end - 1 if end > 0 else 0)
+                end = size if nl < 0 else nl + len(sep)
+            if end < start:
+                end = start
+            chunks.append(data[start:end])
+            start = end
+    else:
+        per = size // n
+        chunks = [data[i * per : (i + 1) * per if i < n - 1 else size] for i in range(n)]
+    if k:
+        ctx.stdout.write(chunks[k - 1])
+        return
+    for c in chunks:
+        if elide and not c:
+            continue
+        w.open_next()
+        w.write(c)
+
+
+def _records(data: bytes, sep: bytes) -> Iterator[bytes]:
+    pos = 0
+    while pos < len(data):
+        k = data.find(sep, pos)
+        end = len(data) if k < 0 else k + len(sep)
+        yield data[pos:end]
+        pos = end
+
+
+# ------------------------------------------------------------------ csplit
+
+CSPLIT_SPEC = CommandSpec(
+    name="csplit",
+    usage="[OPTION]... FILE PATTERN...",
+    summary="Output pieces of FILE separated by PATTERN(s) to files 'xx00', 'xx01', ..., and output byte counts.",
+    operand_if=lambda a: bool(re.fullmatch(r"-\d+", a)),
+    opts=(
+        Opt("b", "suffix-format", arg="required", metavar="FORMAT", help="use sprintf FORMAT instead of %02d"),
+        Opt("f", "prefix", arg="required", metavar="PREFIX", help="use PREFIX instead of 'xx'"),
+        Opt("k", "keep-files", help="do not remove output files on errors"),
+        Opt(None, "suppress-matched", help="suppress the lines matching PATTERN"),
+        Opt("n", "digits", arg="required", metavar="DIGITS", help="use specified number of digits instead of 2"),
+        Opt("s", "quiet", dest="silent", help="do not print counts of output file sizes"),
+        Opt(None, "silent", dest="silent"),
+        Opt("z", "elide-empty-files", help="remove empty output files"),
+    ),
+)
+
+
+class _Pattern:
+    def __init__(self, kind: str, text: str, regex: Any = None, offset: int = 0, line: int = 0) -> None:
+        self.kind = kind  # "line", "re", "skip"
+        self.text = text
+        self.regex = regex
+        self.offset = offset
+        self.line = line
+        self.repeat = 0  # extra repetitions; -1 = as many as possible
+
+
+def _parse_patterns(ctx: Ctx, args: list[str]) -> list[_Pattern]:
+    from ...regex import RegexError, compile_regex
+
+    pats: list[_Pattern] = []
+    last_line = 0
+    for a in args:
+        if a.startswith("{"):
+            if not pats:
+                raise _die(ctx, f"{quote(ctx, a)}: invalid pattern")
+            body = a[1:-1] if a.endswith("}") else a[1:]
+            if body == "*":
+                pats[-1].repeat = -1
+            elif body.isdigit() and a.endswith("}"):
+                pats[-1].repeat = int(body)
+            else:
+                raise _die(ctx, f"{quote(ctx, a)}: integer required between '{{' and '}}'")
+            continue
+        if a[:1] in ("/", "%"):
+            close = a.rfind(a[0])
+            if close <= 0:
+                raise _die(ctx, f"{quote(ctx, a)}: closing delimiter '{a[0]}' missing")
+            rest = a[close + 1 :]
+            try:
+                offset = int(rest) if rest else 0
+            except ValueError:
+                raise _die(ctx, f"{quote(ctx, a)}: invalid pattern")
+            try:
+                rx = compile_regex(a[1:close], flavor="bre")
+            except RegexError as e:
+                raise _die(ctx, f"{quote(ctx, a)}: {e}")
+            pats.append(_Pattern("re" if a[0] == "/" else "skip", a, rx, offset))
+            continue
+        if not a.isdigit():
+            raise _die(ctx, f"{quote(ctx, a)}: invalid pattern")
+        n = int(a)
+        if n == 0:
+            raise _die(ctx, f"{a}: line number must be greater than zero")
+        if n < last_line:
+            raise _die(ctx, f"line number {quote(ctx, a)} is smaller than preceding line number, {last_line}")
+        if n == last_line:
+            ctx.error(f"warning: line number {quote(ctx, a)} is the same as preceding line number")
+        last_line = n
+        pats.append(_Pattern("line", a, line=n))
+    return pats
+
+
+def _die(ctx: Ctx, message: str) -> CommandExit:
+    ctx.error(message)
+    return CommandExit(1)
+
+
+@command
+def cmd_csplit(ctx: Ctx) -> int:
+    opts, operands = ctx.parse(CSPLIT_SPEC)
+    if not operands:
+        raise usage_fail(ctx, "missing operand")
+    if len(operands) < 2:
+        raise usage_fail(ctx, f"missing operand after {quote(ctx, operands[0])}")
+    digits = 2
+    if opts.get("digits") is not None:
+        try:
+            digits = int(opts.get("digits"))
+        except ValueError:
+            raise _die(ctx, f"invalid number: {quote(ctx, opts.get('digits'))}")
+    suffix_fmt = opts.get("suffix_format")
+    prefix = opts.get("prefix", "xx")
+    pats = _parse_patterns(ctx, operands[1:])
+    src = operands[0]
+    try:
+        data = ctx.read_input(src)
+    except FsError as e:
+        raise _die(ctx, f"cannot open {quoteaf_(src)} for reading: {strerror(e.errno or 5)}")
+    lines = data.splitlines(keepends=True)
+    job = _Csplit(ctx, lines, prefix, digits, suffix_fmt, opts)
+    try:
+        job.run(pats)
+    except CommandExit:
+        if not opts.get("keep_files"):
+            job.remove()
+        raise
+    return 0
+
+
+def quoteaf_(name: str) -> str:
+    from ..textbasic.common import quoteaf
+
+    return quoteaf(name)
+
+
+class _Csplit:
+    def __init__(self, ctx: Ctx, lines: list[bytes], prefix: str, digits: int, suffix_fmt: str | None,
+                 opts: Any) -> None:
+        self.ctx = ctx
+        self.lines = lines
+        self.prefix = prefix
+        self.digits = digits
+        self.suffix_fmt = suffix_fmt
+        self.silent = bool(opts.get("silent"))
+        self.elide = bool(opts.get("elide_empty_files"))
+        self.suppress = bool(opts.get("suppress_matched"))
+        self.created: list[str] = []
+        self.count = 0
+        self.out = Out(ctx.stdout)
+
+    def _name(self) -> str:
+        n = self.count
+        if self.suffix_fmt:
+            m = re.search(r"%([-0 +#']*)(\d*)(?:\.\d+)?([diouxX])", self.suffix_fmt)
+            if m:
+                flags, width, conv = m.groups()
+                spec = "{:" + ("0" if "0" in flags else "") + (width or "") + {"d": "d", "i": "d", "u": "d", "o": "o",
+                                                                                  "x": "x", "X": "X"}[conv] + "}"
+                return self.prefix + self.suffix_fmt[: m.start()] + spec.format(n) + self.suffix_fmt[m.end() :]
+        return f"{self.prefix}{n:0{self.digits}d}"
+
+    def emit(self, start: int, end: int) -> None:
+        chunk = b"".join(self.lines[start:end])
+        if self.elide and not chunk:
+            return
+        name = self._name()
+        self.count += 1
+        try:
+            self.ctx.fs.write_bytes(name, chunk)
+        except FsError as e:
+            raise _die(self.ctx, f"{quotef(name)}: {strerror(e.errno or 5)}")
+        self.created.append(name)
+        if not self.silent:
+            self.out.write(b"%d\n" % len(chunk))
+            self.out.flush()
+
+    def remove(self) -> None:
+        for name in self.created:
+            try:
+                self.ctx.fs.unlink(name)
+            except FsError:
+                pass
+
+    def run(self, pats: list[_Pattern]) -> None:
+        cur = 0  # first line (0-based) of the next piece
+        search_from = 0  # where the next regular expression search starts
+        prev_line = 0  # the last line-number split point
+        total = len(self.lines)
+        for p in pats:
+            k = 0
+            while True:
+                if p.kind == "line":
+                    target = p.line if k == 0 else prev_line + p.line
+                    if target - 1 > total or (k and target - 1 >= total):
+                        self.emit(cur, total)
+                        raise _die(self.ctx, f"{quote(self.ctx, p.text)}: line number out of range"
+                                   + (f" on repetition {k}" if k else ""))
+                    self.emit(cur, target - 1)
+                    cur = search_from = target - 1
+                    prev_line = target
+                else:
+                    found = next((i for i in range(search_from, total)
+                                  if p.regex.search(self.lines[i].rstrip(b"\n")) is not None), None)
+                    self.ctx.checkpoint(total - search_from + 1)
+                    if found is None:
+                        if p.repeat == -1 and k > 0:
+                            break
+                        self.emit(cur, total)
+                        raise _die(self.ctx, f"{quote(self.ctx, p.text)}: match not found"
+                                   + (f" on repetition {k}" if k else ""))
+                    cut = min(max(found + p.offset, cur), total)
+                    if p.kind == "re":
+                        self.emit(cur, cut)
+                    cur = cut
+                    if self.suppress and p.kind == "re" and p.offset == 0:
+                        cur += 1
+                    search_from = found + 1
+                k += 1
+                if p.repeat != -1 and k > p.repeat:
+                    break
+        self.emit(cur, total)

@@ -1,0 +1,117 @@
+"""shuf: random permutations, seeded through the sandbox's random generator (ctx.rng)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from ..stdio.streams import StreamError
+from ..vfs.errors import FsError, strerror
+from .context import Ctx
+from .options import CommandSpec, Opt
+from .textbasic.common import Out, command, encode, quote, quotef, read_chunks, usage_fail
+
+SHUF_SPEC = CommandSpec(
+    name="shuf",
+    usage="[OPTION]... [FILE]",
+    summary="Write a random permutation of the input lines to standard output.",
+    opts=(
+        Opt("e", "echo", help="treat each ARG as an input line"),
+        Opt("i", "input-range", arg="required", metavar="LO-HI", help="treat each number LO through HI as an input line"),
+        Opt("n", "head-count", arg="required", metavar="COUNT", help="output at most COUNT lines"),
+        Opt("o", "output", arg="required", metavar="FILE", help="write result to FILE instead of standard output"),
+        Opt(None, "random-source", arg="required", metavar="FILE", help="get random bytes from FILE"),
+        Opt("r", "repeat", help="output lines can be repeated"),
+        Opt("z", "zero-terminated", help="line delimiter is NUL, not newline"),
+    ),
+)
+
+
+@command
+def cmd_shuf(ctx: Ctx) -> int:
+    opts, operands = ctx.parse(SHUF_SPEC)
+    sep = b"\0" if opts.get("zero_terminated") else b"\n"
+    count: int | None = None
+    if opts.get("head_count") is not None:
+        text = opts.get("head_count")
+        if not text.isdigit():
+            ctx.error(f"invalid line count: {quote(ctx, text)}")
+            return 1
+        count = int(text)
+    rng: random.Random = ctx.rng
+    if opts.get("random_source") is not None:
+        try:
+            rng = random.Random(ctx.read_input(opts.get("random_source")))
+        except FsError as e:
+            ctx.error(f"{quotef(opts.get('random_source'))}: {strerror(e.errno or 5)}")
+            return 1
+    lines: list[bytes] | range
+    if opts.get("input_range") is not None:
+        if opts.get("echo"):
+            raise usage_fail(ctx, "cannot combine -e and -i options")
+        if operands:
+            raise usage_fail(ctx, f"extra operand {quote(ctx, operands[0])}")
+        text = opts.get("input_range")
+        m = re.fullmatch(r"(\d+)-(\d+)", text)
+        if m is None or int(m.group(2)) < int(m.group(1)) - 1:
+            ctx.error(f"invalid input range: {quote(ctx, text)}")
+            return 1
+        lines = range(int(m.group(1)), int(m.group(2)) + 1)
+    elif opts.get("echo"):
+        lines = [encode(a) for a in operands]
+    else:
+        if len(operands) > 1:
+            raise usage_fail(ctx, f"extra operand {quote(ctx, operands[1])}")
+        name = operands[0] if operands else "-"
+        try:
+            stream = ctx.open_in(name)
+            data = b"".join(read_chunks(ctx, stream))
+        except (FsError, StreamError) as e:
+            ctx.error(f"{quotef(name)}: {strerror(e.errno or 5)}")
+            return 1
+        lines = data.split(sep)
+        if lines and lines[-1] == b"":
+            lines.pop()
+    out_stream = ctx.stdout
+    if opts.get("output"):
+        try:
+            out_stream = ctx.open_out(opts.get("output"))
+        except FsError as e:
+            ctx.error(f"{quotef(opts.get('output'))}: {strerror(e.errno or 5)}")
+            return 1
+    out = Out(out_stream)
+    n = len(lines)
+
+    def item(i: int) -> bytes:
+        v = lines[i]
+        return str(v).encode() if isinstance(v, int) else v
+
+    if opts.get("repeat"):
+        if n == 0:
+            if count:
+                ctx.error("no lines to repeat")
+                return 1
+            return 0
+        total = count if count is not None else None
+        k = 0
+        while total is None or k < total:
+            ctx.checkpoint()
+            out.write(item(rng.randrange(n)) + sep)
+            k += 1
+        out.flush()
+        return 0
+    take = n if count is None else min(count, n)
+    if isinstance(lines, range) and take < n // 4:
+        picks = rng.sample(range(n), take)
+    else:
+        picks = list(range(n))
+        rng.shuffle(picks)
+        picks = picks[:take]
+    ctx.checkpoint(len(picks) + 1)
+    for i in picks:
+        out.write(item(i) + sep)
+    out.flush()
+    if out_stream is not ctx.stdout:
+        out_stream.close()
+
+    return 0
