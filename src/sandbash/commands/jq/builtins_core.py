@@ -156,7 +156,18 @@ class FRecurse(F):
 
     def run(self, v: Any, env: Env) -> Iterator[Any]:
         f = self.f
+        if f.single and self.cond is None:
+            return self._chain(v, env)
         return self._walk(v, env, lambda x: f.run(x, env), lambda x: x)
+
+    def _chain(self, x: Any, env: Env) -> Iterator[Any]:
+        # one output per step: a plain loop
+        checkpoint = env[2].checkpoint
+        one = self.f.one
+        while True:
+            yield x
+            checkpoint(1)
+            x = one(x, env)
 
     def prun(self, pv: PV, env: Env) -> Iterator[PV]:
         f = self.f
@@ -340,7 +351,26 @@ class FLoop(F):
                     work.append(iter(runner(x, env)))
 
     def run(self, v: Any, env: Env) -> Iterator[Any]:
+        cond = self.cond
+        if self.kind != "repeat" and cond is not None and cond.single and self.update.single:
+            return self._simple(v, env, cond)
         return self._gen(v, env, self.update.run, lambda x: x)
+
+    def _simple(self, x: Any, env: Env, cond: F) -> Iterator[Any]:
+        # single-output condition and update: a plain loop
+        checkpoint = env[2].checkpoint
+        test = cond.one
+        step = self.update.one
+        if self.kind == "while":
+            while truthy(test(x, env)):
+                yield x
+                checkpoint(1)
+                x = step(x, env)
+            return
+        while not truthy(test(x, env)):
+            checkpoint(1)
+            x = step(x, env)
+        yield x
 
     def prun(self, pv: PV, env: Env) -> Iterator[PV]:
         return self._gen(pv, env, self.update.prun, lambda x: x[1])

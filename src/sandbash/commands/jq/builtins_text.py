@@ -365,7 +365,7 @@ def _check_flags(flags: Any) -> tuple[str, bool]:
     return flags, "g" in flags
 
 
-def match_all(v: Any, regex: Any, flags: Any, test: bool) -> Any:
+def match_all(v: Any, regex: Any, flags: Any, test: bool, budget: Any = None) -> Any:
     """jq's _match_impl: a list of match objects, or a boolean for test."""
     if type(v) is not str:
         raise type_error(v, "cannot be matched, as it is not a string")
@@ -374,6 +374,8 @@ def match_all(v: Any, regex: Any, flags: Any, test: bool) -> Any:
     fl, global_ = _check_flags(flags)
     crx = _compile(regex, fl)
     rx = crx.pick(v)
+    if budget is not None:
+        rx = rx.with_budget(budget)
     not_empty = "n" in fl
     if test:
         for m in _search_all(rx, v, global_ or not_empty):
@@ -453,18 +455,18 @@ class FRegex(F):
             else:
                 regex = vals[0]
                 flags = vals[1] if len(vals) > 1 else None
-            yield from self._one(v, regex, flags)
+            yield from self._one(v, regex, flags, env[2].budget)
 
-    def _one(self, v: Any, regex: Any, flags: Any) -> Iterator[Any]:
+    def _one(self, v: Any, regex: Any, flags: Any, budget: Any = None) -> Iterator[Any]:
         kind = self.kind
         if kind == "test":
-            yield match_all(v, regex, flags, True)
+            yield match_all(v, regex, flags, True, budget)
             return
         if kind in ("scan", "splits"):
             if flags is not None and type(flags) is not str:
                 raise type_error(flags, "is not a string")
             flags = "g" + (flags or "")
-        matches = match_all(v, regex, flags, False)
+        matches = match_all(v, regex, flags, False, budget)
         if kind == "match":
             yield from matches
         elif kind == "capture":
@@ -492,7 +494,7 @@ class FSplit2(F):
 
     def run(self, v: Any, env: Env) -> Iterator[Any]:
         for vals in cartesian(self.inner.args, v, env):
-            yield list(self.inner._one(v, vals[0], vals[1]))
+            yield list(self.inner._one(v, vals[0], vals[1], env[2].budget))
 
 
 class FSub(F):
@@ -515,6 +517,7 @@ class FSub(F):
                 fl = (flags or "") + ("g" if self.glob else "")
                 yield from self._sub(v, regex, fl, env)
 
+
     def _sub(self, v: Any, regex: Any, flags: str, env: Env) -> Iterator[Any]:
         from .values import add
 
@@ -522,7 +525,7 @@ class FSub(F):
             raise type_error(v, "cannot be matched, as it is not a string")
         results: list[Any] = []
         previous = 0
-        for m in match_all(v, regex, flags, False):
+        for m in match_all(v, regex, flags, False, env[2].budget):
             gap = v[previous : m["offset"]]
             inserts = list(self.repl.run(_captures_object(m), env))
             for ix, ins in enumerate(inserts):

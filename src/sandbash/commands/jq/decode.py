@@ -322,6 +322,23 @@ def _needs_slow(text: str, start: int, end: int) -> bool:
     return False
 
 
+def _too_deep(value: Any, text: str, start: int, end: int) -> bool:
+    """Would jq's parser stack (containers plus pending object keys) pass
+    MAX_DEPTH? Cheap when the text has too few brackets to get there."""
+    if text.count("[", start, end) + text.count("{", start, end) < MAX_DEPTH // 2:
+        return False
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if depth >= MAX_DEPTH:
+            return True
+        if type(v) is list:
+            stack.extend((x, depth + 1) for x in v if type(x) is list or type(x) is dict)
+        elif type(v) is dict:
+            stack.extend((x, depth + 2) for x in v.values() if type(x) is list or type(x) is dict)
+    return False
+
+
 def _is_scalar_end(value: Any) -> bool:
     t = type(value)
     return t is not str and t is not list and t is not dict
@@ -412,6 +429,8 @@ class JsonStream:
                     self._more(want)
                 return self._slow()
             if _needs_slow(self.buf, start, end):
+                return self._slow()
+            if not scalar and end - start > 10000 and _too_deep(value, self.buf, start, end):
                 return self._slow()
             self.pos = end
             self.last_end = end if scalar else end - 1

@@ -14,7 +14,7 @@ from .encode import Style, dumps, quote
 from .engine import CompileErrors, Program
 from .errors import HaltSignal, JqError
 from .runtime import Rt
-from .values import typename
+from .values import CAPS, typename
 
 # exit statuses (jq's main.c)
 OK, NULL_KIND, SYSTEM, COMPILE, NO_OUTPUT, UNKNOWN = 0, -1, 2, 3, -4, 5
@@ -286,12 +286,15 @@ class Runner:
             count = len(e.errors)
             self.err(f"jq: {count} compile error{'s' if count != 1 else ''}\n")
             return COMPILE
+        limits = self.ctx.limits
+        caps = CAPS.set((limits.max_string_length, max(limits.max_array_elements, limits.max_string_length // 8)))
         try:
             return self._run(program, values)
         except RecursionError:
             self.flush()
             raise LimitExceeded("max_call_depth", self.ctx.limits.max_call_depth, "jq recursion too deep") from None
         finally:
+            CAPS.reset(caps)
             self.flush()
 
     def _make_rt(self, inputs: Inputs) -> Rt:
@@ -316,6 +319,7 @@ class Runner:
         rt.input_filename = lambda: inputs.filename
         rt.input_line = inputs.line_number
         rt.max_string = ctx.limits.max_string_length
+        rt.budget = ctx.budget
         return rt
 
     def _stderr_now(self, text: str) -> None:

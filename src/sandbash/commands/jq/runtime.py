@@ -42,7 +42,7 @@ class Rt:
         self.input_filename: Callable[[], Any] = lambda: None
         self.input_line: Callable[[], int] = lambda: 0
         self.max_string = 10 * 1024 * 1024
-        self.tz: str | None = None
+        self.budget: Any = None
 
 
 def _no_input() -> Any:

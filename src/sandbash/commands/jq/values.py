@@ -8,12 +8,26 @@ sub-values between results is safe.
 from __future__ import annotations
 
 import math
+from contextvars import ContextVar
 from decimal import Decimal
 from typing import Any
+
+from ...limits import LimitExceeded
 
 from .encode import dumps
 from .errors import JqError
 from .numbers import MAX_SAFE, LitNum, dtoi, normalize
+
+# (max string length, max array length) for values that operators build; a
+# run sets them from its limits so `. + .` doubling cannot exhaust memory
+CAPS: ContextVar[tuple[int, int]] = ContextVar("jq_caps", default=(1 << 30, 1 << 27))
+
+
+def check_size(n: int, is_string: bool) -> None:
+    cap = CAPS.get()[0 if is_string else 1]
+    if n > cap:
+        raise LimitExceeded("max_string_length" if is_string else "max_array_elements", cap)
+
 
 _KIND_ORDER = {type(None): 0, bool: 1, int: 3, float: 3, LitNum: 3, str: 4, list: 5, dict: 6}
 _TYPE_NAMES = {
@@ -197,8 +211,12 @@ def add(a: Any, b: Any) -> Any:
     if is_number(a) and is_number(b):
         return float(a) + float(b)
     if ta is str and tb is str:
+        if len(a) + len(b) > 65536:
+            check_size(len(a) + len(b), True)
         return a + b
     if ta is list and tb is list:
+        if len(a) + len(b) > 65536:
+            check_size(len(a) + len(b), False)
         return a + b
     if ta is dict and tb is dict:
         r2 = dict(a)
@@ -232,7 +250,9 @@ def mul(a: Any, b: Any) -> Any:
         s, n = (a, b) if ta is str else (b, a)
         if n != n or n < 0:
             return None
-        return s * int(min(n, 2147483647))
+        count = int(min(n, 2147483647))
+        check_size(len(s) * count, True)
+        return s * count
     if ta is dict and tb is dict:
         return deep_merge(a, b)
     raise type_error2(a, b, "cannot be multiplied")
