@@ -8,12 +8,15 @@ reach the host, `cow` (default) changes kept in memory)."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from .api import Bash
 from .errors import ExecutionCancelled, ExecutionLimitError
 from .limits import Limits
+from .sandbox import new_bash
 from .vfs.base import Backend
 from .vfs.errors import FsError
 from .vfs.memory import MemoryFs
@@ -38,6 +41,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--mount", metavar="HOSTDIR:/PATH[:ro|:rw|:cow]", action="append", default=[],
                    help="mount host HOSTDIR at PATH: ro read-only, rw read-write on the host, cow (default) "
                         "copy-on-write in memory; repeatable")
+    p.add_argument("--json", action="store_true",
+                   help="print the agent tool's JSON result (stdout, stderr, exit_code, result_json, ...)")
+    p.add_argument("--allow-url", metavar="PREFIX", action="append", default=[],
+                   help="let curl and wget reach URLs under PREFIX (repeatable); the network is off otherwise")
     p.add_argument("rest", nargs=argparse.REMAINDER, help="script file and/or arguments")
     return p
 
@@ -90,6 +97,11 @@ def build_filesystem(root: str | None, store: str | None, mounts: Sequence[str],
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["mcp"]:
+        from .mcp_server import main as mcp_main
+
+        return mcp_main(argv[1:], read_text=_read_host_text)
     args = _parser().parse_args(argv)
     limits = Limits.profile(args.limits)
     if args.timeout is not None:
@@ -111,7 +123,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         err.write(data)
         err.flush()
 
-    bash = Bash(limits=limits, cwd=args.cwd, fs=fs)
+    try:
+        bash = new_bash(limits=limits, cwd=args.cwd, fs=fs, network=_network(args.allow_url))
+    except ValueError as e:
+        sys.stderr.write(f"sandbash: {e}\n")
+        return 2
+    if args.command is None and not args.stdin_script and not rest and sys.stdin.isatty():
+        from .repl import interact
+
+        return interact(bash, out, err)
     mode = "c"
     arg0 = "bash"
     stdin: bytes = b""
@@ -132,6 +152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 127
         arg0, rest = path, rest[1:]
         mode = "file"
+    if args.json:
+        return _run_json(bash, script, mode=mode, arg0=arg0, positional=rest)
     try:
         result = bash.exec(script, stdin=stdin, on_stdout=write_out, on_stderr=write_err, keep_output=False,
                            mode=mode, arg0=arg0, positional=rest)
@@ -141,6 +163,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ExecutionCancelled:
         return 130
     return result.exit_code
+
+
+def _network(prefixes: Sequence[str]) -> object | None:
+    if not prefixes:
+        return None
+    from .net import NetworkConfig
+
+    return NetworkConfig(allowed_url_prefixes=tuple(prefixes))
+
+
+def _run_json(bash: Bash, script: str, **kw: Any) -> int:
+    """`--json`: the agent tool's output contract on stdout; the script's status as ours."""
+    from .tool import shape_run
+
+    shaped = shape_run(lambda: bash.exec(script, **kw))
+    sys.stdout.write(json.dumps(shaped.to_dict(), ensure_ascii=False) + "\n")
+    return shaped.exit_code
+
+
+def _read_host_text(path: str) -> str:
+    """A configuration file the operator named (the MCP server's TOML)."""
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
 if __name__ == "__main__":

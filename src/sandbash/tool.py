@@ -18,7 +18,7 @@ import posixpath
 import threading
 import uuid
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -253,6 +253,17 @@ class ToolOutput:
         return "\n".join(parts)
 
 
+def shape_run(call: Callable[[], ExecResult], max_chars: int = DEFAULT_MAX_OUTPUT_CHARS) -> ToolOutput:
+    """Run `call` and shape what it gives, a limit or a cancellation included."""
+    try:
+        result = call()
+    except ExecutionLimitError as e:
+        return ToolOutput.from_result(e.result, limit=e.limit, note=f"bash: {e.message}\n", max_chars=max_chars)
+    except ExecutionCancelled as e:
+        return ToolOutput.from_result(e.result, note="sandbash: execution cancelled\n", max_chars=max_chars)
+    return ToolOutput.from_result(result, max_chars=max_chars)
+
+
 # ------------------------------------------------------------------ the tool
 
 
@@ -359,7 +370,7 @@ class BashTool:
         if req.session_id is None:
             self._write_files(req, self.bash.cwd)
             bash = self._offline() if offline else self.bash
-            return self._shape(lambda: bash.exec(req.command, env=req.env, limits=limits, cancel=cancel), cap)
+            return shape_run(lambda: bash.exec(req.command, env=req.env, limits=limits, cancel=cancel), cap)
         slot = self._slot(req.session_id, fresh=req.restart)
         with slot.lock:
             session = slot.session
@@ -371,7 +382,7 @@ class BashTool:
                 if req.env:
                     # a session keeps what the call exported, as a shell would
                     session.exec(_exports(req.env), limits=limits, cancel=cancel)
-                return self._shape(lambda: session.exec(req.command, limits=limits, cancel=cancel), cap)
+                return shape_run(lambda: session.exec(req.command, limits=limits, cancel=cancel), cap)
             finally:
                 session.rt.command_gate = gate
 
@@ -379,15 +390,6 @@ class BashTool:
         """`run` in a worker thread; cancelling the task cancels the script."""
         req = request if isinstance(request, ToolRequest) else ToolRequest.parse(request)
         return await run_cancellable(lambda token: self.run(req, cancel=token))
-
-    def _shape(self, call: Any, cap: int) -> ToolOutput:
-        try:
-            result: ExecResult = call()
-        except ExecutionLimitError as e:
-            return ToolOutput.from_result(e.result, limit=e.limit, note=f"bash: {e.message}\n", max_chars=cap)
-        except ExecutionCancelled as e:
-            return ToolOutput.from_result(e.result, note="sandbash: execution cancelled\n", max_chars=cap)
-        return ToolOutput.from_result(result, max_chars=cap)
 
     def _write_files(self, req: ToolRequest, cwd: str) -> None:
         max_bytes = None if req.max_file_kb is None else req.max_file_kb * 1024
