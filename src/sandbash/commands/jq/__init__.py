@@ -1,11 +1,14 @@
-"""jq: the command-line JSON processor (jq 1.7 language and options)."""
+"""jq: the command-line JSON processor (jq 1.7 language and options).
+
+Modules: lexer/parser/nodes (syntax), compiler/filters/binding/assign (the
+program as filter objects), builtins_* and jqlib (builtins), decode/encode/
+numbers (JSON text), values (jq value semantics), cli/runner (the command).
+"""
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..context import CommandExit, Ctx
-from .cli import Options, UsageExit, parse_options
+from ..context import Ctx
+from .cli import UsageExit, parse_options
 from .runner import Runner
 
 
@@ -21,8 +24,4 @@ def cmd_jq(ctx: Ctx) -> int:
     return Runner(ctx, opts).main()
 
 
-__all__ = ["CommandExit", "Options", "cmd_jq"]
-
-
-def _unused(x: Any) -> Any:
-    return x
+__all__ = ["cmd_jq"]

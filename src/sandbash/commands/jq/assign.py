@@ -9,6 +9,7 @@ stops being private.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -185,7 +186,11 @@ class FArithUpdate(F):
     def run(self, v: Any, env: Env) -> Iterator[Any]:
         op = self.op
         for value in self.rhs.run(v, env):
-            yield modify(self.lhs, v, env, lambda old, value=value: op(old, value))
+            yield modify(self.lhs, v, env, functools.partial(_apply, op, value))
+
+
+def _apply(op: Callable[[Any, Any], Any], value: Any, old: Any) -> Any:
+    return op(old, value)
 
 
 def alternative(old: Any, value: Any) -> Any:

@@ -160,10 +160,8 @@ class FReduce(F):
                 if update.single:
                     state = update.one(state, e)
                 else:
-                    last = None
-                    for last in update.run(state, e):
-                        pass
-                    state = last
+                    # the last output is the new state (null when there is none)
+                    state = _last(update.run(state, e))
         return state
 
 
@@ -192,6 +190,13 @@ class FForeach(F):
                             yield new
                         else:
                             yield from self.extract.run(new, e)
+
+
+def _last(items: Iterable[Any]) -> Any:
+    out = None
+    for out in items:  # noqa: B007 - keeping the last one
+        pass
+    return out
 
 
 def _bindings(patterns: list[Pattern], nslots: int, x: Any, env: Env) -> Iterator[Env]:

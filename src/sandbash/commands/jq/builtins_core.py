@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .errors import HaltSignal, JqError
-from .filters import FEmpty, FIdentity, run_path
-from .runtime import PV, Env, F, getpath, index, iterate, iterate_paths, path_error, setpath
-from .values import compare, equal, is_number, sort_key, trunc_dump, truthy, type_error2, typename
+from .filters import FEmpty, run_path
+from .runtime import PV, Env, F, Path, getpath, iterate_paths, path_error, setpath
+from .values import compare, is_number, truthy, type_error2, typename
 
 NativeFactory = Callable[[list[F]], F]
 Registry = dict[tuple[str, int], NativeFactory]
@@ -177,15 +177,6 @@ class FRecurse(F):
 _END: Any = object()
 
 
-def _step_children(x: Any) -> Iterable[Any]:
-    t = type(x)
-    if t is list:
-        return x
-    if t is dict:
-        return x.values()
-    return ()
-
-
 class FLimit(F):
     __slots__ = ("n", "f")
 
@@ -206,10 +197,8 @@ class FLimit(F):
                 if n < 0:
                     yield from runner(inp, env)
                 continue
-            count = 0
-            for x in runner(inp, env):
+            for count, x in enumerate(runner(inp, env), 1):
                 yield x
-                count += 1
                 if count >= n:
                     break
 
@@ -271,18 +260,21 @@ class FLast(F):
         self.f = f
 
     def run(self, v: Any, env: Env) -> Iterator[Any]:
-        last = _END
-        for last in self.f.run(v, env):
-            pass
+        last = _last_of(self.f.run(v, env))
         if last is not _END:
             yield last
 
     def prun(self, pv: PV, env: Env) -> Iterator[PV]:
-        last = _END
-        for last in self.f.prun(pv, env):
-            pass
+        last = _last_of(self.f.prun(pv, env))
         if last is not _END:
             yield last
+
+
+def _last_of(items: Iterable[Any]) -> Any:
+    out = _END
+    for out in items:  # noqa: B007 - keeping the last one
+        pass
+    return out
 
 
 class FNth(F):
@@ -298,12 +290,10 @@ class FNth(F):
                 raise JqError("Cannot index array with " + typename(n))
             if n < 0:
                 raise JqError("nth doesn't support negative indices")
-            i = 0
-            for x in runner(inp, env):
+            for i, x in enumerate(runner(inp, env)):
                 if i >= n:
                     yield x
                     break
-                i += 1
 
     def run(self, v: Any, env: Env) -> Iterator[Any]:
         return self._gen(v, env, self.f.run, v)
@@ -431,7 +421,7 @@ class FPaths(F):
     def run(self, v: Any, env: Env) -> Iterator[Any]:
         checkpoint = env[2].checkpoint
         filt = self.filt
-        stack: list[Iterator[PV]] = [iterate_paths((), v, True)]
+        stack: list[Iterator[tuple[Path, Any]]] = [iterate_paths((), v, True)]
         while stack:
             item = next(stack[-1], _END)
             if item is _END:
@@ -482,235 +472,6 @@ class FDel(F):
         from .runtime import delpaths
 
         return (delpaths(v, list(run_path(self.f, v, env))),)
-
-
-class FWithPaths(F):
-    """to_entries-style helpers that need filter arguments: map, map_values, with_entries."""
-
-    __slots__ = ("kind", "f")
-
-    def __init__(self, kind: str, f: F) -> None:
-        self.kind = kind
-        self.f = f
-
-    def run(self, v: Any, env: Env) -> Iterable[Any]:
-        f = self.f
-        kind = self.kind
-        if kind == "map":
-            items = iterate(v)
-            env[2].checkpoint(1 + len(v) // 16)
-            if f.single:
-                one = f.one
-                return ([one(x, env) for x in items],)
-            run = f.run
-            return ([y for x in items for y in run(x, env)],)
-        if kind == "map_values":
-            return (_map_values(v, f, env),)
-        entries = to_entries(v)
-        out = []
-        for e in entries:
-            out.extend(f.run(e, env))
-        return (from_entries(out),)
-
-
-def _map_values(v: Any, f: F, env: Env) -> Any:
-    """`.[] |= f`: first output of f per element; no output drops it."""
-    if type(v) is dict:
-        out: dict[str, Any] = {}
-        for k, x in v.items():
-            for y in f.run(x, env):
-                out[k] = y
-                break
-        return out
-    if type(v) is list:
-        res = []
-        for x in v:
-            for y in f.run(x, env):
-                res.append(y)
-                break
-        return res
-    raise JqError(f"Cannot iterate over {typename(v)}" + (f" ({trunc_dump(v)})" if v is not None else " (null)"))
-
-
-def to_entries(v: Any) -> list[Any]:
-    if type(v) is dict:
-        return [{"key": k, "value": x} for k, x in v.items()]
-    if type(v) is list:
-        return [{"key": i, "value": x} for i, x in enumerate(v)]
-    raise JqError(f"{typename(v)} ({trunc_dump(v)}) has no keys")
-
-
-def from_entries(v: Any) -> Any:
-    """jq's definition: key from .key // .Key // .name // .Name, value from
-    .value if present else .Value; keys must be strings."""
-    out: dict[str, Any] = {}
-    for e in iterate(v):
-        k: Any = None
-        for name in ("key", "Key", "name", "Name"):
-            k = index(e, name)
-            if truthy(k):
-                break
-        if type(k) is not str:
-            raise JqError(f"Cannot use {typename(k)} ({trunc_dump(k)}) as object key")
-        if e is None:
-            val = None
-        elif type(e) is dict:
-            val = e["value"] if "value" in e else e.get("Value")
-        else:
-            raise JqError(f"Cannot check whether {typename(e)} has a string key")
-        out[k] = val
-    return out
-
-
-class FSortBy(F):
-    """sort_by, group_by, unique_by, min_by, max_by: keys are `[f]` per element."""
-
-    __slots__ = ("kind", "f")
-
-    def __init__(self, kind: str, f: F) -> None:
-        self.kind = kind
-        self.f = f
-
-    def run(self, v: Any, env: Env) -> Iterable[Any]:
-        if type(v) is not list:
-            keys = [list(self.f.run(x, env)) for x in iterate(v)]
-            what = "iterated over" if self.kind in ("min", "max") else "sorted, as they are not both arrays"
-            raise type_error2(v, keys, f"cannot be {what}")
-        env[2].checkpoint(1 + len(v))
-        f = self.f
-        keyed = [(sort_key(list(f.run(x, env))), i, x) for i, x in enumerate(v)]
-        kind = self.kind
-        if kind in ("min", "max"):
-            if not keyed:
-                return (None,)
-            best = keyed[0]
-            for item in keyed[1:]:
-                if (kind == "min" and item[0] < best[0]) or (kind == "max" and item[0] >= best[0]):
-                    best = item
-            return (best[2],)
-        keyed.sort(key=lambda t: (t[0], t[1]))
-        if kind == "sort":
-            return ([x for _, _, x in keyed],)
-        groups: list[list[Any]] = []
-        prev: Any = _END
-        for k, _, x in keyed:
-            if prev is not _END and k == prev:
-                groups[-1].append(x)
-            else:
-                groups.append([x])
-            prev = k
-        if kind == "group":
-            return (groups,)
-        return ([g[0] for g in groups],)
-
-
-class FAnyAll(F):
-    __slots__ = ("kind", "gen", "cond")
-
-    def __init__(self, kind: str, gen: F | None, cond: F | None) -> None:
-        self.kind = kind
-        self.gen = gen
-        self.cond = cond
-
-    def run(self, v: Any, env: Env) -> Iterable[Any]:
-        items = self.gen.run(v, env) if self.gen is not None else iterate(v)
-        want = self.kind == "any"
-        cond = self.cond
-        for x in items:
-            results = cond.run(x, env) if cond is not None else (x,)
-            for c in results:
-                if truthy(c) == want:
-                    return (want,)
-        return (not want,)
-
-
-class FIsEmpty(F):
-    __slots__ = ("f",)
-
-    def __init__(self, f: F) -> None:
-        self.f = f
-
-    def run(self, v: Any, env: Env) -> Iterable[Any]:
-        for _ in self.f.run(v, env):
-            return (False,)
-        return (True,)
-
-
-class FAddBy(F):
-    """add(f) (jq 1.8): the sum of f's outputs."""
-
-    __slots__ = ("f",)
-
-    def __init__(self, f: F) -> None:
-        self.f = f
-
-    def run(self, v: Any, env: Env) -> Iterable[Any]:
-        return (add_all(self.f.run(v, env), env),)
-
-
-def add_all(items: Iterable[Any], env: Env | None = None) -> Any:
-    from .values import add
-
-    acc: Any = None
-    it = iter(items)
-    for x in it:
-        acc = x
-        break
-    else:
-        return None
-    # strings and arrays: join once instead of quadratic concatenation
-    if type(acc) is str or type(acc) is list:
-        parts = [acc]
-        kind = type(acc)
-        for x in it:
-            if x is None:
-                continue
-            if type(x) is not kind:
-                acc = add("".join(parts) if kind is str else [y for p in parts for y in p], x)
-                for y in it:
-                    acc = add(acc, y)
-                return acc
-            parts.append(x)
-        return "".join(parts) if kind is str else [y for p in parts for y in p]
-    if type(acc) is dict:
-        merged = dict(acc)
-        for x in it:
-            if type(x) is dict:
-                merged.update(x)
-            else:
-                acc = add(merged, x)
-                for y in it:
-                    acc = add(acc, y)
-                return acc
-        return merged
-    for x in it:
-        acc = add(acc, x)
-    return acc
-
-
-class FWalk(F):
-    __slots__ = ("f",)
-
-    def __init__(self, f: F) -> None:
-        self.f = f
-
-    def run(self, v: Any, env: Env) -> Iterable[Any]:
-        return self._walk(v, env)
-
-    def _walk(self, v: Any, env: Env) -> Iterator[Any]:
-        env[2].checkpoint(1)
-        t = type(v)
-        if t is list:
-            new: Any = [y for x in v for y in self._walk(x, env)]
-        elif t is dict:
-            new = {}
-            for k, x in v.items():
-                for y in self._walk(x, env):
-                    new[k] = y
-                    break
-        else:
-            new = v
-        yield from self.f.run(new, env)
 
 
 class FInputs(F):
@@ -784,7 +545,6 @@ def register(reg: Registry) -> None:
     cls(reg, "first", 1, FFirst)
     cls(reg, "last", 1, FLast)
     cls(reg, "nth", 2, FNth)
-    cls(reg, "isempty", 1, FIsEmpty)
     reg[("while", 2)] = lambda args: FLoop("while", args[0], args[1])
     reg[("until", 2)] = lambda args: FLoop("until", args[0], args[1])
     reg[("repeat", 1)] = lambda args: FLoop("repeat", None, args[0])
@@ -801,20 +561,6 @@ def register(reg: Registry) -> None:
 
     value(reg, "delpaths", 1, delpaths)
     cls(reg, "del", 1, FDel)
-    value(reg, "to_entries", 0, to_entries)
-    value(reg, "from_entries", 0, from_entries)
-    reg[("map", 1)] = lambda args: FWithPaths("map", args[0])
-    reg[("map_values", 1)] = lambda args: FWithPaths("map_values", args[0])
-    reg[("with_entries", 1)] = lambda args: FWithPaths("with_entries", args[0])
-    for kind in ("sort", "group", "unique", "min", "max"):
-        reg[(kind + "_by", 1)] = lambda args, kind=kind: FSortBy(kind, args[0])
-    for kind in ("any", "all"):
-        reg[(kind, 0)] = lambda args, kind=kind: FAnyAll(kind, None, None)
-        reg[(kind, 1)] = lambda args, kind=kind: FAnyAll(kind, None, args[0])
-        reg[(kind, 2)] = lambda args, kind=kind: FAnyAll(kind, args[0], args[1])
-    value(reg, "add", 0, lambda v: add_all(iterate(v)))
-    cls(reg, "add", 1, FAddBy)
-    cls(reg, "walk", 1, FWalk)
     reg[("input", 0)] = lambda args: FRtNative(lambda rt, v: rt.next_input(), [])
     reg[("inputs", 0)] = lambda args: FInputs()
     value(reg, "halt", 0, _halt)
@@ -826,10 +572,7 @@ def register(reg: Registry) -> None:
     rt_value(reg, "input_filename", 0, lambda rt, v: rt.input_filename())
     rt_value(reg, "input_line_number", 0, lambda rt, v: rt.input_line())
     rt_value(reg, "env", 0, lambda rt, v: rt.env_object)
-    rt_value(reg, "$__named", 0, lambda rt, v: rt.named_args)
     reg[("not", 0)] = lambda args: FNative(lambda v: not truthy(v), [])
-    reg[("identity_", 0)] = lambda args: FIdentity()
-    value(reg, "_equal_sorted", 1, lambda v, other: equal(v, other) and compare(v, other) == 0)
 
 
 def _literal(x: Any) -> F:

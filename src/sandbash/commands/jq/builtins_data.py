@@ -4,22 +4,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, cast
 
 from .builtins_core import Registry, value
 from .decode import ParseError, parse_single
 from .encode import dumps
 from .errors import JqError
-from .numbers import DBL_MAX, LitNum, normalize
+from .numbers import normalize
 from .runtime import Env, F, iterate
 from .values import (
     compare,
     contains,
-    equal,
     is_number,
     length,
     sort_key,
-    trunc_dump,
     type_error,
     type_error2,
     typename,
@@ -200,14 +198,14 @@ def _transpose(v: Any) -> Any:
     return [[index(r, i) for r in rows] for i in range(int(width))]
 
 
-def _tostream(v: Any) -> Any:
+def _tostream(v: Any) -> list[Any]:
     out: list[Any] = []
     # post-order: children's events, then the closing event of the container
     stack: list[tuple[tuple[Any, ...], Any, Iterator[Any] | None, Any]] = []
 
     def push(path: tuple[Any, ...], x: Any) -> None:
         if (type(x) is list or type(x) is dict) and x:
-            it = iter(enumerate(x)) if type(x) is list else iter(x.items())
+            it: Iterator[Any] = iter(enumerate(x)) if type(x) is list else iter(cast(dict[str, Any], x).items())
             stack.append((path, x, it, None))
         else:
             out.append([list(path), x])
@@ -309,14 +307,6 @@ def _bsearch(v: Any, target: Any) -> Any:
     return -1 - lo
 
 
-def _splits_str(v: Any, sep: Any) -> Any:
-    if type(v) is not str or type(sep) is not str:
-        raise JqError("split input and separator must be strings")
-    from .values import split_str
-
-    return split_str(v, sep)
-
-
 def _implode(v: Any) -> Any:
     if type(v) is not list:
         raise JqError("implode input must be an array")
@@ -404,7 +394,7 @@ def _nearbyint(x: float) -> float:
 
 
 def _exp10(x: float) -> float:
-    return 10.0**x
+    return float(10.0**x)
 
 
 def _ldexp(x: float, e: float) -> float:
@@ -430,7 +420,7 @@ def _lgamma_r(v: Any) -> Any:
         raise type_error(v, "number required")
     x = float(v)
     sign = 1
-    if x < 0 and math.floor(x) != x and int(math.floor(x)) % 2 != 0:
+    if x < 0 and math.floor(x) != x and math.floor(x) % 2 != 0:
         sign = -1
     return [_clean(math.lgamma(x)), sign]
 
@@ -569,7 +559,6 @@ def register(reg: Registry) -> None:
     value(reg, "get_search_list", 0, lambda v: [])
     value(reg, "get_prog_origin", 0, lambda v: None)
     value(reg, "get_jq_origin", 0, lambda v: None)
-    value(reg, "splits_str_", 1, _splits_str)
     value(reg, "ascii", 0, lambda v: _implode([v]))
     for name, fn in _MATH1.items():
         wrapped = _floor_like(fn) if name in ("floor", "ceil", "trunc") else fn

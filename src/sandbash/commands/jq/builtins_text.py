@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
@@ -557,12 +558,9 @@ def register(reg: Registry) -> None:
     value(reg, "ascii_upcase", 0, _ascii_case(True))
     value(reg, "format", 1, _format)
     value(reg, "split", 1, _split_plain)
-    for kind in ("test", "match", "capture"):
-        reg[(kind, 1)] = lambda args, kind=kind: FRegex(kind, args)
-        reg[(kind, 2)] = lambda args, kind=kind: FRegex(kind, args)
-    for kind in ("scan", "splits"):
-        reg[(kind, 1)] = lambda args, kind=kind: FRegex(kind, args)
-        reg[(kind, 2)] = lambda args, kind=kind: FRegex(kind, args)
+    for kind in ("test", "match", "capture", "scan", "splits"):
+        reg[(kind, 1)] = functools.partial(FRegex, kind)
+        reg[(kind, 2)] = functools.partial(FRegex, kind)
     reg[("split", 2)] = lambda args: FSplit2(args[0], args[1])
     reg[("sub", 2)] = lambda args: FSub(args[0], args[1], None, False)
     reg[("sub", 3)] = lambda args: FSub(args[0], args[1], args[2], False)

@@ -249,13 +249,13 @@ class Compiler:
                 return ("array", [walk(x) for x in p.items])
             assert isinstance(p, n.PObject)
             entries = []
-            for key, sub, var in p.entries:
+            for key, subpat, var in p.entries:
                 if isinstance(key, n.Literal) and type(key.value) is not str:
                     from .values import trunc_dump, typename
 
                     self.fail(f"Cannot use {typename(key.value)} ({trunc_dump(key.value)}) as object key")
                 s = slot(var) if var is not None else None
-                entries.append((self.compile(key, scope), walk(sub) if sub is not None else None, s))
+                entries.append((self.compile(key, scope), walk(subpat) if subpat is not None else None, s))
             return ("object", entries)
 
         compiled = [walk(p) for p in pats]

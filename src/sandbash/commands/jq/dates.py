@@ -7,7 +7,6 @@ depend on the host.
 
 from __future__ import annotations
 
-import calendar
 import datetime as _dt
 import math
 from typing import Any
@@ -44,7 +43,7 @@ def _tm(v: Any, what: str) -> list[int]:
         raise JqError(f"{what} requires parsed datetime inputs")
     if len(v) < 8 or not all(is_number(x) for x in v[:8]):
         raise JqError(f"{what} requires parsed datetime inputs")
-    return [int(math.floor(float(x))) if i == 5 else int(float(x)) for i, x in enumerate(v[:8])]
+    return [math.floor(float(x)) if i == 5 else int(float(x)) for i, x in enumerate(v[:8])]
 
 
 def mktime(v: Any) -> Any:
@@ -346,6 +345,3 @@ def _add(v: Any, n: Any) -> Any:
     from .values import add
 
     return add(v, n)
-
-
-_ = calendar

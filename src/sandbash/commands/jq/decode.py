@@ -22,7 +22,7 @@ _STRUCT = "[,]{:}"
 _NOTHING: Any = object()
 
 _decoder = json.JSONDecoder(parse_float=json_float, parse_int=json_int, parse_constant=json_constant)
-_scan_once: Callable[[str, int], tuple[Any, int]] = _decoder.scan_once
+_scan_once: Callable[[str, int], tuple[Any, int]] = _decoder.scan_once  # type: ignore[attr-defined]
 
 
 def _utf8_length(lead: int) -> int:

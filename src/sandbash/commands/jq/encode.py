@@ -14,7 +14,7 @@ from collections.abc import Callable
 from json.encoder import encode_basestring, encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
-from .numbers import LitNum, format_number
+from .numbers import format_number
 
 _esc: Callable[[str], str] = encode_basestring
 _esc_ascii: Callable[[str], str] = encode_basestring_ascii
@@ -217,9 +217,9 @@ def _plain(value: Any) -> bool:
     if t is float:
         # repr matches jq for finite non-integral values printed without a
         # positive exponent (repr switches to exponents at 1e16, jq later)
-        return value == value and not value.is_integer() and -1e16 < value < 1e16
+        return bool(value == value and not value.is_integer() and -1e16 < value < 1e16)
     if t is int:
-        return -(2**53) < value < 2**53
+        return bool(-(2**53) < value < 2**53)
     return t is str or t is bool or value is None
 
 
@@ -256,7 +256,7 @@ def _slow_dumps(value: Any, style: Style) -> str:
     while stack:
         top = stack[-1]
         it, is_dict, depth = top[0], top[1], top[2]
-        item = next(it, _END)
+        item: Any = next(it, _END)
         if item is _END:
             stack.pop()
             if pretty:
@@ -279,7 +279,3 @@ def _slow_dumps(value: Any, style: Style) -> str:
 
 
 _END = object()
-
-
-def is_literal(x: Any) -> bool:
-    return type(x) is LitNum

@@ -11,7 +11,7 @@ from .runtime import (
     Closure,
     Env,
     F,
-    identical,
+    Path,
     index,
     iterate,
     iterate_paths,
@@ -685,7 +685,7 @@ class FRecurseAll(F):
         yield v
         if type(v) is not list and type(v) is not dict:
             return
-        stack: list[Iterator[Any]] = [iter(v if type(v) is list else v.values())]
+        stack: list[Iterator[Any]] = [iter(iterate(v))]
         while stack:
             x = next(stack[-1], _END)
             if x is _END:
@@ -705,7 +705,7 @@ class FRecurseAll(F):
         path, v = pv
         if path is None or (type(v) is not list and type(v) is not dict):
             return
-        stack: list[Iterator[PV]] = [iterate_paths(path, v)]
+        stack: list[Iterator[tuple[Path, Any]]] = [iterate_paths(path, v)]
         while stack:
             x = next(stack[-1], _END)
             if x is _END:
@@ -727,7 +727,3 @@ def run_path(f: F, v: Any, env: Env) -> Iterator[list[Any]]:
         if path is None:
             raise path_error("result", None, out)
         yield list(path)
-
-
-def same(a: Any, b: Any) -> bool:
-    return identical(a, b)

@@ -4,9 +4,8 @@ builtin table, compiled once per process."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
-from . import builtins_core, builtins_data, builtins_text, dates
+from . import builtins_coll, builtins_core, builtins_data, builtins_text, dates
 from .builtins_core import Registry, value
 from .compiler import LibFunc, compile_library
 
@@ -48,7 +47,6 @@ def JOIN($idx; stream; idx_expr): stream | [., $idx[idx_expr]];
 def JOIN($idx; stream; idx_expr; join_expr): stream | [., $idx[idx_expr]] | join_expr;
 def IN(s): any(s == .; .);
 def IN(src; s): any(src == s; .);
-def tojson_: tojson;
 """
 
 
@@ -56,6 +54,7 @@ def tojson_: tojson;
 def builtin_tables() -> tuple[Registry, dict[tuple[str, int], LibFunc]]:
     natives: Registry = {}
     builtins_core.register(natives)
+    builtins_coll.register(natives)
     builtins_data.register(natives)
     builtins_text.register(natives)
     dates.register(natives)
@@ -69,7 +68,3 @@ def builtin_tables() -> tuple[Registry, dict[tuple[str, int], LibFunc]]:
 def all_names() -> list[str]:
     natives, library = builtin_tables()
     return sorted(f"{n}/{a}" for n, a in list(natives) + list(library))
-
-
-def _unused(x: Any) -> Any:
-    return x

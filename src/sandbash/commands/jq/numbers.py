@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 MAX_SAFE = 2**53
 DBL_MAX = 1.7976931348623157e308
@@ -90,16 +91,16 @@ def normalize(x: int) -> int | float:
     return float(x)
 
 
-def format_number(x: int | float) -> str:
+def format_number(x: Any) -> str:
     """jq's text for a number (output, tostring, tojson)."""
     t = type(x)
     if t is int:
-        if -MAX_SAFE < x < MAX_SAFE:  # type: ignore[operator]
+        if -MAX_SAFE < x < MAX_SAFE:
             return str(x)
         return format_double(float(x))
     if t is LitNum:
-        return x.lit  # type: ignore[union-attr]
-    return format_double(x)  # type: ignore[arg-type]
+        return str(x.lit)
+    return format_double(x)
 
 
 def format_double(d: float) -> str:

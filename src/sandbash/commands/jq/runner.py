@@ -14,7 +14,7 @@ from .encode import Style, dumps, quote
 from .engine import CompileErrors, Program
 from .errors import HaltSignal, JqError
 from .runtime import Rt
-from .values import CAPS, typename
+from .values import CAPS
 
 # exit statuses (jq's main.c)
 OK, NULL_KIND, SYSTEM, COMPILE, NO_OUTPUT, UNKNOWN = 0, -1, 2, 3, -4, 5
@@ -46,7 +46,7 @@ class Inputs:
                 stream = self.ctx.open_in(name)
             except FsError as e:
                 self.ctx.stderr.write(
-                    f"jq: error: Could not open file {name}: {strerror(e.errno)}\n".encode("utf-8", "surrogateescape")
+                    f"jq: error: Could not open file {name}: {strerror(e.errno or 0)}\n".encode("utf-8", "surrogateescape")
                 )
                 self.failures += 1
                 continue
@@ -103,7 +103,7 @@ class Inputs:
                 parts.append("".join(_raw_all(self.raw_lines)))
                 self.raw_lines = None
             return "".join(parts)
-        out = []
+        out: list[Any] = []
         while True:
             v = self.next_value()
             if v is NOTHING:
@@ -224,7 +224,7 @@ class Runner:
             try:
                 data = self.ctx.read_input(src)
             except FsError as e:
-                self.err(f"jq: error: Could not open {src}: {strerror(e.errno)}\n")
+                self.err(f"jq: error: Could not open {src}: {strerror(e.errno or 0)}\n")
                 return None
             return decode_text(data)
         return src
@@ -244,7 +244,7 @@ class Runner:
                 try:
                     data = self.ctx.read_input(arg)
                 except FsError as e:
-                    self.err(f"jq: Bad JSON in --{kind} {name} {arg}: Could not open {arg}: {strerror(e.errno)}\n")
+                    self.err(f"jq: Bad JSON in --{kind} {name} {arg}: Could not open {arg}: {strerror(e.errno or 0)}\n")
                     return None
                 text = decode_text(data)
                 if kind == "rawfile":
@@ -257,7 +257,7 @@ class Runner:
                         return None
         positional = list(self.opts.positional)
         slots = [k for k, v in enumerate(positional) if v is None]
-        for idx, text in zip(slots, self.opts.positional_json):
+        for idx, text in zip(slots, self.opts.positional_json, strict=True):
             try:
                 positional[idx] = parse_single(text)
             except ParseError:
@@ -340,8 +340,6 @@ class Runner:
             return status
 
         if opts.null_input:
-            if opts.slurp and False:
-                pass
             ret = process(None)
         elif opts.slurp:
             try:
@@ -349,10 +347,9 @@ class Runner:
             except ParseError as e:
                 self.err(f"jq: error (at {inputs.position()}): {e.message}\n")
                 return PARSE_ERROR_STATUS
-            if inputs.failures == 0 or value or True:
-                ret = process(value)
-                if ret <= 0 and ret != NO_OUTPUT:
-                    last_result = 1 if ret != NULL_KIND else 0
+            ret = process(value)
+            if ret <= 0 and ret != NO_OUTPUT:
+                last_result = 1 if ret != NULL_KIND else 0
         else:
             while True:
                 try:
@@ -435,7 +432,7 @@ class Runner:
 
 def _parse_all(data: bytes) -> list[Any]:
     stream = JsonStream(iter([data]))
-    out = []
+    out: list[Any] = []
     while True:
         v = stream.next()
         if v is NOTHING:
@@ -450,6 +447,3 @@ def _source_line(src: str, pos: int) -> str:
     end = src.find("\n", pos)
     line = src[start:] if end < 0 else src[start : end + 1]
     return line + " " * (pos - start)
-
-
-__all__ = ["Runner", "typename"]

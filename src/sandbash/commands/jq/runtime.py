@@ -15,7 +15,7 @@ depth. `rt` (the runtime services) rides along in every link.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, cast
 
 from .errors import JqError
 from .numbers import LitNum, to_int_index
@@ -185,15 +185,15 @@ def slice_value(t: Any, start: Any, end: Any) -> Any:
 def iterate(t: Any, opt: bool = False) -> Iterable[Any]:
     tt = type(t)
     if tt is list:
-        return t
+        return cast(list[Any], t)
     if tt is dict:
-        return t.values()
+        return cast(dict[str, Any], t).values()
     if opt:
         return ()
     raise JqError(f"Cannot iterate over {typename(t)}" + (f" ({trunc_dump(t)})" if t is not None else " (null)"))
 
 
-def iterate_paths(path: Path, t: Any, opt: bool = False) -> Iterator[PV]:
+def iterate_paths(path: Path, t: Any, opt: bool = False) -> Iterator[tuple[Path, Any]]:
     tt = type(t)
     if tt is list:
         for i, x in enumerate(t):

@@ -13,7 +13,6 @@ from decimal import Decimal
 from typing import Any
 
 from ...limits import LimitExceeded
-
 from .encode import dumps
 from .errors import JqError
 from .numbers import MAX_SAFE, LitNum, dtoi, normalize
@@ -87,7 +86,7 @@ def compare(a: Any, b: Any) -> int:
     if ka == 4:
         return -1 if a < b else (1 if a > b else 0)
     if ka == 5:
-        for x, y in zip(a, b):
+        for x, y in zip(a, b):  # noqa: B905 - lengths compared after
             r = compare(x, y)
             if r:
                 return r
@@ -166,11 +165,8 @@ def _deep_equal(a: Any, b: Any) -> bool:
     if len(a) != len(b):
         return False
     if type(a) is list:
-        return all(equal(x, y) for x, y in zip(a, b))
-    for k, v in a.items():
-        if k not in b or not equal(v, b[k]):
-            return False
-    return True
+        return all(equal(x, y) for x, y in zip(a, b, strict=True))
+    return all(k in b and equal(v, b[k]) for k, v in a.items())
 
 
 def contains(a: Any, b: Any) -> bool:
