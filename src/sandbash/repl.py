@@ -66,6 +66,7 @@ class Repl:
         """Run one complete input in a worker thread, so Ctrl-C can cancel it cleanly."""
         token = CancelToken()
         box: list[ExecResult | BaseException] = []
+        done = threading.Event()
 
         def work() -> None:
             try:
@@ -73,12 +74,15 @@ class Repl:
                                              on_stderr=self._write(self.err)))
             except BaseException as e:  # handed to the main thread as is
                 box.append(e)
+            finally:
+                done.set()
 
-        worker = threading.Thread(target=work, name="sandbash-repl", daemon=True)
-        worker.start()
-        while worker.is_alive():
+        threading.Thread(target=work, name="sandbash-repl", daemon=True).start()
+        # an Event, not Thread.join: a KeyboardInterrupt inside join can leave the thread looking finished
+        while True:
             try:
-                worker.join(0.1)
+                if done.wait(0.1):
+                    break
             except KeyboardInterrupt:
                 token.cancel()
         outcome = box[0]
@@ -86,11 +90,14 @@ class Repl:
             return outcome.exit_code
         if isinstance(outcome, ExecutionLimitError):
             self._write(self.err)(f"bash: {outcome.message}\n".encode())
-            return outcome.result.exit_code
-        if isinstance(outcome, ExecutionCancelled):
+            status = outcome.result.exit_code
+        elif isinstance(outcome, ExecutionCancelled):
             self._write(self.err)(b"\n")
-            return 130
-        raise outcome
+            status = 130
+        else:
+            raise outcome
+        self.session.shell.state.last_status = status  # so the next `echo $?` shows it
+        return status
 
     def loop(self) -> int:
         try:

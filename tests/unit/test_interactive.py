@@ -1,0 +1,112 @@
+"""The interactive prompt, driven through a pseudo-terminal like a person would."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import select
+import subprocess
+import sys
+import termios
+import time
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+
+
+def _take_terminal() -> None:
+    """In the child: a new session whose controlling terminal is the pty, so Ctrl-C sends SIGINT."""
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+class Terminal:
+    def __init__(self) -> None:
+        master, slave = pty.openpty()
+        env = {**os.environ, "TERM": "dumb", "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen([sys.executable, "-m", "sandbash"], stdin=slave, stdout=slave, stderr=slave,
+                                     env=env, close_fds=True, preexec_fn=_take_terminal)
+        os.close(slave)
+        self.fd = master
+        self.seen = b""
+
+    def expect(self, text: bytes, timeout: float = 20) -> bytes:
+        """Read until `text` appears; returns everything read so far."""
+        deadline = time.monotonic() + timeout
+        while text not in self.seen:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"did not see {text!r}; saw {self.seen[-500:]!r}")
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 4096)
+                except OSError:  # the child closed the terminal
+                    chunk = b""
+                if not chunk:
+                    raise AssertionError(f"terminal closed before {text!r}; saw {self.seen[-500:]!r}")
+                self.seen += chunk
+        at = self.seen.index(text) + len(text)
+        before, self.seen = self.seen[:at], self.seen[at:]
+        return before
+
+    def send(self, line: str) -> None:
+        os.write(self.fd, line.encode() + b"\r")
+
+    def close(self) -> int:
+        try:
+            return self.proc.wait(timeout=20)
+        finally:
+            os.close(self.fd)
+
+
+@pytest.fixture
+def term() -> Terminal:
+    t = Terminal()
+    yield t
+    if t.proc.poll() is None:
+        t.proc.kill()
+        t.proc.wait()
+
+
+def test_type_a_command_see_its_output_and_exit(term: Terminal) -> None:
+    term.expect(b"sandbash:~$ ")
+    term.send("echo $((6 * 7)) | tr 4 X")
+    assert b"X2" in term.expect(b"sandbash:~$ ")
+    term.send("exit 3")
+    assert term.close() == 3
+
+
+def test_state_persists_and_continuation_prompt(term: Terminal) -> None:
+    term.expect(b"$ ")
+    term.send("cd /tmp; greet() { echo hi $1; }")
+    term.expect(b"sandbash:/tmp$ ")
+    term.send("for i in 1 2; do")
+    term.expect(b"> ")
+    term.send("greet $i")
+    term.expect(b"> ")
+    term.send("done")
+    out = term.expect(b"sandbash:/tmp$ ")
+    assert b"hi 1" in out and b"hi 2" in out
+    term.send("nosuchcmd")
+    assert b"nosuchcmd: command not found" in term.expect(b"$ ")
+    term.send("echo $?")
+    assert b"127" in term.expect(b"$ ")
+    os.write(term.fd, b"\x04")  # Ctrl-D leaves like exit
+    term.expect(b"exit")
+    assert term.close() == 0
+
+
+def test_ctrl_c_cancels_a_running_command(term: Terminal) -> None:
+    term.expect(b"$ ")
+    term.send("sleep 30; echo not-reached")
+    time.sleep(0.5)
+    os.write(term.fd, b"\x03")
+    out = term.expect(b"$ ", timeout=10)
+    assert b"not-reached" not in out.split(b"\n", 1)[1]  # past the echoed command line
+    term.send("echo $?")
+    assert b"130" in term.expect(b"$ ")
+    term.send("exit")
+    assert term.close() == 0
