@@ -320,6 +320,15 @@ def text_value(text: bytes, key: Key) -> bytes:
 
 def make_value(key: Key, salt: bytes) -> Any:
     """A function from key text to an orderable value for this key."""
+    base = _base_value(key, salt)
+    filtered = key.dictionary or key.nonprinting or key.fold
+    if base is None or not filtered or key.random:
+        return base
+    # GNU drops ignored characters and folds case before the comparison proper
+    return lambda text: base(text_value(text, key))
+
+
+def _base_value(key: Key, salt: bytes) -> Any:
     if key.numeric:
         return numeric_value
     if key.general:

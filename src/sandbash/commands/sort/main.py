@@ -253,7 +253,7 @@ def _parse_keys(ctx: Ctx, opts: Any) -> tuple[list[Key], Key]:
         whole = Key()
         whole.inherit(gkey)
         keys.append(whole)
-    for k in [*keys, gkey]:
+    for k in keys:  # the global options matter only through the keys that use them
         if k.incompatible():
             raise _die(ctx, f"options '-{k.opts_letters()}' are incompatible")
     return keys, gkey
