@@ -15,7 +15,7 @@ from typing import Any
 
 from .errors import JqError
 from .numbers import LitNum, to_int_index
-from .runtime import MAX_ARRAY_GROWTH, Env, F, delpaths, getpath, path_error, slice_bounds
+from .runtime import MAX_ARRAY_GROWTH, Env, F, delpaths, getpath, index, path_error, slice_bounds
 from .values import typename
 
 _NOTHING: Any = object()
@@ -73,8 +73,6 @@ class Updater:
         if i == len(path):
             return value
         k = path[i]
-        from .runtime import index
-
         sub = index(root, k)
         new_sub = self._set(sub, path, i + 1, value)
         tr = type(root)

@@ -10,7 +10,7 @@ from typing import Any
 from .builtins_core import Registry, cls, value
 from .errors import JqError
 from .runtime import Env, F, index, iterate
-from .values import sort_key, trunc_dump, truthy, type_error2, typename
+from .values import add, simple_keys, sort_key, trunc_dump, truthy, type_error2, typename
 
 _END: Any = object()
 
@@ -109,7 +109,12 @@ class FSortBy(F):
             raise type_error2(v, keys, f"cannot be {what}")
         env[2].checkpoint(1 + len(v))
         f = self.f
-        keyed = [(sort_key(list(f.run(x, env))), i, x) for i, x in enumerate(v)]
+        if f.single:
+            raw = [f.one(x, env) for x in v]
+            keys = raw if simple_keys(raw) else [sort_key([k]) for k in raw]
+        else:
+            keys = [sort_key(list(f.run(x, env))) for x in v]
+        keyed = [(k, i, x) for i, (k, x) in enumerate(zip(keys, v, strict=True))]
         kind = self.kind
         if kind in ("min", "max"):
             if not keyed:
@@ -180,8 +185,6 @@ class FAddBy(F):
 
 
 def add_all(items: Iterable[Any], env: Env | None = None) -> Any:
-    from .values import add
-
     acc: Any = None
     it = iter(items)
     for x in it:

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from .encode import dumps
 from .errors import HaltSignal, JqError
-from .filters import FEmpty, run_path
-from .runtime import PV, Env, F, Path, getpath, iterate_paths, path_error, setpath
-from .values import compare, is_number, truthy, type_error2, typename
+from .filters import FEmpty, FLiteral, FRecurseAll, run_path
+from .runtime import PV, Env, F, Path, delpaths, getpath, iterate_paths, path_error, setpath
+from .values import compare, is_number, truthy, type_error, type_error2, typename
 
 NativeFactory = Callable[[list[F]], F]
 Registry = dict[tuple[str, int], NativeFactory]
@@ -469,8 +470,6 @@ class FDel(F):
         self.f = f
 
     def run(self, v: Any, env: Env) -> Iterable[Any]:
-        from .runtime import delpaths
-
         return (delpaths(v, list(run_path(self.f, v, env))),)
 
 
@@ -498,22 +497,16 @@ def _halt(v: Any) -> Any:
 
 def _halt_error(v: Any, code: Any = 5) -> Any:
     if not is_number(code):
-        from .values import type_error
-
         raise type_error(v, "halt_error/1: number required")
     raise HaltSignal(int(code), v, True)
 
 
 def _debug(rt: Any, v: Any, *msg: Any) -> Any:
-    from .encode import dumps
-
     rt.debug(dumps(["DEBUG:", msg[0] if msg else v]))
     return v
 
 
 def _stderr(rt: Any, v: Any) -> Any:
-    from .encode import dumps
-
     rt.stderr(dumps(v))
     return v
 
@@ -557,8 +550,6 @@ def register(reg: Registry) -> None:
     reg[("leaf_paths", 0)] = lambda args: FPaths(None, leaves=True)
     cls(reg, "getpath", 1, FGetpath)
     value(reg, "setpath", 2, setpath)
-    from .runtime import delpaths
-
     value(reg, "delpaths", 1, delpaths)
     cls(reg, "del", 1, FDel)
     reg[("input", 0)] = lambda args: FRtNative(lambda rt, v: rt.next_input(), [])
@@ -576,12 +567,8 @@ def register(reg: Registry) -> None:
 
 
 def _literal(x: Any) -> F:
-    from .filters import FLiteral
-
     return FLiteral(x)
 
 
 def _recurse_default() -> F:
-    from .filters import FRecurseAll
-
     return FRecurseAll()

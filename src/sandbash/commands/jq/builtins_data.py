@@ -11,12 +11,15 @@ from .decode import ParseError, parse_single
 from .encode import dumps
 from .errors import JqError
 from .numbers import normalize
-from .runtime import Env, F, iterate
+from .runtime import Env, F, index, iterate
 from .values import (
+    add,
     compare,
     contains,
     is_number,
     length,
+    negate,
+    simple_keys,
     sort_key,
     type_error,
     type_error2,
@@ -63,6 +66,8 @@ def _contains(a: Any, b: Any) -> Any:
 def _sort(v: Any) -> Any:
     if type(v) is not list:
         raise type_error(v, "cannot be sorted, as it is not an array")
+    if simple_keys(v):
+        return sorted(v)
     return sorted(v, key=sort_key)
 
 
@@ -193,8 +198,6 @@ def _transpose(v: Any) -> Any:
         n = length(r)
         if compare(n, width) > 0:
             width = n
-    from .runtime import index
-
     return [[index(r, i) for r in rows] for i in range(int(width))]
 
 
@@ -226,8 +229,6 @@ def _tostream(v: Any) -> list[Any]:
 
 
 def _indices(v: Any, i: Any) -> Any:
-    from .runtime import index
-
     if type(v) is list and type(i) is list:
         return index(v, i)
     if type(v) is list:
@@ -276,8 +277,6 @@ def _join(v: Any, sep: Any) -> Any:
         if type(sep) is str or len(items) < 2:
             return (sep if type(sep) is str else "").join(parts)
     # the slow, exact way: same errors as jq's reduce
-    from .values import add
-
     acc: Any = None
     for x in items:
         acc = "" if acc is None else add(acc, sep)
@@ -470,8 +469,6 @@ def _isnormal(v: Any) -> Any:
 
 def _abs(v: Any) -> Any:
     # jq: def abs: if . < 0 then - . else . end;
-    from .values import negate
-
     return negate(v) if compare(v, 0) < 0 else v
 
 

@@ -21,7 +21,7 @@ from .decode import decode_text
 from .encode import dumps
 from .errors import JqError
 from .runtime import Env, F
-from .values import is_number, type_error, typename
+from .values import add, is_number, split_str, type_error, typename
 
 # ---------------------------------------------------------------- strings
 
@@ -520,8 +520,6 @@ class FSub(F):
 
 
     def _sub(self, v: Any, regex: Any, flags: str, env: Env) -> Iterator[Any]:
-        from .values import add
-
         if type(v) is not str:
             raise type_error(v, "cannot be matched, as it is not a string")
         results: list[Any] = []
@@ -572,6 +570,4 @@ def register(reg: Registry) -> None:
 def _split_plain(v: Any, sep: Any) -> Any:
     if type(v) is not str or type(sep) is not str:
         raise JqError("split input and separator must be strings")
-    from .values import split_str
-
     return split_str(v, sep)

@@ -43,8 +43,9 @@ from .filters import (
     FTry,
     FVar,
 )
+from .parser import parse
 from .runtime import Closure, F
-from .values import add, compare, div, equal, mod, mul, sub
+from .values import add, compare, div, equal, mod, mul, sub, trunc_dump, typename
 
 
 def _cmp(pred: Callable[[int], bool]) -> Callable[[Any, Any], Any]:
@@ -160,8 +161,6 @@ class Compiler:
     def c_ObjectCons(self, node: n.ObjectCons, scope: Scope | None) -> F:
         for k, _ in node.entries:
             if isinstance(k, n.Literal) and type(k.value) is not str:
-                from .values import trunc_dump, typename
-
                 self.fail(f"Cannot use {typename(k.value)} ({trunc_dump(k.value)}) as object key")
         return FObject([(self.compile(k, scope), self.compile(v, scope)) for k, v in node.entries])
 
@@ -251,8 +250,6 @@ class Compiler:
             entries = []
             for key, subpat, var in p.entries:
                 if isinstance(key, n.Literal) and type(key.value) is not str:
-                    from .values import trunc_dump, typename
-
                     self.fail(f"Cannot use {typename(key.value)} ({trunc_dump(key.value)}) as object key")
                 s = slot(var) if var is not None else None
                 entries.append((self.compile(key, scope), walk(subpat) if subpat is not None else None, s))
@@ -344,8 +341,6 @@ def compile_library(
     formats: Callable[[str], Callable[[Any], str]],
 ) -> dict[tuple[str, int], LibFunc]:
     """Compile the jq-defined builtins (a chain of `def`s)."""
-    from .parser import parse
-
     tree = parse(src)
     defs: list[n.FuncDef] = []
     while isinstance(tree, n.FuncDef):

@@ -13,7 +13,7 @@ from typing import Any
 
 from .builtins_core import Registry, rt_value, value
 from .errors import JqError
-from .values import is_number
+from .values import add, is_number
 
 _DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 _MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -342,6 +342,4 @@ def register(reg: Registry) -> None:
 
 
 def _add(v: Any, n: Any) -> Any:
-    from .values import add
-
     return add(v, n)

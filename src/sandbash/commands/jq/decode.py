@@ -324,9 +324,25 @@ def _needs_slow(text: str, start: int, end: int) -> bool:
 
 def _too_deep(value: Any, text: str, start: int, end: int) -> bool:
     """Would jq's parser stack (containers plus pending object keys) pass
-    MAX_DEPTH? Cheap when the text has too few brackets to get there."""
+    MAX_DEPTH? Cheap when the text has too few brackets to get there; else
+    a level-by-level walk, exact only for the rare very deep values."""
     if text.count("[", start, end) + text.count("{", start, end) < MAX_DEPTH // 2:
         return False
+    level: list[Any] = [value]
+    depth = 0
+    while level:
+        depth += 1
+        if depth >= MAX_DEPTH // 2:
+            return _too_deep_exact(value)
+        nxt: list[Any] = []
+        for v in level:
+            children = v if type(v) is list else v.values()
+            nxt.extend([x for x in children if type(x) is list or type(x) is dict])
+        level = nxt
+    return False
+
+
+def _too_deep_exact(value: Any) -> bool:
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         v, depth = stack.pop()
@@ -413,8 +429,8 @@ class JsonStream:
                 value, end = _scan_once(self.buf, start)
             except (StopIteration, ValueError, RecursionError):
                 if not self.eof:
-                    self._more(max(want, len(self.buf) * 3))
-                    want *= 4
+                    self._more(max(want, len(self.buf) * 7))
+                    want *= 8
                     continue
                 return self._slow()
             n = len(self.buf)

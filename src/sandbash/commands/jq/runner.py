@@ -8,6 +8,7 @@ from typing import Any
 from ...limits import LimitExceeded
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
+from .builtins_data import _tostream
 from .cli import _HINT, Options
 from .decode import NOTHING, JsonStream, ParseError, decode_text, parse_single
 from .encode import Style, dumps, quote
@@ -186,8 +187,6 @@ def _seq_values(data: bytes, inputs: Inputs) -> list[Any]:
 
 
 def _stream_events(value: Any) -> list[Any]:
-    from .builtins_data import _tostream
-
     return _tostream(value)  # type: ignore[no-any-return]
 
 

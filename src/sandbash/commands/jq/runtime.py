@@ -19,7 +19,7 @@ from typing import Any, cast
 
 from .errors import JqError
 from .numbers import LitNum, to_int_index
-from .values import trunc_dump, typename
+from .values import equal, sort_key, trunc_dump, typename
 
 Path = tuple[Any, ...]
 PV = tuple[Path | None, Any]
@@ -129,8 +129,6 @@ def index(t: Any, k: Any) -> Any:
 
 
 def indices_of(t: list[Any], k: list[Any]) -> Any:
-    from .values import equal
-
     if not k:
         return None
     n = len(k)
@@ -272,8 +270,6 @@ def _setpath(root: Any, path: Any, i: int, value: Any) -> Any:
 
 
 def delpaths(root: Any, paths: Any) -> Any:
-    from .values import sort_key
-
     if type(paths) is not list:
         raise JqError("Paths must be specified as an array")
     for p in paths:
@@ -288,8 +284,6 @@ def delpaths(root: Any, paths: Any) -> Any:
 
 
 def _delpaths_sorted(obj: Any, paths: list[list[Any]], start: int) -> Any:
-    from .values import equal
-
     delkeys: list[Any] = []
     i = 0
     n = len(paths)

@@ -122,6 +122,16 @@ def _num_cmp(a: Any, b: Any) -> int:
     return 0
 
 
+def simple_keys(xs: list[Any]) -> bool:
+    """All plain strings, or all plain numbers (no NaN, no literals): Python's
+    own ordering is jq's then."""
+    if not xs:
+        return True
+    if type(xs[0]) is str:
+        return all(type(x) is str for x in xs)
+    return all((type(x) is int or type(x) is float) and x == x for x in xs)
+
+
 def sort_key(x: Any) -> Any:
     """A Python key that orders values as `compare` does."""
     t = type(x)
