@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .aio import ExecStream, OnChunk, run_cancellable
+from .audit import Audit, begin_run, end_run
 from .errors import ExecutionCancelled, ExecutionLimitError
 from .interp.runtime import CommandGate, Identity, Runtime
 from .interp.shell import Shell
 from .interp.state import ShellState
 from .limits import Budget, Cancelled, CancelToken, LimitExceeded, Limits
 from .net.config import NetworkConfig
+from .policy import Gate, Policy
 from .stdio.streams import BufferWriter, BytesReader, Stream
 from .vfs.base import Backend
 from .vfs.errors import FsError
@@ -83,7 +85,12 @@ class Bash:
     `Vfs`; by default a `MemoryFs` whose quota comes from `limits`. A backend
     given here keeps its own quota. `/dev` is always served from memory.
     `bash.fs` is the filesystem seen from `cwd` (read_file, write_file, stat,
-    chmod, symlink, listdir, walk, ...)."""
+    chmod, symlink, listdir, walk, ...).
+
+    `policy` (`sandbash.policy.Policy`) decides every command and file operation
+    (and network request); `audit` (`sandbash.audit.Audit`) sends the events to
+    its sinks. `ExecResult.events` always holds the run's events (run start/end,
+    decisions, limits)."""
 
     def __init__(
         self,
@@ -98,6 +105,8 @@ class Bash:
         seed: int | None = None,
         command_gate: CommandGate | None = None,
         network: NetworkConfig | None = None,
+        policy: Policy | None = None,
+        audit: Audit | None = None,
     ) -> None:
         self.limits = _limits(limits)
         self.network = network
@@ -130,6 +139,43 @@ class Bash:
             pass
         for path, content in (files or {}).items():
             self.write_file(path, content)
+        self._init_policy(policy, audit)
+
+    def _init_policy(self, policy: Policy | None, audit: Audit | None) -> None:
+        """Install the policy's gates (after the initial files: the embedder's own writes are not
+        the script's). `mode=None` is settled against this filesystem."""
+        self.audit = audit
+        self.policy = policy.effective(self.vfs) if policy is not None else None
+        self.gate = Gate(self.policy) if self.policy is not None else None
+        if self.gate is None:
+            return
+        gate, extra = self.gate, self.command_gate
+        self.command_gate = gate.command if extra is None else (lambda argv: gate.command(argv) or extra(argv))
+        self.vfs.gate = gate.fs
+        if self.network is not None:
+            self.network = gate.attach_network(self.network)
+
+    def _audited(self, rt: Runtime, script: str, limits: Limits, cwd: str,
+                 run: Callable[[], ExecResult]) -> ExecResult:
+        """Run with the run's audit recorder: run start/end (and limit) events, ExecResult.events."""
+        rec = begin_run(self.audit, script, limits, self.policy.describe() if self.policy else None, cwd)
+        rt.audit = rec  # type: ignore[attr-defined]  # the executor's command events (see policy.py)
+        rt.policy_gate = self.gate  # type: ignore[attr-defined]
+        if self.gate is not None:
+            self.gate.recorder = rec
+        try:
+            result = run()
+        except ExecutionLimitError as e:
+            e.result.events = end_run(rec, e.result.exit_code, len(e.result.stdout_bytes),
+                                      len(e.result.stderr_bytes), limit=e.limit, limit_value=e.value,
+                                      message=e.message)
+            raise
+        except ExecutionCancelled as e:
+            e.result.events = end_run(rec, e.result.exit_code, len(e.result.stdout_bytes),
+                                      len(e.result.stderr_bytes), cancelled=True)
+            raise
+        result.events = end_run(rec, result.exit_code, len(result.stdout_bytes), len(result.stderr_bytes))
+        return result
 
     # ------------------------------------------------------------ files
 
@@ -206,7 +252,7 @@ class Bash:
         sh.state.positional = list(positional)
         if args:
             sh.pending_args = list(args)
-        return _run(sh, rt, script, out, err)
+        return self._audited(rt, script, run_limits, cwd or self.cwd, lambda: _run(sh, rt, script, out, err))
 
     def _run_limits(self, limits: Limits | str | Mapping[str, float] | None) -> Limits:
         if limits is None:
@@ -295,7 +341,8 @@ class Session:
         sh.state.fds = {0: BytesReader(data), 1: out, 2: err}
         if args:
             sh.pending_args = list(args)
-        return _run(sh, rt, script, out, err, keep_exit_trap=True)
+        return bash._audited(rt, script, run_limits, self.cwd,
+                             lambda: _run(sh, rt, script, out, err, keep_exit_trap=True))
 
     async def aexec(self, script: str, *, timeout: float | None = None, **kw: Any) -> ExecResult:
         """`exec` in a worker thread, cancellable like `Bash.aexec`."""

@@ -1,0 +1,285 @@
+"""Audit events: one structured record per run, per command and per policy decision.
+
+Who emits what (DESIGN.md: only the gates, the executor and the top-level exec):
+- `Bash.exec` (api.py): `run.start` (script hash, limits), `run.end` (status, duration, bytes out),
+  `limit` (a limit that ended the run);
+- the executor: `command.start` (argv through the redaction hook, kind) and `command.end`
+  (status, duration), through `Recorder.command_start` / `Recorder.command_end`;
+- the policy gates (policy.py): `decision` (action, target, allow/deny, rule id, reason).
+
+Sinks receive every event as it happens: a list in memory (`ListSink`), JSON lines on a file-like
+object the embedding program opened (`JsonLinesSink`: sandbash itself never opens a host file), a
+`logging` logger (`LoggingSink`) or any callable (`CallbackSink`, or a plain function). Each run also
+keeps its own events for `ExecResult.events`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any, Protocol
+
+# the event kinds, stable names for consumers
+RUN_START = "run.start"
+RUN_END = "run.end"
+COMMAND_START = "command.start"
+COMMAND_END = "command.end"
+DECISION = "decision"
+LIMIT = "limit"
+
+Redactor = Callable[[Sequence[str]], list[str]]
+
+
+@dataclass(frozen=True)
+class AuditEvent:
+    """One event. `fields` hold the kind-specific data (all JSON-serialisable)."""
+
+    kind: str
+    seq: int
+    time: float
+    run_id: str
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seq": self.seq, "time": self.time, "run_id": self.run_id, **self.fields}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=False, default=str)
+
+
+class Sink(Protocol):
+    def __call__(self, event: AuditEvent) -> None: ...
+
+
+class ListSink:
+    """Keeps every event in memory (`.events`)."""
+
+    def __init__(self) -> None:
+        self.events: list[AuditEvent] = []
+        self._lock = threading.Lock()
+
+    def __call__(self, event: AuditEvent) -> None:
+        with self._lock:
+            self.events.append(event)
+
+    def kinds(self) -> list[str]:
+        return [e.kind for e in self.events]
+
+
+class JsonLinesSink:
+    """One JSON object per line on a text or binary file-like object opened by the embedding
+    program (so the only host file involved is the one it chose)."""
+
+    def __init__(self, stream: IO[str] | IO[bytes], *, flush: bool = True) -> None:
+        self.stream: IO[Any] = stream
+        self.flush = flush
+        self._lock = threading.Lock()
+
+    def __call__(self, event: AuditEvent) -> None:
+        line = event.to_json() + "\n"
+        with self._lock:
+            try:
+                self.stream.write(line)
+            except TypeError:  # a binary stream
+                self.stream.write(line.encode("utf-8", "surrogateescape"))
+            if self.flush:
+                self.stream.flush()
+
+
+class LoggingSink:
+    """Each event as one log record: message `sandbash KIND`, the event in `extra["audit"]`
+    and as JSON in the message tail, so plain formatters show it too."""
+
+    def __init__(self, logger: logging.Logger | str = "sandbash.audit", level: int = logging.INFO,
+                 deny_level: int = logging.WARNING) -> None:
+        self.logger = logging.getLogger(logger) if isinstance(logger, str) else logger
+        self.level = level
+        self.deny_level = deny_level
+
+    def __call__(self, event: AuditEvent) -> None:
+        denied = event.kind == DECISION and event.fields.get("decision") == "deny"
+        level = self.deny_level if denied else self.level
+        if self.logger.isEnabledFor(level):
+            self.logger.log(level, "sandbash %s %s", event.kind, event.to_json(), extra={"audit": event.to_dict()})
+
+
+class CallbackSink:
+    """Calls `fn(event_dict)`: for hosts that want plain dictionaries."""
+
+    def __init__(self, fn: Callable[[dict[str, Any]], object]) -> None:
+        self.fn = fn
+
+    def __call__(self, event: AuditEvent) -> None:
+        self.fn(event.to_dict())
+
+
+# ------------------------------------------------------------ redaction
+
+_SECRET_KEY = re.compile(r"(?i)(pass(word|wd)?|secret|token|api[_-]?key|auth|credential|private[_-]?key)")
+_SECRET_HEADER = re.compile(r"(?i)^\s*(authorization|proxy-authorization|cookie|x-api-key|x-auth-token)\s*:")
+_VALUE_OPTIONS = frozenset({"-u", "--user", "--proxy-user", "--oauth2-bearer", "--password", "-p"})
+MASK = "***"
+
+
+def redact_secrets(argv: Sequence[str]) -> list[str]:
+    """The default redaction hook: masks values that look like credentials: `KEY=value` and
+    `--key=value` where the key names a secret, secret HTTP headers, and the value after
+    `-u`/`--user`/`--password`. Anything else is kept, so the log stays useful."""
+    out: list[str] = []
+    mask_next = False
+    for i, arg in enumerate(argv):
+        if mask_next:
+            out.append(MASK)
+            mask_next = False
+            continue
+        if i > 0 and arg in _VALUE_OPTIONS:
+            out.append(arg)
+            mask_next = True
+            continue
+        header = _SECRET_HEADER.match(arg)
+        if header:
+            out.append(arg[: header.end()] + " " + MASK)
+            continue
+        key, eq, _ = arg.partition("=")
+        if eq and _SECRET_KEY.search(key):
+            out.append(key + "=" + MASK)
+            continue
+        out.append(arg)
+    return out
+
+
+def no_redaction(argv: Sequence[str]) -> list[str]:
+    return list(argv)
+
+
+def script_hash(script: str) -> str:
+    return "sha256:" + hashlib.sha256(script.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+# ------------------------------------------------------------ the audit configuration and a run's recorder
+
+
+class Audit:
+    """What the embedding program wants recorded: `Bash(audit=Audit(sinks=[...]))`.
+
+    `decisions="all"` records every policy decision; `"deny"` only refusals (file checks can be
+    numerous). `redact` rewrites argv before it is recorded (default: `redact_secrets`)."""
+
+    def __init__(
+        self,
+        sinks: Iterable[Sink | Callable[[AuditEvent], object]] = (),
+        *,
+        redact: Redactor | None = redact_secrets,
+        decisions: str = "all",
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        if decisions not in ("all", "deny"):
+            raise ValueError("Audit: decisions must be 'all' or 'deny'")
+        self.sinks: list[Callable[[AuditEvent], object]] = list(sinks)
+        self.redact: Redactor = redact or no_redaction
+        self.decisions = decisions
+        self.clock = clock
+        self._runs = 0
+        self._lock = threading.Lock()
+
+    def new_run(self) -> Recorder:
+        with self._lock:
+            self._runs += 1
+            n = self._runs
+        return Recorder(self, f"run-{id(self) & 0xFFFFFF:06x}-{n}")
+
+
+class Recorder:
+    """The events of one run. Thread-safe: pipeline stages emit from their own threads.
+    A sink that raises does not stop the run (an audit failure is not a script failure),
+    but the exception is kept in `sink_errors` for the embedding program."""
+
+    # events kept for ExecResult.events; sinks still see every event past this
+    MAX_KEPT = 100_000
+
+    def __init__(self, audit: Audit | None, run_id: str = "run") -> None:
+        self.audit = audit
+        self.run_id = run_id
+        self.started = time.monotonic()
+        self.events: list[AuditEvent] = []
+        self.dropped = 0
+        self.sink_errors: list[BaseException] = []
+        self._seq = 0
+        self._lock = threading.Lock()
+        self._clock = audit.clock if audit is not None else time.time
+        self._open: dict[int, tuple[float, str]] = {}
+
+    def emit(self, kind: str, **fields: Any) -> AuditEvent:
+        with self._lock:
+            self._seq += 1
+            event = AuditEvent(kind, self._seq, self._clock(), self.run_id, fields)
+            if len(self.events) < self.MAX_KEPT or kind == RUN_END:
+                self.events.append(event)
+            else:
+                self.dropped += 1
+        if self.audit is not None:
+            for sink in self.audit.sinks:
+                try:
+                    sink(event)
+                except Exception as e:  # a broken sink must not break the run
+                    self.sink_errors.append(e)
+        return event
+
+    def wants_decision(self, allowed: bool) -> bool:
+        return not allowed or self.audit is None or self.audit.decisions == "all"
+
+    def redact(self, argv: Sequence[str]) -> list[str]:
+        return self.audit.redact(argv) if self.audit is not None else list(argv)
+
+    # -- the executor's interface (see policy.py's wiring notes)
+
+    def command_start(self, argv: Sequence[str], kind: str = "") -> int:
+        """Record a command about to run; returns the id to pass to `command_end`."""
+        event = self.emit(COMMAND_START, argv=self.redact(argv), command_kind=kind)
+        with self._lock:
+            self._open[event.seq] = (time.monotonic(), argv[0] if argv else "")
+        return event.seq
+
+    def command_end(self, command_id: int, status: int) -> None:
+        with self._lock:
+            started, name = self._open.pop(command_id, (time.monotonic(), ""))
+        self.emit(COMMAND_END, command_id=command_id, name=name, status=status,
+                  duration=round(time.monotonic() - started, 6))
+
+    def limit(self, limit: str, value: object, message: str = "") -> None:
+        self.emit(LIMIT, limit=limit, value=value, message=message)
+
+    def dicts(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return [e.to_dict() for e in self.events]
+
+
+# ------------------------------------------------------------ the top-level run's events (api.py)
+
+
+def begin_run(audit: Audit | None, script: str, limits: object, policy: Mapping[str, Any] | None,
+              cwd: str) -> Recorder:
+    rec = audit.new_run() if audit is not None else Recorder(None)
+    import dataclasses
+
+    limit_fields = dataclasses.asdict(limits) if dataclasses.is_dataclass(limits) and not isinstance(limits, type) else {}
+    rec.emit(RUN_START, script_hash=script_hash(script), script_bytes=len(script.encode("utf-8", "surrogateescape")),
+             cwd=cwd, limits=limit_fields, policy=policy)
+    return rec
+
+
+def end_run(rec: Recorder, status: int, stdout_bytes: int, stderr_bytes: int, *, limit: str | None = None,
+            limit_value: object = None, message: str = "", cancelled: bool = False) -> list[dict[str, Any]]:
+    """Record the end (and the limit that ended the run, if any); returns the run's events."""
+    if limit is not None:
+        rec.limit(limit, limit_value, message)
+    rec.emit(RUN_END, status=status, duration=round(time.monotonic() - rec.started, 6),
+             stdout_bytes=stdout_bytes, stderr_bytes=stderr_bytes, cancelled=cancelled,
+             events_dropped=rec.dropped)
+    return rec.dicts()

@@ -1,0 +1,709 @@
+"""What each command does with files and sub-commands, for the static check (check.py).
+
+`model(name, args)` turns one command's arguments (`None` where a word is known only at run time)
+into `Facts`: the file actions it performs on which paths, the commands and shell texts it runs
+(`xargs`, `find -exec`, `bash -c`, awk `system()`, sed `e`, ...), URLs it fetches, symbolic links it
+creates, and the reasons (`opaque`) it cannot be judged without running. Options are parsed with
+each command's own `CommandSpec` (the same GNU parser the command uses), so the check and the
+command agree on which argument is a file.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .commands import registry
+from .commands.options import CommandSpec, HelpRequested, Parsed, UsageError, parse_args
+
+Arg = str | None  # None: known only at run time
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A file action on one of `paths` (alternatives: which one is taken is not known statically).
+    `recursive`: on everything below the path too."""
+
+    action: str
+    paths: tuple[Arg, ...]
+    recursive: bool = False
+
+
+@dataclass
+class Facts:
+    effects: list[Effect] = field(default_factory=list)
+    commands: list[list[Arg]] = field(default_factory=list)  # argv run through the executor
+    scripts: list[Arg] = field(default_factory=list)  # shell text run by a child shell
+    opaque: list[str] = field(default_factory=list)
+    symlinks: list[tuple[Arg, Arg]] = field(default_factory=list)  # (link, target)
+    copies: list[tuple[tuple[Arg, ...], Arg]] = field(default_factory=list)  # (sources, destination)
+    urls: list[tuple[str, Arg]] = field(default_factory=list)  # (method, url)
+    cwd_change: bool = False  # the shell's own directory changes (cd)
+    sub_cwd_unknown: bool = False  # sub-commands run in another directory (env -C, find -execdir)
+    dynamic_names: bool = False  # variable names known only at run time (may run code via subscripts)
+
+
+class Call:
+    """One command being modelled; the model functions fill `facts`."""
+
+    def __init__(self, name: str, args: Sequence[Arg]) -> None:
+        self.name = name
+        self.args = list(args)
+        self.facts = Facts()
+        self.dynamic = any(a is None for a in args)
+
+    def fx(self, action: str, *paths: Arg, recursive: bool = False) -> None:
+        live = tuple(p for p in paths if p != "-")
+        if live:
+            self.facts.effects.append(Effect(action, live, recursive))
+
+    def each(self, action: str, paths: Sequence[Arg], recursive: bool = False) -> None:
+        for p in paths:
+            self.fx(action, p, recursive=recursive)
+
+    def opaque(self, why: str) -> None:
+        self.facts.opaque.append(why)
+
+    def parse(self, spec_name: str | None = None) -> tuple[Parsed, list[str]] | None:
+        """Options and operands by the command's own parser; None on a usage error (the command
+        stops before touching anything) or when arguments are dynamic (the caller decides)."""
+        spec = find_spec(spec_name or self.name)
+        if spec is None or self.dynamic:
+            return None
+        try:
+            return parse_args(spec, [a for a in self.args if a is not None])
+        except (UsageError, HelpRequested):
+            return None
+
+    def usage_error(self, spec_name: str | None = None) -> bool:
+        spec = find_spec(spec_name or self.name)
+        if spec is None or self.dynamic:
+            return False
+        try:
+            parse_args(spec, [a for a in self.args if a is not None])
+        except (UsageError, HelpRequested):
+            return True
+        return False
+
+
+def words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# ------------------------------------------------------------ specs
+
+_SPEC_ALIASES = {"egrep": "grep", "fgrep": "grep", "dir": "ls", "vdir": "ls", "gunzip": "gzip", "zcat": "gzip",
+                 "bunzip2": "bzip2", "bzcat": "bzip2", "unxz": "xz", "xzcat": "xz"}
+_SPECS: dict[str, CommandSpec | None] = {}
+
+
+def find_spec(name: str) -> CommandSpec | None:
+    """The CommandSpec a registry command parses its options with (found in its module)."""
+    name = _SPEC_ALIASES.get(name, name)
+    if name in _SPECS:
+        return _SPECS[name]
+    found: CommandSpec | None = None
+    fn = registry.lookup(name)
+    if fn is not None:
+        module = sys.modules.get(fn.__module__)
+        for value in vars(module).values() if module is not None else ():
+            if isinstance(value, CommandSpec) and value.name == name:
+                found = value
+                break
+    _SPECS[name] = found
+    return found
+
+
+# ------------------------------------------------------------ generic shapes
+
+
+def _unknown(c: Call, actions: Sequence[str]) -> None:
+    """Arguments known only at run time: every action the command may do, on an unknown path."""
+    for a in actions:
+        c.fx(a, None)
+
+
+def _read_operands(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("read",))
+        return
+    c.each("read", p[1])
+
+
+def _no_files(c: Call) -> None:
+    return None
+
+
+def _stat_operands(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("stat",))
+        return
+    c.each("stat", p[1])
+
+
+def _list_tree(c: Call, default: str = ".") -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic or find_spec(c.name) is None:
+            _unknown(c, ("list",))
+        return
+    c.each("list", p[1] or [default], recursive=True)
+
+
+def _with_outputs(*keys: str, reads: bool = True) -> Callable[[Call], None]:
+    """Operands read; the options named in `keys` are files written (sort -o, shuf -o, iconv -o)."""
+
+    def model(c: Call) -> None:
+        p = c.parse()
+        if p is None:
+            if c.dynamic:
+                _unknown(c, ("read", "create"))
+            return
+        opts, operands = p
+        if reads:
+            c.each("read", operands)
+        for k in keys:
+            if opts.get(k) is not None:
+                c.fx("create", str(opts[k]))
+        if opts.get("files0_from"):
+            c.fx("read", str(opts["files0_from"]))
+            c.fx("read", None)
+
+    return model
+
+
+def _in_out(c: Call) -> None:
+    """uniq / xxd: [INPUT [OUTPUT]]."""
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("read", "create"))
+        return
+    operands = p[1]
+    if operands:
+        c.fx("read", operands[0])
+    if len(operands) > 1:
+        c.fx("create", operands[1])
+
+
+def _writes(action: str, first_is_not_path: bool = False, recursive_key: str = "") -> Callable[[Call], None]:
+    def model(c: Call) -> None:
+        p = c.parse()
+        if p is None:
+            if c.dynamic:
+                _unknown(c, (action,))
+            return
+        opts, operands = p
+        if first_is_not_path and not opts.get("reference"):
+            operands = operands[1:]
+        if opts.get("reference"):
+            c.fx("stat", str(opts["reference"]))
+        c.each(action, operands, recursive=bool(recursive_key and opts.get(recursive_key)))
+
+    return model
+
+
+# ------------------------------------------------------------ file commands
+
+
+def _cp_like(c: Call, action_src: str, action_dst: str, recursive_key: str | None) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, (action_src, action_dst))
+            c.facts.copies.append(((None,), None))
+        return
+    opts, operands = p
+    target = opts.get("target_directory")
+    if target is None and opts.get("no_target_directory") is None and len(operands) < 2:
+        return  # missing operand: a usage error at run time
+    if target is None:
+        *sources, dest = operands
+    else:
+        sources, dest = operands, str(target)
+    recursive = bool(recursive_key and (opts.get(recursive_key) or opts.get("archive")))
+    for s in sources:
+        c.fx(action_src, s, recursive=recursive)
+        base = s.rstrip("/").rsplit("/", 1)[-1]
+        # DEST is a directory (the file goes inside) or the new name: not known without the files
+        into = dest.rstrip("/") + "/" + base
+        if target is not None or len(sources) > 1:
+            c.fx(action_dst, into, recursive=recursive)
+        else:
+            c.fx(action_dst, dest, into, recursive=recursive)
+    c.facts.copies.append((tuple(sources), dest))
+
+
+def m_cp(c: Call) -> None:
+    p = c.parse()
+    if p is not None and p[0].get("symbolic_link"):
+        m_ln(c)
+        return
+    _cp_like(c, "read", "create", "recursive")
+
+
+def m_mv(c: Call) -> None:
+    _cp_like(c, "rename", "rename", None)
+
+
+def m_install(c: Call) -> None:
+    p = c.parse()
+    if p is not None and p[0].get("directory"):
+        c.each("create", p[1])
+        return
+    _cp_like(c, "read", "create", None)
+
+
+def m_ln(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("create", "read"))
+            c.facts.symlinks.append((None, None))
+        return
+    opts, operands = p
+    target_dir = opts.get("target_directory")
+    if target_dir is None and len(operands) == 1:
+        pairs = [(operands[0], operands[0].rstrip("/").rsplit("/", 1)[-1])]
+    elif target_dir is not None:
+        pairs = [(t, str(target_dir).rstrip("/") + "/" + t.rstrip("/").rsplit("/", 1)[-1]) for t in operands]
+    elif len(operands) == 2:
+        pairs = [(operands[0], operands[1])]
+    else:
+        pairs = [(t, operands[-1].rstrip("/") + "/" + t.rstrip("/").rsplit("/", 1)[-1]) for t in operands[:-1]]
+    symbolic = bool(opts.get("symbolic") or opts.get("symbolic_link"))
+    for target, link in pairs:
+        c.fx("create", link)
+        if symbolic:
+            c.facts.symlinks.append((link, target))
+        else:
+            c.fx("read", target)  # a hard link exposes the target's content under the new name
+
+
+def m_rm(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("delete",))
+        return
+    opts, operands = p
+    c.each("delete", operands, recursive=bool(opts.get("recursive")))
+
+
+def m_rmdir(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("delete",))
+        return
+    opts, operands = p
+    for d in operands:
+        c.fx("delete", d)
+        if opts.get("parents"):
+            parts = d.rstrip("/").split("/")
+            for i in range(len(parts) - 1, 0, -1):
+                if parts[:i] != [""]:
+                    c.fx("delete", "/".join(parts[:i]))
+
+
+def m_touch(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("create",))
+        return
+    opts, operands = p
+    if opts.get("reference"):
+        c.fx("stat", str(opts["reference"]))
+    c.each("create", operands)
+
+
+def m_truncate(c: Call) -> None:
+    m_touch(c)
+
+
+def m_mktemp(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("create",))
+        return
+    opts, operands = p
+    if opts.get("dry_run"):
+        return
+    template = operands[0] if operands else "tmp.XXXXXXXXXX"
+    tmpdir = opts.get("tmpdir")
+    if "/" in template and not tmpdir and not opts.get("t"):
+        c.fx("create", template)
+        return
+    # with no -p, mktemp uses $TMPDIR, which only the run knows (default /tmp)
+    base = str(tmpdir) if isinstance(tmpdir, str) and tmpdir else None
+    c.fx("create", base.rstrip("/") + "/" + template if base else None)
+
+
+def m_split(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("read", "create"))
+        return
+    opts, operands = p
+    if operands:
+        c.fx("read", operands[0])
+    prefix = operands[1] if len(operands) > 1 else "x"
+    c.fx("create", prefix + "aa")
+    if opts.get("filter"):
+        c.facts.scripts.append(str(opts["filter"]))
+
+
+def m_csplit(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("read", "create"))
+        return
+    opts, operands = p
+    if operands:
+        c.fx("read", operands[0])
+    c.fx("create", str(opts.get("prefix") or "xx") + "00")
+
+
+def m_tee(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("create",))
+        return
+    c.each("create", p[1])
+
+
+_SUFFIX = {"gzip": ".gz", "bzip2": ".bz2", "xz": ".xz"}
+
+
+def m_compress(c: Call) -> None:
+    """gzip/bzip2/xz and their un-/cat forms: read each file, write the (de)compressed one next to
+    it and remove the original, unless -c/-k/-t."""
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("read", "create", "delete"))
+        return
+    opts, operands = p
+    family = _SPEC_ALIASES.get(c.name, c.name)
+    suffix = str(opts.get("suffix") or _SUFFIX.get(family, ".gz"))
+    to_stdout = opts.get("stdout") or c.name.endswith("cat") or opts.get("test")
+    decompress = opts.get("decompress") or c.name.startswith("gun") or c.name.startswith("un") \
+        or c.name.startswith("bun")
+    recursive = bool(opts.get("recursive"))
+    for f in operands:
+        c.fx("read", f, recursive=recursive)
+        if to_stdout:
+            continue
+        out = (f[: -len(suffix)] if f.endswith(suffix) else None) if decompress else f + suffix
+        c.fx("create", f if recursive else out, recursive=recursive)
+        if not opts.get("keep"):
+            c.fx("delete", f, recursive=recursive)
+
+
+def m_hashsum(c: Call) -> None:
+    args = [a for a in c.args]
+    if any(a is None for a in args):
+        _unknown(c, ("read",))
+        return
+    files = [a for a in args if a is not None and (not a.startswith("-") or a == "-")]
+    check = any(a is not None and (a in ("-c", "--check") or (a.startswith("-") and not a.startswith("--")
+                                                               and "c" in a)) for a in args)
+    c.each("read", files)
+    if check:
+        c.fx("read", None)  # the files named inside the checksum list
+
+
+def m_patch(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("read", "create"))
+        return
+    opts, operands = p
+    if opts.get("input"):
+        c.fx("read", str(opts["input"]))
+    if opts.get("dry_run"):
+        c.each("read", operands[:1])
+        return
+    if operands:
+        c.fx("create", operands[0])
+    else:
+        c.fx("create", None)  # the files the patch names
+    if opts.get("output"):
+        c.fx("create", str(opts["output"]))
+
+
+def m_tar(c: Call) -> None:
+    args = c.args
+    if c.dynamic or not args:
+        _unknown(c, ("read", "create", "list"))
+        return
+    first, rest = args[0] or "", [a or "" for a in args[1:]]
+    words: list[str] = []
+    if first and not first.startswith("-"):
+        words = ["-" + ch for ch in first]  # old style: `tar xzf a.tar`
+    else:
+        rest = [first, *rest]
+    mode = ""
+    archive: str | None = None
+    directory: str | None = None
+    operands: list[str] = []
+    tokens = words + rest
+    values_for = set("fCTX")
+    i = 0
+    pending: list[str] = []
+    while i < len(tokens):
+        t = tokens[i]
+        i += 1
+        if t.startswith("--"):
+            name, eq, value = t[2:].partition("=")
+            if name in ("file", "directory", "files-from", "exclude-from") and not eq and i < len(tokens):
+                value = tokens[i]
+                i += 1
+            if name == "file":
+                archive = value
+            elif name == "directory":
+                directory = value
+            elif name in ("files-from", "exclude-from"):
+                c.fx("read", value)
+                c.fx("read", None)
+            elif name in ("create", "extract", "get", "list", "append", "update", "diff", "compare"):
+                mode = {"get": "x", "extract": "x", "create": "c", "list": "t", "append": "r", "update": "u"}.get(name, "d")
+            continue
+        if t.startswith("-") and len(t) > 1:
+            for j, ch in enumerate(t[1:]):
+                if ch in "cxtruAd":
+                    mode = mode or ch
+                if ch in values_for:
+                    value = t[j + 2:] if t[j + 2:] else (tokens[i] if i < len(tokens) else "")
+                    if not t[j + 2:]:
+                        i += 1
+                    pending.append(ch + value)
+                    break
+            continue
+        operands.append(t)
+    for item in pending:
+        ch, value = item[0], item[1:]
+        if ch == "f":
+            archive = value
+        elif ch == "C":
+            directory = value
+        else:
+            c.fx("read", value)
+            c.fx("read", None)
+    base = directory.rstrip("/") + "/" if directory else ""
+    if mode in ("c", "r", "u", "A"):
+        if archive:
+            c.fx("create", archive)
+        c.each("read", [p if p.startswith("/") else base + p for p in operands], recursive=True)
+    elif mode in ("x",):
+        if archive:
+            c.fx("read", archive)
+        c.fx("create", directory or ".", recursive=True)
+        c.facts.copies.append(((None,), directory or "."))
+    else:
+        if archive:
+            c.fx("read", archive)
+        if mode == "d":
+            c.fx("read", directory or ".", recursive=True)
+
+
+def m_zip(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("read", "create"))
+        return
+    opts, operands = p
+    if operands:
+        c.fx("create", operands[0])
+        c.each("read", operands[1:], recursive=bool(opts.get("recurse_paths")))
+
+
+def m_unzip(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("read", "create"))
+        return
+    opts, operands = p
+    if operands:
+        c.fx("read", operands[0])
+    if not any(opts.get(k) for k in ("l", "v", "t", "p", "c", "z")):
+        dest = str(opts.get("d") or ".")
+        c.fx("create", dest, recursive=True)
+        c.facts.copies.append(((None,), dest))
+
+
+def m_date(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("read",))
+        return
+    opts = p[0]
+    if opts.get("reference"):
+        c.fx("stat", str(opts["reference"]))
+    if opts.get("file"):
+        c.fx("read", str(opts["file"]))
+
+
+def m_ls(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("list",))
+        return
+    opts, operands = p
+    action = "stat" if opts.get("directory") else "list"
+    c.each(action, operands or ["."], recursive=bool(opts.get("recursive")))
+
+
+def m_diff(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("read",))
+        return
+    opts, operands = p
+    c.each("read", operands, recursive=bool(opts.get("recursive")))
+    for k in ("from_file", "to_file", "exclude_from"):
+        if opts.get(k):
+            c.fx("read", str(opts[k]))
+    if opts.get("output"):
+        c.fx("create", str(opts["output"]))
+
+
+def m_file(c: Call) -> None:
+    p = c.parse()
+    if p is None:
+        if c.dynamic:
+            _unknown(c, ("read",))
+        return
+    opts, operands = p
+    c.each("read", operands)
+    if opts.get("files_from"):
+        c.fx("read", str(opts["files_from"]))
+        c.fx("read", None)
+
+
+def m_tree(c: Call) -> None:
+    if c.dynamic:
+        _unknown(c, ("list",))
+        return
+    takes_value = {"-L", "-P", "-I", "-o", "--filelimit", "--timefmt", "--charset"}
+    operands: list[str] = []
+    args = [a or "" for a in c.args]
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "-o" and i + 1 < len(args):
+            c.fx("create", args[i + 1])
+        if a in takes_value:
+            i += 2
+            continue
+        if not a.startswith("-") or a == "-":
+            operands.append(a)
+        i += 1
+    c.each("list", operands or ["."], recursive=True)
+
+
+def m_which(c: Call) -> None:
+    return None  # stats PATH entries, which the policy always allows
+
+
+# ------------------------------------------------------------ registry
+
+
+MODELS: dict[str, Callable[[Call], None]] = {}
+
+
+def _register(names: str, fn: Callable[[Call], None]) -> None:
+    for n in names.split():
+        MODELS[n] = fn
+
+
+_register("cat tac head tail wc rev nl cut paste fold fmt expand unexpand pr od hexdump strings base64 base32 "
+          "basenc cksum sum tsort column join comm cmp sdiff diff3 bc dc", _read_operands)
+_register("numfmt factor tr expr seq yes sleep printenv whoami id groups hostname uname nproc tty clear logname "
+          "users arch uptime stty tput getconf mesg whatis man basename dirname pathchk cal echo printf true false "
+          "kill pwd sync", _no_files)
+_register("stat readlink realpath df", _stat_operands)
+_register("du", _list_tree)
+_register("sort", _with_outputs("output"))
+_register("shuf", _with_outputs("output"))
+_register("iconv", _with_outputs("output"))
+_register("uniq xxd", _in_out)
+_register("md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum", m_hashsum)
+_register("cp", m_cp)
+_register("mv", m_mv)
+_register("install", m_install)
+_register("ln", m_ln)
+_register("rm", m_rm)
+_register("shred", _writes("write"))
+_register("rmdir", m_rmdir)
+_register("mkdir mkfifo", _writes("create"))
+_register("touch", m_touch)
+_register("truncate", m_truncate)
+_register("chmod", _writes("chmod", first_is_not_path=True, recursive_key="recursive"))
+_register("chown chgrp", _writes("chmod", first_is_not_path=True, recursive_key="recursive"))
+_register("mktemp", m_mktemp)
+_register("split", m_split)
+_register("csplit", m_csplit)
+_register("tee", m_tee)
+_register("gzip gunzip zcat bzip2 bunzip2 bzcat xz unxz xzcat", m_compress)
+_register("patch", m_patch)
+_register("tar", m_tar)
+_register("zip", m_zip)
+_register("unzip", m_unzip)
+_register("date", m_date)
+_register("ls dir vdir", m_ls)
+_register("diff", m_diff)
+_register("file", m_file)
+_register("tree", m_tree)
+_register("which", m_which)
+
+# commands whose purpose is changing files: listed by `help` as needing remediation mode
+WRITERS = words(
+    "cp mv install ln rm shred rmdir mkdir mkfifo touch truncate chmod chown chgrp mktemp split csplit tee "
+    "gzip gunzip bzip2 bunzip2 xz unxz patch tar zip unzip"
+)
+
+
+def writes_files(name: str) -> bool:
+    return name in WRITERS
+
+
+def model(name: str, args: Sequence[Arg]) -> Facts | None:
+    """The facts for a registry command, or None when it has no model (a custom command)."""
+    from . import check_wrappers  # wrappers and programs with their own languages
+
+    fn = MODELS.get(name) or check_wrappers.MODELS.get(name)
+    if fn is None:
+        return None
+    call = Call(name, args)
+    fn(call)
+    return call.facts
+
+
+def spec_options(spec: CommandSpec) -> dict[str, Any]:
+    """Short and long option names of a spec that take a value (for wrappers' own parsing)."""
+    out: dict[str, Any] = {}
+    for o in spec.opts:
+        if o.arg == "required":
+            if o.short:
+                out["-" + o.short] = o
+            if o.long:
+                out["--" + o.long] = o
+    return out

@@ -1,0 +1,585 @@
+"""Policy: what a script may do, decided in one place for the executor, the Vfs and the network.
+
+A `Policy` is pure data plus rule matching:
+
+- **commands**: an allow list and a deny list (deny wins). No allow list means every command. The
+  shell's own builtins (`cd`, `echo`, `export`, `eval`, ...) are implicitly allowed because whatever
+  they reach goes back through a gate; a deny list entry still refuses them. Functions defined by
+  the script need no allow-list entry (their bodies are decided command by command), but a denied
+  name is refused whatever it resolves to. A command given by path (`/bin/cat`) is decided by its
+  base name.
+- **paths**: grants such as `/data:ro` and `/workspace:rw`. The last `:ro`/`:rw` is the mode (no
+  suffix means `ro`); the most specific grant covering a canonical path decides; when the same path
+  is granted twice, `ro` wins (a read-only alias never widens writes). With grants, a path no grant
+  covers is denied. `paths=None` means no path restriction. Always allowed: `/dev` (in-memory
+  devices; writes too, in every mode), and `stat` of the directories above a grant and of the
+  command directories (so `cd`, `[ -d ]` and command lookup work).
+- **mode**: `read-only` refuses every write-like action (write, create, delete, rename, chmod,
+  link); `remediation` allows them where a `:rw` grant covers the path (or everywhere without
+  grants). `mode=None` becomes `read-only` when real host directories are mounted and `remediation`
+  for a memory-only sandbox (`Policy.effective(vfs)`).
+- **decide**: a host callback `decide(Action) -> Decision | bool | (bool, reason) | None` consulted
+  for every action the static rules allow (a static denial is final): `shell:exec` (argv after
+  expansion, sub-commands included), `fs:<action>` (canonical path), `http:request` (method, URL)
+  and `net:connect`. `None` abstains (allow); an exception denies (fail closed).
+
+A `Gate` binds a policy to a run's audit `Recorder` and hands out the hooks:
+`gate.command` (Runtime.command_gate), `gate.fs` (Vfs.gate), `gate.net`/`gate.net_audit`
+(NetworkConfig.gate/audit, see `attach_network`). Every decision is recorded as an audit event.
+
+Wiring the interpreter must add (the executor, builtins and net are not owned here):
+1. First word: after expanding ONLY the command-name word, before expanding other words,
+   assignments or redirections, the executor calls `gate.command_name(name, kind)` (kind:
+   "function" | "builtin" | "command" | "script" | "shell" | "" unknown) and on a message prints
+   `bash: NAME: <message>` and returns 126. Then, after full expansion, `dispatch()` calls
+   `gate.command(argv, kind)` (decide sees the full argv there).
+2. `dispatch()` passes the kind it resolved to the gate; `exec CMD` and `builtin NAME` must go
+   through the gate too (today `exec` calls run_external directly and `builtin` calls the builtin
+   directly, so neither is gated).
+3. Command events: `rec = runtime.audit` (a `Recorder`); `cid = rec.command_start(argv, kind)`
+   before running, `rec.command_end(cid, status)` after (also for refused commands).
+4. `type`, `command -v/-V`, `which` and `hash` report a command `gate.visible(name)` is False for as
+   not found; the `help` builtin without arguments prints `gate.help_text()` (available now,
+   needing remediation mode, denied).
+5. Vfs: gate before existence checks everywhere (today `stat`/`open` of a missing file in a denied
+   directory report ENOENT, which reveals what exists and lets a denied path go un-refused);
+   `link(src, dst)` gates `("read", src)` too (a hard link can expose a denied file); `readlink`
+   gates `("stat", path)`; running a script file gates `("exec", path)` and `source` gates
+   `("source", path)`.
+6. Network: `Bash(network=cfg)` passes `gate.attach_network(cfg)` to the commands so curl/wget
+   decisions reach `decide` and the audit log.
+"""
+
+from __future__ import annotations
+
+import errno
+import tomllib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .audit import DECISION, Recorder
+
+READ_ONLY = "read-only"
+REMEDIATION = "remediation"
+MODES = (READ_ONLY, REMEDIATION)
+
+# the Vfs actions; "exec"/"source" are the reads of a script file that is run or sourced
+READ_ACTIONS = frozenset({"read", "list", "stat", "exec", "source"})
+WRITE_ACTIONS = frozenset({"write", "create", "delete", "rename", "chmod", "link"})
+FS_ACTIONS = READ_ACTIONS | WRITE_ACTIONS
+
+# where commands are looked up: `stat` there is always allowed so lookup works under grants
+COMMAND_DIRS = ("/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin")
+DEVICES = "/dev"
+HOST_FSTYPES = frozenset({"overlay", "hostfs"})
+
+# rule ids: stable strings for messages, audit events and tests
+RULE_DENY = "commands.deny"
+RULE_ALLOW = "commands.allow"
+RULE_ALL = "commands.all"
+RULE_BUILTIN = "commands.builtin"
+RULE_FUNCTION = "commands.function"
+RULE_NO_GRANT = "paths.no-grant"
+RULE_RO_GRANT = "paths.read-only"
+RULE_GRANT = "paths.grant"
+RULE_NO_PATHS = "paths.unrestricted"
+RULE_READ_ONLY = "mode.read-only"
+RULE_IMPLICIT = "paths.implicit"
+RULE_DECIDE = "decide"
+RULE_DECIDE_ERROR = "decide.error"
+
+
+class PolicyError(ValueError):
+    """A policy that cannot be built (bad TOML, unknown mode, malformed grant)."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    allowed: bool
+    rule: str
+    reason: str = ""
+
+    @staticmethod
+    def allow(rule: str, reason: str = "") -> Decision:
+        return Decision(True, rule, reason)
+
+    @staticmethod
+    def deny(rule: str, reason: str = "") -> Decision:
+        return Decision(False, rule, reason)
+
+
+@dataclass(frozen=True)
+class Action:
+    """What `decide` is asked about. kind: `shell:exec`, `fs:read` (etc.), `http:request`,
+    `net:connect`; target: the command name, canonical path or URL. `dry_run` is True when the
+    static check asks (nothing will happen)."""
+
+    kind: str
+    target: str
+    argv: tuple[str, ...] = ()
+    method: str = ""
+    url: str = ""
+    dry_run: bool = False
+
+    @property
+    def path(self) -> str:
+        return self.target if self.kind.startswith("fs:") else ""
+
+
+DecideResult = Decision | bool | tuple[bool, str] | None
+Decide = Callable[[Action], DecideResult]
+
+
+def normpath(path: str) -> str:
+    """Lexical normalisation of an absolute path (`//`, `.`, `..`, trailing `/`)."""
+    parts: list[str] = []
+    for piece in path.split("/"):
+        if piece in ("", "."):
+            continue
+        if piece == "..":
+            if parts:
+                parts.pop()
+            continue
+        parts.append(piece)
+    return "/" + "/".join(parts)
+
+
+def under(path: str, root: str) -> bool:
+    """`path` is `root` or inside it (both normalised)."""
+    return root == "/" or path == root or path.startswith(root + "/")
+
+
+@dataclass(frozen=True)
+class PathGrant:
+    path: str
+    writable: bool
+
+    @staticmethod
+    def parse(spec: str) -> PathGrant:
+        head, sep, tail = spec.rpartition(":")
+        writable = False
+        if sep and tail in ("ro", "rw"):
+            spec, writable = head, tail == "rw"
+        if not spec.startswith("/"):
+            raise PolicyError(f"path grant '{spec}': expected an absolute path with an optional :ro or :rw")
+        if "\0" in spec:
+            raise PolicyError("path grant: NUL byte in path")
+        return PathGrant(normpath(spec), writable)
+
+    @property
+    def spec(self) -> str:
+        return f"{self.path}:{'rw' if self.writable else 'ro'}"
+
+
+def _names(value: Iterable[str] | str | None) -> frozenset[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = split_list(value)
+    return frozenset(v.strip() for v in value if v.strip())
+
+
+def split_list(text: str) -> list[str]:
+    """`a,b c` -> [a, b, c]: the environment variable form."""
+    return [p for p in text.replace(",", " ").split() if p]
+
+
+class Policy:
+    """See the module docstring. `commands` is None (all), a list (allow list; `*` means all), or a
+    mapping/`{"allow": [...], "deny": [...]}`; `deny` adds to the deny list."""
+
+    def __init__(
+        self,
+        commands: Iterable[str] | Mapping[str, Iterable[str]] | None = None,
+        paths: Iterable[str | PathGrant] | None = None,
+        mode: str | None = None,
+        decide: Decide | None = None,
+        *,
+        deny: Iterable[str] = (),
+        name: str = "policy",
+        implicit_builtins: bool = True,
+    ) -> None:
+        allow: frozenset[str] | None
+        denied = set(_names(deny) or ())
+        if commands is None:
+            allow = None
+        elif isinstance(commands, Mapping):
+            unknown = set(commands) - {"allow", "deny"}
+            if unknown:
+                raise PolicyError(f"commands: unknown key(s) {', '.join(sorted(unknown))}")
+            allow = _names(commands.get("allow"))
+            denied |= _names(commands.get("deny")) or set()
+        else:
+            allow = _names(commands)
+        if allow is not None and "*" in allow:
+            allow = None
+        if mode is not None and mode not in MODES:
+            raise PolicyError(f"mode must be one of {', '.join(MODES)}, not '{mode}'")
+        self.allow = allow
+        self.deny = frozenset(denied)
+        self.grants: tuple[PathGrant, ...] | None = None
+        if paths is not None:
+            self.grants = tuple(g if isinstance(g, PathGrant) else PathGrant.parse(g) for g in paths)
+        self.mode = mode
+        self.decide = decide
+        self.name = name
+        self.implicit_builtins = implicit_builtins
+
+    def __repr__(self) -> str:
+        return (f"Policy(name={self.name!r}, allow={sorted(self.allow) if self.allow is not None else None}, "
+                f"deny={sorted(self.deny)}, paths={self.path_specs()}, mode={self.mode!r})")
+
+    # ------------------------------------------------------------ building
+
+    def replace(self, **changes: Any) -> Policy:
+        fields: dict[str, Any] = {
+            "commands": {"allow": self.allow if self.allow is not None else ["*"], "deny": self.deny},
+            "paths": self.grants, "mode": self.mode, "decide": self.decide, "name": self.name,
+            "implicit_builtins": self.implicit_builtins,
+        }
+        fields.update(changes)
+        return Policy(**fields)
+
+    def effective(self, vfs: object | None) -> Policy:
+        """This policy with `mode=None` settled for a filesystem: read-only when real host
+        directories are mounted, remediation otherwise."""
+        if self.mode is not None:
+            return self
+        return self.replace(mode=READ_ONLY if mounts_host(vfs) else REMEDIATION)
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], decide: Decide | None = None) -> Policy:
+        """From the TOML layout:
+
+            name = "agent"
+            mode = "read-only"              # or "remediation"
+            paths = ["/data:ro", "/workspace:rw"]
+            [commands]
+            allow = ["cat", "grep", "ls"]   # or `commands = [...]` for an allow list
+            deny = ["rm"]
+        """
+        known = {"name", "mode", "paths", "commands", "implicit_builtins"}
+        unknown = set(data) - known
+        if unknown:
+            raise PolicyError(f"unknown policy key(s): {', '.join(sorted(unknown))}")
+        commands = data.get("commands")
+        if commands is not None and not isinstance(commands, list | dict):
+            raise PolicyError("commands: expected a list (allow list) or a table with allow/deny")
+        paths = data.get("paths")
+        if isinstance(paths, dict):  # [paths] grants = [...] / ro = [...] / rw = [...]
+            specs = list(paths.get("grants", []))
+            specs += [f"{p}:ro" for p in paths.get("ro", [])] + [f"{p}:rw" for p in paths.get("rw", [])]
+            paths = specs
+        if paths is not None and not (isinstance(paths, list) and all(isinstance(p, str) for p in paths)):
+            raise PolicyError("paths: expected a list of grants such as \"/data:ro\"")
+        mode = data.get("mode")
+        if mode is not None and not isinstance(mode, str):
+            raise PolicyError("mode: expected a string")
+        return cls(commands, paths, mode, decide, name=str(data.get("name", "policy")),
+                   implicit_builtins=bool(data.get("implicit_builtins", True)))
+
+    @classmethod
+    def from_toml(cls, text: str | bytes, decide: Decide | None = None) -> Policy:
+        """Parse a policy file's text (the caller reads the file: sandbash opens no host file)."""
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise PolicyError(f"policy file: {e}") from None
+        return cls.from_mapping(data, decide)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str], base: Policy | None = None) -> Policy | None:
+        """`SANDBASH_ALLOWED_COMMANDS`, `SANDBASH_DENIED_COMMANDS` (comma or space separated),
+        `SANDBASH_ALLOWED_PATHS` (comma separated grants), `SANDBASH_MODE`; each one set overrides
+        the same part of `base`. None when none is set and there is no base."""
+        allow = environ.get("SANDBASH_ALLOWED_COMMANDS")
+        deny = environ.get("SANDBASH_DENIED_COMMANDS")
+        paths = environ.get("SANDBASH_ALLOWED_PATHS")
+        mode = environ.get("SANDBASH_MODE")
+        if allow is None and deny is None and paths is None and mode is None:
+            return base
+        policy = base or cls()
+        changes: dict[str, Any] = {}
+        if allow is not None or deny is not None:
+            changes["commands"] = {
+                "allow": split_list(allow) if allow is not None else
+                (policy.allow if policy.allow is not None else ["*"]),
+                "deny": split_list(deny) if deny is not None else policy.deny,
+            }
+        if paths is not None:
+            changes["paths"] = [p.strip() for p in paths.split(",") if p.strip()]
+        if mode is not None:
+            changes["mode"] = mode.strip() or None
+        return policy.replace(**changes)
+
+    # ------------------------------------------------------------ static rules
+
+    def path_specs(self) -> list[str] | None:
+        return None if self.grants is None else [g.spec for g in self.grants]
+
+    def restricts_fs(self) -> bool:
+        """Whether file operations can be refused at all (else the check skips them)."""
+        return self.grants is not None or self.mode == READ_ONLY or self.decide is not None
+
+    def command_decision(self, name: str, kind: str = "") -> Decision:
+        """The static rules for a command name (argv[0]); kind as the executor resolved it."""
+        base = name.rsplit("/", 1)[-1] if "/" in name else name
+        for n in {name, base}:
+            if n in self.deny:
+                return Decision.deny(RULE_DENY, f"{n} is on the deny list")
+        if self.allow is None:
+            return Decision.allow(RULE_ALL)
+        if name in self.allow or base in self.allow:
+            return Decision.allow(RULE_ALLOW)
+        if kind == "function":
+            return Decision.allow(RULE_FUNCTION)
+        if self.implicit_builtins and kind in ("", "builtin") and is_builtin(name):
+            return Decision.allow(RULE_BUILTIN)
+        return Decision.deny(RULE_ALLOW, f"{base} is not on the allow list")
+
+    def path_decision(self, action: str, path: str) -> Decision:
+        """The static rules for a file action on a canonical path."""
+        if action not in FS_ACTIONS:
+            return Decision.deny(RULE_NO_GRANT, f"unknown file action {action}")
+        path = normpath(path)
+        if under(path, DEVICES):
+            return Decision.allow(RULE_IMPLICIT, "device")
+        writing = action in WRITE_ACTIONS
+        if writing and self.mode == READ_ONLY:
+            return Decision.deny(RULE_READ_ONLY, "read-only mode refuses every write")
+        if self.grants is None:
+            return Decision.allow(RULE_NO_PATHS)
+        grant = self.grant_for(path)
+        if grant is None:
+            if action == "stat" and (path in COMMAND_DIRS or any(under(g.path, path) for g in self.grants)):
+                return Decision.allow(RULE_IMPLICIT, "directory above a grant")
+            return Decision.deny(RULE_NO_GRANT, f"no grant covers {path}")
+        if writing and not grant.writable:
+            return Decision.deny(RULE_RO_GRANT, f"{grant.spec} is read-only")
+        return Decision.allow(RULE_GRANT, grant.spec)
+
+    def grant_for(self, path: str) -> PathGrant | None:
+        best: PathGrant | None = None
+        for g in self.grants or ():
+            if under(path, g.path):
+                if best is None or len(g.path) > len(best.path) or (g.path == best.path and not g.writable):
+                    best = g
+        return best
+
+    def ask(self, action: Action, static: Decision) -> Decision:
+        """The final decision: a static denial stands; otherwise `decide` may deny."""
+        if not static.allowed or self.decide is None:
+            return static
+        try:
+            answer = self.decide(action)
+        except Exception as e:  # a failing host callback must not open the gate
+            return Decision.deny(RULE_DECIDE_ERROR, f"decide raised {type(e).__name__}: {e}")
+        return _coerce(answer, static)
+
+    def writes_need_remediation(self) -> bool:
+        return self.mode == READ_ONLY
+
+    def allowed_summary(self) -> str:
+        """The line a refusal prints after the message: what is allowed."""
+        if self.allow is None:
+            if self.deny:
+                return "denied commands: " + _short(sorted(self.deny)) + " (all other commands are allowed)"
+            return "all commands are allowed"
+        allowed = sorted(self.allow - self.deny)
+        tail = " (and the shell builtins)" if self.implicit_builtins else ""
+        return "allowed commands: " + (_short(allowed) if allowed else "none") + tail
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "mode": self.mode,
+            "allow": sorted(self.allow) if self.allow is not None else None,
+            "deny": sorted(self.deny),
+            "paths": self.path_specs(),
+            "decide": self.decide is not None,
+        }
+
+
+def _short(names: Sequence[str], limit: int = 60) -> str:
+    if len(names) <= limit:
+        return ", ".join(names)
+    return ", ".join(names[:limit]) + f", ... ({len(names) - limit} more)"
+
+
+def _coerce(answer: DecideResult, static: Decision) -> Decision:
+    if answer is None:
+        return static
+    if isinstance(answer, Decision):
+        return answer
+    if isinstance(answer, bool):
+        return Decision(answer, RULE_DECIDE if not answer else static.rule)
+    if isinstance(answer, tuple) and len(answer) == 2:
+        ok, reason = answer
+        return Decision(bool(ok), RULE_DECIDE, str(reason))
+    if isinstance(answer, str) and answer in ("allow", "deny"):
+        return Decision(answer == "allow", RULE_DECIDE)
+    return Decision.deny(RULE_DECIDE_ERROR, f"decide returned {answer!r}")
+
+
+def is_builtin(name: str) -> bool:
+    from .builtins import BUILTINS
+
+    return name in BUILTINS
+
+
+def mounts_host(vfs: object | None) -> bool:
+    """Whether a Vfs (or backend) shows real host directories."""
+    if vfs is None:
+        return False
+    mounts = getattr(vfs, "mounts", None)
+    if callable(mounts):
+        return any(m.fstype in HOST_FSTYPES for m in mounts())
+    return getattr(vfs, "fstype", "") in HOST_FSTYPES
+
+
+def refusal_message(policy: Policy, decision: Decision) -> str:
+    """What follows `bash: NAME: ` when a command is refused (second line: what is allowed)."""
+    reason = f" ({decision.reason})" if decision.rule in (RULE_DECIDE, RULE_DECIDE_ERROR) and decision.reason else ""
+    return f"policy denied this command [policy: {decision.rule}]{reason}\n{policy.allowed_summary()}"
+
+
+# ------------------------------------------------------------ the gate
+
+
+class Gate:
+    """A policy bound to the audit of the current run; hands out the hooks. One Gate serves one
+    `Bash`; `recorder` is switched per run (concurrent runs on one Bash share it)."""
+
+    def __init__(self, policy: Policy, recorder: Recorder | None = None) -> None:
+        self.policy = policy
+        self.recorder = recorder
+
+    # -- commands
+
+    def command(self, argv: list[str], kind: str = "") -> str | None:
+        """The Runtime's command gate: None to run, else the refusal message."""
+        if not argv:
+            return None
+        name = argv[0]
+        policy = self.policy
+        static = policy.command_decision(name, kind)
+        decision = policy.ask(Action("shell:exec", name, tuple(argv)), static)
+        self._record("shell:exec", name, decision, argv=argv)
+        return None if decision.allowed else refusal_message(policy, decision)
+
+    def command_name(self, name: str, kind: str = "") -> str | None:
+        """The first-word check (static rules only: argv is not expanded yet). Records refusals
+        only: the full check that follows records the allowed case."""
+        decision = self.policy.command_decision(name, kind)
+        if decision.allowed:
+            return None
+        self._record("shell:exec", name, decision, argv=[name])
+        return refusal_message(self.policy, decision)
+
+    def visible(self, name: str, kind: str = "") -> bool:
+        """Whether discovery (`type`, `command -v`, `which`, `hash`, `help`) shows `name`."""
+        return self.policy.command_decision(name, kind).allowed
+
+    # -- files
+
+    def fs(self, action: str, path: str) -> None:
+        """The Vfs gate: raises FsError(EACCES) to refuse."""
+        policy = self.policy
+        static = policy.path_decision(action, path)
+        decision = policy.ask(Action(f"fs:{action}", path), static)
+        self._record(f"fs:{action}", path, decision)
+        if not decision.allowed:
+            from .vfs.errors import FsError
+
+            raise FsError(errno.EACCES, path)
+
+    # -- network
+
+    def net(self, action: str, url: str) -> bool:
+        """NetworkConfig.gate: action is `http:METHOD` (or `net:connect`)."""
+        kind, _, method = action.partition(":")
+        if kind == "http":
+            act = Action("http:request", url, method=method.upper(), url=url)
+        else:
+            act = Action(action, url, url=url)
+        decision = self.policy.ask(act, Decision.allow(RULE_ALL, "network allow-list applies"))
+        self._record(act.kind, url, decision, method=act.method)
+        return decision.allowed
+
+    def net_audit(self, event: Mapping[str, object]) -> None:
+        """NetworkConfig.audit: the client's request outcome, as a `net` event."""
+        if self.recorder is not None:
+            self.recorder.emit("net", **{str(k): v for k, v in event.items()})
+
+    def attach_network(self, config: Any) -> Any:
+        """A NetworkConfig whose gate and audit also go through this policy (existing hooks kept)."""
+        import dataclasses
+
+        old_gate = config.gate
+        old_audit = config.audit
+
+        def gate(action: str, url: str) -> bool:
+            return self.net(action, url) and (old_gate is None or bool(old_gate(action, url)))
+
+        def audit(event: Mapping[str, object]) -> None:
+            self.net_audit(event)
+            if old_audit is not None:
+                old_audit(event)
+
+        return dataclasses.replace(config, gate=gate, audit=audit)
+
+    # -- help
+
+    def listing(self, names: Iterable[str]) -> tuple[list[str], list[str], list[str]]:
+        """(available now, needing remediation mode, denied) among `names`."""
+        from .check_models import writes_files  # the command models know which commands write
+
+        available: list[str] = []
+        remediation: list[str] = []
+        denied: list[str] = []
+        for n in sorted(set(names)):
+            if not self.visible(n):
+                denied.append(n)
+            elif self.policy.writes_need_remediation() and writes_files(n):
+                remediation.append(n)
+            else:
+                available.append(n)
+        return available, remediation, denied
+
+    def help_text(self, names: Iterable[str] | None = None) -> str:
+        if names is None:
+            from .commands import registry
+
+            names = registry.names()
+        available, remediation, denied = self.listing(names)
+        lines = ["Commands available: " + (" ".join(available) or "none")]
+        if remediation:
+            lines.append("Commands needing remediation mode: " + " ".join(remediation))
+        if denied:
+            lines.append("Commands denied by policy: " + " ".join(denied))
+        return "\n".join(lines) + "\n"
+
+    # -- audit
+
+    def _record(self, action: str, target: str, decision: Decision, argv: Sequence[str] | None = None,
+                method: str = "") -> None:
+        rec = self.recorder
+        if rec is None or not rec.wants_decision(decision.allowed):
+            return
+        fields: dict[str, Any] = {
+            "action": action,
+            "target": target,
+            "decision": "allow" if decision.allowed else "deny",
+            "rule": decision.rule,
+            "policy": self.policy.name,
+        }
+        if decision.reason:
+            fields["reason"] = decision.reason
+        if argv is not None:
+            fields["argv"] = rec.redact(argv)
+        if method:
+            fields["method"] = method
+        rec.emit(DECISION, **fields)
