@@ -125,6 +125,8 @@ class _FieldCutter:
         return idx
 
     def cut(self, lines: list[bytes], eol: bytes) -> list[bytes]:
+        if len(self.ranges) == 1 and self.ranges[0][0] == self.ranges[0][1]:
+            return self._one_field(lines, eol, self.ranges[0][0])
         out: list[bytes] = []
         d = self.delim
         od = self.out_delim
@@ -135,6 +137,25 @@ class _FieldCutter:
                 continue
             parts = line.split(d)
             out.append(od.join([parts[i] for i in self.indices(len(parts))]) + eol)
+        return out
+
+
+    def _one_field(self, lines: list[bytes], eol: bytes, k: int) -> list[bytes]:
+        """The common `-f N`: split at most N times and take the N-th piece."""
+        d = self.delim
+        out: list[bytes] = []
+        append = out.append
+        only = self.only
+        for line in lines:
+            parts = line.split(d, k)
+            n = len(parts)
+            if n == 1:
+                if not only:
+                    append(line + eol)
+            elif n >= k:
+                append(parts[k - 1] + eol)
+            else:
+                append(eol)
         return out
 
 

@@ -134,6 +134,9 @@ def cmd_uniq(ctx: Ctx) -> int:
     out = Out(out_stream)
     emit = _Emitter(out, sep, count, repeated, unique, all_rep, group)
     try:
+        if all_rep is None and group is None:
+            _simple(ctx, stream, out, sep, keyfn, count, repeated, unique)
+            return 0
         prev: bytes | None = None
         prev_key: bytes | None = None
         for lines, _tail in split_records(ctx, stream, sep):
@@ -155,6 +158,29 @@ def cmd_uniq(ctx: Ctx) -> int:
         if out_stream is not ctx.stdout:
             out_stream.close()
     return 0
+
+
+def _simple(ctx: Ctx, stream: Stream, out: Out, sep: bytes, keyfn: Callable[[bytes], bytes] | None, count: bool,
+            repeated: bool, unique: bool) -> None:
+    """The common modes (plain, -c, -d, -u) without per-line method calls."""
+    first: bytes | None = None
+    first_key: bytes | None = None
+    n = 0
+
+    def flush() -> None:
+        if first is None or (n > 1 and unique) or (n == 1 and repeated):
+            return
+        out.write((b"%7d " % n + first + sep) if count else first + sep)
+
+    for lines, _tail in split_records(ctx, stream, sep):
+        for line in lines:
+            k = keyfn(line) if keyfn is not None else line
+            if first is not None and k == first_key:
+                n += 1
+                continue
+            flush()
+            first, first_key, n = line, k, 1
+    flush()
 
 
 class _Emitter:
