@@ -205,11 +205,11 @@ def awk_mod(a: float, b: float) -> float:
     try:
         return math.fmod(a, b)
     except ValueError:
-        return math.nan
+        return -math.nan  # the x86 default NaN has its sign bit set: gawk prints -nan
 
 
 def awk_pow(a: float, b: float) -> float:
-    if b == int(b) and abs(b) < 1 << 31 and math.isfinite(a):
+    if math.isfinite(b) and b == int(b) and abs(b) < 1 << 31 and math.isfinite(a):
         # integer powers by repeated squaring, as gawk does
         n = int(b)
         result = 1.0
@@ -231,6 +231,8 @@ def awk_pow(a: float, b: float) -> float:
     except OverflowError:
         return math.inf
     except ValueError:
+        if a == 0 and b < 0:
+            return math.inf
         return -math.nan
 
 

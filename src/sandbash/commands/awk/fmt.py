@@ -19,6 +19,10 @@ _INT_CONV = frozenset("dioxXu")
 _MAX_WIDTH = 1 << 22  # bounds `%*d` with absurd widths
 
 
+class FormatFatal(Exception):
+    """A format gawk refuses outright."""
+
+
 class FormatError(Exception):
     """Not enough arguments; `fmt` and `pos` locate the spec for gawk's diagnostic."""
 
@@ -64,8 +68,8 @@ def parse_format(fmt: str) -> list[Item]:
         j = i
         while j < n and fmt[j].isdigit():
             j += 1
-        if j > i and j < n and fmt[j] == "$":
-            argnum = int(fmt[i:j])
+        if j < n and fmt[j] == "$":
+            argnum = int(fmt[i:j] or "0")  # 0 is reported when formatting
             i = j + 1
         flags = ""
         while i < n and fmt[i] in "-+ #0'":
@@ -136,18 +140,34 @@ def _pad(text: str, width: int | None, left: bool) -> str:
 
 
 def _char(v: Value) -> str:
+    """%c: a number is a character code (a raw byte when it is no valid
+    character); a string gives its first character; nothing gives NUL."""
     if v.__class__ is float or (v.__class__ is Input and looks_numeric(v)):  # type: ignore[arg-type]
         x = _num(v)
         if x != x or x in (math.inf, -math.inf):
-            return ""
+            return "\0"
         code = int(x)
-        if code < 0 or code > 0x10FFFF:
-            return chr(0xDC00 | (code & 0xFF))  # one raw byte, as gawk writes it
-        if 0xD800 <= code < 0xE000:
-            return chr(0xDC00 | (code & 0xFF))
-        return chr(code)
-    s = str(v)
-    return s[:1]
+        wide = code & 0xFFFFFFFF  # a 32-bit wchar_t, as gawk converts it
+        if wide <= 0x10FFFF and not 0xD800 <= wide < 0xE000:
+            return chr(wide)
+        if 0x10FFFF < wide <= 0x7FFFFFFF:
+            return _legacy_utf8(wide)
+        b = code & 0xFF
+        return chr(b) if b < 0x80 else chr(0xDC00 | b)
+    return str(v)[:1] or "\0"
+
+
+def _legacy_utf8(code: int) -> str:
+    """glibc writes code points past U+10FFFF as the old 5- and 6-byte UTF-8
+    forms; they are invalid UTF-8, so they travel as raw bytes."""
+    nbytes = 5 if code < 0x4000000 else 6
+    lead = 0xF8 if nbytes == 5 else 0xFC
+    out = []
+    for _ in range(nbytes - 1):
+        out.append(0x80 | (code & 0x3F))
+        code >>= 6
+    out.append(lead | code)
+    return "".join(chr(0xDC00 | b) for b in reversed(out))
 
 
 def _hexfloat(x: float, spec: Spec) -> str:
@@ -186,37 +206,34 @@ def _integer(x: float, spec: Spec) -> str:
     conv = spec.conv
     if x != x or x in (math.inf, -math.inf):
         return special_str(x)
+    flags = spec.flags
+    unsigned = conv in "oxXu"
+    # C: signs are for signed conversions, `#` for o/x, `0` yields to a precision
+    flags = flags.replace("+", "").replace(" ", "") if unsigned else flags.replace("#", "")
+    if spec.prec is not None:
+        flags = flags.replace("0", "")
     n = int(x)
-    if conv in "oxXu":
+    if unsigned:
         if n < 0:
             if n < -(1 << 63):
                 return _float_fallback(x, spec)
             n += 1 << 64
         elif n >= 1 << 64:
             return _float_fallback(x, spec)
-        if conv == "u":
-            conv = "d"
-    flags = spec.flags
-    if spec.prec is not None:
-        flags = flags.replace("0", "")  # C ignores 0 when a precision is given
     alt = "#" in flags
-    if alt and conv in "oxX":
+    if alt:
         flags = flags.replace("#", "")
+    if spec.prec == 0 and (n == 0 if conv in "di" else x == 0):
+        # C prints no digits for a zero with precision 0 (gawk: unless `#`)
+        return _pad("0" if alt else "", spec.width, "-" in flags)
     pyfmt = "%" + flags + (str(spec.width) if spec.width is not None else "")
     if spec.prec is not None:
         pyfmt += "." + str(spec.prec)
-    if conv == "i":
-        conv = "d"
-    if spec.prec == 0 and n == 0:
-        # C prints nothing for a zero with precision 0
-        body = "0" if alt and conv == "o" else ""
-        return _pad(body, spec.width, "-" in flags)
-    out = (pyfmt + conv) % n
-    if alt and n != 0:
+    out = (pyfmt + ("d" if conv in "iu" else conv)) % n
+    if alt and x != 0 and conv in "oxX":
+        # gawk adds the prefix even to digits that already start with 0
         prefix = "0" if conv == "o" else "0" + conv
-        stripped = out.strip()
-        if not (conv == "o" and stripped.startswith("0")):
-            out = _prefix(out, prefix, stripped, spec)
+        out = _prefix(out, prefix, out.strip(), Spec(flags, spec.width, spec.prec, conv, None, spec.pos))
     return out
 
 
@@ -233,9 +250,10 @@ def _prefix(out: str, prefix: str, stripped: str, spec: Spec) -> str:
 
 def _float_fallback(x: float, spec: Spec) -> str:
     """gawk prints out-of-range values for integer formats with %g."""
-    flags = spec.flags.replace("#", "")
-    pyfmt = "%" + flags + (str(spec.width) if spec.width is not None else "") + "g"
-    return pyfmt % x
+    pyfmt = "%" + spec.flags + (str(spec.width) if spec.width is not None else "")
+    if spec.prec is not None:
+        pyfmt += "." + str(spec.prec)
+    return (pyfmt + "g") % x
 
 
 def _floating(x: float, spec: Spec) -> str:
@@ -300,12 +318,10 @@ def _plan(fmt: str, items: list[Item]) -> Plan | None:
         if isinstance(item, str):
             parts.append(item.replace("%", "%%"))
             continue
-        if item.width == -1 or item.prec == -1 or item.argnum is not None or item.conv not in _FAST_CONV:
+        if item.width == -1 or item.prec == -1 or item.argnum is not None or item.conv not in "sdieEfFgG":
+            return None  # unsigned and %c conversions differ from Python's: the general path does them
+        if item.conv in "di" and ("#" in item.flags or item.prec is not None):
             return None
-        if "#" in item.flags and item.conv in "oxX":
-            return None
-        if item.conv in "dioxXu" and item.prec is not None:
-            return None  # C prints nothing for 0 with precision 0
         conv = {"i": "d", "u": "d"}.get(item.conv, item.conv)
         text = "%" + item.flags + (str(item.width) if item.width is not None else "")
         if item.prec is not None:
@@ -392,6 +408,8 @@ def _format_slow(fmt: str, args: list[Value] | tuple[Value, ...], convfmt: str) 
         if width is not None and width > _MAX_WIDTH:
             width = _MAX_WIDTH
         if spec.argnum is not None:
+            if spec.argnum == 0:
+                raise FormatFatal("argument index with `$' must be > 0")
             idx = spec.argnum - 1
             if idx >= nargs or idx < 0:
                 raise FormatError(fmt, spec.pos)
@@ -415,7 +433,12 @@ def format_one(spec: Spec, arg: Value, convfmt: str) -> str:
             s = s[: spec.prec]
         return _pad(s, spec.width, "-" in spec.flags)
     if conv == "c":
-        return _pad(_char(arg), spec.width, "-" in spec.flags)
+        c = _char(arg)
+        # gawk pads %c by bytes, not characters
+        pad = (spec.width or 0) - len(c.encode("utf-8", "surrogateescape"))
+        if pad <= 0:
+            return c
+        return c + " " * pad if "-" in spec.flags else " " * pad + c
     x = _num(arg)
     if conv in _INT_CONV:
         return _integer(x, spec)

@@ -126,7 +126,7 @@ class Interp(Runtime):
                 try:
                     return fn(x)
                 except (ValueError, OverflowError):
-                    return math.nan
+                    return -math.nan  # as C computes it on x86
 
             return call
 

@@ -19,7 +19,7 @@ from typing import Any
 from ...limits import LimitExceeded
 from ..context import Ctx
 from . import builtins as B
-from .fmt import FastPlan, FormatError, format_values, num2str
+from .fmt import FastPlan, FormatError, FormatFatal, format_values, num2str
 from .io import AwkFatal, IOManager
 from .records import Splitter, fieldwidths_splitter, fpat_splitter, fs_splitter, split_default
 from .regex import Regex, RegexError, compile_regex
@@ -40,7 +40,7 @@ class Runtime:
         self.flds: list[Any] | None = []
         self.splitter: Splitter = split_default  # for the FS in effect
         self.cur_split: Splitter = split_default  # for the current record (str.split on clean input)
-        self.fs_obj: object = " "
+        self.fs_obj: object = None  # the FS value the splitter was made for
         self.fw_obj: object = UNINIT
         self.fpat_obj: object = UNINIT
         self.field_mode = "FS"
@@ -474,6 +474,8 @@ class Runtime:
             return self.check_len(format_values(fmt, args, self.convfmt()))
         except FormatError as e:
             raise AwkFatal(f"{e}\n{e.detail()}") from None
+        except FormatFatal as e:
+            raise AwkFatal(str(e)) from None
 
     # ------------------------------------------------------------ arrays
 

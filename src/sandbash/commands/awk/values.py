@@ -59,8 +59,8 @@ def _slow_str2num(s: str) -> float:
     text = m.group(1)
     low = text.lower()
     if low.endswith(("inf", "nan")):
-        # gawk accepts inf/nan only with an explicit sign
-        if low[0] not in "+-":
+        # gawk accepts inf/nan only as the whole value, with an explicit sign
+        if low[0] not in "+-" or s.strip(_AWK_SPACE).lower() != low:
             return 0.0
         value = math.inf if low[1:] == "inf" else math.nan
         return -value if low[0] == "-" else value
