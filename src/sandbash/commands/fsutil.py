@@ -1,20 +1,23 @@
 """Helpers shared by the file commands (fileops, ls, fileinfo, find).
 
 GNU's ways of quoting file names in messages, mode strings, the virtual user
-and group names, block counts, human-readable sizes, symbolic modes, and a
-small date parser (touch -d, find -newermt) all live here once.
+and group names, block counts, human-readable sizes, symbolic modes, the
+mount table as df/stat -f/mount see it, and the entry to date parsing
+(touch -d, find -newermt) all live here once.
 """
 
 from __future__ import annotations
 
-import calendar
 import datetime as _dt
 import math
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from ..vfs.base import S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFREG, Stat
 from ..vfs.errors import FsError, strerror
+from ..vfs.facade import FsView
+from ..vfs.mount import MountInfo
 
 S_IFMT = 0o170000  # the mask (the stdlib's stat.S_IFMT is a function)
 
@@ -483,208 +486,12 @@ def ls_time(t: float, now: float, tz: _dt.tzinfo) -> str:
     return f"{d.strftime('%b')} {d.day:2d}  {d.year}"
 
 
-_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-_UNITS = {
-    "sec": 1, "second": 1, "min": 60, "minute": 60, "hour": 3600, "day": 86400, "week": 604800,
-    "fortnight": 1209600, "month": -1, "year": -12,
-}
-_TOKEN = re.compile(r"\s*(@-?\d+(?:[.,]\d+)?|[+-]?\d+(?:[.:]\d+)*(?:[.,]\d+)?|[a-z]+\.?|[+-]|,|\S)", re.I)
-
-
-def _month_add(d: _dt.datetime, months: int) -> _dt.datetime:
-    total = d.month - 1 + months
-    year = d.year + total // 12
-    month = total % 12 + 1
-    # GNU normalises an overflowing day (Jan 31 + 1 month = Mar 2/3)
-    extra = max(0, d.day - calendar.monthrange(year, month)[1])
-    base = d.replace(year=year, month=month, day=min(d.day, calendar.monthrange(year, month)[1]))
-    return base + _dt.timedelta(days=extra)
-
-
 def parse_date(text: str, now: float, tz: _dt.tzinfo) -> float | None:
-    """A small subset of GNU's date input: `@SECONDS`, ISO 8601 dates and
-    times with zones, `Jan 2 2020`, `YYYYMMDD`, clock times, `now`, `today`,
-    `yesterday`, `tomorrow` and relative items (`2 days ago`, `+3 hours`)."""
-    s = text.strip()
-    if not s:
-        return float(midnight(now, tz))
-    m = re.fullmatch(r"@(-?\d+)(?:[.,](\d+))?", s)
-    if m:
-        frac = float("0." + m.group(2)) if m.group(2) else 0.0
-        whole = int(m.group(1))
-        return whole - frac if whole < 0 else whole + frac
-    base = to_datetime(now, tz)
-    base_frac = now - math.floor(now)
-    date: tuple[int, int, int] | None = None
-    clock: tuple[int, int, int, float] | None = None
-    zone: _dt.tzinfo | None = None
-    rel_seconds = 0.0
-    rel_months = 0
-    rest = s
-    m = re.match(
-        r"(\d{4,})-(\d{1,2})-(\d{1,2})(?:[T ]\s*(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?"
-        r"\s*(Z|UTC|GMT|[+-]\d{2}:?\d{2}|[+-]\d{2}(?!\d))?(?![\d:])",
-        rest,
-        re.I,
-    )
-    if m is None:
-        m2 = re.match(r"(\d{4})(\d{2})(\d{2})(?:T(\d{2}):?(\d{2})(?::?(\d{2}))?)?(?![\d:])", rest)
-        if m2:
-            date = (int(m2.group(1)), int(m2.group(2)), int(m2.group(3)))
-            if m2.group(4):
-                clock = (int(m2.group(4)), int(m2.group(5)), int(m2.group(6) or 0), 0.0)
-            rest = rest[m2.end():]
-    else:
-        date = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
-        if m.group(4):
-            frac = float("0." + m.group(7)) if m.group(7) else 0.0
-            clock = (int(m.group(4)), int(m.group(5)), int(m.group(6) or 0), frac)
-        if m.group(8):
-            zone = _zone(m.group(8))
-        rest = rest[m.end():]
-    tokens = [t for t in _TOKEN.findall(rest) if t.strip()]
-    i = 0
-    pending_sign = 0
-    while i < len(tokens):
-        tok = tokens[i].lower().rstrip(".")
-        i += 1
-        nxt = tokens[i].lower() if i < len(tokens) else ""
-        if tok in ("now",):
-            continue
-        if tok == "today":
-            continue
-        if tok in ("yesterday", "tomorrow"):
-            rel_seconds += -86400 if tok == "yesterday" else 86400
-            continue
-        if tok in ("+", "-"):
-            pending_sign = 1 if tok == "+" else -1
-            continue
-        if tok in ("z", "utc", "gmt"):
-            zone = _dt.UTC
-            continue
-        if tok in ("am", "pm") and clock is not None:
-            h = clock[0] % 12 + (12 if tok == "pm" else 0)
-            clock = (h, clock[1], clock[2], clock[3])
-            continue
-        if tok[:3] in _MONTHS and (len(tok) == 3 or _full_month(tok)):
-            month = _MONTHS.index(tok[:3]) + 1
-            day = None
-            year = base.year
-            if nxt.isdigit():
-                day = int(nxt)
-                i += 1
-                if i < len(tokens) and tokens[i] == ",":
-                    i += 1
-                if i < len(tokens) and tokens[i].isdigit() and len(tokens[i]) >= 3:
-                    year = int(tokens[i])
-                    i += 1
-            elif date is not None:
-                day = date[2]
-            if day is None:
-                day = 1
-            date = (year, month, day)
-            continue
-        if re.fullmatch(r"\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?", tok):
-            parts = re.split(r"[:.,]", tok)
-            frac = float("0." + parts[3]) if len(parts) > 3 else 0.0
-            clock = (int(parts[0]), int(parts[1]), int(parts[2]) if len(parts) > 2 else 0, frac)
-            if i < len(tokens) and re.fullmatch(r"[+-]\d{2}:?\d{2}", tokens[i]):
-                zone = _zone(tokens[i])
-                i += 1
-            continue
-        if re.fullmatch(r"[+-]\d{2}:?\d{2}", tok) and clock is not None and not _is_unit(nxt):
-            zone = _zone(tok)
-            continue
-        if tok in ("next", "last", "this") and _is_unit(nxt):
-            n = {"next": 1, "last": -1, "this": 0}[tok]
-            tok = str(n)
-        if re.fullmatch(r"[+-]?\d+", tok) and _is_unit(nxt):
-            n = int(tok) * (pending_sign or 1)
-            pending_sign = 0
-            unit = _unit(nxt)
-            i += 1
-            if i < len(tokens) and tokens[i].lower() == "ago":
-                n = -n
-                i += 1
-            if unit < 0:
-                rel_months += n * -unit
-            else:
-                rel_seconds += n * unit
-            continue
-        if _is_unit(tok):
-            unit = _unit(tok)
-            n = pending_sign or 1
-            pending_sign = 0
-            if i < len(tokens) and tokens[i].lower() == "ago":
-                n = -n
-                i += 1
-            if unit < 0:
-                rel_months += n * -unit
-            else:
-                rel_seconds += n * unit
-            continue
-        if tok.isdigit() and date is None and nxt[:3] in _MONTHS:
-            # `2 Jan 2020`
-            day = int(tok)
-            month = _MONTHS.index(nxt[:3]) + 1
-            i += 1
-            year = base.year
-            if i < len(tokens) and tokens[i].isdigit() and len(tokens[i]) >= 3:
-                year = int(tokens[i])
-                i += 1
-            date = (year, month, day)
-            continue
-        if tok.isdigit() and date is not None and len(tok) == 4:
-            date = (int(tok), date[1], date[2])
-            continue
-        return None
-    if pending_sign:
-        return None
-    zone_used = zone or tz
-    local = base.astimezone(zone_used)
-    frac_out = base_frac
-    if date is not None or clock is not None:
-        y, mo, d = date if date is not None else (local.year, local.month, local.day)
-        if clock is None:
-            clock = (0, 0, 0, 0.0)
-        hh, mm, ss, frac_out = clock
-        if hh > 23 or mm > 59 or ss > 60 or not 1 <= mo <= 12:
-            return None
-        try:
-            local = _dt.datetime(y, mo, d, hh, mm, min(ss, 59), tzinfo=zone_used)
-        except ValueError:
-            return None
-    if rel_months:
-        local = _month_add(local, rel_months)
-    result = local.timestamp() + rel_seconds
-    return result + frac_out
+    """GNU date input (touch -d, find -newermt): the one parser `date -d` uses."""
+    # imported here: the date package imports this module through shellutils
+    from .date import parse_date as _parse
 
-
-def _full_month(tok: str) -> bool:
-    names = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-             "october", "november", "december"]
-    return tok in names or tok == "sept"
-
-
-def _is_unit(tok: str) -> bool:
-    t = tok.lower()
-    return t in _UNITS or (t.endswith("s") and t[:-1] in _UNITS) or t in ("mins", "secs")
-
-
-def _unit(tok: str) -> int:
-    t = tok.lower()
-    return _UNITS[t] if t in _UNITS else _UNITS[t[:-1]]
-
-
-def _zone(text: str) -> _dt.tzinfo:
-    t = text.upper()
-    if t in ("Z", "UTC", "GMT"):
-        return _dt.UTC
-    sign = -1 if t[0] == "-" else 1
-    digits = t[1:].replace(":", "")
-    hours = int(digits[:2])
-    minutes = int(digits[2:4] or 0)
-    return _dt.timezone(sign * _dt.timedelta(hours=hours, minutes=minutes))
+    return _parse(text, now, tz)
 
 
 def midnight(now: float, tz: _dt.tzinfo) -> int:
@@ -716,3 +523,51 @@ def parse_touch_stamp(text: str, now: float, tz: _dt.tzinfo) -> float | None:
         return _dt.datetime(year, month, day, hour, minute, min(seconds, 59), tzinfo=tz).timestamp()
     except ValueError:
         return None
+
+
+# ------------------------------------------------------------ mounts (df, stat -f, mount)
+
+BLOCK_SIZE = 4096
+# statfs f_type for the types the sandbox mounts; others report 0 (GNU: UNKNOWN)
+_FS_MAGIC = {"tmpfs": 0x01021994, "devtmpfs": 0x01021994, "overlay": 0x794C7630, "ext4": 0xEF53}
+
+
+@dataclass(frozen=True)
+class FsUsage:
+    """statfs(2) of one mount, counted in 4K blocks from its quota. A mount
+    without a quota reports zeros, as pseudo filesystems (proc) do."""
+
+    source: str
+    fstype: str
+    target: str
+    read_only: bool
+    blocks: int
+    bfree: int
+    files: int
+    ffree: int
+
+    @property
+    def magic(self) -> int:
+        return _FS_MAGIC.get(self.fstype, 0)
+
+
+def _usage(info: MountInfo) -> FsUsage:
+    # host-backed mounts name their host directory: show the type instead
+    source = info.fstype if info.source.startswith("/") and not info.source.startswith("/dev/") else info.source
+    q = info.quota
+    if q is None:
+        return FsUsage(source, info.fstype, info.path, info.read_only, 0, 0, 0, 0)
+    blocks = q.max_bytes // BLOCK_SIZE
+    used = min(blocks, -(-q.used_bytes // BLOCK_SIZE))
+    return FsUsage(source, info.fstype, info.path, info.read_only, blocks, blocks - used, q.max_files,
+                   max(0, q.max_files - q.used_files))
+
+
+def mount_table(fs: FsView) -> list[FsUsage]:
+    """Every mount point, outermost first."""
+    return [_usage(m) for m in fs.vfs.mounts()]
+
+
+def mount_of(fs: FsView, path: str) -> FsUsage:
+    """The mount holding `path` (symlinks followed); FsError when it is missing."""
+    return _usage(fs.vfs.statfs(fs.abspath(path)))

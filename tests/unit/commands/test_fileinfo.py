@@ -6,8 +6,11 @@ import struct
 
 import pytest
 
+from conftest import have, real_command
 from sandbash.testing import make_vfs, run_command
 from sandbash.vfs.facade import Vfs
+from sandbash.vfs.memory import MemoryFs
+from sandbash.vfs.quota import DiskQuota
 from unit.commands.test_fileops import compare
 
 FILES: dict[str, bytes | str] = {
@@ -190,7 +193,90 @@ def test_df() -> None:
     r = run_command(["df", "nx"], vfs=vfs)
     assert (r.stderr, r.status) == (b"df: nx: No such file or directory\n", 1)
     r = run_command(["df", "--output=source,target"], vfs=vfs)
-    assert r.stdout == b"Filesystem     Mounted on\nsandbox        /\n"
+    assert r.stdout == b"Filesystem     Mounted on\nsandbox        /\nudev           /dev\n"
+
+
+def _mounted_vfs() -> Vfs:
+    """The root (64M; 5000 bytes and names use 2 blocks), /dev, a read-only 1G
+    mount holding 5 small files (one block of quota), and a quota-less proc."""
+    vfs = make_vfs({"f": "x" * 5000})
+    data = MemoryFs(quota=DiskQuota(1 << 30, 1000))
+    for n in range(5):
+        data.add_file(f"/file{n}", "y" * 100)
+    vfs.tree.mount("/mnt/data", data, read_only=True)
+    vfs.tree.mount("/mnt/proc", _NoQuota(), fstype="proc", source="proc")
+    return vfs
+
+
+class _NoQuota(MemoryFs):
+    """A mount without a quota reports no blocks, like proc."""
+
+    def __getattribute__(self, name: str) -> object:
+        if name == "quota":
+            raise AttributeError(name)
+        return super().__getattribute__(name)
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["df"], "Filesystem     1K-blocks  Used Available Use% Mounted on\n"
+             "sandbox            65536     8     65528   1% /\n"
+             "udev                  64     4        60   7% /dev\n"
+             "sandbox          1048576     4   1048572   1% /mnt/data\n"),
+    (["df", "-h", "/mnt/data/file1", "/dev/null"],
+     "Filesystem      Size  Used Avail Use% Mounted on\n"
+     "sandbox         1.0G  4.0K  1.0G   1% /mnt/data\n"
+     "udev             64K  4.0K   60K   7% /dev\n"),
+    (["df", "-T", "-t", "devtmpfs", "-t", "proc"],
+     "Filesystem     Type     1K-blocks  Used Available Use% Mounted on\n"
+     "udev           devtmpfs        64     4        60   7% /dev\n"
+     "proc           proc             0     0         0    - /mnt/proc\n"),
+    (["df", "-a", "-x", "tmpfs", "--output=source,fstype,itotal,iused,ipcent,target"],
+     "Filesystem     Type     Inodes IUsed IUse% Mounted on\n"
+     "udev           devtmpfs     64     4    7% /dev\n"
+     "proc           proc          0     0     - /mnt/proc\n"),
+    (["df", "-i", "/mnt/data"], "Filesystem     Inodes IUsed IFree IUse% Mounted on\nsandbox          1000     5   995    1% /mnt/data\n"),
+    (["df", "-k", "--total", "-x", "tmpfs"], "Filesystem     1K-blocks  Used Available Use% Mounted on\n"
+                                            "udev                  64     4        60   7% /dev\n"
+                                            "total                 64     4        60   7% -\n"),
+    (["df", "--output=file,target", "/mnt/data", "f"], "File      Mounted on\n/mnt/data /mnt/data\nf         /\n"),
+    (["df", "-P", "-B1M", "/mnt/data"], "Filesystem     1048576-blocks  Used Available Capacity Mounted on\n"
+                                      "sandbox                  1024     1      1024       1% /mnt/data\n"),
+])
+def test_df_lists_every_mount(argv: list[str], expected: str) -> None:
+    r = run_command(argv, vfs=_mounted_vfs())
+    assert (r.stdout.decode(), r.stderr, r.status) == (expected, b"", 0)
+
+
+def test_df_errors() -> None:
+    vfs = _mounted_vfs()
+    r = run_command(["df", "-t", "nfs"], vfs=vfs)
+    assert (r.stderr, r.status) == (b"df: no file systems processed\n", 1)
+    r = run_command(["df", "nx", "/mnt/data"], vfs=vfs)
+    assert r.stderr == b"df: nx: No such file or directory\n" and r.status == 1 and b"/mnt/data" in r.stdout
+
+
+@pytest.mark.skipif(not have("df"), reason="df not installed")
+@pytest.mark.parametrize("opts", [
+    [], ["-P"], ["-hP"], ["-H"], ["-k"], ["-B1000"], ["-B", "1M"], ["-BK"], ["-BKB"], ["-B2K"], ["-B3"], ["-iP"],
+    ["-T"], ["-Ti"], ["--output=size,avail,pcent", "-h"], ["--output=size,avail", "-B1M"], ["--output=file,target"],
+    ["--output=size", "-B1000"], ["-P", "-B1000"], ["-hT"], ["-B1536"], ["-BKiB"], ["-BMB"], ["-B1024000"],
+    ["-PBK"], ["-PBKB"],
+], ids=" ".join)
+def test_df_headers_match_gnu(opts: list[str]) -> None:
+    """Numbers differ from the host's; the header line must not."""
+    out, _, _ = real_command(["df", *opts, "."])
+    ours = run_command(["df", *opts, "."])
+    assert ours.stdout.decode().splitlines()[0].split() == out.decode().splitlines()[0].split()
+
+
+def test_stat_file_system_of_each_mount() -> None:
+    vfs = _mounted_vfs()
+    r = run_command(["stat", "-f", "-c", "%n %T %t %b %f %a %c %d", "/mnt/data/file0", "/dev/null", "f"], vfs=vfs)
+    assert r.stdout == (b"/mnt/data/file0 tmpfs 1021994 262144 262143 262143 1000 995\n"
+                        b"/dev/null tmpfs 1021994 16 15 15 64 60\n"
+                        b"f tmpfs 1021994 16384 16382 16382 10000 9996\n")
+    r = run_command(["stat", "-c", "%m", "/mnt/data/file0", "/dev/null", "f", "/mnt/data"], vfs=vfs)
+    assert r.stdout == b"/mnt/data\n/dev\n/\n/mnt/data\n"
 
 
 def test_realpath_and_readlink_absolute() -> None:

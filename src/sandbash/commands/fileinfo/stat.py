@@ -6,14 +6,16 @@ import math
 
 from ...vfs.base import Stat
 from ...vfs.errors import FsError
-from ...vfs.memory import MemoryFs
 from ..context import CommandExit, Ctx
 from ..fsutil import (
+    BLOCK_SIZE,
+    FsUsage,
     blocks_512,
     errmsg,
     format_full_time,
     group_name,
     mode_string,
+    mount_of,
     nanos,
     quoteaf,
     shell_quote,
@@ -154,7 +156,6 @@ class _Formatter:
             "G": (group_name(st.gid), False),
             "h": (str(st.nlink), True),
             "i": (str(st.ino), True),
-            "m": ("/", False),
             "o": ("4096", True),
             "s": (str(st.size), True),
             "t": (f"{_major(st.rdev):x}", False),
@@ -168,6 +169,8 @@ class _Formatter:
         }
         if d in simple:
             return simple[d]
+        if d == "m":
+            return self.mount_point(), False
         if d == "C":
             self.ctx.error(f"failed to get security context of {quoteaf(self.path)}: No data available")
             self.failed = True
@@ -223,32 +226,35 @@ class _Formatter:
         return "".join(out)
 
     def fs_directive(self, d: str) -> tuple[str, bool]:
-        be = self.ctx.fs.vfs.backend
-        total_blocks = 16384
-        free_blocks = total_blocks
-        total_files = 10000
-        free_files = total_files
-        if isinstance(be, MemoryFs):
-            q = be.quota
-            total_blocks = q.max_bytes // 4096
-            free_blocks = max(0, (q.max_bytes - q.used_bytes) // 4096)
-            total_files = q.max_files
-            free_files = max(0, q.max_files - q.used_files)
+        try:
+            u = mount_of(self.ctx.fs, self.path)
+        except FsError:
+            u = FsUsage("", "", "/", False, 0, 0, 0, 0)
         table: dict[str, tuple[str, bool]] = {
-            "a": (str(free_blocks), True),
-            "b": (str(total_blocks), True),
-            "c": (str(total_files), True),
-            "d": (str(free_files), True),
-            "f": (str(free_blocks), True),
+            "a": (str(u.bfree), True),
+            "b": (str(u.blocks), True),
+            "c": (str(u.files), True),
+            "d": (str(u.ffree), True),
+            "f": (str(u.bfree), True),
             "i": ("0", False),
             "l": ("255", True),
             "n": (self.path, False),
-            "s": ("4096", True),
-            "S": ("4096", True),
-            "t": ("1021994", False),
-            "T": ("tmpfs", False),
+            "s": (str(BLOCK_SIZE), True),
+            "S": (str(BLOCK_SIZE), True),
+            "t": (f"{u.magic:x}", False),
+            "T": (_TYPE_NAMES.get(u.magic, u.fstype), False),
         }
         return table.get(d, ("?", False))
+
+    def mount_point(self) -> str:
+        try:
+            return mount_of(self.ctx.fs, self.path).target
+        except FsError:
+            return "?"
+
+
+# GNU stat names a filesystem by its magic number (devtmpfs is tmpfs)
+_TYPE_NAMES = {0x01021994: "tmpfs", 0x794C7630: "overlayfs", 0xEF53: "ext2/ext3"}
 
 
 def _major(dev: int) -> int:

@@ -2,7 +2,8 @@
 
 Space is counted the way ext4 reports it (4K blocks, short symlinks take
 none). Directory contents are visited in byte order of their names (GNU uses
-readdir order). df shows the one virtual filesystem, sized by its quota.
+readdir order). df shows every mount of the virtual filesystem, each sized by
+its own quota.
 """
 
 from __future__ import annotations
@@ -13,14 +14,17 @@ from dataclasses import dataclass
 from ...expand.pattern import compile_pattern
 from ...vfs.base import Stat
 from ...vfs.errors import FsError
-from ...vfs.memory import MemoryFs
 from ..context import CommandExit, Ctx
 from ..fsutil import (
+    BLOCK_SIZE,
+    FsUsage,
     blocks_512,
     errmsg,
     format_full_time,
     human_size,
     join,
+    mount_of,
+    mount_table,
     parse_size,
     quote,
     quoteaf,
@@ -187,7 +191,10 @@ def _block_size(ctx: Ctx, text: str, name: str) -> tuple[int, str]:
     if size is None or size == 0:
         ctx.error(f"invalid --block-size argument '{text}'" if name == "du" else f"invalid --block-size argument {quote(text)}")
         raise CommandExit(1)
-    return size, "" if raw[:1].isdigit() else raw
+    if raw[:1].isdigit():
+        return size, ""
+    # GNU writes the SI kilo in lower case: -BKB shows 5kB
+    return size, "kB" if raw == "KB" else raw
 
 
 def _du_config(ctx: Ctx, opts: Parsed) -> _DuConfig:
@@ -318,8 +325,6 @@ DF_SPEC = CommandSpec(
     ),
 )
 
-FS_SOURCE = "sandbox"
-FS_TYPE = "tmpfs"
 _FIELDS = ("source", "fstype", "itotal", "iused", "iavail", "ipcent", "size", "used", "avail", "pcent", "file", "target")
 # (header, minimum width, left-aligned)
 _HEADERS: dict[str, tuple[str, int, bool]] = {
@@ -328,15 +333,6 @@ _HEADERS: dict[str, tuple[str, int, bool]] = {
     "size": ("Size", 5, False), "used": ("Used", 5, False), "avail": ("Avail", 5, False),
     "pcent": ("Use%", 4, False), "file": ("File", 4, True), "target": ("Mounted on", 0, True),
 }
-
-
-def _usage_numbers(ctx: Ctx) -> tuple[int, int, int, int]:
-    """(total bytes, used bytes, total inodes, used inodes) of the virtual filesystem."""
-    be = ctx.fs.vfs.backend
-    if isinstance(be, MemoryFs):
-        q = be.quota
-        return q.max_bytes, min(q.used_bytes, q.max_bytes), q.max_files, min(q.used_files, q.max_files)
-    return 64 << 20, 0, 10_000, 0
 
 
 def _pcent(used: int, avail: int) -> str:
@@ -380,8 +376,6 @@ def cmd_df(ctx: Ctx) -> int:
         fields.insert(1, "fstype")
     types = opts.get("type", [])
     excluded = opts.get("exclude_type", [])
-    show_fs = (not types or FS_TYPE in types) and FS_TYPE not in excluded
-    total, used, itotal, iused = _usage_numbers(ctx)
     status = 0
     rows: list[dict[str, str]] = []
 
@@ -390,48 +384,55 @@ def cmd_df(ctx: Ctx) -> int:
             return human_size(nbytes) if human == 1024 else si_size(nbytes)
         return f"{math.ceil(nbytes / block_size)}{suffix}"
 
-    def row(target_file: str) -> dict[str, str]:
-        avail = total - used
+    def row(u: FsUsage, target_file: str) -> dict[str, str]:
+        total, avail = u.blocks * BLOCK_SIZE, u.bfree * BLOCK_SIZE
+        used = total - avail
         return {
-            "source": FS_SOURCE, "fstype": FS_TYPE, "size": num(total), "used": num(used), "avail": num(avail),
-            "pcent": _pcent(used, avail), "itotal": str(itotal), "iused": str(iused), "iavail": str(itotal - iused),
-            "ipcent": _pcent(iused, itotal - iused), "file": target_file, "target": "/",
+            "source": u.source, "fstype": u.fstype, "size": num(total), "used": num(used), "avail": num(avail),
+            "pcent": _pcent(used, avail), "itotal": str(u.files), "iused": str(u.files - u.ffree),
+            "iavail": str(u.ffree), "ipcent": _pcent(u.files - u.ffree, u.ffree), "file": target_file,
+            "target": u.target,
         }
 
+    def wanted(u: FsUsage) -> bool:
+        return (not types or u.fstype in types) and u.fstype not in excluded
+
+    shown: list[FsUsage] = []
     if operands:
         for path in operands:
             ctx.checkpoint()
             try:
-                ctx.fs.stat(path)
+                u = mount_of(ctx.fs, path)
             except FsError as e:
                 ctx.error(f"{shell_quote(path)}: {errmsg(e)}")
                 status = 1
                 continue
-            if show_fs:
-                rows.append(row(path))
-    elif show_fs:
-        rows.append(row("-"))
+            if wanted(u):
+                shown.append(u)
+                rows.append(row(u, path))
+    else:
+        for u in mount_table(ctx.fs):
+            # like GNU: filesystems without blocks (proc and friends) only with -a or -t
+            if wanted(u) and (u.blocks or opts.has("all") or types):
+                shown.append(u)
+                rows.append(row(u, "-"))
     if not rows:
         if status == 0:
             ctx.error("no file systems processed")
             return 1
         return status
     if opts.has("total"):
-        t = row("-")
-        t.update({"source": "total", "fstype": "-", "target": "-"})
-        rows.append(t)
+        sums = FsUsage("total", "-", "-", False, sum(u.blocks for u in shown), sum(u.bfree for u in shown),
+                       sum(u.files for u in shown), sum(u.ffree for u in shown))
+        rows.append(row(sums, "-"))
     headers: dict[str, str] = {k: v[0] for k, v in _HEADERS.items()}
     if not human and "size" in fields:
-        if posix:
-            headers["size"] = f"{block_size}-blocks" if not suffix else f"1{suffix}-blocks"
-        elif block_size % 1024 == 0 and not suffix:
-            unit = block_size // 1024
-            headers["size"] = "1K-blocks" if unit == 1 else f"{_unit_name(block_size)}-blocks"
-        else:
-            headers["size"] = f"{_unit_name(block_size) if not suffix else '1' + suffix}-blocks"
-        headers["avail"] = "Available"
-    if posix:
-        headers["pcent"] = "Capacity"
+        unit = str(block_size) if posix else _block_header(block_size, suffix.endswith("B"))
+        headers["size"] = f"{unit}-blocks"
+        if not opts.has("output"):
+            headers["avail"] = "Available"
+            if posix:
+                headers["pcent"] = "Capacity"
     widths = {f: max([_HEADERS[f][1], len(headers[f])] + [len(r[f]) for r in rows]) for f in fields}
     lines: list[str] = []
     for r in [headers, *rows]:
@@ -448,8 +449,18 @@ def cmd_df(ctx: Ctx) -> int:
     return status
 
 
-def _unit_name(size: int) -> str:
-    for exp, letter in ((8, "Y"), (7, "Z"), (6, "E"), (5, "P"), (4, "T"), (3, "G"), (2, "M"), (1, "K")):
-        if size % (1024**exp) == 0:
-            return f"{size // 1024**exp}{letter}"
-    return f"{size}B" if size != 1 else "1B"
+def _block_header(size: int, b_suffix: bool) -> str:
+    """The block size in df's header, as GNU writes it: in the base (1000 or
+    1024) that divides it more often, `B` for base 1000 or a ...B size (1kB, 1K,
+    1KiB, 1.6kB)."""
+    q1000 = q1024 = size
+    while True:
+        by1000, by1024 = q1000 % 1000 == 0, q1024 % 1024 == 0
+        q1000, q1024 = q1000 // 1000, q1024 // 1024
+        if not (by1000 and by1024):
+            break
+    base = 1024 if by1024 and not by1000 else 1000
+    text = human_size(size, base, "KMGTPEZY" if base == 1024 else "kMGTPEZY").replace(".0", "")
+    if base == 1000 or b_suffix:
+        text += "iB" if base == 1024 and not text[-1].isdigit() else "B"
+    return text

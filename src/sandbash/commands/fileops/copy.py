@@ -42,6 +42,9 @@ class CopyOptions:
     attributes_only: bool = False
     backup: str | None = None
     suffix: str = "~"
+    # mv across filesystems: verbose says "copied"/"created directory", and
+    # files already copied under another name become hard links again
+    move: bool = False
 
 
 @dataclass
@@ -50,16 +53,17 @@ class Copier:
 
     ctx: Ctx
     opts: CopyOptions
-    inodes: dict[int, str] = field(default_factory=dict)
-    # (source, destination, inode) of the directory a top-level copy created
-    top: tuple[str, str, int] | None = None
+    inodes: dict[tuple[int, int], str] = field(default_factory=dict)  # (dev, ino) -> first copy
+    # (source, destination, (dev, inode)) of the directory a top-level copy created
+    top: tuple[str, str, tuple[int, int]] | None = None
     into_self: bool = False
 
     def _stat(self, path: str, follow: bool) -> Stat:
         return self.ctx.fs.stat(path) if follow else self.ctx.fs.lstat(path)
 
-    def copy(self, src: str, dst: str, cmdline: bool = True) -> bool:
-        """Copy `src` to `dst` (which names the new file itself). False on error."""
+    def copy(self, src: str, dst: str, cmdline: bool = True, note: str = "") -> bool:
+        """Copy `src` to `dst` (which names the new file itself). False on error.
+        `note` is a backup notice the caller made (mv), for the verbose line."""
         ctx, o = self.ctx, self.opts
         ctx.checkpoint()
         follow = o.deref == "always" or (o.deref == "cmdline" and cmdline)
@@ -73,7 +77,7 @@ class Copier:
             return False
         dst_l = ctx.fs.try_lstat(dst)
         dst_st = ctx.fs.try_stat(dst) if dst_l is not None else None
-        backup_note = ""
+        backup_note = note
         if dst_l is not None:
             target = dst_st or dst_l
             if target.ino == sst.ino and not (o.symbolic_link or (sst.is_link and dst_l.is_link and not follow)):
@@ -108,18 +112,22 @@ class Copier:
             if cmdline:
                 self.top, self.into_self = None, False
             return self._copy_dir(src, dst, sst, dst_l is not None, cmdline)
-        ok = self._copy_leaf(src, dst, sst, dst_l is not None)
-        if ok and o.verbose:
+        if o.verbose and not o.move:
+            # GNU announces before copying, so a failed copy is announced too
             ctx.out(f"{quoteaf(src)} -> {quoteaf(dst)}{backup_note}\n")
-        return ok
+        return self._copy_leaf(src, dst, sst, dst_l is not None, backup_note)
 
-    def _copy_leaf(self, src: str, dst: str, sst: Stat, exists: bool) -> bool:
+    def _copy_leaf(self, src: str, dst: str, sst: Stat, exists: bool, note: str) -> bool:
         ctx, o = self.ctx, self.opts
         fs = ctx.fs
+        key = (sst.dev, sst.ino)
         try:
-            if o.links and sst.nlink > 1 and sst.ino in self.inodes:
-                fs.link(self.inodes[sst.ino], dst)
+            # mv looks up every file: the other names may have been moved already
+            if o.links and (sst.nlink > 1 or o.move) and key in self.inodes:
+                fs.link(self.inodes[key], dst)
                 return True
+            if o.move and o.verbose:
+                ctx.out(f"copied {quoteaf(src)} -> {quoteaf(dst)}{note}\n")
             if o.hard_link:
                 return self._hard_link(src, dst)
             if o.symbolic_link:
@@ -145,7 +153,7 @@ class Copier:
         if not self._copy_data(src, dst, exists):
             return False
         if o.links and sst.nlink > 1:
-            self.inodes[sst.ino] = dst
+            self.inodes[key] = dst
         self._attrs(dst, sst, new=not exists, follow=True)
         return True
 
@@ -240,7 +248,7 @@ class Copier:
     def _copy_dir(self, src: str, dst: str, sst: Stat, exists: bool, cmdline: bool) -> bool:
         ctx, o = self.ctx, self.opts
         fs = ctx.fs
-        if self.top is not None and sst.ino == self.top[2]:
+        if self.top is not None and (sst.dev, sst.ino) == self.top[2]:
             # the recursion reached the directory this copy created: GNU stops here
             ctx.error(f"cannot copy a directory, {quoteaf(self.top[0])}, into itself, {quoteaf(self.top[1])}")
             self.into_self = True
@@ -253,10 +261,10 @@ class Copier:
                 fail(ctx, "cannot create directory", dst, e)
                 return False
             if o.verbose:
-                ctx.out(f"{quoteaf(src)} -> {quoteaf(dst)}\n")
+                ctx.out(f"created directory {quoteaf(dst)}\n" if o.move else f"{quoteaf(src)} -> {quoteaf(dst)}\n")
             if cmdline:
                 new = fs.try_stat(dst)
-                self.top = (src, dst, new.ino if new is not None else -1)
+                self.top = (src, dst, (new.dev, new.ino) if new is not None else (-1, -1))
         ok = True
         try:
             names = sorted(fs.listdir(src), key=_byte_key)

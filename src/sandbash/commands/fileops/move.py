@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+from dataclasses import replace
 
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
@@ -14,6 +15,7 @@ from ..fsutil import (
     join,
     lookup_group,
     lookup_user,
+    mount_of,
     parse_mode,
     quote,
     quoteaf,
@@ -30,6 +32,7 @@ from .common import (
     usage_error,
 )
 from .copy import Copier, CopyOptions, resolve_targets
+from .remove import Remover
 
 MV_SPEC = CommandSpec(
     name="mv",
@@ -114,11 +117,49 @@ def _move(ctx: Ctx, src: str, dst: str, mode: str, update: bool, verbose: bool, 
     try:
         fs.rename(src, dst)
     except FsError as e:
+        if e.errno == errno.EXDEV or (e.errno in (errno.EACCES, errno.EPERM) and _cross_device(ctx, src, dst)):
+            return _move_across(ctx, src, dst, sst.is_dir, verbose, note)
         ctx.error(f"cannot move {quoteaf(src)} to {quoteaf(dst)}: {errmsg(e)}")
         return False
     if verbose:
         ctx.out(f"renamed {quoteaf(src)} -> {quoteaf(dst)}{note}\n")
     return True
+
+
+# everything mv keeps when it has to copy: a move looks like a rename
+_MOVE_COPY = CopyOptions(recursive=True, deref="never", mode=True, owner=True, times=True, links=True, move=True)
+
+
+def _cross_device(ctx: Ctx, src: str, dst: str) -> bool:
+    """Whether src and dst sit on different mounts. Linux's rename(2) says
+    EXDEV before it checks permissions, so mv copies and then reports the
+    source it cannot remove."""
+    try:
+        return mount_of(ctx.fs, dirname(src)).target != mount_of(ctx.fs, dirname(dst)).target
+    except FsError:
+        return False
+
+
+def _move_across(ctx: Ctx, src: str, dst: str, is_dir: bool, verbose: bool, note: str) -> bool:
+    """rename(2) said EXDEV (another mount): as GNU mv, remove the target the
+    rename would have replaced, copy the tree keeping modes, times and hard
+    links, then remove the source; the source stays if the copy failed."""
+    fs = ctx.fs
+    try:
+        if is_dir:
+            fs.rmdir(dst)
+        else:
+            fs.unlink(dst)
+    except FsError as e:
+        if e.errno != errno.ENOENT:
+            ctx.error(f"inter-device move failed: {quoteaf(src)} to {quoteaf(dst)}; unable to remove target: "
+                      f"{errmsg(e)}")
+            return False
+    opts = replace(_MOVE_COPY, verbose=verbose)
+    if not Copier(ctx, opts).copy(src, dst, note=note):
+        return False
+    return Remover(ctx, force=False, interactive="never", recursive=True, empty_dirs=True,
+                   verbose=verbose).remove(src)
 
 
 # ------------------------------------------------------------ install

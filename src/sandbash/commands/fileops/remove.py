@@ -34,7 +34,7 @@ RM_SPEC = CommandSpec(
 _WHEN = {"never": "never", "no": "never", "none": "never", "once": "once", "always": "always", "yes": "always"}
 
 
-class _Remover:
+class Remover:
     def __init__(self, ctx: Ctx, force: bool, interactive: str, recursive: bool, empty_dirs: bool,
                  verbose: bool) -> None:
         self.ctx = ctx
@@ -155,7 +155,7 @@ def cmd_rm(ctx: Ctx) -> int:
         how = " recursively" if recursive else ""
         if not prompt(ctx, f"remove {n} argument{'s' if n != 1 else ''}{how}?"):
             return 0
-    remover = _Remover(ctx, force, interactive, recursive, opts.has("dir"), opts.has("verbose"))
+    remover = Remover(ctx, force, interactive, recursive, opts.has("dir"), opts.has("verbose"))
     preserve_root = not opts.has("no_preserve_root") or opts.has("preserve_root")
     status = 0
     for path in operands:
