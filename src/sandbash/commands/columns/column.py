@@ -40,7 +40,9 @@ TAB = 8
 
 
 def _width(s: str) -> int:
-    return sum(char_width(c) for c in s) if not s.isascii() else len(s)
+    if s.isascii() and s.isprintable():
+        return len(s)
+    return sum(char_width(c) for c in s)  # control characters such as tabs take no columns
 
 
 def _die(ctx: Ctx, message: str) -> CommandExit:
@@ -240,8 +242,7 @@ def cmd_column(ctx: Ctx) -> int:
     if opts.get("table") or opts.get("json"):
         result = _table(ctx, lines, opts)
     else:
-        entries = [line.rstrip() for line in lines]
-        entries = [e for e in entries if e]
+        entries = [line for line in lines if line.strip()]
         result = _fill(entries, termwidth, bool(opts.get("fillrows"))) if entries else []
     for text in result:
         out.write(encode(text))

@@ -284,7 +284,11 @@ class _Fmt:
         while i < n:
             line = lines[i]
             ok, pind, col, off = self._prefixed(line)
-            if not ok or off >= len(line) or pind < self.prefix_lead:
+            if off >= len(line):
+                self.out.write(b"\n")  # blank (or all-blank) lines come out empty
+                i += 1
+                continue
+            if not ok or pind < self.prefix_lead:
                 self.out.write(line + b"\n")
                 i += 1
                 continue
