@@ -1,0 +1,56 @@
+"""A LangChain tool (`pip install 'sandbash[langchain]'`).
+
+    tool = SandbashTool()                  # or SandbashTool.from_tool(BashTool(files=...))
+    llm_with_tools = chat_model.bind_tools([tool])
+    tool.invoke({"command": "ls /"})       # or a model's ToolCall -> ToolMessage
+
+The model reads the text rendering; the structured tool output (stdout,
+stderr, exit_code, result_json, ...) travels as the ToolMessage's artifact.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langchain_core.tools import BaseTool, ToolException
+from pydantic import ConfigDict, Field
+
+from ..aio import run_cancellable
+from ..tool import BashTool, ToolInputError, ToolOutput
+
+
+class SandbashTool(BaseTool):  # type: ignore[misc]  # BaseTool is Any when langchain is not installed
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    name: str = "bash"
+    description: str = ""
+    bash_tool: BashTool = Field(default_factory=BashTool, exclude=True)
+    response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
+    handle_tool_error: bool = True
+
+    def model_post_init(self, context: Any) -> None:
+        super().model_post_init(context)
+        if not self.description:
+            self.description = self.bash_tool.description()
+        if self.args_schema is None:
+            self.args_schema = self.bash_tool.input_schema
+
+    @classmethod
+    def from_tool(cls, tool: BashTool, **kw: Any) -> SandbashTool:
+        return cls(bash_tool=tool, **kw)
+
+    @staticmethod
+    def _answer(out: ToolOutput) -> tuple[str, dict[str, Any]]:
+        return out.text(), out.to_dict()
+
+    def _run(self, run_manager: Any = None, **kwargs: Any) -> tuple[str, dict[str, Any]]:
+        try:
+            return self._answer(self.bash_tool.run(kwargs))
+        except ToolInputError as e:
+            raise ToolException(str(e)) from None
+
+    async def _arun(self, run_manager: Any = None, **kwargs: Any) -> tuple[str, dict[str, Any]]:
+        try:
+            return self._answer(await run_cancellable(lambda token: self.bash_tool.run(kwargs, cancel=token)))
+        except ToolInputError as e:
+            raise ToolException(str(e)) from None
