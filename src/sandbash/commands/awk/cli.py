@@ -81,6 +81,7 @@ class Options:
     assigns: list[str] = field(default_factory=list)
     operands: list[str] = field(default_factory=list)
     csv: bool = False
+    sandbox: bool = False
     version: bool = False
     help: bool = False
     progfiles: list[str] = field(default_factory=list)  # -f / -i, read later (in order)
@@ -105,6 +106,8 @@ def parse_args(args: list[str]) -> Options:
             o.order.append(("e", value))
         elif opt == "k":
             o.csv = True
+        elif opt == "S":
+            o.sandbox = True
         elif opt == "V":
             o.version = True
         elif opt == "h":
@@ -177,8 +180,17 @@ class Compiled:
 _CACHE: OrderedDict[tuple[object, ...], Compiled] = OrderedDict()
 
 
-def compile_program(sources: list[Source], icase_assigned: bool) -> Compiled:
-    key = (tuple((s.name, s.text) for s in sources), icase_assigned)
+def find_includes(sources: list[Source]) -> list[tuple[str, int]]:
+    """The @include directives of a program (file name, location)."""
+    try:
+        _, parser = parse(Lexer(sources).tokenize())
+    except (AwkSyntaxError, RecursionError):
+        return []  # reported when the program is compiled
+    return parser.includes
+
+
+def compile_program(sources: list[Source], icase_assigned: bool, sandbox: bool = False) -> Compiled:
+    key = (tuple((s.name, s.text) for s in sources), icase_assigned, sandbox)
     hit = _CACHE.get(key)
     if hit is not None:
         _CACHE.move_to_end(key)
@@ -200,16 +212,49 @@ def compile_program(sources: list[Source], icase_assigned: bool) -> Compiled:
             warnings.append(f"{sources[src].name}:{line}: warning: function `{name}' called with more "
                             "arguments than declared")
     try:
-        gen = generate(program, symbols, icase)
+        gen = generate(program, symbols, icase, sandbox)
         code = compile(gen.source, "<awk>", "exec")
-    except (RecursionError, MemoryError):
-        raise AwkSyntaxError("program nested too deeply", show=False) from None
+    except (RecursionError, MemoryError, SyntaxError):
+        # Python's compiler limits nesting (about 100 blocks, 200 parentheses)
+        raise AwkSyntaxError("program too deeply nested to compile", show=False, fatal=True) from None
     arrays = {name for (fn, name), kind in symbols.kinds.items() if fn is None and kind == "array"}
     result = Compiled(gen, code, symbols, uses, arrays, warnings)
     _CACHE[key] = result
     if len(_CACHE) > 64:
         _CACHE.popitem(last=False)
     return result
+
+
+def load_includes(ctx: Ctx, sources: list[Source]) -> list[Source]:
+    """Put each @include'd file (once) before the source that includes it."""
+    loaded: set[str] = {s.name for s in sources}
+    out: list[Source] = []
+    for src in sources:
+        pending = [src]
+        while pending:
+            current = pending.pop()
+            added = False
+            for name, loc in find_includes([current]):
+                if name in loaded:
+                    continue
+                loaded.add(name)
+                text = None
+                for candidate in (name, name + ".awk"):
+                    try:
+                        text = ctx.read_input(candidate).decode("utf-8", "surrogateescape")
+                        break
+                    except FsError as e:
+                        err = e
+                if text is None:
+                    raise AwkSyntaxError(f"cannot open source file `{name}' for reading: "
+                                         f"{strerror(err.errno or 0)}", len(out), loc % 10_000_000, show=False)
+                pending.append(current)
+                pending.append(Source(name, text))
+                added = True
+                break
+            if not added:
+                out.append(current)
+    return out
 
 
 def _syntax_message(prog: str, e: AwkSyntaxError, sources: list[Source]) -> str:
@@ -257,7 +302,9 @@ def run(ctx: Ctx, prog: str) -> int:
     icase_assigned = any(a.partition("=")[0] == "IGNORECASE" for a in opts.assigns) or \
         any(a.startswith("IGNORECASE=") for a in opts.operands)
     try:
-        compiled = compile_program(sources, icase_assigned)
+        if any("@include" in s.text for s in sources):
+            sources = load_includes(ctx, sources)
+        compiled = compile_program(sources, icase_assigned, opts.sandbox)
     except AwkSyntaxError as e:
         err.write(_syntax_message(prog, e, sources).encode("utf-8", "surrogateescape"))
         return 2 if e.fatal else 1

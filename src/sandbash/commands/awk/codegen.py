@@ -478,6 +478,8 @@ class ExprGen:
         self.loc = e.line or self.loc
         src = "" if e.source is None else self.str_(e.source)
         fn = {"main": "_gl", "file": "_glf", "cmd": "_glc", "coproc": "_glp"}[e.kind]
+        if e.kind != "main" and getattr(self, "sandbox", False):
+            raise self.error("redirection not allowed in sandbox mode", fatal=True)
         if e.kind == "main":
             self.moves_input = True
         if e.target is None:

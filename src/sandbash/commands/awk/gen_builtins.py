@@ -141,6 +141,8 @@ class BuiltinGen(ExprGen):
     # ------------------------------------------------------------ i/o and system
 
     def b_system(self, e: A.Builtin) -> tuple[str, str]:
+        if getattr(self, "sandbox", False):
+            raise self.error("'system' function not allowed in sandbox mode", fatal=True)
         return f"_system({self.str_(e.args[0])})", NUM
 
     def b_close(self, e: A.Builtin) -> tuple[str, str]:

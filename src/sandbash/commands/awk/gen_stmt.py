@@ -30,8 +30,9 @@ class Generated:
 
 
 class StmtGen(BuiltinGen):
-    def __init__(self, program: A.Program, symbols: Symbols, icase: bool) -> None:
+    def __init__(self, program: A.Program, symbols: Symbols, icase: bool, sandbox: bool = False) -> None:
         super().__init__(program, symbols, icase)
+        self.sandbox = sandbox
         self.lines: list[str] = []
         self.linemap: list[int] = []
         self.depth = 0
@@ -201,6 +202,8 @@ class StmtGen(BuiltinGen):
         self.emit(self.val(e)[0])
 
     def s_Print(self, s: A.Print) -> None:
+        if s.redirect is not None and self.sandbox:
+            raise self.error("redirection not allowed in sandbox mode", fatal=True)
         if s.printf:
             fast = self.fast_format(s.args) if s.redirect is None else None
             if fast is not None:
@@ -231,9 +234,15 @@ class StmtGen(BuiltinGen):
     def s_If(self, s: A.If) -> None:
         self.emit(f"if {self.cond(s.test)}:")
         self.body(s.yes)
-        if s.no is not None:
+        no = s.no
+        # else-if ladders become elif, so long ladders do not nest (Python allows ~100 levels)
+        while isinstance(no, A.If):
+            self.emit(f"elif {self.cond(no.test)}:")
+            self.body(no.yes)
+            no = no.no
+        if no is not None:
             self.emit("else:")
-            self.body(s.no)
+            self.body(no)
 
     def loop_body(self, body: A.Stmt) -> None:
         self.stack.append("loop")
@@ -379,6 +388,6 @@ def _has_continue(s: A.Stmt) -> bool:
     return False
 
 
-def generate(program: A.Program, symbols: Symbols, icase: bool) -> Generated:
-    return StmtGen(program, symbols, icase).generate()
+def generate(program: A.Program, symbols: Symbols, icase: bool, sandbox: bool = False) -> Generated:
+    return StmtGen(program, symbols, icase, sandbox).generate()
 

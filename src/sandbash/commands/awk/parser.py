@@ -47,6 +47,7 @@ class Parser:
         self.loop_depth = 0
         self.calls: list[tuple[str, int, int]] = []  # (name, nargs, location) of user calls
         self.warnings: list[tuple[int, str]] = []
+        self.includes: list[tuple[str, int]] = []  # (file, location) of @include "file"
 
     # ------------------------------------------------------------ helpers
 
@@ -114,6 +115,11 @@ class Parser:
         t = self.tok
         if t.kind == "func":
             self.function()
+            return
+        if t.kind == "@include" and self.peek().kind == "STRING":
+            # the cli loads included files as sources of their own
+            self.advance()
+            self.includes.append((str(self.advance().val), self.loc(t)))
             return
         if t.kind in ("@include", "@load", "@namespace"):
             raise self.error(t, f"{t.kind} is not supported here")
