@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .builtins_text import get_format
-from .compiler import Compiler, Scope
+from .compiler import Compiler, NativeFactory, Scope
 from .errors import CompileError
 from .jqlib import builtin_tables
 from .parser import parse
@@ -24,8 +24,11 @@ class CompileErrors(Exception):
 class Program:
     """A compiled program; `var_names` are the global `$variables` it may use."""
 
-    def __init__(self, src: str, var_names: Sequence[str] = ()) -> None:
-        natives, library = builtin_tables()
+    def __init__(self, src: str, var_names: Sequence[str] = (),
+                 natives: Mapping[tuple[str, int], NativeFactory] | None = None) -> None:
+        """`natives` adds builtins (yq's) on top of jq's."""
+        base, library = builtin_tables()
+        table = {**base, **natives} if natives else base
         try:
             tree = parse(src)
         except CompileError as e:
@@ -33,7 +36,7 @@ class Program:
         scope: Scope | None = None
         for name in var_names:
             scope = Scope(scope, "var", name)
-        comp = Compiler(natives, library, get_format, src)
+        comp = Compiler(table, library, get_format, src)
         self.filter: F = comp.compile(tree, scope)
         if comp.errors:
             raise CompileErrors(comp.errors)

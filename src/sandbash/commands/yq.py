@@ -1,0 +1,567 @@
+"""yq: a YAML processor in the style of mikefarah's yq v4, on the jq engine.
+
+`yq [eval|e|eval-all|ea] [flags] EXPRESSION [FILES...]`. The expression is
+jq (the common subset of yq's language: paths, select, map, assignment,
+`//`, `|=`, `*` deep merge, with_entries, sort_by, ...) plus yq's helpers
+`env(NAME)`, `strenv(NAME)`, `with(path; update)`, `to_yaml`, `from_yaml`,
+`to_json`, `from_json`, `tag`, `kind`, `omit(keys)`, `any_c`/`all_c`; `keys`
+keeps document order as yq's does.
+
+Conventions (yq v4): input `-p yaml|json|toml` (default: from the file
+extension, else yaml), output `-o yaml|json|props` (default: yaml, or the
+input's format with `-p`/extension json), `-I` indent (2; 0 = compact JSON),
+`-r` unwrap scalars (default for yaml output), `-n` null input, `-e` exit
+status, `-i` in place, `-N` no `---` separators, `-j` = `-o json`. YAML is
+read with the YAML 1.2 core schema (`yes`/`no` stay strings); each input
+document is evaluated on its own and results of different documents are
+separated by `---`. Not supported: comments and styles round-tripping,
+`ireduce`, `=~`, `*+`/`*d`, `key`/`parent`/`line`, xml/csv/lua formats.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Iterator
+from datetime import date, datetime, time
+from typing import Any
+
+import re2
+import yaml  # type: ignore[import-untyped,unused-ignore]
+
+from ..vfs.errors import FsError, strerror
+from .context import Ctx
+from .jq.builtins_core import FNative, NativeFactory, rt_value
+from .jq.decode import NOTHING, JsonStream, ParseError, decode_text
+from .jq.encode import Style, dumps
+from .jq.engine import CompileErrors, Program
+from .jq.errors import HaltSignal, JqError
+from .jq.numbers import LitNum, format_number, make_literal
+from .jq.runtime import Rt
+from .jq.values import typename
+
+VERSION = "yq (https://github.com/mikefarah/yq/) version v4.44.3"
+
+# helpers written in jq, prepended to the expression
+_PRELUDE = (
+    "def env($n): $ENV[$n]; def strenv($n): ($ENV[$n] // \"\") | tostring; "
+    "def with(p; f): p |= f; def keys: keys_unsorted; "
+    "def omit($ks): with_entries(select(.key as $k | $ks | index($k) | not)); "
+    "def any_c(f): any(.[]; f); def all_c(f): all(.[]; f); "
+    "def from_json: fromjson; def to_json: tojson; def to_json($i): tojson; "
+)
+
+
+# ---------------------------------------------------------------- YAML reading
+
+
+class _Resolver(yaml.resolver.BaseResolver):  # type: ignore[misc]
+    """The YAML 1.2 core schema (yq's yaml.v3): no `yes`/`no`/`on`/`off` booleans,
+    no sexagesimal numbers."""
+
+
+_Resolver.yaml_implicit_resolvers = {}
+_Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re2.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+_Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:int", re2.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"), list("-+0123456789")
+)
+_Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re2.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+    list("-+0123456789."),
+)
+_Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:null", re2.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]
+)
+_Resolver.add_implicit_resolver("tag:yaml.org,2002:merge", re2.compile(r"^(?:<<)$"), ["<"])
+
+
+class _Constructor(yaml.constructor.SafeConstructor):  # type: ignore[misc]
+    """Values as the jq engine wants them: string keys, numbers keeping their text."""
+
+    def construct_yaml_int(self, node: Any) -> Any:
+        text = str(self.construct_scalar(node)).replace("_", "")
+        sign = -1 if text.startswith("-") else 1
+        body = text.lstrip("+-")
+        if body.startswith("0x"):
+            return sign * int(body[2:], 16)
+        if body.startswith("0o"):
+            return sign * int(body[2:], 8)
+        return make_literal(text.lstrip("+"))
+
+    def construct_yaml_float(self, node: Any) -> Any:
+        text = str(self.construct_scalar(node)).lower()
+        if text.endswith(".inf"):
+            return -math.inf if text.startswith("-") else math.inf
+        if text.endswith(".nan"):
+            return math.nan
+        raw = str(self.construct_scalar(node)).lstrip("+")
+        if raw.startswith((".", "-.")):
+            raw = raw.replace(".", "0.", 1)
+        if raw.endswith("."):
+            raw += "0"
+        value = make_literal(raw)
+        if type(value) is not LitNum and str(value) != raw:
+            # `1.0`, `1e3`: keep the text so it prints as written
+            out = LitNum(float(value))
+            out.lit = raw
+            return out
+        if type(value) is LitNum:
+            value.lit = raw
+        return value
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        mapping = super().construct_mapping(node, deep=deep)
+        return {_key(k): v for k, v in mapping.items()}
+
+
+_Constructor.add_constructor("tag:yaml.org,2002:int", _Constructor.construct_yaml_int)
+_Constructor.add_constructor("tag:yaml.org,2002:float", _Constructor.construct_yaml_float)
+_Constructor.add_constructor("tag:yaml.org,2002:timestamp", yaml.constructor.SafeConstructor.construct_yaml_str)
+
+
+def _key(k: Any) -> str:
+    if type(k) is str:
+        return k
+    if k is None:
+        return "null"
+    if type(k) is bool:
+        return "true" if k else "false"
+    if type(k) in (int, float, LitNum):
+        return format_number(k)
+    return str(k)
+
+
+class _Loader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,  # type: ignore[misc]
+              _Constructor, _Resolver):
+    def __init__(self, stream: str) -> None:
+        yaml.reader.Reader.__init__(self, stream)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+        yaml.composer.Composer.__init__(self)
+        _Constructor.__init__(self)
+        _Resolver.__init__(self)
+
+
+def load_yaml(text: str) -> list[Any]:
+    """All documents of a YAML stream (an empty stream is no documents)."""
+    return list(yaml.load_all(text, Loader=_Loader))
+
+
+# ---------------------------------------------------------------- YAML writing
+
+
+class _Emitter(yaml.emitter.Emitter):  # type: ignore[misc]
+    def choose_scalar_style(self) -> str:
+        style = str(super().choose_scalar_style())
+        # yaml.v3 quotes with double quotes, and keeps multi-line text literal
+        if style == "'":
+            return '"'
+        return style
+
+
+class _Representer(yaml.representer.SafeRepresenter):  # type: ignore[misc]
+    def represent_str(self, data: str) -> Any:
+        if "\n" in data and not any(ord(c) < 32 and c not in "\n\t" for c in data) and data.strip(" ") == data:
+            return self.represent_scalar("tag:yaml.org,2002:str", data, style="|")
+        return self.represent_scalar("tag:yaml.org,2002:str", data)
+
+    def represent_number(self, data: Any) -> Any:
+        if data != data:
+            return self.represent_scalar("tag:yaml.org,2002:float", ".nan")
+        if math.isinf(data):
+            return self.represent_scalar("tag:yaml.org,2002:float", ".inf" if data > 0 else "-.inf")
+        text = format_number(data)
+        # tag by what the text reads back as, so no explicit `!!float` appears
+        tag = "tag:yaml.org,2002:float" if any(c in text for c in ".eE") else "tag:yaml.org,2002:int"
+        return self.represent_scalar(tag, text)
+
+    def represent_dict_ordered(self, data: dict[str, Any]) -> Any:
+        return self.represent_mapping("tag:yaml.org,2002:map", data.items())
+
+    def represent_list(self, data: list[Any]) -> Any:
+        node = self.represent_sequence("tag:yaml.org,2002:seq", data)
+        if not data:
+            node.flow_style = True
+        return node
+
+    def represent_mapping(self, tag: str, mapping: Any, flow_style: Any = None) -> Any:
+        node = super().represent_mapping(tag, mapping, flow_style)
+        if not node.value:
+            node.flow_style = True
+        return node
+
+
+_Representer.add_representer(str, _Representer.represent_str)
+_Representer.add_representer(int, _Representer.represent_number)
+_Representer.add_representer(float, _Representer.represent_number)
+_Representer.add_representer(LitNum, _Representer.represent_number)
+_Representer.add_representer(dict, _Representer.represent_dict_ordered)
+_Representer.add_representer(list, _Representer.represent_list)
+
+
+class _Dumper(_Emitter, yaml.serializer.Serializer, _Representer, _Resolver):  # type: ignore[misc]
+    def __init__(self, stream: Any, indent: int = 2, **kw: Any) -> None:
+        # the PyYAML bases are untyped: their constructors are called through Any
+        emitter: Any = yaml.emitter.Emitter
+        representer: Any = yaml.representer.SafeRepresenter
+        emitter.__init__(self, stream, indent=indent, width=1 << 30, allow_unicode=True)
+        yaml.serializer.Serializer.__init__(self, explicit_start=False, explicit_end=False)
+        representer.__init__(self, default_flow_style=False, sort_keys=False)
+        _Resolver.__init__(self)
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        # yq indents sequences inside mappings
+        super().increase_indent(flow, False)
+
+
+def to_yaml(value: Any, indent: int = 2) -> str:
+    out: list[str] = []
+
+    class _Sink:
+        def write(self, s: str) -> None:
+            out.append(s)
+
+    dumper = _Dumper(_Sink(), indent=max(indent, 1))
+    try:
+        dumper.open()
+        dumper.represent(value)
+        dumper.close()
+    finally:
+        dumper.dispose()
+    text = "".join(out)
+    # a bare scalar document ends with "...": yq prints the scalar alone
+    if text.endswith("\n...\n"):
+        text = text[:-4]
+    return text
+
+
+# ---------------------------------------------------------------- options
+
+
+class _Usage(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class _Opts:
+    def __init__(self) -> None:
+        self.expr: str | None = None
+        self.files: list[str] = []
+        self.input_format = "auto"
+        self.output_format = "auto"
+        self.indent = 2
+        self.unwrap: bool | None = None
+        self.null_input = False
+        self.exit_status = False
+        self.inplace = False
+        self.no_doc = False
+        self.eval_all = False
+        self.nul = False
+
+
+_FORMATS = {"a": "auto", "auto": "auto", "y": "yaml", "yaml": "yaml", "yml": "yaml", "j": "json",
+            "json": "json", "t": "toml", "toml": "toml", "p": "props", "props": "props", "properties": "props"}
+
+
+def _parse(args: list[str]) -> _Opts:
+    o = _Opts()
+    rest = list(args)
+    if rest and rest[0] in ("eval", "e", "eval-all", "ea"):
+        o.eval_all = rest.pop(0) in ("eval-all", "ea")
+    i = 0
+    positional: list[str] = []
+    while i < len(rest):
+        a = rest[i]
+        i += 1
+        if a == "--":
+            positional.extend(rest[i:])
+            break
+        if not a.startswith("-") or a == "-":
+            positional.append(a)
+            continue
+        name, eq, val = a.partition("=")
+
+        def value(name: str = name, eq: str = eq, val: str = val) -> str:
+            nonlocal i
+            if eq:
+                return val
+            if i >= len(rest):
+                raise _Usage(f"flag needs an argument: {name}")
+            i += 1
+            return rest[i - 1]
+
+        if name in ("-p", "--input-format"):
+            o.input_format = _format_name(value())
+        elif name in ("-o", "--output-format"):
+            o.output_format = _format_name(value())
+        elif name in ("-I", "--indent"):
+            try:
+                o.indent = int(value())
+            except ValueError:
+                raise _Usage("invalid argument for -I") from None
+        elif name in ("-r", "--unwrapScalar"):
+            o.unwrap = val.lower() != "false" if eq else True
+        elif name in ("-j", "--tojson"):
+            o.output_format = "json"
+        elif name in ("-n", "--null-input"):
+            o.null_input = True
+        elif name in ("-e", "--exit-status"):
+            o.exit_status = True
+        elif name in ("-i", "--inplace"):
+            o.inplace = True
+        elif name in ("-N", "--no-doc"):
+            o.no_doc = True
+        elif name in ("-0", "--nul-output"):
+            o.nul = True
+        elif name in ("-P", "--prettyPrint", "-M", "--no-colors", "-C", "--colors", "-v", "--verbose"):
+            pass
+        elif name in ("-V", "--version"):
+            raise _Usage("")
+        elif len(name) > 2 and name[1] != "-" and all(c in "njeiNrPMC0" for c in name[1:]):
+            rest[i:i] = ["-" + c for c in name[1:]]
+        else:
+            raise _Usage(f"unknown flag: {name}")
+    if positional:
+        o.expr = positional[0]
+        o.files = positional[1:]
+    return o
+
+
+def _format_name(s: str) -> str:
+    fmt = _FORMATS.get(s.lower())
+    if fmt is None:
+        raise _Usage(f"unknown format '{s}'")
+    return fmt
+
+
+# ---------------------------------------------------------------- running
+
+
+def _yaml_natives() -> dict[tuple[str, int], NativeFactory]:
+    reg: dict[tuple[str, int], NativeFactory] = {}
+    reg[("to_yaml", 0)] = lambda args: FNative(lambda v: to_yaml(v).rstrip("\n"), args)
+    reg[("to_yaml", 1)] = lambda args: FNative(lambda v, n: to_yaml(v, int(n)).rstrip("\n"), args)
+    reg[("from_yaml", 0)] = lambda args: FNative(_from_yaml, args)
+    reg[("tag", 0)] = lambda args: FNative(_tag, args)
+    reg[("kind", 0)] = lambda args: FNative(_kind, args)
+    rt_value(reg, "document_index", 0, lambda rt, v: rt.named_args.get("di", 0))
+    rt_value(reg, "di", 0, lambda rt, v: rt.named_args.get("di", 0))
+    rt_value(reg, "filename", 0, lambda rt, v: rt.input_filename())
+    return reg
+
+
+def _from_yaml(v: Any) -> Any:
+    if type(v) is not str:
+        raise JqError(f"{typename(v)} cannot be parsed as yaml")
+    try:
+        docs = load_yaml(v)
+    except yaml.YAMLError as e:
+        raise JqError(f"bad yaml: {e}") from None
+    return docs[0] if docs else None
+
+
+def _tag(v: Any) -> str:
+    return {"null": "!!null", "boolean": "!!bool", "string": "!!str", "array": "!!seq", "object": "!!map"}.get(
+        typename(v), "!!int" if type(v) is int else "!!float")
+
+
+def _kind(v: Any) -> str:
+    return {"array": "seq", "object": "map"}.get(typename(v), "scalar")
+
+
+def _load(text: str, fmt: str) -> list[Any]:
+    if fmt == "json":
+        stream = JsonStream(iter([text.encode("utf-8", "surrogatepass")]))
+        out: list[Any] = []
+        while True:
+            v = stream.next()
+            if v is NOTHING:
+                return out
+            out.append(v)
+    if fmt == "toml":
+        return [_plain(tomllib.loads(text))]
+    if fmt == "props":
+        return [_props_load(text)]
+    return load_yaml(text)
+
+
+def _plain(v: Any) -> Any:
+    """TOML dates and times as strings (what yq prints)."""
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    if isinstance(v, (datetime, date, time)):
+        return v.isoformat()
+    return v
+
+
+def _props_load(text: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line[0] in "#!":
+            continue
+        k, sep, v = line.partition("=")
+        if not sep:
+            k, sep, v = line.partition(":")
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _props(value: Any, prefix: str = "") -> Iterator[str]:
+    if type(value) is dict and value:
+        for k, x in value.items():
+            yield from _props(x, f"{prefix}.{k}" if prefix else k)
+    elif type(value) is list and value:
+        for i, x in enumerate(value):
+            yield from _props(x, f"{prefix}.{i}" if prefix else str(i))
+    else:
+        text = value if type(value) is str else ("" if value is None else dumps(value))
+        yield f"{prefix} = {text}"
+
+
+def _render(value: Any, o: _Opts, fmt: str) -> str:
+    unwrap = o.unwrap if o.unwrap is not None else fmt == "yaml"
+    if fmt == "json":
+        if unwrap and type(value) is str:
+            return value + "\n"
+        return dumps(value, Style(indent=o.indent)) + "\n"
+    if fmt == "props":
+        return "".join(line + "\n" for line in _props(value))
+    if type(value) is str and unwrap:
+        return value + "\n"
+    return to_yaml(value, o.indent)
+
+
+class _Yq:
+    def __init__(self, ctx: Ctx, o: _Opts) -> None:
+        self.ctx = ctx
+        self.o = o
+
+    def err(self, msg: str) -> None:
+        self.ctx.stderr.write(f"Error: {msg}\n".encode("utf-8", "replace"))
+
+    def documents(self) -> Iterator[tuple[str | None, str, int, Any]]:
+        """(file name, format, document index, value) of every input document."""
+        o = self.o
+        files = o.files or ["-"]
+        for name in files:
+            fmt = o.input_format
+            if fmt == "auto":
+                fmt = _format_from_name(name)
+            try:
+                data = self.ctx.read_input(name)
+            except FsError as e:
+                raise _Fail(f"open {name}: {strerror(e.errno or 0).lower()}") from None
+            try:
+                docs = _load(decode_text(data), fmt)
+            except (yaml.YAMLError, ParseError, tomllib.TOMLDecodeError) as e:
+                raise _Fail(f"bad file '{name}': {_one_line(e)}") from None
+            for i, d in enumerate(docs):
+                yield (None if name == "-" else name), fmt, i, d
+
+    def main(self) -> int:
+        o = self.o
+        if o.expr is None:
+            o.expr = "."
+        try:
+            program = Program(_PRELUDE + o.expr, ["di"], natives=_yaml_natives())
+        except CompileErrors as e:
+            self.err(e.errors[0].message.replace(" (Unix shell quoting issues?)", ""))
+            return 1
+        out: list[str] = []
+        last: Any = NOTHING
+        try:
+            if o.null_input:
+                docs: Iterator[tuple[str | None, str, int, Any]] = iter([(None, "yaml", 0, None)])
+            else:
+                docs = self.documents()
+            prev_doc = -1
+            out_fmt = o.output_format
+            for name, fmt, index, doc in docs:
+                if out_fmt == "auto":
+                    out_fmt = fmt if o.input_format != "auto" or fmt == "json" else "yaml"
+                rt = self._rt(name, index)
+                for value in program.run(doc, rt, [index]):
+                    if out_fmt == "yaml" and not o.no_doc and prev_doc >= 0 and prev_doc != index:
+                        out.append("---\n")
+                    prev_doc = index
+                    out.append(_render(value, o, out_fmt if out_fmt != "auto" else "yaml"))
+                    if o.nul:
+                        out.append("\0")
+                    last = value
+        except _Fail as f:
+            self._flush(out)
+            self.err(f.message)
+            return 1
+        except JqError as e:
+            self._flush(out)
+            msg = e.value if type(e.value) is str else dumps(e.value)
+            self.err(msg)
+            return 1
+        except HaltSignal as h:
+            self._flush(out)
+            return h.status
+        self._flush(out)
+        if o.exit_status and (last is NOTHING or last is None or last is False):
+            return 1
+        return 0
+
+    def _flush(self, out: list[str]) -> None:
+        text = "".join(out)
+        if self.o.inplace and self.o.files:
+            try:
+                self.ctx.fs.write_bytes(self.o.files[0], text.encode("utf-8", "surrogateescape"))
+            except FsError as e:
+                self.err(f"write {self.o.files[0]}: {strerror(e.errno or 0).lower()}")
+            return
+        self.ctx.stdout.write(text.encode("utf-8", "surrogateescape"))
+        out.clear()
+
+    def _rt(self, name: str | None, index: int) -> Rt:
+        rt = Rt()
+        rt.checkpoint = self.ctx.checkpoint
+        rt.env_object = dict(self.ctx.env)
+        rt.clock = self.ctx.clock
+        rt.input_filename = lambda: name
+        rt.budget = self.ctx.budget
+        rt.named_args = {"di": index}
+        return rt
+
+
+class _Fail(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _format_from_name(name: str) -> str:
+    lower = name.lower()
+    if lower.endswith(".json"):
+        return "json"
+    if lower.endswith(".toml"):
+        return "toml"
+    if lower.endswith(".properties"):
+        return "props"
+    return "yaml"
+
+
+def _one_line(e: Exception) -> str:
+    return " ".join(str(e).split())
+
+
+def cmd_yq(ctx: Ctx) -> int:
+    try:
+        o = _parse(ctx.args)
+    except _Usage as u:
+        if not u.message:
+            ctx.stdout.write((VERSION + "\n").encode())
+            return 0
+        ctx.stderr.write(f"Error: {u.message}\n".encode())
+        return 1
+    return _Yq(ctx, o).main()
