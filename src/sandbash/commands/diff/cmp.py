@@ -113,7 +113,7 @@ def _compare(ctx: Ctx, out: Out, names: list[str], a: bytes, b: bytes, skips: li
              silent: bool, show: bool) -> int:
     n = min(len(a), len(b))
     if verbose:
-        width = len(str(max(len(a), len(b))))
+        width = len(str(min(len(a), len(b))))
         differ = False
         for i in range(n):
             if a[i] != b[i]:

@@ -287,7 +287,7 @@ class _Blocks:
     def _chunks(self) -> Iterator[bytes]:
         ctx = self.ctx
         for name in self.files:
-            if self.left is not None and self.left <= 0:
+            if self.left is not None and self.left <= 0 and not self.unskipped:
                 return
             try:
                 stream = ctx.open_in(name)
@@ -308,7 +308,8 @@ class _Blocks:
                     if self.left is not None:
                         chunk = chunk[: self.left]
                         self.left -= len(chunk)
-                    yield chunk
+                    if chunk:
+                        yield chunk
                     if self.left is not None and self.left <= 0:
                         return
             except (FsError, StreamError) as e:
