@@ -233,12 +233,23 @@ def set_var(
     scope: Scope | None = None,
 ) -> None:
     """Assign a scalar (or one element when `sub` is given)."""
-    if sub is None and scope is None and not append:
+    if sub is None and scope is None:
         # the common case: an existing plain string variable
         found = self.state.vars.find(name)
-        if (found is not None and found.attrs == 0 and type(found.value) is str and name not in _SPECIAL_NAMES
-                and not self.state.opts["allexport"]):
-            if len(value) > 1 << 20:
+        if (found is not None and not (found.attrs & ~EXPORT) and type(found.value) is str
+                and name not in _SPECIAL_NAMES and not self.state.opts["allexport"]):
+            if append:
+                text: str = found.value  # type: ignore[assignment]
+                found.value = None  # drop the reference so += extends in place
+                if len(text) + len(value) > 1 << 20:
+                    try:
+                        self.check_string(len(text) + len(value))
+                    except BaseException:
+                        found.value = text
+                        raise
+                text += value
+                value = text
+            elif len(value) > 1 << 20:
                 self.check_string(len(value))
             found.value = value
             return
