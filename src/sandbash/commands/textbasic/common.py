@@ -326,15 +326,8 @@ def local_time(ctx: Ctx, ts: float) -> tuple[object, int]:
     """(datetime in the sandbox's TZ, UTC offset in seconds) for a timestamp."""
     import datetime
 
-    tz: datetime.tzinfo = datetime.timezone.utc
-    name = ctx.env.get("TZ", "")
-    if name:
-        try:
-            import zoneinfo
+    from ..date.zones import local_zone  # the date command's TZ rules (zone names and POSIX strings)
 
-            tz = zoneinfo.ZoneInfo(name.lstrip(":"))
-        except Exception:
-            tz = datetime.timezone.utc
-    dt = datetime.datetime.fromtimestamp(ts, tz)
+    dt = datetime.datetime.fromtimestamp(ts, local_zone(ctx.env))
     off = dt.utcoffset()
     return dt, int(off.total_seconds()) if off is not None else 0
