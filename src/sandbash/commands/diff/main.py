@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ...vfs.errors import FsError, strerror
-from ..context import Ctx
+from ..context import Ctx, _dev_fd
 from ..options import CommandSpec, Opt, Parsed
 from ..textbasic.common import Out, command, encode, local_time
 from .engine import Hunk, diff_lines
@@ -235,14 +235,14 @@ class Differ:
     def _read(self, path: str | None) -> bytes:
         if path is None:
             return b""
-        if path == "-":
-            return self.ctx.stdin.read()
+        if _stream_path(path):
+            return self.ctx.read_input(path)
         return self.ctx.fs.read_bytes(path)
 
     def _mtime(self, path: str | None) -> float:
         if path is None:
             return 0.0
-        if path == "-":
+        if _stream_path(path):
             return self.ctx.clock()
         st = self.ctx.fs.try_stat(path)
         return st.mtime if st is not None else 0.0
@@ -365,8 +365,13 @@ def _split_nl(data: bytes) -> list[bytes]:
 # ------------------------------------------------------------------ the command
 
 
+def _stream_path(path: str) -> bool:
+    """`-`, /dev/stdin and /dev/fd/N (process substitution) name open streams."""
+    return path == "-" or _dev_fd(path) is not None
+
+
 def _kind(ctx: Ctx, path: str) -> str | None:
-    if path == "-":
+    if _stream_path(path):
         return "file"
     st = ctx.fs.try_stat(path)
     if st is None:

@@ -350,7 +350,7 @@ def cmd_patch(ctx: Ctx) -> int:
     strip = int(opts.get("strip")) if opts.get("strip") is not None else None
     source = opts.get("input") or (operands[1] if len(operands) > 1 else "-")
     try:
-        data = ctx.stdin.read() if source == "-" else ctx.fs.read_bytes(source)
+        data = ctx.read_input(source)
     except FsError as e:
         ctx.error(f"**** Can't open patch file {source} : {strerror(e.errno or 5)}")
         return 2
