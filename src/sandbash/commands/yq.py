@@ -29,6 +29,7 @@ from typing import Any
 import re2
 import yaml  # type: ignore[import-untyped,unused-ignore]
 
+from ..limits import LimitExceeded
 from ..vfs.errors import FsError, strerror
 from .context import Ctx
 from .jq.builtins_core import FNative, NativeFactory, rt_value
@@ -38,7 +39,7 @@ from .jq.engine import CompileErrors, Program
 from .jq.errors import HaltSignal, JqError
 from .jq.numbers import LitNum, format_number, make_literal
 from .jq.runtime import Rt
-from .jq.values import typename
+from .jq.values import CAPS, typename
 
 VERSION = "yq (https://github.com/mikefarah/yq/) version v4.44.3"
 
@@ -564,4 +565,11 @@ def cmd_yq(ctx: Ctx) -> int:
             return 0
         ctx.stderr.write(f"Error: {u.message}\n".encode())
         return 1
-    return _Yq(ctx, o).main()
+    limits = ctx.limits
+    caps = CAPS.set((limits.max_string_length, max(limits.max_array_elements, limits.max_string_length // 8)))
+    try:
+        return _Yq(ctx, o).main()
+    except RecursionError:
+        raise LimitExceeded("max_call_depth", limits.max_call_depth, "yq recursion too deep") from None
+    finally:
+        CAPS.reset(caps)
