@@ -441,14 +441,12 @@ class Parser:
         return args
 
     def expr_list(self, closer: str) -> list[A.Expr]:
-        self.opt_nl()
+        """Comma-separated expressions; a newline may follow a comma only."""
         items = [self.expr()]
-        self.opt_nl()
         while self.tok.kind == ",":
             self.advance()
             self.opt_nl()
             items.append(self.expr())
-            self.opt_nl()
         return items
 
     # ------------------------------------------------------------ expressions

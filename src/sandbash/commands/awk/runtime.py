@@ -49,7 +49,7 @@ class Runtime:
         self.rng = B.GawkRandom()
         self.seed = 1.0  # gawk starts as if srand(1) had run
         self.max_string = max(ctx.limits.max_string_length, 1 << 20)
-        self.max_elements = max(ctx.limits.max_array_elements * 10, 1_000_000)
+        self.max_elements = ctx.limits.max_array_elements * 10  # awk arrays are often bigger than bash ones
         self.cp_rounds = 0
         self.warned: set[str] = set()
         self.paragraph = False
