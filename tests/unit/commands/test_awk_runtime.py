@@ -40,7 +40,7 @@ def test_runaway_programs_hit_a_limit(prog: str, limit: str) -> None:
 
 
 def test_unbounded_recursion_is_a_clean_fatal_error() -> None:
-    out, err, status = awk("function f(n) { return f(n + 1) } BEGIN { f(1) }")
+    _, err, status = awk("function f(n) { return f(n + 1) } BEGIN { f(1) }")
     assert status == 2
     assert "fatal:" in err and "recursion too deep" in err
 
