@@ -16,6 +16,7 @@ from typing import Any
 from .api import Bash
 from .errors import ExecutionCancelled, ExecutionLimitError
 from .limits import Limits
+from .net import NetworkConfig
 from .sandbox import new_bash
 from .vfs.base import Backend
 from .vfs.errors import FsError
@@ -124,10 +125,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         err.flush()
 
     try:
-        bash = new_bash(limits=limits, cwd=args.cwd, fs=fs, network=_network(args.allow_url))
-    except ValueError as e:
-        sys.stderr.write(f"sandbash: {e}\n")
+        network = _network(args.allow_url)
+    except ValueError as e:  # a malformed prefix
+        sys.stderr.write(f"sandbash: --allow-url: {e}\n")
         return 2
+    bash = new_bash(limits=limits, cwd=args.cwd, fs=fs, network=network)
     if args.command is None and not args.stdin_script and not rest and sys.stdin.isatty():
         from .repl import interact
 
@@ -165,11 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return result.exit_code
 
 
-def _network(prefixes: Sequence[str]) -> object | None:
+def _network(prefixes: Sequence[str]) -> NetworkConfig | None:
     if not prefixes:
         return None
-    from .net import NetworkConfig
-
     return NetworkConfig(allowed_url_prefixes=tuple(prefixes))
 
 

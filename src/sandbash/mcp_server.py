@@ -6,7 +6,7 @@ otherwise).
 Tools: `bash` (the tool contract of `sandbash.tool`), `read_file`,
 `write_file`, `list_dir`; each takes an optional `session_id` (relative paths
 resolve against that session's cwd). Every client of one server shares its
-filesystem. The sandbox's limits, network and filesystem come from a TOML
+filesystem. The sandbox's limits, network, filesystem and policy come from a TOML
 file (`--config`) and flags, flags winning:
 
     [sandbox]       cwd = "/home/user", profile = "default", timeout = 30, max_output_chars = 30000
@@ -14,7 +14,7 @@ file (`--config`) and flags, flags winning:
     [network]       allow_urls = ["https://api.example.com/"], methods = ["GET", "HEAD"]
     [filesystem]    root = "/srv/data" | store = "state.db", mounts = ["/host/dir:/data:ro"]
     [server]        transport = "stdio" | "http", host = "127.0.0.1", port = 8000, path = "/mcp"
-    [policy]        passed to sandbash.policy.Policy(**table) where that module exists
+    [policy]        name, mode, paths, [policy.commands] allow/deny: `Policy.from_mapping`
 """
 
 # no `from __future__ import annotations`: the SDK reads the tool functions'
@@ -22,7 +22,6 @@ file (`--config`) and flags, flags winning:
 # real objects, not strings to resolve.
 
 import argparse
-import importlib
 import posixpath
 import sys
 import tomllib
@@ -32,6 +31,8 @@ from typing import Annotated, Any
 
 from .cli import build_filesystem
 from .limits import Limits
+from .net import NetworkConfig
+from .policy import Policy
 from .tool import (
     DEFAULT_MAX_OUTPUT_CHARS,
     INPUT_SCHEMA,
@@ -89,33 +90,21 @@ class ServerConfig:
         return Limits.profile(self.profile).with_overrides(**self.limits)
 
 
-def _network(cfg: ServerConfig) -> object | None:
+def _network(cfg: ServerConfig) -> NetworkConfig | None:
     if not cfg.allow_urls:
         return None
-    from .net import NetworkConfig
-
     if cfg.methods:
         return NetworkConfig(allowed_url_prefixes=cfg.allow_urls, allowed_methods=cfg.methods)
     return NetworkConfig(allowed_url_prefixes=cfg.allow_urls)
 
 
-def _policy(cfg: ServerConfig) -> object | None:
-    if cfg.policy is None:
-        return None
-    try:
-        module = importlib.import_module("sandbash.policy")
-    except ModuleNotFoundError:
-        raise ValueError("this sandbash has no policy support ([policy] cannot be used)") from None
-    policy: object = module.Policy(**cfg.policy)
-    return policy
-
-
 def build_tool(cfg: ServerConfig) -> BashTool:
     limits = cfg.build_limits()
+    policy = Policy.from_mapping(cfg.policy) if cfg.policy is not None else None
     fs = build_filesystem(cfg.root, cfg.store, cfg.mounts, limits)
     from .sandbox import new_bash
 
-    bash = new_bash(fs=fs, cwd=cfg.cwd, limits=limits, network=_network(cfg), policy=_policy(cfg))
+    bash = new_bash(fs=fs, cwd=cfg.cwd, limits=limits, network=_network(cfg), policy=policy)
     return BashTool(bash, max_output_chars=cfg.max_output_chars)
 
 

@@ -1,6 +1,6 @@
 """Conveniences over `Bash`: `Sandbox.create()`, `write_files`, `run_command`,
-`read_file`, and `ExecOptions` (per-call overrides), plus `new_bash`, the one
-place that builds a `Bash` with the optional network and policy grants.
+`read_file`, and `ExecOptions` (per-call overrides), plus `new_bash`, which
+registers installed command plugins before building a `Bash`.
 
     sandbox = Sandbox.create(files={"/data/a.csv": "x,1\\n"})
     r = sandbox.run_command("cut -d, -f2 /data/a.csv", env={"LC_ALL": "C"})
@@ -8,31 +8,24 @@ place that builds a `Bash` with the optional network and policy grants.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
 from .api import Bash, ExecResult, Session
 from .limits import Limits
+from .net import NetworkConfig
+from .policy import Policy
 from .vfs.memory import FileContent
 
 LimitsArg = Limits | str | Mapping[str, float] | None
 
 
-def new_bash(*, network: object | None = None, policy: object | None = None, **kw: Any) -> Bash:
-    """`Bash(**kw)`, adding the network and policy grants when given. A grant
-    this build of `Bash` cannot take is an error, never silently dropped.
-    Commands that installed packages declare (entry points) are registered first."""
+def new_bash(**kw: Any) -> Bash:
+    """`Bash(**kw)`, after registering the commands installed packages declare (entry points)."""
     from .custom import load_entry_points  # custom imports api; only here to keep `import sandbash` light
 
     load_entry_points()
-    params = inspect.signature(Bash).parameters
-    for name, value in (("network", network), ("policy", policy)):
-        if value is not None:
-            if name not in params:
-                raise ValueError(f"this sandbash cannot take a {name} configuration")
-            kw[name] = value
     return Bash(**kw)
 
 
@@ -71,8 +64,8 @@ class Sandbox:
         env: Mapping[str, str] | None = None,
         cwd: str = "/home/user",
         limits: Limits | str | None = None,
-        network: object | None = None,
-        policy: object | None = None,
+        network: NetworkConfig | None = None,
+        policy: Policy | None = None,
         **kw: Any,
     ) -> Sandbox:
         """A new sandbox; `kw` goes to `Bash` (fs=, identity=, seed=, ...)."""

@@ -26,8 +26,9 @@ from .aio import run_cancellable
 from .api import Bash, ExecResult, Session
 from .commands import registry
 from .errors import ExecutionCancelled, ExecutionLimitError
-from .interp.runtime import CommandGate
 from .limits import CancelToken, Limits
+from .net import NetworkConfig
+from .policy import Policy
 from .sandbox import new_bash
 from .vfs.errors import FsError, strerror
 from .vfs.memory import FileContent
@@ -267,15 +268,6 @@ def shape_run(call: Callable[[], ExecResult], max_chars: int = DEFAULT_MAX_OUTPU
 # ------------------------------------------------------------------ the tool
 
 
-def _offline(gate: CommandGate | None) -> CommandGate:
-    def refuse_network(argv: list[str]) -> str | None:
-        if argv and posixpath.basename(argv[0]) in NETWORK_COMMANDS:
-            return "network access is off for this call"
-        return gate(argv) if gate is not None else None
-
-    return refuse_network
-
-
 class _Slot:
     """A session and the lock that keeps its runs one at a time."""
 
@@ -296,8 +288,8 @@ class BashTool:
         env: Mapping[str, str] | None = None,
         cwd: str = "/home/user",
         limits: Limits | str | None = None,
-        network: object | None = None,
-        policy: object | None = None,
+        network: NetworkConfig | None = None,
+        policy: Policy | None = None,
         max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
         max_sessions: int = 64,
         name: str = "bash",
@@ -313,13 +305,12 @@ class BashTool:
         self.max_sessions = max_sessions
         self._sessions: OrderedDict[str, _Slot] = OrderedDict()
         self._lock = threading.Lock()
-        self._offline_bash: Bash | None = None
 
     # -------------------------------------------------------------- state
 
     @property
-    def network(self) -> object | None:
-        return getattr(self.bash, "network", None)
+    def network(self) -> NetworkConfig | None:
+        return self.bash.network
 
     @property
     def input_schema(self) -> dict[str, Any]:
@@ -369,22 +360,26 @@ class BashTool:
         offline = req.allow_network is False and self.network is not None
         if req.session_id is None:
             self._write_files(req, self.bash.cwd)
-            bash = self._offline() if offline else self.bash
-            return shape_run(lambda: bash.exec(req.command, env=req.env, limits=limits, cancel=cancel), cap)
+            if not offline:
+                return shape_run(lambda: self.bash.exec(req.command, env=req.env, limits=limits, cancel=cancel), cap)
+            # a throwaway shell whose runtime has no network: curl and wget do not exist for it
+            once = self.bash.session(env=req.env)
+            once.rt.network = None
+            return shape_run(lambda: once.exec(req.command, limits=limits, cancel=cancel), cap)
         slot = self._slot(req.session_id, fresh=req.restart)
         with slot.lock:
             session = slot.session
             self._write_files(req, session.cwd)
-            gate = session.rt.command_gate
+            network = session.rt.network
             if offline:
-                session.rt.command_gate = _offline(gate)
+                session.rt.network = None
             try:
                 if req.env:
                     # a session keeps what the call exported, as a shell would
                     session.exec(_exports(req.env), limits=limits, cancel=cancel)
                 return shape_run(lambda: session.exec(req.command, limits=limits, cancel=cancel), cap)
             finally:
-                session.rt.command_gate = gate
+                session.rt.network = network
 
     async def arun(self, request: Mapping[str, Any] | ToolRequest) -> ToolOutput:
         """`run` in a worker thread; cancelling the task cancels the script."""
@@ -402,21 +397,31 @@ class BashTool:
             except FsError as e:
                 raise ToolInputError(f"files: cannot write {path}: {strerror(e.code)}") from None
 
-    def _offline(self) -> Bash:
-        """A twin over the same files, without the network grant."""
-        if self._offline_bash is None:
-            b = self.bash
-            self._offline_bash = Bash(fs=b.vfs, env=b.env, cwd=b.cwd, limits=b.limits, identity=b.identity,
-                                      clock=b.clock, seed=b.seed, command_gate=b.command_gate)
-        return self._offline_bash
-
     # -------------------------------------------------------------- text for models
 
     def available_commands(self) -> list[str]:
         """Commands a script can run here (policy and network applied)."""
-        gate = self.bash.command_gate
         names = [n for n in registry.names() if self.network is not None or n not in NETWORK_COMMANDS]
-        return [n for n in names if gate is None or gate([n]) is None]
+        gate = self.bash.gate
+        if gate is not None:  # the policy's own listing: asking it records nothing
+            return gate.listing(names)[0]
+        command_gate = self.bash.command_gate
+        return [n for n in names if command_gate is None or command_gate([n]) is None]
+
+    def _policy_text(self) -> str:
+        policy = self.bash.policy
+        if policy is None:
+            return ""
+        parts = []
+        if policy.mode == "read-only":
+            parts.append("the filesystem is read-only (writes are refused)")
+        grants = policy.path_specs()
+        if grants is not None:
+            parts.append("file access is limited to " + (", ".join(grants) or "nothing"))
+        if policy.deny:
+            parts.append("denied commands: " + ", ".join(sorted(policy.deny)))
+        return ("Policy: " + "; ".join(parts) + ". Refused operations fail with status 126 or "
+                "'Permission denied'. ") if parts else ""
 
     def _limits_text(self) -> str:
         lim = self.bash.limits
@@ -428,10 +433,10 @@ class BashTool:
         net = self.network
         if net is None:
             return "no network (curl and wget are not available)"
-        if getattr(net, "dangerously_allow_full_internet_access", False):
+        if net.dangerously_allow_full_internet_access:
             return "curl and wget can reach the internet"
-        prefixes = ", ".join(getattr(net, "allowed_url_prefixes", ())) or "none"
-        methods = ", ".join(getattr(net, "allowed_methods", ("GET",)))
+        prefixes = ", ".join(net.allowed_url_prefixes) or "none"
+        methods = ", ".join(net.allowed_methods)
         return f"curl and wget can reach only URLs under: {prefixes} (methods {methods})"
 
     def description(self) -> str:
@@ -441,7 +446,7 @@ class BashTool:
             "virtual filesystem. Files persist between calls; pass session_id to keep cwd, variables and "
             "functions too. Commands: " + ", ".join(self.available_commands()) + ", and the shell builtins. "
             "Not available: host programs (python, node, git, package managers, compilers). "
-            f"Network: {self._network_text()}. Limits: {self._limits_text()}. "
+            f"Network: {self._network_text()}. {self._policy_text()}Limits: {self._limits_text()}. "
             f"stdout and stderr are each cut to {self.max_output_chars:,} characters (middle omitted). "
             f"To return structured data, print a line {RESULT_PREFIX}{{...json...}}; the last one is parsed "
             "into result_json."
@@ -461,6 +466,7 @@ class BashTool:
             "- Not available: python, node, git, package managers, compilers, sudo or any other host program; "
             "a missing command fails with status 127. Use awk, sed, jq and the shell instead.",
             f"- Network: {self._network_text()}.",
+            *([f"- {self._policy_text().strip()}"] if self.bash.policy is not None else []),
             f"- Limits: {self._limits_text()}. Going over a limit stops the script (exit 124 for time).",
             f"- Output: stdout and stderr are each cut to {self.max_output_chars:,} characters, keeping the "
             "start and the end; filter large output (head, grep, wc -l). Binary output is replaced by a notice.",

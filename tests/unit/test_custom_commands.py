@@ -1,0 +1,122 @@
+"""Custom commands (Command base, @command, entry points) and the Sandbox conveniences."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from sandbash import Bash, ExecResult
+from sandbash.commands import registry
+from sandbash.commands.context import Ctx
+from sandbash.custom import Command, command, custom_summaries, load_entry_points, register_command
+from sandbash.sandbox import ExecOptions, Sandbox
+
+
+class Greet(Command):
+    name = "test-greet"
+    summary = "say hello"
+
+    def execute(self, args: list[str], ctx: Ctx) -> ExecResult:
+        who = " ".join(args) or ctx.env.get("USER", "?")
+        return ExecResult(f"hello {who}\n".encode(), b"greeted\n" if args else b"", 0 if args else 3)
+
+
+@command("test-upper")
+def upper(args: list[str], ctx: Ctx) -> int:
+    """Upper-case stdin, file by file through ctx.fs."""
+    for path in args or ["-"]:
+        ctx.out(ctx.read_input(path).upper())
+    return 0
+
+
+@command("test-runs")
+def runs(args: list[str], ctx: Ctx) -> int:
+    """Run a sub-command through the interpreter."""
+    return ctx.run(["echo", "sub", *args])
+
+
+def test_subclass_command_in_a_script() -> None:
+    register_command(Greet())
+    r = Bash().exec("test-greet world | tr a-z A-Z; test-greet; echo $?")
+    assert r.stdout == "HELLO WORLD\nhello user\n3\n"
+    assert r.stderr == "greeted\n"
+    assert custom_summaries()["test-greet"] == "say hello"
+
+
+def test_decorated_commands_get_the_same_context() -> None:
+    register_command(upper)
+    register_command(runs)
+    bash = Bash(files={"/d/a.txt": "abc\n"})
+    r = bash.exec("echo xyz | test-upper; test-upper /d/a.txt; test-runs 1 2 > /tmp/o; cat /tmp/o")
+    assert r.stdout == "XYZ\nABC\nsub 1 2\n"
+    assert "test-upper" in registry.names()
+
+
+def test_other_return_values() -> None:
+    register_command(command("test-text")(lambda args, ctx: "text\n"))
+    register_command(command("test-none")(lambda args, ctx: None))
+    register_command(command("test-false")(lambda args, ctx: False))
+    r = Bash().exec("test-text; test-none; echo $?; test-false; echo $?")
+    assert r.stdout == "text\n0\n1\n"
+
+
+def test_policy_gate_applies_to_custom_commands() -> None:
+    register_command(Greet)
+    bash = Bash(command_gate=lambda argv: "not allowed" if argv[0] == "test-greet" else None)
+    r = bash.exec("test-greet x; echo $?")
+    assert r.stdout == "126\n" and "not allowed" in r.stderr
+
+
+def test_invalid_registrations() -> None:
+    with pytest.raises(ValueError):
+        register_command(command("bad name")(lambda args, ctx: 0))
+    with pytest.raises(TypeError):
+        register_command(object())  # type: ignore[arg-type]
+
+
+def test_entry_point_group(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "sb_plugin_mod.py").write_text(
+        "from sandbash.custom import command\n"
+        "@command('test-plugin')\n"
+        "def plugin(args, ctx):\n"
+        "    return 'from plugin\\n'\n"
+        "broken = 1\n"
+    )
+    dist = tmp_path / "sb_plugin-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: sb-plugin\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text(
+        "[sandbash.commands]\ntest-plugin = sb_plugin_mod:plugin\nbroken = sb_plugin_mod:broken\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    names = load_entry_points(force=True)
+    assert names == ["test-plugin"]  # the broken entry is logged and skipped
+    assert Bash().exec("test-plugin").stdout == "from plugin\n"
+    sys.modules.pop("sb_plugin_mod", None)
+
+
+def test_sandbox_conveniences() -> None:
+    sb = Sandbox.create(files={"/data/a.csv": "x,1\ny,2\n"}, env={"HOME": "/home/user", "SEP": ","})
+    sb.write_files({"/data/b.csv": "z,3\n", "rel.txt": "relative\n"})
+    r = sb.run_command("cat /data/*.csv | cut -d\"$SEP\" -f2 | paste -sd+ | bc")
+    assert r.stdout == "6\n"
+    assert sb.read_file("/home/user/rel.txt") == "relative\n"
+    assert sb.read_bytes("rel.txt") == b"relative\n"
+    r = sb.run_command("pwd; echo $SEP$1; cat", ExecOptions(cwd="/data", stdin="in\n"), env={"SEP": ";"})
+    assert r.stdout == "/data\n;\nin\n"
+    r = sb.run_command("echo \"[$SEP]\"", env={}, replace_env=True)
+    assert r.stdout == "[]\n"
+    with pytest.raises(TypeError):
+        sb.run_command("true", bogus=1)
+
+
+def test_sandbox_async_and_session() -> None:
+    import asyncio
+
+    sb = Sandbox.create()
+    assert asyncio.run(sb.arun_command("echo hi")).stdout == "hi\n"
+    s = sb.session()
+    s.exec("cd /tmp")
+    assert s.exec("pwd").stdout == "/tmp\n"
+
