@@ -19,6 +19,10 @@ from .commands import registry
 from .commands.options import CommandSpec, HelpRequested, Parsed, UsageError, parse_args
 
 Arg = str | None  # None: known only at run time
+# a word standing for paths found below a directory (find's `{}`, a glob's matches): FOUND + dir.
+# The NUL byte keeps it from ever equalling a real argument.
+FOUND = "\0found:"
+NOFOLLOW = frozenset({"delete", "rename"})
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,7 @@ class Effect:
     action: str
     paths: tuple[Arg, ...]
     recursive: bool = False
+    follow: bool = True  # a symbolic link as the last component is followed (not by rm, mv, ln, mkdir)
 
 
 @dataclass
@@ -54,10 +59,10 @@ class Call:
         self.facts = Facts()
         self.dynamic = any(a is None for a in args)
 
-    def fx(self, action: str, *paths: Arg, recursive: bool = False) -> None:
+    def fx(self, action: str, *paths: Arg, recursive: bool = False, follow: bool = True) -> None:
         live = tuple(p for p in paths if p != "-")
         if live:
-            self.facts.effects.append(Effect(action, live, recursive))
+            self.facts.effects.append(Effect(action, live, recursive, follow and action not in NOFOLLOW))
 
     def each(self, action: str, paths: Sequence[Arg], recursive: bool = False) -> None:
         for p in paths:
@@ -192,7 +197,8 @@ def _in_out(c: Call) -> None:
         c.fx("create", operands[1])
 
 
-def _writes(action: str, first_is_not_path: bool = False, recursive_key: str = "") -> Callable[[Call], None]:
+def _writes(action: str, first_is_not_path: bool = False, recursive_key: str = "",
+            follow: bool = True) -> Callable[[Call], None]:
     def model(c: Call) -> None:
         p = c.parse()
         if p is None:
@@ -204,7 +210,8 @@ def _writes(action: str, first_is_not_path: bool = False, recursive_key: str = "
             operands = operands[1:]
         if opts.get("reference"):
             c.fx("stat", str(opts["reference"]))
-        c.each(action, operands, recursive=bool(recursive_key and opts.get(recursive_key)))
+        for path in operands:
+            c.fx(action, path, recursive=bool(recursive_key and opts.get(recursive_key)), follow=follow)
 
     return model
 
@@ -237,7 +244,10 @@ def _cp_like(c: Call, action_src: str, action_dst: str, recursive_key: str | Non
             c.fx(action_dst, into, recursive=recursive)
         else:
             c.fx(action_dst, dest, into, recursive=recursive)
-    c.facts.copies.append((tuple(sources), dest))
+    # symbolic links survive a move or a copy that does not dereference: they may land at DEST
+    if action_src == "rename" or (recursive and not opts.get("dereference")) or opts.get("d") \
+            or opts.get("no_dereference"):
+        c.facts.copies.append((tuple(sources), dest))
 
 
 def m_cp(c: Call) -> None:
@@ -279,7 +289,7 @@ def m_ln(c: Call) -> None:
         pairs = [(t, operands[-1].rstrip("/") + "/" + t.rstrip("/").rsplit("/", 1)[-1]) for t in operands[:-1]]
     symbolic = bool(opts.get("symbolic") or opts.get("symbolic_link"))
     for target, link in pairs:
-        c.fx("create", link)
+        c.fx("create", link, follow=False)
         if symbolic:
             c.facts.symlinks.append((link, target))
         else:
@@ -653,7 +663,7 @@ _register("ln", m_ln)
 _register("rm", m_rm)
 _register("shred", _writes("write"))
 _register("rmdir", m_rmdir)
-_register("mkdir mkfifo", _writes("create"))
+_register("mkdir mkfifo", _writes("create", follow=False))
 _register("touch", m_touch)
 _register("truncate", m_truncate)
 _register("chmod", _writes("chmod", first_is_not_path=True, recursive_key="recursive"))

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from .check_models import FOUND, Arg, Call, find_spec, words
 from .check_models import MODELS as FILE_MODELS
-from .check_models import Arg, Call, find_spec, words
 
 NOFS = ""  # an alternative that touches no file (e.g. rg reading stdin)
 
@@ -153,6 +153,8 @@ def m_find(c: Call) -> None:
         i += 1
     roots: list[Arg] = starts or ["."]
     c.each("list", roots, recursive=True)
+    # `{}` is a path found below the (single, static) start point
+    found: Arg = FOUND + roots[0] if len(roots) == 1 and roots[0] is not None else None
     while i < len(args):
         a = args[i]
         i += 1
@@ -165,7 +167,7 @@ def m_find(c: Call) -> None:
             argv: list[Arg] = []
             while i < len(args) and args[i] not in (";", "+"):
                 w = args[i]
-                argv.append(None if w is None or "{}" in w else w)
+                argv.append(found if w == "{}" else None if w is None or "{}" in w else w)
                 i += 1
             i += 1
             if argv:
@@ -477,12 +479,14 @@ _FILE_TESTS = words("-a -b -c -d -e -f -g -h -k -p -r -s -u -w -x -G -L -N -O -S
 
 def m_test(c: Call) -> None:
     args = c.args[:-1] if c.name == "[" and c.args and c.args[-1] == "]" else c.args
+    # `[ -f X ]` and `[ X -nt Y ]` certainly stat; in longer expressions a test may be skipped
+    certain = len(args) in (2, 3)
     for i, a in enumerate(args):
         if a in _FILE_TESTS and i + 1 < len(args):
-            c.fx("stat", args[i + 1], NOFS)
+            c.fx("stat", *((args[i + 1],) if certain else (args[i + 1], NOFS)))
         elif a in ("-nt", "-ot", "-ef") and 0 < i < len(args) - 1:
-            c.fx("stat", args[i - 1], NOFS)
-            c.fx("stat", args[i + 1], NOFS)
+            for p in (args[i - 1], args[i + 1]):
+                c.fx("stat", *((p,) if certain else (p, NOFS)))
 
 
 # ------------------------------------------------------------ builtins
@@ -564,7 +568,8 @@ def m_mapfile(c: Call) -> None:
     for i, a in enumerate(args):
         if a == "-C":
             cb = args[i + 1] if i + 1 < len(args) else None
-            c.facts.scripts.append(None if cb is None else cb + " 0 x")
+            # called as `CALLBACK INDEX LINE`
+            c.facts.scripts.append(None if cb is None else cb + ' "$MAPFILE_INDEX" "$MAPFILE_LINE"')
     _names_from(c)
 
 

@@ -1,0 +1,335 @@
+"""The static check: would a script stay inside a policy? Nothing is executed.
+
+`check(script, policy)` walks every command site (check_walk.py), applies the same rule functions
+the run-time gates use (`Policy.command_decision`, `Policy.path_decision`, `decide` with
+`dry_run=True`) to what is known statically, and reports per site `allowed`, `denied` or
+`indeterminate` with issues under stable codes:
+
+- `command_not_allowed`: the command name is refused by the policy;
+- `unknown_command`: not a builtin, command or function of the script (it might be a script file
+  or be defined at run time);
+- `path_not_allowed`: a file action on a path no grant allows;
+- `write_in_read_only_mode`: a write while the policy is read-only;
+- `url_not_allowed`: the `decide` callback refuses a request;
+- `requires_execution`: only the run can tell (globs, substitutions, `$var` command names,
+  `eval`/`source`, paths after `cd`, texts built at run time, ...);
+- `syntax_error`: the script stops parsing there (what comes after never runs).
+
+Denial beats uncertainty: a site with a refusal is `denied` even if other parts are unknown.
+Assumption: without `fs`, paths are taken as written (no symbolic links other than those the
+script itself creates); with `fs` (a Vfs) existing links are followed as the run would.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .check_models import FOUND, Effect
+from .check_walk import Analysis, Site, analyze
+from .check_wrappers import NOFS
+from .policy import RULE_READ_ONLY, Action, Decision, Policy, normpath, under
+
+ALLOWED = "allowed"
+DENIED = "denied"
+INDETERMINATE = "indeterminate"
+EXIT_CODES = {ALLOWED: 0, DENIED: 1, INDETERMINATE: 3}
+DENY, UNKNOWN, ALLOW = "deny", "unknown", "allow"
+
+__all__ = ["ALLOWED", "DENIED", "INDETERMINATE", "CheckReport", "Issue", "SiteReport", "analyze", "check"]
+
+
+@dataclass
+class Issue:
+    code: str
+    message: str
+    line: int
+    column: int
+    severity: str  # "deny" or "unknown"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "line": self.line, "column": self.column,
+                "severity": self.severity}
+
+
+@dataclass
+class SiteReport:
+    name: str | None
+    args: list[str | None]
+    redirects: list[dict[str, Any]]
+    line: int
+    column: int
+    status: str
+    issues: list[Issue] = field(default_factory=list)
+    via: str = ""
+    kind: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "args": self.args, "redirects": self.redirects, "line": self.line,
+                "column": self.column, "status": self.status, "kind": self.kind, "via": self.via,
+                "issues": [i.to_dict() for i in self.issues]}
+
+
+@dataclass
+class CheckReport:
+    status: str
+    sites: list[SiteReport]
+    policy: dict[str, Any]
+    errors: list[Issue] = field(default_factory=list)
+
+    @property
+    def issues(self) -> list[Issue]:
+        return [i for s in self.sites for i in s.issues] + self.errors
+
+    @property
+    def allowed(self) -> bool:
+        return self.status == ALLOWED
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.status]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"status": self.status, "policy": self.policy, "sites": [s.to_dict() for s in self.sites],
+                "errors": [e.to_dict() for e in self.errors]}
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def to_text(self) -> str:
+        """One line per issue (`LINE:COL: severity: code: message`), then the verdict."""
+        lines = [f"{i.line}:{i.column}: {i.severity}: {i.code}: {i.message}" for i in self.issues]
+        lines.append(f"status: {self.status}")
+        return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------ the check
+
+
+def check(
+    script: str,
+    policy: Policy | None = None,
+    *,
+    fs: Any = None,
+    cwd: str | None = "/home/user",
+    env: Mapping[str, str] | None = None,
+) -> CheckReport:
+    """Check `script` against `policy` without running anything. `fs` (a Vfs) lets the check
+    follow existing symbolic links and settle `mode=None`; `cwd` and `env` (HOME) are where the
+    run starts."""
+    policy = (policy or Policy()).effective(fs)
+    analysis = analyze(script, cwd=cwd, env=env)
+    judge = _Judge(policy, analysis, fs)
+    sites = [judge.site(s) for s in analysis.sites]
+    errors = [Issue("syntax_error", f"syntax error: {msg} (nothing after this runs)", ln, 1, UNKNOWN)
+              for ln, msg in analysis.errors]
+    statuses = {s.status for s in sites} | ({INDETERMINATE} if errors else set())
+    status = DENIED if DENIED in statuses else INDETERMINATE if INDETERMINATE in statuses else ALLOWED
+    return CheckReport(status, sites, policy.describe(), errors)
+
+
+class _Judge:
+    def __init__(self, policy: Policy, analysis: Analysis, fs: Any) -> None:
+        self.policy = policy
+        self.analysis = analysis
+        self.fs = fs
+        self.restricted = policy.restricts_fs()
+        self.risky_dests = [dest for sources, dest in analysis.copies if any(self.may_hold_link(p) for p in sources)]
+
+    def may_hold_link(self, path: str | None) -> bool:
+        """Whether a moved or copied tree may contain a symbolic link."""
+        if path is None:
+            return True
+        for link, _ in self.analysis.symlinks:
+            if link is None or under(link, path):
+                return True
+        if self.fs is None:
+            return False
+        return _has_symlink(self.fs, path)
+
+    def site(self, s: Site) -> SiteReport:
+        issues: list[Issue] = []
+
+        def add(severity: str, code: str, message: str) -> None:
+            issues.append(Issue(code, message, s.line, s.column, severity))
+
+        label = s.name or (s.text or "command")
+        if s.kind not in ("none",):
+            self.command(s, add)
+        for why in s.reasons:
+            add(UNKNOWN, "requires_execution", why)
+        if s.facts is not None:
+            for effect in s.facts.effects:
+                self.effect(s, label, effect, add)
+            for method, url in s.facts.urls:
+                self.url(label, method, url, add)
+        for d in s.globs:  # the shell lists the directory to expand the pattern
+            self.effect(s, "glob", Effect("list", (d,), recursive=True), add)
+        for r in s.redirects:
+            if r.mode in ("dup", "here"):
+                continue
+            actions = {"read": ("read",), "write": ("create",), "append": ("create",),
+                       "readwrite": ("read", "create")}[r.mode]
+            for a in actions:
+                self.effect(s, label, Effect(a, (r.target,)), add, redirect=True)
+        severities = {i.severity for i in issues}
+        status = DENIED if DENY in severities else INDETERMINATE if UNKNOWN in severities else ALLOWED
+        args = [None if a is not None and "\0" in a else a for a in s.argv]
+        redirects = [{"op": r.op, "target": r.target, "mode": r.mode} for r in s.redirects
+                     if r.mode not in ("dup", "here")]
+        return SiteReport(s.name, args, redirects, s.line, s.column, status, issues, s.via, s.kind)
+
+    # -- commands
+
+    def command(self, s: Site, add: Any) -> None:
+        name = s.name
+        if name is None:
+            return  # reported through the walker's reasons
+        kind = {"function": "function", "builtin": "builtin", "command": "command", "shell": "command",
+                "script": "script"}.get(s.kind, "")
+        decision = self.policy.command_decision(name, kind)
+        if decision.allowed and self.policy.decide is not None:
+            if any(a is None or "\0" in a for a in s.argv):  # DYNAMIC_VALUE, FOUND
+                add(UNKNOWN, "requires_execution", f"{name}: the decide callback sees the arguments only at run time")
+            else:
+                decision = self.policy.ask(Action("shell:exec", name, (name, *[a or "" for a in s.argv]),
+                                                  dry_run=True), decision)
+        if not decision.allowed:
+            add(DENY, "command_not_allowed", f"{name}: policy denied this command [policy: {decision.rule}]"
+                + (f" ({decision.reason})" if decision.reason else ""))
+        elif s.kind == "unknown":
+            add(UNKNOWN, "unknown_command", f"{name}: not a builtin, command or function of this script")
+
+    # -- files
+
+    def effect(self, s: Site, label: str, effect: Effect, add: Any, redirect: bool = False) -> None:
+        if not self.restricted:
+            return
+        verdicts: list[tuple[str, str, str]] = []  # (verdict, code, message)
+        for raw in effect.paths:
+            if raw == NOFS:
+                verdicts.append((ALLOW, "", ""))
+                continue
+            recursive = effect.recursive
+            if raw is not None and raw.startswith(FOUND):
+                raw, recursive = raw[len(FOUND):], True  # somewhere below that directory
+            for path in self.paths(raw, s.cwd, effect.follow):
+                verdicts.append(self.path(effect.action, path, recursive, raw, s))
+        kinds = {v for v, _, _ in verdicts}
+        what = "redirection" if redirect else label
+        if kinds == {DENY}:
+            _, code, message = next(v for v in verdicts if v[0] == DENY)
+            add(DENY, code, f"{what}: {message}")
+        elif DENY in kinds or UNKNOWN in kinds:
+            reasons = [m for v, _, m in verdicts if v == UNKNOWN] or [m for v, _, m in verdicts if v == DENY]
+            add(UNKNOWN, "requires_execution", f"{what}: {reasons[0]}")
+
+    def paths(self, raw: str | None, cwd: str | None, follow: bool = True) -> list[str | None]:
+        """The canonical paths `raw` may name at run time (None: only the run knows)."""
+        if raw is None:
+            return [None]
+        if raw.startswith("/"):
+            base: str | None = normpath(raw)
+        elif cwd is None:
+            return [None]
+        else:
+            base = normpath(cwd + "/" + raw)
+        out: list[str | None] = [base]
+        for link, target in self.analysis.symlinks:
+            if link is None or target is None:
+                out.append(None)
+            elif base is not None and under(base, link) and (follow or base != link):
+                out.append(normpath(target + base[len(link):]))
+        for dest in self.risky_dests:
+            if dest is None or (base is not None and under(base, dest)):
+                out.append(None)
+        return [self.follow_fs(p, follow) for p in out]
+
+    def follow_fs(self, path: str | None, follow: bool) -> str | None:
+        if path is None or self.fs is None:
+            return path
+        try:
+            return str(self.fs.resolve(path, follow=follow))
+        except Exception:  # a missing parent or a loop: the run fails there, not at the gate
+            return path
+
+    def path(self, action: str, path: str | None, recursive: bool, raw: str | None,
+             s: Site) -> tuple[str, str, str]:
+        if path is None:
+            why = "a path known only at run time"
+            if raw is not None and not raw.startswith("/") and s.cwd is None:
+                why = f"'{raw}' is relative to a directory changed by cd"
+            elif raw is not None:
+                why = f"'{raw}' may go through a symbolic link the script creates or moves"
+            elif s.dynamic_words:
+                why = f"a path from a {s.dynamic_words[0]} known only at run time"
+            return UNKNOWN, "requires_execution", why
+        decision = self.decide_path(action, path)
+        if not decision.allowed:
+            code = "write_in_read_only_mode" if decision.rule == RULE_READ_ONLY else "path_not_allowed"
+            return DENY, code, f"{action} {path}: policy denied [policy: {decision.rule}]" + (
+                f" ({decision.reason})" if decision.reason else "")
+        if recursive:
+            for g in self.policy.grants or ():
+                if g.path != path and under(g.path, path):
+                    inner = self.decide_path(action, g.path)
+                    if not inner.allowed:
+                        return UNKNOWN, "requires_execution", (
+                            f"{action} below {path} reaches {g.path}, which the policy refuses "
+                            f"[policy: {inner.rule}] if it holds files")
+        return ALLOW, "", ""
+
+    def decide_path(self, action: str, path: str) -> Decision:
+        static = self.policy.path_decision(action, path)
+        if not static.allowed or self.policy.decide is None:
+            return static
+        # the run also stats and may create or write: ask decide about each
+        actions = {action, "stat"} | ({"create", "write"} if action in ("create", "write") else set())
+        for a in sorted(actions):
+            d = self.policy.ask(Action(f"fs:{a}", path, dry_run=True), self.policy.path_decision(a, path))
+            if not d.allowed:
+                return d
+        return static
+
+    # -- network
+
+    def url(self, label: str, method: str, url: str | None, add: Any) -> None:
+        if self.policy.decide is None:
+            return
+        if url is None:
+            add(UNKNOWN, "requires_execution", f"{label}: the URL is known only at run time")
+            return
+        d = self.policy.ask(Action("http:request", url, method=method, url=url, dry_run=True),
+                            Decision.allow("commands.all"))
+        if not d.allowed:
+            add(DENY, "url_not_allowed", f"{label}: {method} {url}: policy denied [policy: {d.rule}]"
+                + (f" ({d.reason})" if d.reason else ""))
+
+
+def _has_symlink(fs: Any, path: str, budget: int = 10_000) -> bool:
+    """Walk the Vfs tree (no gate: resolution and lstat only) below `path`; True when a link is
+    found or the tree is too big to tell."""
+    stack = [path]
+    seen = 0
+    tree = fs.tree
+    while stack:
+        p = stack.pop()
+        seen += 1
+        if seen > budget:
+            return True
+        try:
+            st = tree.lstat(p)
+        except Exception:
+            continue
+        kind = st.mode & 0o170000
+        if kind == 0o120000:
+            return True
+        if kind == 0o040000:
+            try:
+                names = tree.listdir(p)
+            except Exception:
+                continue
+            stack += [p.rstrip("/") + "/" + n for n in names]
+    return False

@@ -1,0 +1,773 @@
+"""The static walk behind `analyze` and `check`: every command site of a script, nothing executed.
+
+Each simple command (in every branch, loop bodies once, function bodies, `$(...)`, process
+substitutions, and the text given to `eval`, `bash -c`, `trap`, awk `system()`, ...) becomes a
+`Site`: its name and arguments as far as they are static (`None` where only the run knows),
+redirections, the directory it runs in when known, and the facts of its command model. After a
+`cd` (or anything that may run one) relative paths are no longer known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .builtins import BUILTINS
+from .check_models import FOUND, Arg, Effect, Facts, model
+from .check_wrappers import BUILTIN_MODELS, PLAIN_BUILTINS
+from .commands import registry
+from .expand.pattern import has_glob
+from .policy import normpath
+from .syntax import ast as A
+from .syntax.errors import ParseError
+from .syntax.parser import Parser
+
+SHELLS = frozenset({"bash", "sh"})
+SYSTEM_DIRS = frozenset({"/bin", "/usr/bin"})
+CWD_CHANGERS = frozenset({"cd", "pushd", "popd", "source", ".", "eval"})
+# variables whose value changes how later commands are found or started
+SENSITIVE_VARS = frozenset({"PATH", "BASH_ENV", "ENV", "PS4", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS",
+                            "CDPATH", "GLOBIGNORE"})
+# texts run by the current shell (their `cd` stays in effect); trap/alias/callback texts run later
+CURRENT_SHELL_TEXT = frozenset({"eval", "trap", "alias", "mapfile", "readarray"})
+LATER_TEXT = frozenset({"trap", "alias", "mapfile", "readarray", "compgen"})
+MAX_NESTING = 8  # eval "eval '...'" ...: deeper texts are judged at run time
+MAX_BRACE = 1000
+DYNAMIC_VALUE = "\0"  # an assignment argument whose value only the run knows (never a real byte)
+
+
+@dataclass
+class Redirect:
+    op: str
+    fd: int | None
+    target: Arg  # the file (None: known only at run time; "" for here-docs and fd duplication)
+    text: str
+    mode: str  # read | write | append | readwrite | dup | here
+
+
+@dataclass
+class Site:
+    line: int
+    column: int
+    text: str
+    name: Arg
+    argv: list[Arg]
+    redirects: list[Redirect] = field(default_factory=list)
+    kind: str = ""  # function | builtin | command | shell | script | unknown | "" (dynamic) | none
+    via: str = ""  # how it is reached: "", "$(...)", "eval", "bash -c", "xargs", ...
+    cwd: str | None = None
+    reasons: list[str] = field(default_factory=list)  # why parts are known only at run time
+    facts: Facts | None = None
+    dynamic_words: list[str] = field(default_factory=list)  # "glob", "variable", "substitution"
+    globs: list[str] = field(default_factory=list)  # directories the shell lists to expand globs
+    assigns: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "argv": self.argv, "line": self.line, "column": self.column, "text": self.text,
+            "kind": self.kind, "via": self.via,
+            "redirects": [{"op": r.op, "target": r.target, "mode": r.mode} for r in self.redirects
+                          if r.mode not in ("dup", "here")],
+        }
+
+
+@dataclass
+class Analysis:
+    sites: list[Site] = field(default_factory=list)
+    functions: list[str] = field(default_factory=list)
+    errors: list[tuple[int, str]] = field(default_factory=list)  # syntax errors (line, message)
+    symlinks: list[tuple[str | None, str | None]] = field(default_factory=list)  # absolute (link, target)
+    # moves and link-preserving copies: (absolute sources, absolute destination)
+    copies: list[tuple[list[str | None], str | None]] = field(default_factory=list)
+
+    @property
+    def opaque(self) -> bool:
+        """Whether some command name or code text is built at run time."""
+        return any(s.kind == "" or s.reasons for s in self.sites)
+
+    @property
+    def commands(self) -> list[str]:
+        return sorted({s.name for s in self.sites if s.name})
+
+    @property
+    def redirects(self) -> list[Redirect]:
+        return [r for s in self.sites for r in s.redirects if r.mode not in ("dup", "here")]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "commands": self.commands,
+            "functions": self.functions,
+            "redirects": [{"op": r.op, "target": r.target, "mode": r.mode} for r in self.redirects],
+            "opaque": self.opaque,
+            "sites": [s.to_dict() for s in self.sites],
+            "errors": [{"line": ln, "message": m} for ln, m in self.errors],
+        }
+
+
+# ------------------------------------------------------------ words
+
+
+@dataclass
+class WordValue:
+    fields: list[str] | None  # None: known only at run time
+    kind: str = ""  # why not: glob | variable | substitution | tilde
+    glob_dir: str | None = None  # a glob: the directory the shell lists (its matches are FOUND + dir)
+
+
+class Words:
+    """Static word expansion: literals, quotes, `~`, braces; anything else is run-time."""
+
+    def __init__(self, home: str | None) -> None:
+        self.home = home
+        self.bound: dict[str, str] = {}  # loop variables over glob matches: name -> FOUND + dir
+
+    def value(self, w: A.Word) -> WordValue:
+        parts = w.parts
+        if len(parts) == 1 and isinstance(parts[0], A.DQ) and len(parts[0].parts) == 1:
+            parts = parts[0].parts
+        if len(parts) == 1 and isinstance(parts[0], A.Param) and parts[0].name in self.bound:
+            p = parts[0]
+            if p.op is None and p.sub is None and not p.prefix:
+                return WordValue([self.bound[p.name]], "glob")
+        pieces: list[list[str]] = [[""]]
+        glob = False
+        for part in w.parts:
+            if isinstance(part, A.Lit) and has_glob(part.text):
+                glob = True
+                pieces.append([part.text])
+                continue
+            alts, why = self._part(part, top=True)
+            if alts is None:
+                return WordValue(None, "glob" if glob else why)
+            pieces.append(alts)
+        out = [""]
+        for alts in pieces:
+            out = [a + b for a in out for b in alts]
+            if len(out) > MAX_BRACE:
+                return WordValue(None, "brace")
+        if glob:
+            if len(out) != 1 or "\0" in out[0]:
+                return WordValue(None, "glob")
+            text = out[0]
+            head = text[: min(i for i in (text.find(c) for c in "*?[") if i >= 0)]
+            directory = head.rsplit("/", 1)[0] or "/" if "/" in head else "."
+            return WordValue([FOUND + directory], "glob", directory)
+        return WordValue(out, "")
+
+    def _part(self, part: A.Part, top: bool) -> tuple[list[str] | None, str]:
+        if isinstance(part, A.Lit):
+            if top and has_glob(part.text):
+                return None, "glob"
+            return [part.text], ""
+        if isinstance(part, A.Esc | A.SQ):
+            return [part.text], ""
+        if isinstance(part, A.DQ):
+            text = ""
+            for p in part.parts:
+                alts, why = self._part(p, top=False)
+                if alts is None or len(alts) != 1:
+                    return None, why or "variable"
+                text += alts[0]
+            return [text], ""
+        if isinstance(part, A.Tilde):
+            if part.user == "" and self.home:
+                return [self.home], ""
+            return None, "tilde"
+        if isinstance(part, A.Brace):
+            out: list[str] = []
+            for alt in part.alts:
+                sub = [""]
+                for p in alt:
+                    alts, why = self._part(p, top)
+                    if alts is None:
+                        return None, why
+                    sub = [a + b for a in sub for b in alts]
+                out.extend(sub)
+            return out, ""
+        if isinstance(part, A.BraceSeq):
+            seq = _brace_seq(part)
+            return (seq, "") if seq is not None else (None, "brace")
+        if isinstance(part, A.ProcSub):
+            return ["/dev/fd/63"], ""
+        if isinstance(part, A.AssignWord):
+            return None, "variable"
+        if isinstance(part, A.Param):
+            return None, "variable"
+        return None, "substitution" if isinstance(part, A.CmdSub | A.ArithSub) else "glob"
+
+
+def _brace_seq(part: A.BraceSeq) -> list[str] | None:
+    try:
+        step = abs(int(part.step)) if part.step else 1
+        a, b = int(part.start), int(part.end)
+    except ValueError:
+        if len(part.start) == 1 and len(part.end) == 1 and not part.step:
+            lo, hi = ord(part.start), ord(part.end)
+            rng = range(lo, hi + 1) if lo <= hi else range(lo, hi - 1, -1)
+            return [chr(c) for c in rng] if len(rng) <= MAX_BRACE else None
+        return None
+    step = step or 1
+    rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
+    if len(rng) > MAX_BRACE:
+        return None
+    width = max(len(part.start), len(part.end)) if part.start.lstrip("-").startswith("0") or \
+        part.end.lstrip("-").startswith("0") else 0
+    return [str(n).zfill(width) if width else str(n) for n in rng]
+
+
+# ------------------------------------------------------------ nested bodies in words
+
+
+def word_bodies(w: A.Word | None) -> Iterator[tuple[A.CommandList, str]]:
+    """Command lists inside a word: `$(...)`, backquotes, `<(...)`, also inside `${x:-$(...)}`."""
+    if w is None:
+        return
+    yield from _part_bodies(w.parts)
+
+
+def _part_bodies(parts: tuple[A.Part, ...]) -> Iterator[tuple[A.CommandList, str]]:
+    for p in parts:
+        if isinstance(p, A.CmdSub):
+            yield p.body, "$(...)"
+        elif isinstance(p, A.ProcSub):
+            yield p.body, p.direction + "(...)"
+        elif isinstance(p, A.DQ):
+            yield from _part_bodies(p.parts)
+        elif isinstance(p, A.Brace | A.ExtGlob):
+            for alt in p.alts:
+                yield from _part_bodies(alt)
+        elif isinstance(p, A.ArithSub):
+            yield from word_bodies(p.word)
+        elif isinstance(p, A.Param):
+            if p.op is not None:
+                yield from word_bodies(p.op.arg)
+                yield from word_bodies(getattr(p.op, "arg2", None))
+            yield from word_bodies(p.sub_word)
+        elif isinstance(p, A.AssignWord):
+            yield from assign_bodies(p.assign)
+
+
+def assign_bodies(a: A.Assign) -> Iterator[tuple[A.CommandList, str]]:
+    yield from word_bodies(a.value)
+    for item in a.array or ():
+        yield from word_bodies(item.key)
+        yield from word_bodies(item.value)
+
+
+def _indirect(w: A.Word) -> bool:
+    """`${!x}`: the value of x names another variable, whose subscript can run commands."""
+    def scan(parts: tuple[A.Part, ...]) -> bool:
+        for p in parts:
+            if isinstance(p, A.Param) and p.prefix == "!" and not p.names_suffix and p.sub not in ("@", "*"):
+                return True
+            if isinstance(p, A.DQ) and scan(p.parts):
+                return True
+        return False
+    return scan(w.parts)
+
+
+# ------------------------------------------------------------ the walker
+
+
+class Walker:
+    def __init__(self, script: str, cwd: str | None, env: Mapping[str, str]) -> None:
+        self.lines = script.splitlines()
+        self.cursor: dict[int, int] = {}
+        self.words = Words(env.get("HOME"))
+        self.env = env
+        self.out = Analysis()
+        self.functions: dict[str, A.Command] = {}
+        self.cd_functions: set[str] = set()
+        self.cwd = cwd
+        self.start_cwd = cwd
+
+    # -- entry
+
+    def run(self, script: str) -> Analysis:
+        body = self.parse(script, 1)
+        if body is not None:
+            self.collect_functions(body)
+            self.walk_list(body, "", 0)
+        return self.out
+
+    def parse(self, text: str, line: int, record: bool = True) -> A.CommandList | None:
+        parser = Parser(text, line_base=line)
+        items: list[A.ListItem] = []
+        try:
+            while True:
+                chunk = parser.parse_next()
+                if chunk is None:
+                    break
+                items.extend(chunk.items)
+        except ParseError as e:
+            if record:
+                self.out.errors.append((e.line, e.message))
+            if not items:
+                return None
+        except RecursionError:
+            if record:
+                self.out.errors.append((line, "nested too deeply"))
+            return None
+        return A.CommandList(tuple(items), line)
+
+    def collect_functions(self, body: A.Command) -> None:
+        for node in _walk_nodes(body):
+            if isinstance(node, A.FuncDef):
+                self.functions[node.name] = node.body
+                if node.name not in self.out.functions:
+                    self.out.functions.append(node.name)
+        changed = True
+        while changed:  # a function changes the directory if its body (or a function it calls) does
+            changed = False
+            for name, fbody in self.functions.items():
+                if name not in self.cd_functions and self.may_cd(fbody):
+                    self.cd_functions.add(name)
+                    changed = True
+
+    def may_cd(self, node: A.Command) -> bool:
+        """Whether running `node` may change the shell's directory (subshells do not count)."""
+        for cmd in _walk_nodes(node, into_subshells=False):
+            if isinstance(cmd, A.SimpleCommand) and cmd.words:
+                v = self.words.value(cmd.words[0]).fields
+                if v is None or not v or v[0] in CWD_CHANGERS or v[0] in self.cd_functions or v[0] in SHELLS:
+                    if v is not None and v and v[0] in SHELLS:
+                        continue
+                    return True
+                if v[0] in ("command", "builtin", "exec") and len(cmd.words) > 1:
+                    return True
+        return False
+
+    # -- compound commands
+
+    def walk_list(self, body: A.CommandList, via: str, depth: int) -> None:
+        for item in body.items:
+            if item.background:
+                saved = self.cwd
+                self.walk(item.cmd, via, depth)
+                self.cwd = saved
+            else:
+                self.walk(item.cmd, via, depth)
+
+    def walk(self, node: A.Command, via: str, depth: int) -> None:
+        if isinstance(node, A.SimpleCommand):
+            self.simple(node, via, depth)
+        elif isinstance(node, A.CommandList):
+            self.walk_list(node, via, depth)
+        elif isinstance(node, A.Pipeline):
+            if len(node.cmds) == 1:
+                self.walk(node.cmds[0], via, depth)
+            else:
+                for c in node.cmds:  # each stage is a subshell
+                    saved = self.cwd
+                    self.walk(c, via, depth)
+                    self.cwd = saved
+        elif isinstance(node, A.AndOr):
+            self.walk(node.first, via, depth)
+            for _, c in node.rest:
+                self.walk(c, via, depth)
+        elif isinstance(node, A.Subshell):
+            saved = self.cwd
+            self.walk_list(node.body, via, depth)
+            self.cwd = saved
+        elif isinstance(node, A.Group):
+            self.walk_list(node.body, via, depth)
+        elif isinstance(node, A.If):
+            self.branches(node, [c.cond for c in node.clauses] + [c.body for c in node.clauses]
+                          + ([node.else_body] if node.else_body else []), via, depth)
+        elif isinstance(node, A.While | A.For | A.Select | A.ArithFor):
+            self.loop(node, via, depth)
+        elif isinstance(node, A.Case):
+            self.nested_words(node.word, node.line, via, depth)
+            for item in node.items:
+                for pat in item.patterns:
+                    self.nested_words(pat, node.line, via, depth)
+            self.branches(node, [i.body for i in node.items if i.body is not None], via, depth)
+        elif isinstance(node, A.ArithCmd):
+            self.nested_words(node.word, node.line, via, depth)
+        elif isinstance(node, A.CondCmd):
+            self.cond(node, via, depth)
+        elif isinstance(node, A.FuncDef):
+            saved = self.cwd
+            if self.may_cd_anywhere():
+                self.cwd = None
+            self.walk(node.body, via or "function " + node.name, depth)
+            self.cwd = saved
+        elif isinstance(node, A.Coproc):
+            saved = self.cwd
+            self.walk(node.body, via, depth)
+            self.cwd = saved
+        elif isinstance(node, A.Redirected):
+            site = self.new_site(node.line, "", None, [], via)
+            site.kind = "none"
+            self.redirects(site, node.redirs, depth)
+            self.walk(node.body, via, depth)
+
+    def may_cd_anywhere(self) -> bool:
+        return self.start_cwd is None or self.cwd is None or bool(self.cd_functions) or any(
+            s.facts is not None and s.facts.cwd_change for s in self.out.sites)
+
+    def branches(self, node: A.Command, bodies: list[A.CommandList], via: str, depth: int) -> None:
+        entry = self.cwd
+        for b in bodies:
+            self.cwd = entry
+            self.walk_list(b, via, depth)
+        self.cwd = None if self.may_cd(node) else entry
+
+    def loop(self, node: A.While | A.For | A.Select | A.ArithFor, via: str, depth: int) -> None:
+        if self.may_cd(node):
+            self.cwd = None  # the second iteration starts wherever the first one went
+        bound: str | None = None
+        if isinstance(node, A.While):
+            self.walk_list(node.cond, via, depth)
+        elif isinstance(node, A.For | A.Select):
+            dirs: set[str] = set()
+            for w in node.words or ():
+                self.nested_words(w, node.line, via, depth)
+                v = self.words.value(w)
+                if v.glob_dir is not None:
+                    dirs.add(v.glob_dir)
+                    site = self.new_site(node.line, w.text, None, [], via)
+                    site.kind = "none"
+                    site.globs.append(v.glob_dir)
+                else:
+                    dirs.add("")
+            # `for f in /data/*; do cat "$f"`: $f is a path below /data (unless the body sets f)
+            if len(dirs) == 1 and "" not in dirs and node.words and not _assigns(node.body, node.var):
+                bound = node.var
+                self.words.bound[bound] = FOUND + dirs.pop()
+        else:
+            for aw in (node.init, node.cond, node.step):
+                self.nested_words(aw, node.line, via, depth)
+        self.walk_list(node.body, via, depth)
+        if bound is not None:
+            del self.words.bound[bound]
+
+    def cond(self, node: A.CondCmd, via: str, depth: int) -> None:
+        """`[[ ... ]]`: file tests stat their operand; words may hold substitutions."""
+        tests: list[Arg] = []
+        names_dynamic = False
+        stack: list[Any] = [node.expr]
+        words: list[A.Word] = []
+        while stack:
+            e = stack.pop()
+            if isinstance(e, A.CondWord):
+                words.append(e.word)
+            elif isinstance(e, A.CondUnary):
+                words.append(e.operand)
+                v = self.one(e.operand)
+                tests += [e.op, v]
+                names_dynamic = names_dynamic or (e.op == "-v" and v is None)
+            elif isinstance(e, A.CondBinary):
+                words += [e.left, e.right]
+                if e.op in ("-nt", "-ot", "-ef"):
+                    tests += [self.one(e.left), e.op, self.one(e.right)]
+            elif isinstance(e, A.CondNot):
+                stack.append(e.operand)
+            elif isinstance(e, A.CondAnd | A.CondOr):
+                stack += [e.right, e.left]
+        site = self.new_site(node.line, "[[", "[[", tests, via)
+        site.kind = "builtin"
+        site.facts = model("[", tests) or Facts()
+        site.facts.dynamic_names = names_dynamic
+        for w in words:
+            self.nested_words(w, node.line, via, depth)
+        if site.facts.dynamic_names:
+            site.reasons.append("a variable name built at run time can run commands (subscripts)")
+
+    def one(self, w: A.Word) -> Arg:
+        v = self.words.value(w).fields
+        return v[0] if v is not None and len(v) == 1 else None
+
+    # -- simple commands
+
+    def nested_words(self, w: A.Word | None, line: int, via: str, depth: int) -> None:
+        for body, how in word_bodies(w):
+            saved = self.cwd
+            self.walk_list(body, how, depth)
+            self.cwd = saved
+
+    def simple(self, cmd: A.SimpleCommand, via: str, depth: int) -> None:
+        argv: list[Arg] = []
+        dynamic: list[str] = []
+        reasons: list[str] = []
+        globs: list[str] = []
+        for w in cmd.words:
+            if len(w.parts) == 1 and isinstance(w.parts[0], A.AssignWord):
+                a = w.parts[0].assign
+                value = self.words.value(a.value).fields if a.value is not None else [""]
+                # the name is what matters to declaration builtins: keep it static
+                argv.append(f"{a.name}=" + (value[0] if value is not None and len(value) == 1 else DYNAMIC_VALUE))
+                continue
+            v = self.words.value(w)
+            if v.glob_dir is not None:
+                globs.append(v.glob_dir)
+            if v.fields is None:
+                argv.append(None)
+                dynamic.append(v.kind)
+            else:
+                argv.extend(v.fields)
+                if v.kind:
+                    dynamic.append(v.kind)
+            if _indirect(w):
+                reasons.append("${!name} uses a variable name built at run time")
+        name = argv[0] if argv and (argv[0] is None or "\0" not in argv[0]) else None
+        site = self.new_site(cmd.line, _first_text(cmd), name, argv[1:], via)
+        site.dynamic_words = dynamic
+        site.globs = globs
+        site.reasons += reasons
+        for a in cmd.assigns:
+            site.assigns.append(a.name)
+            if a.name in SENSITIVE_VARS:
+                site.reasons.append(f"assigning {a.name} changes how later commands run")
+        if not cmd.words:
+            site.kind = "none"
+        self.redirects(site, cmd.redirs, depth)
+        # substitutions run before the command (and only if its name is allowed, once the
+        # executor checks the name first)
+        for a in cmd.assigns:
+            for body, how in assign_bodies(a):
+                saved = self.cwd
+                self.walk_list(body, how, depth)
+                self.cwd = saved
+        for w in cmd.words:
+            self.nested_words(w, cmd.line, via, depth)
+        if cmd.words:
+            self.resolve(site, depth, no_functions=False)
+
+    def redirects(self, site: Site, redirs: tuple[A.Redir, ...], depth: int) -> None:
+        for r in redirs:
+            if isinstance(r.target, A.HereDoc):
+                site.redirects.append(Redirect(r.op, r.fd, "", "<<" + r.target.delim, "here"))
+                if r.target.body is not None and not r.target.quoted:
+                    self.nested_words(r.target.body, site.line, site.via, depth)
+                continue
+            self.nested_words(r.target, site.line, site.via, depth)
+            mode = _redirect_mode(r.op, r.target)
+            target: Arg = ""
+            if mode not in ("here", "dup"):
+                v = self.words.value(r.target).fields
+                target = v[0] if v is not None and len(v) == 1 else None
+            site.redirects.append(Redirect(r.op, r.fd, target, r.target.text, mode))
+
+    def resolve(self, site: Site, depth: int, no_functions: bool) -> None:
+        """Decide what the name runs, and follow what that runs in turn."""
+        name = site.name
+        if name is None:
+            site.kind = ""
+            site.reasons.append("the command name is known only at run time")
+            return
+        if not no_functions and name in self.functions:
+            site.kind = "function"
+            if name in self.cd_functions:
+                self.cwd = None
+        elif name in BUILTINS:
+            site.kind = "builtin"
+            fn = BUILTIN_MODELS.get(name)
+            if fn is not None:
+                from .check_models import Call
+
+                call = Call(name, site.argv)
+                fn(call)
+                site.facts = call.facts
+            elif name in PLAIN_BUILTINS:
+                site.facts = Facts()
+        elif "/" in name:
+            base = name.rsplit("/", 1)[-1]
+            directory = normpath(name.rsplit("/", 1)[0] or "/") if name.startswith("/") else ""
+            if directory in SYSTEM_DIRS and (_known(base) or base in SHELLS):
+                site.kind = "shell" if base in SHELLS else "command"
+                site.facts = model(base, site.argv)
+            else:
+                site.kind = "script"
+                site.facts = Facts()
+                site.facts.effects.append(_exec_effect(name))
+                site.reasons.append(f"{name}: the commands of a script file are known only at run time")
+        elif name in SHELLS or _known(name):
+            site.kind = "shell" if name in SHELLS else "command"
+            site.facts = model(name, site.argv)
+            if site.facts is None:
+                site.reasons.append(f"{name}: what this command does with files is not modelled")
+        else:
+            site.kind = "unknown"
+        if site.facts is not None:
+            self.follow(site, site.facts, depth)
+
+    def follow(self, site: Site, facts: Facts, depth: int) -> None:
+        for link, target in facts.symlinks:
+            self.out.symlinks.append((self.abspath(link, site.cwd), _link_target(link, target, site.cwd)))
+        for sources, dest in facts.copies:
+            self.out.copies.append(([self.abspath(p, site.cwd) for p in sources], self.abspath(dest, site.cwd)))
+        site.reasons += facts.opaque
+        if facts.dynamic_names:
+            site.reasons.append("a variable name built at run time can run commands (subscripts)")
+        if depth >= MAX_NESTING and (facts.commands or facts.scripts):
+            site.reasons.append("nested too deeply to follow statically")
+            return
+        saved = self.cwd
+        if facts.sub_cwd_unknown:
+            self.cwd = None
+        for argv in facts.commands:
+            sub = self.new_site(site.line, site.text, argv[0] if argv else None, list(argv[1:]), site.name or "")
+            sub.column = site.column
+            via_name = site.name or ""
+            self.resolve(sub, depth + 1, no_functions=via_name not in ("exec", "eval"))
+            if sub.kind == "function" and via_name == "builtin":
+                sub.kind = "unknown"
+        self.cwd = saved
+        for text in facts.scripts:
+            if text is None:
+                site.reasons.append(f"{site.name}: runs shell text known only at run time")
+                continue
+            body = self.parse(text, site.line, record=False)
+            if body is None:
+                continue  # a syntax error: the text runs nothing
+            self.script(site, body, depth)
+        if facts.cwd_change:
+            self.cwd = None
+
+    def script(self, site: Site, body: A.CommandList, depth: int) -> None:
+        """Shell text a command runs: `eval` in this shell; `trap`/`alias`/`mapfile -C` in this
+        shell at a time only the run knows; everything else in a child shell."""
+        name = site.name or ""
+        saved = self.cwd
+        later = name in LATER_TEXT
+        if later and self.may_cd_anywhere():
+            self.cwd = None
+        self.walk_list(body, f"{name} text", depth + 1)
+        if name not in CURRENT_SHELL_TEXT:
+            self.cwd = saved
+        elif later and self.may_cd(body):
+            self.cwd = None
+
+    # -- helpers
+
+    def new_site(self, line: int, text: str, name: Arg, args: list[Arg], via: str) -> Site:
+        site = Site(line, self.column(line, text), text, name, args, via=via, cwd=self.cwd)
+        self.out.sites.append(site)
+        return site
+
+    def column(self, line: int, text: str) -> int:
+        if not text or not 0 < line <= len(self.lines):
+            return 1
+        src = self.lines[line - 1]
+        at = src.find(text, self.cursor.get(line, 0))
+        if at < 0:
+            at = src.find(text)
+        if at < 0:
+            return 1
+        self.cursor[line] = at + len(text)
+        return at + 1
+
+    def abspath(self, path: Arg, cwd: str | None) -> str | None:
+        if path is None:
+            return None
+        if path.startswith("/"):
+            return normpath(path)
+        return normpath(cwd + "/" + path) if cwd is not None else None
+
+
+def _known(name: str) -> bool:
+    try:
+        return registry.known(name)
+    except ImportError:  # a command module that fails to load does not exist at run time either
+        return False
+
+
+def _exec_effect(path: str) -> Effect:
+    return Effect("exec", (path,))
+
+
+def _assigns(body: A.Command, name: str) -> bool:
+    """Whether `name` may be set inside `body` (assignment, or a word naming it: read, declare...)."""
+    for node in _walk_nodes(body):
+        if isinstance(node, A.SimpleCommand):
+            if any(a.name == name for a in node.assigns):
+                return True
+            for w in node.words:
+                if w.text == name or w.text.startswith(name + "=") or w.text.endswith(" " + name):
+                    return True
+        elif isinstance(node, A.For | A.Select) and node.var == name:
+            return True
+    return False
+
+
+def _link_target(link: Arg, target: Arg, cwd: str | None) -> str | None:
+    if target is None or link is None:
+        return None
+    if target.startswith("/"):
+        return normpath(target)
+    base = link.rsplit("/", 1)[0] if "/" in link else "."
+    full = base if base.startswith("/") else (cwd + "/" + base if cwd is not None else None)
+    return normpath(full + "/" + target) if full is not None else None
+
+
+def _redirect_mode(op: str, target: A.Word) -> str:
+    if op in ("<<<",):
+        return "here"
+    if op in ("<&", ">&"):
+        text = target.text
+        if text.isdigit() or text == "-" or (text.endswith("-") and text[:-1].isdigit()) or not text:
+            return "dup"
+        if op == "<&":
+            return "dup"
+        return "write"  # `>& file` is `&> file`
+    return {"<": "read", ">": "write", ">|": "write", ">>": "append", "&>": "write", "&>>": "append",
+            "<>": "readwrite"}.get(op, "write")
+
+
+def _first_text(cmd: A.SimpleCommand) -> str:
+    if cmd.assigns:
+        return cmd.assigns[0].text or cmd.assigns[0].name
+    if cmd.words:
+        return cmd.words[0].text
+    if cmd.redirs:
+        t = cmd.redirs[0].target
+        return t.text if isinstance(t, A.Word) else ""
+    return ""
+
+
+def _walk_nodes(node: Any, into_subshells: bool = True) -> Iterator[Any]:
+    """Every command node below `node` (not into words' substitutions)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, A.SimpleCommand):
+            continue
+        if isinstance(n, A.CommandList):
+            stack += [i.cmd for i in n.items if into_subshells or not i.background]
+        elif isinstance(n, A.Pipeline):
+            if into_subshells or len(n.cmds) == 1:
+                stack += list(n.cmds)
+        elif isinstance(n, A.AndOr):
+            stack += [n.first] + [c for _, c in n.rest]
+        elif isinstance(n, A.Subshell):
+            if into_subshells:
+                stack.append(n.body)
+        elif isinstance(n, A.Group):
+            stack.append(n.body)
+        elif isinstance(n, A.If):
+            stack += [c.cond for c in n.clauses] + [c.body for c in n.clauses]
+            if n.else_body is not None:
+                stack.append(n.else_body)
+        elif isinstance(n, A.While):
+            stack += [n.cond, n.body]
+        elif isinstance(n, A.For | A.Select | A.ArithFor):
+            stack.append(n.body)
+        elif isinstance(n, A.Case):
+            stack += [i.body for i in n.items if i.body is not None]
+        elif isinstance(n, A.FuncDef):
+            if into_subshells:
+                stack.append(n.body)
+        elif isinstance(n, A.Coproc):
+            if into_subshells:
+                stack.append(n.body)
+        elif isinstance(n, A.Redirected):
+            stack.append(n.body)
+
+
+def analyze(script: str, *, cwd: str | None = "/home/user", env: Mapping[str, str] | None = None) -> Analysis:
+    """The commands, redirections and functions `script` refers to, without running it."""
+    env = dict(env or {"HOME": "/home/user"})
+    return Walker(script, cwd, env).run(script)
