@@ -11,7 +11,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .aio import ExecStream, OnChunk, run_cancellable
 from .audit import Audit, begin_run, end_run
@@ -27,6 +27,9 @@ from .vfs.base import Backend
 from .vfs.errors import FsError
 from .vfs.facade import FsView, Vfs
 from .vfs.memory import DiskQuota, FileContent, MemoryFs
+
+if TYPE_CHECKING:
+    from .check import CheckReport
 
 # deep bash recursion (functions, nested substitutions) needs Python frames;
 # the limits (max_call_depth, max_ast_depth) keep it well below this
@@ -90,7 +93,7 @@ class Bash:
     `policy` (`sandbash.policy.Policy`) decides every command and file operation
     (and network request); `audit` (`sandbash.audit.Audit`) sends the events to
     its sinks. `ExecResult.events` always holds the run's events (run start/end,
-    decisions, limits)."""
+    decisions, limits); `bash.check(script)` is the static check."""
 
     def __init__(
         self,
@@ -154,6 +157,12 @@ class Bash:
         self.vfs.gate = gate.fs
         if self.network is not None:
             self.network = gate.attach_network(self.network)
+
+    def check(self, script: str) -> CheckReport:
+        """The static check of `script` against this sandbox's policy, files and directory."""
+        from .check import check
+
+        return check(script, self.policy or Policy(), fs=self.vfs, cwd=self.cwd, env=self.env)
 
     def _audited(self, rt: Runtime, script: str, limits: Limits, cwd: str,
                  run: Callable[[], ExecResult]) -> ExecResult:

@@ -17,6 +17,7 @@ from .api import Bash
 from .errors import ExecutionCancelled, ExecutionLimitError
 from .limits import Limits
 from .net import NetworkConfig
+from .policy import Policy
 from .sandbox import new_bash
 from .vfs.base import Backend
 from .vfs.errors import FsError
@@ -46,6 +47,12 @@ def _parser() -> argparse.ArgumentParser:
                    help="print the agent tool's JSON result (stdout, stderr, exit_code, result_json, ...)")
     p.add_argument("--allow-url", metavar="PREFIX", action="append", default=[],
                    help="let curl and wget reach URLs under PREFIX (repeatable); the network is off otherwise")
+    p.add_argument("--policy", metavar="FILE",
+                   help="policy TOML file (commands allow/deny, path grants, mode); SANDBASH_ALLOWED_COMMANDS, "
+                        "SANDBASH_DENIED_COMMANDS, SANDBASH_ALLOWED_PATHS and SANDBASH_MODE override its parts")
+    p.add_argument("--check", action="store_true",
+                   help="do not run: check the script against the policy statically (exit 0 allowed, 1 denied, "
+                        "3 indeterminate; the report as JSON with --json)")
     p.add_argument("rest", nargs=argparse.REMAINDER, help="script file and/or arguments")
     return p
 
@@ -129,7 +136,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:  # a malformed prefix
         sys.stderr.write(f"sandbash: --allow-url: {e}\n")
         return 2
-    bash = new_bash(limits=limits, cwd=args.cwd, fs=fs, network=network)
+    try:
+        policy = _policy(args.policy)
+    except (OSError, ValueError) as e:
+        sys.stderr.write(f"sandbash: --policy: {e}\n")
+        return 2
+    bash = new_bash(limits=limits, cwd=args.cwd, fs=fs, network=network, policy=policy)
     if args.command is None and not args.stdin_script and not rest and sys.stdin.isatty():
         from .repl import interact
 
@@ -154,6 +166,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 127
         arg0, rest = path, rest[1:]
         mode = "file"
+    if args.check:
+        report = bash.check(script)
+        sys.stdout.write(report.to_json(indent=2) + "\n" if args.json else report.to_text())
+        return report.exit_code
     if args.json:
         return _run_json(bash, script, mode=mode, arg0=arg0, positional=rest)
     try:
@@ -180,6 +196,15 @@ def _run_json(bash: Bash, script: str, **kw: Any) -> int:
     shaped = shape_run(lambda: bash.exec(script, **kw))
     sys.stdout.write(json.dumps(shaped.to_dict(), ensure_ascii=False) + "\n")
     return shaped.exit_code
+
+
+def _policy(path: str | None) -> Policy | None:
+    """The policy from --policy FILE, then the SANDBASH_* environment variables over it."""
+    base = Policy.from_toml(_read_host_text(path)) if path else None
+    # the CLI's own environment; `os` is already loaded by the interpreter (only the owner
+    # modules import it)
+    environ = getattr(sys.modules.get("os"), "environ", {})
+    return Policy.from_env(environ, base)
 
 
 def _read_host_text(path: str) -> str:
