@@ -13,6 +13,7 @@ from .textbasic.common import Out, command, encode, quote, read_chunks, usage_fa
 
 TR_SPEC = CommandSpec(
     name="tr",
+    stop_at_operand=True,  # GNU tr stops option parsing at the first operand
     usage="[OPTION]... STRING1 [STRING2]",
     summary="Translate, squeeze, and/or delete characters from standard input, writing to standard output.",
     opts=(
@@ -123,9 +124,6 @@ def parse_set(ctx: Ctx, text: str, second: bool) -> list[_Elem]:
                     j += 1
                 if j < n:
                     count_text = bytes(b for b, _ in chars[i + 3 : j]).decode("latin-1")
-                    if not second:
-                        ctx.error("the [c*] repeat construct may not appear in string1")
-                        raise CommandExit(1)
                     count: int | None = None
                     if count_text:
                         try:
@@ -141,8 +139,7 @@ def parse_set(ctx: Ctx, text: str, second: bool) -> list[_Elem]:
         if i + 2 < n and chars[i + 1] == (0x2D, False):
             hi = chars[i + 2][0]
             if hi < c:
-                a = bytes([c]).decode("latin-1")
-                b = bytes([hi]).decode("latin-1")
+                a, b = _show(c), _show(hi)
                 ctx.error(f"range-endpoints of '{a}-{b}' are in reverse collating sequence order")
                 raise CommandExit(1)
             elems.append(_Elem("range", list(range(c, hi + 1))))
@@ -151,6 +148,11 @@ def parse_set(ctx: Ctx, text: str, second: bool) -> list[_Elem]:
         elems.append(_Elem("char", [c]))
         i += 1
     return elems
+
+
+def _show(c: int) -> str:
+    """A range endpoint as GNU prints it: octal escapes for unprintable bytes."""
+    return chr(c) if 32 <= c < 127 else f"\\{c:03o}"
 
 
 def _find_close(chars: list[tuple[int, bool]], start: int, mark: int) -> int | None:
@@ -203,30 +205,54 @@ def cmd_tr(ctx: Ctx) -> int:
         raise usage_fail(ctx, f"extra operand {quote(ctx, sets[hi])}{extra}")
     elems1 = parse_set(ctx, sets[0], False)
     elems2 = parse_set(ctx, sets[1], True) if len(sets) > 1 else None
+    if any(e.kind == "repeat" and e.count is None for e in elems1):
+        raise _tr_die(ctx, "the [c*] repeat construct may not appear in string1")
     set1 = _expand(elems1)
     if comp:
         present = set(set1)
         set1 = [c for c in range(256) if c not in present]
     table: bytes | None = None
+    used2: list[int] = []
+    if elems2 is not None:
+        if sum(1 for e in elems2 if e.kind == "repeat" and e.count is None) > 1:
+            raise _tr_die(ctx, "only one [c*] repeat construct may appear in string2")
+        if not translating and any(e.kind == "repeat" and e.count is None for e in elems2):
+            raise _tr_die(ctx, "the [c*] construct may appear in string2 only when translating")
     if translating:
         assert elems2 is not None
-        table = _translation(ctx, set1, elems1, elems2, truncate, comp)
+        table, used2 = _translation(ctx, set1, elems1, elems2, truncate, comp)
     delete_bytes = bytes(sorted(set(set1))) if delete else None
     squeeze_set: list[int] = []
     if squeeze:
-        squeeze_set = _expand(elems2) if (elems2 is not None and (delete or translating)) else set1
+        if translating:
+            squeeze_set = used2
+        elif elems2 is not None and delete:
+            squeeze_set = _expand(elems2)
+        else:
+            squeeze_set = set1
     return _run(ctx, table, delete_bytes, squeeze_set)
 
 
+def _tr_die(ctx: Ctx, message: str) -> CommandExit:
+    ctx.error(message)
+    return CommandExit(1)
+
+
 def _translation(ctx: Ctx, set1: list[int], elems1: list[_Elem], elems2: list[_Elem], truncate: bool,
-                 comp: bool) -> bytes:
+                 comp: bool) -> tuple[bytes, list[int]]:
+    """The translation table and the string2 characters as used (for -s)."""
+    if any(e.kind == "equiv" for e in elems2):
+        raise _tr_die(ctx, "[=c=] expressions may not appear in string2 when translating")
     for e in elems2:
         if e.kind == "class" and e.name not in ("upper", "lower"):
             ctx.error("when translating, the only character classes that may appear in\n"
                       "string2 are 'upper' and 'lower'")
             raise CommandExit(1)
     starts1 = {pos: e for pos, e in _offsets(elems1)}
+    len1 = len(_expand(elems1))
     for pos, e in _offsets(elems2):
+        if pos > len1:
+            break  # GNU stops checking once string1 has run out
         if e.kind == "class":
             other = starts1.get(pos)
             if comp or other is None or other.kind != "class" or other.name not in ("upper", "lower"):
@@ -237,7 +263,7 @@ def _translation(ctx: Ctx, set1: list[int], elems1: list[_Elem], elems2: list[_E
     set2 = _expand(elems2, len(set1))
     if not set2:
         if truncate or not set1:
-            return bytes(range(256))
+            return bytes(range(256)), []
         ctx.error("when not truncating set1, string2 must be non-empty")
         raise CommandExit(1)
     if len(set2) < len(set1):
@@ -249,10 +275,13 @@ def _translation(ctx: Ctx, set1: list[int], elems1: list[_Elem], elems2: list[_E
                           "the latter string must not end with a character class")
                 raise CommandExit(1)
             set2 = set2 + [set2[-1]] * (len(set1) - len(set2))
+    if comp and any(e.kind == "class" for e in elems1) and not (len(set2) == len(set1) and len(set(set2)) <= 1):
+        raise _tr_die(ctx, "when translating with complemented character classes,\n"
+                           "string2 must map all characters in the domain to one")
     table = bytearray(range(256))
     for a, b in zip(set1, set2, strict=False):
         table[a] = b
-    return bytes(table)
+    return bytes(table), set2
 
 
 def _run(ctx: Ctx, table: bytes | None, delete: bytes | None, squeeze: list[int]) -> int:

@@ -111,16 +111,6 @@ def read_chunks(ctx: Ctx, stream: Stream) -> Iterator[bytes]:
         yield chunk
 
 
-def iter_lines(ctx: Ctx, stream: Stream, sep: bytes = b"\n") -> Iterator[list[bytes]]:
-    """Batches of complete lines (without separators) plus a flag-free tail.
-
-    Yields lists of lines; the last line of the input comes in the final batch
-    even without a terminator. Callers that must know whether the input ended
-    with a separator use `split_records`."""
-    for batch, _ in split_records(ctx, stream, sep):
-        yield batch
-
-
 def split_records(ctx: Ctx, stream: Stream, sep: bytes = b"\n") -> Iterator[tuple[list[bytes], bool]]:
     """Batches of records without separators; the bool is True when the last record
     of the batch is the input's unterminated tail."""
@@ -150,7 +140,10 @@ def utf8_locale(ctx: Ctx) -> bool:
 
 
 def quote(ctx: Ctx, s: str) -> str:
-    """gnulib quote(): curly quotes in UTF-8 locales, 'x' otherwise."""
+    """gnulib quote(): curly quotes in UTF-8 locales, 'x' otherwise; backslashes
+    and control characters are escaped as in C."""
+    if "\\" in s or any(ord(c) < 32 or c == "\x7f" for c in s):
+        s = "".join("\\\\" if c == "\\" else (_escape_ctrl(c) if ord(c) < 32 or c == "\x7f" else c) for c in s)
     if utf8_locale(ctx):
         return f"\u2018{s}\u2019"
     return f"'{s}'"
