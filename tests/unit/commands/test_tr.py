@@ -19,6 +19,11 @@ CASES = [
     ["a", "b", "c"], ["-c", "[:upper:]", "[:lower:]"], ["[:upper:]", "[:lower:][:digit:]"], ["ab", "[:lower:]"],
     ["[:lower:]", "A-Z"], ["a\\", "x"], [], ["-t", "a", ""], ["-d", "[=x=]"], ["-s", "\\\\"], ["[:xdigit:]", "X"],
     ["-d", "[:blank:][:graph:]"], ["[:print:]", "P"],
+    # string2 validation and other corners found by comparing with GNU
+    ["-c", ".[:alpha:]", "[b*]a[=a=]"], ["-C", "[:digit:]^", "a\\t"], ["-ds", "a-c", "a-c[b*]"],
+    ["-cs", "0-9]", "[b*]"], ["-s", "[=a=]a", "x-z[:lower:]"], ["-t", "\\101", "\\n[:upper:]"],
+    ["[a*3]*", "\\n-\\t"], ["-C", "^[a*3]\\101", "["], ["-cs", "a-c", "-[:upper:]"], ["-d", "zz", "]\\\\"],
+    ["z-\\\\", "x"], ["a", "[b*][c*]"],
 ]
 
 
