@@ -112,10 +112,14 @@ class Numfmt:
         frac = len(m.group(4) or "")
         rest = text[end:]
         if rest.strip() == "":
+            if self.from_ == "iec-i":
+                raise Invalid(f"missing 'i' suffix in input: {quote(self.ctx, text)} (e.g Ki/Mi/Gi)")
             return value * self.from_unit, frac
         letter = rest[0]
-        if self.from_ == "none" or letter not in _SUFFIXES + "k":
+        if letter not in _SUFFIXES + "k":
             raise Invalid(f"invalid suffix in input: {quote(self.ctx, text)}")
+        if self.from_ == "none":
+            raise Invalid(f"rejecting suffix in input: {quote(self.ctx, text)} (consider using --from)")
         power = _SUFFIXES.index(letter.upper()) + 1
         tail = rest[1:]
         if self.from_ == "si":
@@ -139,6 +143,11 @@ class Numfmt:
 
     def render(self, value: float, frac: int) -> str:
         value = value / self.to_unit
+        if self.to == "none" and abs(value) >= 1e18:
+            if self.fmt and self.fmt[3] is not None:
+                raise Invalid(f"value/precision too large to be printed: '{value:g}/{self.fmt[3]}' "
+                              "(consider using --to)")
+            raise Invalid(f"value too large to be printed: '{value:g}' (consider using --to)")
         prec = self.fmt[3] if self.fmt else None
         if self.to == "none":
             if prec is not None:
@@ -184,7 +193,7 @@ class Numfmt:
                 text = text.rjust(w, "0")
             else:
                 text = text.rjust(w)
-            return prefix + text + suffix
+            text = prefix + text + suffix
         if self.padding > 0:
             return text.rjust(self.padding)
         if self.padding < 0:
@@ -194,6 +203,7 @@ class Numfmt:
     def convert(self, text: str) -> str | None:
         try:
             value, frac = self.parse(text)
+            return self.render(value, frac)
         except Invalid as e:
             if self.invalid in ("abort", "fail", "warn"):
                 self.ctx.error(str(e))
@@ -201,7 +211,6 @@ class Numfmt:
                 raise CommandExit(2)
             self.failed = self.failed or self.invalid == "fail"
             return None
-        return self.render(value, frac)
 
 
 @command
@@ -210,17 +219,25 @@ def cmd_numfmt(ctx: Ctx) -> int:
     nf = Numfmt(ctx, opts)
     out = Out(ctx.stdout)
     eol = b"\0" if opts.get("zero_terminated") else b"\n"
+    try:
+        return _run(ctx, nf, opts, numbers, out, eol)
+    finally:
+        out.flush()
+
+
+def _run(ctx: Ctx, nf: Numfmt, opts: object, numbers: list[str], out: Out, eol: bytes) -> int:
+    get = opts.get  # type: ignore[attr-defined]
+    has = opts.has  # type: ignore[attr-defined]
     if numbers:
         for text in numbers:
             result = nf.convert(text)
             out.write(encode(result if result is not None else text) + eol)
-        out.flush()
         return 2 if nf.failed else 0
-    fields = parse_list(ctx, opts.get("field"), True) if opts.get("field") else [(1, 1)]
-    delim = opts.get("delimiter")
+    fields = parse_list(ctx, get("field"), True) if get("field") else [(1, 1)]
+    delim = get("delimiter")
     header = 0
-    if opts.has("header"):
-        header = int(opts.get("header") or 1)
+    if has("header"):
+        header = int(get("header") or 1)
     n = 0
     for lines, _tail in split_records(ctx, ctx.stdin, eol):
         for raw in lines:
@@ -229,7 +246,6 @@ def cmd_numfmt(ctx: Ctx) -> int:
                 out.write(raw + eol)
                 continue
             out.write(encode(_line(nf, decode(raw), fields, delim)) + eol)
-    out.flush()
     return 2 if nf.failed else 0
 
 
