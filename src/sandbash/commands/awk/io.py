@@ -149,9 +149,9 @@ class IOManager:
             self.stdout.flush()
             out = PipeOut(self, name, coproc=True)
             self.coprocs[name] = out
-        elif name in ("/dev/stdout", "-"):
+        elif name in ("/dev/stdout", "-", "/dev/fd/1"):
             out = self.stdout
-        elif name == "/dev/stderr":
+        elif name in ("/dev/stderr", "/dev/fd/2"):
             out = self.stderr
         else:
             try:
