@@ -32,6 +32,10 @@ FILES: dict[str, bytes | str] = {
              "    Indented paragraph that goes on and on and on for a while to wrap around the width.\n"
              "    second line of it.\n"),
     "p7": "".join(f"l{i}\n" for i in range(1, 8)),
+    "e1": ":\na:B:\nc:a:\n",
+    "e2": ":\n:b\nc:d\n",
+    "b1": "b \nc d\n",
+    "b2": "a x\nb\nc B \n",
 }
 
 CASES = [
@@ -50,6 +54,9 @@ CASES = [
     ["join", "-i", "up", "lo"], ["join", "-o", "1.5,2.1", "f1", "f2"], ["join", "-o", "x", "f1", "f2"],
     ["join", "-1", "0", "f1", "f2"], ["join", "f1"], ["join", "-a", "3", "f1", "f2"], ["join", "-t", "ab", "f1", "f2"],
     ["join", "-j", "1", "f1", "f2"], ["join", "--nocheck-order", "j1", "j2"], ["join", "-", "-"],
+    ["join", "-t", ":", "-e", "E", "e1", "e2"], ["join", "-a1", "-a2", "b1", "b2"], ["join", "-v1", "b1", "b2"],
+    ["join", "-j", "1", "-1", "2", "f1", "f2"], ["join", "-o", "auto", "-o", "0,2.1", "f1", "f2"],
+    ["join", "-t", ":", "--header", "-1", "2", "e1", "e2"], ["join", "-e", "E", "-a2", "-2", "2", "b1", "b2"],
     ["column", "-t", "tbl"], ["column", "-t", "-s,", "csv"], ["column", "-t", "-N", "X,Y,Z,W", "-R", "2", "tbl"],
     ["column", "-t", "-o", "|", "tbl"], ["column", "n", "l", "tbl"], ["column", "-x", "-c", "20", "p7", "n"],
     ["column", "-t", "-H", "2", "-N", "x,y,z", "tbl"], ["column", "-t", "-d", "-N", "x,y,z", "tbl"],

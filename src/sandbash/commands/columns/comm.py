@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ...stdio.streams import Stream, StreamError
@@ -21,6 +22,7 @@ from ..textbasic.common import (
     usage_fail,
 )
 
+_BLANKS = re.compile(rb"[ \t\n]+")
 _FOLD = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
@@ -184,8 +186,12 @@ JOIN_SPEC = CommandSpec(
 
 
 def _split_fields(line: bytes, tab: bytes | None) -> list[bytes]:
+    if not line:
+        return []  # an empty line has no fields at all
     if tab is None:
-        return line.split()  # runs of blanks; leading and trailing blanks ignored
+        # runs of blanks separate fields; leading blanks are skipped, trailing ones end in an empty field
+        body = line.lstrip(b" \t\n")
+        return _BLANKS.split(body) if body else []
     if tab == b"\n":
         return [line]
     return line.split(tab)
@@ -209,9 +215,11 @@ def _file_num(ctx: Ctx, text: str) -> int:
 
 def _parse_format(ctx: Ctx, specs: list[str]) -> list[tuple[int, int]] | str:
     items: list[tuple[int, int]] = []
+    auto = False
     for spec in specs:
-        if spec == "auto" and len(specs) == 1:
-            return "auto"
+        if spec == "auto":
+            auto = True
+            continue
         for tok in spec.replace(",", " ").replace("\t", " ").split(" "):
             if not tok:
                 continue
@@ -223,7 +231,7 @@ def _parse_format(ctx: Ctx, specs: list[str]) -> list[tuple[int, int]] | str:
             if tok[1] != ".":
                 raise fail(ctx, f"invalid field specifier: {quote(ctx, tok)}")
             items.append((int(tok[0]), _field_num(ctx, tok[2:])))
-    return items
+    return "auto" if auto and not items else items
 
 
 class _Joiner:
@@ -257,15 +265,11 @@ class _Joiner:
                     src, n = (f1, self.fields[0]) if f1 is not None else (f2, self.fields[1])
                 else:
                     src, n = (f1, idx) if fileno == 1 else (f2, idx)
-                if src is not None and n < len(src):
-                    parts.append(src[n])
-                else:
-                    parts.append(fill if fill is not None else b"")
+                parts.append(self._field(src, n))
             self.out.write(osep.join(parts) + self.sep)
             return
         src, n = (f1, self.fields[0]) if f1 is not None else (f2, self.fields[1])
-        assert src is not None
-        parts.append(src[n] if n < len(src) else (fill or b""))
+        parts.append(self._field(src, n))
         for which, fl in ((0, f1), (1, f2)):
             if fl is None:
                 if self.auto is not None:
@@ -276,22 +280,37 @@ class _Joiner:
             for i in range(count):
                 if i == jf:
                     continue
-                parts.append(fl[i] if i < len(fl) else (fill or b""))
+                parts.append(self._field(fl, i))
         self.out.write(osep.join(parts) + self.sep)
+
+    def _field(self, fields: list[bytes] | None, n: int) -> bytes:
+        """A field, or -e's filler where it is missing or empty (GNU's prfield)."""
+        if fields is not None and n < len(fields) and fields[n]:
+            return fields[n]
+        return self.empty if self.empty is not None else b""
 
 
 @command
 def cmd_join(ctx: Ctx) -> int:
     opts, files = ctx.parse(JOIN_SPEC)
     sep = b"\0" if opts.get("zero_terminated") else b"\n"
-    f1 = f2 = 0
+    fields: list[int | None] = [None, None]
+
+    def set_field(which: int, value: int) -> None:
+        old = fields[which]
+        if old is not None and old != value:
+            raise fail(ctx, f"incompatible join fields {old + 1}, {value + 1}")
+        fields[which] = value
+
     for key, value in opts.order:
         if key == "both":
-            f1 = f2 = _field_num(ctx, value)
+            set_field(0, _field_num(ctx, value))
+            set_field(1, _field_num(ctx, value))
         elif key == "f1":
-            f1 = _field_num(ctx, value)
+            set_field(0, _field_num(ctx, value))
         elif key == "f2":
-            f2 = _field_num(ctx, value)
+            set_field(1, _field_num(ctx, value))
+    f1, f2 = fields[0] or 0, fields[1] or 0
     unpaired = {_file_num(ctx, v) for v in opts.get("unpaired") or []}
     only = {_file_num(ctx, v) for v in opts.get("only") or []}
     print_pairs = not only
