@@ -312,11 +312,12 @@ class _EOFInString(Exception):
 
 
 def _needs_slow(text: str, start: int, end: int) -> bool:
-    """Escapes the C scanner decodes differently from jq (lone surrogates)."""
+    """Surrogate escapes (`\\uD800`-`\\uDFFF`): jq pairs or replaces them
+    differently from the C scanner."""
     i = text.find("\\u", start, end)
     while i >= 0:
-        c = text[i + 2 : i + 3]
-        if c in ("d", "D") and text[i + 3 : i + 4] in "89abcdefABCDEF" and text[i + 3 : i + 4]:
+        hi = text[i + 2 : i + 4]
+        if len(hi) == 2 and hi[0] in "dD" and hi[1] in "89abcdefABCDEF":
             return True
         i = text.find("\\u", i + 2, end)
     return False

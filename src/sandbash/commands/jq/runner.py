@@ -37,7 +37,6 @@ class Inputs:
         self.raw_lines: Iterator[str] | None = None
         self.raw_line_count = 0
         self.pending: list[Any] = []
-        self.slurp_done = False
 
     def _open_next(self) -> bool:
         while self.index < len(self.files):
@@ -317,7 +316,6 @@ class Runner:
         rt.clock = ctx.clock
         rt.input_filename = lambda: inputs.filename
         rt.input_line = inputs.line_number
-        rt.max_string = ctx.limits.max_string_length
         rt.budget = ctx.budget
         return rt
 

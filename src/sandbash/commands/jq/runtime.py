@@ -34,14 +34,13 @@ class Rt:
         self.checkpoint: Callable[[int], None] = lambda work: None
         self.next_input: Callable[[], Any] = _no_input
         self.env_object: dict[str, Any] = {}
+        # extra per-run values for embedders (yq's document index)
         self.named_args: dict[str, Any] = {}
-        self.positional: list[Any] = []
         self.debug: Callable[[str], None] = lambda text: None
         self.stderr: Callable[[str], None] = lambda text: None
         self.clock: Callable[[], float] = lambda: 0.0
         self.input_filename: Callable[[], Any] = lambda: None
         self.input_line: Callable[[], int] = lambda: 0
-        self.max_string = 10 * 1024 * 1024
         self.budget: Any = None
 
 
