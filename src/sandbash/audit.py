@@ -16,6 +16,7 @@ keeps its own events for `ExecResult.events`.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import logging
 import re
@@ -34,6 +35,7 @@ DECISION = "decision"
 LIMIT = "limit"
 
 Redactor = Callable[[Sequence[str]], list[str]]
+_RUN_IDS = itertools.count(1)  # run ids unique within the process
 
 
 @dataclass(frozen=True)
@@ -185,14 +187,9 @@ class Audit:
         self.redact: Redactor = redact or no_redaction
         self.decisions = decisions
         self.clock = clock
-        self._runs = 0
-        self._lock = threading.Lock()
 
     def new_run(self) -> Recorder:
-        with self._lock:
-            self._runs += 1
-            n = self._runs
-        return Recorder(self, f"run-{id(self) & 0xFFFFFF:06x}-{n}")
+        return Recorder(self)
 
 
 class Recorder:
@@ -203,9 +200,9 @@ class Recorder:
     # events kept for ExecResult.events; sinks still see every event past this
     MAX_KEPT = 100_000
 
-    def __init__(self, audit: Audit | None, run_id: str = "run") -> None:
+    def __init__(self, audit: Audit | None, run_id: str | None = None) -> None:
         self.audit = audit
-        self.run_id = run_id
+        self.run_id = run_id or f"run-{next(_RUN_IDS)}"
         self.started = time.monotonic()
         self.events: list[AuditEvent] = []
         self.dropped = 0
