@@ -22,6 +22,7 @@ from .interp.state import ShellState
 from .limits import Budget, Cancelled, CancelToken, LimitExceeded, Limits
 from .net.config import NetworkConfig
 from .policy import Gate, Policy
+from .stdio.hostin import HostInput
 from .stdio.streams import BufferWriter, BytesReader, Stream
 from .vfs.base import Backend
 from .vfs.errors import FsError
@@ -45,6 +46,16 @@ DEFAULT_ENV = {
     "LANG": "C.UTF-8",
     "TERM": "dumb",
 }
+
+
+def _stdin_stream(stdin: bytes | str | Stream, budget: Budget) -> Stream:
+    """The run's fd 0: text or bytes held in memory, or a stream the embedder hands over
+    (a HostInput waits for data only as long as the run's deadline allows)."""
+    if isinstance(stdin, Stream):
+        if isinstance(stdin, HostInput):
+            stdin.checkpoint = budget.check_time
+        return stdin
+    return BytesReader(stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin)
 
 
 @dataclass
@@ -213,7 +224,7 @@ class Bash:
         cancel: CancelToken | None,
         env: Mapping[str, str],
         cwd: str,
-        stdin: bytes | str,
+        stdin: bytes | str | Stream,
         out: Stream,
         err: Stream,
         mode: str,
@@ -222,9 +233,8 @@ class Bash:
         rt = Runtime(self.vfs, limits, budget, identity=self.identity, clock=self.clock,
                      command_gate=self.command_gate, network=self.network)
         self.vfs.checkpoint = budget.check_time
-        data = stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
         view = self.vfs.view(cwd)
-        state = ShellState(view, {0: BytesReader(data), 1: out, 2: err})
+        state = ShellState(view, {0: _stdin_stream(stdin, budget), 1: out, 2: err})
         if self.seed is not None:
             state.rng.seed(self.seed)
         state.mode = mode
@@ -236,7 +246,7 @@ class Bash:
         self,
         script: str,
         *,
-        stdin: bytes | str = b"",
+        stdin: bytes | str | Stream = b"",
         env: Mapping[str, str] | None = None,
         cwd: str | None = None,
         args: Sequence[str] | None = None,
@@ -331,7 +341,7 @@ class Session:
         self,
         script: str,
         *,
-        stdin: bytes | str = b"",
+        stdin: bytes | str | Stream = b"",
         args: Sequence[str] | None = None,
         limits: Limits | str | Mapping[str, float] | None = None,
         cancel: CancelToken | None = None,
@@ -346,8 +356,7 @@ class Session:
         rt.budget = Budget(run_limits, cancel)
         rt.limits = run_limits
         bash.vfs.checkpoint = rt.budget.check_time
-        data = stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
-        sh.state.fds = {0: BytesReader(data), 1: out, 2: err}
+        sh.state.fds = {0: _stdin_stream(stdin, rt.budget), 1: out, 2: err}
         if args:
             sh.pending_args = list(args)
         return bash._audited(rt, script, run_limits, self.cwd,

@@ -19,6 +19,7 @@ from .limits import Limits
 from .net import NetworkConfig
 from .policy import Policy
 from .sandbox import new_bash
+from .stdio.hostin import HostInput
 from .vfs.base import Backend
 from .vfs.errors import FsError
 from .vfs.memory import MemoryFs
@@ -111,9 +112,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return mcp_main(argv[1:], read_text=_read_host_text)
     args = _parser().parse_args(argv)
-    limits = Limits.profile(args.limits)
-    if args.timeout is not None:
-        limits = limits.with_overrides(timeout=args.timeout)
+    try:
+        limits = Limits.profile(args.limits)
+        if args.timeout is not None:
+            limits = limits.with_overrides(timeout=args.timeout)
+    except ValueError as e:
+        sys.stderr.write(f"sandbash: {e}\n")
+        return 2
     try:
         fs = build_filesystem(args.root, args.store, args.mount, limits)
     except (ValueError, FsError) as e:
@@ -148,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return interact(bash, out, err)
     mode = "c"
     arg0 = "bash"
-    stdin: bytes = b""
+    stdin: bytes | HostInput = b""
     if args.command is not None:
         script = args.command
         if rest:
@@ -166,6 +171,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 127
         arg0, rest = path, rest[1:]
         mode = "file"
+    if mode != "s" and sys.stdin is not None:
+        try:
+            stdin = HostInput(sys.stdin.fileno())  # like bash: the script's commands read our stdin
+        except (OSError, ValueError):
+            pass
     if args.check:
         report = bash.check(script)
         sys.stdout.write(report.to_json(indent=2) + "\n" if args.json else report.to_text())

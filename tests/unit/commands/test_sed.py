@@ -38,6 +38,7 @@ SCRIPTS = [
     "/c/a\\\nA1\\\nA2", "-n /b/w /dev/stdout", "F", "$=", "s/\\(a\\)\\|b/\\1/g", "-n s/b/X/p",
     "-n s/b/X/gpw /dev/stdout", "z;s/^$/empty/", "s/c/\\L&X\\E&Y/", "s/\\(.*\\)/\\u\\1/",
     "s/.*/\\L\\u&/", "-E s/(.)(.)/\\U\\1\\E\\2/", "--posix -n p", "2{q5}", "q3", "Q7",
+    "s/bc/-/g", "s/c/x\\ny/g", "s/d/DD/gw /dev/stdout", "-n s/b/X/w /dev/stdout",
 ]
 
 ERRORS = [
@@ -107,6 +108,9 @@ ARGVS = [
     ["sed", "s/b/x/;T;n;: l;s/d/y/;t q;n;b l;: q;q", "in.txt"],
     ["sed", "v 4.2", "in.txt"],
     ["sed", "-n", "w wout.txt", "noeol.txt"],
+    ["sed", "s/o/0/g", "noeol.txt"],
+    ["sed", "s/o/0/g", "noeol.txt", "in.txt"],
+    ["sed", "s/o/0/g", "missing.txt"],
 ]
 
 
@@ -158,3 +162,12 @@ def test_sed_large_input_streams() -> None:
     r = run_command(["sed", "s/foo/bar/;/5 bar$/d"], data)
     assert r.stdout.count(b"bar") == 90_000
     assert time.monotonic() - t < 10
+
+
+def test_sed_literal_global_substitution_across_chunks() -> None:
+    # `s/LITERAL/TEXT/g` runs on whole blocks of lines: matches at block edges and long lines
+    line = b"x" * 70_000 + b"needle" + b"y" * 70_000
+    data = b"".join(b"%d needle %s\n" % (i, b"n" * (i % 7)) for i in range(50_000)) + line + b"\n" + line
+    r = run_command(["sed", "s/needle/pin/g"], data)
+    assert r.stdout == data.replace(b"needle", b"pin")
+    assert r.status == 0
