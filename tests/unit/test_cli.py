@@ -34,3 +34,31 @@ def test_limit_error_is_reported() -> None:
     p = _run(["--limits", "hardened", "-c", "while :; do :; done"])
     assert p.returncode == 126
     assert p.stderr.startswith(b"bash: sandbash limit exceeded: max_")
+
+
+def test_dash_c_commands_read_the_hosts_stdin() -> None:
+    p = _run(["-c", "read first; echo \"[$first]\"; tr a-z A-Z; wc -l < /dev/stdin"], b"one\ntwo\nthree\n")
+    assert p.stdout == b"[one]\nTWO\nTHREE\n0\n"
+
+
+def test_stdin_that_never_ends_is_cut_by_the_timeout() -> None:
+    # an inherited pipe nobody writes to must not hang the run
+    import os
+
+    r, w = os.pipe()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "sandbash", "--timeout", "1", "-c", "cat; echo after"],
+                              stdin=r, capture_output=True, timeout=30)
+    finally:
+        os.close(r)
+        os.close(w)
+    out, err = proc.stdout, proc.stderr
+    assert b"after" not in out
+    assert b"timeout" in err
+    assert proc.returncode != 0
+
+
+def test_unknown_limits_profile_is_a_usage_error() -> None:
+    p = _run(["--limits", "nope", "-c", "echo"])
+    assert p.returncode == 2
+    assert b"unknown limits profile" in p.stderr
