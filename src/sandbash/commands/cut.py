@@ -222,8 +222,13 @@ def cmd_cut(ctx: Ctx) -> int:
             status = 1
             continue
         try:
-            for lines, _tail in split_records(ctx, stream, eol):
-                out.write(b"".join(cutter.cut(lines, eol)))
+            for lines, tail in split_records(ctx, stream, eol):
+                pieces = cutter.cut(lines, eol)
+                if tail and eol == b"\0" and isinstance(cutter, _FieldCutter) and pieces == [eol]:
+                    last = lines[-1]
+                    if last.count(cutter.delim) == 1 and last.endswith(cutter.delim):
+                        pieces = []  # GNU quirk: no terminator for this unterminated `X:` record with -z
+                out.write(b"".join(pieces))
         except (FsError, StreamError) as e:
             file_error(ctx, name, e)
             status = 1
