@@ -77,7 +77,7 @@ def dumps(value: Any, style: Style = COMPACT) -> str:
 def _compact(value: Any, style: Style, depth: int, out: list[str]) -> None:
     """Compact output: subtrees the C encoder prints as jq does go through it."""
     add = out.append
-    text = _fast_dumps(value, style) if depth < 100 else _slow_dumps(value, style)
+    text = _fast_dumps(value, style)
     if text is not None:
         add(text)
         return
@@ -171,6 +171,8 @@ def _scalar(value: Any, ascii_only: bool) -> str:
 
 
 def _fast_dumps(value: Any, style: Style) -> str | None:
+    """The C encoder's text, or None when a number needs jq's formatting.
+    Values too deep for the C encoder go to the iterative writer."""
     try:
         if not _plain(value):
             return None
@@ -185,7 +187,7 @@ def _fast_dumps(value: Any, style: Style) -> str | None:
                 check_circular=False,
             )
     except RecursionError:
-        return None
+        return _slow_dumps(value, style)
     if not style.ascii and "\x7f" in text:
         text = text.replace("\x7f", "\\u007f")
     return text
