@@ -156,7 +156,7 @@ class _Judge:
             issues.append(Issue(code, message, s.line, s.column, severity))
 
         label = s.name or (s.text or "command")
-        if s.kind not in ("none",):
+        if s.kind not in ("none", "keyword"):
             self.command(s, add)
         for why in s.reasons:
             add(UNKNOWN, "requires_execution", why)

@@ -22,6 +22,8 @@ Arg = str | None  # None: known only at run time
 # a word standing for paths found below a directory (find's `{}`, a glob's matches): FOUND + dir.
 # The NUL byte keeps it from ever equalling a real argument.
 FOUND = "\0found:"
+# an operand known only at run time, where the command's options cannot swallow it
+DYN = "\0dyn"
 NOFOLLOW = frozenset({"delete", "rename"})
 
 
@@ -60,7 +62,7 @@ class Call:
         self.dynamic = any(a is None for a in args)
 
     def fx(self, action: str, *paths: Arg, recursive: bool = False, follow: bool = True) -> None:
-        live = tuple(p for p in paths if p != "-")
+        live = tuple(None if p is not None and DYN in p else p for p in paths if p != "-")
         if live:
             self.facts.effects.append(Effect(action, live, recursive, follow and action not in NOFOLLOW))
 
@@ -71,14 +73,20 @@ class Call:
     def opaque(self, why: str) -> None:
         self.facts.opaque.append(why)
 
-    def parse(self, spec_name: str | None = None) -> tuple[Parsed, list[str]] | None:
+    def parse(self, spec_name: str | None = None, alike: bool = False) -> tuple[Parsed, list[str]] | None:
         """Options and operands by the command's own parser; None on a usage error (the command
-        stops before touching anything) or when arguments are dynamic (the caller decides)."""
+        stops before touching anything) or when arguments are dynamic (the caller decides).
+        `alike`: every operand plays the same role, so a run-time word (which may expand to
+        any number of words) does not shift the others' meaning."""
         spec = find_spec(spec_name or self.name)
-        if spec is None or self.dynamic:
+        if spec is None:
             return None
+        if self.dynamic and (not alike or any(o.arg != "none" for o in spec.opts)):
+            return None  # a run-time word might be an option taking the next word as its value
         try:
-            return parse_args(spec, [a for a in self.args if a is not None])
+            # a run-time word may also be an option or expand to several words: its place
+            # holds DYN, which the effects turn into an unknown path
+            return parse_args(spec, [DYN if a is None else a for a in self.args])
         except (UsageError, HelpRequested):
             return None
 
@@ -131,7 +139,7 @@ def _unknown(c: Call, actions: Sequence[str]) -> None:
 
 
 def _read_operands(c: Call) -> None:
-    p = c.parse()
+    p = c.parse(alike=c.name not in ("join", "comm", "cmp", "sdiff", "diff3"))
     if p is None:
         if c.dynamic:
             _unknown(c, ("read",))
@@ -144,7 +152,7 @@ def _no_files(c: Call) -> None:
 
 
 def _stat_operands(c: Call) -> None:
-    p = c.parse()
+    p = c.parse(alike=True)
     if p is None:
         if c.dynamic:
             _unknown(c, ("stat",))
@@ -153,7 +161,7 @@ def _stat_operands(c: Call) -> None:
 
 
 def _list_tree(c: Call, default: str = ".") -> None:
-    p = c.parse()
+    p = c.parse(alike=True)
     if p is None:
         if c.dynamic or find_spec(c.name) is None:
             _unknown(c, ("list",))
@@ -239,7 +247,7 @@ def _cp_like(c: Call, action_src: str, action_dst: str, recursive_key: str | Non
         c.fx(action_src, s, recursive=recursive)
         base = s.rstrip("/").rsplit("/", 1)[-1]
         # DEST is a directory (the file goes inside) or the new name: not known without the files
-        into = dest.rstrip("/") + "/" + base
+        into = FOUND + dest if "\0" in s else dest.rstrip("/") + "/" + base
         if target is not None or len(sources) > 1:
             c.fx(action_dst, into, recursive=recursive)
         else:
@@ -297,7 +305,7 @@ def m_ln(c: Call) -> None:
 
 
 def m_rm(c: Call) -> None:
-    p = c.parse()
+    p = c.parse(alike=True)
     if p is None:
         if c.dynamic:
             _unknown(c, ("delete",))
@@ -385,7 +393,7 @@ def m_csplit(c: Call) -> None:
 
 
 def m_tee(c: Call) -> None:
-    p = c.parse()
+    p = c.parse(alike=True)
     if p is None:
         if c.dynamic:
             _unknown(c, ("create",))
@@ -570,7 +578,7 @@ def m_date(c: Call) -> None:
 
 
 def m_ls(c: Call) -> None:
-    p = c.parse()
+    p = c.parse(alike=True)
     if p is None:
         if c.dynamic:
             _unknown(c, ("list",))

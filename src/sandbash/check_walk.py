@@ -467,7 +467,7 @@ class Walker:
             elif isinstance(e, A.CondAnd | A.CondOr):
                 stack += [e.right, e.left]
         site = self.new_site(node.line, "[[", "[[", tests, via)
-        site.kind = "builtin"
+        site.kind = "keyword"  # part of the language: never refused by name
         site.facts = model("[", tests) or Facts()
         site.facts.dynamic_names = names_dynamic
         for w in words:
