@@ -290,6 +290,8 @@ def test_jq17_behaviour(args: list[str], stdin: str, stdout: str, status: int) -
         (["--indent"], "", "jq: --indent takes one parameter\n", 2),
         (["-z", "."], "", "jq: Unknown option -z\n", 2),
         ([".", "missing.json"], "", "jq: error: Could not open file missing.json: No such file or directory\n", 2),
+        (["-n", '"a" | stderr, ({"b":1} | stderr), (1 | debug), debug("m1","m2") | empty'], "",
+         'a{"b":1}["DEBUG:",1]\n["DEBUG:","m1"]\n["DEBUG:","m2"]\n', 0),
     ],
 )
 def test_errors(args: list[str], stdin: str, stderr: str, status: int) -> None:

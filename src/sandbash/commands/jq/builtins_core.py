@@ -507,7 +507,8 @@ def _debug(rt: Any, v: Any, *msg: Any) -> Any:
 
 
 def _stderr(rt: Any, v: Any) -> Any:
-    rt.stderr(dumps(v))
+    # jq 1.7: strings go out raw, other values as compact JSON
+    rt.stderr(v if type(v) is str else dumps(v))
     return v
 
 
