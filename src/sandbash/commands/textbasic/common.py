@@ -84,11 +84,6 @@ def usage_fail(ctx: Ctx, message: str, status: int = 1) -> CommandExit:
 # ------------------------------------------------------------------ inputs
 
 
-def open_input(ctx: Ctx, name: str) -> Stream:
-    """Open an operand for reading (raises FsError)."""
-    return ctx.open_in(name)
-
-
 def close_input(ctx: Ctx, name: str, stream: Stream) -> None:
     if stream is not ctx.stdin and _dev_fd(name) is None:
         stream.close()
