@@ -96,6 +96,8 @@ SAME: list[tuple[list[str], str]] = [
     (["-R", "."], "line1\nline2"),
     (["-R", "-s", "."], "line1\nline2\n"),
     (["-R", "-n", "-c", "[inputs]"], "a\nb"),
+    (["-n", "-s", "-c", "input, [inputs]"], "1 2"),
+    (["-n", "-R", "-s", "-c", "input, [inputs]"], "a\nb\n"),
     (["-c", "--arg", "x", "1", "--argjson", "y", '{"z":2}', "[$x,$y,$ARGS.named]"], "null"),
     (["-c", "-n", "$ARGS", "--args", "a", "b"], ""),
     (["-c", "-n", "$ARGS", "--jsonargs", "1", '{"a":2}'], ""),

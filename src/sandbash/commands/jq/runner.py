@@ -300,8 +300,14 @@ class Runner:
         ctx = self.ctx
         rt.checkpoint = ctx.checkpoint
 
+        slurp_pending = [self.opts.slurp and self.opts.null_input]
+
         def next_input() -> Any:
             try:
+                if slurp_pending[0]:
+                    # -n -s: the first input is the slurped array
+                    slurp_pending[0] = False
+                    return inputs.slurped()
                 v = inputs.next_value()
             except ParseError as e:
                 raise JqError(e.message) from None
