@@ -187,3 +187,17 @@ def test_grep_large_input_is_streamed_fast() -> None:
     r = run_command(["grep", "-v", "-c", "e"], data)
     assert r.stdout == b"0\n"
     assert time.monotonic() - t < 10
+
+
+def test_plain_output_over_many_blocks_keeps_every_line() -> None:
+    # plain (no prefixes) output copies runs of lines; check it against a line-by-line filter
+    lines = [b"%d %s" % (i, b"DEBUG" if i % 3 == 0 else b"INFO") + b"x" * (i % 50) for i in range(120_000)]
+    data = b"\n".join(lines)  # no final newline: grep adds one
+    keep = [ln for ln in lines if b"DEBUG" not in ln]
+    hit = [ln for ln in lines if b"DEBUG" in ln]
+    r = run_command(["grep", "-v", "DEBUG"], data)
+    assert (r.stdout, r.status) == (b"\n".join(keep) + b"\n", 0)
+    r = run_command(["grep", "DEBUG"], data)
+    assert (r.stdout, r.status) == (b"\n".join(hit) + b"\n", 0)
+    r = run_command(["grep", "-v", "x"], b"x\nx\nx")
+    assert (r.stdout, r.status) == (b"", 1)

@@ -21,6 +21,7 @@ from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
 
 CHUNK = 1 << 20
+_OUT_BLOCK = 1 << 16  # bytes of output gathered per write
 STDIN_NAME = "(standard input)"
 
 GREP_SPEC = CommandSpec(
@@ -138,6 +139,8 @@ class Searcher:
         self.line_rx = line_rx  # the same pattern compiled for one line at a time (PCRE)
         self.o = opts
         self.out = ctx.stdout
+        self._pending: list[bytes] = []
+        self._pending_len = 0
         self.any_selected = False
         self.printed_something = False  # for the "--" group separator
         self.error = False
@@ -211,11 +214,29 @@ class Searcher:
         return b"".join(parts)
 
     def write(self, data: bytes) -> None:
-        self.out.write(data)
+        # lines are gathered and written in blocks: one write per line costs more than the search
+        self._pending.append(data)
+        self._pending_len += len(data)
+        if self._pending_len >= _OUT_BLOCK:
+            self.flush_out()
+
+    def flush_out(self) -> None:
+        if self._pending:
+            data = b"".join(self._pending)
+            self._pending.clear()
+            self._pending_len = 0
+            self.out.write(data)
 
     # ------------------------------------------------------------ one input
     def search_stream(self, stream: Stream, name: str) -> bool:
-        """Search one input; returns True when a line was selected."""
+        """Search one input; returns True when a line was selected. Its output is
+        written by the end (messages about other inputs come after it)."""
+        try:
+            return self._search_stream(stream, name)
+        finally:
+            self.flush_out()
+
+    def _search_stream(self, stream: Stream, name: str) -> bool:
         o = self.o
         eol = o.eol
         need_lines = not (o.quiet or o.list_files or o.list_nonmatching or o.count)
@@ -229,6 +250,9 @@ class Searcher:
         encoding_errors = False
         stop = False
         cx = _Ctx(o.before, o.after) if context else None
+        # lines printed as they are: whole runs of them are copied at once
+        plain = (need_lines and cx is None and max_count < 0 and o.replace is None
+                 and not (o.with_fname or o.line_numbers or o.byte_offset or o.color or o.only or o.initial_tab))
         bin_mode = o.binary
         while not stop:
             chunk = stream.read(CHUNK)
@@ -261,6 +285,8 @@ class Searcher:
                     if o.quiet or o.list_files or o.list_nonmatching or selected == max_count:
                         stop = True
                         break
+            elif plain and not binary and (buf.isascii() or _valid_utf8(buf[:end])):
+                selected += self._emit_plain(buf, end)
             else:
                 valid_utf8 = binary or buf.isascii() or _valid_utf8(buf[:end])
                 if o.invert and not valid_utf8 and bin_mode != "text":
@@ -316,7 +342,34 @@ class Searcher:
             self._write_name(name)
         return selected > 0
 
+    def _emit_plain(self, buf: bytes, end: int) -> int:
+        """Write the selected lines of buf[:end] without prefixes; returns how many."""
+        eol = self.o.eol
+        n = 0
+        pos = 0
+        if self.o.invert:
+            for ls, le in self.selected_spans(buf, end):
+                if ls > pos:
+                    self.write(buf[pos:ls])
+                    n += buf.count(eol, pos, ls)
+                pos = le + 1
+            if pos < end:
+                tail = buf[pos:end]
+                n += tail.count(eol)
+                if not tail.endswith(eol):
+                    tail += eol
+                    n += 1
+                self.write(tail)
+        else:
+            for ls, le in self.selected_spans(buf, end):
+                self.write(buf[ls:le + 1] if le < end else buf[ls:le] + eol)
+                n += 1
+        if n:
+            self.printed_something = True
+        return n
+
     def _binary_message(self, name: str) -> None:
+        self.flush_out()
         if self.o.prog == "grep":
             self.ctx.stderr.write(f"grep: {name}: binary file matches\n".encode("utf-8", "surrogateescape"))
 
