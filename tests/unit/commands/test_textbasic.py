@@ -206,3 +206,14 @@ def test_tail_pipe_memory_bounded() -> None:
     r = run_command(["tail", "-n", "2"], stdin=data * 50000)
     assert r.stdout == data * 2
     assert isinstance(BytesReader(b""), Stream)
+
+
+@pytest.mark.parametrize("locale", ["C", "C.UTF-8"])
+@pytest.mark.parametrize("flag", ["-m", "-w", "-L", "-c"])
+def test_wc_follows_the_locale(locale: str, flag: str) -> None:
+    if shutil.which("wc") is None:
+        pytest.skip("wc not installed")
+    data = "h\u00e9llo w\u00f6rld \u65e5\u672c x\u00a0y\n\tz\n".encode() + b"\xff a\n"
+    ours = run_command(["wc", flag], stdin=data, env={"LC_ALL": locale})
+    out, _err, status = real_command(["wc", flag], data, {}, env={"LC_ALL": locale, "PATH": "/usr/bin:/bin"})
+    assert (ours.stdout, ours.status) == (out, status)

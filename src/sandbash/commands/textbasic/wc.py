@@ -20,6 +20,7 @@ from .common import (
     quoteaf,
     quotef,
     read_chunks,
+    utf8_locale,
 )
 
 WC_SPEC = CommandSpec(
@@ -44,6 +45,10 @@ _NOT_GLIBC_SPACE = str.maketrans({"\x1c": "\x01", "\x1d": "\x01", "\x1e": "\x01"
                                   "\u2060": " "})
 
 
+# C locale: high bytes become an unprintable ASCII byte of the same (zero) width
+_C_LOCALE = bytes(range(128)) + b"\x01" * 128
+
+
 @dataclass
 class _Counts:
     lines: int = 0
@@ -60,6 +65,7 @@ class _Counter:
     want_words: bool
     want_chars: bool
     want_len: bool
+    utf8: bool = True  # in the C locale every byte is a character; bytes >= 0x80 are unprintable
     counts: _Counts = field(default_factory=_Counts)
     in_word: bool = False
     linepos: int = 0
@@ -70,11 +76,18 @@ class _Counter:
         default_factory=lambda: codecs.getincrementaldecoder("utf-8")("surrogateescape"))
 
     def feed(self, chunk: bytes) -> None:
+        if not self.utf8 and not chunk.isascii():
+            self.counts.chars += len(chunk)
+            self._feed(chunk.translate(_C_LOCALE), count_chars=False)
+            return
+        self._feed(chunk)
+
+    def _feed(self, chunk: bytes, count_chars: bool = True) -> None:
         c = self.counts
         c.nbytes += len(chunk)
         c.lines += chunk.count(b"\n")
         simple = not chunk.translate(None, _PRINTABLE_WS)
-        if self.want_chars:
+        if self.want_chars and count_chars:
             c.chars += len(chunk) if chunk.isascii() else len(self.chardec.decode(chunk))
         if self.want_words:
             if simple:
@@ -144,7 +157,7 @@ class _Counter:
 
 
 def _count_stream(ctx: Ctx, stream: Stream, words: bool, chars: bool, length: bool) -> _Counts:
-    counter = _Counter(words, chars, length)
+    counter = _Counter(words, chars, length, utf8_locale(ctx))
     for chunk in read_chunks(ctx, stream):
         counter.feed(chunk)
     return counter.finish()
