@@ -15,12 +15,12 @@ import shutil
 import stat
 import subprocess
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 
 from conftest import REAL_ENV
-from sandbash.testing import make_vfs, run_command
+from sandbash.testing import CommandResult, make_vfs, run_command
 from sandbash.vfs.facade import Vfs
 
 Files = Mapping[str, bytes | str]
@@ -118,11 +118,13 @@ def real_run(argv: Sequence[str], files: Files, setup: Sequence[Sequence[str]] =
 
 
 def sandbox_run(argv: Sequence[str], files: Files, setup: Sequence[Sequence[str]] = (),
-                stdin: bytes = b"") -> tuple[bytes, bytes, int, Snapshot]:
+                stdin: bytes = b"", run: Callable[..., CommandResult] = run_command,
+                ) -> tuple[bytes, bytes, int, Snapshot]:
+    """`run` is run_command, or viashell.run_via_shell for commands that start programs."""
     vfs = make_vfs(files)
     for cmd in setup:
         run_command(list(cmd), vfs=vfs)
-    r = run_command(list(argv), stdin=stdin, vfs=vfs)
+    r = run(list(argv), stdin=stdin, vfs=vfs)
     return r.stdout, r.stderr, r.status, snapshot_vfs(vfs)
 
 

@@ -12,6 +12,7 @@ import pytest
 from sandbash.testing import make_vfs, run_command
 from sandbash.vfs.facade import Vfs
 from unit.commands.test_fileops import real_run, sandbox_run
+from unit.commands.viashell import run_via_shell
 
 FILES: dict[str, bytes | str] = {
     "t/a/f": "hello", "t/a/b/deep.txt": "", "t/c/g": "xy", "t/e": "", "t/.hid": "h", "t/big": "x" * 5000,
@@ -24,7 +25,8 @@ SETUP = [["ln", "-s", "a", "t/l"], ["ln", "-s", "nx", "t/dang"], ["mkdir", "t/em
 def compare_find(argv: list[str], ordered: bool = False, stdin: bytes = b"") -> None:
     if shutil.which("find") is None:
         pytest.skip("find not installed")
-    ours = sandbox_run(argv, FILES, SETUP, stdin)
+    starts_programs = any(a in ("-exec", "-execdir", "-ok", "-okdir") for a in argv)
+    ours = sandbox_run(argv, FILES, SETUP, stdin, run=run_via_shell if starts_programs else run_command)
     real = real_run(argv, FILES, SETUP, stdin)
     if ordered:
         assert ours[:3] == real[:3]
@@ -171,22 +173,28 @@ def test_printf_times_and_ls() -> None:
 
 def test_exec_runs_through_the_runner() -> None:
     vfs = make_vfs({"d/a.txt": "A\n", "d/b.txt": "B\n", "d/c.md": "C\n"})
-    r = run_command(["find", "d", "-name", "*.txt", "-exec", "cat", "{}", ";"], vfs=vfs)
+    r = run_via_shell(["find", "d", "-name", "*.txt", "-exec", "cat", "{}", ";"], vfs=vfs)
     assert (r.stdout, r.status) == (b"A\nB\n", 0)
-    r = run_command(["find", "d", "-name", "*.txt", "-exec", "cat", "{}", "+"], vfs=vfs)
+    r = run_via_shell(["find", "d", "-name", "*.txt", "-exec", "cat", "{}", "+"], vfs=vfs)
     assert r.stdout == b"A\nB\n"
-    r = run_command(["find", "d", "-type", "f", "-exec", "sh", "-c", "exit 1", ";", "-print"], vfs=vfs)
+    r = run_via_shell(["find", "d", "-type", "f", "-exec", "sh", "-c", "exit 1", ";", "-print"], vfs=vfs)
     assert r.stdout == b""
-    r = run_command(["find", "d", "-name", "*.md", "-exec", "nosuchcmd", "{}", "+"], vfs=vfs)
+    r = run_via_shell(["find", "d", "-name", "*.md", "-exec", "nosuchcmd", "{}", "+"], vfs=vfs)
     assert r.status == 1
-    r = run_command(["find", "d", "-name", "c.md", "-ok", "rm", "{}", ";"], vfs=vfs, stdin=b"y\n")
+    r = run_via_shell(["find", "d", "-name", "c.md", "-ok", "rm", "{}", ";"], vfs=vfs, stdin=b"y\n")
     assert r.stderr == b"< rm ... d/c.md > ? " and not vfs.view("/home/user").exists("d/c.md")
-    r = run_command(["find", "d", "-name", "a.txt", "-execdir", "cat", "{}", ";"], vfs=vfs)
+    r = run_via_shell(["find", "d", "-name", "a.txt", "-execdir", "cat", "{}", ";"], vfs=vfs)
     assert r.stdout == b"A\n"
+    r = run_via_shell(["find", "d", "-name", "*.txt", "-execdir", "pwd", ";", "-execdir", "echo", "{}", "+"], vfs=vfs)
+    assert r.stdout == b"/home/user/d\n/home/user/d\n./a.txt ./b.txt\n"
+    r = run_via_shell(["find", "d", "-name", "a.txt", "-exec", "nope", "{}", ";", "-o", "-name", "b.txt",
+                       "-execdir", "./nope", "{}", ";"], vfs=vfs)
+    assert r.stderr == "find: \u2018nope\u2019: No such file or directory\nfind: \u2018./nope\u2019: No such file or directory\n".encode()
+    assert r.status == 0  # as GNU: a failed `-exec ... ;` is only false
 
 
 def test_exec_output_is_ordered_with_prints() -> None:
-    r = run_command(["find", "d", "-print", "-exec", "echo", "x", ";"], files={"d/f": ""})
+    r = run_via_shell(["find", "d", "-print", "-exec", "echo", "x", ";"], files={"d/f": ""})
     assert r.stdout == b"d\nx\nd/f\nx\n"
 
 

@@ -7,7 +7,7 @@ import pytest
 from conftest import have, real_command
 from sandbash.commands import registry
 from sandbash.commands.context import Ctx
-from sandbash.testing import run_command
+from unit.commands.viashell import run_via_shell
 
 ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
 cases = [
@@ -30,7 +30,7 @@ cases = [
 @pytest.mark.skipif(not have("xargs"), reason="xargs not installed")
 @pytest.mark.parametrize("stdin, args", cases, ids=[" ".join(a) or "-" for _, a in cases])
 def test_matches_gnu(stdin: bytes, args: list[str]) -> None:
-    ours = run_command(["xargs", *args], stdin=stdin, env=ENV)
+    ours = run_via_shell(["xargs", *args], stdin=stdin, env=ENV)
     out, err, status = real_command(["xargs", *args], stdin, env=ENV)
     assert (ours.stdout, ours.stderr.decode(), ours.status) == (out, err.decode(), status)
 
@@ -50,7 +50,7 @@ def _exit_with(status: int):  # type: ignore[no-untyped-def]
 )
 def test_exit_statuses(status: int, xargs_status: int, message: str) -> None:
     registry.register("xt", _exit_with(status))
-    r = run_command(["xargs", "-n1", "xt"], stdin=b"a b\n", env=ENV)
+    r = run_via_shell(["xargs", "-n1", "xt"], stdin=b"a b\n", env=ENV)
     assert (r.status, r.stderr.decode()) == (xargs_status, message)
     # 255 and signals stop at the first command; other failures go on
     assert r.stdout == (b"a\n" if status in (255, 137) else b"a\nb\n")
@@ -58,11 +58,11 @@ def test_exit_statuses(status: int, xargs_status: int, message: str) -> None:
 
 def test_large_input_is_batched() -> None:
     data = b"".join(b"%d\n" % i for i in range(20000))
-    r = run_command(["xargs", "-n", "1000", "printenv", "-0"], stdin=data, env={"A": "1"})
+    r = run_via_shell(["xargs", "-n", "1000", "printenv", "-0"], stdin=data, env={"A": "1"})
     # each batch of 1000 names prints nothing and fails (missing variables): 20 runs, status 123
     assert r.status == 123
     data = b"".join(b"%d\n" % i for i in range(40000))
-    r = run_command(["xargs"], stdin=data, env=ENV)
+    r = run_via_shell(["xargs"], stdin=data, env=ENV)
     # the default 128 KiB command-line limit splits the same way as GNU's
     assert r.stdout.count(b"\n") == 2 and r.stdout.split() == data.split()
     if have("xargs"):
@@ -70,5 +70,5 @@ def test_large_input_is_batched() -> None:
 
 
 def test_arg_file_and_replace() -> None:
-    r = run_command(["xargs", "-a", "list", "-I", "@", "echo", "<@>"], files={"list": "one\ntwo words\n"}, env=ENV)
+    r = run_via_shell(["xargs", "-a", "list", "-I", "@", "echo", "<@>"], files={"list": "one\ntwo words\n"}, env=ENV)
     assert r.stdout == b"<one>\n<two words>\n"

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from ...stdio.streams import Stream
 from ...vfs.errors import FsError
 from ..fsutil import errmsg, quote
+from ..shellutils.common import run_program
 from .entry import Entry, Quit, State
 from .output import FormatError, compile_format, ls_line, render
 from .parse import FindError, Parser, Pred
@@ -132,10 +133,6 @@ def _delete(p: Parser, name: str) -> Pred:
     return act
 
 
-def _shell_quote(text: str) -> str:
-    return "'" + text.replace("'", "'\\''") + "'"
-
-
 class _Exec:
     """One -exec/-execdir/-ok/-okdir: runs through ctx.run so the interpreter's
     policy and limits apply to every command."""
@@ -182,14 +179,8 @@ class _Exec:
         state = self.state
         state.flush()
         stdin: bytes | None = b"" if self.ask else None
-        if directory is not None and directory != ".":
-            script = "cd -- " + _shell_quote(directory) + " && " + " ".join(_shell_quote(a) for a in argv)
-            try:
-                return self.ctx.run_script(script, stdin=stdin)
-            except RuntimeError:
-                # no shell available (commands run directly): pass paths instead
-                argv = [a.replace("./", directory.rstrip("/") + "/", 1) if a.startswith("./") else a for a in argv]
-        return self.ctx.run(argv, stdin=stdin)
+        # a program the shell cannot run fails here, worded as GNU find words it
+        return run_program(self.ctx, argv, stdin=stdin, cwd=directory)
 
     def __call__(self, e: Entry) -> bool:
         self.ctx.checkpoint()

@@ -1,7 +1,7 @@
 """Shell utilities: seq, yes, sleep, env, identity and terminal queries, and
 the commands that run other commands (nice, nohup, timeout, time)."""
 
-from .common import find_program, parse_duration, run_program
+from .common import parse_duration, program_at, run_program
 from .procs import (
     cmd_env,
     cmd_nice,
@@ -39,5 +39,5 @@ __all__ = [
     "cmd_arch", "cmd_clear", "cmd_env", "cmd_getconf", "cmd_groups", "cmd_hostname", "cmd_id", "cmd_logname",
     "cmd_man", "cmd_mesg", "cmd_nice", "cmd_nohup", "cmd_nproc", "cmd_printenv", "cmd_seq", "cmd_sleep",
     "cmd_stty", "cmd_time", "cmd_timeout", "cmd_tput", "cmd_tty", "cmd_uname", "cmd_uptime", "cmd_users",
-    "cmd_whatis", "cmd_which", "cmd_whoami", "cmd_yes", "find_program", "parse_duration", "run_program",
+    "cmd_whatis", "cmd_which", "cmd_whoami", "cmd_yes", "parse_duration", "program_at", "run_program",
 ]

@@ -8,13 +8,10 @@ it through `ctx.extra["identity"]`.
 from __future__ import annotations
 
 import re
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...limits import LimitExceeded
-from .. import registry
 from ..context import CommandExit, Ctx
 from ..fsutil import quote as quote  # re-exported: the one GNU-quoting helper
 from ..options import CommandSpec, usage_message
@@ -40,12 +37,6 @@ DEFAULT_IDENTITY: dict[str, Any] = {
 ACCOUNTS: dict[str, tuple[int, int, list[tuple[int, str]]]] = {
     "root": (0, 0, [(0, "root")]),
 }
-
-# Where registered commands appear to live (Debian's merged /usr, as the executor
-# resolves them), and the shells the executor runs itself.
-COMMAND_DIRS = ("/usr/bin", "/bin")
-SHELLS = ("bash", "sh")
-
 
 def identity(ctx: Ctx) -> dict[str, Any]:
     """The defaults, overridden by ctx.extra["identity"] (a mapping or an object
@@ -121,28 +112,18 @@ def wait(ctx: Ctx, seconds: float) -> None:
 # ------------------------------------------------------------ finding and running programs
 
 
-def _executable(ctx: Ctx, path: str) -> bool:
-    st = ctx.fs.try_stat(path)
-    return st is not None and st.is_file and bool(st.perm & 0o111)
-
-
-def find_program(ctx: Ctx, name: str, every: bool = False, path: str | None = None) -> list[str]:
-    """Where PATH lookup finds NAME: executable files on the virtual fs, and the
-    registered commands, which appear in the usual bin directories."""
-    if "/" in name:
-        return [name] if _executable(ctx, name) else []
-    found: list[str] = []
-    search = ctx.env.get("PATH", "/usr/bin:/bin") if path is None else path
-    builtin_cmd = registry.known(name) or name in SHELLS
-    for d in search.split(":"):
-        d = d or "."
-        full = d.rstrip("/") + "/" + name if d != "/" else "/" + name
-        if _executable(ctx, full) or (builtin_cmd and d.rstrip("/") in COMMAND_DIRS):
-            if full not in found:
-                found.append(full)
-                if not every:
-                    break
-    return found
+def program_at(ctx: Ctx, path: str, cwd: str | None = None) -> str | None:
+    """`path` (a name with a slash) if exec could run it: the shell's own
+    lookup (ctx.find_program) says it is there, and a file there must be
+    executable (the shell would try any file and fail with EACCES).
+    Relative names count from `cwd` when given (env -C, find -execdir)."""
+    where = path if cwd is None or path.startswith("/") else cwd.rstrip("/") + "/" + path
+    if ctx.find_program(where) is None:
+        return None
+    st = ctx.fs.try_stat(where)
+    if st is not None and not (st.is_file and st.perm & 0o111):
+        return None
+    return path
 
 
 def run_program(
@@ -153,80 +134,28 @@ def run_program(
     stdout: Any = None,
     stderr: Any = None,
     message: str = "{q}: {err}",
+    cwd: str | None = None,
+    timeout: float | None = None,
 ) -> int:
-    """Run a program as exec would (env, nice, nohup, timeout, xargs). A name
-    that is neither a registered command nor an executable on PATH fails as
-    the GNU tool reports it; `message` is its wording, with {q} the curly-quoted
-    name, {a} the 'ascii-quoted' name, {n} the bare name and {err} the reason."""
+    """Run a program as exec would (env, nice, nohup, timeout, xargs, find
+    -exec): through ctx.run, in `cwd` and within `timeout` seconds when given
+    (CommandTimeout then). A name the shell cannot run as a program fails as
+    the GNU tool reports it; `message` is its wording, with {q} the
+    curly-quoted name, {a} the 'ascii-quoted' name, {n} the bare name and
+    {err} the reason."""
     name = argv[0]
-    search = (env if env is not None else ctx.env).get("PATH", "/usr/bin:/bin")
-    if not find_program(ctx, name, path=search):
-        denied = "/" in name and ctx.fs.try_stat(name) is not None
+    if "/" in name:
+        found = program_at(ctx, name, cwd) is not None
+    elif env is not None and env.get("PATH") != ctx.env.get("PATH"):
+        # ctx.find_program searches our PATH, not the one the child gets: the
+        # child's own lookup decides (and words a failure as the shell does)
+        found = True
+    else:
+        found = ctx.find_program(name) is not None
+    if not found:
+        where = name if cwd is None or name.startswith("/") else cwd.rstrip("/") + "/" + name
+        denied = "/" in name and ctx.fs.try_stat(where) is not None
         err = "Permission denied" if denied else "No such file or directory"
         ctx.error(message.format(q=quote(name), a=f"'{name}'", n=name, err=err))
         return 126 if denied else 127
-    return ctx.run(list(argv), stdin=stdin, stdout=stdout, stderr=stderr, env=env)
-
-
-class _ThreadDeadline(float):
-    """A deadline that binds only the thread that set it (`timeout`'s own).
-
-    Pipeline stages share one Budget, so lowering its deadline for everyone
-    would stop `timeout`'s neighbours too (`timeout 1 yes | cat`). Budget code
-    compares and subtracts `deadline` with floats; these operators give other
-    threads the outer deadline instead."""
-
-    outer: float
-    thread: int
-
-    def __new__(cls, value: float, outer: float) -> _ThreadDeadline:
-        obj = super().__new__(cls, value)
-        obj.outer = outer
-        obj.thread = threading.get_ident()
-        return obj
-
-    def _value(self) -> float:
-        return float(self) if threading.get_ident() == self.thread else self.outer
-
-    # `now > deadline` and friends reach these reflected forms first (subclass of float)
-    def __lt__(self, other: object) -> bool:
-        return self._value() < other  # type: ignore[operator,no-any-return]
-
-    def __le__(self, other: object) -> bool:
-        return self._value() <= other  # type: ignore[operator,no-any-return]
-
-    def __gt__(self, other: object) -> bool:
-        return self._value() > other  # type: ignore[operator,no-any-return]
-
-    def __ge__(self, other: object) -> bool:
-        return self._value() >= other  # type: ignore[operator,no-any-return]
-
-    def __sub__(self, other: float) -> float:  # type: ignore[override]
-        return self._value() - other
-
-    def __rsub__(self, other: float) -> float:  # type: ignore[override]
-        return other - self._value()
-
-
-def run_with_deadline(ctx: Ctx, argv: Sequence[str], seconds: float, message: str) -> tuple[int, bool]:
-    """Run a program that must finish within `seconds`: (status, timed_out).
-
-    The command interface has no per-command deadline yet, so this thread's
-    view of the run's deadline is lowered for the duration (see
-    _ThreadDeadline); a timeout that fires before the run's own deadline is
-    taken as ours. Threads the command starts itself (its own pipelines)
-    still see only the run's deadline."""
-    budget = ctx.budget
-    saved = budget.deadline
-    mine = time.monotonic() + seconds
-    if seconds <= 0 or not mine < saved:
-        return run_program(ctx, argv, message=message), False
-    budget.deadline = _ThreadDeadline(mine, saved)
-    try:
-        return run_program(ctx, argv, message=message), False
-    except LimitExceeded as e:
-        if e.limit != "timeout" or not time.monotonic() < saved:
-            raise
-        return 124, True
-    finally:
-        budget.deadline = saved
+    return ctx.run(list(argv), stdin=stdin, stdout=stdout, stderr=stderr, env=env, cwd=cwd, timeout=timeout)

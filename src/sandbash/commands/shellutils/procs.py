@@ -6,16 +6,15 @@ from __future__ import annotations
 import time as _time
 from collections.abc import Mapping
 
-from ..context import CommandExit, Ctx
+from ..context import CommandExit, CommandTimeout, Ctx
 from ..options import CommandSpec, Opt
 from .common import (
     fail,
-    find_program,
     identity,
     parse_duration,
+    program_at,
     quote,
     run_program,
-    run_with_deadline,
     usage_fail,
     wait,
 )
@@ -187,9 +186,7 @@ def cmd_env(ctx: Ctx) -> int:
         if not ctx.fs.is_dir(chdir):
             why = "Not a directory" if ctx.fs.exists(chdir) else "No such file or directory"
             raise fail(ctx, f"cannot change directory to '{chdir}': {why}", 125)
-        # a child shell changes directory, then execs the command there
-        return ctx.run_script('cd -- "$1" || exit 125; shift; exec "$@"', ["env", chdir, *operands], env=env)
-    return run_program(ctx, operands, env=env)
+    return run_program(ctx, operands, env=env, cwd=chdir)
 
 
 PRINTENV = CommandSpec("printenv", "[OPTION]... [VARIABLE]...",
@@ -236,12 +233,28 @@ def cmd_which(ctx: Ctx) -> int:
         return 1
     status = 0
     for name in names:
-        found = find_program(ctx, name, every=every)
+        found = _which(ctx, name, every)
         if not found:
             status = 1
         for path in found:
             ctx.out(path + "\n")
     return status
+
+
+def _which(ctx: Ctx, name: str, every: bool) -> list[str]:
+    """Debian's which: each PATH directory in turn (all with -a); whether a
+    program is there is the shell's own answer (ctx.find_program)."""
+    if "/" in name:
+        return [name] if program_at(ctx, name) else []
+    found: list[str] = []
+    search = ctx.env.get("PATH", "")
+    for d in search.split(":") if search else ():
+        path = (d or ".").rstrip("/") + "/" + name
+        if path not in found and program_at(ctx, path):
+            found.append(path)
+            if not every:
+                break
+    return found
 
 
 # ------------------------------------------------------------ nohup, nice
@@ -372,11 +385,20 @@ def cmd_timeout(ctx: Ctx) -> int:
         if parse_duration(text) is None:
             raise usage_fail(ctx, TIMEOUT, f"invalid time interval {quote(text)}")
     seconds = parse_duration(operands[0]) or 0.0
-    status, timed_out = run_with_deadline(ctx, operands[1:], seconds, "failed to run command {q}: {err}")
-    if not timed_out:
-        return status
+    # --foreground changes only which processes get the signal: nothing to do here
+    try:
+        # 0 (and inf) mean no time limit, as in GNU
+        return run_program(ctx, operands[1:], message="failed to run command {q}: {err}",
+                           timeout=seconds if 0 < seconds < float("inf") else None)
+    except CommandTimeout:
+        # an enclosing timeout (`timeout 1 timeout 9 cmd`) stops us too: let it
+        # through (this raises) rather than report its expiry as ours
+        ctx.budget.check_time()
     if opts.has("verbose"):
         ctx.error(f"sending signal {_SIGNAL_NAMES.get(sig, str(sig))} to command {quote(operands[1])}")
+    # The command is stopped at the deadline whatever the signal, so -k never
+    # has to follow up. GNU timeout sends KILL to its own process group too,
+    # so -s KILL ends with 128+9 even without --preserve-status.
     if sig == 9 or opts.has("preserve_status"):
         return 128 + sig
     return 124
