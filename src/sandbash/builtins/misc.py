@@ -138,6 +138,8 @@ def bi_trap(sh: Shell, argv: list[str]) -> int:
             st.traps[sig] = handler or ""
             if sig == "RETURN":
                 st.return_trap_depth = len(st.frames)
+            elif sig == "DEBUG":
+                st.debug_trap_depth = len(st.frames)
     return status
 
 

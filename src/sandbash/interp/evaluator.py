@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..builtins import SPECIAL
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
-from ..builtins import SPECIAL
 from ..expand.pattern import compile_pattern
 from ..limits import LimitExceeded
 from ..syntax import ast as A

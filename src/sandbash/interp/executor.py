@@ -26,6 +26,7 @@ from .vars import EXPORT, READONLY, Scope, Var
 
 if TYPE_CHECKING:
     from .shell import Shell
+    from .state import ShellState
 
 # where the built-in commands appear to live (Debian's merged /usr: /bin is /usr/bin)
 _SYSTEM_DIRS = frozenset({"/bin", "/usr/bin"})
@@ -59,12 +60,13 @@ class AssignArg(str):
 def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
     st = self.state
     st.line = cmd.line
+    if not st.in_trap:  # a trap's commands leave $BASH_COMMAND alone
+        self.current_command = cmd
     self.rt.budget.command()
     self.last_cmdsub_status = None
     if st.traps and not cmd.words:
         debug = st.traps.get("DEBUG")
-        if debug and st.in_trap != "DEBUG":
-            self.current_command_text = _command_text(cmd)
+        if debug and st.in_trap != "DEBUG" and _debug_applies(st):
             self.run_trap_text(debug, "DEBUG")
     if not cmd.words and not cmd.redirs and len(cmd.assigns) == 1:
         # `name=value`: the commonest command in loops, without the general machinery
@@ -114,9 +116,8 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
             for piece in trace:
                 self.xtrace_line(piece)
             self.xtrace_line(" ".join(_xquote(a) for a in argv))
-        self.current_command_text = _command_text(cmd)
         debug = st.traps.get("DEBUG")
-        if debug and st.in_trap != "DEBUG":
+        if debug and st.in_trap != "DEBUG" and _debug_applies(st):
             self.run_trap_text(debug, "DEBUG")
         status = self.dispatch(argv, temp, cmd.redirs)
         st.last_arg = argv[-1]
@@ -790,7 +791,7 @@ def run_background(self: Shell, cmd: A.Command) -> int:
     with rt.lock:
         jid = rt.next_jid
         rt.next_jid += 1
-    job = Job(jid, pid, None, _command_text(cmd))
+    job = Job(jid, pid, None, _unparse(cmd))
 
     def run() -> None:
         try:
@@ -931,7 +932,19 @@ def _run_stage(
             reader.close()
 
 
-def _command_text(cmd: A.Command) -> str:
+def _debug_applies(st: ShellState) -> bool:
+    """A DEBUG trap is not inherited by functions (unless functrace), except the one it was set in."""
+    depth = len(st.frames)
+    return depth == 0 or depth == st.debug_trap_depth or bool(st.opts["functrace"])
+
+
+def command_text(self: Shell) -> str:
+    """$BASH_COMMAND: the text of the command running now."""
+    cmd = self.current_command
+    return "" if cmd is None else _unparse(cmd)
+
+
+def _unparse(cmd: A.Command) -> str:
     from ..syntax.unparse import unparse
 
     try:

@@ -13,7 +13,7 @@ import threading
 import time
 
 from ..expand import glob as globmod
-from ..expand.arith import ArithError, Evaluator, compiled
+from ..expand.arith import Evaluator, compiled
 from ..expand.env import ExpansionError
 from ..expand.words import Expander
 from ..limits import LimitExceeded
@@ -83,6 +83,7 @@ class Shell:
     call_function = _ev.call_function
     expansion_failed = _ev.expansion_failed
     exec_simple = _ex.exec_simple
+    command_text = _ex.command_text
     expand_argv = _ex.expand_argv
     expand_assign_arg = _ex.expand_assign_arg
     expand_assignment = _ex.expand_assignment
@@ -128,7 +129,8 @@ class Shell:
         self.rt = rt
         self.expander = Expander(self)
         self.seconds_base = time.monotonic()
-        self.current_command_text = ""
+        # the command $BASH_COMMAND names: its text is made only when read
+        self.current_command: A.Command | None = None
         self.subst_depth = 0
         self.call_depth = 0
         self.procsubs: list[tuple[int, Stream, threading.Thread | None]] = []

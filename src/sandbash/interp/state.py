@@ -92,6 +92,7 @@ class ShellState:
         self.bashpid = 0
         self.in_trap = ""
         self.return_trap_depth = -1  # call depth where the RETURN trap was set
+        self.debug_trap_depth = 0  # and the DEBUG trap: it runs there and outside functions
         self.last_arg = "/usr/bin/bash"  # $_
         self.getopts_pos = 0  # index inside a bundled option group for getopts
         self.args_version = 0  # bumped when `set`/`shift` replace the positional parameters
@@ -135,6 +136,7 @@ class ShellState:
         new.bashpid = self.bashpid
         new.in_trap = self.in_trap
         new.return_trap_depth = self.return_trap_depth
+        new.debug_trap_depth = self.debug_trap_depth
         new.last_arg = self.last_arg
         new.getopts_pos = self.getopts_pos
         new.args_version = self.args_version

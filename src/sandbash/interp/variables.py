@@ -72,7 +72,7 @@ def _dynamic(self: Shell, name: str) -> Var | None:
     if name in ("BASH_ARGC", "BASH_ARGV"):
         return Var(IndexedArray(), ARRAY)
     if name == "BASH_COMMAND":
-        return Var(self.current_command_text)
+        return Var(self.command_text())
     if name == "_":
         return Var(self.state.last_arg)
     return None
