@@ -440,10 +440,17 @@ def mounts_host(vfs: object | None) -> bool:
     return getattr(vfs, "fstype", "") in HOST_FSTYPES
 
 
+STATIC_RULES = frozenset({RULE_DENY, RULE_ALLOW, RULE_ALL, RULE_BUILTIN, RULE_FUNCTION})
+
+
 def refusal_message(policy: Policy, decision: Decision) -> str:
-    """What follows `bash: NAME: ` when a command is refused (second line: what is allowed)."""
-    reason = f" ({decision.reason})" if decision.rule in (RULE_DECIDE, RULE_DECIDE_ERROR) and decision.reason else ""
-    return f"policy denied this command [policy: {decision.rule}]{reason}\n{policy.allowed_summary()}"
+    """What follows `bash: NAME: ` when a command is refused; then what is allowed (when the
+    policy restricts names at all). The reason is shown when it came from `decide`."""
+    reason = f" ({decision.reason})" if decision.rule not in STATIC_RULES and decision.reason else ""
+    head = f"policy denied this command [policy: {decision.rule}]{reason}"
+    if policy.allow is None and not policy.deny:
+        return head
+    return f"{head}\n{policy.allowed_summary()}"
 
 
 # ------------------------------------------------------------ the gate
