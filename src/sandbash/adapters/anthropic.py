@@ -66,6 +66,6 @@ class AnthropicBash:
     def tool_results(self, message: object) -> list[dict[str, Any]]:
         """`tool_result` blocks for every call of this tool in an assistant message
         (a `Message` or its `content` list), for the next user turn."""
-        content: Iterable[object] = field(message, "content", message)  # type: ignore[assignment]
+        content: Iterable[object] = field(message, "content", message)
         return [self.tool_result(b) for b in content
                 if field(b, "type") == "tool_use" and field(b, "name") == self.name]

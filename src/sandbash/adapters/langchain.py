@@ -19,7 +19,7 @@ from ..aio import run_cancellable
 from ..tool import BashTool, ToolInputError, ToolOutput
 
 
-class SandbashTool(BaseTool):  # type: ignore[misc]  # BaseTool is Any when langchain is not installed
+class SandbashTool(BaseTool):  # type: ignore[misc, unused-ignore]  # BaseTool is Any without langchain
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     name: str = "bash"
@@ -27,6 +27,7 @@ class SandbashTool(BaseTool):  # type: ignore[misc]  # BaseTool is Any when lang
     bash_tool: BashTool = Field(default_factory=BashTool, exclude=True)
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
     handle_tool_error: bool = True
+    args_schema: Any = None  # filled with the tool contract's JSON schema
 
     def model_post_init(self, context: Any) -> None:
         super().model_post_init(context)
