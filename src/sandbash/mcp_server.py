@@ -14,7 +14,8 @@ file (`--config`) and flags, flags winning:
     [network]       allow_urls = ["https://api.example.com/"], methods = ["GET", "HEAD"]
     [filesystem]    root = "/srv/data" | store = "state.db", mounts = ["/host/dir:/data:ro"]
     [server]        transport = "stdio" | "http", host = "127.0.0.1", port = 8000, path = "/mcp"
-    [policy]        name, mode, paths, [policy.commands] allow/deny: `Policy.from_mapping`
+    [policy]        name, mode, paths, [policy.commands] allow/deny (or --policy FILE; SANDBASH_*
+                    environment variables apply over either, as for the CLI)
 """
 
 # no `from __future__ import annotations`: the SDK reads the tool functions'
@@ -58,6 +59,7 @@ class ServerConfig:
     store: str | None = None
     mounts: list[str] = field(default_factory=list)
     policy: dict[str, Any] | None = None
+    policy_toml: str | None = None  # --policy FILE's text (wins over [policy])
     transport: str = "stdio"
     host: str = "127.0.0.1"
     port: int = 8000
@@ -98,9 +100,19 @@ def _network(cfg: ServerConfig) -> NetworkConfig | None:
     return NetworkConfig(allowed_url_prefixes=cfg.allow_urls)
 
 
+def build_policy(cfg: ServerConfig) -> Policy | None:
+    """--policy FILE, else the [policy] table; then the SANDBASH_* environment variables, as the CLI."""
+    if cfg.policy_toml is not None:
+        base: Policy | None = Policy.from_toml(cfg.policy_toml)
+    else:
+        base = Policy.from_mapping(cfg.policy) if cfg.policy is not None else None
+    environ = getattr(sys.modules.get("os"), "environ", {})  # loaded already; only owner modules import os
+    return Policy.from_env(environ, base)
+
+
 def build_tool(cfg: ServerConfig) -> BashTool:
     limits = cfg.build_limits()
-    policy = Policy.from_mapping(cfg.policy) if cfg.policy is not None else None
+    policy = build_policy(cfg)
     fs = build_filesystem(cfg.root, cfg.store, cfg.mounts, limits)
     from .sandbox import new_bash
 
@@ -201,6 +213,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, help="wall-clock limit per call, in seconds")
     p.add_argument("--cwd", help="working directory inside the sandbox")
     p.add_argument("--allow-url", metavar="PREFIX", action="append", default=[], help="network allow-list entry")
+    p.add_argument("--policy", metavar="FILE", help="policy TOML file (as `sandbash --policy`)")
     p.add_argument("--root", metavar="DIR", help="root filesystem: copy-on-write view of host DIR")
     p.add_argument("--store", metavar="FILE", help="root filesystem kept in a SQLite file")
     p.add_argument("--mount", metavar="HOSTDIR:/PATH[:ro|:rw|:cow]", action="append", default=[])
@@ -219,6 +232,8 @@ def config_from_args(argv: Sequence[str], read_text: Callable[[str], str]) -> Se
             setattr(cfg, key, value)
     if args.timeout is not None:
         cfg.limits["timeout"] = args.timeout
+    if args.policy:
+        cfg.policy_toml = read_text(args.policy)
     cfg.allow_urls = [*cfg.allow_urls, *args.allow_url]
     cfg.mounts = [*cfg.mounts, *args.mount]
     return cfg

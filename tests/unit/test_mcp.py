@@ -18,7 +18,7 @@ pytest.importorskip("mcp", reason="the MCP SDK is not installed (pip install 'sa
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from sandbash.mcp_server import ServerConfig
+from sandbash.mcp_server import ServerConfig, build_tool
 
 CONFIG = """
 [sandbox]
@@ -152,6 +152,22 @@ def test_config_file_and_flags() -> None:
         ServerConfig.from_toml("[server]\nprot = 1\n")
     with pytest.raises(ValueError, match="unknown section"):
         ServerConfig.from_toml("[sever]\n")
+
+
+def test_policy_file_wins_over_the_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sandbash.mcp_server import config_from_args
+
+    monkeypatch.delenv("SANDBASH_ALLOWED_COMMANDS", raising=False)
+    files = {"c.toml": CONFIG, "p.toml": 'mode = "read-only"\n[commands]\ndeny = ["sed"]\n'}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    cfg = config_from_args(["--config", str(tmp_path / "c.toml"), "--policy", str(tmp_path / "p.toml")],
+                           lambda p: Path(p).read_text())
+    tool = build_tool(cfg)
+    assert "sed" not in tool.available_commands() and "grep" in tool.available_commands()
+    assert "read-only" in tool.description()
+    monkeypatch.setenv("SANDBASH_ALLOWED_COMMANDS", "echo,cat")
+    assert build_tool(cfg).available_commands() == ["cat", "echo"]
 
 
 def test_bad_config_is_reported() -> None:
