@@ -167,7 +167,8 @@ def test_policy_file_wins_over_the_table(tmp_path: Path, monkeypatch: pytest.Mon
     assert "sed" not in tool.available_commands() and "grep" in tool.available_commands()
     assert "read-only" in tool.description()
     monkeypatch.setenv("SANDBASH_ALLOWED_COMMANDS", "echo,cat")
-    assert build_tool(cfg).available_commands() == ["cat", "echo"]
+    names = build_tool(cfg).available_commands()
+    assert "cat" in names and "echo" in names and "grep" not in names
 
 
 def test_bad_config_is_reported() -> None:
