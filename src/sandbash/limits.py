@@ -134,7 +134,7 @@ class CancelToken:
         return self._event.is_set()
 
 
-class DeadlineExpired(BaseException):  # noqa: N818
+class DeadlineExpired(BaseException):
     """A sub-command's own deadline (`timeout 5 cmd`) passed; the run goes on."""
 
 
@@ -227,3 +227,31 @@ class SubBudget(Budget):
 
     def charge_output(self, n: int) -> None:
         self.parent.charge_output(n)
+
+
+# Sub-command deadlines in force on each thread: waits that are not charged to the
+# sub-command's own budget (a pipe made by the enclosing pipeline) still see them.
+_THREAD = threading.local()
+
+
+def check_thread_deadline() -> None:
+    """Raise DeadlineExpired if the innermost sub-command deadline of this thread passed."""
+    subs: list[Budget] | None = getattr(_THREAD, "subs", None)
+    if subs:
+        subs[-1].check_time()
+
+
+class thread_deadline:
+    """Bind a sub-command's budget to the current thread while it runs."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+
+    def __enter__(self) -> None:
+        subs = getattr(_THREAD, "subs", None)
+        if subs is None:
+            subs = _THREAD.subs = []
+        subs.append(self.budget)
+
+    def __exit__(self, *exc: object) -> None:
+        _THREAD.subs.pop()

@@ -24,7 +24,7 @@ from .options import CommandSpec, HelpRequested, Parsed, UsageError, parse_args,
 # runner(argv, stdin, stdout, stderr, env, cwd, timeout) -> status: runs a command through the executor
 Runner = Callable[[Sequence[str], Stream, Stream, Stream, Mapping[str, str] | None, str | None, float | None], int]
 # finder(name) -> the path a command name resolves to in PATH, or None
-Finder = Callable[[str], str | None]
+Finder = Callable[[str, str | None], str | None]  # (name, PATH or None for the shell's) -> path
 # script_runner(script, args, stdin, stdout, stderr, env) -> status: runs shell text in a child shell
 ScriptRunner = Callable[[str, Sequence[str], Stream, Stream, Stream, Mapping[str, str] | None], int]
 
@@ -174,12 +174,13 @@ class Ctx:
         return self._runner(argv, stdin or self.stdin, stdout or self.stdout, stderr or self.stderr, env, cwd,
                             timeout)
 
-    def find_program(self, name: str) -> str | None:
+    def find_program(self, name: str, path: str | None = None) -> str | None:
         """Where `name` is found in PATH (as the shell would run it), or None.
-        Builtins and functions are not programs."""
+        Builtins and functions are not programs. `path` searches another PATH
+        (the one a command like `env PATH=... prog` gives its child)."""
         if self._finder is None:
             return None
-        return self._finder(name)
+        return self._finder(name, path)
 
     def run_script(
         self,

@@ -29,6 +29,7 @@ _add("ls", ["ls", "dir", "vdir"])
 _add("fileinfo", ["stat", "du", "df", "file", "realpath", "readlink", "basename", "dirname", "tree", "pathchk",
                   "mkfifo"])
 _add("find", ["find"])
+_add("mountcmd", ["mount"])
 # text
 _add("textbasic", ["cat", "tac", "head", "tail", "tee", "wc", "rev", "nl"])
 _add("cut", ["cut"])

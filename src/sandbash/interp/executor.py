@@ -14,7 +14,7 @@ from ..commands.context import CommandExit, CommandTimeout, Ctx
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import quote_reusable, single_quote
-from ..limits import Cancelled, DeadlineExpired, LimitExceeded
+from ..limits import Cancelled, DeadlineExpired, LimitExceeded, thread_deadline
 from ..stdio.pipe import Pipe
 from ..stdio.streams import BufferWriter, ClosedStream, NullStream, SigPipe, Stream
 from ..syntax import ast as A
@@ -315,9 +315,10 @@ def _trace_assign(name: str, sub: str | None, append: bool, value: str,
     return head + _xquote(value)
 
 
-def find_command(self: Shell, name: str) -> tuple[str, str]:
+def find_command(self: Shell, name: str, path: str | None = None) -> tuple[str, str]:
     """('command', path) for a registry command, ('script', path) for an
-    executable file, ('shell', path) for bash/sh, or ('', reason)."""
+    executable file, ('shell', path) for bash/sh, or ('', reason). `path`
+    searches another PATH than the shell's (and skips the hash table)."""
     st = self.state
     if "/" in name:
         stat = st.fs.try_stat(name)
@@ -330,13 +331,14 @@ def find_command(self: Shell, name: str) -> tuple[str, str]:
         if stat.is_dir:
             return "", "Is a directory"
         return "script", name
-    cached = st.hashed.get(name)
+    cached = st.hashed.get(name) if path is None else None
     if cached is not None:
         kind, _, where = cached.partition(":")
         if kind != "script" or st.fs.try_stat(where) is not None:
             return kind, where
         del st.hashed[name]  # the hashed file is gone: search again
-    path = self.get_str("PATH")
+    if path is None:
+        path = self.get_str("PATH")
     dirs = path.split(":") if path is not None else ["/usr/local/bin", "/usr/bin", "/bin"]
     for d in dirs:
         d = d or "."
@@ -359,8 +361,9 @@ def _builtin_command(self: Shell, name: str) -> bool:
         return False
     return registry.known(name)
 
-def _find_program(self: Shell, name: str) -> str | None:
-    kind, where = self.find_command(name)
+
+def _find_program(self: Shell, name: str, path: str | None = None) -> str | None:
+    kind, where = self.find_command(name, path)
     return where if kind else None
 
 
@@ -452,7 +455,10 @@ def _ctx_runner(
             scope[n] = Var(val, EXPORT)
     try:
         child.rt.budget.command()
-        return child.dispatch(list(argv), None, (), no_functions=True)
+        if timeout is None:
+            return child.dispatch(list(argv), None, (), no_functions=True)
+        with thread_deadline(child.rt.budget):
+            return child.dispatch(list(argv), None, (), no_functions=True)
     except ExitShell as e:
         return e.status
     except DeadlineExpired:

@@ -101,8 +101,8 @@ class VarStore:
         scopes = self.scopes
         if len(scopes) == 1:
             return scopes[0].get(name)
-        for i in range(len(scopes) - 1, -1, -1):
-            v = scopes[i].get(name)
+        for scope in reversed(scopes):
+            v = scope.get(name)
             if v is not None:
                 return v
         return None

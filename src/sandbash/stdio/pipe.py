@@ -13,6 +13,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 
+from ..limits import check_thread_deadline
 from .streams import SigPipe, Stream
 
 _WAIT = 0.05
@@ -34,12 +35,8 @@ class Pipe:
         with self.cond:
             while self.size >= self.capacity and not self.read_closed:
                 self.cond.wait(_WAIT)
-                if self.checkpoint is not None and self.size >= self.capacity:
-                    self.cond.release()
-                    try:
-                        self.checkpoint()
-                    finally:
-                        self.cond.acquire()
+                if self.size >= self.capacity:
+                    self._check()
             if self.read_closed:
                 raise SigPipe()
             self.chunks.append(data)
@@ -50,12 +47,8 @@ class Pipe:
         with self.cond:
             while not self.chunks and not self.write_closed:
                 self.cond.wait(_WAIT)
-                if self.checkpoint is not None and not self.chunks and not self.write_closed:
-                    self.cond.release()
-                    try:
-                        self.checkpoint()
-                    finally:
-                        self.cond.acquire()
+                if not self.chunks and not self.write_closed:
+                    self._check()
             if not self.chunks:
                 return b""
             chunk = self.chunks.popleft()
@@ -65,6 +58,17 @@ class Pipe:
             self.size -= len(chunk)
             self.cond.notify_all()
             return chunk
+
+    def _check(self) -> None:
+        """While waiting (lock held): the run's deadline, and a sub-command's
+        deadline bound to this thread (`timeout 1 cat` reading this pipe)."""
+        self.cond.release()
+        try:
+            if self.checkpoint is not None:
+                self.checkpoint()
+            check_thread_deadline()
+        finally:
+            self.cond.acquire()
 
     def close_write(self) -> None:
         with self.cond:

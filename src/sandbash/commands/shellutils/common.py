@@ -112,6 +112,9 @@ def wait(ctx: Ctx, seconds: float) -> None:
 # ------------------------------------------------------------ finding and running programs
 
 
+_EXECVP_PATH = "/bin:/usr/bin"  # glibc's search path for execvp without PATH
+
+
 def program_at(ctx: Ctx, path: str, cwd: str | None = None) -> str | None:
     """`path` (a name with a slash) if exec could run it: the shell's own
     lookup (ctx.find_program) says it is there, and a file there must be
@@ -147,9 +150,8 @@ def run_program(
     if "/" in name:
         found = program_at(ctx, name, cwd) is not None
     elif env is not None and env.get("PATH") != ctx.env.get("PATH"):
-        # ctx.find_program searches our PATH, not the one the child gets: the
-        # child's own lookup decides (and words a failure as the shell does)
-        found = True
+        # the child's PATH decides (execvp's default search path when it has none)
+        found = ctx.find_program(name, env.get("PATH", _EXECVP_PATH)) is not None
     else:
         found = ctx.find_program(name) is not None
     if not found:
