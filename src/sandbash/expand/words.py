@@ -332,7 +332,7 @@ class Expander:
                     return _Multi([], sub == "*"), name
                 val = var.value
                 if isinstance(val, IndexedArray):
-                    return _Multi([str(k) for k in val.keys()], sub == "*"), name  # noqa: SIM118 (not a dict)
+                    return _Multi([str(k) for k in val.keys()], sub == "*"), name
                 if isinstance(val, AssocArray):
                     return _Multi(val.keys(), sub == "*"), name
                 return _Multi(["0"], sub == "*"), name
