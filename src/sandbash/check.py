@@ -65,10 +65,12 @@ class SiteReport:
     issues: list[Issue] = field(default_factory=list)
     via: str = ""
     kind: str = ""
+    parent: int | None = None  # index of the site that runs this one
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "args": self.args, "redirects": self.redirects, "line": self.line,
                 "column": self.column, "status": self.status, "kind": self.kind, "via": self.via,
+                "parent": self.parent,
                 "issues": [i.to_dict() for i in self.issues]}
 
 
@@ -179,7 +181,7 @@ class _Judge:
         args = [None if a is not None and "\0" in a else a for a in s.argv]
         redirects = [{"op": r.op, "target": r.target, "mode": r.mode} for r in s.redirects
                      if r.mode not in ("dup", "here")]
-        return SiteReport(s.name, args, redirects, s.line, s.column, status, issues, s.via, s.kind)
+        return SiteReport(s.name, args, redirects, s.line, s.column, status, issues, s.via, s.kind, s.parent)
 
     # -- commands
 
@@ -213,10 +215,15 @@ class _Judge:
                 verdicts.append((ALLOW, "", ""))
                 continue
             recursive = effect.recursive
-            if raw is not None and raw.startswith(FOUND):
+            found = raw is not None and raw.startswith(FOUND)
+            if found and raw is not None:
                 raw, recursive = raw[len(FOUND):], True  # somewhere below that directory
             for path in self.paths(raw, s.cwd, effect.follow):
                 verdicts.append(self.path(effect.action, path, recursive, raw, s))
+                if path is not None and (effect.entries or (found and effect.follow)):
+                    # ls stats every entry through its link; a match (glob, find) may be a link
+                    verdicts += self.entry_links(path, recursive, "stat" if effect.entries else effect.action,
+                                                 certain=effect.entries)
         kinds = {v for v, _, _ in verdicts}
         what = "redirection" if redirect else label
         if kinds == {DENY}:
@@ -281,6 +288,31 @@ class _Judge:
                             f"[policy: {inner.rule}] if it holds files")
         return ALLOW, "", ""
 
+    def entry_links(self, directory: str, recursive: bool, action: str = "stat",
+                    certain: bool = True) -> list[tuple[str, str, str]]:
+        """The verdicts for links below `directory` that are followed: every entry for `ls DIR`
+        (`certain`), or possibly some for a glob's or find's matches. Links the script itself
+        creates may or may not be there yet."""
+        out: list[tuple[str, str, str]] = []
+        for link, target in self.analysis.symlinks:
+            if link is None or target is None:
+                out.append((UNKNOWN, "requires_execution", f"{directory} may hold a link the script creates"))
+            elif under(link, directory) and link != directory and (recursive or _parent(link) == directory):
+                d = self.decide_path(action, target)
+                if not d.allowed:
+                    out.append((UNKNOWN, "requires_execution",
+                                f"{link} (a link the script creates) leads to {target}, which the policy refuses"))
+        for link in _links_below(self.fs, directory, recursive) if self.fs is not None else ():
+            target = self.follow_fs(link, True)
+            d = self.decide_path(action, target) if target is not None else Decision.allow("")
+            if d.allowed:
+                continue
+            message = (f"{action} {target} (through the link {link}): policy denied [policy: {d.rule}]"
+                       + (f" ({d.reason})" if d.reason else ""))
+            out.append((DENY, "path_not_allowed", message) if certain else
+                       (UNKNOWN, "requires_execution", f"may {message}"))
+        return out
+
     def decide_path(self, action: str, path: str) -> Decision:
         static = self.policy.path_decision(action, path)
         if not static.allowed or self.policy.decide is None:
@@ -333,3 +365,33 @@ def _has_symlink(fs: Any, path: str, budget: int = 10_000) -> bool:
                 continue
             stack += [p.rstrip("/") + "/" + n for n in names]
     return False
+
+
+def _parent(path: str) -> str:
+    return path.rsplit("/", 1)[0] or "/"
+
+
+def _links_below(fs: Any, directory: str, recursive: bool, budget: int = 10_000) -> list[str]:
+    """Symbolic links among the entries of `directory` (all levels when recursive)."""
+    out: list[str] = []
+    tree = fs.tree
+    stack = [directory]
+    seen = 0
+    while stack and seen < budget:
+        d = stack.pop()
+        try:
+            names = tree.listdir(d)
+        except Exception:
+            continue
+        for n in names:
+            seen += 1
+            p = d.rstrip("/") + "/" + n
+            try:
+                kind = tree.lstat(p).mode & 0o170000
+            except Exception:
+                continue
+            if kind == 0o120000:
+                out.append(p)
+            elif kind == 0o040000 and recursive:
+                stack.append(p)
+    return out

@@ -10,6 +10,7 @@ command agree on which argument is a file.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ class Effect:
     paths: tuple[Arg, ...]
     recursive: bool = False
     follow: bool = True  # a symbolic link as the last component is followed (not by rm, mv, ln, mkdir)
+    entries: bool = False  # a listing that also stats each entry, following links (ls, tree)
 
 
 @dataclass
@@ -61,10 +63,11 @@ class Call:
         self.facts = Facts()
         self.dynamic = any(a is None for a in args)
 
-    def fx(self, action: str, *paths: Arg, recursive: bool = False, follow: bool = True) -> None:
+    def fx(self, action: str, *paths: Arg, recursive: bool = False, follow: bool = True,
+           entries: bool = False) -> None:
         live = tuple(None if p is not None and DYN in p else p for p in paths if p != "-")
         if live:
-            self.facts.effects.append(Effect(action, live, recursive, follow and action not in NOFOLLOW))
+            self.facts.effects.append(Effect(action, live, recursive, follow and action not in NOFOLLOW, entries))
 
     def each(self, action: str, paths: Sequence[Arg], recursive: bool = False) -> None:
         for p in paths:
@@ -83,10 +86,13 @@ class Call:
             return None
         if self.dynamic and (not alike or any(o.arg != "none" for o in spec.opts)):
             return None  # a run-time word might be an option taking the next word as its value
+        args = [DYN if a is None else a for a in self.args]
+        if self.name in ("head", "tail"):  # the obsolete `head -5` form, which they rewrite first
+            args = [f"-n{a[1:]}" if re.fullmatch(r"-[0-9]+", a) else a for a in args]
         try:
             # a run-time word may also be an option or expand to several words: its place
             # holds DYN, which the effects turn into an unknown path
-            return parse_args(spec, [DYN if a is None else a for a in self.args])
+            return parse_args(spec, args)
         except (UsageError, HelpRequested):
             return None
 
@@ -140,9 +146,8 @@ def _unknown(c: Call, actions: Sequence[str]) -> None:
 
 def _read_operands(c: Call) -> None:
     p = c.parse(alike=c.name not in ("join", "comm", "cmp", "sdiff", "diff3"))
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("read",))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("read",))
         return
     c.each("read", p[1])
 
@@ -153,18 +158,19 @@ def _no_files(c: Call) -> None:
 
 def _stat_operands(c: Call) -> None:
     p = c.parse(alike=True)
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("stat",))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("stat",))
         return
-    c.each("stat", p[1])
+    # stat and readlink look at a link itself (stat -L follows it); realpath and df follow
+    follow = c.name in ("realpath", "df") or bool(p[0].get("dereference"))
+    for path in p[1]:
+        c.fx("stat", path, follow=follow)
 
 
 def _list_tree(c: Call, default: str = ".") -> None:
     p = c.parse(alike=True)
-    if p is None:
-        if c.dynamic or find_spec(c.name) is None:
-            _unknown(c, ("list",))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("list",))
         return
     c.each("list", p[1] or [default], recursive=True)
 
@@ -174,9 +180,8 @@ def _with_outputs(*keys: str, reads: bool = True) -> Callable[[Call], None]:
 
     def model(c: Call) -> None:
         p = c.parse()
-        if p is None:
-            if c.dynamic:
-                _unknown(c, ("read", "create"))
+        if p is None:  # run-time words, or arguments parsed otherwise than the command does
+            _unknown(c, ("read", "create"))
             return
         opts, operands = p
         if reads:
@@ -194,9 +199,8 @@ def _with_outputs(*keys: str, reads: bool = True) -> Callable[[Call], None]:
 def _in_out(c: Call) -> None:
     """uniq / xxd: [INPUT [OUTPUT]]."""
     p = c.parse()
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("read", "create"))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("read", "create"))
         return
     operands = p[1]
     if operands:
@@ -209,9 +213,8 @@ def _writes(action: str, first_is_not_path: bool = False, recursive_key: str = "
             follow: bool = True) -> Callable[[Call], None]:
     def model(c: Call) -> None:
         p = c.parse()
-        if p is None:
-            if c.dynamic:
-                _unknown(c, (action,))
+        if p is None:  # run-time words, or arguments parsed otherwise than the command does
+            _unknown(c, (action,))
             return
         opts, operands = p
         if first_is_not_path and not opts.get("reference"):
@@ -229,10 +232,9 @@ def _writes(action: str, first_is_not_path: bool = False, recursive_key: str = "
 
 def _cp_like(c: Call, action_src: str, action_dst: str, recursive_key: str | None) -> None:
     p = c.parse()
-    if p is None:
-        if c.dynamic:
-            _unknown(c, (action_src, action_dst))
-            c.facts.copies.append(((None,), None))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, (action_src, action_dst))
+        c.facts.copies.append(((None,), None))
         return
     opts, operands = p
     target = opts.get("target_directory")
@@ -244,6 +246,8 @@ def _cp_like(c: Call, action_src: str, action_dst: str, recursive_key: str | Non
         sources, dest = operands, str(target)
     recursive = bool(recursive_key and (opts.get(recursive_key) or opts.get("archive")))
     for s in sources:
+        if s.rstrip("/") == dest.rstrip("/"):
+            continue  # "are the same file": refused before anything is opened
         c.fx(action_src, s, recursive=recursive)
         base = s.rstrip("/").rsplit("/", 1)[-1]
         # DEST is a directory (the file goes inside) or the new name: not known without the files
@@ -280,10 +284,9 @@ def m_install(c: Call) -> None:
 
 def m_ln(c: Call) -> None:
     p = c.parse()
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("create", "read"))
-            c.facts.symlinks.append((None, None))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("create", "read"))
+        c.facts.symlinks.append((None, None))
         return
     opts, operands = p
     target_dir = opts.get("target_directory")
@@ -306,9 +309,8 @@ def m_ln(c: Call) -> None:
 
 def m_rm(c: Call) -> None:
     p = c.parse(alike=True)
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("delete",))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("delete",))
         return
     opts, operands = p
     c.each("delete", operands, recursive=bool(opts.get("recursive")))
@@ -316,9 +318,8 @@ def m_rm(c: Call) -> None:
 
 def m_rmdir(c: Call) -> None:
     p = c.parse()
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("delete",))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("delete",))
         return
     opts, operands = p
     for d in operands:
@@ -332,9 +333,8 @@ def m_rmdir(c: Call) -> None:
 
 def m_touch(c: Call) -> None:
     p = c.parse()
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("create",))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("create",))
         return
     opts, operands = p
     if opts.get("reference"):
@@ -348,9 +348,8 @@ def m_truncate(c: Call) -> None:
 
 def m_mktemp(c: Call) -> None:
     p = c.parse()
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("create",))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("create",))
         return
     opts, operands = p
     if opts.get("dry_run"):
@@ -367,9 +366,8 @@ def m_mktemp(c: Call) -> None:
 
 def m_split(c: Call) -> None:
     p = c.parse()
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("read", "create"))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("read", "create"))
         return
     opts, operands = p
     if operands:
@@ -382,9 +380,8 @@ def m_split(c: Call) -> None:
 
 def m_csplit(c: Call) -> None:
     p = c.parse()
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("read", "create"))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("read", "create"))
         return
     opts, operands = p
     if operands:
@@ -394,9 +391,8 @@ def m_csplit(c: Call) -> None:
 
 def m_tee(c: Call) -> None:
     p = c.parse(alike=True)
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("create",))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("create",))
         return
     c.each("create", p[1])
 
@@ -408,9 +404,8 @@ def m_compress(c: Call) -> None:
     """gzip/bzip2/xz and their un-/cat forms: read each file, write the (de)compressed one next to
     it and remove the original, unless -c/-k/-t."""
     p = c.parse()
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("read", "create", "delete"))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("read", "create", "delete"))
         return
     opts, operands = p
     family = _SPEC_ALIASES.get(c.name, c.name)
@@ -444,9 +439,8 @@ def m_hashsum(c: Call) -> None:
 
 def m_patch(c: Call) -> None:
     p = c.parse()
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("read", "create"))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("read", "create"))
         return
     opts, operands = p
     if opts.get("input"):
@@ -539,9 +533,8 @@ def m_tar(c: Call) -> None:
 
 def m_zip(c: Call) -> None:
     p = c.parse()
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("read", "create"))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("read", "create"))
         return
     opts, operands = p
     if operands:
@@ -551,9 +544,8 @@ def m_zip(c: Call) -> None:
 
 def m_unzip(c: Call) -> None:
     p = c.parse()
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("read", "create"))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("read", "create"))
         return
     opts, operands = p
     if operands:
@@ -566,9 +558,8 @@ def m_unzip(c: Call) -> None:
 
 def m_date(c: Call) -> None:
     p = c.parse()
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("read",))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("read",))
         return
     opts = p[0]
     if opts.get("reference"):
@@ -579,20 +570,19 @@ def m_date(c: Call) -> None:
 
 def m_ls(c: Call) -> None:
     p = c.parse(alike=True)
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("list",))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("list",))
         return
     opts, operands = p
-    action = "stat" if opts.get("directory") else "list"
-    c.each(action, operands or ["."], recursive=bool(opts.get("recursive")))
+    listing = not opts.get("directory")
+    for path in operands or ["."]:
+        c.fx("list" if listing else "stat", path, recursive=bool(opts.get("recursive")), entries=listing)
 
 
 def m_diff(c: Call) -> None:
     p = c.parse()
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("read",))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("read",))
         return
     opts, operands = p
     c.each("read", operands, recursive=bool(opts.get("recursive")))
@@ -605,9 +595,8 @@ def m_diff(c: Call) -> None:
 
 def m_file(c: Call) -> None:
     p = c.parse()
-    if p is None:
-        if c.dynamic:
-            _unknown(c, ("read",))
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        _unknown(c, ("read",))
         return
     opts, operands = p
     c.each("read", operands)
@@ -634,7 +623,8 @@ def m_tree(c: Call) -> None:
         if not a.startswith("-") or a == "-":
             operands.append(a)
         i += 1
-    c.each("list", operands or ["."], recursive=True)
+    for path in operands or ["."]:
+        c.fx("list", path, recursive=True, entries=True)
 
 
 def m_which(c: Call) -> None:

@@ -61,12 +61,13 @@ class Site:
     facts: Facts | None = None
     dynamic_words: list[str] = field(default_factory=list)  # "glob", "variable", "substitution"
     globs: list[str] = field(default_factory=list)  # directories the shell lists to expand globs
+    parent: int | None = None  # the site that runs this one (a wrapper, or the command whose words hold it)
     assigns: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name, "argv": self.argv, "line": self.line, "column": self.column, "text": self.text,
-            "kind": self.kind, "via": self.via,
+            "kind": self.kind, "via": self.via, "parent": self.parent,
             "redirects": [{"op": r.op, "target": r.target, "mode": r.mode} for r in self.redirects
                           if r.mode not in ("dup", "here")],
         }
@@ -281,6 +282,7 @@ class Walker:
         self.cd_functions: set[str] = set()
         self.cwd = cwd
         self.start_cwd = cwd
+        self.parent: int | None = None
 
     # -- entry
 
@@ -522,9 +524,10 @@ class Walker:
                 site.reasons.append(f"assigning {a.name} changes how later commands run")
         if not cmd.words:
             site.kind = "none"
-        self.redirects(site, cmd.redirs, depth)
         # substitutions run before the command (and only if its name is allowed, once the
         # executor checks the name first)
+        outer = self.under_site(site)
+        self.redirects(site, cmd.redirs, depth)
         for a in cmd.assigns:
             for body, how in assign_bodies(a):
                 saved = self.cwd
@@ -532,6 +535,7 @@ class Walker:
                 self.cwd = saved
         for w in cmd.words:
             self.nested_words(w, cmd.line, via, depth)
+        self.parent = outer
         if cmd.words:
             self.resolve(site, depth, no_functions=False)
 
@@ -605,6 +609,7 @@ class Walker:
             site.reasons.append("nested too deeply to follow statically")
             return
         saved = self.cwd
+        outer = self.under_site(site)
         if facts.sub_cwd_unknown:
             self.cwd = None
         for argv in facts.commands:
@@ -623,6 +628,7 @@ class Walker:
             if body is None:
                 continue  # a syntax error: the text runs nothing
             self.script(site, body, depth)
+        self.parent = outer
         if facts.cwd_change:
             self.cwd = None
 
@@ -643,9 +649,15 @@ class Walker:
     # -- helpers
 
     def new_site(self, line: int, text: str, name: Arg, args: list[Arg], via: str) -> Site:
-        site = Site(line, self.column(line, text), text, name, args, via=via, cwd=self.cwd)
+        site = Site(line, self.column(line, text), text, name, args, via=via, cwd=self.cwd, parent=self.parent)
         self.out.sites.append(site)
         return site
+
+    def under_site(self, site: Site) -> int | None:
+        """Make `site` the parent of the sites walked next; returns the previous parent."""
+        saved = self.parent
+        self.parent = self.out.sites.index(site) if site in self.out.sites else saved
+        return saved
 
     def column(self, line: int, text: str) -> int:
         if not text or not 0 < line <= len(self.lines):

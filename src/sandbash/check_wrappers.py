@@ -194,9 +194,8 @@ def m_find(c: Call) -> None:
 def m_grep(c: Call) -> None:
     spec = "rg" if c.name == "rg" else "grep"
     p = c.parse(spec)
-    if p is None:
-        if c.dynamic:
-            c.fx("read", None, recursive=True)
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        c.fx("read", None, recursive=True)
         return
     opts, operands = p
     for f in opts.get("pat_files") or []:
@@ -220,11 +219,10 @@ def m_sed(c: Call) -> None:
     from .commands.sed.parse import Parser, Piece, SedError
 
     p = c.parse("sed")
-    if p is None:
-        if c.dynamic:
-            c.fx("read", None)
-            c.fx("write", None)
-            c.facts.scripts.append(None)
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        c.fx("read", None)
+        c.fx("write", None)
+        c.facts.scripts.append(None)
         return
     opts, operands = p
     pieces: list[Piece] = []
@@ -378,11 +376,10 @@ def m_jq(c: Call) -> None:
 
 def m_curl(c: Call) -> None:
     p = c.parse("curl")
-    if p is None:
-        if c.dynamic:
-            c.facts.urls.append(("GET", None))
-            c.fx("create", None)
-            c.fx("read", None)
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        c.facts.urls.append(("GET", None))
+        c.fx("create", None)
+        c.fx("read", None)
         return
     opts, operands = p
     urls = list(operands) + ([str(opts["url"])] if opts.get("url") else [])
@@ -415,10 +412,9 @@ def m_curl(c: Call) -> None:
 
 def m_wget(c: Call) -> None:
     p = c.parse("wget")
-    if p is None:
-        if c.dynamic:
-            c.facts.urls.append(("GET", None))
-            c.fx("create", None)
+    if p is None:  # run-time words, or arguments parsed otherwise than the command does
+        c.facts.urls.append(("GET", None))
+        c.fx("create", None)
         return
     opts, operands = p
     method = str(opts.get("method") or ("POST" if opts.get("post_data") or opts.get("post_file") else "GET"))

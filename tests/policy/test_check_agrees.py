@@ -1,0 +1,127 @@
+"""`check` agrees with execution, on generated scripts:
+- where `check` says `allowed`, running the script produces no policy refusal;
+- a site `check` marks `denied` is refused when it runs (every generated site runs: only `;`,
+  subshells, groups, `if true`, one-iteration loops, substitutions and called functions)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sandbash.check import ALLOWED, DENIED, CheckReport, SiteReport
+from sandbash.policy import Policy
+
+from .test_policy_table import sandbox
+
+FILES = ["/data/a.txt", "/workspace/notes", "/secret/key", "/workspace/link"]
+NEW = ["/workspace/new1", "/data/new1", "/secret/new1", "/dev/null", "/workspace/notes"]
+DIRS = ["/data", "/workspace", "/secret", "/"]
+MKDIRS = ["/workspace/d1", "/data/d1", "/secret/d1"]
+NAMES = ["cat", "head", "wc", "grep", "ls", "sort", "touch", "mkdir", "cp", "rm", "find", "stat", "tr"]
+
+files = st.sampled_from(FILES)
+atoms = st.one_of(
+    st.builds(lambda p: f"cat {p}", files),
+    st.builds(lambda p: f"head -1 {p}", files),
+    st.builds(lambda p: f"wc -l {p}", files),
+    st.builds(lambda p: f"grep -c a {p}", files),
+    st.builds(lambda p: f"sort {p}", files),
+    st.builds(lambda p: f"stat -c %s {p}", files),
+    st.builds(lambda d: f"ls {d}", st.sampled_from(DIRS)),
+    st.builds(lambda d: f"find {d} -name zz", st.sampled_from(DIRS)),
+    st.builds(lambda w: f"touch {w}", st.sampled_from(NEW)),
+    st.builds(lambda d: f"mkdir -p {d}", st.sampled_from(MKDIRS)),
+    st.builds(lambda p, w: f"cp {p} {w}", files, st.sampled_from(NEW)),
+    st.builds(lambda w: f"echo x > {w}", st.sampled_from(NEW)),
+    st.builds(lambda w: f"echo x >> {w}", st.sampled_from(NEW)),
+    st.builds(lambda p: f"[ -f {p} ]", files),
+    st.builds(lambda p: f"tr a b < {p}", files),
+    st.sampled_from(["curl -s http://x", "python3 -V", "echo ok", "true"]),
+    # directories, globs, links, sub-commands: where only some things are known statically
+    st.sampled_from(["cd /data", "cd /workspace", "cd /", "cat a.txt", "cat notes", "cat ../secret/key",
+                     "cat /data/*", "wc -l /workspace/*", "ls /secret/*", "for f in /workspace/*; do cat \"$f\"; done",
+                     "ln -s /secret/key /workspace/l3", "cat /workspace/l3", "ln -s /secret /workspace/sd",
+                     "cat /workspace/sd/key", "mv /workspace/link /workspace/moved", "cat /workspace/moved",
+                     "echo /data/a.txt | xargs cat", "find /workspace -name notes -exec cat {} \\;",
+                     "find /workspace -exec cat {} +", "awk '{print}' /workspace/notes", "sed -n 1p /data/a.txt",
+                     "x=/secret/key; cat $x", "ls", "ls /workspace", "cp -r /workspace /data/w2"]),
+)
+
+
+def wrap(atom: str, how: int, functions: bool) -> str:
+    forms = [
+        atom, f"( {atom} )", f"{{ {atom}; }}", f"if true; then {atom}; fi", f"for i in 1; do {atom}; done",
+        f"x=$({atom})", f"echo y | {atom}", f"bash -c '{atom}'" if "'" not in atom else atom,
+        f"eval '{atom}'" if "'" not in atom else atom,
+    ]
+    if functions:
+        forms.append(f"f{how}() {{ {atom}; }}; f{how}")
+    return forms[how % len(forms)]
+
+
+@dataclass
+class Gen:
+    policy: Policy
+    script: str
+
+
+@st.composite
+def generated(draw: st.DrawFn) -> Gen:
+    kind = draw(st.sampled_from(["allow", "deny", "all"]))
+    mode = draw(st.sampled_from(["read-only", "remediation"]))
+    names = draw(st.lists(st.sampled_from(NAMES), unique=True, max_size=len(NAMES)))
+    if kind == "allow":
+        policy = Policy(names + ["bash"], paths=["/data:ro", "/workspace:rw"], mode=mode)
+    elif kind == "deny":
+        policy = Policy(deny=names[:3], paths=["/data:ro", "/workspace:rw"], mode=mode)
+    else:
+        policy = Policy(paths=["/data:ro", "/workspace:rw"], mode=mode)
+    # functions need no allow-list entry once the executor passes the command's kind
+    functions = kind != "allow"
+    parts = draw(st.lists(st.tuples(atoms, st.integers(0, 20)), min_size=1, max_size=4))
+    script = "\n".join(wrap(a, h, functions) for a, h in parts)
+    return Gen(policy, script)
+
+
+def denials(events: list[dict[str, object]]) -> list[tuple[str, str]]:
+    return [(str(e["action"]), str(e["target"])) for e in events if e["kind"] == "decision"
+            and e["decision"] == "deny"]
+
+
+def runs(report: CheckReport, site: SiteReport) -> bool:
+    """Whether the site surely runs: every site of the generated text does, unless a site it
+    depends on (a wrapper, or the command whose words hold it) is refused first."""
+    while site.parent is not None:
+        site = report.sites[site.parent]
+        if site.status == DENIED:
+            return False
+    return True
+
+
+def _explain(report: CheckReport, script: str, events: list[dict[str, object]]) -> str:
+    return f"\nscript:\n{script}\nreport:\n{report.to_text()}denials: {denials(events)}"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(generated())
+def test_check_agrees_with_execution(gen: Gen) -> None:
+    bash = sandbox(gen.policy)
+    report = bash.check(gen.script)
+    result = bash.exec(gen.script)
+    refused = denials(result.events)
+    if report.status == ALLOWED:
+        assert not refused, _explain(report, gen.script, result.events)
+    targets = {t for _, t in refused}
+    for site in report.sites:
+        if site.status != DENIED or not runs(report, site):
+            continue
+        codes = {i.code for i in site.issues}
+        name_refused = "command_not_allowed" in codes
+        if name_refused:
+            assert site.name in targets, _explain(report, gen.script, result.events)
+        elif codes & {"path_not_allowed", "write_in_read_only_mode"}:
+            assert refused, _explain(report, gen.script, result.events)
+    if report.status == DENIED:
+        assert refused, _explain(report, gen.script, result.events)
