@@ -21,6 +21,7 @@ from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
 
 CHUNK = 1 << 20
+_REGEX_SPECIAL = frozenset(".[]*^$\\+?{}()|")  # special in a BRE or an ERE
 _OUT_BLOCK = 1 << 16  # bytes of output gathered per write
 STDIN_NAME = "(standard input)"
 
@@ -128,6 +129,7 @@ class Options:
     replace: Any = None  # rg -r: Match -> bytes, applied to printed matches
     prog: str = "grep"
     never: bool = False  # no patterns at all: nothing matches
+    literal: bytes | None = None  # the one pattern is plain text: lines are tested with `in`
 
 
 class Searcher:
@@ -279,7 +281,10 @@ class Searcher:
             if o.invert:
                 spans = _invert(spans, end, buf, eol)
 
-            if not need_lines:
+            if (not need_lines and o.literal is not None and max_count < 0 and o.count
+                    and not (o.quiet or o.list_files or o.list_nonmatching)):
+                selected += self._count_literal(buf, end)
+            elif not need_lines:
                 for _s in spans:
                     selected += 1
                     if o.quiet or o.list_files or o.list_nonmatching or selected == max_count:
@@ -342,9 +347,32 @@ class Searcher:
             self._write_name(name)
         return selected > 0
 
+    def _lines(self, buf: bytes, end: int) -> list[bytes]:
+        lines = buf[:end].split(b"\n")
+        if lines[-1] == b"":
+            lines.pop()
+        return lines
+
+    def _count_literal(self, buf: bytes, end: int) -> int:
+        lit = self.o.literal
+        assert lit is not None
+        lines = self._lines(buf, end)
+        n = sum(1 for line in lines if lit in line)
+        return len(lines) - n if self.o.invert else n
+
     def _emit_plain(self, buf: bytes, end: int) -> int:
         """Write the selected lines of buf[:end] without prefixes; returns how many."""
         eol = self.o.eol
+        lit = self.o.literal
+        if lit is not None:
+            # one pass of C-speed `in` tests beats a regex call per matching line
+            lines = self._lines(buf, end)
+            chosen = [ln for ln in lines if lit not in ln] if self.o.invert else [ln for ln in lines if lit in ln]
+            if chosen:
+                chosen.append(b"")
+                self.write(eol.join(chosen))
+                self.printed_something = True
+            return len(chosen) - 1 if chosen else 0
         n = 0
         pos = 0
         if self.o.invert:
@@ -712,6 +740,9 @@ def _grep(ctx: Ctx, default_mode: str) -> int:
     icase = bool(p.get("icase", False))
     whole = "line" if p.get("line_regexp") else ("word" if p.get("word_regexp") else "")
     rx, line_rx = _compile(ctx, patterns, mode, icase, whole, o)
+    if (len(patterns) == 1 and patterns[0] and not icase and not whole and mode != "P" and patterns[0].isascii()
+            and o.eol == b"\n" and (mode == "F" or not any(c in _REGEX_SPECIAL for c in patterns[0]))):
+        o.literal = patterns[0].encode()
 
     if o.max_count == 0:
         return 1
