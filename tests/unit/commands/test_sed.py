@@ -171,3 +171,6 @@ def test_sed_literal_global_substitution_across_chunks() -> None:
     r = run_command(["sed", "s/needle/pin/g"], data)
     assert r.stdout == data.replace(b"needle", b"pin")
     assert r.status == 0
+    twice = data.replace(b"needle", b"needle needle")
+    r = run_command(["sed", "s/needle/pin/"], twice)
+    assert r.stdout == b"\n".join(ln.replace(b"needle", b"pin", 1) for ln in twice.split(b"\n"))

@@ -367,16 +367,17 @@ class Runner:
             return self.quit_status if self.status == 0 else self.status
         return self.status
 
-    def bulk_replacement(self, names: list[str]) -> tuple[bytes, bytes] | None:
-        """(old, new) when the whole program is `s/LITERAL/TEXT/g` over one input.
+    def bulk_replacement(self, names: list[str]) -> tuple[bytes, bytes, bool] | None:
+        """(old, new, global) when the whole program is `s/LITERAL/TEXT/` or
+        `s/LITERAL/TEXT/g` over one input.
 
-        Such a program is bytes.replace on whole blocks of lines: the literal
-        cannot contain the line separator, so no match crosses a line and the
-        output is the same as cycle by cycle, many times faster."""
+        Such a program is bytes.replace on whole blocks of lines (or on each
+        line, once): the literal cannot contain the line separator, so no match
+        crosses a line and the output is the same as cycle by cycle, many times faster."""
         if len(self.cmds) != 1 or len(names) != 1 or self.quiet or self.in_place or self.unbuffered:
             return None
         c = self.cmds[0]
-        if (c.name != "s" or c.a1 is not None or c.negate or not c.global_ or c.occurrence != 1 or c.print_
+        if (c.name != "s" or c.a1 is not None or c.negate or c.occurrence != 1 or c.print_
                 or c.evaluate or c.wfile or c.icase or c.mline or c.rx is None or c.repl is None
                 or c.repl.simple is None or not isinstance(c.rx.pattern, str)):
             return None
@@ -386,9 +387,9 @@ class Runner:
         old = pat.encode()
         if self.sep in old:
             return None
-        return old, c.repl.simple
+        return old, c.repl.simple, c.global_
 
-    def run_bulk(self, name: str, old: bytes, new: bytes) -> int:
+    def run_bulk(self, name: str, old: bytes, new: bytes, global_: bool) -> int:
         ctx = self.ctx
         sep = self.sep
         try:
@@ -401,6 +402,11 @@ class Runner:
         except FsError as e:
             ctx.error(f"can't read {name}: {e.message}")
             return 2
+        def replace(block: bytes) -> bytes:
+            if global_:
+                return block.replace(old, new)
+            return sep.join([line.replace(old, new, 1) for line in block.split(sep)])
+
         carry: list[bytes] = []  # the unfinished line, across chunks
         try:
             for chunk in stream.chunks():
@@ -410,11 +416,11 @@ class Runner:
                     carry.append(chunk)
                     continue
                 carry.append(chunk[:end + 1])
-                self.dest.write(b"".join(carry).replace(old, new))
+                self.dest.write(replace(b"".join(carry)))
                 carry = [chunk[end + 1:]]
             rest = b"".join(carry)
             if rest:
-                self.dest.write(rest.replace(old, new))
+                self.dest.write(replace(rest))
         finally:
             if stream is not ctx.stdin:
                 stream.close()
