@@ -66,7 +66,8 @@ class Site:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "name": self.name, "argv": self.argv, "line": self.line, "column": self.column, "text": self.text,
+            "name": self.name, "argv": [None if a is not None and "\0" in a else a for a in self.argv],
+            "line": self.line, "column": self.column, "text": self.text,
             "kind": self.kind, "via": self.via, "parent": self.parent,
             "redirects": [{"op": r.op, "target": r.target, "mode": r.mode} for r in self.redirects
                           if r.mode not in ("dup", "here")],
@@ -151,7 +152,10 @@ class Words:
             if len(out) != 1 or "\0" in out[0]:
                 return WordValue(None, "glob")
             text = out[0]
-            head = text[: min(i for i in (text.find(c) for c in "*?[") if i >= 0)]
+            first = min(i for i in (text.find(c) for c in "*?[") if i >= 0)
+            head = text[:first]
+            if ".." in text[first:].split("/"):
+                return WordValue(None, "glob")  # `/data/*/../..` climbs out of the listed directory
             directory = head.rsplit("/", 1)[0] or "/" if "/" in head else "."
             return WordValue([FOUND + directory], "glob", directory)
         return WordValue(out, "")
@@ -550,8 +554,9 @@ class Walker:
             mode = _redirect_mode(r.op, r.target)
             target: Arg = ""
             if mode not in ("here", "dup"):
-                v = self.words.value(r.target).fields
-                target = v[0] if v is not None and len(v) == 1 else None
+                target = self.one(r.target)
+                if target is not None and "\0" in target:
+                    target = None  # a glob: bash takes its single match
             site.redirects.append(Redirect(r.op, r.fd, target, r.target.text, mode))
 
     def resolve(self, site: Site, depth: int, no_functions: bool) -> None:

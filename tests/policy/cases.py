@@ -37,6 +37,8 @@ def _decide(a: Action) -> Decision | bool | None:
 
 DECIDE = Policy(paths=PATHS, mode="remediation", decide=_decide, name="decide")
 
+DECIDE_NET = Policy(decide=lambda a: (False, "no requests") if a.kind == "http:request" else None, name="net")
+
 DENIED = "policy denied this command"
 EACCES = "Permission denied"
 WAIT = "waiting for executor hook"
@@ -55,6 +57,7 @@ class Case:
     not_out: str = "TOPSECRET"  # never in stdout
     files: dict[str, bool] = field(default_factory=dict)  # path -> exists afterwards
     xfail: str = ""
+    network: bool = False  # curl/wget for https://api.example.com/ (a stub resolver; nothing connects)
 
 
 def refused(name: str, rule: str) -> str:
@@ -230,6 +233,16 @@ CASES: list[Case] = [
     Case("decide-fs-other", DECIDE, "cat /data/a.txt", 0, out="alpha\n"),
     Case("decide-cmdsub", DECIDE, "x=$(wc -l /data/a.txt); echo \"[$x]\"", 0, err=["wc: policy denied"],
          out="[]\n"),
+    Case("decide-url", DECIDE_NET, "curl -sS https://api.example.com/v1/x", 7,
+         err=["curl: (7) Access denied: refused by policy: GET https://api.example.com/v1/x"],
+         events=[("http:request", "https://api.example.com/v1/x", "deny")], network=True),
+    Case("decide-url-post", DECIDE_NET, "curl -sS -d x https://api.example.com/v1/y", 7, err=["Access denied"],
+         network=True),
+    Case("allow-list-before-decide", DECIDE_NET, "curl -sS https://other.example.com/", 7,
+         err=["URL not in allow-list"], absent=[("http:request", "https://other.example.com/", "deny")],
+         network=True),
+    Case("curl-denied-by-name", LIST, "curl -sS https://api.example.com/v1/x", 126,
+         err=[refused("curl", "commands.allow")], network=True),
     # ---------------------------------------------------------------- audit shape
     Case("audit-order", LIST, "cat /data/a.txt", 0, out="alpha\n",
          events=[("shell:exec", "cat", "allow"), ("fs:read", "/data/a.txt", "allow")],

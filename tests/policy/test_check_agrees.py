@@ -104,7 +104,7 @@ def _explain(report: CheckReport, script: str, events: list[dict[str, object]]) 
     return f"\nscript:\n{script}\nreport:\n{report.to_text()}denials: {denials(events)}"
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(generated())
 def test_check_agrees_with_execution(gen: Gen) -> None:
     bash = sandbox(gen.policy)

@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 
 from sandbash import Bash
+from sandbash.net.config import NetworkConfig
 from sandbash.policy import Policy
 from sandbash.vfs.facade import Vfs
 
 from .cases import CASES, Case
 
 
-def sandbox(policy: Policy) -> Bash:
+def sandbox(policy: Policy, network: bool = False) -> Bash:
     vfs = Vfs()
     view = vfs.view("/")
     for d in ("/data", "/secret", "/workspace"):
@@ -21,7 +22,9 @@ def sandbox(policy: Policy) -> Bash:
     for path, data in files.items():
         view.write_bytes(path, data)
     view.symlink("/secret/key", "/workspace/link")
-    return Bash(fs=vfs, cwd="/workspace", policy=policy)
+    net = NetworkConfig(allowed_url_prefixes=["https://api.example.com/"], allowed_methods=["GET", "POST"],
+                        resolver=lambda host: ["93.184.216.34"]) if network else None
+    return Bash(fs=vfs, cwd="/workspace", policy=policy, network=net)
 
 
 def _params() -> list[object]:
@@ -39,7 +42,7 @@ def test_enough_cases() -> None:
 
 @pytest.mark.parametrize("case", _params())
 def test_case(case: Case) -> None:
-    bash = sandbox(case.policy)
+    bash = sandbox(case.policy, case.network)
     r = bash.exec(case.script)
     where = f"\nstdout={r.stdout!r}\nstderr={r.stderr!r}"
     assert r.exit_code == case.status, where
