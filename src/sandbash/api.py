@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .aio import ExecStream, OnChunk, run_cancellable
 from .audit import Audit, begin_run, end_run
 from .errors import ExecutionCancelled, ExecutionLimitError
 from .interp.runtime import CommandGate, Identity, Runtime
@@ -30,6 +29,7 @@ from .vfs.facade import FsView, Vfs
 from .vfs.memory import DiskQuota, FileContent, MemoryFs
 
 if TYPE_CHECKING:
+    from .aio import ExecStream, OnChunk
     from .check import CheckReport
 
 # deep bash recursion (functions, nested substitutions) needs Python frames;
@@ -307,6 +307,8 @@ class Bash:
         `on_stdout`/`on_stderr` callbacks are called from the worker thread."""
         kw = _with_timeout(self, kw, timeout)
         cancel = kw.pop("cancel", None)
+        from .aio import run_cancellable  # asyncio loads only for async callers (startup time)
+
         return await run_cancellable(lambda token: self.exec(script, **kw, cancel=token), cancel)
 
     def astream(self, script: str, *, timeout: float | None = None, **kw: Any) -> ExecStream:
@@ -316,6 +318,8 @@ class Bash:
 
         def start(out: OnChunk, err: OnChunk, token: CancelToken) -> ExecResult:
             return self.exec(script, **kw, on_stdout=out, on_stderr=err, cancel=token)
+
+        from .aio import ExecStream
 
         return ExecStream(start)
 
@@ -366,6 +370,8 @@ class Session:
         """`exec` in a worker thread, cancellable like `Bash.aexec`."""
         kw = _with_timeout(self.bash, kw, timeout)
         cancel = kw.pop("cancel", None)
+        from .aio import run_cancellable  # asyncio loads only for async callers (startup time)
+
         return await run_cancellable(lambda token: self.exec(script, **kw, cancel=token), cancel)
 
     def astream(self, script: str, *, timeout: float | None = None, **kw: Any) -> ExecStream:
@@ -374,6 +380,8 @@ class Session:
 
         def start(out: OnChunk, err: OnChunk, token: CancelToken) -> ExecResult:
             return self.exec(script, **kw, on_stdout=out, on_stderr=err, cancel=token)
+
+        from .aio import ExecStream
 
         return ExecStream(start)
 
