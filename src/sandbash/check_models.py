@@ -14,7 +14,6 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from .commands import registry
 from .commands.options import CommandSpec, HelpRequested, Parsed, UsageError, parse_args
@@ -95,16 +94,6 @@ class Call:
             return parse_args(spec, args)
         except (UsageError, HelpRequested):
             return None
-
-    def usage_error(self, spec_name: str | None = None) -> bool:
-        spec = find_spec(spec_name or self.name)
-        if spec is None or self.dynamic:
-            return False
-        try:
-            parse_args(spec, [a for a in self.args if a is not None])
-        except (UsageError, HelpRequested):
-            return True
-        return False
 
 
 def words(text: str) -> frozenset[str]:
@@ -245,6 +234,7 @@ def _cp_like(c: Call, action_src: str, action_dst: str, recursive_key: str | Non
     else:
         sources, dest = operands, str(target)
     recursive = bool(recursive_key and (opts.get(recursive_key) or opts.get("archive")))
+    c.fx("stat", dest)  # is DEST a directory (through a link)?
     for s in sources:
         if s.rstrip("/") == dest.rstrip("/"):
             continue  # "are the same file": refused before anything is opened
@@ -299,6 +289,8 @@ def m_ln(c: Call) -> None:
     else:
         pairs = [(t, operands[-1].rstrip("/") + "/" + t.rstrip("/").rsplit("/", 1)[-1]) for t in operands[:-1]]
     symbolic = bool(opts.get("symbolic") or opts.get("symbolic_link"))
+    if len(operands) > 1 or target_dir is not None:
+        c.fx("stat", str(target_dir) if target_dir is not None else operands[-1])  # a directory to link into?
     for target, link in pairs:
         c.fx("create", link, follow=False)
         if symbolic:
@@ -340,10 +332,6 @@ def m_touch(c: Call) -> None:
     if opts.get("reference"):
         c.fx("stat", str(opts["reference"]))
     c.each("create", operands)
-
-
-def m_truncate(c: Call) -> None:
-    m_touch(c)
 
 
 def m_mktemp(c: Call) -> None:
@@ -663,7 +651,7 @@ _register("shred", _writes("write"))
 _register("rmdir", m_rmdir)
 _register("mkdir mkfifo", _writes("create", follow=False))
 _register("touch", m_touch)
-_register("truncate", m_truncate)
+_register("truncate", m_touch)
 _register("chmod", _writes("chmod", first_is_not_path=True, recursive_key="recursive"))
 _register("chown chgrp", _writes("chmod", first_is_not_path=True, recursive_key="recursive"))
 _register("mktemp", m_mktemp)
@@ -703,15 +691,3 @@ def model(name: str, args: Sequence[Arg]) -> Facts | None:
     call = Call(name, args)
     fn(call)
     return call.facts
-
-
-def spec_options(spec: CommandSpec) -> dict[str, Any]:
-    """Short and long option names of a spec that take a value (for wrappers' own parsing)."""
-    out: dict[str, Any] = {}
-    for o in spec.opts:
-        if o.arg == "required":
-            if o.short:
-                out["-" + o.short] = o
-            if o.long:
-                out["--" + o.long] = o
-    return out

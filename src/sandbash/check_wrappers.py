@@ -393,11 +393,7 @@ def m_curl(c: Call) -> None:
     for key, value in opts.order:
         text = str(value)
         if key in ("data", "data_ascii", "data_binary", "json", "data_urlencode") and "@" in text:
-            name = text.split("@", 1)[1]
-            if key != "data_urlencode" or text.startswith("@") or "=@" not in text:
-                c.fx("read", name)
-            else:
-                c.fx("read", name)
+            c.fx("read", text.split("@", 1)[1])  # @FILE (or NAME@FILE for --data-urlencode)
         elif key == "form" and ("=@" in text or "=<" in text):
             c.fx("read", text.split("=", 1)[1][1:].split(";", 1)[0])
         elif key in ("output", "dump_header", "cookie_jar"):
