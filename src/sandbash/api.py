@@ -164,7 +164,13 @@ class Bash:
         if self.gate is None:
             return
         gate, extra = self.gate, self.command_gate
-        self.command_gate = gate.command if extra is None else (lambda argv: gate.command(argv) or extra(argv))
+        if extra is None:
+            self.command_gate = gate.command
+        else:
+            def both(argv: list[str], kind: str = "") -> str | None:
+                return gate.command(argv, kind) or extra(argv)
+
+            self.command_gate = both
         self.vfs.gate = gate.fs
         if self.network is not None:
             self.network = gate.attach_network(self.network)

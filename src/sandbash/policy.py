@@ -27,27 +27,33 @@ A `Gate` binds a policy to a run's audit `Recorder` and hands out the hooks:
 `gate.command` (Runtime.command_gate), `gate.fs` (Vfs.gate), `gate.net`/`gate.net_audit`
 (NetworkConfig.gate/audit, see `attach_network`). Every decision is recorded as an audit event.
 
-Wiring the interpreter must add (the executor, builtins and net are not owned here):
-1. First word: after expanding ONLY the command-name word, before expanding other words,
-   assignments or redirections, the executor calls `gate.command_name(name, kind)` (kind:
-   "function" | "builtin" | "command" | "script" | "shell" | "" unknown) and on a message prints
-   `bash: NAME: <message>` and returns 126. Then, after full expansion, `dispatch()` calls
-   `gate.command(argv, kind)` (decide sees the full argv there).
-2. `dispatch()` passes the kind it resolved to the gate; `exec CMD` and `builtin NAME` must go
-   through the gate too (today `exec` calls run_external directly and `builtin` calls the builtin
-   directly, so neither is gated).
-3. Command events: `rec = runtime.audit` (a `Recorder`); `cid = rec.command_start(argv, kind)`
-   before running, `rec.command_end(cid, status)` after (also for refused commands).
-4. `type`, `command -v/-V`, `which` and `hash` report a command `gate.visible(name)` is False for as
-   not found; the `help` builtin without arguments prints `gate.help_text()` (available now,
+Wiring still to add outside this module (interp/, builtins/, vfs/, net/ are not owned here);
+`Bash` (api.py) already sets `runtime.audit` (a `Recorder`) and `runtime.policy_gate` (this `Gate`,
+or None) on every run, and installs `gate.command` as `Runtime.command_gate` and `gate.fs` as
+`Vfs.gate`:
+1. First word (executor.exec_simple): expand ONLY `cmd.words[0]` first; if it gives a name, resolve
+   its kind ("function" | "builtin" | "command" | "script" | "shell" | "" for not found) and call
+   `gate.command_name(name, kind)`; on a message print `bash: NAME: <message>` (err_prefix) and
+   return 126 WITHOUT expanding the other words, the assignments or the redirections (so a refused
+   command cannot trigger `$(...)`). Then expand the rest as today.
+2. dispatch(): call `gate.command(argv, kind)` with the kind it resolved (function, builtin, ...):
+   a function needs no allow-list entry, a builtin is implicit. Until then functions are refused
+   under an allow list. `exec CMD ARGS` (builtins/core.py calls run_external directly) and
+   `builtin NAME ARGS` (calls the builtin directly) must go through the gate as well.
+3. Command events: `cid = runtime.audit.command_start(argv, kind)` before a command runs (refused
+   ones included) and `runtime.audit.command_end(cid, status)` after.
+4. Discovery: `type`, `command -v/-V`, `which` and `hash` report a name `gate.visible(name, kind)`
+   refuses as not found; `help` without arguments appends `gate.help_text()` (available now,
    needing remediation mode, denied).
-5. Vfs: gate before existence checks everywhere (today `stat`/`open` of a missing file in a denied
-   directory report ENOENT, which reveals what exists and lets a denied path go un-refused);
-   `link(src, dst)` gates `("read", src)` too (a hard link can expose a denied file); `readlink`
-   gates `("stat", path)`; running a script file gates `("exec", path)` and `source` gates
-   `("source", path)`.
-6. Network: `Bash(network=cfg)` passes `gate.attach_network(cfg)` to the commands so curl/wget
-   decisions reach `decide` and the audit log.
+5. Vfs (facade.py): call the gate before existence checks (today `stat`/`open` of a missing path in
+   a denied directory say ENOENT: a denied path is not refused and its existence leaks);
+   `link(src, dst)` gates `("read", src)` too; `readlink` gates `("stat", path)`; running a script
+   file may gate `("exec", path)` and `source` `("source", path)` (both decided like a read).
+   `source` of a refused path prints "No such file or directory"; it should say "Permission denied".
+6. Network: done (`gate.attach_network` in `Bash`); the client may also call
+   `config.gate("net:connect", url)` with the address it connects to, for `decide`.
+7. Limits: a limit that ends the run is recorded by `Bash`; others (a sub-command's timeout) can
+   be recorded with `runtime.audit.limit(name, value, message)`.
 """
 
 from __future__ import annotations
