@@ -101,8 +101,21 @@ class Expander:
     def string(self, word: A.Word) -> str:
         """One string: no splitting, no globbing ("$@" joined by spaces)."""
         parts = word.parts
-        if len(parts) == 1 and type(parts[0]) is A.Lit:
-            return parts[0].text
+        if len(parts) == 1:
+            p0 = parts[0]
+            if type(p0) is A.Lit:
+                return p0.text
+            if type(p0) is A.DQ and len(p0.parts) == 1 and type(p0.parts[0]) is A.Param:
+                # "$x", "${x%.*}": the parameter's value is the string
+                value = self.param(p0.parts[0], True)
+                if value is None:
+                    return ""
+                if type(value) is str:
+                    return value
+                if isinstance(value, _Segs):
+                    return value.text()
+                assert isinstance(value, _Multi)
+                return (self.env.ifs()[:1] if value.star else " ").join(value.values)
         segs: list[Seg] = []
         self._parts(parts, segs, False, join_at=True)
         return "".join(s[0] for s in segs)
@@ -172,18 +185,20 @@ class Expander:
 
     def _parts(self, parts: tuple[A.Part, ...], segs: list[Seg], in_dq: bool, join_at: bool = False) -> None:
         for p in parts:
-            if isinstance(p, A.Lit):
-                segs.append((p.text, QUO if in_dq else LIT))
-            elif isinstance(p, (A.SQ, A.Esc)):
-                segs.append((p.text, QUO))
-            elif isinstance(p, A.DQ):
+            t = type(p)
+            # the common kinds first, by exact type (node classes are final)
+            if t is A.Lit:
+                segs.append((p.text, QUO if in_dq else LIT))  # type: ignore[union-attr]
+            elif t is A.Param:
+                self._param_segs(p, segs, in_dq, join_at)  # type: ignore[arg-type]
+            elif t is A.SQ or t is A.Esc:
+                segs.append((p.text, QUO))  # type: ignore[union-attr]
+            elif t is A.DQ:
                 before = len(segs)
                 self._at_empty = False
-                self._parts(p.parts, segs, True, join_at)
+                self._parts(p.parts, segs, True, join_at)  # type: ignore[union-attr]
                 if len(segs) == before and not self._at_empty:
                     segs.append(("", QUO))
-            elif isinstance(p, A.Param):
-                self._param_segs(p, segs, in_dq, join_at)
             elif isinstance(p, A.CmdSub):
                 segs.append((self.env.command_sub(p.body, p.text), QUO if in_dq else EXP))
             elif isinstance(p, A.ArithSub):
