@@ -333,9 +333,8 @@ class Policy:
     def command_decision(self, name: str, kind: str = "") -> Decision:
         """The static rules for a command name (argv[0]); kind as the executor resolved it."""
         base = name.rsplit("/", 1)[-1] if "/" in name else name
-        for n in {name, base}:
-            if n in self.deny:
-                return Decision.deny(RULE_DENY, f"{n} is on the deny list")
+        if name in self.deny or base in self.deny:
+            return Decision.deny(RULE_DENY, f"{base if base in self.deny else name} is on the deny list")
         if self.allow is None:
             return Decision.allow(RULE_ALL)
         if name in self.allow or base in self.allow:
@@ -431,7 +430,7 @@ def _coerce(answer: DecideResult, static: Decision) -> Decision:
 
 
 def is_builtin(name: str) -> bool:
-    from .builtins import BUILTINS
+    from .builtins import BUILTINS  # imported late: builtins import the interpreter
 
     return name in BUILTINS
 
