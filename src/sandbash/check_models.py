@@ -100,6 +100,14 @@ def words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+def values(opts: Parsed, key: str) -> list[str]:
+    """An option's values as given (a repeatable option keeps them all)."""
+    v = opts.get(key)
+    if v is None or v is False:
+        return []
+    return [str(x) for x in v] if isinstance(v, list) else [str(v)]
+
+
 # ------------------------------------------------------------ specs
 
 _SPEC_ALIASES = {"egrep": "grep", "fgrep": "grep", "dir": "ls", "vdir": "ls", "gunzip": "gzip", "zcat": "gzip",
@@ -176,11 +184,10 @@ def _with_outputs(*keys: str, reads: bool = True) -> Callable[[Call], None]:
         if reads:
             c.each("read", operands)
         for k in keys:
-            if opts.get(k) is not None:
-                c.fx("create", str(opts[k]))
-        if opts.get("files0_from"):
-            c.fx("read", str(opts["files0_from"]))
-            c.fx("read", None)
+            c.each("create", values(opts, k))
+        for f in values(opts, "files0_from"):
+            c.fx("read", f)
+            c.fx("read", None)  # the files it names
 
     return model
 
@@ -575,10 +582,8 @@ def m_diff(c: Call) -> None:
     opts, operands = p
     c.each("read", operands, recursive=bool(opts.get("recursive")))
     for k in ("from_file", "to_file", "exclude_from"):
-        if opts.get(k):
-            c.fx("read", str(opts[k]))
-    if opts.get("output"):
-        c.fx("create", str(opts["output"]))
+        c.each("read", values(opts, k))
+    c.each("create", values(opts, "output"))
 
 
 def m_file(c: Call) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .check_models import FOUND, Arg, Call, find_spec, words
+from .check_models import FOUND, Arg, Call, find_spec, values, words
 from .check_models import MODELS as FILE_MODELS
 
 NOFS = ""  # an alternative that touches no file (e.g. rg reading stdin)
@@ -382,7 +382,7 @@ def m_curl(c: Call) -> None:
         c.fx("read", None)
         return
     opts, operands = p
-    urls = list(operands) + ([str(opts["url"])] if opts.get("url") else [])
+    urls = list(operands) + values(opts, "url")
     method = str(opts.get("request") or "")
     data = [k for k in ("data", "data_ascii", "data_raw", "data_binary", "data_urlencode", "json", "form")
             if opts.get(k) is not None]

@@ -188,3 +188,73 @@ def test_cli_policy_applies_to_runs(tmp_path: Path, capfd: pytest.CaptureFixture
     assert main(["--policy", str(policy), "-c", "echo ok; cat /x"]) == 126
     out, err = capfd.readouterr()
     assert out == "ok\n" and "cat: policy denied this command [policy: commands.allow]" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "effects"),
+    [
+        (["sort", "-o", "out", "in"], [("read", "in"), ("create", "out")]),
+        (["uniq", "in", "out"], [("read", "in"), ("create", "out")]),
+        (["cp", "-r", "a", "b"], [("stat", "b"), ("read", "a"), ("create", "b|b/a")]),
+        (["mv", "a", "d/"], [("stat", "d/"), ("rename", "a"), ("rename", "d/|d/a")]),
+        (["ln", "-s", "/t", "l"], [("stat", "l"), ("create", "l")]),
+        (["rm", "-rf", "x"], [("delete", "x")]),
+        (["rmdir", "-p", "a/b"], [("delete", "a/b"), ("delete", "a")]),
+        (["chmod", "-R", "755", "d"], [("chmod", "d")]),
+        (["touch", "-r", "ref", "f"], [("stat", "ref"), ("create", "f")]),
+        (["mkdir", "-p", "d/e"], [("create", "d/e")]),
+        (["tee", "-a", "f"], [("create", "f")]),
+        (["gzip", "f"], [("read", "f"), ("create", "f.gz"), ("delete", "f")]),
+        (["gunzip", "-k", "f.gz"], [("read", "f.gz"), ("create", "f")]),
+        (["zcat", "f.gz"], [("read", "f.gz")]),
+        (["tar", "czf", "a.tgz", "d"], [("create", "a.tgz"), ("read", "d")]),
+        (["tar", "-xf", "a.tar", "-C", "out"], [("read", "a.tar"), ("create", "out")]),
+        (["unzip", "-d", "o", "a.zip"], [("read", "a.zip"), ("create", "o")]),
+        (["zip", "-r", "a.zip", "d"], [("create", "a.zip"), ("read", "d")]),
+        (["split", "in", "p"], [("read", "in"), ("create", "paa")]),
+        (["mktemp", "-p", "/w"], [("create", "/w/tmp.XXXXXXXXXX")]),
+        (["curl", "-o", "f", "-d", "@body", "https://x/"], [("create", "f"), ("read", "body")]),
+        (["wget", "-P", "dl", "https://x/a.zip"], [("create", "dl/a.zip")]),
+        (["grep", "-r", "x", "d"], [("list", "d")]),
+        (["grep", "-f", "pats", "x"], [("read", "pats"), ("read", "x")]),
+        (["rg", "x"], [("list", ".|")]),
+        (["jq", "--slurpfile", "v", "f.json", ".", "in.json"], [("read", "f.json"), ("read", "in.json")]),
+        (["date", "-r", "f"], [("stat", "f")]),
+        (["head", "-5", "f"], [("read", "f")]),
+        (["stat", "-L", "f"], [("stat", "f")]),
+        (["du", "-s"], [("list", ".")]),
+        (["diff", "-r", "a", "b"], [("read", "a"), ("read", "b")]),
+        (["test", "-f", "x"], [("stat", "x")]),
+        (["xargs", "-a", "list", "rm"], [("read", "list")]),
+        (["find", ".", "-newer", "ref", "-delete"], [("list", "."), ("stat", "ref"), ("delete", ".")]),
+    ],
+)
+def test_command_models(argv: list[str], effects: list[tuple[str, str]]) -> None:
+    from sandbash.check_models import model
+
+    facts = model(argv[0], argv[1:])
+    assert facts is not None
+    got = [(e.action, "|".join("?" if p is None else p for p in e.paths)) for e in facts.effects]
+    assert got == effects
+
+
+def test_wrapper_models() -> None:
+    from sandbash.check_models import model
+
+    def sub(argv: list[str]) -> list[list[str | None]]:
+        facts = model(argv[0], argv[1:])
+        assert facts is not None
+        return facts.commands
+
+    assert sub(["env", "-i", "A=1", "cat", "f"]) == [["cat", "f"]]
+    assert sub(["timeout", "-s", "KILL", "5", "cat", "f"]) == [["cat", "f"]]
+    assert sub(["nice", "-n", "5", "cat"]) == [["cat"]]
+    assert sub(["xargs", "-n1", "rm", "-f"]) == [["rm", "-f", None]]
+    assert sub(["xargs", "-I", "{}", "cp", "{}", "d"]) == [["cp", None, "d"]]
+    assert sub(["xargs"]) == [["echo", None]]
+    facts = model("bash", ["-c", "cat f", "name"])
+    assert facts is not None and facts.scripts == ["cat f"]
+    facts = model("sed", ["e date"])
+    assert facts is not None and facts.scripts == ["date"]
+    facts = model("awk", ["{ print | \"sort\"; system($0) }"])
+    assert facts is not None and facts.scripts == ["sort", None]
