@@ -105,6 +105,8 @@ class Expander:
             p0 = parts[0]
             if type(p0) is A.Lit:
                 return p0.text
+            if type(p0) is A.ArithSub:
+                return str(self.arith(p0.word))
             if type(p0) is A.DQ and len(p0.parts) == 1 and type(p0.parts[0]) is A.Param:
                 # "$x", "${x%.*}": the parameter's value is the string
                 value = self.param(p0.parts[0], True)

@@ -210,6 +210,9 @@ def _arith_or_error(self: Shell, word: A.Word | None, default: int = 1) -> int |
     if self.state.opts["xtrace"]:
         self.xtrace_line(f"(( {word.text.strip()} ))")
     try:
+        parts = word.parts
+        if len(parts) == 1 and type(parts[0]) is A.Lit:
+            return self.arith_eval(parts[0].text)  # nothing to expand first
         return self.expander.arith(word)
     except ArithError as e:
         self.error(f"((: {e.render()}")
