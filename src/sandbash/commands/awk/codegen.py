@@ -35,6 +35,27 @@ def _unwrap(e: A.Expr) -> A.Expr:
     return e
 
 
+def pure(e: A.Expr) -> bool:
+    """Whether evaluating e can change any state (assignments, calls, getline, ++)."""
+    e = _unwrap(e)
+    if isinstance(e, (A.Num, A.Str, A.Var, A.Regex)):
+        return True
+    if isinstance(e, A.Field):
+        return pure(e.index)
+    if isinstance(e, A.Unary):
+        return pure(e.expr)
+    if isinstance(e, (A.Binary, A.Logical, A.MatchOp)):
+        return pure(e.left) and pure(e.right)
+    return False
+
+
+def _pure_target(e: A.Expr) -> bool:
+    e = _unwrap(e)
+    if isinstance(e, A.Index):
+        return all(pure(x) for x in e.subs)
+    return pure(e)
+
+
 def _const_field(e: A.Expr) -> int | None:
     """The index of `$k` with a constant non-negative integer k."""
     e = _unwrap(e)
@@ -310,7 +331,7 @@ class ExprGen:
         if isinstance(right, A.Regex):
             test = self.regex_test(right.source, subject)
         else:
-            test = f"_dre({self.str_(right)}).test({subject})"
+            test = f"_dmatch({subject}, {self.str_(right)})"  # the subject is evaluated first
         return f"(not {test})" if e.negate else test
 
     def e_Binary(self, e: A.Binary) -> tuple[str, str]:
@@ -322,12 +343,16 @@ class ExprGen:
             return self.as_value(self.compare(e)), NUM
         return self.arith(op, self.num(e.left), e.right), NUM
 
+    def check_divisor(self, op: str, right: A.Expr) -> None:
+        """gawk rejects a constant zero divisor when it compiles the program."""
+        r = _unwrap(right)
+        if isinstance(r, A.Num) and r.value == 0 and op in ("/", "%"):
+            raise self.error("division by zero attempted" + (" in `%'" if op == "%" else ""))
+
     def arith(self, op: str, left: str, right_e: A.Expr | str) -> str:
         right = right_e if isinstance(right_e, str) else self.num(right_e)
         if isinstance(right_e, A.Expr):
-            r = _unwrap(right_e)
-            if isinstance(r, A.Num) and r.value == 0 and op in ("/", "%"):
-                raise self.error("division by zero attempted" + (" in `%'" if op == "%" else ""))
+            self.check_divisor(op, right_e)
         if op in _ARITH:
             return f"({left} {_ARITH[op]} {right})"
         if op == "%":
@@ -349,6 +374,8 @@ class ExprGen:
         if rk == NUM or lk == NUM:
             # one side is a number: no string conversion unless the other is a non-numeric string
             if rk != NUM:
+                if not pure(e.left):
+                    return f"(_cmp({lc}, {rc}) {op} 0)"  # keep left-to-right evaluation
                 lc, rc = rc, lc
                 e = A.Binary(_MIRROR[op], e.right, e.left)
                 op = e.op
@@ -418,10 +445,19 @@ class ExprGen:
         if e.op == "=":
             code, kind = self.checked(e.value)
             return self.store(e.target, code), kind
+        # gawk evaluates the right side first, then the target: x -= (x = 2) is 0
+        parts = []
+        rhs: A.Expr | str = e.value
+        if not (pure(e.value) and _pure_target(e.target)):
+            self.check_divisor(e.op[0], e.value)
+            t = self.temp()
+            parts.append(f"({t} := {self.num(e.value)})")
+            rhs = t
         setup, load, store = self.load_num(e.target)
-        value = self.arith(e.op[0], load, e.value)
-        expr = store(value)
-        return (f"({setup}, {expr})[1]" if setup else expr), NUM
+        if setup:
+            parts.append(setup)
+        parts.append(store(self.arith(e.op[0], load, rhs)))
+        return (f"({', '.join(parts)})[-1]" if len(parts) > 1 else parts[0]), NUM
 
     def e_IncDec(self, e: A.IncDec) -> tuple[str, str]:
         delta = "1.0" if e.op == "++" else "-1.0"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from . import ast as A
 from .analyze import Symbols
-from .codegen import _unwrap
+from .codegen import _unwrap, pure
 from .gen_builtins import BuiltinGen
 
 
@@ -181,6 +181,15 @@ class StmtGen(BuiltinGen):
             target = _unwrap(e.target)
             assert isinstance(target, A.Index)
             arr = self.array_name(target.name)
+            rhs: A.Expr | str = "1.0"
+            if isinstance(e, A.Assign):
+                rhs = e.value
+                if not (pure(e.value) and all(pure(x) for x in target.subs)):
+                    # the right side first, then the subscript, as gawk does
+                    self.check_divisor(e.op[0], e.value)
+                    r = self.temp()
+                    self.emit(f"{r} = {self.num(e.value)}")
+                    rhs = r
             t = self.temp()
             self.emit(f"{t} = {self.subscript(target.subs)}")
             v = self.temp()
@@ -188,7 +197,7 @@ class StmtGen(BuiltinGen):
             if isinstance(e, A.IncDec):
                 value = f"({load} {'+' if e.op == '++' else '-'} 1.0)"
             else:
-                value = self.arith(e.op[0], load, e.value)
+                value = self.arith(e.op[0], load, rhs)
             self.emit(f"{arr}[{t}] = {value}")
             return
         if isinstance(e, A.IncDec) and isinstance(_unwrap(e.target), A.Var):

@@ -400,6 +400,7 @@ class Runtime:
             "_num": num, "_s2n": str2num, "_str": to_str, "_n2s": self.n2s, "_ostr": to_out, "_n2o": self.n2o,
             "_bool": truth, "_n2k": self.n2s, "_key": self.to_key, "_aset": aset,
             "_subsep": subsep, "_cmp": self.cmp, "_scmp": self.scmp, "_cmpn": cmpn, "_fcmpn": fcmpn, "_fmod": math.fmod, "_dre": self.dynamic_regex,
+            "_dmatch": lambda subject, source: self.dynamic_regex(source).test(subject),
             "_icre": self.icase_regex, "_mod": B.awk_mod, "_pow": B.awk_pow, "_chk": self.check_len,
             "_fn": fn, "_fs": fs, "_fo": fo, "_fv": fv, "_fb": lambda i: truth(fv(i)), "_fnd": fnd, "_fsd": fsd,
             "_fod": fod, "_fvd": fvd, "_fidx": fidx, "_rec": rec, "_r0": lambda: Input(rec()),

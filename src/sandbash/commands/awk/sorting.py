@@ -112,28 +112,77 @@ def _awk_hash(key: str) -> int:
     return h
 
 
+def _is_int(k: str) -> bool:
+    """An index gawk stores as an integer: "0" or a 32-bit integer written plainly."""
+    body = k[1:] if k[:1] == "-" else k
+    if not body.isdigit() or not body.isascii() or (body[0] == "0" and (len(body) > 1 or k[0] == "-")):
+        return False
+    return len(body) < 10 or -0x80000000 <= int(k) <= 0x7FFFFFFF
+
+
 def _is_cint(k: str) -> bool:
-    """A non-negative integer index gawk keeps in its integer array."""
-    if not k.isdigit() or not k.isascii():
-        return False
-    if len(k) > 1 and k[0] == "0":
-        return False
-    return len(k) < 10 or int(k) <= 0x7FFFFFFF
+    return k[:1] != "-" and _is_int(k)
+
+
+def _int_hash(k: int, size: int) -> int:
+    h = k & 0xFFFFFFFF
+    h ^= (h << 3) & 0xFFFFFFFF
+    h = (h + (h >> 5)) & 0xFFFFFFFF
+    h ^= (h << 4) & 0xFFFFFFFF
+    h = (h + (h >> 17)) & 0xFFFFFFFF
+    h ^= (h << 25) & 0xFFFFFFFF
+    h = (h + (h >> 6)) & 0xFFFFFFFF
+    return h % size
+
+
+def _int_insert(buckets: list[list[list[str]]], size: int, k: str) -> None:
+    chain = buckets[_int_hash(int(k), size)]
+    if not chain or len(chain[0]) == 2:
+        chain.insert(0, [k])  # buckets of two entries, new ones at the head
+    else:
+        chain[0].append(k)
+
+
+def _int_order(keys: list[str]) -> list[str]:
+    """gawk's integer array: its string indexes first, then the integer hash table."""
+    ints = [k for k in keys if _is_int(k)]
+    strs = [k for k in keys if not _is_int(k)]
+    size = _SIZES[0]
+    si = 0
+    buckets: list[list[list[str]]] = [[] for _ in range(size)]
+    for count, k in enumerate(ints, 1):
+        if count // size > 2 and si + 1 < len(_SIZES):
+            si += 1
+            new_size = _SIZES[si]
+            new: list[list[list[str]]] = [[] for _ in range(new_size)]
+            for chain in buckets:
+                for node in chain:
+                    for old in node:
+                        _int_insert(new, new_size, old)
+            buckets, size = new, new_size
+        _int_insert(buckets, size, k)
+    return _str_order(strs) + [k for chain in buckets for node in chain for k in node]
 
 
 def gawk_order(keys: list[str]) -> list[str]:
-    ints: list[str] = []
-    strs: list[str] = []
-    if keys and _is_cint(keys[0]):
-        # the first index made it an integer array; other indexes live beside it
-        for k in keys:
-            (ints if _is_cint(k) else strs).append(k)
-    else:
-        strs = keys
-    if ints:
-        ints.sort(key=int)
+    """The array type comes from the first index stored in it: non-negative
+    integers (listed in order, after the other indexes), integers, or strings."""
+    if not keys:
+        return []
+    if _is_cint(keys[0]):
+        rest = [k for k in keys if not _is_cint(k)]
+        cints = sorted((k for k in keys if _is_cint(k)), key=int)
+        if rest and _is_int(rest[0]):
+            return _int_order(rest) + cints
+        return _str_order(rest) + cints
+    if _is_int(keys[0]):
+        return _int_order(keys)
+    return _str_order(keys)
+
+
+def _str_order(strs: list[str]) -> list[str]:
     if len(strs) < 2:
-        return strs + ints
+        return list(strs)
     size = _SIZES[0]
     si = 0
     buckets: list[list[str]] = [[] for _ in range(size)]
@@ -147,5 +196,4 @@ def gawk_order(keys: list[str]) -> list[str]:
                     new[_awk_hash(old) % new_size].insert(0, old)
             buckets, size = new, new_size
         buckets[_awk_hash(k) % size].insert(0, k)
-    ordered = [k for chain in buckets for k in chain]
-    return ordered + ints
+    return [k for chain in buckets for k in chain]
