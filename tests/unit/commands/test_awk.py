@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import have, real_command
+from realtools import have, real_command
 from sandbash.testing import run_command
 
 needs_gawk = pytest.mark.skipif(not have("gawk"), reason="gawk not installed")
@@ -104,6 +104,12 @@ EXPRESSIONS = [
     case("BEGIN { print \"multi\\\nline\" }"),
     case("BEGIN { print length(\"a\" \"bc\") }"),
     case("BEGIN { print 2 - 1 - 1, 2 / 2 / 2, 2 ^ 3 ^ 0 }"),
+    # evaluation order: a compound assignment's right side comes first, ~ is left to right
+    case("BEGIN { x = 5; x -= (x = 2); print x; a[1] = 5; a[1] -= (a[1] = 2); print a[1]; i = 1; b[i] = 10; "
+         "b[i++] += i; print b[1], b[2], i; y = 5; z = y + (y = 2); print z }"),
+    case("BEGIN { print (s ~ (s = \"a\")), s }"),
+    case("BEGIN { print 2^0.5, (-8)^(1/3), 2^-2, 0^0, 0^-1, log(-1), -log(0), sin(-log(0)) }"),
+    case("BEGIN { print \"+inf\" + 0, \" +inf \" + 0, \"+inf1\" + 0, \"inf\" + 0, \"-nan\" + 0, \"+INF\" + 0 }"),
     case("BEGIN { print (\"a\" \"b\") == \"ab\", \"a\" \"b\" == \"ab\" }"),
     case("BEGIN { n = split(\"3 1 2\", a); print a[1] < a[2], a[2] < a[3] }"),
 ]
@@ -212,6 +218,12 @@ ARRAYS = [
          "typeof(\"s\") }"),
     case("{ print typeof($1), typeof($2), typeof($3) }", stdin="12 ab\n"),
     case("BEGIN { print length(ARGV), ARGV[0] }", "x"),
+    # gawk lists by storage: the first index picks integer, cint or string storage
+    case("BEGIN { a[-275]; a[-20]; a[-158]; a[-73]; a[1]; for (k in a) print k }"),
+    case("BEGIN { a[0]; a[-1]; for (k in a) print k; b[-1]; b[0]; for (k in b) print k }"),
+    case("BEGIN { for (i = -50; i < 50; i += 3) a[i]; for (k in a) printf \"%s \", k; print \"\" }"),
+    case("BEGIN { a[5]; a[\"x\"]; a[-3]; a[\"y\"]; a[2]; for (k in a) printf \"%s \", k; print \"\" }"),
+    case("BEGIN { for (i = 0; i < 200; i++) a[\"k\" i]; for (k in a) printf \"%s \", k; print \"\" }"),
 ]
 
 STRINGS = [
@@ -284,6 +296,10 @@ PRINTF = [
     case("{ printf \"%-8s|%8.3f|%04d\\n\", $1, $2, $3 }", stdin="a 1.23456 7\nlonger_name 22 123\n"),
     case("BEGIN { printf \"no newline\" }"),
     case("BEGIN { printf \"%s\" }"),
+    case("BEGIN { printf \"[% #.1i][% #.3X][% +.10u][% +1.1o][%#.10o][%#o][% .0x][% .0i][%#5.0x]\\n\", "
+         "3.14159, \"abc\", 1, 2^64, 255, 0.5, 1e-5, 1e-5, 0 }"),
+    case("BEGIN { printf \"[%5c][%-3c][%c][%c][%c][%c]\\n\", 255, \"é\", \"\", -997, 123456789, 1e10 }"),
+    case("BEGIN { printf(\"%2.1d---%02.1d\\n\", 2, 2) }"),
     case("BEGIN { OFS = \"-\"; ORS = \"|\\n\"; print \"a\", \"b\"; print 1.5 }"),
     case("BEGIN { OFMT = \"%.2f\"; print 3.14159, 10, 1e20; x = 2.5; print x }"),
 ]

@@ -434,8 +434,9 @@ def format_one(spec: Spec, arg: Value, convfmt: str) -> str:
         return _pad(s, spec.width, "-" in spec.flags)
     if conv == "c":
         c = _char(arg)
-        # gawk pads %c by bytes, not characters
-        pad = (spec.width or 0) - len(c.encode("utf-8", "surrogateescape"))
+        # gawk pads a character made from a number by bytes, one taken from a string by characters
+        size = len(c.encode("utf-8", "surrogateescape")) if arg.__class__ is float else len(c)
+        pad = (spec.width or 0) - size
         if pad <= 0:
             return c
         return c + " " * pad if "-" in spec.flags else " " * pad + c
