@@ -322,6 +322,10 @@ FIELDS = [
     case("{ $(NF+2) = \"z\"; print; print NF }", stdin="a\n"),
     case("{ $2 = 3.14159; CONVFMT = \"%.2f\"; $3 = 2.71828; print; print $2 }", stdin="a b c\n"),
     case("{ print $0; $0 = \"new record\"; print $1, NF }", stdin="old\n"),
+    # $0 from input is a strnum; assigned a string or rebuilt from fields, it is a string
+    case("{ if ($0) print \"T\"; else print \"F\"; $1 = \"0\"; if ($0) print \"T2\"; print ($0 == 0) }",
+         stdin=" 0\n0.0\nx\n"),
+    case("BEGIN { $0 = \"5.0\"; print ($0 == 5), ($1 == 5) }"),
     case("{ i = 1; print $i, $(i+1), $++i, i }", stdin="a b c\n"),
     case("{ print $NF; NF--; print $NF }", stdin="a b c\n"),
     case("BEGIN { FS = \"\" } { print $1, $3, NF }", stdin="abcd\n"),

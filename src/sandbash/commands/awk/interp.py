@@ -512,6 +512,7 @@ class Interp(Runtime):
                         fnr += 1.0
                     self.rec = rec
                     self.flds = None
+                    self.rec_input = True
                     if main is not None:
                         try:
                             main()
@@ -541,6 +542,7 @@ class Interp(Runtime):
                 ns["V_RT"] = rd.rt
             self.rec = rec
             self.flds = None
+            self.rec_input = True
             if ns["V_FS"] is not self.fs_obj or self.watch_modes:
                 self.sync_fs()
             self.cur_split = str.split if self.splitter is split_default and not rd.odd else self.splitter

@@ -293,7 +293,7 @@ class Lexer:
                 break
             i += 1
         if i >= n or text[i] != "/":
-            raise AwkSyntaxError("unterminated regexp", si, line, col)
+            raise AwkSyntaxError("unterminated regexp", si, line, col + 1)  # gawk's caret: past the slash
         toks.append(Tok("ERE", text[start:i], si, line, col))
         return i + 1
 

@@ -54,6 +54,7 @@ class Runtime:
         self.warned: set[str] = set()
         self.paragraph = False
         self.rebuild_ofs = " "
+        self.rec_input = True  # $0 came from input (a strnum), not from the program
 
     # ------------------------------------------------------------ conversions
 
@@ -201,8 +202,9 @@ class Runtime:
         except RegexError as e:
             raise AwkFatal(f"invalid regexp: {e}: /{text}/") from None
 
-    def set_record(self, text: str) -> None:
+    def set_record(self, text: str, from_input: bool = True) -> None:
         self.rec = text
+        self.rec_input = from_input
         self.flds = None
         if self.ns["V_FS"] is not self.fs_obj or self.watch_modes:
             self.sync_fs()
@@ -244,7 +246,7 @@ class Runtime:
 
     def set_field(self, i: int, v: Value) -> Value:
         if i == 0:
-            self.set_record(self.to_str(v))
+            self.set_record(self.to_str(v), v.__class__ is Input)
             return v
         if i > _MAX_FIELD:
             raise LimitExceeded("max_fields", _MAX_FIELD)
@@ -256,6 +258,7 @@ class Runtime:
             flds.extend([""] * (i - n))
         flds[i - 1] = Plain(v) if v.__class__ is str else v
         self.rec = None
+        self.rec_input = False
         self.rebuild_ofs = self.to_str(self.ns["V_OFS"])  # $0 is rebuilt with OFS as it is now
         return v
 
@@ -280,6 +283,7 @@ class Runtime:
         else:
             flds.extend([""] * (n - len(flds)))
         self.rec = None
+        self.rec_input = False
         self.rebuild_ofs = self.to_str(self.ns["V_OFS"])
         return float(n)
 
@@ -339,6 +343,11 @@ class Runtime:
             return r if r is not None else rt.rebuild()
 
         cmpn = self.cmpn
+
+        def r0() -> Value:
+            # $0 is a strnum when read; assigned or rebuilt, it is what it was given / a string
+            r = rec()
+            return Input(r) if rt.rec_input else r
 
         def fcmpn(i: int, y: float) -> int:
             f = rt.flds
@@ -403,7 +412,7 @@ class Runtime:
             "_dmatch": lambda subject, source: self.dynamic_regex(source).test(subject),
             "_icre": self.icase_regex, "_mod": B.awk_mod, "_pow": B.awk_pow, "_chk": self.check_len,
             "_fn": fn, "_fs": fs, "_fo": fo, "_fv": fv, "_fb": lambda i: truth(fv(i)), "_fnd": fnd, "_fsd": fsd,
-            "_fod": fod, "_fvd": fvd, "_fidx": fidx, "_rec": rec, "_r0": lambda: Input(rec()),
+            "_fod": fod, "_fvd": fvd, "_fidx": fidx, "_rec": rec, "_r0": r0,
             "_nf": self.get_nf, "_setnf": self.set_nf, "_setf": self.set_field, "_cp": cp,
             "_ikey": B.ikey, "_keys": self.keys,
         })
