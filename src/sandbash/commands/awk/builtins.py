@@ -165,10 +165,6 @@ def gensub_how(how: Value) -> tuple[bool, int, str | None]:
     return False, 1, f"gensub: third argument {n2:g} treated as 1"
 
 
-def match_spans(rx: Regex, s: str) -> list[tuple[int, int]] | None:
-    return rx.search_groups(s, 0) if rx.groups else (lambda m: None if m is None else [m])(rx.search(s))
-
-
 # ---------------------------------------------------------------- numbers
 
 

@@ -217,12 +217,6 @@ class Runtime:
         self.flds = flds
         return flds
 
-    def get_rec(self) -> str:
-        r = self.rec
-        if r is None:
-            return self.rebuild()
-        return r
-
     def rebuild(self) -> str:
         flds = self.flds or []
         ofs = self.rebuild_ofs

@@ -107,15 +107,6 @@ def special_str(x: float) -> str:
     return "+inf" if x > 0 else "-inf"
 
 
-def is_numeric(v: Value) -> bool:
-    c = v.__class__
-    if c is float or c is Uninit:
-        return True
-    if c is Input:
-        return looks_numeric(v)  # type: ignore[arg-type]
-    return False
-
-
 def truth(v: Value) -> bool:
     """awk truth: numbers are true when non-zero, strings when non-empty."""
     c = v.__class__
