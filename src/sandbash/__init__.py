@@ -6,12 +6,15 @@
 """
 
 from .api import Bash, ExecResult, Session
+from .audit import Audit
 from .errors import ExecutionCancelled, ExecutionLimitError, SandbashError
 from .interp.runtime import Identity
 from .limits import CancelToken, Limits
 from .net.config import Credential, NetworkConfig
+from .policy import Policy
 
 __all__ = [
+    "Audit",
     "Bash",
     "CancelToken",
     "Credential",
@@ -21,6 +24,7 @@ __all__ = [
     "Identity",
     "Limits",
     "NetworkConfig",
+    "Policy",
     "SandbashError",
     "Session",
 ]

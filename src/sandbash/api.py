@@ -163,17 +163,10 @@ class Bash:
         self.gate = Gate(self.policy) if self.policy is not None else None
         if self.gate is None:
             return
-        gate, extra = self.gate, self.command_gate
-        if extra is None:
-            self.command_gate = gate.command
-        else:
-            def both(argv: list[str], kind: str = "") -> str | None:
-                return gate.command(argv, kind) or extra(argv)
-
-            self.command_gate = both
-        self.vfs.gate = gate.fs
+        # commands go to the gate from the executor (Runtime.policy_gate, with their kind)
+        self.vfs.gate = self.gate.fs
         if self.network is not None:
-            self.network = gate.attach_network(self.network)
+            self.network = self.gate.attach_network(self.network)
 
     def check(self, script: str) -> CheckReport:
         """The static check of `script` against this sandbox's policy, files and directory."""
@@ -185,8 +178,9 @@ class Bash:
                  run: Callable[[], ExecResult]) -> ExecResult:
         """Run with the run's audit recorder: run start/end (and limit) events, ExecResult.events."""
         rec = begin_run(self.audit, script, limits, self.policy.describe() if self.policy else None, cwd)
-        rt.audit = rec  # type: ignore[attr-defined]  # the executor's command events (see policy.py)
-        rt.policy_gate = self.gate  # type: ignore[attr-defined]
+        rt.audit = rec
+        rt.policy_gate = self.gate
+        rt.audit_commands = self.audit is not None or self.gate is not None
         if self.gate is not None:
             self.gate.recorder = rec
         try:

@@ -359,8 +359,10 @@ class Policy:
             return Decision.allow(RULE_NO_PATHS)
         grant = self.grant_for(path)
         if grant is None:
-            if action == "stat" and (path in COMMAND_DIRS or any(under(g.path, path) for g in self.grants)):
-                return Decision.allow(RULE_IMPLICIT, "directory above a grant")
+            if action == "stat" and (path in COMMAND_DIRS or path.rsplit("/", 1)[0] in COMMAND_DIRS
+                                     or any(under(g.path, path) for g in self.grants)):
+                # command lookup stats PATH entries; directories above a grant let `cd` work
+                return Decision.allow(RULE_IMPLICIT, "command directory or directory above a grant")
             return Decision.deny(RULE_NO_GRANT, f"no grant covers {path}")
         if writing and not grant.writable:
             return Decision.deny(RULE_RO_GRANT, f"{grant.spec} is read-only")

@@ -136,7 +136,6 @@ def test_recorder_command_interface() -> None:
     assert end["command_id"] == cid and end["status"] == 7 and end["name"] == "curl"
 
 
-@pytest.mark.xfail(strict=True, reason="waiting for executor hook (command.start/command.end)")
 def test_command_events_from_the_executor() -> None:
     r = Bash(audit=Audit()).exec("echo a | cat")
     kinds = [e["kind"] for e in r.events]

@@ -243,7 +243,10 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
         return 0
     env = sh.exported_env()
     kind, _ = sh.find_command(args[0])
-    if args[0] in BUILTINS and args[0] not in sh.state.disabled_builtins:
+    is_builtin = args[0] in BUILTINS and args[0] not in sh.state.disabled_builtins
+    if sh.gate_refuses(args, "builtin" if is_builtin else kind):
+        raise ExitShell(126)
+    if is_builtin:
         status = BUILTINS[args[0]](sh, args)
     elif kind == "" and args[0] not in sh.state.functions:
         sh.error(f"{args[0]}: not found" if "/" not in args[0] else f"{args[0]}: No such file or directory")
@@ -293,6 +296,8 @@ def bi_builtin(sh: Shell, argv: list[str]) -> int:
     if fn is None or args[0] in sh.state.disabled_builtins:
         sh.builtin_error("builtin", f"{args[0]}: not a shell builtin")
         return 1
+    if sh.gate_refuses(args, "builtin"):
+        return 126
     return fn(sh, args)
 
 
@@ -329,6 +334,8 @@ def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = Tru
             sh.out(f"{name} is a shell keyword\n")
         if not all_:
             return True
+    if not sh.command_visible(name):
+        return found  # the policy refuses it: discovery does not show it either
     fdef = st.functions.get(name) if functions else None
     if fdef is not None:
         found = True
@@ -446,7 +453,7 @@ def bi_hash(sh: Shell, argv: list[str]) -> int:
         return 0
     status = 0
     for name in args:
-        kind, where = sh.find_command(name)
+        kind, where = sh.find_command(name) if sh.command_visible(name) else ("", "")
         if not kind or name in BUILTINS:
             if not kind:
                 sh.builtin_error("hash", f"{name}: not found")
@@ -826,11 +833,19 @@ def bi_caller(sh: Shell, argv: list[str]) -> int:
 def bi_help(sh: Shell, argv: list[str]) -> int:
     from .help import help_text
 
+    gate = sh.rt.policy_gate
+    if gate is not None and any(not sh.command_visible(a) for a in argv[1:] if not a.startswith("-")):
+        hidden = [a for a in argv[1:] if not a.startswith("-") and not sh.command_visible(a)]
+        sh.builtin_error("help", f"no help topics match `{hidden[0]}'.  Try `help help' or `man -k {hidden[0]}'"
+                         f" or `info {hidden[0]}'.")
+        return 1
     text, status = help_text(argv[1:])
     if status:
         sh.write_err(text)
     else:
         sh.out(text)
+        if gate is not None and not argv[1:]:
+            sh.out(gate.help_text())
     return status
 
 

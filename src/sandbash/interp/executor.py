@@ -8,7 +8,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ..builtins import BUILTINS, SPECIAL
+from ..builtins import BUILTINS, SPECIAL, Builtin
 from ..commands import registry
 from ..commands.context import CommandExit, CommandTimeout, Ctx
 from ..expand.arith import ArithError
@@ -93,7 +93,18 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
                 self.errexit_check(status)
             return status
     try:
-        argv = self.expand_argv(cmd.words)
+        if self.rt.policy_gate is not None and cmd.words:
+            # the policy sees the command name before anything else is expanded:
+            # a refused command cannot run the $(...) in its arguments
+            argv = self.expand_argv(cmd.words[:1])
+            if argv and self._first_word_refused(argv[0]):
+                st.last_status = 126
+                st.pipestatus = [126]
+                self.errexit_check(126)
+                return 126
+            argv.extend(self.expand_argv(cmd.words[1:]))
+        else:
+            argv = self.expand_argv(cmd.words)
         if self.pending_args is not None:
             argv.extend(self.pending_args)
             self.pending_args = None
@@ -221,19 +232,74 @@ def dispatch(
     builtins_only: bool = False,
 ) -> int:
     """Run argv as a function, builtin or command. `temp` holds the command's
-    temporary assignments (`x=1 cmd`), already expanded and exported."""
+    temporary assignments (`x=1 cmd`), already expanded and exported. The
+    policy (and the embedder's command gate) decide here; audit events too."""
     st = self.state
     name = argv[0]
-    gate = self.rt.command_gate
-    if gate is not None:
-        refusal = gate(argv)
-        if refusal is not None:
-            self.write_err(f"{self.err_prefix()}{name}: {refusal}\n")
-            return 126
+    rt = self.rt
     fdef = None if no_functions else st.functions.get(name)
     if fdef is not None and st.opts["posix"] and name in SPECIAL:
         fdef = None  # POSIX: special builtins are found before functions
     builtin = None if fdef is not None or name in st.disabled_builtins else BUILTINS.get(name)
+    if rt.policy_gate is None and rt.command_gate is None and not rt.audit_commands:
+        return _dispatch_run(self, argv, temp, redirs, fdef, builtin, builtins_only)
+    kind = "function" if fdef is not None else "builtin" if builtin is not None else self.find_command(name)[0]
+    rec = rt.audit if rt.audit_commands else None
+    cid = rec.command_start(argv, kind) if rec is not None else None
+    status = 126
+    try:
+        if not self.gate_refuses(argv, kind):
+            status = _dispatch_run(self, argv, temp, redirs, fdef, builtin, builtins_only)
+        return status
+    except ExitShell as e:
+        status = e.status
+        raise
+    finally:
+        if rec is not None and cid is not None:
+            rec.command_end(cid, status)
+
+
+def _first_word_refused(self: Shell, name: str) -> bool:
+    gate = self.rt.policy_gate
+    assert gate is not None
+    st = self.state
+    if name in st.functions:
+        kind = "function"
+    elif name in BUILTINS and name not in st.disabled_builtins:
+        kind = "builtin"
+    else:
+        kind = self.find_command(name)[0]
+    refusal = gate.command_name(name, kind)
+    if refusal is None:
+        return False
+    self.write_err(f"{self.err_prefix()}{name}: {refusal}\n")
+    return True
+
+
+def gate_refuses(self: Shell, argv: list[str], kind: str) -> bool:
+    """Ask the policy and the embedder's gate about argv; a refusal is reported
+    (`bash: NAME: ...`, status 126 for the caller)."""
+    rt = self.rt
+    refusal = rt.policy_gate.command(argv, kind) if rt.policy_gate is not None else None
+    if refusal is None and rt.command_gate is not None:
+        refusal = rt.command_gate(argv)
+    if refusal is None:
+        return False
+    self.write_err(f"{self.err_prefix()}{argv[0]}: {refusal}\n")
+    return True
+
+
+def _dispatch_run(
+    self: Shell,
+    argv: list[str],
+    temp: Scope | None,
+    redirs: tuple[A.Redir, ...],
+    fdef: A.FuncDef | None,
+    builtin: Builtin | None,
+    builtins_only: bool,
+) -> int:
+    st = self.state
+    name = argv[0]
     if builtin is not None and name == "exec" and all(a == "--" for a in argv[1:]):
         # `exec` without a command: its redirections stay in effect
         return 0 if not redirs or self.apply_redirects(redirs) is not None else 1
@@ -362,7 +428,22 @@ def _builtin_command(self: Shell, name: str) -> bool:
     return registry.known(name)
 
 
+def command_visible(self: Shell, name: str) -> bool:
+    """Whether `type`, `command -v`, `which`, `hash` and `help` may show `name`."""
+    gate = self.rt.policy_gate
+    if gate is None:
+        return True
+    st = self.state
+    if name in st.functions:
+        kind = "function"
+    elif name in BUILTINS and name not in st.disabled_builtins:
+        kind = "builtin"
+    else:
+        kind = self.find_command(name)[0]
+    return gate.visible(name, kind)
+
 def _find_program(self: Shell, name: str, path: str | None = None) -> str | None:
+    # not filtered by the policy: env/xargs/timeout must reach the gate (126, its message)
     kind, where = self.find_command(name, path)
     return where if kind else None
 

@@ -7,10 +7,15 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..limits import Budget, Limits
 from ..stdio.streams import Stream
 from ..vfs.facade import Vfs
+
+if TYPE_CHECKING:
+    from ..audit import Recorder
+    from ..policy import Gate
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +67,11 @@ class Runtime:
         self.started = clock()
         self.started_mono = time.monotonic()
         self.command_gate = command_gate
+        # policy and audit (set per run by Bash): the gate decides every command
+        # (executor.dispatch) and every path (Vfs.gate); the recorder gets the events
+        self.policy_gate: Gate | None = None
+        self.audit: Recorder | None = None
+        self.audit_commands = False  # command start/end events (an Audit or a policy is in use)
         # the NetworkConfig (sandbash.net) curl and wget use; None: no network
         self.network = network
         self.jobs: dict[int, Job] = {}

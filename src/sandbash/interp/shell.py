@@ -83,6 +83,9 @@ class Shell:
     call_function = _ev.call_function
     expansion_failed = _ev.expansion_failed
     exec_simple = _ex.exec_simple
+    gate_refuses = _ex.gate_refuses
+    command_visible = _ex.command_visible
+    _first_word_refused = _ex._first_word_refused
     command_text = _ex.command_text
     expand_argv = _ex.expand_argv
     expand_assign_arg = _ex.expand_assign_arg

@@ -183,6 +183,19 @@ class Vfs:
         if self.gate is not None:
             self.gate(action, path)
 
+    def _resolve_gated(self, path: str, action: str, follow: bool = True, must_exist: bool = True) -> str:
+        """resolve(), with the policy asked first even when the path does not
+        resolve: a refused location answers EACCES, never whether it exists."""
+        try:
+            return self.resolve(path, follow=follow, must_exist=must_exist)
+        except FsError as e:
+            if self.gate is not None and e.code in (errno.ENOENT, errno.ENOTDIR):
+                try:
+                    self.gate(action, normpath(path))
+                except FsError:
+                    raise FsError(errno.EACCES, path) from None
+            raise
+
     def _parent_writable(self, canon: str, path: str, victim: Stat | None = None) -> None:
         """Write and search permission on the directory holding `canon`; with
         `victim` (an entry being removed or replaced) the sticky bit applies."""
@@ -201,7 +214,7 @@ class Vfs:
     # ------------------------------------------------------------ queries
 
     def stat(self, path: str) -> Stat:
-        canon = self.resolve(path, must_exist=True)
+        canon = self._resolve_gated(path, "stat")
         self._gate("stat", canon)
         try:
             return self.tree.lstat(canon)
@@ -209,7 +222,7 @@ class Vfs:
             raise FsError(e.code, path)
 
     def lstat(self, path: str) -> Stat:
-        canon = self.resolve(path, follow=False)
+        canon = self._resolve_gated(path, "stat", follow=False, must_exist=False)
         self._gate("stat", canon)
         try:
             return self.tree.lstat(canon)
@@ -224,14 +237,15 @@ class Vfs:
             return False
 
     def readlink(self, path: str) -> str:
-        canon = self.resolve(path, follow=False)
+        canon = self._resolve_gated(path, "stat", follow=False, must_exist=False)
+        self._gate("stat", canon)
         try:
             return self.tree.readlink(canon)
         except FsError as e:
             raise FsError(e.code, path)
 
     def listdir(self, path: str) -> list[str]:
-        canon = self.resolve(path, must_exist=True)
+        canon = self._resolve_gated(path, "list")
         self._gate("list", canon)
         try:
             st = self.tree.lstat(canon)
@@ -247,7 +261,7 @@ class Vfs:
 
     def open(self, path: str, flags: str = "r", mode: int = 0o666, umask: int = 0o022) -> Stream:
         """Open a file as a stream. flags: r, w, a, rw, x (exclusive create)."""
-        canon = self.resolve(path, follow=True)
+        canon = self._resolve_gated(path, "read" if flags == "r" else "create", must_exist=False)
         be = self.tree
         try:
             st: Stat | None = be.lstat(canon)
@@ -259,6 +273,7 @@ class Vfs:
             return self._device(canon, path)
         if st is None:
             if flags == "r":
+                self._gate("read", canon)
                 raise FsError(errno.ENOENT, path)
             self._gate("create", canon)
             self._parent_writable(canon, path)
@@ -384,8 +399,9 @@ class Vfs:
             raise FsError(e.code, path)
 
     def link(self, src: str, dst: str) -> None:
-        csrc = self.resolve(src, follow=False)
+        csrc = self._resolve_gated(src, "read", follow=False, must_exist=False)
         cdst = self.resolve(dst, follow=False)
+        self._gate("read", csrc)
         self._gate("create", cdst)
         self._parent_writable(cdst, dst)
         try:

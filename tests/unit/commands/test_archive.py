@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
-from conftest import have
+from realtools import have
 from sandbash.testing import make_vfs, run_command
 from sandbash.vfs.facade import Vfs
 

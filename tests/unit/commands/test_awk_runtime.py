@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import have
+from realtools import have
 from sandbash.limits import LimitExceeded, Limits
 from sandbash.testing import run_command
 

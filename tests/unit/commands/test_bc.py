@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from conftest import have, real_command
+from realtools import have, real_command
 from sandbash.limits import LimitExceeded, Limits
 from sandbash.testing import run_command
 

@@ -6,7 +6,7 @@ import datetime as _dt
 
 import pytest
 
-from conftest import have, real_command
+from realtools import have, real_command
 from sandbash.commands.context import Ctx
 from sandbash.commands.date import cmd_date, parse_date
 from sandbash.limits import Budget, Limits

@@ -6,7 +6,7 @@ import struct
 
 import pytest
 
-from conftest import have, real_command
+from realtools import have, real_command
 from sandbash.testing import make_vfs, run_command
 from sandbash.vfs.facade import Vfs
 from sandbash.vfs.memory import MemoryFs

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 
-from conftest import REAL_ENV
+from realtools import REAL_ENV
 from sandbash.testing import CommandResult, make_vfs, run_command
 from sandbash.vfs.facade import Vfs
 

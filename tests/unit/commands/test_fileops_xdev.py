@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from conftest import REAL_ENV, have
+from realtools import REAL_ENV, have
 from sandbash.testing import run_command
 from sandbash.vfs.facade import Vfs
 from sandbash.vfs.memory import MemoryFs

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import have, real_command
+from realtools import have, real_command
 from sandbash.testing import run_command
 
 # (argv after "jq", stdin): stdout and exit status must match the real jq

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import have, real_command
+from realtools import have, real_command
 from sandbash.testing import run_command
 
 needs_sed = pytest.mark.skipif(not have("sed"), reason="GNU sed not available")

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from conftest import REAL_ENV, have, real_command
+from realtools import REAL_ENV, have, real_command
 from sandbash.api import Bash
 from sandbash.errors import ExecutionLimitError
 from sandbash.limits import LimitExceeded, Limits

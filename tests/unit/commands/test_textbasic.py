@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from conftest import real_command
+from realtools import real_command
 from sandbash.stdio.streams import BytesReader, Stream
 from sandbash.testing import run_command
 

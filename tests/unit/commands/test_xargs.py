@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import have, real_command
+from realtools import have, real_command
 from sandbash.commands import registry
 from sandbash.commands.context import Ctx
 from unit.commands.viashell import run_via_shell

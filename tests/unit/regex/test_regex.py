@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from conftest import have
+from realtools import have
 from sandbash.limits import Budget, LimitExceeded, Limits
 from sandbash.regex import RegexError, compile_regex
 
