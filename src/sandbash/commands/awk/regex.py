@@ -22,17 +22,93 @@ class RegexError(Exception):
     """An invalid regular expression; the message is GNU regex's wording."""
 
 
-class Regex:
-    """A compiled awk regex. `literal` is set when the pattern is plain text."""
+_ESCAPED_LITERAL = frozenset("/\"\\.[]()*+?{}|^$")
 
-    __slots__ = ("source", "literal", "icase", "_rx", "groups")
+
+def _bracket_end(source: str, i: int) -> int:
+    """The index just past the bracket expression that starts at source[i] == '['."""
+    n = len(source)
+    j = i + 1
+    if j < n and source[j] == "^":
+        j += 1
+    if j < n and source[j] == "]":
+        j += 1
+    while j < n and source[j] != "]":
+        if source[j] == "[" and j + 1 < n and source[j + 1] in ":.=":
+            close = source.find(source[j + 1] + "]", j + 2)
+            if close > 0:
+                j = close + 2
+                continue
+        j += 2 if source[j] == "\\" else 1
+    return j + 1
+
+
+def required_text(source: str) -> str:
+    """The longest run of plain characters every match must contain ("" if
+    none is certain): a cheap `in` test rejects most non-matching lines
+    before the regex engine runs. Patterns with alternation have none."""
+    if "|" in source:
+        return ""
+    best = ""
+    run: list[str] = []
+    i = 0
+    n = len(source)
+    depth = 0
+    while i < n:
+        c = source[i]
+        ch = ""
+        if c == "\\":
+            if i + 1 < n and source[i + 1] in _ESCAPED_LITERAL:
+                ch, width = source[i + 1], 2
+            else:
+                # \y, \s, \t, \123, \x41...: not counted; skip the escape and its digits
+                width = 2
+                digits = "01234567" if i + 1 < n and source[i + 1].isdigit() else \
+                    "0123456789abcdefABCDEF" if source[i + 1 : i + 2] == "x" else ""
+                while digits and i + width < n and source[i + width] in digits and width < 4:
+                    width += 1
+        elif c == "[":
+            width = _bracket_end(source, i) - i
+        elif c == "{":
+            close = source.find("}", i)  # an interval (or a literal brace: skipping it only loses text)
+            width = (close if close > 0 else n) + 1 - i
+        elif c in _SPECIAL:
+            width = 1
+            depth += 1 if c == "(" else -1 if c == ")" else 0
+        else:
+            ch, width = c, 1
+        nxt = source[i + width] if i + width < n else ""
+        if ch and depth == 0 and nxt not in ("*", "?", "{"):
+            run.append(ch)
+            if nxt == "+":
+                ch = ""  # a repeated character ends the run
+        else:
+            ch = ""
+        if not ch:
+            if len(run) > len(best):
+                best = "".join(run)
+            run = []
+        i += width
+    if len(run) > len(best):
+        best = "".join(run)
+    return best if len(best) >= 2 else ""
+
+
+class Regex:
+    """A compiled awk regex. `literal` is set when the pattern is plain text;
+    `needle` is text every match contains, tested before the engine."""
+
+    __slots__ = ("source", "literal", "needle", "icase", "_rx", "groups")
 
     def __init__(self, source: str, icase: bool = False) -> None:
         self.source = source
         self.icase = icase
         self.literal: str | None = None
+        self.needle = ""
         if not icase and not (_SPECIAL & set(source)):
             self.literal = source
+        elif not icase:
+            self.needle = required_text(source)
         try:
             self._rx = _shared_compile(source, "awk", icase)
         except _SharedError as e:
@@ -43,6 +119,8 @@ class Regex:
         lit = self.literal
         if lit is not None:
             return lit in s
+        if self.needle and self.needle not in s:
+            return False
         return self._rx.search(s) is not None
 
     def search(self, s: str, pos: int = 0) -> Span | None:
@@ -51,11 +129,15 @@ class Regex:
         if lit is not None:
             k = s.find(lit, pos)
             return None if k < 0 else (k, k + len(lit))
+        if self.needle and self.needle not in s:
+            return None
         m = self._rx.search(s, pos)
         return None if m is None else m.span()
 
     def search_groups(self, s: str, pos: int = 0) -> list[Span] | None:
         """Spans of the whole match and each group ((-1, -1) when unset)."""
+        if self.needle and self.needle not in s:
+            return None
         m = self._rx.search(s, pos)
         return None if m is None else m.spans()
 
@@ -69,11 +151,15 @@ class Regex:
                 yield k, k + len(lit)
                 k = s.find(lit, k + len(lit))
             return
+        if self.needle and self.needle not in s:
+            return
         for m in self._rx.finditer(s):
             yield m.span()
 
     def finditer_groups(self, s: str) -> Iterator[list[Span]]:
         """Like finditer, with the spans of the groups too."""
+        if self.needle and self.needle not in s:
+            return
         for m in self._rx.finditer(s):
             yield m.spans()
 
