@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -211,9 +212,7 @@ def _run_json(bash: Bash, script: str, **kw: Any) -> int:
 def _policy(path: str | None) -> Policy | None:
     """The policy from --policy FILE, then the SANDBASH_* environment variables over it."""
     base = Policy.from_toml(_read_host_text(path)) if path else None
-    # the CLI's own environment; `os` is already loaded by the interpreter (only the owner
-    # modules import it)
-    environ = getattr(sys.modules.get("os"), "environ", {})
+    environ = os.environ  # the CLI's own environment (cli.py is a host-facing owner of os)
     return Policy.from_env(environ, base)
 
 

@@ -23,6 +23,7 @@ file (`--config`) and flags, flags winning:
 # real objects, not strings to resolve.
 
 import argparse
+import os
 import posixpath
 import sys
 import tomllib
@@ -106,7 +107,7 @@ def build_policy(cfg: ServerConfig) -> Policy | None:
         base: Policy | None = Policy.from_toml(cfg.policy_toml)
     else:
         base = Policy.from_mapping(cfg.policy) if cfg.policy is not None else None
-    environ = getattr(sys.modules.get("os"), "environ", {})  # loaded already; only owner modules import os
+    environ = os.environ  # the server's own environment (a host-facing owner of os)
     return Policy.from_env(environ, base)
 
 

@@ -15,7 +15,8 @@ BANNED_OS_CALLS = {"system", "popen", "fork", "forkpty", "execv", "execve", "exe
                    "spawnvpe", "posix_spawn", "posix_spawnp", "kill", "killpg"}
 # modules that own a host capability (relative to src/sandbash)
 OWNERS_OS = {"vfs/host.py", "vfs/hostio.py", "vfs/overlay.py", "vfs/readwrite.py", "vfs/sqlite.py",
-             "stdio/hostin.py"}  # the last: a descriptor the embedder hands over as stdin
+             "stdio/hostin.py",  # a descriptor the embedder hands over as stdin
+             "cli.py", "mcp_server.py"}  # the host-facing programs: their own environment (SANDBASH_*)
 OWNERS_OPEN = OWNERS_OS | {"cli.py"}
 OWNERS_NET = {"net/client.py", "net/transport.py", "mcp_server.py"}
 # awk and jq compile their parsed programs to Python code (never user text
