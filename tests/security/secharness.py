@@ -1,0 +1,440 @@
+"""Run one hostile script in a forked child and report how it ended.
+
+Each case runs in its own child process so that a hang, a crash (segfault
+from deep recursion) or a memory blow-up in the interpreter is *observed*
+instead of taking the test session down: the parent kills the child at a
+hard deadline (the run's timeout plus a grace period) and the child runs
+under an address-space limit. The child reports back one of:
+
+- ``result``: ``Bash.exec`` returned an ``ExecResult``;
+- ``limit``: it raised ``ExecutionLimitError`` (``limit`` names which);
+- ``cancelled``: it raised ``ExecutionCancelled``;
+- ``exception``: any other Python exception escaped (a bug; ``error`` holds
+  the traceback);
+- ``crash``: the child died without reporting (signal, hard exit);
+- ``hang``: the child was still running at the hard deadline.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import resource
+import select
+import signal
+import threading
+import time
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sandbash import Bash, CancelToken, ExecutionCancelled, ExecutionLimitError, Limits
+
+# Secrets planted on the host; none may ever show in sandbox output.
+ENV_CANARY_NAME = "SANDBASH_SECURITY_CANARY"
+ENV_CANARY = "envcanary-5d1e9b7a"
+FILE_CANARY = "filecanary-83c2f04e"
+# Data-segment cap for a child (RLIMIT_DATA, bytes; 0: none): a safety net
+# so that a memory bomb fails fast instead of swapping the host. The hardened
+# profile caps strings and output at 1 MB, so a well-behaved run stays far
+# below it. (RLIMIT_DATA rather than RLIMIT_AS: thread stacks of a long
+# pipeline count, but not the address space glibc reserves per thread.)
+CHILD_MEMORY = int(os.environ.get("SANDBASH_SECURITY_MEMORY", 768 << 20))
+# Peak resident memory a run may reach (the forked child starts from the
+# parent's pages, ~100 MB).
+MAX_RSS = 384 << 20
+
+
+def allowed(timeout: float) -> float:
+    """Wall time a run may take: its timeout plus slack for the cooperative
+    deadline (a checkpoint must come soon after it passes) and a loaded host."""
+    return timeout * 1.25 + 0.75
+
+
+# Extra time past `allowed` before the parent kills a child that has not
+# reported (kept short: every hang costs the suite this much).
+KILL_GRACE = 0.25
+
+
+@dataclass
+class Outcome:
+    kind: str
+    stdout: bytes = b""
+    stderr: bytes = b""
+    exit_code: int | None = None
+    limit: str | None = None
+    error: str = ""
+    elapsed: float = 0.0
+    timeout: float = 0.0
+    max_output: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return (self.stdout + self.stderr).decode("utf-8", "replace")
+
+    def describe(self) -> str:
+        tail = self.text[-600:]
+        return (f"kind={self.kind} limit={self.limit} exit={self.exit_code} elapsed={self.elapsed:.2f}s "
+                f"(timeout {self.timeout}s)\n{self.error[-3000:]}\noutput tail: {tail!r}")
+
+
+def _threads_left(token: CancelToken | None, grace: float = 1.0) -> int:
+    """Threads of the run still alive `grace` seconds after exec returned."""
+    end = time.monotonic() + grace
+    for t in threading.enumerate():
+        if t is threading.current_thread() or isinstance(t, threading.Timer):
+            continue
+        t.join(max(end - time.monotonic(), 0.0))
+    return sum(1 for t in threading.enumerate()
+               if t is not threading.current_thread() and not isinstance(t, threading.Timer) and t.is_alive())
+
+
+def _child_main(
+    build: Callable[[], Bash],
+    script: str,
+    stdin: bytes | str,
+    limits: Limits | Mapping[str, float] | str | None,
+    cancel_after: float | None,
+    session_scripts: tuple[str, ...],
+    memory: int,
+    exec_kw: Mapping[str, Any],
+    wfd: int,
+) -> None:
+    out: Outcome
+    started = time.monotonic()
+    try:
+        if memory > 0:
+            resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        bash = build()
+        token = None
+        if cancel_after is not None:
+            token = CancelToken()
+            threading.Timer(cancel_after, token.cancel).start()
+        started = time.monotonic()
+        try:
+            if session_scripts:
+                sess = bash.session()
+                for s in session_scripts:
+                    sess.exec(s, limits=limits)
+                r = sess.exec(script, stdin=stdin, limits=limits, cancel=token, **exec_kw)
+            else:
+                r = bash.exec(script, stdin=stdin, limits=limits, cancel=token, **exec_kw)
+            out = Outcome("result", r.stdout_bytes, r.stderr_bytes, r.exit_code)
+        except ExecutionLimitError as e:
+            res = e.result
+            out = Outcome("limit", res.stdout_bytes, res.stderr_bytes, res.exit_code, limit=e.limit)
+        except ExecutionCancelled as e:
+            res = e.result
+            out = Outcome("cancelled", res.stdout_bytes, res.stderr_bytes, res.exit_code)
+        out.extra["threads_left"] = _threads_left(token)
+    except BaseException as e:  # a bug: report it rather than die
+        try:
+            tb = "".join(traceback.format_exception(type(e), e, e.__traceback__))
+        except BaseException:
+            tb = repr(e)
+        out = Outcome("exception", error=tb)
+    out.elapsed = time.monotonic() - started
+    out.extra["peak_rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
+    try:
+        data = pickle.dumps(out)
+        view = memoryview(data)
+        while view:
+            n = os.write(wfd, view)
+            view = view[n:]
+    finally:
+        os._exit(0)
+
+
+@dataclass
+class _Job:
+    pid: int
+    rfd: int
+    t0: float
+    hard: float
+    timeout: float
+    max_output: int
+    chunks: list[bytes] = field(default_factory=list)
+
+
+def _spawn(
+    script: str,
+    *,
+    limits: Limits | str = "hardened",
+    overrides: Mapping[str, float] | None = None,
+    stdin: bytes | str = b"",
+    files: Mapping[str, bytes | str] | None = None,
+    build: Callable[[], Bash] | None = None,
+    cancel_after: float | None = None,
+    session_scripts: tuple[str, ...] = (),
+    memory: int | None = None,
+    exec_kw: Mapping[str, Any] | None = None,
+) -> _Job:
+    base = Limits.profile(limits) if isinstance(limits, str) else limits
+    eff = base.with_overrides(**overrides) if overrides else base
+    if build is None:
+        def build() -> Bash:
+            return Bash(limits=eff, files=dict(files or {}))
+    data = stdin  # passed to exec() as given: str input is the API's to convert
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        os.close(rfd)
+        try:
+            _child_main(build, script, data, eff, cancel_after, session_scripts,
+                        CHILD_MEMORY if memory is None else memory, dict(exec_kw or {}), wfd)
+        finally:
+            os._exit(1)
+    os.close(wfd)
+    t0 = time.monotonic()
+    return _Job(pid, rfd, t0, t0 + allowed(eff.timeout) + KILL_GRACE, eff.timeout, eff.max_output_size)
+
+
+def _finish(job: _Job, hung: bool) -> Outcome:
+    os.close(job.rfd)
+    if hung:
+        os.kill(job.pid, signal.SIGKILL)
+    _, status = os.waitpid(job.pid, 0)
+    wall = time.monotonic() - job.t0
+    if hung:
+        out = Outcome("hang", error=f"still running after {wall:.1f}s; killed")
+        out.elapsed = wall
+    elif not job.chunks:
+        sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+        code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else None
+        name = signal.Signals(sig).name if sig else None
+        out = Outcome("crash", error=f"child died without a report: signal={name} exit={code}")
+        out.elapsed = wall
+    else:
+        out = pickle.loads(b"".join(job.chunks))
+    out.timeout = job.timeout
+    out.max_output = job.max_output
+    return out
+
+
+def _available_memory() -> int:
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 4 << 30
+
+
+def jobs() -> int:
+    """How many cases run at once (SANDBASH_SECURITY_JOBS; default: 2 per CPU,
+    at most 4, and only as many as free memory holds at the per-child cap).
+    Most cases wait on a deadline rather than compute; the slack in `allowed`
+    covers the rest."""
+    env = os.environ.get("SANDBASH_SECURITY_JOBS")
+    if env:
+        return max(1, int(env))
+    by_memory = _available_memory() // ((CHILD_MEMORY or 3 << 30) + (256 << 20))
+    return int(max(1, min(4, 2 * (os.cpu_count() or 1), by_memory)))
+
+
+def run_many(specs: Mapping[str, Mapping[str, Any]], parallel: int | None = None) -> dict[str, Outcome]:
+    """Run each spec (keyword arguments of `run_isolated`) in its own child,
+    `parallel` at a time; longest timeouts first."""
+    order = sorted(specs, key=lambda k: -float(specs[k].get("overrides", {}).get("timeout", 10)))
+    limit = parallel or jobs()
+    running: dict[str, _Job] = {}
+    done: dict[str, Outcome] = {}
+    while order or running:
+        while order and len(running) < limit:
+            key = order.pop(0)
+            running[key] = _spawn(**specs[key])
+        now = time.monotonic()
+        for key, job in list(running.items()):
+            if now >= job.hard:
+                done[key] = _finish(running.pop(key), hung=True)
+        if not running:
+            continue
+        wait = max(0.0, min(j.hard for j in running.values()) - time.monotonic())
+        by_fd = {j.rfd: k for k, j in running.items()}
+        ready, _, _ = select.select(list(by_fd), [], [], wait)
+        for fd in ready:
+            key = by_fd[fd]
+            chunk = os.read(fd, 1 << 20)
+            if chunk:
+                running[key].chunks.append(chunk)
+            else:
+                done[key] = _finish(running.pop(key), hung=False)
+    return done
+
+
+def run_isolated(script: str, **kw: Any) -> Outcome:
+    """Run `script` in a forked child with `limits` (plus `overrides`), under
+    an address-space cap of `memory` bytes (default CHILD_MEMORY; a lower cap
+    turns unbounded growth into a quick MemoryError)."""
+    return run_many({"one": {"script": script, **kw}}, parallel=1)["one"]
+
+
+def assert_ends(out: Outcome, *, kinds: tuple[str, ...] = ("result", "limit")) -> None:
+    """The run ended on time, with a result or a limit, and output within the cap."""
+    assert out.kind in kinds, out.describe()
+    assert out.elapsed <= allowed(out.timeout), "late: " + out.describe()
+    # the limit message itself may follow the capped output
+    assert len(out.stdout) + len(out.stderr) <= out.max_output + 4096, "output over cap: " + out.describe()
+    if out.kind == "limit":
+        assert out.limit, out.describe()
+    # a Python exception caught at a command's boundary is still a bug
+    assert "internal error" not in out.text, out.describe()
+    assert out.extra.get("peak_rss", 0) <= MAX_RSS, (
+        f"peak memory {out.extra.get('peak_rss', 0) >> 20} MB: " + out.describe())
+    # nothing of the run may go on working after exec returned
+    assert out.extra.get("threads_left", 0) == 0, "threads left running: " + out.describe()
+
+
+def assert_no_secrets(out: Outcome, *secrets: str) -> None:
+    text = out.text
+    for s in (ENV_CANARY, FILE_CANARY, *secrets):
+        assert s not in text, f"secret {s!r} leaked: " + out.describe()
+
+
+# ------------------------------------------------------------ host canaries
+
+def snapshot(top: Path, skip: frozenset[Path] = frozenset()) -> dict[str, str]:
+    """Names, modes, owners, mtimes, link targets and content hashes under `top`."""
+    seen: dict[str, str] = {}
+    st = top.lstat()
+    seen["."] = f"{st.st_mode:o} {st.st_uid}:{st.st_gid}"
+    for dirpath, dirnames, filenames in os.walk(top):
+        dirnames[:] = sorted(d for d in dirnames if Path(dirpath) / d not in skip)
+        for name in sorted(dirnames + filenames):
+            p = Path(dirpath) / name
+            if p in skip:
+                continue
+            st = p.lstat()
+            extra = ""
+            if p.is_symlink():
+                extra = "-> " + os.readlink(p)
+            elif p.is_file():
+                extra = hashlib.sha256(p.read_bytes()).hexdigest()
+            seen[str(p.relative_to(top))] = f"{st.st_mode:o} {st.st_uid}:{st.st_gid} {st.st_mtime_ns} {extra}"
+    return seen
+
+
+def plant_canaries(top: Path) -> Path:
+    """A host directory with secrets, a sub-directory, links and odd modes; returns it."""
+    c = top / "canary"
+    c.mkdir()
+    (c / "secret.txt").write_text(FILE_CANARY + "\n")
+    (c / "secret.txt").chmod(0o600)
+    (c / "sub").mkdir()
+    (c / "sub" / "deep.txt").write_text(FILE_CANARY + " deep\n")
+    (c / "ro.txt").write_text("read only\n")
+    (c / "ro.txt").chmod(0o444)
+    (c / "link").symlink_to("secret.txt")
+    (c / "exe.sh").write_text("#!/bin/sh\necho hi\n")
+    (c / "exe.sh").chmod(0o755)
+    return c
+
+
+def warm_up() -> None:
+    """Import lazily loaded command modules once in the parent, so forked
+    children do not each pay for it (and time it against their deadline)."""
+    # one command at a time: concurrent first imports from pipeline threads
+    # are a separate matter (see test_robustness.py)
+    script = "\n".join([
+        "echo a | cat", "grep -E a </dev/null", "sed s/a/b/ </dev/null", "awk '{print}' </dev/null",
+        "sort </dev/null", "uniq </dev/null", "tr a b </dev/null", "cut -c1 </dev/null", "head -1 </dev/null",
+        "wc -l </dev/null", "echo '{}' | jq .", "expr a : a", "find / -maxdepth 0 -regex x", "printf '%s' x",
+        "seq 1 2", "[[ a =~ a ]]", "shopt -s extglob", "case aa in +(a)) ;; esac", "yes | head -1",
+        "base64 </dev/null", "tail -1 </dev/null", "diff /dev/null /dev/null", "od -c </dev/null",
+        "xargs </dev/null", "rev </dev/null", "ls / >/dev/null", "printenv >/dev/null", "env >/dev/null",
+        "declare -p >/dev/null", "rm -f /tmp/none", "mv /tmp/none /tmp/none2 2>/dev/null", "true",
+    ])
+    r = Bash(limits="hardened").exec(
+        script,
+        limits={"timeout": 30},
+    )
+    assert r.exit_code == 0, r
+
+
+# ------------------------------------------------------------ case tables
+
+def param(
+    case_id: str,
+    script: str,
+    *,
+    timeout: float = 1.0,
+    expect: tuple[str, ...] = (),
+    xfail: str | None = None,
+    overrides: Mapping[str, float] | None = None,
+    stdin: bytes | str = b"",
+    files: Mapping[str, bytes | str] | None = None,
+    contains: str | None = None,
+    memory: int | None = None,
+    build: Callable[[], Bash] | None = None,
+    exec_kw: Mapping[str, Any] | None = None,
+    **extra: Any,
+) -> Any:
+    """One table row. `expect` lists acceptable endings: limit names and/or
+    "result" (empty: any result or limit). `contains`: text the output must
+    hold (the partial result kept on a limit, an error message). `build`
+    makes the Bash (in the child; default: a memory filesystem with the
+    run's limits); `extra` keys are kept in the row for the test's own use."""
+    case = {"id": case_id, "script": script, "timeout": timeout, "expect": expect, "overrides": dict(overrides or {}),
+            "stdin": stdin, "files": files, "contains": contains, "memory": memory, "build": build,
+            "exec_kw": dict(exec_kw or {}), **extra}
+    marks = [pytest.mark.xfail(strict=True, reason=xfail)] if xfail else []
+    return pytest.param(case, id=case_id, marks=marks)
+
+
+def _spec(case: Mapping[str, Any]) -> dict[str, Any]:
+    return {"script": case["script"], "overrides": {"timeout": case["timeout"], **case["overrides"]},
+            "stdin": case["stdin"], "files": case["files"], "memory": case["memory"], "build": case["build"],
+            "exec_kw": case["exec_kw"]}
+
+
+_SESSION: dict[tuple[str, str], Outcome] = {}
+
+
+def batch(request: pytest.FixtureRequest, test_name: str, argname: str = "case") -> dict[str, Outcome]:
+    """Outcomes (by row id) of the table rows of `test_name` in the requesting
+    module. On first use, every table row this session selected, in every
+    module, runs at once in one pool (`jobs()` children at a time)."""
+    if not _SESSION:
+        specs: dict[str, dict[str, Any]] = {}
+        keys: dict[str, tuple[str, str]] = {}
+        for item in request.session.items:
+            callspec = getattr(item, "callspec", None)
+            case = callspec.params.get(argname) if callspec is not None else None
+            mod = getattr(item, "module", None)
+            if not isinstance(case, dict) or "id" not in case or mod is None:
+                continue
+            key = (mod.__name__, case["id"])
+            specs[f"{key[0]}::{key[1]}"] = _spec(case)
+            keys[f"{key[0]}::{key[1]}"] = key
+        for flat, out in run_many(specs).items():
+            _SESSION[keys[flat]] = out
+    module = request.module.__name__
+    return {rid: out for (mod, rid), out in _SESSION.items() if mod == module}
+
+
+def verify(case: Mapping[str, Any], out: Outcome) -> None:
+    """Assert a table row ended as it must."""
+    assert_ends(out)
+    assert_no_secrets(out)
+    expect = case["expect"]
+    if expect:
+        got = "result" if out.kind == "result" else out.limit
+        assert got in expect, f"expected one of {expect}: " + out.describe()
+    if case["contains"] is not None:
+        assert case["contains"] in out.text, out.describe()
+
+
+def check(case: Mapping[str, Any], **kw: Any) -> Outcome:
+    """Run one table row on its own and assert it ended as it must."""
+    out = run_isolated(**_spec(case), **kw)
+    verify(case, out)
+    return out
