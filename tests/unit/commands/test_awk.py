@@ -109,6 +109,11 @@ EXPRESSIONS = [
          "b[i++] += i; print b[1], b[2], i; y = 5; z = y + (y = 2); print z }"),
     case("BEGIN { print (s ~ (s = \"a\")), s }"),
     case("BEGIN { print 2^0.5, (-8)^(1/3), 2^-2, 0^0, 0^-1, log(-1), -log(0), sin(-log(0)) }"),
+    # NaN is unequal to everything; inf and nan compare with strings as ""
+    case("BEGIN { n = log(-1); print (n == n), (n < 1), (n > 1), (n != n), (n != 1); y = -log(0); "
+         "print (\"a\" > y), (\"\" < y), (\"+inf\" == y), (y == y) }"),
+    case("{ print ($1 < 1), ($1 > 1), ($1 == $1), ($3 == $3 + 0) }", stdin="-nan +nan +inf\n"),
+    case("{ print toupper($0), tolower($0), length($0) }", stdin="a\udcffb\n"),
     case("BEGIN { print \"+inf\" + 0, \" +inf \" + 0, \"+inf1\" + 0, \"inf\" + 0, \"-nan\" + 0, \"+INF\" + 0 }"),
     case("BEGIN { print (\"a\" \"b\") == \"ab\", \"a\" \"b\" == \"ab\" }"),
     case("BEGIN { n = split(\"3 1 2\", a); print a[1] < a[2], a[2] < a[3] }"),
@@ -408,6 +413,9 @@ ERRORS = [
     case("{x = 0; print 1 % x}", "f1", files={"f1": "a\n"}),
     case("BEGIN { printf \"%d\" }"),
     case("BEGIN { printf \"%s %s\\n\", \"a\" }"),
+    case("BEGIN { x = 1; x /= 0 }"),
+    case("BEGIN { x = 1; y = 0; x %= y }"),
+    case("BEGIN { printf \"%$1\", 5 }"),
     case("BEGIN {\n  x = 1 +\n}"),
     case("BEGIN { x = 1 }\n{ print $1 ) }"),
     case("BEGIN { x = 1; x[1] = 2 }"),
@@ -432,8 +440,8 @@ ERRORS = [
 
 
 def _compare(args: list[str], stdin: str, files: dict[str, str], stderr: bool) -> None:
-    exp_out, exp_err, exp_status = real_command(["gawk", *args], stdin.encode(), files)
-    got = run_command(["gawk", *args], stdin=stdin.encode(), files=files)
+    exp_out, exp_err, exp_status = real_command(["gawk", *args], stdin.encode("utf-8", "surrogateescape"), files)
+    got = run_command(["gawk", *args], stdin=stdin.encode("utf-8", "surrogateescape"), files=files)
     assert (got.stdout, got.status) == (exp_out, exp_status), got.stderr.decode(errors="replace")
     if stderr:
         assert got.stderr == exp_err
@@ -454,8 +462,8 @@ def test_io_and_formatting_match_gawk(args: list[str], stdin: str, files: dict[s
 @needs_gawk
 @pytest.mark.parametrize("args,stdin,files", ERRORS)
 def test_errors_match_gawk(args: list[str], stdin: str, files: dict[str, str]) -> None:
-    exp_out, exp_err, exp_status = real_command(["gawk", *args], stdin.encode(), files)
-    got = run_command(["gawk", *args], stdin=stdin.encode(), files=files)
+    exp_out, exp_err, exp_status = real_command(["gawk", *args], stdin.encode("utf-8", "surrogateescape"), files)
+    got = run_command(["gawk", *args], stdin=stdin.encode("utf-8", "surrogateescape"), files=files)
     assert (got.stdout, got.status) == (exp_out, exp_status), got.stderr.decode(errors="replace")
     # the first line of the diagnostic is gawk's (usage texts differ after it)
     assert got.stderr.split(b"\n")[0] == exp_err.split(b"\n")[0]

@@ -37,12 +37,25 @@ def index(s: str, t: str, icase: bool = False) -> float:
     return float(s.find(t) + 1)
 
 
+def _case(s: str, fold: str) -> str:
+    """Per character, as towlower/towupper do (no length changes); invalid
+    bytes come out as U+FFFD, as gawk's wide-character round trip makes them."""
+    out = []
+    for c in s:
+        if "\udc80" <= c <= "\udcff":
+            out.append("\ufffd")
+            continue
+        d = c.lower() if fold == "l" else c.upper()
+        out.append(d if len(d) == 1 else c)
+    return "".join(out)
+
+
 def lower(s: str) -> str:
-    return s.lower() if s.isascii() else "".join(c.lower() if len(c.lower()) == 1 else c for c in s)
+    return s.lower() if s.isascii() else _case(s, "l")
 
 
 def upper(s: str) -> str:
-    return s.upper() if s.isascii() else "".join(c.upper() if len(c.upper()) == 1 else c for c in s)
+    return s.upper() if s.isascii() else _case(s, "u")
 
 
 # A replacement compiled into pieces: str literals, or an int group number
@@ -202,6 +215,18 @@ def awk_mod(a: float, b: float) -> float:
         return math.fmod(a, b)
     except ValueError:
         return -math.nan  # the x86 default NaN has its sign bit set: gawk prints -nan
+
+
+def div_assign(a: float, b: float) -> float:
+    if b == 0:
+        raise AwkFatal("division by zero attempted in `/='")
+    return a / b
+
+
+def mod_assign(a: float, b: float) -> float:
+    if b == 0:
+        raise AwkFatal("division by zero attempted in `%='")
+    return awk_mod(a, b)
 
 
 def awk_pow(a: float, b: float) -> float:

@@ -172,6 +172,13 @@ class ExprGen:
         return f"_str({code})"
 
     @staticmethod
+    def cmp_str(code: str, kind: str) -> str:
+        """A value as a string comparison sees it (gawk compares inf and nan as "")."""
+        if kind == STR:
+            return code
+        return f"_cstr({code})"
+
+    @staticmethod
     def as_out(code: str, kind: str) -> str:
         if kind == STR:
             return code
@@ -349,8 +356,11 @@ class ExprGen:
         if isinstance(r, A.Num) and r.value == 0 and op in ("/", "%"):
             raise self.error("division by zero attempted" + (" in `%'" if op == "%" else ""))
 
-    def arith(self, op: str, left: str, right_e: A.Expr | str) -> str:
+    def arith(self, op: str, left: str, right_e: A.Expr | str, assign: bool = False) -> str:
         right = right_e if isinstance(right_e, str) else self.num(right_e)
+        if assign and op in "/%":
+            # `x /= 0` is a run-time error with its own wording
+            return f"_{'div' if op == '/' else 'mod'}_assign({left}, {right})"
         if isinstance(right_e, A.Expr):
             self.check_divisor(op, right_e)
         if op in _ARITH:
@@ -368,9 +378,9 @@ class ExprGen:
         if lk == NUM and rk == NUM:
             return f"({lc} {op} {rc})"
         if (lk == STR or rk == STR) and not self.icase:
-            return f"({self.as_str(lc, lk)} {op} {self.as_str(rc, rk)})"
+            return f"({self.cmp_str(lc, lk)} {op} {self.cmp_str(rc, rk)})"
         if lk == STR or rk == STR:
-            return f"(_scmp({self.as_str(lc, lk)}, {self.as_str(rc, rk)}) {op} 0)"
+            return f"(_scmp({self.cmp_str(lc, lk)}, {self.cmp_str(rc, rk)}) {op} 0)"
         if rk == NUM or lk == NUM:
             # one side is a number: no string conversion unless the other is a non-numeric string
             if rk != NUM:
@@ -449,14 +459,13 @@ class ExprGen:
         parts = []
         rhs: A.Expr | str = e.value
         if not (pure(e.value) and _pure_target(e.target)):
-            self.check_divisor(e.op[0], e.value)
             t = self.temp()
             parts.append(f"({t} := {self.num(e.value)})")
             rhs = t
         setup, load, store = self.load_num(e.target)
         if setup:
             parts.append(setup)
-        parts.append(store(self.arith(e.op[0], load, rhs)))
+        parts.append(store(self.arith(e.op[0], load, rhs, assign=True)))
         return (f"({', '.join(parts)})[-1]" if len(parts) > 1 else parts[0]), NUM
 
     def e_IncDec(self, e: A.IncDec) -> tuple[str, str]:

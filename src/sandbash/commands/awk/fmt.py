@@ -69,7 +69,9 @@ def parse_format(fmt: str) -> list[Item]:
         while j < n and fmt[j].isdigit():
             j += 1
         if j < n and fmt[j] == "$":
-            argnum = int(fmt[i:j] or "0")  # 0 is reported when formatting
+            argnum = int(fmt[i:j] or "0")
+            if argnum == 0:
+                raise FormatFatal("argument index with `$' must be > 0")
             i = j + 1
         flags = ""
         while i < n and fmt[i] in "-+ #0'":
@@ -339,7 +341,10 @@ def static_plan(fmt: str) -> FastPlan | None:
     (Python format, awk format, indexes of floating args, spec letters).
     Compiled code converts each argument to str or float itself and applies
     the Python format directly; odd values fall back to format_values."""
-    items = compiled(fmt)
+    try:
+        items = compiled(fmt)
+    except FormatFatal:
+        return None  # reported when the program formats with it
     parts: list[str] = []
     floats: list[int] = []
     letters: list[str] = []
@@ -408,8 +413,6 @@ def _format_slow(fmt: str, args: list[Value] | tuple[Value, ...], convfmt: str) 
         if width is not None and width > _MAX_WIDTH:
             width = _MAX_WIDTH
         if spec.argnum is not None:
-            if spec.argnum == 0:
-                raise FormatFatal("argument index with `$' must be > 0")
             idx = spec.argnum - 1
             if idx >= nargs or idx < 0:
                 raise FormatError(fmt, spec.pos)
@@ -454,13 +457,15 @@ def num2str(x: float, fmt: str) -> str:
             return str(i)
         if fmt == "%.6g":
             return f"{x:.6g}"
-        items = compiled(fmt)
-        if any(isinstance(it, Spec) and it.conv in "sc" for it in items):
-            return f"{x:.6g}"  # a format that would convert back to a string
         try:
+            items = compiled(fmt)
+            if any(isinstance(it, Spec) and it.conv in "sc" for it in items):
+                return f"{x:.6g}"  # a format that would convert back to a string
             return format_values(fmt, (x,))
         except FormatError:
             return fmt
+        except FormatFatal:
+            return f"{x:.6g}"
     return special_str(x)
 
 

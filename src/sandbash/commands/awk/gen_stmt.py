@@ -186,7 +186,6 @@ class StmtGen(BuiltinGen):
                 rhs = e.value
                 if not (pure(e.value) and all(pure(x) for x in target.subs)):
                     # the right side first, then the subscript, as gawk does
-                    self.check_divisor(e.op[0], e.value)
                     r = self.temp()
                     self.emit(f"{r} = {self.num(e.value)}")
                     rhs = r
@@ -197,7 +196,7 @@ class StmtGen(BuiltinGen):
             if isinstance(e, A.IncDec):
                 value = f"({load} {'+' if e.op == '++' else '-'} 1.0)"
             else:
-                value = self.arith(e.op[0], load, rhs)
+                value = self.arith(e.op[0], load, rhs, assign=True)
             self.emit(f"{arr}[{t}] = {value}")
             return
         if isinstance(e, A.IncDec) and isinstance(_unwrap(e.target), A.Var):

@@ -27,6 +27,7 @@ from .sorting import gawk_order, sorted_keys
 from .values import NULL_FIELD, UNINIT, Input, Plain, Uninit, Value, num_value, str2num, strnum_value, truth
 
 _MAX_FIELD = 1 << 20
+_NAN = math.nan
 _EMPTY_INPUT = NULL_FIELD
 
 
@@ -96,19 +97,29 @@ class Runtime:
     def to_key(self, v: Value) -> str:
         return v if v.__class__ is not float else self.n2s(v)  # type: ignore[return-value,arg-type]
 
-    def cmp(self, a: Value, b: Value) -> int:
+    def cmp(self, a: Value, b: Value) -> int | float:
+        """-1, 0 or 1; NaN when a number is NaN, so that every comparison
+        with it but != is false, as in gawk."""
         x = num_value(a)
         if x is not None:
             y = num_value(b)
             if y is not None:
+                if x != x or y != y:
+                    return _NAN
                 return (x > y) - (x < y)
-        sa = self.to_str(a)
-        sb = self.to_str(b)
+        sa = self.cmp_str(a)
+        sb = self.cmp_str(b)
         if self.icase and self.ns["V_IGNORECASE"] and truth(self.ns["V_IGNORECASE"]):
             sa, sb = sa.lower(), sb.lower()
         return (sa > sb) - (sa < sb)
 
-    def cmpn(self, a: Value, y: float) -> int:
+    def cmp_str(self, v: Value) -> str:
+        """The string a comparison uses: gawk gives inf and nan none (they compare as "")."""
+        if v.__class__ is float and v - v != 0.0:  # type: ignore[operator]
+            return ""
+        return self.to_str(v)
+
+    def cmpn(self, a: Value, y: float) -> int | float:
         """Compare a value with a number."""
         c = a.__class__
         if c is float:
@@ -120,6 +131,8 @@ class Runtime:
         else:
             x = None
         if x is not None:
+            if x != x or y != y:
+                return _NAN
             return (x > y) - (x < y)  # type: ignore[operator]
         return self.cmp(a, y)
 
@@ -343,7 +356,7 @@ class Runtime:
             r = rec()
             return Input(r) if rt.rec_input else r
 
-        def fcmpn(i: int, y: float) -> int:
+        def fcmpn(i: int, y: float) -> int | float:
             f = rt.flds
             if f is None:
                 f = rt.flds = rt.cur_split(rt.rec)  # type: ignore[arg-type]
@@ -351,6 +364,8 @@ class Runtime:
             if v.__class__ is str:
                 x = strnum_value(v)
                 if x is not None:
+                    if x != x or y != y:
+                        return _NAN
                     return (x > y) - (x < y)
                 return cmpn(Input(v), y)
             return cmpn(v if v.__class__ is not Plain else str(v), y)
@@ -402,9 +417,9 @@ class Runtime:
             "U": UNINIT, "float": float, "len": len, "_ONCE": (None,),
             "_num": num, "_s2n": str2num, "_str": to_str, "_n2s": self.n2s, "_ostr": to_out, "_n2o": self.n2o,
             "_bool": truth, "_n2k": self.n2s, "_key": self.to_key, "_aset": aset,
-            "_subsep": subsep, "_cmp": self.cmp, "_scmp": self.scmp, "_cmpn": cmpn, "_fcmpn": fcmpn, "_fmod": math.fmod, "_dre": self.dynamic_regex,
+            "_subsep": subsep, "_cmp": self.cmp, "_cstr": self.cmp_str, "_scmp": self.scmp, "_cmpn": cmpn, "_fcmpn": fcmpn, "_fmod": math.fmod, "_dre": self.dynamic_regex,
             "_dmatch": lambda subject, source: self.dynamic_regex(source).test(subject),
-            "_icre": self.icase_regex, "_mod": B.awk_mod, "_pow": B.awk_pow, "_chk": self.check_len,
+            "_icre": self.icase_regex, "_mod": B.awk_mod, "_div_assign": B.div_assign, "_mod_assign": B.mod_assign, "_pow": B.awk_pow, "_chk": self.check_len,
             "_fn": fn, "_fs": fs, "_fo": fo, "_fv": fv, "_fb": lambda i: truth(fv(i)), "_fnd": fnd, "_fsd": fsd,
             "_fod": fod, "_fvd": fvd, "_fidx": fidx, "_rec": rec, "_r0": r0,
             "_nf": self.get_nf, "_setnf": self.set_nf, "_setf": self.set_field, "_cp": cp,
