@@ -222,6 +222,10 @@ ARRAYS = [
     case("BEGIN { x[1]; print isarray(x), typeof(x), typeof(x[1]), typeof(y), typeof(1), "
          "typeof(\"s\") }"),
     case("{ print typeof($1), typeof($2), typeof($3) }", stdin="12 ab\n"),
+    case("BEGIN { print strftime(\"%Y-%m-%d %H:%M:%S %a %b %e %j %Z\", 0, 1), strftime(\"%H:%M\", 3600, 1) }"),
+    case("BEGIN { print strftime(\"%Y-%m-%d %H:%M:%S\", 1700000000), strftime(\"%-d/%-m %_H|%^a|%%|%q\", 3888000) }"),
+    case("BEGIN { print mktime(\"2020 01 01 00 00 00\"), mktime(\"2020 13 01 00 00 00\"), "
+         "mktime(\"2020 01 32 25 61 61\"), mktime(\"garbage\") }"),
     case("BEGIN { print length(ARGV), ARGV[0] }", "x"),
     # gawk lists by storage: the first index picks integer, cint or string storage
     case("BEGIN { a[-275]; a[-20]; a[-158]; a[-73]; a[1]; for (k in a) print k }"),

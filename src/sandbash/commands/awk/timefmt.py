@@ -1,81 +1,71 @@
 """strftime() and mktime() in the sandbox's time zone (TZ from the
-environment; UTC when unset or unknown)."""
+environment, UTC when unset), through the date command's zone and format
+code so both tools agree."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
 
+from ..date.fmt import Moment, format_moment
+from ..date.zones import zone_from_spec
+
 DEFAULT_FORMAT = "%a %b %e %H:%M:%S %Z %Y"
 
 
+_GMT = dt.timezone(dt.timedelta(0), "GMT")  # gmtime()'s zone name
+
+
 def zone(env: Mapping[str, str], utc: bool = False) -> dt.tzinfo:
-    if utc:
-        return dt.UTC
-    name = env.get("TZ", "")
-    if name.startswith(":"):
-        name = name[1:]
-    if not name or name in ("UTC", "UTC0", "GMT", "GMT0", "Etc/UTC"):
-        return dt.UTC
-    try:
-        from zoneinfo import ZoneInfo
-
-        return ZoneInfo(name)
-    except (ValueError, OSError, ImportError):
-        return dt.UTC
-    except Exception:  # zoneinfo raises its own error types for unknown keys
-        return dt.UTC
+    return _GMT if utc else zone_from_spec(env.get("TZ", ""))
 
 
-def strftime(fmt: str, ts: float, env: Mapping[str, str], utc: bool = False) -> str:
-    tz = zone(env, utc)
-    try:
-        when = dt.datetime.fromtimestamp(int(ts), tz)
-    except (OverflowError, OSError, ValueError):
-        return ""
-    if not fmt:
-        return ""
-    # Python's strftime cannot encode lone surrogates; such bytes pass through as they are
+def _glibc_only(fmt: str) -> str:
+    """Escape what GNU date adds to strftime (%q, %N, %:z): glibc prints those as written."""
     out: list[str] = []
     i = 0
     n = len(fmt)
     while i < n:
-        j = fmt.find("%", i)
-        if j < 0:
-            out.append(fmt[i:])
-            break
-        out.append(fmt[i:j])
-        if j + 1 >= n:
-            out.append("%")
-            break
-        spec = fmt[j : j + 2]
-        if spec[1] in "EO" and j + 2 < n:
-            spec = "%" + fmt[j + 2]
+        if fmt[i] != "%":
+            out.append(fmt[i])
+            i += 1
+            continue
+        j = i + 1
+        while j < n and fmt[j] in "-_0^#:" or (j < n and fmt[j].isdigit()):
             j += 1
-        try:
-            out.append(when.strftime(spec) if spec != "%%" else "%")
-        except (ValueError, UnicodeError):
+        spec = fmt[i : j + 1]
+        if j < n and (fmt[j] in "qN" or ":" in spec):
+            out.append("%" + spec)  # "%%..." prints the spec itself
+        else:
             out.append(spec)
-        i = j + 2
+        i = j + 1
     return "".join(out)
 
 
+def strftime(fmt: str, ts: float, env: Mapping[str, str], utc: bool = False) -> str:
+    if not fmt:
+        return ""
+    try:
+        moment = Moment(int(ts), 0, zone(env, utc))
+    except (OverflowError, OSError, ValueError):
+        return ""
+    return format_moment(_glibc_only(fmt), moment)
+
+
 def mktime(spec: str, env: Mapping[str, str], utc: bool = False) -> float:
+    """"YYYY MM DD HH MM SS [DST]" in local time; out-of-range fields carry
+    over as C's mktime does; -1 when the text is not such a date."""
     parts = spec.split()
     if len(parts) < 6:
         return -1.0
     try:
-        nums = [int(p) for p in parts[:7]]
+        year, month, day, hour, minute, second = (int(p) for p in parts[:6])
     except ValueError:
         return -1.0
-    year, month, day, hour, minute, second = nums[:6]
     tz = zone(env, utc)
     try:
         y, m = divmod(year * 12 + (month - 1), 12)
-        base = dt.datetime(y, m + 1, 1, tzinfo=tz if isinstance(tz, dt.timezone) else None)
-        moment = base + dt.timedelta(days=day - 1, hours=hour, minutes=minute, seconds=second)
-        if not isinstance(tz, dt.timezone):
-            moment = moment.replace(tzinfo=tz)
-        return float(int(moment.timestamp()))
+        moment = dt.datetime(y, m + 1, 1) + dt.timedelta(days=day - 1, hours=hour, minutes=minute, seconds=second)
+        return float(int(moment.replace(tzinfo=tz).timestamp()))
     except (ValueError, OverflowError):
         return -1.0
