@@ -31,7 +31,7 @@ def _glibc_only(fmt: str) -> str:
             i += 1
             continue
         j = i + 1
-        while j < n and fmt[j] in "-_0^#:" or (j < n and fmt[j].isdigit()):
+        while (j < n and fmt[j] in "-_0^#:") or (j < n and fmt[j].isdigit()):
             j += 1
         spec = fmt[i : j + 1]
         if j < n and (fmt[j] in "qN" or ":" in spec):
