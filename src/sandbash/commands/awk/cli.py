@@ -8,6 +8,7 @@ when the main input reaches them.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from types import CodeType
@@ -178,6 +179,7 @@ class Compiled:
 
 
 _CACHE: OrderedDict[tuple[object, ...], Compiled] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
 
 
 def find_includes(sources: list[Source]) -> list[tuple[str, int]]:
@@ -191,10 +193,11 @@ def find_includes(sources: list[Source]) -> list[tuple[str, int]]:
 
 def compile_program(sources: list[Source], icase_assigned: bool, sandbox: bool = False) -> Compiled:
     key = (tuple((s.name, s.text) for s in sources), icase_assigned, sandbox)
-    hit = _CACHE.get(key)
-    if hit is not None:
-        _CACHE.move_to_end(key)
-        return hit
+    with _CACHE_LOCK:  # pipeline stages compile in threads
+        hit = _CACHE.get(key)
+        if hit is not None:
+            _CACHE.move_to_end(key)
+            return hit
     lexer = Lexer(sources)
     toks = lexer.tokenize()
     try:
@@ -219,9 +222,10 @@ def compile_program(sources: list[Source], icase_assigned: bool, sandbox: bool =
         raise AwkSyntaxError("program too deeply nested to compile", show=False, fatal=True) from None
     arrays = {name for (fn, name), kind in symbols.kinds.items() if fn is None and kind == "array"}
     result = Compiled(gen, code, symbols, uses, arrays, warnings)
-    _CACHE[key] = result
-    if len(_CACHE) > 64:
-        _CACHE.popitem(last=False)
+    with _CACHE_LOCK:
+        _CACHE[key] = result
+        if len(_CACHE) > 64:
+            _CACHE.popitem(last=False)
     return result
 
 
