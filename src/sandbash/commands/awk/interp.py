@@ -97,7 +97,8 @@ class Interp(Runtime):
             self.assign(a)
         self.install()
         self._install_builtins()
-        ns.update(self.gen.values)
+        budget = self.ctx.budget
+        ns.update({k: v.bound(budget) if isinstance(v, Regex) else v for k, v in self.gen.values.items()})
         ns["_RNG"] = [False] * int(self.gen.values.get("_NRANGES", 0) or 0)  # type: ignore[call-overload]
 
     def assign(self, text: str) -> None:
@@ -434,7 +435,7 @@ class Interp(Runtime):
                 stream = ctx.open_in(name)
             except FsError as e:
                 raise FatalNoLoc(f"cannot open file `{name}' for reading: {strerror(e.errno or 0)}") from None
-        self.reader = Reader(stream, self.ns, self.csv, ctx.checkpoint)
+        self.reader = Reader(stream, self.ns, self.csv, ctx.checkpoint, ctx.budget)
         self.paragraph = self.ns["V_RS"] == ""
         self.ns["V_FILENAME"] = name
         self.ns["V_FNR"] = 0.0

@@ -194,7 +194,7 @@ class IOManager:
         except FsError as e:
             self.set_errno(strerror(e.errno or 0))
             return None
-        rd = Reader(stream, self.ns, self.csv, self.charge)
+        rd = Reader(stream, self.ns, self.csv, self.charge, self.ctx.budget)
         self.inputs[name] = rd
         return rd
 
@@ -211,7 +211,7 @@ class IOManager:
             if pipe is not None:
                 pipe.closed = True
         self.statuses[cmd] = self.run(cmd, stdin, captured)
-        rd = Reader(BytesReader(captured.getvalue()), self.ns, self.csv, self.charge)
+        rd = Reader(BytesReader(captured.getvalue()), self.ns, self.csv, self.charge, self.ctx.budget)
         self.inputs[cmd] = rd
         return rd
 

@@ -12,6 +12,7 @@ import codecs
 import re
 from collections.abc import Callable, Mapping
 
+from ...limits import Budget
 from ...stdio.streams import Stream
 from .regex import Regex, RegexError, compile_regex
 
@@ -29,10 +30,10 @@ class Reader:
     """Records from one input; `rt` is the terminator of the last record."""
 
     __slots__ = ("stream", "ns", "dec", "buf", "pos", "lines", "idx", "eof", "rs_obj", "mode", "sep", "rx", "rt", "csv",
-                 "icase_obj", "charge", "odd")
+                 "icase_obj", "charge", "odd", "budget")
 
     def __init__(self, stream: Stream, ns: Mapping[str, object], csv: bool = False,
-                 charge: Callable[[int], None] | None = None) -> None:
+                 charge: Callable[[int], None] | None = None, budget: Budget | None = None) -> None:
         self.stream = stream
         self.ns = ns
         self.dec = codecs.getincrementaldecoder("utf-8")("surrogateescape")
@@ -49,6 +50,7 @@ class Reader:
         self.csv = csv
         self.icase_obj: object = None
         self.charge = charge
+        self.budget = budget
         # set once any decoded text holds a character str.split() would take
         # for whitespace but awk does not; until then fields split with str.split()
         self.odd = False
@@ -75,7 +77,7 @@ class Reader:
             self.mode = REGEX
             icase = bool(self.ns.get("V_IGNORECASE"))
             try:
-                self.rx = compile_regex(text, icase)
+                self.rx = compile_regex(text, icase, self.budget)
             except RegexError:
                 self.mode = SINGLE
                 self.sep = text[0]
@@ -292,7 +294,7 @@ def _regex_splitter(rx: Regex) -> Splitter:
     return split
 
 
-def fs_splitter(fs: str, icase: bool = False, paragraph: bool = False) -> Splitter:
+def fs_splitter(fs: str, icase: bool = False, paragraph: bool = False, budget: Budget | None = None) -> Splitter:
     """The splitter for a value of FS (raises RegexError for a bad regex)."""
     if fs == " ":
         return split_default
@@ -307,18 +309,18 @@ def fs_splitter(fs: str, icase: bool = False, paragraph: bool = False) -> Splitt
             return split_para
         if fs == "":
             return split_chars
-        return _regex_splitter(compile_regex("(" + fs + ")|\n", icase))
+        return _regex_splitter(compile_regex("(" + fs + ")|\n", icase, budget))
     if fs == "":
         return split_chars
     if len(fs) == 1 and fs != "\\" and not (icase and fs.isalpha()):
         return _literal_splitter(fs)
     if fs == "\\":
         return _literal_splitter("\\")
-    return _regex_splitter(compile_regex(fs, icase))
+    return _regex_splitter(compile_regex(fs, icase, budget))
 
 
-def fpat_splitter(fpat: str, icase: bool = False) -> Splitter:
-    rx = compile_regex(fpat, icase)
+def fpat_splitter(fpat: str, icase: bool = False, budget: Budget | None = None) -> Splitter:
+    rx = compile_regex(fpat, icase, budget)
 
     def split(rec: str) -> list[str]:
         if not rec:

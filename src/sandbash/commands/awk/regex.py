@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ...limits import Budget
 from ...regex import RegexError as _SharedError
 from ...regex import compile_regex as _shared_compile
 
@@ -164,10 +165,22 @@ class Regex:
             yield m.spans()
 
 
+    def bound(self, budget: Budget | None) -> Regex:
+        """This pattern limited by a run's budget. Only the backtracking
+        fallback engine needs it (RE2 runs in linear time); a copy then."""
+        if budget is None or self._rx.engine == "re2":
+            return self
+        copy = Regex.__new__(Regex)
+        copy.source, copy.literal, copy.needle, copy.icase, copy.groups = (
+            self.source, self.literal, self.needle, self.icase, self.groups)
+        copy._rx = self._rx.with_budget(budget)
+        return copy
+
+
 _CACHE: dict[tuple[str, bool], Regex] = {}
 
 
-def compile_regex(source: str, icase: bool = False) -> Regex:
+def compile_regex(source: str, icase: bool = False, budget: Budget | None = None) -> Regex:
     """Compile (cached): dynamic regexes recompile from the same few strings."""
     key = (source, icase)
     rx = _CACHE.get(key)
@@ -176,4 +189,4 @@ def compile_regex(source: str, icase: bool = False) -> Regex:
         if len(_CACHE) > 512:
             _CACHE.clear()
         _CACHE[key] = rx
-    return rx
+    return rx.bound(budget)

@@ -163,13 +163,13 @@ class Runtime:
 
     def dynamic_regex(self, source: str) -> Regex:
         try:
-            return compile_regex(source, self.icase_on())
+            return compile_regex(source, self.icase_on(), self.ctx.budget)
         except RegexError as e:
             raise AwkFatal(f"invalid regexp: {e}: /{source}/") from None
 
     def icase_regex(self, rx: Regex) -> Regex:
         if self.icase_on():
-            return compile_regex(rx.source, True)
+            return compile_regex(rx.source, True, self.ctx.budget)
         return rx
 
     # ------------------------------------------------------------ record and fields
@@ -193,7 +193,7 @@ class Runtime:
             if fp is not self.fpat_obj:
                 self.fpat_obj = fp
                 try:
-                    self.splitter = fpat_splitter(self.to_str(fp), self.icase_on())
+                    self.splitter = fpat_splitter(self.to_str(fp), self.icase_on(), self.ctx.budget)
                 except RegexError as e:
                     raise AwkFatal(f"invalid regexp: {e}: /{self.to_str(fp)}/") from None
                 self.field_mode = "FPAT"
@@ -211,7 +211,7 @@ class Runtime:
             self.splitter = split_csv
             return
         try:
-            self.splitter = fs_splitter(text, self.icase_on(), self.paragraph)
+            self.splitter = fs_splitter(text, self.icase_on(), self.paragraph, self.ctx.budget)
         except RegexError as e:
             raise AwkFatal(f"invalid regexp: {e}: /{text}/") from None
 
