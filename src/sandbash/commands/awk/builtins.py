@@ -139,11 +139,25 @@ def subst(rx: Regex, repl: str, s: str, is_global: bool, nth: int = 0, gensub: b
         if not count:
             return 0, s
         return count, s.replace(lit, pieces[0] if pieces else "", -1 if is_global else 1)  # type: ignore[arg-type]
-    simple = all(p.__class__ is str or p == 0 for p in pieces)
     out: list[str] = []
     pos = 0
     count = 0
     seen = 0
+    if not nth and all(p.__class__ is str for p in pieces):
+        # constant replacement text: no groups to fetch, nothing to expand per match
+        text = "".join(pieces)  # type: ignore[arg-type]
+        for st, en in rx.finditer(s):
+            out.append(s[pos:st])
+            out.append(text)
+            pos = en
+            count += 1
+            if not is_global:
+                break
+        if not count:
+            return 0, s
+        out.append(s[pos:])
+        return count, "".join(out)
+    simple = all(p.__class__ is str or p == 0 for p in pieces)
     matches = ([m] for m in rx.finditer(s)) if simple else rx.finditer_groups(s)
     for spans in matches:
         seen += 1
