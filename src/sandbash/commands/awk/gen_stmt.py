@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from . import ast as A
 from .analyze import Symbols
-from .codegen import _unwrap, pure
+from .codegen import _const_field, _unwrap, pure
 from .gen_builtins import BuiltinGen
 
 
@@ -230,6 +230,13 @@ class StmtGen(BuiltinGen):
             texts = ["_rec()"]
         else:
             texts = [self.out(a) for a in s.args]
+        if s.redirect is None and s.args:
+            fields = [_const_field(a.index) if isinstance(_unwrap(a), A.Field) else None
+                      for a in (_unwrap(x) for x in s.args)]
+            if all(fields):
+                # `print $3`, `print $1, $2`: the commonest awk programs, one call each
+                self.emit(f"_pfields({tuple(fields)!r})")
+                return
         if s.redirect is None:
             if len(texts) == 1:
                 self.emit(f"_print1({texts[0]})")

@@ -451,6 +451,31 @@ class Runtime:
             if len(parts) >= 512 or len(s) > 4096:
                 flush()
 
+        rt = self
+        to_out = self.to_out
+
+        def pfields(idx: tuple[int, ...]) -> None:
+            f = rt.flds
+            if f is None:
+                f = rt.flds = rt.cur_split(rt.rec)  # type: ignore[arg-type]
+            n = len(f)
+            out = []
+            for i in idx:
+                if i <= n:
+                    v = f[i - 1]
+                    out.append(v if v.__class__ is str else to_out(v))
+                else:
+                    out.append("")
+            r = ns["V_ORS"]
+            if len(out) == 1:
+                text = out[0]
+            else:
+                o = ns["V_OFS"]
+                text = (o if o.__class__ is not float else to_str(o)).join(out)
+            append(text + (r if r.__class__ is not float else to_str(r)))
+            if len(parts) >= 512:
+                flush()
+
         def printn(items: tuple[str, ...]) -> None:
             o = ns["V_OFS"]
             r = ns["V_ORS"]
@@ -485,7 +510,7 @@ class Runtime:
             if len(parts) >= 512:
                 flush()
 
-        ns.update({"_print1": print1, "_printn": printn, "_print_to": print_to, "_printf": printf,
+        ns.update({"_pfields": pfields, "_print1": print1, "_printn": printn, "_print_to": print_to, "_printf": printf,
                    "_printf_to": printf_to, "_sprintf": self.sprintf, "_pfast": pfast, "_sfast": sfast})
 
     def sprintf(self, fmt: str, args: tuple[Value, ...]) -> str:
