@@ -231,7 +231,7 @@ class StmtGen(BuiltinGen):
         else:
             texts = [self.out(a) for a in s.args]
         if s.redirect is None and s.args:
-            fields = [_const_field(a.index) if isinstance(_unwrap(a), A.Field) else None
+            fields = [_const_field(a.index) if isinstance(a, A.Field) else None
                       for a in (_unwrap(x) for x in s.args)]
             if all(fields):
                 # `print $3`, `print $1, $2`: the commonest awk programs, one call each
