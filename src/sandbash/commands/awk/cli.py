@@ -85,7 +85,6 @@ class Options:
     sandbox: bool = False
     version: bool = False
     help: bool = False
-    progfiles: list[str] = field(default_factory=list)  # -f / -i, read later (in order)
     order: list[tuple[str, str]] = field(default_factory=list)  # ("f"|"e", value)
 
 
