@@ -278,6 +278,18 @@ def _exec_case(self: Shell, node: A.Case) -> int:
         if not matched:
             hit = False
             for pat in item.patterns:
+                parts = pat.parts
+                if len(parts) == 1 and type(parts[0]) is A.Lit:
+                    # a plain word: `*)` or text compared as it is, without a pattern
+                    text = parts[0].text
+                    if text == "*":
+                        hit = True
+                        break
+                    if not nocase and not any(c in text for c in "*?[\\(") :
+                        if subject == text:
+                            hit = True
+                            break
+                        continue
                 try:
                     ptext = self.expander.pattern(pat)
                 except ExpansionError as e:
