@@ -32,6 +32,7 @@ def awk(*args: str, stdin: str = "", files: dict[str, str] | None = None, limits
     ("BEGIN { while (1) a[i++] }", "max_array_elements"),
     ("BEGIN { NF = 1e9 }", "max_fields"),
     ("BEGIN { $(1e8) = 1 }", "max_fields"),
+    ("BEGIN { while (1) print \"some text\" | \"cat\" }", "max_output_size"),
 ])
 def test_runaway_programs_hit_a_limit(prog: str, limit: str) -> None:
     with pytest.raises(LimitExceeded) as info:

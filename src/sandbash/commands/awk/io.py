@@ -12,6 +12,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable, Mapping
 
+from ...limits import LimitExceeded
 from ...stdio.streams import BufferWriter, BytesReader, Stream
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
@@ -78,6 +79,9 @@ class PipeOut:
         self.parts.append(s)
         self.size += len(s)
         self.io.charge(len(s) >> 8)
+        if self.size > self.io.pipe_limit:
+            # the command runs at close(): what waits for it must stay bounded
+            raise LimitExceeded("max_output_size", self.io.pipe_limit)
 
     def flush(self) -> None:
         pass
@@ -111,7 +115,10 @@ class IOManager:
         self.inputs: dict[str, Reader] = {}
         self.statuses: dict[str, int] = {}  # exit status of `cmd | getline` commands
         self.coprocs: dict[str, PipeOut] = {}
+        self.captured = 0
         self.charge: Callable[[int], None] = ctx.checkpoint
+        # text held for a command (output pipes, `cmd | getline` output) is bounded
+        self.pipe_limit = max(ctx.limits.max_output_size, 16 << 20)
 
     # ------------------------------------------------------------ commands
 
@@ -203,7 +210,8 @@ class IOManager:
         if rd is not None:
             return rd
         self.flush_all()
-        captured = BufferWriter()
+        self.captured = 0
+        captured = BufferWriter(charge=self._charge_captured)
         stdin: bytes | None = None
         if coproc:
             pipe = self.coprocs.get(cmd)
@@ -214,6 +222,11 @@ class IOManager:
         rd = Reader(BytesReader(captured.getvalue()), self.ns, self.csv, self.charge, self.ctx.budget)
         self.inputs[cmd] = rd
         return rd
+
+    def _charge_captured(self, n: int) -> None:
+        self.captured += n
+        if self.captured > self.pipe_limit:
+            raise LimitExceeded("max_output_size", self.pipe_limit)
 
     def set_errno(self, text: str) -> None:
         if isinstance(self.ns, dict):
