@@ -336,6 +336,8 @@ class Session:
         out = BufferWriter()
         err = BufferWriter()
         self.shell, self.rt = bash._new_shell(bash.limits, None, environment, cwd or bash.cwd, b"", out, err, "c")
+        # the status of an `exit` the script ran (the session's shell is finished), else None
+        self.exited: int | None = None
 
     @property
     def cwd(self) -> str:
@@ -364,7 +366,7 @@ class Session:
         if args:
             sh.pending_args = list(args)
         return bash._audited(rt, script, run_limits, self.cwd,
-                             lambda: _run(sh, rt, script, out, err, keep_exit_trap=True))
+                             lambda: _run(sh, rt, script, out, err, keep_exit_trap=True, session=self))
 
     async def aexec(self, script: str, *, timeout: float | None = None, **kw: Any) -> ExecResult:
         """`exec` in a worker thread, cancellable like `Bash.aexec`."""
@@ -395,7 +397,7 @@ def _with_timeout(bash: Bash, kw: dict[str, Any], timeout: float | None) -> dict
 
 
 def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWriter,
-         keep_exit_trap: bool = False) -> ExecResult:
+         keep_exit_trap: bool = False, session: Session | None = None) -> ExecResult:
     started = time.monotonic()
     status = 0
     try:
@@ -407,6 +409,8 @@ def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWrit
                     status = sh.run_text(script, "-c", toplevel=True)
                 except ExitShell as e:
                     status = sh.run_exit_trap(e.status)
+                    if session is not None:
+                        session.exited = status
             else:
                 status = sh.run_toplevel(script, "-c")
             sh.wait_all_jobs()

@@ -40,17 +40,11 @@ class Repl:
         self.out = out
         self.err = err
         self.read_line = read_line
-        self.exited: int | None = None
-        # the interpreter runs an `exit` as the EXIT trap of a session; hooking
-        # it is how the prompt learns the user asked to leave
-        shell = self.session.shell
-        run_exit_trap = shell.run_exit_trap
 
-        def on_exit(status: int) -> int:
-            self.exited = run_exit_trap(status)
-            return self.exited
-
-        setattr(shell, "run_exit_trap", on_exit)  # noqa: B010  (mypy refuses assigning to a method)
+    @property
+    def exited(self) -> int | None:
+        """The status of an `exit` the user ran (the prompt then ends)."""
+        return self.session.exited
 
     def prompt(self, name: str, default: str) -> str:
         shell = self.session.shell

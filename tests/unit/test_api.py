@@ -108,3 +108,12 @@ def test_pipelines_end_early() -> None:
     assert Bash().exec("while :; do echo; done | head -3").stdout == "\n\n\n"
     r = Bash().exec("yes | head -1 >/dev/null; echo ${PIPESTATUS[@]}")
     assert r.stdout == "141 0\n"
+
+
+def test_session_records_an_exit() -> None:
+    from sandbash import Bash
+
+    s = Bash().session()
+    assert s.exited is None
+    r = s.exec("trap 'echo bye' EXIT; echo hi; exit 3; echo never")
+    assert (r.stdout, r.exit_code, s.exited) == ("hi\nbye\n", 3, 3)
