@@ -493,6 +493,14 @@ class Parser:
                     k += 1
                 self.i = k
                 return ("c", int(p[j:k], 8) & 0xFF)
+            if d == "x":
+                j = self.i
+                k = j
+                while k < n and k < j + 2 and p[k] in "0123456789abcdefABCDEF":
+                    k += 1
+                if k > j:
+                    self.i = k
+                    return ("c", int(p[j:k], 16))
             return ("c", ord(d))
         self.i += 1
         return ("c", ord(c))

@@ -216,3 +216,11 @@ def test_random_substitutions_against_gnu_sed() -> None:
             last = m.end()
         expected = proc.stdout.decode()
         assert ("".join(out) + s[last:] + "\n" if found else "") == expected, (p, s)
+
+
+def test_awk_hex_escapes_inside_brackets() -> None:
+    from sandbash.regex import compile_regex
+
+    rx = compile_regex("[\\x30-\\x32]", "awk")
+    assert [rx.search(c) is not None for c in "0125x"] == [True, True, True, False, False]
+    assert compile_regex("[\\x61]", "awk").search("a") is not None
