@@ -187,7 +187,12 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
     st = sh.state
     path = find_source(sh, args[0])
     if path is None:
-        sh.error(f"{args[0]}: No such file or directory")
+        reason = "No such file or directory"
+        try:
+            st.fs.stat(args[0])
+        except FsError as e:
+            reason = e.message  # e.g. Permission denied (a path the policy refuses)
+        sh.error(f"{args[0]}: {reason}")
         return 1
     try:
         s = st.fs.stat(path)
