@@ -160,6 +160,19 @@ class FieldTooWide(ValueError):
     """A width or precision larger than the caller's string limit."""
 
 
+def check_field(size: str | int, limit: int) -> None:
+    """Raise FieldTooWide when a printf-style width or precision (its digits
+    as written, or a number) is over `limit`, so that callers (printf, seq -f,
+    awk's printf) refuse it before building a string that wide. Too many
+    digits for int() to convert count as over."""
+    if isinstance(size, str):
+        digits = size.lstrip("0")
+        if len(digits) > len(str(limit)) or (digits and int(digits) > limit):
+            raise FieldTooWide(size)
+    elif size > limit:
+        raise FieldTooWide(size)
+
+
 def format_printf(
     fmt: str,
     args: list[str],
@@ -233,8 +246,8 @@ def format_printf(
                 while j < n and fmt[j].isdigit():
                     width += fmt[j]
                     j += 1
-            if width and int(width) > max_field:
-                raise FieldTooWide(width)
+            if width:
+                check_field(width, max_field)
             prec: str | None = None
             if j < n and fmt[j] == ".":
                 j += 1
@@ -248,8 +261,8 @@ def format_printf(
                     while j < n and fmt[j].isdigit():
                         prec += fmt[j]
                         j += 1
-                if prec and int(prec) > max_field:
-                    raise FieldTooWide(prec)
+                if prec:
+                    check_field(prec, max_field)
             # length modifiers are accepted and ignored
             while j < n and fmt[j] in "hlLjzt" and j + 1 < n and fmt[j + 1] in "diouxXeEfFgGaAcsbqQ":
                 j += 1

@@ -4,6 +4,7 @@ line, and awk inside the shell (pipes, system(), getline from commands)."""
 from __future__ import annotations
 
 import subprocess
+import time
 
 import pytest
 
@@ -51,9 +52,26 @@ def test_deep_but_finite_recursion_works() -> None:
     assert (out, status) == ("300\n", 0)
 
 
-def test_huge_printf_width_is_bounded() -> None:
-    out, _, status = awk('BEGIN { printf "%*d", 1e12, 1 }')
-    assert status == 0 and len(out) <= 1 << 22
+@pytest.mark.parametrize("prog", [
+    'BEGIN { printf "%*d", 1e12, 1 }',
+    'BEGIN { printf "%499999999d", 1 }',
+    'BEGIN { x = sprintf("%499999999d", 1) }',
+    'BEGIN { printf "%.499999999f", 1 }',
+    'BEGIN { printf "%-499999999c", "x" }',
+    'BEGIN { CONVFMT = "%499999999f"; x = 0.5; y = x "" }',
+    'BEGIN { OFMT = "%499999999f"; print 0.5 }',
+])
+def test_huge_printf_width_hits_the_string_limit_before_building(prog: str) -> None:
+    started = time.monotonic()
+    with pytest.raises(LimitExceeded) as info:
+        awk(prog, limits=Limits(max_string_length=1 << 20))
+    assert info.value.limit == "max_string_length"
+    assert time.monotonic() - started < 0.5  # refused before 500 MB is built
+
+
+def test_wide_printf_fields_under_the_limit_still_work() -> None:
+    out, _, status = awk('BEGIN { printf "%5000d|%-*s|%.9999s\\n", 1, 4097, "a", "abc" }')
+    assert (out, status) == (" " * 4999 + "1|a" + " " * 4096 + "|abc\n", 0)
 
 
 def test_too_deep_program_is_an_error_not_a_crash() -> None:

@@ -45,6 +45,20 @@ def test_seq_huge_range_hits_the_limit() -> None:
         run_command(["seq", "1", "1e12"], limits=Limits(max_work=100_000))
 
 
+@pytest.mark.parametrize("fmt", ["%499999999f", "%.499999999f", "%-0499999999.1e", "%" + "9" * 5000 + "g"])
+def test_seq_huge_format_width_hits_the_string_limit_first(fmt: str) -> None:
+    started = time.monotonic()
+    with pytest.raises(LimitExceeded) as info:
+        run_command(["seq", "-f", fmt, "1", "1"], limits=Limits(max_string_length=1 << 20))
+    assert info.value.limit == "max_string_length"
+    assert time.monotonic() - started < 0.5  # refused before the string is built
+
+
+def test_seq_format_width_under_the_limit_is_kept() -> None:
+    r = run_command(["seq", "-f", "%6000.1f", "1", "2"], limits=Limits(max_string_length=6000))
+    assert (r.stdout, r.status) == (b" " * 5997 + b"1.0\n" + b" " * 5997 + b"2.0\n", 0)
+
+
 def test_yes_stops_at_the_limit() -> None:
     with pytest.raises(LimitExceeded):
         run_command(["yes"], limits=Limits(max_work=50_000))

@@ -16,6 +16,7 @@ from types import CodeType
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from .analyze import Symbols, analyze
+from .fmt import FIELD_LIMIT
 from .gen_stmt import Generated, generate
 from .interp import FatalNoLoc, Interp
 from .io import AwkFatal
@@ -318,10 +319,14 @@ def run(ctx: Ctx, prog: str) -> int:
         fs = "\t" if opts.fs == "\\t" else unescape(opts.fs)
     uses = compiled.uses | {a.partition("=")[0] for a in opts.assigns}
     interp = Interp(ctx, compiled.gen, prog, opts.csv, uses, [s.name for s in sources])
+    field_limit = FIELD_LIMIT.set(interp.max_string)  # printf widths are checked against it
     try:
-        interp.setup([prog] + opts.operands, fs, opts.assigns, compiled.symbols.globals_seen, compiled.arrays)
-        exec(compiled.code, interp.ns)  # generated from the parsed program; see codegen.py
-    except (AwkFatal, FatalNoLoc) as e:
-        err.write(f"{prog}: fatal: {e.message}\n".encode())
-        return 2
-    return interp.run()
+        try:
+            interp.setup([prog] + opts.operands, fs, opts.assigns, compiled.symbols.globals_seen, compiled.arrays)
+            exec(compiled.code, interp.ns)  # generated from the parsed program; see codegen.py
+        except (AwkFatal, FatalNoLoc) as e:
+            err.write(f"{prog}: fatal: {e.message}\n".encode())
+            return 2
+        return interp.run()
+    finally:
+        FIELD_LIMIT.reset(field_limit)

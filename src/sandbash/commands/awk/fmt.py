@@ -10,13 +10,20 @@ C-compatible work for each spec; the places where C and Python differ
 from __future__ import annotations
 
 import math
+from contextvars import ContextVar
 from dataclasses import dataclass
 
+from ...limits import LimitExceeded
+from ...posix.printf import FieldTooWide, check_field
 from .values import Input, Value, looks_numeric, special_str, str2num
 
 _CONV = frozenset("diouxXeEfFgGaAcs%")
 _INT_CONV = frozenset("dioxXu")
-_MAX_WIDTH = 1 << 22  # bounds `%*d` with absurd widths
+# Widths and precisions up to this go the fast way unchecked; wider ones are
+# checked against FIELD_LIMIT before anything that wide is built.
+_WIDE = 4096
+# The run's string limit (set by the command for the thread it runs in).
+FIELD_LIMIT: ContextVar[int] = ContextVar("awk_field_limit", default=10 * 1024 * 1024)
 
 
 class FormatFatal(Exception):
@@ -322,6 +329,8 @@ def _plan(fmt: str, items: list[Item]) -> Plan | None:
             continue
         if item.width == -1 or item.prec == -1 or item.argnum is not None or item.conv not in "sdieEfFgG":
             return None  # unsigned and %c conversions differ from Python's: the general path does them
+        if (item.width or 0) > _WIDE or (item.prec or 0) > _WIDE:
+            return None  # the general path checks the size first
         if item.conv in "di" and ("#" in item.flags or item.prec is not None):
             return None
         conv = {"i": "d", "u": "d"}.get(item.conv, item.conv)
@@ -354,7 +363,7 @@ def static_plan(fmt: str) -> FastPlan | None:
             continue
         if item.width == -1 or item.prec == -1 or item.argnum is not None or item.conv not in "sdieEfFgG":
             return None
-        if (item.width or 0) > 4096 or (item.prec or 0) > 4096 or (item.conv in "di" and item.prec is not None):
+        if (item.width or 0) > _WIDE or (item.prec or 0) > _WIDE or (item.conv in "di" and item.prec is not None):
             return None
         if item.conv in "eEfFgG":
             floats.append(len(letters))
@@ -410,8 +419,8 @@ def _format_slow(fmt: str, args: list[Value] | tuple[Value, ...], convfmt: str) 
         if width is not None and width < 0:
             flags += "-"
             width = -width
-        if width is not None and width > _MAX_WIDTH:
-            width = _MAX_WIDTH
+        if (width or 0) > _WIDE or ((prec or 0) > _WIDE and spec.conv not in "sc"):
+            _check_size(width, prec if spec.conv not in "sc" else None)
         if spec.argnum is not None:
             idx = spec.argnum - 1
             if idx >= nargs or idx < 0:
@@ -426,6 +435,18 @@ def _format_slow(fmt: str, args: list[Value] | tuple[Value, ...], convfmt: str) 
             spec = Spec(flags, width, prec, spec.conv, None, spec.pos)
         out.append(format_one(spec, arg, convfmt))
     return "".join(out)
+
+
+def _check_size(width: int | None, prec: int | None) -> None:
+    """A width or precision over the run's string limit stops the run before
+    the string is built (a precision only truncates %s, so it is not checked)."""
+    limit = FIELD_LIMIT.get()
+    try:
+        for size in (width, prec):
+            if size is not None:
+                check_field(size, limit)
+    except FieldTooWide:
+        raise LimitExceeded("max_string_length", limit) from None
 
 
 def format_one(spec: Spec, arg: Value, convfmt: str) -> str:

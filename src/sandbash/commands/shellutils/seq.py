@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from decimal import Context, Decimal
 from typing import Any
 
+from ...limits import LimitExceeded
+from ...posix.printf import FieldTooWide, check_field
 from ..context import Ctx
 from ..options import CommandSpec, Opt
 from .common import fail, quote, usage_fail
@@ -33,7 +35,7 @@ SPEC = CommandSpec(
 _DECIMAL = re.compile(r"[ \t\n\v\f\r]*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _HEX = re.compile(r"[ \t\n\v\f\r]*[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?\d+)?")
 _SPECIAL = re.compile(r"[ \t\n\v\f\r]*[+-]?(inf|infinity|nan)", re.IGNORECASE)
-_FORMAT = re.compile(r"%[-+ #0']*\d*(?:\.\d*)?(?:L)?[aAeEfFgG]")
+_FORMAT = re.compile(r"%[-+ #0']*(\d*)(?:\.(\d*))?(?:L)?[aAeEfFgG]")  # groups: width, precision
 UNKNOWN = 1 << 31  # GNU's INT_MAX: "precision unknown, print with %g"
 _EXACT = Context(prec=1000)
 
@@ -125,9 +127,22 @@ def _check_format(ctx: Ctx, fmt: str) -> None:
         found += 1
         if found > 1:
             raise fail(ctx, f"format {quote(fmt)} has too many % directives")
+        _check_size(ctx, m)
         i = m.end()
     if not found:
         raise fail(ctx, f"format {quote(fmt)} has no % directive")
+
+
+def _check_size(ctx: Ctx, directive: re.Match[str]) -> None:
+    """Refuse a width or precision over the string limit before formatting
+    (as printf does): `seq -f %499999999f` would build the string first."""
+    limit = ctx.limits.max_string_length
+    try:
+        for digits in directive.group(1, 2):
+            if digits:
+                check_field(digits, limit)
+    except FieldTooWide:
+        raise LimitExceeded("max_string_length", limit) from None
 
 
 def _c_format(fmt: str, value: float) -> str:
