@@ -426,4 +426,6 @@ def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWrit
     except RecursionError:
         err.parts.append(b"bash: internal error: recursion too deep\n")
         status = 2
+    finally:
+        rt.end_run()  # nothing the run started outlives it (background jobs, stray pipeline stages)
     return ExecResult(out.getvalue(), err.getvalue(), status & 0xFF, time.monotonic() - started)

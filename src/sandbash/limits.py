@@ -33,6 +33,8 @@ class Limits:
     max_ast_depth: int = 500
     max_heredoc_size: int = 1024 * 1024
     max_pipeline_depth: int = 100
+    # threads running at once (pipeline stages, background jobs, process substitutions)
+    max_threads: int = 128
     max_filesystem_bytes: int = 64 * 1024 * 1024
     max_filesystem_files: int = 10_000
     # wall clock for one run, in seconds
@@ -62,6 +64,7 @@ class Limits:
                 max_ast_depth=200,
                 max_heredoc_size=256 * 1024,
                 max_pipeline_depth=20,
+                max_threads=32,
                 max_filesystem_bytes=16 * 1024 * 1024,
                 max_filesystem_files=2_000,
                 timeout=10.0,
@@ -85,6 +88,7 @@ class Limits:
                 max_ast_depth=2_000,
                 max_heredoc_size=256 * 1024 * 1024,
                 max_pipeline_depth=1_000,
+                max_threads=1_024,
                 max_filesystem_bytes=8 * 1024 * 1024 * 1024,
                 max_filesystem_files=10_000_000,
                 timeout=3_600.0,
@@ -142,7 +146,7 @@ class Budget:
     """Counters for one run. Cheap to charge; thread-safe enough (pipeline
     stages share it; a lost increment under a race is harmless)."""
 
-    __slots__ = ("limits", "deadline", "cancel", "commands", "work", "output", "_tick", "started")
+    __slots__ = ("limits", "deadline", "cancel", "commands", "work", "output", "_tick", "started", "stopped")
 
     def __init__(self, limits: Limits, cancel: CancelToken | None = None, clock: float | None = None) -> None:
         self.limits = limits
@@ -154,12 +158,17 @@ class Budget:
         self.work = 0
         self.output = 0
         self._tick = 0
+        self.stopped = False
+
+    def stop(self) -> None:
+        """The run is over: threads it left (background jobs) end at their next check."""
+        self.stopped = True
 
     def check_time(self) -> None:
         if time.monotonic() > self.deadline:
             raise LimitExceeded("timeout", self.limits.timeout)
         cancel = self.cancel
-        if cancel is not None and cancel.cancelled:
+        if (cancel is not None and cancel.cancelled) or self.stopped:
             raise Cancelled()
 
     def checkpoint(self, work: int = 1) -> None:

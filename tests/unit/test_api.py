@@ -117,3 +117,41 @@ def test_session_records_an_exit() -> None:
     assert s.exited is None
     r = s.exec("trap 'echo bye' EXIT; echo hi; exit 3; echo never")
     assert (r.stdout, r.exit_code, s.exited) == ("hi\nbye\n", 3, 3)
+
+
+def _threads_settle() -> int:
+    import threading
+    import time
+
+    for _ in range(100):
+        if threading.active_count() == 1:
+            break
+        time.sleep(0.02)
+    return threading.active_count() - 1
+
+
+def test_nothing_a_run_starts_outlives_it() -> None:
+    import time
+
+    from sandbash import Bash, Limits
+    from sandbash.errors import ExecutionLimitError
+
+    start = time.monotonic()
+    r = Bash(limits=Limits(timeout=2)).exec(":(){ :|:& };:")  # the classic fork bomb
+    assert r.exit_code == 0
+    r = Bash(limits=Limits(timeout=2)).exec("while :; do :; done & echo started")
+    assert r.stdout == "started\n"
+    try:
+        Bash(limits=Limits(timeout=2)).exec("f(){ f | f; }; f")
+        raise AssertionError("expected a limit")
+    except ExecutionLimitError as e:
+        assert e.limit == "max_threads"
+    assert _threads_settle() == 0
+    assert time.monotonic() - start < 6
+
+
+def test_process_substitutions_past_fd_63_use_higher_fds() -> None:
+    from sandbash import Bash
+
+    r = Bash().exec("for i in $(seq 70); do exec {x}< <(echo $i); done; read v <&$x; echo $v")
+    assert (r.stdout, r.exit_code) == ("70\n", 0)

@@ -4,6 +4,7 @@ in threads, subshells, command and process substitution, background jobs."""
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -697,6 +698,14 @@ def start_process_sub(self: Shell, body: A.CommandList, direction: str) -> str:
     fd = self.next_procsub_fd
     while fd in self.io:
         fd -= 1
+    if fd < 10:
+        # 63 down to 10 are taken (10 and below belong to the script): look above 63
+        fd = 64
+        while fd in self.io:
+            fd += 1
+        limit = self.rt.limits.max_file_descriptors
+        if fd >= limit:
+            raise LimitExceeded("max_file_descriptors", limit)
     self.next_procsub_fd = fd - 1
     pipe = Pipe(checkpoint=self.rt.budget.check_time)
     child = self.fork()
@@ -722,8 +731,7 @@ def start_process_sub(self: Shell, body: A.CommandList, direction: str) -> str:
         finally:
             theirs.close()
 
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
+    thread = self.rt.spawn(run)
     self.io[fd] = mine
     self.procsubs.append((fd, mine, thread))
     return f"/dev/fd/{fd}"
@@ -840,11 +848,8 @@ def _run_stages(self: Shell, node: A.Pipeline) -> int:
                     prev_reader.close()
         else:
             reader_in = prev_reader
-            t = threading.Thread(
-                target=_run_stage, args=(child, cmd, writer, reader_in, statuses, i, errors), daemon=True
-            )
+            t = self.rt.spawn(functools.partial(_run_stage, child, cmd, writer, reader_in, statuses, i, errors))
             threads.append(t)
-            t.start()
         prev_reader = next_reader
     budget = self.rt.budget
     for t in threads:
@@ -892,11 +897,9 @@ def run_background(self: Shell, cmd: A.Command) -> int:
         finally:
             job.done.set()
 
-    thread = threading.Thread(target=run, daemon=True)
-    job.thread = thread
+    job.thread = rt.spawn(run)
     rt.jobs[jid] = job
     st.last_bg = pid
-    thread.start()
     st.last_status = 0
     return 0
 
@@ -933,10 +936,8 @@ def start_coproc(self: Shell, node: A.Coproc) -> int:
             from_child.close_write()
             job.done.set()
 
-    thread = threading.Thread(target=run, daemon=True)
-    job.thread = thread
+    job.thread = rt.spawn(run)
     rt.jobs[jid] = job
-    thread.start()
     self.set_array(node.name, [(None, str(read_fd), False), (None, str(write_fd), False)])
     self.set_var(f"{node.name}_PID", str(pid))
     st.last_bg = pid

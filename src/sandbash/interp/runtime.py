@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..limits import Budget, Limits
+from ..limits import Budget, Cancelled, LimitExceeded, Limits
 from ..stdio.streams import Stream
 from ..vfs.facade import Vfs
 
@@ -41,6 +41,51 @@ class Job:
     status: int | None = None
     done: threading.Event = field(default_factory=threading.Event)
     reported: bool = False
+
+
+class Threads:
+    """The threads of a run (shared by every copy of its Runtime): a bound on how
+    many run at once, and a way to wait for them when the run ends.
+
+    Slots are taken and given back with list.pop/append, atomic under the GIL:
+    a lock here convoys badly when a fork bomb has every thread spawning."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.free = list(range(limit))
+
+    @property
+    def live(self) -> int:
+        return self.limit - len(self.free)
+
+    def spawn(self, target: Callable[[], None]) -> threading.Thread:
+        try:
+            slot = self.free.pop()
+        except IndexError:
+            raise LimitExceeded("max_threads", self.limit) from None
+
+        def run() -> None:
+            try:
+                target()
+            finally:
+                self.free.append(slot)
+
+        thread = threading.Thread(target=run, daemon=True)
+        try:
+            thread.start()
+        except RuntimeError:  # the process cannot start more threads
+            self.free.append(slot)
+            raise LimitExceeded("max_threads", self.limit) from None
+        return thread
+
+    def wait_idle(self, seconds: float) -> bool:
+        """Wait until no thread of the run is left (True), at most `seconds`."""
+        end = time.monotonic() + seconds
+        while len(self.free) < self.limit:
+            if time.monotonic() > end:
+                return False
+            time.sleep(0.005)
+        return True
 
 
 # gate(argv) -> None or an error message (the command is refused with 126)
@@ -75,6 +120,7 @@ class Runtime:
         # the NetworkConfig (sandbash.net) curl and wget use; None: no network
         self.network = network
         self.jobs: dict[int, Job] = {}
+        self.threads = Threads(limits.max_threads)
         self.next_jid = 1
         self._pid = self.identity.pid + 100
         self.lock = threading.Lock()
@@ -88,6 +134,17 @@ class Runtime:
         new = copy.copy(self)
         new.budget = budget
         return new
+
+    def spawn(self, target: Callable[[], None]) -> threading.Thread:
+        """Start a thread of this run (LimitExceeded past max_threads; Cancelled once the run is over)."""
+        if self.budget.stopped:
+            raise Cancelled()
+        return self.threads.spawn(target)
+
+    def end_run(self, grace: float = 2.0) -> None:
+        """The run is over: whatever it left running stops at its next check."""
+        self.budget.stop()
+        self.threads.wait_idle(grace)
 
     def new_pid(self) -> int:
         with self.lock:
