@@ -515,6 +515,7 @@ class Shell:
         limit = self.rt.limits.max_brace_expansion_results
         if count > limit:
             raise LimitExceeded("max_brace_expansion_results", limit)
+        self.rt.budget.checkpoint(count)  # deep nesting costs time even with few results
 
     # ------------------------------------------------------------ helpers
 

@@ -44,32 +44,33 @@ def _merge(items: list[Atom | A.Part]) -> list[A.Part]:
     return out
 
 
-def _find_close(atoms: list[Atom], i: int) -> tuple[int, list[int]]:
-    """From the `{` at i: index of its matching `}` and the top-level commas."""
-    depth = 0
-    commas: list[int] = []
-    j = i + 1
-    while j < len(atoms):
-        a = atoms[j]
+def _pairs(atoms: list[Atom]) -> tuple[dict[int, int], dict[int, list[int]]]:
+    """In one pass: each `{`'s matching `}` and its top-level commas (unmatched
+    `{` have no entry), so deep nesting stays linear."""
+    close_of: dict[int, int] = {}
+    commas_of: dict[int, list[int]] = {}
+    stack: list[int] = []
+    for j, a in enumerate(atoms):
         if a == "{":
-            depth += 1
+            stack.append(j)
+            commas_of[j] = []
         elif a == "}":
-            if depth == 0:
-                return j, commas
-            depth -= 1
-        elif a == "," and depth == 0:
-            commas.append(j)
-        j += 1
-    return -1, commas
+            if stack:
+                close_of[stack.pop()] = j
+        elif a == "," and stack:
+            commas_of[stack[-1]].append(j)
+    return close_of, commas_of
 
 
 def _parse(atoms: list[Atom], i: int, top: bool) -> tuple[list[A.Part], int]:
     items: list[Atom | A.Part] = []
     n = len(atoms)
+    close_of, commas_of = _pairs(atoms)
     while i < n:
         a = atoms[i]
         if a == "{" and not (items and items[-1] == "$"):
-            close, commas = _find_close(atoms, i)
+            close = close_of.get(i, -1)
+            commas = commas_of.get(i, [])
             if close < 0:
                 items.append(a)
                 i += 1
@@ -83,8 +84,8 @@ def _parse(atoms: list[Atom], i: int, top: bool) -> tuple[list[A.Part], int]:
                 items.append(A.Brace(tuple(alts)))
                 i = close + 1
                 continue
-            inner_atoms = atoms[i + 1 : close]
-            if all(isinstance(x, str) for x in inner_atoms):
+            inner_atoms = atoms[i + 1 : close] if close - i <= 256 else []  # a sequence is short text
+            if inner_atoms and all(isinstance(x, str) for x in inner_atoms):
                 text = "".join(inner_atoms)  # type: ignore[arg-type]
                 seq = _sequence(text)
                 if seq is not None:
