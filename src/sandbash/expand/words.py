@@ -461,7 +461,8 @@ class Expander:
             assert op.arg is not None
             pat_text = self.pattern(op.arg)
             rep = self.string(op.arg2) if op.arg2 is not None else ""
-            return _replacer(op.op, pat_text, rep, extglob, env.option("patsub_replacement"), op.arg2)
+            return _replacer(op.op, pat_text, rep, extglob, env.option("patsub_replacement"), op.arg2,
+                             env.check_string)
         if kind == "case":
             pat_src = self.pattern(op.arg) if op.arg is not None else None
             cpat = compile_pattern(pat_src, extglob) if pat_src else None
@@ -866,7 +867,8 @@ def _key_quote(k: str, assoc: bool) -> str:
 
 
 def _replacer(
-    op: str, pat_text: str, rep: str, extglob: bool, amp: bool, rep_word: A.Word | None
+    op: str, pat_text: str, rep: str, extglob: bool, amp: bool, rep_word: A.Word | None,
+    check_size: Callable[[int], None],
 ) -> Callable[[str], str]:
     pat = compile_pattern(pat_text, extglob)
     use_amp = amp and rep_word is not None and "&" in rep
@@ -894,6 +896,7 @@ def _replacer(
         out: list[str] = []
         i = 0
         n = len(s)
+        grown = 0  # what the replacements add: checked as it grows (${x//?/$x} squares x)
         while i <= n:
             m = pat.search(s, i)
             if m is None:
@@ -907,7 +910,11 @@ def _replacer(
                 i = a + 1
                 continue
             out.append(s[i:a])
-            out.append(render(s[a:b]))
+            piece = render(s[a:b])
+            out.append(piece)
+            grown += len(piece)
+            if grown > 1 << 16:
+                check_size(n + grown)
             i = b
             if not every:
                 break

@@ -12,7 +12,7 @@ import re
 
 from . import ast as A
 from .braces import brace_parts
-from .errors import ParseError
+from .errors import ParseError, ParseLimit
 from .escapes import decode_escapes
 
 # reading modes
@@ -57,6 +57,9 @@ class WordReader:
         self.heredoc_lines: dict[int, int] = {}
         # inside "${x%'pat'}" single quotes quote; inside "${x-'w'}" they are literal
         self.dq_quotes = False
+        # ${...} nested in ${...}: counted against the same bound as commands (max_ast_depth)
+        self.word_depth = 0
+        self.max_word_depth = 400
 
     # ------------------------------------------------------------ positions
 
@@ -560,6 +563,15 @@ class WordReader:
     # ------------------------------------------------------------ ${ ... }
 
     def read_braced_param(self, in_dq: bool) -> A.Param:
+        self.word_depth += 1
+        try:
+            if self.word_depth > self.max_word_depth:
+                raise ParseLimit("max_ast_depth", self.max_word_depth, self.line)
+            return self._read_braced_param(in_dq)
+        finally:
+            self.word_depth -= 1
+
+    def _read_braced_param(self, in_dq: bool) -> A.Param:
         src = self.src
         start_line = self.line
         dollar = self.pos

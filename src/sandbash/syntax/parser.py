@@ -73,6 +73,7 @@ class Parser(WordReader):
         self._peeked: Tok | None = None
         self.depth = 0
         self.max_depth = max_depth
+        self.max_word_depth = max_depth
         self.warnings: list[tuple[int, str]] = []
 
     # ------------------------------------------------------------ plumbing for WordReader
