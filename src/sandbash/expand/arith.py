@@ -36,9 +36,9 @@ class ArithVars(Protocol):
     def arith_set(self, name: str, sub: str | None, value: int) -> None: ...
 
 
-def parse_or_raise(text: str) -> Arith:
+def parse_or_raise(text: str, tick: Callable[[], None] | None = None) -> Arith:
     try:
-        return parse_arith(text)
+        return parse_arith(text, tick)
     except ArithSyntaxError as e:
         shown = text.lstrip()
         offset = len(text) - len(shown)
@@ -315,11 +315,11 @@ def _compile_chain(node: ABinary) -> Fn:
 _COMPILED: dict[str, Fn] = {}
 
 
-def compiled(text: str) -> Fn:
+def compiled(text: str, tick: Callable[[], None] | None = None) -> Fn:
     """The compiled form of arithmetic text (parsed once, cached by text)."""
     fn = _COMPILED.get(text)
     if fn is None:
-        fn = _compile(parse_or_raise(text))
+        fn = _compile(parse_or_raise(text, tick))
         if len(_COMPILED) > 4096:
             _COMPILED.clear()
         _COMPILED[text] = fn

@@ -418,6 +418,8 @@ class Shell:
             # re-entered (a variable's value is an expression): a fresh evaluator
             return compiled(text)(Evaluator(self, text))
         ev.text = text
+        if len(text) > 4096:
+            return compiled(text, self.rt.budget.check_time)(ev)  # a huge expression: parsing takes time
         return compiled(text)(ev)
 
     def command_sub(self, body: A.CommandList, text: str) -> str:

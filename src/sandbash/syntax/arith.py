@@ -7,6 +7,8 @@ print `EXPR: MESSAGE (error token is "REST")`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .ast import AAssign, ABinary, AComma, AIncDec, ANum, Arith, ATernary, AUnary, AVar
 
 
@@ -43,6 +45,10 @@ _OPERATORS = sorted(
     key=len,
     reverse=True,
 )
+# the operators by first character, longest first (the tokenizer tries only these)
+_OPS_BY_FIRST: dict[str, tuple[str, ...]] = {}
+for _op in _OPERATORS:
+    _OPS_BY_FIRST[_op[0]] = (*_OPS_BY_FIRST.get(_op[0], ()), _op)
 _NAME_START = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _NAME_CHARS = _NAME_START | set("0123456789")
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@_"
@@ -99,6 +105,8 @@ class _Parser:
         self.tok_pos = 0
         self.kind = ""  # 'num', 'name', 'op', 'eof'
         self.depth = 0
+        self.tick: Callable[[], None] | None = None
+        self.ntok = 0
         self.next()
 
     # --- tokens
@@ -106,7 +114,11 @@ class _Parser:
         text = self.text
         n = len(text)
         i = self.pos
-        self.prev_pos = getattr(self, "tok_pos", 0)
+        self.prev_pos = self.tok_pos
+        if self.tick is not None:
+            self.ntok += 1
+            if not self.ntok & 1023:
+                self.tick()
         while i < n and text[i] in " \t\n\r":
             i += 1
         self.tok_pos = i
@@ -126,7 +138,7 @@ class _Parser:
                 j += 1
             self.kind, self.tok, self.pos = "name", text[i:j], j
             return
-        for op in _OPERATORS:
+        for op in _OPS_BY_FIRST.get(c, ()):
             if text.startswith(op, i):
                 self.kind, self.tok, self.pos = "op", op, i + len(op)
                 return
@@ -304,11 +316,14 @@ class _Parser:
 _CACHE: dict[str, Arith] = {}
 
 
-def parse_arith(text: str) -> Arith:
-    """Parse arithmetic text, with a cache (expressions repeat in loops)."""
+def parse_arith(text: str, tick: Callable[[], None] | None = None) -> Arith:
+    """Parse arithmetic text, with a cache (expressions repeat in loops). `tick`
+    is called every so many tokens (the run's deadline, for huge expressions)."""
     node = _CACHE.get(text)
     if node is None:
-        node = _Parser(text).parse()
+        parser = _Parser(text)
+        parser.tick = tick
+        node = parser.parse()
         if len(_CACHE) > 4096:
             _CACHE.clear()
         _CACHE[text] = node
