@@ -124,6 +124,8 @@ class Vfs:
         self._check_name(path)
         be = self.tree
         todo = split_path(path)
+        if len(todo) > 32 and self.checkpoint is not None:
+            self.checkpoint()  # deep paths cost a lookup per component: keep the deadline
         todo.reverse()
         done: list[str] = []
         hops = 0
