@@ -3,8 +3,9 @@
 Each case runs in its own child process so that a hang, a crash (segfault
 from deep recursion) or a memory blow-up in the interpreter is *observed*
 instead of taking the test session down: the parent kills the child at a
-hard deadline (the run's timeout plus a grace period) and the child runs
-under an address-space limit. The child reports back one of:
+hard deadline (the run's timeout plus a grace period, counted from when the
+child starts the run) or when its resident memory passes MEMORY_KILL. The
+child reports back one of:
 
 - ``result``: ``Bash.exec`` returned an ``ExecResult``;
 - ``limit``: it raised ``ExecutionLimitError`` (``limit`` names which);
@@ -12,7 +13,8 @@ under an address-space limit. The child reports back one of:
 - ``exception``: any other Python exception escaped (a bug; ``error`` holds
   the traceback);
 - ``crash``: the child died without reporting (signal, hard exit);
-- ``hang``: the child was still running at the hard deadline.
+- ``hang``: the child was still running at the hard deadline;
+- ``memory``: the child's resident memory passed MEMORY_KILL (killed).
 """
 
 from __future__ import annotations
@@ -39,15 +41,15 @@ from sandbash import Bash, CancelToken, ExecutionCancelled, ExecutionLimitError,
 ENV_CANARY_NAME = "SANDBASH_SECURITY_CANARY"
 ENV_CANARY = "envcanary-5d1e9b7a"
 FILE_CANARY = "filecanary-83c2f04e"
-# Data-segment cap for a child (RLIMIT_DATA, bytes; 0: none): a safety net
-# so that a memory bomb fails fast instead of swapping the host. The hardened
-# profile caps strings and output at 1 MB, so a well-behaved run stays far
-# below it. (RLIMIT_DATA rather than RLIMIT_AS: thread stacks of a long
-# pipeline count, but not the address space glibc reserves per thread.)
-CHILD_MEMORY = int(os.environ.get("SANDBASH_SECURITY_MEMORY", 768 << 20))
-# Peak resident memory a run may reach (the forked child starts from the
-# parent's pages, ~100 MB).
-MAX_RSS = 384 << 20
+# Resident memory (bytes) above which the parent kills a child: a memory
+# bomb is observed instead of swapping the host. The hardened profile caps
+# strings and output at 1 MB, so a well-behaved run stays far below it. (The
+# parent watches /proc rather than setting an rlimit: RLIMIT_AS/RLIMIT_DATA
+# also count the thread stacks of a long pipeline or many background jobs.)
+MEMORY_KILL = int(os.environ.get("SANDBASH_SECURITY_MEMORY", 512 << 20))
+# How far a run may raise the child's peak resident memory above what it
+# started with (the pages it shares with the parent at fork).
+MAX_RSS = 320 << 20
 
 
 def allowed(timeout: float) -> float:
@@ -84,6 +86,15 @@ class Outcome:
                 f"(timeout {self.timeout}s)\n{self.error[-3000:]}\noutput tail: {tail!r}")
 
 
+def _rss(pid: int | str = "self") -> int:
+    """Resident set size of a process now, in bytes (0 if unknown)."""
+    try:
+        with open(f"/proc/{pid}/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def _threads_left(token: CancelToken | None, grace: float = 1.0) -> int:
     """Threads of the run still alive `grace` seconds after exec returned."""
     end = time.monotonic() + grace
@@ -102,15 +113,13 @@ def _child_main(
     limits: Limits | Mapping[str, float] | str | None,
     cancel_after: float | None,
     session_scripts: tuple[str, ...],
-    memory: int,
     exec_kw: Mapping[str, Any],
     wfd: int,
 ) -> None:
     out: Outcome
     started = time.monotonic()
+    rss0 = _rss()
     try:
-        if memory > 0:
-            resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         bash = build()
         token = None
@@ -118,6 +127,7 @@ def _child_main(
             token = CancelToken()
             threading.Timer(cancel_after, token.cancel).start()
         started = time.monotonic()
+        os.write(wfd, b"S")  # the run starts now: the parent's deadline counts from here
         try:
             if session_scripts:
                 sess = bash.session()
@@ -141,7 +151,8 @@ def _child_main(
             tb = repr(e)
         out = Outcome("exception", error=tb)
     out.elapsed = time.monotonic() - started
-    out.extra["peak_rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
+    # growth of the peak resident set over the start (ru_maxrss is in KiB on Linux)
+    out.extra["peak_rss"] = max(0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - rss0)
     try:
         data = pickle.dumps(out)
         view = memoryview(data)
@@ -158,8 +169,11 @@ class _Job:
     rfd: int
     t0: float
     hard: float
+    budget: float  # seconds from the start signal to the kill
     timeout: float
     max_output: int
+    rss_limit: int
+    started: bool = False
     chunks: list[bytes] = field(default_factory=list)
 
 
@@ -173,7 +187,6 @@ def _spawn(
     build: Callable[[], Bash] | None = None,
     cancel_after: float | None = None,
     session_scripts: tuple[str, ...] = (),
-    memory: int | None = None,
     exec_kw: Mapping[str, Any] | None = None,
 ) -> _Job:
     base = Limits.profile(limits) if isinstance(limits, str) else limits
@@ -187,23 +200,28 @@ def _spawn(
     if pid == 0:  # child
         os.close(rfd)
         try:
-            _child_main(build, script, data, eff, cancel_after, session_scripts,
-                        CHILD_MEMORY if memory is None else memory, dict(exec_kw or {}), wfd)
+            _child_main(build, script, data, eff, cancel_after, session_scripts, dict(exec_kw or {}), wfd)
         finally:
             os._exit(1)
     os.close(wfd)
     t0 = time.monotonic()
-    return _Job(pid, rfd, t0, t0 + allowed(eff.timeout) + KILL_GRACE, eff.timeout, eff.max_output_size)
+    budget = allowed(eff.timeout) + KILL_GRACE
+    # until the child signals its start, allow it some time to get going
+    return _Job(pid, rfd, t0, t0 + budget + 5.0, budget, eff.timeout, eff.max_output_size,
+                _rss(pid) + MEMORY_KILL)
 
 
-def _finish(job: _Job, hung: bool) -> Outcome:
+def _finish(job: _Job, killed: str = "") -> Outcome:
     os.close(job.rfd)
-    if hung:
+    if killed:
         os.kill(job.pid, signal.SIGKILL)
     _, status = os.waitpid(job.pid, 0)
     wall = time.monotonic() - job.t0
-    if hung:
-        out = Outcome("hang", error=f"still running after {wall:.1f}s; killed")
+    if killed == "hang":
+        out = Outcome("hang", error=f"still running {job.budget:.1f}s after the run started; killed")
+        out.elapsed = wall
+    elif killed == "memory":
+        out = Outcome("memory", error=f"resident memory over {MEMORY_KILL >> 20} MB; killed after {wall:.1f}s")
         out.elapsed = wall
     elif not job.chunks:
         sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
@@ -231,13 +249,13 @@ def _available_memory() -> int:
 
 def jobs() -> int:
     """How many cases run at once (SANDBASH_SECURITY_JOBS; default: 2 per CPU,
-    at most 4, and only as many as free memory holds at the per-child cap).
+    at most 4, and only as many as free memory holds at the kill threshold).
     Most cases wait on a deadline rather than compute; the slack in `allowed`
     covers the rest."""
     env = os.environ.get("SANDBASH_SECURITY_JOBS")
     if env:
         return max(1, int(env))
-    by_memory = _available_memory() // ((CHILD_MEMORY or 3 << 30) + (256 << 20))
+    by_memory = _available_memory() // (MEMORY_KILL + (512 << 20))
     return int(max(1, min(4, 2 * (os.cpu_count() or 1), by_memory)))
 
 
@@ -255,26 +273,34 @@ def run_many(specs: Mapping[str, Mapping[str, Any]], parallel: int | None = None
         now = time.monotonic()
         for key, job in list(running.items()):
             if now >= job.hard:
-                done[key] = _finish(running.pop(key), hung=True)
+                done[key] = _finish(running.pop(key), killed="hang")
+            elif _rss(job.pid) > job.rss_limit:
+                done[key] = _finish(running.pop(key), killed="memory")
         if not running:
             continue
-        wait = max(0.0, min(j.hard for j in running.values()) - time.monotonic())
+        # wake at least every 50 ms to watch memory
+        wait = min(0.05, max(0.0, min(j.hard for j in running.values()) - time.monotonic()))
         by_fd = {j.rfd: k for k, j in running.items()}
         ready, _, _ = select.select(list(by_fd), [], [], wait)
         for fd in ready:
             key = by_fd[fd]
+            job = running[key]
             chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                done[key] = _finish(running.pop(key))
+                continue
+            if not job.started and chunk[:1] == b"S":
+                job.started = True
+                job.hard = time.monotonic() + job.budget
+                chunk = chunk[1:]  # the start signal
             if chunk:
-                running[key].chunks.append(chunk)
-            else:
-                done[key] = _finish(running.pop(key), hung=False)
+                job.chunks.append(chunk)
     return done
 
 
 def run_isolated(script: str, **kw: Any) -> Outcome:
-    """Run `script` in a forked child with `limits` (plus `overrides`), under
-    an address-space cap of `memory` bytes (default CHILD_MEMORY; a lower cap
-    turns unbounded growth into a quick MemoryError)."""
+    """Run `script` in a forked child with `limits` (plus `overrides`); see
+    `_spawn` for the other keywords."""
     return run_many({"one": {"script": script, **kw}}, parallel=1)["one"]
 
 
@@ -289,7 +315,7 @@ def assert_ends(out: Outcome, *, kinds: tuple[str, ...] = ("result", "limit")) -
     # a Python exception caught at a command's boundary is still a bug
     assert "internal error" not in out.text, out.describe()
     assert out.extra.get("peak_rss", 0) <= MAX_RSS, (
-        f"peak memory {out.extra.get('peak_rss', 0) >> 20} MB: " + out.describe())
+        f"peak memory grew by {out.extra.get('peak_rss', 0) >> 20} MB: " + out.describe())
     # nothing of the run may go on working after exec returned
     assert out.extra.get("threads_left", 0) == 0, "threads left running: " + out.describe()
 
@@ -373,7 +399,6 @@ def param(
     stdin: bytes | str = b"",
     files: Mapping[str, bytes | str] | None = None,
     contains: str | None = None,
-    memory: int | None = None,
     build: Callable[[], Bash] | None = None,
     exec_kw: Mapping[str, Any] | None = None,
     **extra: Any,
@@ -384,7 +409,7 @@ def param(
     makes the Bash (in the child; default: a memory filesystem with the
     run's limits); `extra` keys are kept in the row for the test's own use."""
     case = {"id": case_id, "script": script, "timeout": timeout, "expect": expect, "overrides": dict(overrides or {}),
-            "stdin": stdin, "files": files, "contains": contains, "memory": memory, "build": build,
+            "stdin": stdin, "files": files, "contains": contains, "build": build,
             "exec_kw": dict(exec_kw or {}), **extra}
     marks = [pytest.mark.xfail(strict=True, reason=xfail)] if xfail else []
     return pytest.param(case, id=case_id, marks=marks)
@@ -392,7 +417,7 @@ def param(
 
 def _spec(case: Mapping[str, Any]) -> dict[str, Any]:
     return {"script": case["script"], "overrides": {"timeout": case["timeout"], **case["overrides"]},
-            "stdin": case["stdin"], "files": case["files"], "memory": case["memory"], "build": case["build"],
+            "stdin": case["stdin"], "files": case["files"], "build": case["build"],
             "exec_kw": case["exec_kw"]}
 
 

@@ -85,7 +85,7 @@ def _host_tree(name: str) -> tuple[Path, Path]:
 BACKENDS: dict[str, tuple[Callable[[Path], Any], bool]] = {
     "overlay": (lambda root: OverlayFs(str(root)), True),
     "overlay-follow": (lambda root: OverlayFs(str(root), follow_symlinks=True), True),
-    "readwrite": (lambda root: ReadWriteFs(str(root), quota=DiskQuota(4 << 20, 2000)), False),
+    "readwrite": (lambda root: ReadWriteFs(str(root), quota=DiskQuota(4 << 20, 200)), False),
     "mount-ro": (lambda root: _mounted(root, read_only=True), True),
     "mount-rw": (lambda root: _mounted(root, read_only=False), False),
 }
@@ -93,7 +93,7 @@ BACKENDS: dict[str, tuple[Callable[[Path], Any], bool]] = {
 
 def _mounted(root: Path, read_only: bool) -> MountFs:
     fs = MountFs(MemoryFs())
-    fs.mount("/work", ReadWriteFs(str(root), quota=DiskQuota(4 << 20, 2000)), read_only=read_only)
+    fs.mount("/work", ReadWriteFs(str(root), quota=DiskQuota(4 << 20, 200)), read_only=read_only)
     fs.mount("/cow", OverlayFs(str(root)))
     return fs
 
@@ -135,7 +135,7 @@ SCRIPTS: dict[str, str] = {
     "install-chmod-links": "install -m 777 file.txt link/inst.txt 2>&1; chmod 777 link link/ rel/; chmod -h 777 link 2>&1; "
                            "chmod 000 secret-link; chown 0 link/secret.txt 2>&1",
     "fill-quota": "head -c 10M /dev/zero > big 2>&1; yes > big2 2>&1 | tail -1; "
-                  "for i in {1..1500}; do : > f$i; done 2>/dev/null; cp big link/ 2>&1 | tail -1",
+                  "for i in {1..300}; do : > f$i; done 2>/dev/null; cp big link/ 2>&1 | tail -1",
     "mkfifo-mknod-links": "mkfifo link/fifo 2>&1; mknod link/dev c 1 3 2>&1; mkdir link/newdir 2>&1; "
                           "mkdir -p rel/a/b/c 2>&1; touch link/sub/x 2>&1",
     "dotdot-paths": "cat ../canary/secret.txt; echo x > ../canary/secret.txt; cd ..; cd ..; rm -rf canary; "

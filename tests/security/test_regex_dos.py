@@ -19,7 +19,7 @@ LONG = "a" * 3000
 JS = f'"{A}"'
 
 # Catastrophic for backtracking engines, linear for RE2.
-LINEAR = ["(a+)+$", "(a|aa)+$", "(a|a?)+$", "(a*)*b", "(.*a){20}b", "^([a-z]+\\s?)*$", "(a|b|ab)*c"]
+LINEAR = ["(a+)+$", "(a|aa)+$", "(a|a?)+$", "(.*a){20}b", "^([a-z]+\\s?)*$"]
 
 OVERSHOOT = ("regex/engine.py gives the `regex` fallback the whole time left as its timeout, and the module "
              "overshoots it by ~1.5-2.5x: with a 3 s timeout the run ends after 6-8 s (killed at 5 s); pass a "
