@@ -155,3 +155,43 @@ def test_process_substitutions_past_fd_63_use_higher_fds() -> None:
 
     r = Bash().exec("for i in $(seq 70); do exec {x}< <(echo $i); done; read v <&$x; echo $v")
     assert (r.stdout, r.exit_code) == ("70\n", 0)
+
+
+def test_endless_input_hits_a_limit_not_memory() -> None:
+    import pytest
+
+    from sandbash import Bash, Limits
+    from sandbash.errors import ExecutionLimitError
+
+    for script in ("read -r x < /dev/zero", "mapfile a < /dev/zero", "x=$(cat /dev/zero)", "x=$(yes)"):
+        with pytest.raises(ExecutionLimitError) as info:
+            Bash(limits=Limits(timeout=5)).exec(script)
+        assert info.value.limit == "max_string_length", script
+    # a read blocked on a process substitution still ends at the run's deadline
+    with pytest.raises(ExecutionLimitError) as info:
+        Bash(limits=Limits(timeout=0.5)).exec("read -r x < <(sleep 10); echo never")
+    assert info.value.limit == "timeout"
+
+
+def test_hostile_expansions_end_at_a_limit() -> None:
+    import time
+
+    import pytest
+
+    from sandbash import Bash, Limits
+    from sandbash.errors import ExecutionLimitError
+
+    n = 10_000
+    cases = {
+        "x=" + "${x:-" * n + "a" + "}" * n + "; echo $x": "max_ast_depth",
+        "x=$(printf %32768s); y=${x//?/$x}": "max_string_length",
+        "echo $(( " + "1+" * 100_000 + "1 ))": "timeout",
+    }
+    for script, limit in cases.items():
+        start = time.monotonic()
+        with pytest.raises(ExecutionLimitError) as info:
+            Bash(limits=Limits(timeout=0.3)).exec(script)
+        assert info.value.limit == limit
+        assert time.monotonic() - start < 2
+    r = Bash(limits=Limits(timeout=2)).exec("echo " + "{" * 5000 + "a,b" + "}" * 5000 + " | wc -c")
+    assert r.stdout == "20000\n"

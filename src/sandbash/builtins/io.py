@@ -129,7 +129,7 @@ def _read_raw(sh: Shell, stream: Stream, delim: str, nchars: int | None, exact: 
         pieces: list[bytes] = []
         eof = False
         while True:
-            line = stream.readline(delim_b)
+            line = stream.readline(delim_b, sh.rt.limits.max_string_length)
             sh.rt.budget.checkpoint()
             if not line.endswith(delim_b):
                 eof = True
@@ -409,7 +409,7 @@ def bi_mapfile(sh: Shell, argv: list[str]) -> int:
     while True:
         if count and len(lines) >= count:
             break
-        line = stream.readline(sep)
+        line = stream.readline(sep, sh.rt.limits.max_string_length)
         if not line:
             break
         sh.rt.budget.checkpoint()

@@ -36,7 +36,7 @@ def select_loop(sh: Shell, node: A.Select) -> int:
                 sh.write_err(_menu(items))
             sh.write_err(sh.get_str("PS3") or "#? ")
             stream = st.fds.get(0)
-            line = stream.readline() if stream is not None and stream.readable else b""
+            line = stream.readline(b"\n", sh.rt.limits.max_string_length) if stream is not None and stream.readable else b""
             if not line:
                 sh.out("\n")
                 status = 1

@@ -657,7 +657,7 @@ def run_command_sub(self: Shell, body: A.CommandList, text: str) -> str:
     if data is None:
         child = self.fork()
         child.subst_depth = self.subst_depth + 1
-        out = BufferWriter(charge=self._capture_charge)
+        out = BufferWriter(max_size=limits.max_string_length)
         child.state.fds[1] = out
         if not child.state.shopts["inherit_errexit"]:
             child.state.opts["errexit"] = False

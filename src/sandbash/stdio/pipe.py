@@ -50,6 +50,8 @@ class Pipe:
                 if not self.chunks and not self.write_closed:
                     self._check()
             if not self.chunks:
+                # end of input: the writer may have stopped because the deadline passed
+                self._check()
                 return b""
             chunk = self.chunks.popleft()
             if len(chunk) > n:

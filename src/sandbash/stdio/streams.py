@@ -12,6 +12,8 @@ from __future__ import annotations
 import errno
 from collections.abc import Callable, Iterator
 
+from ..limits import LimitExceeded
+
 
 class SigPipe(BaseException):
     """A write to a pipe whose reader is gone: the writer dies with status 141."""
@@ -65,8 +67,9 @@ class Stream:
             raise StreamError(errno.EBADF, "Bad file descriptor")
         return self._fill(CHUNK)
 
-    def readline(self, sep: bytes = b"\n") -> bytes:
-        """One line including its separator (or the rest of the input)."""
+    def readline(self, sep: bytes = b"\n", limit: int | None = None) -> bytes:
+        """One line including its separator (or the rest of the input). A line
+        longer than `limit` is a max_string_length limit (`read < /dev/zero`)."""
         if not self.readable:
             raise StreamError(errno.EBADF, "Bad file descriptor")
         buf = self._rbuf
@@ -76,6 +79,7 @@ class Stream:
             self._rbuf = buf[end:]
             return buf[:end]
         parts = [buf]
+        size = len(buf)
         while True:
             chunk = self._fill(CHUNK)
             if not chunk:
@@ -88,6 +92,9 @@ class Stream:
                 self._rbuf = chunk[end:]
                 return b"".join(parts)
             parts.append(chunk)
+            size += len(chunk)
+            if limit is not None and size > limit:
+                raise LimitExceeded("max_string_length", limit)
 
     def unread(self, data: bytes) -> None:
         self._rbuf = data + self._rbuf
@@ -252,6 +259,7 @@ class BufferWriter(Stream):
         charge: Callable[[int], None] | None = None,
         on_write: Callable[[bytes], None] | None = None,
         keep: bool = True,
+        max_size: int | None = None,
     ) -> None:
         super().__init__()
         self.parts: list[bytes] = []
@@ -259,10 +267,13 @@ class BufferWriter(Stream):
         self.charge = charge
         self.on_write = on_write
         self.keep = keep
+        self.max_size = max_size  # a capture bigger than this is a max_string_length limit
 
     def write(self, data: bytes) -> None:
         if not data:
             return
+        if self.max_size is not None and self.size + len(data) > self.max_size:
+            raise LimitExceeded("max_string_length", self.max_size)
         if self.charge is not None:
             self.charge(len(data))
         if self.keep:
