@@ -35,6 +35,8 @@ KNOWN_BUGS = [
     re.compile(r"OSError: \[Errno 9\] Bad file descriptor|internal error \(StreamError: \[Errno 9\]"),
     # [test_robustness arith-error-in-*]
     re.compile(r"ArithError: "),
+    # [test_robustness bad-utf8-option-*]
+    re.compile(r"internal error \(UnicodeEncodeError"),
     # [test_robustness sigpipe-to-procsub]
     re.compile(r"streams\.SigPipe"),
 ]
