@@ -22,7 +22,7 @@ from .limits import Budget, Cancelled, CancelToken, LimitExceeded, Limits
 from .net.config import NetworkConfig
 from .policy import Gate, Policy
 from .stdio.hostin import HostInput
-from .stdio.streams import BufferWriter, BytesReader, Stream
+from .stdio.streams import BufferWriter, BytesReader, SigPipe, Stream
 from .vfs.base import Backend
 from .vfs.errors import FsError
 from .vfs.facade import FsView, Vfs
@@ -48,6 +48,17 @@ DEFAULT_ENV = {
 }
 
 
+def clean_text(s: str) -> str:
+    """Text from the caller as the sandbox holds it: lone surrogates (a JSON
+    `"\\ud800"` decodes to one) become the bytes they would encode to, so no
+    later encode can fail. Bytes already escaped (U+DC80..U+DCFF) stay as they are."""
+    try:
+        s.encode("utf-8", "surrogateescape")
+        return s
+    except UnicodeEncodeError:
+        return s.encode("utf-8", "surrogatepass").decode("utf-8", "surrogateescape")
+
+
 def _stdin_stream(stdin: bytes | str | Stream, budget: Budget) -> Stream:
     """The run's fd 0: text or bytes held in memory, or a stream the embedder hands over
     (a HostInput waits for data only as long as the run's deadline allows)."""
@@ -55,7 +66,7 @@ def _stdin_stream(stdin: bytes | str | Stream, budget: Budget) -> Stream:
         if isinstance(stdin, HostInput):
             stdin.checkpoint = budget.check_time
         return stdin
-    return BytesReader(stdin.encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin)
+    return BytesReader(clean_text(stdin).encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin)
 
 
 @dataclass
@@ -265,12 +276,14 @@ class Bash:
         partial result) when a limit is hit."""
         run_limits = self._run_limits(limits)
         environment = dict(env or {}) if replace_env else {**self.env, **(env or {})}
+        environment = {clean_text(k): clean_text(v) for k, v in environment.items()}
+        script = clean_text(script)
         out, err = self._writers(run_limits, on_stdout, on_stderr, keep_output)
         sh, rt = self._new_shell(run_limits, cancel, environment, cwd or self.cwd, stdin, out, err, mode)
         sh.state.arg0 = arg0
         sh.state.positional = list(positional)
         if args:
-            sh.pending_args = list(args)
+            sh.pending_args = [clean_text(a) for a in args]
         return self._audited(rt, script, run_limits, cwd or self.cwd, lambda: _run(sh, rt, script, out, err))
 
     def _run_limits(self, limits: Limits | str | Mapping[str, float] | None) -> Limits:
@@ -363,8 +376,9 @@ class Session:
         rt.limits = run_limits
         bash.vfs.checkpoint = rt.budget.check_time
         sh.state.fds = {0: _stdin_stream(stdin, rt.budget), 1: out, 2: err}
+        script = clean_text(script)
         if args:
-            sh.pending_args = list(args)
+            sh.pending_args = [clean_text(a) for a in args]
         return bash._audited(rt, script, run_limits, self.cwd,
                              lambda: _run(sh, rt, script, out, err, keep_exit_trap=True, session=self))
 
@@ -407,6 +421,8 @@ def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWrit
 
                 try:
                     status = sh.run_text(script, "-c", toplevel=True)
+                except SigPipe:
+                    status = 141
                 except ExitShell as e:
                     status = sh.run_exit_trap(e.status)
                     if session is not None:

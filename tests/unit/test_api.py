@@ -195,3 +195,23 @@ def test_hostile_expansions_end_at_a_limit() -> None:
         assert time.monotonic() - start < 2
     r = Bash(limits=Limits(timeout=2)).exec("echo " + "{" * 5000 + "a,b" + "}" * 5000 + " | wc -c")
     assert r.stdout == "20000\n"
+
+
+def test_robust_edges_give_results() -> None:
+    from sandbash import Bash
+
+    b = Bash()
+    # lone surrogates from a JSON tool call: kept as the bytes they encode to
+    assert b.exec("echo \ud800 x | od -An -tx1").stdout.split() == ["ed", "a0", "80", "20", "78", "0a"]
+    assert b.exec('printf %s "$A" | wc -c', env={"A": "\udfff"}).stdout == "3\n"
+    assert b.exec("cat | wc -c", stdin="\ud800").stdout == "3\n"
+    # a closed stdout is a write error, as in bash
+    r = b.exec("pwd >&-; echo status=$?; date >&-; echo $?")
+    assert r.stdout == "status=1\n1\n"
+    assert "pwd: write error: Bad file descriptor" in r.stderr
+    # arithmetic errors in word lists are reported and the script goes on
+    r = b.exec("for v in $((08)); do :; done; echo next\necho after")
+    assert (r.stdout, r.exit_code) == ("after\n", 0)
+    # code points past U+10FFFF as bash writes them in a UTF-8 locale
+    r = b.exec("printf '\\U110000\\U80000000' | od -An -tx1")
+    assert r.stdout.split() == ["f4", "90", "80", "80"]

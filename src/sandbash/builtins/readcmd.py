@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..syntax import ast as A
 
@@ -18,10 +19,13 @@ def _menu(items: list[str]) -> str:
 
 def select_loop(sh: Shell, node: A.Select) -> int:
     st = sh.state
+    st.line = node.line
     try:
         items = list(st.positional) if node.words is None else sh.expander.words(node.words)
     except ExpansionError as e:
         return sh.expansion_failed(e)
+    except ArithError as e:
+        return sh.expansion_failed(ExpansionError(e.render(), 1))
     if not items:
         return 0
     status = 0

@@ -170,6 +170,8 @@ def _exec_for(self: Shell, node: A.For) -> int:
         items = list(st.positional) if node.words is None else self.expander.words(node.words)
     except ExpansionError as e:
         return self.expansion_failed(e)
+    except ArithError as e:
+        return self.expansion_failed(ExpansionError(e.render(), 1))
     status = 0
     if not _is_name(node.var):
         self.error(f"`{node.var}': not a valid identifier")
@@ -263,6 +265,8 @@ def _exec_case(self: Shell, node: A.Case) -> int:
         subject = self.expander.string(node.word)
     except ExpansionError as e:
         return self.expansion_failed(e)
+    except ArithError as e:
+        return self.expansion_failed(ExpansionError(e.render(), 1))
     if st.opts["xtrace"]:
         from .executor import xquote
 
@@ -294,6 +298,8 @@ def _exec_case(self: Shell, node: A.Case) -> int:
                     ptext = self.expander.pattern(pat)
                 except ExpansionError as e:
                     return self.expansion_failed(e)
+                except ArithError as e:
+                    return self.expansion_failed(ExpansionError(e.render(), 1))
                 if compile_pattern(ptext, extglob, nocase).fullmatch(subject):
                     hit = True
                     break

@@ -17,7 +17,7 @@ from ..expand.env import ExpansionError
 from ..expand.quoting import quote_reusable, single_quote
 from ..limits import Cancelled, DeadlineExpired, LimitExceeded, thread_deadline
 from ..stdio.pipe import Pipe
-from ..stdio.streams import BufferWriter, ClosedStream, NullStream, SigPipe, Stream
+from ..stdio.streams import BufferWriter, ClosedStream, NullStream, SigPipe, Stream, StreamError
 from ..syntax import ast as A
 from ..vfs.errors import FsError
 from .control import AbortCommand, ExitShell
@@ -325,7 +325,11 @@ def _dispatch_run(
             st.vars.push(temp)
         try:
             if builtin is not None:
-                return builtin(self, argv)
+                try:
+                    return builtin(self, argv)
+                except StreamError as e:  # writing to a closed or read-only fd
+                    self.builtin_error(name, f"write error: {e.strerror}")
+                    return 1
             if builtins_only:
                 self.builtin_error("builtin", f"{name}: not a shell builtin")
                 return 1
@@ -501,10 +505,15 @@ def run_registry(self: Shell, name: str, argv: list[str], env: Mapping[str, str]
     except RecursionError:
         self.builtin_error(name, "internal error (recursion too deep)")
         return 1
-    except (SigPipe, LimitExceeded, Cancelled, ExitShell, DeadlineExpired):
+    except SigPipe:
+        return 141  # the command, a process of its own in bash, dies of SIGPIPE; the shell goes on
+    except (LimitExceeded, Cancelled, ExitShell, DeadlineExpired):
         raise
     except FsError as e:
         self.write_err(f"{name}: {e.path}: {e.message}\n")
+        return 1
+    except StreamError as e:  # stdout closed (`>&-`) or not writable: GNU's write error
+        self.write_err(f"{name}: write error: {e.strerror}\n")
         return 1
     except Exception as e:  # a bug in a command must not reach the caller as a traceback
         self.write_err(f"{self.err_prefix(False)}{name}: internal error ({type(e).__name__}: {e})\n")

@@ -17,7 +17,7 @@ from ..expand.arith import Evaluator, compiled
 from ..expand.env import ExpansionError
 from ..expand.words import Expander
 from ..limits import LimitExceeded
-from ..stdio.streams import BufferWriter, Stream
+from ..stdio.streams import BufferWriter, SigPipe, Stream, StreamError
 from ..syntax import ast as A
 from ..syntax.errors import ParseError, ParseLimit
 from ..syntax.lexer import ARITH, KEY
@@ -197,7 +197,7 @@ class Shell:
     def out(self, text: str) -> None:
         stream = self.io.get(1)
         if stream is None or not stream.writable:
-            raise OSError(9, "Bad file descriptor")
+            raise StreamError(9, "Bad file descriptor")  # the builtin reports a write error
         stream.write(text.encode("utf-8", "surrogateescape"))
 
     # ------------------------------------------------------------ messages
@@ -312,6 +312,8 @@ class Shell:
             status = self.run_text(text, source_name, toplevel=True)
         except ExitShell as e:
             status = e.status
+        except SigPipe:
+            return 141  # a builtin wrote to a closed pipe: like bash, the shell dies of SIGPIPE
         status = self.run_exit_trap(status)
         return status
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import UTC, tzinfo
 
 from ..expand.quoting import printf_q
-from ..syntax.escapes import byte_char, decode_escapes
+from ..syntax.escapes import byte_char, codepoint, decode_escapes
 
 _INT_CONV = "diouxXc"
 _FLOAT_CONV = "eEfFgGaA"
@@ -131,7 +131,7 @@ def decode_format_escapes(text: str) -> str:
         if d == "x" and digits:
             out.append(byte_char(int(digits, 16)))
         elif d in "uU" and digits:
-            out.append(chr(int(digits, 16)).encode("utf-8", "surrogatepass").decode("utf-8", "surrogateescape"))
+            out.append(codepoint(int(digits, 16), "printf"))
         elif d in "xuU":
             out.append(text[i:end])
         else:

@@ -28,11 +28,20 @@ def byte_char(value: int) -> str:
     return chr(value) if value < 0x80 else chr(0xDC00 + value)
 
 
-def _codepoint(value: int) -> str:
-    try:
-        return chr(value).encode("utf-8").decode("utf-8", "surrogateescape")
-    except (ValueError, UnicodeEncodeError):
+def codepoint(value: int, mode: str = "") -> str:
+    """\\u/\\U as bash writes them in a UTF-8 locale: surrogates as their three
+    bytes, past U+10FFFF the original UTF-8 forms (up to six bytes, to
+    0x7FFFFFFF), beyond that nothing. `mode` is kept for the callers' symmetry."""
+    if value <= 0x10FFFF:
+        return chr(value).encode("utf-8", "surrogatepass").decode("utf-8", "surrogateescape")
+    if value > 0x7FFFFFFF:
         return ""
+    nbytes = 4 if value <= 0x1FFFFF else 5 if value <= 0x3FFFFFF else 6
+    lead = (0xF0, 0xF8, 0xFC)[nbytes - 4]
+    out = [lead | (value >> (6 * (nbytes - 1)))]
+    for k in range(nbytes - 2, -1, -1):
+        out.append(0x80 | (value >> (6 * k)) & 0x3F)
+    return "".join(byte_char(b) for b in out)
 
 
 def decode_escapes(text: str, mode: str) -> tuple[str, bool]:
@@ -119,7 +128,7 @@ def _decode(text: str, mode: str) -> tuple[str, bool]:
                 i = j
                 if value == 0 and mode == "ansi":
                     return "".join(out), True
-                out.append(_codepoint(value))
+                out.append(codepoint(value, mode))
         else:
             out.append("\\" + d)
     return "".join(out), False
