@@ -115,10 +115,10 @@ class Ctx:
         try:
             return parse_args(spec, self.args if args is None else args)
         except UsageError as e:
-            self.stderr.write(usage_message(spec, e.message).encode())
+            self.stderr.write(usage_message(spec, e.message).encode("utf-8", "surrogateescape"))
             raise CommandExit(spec.usage_status)
         except HelpRequested as h:
-            self.stdout.write(h.text.encode())
+            self.stdout.write(h.text.encode("utf-8", "surrogateescape"))
             raise CommandExit(0)
 
     # ------------------------------------------------------------ files

@@ -563,7 +563,7 @@ def cmd_yq(ctx: Ctx) -> int:
         if not u.message:
             ctx.stdout.write((VERSION + "\n").encode())
             return 0
-        ctx.stderr.write(f"Error: {u.message}\n".encode())
+        ctx.stderr.write(f"Error: {u.message}\n".encode("utf-8", "surrogateescape"))
         return 1
     limits = ctx.limits
     caps = CAPS.set((limits.max_string_length, max(limits.max_array_elements, limits.max_string_length // 8)))
