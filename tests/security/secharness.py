@@ -46,7 +46,7 @@ FILE_CANARY = "filecanary-83c2f04e"
 # strings and output at 1 MB, so a well-behaved run stays far below it. (The
 # parent watches /proc rather than setting an rlimit: RLIMIT_AS/RLIMIT_DATA
 # also count the thread stacks of a long pipeline or many background jobs.)
-MEMORY_KILL = int(os.environ.get("SANDBASH_SECURITY_MEMORY", 512 << 20))
+MEMORY_KILL = int(os.environ.get("SANDBASH_SECURITY_MEMORY", 384 << 20))
 # How far a run may raise the child's peak resident memory above what it
 # started with (the pages it shares with the parent at fork).
 MAX_RSS = 320 << 20
@@ -444,6 +444,17 @@ def batch(request: pytest.FixtureRequest, test_name: str, argname: str = "case")
             _SESSION[keys[flat]] = out
     module = request.module.__name__
     return {rid: out for (mod, rid), out in _SESSION.items() if mod == module}
+
+
+_POOLED: dict[str, dict[str, Outcome]] = {}
+
+
+def pooled(key: str, specs: Mapping[str, Mapping[str, Any]]) -> dict[str, Outcome]:
+    """Run `specs` (keyword arguments of `run_isolated`) all at once, the first
+    time `key` is asked for; later calls get the same outcomes."""
+    if key not in _POOLED:
+        _POOLED[key] = run_many(specs)
+    return _POOLED[key]
 
 
 def verify(case: Mapping[str, Any], out: Outcome) -> None:
