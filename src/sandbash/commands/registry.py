@@ -8,6 +8,7 @@ Custom commands from the embedding program are added with `register()`.
 from __future__ import annotations
 
 import importlib
+import threading
 from collections.abc import Iterable
 
 from .context import CommandFn
@@ -68,6 +69,7 @@ NETWORK_COMMANDS = frozenset({"curl", "wget"})
 
 _CUSTOM: dict[str, CommandFn] = {}
 _LOADED: dict[str, CommandFn | None] = {}
+_IMPORT_LOCK = threading.RLock()
 
 
 def register(name: str, fn: CommandFn) -> None:
@@ -85,13 +87,17 @@ def lookup(name: str) -> CommandFn | None:
     found: CommandFn | None = None
     if target is not None:
         module_name, func = target.split(":")
-        try:
-            module = importlib.import_module(f"sandbash.commands.{module_name}")
-        except ModuleNotFoundError as e:
-            if e.name and e.name.startswith("sandbash.commands."):
-                module = None
-            else:
-                raise
+        # Pipeline stages load their commands from several threads at once;
+        # two threads importing sibling modules of one package can trip the
+        # import system's deadlock detector, so lazy loads go one at a time.
+        with _IMPORT_LOCK:
+            try:
+                module = importlib.import_module(f"sandbash.commands.{module_name}")
+            except ModuleNotFoundError as e:
+                if e.name and e.name.startswith("sandbash.commands."):
+                    module = None
+                else:
+                    raise
         if module is not None:
             found = getattr(module, func, None)
     _LOADED[name] = found
