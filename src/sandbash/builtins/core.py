@@ -82,7 +82,7 @@ def bi_return(sh: Shell, argv: list[str]) -> int:
 def _loop_count(sh: Shell, name: str, argv: list[str]) -> int | None:
     if len(argv) > 2:
         sh.builtin_error(name, "too many arguments")
-        return None
+        raise ExitShell(1)  # fatal in a non-interactive shell, as in bash
     if len(argv) == 1:
         return 1
     n = _numeric(sh, name, argv[1])
@@ -91,31 +91,34 @@ def _loop_count(sh: Shell, name: str, argv: list[str]) -> int | None:
         raise ExitShell(128)
     if n < 1:
         sh.builtin_error(name, f"{argv[1]}: loop count out of range")
+        if sh.state.loop_depth:
+            # bash leaves every enclosing loop, with status 1
+            raise BreakLoop(sh.state.loop_depth, 1)
         return None
     return n
 
 
 @builtin("break")
 def bi_break(sh: Shell, argv: list[str]) -> int:
-    n = _loop_count(sh, "break", argv)
-    if n is None:
-        return 1
     depth = sh.state.loop_depth
     if depth == 0:
         sh.builtin_error("break", "only meaningful in a `for', `while', or `until' loop")
         return 0
+    n = _loop_count(sh, "break", argv)
+    if n is None:
+        return 1
     raise BreakLoop(min(n, depth))
 
 
 @builtin("continue")
 def bi_continue(sh: Shell, argv: list[str]) -> int:
-    n = _loop_count(sh, "continue", argv)
-    if n is None:
-        return 1
     depth = sh.state.loop_depth
     if depth == 0:
         sh.builtin_error("continue", "only meaningful in a `for', `while', or `until' loop")
         return 0
+    n = _loop_count(sh, "continue", argv)
+    if n is None:
+        return 1
     raise ContinueLoop(min(n, depth))
 
 
@@ -197,7 +200,7 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
     try:
         s = st.fs.stat(path)
         if s.is_dir:
-            sh.error(f"{args[0]}: is a directory")
+            sh.builtin_error(name, f"{args[0]}: is a directory")
             return 1
         data = st.fs.read_bytes(path)
     except FsError as e:
@@ -254,7 +257,10 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
     if is_builtin:
         status = BUILTINS[args[0]](sh, args)
     elif kind == "" and args[0] not in sh.state.functions:
-        sh.error(f"{args[0]}: not found" if "/" not in args[0] else f"{args[0]}: No such file or directory")
+        if "/" in args[0]:
+            sh.error(f"{args[0]}: No such file or directory")
+        else:
+            sh.builtin_error("exec", f"{args[0]}: not found")
         raise ExitShell(127)
     else:
         status = sh.run_external(args, env)

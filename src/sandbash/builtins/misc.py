@@ -86,15 +86,30 @@ def _trap_line(name: str, handler: str) -> str:
     return f"trap -- {single_quote(handler)} {shown}\n"
 
 
+TRAP_USAGE = "trap: usage: trap [-lp] [[arg] signal_spec ...]\n"
+
+
 @builtin("trap")
 def bi_trap(sh: Shell, argv: list[str]) -> int:
     st = sh.state
     args = argv[1:]
-    if args and args[0] == "-l":
+    flags = ""
+    while args and args[0].startswith("-") and len(args[0]) > 1:
+        if args[0] == "--":
+            args = args[1:]
+            break
+        for ch in args[0][1:]:
+            if ch not in "lp":
+                sh.builtin_error("trap", f"-{ch}: invalid option")
+                sh.write_err(TRAP_USAGE)
+                return 2
+        flags += args[0][1:]
+        args = args[1:]
+    if "l" in flags:
         sh.out(signal_list())
         return 0
-    if args and args[0] == "-p":
-        names = args[1:]
+    if "p" in flags:
+        names = args
         table = st.traps or st.parent_traps
         if names:
             for n in names:
@@ -108,13 +123,14 @@ def bi_trap(sh: Shell, argv: list[str]) -> int:
             for sig in _ordered(table):
                 sh.out(_trap_line(sig, table[sig]))
         return 0
-    if args and args[0] == "--":
-        args = args[1:]
     if not args:
         table = st.traps or st.parent_traps
         for sig in _ordered(table):
             sh.out(_trap_line(sig, table[sig]))
         return 0
+    if len(args) == 1 and _sig_name(args[0]) is None:
+        sh.write_err(TRAP_USAGE)
+        return 2
     if len(args) == 1:
         # `trap SIG` resets it
         handler: str | None = "-"

@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 _ATTR_FLAGS = {"a": ARRAY, "A": ASSOC, "c": CAPITALIZE, "i": INTEGER, "l": LOWER, "n": NAMEREF, "r": READONLY,
                "t": TRACE, "u": UPPER, "x": EXPORT}
 _PRINT_ORDER = "aAcilnrtux"
-DECLARE_USAGE = "declare: usage: declare [-aAfFgiIlnrtux] name[=value] ... or declare -p [-aAfFilnrtux] [name ...]\n"
+DECLARE_USAGE = "declare: usage: declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]\n"
+TYPESET_USAGE = "typeset: usage: typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]\n"
 
 
 def _quote_value(s: str) -> str:
@@ -139,7 +140,7 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
                 pass
             else:
                 sh.builtin_error(cmd, f"{a[0]}{c}: invalid option")
-                sh.write_err(DECLARE_USAGE.replace("declare", cmd, 1) if cmd != "local" else
+                sh.write_err(DECLARE_USAGE if cmd == "declare" else TYPESET_USAGE if cmd == "typeset" else
                              "local: usage: local [option] name[=value] ...\n")
                 return 2
         i += 1
@@ -161,10 +162,11 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
             if not _declare_one(sh, cmd, arg, set_attrs, clear_attrs, local):
                 status = 1
         except AssignError as e:
-            sh.builtin_error(cmd, e.message) if "readonly" not in e.message else sh.error(e.message)
+            bare = "readonly" in e.message or "bad array subscript" in e.message  # bash names no builtin here
+            sh.error(e.message) if bare else sh.builtin_error(cmd, e.message)
             status = 1
         except ExpansionError as e:
-            sh.error(e.message)
+            sh.expansion_failed(e, cmd)
             status = 1
     return status
 
@@ -225,6 +227,16 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
     if set_attrs & NAMEREF and has_value and value == name:
         sh.builtin_error(cmd, f"{name}: nameref variable self references not allowed")
         return False
+    if not ((set_attrs | clear_attrs) & NAMEREF) and sub is None:
+        # `declare -i r` or `declare r=v` on a nameref works on the variable it names
+        seen = {name}
+        target = sh.nameref_target(name)
+        while target and _valid_name(target) and target not in seen:
+            seen.add(target)
+            name = target
+            target = sh.nameref_target(name)
+        if target and not _valid_name(target) and "[" in target and target.endswith("]"):
+            name, _, sub = target[:-1].partition("[")
     # find or create the variable in the right scope
     vars_ = st.vars
     if local:
@@ -270,7 +282,10 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
                 var = Var(None, 0)
                 scope[name] = var
     if var.attrs & READONLY and (has_value or clear_attrs & READONLY):
-        sh.error(f"{name}: readonly variable")
+        if cmd in ("declare", "typeset", "local"):
+            sh.builtin_error(cmd, f"{name}: readonly variable")
+        else:
+            sh.error(f"{name}: readonly variable")
         return False
     if clear_attrs & ARRAY and isinstance(var.value, IndexedArray):
         sh.builtin_error(cmd, f"{name}: cannot destroy array variables in this way")

@@ -12,9 +12,10 @@ class ControlFlow(BaseException):
 
 
 class BreakLoop(ControlFlow):
-    def __init__(self, levels: int) -> None:
+    def __init__(self, levels: int, status: int = 0) -> None:
         super().__init__(levels)
         self.levels = levels
+        self.status = status  # `break 0` leaves every loop with status 1
 
 
 class ContinueLoop(ControlFlow):

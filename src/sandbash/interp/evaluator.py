@@ -30,7 +30,12 @@ def execute(self: Shell, node: A.Command) -> int:
     handler = _DISPATCH.get(t)
     if handler is None:
         raise TypeError(f"cannot execute {t.__name__}")
-    return handler(self, node)  # type: ignore[no-any-return]
+    try:
+        return handler(self, node)  # type: ignore[no-any-return]
+    except ExpansionError as e:
+        # a late expansion failure in a compound command (`select n` with an
+        # integer n): reported like any other, never an escaping exception
+        return self.expansion_failed(e)
 
 def run_list(self: Shell, node: A.CommandList) -> int:
     st = self.state
@@ -125,7 +130,7 @@ def _run_body(self: Shell, body: A.CommandList) -> tuple[int, str | None]:
         if b.levels > 1:
             b.levels -= 1
             raise
-        return 0, "break"
+        return b.status, "break"
     except ContinueLoop as c:
         if c.levels > 1:
             c.levels -= 1
@@ -198,6 +203,8 @@ def _exec_for(self: Shell, node: A.For) -> int:
                 self.error(e.message)
                 status = 1
                 break
+            except ExpansionError as e:  # `for n in ...` with an integer n
+                return self.expansion_failed(e)
             status, flow = self._run_body(node.body)
             if flow == "break":
                 break
@@ -435,14 +442,20 @@ def call_function(self: Shell, name: str, fdef: A.FuncDef, argv: list[str], temp
 
 # ------------------------------------------------------------ errors
 
-def expansion_failed(self: Shell, e: ExpansionError) -> int:
-    """Report an expansion error; fatal ones end a non-interactive shell."""
-    self.error(e.message)
+def expansion_failed(self: Shell, e: ExpansionError, builtin: str | None = None) -> int:
+    """Report an expansion error (in `builtin`'s name when one raised it);
+    fatal ones end a non-interactive shell."""
+    if builtin is None:
+        self.error(e.message)
+    else:
+        self.builtin_error(builtin, e.message)
     st = self.state
     if e.fatal == 127:
         # ${x:?} and unbound variables end the shell: bash -c exits 127 at
         # its top level; subshells and scripts from stdin or a file exit 1
         raise ExitShell(127 if st.mode == "c" and st.subshell == 0 else 1)
+    if e.exits:
+        raise ExitShell(e.fatal or 1)
     if e.fatal is not None:
         raise AbortCommand(e.fatal)
     st.last_status = 1

@@ -84,6 +84,7 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
                 self.error(e.message)
                 st.last_status = 1
                 if e.fatal:
+                    self.posix_fatal()
                     raise AbortCommand(1)
                 self.errexit_check(1)
                 return 1
@@ -112,7 +113,7 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
         if not argv:
             return self._assignments_only(cmd)
         trace: list[str] | None = [] if st.opts["xtrace"] else None
-        temp = self.temp_scope(cmd.assigns, trace) if cmd.assigns else None
+        temp = self.temp_scope(cmd.assigns, trace, argv[0]) if cmd.assigns else None
     except ExpansionError as e:
         self.finish_procsubs()
         return self.expansion_failed(e)
@@ -200,6 +201,7 @@ def _assignments_only(self: Shell, cmd: A.SimpleCommand) -> int:
         st.last_status = 1
         # assignment errors discard the rest of the command line
         if e.fatal:
+            self.posix_fatal()
             raise AbortCommand(1)
         self.errexit_check(1)
         return 1
@@ -330,6 +332,8 @@ def _dispatch_run(
                 except StreamError as e:  # writing to a closed or read-only fd
                     self.builtin_error(name, f"write error: {e.strerror}")
                     return 1
+                except ExpansionError as e:  # e.g. `read n` into an integer variable
+                    return self.expansion_failed(e, name)
             if builtins_only:
                 self.builtin_error("builtin", f"{name}: not a shell builtin")
                 return 1
@@ -348,10 +352,20 @@ def _dispatch_run(
             self.restore_redirects(undo)
 
 
-def temp_scope(self: Shell, assigns: tuple[A.Assign, ...], trace: list[str] | None) -> Scope:
+def posix_fatal(self: Shell) -> None:
+    """In POSIX mode an assignment error in an assignment statement or before a
+    special builtin ends the shell (127 at the top of `bash -c`, as bash does)."""
+    st = self.state
+    if st.opts["posix"]:
+        raise ExitShell(127 if st.mode == "c" and st.subshell == 0 else 1)
+
+
+def temp_scope(self: Shell, assigns: tuple[A.Assign, ...], trace: list[str] | None,
+               command: str | None = None) -> Scope:
     """Expand `x=1 y=$x cmd` assignments left to right into a temporary scope
     (each sees the previous ones); arrays become their text, readonly names
-    are reported and skipped."""
+    are reported and skipped (in POSIX mode they abort the line, or end the
+    shell before a special builtin)."""
     st = self.state
     temp = Scope(temp=True)
     st.vars.push(temp)
@@ -365,6 +379,10 @@ def temp_scope(self: Shell, assigns: tuple[A.Assign, ...], trace: list[str] | No
             var = st.vars.find(name)
             if var is not None and var.attrs & READONLY and name not in temp:
                 self.error(f"{name}: readonly variable")
+                if st.opts["posix"]:
+                    if command in SPECIAL:
+                        self.posix_fatal()
+                    raise AbortCommand(1)
                 continue
             if append and name not in temp and var is not None and isinstance(var.value, str):
                 value = var.value + value

@@ -90,6 +90,7 @@ class Shell:
     expand_argv = _ex.expand_argv
     expand_assign_arg = _ex.expand_assign_arg
     expand_assignment = _ex.expand_assignment
+    posix_fatal = _ex.posix_fatal
     temp_scope = _ex.temp_scope
     _find_program = _ex._find_program
     _builtin_command = _ex._builtin_command
@@ -240,16 +241,20 @@ class Shell:
     def syntax_error(self, e: ParseError, source_name: str | None) -> None:
         st = self.state
         name = st.arg0
-        if source_name is None and st.sources:
-            # a sourced file names itself: `./lib.sh: line 2: ...`
-            where = f"{st.sources[-1]}: line {e.line}: "
-        elif source_name:
-            where = f"{name}: {source_name}: line {e.line}: "
-        else:
-            where = f"{name}: line {e.line}: "
-        self.write_err(f"{where}{e.message}\n")
+
+        def where(line: int) -> str:
+            if source_name is None and st.sources:
+                # a sourced file names itself: `./lib.sh: line 2: ...`
+                return f"{st.sources[-1]}: line {line}: "
+            if source_name:
+                return f"{name}: {source_name}: line {line}: "
+            return f"{name}: line {line}: "
+
+        self.write_err(f"{where(e.line)}{e.message}\n")
         if e.source_line is not None:
-            self.write_err(f"{where}`{e.source_line}'\n")
+            self.write_err(f"{where(e.line)}`{e.source_line}'\n")
+        for message, line in e.extra:
+            self.write_err(f"{where(line)}{message}\n")
 
     # ------------------------------------------------------------ the read-parse-execute loop
 
@@ -279,7 +284,7 @@ class Shell:
             except ParseError as e:
                 self.flush_parse_warnings(parser)
                 self.syntax_error(e, source_name)
-                if not e.keep_status:
+                if not (e.keep_status and toplevel):  # eval and source always say 2
                     st.last_status = 2
                 return st.last_status
             self.flush_parse_warnings(parser)

@@ -206,12 +206,12 @@ def _convert(self: Shell, var: Var | None, value: str, attrs: int, append_to: st
         try:
             n = self.arith_eval(value) if value.strip() else 0
         except ArithError as e:
-            raise ExpansionError(e.render(), 1)
+            raise ExpansionError(e.render(), 1, exits=True)
         if append_to is not None:
             try:
                 n += self.arith_eval(append_to) if append_to.strip() else 0
             except ArithError as e:
-                raise ExpansionError(e.render(), 1)
+                raise ExpansionError(e.render(), 1, exits=True)
         return str(n)
     if append_to is not None:
         value = append_to + value
@@ -318,6 +318,8 @@ def _set_element(self: Shell, name: str, var: Var, sub: str, value: str, append:
         index = self.eval_index(sub, cur)
     except ArithError as e:
         raise ExpansionError(e.render(), 1)
+    except AssignError:
+        raise AssignError(f"{name}[{sub}]: bad array subscript") from None
     self.check_array(len(cur) + 1)
     old2 = cur.get(index) if append else None
     cur.set(index, self._convert(var, value, var.attrs, old2) if (append or var.attrs) else value)
@@ -384,6 +386,10 @@ def set_array(
                 index = self.eval_index(key, arr)
             except ArithError as e:
                 raise ExpansionError(e.render(), 1)
+            except AssignError:
+                # bash reports the element and goes on with the others
+                self.error(f"[{key}]={value}: bad array subscript")
+                continue
             old = arr.get(index) if key_append else None
             arr.set(index, self._convert(var, value, var.attrs, old))
         else:
@@ -450,7 +456,7 @@ def unset_element(self: Shell, name: str, sub: str) -> bool:
         try:
             index = self.eval_index(sub, v)
         except AssignError:
-            raise AssignError(f"{name}[{sub}]: bad array subscript")
+            raise AssignError(f"[{sub}]: bad array subscript") from None  # sic: bash leaves out the name
         v.unset(index)
     elif isinstance(v, str):
         if self.eval_index(sub, None) == 0:

@@ -264,7 +264,7 @@ def format_printf(
                 if prec:
                     check_field(prec, max_field)
             # length modifiers are accepted and ignored
-            while j < n and fmt[j] in "hlLjzt" and j + 1 < n and fmt[j + 1] in "diouxXeEfFgGaAcsbqQ":
+            while j < n and fmt[j] in "hlLjzt":
                 j += 1
             if j < n and fmt[j] == "(":
                 close = fmt.find(")T", j)
@@ -325,7 +325,9 @@ def format_printf(
                     text = (spec + conv) % fv
                     out.append(_fix_inf(text))
             else:
-                bad(f"`{conv}': invalid format character")
+                # escapes are decoded up front; bash names the backslash it saw
+                shown = "\\" if conv in "\a\b\f\n\r\t\v\x1b" else conv
+                bad(f"`{shown}': invalid format character")
                 return "".join(out), 1
         if ai == consumed_before or ai >= nargs:
             break

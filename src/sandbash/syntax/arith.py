@@ -206,13 +206,27 @@ class _Parser:
             return self.power()
         left = self.binary(level + 1)
         ops = _LEVELS[level]
-        while self.kind == "op" and self.tok in ops:
+        while self.kind == "op" and (self.tok in ops or (self.tok in ("++", "--") and "+" in ops
+                                                         and not self._names_next())):
             op = self.tok
+            if op in ("++", "--"):
+                # `1 ++ 2` after an operand is a binary plus, then a unary one
+                op = op[0]
+                self.pos = self.tok_pos + 1
             self.next()
             right_pos = self.tok_pos
             right = self.binary(level + 1)
             left = ABinary(op, left, right, right_pos)
         return left
+
+    def _names_next(self) -> bool:
+        """Whether a variable name follows the current token (`2 ++x` is a
+        misplaced pre-increment to bash, not `2 + +x`)."""
+        text = self.text
+        i = self.pos
+        while i < len(text) and text[i] in " \t\n\r":
+            i += 1
+        return i < len(text) and text[i] in _NAME_START
 
     def power(self) -> Arith:
         base = self.unary()

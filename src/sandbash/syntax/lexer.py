@@ -155,6 +155,7 @@ class WordReader:
         parts: list[A.Part] = []
         lit: list[str] = []
         depth = 0  # paren depth for REGEX, brace depth for PARAM
+        start_pos = self.pos
 
         def flush() -> None:
             if lit:
@@ -271,6 +272,11 @@ class WordReader:
                     depth -= 1
             lit.append(c)
             self.pos += 1
+        if mode == REGEX and depth > 0 and self.pos >= n:
+            # `[[ a =~ ( ]]`: bash reads to the end looking for the `)'
+            e = self.error_eof(")", self.line_at(start_pos))
+            e.extra = [("unexpected argument to conditional binary operator", self.eof_line())]
+            raise e
         flush()
         return parts
 

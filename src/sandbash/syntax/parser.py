@@ -560,7 +560,11 @@ class Parser(WordReader):
         self._peeked = None
         pieces = _split_arith_for(text)
         if pieces is None:
-            raise ParseError("syntax error: arithmetic expression required", line)
+            # bash's second line quotes the whole `((...))`
+            detail = [(f"syntax error: `(({text}))'", line)]
+            if text.count(";") > 2:
+                raise ParseError("syntax error: `;' unexpected", line, extra=detail)
+            raise ParseError("syntax error: arithmetic expression required", line, extra=detail)
         words: list[A.Word | None] = []
         for piece in pieces:
             if piece.strip():
