@@ -74,6 +74,7 @@ SORT_SPEC = CommandSpec(
     ),
 )
 
+_KEY_SLICE = 32768
 _SORT_WORDS = {"general-numeric": "g", "human-numeric": "h", "month": "M", "numeric": "n", "random": "R",
                "version": "V"}
 _S_SIZE = re.compile(r"([0-9]+)([kKmMgGtTpPeEzZyYbB%]?)$")
@@ -137,12 +138,16 @@ class Sorter:
             return lines
         ext = self.extractors
         n = len(ext)
-        if n == 1:
-            f = ext[0]
-            records: list[tuple[Any, ...]] = [(f(line), line) for line in lines]
-        else:
-            records = [tuple([f(line) for f in ext] + [line]) for line in lines]
-        ctx.checkpoint(len(lines) * n + 1)
+        records: list[tuple[Any, ...]] = []
+        # keys are computed in slices so that the deadline is seen between them
+        for start in range(0, len(lines), _KEY_SLICE):
+            part = lines[start : start + _KEY_SLICE]
+            if n == 1:
+                f = ext[0]
+                records.extend([(f(line), line) for line in part])
+            else:
+                records.extend([tuple([f(line) for f in ext] + [line]) for line in part])
+            ctx.checkpoint(len(part) * n + 1)
         if self.last_resort:
             records.sort(key=itemgetter(n), reverse=self.reverse)
         for i in range(n - 1, -1, -1):
