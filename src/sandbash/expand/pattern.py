@@ -3,7 +3,7 @@
 A pattern string uses backslash to quote the next character (expansion has
 already escaped every quoted character). Patterns compile to an RE2 program,
 which runs in linear time; patterns RE2 cannot express (`!(...)`, invalid
-ranges) and subjects that are not valid UTF-8 use a small memoised matcher
+ranges) and subjects that are not valid UTF-8 use a small set-based matcher
 that is polynomial in the worst case. No backtracking regex ever sees a user
 pattern.
 """
@@ -316,7 +316,7 @@ def _class_regex(node: Node, path: bool) -> str:
 class Pattern:
     """A compiled shell pattern."""
 
-    __slots__ = ("source", "seq", "literal", "_full", "_prefix", "_search", "_suffix", "nocase", "path", "_memo",
+    __slots__ = ("source", "seq", "literal", "_full", "_prefix", "_search", "_suffix", "nocase", "path",
                  "_simple")
 
     def __init__(self, source: str, extglob: bool = False, nocase: bool = False, path: bool = False) -> None:
@@ -354,76 +354,79 @@ class Pattern:
             self._suffix = re2.compile(f"(?:{regex})\\z", opts)
         except (_NoRe2, re2.error, TypeError, ValueError):
             self._full = self._search = self._suffix = None
-        self._memo: dict[tuple[int, int], frozenset[int]] = {}
 
-    # --- the memoised matcher (for what RE2 cannot do)
-    def _ends(self, text: str, seq: list[Node], k: int, j: int, memo: dict[tuple[int, int, int], frozenset[int]]) -> frozenset[int]:
-        key = (id(seq), k, j)
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        if k == len(seq):
-            result = frozenset((j,))
-        else:
-            result = frozenset()
-            acc: set[int] = set()
-            for e in self._node_ends(text, seq[k], j, memo):
-                acc |= self._ends(text, seq, k + 1, e, memo)
-            result = frozenset(acc)
-        memo[key] = result
-        return result
+    # --- the set matcher (for what RE2 cannot do: `!(...)`, odd text)
+    # Positions move forward as sets: one pass per node, so `*a*a*b` costs
+    # O(nodes x length), not a backtracking search.
+    def _ends(self, text: str, seq: list[Node], starts: set[int]) -> set[int]:
+        cur = starts
+        for node in seq:
+            if not cur:
+                break
+            cur = self._node_ends(text, node, cur)
+        return cur
 
-    def _node_ends(self, text: str, node: Node, j: int, memo: dict[tuple[int, int, int], frozenset[int]]) -> set[int]:
+    def _node_ends(self, text: str, node: Node, starts: set[int]) -> set[int]:
         n = len(text)
         kind = node[0]
         path = self.path
         if kind == "lit":
             lit = node[1]
-            seg = text[j : j + len(lit)]
-            if seg == lit or (self.nocase and seg.lower() == lit.lower()):
-                return {j + len(lit)}
-            return set()
+            size = len(lit)
+            if self.nocase:
+                low = lit.lower()
+                return {j + size for j in starts if text[j : j + size].lower() == low}
+            return {j + size for j in starts if text.startswith(lit, j)}
         if kind == "any":
-            return {j + 1} if j < n and not (path and text[j] == "/") else set()
+            return {j + 1 for j in starts if j < n and not (path and text[j] == "/")}
         if kind == "star":
-            out = {j}
-            for e in range(j, n):
-                if path and text[e] == "/":
-                    break
-                out.add(e + 1)
+            if not path:
+                return set(range(min(starts), n + 1))
+            out: set[int] = set()
+            for j in sorted(starts):
+                if j in out:
+                    continue  # already reached from an earlier start
+                out.add(j)
+                e = j
+                while e < n and text[e] != "/":
+                    e += 1
+                    out.add(e)
             return out
         if kind == "cls":
-            if j < n and not (path and text[j] == "/") and _class_match(node, text[j], self.nocase):
-                return {j + 1}
-            return set()
+            nocase = self.nocase
+            return {j + 1 for j in starts
+                    if j < n and not (path and text[j] == "/") and _class_match(node, text[j], nocase)}
         op, alts = node[1], node[2]
 
-        def once(start: int) -> set[int]:
-            s: set[int] = set()
+        def once(begin: set[int]) -> set[int]:
+            got: set[int] = set()
             for alt in alts:
-                s |= self._ends(text, alt, 0, start, memo)
-            return s
+                got |= self._ends(text, alt, begin)
+            return got
 
         if op == "@":
-            return once(j)
+            return once(starts)
         if op == "?":
-            return once(j) | {j}
+            return once(starts) | starts
         if op in ("*", "+"):
             seen: set[int] = set()
-            frontier = once(j)
+            frontier = once(starts)
             while frontier:
                 new = frontier - seen
+                if not new:
+                    break
                 seen |= new
-                frontier = set()
-                for p in new:
-                    frontier |= once(p)
-            return seen | {j} if op == "*" else seen
+                frontier = once(new)
+            return seen | starts if op == "*" else seen
         # `!(...)`: any substring the alternatives do not match entirely
-        bad = once(j)
-        return {e for e in range(j, n + 1) if e not in bad}
+        out = set()
+        for j in starts:
+            bad = once({j})
+            out.update(e for e in range(j, n + 1) if e not in bad)
+        return out
 
     def _slow_full(self, text: str) -> bool:
-        return len(text) in self._ends(text, self.seq, 0, 0, {})
+        return len(text) in self._ends(text, self.seq, {0})
 
     @staticmethod
     def _re2_ok(text: str) -> bool:
@@ -470,7 +473,7 @@ class Pattern:
                 if self._full is not None and self._full.match(text[:k]) is not None:
                     return k
             return int(m.end())
-        ends = self._ends(text, self.seq, 0, 0, {})
+        ends = self._ends(text, self.seq, {0})
         if not ends:
             return -1
         return max(ends) if longest else min(ends)
@@ -491,10 +494,9 @@ class Pattern:
                 if self._full is not None and self._full.match(text[k:]) is not None:
                     return k
             return int(m.start())
-        memo: dict[tuple[int, int, int], frozenset[int]] = {}
         rng = range(0, n + 1) if longest else range(n, -1, -1)
         for k in rng:
-            if n in self._ends(text, self.seq, 0, k, memo):
+            if n in self._ends(text, self.seq, {k}):
                 return k
         return -1
 
@@ -512,9 +514,8 @@ class Pattern:
             if m is None:
                 return None
             return m.start(), m.end()
-        memo: dict[tuple[int, int, int], frozenset[int]] = {}
         for k in range(start, n + 1):
-            ends = self._ends(text, self.seq, 0, k, memo)
+            ends = self._ends(text, self.seq, {k})
             if ends:
                 return k, max(ends)
         return None
@@ -526,7 +527,7 @@ class Pattern:
         if self._search is not None and self._re2_ok(text):
             m = self._search.match(text, start)
             return m.end() if m is not None else -1
-        ends = self._ends(text, self.seq, 0, start, {})
+        ends = self._ends(text, self.seq, {start})
         return max(ends) if ends else -1
 
 
