@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..commands import registry
-from ..interp.control import BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
+from ..interp.control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from ..syntax.parser import _RESERVED
 from ..vfs.errors import FsError
 from . import BUILTINS, SPECIAL, builtin
@@ -82,7 +82,10 @@ def bi_return(sh: Shell, argv: list[str]) -> int:
 def _loop_count(sh: Shell, name: str, argv: list[str]) -> int | None:
     if len(argv) > 2:
         sh.builtin_error(name, "too many arguments")
-        raise ExitShell(1)  # fatal in a non-interactive shell, as in bash
+        # bash drops the whole top-level command; under `bash -c` that ends the shell
+        if sh.state.mode == "c":
+            raise ExitShell(1)
+        raise AbortCommand(1)
     if len(argv) == 1:
         return 1
     n = _numeric(sh, name, argv[1])
@@ -151,6 +154,10 @@ def bi_eval(sh: Shell, argv: list[str]) -> int:
     args = argv[1:]
     if args and args[0] == "--":
         args = args[1:]
+    elif args and args[0].startswith("-") and len(args[0]) > 1:
+        sh.builtin_error("eval", f"{args[0][:2]}: invalid option")
+        sh.write_err("eval: usage: eval [arg ...]\n")
+        return 2
     text = " ".join(args)
     if not text.strip():
         return 0

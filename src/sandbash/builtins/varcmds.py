@@ -287,6 +287,14 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         else:
             sh.error(f"{name}: readonly variable")
         return False
+    if set_attrs & NAMEREF and not var.attrs & NAMEREF:
+        # an existing variable becomes a reference only if its value names one
+        if isinstance(var.value, (IndexedArray, AssocArray)) or var.attrs & (ARRAY | ASSOC):
+            sh.builtin_error(cmd, f"{name}: reference variable cannot be an array")
+            return False
+        if not has_value and isinstance(var.value, str) and var.value and not _valid_ref_target(var.value):
+            sh.builtin_error(cmd, f"`{var.value}': invalid variable name for name reference")
+            return False
     if clear_attrs & ARRAY and isinstance(var.value, IndexedArray):
         sh.builtin_error(cmd, f"{name}: cannot destroy array variables in this way")
         return False

@@ -20,6 +20,7 @@ from ..interp.arrays import AssocArray, IndexedArray
 from ..interp.vars import ASSOC, ATTR_LETTERS, INTEGER, NAMEREF, Var
 from ..syntax import ast as A
 from ..syntax.escapes import decode_escapes
+from ..syntax.lexer import tilde_prefix
 from .env import ExpandEnv, ExpansionError
 from .pattern import compile_pattern, escape, has_glob
 from .quoting import double_quote, quote_reusable
@@ -90,7 +91,7 @@ class Expander:
                     if field:
                         self._glob_field([(field, EXP)], out)
                 return out
-        for parts in self._braces(word.parts):
+        for parts in self._braces(word.parts, top=True):
             segs: list[Seg] = []
             self._at_empty = False
             self._parts(parts, segs, False)
@@ -151,7 +152,7 @@ class Expander:
 
     # ------------------------------------------------------------ brace expansion
 
-    def _braces(self, parts: tuple[A.Part, ...]) -> list[tuple[A.Part, ...]]:
+    def _braces(self, parts: tuple[A.Part, ...], top: bool = False) -> list[tuple[A.Part, ...]]:
         for p in parts:
             if type(p) is A.Brace or type(p) is A.BraceSeq:
                 break
@@ -181,6 +182,9 @@ class Expander:
             else:
                 for r in results:
                     r.append(p)
+        if top:
+            # tilde expansion follows brace expansion: `{a,~}/x` gives `~/x` a home
+            return [_tilde_after_brace(r) for r in results]
         return [tuple(r) for r in results]
 
     # ------------------------------------------------------------ parts -> segments
@@ -778,6 +782,16 @@ def _brace_text(p: A.Part) -> str:
     if isinstance(p, A.BraceSeq):
         return "{" + p.start + ".." + p.end + (".." + p.step if p.step else "") + "}"
     return ""
+
+
+def _tilde_after_brace(parts: list[A.Part]) -> tuple[A.Part, ...]:
+    if not parts or type(parts[0]) is not A.Lit or not parts[0].text.startswith("~"):
+        return tuple(parts)
+    k = 1
+    while k < len(parts) and type(parts[k]) is A.Lit:
+        k += 1
+    lead = A.Lit("".join(p.text for p in parts[:k]))  # type: ignore[union-attr]
+    return tuple(tilde_prefix([lead, *parts[k:]]))
 
 
 def _sequence_len(p: A.BraceSeq) -> int:

@@ -348,6 +348,11 @@ def set_array(
     if var is None:
         var = Var(None, EXPORT if self.state.opts["allexport"] else 0)
         target_scope[name] = var
+    elif var.attrs & NAMEREF:
+        # `declare -n r; r=(1 2)`: a reference with no target becomes an array
+        self.error(f"warning: {name}: removing nameref attribute")
+        var.attrs &= ~NAMEREF
+        var.value = None
     is_assoc = (var.attrs & ASSOC) != 0 or isinstance(var.value, AssocArray) if assoc is None else assoc
     if is_assoc:
         arr_a = var.value if append and isinstance(var.value, AssocArray) else AssocArray()

@@ -155,6 +155,7 @@ class WordReader:
         parts: list[A.Part] = []
         lit: list[str] = []
         depth = 0  # paren depth for REGEX, brace depth for PARAM
+        sq_open = False  # inside '...' within "${x-...}" (literal quotes)
         start_pos = self.pos
 
         def flush() -> None:
@@ -204,10 +205,10 @@ class WordReader:
                 if c == '"':
                     break
             elif mode == PARAM:
-                if c == "}" and depth == 0:
+                if c == "}" and depth == 0 and not sq_open:
                     break
             elif mode == PARAM_PAT:
-                if c == "}" or c == "/":
+                if (c == "}" or c == "/") and not sq_open:
                     break
             elif mode == SLICE:
                 if c == "}" or c == ":":
@@ -233,12 +234,14 @@ class WordReader:
                 continue
             if c == "'" and mode not in (DQ, HEREDOC, ARITH):
                 end = src.find("'", self.pos + 1)
-                if end < 0:
+                if end < 0 and not sq_open:
                     raise self.error_eof("'")
                 if dq_context and mode in (PARAM, PARAM_PAT) and not self.dq_quotes:
-                    # "${x-'a b'}": the quotes stay, but they still protect a `}`
-                    lit.append(src[self.pos : end + 1])
-                    self.pos = end + 1
+                    # "${x-'a $v'}": the quotes stay and $v expands inside
+                    # them, but they still protect a `}`
+                    lit.append("'")
+                    sq_open = not sq_open
+                    self.pos += 1
                     continue
                 flush()
                 parts.append(A.SQ(src[self.pos + 1 : end]))
@@ -265,7 +268,7 @@ class WordReader:
                 flush()
                 parts.append(self.read_backtick(dq_context or mode in (DQ, HEREDOC)))
                 continue
-            if mode == PARAM:
+            if mode == PARAM and not sq_open:
                 if c == "{":
                     depth += 1
                 elif c == "}":
