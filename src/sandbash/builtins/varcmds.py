@@ -722,11 +722,10 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
     if optind < 1:
         optind = 1
     if argv[3:] == [] and st.getopts_version != st.args_version:
-        # `set --` or `shift` since the last call: start over
+        # `set --` or `shift` since the last call: no half-read bundle of
+        # letters carries over (OPTIND itself stays, as in bash)
         st.getopts_version = st.args_version
         st.getopts_pos = 0
-        if optind > len(params) + 1:
-            optind = 1
 
     def finish(opt: str, status: int, optarg: str | None, new_ind: int) -> int:
         sh.set_var("OPTIND", str(new_ind))
@@ -745,7 +744,7 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
     _pos = st.getopts_pos
     if optind > len(params):
         _pos = 0
-        return finish("?", 1, None, optind) if False else _end(sh, name, optind)
+        return _end(sh, name, min(optind, len(params) + 1))
     arg = params[optind - 1]
     if _pos == 0:
         if arg == "--":

@@ -55,7 +55,8 @@ class _Segs:
         self.segs = segs
 
     def text(self) -> str:
-        return "".join(t for t, f in self.segs if f != BRK)
+        # a field break ("${a[@]}" inside the word) joins with a space, as "$@" does
+        return "".join(t if f != BRK else " " for t, f in self.segs)
 
 
 Value = Union[str, _Multi, _Segs, None]
@@ -546,6 +547,8 @@ class Expander:
         segs: list[Seg] = []
         self._parts(word.parts, segs, in_dq)
         if in_dq:
+            if _BRK in segs:
+                return _Segs(segs)  # "${u:-${a[@]}}" keeps the array's fields
             return "".join(s[0] for s in segs)
         return _Segs([(t, EXP if f == LIT else f) for t, f in segs])
 

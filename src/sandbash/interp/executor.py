@@ -312,17 +312,9 @@ def _dispatch_run(
     try:
         if fdef is not None:
             return self.call_function(name, fdef, argv, temp)
-        if builtin is not None and temp is not None and name in SPECIAL and st.opts["posix"]:
-            # POSIX: assignments before a special builtin persist (and stay exported)
-            globals_ = st.vars.scopes[-1] if st.vars.scopes[-1].func else st.vars.globals
-            for tname, tvar in temp.items():
-                target = st.vars.find(tname)
-                if target is not None:
-                    target.value = tvar.value
-                    target.attrs |= EXPORT
-                else:
-                    globals_[tname] = tvar
-            temp = None
+        # POSIX: assignments before a special builtin persist (and stay
+        # exported) once it returns; whatever it unset stays unset
+        persist = builtin is not None and temp is not None and name in SPECIAL and st.opts["posix"]
         if temp is not None:
             st.vars.push(temp)
         try:
@@ -344,12 +336,27 @@ def _dispatch_run(
                     st.vars.pop()
                 elif temp in st.vars.scopes:
                     st.vars.scopes.remove(temp)
+                if persist:
+                    _persist_temp(self, temp)
     except AssignError as e:
         self.error(e.message)
         return 1
     finally:
         if undo:
             self.restore_redirects(undo)
+
+
+def _persist_temp(self: Shell, temp: Scope) -> None:
+    st = self.state
+    for tname, tvar in temp.items():
+        if tvar.value is None:
+            continue
+        target = st.vars.find(tname)
+        if target is not None:
+            target.value = tvar.value
+            target.attrs |= EXPORT
+        else:
+            st.vars.globals[tname] = tvar
 
 
 def posix_fatal(self: Shell) -> None:
@@ -373,7 +380,8 @@ def temp_scope(self: Shell, assigns: tuple[A.Assign, ...], trace: list[str] | No
         for a in assigns:
             name, sub, append, value, items = self.expand_assignment(a)
             if items is not None:
-                value = "(" + " ".join(v for _, v, _ in items) + ")"
+                value = "(" + " ".join(v if k is None else f"[{k}]{'+=' if ap else '='}{v}"
+                                       for k, v, ap in items) + ")"
             if trace is not None:
                 trace.append(_trace_assign(name, sub, append, value, None))
             var = st.vars.find(name)

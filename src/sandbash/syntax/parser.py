@@ -1025,6 +1025,8 @@ class Parser(WordReader):
                 return A.CondNot(self._cond_term())
         if ftext in _COND_UNARY:
             nxt = self._cond_peek()
+            if nxt in ("&&", "||", ")", "<", ">"):
+                raise ParseError(f"unexpected argument `{nxt}' to conditional unary operator", self.line)
             if nxt not in ("]]", "&&", "||", ")", ""):
                 operand = self._cond_word()
                 return A.CondUnary(ftext, operand)
