@@ -144,7 +144,8 @@ def _read_raw(sh: Shell, stream: Stream, delim: str, nchars: int | None, exact: 
                     continue
             pieces.append(body)
             break
-        text = b"".join(pieces).decode("utf-8", "surrogateescape")
+        # a shell variable cannot hold NUL: bash's read drops those bytes
+        text = b"".join(pieces).replace(b"\0", b"").decode("utf-8", "surrogateescape")
         if raw:
             return text, eof, [False] * len(text)
         out, escaped = _unescape(text)
@@ -165,6 +166,8 @@ def _read_raw(sh: Shell, stream: Stream, delim: str, nchars: int | None, exact: 
         sh.rt.budget.checkpoint()
         if not exact and not pending_backslash and b == delim_b:
             break
+        if b == b"\0":
+            continue  # dropped, as above
         buf += b
         try:
             ch = buf.decode("utf-8")
@@ -418,6 +421,8 @@ def bi_mapfile(sh: Shell, argv: list[str]) -> int:
             continue
         if strip and line.endswith(sep):
             line = line[: -len(sep)]
+        if b"\0" in line:
+            line = line[: line.index(b"\0")]  # bash keeps each line as a C string
         lines.append(line.decode("utf-8", "surrogateescape"))
     try:
         var = sh.state.vars.find(target)

@@ -221,6 +221,11 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
     if not _valid_name(name):
         sh.builtin_error(cmd, f"`{arg}': not a valid identifier")
         return False
+    if sub is not None and cmd in ("readonly", "export"):
+        sh.builtin_error(cmd, f"`{name}[{sub}]': not a valid identifier")
+        return False
+    if cmd in ("readonly", "export") and not has_value:
+        set_attrs &= ~(ARRAY | ASSOC)  # `readonly -a x` alone makes no array (bash)
     if set_attrs & NAMEREF and has_value and not _valid_ref_target(value):
         sh.builtin_error(cmd, f"`{value}': invalid variable name for name reference")
         return False

@@ -453,7 +453,8 @@ def expansion_failed(self: Shell, e: ExpansionError, builtin: str | None = None)
     if e.fatal == 127:
         # ${x:?} and unbound variables end the shell: bash -c exits 127 at
         # its top level; subshells and scripts from stdin or a file exit 1
-        raise ExitShell(127 if st.mode == "c" and st.subshell == 0 else 1)
+        # (and under `set -e` too)
+        raise ExitShell(127 if st.mode == "c" and st.subshell == 0 and not st.opts["errexit"] else 1)
     if e.exits:
         raise ExitShell(e.fatal or 1)
     if e.fatal is not None:

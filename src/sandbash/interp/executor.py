@@ -418,6 +418,8 @@ def find_command(self: Shell, name: str, path: str | None = None) -> tuple[str, 
     searches another PATH than the shell's (and skips the hash table)."""
     st = self.state
     if "/" in name:
+        if any(len(part.encode("utf-8", "surrogateescape")) > 255 for part in name.split("/")):
+            return "", "File name too long"
         stat = st.fs.try_stat(name)
         if stat is None:
             base = name.rsplit("/", 1)[-1]
@@ -482,11 +484,18 @@ def _find_program(self: Shell, name: str, path: str | None = None) -> str | None
 def run_external(self: Shell, argv: list[str], env: dict[str, str]) -> int:
     st = self.state
     name = argv[0]
+    cached = st.hashed.get(name)
+    if cached is not None and cached.startswith("script:") and not st.shopts.get("checkhash"):
+        stale = cached[len("script:"):]
+        if st.fs.try_stat(stale) is None:
+            # bash runs the remembered path without searching again
+            self.error(f"{stale}: No such file or directory")
+            return 127
     kind, where = self.find_command(name)
     if kind == "":
         if "/" in name:
             self.error(f"{name}: {where}")
-            return 126 if where == "Is a directory" else 127
+            return 126 if where in ("Is a directory", "File name too long") else 127
         handler = st.functions.get("command_not_found_handle")
         if handler is not None:
             return self.call_function("command_not_found_handle", handler, ["command_not_found_handle", *argv], None)

@@ -300,6 +300,8 @@ class Shell:
                     self.run_list(node)
                 except AbortCommand as e:
                     st.last_status = e.status
+                    if e.status and st.opts["errexit"]:
+                        raise ExitShell(e.status) from None  # `set -e` sees the aborted line fail
             else:
                 self.run_list(node)
 
