@@ -113,7 +113,7 @@ def _regex_match(sh: Shell, subject: str, word: A.Word) -> bool | None:
     try:
         from ..regex import compile_regex
 
-        rx = compile_regex(pattern, "ere", icase=sh.state.shopts["nocasematch"])
+        rx = compile_regex(pattern, "ere", icase=sh.state.shopts["nocasematch"], budget=sh.rt.budget)
     except ImportError:
         rx = None
     except Exception:

@@ -31,9 +31,13 @@ dialect="glibc", line_mode=False, whole="", budget=None) -> Regex``
   newline, so a match never spans lines.
 - ``whole``: "" / "line" (grep -x) / "word" (grep -w: the match must be
   delimited by non-word characters or line ends; group 0 is the word).
-- ``budget``: a ``limits.Budget``; the fallback engine's timeout is the time
-  left before its deadline (``LimitExceeded("timeout")`` when it runs out).
-  ``Regex.with_budget(b)`` rebinds a compiled pattern cheaply.
+- ``budget``: a ``limits.Budget``; the fallback engine runs in CPU-time
+  slices cut to the wall time left before its deadline
+  (``LimitExceeded("timeout")`` when it runs out, ``DeadlineExpired`` for a
+  sub-command's own deadline), and compiling a long list of patterns is
+  checked against it. Without one, the fallback gets 10 s.
+  ``Regex.with_budget(b)`` rebinds a compiled pattern cheaply. A fallback
+  pattern over 128 KB is refused ("Regular expression too big").
 
 POSIX flavors use leftmost-longest matching (RE2 longest_match; group spans
 agree with glibc on the usual cases); "pcre" uses leftmost-first.

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-import functools
+import threading
+import time
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -12,7 +14,7 @@ from re2 import _re2
 
 from ..limits import Budget, LimitExceeded
 from . import errors as E
-from .emit import NeedFallback, emit, shift_groups
+from .emit import NeedFallback, emit, esc, shift_groups
 from .errors import RegexError
 from .posix import parse
 
@@ -22,6 +24,23 @@ _ANCHOR_BOTH = _re2.RE2.Anchor.ANCHOR_BOTH
 _NULL = (-1, -1)
 DEFAULT_TIMEOUT = 10.0
 FLAVORS = ("bre", "ere", "pcre", "awk")
+# The `regex` module's timeout counts the process's CPU time, not the wall clock, so under
+# CPU contention one call can run several times longer than its timeout. The fallback
+# therefore runs in slices: the first gets at most FIRST_SLICE seconds of CPU, each retry
+# (from the start: a match cannot be resumed) four times the last, and every slice is cut
+# to the wall time left times the share of CPU the previous slice got (half for the first).
+# The run then ends close to its deadline; a match that needs more CPU than the first
+# slice costs up to ~2.3x as much, and the usual match needs microseconds.
+FIRST_SLICE = 0.05
+MIN_SLICE = 0.002
+# Patterns built by parsing and emitting are checked against the deadline every so many
+COMPILE_CHECK_EVERY = 256
+# A fallback pattern longer than this is refused ("Regular expression too big"): the `regex`
+# module compiles ~100 KB a second and cannot be interrupted while it does
+MAX_FALLBACK_SOURCE = 128 << 10
+# characters special somewhere in a BRE or an ERE: a pattern free of them (and of
+# control characters) is the same literal text in every POSIX flavor and dialect
+_SPECIAL = frozenset(".[]*^$\\+?{}()|")
 
 
 class _Core:
@@ -68,6 +87,28 @@ def _re2_options(posix: bool, icase: bool) -> Any:
     return o
 
 
+def _is_plain(p: str) -> bool:
+    """Is `p` literal text in every POSIX flavor (printable ASCII, nothing special)?"""
+    return bool(p) and p.isascii() and p.isprintable() and _SPECIAL.isdisjoint(p)
+
+
+_PLAIN_TABLES: dict[str, dict[int, str]] = {}
+
+
+def _plain_source(p: str, target: str) -> str:
+    """What the emitter writes for the plain pattern `p` (see _is_plain)."""
+    table = _PLAIN_TABLES.get(target)
+    if table is None:
+        table = _PLAIN_TABLES[target] = {cp: esc(cp, target) for cp in range(0x20, 0x7F)}
+    return p.translate(table)
+
+
+def _check(budget: Budget | None, work: int) -> None:
+    if budget is not None:
+        budget.checkpoint(work)
+        budget.check_time()
+
+
 def _build(
     patterns: tuple[str, ...],
     flavor: str,
@@ -76,6 +117,7 @@ def _build(
     line_mode: bool,
     dialect: str,
     wrap: str,
+    budget: Budget | None = None,
 ) -> _Core:
     core = _Core()
     nl = "lines" if line_mode else ("reg_newline" if multiline else "none")
@@ -83,24 +125,36 @@ def _build(
         return _build_pcre(core, patterns, icase, multiline, line_mode, wrap)
     if flavor not in FLAVORS:
         raise ValueError(f"unknown regex flavor {flavor!r}")
-    nodes = []
+    # Parse each pattern (a plain one stays text: many grep -f patterns are words);
+    # a long list is checked against the deadline as it goes.
+    nodes: list[Any] = []
     total = 0
     warnings: list[str] = []
-    for p in patterns:
+    many = len(patterns) > COMPILE_CHECK_EVERY
+    work = 0
+    for k, p in enumerate(patterns):
+        if many and k % COMPILE_CHECK_EVERY == 0:
+            _check(budget, work + 1)
+            work = 0
+        work += len(p)
+        if _is_plain(p):
+            nodes.append(p)
+            continue
         node, ng, warns, _ = parse(p, flavor, dialect)
         nodes.append(shift_groups(node, total))
         total += ng
         warnings.extend(warns)
-    tree = nodes[0] if len(nodes) == 1 else ("alt", nodes)
     core.groups = total
     core.warnings = tuple(warnings)
     goff = 1 if wrap == "word" else 0
     core.shift = wrap == "word"
     for target in ("re2", "regex"):
         try:
-            body = emit(tree, target, nl, goff)
+            body = _emit_all(nodes, target, nl, goff, budget)
         except NeedFallback:
             continue
+        if target == "regex" and len(body) > MAX_FALLBACK_SOURCE:
+            raise RegexError(E.TOO_BIG)
         src = _wrap(body, target, nl, wrap)
         if target == "re2":
             prefix = "(?m)" if nl != "none" else "(?s)"
@@ -124,6 +178,25 @@ def _build(
         core.source = src
         return core
     raise RegexError(E.INVALID)  # pragma: no cover
+
+
+def _emit_all(nodes: list[Any], target: str, nl: str, goff: int, budget: Budget | None) -> str:
+    """The patterns (parsed nodes, or plain text) as one alternation in `target` syntax."""
+    if len(nodes) == 1:
+        n = nodes[0]
+        return _plain_source(n, target) if isinstance(n, str) else emit(n, target, nl, goff)
+    many = len(nodes) > COMPILE_CHECK_EVERY
+    parts: list[str] = []
+    size = 0
+    for k, n in enumerate(nodes):
+        if many and k % COMPILE_CHECK_EVERY == 0:
+            _check(budget, COMPILE_CHECK_EVERY)
+            if target == "regex" and size > MAX_FALLBACK_SOURCE:
+                raise RegexError(E.TOO_BIG)
+        part = _plain_source(n, target) if isinstance(n, str) else emit(n, target, nl, goff)
+        size += len(part) + 1
+        parts.append(part)
+    return "(?:" + "|".join(parts) + ")"
 
 
 def _wrap(body: str, target: str, nl: str, wrap: str) -> str:
@@ -189,6 +262,8 @@ def _build_pcre(core: _Core, patterns: tuple[str, ...], icase: bool, multiline: 
     except Exception:
         pass
     rsrc = _pcre_fix_for_regex(src)
+    if len(rsrc) > MAX_FALLBACK_SOURCE:
+        raise RegexError(E.TOO_BIG)
     flags = _rx.V1 if False else _rx.V0
     if multiline or line_mode:
         flags |= _rx.MULTILINE
@@ -217,11 +292,29 @@ def _pcre_message(msg: str) -> str:
     return msg
 
 
-@functools.lru_cache(maxsize=512)
+_CACHE: OrderedDict[tuple[Any, ...], _Core] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+_CACHE_SIZE = 512
+
+
 def _core(
-    patterns: tuple[str, ...], flavor: str, icase: bool, multiline: bool, line_mode: bool, dialect: str, wrap: str
+    patterns: tuple[str, ...], flavor: str, icase: bool, multiline: bool, line_mode: bool, dialect: str, wrap: str,
+    budget: Budget | None,
 ) -> _Core:
-    return _build(patterns, flavor, icase, multiline, line_mode, dialect, wrap)
+    """The compiled core for these arguments, from a small LRU cache (building a new
+    one is charged to `budget`, which is not part of the key)."""
+    key = (patterns, flavor, icase, multiline, line_mode, dialect, wrap)
+    with _CACHE_LOCK:
+        core = _CACHE.get(key)
+        if core is not None:
+            _CACHE.move_to_end(key)
+            return core
+    core = _build(patterns, flavor, icase, multiline, line_mode, dialect, wrap, budget)
+    with _CACHE_LOCK:
+        _CACHE[key] = core
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return core
 
 
 class Match:
@@ -369,14 +462,34 @@ class Regex:
         spans = [(conv[s], conv[e]) if s >= 0 else _NULL for s, e in raw]
         return Match(self, subject, spans, pos, end)
 
-    def _timeout(self) -> float:
+    def _call_rx(self, fn: Any, text: str, cpos: int, cend: int, start: float, given: float) -> Any:
+        """fn(text, cpos, cend) on the `regex` module, bounded by the deadline (see FIRST_SLICE):
+        the slices after a first one of `given` seconds started at `start` (0: none yet)."""
         budget = self._budget
-        if budget is None:
-            return DEFAULT_TIMEOUT
-        left = budget.remaining()
-        if left <= 0:
-            raise LimitExceeded("timeout", budget.limits.timeout)
-        return left
+        deadline = start + DEFAULT_TIMEOUT if budget is None else budget.deadline
+        cpu_slice = FIRST_SLICE
+        share = 0.5
+        while True:
+            if given:
+                # the slice used `given` seconds of CPU: its share of the wall clock it took
+                now = time.monotonic()
+                if now > start:
+                    share = min(1.0, max(0.02, given / (now - start)))
+                start = now
+                cpu_slice = 4 * given
+                if budget is not None:
+                    budget.check_time()  # cancellation
+            left = deadline - start
+            if left <= 0:
+                if budget is None:
+                    raise LimitExceeded("timeout", DEFAULT_TIMEOUT)
+                budget.check_time()  # the run's timeout, or a sub-command's own deadline
+                raise LimitExceeded("timeout", budget.limits.timeout)
+            given = max(MIN_SLICE, min(cpu_slice, left * share))
+            try:
+                return fn(text, cpos, cend, timeout=given)
+            except TimeoutError:
+                pass
 
     def _run_rx(self, anchor: Any, subject: Any, pos: int, endpos: int | None) -> Match | None:
         core = self._core
@@ -397,11 +510,16 @@ class Regex:
             cpos = len(bytes(subject[:pos]).decode("utf-8", "surrogateescape"))
             cend = len(bytes(subject[:end]).decode("utf-8", "surrogateescape"))
         fn = rx.search if anchor is _UNANCHORED else rx.match if anchor is _ANCHOR_START else rx.fullmatch
-        try:
-            m = fn(text, cpos, cend, timeout=self._timeout())
-        except TimeoutError:
-            budget = self._budget
-            raise LimitExceeded("timeout", budget.limits.timeout if budget else DEFAULT_TIMEOUT) from None
+        # the first slice inline (most matches take microseconds); _call_rx for the rest
+        start = time.monotonic()
+        budget = self._budget
+        if budget is None or budget.deadline - start > 2 * FIRST_SLICE:
+            try:
+                m = fn(text, cpos, cend, timeout=FIRST_SLICE)
+            except TimeoutError:
+                m = self._call_rx(fn, text, cpos, cend, start, FIRST_SLICE)
+        else:
+            m = self._call_rx(fn, text, cpos, cend, start, 0.0)
         if m is None:
             return None
         spans = [m.span(g) for g in range(rx.groups + 1)]
@@ -494,5 +612,5 @@ def compile_regex(
         raise ValueError("no pattern")
     if flavor == "awk" and dialect == "glibc":
         dialect = "awk"
-    core = _core(patterns, flavor, bool(icase), bool(multiline), bool(line_mode), dialect, whole)
+    core = _core(patterns, flavor, bool(icase), bool(multiline), bool(line_mode), dialect, whole, budget)
     return Regex(core, pattern, flavor, bool(icase), bool(multiline), budget)

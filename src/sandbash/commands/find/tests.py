@@ -7,6 +7,7 @@ import math
 from collections.abc import Callable
 
 from ...expand.pattern import compile_pattern
+from ...limits import Budget
 from ...vfs.base import Stat
 from ...vfs.errors import FsError
 from ..fsutil import (
@@ -198,7 +199,7 @@ def emacs_to_ere(pattern: str) -> str:
     return "".join(out)
 
 
-def compile_find_regex(pattern: str, regextype: str, icase: bool) -> Callable[[str], bool]:
+def compile_find_regex(pattern: str, regextype: str, icase: bool, budget: Budget | None = None) -> Callable[[str], bool]:
     """The -regex adapter: find's regex types onto the shared regex layer."""
     from ...regex import RegexError, compile_regex
 
@@ -211,7 +212,7 @@ def compile_find_regex(pattern: str, regextype: str, icase: bool) -> Callable[[s
     elif regextype in ("awk", "posix-awk", "gnu-awk"):
         flavor = "ere"
     try:
-        rx = compile_regex(source, flavor, icase=icase)
+        rx = compile_regex(source, flavor, icase=icase, budget=budget)
     except RegexError as e:
         raise FindError(f"failed to compile regular expression '{pattern}': {e.message}")
     return lambda subject: rx.fullmatch(subject) is not None
@@ -219,7 +220,7 @@ def compile_find_regex(pattern: str, regextype: str, icase: bool) -> Callable[[s
 
 @handler("-regex", "-iregex")
 def _regex(p: Parser, name: str) -> Pred:
-    match = compile_find_regex(p.arg(name), p.regextype, name == "-iregex")
+    match = compile_find_regex(p.arg(name), p.regextype, name == "-iregex", p.ctx.budget)
     return lambda e: match(e.path)
 
 

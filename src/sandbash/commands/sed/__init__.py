@@ -78,7 +78,7 @@ def cmd_sed(ctx: Ctx) -> int:
             return 1
     extended = bool(p.get("extended"))
     try:
-        parser = Parser(pieces, extended, posix=bool(p.get("posix")))
+        parser = Parser(pieces, extended, posix=bool(p.get("posix")), budget=ctx.budget)
         cmds = parser.parse()
     except SedError as e:
         ctx.error(e.message)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...limits import Budget
 from ...regex import Regex, RegexError, compile_regex
 
 
@@ -78,8 +79,9 @@ class Cmd:
 
 
 class Parser:
-    def __init__(self, pieces: list[Piece], extended: bool, posix: bool = False) -> None:
+    def __init__(self, pieces: list[Piece], extended: bool, posix: bool = False, budget: Budget | None = None) -> None:
         self.pieces = pieces
+        self.budget = budget  # the run's: a back-reference pattern's matching is bounded by its deadline
         texts = []
         self.bounds: list[tuple[int, Piece]] = []
         pos = 0
@@ -202,7 +204,7 @@ class Parser:
         if pat == "":
             return None
         try:
-            return compile_regex(pat, "ere" if self.extended else "bre", icase, mline, dialect="sed")
+            return compile_regex(pat, "ere" if self.extended else "bre", icase, mline, dialect="sed", budget=self.budget)
         except RegexError as e:
             if e.kind == "class_syntax":
                 raise SedError(e.message, status=4) from None

@@ -135,6 +135,7 @@ class Runner:
         self.rfiles: dict[str, Iterator[bytes]] = {}
         self.quit_status: int | None = None
         self.max_iter = ctx.limits.max_sed_iterations
+        self.max_len = ctx.limits.max_string_length
         self.inplace_name: str | None = None
         self.inplace_buf: BufferWriter | None = None
         self.missing_nl = False
@@ -471,6 +472,8 @@ class Runner:
                 if name == "s":
                     new = self.substitute(c, ps)
                     if new is not None:
+                        if len(new) > self.max_len and len(new) > len(ps):  # s/.*/&&/ in a loop doubles it
+                            raise LimitExceeded("max_string_length", self.max_len)
                         tflag = True
                         ps = new
                         if c.evaluate:
@@ -501,7 +504,7 @@ class Runner:
                         jumps += 1
                         if jumps > self.max_iter:
                             raise LimitExceeded("max_sed_iterations", self.max_iter)
-                        ctx.checkpoint()
+                        ctx.checkpoint(1 + (len(ps) >> 12))  # a loop over a big pattern space is more work
                     elif name == "T":
                         tflag = False
                 elif name == "n":
@@ -532,10 +535,14 @@ class Runner:
                     ps, nl = self.hold, self.hold_nl
                 elif name == "G":
                     ps, nl = ps + b"\n" + self.hold, self.hold_nl
+                    if len(ps) > self.max_len:
+                        raise LimitExceeded("max_string_length", self.max_len)
                 elif name == "h":
                     self.hold, self.hold_nl = ps, nl
                 elif name == "H":
                     self.hold, self.hold_nl = self.hold + b"\n" + ps, nl
+                    if len(self.hold) > self.max_len:
+                        raise LimitExceeded("max_string_length", self.max_len)
                 elif name == "x":
                     ps, self.hold = self.hold, ps
                     nl, self.hold_nl = self.hold_nl, nl
