@@ -29,10 +29,14 @@ UNEXPAND_SPEC = CommandSpec(
 )
 
 
+_CHUNK = 1 << 16  # bytes of expanded line built before it is written out
+
+
 class TabStops:
     """GNU's tab list: one size, or ascending stops optionally followed by /N or +N."""
 
-    def __init__(self, ctx: Ctx, specs: list[str]) -> None:
+    def __init__(self, ctx: Ctx, specs: list[str], max_stop: int | None = None) -> None:
+        self.max_stop = max_stop  # a stop or increment past this is "too large" (GNU: past its integer range)
         self.stops: list[int] = []
         self.extend = 0  # /N: every multiple of N after the last stop
         self.increment = 0  # +N: every N after the last stop
@@ -66,6 +70,9 @@ class TabStops:
                 ctx.error(f"tab size contains invalid character(s): {quote(ctx, bad)}")
                 raise CommandExit(1)
             value = int(spec[i:j])
+            if self.max_stop is not None and value > self.max_stop:
+                ctx.error(f"tab stop is too large {quote(ctx, spec[i:j])}")
+                raise CommandExit(1)
             if prefix == "/":
                 self.extend = value
             elif prefix == "+":
@@ -98,7 +105,8 @@ class TabStops:
 @command
 def cmd_expand(ctx: Ctx) -> int:
     opts, files = ctx.parse(EXPAND_SPEC)
-    stops = TabStops(ctx, opts.get("tabs") or [])
+    # a tab stop wider than the string limit is refused before any line is expanded to it
+    stops = TabStops(ctx, opts.get("tabs") or [], ctx.limits.max_string_length)
     initial = bool(opts.get("initial"))
     out = Out(ctx.stdout)
     size = stops.size
@@ -108,17 +116,26 @@ def cmd_expand(ctx: Ctx) -> int:
         if b"\t" not in line:
             out.write(line + eol)
             return
-        if size and not initial and b"\b" not in line:
+        if size and not initial and b"\b" not in line and line.count(b"\t") * size <= _CHUNK:
             out.write(line.expandtabs(size) + eol)
             return
+        # long expansions go out in bounded pieces, checking the budget between them
         buf = bytearray()
         column = 0
         leading = True
         for c in line:
             if c == 9 and leading:
                 nxt, _past = stops.next_stop(column)
-                buf += b" " * (nxt - column)
+                gap = nxt - column
                 column = nxt
+                while gap > 0:
+                    piece = min(gap, _CHUNK)
+                    buf += b" " * piece
+                    gap -= piece
+                    if len(buf) >= _CHUNK:
+                        ctx.checkpoint(len(buf) // 4096 + 1)
+                        out.write(bytes(buf))
+                        buf.clear()
                 continue
             if c == 8:
                 column = max(column - 1, 0)

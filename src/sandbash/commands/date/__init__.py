@@ -17,7 +17,7 @@ from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt, Parsed
 from ..shellutils.common import quote, usage_fail
 from .cal import cmd_cal
-from .fmt import Moment, format_moment
+from .fmt import FormatTooLong, Moment, format_moment
 from .parse import NS, parse_date, parse_datetime, to_nanos
 from .zones import UTC, local_zone, zone_from_spec
 
@@ -115,7 +115,15 @@ def _show(ctx: Ctx, fmt: str, when: int, tz: _dt.tzinfo) -> bool:
     except (OverflowError, ValueError, OSError):
         ctx.error(f"time {seconds} is out of range")
         return False
-    ctx.out(format_moment(fmt, moment) + "\n")
+    try:
+        text = format_moment(fmt, moment, ctx.limits.max_string_length)
+    except FormatTooLong as e:  # `+%999999999Y`: refused before the field is built
+        if e.directive is not None:
+            ctx.error(f"field width too large: {quote(e.directive)}")
+        else:
+            ctx.error(f"output too long: more than {e.limit} characters")
+        return False
+    ctx.out(text + "\n")
     return True
 
 

@@ -19,6 +19,17 @@ _NUMERIC = {"C": (2, "0"), "d": (2, "0"), "e": (2, " "), "g": (2, "0"), "G": (4,
             "w": (1, "0"), "W": (2, "0"), "y": (2, "0"), "Y": (4, "0")}
 
 
+class FormatTooLong(ValueError):
+    """The formatted text would be longer than the caller's limit (checked
+    before a wide field is built). `directive` is the too-wide directive, or
+    None when the fields add up past the limit."""
+
+    def __init__(self, directive: str | None, limit: int) -> None:
+        super().__init__(directive, limit)
+        self.directive = directive
+        self.limit = limit
+
+
 class Moment:
     """A point in time seen in a zone: the fields every directive needs."""
 
@@ -99,8 +110,11 @@ def _case(text: str, upper: bool, swap: bool, conv: str) -> str:
     return text
 
 
-def format_moment(fmt: str, m: Moment) -> str:
+def format_moment(fmt: str, m: Moment, limit: int | None = None) -> str:
+    """Format m with GNU's directives; with a limit, a field width or a result
+    longer than it raises FormatTooLong instead of building the text."""
     out: list[str] = []
+    total = 0
     i, n = 0, len(fmt)
     while i < n:
         ch = fmt[i]
@@ -118,7 +132,7 @@ def format_moment(fmt: str, m: Moment) -> str:
         while i < n and fmt[i].isdigit():
             digits += fmt[i]
             i += 1
-        width = int(digits) if digits else -1
+        width = (int(digits) if len(digits) <= 18 else 10**18) if digits else -1
         while i < n and fmt[i] in "EO":
             i += 1
         colons = 0
@@ -130,7 +144,13 @@ def format_moment(fmt: str, m: Moment) -> str:
             break
         conv = fmt[i]
         i += 1
-        out.append(_directive(fmt[start:i], conv, flags, width, colons, m))
+        if limit is not None and width > limit:
+            raise FormatTooLong(fmt[start:i], limit)
+        text = _directive(fmt[start:i], conv, flags, width, colons, m)
+        total += len(text)
+        if limit is not None and total > limit:
+            raise FormatTooLong(None, limit)
+        out.append(text)
     return "".join(out)
 
 

@@ -72,7 +72,8 @@ class Numfmt:
         if get("padding") is not None:
             try:
                 self.padding = int(get("padding"))
-                if self.padding == 0:
+                # GNU: 0 or out of range; here also wider than the string limit (checked before padding)
+                if self.padding == 0 or abs(self.padding) > ctx.limits.max_string_length:
                     raise ValueError
             except ValueError:
                 ctx.error(f"invalid padding value {quote(ctx, get('padding'))}")
@@ -98,6 +99,13 @@ class Numfmt:
             self.ctx.error(f"invalid format {quote(self.ctx, text)}" + ("" if m else ", directive must be %[0]['][-][N][.][N]f"))
             raise CommandExit(1)
         prefix, flags, width, prec, suffix = m.groups()
+        most = min(2**31 - 1, self.ctx.limits.max_string_length)  # GNU: INT_MAX; here also the string limit
+        if width and int(width) > most:
+            self.ctx.error(f"invalid format {quote(self.ctx, text)} (width overflow)")
+            raise CommandExit(1)
+        if prec is not None and int(prec) > most:
+            self.ctx.error(f"invalid precision in format {quote(self.ctx, text)}")
+            raise CommandExit(1)
         return prefix.replace("%%", "%"), flags, width, int(prec) if prec is not None else None, suffix.replace("%%", "%")
 
     # -- parsing
@@ -149,6 +157,9 @@ class Numfmt:
                               "(consider using --to)")
             raise Invalid(f"value too large to be printed: '{value:g}' (consider using --to)")
         prec = self.fmt[3] if self.fmt else None
+        if self.to == "none" and prec and len(str(int(abs(value)))) + prec > 19:
+            # GNU prints at most 19 digits without scaling (and 10**prec would not end)
+            raise Invalid(f"value/precision too large to be printed: '{value:g}/{prec}' (consider using --to)")
         if self.to == "none":
             if prec is not None:
                 text = f"{_round(value * 10**prec, self.round) / 10**prec:.{prec}f}"

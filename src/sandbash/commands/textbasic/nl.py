@@ -74,12 +74,12 @@ def _fail(ctx: Ctx, message: str) -> CommandExit:
     return CommandExit(1)
 
 
-def _int_opt(ctx: Ctx, text: str, what: str, minimum: int) -> int:
+def _int_opt(ctx: Ctx, text: str, what: str, minimum: int, maximum: int = 2**63 - 1) -> int:
     try:
         value = int(text.strip(), 10)
     except ValueError:
         raise _fail(ctx, f"invalid {what}: {quote(ctx, text)}")
-    if value > 2**63 - 1 or value < -(2**63):
+    if value > maximum or value < -(2**63):
         raise _fail(ctx, f"invalid {what}: {quote(ctx, text)}: Value too large for defined data type")
     if value < minimum:
         raise _fail(ctx, f"invalid {what}: {quote(ctx, text)}: Numerical result out of range")
@@ -97,7 +97,10 @@ def cmd_nl(ctx: Ctx) -> int:
     fmt = opts.get("number_format", "rn")
     if fmt not in ("ln", "rn", "rz"):
         raise usage_fail(ctx, f"invalid line numbering format: {quote(ctx, fmt)}")
-    width = _int_opt(ctx, opts.get("number_width", "6"), "line number field width", 1)
+    # GNU refuses a width over INT_MAX; here a width over the string limit is
+    # refused the same way, before a number field that wide is built
+    width = _int_opt(ctx, opts.get("number_width", "6"), "line number field width", 1,
+                     min(2**31 - 1, ctx.limits.max_string_length))
     incr = _int_opt(ctx, opts.get("line_increment", "1"), "line number increment", -(2**63))
     start = _int_opt(ctx, opts.get("starting_line_number", "1"), "starting line number", -(2**63))
     join = _int_opt(ctx, opts.get("join_blank_lines", "1"), "line number of blank lines", 1)
