@@ -382,9 +382,11 @@ def _strftime(tfmt: str, arg: str | None, now: Callable[[], float], start: float
     if not tfmt:
         tfmt = "%X"
     try:
-        return dt.strftime(tfmt)
+        text = dt.strftime(tfmt)
     except ValueError:
         return tfmt
+    # bash formats into a 128-byte buffer: a longer result comes out empty
+    return text if len(text.encode("utf-8", "surrogateescape")) < 128 else ""
 
 
 def _zone(tz: str | None) -> tzinfo | None:
