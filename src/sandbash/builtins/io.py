@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from ..interp.vars import EXPORT
 from ..posix.echo import echo_text
 from ..posix.printf import FieldTooWide, format_printf
 from ..stdio.streams import Stream
@@ -65,7 +66,9 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
         sh.builtin_error("printf", f"`{var}': not a valid identifier")
         return 2
     errors: list[str] = []
-    tz = sh.get_str("TZ")
+    # %()T uses the environment's TZ: a TZ the script did not export is not seen
+    tz_var = sh.state.vars.find("TZ")
+    tz = tz_var.value if tz_var is not None and tz_var.attrs & EXPORT and isinstance(tz_var.value, str) else None
     limit = sh.rt.limits.max_string_length
     try:
         text, status = format_printf(args[0], args[1:], errors.append, sh.rt.clock, sh.rt.started, tz, limit)
