@@ -149,9 +149,7 @@ CASES: list[Any] = [
     param("awk-recursion", "awk 'function f(n){ return f(n+1) } BEGIN{f(0)}'"),
     param("jq-recursion", "jq -n 'def f: f; f'"),
     param("jq-recursion-growing", "jq -n 'def f: [f]; f'"),
-    param("bc-recursion", "bc <<< 'define f(n){ return f(n+1); }; f(1)'", xfail="unbounded recursion in a bc "
-          "function ends with 'bc: internal error (recursion too deep)' (a RecursionError caught at the command "
-          "boundary); it should hit max_call_depth or give a bc error"),
+    param("bc-recursion", "bc <<< 'define f(n){ return f(n+1); }; f(1)'", expect=("max_call_depth",)),
     # brace bombs
     param("brace-range", "echo {1..99999999}", expect=("max_brace_expansion_results",)),
     param("brace-range-for", "for i in {1..99999999}; do :; done", expect=("max_brace_expansion_results",)),
@@ -187,8 +185,7 @@ CASES: list[Any] = [
     param("jq-huge-array", "jq -n '[range(1e9)] | length'", timeout=0.3),
     param("bc-huge-power", "echo '2^999999999' | bc"),
     param("bc-tower", "echo '9^9^9' | bc | wc -c"),
-    param("bc-pi-scale", "echo 'scale=100000; 4*a(1)' | bc -l", timeout=0.3, xfail="bc -l computing "
-          "4*a(1) at scale=100000 never reaches a checkpoint: runs far past the 0.3 s timeout (killed)"),
+    param("bc-pi-scale", "echo 'scale=100000; 4*a(1)' | bc -l", timeout=0.3),
     param("sed-doubling", "echo x | sed ':a; s/x*/&&/; ta'", timeout=0.3, expect=("max_string_length",)),
     param("arith-huge-power", "echo $((2**62*4)); echo $(( 10**18 * 10**18 ))"),
     param("sparse-array-index", "a[999999999999]=1; a[2**62]=1; echo ${#a[@]} ${!a[@]}"),

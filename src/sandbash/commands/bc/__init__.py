@@ -11,7 +11,8 @@ from ...vfs.errors import FsError
 from ..context import Ctx
 from ..options import CommandSpec, Opt
 from .dc import cmd_dc
-from .interp import Halt, Interp, Output
+from .interp import Halt, Interp, Output, too_deep
+from .number import DIGITS, MAX_DIGITS
 from .parser import BcSyntaxError, Function, Lexer, Parser, Quit
 
 __all__ = ["cmd_bc", "cmd_dc"]
@@ -79,8 +80,18 @@ def cmd_bc(ctx: Ctx) -> int:
     if opts.has("version_short"):
         ctx.out("bc (sandbash) 1.07.1\n")
         return 0
+    token = DIGITS.set(min(MAX_DIGITS, ctx.limits.max_string_length))
+    try:
+        return _run_bc(ctx, files, opts.has("mathlib"))
+    except RecursionError:  # deep expressions inside deep calls: the same limit as deep calls
+        raise too_deep(ctx) from None
+    finally:
+        DIGITS.reset(token)
+
+
+def _run_bc(ctx: Ctx, files: list[str], mathlib: bool) -> int:
     out = Output(ctx, line_length(ctx.env.get("BC_LINE_LENGTH")))
-    interp = Interp(ctx, out, opts.has("mathlib"))
+    interp = Interp(ctx, out, mathlib)
     for path in files:
         try:
             text = ctx.fs.read_bytes(path).decode("utf-8", "surrogateescape")

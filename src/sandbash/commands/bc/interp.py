@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...limits import LimitExceeded
 from ..context import Ctx
 from . import mathlib
 from .number import BcError, Num, format_number, parse_number
@@ -18,6 +19,10 @@ from .parser import Function, Node
 
 MAX_INDEX = 16777215
 INT_MAX = 2147483647
+# bc functions calling themselves this deep (or the run's max_call_depth, if
+# higher) stop the run with max_call_depth, as jq does: each call takes several
+# Python frames, so this stays well inside the interpreter's recursion limit
+MAX_DEPTH = 1000
 LIMITS = (
     "BC_BASE_MAX     = 2147483647\nBC_DIM_MAX      = 16777215\nBC_SCALE_MAX    = 2147483647\n"
     "BC_STRING_MAX   = 2147483647\nMAX Exponent    = 9223372036854775807\nNumber of vars  = 32767\n"
@@ -94,6 +99,8 @@ class Interp:
         self.mathlib = mathlib_on
         self.frame = "(main)"
         self.adr = 0
+        self.depth = 0
+        self.max_depth = max(MAX_DEPTH, ctx.limits.max_call_depth)
 
     # ------------------------------------------------------------ items
 
@@ -126,7 +133,7 @@ class Interp:
             expr = stmt[1]
             value = self.eval(expr)
             if expr[0] != "assign" and value is not None:
-                self.out.write(format_number(value, self.obase) + "\n")
+                self.out.write(format_number(value, self.obase, self.ctx.checkpoint) + "\n")
                 self.last = value
         elif kind == "str":
             self.out.write(stmt[1])
@@ -137,7 +144,7 @@ class Interp:
                 else:
                     value = self.eval(item)
                     if value is not None:
-                        self.out.write(format_number(value, self.obase))
+                        self.out.write(format_number(value, self.obase, self.ctx.checkpoint))
                         self.last = value
         elif kind == "block":
             for inner in stmt[1]:
@@ -333,9 +340,12 @@ class Interp:
                 raise BcError("Parameter type mismatch")
             values.append(dict(self._array(arg[1])) if is_array else self.num(arg))
         self.ctx.checkpoint(10)
+        if self.depth >= self.max_depth:
+            raise too_deep(self.ctx)
         pushed = self._push(func, values)
         saved = (self.frame, self.adr)
         self.frame, self.adr = name, 0
+        self.depth += 1
         try:
             for stmt in func.body:
                 self.execute(stmt)
@@ -343,6 +353,7 @@ class Interp:
         except _Return as r:
             result = r.value if r.value is not None else ZERO
         finally:
+            self.depth -= 1
             self.frame, self.adr = saved
             self._pop(pushed)
         return None if func.void else result
@@ -387,6 +398,11 @@ class Interp:
             raise BcError("read() error: bad number")
         value = parse_number(digits, self.ibase)
         return -value if negative else value
+
+
+def too_deep(ctx: Ctx) -> LimitExceeded:
+    """Runaway recursion in a bc program: the run stops with max_call_depth."""
+    return LimitExceeded("max_call_depth", ctx.limits.max_call_depth, "bc recursion too deep")
 
 
 def _unescape(text: str) -> str:

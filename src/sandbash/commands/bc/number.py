@@ -9,7 +9,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
+from decimal import Decimal
+
+# Numbers are capped at this many digits (or the run's max_string_length when
+# smaller, set per command in DIGITS): Python's int arithmetic and decimal
+# conversion are quadratic past a few thousand digits and cannot be
+# interrupted, so a bigger result (`scale=999999999; 1/3`) is refused before
+# it is computed, as a runtime error.
+MAX_DIGITS = 50_000
+DIGITS: ContextVar[int] = ContextVar("bc_digits", default=MAX_DIGITS)
+_LOG10_2 = 0.30102999566398120
+_STR_DIGITS = 4000  # below Python's int/str conversion limit (4300 digits)
 
 
 class BcError(Exception):
@@ -19,6 +31,39 @@ class BcError(Exception):
         super().__init__(message)
         self.message = message
         self.warning = warning
+
+
+def _upper_digits(n: int) -> int:
+    """An upper bound on the decimal digits of n, from its bit length (cheap)."""
+    return int(n.bit_length() * _LOG10_2) + 1
+
+
+def ndigits(n: int) -> int:
+    """The decimal digits of |n| (1 for 0), without str()."""
+    n = abs(n)
+    if n < 10**18:
+        return len(str(n))
+    k = int((n.bit_length() - 1) * _LOG10_2) + 1  # the digits are k or k+1
+    return k + 1 if n >= 10**k else k
+
+
+def digit_string(n: int) -> str:
+    """str(|n|) for any size (str() refuses more than 4300 digits)."""
+    n = abs(n)
+    return str(n) if n < 10**_STR_DIGITS else str(Decimal(n))
+
+
+def int_of_digits(text: str) -> int:
+    """int(text) for a decimal digit string of any length."""
+    return int(text) if len(text) <= _STR_DIGITS else int(Decimal(text))
+
+
+def check_digits(digits: int, factor: int = 1) -> None:
+    """Refuse a result of more digits than the cap (an intermediate product:
+    `factor` times the cap), before computing it."""
+    cap = DIGITS.get()
+    if digits > cap * factor:
+        raise BcError(f"number too long: more than {cap} digits")
 
 
 def _tdiv(a: int, b: int) -> int:
@@ -43,6 +88,9 @@ class Num:
         if scale == self.scale:
             return self
         if scale > self.scale:
+            if self.n == 0:
+                return Num(0, scale)
+            check_digits(_upper_digits(self.n) + scale - self.scale)
             return Num(self.n * 10 ** (scale - self.scale), scale)
         return Num(_tdiv(self.n, 10 ** (self.scale - scale)), scale)
 
@@ -75,6 +123,7 @@ class Num:
 
     def mul(self, other: Num, scale: int) -> Num:
         full = self.scale + other.scale
+        check_digits(_upper_digits(self.n) + _upper_digits(other.n), 2)
         prod = Num(self.n * other.n, full)
         return prod.rescale(min(full, max(scale, self.scale, other.scale)))
 
@@ -82,6 +131,8 @@ class Num:
         if other.n == 0:
             raise BcError("Divide by zero")
         # (a/10^sa) / (b/10^sb) at `scale` digits: a*10^(sb+scale) / (b*10^sa)
+        check_digits(scale)
+        check_digits(_upper_digits(self.n) + other.scale + scale, 2)
         num = self.n * 10 ** (other.scale + scale)
         den = other.n * 10**self.scale
         return Num(_tdiv(num, den), scale)
@@ -103,7 +154,9 @@ class Num:
                 raise BcError("divide by zero")
             return Num(0, min(self.scale * e, max(scale, self.scale)))
         # the exact power has about |e| times the digits: charge for it before computing
-        charge(max(1, len(str(abs(self.n)))) * abs(e))
+        digits = int(abs(e) * math.log10(abs(self.n))) + 1
+        charge(digits)
+        check_digits(digits)
         exact = Num(self.n ** abs(e), self.scale * abs(e))
         if e < 0:
             return Num(1, 0).div(exact, scale)
@@ -114,6 +167,8 @@ class Num:
             raise BcError("Square root of a negative number")
         rscale = max(scale, self.scale)
         # isqrt of n * 10^(2*rscale - scale) gives exactly rscale digits, truncated
+        check_digits(rscale)
+        check_digits(_upper_digits(self.n) + 2 * rscale - self.scale, 2)
         shifted = self.n * 10 ** (2 * rscale - self.scale)
         return Num(math.isqrt(shifted), rscale)
 
@@ -123,8 +178,7 @@ class Num:
         """Significant digits (GNU: 0.001 has length 3, its scale)."""
         if self.n == 0:
             return 1 if self.scale == 0 else self.scale
-        digits = len(str(abs(self.n)))
-        return max(digits, self.scale)
+        return max(ndigits(self.n), self.scale)
 
 
 # ------------------------------------------------------------ input
@@ -144,8 +198,9 @@ def parse_number(text: str, ibase: int, clamp: bool = True) -> Num:
     if len(text) == 1:
         return Num(_digit(text), 0)
     whole, _, frac = text.partition(".")
+    check_digits(len(whole) + len(frac))
     if ibase == 10 and (whole + frac).isdigit():
-        return Num(int((whole or "0") + frac), len(frac))
+        return Num(int_of_digits((whole or "0") + frac), len(frac))
     value = 0
     for ch in whole:
         value = value * ibase + min(_digit(ch), top)
@@ -163,17 +218,19 @@ def parse_number(text: str, ibase: int, clamp: bool = True) -> Num:
 # ------------------------------------------------------------ output
 
 
-def format_number(x: Num, obase: int) -> str:
-    """The digits bc prints for x (without line breaking)."""
+def format_number(x: Num, obase: int, charge: Callable[[int], None] | None = None) -> str:
+    """The digits bc prints for x (without line breaking); `charge` is called
+    in the digit loops of other bases (they are quadratic in the length)."""
     if x.n == 0:
         return "0"
     sign = "-" if x.n < 0 else ""
     a = abs(x.n)
     if obase == 10:
         if x.scale == 0:
-            return sign + str(a)
+            return sign + digit_string(a)
         whole, frac = divmod(a, 10**x.scale)
-        return sign + (str(whole) if whole else "") + "." + str(frac).rjust(x.scale, "0")
+        return sign + (digit_string(whole) if whole else "") + "." + digit_string(frac).rjust(x.scale, "0")
+    step = 1 + _upper_digits(a) // 1000  # work per digit: one division of the whole number
     whole, frac = divmod(a, 10**x.scale)
     width = len(str(obase - 1))
     big = obase > 16
@@ -188,6 +245,8 @@ def format_number(x: Num, obase: int) -> str:
     while whole:
         whole, d = divmod(whole, obase)
         digits.append(d)
+        if charge is not None:
+            charge(step)
     out.extend(digit(d, True) for d in reversed(digits))
     if x.scale:
         out.append(".")
@@ -195,10 +254,12 @@ def format_number(x: Num, obase: int) -> str:
         t = 1
         first = True
         unit = 10**x.scale
-        while len(str(t)) <= x.scale:
+        while t < unit:
             frac *= obase
             d, frac = divmod(frac, unit)
             out.append(digit(d, not first))
             first = False
             t *= obase
+            if charge is not None:
+                charge(step)
     return "".join(out)
