@@ -16,7 +16,7 @@ from typing import Any
 from .errors import JqError
 from .numbers import LitNum, to_int_index
 from .runtime import MAX_ARRAY_GROWTH, Env, F, delpaths, getpath, index, path_error, slice_bounds
-from .values import typename
+from .values import charge, typename
 
 _NOTHING: Any = object()
 
@@ -42,6 +42,7 @@ def _set_inplace(t: Any, k: Any, v: Any) -> None:
         else:
             if i - len(t) > MAX_ARRAY_GROWTH:
                 raise JqError("Array index too large")
+            charge(1 + i - len(t))
             t.extend([None] * (i - len(t)))
             t.append(v)
         return

@@ -142,7 +142,7 @@ _END: Any = object()
 def _tostring(v: Any) -> Any:
     if type(v) is str:
         return v
-    return dumps(v)
+    return dumps(v, capped=True)
 
 
 def _tonumber(v: Any) -> Any:
@@ -178,7 +178,7 @@ def _fromjson(v: Any) -> Any:
 
 
 def _tojson(v: Any) -> Any:
-    return dumps(v)
+    return dumps(v, capped=True)
 
 
 def _type(v: Any) -> Any:

@@ -90,7 +90,7 @@ def _ascii_case(upper: bool) -> Callable[[Any], Any]:
 
 
 def tostring(v: Any) -> str:
-    return v if type(v) is str else dumps(v)
+    return v if type(v) is str else dumps(v, capped=True)
 
 
 def _csv_tsv(v: Any, csv: bool) -> str:

@@ -11,15 +11,23 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ...limits import LimitExceeded
 from .numbers import json_constant, json_float, json_int, make_literal
 
 MAX_DEPTH = 10000
 _WS = " \t\r\n"
 _STRUCT = "[,]{:}"
 _NOTHING: Any = object()
+# where a literal token (`true`, `12`, `nan`, or junk such as NUL bytes) ends
+_LITERAL_END = re.compile(r'[ \t\r\n"\[\],{}:]')
+# a character no number literal holds (`nan`, `infinity` and exponents included)
+_NOT_NUMERIC = re.compile(r"[^0-9A-Za-z.+\-]")
+# text the slow parser walks between deadline checks
+_SLOW_STEP = 1 << 16
 
 _decoder = json.JSONDecoder(parse_float=json_float, parse_int=json_int, parse_constant=json_constant)
 _scan_once: Callable[[str, int], tuple[Any, int]] = _decoder.scan_once  # type: ignore[attr-defined]
@@ -144,18 +152,53 @@ def _literal(tok: str) -> Any:
 
 
 class SlowParser:
-    """jq's parser state machine, for one value at a time."""
+    """jq's parser state machine, for one value at a time.
 
-    def __init__(self, text: str, pos: int, line: int, col: int) -> None:
+    With a stream it reads more text as it goes, keeping only the token in
+    progress: malformed input fails where jq fails without being read whole
+    first, and a token (string or literal) longer than `cap` characters
+    stops the parse."""
+
+    def __init__(self, text: str, pos: int, line: int, col: int, stream: JsonStream | None = None) -> None:
         self.s = text
         self.pos = pos
         self.line = line
         self.col = col
         self._str_start = 0
+        self.stream = stream
+        self.cap = stream.token_cap if stream is not None else 0
+        self.moved = 0  # total offset shift from dropping parsed text
 
     def error(self, reason: str, at_eof: bool = False) -> ParseError:
         where = " at EOF" if at_eof else ""
         return ParseError(f"{reason}{where} at line {self.line}, column {self.col}")
+
+    def _refill(self, keep: int) -> int:
+        """Read more text, dropping s[:keep]: how far offsets moved, or -1 at the end of the input."""
+        stream = self.stream
+        if stream is None or stream.eof:
+            return -1
+        stream.pos = keep
+        stream._more(max(65536, len(self.s) - keep))
+        self.s = stream.buf
+        self.moved += keep
+        return keep
+
+    def _checkpoint(self) -> None:
+        stream = self.stream
+        if stream is not None and stream._checkpoint is not None:
+            stream._checkpoint(1 + _SLOW_STEP // 4096)
+
+    def _token_too_long(self, tok_start: int, n: int) -> _Fail:
+        """A literal token past the cap: jq's complaint about it, placed just past the cap."""
+        cap = self.cap
+        self.col -= n - (tok_start + cap + 1)
+        tok = self.s[tok_start : tok_start + cap + 1]
+        if tok[0] == "t" or tok[0] == "f" or tok[:2] == "nu":
+            return _Fail("Invalid literal")
+        if _NOT_NUMERIC.search(tok) is not None:
+            return _Fail("Invalid numeric literal")
+        raise LimitExceeded("max_string_length", cap)
 
     def next_value(self) -> Any:
         """The next value, or _NOTHING at the end; advances self.pos past it."""
@@ -166,39 +209,65 @@ class SlowParser:
         nxt: Any = _NOTHING
         tok_start = -1
         try:
-            while i < n:
-                ch = s[i]
-                i += 1
-                self.col += 1
-                if ch == "\n":
-                    self.line += 1
-                    self.col = 0
-                is_lit = ch not in _WS and ch != '"' and ch not in _STRUCT
-                if not is_lit:
-                    if tok_start >= 0:
+            while True:
+                stop = min(n, i + _SLOW_STEP)
+                while i < stop:
+                    ch = s[i]
+                    i += 1
+                    self.col += 1
+                    if ch == "\n":
+                        self.line += 1
+                        self.col = 0
+                    is_lit = ch not in _WS and ch != '"' and ch not in _STRUCT
+                    if not is_lit:
+                        if tok_start >= 0:
+                            if nxt is not _NOTHING:
+                                raise _Fail("Expected separator between values")
+                            nxt = _literal(s[tok_start : i - 1])
+                            tok_start = -1
+                        if not stack and nxt is not _NOTHING:
+                            # the delimiter starts the next value; positions are
+                            # recomputed from the buffer on the next call
+                            self.pos = i - 1
+                            return nxt
+                    if is_lit:
+                        if tok_start < 0:
+                            tok_start = i - 1
+                        # the rest of the token at once (no newlines in it)
+                        m = _LITERAL_END.search(s, i)
+                        j = m.start() if m is not None else n
+                        self.col += j - i
+                        i = j
+                    elif ch == '"':
+                        moved = self.moved
+                        i = self._string_end(i)
+                        if self.moved != moved:
+                            s = self.s
+                            n = len(s)
+                            stop = min(n, i + _SLOW_STEP)
+                        value = _string_body(s[self._str_start : i - 1])
                         if nxt is not _NOTHING:
                             raise _Fail("Expected separator between values")
-                        nxt = _literal(s[tok_start : i - 1])
-                        tok_start = -1
-                    if not stack and nxt is not _NOTHING:
-                        # the delimiter starts the next value; positions are
-                        # recomputed from the buffer on the next call
-                        self.pos = i - 1
+                        nxt = value
+                    elif ch in _STRUCT:
+                        nxt = self._token(ch, stack, nxt)
+                    if not stack and nxt is not _NOTHING and tok_start < 0 and not is_lit:
+                        self.pos = i
                         return nxt
-                if is_lit:
-                    if tok_start < 0:
-                        tok_start = i - 1
-                elif ch == '"':
-                    i = self._string_end(i)
-                    value = _string_body(s[self._str_start : i - 1])
-                    if nxt is not _NOTHING:
-                        raise _Fail("Expected separator between values")
-                    nxt = value
-                elif ch in _STRUCT:
-                    nxt = self._token(ch, stack, nxt)
-                if not stack and nxt is not _NOTHING and tok_start < 0 and not is_lit:
-                    self.pos = i
-                    return nxt
+                if i < n:
+                    self._checkpoint()
+                    continue
+                # the end of the text read so far
+                if tok_start >= 0 and self.cap and n - tok_start > self.cap:
+                    raise self._token_too_long(tok_start, n)
+                moved = self._refill(tok_start if tok_start >= 0 else i)
+                if moved < 0:
+                    break
+                s = self.s
+                n = len(s)
+                i -= moved
+                if tok_start >= 0:
+                    tok_start -= moved
             # end of input
             self.pos = n
             if tok_start >= 0:
@@ -216,24 +285,35 @@ class SlowParser:
             raise self.error(f.reason) from None
 
     def _string_end(self, i: int) -> int:
-        """Index just past the closing quote of a string whose body starts at i."""
+        """Index just past the closing quote of a string whose body starts at i
+        (reading more text as needed: offsets may move, see self.moved)."""
         s = self.s
         n = len(s)
         self._str_start = i
         while True:
             q = s.find('"', i)
             b = s.find("\\", i, q if q >= 0 else n)
-            if q < 0:
-                self._advance(i, n)
-                raise _EOFInString()
-            if b >= 0:
+            if b >= 0 and b + 2 <= n:
                 self._advance(i, b + 2)
                 i = b + 2
-                if i > n:
-                    raise _EOFInString()
                 continue
-            self._advance(i, q + 1)
-            return q + 1
+            if b < 0 and q >= 0:
+                self._advance(i, q + 1)
+                return q + 1
+            # the text read so far ends inside the string (maybe after a backslash)
+            stop = b if b >= 0 else n
+            self._advance(i, stop)
+            i = stop
+            if self.cap and n - self._str_start > self.cap:
+                raise LimitExceeded("max_string_length", self.cap)
+            moved = self._refill(self._str_start)
+            if moved < 0:
+                self._advance(i, n)
+                raise _EOFInString()
+            s = self.s
+            n = len(s)
+            i -= moved
+            self._str_start -= moved
 
     def _advance(self, start: int, end: int) -> None:
         chunk = self.s[start:end]
@@ -364,8 +444,10 @@ def _is_scalar_end(value: Any) -> bool:
 class JsonStream:
     """Successive JSON values from a text that arrives in chunks."""
 
-    def __init__(self, chunks: Iterator[bytes], checkpoint: Callable[[int], None] | None = None) -> None:
+    def __init__(self, chunks: Iterator[bytes], checkpoint: Callable[[int], None] | None = None,
+                 token_cap: int = 0) -> None:
         self._chunks = chunks
+        self.token_cap = token_cap  # longest string or literal token read (0: no cap)
         self._dec = codecs.getincrementaldecoder("utf-8")("jqreplace")
         self.buf = ""
         self.pos = 0
@@ -428,11 +510,13 @@ class JsonStream:
             start = self.pos
             try:
                 value, end = _scan_once(self.buf, start)
-            except (StopIteration, ValueError, RecursionError):
-                if not self.eof:
+            except (StopIteration, ValueError) as e:
+                if not self.eof and self._maybe_cut(e):
                     self._more(max(want, len(self.buf) * 7))
                     want *= 8
                     continue
+                return self._slow()
+            except RecursionError:
                 return self._slow()
             n = len(self.buf)
             if end >= n and not self.eof:
@@ -453,11 +537,22 @@ class JsonStream:
             self.last_end = end if scalar else end - 1
             return value
 
+    def _maybe_cut(self, e: Exception) -> bool:
+        """Could the C scanner's failure be the end of the text read so far,
+        so that more text may mend it? (Otherwise the slow parser takes over
+        at once, reading on only as far as it needs.)"""
+        pos = e.value if isinstance(e, StopIteration) else getattr(e, "pos", None)
+        if type(pos) is not int:
+            return True
+        left = len(self.buf) - pos
+        if isinstance(e, json.JSONDecodeError) and e.msg.startswith("Unterminated string"):
+            return not self.token_cap or left <= self.token_cap + 1
+        # a cut literal (`tru`, `-Infinit`), escape or delimiter
+        return left <= 32
+
     def _slow(self) -> Any:
-        while self._more(1 << 30):
-            pass
         line, col = self.position(self.pos)
-        parser = SlowParser(self.buf, self.pos, line, col)
+        parser = SlowParser(self.buf, self.pos, line, col, self)
         try:
             value = parser.next_value()
         except _EOFInString:
@@ -467,6 +562,7 @@ class JsonStream:
         except ParseError:
             self.failed = True
             raise
+        self.buf = parser.s
         self.pos = parser.pos
         self.last_end = parser.pos
         return value

@@ -4,20 +4,36 @@ The C `json` encoder produces jq's layout (`indent=2` is jq's pretty form,
 `(",", ":")` its compact form) and escapes strings the same way, except that
 jq also escapes DEL and prints numbers its own way. So values whose numbers
 the C encoder would print identically go through it; anything else (special
-floats, literals, very deep nesting) goes through the slower writer here.
+floats, literals, very deep nesting) goes through the slower writers here.
+
+Output can be far larger than the value (a deep value's indentation grows
+with the square of its depth), so the writers hand their text on in pieces
+(`dump_to`), charging the run's work as they go.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextvars import ContextVar
 from json.encoder import encode_basestring, encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
+from ...limits import LimitExceeded
 from .numbers import format_number
 
 _esc: Callable[[str], str] = encode_basestring
 _esc_ascii: Callable[[str], str] = encode_basestring_ascii
+
+# the recursive writers hand subtrees deeper than this to the iterative one
+_RECURSIVE_DEPTH = 200
+# pieces (and characters) collected before they are joined and handed on
+_FLUSH_PIECES = 4096
+_FLUSH_CHARS = 1 << 16
+
+# the run's work charger and longest string (the runner sets them; by
+# default nothing is charged or capped)
+BUDGET: ContextVar[tuple[Callable[[int], None] | None, int]] = ContextVar("jq_budget", default=(None, 0))
 
 
 def quote(s: str, ascii_only: bool = False) -> str:
@@ -49,35 +65,87 @@ class Style:
 COMPACT = Style(indent=0)
 
 
-def dumps(value: Any, style: Style = COMPACT) -> str:
-    """Serialize one value."""
+def dumps(value: Any, style: Style = COMPACT, capped: bool = False) -> str:
+    """Serialize one value (`capped`: a text longer than the run's string
+    limit is a limit error, as for strings that operators build)."""
     t = type(value)
     if t is str:
         return quote(value, style.ascii)
     if t is list or t is dict:
+        cap = BUDGET.get()[1] if capped else 0
         if not style.pretty:
             fast = _fast_dumps(value, style)
             if fast is not None:
+                if cap and len(fast) > cap:
+                    raise LimitExceeded("max_string_length", cap)
                 return fast
-            out: list[str] = []
-            _compact(value, style, 0, out)
-            return "".join(out)
-        out = []
-        try:
-            _pretty(value, style, 0, out)
-        except RecursionError:
-            return _slow_dumps(value, style)
-        text = "".join(out)
-        if not style.ascii and "\x7f" in text:
-            text = text.replace("\x7f", "\\u007f")
-        return text
+        parts: list[str] = []
+        size = 0
+
+        def collect(text: str) -> None:
+            nonlocal size
+            size += len(text)
+            if cap and size > cap:
+                raise LimitExceeded("max_string_length", cap)
+            parts.append(text)
+
+        dump_to(value, style, Sink(collect, style))
+        return "".join(parts)
     return _scalar(value, style.ascii)
 
 
-def _compact(value: Any, style: Style, depth: int, out: list[str]) -> None:
+def dump_to(value: Any, style: Style, sink: Sink) -> None:
+    """Serialize one value into `sink` (see `Sink`), in pieces of bounded size."""
+    t = type(value)
+    if t is str:
+        sink.write(quote(value, style.ascii))
+    elif t is list or t is dict:
+        if style.pretty:
+            _pretty(value, style, 0, sink.out, sink)
+        else:
+            fast = _fast_dumps(value, style)
+            if fast is not None:
+                sink.write(fast)
+                return
+            _compact(value, style, 0, sink.out, sink)
+        sink.flush()
+    else:
+        sink.write(_scalar(value, style.ascii))
+
+
+class Sink:
+    """Text on its way to `write`: the writers collect pieces in `out`,
+    which is joined and handed on every so often (DEL escaped: the C
+    escaper leaves it), with the work charged to the run. Reusable."""
+
+    __slots__ = ("out", "write", "checkpoint", "fix_del")
+
+    def __init__(self, write: Callable[[str], None], style: Style) -> None:
+        self.out: list[str] = []
+        self.write = write
+        self.checkpoint = BUDGET.get()[0]
+        self.fix_del = not style.ascii
+
+    def flush(self) -> None:
+        out = self.out
+        if not out:
+            return
+        text = "".join(out)
+        out.clear()
+        if self.fix_del and "\x7f" in text:
+            text = text.replace("\x7f", "\\u007f")
+        if len(text) > 4096 and self.checkpoint is not None:
+            self.checkpoint(len(text) >> 12)
+        self.write(text)
+
+
+def _compact(value: Any, style: Style, depth: int, out: list[str], sink: Sink) -> None:
     """Compact output: subtrees the C encoder prints as jq does go through it."""
+    if depth > _RECURSIVE_DEPTH:
+        _iterative(value, style, depth, sink)
+        return
     add = out.append
-    text = _fast_dumps(value, style)
+    text = _fast_dumps(value, style, depth)
     if text is not None:
         add(text)
         return
@@ -97,14 +165,19 @@ def _compact(value: Any, style: Style, depth: int, out: list[str]) -> None:
         else:
             child = item
         if type(child) is list or type(child) is dict:
-            _compact(child, style, depth + 1, out)
+            _compact(child, style, depth + 1, out, sink)
         else:
             add(_scalar(child, style.ascii))
     add("}" if is_dict else "]")
+    if len(out) > _FLUSH_PIECES:
+        sink.flush()
 
 
-def _pretty(value: Any, style: Style, depth: int, out: list[str]) -> None:
-    """Pretty output, recursively (the caller falls back on deep values)."""
+def _pretty(value: Any, style: Style, depth: int, out: list[str], sink: Sink) -> None:
+    """Pretty output, recursively (deep subtrees go to the iterative writer)."""
+    if depth > _RECURSIVE_DEPTH:
+        _iterative(value, style, depth, sink)
+        return
     add = out.append
     unit = "\t" if style.tab else " " * style.indent
     inner = "\n" + unit * (depth + 1)
@@ -114,14 +187,12 @@ def _pretty(value: Any, style: Style, depth: int, out: list[str]) -> None:
             add("{}")
             return
         add("{")
-        first = True
+        lead = inner
+        sep = "," + inner
         items = sorted(value.items()) if style.sort_keys else value.items()
         for k, child in items:
-            if first:
-                add(inner)
-                first = False
-            else:
-                add("," + inner)
+            add(lead)
+            lead = sep
             add(esc(k))
             add(": ")
             tc = type(child)
@@ -130,32 +201,34 @@ def _pretty(value: Any, style: Style, depth: int, out: list[str]) -> None:
             elif tc is int and -9007199254740992 < child < 9007199254740992:
                 add(str(child))
             elif tc is list or tc is dict:
-                _pretty(child, style, depth + 1, out)
+                _pretty(child, style, depth + 1, out, sink)
             else:
                 add(_scalar(child, style.ascii))
         add("\n" + unit * depth + "}")
+        if len(out) > _FLUSH_PIECES:
+            sink.flush()
         return
     if not value:
         add("[]")
         return
     add("[")
-    first = True
+    lead = inner
+    sep = "," + inner
     for child in value:
-        if first:
-            add(inner)
-            first = False
-        else:
-            add("," + inner)
+        add(lead)
+        lead = sep
         tc = type(child)
         if tc is str:
             add(esc(child))
         elif tc is int and -9007199254740992 < child < 9007199254740992:
             add(str(child))
         elif tc is list or tc is dict:
-            _pretty(child, style, depth + 1, out)
+            _pretty(child, style, depth + 1, out, sink)
         else:
             add(_scalar(child, style.ascii))
     add("\n" + unit * depth + "]")
+    if len(out) > _FLUSH_PIECES:
+        sink.flush()
 
 
 def _scalar(value: Any, ascii_only: bool) -> str:
@@ -170,50 +243,46 @@ def _scalar(value: Any, ascii_only: bool) -> str:
     return format_number(value)
 
 
-def _fast_dumps(value: Any, style: Style) -> str | None:
-    """The C encoder's text, or None when a number needs jq's formatting.
-    Values too deep for the C encoder go to the iterative writer."""
+def _fast_dumps(value: Any, style: Style, depth: int = 0) -> str | None:
+    """The C encoder's text, or None when a number needs jq's formatting or
+    the value nests too deep for the recursive writers (`depth`: where the
+    value sits)."""
     try:
-        if not _plain(value):
+        if not _plain(value, depth):
             return None
-        if style.pretty:
-            text = json.dumps(
-                value, ensure_ascii=style.ascii, indent="\t" if style.tab else style.indent,
-                separators=(",", ": "), sort_keys=style.sort_keys, check_circular=False,
-            )
-        else:
-            text = json.dumps(
-                value, ensure_ascii=style.ascii, separators=(",", ":"), sort_keys=style.sort_keys,
-                check_circular=False,
-            )
     except RecursionError:
-        return _slow_dumps(value, style)
+        return None
+    if style.pretty:
+        text = json.dumps(
+            value, ensure_ascii=style.ascii, indent="\t" if style.tab else style.indent,
+            separators=(",", ": "), sort_keys=style.sort_keys, check_circular=False,
+        )
+    else:
+        text = json.dumps(
+            value, ensure_ascii=style.ascii, separators=(",", ":"), sort_keys=style.sort_keys,
+            check_circular=False,
+        )
     if not style.ascii and "\x7f" in text:
         text = text.replace("\x7f", "\\u007f")
     return text
 
 
-def _plain(value: Any) -> bool:
-    """True when the C encoder prints every number in `value` as jq does."""
+def _plain(value: Any, depth: int = 0) -> bool:
+    """True when the C encoder prints every number in `value` as jq does
+    and no container in it sits deeper than the recursive writers go."""
     t = type(value)
-    if t is dict:
-        for v in value.values():
+    if t is dict or t is list:
+        if depth > _RECURSIVE_DEPTH:
+            return False
+        for v in value.values() if t is dict else value:
             tv = type(v)
             if tv is int or tv is str or v is None or tv is bool:
                 if tv is int and not -(2**53) < v < 2**53:
                     return False
-                continue
-            if not _plain(v):
-                return False
-        return True
-    if t is list:
-        for v in value:
-            tv = type(v)
-            if tv is int or tv is str or v is None or tv is bool:
-                if tv is int and not -(2**53) < v < 2**53:
+            elif tv is float:
+                if not (v == v and not v.is_integer() and -1e16 < v < 1e16):
                     return False
-                continue
-            if not _plain(v):
+            elif not _plain(v, depth + 1):
                 return False
         return True
     if t is float:
@@ -225,16 +294,20 @@ def _plain(value: Any) -> bool:
     return t is str or t is bool or value is None
 
 
-def _slow_dumps(value: Any, style: Style) -> str:
-    """Iterative writer: any depth, jq's number formatting."""
-    out: list[str] = []
+def _iterative(value: Any, style: Style, level: int, sink: Sink) -> None:
+    """Iterative writer: any depth, jq's number formatting; `level` is how
+    deep the value sits (its indentation)."""
+    out = sink.out
     add = out.append
     ascii_only = style.ascii
     pretty = style.pretty
     unit = "\t" if style.tab else " " * style.indent
     colon = ": " if pretty else ":"
-    # open containers: [iterator over children, is_dict, depth, first child?]
+    width = len(unit)
+    # open containers: [iterator over children, is_dict, children's level, first child?]
     stack: list[list[Any]] = []
+    # characters of indentation added since the last flush
+    pending = 0
 
     def emit(v: Any, depth: int) -> None:
         tv = type(v)
@@ -254,7 +327,7 @@ def _slow_dumps(value: Any, style: Style) -> str:
         else:
             add(_scalar(v, ascii_only))
 
-    emit(value, 0)
+    emit(value, level)
     while stack:
         top = stack[-1]
         it, is_dict, depth = top[0], top[1], top[2]
@@ -263,21 +336,25 @@ def _slow_dumps(value: Any, style: Style) -> str:
             stack.pop()
             if pretty:
                 add("\n" + unit * (depth - 1))
+                pending += depth * width
             add("}" if is_dict else "]")
-            continue
-        if top[3]:
-            top[3] = False
         else:
-            add(",")
-        if pretty:
-            add("\n" + unit * depth)
-        if is_dict:
-            add(quote(item[0], ascii_only))
-            add(colon)
-            emit(item[1], depth)
-        else:
-            emit(item, depth)
-    return "".join(out)
+            if top[3]:
+                top[3] = False
+            else:
+                add(",")
+            if pretty:
+                add("\n" + unit * depth)
+                pending += depth * width
+            if is_dict:
+                add(quote(item[0], ascii_only))
+                add(colon)
+                emit(item[1], depth)
+            else:
+                emit(item, depth)
+        if len(out) > _FLUSH_PIECES or pending > _FLUSH_CHARS:
+            sink.flush()
+            pending = 0
 
 
 _END = object()

@@ -11,7 +11,7 @@ from ..context import Ctx
 from .builtins_data import _tostream
 from .cli import _HINT, Options
 from .decode import NOTHING, JsonStream, ParseError, decode_text, parse_single
-from .encode import Style, dumps, quote
+from .encode import BUDGET, Sink, Style, dump_to, dumps, quote
 from .engine import CompileErrors, Program
 from .errors import HaltSignal, JqError
 from .runtime import Rt
@@ -59,10 +59,11 @@ class Inputs:
             if self.opts.seq and not self.opts.raw_input:
                 self.pending.extend(_seq_values(b"".join(chunks), self))
                 continue
+            cap = self.ctx.limits.max_string_length
             if self.opts.raw_input:
-                self.raw_lines = _lines(chunks)
+                self.raw_lines = _lines(chunks, cap)
             else:
-                self.stream = JsonStream(chunks, self.checkpoint)
+                self.stream = JsonStream(chunks, self.checkpoint, cap)
             return True
         return False
 
@@ -123,18 +124,30 @@ class Inputs:
         return self.raw_line_count
 
 
-def _lines(chunks: Iterator[bytes]) -> Iterator[str]:
-    buf = b""
+def _lines(chunks: Iterator[bytes], cap: int) -> Iterator[str]:
+    """Lines of the raw input; a line longer than `cap` bytes is a limit."""
+    pending: list[bytes] = []
+    size = 0
     for chunk in chunks:
-        buf += chunk
         if b"\n" not in chunk:
+            pending.append(chunk)
+            size += len(chunk)
+            if size > cap:
+                raise LimitExceeded("max_string_length", cap)
             continue
-        parts = buf.split(b"\n")
-        buf = parts.pop()
+        if pending:
+            pending.append(chunk)
+            chunk = b"".join(pending)
+            pending = []
+        parts = chunk.split(b"\n")
+        last = parts.pop()
         for p in parts:
             yield decode_text(p)
-    if buf:
-        yield decode_text(buf)
+        if last:
+            pending.append(last)
+        size = len(last)
+    if pending:
+        yield decode_text(b"".join(pending))
 
 
 def _raw_all(lines: Iterator[str]) -> Iterator[str]:
@@ -196,6 +209,7 @@ class Runner:
         self.style = Style(indent=opts.indent, tab=opts.tab, ascii=opts.ascii, sort_keys=opts.sort_keys)
         self.out: list[bytes] = []
         self.out_size = 0
+        self.sink: Sink | None = None  # made while the run's budget is set
 
     def err(self, text: str) -> None:
         self.ctx.stderr.write(text.encode("utf-8", "replace"))
@@ -286,12 +300,14 @@ class Runner:
             return COMPILE
         limits = self.ctx.limits
         caps = CAPS.set((limits.max_string_length, max(limits.max_array_elements, limits.max_string_length // 8)))
+        budget = BUDGET.set((self.ctx.checkpoint, limits.max_string_length))
         try:
             return self._run(program, values)
         except RecursionError:
             self.flush()
             raise LimitExceeded("max_call_depth", self.ctx.limits.max_call_depth, "jq recursion too deep") from None
         finally:
+            BUDGET.reset(budget)
             CAPS.reset(caps)
             self.flush()
 
@@ -425,7 +441,10 @@ class Runner:
             status = NULL_KIND if result is None or result is False else OK
             if opts.seq:
                 self.write("\x1e")
-            self.write(dumps(result, self.style))
+            # in pieces: a deep value's pretty text can be far larger than the value
+            if self.sink is None:
+                self.sink = Sink(self.write, self.style)
+            dump_to(result, self.style, self.sink)
         if not opts.raw_no_lf:
             self.write("\n")
         if opts.raw_output0:

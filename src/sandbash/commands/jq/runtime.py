@@ -19,7 +19,7 @@ from typing import Any, cast
 
 from .errors import JqError
 from .numbers import LitNum, to_int_index
-from .values import equal, sort_key, trunc_dump, typename
+from .values import charge, equal, sort_key, trunc_dump, typename
 
 Path = tuple[Any, ...]
 PV = tuple[Path | None, Any]
@@ -226,6 +226,7 @@ def set_key(t: Any, k: Any, v: Any) -> Any:
         else:
             if i - len(arr) > MAX_ARRAY_GROWTH:
                 raise JqError("Array index too large")
+            charge(1 + i - len(arr))
             arr.extend([None] * (i - len(arr)))
             arr.append(v)
         return arr

@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Any
 
 from ...limits import LimitExceeded
-from .encode import dumps
+from .encode import BUDGET, dumps
 from .errors import JqError
 from .numbers import MAX_SAFE, LitNum, dtoi, normalize
 
@@ -26,6 +26,14 @@ def check_size(n: int, is_string: bool) -> None:
     cap = CAPS.get()[0 if is_string else 1]
     if n > cap:
         raise LimitExceeded("max_string_length" if is_string else "max_array_elements", cap)
+
+
+def charge(work: int) -> None:
+    """Charge the run's work budget for values built in bulk (the nulls an
+    update pads an array with): the budget and the deadline stop a runaway."""
+    checkpoint = BUDGET.get()[0]
+    if checkpoint is not None:
+        checkpoint(work)
 
 
 _KIND_ORDER = {type(None): 0, bool: 1, int: 3, float: 3, LitNum: 3, str: 4, list: 5, dict: 6}
