@@ -186,6 +186,10 @@ CASES: list[Any] = [
     param("bc-huge-power", "echo '2^999999999' | bc"),
     param("bc-tower", "echo '9^9^9' | bc | wc -c"),
     param("bc-pi-scale", "echo 'scale=100000; 4*a(1)' | bc -l", timeout=0.3),
+    # under the digit cap, so the series loops themselves must see the deadline
+    *[param(f"bc-series-{f}", f"echo 'scale=40000; {f}' | bc -l", timeout=0.3, expect=("timeout",))
+      for f in ("4*a(1)", "e(1)", "l(2)", "s(1)")],
+    param("jq-endless-junk", "yes '\\x00' | jq . 2>&1 | head -c 100", timeout=0.5),
     param("sed-doubling", "echo x | sed ':a; s/x*/&&/; ta'", timeout=0.3, expect=("max_string_length",)),
     param("arith-huge-power", "echo $((2**62*4)); echo $(( 10**18 * 10**18 ))"),
     param("sparse-array-index", "a[999999999999]=1; a[2**62]=1; echo ${#a[@]} ${!a[@]}"),
