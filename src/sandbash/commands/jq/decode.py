@@ -441,12 +441,17 @@ def _is_scalar_end(value: Any) -> bool:
     return t is not str and t is not list and t is not dict
 
 
+_FAST_MAX = 1 << 26  # characters of one unfinished value the C scanner may retry over
+_SCAN_RATE = 4e6  # characters per second the scanner manages on dense values (with its hooks)
+
+
 class JsonStream:
     """Successive JSON values from a text that arrives in chunks."""
 
     def __init__(self, chunks: Iterator[bytes], checkpoint: Callable[[int], None] | None = None,
-                 token_cap: int = 0) -> None:
+                 token_cap: int = 0, remaining: Callable[[], float] | None = None) -> None:
         self._chunks = chunks
+        self._remaining = remaining  # seconds left in the run, when it has a deadline
         self.token_cap = token_cap  # longest string or literal token read (0: no cap)
         self._dec = codecs.getincrementaldecoder("utf-8")("jqreplace")
         self.buf = ""
@@ -511,8 +516,12 @@ class JsonStream:
             try:
                 value, end = _scan_once(self.buf, start)
             except (StopIteration, ValueError) as e:
-                if not self.eof and self._maybe_cut(e):
-                    self._more(max(want, len(self.buf) * 7))
+                # the C scanner cannot be interrupted and starts over on every
+                # refill: an unfinished value it could not finish in the time
+                # left (or past _FAST_MAX) goes to the slow parser instead
+                grow = min(max(want, len(self.buf) * 7), _FAST_MAX, self._affordable() - len(self.buf))
+                if not self.eof and len(self.buf) - start < _FAST_MAX and grow >= len(self.buf) and self._maybe_cut(e):
+                    self._more(grow)
                     want *= 8
                     continue
                 return self._slow()
@@ -536,6 +545,12 @@ class JsonStream:
             self.pos = end
             self.last_end = end if scalar else end - 1
             return value
+
+    def _affordable(self) -> int:
+        """How many characters one more scan may cover in the time left."""
+        if self._remaining is None:
+            return _FAST_MAX
+        return int(self._remaining() / 3 * _SCAN_RATE)
 
     def _maybe_cut(self, e: Exception) -> bool:
         """Could the C scanner's failure be the end of the text read so far,

@@ -63,7 +63,7 @@ class Inputs:
             if self.opts.raw_input:
                 self.raw_lines = _lines(chunks, cap)
             else:
-                self.stream = JsonStream(chunks, self.checkpoint, cap)
+                self.stream = JsonStream(chunks, self.checkpoint, cap, self.ctx.budget.remaining)
             return True
         return False
 
