@@ -206,8 +206,8 @@ def _build(ctx: Ctx, opts: Parsed, operands: list[str]) -> Options:
         from ...regex import RegexError, compile_regex
 
         try:
-            o.ignore_res = [compile_regex(r, flavor="bre") for r in regexes]
-            o.funcname = compile_regex(func_re, flavor="bre") if func_re else None
+            o.ignore_res = [compile_regex(r, flavor="bre", budget=ctx.budget) for r in regexes]
+            o.funcname = compile_regex(func_re, flavor="bre", budget=ctx.budget) if func_re else None
         except RegexError as e:
             raise usage(ctx, str(e))
     o.switches = _switch_string(list(ctx.args), operands)

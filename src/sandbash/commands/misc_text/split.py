@@ -363,7 +363,7 @@ def _parse_patterns(ctx: Ctx, args: list[str]) -> list[_Pattern]:
             except ValueError:
                 raise _die(ctx, f"{quote(ctx, a)}: invalid pattern")
             try:
-                rx = compile_regex(a[1:close], flavor="bre")
+                rx = compile_regex(a[1:close], flavor="bre", budget=ctx.budget)
             except RegexError as e:
                 raise _die(ctx, f"{quote(ctx, a)}: {e}")
             pats.append(_Pattern("re" if a[0] == "/" else "skip", a, rx, offset))
