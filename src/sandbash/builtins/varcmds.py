@@ -72,6 +72,8 @@ def declare_line(name: str, var: Var) -> str:
 
 
 def _valid_name(name: str) -> bool:
+    if name.isascii():
+        return name.isidentifier()  # the same rule for ASCII, in C
     return bool(name) and (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c == "_" for c in name)
 
 

@@ -220,7 +220,14 @@ def _compile(node: Arith) -> Fn:
     if isinstance(node, AVar):
         name, vsub = node.name, node.sub
         if vsub is None:
-            return lambda ev: ev.value_of(ev.vars.arith_get(name, None))
+            def var(ev: Evaluator) -> int:
+                raw = ev.vars.arith_get(name, None)
+                # a plain decimal value (the common case) without the general reader
+                if raw and raw.isdigit() and raw.isascii() and (raw[0] != "0" or len(raw) == 1):
+                    v = int(raw)
+                    return v if v <= _MAX else wrap(v)
+                return ev.value_of(raw)
+            return var
         return lambda ev: ev.value_of(ev.vars.arith_get(name, vsub))
     if isinstance(node, ABinary):
         if node.op not in ("&&", "||") and _chain_length(node) > 32:

@@ -82,16 +82,43 @@ class Expander:
     def word(self, word: A.Word) -> list[str]:
         out: list[str] = []
         parts0 = word.parts
-        if len(parts0) == 1 and type(parts0[0]) is A.Param and parts0[0].op is None and not parts0[0].prefix:
-            # a lone unquoted $x: split with the default IFS in C, then glob
-            value = self.param(parts0[0])
-            if value is None:
+        if len(parts0) == 1:
+            p0 = parts0[0]
+            t0 = type(p0)
+            if t0 is A.DQ and len(p0.parts) == 1 and type(p0.parts[0]) is A.Param:  # type: ignore[union-attr]
+                # "$x", "${x%.*}": one field unless the value is "$@"-like
+                self._at_empty = False
+                value = self.param(p0.parts[0], True)  # type: ignore[union-attr]
+                if type(value) is str:
+                    out.append(value)
+                    return out
+                vsegs: list[Seg] = []
+                if value is not None:
+                    self._value_segs(value, vsegs, True, False)
+                if not vsegs and not self._at_empty:
+                    vsegs.append(("", QUO))
+                for vfield in self._split(vsegs):
+                    self._glob_field(vfield, out)
                 return out
-            if type(value) is str and self.env.ifs() == " \t\n":
-                for field in _WS_SPLIT.split(value.strip(" \t\n")) if value else ():
-                    if field:
-                        self._glob_field([(field, EXP)], out)
+            if t0 is A.ArithSub:
+                # $((...)): a number, which no default IFS character splits
+                text = str(self.arith(p0.word))  # type: ignore[union-attr]
+                if self.env.ifs() == " \t\n":
+                    out.append(text)
+                    return out
+                for afield in self._split([(text, EXP)]):
+                    self._glob_field(afield, out)
                 return out
+            if t0 is A.Param and p0.op is None and not p0.prefix:  # type: ignore[union-attr]
+                # a lone unquoted $x: split with the default IFS in C, then glob
+                value = self.param(p0)  # type: ignore[arg-type]
+                if value is None:
+                    return out
+                if type(value) is str and self.env.ifs() == " \t\n":
+                    for field in _WS_SPLIT.split(value.strip(" \t\n")) if value else ():
+                        if field:
+                            self._glob_field([(field, EXP)], out)
+                    return out
         for parts in self._braces(word.parts, top=True):
             segs: list[Seg] = []
             self._at_empty = False
@@ -109,9 +136,10 @@ class Expander:
                 return p0.text
             if type(p0) is A.ArithSub:
                 return str(self.arith(p0.word))
-            if type(p0) is A.DQ and len(p0.parts) == 1 and type(p0.parts[0]) is A.Param:
-                # "$x", "${x%.*}": the parameter's value is the string
-                value = self.param(p0.parts[0], True)
+            in_dq = type(p0) is A.DQ
+            if (in_dq and len(p0.parts) == 1 and type(p0.parts[0]) is A.Param) or type(p0) is A.Param:  # type: ignore[union-attr]
+                # "$x", "${x%.*}", $x: the parameter's value is the string
+                value = self.param(p0.parts[0] if in_dq else p0, in_dq)  # type: ignore[union-attr,arg-type]
                 if value is None:
                     return ""
                 if type(value) is str:
@@ -248,6 +276,14 @@ class Expander:
 
     def _param_segs(self, p: A.Param, segs: list[Seg], in_dq: bool, join_at: bool) -> None:
         value = self.param(p, in_dq)
+        if value is None:
+            return
+        if type(value) is str:
+            segs.append((value, QUO if in_dq else EXP))
+            return
+        self._value_segs(value, segs, in_dq, join_at)
+
+    def _value_segs(self, value: Value, segs: list[Seg], in_dq: bool, join_at: bool) -> None:
         flag = QUO if in_dq else EXP
         if value is None:
             return

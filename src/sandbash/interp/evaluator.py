@@ -44,9 +44,11 @@ def run_list(self: Shell, node: A.CommandList) -> int:
         cmd = item.cmd
         if item.background:
             status = self.run_background(cmd)
+        elif type(cmd) is A.SimpleCommand:
+            status = self.exec_simple(cmd)
         else:
             status = self.execute(cmd)
-            if type(cmd) is not A.Pipeline and type(cmd) is not A.SimpleCommand:
+            if type(cmd) is not A.Pipeline:
                 st.pipestatus = [status]
     return status
 
@@ -424,7 +426,15 @@ def call_function(self: Shell, name: str, fdef: A.FuncDef, argv: list[str], temp
     status = 0
     try:
         try:
-            status = self.execute(fdef.body)
+            body = fdef.body
+            if type(body) is A.Group:
+                # what execute() does for a group, without the two calls
+                try:
+                    status = self.run_list(body.body)
+                except ExpansionError as e:
+                    status = self.expansion_failed(e)
+            else:
+                status = self.execute(body)
         except ReturnFromFunction as r:
             status = r.status
         handler = st.traps.get("RETURN")

@@ -129,17 +129,29 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
             for piece in trace:
                 self.xtrace_line(piece)
             self.xtrace_line(" ".join(_xquote(a) for a in argv))
-        debug = st.traps.get("DEBUG")
-        if debug and st.in_trap != "DEBUG" and _debug_applies(st):
-            self.run_trap_text(debug, "DEBUG")
-        status = self.dispatch(argv, temp, cmd.redirs)
+        if st.traps:
+            debug = st.traps.get("DEBUG")
+            if debug and st.in_trap != "DEBUG" and _debug_applies(st):
+                self.run_trap_text(debug, "DEBUG")
+        rt = self.rt
+        if rt.policy_gate is None and rt.command_gate is None and not rt.audit_commands:
+            # dispatch() without gates to consult: straight to the run
+            name = argv[0]
+            fdef = st.functions.get(name)
+            if fdef is not None and st.opts["posix"] and name in SPECIAL:
+                fdef = None
+            builtin = None if fdef is not None or name in st.disabled_builtins else BUILTINS.get(name)
+            status = _dispatch_run(self, argv, temp, cmd.redirs, fdef, builtin, False)
+        else:
+            status = self.dispatch(argv, temp, cmd.redirs)
         st.last_arg = argv[-1]
     finally:
         if self.procsubs:
             self.finish_procsubs()
     st.last_status = status
     st.pipestatus = [status]
-    self.errexit_check(status)
+    if status:
+        self.errexit_check(status)
     return status
 
 def expand_argv(self: Shell, words: tuple[A.Word, ...]) -> list[str]:
@@ -147,10 +159,18 @@ def expand_argv(self: Shell, words: tuple[A.Word, ...]) -> list[str]:
     out: list[str] = []
     for w in words:
         parts = w.parts
-        if len(parts) == 1 and type(parts[0]) is A.AssignWord:
-            out.append(self.expand_assign_arg(parts[0].assign))
-        else:
-            out.extend(expander.words((w,)))
+        if len(parts) == 1:
+            p = parts[0]
+            t = type(p)
+            if t is A.Lit:
+                text = p.text  # type: ignore[union-attr]
+                if not ("*" in text or "?" in text or "[" in text or "(" in text):
+                    out.append(text)  # a plain word: nothing to expand
+                    continue
+            elif t is A.AssignWord:
+                out.append(self.expand_assign_arg(p.assign))  # type: ignore[union-attr]
+                continue
+        out.extend(expander.word(w))
     return out
 
 def expand_assign_arg(self: Shell, a: A.Assign) -> AssignArg:

@@ -13,7 +13,7 @@ import threading
 import time
 
 from ..expand import glob as globmod
-from ..expand.arith import Evaluator, compiled
+from ..expand.arith import _COMPILED, Evaluator, compiled
 from ..expand.env import ExpansionError
 from ..expand.words import Expander
 from ..limits import LimitExceeded
@@ -390,7 +390,10 @@ class Shell:
 
     def arith_get(self, name: str, sub: str | None) -> str | None:
         if sub is None:
-            var = self.state.vars.find(name)
+            scopes = self.state.vars.scopes
+            var = scopes[-1].get(name)
+            if var is None and len(scopes) > 1:
+                var = self.state.vars.find(name)
             if var is not None and not var.attrs & NAMEREF:
                 v = var.value
                 if type(v) is str:
@@ -427,6 +430,9 @@ class Shell:
             # re-entered (a variable's value is an expression): a fresh evaluator
             return compiled(text)(Evaluator(self, text))
         ev.text = text
+        fn = _COMPILED.get(text)
+        if fn is not None:
+            return fn(ev)
         if len(text) > 4096:
             return compiled(text, self.rt.budget.check_time)(ev)  # a huge expression: parsing takes time
         return compiled(text)(ev)

@@ -235,7 +235,10 @@ def set_var(
     """Assign a scalar (or one element when `sub` is given)."""
     if sub is None and scope is None:
         # the common case: an existing plain string variable
-        found = self.state.vars.find(name)
+        scopes = self.state.vars.scopes
+        found = scopes[-1].get(name)
+        if found is None and len(scopes) > 1:
+            found = self.state.vars.find(name)
         if (found is not None and not (found.attrs & ~EXPORT) and type(found.value) is str
                 and name not in _SPECIAL_NAMES and not self.state.opts["allexport"]):
             if append:
