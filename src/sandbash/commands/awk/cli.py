@@ -16,6 +16,7 @@ from types import CodeType
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from .analyze import Symbols, analyze
+from .fast import FastPlan, plan_for
 from .fmt import FIELD_LIMIT
 from .gen_stmt import Generated, generate
 from .interp import FatalNoLoc, Interp
@@ -176,6 +177,7 @@ class Compiled:
     uses: set[str]
     arrays: set[str]
     warnings: list[str]
+    fast: FastPlan | None = None
 
 
 _CACHE: OrderedDict[tuple[object, ...], Compiled] = OrderedDict()
@@ -221,7 +223,7 @@ def compile_program(sources: list[Source], icase_assigned: bool, sandbox: bool =
         # Python's compiler limits nesting (about 100 blocks, 200 parentheses)
         raise AwkSyntaxError("program too deeply nested to compile", show=False, fatal=True) from None
     arrays = {name for (fn, name), kind in symbols.kinds.items() if fn is None and kind == "array"}
-    result = Compiled(gen, code, symbols, uses, arrays, warnings)
+    result = Compiled(gen, code, symbols, uses, arrays, warnings, plan_for(program))
     with _CACHE_LOCK:
         _CACHE[key] = result
         if len(_CACHE) > 64:
@@ -319,6 +321,8 @@ def run(ctx: Ctx, prog: str) -> int:
         fs = "\t" if opts.fs == "\\t" else unescape(opts.fs)
     uses = compiled.uses | {a.partition("=")[0] for a in opts.assigns}
     interp = Interp(ctx, compiled.gen, prog, opts.csv, uses, [s.name for s in sources])
+    if not opts.csv and "IGNORECASE" not in uses:
+        interp.fast = compiled.fast
     field_limit = FIELD_LIMIT.set(interp.max_string)  # printf widths are checked against it
     try:
         try:

@@ -13,7 +13,7 @@ from typing import Any
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from . import builtins as B
-from . import timefmt
+from . import fast, timefmt
 from .ast import LINE_BASE
 from .gen_stmt import Generated
 from .io import AwkFatal
@@ -64,6 +64,7 @@ class Interp(Runtime):
         self.stdin_used = False
         self.exit_code = 0
         self.in_end = False
+        self.fast: fast.FastPlan | None = None  # set by the caller when the program has a fast shape
 
     # ------------------------------------------------------------ setup
 
@@ -473,7 +474,10 @@ class Interp(Runtime):
             self.paragraph = ns["V_RS"] == ""
             if batching:
                 self.sync_fs()
-                self.records_batched(rd)
+                if self.fast is not None and fast.applies(self, rd):
+                    fast.run(self, rd, self.fast)
+                else:
+                    self.records_batched(rd)
             else:
                 self.records(rd)
             if self.reader is rd:

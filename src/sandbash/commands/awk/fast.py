@@ -1,0 +1,240 @@
+"""Fast paths for the commonest one-rule programs, run over whole chunks of bytes.
+
+`{print $3}`, `{print $1, $4}`, `$2 == "x"` (optionally with `{print $N...}`)
+and `{s += $3}` are recognised once from the syntax tree. While the input is
+read with a newline RS and split with the default FS or a one-character FS,
+their main rule runs a chunk of records at a time with `bytes.split` and list
+comprehensions instead of one generated-function call per record. BEGIN,
+END, BEGINFILE and ENDFILE still run as compiled; NR, FNR and the last $0
+are left as the record loop would leave them.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import re
+from dataclasses import dataclass
+from functools import reduce
+from typing import TYPE_CHECKING
+
+from . import ast as A
+from .values import UNINIT, str2num, to_num
+
+if TYPE_CHECKING:
+    from .records import Reader
+    from .runtime import Runtime
+
+# awk's default field separators are blanks and newlines only; bytes.split()
+# also splits at these, so chunks holding them take the regex below
+_ODD_BLANKS = (b"\r", b"\x0b", b"\x0c")
+_AWK_FIELD = re.compile(rb"[^ \t\n]+")  # fixed pattern, not user input
+# bytes whose float() value equals awk's (see values.str2num); others convert one by one
+_NUMERIC_BYTES = b"0123456789+-.eE \t\n\r\x0b\x0c"
+
+
+@dataclass(frozen=True)
+class FastPlan:
+    kind: str  # "print" or "sum"
+    fields: tuple[int, ...] = ()  # print: the fields printed (0 is $0); sum: the one field added
+    var: str = ""  # sum: the variable
+    test: tuple[int, bool, str] | None = None  # print only: (field, negated, text) of `$k == "text"`
+
+
+def _unwrap(e: A.Expr) -> A.Expr:
+    while isinstance(e, A.Group):
+        e = e.expr
+    return e
+
+
+def _field_num(e: A.Expr) -> int | None:
+    e = _unwrap(e)
+    if not isinstance(e, A.Field):
+        return None
+    i = _unwrap(e.index)
+    if isinstance(i, A.Num) and i.value == int(i.value) and 0 <= i.value <= 1000:
+        return int(i.value)
+    return None
+
+
+def _test(e: A.Expr) -> tuple[int, bool, str] | None:
+    e = _unwrap(e)
+    if not isinstance(e, A.Binary) or e.op not in ("==", "!="):
+        return None
+    left, right = _unwrap(e.left), _unwrap(e.right)
+    if isinstance(left, A.Str):
+        left, right = right, left
+    k = _field_num(left)
+    if k is None or k == 0 or not isinstance(right, A.Str):
+        return None
+    return (k, e.op == "!=", right.value)
+
+
+def plan_for(program: A.Program) -> FastPlan | None:
+    """The fast plan for a program whose only main rule has one of the recognised shapes."""
+    mains = [r for r in program.rules if r.kind == "main"]
+    if len(mains) != 1:
+        return None
+    rule = mains[0]
+    if rule.pattern2 is not None:
+        return None
+    test = None
+    if rule.pattern is not None:
+        test = _test(rule.pattern)
+        if test is None:
+            return None
+    if rule.body is None:
+        return FastPlan("print", (0,), test=test)
+    if len(rule.body.stmts) != 1:
+        return None
+    stmt = rule.body.stmts[0]
+    if isinstance(stmt, A.Print) and not stmt.printf and stmt.redirect is None:
+        if not stmt.args:
+            return FastPlan("print", (0,), test=test)
+        nums = [_field_num(a) for a in stmt.args]
+        if len(nums) > 16 or any(n is None for n in nums):
+            return None
+        return FastPlan("print", tuple(n for n in nums if n is not None), test=test)
+    if test is None and isinstance(stmt, A.ExprStmt):
+        e = _unwrap(stmt.expr)
+        if isinstance(e, A.Assign) and e.op == "+=" and isinstance(e.target, A.Var):
+            name = e.target.name
+            k = _field_num(e.value)
+            if k is not None and k > 0 and not name.isupper():
+                return FastPlan("sum", (k,), var=name)
+    return None
+
+
+def _splitter(rt: Runtime) -> tuple[bytes | None, bool] | None:
+    """(separator, default) for the FS in effect, or None when the fast path does not apply."""
+    fs = rt.ns["V_FS"]
+    if fs.__class__ is not str:
+        return None
+    if fs == " ":
+        return None, True
+    if len(fs) == 1 and fs.isascii() and not fs.isalpha():
+        return fs.encode(), False
+    return None
+
+
+def _text(v: object) -> bytes | None:
+    if v.__class__ is not str:
+        return None
+    return v.encode("utf-8", "surrogateescape")  # type: ignore[attr-defined, no-any-return]
+
+
+def applies(rt: Runtime, rd: Reader) -> bool:
+    """Whether the fast loop can take this input now (before anything is read)."""
+    ns = rt.ns
+    return (ns["V_RS"] == "\n" and ns["V_RS"].__class__ is str and not rd.buf and not rd.lines and not rd.eof
+            and not rt.paragraph and _splitter(rt) is not None and _text(ns["V_OFS"]) is not None
+            and _text(ns["V_ORS"]) is not None)
+
+
+def _split_all(lines: list[bytes], k: int, sep: bytes | None, odd: bool) -> list[list[bytes]]:
+    """The first k fields of each record (and the rest unsplit)."""
+    if odd:
+        findall = _AWK_FIELD.findall
+        return [findall(line) for line in lines]
+    return [line.split(sep, k) for line in lines]
+
+
+def _pick(parts: list[list[bytes]], k: int) -> list[bytes]:
+    """Field k (1-based) of each split record; '' past the last field."""
+    if k == 0:
+        raise ValueError("$0 is not picked from fields")
+    try:
+        return list(map(operator.itemgetter(k - 1), parts))
+    except IndexError:
+        return [p[k - 1] if len(p) >= k else b"" for p in parts]
+
+
+def run(rt: Runtime, rd: Reader, plan: FastPlan) -> None:
+    """Run the main rule over all of rd's input (applies() said yes)."""
+    ns = rt.ns
+    sep, default = _splitter(rt) or (None, True)
+    ofs = _text(ns["V_OFS"]) or b""
+    ors = _text(ns["V_ORS"]) or b""
+    stream = rd.stream
+    checkpoint = rt.ctx.budget.checkpoint
+    charge = rd.charge
+    out = rt.io.stdout
+    out.flush()
+    write = out.stream.write
+    kmax = max([*plan.fields, plan.test[0] if plan.test is not None else 0])
+
+    def columns(lines: list[bytes], ks: tuple[int, ...], odd: bool) -> list[list[bytes]]:
+        parts = _split_all(lines, kmax, sep, odd) if kmax else []
+        return [lines if k == 0 else _pick(parts, k) for k in ks]
+
+    total = 0
+    total_add = 0.0
+    summed = False
+    last = b""
+    if plan.kind == "sum":
+        total_add = to_num(ns.get("V_" + plan.var, UNINIT))
+    test_text = _text(plan.test[2]) if plan.test is not None else None
+    buf = b""
+    while True:
+        chunk = stream.read_chunk()
+        if not chunk:
+            if not buf:
+                break
+            chunk = buf
+            lines = [buf]
+            buf = b""
+        else:
+            if charge is not None:
+                charge(len(chunk) >> 10)
+            if buf:
+                chunk = buf + chunk
+            lines = chunk.split(b"\n")
+            buf = lines.pop()
+            if not lines:
+                continue
+        checkpoint(len(lines))
+        total += len(lines)
+        last = lines[-1]
+        odd = default and any(c in chunk for c in _ODD_BLANKS)
+        if plan.kind == "sum":
+            vals = columns(lines, plan.fields, odd)[0]
+            total_add = _add(total_add, vals)
+            summed = True
+            continue
+        if plan.test is not None:
+            k, negate, _ = plan.test
+            col = columns(lines, (k,), odd)[0]
+            if negate:
+                lines = [line for line, v in zip(lines, col, strict=True) if v != test_text]
+            else:
+                lines = [line for line, v in zip(lines, col, strict=True) if v == test_text]
+            if not lines:
+                continue
+        cols = columns(lines, plan.fields, odd)
+        picked = cols[0] if len(cols) == 1 else list(map(ofs.join, zip(*cols, strict=True)))
+        picked.append(b"")
+        write(ors.join(picked))
+    ns["V_NR"] = to_num(ns["V_NR"]) + total
+    ns["V_FNR"] = to_num(ns["V_FNR"]) + total
+    if summed:
+        ns["V_" + plan.var] = total_add
+    if total:
+        rt.rec = last.decode("utf-8", "surrogateescape")
+        rt.flds = None
+        rt.rec_input = True
+        rt.cur_split = rt.splitter
+
+
+def _add(start: float, vals: list[bytes]) -> float:
+    """start + each value in turn, converted as awk converts input text."""
+    joined = b"\n".join(vals)
+    if not joined.translate(None, _NUMERIC_BYTES):
+        try:
+            result: float = reduce(operator.add, map(float, vals), start)
+            if math.isfinite(result):
+                return result
+        except ValueError:
+            pass
+    for v in vals:
+        start += str2num(v.decode("utf-8", "surrogateescape"))
+    return start
