@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import heapq
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from operator import itemgetter
 from typing import Any
@@ -473,6 +474,18 @@ def _emit(ctx: Ctx, lines: Iterable[bytes], output: str | None, sep: bytes) -> i
     out = Out(stream)
     n = 0
     batch: list[bytes] = []
+    if isinstance(lines, list):
+        try:
+            for i in range(0, len(lines), 16384):
+                part = lines[i : i + 16384]
+                ctx.checkpoint(len(part))
+                part.append(b"")
+                out.write(sep.join(part))
+            out.flush()
+        finally:
+            if output is not None and not output.startswith("/dev/"):
+                stream.close()
+        return 0
     for line in lines:
         batch.append(line)
         n += 1
@@ -495,28 +508,106 @@ def _sort_inputs(ctx: Ctx, sorter: Sorter, opened: list[tuple[str, Stream]], out
                  tmpdirs: list[str]) -> int:
     from .spill import Spiller
 
-    lines: list[bytes] = []
-    size = 0
+    # with -s and keys, equal-key lines keep their input order: identical lines must not be gathered
+    counting = not (sorter.stable and not sorter.plain)
+    acc = _Accumulator(counting)
     spiller: Spiller | None = None
     try:
         for name, stream in opened:
             for batch in _records(ctx, name, stream, sep):
-                lines.extend(batch)
-                size += sum(map(len, batch)) + len(batch) * 8
-                if size >= RUN_BYTES:
+                if acc.add(batch):
                     if spiller is None:
                         spiller = Spiller(ctx, tmpdirs, sep)
-                    spiller.spill(sorter.sort(ctx, lines))
-                    lines = []
-                    size = 0
+                    spiller.spill(_expanded(acc.sorted(ctx, sorter)))
+                    acc = _Accumulator(counting)
         if spiller is None:
-            return _emit(ctx, sorter.sort(ctx, lines), output, sep)
+            return _emit_counted(ctx, acc.sorted(ctx, sorter), output, sep)
         runs = spiller.runs()
-        result = _merge(sorter, [*runs, iter(sorter.sort(ctx, lines))])
+        result = _merge(sorter, [*runs, iter(_expanded(acc.sorted(ctx, sorter)))])
         return _emit(ctx, result, output, sep)
     finally:
         if spiller is not None:
             spiller.cleanup()
+
+
+# while at most this share of the lines read are distinct, identical lines are counted, not kept
+_DISTINCT_SHARE = 0.5
+_COUNT_PROBE = 4096
+
+
+class _Accumulator:
+    """One run's lines. Identical lines sort together and compare equal under
+    every key and option, so while the input repeats itself they are kept once
+    with a count (hashing is much cheaper than comparing in the sort, and 1 GB
+    of a few hundred distinct lines needs no spilling); input that does not
+    repeat itself switches to a plain list."""
+
+    def __init__(self, counting: bool) -> None:
+        self.counts: Counter[bytes] | None = Counter() if counting else None
+        self.lines: list[bytes] = []
+        self.nlines = 0
+        self.size = 0
+
+    def add(self, batch: list[bytes]) -> bool:
+        """Take a batch; True when the run is full and must be spilled."""
+        counts = self.counts
+        nbytes = sum(map(len, batch))
+        if counts is not None:
+            before = len(counts)
+            counts.update(batch)  # counted in C
+            self.nlines += len(batch)
+            added = len(counts) - before
+            # the new distinct lines, at the batch's average length
+            self.size += added * (nbytes // len(batch) + 80)
+            if self.nlines >= _COUNT_PROBE and len(counts) > self.nlines * _DISTINCT_SHARE:
+                self.lines = _expanded(([line for line in counts], counts))
+                self.counts = None
+                self.size = sum(map(len, self.lines)) + len(self.lines) * 8
+        else:
+            self.lines.extend(batch)
+            self.size += nbytes + len(batch) * 8
+        return self.size >= RUN_BYTES
+
+    def sorted(self, ctx: Ctx, sorter: Sorter) -> tuple[list[bytes], dict[bytes, int] | None]:
+        """The sorted lines, and the count of each when they were counted."""
+        if self.counts is None:
+            return sorter.sort(ctx, self.lines), None
+        counts = self.counts
+        return sorter.sort(ctx, list(counts)), (None if sorter.unique else counts)
+
+
+def _expanded(run: tuple[list[bytes], dict[bytes, int] | None]) -> list[bytes]:
+    lines, counts = run
+    if counts is None:
+        return lines
+    return [line for line in lines for _ in range(counts[line])]
+
+
+def _emit_counted(ctx: Ctx, run: tuple[list[bytes], dict[bytes, int] | None], output: str | None, sep: bytes) -> int:
+    lines, counts = run
+    if counts is None:
+        return _emit(ctx, lines, output, sep)
+    if output is None:
+        stream = ctx.stdout
+    else:
+        try:
+            stream = ctx.open_out(output)
+        except FsError as e:
+            raise _die(ctx, f"open failed: {quotef(output)}: {strerror(e.errno or 5)}")
+    out = Out(stream)
+    try:
+        for i in range(0, len(lines), 4096):
+            part = lines[i : i + 4096]
+            ctx.checkpoint(len(part))
+            data = b"".join([(line + sep) * counts[line] for line in part])
+            for j in range(0, len(data), 1 << 20):
+                out.write(data[j : j + (1 << 20)])
+                ctx.checkpoint((1 << 20) >> 12)
+        out.flush()
+    finally:
+        if output is not None and not output.startswith("/dev/"):
+            stream.close()
+    return 0
 
 
 def _check(ctx: Ctx, sorter: Sorter, name: str, sep: bytes, quiet: bool) -> int:
