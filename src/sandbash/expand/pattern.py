@@ -331,18 +331,20 @@ class Pattern:
         elif len(seq) == 1 and seq[0][0] == "lit":
             self.literal = seq[0][1]
         self._full = self._prefix = self._search = self._suffix = None
-        self._simple: tuple[str, str] | None = None
+        self._simple: tuple[str, str, str] | None = None
         if not nocase and not path and self.literal is None:
-            # `pre*`, `*suf`, `*mid*`: plain string tests, no regex
+            # `pre*`, `*suf`, `*mid*`, `pre*suf`: plain string tests, no regex
             kinds = [n[0] for n in seq]
             if kinds == ["lit", "star"]:
-                self._simple = ("pre", seq[0][1])
+                self._simple = ("pre", seq[0][1], "")
             elif kinds == ["star", "lit"]:
-                self._simple = ("suf", seq[1][1])
+                self._simple = ("suf", seq[1][1], "")
             elif kinds == ["star", "lit", "star"]:
-                self._simple = ("mid", seq[1][1])
+                self._simple = ("mid", seq[1][1], "")
+            elif kinds == ["lit", "star", "lit"]:
+                self._simple = ("presuf", seq[0][1], seq[2][1])
             elif kinds == ["star"]:
-                self._simple = ("all", "")
+                self._simple = ("all", "", "")
         try:
             regex = _to_regex(seq, path)
             opts = re2.Options()
@@ -446,13 +448,15 @@ class Pattern:
             return text == lit or (self.nocase and text.lower() == lit.lower())
         simple = self._simple
         if simple is not None:
-            kind, s = simple
+            kind, s, s2 = simple
             if kind == "pre":
                 return text.startswith(s)
             if kind == "suf":
                 return text.endswith(s)
             if kind == "mid":
                 return s in text
+            if kind == "presuf":
+                return len(text) >= len(s) + len(s2) and text.startswith(s) and text.endswith(s2)
             return True
         if self._full is not None and self._re2_ok(text):
             return bool(self._full.match(text) is not None)
@@ -463,6 +467,18 @@ class Pattern:
         lit = self.literal
         if lit is not None and not self.nocase:
             return len(lit) if text.startswith(lit) else -1
+        simple = self._simple
+        if simple is not None and simple[0] != "presuf":
+            kind, s, _ = simple
+            if kind == "all":  # `*`
+                return len(text) if longest else 0
+            if kind == "pre":  # `s*`: any prefix that starts with s
+                return (len(text) if longest else len(s)) if text.startswith(s) else -1
+            # `*s` and `*s*`: a prefix that ends with s, or contains it
+            k = text.rfind(s) if longest and kind == "suf" else text.find(s)
+            if k < 0:
+                return -1
+            return len(text) if longest and kind == "mid" else k + len(s)
         if self._search is not None and self._re2_ok(text):
             m = self._search.match(text)
             if m is None:
@@ -483,6 +499,18 @@ class Pattern:
         lit = self.literal
         if lit is not None and not self.nocase:
             return len(text) - len(lit) if text.endswith(lit) else -1
+        simple = self._simple
+        if simple is not None and simple[0] != "presuf":
+            kind, s, _ = simple
+            if kind == "all":  # `*`
+                return 0 if longest else len(text)
+            if kind == "suf":  # `*s`: any suffix that ends with s
+                return (0 if longest else len(text) - len(s)) if text.endswith(s) else -1
+            # `s*` and `*s*`: a suffix that starts with s, or contains it
+            k = text.find(s) if longest and kind == "pre" else text.rfind(s)
+            if k < 0:
+                return -1
+            return 0 if longest and kind == "mid" else k
         n = len(text)
         if self._suffix is not None and self._re2_ok(text):
             m = self._suffix.search(text)

@@ -66,6 +66,8 @@ class Expander:
     def __init__(self, env: ExpandEnv) -> None:
         self.env = env
         self._at_empty = False
+        # id(op) -> (op, extglob, patsub_replacement, function or None when not static)
+        self._op_cache: dict[int, tuple[A.ParamOp, bool, bool, Callable[[str], str] | None]] = {}
 
     # ------------------------------------------------------------ entry points
 
@@ -148,14 +150,39 @@ class Expander:
                     return value.text()
                 assert isinstance(value, _Multi)
                 return (self.env.ifs()[:1] if value.star else " ").join(value.values)
-        segs: list[Seg] = []
-        self._parts(parts, segs, False, join_at=True)
-        return "".join(s[0] for s in segs)
+        return self._join_parts(parts, False)
 
     def heredoc(self, word: A.Word) -> str:
-        segs: list[Seg] = []
-        self._parts(word.parts, segs, True, join_at=True)
-        return "".join(s[0] for s in segs)
+        parts = word.parts
+        if len(parts) == 1 and type(parts[0]) is A.Lit:
+            return parts[0].text
+        return self._join_parts(parts, True)
+
+    def _join_parts(self, parts: tuple[A.Part, ...], in_dq: bool) -> str:
+        """The text of `parts` with "$@" joined: what _parts(..., join_at=True)
+        gives, concatenated, without building the segments."""
+        out: list[str] = []
+        for p in parts:
+            t = type(p)
+            if t is A.Lit or t is A.SQ or t is A.Esc:
+                out.append(p.text)  # type: ignore[union-attr]
+            elif t is A.Param:
+                value = self.param(p, in_dq)  # type: ignore[arg-type]
+                if type(value) is str:
+                    out.append(value)
+                elif isinstance(value, _Segs):
+                    out.append(value.text())
+                elif isinstance(value, _Multi):
+                    out.append((self.env.ifs()[:1] if value.star else " ").join(value.values))
+            elif t is A.DQ:
+                self._at_empty = False  # as _parts does
+                out.append(self._join_parts(p.parts, True))  # type: ignore[union-attr]
+            else:
+                segs: list[Seg] = []
+                self._parts((p,), segs, in_dq, join_at=True)
+                for seg in segs:
+                    out.append(seg[0])
+        return "".join(out)
 
     def pattern(self, word: A.Word) -> str:
         """A pattern string: quoted characters escaped with backslashes."""
@@ -357,18 +384,20 @@ class Expander:
         if p.names_suffix:
             names = [n for n in env.var_names() if n.startswith(name)]
             return _Multi(names, p.names_suffix == "*"), name
-        if name in ("@", "*"):
-            return _Multi(env.positional(), name == "*"), name
         c0 = name[0]
-        if c0.isdigit():
-            idx = int(name)
-            if idx == 0:
-                return env.special("0"), name
-            pos = env.positional()
-            return (pos[idx - 1] if idx <= len(pos) else None), name
-        if name in ("#", "?", "$", "!", "-"):
-            sv = env.special(name)
-            return (sv if sv != "" or name != "!" else None), name
+        if not (c0.isalpha() or c0 == "_"):
+            # positional and special parameters
+            if name in ("@", "*"):
+                return _Multi(env.positional(), name == "*"), name
+            if c0.isdigit():
+                idx = int(name)
+                if idx == 0:
+                    return env.special("0"), name
+                pos = env.positional()
+                return (pos[idx - 1] if idx <= len(pos) else None), name
+            if name in ("#", "?", "$", "!", "-"):
+                sv = env.special(name)
+                return (sv if sv != "" or name != "!" else None), name
         var = env.lookup(name)
         sub = p.sub
         if sub is None:
@@ -486,6 +515,24 @@ class Expander:
     def _op_function(self, op: A.ParamOp) -> Callable[[str], str]:
         env = self.env
         extglob = env.option("extglob")
+        amp = env.option("patsub_replacement") if op.kind == "repl" else False
+        cache = self._op_cache
+        hit = cache.get(id(op))
+        if hit is not None and hit[0] is op:
+            if hit[3] is not None and hit[1] == extglob and hit[2] == amp:
+                return hit[3]
+            static = hit[3] is not None
+        else:
+            # words of plain text (`${x%%.*}`, `${x//a/b}`) make the same function each time
+            static = _static_word(op.arg) and _static_word(op.arg2)
+        fn = self._make_op_function(op, extglob)
+        if len(cache) > 1024:
+            cache.clear()
+        cache[id(op)] = (op, extglob, amp, fn if static else None)
+        return fn
+
+    def _make_op_function(self, op: A.ParamOp, extglob: bool) -> Callable[[str], str]:
+        env = self.env
         kind = op.kind
         if kind == "trim":
             assert op.arg is not None
@@ -801,6 +848,20 @@ def as_text(value: Value) -> str | None:
     return " ".join(value.values)
 
 
+def _static_word(word: A.Word | None) -> bool:
+    """A word of plain text only: its expansion never changes."""
+    if word is None:
+        return True
+    for p in word.parts:
+        t = type(p)
+        if t is A.DQ:
+            if not all(type(q) is A.Lit or type(q) is A.Esc or type(q) is A.SQ for q in p.parts):  # type: ignore[union-attr]
+                return False
+        elif not (t is A.Lit or t is A.Esc or t is A.SQ):
+            return False
+    return True
+
+
 def _maybe_glob(text: str) -> bool:
     return "*" in text or "?" in text or "[" in text or "(" in text
 
@@ -944,6 +1005,20 @@ def _replacer(
     if pat_text == "":
         return lambda s: s
     every = op == "//"
+    lit = pat.literal
+    if lit and not pat.nocase and not use_amp:
+        # a plain string to replace: str.replace finds the same non-overlapping matches
+        count = -1 if every else 1
+
+        def plain(s: str) -> str:
+            found = s.count(lit) if every else (1 if lit in s else 0)
+            if not found:
+                return s
+            grown = found * len(rep)
+            if grown > 1 << 16:
+                check_size(len(s) + grown)
+            return s.replace(lit, rep, count)
+        return plain
 
     def h(s: str) -> str:
         out: list[str] = []

@@ -298,11 +298,17 @@ def _exec_case(self: Shell, node: A.Case) -> int:
                     if text == "*":
                         hit = True
                         break
-                    if not nocase and not any(c in text for c in "*?[\\(") :
+                    if not nocase and not ("*" in text or "?" in text or "[" in text or "\\" in text
+                                           or "(" in text):
                         if subject == text:
                             hit = True
                             break
                         continue
+                    # an unquoted word is its own pattern text
+                    if compile_pattern(text, extglob, nocase).fullmatch(subject):
+                        hit = True
+                        break
+                    continue
                 try:
                     ptext = self.expander.pattern(pat)
                 except ExpansionError as e:

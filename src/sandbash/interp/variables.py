@@ -101,7 +101,10 @@ def main_source(self: Shell) -> str:
 # ------------------------------------------------------------ lookup
 
 def lookup(self: Shell, name: str) -> Var | None:
-    var = self.state.vars.find(name)
+    scopes = self.state.vars.scopes
+    var = scopes[-1].get(name)
+    if var is None and len(scopes) > 1:
+        var = self.state.vars.find(name)
     if var is not None:
         if var.attrs & NAMEREF and var.value:
             return self._deref(var, name)
