@@ -187,7 +187,8 @@ class SlowParser:
     def _checkpoint(self) -> None:
         stream = self.stream
         if stream is not None and stream._checkpoint is not None:
-            stream._checkpoint(1 + _SLOW_STEP // 4096)
+            # a charge over 1000 makes the budget look at the clock every step
+            stream._checkpoint(1 + _SLOW_STEP // 64)
 
     def _token_too_long(self, tok_start: int, n: int) -> _Fail:
         """A literal token past the cap: jq's complaint about it, placed just past the cap."""
