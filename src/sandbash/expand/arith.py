@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
+from ..interp.vars import EXPORT, NAMEREF, SPECIAL_ASSIGN
 from ..syntax.arith import ArithSyntaxError, parse_arith, parse_number
 from ..syntax.ast import AAssign, ABinary, AIncDec, ANum, Arith, ATernary, AUnary, AVar
+
+if TYPE_CHECKING:
+    from ..interp.vars import Scope
 
 _MASK = (1 << 64) - 1
 _SIGN = 1 << 63
@@ -59,12 +63,16 @@ class Evaluator:
     """Runs compiled arithmetic; variable values are themselves expressions,
     evaluated recursively as bash does."""
 
-    __slots__ = ("vars", "text", "depth")
+    __slots__ = ("vars", "text", "depth", "scopes", "opts")
 
     def __init__(self, vars: ArithVars, text: str) -> None:
         self.vars = vars
         self.text = text
         self.depth = 0
+        # the shell's variable scopes and `set -o` options, when the owner
+        # lets plain string variables be read and written here directly
+        self.scopes: list[Scope] | None = None
+        self.opts: dict[str, bool] | None = None
 
     def error(self, message: str, pos: int) -> ArithError:
         text = self.text
@@ -97,6 +105,18 @@ class Evaluator:
         return self.value_of(self.vars.arith_get(name, sub))
 
     def set(self, name: str, sub: str | None, value: int) -> int:
+        scopes = self.scopes
+        if sub is None and scopes is not None and self.opts is not None:
+            # an existing plain string variable: what set_var's fast path does
+            var = scopes[-1].get(name)
+            i = len(scopes) - 2
+            while var is None and i >= 0:
+                var = scopes[i].get(name)
+                i -= 1
+            if (var is not None and type(var.value) is str and name not in SPECIAL_ASSIGN
+                    and (var.attrs == EXPORT or (var.attrs == 0 and not self.opts["allexport"]))):
+                var.value = str(value)
+                return value
         self.vars.arith_set(name, sub, value)
         return value
 
@@ -221,7 +241,19 @@ def _compile(node: Arith) -> Fn:
         name, vsub = node.name, node.sub
         if vsub is None:
             def var(ev: Evaluator) -> int:
-                raw = ev.vars.arith_get(name, None)
+                scopes = ev.scopes
+                raw: str | None = None
+                if scopes is not None:
+                    # a plain string variable, found as arith_get would
+                    found = scopes[-1].get(name)
+                    i = len(scopes) - 2
+                    while found is None and i >= 0:
+                        found = scopes[i].get(name)
+                        i -= 1
+                    if found is not None and not found.attrs & NAMEREF and type(found.value) is str:
+                        raw = found.value
+                if raw is None:
+                    raw = ev.vars.arith_get(name, None)
                 # a plain decimal value (the common case) without the general reader
                 if raw and raw.isdigit() and raw.isascii() and (raw[0] != "0" or len(raw) == 1):
                     v = int(raw)

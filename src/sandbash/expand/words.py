@@ -448,7 +448,7 @@ class Expander:
         """An indexed subscript's value; None (after bash's message) when a
         negative index falls before the start."""
         text = sub
-        if any(c in sub for c in "$`\"\\"):
+        if "$" in sub or "`" in sub or '"' in sub or "\\" in sub:
             text = self._expand_sub_text(sub)
         value = self.env.arith_eval(text)
         if value < 0:

@@ -191,8 +191,12 @@ def _exec_for(self: Shell, node: A.For) -> int:
             from .executor import xquote
 
             trace = f"for {node.var} in " + " ".join(xquote(i) for i in items)
+        rt = self.rt
+        body = node.body
         for count, item in enumerate(items, 1):
-            self._loop_guard(count)
+            if count > rt.limits.max_loop_iterations:  # _loop_guard, inline
+                raise LimitExceeded("max_loop_iterations", rt.limits.max_loop_iterations)
+            rt.budget.checkpoint()
             if trace is not None:
                 self.xtrace_line(trace)
             try:
@@ -207,9 +211,19 @@ def _exec_for(self: Shell, node: A.For) -> int:
                 break
             except ExpansionError as e:  # `for n in ...` with an integer n
                 return self.expansion_failed(e)
-            status, flow = self._run_body(node.body)
-            if flow == "break":
+            try:  # _run_body, inline
+                status = self.run_list(body)
+            except BreakLoop as b:
+                if b.levels > 1:
+                    b.levels -= 1
+                    raise
+                status = b.status
                 break
+            except ContinueLoop as c:
+                if c.levels > 1:
+                    c.levels -= 1
+                    raise
+                status = st.last_status
     finally:
         st.loop_depth -= 1
     st.last_status = status
@@ -241,19 +255,33 @@ def _exec_arith_for(self: Shell, node: A.ArithFor) -> int:
     status = 0
     count = 0
     st.loop_depth += 1
+    rt = self.rt
+    body = node.body
     try:
         while True:
             count += 1
-            self._loop_guard(count)
+            if count > rt.limits.max_loop_iterations:  # _loop_guard, inline
+                raise LimitExceeded("max_loop_iterations", rt.limits.max_loop_iterations)
+            rt.budget.checkpoint()
             cond = self._arith_or_error(node.cond)
             if cond is None:
                 status = 1
                 break
             if cond == 0:
                 break
-            status, flow = self._run_body(node.body)
-            if flow == "break":
+            try:  # _run_body, inline
+                status = self.run_list(body)
+            except BreakLoop as b:
+                if b.levels > 1:
+                    b.levels -= 1
+                    raise
+                status = b.status
                 break
+            except ContinueLoop as c:
+                if c.levels > 1:
+                    c.levels -= 1
+                    raise
+                status = st.last_status
             if node.step is not None and self._arith_or_error(node.step) is None:
                 status = 1
                 break

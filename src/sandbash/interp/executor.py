@@ -72,10 +72,13 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
     if not cmd.words and not cmd.redirs and len(cmd.assigns) == 1:
         # `name=value`: the commonest command in loops, without the general machinery
         a = cmd.assigns[0]
-        if a.value is not None and a.sub is None and not a.append and not st.opts["xtrace"]:
+        if a.value is not None and a.array is None and not st.opts["xtrace"]:
             try:
                 value = self.expander.string(a.value)
-                self.set_var(a.name, value)
+                if a.append or a.sub is not None:
+                    self.set_var(a.name, value, sub=a.sub, append=a.append)
+                else:
+                    self.set_var(a.name, value)
             except ExpansionError as e:
                 return self.expansion_failed(e)
             except ArithError as e:

@@ -141,6 +141,8 @@ class Shell:
         self.next_procsub_fd = 63
         self.last_cmdsub_status: int | None = None
         self._evaluator = Evaluator(self, "")
+        self._evaluator.scopes = state.vars.scopes
+        self._evaluator.opts = state.opts
         # the API's `args`: appended, unexpanded, to the first command run
         self.pending_args: list[str] | None = None
 
@@ -496,7 +498,7 @@ class Shell:
     def subscript_key(self, raw: str) -> str:
         """An associative-array key: the subscript text expanded like a word
         without splitting or globbing (quotes removed)."""
-        if not any(c in raw for c in "$`'\"\\"):
+        if not ("$" in raw or "`" in raw or "'" in raw or '"' in raw or "\\" in raw):
             return raw
         word = _SUB_CACHE.get(raw)
         if word is None:

@@ -9,7 +9,20 @@ from typing import TYPE_CHECKING
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from .arrays import AssocArray, IndexedArray
-from .vars import ARRAY, ASSOC, CAPITALIZE, EXPORT, INTEGER, LOWER, NAMEREF, READONLY, UPPER, Scope, Var
+from .vars import (
+    ARRAY,
+    ASSOC,
+    CAPITALIZE,
+    EXPORT,
+    INTEGER,
+    LOWER,
+    NAMEREF,
+    READONLY,
+    SPECIAL_ASSIGN,
+    UPPER,
+    Scope,
+    Var,
+)
 
 if TYPE_CHECKING:
     from .shell import Shell
@@ -22,7 +35,7 @@ _DYNAMIC = frozenset(
 
 
 _READONLY_DYNAMIC = frozenset({"SHELLOPTS", "BASHOPTS", "GROUPS"})
-_SPECIAL_NAMES = frozenset({"RANDOM", "SECONDS", "OPTIND", "BASH_ARGV0"})
+_SPECIAL_NAMES = SPECIAL_ASSIGN
 
 
 class AssignError(Exception):
@@ -183,7 +196,7 @@ def var_names(self: Shell) -> list[str]:
     return [n for n in self.state.vars.names() if self.state.vars.find(n) is not None]
 
 def eval_index(self: Shell, sub: str, arr: IndexedArray | None) -> int:
-    text = self.expand_sub_text(sub) if any(c in sub for c in "$`\"\\") else sub
+    text = self.expand_sub_text(sub) if ("$" in sub or "`" in sub or '"' in sub or "\\" in sub) else sub
     try:
         value = self.arith_eval(text)
     except ArithError:
@@ -340,6 +353,20 @@ def set_array(
     scope: Scope | None = None,
 ) -> None:
     """Assign `name=( ... )`: items are (key or None, value, key+=)."""
+    if scope is None and assoc is None:
+        # the common case: values without keys for an existing plain indexed array
+        found = self.state.vars.find(name)
+        if (found is not None and type(found.value) is IndexedArray and not found.attrs & ~(ARRAY | EXPORT)
+                and all(key is None for key, _, _ in items)):
+            arr = found.value if append else IndexedArray()
+            index = arr.max_index() + 1
+            for _, value, _ in items:
+                arr.set(index, value)
+                index += 1
+            found.attrs |= ARRAY
+            found.value = arr
+            self.check_array(len(arr))
+            return
     target, tsub = self.resolve_name(name)
     if tsub is not None:
         raise AssignError(f"{name}: cannot assign list to array member" if False else

@@ -21,6 +21,9 @@ ASSOC = 128
 TRACE = 256
 CAPITALIZE = 512
 
+# variables whose assignment does more than store the value (variables.set_var)
+SPECIAL_ASSIGN = frozenset({"RANDOM", "SECONDS", "OPTIND", "BASH_ARGV0"})
+
 ATTR_LETTERS = (
     (ARRAY, "a"),
     (ASSOC, "A"),
