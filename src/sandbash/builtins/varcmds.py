@@ -101,10 +101,12 @@ def _print_functions(sh: Shell, names: list[str] | None, only_names: bool) -> in
 def bi_declare(sh: Shell, argv: list[str]) -> int:
     cmd = argv[0]
     st = sh.state
-    if cmd == "local" and len(argv) > 1 and argv[1][:1] not in ("-", "+") and all(
-        _fast_local(sh, a) for a in argv[1:]
-    ):
-        return 0
+    if cmd == "local" and len(argv) > 1 and argv[1][:1] not in ("-", "+"):
+        for a in argv[1:]:
+            if not _fast_local(sh, a):
+                break
+        else:
+            return 0
     if cmd == "local" and st.vars.function_scope() is None:
         sh.builtin_error("local", "can only be used in a function")
         return 1
@@ -176,17 +178,20 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
 def _fast_local(sh: Shell, arg: str) -> bool:
     """`local name=value` or `local name` for a new plain variable in the
     current function (anything unusual goes the general way)."""
-    from ..interp.executor import AssignArg
+    if type(arg) is str:
+        if "=" in arg or "[" in arg:
+            return False
+        name: str = arg
+        value: str | None = None
+    else:
+        from ..interp.executor import AssignArg
 
-    if isinstance(arg, AssignArg):
+        if not isinstance(arg, AssignArg):
+            return False
         if arg.items is not None or arg.sub is not None or arg.append:
             return False
         name = arg.name
-        value: str | None = arg.value
-    else:
-        if "=" in arg or "[" in arg:
-            return False
-        name, value = arg, None
+        value = arg.value
     vars_ = sh.state.vars
     scopes = vars_.scopes
     scope = scopes[-1]

@@ -454,7 +454,8 @@ def call_function(self: Shell, name: str, fdef: A.FuncDef, argv: list[str], temp
         local_scope = temp
     else:
         local_scope = Scope(func=True)
-    vars_.push(local_scope)
+    scopes = vars_.scopes
+    scopes.append(local_scope)  # vars_.push
     saved_loop = st.loop_depth
     st.loop_depth = 0
     status = 0
@@ -477,7 +478,7 @@ def call_function(self: Shell, name: str, fdef: A.FuncDef, argv: list[str], temp
             self.run_trap_text(handler, "RETURN")
     finally:
         st.loop_depth = saved_loop
-        vars_.pop()
+        scopes.pop()  # vars_.pop
         st.frames.pop()
         st.positional = saved_positional
         st.line = saved_line

@@ -65,11 +65,12 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
         self.current_command = cmd
     self.rt.budget.command()
     self.last_cmdsub_status = None
-    if st.traps and not cmd.words:
+    words = cmd.words
+    if st.traps and not words:
         debug = st.traps.get("DEBUG")
         if debug and st.in_trap != "DEBUG" and _debug_applies(st):
             self.run_trap_text(debug, "DEBUG")
-    if not cmd.words and not cmd.redirs and len(cmd.assigns) == 1:
+    if not words and not cmd.redirs and len(cmd.assigns) == 1:
         # `name=value`: the commonest command in loops, without the general machinery
         a = cmd.assigns[0]
         if a.value is not None and a.array is None and not st.opts["xtrace"]:
@@ -98,18 +99,18 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
                 self.errexit_check(status)
             return status
     try:
-        if self.rt.policy_gate is not None and cmd.words:
+        if self.rt.policy_gate is not None and words:
             # the policy sees the command name before anything else is expanded:
             # a refused command cannot run the $(...) in its arguments
-            argv = self.expand_argv(cmd.words[:1])
+            argv = self.expand_argv(words[:1])
             if argv and self._first_word_refused(argv[0]):
                 st.last_status = 126
                 st.pipestatus = [126]
                 self.errexit_check(126)
                 return 126
-            argv.extend(self.expand_argv(cmd.words[1:]))
+            argv.extend(self.expand_argv(words[1:]))
         else:
-            argv = self.expand_argv(cmd.words)
+            argv = self.expand_argv(words)
         if self.pending_args is not None:
             argv.extend(self.pending_args)
             self.pending_args = None
@@ -144,7 +145,28 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
             if fdef is not None and st.opts["posix"] and name in SPECIAL:
                 fdef = None
             builtin = None if fdef is not None or name in st.disabled_builtins else BUILTINS.get(name)
-            status = _dispatch_run(self, argv, temp, cmd.redirs, fdef, builtin, False)
+            if temp is not None or cmd.redirs or (builtin is not None and name == "exec"):
+                status = _dispatch_run(self, argv, temp, cmd.redirs, fdef, builtin, False)
+            elif fdef is not None:
+                # what _dispatch_run does without redirections or temporary assignments
+                try:
+                    status = self.call_function(name, fdef, argv, None)
+                except AssignError as e:
+                    self.error(e.message)
+                    status = 1
+            elif builtin is not None:
+                try:
+                    status = builtin(self, argv)
+                except StreamError as e:  # writing to a closed or read-only fd
+                    self.builtin_error(name, f"write error: {e.strerror}")
+                    status = 1
+                except ExpansionError as e:  # e.g. `read n` into an integer variable
+                    status = self.expansion_failed(e, name)
+                except AssignError as e:
+                    self.error(e.message)
+                    status = 1
+            else:
+                status = _dispatch_run(self, argv, temp, cmd.redirs, fdef, builtin, False)
         else:
             status = self.dispatch(argv, temp, cmd.redirs)
         st.last_arg = argv[-1]

@@ -68,7 +68,7 @@ class Scope(dict[str, Var]):
     __slots__ = ("temp", "func", "locals")
 
     def __init__(self, temp: bool = False, func: bool = False) -> None:
-        super().__init__()
+        # dict.__new__ made the (empty) mapping: dict.__init__ has nothing to add
         self.temp = temp
         self.func = func
         self.locals: set[str] = set()
