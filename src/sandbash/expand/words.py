@@ -325,6 +325,13 @@ class Expander:
             return
         assert isinstance(value, _Multi)
         values = value.values
+        if not in_dq and not join_at and len(values) > 1:
+            ifs = self.env.ifs()
+            if ifs and ifs[0] not in " \t\n":
+                # unquoted $* / $@ with IFS=':': bash joins on ':' and splits
+                # again, so an empty parameter stays an (empty) field
+                segs.append((ifs[0].join(values), flag))
+                return
         if value.star:
             if in_dq or join_at:
                 ifs = self.env.ifs()

@@ -14,7 +14,7 @@ from ..limits import LimitExceeded
 from ..syntax import ast as A
 from .control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from .state import Frame
-from .variables import AssignError
+from .variables import ArithAssignError, AssignError
 from .vars import NAMEREF, Scope
 
 if TYPE_CHECKING:
@@ -242,6 +242,9 @@ def _arith_or_error(self: Shell, word: A.Word | None, default: int = 1) -> int |
     except ArithError as e:
         self.error(f"((: {e.render()}")
         return None
+    except ArithAssignError as e:
+        self.error(e.message)
+        return None
     except ExpansionError as e:
         self.expansion_failed(e)
         return None
@@ -369,6 +372,11 @@ def _exec_arith(self: Shell, node: A.ArithCmd) -> int:
         value = self.expander.arith(node.word)
     except ArithError as e:
         self.error(f"((: {e.render()}")
+        st.last_status = 1
+        self.errexit_check(1)
+        return 1
+    except ArithAssignError as e:
+        self.error(e.message)
         st.last_status = 1
         self.errexit_check(1)
         return 1

@@ -31,7 +31,7 @@ from .arrays import AssocArray, IndexedArray
 from .control import AbortCommand, ExitShell
 from .runtime import Runtime
 from .state import ShellState
-from .variables import AssignError
+from .variables import ArithAssignError, AssignError
 from .vars import ASSOC, NAMEREF, Var
 
 _SUB_CACHE: dict[str, A.Word] = {}
@@ -424,7 +424,7 @@ class Shell:
         try:
             self.set_var(name, str(value), sub=sub)
         except AssignError as e:
-            raise ExpansionError(e.message, 1)
+            raise ArithAssignError(e.message, 1) from None
 
     def arith_eval(self, text: str) -> int:
         ev = self._evaluator
