@@ -18,13 +18,15 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import logging
 import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    import logging  # imported when a LoggingSink is made (start-up cost)
 
 # the event kinds, stable names for consumers
 RUN_START = "run.start"
@@ -98,8 +100,11 @@ class LoggingSink:
     """Each event as one log record: message `sandbash KIND`, the event in `extra["audit"]`
     and as JSON in the message tail, so plain formatters show it too."""
 
-    def __init__(self, logger: logging.Logger | str = "sandbash.audit", level: int = logging.INFO,
-                 deny_level: int = logging.WARNING) -> None:
+    def __init__(self, logger: logging.Logger | str = "sandbash.audit", level: int = 20,
+                 deny_level: int = 30) -> None:
+        import logging
+
+        # defaults: logging.INFO, and logging.WARNING for refusals
         self.logger = logging.getLogger(logger) if isinstance(logger, str) else logger
         self.level = level
         self.deny_level = deny_level

@@ -59,7 +59,6 @@ or None) on every run, and installs `gate.command` as `Runtime.command_gate` and
 from __future__ import annotations
 
 import errno
-import tomllib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -288,6 +287,8 @@ class Policy:
     @classmethod
     def from_toml(cls, text: str | bytes, decide: Decide | None = None) -> Policy:
         """Parse a policy file's text (the caller reads the file: sandbash opens no host file)."""
+        import tomllib  # only policy files need it (start-up cost)
+
         if isinstance(text, bytes):
             text = text.decode("utf-8")
         try:

@@ -1,6 +1,6 @@
 """The typed syntax tree of a bash script.
 
-Every node is a frozen dataclass with slots; every command node carries the
+Every node is a frozen dataclass with slots (built by nodeclass.py); every command node carries the
 line it starts on (`line`), which is what bash reports in errors and `LINENO`.
 Word parts keep their quoting so expansion can decide splitting and globbing
 per piece.
@@ -8,8 +8,12 @@ per piece.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Union
+from typing import TYPE_CHECKING, Union
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+else:  # the same classes, built faster at import (nodeclass.py)
+    from .nodeclass import dataclass, field
 
 # ---------------------------------------------------------------- word parts
 
