@@ -21,7 +21,9 @@ OWNERS_OPEN = OWNERS_OS | {"cli.py"}
 OWNERS_NET = {"net/client.py", "net/transport.py", "mcp_server.py"}
 # awk and jq compile their parsed programs to Python code (never user text
 # pasted into source: literals go through repr/constants)
-OWNERS_CODEGEN = ("commands/awk/", "commands/jq/")
+# modules that compile generated Python: awk and jq programs (from parsed, escaped trees) and the
+# syntax tree's node classes (from the package's own class definitions, never from script text)
+OWNERS_CODEGEN = ("commands/awk/", "commands/jq/", "syntax/nodeclass.py")
 
 
 def _files() -> list[Path]:
