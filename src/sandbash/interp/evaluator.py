@@ -31,11 +31,19 @@ def execute(self: Shell, node: A.Command) -> int:
     if handler is None:
         raise TypeError(f"cannot execute {t.__name__}")
     try:
-        return handler(self, node)  # type: ignore[no-any-return]
+        status: int = handler(self, node)
     except ExpansionError as e:
         # a late expansion failure in a compound command (`select n` with an
         # integer n): reported like any other, never an escaping exception
         return self.expansion_failed(e)
+    if t in _OWN_PIPESTATUS:
+        # these are commands of their own; if, loops, case, groups and function
+        # definitions leave PIPESTATUS to the last pipeline they ran (bash)
+        self.state.pipestatus = [status]
+    return status
+
+_OWN_PIPESTATUS = frozenset({A.Subshell, A.ArithCmd, A.CondCmd})
+
 
 def run_list(self: Shell, node: A.CommandList) -> int:
     st = self.state
@@ -48,8 +56,6 @@ def run_list(self: Shell, node: A.CommandList) -> int:
             status = self.exec_simple(cmd)
         else:
             status = self.execute(cmd)
-            if type(cmd) is not A.Pipeline:
-                st.pipestatus = [status]
     return status
 
 def _exec_list(self: Shell, node: A.CommandList) -> int:
