@@ -369,12 +369,26 @@ class Expander:
             if base is None:
                 self._check_unset(desc, p)
                 return "0"
-            return str(len(as_text(base) or ""))
+            return str(self._length(as_text(base) or ""))
         if op is None:
             if base is None:
                 self._check_unset(desc, p)
             return base
         return self._apply_op(p, op, base, desc, in_dq)
+
+    def _length(self, text: str) -> int:
+        """${#x}: characters, or bytes when the shell's locale is C/POSIX
+        (bash follows LC_ALL, LC_CTYPE, LANG as the script sets them)."""
+        if text.isascii():
+            return len(text)
+        for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+            var = self.env.lookup(name)
+            value = var.value if var is not None else None
+            if isinstance(value, str) and value:
+                if value in ("C", "POSIX"):
+                    break
+                return len(text)
+        return len(text.encode("utf-8", "surrogateescape"))
 
     def _check_unset(self, desc: str, p: A.Param) -> None:
         if self.env.option("nounset") and p.name not in ("@", "*"):
