@@ -901,7 +901,8 @@ def tilde_prefix(parts: list[A.Part]) -> list[A.Part]:
     if not isinstance(first, A.Lit) or not first.text.startswith("~"):
         return parts
     text = first.text
-    slash = text.find("/")
+    # the prefix ends at the first slash, or colon (bash's tilde.c stops at both)
+    slash = next((i for i, c in enumerate(text) if c == "/" or c == ":"), -1)
     if slash < 0:
         if len(parts) > 1:
             return parts
@@ -923,6 +924,20 @@ def _valid_tilde_user(user: str) -> bool:
     if user[0] in "+-" and user[1:].isdigit():
         return True
     return all(c.isalnum() or c in "._-" for c in user)
+
+
+def _default_word_tildes(p: A.Param) -> A.Param:
+    """`x=${u-~:~}`: the word of ${x-...} and friends in an assignment value
+    gets the assignment's tilde rule too (after each `:`)."""
+    op = p.op
+    if op is None or op.kind != "test" or op.arg is None:
+        return p
+    arg = op.arg
+    parts = assignment_tildes(list(arg.parts))
+    if tuple(parts) == arg.parts:
+        return p
+    new_op = A.ParamOp(op.kind, op.op, A.Word(tuple(parts), arg.line, arg.text), op.arg2)
+    return A.Param(p.name, p.sub, p.prefix, new_op, p.braced, p.names_suffix, p.sub_word)
 
 
 def assignment_tildes(parts: list[A.Part]) -> list[A.Part]:
@@ -950,7 +965,7 @@ def assignment_tildes(parts: list[A.Part]) -> list[A.Part]:
                     out.append(A.Lit(piece))
                     at_start = False
         else:
-            out.append(p)
+            out.append(_default_word_tildes(p) if isinstance(p, A.Param) else p)
             at_start = False
     # merge adjacent literals
     merged: list[A.Part] = []
