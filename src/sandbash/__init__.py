@@ -5,13 +5,37 @@
     print(result.stdout)
 """
 
+from typing import TYPE_CHECKING, Any
+
 from .api import Bash, ExecResult, Session
-from .audit import Audit
 from .errors import ExecutionCancelled, ExecutionLimitError, SandbashError
 from .interp.runtime import Identity
 from .limits import CancelToken, Limits
-from .net.config import Credential, NetworkConfig
-from .policy import Policy
+
+if TYPE_CHECKING:
+    from .audit import Audit
+    from .net.config import Credential, NetworkConfig
+    from .policy import Policy
+
+# imported on first use: a script run without a policy, an audit or the network does not need them
+_LAZY = {
+    "Audit": "audit",
+    "Credential": "net.config",
+    "NetworkConfig": "net.config",
+    "Policy": "policy",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Audit",

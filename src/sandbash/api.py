@@ -19,8 +19,6 @@ from .interp.runtime import CommandGate, Identity, Runtime
 from .interp.shell import Shell
 from .interp.state import ShellState
 from .limits import Budget, Cancelled, CancelToken, LimitExceeded, Limits
-from .net.config import NetworkConfig
-from .policy import Gate, Policy
 from .stdio.hostin import HostInput
 from .stdio.streams import BufferWriter, BytesReader, SigPipe, Stream
 from .vfs.base import Backend
@@ -31,6 +29,8 @@ from .vfs.memory import DiskQuota, FileContent, MemoryFs
 if TYPE_CHECKING:
     from .aio import ExecStream, OnChunk
     from .check import CheckReport
+    from .net.config import NetworkConfig
+    from .policy import Gate, Policy
 
 # deep bash recursion (functions, nested substitutions) needs Python frames;
 # the limits (max_call_depth, max_ast_depth) keep it well below this
@@ -171,9 +171,12 @@ class Bash:
         the script's). `mode=None` is settled against this filesystem."""
         self.audit = audit
         self.policy = policy.effective(self.vfs) if policy is not None else None
-        self.gate = Gate(self.policy) if self.policy is not None else None
-        if self.gate is None:
+        self.gate: Gate | None = None
+        if self.policy is None:
             return
+        from .policy import Gate  # only a sandbox with a policy needs it
+
+        self.gate = Gate(self.policy)
         # commands go to the gate from the executor (Runtime.policy_gate, with their kind)
         self.vfs.gate = self.gate.fs
         if self.network is not None:
@@ -182,6 +185,7 @@ class Bash:
     def check(self, script: str) -> CheckReport:
         """The static check of `script` against this sandbox's policy, files and directory."""
         from .check import check
+        from .policy import Policy
 
         return check(script, self.policy or Policy(), fs=self.vfs, cwd=self.cwd, env=self.env)
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import re
 import threading
 import time
@@ -54,6 +53,8 @@ class AuditEvent:
         return {"kind": self.kind, "seq": self.seq, "time": self.time, "run_id": self.run_id, **self.fields}
 
     def to_json(self) -> str:
+        import json
+
         return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=False, default=str)
 
 

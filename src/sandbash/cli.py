@@ -8,17 +8,14 @@ reach the host, `cow` (default) changes kept in memory)."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .api import Bash
 from .errors import ExecutionCancelled, ExecutionLimitError
 from .limits import Limits
-from .net import NetworkConfig
-from .policy import Policy
 from .sandbox import new_bash
 from .stdio.hostin import HostInput
 from .vfs.base import Backend
@@ -27,7 +24,14 @@ from .vfs.memory import MemoryFs
 from .vfs.mount import MountFs
 from .vfs.quota import DiskQuota
 
+if TYPE_CHECKING:
+    from .net import NetworkConfig
+    from .policy import Policy
+
 MOUNT_MODES = ("ro", "rw", "cow")
+ENTRY_POINT_GROUP = "sandbash.commands"  # custom.ENTRY_POINT_GROUP (custom imports importlib.metadata)
+# the variables Policy.from_env reads
+POLICY_ENV = ("SANDBASH_ALLOWED_COMMANDS", "SANDBASH_DENIED_COMMANDS", "SANDBASH_ALLOWED_PATHS", "SANDBASH_MODE")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -147,7 +151,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError) as e:
         sys.stderr.write(f"sandbash: --policy: {e}\n")
         return 2
-    bash = new_bash(limits=limits, cwd=args.cwd, fs=fs, network=network, policy=policy)
+    # scanning the installed packages with importlib.metadata costs ~40 ms: only when one declares commands
+    make = new_bash if _plugins_declared() else Bash
+    bash = make(limits=limits, cwd=args.cwd, fs=fs, network=network, policy=policy)
     if args.command is None and not args.stdin_script and not rest and sys.stdin.isatty():
         from .repl import interact
 
@@ -194,14 +200,51 @@ def main(argv: Sequence[str] | None = None) -> int:
     return result.exit_code
 
 
+def _plugins_declared(group: str = ENTRY_POINT_GROUP) -> bool:
+    """False only when no installed distribution can declare commands: no `entry_points.txt` in a
+    `*.dist-info`/`*.egg-info` directory of a `sys.path` directory names the `[group]` section
+    (importlib.metadata reads the same files). Whatever this quick look does not cover (a zip or
+    an egg on the path, another distribution finder) answers True and importlib.metadata decides."""
+    from importlib.machinery import PathFinder
+
+    if any(f is not PathFinder and hasattr(f, "find_distributions") for f in sys.meta_path):
+        return True
+    header = f"[{group}]".encode()
+    for entry in sys.path:
+        d = entry or "."
+        if not os.path.isdir(d):
+            if os.path.exists(d):  # a zip file on the path
+                return True
+            continue
+        if d.lower().endswith(".egg"):
+            return True
+        try:
+            with os.scandir(d) as it:
+                infos = [e.path for e in it if e.name.lower().endswith((".dist-info", ".egg-info"))]
+        except OSError:
+            continue
+        for info in infos:
+            try:
+                with open(os.path.join(info, "entry_points.txt"), "rb") as f:
+                    if header in f.read():
+                        return True
+            except OSError:
+                continue
+    return False
+
+
 def _network(prefixes: Sequence[str]) -> NetworkConfig | None:
     if not prefixes:
         return None
+    from .net import NetworkConfig
+
     return NetworkConfig(allowed_url_prefixes=tuple(prefixes))
 
 
 def _run_json(bash: Bash, script: str, **kw: Any) -> int:
     """`--json`: the agent tool's output contract on stdout; the script's status as ours."""
+    import json
+
     from .tool import shape_run
 
     shaped = shape_run(lambda: bash.exec(script, **kw))
@@ -211,8 +254,12 @@ def _run_json(bash: Bash, script: str, **kw: Any) -> int:
 
 def _policy(path: str | None) -> Policy | None:
     """The policy from --policy FILE, then the SANDBASH_* environment variables over it."""
-    base = Policy.from_toml(_read_host_text(path)) if path else None
     environ = os.environ  # the CLI's own environment (cli.py is a host-facing owner of os)
+    if not path and not any(name in environ for name in POLICY_ENV):
+        return None  # as Policy.from_env answers, without importing the policy module
+    from .policy import Policy
+
+    base = Policy.from_toml(_read_host_text(path)) if path else None
     return Policy.from_env(environ, base)
 
 

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .api import Bash, ExecResult, Session
 from .limits import Limits
-from .net import NetworkConfig
-from .policy import Policy
 from .vfs.memory import FileContent
+
+if TYPE_CHECKING:
+    from .net import NetworkConfig
+    from .policy import Policy
 
 LimitsArg = Limits | str | Mapping[str, float] | None
 
