@@ -99,6 +99,25 @@ class Backend(Protocol):
     def truncate(self, path: str, size: int) -> None: ...
 
 
+def lstat_many(fs: Backend, path: str, names: list[str]) -> list[Stat | FsError]:
+    """lstat of each entry `name` of the directory `path` ('/a' + '/' + name):
+    the backend's own `lstat_many` when it has one (one directory lookup for
+    all entries), else one lstat per entry. A failure for the directory itself
+    raises; a failure for one entry is that entry's result."""
+    many = getattr(fs, "lstat_many", None)
+    if many is not None:
+        result: list[Stat | FsError] = many(path, names)
+        return result
+    base = path.rstrip("/") + "/"
+    out: list[Stat | FsError] = []
+    for n in names:
+        try:
+            out.append(fs.lstat(base + n))
+        except FsError as e:
+            out.append(e)
+    return out
+
+
 def check_replace(src: Stat, dst: Stat | None, dst_empty: bool) -> None:
     """rename(2) rules for replacing `dst` with `src` (shared by the backends
     that implement rename themselves)."""

@@ -121,51 +121,68 @@ class Vfs:
     def resolve(self, path: str, follow: bool = True, must_exist: bool = False) -> str:
         """Canonical absolute path: symlinks in parents always followed, the last
         component followed when `follow`. `path` must be absolute."""
+        return self._resolve(path, follow, must_exist)[0]
+
+    def _resolve(self, path: str, follow: bool = True, must_exist: bool = False) -> tuple[str, Stat | None]:
+        """resolve(), also giving the lstat of the canonical path when the walk
+        just made it (None otherwise). The stat belongs to this one operation:
+        nothing is kept between calls."""
         self._check_name(path)
-        be = self.tree
+        lstat = self.tree.lstat
         todo = split_path(path)
         if len(todo) > 32 and self.checkpoint is not None:
             self.checkpoint()  # deep paths cost a lookup per component: keep the deadline
         todo.reverse()
         done: list[str] = []
+        prefix = ""  # "/" + "/".join(done), without the root's slash when empty
         hops = 0
+        st: Stat | None = None
         while todo:
             name = todo.pop()
+            st = None
             if name == "..":
                 if done:
                     done.pop()
+                    prefix = "/" + "/".join(done) if done else ""
                 continue
-            if len(name.encode("utf-8", "surrogateescape")) > MAX_NAME:
+            if len(name) > 63 and len(name.encode("utf-8", "surrogateescape")) > MAX_NAME:
                 raise FsError(errno.ENAMETOOLONG, path)
-            candidate = "/" + "/".join(done + [name]) if done else "/" + name
+            candidate = prefix + "/" + name
             last = not todo
             if last and not follow:
                 done.append(name)
+                prefix = candidate
                 break
             try:
-                st = be.lstat(candidate)
+                st = lstat(candidate)
             except FsError as e:
                 if e.code == errno.ENOENT and last and not must_exist:
+                    st = None
                     done.append(name)
+                    prefix = candidate
                     break
                 raise FsError(e.code, path)
-            if (st.mode & S_IFMT) == 0o120000:
+            kind = st.mode & S_IFMT
+            if kind == 0o120000:
+                st = None
                 hops += 1
                 if hops > MAX_SYMLINKS:
                     raise FsError(errno.ELOOP, path)
-                target = be.readlink(candidate)
+                target = self.tree.readlink(candidate)
                 if target.startswith("/"):
                     done = []
+                    prefix = ""
                 parts = split_path(target)
                 parts.reverse()
                 todo.extend(parts)
                 continue
             if not last:
-                if (st.mode & S_IFMT) != S_IFDIR:
+                if kind != S_IFDIR:
                     raise FsError(errno.ENOTDIR, path)
                 self._need(st, 1, path)
             done.append(name)
-        return "/" + "/".join(done)
+            prefix = candidate
+        return prefix or "/", st
 
     def _need(self, st: Stat, bit: int, path: str) -> None:
         """Permission check for the sandbox user: bit 4=r, 2=w, 1=x."""
@@ -188,8 +205,13 @@ class Vfs:
     def _resolve_gated(self, path: str, action: str, follow: bool = True, must_exist: bool = True) -> str:
         """resolve(), with the policy asked first even when the path does not
         resolve: a refused location answers EACCES, never whether it exists."""
+        return self._resolve_gated_st(path, action, follow, must_exist)[0]
+
+    def _resolve_gated_st(self, path: str, action: str, follow: bool = True,
+                          must_exist: bool = True) -> tuple[str, Stat | None]:
+        """_resolve_gated() with the stat the walk made, as _resolve() gives it."""
         try:
-            return self.resolve(path, follow=follow, must_exist=must_exist)
+            return self._resolve(path, follow, must_exist)
         except FsError as e:
             if self.gate is not None and e.code in (errno.ENOENT, errno.ENOTDIR):
                 try:
@@ -216,8 +238,10 @@ class Vfs:
     # ------------------------------------------------------------ queries
 
     def stat(self, path: str) -> Stat:
-        canon = self._resolve_gated(path, "stat")
+        canon, st = self._resolve_gated_st(path, "stat")
         self._gate("stat", canon)
+        if st is not None:
+            return st
         try:
             return self.tree.lstat(canon)
         except FsError as e:
@@ -230,6 +254,54 @@ class Vfs:
             return self.tree.lstat(canon)
         except FsError as e:
             raise FsError(e.code, path)
+
+    def lstat_many(self, path: str, names: list[str]) -> list[Stat | FsError]:
+        """What lstat(path + '/' + name) gives for each name (a Stat, or the
+        FsError it raises), for walkers that list a directory and then look at
+        every entry: the directory is resolved once and the backend looks the
+        entries up from it. The policy is still asked about every entry."""
+        sep = "" if path.endswith("/") else "/"
+        plain = all(n and n not in (".", "..") and "/" not in n and "\0" not in n and len(n) <= 63
+                    for n in names)
+        canon: str | None = None
+        if plain:
+            try:
+                canon, st = self._resolve(path, True, True)
+                if st is None or (st.mode & S_IFMT) != S_IFDIR:
+                    canon = None
+                else:
+                    self._need(st, 1, path)
+            except FsError:
+                canon = None
+        if canon is None:  # anything unusual: entry by entry, exactly as lstat() does it
+            out: list[Stat | FsError] = []
+            for n in names:
+                try:
+                    out.append(self.lstat(path + sep + n))
+                except FsError as e:
+                    out.append(e)
+            return out
+        base = canon.rstrip("/") + "/"
+        allowed: list[str] = []
+        refused: dict[str, FsError] = {}
+        for n in names:
+            if self.gate is not None:
+                try:
+                    self.gate("stat", base + n)
+                except FsError as e:
+                    refused[n] = FsError(e.code, path + sep + n)
+                    continue
+            allowed.append(n)
+        found = iter(self.tree.lstat_many(canon, allowed))
+        result: list[Stat | FsError] = []
+        for n in names:
+            bad = refused.get(n)
+            if bad is not None:
+                result.append(bad)
+                continue
+            r = next(found)
+            result.append(FsError(r.code, path + sep + n) if isinstance(r, FsError) else r)
+        return result
 
     def exists(self, path: str) -> bool:
         try:
@@ -247,10 +319,10 @@ class Vfs:
             raise FsError(e.code, path)
 
     def listdir(self, path: str) -> list[str]:
-        canon = self._resolve_gated(path, "list")
+        canon, known = self._resolve_gated_st(path, "list")
         self._gate("list", canon)
         try:
-            st = self.tree.lstat(canon)
+            st = known if known is not None else self.tree.lstat(canon)
             if (st.mode & S_IFMT) != S_IFDIR:
                 raise FsError(errno.ENOTDIR, path)
             self._need(st, 4, path)
@@ -263,14 +335,14 @@ class Vfs:
 
     def open(self, path: str, flags: str = "r", mode: int = 0o666, umask: int = 0o022) -> Stream:
         """Open a file as a stream. flags: r, w, a, rw, x (exclusive create)."""
-        canon = self._resolve_gated(path, "read" if flags == "r" else "create", must_exist=False)
+        canon, st = self._resolve_gated_st(path, "read" if flags == "r" else "create", must_exist=False)
         be = self.tree
-        try:
-            st: Stat | None = be.lstat(canon)
-        except FsError as e:
-            if e.code != errno.ENOENT:
-                raise FsError(e.code, path)
-            st = None
+        if st is None:
+            try:
+                st = be.lstat(canon)
+            except FsError as e:
+                if e.code != errno.ENOENT:
+                    raise FsError(e.code, path)
         if st is not None and (st.mode & S_IFMT) == S_IFCHR:
             return self._device(canon, path)
         if st is None:
@@ -525,6 +597,10 @@ class FsView:
 
     def readlink(self, path: str) -> str:
         return self.vfs.readlink(self.abspath(path))
+
+    def lstat_many(self, path: str, names: list[str]) -> list[Stat | FsError]:
+        """lstat(path/name) for every entry name of one directory (see Vfs.lstat_many)."""
+        return self.vfs.lstat_many(self.abspath(path), names)
 
     def listdir(self, path: str) -> list[str]:
         return self.vfs.listdir(self.abspath(path))

@@ -153,18 +153,30 @@ class HostTree:
         """(fd of the parent directory, last name); name is '' for the root.
         Operations are serialised: cached directory fds must not be closed
         (and their numbers reused) while another thread acts on them."""
-        parts = split_path(path)
         with self._lock:
             self._depth += 1
             try:
-                yield self._dir(parts[:-1]), parts[-1] if parts else ""
+                yield self._locate(path)
             except OSError as e:
                 raise host_error(e)
             finally:
                 self._depth -= 1
-                # trimmed only when no operation holds an fd (rename holds two)
-                while self._depth == 0 and len(self._dirs) > _CACHED_DIRS:
-                    os.close(self._dirs.popitem(last=False)[1])
+                if self._depth == 0 and len(self._dirs) > _CACHED_DIRS:
+                    self._trim()
+
+    def _locate(self, path: str) -> tuple[int, str]:
+        """`at` without the context manager, for the hot single-step calls:
+        the caller holds the lock (and trims afterwards)."""
+        parts = split_path(path)
+        if not parts:
+            return self.root_fd, ""
+        name = parts.pop()
+        return self._dir(parts), name
+
+    def _trim(self) -> None:
+        # trimmed only when no operation holds an fd (rename holds two)
+        while len(self._dirs) > _CACHED_DIRS:
+            os.close(self._dirs.popitem(last=False)[1])
 
     def _dir(self, parts: list[str]) -> int:
         """An fd on the directory `parts`, opened component by component
@@ -176,17 +188,19 @@ class HostTree:
         if fd is not None:
             self._dirs.move_to_end(key)
             return fd
-        parent = self._dir(parts[:-1])
-        name = parts[-1]
+        fd = self._open_dir(self._dir(parts[:-1]), parts[-1])
+        self._dirs[key] = fd
+        return fd
+
+    @staticmethod
+    def _open_dir(parent: int, name: str) -> int:
         try:
-            fd = os.open(name, _DIR, dir_fd=parent)
+            return os.open(name, _DIR, dir_fd=parent)
         except OSError as e:
             # a symlink where a directory should be: a race, or a link made on the host
             if e.errno == errno.ENOTDIR and st.S_ISLNK(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode):
                 raise FsError(errno.ELOOP)
             raise
-        self._dirs[key] = fd
-        return fd
 
     def _forget(self) -> None:
         """Drop cached directory fds: a rename or rmdir may have moved what a path names."""
@@ -194,8 +208,16 @@ class HostTree:
             os.close(self._dirs.popitem()[1])
 
     def lstat(self, path: str) -> os.stat_result:
-        with self.at(path) as (fd, name):
-            return os.stat(name, dir_fd=fd, follow_symlinks=False) if name else os.fstat(fd)
+        # `at` inlined: the facade calls this once per path component
+        with self._lock:
+            try:
+                fd, name = self._locate(path)
+                return os.stat(name, dir_fd=fd, follow_symlinks=False) if name else os.fstat(fd)
+            except OSError as e:
+                raise host_error(e)
+            finally:
+                if self._depth == 0 and len(self._dirs) > _CACHED_DIRS:
+                    self._trim()
 
     def readlink(self, path: str) -> str:
         with self.at(path) as (fd, name):
@@ -212,6 +234,28 @@ class HostTree:
                 return os.listdir(dfd)
             finally:
                 os.close(dfd)
+
+    def lstat_many(self, path: str, names: list[str]) -> list[os.stat_result | FsError]:
+        """lstat of each entry `name` of the directory `path`, through one fd
+        on that directory (opened like any other, never through a link); each
+        entry is looked up with fstatat(AT_SYMLINK_NOFOLLOW). Names must be
+        plain entry names: one holding '/', or '.', '..' or '', gets EINVAL."""
+        with self.at(path) as (fd, name):
+            dfd = self._open_dir(fd, name) if name else fd
+            try:
+                out: list[os.stat_result | FsError] = []
+                for n in names:
+                    if not n or n in (".", "..") or "/" in n or "\0" in n:
+                        out.append(FsError(errno.EINVAL))
+                        continue
+                    try:
+                        out.append(os.stat(n, dir_fd=dfd, follow_symlinks=False))
+                    except OSError as e:
+                        out.append(host_error(e))
+                return out
+            finally:
+                if name:
+                    os.close(dfd)
 
     def open_fd(self, path: str, flags: int, mode: int = 0o644) -> int:
         """Open a regular file (never a link, FIFO or device)."""

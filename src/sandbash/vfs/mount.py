@@ -15,7 +15,7 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .base import S_IFDIR, Backend, FileHandle, Stat, normpath, parent_name
+from .base import S_IFDIR, Backend, FileHandle, Stat, lstat_many, normpath, parent_name
 from .errors import FsError
 from .memory import MemoryFs
 from .quota import DiskQuota
@@ -136,6 +136,32 @@ class MountFs:
         if not isinstance(m.fs, MountFs):  # a nested table numbers its own mounts
             s.dev = m.dev
         return s
+
+    def lstat_many(self, path: str, names: list[str]) -> list[Stat | FsError]:
+        """lstat of each entry of the directory `path`; entries that are (or
+        lead to) mount points, and every entry when the directory itself is
+        not plainly on one backend, are looked up one by one."""
+        base = path.rstrip("/") + "/"
+        m, rel = self._route(path)
+        bulk: list[Stat | FsError] | None = None
+        if not any(self._pinned(base + n) for n in names):
+            try:
+                bulk = lstat_many(m.fs, rel, names)
+            except FsError:
+                bulk = None
+        if bulk is None:
+            out: list[Stat | FsError] = []
+            for n in names:
+                try:
+                    out.append(self.lstat(base + n))
+                except FsError as e:
+                    out.append(e)
+            return out
+        if not isinstance(m.fs, MountFs):
+            for s in bulk:
+                if isinstance(s, Stat):
+                    s.dev = m.dev
+        return bulk
 
     def readlink(self, path: str) -> str:
         m, rel = self._route(path)

@@ -8,7 +8,8 @@ import threading
 
 import pytest
 
-from sandbash.vfs import DiskQuota
+from sandbash.vfs import DiskQuota, FsError
+from sandbash.vfs.base import Stat
 
 from .conftest import Env, Factory, err
 
@@ -300,3 +301,45 @@ def test_quota_files(make: Factory) -> None:
     assert err(lambda: fs.mkdir("dir")) == errno.ENOSPC
     fs.unlink("f0")
     fs.mkdir("dir")
+
+
+def test_lstat_many_is_lstat_of_each_entry(env: Env) -> None:
+    fs = env.view
+    fs.mkdir("d")
+    fs.write_file("d/f", "x")
+    fs.mkdir("d/sub")
+    fs.symlink("../d", "d/link")
+    fs.symlink("d", "via")
+    names = ["f", "gone", "link", "sub", "..", "a/b"]
+    for where in ("d", "via", "d/", "d/sub/.."):
+        got = fs.lstat_many(where, names)
+        for name, r in zip(names, got, strict=True):
+            path = where.rstrip("/") + "/" + name
+            try:
+                want = fs.lstat(path)
+            except FsError as e:
+                assert isinstance(r, FsError) and r.code == e.code, (where, name)
+                continue
+            assert isinstance(r, Stat), (where, name)
+            assert (r.mode, r.ino, r.size, r.dev) == (want.mode, want.ino, want.size, want.dev)
+    assert [getattr(r, "code", None) for r in fs.lstat_many("d/f", ["x"])] == [errno.ENOTDIR]
+    assert [getattr(r, "code", None) for r in fs.lstat_many("missing", ["x"])] == [errno.ENOENT]
+
+
+def test_lstat_many_asks_the_policy_about_every_entry(env: Env) -> None:
+    fs = env.view
+    fs.mkdir("d")
+    fs.write_file("d/ok", "x")
+    fs.write_file("d/secret", "x")
+    asked: list[str] = []
+
+    def gate(action: str, path: str) -> None:
+        asked.append(path)
+        if path.endswith("/secret"):
+            raise FsError(errno.EACCES, path)
+
+    env.vfs.gate = gate
+    ok, secret = fs.lstat_many("d", ["ok", "secret"])
+    assert isinstance(ok, Stat) and ok.is_file
+    assert isinstance(secret, FsError) and secret.code == errno.EACCES
+    assert any(p.endswith("/d/ok") for p in asked)

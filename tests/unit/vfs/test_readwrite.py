@@ -112,3 +112,18 @@ def test_fifo_is_not_opened(setup: tuple[Path, Path]) -> None:
     os.mkfifo(root / "fifo")
     fs = Vfs(ReadWriteFs(str(root))).view("/")
     assert err(lambda: fs.read_file("/fifo")) == errno.ENXIO  # never blocks waiting for a writer
+
+
+def test_lstat_many_stays_inside_the_root(setup: tuple[Path, Path]) -> None:
+    root, outside = setup
+    (root / "d").mkdir()
+    (root / "esc").symlink_to(outside.parent)
+    be = ReadWriteFs(str(root))
+    # a directory swapped for a link after the facade resolved it: refused, not followed
+    assert err(lambda: be.lstat_many("/esc", ["outside.txt"])) == errno.ELOOP
+    # entry names are looked up in the directory only, never as paths
+    got = be.lstat_many("/d", ["..", ".", "", "../esc", "x\0"])
+    assert [getattr(r, "code", None) for r in got] == [errno.EINVAL] * 5
+    (root / "d" / "l").symlink_to(outside)
+    (link,) = be.lstat_many("/d", ["l"])
+    assert not isinstance(link, Exception) and link.is_link  # the link itself

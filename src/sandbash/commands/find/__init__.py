@@ -190,13 +190,12 @@ class _Walker:
             state.status = 1
             return
         base = entry.path if entry.path.endswith("/") else entry.path + "/"
-        for name in sorted(names, key=lambda n: n.encode("utf-8", "surrogateescape")):
+        names = sorted(names, key=lambda n: n.encode("utf-8", "surrogateescape"))
+        for name, lst in zip(names, ctx.fs.lstat_many(entry.path, names), strict=True):
             path = base + name
-            try:
-                lst = ctx.fs.lstat(path)
-            except FsError as e:
+            if isinstance(lst, FsError):
                 state.flush()
-                ctx.error(f"{quote(path)}: {errmsg(e)}")
+                ctx.error(f"{quote(path)}: {errmsg(lst)}")
                 state.status = 1
                 continue
             self.visit(Entry(path, entry.start, entry.depth + 1, lst, state.follow == "L"), ancestors)

@@ -942,14 +942,13 @@ def _search_dir(s: Searcher, top: str, implicit: bool) -> bool:
         if not o.no_messages:
             ctx.error(f"{top}: {e.message}")
         return False
-    for n in names:
+    for n, lst in zip(names, ctx.fs.lstat_many(top, names), strict=True):
         ctx.checkpoint()
         if implicit and top == ".":
             path = n
         else:
             path = top + n if top.endswith("/") else top + "/" + n
-        lst = ctx.fs.try_lstat(path)
-        if lst is None:
+        if isinstance(lst, FsError):
             continue
         if lst.is_link and o.recursive != "R":
             continue

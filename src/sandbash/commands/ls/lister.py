@@ -75,11 +75,13 @@ class Lister:
                            or cfg.sort in ("time", "size"))
 
     # --- building entries
-    def make_entry(self, name: str, path: str, cmdline: bool) -> Entry | None:
+    def make_entry(self, name: str, path: str, cmdline: bool, known: Stat | FsError | None = None) -> Entry | None:
         fs = self.fs
         cfg = self.cfg
         try:
-            lst = fs.lstat(path)
+            if isinstance(known, FsError):
+                raise known
+            lst = known if known is not None else fs.lstat(path)
         except FsError as e:
             if cmdline:
                 self.ctx.error(f"cannot access {quoteaf(path)}: {errmsg(e)}")
@@ -434,13 +436,15 @@ class Lister:
         if self.cfg.show == "all":
             names = [".", "..", *names]
         entries: list[Entry] = []
+        shown = [n for n in names if n not in (".", "..") and self.visible(n)]
+        known = dict(zip(shown, self.fs.lstat_many(path, shown), strict=True))
         for name in names:
             self.ctx.checkpoint()
             if not self.visible(name):
                 continue
             child = join(path, name)
             try:
-                entry = self.make_entry(name, child, False)
+                entry = self.make_entry(name, child, False, known.get(name))
             except FsError as e:
                 self.ctx.error(f"cannot access {quoteaf(child)}: {errmsg(e)}")
                 self.status = max(self.status, 1)
