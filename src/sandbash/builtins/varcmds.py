@@ -21,6 +21,7 @@ from ..interp.vars import (
     READONLY,
     TRACE,
     UPPER,
+    AssignArg,
     Scope,
     Var,
 )
@@ -184,8 +185,6 @@ def _fast_local(sh: Shell, arg: str) -> bool:
         name: str = arg
         value: str | None = None
     else:
-        from ..interp.executor import AssignArg
-
         if not isinstance(arg, AssignArg):
             return False
         if arg.items is not None or arg.sub is not None or arg.append:
@@ -207,8 +206,6 @@ def _fast_local(sh: Shell, arg: str) -> bool:
 
 
 def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int, local: bool) -> bool:
-    from ..interp.executor import AssignArg
-
     st = sh.state
     if isinstance(arg, AssignArg):
         name, sub, append, value, items = arg.name, arg.sub, arg.append, arg.value, arg.items

@@ -23,7 +23,7 @@ from ..vfs.errors import FsError
 from .control import AbortCommand, ExitShell
 from .runtime import Job
 from .variables import AssignError
-from .vars import EXPORT, READONLY, Scope, Var
+from .vars import EXPORT, READONLY, AssignArg, Scope, Var
 
 if TYPE_CHECKING:
     from .shell import Shell
@@ -32,28 +32,6 @@ if TYPE_CHECKING:
 # where the built-in commands appear to live (Debian's merged /usr: /bin is /usr/bin)
 _SYSTEM_DIRS = frozenset({"/bin", "/usr/bin"})
 _SHELLS = frozenset({"bash", "sh"})
-
-
-class AssignArg(str):
-    """An argument of a declaration builtin written as an assignment
-    (`declare a=(1 2)`, `local x=$y`): the text plus the parsed pieces."""
-
-    name: str
-    sub: str | None
-    append: bool
-    items: list[tuple[str | None, str, bool]] | None
-    value: str
-
-    @classmethod
-    def make(cls, text: str, name: str, sub: str | None, append: bool, value: str,
-             items: list[tuple[str | None, str, bool]] | None) -> AssignArg:
-        obj = cls(text)
-        obj.name = name
-        obj.sub = sub
-        obj.append = append
-        obj.value = value
-        obj.items = items
-        return obj
 
 
 # ------------------------------------------------------------ simple commands
@@ -199,6 +177,14 @@ def expand_argv(self: Shell, words: tuple[A.Word, ...]) -> list[str]:
     return out
 
 def expand_assign_arg(self: Shell, a: A.Assign) -> AssignArg:
+    if a.array is None and a.sub is None and not a.append:
+        # `local x=$y`, `declare n=1`: the commonest form
+        name = a.name
+        value = self.expander.string(a.value) if a.value is not None else ""
+        obj = AssignArg(name + "=" + value)
+        obj.name = name
+        obj.value = value
+        return obj
     name, sub, append, value, items = self.expand_assignment(a)
     head = name + (f"[{sub}]" if sub is not None else "") + ("+=" if append else "=")
     if items is not None:

@@ -59,6 +59,31 @@ class Var:
         return f"Var({self.value!r}, {self.attrs})"
 
 
+class AssignArg(str):
+    """An argument of a declaration builtin written as an assignment
+    (`declare a=(1 2)`, `local x=$y`): the text plus the parsed pieces."""
+
+    name: str
+    value: str
+    sub: str | None = None
+    append: bool = False
+    items: list[tuple[str | None, str, bool]] | None = None
+
+    @classmethod
+    def make(cls, text: str, name: str, sub: str | None, append: bool, value: str,
+             items: list[tuple[str | None, str, bool]] | None) -> AssignArg:
+        obj = cls(text)
+        obj.name = name
+        obj.value = value
+        if sub is not None:
+            obj.sub = sub
+        if append:
+            obj.append = append
+        if items is not None:
+            obj.items = items
+        return obj
+
+
 class Scope(dict[str, Var]):
     """One level of variables: the globals, a function's context, or the
     temporary assignments before a builtin (`temp` is True). A function's
