@@ -123,10 +123,11 @@ class Vfs:
         component followed when `follow`. `path` must be absolute."""
         return self._resolve(path, follow, must_exist)[0]
 
-    def _resolve(self, path: str, follow: bool = True, must_exist: bool = False) -> tuple[str, Stat | None]:
-        """resolve(), also giving the lstat of the canonical path when the walk
-        just made it (None otherwise). The stat belongs to this one operation:
-        nothing is kept between calls."""
+    def _resolve(self, path: str, follow: bool = True,
+                 must_exist: bool = False) -> tuple[str, Stat | None, Stat | None]:
+        """resolve(), also giving the lstat of the canonical path and of its
+        parent directory when the walk just made them (None otherwise). The
+        stats belong to this one operation: nothing is kept between calls."""
         self._check_name(path)
         lstat = self.tree.lstat
         todo = split_path(path)
@@ -137,13 +138,17 @@ class Vfs:
         prefix = ""  # "/" + "/".join(done), without the root's slash when empty
         hops = 0
         st: Stat | None = None
+        prefix_st: Stat | None = None  # lstat of `prefix` when known
+        parent_st: Stat | None = None
         while todo:
             name = todo.pop()
             st = None
+            parent_st = prefix_st
             if name == "..":
                 if done:
                     done.pop()
                     prefix = "/" + "/".join(done) if done else ""
+                prefix_st = parent_st = None
                 continue
             if len(name) > 63 and len(name.encode("utf-8", "surrogateescape")) > MAX_NAME:
                 raise FsError(errno.ENAMETOOLONG, path)
@@ -164,7 +169,7 @@ class Vfs:
                 raise FsError(e.code, path)
             kind = st.mode & S_IFMT
             if kind == 0o120000:
-                st = None
+                st = parent_st = None  # the walk goes on from the target (which may be empty)
                 hops += 1
                 if hops > MAX_SYMLINKS:
                     raise FsError(errno.ELOOP, path)
@@ -172,6 +177,7 @@ class Vfs:
                 if target.startswith("/"):
                     done = []
                     prefix = ""
+                    prefix_st = None
                 parts = split_path(target)
                 parts.reverse()
                 todo.extend(parts)
@@ -182,7 +188,8 @@ class Vfs:
                 self._need(st, 1, path)
             done.append(name)
             prefix = candidate
-        return prefix or "/", st
+            prefix_st = st
+        return prefix or "/", st, parent_st
 
     def _need(self, st: Stat, bit: int, path: str) -> None:
         """Permission check for the sandbox user: bit 4=r, 2=w, 1=x."""
@@ -208,7 +215,7 @@ class Vfs:
         return self._resolve_gated_st(path, action, follow, must_exist)[0]
 
     def _resolve_gated_st(self, path: str, action: str, follow: bool = True,
-                          must_exist: bool = True) -> tuple[str, Stat | None]:
+                          must_exist: bool = True) -> tuple[str, Stat | None, Stat | None]:
         """_resolve_gated() with the stat the walk made, as _resolve() gives it."""
         try:
             return self._resolve(path, follow, must_exist)
@@ -220,14 +227,17 @@ class Vfs:
                     raise FsError(errno.EACCES, path) from None
             raise
 
-    def _parent_writable(self, canon: str, path: str, victim: Stat | None = None) -> None:
+    def _parent_writable(self, canon: str, path: str, victim: Stat | None = None,
+                         parent_st: Stat | None = None) -> None:
         """Write and search permission on the directory holding `canon`; with
-        `victim` (an entry being removed or replaced) the sticky bit applies."""
-        parent = parent_name(canon)[0]
-        try:
-            st = self.tree.lstat(parent)
-        except FsError as e:
-            raise FsError(e.code, path)
+        `victim` (an entry being removed or replaced) the sticky bit applies.
+        `parent_st`: that directory's lstat, when this operation's walk made it."""
+        st = parent_st
+        if st is None:
+            try:
+                st = self.tree.lstat(parent_name(canon)[0])
+            except FsError as e:
+                raise FsError(e.code, path)
         if (st.mode & S_IFMT) != S_IFDIR:
             raise FsError(errno.ENOTDIR, path)
         self._need(st, 2, path)
@@ -238,7 +248,7 @@ class Vfs:
     # ------------------------------------------------------------ queries
 
     def stat(self, path: str) -> Stat:
-        canon, st = self._resolve_gated_st(path, "stat")
+        canon, st, _ = self._resolve_gated_st(path, "stat")
         self._gate("stat", canon)
         if st is not None:
             return st
@@ -266,7 +276,7 @@ class Vfs:
         canon: str | None = None
         if plain:
             try:
-                canon, st = self._resolve(path, True, True)
+                canon, st, _ = self._resolve(path, True, True)
                 if st is None or (st.mode & S_IFMT) != S_IFDIR:
                     canon = None
                 else:
@@ -319,7 +329,7 @@ class Vfs:
             raise FsError(e.code, path)
 
     def listdir(self, path: str) -> list[str]:
-        canon, known = self._resolve_gated_st(path, "list")
+        canon, known, _ = self._resolve_gated_st(path, "list")
         self._gate("list", canon)
         try:
             st = known if known is not None else self.tree.lstat(canon)
@@ -335,7 +345,7 @@ class Vfs:
 
     def open(self, path: str, flags: str = "r", mode: int = 0o666, umask: int = 0o022) -> Stream:
         """Open a file as a stream. flags: r, w, a, rw, x (exclusive create)."""
-        canon, st = self._resolve_gated_st(path, "read" if flags == "r" else "create", must_exist=False)
+        canon, st, parent_st = self._resolve_gated_st(path, "read" if flags == "r" else "create", must_exist=False)
         be = self.tree
         if st is None:
             try:
@@ -350,7 +360,7 @@ class Vfs:
                 self._gate("read", canon)
                 raise FsError(errno.ENOENT, path)
             self._gate("create", canon)
-            self._parent_writable(canon, path)
+            self._parent_writable(canon, path, parent_st=parent_st)
         else:
             if (st.mode & S_IFMT) == S_IFDIR:
                 raise FsError(errno.EISDIR, path)
@@ -391,18 +401,18 @@ class Vfs:
     # ------------------------------------------------------------ changes
 
     def mkdir(self, path: str, mode: int = 0o777, umask: int = 0o022) -> None:
-        canon = self.resolve(path, follow=False)
+        canon, _, parent_st = self._resolve(path, follow=False)
         if canon == "/":
             raise FsError(errno.EEXIST, path)
         self._gate("create", canon)
-        self._parent_writable(canon, path)
+        self._parent_writable(canon, path, parent_st=parent_st)
         try:
             self.tree.mkdir(canon, mode & ~umask & 0o7777, self.uid, self.gid)
         except FsError as e:
             raise FsError(e.code, path)
 
     def rmdir(self, path: str) -> None:
-        canon = self.resolve(path, follow=False)
+        canon, _, parent_st = self._resolve(path, follow=False)
         if canon == "/":
             raise FsError(errno.EBUSY, path)
         self._gate("delete", canon)
@@ -412,14 +422,14 @@ class Vfs:
             raise FsError(e.code, path)
         if (st.mode & S_IFMT) != S_IFDIR:
             raise FsError(errno.ENOTDIR, path)
-        self._parent_writable(canon, path, st)
+        self._parent_writable(canon, path, st, parent_st)
         try:
             self.tree.rmdir(canon)
         except FsError as e:
             raise FsError(e.code, path)
 
     def unlink(self, path: str) -> None:
-        canon = self.resolve(path, follow=False)
+        canon, _, parent_st = self._resolve(path, follow=False)
         self._gate("delete", canon)
         try:
             st = self.tree.lstat(canon)
@@ -427,7 +437,7 @@ class Vfs:
             raise FsError(e.code, path)
         if (st.mode & S_IFMT) == S_IFDIR:
             raise FsError(errno.EISDIR, path)
-        self._parent_writable(canon, path, st)
+        self._parent_writable(canon, path, st, parent_st)
         try:
             self.tree.unlink(canon)
         except FsError as e:
@@ -464,9 +474,9 @@ class Vfs:
             raise FsError(errno.ENOENT, path)
         if len(target.encode("utf-8", "surrogateescape")) >= MAX_PATH:
             raise FsError(errno.ENAMETOOLONG, path)
-        canon = self.resolve(path, follow=False)
+        canon, _, parent_st = self._resolve(path, follow=False)
         self._gate("create", canon)
-        self._parent_writable(canon, path)
+        self._parent_writable(canon, path, parent_st=parent_st)
         try:
             self.tree.symlink(target, canon, self.uid, self.gid)
         except FsError as e:

@@ -343,3 +343,20 @@ def test_lstat_many_asks_the_policy_about_every_entry(env: Env) -> None:
     assert isinstance(ok, Stat) and ok.is_file
     assert isinstance(secret, FsError) and secret.code == errno.EACCES
     assert any(p.endswith("/d/ok") for p in asked)
+
+
+def test_parent_permissions_checked_on_the_real_parent(env: Env) -> None:
+    fs = env.view
+    fs.mkdir("w")
+    fs.mkdir("ro")
+    fs.symlink("../ro", "w/up")  # the walk's last directory is not the parent
+    fs.symlink(".", "ro/self")
+    fs.chmod("ro", 0o555)
+    for p in ("ro/x", "w/up/x", "ro/self/x", "w/up/self/x"):
+        assert err(lambda p=p: fs.write_file(p, "x")) == errno.EACCES, p
+        assert err(lambda p=p: fs.mkdir(p)) == errno.EACCES, p
+    f = fs.open("w/up/../w/ok", "w")  # `..` after a link: the target's parent
+    f.write(b"x")
+    f.close()
+    assert fs.read_file("w/ok") == b"x"
+    fs.chmod("ro", 0o755)
