@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from ..interp.variables import AssignError
 from ..interp.vars import EXPORT
 from ..posix.echo import echo_text
 from ..posix.printf import FieldTooWide, format_printf
@@ -79,8 +80,6 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
     for e in errors:
         sh.builtin_error("printf", e)
     if var is not None:
-        from ..interp.variables import AssignError
-
         name, _, sub = var.partition("[")
         try:
             sh.set_var(name, text, sub=sub[:-1] if sub else None)
@@ -245,8 +244,6 @@ def split_read_fields(text: str, escaped: list[bool], ifs: str, count: int) -> l
 
 @builtin("read")
 def bi_read(sh: Shell, argv: list[str]) -> int:
-    from ..interp.variables import AssignError
-
     args = argv[1:]
     raw = False
     delim = "\n"
@@ -349,8 +346,6 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
 
 @builtin("mapfile", "readarray")
 def bi_mapfile(sh: Shell, argv: list[str]) -> int:
-    from ..interp.variables import AssignError
-
     name = argv[0]
     args = argv[1:]
     delim = "\n"

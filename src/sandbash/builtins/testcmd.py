@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern
+from ..interp.arrays import AssocArray, IndexedArray
+from ..interp.vars import ARRAY, NAMEREF, Var
 from ..posix.testexpr import INT_OPS, TestError, TestParser, collate, file_compare, unary_test
 from ..syntax import ast as A
 from ..vfs.base import Stat
@@ -35,14 +37,10 @@ class ShellTestEnv:
         return bool(self.sh.state.opts.get(name, False))
 
     def is_nameref(self, name: str) -> bool:
-        from ..interp.vars import NAMEREF
-
         var = self.sh.state.vars.find(name)
         return var is not None and bool(var.attrs & NAMEREF)
 
     def var_set(self, arg: str) -> bool:
-        from ..interp.arrays import AssocArray, IndexedArray
-
         sh = self.sh
         name, _, sub = arg.partition("[")
         var = sh.lookup(name)
@@ -104,9 +102,6 @@ def eval_cond(sh: Shell, node: A.Cond) -> bool | None:
 
 
 def _regex_match(sh: Shell, subject: str, word: A.Word) -> bool | None:
-    from ..interp.arrays import IndexedArray
-    from ..interp.vars import ARRAY, Var
-
     pattern = sh.expander.regex(word)
     if sh.state.opts["xtrace"]:
         sh.xtrace_line(f"[[ {subject} =~ {pattern} ]]")

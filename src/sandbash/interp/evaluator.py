@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..builtins import SPECIAL
+from ..builtins.testcmd import eval_cond
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern
@@ -394,8 +395,6 @@ def _exec_arith(self: Shell, node: A.ArithCmd) -> int:
     return status
 
 def _exec_cond(self: Shell, node: A.CondCmd) -> int:
-    from ..builtins.testcmd import eval_cond
-
     st = self.state
     st.line = node.line
     try:
