@@ -167,10 +167,21 @@ class HostTree:
     def _locate(self, path: str) -> tuple[int, str]:
         """`at` without the context manager, for the hot single-step calls:
         the caller holds the lock (and trims afterwards)."""
+        head, _, name = path.rpartition("/")
+        if name == "..":
+            raise FsError(errno.EINVAL)  # never sent by the facade; never looked up here
+        if head and name and name != "." and "//" not in path and "/./" not in path and path[0] == "/":
+            # a clean '/a/b/c': the parent's cache key is 'a/b', as _dir spells it
+            fd = self._dirs.get(head[1:])
+            if fd is not None:
+                self._dirs.move_to_end(head[1:])
+                return fd, name
         parts = split_path(path)
         if not parts:
             return self.root_fd, ""
         name = parts.pop()
+        if name == "..":
+            raise FsError(errno.EINVAL)
         return self._dir(parts), name
 
     def _trim(self) -> None:
@@ -194,6 +205,8 @@ class HostTree:
 
     @staticmethod
     def _open_dir(parent: int, name: str) -> int:
+        if name == "..":
+            raise FsError(errno.EINVAL)  # '..' would leave the directory: never looked up
         try:
             return os.open(name, _DIR, dir_fd=parent)
         except OSError as e:

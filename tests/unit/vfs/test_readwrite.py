@@ -127,3 +127,12 @@ def test_lstat_many_stays_inside_the_root(setup: tuple[Path, Path]) -> None:
     (root / "d" / "l").symlink_to(outside)
     (link,) = be.lstat_many("/d", ["l"])
     assert not isinstance(link, Exception) and link.is_link  # the link itself
+
+
+def test_dotdot_is_never_looked_up(setup: tuple[Path, Path]) -> None:
+    root, _ = setup
+    (root / "d").mkdir()
+    be = ReadWriteFs(str(root))
+    for path in ("/..", "/../", "/d/..", "/d/../", "/../x", "/d/../../x", "//d/./../x"):
+        assert err(lambda path=path: be.lstat(path)) == errno.EINVAL, path
+    assert be.lstat("/d/./").is_dir  # '.' and '//' stay harmless
