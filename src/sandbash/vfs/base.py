@@ -118,6 +118,30 @@ def lstat_many(fs: Backend, path: str, names: list[str]) -> list[Stat | FsError]
     return out
 
 
+def lstat_chain(fs: Backend, parts: list[str]) -> list[Stat | FsError]:
+    """lstat of '/p0', '/p0/p1', ... in order, stopping after the first that is
+    not a directory or fails (its FsError is then the last item): the
+    backend's own `lstat_chain` when it has one. A shorter answer is allowed
+    (the caller looks the rest up one by one)."""
+    many = getattr(fs, "lstat_chain", None)
+    if many is not None:
+        result: list[Stat | FsError] = many(parts)
+        return result
+    out: list[Stat | FsError] = []
+    path = ""
+    for name in parts:
+        path += "/" + name
+        try:
+            s = fs.lstat(path)
+        except FsError as e:
+            out.append(e)
+            break
+        out.append(s)
+        if (s.mode & S_IFMT) != S_IFDIR:
+            break
+    return out
+
+
 def check_replace(src: Stat, dst: Stat | None, dst_empty: bool) -> None:
     """rename(2) rules for replacing `dst` with `src` (shared by the backends
     that implement rename themselves)."""

@@ -133,6 +133,11 @@ class Vfs:
         todo = split_path(path)
         if len(todo) > 32 and self.checkpoint is not None:
             self.checkpoint()  # deep paths cost a lookup per component: keep the deadline
+        # the lstats of the path's own components in one backend call; used in
+        # order until the walk leaves that path (a link), then one at a time
+        need = len(todo) if follow else len(todo) - 1
+        chain: list[Stat | FsError] = self.tree.lstat_chain(todo[:need]) if need > 0 and ".." not in todo else []
+        at = 0
         todo.reverse()
         done: list[str] = []
         prefix = ""  # "/" + "/".join(done), without the root's slash when empty
@@ -159,7 +164,14 @@ class Vfs:
                 prefix = candidate
                 break
             try:
-                st = lstat(candidate)
+                if at < len(chain):
+                    got = chain[at]
+                    at += 1
+                    if isinstance(got, FsError):
+                        raise got
+                    st = got
+                else:
+                    st = lstat(candidate)
             except FsError as e:
                 if e.code == errno.ENOENT and last and not must_exist:
                     st = None
@@ -170,6 +182,7 @@ class Vfs:
             kind = st.mode & S_IFMT
             if kind == 0o120000:
                 st = parent_st = None  # the walk goes on from the target (which may be empty)
+                chain = []
                 hops += 1
                 if hops > MAX_SYMLINKS:
                     raise FsError(errno.ELOOP, path)

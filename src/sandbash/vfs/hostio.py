@@ -248,6 +248,39 @@ class HostTree:
             finally:
                 os.close(dfd)
 
+    def lstat_chain(self, parts: list[str]) -> list[os.stat_result | FsError]:
+        """lstat of '/p0', '/p0/p1', ... (fstatat without following links, from
+        the directory fds `_dir` opens with O_NOFOLLOW), stopping after the
+        first entry that is not a directory or fails. May stop early without
+        an error (a name that is not a plain entry name, a directory that
+        cannot be opened): the caller then looks the rest up one by one."""
+        out: list[os.stat_result | FsError] = []
+        last = len(parts) - 1
+        with self._lock:
+            self._depth += 1
+            try:
+                fd = self.root_fd
+                for i, name in enumerate(parts):
+                    if not name or name in (".", "..") or "/" in name or "\0" in name:
+                        break
+                    try:
+                        s = os.stat(name, dir_fd=fd, follow_symlinks=False)
+                    except OSError as e:
+                        out.append(host_error(e))
+                        break
+                    out.append(s)
+                    if i == last or not st.S_ISDIR(s.st_mode):
+                        break
+                    try:
+                        fd = self._dir(parts[: i + 1])
+                    except OSError:
+                        break
+            finally:
+                self._depth -= 1
+                if self._depth == 0 and len(self._dirs) > _CACHED_DIRS:
+                    self._trim()
+        return out
+
     def lstat_many(self, path: str, names: list[str]) -> list[os.stat_result | FsError]:
         """lstat of each entry `name` of the directory `path`, through one fd
         on that directory (opened like any other, never through a link); each

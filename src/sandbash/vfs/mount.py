@@ -15,7 +15,7 @@ import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .base import S_IFDIR, Backend, FileHandle, Stat, lstat_many, normpath, parent_name
+from .base import S_IFDIR, Backend, FileHandle, Stat, lstat_chain, lstat_many, normpath, parent_name
 from .errors import FsError
 from .memory import MemoryFs
 from .quota import DiskQuota
@@ -136,6 +136,40 @@ class MountFs:
         if not isinstance(m.fs, MountFs):  # a nested table numbers its own mounts
             s.dev = m.dev
         return s
+
+    def lstat_chain(self, parts: list[str]) -> list[Stat | FsError]:
+        """lstat of each leading part of '/' + '/'.join(parts) (see base.lstat_chain):
+        the components down to the mount holding the whole path one by one,
+        the rest in one call to that mount's backend. A missing entry on the
+        way is left to the caller's own lookup (it may be shown as a directory
+        leading to a mount point)."""
+        m, _ = self._route("/" + "/".join(parts))
+        k = 0 if m.path == "/" else m.path.count("/")
+        out: list[Stat | FsError] = []
+        path = ""
+        for name in parts[:k]:
+            path += "/" + name
+            try:
+                s = self.lstat(path)
+            except FsError as e:
+                out.append(e)
+                return out
+            out.append(s)
+            if (s.mode & 0o170000) != S_IFDIR:
+                return out
+        if k >= len(parts):
+            return out
+        rest = lstat_chain(m.fs, parts[k:])
+        plain = not isinstance(m.fs, MountFs)
+        for r in rest:
+            if isinstance(r, FsError):
+                if r.code != errno.ENOENT:
+                    out.append(r)
+                break
+            if plain:
+                r.dev = m.dev
+            out.append(r)
+        return out
 
     def lstat_many(self, path: str, names: list[str]) -> list[Stat | FsError]:
         """lstat of each entry of the directory `path`; entries that are (or

@@ -71,6 +71,10 @@ class ReadWriteFs:
     def lstat(self, path: str) -> Stat:
         return to_stat(self.tree.lstat(path), self.uid, self.gid)
 
+    def lstat_chain(self, parts: list[str]) -> list[Stat | FsError]:
+        uid, gid = self.uid, self.gid
+        return [r if isinstance(r, FsError) else to_stat(r, uid, gid) for r in self.tree.lstat_chain(parts)]
+
     def lstat_many(self, path: str, names: list[str]) -> list[Stat | FsError]:
         uid, gid = self.uid, self.gid
         return [r if isinstance(r, FsError) else to_stat(r, uid, gid) for r in self.tree.lstat_many(path, names)]

@@ -136,3 +136,15 @@ def test_dotdot_is_never_looked_up(setup: tuple[Path, Path]) -> None:
     for path in ("/..", "/../", "/d/..", "/d/../", "/../x", "/d/../../x", "//d/./../x"):
         assert err(lambda path=path: be.lstat(path)) == errno.EINVAL, path
     assert be.lstat("/d/./").is_dir  # '.' and '//' stay harmless
+
+
+def test_lstat_chain_stops_at_links_and_odd_names(setup: tuple[Path, Path]) -> None:
+    root, outside = setup
+    (root / "d").mkdir()
+    (root / "d" / "esc").symlink_to(outside.parent)
+    tree = ReadWriteFs(str(root)).tree
+    got = tree.lstat_chain(["d", "esc", "outside.txt"])
+    assert len(got) == 2 and not isinstance(got[1], Exception) and os.path.stat.S_ISLNK(got[1].st_mode)
+    assert len(tree.lstat_chain(["d", "..", "x"])) == 1  # never looked up: the caller goes on alone
+    got = tree.lstat_chain(["d", "missing", "x"])
+    assert len(got) == 2 and getattr(got[1], "code", None) == errno.ENOENT
