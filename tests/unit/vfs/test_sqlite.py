@@ -62,8 +62,10 @@ def peer(path: str, q: mp.Queue[bytes]) -> None:
     fs.write_file("/from-child", b"hello parent")
     deadline = time.time() + 30
     while time.time() < deadline:
-        if fs.exists("/from-parent"):
-            q.put(fs.read_file("/from-parent"))
+        # creating the file and writing its bytes are two commits, as on a real
+        # disk: a reader may see it empty in between
+        if fs.exists("/from-parent") and (data := fs.read_file("/from-parent")):
+            q.put(data)
             return
         time.sleep(0.01)
     q.put(b"timeout")
@@ -76,8 +78,8 @@ def test_two_processes_share_committed_files(tmp_path: Path) -> None:
     p = CTX.Process(target=peer, args=(path, q))
     p.start()
     deadline = time.time() + 30
-    while not fs.exists("/from-child") and time.time() < deadline:
-        time.sleep(0.01)
+    while not (fs.exists("/from-child") and fs.read_file("/from-child")) and time.time() < deadline:
+        time.sleep(0.01)  # (created and written in two commits: wait for the bytes)
     assert fs.read_file("/from-child") == b"hello parent"
     fs.write_file("/from-parent", b"hello child")
     assert q.get(timeout=30) == b"hello child"
