@@ -119,10 +119,7 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
         if rt.policy_gate is None and rt.command_gate is None and not rt.audit_commands:
             # dispatch() without gates to consult: straight to the run
             name = argv[0]
-            fdef = st.functions.get(name)
-            if fdef is not None and st.opts["posix"] and name in SPECIAL:
-                fdef = None
-            builtin = None if fdef is not None or name in st.disabled_builtins else BUILTINS.get(name)
+            fdef, builtin = _callable(st, name)
             if temp is not None or cmd.redirs or (builtin is not None and name == "exec"):
                 status = _dispatch_run(self, argv, temp, cmd.redirs, fdef, builtin, False)
             elif fdef is not None:
@@ -134,12 +131,7 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
                     status = 1
             elif builtin is not None:
                 try:
-                    status = builtin(self, argv)
-                except StreamError as e:  # writing to a closed or read-only fd
-                    self.builtin_error(name, f"write error: {e.strerror}")
-                    status = 1
-                except ExpansionError as e:  # e.g. `read n` into an integer variable
-                    status = self.expansion_failed(e, name)
+                    status = _run_builtin(self, builtin, name, argv)
                 except AssignError as e:
                     self.error(e.message)
                     status = 1
@@ -271,10 +263,7 @@ def dispatch(
     st = self.state
     name = argv[0]
     rt = self.rt
-    fdef = None if no_functions else st.functions.get(name)
-    if fdef is not None and st.opts["posix"] and name in SPECIAL:
-        fdef = None  # POSIX: special builtins are found before functions
-    builtin = None if fdef is not None or name in st.disabled_builtins else BUILTINS.get(name)
+    fdef, builtin = _callable(st, name, no_functions)
     if rt.policy_gate is None and rt.command_gate is None and not rt.audit_commands:
         return _dispatch_run(self, argv, temp, redirs, fdef, builtin, builtins_only)
     kind = "function" if fdef is not None else "builtin" if builtin is not None else self.find_command(name)[0]
@@ -323,6 +312,25 @@ def gate_refuses(self: Shell, argv: list[str], kind: str) -> bool:
     return True
 
 
+def _callable(st: ShellState, name: str, no_functions: bool = False) -> tuple[A.FuncDef | None, Builtin | None]:
+    """The function or builtin `name` runs as (neither: a command or script)."""
+    fdef = None if no_functions else st.functions.get(name)
+    if fdef is not None and st.opts["posix"] and name in SPECIAL:
+        fdef = None  # POSIX: special builtins are found before functions
+    builtin = None if fdef is not None or name in st.disabled_builtins else BUILTINS.get(name)
+    return fdef, builtin
+
+
+def _run_builtin(self: Shell, builtin: Builtin, name: str, argv: list[str]) -> int:
+    try:
+        return builtin(self, argv)
+    except StreamError as e:  # writing to a closed or read-only fd
+        self.builtin_error(name, f"write error: {e.strerror}")
+        return 1
+    except ExpansionError as e:  # e.g. `read n` into an integer variable
+        return self.expansion_failed(e, name)
+
+
 def _dispatch_run(
     self: Shell,
     argv: list[str],
@@ -350,13 +358,7 @@ def _dispatch_run(
             st.vars.push(temp)
         try:
             if builtin is not None:
-                try:
-                    return builtin(self, argv)
-                except StreamError as e:  # writing to a closed or read-only fd
-                    self.builtin_error(name, f"write error: {e.strerror}")
-                    return 1
-                except ExpansionError as e:  # e.g. `read n` into an integer variable
-                    return self.expansion_failed(e, name)
+                return _run_builtin(self, builtin, name, argv)
             if builtins_only:
                 self.builtin_error("builtin", f"{name}: not a shell builtin")
                 return 1
