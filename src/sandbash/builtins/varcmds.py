@@ -238,14 +238,12 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         return False
     if not ((set_attrs | clear_attrs) & NAMEREF) and sub is None:
         # `declare -i r` or `declare r=v` on a nameref works on the variable it names
-        seen = {name}
-        target = sh.nameref_target(name)
-        while target and _valid_name(target) and target not in seen:
-            seen.add(target)
-            name = target
-            target = sh.nameref_target(name)
-        if target and not _valid_name(target) and "[" in target and target.endswith("]"):
-            name, _, sub = target[:-1].partition("[")
+        try:
+            target, target_sub = sh.resolve_name(name)
+        except AssignError:  # a circular chain: declare works on the name itself
+            target, target_sub = name, None
+        if _valid_name(target):
+            name, sub = target, target_sub
     # find or create the variable in the right scope
     vars_ = st.vars
     if local:
