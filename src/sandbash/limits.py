@@ -41,6 +41,9 @@ class Limits:
     timeout: float = 30.0
     # units of work for command inner loops (awk, sed, jq, sort, diff, find)
     max_work: int = 200_000_000
+    # bytes a run holds at once (variables, pipe buffers, captures, command structures);
+    # charged before allocating through Budget.charge_memory, released when freed
+    max_memory: int = 256 * 1024 * 1024
 
     @classmethod
     def profile(cls, name: str) -> Limits:
@@ -69,6 +72,7 @@ class Limits:
                 max_filesystem_files=2_000,
                 timeout=10.0,
                 max_work=20_000_000,
+                max_memory=64 * 1024 * 1024,
             )
         if name == "generous":
             return cls(
@@ -93,6 +97,7 @@ class Limits:
                 max_filesystem_files=10_000_000,
                 timeout=3_600.0,
                 max_work=10**13,
+                max_memory=2 * 1024 * 1024 * 1024,
             )
         raise ValueError(f"unknown limits profile: {name!r} (default, hardened, generous)")
 
@@ -146,7 +151,8 @@ class Budget:
     """Counters for one run. Cheap to charge; thread-safe enough (pipeline
     stages share it; a lost increment under a race is harmless)."""
 
-    __slots__ = ("limits", "deadline", "cancel", "commands", "work", "output", "_tick", "started", "stopped")
+    __slots__ = ("limits", "deadline", "cancel", "commands", "work", "output", "_tick", "started", "stopped",
+                 "memory", "memory_peak")
 
     def __init__(self, limits: Limits, cancel: CancelToken | None = None, clock: float | None = None) -> None:
         self.limits = limits
@@ -159,6 +165,8 @@ class Budget:
         self.output = 0
         self._tick = 0
         self.stopped = False
+        self.memory = 0
+        self.memory_peak = 0
 
     def stop(self) -> None:
         """The run is over: threads it left (background jobs) end at their next check."""
@@ -194,6 +202,20 @@ class Budget:
         self.output += n
         if self.output > self.limits.max_output_size:
             raise LimitExceeded("max_output_size", self.limits.max_output_size)
+
+    def charge_memory(self, n: int) -> None:
+        """Charge `n` bytes the run is about to hold; raises LimitExceeded("max_memory") when
+        the run would hold more than `max_memory` (nothing stays charged then)."""
+        held = self.memory + n
+        if held > self.limits.max_memory:
+            raise LimitExceeded("max_memory", self.limits.max_memory)
+        self.memory = held
+        if held > self.memory_peak:
+            self.memory_peak = held
+
+    def release_memory(self, n: int) -> None:
+        """Give back `n` bytes charged earlier."""
+        self.memory = max(0, self.memory - n)
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
@@ -236,6 +258,49 @@ class SubBudget(Budget):
 
     def charge_output(self, n: int) -> None:
         self.parent.charge_output(n)
+
+    def charge_memory(self, n: int) -> None:
+        self.parent.charge_memory(n)
+
+    def release_memory(self, n: int) -> None:
+        self.parent.release_memory(n)
+
+
+class MemoryHold:
+    """Bytes held by one structure (a command's table, a decoder's buffer): `charge(n)` before
+    allocating, `release(n)` when freed, and everything still held is given back on `close()`
+    (or when the `with` block ends, whatever way it ends)."""
+
+    __slots__ = ("budget", "held")
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.held = 0
+
+    def charge(self, n: int) -> None:
+        self.budget.charge_memory(n)
+        self.held += n
+
+    def release(self, n: int) -> None:
+        n = min(n, self.held)
+        self.held -= n
+        self.budget.release_memory(n)
+
+    def set(self, n: int) -> None:
+        """Hold exactly `n` bytes (charging or releasing the difference)."""
+        if n > self.held:
+            self.charge(n - self.held)
+        elif n < self.held:
+            self.release(self.held - n)
+
+    def close(self) -> None:
+        self.release(self.held)
+
+    def __enter__(self) -> MemoryHold:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 # Sub-command deadlines in force on each thread: waits that are not charged to the

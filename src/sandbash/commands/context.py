@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..limits import Budget, Limits
+from ..limits import Budget, Limits, MemoryHold
 from ..stdio.streams import BytesReader, Stream
 from ..vfs.errors import FsError, strerror
 from ..vfs.facade import FsView
@@ -95,6 +95,11 @@ class Ctx:
     def checkpoint(self, work: int = 1) -> None:
         """Charge work to the run's budget; raises when a limit or the deadline is hit."""
         self.budget.checkpoint(work)
+
+    def hold_memory(self) -> MemoryHold:
+        """A charge on the run's memory budget for one structure this command builds:
+        `with ctx.hold_memory() as mem: mem.charge(len(chunk)); ...` (released at the end)."""
+        return MemoryHold(self.budget)
 
     def out(self, data: bytes | str) -> None:
         if isinstance(data, str):
