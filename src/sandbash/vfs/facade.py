@@ -11,6 +11,7 @@ paths without links in their parent components.
 
 from __future__ import annotations
 
+import copy
 import errno
 import random
 import time
@@ -92,6 +93,17 @@ class Vfs:
 
     def view(self, cwd: str = "/", umask: int = 0o022) -> FsView:
         return FsView(self, cwd, umask)
+
+    def bind(self, gate: Gate | None, checkpoint: Callable[[], None] | None) -> Vfs:
+        """This filesystem with one run's hooks: the same backend, tree, devices and
+        random source (referenced, not copied), its own policy gate (bound to the
+        run's audit) and deadline check. The run's views use it; the shared Vfs
+        never holds a run's hooks, so nothing of a run outlives it or reaches
+        another run (T-TEN-1)."""
+        run = copy.copy(self)
+        run.gate = gate
+        run.checkpoint = checkpoint
+        return run
 
     def random_bytes(self, n: int) -> bytes:
         return self.rng.randbytes(n)
