@@ -15,6 +15,14 @@ child reports back one of:
 - ``crash``: the child died without reporting (signal, hard exit);
 - ``hang``: the child was still running at the hard deadline;
 - ``memory``: the child's resident memory passed MEMORY_KILL (killed).
+
+The child also runs under an address-space rlimit (AS_LIMIT, 1 GB): a run
+that allocates past it gets a Python MemoryError, which `exec` must turn into
+the `max_memory` limit. Thread stacks count towards that limit, so the child
+gives new threads a small stack (THREAD_STACK) instead of the 8 MB default.
+Memory bombs are checked with `verify_bomb`: a *named* limit within the
+timeout plus BOMB_SLACK seconds, peak resident growth under `max_memory` plus
+BOMB_RSS_SLACK, and no Python exception.
 """
 
 from __future__ import annotations
@@ -50,6 +58,18 @@ MEMORY_KILL = int(os.environ.get("SANDBASH_SECURITY_MEMORY", 384 << 20))
 # How far a run may raise the child's peak resident memory above what it
 # started with (the pages it shares with the parent at fork).
 MAX_RSS = 320 << 20
+# Address space of a child (RLIMIT_AS). If the forked parent already maps
+# nearly that much, the child gets AS_HEADROOM above what it maps instead.
+AS_LIMIT = int(os.environ.get("SANDBASH_SECURITY_AS", 1 << 30))
+AS_HEADROOM = 768 << 20
+# Stack of each thread the child starts (pipeline stages, jobs): the run's
+# threads (up to max_threads) must fit in AS_LIMIT. Python 3.11 frames live
+# on the heap; 256 KiB already held max_call_depth=1000 in a pipeline stage.
+THREAD_STACK = 1 << 20
+# A memory bomb must end within its timeout plus this many seconds ...
+BOMB_SLACK = 2.0
+# ... and raise peak resident memory by at most max_memory plus this much.
+BOMB_RSS_SLACK = 150 << 20
 
 
 def allowed(timeout: float) -> float:
@@ -74,6 +94,7 @@ class Outcome:
     elapsed: float = 0.0
     timeout: float = 0.0
     max_output: int = 0
+    max_memory: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -93,6 +114,23 @@ def _rss(pid: int | str = "self") -> int:
             return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return 0
+
+
+def _vm_size() -> int:
+    """Address space this process maps now, in bytes (0 if unknown)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _confine_child() -> None:
+    """No core files, small thread stacks and an address-space limit."""
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    threading.stack_size(THREAD_STACK)
+    cap = max(AS_LIMIT, _vm_size() + AS_HEADROOM)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
 
 def _threads_left(token: CancelToken | None, grace: float = 1.0) -> int:
@@ -120,7 +158,7 @@ def _child_main(
     started = time.monotonic()
     rss0 = _rss()
     try:
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        _confine_child()
         bash = build()
         token = None
         if cancel_after is not None:
@@ -172,6 +210,7 @@ class _Job:
     budget: float  # seconds from the start signal to the kill
     timeout: float
     max_output: int
+    max_memory: int
     rss_limit: int
     started: bool = False
     chunks: list[bytes] = field(default_factory=list)
@@ -207,8 +246,10 @@ def _spawn(
     t0 = time.monotonic()
     budget = allowed(eff.timeout) + KILL_GRACE
     # until the child signals its start, allow it some time to get going
+    # a bomb may legitimately hold max_memory; kill only well past what verify_bomb allows
+    kill = max(MEMORY_KILL, min(eff.max_memory, AS_LIMIT) + BOMB_RSS_SLACK + (64 << 20))
     return _Job(pid, rfd, t0, t0 + budget + 5.0, budget, eff.timeout, eff.max_output_size,
-                _rss(pid) + MEMORY_KILL)
+                eff.max_memory, _rss(pid) + kill)
 
 
 def _finish(job: _Job, killed: str = "") -> Outcome:
@@ -221,7 +262,8 @@ def _finish(job: _Job, killed: str = "") -> Outcome:
         out = Outcome("hang", error=f"still running {job.budget:.1f}s after the run started; killed")
         out.elapsed = wall
     elif killed == "memory":
-        out = Outcome("memory", error=f"resident memory over {MEMORY_KILL >> 20} MB; killed after {wall:.1f}s")
+        out = Outcome("memory", error=f"resident memory over {MEMORY_KILL >> 20} MB (or max_memory + "
+                                      f"{(BOMB_RSS_SLACK >> 20) + 64} MB); killed after {wall:.1f}s")
         out.elapsed = wall
     elif not job.chunks:
         sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
@@ -233,6 +275,7 @@ def _finish(job: _Job, killed: str = "") -> Outcome:
         out = pickle.loads(b"".join(job.chunks))
     out.timeout = job.timeout
     out.max_output = job.max_output
+    out.max_memory = job.max_memory
     return out
 
 
@@ -401,14 +444,17 @@ def param(
     contains: str | None = None,
     build: Callable[[], Bash] | None = None,
     exec_kw: Mapping[str, Any] | None = None,
+    profile: str = "hardened",
     **extra: Any,
 ) -> Any:
     """One table row. `expect` lists acceptable endings: limit names and/or
     "result" (empty: any result or limit). `contains`: text the output must
     hold (the partial result kept on a limit, an error message). `build`
     makes the Bash (in the child; default: a memory filesystem with the
-    run's limits); `extra` keys are kept in the row for the test's own use."""
+    run's limits); `profile` names the Limits profile `overrides` apply to;
+    `extra` keys are kept in the row for the test's own use."""
     case = {"id": case_id, "script": script, "timeout": timeout, "expect": expect, "overrides": dict(overrides or {}),
+            "profile": profile,
             "stdin": stdin, "files": files, "contains": contains, "build": build,
             "exec_kw": dict(exec_kw or {}), **extra}
     marks = [pytest.mark.xfail(strict=True, reason=xfail)] if xfail else []
@@ -416,7 +462,8 @@ def param(
 
 
 def _spec(case: Mapping[str, Any]) -> dict[str, Any]:
-    return {"script": case["script"], "overrides": {"timeout": case["timeout"], **case["overrides"]},
+    return {"script": case["script"], "limits": case.get("profile", "hardened"),
+            "overrides": {"timeout": case["timeout"], **case["overrides"]},
             "stdin": case["stdin"], "files": case["files"], "build": case["build"],
             "exec_kw": case["exec_kw"]}
 
@@ -473,4 +520,46 @@ def check(case: Mapping[str, Any], **kw: Any) -> Outcome:
     """Run one table row on its own and assert it ended as it must."""
     out = run_isolated(**_spec(case), **kw)
     verify(case, out)
+    return out
+
+
+# ------------------------------------------------------------ memory bombs
+
+def bomb_problems(out: Outcome, expect: tuple[str, ...]) -> tuple[list[str], bool]:
+    """What is wrong with how a memory bomb ended, and whether lateness is all of it."""
+    problems: list[str] = []
+    late = False
+    if out.kind == "hang":
+        pass  # reported below as lateness
+    elif out.kind != "limit" or not out.limit:
+        problems.append(f"ended with {out.kind}, not a named limit")
+    elif expect and out.limit not in expect:
+        problems.append(f"limit {out.limit}, expected one of {expect}")
+    if "internal error" in out.text or "Traceback" in out.text:
+        problems.append("a Python exception reached the output")
+    rss_cap = out.max_memory + BOMB_RSS_SLACK
+    if out.extra.get("peak_rss", 0) > rss_cap:
+        problems.append(f"peak RSS grew by {out.extra['peak_rss'] >> 20} MB (cap {rss_cap >> 20} MB)")
+    if out.extra.get("threads_left", 0):
+        problems.append("threads left running")
+    if len(out.stdout) + len(out.stderr) > out.max_output + 4096:
+        problems.append("output over cap")
+    if out.kind == "hang" or out.elapsed > out.timeout + BOMB_SLACK:
+        late = True
+        problems.append(f"took {out.elapsed:.2f}s (timeout {out.timeout}s + {BOMB_SLACK}s)")
+    return problems, late and len(problems) == 1
+
+
+def verify_bomb(case: Mapping[str, Any], out: Outcome) -> Outcome:
+    """Assert a memory-bomb row (see `param`; `expect` lists the limits that may end it) ended with a
+    named limit, on time, within max_memory + BOMB_RSS_SLACK of resident growth, without a Python
+    exception. A miss that is only about time (a loaded host) is retried once on its own."""
+    problems, timing_only = bomb_problems(out, case["expect"])
+    if timing_only:
+        out = run_isolated(**_spec(case))
+        problems, _ = bomb_problems(out, case["expect"])
+    assert not problems, "; ".join(problems) + "\n" + out.describe()
+    if case["contains"] is not None:
+        assert case["contains"] in out.text, out.describe()
+    assert_no_secrets(out)
     return out
