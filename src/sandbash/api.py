@@ -8,17 +8,20 @@ options, traps) between calls, the way a model's bash tool expects.
 from __future__ import annotations
 
 import sys
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .audit import Audit, begin_run, end_run
+from .audit import Audit, OutsideRunRecorder, begin_run, end_run
 from .errors import ExecutionCancelled, ExecutionLimitError
+from .interp.control import ControlFlow, ExitShell
 from .interp.runtime import CommandGate, Identity, Runtime
 from .interp.shell import Shell
 from .interp.state import ShellState
-from .limits import Budget, Cancelled, CancelToken, LimitExceeded, Limits
+from .limits import Budget, Cancelled, CancelToken, DeadlineExpired, LimitExceeded, Limits
 from .stdio.hostin import HostInput
 from .stdio.streams import BufferWriter, BytesReader, SigPipe, Stream
 from .vfs.base import Backend
@@ -67,6 +70,12 @@ def _stdin_stream(stdin: bytes | str | Stream, budget: Budget) -> Stream:
             stdin.checkpoint = budget.check_time
         return stdin
     return BytesReader(clean_text(stdin).encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin)
+
+
+def _detach_stdin(stdin: object) -> None:
+    """The embedder's input stream no longer checks the finished run's deadline."""
+    if isinstance(stdin, HostInput):
+        stdin.checkpoint = None
 
 
 @dataclass
@@ -135,6 +144,7 @@ class Bash:
     ) -> None:
         self.limits = _limits(limits)
         self.network = network
+        self._network_base = network  # before the policy's hooks: each run attaches its own
         self.identity = identity or Identity()
         self.clock = clock or time.time
         if isinstance(fs, Vfs):
@@ -162,6 +172,8 @@ class Bash:
             view.chmod("/tmp", 0o1777)
         except FsError:
             pass
+        if not view.is_dir(cwd):  # created above when it can be: a file there, or a read-only mount
+            raise ValueError(f"cwd {cwd!r}: not a directory in the sandbox and cannot be created")
         for path, content in (files or {}).items():
             self.write_file(path, content)
         self._init_policy(policy, audit)
@@ -176,8 +188,9 @@ class Bash:
             return
         from .policy import Gate  # only a sandbox with a policy needs it
 
-        self.gate = Gate(self.policy)
-        # commands go to the gate from the executor (Runtime.policy_gate, with their kind)
+        # the shared gate serves the embedder's own file calls (recorded to the sinks only);
+        # each run gets `gate.bind(its recorder)` (see _audited)
+        self.gate = Gate(self.policy, OutsideRunRecorder(audit) if audit is not None else None)
         self.vfs.gate = self.gate.fs
         if self.network is not None:
             self.network = self.gate.attach_network(self.network)
@@ -193,11 +206,13 @@ class Bash:
                  run: Callable[[], ExecResult]) -> ExecResult:
         """Run with the run's audit recorder: run start/end (and limit) events, ExecResult.events."""
         rec = begin_run(self.audit, script, limits, self.policy.describe() if self.policy else None, cwd)
+        gate = self.gate.bind(rec) if self.gate is not None else None
         rt.audit = rec
-        rt.policy_gate = self.gate
+        rt.policy_gate = gate
         rt.audit_commands = self.audit is not None or self.gate is not None
-        if self.gate is not None:
-            self.gate.recorder = rec
+        # the run's own hooks, on the run's own Vfs (T-TEN-1): never on self.vfs
+        rt.vfs.gate = gate.fs if gate is not None else self.vfs.gate
+        rt.vfs.checkpoint = rt.budget.check_time
         try:
             result = run()
         except ExecutionLimitError as e:
@@ -209,6 +224,8 @@ class Bash:
             e.result.events = end_run(rec, e.result.exit_code, len(e.result.stdout_bytes),
                                       len(e.result.stderr_bytes), cancelled=True)
             raise
+        finally:
+            rt.vfs.checkpoint = None  # a session's Vfs outlives this run's budget
         result.events = end_run(rec, result.exit_code, len(result.stdout_bytes), len(result.stderr_bytes))
         return result
 
@@ -245,10 +262,13 @@ class Bash:
         mode: str,
     ) -> tuple[Shell, Runtime]:
         budget = Budget(limits, cancel)
-        rt = Runtime(self.vfs, limits, budget, identity=self.identity, clock=self.clock,
+        run_vfs = self.vfs.bind(self.vfs.gate, None)  # its hooks are set per run (_audited)
+        rt = Runtime(run_vfs, limits, budget, identity=self.identity, clock=self.clock,
                      command_gate=self.command_gate, network=self.network)
-        self.vfs.checkpoint = budget.check_time
-        view = self.vfs.view(cwd)
+        if self.gate is not None and self._network_base is not None:
+            # the run's requests are decided (and recorded) by the gate of the run using rt
+            rt.network = self.gate.attach_network(self._network_base, lambda: rt.policy_gate)
+        view = run_vfs.view(cwd)
         state = ShellState(view, {0: _stdin_stream(stdin, budget), 1: out, 2: err})
         if self.seed is not None:
             state.rng.seed(self.seed)
@@ -288,7 +308,10 @@ class Bash:
         sh.state.positional = list(positional)
         if args:
             sh.pending_args = [clean_text(a) for a in args]
-        return self._audited(rt, script, run_limits, cwd or self.cwd, lambda: _run(sh, rt, script, out, err))
+        try:
+            return self._audited(rt, script, run_limits, cwd or self.cwd, lambda: _run(sh, rt, script, out, err))
+        finally:
+            _detach_stdin(stdin)
 
     def _run_limits(self, limits: Limits | str | Mapping[str, float] | None) -> Limits:
         if limits is None:
@@ -345,7 +368,13 @@ class Bash:
 
 
 class Session:
-    """A shell that lives across `exec` calls."""
+    """A shell that lives across `exec` calls.
+
+    Calls run in turn: a call made while another thread's call is running waits for it, as
+    long as the waiting call's own timeout allows (then ExecutionLimitError "timeout", status
+    124, nothing run) and until its CancelToken is set (ExecutionCancelled). A call from inside
+    the session's own running call (an output callback, a custom command) is refused with
+    RuntimeError: it could never get its turn."""
 
     def __init__(self, bash: Bash, *, env: Mapping[str, str] | None = None, cwd: str | None = None) -> None:
         self.bash = bash
@@ -355,6 +384,8 @@ class Session:
         self.shell, self.rt = bash._new_shell(bash.limits, None, environment, cwd or bash.cwd, b"", out, err, "c")
         # the status of an `exit` the script ran (the session's shell is finished), else None
         self.exited: int | None = None
+        self._lock = threading.Lock()
+        self._owner: int | None = None  # the thread whose call is running
 
     @property
     def cwd(self) -> str:
@@ -371,20 +402,48 @@ class Session:
         on_stdout: Callable[[bytes], None] | None = None,
         on_stderr: Callable[[bytes], None] | None = None,
     ) -> ExecResult:
+        run_limits = self.bash._run_limits(limits)
+        with self._turn(run_limits, cancel):
+            return self._exec(script, stdin, args, run_limits, cancel, on_stdout, on_stderr)
+
+    @contextmanager
+    def _turn(self, limits: Limits, cancel: CancelToken | None) -> Iterator[None]:
+        """Hold the session for one call (T-TEN-4), waiting as the class docstring says."""
+        me = threading.get_ident()
+        if self._owner == me:
+            raise RuntimeError("Session.exec: called from inside this session's own running call")
+        end = time.monotonic() + limits.timeout if limits.timeout > 0 else float("inf")
+        while not self._lock.acquire(timeout=0.02):
+            if cancel is not None and cancel.cancelled:
+                raise ExecutionCancelled(ExecResult(b"", b"", 130))
+            if time.monotonic() >= end:
+                e = LimitExceeded("timeout", limits.timeout)
+                raise ExecutionLimitError(e.limit, e.value, ExecResult(b"", b"", 124), e.message())
+        self._owner = me
+        try:
+            yield
+        finally:
+            self._owner = None
+            self._lock.release()
+
+    def _exec(self, script: str, stdin: bytes | str | Stream, args: Sequence[str] | None, run_limits: Limits,
+              cancel: CancelToken | None, on_stdout: Callable[[bytes], None] | None,
+              on_stderr: Callable[[bytes], None] | None) -> ExecResult:
         bash = self.bash
-        run_limits = bash._run_limits(limits)
         out, err = bash._writers(run_limits, on_stdout, on_stderr, True)
         sh = self.shell
         rt = self.rt
         rt.budget = Budget(run_limits, cancel)
         rt.limits = run_limits
-        bash.vfs.checkpoint = rt.budget.check_time
         sh.state.fds = {0: _stdin_stream(stdin, rt.budget), 1: out, 2: err}
         script = clean_text(script)
         if args:
             sh.pending_args = [clean_text(a) for a in args]
-        return bash._audited(rt, script, run_limits, self.cwd,
-                             lambda: _run(sh, rt, script, out, err, keep_exit_trap=True, session=self))
+        try:
+            return bash._audited(rt, script, run_limits, self.cwd,
+                                 lambda: _run(sh, rt, script, out, err, keep_exit_trap=True, session=self))
+        finally:
+            _detach_stdin(stdin)
 
     async def aexec(self, script: str, *, timeout: float | None = None, **kw: Any) -> ExecResult:
         """`exec` in a worker thread, cancellable like `Bash.aexec`."""
@@ -414,17 +473,28 @@ def _with_timeout(bash: Bash, kw: dict[str, Any], timeout: float | None) -> dict
     return kw
 
 
+def _stray_status(e: BaseException) -> int:
+    """The status of a run an interpreter-internal exception escaped from: a shell
+    killed by SIGPIPE, a sub-command's expired deadline, or the control flow's own."""
+    if isinstance(e, SigPipe):
+        return 141
+    if isinstance(e, DeadlineExpired):
+        return 124
+    status = getattr(e, "status", 1)
+    return status if isinstance(status, int) else 1
+
+
 def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWriter,
          keep_exit_trap: bool = False, session: Session | None = None) -> ExecResult:
     started = time.monotonic()
     status = 0
+    # a syntax error names where the text came from: `bash: -c: line 1:`, `script.sh: line 8:`
+    source = "-c" if sh.state.mode == "c" else None
     try:
         try:
             if keep_exit_trap:
-                from .interp.control import ExitShell
-
                 try:
-                    status = sh.run_text(script, "-c", toplevel=True)
+                    status = sh.run_text(script, source, toplevel=True)
                 except SigPipe:
                     status = 141
                 except ExitShell as e:
@@ -432,7 +502,7 @@ def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWrit
                     if session is not None:
                         session.exited = status
             else:
-                status = sh.run_toplevel(script, "-c")
+                status = sh.run_toplevel(script, source)
             sh.wait_all_jobs()
         except LimitExceeded as e:
             result = ExecResult(out.getvalue(), err.getvalue(), 124 if e.limit == "timeout" else 126,
@@ -441,6 +511,8 @@ def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWrit
         except Cancelled:
             result = ExecResult(out.getvalue(), err.getvalue(), 130, time.monotonic() - started)
             raise ExecutionCancelled(result) from None
+        except (SigPipe, ControlFlow, DeadlineExpired) as e:
+            status = _stray_status(e)  # nothing internal leaves a run (T-TEN-2)
     except (ExecutionLimitError, ExecutionCancelled):
         raise
     except RecursionError:

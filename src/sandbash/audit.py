@@ -263,6 +263,17 @@ class Recorder:
             return [e.to_dict() for e in self.events]
 
 
+class OutsideRunRecorder(Recorder):
+    """The decisions made outside any run (the embedder's own file calls through the policy:
+    `bash.fs`, `write_file`, a tool's file input): sent to the audit's sinks under the run id
+    `outside-run`, kept nowhere, so no run's `ExecResult.events` holds them."""
+
+    MAX_KEPT = 0
+
+    def __init__(self, audit: Audit | None) -> None:
+        super().__init__(audit, "outside-run")
+
+
 # ------------------------------------------------------------ the top-level run's events (api.py)
 
 

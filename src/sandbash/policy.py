@@ -465,12 +465,19 @@ def refusal_message(policy: Policy, decision: Decision) -> str:
 
 
 class Gate:
-    """A policy bound to the audit of the current run; hands out the hooks. One Gate serves one
-    `Bash`; `recorder` is switched per run (concurrent runs on one Bash share it)."""
+    """A policy bound to one audit `Recorder`; hands out the hooks. A `Bash` keeps one Gate with
+    no run's recorder (the embedder's own file calls) and gives each run `gate.bind(recorder)`:
+    the recorder is fixed for a Gate's life, so concurrent runs never see each other's events."""
+
+    __slots__ = ("policy", "recorder")
 
     def __init__(self, policy: Policy, recorder: Recorder | None = None) -> None:
         self.policy = policy
         self.recorder = recorder
+
+    def bind(self, recorder: Recorder | None) -> Gate:
+        """The same policy, recording into `recorder` (one run's)."""
+        return Gate(self.policy, recorder)
 
     # -- commands
 
@@ -529,18 +536,23 @@ class Gate:
         if self.recorder is not None:
             self.recorder.emit("net", **{str(k): v for k, v in event.items()})
 
-    def attach_network(self, config: Any) -> Any:
-        """A NetworkConfig whose gate and audit also go through this policy (existing hooks kept)."""
+    def attach_network(self, config: Any, current: Callable[[], Gate | None] | None = None) -> Any:
+        """A NetworkConfig whose gate and audit also go through this policy (existing hooks kept).
+        `current` gives the Gate of the run using the config at the time of a request (a session's
+        runtime keeps one config across runs); without it, or when it gives None, this Gate."""
         import dataclasses
 
         old_gate = config.gate
         old_audit = config.audit
 
+        def now() -> Gate:
+            return (current() if current is not None else None) or self
+
         def gate(action: str, url: str) -> bool:
-            return self.net(action, url) and (old_gate is None or bool(old_gate(action, url)))
+            return now().net(action, url) and (old_gate is None or bool(old_gate(action, url)))
 
         def audit(event: Mapping[str, object]) -> None:
-            self.net_audit(event)
+            now().net_audit(event)
             if old_audit is not None:
                 old_audit(event)
 
