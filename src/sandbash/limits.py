@@ -13,13 +13,15 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, fields, replace
+from typing import NamedTuple
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
     max_call_depth: int = 100
-    max_command_count: int = 10_000
-    max_loop_iterations: int = 10_000
+    # the 30 s deadline bounds loops; these counts only stop runaway ones early
+    max_command_count: int = 10_000_000
+    max_loop_iterations: int = 10_000_000
     max_glob_operations: int = 100_000
     max_output_size: int = 10 * 1024 * 1024
     max_string_length: int = 10 * 1024 * 1024
@@ -44,62 +46,26 @@ class Limits:
     # bytes a run holds at once (variables, pipe buffers, captures, command structures);
     # charged before allocating through Budget.charge_memory, released when freed
     max_memory: int = 256 * 1024 * 1024
+    # bytes a Session keeps between runs (variables, functions), checked when a run ends
+    max_session_memory: int = 128 * 1024 * 1024
+    # words one command gets and their total length (checked before field splitting builds them)
+    max_arguments: int = 16_384
+    max_argument_bytes: int = 10 * 1024 * 1024
+    # text all expansions of one run produce together (words, assignments, redirections, here-documents)
+    max_expansion_bytes: int = 64 * 1024 * 1024
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v or v < 0:
+                raise ValueError(f"limit {f.name} must be a non-negative number, not {v!r}")
 
     @classmethod
     def profile(cls, name: str) -> Limits:
-        if name == "default":
-            return cls()
-        if name == "hardened":
-            return cls(
-                max_call_depth=50,
-                max_command_count=2_000,
-                max_loop_iterations=2_000,
-                max_glob_operations=20_000,
-                max_output_size=1024 * 1024,
-                max_string_length=1024 * 1024,
-                max_substitution_depth=20,
-                max_brace_expansion_results=2_000,
-                max_array_elements=20_000,
-                max_file_descriptors=64,
-                max_sed_iterations=20_000,
-                max_input_size=256 * 1024,
-                max_tokens=20_000,
-                max_ast_depth=200,
-                max_heredoc_size=256 * 1024,
-                max_pipeline_depth=20,
-                max_threads=32,
-                max_filesystem_bytes=16 * 1024 * 1024,
-                max_filesystem_files=2_000,
-                timeout=10.0,
-                max_work=20_000_000,
-                max_memory=64 * 1024 * 1024,
-            )
-        if name == "generous":
-            return cls(
-                max_call_depth=1_000,
-                max_command_count=100_000_000,
-                max_loop_iterations=100_000_000,
-                max_glob_operations=10_000_000,
-                max_output_size=1024 * 1024 * 1024,
-                max_string_length=256 * 1024 * 1024,
-                max_substitution_depth=200,
-                max_brace_expansion_results=10_000_000,
-                max_array_elements=100_000_000,
-                max_file_descriptors=4096,
-                max_sed_iterations=1_000_000_000,
-                max_input_size=256 * 1024 * 1024,
-                max_tokens=100_000_000,
-                max_ast_depth=2_000,
-                max_heredoc_size=256 * 1024 * 1024,
-                max_pipeline_depth=1_000,
-                max_threads=1_024,
-                max_filesystem_bytes=8 * 1024 * 1024 * 1024,
-                max_filesystem_files=10_000_000,
-                timeout=3_600.0,
-                max_work=10**13,
-                max_memory=2 * 1024 * 1024 * 1024,
-            )
-        raise ValueError(f"unknown limits profile: {name!r} (default, hardened, generous)")
+        kw = _PROFILES.get(name)
+        if kw is None:
+            raise ValueError(f"unknown limits profile: {name!r} ({', '.join(_PROFILES)})")
+        return cls(**kw)  # type: ignore[arg-type]
 
     def with_overrides(self, **kw: float) -> Limits:
         names = {f.name for f in fields(self)}
@@ -107,6 +73,136 @@ class Limits:
         if bad:
             raise ValueError(f"unknown limit(s): {', '.join(sorted(bad))}")
         return replace(self, **kw)  # type: ignore[arg-type]
+
+
+_PROFILES: dict[str, dict[str, float]] = {
+    "default": {},
+    "hardened": dict(
+        max_call_depth=50,
+        max_command_count=2_000,
+        max_loop_iterations=2_000,
+        max_glob_operations=20_000,
+        max_output_size=1024 * 1024,
+        max_string_length=1024 * 1024,
+        max_substitution_depth=20,
+        max_brace_expansion_results=2_000,
+        max_array_elements=20_000,
+        max_file_descriptors=64,
+        max_sed_iterations=20_000,
+        max_input_size=256 * 1024,
+        max_tokens=20_000,
+        max_ast_depth=200,
+        max_heredoc_size=256 * 1024,
+        max_pipeline_depth=20,
+        max_threads=32,
+        max_filesystem_bytes=16 * 1024 * 1024,
+        max_filesystem_files=2_000,
+        timeout=10.0,
+        max_work=20_000_000,
+        max_memory=64 * 1024 * 1024,
+        max_session_memory=32 * 1024 * 1024,
+        max_arguments=4_096,
+        max_argument_bytes=1024 * 1024,
+        max_expansion_bytes=16 * 1024 * 1024,
+    ),
+    "generous": dict(
+        max_call_depth=1_000,
+        max_command_count=100_000_000,
+        max_loop_iterations=100_000_000,
+        max_glob_operations=10_000_000,
+        max_output_size=1024 * 1024 * 1024,
+        max_string_length=256 * 1024 * 1024,
+        max_substitution_depth=200,
+        max_brace_expansion_results=10_000_000,
+        max_array_elements=100_000_000,
+        max_file_descriptors=4096,
+        max_sed_iterations=1_000_000_000,
+        max_input_size=256 * 1024 * 1024,
+        max_tokens=100_000_000,
+        max_ast_depth=2_000,
+        max_heredoc_size=256 * 1024 * 1024,
+        max_pipeline_depth=1_000,
+        max_threads=1_024,
+        max_filesystem_bytes=8 * 1024 * 1024 * 1024,
+        max_filesystem_files=10_000_000,
+        timeout=3_600.0,
+        max_work=10**13,
+        max_memory=2 * 1024 * 1024 * 1024,
+        max_session_memory=1024 * 1024 * 1024,
+        max_arguments=1_000_000,
+        max_argument_bytes=256 * 1024 * 1024,
+        max_expansion_bytes=16 * 1024 * 1024 * 1024,
+    ),
+    # the command and loop counts of BashBox (the seed's defaults), for scripts written against it
+    "bashbox": dict(max_command_count=10_000, max_loop_iterations=10_000),
+}
+
+
+class LimitKind(NamedTuple):
+    """One limit: its name, what it caps and how going over it is reported."""
+
+    name: str
+    caps: str
+    reported: str
+
+
+_STOPS = "ends the run: ExecutionLimitError"
+LIMIT_KINDS: tuple[LimitKind, ...] = (
+    LimitKind("timeout", "wall-clock seconds of one run (0: none)", _STOPS + ", status 124"),
+    LimitKind("max_command_count", "simple commands one run executes", _STOPS),
+    LimitKind("max_loop_iterations", "iterations of one loop", _STOPS),
+    LimitKind("max_call_depth", "nested function calls", _STOPS),
+    LimitKind("max_substitution_depth", "nested `$(…)`, `<(…)`, `eval` and `source`", _STOPS),
+    LimitKind("max_pipeline_depth", "commands in one pipeline", _STOPS),
+    LimitKind("max_threads", "pipeline stages, background jobs and process substitutions at once", _STOPS),
+    LimitKind("max_work", "units of work in command inner loops (awk, sed, jq, sort, diff, find)", _STOPS),
+    LimitKind("max_memory", "bytes a run holds at once: variables, arrays, saved arguments, pipe buffers, "
+              "captures, command structures, decoded data", _STOPS),
+    LimitKind("max_session_memory", "bytes a Session keeps between runs (variables, functions)",
+              "checked when a Session run ends: ExecutionLimitError"),
+    LimitKind("max_string_length", "length of one value: variable, word, captured output", _STOPS),
+    LimitKind("max_array_elements", "elements of one array, words of one expansion", _STOPS),
+    LimitKind("max_arguments", "words one command gets", _STOPS),
+    LimitKind("max_argument_bytes", "total length of the words one command gets", _STOPS),
+    LimitKind("max_expansion_bytes", "text all expansions of one run produce (words, assignments, "
+              "redirections, here-documents)", _STOPS),
+    LimitKind("max_brace_expansion_results", "words one brace expansion makes", _STOPS),
+    LimitKind("max_glob_operations", "directory entries globbing examines in one run", _STOPS),
+    LimitKind("max_heredoc_size", "bytes of one here-document", _STOPS),
+    LimitKind("max_file_descriptors", "highest file descriptor number a script may open", _STOPS),
+    LimitKind("max_output_size", "bytes of stdout plus stderr of one run, and of one capture", _STOPS),
+    LimitKind("max_sed_iterations", "sed's branch loops over one input", _STOPS),
+    LimitKind("max_input_size", "bytes of script text", _STOPS + " before anything runs"),
+    LimitKind("max_tokens", "tokens of script text", _STOPS + " before anything runs"),
+    LimitKind("max_ast_depth", "nesting of the parsed script", _STOPS + " before anything runs"),
+    LimitKind("max_filesystem_bytes", "bytes stored in the in-memory filesystem",
+              "the write fails: `No space left on device`"),
+    LimitKind("max_filesystem_files", "files in the in-memory filesystem",
+              "the write fails: `No space left on device`"),
+)
+
+
+def _show(name: str, value: float) -> str:
+    if name == "timeout":
+        return f"{value:g} s"
+    if isinstance(value, int) and value >= 1024 and (name.endswith(("_size", "_bytes", "_length"))
+                                                      or name.endswith("memory")):
+        for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+            if value % (1 << shift) == 0:
+                return f"{value >> shift} {unit}"
+    return f"{value:,}"
+
+
+def limits_table() -> str:
+    """The README's table of limits: name, value in each profile, what it caps, how it is reported."""
+    names = list(_PROFILES)
+    profiles = {n: Limits.profile(n) for n in names}
+    rows = ["| limit | " + " | ".join(names) + " | caps | when exceeded |",
+            "|---" * (len(names) + 3) + "|"]
+    for kind in LIMIT_KINDS:
+        values = " | ".join(_show(kind.name, getattr(profiles[n], kind.name)) for n in names)
+        rows.append(f"| `{kind.name}` | {values} | {kind.caps} | {kind.reported} |")
+    return "\n".join(rows) + "\n"
 
 
 class LimitExceeded(BaseException):
@@ -120,9 +216,9 @@ class LimitExceeded(BaseException):
 
     def message(self) -> str:
         value = int(self.value) if float(self.value).is_integer() else self.value
-        if self.limit == "timeout":
-            return f"sandbash limit exceeded: timeout ({value}s)"
-        return f"sandbash limit exceeded: {self.limit} ({value})"
+        shown = f"{value}s" if self.limit == "timeout" else f"{value}"
+        return (f"sandbash limit exceeded: {self.limit} ({shown}); raise it with --limit {self.limit}=N "
+                f"or Limits({self.limit}=N)")
 
 
 class Cancelled(BaseException):
