@@ -11,13 +11,18 @@ A `Policy` is pure data plus rule matching:
 - **paths**: grants such as `/data:ro` and `/workspace:rw`. The last `:ro`/`:rw` is the mode (no
   suffix means `ro`); the most specific grant covering a canonical path decides; when the same path
   is granted twice, `ro` wins (a read-only alias never widens writes). With grants, a path no grant
-  covers is denied. `paths=None` means no path restriction. Always allowed: `/dev` (in-memory
-  devices; writes too, in every mode), and `stat` of the directories above a grant and of the
-  command directories (so `cd`, `[ -d ]` and command lookup work).
+  covers is denied. `paths=None` means no path restriction. Always allowed: reading and writing
+  the devices under `/dev` (in every mode; removing, renaming or chmod there is refused, and
+  the Vfs refuses new entries),
+  and `stat` of the directories above a grant and of the command directories (so `cd`, `[ -d ]`
+  and command lookup work). A rename or removal is refused when a stricter grant lies inside the
+  path (`/workspace:rw` with `/workspace/.git:ro`: `mv /workspace /w2` and `rm -r /workspace`
+  are refused, so the read-only tree cannot be moved out of its grant and rewritten).
 - **mode**: `read-only` refuses every write-like action (write, create, delete, rename, chmod,
   link); `remediation` allows them where a `:rw` grant covers the path (or everywhere without
-  grants). `mode=None` becomes `read-only` when real host directories are mounted and `remediation`
-  for a memory-only sandbox (`Policy.effective(vfs)`).
+  grants). `mode=None` keeps the host mounts read-only and decides every other path (in memory:
+  `/tmp`, a home that is not a host mount) as remediation does (`Policy.effective(vfs)` records
+  the host mount points). `Policy.warnings` says when a `:rw` grant cannot write for that reason.
 - **decide**: a host callback `decide(Action) -> Decision | bool | (bool, reason) | None` consulted
   for every action the static rules allow (a static denial is final): `shell:exec` (argv after
   expansion, sub-commands included), `fs:<action>` (canonical path), `http:request` (method, URL)
@@ -73,6 +78,8 @@ MODES = (READ_ONLY, REMEDIATION)
 READ_ACTIONS = frozenset({"read", "list", "stat", "exec", "source"})
 WRITE_ACTIONS = frozenset({"write", "create", "delete", "rename", "chmod", "link"})
 FS_ACTIONS = READ_ACTIONS | WRITE_ACTIONS
+# actions that change every path below their own (a directory renamed or removed)
+SUBTREE_ACTIONS = frozenset({"rename", "delete"})
 
 # where commands are looked up: `stat` there is always allowed so lookup works under grants
 COMMAND_DIRS = ("/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin")
@@ -90,6 +97,8 @@ RULE_RO_GRANT = "paths.read-only"
 RULE_GRANT = "paths.grant"
 RULE_NO_PATHS = "paths.unrestricted"
 RULE_READ_ONLY = "mode.read-only"
+RULE_RO_INSIDE = "paths.read-only-inside"
+RULE_DEVICES = "paths.devices"
 RULE_IMPLICIT = "paths.implicit"
 RULE_DECIDE = "decide"
 RULE_DECIDE_ERROR = "decide.error"
@@ -204,6 +213,7 @@ class Policy:
         deny: Iterable[str] = (),
         name: str = "policy",
         implicit_builtins: bool = True,
+        host_paths: Iterable[str] | None = None,
     ) -> None:
         allow: frozenset[str] | None
         denied = set(_names(deny) or ())
@@ -230,6 +240,8 @@ class Policy:
         self.decide = decide
         self.name = name
         self.implicit_builtins = implicit_builtins
+        # mode=None settled for a filesystem: the host mount points it keeps read-only
+        self.host_paths = tuple(normpath(p) for p in host_paths) if host_paths is not None else None
 
     def __repr__(self) -> str:
         return (f"Policy(name={self.name!r}, allow={sorted(self.allow) if self.allow is not None else None}, "
@@ -241,17 +253,34 @@ class Policy:
         fields: dict[str, Any] = {
             "commands": {"allow": self.allow if self.allow is not None else ["*"], "deny": self.deny},
             "paths": self.grants, "mode": self.mode, "decide": self.decide, "name": self.name,
-            "implicit_builtins": self.implicit_builtins,
+            "implicit_builtins": self.implicit_builtins, "host_paths": self.host_paths,
         }
         fields.update(changes)
         return Policy(**fields)
 
     def effective(self, vfs: object | None) -> Policy:
-        """This policy with `mode=None` settled for a filesystem: read-only when real host
-        directories are mounted, remediation otherwise."""
+        """This policy with `mode=None` settled for a filesystem: the host mounts (real host
+        directories) stay read-only, every other path (in memory: `/tmp`, a home that is not a
+        host mount) is decided as in remediation mode. A filesystem all in memory gets
+        `remediation`, one whose root is a host tree `read-only`."""
         if self.mode is not None:
             return self
-        return self.replace(mode=READ_ONLY if mounts_host(vfs) else REMEDIATION)
+        host = host_mount_points(vfs)
+        if not host or "/" in host:  # all in memory, or all on the host: one mode for every path
+            return self.replace(mode=READ_ONLY if host else REMEDIATION)
+        return self.replace(host_paths=host)
+
+    @property
+    def warnings(self) -> list[str]:
+        """One line per setting that does not do what it seems to (the CLI prints them at
+        start-up): a `:rw` grant without `mode = "remediation"`."""
+        if self.mode == REMEDIATION or not self.grants:
+            return []
+        what = ('allows no writes: mode is "read-only"' if self.mode == READ_ONLY
+                else "allows no writes to host mounts: mode is not set (host mounts stay read-only)")
+        who = "policy" if self.name == "policy" else f"policy {self.name}"
+        return [f'{who}: grant {g.spec} {what}; set mode = "remediation" to write there'
+                for g in self.grants if g.writable]
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], decide: Decide | None = None) -> Policy:
@@ -273,6 +302,11 @@ class Policy:
             raise PolicyError("commands: expected a list (allow list) or a table with allow/deny")
         paths = data.get("paths")
         if isinstance(paths, dict):  # [paths] grants = [...] / ro = [...] / rw = [...]
+            odd = set(paths) - {"grants", "ro", "rw"}
+            if odd:
+                raise PolicyError(f"paths: unknown key(s) {', '.join(sorted(odd))} (expected grants, ro, rw)")
+            if not all(isinstance(paths.get(k, []), list) for k in ("grants", "ro", "rw")):
+                raise PolicyError("paths: grants, ro and rw take lists of paths")
             specs = list(paths.get("grants", []))
             specs += [f"{p}:ro" for p in paths.get("ro", [])] + [f"{p}:rw" for p in paths.get("rw", [])]
             paths = specs
@@ -329,7 +363,8 @@ class Policy:
 
     def restricts_fs(self) -> bool:
         """Whether file operations can be refused at all (else the check skips them)."""
-        return self.grants is not None or self.mode == READ_ONLY or self.decide is not None
+        return (self.grants is not None or self.mode == READ_ONLY or self.decide is not None
+                or bool(self.host_paths))
 
     def command_decision(self, name: str, kind: str = "") -> Decision:
         """The static rules for a command name (argv[0]); kind as the executor resolved it."""
@@ -347,15 +382,24 @@ class Policy:
         return Decision.deny(RULE_ALLOW, f"{base} is not on the allow list")
 
     def path_decision(self, action: str, path: str) -> Decision:
-        """The static rules for a file action on a canonical path."""
+        """The static rules for a file action on a canonical path. A rename or removal also
+        changes every path below its own: it is refused when a stricter grant lies there."""
         if action not in FS_ACTIONS:
             return Decision.deny(RULE_NO_GRANT, f"unknown file action {action}")
         path = normpath(path)
         if under(path, DEVICES):
-            return Decision.allow(RULE_IMPLICIT, "device")
+            # the devices are read and written (opened with `>`, a "create") in every mode; their
+            # names and modes are fixed (the Vfs also refuses new entries there, policy or not)
+            if action in READ_ACTIONS or action in ("write", "create"):
+                return Decision.allow(RULE_IMPLICIT, "device")
+            return Decision.deny(RULE_DEVICES, "/dev entries are not removed, renamed or changed")
         writing = action in WRITE_ACTIONS
         if writing and self.mode == READ_ONLY:
             return Decision.deny(RULE_READ_ONLY, "read-only mode refuses every write")
+        if writing and self.mode is None and self.host_paths:
+            host = self._host_below(path, action)
+            if host is not None:
+                return Decision.deny(RULE_READ_ONLY, f"{host} is a host mount and mode is not \"remediation\"")
         if self.grants is None:
             return Decision.allow(RULE_NO_PATHS)
         grant = self.grant_for(path)
@@ -367,7 +411,18 @@ class Policy:
             return Decision.deny(RULE_NO_GRANT, f"no grant covers {path}")
         if writing and not grant.writable:
             return Decision.deny(RULE_RO_GRANT, f"{grant.spec} is read-only")
+        if action in SUBTREE_ACTIONS:
+            for g in self.grants:
+                if not g.writable and g.path != path and under(g.path, path):
+                    return Decision.deny(RULE_RO_INSIDE, f"{g.spec} lies inside {path}")
         return Decision.allow(RULE_GRANT, grant.spec)
+
+    def _host_below(self, path: str, action: str) -> str | None:
+        """The host mount point holding `path` (or, for a rename or removal, lying inside it)."""
+        for hp in self.host_paths or ():
+            if under(path, hp) or (action in SUBTREE_ACTIONS and under(hp, path)):
+                return hp
+        return None
 
     def grant_for(self, path: str) -> PathGrant | None:
         best: PathGrant | None = None
@@ -440,12 +495,17 @@ def is_builtin(name: str) -> bool:
 
 def mounts_host(vfs: object | None) -> bool:
     """Whether a Vfs (or backend) shows real host directories."""
+    return bool(host_mount_points(vfs))
+
+
+def host_mount_points(vfs: object | None) -> tuple[str, ...]:
+    """Where a Vfs (or backend) shows real host directories ("/" for a host backend alone)."""
     if vfs is None:
-        return False
+        return ()
     mounts = getattr(vfs, "mounts", None)
     if callable(mounts):
-        return any(m.fstype in HOST_FSTYPES for m in mounts())
-    return getattr(vfs, "fstype", "") in HOST_FSTYPES
+        return tuple(m.path for m in mounts() if m.fstype in HOST_FSTYPES)
+    return ("/",) if getattr(vfs, "fstype", "") in HOST_FSTYPES else ()
 
 
 STATIC_RULES = frozenset({RULE_DENY, RULE_ALLOW, RULE_ALL, RULE_BUILTIN, RULE_FUNCTION})
@@ -516,7 +576,7 @@ class Gate:
         if not decision.allowed:
             from .vfs.errors import FsError
 
-            raise FsError(errno.EACCES, path)
+            raise FsError(errno.EACCES, path, decision.rule)
 
     # -- network
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..limits import Budget, Limits, MemoryHold
 from ..stdio.streams import BytesReader, Stream
-from ..vfs.errors import FsError, strerror
+from ..vfs.errors import FsError
 from ..vfs.facade import FsView
 from .options import CommandSpec, HelpRequested, Parsed, UsageError, parse_args, usage_message
 
@@ -113,7 +113,7 @@ class Ctx:
     def fs_error(self, e: FsError, path: str | None = None, prefix: str = "") -> None:
         """`NAME: [prefix]path: strerror`."""
         shown = path if path is not None else e.path
-        self.error(f"{prefix}{shown}: {strerror(e.code)}")
+        self.error(f"{prefix}{shown}: {e.message}")
 
     def parse(self, spec: CommandSpec, args: Sequence[str] | None = None) -> tuple[Parsed, list[str]]:
         """Parse options; prints GNU usage errors and help, then raises CommandExit."""

@@ -25,8 +25,8 @@ S_IFBLK = 0o060000
 S_IFSOCK = 0o140000
 
 def errmsg(e: FsError | int) -> str:
-    """The C library wording of an FsError (or errno)."""
-    return strerror(e if isinstance(e, int) else (e.errno or 0))
+    """The C library wording of an FsError (or errno), with the policy rule that refused it."""
+    return e.message if isinstance(e, FsError) else strerror(e if isinstance(e, int) else (e.errno or 0))
 
 
 # ------------------------------------------------------------ users and groups

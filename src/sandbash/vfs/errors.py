@@ -37,16 +37,24 @@ def strerror(code: int) -> str:
 
 
 class FsError(OSError):
-    """A filesystem failure: `errno` and the path it concerns."""
+    """A filesystem failure: `errno` and the path it concerns. `rule` names the
+    policy rule when the policy refused (shown after the C library's wording,
+    as command refusals show theirs); empty for every other failure."""
 
-    def __init__(self, code: int, path: str = "") -> None:
+    def __init__(self, code: int, path: str = "", rule: str = "") -> None:
         super().__init__(code, strerror(code))
         self.code = code
         self.path = path
+        self.rule = rule
+
+    def at(self, path: str) -> FsError:
+        """The same failure reported for `path` (the name the caller used)."""
+        return FsError(self.code, path, self.rule)
 
     @property
     def message(self) -> str:
-        return strerror(self.code)
+        text = strerror(self.code)
+        return f"{text} [policy: {self.rule}]" if self.rule else text
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}" if self.path else self.message

@@ -241,16 +241,29 @@ class Vfs:
 
     def _resolve_gated_st(self, path: str, action: str, follow: bool = True,
                           must_exist: bool = True) -> tuple[str, Stat | None, Stat | None]:
-        """_resolve_gated() with the stat the walk made, as _resolve() gives it."""
+        """_resolve_gated() with the stat the walk made, as _resolve() gives it.
+        Whatever stopped the walk (a missing or non-directory component, a
+        loop, a permission), a refused path gets the policy's answer first."""
         try:
             return self._resolve(path, follow, must_exist)
         except FsError as e:
-            if self.gate is not None and e.code in (errno.ENOENT, errno.ENOTDIR):
+            if self.gate is not None and e.code != errno.EINVAL:
                 try:
                     self.gate(action, normpath(path))
-                except FsError:
-                    raise FsError(errno.EACCES, path) from None
+                except FsError as refused:
+                    raise refused.at(path) from None
             raise
+
+    def _resolve_change(self, path: str, action: str, follow: bool = False,
+                        must_exist: bool = False) -> tuple[str, Stat | None, Stat | None]:
+        """The canonical path a change acts on, the policy asked about it
+        before anything else can fail (see _resolve_gated_st), and /dev kept
+        out of the script's reach: its entries are the sandbox's."""
+        canon, st, parent_st = self._resolve_gated_st(path, action, follow, must_exist)
+        self._gate(action, canon)
+        if action != "write" and (canon == "/dev" or canon.startswith("/dev/")):
+            raise FsError(errno.EPERM if action == "chmod" else errno.EACCES, path)
+        return canon, st, parent_st
 
     def _parent_writable(self, canon: str, path: str, victim: Stat | None = None,
                          parent_st: Stat | None = None) -> None:
@@ -385,6 +398,8 @@ class Vfs:
                 self._gate("read", canon)
                 raise FsError(errno.ENOENT, path)
             self._gate("create", canon)
+            if canon.startswith("/dev/"):
+                raise FsError(errno.EACCES, path)  # the devices are the sandbox's, not the script's
             self._parent_writable(canon, path, parent_st=parent_st)
         else:
             if (st.mode & S_IFMT) == S_IFDIR:
@@ -426,10 +441,9 @@ class Vfs:
     # ------------------------------------------------------------ changes
 
     def mkdir(self, path: str, mode: int = 0o777, umask: int = 0o022) -> None:
-        canon, _, parent_st = self._resolve(path, follow=False)
+        canon, _, parent_st = self._resolve_change(path, "create")
         if canon == "/":
             raise FsError(errno.EEXIST, path)
-        self._gate("create", canon)
         self._parent_writable(canon, path, parent_st=parent_st)
         try:
             self.tree.mkdir(canon, mode & ~umask & 0o7777, self.uid, self.gid)
@@ -437,10 +451,9 @@ class Vfs:
             raise FsError(e.code, path)
 
     def rmdir(self, path: str) -> None:
-        canon, _, parent_st = self._resolve(path, follow=False)
+        canon, _, parent_st = self._resolve_change(path, "delete")
         if canon == "/":
             raise FsError(errno.EBUSY, path)
-        self._gate("delete", canon)
         try:
             st = self.tree.lstat(canon)
         except FsError as e:
@@ -454,8 +467,7 @@ class Vfs:
             raise FsError(e.code, path)
 
     def unlink(self, path: str) -> None:
-        canon, _, parent_st = self._resolve(path, follow=False)
-        self._gate("delete", canon)
+        canon, _, parent_st = self._resolve_change(path, "delete")
         try:
             st = self.tree.lstat(canon)
         except FsError as e:
@@ -469,10 +481,9 @@ class Vfs:
             raise FsError(e.code, path)
 
     def rename(self, src: str, dst: str) -> None:
-        csrc = self.resolve(src, follow=False)
-        cdst = self.resolve(dst, follow=False)
-        self._gate("rename", csrc)
-        self._gate("rename", cdst)
+        # the policy refuses a directory whose move would carry a stricter grant's tree
+        csrc = self._resolve_change(src, "rename")[0]
+        cdst = self._resolve_change(dst, "rename")[0]
         try:
             sst = self.tree.lstat(csrc)
         except FsError as e:
@@ -499,8 +510,7 @@ class Vfs:
             raise FsError(errno.ENOENT, path)
         if len(target.encode("utf-8", "surrogateescape")) >= MAX_PATH:
             raise FsError(errno.ENAMETOOLONG, path)
-        canon, _, parent_st = self._resolve(path, follow=False)
-        self._gate("create", canon)
+        canon, _, parent_st = self._resolve_change(path, "create")
         self._parent_writable(canon, path, parent_st=parent_st)
         try:
             self.tree.symlink(target, canon, self.uid, self.gid)
@@ -508,10 +518,21 @@ class Vfs:
             raise FsError(e.code, path)
 
     def link(self, src: str, dst: str) -> None:
-        csrc = self._resolve_gated(src, "read", follow=False, must_exist=False)
-        cdst = self.resolve(dst, follow=False)
-        self._gate("read", csrc)
-        self._gate("create", cdst)
+        """A new name for a file. As Linux's protected_hardlinks, linking needs
+        the right to write the file (the policy's `link` on the source, a
+        write-like action, and write permission when the file is another
+        user's): a hard link must never make a read-only file writable
+        through a name in a writable place."""
+        csrc, sst, _ = self._resolve_change(src, "link")
+        cdst = self._resolve_change(dst, "create")[0]
+        if sst is None:
+            try:
+                sst = self.tree.lstat(csrc)
+            except FsError as e:
+                raise e.at(src)
+        if sst.uid != self.uid and (sst.mode & S_IFMT) != S_IFDIR:
+            self._need(sst, 4, src)
+            self._need(sst, 2, src)
         self._parent_writable(cdst, dst)
         try:
             self.tree.link(csrc, cdst)
@@ -519,8 +540,7 @@ class Vfs:
             raise FsError(e.code, src if e.code == errno.ENOENT else dst)
 
     def chmod(self, path: str, mode: int, follow: bool = True) -> None:
-        canon = self.resolve(path, follow=follow, must_exist=True)
-        self._gate("chmod", canon)
+        canon = self._resolve_change(path, "chmod", follow, must_exist=True)[0]
         try:
             st = self.tree.lstat(canon)
             if st.uid != self.uid and self.uid != 0:
@@ -532,8 +552,7 @@ class Vfs:
             raise FsError(e.code, path)
 
     def chown(self, path: str, uid: int, gid: int, follow: bool = True) -> None:
-        canon = self.resolve(path, follow=follow, must_exist=True)
-        self._gate("chmod", canon)
+        canon = self._resolve_change(path, "chmod", follow, must_exist=True)[0]
         try:
             st = self.tree.lstat(canon)
             # an unprivileged user may only "change" to the same owner
@@ -544,17 +563,21 @@ class Vfs:
             raise FsError(e.code, path)
 
     def utime(self, path: str, atime: float | None = None, mtime: float | None = None, follow: bool = True) -> None:
-        canon = self.resolve(path, follow=follow, must_exist=True)
-        self._gate("write", canon)
+        canon = self._resolve_change(path, "write", follow, must_exist=True)[0]
         try:
             st = self.tree.lstat(canon)
+            if canon.startswith("/dev/") or canon == "/dev":
+                # `touch /dev/null` succeeds (a device's times are not kept); /dev itself is fixed
+                if (st.mode & S_IFMT) != S_IFCHR:
+                    raise FsError(errno.EPERM, path)
+                self._need(st, 2, path)
+                return
             self.tree.utime(canon, st.atime if atime is None else atime, st.mtime if mtime is None else mtime)
         except FsError as e:
             raise FsError(e.code, path)
 
     def truncate(self, path: str, size: int) -> None:
-        canon = self.resolve(path, must_exist=True)
-        self._gate("write", canon)
+        canon = self._resolve_change(path, "write", True, must_exist=True)[0]
         try:
             st = self.tree.lstat(canon)
             self._need(st, 2, path)

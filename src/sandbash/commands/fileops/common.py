@@ -19,8 +19,8 @@ def usage_error(ctx: Ctx, message: str) -> CommandExit:
 
 def fail(ctx: Ctx, what: str, path: str, e: FsError | int) -> None:
     """`NAME: what 'path': strerror`."""
-    code = e if isinstance(e, int) else (e.errno or 0)
-    ctx.error(f"{what} {quoteaf(path)}: {strerror(code)}")
+    text = e.message if isinstance(e, FsError) else strerror(e)
+    ctx.error(f"{what} {quoteaf(path)}: {text}")
 
 
 def prompt(ctx: Ctx, question: str) -> bool:
