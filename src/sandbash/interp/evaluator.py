@@ -110,6 +110,7 @@ def _exec_group(self: Shell, node: A.Group) -> int:
 def _exec_subshell(self: Shell, node: A.Subshell) -> int:
     self.state.line = node.line
     child = self.fork()
+    child.pending_args, self.pending_args = self.pending_args, None  # exec(args=...): its first command
     status = child.run_subshell_body(node.body)
     self.state.last_status = status
     self.errexit_check(status)
@@ -514,7 +515,11 @@ def expansion_failed(self: Shell, e: ExpansionError, builtin: str | None = None)
         # (and under `set -e` too)
         raise ExitShell(127 if st.mode == "c" and st.subshell == 0 and not st.opts["errexit"] else 1)
     if e.exits:
-        raise ExitShell(e.fatal or 1)
+        # an integer variable given a bad value: `bash -c` exits, while a script read from a
+        # file or stdin discards the current command and goes on with the next one
+        if st.mode == "c":
+            raise ExitShell(e.fatal or 1)
+        raise AbortCommand(e.fatal or 1)
     if e.fatal is not None:
         raise AbortCommand(e.fatal)
     st.last_status = 1

@@ -55,46 +55,53 @@ _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@_"
 
 
 def parse_number(text: str) -> int:
-    """Parse a bash integer constant (decimal, 0octal, 0xhex, base#digits).
+    """Parse a bash integer constant (decimal, 0octal, 0xhex, base#digits), digit by digit as
+    bash's strlong() does, so the first problem met decides the message.
 
     Raises ArithSyntaxError(..., whole=True) with bash's message when invalid.
     """
-    if "#" in text:
-        base_s, _, digits = text.partition("#")
-        if not base_s.isdigit():
-            raise ArithSyntaxError("invalid number", 0, whole=True)
-        base = int(base_s)
-        if base < 2 or base > 64:
-            if base == 0:
-                raise ArithSyntaxError("invalid number", 0, whole=True)
-            raise ArithSyntaxError("invalid arithmetic base", 0, whole=True)
-        if not digits:
-            raise ArithSyntaxError("invalid integer constant", 0, whole=True)
-        value = 0
-        for ch in digits:
-            if base <= 36:
-                d = _DIGITS.find(ch.lower()) if ch not in "@_" else -1
-            else:
-                d = _DIGITS.find(ch)
-            if d < 0 or d >= base:
-                raise ArithSyntaxError("value too great for base", 0, whole=True)
-            value = value * base + d
-        return value
-    if text.startswith(("0x", "0X")):
-        digits = text[2:]
-        if not digits:
+    if text.isdigit() and (text[0] != "0" or len(text) == 1):
+        return int(text)  # the common case: plain decimal
+    base, i, n = 10, 0, len(text)
+    found_base = False
+    if text[0] == "0":
+        i = 1
+        if i == n:
             return 0
-        try:
-            return int(digits, 16)
-        except ValueError:
+        if text[i] in "xX":
+            base, i = 16, i + 1
+        else:
+            base = 8
+        found_base = True
+    value = 0
+    while i < n:
+        ch = text[i]
+        i += 1
+        if ch == "#":
+            if found_base:
+                raise ArithSyntaxError("invalid number", 0, whole=True)
+            if value < 2 or value > 64:
+                raise ArithSyntaxError("invalid arithmetic base", 0, whole=True)
+            base, value, found_base = value, 0, True
+            if i == n or not (text[i].isalnum() or text[i] in "@_"):
+                raise ArithSyntaxError("invalid integer constant", 0, whole=True)
+            continue
+        if ch.isdigit():
+            d = ord(ch) - 48
+        elif "a" <= ch <= "z":
+            d = ord(ch) - 87
+        elif "A" <= ch <= "Z":
+            d = ord(ch) - (55 if base <= 36 else 29)
+        elif ch == "@":
+            d = 62
+        elif ch == "_":
+            d = 63
+        else:
+            raise ArithSyntaxError("invalid number", 0, whole=True)
+        if d >= base:
             raise ArithSyntaxError("value too great for base", 0, whole=True)
-    if len(text) > 1 and text[0] == "0":
-        if not all(c in "01234567" for c in text):
-            raise ArithSyntaxError("value too great for base", 0, whole=True)
-        return int(text, 8)
-    if not text.isdigit():
-        raise ArithSyntaxError("value too great for base", 0, whole=True)
-    return int(text)
+        value = value * base + d
+    return value
 
 
 class _Parser:
@@ -142,6 +149,9 @@ class _Parser:
             if text.startswith(op, i):
                 self.kind, self.tok, self.pos = "op", op, i + len(op)
                 return
+        if self.kind in ("num", "name") or self.tok in (")", "]", "++", "--"):
+            # after an operand bash's lexer wants an operator: an unknown character is reported as one
+            raise ArithSyntaxError("syntax error: invalid arithmetic operator", i)
         self.kind, self.tok, self.pos = "bad", c, i + 1
 
     def error(self, message: str) -> ArithSyntaxError:
