@@ -8,6 +8,27 @@ A `Policy` is pure data plus rule matching:
   the script need no allow-list entry (their bodies are decided command by command), but a denied
   name is refused whatever it resolves to. A command given by path (`/bin/cat`) is decided by its
   base name.
+  **What is decided is what really runs**: the executor resolves the hash table, PATH, `command`,
+  `builtin`, `exec`, `env`/`nice`/`nohup`/`timeout`/`xargs`/`find -exec` (each sub-command goes
+  back through the gate), aliases and functions first, and passes the program that will run
+  (`hash -p /bin/rm cat; cat f` is decided, audited and shown to `decide` as `rm`, with argv
+  `[cat, f]` as rm sees it); a shebang interpreter (`#!/bin/rm`, and `env` plus its PROG in
+  `#!/usr/bin/env PROG`) is decided like any command before the script runs.
+  **A rule names an implementation, not a spelling** (one source of truth: the command registry's
+  declarations and the builtins table, see `command_family`):
+  - *spellings* are names that run one implementation with preset options (`egrep`=`grep -E`,
+    `zcat`=`gzip -dc`, `dir`/`vdir`=`ls`, `[`=`test`, `gawk`/`mawk`/`nawk`=`awk`, `sh`=`bash`)
+    or one builtin function (`.`=`source`, `typeset`/`local`=`declare`, `readarray`=`mapfile`);
+  - a *deny* entry refuses every spelling of its implementation, and every program whose own
+    front end runs that implementation's engine (`rg` for grep, `sdiff` for diff, `basenc` for
+    base64/base32, `cksum` for the digests, `tar` for the compressors): whatever a denied program
+    does, no other name does it instead;
+  - an *allow* entry naming an implementation (`grep`, `gzip`) allows its spellings (they do
+    nothing it cannot do), but naming a spelling (`zcat`) allows that spelling only, and no
+    allow entry reaches a program with a front end of its own (`grep` does not allow `rg`: other
+    defaults, recursion, ignore files). Builtin spellings are the same function: any allows all.
+  `decide` sees `target` = the implementation that runs (`grep` for `egrep`, `rm` for the hashed
+  `cat`, the script's path for a script) and `argv` as the program receives it.
 - **paths**: grants such as `/data:ro` and `/workspace:rw`. The last `:ro`/`:rw` is the mode (no
   suffix means `ro`); the most specific grant covering a canonical path decides; when the same path
   is granted twice, `ro` wins (a read-only alias never widens writes). With grants, a path no grant
@@ -366,20 +387,59 @@ class Policy:
         return (self.grants is not None or self.mode == READ_ONLY or self.decide is not None
                 or bool(self.host_paths))
 
-    def command_decision(self, name: str, kind: str = "") -> Decision:
-        """The static rules for a command name (argv[0]); kind as the executor resolved it."""
-        base = name.rsplit("/", 1)[-1] if "/" in name else name
-        if name in self.deny or base in self.deny:
-            return Decision.deny(RULE_DENY, f"{base if base in self.deny else name} is on the deny list")
+    def command_decision(self, name: str, kind: str = "", runs: str | None = None) -> Decision:
+        """The static rules for a command name (argv[0]) that runs `runs` (what the executor
+        resolved: the registry command behind a hashed or PATH name, a script's path; default
+        `name`); kind as the executor resolved it. A denied name is refused whatever runs; what
+        runs must itself pass the deny and allow lists (see the module docstring)."""
+        base = _base(name)
+        real = _base(runs) if runs else base
+        denied = self._deny_closure()
+        via = f"{base} runs {real}: " if real != base else ""  # shown in the message (a hidden retarget)
+        for n in (base, real):
+            if n in denied:
+                entry = denied[n]
+                return Decision.deny(RULE_DENY, via + (f"{n} is on the deny list" if n == entry else
+                                     f"{n} runs the implementation of {entry}, which is on the deny list"))
+        if name in self.deny:
+            return Decision.deny(RULE_DENY, f"{name} is on the deny list")
         if self.allow is None:
             return Decision.allow(RULE_ALL)
-        if name in self.allow or base in self.allow:
+        if real in self._allow_closure() or (runs or name) in self.allow:
             return Decision.allow(RULE_ALLOW)
         if kind == "function":
             return Decision.allow(RULE_FUNCTION)
-        if self.implicit_builtins and kind in ("", "builtin") and is_builtin(name):
+        if self.implicit_builtins and kind in ("", "builtin") and is_builtin(real):
             return Decision.allow(RULE_BUILTIN)
-        return Decision.deny(RULE_ALLOW, f"{base} is not on the allow list")
+        return Decision.deny(RULE_ALLOW, f"{via}{real} is not on the allow list")
+
+    def _deny_closure(self) -> dict[str, str]:
+        """Every name the deny list refuses -> the deny entry that refuses it."""
+        cached = self.__dict__.get("_denied")
+        if cached is None:
+            cached = {}
+            for d in sorted(self.deny):
+                for n in command_family(d):
+                    cached.setdefault(n, d)
+            for n in _engine_users():
+                for e in _registry().engines(n):
+                    if e in cached:
+                        cached.setdefault(n, cached[e])
+            self.__dict__["_denied"] = cached
+        return cached
+
+    def _allow_closure(self) -> frozenset[str]:
+        """Every name the allow list allows: each entry, and the spellings of an entry that names
+        an implementation (module docstring)."""
+        cached = self.__dict__.get("_allowed")
+        if cached is None:
+            names: set[str] = set()
+            for a in self.allow or ():
+                names.add(a)
+                names |= _allowed_spellings(a)
+            cached = frozenset(names)
+            self.__dict__["_allowed"] = cached
+        return cached
 
     def path_decision(self, action: str, path: str) -> Decision:
         """The static rules for a file action on a canonical path. A rename or removal also
@@ -493,6 +553,78 @@ def is_builtin(name: str) -> bool:
     return name in BUILTINS
 
 
+# ------------------------------------------------------------ command identity
+
+
+def _base(name: str) -> str:
+    return name.rsplit("/", 1)[-1] if "/" in name else name
+
+
+def _registry() -> Any:
+    from .commands import registry  # the table only: no command module is imported
+
+    return registry
+
+
+def _builtin_group(name: str) -> list[str]:
+    """The builtin names bound to the same function as `name` (registration order)."""
+    from .builtins import BUILTINS
+
+    fn = BUILTINS.get(name)
+    return [] if fn is None else [n for n, f in BUILTINS.items() if f is fn]
+
+
+def command_family(name: str) -> frozenset[str]:
+    """Every name that runs the implementation `name` runs: the registry's spellings and the
+    builtins bound to the same function, closed over each other (`test`, `[` as builtins and as
+    commands; `:` and `true`)."""
+    reg = _registry()
+    family = {name}
+    todo = [name]
+    while todo:
+        n = todo.pop()
+        for m in (*reg.spellings(n), *_builtin_group(n)):
+            if m not in family:
+                family.add(m)
+                todo.append(m)
+    return frozenset(family)
+
+
+def command_identity(name: str) -> str:
+    """The implementation a name runs, as one stable name for audit events and `decide`
+    (`egrep` -> `grep`, `.` -> `source`, `typeset` -> `declare`); a path's base name."""
+    base = _base(name)
+    reg = _registry()
+    impl = reg.implementation(base)
+    if impl != base:
+        return str(impl)
+    group = _builtin_group(base)
+    words = [n for n in group if n.isidentifier()]
+    return words[0] if words else base
+
+
+def command_target(runs: str, kind: str = "") -> str:
+    """What audit events and `decide` name: the implementation of a command (`egrep` -> `grep`,
+    `/bin/rm` -> `rm`), a script's path, a function's name."""
+    if kind in ("script", "function") or (kind == "" and "/" in runs):
+        return runs
+    return command_identity(runs)
+
+
+def _allowed_spellings(entry: str) -> set[str]:
+    """What an allow entry allows besides itself: the spellings of the implementation it names;
+    a builtin's other names (the same function, no preset)."""
+    reg = _registry()
+    out = set(reg.spellings(entry)) if reg.implementation(entry) == entry else set()
+    out |= set(_builtin_group(entry))
+    return out
+
+
+def _engine_users() -> list[str]:
+    reg = _registry()
+    return [n for n in reg.known_names() if reg.engines(n)]
+
+
 def mounts_host(vfs: object | None) -> bool:
     """Whether a Vfs (or backend) shows real host directories."""
     return bool(host_mount_points(vfs))
@@ -514,7 +646,8 @@ STATIC_RULES = frozenset({RULE_DENY, RULE_ALLOW, RULE_ALL, RULE_BUILTIN, RULE_FU
 def refusal_message(policy: Policy, decision: Decision) -> str:
     """What follows `bash: NAME: ` when a command is refused; then what is allowed (when the
     policy restricts names at all). The reason is shown when it came from `decide`."""
-    reason = f" ({decision.reason})" if decision.rule not in STATIC_RULES and decision.reason else ""
+    shown = decision.rule not in STATIC_RULES or " runs " in decision.reason  # a retarget is not obvious
+    reason = f" ({decision.reason})" if shown and decision.reason else ""
     head = f"policy denied this command [policy: {decision.rule}]{reason}"
     if policy.allow is None and not policy.deny:
         return head
@@ -541,29 +674,31 @@ class Gate:
 
     # -- commands
 
-    def command(self, argv: list[str], kind: str = "") -> str | None:
-        """The Runtime's command gate: None to run, else the refusal message."""
+    def command(self, argv: list[str], kind: str = "", runs: str | None = None) -> str | None:
+        """The Runtime's command gate: None to run, else the refusal message. `runs`: what the
+        executor resolved argv[0] to (default argv[0]); it is what `decide` and the audit see."""
         if not argv:
             return None
         name = argv[0]
         policy = self.policy
-        static = policy.command_decision(name, kind)
-        decision = policy.ask(Action("shell:exec", name, tuple(argv)), static)
-        self._record("shell:exec", name, decision, argv=argv)
+        static = policy.command_decision(name, kind, runs)
+        target = command_target(runs or name, kind)
+        decision = policy.ask(Action("shell:exec", target, tuple(argv)), static)
+        self._record("shell:exec", target, decision, argv=argv)
         return None if decision.allowed else refusal_message(policy, decision)
 
-    def command_name(self, name: str, kind: str = "") -> str | None:
+    def command_name(self, name: str, kind: str = "", runs: str | None = None) -> str | None:
         """The first-word check (static rules only: argv is not expanded yet). Records refusals
         only: the full check that follows records the allowed case."""
-        decision = self.policy.command_decision(name, kind)
+        decision = self.policy.command_decision(name, kind, runs)
         if decision.allowed:
             return None
-        self._record("shell:exec", name, decision, argv=[name])
+        self._record("shell:exec", command_target(runs or name, kind), decision, argv=[name])
         return refusal_message(self.policy, decision)
 
-    def visible(self, name: str, kind: str = "") -> bool:
+    def visible(self, name: str, kind: str = "", runs: str | None = None) -> bool:
         """Whether discovery (`type`, `command -v`, `which`, `hash`, `help`) shows `name`."""
-        return self.policy.command_decision(name, kind).allowed
+        return self.policy.command_decision(name, kind, runs).allowed
 
     # -- files
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..builtins import BUILTINS, SPECIAL, Builtin
@@ -89,7 +89,8 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
             argv.extend(self.expand_argv(words[1:]))
         else:
             argv = self.expand_argv(words)
-        if self.pending_args is not None:
+        if self.pending_args is not None and argv:
+            # exec(args=...): arguments of the first command that runs, never its name
             argv.extend(self.pending_args)
             self.pending_args = None
         if not argv:
@@ -266,13 +267,34 @@ def dispatch(
     fdef, builtin = _callable(st, name, no_functions)
     if rt.policy_gate is None and rt.command_gate is None and not rt.audit_commands:
         return _dispatch_run(self, argv, temp, redirs, fdef, builtin, builtins_only)
-    kind = "function" if fdef is not None else "builtin" if builtin is not None else self.find_command(name)[0]
+    found: tuple[str, str] | None = None
+    if fdef is not None:
+        kind, runs = "function", name
+    elif builtin is not None:
+        kind, runs = "builtin", name
+    else:
+        # the gate decides on what will run (hash table, PATH), and the run uses that same lookup
+        if temp is not None:  # `PATH=/x cmd` looks cmd up in /x
+            st.vars.push(temp)
+        try:
+            found = self.find_command(name)
+        finally:
+            if temp is not None:
+                st.vars.pop()
+        kind, runs = found[0], _runs(name, *found)
+    return run_gated(self, argv, kind, runs, lambda: _dispatch_run(self, argv, temp, redirs, fdef, builtin,
+                                                                  builtins_only, found))
+
+
+def run_gated(self: Shell, argv: list[str], kind: str, runs: str, run: Callable[[], int]) -> int:
+    """Audit and gate one command that runs `runs` (see _runs), then `run()` it unless refused."""
+    rt = self.rt
     rec = rt.audit if rt.audit_commands else None
     cid = rec.command_start(argv, kind) if rec is not None else None
     status = 126
     try:
-        if not self.gate_refuses(argv, kind):
-            status = _dispatch_run(self, argv, temp, redirs, fdef, builtin, builtins_only)
+        if not self.gate_refuses(argv, kind, runs):
+            status = run()
         return status
     except ExitShell as e:
         status = e.status
@@ -282,28 +304,49 @@ def dispatch(
             rec.command_end(cid, status)
 
 
+def _runs(name: str, kind: str, where: str) -> str:
+    """What a name found by find_command really runs: the registry command (or shell) named by
+    the base of the path it resolved to (`hash -p /bin/rm cat` makes `cat` run rm), a script's
+    path; the name itself when nothing was found."""
+    if kind in ("command", "shell"):
+        return where.rsplit("/", 1)[-1]
+    if kind == "script":
+        return where
+    return name
+
+
+def resolve_command(self: Shell, name: str) -> tuple[str, str]:
+    """(kind, what runs) for `name` as a simple command would run it."""
+    st = self.state
+    if name in st.functions:
+        return "function", name
+    if name in BUILTINS and name not in st.disabled_builtins:
+        return "builtin", name
+    kind, where = self.find_command(name)
+    return kind, _runs(name, kind, where)
+
+
 def _first_word_refused(self: Shell, name: str) -> bool:
     gate = self.rt.policy_gate
     assert gate is not None
-    st = self.state
-    if name in st.functions:
-        kind = "function"
-    elif name in BUILTINS and name not in st.disabled_builtins:
-        kind = "builtin"
-    else:
-        kind = self.find_command(name)[0]
-    refusal = gate.command_name(name, kind)
+    kind, runs = resolve_command(self, name)
+    refusal = gate.command_name(name, kind, runs)
     if refusal is None:
         return False
     self.write_err(f"{self.err_prefix()}{name}: {refusal}\n")
     return True
 
 
-def gate_refuses(self: Shell, argv: list[str], kind: str) -> bool:
-    """Ask the policy and the embedder's gate about argv; a refusal is reported
-    (`bash: NAME: ...`, status 126 for the caller)."""
+def gate_refuses(self: Shell, argv: list[str], kind: str, runs: str | None = None) -> bool:
+    """Ask the policy and the embedder's gate about argv, which runs `runs` (resolved here from
+    the hash table and PATH when not given); a refusal is reported (`bash: NAME: ...`, status
+    126 for the caller)."""
     rt = self.rt
-    refusal = rt.policy_gate.command(argv, kind) if rt.policy_gate is not None else None
+    if runs is None:
+        runs = argv[0]
+        if kind in ("command", "shell", "script"):
+            runs = _runs(argv[0], *self.find_command(argv[0]))
+    refusal = rt.policy_gate.command(argv, kind, runs) if rt.policy_gate is not None else None
     if refusal is None and rt.command_gate is not None:
         refusal = rt.command_gate(argv)
     if refusal is None:
@@ -339,6 +382,7 @@ def _dispatch_run(
     fdef: A.FuncDef | None,
     builtin: Builtin | None,
     builtins_only: bool,
+    found: tuple[str, str] | None = None,
 ) -> int:
     st = self.state
     name = argv[0]
@@ -362,7 +406,7 @@ def _dispatch_run(
             if builtins_only:
                 self.builtin_error("builtin", f"{name}: not a shell builtin")
                 return 1
-            return self.run_external(argv, self.exported_env())
+            return self.run_external(argv, self.exported_env(), found)
         finally:
             if temp is not None:
                 if st.vars.scopes and st.vars.scopes[-1] is temp:
@@ -499,14 +543,8 @@ def command_visible(self: Shell, name: str) -> bool:
     gate = self.rt.policy_gate
     if gate is None:
         return True
-    st = self.state
-    if name in st.functions:
-        kind = "function"
-    elif name in BUILTINS and name not in st.disabled_builtins:
-        kind = "builtin"
-    else:
-        kind = self.find_command(name)[0]
-    return gate.visible(name, kind)
+    kind, runs = resolve_command(self, name)
+    return gate.visible(name, kind, runs)
 
 def _find_program(self: Shell, name: str, path: str | None = None) -> str | None:
     # not filtered by the policy: env/xargs/timeout must reach the gate (126, its message)
@@ -514,7 +552,8 @@ def _find_program(self: Shell, name: str, path: str | None = None) -> str | None
     return where if kind else None
 
 
-def run_external(self: Shell, argv: list[str], env: dict[str, str]) -> int:
+def run_external(self: Shell, argv: list[str], env: dict[str, str], found: tuple[str, str] | None = None) -> int:
+    """Run argv as a command or script; `found`: the lookup the gate decided on (find_command)."""
     st = self.state
     name = argv[0]
     cached = st.hashed.get(name)
@@ -524,7 +563,7 @@ def run_external(self: Shell, argv: list[str], env: dict[str, str]) -> int:
             # bash runs the remembered path without searching again
             self.error(f"{stale}: No such file or directory")
             return 127
-    kind, where = self.find_command(name)
+    kind, where = found if found is not None else self.find_command(name)
     if kind == "":
         if "/" in name:
             self.error(f"{name}: {where}")
@@ -699,15 +738,21 @@ def run_script_file(self: Shell, path: str, argv: list[str], env: dict[str, str]
         first = text.split("\n", 1)[0][2:].strip()
         interp = first.split()
     if interp:
+        # the interpreter is a command of its own, decided by the gate like any other (as the
+        # kernel does, it gets the shebang's path as argv[0]); `#!/usr/bin/env PROG` runs env,
+        # which looks PROG up and runs it through the gate in turn
         prog = interp[0].rsplit("/", 1)[-1]
-        extra = interp[1:]
-        if prog == "env" and extra:
-            prog, extra = extra[0], extra[1:]
-        if prog not in _SHELLS:
-            if registry.known(prog):
-                return self.run_registry(prog, [prog, *extra, path, *argv[1:]], env)
-            self.error(f"{argv[0]}: {interp[0]}: bad interpreter: No such file or directory")
-            return 126
+        iargv = [interp[0], *interp[1:], path, *argv[1:]]
+        if prog in _SHELLS:
+            return run_gated(self, iargv, "shell", prog, lambda: _run_file_in_child(self, text, argv, env))
+        if self._builtin_command(prog):
+            return run_gated(self, iargv, "command", prog, lambda: self.run_registry(prog, iargv, env))
+        self.error(f"{argv[0]}: {interp[0]}: bad interpreter: No such file or directory")
+        return 126
+    return _run_file_in_child(self, text, argv, env)
+
+
+def _run_file_in_child(self: Shell, text: str, argv: list[str], env: dict[str, str]) -> int:
     child = self.spawn_shell(env)
     child.state.arg0 = argv[0]
     child.state.positional = argv[1:]
@@ -895,6 +940,8 @@ def _run_stages(self: Shell, node: A.Pipeline) -> int:
             saved0 = st.fds.get(0)
         else:
             child = self.fork()
+            if i == 0:
+                hand_over_args(self, child)
         if prev_reader is not None:
             child.state.fds[0] = prev_reader
         writer: Stream | None = None
@@ -947,12 +994,20 @@ def _run_stages(self: Shell, node: A.Pipeline) -> int:
         return 0
     return statuses[-1]
 
+def hand_over_args(self: Shell, child: Shell) -> None:
+    """exec(args=...) not yet used: they go to the first command that runs, which is in `child`
+    (a subshell, the first pipeline stage, a background job or coprocess)."""
+    if self.pending_args is not None:
+        child.pending_args, self.pending_args = self.pending_args, None
+
+
 # ------------------------------------------------------------ background jobs
 
 def run_background(self: Shell, cmd: A.Command) -> int:
     st = self.state
     rt = self.rt
     child = self.fork()
+    hand_over_args(self, child)
     if not st.opts["monitor"]:
         child.state.fds[0] = NullStream()
     pid = rt.new_pid()
@@ -985,6 +1040,7 @@ def start_coproc(self: Shell, node: A.Coproc) -> int:
     to_child = Pipe(checkpoint=self.rt.budget.check_time)
     from_child = Pipe(checkpoint=self.rt.budget.check_time)
     child = self.fork()
+    hand_over_args(self, child)
     child.state.fds[0] = to_child.reader
     child.state.fds[1] = from_child.writer
     read_fd = 63
