@@ -4,6 +4,13 @@ They work chunk by chunk (zlib, bz2, lzma objects), so a large pipe is
 compressed in bounded memory. gzip headers are written by hand, as GNU gzip
 writes them (name, mtime, OS=Unix), and concatenated members or streams are
 decompressed one after another, as the real tools do.
+
+Decompression never asks a decoder for more than STEP bytes at once (a
+785-byte bzip2 stream can expand to gigabytes in one unbounded call): each
+step's output is yielded before the next is made, `Bounds` charges the
+decoder's state and output buffer to the run's memory budget before the
+decoder is made and charges work (and so checks the deadline) per step, and
+xz/lzma decoders get a `memlimit` equal to what was charged for them.
 """
 
 from __future__ import annotations
@@ -14,6 +21,69 @@ import struct
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+
+from ...limits import LimitExceeded, MemoryHold
+
+# the most output one decoder call may produce
+STEP = 64 * 1024
+# what a decoder holds besides its output buffer: zlib's 32 KiB window and state; bzip2's
+# largest block tables (900k blocks: 4 bytes a symbol plus the output block)
+ZLIB_STATE = 64 * 1024
+BZIP2_STATE = 4 * 1024 * 1024
+# liblzma's own tables beside the dictionary, and the dictionary assumed for a stream
+# whose header cannot be read in advance (xz -9's)
+LZMA_STATE = 1024 * 1024
+LZMA_DEFAULT_DICT = 64 * 1024 * 1024
+
+
+@dataclass
+class Bounds:
+    """What a decoder may spend: `hold` is charged for each decoder before it is made
+    (state plus one STEP of output), `tick` is called with the work of each step
+    (`Ctx.checkpoint`, which also checks the deadline)."""
+
+    hold: MemoryHold | None = None
+    tick: Callable[[int], None] | None = None
+
+    def decoder(self, state: int) -> None:
+        if self.hold is not None:
+            self.hold.set(STEP + state)
+
+    def step(self, produced: int) -> None:
+        if self.tick is not None:
+            self.tick(1 + produced // 4096)
+
+    def limit(self) -> int:
+        """The bytes a new decoder may use (the budget not yet held by others)."""
+        if self.hold is None:
+            return 1 << 62
+        budget = self.hold.budget
+        return max(0, budget.limits.max_memory - budget.memory + self.hold.held)
+
+
+def inflate_steps(dec: zlib._Decompress, data: bytes, bounds: Bounds) -> Iterator[bytes]:
+    """Feed `data` to a zlib decoder, STEP bytes of output at a time."""
+    while True:
+        out = dec.decompress(data, STEP)
+        bounds.step(len(out))
+        if out:
+            yield out
+        data = dec.unconsumed_tail
+        # a full step may leave output pending even when all input was taken
+        if dec.eof or (not data and len(out) < STEP):
+            return
+
+
+def stream_steps(dec: bz2.BZ2Decompressor | lzma.LZMADecompressor, data: bytes, bounds: Bounds) -> Iterator[bytes]:
+    """Feed `data` to a bz2/lzma decoder, STEP bytes of output at a time."""
+    out = dec.decompress(data, STEP)
+    while True:
+        bounds.step(len(out))
+        if out:
+            yield out
+        if dec.eof or dec.needs_input:
+            return
+        out = dec.decompress(b"", STEP)
 
 
 class CodecError(Exception):
@@ -34,6 +104,7 @@ class GzipInfo:
     crc: int = 0
     size: int = 0
     header_bytes: int = 0
+    members: int = 0
     trailing_garbage: bool = False
 
 
@@ -94,6 +165,32 @@ class _Reader:
     def push(self, data: bytes) -> None:
         self.buf = data + self.buf
 
+    def take_until_nul(self) -> bytes:
+        """Bytes up to a NUL (consumed, not returned); only the first _NAME_MAX are kept."""
+        kept = b""
+        while True:
+            if not self.buf and not self.fill(1):
+                raise CodecError("eof")
+            end = self.buf.find(b"\0")
+            piece = self.buf if end < 0 else self.buf[:end]
+            if len(kept) < _NAME_MAX:
+                kept += piece[: _NAME_MAX - len(kept)]
+            if end >= 0:
+                self.buf = self.buf[end + 1:]
+                return kept
+            self.buf = b""
+
+    def rest_has_data(self) -> bool:
+        """Whether anything but NUL bytes is left (read chunk by chunk, never all at once)."""
+        if self.buf.strip(b"\0"):
+            return True
+        self.buf = b""
+        return any(chunk.strip(b"\0") for chunk in self.it)
+
+
+# a stored gzip name longer than this is cut (the header is still read through)
+_NAME_MAX = 4096
+
 
 def _gzip_member_header(r: _Reader, info: GzipInfo) -> None:
     r.fill(10)
@@ -113,24 +210,21 @@ def _gzip_member_header(r: _Reader, info: GzipInfo) -> None:
         count += 2 + xlen
     for bit, is_name in ((0x08, True), (0x10, False)):
         if flags & bit:
-            raw = b""
-            while True:
-                byte = r.take(1)
-                count += 1
-                if byte == b"\0":
-                    break
-                raw += byte
+            raw = r.take_until_nul()
+            count += len(raw) + 1
             if is_name:
-                info.name = raw.decode("utf-8", "surrogateescape")
+                info.name = raw[:_NAME_MAX].decode("utf-8", "surrogateescape")
     if flags & 0x02:
         r.take(2)
         count += 2
     info.header_bytes += count + 8
 
 
-def gzip_decompress(chunks: Iterable[bytes], info: GzipInfo | None = None) -> Iterator[bytes]:
+def gzip_decompress(chunks: Iterable[bytes], info: GzipInfo | None = None,
+                    bounds: Bounds | None = None) -> Iterator[bytes]:
     """Every member in turn; `info` gets the first member's name and time."""
     info = info if info is not None else GzipInfo()
+    bounds = bounds or Bounds()
     r = _Reader(chunks)
     first = True
     while True:
@@ -139,14 +233,14 @@ def gzip_decompress(chunks: Iterable[bytes], info: GzipInfo | None = None) -> It
                 return
             if not r.fill(2) or r.buf[:2] != b"\x1f\x8b":
                 # GNU ignores trailing zeros silently and warns about other garbage
-                rest = r.buf + b"".join(r.it)
-                info.trailing_garbage = bool(rest.strip(b"\0"))
+                info.trailing_garbage = r.rest_has_data()
                 return
         saved_name = info.name
         _gzip_member_header(r, info)
         if not first:
             info.name = saved_name
         first = False
+        bounds.decoder(ZLIB_STATE)
         dec = zlib.decompressobj(-15)
         crc = size = 0
         while not dec.eof:
@@ -154,13 +248,12 @@ def gzip_decompress(chunks: Iterable[bytes], info: GzipInfo | None = None) -> It
             if not data:
                 raise CodecError("eof")
             try:
-                out = dec.decompress(data)
+                for out in inflate_steps(dec, data, bounds):
+                    crc = zlib.crc32(out, crc)
+                    size += len(out)
+                    yield out
             except zlib.error:
                 raise CodecError("corrupt", "invalid compressed data--format violated")
-            if out:
-                crc = zlib.crc32(out, crc)
-                size += len(out)
-                yield out
         r.push(dec.unused_data)
         trailer = r.take(8)
         want_crc, want_size = struct.unpack("<II", trailer)
@@ -168,7 +261,11 @@ def gzip_decompress(chunks: Iterable[bytes], info: GzipInfo | None = None) -> It
             raise CodecError("corrupt", "invalid compressed data--crc error")
         if want_size != size & 0xFFFFFFFF:
             raise CodecError("corrupt", "invalid compressed data--length error")
-        info.crc, info.size = want_crc, info.size + size
+        # as GNU gzip -l: the last member's trailer, and no header overhead once there are several
+        info.crc, info.size = want_crc, want_size
+        info.members += 1
+        if info.members > 1:
+            info.header_bytes = 0
 
 
 # ------------------------------------------------------------ bzip2 and xz
@@ -193,8 +290,10 @@ def xz_compress(chunks: Iterable[bytes], level: int, extreme: bool = False, fmt:
     return _stream_compress(lzma.LZMACompressor(lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=preset), chunks)
 
 
-def _stream_decompress(make: Callable[[], bz2.BZ2Decompressor | lzma.LZMADecompressor], magic: tuple[bytes, ...],
-                       chunks: Iterable[bytes], errors: tuple[type[Exception], ...]) -> Iterator[bytes]:
+def _stream_decompress(make: Callable[[_Reader, Bounds], bz2.BZ2Decompressor | lzma.LZMADecompressor],
+                       magic: tuple[bytes, ...], chunks: Iterable[bytes], errors: tuple[type[Exception], ...],
+                       bounds: Bounds | None) -> Iterator[bytes]:
+    bounds = bounds or Bounds()
     r = _Reader(chunks)
     r.fill(6)
     if not any(r.buf.startswith(m) for m in magic):
@@ -209,31 +308,100 @@ def _stream_decompress(make: Callable[[], bz2.BZ2Decompressor | lzma.LZMADecompr
             if not any(r.buf.startswith(m[:min(len(m), len(r.buf))]) for m in magic):
                 return  # trailing data after the last stream is ignored
         first = False
-        dec = make()
+        dec = make(r, bounds)
         while not dec.eof:
             data = r.chunk()
             if not data:
                 raise CodecError("eof")
             try:
-                out = dec.decompress(data)
+                yield from stream_steps(dec, data, bounds)
+            except lzma.LZMAError as e:
+                if "memory usage limit" in str(e).lower():
+                    raise LimitExceeded("max_memory", bounds.hold.budget.limits.max_memory if bounds.hold else 0)
+                raise CodecError("corrupt", str(e))
             except errors as e:
                 raise CodecError("corrupt", str(e))
-            if out:
-                yield out
         r.push(dec.unused_data)
 
 
-def bzip2_decompress(chunks: Iterable[bytes]) -> Iterator[bytes]:
-    return _stream_decompress(bz2.BZ2Decompressor, (b"BZh",), chunks, (OSError, ValueError))
+def _make_bzip2(r: _Reader, bounds: Bounds) -> bz2.BZ2Decompressor:
+    bounds.decoder(BZIP2_STATE)
+    return bz2.BZ2Decompressor()
+
+
+def bzip2_decompress(chunks: Iterable[bytes], bounds: Bounds | None = None) -> Iterator[bytes]:
+    return _stream_decompress(_make_bzip2, (b"BZh",), chunks, (OSError, ValueError), bounds)
 
 
 XZ_MAGIC = b"\xfd7zXZ\x00"
 LZMA_MAGIC = (b"\x5d\x00\x00",)
 
 
-def xz_decompress(chunks: Iterable[bytes]) -> Iterator[bytes]:
-    return _stream_decompress(lambda: lzma.LZMADecompressor(lzma.FORMAT_AUTO), (XZ_MAGIC, *LZMA_MAGIC), chunks,
-                              (lzma.LZMAError, EOFError))
+def _varint(data: bytes, pos: int) -> tuple[int, int]:
+    value = shift = 0
+    while pos < len(data) and shift < 63:
+        byte = data[pos]
+        value |= (byte & 0x7F) << shift
+        pos += 1
+        if not byte & 0x80:
+            return value, pos
+        shift += 7
+    raise ValueError("bad varint")
+
+
+def xz_dict_size(head: bytes) -> int | None:
+    """The dictionary the first block of an xz (or .lzma) stream declares, or None
+    when the header does not say (a filter chain without LZMA, a cut header)."""
+    try:
+        if head[:6] != XZ_MAGIC:
+            return int.from_bytes(head[1:5], "little") if len(head) >= 5 else None
+        pos = 12
+        size = (head[pos] + 1) * 4
+        flags = head[pos + 1]
+        block = head[pos:pos + size]
+        if head[pos] == 0 or len(block) < size:
+            return None  # an empty stream (index first) or a cut header
+        at = 2
+        if flags & 0x40:
+            _, at = _varint(block, at)
+        if flags & 0x80:
+            _, at = _varint(block, at)
+        for _ in range((flags & 0x03) + 1):
+            fid, at = _varint(block, at)
+            nprops, at = _varint(block, at)
+            props = block[at:at + nprops]
+            at += nprops
+            if fid == 0x21 and props:
+                bits = props[0] & 0x3F
+                return 0xFFFFFFFF if bits >= 40 else (2 | (bits & 1)) << (bits // 2 + 11)
+    except (IndexError, ValueError):
+        return None
+    return None
+
+
+def _make_xz(r: _Reader, bounds: Bounds) -> lzma.LZMADecompressor:
+    # the dictionary is the bulk of an lzma decoder's memory: charge it before the decoder
+    # exists and let liblzma refuse anything bigger (a header may claim up to 4 GiB)
+    r.fill(12 + 1024)
+    declared = xz_dict_size(r.buf)
+    need = (LZMA_DEFAULT_DICT if declared is None else declared) + LZMA_STATE
+    if need > bounds.limit():
+        raise LimitExceeded("max_memory", bounds.hold.budget.limits.max_memory if bounds.hold else 0)
+    bounds.decoder(need)
+    return lzma.LZMADecompressor(lzma.FORMAT_AUTO, memlimit=max(need, 1 << 20))
+
+
+def xz_decompress(chunks: Iterable[bytes], bounds: Bounds | None = None) -> Iterator[bytes]:
+    return _stream_decompress(_make_xz, (XZ_MAGIC, *LZMA_MAGIC), chunks, (lzma.LZMAError, EOFError), bounds)
+
+
+def decompress(kind: str, chunks: Iterable[bytes], bounds: Bounds | None = None) -> Iterator[bytes]:
+    """Decode a `sniff` kind ("gzip", "bzip2", "xz") in bounded steps."""
+    if kind == "gzip":
+        return gzip_decompress(chunks, None, bounds)
+    if kind == "bzip2":
+        return bzip2_decompress(chunks, bounds)
+    return xz_decompress(chunks, bounds)
 
 
 def sniff(data: bytes) -> str | None:

@@ -17,7 +17,7 @@ from ..context import Ctx
 from ..date import local_zone
 from ..options import CommandSpec, Opt, Parsed
 from . import codecs
-from .codecs import CodecError, GzipInfo
+from .codecs import Bounds, CodecError, GzipInfo
 
 
 def level_opts() -> tuple[Opt, ...]:
@@ -105,6 +105,8 @@ class Job:
     decompress: bool
     status: int = 0
     gzip_list: list[tuple[int, int, int]] = field(default_factory=list)
+    # decoders charge the run's memory budget and check the deadline through this
+    bounds: Bounds = field(default_factory=Bounds)
 
     @property
     def force(self) -> bool:
@@ -134,14 +136,15 @@ def _counted(chunks: Iterable[bytes], box: list[int]) -> Iterator[bytes]:
 
 def _write_file(ctx: Ctx, path: str, data: Iterable[bytes], mode: int, mtime: float) -> None:
     out = ctx.fs.open(path, "w")
+    done = False
     try:
         for chunk in data:
             out.write(chunk)
-    except Exception:
+        done = True
+    finally:
         out.close()
-        ctx.fs.unlink(path)  # no half-written output is left behind
-        raise
-    out.close()
+        if not done:
+            ctx.fs.unlink(path)  # no half-written output is left behind (bad data, quota, a limit)
     ctx.fs.chmod(path, mode & 0o7777)
     ctx.fs.utime(path, mtime, mtime)
 
@@ -256,10 +259,10 @@ def _encode(job: Job, chunks: Iterable[bytes], name: str | None, mtime: int) -> 
 
 def _decode(job: Job, chunks: Iterable[bytes], info: GzipInfo) -> Iterator[bytes]:
     if job.tool == "gzip":
-        return codecs.gzip_decompress(chunks, info)
+        return codecs.gzip_decompress(chunks, info, job.bounds)
     if job.tool == "bzip2":
-        return codecs.bzip2_decompress(chunks)
-    return codecs.xz_decompress(chunks)
+        return codecs.bzip2_decompress(chunks, job.bounds)
+    return codecs.xz_decompress(chunks, job.bounds)
 
 
 def _suffix(job: Job) -> str:
@@ -453,7 +456,12 @@ def _file(job: Job, path: str) -> None:
     except CodecError as e:
         if _passthrough(job, e, to_stdout) and size_out[0] == 0:
             stream.close()
-            ctx.stdout.write(ctx.fs.read_bytes(path))
+            raw = ctx.fs.open(path, "r")
+            try:
+                for chunk in _chunks(ctx, raw):
+                    ctx.stdout.write(chunk)
+            finally:
+                raw.close()
             return
         _data_error(job, path, "(stdout)" if to_stdout else out, e)
         return
@@ -501,12 +509,17 @@ def _list(job: Job, path: str) -> None:
     packed = ctx.fs.stat(path).size
     info = GzipInfo()
     raw = 0
+    stream = ctx.fs.open(path, "r")
     try:
-        for piece in _decode(job, _chunks(ctx, ctx.fs.open(path, "r")), info):
+        for piece in _decode(job, _chunks(ctx, stream), info):
             raw += len(piece)
+        if job.tool == "gzip":
+            raw = info.size
     except CodecError as e:
         _data_error(job, path, "(stdout)", e)
         return
+    finally:
+        stream.close()
     if job.tool == "xz":
         _xz_list(job, path, packed, raw)
         return
@@ -562,9 +575,11 @@ def _run(ctx: Ctx, tool: str, spec: CommandSpec, decompress: bool, to_stdout: bo
     if tool == "bzip2" and opts.has("compress"):
         decompress = False
     job = Job(ctx, tool, opts, decompress or opts.has("decompress") or opts.has("test") or opts.has("list"))
-    for path in files or ["-"]:
-        ctx.checkpoint()
-        _operand(job, path)
+    with ctx.hold_memory() as hold:
+        job.bounds = Bounds(hold, ctx.checkpoint)
+        for path in files or ["-"]:
+            ctx.checkpoint()
+            _operand(job, path)
     _list_totals(job)
     return job.status
 

@@ -1,12 +1,13 @@
 """tar (GNU tar 1.34): create, extract, list, append and update archives on the
 virtual filesystem.
 
-Archives are built and read in memory with `tarfile` over bytes; members
-are never extracted by `tarfile` itself: each one is checked (leading `/`
-and `..` prefixes are removed with GNU's message, names containing `..` are
-skipped) and written through the filesystem facade, so policy and quota
-apply. Compression goes through the same codecs as gzip/bzip2/xz, and is
-detected automatically when reading.
+Archives are read as a stream (`tarfile` in "r|" mode over the decoded
+chunks), one member at a time, so neither the archive nor a member is ever
+held whole; members are never extracted by `tarfile` itself: each one is
+checked (leading `/` and `..` prefixes are removed with GNU's message, names
+containing `..` are skipped) and copied in chunks through the filesystem
+facade, so policy and quota apply. Compression goes through the same bounded
+codecs as gzip/bzip2/xz, and is detected automatically when reading.
 """
 
 from __future__ import annotations
@@ -14,16 +15,20 @@ from __future__ import annotations
 import datetime as _dt
 import io
 import tarfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import IO, Any
 
 from ...expand.pattern import compile_pattern
+from ...limits import MemoryHold
+from ...stdio.streams import Stream
 from ...vfs.base import S_IFMT, Stat
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..date import local_zone
 from ..fsutil import group_name, mode_string, quote, user_name
 from . import codecs
-from .codecs import CodecError
+from .codecs import STEP, Bounds, CodecError
 from .tar_args import TarArgs, TarUsage, parse_tar_args
 
 EXT_COMPRESSION = ((".tar.gz", "gzip"), (".tgz", "gzip"), (".taz", "gzip"), (".tar.Z", "gzip"), (".gz", "gzip"),
@@ -38,6 +43,55 @@ class Fatal(Exception):
     """An error tar does not recover from (status 2 after its message)."""
 
 
+class _ChunkFile:
+    """A read-only file over decoded chunks, for `tarfile` in stream mode: it keeps at
+    most one chunk and checks the deadline on every read (tarfile's own loops, e.g.
+    over a damaged sparse map, have no other way out)."""
+
+    def __init__(self, ctx: Ctx, chunks: Iterator[bytes]) -> None:
+        self.ctx = ctx
+        self.chunks = chunks
+        self.buf = b""
+        self.pos = 0
+
+    def read(self, n: int = -1) -> bytes:
+        self.ctx.checkpoint(1 + max(n, 0) // 4096)
+        while not self.buf:
+            chunk = next(self.chunks, None)
+            if chunk is None:
+                return b""
+            self.buf = chunk
+        n = len(self.buf) if n < 0 else n
+        data, self.buf = self.buf[:n], self.buf[n:]
+        self.pos += len(data)
+        return data
+
+    def tell(self) -> int:
+        return self.pos
+
+
+def _tarinfo_class(hold: MemoryHold) -> type[tarfile.TarInfo]:
+    """TarInfo whose long-name and pax headers are charged to the memory budget before
+    tarfile reads them whole (their size is whatever the header claims)."""
+
+    class Bounded(tarfile.TarInfo):
+        def _charged(self, proc: Any, tf: tarfile.TarFile) -> tarfile.TarInfo:
+            hold.charge(self.size)
+            try:
+                result: tarfile.TarInfo = proc(tf)
+            finally:
+                hold.release(self.size)
+            return result
+
+        def _proc_gnulong(self, tarfile: tarfile.TarFile) -> tarfile.TarInfo:  # type: ignore[override]
+            return self._charged(super()._proc_gnulong, tarfile)  # type: ignore[misc]
+
+        def _proc_pax(self, tarfile: tarfile.TarFile) -> tarfile.TarInfo:  # type: ignore[override]
+            return self._charged(super()._proc_pax, tarfile)  # type: ignore[misc]
+
+    return Bounded
+
+
 @dataclass
 class Tar:
     ctx: Ctx
@@ -45,6 +99,7 @@ class Tar:
     failed: bool = False
     prefixes: set[str] = field(default_factory=set)
     ugswidth: int = 19
+    hold: MemoryHold | None = None
 
     # ------------------------------------------------------------ messages
 
@@ -91,29 +146,47 @@ class Tar:
                     return kind
         return None
 
-    def read_archive(self) -> bytes:
+    def _raw_chunks(self, stream: Stream) -> Iterator[bytes]:
+        for chunk in stream.chunks():
+            self.ctx.checkpoint(1 + len(chunk) // 4096)
+            yield chunk
+
+    def read_archive(self) -> Iterator[bytes]:
+        """The archive's bytes, decoded in bounded steps (compression is sniffed)."""
         path = self.a.file or "-"
         if path == "-":
-            data = self.ctx.stdin.read()
+            stream = self.ctx.stdin
         else:
             try:
-                data = self.ctx.fs.read_bytes(path)
+                stream = self.ctx.fs.open(path, "r")
             except FsError as e:
                 raise self.fatal(f"{path}: Cannot open: {strerror(e.errno or 0)}")
-        kind = codecs.sniff(data)
-        wanted = self.a.compress
-        if wanted and kind != wanted:
-            program, message, status = PROGRAMS[wanted]
-            self.ctx.stderr.write(f"\n{program}: {message}\n".encode() if program == "gzip" else
-                                  f"{program}: {message}\n".encode())
-            raise self.fatal(f"Child returned status {status}")
-        if kind is not None:
-            decode = {"gzip": codecs.gzip_decompress, "bzip2": codecs.bzip2_decompress, "xz": codecs.xz_decompress}
+        try:
+            raw = self._raw_chunks(stream)
+            head = b""
+            for chunk in raw:
+                head += chunk
+                if len(head) >= 6:
+                    break
+            kind = codecs.sniff(head)
+            wanted = self.a.compress
+            if wanted and kind != wanted:
+                program, message, status = PROGRAMS[wanted]
+                self.ctx.stderr.write(f"\n{program}: {message}\n".encode() if program == "gzip" else
+                                      f"{program}: {message}\n".encode())
+                raise self.fatal(f"Child returned status {status}")
+            data = _prepend(head, raw)
+            if kind is None:
+                yield from data
+                return
+            hold = self.hold if self.hold is not None else self.ctx.hold_memory()
             try:
-                data = b"".join(decode[kind]([data]))
+                yield from codecs.decompress(kind, data, Bounds(hold, self.ctx.checkpoint))
             except CodecError:
                 raise self.fatal("Child returned status 1")
-        return data
+        finally:
+            if stream is not self.ctx.stdin:
+                stream.close()
 
     def write_archive(self, data: bytes) -> None:
         kind = self.compression_for_create()
@@ -132,24 +205,24 @@ class Tar:
         except FsError as e:
             raise self.fatal(f"{path}: Cannot open: {strerror(e.errno or 0)}")
 
-    def open_members(self, data: bytes) -> list[tuple[tarfile.TarInfo, bytes | None]]:
-        if not data:
+    def members(self, chunks: Iterator[bytes]) -> Iterator[tuple[tarfile.TarInfo, IO[bytes] | None]]:
+        """Each member with a reader of its content (regular files; read it before the next)."""
+        hold = self.hold if self.hold is not None else self.ctx.hold_memory()
+        source = _ChunkFile(self.ctx, chunks)
+        if not _peek(source):
             self.error("This does not look like a tar archive")
-            return []
+            return
         try:
-            tf = tarfile.open(fileobj=io.BytesIO(data), mode="r:")
+            tf = tarfile.open(fileobj=source, mode="r|", tarinfo=_tarinfo_class(hold))  # type: ignore[call-overload]
         except tarfile.TarError:
             self.error("This does not look like a tar archive")
-            return []
-        members: list[tuple[tarfile.TarInfo, bytes | None]] = []
-        for info in tf:
-            self.ctx.checkpoint()
-            content = None
-            if info.isreg():
-                extracted = tf.extractfile(info)
-                content = extracted.read() if extracted is not None else b""
-            members.append((info, content))
-        return members
+            return
+        try:
+            for info in tf:
+                self.ctx.checkpoint()
+                yield info, (tf.extractfile(info) if info.isreg() else None)
+        except tarfile.TarError:
+            raise self.fatal("Unexpected EOF in archive")
 
     # ------------------------------------------------------------ listing
 
@@ -236,12 +309,19 @@ def _add_path(tar: Tar, tf: tarfile.TarFile, cwd: str, name: str, seen_inodes: d
     if tar.a.verbose:
         tar.show(info, tar.a.verbose > 1)
     if info.type == tarfile.REGTYPE:
+        _charge(tar, info.size)
         tf.addfile(info, io.BytesIO(ctx.fs.read_bytes(full)))
     else:
         tf.addfile(info)
     if st.is_dir and tar.a.recursion:
         for child in ctx.fs.listdir(full):  # directory order, as GNU tar (--sort=none)
             _add_path(tar, tf, cwd, name.rstrip("/") + "/" + child, seen_inodes)
+
+
+def _charge(tar: Tar, size: int) -> None:
+    """An archive being built is held in memory (a header and the padded content)."""
+    if tar.hold is not None:
+        tar.hold.charge(size + 1024)
 
 
 def _tarinfo(tar: Tar, member: str, st: Stat, full: str) -> tarfile.TarInfo:
@@ -273,7 +353,8 @@ def _tarinfo(tar: Tar, member: str, st: Stat, full: str) -> tarfile.TarInfo:
     return info
 
 
-def _create(tar: Tar, existing: bytes | None = None) -> None:
+def _create(tar: Tar, existing: bool | None = None) -> None:
+    """Create (existing None) or append to an archive (existing: whether the file is there)."""
     ctx = tar.ctx
     if not tar.a.names:
         if existing is None:
@@ -285,12 +366,13 @@ def _create(tar: Tar, existing: bytes | None = None) -> None:
     buf = io.BytesIO()
     seen: dict[tuple[int, int], str] = {}
     with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as tf:
+        old: dict[str, float] = {}
         if existing:
-            for info, content in tar.open_members(existing):
-                tf.addfile(info, io.BytesIO(content) if content is not None else None)
-        old = {}
-        if tar.a.op == "u" and existing:
-            old = {info.name.rstrip("/"): info.mtime for info, _ in tar.open_members(existing)}
+            for info, content in tar.members(tar.read_archive()):
+                # the new archive is built in memory: charge each member before it is read
+                _charge(tar, info.size if content is not None else 0)
+                tf.addfile(info, io.BytesIO(content.read()) if content is not None else None)
+                old[info.name.rstrip("/")] = info.mtime
         for cwd, name in tar.a.names:
             base = ctx.fs.abspath(cwd) if cwd else ctx.cwd
             if tar.a.op == "u":
@@ -312,7 +394,31 @@ def _strip(name: str, count: int) -> str | None:
     return "/".join(parts[count:]) + trailing
 
 
-def _extract_one(tar: Tar, info: tarfile.TarInfo, content: bytes | None, base: str,
+def _prepend(head: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
+    if head:
+        yield head
+    yield from rest
+
+
+def _peek(source: _ChunkFile) -> bool:
+    """Whether any data is left (what was read is put back)."""
+    data = source.read(1)
+    source.buf = data + source.buf
+    source.pos -= len(data)
+    return bool(data)
+
+
+def _copy(tar: Tar, content: IO[bytes], out: Stream) -> None:
+    """A member's content, STEP bytes at a time (a sparse member may claim terabytes)."""
+    while True:
+        tar.ctx.checkpoint()
+        piece = content.read(STEP)
+        if not piece:
+            return
+        out.write(piece)
+
+
+def _extract_one(tar: Tar, info: tarfile.TarInfo, content: IO[bytes] | None, base: str,
                  dirs: list[tuple[str, tarfile.TarInfo]]) -> None:
     ctx, fs = tar.ctx, tar.ctx.fs
     name = tar.strip_unsafe(info.name)
@@ -332,7 +438,7 @@ def _extract_one(tar: Tar, info: tarfile.TarInfo, content: bytes | None, base: s
         tar.show(info, tar.a.verbose > 1)
     if tar.a.to_stdout:
         if content is not None:
-            ctx.stdout.write(content)
+            _copy(tar, content, ctx.stdout)
         return
     target = base.rstrip("/") + "/" + name.rstrip("/") if not name.startswith("/") else name
     parent = target.rsplit("/", 1)[0] or "/"
@@ -372,7 +478,12 @@ def _extract_one(tar: Tar, info: tarfile.TarInfo, content: bytes | None, base: s
                 tar.error(f"{name}: Cannot hard link to {quote(info.linkname)}: {strerror(e.errno or 0)}")
             return
         elif info.isreg():
-            fs.write_bytes(target, content or b"")
+            out = fs.open(target, "w")
+            try:
+                if content is not None:
+                    _copy(tar, content, out)
+            finally:
+                out.close()
         else:
             fs.write_bytes(target, b"")  # devices and fifos become empty files in the sandbox
         if not info.issym():
@@ -411,11 +522,10 @@ def _read(tar: Tar) -> None:
         base = ctx.fs.abspath(tar.a.directory)
         if not ctx.fs.is_dir(base):
             raise tar.fatal(f"{tar.a.directory}: Cannot open: No such file or directory")
-    members = tar.open_members(tar.read_archive())
     wanted = [name for _, name in tar.a.names]
     used: set[str] = set()
     dirs: list[tuple[str, tarfile.TarInfo]] = []
-    for info, content in members:
+    for info, content in tar.members(tar.read_archive()):
         ctx.checkpoint()
         if tar.excluded(info.name) or not tar.selected(info.name, wanted, used):
             continue
@@ -449,7 +559,12 @@ def cmd_tar(ctx: Ctx) -> int:
         ctx.out("Usage: tar [OPTION...] [FILE]...\nGNU 'tar' saves many files together into a single tape or disk "
                 "archive, and can\nrestore individual files from the archive.\n")
         return 0
-    tar = Tar(ctx, args)
+    with ctx.hold_memory() as hold:
+        return _run(ctx, Tar(ctx, args, hold=hold))
+
+
+def _run(ctx: Ctx, tar: Tar) -> int:
+    args = tar.a
     try:
         _read_lists(tar)
         if args.op == "c":
@@ -459,10 +574,7 @@ def cmd_tar(ctx: Ctx) -> int:
                 ctx.error("Cannot update compressed archives")
                 ctx.stderr.write(b"Try 'tar --help' or 'tar --usage' for more information.\n")
                 return 2
-            existing = b""
-            if args.file and args.file != "-" and ctx.fs.exists(args.file):
-                existing = tar.read_archive()
-            _create(tar, existing)
+            _create(tar, bool(args.file and args.file != "-" and ctx.fs.exists(args.file)))
         else:
             _read(tar)
     except Fatal:

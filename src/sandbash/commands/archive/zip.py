@@ -1,24 +1,31 @@
 """zip and unzip (Info-ZIP 3.0 / UnZip 6.00 behaviour and wording).
 
-Archives are read and rebuilt in memory with `zipfile`; members are written
-through the filesystem facade after their names are made safe (absolute
-paths and `..` components are stripped with UnZip's warnings).
+Archives are read and rebuilt in memory with `zipfile` (the archive itself is
+charged to the memory budget); members are decoded here, from their raw
+bytes, in bounded steps (`zipfile` decodes bzip2 and lzma members in one
+unbounded call), and written in chunks through the filesystem facade after
+their names are made safe (absolute paths and `..` components are stripped
+with UnZip's warnings).
 """
 
 from __future__ import annotations
 
+import bz2
 import datetime as _dt
 import io
+import lzma
 import struct
 import zipfile
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from ...expand.pattern import compile_pattern
+from ...limits import LimitExceeded, MemoryHold
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..date import local_zone
 from ..options import CommandSpec, Opt, Parsed
+from .codecs import BZIP2_STATE, LZMA_STATE, STEP, ZLIB_STATE, Bounds, inflate_steps, stream_steps
 
 ZIP_SPEC = CommandSpec(
     "zip", "[-options] [-b path] [-t mmddyyyy] [-n suffixes] [zipfile list] [-xi list]",
@@ -82,6 +89,76 @@ def _mtime(ctx: Ctx, info: zipfile.ZipInfo) -> float:
     return _from_dos(ctx, info.date_time)
 
 
+class BadMember(Exception):
+    """A member's data cannot be decoded (`crc` set: it decoded, to the wrong CRC)."""
+
+    def __init__(self, crc: int | None = None) -> None:
+        super().__init__(crc)
+        self.crc = crc
+
+
+def _read_archive(ctx: Ctx, hold: MemoryHold, path: str) -> bytes:
+    """The archive's bytes, charged before they are read (zipfile needs to seek)."""
+    hold.charge(ctx.fs.stat(path).size)
+    return ctx.fs.read_bytes(path)
+
+
+def _raw_member(data: bytes, info: zipfile.ZipInfo) -> memoryview:
+    off = info.header_offset
+    if data[off:off + 4] != b"PK\x03\x04":
+        raise BadMember()
+    name_len, extra_len = struct.unpack("<HH", data[off + 26:off + 30])
+    start = off + 30 + name_len + extra_len
+    return memoryview(data)[start:start + info.compress_size]
+
+
+def _decoder_steps(info: zipfile.ZipInfo, raw: memoryview, bounds: Bounds) -> Iterator[bytes]:
+    """The member's bytes, STEP at a time, from a decoder made after its memory is charged."""
+    method = info.compress_type
+    pieces = (bytes(raw[i:i + STEP]) for i in range(0, len(raw), STEP))
+    if method == zipfile.ZIP_STORED:
+        for piece in pieces:
+            bounds.step(len(piece))
+            yield piece
+    elif method == zipfile.ZIP_DEFLATED:
+        bounds.decoder(ZLIB_STATE)
+        dec = zlib.decompressobj(-15)
+        for piece in pieces:
+            yield from inflate_steps(dec, piece, bounds)
+    elif method == zipfile.ZIP_BZIP2:
+        bounds.decoder(BZIP2_STATE)
+        bdec = bz2.BZ2Decompressor()
+        for piece in pieces:
+            yield from stream_steps(bdec, piece, bounds)
+    elif method == zipfile.ZIP_LZMA and len(raw) >= 9:
+        # zip's lzma: version (2), properties size (2), properties (5), then raw LZMA1; as a
+        # .lzma (alone) stream it gets the decoder's memlimit like any xz input
+        props = bytes(raw[4:9])
+        need = int.from_bytes(props[1:5], "little") + LZMA_STATE
+        if need > bounds.limit():
+            raise LimitExceeded("max_memory", bounds.hold.budget.limits.max_memory if bounds.hold else 0)
+        bounds.decoder(need)
+        ldec = lzma.LZMADecompressor(lzma.FORMAT_ALONE, memlimit=need)
+        head = props + struct.pack("<Q", info.file_size)
+        for piece in [head, *(bytes(raw[i:i + STEP]) for i in range(9, len(raw), STEP))]:
+            yield from stream_steps(ldec, piece, bounds)
+    else:
+        raise BadMember()
+
+
+def member_chunks(data: bytes, info: zipfile.ZipInfo, bounds: Bounds) -> Iterator[bytes]:
+    """A member's content in bounded steps; raises BadMember for bad data or a bad CRC."""
+    crc = 0
+    try:
+        for chunk in _decoder_steps(info, _raw_member(data, info), bounds):
+            crc = zlib.crc32(chunk, crc)
+            yield chunk
+    except (zlib.error, OSError, ValueError, EOFError, lzma.LZMAError):
+        raise BadMember()
+    if crc != info.CRC:
+        raise BadMember(crc)
+
+
 def _percent(size: int, packed: int) -> int:
     return 0 if size == 0 else int((100 * (size - packed) + size // 2) // size)
 
@@ -118,16 +195,39 @@ def cmd_zip(ctx: Ctx) -> int:
     if opts.has("encrypt"):
         ctx.stderr.write(b"zip error: Interactive password entry is not available in this sandbox\n")
         return 16
+    with ctx.hold_memory() as hold:
+        return _zip(ctx, hold, opts, archive, files, exclude, include)
+
+
+def _load_existing(ctx: Ctx, hold: MemoryHold, archive: str) -> dict[str, tuple[zipfile.ZipInfo, bytes]] | None:
+    """The members of an archive being updated (zip rebuilds it whole): each is charged
+    to the memory budget as it is decoded. None: the archive is damaged."""
     existing: dict[str, tuple[zipfile.ZipInfo, bytes]] = {}
-    if ctx.fs.exists(archive):
-        try:
-            with zipfile.ZipFile(io.BytesIO(ctx.fs.read_bytes(archive))) as zf:
-                for info in zf.infolist():
-                    ctx.checkpoint()
-                    existing[info.filename] = (info, zf.read(info))
-        except zipfile.BadZipFile:
-            ctx.out(f"\nzip error: Zip file structure invalid ({archive})\n")
-            return 3
+    if not ctx.fs.exists(archive):
+        return existing
+    bounds = Bounds(hold, ctx.checkpoint)
+    try:
+        data = _read_archive(ctx, hold, archive)
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            for info in zf.infolist():
+                ctx.checkpoint()
+                parts = []
+                for chunk in member_chunks(data, info, bounds):
+                    hold.charge(len(chunk))
+                    parts.append(chunk)
+                existing[info.filename] = (info, b"".join(parts))
+    except (zipfile.BadZipFile, BadMember):
+        return None
+    return existing
+
+
+def _zip(ctx: Ctx, hold: MemoryHold, opts: Parsed, archive: str, files: list[str], exclude: list[str],
+         include: list[str]) -> int:
+    loaded = _load_existing(ctx, hold, archive)
+    if loaded is None:
+        ctx.out(f"\nzip error: Zip file structure invalid ({archive})\n")
+        return 3
+    existing = loaded
     quiet = opts.has("quiet")
 
     def say(line: str) -> None:
@@ -152,6 +252,8 @@ def cmd_zip(ctx: Ctx) -> int:
                 continue
             if old is not None and _from_dos(ctx, old[0].date_time) >= int(st.mtime) - 1:
                 continue
+        if not st.is_dir:
+            hold.charge(st.size)
         data = b"" if st.is_dir else ctx.fs.read_bytes(path)
         info = zipfile.ZipInfo(entry, _dos_time(ctx, st.mtime))
         info.create_system = 3
@@ -349,8 +451,15 @@ def cmd_unzip(ctx: Ctx) -> int:
     pipe = opts.has("p") or opts.has("c")
     if (not pipe and quiet == 0) or opts.has("l") or opts.has("v"):
         ctx.out(f"Archive:  {path}\n")
+    with ctx.hold_memory() as hold:
+        return _unzip(ctx, hold, opts, path, archive, wanted, exclude, pipe, quiet)
+
+
+def _unzip(ctx: Ctx, hold: MemoryHold, opts: Parsed, path: str, archive: str, wanted: list[str], exclude: list[str],
+           pipe: bool, quiet: int) -> int:
+    data = _read_archive(ctx, hold, path)
     try:
-        zf = zipfile.ZipFile(io.BytesIO(ctx.fs.read_bytes(path)))
+        zf = zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile:
         ctx.out("  End-of-central-directory signature not found.  Either this file is not\n"
                 "  a zipfile, or it constitutes one disk of a multi-part archive.  In the\n"
@@ -364,9 +473,10 @@ def cmd_unzip(ctx: Ctx) -> int:
     if opts.has("l") or opts.has("v"):
         _listing(ctx, infos, opts.has("v"))
         return status
+    bounds = Bounds(hold, ctx.checkpoint)
     if opts.has("t"):
-        return _test(ctx, zf, infos, path) or status
-    result = _extract(ctx, zf, infos, opts, quiet, pipe)
+        return _test(ctx, data, bounds, infos, path) or status
+    result = _extract(ctx, data, bounds, infos, opts, quiet, pipe)
     for name in missing:
         ctx.stderr.write(f"caution: filename not matched:  {name}\n".encode("utf-8", "surrogateescape"))
     return result or status
@@ -388,15 +498,16 @@ def _select(infos: list[zipfile.ZipInfo], wanted: list[str], exclude: list[str])
     return chosen, [w for w, _ in pats if w not in used]
 
 
-def _test(ctx: Ctx, zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], path: str) -> int:
+def _test(ctx: Ctx, data: bytes, bounds: Bounds, infos: list[zipfile.ZipInfo], path: str) -> int:
     bad = 0
     for info in infos:
         ctx.checkpoint()
         try:
-            zf.read(info)
+            for _ in member_chunks(data, info, bounds):
+                pass
             ok = "OK"
-        except (zipfile.BadZipFile, zlib.error):
-            ok = "bad CRC"
+        except BadMember as e:
+            ok = _bad_text(info, e)
             bad += 1
         ctx.out(f"{'testing':>11}: {info.filename:<22}   {ok}\n")
     if bad:
@@ -406,15 +517,27 @@ def _test(ctx: Ctx, zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], path: str
     return 0
 
 
-def _extract(ctx: Ctx, zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], opts: Parsed, quiet: int, pipe: bool) -> int:
+def _bad_text(info: zipfile.ZipInfo, e: BadMember) -> str:
+    if e.crc is None:
+        return "error:  invalid compressed data"
+    return f"bad CRC {e.crc:08x}  (should be {info.CRC:08x})"
+
+
+def _extract(ctx: Ctx, data: bytes, bounds: Bounds, infos: list[zipfile.ZipInfo], opts: Parsed, quiet: int,
+             pipe: bool) -> int:
     base = opts.get("d") or "."
     overwrite_all = opts.has("o")
     never = opts.has("n")
+    status = 0
     for info in infos:
         ctx.checkpoint()
-        data = zf.read(info)
         if pipe:
-            ctx.stdout.write(data)
+            try:
+                for chunk in member_chunks(data, info, bounds):
+                    ctx.stdout.write(chunk)
+            except BadMember as e:
+                ctx.stderr.write(f"{info.filename:<23} {_bad_text(info, e)}\n".encode("utf-8", "surrogateescape"))
+                status = 2
             continue
         name = _safe_name(ctx, info.filename, opts.has("j"))
         if not name or name == "/":
@@ -444,8 +567,15 @@ def _extract(ctx: Ctx, zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], opts: 
                     overwrite_all = True
             verb = "inflating" if info.compress_type == zipfile.ZIP_DEFLATED else "extracting"
             if not quiet:
-                ctx.out(f"{verb:>11}: {shown:<22}  \n")
-            ctx.fs.write_bytes(target, data)
+                ctx.out(f"{verb:>11}: {shown:<22}  ")
+            try:
+                _write_member(ctx, data, bounds, info, target)
+            except BadMember as e:
+                ctx.stderr.write(f" {_bad_text(info, e)}\n".encode())
+                status = 2
+                continue
+            if not quiet:
+                ctx.out("\n")
             mode = (info.external_attr >> 16) & 0o777
             if info.create_system == 3 and mode:
                 ctx.fs.chmod(target, mode)
@@ -453,7 +583,16 @@ def _extract(ctx: Ctx, zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], opts: 
         except FsError as e:
             ctx.stderr.write(f"error:  cannot create {target}\n        {strerror(e.errno or 0)}\n".encode())
             return 50
-    return 0
+    return status
+
+
+def _write_member(ctx: Ctx, data: bytes, bounds: Bounds, info: zipfile.ZipInfo, target: str) -> None:
+    out = ctx.fs.open(target, "w")
+    try:
+        for chunk in member_chunks(data, info, bounds):
+            out.write(chunk)
+    finally:
+        out.close()
 
 
 def _ask(ctx: Ctx, target: str) -> str:
