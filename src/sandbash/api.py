@@ -270,6 +270,7 @@ class Bash:
             rt.network = self.gate.attach_network(self._network_base, lambda: rt.policy_gate)
         view = run_vfs.view(cwd)
         state = ShellState(view, {0: _stdin_stream(stdin, budget), 1: out, 2: err})
+        state.vars.acct.budget = budget  # what the shell's variables hold counts towards max_memory
         if self.seed is not None:
             state.rng.seed(self.seed)
         state.mode = mode
@@ -435,6 +436,7 @@ class Session:
         rt = self.rt
         rt.budget = Budget(run_limits, cancel)
         rt.limits = run_limits
+        sh.state.vars.acct.rebind(rt.budget)  # what the session kept counts towards this run's max_memory
         sh.state.fds = {0: _stdin_stream(stdin, rt.budget), 1: out, 2: err}
         script = clean_text(script)
         if args:
@@ -444,6 +446,21 @@ class Session:
                                  lambda: _run(sh, rt, script, out, err, keep_exit_trap=True, session=self))
         finally:
             _detach_stdin(stdin)
+
+    def _check_retained(self, result: ExecResult) -> None:
+        """`max_session_memory`: what the session keeps after a run (its variables, arrays and
+        functions). Over the limit, the run ends with ExecutionLimitError (its result as usual) and
+        the session starts over with a fresh shell in the same directory, so it holds nothing more."""
+        sh = self.shell
+        cap = self.rt.limits.max_session_memory
+        held = sh.state.vars.held() + _functions_size(sh.state)
+        if held <= cap:
+            return
+        cwd = self.cwd
+        sh.state.vars.acct.close()
+        fresh = Session(self.bash, cwd=cwd)
+        self.shell, self.rt = fresh.shell, fresh.rt
+        raise ExecutionLimitError("max_session_memory", cap, result, LimitExceeded("max_session_memory", cap).message())
 
     async def aexec(self, script: str, *, timeout: float | None = None, **kw: Any) -> ExecResult:
         """`exec` in a worker thread, cancellable like `Bash.aexec`."""
@@ -484,6 +501,12 @@ def _stray_status(e: BaseException) -> int:
     return status if isinstance(status, int) else 1
 
 
+def _functions_size(state: ShellState) -> int:
+    """Bytes the defined functions hold, estimated from their text (an AST costs far more
+    than its source: count 16 bytes a character and 512 a function)."""
+    return sum(512 + 16 * len(f.text) for f in state.functions.values())
+
+
 def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWriter,
          keep_exit_trap: bool = False, session: Session | None = None) -> ExecResult:
     started = time.monotonic()
@@ -515,9 +538,16 @@ def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWrit
             status = _stray_status(e)  # nothing internal leaves a run (T-TEN-2)
     except (ExecutionLimitError, ExecutionCancelled):
         raise
-    except RecursionError:
-        err.parts.append(b"bash: internal error: recursion too deep\n")
-        status = 2
+    except (MemoryError, RecursionError, OverflowError) as e:
+        # whatever slipped past the charged seams ends the run as the limit it is nearest to
+        limit = "max_call_depth" if isinstance(e, RecursionError) else "max_memory"
+        value = getattr(rt.limits, limit)
+        del e  # let the traceback's frames (and what they held) go before building the result
+        result = ExecResult(out.getvalue(), err.getvalue(), 126, time.monotonic() - started)
+        raise ExecutionLimitError(limit, value, result, LimitExceeded(limit, value).message()) from None
     finally:
         rt.end_run()  # nothing the run started outlives it (background jobs, stray pipeline stages)
-    return ExecResult(out.getvalue(), err.getvalue(), status & 0xFF, time.monotonic() - started)
+    result = ExecResult(out.getvalue(), err.getvalue(), status & 0xFF, time.monotonic() - started)
+    if session is not None:
+        session._check_retained(result)
+    return result

@@ -13,11 +13,13 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from . import __version__
 from .api import Bash
 from .errors import ExecutionCancelled, ExecutionLimitError
-from .limits import Limits
+from .limits import CancelToken, Limits
 from .sandbox import new_bash
 from .stdio.hostin import HostInput
+from .stdio.streams import SigPipe
 from .vfs.base import Backend
 from .vfs.errors import FsError
 from .vfs.memory import MemoryFs
@@ -34,17 +36,47 @@ ENTRY_POINT_GROUP = "sandbash.commands"  # custom.ENTRY_POINT_GROUP (custom impo
 POLICY_ENV = ("SANDBASH_ALLOWED_COMMANDS", "SANDBASH_DENIED_COMMANDS", "SANDBASH_ALLOWED_PATHS", "SANDBASH_MODE")
 
 
+EPILOG = """\
+subcommands:
+  sandbash mcp [--root DIR] [--config FILE] ...   serve the bash tool over MCP (sandbash mcp --help)
+
+examples:
+  sandbash -c 'echo $0 $1' name arg           like bash -c
+  sandbash script.sh arg1 arg2                the script file is read from the host, runs in the sandbox
+  echo 'echo hi' | sandbash -s                script on stdin
+  sandbash                                    interactive prompt (when stdin is a terminal)
+  sandbash --root ./project -c 'ls; sed -i s/a/b/ f.txt'   host dir as /, writes kept in memory
+  sandbash --mount ./data:/data:ro --cwd /data -c 'grep -c ERROR app.log'
+  sandbash --limit timeout=2m --limit max_output_size=50MB -c '...'
+  sandbash --policy policy.toml --check script.sh          static check: exit 0 allowed, 1 denied, 3 indeterminate
+
+A policy file is the TOML Policy.from_toml reads (the same as the [policy] table of `sandbash mcp --config`):
+  mode = "read-only"                   # or "remediation"
+  paths = ["/data:ro", "/out:rw"]      # path grants
+  [commands]
+  allow = ["cat", "grep", "ls", "wc"]  # or `commands = [...]` (an allow list); absent: all commands
+  deny = ["rm"]
+"""
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="sandbash",
         description="Run bash scripts in a sandbox: a bash interpreter in Python over a virtual filesystem.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    p.add_argument("--version", action="version", version=f"sandbash {__version__} (bash 5.2 semantics)")
     p.add_argument("-c", dest="command", metavar="SCRIPT", help="run SCRIPT ($0 and $1... follow)")
     p.add_argument("-s", dest="stdin_script", action="store_true", help="read the script from standard input")
     p.add_argument("--limits", default="default", help="limits profile: default, hardened, generous")
+    p.add_argument("--limit", metavar="NAME=VALUE", action="append", default=[],
+                   help="set one limit (names as in sandbash.Limits; sizes take KB/MB/GB, times ms/s/m/h: "
+                        "--limit max_output_size=50MB --limit timeout=2m); repeatable")
     p.add_argument("--timeout", type=float, help="wall-clock limit in seconds")
-    p.add_argument("--cwd", default="/home/user", help="working directory inside the sandbox")
-    p.add_argument("--root", metavar="DIR", help="root filesystem: copy-on-write view of host DIR (never written)")
+    p.add_argument("--cwd", help="working directory inside the sandbox (default: / with --root, else /home/user)")
+    p.add_argument("--root", metavar="DIR",
+                   help="root filesystem: copy-on-write view of host DIR (never written); the shell starts in /")
     p.add_argument("--store", metavar="FILE", help="root filesystem kept in SQLite FILE (persists between runs)")
     p.add_argument("--mount", metavar="HOSTDIR:/PATH[:ro|:rw|:cow]", action="append", default=[],
                    help="mount host HOSTDIR at PATH: ro read-only, rw read-write on the host, cow (default) "
@@ -73,6 +105,49 @@ def parse_mount(spec: str) -> tuple[str, str, str]:
     if not sep or not host or not path.startswith("/"):
         raise ValueError(f"invalid mount '{spec}': expected HOSTDIR:/PATH[:ro|:rw|:cow]")
     return host, path, mode
+
+
+_SIZE_UNITS = {"": 1, "b": 1, "k": 1024, "kb": 1024, "kib": 1024, "m": 1024**2, "mb": 1024**2, "mib": 1024**2,
+               "g": 1024**3, "gb": 1024**3, "gib": 1024**3}
+_TIME_UNITS = {"": 1.0, "s": 1.0, "ms": 0.001, "m": 60.0, "min": 60.0, "h": 3600.0}
+
+
+def _limit_kind(name: str) -> str:
+    """How a limit's value is written: a time (seconds), a size (bytes) or a count."""
+    if name == "timeout" or name.endswith("_timeout"):
+        return "time"
+    if any(word in name for word in ("size", "bytes", "memory", "length")):
+        return "size"
+    return "count"
+
+
+def parse_limit(spec: str) -> tuple[str, float]:
+    """'NAME=VALUE' -> (name, value): `max_output_size=50MB`, `timeout=2m`, `max_command_count=100000`.
+    Raises ValueError with a one-line message."""
+    from dataclasses import fields
+
+    name, sep, raw = spec.partition("=")
+    name, raw = name.strip(), raw.strip()
+    known = [f.name for f in fields(Limits)]
+    if not sep or not name:
+        raise ValueError(f"--limit {spec}: expected NAME=VALUE (e.g. --limit timeout=2m)")
+    if name not in known:
+        raise ValueError(f"--limit {spec}: unknown limit '{name}' (one of: {', '.join(known)})")
+    kind = _limit_kind(name)
+    number = raw.replace("_", "")
+    unit = number.lstrip("0123456789.")
+    digits = number[: len(number) - len(unit)]
+    units: dict[str, float] = {"time": _TIME_UNITS, "size": _SIZE_UNITS}.get(kind, {"": 1})  # type: ignore[assignment]
+    examples = {"time": "seconds, or 500ms, 2m, 1h", "size": "bytes, or 64KB, 50MB, 2GB", "count": "a whole number"}
+    try:
+        value = float(digits) * units[unit.lower()]
+    except (ValueError, KeyError):
+        raise ValueError(f"--limit {spec}: invalid value '{raw}' for {name} (expected {examples[kind]})") from None
+    if kind != "time":
+        if not value.is_integer():
+            raise ValueError(f"--limit {spec}: invalid value '{raw}' for {name} (expected {examples[kind]})")
+        return name, int(value)
+    return name, value
 
 
 def build_filesystem(root: str | None, store: str | None, mounts: Sequence[str], limits: Limits) -> Backend | None:
@@ -117,87 +192,174 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return mcp_main(argv[1:], read_text=_read_host_text)
     args = _parser().parse_args(argv)
+    stop = _Stopper()
+    stop.install()
     try:
-        limits = Limits.profile(args.limits)
-        if args.timeout is not None:
-            limits = limits.with_overrides(timeout=args.timeout)
-    except ValueError as e:
-        sys.stderr.write(f"sandbash: {e}\n")
-        return 2
-    try:
-        fs = build_filesystem(args.root, args.store, args.mount, limits)
-    except (ValueError, FsError) as e:
+        bash = _build(args)
+    except _UsageError as e:
         sys.stderr.write(f"sandbash: {e}\n")
         return 2
     rest = list(args.rest)
-    out = sys.stdout.buffer
-    err = sys.stderr.buffer
-
-    def write_out(data: bytes) -> None:
-        out.write(data)
-        out.flush()
-
-    def write_err(data: bytes) -> None:
-        err.write(data)
-        err.flush()
-
-    try:
-        network = _network(args.allow_url)
-    except ValueError as e:  # a malformed prefix
-        sys.stderr.write(f"sandbash: --allow-url: {e}\n")
-        return 2
-    try:
-        policy = _policy(args.policy)
-    except (OSError, ValueError) as e:
-        sys.stderr.write(f"sandbash: --policy: {e}\n")
-        return 2
-    # scanning the installed packages with importlib.metadata costs ~40 ms: only when one declares commands
-    make = new_bash if _plugins_declared() else Bash
-    bash = make(limits=limits, cwd=args.cwd, fs=fs, network=network, policy=policy)
     if args.command is None and not args.stdin_script and not rest and sys.stdin.isatty():
         from .repl import interact
 
-        return interact(bash, out, err)
-    mode = "c"
-    arg0 = "bash"
-    stdin: bytes | HostInput = b""
-    if args.command is not None:
-        script = args.command
-        if rest:
-            arg0, rest = rest[0], rest[1:]
-    elif args.stdin_script or not rest:
-        script = sys.stdin.buffer.read().decode("utf-8", "surrogateescape")
-        mode = "s"
-    else:
-        path = rest[0]
-        try:
-            with open(path, "rb") as f:  # the script file is the one host read the user asked for
-                script = f.read().decode("utf-8", "surrogateescape")
-        except OSError as e:
-            err.write(f"sandbash: {path}: {e.strerror}\n".encode())
-            return 127
-        arg0, rest = path, rest[1:]
-        mode = "file"
-    if mode != "s" and sys.stdin is not None:
-        try:
-            stdin = HostInput(sys.stdin.fileno())  # like bash: the script's commands read our stdin
-        except (OSError, ValueError):
-            pass
+        stop.uninstall()  # the prompt handles Ctrl-C itself
+        return interact(bash, sys.stdout.buffer, sys.stderr.buffer)
+    script_args = _script(args, rest)
+    if isinstance(script_args, int):
+        return script_args
+    script, mode, arg0, rest = script_args
     if args.check:
+        if bash.policy is None:
+            sys.stderr.write("sandbash: --check: no policy loaded (give --policy FILE or set SANDBASH_ALLOWED_COMMANDS, "
+                             "SANDBASH_DENIED_COMMANDS, SANDBASH_ALLOWED_PATHS or SANDBASH_MODE): "
+                             "everything is allowed\n")
         report = bash.check(script)
         sys.stdout.write(report.to_json(indent=2) + "\n" if args.json else report.to_text())
         return report.exit_code
     if args.json:
-        return _run_json(bash, script, mode=mode, arg0=arg0, positional=rest)
+        return _run_json(bash, script, mode=mode, arg0=arg0, positional=rest, cancel=stop.token)
+    return _run_streaming(bash, script, stop, mode=mode, arg0=arg0, positional=rest)
+
+
+class _UsageError(Exception):
+    """A bad option value: one line on stderr, status 2."""
+
+
+def _build(args: argparse.Namespace) -> Bash:
+    """The sandbox the options describe (limits, filesystem, network, policy)."""
+    try:
+        limits = Limits.profile(args.limits)
+        if args.timeout is not None:
+            limits = limits.with_overrides(timeout=args.timeout)
+        overrides = dict(parse_limit(spec) for spec in args.limit)
+        if overrides:
+            limits = limits.with_overrides(**overrides)
+    except ValueError as e:
+        raise _UsageError(e) from None
+    try:
+        fs = build_filesystem(args.root, args.store, args.mount, limits)
+    except (ValueError, FsError) as e:
+        raise _UsageError(e) from None
+    try:
+        network = _network(args.allow_url)
+    except ValueError as e:  # a malformed prefix
+        raise _UsageError(f"--allow-url: {e}") from None
+    try:
+        policy = _policy(args.policy)
+    except (OSError, ValueError) as e:
+        raise _UsageError(f"--policy: {e}") from None
+    for warning in getattr(policy, "warnings", ()):
+        sys.stderr.write(f"sandbash: warning: {warning}\n")
+    # the shell starts where the user's files are: / when a host directory is the root
+    cwd = args.cwd or ("/" if args.root else "/home/user")
+    # scanning the installed packages with importlib.metadata costs ~40 ms: only when one declares commands
+    make = new_bash if _plugins_declared() else Bash
+    try:
+        return make(limits=limits, cwd=cwd, fs=fs, network=network, policy=policy)
+    except ValueError as e:  # a --cwd that cannot be a directory
+        raise _UsageError(e) from None
+
+
+def _script(args: argparse.Namespace, rest: list[str]) -> tuple[str, str, str, list[str]] | int:
+    """(script text, mode, $0, positional parameters), or the status of a script file that cannot be read."""
+    if args.command is not None:
+        if rest:
+            return args.command, "c", rest[0], rest[1:]
+        return args.command, "c", "bash", rest
+    if args.stdin_script or not rest:
+        return sys.stdin.buffer.read().decode("utf-8", "surrogateescape"), "s", "bash", rest
+    path = rest[0]
+    try:
+        with open(path, "rb") as f:  # the script file is the one host read the user asked for
+            script = f.read().decode("utf-8", "surrogateescape")
+    except OSError as e:
+        sys.stderr.write(f"sandbash: {path}: {e.strerror}\n")
+        return 127
+    return script, "file", path, rest[1:]
+
+
+def _run_streaming(bash: Bash, script: str, stop: _Stopper, **kw: Any) -> int:
+    """Run with output streamed to ours. A closed stdout is SIGPIPE for the writing command (status 141,
+    nothing on stderr, as in bash); SIGINT/SIGTERM cancel the run quietly (130/143)."""
+    out = sys.stdout.buffer
+    err = sys.stderr.buffer
+    broken = [False]
+
+    def write_out(data: bytes) -> None:
+        if broken[0]:
+            raise SigPipe
+        try:
+            out.write(data)
+            out.flush()
+        except BrokenPipeError:
+            broken[0] = True
+            _discard_stdout()
+            raise SigPipe from None
+
+    def write_err(data: bytes) -> None:
+        try:
+            err.write(data)
+            err.flush()
+        except BrokenPipeError:
+            pass  # nobody reads our stderr any more: the run goes on
+
+    stdin: bytes | HostInput = b""
+    if kw["mode"] != "s" and sys.stdin is not None:
+        try:
+            stdin = HostInput(sys.stdin.fileno())  # like bash: the script's commands read our stdin
+        except (OSError, ValueError):
+            pass
     try:
         result = bash.exec(script, stdin=stdin, on_stdout=write_out, on_stderr=write_err, keep_output=False,
-                           mode=mode, arg0=arg0, positional=rest)
+                           cancel=stop.token, **kw)
     except ExecutionLimitError as e:
         write_err(f"bash: {e.message}\n".encode())
         return e.result.exit_code
     except ExecutionCancelled:
-        return 130
+        return 128 + (stop.signum or 2)
     return result.exit_code
+
+
+def _discard_stdout() -> None:
+    """Point fd 1 at /dev/null so that flushing at exit does not fail again (Python's own SIGPIPE advice)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+class _Stopper:
+    """SIGINT and SIGTERM cancel the run (a second one leaves at once), instead of a traceback."""
+
+    def __init__(self) -> None:
+        self.token = CancelToken()
+        self.signum = 0
+        self._saved: dict[int, Any] = {}
+
+    def install(self) -> None:
+        import signal
+
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                self._saved[sig] = signal.signal(sig, self._handle)
+            except (ValueError, OSError):  # not the main thread
+                pass
+
+    def uninstall(self) -> None:
+        import signal
+
+        for sig, handler in self._saved.items():
+            signal.signal(sig, handler)
+        self._saved.clear()
+
+    def _handle(self, signum: int, frame: object) -> None:
+        if self.signum:
+            os._exit(128 + signum)  # the run did not stop at the first one
+        self.signum = signum
+        self.token.cancel()
 
 
 def _plugins_declared(group: str = ENTRY_POINT_GROUP) -> bool:
