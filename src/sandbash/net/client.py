@@ -6,20 +6,32 @@ validates the address actually connected to. Redirects are followed here, one
 re-validated hop at a time; `Authorization`, `Cookie` and `Proxy-Authorization`
 set by the script are dropped when a hop changes origin, and credentials
 from the configuration are injected per hop, only where their prefix matches,
-and never shown to the script. Bodies stream and stop at `max_response_size`.
+and never shown to the script. Bodies stream and stop at `max_response_size`,
+counted on the decoded bytes as they are made when a content coding is undone
+(one layer of gzip or deflate, in bounded steps; anything else is refused).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+import zlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 import httpx
 
 from .addresses import blocked_reason, parse_ip
 from .config import NetworkConfig
-from .errors import AccessDenied, BadUrl, NetError, TimedOut, TooLarge, TooManyRedirects, Unsupported
+from .errors import (
+    AccessDenied,
+    BadEncoding,
+    BadUrl,
+    NetError,
+    TimedOut,
+    TooLarge,
+    TooManyRedirects,
+    Unsupported,
+)
 from .transport import ConnectHook, PinnedBackend, PinnedTransport
 from .url import UnsupportedScheme, Url, UrlError, join, matches_any, matches_prefix
 
@@ -29,6 +41,44 @@ _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 # headers a script sets for one origin; a hop to another origin drops them
 _ORIGIN_BOUND = frozenset({"authorization", "cookie", "proxy-authorization"})
 _BODY_HEADERS = frozenset({"content-type", "content-length", "content-encoding", "transfer-encoding"})
+# the most decoded output one zlib call may make: a 2.6 KB "gzip, gzip" body can expand
+# to gigabytes in a single unbounded call
+DECODE_STEP = 64 * 1024
+# content codings undone (at most one layer), as zlib window bits: gzip's header, or
+# zlib's (raw deflate is tried when a "deflate" body has no zlib header, as servers send it)
+_CODINGS = {"gzip": 31, "x-gzip": 31, "deflate": 15}
+
+
+def _zlib_header(data: bytes) -> bool:
+    return len(data) < 2 or (data[0] & 0x0F == 8 and (data[0] << 8 | data[1]) % 31 == 0)
+
+
+def _inflate(chunks: Iterable[bytes], wbits: int) -> Iterator[bytes]:
+    """Undo one gzip/deflate layer, DECODE_STEP bytes of output at a time."""
+    dec = None
+    try:
+        for data in chunks:
+            if not data:
+                continue
+            if dec is None:
+                dec = zlib.decompressobj(-15 if wbits == 15 and not _zlib_header(data) else wbits)
+            while not dec.eof:
+                out = dec.decompress(data, DECODE_STEP)
+                if out:
+                    yield out
+                data = dec.unconsumed_tail
+                # a full step may leave output pending even when all input was taken
+                if not data and len(out) < DECODE_STEP:
+                    break
+    except zlib.error as e:
+        raise BadEncoding(f"Error while processing content unencoding: {e}")
+
+
+def content_codings(value: str | None) -> list[str]:
+    """The codings a Content-Encoding header lists, in the order they were applied."""
+    if value is None:
+        return []
+    return [c.strip().lower() for c in value.split(",") if c.strip() and c.strip().lower() != "identity"]
 
 
 @dataclass
@@ -75,8 +125,19 @@ class Response:
         length = self.header("content-length")
         if length is not None and length.strip().isdigit() and int(length) > self._limit:
             raise TooLarge(self._limit)
+        chunks: Iterator[bytes] = self._inner.iter_raw()
+        codings = content_codings(self.header("content-encoding")) if decode else []
+        if len(codings) > 1:
+            raise BadEncoding(f"Reject response due to {len(codings)} content encodings "
+                              "(only one layer is decoded)")
+        if codings:
+            wbits = _CODINGS.get(codings[0])
+            if wbits is None:
+                raise BadEncoding("Unrecognized content encoding type. libcurl understands deflate, gzip content "
+                                  "encodings.")
+            chunks = _inflate(chunks, wbits)
         total = 0
-        for chunk in self._inner.iter_bytes() if decode else self._inner.iter_raw():
+        for chunk in chunks:
             total += len(chunk)
             if total > self._limit:
                 raise TooLarge(self._limit)

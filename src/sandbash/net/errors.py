@@ -100,6 +100,12 @@ class TooManyRedirects(NetError):
         self.limit = limit
 
 
+class BadEncoding(NetError):
+    """A Content-Encoding that cannot be undone in bounded memory, or data that does not decode."""
+
+    curl_code = 61
+
+
 class TooLarge(NetError):
     curl_code = 63
 
