@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ...limits import LimitExceeded, MemoryHold
 from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
@@ -45,16 +46,44 @@ def _xxd_num(ctx: Ctx, text: str) -> int:
         return int(m.group()) if m else 0
 
 
-def _read_all(ctx: Ctx, stream: Stream, limit: int | None) -> bytes:
+def _read_all(ctx: Ctx, stream: Stream, mem: MemoryHold) -> bytes:
+    """The whole input (only for a seek from its end), charged as it is read (twice: the
+    pieces and their join)."""
     parts: list[bytes] = []
-    total = 0
     for chunk in read_chunks(ctx, stream):
+        mem.charge(2 * len(chunk))
         parts.append(chunk)
-        total += len(chunk)
-        if limit is not None and total >= limit:
-            break
-    data = b"".join(parts)
-    return data if limit is None else data[:limit]
+    return b"".join(parts)
+
+
+def _window(chunks: Iterator[bytes], skip: int, limit: int | None) -> Iterator[bytes]:
+    """Input chunks after the first `skip` bytes, `limit` bytes in all."""
+    for chunk in chunks:
+        if skip:
+            if len(chunk) <= skip:
+                skip -= len(chunk)
+                continue
+            chunk, skip = chunk[skip:], 0
+        if limit is not None:
+            chunk = chunk[:limit]
+            limit -= len(chunk)
+        if chunk:
+            yield chunk
+        if limit == 0:
+            return
+
+
+def _blocks(chunks: Iterator[bytes], width: int) -> Iterator[bytes]:
+    """Blocks of `width` bytes (the last may be short)."""
+    buf = b""
+    for chunk in chunks:
+        buf = buf + chunk if buf else chunk
+        cut = len(buf) - len(buf) % width
+        for i in range(0, cut, width):
+            yield buf[i : i + width]
+        buf = buf[cut:]
+    if buf:
+        yield buf
 
 
 def _die(ctx: Ctx, message: str, status: int) -> CommandExit:
@@ -93,26 +122,38 @@ def cmd_xxd(ctx: Ctx) -> int:
 
 
 def _dump(ctx: Ctx, stream: Stream, out: Out, opts: object, in_name: str) -> None:
+    with ctx.hold_memory() as mem:
+        _dump_held(ctx, stream, out, opts, in_name, mem)
+
+
+def _dump_held(ctx: Ctx, stream: Stream, out: Out, opts: object, in_name: str, mem: MemoryHold) -> None:
     get = opts.get  # type: ignore[attr-defined]
     limit = _xxd_num(ctx, get("len")) if get("len") is not None else None
     seek = _xxd_num(ctx, get("seek")) if get("seek") is not None else 0
-    data = _read_all(ctx, stream, None if limit is None or seek < 0 else seek + limit)
-    if seek < 0:
-        seek = max(len(data) + seek, 0)
-    data = data[seek:]
-    if limit is not None:
-        data = data[:limit]
+    source: Iterator[bytes]
+    if seek < 0:  # from the end: the only case that needs the whole input
+        whole = _read_all(ctx, stream, mem)
+        seek = max(len(whole) + seek, 0)
+        source = _window(iter([whole]), seek, limit)
+    else:
+        source = _window(read_chunks(ctx, stream), seek, limit)
     upper = bool(get("upper"))
     hexfmt = "%02X" if upper else "%02x"
     if get("plain"):
         cols = _xxd_num(ctx, get("cols")) if get("cols") else 30
-        text = data.hex().upper() if upper else data.hex()
-        step = cols * 2 if cols > 0 else len(text) or 1
-        for i in range(0, len(text), step):
-            out.write(text[i : i + step].encode() + b"\n")
+        if cols <= 0:  # all on one line
+            wrote = False
+            for chunk in source:
+                out.write((chunk.hex().upper() if upper else chunk.hex()).encode())
+                wrote = True
+            if wrote:
+                out.write(b"\n")
+            return
+        for line in _blocks(source, cols):
+            out.write((line.hex().upper() if upper else line.hex()).encode() + b"\n")
         return
     if get("include"):
-        _include(out, data, get, in_name, hexfmt)
+        _include(ctx, out, source, get, in_name, hexfmt)
         return
     bits = bool(get("bits"))
     little = bool(get("little"))
@@ -124,8 +165,9 @@ def _dump(ctx: Ctx, stream: Stream, out: Out, opts: object, in_name: str) -> Non
     width = 2 * cols if not bits else 8 * cols
     hex_width = width + (cols + group - 1) // group
     zero_run = 0
-    for pos in range(0, len(data), cols):
-        line = data[pos : pos + cols]
+    held = b""
+    for index, line in enumerate(_blocks(source, cols)):
+        pos = index * cols
         ctx.checkpoint()
         if get("autoskip") and len(line) == cols and not any(line):
             zero_run += 1
@@ -161,7 +203,7 @@ def _xxd_line(line: bytes, pos: int, base: int, group: int, hexfmt: str, bits: b
     return f"{addr}: {hexpart.ljust(hex_width)} {ascii_part}\n".encode()
 
 
-def _include(out: Out, data: bytes, get: object, in_name: str, hexfmt: str) -> None:
+def _include(ctx: Ctx, out: Out, source: Iterator[bytes], get: object, in_name: str, hexfmt: str) -> None:
     fetch = get  # a Parsed.get
     cols = int(fetch("cols")) if fetch("cols") else 12  # type: ignore[operator]
     name = fetch("name") or ("" if in_name == "-" else in_name)  # type: ignore[operator]
@@ -173,35 +215,108 @@ def _include(out: Out, data: bytes, get: object, in_name: str, hexfmt: str) -> N
     if var:
         out.write(f"unsigned char {var}[] = {{\n".encode())
     fmt = "0x" + hexfmt
-    items = [fmt % b for b in data]
-    lines = [", ".join(items[i : i + cols]) for i in range(0, len(items), cols)]
-    if lines:
-        out.write(("  " + ",\n  ".join(lines) + "\n").encode())
+    total = 0
+    for line in _blocks(source, max(cols, 1)):
+        ctx.checkpoint()
+        out.write(((",\n  " if total else "  ") + ", ".join(fmt % b for b in line)).encode())
+        total += len(line)
+    if total:
+        out.write(b"\n")
     if var:
         suffix = "LEN" if fetch("capitalize") else "len"  # type: ignore[operator]
-        out.write(f"}};\nunsigned int {var}_{suffix} = {len(data)};\n".encode())
+        out.write(f"}};\nunsigned int {var}_{suffix} = {total};\n".encode())
+
+
+# output `xxd -r` keeps in memory so that a line may go back over it (beyond it, xxd
+# says what it says on a pipe: it cannot seek backwards)
+_WINDOW = 1 << 20
+_STEP = 64 * 1024
+
+
+class _Window:
+    """The tail of `xxd -r` output, written forward as the offsets advance: memory stays
+    bounded whatever the offsets, and a jump past max_string_length is refused."""
+
+    def __init__(self, ctx: Ctx, out: Out, mem: MemoryHold) -> None:
+        self.ctx, self.out, self.mem = ctx, out, mem
+        self.buf = bytearray()
+        self.base = 0
+        self.cap = ctx.limits.max_string_length
+
+    def put(self, offset: int, data: bytes) -> None:
+        end = self.base + len(self.buf)
+        if offset < self.base:
+            self.flush()
+            raise _die(self.ctx, "Sorry, cannot seek backwards.", 5)
+        if offset - end > self.cap:
+            self.flush()
+            raise LimitExceeded("max_string_length", self.cap)
+        if offset - end > _WINDOW:
+            self.flush()
+            self._zeros(offset - end)
+        pos = offset - self.base
+        grow = pos + len(data) - len(self.buf)
+        if grow > 0:
+            self.mem.charge(grow)
+            self.buf.extend(bytes(grow))
+        self.buf[pos:pos + len(data)] = data
+        if len(self.buf) > 2 * _WINDOW:
+            self._emit(len(self.buf) - _WINDOW)
+
+    def _zeros(self, n: int) -> None:
+        zero = bytes(min(n, _STEP))
+        while n > 0:
+            self.ctx.checkpoint(1 + len(zero) // 4096)
+            piece = zero[:n]
+            self.out.write(piece)
+            self.base += len(piece)
+            n -= len(piece)
+
+    def _emit(self, n: int) -> None:
+        self.out.write(bytes(self.buf[:n]))
+        del self.buf[:n]
+        self.base += n
+        self.mem.set(len(self.buf))
+
+    def flush(self) -> None:
+        self._emit(len(self.buf))
+
+
+def _lines(ctx: Ctx, stream: Stream) -> Iterator[bytes]:
+    """Input lines; one longer than max_string_length is refused rather than buffered."""
+    pending = b""
+    cap = ctx.limits.max_string_length
+    for chunk in read_chunks(ctx, stream):
+        pieces = (pending + chunk).split(b"\n")
+        pending = pieces.pop()
+        if len(pending) > cap:
+            raise LimitExceeded("max_string_length", cap)
+        yield from pieces
+    if pending:
+        yield pending
 
 
 def _revert(ctx: Ctx, stream: Stream, out: Out, plain: bool) -> None:
-    data = _read_all(ctx, stream, None)
     if plain:
-        digits = re.sub(rb"[^0-9a-fA-F]", b"", data)
-        out.write(bytes.fromhex(decode(digits[: len(digits) // 2 * 2])))
+        odd = b""
+        for chunk in read_chunks(ctx, stream):
+            digits = odd + re.sub(rb"[^0-9a-fA-F]", b"", chunk)
+            cut = len(digits) // 2 * 2
+            out.write(bytes.fromhex(decode(digits[:cut])))
+            odd = digits[cut:]
         return
-    result = bytearray()
-    for raw in data.split(b"\n"):
-        line = decode(raw)
-        m = re.match(r"\s*([0-9a-fA-F]+):?\s?", line)
-        if not m:
-            continue
-        offset = int(m.group(1), 16)
-        area = line[m.end() :].split("  ", 1)[0]
-        hexdigits = re.sub(r"[^0-9a-fA-F]", "", area.split("  ")[0])
-        chunk = bytes.fromhex(hexdigits[: len(hexdigits) // 2 * 2])
-        if offset > len(result):
-            result += bytes(offset - len(result))
-        result[offset : offset + len(chunk)] = chunk
-    out.write(bytes(result))
+    with ctx.hold_memory() as mem:
+        window = _Window(ctx, out, mem)
+        for raw in _lines(ctx, stream):
+            line = decode(raw)
+            m = re.match(r"\s*([0-9a-fA-F]+):?\s?", line)
+            if not m:
+                continue
+            offset = int(m.group(1), 16)
+            area = line[m.end() :].split("  ", 1)[0]
+            hexdigits = re.sub(r"[^0-9a-fA-F]", "", area.split("  ")[0])
+            window.put(offset, bytes.fromhex(hexdigits[: len(hexdigits) // 2 * 2]))
+        window.flush()
 
 
 # ------------------------------------------------------------------ hexdump
@@ -297,9 +412,10 @@ def _hd_blocks(ctx: Ctx, files: list[str], skip: int, length: int | None) -> tup
                         chunk = chunk[:left]
                         left -= len(chunk)
                     buf += chunk
-                    while len(buf) >= 16:
-                        yield buf[:16]
-                        buf = buf[16:]
+                    cut = len(buf) - len(buf) % 16  # slices by index: re-slicing the head is quadratic
+                    for i in range(0, cut, 16):
+                        yield buf[i : i + 16]
+                    buf = buf[cut:]
                     if left == 0:
                         break
             except (FsError, StreamError) as e:
