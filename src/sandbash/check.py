@@ -13,7 +13,10 @@ the run-time gates use (`Policy.command_decision`, `Policy.path_decision`, `deci
 - `url_not_allowed`: the `decide` callback refuses a request;
 - `requires_execution`: only the run can tell (globs, substitutions, `$var` command names,
   `eval`/`source`, paths after `cd`, texts built at run time, ...);
-- `syntax_error`: the script stops parsing there (what comes after never runs).
+- `syntax_error`: the script stops parsing there (what comes after never runs);
+- `check_timeout`: the check ran past its own deadline (`deadline`, default 5 s); what it had
+  found so far is reported and the verdict is at best `indeterminate`. The check is linear in
+  the script's size (benchmarks/check_scaling.py).
 
 Denial beats uncertainty: a site with a refusal is `denied` even if other parts are unknown.
 Assumption: without `fs`, paths are taken as written (no symbolic links other than those the
@@ -23,6 +26,7 @@ script itself creates); with `fs` (a Vfs) existing links are followed as the run
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +40,7 @@ ALLOWED = "allowed"
 DENIED = "denied"
 INDETERMINATE = "indeterminate"
 EXIT_CODES = {ALLOWED: 0, DENIED: 1, INDETERMINATE: 3}
+DEFAULT_DEADLINE = 5.0  # seconds
 DENY, UNKNOWN, ALLOW = "deny", "unknown", "allow"
 
 __all__ = ["ALLOWED", "DENIED", "INDETERMINATE", "CheckReport", "Issue", "SiteReport", "analyze", "check"]
@@ -117,16 +122,29 @@ def check(
     fs: Any = None,
     cwd: str | None = "/home/user",
     env: Mapping[str, str] | None = None,
+    deadline: float | None = DEFAULT_DEADLINE,
 ) -> CheckReport:
     """Check `script` against `policy` without running anything. `fs` (a Vfs) lets the check
     follow existing symbolic links and settle `mode=None`; `cwd` and `env` (HOME) are where the
-    run starts."""
+    run starts. `deadline`: seconds the check may take (None: no limit); past it the report is
+    `indeterminate` (or `denied` if a refusal was already found) with a `check_timeout` issue."""
     policy = (policy or Policy()).effective(fs)
-    analysis = analyze(script, cwd=cwd, env=env)
+    end = time.monotonic() + deadline if deadline is not None else None
+    analysis = analyze(script, cwd=cwd, env=env, deadline=end)
     judge = _Judge(policy, analysis, fs)
-    sites = [judge.site(s) for s in analysis.sites]
+    sites: list[SiteReport] = []
+    timed_out = analysis.timed_out
+    for i, s in enumerate(analysis.sites):
+        if end is not None and i % 64 == 0 and time.monotonic() > end:
+            timed_out = True
+            break
+        sites.append(judge.site(s))
     errors = [Issue("syntax_error", f"syntax error: {msg} (nothing after this runs)", ln, 1, UNKNOWN)
               for ln, msg in analysis.errors]
+    if timed_out:
+        line = analysis.sites[len(sites) - 1].line if sites else 1
+        errors.append(Issue("check_timeout", f"the check stopped after {deadline:g} s (near line {line}); "
+                            "what follows was not checked", line, 1, UNKNOWN))
     statuses = {s.status for s in sites} | ({INDETERMINATE} if errors else set())
     status = DENIED if DENIED in statuses else INDETERMINATE if INDETERMINATE in statuses else ALLOWED
     return CheckReport(status, sites, policy.describe(), errors)

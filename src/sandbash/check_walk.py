@@ -9,6 +9,7 @@ redirections, the directory it runs in when known, and the facts of its command 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -63,6 +64,7 @@ class Site:
     globs: list[str] = field(default_factory=list)  # directories the shell lists to expand globs
     parent: int | None = None  # the site that runs this one (a wrapper, or the command whose words hold it)
     assigns: list[str] = field(default_factory=list)
+    index: int = -1  # its place in Analysis.sites
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -79,6 +81,7 @@ class Analysis:
     sites: list[Site] = field(default_factory=list)
     functions: list[str] = field(default_factory=list)
     errors: list[tuple[int, str]] = field(default_factory=list)  # syntax errors (line, message)
+    timed_out: bool = False  # the walk stopped at its deadline (sites after that point are missing)
     symlinks: list[tuple[str | None, str | None]] = field(default_factory=list)  # absolute (link, target)
     # moves and link-preserving copies: (absolute sources, absolute destination)
     copies: list[tuple[list[str | None], str | None]] = field(default_factory=list)
@@ -275,8 +278,15 @@ def _indirect(w: A.Word) -> bool:
 # ------------------------------------------------------------ the walker
 
 
+class CheckTimeout(Exception):
+    """The walk ran past its deadline."""
+
+
 class Walker:
-    def __init__(self, script: str, cwd: str | None, env: Mapping[str, str]) -> None:
+    def __init__(self, script: str, cwd: str | None, env: Mapping[str, str],
+                 deadline: float | None = None) -> None:
+        self.deadline = deadline  # time.monotonic() value
+        self.any_cd = False  # some site walked so far changes the directory
         self.lines = script.splitlines()
         self.cursor: dict[int, int] = {}
         self.words = Words(env.get("HOME"))
@@ -291,11 +301,18 @@ class Walker:
     # -- entry
 
     def run(self, script: str) -> Analysis:
-        body = self.parse(script, 1)
-        if body is not None:
-            self.collect_functions(body)
-            self.walk_list(body, "", 0)
+        try:
+            body = self.parse(script, 1)
+            if body is not None:
+                self.collect_functions(body)
+                self.walk_list(body, "", 0)
+        except CheckTimeout:
+            self.out.timed_out = True
         return self.out
+
+    def check_time(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise CheckTimeout()
 
     def parse(self, text: str, line: int, record: bool = True) -> A.CommandList | None:
         parser = Parser(text, line_base=line)
@@ -306,6 +323,7 @@ class Walker:
                 if chunk is None:
                     break
                 items.extend(chunk.items)
+                self.check_time()
         except ParseError as e:
             if record:
                 self.out.errors.append((e.line, e.message))
@@ -410,8 +428,7 @@ class Walker:
             self.walk(node.body, via, depth)
 
     def may_cd_anywhere(self) -> bool:
-        return self.start_cwd is None or self.cwd is None or bool(self.cd_functions) or any(
-            s.facts is not None and s.facts.cwd_change for s in self.out.sites)
+        return self.start_cwd is None or self.cwd is None or bool(self.cd_functions) or self.any_cd
 
     def branches(self, node: A.Command, bodies: list[A.CommandList], via: str, depth: int) -> None:
         entry = self.cwd
@@ -603,6 +620,7 @@ class Walker:
             self.follow(site, site.facts, depth)
 
     def follow(self, site: Site, facts: Facts, depth: int) -> None:
+        self.any_cd = self.any_cd or facts.cwd_change
         for link, target in facts.symlinks:
             self.out.symlinks.append((self.abspath(link, site.cwd), _link_target(link, target, site.cwd)))
         for sources, dest in facts.copies:
@@ -655,13 +673,16 @@ class Walker:
 
     def new_site(self, line: int, text: str, name: Arg, args: list[Arg], via: str) -> Site:
         site = Site(line, self.column(line, text), text, name, args, via=via, cwd=self.cwd, parent=self.parent)
+        site.index = len(self.out.sites)
         self.out.sites.append(site)
+        if site.index % 64 == 0:
+            self.check_time()
         return site
 
     def under_site(self, site: Site) -> int | None:
         """Make `site` the parent of the sites walked next; returns the previous parent."""
         saved = self.parent
-        self.parent = self.out.sites.index(site) if site in self.out.sites else saved
+        self.parent = site.index if site.index >= 0 else saved
         return saved
 
     def column(self, line: int, text: str) -> int:
@@ -784,7 +805,9 @@ def _walk_nodes(node: Any, into_subshells: bool = True) -> Iterator[Any]:
             stack.append(n.body)
 
 
-def analyze(script: str, *, cwd: str | None = "/home/user", env: Mapping[str, str] | None = None) -> Analysis:
-    """The commands, redirections and functions `script` refers to, without running it."""
+def analyze(script: str, *, cwd: str | None = "/home/user", env: Mapping[str, str] | None = None,
+            deadline: float | None = None) -> Analysis:
+    """The commands, redirections and functions `script` refers to, without running it.
+    `deadline` (time.monotonic()): the walk stops there and marks the analysis `timed_out`."""
     env = dict(env or {"HOME": "/home/user"})
-    return Walker(script, cwd, env).run(script)
+    return Walker(script, cwd, env, deadline).run(script)
