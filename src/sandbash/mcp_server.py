@@ -1,59 +1,114 @@
 """`sandbash mcp`: the sandbox as a Model Context Protocol server, on the
 official `mcp` SDK (`pip install 'sandbash[mcp]'`), over stdio (default) or
 streamable HTTP (`--transport http`, on 127.0.0.1 unless `--host` says
-otherwise).
+otherwise; any other address needs a bearer token and an allowed-hosts list).
 
 Tools: `bash` (the tool contract of `sandbash.tool`), `read_file`,
 `write_file`, `list_dir`; each takes an optional `session_id` (relative paths
-resolve against that session's cwd). Every client of one server shares its
-filesystem. The sandbox's limits, network, filesystem and policy come from a TOML
-file (`--config`) and flags, flags winning:
+resolve against that session's cwd). Input is checked by the tool contract's
+own validator: a bad call gets the same one-line message as `BashTool`.
 
-    [sandbox]       cwd = "/home/user", profile = "default", timeout = 30, max_output_chars = 30000
-    [limits]        any Limits field, e.g. max_command_count = 5000
-    [network]       allow_urls = ["https://api.example.com/"], methods = ["GET", "HEAD"]
-    [filesystem]    root = "/srv/data" | store = "state.db", mounts = ["/host/dir:/data:ro"]
-    [server]        transport = "stdio" | "http", host = "127.0.0.1", port = 8000, path = "/mcp"
-    [policy]        name, mode, paths, [policy.commands] allow/deny (or --policy FILE; SANDBASH_*
-                    environment variables apply over either, as for the CLI)
+What clients share and what they do not: every client of one server shares its
+*filesystem*; *shell state* (cwd, variables, exported secrets, functions) is
+private. A session is bound to the client's MCP session (stdio: the one
+client; HTTP: the `mcp-session-id` the SDK issued), so two clients using the
+same `session_id` get two shells. A stateless HTTP client has no MCP session:
+its session ids are made by the server (128 random bits, returned as
+`session_id` in the result) and a name the server did not issue starts a new
+session. Shells are bounded in number and forgotten after an idle time.
+
+The configuration file (`--config FILE`, TOML; flags win over it) is described
+in `CONFIG_HELP` below (`sandbash mcp --help` prints it).
 """
 
-# no `from __future__ import annotations`: the SDK reads the tool functions'
-# annotations to build their input schemas, and these closures' types must be
-# real objects, not strings to resolve.
+# no `from __future__ import annotations`: the SDK inspects the tool functions'
+# signatures (the Context parameter) at registration.
 
 import argparse
+import hmac
+import ipaddress
 import os
 import posixpath
 import sys
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Any
 
-from .cli import build_filesystem
+from .cli import build_filesystem, parse_mount
 from .limits import Limits
 from .net import NetworkConfig
-from .policy import Policy
+from .policy import Policy, PolicyError
 from .tool import (
     DEFAULT_MAX_OUTPUT_CHARS,
+    DEFAULT_MAX_SESSIONS,
+    DEFAULT_SESSION_IDLE_TIMEOUT,
     INPUT_SCHEMA,
     BashTool,
     ToolInputError,
+    ToolRequest,
     binary_notice,
     is_binary,
     truncate_middle,
+    validate,
 )
 from .vfs.errors import FsError, strerror
 from .vfs.facade import FsView
 
+TOKEN_ENV = "SANDBASH_MCP_TOKEN"
+MIN_TOKEN_CHARS = 16
+LOCAL_SCOPE = "local"  # the one client of a stdio (or in-process) server
+ISSUED_SCOPE = "issued"  # sessions of stateless HTTP clients: server-made ids only
+LOOPBACK_HOSTS = ["127.0.0.1:*", "localhost:*", "[::1]:*"]
+
+CONFIG_HELP = """\
+configuration file (--config FILE, TOML; every key optional; flags win):
+  [sandbox]
+  cwd = "/work"                  where each call starts (default: / with a root
+                                 directory, else /home/user)
+  profile = "default"            limits profile: default, hardened, generous
+  timeout = 30                   seconds per call (a [limits] entry)
+  max_output_chars = 30000       stdout and stderr are each cut to this
+  max_sessions = 64              shells kept for all clients (least recently used
+                                 forgotten first)
+  session_idle_timeout = 3600    seconds before an unused shell is forgotten
+  [limits]                       any Limits field, e.g. max_command_count = 5000
+  [network]
+  allow_urls = ["https://api.example.com/"]   curl/wget reach only these prefixes
+  methods = ["GET", "HEAD"]
+  [filesystem]
+  root = "./project"             host directory as / (copy-on-write: never written)
+  store = "state.db"             or: / kept in a SQLite file
+  mounts = ["./data:/data:ro", "./out:/out:rw"]
+  [server]
+  transport = "stdio"            or "http"
+  host = "127.0.0.1"             HTTP address; a non-loopback one needs token and
+  port = 8000                    allowed_hosts
+  path = "/mcp"
+  token = "..."                  bearer token clients must send (also the
+                                 SANDBASH_MCP_TOKEN variable or --token)
+  allowed_hosts = ["mcp.example.com:*"]       Host header values accepted
+  allowed_origins = ["https://app.example.com"]
+  [policy]                       the same TOML as a --policy FILE, e.g.
+  mode = "read-only"
+  paths = ["/data:ro", "/out:rw"]
+  [policy.commands]
+  deny = ["rm"]
+SANDBASH_ALLOWED_COMMANDS, SANDBASH_DENIED_COMMANDS, SANDBASH_ALLOWED_PATHS and
+SANDBASH_MODE override parts of the policy, as for the CLI.
+
+Clients share the filesystem; each client's shells (cwd, variables, exported
+values) are its own."""
+
 
 @dataclass
 class ServerConfig:
-    cwd: str = "/home/user"
+    cwd: str | None = None  # None: where the CLI would start for the same filesystem
     profile: str = "default"
     limits: dict[str, float] = field(default_factory=dict)
     max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS
+    max_sessions: int = DEFAULT_MAX_SESSIONS
+    session_idle_timeout: float = DEFAULT_SESSION_IDLE_TIMEOUT
     allow_urls: list[str] = field(default_factory=list)
     methods: list[str] = field(default_factory=list)
     root: str | None = None
@@ -65,20 +120,29 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 8000
     path: str = "/mcp"
+    token: str | None = None
+    allowed_hosts: list[str] = field(default_factory=list)
+    allowed_origins: list[str] = field(default_factory=list)
+
+    SECTIONS = {
+        "sandbox": ("cwd", "profile", "max_output_chars", "timeout", "max_sessions", "session_idle_timeout"),
+        "filesystem": ("root", "store", "mounts"),
+        "server": ("transport", "host", "port", "path", "token", "allowed_hosts", "allowed_origins"),
+        "network": ("allow_urls", "methods"),
+    }
 
     @classmethod
     def from_toml(cls, text: str) -> "ServerConfig":
         data = tomllib.loads(text)
-        known = {"sandbox", "limits", "network", "filesystem", "server", "policy"}
-        unknown = set(data) - known
+        unknown = set(data) - {*cls.SECTIONS, "limits", "policy"}
         if unknown:
             raise ValueError(f"unknown section(s): {', '.join(sorted(unknown))}")
         cfg = cls()
-        sections = {"sandbox": ("cwd", "profile", "max_output_chars", "timeout"),
-                    "filesystem": ("root", "store", "mounts"), "server": ("transport", "host", "port", "path"),
-                    "network": ("allow_urls", "methods")}
-        for section, keys in sections.items():
-            for key, value in data.get(section, {}).items():
+        for section, keys in cls.SECTIONS.items():
+            table = data.get(section, {})
+            if not isinstance(table, dict):
+                raise ValueError(f"[{section}] must be a table")
+            for key, value in table.items():
                 if key not in keys:
                     raise ValueError(f"[{section}]: unknown setting {key!r}")
                 if key != "timeout":  # a limit: goes with [limits]
@@ -92,6 +156,17 @@ class ServerConfig:
     def build_limits(self) -> Limits:
         return Limits.profile(self.profile).with_overrides(**self.limits)
 
+    def start_cwd(self) -> str:
+        """--cwd, else the directory the CLI starts in for the same filesystem options."""
+        if self.cwd:
+            return self.cwd
+        from . import cli
+
+        pick = getattr(cli, "start_cwd", None)  # the CLI's rule, shared when it exposes it
+        if pick is not None:
+            return str(pick(None, self.root, self.store))
+        return "/" if self.root else "/home/user"
+
 
 def _network(cfg: ServerConfig) -> NetworkConfig | None:
     if not cfg.allow_urls:
@@ -102,7 +177,8 @@ def _network(cfg: ServerConfig) -> NetworkConfig | None:
 
 
 def build_policy(cfg: ServerConfig) -> Policy | None:
-    """--policy FILE, else the [policy] table; then the SANDBASH_* environment variables, as the CLI."""
+    """--policy FILE, else the [policy] table (the same format: `Policy.from_mapping` of the
+    parsed TOML); then the SANDBASH_* environment variables, as the CLI."""
     if cfg.policy_toml is not None:
         base: Policy | None = Policy.from_toml(cfg.policy_toml)
     else:
@@ -111,122 +187,331 @@ def build_policy(cfg: ServerConfig) -> Policy | None:
     return Policy.from_env(environ, base)
 
 
+def files_note(cfg: ServerConfig, cwd: str) -> str:
+    """Where the user's files are, for the tool description."""
+    parts = []
+    if cfg.root:
+        parts.append("The user's directory is the root / (a copy-on-write view: changes stay in the sandbox)")
+    for spec in cfg.mounts:
+        _, path, mode = parse_mount(spec)
+        kind = {"ro": "read-only", "rw": "read-write", "cow": "copy-on-write"}.get(mode, mode)
+        parts.append(f"the user's directory {path} is mounted {kind}")
+    if not parts:
+        return ""
+    text = "; ".join(parts) + f"; each call starts in {cwd}."
+    return text[0].upper() + text[1:]
+
+
 def build_tool(cfg: ServerConfig) -> BashTool:
     limits = cfg.build_limits()
     policy = build_policy(cfg)
     fs = build_filesystem(cfg.root, cfg.store, cfg.mounts, limits)
     from .sandbox import new_bash
 
-    bash = new_bash(fs=fs, cwd=cfg.cwd, limits=limits, network=_network(cfg), policy=policy)
-    return BashTool(bash, max_output_chars=cfg.max_output_chars)
+    cwd = cfg.start_cwd()
+    bash = new_bash(fs=fs, cwd=cwd, limits=limits, network=_network(cfg), policy=policy)
+    return BashTool(bash, max_output_chars=cfg.max_output_chars, max_sessions=cfg.max_sessions,
+                    session_idle_timeout=cfg.session_idle_timeout, files_note=files_note(cfg, cwd))
+
+
+# ------------------------------------------------------------------ the tools
+
+_PATH = {"type": "string", "description": "A path in the sandbox (relative to the session's cwd)."}
+_SESSION = INPUT_SCHEMA["properties"]["session_id"]
+READ_SCHEMA: dict[str, Any] = {
+    "type": "object", "properties": {"path": _PATH, "session_id": _SESSION},
+    "required": ["path"], "additionalProperties": False,
+}
+WRITE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"path": _PATH, "content": {"type": "string", "description": "The text to write."},
+                   "session_id": _SESSION,
+                   "append": {"type": "boolean", "description": "Append instead of replacing the file."}},
+    "required": ["path", "content"], "additionalProperties": False,
+}
+LIST_SCHEMA: dict[str, Any] = {
+    "type": "object", "properties": {"path": {**_PATH, "default": "."}, "session_id": _SESSION},
+    "additionalProperties": False,
+}
+
+
+def client_scope(headers: Mapping[str, str] | None) -> str | None:
+    """The scope of a call's sessions: the stdio client, the HTTP client's MCP session,
+    or None for a stateless HTTP client (no identity: server-issued ids only)."""
+    if headers is None:
+        return LOCAL_SCOPE
+    sid = headers.get("mcp-session-id")
+    return f"mcp:{sid}" if sid else None
+
+
+class _Calls:
+    """The four tools over one BashTool, with sessions bound to the calling client."""
+
+    def __init__(self, tool: BashTool) -> None:
+        self.tool = tool
+
+    def _session_key(self, scope: str | None, session_id: str | None) -> tuple[str, str | None, bool]:
+        """(scope, session id to use, whether the server issued a new one)."""
+        if session_id is None or scope is not None:
+            return scope or ISSUED_SCOPE, session_id, False
+        if self.tool.find_session(session_id, scope=ISSUED_SCOPE) is not None:
+            return ISSUED_SCOPE, session_id, False
+        return ISSUED_SCOPE, self.tool.new_session_id(), True
+
+    async def bash(self, arguments: dict[str, Any], scope: str | None) -> Any:
+        from mcp_types import CallToolResult, TextContent
+
+        try:
+            req = ToolRequest.parse(arguments)
+        except ToolInputError as e:
+            return _error(str(e))
+        key_scope, sid, issued = self._session_key(scope, req.session_id)
+        req.session_id = sid
+        try:
+            out = await self.tool.arun(req, scope=key_scope)
+        except ToolInputError as e:
+            return _error(str(e))
+        data = out.to_dict()
+        text = out.text()
+        if sid is not None:
+            data["session_id"] = sid
+        if issued:
+            text += f"\n[session_id: {sid} (use this id to continue the session)]"
+        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data,
+                              is_error=out.is_error)
+
+    def view(self, scope: str | None, session_id: str | None) -> FsView:
+        tool = self.tool
+        if session_id is None:
+            return tool.bash.vfs.view(tool.bash.cwd)
+        session = tool.find_session(session_id, scope=scope or ISSUED_SCOPE)
+        if session is None:
+            raise ToolInputError(f"unknown session_id {session_id!r} (the bash tool starts sessions)")
+        return tool.bash.vfs.view(session.cwd)
+
+    def read_file(self, args: dict[str, Any], scope: str | None) -> str:
+        fs = self.view(scope, args.get("session_id"))
+        path = args["path"]
+        try:
+            data = fs.read_bytes(path)
+        except FsError as e:
+            raise ToolInputError(f"{path}: {strerror(e.code)}") from None
+        if is_binary(data):
+            return binary_notice(len(data))
+        return truncate_middle(data.decode("utf-8", "replace"), self.tool.max_output_chars)[0]
+
+    def write_file(self, args: dict[str, Any], scope: str | None) -> str:
+        fs = self.view(scope, args.get("session_id"))
+        path = args["path"]
+        full = fs.abspath(path)
+        data = args["content"].encode("utf-8", "surrogateescape")
+        try:
+            fs.write_file(full, data, append=bool(args.get("append")), parents=True)
+        except FsError as e:
+            raise ToolInputError(f"{path}: {strerror(e.code)}") from None
+        return f"wrote {len(data)} bytes to {full}"
+
+    def list_dir(self, args: dict[str, Any], scope: str | None) -> str:
+        fs = self.view(scope, args.get("session_id"))
+        path = args.get("path", ".")
+        try:
+            lines = []
+            for n in sorted(fs.listdir(path)):
+                st = fs.lstat(posixpath.join(path, n))
+                lines.append(f"{n}/" if st.is_dir else f"{n}\t{st.size}")
+        except FsError as e:
+            raise ToolInputError(f"{path}: {strerror(e.code)}") from None
+        return "\n".join(lines) if lines else "(empty directory)"
+
+
+def _error(message: str) -> Any:
+    from mcp_types import CallToolResult, TextContent
+
+    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+
+def _raw_tool(name: str, description: str, schema: dict[str, Any],
+              handler: Callable[[dict[str, Any], str | None], Awaitable[Any]]) -> Any:
+    """An SDK tool whose arguments reach `handler` untouched, with `schema` published:
+    the tool contract's validator (not pydantic's) judges them, so every client sees the
+    same one-line message for the same mistake."""
+    from mcp.server.mcpserver import Context
+    from mcp.server.mcpserver.tools import Tool
+    from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
+    from pydantic import ConfigDict
+
+    class Arguments(ArgModelBase):
+        model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True)
+
+        def model_dump_one_level(self) -> dict[str, Any]:
+            return {"arguments": dict(self.model_extra or {})}
+
+    async def call(arguments: dict[str, Any], ctx: Context) -> Any:
+        return await handler(arguments, client_scope(ctx.headers))
+
+    return Tool(fn=call, name=name, title=None, annotations=None, description=description, parameters=schema,
+                fn_metadata=FuncMetadata(arg_model=Arguments), is_async=True, context_kwarg="ctx")
+
+
+def _text_tool(fn: Callable[[dict[str, Any], str | None], str], schema: Mapping[str, Any]
+               ) -> Callable[[dict[str, Any], str | None], Awaitable[Any]]:
+    """A file tool: validated like `bash`, its errors one line, its text the result."""
+    import anyio
+    from mcp_types import CallToolResult, TextContent
+
+    async def handler(arguments: dict[str, Any], scope: str | None) -> Any:
+        args = {k: v for k, v in arguments.items() if v is not None}
+        try:
+            validate(args, schema)
+            text = await anyio.to_thread.run_sync(fn, args, scope)
+        except ToolInputError as e:
+            return _error(str(e))
+        return CallToolResult(content=[TextContent(type="text", text=text)])
+
+    return handler
 
 
 def build_server(tool: BashTool, name: str = "sandbash") -> Any:
     """An `MCPServer` with the four tools over `tool`'s sandbox."""
     from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
-    from mcp_types import CallToolResult, TextContent
-    from pydantic import Field
 
-    server = MCPServer(name, instructions=tool.system_prompt(), log_level="WARNING")
+    calls = _Calls(tool)
+    tools = [
+        _raw_tool("bash", tool.description(), tool.input_schema, calls.bash),
+        _raw_tool("read_file", "Read a text file from the sandbox (long files are cut in the middle).",
+                  READ_SCHEMA, _text_tool(calls.read_file, READ_SCHEMA)),
+        _raw_tool("write_file", "Write (or append to) a text file in the sandbox; parent directories are "
+                  "created. Files are shared by every session and client.",
+                  WRITE_SCHEMA, _text_tool(calls.write_file, WRITE_SCHEMA)),
+        _raw_tool("list_dir", "List a directory of the sandbox: one entry per line, `name/` for directories, "
+                  "sizes for files.", LIST_SCHEMA, _text_tool(calls.list_dir, LIST_SCHEMA)),
+    ]
+    return MCPServer(name, instructions=tool.system_prompt(), log_level="WARNING", tools=tools)
 
-    def view(session_id: str | None) -> FsView:
-        cwd = tool.session(session_id).cwd if session_id else tool.bash.cwd
-        return tool.bash.vfs.view(cwd)
 
-    def fs_error(e: FsError, path: str) -> ToolError:
-        return ToolError(f"{path}: {strerror(e.code)}")
+# ------------------------------------------------------------------ HTTP
 
-    def doc(name: str) -> Any:
-        return Field(description=INPUT_SCHEMA["properties"][name]["description"])
 
-    async def bash(
-        command: Annotated[str, doc("command")],
-        session_id: Annotated[str | None, doc("session_id")] = None,
-        timeout_ms: Annotated[int | None, doc("timeout_ms")] = None,
-        env: Annotated[dict[str, str] | None, doc("env")] = None,
-        files: Annotated[list[dict[str, str]] | None, doc("files")] = None,  # [{path, content}], checked by BashTool
-        max_output_kb: Annotated[int | None, doc("max_output_kb")] = None,
-        max_file_kb: Annotated[int | None, doc("max_file_kb")] = None,
-        allow_network: Annotated[bool | None, doc("allow_network")] = None,
-        restart: Annotated[bool, doc("restart")] = False,
-    ) -> Any:
-        request = {
-            "command": command, "session_id": session_id, "timeout_ms": timeout_ms, "env": env,
-            "files": files, "max_output_kb": max_output_kb, "max_file_kb": max_file_kb,
-            "allow_network": allow_network, "restart": restart or None,
-        }
-        try:
-            out = await tool.arun(request)
-        except ToolInputError as e:
-            raise ToolError(str(e)) from None
-        return CallToolResult(content=[TextContent(type="text", text=out.text())],
-                              structured_content=out.to_dict(), is_error=out.is_error)
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
-    def read_file(path: str, session_id: str | None = None) -> str:
-        """Read a text file from the sandbox (long files are cut in the middle)."""
-        try:
-            data = view(session_id).read_bytes(path)
-        except FsError as e:
-            raise fs_error(e, path) from None
-        if is_binary(data):
-            return binary_notice(len(data))
-        return truncate_middle(data.decode("utf-8", "replace"), tool.max_output_chars)[0]
 
-    def write_file(path: str, content: str, session_id: str | None = None, append: bool = False) -> str:
-        """Write (or append to) a text file in the sandbox; parent directories are created."""
-        fs = view(session_id)
-        full = fs.abspath(path)
-        data = content.encode("utf-8", "surrogateescape")
-        try:
-            fs.write_file(full, data, append=append, parents=True)
-        except FsError as e:
-            raise fs_error(e, path) from None
-        return f"wrote {len(data)} bytes to {full}"
+def http_security(cfg: ServerConfig) -> tuple[list[str], list[str]]:
+    """(allowed hosts, allowed origins) for the Host/Origin checks; raises ValueError
+    for a non-loopback address without a token or an allowed-hosts list."""
+    if not is_loopback(cfg.host):
+        if not cfg.token:
+            raise ValueError(f"--host {cfg.host} is not a loopback address: a bearer token is required "
+                             f"(set {TOKEN_ENV}, [server] token or --token)")
+        if not cfg.allowed_hosts:
+            raise ValueError(f"--host {cfg.host} is not a loopback address: list the Host names clients use "
+                             "(--allowed-host NAME[:PORT|:*] or [server] allowed_hosts)")
+    if cfg.token is not None and len(cfg.token) < MIN_TOKEN_CHARS:
+        raise ValueError(f"the bearer token must have at least {MIN_TOKEN_CHARS} characters")
+    hosts = list(cfg.allowed_hosts) or [*LOOPBACK_HOSTS, f"{cfg.host}:*"]
+    origins = list(cfg.allowed_origins) or [f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")]
+    return hosts, origins
 
-    def list_dir(path: str = ".", session_id: str | None = None) -> str:
-        """List a directory of the sandbox: one entry per line, `name/` for directories, sizes for files."""
-        fs = view(session_id)
-        try:
-            names = sorted(fs.listdir(path))
-            lines = []
-            for n in names:
-                st = fs.lstat(posixpath.join(path, n))
-                lines.append(f"{n}/" if st.is_dir else f"{n}\t{st.size}")
-        except FsError as e:
-            raise fs_error(e, path) from None
-        return "\n".join(lines) if lines else "(empty directory)"
 
-    server.add_tool(bash, name="bash", description=tool.description(), structured_output=False)
-    for fn in (read_file, write_file, list_dir):
-        server.add_tool(fn, structured_output=False)
-    return server
+class BearerGate:
+    """ASGI middleware: every HTTP request must carry `Authorization: Bearer <token>`
+    (compared in constant time); others get 401 before reaching the MCP app."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app = app
+        self.token = token.encode("utf-8")
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and not self._authorized(scope):
+            body = b"missing or wrong bearer token\n"
+            await send({"type": "http.response.start", "status": 401,
+                        "headers": [(b"www-authenticate", b'Bearer realm="sandbash"'),
+                                    (b"content-type", b"text/plain"),
+                                    (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self.app(scope, receive, send)
+
+    def _authorized(self, scope: dict[str, Any]) -> bool:
+        for name, value in scope.get("headers", ()):
+            if name == b"authorization":
+                kind, _, given = bytes(value).partition(b" ")
+                return kind.lower() == b"bearer" and hmac.compare_digest(given.strip(), self.token)
+        return False
+
+
+def http_app(server: Any, cfg: ServerConfig) -> Any:
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    hosts, origins = http_security(cfg)
+    security = TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
+                                         allowed_origins=origins)
+    app = server.streamable_http_app(streamable_http_path=cfg.path, transport_security=security, host=cfg.host)
+    return BearerGate(app, cfg.token) if cfg.token else app
+
+
+def serve_http(server: Any, cfg: ServerConfig) -> None:
+    import anyio
+    import uvicorn
+
+    app = http_app(server, cfg)
+    config = uvicorn.Config(app, host=cfg.host, port=cfg.port, log_level="warning")
+    anyio.run(uvicorn.Server(config).serve)
+
+
+# ------------------------------------------------------------------ command line
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="sandbash mcp", description="Serve the sandbox over the Model Context Protocol.")
-    p.add_argument("--config", metavar="FILE", help="TOML configuration (see the module's documentation)")
+    p = argparse.ArgumentParser(
+        prog="sandbash mcp", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=CONFIG_HELP,
+        description="Serve the sandbox over the Model Context Protocol: tools bash, read_file, write_file, "
+                    "list_dir.")
+    p.add_argument("--config", metavar="FILE", help="TOML configuration (below)")
     p.add_argument("--transport", choices=["stdio", "http"], help="stdio (default) or streamable HTTP")
-    p.add_argument("--host", help="HTTP address to listen on (default 127.0.0.1)")
+    p.add_argument("--host", help="HTTP address to listen on (default 127.0.0.1; another address needs "
+                                  "--token and --allowed-host)")
     p.add_argument("--port", type=int, help="HTTP port (default 8000)")
     p.add_argument("--path", help="HTTP endpoint path (default /mcp)")
+    p.add_argument("--token", help=f"bearer token HTTP clients must send (visible in process listings: "
+                                   f"prefer the {TOKEN_ENV} variable or the config file)")
+    p.add_argument("--allowed-host", metavar="HOST[:PORT|:*]", action="append", default=[],
+                   help="Host header value HTTP clients may use (repeatable)")
+    p.add_argument("--allowed-origin", metavar="ORIGIN", action="append", default=[],
+                   help="Origin header value browsers may send (repeatable)")
     p.add_argument("--limits", dest="profile", help="limits profile: default, hardened, generous")
     p.add_argument("--timeout", type=float, help="wall-clock limit per call, in seconds")
-    p.add_argument("--cwd", help="working directory inside the sandbox")
-    p.add_argument("--allow-url", metavar="PREFIX", action="append", default=[], help="network allow-list entry")
-    p.add_argument("--policy", metavar="FILE", help="policy TOML file (as `sandbash --policy`)")
-    p.add_argument("--root", metavar="DIR", help="root filesystem: copy-on-write view of host DIR")
+    p.add_argument("--max-sessions", type=int, help=f"shells kept for all clients (default {DEFAULT_MAX_SESSIONS})")
+    p.add_argument("--session-idle-timeout", type=float, metavar="SECONDS",
+                   help=f"forget a shell unused this long (default {DEFAULT_SESSION_IDLE_TIMEOUT:g})")
+    p.add_argument("--cwd", help="where each call starts (default: / with --root, else /home/user)")
+    p.add_argument("--allow-url", metavar="PREFIX", action="append", default=[],
+                   help="let curl and wget reach URLs under PREFIX (repeatable)")
+    p.add_argument("--policy", metavar="FILE", help="policy TOML file (as `sandbash --policy`; wins over "
+                                                    "the config's [policy] table)")
+    p.add_argument("--root", metavar="DIR", help="host DIR as the root / (copy-on-write: never written); "
+                                                 "calls start in /")
     p.add_argument("--store", metavar="FILE", help="root filesystem kept in a SQLite file")
-    p.add_argument("--mount", metavar="HOSTDIR:/PATH[:ro|:rw|:cow]", action="append", default=[])
+    p.add_argument("--mount", metavar="HOSTDIR:/PATH[:ro|:rw|:cow]", action="append", default=[],
+                   help="mount a host directory (repeatable; default mode cow)")
     return p
 
 
-def config_from_args(argv: Sequence[str], read_text: Callable[[str], str]) -> ServerConfig:
+def config_from_args(argv: Sequence[str], read_text: Callable[[str], str],
+                     environ: Mapping[str, str] | None = None) -> ServerConfig:
     args = _parser().parse_args(argv)
     cfg = ServerConfig.from_toml(read_text(args.config)) if args.config else ServerConfig()
+    env = os.environ if environ is None else environ
     overrides: Mapping[str, Any] = {
         "transport": args.transport, "host": args.host, "port": args.port, "path": args.path,
         "profile": args.profile, "cwd": args.cwd, "root": args.root, "store": args.store,
+        "max_sessions": args.max_sessions, "session_idle_timeout": args.session_idle_timeout,
+        "token": args.token or env.get(TOKEN_ENV) or None,
     }
     for key, value in overrides.items():
         if value is not None:
@@ -237,6 +522,12 @@ def config_from_args(argv: Sequence[str], read_text: Callable[[str], str]) -> Se
         cfg.policy_toml = read_text(args.policy)
     cfg.allow_urls = [*cfg.allow_urls, *args.allow_url]
     cfg.mounts = [*cfg.mounts, *args.mount]
+    cfg.allowed_hosts = [*cfg.allowed_hosts, *args.allowed_host]
+    cfg.allowed_origins = [*cfg.allowed_origins, *args.allowed_origin]
+    if cfg.transport not in ("stdio", "http"):
+        raise ValueError(f"unknown transport {cfg.transport!r} (stdio, http)")
+    if cfg.transport == "http":
+        http_security(cfg)  # refuse an unprotected public address before anything starts
     return cfg
 
 
@@ -245,7 +536,8 @@ def main(argv: Sequence[str], read_text: Callable[[str], str]) -> int:
         cfg = config_from_args(argv, read_text)
         tool = build_tool(cfg)
     except (OSError, ValueError, TypeError, FsError, tomllib.TOMLDecodeError) as e:
-        sys.stderr.write(f"sandbash mcp: {e}\n")
+        kind = "policy" if isinstance(e, PolicyError) else ""
+        sys.stderr.write(f"sandbash mcp: {kind + ': ' if kind else ''}{e}\n")
         return 2
     try:
         server = build_server(tool)
@@ -255,11 +547,8 @@ def main(argv: Sequence[str], read_text: Callable[[str], str]) -> int:
     try:
         if cfg.transport == "stdio":
             server.run("stdio")
-        elif cfg.transport == "http":
-            server.run("streamable-http", host=cfg.host, port=cfg.port, streamable_http_path=cfg.path)
         else:
-            sys.stderr.write(f"sandbash mcp: unknown transport {cfg.transport!r} (stdio, http)\n")
-            return 2
+            serve_http(server, cfg)
     except KeyboardInterrupt:
         pass
     return 0

@@ -2,12 +2,21 @@
 LangChain, pydantic-ai, MCP, `sandbash --json`) maps onto.
 
 Input (`INPUT_SCHEMA`): `command` plus optional `timeout_ms`, `env`, `files`,
-`max_output_kb`, `max_file_kb`, `allow_network`, `session_id`, `restart`.
+`max_output_kb`, `max_file_kb`, `allow_network`, `session_id`, `restart`; anything else is
+refused with a one-line `ToolInputError` (every adapter and the MCP server
+report that same line).
 Output (`ToolOutput.to_dict()`): `{stdout, stderr, exit_code, result_json,
 stdout_truncated, stderr_truncated, limit}` (and `result_json_error` when a
-`__RESULT__:` line held invalid JSON). Per-call settings can only tighten what
-the operator configured: a call never gets more time, output or network than
-the tool was built with.
+`__RESULT__:` line held invalid JSON); `is_error` (a non-zero exit or a limit)
+is what every adapter marks as an error result. Per-call settings can only
+tighten what the operator configured (a call never gets more output or network
+than the tool was built with), except `timeout_ms`, which may go up to the
+operator's `max_timeout` ceiling when one is set.
+
+Sessions are kept per *scope* (`run(..., scope=...)`): the same `session_id` in
+two scopes names two different shells. A server with several clients passes
+each client's identity as the scope (the MCP server does); the number of
+sessions and their idle lifetime are bounded.
 """
 
 from __future__ import annotations
@@ -15,8 +24,9 @@ from __future__ import annotations
 import copy
 import json
 import posixpath
+import secrets
 import threading
-import uuid
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,6 +34,7 @@ from typing import Any
 
 from .aio import run_cancellable
 from .api import Bash, ExecResult, Session
+from .audit import Audit, Recorder
 from .commands import registry
 from .errors import ExecutionCancelled, ExecutionLimitError
 from .limits import CancelToken, Limits
@@ -34,6 +45,9 @@ from .vfs.errors import FsError, strerror
 from .vfs.memory import FileContent
 
 DEFAULT_MAX_OUTPUT_CHARS = 30_000
+DEFAULT_MAX_SESSIONS = 64
+DEFAULT_SESSION_IDLE_TIMEOUT = 3600.0  # seconds a shell may sit unused before it is forgotten
+TOOL_CALL = "tool.call"  # the audit event of one tool call
 RESULT_PREFIX = "__RESULT__:"
 NETWORK_COMMANDS = frozenset({"curl", "wget"})
 
@@ -42,7 +56,7 @@ INPUT_SCHEMA: dict[str, Any] = {
     "properties": {
         "command": {"type": "string", "description": "The bash script to run (several lines allowed)."},
         "timeout_ms": {"type": "integer", "minimum": 1,
-                       "description": "Wall-clock limit for this call, in milliseconds (capped by the sandbox's)."},
+                       "description": "Wall-clock limit for this call, in milliseconds (capped by the operator's ceiling)."},
         "env": {"type": "object", "additionalProperties": {"type": "string"},
                 "description": "Environment variables for this call."},
         "files": {
@@ -63,7 +77,8 @@ INPUT_SCHEMA: dict[str, Any] = {
                                          "the sandbox's allow-list, if it has one."},
         "session_id": {"type": "string",
                        "description": "Continue a shell session (cwd, variables, functions persist); "
-                                      "a new id starts a new session."},
+                                      "a new id starts a new session. Sessions are private to the client; "
+                                      "files are shared by every session."},
         "restart": {"type": "boolean", "description": "Start the session `session_id` afresh before running."},
     },
     "required": ["command"],
@@ -269,16 +284,32 @@ def shape_run(call: Callable[[], ExecResult], max_chars: int = DEFAULT_MAX_OUTPU
 
 
 class _Slot:
-    """A session and the lock that keeps its runs one at a time."""
+    """A session, the lock that keeps its runs one at a time, and when it was last used."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, now: float) -> None:
         self.session = session
         self.lock = threading.Lock()
+        self.used = now
+
+
+SessionKey = tuple[str, str]  # (scope, session_id)
 
 
 class BashTool:
     """A bash tool for a model: one sandbox (files persist across calls) and
-    named sessions within it. Thread-safe; calls in one session run in turn."""
+    named sessions within it, kept per scope. Thread-safe; calls in one session
+    run in turn.
+
+    `max_sessions` bounds the shells kept (the least recently used is forgotten
+    first) and `session_idle_timeout` (seconds, None for no limit) forgets a
+    shell unused for that long. `max_timeout` (seconds) is the ceiling a call's
+    `timeout_ms` may raise the time limit to (default: the sandbox's own limit,
+    so a call can only lower it). `max_file_bytes` caps each file of a call's
+    `files`. `network_by_default=False` keeps curl and wget away unless a call
+    says `allow_network: true`. `audit` (default: the Bash's own) receives one
+    `tool.call` event per call (command text, exit code, output sizes, duration).
+    `files_note` tells the model where the user's files are (description and
+    system prompt), e.g. "The user's project is at /workspace."."""
 
     def __init__(
         self,
@@ -290,21 +321,46 @@ class BashTool:
         limits: Limits | str | None = None,
         network: NetworkConfig | None = None,
         policy: Policy | None = None,
+        audit: Audit | None = None,
         max_output_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
-        max_sessions: int = 64,
+        max_file_bytes: int | None = None,
+        max_timeout: float | None = None,
+        network_by_default: bool = True,
+        max_sessions: int = DEFAULT_MAX_SESSIONS,
+        session_idle_timeout: float | None = DEFAULT_SESSION_IDLE_TIMEOUT,
         name: str = "bash",
+        files_note: str = "",
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if bash is None:
             bash = new_bash(files=files, env=env, cwd=cwd, limits=limits, network=network, policy=policy)
         else:
             for path, content in (files or {}).items():
                 bash.write_file(path, content)
+        if max_sessions < 1:
+            raise ValueError("BashTool: max_sessions must be at least 1")
+        if session_idle_timeout is not None and session_idle_timeout <= 0:
+            raise ValueError("BashTool: session_idle_timeout must be positive (or None)")
         self.bash = bash
         self.name = name
+        self.files_note = files_note
         self.max_output_chars = max_output_chars
+        self.max_file_bytes = max_file_bytes
+        self.max_timeout = max_timeout
+        self.network_by_default = network_by_default
+        self.audit = audit if audit is not None else bash.audit
         self.max_sessions = max_sessions
-        self._sessions: OrderedDict[str, _Slot] = OrderedDict()
+        self.session_idle_timeout = session_idle_timeout
+        self._clock = clock
+        self._sessions: OrderedDict[SessionKey, _Slot] = OrderedDict()
         self._lock = threading.Lock()
+
+    @classmethod
+    def cruvero(cls, **kw: Any) -> BashTool:
+        """Cruvero's `bash_exec` contract (see `sandbash.adapters.cruvero.cruvero_tool`)."""
+        from .adapters.cruvero import cruvero_tool
+
+        return cruvero_tool(**kw)
 
     # -------------------------------------------------------------- state
 
@@ -316,48 +372,95 @@ class BashTool:
     def input_schema(self) -> dict[str, Any]:
         return copy.deepcopy(INPUT_SCHEMA)
 
-    def new_session_id(self) -> str:
-        return uuid.uuid4().hex[:12]
+    @staticmethod
+    def new_session_id() -> str:
+        """An unguessable session id (128 bits), for ids the embedding program hands out."""
+        return secrets.token_urlsafe(16)
 
-    def _slot(self, session_id: str, fresh: bool = False) -> _Slot:
+    def _expire(self, now: float) -> None:
+        """Forget idle shells (the oldest are first: each use moves a slot to the end). Caller holds _lock."""
+        idle = self.session_idle_timeout
+        while self._sessions:
+            key, slot = next(iter(self._sessions.items()))
+            if idle is None or now - slot.used < idle:
+                break
+            del self._sessions[key]
+
+    def _slot(self, key: SessionKey, fresh: bool = False, create: bool = True) -> _Slot | None:
         with self._lock:
-            slot = self._sessions.get(session_id)
+            now = self._clock()
+            self._expire(now)
+            slot = self._sessions.get(key)
+            if slot is None and not create:
+                return None
             if slot is None or fresh:
-                slot = _Slot(self.bash.session())
-                self._sessions[session_id] = slot
+                slot = _Slot(self.bash.session(), now)
+                self._sessions[key] = slot
                 while len(self._sessions) > self.max_sessions:  # forget the least recently used
                     self._sessions.popitem(last=False)
-            self._sessions.move_to_end(session_id)
+            slot.used = now
+            self._sessions.move_to_end(key)
             return slot
 
-    def session(self, session_id: str) -> Session:
-        """The session with this handle (created on first use)."""
-        return self._slot(session_id).session
+    def session(self, session_id: str, *, scope: str = "") -> Session:
+        """The session with this handle in `scope` (created on first use)."""
+        slot = self._slot((scope, session_id))
+        assert slot is not None
+        return slot.session
 
-    def restart(self, session_id: str) -> Session:
+    def find_session(self, session_id: str, *, scope: str = "") -> Session | None:
+        """The session with this handle in `scope`, or None (nothing is created)."""
+        slot = self._slot((scope, session_id), create=False)
+        return None if slot is None else slot.session
+
+    def restart(self, session_id: str, *, scope: str = "") -> Session:
         """A fresh shell under this handle (the files stay)."""
-        return self._slot(session_id, fresh=True).session
+        slot = self._slot((scope, session_id), fresh=True)
+        assert slot is not None
+        return slot.session
 
-    def close_session(self, session_id: str) -> None:
+    def close_session(self, session_id: str, *, scope: str = "") -> None:
         with self._lock:
-            self._sessions.pop(session_id, None)
+            self._sessions.pop((scope, session_id), None)
 
-    def sessions(self) -> list[str]:
+    def close_scope(self, scope: str) -> None:
+        """Forget every shell of one scope (a client that went away)."""
         with self._lock:
-            return list(self._sessions)
+            for key in [k for k in self._sessions if k[0] == scope]:
+                del self._sessions[key]
+
+    def sessions(self, *, scope: str = "") -> list[str]:
+        """The live session ids of `scope`, least recently used first."""
+        with self._lock:
+            self._expire(self._clock())
+            return [sid for sc, sid in self._sessions if sc == scope]
 
     # -------------------------------------------------------------- running
 
-    def run(self, request: Mapping[str, Any] | ToolRequest, *, cancel: CancelToken | None = None) -> ToolOutput:
+    def _call_limits(self, req: ToolRequest) -> Limits:
+        limits = self.bash.limits
+        if req.timeout_ms is None:
+            return limits
+        ceiling = limits.timeout if self.max_timeout is None else self.max_timeout
+        return limits.with_overrides(timeout=min(ceiling, req.timeout_ms / 1000))
+
+    def run(self, request: Mapping[str, Any] | ToolRequest, *, cancel: CancelToken | None = None,
+            scope: str = "") -> ToolOutput:
         """Run one tool call. Raises ToolInputError for input that breaks the schema."""
         req = request if isinstance(request, ToolRequest) else ToolRequest.parse(request)
-        limits = self.bash.limits
-        if req.timeout_ms is not None:
-            limits = limits.with_overrides(timeout=min(limits.timeout, req.timeout_ms / 1000))
+        started = time.monotonic()
+        out = self._run(req, cancel, scope)
+        if self.audit is not None:
+            self._record(req, out, time.monotonic() - started)
+        return out
+
+    def _run(self, req: ToolRequest, cancel: CancelToken | None, scope: str) -> ToolOutput:
+        limits = self._call_limits(req)
         cap = self.max_output_chars
         if req.max_output_kb is not None:
             cap = min(cap, req.max_output_kb * 1024)
-        offline = req.allow_network is False and self.network is not None
+        wants_network = self.network_by_default if req.allow_network is None else req.allow_network
+        offline = not wants_network and self.network is not None
         if req.session_id is None:
             self._write_files(req, self.bash.cwd)
             if not offline:
@@ -366,7 +469,8 @@ class BashTool:
             once = self.bash.session(env=req.env)
             once.rt.network = None
             return shape_run(lambda: once.exec(req.command, limits=limits, cancel=cancel), cap)
-        slot = self._slot(req.session_id, fresh=req.restart)
+        slot = self._slot((scope, req.session_id), fresh=req.restart)
+        assert slot is not None
         with slot.lock:
             session = slot.session
             self._write_files(req, session.cwd)
@@ -381,16 +485,27 @@ class BashTool:
             finally:
                 session.rt.network = network
 
-    async def arun(self, request: Mapping[str, Any] | ToolRequest) -> ToolOutput:
+    def _record(self, req: ToolRequest, out: ToolOutput, duration: float) -> None:
+        rec = Recorder(self.audit, run_id=f"tool-{secrets.token_hex(6)}")
+        rec.emit(TOOL_CALL, tool=self.name, command=req.command, exit_code=out.exit_code, limit=out.limit,
+                 stdout_bytes=len(out.stdout.encode("utf-8", "surrogateescape")),
+                 stderr_bytes=len(out.stderr.encode("utf-8", "surrogateescape")),
+                 stdout_truncated=out.stdout_truncated, stderr_truncated=out.stderr_truncated,
+                 duration=round(duration, 6), session=req.session_id is not None,
+                 allow_network=req.allow_network, timeout_ms=req.timeout_ms)
+
+    async def arun(self, request: Mapping[str, Any] | ToolRequest, *, scope: str = "") -> ToolOutput:
         """`run` in a worker thread; cancelling the task cancels the script."""
         req = request if isinstance(request, ToolRequest) else ToolRequest.parse(request)
-        return await run_cancellable(lambda token: self.run(req, cancel=token))
+        return await run_cancellable(lambda token: self.run(req, cancel=token, scope=scope))
 
     def _write_files(self, req: ToolRequest, cwd: str) -> None:
-        max_bytes = None if req.max_file_kb is None else req.max_file_kb * 1024
+        caps = [c for c in (self.max_file_bytes, None if req.max_file_kb is None else req.max_file_kb * 1024)
+                if c is not None]
+        max_bytes = min(caps) if caps else None
         for path, content in req.files:
             if max_bytes is not None and len(content.encode("utf-8", "surrogateescape")) > max_bytes:
-                raise ToolInputError(f"files: {path} is larger than max_file_kb ({req.max_file_kb} KiB)")
+                raise ToolInputError(f"files: {path} is larger than max_file_kb ({_num(max_bytes / 1024)} KiB)")
         for path, content in req.files:
             try:
                 self.bash.write_file(posixpath.join(cwd, path), content)
@@ -407,6 +522,9 @@ class BashTool:
             return gate.listing(names)[0]
         command_gate = self.bash.command_gate
         return [n for n in names if command_gate is None or command_gate([n]) is None]
+
+    def _files_text(self) -> str:
+        return f"{self.files_note} " if self.files_note else ""
 
     def _policy_text(self) -> str:
         policy = self.bash.policy
@@ -443,8 +561,10 @@ class BashTool:
         """The tool description a model sees: short, generated from the live configuration."""
         return (
             "Run a bash script in a sandbox: GNU bash 5.2 syntax and behaviour, executed in-process over a "
-            "virtual filesystem. Files persist between calls; pass session_id to keep cwd, variables and "
-            "functions too. Commands: " + ", ".join(self.available_commands()) + ", and the shell builtins. "
+            f"virtual filesystem. Each call starts in {self.bash.cwd}. {self._files_text()}"
+            "Files persist between calls and are shared by every session; pass session_id to keep cwd, variables "
+            "and functions too (a session is private to its client). "
+            "Commands: " + ", ".join(self.available_commands()) + ", and the shell builtins. "
             "Not available: host programs (python, node, git, package managers, compilers). "
             f"Network: {self._network_text()}. {self._policy_text()}Limits: {self._limits_text()}. "
             f"stdout and stderr are each cut to {self.max_output_chars:,} characters (middle omitted). "
@@ -460,6 +580,7 @@ class BashTool:
             "- It is GNU bash 5.2 (pipes, redirections, functions, arrays, here-docs, [[ ]], $(( ))), run by "
             "sandbash, a bash interpreter in Python, over a virtual filesystem. Nothing runs on a real machine.",
             f"- The working directory starts at {self.bash.cwd}; /tmp is writable. Files persist between calls.",
+            *([f"- {self.files_note}"] if self.files_note else []),
             "- Calls with the same session_id share one shell: cwd, variables, functions and options persist.",
             f"- Commands ({len(cmds)}): {', '.join(cmds)}; plus the bash builtins (cd, export, read, declare, "
             "printf, test, ...). Each supports its common GNU options; `CMD --help` shows them.",
