@@ -5,6 +5,13 @@ a time, with `O_DIRECTORY | O_NOFOLLOW` and `dir_fd`: no host path string is
 ever built, so `..` (never passed here), symlinks swapped in by a racing
 writer and absolute link targets cannot lead outside the root. The last
 component is acted on with `*at` calls that do not follow links.
+
+The directory fds a walk opens go into a small LRU cache that is trimmed as
+the walk goes, so a path of a thousand components holds a handful of fds,
+not one per component. Pseudo-filesystems (procfs, sysfs and the like, found
+by the device number of what was opened and the kernel's mount table) are
+refused with EACCES unless the embedder allows them: `/proc/<pid>/environ`
+of the embedding process is not a file of the tree.
 """
 
 from __future__ import annotations
@@ -17,11 +24,17 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from .base import Stat, split_path
+from .base import Stat, parent_name, split_path
 from .errors import MESSAGES, FsError
 from .quota import DiskQuota
 
 _CACHED_DIRS = 64
+# kernel filesystems that show the host's processes, devices and settings rather than files
+PSEUDO_FSTYPES = frozenset({
+    "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "securityfs", "debugfs", "tracefs",
+    "configfs", "fusectl", "pstore", "bpf", "mqueue", "binfmt_misc", "efivarfs", "autofs",
+    "rpc_pipefs", "nsfs", "selinuxfs", "hugetlbfs", "fuse.lxcfs",
+})
 _DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _FILE = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
 O_RDONLY = os.O_RDONLY
@@ -36,6 +49,41 @@ def host_error(e: OSError) -> FsError:
         return e
     code = e.errno if e.errno in MESSAGES else errno.EIO
     return FsError(code or errno.EIO)
+
+
+def mount_types() -> dict[int, str] | None:
+    """st_dev -> filesystem type of every mount this process sees (the kernel's
+    mount table), or None when it cannot be read."""
+    try:
+        with open("/proc/self/mountinfo", "rb") as f:
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    out: dict[int, str] = {}
+    for line in text.splitlines():
+        fields = line.split()
+        try:
+            sep = fields.index("-", 6)
+            major, minor = fields[2].split(":")
+            out[os.makedev(int(major), int(minor))] = fields[sep + 1]
+        except (ValueError, IndexError):
+            continue
+    return out
+
+
+def stays_inside(link: str, target: str) -> bool:
+    """Whether a relative symlink target, read from the directory holding the
+    link at `link` ('/a/b/l', relative to a root), never climbs above that
+    root (lexically: '..' may not go past the top)."""
+    depth = len(split_path(parent_name(link)[0]))
+    for part in target.split("/"):
+        if part == "..":
+            depth -= 1
+            if depth < 0:
+                return False
+        elif part not in ("", "."):
+            depth += 1
+    return True
 
 
 def to_stat(s: os.stat_result, uid: int, gid: int) -> Stat:
@@ -124,17 +172,45 @@ class HostHandle:
 class HostTree:
     """Operations on paths ('/a/b', relative to the root) inside one host directory."""
 
-    def __init__(self, root: str) -> None:
+    def __init__(self, root: str, *, allow_pseudo: bool = False) -> None:
         self.root_fd = -1
         self._dirs: OrderedDict[str, int] = OrderedDict()
+        self._held: list[int] = []  # fds an operation is using: never trimmed under it
         self._lock = threading.RLock()
         self._depth = 0
+        self.allow_pseudo = allow_pseudo
+        self._pseudo: dict[int, bool] = {}  # st_dev -> refused (a pseudo-filesystem)
         try:
             self.root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             self.real_root = os.path.realpath(root)
+            self.root_dev = os.fstat(self.root_fd).st_dev
+            if not allow_pseudo and self._is_pseudo(self.root_dev):
+                raise FsError(errno.EACCES)  # `--root /proc`: a pseudo-filesystem as the root
         except OSError as e:
+            self.close()
             raise FsError(host_error(e).code, root)
         self.root = root
+
+    def _is_pseudo(self, dev: int) -> bool:
+        """Whether the filesystem with this device number is a kernel pseudo-
+        filesystem. An unknown device is one only when the mount table cannot
+        be read and the device is anonymous (major 0, as procfs and sysfs are;
+        btrfs subvolumes, unlisted in the table, pass when it can be read)."""
+        known = self._pseudo.get(dev)
+        if known is not None:
+            return known
+        types = mount_types()
+        if types is None:
+            bad = os.major(dev) == 0
+        else:
+            bad = types.get(dev, "") in PSEUDO_FSTYPES
+        self._pseudo[dev] = bad
+        return bad
+
+    def _check_dev(self, dev: int) -> None:
+        """Refuse what lies on a pseudo-filesystem, unless the embedder allowed them."""
+        if dev != self.root_dev and not self.allow_pseudo and self._is_pseudo(dev):
+            raise FsError(errno.EACCES)
 
     def close(self) -> None:
         self._forget()
@@ -155,11 +231,15 @@ class HostTree:
         (and their numbers reused) while another thread acts on them."""
         with self._lock:
             self._depth += 1
+            held = len(self._held)
             try:
-                yield self._locate(path)
+                fd, name = self._locate(path)
+                self._held.append(fd)
+                yield fd, name
             except OSError as e:
                 raise host_error(e)
             finally:
+                del self._held[held:]
                 self._depth -= 1
                 if self._depth == 0 and len(self._dirs) > _CACHED_DIRS:
                     self._trim()
@@ -184,14 +264,25 @@ class HostTree:
             raise FsError(errno.EINVAL)
         return self._dir(parts), name
 
-    def _trim(self) -> None:
-        # trimmed only when no operation holds an fd (rename holds two)
-        while len(self._dirs) > _CACHED_DIRS:
-            os.close(self._dirs.popitem(last=False)[1])
+    def _trim(self, keep: int = -1) -> None:
+        """Close the least recently used directory fds down to the cache size,
+        never one an operation holds (`_held`) nor `keep` (the walk's own)."""
+        dirs = self._dirs
+        spare: list[tuple[str, int]] = []
+        while dirs and len(dirs) + len(spare) > _CACHED_DIRS:
+            key, fd = dirs.popitem(last=False)
+            if fd == keep or fd in self._held:
+                spare.append((key, fd))
+            else:
+                os.close(fd)
+        for key, fd in spare:
+            dirs[key] = fd
 
     def _dir(self, parts: list[str]) -> int:
         """An fd on the directory `parts`, opened component by component
-        from the root (never through a link), kept in a small LRU cache."""
+        from the deepest cached ancestor (never through a link). Each fd
+        opened goes into the LRU cache, trimmed as the walk goes: a deep path
+        holds at most the cache's fds, not one per component."""
         if not parts:
             return self.root_fd
         key = "/".join(parts)
@@ -199,21 +290,53 @@ class HostTree:
         if fd is not None:
             self._dirs.move_to_end(key)
             return fd
-        fd = self._open_dir(self._dir(parts[:-1]), parts[-1])
-        self._dirs[key] = fd
+        # the deepest cached ancestor: cut the key back one component at a time
+        depth = len(parts) - 1
+        head = key
+        fd = self.root_fd
+        while depth > 0:
+            head = head[:head.rfind("/")]
+            cached = self._dirs.get(head)
+            if cached is not None:
+                fd = cached
+                break
+            depth -= 1
+        prefix = head if depth > 0 else ""
+        for name in parts[depth:]:
+            fd = self._child(prefix, fd, name)
+            prefix = f"{prefix}/{name}" if prefix else name
         return fd
 
-    @staticmethod
-    def _open_dir(parent: int, name: str) -> int:
+    def _child(self, prefix: str, parent: int, name: str) -> int:
+        """The cached fd of directory `prefix/name`, opened from `parent` (the
+        fd of `prefix`) when not cached; the cache is trimmed around it."""
+        key = f"{prefix}/{name}" if prefix else name
+        fd = self._dirs.get(key)
+        if fd is not None:
+            self._dirs.move_to_end(key)
+            return fd
+        fd = self._open_dir(parent, name)
+        self._dirs[key] = fd
+        if len(self._dirs) > _CACHED_DIRS:
+            self._trim(keep=fd)
+        return fd
+
+    def _open_dir(self, parent: int, name: str) -> int:
         if name == "..":
             raise FsError(errno.EINVAL)  # '..' would leave the directory: never looked up
         try:
-            return os.open(name, _DIR, dir_fd=parent)
+            fd = os.open(name, _DIR, dir_fd=parent)
         except OSError as e:
             # a symlink where a directory should be: a race, or a link made on the host
             if e.errno == errno.ENOTDIR and st.S_ISLNK(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode):
                 raise FsError(errno.ELOOP)
             raise
+        try:
+            self._check_dev(os.fstat(fd).st_dev)
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
 
     def _forget(self) -> None:
         """Drop cached directory fds: a rename or rmdir may have moved what a path names."""
@@ -238,11 +361,28 @@ class HostTree:
                 raise FsError(errno.EINVAL)
             return os.readlink(name, dir_fd=fd)
 
+    def inside_target(self, path: str) -> str:
+        """The target of the host symlink `path` as the tree shows it: a
+        relative target that stays inside the root as it is, an absolute one
+        inside the root made relative (so it points inside wherever the tree
+        is mounted). Any other is refused with EACCES: where it points on the
+        host is not the sandbox's to see or follow."""
+        target = self.readlink(path)
+        if not target.startswith("/"):
+            if not stays_inside(path, target):
+                raise FsError(errno.EACCES)
+            return target
+        root = self.real_root.rstrip("/")
+        if target != root and not target.startswith(root + "/"):
+            raise FsError(errno.EACCES)
+        inside = target[len(root):].lstrip("/")
+        return ("../" * len(split_path(parent_name(path)[0])) + inside) or "."
+
     def listdir(self, path: str) -> list[str]:
         with self.at(path) as (fd, name):
             if not name:
                 return os.listdir(fd)
-            dfd = os.open(name, _DIR, dir_fd=fd)
+            dfd = self._open_dir(fd, name)
             try:
                 return os.listdir(dfd)
             finally:
@@ -260,6 +400,7 @@ class HostTree:
             self._depth += 1
             try:
                 fd = self.root_fd
+                prefix = ""
                 for i, name in enumerate(parts):
                     if not name or name in (".", "..") or "/" in name or "\0" in name:
                         break
@@ -271,10 +412,11 @@ class HostTree:
                     out.append(s)
                     if i == last or not st.S_ISDIR(s.st_mode):
                         break
-                    try:
-                        fd = self._dir(parts[: i + 1])
+                    try:  # one step down from the fd in hand (the cache keeps a few, not all)
+                        fd = self._child(prefix, fd, name)
                     except OSError:
                         break
+                    prefix = f"{prefix}/{name}" if prefix else name
             finally:
                 self._depth -= 1
                 if self._depth == 0 and len(self._dirs) > _CACHED_DIRS:
@@ -310,7 +452,9 @@ class HostTree:
                 raise FsError(errno.EISDIR)
             ffd = os.open(name, flags | _FILE, mode, dir_fd=fd)
             try:
-                kind = os.fstat(ffd).st_mode
+                fs = os.fstat(ffd)
+                self._check_dev(fs.st_dev)  # a pseudo-filesystem mounted on a file
+                kind = fs.st_mode
                 if not st.S_ISREG(kind):
                     raise FsError(errno.EISDIR if st.S_ISDIR(kind) else errno.ENXIO)
                 if flags & os.O_CREAT and kind & 0o7777 != mode:

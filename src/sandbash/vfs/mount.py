@@ -255,6 +255,13 @@ class MountFs:
         if self._pinned(path):
             raise FsError(errno.EEXIST)
         m, rel = self._change(path)
+        if target.startswith("/") and getattr(m.fs, "host_links", False):
+            # a real host link: an absolute target inside this mount is stored relative, so a
+            # host program reading the directory is led inside it too (any other is refused)
+            mt, trel = self._route(normpath(target))
+            if mt is m:
+                depth = len([p for p in parent_name(rel)[0].split("/") if p])
+                target = ("../" * depth + trel.lstrip("/")) or "."
         m.fs.symlink(target, rel, uid, gid)
 
     def link(self, src: str, dst: str) -> None:

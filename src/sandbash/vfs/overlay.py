@@ -8,7 +8,10 @@ Changing a lower file copies it up lazily: metadata now, content streamed
 from the host until its first write.
 
 Host symlinks are refused (EACCES on readlink) unless `follow_symlinks`, and
-then only those whose target stays inside the root.
+then only those whose target stays inside the root (as ReadWriteFs shows
+them: `HostTree.inside_target`). Pseudo-filesystems inside the host tree
+(procfs, sysfs, ...) are refused unless `allow_pseudo`. The mount table names
+the type, never the host directory.
 """
 
 from __future__ import annotations
@@ -34,18 +37,19 @@ class OverlayFs:
         read_only: bool = False,
         *,
         follow_symlinks: bool = False,
+        allow_pseudo: bool = False,
         quota: DiskQuota | None = None,
         clock: Callable[[], float] = time.time,
         uid: int = 1000,
         gid: int = 1000,
     ) -> None:
-        self.lower = HostTree(root)
+        self.lower = HostTree(root, allow_pseudo=allow_pseudo)
         self.upper = MemoryFs(quota=quota, clock=clock, uid=uid, gid=gid)
         self.quota = self.upper.quota
         self.lock = self.upper.lock
         self.read_only = read_only
         self.follow_symlinks = follow_symlinks
-        self.source_name = root
+        self.source_name = self.fstype  # `df`/`mount` show no host path
         self.uid = uid
         self.gid = gid
         self.whiteouts: set[str] = set()
@@ -167,26 +171,10 @@ class OverlayFs:
 
     def _lower_link(self, path: str) -> str:
         """A host symlink's target as the sandbox sees it, if it may be followed."""
-        target = self.lower.readlink(path)
         if not self.follow_symlinks:
+            self.lower.readlink(path)  # EINVAL/ENOENT as for any name; a link is refused
             raise FsError(errno.EACCES)
-        here = split_path(parent_name(path)[0])
-        if not target.startswith("/"):
-            depth = len(here)
-            for part in target.split("/"):
-                if part == "..":
-                    depth -= 1
-                    if depth < 0:
-                        raise FsError(errno.EACCES)
-                elif part not in ("", "."):
-                    depth += 1
-            return target
-        root = self.lower.real_root.rstrip("/")
-        if target != root and not target.startswith(root + "/"):
-            raise FsError(errno.EACCES)
-        inside = target[len(root):].lstrip("/")
-        # relative, so it still points inside wherever the overlay is mounted
-        return ("../" * len(here) + inside) or "."
+        return self.lower.inside_target(path)
 
     # ------------------------------------------------------------ queries
 

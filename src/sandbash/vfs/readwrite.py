@@ -5,6 +5,15 @@ component). A regular file with several hard links is read-only: a link may
 have been made on the host to a file outside the root, so writing through it
 could change that file (writes, truncation, chmod and utime give EPERM).
 The quota counts what the sandbox adds less what it removes.
+
+Host layout stays private: the mount table names the type, not the host
+directory; a host symlink whose target leaves the root reads as EACCES (an
+absolute one inside the root reads as a relative target, as OverlayFs shows
+it), and the sandbox cannot create a symlink whose target leaves the root (a
+host program reading the directory would follow it to host files): an
+absolute target inside the same mount is stored relative by `MountFs`, any
+other is refused. `outside_symlinks=True` lifts both (targets as they are).
+Pseudo-filesystems inside the root are refused unless `allow_pseudo`.
 """
 
 from __future__ import annotations
@@ -16,7 +25,17 @@ from collections.abc import Callable
 
 from .base import Stat, parent_name
 from .errors import FsError
-from .hostio import O_CREAT_EXCL, O_RDONLY, O_RDWR, O_WRONLY, HostHandle, HostStat, HostTree, to_stat
+from .hostio import (
+    O_CREAT_EXCL,
+    O_RDONLY,
+    O_RDWR,
+    O_WRONLY,
+    HostHandle,
+    HostStat,
+    HostTree,
+    stays_inside,
+    to_stat,
+)
 from .quota import DiskQuota, name_cost
 
 _MODES = {"r": O_RDONLY, "rw": O_RDWR, "w": O_WRONLY, "a": O_WRONLY, "x": O_WRONLY}
@@ -33,9 +52,14 @@ class ReadWriteFs:
         clock: Callable[[], float] = time.time,
         uid: int = 1000,
         gid: int = 1000,
+        allow_pseudo: bool = False,
+        outside_symlinks: bool = False,
     ) -> None:
-        self.tree = HostTree(root)
-        self.source_name = root
+        self.tree = HostTree(root, allow_pseudo=allow_pseudo)
+        self.source_name = self.fstype  # `df`/`mount` show no host path
+        self.outside_symlinks = outside_symlinks
+        # MountFs stores an absolute target inside this mount as a relative one
+        self.host_links = not outside_symlinks
         self.quota = quota or DiskQuota()
         self.clock = clock
         self.uid = uid
@@ -80,7 +104,7 @@ class ReadWriteFs:
         return [r if isinstance(r, FsError) else to_stat(r, uid, gid) for r in self.tree.lstat_many(path, names)]
 
     def readlink(self, path: str) -> str:
-        return self.tree.readlink(path)
+        return self.tree.readlink(path) if self.outside_symlinks else self.tree.inside_target(path)
 
     def listdir(self, path: str) -> list[str]:
         return self.tree.listdir(path)
@@ -156,6 +180,8 @@ class ReadWriteFs:
             self.quota.release(self._held(dst, old), 1)
 
     def symlink(self, target: str, path: str, uid: int, gid: int) -> None:
+        if not self.outside_symlinks and (target.startswith("/") or not stays_inside(path, target)):
+            raise FsError(errno.EACCES)  # a real link to a host path outside the root
         cost = name_cost(parent_name(path)[1]) + name_cost(target)
         self.quota.charge(cost, 1)
         try:

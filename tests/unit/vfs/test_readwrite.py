@@ -53,15 +53,31 @@ def test_backend_never_follows_a_parent_symlink(setup: tuple[Path, Path]) -> Non
     assert outside.read_bytes() == b"canary" and outside.stat().st_mtime > 1
 
 
-def test_host_symlinks_resolve_inside_the_sandbox(setup: tuple[Path, Path]) -> None:
+def test_host_symlinks_leaving_the_root_are_refused(setup: tuple[Path, Path]) -> None:
     root, outside = setup
     (root / "abs").symlink_to(outside)
     (root / "rel").symlink_to("../outside.txt")
+    (root / "in").symlink_to(root / "f")  # absolute, inside the root: shown relative
     fs = Vfs(ReadWriteFs(str(root))).view("/")
-    assert err(lambda: fs.read_file("/abs")) == errno.ENOENT
-    assert err(lambda: fs.read_file("/rel")) == errno.ENOENT
-    fs.write_file("/rel", b"made inside")  # creates /outside.txt inside the root
+    for name in ("/abs", "/rel"):
+        assert err(lambda: fs.read_file(name)) == errno.EACCES
+        assert err(lambda: fs.readlink(name)) == errno.EACCES  # the host target is not shown
+        assert err(lambda: fs.write_file(name, b"x")) == errno.EACCES
+    assert fs.readlink("/in") == "f"
+    fs.write_file("/in", b"made inside")
+    assert (root / "f").read_bytes() == b"made inside"
+    assert outside.read_bytes() == b"canary"
+
+
+def test_outside_symlinks_opt_in(setup: tuple[Path, Path]) -> None:
+    root, outside = setup
+    (root / "rel").symlink_to("../outside.txt")
+    fs = Vfs(ReadWriteFs(str(root), outside_symlinks=True)).view("/")
+    assert fs.readlink("/rel") == "../outside.txt"
+    fs.write_file("/rel", b"made inside")  # still resolved in the sandbox: /outside.txt
     assert (root / "outside.txt").read_bytes() == b"made inside"
+    fs.symlink("/etc/passwd", "/pw")  # the embedder allowed real links anywhere
+    assert os.readlink(root / "pw") == "/etc/passwd"
     assert outside.read_bytes() == b"canary"
 
 
