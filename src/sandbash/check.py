@@ -34,7 +34,7 @@ from typing import Any
 from .check_models import FOUND, Effect
 from .check_walk import Analysis, Site, analyze
 from .check_wrappers import NOFS
-from .policy import RULE_READ_ONLY, Action, Decision, Policy, normpath, under
+from .policy import RULE_READ_ONLY, Action, Decision, Policy, command_target, normpath, under
 
 ALLOWED = "allowed"
 DENIED = "denied"
@@ -209,12 +209,13 @@ class _Judge:
             return  # reported through the walker's reasons
         kind = {"function": "function", "builtin": "builtin", "command": "command", "shell": "command",
                 "script": "script"}.get(s.kind, "")
-        decision = self.policy.command_decision(name, kind)
+        decision = self.policy.command_decision(name, kind, s.runs)
         if decision.allowed and self.policy.decide is not None:
             if any(a is None or "\0" in a for a in s.argv):  # DYNAMIC_VALUE, FOUND
                 add(UNKNOWN, "requires_execution", f"{name}: the decide callback sees the arguments only at run time")
             else:
-                decision = self.policy.ask(Action("shell:exec", name, (name, *[a or "" for a in s.argv]),
+                target = command_target(s.runs or name, kind)
+                decision = self.policy.ask(Action("shell:exec", target, (name, *[a or "" for a in s.argv]),
                                                   dry_run=True), decision)
         if not decision.allowed:
             add(DENY, "command_not_allowed", f"{name}: policy denied this command [policy: {decision.rule}]"

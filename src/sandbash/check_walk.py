@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import check_hidden as H
 from .builtins import BUILTINS
 from .check_models import FOUND, Arg, Effect, Facts, model
 from .check_wrappers import BUILTIN_MODELS, PLAIN_BUILTINS
@@ -65,6 +66,7 @@ class Site:
     parent: int | None = None  # the site that runs this one (a wrapper, or the command whose words hold it)
     assigns: list[str] = field(default_factory=list)
     index: int = -1  # its place in Analysis.sites
+    runs: str | None = None  # what the name really runs when that differs (a hashed name: its program)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -287,6 +289,10 @@ class Walker:
                  deadline: float | None = None) -> None:
         self.deadline = deadline  # time.monotonic() value
         self.any_cd = False  # some site walked so far changes the directory
+        self.hidden = H.HiddenUses()  # code hidden in variable contents (check_hidden.py)
+        self.hashed: dict[str, str] = {}  # `hash -p PATH NAME` seen so far: NAME -> PATH
+        self.hash_names: set[str] = set()  # every name the script hashes somewhere (order unknown)
+        self.hash_dynamic = False  # a `hash` whose words only the run knows
         self.lines = script.splitlines()
         self.cursor: dict[int, int] = {}
         self.words = Words(env.get("HOME"))
@@ -308,6 +314,8 @@ class Walker:
                 self.walk_list(body, "", 0)
         except CheckTimeout:
             self.out.timed_out = True
+        for index, why in self.hidden.judge(self.env).items():
+            self.out.sites[index].reasons.append(why)
         return self.out
 
     def check_time(self) -> None:
@@ -341,6 +349,12 @@ class Walker:
                 self.functions[node.name] = node.body
                 if node.name not in self.out.functions:
                     self.out.functions.append(node.name)
+            elif isinstance(node, A.SimpleCommand) and node.words and self.words.value(node.words[0]).fields == ["hash"]:
+                args = [self.one(w) for w in node.words[1:]]
+                if None in args:
+                    self.hash_dynamic = True
+                elif args[:1] == ["-p"]:
+                    self.hash_names.update(a for a in args[2:] if a is not None)
         changed = True
         while changed:  # a function changes the directory if its body (or a function it calls) does
             changed = False
@@ -402,12 +416,14 @@ class Walker:
         elif isinstance(node, A.While | A.For | A.Select | A.ArithFor):
             self.loop(node, via, depth)
         elif isinstance(node, A.Case):
+            self.arith_site(node.line, "case", H.word_refs(node.word), via)
             self.nested_words(node.word, node.line, via, depth)
             for item in node.items:
                 for pat in item.patterns:
                     self.nested_words(pat, node.line, via, depth)
             self.branches(node, [i.body for i in node.items if i.body is not None], via, depth)
         elif isinstance(node, A.ArithCmd):
+            self.arith_site(node.line, "((", H.text_refs(node.word.text), via)
             self.nested_words(node.word, node.line, via, depth)
         elif isinstance(node, A.CondCmd):
             self.cond(node, via, depth)
@@ -445,7 +461,10 @@ class Walker:
             self.walk_list(node.cond, via, depth)
         elif isinstance(node, A.For | A.Select):
             dirs: set[str] = set()
+            plain = isinstance(node, A.For) and node.words is not None
             for w in node.words or ():
+                self.arith_site(node.line, w.text, H.word_refs(w), via)
+                plain = plain and H.plain_word(w)
                 self.nested_words(w, node.line, via, depth)
                 v = self.words.value(w)
                 if v.glob_dir is not None:
@@ -459,8 +478,10 @@ class Walker:
             if len(dirs) == 1 and "" not in dirs and node.words and not _assigns(node.body, node.var):
                 bound = node.var
                 self.words.bound[bound] = FOUND + dirs.pop()
+            self.hidden.assign(node.var, plain)
         else:
             for aw in (node.init, node.cond, node.step):
+                self.arith_site(node.line, "((", H.text_refs(aw.text) if aw is not None else set(), via)
                 self.nested_words(aw, node.line, via, depth)
         self.walk_list(node.body, via, depth)
         if bound is not None:
@@ -470,6 +491,7 @@ class Walker:
         """`[[ ... ]]`: file tests stat their operand; words may hold substitutions."""
         tests: list[Arg] = []
         names_dynamic = False
+        refs: set[str] = set()
         stack: list[Any] = [node.expr]
         words: list[A.Word] = []
         while stack:
@@ -480,9 +502,12 @@ class Walker:
                 words.append(e.operand)
                 v = self.one(e.operand)
                 tests += [e.op, v]
-                names_dynamic = names_dynamic or (e.op == "-v" and v is None)
+                names_dynamic = names_dynamic or (e.op == "-v" and (v is None or H.subscript_code(v)))
+                if e.op == "-v" and v is not None and "[" in v:
+                    refs |= H.text_refs(v.partition("[")[2])
             elif isinstance(e, A.CondBinary):
                 words += [e.left, e.right]
+                refs |= H.cond_refs(e)
                 if e.op in ("-nt", "-ot", "-ef"):
                     tests += [self.one(e.left), e.op, self.one(e.right)]
             elif isinstance(e, A.CondNot):
@@ -494,7 +519,9 @@ class Walker:
         site.facts = model("[", tests) or Facts()
         site.facts.dynamic_names = names_dynamic
         for w in words:
+            refs |= H.word_refs(w)
             self.nested_words(w, node.line, via, depth)
+        self.hidden.use(site.index, refs)
         if site.facts.dynamic_names:
             site.reasons.append("a variable name built at run time can run commands (subscripts)")
 
@@ -539,10 +566,20 @@ class Walker:
         site.dynamic_words = dynamic
         site.globs = globs
         site.reasons += reasons
+        refs: set[str] = set()
         for a in cmd.assigns:
             site.assigns.append(a.name)
             if a.name in SENSITIVE_VARS:
                 site.reasons.append(f"assigning {a.name} changes how later commands run")
+            self.assigned(site, a.name, H.plain_assign(a))
+            refs |= H.assign_refs(a)
+        for w in cmd.words:
+            refs |= H.word_refs(w)
+            if name in H.DECLARE and len(w.parts) == 1 and isinstance(w.parts[0], A.AssignWord):
+                self.assigned(site, w.parts[0].assign.name, H.plain_assign(w.parts[0].assign))
+        for r in cmd.redirs:
+            refs |= H.word_refs(r.target.body) if isinstance(r.target, A.HereDoc) else H.word_refs(r.target)
+        self.hidden.use(site.index, refs)
         if not cmd.words:
             site.kind = "none"
         # substitutions run before the command (and only if its name is allowed, once the
@@ -589,6 +626,10 @@ class Walker:
                 self.cwd = None
         elif name in BUILTINS:
             site.kind = "builtin"
+            if name in H.NAME_BUILTINS:
+                self.builtin_names(site, name)
+            elif name == "hash":
+                self.hash_site(site)
             fn = BUILTIN_MODELS.get(name)
             if fn is not None:
                 from .check_models import Call
@@ -598,6 +639,17 @@ class Walker:
                 site.facts = call.facts
             elif name in PLAIN_BUILTINS:
                 site.facts = Facts()
+        elif name in self.hashed:  # `hash -p PATH NAME`: NAME runs PATH's program
+            path = self.hashed[name]
+            base = path.rsplit("/", 1)[-1]
+            if path.startswith(("/bin/", "/usr/bin/")) and (_known(base) or base in SHELLS):
+                site.kind, site.runs = ("shell" if base in SHELLS else "command"), base
+                site.facts = model(base, site.argv)
+            else:
+                site.kind, site.runs = "script", path
+                site.facts = Facts()
+                site.facts.effects.append(_exec_effect(path))
+                site.reasons.append(f"{name}: runs {path} (hash -p), a script whose commands only the run knows")
         elif "/" in name:
             base = name.rsplit("/", 1)[-1]
             directory = normpath(name.rsplit("/", 1)[0] or "/") if name.startswith("/") else ""
@@ -616,6 +668,9 @@ class Walker:
                 site.reasons.append(f"{name}: what this command does with files is not modelled")
         else:
             site.kind = "unknown"
+        if site.kind in ("command", "shell", "unknown") and "/" not in name and name not in self.hashed and (
+                self.hash_dynamic or name in self.hash_names):
+            site.reasons.append(f"{name}: `hash -p` may make this name run another program at run time")
         if site.facts is not None:
             self.follow(site, site.facts, depth)
 
@@ -668,6 +723,57 @@ class Walker:
             self.cwd = saved
         elif later and self.may_cd(body):
             self.cwd = None
+
+    # -- hidden evaluation and retargeting
+
+    def assigned(self, site: Site, name: str, plain: bool) -> None:
+        self.hidden.assign(name, plain)
+        if not plain:
+            self.hidden.int_assigns.append((site.index, name))
+
+    def arith_site(self, line: int, text: str, refs: set[str], via: str) -> None:
+        """Arithmetic outside a simple command (`(( ))`, `for ((;;))`, case and for words)."""
+        if refs:
+            site = self.new_site(line, text, None, [], via)
+            site.kind = "keyword"
+            self.hidden.use(site.index, refs)
+
+    def builtin_names(self, site: Site, name: str) -> None:
+        """Names given to read, printf -v, declare, unset, let, ...: a subscript is evaluated (and
+        may run commands); PATH, PS4 and the like change how later commands run."""
+        if name == "let":
+            self.hidden.use(site.index, set().union(*(H.text_refs(a) if a is not None else {H.UNKNOWN_TEXT}
+                                                     for a in site.argv)))
+            return
+        names, integer, nameref = H.builtin_names(name, site.argv)
+        for n in names:
+            var, _, value = n.partition("=")
+            head, bracket, sub = var.partition("[")
+            if H.subscript_code(var):
+                site.reasons.append(f"{name}: the subscript of '{var}' is expanded at run time and can run commands")
+            elif bracket:
+                self.hidden.use(site.index, H.text_refs(sub))
+            if head in SENSITIVE_VARS and (name not in ("unset", "let") or head == "PATH"):
+                site.reasons.append(f"{name}: setting {head} changes how later commands run")
+            if integer:
+                self.hidden.integers.add(head)
+            if nameref and ("[" in value or DYNAMIC_VALUE in value):
+                site.reasons.append(f"{name}: the nameref '{var}' names a subscript evaluated at run time")
+            if name in H.RUNTIME_ASSIGN:
+                self.assigned(site, head, False)
+
+    def hash_site(self, site: Site) -> None:
+        args = site.argv
+        if None in args:
+            site.reasons.append("hash: which program a name runs is known only at run time")
+        elif args[:1] == ["-r"]:
+            self.hashed.clear()
+        elif args[:1] == ["-d"]:
+            for a in args[1:]:
+                self.hashed.pop(str(a), None)
+        elif args[:1] == ["-p"] and len(args) >= 3:
+            for a in args[2:]:
+                self.hashed[str(a)] = str(args[1])
 
     # -- helpers
 

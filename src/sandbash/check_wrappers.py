@@ -474,6 +474,10 @@ def m_test(c: Call) -> None:
     # `[ -f X ]` and `[ X -nt Y ]` certainly stat; in longer expressions a test may be skipped
     certain = len(args) in (2, 3)
     for i, a in enumerate(args):
+        if a == "-v" and i + 1 < len(args):
+            name = args[i + 1]  # `test -v 'a[$(cmd)]'` expands the subscript
+            if name is None or "[" in name:
+                c.facts.dynamic_names = True
         if a in _FILE_TESTS and i + 1 < len(args):
             c.fx("stat", *((args[i + 1],) if certain else (args[i + 1], NOFS)))
         elif a in ("-nt", "-ot", "-ef") and 0 < i < len(args) - 1:
