@@ -2,18 +2,22 @@
 
 GNU's ways of quoting file names in messages, mode strings, the virtual user
 and group names, block counts, human-readable sizes, symbolic modes, the
-mount table as df/stat -f/mount see it, and the entry to date parsing
-(touch -d, find -newermt) all live here once.
+mount table as df/stat -f/mount see it, the entry to date parsing
+(touch -d, find -newermt) and in-place rewrites (FileRewrite) all live here once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
+import errno
 import math
+import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..stdio.streams import Stream
 from ..vfs.base import S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFREG, Stat
 from ..vfs.errors import FsError, strerror
 from ..vfs.facade import FsView
@@ -571,3 +575,101 @@ def mount_table(fs: FsView) -> list[FsUsage]:
 def mount_of(fs: FsView, path: str) -> FsUsage:
     """The mount holding `path` (symlinks followed); FsError when it is missing."""
     return _usage(fs.vfs.statfs(fs.abspath(path)))
+
+
+# ------------------------------------------------------------ in-place rewrites
+
+# a backend (or a mount boundary) that cannot rename onto the file: copy the new content over it
+_NO_RENAME = frozenset({errno.EXDEV, errno.ENOSYS, errno.EOPNOTSUPP, errno.EBUSY})
+_TEMP_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+class FileRewrite:
+    """New content for a file (sed -i, sort -o onto an input, gawk -i inplace), written to
+    a temporary file beside it and swapped in by `commit()` only once it is complete, so a
+    failure (quota, policy, a limit, bad input) never leaves the file shorter or empty.
+
+    `stream` takes the new content. `commit()` gives the temporary file the original's
+    permission bits, optionally moves the original to `backup`, then renames over it (or,
+    where the backend cannot rename there, copies over it and removes the temporary
+    file). `abort()` removes the temporary file; the original is untouched. With
+    `follow`, a symbolic link is written through (sort -o) instead of replaced (sed -i).
+    A `with` block commits when it ends normally and aborts otherwise."""
+
+    def __init__(self, fs: FsView, path: str, *, prefix: str = "tmp", follow: bool = False,
+                 rng: random.Random | None = None) -> None:
+        self.fs = fs
+        self.path = path
+        if follow:
+            with contextlib.suppress(FsError):
+                self.path = fs.realpath(path)
+        self.original = fs.try_stat(self.path) if follow else fs.try_lstat(self.path)
+        folder = dirname(self.path)
+        rand = rng or random.Random()
+        for _ in range(100):
+            name = prefix + "".join(rand.choice(_TEMP_CHARS) for _ in range(6))
+            self.temp = join(folder, name) if folder != "." or self.path.startswith("./") else name
+            try:
+                self.stream: Stream = fs.open(self.temp, "x")
+                break
+            except FsError as e:
+                if e.code != errno.EEXIST:
+                    raise
+        else:
+            raise FsError(errno.EEXIST, self.temp)
+        self.done = False
+
+    def commit(self, backup: str | None = None) -> None:
+        if self.done:
+            return
+        fs = self.fs
+        swapped = False
+        try:
+            self.stream.close()
+            if self.original is not None:
+                fs.chmod(self.temp, self.original.mode & 0o7777)
+            if backup is not None and self.original is not None:
+                self._move(self.path, backup)
+            self._move(self.temp, self.path)
+            swapped = True
+        finally:
+            if not swapped:
+                self.abort()
+        self.done = True
+
+    def _move(self, src: str, dst: str) -> None:
+        try:
+            self.fs.rename(src, dst)
+            return
+        except FsError as e:
+            if e.code not in _NO_RENAME:
+                raise
+        # copy-then-swap: the complete new content goes over the file; the source goes last
+        out = self.fs.open(dst, "w")
+        src_stream = self.fs.open(src, "r")
+        try:
+            for chunk in src_stream.chunks():
+                out.write(chunk)
+        finally:
+            src_stream.close()
+            out.close()
+        self.fs.unlink(src)
+
+    def abort(self) -> None:
+        """Drop the temporary file (idempotent); the original stays as it was."""
+        if self.done:
+            return
+        self.done = True
+        with contextlib.suppress(FsError):
+            self.stream.close()
+        with contextlib.suppress(FsError):
+            self.fs.unlink(self.temp)
+
+    def __enter__(self) -> FileRewrite:
+        return self
+
+    def __exit__(self, kind: object, *rest: object) -> None:
+        if kind is None:
+            self.commit()
+        else:
+            self.abort()

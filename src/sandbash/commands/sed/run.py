@@ -9,7 +9,8 @@ from ...limits import LimitExceeded
 from ...regex import Match, Regex
 from ...stdio.streams import BufferWriter, Stream
 from ...vfs.errors import FsError
-from ..context import Ctx
+from ..context import CommandExit, Ctx
+from ..fsutil import FileRewrite
 from .parse import Cmd, Repl, SedError
 
 FLUSH_AT = 1 << 16
@@ -137,7 +138,8 @@ class Runner:
         self.max_iter = ctx.limits.max_sed_iterations
         self.max_len = ctx.limits.max_string_length
         self.inplace_name: str | None = None
-        self.inplace_buf: BufferWriter | None = None
+        # -i: the edited file's new content goes to a temporary file swapped in at its end
+        self.inplace: FileRewrite | None = None
         self.missing_nl = False
 
     # ------------------------------------------------------------ output
@@ -214,16 +216,33 @@ class Runner:
         self.flush()
         self.missing_nl = False
         self.inplace_name = name
-        self.inplace_buf = BufferWriter()
-        self.dest = self.inplace_buf
-
-    def finish_file(self) -> None:
-        if self.inplace_name is None or self.inplace_buf is None:
-            return
-        self.flush()
-        name = self.inplace_name
-        fs = self.ctx.fs
         try:
+            self.inplace = FileRewrite(self.ctx.fs, name, prefix="sed", rng=self.ctx.rng)
+        except FsError as e:
+            # GNU sed cannot go on without its temporary file
+            folder = name.rsplit("/", 1)[0] if "/" in name else "."
+            self.ctx.error(f"couldn't open temporary file {folder}/sedXXXXXX: {e.message}")
+            self.inplace_name = None
+            raise CommandExit(4)
+        self.dest = self.inplace.stream
+
+    def finish_file(self, completed: bool = True) -> None:
+        """End the -i edit of the current file: swap the new content in, or (when the run did
+        not complete) drop it and leave the file as it was."""
+        rewrite = self.inplace
+        if self.inplace_name is None or rewrite is None:
+            return
+        name = self.inplace_name
+        self.inplace_name = None
+        self.inplace = None
+        self.dest = self.ctx.stdout
+        if not completed:
+            rewrite.abort()
+            return
+        try:
+            rewrite.stream.write(bytes(self.out))
+            self.out.clear()
+            backup = None
             if self.suffix:
                 base = name.rsplit("/", 1)
                 if "*" in self.suffix:
@@ -231,14 +250,11 @@ class Runner:
                     backup = bname if "/" in bname else (base[0] + "/" + bname if len(base) > 1 else bname)
                 else:
                     backup = name + self.suffix
-                fs.write_bytes(backup, fs.read_bytes(name))
-            fs.write_bytes(name, self.inplace_buf.getvalue())
+            rewrite.commit(backup)
         except FsError as e:
+            rewrite.abort()
             self.ctx.error(f"couldn't edit {name}: {e.message}")
             self.status = 4
-        self.inplace_name = None
-        self.inplace_buf = None
-        self.dest = self.ctx.stdout
 
     # ------------------------------------------------------------ matching
     def rx_for(self, rx: Regex | None) -> Regex:
@@ -356,11 +372,20 @@ class Runner:
             return self.run_bulk(names[0], *literal)
         self.open_wfiles()
         inp = Input(self, names, self.sep, self.separate)
+        completed = False
         try:
             self._loop(inp)
+            completed = True
+        except FsError as e:
+            if self.inplace_name is None:
+                raise
+            # writing the new content failed (quota, a full disk): the file keeps its content
+            self.ctx.error(f"couldn't edit {self.inplace_name}: {e.message}")
+            self.status = 4
         finally:
-            self.flush()
-            self.finish_file()
+            if self.inplace is None:
+                self.flush()
+            self.finish_file(completed)  # writes what is left of an -i file's content itself
             for name, st in self.wfiles.items():
                 if name not in ("/dev/stdout", "/dev/stderr"):
                     st.close()

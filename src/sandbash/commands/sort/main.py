@@ -19,6 +19,7 @@ from typing import Any
 from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
+from ..fsutil import FileRewrite
 from ..options import CommandSpec, Opt
 from ..textbasic.common import (
     Out,
@@ -463,44 +464,62 @@ def _unique_stream(lines: Iterable[bytes], key: Callable[[bytes], Any]) -> Itera
             first = False
 
 
-def _emit(ctx: Ctx, lines: Iterable[bytes], output: str | None, sep: bytes) -> int:
+def _open_output(ctx: Ctx, output: str | None) -> tuple[Stream, FileRewrite | None]:
+    """Where -o writes: an existing regular file (which may be one of the inputs) gets its
+    new content beside it, swapped in only when complete, so a failure leaves it whole."""
     if output is None:
-        stream = ctx.stdout
+        return ctx.stdout, None
+    try:
+        st = None if output.startswith("/dev/") else ctx.fs.try_stat(output)
+        if st is not None and st.is_file:
+            rewrite = FileRewrite(ctx.fs, output, prefix="sort", follow=True, rng=ctx.rng)
+            return rewrite.stream, rewrite
+        return ctx.open_out(output), None
+    except FsError as e:
+        raise _die(ctx, f"open failed: {quotef(output)}: {strerror(e.errno or 5)}")
+
+
+def _close_output(ctx: Ctx, output: str | None, stream: Stream, rewrite: FileRewrite | None, ok: bool) -> None:
+    if rewrite is None:
+        if output is not None and not output.startswith("/dev/"):
+            stream.close()
+    elif not ok:
+        rewrite.abort()
     else:
         try:
-            stream = ctx.open_out(output)
+            rewrite.commit()
         except FsError as e:
-            raise _die(ctx, f"open failed: {quotef(output)}: {strerror(e.errno or 5)}")
+            raise _die(ctx, f"write failed: {quotef(output or '')}: {strerror(e.errno or 5)}")
+
+
+def _emit(ctx: Ctx, lines: Iterable[bytes], output: str | None, sep: bytes) -> int:
+    stream, rewrite = _open_output(ctx, output)
     out = Out(stream)
     n = 0
     batch: list[bytes] = []
-    if isinstance(lines, list):
-        try:
+    ok = False
+    try:
+        if isinstance(lines, list):
             for i in range(0, len(lines), 16384):
                 part = lines[i : i + 16384]
                 ctx.checkpoint(len(part))
                 part.append(b"")
                 out.write(sep.join(part))
-            out.flush()
-        finally:
-            if output is not None and not output.startswith("/dev/"):
-                stream.close()
-        return 0
-    for line in lines:
-        batch.append(line)
-        n += 1
-        if n >= 4096:
-            ctx.checkpoint(n)
-            out.write(sep.join(batch) + sep)
-            batch = []
-            n = 0
-    if batch:
-        out.write(sep.join(batch) + sep)
-    try:
+        else:
+            for line in lines:
+                batch.append(line)
+                n += 1
+                if n >= 4096:
+                    ctx.checkpoint(n)
+                    out.write(sep.join(batch) + sep)
+                    batch = []
+                    n = 0
+            if batch:
+                out.write(sep.join(batch) + sep)
         out.flush()
+        ok = True
     finally:
-        if output is not None and not output.startswith("/dev/"):
-            stream.close()
+        _close_output(ctx, output, stream, rewrite, ok)
     return 0
 
 
@@ -587,14 +606,9 @@ def _emit_counted(ctx: Ctx, run: tuple[list[bytes], dict[bytes, int] | None], ou
     lines, counts = run
     if counts is None:
         return _emit(ctx, lines, output, sep)
-    if output is None:
-        stream = ctx.stdout
-    else:
-        try:
-            stream = ctx.open_out(output)
-        except FsError as e:
-            raise _die(ctx, f"open failed: {quotef(output)}: {strerror(e.errno or 5)}")
+    stream, rewrite = _open_output(ctx, output)
     out = Out(stream)
+    ok = False
     try:
         for i in range(0, len(lines), 4096):
             part = lines[i : i + 4096]
@@ -604,9 +618,9 @@ def _emit_counted(ctx: Ctx, run: tuple[list[bytes], dict[bytes, int] | None], ou
                 out.write(data[j : j + (1 << 20)])
                 ctx.checkpoint((1 << 20) >> 12)
         out.flush()
+        ok = True
     finally:
-        if output is not None and not output.startswith("/dev/"):
-            stream.close()
+        _close_output(ctx, output, stream, rewrite, ok)
     return 0
 
 
