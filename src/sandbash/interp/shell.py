@@ -34,7 +34,20 @@ from .state import ShellState
 from .variables import ArithAssignError, AssignError
 from .vars import ASSOC, NAMEREF, Var
 
-_SUB_CACHE: dict[str, A.Word] = {}
+# parsed subscript texts, shared by every run of the process: keyed by everything that shapes
+# the parse (lexer mode, extglob, the parse limits); never holding a parse aliases took part in
+_SUB_CACHE: dict[tuple[str, int, bool, int, int], A.Word] = {}
+_SUB_CACHE_SIZE = 4096
+
+
+def _after_line(text: str, n: int) -> str | None:
+    """`text` after its first `n` lines (None when nothing follows them)."""
+    pos = 0
+    for _ in range(n):
+        pos = text.find("\n", pos) + 1
+        if pos == 0:
+            return None
+    return text[pos:]
 
 
 class Shell:
@@ -286,6 +299,13 @@ class Shell:
             except ParseError as e:
                 self.flush_parse_warnings(parser)
                 self.syntax_error(e, source_name)
+                if e.discard_line and not isinstance(e, ParseLimit):
+                    st.last_status = 1
+                    rest = _after_line(text, e.line - line_base + 1)
+                    if rest is None:
+                        return 1
+                    parser = self.make_parser(rest, e.line + 1)
+                    continue
                 if not (e.keep_status and toplevel):  # eval and source always say 2
                     st.last_status = 2
                 return st.last_status
@@ -500,20 +520,27 @@ class Shell:
         without splitting or globbing (quotes removed)."""
         if not ("$" in raw or "`" in raw or "'" in raw or '"' in raw or "\\" in raw):
             return raw
-        word = _SUB_CACHE.get(raw)
-        if word is None:
-            parser = self.make_parser(raw)
-            word = A.Word(tuple(parser.read_parts(KEY)), 0, raw)
-            _SUB_CACHE[raw] = word
-        return self.expander.string(word)
+        return self.expander.string(self._sub_word(raw, KEY))
 
     def expand_sub_text(self, sub: str) -> str:
-        word = _SUB_CACHE.get("\0" + sub)
+        return self.expander.heredoc(self._sub_word(sub, ARITH))
+
+    def _sub_word(self, text: str, mode: int) -> A.Word:
+        """`text` parsed as a word in lexer `mode`. The process-wide cache is used only when this
+        shell's aliases cannot take part (a `$(...)` inside would expand them: one run's alias
+        must never reach another run, T-TEN-5)."""
+        st = self.state
+        limits = self.rt.limits
+        shared = not (st.aliases and st.shopts["expand_aliases"])
+        key = (text, mode, bool(st.shopts["extglob"]), limits.max_ast_depth, limits.max_tokens)
+        word = _SUB_CACHE.get(key) if shared else None
         if word is None:
-            parser = self.make_parser(sub)
-            word = A.Word(tuple(parser.read_parts(ARITH)), 0, sub)
-            _SUB_CACHE["\0" + sub] = word
-        return self.expander.heredoc(word)
+            word = A.Word(tuple(self.make_parser(text).read_parts(mode)), 0, text)
+            if shared:
+                if len(_SUB_CACHE) >= _SUB_CACHE_SIZE:
+                    _SUB_CACHE.clear()  # bounded: one run's many distinct subscripts cannot grow it
+                _SUB_CACHE[key] = word
+        return word
 
     def prompt_expand(self, text: str) -> str:
         from .prompt import expand_prompt

@@ -21,6 +21,7 @@ class ParseError(Exception):
         incomplete: bool = False,
         extra: list[tuple[str, int]] | None = None,
         keep_status: bool = False,
+        discard_line: bool = False,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -31,6 +32,9 @@ class ParseError(Exception):
         self.extra = extra or []
         # errors inside [[ ]] end the script with the previous $?, not 2 (bash quirk)
         self.keep_status = keep_status
+        # a bad compound assignment `x=(a & b)`: bash reports it, discards the rest of that input
+        # line with status 1 and reads on (parse.y's DISCARD), in scripts, -c strings, eval and source
+        self.discard_line = discard_line
 
 
 class ParseLimit(ParseError):

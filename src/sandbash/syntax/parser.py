@@ -870,7 +870,9 @@ class Parser(WordReader):
             word = self.read_word(CMD)
             if word is None:
                 tok = self._scan()
-                raise self.unexpected(tok)
+                err = self.unexpected(tok)
+                err.discard_line = True
+                raise err
             raw = self.src[start : self.pos]
             if raw.startswith("["):
                 close = _subscript_close(raw, 1)
