@@ -673,3 +673,19 @@ class FileRewrite:
             self.commit()
         else:
             self.abort()
+
+
+def rewrites_in_place(fs: FsView, path: str) -> bool:
+    """Whether writing `path` replaces the content of an existing regular file (through links)."""
+    st = None if path.startswith("/dev/") else fs.try_stat(path)
+    return st is not None and st.is_file
+
+
+def replace_bytes(fs: FsView, path: str, data: bytes, *, prefix: str = "tmp",
+                  rng: random.Random | None = None) -> None:
+    """`fs.write_bytes`, except that an existing file keeps its content if the write fails."""
+    if not rewrites_in_place(fs, path):
+        fs.write_bytes(path, data)
+        return
+    with FileRewrite(fs, path, prefix=prefix, follow=True, rng=rng) as rewrite:
+        rewrite.stream.write(data)

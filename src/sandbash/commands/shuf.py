@@ -5,9 +5,10 @@ from __future__ import annotations
 import random
 import re
 
-from ..stdio.streams import StreamError
+from ..stdio.streams import Stream, StreamError
 from ..vfs.errors import FsError, strerror
 from .context import Ctx
+from .fsutil import FileRewrite, rewrites_in_place
 from .options import CommandSpec, Opt
 from .textbasic.common import Out, command, encode, quote, quotef, read_chunks, usage_fail
 
@@ -73,20 +74,34 @@ def cmd_shuf(ctx: Ctx) -> int:
         if lines and lines[-1] == b"":
             lines.pop()
     out_stream = ctx.stdout
+    rewrite: FileRewrite | None = None
     if opts.get("output"):
         try:
-            out_stream = ctx.open_out(opts.get("output"))
+            if rewrites_in_place(ctx.fs, opts.get("output")):
+                # -o onto a file (often the input): the new order is swapped in only once complete
+                rewrite = FileRewrite(ctx.fs, opts.get("output"), prefix="shuf", follow=True, rng=ctx.rng)
+                out_stream = rewrite.stream
+            else:
+                out_stream = ctx.open_out(opts.get("output"))
         except FsError as e:
             ctx.error(f"{quotef(opts.get('output'))}: {strerror(e.errno or 5)}")
             return 1
-    out = Out(out_stream)
+    if rewrite is None:
+        return _shuffle_out(ctx, Out(out_stream), lines, count, rng, sep, bool(opts.get("repeat")), out_stream)
+    with rewrite:
+        return _shuffle_out(ctx, Out(out_stream), lines, count, rng, sep, bool(opts.get("repeat")), None)
+
+
+def _shuffle_out(ctx: Ctx, out: Out, lines: list[bytes] | range, count: int | None, rng: random.Random, sep: bytes,
+                 repeat: bool, out_stream: Stream | None) -> int:
+    """Write the permutation; `out_stream` is closed at the end unless it is stdout (or None)."""
     n = len(lines)
 
     def item(i: int) -> bytes:
         v = lines[i]
         return str(v).encode() if isinstance(v, int) else v
 
-    if opts.get("repeat"):
+    if repeat:
         if n == 0:
             if count:
                 ctx.error("no lines to repeat")
@@ -111,7 +126,7 @@ def cmd_shuf(ctx: Ctx) -> int:
     for i in picks:
         out.write(item(i) + sep)
     out.flush()
-    if out_stream is not ctx.stdout:
+    if out_stream is not None and out_stream is not ctx.stdout:
         out_stream.close()
 
     return 0

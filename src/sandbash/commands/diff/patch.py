@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
+from ..fsutil import replace_bytes
 from ..options import CommandSpec, Opt
 from ..textbasic.common import Out, command, decode, encode
 from .util import parse, usage
@@ -458,7 +459,7 @@ def _apply_one(ctx: Ctx, opts: object, operands: list[str], p: FilePatch, strip:
                     parent = output.rsplit("/", 1)[0]
                     if parent and not ctx.fs.exists(parent):
                         ctx.fs.mkdir(parent, parents=True)
-                ctx.fs.write_bytes(output, data)
+                replace_bytes(ctx.fs, output, data, prefix=".patch", rng=ctx.rng)  # whole, or not at all
         except FsError as e:
             out.flush()
             ctx.error(f"{output}: {strerror(e.errno or 5)}")

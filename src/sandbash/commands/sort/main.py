@@ -19,7 +19,7 @@ from typing import Any
 from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
-from ..fsutil import FileRewrite
+from ..fsutil import FileRewrite, rewrites_in_place
 from ..options import CommandSpec, Opt
 from ..textbasic.common import (
     Out,
@@ -470,8 +470,7 @@ def _open_output(ctx: Ctx, output: str | None) -> tuple[Stream, FileRewrite | No
     if output is None:
         return ctx.stdout, None
     try:
-        st = None if output.startswith("/dev/") else ctx.fs.try_stat(output)
-        if st is not None and st.is_file:
+        if rewrites_in_place(ctx.fs, output):
             rewrite = FileRewrite(ctx.fs, output, prefix="sort", follow=True, rng=ctx.rng)
             return rewrite.stream, rewrite
         return ctx.open_out(output), None
