@@ -246,7 +246,9 @@ def test_the_policy_gate_is_asked_for_every_hop(server: Server) -> None:
     cfg = local_config(server, gate=gate)
     _, err, status = curl(cfg, "-L", f"{server.url}/redirect?to=/secret")
     assert status == 7 and f"Access denied: refused by policy: GET {server.url}/secret" in err
-    assert asked == [("http:GET", f"{server.url}/redirect?to=/secret"), ("http:GET", f"{server.url}/secret")]
+    # the connection is asked about too (net:connect, with the address), once: the second hop reuses it
+    assert asked == [("http:GET", f"{server.url}/redirect?to=/secret"), ("net:connect", f"tcp://127.0.0.1:{server.port}"),
+                     ("http:GET", f"{server.url}/secret")]
     assert len(server.requests) == 1
 
 

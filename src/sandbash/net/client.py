@@ -170,6 +170,7 @@ class HttpClient:
         self._on_request = on_request
         self._backend = PinnedBackend(config.resolver, config.deny_private_ranges)
         self._backend.on_connect = on_connect
+        self._backend.gate = config.gate
         limit = config.max_response_size
         self._limit = limit if max_response_size is None else min(limit, max_response_size)
         self._transport = PinnedTransport(self._backend, self._limit)
@@ -191,7 +192,7 @@ class HttpClient:
         url = req.url
         if not cfg.dangerously_allow_full_internet_access and not matches_any(url, self._prefixes):
             raise AccessDenied(f"URL not in allow-list: {url}")
-        if req.method not in cfg.allowed_methods:
+        if not cfg.allows_method(req.method):
             raise AccessDenied(f"method {req.method} not allowed (allowed: {', '.join(cfg.allowed_methods)})")
         ip = parse_ip(url.host)
         why = blocked_reason(ip) if ip is not None and cfg.deny_private_ranges else None

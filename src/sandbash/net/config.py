@@ -15,7 +15,9 @@ from .url import Url, parse_prefix
 
 # host name -> IP address strings (the embedding program's own DNS, or a test stub)
 Resolver = Callable[[str], Sequence[str]]
-# gate(action, url) -> False to refuse: the hook the policy layer sets. action is "http:METHOD".
+# gate(action, url) -> False to refuse: the hook the policy layer sets. action is "http:METHOD"
+# (before a request is sent) or "net:connect" with url "tcp://ADDRESS:PORT" (before each
+# connection, with the address it will connect to, after DNS).
 Gate = Callable[[str, str], bool]
 # audit(event): {"action", "url", "status" | "error"}; never headers, so never secrets
 Audit = Callable[[Mapping[str, object]], None]
@@ -58,6 +60,11 @@ class NetworkConfig:
         self.prefixes()  # a bad prefix is the embedding program's error: raise now
         if self.max_response_size < 0 or self.max_redirects < 0 or self.timeout <= 0:
             raise ValueError("NetworkConfig: limits must be positive")
+
+    def allows_method(self, method: str) -> bool:
+        """`dangerously_allow_full_internet_access` allows every method (and every URL); otherwise
+        the method must be in `allowed_methods`."""
+        return self.dangerously_allow_full_internet_access or method.upper() in self.allowed_methods
 
     def prefixes(self) -> tuple[Url, ...]:
         return tuple(parse_prefix(p) for p in self.allowed_url_prefixes)

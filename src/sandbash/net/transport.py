@@ -87,6 +87,7 @@ class PinnedBackend(httpcore.NetworkBackend):
         self._deny_private = deny_private
         self.deadline = float("inf")  # monotonic; set by the client before each request
         self.on_connect: ConnectHook | None = None
+        self.gate: Callable[[str, str], bool] | None = None  # NetworkConfig.gate, asked about net:connect
 
     def remaining(self) -> float:
         left = self.deadline - time.monotonic()
@@ -119,6 +120,9 @@ class PinnedBackend(httpcore.NetworkBackend):
             self.check_address(host, address)
         failure: NetError = ConnectFailed(host, port)
         for address in addresses:
+            target = f"tcp://[{address}]:{port}" if ":" in address else f"tcp://{address}:{port}"
+            if self.gate is not None and not self.gate("net:connect", target):
+                raise AccessDenied(f"refused by policy: connect to {target}")
             if self.on_connect:
                 self.on_connect(host, address, port, False)
             try:
