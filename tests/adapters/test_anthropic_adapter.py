@@ -80,5 +80,5 @@ def test_custom_tool_definition_and_limits() -> None:
     assert definition["name"] == "bash" and definition["input_schema"]["required"] == ["command"]
     text, is_error = bash.run({"command": "while :; do :; done"})
     assert is_error and "[limit exceeded: max_" in text
-    assert bash.run({}) == ("missing 'command' (or 'restart': true)", True)
+    assert bash.run({}) == ("input: missing required property 'command'", True)
     assert bash.run({"command": "x", "bogus": 1})[1] is True

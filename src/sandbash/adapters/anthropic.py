@@ -17,11 +17,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..tool import BashTool, ToolInputError
+from ..tool import INPUT_SCHEMA, BashTool, ToolInputError, validate
 from ._util import field
 
 BASH_TOOL_TYPE = "bash_20250124"
 RESTARTED = "bash tool has been restarted."
+# Claude may send `{"restart": true}` alone; everything else is the tool contract's input
+_RESTART_SCHEMA = {**INPUT_SCHEMA, "required": []}
 
 
 class AnthropicBash:
@@ -41,18 +43,16 @@ class AnthropicBash:
         return {"name": self.name, "description": self.tool.description(), "input_schema": self.tool.input_schema}
 
     def run(self, tool_input: Mapping[str, Any]) -> tuple[str, bool]:
-        """(text, is_error) for one call's input."""
-        command = tool_input.get("command")
-        restart = bool(tool_input.get("restart"))
-        if restart:
-            self.tool.restart(self.session_id)
-            if not command:
-                return RESTARTED, False
-        if not isinstance(command, str) or not command:
-            return "missing 'command' (or 'restart': true)", True
-        request = {k: v for k, v in tool_input.items() if k != "restart"}
-        request["session_id"] = self.session_id
+        """(text, is_error) for one call's input: the tool contract's input (`command` may be
+        left out when `restart` is true), judged by the same validator as `BashTool`."""
         try:
+            request = {k: v for k, v in tool_input.items() if v is not None}
+            validate(request, _RESTART_SCHEMA)
+            if request.pop("restart", False):
+                self.tool.restart(self.session_id)
+                if "command" not in request:
+                    return RESTARTED, False
+            request["session_id"] = self.session_id
             out = self.tool.run(request)
         except ToolInputError as e:
             return str(e), True

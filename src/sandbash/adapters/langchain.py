@@ -6,12 +6,16 @@
 
 The model reads the text rendering; the structured tool output (stdout,
 stderr, exit_code, result_json, ...) travels as the ToolMessage's artifact.
+A non-zero exit or a limit gives the ToolMessage `status="error"` (as MCP's
+`isError` and Anthropic's `is_error`), with the output and artifact kept; input
+that breaks the tool contract gives `status="error"` with its one-line message.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
+from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, ToolException
 from pydantic import ConfigDict, Field
 
@@ -43,6 +47,21 @@ class SandbashTool(BaseTool):  # type: ignore[misc, unused-ignore]  # BaseTool i
     @staticmethod
     def _answer(out: ToolOutput) -> tuple[str, dict[str, Any]]:
         return out.text(), out.to_dict()
+
+    @staticmethod
+    def _mark(message: Any) -> Any:
+        """A ToolMessage for a failed run gets status="error" (LangChain sets it only for exceptions)."""
+        if isinstance(message, ToolMessage) and isinstance(message.artifact, dict):
+            art = message.artifact
+            if art.get("exit_code", 0) != 0 or art.get("limit") is not None:
+                message.status = "error"
+        return message
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        return self._mark(super().run(*args, **kwargs))
+
+    async def arun(self, *args: Any, **kwargs: Any) -> Any:
+        return self._mark(await super().arun(*args, **kwargs))
 
     def _run(self, run_manager: Any = None, **kwargs: Any) -> tuple[str, dict[str, Any]]:
         try:

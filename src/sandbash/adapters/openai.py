@@ -53,15 +53,19 @@ class OpenAIBash:
     # -------------------------------------------------------------- running calls
 
     def call(self, arguments: str | dict[str, Any], cancel: CancelToken | None = None) -> ToolOutput | str:
-        """One function call's JSON arguments -> the tool output, or an error text."""
+        """One function call's JSON arguments -> the tool output, or the one-line error
+        text `BashTool` gives for the same input (these APIs have no error flag)."""
         try:
-            args = json.loads(arguments) if isinstance(arguments, str) else dict(arguments)
-            if not isinstance(args, dict):
-                raise ToolInputError("arguments must be a JSON object")
-            args.setdefault("session_id", self.session_id)
+            args = json.loads(arguments) if isinstance(arguments, str) else arguments
+        except ValueError as e:
+            return f"input: invalid JSON arguments: {e}"
+        if not isinstance(args, dict):
+            return f"input: expected object, got {type(args).__name__}"
+        args = {"session_id": self.session_id, **args}
+        try:
             return self.tool.run(args, cancel=cancel)
-        except (ValueError, ToolInputError) as e:
-            return f"invalid arguments: {e}"
+        except ToolInputError as e:
+            return str(e)
 
     def _text(self, arguments: str | dict[str, Any], cancel: CancelToken | None = None) -> str:
         out = self.call(arguments, cancel)
