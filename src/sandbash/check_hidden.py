@@ -50,7 +50,7 @@ def text_refs(text: str) -> set[str]:
 
 def word_refs(w: A.Word | None) -> set[str]:
     """Names read by the arithmetic inside a word: `$((...))`, indexed subscripts `${a[i]}`,
-    substring offsets `${x:o:l}`."""
+    substring offsets `${x:o:l}`; and `x` of `${!x}` (its value is a name bash evaluates)."""
     if w is None:
         return set()
     out: set[str] = set()
@@ -68,6 +68,8 @@ def _parts_refs(parts: Iterable[A.Part], out: set[str]) -> None:
             for alt in p.alts:
                 _parts_refs(alt, out)
         elif isinstance(p, A.Param):
+            if p.prefix == "!" and not p.names_suffix and p.sub not in ("@", "*"):
+                out.add(p.name)  # ${!x}: x's value is a name, whose subscript is evaluated
             if p.sub is not None and p.sub not in ("@", "*"):
                 out |= text_refs(p.sub)
             op = p.op

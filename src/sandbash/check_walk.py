@@ -349,12 +349,7 @@ class Walker:
                 self.functions[node.name] = node.body
                 if node.name not in self.out.functions:
                     self.out.functions.append(node.name)
-            elif isinstance(node, A.SimpleCommand) and node.words and self.words.value(node.words[0]).fields == ["hash"]:
-                args = [self.one(w) for w in node.words[1:]]
-                if None in args:
-                    self.hash_dynamic = True
-                elif args[:1] == ["-p"]:
-                    self.hash_names.update(a for a in args[2:] if a is not None)
+        self.hash_prepass(body)
         changed = True
         while changed:  # a function changes the directory if its body (or a function it calls) does
             changed = False
@@ -715,12 +710,17 @@ class Walker:
         shell at a time only the run knows; everything else in a child shell."""
         name = site.name or ""
         saved = self.cwd
+        saved_hash = self.hashed, self.hash_names, self.hash_dynamic
+        if name not in CURRENT_SHELL_TEXT:  # a child shell starts with an empty hash table
+            self.hashed, self.hash_names, self.hash_dynamic = {}, set(), False
+        self.hash_prepass(body)
         later = name in LATER_TEXT
         if later and self.may_cd_anywhere():
             self.cwd = None
         self.walk_list(body, f"{name} text", depth + 1)
         if name not in CURRENT_SHELL_TEXT:
             self.cwd = saved
+            self.hashed, self.hash_names, self.hash_dynamic = saved_hash
         elif later and self.may_cd(body):
             self.cwd = None
 
@@ -761,6 +761,17 @@ class Walker:
                 site.reasons.append(f"{name}: the nameref '{var}' names a subscript evaluated at run time")
             if name in H.RUNTIME_ASSIGN:
                 self.assigned(site, head, False)
+
+    def hash_prepass(self, body: A.Command) -> None:
+        """Every name `body` hashes anywhere: where the walk cannot tell the order, it may run
+        another program."""
+        for node in _walk_nodes(body):
+            if isinstance(node, A.SimpleCommand) and node.words and self.words.value(node.words[0]).fields == ["hash"]:
+                args = [self.one(w) for w in node.words[1:]]
+                if None in args:
+                    self.hash_dynamic = True
+                elif args[:1] == ["-p"]:
+                    self.hash_names.update(a for a in args[2:] if a is not None)
 
     def hash_site(self, site: Site) -> None:
         args = site.argv
