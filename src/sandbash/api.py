@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .audit import Audit, OutsideRunRecorder, begin_run, end_run
+from .commands import registry
+from .commands.registry import NETWORK_COMMANDS
 from .errors import ExecutionCancelled, ExecutionLimitError
 from .interp.control import ControlFlow, ExitShell
 from .interp.runtime import CommandGate, Identity, Runtime
@@ -25,6 +27,7 @@ from .limits import Budget, Cancelled, CancelToken, DeadlineExpired, LimitExceed
 from .stdio.hostin import HostInput
 from .stdio.streams import BufferWriter, BytesReader, SigPipe, Stream
 from .vfs.base import Backend
+from .vfs.bindir import SHELL_NAMES, mount_command_dirs
 from .vfs.errors import FsError
 from .vfs.facade import FsView, Vfs
 from .vfs.memory import DiskQuota, FileContent, MemoryFs
@@ -162,8 +165,9 @@ class Bash:
         self.cwd = cwd
         self.seed = seed
         self.command_gate = command_gate
+        mount_command_dirs(self.vfs.tree, self._command_listed, lambda: [*SHELL_NAMES, *registry.known_names()])
         view = self.vfs.view("/")
-        for d in ("/tmp", "/home", self.identity.home, "/bin", "/usr/bin", cwd):
+        for d in ("/tmp", "/home", self.identity.home, cwd):
             try:
                 view.mkdir(d, parents=True)
             except FsError:
@@ -177,6 +181,16 @@ class Bash:
         for path, content in (files or {}).items():
             self.write_file(path, content)
         self._init_policy(policy, audit)
+
+    def _command_listed(self, name: str) -> bool:
+        """Whether /bin and /usr/bin show `name`: a command this sandbox runs (curl and wget only
+        with a network) that the policy does not hide."""
+        if name in NETWORK_COMMANDS and self._network_base is None:
+            return False
+        if name not in SHELL_NAMES and not registry.known(name):
+            return False
+        gate = getattr(self, "gate", None)  # None until the policy is installed
+        return gate is None or gate.visible(name, "command", name)
 
     def _init_policy(self, policy: Policy | None, audit: Audit | None) -> None:
         """Install the policy's gates (after the initial files: the embedder's own writes are not

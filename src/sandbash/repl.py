@@ -18,19 +18,106 @@ from .errors import ExecutionCancelled, ExecutionLimitError
 from .interp.prompt import expand_prompt
 from .limits import CancelToken
 from .syntax.errors import ParseError
-from .syntax.parser import parse
+from .syntax.parser import Parser
+from .vfs.errors import FsError
 
 DEFAULT_PS1 = "sandbash:\\w\\$ "
 DEFAULT_PS2 = "> "
 
 
 def needs_more(text: str) -> bool:
-    """True when `text` ends inside a construct more lines could complete."""
+    """True when `text` ends inside a construct more lines could complete, as bash's prompt
+    decides: an open quote or compound command, a here-document whose delimiter has not come
+    yet, or a last line ending in a backslash (a line continuation)."""
+    parser = Parser(text)
     try:
-        parse(text)
+        parser.parse_all()
     except ParseError as e:
         return e.incomplete
-    return False
+    if any("here-document" in message for _, message in parser.warnings):
+        return True
+    last = text.rsplit("\n", 1)[-1]
+    trailing = len(last) - len(last.rstrip("\\"))
+    return trailing % 2 == 1 and not last.lstrip().startswith("#")
+
+
+# a word after one of these (or at the start of the line) is a command name
+_COMMAND_AFTER = frozenset({"if", "then", "else", "elif", "while", "until", "do", "!", "time", "{", "exec",
+                            "command", "builtin", "xargs", "env", "nohup", "timeout", "nice"})
+
+
+class Completer:
+    """Tab completion over the session's sandbox: command names (builtins, keywords, aliases,
+    functions and the commands in PATH), `$VARIABLE`s, and paths in the virtual filesystem."""
+
+    DELIMS = " \t\n\"'`;|&()<>="
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self._matches: list[str] = []
+
+    def complete(self, text: str, state: int) -> str | None:
+        """The readline completer protocol: the `state`-th match for `text`."""
+        if state == 0:
+            import readline
+
+            line = readline.get_line_buffer()
+            try:
+                found = self.candidates(line[: readline.get_begidx()], text)
+            except Exception:
+                found = []
+            # as bash: a completed word gets a space, a directory its slash (Python's readline adds nothing)
+            self._matches = [m if m.endswith("/") else m + " " for m in found]
+        return self._matches[state] if state < len(self._matches) else None
+
+    def candidates(self, before: str, text: str) -> list[str]:
+        """Completions of `text`, the word being typed after `before` on the line."""
+        sh = self.session.shell
+        if text.startswith("${"):
+            return [f"${{{n}}}" for n in sorted(set(sh.var_names())) if n.startswith(text[2:])]
+        if text.startswith("$"):
+            return [f"${n}" for n in sorted(set(sh.var_names())) if n.startswith(text[1:])]
+        if "/" not in text and self._command_position(before):
+            return self._commands(text)
+        return self._paths(text)
+
+    @staticmethod
+    def _command_position(before: str) -> bool:
+        head = before.rstrip()
+        if not head or head[-1] in ";|&(`{":
+            return True
+        return head.split()[-1] in _COMMAND_AFTER
+
+    def _commands(self, prefix: str) -> list[str]:
+        from .builtins import BUILTINS
+        from .builtins.core import _KEYWORDS
+        from .builtins.misc import path_programs
+
+        st = self.session.shell.state
+        names = set(BUILTINS) | set(_KEYWORDS) | set(st.aliases) | set(st.functions)
+        names.update(path_programs(self.session.shell, prefix))
+        return sorted(n for n in names if n.startswith(prefix))
+
+    def _paths(self, text: str) -> list[str]:
+        sh = self.session.shell
+        fs = sh.state.fs
+        directory, _, base = text.rpartition("/")
+        where = directory if text.count("/") else "."
+        if text.startswith("/") and not directory:
+            where = "/"
+        if where.startswith("~"):
+            where = (sh.get_str("HOME") or "/") + where[1:]
+        try:
+            entries = fs.listdir(where)
+        except FsError:
+            return []
+        head = text[: len(text) - len(base)]
+        out: list[str] = []
+        for name in sorted(entries):
+            if not name.startswith(base) or (name.startswith(".") and not base.startswith(".")):
+                continue
+            out.append(head + name + ("/" if fs.is_dir(where.rstrip("/") + "/" + name) else ""))
+        return out
 
 
 class Repl:
@@ -93,11 +180,21 @@ class Repl:
         self.session.shell.state.last_status = status  # so the next `echo $?` shows it
         return status
 
-    def loop(self) -> int:
+    def _setup_readline(self) -> None:
+        """Line editing, history and Tab completion, when the stdlib readline is there."""
         try:
-            import readline  # noqa: F401  (importing it gives input() line editing and history)
+            import readline  # importing it gives input() line editing and history
         except ImportError:
-            pass
+            return
+        readline.set_completer(Completer(self.session).complete)
+        readline.set_completer_delims(Completer.DELIMS)
+        if "libedit" in (readline.__doc__ or ""):
+            readline.parse_and_bind("bind ^I rl_complete")
+        else:
+            readline.parse_and_bind("tab: complete")
+
+    def loop(self) -> int:
+        self._setup_readline()
         status = 0
         lines: list[str] = []
         while self.exited is None:

@@ -110,3 +110,68 @@ def test_ctrl_c_cancels_a_running_command(term: Terminal) -> None:
     assert b"130" in term.expect(b"$ ")
     term.send("exit")
     assert term.close() == 0
+
+
+def test_here_document_continues_with_the_secondary_prompt(term: Terminal) -> None:
+    term.expect(b"sandbash:~$ ")
+    term.send("cat <<EOF | tr a-z A-Z")
+    term.expect(b"> ")
+    term.send("one $((1+1))")
+    term.expect(b"> ")
+    term.send("EOF")
+    assert b"ONE 2" in term.expect(b"sandbash:~$ ")
+    # two here-documents on one line: the prompt waits for both delimiters
+    term.send("cat <<A - <<B")
+    term.expect(b"> ")
+    term.send("first")
+    term.expect(b"> ")
+    term.send("A")
+    term.expect(b"> ")
+    term.send("B")
+    term.expect(b"sandbash:~$ ")
+    term.send("exit")
+    assert term.close() == 0
+
+
+def test_trailing_backslash_continues_the_line(term: Terminal) -> None:
+    term.expect(b"sandbash:~$ ")
+    term.send("echo one \\")
+    term.expect(b"> ")
+    term.send("two; echo 'a\\\\'")
+    out = term.expect(b"sandbash:~$ ")
+    assert b"one two" in out and b"a\\\\" in out
+    term.send("echo x \\\\")  # an escaped backslash ends the line
+    assert b"x \\" in term.expect(b"sandbash:~$ ")
+    term.send("exit")
+    assert term.close() == 0
+
+
+def _tab(term: Terminal, typed: str) -> None:
+    os.write(term.fd, typed.encode() + b"\t")
+
+
+def test_tab_completes_commands_variables_and_paths(term: Terminal) -> None:
+    term.expect(b"sandbash:~$ ")
+    term.send("mkdir -p proj/sub && echo data > proj/notes.txt; greet_me() { echo hi $1; }; ZVAR_ONE=42")
+    term.expect(b"sandbash:~$ ")
+    _tab(term, "greet_")  # a function
+    os.write(term.fd, b"you\r")
+    assert b"hi you" in term.expect(b"sandbash:~$ ")
+    _tab(term, "ech")  # a builtin
+    _tab(term, "o $ZVAR_")  # a variable
+    os.write(term.fd, b"\r")
+    assert b"42" in term.expect(b"sandbash:~$ ")
+    _tab(term, "cat pro")  # a directory, then a file in it
+    _tab(term, "no")
+    os.write(term.fd, b"\r")
+    assert b"data" in term.expect(b"sandbash:~$ ")
+    _tab(term, "wc -c /usr/bin/wh")  # a command in /usr/bin (whoami, which: list both, complete the common part)
+    _tab(term, "oa")
+    os.write(term.fd, b"\r")
+    out = term.expect(b"sandbash:~$ ")
+    assert b"/usr/bin/whoami" in out
+    _tab(term, "xarg")  # a command in PATH
+    os.write(term.fd, b"echo via xargs\r")
+    assert b"via xargs" in term.expect(b"sandbash:~$ ")
+    term.send("exit")
+    assert term.close() == 0

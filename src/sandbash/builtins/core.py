@@ -849,22 +849,9 @@ def bi_caller(sh: Shell, argv: list[str]) -> int:
 
 @builtin("help")
 def bi_help(sh: Shell, argv: list[str]) -> int:
-    from .help import help_text
+    from .help import run_help
 
-    gate = sh.rt.policy_gate
-    if gate is not None and any(not sh.command_visible(a) for a in argv[1:] if not a.startswith("-")):
-        hidden = [a for a in argv[1:] if not a.startswith("-") and not sh.command_visible(a)]
-        sh.builtin_error("help", f"no help topics match `{hidden[0]}'.  Try `help help' or `man -k {hidden[0]}'"
-                         f" or `info {hidden[0]}'.")
-        return 1
-    text, status = help_text(argv[1:])
-    if status:
-        sh.write_err(text)
-    else:
-        sh.out(text)
-        if gate is not None and not argv[1:]:
-            sh.out(gate.help_text())
-    return status
+    return run_help(sh, argv)
 
 
 def all_command_names() -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..expand.quoting import single_quote
+from ..vfs.errors import FsError
 from . import BUILTINS, builtin
 from .core import _KEYWORDS, signal_list, signal_number
 
@@ -170,10 +171,26 @@ def _ordered(table: dict[str, str]) -> list[str]:
     return sorted(table, key=key)
 
 
+def path_programs(sh: Shell, prefix: str) -> list[str]:
+    """Executable files in each PATH directory, in PATH order (as bash's `compgen -c`; /bin and
+    /usr/bin list the sandbox's commands, so this agrees with `ls /usr/bin` and `which`)."""
+    fs = sh.state.fs
+    found: list[str] = []
+    for d in (sh.get_str("PATH") or "").split(":"):
+        try:
+            entries = sorted(fs.listdir(d or "."))
+        except FsError:
+            continue
+        for name in entries:
+            if name.startswith(prefix):
+                st = fs.try_stat((d or ".").rstrip("/") + "/" + name)
+                if st is not None and st.is_file and st.perm & 0o111:
+                    found.append(name)
+    return found
+
+
 @builtin("compgen")
 def bi_compgen(sh: Shell, argv: list[str]) -> int:
-    from ..commands import registry
-
     args = argv[1:]
     kinds: list[str] = []
     words: list[str] = []
@@ -207,7 +224,8 @@ def bi_compgen(sh: Shell, argv: list[str]) -> int:
         elif kind == "builtin":
             out += sorted(BUILTINS)
         elif kind == "command":
-            out += sorted(st.aliases) + sorted(BUILTINS) + sorted(st.functions) + list(_KEYWORDS) + registry.names()
+            out += sorted(st.aliases) + sorted(BUILTINS) + sorted(st.functions) + list(_KEYWORDS)
+            out += path_programs(sh, prefix)
         elif kind == "keyword":
             out += list(_KEYWORDS)
         elif kind == "function":

@@ -497,12 +497,12 @@ def find_command(self: Shell, name: str, path: str | None = None) -> tuple[str, 
     if "/" in name:
         if any(len(part.encode("utf-8", "surrogateescape")) > 255 for part in name.split("/")):
             return "", "File name too long"
+        # /bin/NAME and /usr/bin/NAME run the built-in command (the files there only describe it)
+        directory, _, base = name.rpartition("/")
+        if st.fs.normpath(directory or "/") in _SYSTEM_DIRS and (base in _SHELLS or self._builtin_command(base)):
+            return ("shell" if base in _SHELLS else "command", name)
         stat = st.fs.try_stat(name)
         if stat is None:
-            base = name.rsplit("/", 1)[-1]
-            directory = st.fs.normpath(name.rsplit("/", 1)[0] or "/")
-            if directory in _SYSTEM_DIRS and (base in _SHELLS or self._builtin_command(base)):
-                return ("shell" if base in _SHELLS else "command", name)
             return "", "No such file or directory"
         if stat.is_dir:
             return "", "Is a directory"
@@ -519,14 +519,15 @@ def find_command(self: Shell, name: str, path: str | None = None) -> tuple[str, 
     for d in dirs:
         d = d or "."
         candidate = d.rstrip("/") + "/" + name
-        stat = st.fs.try_stat(candidate)
-        if stat is not None and stat.is_file and stat.mode & 0o111:
-            return "script", candidate
-        if st.fs.normpath(d) in _SYSTEM_DIRS:
+        if st.fs.normpath(d) in _SYSTEM_DIRS:  # the command directories hold only built-in commands
             if name in _SHELLS:
                 return "shell", candidate
             if self._builtin_command(name):
                 return "command", candidate
+            continue
+        stat = st.fs.try_stat(candidate)
+        if stat is not None and stat.is_file and stat.mode & 0o111:
+            return "script", candidate
     return "", ""
 
 
@@ -572,6 +573,11 @@ def run_external(self: Shell, argv: list[str], env: dict[str, str], found: tuple
         if handler is not None:
             return self.call_function("command_not_found_handle", handler, ["command_not_found_handle", *argv], None)
         self.error(f"{name}: command not found")
+        from ..commands.shellutils.hints import not_found_hint  # the rare path only
+
+        hint = not_found_hint(name, lambda alt: self._builtin_command(alt) and self.command_visible(alt))
+        if hint is not None:
+            self.write_err(hint + "\n")
         return 127
     if st.opts["hashall"] and "/" not in name:
         st.hashed.setdefault(name, f"{kind}:{where}")

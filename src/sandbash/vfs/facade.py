@@ -30,6 +30,7 @@ from .base import (
     parent_name,
     split_path,
 )
+from .bindir import FSTYPE as BIN_FSTYPE
 from .devices import make_devfs, open_device
 from .errors import FsError
 from .memory import MemoryFs
@@ -109,8 +110,8 @@ class Vfs:
         return self.rng.randbytes(n)
 
     def mounts(self) -> list[MountInfo]:
-        """The mount table, for `mount` and `df`."""
-        return self.tree.table()
+        """The mount table, for `mount` and `df` (/bin and /usr/bin are not mounts on a real system)."""
+        return [m for m in self.tree.table() if m.fstype != BIN_FSTYPE]
 
     def statfs(self, path: str) -> MountInfo:
         """The mount holding `path` (resolved), for `df FILE` and `stat -f`."""

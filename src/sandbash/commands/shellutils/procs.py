@@ -242,19 +242,26 @@ def cmd_which(ctx: Ctx) -> int:
 
 
 def _which(ctx: Ctx, name: str, every: bool) -> list[str]:
-    """Debian's which: each PATH directory in turn (all with -a); whether a
-    program is there is the shell's own answer (ctx.find_program)."""
+    """Debian's which: each PATH directory in turn (all with -a), an executable
+    regular file there. /bin and /usr/bin list exactly the commands this sandbox
+    offers (a command the policy or the network settings take away is absent),
+    so `which` agrees with `ls /usr/bin`, `type` and `command -v`."""
     if "/" in name:
-        return [name] if program_at(ctx, name) else []
+        return [name] if _executable_file(ctx, name) and program_at(ctx, name) else []
     found: list[str] = []
     search = ctx.env.get("PATH", "")
     for d in search.split(":") if search else ():
         path = (d or ".").rstrip("/") + "/" + name
-        if path not in found and program_at(ctx, path):
+        if path not in found and _executable_file(ctx, path) and program_at(ctx, path):
             found.append(path)
             if not every:
                 break
     return found
+
+
+def _executable_file(ctx: Ctx, path: str) -> bool:
+    st = ctx.fs.try_stat(path)
+    return st is not None and st.is_file and bool(st.perm & 0o111)
 
 
 # ------------------------------------------------------------ nohup, nice
