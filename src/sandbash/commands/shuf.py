@@ -88,8 +88,12 @@ def cmd_shuf(ctx: Ctx) -> int:
             return 1
     if rewrite is None:
         return _shuffle_out(ctx, Out(out_stream), lines, count, rng, sep, bool(opts.get("repeat")), out_stream)
-    with rewrite:
-        return _shuffle_out(ctx, Out(out_stream), lines, count, rng, sep, bool(opts.get("repeat")), None)
+    try:
+        with rewrite:
+            return _shuffle_out(ctx, Out(out_stream), lines, count, rng, sep, bool(opts.get("repeat")), None)
+    except FsError as e:  # the swap itself was refused: the file keeps its content
+        ctx.error(f"{quotef(opts.get('output'))}: {strerror(e.errno or 5)}")
+        return 1
 
 
 def _shuffle_out(ctx: Ctx, out: Out, lines: list[bytes] | range, count: int | None, rng: random.Random, sep: bytes,
