@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from ..expand.quoting import single_quote
 from ..vfs.errors import FsError
 from . import BUILTINS, builtin
+from .bopts import parse_builtin
 from .core import _KEYWORDS, signal_list, signal_number
 
 if TYPE_CHECKING:
@@ -16,17 +17,13 @@ if TYPE_CHECKING:
 @builtin("alias")
 def bi_alias(sh: Shell, argv: list[str]) -> int:
     aliases = sh.state.aliases
-    args = argv[1:]
-    if args and args[0] == "-p":
-        args = args[1:]
+    opts = parse_builtin(sh, argv, "p")
+    if opts is None:
+        return 2
+    args = opts.args
+    if opts.has("p") or not args:
         for name in sorted(aliases):
             sh.out(f"alias {name}={single_quote(aliases[name])}\n")
-    if args and args[0] == "--":
-        args = args[1:]
-    if not argv[1:]:
-        for name in sorted(aliases):
-            sh.out(f"alias {name}={single_quote(aliases[name])}\n")
-        return 0
     status = 0
     for a in args:
         name, eq, value = a.partition("=")
@@ -47,8 +44,11 @@ def bi_alias(sh: Shell, argv: list[str]) -> int:
 @builtin("unalias")
 def bi_unalias(sh: Shell, argv: list[str]) -> int:
     aliases = sh.state.aliases
-    args = argv[1:]
-    if args and args[0] == "-a":
+    opts = parse_builtin(sh, argv, "a")
+    if opts is None:
+        return 2
+    args = opts.args
+    if opts.has("a"):
         aliases.clear()
         return 0
     if not args:
