@@ -71,11 +71,20 @@ class SiteReport:
     via: str = ""
     kind: str = ""
     parent: int | None = None  # index of the site that runs this one
+    runs: str | None = None  # what the name really runs, when the walk knows it differs (hash -p)
+
+    @property
+    def target(self) -> str | None:
+        """What the run's gate, audit and `decide` name this command: its implementation
+        (`grep` for `egrep`, `rm` for a name hashed to /bin/rm), a script's path."""
+        if self.name is None:
+            return None
+        return command_target(self.runs or self.name, self.kind)
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "args": self.args, "redirects": self.redirects, "line": self.line,
                 "column": self.column, "status": self.status, "kind": self.kind, "via": self.via,
-                "parent": self.parent,
+                "parent": self.parent, "target": self.target,
                 "issues": [i.to_dict() for i in self.issues]}
 
 
@@ -199,7 +208,7 @@ class _Judge:
         args = [None if a is not None and "\0" in a else a for a in s.argv]
         redirects = [{"op": r.op, "target": r.target, "mode": r.mode} for r in s.redirects
                      if r.mode not in ("dup", "here")]
-        return SiteReport(s.name, args, redirects, s.line, s.column, status, issues, s.via, s.kind, s.parent)
+        return SiteReport(s.name, args, redirects, s.line, s.column, status, issues, s.via, s.kind, s.parent, s.runs)
 
     # -- commands
 

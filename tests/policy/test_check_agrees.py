@@ -19,7 +19,8 @@ FILES = ["/data/a.txt", "/workspace/notes", "/secret/key", "/workspace/link"]
 NEW = ["/workspace/new1", "/data/new1", "/secret/new1", "/dev/null", "/workspace/notes"]
 DIRS = ["/data", "/workspace", "/secret", "/"]
 MKDIRS = ["/workspace/d1", "/data/d1", "/secret/d1"]
-NAMES = ["cat", "head", "wc", "grep", "ls", "sort", "touch", "mkdir", "cp", "rm", "find", "stat", "tr"]
+NAMES = ["cat", "head", "wc", "grep", "ls", "sort", "touch", "mkdir", "cp", "rm", "find", "stat", "tr", "source",
+         "declare", "awk", "gzip"]
 
 files = st.sampled_from(FILES)
 atoms = st.one_of(
@@ -47,6 +48,24 @@ atoms = st.one_of(
                      "echo /data/a.txt | xargs cat", "find /workspace -name notes -exec cat {} \\;",
                      "find /workspace -exec cat {} +", "awk '{print}' /workspace/notes", "sed -n 1p /data/a.txt",
                      "x=/secret/key; cat $x", "ls", "ls /workspace", "cp -r /workspace /data/w2"]),
+    # other spellings of one implementation, retargeted names, code hidden in variable contents
+    st.builds(lambda p: f"egrep -c a {p}", files),
+    st.builds(lambda p: f"rg -c a {p}", files),
+    st.builds(lambda d: f"dir {d}", st.sampled_from(DIRS)),
+    # (not through /workspace/link: sandbash's gzip skips a symbolic link even with -c; GNU zcat reads it)
+    st.builds(lambda p: f"zcat {p}", st.sampled_from(FILES[:3])),
+    st.builds(lambda p: f"gawk 1 {p}", files),
+    st.builds(lambda p: f"hash -p /bin/rm cat; cat {p}", files),
+    st.builds(lambda p: f"hash -p /bin/head cat; cat {p}", files),
+    st.builds(lambda p: f"printf -v \"a[$(rm {p})]\" %s 1", files),
+    st.builds(lambda p: f"read \"a[$(cat {p})]\" <<< 1", files),
+    st.builds(lambda p: f"declare \"a[$(wc -l {p})]=1\"", files),
+    st.builds(lambda p: f"export PS4=\"\\$(cat {p})\"; set -x; true; set +x", files),
+    st.builds(lambda p: f"[[ -v \"a[$(head -1 {p})]\" ]]", files),
+    st.sampled_from(["typeset t=1", "readarray r < /data/a.txt", ". /workspace/notes", "[ -d /data ]",
+                     "printf '#!/bin/rm -f\\n' > /workspace/s; chmod +x /workspace/s; /workspace/s /workspace/notes",
+                     "printf '#!/usr/bin/env cat\\n' > /workspace/s; chmod +x /workspace/s; /workspace/s",
+                     "for i in 1 2; do echo $((i + 1)); done", "read n <<< 3; echo $((n))"]),
 )
 
 
@@ -120,7 +139,7 @@ def test_check_agrees_with_execution(gen: Gen) -> None:
         codes = {i.code for i in site.issues}
         name_refused = "command_not_allowed" in codes
         if name_refused:
-            assert site.name in targets, _explain(report, gen.script, result.events)
+            assert site.target in targets, _explain(report, gen.script, result.events)
         elif codes & {"path_not_allowed", "write_in_read_only_mode"}:
             assert refused, _explain(report, gen.script, result.events)
     if report.status == DENIED:
