@@ -1,0 +1,161 @@
+"""BashTool sessions: kept per scope (one client's shell is not another's), bounded
+in number and idle time, with unguessable server-made ids; the per-call knobs an
+operator sets (timeout ceiling, file cap, network default, audit, files note)."""
+
+from __future__ import annotations
+
+import string
+import threading
+
+import pytest
+
+from sandbash import Limits
+from sandbash.audit import Audit, ListSink
+from sandbash.tool import TOOL_CALL, BashTool, ToolInputError
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_same_id_in_two_scopes_is_two_shells() -> None:
+    tool = BashTool()
+    tool.run({"command": "export SECRET=s3; cd /tmp", "session_id": "s1"}, scope="alice")
+    out = tool.run({"command": "echo \"[$SECRET]\" $PWD", "session_id": "s1"}, scope="bob")
+    assert out.stdout == "[] /home/user\n"
+    out = tool.run({"command": "echo $SECRET $PWD", "session_id": "s1"}, scope="alice")
+    assert out.stdout == "s3 /tmp\n"
+    assert tool.sessions(scope="alice") == ["s1"] and tool.sessions(scope="bob") == ["s1"]
+    assert tool.sessions() == []  # the default scope is a scope of its own
+    tool.close_scope("alice")
+    assert tool.sessions(scope="alice") == [] and tool.sessions(scope="bob") == ["s1"]
+    assert tool.run({"command": "echo \"[$SECRET]\"", "session_id": "s1"}, scope="alice").stdout == "[]\n"
+
+
+def test_restart_and_find_respect_the_scope() -> None:
+    tool = BashTool()
+    tool.run({"command": "x=1", "session_id": "s"}, scope="a")
+    tool.run({"command": "x=2", "session_id": "s"}, scope="b")
+    tool.restart("s", scope="a")
+    assert tool.run({"command": "echo \"[$x]\"", "session_id": "s"}, scope="a").stdout == "[]\n"
+    assert tool.run({"command": "echo $x", "session_id": "s"}, scope="b").stdout == "2\n"
+    assert tool.find_session("s", scope="c") is None and tool.sessions(scope="c") == []
+    assert tool.find_session("s", scope="b") is tool.session("s", scope="b")
+
+
+def test_files_are_shared_across_scopes() -> None:
+    tool = BashTool()
+    tool.run({"command": "echo shared > /tmp/f", "session_id": "s"}, scope="a")
+    assert tool.run({"command": "cat /tmp/f", "session_id": "s"}, scope="b").stdout == "shared\n"
+
+
+def test_idle_sessions_are_forgotten() -> None:
+    clock = Clock()
+    tool = BashTool(session_idle_timeout=60, clock=clock)
+    for sid in ("a", "b"):
+        tool.run({"command": f"v={sid}", "session_id": sid})
+    clock.now += 40
+    tool.run({"command": "true", "session_id": "b"})  # b is used again: its idle time restarts
+    clock.now += 30
+    assert tool.sessions() == ["b"]
+    assert tool.run({"command": "echo \"[$v]\"", "session_id": "a"}).stdout == "[]\n"  # a fresh shell
+    assert tool.run({"command": "echo $v", "session_id": "b"}).stdout == "b\n"
+    clock.now += 61
+    assert tool.sessions() == [] and tool.find_session("b") is None
+
+
+@pytest.mark.parametrize("kw", [{"max_sessions": 0}, {"session_idle_timeout": 0}, {"session_idle_timeout": -5}])
+def test_bad_session_bounds(kw: dict[str, float]) -> None:
+    with pytest.raises(ValueError, match="BashTool"):
+        BashTool(**kw)  # type: ignore[arg-type]
+
+
+def test_the_cap_counts_every_scope() -> None:
+    tool = BashTool(max_sessions=3, session_idle_timeout=None)
+    for scope in ("a", "b"):
+        for sid in ("1", "2"):
+            tool.run({"command": "true", "session_id": sid}, scope=scope)
+    assert tool.sessions(scope="a") == ["2"] and tool.sessions(scope="b") == ["1", "2"]
+
+
+def test_new_session_ids_are_unguessable() -> None:
+    ids = {BashTool.new_session_id() for _ in range(2000)}
+    assert len(ids) == 2000
+    alphabet = set(string.ascii_letters + string.digits + "-_")
+    assert all(len(i) >= 22 and set(i) <= alphabet for i in ids)
+
+
+def test_concurrent_clients_with_one_name() -> None:
+    tool = BashTool()
+    seen: dict[str, str] = {}
+
+    def client(n: int) -> None:
+        scope = f"client-{n}"
+        tool.run({"command": f"export TOKEN=t{n}; mkdir -p /tmp/c{n}; cd /tmp/c{n}", "session_id": "main"},
+                 scope=scope)
+        seen[scope] = tool.run({"command": "echo $TOKEN $PWD", "session_id": "main"}, scope=scope).stdout
+
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert seen == {f"client-{n}": f"t{n} /tmp/c{n}\n" for n in range(8)}
+
+
+def test_timeout_ms_can_rise_to_the_ceiling_only() -> None:
+    limits = Limits.profile("default").with_overrides(timeout=0.3)
+    capped = BashTool(limits=limits)
+    assert capped.run({"command": "sleep 1; echo done", "timeout_ms": 5000}).limit == "timeout"
+    raised = BashTool(limits=limits, max_timeout=3)
+    assert raised.run({"command": "sleep 1; echo done", "timeout_ms": 2500}).stdout == "done\n"
+    assert raised.run({"command": "sleep 1; echo done"}).limit == "timeout"  # no timeout_ms: the default
+    out = raised.run({"command": "sleep 10; echo done", "timeout_ms": 600_000})
+    assert out.limit == "timeout" and out.stdout == ""
+    assert raised.run({"command": "sleep 1; echo done", "timeout_ms": 100}).limit == "timeout"  # lower: fine
+
+
+def test_max_file_bytes_and_max_file_kb_take_the_smaller() -> None:
+    tool = BashTool(max_file_bytes=100)
+    big = {"command": "true", "files": [{"path": "f", "content": "x" * 101}]}
+    with pytest.raises(ToolInputError, match="larger than max_file_kb"):
+        tool.run(big)
+    assert tool.run({**big, "files": [{"path": "f", "content": "x" * 100}]}).exit_code == 0
+    with pytest.raises(ToolInputError, match=r"max_file_kb \(1 KiB\)"):
+        BashTool().run({**big, "max_file_kb": 1, "files": [{"path": "f", "content": "y" * 1025}]})
+
+
+def test_network_by_default_off() -> None:
+    from sandbash.net import NetworkConfig
+
+    net = NetworkConfig(allowed_url_prefixes=["https://api.example.com/"])
+    tool = BashTool(network=net, network_by_default=False)
+    assert tool.run({"command": "type -t curl"}).exit_code == 1
+    assert tool.run({"command": "type -t curl", "allow_network": True}).stdout == "file\n"
+    assert tool.run({"command": "type -t wget", "session_id": "s"}).exit_code == 1
+    assert tool.run({"command": "type -t wget", "session_id": "s", "allow_network": True}).stdout == "file\n"
+
+
+def test_one_audit_event_per_call() -> None:
+    sink = ListSink()
+    tool = BashTool(audit=Audit(sinks=[sink]), limits=Limits.profile("default").with_overrides(max_loop_iterations=50))
+    tool.run({"command": "echo hello; echo e >&2; exit 4", "session_id": "s"})
+    tool.run({"command": "while :; do :; done"})
+    calls = [e.to_dict() for e in sink.events if e.kind == TOOL_CALL]
+    assert len(calls) == 2
+    first, second = calls
+    assert first["command"] == "echo hello; echo e >&2; exit 4" and first["exit_code"] == 4
+    assert (first["stdout_bytes"], first["stderr_bytes"], first["session"]) == (6, 2, True)
+    assert first["duration"] >= 0 and first["limit"] is None and first["tool"] == "bash"
+    assert second["limit"] == "max_loop_iterations" and second["session"] is False
+    assert not [e for e in sink.events if e.kind == "command.start"]  # the tool's audit is per call only
+
+
+def test_files_note_reaches_the_model() -> None:
+    tool = BashTool(files_note="The user's project is at /workspace.", cwd="/workspace")
+    assert "Each call starts in /workspace. The user's project is at /workspace." in tool.description()
+    assert "- The user's project is at /workspace." in tool.system_prompt()
