@@ -105,17 +105,24 @@ class ExecResult:
         return self.exit_code == 0
 
 
-def _limits(value: Limits | str | None) -> Limits:
+def _limits(value: Limits | str | Mapping[str, float] | None) -> Limits:
     if value is None:
         return Limits()
     if isinstance(value, str):
         return Limits.profile(value)
+    if isinstance(value, Mapping):  # overrides of the defaults, as exec(limits={...}) takes them
+        return Limits().with_overrides(**value)
+    if not isinstance(value, Limits):
+        raise TypeError(f"limits: expected Limits, a profile name or a mapping, not {type(value).__name__}")
     return value
 
 
 class Bash:
-    """A sandboxed bash. Thread-safe for concurrent `exec` calls only when
-    they do not race on the same files.
+    """A sandboxed bash. One `Bash` may serve concurrent runs (`exec`/`aexec`/`astream`, sessions)
+    from several threads and the embedder's own file calls at once: what belongs to a run (its
+    deadline, its policy gate and audit recorder, its network hooks) travels with the run, so no
+    run can stop, observe or steer another through the `Bash` (docs/threat-model.md, Tenancy).
+    The runs share the filesystem: two runs writing the same file race as two processes would.
 
     `fs` is a backend from `sandbash.vfs` (`MemoryFs`, `OverlayFs`,
     `ReadWriteFs`, `SqliteFs`, or a `MountFs` combining them) or a ready
@@ -136,7 +143,7 @@ class Bash:
         env: Mapping[str, str] | None = None,
         cwd: str = "/home/user",
         fs: Backend | Vfs | None = None,
-        limits: Limits | str | None = None,
+        limits: Limits | str | Mapping[str, float] | None = None,
         identity: Identity | None = None,
         clock: Callable[[], float] | None = None,
         seed: int | None = None,
@@ -165,13 +172,14 @@ class Bash:
         self.cwd = cwd
         self.seed = seed
         self.command_gate = command_gate
-        mount_command_dirs(self.vfs.tree, self._command_listed, lambda: [*SHELL_NAMES, *registry.known_names()])
         view = self.vfs.view("/")
-        for d in ("/tmp", "/home", self.identity.home, cwd):
+        for d in ("/tmp", "/home", self.identity.home, "/bin", "/usr/bin", cwd):
             try:
                 view.mkdir(d, parents=True)
             except FsError:
                 pass
+        # over the directories just made (so /usr stays an ordinary directory of the backend)
+        mount_command_dirs(self.vfs.tree, self._command_listed, lambda: [*SHELL_NAMES, *registry.known_names()])
         try:
             view.chmod("/tmp", 0o1777)
         except FsError:

@@ -65,7 +65,7 @@ class Sandbox:
         files: Mapping[str, FileContent] | None = None,
         env: Mapping[str, str] | None = None,
         cwd: str = "/home/user",
-        limits: Limits | str | None = None,
+        limits: LimitsArg = None,
         network: NetworkConfig | None = None,
         policy: Policy | None = None,
         **kw: Any,

@@ -217,3 +217,15 @@ def test_robust_edges_give_results() -> None:
     # code points past U+10FFFF as bash writes them in a UTF-8 locale
     r = b.exec("printf '\\U110000\\U80000000' | od -An -tx1")
     assert r.stdout.split() == ["f4", "90", "80", "80"]
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [(5, TypeError), ({"nope": 1}, ValueError), ("tiny", ValueError), ([("timeout", 1)], TypeError)],
+)
+def test_bash_limits_argument(value: object, error: type[Exception]) -> None:
+    # a mapping overrides the defaults, as exec(limits={...}) does; anything else is a clear error
+    assert Bash(limits={"timeout": 2, "max_loop_iterations": 7}).limits == Limits().with_overrides(
+        timeout=2, max_loop_iterations=7)
+    with pytest.raises(error):
+        Bash(limits=value)  # type: ignore[arg-type]
