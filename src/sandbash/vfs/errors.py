@@ -32,8 +32,28 @@ MESSAGES = {
 }
 
 
+class RefusedCode(int):
+    """An errno the policy gave: it compares, hashes and prints as the number,
+    and carries the rule that refused, so strerror() names the rule wherever
+    the code travels (commands re-raise `FsError(e.code, path)` and format
+    `strerror(e.errno)`): `Permission denied [policy: paths.no-grant]`."""
+
+    rule: str
+
+    def __new__(cls, code: int, rule: str) -> RefusedCode:
+        obj = super().__new__(cls, code)
+        obj.rule = rule
+        return obj
+
+    def __reduce__(self) -> tuple[type[RefusedCode], tuple[int, str]]:
+        return RefusedCode, (int(self), self.rule)
+
+
 def strerror(code: int) -> str:
-    return MESSAGES.get(code, f"Unknown error {code}")
+    """The C library's wording; for a policy refusal, the rule after it."""
+    text = MESSAGES.get(code, f"Unknown error {int(code)}")
+    rule = getattr(code, "rule", "")
+    return f"{text} [policy: {rule}]" if rule else text
 
 
 class FsError(OSError):
@@ -42,19 +62,20 @@ class FsError(OSError):
     as command refusals show theirs); empty for every other failure."""
 
     def __init__(self, code: int, path: str = "", rule: str = "") -> None:
+        if rule:
+            code = RefusedCode(code, rule)
         super().__init__(code, strerror(code))
         self.code = code
         self.path = path
-        self.rule = rule
+        self.rule: str = getattr(code, "rule", "")
 
     def at(self, path: str) -> FsError:
         """The same failure reported for `path` (the name the caller used)."""
-        return FsError(self.code, path, self.rule)
+        return FsError(self.code, path)
 
     @property
     def message(self) -> str:
-        text = strerror(self.code)
-        return f"{text} [policy: {self.rule}]" if self.rule else text
+        return strerror(self.code)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}" if self.path else self.message

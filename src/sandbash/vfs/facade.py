@@ -386,19 +386,26 @@ class Vfs:
         """Open a file as a stream. flags: r, w, a, rw, x (exclusive create)."""
         canon, st, parent_st = self._resolve_gated_st(path, "read" if flags == "r" else "create", must_exist=False)
         be = self.tree
+        failed: FsError | None = None
         if st is None:
             try:
                 st = be.lstat(canon)
             except FsError as e:
                 if e.code != errno.ENOENT:
-                    raise FsError(e.code, path)
+                    failed = FsError(e.code, path)
+        # the policy before any other answer, so a refused path answers the same whatever is
+        # there (missing, a directory, a device); create and write are decided alike
+        if flags in ("r", "rw"):
+            self._gate("read", canon)
+        if flags != "r":
+            self._gate("create" if st is None else "write", canon)
+        if failed is not None:
+            raise failed
         if st is not None and (st.mode & S_IFMT) == S_IFCHR:
             return self._device(canon, path)
         if st is None:
             if flags == "r":
-                self._gate("read", canon)
                 raise FsError(errno.ENOENT, path)
-            self._gate("create", canon)
             if canon.startswith("/dev/"):
                 raise FsError(errno.EACCES, path)  # the devices are the sandbox's, not the script's
             self._parent_writable(canon, path, parent_st=parent_st)
@@ -408,10 +415,8 @@ class Vfs:
             if flags == "x":
                 raise FsError(errno.EEXIST, path)
             if flags in ("r", "rw"):
-                self._gate("read", canon)
                 self._need(st, 4, path)
             if flags != "r":
-                self._gate("write", canon)
                 self._need(st, 2, path)
         try:
             handle = be.open(canon, flags, mode & ~umask & 0o7777, self.uid, self.gid)

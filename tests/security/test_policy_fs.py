@@ -1,0 +1,455 @@
+"""The policy decides on every name of a file (issue 22, "Decide on every name of a file").
+
+Threat-model ids (docs/threat-model.md, "## Filesystem"):
+- T-FS-1 hard links: a link never makes a `:ro` file writable through a `:rw` name.
+- T-FS-2 a rename or removal never carries a stricter grant's tree out of its grant.
+- T-FS-3 a refused path answers the policy's EACCES whatever exists there (no existence oracle).
+- T-FS-4 /dev entries are not the script's to create, remove, rename or chmod.
+- T-FS-5 host trees hide kernel pseudo-filesystems (procfs, sysfs) unless allowed.
+- T-FS-6 a deep host path holds a bounded number of fds.
+- T-FS-7 no host path shows through df/mount/readlink; no real symlink leaves a rw mount.
+- T-FS-8 policy defaults: host mounts read-only without a mode, file refusals name their rule,
+  `:rw` grants that cannot write are warned about.
+
+Every policy case runs over MemoryFs, OverlayFs, SqliteFs and ReadWriteFs (on a temp dir).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from secharness import ENV_CANARY
+
+from sandbash import Bash
+from sandbash.policy import Action, Gate, Policy
+from sandbash.vfs import FsError, MemoryFs, MountFs, OverlayFs, ReadWriteFs, SqliteFs, Vfs
+from sandbash.vfs.base import Backend
+
+BACKENDS = ["memory", "overlay", "sqlite", "readwrite"]
+NESTED = ["/w:rw", "/w/sub/keep:ro", "/tmp:rw", "/home:rw"]
+FILES = {"/w/sub/keep/f": "orig\n", "/w/sub/other": "o\n", "/w/plain": "p\n"}
+
+
+def _backend(kind: str, tmp: Path) -> Backend:
+    host = tmp / "host"
+    host.mkdir(exist_ok=True)
+    if kind == "memory":
+        return MemoryFs()
+    if kind == "overlay":
+        return OverlayFs(str(host))
+    if kind == "sqlite":
+        return SqliteFs(str(tmp / "store.db"))
+    return ReadWriteFs(str(host))
+
+
+@pytest.fixture(params=BACKENDS)
+def sandbox(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[..., Bash]]:
+    """A factory of Bash sandboxes over one backend kind (the files are the embedder's)."""
+    made: list[Backend] = []
+
+    def make(paths: list[str] | None = None, mode: str | None = "remediation",
+             files: dict[str, str] | None = None) -> Bash:
+        sub = tmp_path / f"s{len(made)}"
+        sub.mkdir()
+        be = _backend(request.param, sub)
+        made.append(be)
+        return Bash(fs=be, files=FILES if files is None else files,
+                    policy=Policy(paths=NESTED if paths is None else paths, mode=mode))
+
+    yield make
+    for be in made:
+        close = getattr(be, "close", None)
+        if close is not None:
+            close()
+
+
+def _read(b: Bash, path: str) -> bytes:
+    return b.vfs.view("/").read_bytes(path)
+
+
+# ------------------------------------------------------------ T-FS-1 hard links
+
+@pytest.mark.parametrize("script", [
+    "ln /w/sub/keep/f /w/l; echo x >> /w/l",
+    "cp -l /w/sub/keep/f /w/l; echo x >> /w/l",
+    "cp -al /w/sub /w/copy; echo x >> /w/copy/keep/f",
+    "cd /w/sub/keep && ln f ../../l2; echo x >> /w/l2",            # relative names
+    "ln -s /w/sub/keep /w/sl; ln /w/sl/f /w/l3; echo x >> /w/l3",   # through a symlinked directory
+    "ln -s /w/sub/keep/f /w/sf; ln -L /w/sf /w/l4; echo x >> /w/l4",  # ln -L follows to the :ro file
+    "echo y > /w/l5; ln -f /w/sub/keep/f /w/l5; echo x >> /w/l5",   # replacing a writable name
+    "cp -lr /w/sub /w/copy2; echo x >> /w/copy2/keep/f",
+    "ln /w/sub/keep/../keep/f /w/l6 && echo x >> /w/l6",
+])
+def test_hard_link_never_widens_a_read_only_file(sandbox: Callable[..., Bash], script: str) -> None:
+    b = sandbox()
+    r = b.exec(script)
+    assert _read(b, "/w/sub/keep/f") == b"orig\n", r.stderr
+    assert "Permission denied [policy: paths.read-only]" in r.stderr
+
+
+def test_hard_link_inside_a_writable_grant_works(sandbox: Callable[..., Bash]) -> None:
+    b = sandbox()
+    r = b.exec("ln /w/plain /w/p2 && echo more >> /w/p2 && cat /w/plain")
+    if isinstance(b.vfs.backend, ReadWriteFs):  # a file with two names is read-only on the host
+        assert r.exit_code != 0 and _read(b, "/w/plain") == b"p\n"
+    else:
+        assert (r.exit_code, r.stdout) == (0, "p\nmore\n"), r.stderr
+
+
+def test_hard_link_in_read_only_mode_is_refused(sandbox: Callable[..., Bash]) -> None:
+    b = sandbox(mode="read-only")
+    r = b.exec("ln /w/plain /tmp/p; echo $?")
+    assert r.stdout == "1\n" and "[policy: mode.read-only]" in r.stderr
+
+
+def test_hard_link_asks_link_on_the_source() -> None:
+    """decide() sees fs:link on the source (protected_hardlinks: linking is a write)."""
+    seen: list[tuple[str, str]] = []
+
+    def decide(action: Action) -> None:
+        seen.append((action.kind, action.target))
+
+    b = Bash(files={"/w/a": "x"}, policy=Policy(paths=["/w:rw", "/home:rw"], mode="remediation",
+                                                  decide=decide))
+    assert b.exec("ln /w/a /w/b").exit_code == 0
+    assert ("fs:link", "/w/a") in seen and ("fs:create", "/w/b") in seen
+
+
+# ------------------------------------------------------------ T-FS-2 rename/removal over a stricter grant
+
+@pytest.mark.parametrize("script", [
+    "mv /w/sub /w/sub2; echo x > /w/sub2/keep/f; mv /w/sub2 /w/sub",   # the issue's case
+    "cd /w && mv sub sub2; echo x > sub2/keep/f; mv sub2 sub",          # relative names
+    "mv /w /w2; echo x > /w2/sub/keep/f; mv /w2 /w",                    # a further ancestor
+    "mkdir -p /w/x/keep; echo x > /w/x/keep/f; rm -r /w/sub; mv /w/x /w/sub",  # removal then rename onto
+    "mkdir -p /w/x/keep; echo x > /w/x/keep/f; mv -T /w/x /w/sub",      # rename onto the grant's parent
+    "ln -s /w/sub /w/lnk; mv /w/lnk/keep /w/k2; echo x > /w/k2/f",      # through a symlink
+    "find /w -maxdepth 1 -name sub -exec mv {} /w/moved \\; ; echo x > /w/moved/keep/f",
+    "rm -rf /w/sub; mkdir -p /w/sub/keep; echo x > /w/sub/keep/f",
+])
+def test_rename_or_removal_keeps_a_stricter_grant(sandbox: Callable[..., Bash], script: str) -> None:
+    b = sandbox()
+    r = b.exec(script)
+    assert _read(b, "/w/sub/keep/f") == b"orig\n", r.stderr
+    assert "Permission denied [policy: paths." in r.stderr
+
+
+def test_first_mv_of_the_issue_fails(sandbox: Callable[..., Bash]) -> None:
+    b = sandbox()
+    r = b.exec("mv /w/sub /w/sub2; echo $?; rmdir /w/sub; echo $?; rm -r /w/sub/other; echo $?")
+    assert r.stdout == "1\n1\n0\n"
+    assert "mv: cannot move '/w/sub' to '/w/sub2': Permission denied [policy: paths.read-only-inside]" in r.stderr
+    assert "rmdir: failed to remove '/w/sub': Permission denied" in r.stderr
+
+
+@pytest.mark.parametrize("kind", BACKENDS)
+def test_realistic_git_shape(kind: str, tmp_path: Path) -> None:
+    be = _backend(kind, tmp_path)
+    b = Bash(fs=be, files={"/workspace/.git/HEAD": "ref: main\n", "/workspace/src/a.py": "a\n"},
+             policy=Policy(paths=["/workspace:rw", "/workspace/.git:ro", "/home:rw", "/tmp:rw"],
+                           mode="remediation"))
+    r = b.exec("mv /workspace /ws; mv /workspace/.git /workspace/g; rm -rf /workspace; "
+               "mkdir /workspace/src; echo hi > /workspace/src/b.py; mv /workspace/src /workspace/lib; ls -A /workspace")
+    assert _read(b, "/workspace/.git/HEAD") == b"ref: main\n"
+    assert r.stdout == ".git\nlib\n", r.stderr
+    if isinstance(be, ReadWriteFs):
+        assert (tmp_path / "host" / "workspace" / ".git" / "HEAD").read_text() == "ref: main\n"
+
+
+def test_rename_onto_a_path_holding_a_stricter_grant() -> None:
+    """The destination alone holds the grant (the source is a writable directory)."""
+    p = Policy(paths=["/w:rw", "/w/dst/keep:ro"], mode="remediation")
+    for action, path, ok in [("rename", "/w/dst", False), ("rename", "/w/src", True),
+                             ("delete", "/w/dst", False), ("delete", "/w/dst/other", True),
+                             ("delete", "/w", False), ("create", "/w/dst", True),
+                             ("rename", "/w/dstx", True)]:
+        assert p.path_decision(action, path).allowed is ok, (action, path)
+
+
+# ------------------------------------------------------------ T-FS-3 the gate before resolution
+
+def _gated_vfs(kind: str, tmp: Path) -> Vfs:
+    vfs = Vfs(_backend(kind, tmp))
+    v = vfs.view("/")
+    v.mkdir("/secret/dir", parents=True)
+    v.write_file("/secret/file", b"s")
+    v.mkdir("/ok")
+    vfs.gate = Gate(Policy(paths=["/ok:rw"], mode="remediation")).fs
+    return vfs
+
+
+OPS: list[tuple[str, Callable[[Vfs, str], object]]] = [
+    ("mkdir", lambda v, p: v.mkdir(p)),
+    ("symlink", lambda v, p: v.symlink("x", p)),
+    ("rmdir", lambda v, p: v.rmdir(p)),
+    ("rename-src", lambda v, p: v.rename(p, "/ok/x")),
+    ("rename-dst", lambda v, p: v.rename("/ok", p)),
+    ("unlink", lambda v, p: v.unlink(p)),
+    ("chmod", lambda v, p: v.chmod(p, 0o700)),
+    ("chown", lambda v, p: v.chown(p, -1, -1)),
+    ("utime", lambda v, p: v.utime(p, 1, 1)),
+    ("link-src", lambda v, p: v.link(p, "/ok/l")),
+    ("link-dst", lambda v, p: v.link("/ok", p)),
+    ("truncate", lambda v, p: v.truncate(p, 0)),
+    ("open-w", lambda v, p: v.open(p, "w")),
+    ("open-r", lambda v, p: v.open(p, "r")),
+    ("stat", lambda v, p: v.stat(p)),
+    ("listdir", lambda v, p: v.listdir(p)),
+]
+# a missing entry, a missing parent, a file used as a directory, an existing file and directory
+WHERE = ["/secret/nope", "/secret/no/pe", "/secret/file/x", "/secret/file", "/secret/dir"]
+
+
+@pytest.mark.parametrize("kind", BACKENDS)
+@pytest.mark.parametrize(("name", "op"), OPS, ids=[n for n, _ in OPS])
+def test_refused_path_has_one_answer(kind: str, tmp_path: Path, name: str,
+                                     op: Callable[[Vfs, str], object]) -> None:
+    vfs = _gated_vfs(kind, tmp_path)
+    answers = set()
+    for where in WHERE:
+        with pytest.raises(FsError) as e:
+            op(vfs, where)
+        answers.add((e.value.code, e.value.rule))
+    assert answers == {(errno.EACCES, "paths.no-grant")}
+
+
+def test_refused_path_gives_the_same_text_in_scripts() -> None:
+    b = Bash(files={"/secret/file": "s", "/secret/dir/x": "y"},
+             policy=Policy(paths=["/home:rw", "/tmp:rw"], mode="remediation"))
+    for cmd in ("mkdir", "rmdir", "rm", "touch", "chmod 700", "ln -s x", "truncate -s0"):
+        r = b.exec(f"{cmd} /secret/nope; {cmd} /secret/file/x; {cmd} /secret/dir")
+        lines = r.stderr.splitlines()
+        assert len(lines) == 3 and all(ln.endswith("Permission denied [policy: paths.no-grant]")
+                                       for ln in lines), (cmd, r.stderr)
+
+
+# ------------------------------------------------------------ T-FS-4 /dev
+
+@pytest.mark.parametrize("mode", ["read-only", "remediation", None])
+def test_dev_entries_are_not_the_scripts(mode: str | None) -> None:
+    b = Bash(policy=Policy(mode=mode)) if mode is not None else Bash()
+    r = b.exec("chmod 700 /dev/fd; echo x > /dev/fd/k; touch /dev/new; mkdir /dev/d; ln -s / /dev/root; "
+               "mv /dev/null /dev/n; rm -f /dev/zero; ln /dev/null /tmp/n; chmod 666 /dev/fd/0; "
+               "ls /dev/fd; ls /dev | tr '\\n' ' '")
+    assert r.stdout == "0\n1\n2\nfd full null random stderr stdin stdout urandom zero ", r.stderr
+    assert len(r.stderr.splitlines()) == 9, r.stderr
+    assert oct(b.vfs.view("/").stat("/dev/fd").mode & 0o777) == "0o500"
+
+
+def test_devices_still_work_in_read_only_mode() -> None:
+    b = Bash(policy=Policy(mode="read-only"))
+    r = b.exec("echo hi > /dev/null && echo x >/dev/stderr && head -c3 /dev/zero | wc -c && touch /dev/null && echo ok")
+    assert (r.stdout, r.stderr, r.exit_code) == ("3\nok\n", "x\n", 0)
+
+
+# ------------------------------------------------------------ T-FS-5 pseudo-filesystems
+
+def _has_proc() -> bool:
+    return os.path.isdir("/proc/self")
+
+
+@pytest.mark.skipif(not _has_proc(), reason="no procfs on this host")
+@pytest.mark.parametrize("script", [
+    "cat /proc/self/environ", "cat /proc/1/environ", "ls /proc", "cat /proc/self/cmdline",
+    "grep -r SANDBASH /proc/self/ 2>&1 | head -1", "tar cf - /proc/self/environ | strings",
+    "cat /sys/kernel/hostname 2>&1; ls /sys/class", "find /proc -maxdepth 2 -name environ",
+])
+def test_root_overlay_hides_proc(script: str) -> None:
+    b = Bash(fs=OverlayFs("/"), policy=Policy(mode="read-only"))
+    r = b.exec(script)
+    assert ENV_CANARY not in r.stdout + r.stderr
+    assert "PATH=" not in r.stdout and "/usr/bin" not in r.stdout
+
+
+@pytest.mark.skipif(not _has_proc(), reason="no procfs on this host")
+def test_pseudo_filesystems_on_every_host_backend() -> None:
+    for root in ("/proc", "/sys"):
+        for cls in (ReadWriteFs, OverlayFs):
+            with pytest.raises(FsError) as e:
+                cls(root)
+            assert e.value.code == errno.EACCES
+    # the host root read through ReadWriteFs (reads only here): /proc is refused below it
+    view = Vfs(ReadWriteFs("/")).view("/")
+    with pytest.raises(FsError) as e2:
+        view.read_bytes("/proc/self/status")
+    assert e2.value.code == errno.EACCES
+    # the embedder may grant them explicitly
+    allowed = Vfs(OverlayFs("/", allow_pseudo=True)).view("/")
+    assert allowed.read_bytes("/proc/version").startswith(b"Linux")
+
+
+# ------------------------------------------------------------ T-FS-6 deep host paths
+
+class _Peak(OrderedDict[str, int]):
+    """The directory-fd cache, recording its largest size."""
+
+    peak = 0
+
+    def __setitem__(self, key: str, value: int) -> None:
+        super().__setitem__(key, value)
+        self.peak = max(self.peak, len(self))
+
+
+@pytest.mark.parametrize("cls", [ReadWriteFs, OverlayFs])
+def test_deep_path_holds_few_fds(cls: type, tmp_path: Path) -> None:
+    fd = os.open(tmp_path, os.O_RDONLY)
+    for _ in range(1100):
+        os.mkdir("d", dir_fd=fd)
+        nfd = os.open("d", os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = nfd
+    os.close(fd)
+    be = cls(str(tmp_path))
+    tree = be.tree if isinstance(be, ReadWriteFs) else be.lower
+    tree._dirs = peak = _Peak()
+    view = Vfs(be).view("/")
+    deep = "/" + "/".join(["d"] * 1100)
+    view.write_file(deep + "/f", b"deep") if cls is ReadWriteFs else None
+    assert view.stat(deep).is_dir
+    assert view.listdir(deep) == (["f"] if cls is ReadWriteFs else [])
+    view.mkdir(deep + "/e")
+    assert peak.peak <= 66 and len(peak) <= 64
+    be.close()
+
+
+# ------------------------------------------------------------ T-FS-7 host layout stays private
+
+def test_df_and_mount_show_no_host_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sandbash.cli import build_filesystem
+    from sandbash.limits import Limits
+
+    for d in ("private", "out", "proj"):
+        (tmp_path / d).mkdir()
+    monkeypatch.chdir(tmp_path)
+    specs = ["./private:/data", "private:/data2:ro", f"{tmp_path}/out:/out:rw"]
+    for root in (None, "./proj"):
+        fs = build_filesystem(root, None, specs, Limits())
+        b = Bash(fs=fs)
+        r = b.exec("df; df -a /data /out; mount; stat -f -c %n /data; findmnt 2>/dev/null; cat /proc/mounts")
+        text = r.stdout + r.stderr
+        assert str(tmp_path) not in text and "private" not in text and "proj" not in text, text
+
+
+@pytest.mark.parametrize("kind", ["readwrite", "overlay-follow", "overlay"])
+def test_readlink_of_an_outside_host_link(kind: str, tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (tmp_path / "secret-target").write_text("s")
+    (root / "abs").symlink_to(tmp_path / "secret-target")
+    (root / "rel").symlink_to("../secret-target")
+    (root / "deep").symlink_to("a/../../../x")
+    be: Backend = (ReadWriteFs(str(root)) if kind == "readwrite"
+                   else OverlayFs(str(root), follow_symlinks=kind == "overlay-follow"))
+    b = Bash(fs=be)
+    r = b.exec("cd /; readlink abs rel deep; readlink -f abs; ls -l abs rel; cat abs rel; stat -c %N abs; "
+               "realpath rel; find . -maxdepth 1 -lname '*secret*'")
+    text = r.stdout + r.stderr
+    assert "secret-target" not in text and str(tmp_path) not in text, text
+    assert "cat: abs: Permission denied" in r.stderr and "cat: rel: Permission denied" in r.stderr
+    assert b.exec("readlink -v /abs").stderr == "readlink: /abs: Permission denied\n"
+
+
+@pytest.mark.parametrize("target", ["/etc/passwd", "../../..", "/tmp", "a/../../..", "/", "sub/../../x"])
+def test_rw_mount_refuses_links_leaving_it(target: str, tmp_path: Path) -> None:
+    host = tmp_path / "out"
+    host.mkdir()
+    fs = MountFs(MemoryFs())
+    fs.mount("/out", ReadWriteFs(str(host)))
+    b = Bash(fs=fs)
+    r = b.exec(f"ln -s '{target}' /out/l; echo $?")
+    assert r.stdout == "1\n" and "Permission denied" in r.stderr
+    assert not os.path.lexists(host / "l")
+
+
+def test_rw_mount_links_inside_it(tmp_path: Path) -> None:
+    host = tmp_path / "out"
+    host.mkdir()
+    fs = MountFs(MemoryFs())
+    fs.mount("/out", ReadWriteFs(str(host)))
+    b = Bash(fs=fs)
+    r = b.exec("mkdir -p /out/d && echo hi > /out/d/f && ln -s /out/d/f /out/l1 && ln -s d/f /out/l2 "
+               "&& cd /out/d && ln -s /out/d/f l3 && cat /out/l1 /out/l2 l3 && readlink /out/l1")
+    assert (r.stdout, r.exit_code) == ("hi\nhi\nhi\nd/f\n", 0), r.stderr
+    assert os.readlink(host / "l1") == "d/f" and os.readlink(host / "d" / "l3") == "../d/f"
+    # the embedder may opt in to real links anywhere
+    fs.mount("/out2", ReadWriteFs(str(host), outside_symlinks=True))
+    assert Bash(fs=fs).exec("ln -s /etc/passwd /out2/pw").exit_code == 0
+    assert os.readlink(host / "pw") == "/etc/passwd"
+
+
+# ------------------------------------------------------------ T-FS-8 policy defaults
+
+def _host_mount(tmp_path: Path) -> MountFs:
+    host = tmp_path / "o"
+    host.mkdir()
+    (host / "z").write_text("host\n")
+    fs = MountFs(MemoryFs())
+    fs.mount("/o", ReadWriteFs(str(host)))
+    return fs
+
+
+def test_no_mode_keeps_host_mounts_read_only(tmp_path: Path) -> None:
+    b = Bash(fs=_host_mount(tmp_path), policy=Policy(commands=["cat", "echo", "mkdir", "rm", "cp", "touch"]))
+    r = b.exec("echo x > /o/z; echo y > /tmp/t && cat /tmp/t; echo h > ~/h && cat ~/h; mkdir /o/d; rm /o/z; "
+               "cp /tmp/t /o/; touch /o/z; mkdir /work && echo ok")
+    assert r.stdout == "y\nh\nok\n", r.stderr
+    err = r.stderr.splitlines()
+    assert err[0] == "bash: line 1: /o/z: Permission denied [policy: mode.read-only]"
+    assert len(err) == 5 and all(ln.endswith("[policy: mode.read-only]") for ln in err), r.stderr
+    assert (tmp_path / "o" / "z").read_text() == "host\n"
+
+
+def test_no_mode_keeps_whole_host_root_read_only(tmp_path: Path) -> None:
+    b = Bash(fs=OverlayFs(str(tmp_path)), policy=Policy())
+    r = b.exec("echo x > /tmp/x")
+    assert "[policy: mode.read-only]" in r.stderr and r.exit_code == 1
+
+
+def test_rename_of_a_directory_holding_a_host_mount(tmp_path: Path) -> None:
+    fs = MountFs(MemoryFs())
+    (tmp_path / "h").mkdir()
+    fs.mount("/a/b/host", ReadWriteFs(str(tmp_path / "h")))
+    b = Bash(fs=fs, policy=Policy())
+    r = b.exec("mv /a /x; rm -r /a; echo $?")
+    assert r.stdout == "1\n" and "Permission denied" in r.stderr
+
+
+@pytest.mark.parametrize(("paths", "mode", "count"), [
+    (["/workspace:rw"], None, 1), (["/workspace:rw", "/data:ro"], "read-only", 1),
+    (["/workspace:rw", "/b:rw"], None, 2), (["/workspace:rw"], "remediation", 0),
+    (["/data:ro"], None, 0), (None, None, 0),
+])
+def test_rw_grant_without_remediation_warns(paths: list[str] | None, mode: str | None, count: int) -> None:
+    warnings = Policy(paths=paths, mode=mode).warnings
+    assert len(warnings) == count
+    assert all("remediation" in w and "\n" not in w for w in warnings)
+
+
+def test_policy_file_warns_too() -> None:
+    p = Policy.from_toml('name = "agent"\npaths = ["/workspace:rw"]\n')
+    assert p.warnings == ['policy agent: grant /workspace:rw allows no writes to host mounts: mode is not '
+                          'set (host mounts stay read-only); set mode = "remediation" to write there']
+
+
+@pytest.mark.parametrize(("script", "rule"), [
+    ("cat /secret/k", "paths.no-grant"), ("cp /w/plain /secret/", "paths.no-grant"),
+    ("rm /w/sub/keep/f", "paths.read-only"), ("mkdir /w/sub/keep/d", "paths.read-only"),
+    ("touch /w/sub/keep/f", "paths.read-only"), ("echo > /w/sub/keep/f", "paths.read-only"),
+    ("mv /w/sub /w/s2", "paths.read-only-inside"), ("ls /secret", "paths.no-grant"),
+])
+def test_every_file_refusal_names_its_rule(script: str, rule: str) -> None:
+    b = Bash(files={**FILES, "/secret/k": "k"}, policy=Policy(paths=NESTED, mode="remediation"))
+    r = b.exec(script)
+    assert r.exit_code != 0 and f"Permission denied [policy: {rule}]" in r.stderr, r.stderr
+
+
+def test_refusals_without_a_policy_keep_gnu_wording() -> None:
+    b = Bash(files={"/d/f": "x"})
+    r = b.exec("chmod 000 /d/f; cat /d/f; chmod 500 /d; rm /d/f; echo x > /d/g")
+    assert r.stderr == ("cat: /d/f: Permission denied\nrm: cannot remove '/d/f': Permission denied\n"
+                        "bash: line 1: /d/g: Permission denied\n")
