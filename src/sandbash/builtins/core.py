@@ -327,7 +327,7 @@ def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = Tru
         if style == "p" and (name in st.aliases or name in _KEYWORDS or name in st.functions or name in BUILTINS):
             return True
         kind, where = sh.find_command(name)
-        if kind:
+        if kind and sh.command_visible(name):  # a command the policy hides is not found (as type NAME)
             sh.out(where + "\n")
             return True
         return False

@@ -42,11 +42,16 @@ USAGE = {
 
 
 # commands whose own parser has no --help (GNU's neither): their usage, for `help NAME`
+_SHELL_USAGE = ("{0} [-eux] [-o OPTION] [-c COMMAND [NAME [ARG...]] | -s [ARG...] | FILE [ARG...]]\n"
+                "    Run a child shell in the sandbox (same filesystem; exported variables and functions).")
 COMMAND_USAGE = {
+    "bash": _SHELL_USAGE.format("bash"),
+    "sh": _SHELL_USAGE.format("sh"),
     "getconf": "getconf [-v SPEC] VARIABLE [PATHNAME]\n    Print the value of a system configuration VARIABLE.",
     "man": "man PAGE\n    There are no manual pages in the sandbox: use `help COMMAND' or `COMMAND --help'.",
     "whatis": "whatis NAME\n    There are no manual pages in the sandbox: use `help COMMAND' or `COMMAND --help'.",
     "mesg": "mesg [n|y]\n    Control write access of others to your terminal (there is no terminal here).",
+    "which": "which [-a] NAME...\n    Print the path of each NAME found in PATH (-a: every match, not only the first).",
     "yq": "yq [-r] [-o FORMAT] [-p FORMAT] [-i] FILTER [FILE]...\n"
           "    Process YAML (and JSON, TOML, XML) with jq-style FILTERs.",
 }
