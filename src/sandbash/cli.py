@@ -226,6 +226,12 @@ class _UsageError(Exception):
     """A bad option value: one line on stderr, status 2."""
 
 
+def start_cwd(cwd: str | None, root: str | None) -> str:
+    """Where the shell starts (the CLI and `sandbash mcp` share this): --cwd, else where the
+    user's files are: / when a host directory is the root, else /home/user."""
+    return cwd or ("/" if root else "/home/user")
+
+
 def _build(args: argparse.Namespace) -> Bash:
     """The sandbox the options describe (limits, filesystem, network, policy)."""
     try:
@@ -251,8 +257,7 @@ def _build(args: argparse.Namespace) -> Bash:
         raise _UsageError(f"--policy: {e}") from None
     for warning in getattr(policy, "warnings", ()):
         sys.stderr.write(f"sandbash: warning: {warning}\n")
-    # the shell starts where the user's files are: / when a host directory is the root
-    cwd = args.cwd or ("/" if args.root else "/home/user")
+    cwd = start_cwd(args.cwd, args.root)
     # scanning the installed packages with importlib.metadata costs ~40 ms: only when one declares commands
     make = new_bash if _plugins_declared() else Bash
     try:

@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cli import build_filesystem, parse_mount
+from .cli import build_filesystem, parse_mount, start_cwd
 from .limits import Limits
 from .net import NetworkConfig
 from .policy import Policy, PolicyError
@@ -157,15 +157,8 @@ class ServerConfig:
         return Limits.profile(self.profile).with_overrides(**self.limits)
 
     def start_cwd(self) -> str:
-        """--cwd, else the directory the CLI starts in for the same filesystem options."""
-        if self.cwd:
-            return self.cwd
-        from . import cli
-
-        pick = getattr(cli, "start_cwd", None)  # the CLI's rule, shared when it exposes it
-        if pick is not None:
-            return str(pick(None, self.root, self.store))
-        return "/" if self.root else "/home/user"
+        """--cwd, else where the CLI starts for the same filesystem (one rule: `cli.start_cwd`)."""
+        return start_cwd(self.cwd, self.root)
 
 
 def _network(cfg: ServerConfig) -> NetworkConfig | None:
