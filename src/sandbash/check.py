@@ -41,6 +41,7 @@ DENIED = "denied"
 INDETERMINATE = "indeterminate"
 EXIT_CODES = {ALLOWED: 0, DENIED: 1, INDETERMINATE: 3}
 DEFAULT_DEADLINE = 5.0  # seconds
+DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"  # the run's PATH unless env gives one
 DENY, UNKNOWN, ALLOW = "deny", "unknown", "allow"
 
 __all__ = ["ALLOWED", "DENIED", "INDETERMINATE", "CheckReport", "Issue", "SiteReport", "analyze", "check"]
@@ -140,7 +141,7 @@ def check(
     policy = (policy or Policy()).effective(fs)
     end = time.monotonic() + deadline if deadline is not None else None
     analysis = analyze(script, cwd=cwd, env=env, deadline=end)
-    judge = _Judge(policy, analysis, fs)
+    judge = _Judge(policy, analysis, fs, (env or {}).get("PATH", DEFAULT_PATH))
     sites: list[SiteReport] = []
     timed_out = analysis.timed_out
     for i, s in enumerate(analysis.sites):
@@ -160,10 +161,11 @@ def check(
 
 
 class _Judge:
-    def __init__(self, policy: Policy, analysis: Analysis, fs: Any) -> None:
+    def __init__(self, policy: Policy, analysis: Analysis, fs: Any, path: str = DEFAULT_PATH) -> None:
         self.policy = policy
         self.analysis = analysis
         self.fs = fs
+        self.search_path = path
         self.restricted = policy.restricts_fs()
         self.risky_dests = [dest for sources, dest in analysis.copies if any(self.may_hold_link(p) for p in sources)]
 
@@ -229,8 +231,31 @@ class _Judge:
         if not decision.allowed:
             add(DENY, "command_not_allowed", f"{name}: policy denied this command [policy: {decision.rule}]"
                 + (f" ({decision.reason})" if decision.reason else ""))
+        elif s.kind in ("command", "shell") and s.runs is None and "/" not in name and (
+                script := self.script_in_path(name)) is not None:
+            add(UNKNOWN, "requires_execution", f"{name}: runs the file {script}, whose interpreter and commands "
+                "only the run knows")
         elif s.kind == "unknown":
             add(UNKNOWN, "unknown_command", f"{name}: not a builtin, command or function of this script")
+
+    def script_in_path(self, name: str) -> str | None:
+        """A file in the filesystem checked with that PATH lookup finds before the built-in command
+        (the run would start that file: its shebang interpreter, its commands)."""
+        if self.fs is None:
+            return None
+        for d in self.search_path.split(":"):
+            candidate = (d or ".").rstrip("/") + "/" + name
+            if normpath(d or "/") in ("/bin", "/usr/bin"):
+                return None  # the command directories hold only the built-in commands
+            if candidate.startswith("/"):
+                try:
+                    st = self.fs.tree.lstat(normpath(candidate))
+                except Exception:  # missing, or a directory on the way is not one
+                    st = None
+                if st is not None and (st.mode & 0o170000 == 0o120000 or (
+                        st.mode & 0o170000 == 0o100000 and st.mode & 0o111)):
+                    return candidate
+        return None
 
     # -- files
 

@@ -343,3 +343,21 @@ def test_check_deadline_reports_indeterminate() -> None:
     assert "the check stopped after" in report.errors[0].message
     denied = script + "\nrm /workspace/victim"
     assert check(denied, DENY_RM, deadline=None).status == DENIED
+
+
+@pytest.mark.parametrize("path", ["/usr/local/bin/cat", "/opt/bin/cat"])
+def test_script_earlier_in_path_than_the_command(path: str) -> None:
+    """A file already in the filesystem that PATH finds before the built-in command."""
+    policy = Policy(deny=["rm"], paths=[*GRANTS, "/usr/local/bin:ro", "/opt:ro"], mode="remediation")
+    bash = sandbox(policy)
+    bash.vfs.gate = None
+    view = bash.vfs.view("/")
+    view.mkdir(path.rsplit("/", 1)[0], parents=True)
+    view.write_bytes(path, b"#!/bin/rm -f\n")
+    view.chmod(path, 0o755)
+    env = {"PATH": "/opt/bin:/usr/local/bin:/usr/bin:/bin", "HOME": "/workspace"}
+    report = check("cat /workspace/victim", bash.policy, fs=bash.vfs, env=env)
+    assert report.status == INDETERMINATE, report.to_text()
+    assert check("ls /data", bash.policy, fs=bash.vfs, env=env).status == ALLOWED
+    r = bash.exec("cat /workspace/victim", env={"PATH": env["PATH"]})
+    assert exists(bash, VICTIM) and "rm" in refusals(r.events), r.stderr
