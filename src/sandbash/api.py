@@ -104,6 +104,50 @@ class ExecResult:
     def ok(self) -> bool:
         return self.exit_code == 0
 
+    @property
+    def limit(self) -> str | None:
+        """The limit that ended the run (as ExecutionLimitError.limit), from its events."""
+        for event in reversed(self.events):
+            if event.get("kind") == "limit":
+                limit = event.get("limit")
+                return limit if isinstance(limit, str) else None
+        return None
+
+    def __repr__(self) -> str:
+        """Short: the exit code, the head of each stream with its size, the limit if one ended it."""
+        def head(data: bytes) -> str:
+            text = data[:_REPR_HEAD].decode("utf-8", "replace")
+            if len(data) <= _REPR_HEAD:
+                return repr(text)
+            return f"{text!r}... ({len(data)} bytes)"
+
+        limit = self.limit
+        return (f"ExecResult(exit_code={self.exit_code}, stdout={head(self.stdout_bytes)}, "
+                f"stderr={head(self.stderr_bytes)}" + (f", limit={limit!r}" if limit else "") + ")")
+
+
+_REPR_HEAD = 80  # bytes of each stream a repr shows
+
+
+class _CappedWriter(BufferWriter):
+    """One of the run's output streams under `max_output_size` (shared with the other): a write
+    that crosses the cap keeps (and passes on) the part that fits, then ends the run."""
+
+    def __init__(self, total: list[int], cap: int, on_write: Callable[[bytes], None] | None, keep: bool) -> None:
+        super().__init__(None, on_write, keep)
+        self.total = total
+        self.cap = cap
+
+    def write(self, data: bytes) -> None:
+        room = self.cap - self.total[0]
+        if len(data) > room:
+            if room > 0:
+                self.total[0] += room
+                super().write(data[:room])
+            raise LimitExceeded("max_output_size", self.cap)
+        self.total[0] += len(data)
+        super().write(data)
+
 
 def _limits(value: Limits | str | Mapping[str, float] | None) -> Limits:
     if value is None:
@@ -268,7 +312,12 @@ class Bash:
         view.write_bytes(full, data)
 
     def read_file(self, path: str) -> bytes:
+        """The file's exact bytes (relative paths count from `cwd`); `read_text` decodes them."""
         return self.fs.read_bytes(path)
+
+    def read_text(self, path: str, encoding: str = "utf-8", errors: str = "replace") -> str:
+        """The file as text (invalid UTF-8 shown as U+FFFD unless `errors` says otherwise)."""
+        return self.read_file(path).decode(encoding, errors)
 
     # ------------------------------------------------------------ running
 
@@ -351,15 +400,9 @@ class Bash:
         on_stderr: Callable[[bytes], None] | None,
         keep: bool,
     ) -> tuple[BufferWriter, BufferWriter]:
-        total = [0]
+        total = [0]  # stdout and stderr share the cap
         cap = limits.max_output_size
-
-        def charge(n: int) -> None:
-            total[0] += n
-            if total[0] > cap:
-                raise LimitExceeded("max_output_size", cap)
-
-        return BufferWriter(charge, on_stdout, keep), BufferWriter(charge, on_stderr, keep)
+        return _CappedWriter(total, cap, on_stdout, keep), _CappedWriter(total, cap, on_stderr, keep)
 
     # ------------------------------------------------------------ asyncio
 

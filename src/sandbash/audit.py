@@ -34,6 +34,7 @@ COMMAND_START = "command.start"
 COMMAND_END = "command.end"
 DECISION = "decision"
 LIMIT = "limit"
+IMPLICIT_RULE = "paths.implicit"  # policy.RULE_IMPLICIT: checks the shell makes on its own (PATH lookups)
 
 Redactor = Callable[[Sequence[str]], list[str]]
 _RUN_IDS = itertools.count(1)  # run ids unique within the process
@@ -177,7 +178,9 @@ class Audit:
     """What the embedding program wants recorded: `Bash(audit=Audit(sinks=[...]))`.
 
     `decisions="all"` records every policy decision; `"deny"` only refusals (file checks can be
-    numerous). `redact` rewrites argv before it is recorded (default: `redact_secrets`)."""
+    numerous). `lookups=False` leaves out the allowed checks the shell makes on its own, not the
+    script (the `stat` of each PATH directory while looking a command up, devices: rule
+    `paths.implicit`). `redact` rewrites argv before it is recorded (default: `redact_secrets`)."""
 
     def __init__(
         self,
@@ -185,6 +188,7 @@ class Audit:
         *,
         redact: Redactor | None = redact_secrets,
         decisions: str = "all",
+        lookups: bool = True,
         clock: Callable[[], float] = time.time,
     ) -> None:
         if decisions not in ("all", "deny"):
@@ -192,6 +196,7 @@ class Audit:
         self.sinks: list[Callable[[AuditEvent], object]] = list(sinks)
         self.redact: Redactor = redact or no_redaction
         self.decisions = decisions
+        self.lookups = lookups
         self.clock = clock
 
     def new_run(self) -> Recorder:
@@ -214,11 +219,13 @@ class Recorder:
         self.dropped = 0
         self.sink_errors: list[BaseException] = []
         self._seq = 0
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._clock = audit.clock if audit is not None else time.time
         self._open: dict[int, tuple[float, str]] = {}
 
     def emit(self, kind: str, **fields: Any) -> AuditEvent:
+        # one lock around numbering and the sinks: events from concurrent pipeline stages reach
+        # every sink in sequence order (a sink may emit again: the lock is reentrant)
         with self._lock:
             self._seq += 1
             event = AuditEvent(kind, self._seq, self._clock(), self.run_id, fields)
@@ -226,16 +233,20 @@ class Recorder:
                 self.events.append(event)
             else:
                 self.dropped += 1
-        if self.audit is not None:
-            for sink in self.audit.sinks:
-                try:
-                    sink(event)
-                except Exception as e:  # a broken sink must not break the run
-                    self.sink_errors.append(e)
+            if self.audit is not None:
+                for sink in self.audit.sinks:
+                    try:
+                        sink(event)
+                    except Exception as e:  # a broken sink must not break the run
+                        self.sink_errors.append(e)
         return event
 
-    def wants_decision(self, allowed: bool) -> bool:
-        return not allowed or self.audit is None or self.audit.decisions == "all"
+    def wants_decision(self, allowed: bool, rule: str = "") -> bool:
+        if not allowed or self.audit is None:
+            return True
+        if rule == IMPLICIT_RULE and not self.audit.lookups:
+            return False
+        return self.audit.decisions == "all"
 
     def redact(self, argv: Sequence[str]) -> list[str]:
         return self.audit.redact(argv) if self.audit is not None else list(argv)

@@ -789,7 +789,7 @@ class Gate:
     def _record(self, action: str, target: str, decision: Decision, argv: Sequence[str] | None = None,
                 method: str = "") -> None:
         rec = self.recorder
-        if rec is None or not rec.wants_decision(decision.allowed):
+        if rec is None or not rec.wants_decision(decision.allowed, decision.rule):
             return
         fields: dict[str, Any] = {
             "action": action,

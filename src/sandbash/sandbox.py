@@ -78,11 +78,16 @@ class Sandbox:
         for path, content in files.items():
             self.bash.write_file(path, content)
 
-    def read_file(self, path: str, encoding: str = "utf-8") -> str:
-        return self.bash.read_file(path).decode(encoding, "replace")
+    def read_file(self, path: str) -> bytes:
+        """The file's exact bytes, as `Bash.read_file` (relative paths count from the cwd)."""
+        return self.bash.read_file(path)
 
     def read_bytes(self, path: str) -> bytes:
         return self.bash.read_file(path)
+
+    def read_text(self, path: str, encoding: str = "utf-8", errors: str = "replace") -> str:
+        """The file decoded, as `Bash.read_text`."""
+        return self.bash.read_text(path, encoding, errors)
 
     def run_command(self, cmd: str, options: ExecOptions | None = None, **overrides: Any) -> ExecResult:
         """Run `cmd` (a script) in a fresh shell over this sandbox's files."""

@@ -101,7 +101,8 @@ def test_sandbox_conveniences() -> None:
     sb.write_files({"/data/b.csv": "z,3\n", "rel.txt": "relative\n"})
     r = sb.run_command("cat /data/*.csv | cut -d\"$SEP\" -f2 | paste -sd+ | bc")
     assert r.stdout == "6\n"
-    assert sb.read_file("/home/user/rel.txt") == "relative\n"
+    assert sb.read_text("/home/user/rel.txt") == "relative\n"
+    assert sb.read_file("/home/user/rel.txt") == sb.bash.read_file("rel.txt") == b"relative\n"
     assert sb.read_bytes("rel.txt") == b"relative\n"
     r = sb.run_command("pwd; echo $SEP$1; cat", ExecOptions(cwd="/data", stdin="in\n"), env={"SEP": ";"})
     assert r.stdout == "/data\n;\nin\n"
