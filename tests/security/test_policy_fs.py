@@ -17,7 +17,9 @@ Every policy case runs over MemoryFs, OverlayFs, SqliteFs and ReadWriteFs (on a 
 from __future__ import annotations
 
 import errno
+import io
 import os
+import tarfile
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -90,6 +92,21 @@ def test_hard_link_never_widens_a_read_only_file(sandbox: Callable[..., Bash], s
     r = b.exec(script)
     assert _read(b, "/w/sub/keep/f") == b"orig\n", r.stderr
     assert "Permission denied [policy: paths.read-only]" in r.stderr
+
+
+@pytest.mark.parametrize("linkname", ["w/sub/keep/f", "./w/sub/keep/f", "w/sub/../sub/keep/f"])
+def test_hard_link_from_an_archive(sandbox: Callable[..., Bash], linkname: str) -> None:
+    """tar's hard-link members go through the same Vfs.link."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        info = tarfile.TarInfo("w/x")
+        info.type, info.linkname = tarfile.LNKTYPE, linkname
+        tar.addfile(info)
+    b = sandbox()
+    b.vfs.view("/").write_bytes("/tmp/a.tar", buf.getvalue())  # the embedder's file
+    r = b.exec("cd / && tar xf /tmp/a.tar; echo x >> /w/x")
+    assert _read(b, "/w/sub/keep/f") == b"orig\n", r.stderr
+    assert "Cannot hard link" in r.stderr and "Permission denied [policy: paths." in r.stderr
 
 
 def test_hard_link_inside_a_writable_grant_works(sandbox: Callable[..., Bash]) -> None:
