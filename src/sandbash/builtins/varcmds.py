@@ -21,9 +21,11 @@ from ..interp.vars import (
     READONLY,
     TRACE,
     UPPER,
+    VAR_OVERHEAD,
     AssignArg,
     Scope,
     Var,
+    value_size,
 )
 from . import builtin
 
@@ -200,6 +202,7 @@ def _fast_local(sh: Shell, arg: str) -> bool:
         return False  # inherits a temporary binding: the general path knows how
     if name in vars_.readonly_names:
         return False
+    vars_.charge(scope, VAR_OVERHEAD + value_size(value))  # max_memory, before storing
     scope[name] = Var(value, 0)
     scope.locals.add(name)
     return True

@@ -782,8 +782,7 @@ class Expander:
                 return [segs]
             return []
         ifs = self.env.ifs()
-        ifs_ws = "".join(c for c in ifs if c in " \t\n")
-        ifs_other = "".join(c for c in ifs if c not in " \t\n")
+        delim = _ifs_delimiter(ifs) if ifs else None
         fields: list[list[Seg]] = []
         cur: list[Seg] = []
         exists = False
@@ -799,37 +798,25 @@ class Expander:
                 if flag == QUO or text:
                     exists = True
                 continue
-            if not ifs:
+            if delim is None:
                 if text:
                     cur.append((text, flag))
                     exists = True
                 continue
-            i = 0
             n = len(text)
             start = 0
-            while i < n:
-                c = text[i]
-                if c in ifs_ws or c in ifs_other:
-                    if i > start:
-                        cur.append((text[start:i], EXP))
-                        exists = True
-                    # one delimiter: whitespace* [other whitespace*]
-                    j = i
-                    while j < n and text[j] in ifs_ws:
-                        j += 1
-                    hard = False
-                    if j < n and text[j] in ifs_other:
-                        hard = True
-                        j += 1
-                        while j < n and text[j] in ifs_ws:
-                            j += 1
-                    if exists or hard:
-                        fields.append(cur)
-                    cur = []
-                    exists = False
-                    i = start = j
-                    continue
-                i += 1
+            # one delimiter: IFS whitespace* [other IFS character, whitespace*] (a C-speed scan:
+            # a long value must not cost a Python step per character)
+            for m in delim[0].finditer(text):
+                i, j = m.span()
+                if i > start:
+                    cur.append((text[start:i], EXP))
+                    exists = True
+                if exists or (delim[1] and delim[1].search(text, i, j)):
+                    fields.append(cur)
+                cur = []
+                exists = False
+                start = j
             if start < n:
                 cur.append((text[start:], EXP))
                 exists = True
@@ -846,6 +833,9 @@ class Expander:
                 out.append(text)
                 return
         elif all(f == QUO for _, f in field) or self.env.option("noglob"):
+            out.append("".join(t for t, _ in field))
+            return
+        if not any(f != QUO and _maybe_glob(t) for t, f in field):
             out.append("".join(t for t, _ in field))
             return
         extglob = self.env.option("extglob")
@@ -881,6 +871,29 @@ def _static_word(word: A.Word | None) -> bool:
         elif not (t is A.Lit or t is A.Esc or t is A.SQ):
             return False
     return True
+
+
+_DELIMITERS: dict[str, tuple[re.Pattern[str], re.Pattern[str] | None]] = {}
+
+
+def _ifs_delimiter(ifs: str) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
+    """A field delimiter for `ifs` (character classes only: linear time) and a test for
+    its non-whitespace part (a "hard" delimiter ends a field even when it is empty)."""
+    got = _DELIMITERS.get(ifs)
+    if got is None:
+        ws = "".join(c for c in ifs if c in " \t\n")
+        other = "".join(c for c in ifs if c not in " \t\n")
+        w = f"[{re.escape(ws)}]" if ws else ""
+        o = f"[{re.escape(other)}]" if other else ""
+        parts = []
+        if o:
+            parts.append(f"{w}*{o}{w}*" if w else o)
+        if w:
+            parts.append(f"{w}+")
+        got = (re.compile("|".join(parts)), re.compile(o) if o else None)
+        if len(_DELIMITERS) < 64:
+            _DELIMITERS[ifs] = got
+    return got
 
 
 def _maybe_glob(text: str) -> bool:

@@ -10,17 +10,29 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+# What one element costs beyond its text (str header, dict slot, key): the memory
+# budget charges `nbytes`, kept up to date on every change so a whole array is
+# accounted in O(1).
+ELEMENT_OVERHEAD = 96
+
+
+def text_bytes(value: str) -> int:
+    """Bytes a str holds, conservatively: 1 per character for ASCII, 4 otherwise."""
+    return len(value) if value.isascii() else 4 * len(value)
+
 
 class IndexedArray:
-    __slots__ = ("_d", "_ordered", "_max")
+    __slots__ = ("_d", "_ordered", "_max", "nbytes")
 
     def __init__(self, values: list[str] | None = None) -> None:
         if values:
             self._d: dict[int, str] = dict(enumerate(values))
             self._max = len(values) - 1
+            self.nbytes = sum(map(text_bytes, values)) + ELEMENT_OVERHEAD * len(values)
         else:
             self._d = {}
             self._max = -1
+            self.nbytes = 0
         self._ordered = True
 
     def copy(self) -> IndexedArray:
@@ -28,6 +40,7 @@ class IndexedArray:
         new._d = dict(self._d)
         new._ordered = self._ordered
         new._max = self._max
+        new.nbytes = self.nbytes
         return new
 
     def __len__(self) -> int:
@@ -46,20 +59,30 @@ class IndexedArray:
 
     def set(self, index: int, value: str) -> None:
         d = self._d
+        n = len(value) if value.isascii() else 4 * len(value)
         if index > self._max:
             self._max = index
-        elif index not in d:
-            self._ordered = False
+            n += ELEMENT_OVERHEAD
+        else:
+            old = d.get(index)
+            if old is None:
+                self._ordered = False
+                n += ELEMENT_OVERHEAD
+            else:
+                n -= text_bytes(old)
+        self.nbytes += n
         d[index] = value
 
     def append(self, value: str) -> None:
         self._max += 1
         self._d[self._max] = value
+        self.nbytes += text_bytes(value) + ELEMENT_OVERHEAD
 
     def unset(self, index: int) -> None:
         d = self._d
-        if index in d:
-            del d[index]
+        old = d.pop(index, None)
+        if old is not None:
+            self.nbytes -= text_bytes(old) + ELEMENT_OVERHEAD
             if index == self._max:
                 self._max = max(d) if d else -1
 
@@ -99,15 +122,17 @@ def _bucket(key: str) -> int:
 
 
 class AssocArray:
-    __slots__ = ("_d", "_order")
+    __slots__ = ("_d", "_order", "nbytes")
 
     def __init__(self) -> None:
         self._d: dict[str, str] = {}
         self._order: list[str] | None = None
+        self.nbytes = 0
 
     def copy(self) -> AssocArray:
         new = AssocArray()
         new._d = dict(self._d)
+        new.nbytes = self.nbytes
         return new
 
     def __len__(self) -> int:
@@ -120,14 +145,19 @@ class AssocArray:
         return self._d.get(key)
 
     def set(self, key: str, value: str) -> None:
-        if key not in self._d:
+        old = self._d.get(key)
+        if old is None:
             self._order = None
+            self.nbytes += text_bytes(key) + text_bytes(value) + ELEMENT_OVERHEAD
+        else:
+            self.nbytes += text_bytes(value) - text_bytes(old)
         self._d[key] = value
 
     def unset(self, key: str) -> None:
-        if key in self._d:
-            del self._d[key]
+        old = self._d.pop(key, None)
+        if old is not None:
             self._order = None
+            self.nbytes -= text_bytes(key) + text_bytes(old) + ELEMENT_OVERHEAD
 
     def __contains__(self, key: str) -> bool:
         return key in self._d

@@ -468,6 +468,11 @@ def call_function(self: Shell, name: str, fdef: A.FuncDef, argv: list[str], temp
         local_scope = temp
     else:
         local_scope = Scope(func=True)
+    if len(argv) > 1:
+        # the call's positional parameters live as long as its scope: charged to it (max_memory)
+        n = sum(map(len, argv)) + 64 * len(argv)
+        vars_.charge(local_scope, n)
+        local_scope.extra = n
     scopes = vars_.scopes
     scopes.append(local_scope)  # vars_.push
     saved_loop = st.loop_depth

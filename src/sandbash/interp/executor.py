@@ -615,6 +615,9 @@ def run_registry(self: Shell, name: str, argv: list[str], env: Mapping[str, str]
         return fn(ctx)
     except CommandExit as e:
         return e.status
+    except MemoryError:
+        # what slipped past the charged seams is still the memory limit, never an internal error
+        raise LimitExceeded("max_memory", self.rt.limits.max_memory) from None
     except RecursionError:
         self.builtin_error(name, "internal error (recursion too deep)")
         return 1

@@ -20,8 +20,11 @@ from .vars import (
     READONLY,
     SPECIAL_ASSIGN,
     UPPER,
+    VAR_OVERHEAD,
     Scope,
     Var,
+    VarStore,
+    value_size,
 )
 
 if TYPE_CHECKING:
@@ -256,25 +259,31 @@ def set_var(
     """Assign a scalar (or one element when `sub` is given)."""
     if sub is None and scope is None:
         # the common case: an existing plain string variable
-        scopes = self.state.vars.scopes
-        found = scopes[-1].get(name)
+        vars_ = self.state.vars
+        scopes = vars_.scopes
+        home = scopes[-1]
+        found = home.get(name)
         if found is None and len(scopes) > 1:
-            found = self.state.vars.find(name)
+            i, found = vars_.find_scope(name)
+            home = scopes[i]
         if (found is not None and not (found.attrs & ~EXPORT) and type(found.value) is str
                 and name not in _SPECIAL_NAMES and not self.state.opts["allexport"]):
+            text: str = found.value  # type: ignore[assignment]
             if append:
-                text: str = found.value  # type: ignore[assignment]
-                found.value = None  # drop the reference so += extends in place
                 if len(text) + len(value) > 1 << 20:
-                    try:
-                        self.check_string(len(text) + len(value))
-                    except BaseException:
-                        found.value = text
-                        raise
+                    self.check_string(len(text) + len(value))
+                n = len(value) if value.isascii() else 4 * len(value)
+            else:
+                if len(value) > 1 << 20:
+                    self.check_string(len(value))
+                n = (len(value) if value.isascii() else 4 * len(value)) - (
+                    len(text) if text.isascii() else 4 * len(text))
+            if n:
+                _charge(vars_, home, n)  # before the value is stored: a limit leaves the old one
+            if append:
+                found.value = None  # drop the reference so += extends in place
                 text += value
                 value = text
-            elif len(value) > 1 << 20:
-                self.check_string(len(value))
             found.value = value
             return
     via_ref = False
@@ -294,7 +303,9 @@ def set_var(
         raise AssignError(f"{name}: readonly variable", fatal=not via_ref)
     self._special_assign(name, value)
     self.check_string(len(value))
+    vars_ = self.state.vars
     if var is None:
+        _charge(vars_, target_scope, VAR_OVERHEAD)
         var = Var(None, EXPORT if self.state.opts["allexport"] else 0)
         target_scope[name] = var
     elif self.state.opts["allexport"]:
@@ -302,23 +313,47 @@ def set_var(
     attrs = var.attrs
     cur = var.value
     if sub is not None:
-        self._set_element(name, var, sub, value, append)
+        self._set_element(name, var, sub, value, append, target_scope)
         return
     if cur is None and attrs & (ARRAY | ASSOC):
         # declared as an array but unset (`declare -a a`): `a=x` sets element 0
         cur = var.value = IndexedArray() if attrs & ARRAY else AssocArray()
     if isinstance(cur, IndexedArray):
         old = cur.get(0) if append else None
+        before = cur.nbytes
         cur.set(0, self._convert(var, value, attrs, old))
+        _charge(vars_, target_scope, cur.nbytes - before)
         return
     if isinstance(cur, AssocArray):
         old = cur.get("0") if append else None
+        before = cur.nbytes
         cur.set("0", self._convert(var, value, attrs, old))
+        _charge(vars_, target_scope, cur.nbytes - before)
         return
     old_s = (cur or "") if append else None
-    var.value = self._convert(var, value, attrs, old_s)
+    new = self._convert(var, value, attrs, old_s)
+    _charge(vars_, target_scope, value_size(new) - value_size(cur))
+    var.value = new
 
-def _set_element(self: Shell, name: str, var: Var, sub: str, value: str, append: bool) -> None:
+
+def _charge(vars_: VarStore, scope: Scope, n: int) -> None:
+    """Charge `n` bytes (negative: give back) held in `scope` to the run's memory budget."""
+    if n:
+        vars_.charge(scope, n)
+
+def _set_element(self: Shell, name: str, var: Var, sub: str, value: str, append: bool,
+                 scope: Scope | None = None) -> None:
+    cur = var.value
+    before = value_size(cur)
+    try:
+        _store_element(self, name, var, sub, value, append)
+    finally:
+        if scope is None:
+            scope = self._scope_for_write(name)[0]
+        _charge(self.state.vars, scope, value_size(var.value) - before)
+
+
+def _store_element(self: Shell, name: str, var: Var, sub: str, value: str, append: bool) -> None:
     cur = var.value
     if isinstance(cur, AssocArray) or var.attrs & ASSOC:
         if not isinstance(cur, AssocArray):
@@ -360,17 +395,20 @@ def set_array(
     """Assign `name=( ... )`: items are (key or None, value, key+=)."""
     if scope is None and assoc is None:
         # the common case: values without keys for an existing plain indexed array
-        found = self.state.vars.find(name)
+        vars_ = self.state.vars
+        i, found = vars_.find_scope(name)
         if (found is not None and type(found.value) is IndexedArray and not found.attrs & ~(ARRAY | EXPORT)
                 and all(key is None for key, _, _ in items)):
+            before = found.value.nbytes  # type: ignore[union-attr]
             arr = found.value if append else IndexedArray()
             index = arr.max_index() + 1
             for _, value, _ in items:
                 arr.set(index, value)
                 index += 1
+            self.check_array(len(arr))
+            _charge(vars_, vars_.scopes[i], arr.nbytes - before)
             found.attrs |= ARRAY
             found.value = arr
-            self.check_array(len(arr))
             return
     target, tsub = self.resolve_name(name)
     if tsub is not None:
@@ -384,6 +422,7 @@ def set_array(
     if var is not None and var.attrs & READONLY:
         raise AssignError(f"{name}: readonly variable")
     if var is None:
+        _charge(self.state.vars, target_scope, VAR_OVERHEAD)
         var = Var(None, EXPORT if self.state.opts["allexport"] else 0)
         target_scope[name] = var
     elif var.attrs & NAMEREF:
@@ -391,6 +430,15 @@ def set_array(
         self.error(f"warning: {name}: removing nameref attribute")
         var.attrs &= ~NAMEREF
         var.value = None
+    before = value_size(var.value)
+    try:
+        _fill_array(self, name, var, items, append, assoc)
+    finally:
+        _charge(self.state.vars, target_scope, value_size(var.value) - before)
+
+
+def _fill_array(self: Shell, name: str, var: Var, items: list[tuple[str | None, str, bool]], append: bool,
+                assoc: bool | None) -> None:
     is_assoc = (var.attrs & ASSOC) != 0 or isinstance(var.value, AssocArray) if assoc is None else assoc
     if is_assoc:
         arr_a = var.value if append and isinstance(var.value, AssocArray) else AssocArray()
@@ -475,8 +523,10 @@ def unset_var(self: Shell, name: str, *, nameref: bool = False) -> bool:
         # stays local but unset, hiding the outer variable, as bash does
         top_func = next((k for k in range(len(scopes) - 1, -1, -1) if scopes[k].func), -1)
         if scope.func and name in scope.locals and (i == top_func or self.state.shopts.get("localvar_unset")):
+            _charge(self.state.vars, scope, -value_size(var.value))
             scope[name] = Var(None, 0)
         else:
+            _charge(self.state.vars, scope, -value_size(var.value) - VAR_OVERHEAD)
             del scope[name]
         return True
     return True
@@ -491,8 +541,10 @@ def unset_element(self: Shell, name: str, sub: str) -> bool:
     if sub in ("@", "*"):
         if isinstance(v, (IndexedArray, AssocArray)):
             scope, _ = self._scope_for_write(name)
+            _charge(self.state.vars, scope, -v.nbytes - VAR_OVERHEAD)
             del scope[name]
         return True
+    before = value_size(v)
     if isinstance(v, AssocArray):
         v.unset(self.subscript_key(sub))
     elif isinstance(v, IndexedArray):
@@ -504,7 +556,12 @@ def unset_element(self: Shell, name: str, sub: str) -> bool:
     elif isinstance(v, str):
         if self.eval_index(sub, None) == 0:
             scope, _ = self._scope_for_write(name)
+            _charge(self.state.vars, scope, -before - VAR_OVERHEAD)
             del scope[name]
+        return True
+    after = value_size(v)
+    if before != after:
+        _charge(self.state.vars, self._scope_for_write(name)[0], after - before)
     return True
 
 def exported_env(self: Shell) -> dict[str, str]:

@@ -8,7 +8,12 @@ need evaluation (integer, case conversion) live in `state.ShellState`.
 
 from __future__ import annotations
 
-from .arrays import AssocArray, IndexedArray
+from typing import TYPE_CHECKING
+
+from .arrays import ELEMENT_OVERHEAD, AssocArray, IndexedArray
+
+if TYPE_CHECKING:
+    from ..limits import Budget
 
 EXPORT = 1
 READONLY = 2
@@ -59,6 +64,66 @@ class Var:
         return f"Var({self.value!r}, {self.attrs})"
 
 
+# What a variable costs beyond its value (the Var, its scope's dict slot, its name).
+VAR_OVERHEAD = 160
+# The budget is charged in grains, so most assignments only add to a counter.
+_GRAIN = 64 * 1024
+
+
+def value_size(value: Value) -> int:
+    """Bytes a variable's value holds, conservatively."""
+    if value is None:
+        return 0
+    if type(value) is str:
+        return len(value) if value.isascii() else 4 * len(value)
+    return value.nbytes  # type: ignore[union-attr]
+
+
+class MemAccount:
+    """What one shell's variables hold, charged to the run's budget in grains of
+    _GRAIN bytes (so the per-assignment cost is an addition and a compare).
+    `add` charges before the caller stores the value: if it raises, nothing changed."""
+
+    __slots__ = ("budget", "held", "charged", "closed")
+
+    def __init__(self, budget: Budget | None = None) -> None:
+        self.budget = budget
+        self.held = 0
+        self.charged = 0
+        self.closed = False
+
+    def add(self, n: int) -> None:
+        held = self.held + n
+        if held < 0:
+            held = 0  # never credit more than was charged (a subshell's shared values)
+        if held > self.charged or held + 2 * _GRAIN < self.charged:
+            self._settle(held)
+        self.held = held
+
+    def _settle(self, held: int) -> None:
+        want = (held // _GRAIN + 1) * _GRAIN
+        budget = self.budget
+        if budget is not None:
+            if want > self.charged:
+                budget.charge_memory(want - self.charged)
+            else:
+                budget.release_memory(self.charged - want)
+        self.charged = want
+
+    def rebind(self, budget: Budget) -> None:
+        """A Session's next run: what the shell holds is charged to the new run's budget."""
+        self.budget = None
+        budget.charge_memory(self.charged)
+        self.budget = budget
+
+    def close(self) -> None:
+        """The shell is gone: give everything back."""
+        if not self.closed and self.budget is not None and self.charged:
+            self.budget.release_memory(self.charged)
+        self.charged = self.held = 0
+        self.closed = True
+
+
 class AssignArg(str):
     """An argument of a declaration builtin written as an assignment
     (`declare a=(1 2)`, `local x=$y`): the text plus the parsed pieces."""
@@ -90,13 +155,17 @@ class Scope(dict[str, Var]):
     context also holds its call's temporary bindings; `locals` names the
     variables really declared local there (they behave differently on unset)."""
 
-    __slots__ = ("temp", "func", "locals")
+    __slots__ = ("temp", "func", "locals", "acct", "extra")
 
     def __init__(self, temp: bool = False, func: bool = False) -> None:
         # dict.__new__ made the (empty) mapping: dict.__init__ has nothing to add
         self.temp = temp
         self.func = func
         self.locals: set[str] = set()
+        # the account charged for what this scope holds (set by the first charge);
+        # `extra`: bytes held beside the variables (a call's positional parameters)
+        self.acct: MemAccount | None = None
+        self.extra = 0
 
     def clone(self) -> Scope:
         new = Scope(self.temp, self.func)
@@ -105,21 +174,52 @@ class Scope(dict[str, Var]):
             new[k] = v.copy()
         return new
 
+    def nbytes(self) -> int:
+        n = self.extra + VAR_OVERHEAD * len(self)
+        for v in self.values():
+            n += value_size(v.value)
+        return n
+
+    def __del__(self) -> None:
+        # a function's or a command's scope is dropped when it returns (the
+        # evaluator pops it): give back what was charged for its contents
+        acct = self.acct
+        if acct is not None and not acct.closed:
+            acct.add(-self.nbytes())
+
 
 class VarStore:
-    __slots__ = ("scopes", "readonly_names")
+    __slots__ = ("scopes", "readonly_names", "acct")
 
     def __init__(self) -> None:
         self.scopes: list[Scope] = [Scope()]
         # names ever made readonly (readonly cannot be undone): lets `local x`
         # skip searching every scope for a readonly x
         self.readonly_names: set[str] = set()
+        self.acct = MemAccount()
 
     def clone(self) -> VarStore:
         new = VarStore.__new__(VarStore)
         new.scopes = [s.clone() for s in self.scopes]
         new.readonly_names = set(self.readonly_names)
+        # a subshell shares the values (str is immutable) but copies every dict:
+        # charge the copies, and what it assigns later
+        new.acct = MemAccount(self.acct.budget)
+        new.acct.add(sum(_copy_cost(s) for s in new.scopes))
         return new
+
+    def charge(self, scope: Scope, n: int) -> None:
+        """Charge `n` bytes (negative: release) held in `scope`, before storing them."""
+        acct = self.acct
+        acct.add(n)
+        if scope.acct is not acct:
+            scope.acct = acct
+
+    def held(self) -> int:
+        return self.acct.held
+
+    def __del__(self) -> None:
+        self.acct.close()
 
     @property
     def globals(self) -> Scope:
@@ -170,3 +270,12 @@ class VarStore:
 
     def pop(self) -> Scope:
         return self.scopes.pop()
+
+
+def _copy_cost(scope: Scope) -> int:
+    n = VAR_OVERHEAD * len(scope)
+    for v in scope.values():
+        if type(v.value) is not str and v.value is not None:
+            n += ELEMENT_OVERHEAD * len(v.value)  # type: ignore[arg-type]
+    return n
+
