@@ -1,8 +1,9 @@
 """asyncio support: run a sandboxed script in a worker thread without blocking
 the event loop, cancel it through asyncio cancellation, stream its output.
 
-The interpreter is synchronous; each run happens in the loop's default
-executor. Cancelling the awaiting task (directly, with `asyncio.timeout`, or
+The interpreter is synchronous; each run happens in a thread of its own (not
+the loop's default executor, whose few workers a handful of long runs from one
+client would hold, leaving every other client's runs queued). Cancelling the awaiting task (directly, with `asyncio.timeout`, or
 `asyncio.wait_for`) sets the run's `CancelToken`, so the script stops at its
 next checkpoint; the task then waits for the worker to finish, so a `Session`
 is never used by two runs at once.
@@ -12,9 +13,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .errors import ExecutionCancelled
 from .limits import CancelToken
@@ -26,12 +28,39 @@ T = TypeVar("T")
 OnChunk = Callable[[bytes], None]
 
 
+def _in_thread(loop: asyncio.AbstractEventLoop, fn: Callable[[CancelToken], T],
+               token: CancelToken) -> asyncio.Future[T]:
+    """fn(token) in a new daemon thread; its outcome lands in the returned future."""
+    future: asyncio.Future[T] = loop.create_future()
+
+    def finish(ok: bool, value: Any) -> None:
+        if future.done():  # the awaiting task is gone
+            return
+        if ok:
+            future.set_result(value)
+        else:
+            future.set_exception(value)
+
+    def work() -> None:
+        try:
+            outcome: tuple[bool, Any] = (True, fn(token))
+        except BaseException as e:  # handed to the awaiting task, which re-raises it
+            outcome = (False, e)
+        try:
+            loop.call_soon_threadsafe(finish, *outcome)
+        except RuntimeError:  # the loop is closed: nobody is waiting any more
+            pass
+
+    threading.Thread(target=work, name="sandbash-run", daemon=True).start()
+    return future
+
+
 async def run_cancellable(fn: Callable[[CancelToken], T], cancel: CancelToken | None = None) -> T:
-    """Run `fn(token)` in a worker thread; asyncio cancellation sets the token.
+    """Run `fn(token)` in a thread of its own; asyncio cancellation sets the token.
     The CancelledError is re-raised once the worker has stopped."""
     token = cancel or CancelToken()
     loop = asyncio.get_running_loop()
-    future = loop.run_in_executor(None, fn, token)
+    future = _in_thread(loop, fn, token)
     try:
         return await asyncio.shield(future)
     except asyncio.CancelledError:

@@ -528,6 +528,28 @@ def test_concurrent_async_runs_on_one_bash() -> None:
     assert bash.read_file(DEEP_FILE) == b"deep\n"
 
 
+def test_long_async_runs_do_not_starve_other_clients() -> None:
+    """T-TEN-3: more long-running `aexec` calls than the loop's default executor has workers do
+    not queue another client's run behind them: the waiting runs only end once the quick run
+    (started last) has let them go. Queued behind them, it would never run and they would all
+    end by their timeout."""
+    import os
+
+    bash = make_bash()
+    waiting = min(32, (os.cpu_count() or 1) + 4) + 2  # asyncio's default executor size, and more
+
+    async def go() -> list[ExecResult | BaseException]:
+        script = "until [ -e /workspace/go ]; do sleep 0.02; done; echo released"
+        slow = [asyncio.ensure_future(bash.aexec(script, timeout=20)) for _ in range(waiting)]
+        await asyncio.sleep(0.2)
+        quick = await bash.aexec("touch /workspace/go; echo quick", timeout=20)
+        assert quick.stdout == "quick\n"
+        return await asyncio.gather(*slow, return_exceptions=True)
+
+    done = asyncio.run(asyncio.wait_for(go(), JOIN))
+    assert all(isinstance(r, ExecResult) and r.stdout == "released\n" for r in done), done
+
+
 # ------------------------------------------------------------ T-TEN-4: a session's calls run in turn
 
 def test_session_calls_from_two_threads_run_in_turn() -> None:
