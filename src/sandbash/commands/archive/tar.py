@@ -482,6 +482,9 @@ def _extract_one(tar: Tar, info: tarfile.TarInfo, content: IO[bytes] | None, bas
             try:
                 if content is not None:
                     _copy(tar, content, out)
+            except FsError as e:
+                tar.error(f"{name}: Cannot write: {strerror(e.errno or 0)}")
+                return
             finally:
                 out.close()
         else:
