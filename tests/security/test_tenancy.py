@@ -671,3 +671,54 @@ def test_subscript_cache_is_bounded() -> None:
                   limits={"max_loop_iterations": 100_000})
     assert r.stdout == "5000\n", r
     assert len(shell._SUB_CACHE) <= shell._SUB_CACHE_SIZE
+
+
+# ------------------------------------------------------------ T-TEN-6: /dev/urandom is the run's own
+
+def _untemper(y: int) -> int:
+    """The Mersenne Twister state word behind one 32-bit output."""
+    y ^= y >> 18
+    y ^= (y << 15) & 0xEFC60000
+    x = y
+    for _ in range(5):
+        x = y ^ ((x << 7) & 0x9D2C5680)
+    y = x & 0xFFFFFFFF
+    x = y
+    for _ in range(3):
+        x = y ^ (x >> 11)
+    return x & 0xFFFFFFFF
+
+
+def _urandom(bash: Bash, n: int, call: Callable[..., ExecResult] | None = None) -> bytes:
+    import base64
+
+    r = (call or bash.exec)(f"head -c {n} /dev/urandom | base64 -w0")
+    assert r.exit_code == 0, r
+    return base64.b64decode(r.stdout)
+
+
+@pytest.mark.parametrize("victim", ["exec", "session", "seeded"])
+def test_one_run_cannot_predict_another_runs_random_bytes(victim: str) -> None:
+    """T-TEN-6: run A reads 624 words of /dev/urandom, rebuilds the generator's state and predicts
+    the next MiB; run B's bytes (a one-shot run, a session, a seeded sandbox) are not in it
+    (with one generator for the whole filesystem they were)."""
+    import random
+
+    bash = Bash(seed=1234) if victim == "seeded" else make_bash(policy=False)
+    data = _urandom(bash, 2496)
+    state = tuple(_untemper(int.from_bytes(data[i:i + 4], "little")) for i in range(0, 2496, 4))
+    predictor = random.Random()
+    predictor.setstate((3, (*state, 624), None))
+    predicted = predictor.randbytes(1 << 20)
+    secret = _urandom(bash, 32, bash.session().exec if victim == "session" else None)
+    assert len(secret) == 32 and predicted.find(secret) == -1
+
+
+def test_seeded_random_bytes_stay_reproducible() -> None:
+    """T-TEN-6: with `seed=` the runs' /dev/urandom bytes are still the same from one sandbox to
+    the next (each run draws its generator from the seeded one, in run order)."""
+    first = [_urandom(Bash(seed=7), 16) for _ in range(2)]
+    assert first[0] == first[1]
+    a, b = Bash(seed=7), Bash(seed=7)
+    assert [_urandom(a, 16), _urandom(a, 16)] == [_urandom(b, 16), _urandom(b, 16)]
+    assert _urandom(a, 16) != _urandom(Bash(seed=8), 16)

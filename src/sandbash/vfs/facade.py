@@ -89,6 +89,7 @@ class Vfs:
         self.gid = gid
         self.clock = clock
         self.rng = random.Random(seed)
+        self.seeded = seed is not None
         self.gate: Gate | None = None
         self.checkpoint: Callable[[], None] | None = None
 
@@ -96,14 +97,17 @@ class Vfs:
         return FsView(self, cwd, umask)
 
     def bind(self, gate: Gate | None, checkpoint: Callable[[], None] | None) -> Vfs:
-        """This filesystem with one run's hooks: the same backend, tree, devices and
-        random source (referenced, not copied), its own policy gate (bound to the
-        run's audit) and deadline check. The run's views use it; the shared Vfs
-        never holds a run's hooks, so nothing of a run outlives it or reaches
-        another run (T-TEN-1)."""
+        """This filesystem with one run's hooks: the same backend, tree and devices
+        (referenced, not copied), its own policy gate (bound to the run's audit),
+        deadline check and /dev/urandom source. The run's views use it; the shared
+        Vfs never holds a run's hooks, so nothing of a run outlives it or reaches
+        another run (T-TEN-1). The random source is the run's own so that no run can
+        learn the generator's state from its output and predict another's bytes
+        (T-TEN-6); with a seed it is drawn from the seeded one (reproducible)."""
         run = copy.copy(self)
         run.gate = gate
         run.checkpoint = checkpoint
+        run.rng = random.Random(self.rng.getrandbits(128)) if self.seeded else random.Random()
         return run
 
     def random_bytes(self, n: int) -> bytes:
