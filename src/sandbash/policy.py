@@ -297,11 +297,15 @@ class Policy:
         start-up): a `:rw` grant without `mode = "remediation"`."""
         if self.mode == REMEDIATION or not self.grants:
             return []
-        what = ('allows no writes: mode is "read-only"' if self.mode == READ_ONLY
-                else "allows no writes to host mounts: mode is not set (host mounts stay read-only)")
+        rw = [g for g in self.grants if g.writable]
+        if self.mode == READ_ONLY:
+            what = 'allows no writes: mode is "read-only"'
+        else:
+            what = "allows no writes to host mounts: mode is not set (host mounts stay read-only)"
+            if self.host_paths is not None:  # settled for a filesystem: only grants that meet one
+                rw = [g for g in rw if any(under(g.path, h) or under(h, g.path) for h in self.host_paths)]
         who = "policy" if self.name == "policy" else f"policy {self.name}"
-        return [f'{who}: grant {g.spec} {what}; set mode = "remediation" to write there'
-                for g in self.grants if g.writable]
+        return [f'{who}: grant {g.spec} {what}; set mode = "remediation" to write there' for g in rw]
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], decide: Decide | None = None) -> Policy:

@@ -447,6 +447,14 @@ def test_rw_grant_without_remediation_warns(paths: list[str] | None, mode: str |
     assert all("remediation" in w and "\n" not in w for w in warnings)
 
 
+def test_warnings_name_only_grants_that_meet_a_host_mount(tmp_path: Path) -> None:
+    b = Bash(fs=_host_mount(tmp_path), policy=Policy(paths=["/o/sub:rw", "/tmp:rw", "/:rw"]))
+    assert b.policy is not None
+    assert [w.split()[2] for w in b.policy.warnings] == ["/o/sub:rw", "/:rw"]
+    r = b.exec("echo x > /tmp/x && cat /tmp/x; echo y > /o/sub")
+    assert r.stdout == "x\n" and "[policy: mode.read-only]" in r.stderr
+
+
 def test_policy_file_warns_too() -> None:
     p = Policy.from_toml('name = "agent"\npaths = ["/workspace:rw"]\n')
     assert p.warnings == ['policy agent: grant /workspace:rw allows no writes to host mounts: mode is not '
