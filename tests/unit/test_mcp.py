@@ -6,14 +6,10 @@ bearer token; plus the configuration, `--root`, `--help` and the policy table.""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
-import socket
 import subprocess
 import sys
-import time
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +24,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from sandbash.mcp_server import ServerConfig, build_tool, config_from_args
+
+from .mcphttp import free_port, http_server
 
 CONFIG = """
 [sandbox]
@@ -124,40 +122,6 @@ def test_stdio(tmp_path: Path) -> None:
     _run(main())
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def _http_server(args: list[str], env: dict[str, str] | None = None) -> Iterator[str]:
-    """A `sandbash mcp --transport http` subprocess on 127.0.0.1; yields its URL."""
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, *args, "--transport", "http", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                raise AssertionError(f"server exited: {proc.stderr.read() if proc.stderr else b''!r}")
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise AssertionError("server did not start listening") from None
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 def _client(url: str, token: str | None = None, mode: str = "auto") -> Client:
     headers = {"Authorization": f"Bearer {token}"} if token else None
     transport = streamable_http_client(url, http_client=create_mcp_http_client(headers=headers))
@@ -165,7 +129,7 @@ def _client(url: str, token: str | None = None, mode: str = "auto") -> Client:
 
 
 def test_streamable_http(tmp_path: Path) -> None:
-    with _http_server(_server_args(tmp_path)) as url:
+    with http_server(_server_args(tmp_path)) as url:
         async def main() -> None:
             async with Client(url) as client:  # stateless requests: the server issues session ids
                 await _exercise(client, issued=True)
@@ -195,7 +159,7 @@ async def _isolation(a: Client, b: Client, issued: bool) -> None:
 
 
 def test_http_clients_do_not_share_shells(tmp_path: Path) -> None:
-    with _http_server(_server_args(tmp_path)) as url:
+    with http_server(_server_args(tmp_path)) as url:
         async def main() -> None:
             for mode, issued in (("legacy", False), ("auto", True)):
                 async with Client(url, mode=mode) as a, Client(url, mode=mode) as b:
@@ -217,7 +181,7 @@ def test_stdio_servers_do_not_share_shells(tmp_path: Path) -> None:
 
 def test_bearer_token_and_allowed_hosts(tmp_path: Path) -> None:
     args = [*_server_args(tmp_path), "--allowed-host", "127.0.0.1:*", "--allowed-host", "sandbash.test:*"]
-    with _http_server(args, env={"SANDBASH_MCP_TOKEN": TOKEN}) as url:
+    with http_server(args, env={"SANDBASH_MCP_TOKEN": TOKEN}) as url:
         probe = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
         accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
         port = url.split(":")[2].split("/")[0]
@@ -278,7 +242,7 @@ def test_accepted_http_addresses(flags: list[str], env: dict[str, str]) -> None:
 def test_public_address_refused_before_listening() -> None:
     env = {k: v for k, v in os.environ.items() if k != "SANDBASH_MCP_TOKEN"}
     p = subprocess.run([sys.executable, "-m", "sandbash", "mcp", "--transport", "http", "--host", "0.0.0.0",
-                        "--port", str(_free_port())], capture_output=True, timeout=60, env=env)
+                        "--port", str(free_port())], capture_output=True, timeout=60, env=env)
     assert p.returncode == 2 and b"bearer token is required" in p.stderr and b"Traceback" not in p.stderr
 
 
