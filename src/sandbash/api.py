@@ -343,7 +343,9 @@ class Bash:
         state = ShellState(view, {0: _stdin_stream(stdin, budget), 1: out, 2: err})
         state.vars.acct.budget = budget  # what the shell's variables hold counts towards max_memory
         if self.seed is not None:
-            state.rng.seed(self.seed)
+            # reproducible from the seed and the order of runs, yet no two runs share a sequence:
+            # one run must not know another's $RANDOM or mktemp names (T-TEN-6)
+            state.rng.seed(run_vfs.rng.getrandbits(128))
         state.mode = mode
         sh = Shell(state, rt)
         sh.init_variables(dict(env))

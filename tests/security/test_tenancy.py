@@ -722,3 +722,14 @@ def test_seeded_random_bytes_stay_reproducible() -> None:
     a, b = Bash(seed=7), Bash(seed=7)
     assert [_urandom(a, 16), _urandom(a, 16)] == [_urandom(b, 16), _urandom(b, 16)]
     assert _urandom(a, 16) != _urandom(Bash(seed=8), 16)
+
+
+def test_seeded_runs_do_not_share_shell_random_sequences() -> None:
+    """T-TEN-6: with `seed=`, $RANDOM and mktemp names are reproducible from sandbox to sandbox
+    but differ between runs, so one run cannot know another's temporary file names."""
+    script = "echo $RANDOM $RANDOM $SRANDOM; mktemp -u; mktemp -u -d"
+    a, b = Bash(seed=3), Bash(seed=3)
+    runs_a = [a.exec(script).stdout for _ in range(3)] + [a.session().exec(script).stdout]
+    runs_b = [b.exec(script).stdout for _ in range(3)] + [b.session().exec(script).stdout]
+    assert runs_a == runs_b
+    assert len(set(runs_a)) == len(runs_a), runs_a
