@@ -104,6 +104,8 @@ class Runtime:
         command_gate: CommandGate | None = None,
         network: object | None = None,
     ) -> None:
+        # this run's binding of the shared filesystem (Vfs.bind): its gate and deadline check are
+        # the run's own, set by Bash for each run (T-TEN-1)
         self.vfs = vfs
         self.limits = limits
         self.budget = budget
@@ -112,8 +114,9 @@ class Runtime:
         self.started = clock()
         self.started_mono = time.monotonic()
         self.command_gate = command_gate
-        # policy and audit (set per run by Bash): the gate decides every command
-        # (executor.dispatch) and every path (Vfs.gate); the recorder gets the events
+        # policy and audit (set per run by Bash): the run's Gate (bound to its recorder) decides
+        # every command (executor.dispatch) and every path (through self.vfs.gate); the recorder
+        # gets the events. Never a Gate or Recorder another run uses.
         self.policy_gate: Gate | None = None
         self.audit: Recorder | None = None
         self.audit_commands = False  # command start/end events (an Audit or a policy is in use)
