@@ -264,7 +264,8 @@ def m_cp(c: Call) -> None:
     if p is not None and p[0].get("symbolic_link"):
         m_ln(c)
         return
-    _cp_like(c, "read", "create", "recursive")
+    # cp -l makes hard links: the Vfs decides `link` (write-like) on each source, as ln
+    _cp_like(c, "link" if p is not None and p[0].get("link") else "read", "create", "recursive")
 
 
 def m_mv(c: Call) -> None:
@@ -282,7 +283,7 @@ def m_install(c: Call) -> None:
 def m_ln(c: Call) -> None:
     p = c.parse()
     if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("create", "read"))
+        _unknown(c, ("create", "link"))
         c.facts.symlinks.append((None, None))
         return
     opts, operands = p
@@ -303,7 +304,7 @@ def m_ln(c: Call) -> None:
         if symbolic:
             c.facts.symlinks.append((link, target))
         else:
-            c.fx("read", target)  # a hard link exposes the target's content under the new name
+            c.fx("link", target)  # a hard link needs the right to write its source (Vfs.link)
 
 
 def m_rm(c: Call) -> None:
