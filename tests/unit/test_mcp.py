@@ -362,3 +362,32 @@ def test_bad_config_is_reported() -> None:
     p = subprocess.run([sys.executable, "-m", "sandbash", "mcp", "--config", "/nonexistent/x.toml"],
                        capture_output=True, timeout=60)
     assert p.returncode == 2 and b"sandbash mcp:" in p.stderr
+
+
+def test_file_tools_after_a_run_that_hit_its_deadline() -> None:
+    """A finished run's deadline never reaches the file tools (issue 22: it used to raise the
+    interpreter's Cancelled outside any run and tear the server down)."""
+    from sandbash.mcp_server import build_server
+
+    cfg = ServerConfig()
+    cfg.limits = {"timeout": 1}
+    deep = "/tmp/" + "/".join(["d"] * 80)
+
+    async def main() -> None:
+        async with Client(build_server(build_tool(cfg))) as client:
+            r = await client.call_tool("bash", {"command": f"mkdir -p {deep} && echo x > {deep}/f"})
+            assert not r.is_error, _text(r)
+            for _ in range(2):
+                r = await client.call_tool("bash", {"command": "sleep 5", "session_id": "s"})
+                assert r.structured_content is not None and r.structured_content["limit"] == "timeout"
+            await asyncio.sleep(1.5)  # past the finished runs' deadlines
+            r = await client.call_tool("read_file", {"path": f"{deep}/f", "session_id": "s"})
+            assert _text(r) == "x\n"
+            r = await client.call_tool("list_dir", {"path": deep})
+            assert _text(r) == "f\t2"
+            r = await client.call_tool("write_file", {"path": f"{deep}/g", "content": "y"})
+            assert not r.is_error and _text(r).endswith("/g")
+            r = await client.call_tool("bash", {"command": f"cat {deep}/g"})
+            assert _text(r) == "y\n[exit code: 0]"
+
+    _run(main())
