@@ -248,7 +248,7 @@ class Budget:
     stages share it; a lost increment under a race is harmless)."""
 
     __slots__ = ("limits", "deadline", "cancel", "commands", "work", "output", "_tick", "started", "stopped",
-                 "memory", "memory_peak")
+                 "memory", "memory_peak", "expanded", "_mem_lock")
 
     def __init__(self, limits: Limits, cancel: CancelToken | None = None, clock: float | None = None) -> None:
         self.limits = limits
@@ -263,6 +263,9 @@ class Budget:
         self.stopped = False
         self.memory = 0
         self.memory_peak = 0
+        self.expanded = 0
+        # pipeline stages charge from their own threads; charges come in grains, so a lock is cheap
+        self._mem_lock = threading.Lock()
 
     def stop(self) -> None:
         """The run is over: threads it left (background jobs) end at their next check."""
@@ -302,16 +305,24 @@ class Budget:
     def charge_memory(self, n: int) -> None:
         """Charge `n` bytes the run is about to hold; raises LimitExceeded("max_memory") when
         the run would hold more than `max_memory` (nothing stays charged then)."""
-        held = self.memory + n
-        if held > self.limits.max_memory:
-            raise LimitExceeded("max_memory", self.limits.max_memory)
-        self.memory = held
-        if held > self.memory_peak:
-            self.memory_peak = held
+        with self._mem_lock:
+            held = self.memory + n
+            if held > self.limits.max_memory:
+                raise LimitExceeded("max_memory", self.limits.max_memory)
+            self.memory = held
+            if held > self.memory_peak:
+                self.memory_peak = held
 
     def release_memory(self, n: int) -> None:
         """Give back `n` bytes charged earlier."""
-        self.memory = max(0, self.memory - n)
+        with self._mem_lock:
+            self.memory = max(0, self.memory - n)
+
+    def charge_expansion(self, n: int) -> None:
+        """`n` characters of expanded text (words, assignments, redirections, here-documents)."""
+        self.expanded += n
+        if self.expanded > self.limits.max_expansion_bytes:
+            raise LimitExceeded("max_expansion_bytes", self.limits.max_expansion_bytes)
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
@@ -360,6 +371,9 @@ class SubBudget(Budget):
 
     def release_memory(self, n: int) -> None:
         self.parent.release_memory(n)
+
+    def charge_expansion(self, n: int) -> None:
+        self.parent.charge_expansion(n)
 
 
 class MemoryHold:

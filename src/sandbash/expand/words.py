@@ -18,6 +18,7 @@ from typing import Union
 
 from ..interp.arrays import AssocArray, IndexedArray
 from ..interp.vars import ASSOC, ATTR_LETTERS, INTEGER, NAMEREF, Var
+from ..limits import LimitExceeded
 from ..syntax import ast as A
 from ..syntax.escapes import decode_escapes
 from ..syntax.lexer import tilde_prefix
@@ -26,6 +27,10 @@ from .pattern import compile_pattern, escape, has_glob
 from .quoting import double_quote, quote_reusable
 
 _WS_SPLIT = re.compile("[ \t\n]+")  # our own fixed pattern, not user input
+
+# Values shorter than this are not charged one by one (it keeps the common path cheap): a
+# command's max_arguments words of this size are the most that goes uncounted.
+_CHARGE_FROM = 256
 
 LIT = 0
 QUO = 1
@@ -68,6 +73,50 @@ class Expander:
         self._at_empty = False
         # id(op) -> (op, extglob, patsub_replacement, function or None when not static)
         self._op_cache: dict[int, tuple[A.ParamOp, bool, bool, Callable[[str], str] | None]] = {}
+        # the run's limits and budget (read at each use: a Session swaps them between runs)
+        self._rt = getattr(env, "rt", None)
+        self._arg_bytes = 0  # text the words of the current command expanded to
+
+    # ------------------------------------------------------------ bounds
+
+    def begin_argv(self) -> None:
+        """A command's words are about to be expanded: max_argument_bytes counts from here."""
+        self._arg_bytes = 0
+
+    def end_argv(self, argv: list[str]) -> None:
+        """max_arguments: the words one command gets."""
+        rt = self._rt
+        if rt is not None and len(argv) > rt.limits.max_arguments:
+            raise LimitExceeded("max_arguments", rt.limits.max_arguments)
+
+    def _charge_word(self, n: int) -> None:
+        """`n` characters of one word, before field splitting builds its fields: one value
+        (max_string_length), the command's words (max_argument_bytes), the run (max_expansion_bytes)."""
+        rt = self._rt
+        if rt is None:
+            return
+        limits = rt.limits
+        if n > limits.max_string_length:
+            raise LimitExceeded("max_string_length", limits.max_string_length)
+        total = self._arg_bytes + n
+        if total > limits.max_argument_bytes:
+            raise LimitExceeded("max_argument_bytes", limits.max_argument_bytes)
+        self._arg_bytes = total
+        rt.budget.charge_expansion(n)
+
+    def _charge_text(self, n: int) -> None:
+        """An assignment's, redirection's or here-document's text (max_expansion_bytes)."""
+        rt = self._rt
+        if rt is not None:
+            rt.budget.charge_expansion(n)
+
+    def _field_cap(self) -> tuple[str, int]:
+        """The words one expansion may make (`for i in $(seq 100000)` is one expansion, not a
+        command's arguments: max_arguments is checked on the whole argv)."""
+        rt = self._rt
+        if rt is None:
+            return ("max_array_elements", 1 << 62)
+        return ("max_array_elements", rt.limits.max_array_elements)
 
     # ------------------------------------------------------------ entry points
 
@@ -92,11 +141,14 @@ class Expander:
                 self._at_empty = False
                 value = self.param(p0.parts[0], True)  # type: ignore[union-attr]
                 if type(value) is str:
+                    if len(value) > _CHARGE_FROM:
+                        self._charge_word(len(value))
                     out.append(value)
                     return out
                 vsegs: list[Seg] = []
                 if value is not None:
                     self._value_segs(value, vsegs, True, False)
+                    self._charge_word(sum(len(t) for t, _ in vsegs))
                 if not vsegs and not self._at_empty:
                     vsegs.append(("", QUO))
                 for vfield in self._split(vsegs):
@@ -116,6 +168,13 @@ class Expander:
                 value = self.param(p0)  # type: ignore[arg-type]
                 if value is None:
                     return out
+                if type(value) is str and len(value) > _CHARGE_FROM:
+                    self._charge_word(len(value))
+                    if value.count(" ") + value.count("\t") + value.count("\n") >= self._field_cap()[1]:
+                        # so many fields they must be counted as they are made
+                        for field_segs in self._split([(value, EXP)]):
+                            self._glob_field(field_segs, out)
+                        return out
                 if type(value) is str and self.env.ifs() == " \t\n":
                     for field in _WS_SPLIT.split(value.strip(" \t\n")) if value else ():
                         if field:
@@ -125,6 +184,8 @@ class Expander:
             segs: list[Seg] = []
             self._at_empty = False
             self._parts(parts, segs, False)
+            if len(segs) > 1 or (segs and len(segs[0][0]) > _CHARGE_FROM):
+                self._charge_word(sum(len(t) for t, _ in segs))
             for field in self._split(segs):
                 self._glob_field(field, out)
         return out
@@ -145,18 +206,25 @@ class Expander:
                 if value is None:
                     return ""
                 if type(value) is str:
+                    if len(value) > _CHARGE_FROM:
+                        self._charge_text(len(value))
                     return value
                 if isinstance(value, _Segs):
                     return value.text()
                 assert isinstance(value, _Multi)
-                return (self.env.ifs()[:1] if value.star else " ").join(value.values)
-        return self._join_parts(parts, False)
+                return self._charged((self.env.ifs()[:1] if value.star else " ").join(value.values))
+        return self._charged(self._join_parts(parts, False))
+
+    def _charged(self, text: str) -> str:
+        if len(text) > _CHARGE_FROM:
+            self._charge_text(len(text))
+        return text
 
     def heredoc(self, word: A.Word) -> str:
         parts = word.parts
         if len(parts) == 1 and type(parts[0]) is A.Lit:
             return parts[0].text
-        return self._join_parts(parts, True)
+        return self._charged(self._join_parts(parts, True))
 
     def _join_parts(self, parts: tuple[A.Part, ...], in_dq: bool) -> str:
         """The text of `parts` with "$@" joined: what _parts(..., join_at=True)
@@ -783,12 +851,15 @@ class Expander:
             return []
         ifs = self.env.ifs()
         delim = _ifs_delimiter(ifs) if ifs else None
+        cap_name, cap = self._field_cap()
         fields: list[list[Seg]] = []
         cur: list[Seg] = []
         exists = False
         for text, flag in segs:
             if flag == BRK:
                 if exists:
+                    if len(fields) >= cap:
+                        raise LimitExceeded(cap_name, cap)
                     fields.append(cur)
                 cur = []
                 exists = False
@@ -813,6 +884,8 @@ class Expander:
                     cur.append((text[start:i], EXP))
                     exists = True
                 if exists or (delim[1] and delim[1].search(text, i, j)):
+                    if len(fields) >= cap:
+                        raise LimitExceeded(cap_name, cap)
                     fields.append(cur)
                 cur = []
                 exists = False

@@ -152,6 +152,7 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
 
 def expand_argv(self: Shell, words: tuple[A.Word, ...]) -> list[str]:
     expander = self.expander
+    expander.begin_argv()
     out: list[str] = []
     for w in words:
         parts = w.parts
@@ -167,6 +168,8 @@ def expand_argv(self: Shell, words: tuple[A.Word, ...]) -> list[str]:
                 out.append(self.expand_assign_arg(p.assign))  # type: ignore[union-attr]
                 continue
         out.extend(expander.word(w))
+    if len(out) > self.rt.limits.max_arguments:
+        expander.end_argv(out)
     return out
 
 def expand_assign_arg(self: Shell, a: A.Assign) -> AssignArg:
