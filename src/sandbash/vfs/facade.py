@@ -617,11 +617,13 @@ class FsView:
     def normpath(self, path: str) -> str:
         return normpath(self.abspath(path))
 
+    # a script's view: a path the walk cannot finish answers the policy's refusal first (`cd`,
+    # `rm`'s root check and the like must not tell ENOTDIR from ENOENT under a refused path)
     def resolve(self, path: str, follow: bool = True, must_exist: bool = False) -> str:
-        return self.vfs.resolve(self.abspath(path), follow, must_exist)
+        return self.vfs._resolve_gated(self.abspath(path), "stat", follow, must_exist)
 
     def realpath(self, path: str) -> str:
-        return self.vfs.resolve(self.abspath(path), True, True)
+        return self.vfs._resolve_gated(self.abspath(path), "stat", True, True)
 
     def stat(self, path: str) -> Stat:
         return self.vfs.stat(self.abspath(path))
