@@ -293,6 +293,37 @@ def test_network_decisions_belong_to_their_run() -> None:
         assert r.stdout.strip() != "0"
 
 
+def test_mcp_clients_survive_another_clients_finished_runs() -> None:
+    """T-TEN-1 through the MCP server (in-process): after one client's run ends by its timeout,
+    and while another client's run goes on, `read_file`/`write_file`/`list_dir` on a deep path
+    answer and the server keeps serving every client."""
+    pytest.importorskip("mcp", reason="the MCP SDK is not installed")
+    from mcp import Client
+
+    from sandbash.mcp_server import build_server
+
+    server = build_server(BashTool(make_bash()))
+
+    def text(result: Any) -> str:
+        return "".join(getattr(block, "text", "") for block in result.content)
+
+    async def go() -> None:
+        async with Client(server) as first, Client(server) as second:
+            timed = await first.call_tool("bash", {"command": "while :; do :; done", "timeout_ms": 200})
+            assert "timeout" in text(timed)
+            long = asyncio.ensure_future(second.call_tool(
+                "bash", {"command": f"for i in $(seq 300); do cat {DEEP_FILE} >/dev/null; done; echo long-done"}))
+            for i in range(5):
+                assert text(await first.call_tool("read_file", {"path": DEEP_FILE})).startswith("deep")
+                await first.call_tool("write_file", {"path": f"/workspace/{'/'.join('w' * 40)}/f{i}", "content": "x"})
+                listing = text(await second.call_tool("list_dir", {"path": DEEP}))
+                assert listing.split()[0] == "f", listing
+            assert "long-done" in text(await long)
+            assert "hi" in text(await first.call_tool("bash", {"command": "echo hi"}))
+
+    asyncio.run(asyncio.wait_for(go(), JOIN))
+
+
 # ------------------------------------------------------------ T-TEN-2: nothing internal escapes
 
 INTERNAL: dict[str, Callable[[], BaseException]] = {
