@@ -75,7 +75,7 @@ INPUT_SCHEMA: dict[str, Any] = {
         "allow_network": {"type": "boolean",
                           "description": "false: curl and wget are refused for this call; true: network within "
                                          "the sandbox's allow-list, if it has one."},
-        "session_id": {"type": "string",
+        "session_id": {"type": "string", "maxLength": 200,
                        "description": "Continue a shell session (cwd, variables, functions persist); "
                                       "a new id starts a new session. Sessions are private to the client; "
                                       "files are shared by every session."},
@@ -121,6 +121,8 @@ def validate(value: object, schema: Mapping[str, Any], where: str = "input") -> 
             raise ToolInputError(f"{where}: expected {kind}, got {type(value).__name__}")
     if "minimum" in schema and isinstance(value, int) and value < schema["minimum"]:
         raise ToolInputError(f"{where}: must be at least {schema['minimum']}")
+    if "maxLength" in schema and isinstance(value, str) and len(value) > schema["maxLength"]:
+        raise ToolInputError(f"{where}: longer than {schema['maxLength']} characters")
     if isinstance(value, dict):
         props: Mapping[str, Any] = schema.get("properties", {})
         for key in schema.get("required", ()):

@@ -54,6 +54,8 @@ CASES: list[tuple[str, dict[str, Any], str, bool]] = [
     ("network flag", {"command": "x", "allow_network": "yes"}, "input.allow_network: expected boolean, got str",
      True),
     ("output kb", {"command": "x", "max_output_kb": -1}, "input.max_output_kb: must be at least 1", True),
+    ("long session id", {"command": "x", "session_id": "s" * 201}, "input.session_id: longer than 200 characters",
+     True),
     ("file too big", {"command": "x", "max_file_kb": 1, "files": [{"path": "b", "content": "x" * 2000}]},
      "files: b is larger than max_file_kb (1 KiB)", True),
 ]
