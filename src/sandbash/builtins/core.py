@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..commands import registry
 from ..interp.control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
+from ..limits import LimitExceeded
 from ..syntax.parser import _RESERVED
 from ..vfs.errors import FsError
 from . import BUILTINS, SPECIAL, builtin
@@ -163,9 +164,14 @@ def bi_eval(sh: Shell, argv: list[str]) -> int:
         return 0
     st = sh.state
     saved_line = st.line
+    limit = sh.rt.limits.max_substitution_depth
+    if sh.subst_depth + sh.eval_depth >= limit:
+        raise LimitExceeded("max_substitution_depth", limit)
+    sh.eval_depth += 1
     try:
         return sh.run_text(text, "eval", line_base=st.line or 1)
     finally:
+        sh.eval_depth -= 1
         st.line = saved_line
 
 

@@ -15,9 +15,17 @@ from ..commands.context import CommandExit, CommandTimeout, Ctx
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import quote_reusable, single_quote
-from ..limits import Cancelled, DeadlineExpired, LimitExceeded, thread_deadline
+from ..limits import Cancelled, DeadlineExpired, LimitExceeded, MemoryHold, thread_deadline
 from ..stdio.pipe import Pipe
-from ..stdio.streams import BufferWriter, ClosedStream, NullStream, SigPipe, Stream, StreamError
+from ..stdio.streams import (
+    BufferWriter,
+    ClosedStream,
+    NullStream,
+    SigPipe,
+    Stream,
+    StreamError,
+    capture_bound,
+)
 from ..syntax import ast as A
 from ..vfs.errors import FsError
 from .control import AbortCommand, ExitShell
@@ -785,20 +793,23 @@ def run_subshell_body(self: Shell, body: A.CommandList | A.Command) -> int:
 
 def run_command_sub(self: Shell, body: A.CommandList, text: str) -> str:
     limits = self.rt.limits
-    if self.subst_depth >= limits.max_substitution_depth:
+    if self.subst_depth + self.eval_depth >= limits.max_substitution_depth:
         raise LimitExceeded("max_substitution_depth", limits.max_substitution_depth)
     data = self._cat_file_shortcut(body)
     if data is None:
         child = self.fork()
         child.subst_depth = self.subst_depth + 1
-        out = BufferWriter(max_size=limits.max_string_length)
-        child.state.fds[1] = out
-        if not child.state.shopts["inherit_errexit"]:
-            child.state.opts["errexit"] = False
-        status = child.run_subshell_body(body)
-        self.last_cmdsub_status = status
-        self.state.last_status = status
-        data = out.getvalue()
+        # the capture is held while it grows: bounded by max_string_length and max_output_size,
+        # and charged to max_memory
+        with MemoryHold(self.rt.budget) as held:
+            out = BufferWriter(charge=held.charge, **capture_bound(limits))
+            child.state.fds[1] = out
+            if not child.state.shopts["inherit_errexit"]:
+                child.state.opts["errexit"] = False
+            status = child.run_subshell_body(body)
+            self.last_cmdsub_status = status
+            self.state.last_status = status
+            data = out.getvalue()
     if b"\0" in data:
         self.warn("command substitution: ignored null byte in input")
         data = data.replace(b"\0", b"")
@@ -829,6 +840,9 @@ def _cat_file_shortcut(self: Shell, body: A.CommandList) -> bytes | None:
     return data
 
 def start_process_sub(self: Shell, body: A.CommandList, direction: str) -> str:
+    depth_limit = self.rt.limits.max_substitution_depth
+    if self.subst_depth + self.eval_depth >= depth_limit:
+        raise LimitExceeded("max_substitution_depth", depth_limit)
     fd = self.next_procsub_fd
     while fd in self.io:
         fd -= 1
@@ -866,6 +880,8 @@ def start_process_sub(self: Shell, body: A.CommandList, direction: str) -> str:
             theirs.close()
 
     thread = self.rt.spawn(run)
+    if thread is not None:
+        thread.procsub_errors = errors  # type: ignore[attr-defined]
     self.io[fd] = mine
     self.procsubs.append((fd, mine, thread))
     return f"/dev/fd/{fd}"
@@ -883,6 +899,10 @@ def finish_procsubs(self: Shell) -> None:
             while thread.is_alive():
                 thread.join(0.05)
                 self.rt.budget.check_time()
+            # a limit inside the substitution ends the run as it would anywhere else
+            for e in getattr(thread, "procsub_errors", ()):
+                if isinstance(e, (LimitExceeded, Cancelled)):
+                    raise e
     self.next_procsub_fd = 63
 
 # ------------------------------------------------------------ pipelines

@@ -66,8 +66,10 @@ def restore_redirects(self: Shell, undo: Undo) -> None:
 
 def _set_fd(self: Shell, fd: int, stream: Stream | None, undo: Undo, opened: Stream | None = None) -> None:
     io = self.io
-    if fd not in io and len(io) >= self.rt.limits.max_file_descriptors:
-        raise LimitExceeded("max_file_descriptors", self.rt.limits.max_file_descriptors)
+    limit = self.rt.limits.max_file_descriptors
+    # BashBox's definition: no descriptor numbered at or past the limit, and no more open than it
+    if fd >= limit or (fd not in io and len(io) >= limit):
+        raise LimitExceeded("max_file_descriptors", limit)
     undo.append((fd, io.get(fd), opened))
     if stream is None:
         io.pop(fd, None)

@@ -149,6 +149,7 @@ class Shell:
         # the command $BASH_COMMAND names: its text is made only when read
         self.current_command: A.Command | None = None
         self.subst_depth = 0
+        self.eval_depth = 0  # nested `eval`s: they count towards max_substitution_depth too
         self.call_depth = 0
         self.procsubs: list[tuple[int, Stream, threading.Thread | None]] = []
         self.next_procsub_fd = 63
@@ -167,6 +168,7 @@ class Shell:
         child = Shell(self.state.fork(), self.rt)
         child.seconds_base = self.seconds_base
         child.subst_depth = self.subst_depth
+        child.eval_depth = self.eval_depth
         child.call_depth = self.call_depth
         child.state.bashpid = self.rt.new_pid()
         return child

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Callable, Iterator
+from typing import Any
 
-from ..limits import LimitExceeded
+from ..limits import LimitExceeded, Limits
 
 
 class SigPipe(BaseException):
@@ -246,6 +247,14 @@ class BytesReader(Stream):
         self._rbuf = b""
 
 
+def capture_bound(limits: Limits) -> dict[str, Any]:
+    """BufferWriter keywords for a capture (`$(…)`): the nearer of max_string_length and
+    max_output_size, named as such."""
+    if limits.max_output_size < limits.max_string_length:
+        return {"max_size": limits.max_output_size, "size_limit": "max_output_size"}
+    return {"max_size": limits.max_string_length, "size_limit": "max_string_length"}
+
+
 class BufferWriter(Stream):
     """Collects what is written (command substitution, the run's result).
 
@@ -260,6 +269,7 @@ class BufferWriter(Stream):
         on_write: Callable[[bytes], None] | None = None,
         keep: bool = True,
         max_size: int | None = None,
+        size_limit: str = "max_string_length",
     ) -> None:
         super().__init__()
         self.parts: list[bytes] = []
@@ -267,13 +277,14 @@ class BufferWriter(Stream):
         self.charge = charge
         self.on_write = on_write
         self.keep = keep
-        self.max_size = max_size  # a capture bigger than this is a max_string_length limit
+        self.max_size = max_size  # a capture bigger than this is the `size_limit` limit
+        self.size_limit = size_limit
 
     def write(self, data: bytes) -> None:
         if not data:
             return
         if self.max_size is not None and self.size + len(data) > self.max_size:
-            raise LimitExceeded("max_string_length", self.max_size)
+            raise LimitExceeded(self.size_limit, self.max_size)
         if self.charge is not None:
             self.charge(len(data))
         if self.keep:
