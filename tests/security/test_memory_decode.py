@@ -243,6 +243,7 @@ CASES = [
     bomb("unzip-pipe", "unzip -p z.zip | wc -c", TIME),
     bomb("unzip-stdout", "unzip -p z.zip", OUT),
     bomb("unzip-test", "unzip -t z.zip", TIME),
+    bomb("zip-test", "zip -T z.zip", TIME),
     bomb("zip-update-bomb", "zip z.zip new.txt", ("max_memory",)),
     bomb("zip-update-bomb-hardened", "zip -q z.zip new.txt", ("max_memory",), profile="hardened"),
     # base64 -d, xxd, hexdump over endless or huge input

@@ -207,3 +207,93 @@ def test_absolute_names_and_refusals() -> None:
     assert r.stdout == b"home/user/a.txt\n"
     r = run_command(["zip", "-e", "z.zip", "a.txt"], files={"a.txt": "x"})
     assert r.status == 16
+
+
+def _members(*parts: bytes) -> bytes:
+    import gzip as _gzip
+    return b"".join(_gzip.compress(p, 6) for p in parts)
+
+
+@needs["gzip"]
+def test_gzip_members_lists_and_damage_as_gnu() -> None:
+    """The bounded decoder keeps GNU's answers: -l shows the last member's trailer (no header
+    overhead once there are several), -t/-k/-c over good, cut, corrupt and trailing data."""
+    good = run_command(["gzip", "-c"], stdin=b"hello world\n" * 50).stdout
+    big = run_command(["gzip", "-c"], stdin=bytes(range(256)) * 3000).stdout
+    flipped = bytearray(big)
+    flipped[len(big) // 2] ^= 0x55
+    files = {"m.gz": _members(b"first\n", b"second member\n", b"third\n" * 9), "s.gz": good, "big.gz": big,
+             "cut.gz": big[: len(big) // 2], "crc.gz": big[:-8] + b"\0\0\0\0" + big[-4:], "flip.gz": bytes(flipped),
+             "zeros.gz": good + bytes(100), "junk.gz": good + b"junk", "named.gz": good[:3] + b"\x08" + good[4:10]
+             + b"x" * 5000 + b"\0" + good[10:]}
+    scenario([["gzip", "-l", "m.gz"], ["gzip", "-lv", "m.gz"], ["gzip", "-l", "s.gz", "m.gz", "big.gz"],
+              ["gzip", "-t", "m.gz"], ["gzip", "-tv", "big.gz"], ["gzip", "-t", "cut.gz"], ["gzip", "-t", "crc.gz"],
+              ["gzip", "-t", "flip.gz"], ["gzip", "-dc", "m.gz"], ["gzip", "-dc", "zeros.gz"], ["gzip", "-dc", "junk.gz"],
+              ["gzip", "-dk", "m.gz"], ["gzip", "-dc", "cut.gz"], ["gzip", "-l", "cut.gz"], ["gzip", "-dc", "named.gz"],
+              ["zcat", "big.gz", "m.gz"], ["gzip", "-dkf", "big.gz"]],
+             files=files, norm=_binary)
+
+
+@needs["bzip2"]
+@needs["xz"]
+def test_bzip2_xz_streams_and_damage_as_gnu() -> None:
+    import bz2 as _bz2
+    import lzma as _lzma
+    data = bytes(range(256)) * 3000
+    bz, xz = _bz2.compress(data), _lzma.compress(data)
+    files = {"two.bz2": _bz2.compress(b"one\n") + _bz2.compress(b"two\n"), "cut.bz2": bz[: len(bz) // 2],
+             "big.bz2": bz, "two.xz": _lzma.compress(b"one\n") + _lzma.compress(b"two\n"), "cut.xz": xz[: len(xz) // 2],
+             "big.xz": xz, "a.lzma": _lzma.compress(b"alone\n", format=_lzma.FORMAT_ALONE)}
+    scenario([["bzcat", "two.bz2"], ["bzip2", "-t", "cut.bz2"], ["bzip2", "-tv", "big.bz2"], ["bzip2", "-dc", "cut.bz2"],
+              ["xzcat", "two.xz"], ["xz", "-t", "cut.xz"], ["xz", "-dc", "cut.xz"], ["xz", "-t", "big.xz"],
+              ["xzcat", "a.lzma"], ["xz", "-dk", "big.xz"]], files=files, norm=_binary)
+
+
+@needs["tar"]
+def test_tar_reads_compressed_archives_as_a_stream() -> None:
+    steps: list[Step] = [["tar", "czf", "z.tgz", "a.txt", "b.txt", "d"], ["tar", "cjf", "z.tbz", "a.txt", "d"],
+                         ["tar", "cJf", "z.txz", "b.txt"]]
+    for archive in ("z.tgz", "z.tbz", "z.txz"):
+        steps += [["tar", "tvf", archive], ["tar", "taf", archive], ["tar", "xOf", archive], ["tar", "tf", archive, "d"]]
+    steps += [["gzip", "-dc", "z.tgz"], ["tar", "tzf", "z.tbz"], ["tar", "tf", "a.txt"], ["tar", "tzf", "a.txt"],
+              ["mkdir", "o"], ["tar", "xzvf", "z.tgz", "-C", "o"], ["tar", "xJf", "z.txz", "-C", "o", "b.txt"]]
+    scenario(steps, norm=_binary)
+
+
+@needs["zip"]
+@needs["unzip"]
+def test_zip_test_option_and_bad_members() -> None:
+    import zipfile as _zipfile
+    buf = io.BytesIO()
+    with _zipfile.ZipFile(buf, "w", _zipfile.ZIP_DEFLATED) as z:
+        z.writestr("a.txt", b"hello world " * 100)
+        z.writestr("b.txt", b"second")
+    good = buf.getvalue()
+    bad = bytearray(good)
+    bad[good.index(b"a.txt") + 15] ^= 0xFF
+    bz = io.BytesIO()
+    with _zipfile.ZipFile(bz, "w", _zipfile.ZIP_BZIP2) as z:
+        z.writestr("c.txt", b"bzip2 member\n" * 40)
+    files = {"ok.zip": good, "bad.zip": bytes(bad), "bz.zip": bz.getvalue(), "n.txt": b"new\n"}
+    scenario([["zip", "-T", "ok.zip"], ["zip", "-qT", "ok.zip"], ["zip", "-T", "bad.zip"], ["zip", "-T", "none.zip"],
+              ["zip", "-T", "ok.zip", "n.txt"], ["unzip", "-t", "bad.zip"], ["unzip", "-p", "bad.zip"],
+              ["unzip", "-o", "bad.zip"], ["unzip", "-t", "bz.zip"], ["unzip", "-p", "bz.zip"]], files=files)
+
+
+def test_zip_update_keeps_the_archive_when_the_quota_is_full() -> None:
+    from sandbash.vfs import DiskQuota, MemoryFs, Vfs
+    quota = DiskQuota(max_bytes=1 << 30, max_files=100)
+    vfs = Vfs(MemoryFs(quota=quota))
+    view = vfs.view("/")
+    view.mkdir("/home/user", parents=True)
+    first = run_command(["zip", "-q", "z.zip", "a.txt"], vfs=vfs, files=None)
+    assert first.status == 12  # nothing to add yet
+    view.write_bytes("/home/user/a.txt", bytes(range(256)) * 400)
+    assert run_command(["zip", "-q", "z.zip", "a.txt"], vfs=vfs).status == 0
+    before = view.read_bytes("/home/user/z.zip")
+    view.write_bytes("/home/user/b.txt", b"more\n" * 100)
+    quota.max_bytes = quota.used_bytes + 100
+    r = run_command(["zip", "-q", "z.zip", "b.txt"], vfs=vfs)
+    assert r.status != 0 and b"No space left on device" in r.stdout + r.stderr
+    assert view.read_bytes("/home/user/z.zip") == before
+    assert sorted(view.listdir("/home/user")) == ["a.txt", "b.txt", "z.zip"]

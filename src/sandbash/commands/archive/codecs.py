@@ -257,10 +257,11 @@ def gzip_decompress(chunks: Iterable[bytes], info: GzipInfo | None = None,
         r.push(dec.unused_data)
         trailer = r.take(8)
         want_crc, want_size = struct.unpack("<II", trailer)
-        if want_crc != crc & 0xFFFFFFFF:
-            raise CodecError("corrupt", "invalid compressed data--crc error")
-        if want_size != size & 0xFFFFFFFF:
-            raise CodecError("corrupt", "invalid compressed data--length error")
+        # GNU reports both when both are wrong (one message a line)
+        wrong = [f"invalid compressed data--{what} error" for what, bad in
+                 (("crc", want_crc != crc & 0xFFFFFFFF), ("length", want_size != size & 0xFFFFFFFF)) if bad]
+        if wrong:
+            raise CodecError("corrupt", "\n".join(wrong))
         # as GNU gzip -l: the last member's trailer, and no header overhead once there are several
         info.crc, info.size = want_crc, want_size
         info.members += 1

@@ -107,6 +107,8 @@ class Job:
     gzip_list: list[tuple[int, int, int]] = field(default_factory=list)
     # decoders charge the run's memory budget and check the deadline through this
     bounds: Bounds = field(default_factory=Bounds)
+    # bzip2 -t: files that failed (the advice about bzip2recover comes once, at the end)
+    tested_bad: int = 0
 
     @property
     def force(self) -> bool:
@@ -190,12 +192,24 @@ def _passthrough(job: Job, e: CodecError, to_stdout: bool) -> bool:
 
 def _gzip_data_error(job: Job, label: str, e: CodecError) -> None:
     text = {"format": "not in gzip format", "eof": "unexpected end of file"}.get(e.kind, e.detail)
-    job.ctx.stderr.write(f"\n{job.ctx.name}: {label}: {text}\n".encode("utf-8", "surrogateescape"))
+    for line in text.split("\n"):
+        job.ctx.stderr.write(f"\n{job.ctx.name}: {label}: {line}\n".encode("utf-8", "surrogateescape"))
     job.fail(1)
+
+
+_BZIP2_RECOVER = ("\nYou can use the `bzip2recover' program to attempt to recover\n"
+                  "data from undamaged sections of corrupted files.\n\n")
 
 
 def _bzip2_data_error(job: Job, label: str, out_label: str, e: CodecError) -> None:
     name = job.ctx.name
+    if job.opts.has("test"):
+        why = {"format": "bad magic number (file not created by bzip2)", "eof": "file ends unexpectedly"}.get(
+            e.kind, "data integrity (CRC) error in data")
+        job.ctx.error(f"{label}: {why}")
+        job.tested_bad += 1
+        job.fail(2)
+        return
     if e.kind == "format":
         job.ctx.error(f"{label} is not a bzip2 file.")
         job.fail(2)
@@ -208,8 +222,7 @@ def _bzip2_data_error(job: Job, label: str, out_label: str, e: CodecError) -> No
     else:
         head = f"\n{name}: Data integrity error when decompressing.\n\tInput file = {label}, output file = {out_label}\n"
     tail = ("\nIt is possible that the compressed file(s) have become corrupted.\nYou can use the -tvv option to "
-            "test integrity of such files.\n\nYou can use the `bzip2recover' program to attempt to recover\n"
-            "data from undamaged sections of corrupted files.\n\n")
+            "test integrity of such files.\n" + _BZIP2_RECOVER)
     job.ctx.stderr.write((head + tail).encode("utf-8", "surrogateescape"))
     job.fail(2)
 
@@ -534,7 +547,7 @@ def _list(job: Job, path: str) -> None:
     job.gzip_list.append((packed, raw, info.header_bytes))
     row = f"{packed:>19} {raw:>19} {_ratio(raw - (packed - info.header_bytes), raw)} {name}\n"
     if job.opts.get("verbose"):
-        stamp = info.mtime or int(ctx.fs.stat(path).mtime)
+        stamp = int(ctx.fs.stat(path).mtime)  # GNU shows the file's time, not the header's
         when = _dt.datetime.fromtimestamp(stamp, local_zone(ctx.env))
         row = f"defla {info.crc:08x} {when.strftime('%b')} {when.day:2d} {when.strftime('%H:%M')} " + row
     ctx.out(row)
@@ -581,6 +594,8 @@ def _run(ctx: Ctx, tool: str, spec: CommandSpec, decompress: bool, to_stdout: bo
             ctx.checkpoint()
             _operand(job, path)
     _list_totals(job)
+    if job.tested_bad:
+        ctx.stderr.write(_BZIP2_RECOVER.encode())
     return job.status
 
 

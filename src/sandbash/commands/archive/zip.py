@@ -24,6 +24,7 @@ from ...limits import LimitExceeded, MemoryHold
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..date import local_zone
+from ..fsutil import replace_bytes
 from ..options import CommandSpec, Opt, Parsed
 from .codecs import BZIP2_STATE, LZMA_STATE, STEP, ZLIB_STATE, Bounds, inflate_steps, stream_steps
 
@@ -46,6 +47,7 @@ ZIP_SPEC = CommandSpec(
         Opt("i", "include", help="include only the following names"),
         Opt("@", "names-stdin", help="read names from stdin"),
         Opt("X", "no-extra", help="eXclude eXtra file attributes"),
+        Opt("T", "test", help="test zip file integrity"),
         *(Opt(str(n), None, dest="level", const=n) for n in range(10)),
     ),
     usage_status=16,
@@ -223,6 +225,9 @@ def _load_existing(ctx: Ctx, hold: MemoryHold, archive: str) -> dict[str, tuple[
 
 def _zip(ctx: Ctx, hold: MemoryHold, opts: Parsed, archive: str, files: list[str], exclude: list[str],
          include: list[str]) -> int:
+    if opts.has("test") and not files and not opts.has("delete") and ctx.fs.exists(archive):
+        data = _read_archive(ctx, hold, archive)
+        return 0 if _test_zip(ctx, data, archive, Bounds(hold, ctx.checkpoint), opts.has("quiet")) else 8
     loaded = _load_existing(ctx, hold, archive)
     if loaded is None:
         ctx.out(f"\nzip error: Zip file structure invalid ({archive})\n")
@@ -235,7 +240,7 @@ def _zip(ctx: Ctx, hold: MemoryHold, opts: Parsed, archive: str, files: list[str
             ctx.out(line + "\n")
 
     if opts.has("delete"):
-        return _zip_delete(ctx, archive, existing, files, say)
+        return _zip_delete(ctx, archive, existing, files, say, _Save(ctx, hold, opts))
     entries = _collect(ctx, files, opts.has("recurse_paths"), opts.has("junk_paths"), opts.has("no_dir_entries"),
                        exclude, include)
     if entries is None:
@@ -274,7 +279,9 @@ def _zip(ctx: Ctx, hold: MemoryHold, opts: Parsed, archive: str, files: list[str
     if not entries and not (opts.has("update") or opts.has("freshen")):
         ctx.out(f"\nzip error: Nothing to do! ({archive})\n")
         return 12
-    _write_zip(ctx, archive, added, level)
+    saved = _Save(ctx, hold, opts)(archive, added, level)
+    if saved:
+        return saved
     if opts.has("move"):
         for path in reversed(moved):
             try:
@@ -335,7 +342,7 @@ def _collect(ctx: Ctx, files: list[str], recurse: bool, junk: bool, no_dirs: boo
 
 
 def _zip_delete(ctx: Ctx, archive: str, existing: dict[str, tuple[zipfile.ZipInfo, bytes]], names: list[str],
-                say: Callable[[str], None]) -> int:
+                say: Callable[[str], None], save: _Save) -> int:
     if not existing:
         ctx.out(f"\nzip error: Nothing to do! ({archive})\n")
         return 12
@@ -352,16 +359,59 @@ def _zip_delete(ctx: Ctx, archive: str, existing: dict[str, tuple[zipfile.ZipInf
         ctx.out(f"\tzip warning: name not matched: {names[0] if names else ''}\n")
         ctx.out(f"\nzip error: Nothing to do! ({archive})\n")
         return 12
-    _write_zip(ctx, archive, kept, 6)
-    return 0
+    return save(archive, kept, 6)
 
 
-def _write_zip(ctx: Ctx, archive: str, entries: dict[str, tuple[zipfile.ZipInfo, bytes]], level: int) -> None:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w") as zf:
-        for info, data in entries.values():
-            zf.writestr(info, data, compresslevel=level if info.compress_type == zipfile.ZIP_DEFLATED else None)
-    ctx.fs.write_bytes(archive, buf.getvalue())
+class _Save:
+    """Build the new archive (charged), test it first with -T, and swap it in whole:
+    the old archive stays as it was if the test or the write fails."""
+
+    def __init__(self, ctx: Ctx, hold: MemoryHold, opts: Parsed) -> None:
+        self.ctx, self.hold, self.opts = ctx, hold, opts
+
+    def __call__(self, archive: str, entries: dict[str, tuple[zipfile.ZipInfo, bytes]], level: int) -> int:
+        """0 when saved; zip's status otherwise (8: the test failed, 14: the write did)."""
+        ctx = self.ctx
+        self.hold.charge(sum(len(data) + 128 for _, data in entries.values()))
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w") as zf:
+            for info, data in entries.values():
+                zf.writestr(info, data, compresslevel=level if info.compress_type == zipfile.ZIP_DEFLATED else None)
+        data = buf.getvalue()
+        if self.opts.has("test") and not _test_zip(ctx, data, archive, Bounds(self.hold, ctx.checkpoint),
+                                                   self.opts.has("quiet")):
+            return 8
+        try:
+            replace_bytes(ctx.fs, archive, data, prefix="zi", rng=ctx.rng)
+        except FsError as e:
+            ctx.out(f"zip I/O error: {strerror(e.errno or 5)}\n\nzip error: Output file write failure (write error on "
+                    "zip file)\n")
+            return 14
+        return 0
+
+
+def _test_zip(ctx: Ctx, data: bytes, archive: str, bounds: Bounds, quiet: bool) -> bool:
+    """zip -T: every member decodes to its CRC (unzip -tqq's report when one does not)."""
+    bad = False
+    try:
+        infos = zipfile.ZipFile(io.BytesIO(data)).infolist()
+    except zipfile.BadZipFile:
+        infos, bad = [], True
+    for info in infos:
+        ctx.checkpoint()
+        try:
+            for _ in member_chunks(data, info, bounds):
+                pass
+        except BadMember as e:
+            ctx.out(f"{info.filename:<23} {_bad_text(info, e)}\n")
+            bad = True
+    if bad:
+        ctx.out(f"test of {archive} FAILED\n\nzip error: Zip file invalid, could not spawn unzip, or wrong unzip "
+                "(original files unmodified)\n")
+        return False
+    if not quiet:
+        ctx.out(f"test of {archive} OK\n")
+    return True
 
 
 # ------------------------------------------------------------ unzip
@@ -570,12 +620,11 @@ def _extract(ctx: Ctx, data: bytes, bounds: Bounds, infos: list[zipfile.ZipInfo]
                 ctx.out(f"{verb:>11}: {shown:<22}  ")
             try:
                 _write_member(ctx, data, bounds, info, target)
-            except BadMember as e:
+                if not quiet:
+                    ctx.out("\n")
+            except BadMember as e:  # UnZip keeps what it wrote, with the member's mode and time
                 ctx.stderr.write(f" {_bad_text(info, e)}\n".encode())
                 status = 2
-                continue
-            if not quiet:
-                ctx.out("\n")
             mode = (info.external_attr >> 16) & 0o777
             if info.create_system == 3 and mode:
                 ctx.fs.chmod(target, mode)
