@@ -544,7 +544,7 @@ def test_concurrent_async_runs_on_one_bash() -> None:
     bash = make_bash()
 
     async def go() -> None:
-        slow = asyncio.ensure_future(bash.aexec(f"while :; do cat {DEEP_FILE} >/dev/null; done"))
+        slow = asyncio.ensure_future(bash.aexec(f"while :; do cat {DEEP_FILE} >/dev/null; done", timeout=JOIN))
         quick = [bash.aexec(f"cat {DEEP_FILE}") for _ in range(8)]
         timed = [bash.aexec("while :; do :; done", timeout=0.1) for _ in range(4)]
         done = await asyncio.gather(*quick, *timed, return_exceptions=True)
@@ -607,19 +607,20 @@ def test_session_calls_from_two_threads_run_in_turn() -> None:
 def test_session_waiting_call_is_bounded_by_its_own_timeout_and_cancel() -> None:
     """T-TEN-4: a call waiting for a busy session gives up at its own timeout (status 124, nothing
     run) or when cancelled; the running call is not disturbed."""
-    bash = make_bash()
+    bash = make_bash(timeout=JOIN)
     session = bash.session()
-    running = threading.Event()
     first: list[ExecResult | SandbashError] = []
 
     def busy(_: int) -> None:
-        running.set()
-        first.append(run_quietly(lambda: session.exec("sleep 1.5; echo first")))
+        script = "touch /workspace/started; until [ -e /workspace/release ]; do sleep 0.02; done; echo first"
+        first.append(run_quietly(lambda: session.exec(script)))
 
     t = threading.Thread(target=busy, args=(0,), daemon=True)
     t.start()
-    assert running.wait(JOIN)
-    time.sleep(0.2)
+    end = time.monotonic() + JOIN
+    while not bash.fs.exists("/workspace/started"):
+        assert time.monotonic() < end
+        time.sleep(0.01)
     with pytest.raises(ExecutionLimitError) as e:
         session.exec("echo never > /workspace/never", limits={"timeout": 0.2})
     assert (e.value.limit, e.value.result.exit_code) == ("timeout", 124)
@@ -627,6 +628,7 @@ def test_session_waiting_call_is_bounded_by_its_own_timeout_and_cancel() -> None
     threading.Timer(0.1, token.cancel).start()
     with pytest.raises(ExecutionCancelled):
         session.exec("echo never > /workspace/never", cancel=token)
+    bash.write_file("/workspace/release", "")
     t.join(JOIN)
     r = first[0]
     assert isinstance(r, ExecResult) and r.stdout == "first\n", r
