@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cli import build_filesystem, parse_mount, start_cwd
+from .cli import build_filesystem, parse_limit, parse_mount, start_cwd
 from .limits import Limits
 from .net import NetworkConfig
 from .policy import Policy, PolicyError
@@ -479,6 +479,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="Origin header value browsers may send (repeatable)")
     p.add_argument("--limits", dest="profile", help="limits profile: default, hardened, generous")
     p.add_argument("--timeout", type=float, help="wall-clock limit per call, in seconds")
+    p.add_argument("--limit", metavar="NAME=VALUE", action="append", default=[],
+                   help="one limit, as for the CLI (e.g. --limit max_output_size=50MB --limit timeout=2m); "
+                        "repeatable, wins over [limits]")
     p.add_argument("--max-sessions", type=int, help=f"shells kept for all clients (default {DEFAULT_MAX_SESSIONS})")
     p.add_argument("--session-idle-timeout", type=float, metavar="SECONDS",
                    help=f"forget a shell unused this long (default {DEFAULT_SESSION_IDLE_TIMEOUT:g})")
@@ -509,6 +512,9 @@ def config_from_args(argv: Sequence[str], read_text: Callable[[str], str],
     for key, value in overrides.items():
         if value is not None:
             setattr(cfg, key, value)
+    for spec in args.limit:
+        name, value = parse_limit(spec)
+        cfg.limits[name] = value
     if args.timeout is not None:
         cfg.limits["timeout"] = args.timeout
     if args.policy:

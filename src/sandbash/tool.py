@@ -583,7 +583,8 @@ class BashTool:
             "sandbash, a bash interpreter in Python, over a virtual filesystem. Nothing runs on a real machine.",
             f"- The working directory starts at {self.bash.cwd}; /tmp is writable. Files persist between calls.",
             *([f"- {self.files_note}"] if self.files_note else []),
-            "- Calls with the same session_id share one shell: cwd, variables, functions and options persist.",
+            "- Calls with the same session_id share one shell: cwd, variables, functions and options persist. "
+            "A session is private to its client; the files are shared by every session.",
             f"- Commands ({len(cmds)}): {', '.join(cmds)}; plus the bash builtins (cd, export, read, declare, "
             "printf, test, ...). Each supports its common GNU options; `CMD --help` shows them.",
             "- Not available: python, node, git, package managers, compilers, sudo or any other host program; "

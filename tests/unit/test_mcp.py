@@ -294,6 +294,10 @@ def test_config_file_and_flags() -> None:
     assert tool.max_sessions == 3 and tool.session_idle_timeout == 60
     cfg = config_from_args(["--max-sessions", "5", "--session-idle-timeout", "9"], lambda p: "", {})
     assert (cfg.max_sessions, cfg.session_idle_timeout) == (5, 9)
+    cfg = config_from_args(["--limit", "timeout=2m", "--limit", "max_output_size=50MB"], lambda p: "", {})
+    assert cfg.build_limits().timeout == 120 and cfg.build_limits().max_output_size == 50 * 1024 ** 2
+    with pytest.raises(ValueError, match="unknown limit 'max_nope'"):
+        config_from_args(["--limit", "max_nope=1"], lambda p: "", {})
     with pytest.raises(ValueError, match="unknown setting"):
         ServerConfig.from_toml("[server]\nprot = 1\n")
     with pytest.raises(ValueError, match="unknown section"):
