@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ..interp.variables import AssignError
 from ..interp.vars import EXPORT
+from ..limits import LimitExceeded, MemoryHold
 from ..posix.echo import echo_text
 from ..posix.printf import FieldTooWide, format_printf
 from ..stdio.streams import Stream
@@ -405,12 +406,22 @@ def bi_mapfile(sh: Shell, argv: list[str]) -> int:
         sh.builtin_error(name, f"{fd}: invalid file descriptor: Bad file descriptor")
         return 1
     sep = delim.encode("utf-8", "surrogateescape") if delim else b"\0"
+    # the lines are held before they become the array: max_array_elements and max_memory
+    # bound them as they come (`yes | mapfile a` must not grow until the deadline)
+    with MemoryHold(sh.rt.budget) as held:
+        lines = _mapfile_lines(sh, stream, sep, count, skip, strip, held)
+        return _mapfile_store(sh, target, lines, origin, callback, quantum)
+
+
+def _mapfile_lines(sh: Shell, stream: Stream, sep: bytes, count: int, skip: int, strip: bool,
+                   held: MemoryHold) -> list[str]:
     lines: list[str] = []
     read_count = 0
+    limits = sh.rt.limits
     while True:
         if count and len(lines) >= count:
             break
-        line = stream.readline(sep, sh.rt.limits.max_string_length)
+        line = stream.readline(sep, limits.max_string_length)
         if not line:
             break
         sh.rt.budget.checkpoint()
@@ -421,7 +432,15 @@ def bi_mapfile(sh: Shell, argv: list[str]) -> int:
             line = line[: -len(sep)]
         if b"\0" in line:
             line = line[: line.index(b"\0")]  # bash keeps each line as a C string
+        if len(lines) >= limits.max_array_elements:
+            raise LimitExceeded("max_array_elements", limits.max_array_elements)
+        held.charge(len(line) + 96)
         lines.append(line.decode("utf-8", "surrogateescape"))
+    return lines
+
+
+def _mapfile_store(sh: Shell, target: str, lines: list[str], origin: int | None, callback: str | None,
+                   quantum: int) -> int:
     try:
         var = sh.state.vars.find(target)
         from ..interp.arrays import IndexedArray

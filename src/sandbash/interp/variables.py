@@ -269,12 +269,13 @@ def set_var(
         if (found is not None and not (found.attrs & ~EXPORT) and type(found.value) is str
                 and name not in _SPECIAL_NAMES and not self.state.opts["allexport"]):
             text: str = found.value  # type: ignore[assignment]
+            # max_string_length also when an existing variable is reassigned (short values skip the call)
             if append:
-                if len(text) + len(value) > 1 << 20:
+                if len(text) + len(value) > 256:
                     self.check_string(len(text) + len(value))
                 n = len(value) if value.isascii() else 4 * len(value)
             else:
-                if len(value) > 1 << 20:
+                if len(value) > 256:
                     self.check_string(len(value))
                 n = (len(value) if value.isascii() else 4 * len(value)) - (
                     len(text) if text.isascii() else 4 * len(text))
