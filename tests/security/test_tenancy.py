@@ -581,6 +581,50 @@ def test_long_async_runs_do_not_starve_other_clients() -> None:
     assert all(isinstance(r, ExecResult) and r.stdout == "released\n" for r in done), done
 
 
+def test_every_entry_point_at_once_on_one_bash() -> None:
+    """T-TEN-3: one thread per entry point (exec, a session, aexec, astream, BashTool with and
+    without a session, Sandbox.run_command, the embedder's file calls), all at once on one Bash,
+    each interleaving runs that end by a timeout: every normal run gives exactly its own output."""
+    bash = make_bash()
+    tool = BashTool(bash)
+    sandbox = Sandbox(bash)
+    session = bash.session()
+    script = "cat {deep} >/dev/null; echo {tag}"
+
+    def call(kind: str, tag: str) -> str:
+        text = script.format(deep=DEEP_FILE, tag=tag)
+        if kind == "exec":
+            return bash.exec(text).stdout
+        if kind == "session":
+            return session.exec(text).stdout
+        if kind == "aexec":
+            return asyncio.run(bash.aexec(text)).stdout
+        if kind == "astream":
+            return _collect_stream(lambda: bash.astream(text)).stdout
+        if kind == "tool":
+            return str(tool.run({"command": text}).to_dict()["stdout"])
+        if kind == "tool-session":
+            return str(tool.run({"command": text, "session_id": "s"}).to_dict()["stdout"])
+        if kind == "sandbox":
+            return sandbox.run_command(text).stdout
+        bash.write_file(f"/workspace/{tag}", tag + "\n")
+        return bash.read_file(f"/workspace/{tag}").decode()
+
+    kinds = ["exec", "session", "aexec", "astream", "tool", "tool-session", "sandbox", "files"]
+
+    def work(i: int) -> None:
+        kind = kinds[i]
+        for k in range(12):
+            tag = f"u{i}x{k}"
+            if k % 4 == 3 and kind not in ("tool", "tool-session", "files"):
+                with pytest.raises(ExecutionLimitError):
+                    bash.exec("while :; do :; done", limits={"timeout": 0.05})
+            assert call(kind, tag) == f"{tag}\n", (kind, tag)
+
+    errors = in_threads(len(kinds), work)
+    assert not errors, [f"{type(e).__name__}: {e}" for e in errors[:5]]
+
+
 # ------------------------------------------------------------ T-TEN-4: a session's calls run in turn
 
 def test_session_calls_from_two_threads_run_in_turn() -> None:
