@@ -351,8 +351,8 @@ def test_df_and_mount_show_no_host_path(tmp_path: Path, monkeypatch: pytest.Monk
         (tmp_path / d).mkdir()
     monkeypatch.chdir(tmp_path)
     specs = ["./private:/data", "private:/data2:ro", f"{tmp_path}/out:/out:rw"]
-    for root in (None, "./proj"):
-        fs = build_filesystem(root, None, specs, Limits())
+    for root, store in ((None, None), ("./proj", None), (None, "private-store.db")):
+        fs = build_filesystem(root, store, specs, Limits())
         b = Bash(fs=fs)
         r = b.exec("df; df -a /data /out; mount; stat -f -c %n /data; findmnt 2>/dev/null; cat /proc/mounts")
         text = r.stdout + r.stderr

@@ -103,7 +103,7 @@ class SqliteFs:
         gid: int = 1000,
     ) -> None:
         self.path = path
-        self.source_name = path
+        self.source_name = self.fstype  # `df`/`mount` show no host path (the store's file)
         self.quota = quota or DiskQuota()
         self.clock = clock
         self._lock = threading.RLock()
