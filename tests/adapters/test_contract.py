@@ -102,6 +102,14 @@ def _openai(tool: BashTool, args: dict[str, Any]) -> Outcome:
     return item["output"], None
 
 
+def _openai_agents(tool: BashTool, args: dict[str, Any]) -> Outcome:
+    pytest.importorskip("agents")
+    from sandbash.adapters.openai import OpenAIBash
+
+    fn = OpenAIBash(tool).agents_function_tool()
+    return asyncio.run(fn.on_invoke_tool(None, json.dumps(args))), None
+
+
 def _langchain(tool: BashTool, args: dict[str, Any]) -> Outcome:
     pytest.importorskip("langchain_core")
     from sandbash.adapters.langchain import SandbashTool
@@ -133,7 +141,8 @@ def _pydantic_ai(tool: BashTool, args: dict[str, Any]) -> Outcome:
 
 
 DRIVERS: dict[str, Driver] = {
-    "BashTool": _direct, "mcp": _mcp, "anthropic": _anthropic, "openai": _openai, "langchain": _langchain,
+    "BashTool": _direct, "mcp": _mcp, "anthropic": _anthropic, "openai": _openai, "openai-agents": _openai_agents,
+    "langchain": _langchain,
     "langchain-async": _langchain_async, "pydantic-ai": _pydantic_ai,
 }
 
