@@ -49,9 +49,11 @@ A `Policy` is pure data plus rule matching:
   expansion, sub-commands included), `fs:<action>` (canonical path), `http:request` (method, URL)
   and `net:connect`. `None` abstains (allow); an exception denies (fail closed).
 
-A `Gate` binds a policy to a run's audit `Recorder` and hands out the hooks:
-`gate.command` (Runtime.command_gate), `gate.fs` (Vfs.gate), `gate.net`/`gate.net_audit`
+A `Gate` binds a policy to one audit `Recorder` and hands out the hooks: `gate.command`
+(Runtime.policy_gate), `gate.fs` (the gate of a run's `Vfs.bind`), `gate.net`/`gate.net_audit`
 (NetworkConfig.gate/audit, see `attach_network`). Every decision is recorded as an audit event.
+`Bash` keeps one Gate for its own file calls and gives each run `gate.bind(recorder)`: a Gate is
+never shared by two runs (docs/threat-model.md, T-TEN-1).
 
 Wiring still to add outside this module (interp/, builtins/, vfs/, net/ are not owned here);
 `Bash` (api.py) already sets `runtime.audit` (a `Recorder`) and `runtime.policy_gate` (this `Gate`,
