@@ -395,3 +395,19 @@ def test_file_tools_after_a_run_that_hit_its_deadline() -> None:
             assert _text(r) == "y\n[exit code: 0]"
 
     _run(main())
+
+
+@pytest.mark.parametrize("root, mounts, cwd, note", [
+    (None, [], "/home/user", ""),
+    ("/srv/p", [], "/", "The user's directory is the root / (a copy-on-write view: changes stay in the sandbox); "
+                        "each call starts in /."),
+    (None, ["./data:/data:ro", "/o:/out:rw", "/c:/cow"], "/data",
+     "The user's directory /data is mounted read-only; the user's directory /out is mounted read-write; "
+     "the user's directory /cow is mounted copy-on-write; each call starts in /data."),
+])
+def test_the_description_says_where_the_files_are(root: str | None, mounts: list[str], cwd: str, note: str) -> None:
+    from sandbash.mcp_server import files_note
+
+    cfg = ServerConfig(root=root, mounts=mounts, cwd=cwd if mounts else None)
+    assert cfg.start_cwd() == cwd
+    assert files_note(cfg, cfg.start_cwd()) == note
