@@ -26,6 +26,18 @@ class HostInput(Stream):
         self.checkpoint: Callable[[], None] | None = None
         self._eof = False
 
+    @property
+    def holds_data(self) -> bool:
+        """Whether the descriptor is a pipe, socket or regular file: where a search tool such as
+        ripgrep reads its input from stdin (a terminal or /dev/null means "search the directory")."""
+        import stat
+
+        try:
+            mode = os.fstat(self.fd).st_mode
+        except OSError:
+            return False
+        return stat.S_ISFIFO(mode) or stat.S_ISREG(mode) or stat.S_ISSOCK(mode)
+
     def _fill(self, n: int) -> bytes:
         if self._eof:
             return b""
