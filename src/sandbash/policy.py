@@ -87,6 +87,7 @@ or None) on every run, and installs `gate.command` as `Runtime.command_gate` and
 from __future__ import annotations
 
 import errno
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -398,26 +399,30 @@ class Policy:
         resolved: the registry command behind a hashed or PATH name, a script's path; default
         `name`); kind as the executor resolved it. A denied name is refused whatever runs; what
         runs must itself pass the deny and allow lists (see the module docstring)."""
-        base = _base(name)
-        real = _base(runs) if runs else base
-        denied = self._deny_closure()
+        base = name.rsplit("/", 1)[-1] if "/" in name else name
+        real = base if not runs or runs == name else _base(runs)
+        denied = self.__dict__.get("_denied") or self._deny_closure()
+        if base in denied or real in denied or name in self.deny:
+            return self._denied_by_list(name, base, real, denied)
+        if self.allow is None:
+            return _ALLOW_ALL  # decisions are frozen: the common answers are shared
+        if real in self._allow_closure() or (runs or name) in self.allow:
+            return _ALLOW_LISTED
+        if kind == "function":
+            return _ALLOW_FUNCTION
+        if self.implicit_builtins and kind in ("", "builtin") and is_builtin(real):
+            return _ALLOW_BUILTIN
+        via = f"{base} runs {real}: " if real != base else ""  # shown in the message (a hidden retarget)
+        return Decision.deny(RULE_ALLOW, f"{via}{real} is not on the allow list")
+
+    def _denied_by_list(self, name: str, base: str, real: str, denied: dict[str, str]) -> Decision:
         via = f"{base} runs {real}: " if real != base else ""  # shown in the message (a hidden retarget)
         for n in (base, real):
             if n in denied:
                 entry = denied[n]
                 return Decision.deny(RULE_DENY, via + (f"{n} is on the deny list" if n == entry else
                                      f"{n} runs the implementation of {entry}, which is on the deny list"))
-        if name in self.deny:
-            return Decision.deny(RULE_DENY, f"{name} is on the deny list")
-        if self.allow is None:
-            return Decision.allow(RULE_ALL)
-        if real in self._allow_closure() or (runs or name) in self.allow:
-            return Decision.allow(RULE_ALLOW)
-        if kind == "function":
-            return Decision.allow(RULE_FUNCTION)
-        if self.implicit_builtins and kind in ("", "builtin") and is_builtin(real):
-            return Decision.allow(RULE_BUILTIN)
-        return Decision.deny(RULE_ALLOW, f"{via}{real} is not on the allow list")
+        return Decision.deny(RULE_DENY, f"{name} is on the deny list")
 
     def _deny_closure(self) -> dict[str, str]:
         """Every name the deny list refuses -> the deny entry that refuses it."""
@@ -561,6 +566,11 @@ def is_builtin(name: str) -> bool:
 
 # ------------------------------------------------------------ command identity
 
+_ALLOW_ALL = Decision.allow(RULE_ALL)
+_ALLOW_LISTED = Decision.allow(RULE_ALLOW)
+_ALLOW_FUNCTION = Decision.allow(RULE_FUNCTION)
+_ALLOW_BUILTIN = Decision.allow(RULE_BUILTIN)
+
 
 def _base(name: str) -> str:
     return name.rsplit("/", 1)[-1] if "/" in name else name
@@ -572,12 +582,14 @@ def _registry() -> Any:
     return registry
 
 
-def _builtin_group(name: str) -> list[str]:
-    """The builtin names bound to the same function as `name` (registration order)."""
+@functools.lru_cache(maxsize=1024)
+def _builtin_group(name: str) -> tuple[str, ...]:
+    """The builtin names bound to the same function as `name` (registration order). The table
+    is fixed once loaded; this is asked for every command the gate decides."""
     from .builtins import BUILTINS
 
     fn = BUILTINS.get(name)
-    return [] if fn is None else [n for n, f in BUILTINS.items() if f is fn]
+    return () if fn is None else tuple(n for n, f in BUILTINS.items() if f is fn)
 
 
 def command_family(name: str) -> frozenset[str]:
@@ -596,6 +608,7 @@ def command_family(name: str) -> frozenset[str]:
     return frozenset(family)
 
 
+@functools.lru_cache(maxsize=4096)
 def command_identity(name: str) -> str:
     """The implementation a name runs, as one stable name for audit events and `decide`
     (`egrep` -> `grep`, `.` -> `source`, `typeset` -> `declare`); a path's base name."""
