@@ -1,4 +1,4 @@
-"""In-place writers (sed -i, sort -o onto an input, shuf -o, patch) never leave a file
+"""In-place writers (sed -i, sort -o onto an input, shuf -o, patch, awk -i inplace) never leave a file
 shorter or emptier than before when they fail: the new content goes to a temporary
 file beside it that is renamed over it only once complete (FileRewrite in
 commands/fsutil.py). Checked on every backend with the quota nearly full, with a
@@ -83,6 +83,8 @@ WRITERS: dict[str, tuple[list[str], bytes, bytes]] = {
     "sort -r -o": (["sort", "-r", "-o", "f", "f"], b"", CONTENT),
     "shuf -o": (["shuf", "--random-source=f", "-o", "f", "f"], b"", CONTENT),  # (any order)
     "patch": (["patch", "f"], PATCH, CONTENT.replace(b"001000\n", b"patched\n", 1)),
+    "awk -i inplace": (["awk", "-i", "inplace", '{print "#" $0}', "f"], b"", CONTENT.replace(b"0", b"#0", 1)
+                       .replace(b"\n0", b"\n#0")),
 }
 
 
@@ -152,7 +154,8 @@ def test_a_refusing_policy_leaves_the_file_whole(make: Callable[..., Fs], writer
 
 
 @pytest.mark.parametrize("argv", [["sed", "-i", ":a;s/0/0/;ba", "f"], ["sed", "-i", "G;G;h", "f"],
-                                  ["sed", "-i", "100q;:a;s/x*/&/;ba", "f"]])
+                                  ["sed", "-i", "100q;:a;s/x*/&/;ba", "f"],
+                                  ["awk", "-i", "inplace", "{print} NR == 500 {while (1) n++}", "f"]])
 def test_a_limit_mid_edit_leaves_the_file_whole(make: Callable[..., Fs], argv: list[str]) -> None:
     fs = make()
     limits = Limits().with_overrides(max_sed_iterations=5_000, max_work=200_000, max_string_length=100_000)
@@ -162,14 +165,29 @@ def test_a_limit_mid_edit_leaves_the_file_whole(make: Callable[..., Fs], argv: l
     assert fs.names() == ["f"]
 
 
-def test_sed_edits_every_file_and_stops_at_the_first_it_cannot_write(make: Callable[..., Fs]) -> None:
+@pytest.mark.parametrize("argv", [["sed", "-i", "s/^/>/"], ["awk", "-i", "inplace", '{print ">" $0}']])
+def test_every_file_is_edited_on_its_own(make: Callable[..., Fs], argv: list[str]) -> None:
     fs = make()
     fs.view.write_bytes(BASE + "/g", b"a\nb\n")
-    status, err = _run(fs, ["sed", "-i", "s/^/>/", "g", "f"], b"")
+    status, err = _run(fs, [*argv, "g", "f"], b"")
     assert status == 0, err
     assert fs.view.read_bytes(BASE + "/g") == b">a\n>b\n"
     assert fs.view.read_bytes(BASE + "/f").startswith(b">001000\n")
     assert fs.names() == ["f", "g"]
+
+
+def test_awk_inplace_keeps_begin_end_on_stdout_and_files_whole_on_exit(make: Callable[..., Fs]) -> None:
+    fs = make()
+    r = run_command(["awk", "-i", "inplace", 'BEGIN {print "b"} FNR <= 2 {print "k" $0} END {print "e"}', "f"],
+                    vfs=fs.vfs, cwd=BASE)
+    assert (r.stdout, r.status) == (b"b\ne\n", 0)
+    assert fs.view.read_bytes(BASE + "/f") == b"k001000\nk000999\n"
+    # exit mid-file, or a fatal error: the file is left as it was
+    for program in ("FNR == 2 {exit} {print 1}", "{print; x = 1 / 0}"):
+        before = fs.view.read_bytes(BASE + "/f")
+        run_command(["awk", "-i", "inplace", program, "f"], vfs=fs.vfs, cwd=BASE)
+        assert fs.view.read_bytes(BASE + "/f") == before
+        assert fs.names() == ["f"]
 
 
 def test_copy_then_swap_where_rename_is_refused(make: Callable[..., Fs], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -88,6 +88,7 @@ class Options:
     version: bool = False
     help: bool = False
     order: list[tuple[str, str]] = field(default_factory=list)  # ("f"|"e", value)
+    inplace: bool = False  # -i inplace (gawk's bundled in-place editing)
 
 
 def parse_args(args: list[str]) -> Options:
@@ -102,6 +103,8 @@ def parse_args(args: list[str]) -> Options:
             if "=" not in value or not value.partition("=")[0]:
                 raise UsageError(f"`{value}' argument to `-v' not in `var=value' form")
             o.assigns.append(value)
+        elif opt == "i" and value in ("inplace", "inplace.awk"):
+            o.inplace = True
         elif opt in ("f", "i"):
             o.order.append(("f", value))
         elif opt == "e":
@@ -321,6 +324,7 @@ def run(ctx: Ctx, prog: str) -> int:
         fs = "\t" if opts.fs == "\\t" else unescape(opts.fs)
     uses = compiled.uses | {a.partition("=")[0] for a in opts.assigns}
     interp = Interp(ctx, compiled.gen, prog, opts.csv, uses, [s.name for s in sources])
+    interp.inplace = opts.inplace
     if not opts.csv and "IGNORECASE" not in uses:
         interp.fast = compiled.fast
     field_limit = FIELD_LIMIT.set(interp.max_string)  # printf widths are checked against it

@@ -12,6 +12,7 @@ from typing import Any
 
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
+from ..fsutil import FileRewrite
 from . import builtins as B
 from . import fast, timefmt
 from .ast import LINE_BASE
@@ -65,6 +66,9 @@ class Interp(Runtime):
         self.exit_code = 0
         self.in_end = False
         self.fast: fast.FastPlan | None = None  # set by the caller when the program has a fast shape
+        # gawk -i inplace: each file's output goes to a temporary file swapped in at its end
+        self.inplace = False
+        self.rewrite: FileRewrite | None = None
 
     # ------------------------------------------------------------ setup
 
@@ -437,6 +441,8 @@ class Interp(Runtime):
             except FsError as e:
                 raise FatalNoLoc(f"cannot open file `{name}' for reading: {strerror(e.errno or 0)}") from None
         self.reader = Reader(stream, self.ns, self.csv, ctx.checkpoint, ctx.budget)
+        if self.inplace and stream is not ctx.stdin:
+            self.begin_inplace(name)
         self.paragraph = self.ns["V_RS"] == ""
         self.ns["V_FILENAME"] = name
         self.ns["V_FNR"] = 0.0
@@ -454,9 +460,40 @@ class Interp(Runtime):
         self.reader = None
         if rd is not None and rd.stream is not self.ctx.stdin:
             rd.close()
+        self.end_inplace(True)  # inplace.awk's ENDFILE comes before the program's
         end = self.ns.get("_ENDFILE")
         if run_endfile and end is not None:
             end()
+
+    def begin_inplace(self, name: str) -> None:
+        self.io.stdout.flush()
+        try:
+            self.rewrite = FileRewrite(self.ctx.fs, name, prefix=".gawk", rng=self.ctx.rng)
+        except FsError as e:
+            raise FatalNoLoc(f"inplace::begin: mkstemp(`{name}.gawk.XXXXXX') failed ({strerror(e.errno or 0)})")
+        self.io.stdout.stream = self.rewrite.stream
+
+    def end_inplace(self, complete: bool) -> None:
+        """Swap the file's new content in (`complete`), or drop it and keep the file as it was."""
+        rewrite, out = self.rewrite, self.io.stdout
+        if rewrite is None:
+            return
+        self.rewrite = None
+        swapped = False
+        try:
+            if complete:
+                out.flush()
+                rewrite.commit()
+                swapped = True
+        except FsError as e:
+            raise FatalNoLoc(f"inplace::end: cannot replace `{self.ns.get('V_FILENAME', '')}' "
+                             f"({strerror(e.errno or 0)})") from None
+        finally:
+            if not swapped:
+                out.parts.clear()  # text meant for the abandoned file
+                out.size = 0
+                rewrite.abort()
+            out.stream = self.ctx.stdout
 
     def nextfile(self) -> None:
         if self.reader is not None:
@@ -569,6 +606,21 @@ class Interp(Runtime):
     # ------------------------------------------------------------ running
 
     def run(self) -> int:
+        try:
+            return self._run()
+        except FsError as e:
+            if self.rewrite is None:
+                raise
+            # the new content of the file being edited could not be written (quota)
+            name = self.to_str(self.ns.get("V_FILENAME", ""))
+            self.end_inplace(False)
+            self.io.stderr.write(f"{self.prog}: fatal: cannot edit `{name}' in place: {strerror(e.errno or 0)}\n")
+            return 2
+        finally:
+            # a file still open here was cut short (exit, a fatal error, a limit): it keeps its content
+            self.end_inplace(False)
+
+    def _run(self) -> int:
         ns = self.ns
         try:
             try:
@@ -587,6 +639,7 @@ class Interp(Runtime):
                     if e.code is not None:
                         self.exit_code = int(e.code) & 0xFF
         except (AwkFatal, ZeroDivisionError, RecursionError, _Next, _SkipFile) as e:
+            self.end_inplace(False)  # a fatal error keeps the file being edited as it was
             self.report(e)
             self.io.close_all()
             return 2
