@@ -582,14 +582,20 @@ def _registry() -> Any:
     return registry
 
 
-@functools.lru_cache(maxsize=1024)
 def _builtin_group(name: str) -> tuple[str, ...]:
-    """The builtin names bound to the same function as `name` (registration order). The table
-    is fixed once loaded; this is asked for every command the gate decides."""
+    """The builtin names bound to the same function as `name` (registration order)."""
     from .builtins import BUILTINS
 
-    fn = BUILTINS.get(name)
-    return () if fn is None else tuple(n for n, f in BUILTINS.items() if f is fn)
+    return _builtin_group_of(name) if name in BUILTINS else ()
+
+
+@functools.lru_cache(maxsize=256)
+def _builtin_group_of(name: str) -> tuple[str, ...]:
+    # the table is fixed once loaded; this is asked for every command the gate decides
+    from .builtins import BUILTINS
+
+    fn = BUILTINS[name]
+    return tuple(n for n, f in BUILTINS.items() if f is fn)
 
 
 def command_family(name: str) -> frozenset[str]:
@@ -608,10 +614,15 @@ def command_family(name: str) -> frozenset[str]:
     return frozenset(family)
 
 
-@functools.lru_cache(maxsize=4096)
 def command_identity(name: str) -> str:
     """The implementation a name runs, as one stable name for audit events and `decide`
     (`egrep` -> `grep`, `.` -> `source`, `typeset` -> `declare`); a path's base name."""
+    # cached for the names commands have; a script's long made-up names are not kept
+    return _identity(name) if len(name) <= 64 else _identity.__wrapped__(name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _identity(name: str) -> str:
     base = _base(name)
     reg = _registry()
     impl = reg.implementation(base)
