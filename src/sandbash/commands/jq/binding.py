@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .errors import JqError
+from .memory import drop_root
 from .runtime import PV, Env, F, index
 from .values import typename
 
@@ -150,18 +151,26 @@ class FReduce(F):
         checkpoint = rt.checkpoint
         update = self.update
         simple = self.nslots == 1 and len(self.patterns) == 1 and self.patterns[0][0] == "var"
-        for x in self.source.run(v, env):
-            checkpoint(1)
-            if simple:
-                envs: Iterable[Env] = ((x, env, rt),)
-            else:
-                envs = _bindings(self.patterns, self.nslots, x, env)
-            for e in envs:
-                if update.single:
-                    state = update.one(state, e)
+        # the state is live while it is updated (what the run's memory measures)
+        cell = [state]
+        roots = rt.mem.roots if rt.mem is not None else []
+        roots.append(cell)
+        try:
+            for x in self.source.run(v, env):
+                checkpoint(1)
+                if simple:
+                    envs: Iterable[Env] = ((x, env, rt),)
                 else:
-                    # the last output is the new state (null when there is none)
-                    state = _last(update.run(state, e))
+                    envs = _bindings(self.patterns, self.nslots, x, env)
+                for e in envs:
+                    if update.single:
+                        state = update.one(state, e)
+                    else:
+                        # the last output is the new state (null when there is none)
+                        state = _last(update.run(state, e))
+                    cell[0] = state
+        finally:
+            drop_root(roots, cell)
         return state
 
 
@@ -180,16 +189,22 @@ class FForeach(F):
 
     def run(self, v: Any, env: Env) -> Iterator[Any]:
         rt = env[2]
+        roots = rt.mem.roots if rt.mem is not None else []
         for state in self.init.run(v, env):
-            for x in self.source.run(v, env):
-                rt.checkpoint(1)
-                for e in _bindings(self.patterns, self.nslots, x, env):
-                    for new in self.update.run(state, e):
-                        state = new
-                        if self.extract is None:
-                            yield new
-                        else:
-                            yield from self.extract.run(new, e)
+            cell = [state]
+            roots.append(cell)
+            try:
+                for x in self.source.run(v, env):
+                    rt.checkpoint(1)
+                    for e in _bindings(self.patterns, self.nslots, x, env):
+                        for new in self.update.run(state, e):
+                            state = cell[0] = new
+                            if self.extract is None:
+                                yield new
+                            else:
+                                yield from self.extract.run(new, e)
+            finally:
+                drop_root(roots, cell)
 
 
 def _last(items: Iterable[Any]) -> Any:

@@ -428,8 +428,8 @@ class FPaths(F):
             if item is _END:
                 stack.pop()
                 continue
-            checkpoint(1)
             path, x = item
+            checkpoint(1 + (len(path) >> 6))  # a path is copied to be output
             if self.leaves:
                 if type(x) is not list and type(x) is not dict:
                     yield list(path)

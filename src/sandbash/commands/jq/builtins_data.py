@@ -10,10 +10,12 @@ from .builtins_core import Registry, value
 from .decode import ParseError, parse_single
 from .encode import dumps
 from .errors import JqError
+from .memory import charge as charge_memory
 from .numbers import normalize
 from .runtime import Env, F, index, iterate
 from .values import (
     add,
+    check_size,
     compare,
     contains,
     is_number,
@@ -133,6 +135,10 @@ def _flatten(v: Any, depth: Any = 1e18) -> Any:
             stack.append((iter(x), d - 1))
         else:
             out.append(x)
+            if not len(out) & 4095:
+                # a shared sub-array flattens to as many copies as it is shared
+                check_size(len(out), False)
+                charge_memory(4096 * 40)
     return out
 
 

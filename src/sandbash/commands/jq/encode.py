@@ -27,6 +27,10 @@ _esc_ascii: Callable[[str], str] = encode_basestring_ascii
 
 # the recursive writers hand subtrees deeper than this to the iterative one
 _RECURSIVE_DEPTH = 200
+# elements and string characters a value may have for the C encoder to print it
+# in one go (larger values stream through the writers, which charge the work)
+_FAST_MAX = 1 << 20
+_FAST_NESTED = 1 << 16
 # pieces (and characters) collected before they are joined and handed on
 _FLUSH_PIECES = 4096
 _FLUSH_CHARS = 1 << 16
@@ -89,13 +93,14 @@ def dumps(value: Any, style: Style = COMPACT, capped: bool = False) -> str:
                 raise LimitExceeded("max_string_length", cap)
             parts.append(text)
 
-        dump_to(value, style, Sink(collect, style))
+        dump_to(value, style, Sink(collect, style), fast=style.pretty)
         return "".join(parts)
     return _scalar(value, style.ascii)
 
 
-def dump_to(value: Any, style: Style, sink: Sink) -> None:
-    """Serialize one value into `sink` (see `Sink`), in pieces of bounded size."""
+def dump_to(value: Any, style: Style, sink: Sink, fast: bool = True) -> None:
+    """Serialize one value into `sink` (see `Sink`), in pieces of bounded size
+    (`fast`: try the C encoder on the whole value first)."""
     t = type(value)
     if t is str:
         sink.write(quote(value, style.ascii))
@@ -103,11 +108,11 @@ def dump_to(value: Any, style: Style, sink: Sink) -> None:
         if style.pretty:
             _pretty(value, style, 0, sink.out, sink)
         else:
-            fast = _fast_dumps(value, style)
-            if fast is not None:
-                sink.write(fast)
+            text = _fast_dumps(value, style) if fast else None
+            if text is not None:
+                sink.write(text)
                 return
-            _compact(value, style, 0, sink.out, sink)
+            _compact(value, style, 0, sink.out, sink, _Seen())
         sink.flush()
     else:
         sink.write(_scalar(value, style.ascii))
@@ -139,16 +144,44 @@ class Sink:
         self.write(text)
 
 
-def _compact(value: Any, style: Style, depth: int, out: list[str], sink: Sink) -> None:
+class _Seen:
+    """What one compact dump learned about shared sub-values (`[., .]` built
+    up 30 times is 30 arrays printed 2**30 times): the containers too large
+    for the C encoder, and the last text it made (kept alive with them)."""
+
+    __slots__ = ("big", "keep", "last", "text")
+
+    def __init__(self) -> None:
+        self.big: set[int] = set()
+        self.keep: list[Any] = []
+        self.last: Any = None
+        self.text = ""
+
+
+def _compact(value: Any, style: Style, depth: int, out: list[str], sink: Sink, seen: _Seen) -> None:
     """Compact output: subtrees the C encoder prints as jq does go through it."""
     if depth > _RECURSIVE_DEPTH:
         _iterative(value, style, depth, sink)
         return
     add = out.append
-    text = _fast_dumps(value, style, depth)
-    if text is not None:
-        add(text)
+    if value is seen.last:
+        add(seen.text)
+        if len(seen.text) > _FLUSH_CHARS:
+            sink.flush()
         return
+    if id(value) not in seen.big:
+        # a sub-value too large for the C encoder costs a walk of `room`
+        # elements before its children are tried: nested attempts get a
+        # small room, and a failed one is not tried again
+        text = _fast_dumps(value, style, depth, _FAST_NESTED)
+        if text is not None:
+            seen.last, seen.text = value, text
+            add(text)
+            if len(text) > _FLUSH_CHARS:
+                sink.flush()
+            return
+        seen.big.add(id(value))
+        seen.keep.append(value)
     is_dict = type(value) is dict
     add("{" if is_dict else "[")
     items = (sorted(value.items()) if style.sort_keys else value.items()) if is_dict else value
@@ -165,7 +198,7 @@ def _compact(value: Any, style: Style, depth: int, out: list[str], sink: Sink) -
         else:
             child = item
         if type(child) is list or type(child) is dict:
-            _compact(child, style, depth + 1, out, sink)
+            _compact(child, style, depth + 1, out, sink, seen)
         else:
             add(_scalar(child, style.ascii))
     add("}" if is_dict else "]")
@@ -198,6 +231,8 @@ def _pretty(value: Any, style: Style, depth: int, out: list[str], sink: Sink) ->
             tc = type(child)
             if tc is str:
                 add(esc(child))
+                if len(child) > _FLUSH_CHARS:
+                    sink.flush()
             elif tc is int and -9007199254740992 < child < 9007199254740992:
                 add(str(child))
             elif tc is list or tc is dict:
@@ -220,6 +255,8 @@ def _pretty(value: Any, style: Style, depth: int, out: list[str], sink: Sink) ->
         tc = type(child)
         if tc is str:
             add(esc(child))
+            if len(child) > _FLUSH_CHARS:
+                sink.flush()
         elif tc is int and -9007199254740992 < child < 9007199254740992:
             add(str(child))
         elif tc is list or tc is dict:
@@ -243,12 +280,15 @@ def _scalar(value: Any, ascii_only: bool) -> str:
     return format_number(value)
 
 
-def _fast_dumps(value: Any, style: Style, depth: int = 0) -> str | None:
+def _fast_dumps(value: Any, style: Style, depth: int = 0, room: int = _FAST_MAX) -> str | None:
     """The C encoder's text, or None when a number needs jq's formatting or
     the value nests too deep for the recursive writers (`depth`: where the
     value sits)."""
     try:
-        if not _plain(value, depth):
+        # the C encoder builds its whole text at once and cannot be stopped:
+        # values whose text may be large (a shared sub-array repeated 2**30
+        # times) go to the writers that stream it and charge the work
+        if _plain(value, depth, [room]) is False:
             return None
     except RecursionError:
         return None
@@ -267,22 +307,31 @@ def _fast_dumps(value: Any, style: Style, depth: int = 0) -> str | None:
     return text
 
 
-def _plain(value: Any, depth: int = 0) -> bool:
+def _plain(value: Any, depth: int = 0, room: list[int] | None = None) -> bool:
     """True when the C encoder prints every number in `value` as jq does
-    and no container in it sits deeper than the recursive writers go."""
+    and no container in it sits deeper than the recursive writers go
+    (`room`: elements and string characters the walk may still see)."""
     t = type(value)
     if t is dict or t is list:
         if depth > _RECURSIVE_DEPTH:
             return False
+        if room is not None:
+            room[0] -= len(value)
+            if room[0] < 0:
+                return False
         for v in value.values() if t is dict else value:
             tv = type(v)
             if tv is int or tv is str or v is None or tv is bool:
                 if tv is int and not -(2**53) < v < 2**53:
                     return False
+                if tv is str and room is not None and len(v) > 64:
+                    room[0] -= len(v)
+                    if room[0] < 0:
+                        return False
             elif tv is float:
                 if not (v == v and not v.is_integer() and -1e16 < v < 1e16):
                     return False
-            elif not _plain(v, depth + 1):
+            elif not _plain(v, depth + 1, room):
                 return False
         return True
     if t is float:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from itertools import islice
 from typing import Any
 
 from .errors import BreakSignal, JqError
+from .memory import chunk_cost, drop_root
 from .runtime import (
     PV,
     Closure,
@@ -373,10 +375,34 @@ class FArray(F):
     def one(self, v: Any, env: Env) -> Any:
         if self.body is None:
             return []
-        return list(self.body.run(v, env))
+        mem = env[2].mem
+        if mem is None:
+            return list(self.body.run(v, env))
+        # in batches, each charged before the next is taken: `[range(1e8)]`
+        # stops at the memory budget, and the list is live while it grows
+        it = iter(self.body.run(v, env))
+        out = list(islice(it, _BATCH))
+        mem.charge(chunk_cost(out))
+        if len(out) < _BATCH:
+            return out
+        roots = mem.roots
+        roots.append(out)
+        try:
+            while True:
+                more = list(islice(it, _BATCH))
+                mem.charge(chunk_cost(more))
+                out += more
+                if len(more) < _BATCH:
+                    return out
+        finally:
+            drop_root(roots, out)
 
     def run(self, v: Any, env: Env) -> Iterable[Any]:
         return (self.one(v, env),)
+
+
+# elements an array collects before it charges the run's memory
+_BATCH = 1024
 
 
 def _check_key(k: Any) -> str:

@@ -14,6 +14,7 @@ from .decode import NOTHING, JsonStream, ParseError, decode_text, parse_single
 from .encode import BUDGET, Sink, Style, dump_to, dumps, quote
 from .engine import CompileErrors, Program
 from .errors import HaltSignal, JqError
+from .memory import MEM, JqMemory
 from .runtime import Rt
 from .values import CAPS
 
@@ -210,6 +211,7 @@ class Runner:
         self.out: list[bytes] = []
         self.out_size = 0
         self.sink: Sink | None = None  # made while the run's budget is set
+        self.mem = JqMemory(ctx.hold_memory(), ctx.checkpoint)
 
     def err(self, text: str) -> None:
         self.ctx.stderr.write(text.encode("utf-8", "replace"))
@@ -301,12 +303,16 @@ class Runner:
         limits = self.ctx.limits
         caps = CAPS.set((limits.max_string_length, max(limits.max_array_elements, limits.max_string_length // 8)))
         budget = BUDGET.set((self.ctx.checkpoint, limits.max_string_length))
+        self.mem.roots += [values, None]  # the program's variables, the current input
+        mem = MEM.set(self.mem)
         try:
             return self._run(program, values)
         except RecursionError:
             self.flush()
             raise LimitExceeded("max_call_depth", self.ctx.limits.max_call_depth, "jq recursion too deep") from None
         finally:
+            MEM.reset(mem)
+            self.mem.hold.close()
             BUDGET.reset(budget)
             CAPS.reset(caps)
             self.flush()
@@ -339,6 +345,7 @@ class Runner:
         rt.input_filename = lambda: inputs.filename
         rt.input_line = inputs.line_number
         rt.budget = ctx.budget
+        rt.mem = self.mem
         return rt
 
     def _stderr_now(self, text: str) -> None:
@@ -404,6 +411,10 @@ class Runner:
                  inputs: Inputs) -> tuple[int, HaltSignal | None]:
         opts = self.opts
         ret = NO_OUTPUT
+        mem = self.mem
+        mem.roots[1] = value
+        if mem.since > 1 << 20:
+            mem.measure()  # what earlier inputs built is gone
         try:
             for result in program.run(value, rt, values):
                 ret = self._emit(result)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, cast
 
 from .errors import JqError
+from .memory import JqMemory
 from .numbers import LitNum, to_int_index
 from .values import charge, equal, sort_key, trunc_dump, typename
 
@@ -42,6 +43,7 @@ class Rt:
         self.input_filename: Callable[[], Any] = lambda: None
         self.input_line: Callable[[], int] = lambda: 0
         self.budget: Any = None
+        self.mem: JqMemory | None = None
 
 
 def _no_input() -> Any:

@@ -15,6 +15,7 @@ from typing import Any
 from ...limits import LimitExceeded
 from .encode import BUDGET, dumps
 from .errors import JqError
+from .memory import charge as charge_memory
 from .numbers import MAX_SAFE, LitNum, dtoi, normalize
 
 # (max string length, max array length) for values that operators build; a
@@ -23,9 +24,12 @@ CAPS: ContextVar[tuple[int, int]] = ContextVar("jq_caps", default=(1 << 30, 1 <<
 
 
 def check_size(n: int, is_string: bool) -> None:
+    """A string or array of `n` characters/elements is about to be built:
+    within the caps, and charged to the run's memory."""
     cap = CAPS.get()[0 if is_string else 1]
     if n > cap:
         raise LimitExceeded("max_string_length" if is_string else "max_array_elements", cap)
+    charge_memory(n if is_string else 8 * n)
 
 
 def charge(work: int) -> None:
@@ -233,6 +237,8 @@ def add(a: Any, b: Any) -> Any:
             check_size(len(a) + len(b), False)
         return a + b
     if ta is dict and tb is dict:
+        if len(a) + len(b) > 4096:
+            charge_memory(100 * (len(a) + len(b)))
         r2 = dict(a)
         r2.update(b)
         return r2

@@ -1,0 +1,165 @@
+"""What a jq run holds, charged to the run's memory budget.
+
+Values are plain Python data shared freely between results, so nothing knows
+when one is freed. The places that build values in bulk (array collection,
+concatenation, repetition, flattening, paths) charge an estimate of what they
+build, and the charges add up. When they reach the budget, or pile up far past
+what was last measured, the charge is set to what the values the run is
+really holding come to: the arrays being collected, the states of `reduce`
+and `foreach`, bound variables and the current input, walked once with
+sharing counted once. Only when those do not fit either is it a limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextvars import ContextVar
+from typing import Any
+
+from ...limits import LimitExceeded, MemoryHold
+
+# charges collected before they go to the budget (keeps the common path cheap)
+_BATCH = 256 * 1024
+
+# rough CPython sizes: object header plus a pointer per slot
+_LIST = 56
+_SLOT = 8
+_STR = 49
+_DICT = 64
+_ENTRY = 48  # an entry and its share of the hash table (keys are mostly shared)
+_NUM = 32
+
+
+def shallow(x: Any) -> int:
+    """Bytes of one value without what its elements hold."""
+    t = type(x)
+    if t is str:
+        return _STR + len(x)
+    if t is list:
+        return _LIST + _SLOT * len(x)
+    if t is dict:
+        return _DICT + _ENTRY * len(x)
+    if t is int or t is float:
+        return _NUM
+    return 0
+
+
+_SCALARS = frozenset((int, float, bool, type(None)))
+
+
+def chunk_cost(items: list[Any]) -> int:
+    """Bytes a batch of new array elements adds: two slots (a growing list
+    briefly holds its old and new slots) plus the element itself."""
+    n = (2 * _SLOT + _NUM) * len(items)
+    kinds = set(map(type, items))
+    if kinds <= _SCALARS:
+        return n
+    if len(kinds) == 1:
+        kind = kinds.pop()
+        if kind is str or kind is list or kind is dict:
+            # one kind of container (the common case), summed in C
+            each = 1 if kind is str else _ENTRY if kind is dict else _SLOT
+            return n + each * sum(map(len, items))
+    for x in items:
+        t = type(x)
+        if t is str:
+            n += len(x)
+        elif t is list:
+            n += _LIST + _SLOT * len(x)
+        elif t is dict:
+            n += _DICT + _ENTRY * len(x)
+    return n
+
+
+class JqMemory:
+    """The memory one jq run holds (see the module notes)."""
+
+    __slots__ = ("hold", "pending", "roots", "checkpoint", "measured", "since")
+
+    def __init__(self, hold: MemoryHold, checkpoint: Callable[[int], None]) -> None:
+        self.hold = hold
+        self.pending = 0
+        # values known to be live: lists being collected, reduce/foreach state
+        # cells, bound variables, the current input
+        self.roots: list[Any] = []
+        self.checkpoint = checkpoint
+        self.measured = 0  # what the last measurement found
+        self.since = 0  # bytes charged since then
+
+    def charge(self, n: int) -> None:
+        self.pending += n
+        if self.pending >= _BATCH:
+            self.flush()
+
+    def flush(self) -> None:
+        n = self.pending
+        self.pending = 0
+        self.since += n
+        # charges far past the last measurement prompt a new one before the
+        # budget is reached, so an estimate does not crowd out the rest of the run
+        if self.since > max(self.hold.budget.limits.max_memory // 4, 2 * self.measured):
+            self.measure()
+        try:
+            self.hold.charge(n)
+        except LimitExceeded:
+            if self.since < self.measured // 2:
+                raise  # measured moments ago: measuring again would not help
+            self.measure()
+            self.hold.charge(n)
+
+    def measure(self) -> None:
+        """Set the charge to what the live values come to."""
+        self.since = 0
+        self.measured = deep_size(self.roots, self.checkpoint)
+        self.hold.set(self.measured)
+
+
+def deep_size(roots: list[Any], checkpoint: Callable[[int], None]) -> int:
+    """Bytes the values reachable from `roots` hold, each container once."""
+    seen: set[int] = set()
+    stack = list(roots)
+    total = 0
+    steps = 0
+    while stack:
+        x = stack.pop()
+        t = type(x)
+        if t is list or t is dict or t is tuple:
+            if id(x) in seen:
+                continue
+            seen.add(id(x))
+            steps += 1
+            if steps & 4095 == 0:
+                checkpoint(1)
+            if t is dict:
+                total += _DICT + _ENTRY * len(x)
+                stack.extend(x.values())
+            else:
+                total += _LIST + _SLOT * len(x)
+                stack.extend(x)
+        elif t is str and len(x) > 256:
+            # a long string shared by many values is held once
+            if id(x) not in seen:
+                seen.add(id(x))
+                total += _STR + len(x)
+        else:
+            total += shallow(x)
+    return total
+
+
+def drop_root(roots: list[Any], x: Any) -> None:
+    """Take `x` (by identity) off the live values: usually the last one."""
+    for i in range(len(roots) - 1, -1, -1):
+        if roots[i] is x:
+            del roots[i]
+            return
+
+
+# the memory of the jq run on this thread (None: nothing is charged)
+MEM: ContextVar[JqMemory | None] = ContextVar("jq_memory", default=None)
+
+
+def charge(n: int) -> None:
+    """Charge `n` bytes to the running program, if one is charging."""
+    mem = MEM.get()
+    if mem is not None:
+        mem.charge(n)
