@@ -51,7 +51,7 @@ examples:
   sandbash --policy policy.toml --check script.sh          static check: exit 0 allowed, 1 denied, 3 indeterminate
 
 A policy file is the TOML Policy.from_toml reads (the same as the [policy] table of `sandbash mcp --config`):
-  mode = "read-only"                   # or "remediation"
+  mode = "remediation"                 # writes only where a :rw grant allows; "read-only": none
   paths = ["/data:ro", "/out:rw"]      # path grants
   [commands]
   allow = ["cat", "grep", "ls", "wc"]  # or `commands = [...]` (an allow list); absent: all commands
@@ -255,15 +255,17 @@ def _build(args: argparse.Namespace) -> Bash:
         policy = _policy(args.policy)
     except (OSError, ValueError) as e:
         raise _UsageError(f"--policy: {e}") from None
-    for warning in getattr(policy, "warnings", ()):
-        sys.stderr.write(f"sandbash: warning: {warning}\n")
     cwd = start_cwd(args.cwd, args.root)
     # scanning the installed packages with importlib.metadata costs ~40 ms: only when one declares commands
     make = new_bash if _plugins_declared() else Bash
     try:
-        return make(limits=limits, cwd=cwd, fs=fs, network=network, policy=policy)
+        bash = make(limits=limits, cwd=cwd, fs=fs, network=network, policy=policy)
     except ValueError as e:  # a --cwd that cannot be a directory
         raise _UsageError(e) from None
+    # settings that do not do what they seem to, judged against this filesystem (Policy.effective)
+    for warning in bash.policy.warnings if bash.policy is not None else ():
+        sys.stderr.write(f"sandbash: warning: {warning}\n")
+    return bash
 
 
 def _script(args: argparse.Namespace, rest: list[str]) -> tuple[str, str, str, list[str]] | int:

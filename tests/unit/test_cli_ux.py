@@ -201,3 +201,19 @@ def test_syntax_errors_inside_the_sandbox_name_their_source() -> None:
         expected = subprocess.run(["bash", "-c", script], executable="/bin/bash", cwd=d, capture_output=True)
     p = run(["--cwd", "/tmp", "-c", script])
     assert (p.stdout, p.stderr) == (expected.stdout, expected.stderr)
+
+
+def test_policy_warnings_are_printed_once_at_start_up(tmp_path: pathlib.Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    policy = tmp_path / "policy.toml"
+    policy.write_text('paths = ["/out:rw"]\n')
+    p = run(["--policy", str(policy), "--mount", f"{out}:/out:rw", "-c", "echo x > /out/f"])
+    lines = p.stderr.decode().splitlines()
+    assert lines[0].startswith("sandbash: warning: policy: grant /out:rw allows no writes to host mounts")
+    assert "[policy: mode.read-only]" in lines[1] and len(lines) == 2
+    policy.write_text('mode = "remediation"\npaths = ["/out:rw"]\n')
+    p = run(["--policy", str(policy), "--mount", f"{out}:/out:rw", "-c", "echo x > /out/f"])
+    assert (p.stderr, p.returncode) == (b"", 0) and (out / "f").read_text() == "x\n"
+    p = run(["--policy", str(policy.with_name("none.toml")), "-c", "true"])
+    assert p.returncode == 2 and p.stderr.startswith(b"sandbash: --policy: ") and p.stderr.count(b"\n") == 1
