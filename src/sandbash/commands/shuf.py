@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 import re
 
+from ..limits import MemoryHold
 from ..stdio.streams import Stream, StreamError
 from ..vfs.errors import FsError, strerror
 from .context import Ctx
 from .fsutil import FileRewrite, rewrites_in_place
 from .options import CommandSpec, Opt
-from .textbasic.common import Out, command, encode, quote, quotef, read_chunks, usage_fail
+from .textbasic.common import RECORD_OVERHEAD, Out, command, encode, quote, quotef, read_held, usage_fail
 
 SHUF_SPEC = CommandSpec(
     name="shuf",
@@ -30,6 +31,12 @@ SHUF_SPEC = CommandSpec(
 
 @command
 def cmd_shuf(ctx: Ctx) -> int:
+    # the input's text and lines, and the permutation, are charged to the run's memory
+    with ctx.hold_memory() as mem:
+        return _shuf(ctx, mem)
+
+
+def _shuf(ctx: Ctx, mem: MemoryHold) -> int:
     opts, operands = ctx.parse(SHUF_SPEC)
     sep = b"\0" if opts.get("zero_terminated") else b"\n"
     count: int | None = None
@@ -66,10 +73,11 @@ def cmd_shuf(ctx: Ctx) -> int:
         name = operands[0] if operands else "-"
         try:
             stream = ctx.open_in(name)
-            data = b"".join(read_chunks(ctx, stream))
+            data = read_held(ctx, stream, mem)
         except (FsError, StreamError) as e:
             ctx.error(f"{quotef(name)}: {strerror(e.errno or 5)}")
             return 1
+        mem.charge(len(data) + RECORD_OVERHEAD * (data.count(sep) + 1))
         lines = data.split(sep)
         if lines and lines[-1] == b"":
             lines.pop()
@@ -87,17 +95,17 @@ def cmd_shuf(ctx: Ctx) -> int:
             ctx.error(f"{quotef(opts.get('output'))}: {strerror(e.errno or 5)}")
             return 1
     if rewrite is None:
-        return _shuffle_out(ctx, Out(out_stream), lines, count, rng, sep, bool(opts.get("repeat")), out_stream)
+        return _shuffle_out(ctx, Out(out_stream), lines, count, rng, sep, bool(opts.get("repeat")), out_stream, mem)
     try:
         with rewrite:
-            return _shuffle_out(ctx, Out(out_stream), lines, count, rng, sep, bool(opts.get("repeat")), None)
+            return _shuffle_out(ctx, Out(out_stream), lines, count, rng, sep, bool(opts.get("repeat")), None, mem)
     except FsError as e:  # the swap itself was refused: the file keeps its content
         ctx.error(f"{quotef(opts.get('output'))}: {strerror(e.errno or 5)}")
         return 1
 
 
 def _shuffle_out(ctx: Ctx, out: Out, lines: list[bytes] | range, count: int | None, rng: random.Random, sep: bytes,
-                 repeat: bool, out_stream: Stream | None) -> int:
+                 repeat: bool, out_stream: Stream | None, mem: MemoryHold) -> int:
     """Write the permutation; `out_stream` is closed at the end unless it is stdout (or None)."""
     n = len(lines)
 
@@ -123,6 +131,7 @@ def _shuffle_out(ctx: Ctx, out: Out, lines: list[bytes] | range, count: int | No
     if isinstance(lines, range) and take < n // 4:
         picks = rng.sample(range(n), take)
     else:
+        mem.charge(48 * n)  # a slot and an int object per index
         picks = list(range(n))
         rng.shuffle(picks)
         picks = picks[:take]

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
+from ...limits import MemoryHold
 from ...stdio.streams import StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
-from ..options import CommandSpec, Opt
+from ..options import CommandSpec, Opt, Parsed
 from ..textbasic.common import Out, char_width, close_input, command, decode, encode, split_records
 
 COLUMN_SPEC = CommandSpec(
@@ -50,7 +51,7 @@ def _die(ctx: Ctx, message: str) -> CommandExit:
     return CommandExit(1)
 
 
-def _read(ctx: Ctx, files: list[str]) -> list[str] | None:
+def _read(ctx: Ctx, files: list[str], mem: MemoryHold) -> list[str] | None:
     lines: list[str] = []
     status_ok = True
     for name in files or ["-"]:
@@ -62,6 +63,8 @@ def _read(ctx: Ctx, files: list[str]) -> list[str] | None:
             continue
         try:
             for batch, _tail in split_records(ctx, stream):
+                # each line is held as text, then as cells and padded output
+                mem.charge(sum(map(len, batch)) * 12 + 600 * len(batch))
                 lines.extend(decode(b) for b in batch)
         except (FsError, StreamError) as e:
             ctx.error(f"read failed: {name}: {strerror(e.errno or 5)}")
@@ -235,9 +238,14 @@ def cmd_column(ctx: Ctx) -> int:
             termwidth = int(width_text)
         except ValueError:
             raise _die(ctx, f"invalid columns argument: '{width_text}'")
-    lines = _read(ctx, files)
-    if lines is None:
-        return 1
+    with ctx.hold_memory() as mem:
+        lines = _read(ctx, files, mem)
+        if lines is None:
+            return 1
+        return _column(ctx, opts, lines, termwidth)
+
+
+def _column(ctx: Ctx, opts: Parsed, lines: list[str], termwidth: int) -> int:
     out = Out(ctx.stdout)
     if opts.get("table") or opts.get("json"):
         result = _table(ctx, lines, opts)

@@ -263,6 +263,16 @@ class Differ:
                 self.out.write(encode(header + "\n"))
             self.out.write(encode(f"Binary files {name_a} and {name_b} differ\n"))
             return 1
+        with self.ctx.hold_memory() as mem:
+            # the texts, their lines (objects and copies), the line tables of the
+            # comparison (keys, classes, vectors, diagonals) and the output lines
+            mem.charge(3 * (len(data_a) + len(data_b))
+                       + _PER_LINE * (data_a.count(b"\n") + data_b.count(b"\n") + 2))
+            return self._compare(name_a, name_b, path_a, path_b, header, data_a, data_b)
+
+    def _compare(self, name_a: str, name_b: str, path_a: str | None, path_b: str | None, header: str | None,
+                 data_a: bytes, data_b: bytes) -> int:
+        side = self.o.style.fmt == "side" and not self.o.brief
         a = _split(data_a, self.o.strip_cr)
         b = _split(data_b, self.o.strip_cr)
         horizon = self.o.style.context if self.o.style.fmt in ("unified", "context") else 0
@@ -335,6 +345,11 @@ class Differ:
             return b""
 
         return find
+
+
+# bytes the comparison holds per input line besides its text (CPython objects
+# and the slots of a dozen tables)
+_PER_LINE = 320
 
 
 def _expand_output(line: bytes, fmt: str) -> bytes:

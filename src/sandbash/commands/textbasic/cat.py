@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 
+from ...limits import MemoryHold
 from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec, Opt
 from .common import (
+    RECORD_OVERHEAD,
     Out,
     close_input,
     command,
@@ -19,6 +21,7 @@ from .common import (
     quoteaf,
     quotef,
     read_chunks,
+    read_held,
     split_records,
 )
 
@@ -219,29 +222,37 @@ def cmd_tac(ctx: Ctx) -> int:
     before = bool(opts.get("before"))
     out = Out(ctx.stdout)
     status = 0
-    for name in files or ["-"]:
-        try:
-            stream = ctx.open_in(name)
-        except FsError as e:
-            ctx.error(f"failed to open {quoteaf(name)} for reading: {strerror(e.errno or 5)}")
-            status = 1
-            continue
-        try:
-            data = b"".join(read_chunks(ctx, stream))
-        except (FsError, StreamError) as e:
-            ctx.error(f"{quotef(name)}: read error: {strerror(e.errno or 5)}")
-            status = 1
-            continue
-        finally:
-            close_input(ctx, name, stream)
-        if not data:
-            continue
-        records = _tac_records(data, sep, before, bool(opts.get("regex")))
-        ctx.checkpoint(len(records) + 1)
-        for rec in reversed(records):
-            out.write(rec)
+    with ctx.hold_memory() as mem:
+        for name in files or ["-"]:
+            status |= _tac_one(ctx, name, sep, before, bool(opts.get("regex")), out, mem)
     out.flush()
     return status
+
+
+def _tac_one(ctx: Ctx, name: str, sep: bytes, before: bool, regex: bool, out: Out, mem: MemoryHold) -> int:
+    """One input, last record first; its text and records are charged to `mem`."""
+    try:
+        stream = ctx.open_in(name)
+    except FsError as e:
+        ctx.error(f"failed to open {quoteaf(name)} for reading: {strerror(e.errno or 5)}")
+        return 1
+    try:
+        data = read_held(ctx, stream, mem)
+    except (FsError, StreamError) as e:
+        ctx.error(f"{quotef(name)}: read error: {strerror(e.errno or 5)}")
+        return 1
+    finally:
+        close_input(ctx, name, stream)
+    if not data:
+        return 0
+    # the records copy the text; each also costs an object, a slot and a span
+    mem.charge(len(data) + (RECORD_OVERHEAD + 128) * (data.count(sep) + 1))
+    records = _tac_records(data, sep, before, regex)
+    ctx.checkpoint(len(records) + 1)
+    for rec in reversed(records):
+        out.write(rec)
+    mem.close()
+    return 0
 
 
 # ------------------------------------------------------------------ rev

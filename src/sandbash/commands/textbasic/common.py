@@ -11,6 +11,7 @@ import functools
 import unicodedata
 from collections.abc import Callable, Iterator
 
+from ...limits import MemoryHold
 from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx, _dev_fd
@@ -106,18 +107,50 @@ def read_chunks(ctx: Ctx, stream: Stream) -> Iterator[bytes]:
         yield chunk
 
 
+# bytes CPython spends on one small bytes object and its list slot (what a
+# command that keeps every line holds besides the text)
+RECORD_OVERHEAD = 48
+
+
+def read_held(ctx: Ctx, stream: Stream, mem: MemoryHold) -> bytes:
+    """The whole input, charged to `mem` as it arrives (the parts and their
+    joined copy; the parts' share is given back once they are joined)."""
+    parts: list[bytes] = []
+    size = 0
+    for chunk in read_chunks(ctx, stream):
+        mem.charge(2 * len(chunk))
+        parts.append(chunk)
+        size += len(chunk)
+    data = b"".join(parts)
+    parts.clear()
+    mem.release(size)
+    return data
+
+
 def split_records(ctx: Ctx, stream: Stream, sep: bytes = b"\n") -> Iterator[tuple[list[bytes], bool]]:
     """Batches of records without separators; the bool is True when the last record
     of the batch is the input's unterminated tail."""
-    buf = b""
-    for chunk in read_chunks(ctx, stream):
-        if buf:
-            chunk = buf + chunk
-        pieces = chunk.split(sep)
-        buf = pieces.pop()
-        if pieces:
-            ctx.checkpoint(len(pieces))
-            yield pieces, False
+    # the pieces of a line longer than a chunk, joined once its end comes (not
+    # re-joined per chunk), and charged to the run's memory while they wait
+    tail: list[bytes] = []
+    with ctx.hold_memory() as mem:
+        for chunk in read_chunks(ctx, stream):
+            if sep not in chunk:
+                mem.charge(len(chunk))
+                tail.append(chunk)
+                continue
+            if tail:
+                mem.charge(len(chunk) + mem.held)
+                tail.append(chunk)
+                chunk = b"".join(tail)
+                tail.clear()
+            pieces = chunk.split(sep)
+            mem.set(0)
+            tail.append(pieces.pop())
+            if pieces:
+                ctx.checkpoint(len(pieces))
+                yield pieces, False
+        buf = b"".join(tail)
     if buf:
         yield [buf], True
 
