@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
+from ...limits import MemoryHold
 from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
@@ -363,6 +365,18 @@ class _JoinState:
         self.warned = [False, False]
         self.seen_unpairable = False
 
+    def _group(self, i: int, cur: tuple[bytes, list[bytes]], key: Any,
+               mem: MemoryHold) -> tuple[list[list[bytes]], tuple[bytes, list[bytes]] | None]:
+        """The lines of input `i` from `cur` on that have join field `key`, and the line after them."""
+        group = [cur[1]]
+        nxt = self.read(i, cur[1])
+        while nxt is not None and self.j.key(nxt[1], i) == key:
+            fields = nxt[1]
+            mem.charge(2 * len(nxt[0]) + 120 + 56 * len(fields))
+            group.append(fields)
+            nxt = self.read(i, fields)
+        return group, nxt
+
     def read(self, i: int, prev: list[bytes] | None) -> tuple[bytes, list[bytes]] | None:
         line = self.readers[i].next()
         if line is None:
@@ -404,20 +418,14 @@ class _JoinState:
                 b = self.read(1, b[1])
                 self.seen_unpairable = True
                 continue
-            group1 = [a[1]]
-            a = self.read(0, a[1])
-            while a is not None and j.key(a[1], 0) == ka:
-                group1.append(a[1])
-                a = self.read(0, a[1])
-            group2 = [b[1]]
-            b = self.read(1, b[1])
-            while b is not None and j.key(b[1], 1) == kb:
-                group2.append(b[1])
-                b = self.read(1, b[1])
-            if print_pairs:
-                for x in group1:
-                    for y in group2:
-                        j.emit(x, y)
+            # the lines of both groups with this key are held (and charged) until paired
+            with self.ctx.hold_memory() as mem:
+                group1, a = self._group(0, a, ka, mem)
+                group2, b = self._group(1, b, kb, mem)
+                if print_pairs:
+                    for x in group1:
+                        for y in group2:
+                            j.emit(x, y)
         for which, cur in ((0, a), (1, b)):
             while cur is not None:
                 if which + 1 in unpaired:

@@ -10,6 +10,7 @@ from ...vfs.errors import FsError
 from ..context import Ctx
 from ..options import CommandSpec, Opt
 from ..textbasic.common import (
+    RECORD_OVERHEAD,
     Out,
     close_input,
     command,
@@ -18,6 +19,7 @@ from ..textbasic.common import (
     file_error,
     quote,
     quoteaf,
+    read_held,
     split_records,
 )
 
@@ -484,20 +486,23 @@ def cmd_fmt(ctx: Ctx) -> int:
             ctx.error(f"cannot open {quoteaf(name)} for reading: {e.message}")
             status = 1
             continue
-        try:
-            data = stream.read()
-        except (FsError, StreamError) as e:
-            file_error(ctx, name, e)
-            status = 1
-            continue
-        finally:
-            close_input(ctx, name, stream)
-        lines = data.split(b"\n")
-        if lines and lines[-1] == b"":
-            lines.pop()
-        ctx.checkpoint(len(lines) + 1)
-        fmt = _Fmt(out, width, goal, opts.values)
-        fmt.run(lines)
+        with ctx.hold_memory() as mem:
+            try:
+                data = read_held(ctx, stream, mem)
+            except (FsError, StreamError) as e:
+                file_error(ctx, name, e)
+                status = 1
+                continue
+            finally:
+                close_input(ctx, name, stream)
+            # the lines, then a paragraph's words (objects, widths, line breaks)
+            mem.charge(len(data) * 2 + RECORD_OVERHEAD * data.count(b"\n") + 160 * data.count(b" "))
+            lines = data.split(b"\n")
+            if lines and lines[-1] == b"":
+                lines.pop()
+            ctx.checkpoint(len(lines) + 1)
+            fmt = _Fmt(out, width, goal, opts.values)
+            fmt.run(lines)
     out.flush()
     return status
 

@@ -19,6 +19,7 @@ from ...stdio.streams import Stream
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
+from ..textbasic.common import read_input_held
 
 CHUNK = 1 << 20
 _REGEX_SPECIAL = frozenset(".[]*^$\\+?{}()|")  # special in a BRE or an ERE
@@ -687,17 +688,26 @@ def _int_arg(ctx: Ctx, value: str, what: str) -> int:
 
 
 def _read_pattern_file(ctx: Ctx, path: str) -> list[str]:
-    try:
-        data = ctx.read_input(path)
-    except FsError as e:
-        ctx.error(f"{path}: {e.message}")
-        raise CommandExit(2)
+    with ctx.hold_memory() as mem:
+        try:
+            data = read_input_held(ctx, path, mem)
+        except FsError as e:
+            ctx.error(f"{path}: {e.message}")
+            raise CommandExit(2)
+        # the patterns will be held as text, objects and compiled matchers: they
+        # must fit in the run's memory (millions of patterns stop here, not in
+        # the compiler); the charge is checked, not kept past this point
+        mem.charge(4 * len(data) + _PATTERN_COST * (data.count(b"\n") + 1))
     text = data.decode("utf-8", "surrogateescape")
     if not text:
         return []
     if text.endswith("\n"):
         text = text[:-1]
     return text.split("\n")
+
+
+# bytes a pattern costs besides its text (objects, its share of a compiled set)
+_PATTERN_COST = 400
 
 
 def cmd_grep(ctx: Ctx) -> int:

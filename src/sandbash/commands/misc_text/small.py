@@ -9,7 +9,17 @@ from ...stdio.streams import StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec
-from ..textbasic.common import Out, command, decode, encode, quote, quotef, read_chunks, usage_fail
+from ..textbasic.common import (
+    Out,
+    command,
+    decode,
+    encode,
+    quote,
+    quotef,
+    read_chunks,
+    read_input_held,
+    usage_fail,
+)
 
 TSORT_SPEC = CommandSpec(name="tsort", usage="[OPTION] [FILE]",
                          summary="Write totally ordered list consistent with the partial ordering in FILE.")
@@ -32,11 +42,20 @@ def cmd_tsort(ctx: Ctx) -> int:
     if len(files) > 1:
         raise usage_fail(ctx, f"extra operand {quote(ctx, files[1])}")
     name = files[0] if files else "-"
-    try:
-        data = ctx.read_input(name)
-    except (FsError, StreamError) as e:
-        ctx.error(f"{quotef(name)}: {strerror(e.errno or 5)}")
-        return 1
+    with ctx.hold_memory() as mem:
+        try:
+            data = read_input_held(ctx, name, mem)
+        except (FsError, StreamError) as e:
+            ctx.error(f"{quotef(name)}: {strerror(e.errno or 5)}")
+            return 1
+        # the text, then per token (at most one per separator) its bytes and
+        # str objects, list slots and its share of a graph node
+        seps = data.count(b" ") + data.count(b"\n") + data.count(b"\t") + 1
+        mem.charge(2 * len(data) + 240 * seps)
+        return _tsort(ctx, name, data)
+
+
+def _tsort(ctx: Ctx, name: str, data: bytes) -> int:
     tokens = [decode(t) for t in data.split()]
     items: dict[str, _Item] = {}
 

@@ -9,8 +9,9 @@ from typing import Any
 from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
-from ..options import CommandSpec, Opt
+from ..options import CommandSpec, Opt, Parsed
 from ..textbasic.common import (
+    RECORD_OVERHEAD,
     Out,
     close_input,
     command,
@@ -19,6 +20,8 @@ from ..textbasic.common import (
     quote,
     quotef,
     read_chunks,
+    read_held,
+    read_input_held,
     usage_fail,
 )
 
@@ -236,7 +239,11 @@ def _by_bytes(ctx: Ctx, stream: Stream, w: Writer, n: int) -> None:
 
 
 def _by_line_bytes(ctx: Ctx, stream: Stream, w: Writer, n: int, sep: bytes) -> None:
-    data = b"".join(read_chunks(ctx, stream))
+    with ctx.hold_memory() as mem:
+        _line_bytes(ctx, read_held(ctx, stream, mem), w, n, sep)
+
+
+def _line_bytes(ctx: Ctx, data: bytes, w: Writer, n: int, sep: bytes) -> None:
     pos = 0
     while pos < len(data):
         limit = min(pos + n, len(data))
@@ -404,11 +411,18 @@ def cmd_csplit(ctx: Ctx) -> int:
     prefix = opts.get("prefix", "xx")
     pats = _parse_patterns(ctx, operands[1:])
     src = operands[0]
-    try:
-        data = ctx.read_input(src)
-    except FsError as e:
-        raise _die(ctx, f"cannot open {quoteaf_(src)} for reading: {strerror(e.errno or 5)}")
-    lines = data.splitlines(keepends=True)
+    with ctx.hold_memory() as mem:
+        try:
+            data = read_input_held(ctx, src, mem)
+        except FsError as e:
+            raise _die(ctx, f"cannot open {quoteaf_(src)} for reading: {strerror(e.errno or 5)}")
+        mem.charge(len(data) + RECORD_OVERHEAD * (data.count(b"\n") + 1))
+        lines = data.splitlines(keepends=True)
+        return _csplit_run(ctx, lines, prefix, digits, suffix_fmt, opts, pats)
+
+
+def _csplit_run(ctx: Ctx, lines: list[bytes], prefix: str, digits: int, suffix_fmt: str | None, opts: Parsed,
+                pats: Any) -> int:
     job = _Csplit(ctx, lines, prefix, digits, suffix_fmt, opts)
     try:
         job.run(pats)

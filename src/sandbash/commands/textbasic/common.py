@@ -127,6 +127,15 @@ def read_held(ctx: Ctx, stream: Stream, mem: MemoryHold) -> bytes:
     return data
 
 
+def read_input_held(ctx: Ctx, path: str, mem: MemoryHold) -> bytes:
+    """`ctx.read_input(path)` with the text charged to `mem` as it arrives."""
+    stream = ctx.open_in(path)
+    data = read_held(ctx, stream, mem)
+    if stream is not ctx.stdin and _dev_fd(path) is None:
+        stream.close()
+    return data
+
+
 def split_records(ctx: Ctx, stream: Stream, sep: bytes = b"\n") -> Iterator[tuple[list[bytes], bool]]:
     """Batches of records without separators; the bool is True when the last record
     of the batch is the input's unterminated tail."""
