@@ -406,6 +406,72 @@ def test_rw_mount_links_inside_it(tmp_path: Path) -> None:
     assert os.readlink(host / "pw") == "/etc/passwd"
 
 
+def _rw_out(tmp_path: Path) -> tuple[Bash, Path]:
+    host = tmp_path / "out"
+    host.mkdir()
+    fs = MountFs(MemoryFs())
+    fs.mount("/out", ReadWriteFs(str(host)))
+    return Bash(fs=fs), host
+
+
+def _host_links_stay_inside(host: Path) -> list[str]:
+    """Every real symlink under `host` whose host resolution leaves it."""
+    out = []
+    for dirpath, dirs, files in os.walk(host):
+        for name in dirs + files:
+            p = Path(dirpath) / name
+            real = os.path.realpath(p)
+            if p.is_symlink() and real != str(host) and not real.startswith(f"{host}/"):
+                out.append(f"{p} -> {os.readlink(p)}")
+    return out
+
+
+@pytest.mark.parametrize("script", [
+    "mkdir -p /out/d && ln -s ../x /out/d/l && mv /out/d/l /out/l",              # the link moved up
+    "mkdir -p /out/a/b && ln -s ../../x /out/a/b/l && mv /out/a/b /out/b",        # its directory moved up
+    "mkdir -p /out/a/b/c && ln -s ../../../x /out/a/b/c/l && mv /out/a/b /out/b",  # a deeper holder
+    "mkdir -p /out/d && ln -s ../x /out/d/l && ln -P /out/d/l /out/l",            # a hard link to the link
+    "mkdir -p /out/d && ln -s ../x /out/d/l && cd /out/d && mv l ..",             # relative names
+    "mkdir -p /out/a/b && ln -s ../../x /out/a/b/l && mv -T /out/a/b /out/z",
+    "mkdir -p /out/a/b && ln -s ../../x /out/a/b/l && find /out/a -name b -exec mv {} /out/ \\;",
+])
+def test_moving_a_link_up_never_leaves_the_rw_mount(script: str, tmp_path: Path) -> None:
+    b, host = _rw_out(tmp_path)
+    r = b.exec(script)
+    assert _host_links_stay_inside(host) == [], r.stderr
+    assert "Permission denied" in r.stderr
+
+
+@pytest.mark.parametrize("script", [
+    "ln -s .. /out/a/up; ln -s up/../x /out/a/l",       # the kernel follows 'up' before the '..'
+    "ln -s .. /out/a/up; ln -s up/up/../../x /out/a/l",
+    "ln -s ../a /out/a/me; ln -s me/../../x /out/a/l",
+    "ln -s . /out/a/here; ln -s here/../../x /out/l",
+    "ln -s b/../../../x /out/a/l",
+])
+def test_rw_mount_refuses_a_climb_after_a_name(script: str, tmp_path: Path) -> None:
+    b, host = _rw_out(tmp_path)
+    r = b.exec(f"mkdir -p /out/a/b; {script}")
+    assert _host_links_stay_inside(host) == [] and "Permission denied" in r.stderr, r.stderr
+    assert b.exec("ln -s ../b/./f /out/a/b/ok && ln -s ../../out/a /out/a/b/up2").exit_code == 0
+
+
+def test_moving_a_large_tree_up_copies_and_checks_each_link(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the scan bound the rename gives EXDEV: mv copies, each link checked as it is made."""
+    import sandbash.vfs.readwrite as rw
+
+    monkeypatch.setattr(rw, "_LINK_SCAN", 3)
+    b, host = _rw_out(tmp_path)
+    r = b.exec("mkdir -p /out/a/b/c && cd /out/a/b/c && touch 1 2 3 && ln -s ../../x l && ln -s 1 one && "
+               "mv /out/a/b/c /out/c; echo $?; ls /out/a/b/c | wc -l; readlink /out/c/one")
+    assert r.stdout == "1\n5\n1\n", r.stderr
+    assert "mv: cannot create symbolic link '/out/c/l': Permission denied" in r.stderr
+    assert _host_links_stay_inside(host) == []
+    r2 = b.exec("mkdir -p /out/p/q/r && touch /out/p/q/r/f && mv /out/p/q/r /out/r2 && ls /out/r2")
+    assert (r2.stdout, r2.exit_code) == ("f\n", 0), r2.stderr  # a small tree without links moves
+
+
 # ------------------------------------------------------------ T-FS-8 policy defaults
 
 def _host_mount(tmp_path: Path) -> MountFs:

@@ -12,7 +12,12 @@ absolute one inside the root reads as a relative target, as OverlayFs shows
 it), and the sandbox cannot create a symlink whose target leaves the root (a
 host program reading the directory would follow it to host files): an
 absolute target inside the same mount is stored relative by `MountFs`, any
-other is refused. `outside_symlinks=True` lifts both (targets as they are).
+other is refused. A relative link that stays inside where it was made may
+climb out once moved higher up (`mv d/l l`, `ln -P d/l l`, or a directory
+holding it moved up), so a rename or hard link to a shallower place checks
+the links it carries (a directory of more than `_LINK_SCAN` entries gives
+EXDEV: `mv` then copies, and each copied link is checked on creation).
+`outside_symlinks=True` lifts all of this (targets as they are).
 Pseudo-filesystems inside the root are refused unless `allow_pseudo`.
 """
 
@@ -23,7 +28,7 @@ import stat as st
 import time
 from collections.abc import Callable
 
-from .base import Stat, parent_name
+from .base import Stat, parent_name, split_path
 from .errors import FsError
 from .hostio import (
     O_CREAT_EXCL,
@@ -39,6 +44,29 @@ from .hostio import (
 from .quota import DiskQuota, name_cost
 
 _MODES = {"r": O_RDONLY, "rw": O_RDWR, "w": O_WRONLY, "a": O_WRONLY, "x": O_WRONLY}
+_LINK_SCAN = 10_000  # entries a directory moved higher up is searched for links before EXDEV
+
+
+def _depth(path: str) -> int:
+    return len(split_path(parent_name(path)[0]))
+
+
+def _climbs_then_descends(link: str, target: str) -> bool:
+    """Whether a new link's target is relative, climbs ('..') only before its
+    first name and no higher than the root. The host kernel follows a link
+    in the middle of a target before a later '..' ('up/../x' with 'up' a link
+    to '..' leaves the root), so a '..' after a name is refused; with every
+    link of this shape, each one resolves inside the root."""
+    if target.startswith("/"):
+        return False
+    named = False
+    for part in target.split("/"):
+        if part == "..":
+            if named:
+                return False
+        elif part not in ("", "."):
+            named = True
+    return stays_inside(link, target)
 
 
 class ReadWriteFs:
@@ -165,10 +193,33 @@ class ReadWriteFs:
         self.tree.unlink(path)
         self.quota.release(self._held(path, s), 1)
 
+    def _links_stay_inside(self, src: str, dst: str) -> None:
+        """EACCES when moving (or hard-linking) `src` to `dst` would leave a
+        relative symlink it holds pointing above the root: only a move to a
+        shallower place can do that. Absolute targets are the host's own
+        links (the sandbox cannot make one): they read as EACCES anyway."""
+        if self.outside_symlinks or _depth(dst) >= _depth(src):
+            return
+        stack, seen = [(src, dst)], 0
+        while stack:
+            old, new = stack.pop()
+            s = self.tree.lstat(old)
+            if st.S_ISLNK(s.st_mode):
+                target = self.tree.readlink(old)
+                if not target.startswith("/") and not stays_inside(new, target):
+                    raise FsError(errno.EACCES)
+            elif st.S_ISDIR(s.st_mode):
+                names = self.tree.listdir(old)
+                seen += len(names)
+                if seen > _LINK_SCAN:
+                    raise FsError(errno.EXDEV)
+                stack.extend((f"{old}/{n}", f"{new}/{n}") for n in names)
+
     def rename(self, src: str, dst: str) -> None:
         old = self._host(dst)
         if old is not None and old.st_ino == self.tree.lstat(src).st_ino:
             return  # two names of one file: rename does nothing
+        self._links_stay_inside(src, dst)
         grow = name_cost(parent_name(dst)[1]) - name_cost(parent_name(src)[1])
         self.quota.adjust(grow)
         try:
@@ -180,7 +231,7 @@ class ReadWriteFs:
             self.quota.release(self._held(dst, old), 1)
 
     def symlink(self, target: str, path: str, uid: int, gid: int) -> None:
-        if not self.outside_symlinks and (target.startswith("/") or not stays_inside(path, target)):
+        if not self.outside_symlinks and not _climbs_then_descends(path, target):
             raise FsError(errno.EACCES)  # a real link to a host path outside the root
         cost = name_cost(parent_name(path)[1]) + name_cost(target)
         self.quota.charge(cost, 1)
@@ -191,6 +242,7 @@ class ReadWriteFs:
             raise
 
     def link(self, src: str, dst: str) -> None:
+        self._links_stay_inside(src, dst)  # `ln -P` of a symlink names the link itself
         cost = name_cost(parent_name(dst)[1])
         self.quota.charge(cost, 1)
         try:
