@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from operator import itemgetter
 from typing import Any
 
+from ...limits import LimitExceeded, MemoryHold
 from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
@@ -138,6 +139,12 @@ class Sorter:
                 return _dedupe(lines)
             lines.sort(reverse=self.reverse)
             return lines
+        with ctx.hold_memory() as mem:
+            # a record per line: a tuple, its slot and the key objects
+            mem.charge(len(lines) * (72 + 56 * len(self.extractors)))
+            return self._sort_keyed(ctx, lines)
+
+    def _sort_keyed(self, ctx: Ctx, lines: list[bytes]) -> list[bytes]:
         ext = self.extractors
         n = len(ext)
         records: list[tuple[Any, ...]] = []
@@ -528,7 +535,9 @@ def _sort_inputs(ctx: Ctx, sorter: Sorter, opened: list[tuple[str, Stream]], out
 
     # with -s and keys, equal-key lines keep their input order: identical lines must not be gathered
     counting = not (sorter.stable and not sorter.plain)
-    acc = _Accumulator(counting)
+    mem = ctx.hold_memory()
+    # a run is a share of the run's memory budget (what sorting it may double)
+    acc = _Accumulator(counting, mem, min(RUN_BYTES, ctx.limits.max_memory // 4))
     spiller: Spiller | None = None
     try:
         for name, stream in opened:
@@ -537,17 +546,20 @@ def _sort_inputs(ctx: Ctx, sorter: Sorter, opened: list[tuple[str, Stream]], out
                     if spiller is None:
                         spiller = Spiller(ctx, tmpdirs, sep)
                     spiller.spill(_expanded(acc.sorted(ctx, sorter)))
-                    acc = _Accumulator(counting)
+                    acc = _Accumulator(counting, mem, acc.limit)
         if spiller is None:
             return _emit_counted(ctx, acc.sorted(ctx, sorter), output, sep)
         runs = spiller.runs()
         result = _merge(sorter, [*runs, iter(_expanded(acc.sorted(ctx, sorter)))])
         return _emit(ctx, result, output, sep)
     finally:
+        mem.close()
         if spiller is not None:
             spiller.cleanup()
 
 
+# bytes a kept line costs besides its text: the bytes object and its list slot
+_LINE_COST = 48
 # while at most this share of the lines read are distinct, identical lines are counted, not kept
 _DISTINCT_SHARE = 0.5
 _COUNT_PROBE = 4096
@@ -560,14 +572,19 @@ class _Accumulator:
     of a few hundred distinct lines needs no spilling); input that does not
     repeat itself switches to a plain list."""
 
-    def __init__(self, counting: bool) -> None:
+    def __init__(self, counting: bool, mem: MemoryHold, limit: int) -> None:
         self.counts: Counter[bytes] | None = Counter() if counting else None
         self.lines: list[bytes] = []
         self.nlines = 0
         self.size = 0
+        # the run's lines are charged to the run's memory (set to what is held)
+        self.mem = mem
+        self.limit = limit
+        mem.set(0)
 
     def add(self, batch: list[bytes]) -> bool:
-        """Take a batch; True when the run is full and must be spilled."""
+        """Take a batch; True when the run is full and must be spilled (its
+        size reached the limit, or the run's memory has no room for more)."""
         counts = self.counts
         nbytes = sum(map(len, batch))
         if counts is not None:
@@ -575,16 +592,22 @@ class _Accumulator:
             counts.update(batch)  # counted in C
             self.nlines += len(batch)
             added = len(counts) - before
-            # the new distinct lines, at the batch's average length
-            self.size += added * (nbytes // len(batch) + 80)
+            # the new distinct lines, at the batch's average length, and their entries
+            self.size += added * (nbytes // len(batch) + _LINE_COST + 80)
             if self.nlines >= _COUNT_PROBE and len(counts) > self.nlines * _DISTINCT_SHARE:
                 self.lines = _expanded(([line for line in counts], counts))
                 self.counts = None
-                self.size = sum(map(len, self.lines)) + len(self.lines) * 8
+                self.size = sum(map(len, self.lines)) + len(self.lines) * _LINE_COST
         else:
             self.lines.extend(batch)
-            self.size += nbytes + len(batch) * 8
-        return self.size >= RUN_BYTES
+            self.size += nbytes + len(batch) * _LINE_COST
+        try:
+            self.mem.set(self.size)
+        except LimitExceeded:
+            if self.nlines == 0 and not self.lines:
+                raise
+            return True  # spill what there is now
+        return self.size >= self.limit
 
     def sorted(self, ctx: Ctx, sorter: Sorter) -> tuple[list[bytes], dict[bytes, int] | None]:
         """The sorted lines, and the count of each when they were counted."""
