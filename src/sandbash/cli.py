@@ -50,8 +50,11 @@ examples:
   sandbash --limit timeout=2m --limit max_output_size=50MB -c '...'
   sandbash --policy policy.toml --check script.sh          static check: exit 0 allowed, 1 denied, 3 indeterminate
 
-A policy file is the TOML Policy.from_toml reads (the same as the [policy] table of `sandbash mcp --config`):
-  mode = "remediation"                 # writes only where a :rw grant allows; "read-only": none
+A policy file is the TOML Policy.from_toml reads (the same as the [policy] table of `sandbash mcp --config`);
+a refused file action names its rule ('Permission denied [policy: mode.read-only]'), and a :rw grant
+without mode = "remediation" gets a 'sandbash: warning:' line at start-up:
+  mode = "remediation"                 # writes only where a :rw grant allows; "read-only": none;
+                                       # unset: host mounts read-only, paths in memory (/tmp) writable
   paths = ["/data:ro", "/out:rw"]      # path grants
   [commands]
   allow = ["cat", "grep", "ls", "wc"]  # or `commands = [...]` (an allow list); absent: all commands
