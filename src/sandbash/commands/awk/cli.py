@@ -337,4 +337,5 @@ def run(ctx: Ctx, prog: str) -> int:
             return 2
         return interp.run()
     finally:
+        interp.mem.close()
         FIELD_LIMIT.reset(field_limit)

@@ -14,6 +14,7 @@ from modified fields.
 from __future__ import annotations
 
 import math
+from itertools import islice
 from typing import Any
 
 from ...limits import LimitExceeded
@@ -52,6 +53,11 @@ class Runtime:
         self.max_string = max(ctx.limits.max_string_length, 1 << 20)
         self.max_elements = ctx.limits.max_array_elements * 10  # awk arrays are often bigger than bash ones
         self.cp_rounds = 0
+        # what the globals hold, charged when the arrays are checked; long
+        # strings kept since then (a check comes once they pass fresh_max)
+        self.mem = ctx.hold_memory()
+        self.fresh = 0
+        self.fresh_max = ctx.limits.max_memory // 16
         self.warned: set[str] = set()
         self.paragraph = False
         self.rebuild_ofs = " "
@@ -142,18 +148,31 @@ class Runtime:
         return (a > b) - (a < b)
 
     def check_arrays(self) -> None:
-        """Bound the elements held by global arrays (loops can add them without end)."""
+        """Bound the elements held by global arrays (loops can add them without
+        end), and charge the run's memory with what the globals hold."""
         self.cp_rounds = 0
+        self.fresh = 0
         total = 0
+        nbytes = 0
         for v in self.ns.values():
             if v.__class__ is dict:
                 total += len(v)
+                nbytes += _array_bytes(v)
+            elif isinstance(v, str):
+                nbytes += 49 + len(v)
         if total > self.max_elements:
             raise LimitExceeded("max_array_elements", self.max_elements)
+        self.mem.set(nbytes)
 
     def check_len(self, s: str) -> str:
-        if len(s) > self.max_string:
+        n = len(s)
+        if n > self.max_string:
             raise LimitExceeded("max_string_length", self.max_string)
+        if n > 4096:
+            # long strings being kept: measure before they add up to much
+            self.fresh += n
+            if self.fresh > self.fresh_max:
+                self.check_arrays()
         return s
 
     # ------------------------------------------------------------ regexes
@@ -534,3 +553,16 @@ class Runtime:
         self.io.stdout.flush()
         self.io.stderr.write(f"{self.io.prog}: {message}\n")
 
+
+def _array_bytes(d: dict[Any, Any]) -> int:
+    """Bytes an awk array holds: its entries at the average size of a sample
+    of keys and values from both ends (cheap on arrays of millions)."""
+    n = len(d)
+    if not n:
+        return 64
+    keys = list(islice(d, 16)) + list(islice(reversed(d), 16))
+    each = 0
+    for k in keys:
+        v = d[k]
+        each += (len(k) if isinstance(k, str) else 8) + (len(v) if isinstance(v, str) else 0)
+    return 64 + n * (200 + each // len(keys))
