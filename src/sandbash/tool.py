@@ -553,11 +553,13 @@ class BashTool:
         net = self.network
         if net is None:
             return "no network (curl and wget are not available)"
+        # without it a call that leaves allow_network out finds no curl: the model must know to ask
+        ask = "" if self.network_by_default else " when the call sets allow_network: true"
         if net.dangerously_allow_full_internet_access:
-            return "curl and wget can reach the internet"
+            return f"curl and wget can reach the internet{ask}"
         prefixes = ", ".join(net.allowed_url_prefixes) or "none"
         methods = ", ".join(net.allowed_methods)
-        return f"curl and wget can reach only URLs under: {prefixes} (methods {methods})"
+        return f"curl and wget can reach only URLs under: {prefixes} (methods {methods}){ask}"
 
     def description(self) -> str:
         """The tool description a model sees: short, generated from the live configuration."""
@@ -590,7 +592,7 @@ class BashTool:
             "- Not available: python, node, git, package managers, compilers, sudo or any other host program; "
             "a missing command fails with status 127. Use awk, sed, jq and the shell instead.",
             f"- Network: {self._network_text()}.",
-            *([f"- {self._policy_text().strip()}"] if self.bash.policy is not None else []),
+            *([f"- {policy}"] if (policy := self._policy_text().strip()) else []),
             f"- Limits: {self._limits_text()}. Going over a limit stops the script (exit 124 for time).",
             f"- Output: stdout and stderr are each cut to {self.max_output_chars:,} characters, keeping the "
             "start and the end; filter large output (head, grep, wc -l). Binary output is replaced by a notice.",

@@ -120,3 +120,26 @@ def test_default_audit_goes_to_the_log(caplog: pytest.LogCaptureFixture) -> None
     with caplog.at_level("INFO", logger="sandbash.audit"):
         BashTool.cruvero().run({"command": "echo hi"})
     assert any("tool.call" in r.getMessage() and "echo hi" in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize("network, switch, says", [
+    (True, "1", "curl and wget can reach only URLs under: http://127.0.0.1:9/ (methods GET, HEAD) "
+                "when the call sets allow_network: true"),
+    (True, "0", "no network (curl and wget are not available)"),
+    (False, "1", "no network (curl and wget are not available)"),
+])
+def test_the_model_is_told_how_to_get_the_network(network: bool, switch: str, says: str) -> None:
+    from sandbash.net import NetworkConfig
+
+    cfg = NetworkConfig(allowed_url_prefixes=["http://127.0.0.1:9/"]) if network else None
+    tool = cruvero_tool(network=cfg, environ={"SANDBASH_ALLOW_NETWORK": switch}, audit=Audit())
+    assert f"Network: {says}." in tool.description()
+    assert f"- Network: {says}." in tool.system_prompt()
+
+
+def test_the_system_prompt_has_no_empty_line_items() -> None:
+    for env in ({}, {"SANDBASH_MODE": "read-only"}, {"SANDBASH_DENIED_COMMANDS": "sed"}):
+        lines = _tool(**env).system_prompt().splitlines()
+        assert all(line.strip() not in ("", "-") for line in lines), lines
+    assert any(line.startswith("- Policy: the filesystem is read-only")
+               for line in _tool(SANDBASH_MODE="read-only").system_prompt().splitlines())

@@ -49,11 +49,11 @@ class AnthropicBash:
             request = {k: v for k, v in tool_input.items() if v is not None}
             validate(request, _RESTART_SCHEMA)
             if request.pop("restart", False):
-                self.tool.restart(self.session_id)
+                self.tool.restart(self.session_id, scope=self.session_id)
                 if "command" not in request:
                     return RESTARTED, False
             request["session_id"] = self.session_id
-            out = self.tool.run(request)
+            out = self.tool.run(request, scope=self.session_id)  # this adapter is one client
         except ToolInputError as e:
             return str(e), True
         return out.text(), out.is_error

@@ -9,6 +9,8 @@ stderr, exit_code, result_json, ...) travels as the ToolMessage's artifact.
 A non-zero exit or a limit gives the ToolMessage `status="error"` (as MCP's
 `isError` and Anthropic's `is_error`), with the output and artifact kept; input
 that breaks the tool contract gives `status="error"` with its one-line message.
+Each SandbashTool is one client: the shells its model names by `session_id` live in
+its own `scope`, so tools sharing one BashTool share files, never shell state.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ class SandbashTool(BaseTool):  # type: ignore[misc, unused-ignore]  # BaseTool i
     name: str = "bash"
     description: str = ""
     bash_tool: BashTool = Field(default_factory=BashTool, exclude=True)
+    scope: str = Field(default_factory=BashTool.new_session_id, exclude=True)  # this client's sessions
     response_format: Literal["content", "content_and_artifact"] = "content_and_artifact"
     handle_tool_error: bool = True
     args_schema: Any = None  # filled with the tool contract's JSON schema
@@ -65,12 +68,13 @@ class SandbashTool(BaseTool):  # type: ignore[misc, unused-ignore]  # BaseTool i
 
     def _run(self, run_manager: Any = None, **kwargs: Any) -> tuple[str, dict[str, Any]]:
         try:
-            return self._answer(self.bash_tool.run(kwargs))
+            return self._answer(self.bash_tool.run(kwargs, scope=self.scope))
         except ToolInputError as e:
             raise ToolException(str(e)) from None
 
     async def _arun(self, run_manager: Any = None, **kwargs: Any) -> tuple[str, dict[str, Any]]:
         try:
-            return self._answer(await run_cancellable(lambda token: self.bash_tool.run(kwargs, cancel=token)))
+            out = await run_cancellable(lambda token: self.bash_tool.run(kwargs, cancel=token, scope=self.scope))
+            return self._answer(out)
         except ToolInputError as e:
             raise ToolException(str(e)) from None

@@ -28,6 +28,10 @@ from ._util import field
 
 
 class OpenAIBash:
+    """One client of `tool`: its shells (the default one, `session_id`, and any the model
+    names) are kept in this adapter's own scope, so adapters sharing one BashTool share
+    files but never shell state."""
+
     def __init__(self, tool: BashTool | None = None, *, session_id: str | None = None, name: str = "bash") -> None:
         self.tool = tool or BashTool()
         self.session_id = session_id or self.tool.new_session_id()
@@ -63,7 +67,7 @@ class OpenAIBash:
             return f"input: expected object, got {type(args).__name__}"
         args = {"session_id": self.session_id, **args}
         try:
-            return self.tool.run(args, cancel=cancel)
+            return self.tool.run(args, cancel=cancel, scope=self.session_id)
         except ToolInputError as e:
             return str(e)
 
@@ -85,7 +89,11 @@ class OpenAIBash:
             request: dict[str, Any] = {"command": command, "session_id": self.session_id}
             if timeout_ms:
                 request["timeout_ms"] = timeout_ms
-            out = self.tool.run(request, cancel=cancel)
+            try:
+                out = self.tool.run(request, cancel=cancel, scope=self.session_id)
+            except ToolInputError as e:  # e.g. a command that is not a string: the model reads why
+                results.append({"stdout": "", "stderr": f"{e}\n", "outcome": {"type": "exit", "exit_code": 2}})
+                continue
             stdout, stderr = out.stdout, out.stderr
             if max_output_length:
                 stdout = truncate_middle(stdout, max_output_length)[0]

@@ -5,7 +5,9 @@
 One `bash` tool with the full tool contract as its JSON schema, plus the
 sandbox's system-prompt section as the toolset's instructions. Invalid input
 asks the model to retry; a failing script is an ordinary result (the model
-reads the exit code).
+reads the exit code). Each toolset is one client: the shells its model names by
+`session_id` live in its own `scope` (default: a fresh unguessable one), so toolsets
+sharing one BashTool share files, never shell state.
 """
 
 from __future__ import annotations
@@ -19,12 +21,14 @@ from ..aio import run_cancellable
 from ..tool import BashTool, ToolInputError
 
 
-def sandbash_toolset(tool: BashTool | None = None, *, instructions: bool = True) -> FunctionToolset[Any]:
+def sandbash_toolset(tool: BashTool | None = None, *, instructions: bool = True,
+                     scope: str | None = None) -> FunctionToolset[Any]:
     bash_tool = tool or BashTool()
+    client = scope if scope is not None else bash_tool.new_session_id()
 
     async def bash(**arguments: Any) -> str:
         try:
-            out = await run_cancellable(lambda token: bash_tool.run(arguments, cancel=token))
+            out = await run_cancellable(lambda token: bash_tool.run(arguments, cancel=token, scope=client))
         except ToolInputError as e:
             raise ModelRetry(str(e)) from None
         return out.text()
