@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 
 from sandbash import Audit, Bash, Policy
+from sandbash.adapters.anthropic import AnthropicBash
+from sandbash.adapters.openai import OpenAIBash
 from sandbash.api import ExecResult, Session
 from sandbash.audit import ListSink
 from sandbash.commands import registry
@@ -29,6 +31,7 @@ from sandbash.interp.control import (
     AbortCommand,
     BreakLoop,
     ContinueLoop,
+    ControlFlow,
     ErrexitTriggered,
     ExitShell,
     ReturnFromFunction,
@@ -337,7 +340,40 @@ INTERNAL: dict[str, Callable[[], BaseException]] = {
     "continue": lambda: ContinueLoop(1),
     "return": lambda: ReturnFromFunction(4),
     "abort": lambda: AbortCommand(1),
+    "controlflow": ControlFlow,
 }
+
+
+def _internal_types() -> set[type[BaseException]]:
+    """Every interpreter-internal exception type: defined in sandbash, a BaseException but not an
+    Exception (what `except Exception` in the embedder's code would not catch)."""
+    import importlib
+    import pkgutil
+
+    import sandbash
+
+    for mod in pkgutil.walk_packages(sandbash.__path__, "sandbash."):
+        if mod.name != "sandbash.__main__":  # runs the CLI
+            try:
+                importlib.import_module(mod.name)
+            except ImportError:  # an optional SDK that is not installed
+                pass
+    found: set[type[BaseException]] = set()
+    todo = [BaseException]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            todo.append(sub)
+            if sub.__module__.startswith("sandbash.") and not issubclass(sub, Exception):
+                found.add(sub)
+    return found
+
+
+INTERNAL_TYPES = _internal_types()
+# types added after this table was written are still raised through every entry point: they take
+# a status or signal number, or nothing (test_every_internal_exception_type_is_raised says which)
+_BY_NAME = {t.__name__: t for t in INTERNAL_TYPES}
+if "JobSignal" in _BY_NAME:  # `kill` for a background job
+    INTERNAL["jobsignal"] = lambda: _BY_NAME["JobSignal"](15)
 
 
 class _Raise(Command):
@@ -410,6 +446,13 @@ def _entry_points(bash: Bash, session: Session, tool: BashTool) -> dict[str, Cal
         "BashTool.arun": lambda s: asyncio.run(tool.arun({"command": s, "timeout_ms": 500})),
         "Sandbox.run_command": lambda s: sandbox.run_command(s, limits=LIMITS),
         "Sandbox.arun_command": lambda s: asyncio.run(sandbox.arun_command(s, limits=LIMITS)),
+        "Sandbox.session": lambda s: sandbox.session().exec(s, limits=LIMITS),
+        "BashTool.arun(session)": lambda s: asyncio.run(
+            tool.arun({"command": s, "timeout_ms": 500, "session_id": "b"})),
+        "AnthropicBash.run": lambda s: AnthropicBash(tool).run({"command": s, "timeout_ms": 500}),
+        "OpenAIBash.call": lambda s: OpenAIBash(tool).call({"command": s, "timeout_ms": 500}),
+        "OpenAIBash.shell_commands": lambda s: OpenAIBash(tool).shell_commands([s, "echo next"], timeout_ms=500),
+        "Bash.check": lambda s: bash.check(s),  # the static check reads hostile text too
     }
 
 
@@ -440,7 +483,8 @@ def test_no_internal_exception_leaves_a_public_entry_point(script: str, raiser: 
 
 @pytest.mark.parametrize(
     ("kind", "status"),
-    [("deadline", 124), ("sigpipe", 141), ("break", 0), ("continue", 1), ("return", 4), ("exit", 3), ("abort", 1)],
+    [("deadline", 124), ("sigpipe", 141), ("break", 0), ("continue", 1), ("return", 4), ("exit", 3), ("abort", 1),
+     ("controlflow", 1), *([("jobsignal", 143)] if "jobsignal" in INTERNAL else [])],
 )
 def test_stray_internal_exception_ends_the_run_with_a_status(kind: str, status: int, raiser: None) -> None:
     """T-TEN-2: what a custom command raises past the shell ends the run with a status
@@ -449,6 +493,15 @@ def test_stray_internal_exception_ends_the_run_with_a_status(kind: str, status: 
     for call in (bash.exec, bash.session().exec):
         r = call(f"tenancy-raise {kind}")
         assert r.exit_code == status, (kind, r)
+
+
+def test_every_internal_exception_type_is_raised() -> None:
+    """T-TEN-2 closes the class: every interpreter-internal exception type sandbash defines (found
+    by walking the package) is raised by the custom command above, so the entry-point cases cover
+    a type added later too."""
+    raised = {type(make()) for make in INTERNAL.values()}
+    assert INTERNAL_TYPES - raised == set(), "add the new internal exception types to INTERNAL"
+    assert {LimitExceeded, Cancelled, DeadlineExpired, SigPipe, ExitShell} <= INTERNAL_TYPES
 
 
 def test_internal_limit_and_cancel_map_to_documented_exceptions(raiser: None) -> None:
@@ -583,12 +636,14 @@ def test_long_async_runs_do_not_starve_other_clients() -> None:
 
 def test_every_entry_point_at_once_on_one_bash() -> None:
     """T-TEN-3: one thread per entry point (exec, a session, aexec, astream, BashTool with and
-    without a session, Sandbox.run_command, the embedder's file calls), all at once on one Bash,
+    without a session, Sandbox.run_command, the Anthropic and OpenAI adapters, the embedder's file
+    calls), all at once on one Bash,
     each interleaving runs that end by a timeout: every normal run gives exactly its own output."""
     bash = make_bash()
     tool = BashTool(bash)
     sandbox = Sandbox(bash)
     session = bash.session()
+    anthropic, openai = AnthropicBash(tool), OpenAIBash(tool)
     script = "cat {deep} >/dev/null; echo {tag}"
 
     def call(kind: str, tag: str) -> str:
@@ -607,16 +662,24 @@ def test_every_entry_point_at_once_on_one_bash() -> None:
             return str(tool.run({"command": text, "session_id": "s"}).to_dict()["stdout"])
         if kind == "sandbox":
             return sandbox.run_command(text).stdout
+        if kind == "anthropic":  # one adapter = one client session
+            answer, is_error = anthropic.run({"command": text})
+            assert not is_error and answer.endswith("\n[exit code: 0]"), answer
+            return answer.removesuffix("[exit code: 0]")
+        if kind == "openai":
+            out = openai.call({"command": text})
+            assert not isinstance(out, str), out
+            return out.stdout
         bash.write_file(f"/workspace/{tag}", tag + "\n")
         return bash.read_file(f"/workspace/{tag}").decode()
 
-    kinds = ["exec", "session", "aexec", "astream", "tool", "tool-session", "sandbox", "files"]
+    kinds = ["exec", "session", "aexec", "astream", "tool", "tool-session", "sandbox", "anthropic", "openai", "files"]
 
     def work(i: int) -> None:
         kind = kinds[i]
         for k in range(12):
             tag = f"u{i}x{k}"
-            if k % 4 == 3 and kind not in ("tool", "tool-session", "files"):
+            if k % 4 == 3 and kind not in ("tool", "tool-session", "anthropic", "openai", "files"):
                 with pytest.raises(ExecutionLimitError):
                     bash.exec("while :; do :; done", limits={"timeout": 0.05})
             assert call(kind, tag) == f"{tag}\n", (kind, tag)
