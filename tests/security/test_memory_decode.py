@@ -181,6 +181,27 @@ def _zip_huge_member(chunks: int = 128) -> bytes:
     return local + raw + central + end
 
 
+def _tar_gz_many_members(count: int) -> bytes:
+    """A tar.gz of `count` empty members, each behind a pax header with a 3 KB comment
+    (tarfile keeps every member it has read, pax headers included, unless told not to)."""
+    record = b" comment=" + b"A" * 3000 + b"\n"
+    record = b"%d" % (len(record) + 4) + record
+    unit = (_tar_header(b"././@PaxHeader", len(record), b"x") + record + bytes(-len(record) % 512)
+            + _tar_header(b"f", 0))
+    return gzip.compress(unit * 2048, 9) * (count // 2048)
+
+
+def _zip_many_entries(count: int) -> bytes:
+    """A zip of `count` empty stored members named 'f' (78 bytes apiece): zipfile would
+    build a 350-byte ZipInfo for each 47-byte central-directory entry in one call."""
+    name = b"f"
+    local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 0, 0, 0x21, 0, 0, 0, len(name), 0) + name
+    central = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 0, 0, 0x21, 0, 0, 0, len(name),
+                          0, 0, 0, 0, 0o644 << 16, 0) + name
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, len(central) * count, len(local), 0)
+    return local + central * count + end
+
+
 HOME = "/home/user/"
 FILES: dict[str, bytes | str] = {
     HOME + "b.bz2": _bzip2_streams(200),          # 2,000 MiB
@@ -195,6 +216,12 @@ FILES: dict[str, bytes | str] = {
     HOME + "z.zip": _zip_huge_member(),
     HOME + "new.txt": "new file\n",
 }
+# archives of many small members, alone (the hardened quota of 16 MB holds them)
+MANY: dict[str, bytes | str] = {
+    HOME + "many.tgz": _tar_gz_many_members(400_000),  # 1.4 GB of headers in 2 MB
+    HOME + "many.zip": _zip_many_entries(160_000),     # 7.5 MB
+    HOME + "new.txt": "new file\n",
+}
 # chained (| wc -c): only the deadline can end them; alone: the output cap comes first
 TIME = ("timeout", "max_work")
 OUT = ("max_output_size",)
@@ -203,7 +230,8 @@ OUT = ("max_output_size",)
 def bomb(case_id: str, script: str, expect: tuple[str, ...], **kw: Any) -> Any:
     kw.setdefault("timeout", 3.0)
     kw.setdefault("profile", "default")
-    return param(case_id, script, expect=expect, files=FILES, **kw)
+    kw.setdefault("files", FILES)
+    return param(case_id, script, expect=expect, **kw)
 
 
 CASES = [
@@ -239,6 +267,14 @@ CASES = [
     bomb("tar-from-stdin", "tar -xzO < big.tgz | wc -c", TIME, profile="hardened"),
     bomb("tar-sparse-to-pipe", "tar -xOzf sparse.tgz | wc -c", TIME),
     bomb("tar-sparse-to-stdout", "tar -xOzf sparse.tgz", OUT),
+    # 400,000 members, each with a 3 KB pax comment (5 s: the old code held 266 MB by then)
+    bomb("tar-many-members", "tar -tzf many.tgz | wc -l", TIME, profile="hardened", timeout=5.0, files=MANY),
+    bomb("tar-many-members-extract", "tar -xOzf many.tgz | wc -c", TIME, profile="hardened", timeout=5.0, files=MANY),
+    # zip: 160,000 central-directory entries, charged before zipfile reads them
+    bomb("unzip-many-list", "unzip -l many.zip | wc -l", ("max_memory",), profile="hardened", files=MANY),
+    bomb("unzip-many-test", "unzip -tq many.zip", ("max_memory",), profile="hardened", files=MANY),
+    bomb("zip-many-test", "zip -T many.zip", ("max_memory",), profile="hardened", files=MANY),
+    bomb("zip-many-update", "zip many.zip new.txt", ("max_memory",), profile="hardened", files=MANY),
     # zip: one deflated member of 2 GiB of zeros
     bomb("unzip-pipe", "unzip -p z.zip | wc -c", TIME),
     bomb("unzip-stdout", "unzip -p z.zip", OUT),

@@ -218,7 +218,11 @@ class Tar:
             self.error("This does not look like a tar archive")
             return
         try:
-            for info in tf:
+            while (info := tf.next()) is not None:
+                # tarfile keeps every member it has read in tf.members (for its own link
+                # lookups, unused here): an archive of millions of empty members would
+                # grow it without bound, so it holds only the current one
+                tf.members.clear()
                 self.ctx.checkpoint()
                 yield info, (tf.extractfile(info) if info.isreg() else None)
         except tarfile.TarError:
