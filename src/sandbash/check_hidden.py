@@ -35,14 +35,14 @@ NAME_BUILTINS = frozenset({"read", "printf", "declare", "typeset", "local", "exp
 DECLARE = frozenset({"declare", "typeset", "local", "export", "readonly"})
 # builtins that assign the names they are given a value only the run knows
 RUNTIME_ASSIGN = frozenset({"read", "printf", "getopts", "mapfile", "readarray", "wait"})
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DOLLAR = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*])")
 _ARITH_OPS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
 
 
 def text_refs(text: str) -> set[str]:
     """The variable names an arithmetic text reads (a superset: `16#ff` counts `ff`)."""
-    refs = set(_IDENT.findall(text)) | set(_DOLLAR.findall(text))
+    refs = set(IDENT.findall(text)) | set(_DOLLAR.findall(text))
     if "$(" in text or "`" in text:
         refs.add(UNKNOWN_TEXT)
     return refs
@@ -86,11 +86,22 @@ def _parts_refs(parts: Iterable[A.Part], out: set[str]) -> None:
 
 
 def assign_refs(a: A.Assign) -> set[str]:
+    """Names an assignment's own arithmetic reads: its subscript, the keys of a compound value
+    (`a=([x]=1)`: an indexed array's key is arithmetic) and arithmetic inside the words."""
     out = text_refs(a.sub) if a.sub is not None else set()
     out |= word_refs(a.value)
     for item in a.array or ():
         out |= word_refs(item.key) | word_refs(item.value)
+        if item.key is not None:
+            out |= text_refs(item.key.text)
     return out
+
+
+def value_refs(a: A.Assign) -> set[str]:
+    """Names the value reads when the variable is an integer (`declare -i n; n=x` evaluates `x`)."""
+    if a.array is not None:
+        return set().union(*(text_refs(i.value.text) for i in a.array))
+    return text_refs(a.value.text) if a.value is not None else set()
 
 
 def plain_word(w: A.Word | None) -> bool:
@@ -136,7 +147,9 @@ class HiddenUses:
     plain: dict[str, bool] = field(default_factory=dict)  # name -> every value assigned is plain
     integers: set[str] = field(default_factory=set)  # names declared -i
     uses: list[tuple[int, set[str]]] = field(default_factory=list)  # (site index, names read)
-    int_assigns: list[tuple[int, str]] = field(default_factory=list)  # (site, name given a non-plain value)
+    # (site, name, names its value reads): evaluated as arithmetic if the name is an integer variable
+    int_values: list[tuple[int, str, set[str]]] = field(default_factory=list)
+    namerefs: list[tuple[str, str]] = field(default_factory=list)  # (nameref, the variable it names)
 
     def assign(self, name: str, plain: bool) -> None:
         self.plain[name] = self.plain.get(name, True) and plain
@@ -154,8 +167,20 @@ class HiddenUses:
             return not self.plain[name] or "[" in env.get(name, "")
         return "[" in env.get(name, "")
 
+    def merge_namerefs(self, env: Mapping[str, str]) -> None:
+        """A nameref and the variable it names read and write one value: either unsafe makes
+        both unsafe (until nothing changes: namerefs may chain)."""
+        changed = bool(self.namerefs)
+        while changed:
+            changed = False
+            for ref, target in self.namerefs:
+                if self.unsafe(ref, env) != self.unsafe(target, env):
+                    self.plain[ref] = self.plain[target] = False
+                    changed = True
+
     def judge(self, env: Mapping[str, str]) -> dict[int, str]:
         """Site index -> why its run may evaluate code hidden in a variable."""
+        self.merge_namerefs(env)
         out: dict[int, str] = {}
         for site, refs in self.uses:
             bad = sorted(n for n in refs if self.unsafe(n, env))
@@ -163,8 +188,8 @@ class HiddenUses:
                 what = ("the output of a substitution" if bad[0] == UNKNOWN_TEXT else
                         f"'{bad[0]}', whose value only the run knows")
                 out[site] = f"arithmetic evaluates {what}; a subscript in it (a[$(...)]) would run commands"
-        for site, name in self.int_assigns:
-            if name in self.integers and site not in out:
+        for site, name, refs in self.int_values:
+            if name in self.integers and site not in out and any(self.unsafe(n, env) for n in refs):
                 out[site] = (f"'{name}' is an integer variable: the value assigned is evaluated as arithmetic "
                              "and its subscripts may run commands")
         return out

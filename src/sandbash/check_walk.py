@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,6 +128,7 @@ class Walker:
         self.hashed: dict[str, str] = {}  # `hash -p PATH NAME` seen so far: NAME -> PATH
         self.hash_names: set[str] = set()  # every name the script hashes somewhere (order unknown)
         self.hash_dynamic = False  # a `hash` whose words only the run knows
+        self.lastpipe = False  # `shopt -s lastpipe` may be on: a pipeline's last stage runs in this shell
         self.lines = script.splitlines()
         self.cursor: dict[int, int] = {}
         self.words = Words(env.get("HOME"))
@@ -194,7 +196,7 @@ class Walker:
 
     def may_cd(self, node: A.Command) -> bool:
         """Whether running `node` may change the shell's directory (subshells do not count)."""
-        for cmd in _walk_nodes(node, into_subshells=False):
+        for cmd in _walk_nodes(node, into_subshells=False, lastpipe=self.lastpipe):
             if isinstance(cmd, A.SimpleCommand) and cmd.words:
                 v = self.words.value(cmd.words[0]).fields
                 if v is None or not v or v[0] in CWD_CHANGERS or v[0] in self.cd_functions or v[0] in SHELLS:
@@ -210,9 +212,8 @@ class Walker:
     def walk_list(self, body: A.CommandList, via: str, depth: int) -> None:
         for item in body.items:
             if item.background:
-                saved = self.cwd
-                self.walk(item.cmd, via, depth)
-                self.cwd = saved
+                with self.child():
+                    self.walk(item.cmd, via, depth)
             else:
                 self.walk(item.cmd, via, depth)
 
@@ -225,18 +226,21 @@ class Walker:
             if len(node.cmds) == 1:
                 self.walk(node.cmds[0], via, depth)
             else:
-                for c in node.cmds:  # each stage is a subshell
-                    saved = self.cwd
-                    self.walk(c, via, depth)
-                    self.cwd = saved
+                for c in node.cmds[:-1]:  # each stage is a subshell
+                    with self.child():
+                        self.walk(c, via, depth)
+                if self.lastpipe:
+                    self.walk(node.cmds[-1], via, depth)
+                else:
+                    with self.child():
+                        self.walk(node.cmds[-1], via, depth)
         elif isinstance(node, A.AndOr):
             self.walk(node.first, via, depth)
             for _, c in node.rest:
                 self.walk(c, via, depth)
         elif isinstance(node, A.Subshell):
-            saved = self.cwd
-            self.walk_list(node.body, via, depth)
-            self.cwd = saved
+            with self.child():
+                self.walk_list(node.body, via, depth)
         elif isinstance(node, A.Group):
             self.walk_list(node.body, via, depth)
         elif isinstance(node, A.If):
@@ -263,14 +267,23 @@ class Walker:
             self.walk(node.body, via or "function " + node.name, depth)
             self.cwd = saved
         elif isinstance(node, A.Coproc):
-            saved = self.cwd
-            self.walk(node.body, via, depth)
-            self.cwd = saved
+            with self.child():
+                self.walk(node.body, via, depth)
         elif isinstance(node, A.Redirected):
             site = self.new_site(node.line, "", None, [], via)
             site.kind = "none"
             self.redirects(site, node.redirs, depth)
             self.walk(node.body, via, depth)
+
+    @contextmanager
+    def child(self) -> Iterator[None]:
+        """A subshell (pipeline stage, `( )`, `&`, `$( )`): what it changes (directory, hash
+        table) stays in it."""
+        saved = self.cwd, dict(self.hashed)
+        try:
+            yield
+        finally:
+            self.cwd, self.hashed = saved
 
     def may_cd_anywhere(self) -> bool:
         return self.start_cwd is None or self.cwd is None or bool(self.cd_functions) or self.any_cd
@@ -308,6 +321,11 @@ class Walker:
                 bound = node.var
                 self.words.bound[bound] = FOUND + dirs.pop()
             self.hidden.assign(node.var, plain)
+            values = set().union(*(H.text_refs(w.text) for w in node.words or ()))
+            if values or node.words is None:  # `declare -i i; for i in x`: each word is evaluated
+                site = self.new_site(node.line, node.var, None, [], via)
+                site.kind = "keyword"
+                self.hidden.int_values.append((site.index, node.var, values or {H.UNKNOWN_TEXT}))
         else:
             for aw in (node.init, node.cond, node.step):
                 self.arith_site(node.line, "((", H.text_refs(aw.text) if aw is not None else set(), via)
@@ -362,9 +380,8 @@ class Walker:
 
     def nested_words(self, w: A.Word | None, line: int, via: str, depth: int) -> None:
         for body, how in word_bodies(w):
-            saved = self.cwd
-            self.walk_list(body, how, depth)
-            self.cwd = saved
+            with self.child():
+                self.walk_list(body, how, depth)
 
     def simple(self, cmd: A.SimpleCommand, via: str, depth: int) -> None:
         argv: list[Arg] = []
@@ -400,12 +417,12 @@ class Walker:
             site.assigns.append(a.name)
             if a.name in SENSITIVE_VARS:
                 site.reasons.append(f"assigning {a.name} changes how later commands run")
-            self.assigned(site, a.name, H.plain_assign(a))
+            self.assigned(site, a.name, H.plain_assign(a), H.value_refs(a))
             refs |= H.assign_refs(a)
         for w in cmd.words:
             refs |= H.word_refs(w)
-            if name in H.DECLARE and len(w.parts) == 1 and isinstance(w.parts[0], A.AssignWord):
-                self.assigned(site, w.parts[0].assign.name, H.plain_assign(w.parts[0].assign))
+            if name in H.DECLARE:
+                self.declared(site, w)
         for r in cmd.redirs:
             refs |= H.word_refs(r.target.body) if isinstance(r.target, A.HereDoc) else H.word_refs(r.target)
         self.hidden.use(site.index, refs)
@@ -417,9 +434,8 @@ class Walker:
         self.redirects(site, cmd.redirs, depth)
         for a in cmd.assigns:
             for body, how in assign_bodies(a):
-                saved = self.cwd
-                self.walk_list(body, how, depth)
-                self.cwd = saved
+                with self.child():
+                    self.walk_list(body, how, depth)
         for w in cmd.words:
             self.nested_words(w, cmd.line, via, depth)
         self.parent = outer
@@ -560,10 +576,23 @@ class Walker:
 
     # -- hidden evaluation and retargeting
 
-    def assigned(self, site: Site, name: str, plain: bool) -> None:
+    def assigned(self, site: Site, name: str, plain: bool, refs: set[str]) -> None:
+        """`name` gets a value (`plain` or not) whose text reads `refs` if `name` is an integer."""
         self.hidden.assign(name, plain)
-        if not plain:
-            self.hidden.int_assigns.append((site.index, name))
+        if refs:
+            self.hidden.int_values.append((site.index, name, refs))
+
+    def declared(self, site: Site, w: A.Word) -> None:
+        """An operand of declare/local/export/...: `name=value` (an assignment word, or quoted)."""
+        if len(w.parts) == 1 and isinstance(w.parts[0], A.AssignWord):
+            a = w.parts[0].assign
+            self.assigned(site, a.name, H.plain_assign(a), H.value_refs(a))
+            return
+        for f in self.words.value(w).fields or ():
+            var, eq, value = f.partition("=")
+            if eq and not var.startswith(("-", "+")):
+                self.assigned(site, var.partition("[")[0], "[" not in value and DYNAMIC_VALUE not in value,
+                              H.text_refs(value))
 
     def arith_site(self, line: int, text: str, refs: set[str], via: str) -> None:
         """Arithmetic outside a simple command (`(( ))`, `for ((;;))`, case and for words)."""
@@ -593,14 +622,26 @@ class Walker:
                 self.hidden.integers.add(head)
             if nameref and ("[" in value or DYNAMIC_VALUE in value):
                 site.reasons.append(f"{name}: the nameref '{var}' names a subscript evaluated at run time")
+            elif nameref and name != "unset":
+                if H.IDENT.fullmatch(value):
+                    self.hidden.namerefs.append((head, value))
+                else:  # `declare -n r` gets its target from the first assignment (or a for loop)
+                    site.reasons.append(f"{name}: the nameref '{var}' names a variable only the run knows")
             if name in H.RUNTIME_ASSIGN:
-                self.assigned(site, head, False)
+                self.assigned(site, head, False, {H.UNKNOWN_TEXT})
 
     def hash_prepass(self, body: A.Command) -> None:
         """Every name `body` hashes anywhere: where the walk cannot tell the order, it may run
         another program."""
         for node in _walk_nodes(body):
-            if isinstance(node, A.SimpleCommand) and node.words and self.words.value(node.words[0]).fields == ["hash"]:
+            if not (isinstance(node, A.SimpleCommand) and node.words):
+                continue
+            first = self.words.value(node.words[0]).fields
+            if not self.lastpipe:  # `shopt -s lastpipe`, `bash -O lastpipe`, or words only the run knows
+                args = [self.one(w) for w in node.words[1:]]
+                self.lastpipe = first is None or any(a is not None and "lastpipe" in a for a in args) or (
+                    None in args and bool(first) and (first[0] == "shopt" or first[0] in SHELLS))
+            if first == ["hash"]:
                 args = [self.one(w) for w in node.words[1:]]
                 if None in args:
                     self.hash_dynamic = True
@@ -716,8 +757,9 @@ def _first_text(cmd: A.SimpleCommand) -> str:
     return ""
 
 
-def _walk_nodes(node: Any, into_subshells: bool = True) -> Iterator[Any]:
-    """Every command node below `node` (not into words' substitutions)."""
+def _walk_nodes(node: Any, into_subshells: bool = True, lastpipe: bool = False) -> Iterator[Any]:
+    """Every command node below `node` (not into words' substitutions); `lastpipe`: a pipeline's
+    last stage runs in the current shell."""
     stack = [node]
     while stack:
         n = stack.pop()
@@ -729,6 +771,8 @@ def _walk_nodes(node: Any, into_subshells: bool = True) -> Iterator[Any]:
         elif isinstance(n, A.Pipeline):
             if into_subshells or len(n.cmds) == 1:
                 stack += list(n.cmds)
+            elif lastpipe:
+                stack.append(n.cmds[-1])
         elif isinstance(n, A.AndOr):
             stack += [n.first] + [c for _, c in n.rest]
         elif isinstance(n, A.Subshell):

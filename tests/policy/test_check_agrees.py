@@ -62,6 +62,11 @@ atoms = st.one_of(
     st.builds(lambda p: f"declare \"a[$(wc -l {p})]=1\"", files),
     st.builds(lambda p: f"export PS4=\"\\$(cat {p})\"; set -x; true; set +x", files),
     st.builds(lambda p: f"[[ -v \"a[$(head -1 {p})]\" ]]", files),
+    # integer variables, compound keys and namerefs evaluating a value read at run time
+    st.builds(lambda p: f"a=(1); read x <<< \"a[\\$(cat {p})]\"; declare -i y=x", files),
+    st.builds(lambda p: f"a=(1); read x <<< \"a[\\$(rm {p})]\"; arr=([x]=1)", files),
+    st.builds(lambda p: f"a=(1); read x <<< \"a[\\$(wc -l {p})]\"; declare -n r=x; echo $((r))", files),
+    st.builds(lambda p: f"a=(1); declare -n r=x; r=\"a[\\$(cat {p})]\"; echo $((x))", files),
     st.sampled_from(["typeset t=1", "readarray r < /data/a.txt", ". /workspace/notes", "[ -d /data ]",
                      "printf '#!/bin/rm -f\\n' > /workspace/s; chmod +x /workspace/s; /workspace/s /workspace/notes",
                      "printf '#!/usr/bin/env cat\\n' > /workspace/s; chmod +x /workspace/s; /workspace/s",

@@ -102,6 +102,36 @@ def test_hashed_name_audit_and_decide_see_the_real_program() -> None:
     assert "cat runs rm" in r.stderr and r.exit_code == 126
 
 
+@pytest.mark.parametrize("script", [
+    "echo y | hash -p /bin/rm cat; cat /workspace/victim",  # a pipeline stage is a subshell
+    "(hash -p /bin/rm cat); cat /workspace/victim",
+    "x=$(hash -p /bin/rm cat); cat /workspace/victim",
+    "hash -p /bin/rm cat & wait; cat /workspace/victim",
+    "{ hash -p /bin/rm cat; } | cat; cat /workspace/victim",
+    "coproc { hash -p /bin/rm cat; }; cat /workspace/victim",
+])
+def test_hash_in_a_subshell_stays_there(script: str) -> None:
+    bash = sandbox(DENY_RM)
+    r = bash.exec(script)
+    assert r.stdout.endswith("precious\n") and "rm" not in refusals(r.events), r.stderr
+    assert bash.check(script).status != DENIED, bash.check(script).to_text()
+
+
+@pytest.mark.parametrize("script", [
+    "shopt -s lastpipe; echo y | hash -p /bin/rm cat; cat /workspace/victim",
+    "shopt -s lastpipe\nfalse | true | hash -p /bin/rm cat\ncat /workspace/victim",
+    "o=lastpipe; shopt -s $o; echo | hash -p /bin/rm cat; cat /workspace/victim",
+    "f() { shopt -s lastpipe; }; f; echo | hash -p /bin/rm cat; cat /workspace/victim",
+    "eval 'shopt -s lastpipe'; echo | hash -p /bin/rm cat; cat /workspace/victim",
+])
+def test_lastpipe_hash_reaches_the_shell(script: str) -> None:
+    """With lastpipe the last stage runs in the shell: its hash table change stays."""
+    bash = sandbox(DENY_RM)
+    r = bash.exec(script)
+    assert exists(bash, VICTIM) and "rm" in refusals(r.events), r.stderr
+    assert bash.check(script).status != ALLOWED
+
+
 def test_check_models_the_hash_table() -> None:
     assert check("hash -p /bin/rm cat; cat /f", DENY_RM).status == DENIED
     assert check("hash -p /bin/head cat; cat /data/a.txt", DENY_RM).status == ALLOWED
@@ -281,6 +311,29 @@ HIDDEN = [
     "printf -v PS4 %s '$(rm /workspace/victim)'; set -x; echo",
     "x='rm /workspace/victim'; trap \"$x\" EXIT",
     "command printf -v 'a[$(rm /workspace/victim)]' %s 1",
+    # integer variables given names or expressions (the value is evaluated, not only run-time values)
+    "a=(1); read x <<< 'a[$(rm /workspace/victim)]'; declare -i y=x",
+    "a=(1); read x <<< 'a[$(rm /workspace/victim)]'; typeset -il y=1 z=x",
+    "a=(1); read x <<< 'a[$(rm /workspace/victim)]'; declare -i y; y+=x",
+    "a=(1); read x <<< 'a[$(rm /workspace/victim)]'; declare -i y; export y=x",
+    "a=(1); read x <<< 'a[$(rm /workspace/victim)]'; declare -ai y=(x)",
+    "a=(1); read v <<< 'a[$(rm /workspace/victim)]'; declare -i i; for i in v; do :; done",
+    "a=(1); mapfile -t m <<< 'a[$(rm /workspace/victim)]'; declare -i k=m",
+    # keys of a compound array value are arithmetic
+    "a=(1); read x <<< 'a[$(rm /workspace/victim)]'; arr=([x]=1)",
+    "a=(1); read x <<< 'a[$(rm /workspace/victim)]'; arr+=([x]=1)",
+    "a=(1); read x <<< 'a[$(rm /workspace/victim)]'; f() { local -a arr=([x]=1); }; f",
+    # namerefs read and write the variable they name
+    "a=(1); read x <<< 'a[$(rm /workspace/victim)]'; declare -n ref=x; echo $((ref))",
+    "a=(1); x=1; read y <<< 'a[$(rm /workspace/victim)]'; declare -n x=y; echo $((x))",
+    "a=(1); read y <<< 'a[$(rm /workspace/victim)]'; declare -n r=q; declare -n q=y; echo $((r))",
+    "a=(1); declare -n r=x; r='a[$(rm /workspace/victim)]'; echo $((x))",
+    "a=(1); declare -n r=x; printf -v r %s 'a[$(rm /workspace/victim)]'; echo $((x))",
+    "a=(1); declare -n r; r=x; read x <<< 'a[$(rm /workspace/victim)]'; echo $((r))",
+    "a=(1); f() { local -n r=$1; echo $((r)); }; read v <<< 'a[$(rm /workspace/victim)]'; f v",
+    # a name=value operand that is not written as an assignment word
+    "a=(1); declare 'x=a[$(rm /workspace/victim)]'; echo $((x))",
+    "a=(1); f() { local \"x=a[\\$(rm /workspace/victim)]\"; echo $((x)); }; f",
 ]
 
 
@@ -299,6 +352,10 @@ def test_check_never_allows_hidden_evaluation(script: str) -> None:
     "n=${#a[@]}; echo $((n + 1)) $((RANDOM % 2)) $(( $# + 1 ))",
     "x=HOME; y=${!x}",
     "declare -i n=5; n=n+1; echo $n",
+    "declare -i n; for n in 1 2 3; do echo $n; done",
+    "declare -n r=count; count=3; echo $((r + 1))",
+    "arr=([0]=a [1]=b); i=1; echo ${arr[i]}",
+    "x=5; declare -i y=x+1; echo $y",
 ])
 def test_plain_arithmetic_stays_allowed(script: str) -> None:
     assert check(script, DENY_RM).status == ALLOWED
