@@ -29,7 +29,7 @@ from typing import Any
 import re2
 import yaml  # type: ignore[import-untyped,unused-ignore]
 
-from ..limits import LimitExceeded
+from ..limits import LimitExceeded, MemoryHold
 from ..vfs.errors import FsError, strerror
 from .context import Ctx
 from .jq.builtins_core import FNative, NativeFactory, rt_value
@@ -37,6 +37,7 @@ from .jq.decode import NOTHING, JsonStream, ParseError, decode_text
 from .jq.encode import Style, dumps
 from .jq.engine import CompileErrors, Program
 from .jq.errors import HaltSignal, JqError
+from .jq.memory import MEM, JqMemory, expanded_size
 from .jq.numbers import LitNum, format_number, make_literal
 from .jq.runtime import Rt
 from .jq.values import CAPS, typename
@@ -440,9 +441,12 @@ def _render(value: Any, o: _Opts, fmt: str) -> str:
 
 
 class _Yq:
-    def __init__(self, ctx: Ctx, o: _Opts) -> None:
+    def __init__(self, ctx: Ctx, o: _Opts, mem: MemoryHold) -> None:
         self.ctx = ctx
         self.o = o
+        self.mem = mem  # the current document (expanded)
+        self.out_mem = ctx.hold_memory()  # output waiting to be written
+        self.values = JqMemory(ctx.hold_memory(), ctx.checkpoint)  # what the program builds
 
     def err(self, msg: str) -> None:
         self.ctx.stderr.write(f"Error: {msg}\n".encode("utf-8", "replace"))
@@ -464,6 +468,11 @@ class _Yq:
             except (yaml.YAMLError, ParseError, tomllib.TOMLDecodeError) as e:
                 raise _Fail(f"bad file '{name}': {_one_line(e)}") from None
             for i, d in enumerate(docs):
+                # aliases make a document a graph that is printed (and often
+                # copied) as the tree it expands to: a few kilobytes of `*a`
+                # references can stand for gigabytes, so the tree's size must
+                # fit in the run's memory
+                self.mem.set(expanded_size(d, self.ctx.checkpoint))
                 yield (None if name == "-" else name), fmt, i, d
 
     def main(self) -> int:
@@ -492,10 +501,14 @@ class _Yq:
                     if out_fmt == "yaml" and not o.no_doc and prev_doc >= 0 and prev_doc != index:
                         out.append("---\n")
                     prev_doc = index
-                    out.append(_render(value, o, out_fmt if out_fmt != "auto" else "yaml"))
+                    text = _render(value, o, out_fmt if out_fmt != "auto" else "yaml")
+                    self.out_mem.charge(len(text))
+                    out.append(text)
                     if o.nul:
                         out.append("\0")
                     last = value
+                    if not o.inplace and self.out_mem.held > _OUT_FLUSH:
+                        self._flush(out)
         except _Fail as f:
             self._flush(out)
             self.err(f.message)
@@ -523,6 +536,7 @@ class _Yq:
             return
         self.ctx.stdout.write(text.encode("utf-8", "surrogateescape"))
         out.clear()
+        self.out_mem.set(0)
 
     def _rt(self, name: str | None, index: int) -> Rt:
         rt = Rt()
@@ -532,6 +546,7 @@ class _Yq:
         rt.input_filename = lambda: name
         rt.budget = self.ctx.budget
         rt.named_args = {"di": index}
+        rt.mem = self.values
         return rt
 
 
@@ -539,6 +554,10 @@ class _Fail(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+# output text collected before it is written (all of it for -i)
+_OUT_FLUSH = 1 << 16
 
 
 def _format_from_name(name: str) -> str:
@@ -568,7 +587,15 @@ def cmd_yq(ctx: Ctx) -> int:
     limits = ctx.limits
     caps = CAPS.set((limits.max_string_length, max(limits.max_array_elements, limits.max_string_length // 8)))
     try:
-        return _Yq(ctx, o).main()
+        with ctx.hold_memory() as mem:
+            yq = _Yq(ctx, o, mem)
+            values = MEM.set(yq.values)
+            try:
+                return yq.main()
+            finally:
+                MEM.reset(values)
+                yq.values.hold.close()
+                yq.out_mem.close()
     except RecursionError:
         raise LimitExceeded("max_call_depth", limits.max_call_depth, "yq recursion too deep") from None
     finally:

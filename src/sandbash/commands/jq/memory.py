@@ -146,6 +146,40 @@ def deep_size(roots: list[Any], checkpoint: Callable[[int], None]) -> int:
     return total
 
 
+def expanded_size(value: Any, checkpoint: Callable[[int], None]) -> int:
+    """Bytes `value` comes to as a tree, a shared sub-value counted as often
+    as it is reached (a YAML alias bomb's real cost once printed or copied);
+    each container is visited once, so the sum is cheap on any graph."""
+    sizes: dict[int, int] = {}
+    keep: list[Any] = []  # the ids in `sizes` stay valid while this runs
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    steps = 0
+    while stack:
+        x, done = stack.pop()
+        t = type(x)
+        if t is not list and t is not dict:
+            continue
+        if id(x) in sizes and not done:
+            continue
+        children = list(x.values()) if t is dict else x
+        if not done:
+            sizes[id(x)] = 0
+            keep.append(x)
+            stack.append((x, True))
+            stack.extend((c, False) for c in children if type(c) is list or type(c) is dict)
+            steps += 1
+            if not steps & 1023:
+                checkpoint(1)
+            continue
+        total = shallow(x)
+        for c in children:
+            tc = type(c)
+            total += sizes.get(id(c), 0) if tc is list or tc is dict else shallow(c) + _SLOT
+        sizes[id(x)] = total
+    t = type(value)
+    return sizes.get(id(value), 0) if t is list or t is dict else shallow(value)
+
+
 def drop_root(roots: list[Any], x: Any) -> None:
     """Take `x` (by identity) off the live values: usually the last one."""
     for i in range(len(roots) - 1, -1, -1):
