@@ -180,8 +180,8 @@ def build_policy(cfg: ServerConfig) -> Policy | None:
     return Policy.from_env(environ, base)
 
 
-def files_note(cfg: ServerConfig, cwd: str) -> str:
-    """Where the user's files are, for the tool description."""
+def files_note(cfg: ServerConfig) -> str:
+    """Where the user's files are, for the tool description (which already says where calls start)."""
     parts = []
     if cfg.root:
         parts.append("The user's directory is the root / (a copy-on-write view: changes stay in the sandbox)")
@@ -191,7 +191,7 @@ def files_note(cfg: ServerConfig, cwd: str) -> str:
         parts.append(f"the user's directory {path} is mounted {kind}")
     if not parts:
         return ""
-    text = "; ".join(parts) + f"; each call starts in {cwd}."
+    text = "; ".join(parts) + "."
     return text[0].upper() + text[1:]
 
 
@@ -204,7 +204,7 @@ def build_tool(cfg: ServerConfig) -> BashTool:
     cwd = cfg.start_cwd()
     bash = new_bash(fs=fs, cwd=cwd, limits=limits, network=_network(cfg), policy=policy)
     return BashTool(bash, max_output_chars=cfg.max_output_chars, max_sessions=cfg.max_sessions,
-                    session_idle_timeout=cfg.session_idle_timeout, files_note=files_note(cfg, cwd))
+                    session_idle_timeout=cfg.session_idle_timeout, files_note=files_note(cfg))
 
 
 # ------------------------------------------------------------------ the tools

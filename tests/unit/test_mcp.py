@@ -257,6 +257,7 @@ def test_root_starts_in_the_users_directory(tmp_path: Path) -> None:
         async with Client(params) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
             assert "The user's directory is the root /" in (tools["bash"].description or "")
+            assert (tools["bash"].description or "").count("starts in") == 1  # said once: "Each call starts in /."
             assert "Each call starts in /." in (tools["bash"].description or "")
             r = await client.call_tool("bash", {"command": "pwd; ls -d f.txt src; sed -i s/a/b/ f.txt; cat f.txt"})
             assert _text(r) == "/\nf.txt\nsrc\nbbc\n[exit code: 0]"
@@ -399,15 +400,14 @@ def test_file_tools_after_a_run_that_hit_its_deadline() -> None:
 
 @pytest.mark.parametrize("root, mounts, cwd, note", [
     (None, [], "/home/user", ""),
-    ("/srv/p", [], "/", "The user's directory is the root / (a copy-on-write view: changes stay in the sandbox); "
-                        "each call starts in /."),
+    ("/srv/p", [], "/", "The user's directory is the root / (a copy-on-write view: changes stay in the sandbox)."),
     (None, ["./data:/data:ro", "/o:/out:rw", "/c:/cow"], "/data",
      "The user's directory /data is mounted read-only; the user's directory /out is mounted read-write; "
-     "the user's directory /cow is mounted copy-on-write; each call starts in /data."),
+     "the user's directory /cow is mounted copy-on-write."),
 ])
 def test_the_description_says_where_the_files_are(root: str | None, mounts: list[str], cwd: str, note: str) -> None:
     from sandbash.mcp_server import files_note
 
     cfg = ServerConfig(root=root, mounts=mounts, cwd=cwd if mounts else None)
     assert cfg.start_cwd() == cwd
-    assert files_note(cfg, cfg.start_cwd()) == note
+    assert files_note(cfg) == note
