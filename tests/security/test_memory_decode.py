@@ -427,6 +427,12 @@ CURL: dict[str, tuple[str, str, str, int | None]] = {
     "raw-deflate": ("curl -sS --compressed {url}/raw-deflate | wc -c", "result", "curl: (63)", None),
     "one-layer-to-file": ("curl -sS --compressed -o out {url}/gzip; ls -l out", "result", "curl: (63)", None),
     "wget-keeps-the-coding": ("wget -q -O - {url}/gzip-gzip | wc -c", "result", "", 0),
+    "wget-two-layers-kept": ("wget -q --compression=auto -O - {url}/gzip-gzip | wc -c", "result", "", 0),
+    "wget-one-layer-piped": ("wget -q --compression=gzip -O - {url}/gzip | wc -c", "result",
+                             "Maximum file size exceeded", None),
+    "wget-one-layer-to-file": ("wget -q --compression=auto -O out {url}/gzip; echo status=$?", "result",
+                               "status=1", None),
+    "wget-one-layer-to-stdout": ("wget -q --compression=auto -O - {url}/gzip", "max_output_size", "", None),
     "plain": ("curl -sS --compressed {url}/plain", "result", "hello", 0),
 }
 
@@ -454,5 +460,5 @@ def test_curl_compressed_is_bounded(key: str, curl_outcomes: dict[str, Outcome])
     else:
         problems, _ = bomb_problems(out, (ending,))
         assert not problems, "; ".join(problems) + "\n" + out.describe()
-    if key == "wget-keeps-the-coding":  # wget asks for identity and stores what came
+    if key.startswith(("wget-keeps", "wget-two")):  # identity asked, or two layers: stored as they came
         assert out.stdout.strip() == str(len(BODIES["/gzip-gzip"][0])).encode(), out.describe()

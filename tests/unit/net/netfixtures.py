@@ -85,7 +85,7 @@ def _handler(server: Server) -> type[BaseHTTPRequestHandler]:
                     self._reply(200, b"x" * size, length=False)
                 else:
                     self._reply(200, b"x" * size)
-            elif route == "/gzip":
+            elif route in ("/gzip", "/file.gz"):
                 raw = b"y" * int(q["n"])
                 self._reply(200, gzip.compress(raw), [("Content-Encoding", "gzip")])
             elif route == "/slow":

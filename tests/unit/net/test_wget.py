@@ -104,3 +104,33 @@ def test_no_verbose(server: Server) -> None:
     r = wget(server, "-nv", server.url + "/text")
     lines = r.stderr.decode().splitlines()
     assert r.status == 0 and len(lines) == 1 and lines[0].endswith(f'URL:{server.url}/text [6/6] -> "text" [1]')
+
+
+@pytest.mark.parametrize("mode", ["auto", "gzip", "GZip"])
+def test_compression_undoes_one_gzip_layer(server: Server, mode: str) -> None:
+    r = wget(server, "-q", "-O-", f"--compression={mode}", server.url + "/gzip?n=1000")
+    assert (r.stdout, r.stderr, r.status) == (b"y" * 1000, b"", 0)
+    assert server.requests[-1].headers["Accept-Encoding"] == "gzip"
+    # a file that is itself .gz is kept as it came (wget's broken-server workaround)
+    r = wget(server, "-q", "-O-", f"--compression={mode}", server.url + "/file.gz?n=1000")
+    assert r.stdout.startswith(b"\x1f\x8b") and r.status == 0
+
+
+def test_compression_none_is_the_default(server: Server) -> None:
+    for args in ([], ["--compression=none"]):
+        r = wget(server, "-q", "-O-", *args, server.url + "/gzip?n=1000")
+        assert r.stdout.startswith(b"\x1f\x8b") and r.status == 0
+        assert server.requests[-1].headers["Accept-Encoding"] == "identity"
+
+
+def test_compression_counts_decoded_bytes(server: Server) -> None:
+    r = wget(server, "-q", "-O", "out", "--compression=auto", server.url + "/gzip?n=200000", max_response_size=10000)
+    assert r.status == 1 and "wget: Maximum file size exceeded" in r.stderr.decode()
+    assert len(r.vfs.view("/home/user").read_bytes("out")) <= 10000
+
+
+@pytest.mark.parametrize("value", ["xyz", "", "gzip,auto", "br"])
+def test_compression_bad_value(server: Server, value: str) -> None:
+    r = wget(server, f"--compression={value}", server.url + "/gzip?n=10")
+    assert (r.stdout, r.status) == (b"", 2)
+    assert r.stderr.decode() == f"wget: --compression: Invalid value ‘{value}’.\n"
