@@ -248,7 +248,7 @@ class Budget:
     stages share it; a lost increment under a race is harmless)."""
 
     __slots__ = ("limits", "deadline", "cancel", "commands", "work", "output", "_tick", "started", "stopped",
-                 "memory", "memory_peak", "expanded", "_mem_lock")
+                 "memory", "memory_peak", "expanded", "_mem_lock", "idle", "failure", "script_over")
 
     def __init__(self, limits: Limits, cancel: CancelToken | None = None, clock: float | None = None) -> None:
         self.limits = limits
@@ -266,17 +266,50 @@ class Budget:
         self.expanded = 0
         # pipeline stages charge from their own threads; charges come in grains, so a lock is cheap
         self._mem_lock = threading.Lock()
+        self.idle = 0  # threads of this budget blocked in sleep()
+        self.failure: LimitExceeded | None = None
+        self.script_over = False  # the main script has ended: only background jobs are left
 
     def stop(self) -> None:
         """The run is over: threads it left (background jobs) end at their next check."""
         self.stopped = True
 
+    def fail(self, error: LimitExceeded) -> None:
+        """A thread of the run that no one waits for (a background job) hit a limit: the whole run
+        ends with it at the main thread's next check (a fork bomb must not end quietly). Once the
+        script is over, a job left working is dropped whatever it hits, except runaway job
+        creation (`max_threads`)."""
+        if self.script_over and error.limit != "max_threads":
+            return
+        if self.failure is None:
+            self.failure = error
+
     def check_time(self) -> None:
         if time.monotonic() > self.deadline:
             raise LimitExceeded("timeout", self.limits.timeout)
+        if self.failure is not None:
+            raise LimitExceeded(self.failure.limit, self.failure.value, self.failure.detail)
         cancel = self.cancel
         if (cancel is not None and cancel.cancelled) or self.stopped:
             raise Cancelled()
+
+    def sleep(self, seconds: float) -> None:
+        """Block for `seconds` of real time in short slices, so the deadline, cancellation and
+        signals stop it promptly. Counted as idle: the end of a run does not wait for sleepers."""
+        end = time.monotonic() + seconds
+        self._idle(1)
+        try:
+            while True:
+                self.check_time()
+                left = end - time.monotonic()
+                if left <= 0:
+                    return
+                time.sleep(min(left, 0.05))
+        finally:
+            self._idle(-1)
+
+    def _idle(self, delta: int) -> None:
+        self.idle += delta
 
     def checkpoint(self, work: int = 1) -> None:
         """Charge `work` units; check the clock every so often."""
@@ -366,6 +399,13 @@ class SubBudget(Budget):
     def charge_output(self, n: int) -> None:
         self.parent.charge_output(n)
 
+    def fail(self, error: LimitExceeded) -> None:
+        self.parent.fail(error)
+
+    def _idle(self, delta: int) -> None:
+        self.idle += delta
+        self.parent._idle(delta)
+
     def charge_memory(self, n: int) -> None:
         self.parent.charge_memory(n)
 
@@ -374,6 +414,30 @@ class SubBudget(Budget):
 
     def charge_expansion(self, n: int) -> None:
         self.parent.charge_expansion(n)
+
+
+class JobSignal(BaseException):
+    """A background job was sent `signal` by `kill`: it ends with status 128 + signal."""
+
+    def __init__(self, signal: int) -> None:
+        super().__init__(signal)
+        self.signal = signal
+
+
+class JobBudget(SubBudget):
+    """A background job's budget: charges and deadline are the run's; `kill` sets `signal`, which
+    ends the job at its next check (a sleep wakes within 50 ms)."""
+
+    __slots__ = ("signal",)
+
+    def __init__(self, parent: Budget) -> None:
+        super().__init__(parent, float("inf"))
+        self.signal = 0
+
+    def check_time(self) -> None:
+        self.parent.check_time()
+        if self.signal:
+            raise JobSignal(self.signal)
 
 
 class MemoryHold:

@@ -6,16 +6,26 @@ from __future__ import annotations
 
 import functools
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..builtins import BUILTINS, SPECIAL, Builtin
+from ..builtins.jobs import notify_dead_jobs
 from ..commands import registry
 from ..commands.context import CommandExit, CommandTimeout, Ctx
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import quote_reusable, single_quote
-from ..limits import Cancelled, DeadlineExpired, LimitExceeded, MemoryHold, thread_deadline
+from ..limits import (
+    Cancelled,
+    DeadlineExpired,
+    JobBudget,
+    JobSignal,
+    LimitExceeded,
+    MemoryHold,
+    thread_deadline,
+)
 from ..stdio.pipe import Pipe
 from ..stdio.streams import (
     BufferWriter,
@@ -623,7 +633,10 @@ def run_registry(self: Shell, name: str, argv: list[str], env: Mapping[str, str]
         finder=self._find_program,
     )
     try:
-        return fn(ctx)
+        status = fn(ctx)
+        if self.rt.jobs and not self.state.subshell:
+            notify_dead_jobs(self)  # bash reports jobs killed by a signal when a foreground command ends
+        return status
     except CommandExit as e:
         return e.status
     except MemoryError:
@@ -1047,14 +1060,22 @@ def run_background(self: Shell, cmd: A.Command) -> int:
     with rt.lock:
         jid = rt.next_jid
         rt.next_jid += 1
-    job = Job(jid, pid, None, _unparse(cmd))
+    job_budget = JobBudget(rt.budget)
+    job = Job(jid, pid, None, _unparse(cmd), budget=job_budget)
+    child.rt = rt.with_budget(job_budget)
 
     def run() -> None:
         try:
             job.status = child.run_subshell_body(cmd)
         except SigPipe:
             job.status = 141
-        except (LimitExceeded, Cancelled):
+        except JobSignal as sig:  # `kill`: the job dies of the signal
+            job.signal = sig.signal
+            job.status = 128 + sig.signal
+        except LimitExceeded as e:  # no one waits for a job: the run ends with its limit
+            rt.budget.fail(e)
+            job.status = 124
+        except Cancelled:
             job.status = 124
         except BaseException:
             job.status = 1
@@ -1109,11 +1130,24 @@ def start_coproc(self: Shell, node: A.Coproc) -> int:
     st.last_status = 0
     return 0
 
+# how long the end of a run waits for background jobs that are still working
+JOB_GRACE = 1.0
+
+
 def wait_all_jobs(self: Shell) -> None:
-    for job in list(self.rt.jobs.values()):
-        while not job.done.is_set():
-            job.done.wait(0.05)
-            self.rt.budget.check_time()
+    """The script is over. `bash -c` exits without waiting for its background jobs: jobs asleep
+    are dropped at once (the run's end stops them), jobs still working get a short grace so that
+    output they are about to write belongs to the run."""
+    budget = self.rt.budget
+    budget.script_over = True
+    end = time.monotonic() + min(JOB_GRACE, max(budget.remaining(), 0.0))
+    while True:
+        busy = [j for j in self.rt.jobs.values()
+                if not j.done.is_set() and not (j.budget is not None and j.budget.idle > 0)]
+        if not busy or time.monotonic() > end:
+            return
+        busy[0].done.wait(0.01)
+        budget.check_time()
 
 # ------------------------------------------------------------ tracing
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..limits import Budget, Cancelled, LimitExceeded, Limits
+from ..limits import Budget, Cancelled, JobBudget, LimitExceeded, Limits
 from ..stdio.streams import Stream
 from ..vfs.facade import Vfs
 
@@ -41,6 +41,9 @@ class Job:
     status: int | None = None
     done: threading.Event = field(default_factory=threading.Event)
     reported: bool = False
+    # what `kill` acts on (the job's own budget) and the signal that ended the job, if one did
+    budget: JobBudget | None = None
+    signal: int = 0
 
 
 class Threads:

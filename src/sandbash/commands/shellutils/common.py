@@ -8,7 +8,6 @@ it through `ctx.extra["identity"]`.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -99,14 +98,7 @@ def parse_duration(text: str) -> float | None:
 def wait(ctx: Ctx, seconds: float) -> None:
     """Block for `seconds` of real time in short slices, so the run's deadline
     (and any sub-deadline from `timeout`) and cancellation stop it promptly."""
-    budget = ctx.budget
-    end = time.monotonic() + seconds
-    while True:
-        budget.check_time()
-        left = end - time.monotonic()
-        if left <= 0:
-            return
-        time.sleep(min(left, 0.05))
+    ctx.budget.sleep(seconds)
 
 
 # ------------------------------------------------------------ finding and running programs
