@@ -170,6 +170,58 @@ def test_shebang_interpreter_is_gated(line: str, run: str) -> None:
     assert bash.check(script).status != ALLOWED
 
 
+@pytest.mark.parametrize("run", [
+    # an interpreter that is a script is followed, as the kernel does (up to 4 levels)
+    "printf '#!/workspace/s\\n' > t; chmod +x t; ./t /workspace/victim",
+    "printf '#!/workspace/s\\n' > t; printf '#!/workspace/t\\n' > u; chmod +x t u; ./u /workspace/victim",
+    # the one argument keeps its blanks: env -S splits it and runs rm through the gate
+    "printf '#!/usr/bin/env -S rm -f\\n' > t; chmod +x t; ./t /workspace/victim",
+    "printf '#!/usr/bin/env -S timeout 5 rm\\n' > t; chmod +x t; ./t /workspace/victim",
+    "printf '#!/bin/env -S nice rm\\n' > t; chmod +x t; echo /workspace/victim | xargs ./t",
+])
+def test_interpreter_chains_are_gated(run: str) -> None:
+    bash = sandbox(DENY_RM)
+    script = f"printf '#!/bin/rm -f\\n' > s; chmod +x s; {run}"
+    r = bash.exec(script)
+    assert exists(bash, VICTIM), r.stderr
+    assert "rm" in refusals(r.events), r.stderr
+    assert bash.check(script).status != ALLOWED
+
+
+@pytest.mark.parametrize(("line", "out", "err", "status"), [
+    # the kernel's reading: one argument, inner blanks kept, outer ones dropped
+    ("#!/bin/echo a  b ", "a  b ./s x\n", "", 0),
+    ("#!  /bin/echo   two words  ", "two words ./s x\n", "", 0),
+    ("#!/usr/bin/env -S echo -n hi", "hi ./s x", "", 0),
+    # never searched in PATH, and only /bin and /usr/bin hold the commands
+    ("#!echo a", "", "bash: line 1: ./s: cannot execute: required file not found\n", 127),
+    ("#!/workspace/bin/cat", "", "bash: line 1: ./s: cannot execute: required file not found\n", 127),
+    ("#!/usr/local/bin/echo", "", "bash: line 1: ./s: cannot execute: required file not found\n", 127),
+    ("#!/workspace/p0 a", "outer ./s x\n", "", 0),  # an interpreter without one: the shell runs the file
+    ("#!/workspace/q0", "", "bash: ./s: /workspace/q0: bad interpreter: Permission denied\n", 126),
+])
+def test_interpreter_line_as_the_kernel_reads_it(line: str, out: str, err: str, status: int) -> None:
+    bash = sandbox(Policy(paths=GRANTS, mode="remediation"))
+    view = bash.vfs.view("/")
+    view.write_bytes("/workspace/s", line.encode() + b"\necho outer $0 $1\n")
+    view.write_bytes("/workspace/p0", b"echo plain\n")
+    view.write_bytes("/workspace/q0", b"#!/bin/echo\n")
+    for path, mode in (("/workspace/s", 0o755), ("/workspace/p0", 0o755), ("/workspace/q0", 0o644)):
+        view.chmod(path, mode)
+    r = bash.exec("./s x")
+    assert (r.stdout, r.stderr, r.exit_code) == (out, err, status)
+
+
+def test_interpreter_chain_depth() -> None:
+    """The kernel follows four interpreters that are scripts; a fifth is ELOOP."""
+    bash = sandbox(Policy(paths=GRANTS, mode="remediation"))
+    r = bash.exec("printf '#!/bin/echo zero\\n' > n0; for i in 1 2 3 4 5; do "
+                  "printf \"#!/workspace/n$((i-1)) a$i\\n\" > n$i; done; chmod +x n*; ./n4 x; ./n5 x")
+    assert r.stdout == "zero /workspace/n0 a1 /workspace/n1 a2 /workspace/n2 a3 /workspace/n3 a4 ./n4 x\n"
+    assert r.stderr == "bash: ./n5: /workspace/n4: bad interpreter: Too many levels of symbolic links\n"
+    assert r.exit_code == 126
+
+
 def test_shebang_from_a_tar_archive() -> None:
     data = io.BytesIO()
     with tarfile.open(fileobj=data, mode="w") as tar:

@@ -766,23 +766,60 @@ def run_script_file(self: Shell, path: str, argv: list[str], env: dict[str, str]
         self.error(f"{argv[0]}: {e.message}")
         return 126
     text = data.decode("utf-8", "surrogateescape")
-    interp: list[str] = []
-    if text.startswith("#!"):
-        first = text.split("\n", 1)[0][2:].strip()
-        interp = first.split()
-    if interp:
-        # the interpreter is a command of its own, decided by the gate like any other (as the
-        # kernel does, it gets the shebang's path as argv[0]); `#!/usr/bin/env PROG` runs env,
-        # which looks PROG up and runs it through the gate in turn
+    return _run_interpreted(self, text, path, argv, env)
+
+
+# the kernel follows at most this many interpreters that are scripts themselves (then ELOOP)
+MAX_INTERPRETER_SCRIPTS = 4
+
+
+def _shebang(text: str) -> list[str]:
+    """The interpreter line as the kernel reads it: the interpreter's path, then at most one
+    argument (the rest of the line, inner blanks kept: `#!/usr/bin/env -S rm -f` gives env
+    "-S rm -f")."""
+    if not text.startswith("#!"):
+        return []
+    return [part.strip(" \t") for part in text.split("\n", 1)[0][2:].strip(" \t").split(None, 1)]
+
+
+def _run_interpreted(self: Shell, text: str, path: str, argv: list[str], env: dict[str, str]) -> int:
+    """Run a script file as execve does. Its interpreter is a command of its own, decided by the
+    gate like any other (with the kernel's argv: the shebang's path first); `#!/usr/bin/env
+    PROG` runs env, which looks PROG up and runs it through the gate in turn. The interpreter's
+    path is never searched in PATH (`#!rm` is ./rm), only /bin and /usr/bin hold commands, and
+    an interpreter that is a script is followed as the kernel does."""
+    first: list[str] = []
+    cur_text, cur_path, cur_argv = text, path, argv
+    for level in range(MAX_INTERPRETER_SCRIPTS + 1):
+        interp = _shebang(cur_text)
+        if not interp:  # no interpreter (or one the kernel cannot run): the shell runs the file
+            return _run_file_in_child(self, text, argv, env)
+        first = first or interp
+        iargv = [*interp, cur_path, *cur_argv[1:]]
         prog = interp[0].rsplit("/", 1)[-1]
-        iargv = [interp[0], *interp[1:], path, *argv[1:]]
-        if prog in _SHELLS:
-            return run_gated(self, iargv, "shell", prog, lambda: _run_file_in_child(self, text, argv, env))
-        if self._builtin_command(prog):
-            return run_gated(self, iargv, "command", prog, lambda: self.run_registry(prog, iargv, env))
-        self.error(f"{argv[0]}: {interp[0]}: bad interpreter: No such file or directory")
-        return 126
-    return _run_file_in_child(self, text, argv, env)
+        kind, where = self.find_command(interp[0] if "/" in interp[0] else "./" + interp[0])
+        if kind == "shell":
+            run = functools.partial(_run_file_in_child, self, cur_text, cur_argv, env)
+            return run_gated(self, iargv, "shell", prog, run)
+        if kind == "command":
+            return run_gated(self, iargv, "command", prog, functools.partial(self.run_registry, prog, iargv, env))
+        if kind != "script":
+            break
+        stat = self.state.fs.try_stat(where)
+        if stat is None or not stat.mode & 0o111 or level == MAX_INTERPRETER_SCRIPTS:
+            why = "Permission denied" if stat is not None and not stat.mode & 0o111 else \
+                "Too many levels of symbolic links"
+            self.write_err(f"{self.state.arg0}: {argv[0]}: {first[0]}: bad interpreter: {why}\n")
+            return 126
+        try:
+            cur_text = self.state.fs.read_bytes(where).decode("utf-8", "surrogateescape")
+        except FsError as e:
+            self.write_err(f"{self.state.arg0}: {argv[0]}: {first[0]}: bad interpreter: {e.message}\n")
+            return 126
+        cur_path, cur_argv = interp[0], iargv
+    # (bash reports a failed execve of an interpreter without the line number, a missing one with it)
+    self.error(f"{argv[0]}: cannot execute: required file not found")
+    return 127
 
 
 def _run_file_in_child(self: Shell, text: str, argv: list[str], env: dict[str, str]) -> int:
