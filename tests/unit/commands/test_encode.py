@@ -17,6 +17,8 @@ FILES: dict[str, bytes | str] = {
     "mid": "YQ==YQ==\n",
     "dump": "00000000: 6865 6c6c 6f20 776f 726c 6400 01ff 0a    hello world....\n",
     "plain": "68656c6c\n6f0a\n",
+    "far": "10: 4142\n",
+    "two": "0: 41\n4: 42\n",
     "bin": b"a\x00bcdefg\x01hi jklm\nnop\tqrs\xc3\xa9tu\xffvwxyz",
 }
 
@@ -34,6 +36,11 @@ CASES = [
     ["xxd", "-c", "4", "-l", "10", "b1"], ["xxd", "-r", "dump"], ["xxd", "-r", "-p", "plain"], ["xxd"],
     ["xxd", "nope"], ["xxd", "-a", "-c", "4", "zeros"], ["xxd", "-p", "-c", "4", "b1"], ["xxd", "-g", "1", "b1"],
     ["xxd", "-i", "-C", "-n", "my var", "b1"], ["xxd", "-s", "-4", "b1"], ["xxd", "rep"],
+    # -r with -s: the seek is added to every position (below 0: 'cannot seek backwards', 5)
+    ["xxd", "-r", "-s", "5", "dump"], ["xxd", "-r", "-s", "-8", "far"], ["xxd", "-r", "-s", "+3", "far"],
+    ["xxd", "-r", "-s", "0x10", "two"], ["xxd", "-r", "-s", "-2", "two"], ["xxd", "-r", "-s", "-16", "far"],
+    ["xxd", "-r", "-s", "-17", "far"], ["xxd", "-r", "-p", "-s", "3", "plain"], ["xxd", "-r", "-p", "-s", "-1", "plain"],
+    ["xxd", "-r", "-p", "-s", "0", "plain"],
     ["hexdump", "b1"], ["hexdump", "-C", "b1"], ["hexdump", "-c", "b1"], ["hexdump", "-b", "b1"], ["hexdump", "-d", "b1"],
     ["hexdump", "-o", "b1"], ["hexdump", "-x", "b1"], ["hexdump", "-C", "rep"], ["hexdump", "-n", "3", "-s", "2", "-C", "b1"],
     ["hexdump", "-v", "-C", "rep"], ["hexdump", "nope"], ["hexdump"], ["hexdump", "-C", "-c", "b1"],

@@ -110,7 +110,8 @@ def cmd_xxd(ctx: Ctx) -> int:
     out = Out(out_stream)
     try:
         if opts.get("revert"):
-            _revert(ctx, stream, out, bool(opts.get("plain")))
+            base = _xxd_num(ctx, opts.get("seek")) if opts.get("seek") is not None else 0
+            _revert(ctx, stream, out, bool(opts.get("plain")), base)
         else:
             _dump(ctx, stream, out, opts, in_name)
     finally:
@@ -296,26 +297,31 @@ def _lines(ctx: Ctx, stream: Stream) -> Iterator[bytes]:
         yield pending
 
 
-def _revert(ctx: Ctx, stream: Stream, out: Out, plain: bool) -> None:
-    if plain:
-        odd = b""
-        for chunk in read_chunks(ctx, stream):
-            digits = odd + re.sub(rb"[^0-9a-fA-F]", b"", chunk)
-            cut = len(digits) // 2 * 2
-            out.write(bytes.fromhex(decode(digits[:cut])))
-            odd = digits[cut:]
-        return
+def _revert(ctx: Ctx, stream: Stream, out: Out, plain: bool, base: int) -> None:
+    """`base` (-s) is added to every position, as xxd does; below 0 it cannot seek."""
     with ctx.hold_memory() as mem:
         window = _Window(ctx, out, mem)
-        for raw in _lines(ctx, stream):
-            line = decode(raw)
-            m = re.match(r"\s*([0-9a-fA-F]+):?\s?", line)
-            if not m:
-                continue
-            offset = int(m.group(1), 16)
-            area = line[m.end() :].split("  ", 1)[0]
-            hexdigits = re.sub(r"[^0-9a-fA-F]", "", area.split("  ")[0])
-            window.put(offset, bytes.fromhex(hexdigits[: len(hexdigits) // 2 * 2]))
+        if plain:
+            odd = b""
+            pos = base
+            for chunk in read_chunks(ctx, stream):
+                digits = odd + re.sub(rb"[^0-9a-fA-F]", b"", chunk)
+                cut = len(digits) // 2 * 2
+                data = bytes.fromhex(decode(digits[:cut]))
+                if data:
+                    window.put(pos, data)
+                    pos += len(data)
+                odd = digits[cut:]
+        else:
+            for raw in _lines(ctx, stream):
+                line = decode(raw)
+                m = re.match(r"\s*([0-9a-fA-F]+):?\s?", line)
+                if not m:
+                    continue
+                offset = int(m.group(1), 16)
+                area = line[m.end() :].split("  ", 1)[0]
+                hexdigits = re.sub(r"[^0-9a-fA-F]", "", area.split("  ")[0])
+                window.put(base + offset, bytes.fromhex(hexdigits[: len(hexdigits) // 2 * 2]))
         window.flush()
 
 
