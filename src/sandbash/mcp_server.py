@@ -406,9 +406,19 @@ def http_security(cfg: ServerConfig) -> tuple[list[str], list[str]]:
                              "(--allowed-host NAME[:PORT|:*] or [server] allowed_hosts)")
     if cfg.token is not None and len(cfg.token) < MIN_TOKEN_CHARS:
         raise ValueError(f"the bearer token must have at least {MIN_TOKEN_CHARS} characters")
-    hosts = list(cfg.allowed_hosts) or [*LOOPBACK_HOSTS, f"{cfg.host}:*"]
+    hosts = _any_port(list(cfg.allowed_hosts) or [*LOOPBACK_HOSTS, f"{cfg.host}:*"])
     origins = list(cfg.allowed_origins) or [f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")]
     return hosts, origins
+
+
+def _any_port(hosts: list[str]) -> list[str]:
+    """`NAME:*` also admits a bare `NAME`: the default port (a client behind a TLS proxy
+    sends `Host: NAME`, a browser `Origin: https://NAME`), which the SDK's `:*` does not match."""
+    out = list(hosts)
+    for h in hosts:
+        if h.endswith(":*") and h[:-2] not in out:
+            out.append(h[:-2])
+    return out
 
 
 class BearerGate:
