@@ -1,4 +1,4 @@
-"""In-place writers (sed -i, sort -o onto an input, shuf -o, patch, awk -i inplace) never leave a file
+"""In-place writers (sed -i, sort -o onto an input, shuf -o, patch, awk -i inplace, zip) never leave a file
 shorter or emptier than before when they fail: the new content goes to a temporary
 file beside it that is renamed over it only once complete (FileRewrite in
 commands/fsutil.py). Checked on every backend with the quota nearly full, with a
@@ -31,6 +31,7 @@ PATCH = b"--- f\n+++ f\n@@ -1,2 +1,2 @@\n-001000\n+patched\n 000999\n"
 class Fs:
     vfs: Vfs
     view: FsView
+    quota: DiskQuota | None = None
 
     def names(self) -> list[str]:
         return sorted(self.view.listdir(BASE))
@@ -65,7 +66,7 @@ def make(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[..
         view.chmod(BASE + "/f", mode)
         if quota is not None and spare is not None:
             quota.max_bytes = quota.used_bytes + spare
-        return Fs(vfs, view)
+        return Fs(vfs, view, quota)
 
     yield factory
     for be in made:
@@ -218,3 +219,28 @@ def test_an_aborted_rewrite_and_symlinks(make: Callable[..., Fs]) -> None:
     replace_bytes(view, BASE + "/new", b"fresh\n")  # no file yet: a plain write
     assert view.read_bytes(BASE + "/new") == b"fresh\n"
     assert fs.names() == ["f", "link", "new"]
+
+
+@pytest.mark.parametrize("spare", [0, 100, 2_000])
+@pytest.mark.parametrize("args", [["a.zip", "g"], ["-T", "a.zip", "g"], ["-u", "a.zip", "f", "g"]])
+def test_zip_rewrites_its_archive_whole(make: Callable[..., Fs], spare: int, args: list[str]) -> None:
+    """zip rebuilds the archive and swaps it in: with the quota nearly full the old
+    archive stays as it was ('zip I/O error', status 14) and no temporary file is left."""
+    fs = make(spare=1 << 20)
+    fs.view.write_bytes(BASE + "/g", CONTENT[::-1])
+    assert _run(fs, ["zip", "-q", "a.zip", "f"], b"")[0] == 0
+    fs.view.chmod(BASE + "/a.zip", 0o600)
+    before = fs.view.read_bytes(BASE + "/a.zip")
+    assert fs.quota is not None
+    fs.quota.max_bytes = fs.quota.used_bytes + spare
+    r = run_command(["zip", "-q", *args], vfs=fs.vfs, cwd=BASE)
+    assert r.status == 14 and b"zip I/O error: No space left on device" in r.stdout, r.stdout
+    assert fs.view.read_bytes(BASE + "/a.zip") == before
+    assert fs.names() == ["a.zip", "f", "g"]
+    # room again: the same command succeeds and keeps the archive's mode
+    fs.quota.max_bytes = 1 << 30
+    assert _run(fs, ["zip", "-q", *args], b"")[0] == 0
+    listing = run_command(["unzip", "-l", "a.zip"], vfs=fs.vfs, cwd=BASE)
+    assert [line.split()[-1] for line in listing.stdout.decode().splitlines()[3:-2]] == ["f", "g"]
+    assert fs.view.stat(BASE + "/a.zip").mode & 0o7777 == 0o600
+    assert fs.names() == ["a.zip", "f", "g"]
