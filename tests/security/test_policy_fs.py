@@ -196,6 +196,7 @@ def _gated_vfs(kind: str, tmp: Path) -> Vfs:
     v.mkdir("/secret/dir", parents=True)
     v.write_file("/secret/file", b"s")
     v.mkdir("/ok")
+    v.symlink("/secret/dir", "/ok/ln")  # a granted name whose walk leads into the refused tree
     vfs.gate = Gate(Policy(paths=["/ok:rw"], mode="remediation")).fs
     return vfs
 
@@ -217,34 +218,49 @@ OPS: list[tuple[str, Callable[[Vfs, str], object]]] = [
     ("open-r", lambda v, p: v.open(p, "r")),
     ("stat", lambda v, p: v.stat(p)),
     ("listdir", lambda v, p: v.listdir(p)),
+    ("lstat", lambda v, p: v.lstat(p)),
+    ("readlink", lambda v, p: v.readlink(p)),
+    ("statfs", lambda v, p: v.statfs(p)),                        # df FILE, stat -f
+    ("realpath", lambda v, p: v.view("/").realpath(p)),          # cd -P, readlink -f
+    ("resolve", lambda v, p: v.view("/").resolve(p)),
+    ("resolve-nofollow", lambda v, p: v.view("/").resolve(p, follow=False)),
+    ("mkdir-p", lambda v, p: v.view("/").mkdir(p, parents=True)),
 ]
 # a missing entry, a missing parent, a file used as a directory, an existing file and directory
 WHERE = ["/secret/nope", "/secret/no/pe", "/secret/file/x", "/secret/file", "/secret/dir"]
+# the same places reached through a granted name: the walk leaves the name given (a link, '..')
+THROUGH_LINK = ["/ok/ln/../nope", "/ok/ln/../no/pe", "/ok/ln/../file/x", "/ok/ln/../file", "/ok/ln/x"]
 
 
 @pytest.mark.parametrize("kind", BACKENDS)
+@pytest.mark.parametrize("shapes", [WHERE, THROUGH_LINK], ids=["named", "through-link"])
 @pytest.mark.parametrize(("name", "op"), OPS, ids=[n for n, _ in OPS])
-def test_refused_path_has_one_answer(kind: str, tmp_path: Path, name: str,
+def test_refused_path_has_one_answer(kind: str, tmp_path: Path, name: str, shapes: list[str],
                                      op: Callable[[Vfs, str], object]) -> None:
     vfs = _gated_vfs(kind, tmp_path)
     answers = set()
-    for where in WHERE:
+    for where in shapes:
         with pytest.raises(FsError) as e:
             op(vfs, where)
         answers.add((e.value.code, e.value.rule))
     assert answers == {(errno.EACCES, "paths.no-grant")}
 
 
-def test_refused_path_gives_the_same_text_in_scripts() -> None:
-    b = Bash(files={"/secret/file": "s", "/secret/dir/x": "y", "/tmp/x": "t"},
-             policy=Policy(paths=["/home:rw", "/tmp:rw"], mode="remediation"))
+@pytest.mark.parametrize("shapes", [("/secret/nope", "/secret/file/x", "/secret/dir"),
+                                    ("/ok/ln/../nope", "/ok/ln/../file/x", "/ok/ln/x")],
+                         ids=["named", "through-link"])
+def test_refused_path_gives_the_same_text_in_scripts(shapes: tuple[str, str, str]) -> None:
+    b = Bash(files={"/secret/file": "s", "/secret/dir/x": "y", "/tmp/x": "t", "/ok/a": "a"},
+             policy=Policy(paths=["/home:rw", "/tmp:rw", "/ok:rw"], mode="remediation"))
+    assert b.exec("ln -s /secret/dir /ok/ln").exit_code == 0
     for cmd in ("mkdir", "rmdir", "rm", "touch", "chmod 700", "ln -s x", "truncate -s0", "cd", "pushd",
                 "realpath", "readlink -ev", "stat", "ls", "cat", "mv /tmp/x", "ln /tmp/x", "cp -r /tmp/x",
-                "rm -rf", "mkdir -p", "chown user", "du -s", "find", "grep -r x", "wc -l", "head -1", "sort"):
-        r = b.exec(f"{cmd} /secret/nope; {cmd} /secret/file/x; {cmd} /secret/dir")
+                "rm -rf", "mkdir -p", "chown user", "du -s", "find", "grep -r x", "wc -l", "head -1", "sort",
+                "df", "stat -f", "cd -P", "touch -h"):
+        r = b.exec("; ".join(f"{cmd} {where}" for where in shapes))
         lines = r.stderr.splitlines()
         # one answer whatever is there (the path itself aside) ...
-        assert len({ln.replace("/secret/nope", "P").replace("/secret/file/x", "P").replace("/secret/dir", "P")
+        assert len({ln.replace(shapes[0], "P").replace(shapes[1], "P").replace(shapes[2], "P")
                     for ln in lines}) == 1, (cmd, r.stderr)
         # ... and, where the command prints the C library's wording, the policy's rule
         if not cmd.startswith("grep"):  # grep -r reports an unreadable operand as missing

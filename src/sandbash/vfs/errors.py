@@ -59,7 +59,11 @@ def strerror(code: int) -> str:
 class FsError(OSError):
     """A filesystem failure: `errno` and the path it concerns. `rule` names the
     policy rule when the policy refused (shown after the C library's wording,
-    as command refusals show theirs); empty for every other failure."""
+    as command refusals show theirs); empty for every other failure.
+    `walked`: where a path walk stopped (canonical), so the policy can be
+    asked about the place the failure describes, not only the name given."""
+
+    walked = ""
 
     def __init__(self, code: int, path: str = "", rule: str = "") -> None:
         if rule:

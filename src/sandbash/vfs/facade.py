@@ -43,6 +43,13 @@ MAX_PATH = 4096
 Gate = Callable[[str, str], None]
 
 
+def _walk_error(code: int, path: str, walked: str) -> FsError:
+    """A failure of the walk over `path`, which stopped at the canonical `walked`."""
+    err = FsError(code, path)
+    err.walked = walked
+    return err
+
+
 class FileStream(Stream):
     """A stream over an open regular file."""
 
@@ -119,7 +126,8 @@ class Vfs:
 
     def statfs(self, path: str) -> MountInfo:
         """The mount holding `path` (resolved), for `df FILE` and `stat -f`."""
-        canon = self.resolve(path, must_exist=True)
+        canon = self._resolve_gated(path, "stat")
+        self._gate("stat", canon)  # df of a refused path tells nothing about it
         best = self.mounts()[0]
         for m in self.mounts():
             if canon == m.path or canon.startswith(m.path.rstrip("/") + "/"):
@@ -195,14 +203,14 @@ class Vfs:
                     done.append(name)
                     prefix = candidate
                     break
-                raise FsError(e.code, path)
+                raise _walk_error(e.code, path, candidate) from None
             kind = st.mode & S_IFMT
             if kind == 0o120000:
                 st = parent_st = None  # the walk goes on from the target (which may be empty)
                 chain = []
                 hops += 1
                 if hops > MAX_SYMLINKS:
-                    raise FsError(errno.ELOOP, path)
+                    raise _walk_error(errno.ELOOP, path, candidate)
                 target = self.tree.readlink(candidate)
                 if target.startswith("/"):
                     done = []
@@ -214,8 +222,11 @@ class Vfs:
                 continue
             if not last:
                 if kind != S_IFDIR:
-                    raise FsError(errno.ENOTDIR, path)
-                self._need(st, 1, path)
+                    raise _walk_error(errno.ENOTDIR, path, candidate)
+                try:
+                    self._need(st, 1, path)
+                except FsError:
+                    raise _walk_error(errno.EACCES, path, candidate) from None
             done.append(name)
             prefix = candidate
             prefix_st = st
@@ -254,7 +265,12 @@ class Vfs:
         except FsError as e:
             if self.gate is not None and e.code != errno.EINVAL:
                 try:
-                    self.gate(action, normpath(path))
+                    lexical = normpath(path)
+                    self.gate(action, lexical)
+                    # the walk may have left the name given (a link, '..'): where it stopped counts too
+                    walked = e.walked
+                    if walked and lexical != walked and not lexical.startswith(walked.rstrip("/") + "/"):
+                        self.gate("stat", walked)
                 except FsError as refused:
                     raise refused.at(path) from None
             raise
@@ -619,11 +635,16 @@ class FsView:
 
     # a script's view: a path the walk cannot finish answers the policy's refusal first (`cd`,
     # `rm`'s root check and the like must not tell ENOTDIR from ENOENT under a refused path)
+    # (and a path that resolves is one the policy lets the script see)
     def resolve(self, path: str, follow: bool = True, must_exist: bool = False) -> str:
-        return self.vfs._resolve_gated(self.abspath(path), "stat", follow, must_exist)
+        canon = self.vfs._resolve_gated(self.abspath(path), "stat", follow, must_exist)
+        self.vfs._gate("stat", canon)
+        return canon
 
     def realpath(self, path: str) -> str:
-        return self.vfs._resolve_gated(self.abspath(path), "stat", True, True)
+        canon = self.vfs._resolve_gated(self.abspath(path), "stat", True, True)
+        self.vfs._gate("stat", canon)
+        return canon
 
     def stat(self, path: str) -> Stat:
         return self.vfs.stat(self.abspath(path))
@@ -704,11 +725,17 @@ class FsView:
         if not parents:
             self.vfs.mkdir(full, mode, self.umask)
             return
-        parts = split_path(normpath(full))
+        # component by component as the kernel walks ('..' after a link climbs from its target)
+        parts = [p for p in full.split("/") if p and p != "."]
         cur = ""
         for i, name in enumerate(parts):
             cur += "/" + name
-            st = self.try_stat(cur)
+            try:
+                st: Stat | None = self.stat(cur)
+            except FsError as e:
+                if e.code != errno.ENOENT:
+                    raise e.at(path) from None
+                st = None
             if st is not None:
                 if not st.is_dir:
                     raise FsError(errno.ENOTDIR if i < len(parts) - 1 else errno.EEXIST, path)

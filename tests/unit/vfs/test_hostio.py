@@ -98,5 +98,5 @@ def test_inside_target(tmp_path: Path) -> None:
     assert tree.inside_target("/d/abs") == "../x"
     assert tree.inside_target("/d/top") == "../"
     for name in ("/d/esc", "/d/out", "/d/sib"):
-        assert err(lambda: tree.inside_target(name)) == errno.EACCES
+        assert err(lambda n=name: tree.inside_target(n)) == errno.EACCES
     tree.close()

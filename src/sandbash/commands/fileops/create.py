@@ -84,7 +84,13 @@ def _make_parents(ctx: Ctx, path: str, verbose: bool) -> bool:
     cur = "/" if path.startswith("/") else ""
     for part in parts[:-1]:
         cur = join(cur, part) if cur else part
-        st = fs.try_stat(cur)
+        try:
+            st: Stat | None = fs.stat(cur)
+        except FsError as e:
+            if e.rule:  # the policy's answer, not "File exists" from the mkdir that follows
+                ctx.error(f"cannot create directory {quote(cur)}: {errmsg(e)}")
+                return False
+            st = None
         if st is not None:
             if not st.is_dir:
                 ctx.error(f"cannot create directory {quote(cur)}: {strerror(errno.ENOTDIR)}")
@@ -195,7 +201,12 @@ def cmd_touch(ctx: Ctx) -> int:
         exists = (fs.try_stat(path) if follow else fs.try_lstat(path)) is not None
         if not exists:
             if opts.has("no_create") or opts.has("no_dereference"):
-                if fs.try_lstat(path) is None:
+                try:
+                    fs.lstat(path)
+                except FsError as e:  # -c skips a missing file only; -h reports it (GNU)
+                    if not (e.code == errno.ENOENT and opts.has("no_create")):
+                        ctx.error(f"setting times of {quoteaf(path)}: {errmsg(e)}")
+                        status = 1
                     continue
             else:
                 try:
@@ -207,6 +218,8 @@ def cmd_touch(ctx: Ctx) -> int:
         try:
             fs.utime(path, atime if change_a else None, mtime if change_m else None, follow=follow)
         except FsError as e:
+            if e.code == errno.ENOENT and opts.has("no_create"):
+                continue  # -c through a dangling link
             ctx.error(f"setting times of {quoteaf(path)}: {errmsg(e)}")
             status = 1
     return status
