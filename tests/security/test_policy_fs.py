@@ -270,14 +270,22 @@ def test_refused_path_gives_the_same_text_in_scripts(shapes: tuple[str, str, str
 
 # ------------------------------------------------------------ T-FS-4 /dev
 
+@pytest.mark.parametrize("kind", BACKENDS)
 @pytest.mark.parametrize("mode", ["read-only", "remediation", None])
-def test_dev_entries_are_not_the_scripts(mode: str | None) -> None:
-    b = Bash(policy=Policy(mode=mode)) if mode is not None else Bash()
+def test_dev_entries_are_not_the_scripts(mode: str | None, kind: str, tmp_path: Path) -> None:
+    be = _backend(kind, tmp_path)
+    b = Bash(fs=be, policy=Policy(mode=mode)) if mode is not None else Bash(fs=be)
     r = b.exec("chmod 700 /dev/fd; echo x > /dev/fd/k; touch /dev/new; mkdir /dev/d; ln -s / /dev/root; "
                "mv /dev/null /dev/n; rm -f /dev/zero; ln /dev/null /tmp/n; chmod 666 /dev/fd/0; "
                "ls /dev/fd; ls /dev | tr '\\n' ' '")
     assert r.stdout == "0\n1\n2\nfd full null random stderr stdin stdout urandom zero ", r.stderr
     assert len(r.stderr.splitlines()) == 9, r.stderr
+    assert oct(b.vfs.view("/").stat("/dev/fd").mode & 0o777) == "0o500"
+    # more ways in: a copy, a rename, an archive, a directory tree, a here-string, timestamps
+    r2 = b.exec("cd /tmp 2>/dev/null || cd ~; echo q > q; cp q /dev/; mv q /dev/fd/; mkdir -p t/u; "
+                "cp -r t /dev/; tar cf a.tar q t; tar xf a.tar -C /dev; touch -d 2001-01-01 /dev/fd; "
+                "chmod -R 777 /dev; install -m 644 q /dev/i; ls /dev | tr '\\n' ' '")
+    assert r2.stdout.endswith("fd full null random stderr stdin stdout urandom zero "), r2.stderr
     assert oct(b.vfs.view("/").stat("/dev/fd").mode & 0o777) == "0o500"
 
 
