@@ -257,6 +257,7 @@ class _Calls:
         try:
             req = ToolRequest.parse(arguments)
         except ToolInputError as e:
+            self.tool.record_refused(arguments, str(e))
             return _error(str(e))
         key_scope, sid, issued = self._session_key(scope, req.session_id)
         req.session_id = sid

@@ -448,10 +448,15 @@ class BashTool:
 
     def run(self, request: Mapping[str, Any] | ToolRequest, *, cancel: CancelToken | None = None,
             scope: str = "") -> ToolOutput:
-        """Run one tool call. Raises ToolInputError for input that breaks the schema."""
-        req = request if isinstance(request, ToolRequest) else ToolRequest.parse(request)
+        """Run one tool call. Raises ToolInputError for input that breaks the schema
+        (recorded too: a refused call is still a call)."""
         started = time.monotonic()
-        out = self._run(req, cancel, scope)
+        try:
+            req = request if isinstance(request, ToolRequest) else ToolRequest.parse(request)
+            out = self._run(req, cancel, scope)
+        except ToolInputError as e:
+            self.record_refused(request, str(e), time.monotonic() - started)
+            raise
         if self.audit is not None:
             self._record(req, out, time.monotonic() - started)
         return out
@@ -496,10 +501,18 @@ class BashTool:
                  duration=round(duration, 6), session=req.session_id is not None,
                  allow_network=req.allow_network, timeout_ms=req.timeout_ms)
 
+    def record_refused(self, request: Mapping[str, Any] | ToolRequest, error: str, duration: float = 0.0) -> None:
+        """The `tool.call` audit event of a call refused for its input (for servers that judge input first)."""
+        if self.audit is None:
+            return
+        command = request.command if isinstance(request, ToolRequest) else request.get("command")
+        rec = Recorder(self.audit, run_id=f"tool-{secrets.token_hex(6)}")
+        rec.emit(TOOL_CALL, tool=self.name, command=command if isinstance(command, str) else None,
+                 exit_code=None, error=error, duration=round(duration, 6))
+
     async def arun(self, request: Mapping[str, Any] | ToolRequest, *, scope: str = "") -> ToolOutput:
         """`run` in a worker thread; cancelling the task cancels the script."""
-        req = request if isinstance(request, ToolRequest) else ToolRequest.parse(request)
-        return await run_cancellable(lambda token: self.run(req, cancel=token, scope=scope))
+        return await run_cancellable(lambda token: self.run(request, cancel=token, scope=scope))
 
     def _write_files(self, req: ToolRequest, cwd: str) -> None:
         caps = [c for c in (self.max_file_bytes, None if req.max_file_kb is None else req.max_file_kb * 1024)

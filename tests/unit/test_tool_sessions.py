@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import string
 import threading
+from typing import Any
 
 import pytest
 
@@ -159,3 +160,44 @@ def test_files_note_reaches_the_model() -> None:
     tool = BashTool(files_note="The user's project is at /workspace.", cwd="/workspace")
     assert "Each call starts in /workspace. The user's project is at /workspace." in tool.description()
     assert "- The user's project is at /workspace." in tool.system_prompt()
+
+
+REFUSED_INPUTS: list[tuple[dict[str, Any], str | None, str]] = [
+    ({"command": "echo x", "bogus": 1}, "echo x", "input: unknown property 'bogus'"),
+    ({"command": 5}, None, "input.command: expected string, got int"),
+    ({"timeout_ms": 5}, None, "input: missing required property 'command'"),
+    ({"command": "cat b", "max_file_kb": 1, "files": [{"path": "b", "content": "x" * 2000}]}, "cat b",
+     "files: b is larger than max_file_kb (1 KiB)"),
+    ({"command": "true", "env": {"A-B": "1"}, "session_id": "s"}, "true", "env: invalid variable name 'A-B'"),
+]
+
+
+@pytest.mark.parametrize("entry", ["run", "arun", "mcp"])
+def test_refused_calls_are_recorded_too(entry: str) -> None:
+    import asyncio
+
+    sink = ListSink()
+    tool = BashTool(audit=Audit(sinks=[sink]))
+    for args, _, message in REFUSED_INPUTS:
+        if entry == "mcp":
+            pytest.importorskip("mcp")
+            from mcp import Client
+
+            from sandbash.mcp_server import build_server
+
+            async def call(args: dict[str, Any] = args) -> str:
+                async with Client(build_server(tool)) as client:
+                    r = await client.call_tool("bash", args)
+                    assert r.is_error
+                    return "".join(getattr(b, "text", "") for b in r.content)
+
+            assert asyncio.run(asyncio.wait_for(call(), 60)) == message
+        else:
+            with pytest.raises(ToolInputError, match=message.replace("(", r"\(").replace(")", r"\)")):
+                if entry == "run":
+                    tool.run(args)
+                else:
+                    asyncio.run(tool.arun(args))
+    calls = [e.to_dict() for e in sink.events if e.kind == TOOL_CALL]
+    assert [(c["command"], c["error"], c["exit_code"]) for c in calls] == [
+        (command, message, None) for _, command, message in REFUSED_INPUTS]

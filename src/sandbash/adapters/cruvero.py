@@ -3,9 +3,11 @@
 Cruvero's manual (docs/manual/bash-exec.md, "Bash Exec Tool") describes the
 tool this profile reproduces on sandbash's in-process sandbox:
 
-- the same input schema (`command`, `timeout_ms`, `env`, `allow_network`,
-  `max_output_kb`, `max_file_kb`, `files`; nothing else) and output
-  (`stdout`, `stderr`, `exit_code`, `result_json` from a `__RESULT__:` line);
+- its input fields (`command`, `timeout_ms`, `env`, `allow_network`,
+  `max_output_kb`, `max_file_kb`, `files`), plus the tool contract's optional
+  `session_id` and `restart` (a call that leaves them out runs as Cruvero's
+  does), any other key refused; its output (`stdout`, `stderr`, `exit_code`,
+  `result_json` from a `__RESULT__:` line) within the contract's output object;
 - defaults: 2 s per call, 64 KiB per output stream, 256 KiB per input file;
   `timeout_ms` may raise the time limit up to the operator's ceiling
   (`max_timeout_ms`, 30 s unless configured), and lower it freely;
@@ -18,8 +20,8 @@ tool this profile reproduces on sandbash's in-process sandbox:
   `NetworkConfig` allow-list *and* `SANDBASH_ALLOW_NETWORK=1` or
   `allow_network=True`) *and* the call says `allow_network: true`;
 - one audit record per call (`tool.call`: command text, exit code, output
-  sizes, duration) sent to the `Audit` given, or to the `sandbash.audit`
-  logger.
+  sizes, duration; a call refused for its input gets one with `error`) sent to
+  the `Audit` given, or to the `sandbash.audit` logger.
 
 Environment overrides, in the `SANDBASH_` namespace of the policy variables:
 `SANDBASH_ALLOWED_COMMANDS` (comma or space separated; replaces the allow-list),
