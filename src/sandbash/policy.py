@@ -192,6 +192,7 @@ def under(path: str, root: str) -> bool:
 class PathGrant:
     path: str
     writable: bool
+    via: str = ""  # the grant naming this path through a symbolic link (added by Policy.effective)
 
     @staticmethod
     def parse(spec: str) -> PathGrant:
@@ -287,12 +288,33 @@ class Policy:
         directories) stay read-only, every other path (in memory: `/tmp`, a home that is not a
         host mount) is decided as in remediation mode. A filesystem all in memory gets
         `remediation`, one whose root is a host tree `read-only`."""
-        if self.mode is not None:
-            return self
+        policy = self._through_links(vfs)
+        if policy.mode is not None:
+            return policy
         host = host_mount_points(vfs)
         if not host or "/" in host:  # all in memory, or all on the host: one mode for every path
-            return self.replace(mode=READ_ONLY if host else REMEDIATION)
-        return self.replace(host_paths=host)
+            return policy.replace(mode=READ_ONLY if host else REMEDIATION)
+        return policy.replace(host_paths=host)
+
+    def _through_links(self, vfs: object | None) -> Policy:
+        """Decisions are made on canonical paths, so a grant whose path runs through a
+        symbolic link (`/w/link:ro`, `/w/link` -> `/w/real`) would not cover what it names:
+        it also grants the path the link leads to when the filesystem is settled. The link
+        itself stays under the grant (a `:ro` link cannot be removed or retargeted)."""
+        resolve = getattr(vfs, "resolve", None)
+        if not self.grants or not callable(resolve):
+            return self
+        have = {(g.path, g.writable) for g in self.grants}
+        extra: list[PathGrant] = []
+        for g in self.grants:
+            try:
+                canon = normpath(str(resolve(g.path)))
+            except OSError:  # missing, or a host link that leaves its root: nothing to follow
+                continue
+            if (canon, g.writable) not in have:
+                have.add((canon, g.writable))
+                extra.append(PathGrant(canon, g.writable, via=g.spec))
+        return self.replace(paths=[*self.grants, *extra]) if extra else self
 
     @property
     def warnings(self) -> list[str]:
@@ -300,7 +322,7 @@ class Policy:
         start-up): a `:rw` grant without `mode = "remediation"`."""
         if self.mode == REMEDIATION or not self.grants:
             return []
-        rw = [g for g in self.grants if g.writable]
+        rw = [g for g in self.grants if g.writable and not g.via]
         if self.mode == READ_ONLY:
             what = 'allows no writes: mode is "read-only"'
         else:
@@ -387,7 +409,7 @@ class Policy:
     # ------------------------------------------------------------ static rules
 
     def path_specs(self) -> list[str] | None:
-        return None if self.grants is None else [g.spec for g in self.grants]
+        return None if self.grants is None else [g.spec for g in self.grants if not g.via]
 
     def restricts_fs(self) -> bool:
         """Whether file operations can be refused at all (else the check skips them)."""

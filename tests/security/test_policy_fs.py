@@ -10,6 +10,7 @@ Threat-model ids (docs/threat-model.md, "## Filesystem"):
 - T-FS-7 no host path shows through df/mount/readlink; no real symlink leaves a rw mount.
 - T-FS-8 policy defaults: host mounts read-only without a mode, file refusals name their rule,
   `:rw` grants that cannot write are warned about.
+- T-FS-9 a grant naming a path through a symbolic link covers what the link leads to.
 
 Every policy case runs over MemoryFs, OverlayFs, SqliteFs and ReadWriteFs (on a temp dir).
 """
@@ -186,6 +187,49 @@ def test_rename_onto_a_path_holding_a_stricter_grant() -> None:
                              ("delete", "/w", False), ("create", "/w/dst", True),
                              ("rename", "/w/dstx", True)]:
         assert p.path_decision(action, path).allowed is ok, (action, path)
+
+
+# ------------------------------------------------------------ T-FS-9 a grant through a symbolic link
+
+def _linked(kind: str, tmp: Path, links: dict[str, str], files: dict[str, str]) -> Backend:
+    """A backend holding the embedder's files and links (relative targets: valid on every backend)."""
+    be = _backend(kind, tmp)
+    v = Vfs(be).view("/")
+    for path, text in files.items():
+        v.write_file(path, text.encode(), parents=True)
+    for path, target in links.items():
+        v.mkdir(path.rsplit("/", 1)[0] or "/", parents=True)
+        v.symlink(target, path)
+    return be
+
+
+@pytest.mark.parametrize("kind", BACKENDS)
+@pytest.mark.parametrize(("grants", "links", "script", "kept"), [
+    (["/w/link:ro"], {"/w/link": "real"}, "echo x > /w/link/f; echo x > /w/real/f; rm -r /w/real", "/w/real/f"),
+    (["/w/a/b:ro"], {"/w/a": "x"}, "echo x > /w/x/b/f; mv /w/x /w/y; rm -r /w/x/b", "/w/x/b/f"),
+    (["/w/cfg:ro"], {"/w/cfg": "real/f"}, "echo x >> /w/real/f; truncate -s0 /w/real/f; mv /w/real/f /w/g", "/w/real/f"),
+    (["/w/l1:ro"], {"/w/l1": "l2", "/w/l2": "real"}, "echo x > /w/real/f; rm /w/l2; ln -sf /tmp /w/l2", "/w/real/f"),
+    (["/w/l:ro"], {"/w/l": "./real/."}, "cd /w/real && echo x > f; chmod 000 f; rm -f f", "/w/real/f"),
+    (["/w/d/l:ro"], {"/w/d/l": "../real"}, "mv /w/real /w/elsewhere; echo x > /w/real/f; cp /tmp/n /w/real/f", "/w/real/f"),
+])
+def test_a_grant_covers_what_its_link_names(kind: str, tmp_path: Path, grants: list[str],
+                                            links: dict[str, str], script: str, kept: str) -> None:
+    files = {"/w/real/f": "orig\n", "/w/x/b/f": "orig\n", "/tmp/n": "n\n"}
+    be = _linked(kind, tmp_path, links, files)
+    b = Bash(fs=be, policy=Policy(paths=["/w:rw", "/tmp:rw", "/home:rw", *grants], mode="remediation"))
+    r = b.exec(script)
+    assert _read(b, kept) == b"orig\n", r.stderr
+    assert "[policy: paths.read-only" in r.stderr
+
+
+def test_a_writable_grant_through_a_link_writes_there(tmp_path: Path) -> None:
+    be = _linked("memory", tmp_path, {"/data/out": "o2"}, {"/data/in": "i\n", "/data/o2/.keep": ""})
+    policy = Policy(paths=["/data:ro", "/data/out:rw", "/home:rw"], mode="remediation")
+    b = Bash(fs=be, policy=policy)
+    r = b.exec("echo x > /data/out/r && cat /data/o2/r; echo y > /data/in; echo $?")
+    assert r.stdout == "x\n1\n", r.stderr
+    assert b.policy is not None and b.policy.path_specs() == policy.path_specs()  # what the embedder wrote
+    assert b.policy.warnings == [] and b.check("echo x > /data/o2/r").status == "allowed"
 
 
 # ------------------------------------------------------------ T-FS-3 the gate before resolution
