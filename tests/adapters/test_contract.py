@@ -1,7 +1,8 @@
 """One tool contract: the same inputs through `BashTool`, the MCP `bash` tool
 (the official client, in process), and every adapter give the same text, and a
 non-zero exit, a limit or bad input is marked as an error wherever the
-framework has a flag for it (MCP `isError`, Anthropic `is_error`, LangChain
+framework has a flag for it, and every call, refused or not, is one `tool.call`
+audit record (MCP `isError`, Anthropic `is_error`, LangChain
 `ToolMessage.status`, a pydantic-ai retry for bad input). OpenAI's function
 outputs and pydantic-ai's tool returns have no error flag: the text carries
 `[exit code: N]`."""
@@ -16,7 +17,8 @@ from typing import Any
 import pytest
 
 from sandbash import Limits
-from sandbash.tool import BashTool, ToolInputError
+from sandbash.audit import Audit, ListSink
+from sandbash.tool import TOOL_CALL, BashTool, ToolInputError
 
 Outcome = tuple[str, bool | None]  # (text, error flag; None where the framework has none)
 Driver = Callable[[BashTool, dict[str, Any]], Outcome]
@@ -62,7 +64,8 @@ CASES: list[tuple[str, dict[str, Any], str, bool]] = [
 
 
 def _tool() -> BashTool:
-    return BashTool(limits=Limits.profile("default").with_overrides(max_loop_iterations=200))
+    return BashTool(limits=Limits.profile("default").with_overrides(max_loop_iterations=200),
+                    audit=Audit(sinks=[ListSink()]))
 
 
 def _direct(tool: BashTool, args: dict[str, Any]) -> Outcome:
@@ -150,12 +153,18 @@ DRIVERS: dict[str, Driver] = {
 @pytest.mark.parametrize("driver", list(DRIVERS))
 @pytest.mark.parametrize("name, args, text, error", CASES, ids=[c[0] for c in CASES])
 def test_same_input_same_answer(driver: str, name: str, args: dict[str, Any], text: str, error: bool) -> None:
-    got_text, got_error = DRIVERS[driver](_tool(), dict(args))
+    tool = _tool()
+    got_text, got_error = DRIVERS[driver](tool, dict(args))
     if name == "limit":
         assert got_text.startswith(text) and "[limit exceeded: max_loop_iterations]" in got_text
     else:
         assert got_text == text
     bad_input = text.startswith(("input", "env:", "files:"))
+    assert tool.audit is not None
+    sink = tool.audit.sinks[0]
+    assert isinstance(sink, ListSink)
+    calls = [e.to_dict() for e in sink.events if e.kind == TOOL_CALL]  # one audit record per call, refused or not
+    assert len(calls) == 1 and (calls[0].get("error") == text if bad_input else "error" not in calls[0]), calls
     if got_error is not None:
         assert got_error is error
     else:  # no flag in this framework: an input error still reads as one

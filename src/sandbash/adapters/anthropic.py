@@ -45,9 +45,13 @@ class AnthropicBash:
     def run(self, tool_input: Mapping[str, Any]) -> tuple[str, bool]:
         """(text, is_error) for one call's input: the tool contract's input (`command` may be
         left out when `restart` is true), judged by the same validator as `BashTool`."""
+        request = {k: v for k, v in tool_input.items() if v is not None}
         try:
-            request = {k: v for k, v in tool_input.items() if v is not None}
             validate(request, _RESTART_SCHEMA)
+        except ToolInputError as e:
+            self.tool.record_refused(request, str(e))
+            return str(e), True
+        try:
             if request.pop("restart", False):
                 self.tool.restart(self.session_id, scope=self.session_id)
                 if "command" not in request:

@@ -62,14 +62,18 @@ class OpenAIBash:
         try:
             args = json.loads(arguments) if isinstance(arguments, str) else arguments
         except ValueError as e:
-            return f"input: invalid JSON arguments: {e}"
+            return self._refused(f"input: invalid JSON arguments: {e}")
         if not isinstance(args, dict):
-            return f"input: expected object, got {type(args).__name__}"
+            return self._refused(f"input: expected object, got {type(args).__name__}")
         args = {"session_id": self.session_id, **args}
         try:
             return self.tool.run(args, cancel=cancel, scope=self.session_id)
         except ToolInputError as e:
             return str(e)
+
+    def _refused(self, message: str) -> str:
+        self.tool.record_refused({}, message)  # still a call: the audit sees it
+        return message
 
     def _text(self, arguments: str | dict[str, Any], cancel: CancelToken | None = None) -> str:
         out = self.call(arguments, cancel)
