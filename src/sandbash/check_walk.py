@@ -186,26 +186,40 @@ class Walker:
                 if node.name not in self.out.functions:
                     self.out.functions.append(node.name)
         self.hash_prepass(body)
-        changed = True
-        while changed:  # a function changes the directory if its body (or a function it calls) does
-            changed = False
-            for name, fbody in self.functions.items():
-                if name not in self.cd_functions and self.may_cd(fbody):
-                    self.cd_functions.add(name)
-                    changed = True
+        # a function changes the directory if its body does, or a function it calls does: found
+        # backwards from the functions that do it themselves (each body walked once)
+        callers: dict[str, list[str]] = {}
+        pending: list[str] = []
+        for name, fbody in self.functions.items():
+            direct, calls = self.cd_facts(fbody)
+            if direct:
+                pending.append(name)
+            for callee in calls:
+                callers.setdefault(callee, []).append(name)
+            self.check_time()
+        while pending:
+            name = pending.pop()
+            if name not in self.cd_functions:
+                self.cd_functions.add(name)
+                pending += callers.get(name, ())
 
-    def may_cd(self, node: A.Command) -> bool:
-        """Whether running `node` may change the shell's directory (subshells do not count)."""
+    def cd_facts(self, node: A.Command) -> tuple[bool, set[str]]:
+        """(whether running `node` may change the shell's directory by itself, the functions it
+        calls); subshells do not count."""
+        calls: set[str] = set()
         for cmd in _walk_nodes(node, into_subshells=False, lastpipe=self.lastpipe):
             if isinstance(cmd, A.SimpleCommand) and cmd.words:
                 v = self.words.value(cmd.words[0]).fields
-                if v is None or not v or v[0] in CWD_CHANGERS or v[0] in self.cd_functions or v[0] in SHELLS:
-                    if v is not None and v and v[0] in SHELLS:
-                        continue
-                    return True
-                if v[0] in ("command", "builtin", "exec") and len(cmd.words) > 1:
-                    return True
-        return False
+                if not v or v[0] in CWD_CHANGERS or (v[0] in ("command", "builtin", "exec") and len(cmd.words) > 1):
+                    return True, calls
+                if v[0] in self.functions:
+                    calls.add(v[0])
+        return False, calls
+
+    def may_cd(self, node: A.Command) -> bool:
+        """Whether running `node` may change the shell's directory (subshells do not count)."""
+        direct, calls = self.cd_facts(node)
+        return direct or not calls.isdisjoint(self.cd_functions)
 
     # -- compound commands
 

@@ -454,6 +454,37 @@ def test_check_deadline_reports_indeterminate() -> None:
     assert check(denied, DENY_RM, deadline=None).status == DENIED
 
 
+def _chain(n: int) -> str:
+    """Functions defined callers first, the last one changing the directory."""
+    return "\n".join(f"f{i}() {{ f{i + 1}; }}" for i in reversed(range(n))) + f"\nf{n}() {{ cd /data; }}\n"
+
+
+SHAPES = {
+    "pipelines": "\n".join(f"cat /data/a.txt | grep x > /workspace/o{i}" for i in range(4000)),
+    "one long line": "echo " + " ".join(f"w{i}" for i in range(60000)),
+    "eval texts": "\n".join(f"eval 'cat /data/a.txt; ls /data/{i}'" for i in range(3000)),
+    "substitutions": "\n".join(f"x{i}=$(cat /data/a.txt | head -{i})" for i in range(3000)),
+    "function chain": _chain(3000) + "f0\n",
+    "here-documents": "\n".join(f"cat <<E{i}\n$(ls /data/{i})\nE{i}" for i in range(3000)),
+}
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_check_deadline_holds_for_every_shape(shape: str) -> None:
+    """Past its deadline the check stops wherever it is (parsing, walking, judging)."""
+    report = check(SHAPES[shape], ALLOW_CAT, deadline=0.0)
+    assert report.status == INDETERMINATE
+    assert [e.code for e in report.errors] == ["check_timeout"]
+
+
+def test_function_chain_is_linear() -> None:
+    """Which functions change the directory is found once per body (it was a pass per link:
+    3,000 functions took seconds); cwd after the call is unknown, so a relative path needs the run."""
+    report = check(_chain(3000) + "f0\ncat a.txt\n", ALLOW_CAT, deadline=None)
+    assert report.status == INDETERMINATE and report.sites[-1].name == "cat"
+    assert check(_chain(3000) + "cat /data/a.txt\n", ALLOW_CAT, deadline=None).status == ALLOWED
+
+
 @pytest.mark.parametrize("path", ["/usr/local/bin/cat", "/opt/bin/cat"])
 def test_script_earlier_in_path_than_the_command(path: str) -> None:
     """A file already in the filesystem that PATH finds before the built-in command."""
