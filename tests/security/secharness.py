@@ -465,7 +465,7 @@ def _spec(case: Mapping[str, Any]) -> dict[str, Any]:
     return {"script": case["script"], "limits": case.get("profile", "hardened"),
             "overrides": {"timeout": case["timeout"], **case["overrides"]},
             "stdin": case["stdin"], "files": case["files"], "build": case["build"],
-            "exec_kw": case["exec_kw"]}
+            "exec_kw": case["exec_kw"], "session_scripts": tuple(case.get("session_scripts", ()))}
 
 
 _SESSION: dict[tuple[str, str], Outcome] = {}
