@@ -385,7 +385,11 @@ def _make_xz(r: _Reader, bounds: Bounds) -> lzma.LZMADecompressor:
     # exists and let liblzma refuse anything bigger (a header may claim up to 4 GiB)
     r.fill(12 + 1024)
     declared = xz_dict_size(r.buf)
-    need = (LZMA_DEFAULT_DICT if declared is None else declared) + LZMA_STATE
+    # a header that does not say (cut, damaged, another filter chain): half of what is left
+    # of the budget (pipes and other stages need the rest), up to xz -9's dictionary;
+    # liblzma's memlimit refuses the stream if it needs more
+    need = (min(LZMA_DEFAULT_DICT + LZMA_STATE, (bounds.limit() - STEP) // 2) if declared is None
+            else declared + LZMA_STATE)
     if need > bounds.limit():
         raise LimitExceeded("max_memory", bounds.hold.budget.limits.max_memory if bounds.hold else 0)
     bounds.decoder(need)

@@ -17,7 +17,7 @@ import io
 import tarfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from ...expand.pattern import compile_pattern
 from ...limits import MemoryHold
@@ -224,7 +224,7 @@ class Tar:
                 # grow it without bound, so it holds only the current one
                 tf.members.clear()
                 self.ctx.checkpoint()
-                yield info, (tf.extractfile(info) if info.isreg() else None)
+                yield info, (cast(IO[bytes], _Content(self, tf.extractfile(info))) if info.isreg() else None)
         except tarfile.TarError:
             raise self.fatal("Unexpected EOF in archive")
 
@@ -410,6 +410,28 @@ def _peek(source: _ChunkFile) -> bool:
     source.buf = data + source.buf
     source.pos -= len(data)
     return bool(data)
+
+
+class _Content(io.RawIOBase):
+    """A member's content; a cut archive found while reading it is GNU's fatal error
+    (tarfile raises ReadError in the reader's frame, outside `members`)."""
+
+    def __init__(self, tar: Tar, inner: IO[bytes] | None) -> None:
+        super().__init__()
+        self.tar, self.inner = tar, inner
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> bytes:
+        if self.inner is None:
+            return b""
+        try:
+            return self.inner.read(-1 if size is None else size)
+        except tarfile.TarError:
+            if self.tar.a.op == "x":  # GNU says it for the member, then for the archive
+                self.tar.ctx.error("Unexpected EOF in archive")
+            raise self.tar.fatal("Unexpected EOF in archive")
 
 
 def _copy(tar: Tar, content: IO[bytes], out: Stream) -> None:
