@@ -810,7 +810,48 @@ def test_subscript_cache_is_bounded() -> None:
     r = bash.exec("declare -A m; for i in $(seq 5000); do printf -v \"m[\\$((i+$i))]\" %s 1; done; echo ${#m[@]}",
                   limits={"max_loop_iterations": 100_000})
     assert r.stdout == "5000\n", r
-    assert len(shell._SUB_CACHE) <= shell._SUB_CACHE_SIZE
+    assert len(shell._SUB_CACHE) <= shell._SUB_CACHE.entries
+
+
+# text parsed at run time (after expansion), distinct in every iteration: `$s` is 1000 terms
+LONG_TEXT_SITES = {
+    "let": 'let "x=${s}$i"',
+    "$((...))": "x=$(( ${s}$i ))",
+    "subscript": 'printf -v "m[${s}$i]" %s 1',
+}
+
+
+@pytest.mark.parametrize("site", LONG_TEXT_SITES, ids=list(LONG_TEXT_SITES))
+def test_process_caches_keep_nothing_a_run_parsed_from_long_text(site: str) -> None:
+    """T-TEN-5: what the process-wide caches keep is charged to no run and outlives it, and a parse
+    costs far more than its text (an arithmetic tree ~100 bytes a character). A run parsing 30
+    distinct 5 KB expressions used to leave ~15 MB held by the process after it ended (50: 24 MB;
+    4096: the caches' bound, ~2 GB); now the caches keep nothing parsed from a long text."""
+    import gc
+    import tracemalloc
+
+    from sandbash.expand import arith as earith
+    from sandbash.interp import shell
+    from sandbash.syntax import arith as sarith
+
+    bash = make_bash(policy=False, timeout=60)
+    script = f's=$(seq 1000 | tr "\\n" +); declare -A m; for i in $(seq 30); do {LONG_TEXT_SITES[site]}; done; echo ok'
+    tracemalloc.start()
+    try:
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        r = bash.exec(script)
+        assert r.stdout == "ok\n", r
+        del r
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert held < 5_000_000, f"{held} bytes held after the run"
+    for cache in (sarith._CACHE, earith._COMPILED, shell._SUB_CACHE):
+        texts = [k if isinstance(k, str) else k[0] for k in cache.keys()]
+        assert all(len(t) <= cache.longest for t in texts)
+        assert cache.held() <= cache.chars
 
 
 # ------------------------------------------------------------ T-TEN-6: /dev/urandom is the run's own

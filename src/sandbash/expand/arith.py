@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Protocol
 from ..interp.vars import EXPORT, NAMEREF, SPECIAL_ASSIGN
 from ..syntax.arith import ArithSyntaxError, parse_arith, parse_number
 from ..syntax.ast import AAssign, ABinary, AIncDec, ANum, Arith, ATernary, AUnary, AVar
+from ..textcache import TextCache
 
 if TYPE_CHECKING:
     from ..interp.vars import Scope
@@ -351,7 +352,8 @@ def _compile_chain(node: ABinary) -> Fn:
     return chain
 
 
-_COMPILED: dict[str, Fn] = {}
+# shared by every run of the process: bounded in entries and text, nothing from a long text (T-TEN-5)
+_COMPILED: TextCache[str, Fn] = TextCache()
 
 
 def compiled(text: str, tick: Callable[[], None] | None = None) -> Fn:
@@ -359,9 +361,7 @@ def compiled(text: str, tick: Callable[[], None] | None = None) -> Fn:
     fn = _COMPILED.get(text)
     if fn is None:
         fn = _compile(parse_or_raise(text, tick))
-        if len(_COMPILED) > 4096:
-            _COMPILED.clear()
-        _COMPILED[text] = fn
+        _COMPILED.put(text, text, fn)
     return fn
 
 

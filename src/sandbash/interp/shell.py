@@ -22,6 +22,7 @@ from ..syntax import ast as A
 from ..syntax.errors import ParseError, ParseLimit
 from ..syntax.lexer import ARITH, KEY
 from ..syntax.parser import Parser
+from ..textcache import TextCache
 from ..vfs.errors import FsError
 from . import evaluator as _ev
 from . import executor as _ex
@@ -36,8 +37,7 @@ from .vars import ASSOC, NAMEREF, Var
 
 # parsed subscript texts, shared by every run of the process: keyed by everything that shapes
 # the parse (lexer mode, extglob, the parse limits); never holding a parse aliases took part in
-_SUB_CACHE: dict[tuple[str, int, bool, int, int], A.Word] = {}
-_SUB_CACHE_SIZE = 4096
+_SUB_CACHE: TextCache[tuple[str, int, bool, int, int], A.Word] = TextCache()
 
 
 def _after_line(text: str, n: int) -> str | None:
@@ -538,10 +538,8 @@ class Shell:
         word = _SUB_CACHE.get(key) if shared else None
         if word is None:
             word = A.Word(tuple(self.make_parser(text).read_parts(mode)), 0, text)
-            if shared:
-                if len(_SUB_CACHE) >= _SUB_CACHE_SIZE:
-                    _SUB_CACHE.clear()  # bounded: one run's many distinct subscripts cannot grow it
-                _SUB_CACHE[key] = word
+            if shared:  # bounded: one run's many or long subscripts cannot grow it
+                _SUB_CACHE.put(key, text, word)
         return word
 
     def prompt_expand(self, text: str) -> str:

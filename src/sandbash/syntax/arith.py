@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..textcache import TextCache
 from .ast import AAssign, ABinary, AComma, AIncDec, ANum, Arith, ATernary, AUnary, AVar
 
 
@@ -337,7 +338,8 @@ class _Parser:
         raise self.expect_operand_error()
 
 
-_CACHE: dict[str, Arith] = {}
+# shared by every run of the process: bounded in entries and text, nothing from a long text (T-TEN-5)
+_CACHE: TextCache[str, Arith] = TextCache()
 
 
 def parse_arith(text: str, tick: Callable[[], None] | None = None) -> Arith:
@@ -348,7 +350,5 @@ def parse_arith(text: str, tick: Callable[[], None] | None = None) -> Arith:
         parser = _Parser(text)
         parser.tick = tick
         node = parser.parse()
-        if len(_CACHE) > 4096:
-            _CACHE.clear()
-        _CACHE[text] = node
+        _CACHE.put(text, text, node)
     return node
