@@ -71,6 +71,20 @@ RETARGET = [
     "shopt -s expand_aliases\nalias cat=rm\ncat /workspace/victim",
     "printf '#!/bin/rm -f\\n' > bin/cat; chmod +x bin/cat; PATH=/workspace/bin:$PATH; cat /workspace/victim",
     "printf '#!/bin/rm -f\\n' > bin/cat; chmod +x bin/cat; PATH=/workspace/bin cat /workspace/victim",
+    # more wrappers and shapes
+    "hash -p /bin/rm cat; command -p cat /workspace/victim",
+    "hash -p /bin/rm cat; exec -a other cat /workspace/victim",
+    "hash -p /bin/rm cat; ! cat /workspace/victim",
+    "hash -p /bin/rm cat; time cat /workspace/victim",
+    "hash -p /bin/rm cat; echo /workspace/victim | xargs -I{} cat {}",
+    "hash -p /bin/rm cat; find /workspace -name victim -execdir cat {} \\;",
+    "hash -p /bin/rm cat; env -i cat /workspace/victim",
+    "hash -p /bin/rm cat; env -S 'cat /workspace/victim'",
+    "hash -p /bin/rm cat; timeout -k 1 5 cat /workspace/victim",
+    "hash -p /bin/rm cat; trap 'cat /workspace/victim' EXIT",
+    "hash -p /bin/rm cat; echo <(cat /workspace/victim)",
+    "hash -p /bin/rm ca''t; \"cat\" /workspace/victim",
+    "hash -p /bin/rm cat; cat /workspace/victim &\nwait",
 ]
 
 
