@@ -22,7 +22,7 @@ from .errors import ExecutionCancelled, ExecutionLimitError
 from .interp.control import ControlFlow, ExitShell
 from .interp.runtime import CommandGate, Identity, Runtime
 from .interp.shell import Shell
-from .interp.state import ShellState
+from .interp.state import SET_OPTIONS, SHOPT_OPTIONS, ShellState
 from .limits import Budget, Cancelled, CancelToken, DeadlineExpired, LimitExceeded, Limits
 from .stdio.hostin import HostInput
 from .stdio.streams import BufferWriter, BytesReader, SigPipe, Stream
@@ -73,6 +73,12 @@ def _stdin_stream(stdin: bytes | str | Stream, budget: Budget) -> Stream:
             stdin.checkpoint = budget.check_time
         return stdin
     return BytesReader(clean_text(stdin).encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin)
+
+
+def set_shell_options(state: ShellState, options: Mapping[str, bool]) -> None:
+    """`set -o NAME` / `shopt -s NAME` (or their opposites) for names already checked."""
+    for name, on in options.items():
+        (state.opts if name in SET_OPTIONS else state.shopts)[name] = bool(on)
 
 
 def _detach_stdin(stdin: object) -> None:
@@ -368,10 +374,16 @@ class Bash:
         mode: str = "c",
         arg0: str = "bash",
         positional: Sequence[str] = (),
+        options: Mapping[str, bool] | None = None,
     ) -> ExecResult:
         """Run `script` in a fresh shell. `args` are appended, unexpanded, to
-        the first command the script runs. Raises ExecutionLimitError (with the
-        partial result) when a limit is hit."""
+        the first command the script runs. `options` turns `set -o`/`shopt`
+        options on or off first (`{"errexit": True, "pipefail": True}`, as
+        `bash -e -o pipefail`; an unknown name is a ValueError). Raises
+        ExecutionLimitError (with the partial result) when a limit is hit."""
+        bad = [name for name in options or () if name not in SET_OPTIONS and name not in SHOPT_OPTIONS]
+        if bad:
+            raise ValueError(f"unknown shell option {bad[0]!r} (the names of set -o and shopt)")
         run_limits = self._run_limits(limits)
         environment = dict(env or {}) if replace_env else {**self.env, **(env or {})}
         environment = {clean_text(k): clean_text(v) for k, v in environment.items()}
@@ -380,6 +392,7 @@ class Bash:
         sh, rt = self._new_shell(run_limits, cancel, environment, cwd or self.cwd, stdin, out, err, mode)
         sh.state.arg0 = arg0
         sh.state.positional = list(positional)
+        set_shell_options(sh.state, options or {})
         if args:
             sh.pending_args = [clean_text(a) for a in args]
         try:

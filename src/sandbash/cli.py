@@ -11,11 +11,13 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .api import Bash
 from .errors import ExecutionCancelled, ExecutionLimitError
+from .interp.state import FLAG_LETTERS, SET_OPTIONS, SHOPT_OPTIONS
 from .limits import CancelToken, Limits
 from .sandbox import new_bash
 from .stdio.hostin import HostInput
@@ -37,6 +39,10 @@ POLICY_ENV = ("SANDBASH_ALLOWED_COMMANDS", "SANDBASH_DENIED_COMMANDS", "SANDBASH
 
 
 EPILOG = """\
+bash options (before the script, as with bash):
+  -e -u -x -v -f -n -C ... (set's letters; +e turns one off), -o NAME / +o NAME (set -o names: pipefail, ...),
+  -O NAME / +O NAME (shopt names), --norc, --noprofile, --posix:  sandbash -euo pipefail script.sh
+
 subcommands:
   sandbash mcp [--root DIR] [--config FILE] ...   serve the bash tool over MCP (sandbash mcp --help)
 
@@ -65,11 +71,14 @@ without mode = "remediation" gets a 'sandbash: warning:' line at start-up:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="sandbash",
+        usage="sandbash [bash options] [sandbash options] [-c SCRIPT [NAME [ARG...]] | -s [ARG...] | FILE [ARG...]]",
+        allow_abbrev=False,  # split_args must know which options take a value
         description="Run bash scripts in a sandbox: a bash interpreter in Python over a virtual filesystem.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--version", action="version", version=f"sandbash {__version__} (bash 5.2 semantics)")
+    # -c and -s are read by split_args with bash's other options; here for --help only
     p.add_argument("-c", dest="command", metavar="SCRIPT", help="run SCRIPT ($0 and $1... follow)")
     p.add_argument("-s", dest="stdin_script", action="store_true", help="read the script from standard input")
     p.add_argument("--limits", default="default", help="limits profile: default, hardened, generous")
@@ -194,7 +203,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .mcp_server import main as mcp_main
 
         return mcp_main(argv[1:], read_text=_read_host_text)
-    args = _parser().parse_args(argv)
+    try:
+        shell_args = split_args(argv)
+    except _UsageError as e:
+        sys.stderr.write(f"sandbash: {e}\n")
+        return 2
+    args = _parser().parse_args(shell_args.ours)
+    if shell_args.command:
+        if not shell_args.operands:
+            sys.stderr.write("sandbash: -c: option requires an argument\n")
+            return 2
+        args.command = shell_args.operands[0]
+    args.stdin_script = shell_args.read_stdin
+    args.rest = shell_args.operands[1:] if shell_args.command else shell_args.operands
+    options = shell_args.options
     stop = _Stopper()
     stop.install()
     try:
@@ -207,7 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .repl import interact
 
         stop.uninstall()  # the prompt handles Ctrl-C itself
-        return interact(bash, sys.stdout.buffer, sys.stderr.buffer)
+        return interact(bash, sys.stdout.buffer, sys.stderr.buffer, options)
     script_args = _script(args, rest)
     if isinstance(script_args, int):
         return script_args
@@ -221,12 +243,83 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(report.to_json(indent=2) + "\n" if args.json else report.to_text())
         return report.exit_code
     if args.json:
-        return _run_json(bash, script, mode=mode, arg0=arg0, positional=rest, cancel=stop.token)
-    return _run_streaming(bash, script, stop, mode=mode, arg0=arg0, positional=rest)
+        return _run_json(bash, script, mode=mode, arg0=arg0, positional=rest, options=options, cancel=stop.token)
+    return _run_streaming(bash, script, stop, mode=mode, arg0=arg0, positional=rest, options=options)
 
 
 class _UsageError(Exception):
     """A bad option value: one line on stderr, status 2."""
+
+
+# sandbash's own options that take a value (the next word unless written --name=value)
+_VALUE_OPTIONS = frozenset({"--limits", "--limit", "--timeout", "--cwd", "--root", "--store", "--mount", "--allow-url",
+                            "--policy"})
+_BASH_LONG = {"--norc": None, "--noprofile": None, "--noediting": None, "--login": None, "--posix": "posix"}
+
+
+@dataclass
+class ShellArgs:
+    """The command line split as bash reads it: options up to the first operand (or `--`/`-`)."""
+
+    ours: list[str] = field(default_factory=list)  # sandbash's own options, for argparse
+    command: bool = False  # -c: the first operand is the script
+    read_stdin: bool = False  # -s
+    options: dict[str, bool] = field(default_factory=dict)  # set -o / shopt names
+    operands: list[str] = field(default_factory=list)
+
+
+def split_args(argv: Sequence[str]) -> ShellArgs:
+    """Bash's option rules: letters bundle (`-euo pipefail`, `-ec SCRIPT`), `+x` turns off, `-o`/`-O`
+    take the next word, and options end at the first operand. Raises _UsageError in bash's words."""
+    out = ShellArgs()
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--", "-"):
+            i += 1
+            break
+        if a.startswith("--"):
+            if a in _BASH_LONG:
+                if _BASH_LONG[a]:
+                    out.options[str(_BASH_LONG[a])] = True
+            else:
+                out.ours.append(a)
+                if "=" not in a and a in _VALUE_OPTIONS and i + 1 < len(argv):
+                    i += 1
+                    out.ours.append(argv[i])
+        elif a == "-h":
+            out.ours.append(a)
+        elif len(a) > 1 and a[0] in "-+":
+            i = _letters(argv, i, out)
+        else:
+            break
+        i += 1
+    out.operands = list(argv[i:])
+    return out
+
+
+def _letters(argv: Sequence[str], i: int, out: ShellArgs) -> int:
+    """One bundle of option letters at argv[i]; returns the index of the last word it used."""
+    a = argv[i]
+    sign, on = a[0], a[0] == "-"
+    for c in a[1:]:
+        if on and c == "c":
+            out.command = True
+        elif on and c == "s":
+            out.read_stdin = True
+        elif c in "oO":
+            i += 1
+            table = SET_OPTIONS if c == "o" else SHOPT_OPTIONS
+            if i >= len(argv):
+                raise _UsageError(f"{sign}{c}: option requires an argument")
+            if argv[i] not in table:
+                raise _UsageError(f"{argv[i]}: invalid {'option' if c == 'o' else 'shell option'} name")
+            out.options[argv[i]] = on
+        elif c in FLAG_LETTERS:
+            out.options[FLAG_LETTERS[c]] = on
+        elif c not in "il":  # interactive and login shells mean nothing here
+            raise _UsageError(f"{sign}{c}: invalid option (sandbash --help lists the options)")
+    return i
 
 
 def start_cwd(cwd: str | None, root: str | None) -> str:

@@ -10,10 +10,10 @@ command or the line being typed; `exit` or Ctrl-D leaves.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import BinaryIO
 
-from .api import Bash, ExecResult, Session
+from .api import Bash, ExecResult, Session, set_shell_options
 from .errors import ExecutionCancelled, ExecutionLimitError
 from .interp.prompt import expand_prompt
 from .limits import CancelToken
@@ -217,5 +217,8 @@ class Repl:
         return self.exited if self.exited is not None else status
 
 
-def interact(bash: Bash, out: BinaryIO, err: BinaryIO) -> int:
-    return Repl(bash, out, err).loop()
+def interact(bash: Bash, out: BinaryIO, err: BinaryIO, options: Mapping[str, bool] | None = None) -> int:
+    """The prompt; `options` are set -o / shopt names turned on or off first (`sandbash -x`)."""
+    repl = Repl(bash, out, err)
+    set_shell_options(repl.session.shell.state, options or {})
+    return repl.loop()

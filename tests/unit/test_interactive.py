@@ -23,10 +23,10 @@ def _take_terminal() -> None:
 
 
 class Terminal:
-    def __init__(self) -> None:
+    def __init__(self, *args: str) -> None:
         master, slave = pty.openpty()
         env = {**os.environ, "TERM": "dumb", "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen([sys.executable, "-m", "sandbash"], stdin=slave, stdout=slave, stderr=slave,
+        self.proc = subprocess.Popen([sys.executable, "-m", "sandbash", *args], stdin=slave, stdout=slave, stderr=slave,
                                      env=env, close_fds=True, preexec_fn=_take_terminal)
         os.close(slave)
         self.fd = master
@@ -175,3 +175,18 @@ def test_tab_completes_commands_variables_and_paths(term: Terminal) -> None:
     assert b"via xargs" in term.expect(b"sandbash:~$ ")
     term.send("exit")
     assert term.close() == 0
+
+
+def test_bash_options_given_on_the_command_line_hold_at_the_prompt() -> None:
+    t = Terminal("-x", "-o", "pipefail")
+    try:
+        t.expect(b"sandbash:~$ ")
+        t.send("false | true; echo status=$?")
+        out = t.expect(b"sandbash:~$ ")
+        assert b"+ false\r\n" in out and b"+ true\r\n" in out and b"status=1" in out
+        t.send("exit")
+        assert t.close() == 0
+    finally:
+        if t.proc.poll() is None:
+            t.proc.kill()
+            t.proc.wait()
