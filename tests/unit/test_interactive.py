@@ -10,6 +10,7 @@ import subprocess
 import sys
 import termios
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -63,7 +64,7 @@ class Terminal:
 
 
 @pytest.fixture
-def term() -> Terminal:
+def term() -> Iterator[Terminal]:
     t = Terminal()
     yield t
     if t.proc.poll() is None:
