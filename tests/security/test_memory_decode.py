@@ -15,12 +15,17 @@ second while they decode to gigabytes.
 
 from __future__ import annotations
 
+import base64
 import bz2
 import functools
 import gzip
+import io
 import lzma
+import random
 import struct
+import tarfile
 import threading
+import zipfile
 import zlib
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -475,3 +480,94 @@ def test_curl_compressed_is_bounded(key: str, curl_outcomes: dict[str, Outcome])
         assert not problems, "; ".join(problems) + "\n" + out.describe()
     if key.startswith(("wget-keeps", "wget-two")):  # identity asked, or two layers: stored as they came
         assert out.stdout.strip() == str(len(BODIES["/gzip-gzip"][0])).encode(), out.describe()
+
+
+# ------------------------------------------------------------ damaged input: an answer, never a traceback
+
+TEXT = b"".join(b"line %d of the text\n" % i for i in range(300))
+
+
+def _small_tar(mode: str) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode=mode, format=tarfile.PAX_FORMAT) as tf:
+        for name in ("a.txt", "d/b.txt", "n" * 120):
+            info = tarfile.TarInfo(name)
+            info.size = len(TEXT)
+            tf.addfile(info, io.BytesIO(TEXT))
+        link = tarfile.TarInfo("link")
+        link.type, link.linkname = tarfile.SYMTYPE, "a.txt"
+        tf.addfile(link)
+    return buf.getvalue()
+
+
+def _small_zip(method: int) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", method) as zf:
+        zf.writestr("a.txt", TEXT)
+        zf.writestr("d/b.txt", TEXT[:400])
+    return buf.getvalue()
+
+
+def _mutations(data: bytes, count: int, seed: int, keep: int = 0) -> list[bytes]:
+    """`count` damaged copies (the first `keep` bytes left alone): bytes overwritten, the
+    end cut, bytes inserted."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        d = bytearray(data)
+        for _ in range(rng.randint(1, 5)):
+            op = rng.random()
+            if op < 0.5 and len(d) > keep:
+                d[rng.randrange(keep, len(d))] = rng.randrange(256)
+            elif op < 0.7:
+                d = d[:rng.randrange(keep, len(d) + 1)]
+            else:
+                at = rng.randrange(keep, len(d) + 1)
+                d[at:at] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
+        out.append(bytes(d))
+    return out
+
+
+# format -> (a good file, its suffix, commands run on every damaged copy $f); .lzma keeps
+# its 13-byte header (a damaged one claims up to 4 GiB of dictionary: max_memory, above)
+DAMAGED: dict[str, tuple[bytes, str, str]] = {
+    "gzip": (gzip.compress(TEXT) + gzip.compress(TEXT[:99]), "gz", "gzip -t $f; zcat $f | wc -c; gzip -lv $f"),
+    "bzip2": (bz2.compress(TEXT) * 2, "bz2", "bzip2 -t $f; bzcat $f | wc -c; bunzip2 -k $f"),
+    "xz": (lzma.compress(TEXT) * 2, "xz", "xz -t $f; xzcat $f | wc -c; xz -l $f; unxz -k $f"),
+    "lzma": (lzma.compress(TEXT, format=lzma.FORMAT_ALONE), "lzma", "xz -dc --format=lzma $f | wc -c"),
+    "tar": (_small_tar("w"), "tar", "tar -tvf $f; tar -xOf $f | wc -c; tar -xf $f -C out; tar -rf $f new.txt"),
+    "tar.gz": (_small_tar("w:gz"), "tgz", "tar -tzf $f; tar -xzf $f -C out"),
+    "tar.bz2": (_small_tar("w:bz2"), "tbz", "tar -tjf $f; tar -xaf $f -C out"),
+    "tar.xz": (_small_tar("w:xz"), "txz", "tar -tJf $f; tar -xOJf $f | wc -c"),
+    "zip": (_small_zip(zipfile.ZIP_DEFLATED), "zip",
+            "unzip -l $f; unzip -t $f; unzip -p $f | wc -c; unzip -oq $f -d out; zip -T $f; zip -q $f new.txt"),
+    "zip-stored": (_small_zip(zipfile.ZIP_STORED), "zip", "unzip -tq $f; unzip -v $f; zip -q -d $f a.txt"),
+    "zip-bzip2": (_small_zip(zipfile.ZIP_BZIP2), "zip", "unzip -tq $f; unzip -p $f | wc -c"),
+    "zip-lzma": (_small_zip(zipfile.ZIP_LZMA), "zip", "unzip -tq $f; unzip -p $f | wc -c"),
+    "base64": (base64.encodebytes(TEXT), "b64", "base64 -d $f | wc -c; base64 -di $f | wc -c; basenc --base64url -d $f"),
+    "xxd": (b"".join(b"%08x: %s\n" % (i * 16, TEXT[i * 16:i * 16 + 16].hex().encode()) for i in range(40)), "hex",
+            "xxd -r $f | wc -c; xxd -r -s 3 $f | wc -c; xxd -r -p $f | wc -c"),
+}
+
+
+@pytest.fixture(scope="module")
+def damaged_outcomes() -> dict[str, Outcome]:
+    specs = {}
+    for i, (key, (good, suffix, commands)) in enumerate(DAMAGED.items()):
+        files: dict[str, bytes | str] = {f"{HOME}{n:02d}.{suffix}": data
+                                         for n, data in enumerate(_mutations(good, 24, i, 13 if key == "lzma" else 0))}
+        files[HOME + "new.txt"] = "new\n"
+        script = f"mkdir -p out; for f in *.{suffix}; do {commands}; done 2>&1 | tail -c 2000; echo done"
+        specs[key] = {"script": script, "files": files, "overrides": {"timeout": 20.0}, "limits": "hardened"}
+    return pooled("decode-damaged", specs)
+
+
+@pytest.mark.parametrize("key", list(DAMAGED))
+def test_damaged_input_gets_the_tools_own_errors(key: str, damaged_outcomes: dict[str, Outcome]) -> None:
+    """24 damaged copies of a small file of each format through every decoder: each command
+    answers with its own error (or a named limit for a header claiming a huge dictionary or
+    offset), never an internal error or a traceback, and the loop goes on to the end."""
+    out = damaged_outcomes[key]
+    assert out.kind == "result" and out.stdout.endswith(b"done\n"), out.describe()
+    assert "internal error" not in out.text and "Traceback" not in out.text, out.describe()
+    assert out.extra.get("peak_rss", 0) <= out.max_memory + BOMB_RSS_SLACK, out.describe()
