@@ -37,6 +37,12 @@ atoms = st.one_of(
               st.sampled_from(["rm -f", "cat", "head -1", "bash"]), st.sampled_from(FILES)),
     st.builds(lambda t, p: f"printf '#!/usr/bin/env {t}\\n' > /workspace/s; chmod +x /workspace/s; /workspace/s {p}",
               st.sampled_from(["rm", "cat", "wc"]), st.sampled_from(FILES)),
+    # an interpreter that is a script itself; env -S splitting the one shebang argument
+    st.builds(lambda t, p: f"printf '#!/bin/{t}\\n' > /workspace/s; printf '#!/workspace/s\\n' > /workspace/t; "
+              f"chmod +x /workspace/s /workspace/t; /workspace/t {p}",
+              st.sampled_from(["rm -f", "cat", "wc -l"]), st.sampled_from(FILES)),
+    st.builds(lambda t, p: f"printf '#!/usr/bin/env -S {t}\\n' > /workspace/s; chmod +x /workspace/s; /workspace/s {p}",
+              st.sampled_from(["rm -f", "head -n 1", "timeout 5 cat", "egrep -c a"]), st.sampled_from(FILES)),
     st.builds(lambda w, p: f"{w} cat {p}", st.sampled_from(["env", "timeout 5", "command", "nice", "nohup"]),
               st.sampled_from(FILES)),
     st.builds(lambda p: f"echo {p} | xargs egrep -c a", st.sampled_from(FILES)),
