@@ -156,6 +156,16 @@ def test_hint_names_only_alternatives_that_exist() -> None:
     assert "curl" in r.stderr
 
 
+@pytest.mark.parametrize("name", ["curl", "wget"])
+def test_network_commands_say_the_network_is_off(name: str) -> None:
+    r = Bash().exec(f"{name} -s https://example.com/")
+    assert r.exit_code == 127
+    first, hint = r.stderr.splitlines()
+    assert first == f"bash: line 1: {name}: command not found"
+    assert hint.startswith(f"sandbash: {name} is not available in this sandbox: the network is off")
+    assert "--allow-url" in hint
+
+
 def test_an_unknown_command_keeps_bashs_single_line() -> None:
     r = Bash().exec("nosuchtool; command_not_found_handle() { echo handled $1; }; python3")
     assert r.stderr == "bash: line 1: nosuchtool: command not found\n"

@@ -38,9 +38,16 @@ _GROUPS: tuple[tuple[frozenset[str], str, tuple[str, ...]], ...] = (
 )
 
 
+# built in, but present only when the embedder gave the sandbox a network (the policy refuses, not hides)
+_NETWORK = frozenset({"curl", "wget"})
+
+
 def not_found_hint(name: str, exists: Callable[[str], bool]) -> str | None:
     """The hint line for a missing `name` (None when there is nothing useful to say);
     `exists(command)` tells whether an alternative is available in this sandbox."""
+    if name in _NETWORK:
+        return (f"sandbash: {name} is not available in this sandbox: the network is off (an operator allows URLs "
+                "with sandbash --allow-url PREFIX or Bash(network=NetworkConfig(...)))")
     for names, what, alternatives in _GROUPS:
         if name in names:
             present = [a for a in alternatives if exists(a)]
