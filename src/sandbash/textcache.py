@@ -9,6 +9,8 @@ costs no more than evaluating them.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Generic, TypeVar
 
@@ -51,3 +53,47 @@ class TextCache(Generic[K, V]):
 
     def keys(self) -> list[K]:
         return list(self._data)
+
+
+class TextLRU(Generic[K, V]):
+    """A least-recently-used cache of what was compiled from text (regular expressions, awk
+    programs), safe across threads: bounded in entries and in the total text behind them, the
+    oldest entries going first. A text over the whole bound is not kept."""
+
+    __slots__ = ("entries", "chars", "_data", "_held", "_lock")
+
+    def __init__(self, entries: int, chars: int = 1 << 18) -> None:
+        self.entries = entries
+        self.chars = chars
+        self._data: OrderedDict[K, tuple[V, int]] = OrderedDict()
+        self._held = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            hit = self._data.get(key)
+            if hit is None:
+                return None
+            self._data.move_to_end(key)
+            return hit[0]
+
+    def put(self, key: K, size: int, value: V) -> None:
+        """Keep `value`, compiled from `size` characters of text."""
+        if size > self.chars:
+            return
+        with self._lock:
+            old = self._data.pop(key, None)
+            if old is not None:
+                self._held -= old[1]
+            self._data[key] = (value, size)
+            self._held += size
+            while len(self._data) > self.entries or self._held > self.chars:
+                _, (_, n) = self._data.popitem(last=False)
+                self._held -= n
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def held(self) -> int:
+        """Characters of text behind the entries."""
+        return self._held

@@ -854,6 +854,37 @@ def test_process_caches_keep_nothing_a_run_parsed_from_long_text(site: str) -> N
         assert cache.held() <= cache.chars
 
 
+
+# compiled at run time from text distinct in every iteration: `$s` is ~24 KB
+LONG_PATTERN_SITES = {
+    "case": 'case x in "${s}$i"*) ;; esac',
+    "grep -E": 'echo x | grep -E "(${s}$i)|x" >/dev/null',
+    "sed": 'echo x | sed "s/${s}$i/y/" >/dev/null',
+    "awk": 'echo x | awk "/${s}$i/ {print}" >/dev/null',
+}
+
+
+@pytest.mark.parametrize("site", LONG_PATTERN_SITES, ids=list(LONG_PATTERN_SITES))
+def test_compiled_pattern_caches_are_bounded_by_their_text(site: str) -> None:
+    """T-TEN-5: the process-wide caches of compiled globs, regular expressions and awk programs
+    are bounded by the text behind them, not only by their number of entries (2048 globs, 512
+    regular expressions, 64 awk programs of any size: a run could leave hundreds of MB held)."""
+    from sandbash.commands.awk import cli as awk_cli
+    from sandbash.expand import pattern
+    from sandbash.regex import engine
+
+    bash = make_bash(policy=False, timeout=60)
+    r = bash.exec(f's=$(seq 5000 | tr "\\n" a); for i in $(seq 12); do {LONG_PATTERN_SITES[site]}; done; echo ok')
+    assert r.stdout == "ok\n", r
+    assert all(len(key[0]) <= pattern._PATTERNS.longest for key in pattern._PATTERNS.keys())
+    assert pattern._PATTERNS.held() <= pattern._PATTERNS.chars
+    for lru in (engine._CACHE, awk_cli._CACHE):
+        assert lru.held() <= lru.chars
+    if site in ("grep -E", "awk"):  # 12 x 24 KB is past the bound: the oldest went, the newest stays
+        lru = engine._CACHE if site == "grep -E" else awk_cli._CACHE
+        assert len(lru) > 0 and lru.held() > 100_000
+
+
 # ------------------------------------------------------------ T-TEN-6: /dev/urandom is the run's own
 
 def _untemper(y: int) -> int:

@@ -11,10 +11,11 @@ pattern.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 import re2
+
+from ..textcache import TextCache
 
 _GLOB_CHARS = frozenset("*?[")
 _EXT_OPS = frozenset("?*+@!")
@@ -559,9 +560,17 @@ class Pattern:
         return max(ends) if ends else -1
 
 
-@lru_cache(maxsize=2048)
+# shared by every run of the process: bounded in entries and text, nothing from a long text (T-TEN-5)
+_PATTERNS: TextCache[tuple[str, bool, bool, bool], Pattern] = TextCache(entries=2048)
+
+
 def compile_pattern(source: str, extglob: bool = False, nocase: bool = False, path: bool = False) -> Pattern:
-    return Pattern(source, extglob, nocase, path)
+    key = (source, extglob, nocase, path)
+    pattern = _PATTERNS.get(key)
+    if pattern is None:
+        pattern = Pattern(source, extglob, nocase, path)
+        _PATTERNS.put(key, source, pattern)
+    return pattern
 
 
 def match(pattern: str, text: str, extglob: bool = False, nocase: bool = False) -> bool:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -13,6 +11,7 @@ import regex as _rx
 from re2 import _re2
 
 from ..limits import Budget, LimitExceeded
+from ..textcache import TextLRU
 from . import errors as E
 from .emit import NeedFallback, emit, esc, shift_groups
 from .errors import RegexError
@@ -292,9 +291,8 @@ def _pcre_message(msg: str) -> str:
     return msg
 
 
-_CACHE: OrderedDict[tuple[Any, ...], _Core] = OrderedDict()
-_CACHE_LOCK = threading.Lock()
-_CACHE_SIZE = 512
+# shared by every run of the process: bounded in entries and pattern text (T-TEN-5)
+_CACHE: TextLRU[tuple[Any, ...], _Core] = TextLRU(512)
 
 
 def _core(
@@ -304,16 +302,10 @@ def _core(
     """The compiled core for these arguments, from a small LRU cache (building a new
     one is charged to `budget`, which is not part of the key)."""
     key = (patterns, flavor, icase, multiline, line_mode, dialect, wrap)
-    with _CACHE_LOCK:
-        core = _CACHE.get(key)
-        if core is not None:
-            _CACHE.move_to_end(key)
-            return core
-    core = _build(patterns, flavor, icase, multiline, line_mode, dialect, wrap, budget)
-    with _CACHE_LOCK:
-        _CACHE[key] = core
-        if len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
+    core = _CACHE.get(key)
+    if core is None:
+        core = _build(patterns, flavor, icase, multiline, line_mode, dialect, wrap, budget)
+        _CACHE.put(key, sum(map(len, patterns)), core)
     return core
 
 

@@ -8,11 +8,10 @@ when the main input reaches them.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from types import CodeType
 
+from ...textcache import TextLRU
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from .analyze import Symbols, analyze
@@ -183,8 +182,8 @@ class Compiled:
     fast: FastPlan | None = None
 
 
-_CACHE: OrderedDict[tuple[object, ...], Compiled] = OrderedDict()
-_CACHE_LOCK = threading.Lock()
+# shared by every run of the process: bounded in entries and program text (T-TEN-5)
+_CACHE: TextLRU[tuple[object, ...], Compiled] = TextLRU(64)
 
 
 def find_includes(sources: list[Source]) -> list[tuple[str, int]]:
@@ -198,11 +197,9 @@ def find_includes(sources: list[Source]) -> list[tuple[str, int]]:
 
 def compile_program(sources: list[Source], icase_assigned: bool, sandbox: bool = False) -> Compiled:
     key = (tuple((s.name, s.text) for s in sources), icase_assigned, sandbox)
-    with _CACHE_LOCK:  # pipeline stages compile in threads
-        hit = _CACHE.get(key)
-        if hit is not None:
-            _CACHE.move_to_end(key)
-            return hit
+    hit = _CACHE.get(key)  # safe across pipeline stages' threads
+    if hit is not None:
+        return hit
     lexer = Lexer(sources)
     toks = lexer.tokenize()
     try:
@@ -227,10 +224,7 @@ def compile_program(sources: list[Source], icase_assigned: bool, sandbox: bool =
         raise AwkSyntaxError("program too deeply nested to compile", show=False, fatal=True) from None
     arrays = {name for (fn, name), kind in symbols.kinds.items() if fn is None and kind == "array"}
     result = Compiled(gen, code, symbols, uses, arrays, warnings, plan_for(program))
-    with _CACHE_LOCK:
-        _CACHE[key] = result
-        if len(_CACHE) > 64:
-            _CACHE.popitem(last=False)
+    _CACHE.put(key, sum(len(s.text) for s in sources), result)
     return result
 
 
