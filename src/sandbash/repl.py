@@ -62,13 +62,26 @@ class Completer:
             import readline
 
             line = readline.get_line_buffer()
-            try:
-                found = self.candidates(line[: readline.get_begidx()], text)
-            except Exception:
-                found = []
-            # as bash: a completed word gets a space, a directory its slash (Python's readline adds nothing)
-            self._matches = [m if m.endswith("/") else m + " " for m in found]
+            self._matches = self.for_readline(line, readline.get_begidx(), readline.get_endidx())
         return self._matches[state] if state < len(self._matches) else None
+
+    def for_readline(self, line: str, begin: int, end: int) -> list[str]:
+        """What replaces line[begin:end]. Readline splits words at every delimiter, even an escaped
+        one (`a\\ b`), so the word is found again here with bash's backslash rule, completed whole,
+        and each match returned from `begin` on."""
+        start, quote = word_start(line, end)
+        if start > begin:
+            return []
+        typed = line[start:begin]
+        word = line[start:end] if quote == "'" else _unescape(line[start:end])
+        try:
+            found = self.candidates(line[:start - len(quote)], word)
+        except Exception:  # completion must never break the prompt
+            found = []
+        if quote:  # inside quotes a name is written as it is, and a finished one closes the quote
+            found = [_unescape(m) for m in found]
+        # as bash: a completed word gets a space, a directory its slash (Python's readline adds nothing)
+        return [m[len(typed):] + ("" if m.endswith("/") else quote + " ") for m in found if m.startswith(typed)]
 
     def candidates(self, before: str, text: str) -> list[str]:
         """Completions of `text`, the word being typed after `before` on the line."""
@@ -116,8 +129,49 @@ class Completer:
         for name in sorted(entries):
             if not name.startswith(base) or (name.startswith(".") and not base.startswith(".")):
                 continue
-            out.append(head + name + ("/" if fs.is_dir(where.rstrip("/") + "/" + name) else ""))
+            out.append(escape_word(head + name) + ("/" if fs.is_dir(where.rstrip("/") + "/" + name) else ""))
         return out
+
+
+# characters a completed path has backslash-escaped, as bash's completion writes them
+_SPECIAL = frozenset(" \t\n\"'`;|&()<>=$*?[]{}!#\\")
+
+
+def escape_word(text: str) -> str:
+    return "".join("\\" + c if c in _SPECIAL else c for c in text)
+
+
+def _unescape(text: str) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        if text[i] == "\\" and i + 1 < len(text):
+            i += 1
+        out.append(text[i])
+        i += 1
+    return "".join(out)
+
+
+def word_start(line: str, end: int) -> tuple[int, str]:
+    """Where the word ending at `end` starts (after the last delimiter that no backslash escapes and
+    no quote holds), and the quote still open there ('' when none)."""
+    start = i = 0
+    quote = ""
+    while i < end:
+        c = line[i]
+        if quote:
+            if c == quote:
+                quote = ""
+            elif c == "\\" and quote == '"':
+                i += 1
+        elif c == "\\":
+            i += 1
+        elif c in "'\"":
+            quote, start = c, i + 1
+        elif c in Completer.DELIMS:
+            start = i + 1
+        i += 1
+    return min(start, end), quote
 
 
 class Repl:

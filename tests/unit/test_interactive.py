@@ -191,3 +191,39 @@ def test_bash_options_given_on_the_command_line_hold_at_the_prompt() -> None:
         if t.proc.poll() is None:
             t.proc.kill()
             t.proc.wait()
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("ls /tmp/a", ["/tmp/a\\ b/"]),  # a name with a space comes back escaped
+    ("ls /tmp/a\\ ", ["b/"]),  # readline starts its word after the escaped space
+    ("ls /tmp/a\\ b/f", ["b/f\\(x\\)\\$y ", "b/file\\ one "]),
+    ("cat /tmp/a\\ b/f\\(", ["x\\)\\$y "]),
+    ("ls /tmp/a\\ b/n", []),
+    ("ls '/tmp/a", ["/tmp/a b/"]),  # inside quotes a name is written as it is
+    ("ls '/tmp/a b/fi", ["b/file one' "]),  # and a finished one closes the quote
+    ('ls "/tmp/a b/f(', ['x)$y" ']),
+    ("echo 'x' ec", []),  # not a command position
+    ("echo $ZV", ["$ZVAR "]),
+    ("ec", ["echo "]),
+    ("cat x; ec", ["echo "]),
+])
+def test_completion_escapes_special_characters_as_bash_does(line: str, expected: list[str]) -> None:
+    from sandbash import Bash
+    from sandbash.repl import Completer
+
+    session = Bash().session()
+    session.exec("mkdir -p '/tmp/a b'; touch '/tmp/a b/file one' '/tmp/a b/f(x)$y'; ZVAR=1")
+    begin = max(line.rfind(c) for c in Completer.DELIMS) + 1  # where readline's word starts
+    assert Completer(session).for_readline(line, begin, len(line)) == expected
+
+
+def test_tab_completes_a_path_with_a_space(term: Terminal) -> None:
+    term.expect(b"sandbash:~$ ")
+    term.send("mkdir -p 'my dir'; echo inside > 'my dir/note'")
+    term.expect(b"sandbash:~$ ")
+    _tab(term, "cat my")
+    _tab(term, "no")
+    os.write(term.fd, b"\r")
+    assert b"inside" in term.expect(b"sandbash:~$ ")
+    term.send("exit")
+    assert term.close() == 0
