@@ -431,6 +431,8 @@ class Walker:
             site.assigns.append(a.name)
             if a.name in SENSITIVE_VARS:
                 site.reasons.append(f"assigning {a.name} changes how later commands run")
+            if a.name == "PATH":
+                self.hashed.clear()  # bash empties its hash table (temporary assignments too)
             self.assigned(site, a.name, H.plain_assign(a), H.value_refs(a))
             refs |= H.assign_refs(a)
         for w in cmd.words:
@@ -472,8 +474,11 @@ class Walker:
                     target = None  # a glob: bash takes its single match
             site.redirects.append(Redirect(r.op, r.fd, target, r.target.text, mode))
 
-    def resolve(self, site: Site, depth: int, no_functions: bool) -> None:
-        """Decide what the name runs, and follow what that runs in turn."""
+    def resolve(self, site: Site, depth: int, no_functions: bool, shell_lookup: bool = True) -> None:
+        """Decide what the name runs, and follow what that runs in turn. `shell_lookup`: the shell
+        looks the name up (its hash table counts); else a program does (env, xargs, find -exec,
+        timeout, ...: they search PATH)."""
+        hashed = self.hashed if shell_lookup else {}
         name = site.name
         if name is None:
             site.kind = ""
@@ -498,8 +503,8 @@ class Walker:
                 site.facts = call.facts
             elif name in PLAIN_BUILTINS:
                 site.facts = Facts()
-        elif name in self.hashed:  # `hash -p PATH NAME`: NAME runs PATH's program
-            path = self.hashed[name]
+        elif name in hashed:  # `hash -p PATH NAME`: NAME runs PATH's program
+            path = hashed[name]
             base = path.rsplit("/", 1)[-1]
             if path.startswith(("/bin/", "/usr/bin/")) and (_known(base) or base in SHELLS):
                 site.kind, site.runs = ("shell" if base in SHELLS else "command"), base
@@ -527,8 +532,8 @@ class Walker:
                 site.reasons.append(f"{name}: what this command does with files is not modelled")
         else:
             site.kind = "unknown"
-        if site.kind in ("command", "shell", "unknown") and "/" not in name and name not in self.hashed and (
-                self.hash_dynamic or name in self.hash_names):
+        if shell_lookup and site.kind in ("command", "shell", "unknown") and "/" not in name and (
+                name not in hashed) and (self.hash_dynamic or name in self.hash_names):
             site.reasons.append(f"{name}: `hash -p` may make this name run another program at run time")
         if site.facts is not None:
             self.follow(site, site.facts, depth)
@@ -553,7 +558,8 @@ class Walker:
             sub = self.new_site(site.line, site.text, argv[0] if argv else None, list(argv[1:]), site.name or "")
             sub.column = site.column
             via_name = site.name or ""
-            self.resolve(sub, depth + 1, no_functions=via_name not in ("exec", "eval"))
+            self.resolve(sub, depth + 1, no_functions=via_name not in ("exec", "eval"),
+                         shell_lookup=via_name in BUILTINS or via_name == "time")
             if sub.kind == "function" and via_name == "builtin":
                 sub.kind = "unknown"
         self.cwd = saved
@@ -632,6 +638,8 @@ class Walker:
                 self.hidden.use(site.index, H.text_refs(sub))
             if head in SENSITIVE_VARS and (name not in ("unset", "let") or head == "PATH"):
                 site.reasons.append(f"{name}: setting {head} changes how later commands run")
+            if head == "PATH" and name not in ("export", "unset"):
+                self.hashed.clear()
             if integer:
                 self.hidden.integers.add(head)
             if nameref and ("[" in value or DYNAMIC_VALUE in value):

@@ -61,10 +61,6 @@ RETARGET = [
     "f() { cat /workspace/victim; }; hash -p /bin/rm cat; f",
     "hash -p /bin/rm cat; eval 'cat /workspace/victim'",
     "hash -p /bin/rm cat; builtin eval 'cat /workspace/victim'",
-    "hash -p /bin/rm cat; echo /workspace/victim | xargs cat",
-    "hash -p /bin/rm cat; env cat /workspace/victim",
-    "hash -p /bin/rm cat; timeout 5 cat /workspace/victim",
-    "hash -p /bin/rm cat; find /workspace -name victim -exec cat {} \\;",
     "hash -p /bin/rm cat; (cat /workspace/victim)",
     "hash -p /bin/rm cat; echo x | cat /workspace/victim",
     "hash -p /bin/rm cat; x=$(cat /workspace/victim)",
@@ -76,11 +72,6 @@ RETARGET = [
     "hash -p /bin/rm cat; exec -a other cat /workspace/victim",
     "hash -p /bin/rm cat; ! cat /workspace/victim",
     "hash -p /bin/rm cat; time cat /workspace/victim",
-    "hash -p /bin/rm cat; echo /workspace/victim | xargs -I{} cat {}",
-    "hash -p /bin/rm cat; find /workspace -name victim -execdir cat {} \\;",
-    "hash -p /bin/rm cat; env -i cat /workspace/victim",
-    "hash -p /bin/rm cat; env -S 'cat /workspace/victim'",
-    "hash -p /bin/rm cat; timeout -k 1 5 cat /workspace/victim",
     "hash -p /bin/rm cat; trap 'cat /workspace/victim' EXIT",
     "hash -p /bin/rm cat; echo <(cat /workspace/victim)",
     "hash -p /bin/rm ca''t; \"cat\" /workspace/victim",
@@ -97,6 +88,33 @@ def test_retargeted_name_is_decided_as_what_runs(script: str, policy: Policy) ->
     assert "policy denied this command" in r.stderr
     assert "rm" in refusals(r.events), r.events
     assert bash.check(script).status != ALLOWED
+
+
+@pytest.mark.parametrize("script", [
+    # a program (env, xargs, find, timeout) searches PATH itself: the shell's hash table is not its
+    "hash -p /bin/rm cat; echo /workspace/victim | xargs cat",
+    "hash -p /bin/rm cat; env cat /workspace/victim",
+    "hash -p /bin/rm cat; timeout 5 cat /workspace/victim",
+    "hash -p /bin/rm cat; find /workspace -name victim -exec cat {} \\;",
+    "hash -p /bin/rm cat; echo /workspace/victim | xargs -I{} cat {}",
+    "hash -p /bin/rm cat; find /workspace -name victim -execdir cat {} \\;",
+    "hash -p /bin/rm cat; env -i cat /workspace/victim",
+    "hash -p /bin/rm cat; env -S 'cat /workspace/victim'",
+    "hash -p /bin/rm cat; timeout -k 1 5 cat /workspace/victim",
+    # assigning PATH empties the hash table (a temporary assignment, read and printf -v too)
+    "hash -p /bin/rm cat; PATH=$PATH; cat /workspace/victim",
+    "hash -p /bin/rm cat; PATH=/usr/bin:/bin cat /workspace/victim",
+    "hash -p /bin/rm cat; PATH=$PATH true; cat /workspace/victim",
+    "hash -p /bin/rm cat; PATH+=''; cat /workspace/victim",
+    "hash -p /bin/rm cat; read PATH <<< \"$PATH\"; cat /workspace/victim",
+    "hash -p /bin/rm cat; printf -v PATH %s \"$PATH\"; cat /workspace/victim",
+])
+def test_hash_table_is_the_shells_own(script: str) -> None:
+    """As bash: these run the real `cat` (checked against bash 5.2 with `hash -p /bin/echo cat`)."""
+    bash = sandbox(DENY_RM)
+    r = bash.exec(script)
+    assert r.stdout == "precious\n" and "rm" not in refusals(r.events), r.stderr
+    assert bash.check(script).status != DENIED
 
 
 def test_hashed_name_audit_and_decide_see_the_real_program() -> None:

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 # where the built-in commands appear to live (Debian's merged /usr: /bin is /usr/bin)
 _SYSTEM_DIRS = frozenset({"/bin", "/usr/bin"})
 _SHELLS = frozenset({"bash", "sh"})
+DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"  # a lookup while PATH is unset
 
 
 # ------------------------------------------------------------ simple commands
@@ -99,7 +100,8 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
             # the policy sees the command name before anything else is expanded:
             # a refused command cannot run the $(...) in its arguments
             argv = self.expand_argv(words[:1])
-            if argv and self._first_word_refused(argv[0]):
+            # (`PATH=... cmd`: the assignment empties the hash table before the lookup)
+            if argv and self._first_word_refused(argv[0], any(a.name == "PATH" for a in cmd.assigns)):
                 st.last_status = 126
                 st.pipestatus = [126]
                 self.errexit_check(126)
@@ -336,21 +338,23 @@ def _runs(name: str, kind: str, where: str) -> str:
     return name
 
 
-def resolve_command(self: Shell, name: str) -> tuple[str, str]:
-    """(kind, what runs) for `name` as a simple command would run it."""
+def resolve_command(self: Shell, name: str, unhashed: bool = False) -> tuple[str, str]:
+    """(kind, what runs) for `name` as a simple command would run it; `unhashed`: searching PATH
+    without the hash table."""
     st = self.state
     if name in st.functions:
         return "function", name
     if name in BUILTINS and name not in st.disabled_builtins:
         return "builtin", name
-    kind, where = self.find_command(name)
+    path = (self.get_str("PATH") or DEFAULT_PATH) if unhashed else None
+    kind, where = self.find_command(name, path)
     return kind, _runs(name, kind, where)
 
 
-def _first_word_refused(self: Shell, name: str) -> bool:
+def _first_word_refused(self: Shell, name: str, unhashed: bool = False) -> bool:
     gate = self.rt.policy_gate
     assert gate is not None
-    kind, runs = resolve_command(self, name)
+    kind, runs = resolve_command(self, name, unhashed)
     refusal = gate.command_name(name, kind, runs)
     if refusal is None:
         return False
@@ -536,7 +540,7 @@ def find_command(self: Shell, name: str, path: str | None = None) -> tuple[str, 
         del st.hashed[name]  # the hashed file is gone: search again
     if path is None:
         path = self.get_str("PATH")
-    dirs = path.split(":") if path is not None else ["/usr/local/bin", "/usr/bin", "/bin"]
+    dirs = (path if path is not None else DEFAULT_PATH).split(":")
     for d in dirs:
         d = d or "."
         candidate = d.rstrip("/") + "/" + name
@@ -671,6 +675,7 @@ def _ctx_runner(
 ) -> int:
     """Ctx.run: a sub-command from a command (xargs, find -exec, env ...)."""
     child = self.fork()
+    child.state.hashed = {}  # a program's own exec searches PATH: the shell's hash table is not its
     if timeout is not None:
         child.rt = self.rt.with_budget(self.rt.budget.child(timeout))
     child.state.fds.update({0: stdin, 1: stdout, 2: stderr})

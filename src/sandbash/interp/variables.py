@@ -38,7 +38,8 @@ _DYNAMIC = frozenset(
 
 
 _READONLY_DYNAMIC = frozenset({"SHELLOPTS", "BASHOPTS", "GROUPS"})
-_SPECIAL_NAMES = SPECIAL_ASSIGN
+# PATH: assigning it empties the hash table (bash's sv_path), temporary assignments too
+_SPECIAL_NAMES = SPECIAL_ASSIGN | {"PATH"}
 
 
 class ArithAssignError(ExpansionError):
@@ -505,6 +506,8 @@ def _special_assign(self: Shell, name: str, value: str) -> None:
         self.state.getopts_pos = 0
     elif name == "BASH_ARGV0":
         self.state.arg0 = value
+    elif name == "PATH":
+        self.state.hashed.clear()
 
 def unset_var(self: Shell, name: str, *, nameref: bool = False) -> bool:
     """`unset NAME`; False when the variable is readonly (error printed by caller)."""
