@@ -103,6 +103,25 @@ def parse_builtin(sh: Shell, argv: list[str], spec: str) -> BuiltinOpts | None:
     return out
 
 
+def no_options(sh: Shell, argv: list[str]) -> list[str] | None:
+    """bash's no_options(): a builtin that takes no options still rejects `-x` and consumes `--`."""
+    opts = parse_builtin(sh, argv, "")
+    return None if opts is None else opts.args
+
+
+def invalid_number(sh: Shell, name: str, text: str) -> None:
+    """bash's sh_invalidnum: the kind of number the text looked like (hex, octal, decimal)."""
+    body = text.lstrip(" \t")
+    body = body[1:] if body[:1] in ("-", "+") else body
+    kind = "invalid hex number" if body[:2] in ("0x", "0X") else "invalid octal number" if body[:1] == "0" else "invalid number"
+    sh.builtin_error(name, f"{text}: {kind}")
+
+
+def legal_number(text: str) -> bool:
+    """bash's legal_number: optional blanks and sign, decimal digits, optional trailing blanks."""
+    return _is_number(text.strip(" \t\n"))
+
+
 def _is_number(text: str) -> bool:
     body = text[1:] if text[:1] in ("-", "+") else text
     return body.isdigit()

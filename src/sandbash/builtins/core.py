@@ -12,6 +12,7 @@ from ..limits import LimitExceeded
 from ..syntax.parser import _RESERVED
 from ..vfs.errors import FsError
 from . import BUILTINS, SPECIAL, builtin
+from .bopts import invalid_number, legal_number, no_options, parse_builtin, usage
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -63,30 +64,28 @@ def bi_logout(sh: Shell, argv: list[str]) -> int:
 @builtin("return")
 def bi_return(sh: Shell, argv: list[str]) -> int:
     st = sh.state
+    # bash reads the status first (get_exitstat), so its errors come before "can only `return'"
+    args = argv[2:] if argv[1:2] == ["--"] else argv[1:]
+    if len(args) > 1:
+        _too_many(sh, "return")
+    n = st.last_status if not args else _numeric(sh, "return", args[0])
     if not st.frames and not st.sources:
         sh.builtin_error("return", "can only `return' from a function or sourced script")
         return 2
-    args = argv[1:]
-    if args and args[0] == "--":
-        args = args[1:]
-    if not args:
-        raise ReturnFromFunction(st.last_status)
-    if len(args) > 1:
-        sh.builtin_error("return", "too many arguments")
-        return 1
-    n = _numeric(sh, "return", args[0])
-    if n is None:
-        raise ReturnFromFunction(2)
-    raise ReturnFromFunction(n & 0xFF)
+    raise ReturnFromFunction(2 if n is None else n & 0xFF)
+
+
+def _too_many(sh: Shell, name: str) -> None:
+    """bash drops the whole top-level command; under `bash -c` that ends the shell."""
+    sh.builtin_error(name, "too many arguments")
+    if sh.state.mode == "c":
+        raise ExitShell(1)
+    raise AbortCommand(1)
 
 
 def _loop_count(sh: Shell, name: str, argv: list[str]) -> int | None:
     if len(argv) > 2:
-        sh.builtin_error(name, "too many arguments")
-        # bash drops the whole top-level command; under `bash -c` that ends the shell
-        if sh.state.mode == "c":
-            raise ExitShell(1)
-        raise AbortCommand(1)
+        _too_many(sh, name)
     if len(argv) == 1:
         return 1
     n = _numeric(sh, name, argv[1])
@@ -130,6 +129,8 @@ def bi_continue(sh: Shell, argv: list[str]) -> int:
 def bi_shift(sh: Shell, argv: list[str]) -> int:
     st = sh.state
     n = 1
+    if argv[1:2] == ["--"]:
+        argv = argv[:1] + argv[2:]
     if len(argv) > 2:
         sh.builtin_error("shift", "too many arguments")
         return 1
@@ -193,9 +194,9 @@ def find_source(sh: Shell, name: str) -> str | None:
 @builtin("source", ".")
 def bi_source(sh: Shell, argv: list[str]) -> int:
     name = argv[0]
-    args = argv[1:]
-    if args and args[0] == "--":
-        args = args[1:]
+    args = no_options(sh, argv)
+    if args is None:
+        return 2
     if not args:
         sh.builtin_error(name, "filename argument required")
         sh.write_err(f"{name}: usage: {name} filename [arguments]\n")
@@ -313,7 +314,9 @@ def bi_command(sh: Shell, argv: list[str]) -> int:
 
 @builtin("builtin")
 def bi_builtin(sh: Shell, argv: list[str]) -> int:
-    args = argv[1:]
+    args = no_options(sh, argv)
+    if args is None:
+        return 2
     if not args:
         return 0
     fn = BUILTINS.get(args[0])
@@ -437,76 +440,83 @@ def bi_type(sh: Shell, argv: list[str]) -> int:
 @builtin("hash")
 def bi_hash(sh: Shell, argv: list[str]) -> int:
     st = sh.state
-    args = argv[1:]
-    if args[:1] == ["-r"]:
+    opts = parse_builtin(sh, argv, "dlp:rt")
+    if opts is None:
+        return 2
+    args = opts.args
+    delete, targets = opts.has("d"), opts.has("t")
+    if not args and (delete or targets):
+        sh.builtin_error("hash", f"-{'d' if delete else 't'}: option requires an argument")
+        return 1
+    if opts.has("r"):
         st.hashed.clear()
+    elif not args:
+        _print_hashed(sh, portable=opts.has("l"))
         return 0
-    if args[:1] == ["-p"]:
-        if len(args) < 3:
-            sh.builtin_error("hash", "-p: option requires an argument")
-            return 2
-        kind = "script" if not args[1].startswith(("/bin/", "/usr/bin/")) else "command"
-        for name in args[2:]:
-            st.hashed[name] = f"{kind}:{args[1]}"
-        return 0
-    if args[:1] == ["-d"]:
-        for n in args[1:]:
-            st.hashed.pop(n, None)
-        return 0
-    if args[:1] == ["-t"]:
-        status = 0
-        for n in args[1:]:
-            entry = st.hashed.get(n)
-            if entry is None:
-                sh.builtin_error("hash", f"{n}: not found")
-                status = 1
-            else:
-                sh.out(entry.split(":", 1)[1] + "\n")
-        return status
-    if args[:1] == ["-l"]:
-        for name, entry in st.hashed.items():
-            sh.out(f"builtin hash -p {entry.split(':', 1)[1]} {name}\n")
-        return 0
-    if not args:
-        if not st.hashed:
-            sh.out("hash: hash table empty\n")
-            return 0
-        sh.out("hits\tcommand\n")
-        for entry in st.hashed.values():
-            sh.out(f"   1\t{entry.split(':', 1)[1]}\n")
-        return 0
+    pathname = opts.value("p")
     status = 0
     for name in args:
-        kind, where = sh.find_command(name) if sh.command_visible(name) else ("", "")
-        if not kind or name in BUILTINS:
-            if not kind:
+        if delete:
+            if st.hashed.pop(name, None) is None:
                 sh.builtin_error("hash", f"{name}: not found")
                 status = 1
-            continue
-        st.hashed[name] = f"{kind}:{where}"
+        elif targets:
+            entry = st.hashed.get(name)
+            if entry is None:
+                sh.builtin_error("hash", f"{name}: not found")
+                status = 1
+            else:
+                where = entry.split(":", 1)[1]
+                sh.out(f"{name}\t{where}\n" if len(args) > 1 else where + "\n")
+        elif pathname is not None:
+            kind = "script" if not pathname.startswith(("/bin/", "/usr/bin/")) else "command"
+            st.hashed[name] = f"{kind}:{pathname}"
+        else:
+            status |= _hash_one(sh, name)
     return status
+
+
+def _print_hashed(sh: Shell, portable: bool) -> None:
+    hashed = sh.state.hashed
+    if not hashed:
+        if not portable:
+            sh.out("hash: hash table empty\n")
+    elif portable:
+        for name, entry in hashed.items():
+            sh.out(f"builtin hash -p {entry.split(':', 1)[1]} {name}\n")
+    else:
+        sh.out("hits\tcommand\n")
+        for entry in hashed.values():
+            sh.out(f"   1\t{entry.split(':', 1)[1]}\n")
+
+
+def _hash_one(sh: Shell, name: str) -> int:
+    kind, where = sh.find_command(name) if sh.command_visible(name) else ("", "")
+    if not kind:
+        sh.builtin_error("hash", f"{name}: not found")
+        return 1
+    if name not in BUILTINS:
+        sh.state.hashed[name] = f"{kind}:{where}"
+    return 0
 
 
 @builtin("enable")
 def bi_enable(sh: Shell, argv: list[str]) -> int:
-    args = argv[1:]
-    disable = False
-    show_all = False
-    special = False
-    while args and args[0].startswith("-") and len(args[0]) > 1:
-        a = args.pop(0)
-        for c in a[1:]:
-            if c == "n":
-                disable = True
-            elif c == "a":
-                show_all = True
-            elif c == "s":
-                special = True
-            elif c == "p":
-                pass
-            else:
-                sh.builtin_error("enable", f"-{c}: invalid option")
-                return 2
+    opts = parse_builtin(sh, argv, "adnpsf:")
+    if opts is None:
+        return 2
+    args = opts.args
+    disable, show_all, special = opts.has("n"), opts.has("a"), opts.has("s")
+    lib = opts.value("f")
+    if args and lib is not None:
+        # no loadable builtins in a sandbox: bash's words for a shared object it cannot open
+        sh.builtin_error("enable", f"cannot open shared object {lib}: {lib}: cannot open shared object file: "
+                                   "No such file or directory")
+        return 1
+    if args and opts.has("d"):
+        for name in args:
+            sh.builtin_error("enable", f"{name}: not dynamically loaded")
+        return 1
     if not args:
         for name in sorted(BUILTINS):
             if special and name not in SPECIAL:
@@ -533,6 +543,8 @@ def bi_enable(sh: Shell, argv: list[str]) -> int:
 
 @builtin("times")
 def bi_times(sh: Shell, argv: list[str]) -> int:
+    if no_options(sh, argv) is None:
+        return 2
     sh.out("0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n")
     return 0
 
@@ -570,6 +582,8 @@ def signal_list() -> str:
 
 @builtin("suspend")
 def bi_suspend(sh: Shell, argv: list[str]) -> int:
+    if parse_builtin(sh, argv, "f") is None:
+        return 2
     sh.builtin_error("suspend", "cannot suspend a login shell")
     return 1
 
@@ -614,19 +628,11 @@ def bi_ulimit(sh: Shell, argv: list[str]) -> int:
 @builtin("umask")
 def bi_umask(sh: Shell, argv: list[str]) -> int:
     st = sh.state
-    args = argv[1:]
-    symbolic = reusable = False
-    while args and args[0].startswith("-") and len(args[0]) > 1:
-        a = args.pop(0)
-        for c in a[1:]:
-            if c == "S":
-                symbolic = True
-            elif c == "p":
-                reusable = True
-            else:
-                sh.builtin_error("umask", f"-{c}: invalid option")
-                sh.write_err("umask: usage: umask [-p] [-S] [mode]\n")
-                return 2
+    opts = parse_builtin(sh, argv, "Sp")
+    if opts is None:
+        return 2
+    args = opts.args
+    symbolic, reusable = opts.has("S"), opts.has("p")
     if not args:
         mask = st.umask
         if symbolic:
@@ -659,13 +665,20 @@ def bi_umask(sh: Shell, argv: list[str]) -> int:
 def bi_caller(sh: Shell, argv: list[str]) -> int:
     st = sh.state
     frames = st.frames
+    if not frames and not st.sources:
+        return 1  # bash answers before it looks at the arguments
+    args = no_options(sh, argv)
+    if args is None:
+        return 2
+    argv = argv[:1] + args
     n = 0
     if len(argv) > 1:
-        if not argv[1].isdigit():
-            sh.builtin_error("caller", f"{argv[1]}: invalid number")
+        if not legal_number(argv[1]):
+            invalid_number(sh, "caller", argv[1])
+            usage(sh, "caller")
             return 2
         n = int(argv[1])
-    if not frames or n >= len(frames):
+    if not frames or not 0 <= n < len(frames):
         return 1
     frame = frames[-1 - n]
     caller_name = frames[-2 - n].name if len(frames) > n + 1 else "main"

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from ..vfs.base import normpath
 from ..vfs.errors import FsError
 from . import builtin
+from .bopts import invalid_number, legal_number, parse_builtin, usage
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -113,16 +114,12 @@ def bi_cd(sh: Shell, argv: list[str]) -> int:
 
 @builtin("pwd")
 def bi_pwd(sh: Shell, argv: list[str]) -> int:
+    opts = parse_builtin(sh, argv, "LP")
+    if opts is None:
+        return 2
     physical = sh.state.opts["physical"]
-    for a in argv[1:]:
-        if a == "-P":
-            physical = True
-        elif a == "-L":
-            physical = False
-        elif a.startswith("-"):
-            sh.builtin_error("pwd", f"{a[:2]}: invalid option")
-            sh.write_err("pwd: usage: pwd [-LP]\n")
-            return 2
+    for c, _, _ in opts.items:
+        physical = c == "P"
     cwd = sh.state.fs.cwd
     if physical:
         try:
@@ -146,73 +143,110 @@ def _print_stack(sh: Shell, long: bool = False, per_line: bool = False, numbered
         sh.out(" ".join(shown) + "\n")
 
 
+def _stack_error(sh: Shell, name: str, word: str) -> int:
+    """bash's pushd_error: an index outside the stack."""
+    if sh.state.dirstack:
+        sh.builtin_error(name, f"{word}: directory stack index out of range")
+    else:
+        sh.builtin_error(name, "directory stack empty")
+    return 1
+
+
+def _bad_number(sh: Shell, name: str, word: str) -> int:
+    invalid_number(sh, name, word)
+    usage(sh, name)
+    return 2
+
+
 @builtin("dirs")
 def bi_dirs(sh: Shell, argv: list[str]) -> int:
-    long = per_line = numbered = False
+    # bash reads each word on its own (no bundled letters); `-N`/`+N` pick one entry
+    flags: set[str] = set()
+    index: int | None = None
+    word = ""
+    depth = len(sh.state.dirstack)
     for a in argv[1:]:
-        if a == "-c":
-            sh.state.dirstack.clear()
-            return 0
-        if a.startswith("-") and len(a) > 1 and all(c in "lpv" for c in a[1:]):
-            long = long or "l" in a
-            per_line = per_line or "p" in a
-            numbered = numbered or "v" in a
-            continue
-        if a[:1] in "+-" and a[1:].isdigit():
-            stack = [sh.state.fs.cwd] + sh.state.dirstack
-            n = int(a[1:])
-            idx = n if a[0] == "+" else len(stack) - 1 - n
-            if not 0 <= idx < len(stack):
-                sh.builtin_error("dirs", f"{a[1:]}: directory stack index out of range")
-                return 1
-            sh.out((stack[idx] if long else _tilde(sh, stack[idx])) + "\n")
-            return 0
-        sh.builtin_error("dirs", f"{a}: invalid option")
-        sh.write_err("dirs: usage: dirs [-clpv] [+N] [-N]\n")
-        return 2
-    _print_stack(sh, long, per_line, numbered)
+        if a in ("-c", "-l", "-p", "-v"):
+            flags.add(a[1])
+        elif a == "--":
+            break
+        elif a[:1] in ("+", "-"):
+            if not legal_number(a[1:]):
+                return _bad_number(sh, "dirs", a)
+            word = a[1:]
+            index = int(word) if a[0] == "+" else depth - int(word)
+        else:
+            sh.builtin_error("dirs", f"{a}: invalid option")
+            usage(sh, "dirs")
+            return 2
+    if "c" in flags:
+        sh.state.dirstack.clear()
+        return 0
+    if index is not None:
+        if not 0 <= index <= depth:
+            return _stack_error(sh, "dirs", word)
+        entry = ([sh.state.fs.cwd] + sh.state.dirstack)[index]
+        sh.out((entry if "l" in flags else _tilde(sh, entry)) + "\n")
+        return 0
+    _print_stack(sh, "l" in flags, "p" in flags, "v" in flags)
     return 0
+
+
+def _pushd_options(sh: Shell, argv: list[str]) -> tuple[bool, int | None, list[str]] | int:
+    """pushd's words: -n, `--`, a lone `-` (the old directory), +N/-N; a status on error."""
+    no_cd = False
+    rotate: int | None = None
+    depth = len(sh.state.dirstack)
+    args = argv[1:]
+    while args:
+        a = args[0]
+        if a == "--":
+            args = args[1:]
+            break
+        if a == "-n":
+            no_cd = True
+        elif a == "-" or a[:1] not in ("+", "-"):
+            break
+        elif not legal_number(a[1:]):
+            return _bad_number(sh, "pushd", a)
+        else:
+            rotate = int(a[1:]) if a[0] == "+" else depth - int(a[1:])
+            if not 0 <= rotate <= depth:
+                return _stack_error(sh, "pushd", a)
+        args = args[1:]
+    return no_cd, rotate, args
 
 
 @builtin("pushd")
 def bi_pushd(sh: Shell, argv: list[str]) -> int:
     st = sh.state
-    args = [a for a in argv[1:] if a != "-n"]
-    no_cd = "-n" in argv[1:]
-    if args and args[0] == "--":
-        args = args[1:]
-    elif args and args[0].startswith("-") and len(args[0]) > 1 and not args[0][1:].isdigit():
-        sh.builtin_error("pushd", f"{args[0][:2]}: invalid option")
-        sh.write_err("pushd: usage: pushd [-n] [+N | -N | dir]\n")
-        return 2
-    if len(args) > 1:
-        sh.builtin_error("pushd", "too many arguments")
-        return 1
-    if not args:
-        if not st.dirstack:
-            sh.builtin_error("pushd", "no other directory")
-            return 1
-        top = st.dirstack[0]
-        cur = st.fs.cwd
-        if not change_dir(sh, top, False, "pushd"):
-            return 1
-        st.dirstack[0] = cur
-        _print_stack(sh)
-        return 0
-    target = args[0]
-    if target[:1] in "+-" and target[1:].isdigit():
+    parsed = _pushd_options(sh, argv)
+    if isinstance(parsed, int):
+        return parsed
+    no_cd, rotate, args = parsed
+    if rotate is not None:
         stack = [st.fs.cwd] + st.dirstack
-        n = int(target[1:])
-        idx = n if target[0] == "+" else len(stack) - 1 - n
-        if not 0 <= idx < len(stack):
-            sh.builtin_error("pushd", f"{target}: directory stack index out of range")
-            return 1
-        rotated = stack[idx:] + stack[:idx]
+        rotated = stack[rotate:] + stack[:rotate]
+        if no_cd:  # the stack turns, the current directory stays
+            st.dirstack = rotated[1:]
+            return 0
         if not change_dir(sh, rotated[0], False, "pushd"):
             return 1
         st.dirstack = rotated[1:]
         _print_stack(sh)
         return 0
+    if not args:
+        return 0 if no_cd else _pushd_swap(sh)
+    if len(args) > 1:
+        sh.builtin_error("pushd", "too many arguments")
+        return 1
+    target = args[0]
+    if target == "-":
+        old = sh.get_str("OLDPWD")
+        if old is None:
+            sh.builtin_error("pushd", "OLDPWD not set")
+            return 1
+        target = old
     cur = st.fs.cwd
     if no_cd:
         st.dirstack.insert(0, target)
@@ -224,43 +258,52 @@ def bi_pushd(sh: Shell, argv: list[str]) -> int:
     return 0
 
 
+def _pushd_swap(sh: Shell) -> int:
+    """`pushd` alone: exchange the current directory and the top of the stack."""
+    st = sh.state
+    if not st.dirstack:
+        sh.builtin_error("pushd", "no other directory")
+        return 1
+    cur = st.fs.cwd
+    if not change_dir(sh, st.dirstack[0], False, "pushd"):
+        return 1
+    st.dirstack[0] = cur
+    _print_stack(sh)
+    return 0
+
+
 @builtin("popd")
 def bi_popd(sh: Shell, argv: list[str]) -> int:
     st = sh.state
-    args = [a for a in argv[1:] if a != "-n"]
-    no_cd = "-n" in argv[1:]
-    if args and args[0] == "--":
-        args = args[1:]
-    elif args and args[0].startswith("-") and len(args[0]) > 1 and not args[0][1:].isdigit():
-        sh.builtin_error("popd", f"{args[0][:2]}: invalid option")
-        sh.write_err("popd: usage: popd [-n] [+N | -N]\n")
-        return 2
-    if not st.dirstack:
-        sh.builtin_error("popd", "directory stack empty")
-        return 1
-    if args:
-        a = args[0]
-        if not (a[:1] in "+-" and a[1:].isdigit()):
+    no_cd = False
+    word = ""
+    which = 0
+    for a in argv[1:]:
+        if a == "--":
+            break
+        if a == "-n":
+            no_cd = True
+        elif a[:1] in ("+", "-"):
+            if not legal_number(a[1:]):
+                return _bad_number(sh, "popd", a)
+            word = a
+            which = int(a[1:]) if a[0] == "+" else -int(a[1:])
+        elif a:
             sh.builtin_error("popd", f"{a}: invalid argument")
-            sh.write_err("popd: usage: popd [-n] [+N | -N]\n")
+            usage(sh, "popd")
             return 2
-        stack = [st.fs.cwd] + st.dirstack
-        n = int(a[1:])
-        idx = n if a[0] == "+" else len(stack) - 1 - n
-        if not 0 <= idx < len(stack):
-            sh.builtin_error("popd", f"{a}: directory stack index out of range")
-            return 1
-        if idx == 0:
-            if not change_dir(sh, stack[1], False, "popd"):
-                return 1
-            st.dirstack.pop(0)
         else:
-            st.dirstack.pop(idx - 1)
-        _print_stack(sh)
-        return 0
-    top = st.dirstack[0]
-    if not no_cd and not change_dir(sh, top, False, "popd"):
-        return 1
-    st.dirstack.pop(0)
+            break
+    depth = len(st.dirstack)
+    if depth == 0 or not -depth <= which <= depth:
+        return _stack_error(sh, "popd", word)
+    idx = which if word[:1] != "-" else depth + which
+    if idx == 0 and not no_cd:
+        if not change_dir(sh, st.dirstack[0], False, "popd"):
+            return 1
+        st.dirstack.pop(0)
+    else:
+        # `-n` on the top entry leaves the current directory and drops the next one
+        st.dirstack.pop(max(idx - 1, 0))
     _print_stack(sh)
     return 0

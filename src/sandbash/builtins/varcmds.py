@@ -28,6 +28,7 @@ from ..interp.vars import (
     value_size,
 )
 from . import builtin
+from .bopts import no_options
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -695,11 +696,12 @@ def _print_shopt(sh: Shell, name: str, value: bool, reusable: bool, set_o: bool)
 
 @builtin("let")
 def bi_let(sh: Shell, argv: list[str]) -> int:
-    if len(argv) < 2:
+    exprs = argv[2:] if argv[1:2] == ["--"] else argv[1:]
+    if not exprs:
         sh.builtin_error("let", "expression expected")
         return 1
     value = 0
-    for expr in argv[1:]:
+    for expr in exprs:
         try:
             value = sh.arith_eval(expr)
         except ArithError as e:
@@ -713,6 +715,10 @@ def bi_let(sh: Shell, argv: list[str]) -> int:
 
 @builtin("getopts")
 def bi_getopts(sh: Shell, argv: list[str]) -> int:
+    rest = no_options(sh, argv)
+    if rest is None:
+        return 2
+    argv = argv[:1] + rest
     if len(argv) < 3:
         sh.write_err("getopts: usage: getopts optstring name [arg ...]\n")
         return 2
