@@ -590,8 +590,10 @@ def bi_suspend(sh: Shell, argv: list[str]) -> int:
 
 @builtin("ulimit")
 def bi_ulimit(sh: Shell, argv: list[str]) -> int:
-    args = argv[1:]
-    if "-a" in args:
+    opts = parse_builtin(sh, argv, "SHabcdefiklmnpqrstuvxPRT")
+    if opts is None:
+        return 2
+    if opts.has("a"):
         lim = sh.rt.limits
         sh.out(
             "real-time non-blocking time  (microseconds, -R) unlimited\n"
@@ -613,11 +615,14 @@ def bi_ulimit(sh: Shell, argv: list[str]) -> int:
             "file locks                          (-x) unlimited\n"
         )
         return 0
-    flags = [a for a in args if a.startswith("-")]
-    values = [a for a in args if not a.startswith("-")]
-    if values:
-        return 0
-    flag = flags[-1] if flags else "-f"
+    letters = [c for c in opts.letters() if c not in "SH"]
+    if opts.args:
+        value = opts.args[0]
+        if value not in ("unlimited", "hard", "soft") and not legal_number(value):
+            invalid_number(sh, "ulimit", value)
+            return 1
+        return 0  # the sandbox's limits are the embedder's; a script cannot change them
+    flag = "-" + (letters[-1] if letters else "f")
     lim = sh.rt.limits
     answer = {"-n": str(lim.max_file_descriptors), "-t": str(int(lim.timeout)), "-u": str(lim.max_pipeline_depth),
               "-c": "0", "-s": "8192"}.get(flag, "unlimited")

@@ -15,6 +15,7 @@ from ..posix.printf import FieldTooWide, format_printf
 from ..stdio.streams import Stream
 from ..vfs.errors import strerror
 from . import builtin
+from .bopts import usage
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -396,6 +397,7 @@ def bi_mapfile(sh: Shell, argv: list[str]) -> int:
                 i += 1
                 if i >= len(args):
                     sh.builtin_error(name, f"-{c}: option requires an argument")
+                    usage(sh, name)
                     return 2
                 val = args[i]
             try:
@@ -419,6 +421,7 @@ def bi_mapfile(sh: Shell, argv: list[str]) -> int:
             i += 1
             continue
         sh.builtin_error(name, f"-{c}: invalid option")
+        usage(sh, name)
         return 2
     target = args[i] if i < len(args) else "MAPFILE"
     stream = sh.io.get(fd)

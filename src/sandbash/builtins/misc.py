@@ -189,33 +189,29 @@ def path_programs(sh: Shell, prefix: str) -> list[str]:
     return found
 
 
+_COMP_ACTIONS = {"a": "alias", "b": "builtin", "c": "command", "d": "directory", "e": "export", "f": "file",
+                 "k": "keyword", "v": "variable", "u": "user", "g": "group", "j": "job", "s": "service"}
+_COMP_SPEC = "abcdefgjksuvo:A:G:W:F:C:X:P:S:"
+
+
 @builtin("compgen")
 def bi_compgen(sh: Shell, argv: list[str]) -> int:
-    args = argv[1:]
+    opts = parse_builtin(sh, argv, _COMP_SPEC)
+    if opts is None:
+        return 2
     kinds: list[str] = []
     words: list[str] = []
-    prefix = ""
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a in ("-A",) and i + 1 < len(args):
-            kinds.append(args[i + 1])
-            i += 2
-            continue
-        if a == "-W" and i + 1 < len(args):
-            words.extend(args[i + 1].split())
+    for c, value, _ in opts.items:
+        if c == "A" and value is not None:
+            kinds.append(value)
+        elif c == "W" and value is not None:
+            words.extend(value.split())
             kinds.append("wordlist")
-            i += 2
-            continue
-        if a.startswith("-") and len(a) > 1:
-            for c in a[1:]:
-                kinds.append({"a": "alias", "b": "builtin", "c": "command", "d": "directory", "e": "export",
-                              "f": "file", "k": "keyword", "v": "variable", "u": "user", "g": "group",
-                              "j": "job", "s": "service"}.get(c, c))
-            i += 1
-            continue
-        prefix = a
-        i += 1
+        elif c in _COMP_ACTIONS:
+            kinds.append(_COMP_ACTIONS[c])
+    prefix = opts.args[0] if opts.args else ""
+    if not kinds and not any(opts.has(c) for c in "oGFC"):
+        return 0  # nothing asked for: bash answers success with no words
     st = sh.state
     out: list[str] = []
     for kind in kinds:
@@ -250,12 +246,38 @@ def bi_compgen(sh: Shell, argv: list[str]) -> int:
             out += [sh.rt.identity.user, "root"]
         elif kind == "wordlist":
             out += words
-    result = [w for w in out if w.startswith(prefix)]
+    result = _comp_filter(sh, [w for w in out if w.startswith(prefix)], opts.value("X"))
     for w in result:
-        sh.out(w + "\n")
+        sh.out(f"{opts.value('P') or ''}{w}{opts.value('S') or ''}\n")
     return 0 if result else 1
 
 
-@builtin("complete", "compopt")
+def _comp_filter(sh: Shell, words: list[str], pattern: str | None) -> list[str]:
+    """-X: drop the words the pattern matches (`!pat` keeps only those it matches)."""
+    if pattern is None:
+        return words
+    from ..expand.pattern import match
+
+    keep = pattern.startswith("!")
+    pat = pattern[1:] if keep else pattern
+    extglob = sh.state.shopts["extglob"]
+    return [w for w in words if match(pat, w, extglob) == keep]
+
+
+@builtin("complete")
 def bi_complete(sh: Shell, argv: list[str]) -> int:
-    return 0
+    # completion specs only matter at an interactive prompt with readline; the options are still checked
+    return 2 if parse_builtin(sh, argv, "prDEI" + _COMP_SPEC) is None else 0
+
+
+@builtin("compopt")
+def bi_compopt(sh: Shell, argv: list[str]) -> int:
+    opts = parse_builtin(sh, argv, "+o:DEI")
+    if opts is None:
+        return 2
+    if not opts.args and not (opts.has("D") or opts.has("E") or opts.has("I")):
+        sh.builtin_error("compopt", "not currently executing completion function")
+        return 1
+    for name in opts.args:  # `complete` keeps no specs, so no name has one
+        sh.builtin_error("compopt", f"{name}: no completion specification")
+    return 1 if opts.args else 0
