@@ -533,7 +533,7 @@ class Session:
         the session starts over with a fresh shell in the same directory, so it holds nothing more."""
         sh = self.shell
         cap = self.rt.limits.max_session_memory
-        held = sh.state.vars.held() + _functions_size(sh.state)
+        held = sh.state.vars.held()  # variables, arrays and function definitions
         if held <= cap:
             return
         cwd = self.cwd
@@ -579,12 +579,6 @@ def _stray_status(e: BaseException) -> int:
         return 124
     status = getattr(e, "status", 1)
     return status if isinstance(status, int) else 1
-
-
-def _functions_size(state: ShellState) -> int:
-    """Bytes the defined functions hold, estimated from their text (an AST costs far more
-    than its source: count 16 bytes a character and 512 a function)."""
-    return sum(512 + 16 * len(f.text) for f in state.functions.values())
 
 
 def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWriter,

@@ -58,6 +58,11 @@ CASES = [
     bomb("read-loop-big-lines", "while IFS= read -r l; do a+=(\"$l\"); done < " + LINES),
     bomb("read-fields-big-lines", "while read -r k v; do a+=(\"$v\"); done < <(y=$(printf '%9000000s' | tr ' ' v);"
          " for i in {1..40}; do echo \"k $y$i\"; done)", timeout=20),
+    bomb("function-bodies", "x=$(printf '%900000s' | tr ' ' a); for i in {1..600}; do eval \"f$i(){ echo $x$i; }\"; done",
+         timeout=20),
+    bomb("function-bodies-dense", "s=':;'; while ((${#s} < 8000)); do s=$s$s; done;"
+         " for ((i=0;;i++)); do eval \"f$i(){ $s }\"; done", profile="hardened", timeout=20),
+    bomb("child-shell-arrays", "export " + BIG + "bash -c 'for i in {1..250}; do a[i]=$x$i; done'"),
     bomb("pipeline-stage-arrays", BIG + "for i in {1..250}; do a[i]=$x$i; done | cat"),
     bomb("subshell-arrays", BIG + "(for i in {1..250}; do a[i]=$x$i; done)"),
     bomb("background-job-arrays", BIG + "{ for i in {1..250}; do a[i]=$x$i; done; } & wait"),

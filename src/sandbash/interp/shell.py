@@ -144,6 +144,8 @@ class Shell:
     def __init__(self, state: ShellState, rt: Runtime) -> None:
         self.state = state
         self.rt = rt
+        if state.vars.acct.budget is None:  # a new shell (`bash -c`): what it holds counts to max_memory
+            state.vars.acct.budget = rt.budget
         self.expander = Expander(self)
         self.seconds_base = time.monotonic()
         # the command $BASH_COMMAND names: its text is made only when read

@@ -11,9 +11,8 @@ import random
 from dataclasses import dataclass
 
 from ..stdio.streams import Stream
-from ..syntax.ast import FuncDef
 from ..vfs.facade import FsView
-from .vars import VarStore
+from .vars import FunctionTable, VarStore
 
 SET_OPTIONS: dict[str, bool] = {
     "allexport": False, "braceexpand": True, "emacs": False, "errexit": False, "errtrace": False,
@@ -64,7 +63,7 @@ class ShellState:
         self.arg0 = "bash"
         self.opts = dict(SET_OPTIONS)
         self.shopts = dict(SHOPT_OPTIONS)
-        self.functions: dict[str, FuncDef] = {}
+        self.functions = FunctionTable(self.vars.acct)  # charged to max_memory as they are defined
         self.exported_funcs: set[str] = set()
         self.readonly_funcs: set[str] = set()
         self.disabled_builtins: set[str] = set()
@@ -106,7 +105,7 @@ class ShellState:
         new.arg0 = self.arg0
         new.opts = dict(self.opts)
         new.shopts = dict(self.shopts)
-        new.functions = dict(self.functions)
+        new.functions = FunctionTable(new.vars.acct, self.functions)
         new.exported_funcs = set(self.exported_funcs)
         new.readonly_funcs = set(self.readonly_funcs)
         new.disabled_builtins = set(self.disabled_builtins)

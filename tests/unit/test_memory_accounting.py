@@ -1,0 +1,94 @@
+"""What the shell's own state is charged to max_memory: variables, arrays, function definitions.
+
+A Session keeps its shell between runs, so `held()` (what its account holds) can be read after
+each run. Costs are conservative estimates: the tests bound them from both sides rather than
+assert exact numbers.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sandbash import Bash, ExecutionLimitError, Session
+from sandbash.interp.vars import source_size
+
+MB = 1 << 20
+# a 300,000-character function body (its syntax tree: about three copies of the text)
+BODY = "b=$(printf '%300000s' | tr ' ' b); "
+
+
+def held(sess: Session) -> int:
+    return sess.shell.state.vars.held()
+
+
+@pytest.fixture
+def sess() -> Session:
+    return Bash().session()
+
+
+def test_a_function_definition_is_charged(sess: Session) -> None:
+    sess.exec("x=1")
+    base = held(sess)
+    sess.exec(BODY + 'eval "g(){ echo $b; }"; unset b')
+    assert 900_000 <= held(sess) - base <= 1_000_000
+
+
+@pytest.mark.parametrize("redefine", [
+    'for i in {1..30}; do eval "g(){ echo $b$i; }"; done',  # a new tree each time
+    'for i in {1..30}; do g(){ echo "$b"; }; done',  # the same tree each time
+    'for i in {1..30}; do eval "g(){ echo $b$i; }"; unset -f g; done; eval "g(){ echo $b; }"',
+    'for i in {1..30}; do eval "g$i(){ echo $b$i; }"; unset -f "g$i"; done; eval "g(){ echo $b; }"',
+])
+def test_redefining_or_unsetting_gives_back(sess: Session, redefine: str) -> None:
+    sess.exec("x=1")
+    base = held(sess)
+    sess.exec(BODY + redefine + "; unset b")
+    assert held(sess) - base <= 1_000_000  # one definition's worth, not thirty
+
+
+def test_unset_function_returns_to_where_it_was(sess: Session) -> None:
+    sess.exec("x=1")
+    base = held(sess)
+    sess.exec(BODY + 'eval "g(){ echo $b; }"; unset b; unset -f g')
+    assert held(sess) == base
+
+
+def test_a_subshell_does_not_give_back_what_its_parent_holds(sess: Session) -> None:
+    sess.exec(BODY + 'eval "g(){ echo $b; }"; unset b')
+    before = held(sess)
+    r = sess.exec("(unset -f g; g(){ :; }; unset -f g); type -t g")
+    assert r.stdout == "function\n"
+    assert held(sess) == before
+
+
+def test_functions_count_towards_max_memory() -> None:
+    with pytest.raises(ExecutionLimitError) as e:
+        Bash().exec(BODY + 'for i in {1..100}; do eval "g$i(){ echo $b$i; }"; done',
+                    limits={"max_memory": 32 * MB, "max_expansion_bytes": 1 << 40})
+    assert e.value.limit == "max_memory"
+
+
+def test_functions_count_towards_max_session_memory() -> None:
+    sess = Bash().session()
+    with pytest.raises(ExecutionLimitError) as e:
+        sess.exec(BODY + 'for i in {1..20}; do eval "g$i(){ echo $b$i; }"; done; echo defined',
+                  limits={"max_session_memory": 8 * MB, "max_expansion_bytes": 1 << 40})
+    assert e.value.limit == "max_session_memory"
+    assert e.value.result.stdout == "defined\n"
+
+
+def test_a_child_shell_charges_the_run() -> None:
+    # `bash -c` starts a shell with a fresh state: its variables count towards the run's budget too
+    with pytest.raises(ExecutionLimitError) as e:
+        Bash().exec("export x=$(printf '%1000000s'); bash -c 'for i in {1..100}; do a[i]=$x$i; done'",
+                    limits={"max_memory": 32 * MB, "max_expansion_bytes": 1 << 40})
+    assert e.value.limit == "max_memory"
+
+
+@pytest.mark.parametrize("text, low, high", [
+    ("f(){ :; }", 512, 2_000),
+    ("f(){ echo " + "a" * 100_000 + "; }", 300_000, 320_000),  # a literal: ~3 bytes a character
+    ("f(){ " + ":;" * 10_000 + " }", 3_000_000, 3_500_000),  # dense code: ~155 bytes a character
+])
+def test_source_size_bounds_the_tree(text: str, low: int, high: int) -> None:
+    assert low <= source_size(text) <= high
