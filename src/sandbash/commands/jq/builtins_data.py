@@ -11,11 +11,11 @@ from .decode import ParseError, parse_single
 from .encode import dumps
 from .errors import JqError
 from .memory import charge as charge_memory
+from .memory import live
 from .numbers import normalize
 from .runtime import Env, F, index, iterate
 from .values import (
     add,
-    check_size,
     compare,
     contains,
     is_number,
@@ -26,6 +26,9 @@ from .values import (
     type_error,
     type_error2,
     typename,
+)
+from .values import (
+    charge as charge_work,
 )
 
 
@@ -123,22 +126,23 @@ def _flatten(v: Any, depth: Any = 1e18) -> Any:
     if depth < 0:
         raise JqError("flatten depth must not be negative")
     out: list[Any] = []
-    # explicit stack: (iterator, remaining depth)
-    stack: list[tuple[Iterator[Any], float]] = [(iter(iterate(v)), depth)]
-    while stack:
-        it, d = stack[-1]
-        x = next(it, _END)
-        if x is _END:
-            stack.pop()
-            continue
-        if type(x) is list and d != 0:
-            stack.append((iter(x), d - 1))
-        else:
-            out.append(x)
-            if not len(out) & 4095:
-                # a shared sub-array flattens to as many copies as it is shared
-                check_size(len(out), False)
-                charge_memory(4096 * 40)
+    with live(out):
+        # explicit stack: (iterator, remaining depth)
+        stack: list[tuple[Iterator[Any], float]] = [(iter(iterate(v)), depth)]
+        while stack:
+            it, d = stack[-1]
+            x = next(it, _END)
+            if x is _END:
+                stack.pop()
+                continue
+            if type(x) is list and d != 0:
+                stack.append((iter(x), d - 1))
+            else:
+                out.append(x)
+                if not len(out) & 4095:
+                    # a shared sub-array flattens to as many copies as it is shared
+                    charge_work(4096 >> 6)
+                    charge_memory(4096 * 48)
     return out
 
 

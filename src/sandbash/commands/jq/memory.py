@@ -19,7 +19,7 @@ from typing import Any
 from ...limits import LimitExceeded, MemoryHold
 
 # charges collected before they go to the budget (keeps the common path cheap)
-_BATCH = 256 * 1024
+BATCH = 256 * 1024
 
 # rough CPython sizes: object header plus a pointer per slot
 _LIST = 56
@@ -88,7 +88,7 @@ class JqMemory:
 
     def charge(self, n: int) -> None:
         self.pending += n
-        if self.pending >= _BATCH:
+        if self.pending >= BATCH:
             self.flush()
 
     def flush(self) -> None:
@@ -130,12 +130,15 @@ def deep_size(roots: list[Any], checkpoint: Callable[[int], None]) -> int:
             steps += 1
             if steps & 4095 == 0:
                 checkpoint(1)
-            if t is dict:
-                total += _DICT + _ENTRY * len(x)
-                stack.extend(x.values())
+            items = x.values() if t is dict else x
+            total += _DICT + _ENTRY * len(x) if t is dict else _LIST + _SLOT * len(x)
+            kinds = set(map(type, items))
+            if kinds <= _SCALARS:
+                total += _NUM * len(x)  # no containers inside: counted in C
+            elif len(kinds) == 1 and str in kinds and t is not dict:
+                total += _STR * len(x) + sum(map(len, items))
             else:
-                total += _LIST + _SLOT * len(x)
-                stack.extend(x)
+                stack.extend(items)
         elif t is str and len(x) > 256:
             # a long string shared by many values is held once
             if id(x) not in seen:
@@ -186,6 +189,23 @@ def drop_root(roots: list[Any], x: Any) -> None:
         if roots[i] is x:
             del roots[i]
             return
+
+
+class live:
+    """`with live(x):` counts `x` (a list being built) among the live values."""
+
+    __slots__ = ("x", "roots")
+
+    def __init__(self, x: Any) -> None:
+        self.x = x
+        mem = MEM.get()
+        self.roots = mem.roots if mem is not None else []
+
+    def __enter__(self) -> None:
+        self.roots.append(self.x)
+
+    def __exit__(self, *exc: object) -> None:
+        drop_root(self.roots, self.x)
 
 
 # the memory of the jq run on this thread (None: nothing is charged)
