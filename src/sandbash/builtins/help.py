@@ -14,7 +14,8 @@ USAGE = {
     ":": ": [arguments]", ".": ". filename [arguments]", "alias": "alias [-p] [name[=value] ... ]",
     "break": "break [n]", "builtin": "builtin [shell-builtin [arg ...]]", "caller": "caller [expr]",
     "cd": "cd [-L|[-P [-e]] [-@]] [dir]", "command": "command [-pVv] command [arg ...]",
-    "compgen": "compgen [-abcdefgjksuv] [-o option] [-A action] [-G globpat] [-W wordlist] [word]",
+    "compgen": "compgen [-abcdefgjksuv] [-o option] [-A action] [-G globpat] [-W wordlist] [-F function] "
+               "[-C command] [-X filterpat] [-P prefix] [-S suffix] [word]",
     "continue": "continue [n]", "declare": "declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]",
     "dirs": "dirs [-clpv] [+N] [-N]", "echo": "echo [-neE] [arg ...]", "enable": "enable [-a] [-dnps] [-f filename] [name ...]",
     "eval": "eval [arg ...]", "exec": "exec [-cl] [-a name] [command [argument ...]] [redirection ...]",
@@ -38,6 +39,99 @@ USAGE = {
     "wait": "wait [-fn] [-p var] [id ...]", "logout": "logout [n]", "times ": "times",
     "bg": "bg [job_spec ...]", "fg": "fg [job_spec]", "disown": "disown [-h] [-ar] [jobspec ... | pid ...]",
     "suspend": "suspend [-f]",
+    "complete": "complete [-abcdefgjksuv] [-pr] [-DEI] [-o option] [-A action] [-G globpat] [-W wordlist] "
+                "[-F function] [-C command] [-X filterpat] [-P prefix] [-S suffix] [name ...]",
+    "compopt": "compopt [-o|+o option] [-DEI] [name ...]",
+}
+# the grammar's reserved words are help topics too
+KEYWORD_USAGE = {
+    "case": "case WORD in [PATTERN [| PATTERN]...) COMMANDS ;;]... esac",
+    "coproc": "coproc [NAME] command [redirections]",
+    "for": "for NAME [in WORDS ... ] ; do COMMANDS; done",
+    "for ((": "for (( exp1; exp2; exp3 )); do COMMANDS; done",
+    "function": "function name { COMMANDS ; } or name () { COMMANDS ; }",
+    "if": "if COMMANDS; then COMMANDS; [ elif COMMANDS; then COMMANDS; ]... [ else COMMANDS; ] fi",
+    "select": "select NAME [in WORDS ... ;] do COMMANDS; done",
+    "time": "time [-p] pipeline",
+    "until": "until COMMANDS; do COMMANDS; done",
+    "while": "while COMMANDS; do COMMANDS; done",
+    "[[ ... ]]": "[[ expression ]]",
+    "(( ... ))": "(( expression ))",
+    "{ ... }": "{ COMMANDS ; }",
+}
+# one line each, in our words (`help -d`)
+DESCRIPTION = {
+    ":": "Do nothing and succeed (the arguments are still expanded).",
+    ".": "Run the commands of a file in the current shell.",
+    "source": "Run the commands of a file in the current shell.",
+    "[": "Test a condition; the last argument must be `]'.",
+    "test": "Test a condition: file types, string and number comparisons.",
+    "alias": "Define aliases, or show them.",
+    "unalias": "Remove alias definitions.",
+    "bg": "Resume a stopped job in the background.",
+    "fg": "Bring a job to the foreground.",
+    "jobs": "List the shell's background jobs.",
+    "disown": "Remove jobs from the job table.",
+    "suspend": "Stop the shell until it gets SIGCONT.",
+    "wait": "Wait for background jobs and give their status.",
+    "kill": "Send a signal to jobs or processes of the sandbox.",
+    "break": "Leave a for, while, until or select loop.",
+    "continue": "Go on with the next iteration of a loop.",
+    "builtin": "Run a shell builtin, skipping functions of the same name.",
+    "command": "Run a command, skipping functions; or describe commands (-v, -V).",
+    "caller": "Show the line and file of the current function call.",
+    "cd": "Change the current directory.",
+    "pwd": "Print the current directory.",
+    "pushd": "Push a directory onto the directory stack and change to it.",
+    "popd": "Pop a directory off the directory stack and change to the next.",
+    "dirs": "Show the directory stack.",
+    "compgen": "List the completions of a word (commands, files, variables, ...).",
+    "complete": "Say how arguments of a command are completed.",
+    "compopt": "Change completion options.",
+    "declare": "Set variables' values and attributes, or show them.",
+    "typeset": "Set variables' values and attributes (the same as declare).",
+    "local": "Make variables local to the current function.",
+    "export": "Mark variables for export to the commands run.",
+    "readonly": "Make variables unchangeable.",
+    "unset": "Remove variables or functions.",
+    "echo": "Print the arguments, separated by spaces.",
+    "printf": "Print the arguments formatted by FORMAT.",
+    "enable": "Turn shell builtins on or off.",
+    "eval": "Run the arguments, joined, as shell commands.",
+    "exec": "Replace the shell with a command, or apply redirections to the shell.",
+    "exit": "Leave the shell with a status.",
+    "logout": "Leave a login shell.",
+    "false": "Fail (status 1).",
+    "true": "Succeed (status 0).",
+    "getopts": "Parse options from positional parameters.",
+    "hash": "Remember or show where commands were found.",
+    "help": "Show help about builtins and the commands of the sandbox.",
+    "let": "Evaluate arithmetic expressions.",
+    "mapfile": "Read lines into an indexed array.",
+    "readarray": "Read lines into an indexed array (the same as mapfile).",
+    "read": "Read a line from standard input and split it into variables.",
+    "return": "Leave a function or sourced file with a status.",
+    "set": "Set shell options and positional parameters, or show variables.",
+    "shift": "Move the positional parameters to the left.",
+    "shopt": "Set or show the optional shell behaviours.",
+    "times": "Show the user and system times used.",
+    "trap": "Run commands when the shell gets signals or other events.",
+    "type": "Say how each name would be run.",
+    "ulimit": "Show or change resource limits.",
+    "umask": "Show or set the mask for new files' permissions.",
+    "case": "Run the commands of the first pattern matching a word.",
+    "coproc": "Run a command asynchronously, connected to the shell by a pipe.",
+    "for": "Run commands once for each word.",
+    "for ((": "Run commands while an arithmetic condition holds (C-style loop).",
+    "function": "Define a shell function.",
+    "if": "Run commands depending on conditions.",
+    "select": "Offer a numbered menu of words and run commands on the choice.",
+    "time": "Report the time a pipeline took.",
+    "until": "Run commands until a test succeeds.",
+    "while": "Run commands while a test succeeds.",
+    "[[ ... ]]": "Test a conditional expression (patterns, regular expressions, no word splitting).",
+    "(( ... ))": "Evaluate an arithmetic expression; status 0 when it is not zero.",
+    "{ ... }": "Group commands as one.",
 }
 
 
@@ -80,6 +174,37 @@ def help_text(args: list[str]) -> tuple[str, int]:
     return "\n".join(out) + "\n", 0
 
 
+def _topics(sh: Shell) -> dict[str, str]:
+    """Every help topic (enabled builtins and the reserved words) with its synopsis, sorted as bash lists them."""
+    from . import BUILTINS
+
+    found = {n: USAGE.get(n, n) for n in BUILTINS if n not in sh.state.disabled_builtins and sh.command_visible(n)}
+    found.update(KEYWORD_USAGE)
+    return dict(sorted(found.items()))
+
+
+def _matching(topics: dict[str, str], pattern: str) -> list[str]:
+    """bash's rule: the topic of that exact name, else every topic the pattern matches as a glob or starts."""
+    from ..expand.pattern import match
+
+    if pattern in topics:  # an exact name first (`help read` is not also readarray and readonly)
+        return [pattern]
+    return [t for t in topics if t.startswith(pattern) or match(pattern, t)]
+
+
+def _describe(name: str, synopsis: str, form: str) -> str:
+    """One topic: -d (name - description), -s (name: synopsis), -m (a manual page), or both lines."""
+    description = DESCRIPTION.get(name, "")
+    if form == "d":
+        return f"{name} - {description}\n"
+    if form == "s":
+        return f"{name}: {synopsis}\n"
+    if form == "m":
+        return (f"NAME\n    {name} - {description}\n\nSYNOPSIS\n    {synopsis}\n\nDESCRIPTION\n    {description}\n\n"
+                "SEE ALSO\n    bash(1)\n\n")
+    return f"{name}: {synopsis}\n    {description}\n" if description else f"{name}: {synopsis}\n"
+
+
 def _no_topic(name: str) -> str:
     return f"no help topics match `{name}'.  Try `help help' or `man -k {name}' or `info {name}'."
 
@@ -108,13 +233,13 @@ def _wrap(words: list[str], width: int = 78) -> list[str]:
 def run_help(sh: Shell, argv: list[str]) -> int:
     """`help`: builtins and their usage; with no name, also the commands in /usr/bin; `help COMMAND`
     shows a command's own `--help` (run through the executor, so the policy applies)."""
-    from . import BUILTINS
+    from .bopts import parse_builtin
 
-    names = [a for a in argv[1:] if not a.startswith("-")]
-    hidden = [n for n in names if not sh.command_visible(n)]
-    if hidden:
-        sh.builtin_error("help", _no_topic(hidden[0]))
-        return 1
+    opts = parse_builtin(sh, argv, "dms")
+    if opts is None:
+        return 2
+    form = opts.letters()[-1:]
+    names = opts.args
     if not names:
         text, _ = help_text([])
         sh.out(text)
@@ -129,18 +254,35 @@ def run_help(sh: Shell, argv: list[str]) -> int:
             if denied:
                 sh.out("Commands denied by policy: " + " ".join(denied) + "\n")
         return 0
-    status = 0
+    return _help_topics(sh, names, form)
+
+
+def _help_topics(sh: Shell, patterns: list[str], form: str) -> int:
+    """`help PATTERN...`: the builtins and reserved words matching each pattern, else a command of
+    /usr/bin by its exact name (its own --help); bash's error only when nothing matched at all."""
+    from ..expand.pattern import has_glob
+
+    topics = _topics(sh)
     listed = set(_commands(sh))
-    for n in names:
-        if n in USAGE and n in BUILTINS:
-            sh.out(f"{n}: {USAGE[n]}\n")
-        elif n in COMMAND_USAGE and n in listed:
-            sh.out(f"{n}: {COMMAND_USAGE[n]}\n")
-        elif n in listed:
-            status = sh.run_text(f"command -- {single_quote(n)} --help", None) or status
-        else:
-            sh.builtin_error("help", _no_topic(n))
-            status = 1
+    status = 0
+    matched = False
+    for pattern in patterns:
+        found = _matching(topics, pattern)
+        if found and has_glob(pattern):
+            sh.out(f"Shell commands matching keyword `{pattern}'\n\n")
+        for name in found:
+            sh.out(_describe(name, topics[name], form))
+        if found:
+            matched = True
+        elif pattern in listed and pattern in COMMAND_USAGE:
+            sh.out(f"{pattern}: {COMMAND_USAGE[pattern]}\n")
+            matched = True
+        elif pattern in listed:
+            status = sh.run_text(f"command -- {single_quote(pattern)} --help", None) or status
+            matched = True
+    if not matched:
+        sh.builtin_error("help", _no_topic(patterns[-1]))
+        return 1
     return status
 
 
