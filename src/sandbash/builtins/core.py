@@ -247,20 +247,10 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
 
 @builtin("exec")
 def bi_exec(sh: Shell, argv: list[str]) -> int:
-    args = argv[1:]
-    while args and args[0].startswith("-") and args[0] != "-":
-        a = args.pop(0)
-        if a == "--":
-            break
-        if a in ("-c", "-l"):
-            continue
-        if a == "-a":
-            if args:
-                args.pop(0)
-            continue
-        sh.builtin_error("exec", f"{a}: invalid option")
-        sh.write_err("exec: usage: exec [-cl] [-a name] [command [argument ...]] [redirection ...]\n")
+    opts = parse_builtin(sh, argv, "cla:")
+    if opts is None:
         return 2
+    args = opts.args
     if not args:
         return 0
     env = sh.exported_env()

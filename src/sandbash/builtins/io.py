@@ -15,7 +15,11 @@ from ..posix.printf import FieldTooWide, format_printf
 from ..stdio.streams import Stream
 from ..vfs.errors import strerror
 from . import builtin
-from .bopts import usage
+from .bopts import legal_number, usage
+
+# what bash calls each numeric mapfile option's value when it is not a usable number
+_MAPFILE_NUMBERS = {"n": "invalid line count", "s": "invalid line count", "O": "invalid array origin",
+                    "u": "invalid file descriptor specification", "c": "invalid callback quantum"}
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -400,6 +404,9 @@ def bi_mapfile(sh: Shell, argv: list[str]) -> int:
                     usage(sh, name)
                     return 2
                 val = args[i]
+            if c in _MAPFILE_NUMBERS and (not legal_number(val) or int(val) < (c == "c")):
+                sh.builtin_error(name, f"{val}: {_MAPFILE_NUMBERS[c]}")
+                return 1
             try:
                 if c == "d":
                     delim = val[:1] if val else "\0"

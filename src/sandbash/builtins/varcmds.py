@@ -28,7 +28,7 @@ from ..interp.vars import (
     value_size,
 )
 from . import builtin
-from .bopts import no_options
+from .bopts import no_options, parse_builtin
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -638,42 +638,37 @@ def _print_set_o(sh: Shell, on: bool) -> None:
 @builtin("shopt")
 def bi_shopt(sh: Shell, argv: list[str]) -> int:
     st = sh.state
-    args = argv[1:]
-    flags = ""
-    while args and args[0].startswith("-") and len(args[0]) > 1:
-        a = args.pop(0)
-        if a == "--":
-            break
-        for c in a[1:]:
-            if c not in "squpo":
-                sh.builtin_error("shopt", f"-{c}: invalid option")
-                sh.write_err("shopt: usage: shopt [-pqsu] [-o] [optname ...]\n")
-                return 2
-            flags += c
+    opts = parse_builtin(sh, argv, "squpo")
+    if opts is None:
+        return 2
+    args, flags = opts.args, opts.letters()
     table = st.opts if "o" in flags else st.shopts
+    # bash's table keeps autocd first; the rest are in alphabetical order
+    order = sorted(table, key=lambda n: (n != "autocd", n))
+    bad_name = "invalid option name" if "o" in flags else "invalid shell option name"
     if "s" in flags and "u" in flags:
         sh.builtin_error("shopt", "cannot set and unset shell options simultaneously")
         return 1
     if "s" in flags or "u" in flags:
         value = "s" in flags
         if not args:
-            for name in sorted(table):
+            for name in order:
                 if table[name] == value:
                     _print_shopt(sh, name, value, "p" in flags, "o" in flags)
             return 0
         status = 0
         for name in args:
             if name not in table:
-                sh.builtin_error("shopt", f"{name}: invalid shell option name")
-                status = 1
+                sh.builtin_error("shopt", f"{name}: {bad_name}")
+                status = 0 if "o" in flags else 1  # bash's -o path reports the name but keeps 0
                 continue
             table[name] = value
         return status
     status = 0
-    names = args or sorted(table)
+    names = args or order
     for name in names:
         if name not in table:
-            sh.builtin_error("shopt", f"{name}: invalid shell option name")
+            sh.builtin_error("shopt", f"{name}: {bad_name}")
             status = 1
             continue
         value = table[name]
