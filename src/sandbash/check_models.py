@@ -283,7 +283,7 @@ def m_install(c: Call) -> None:
 def m_ln(c: Call) -> None:
     p = c.parse()
     if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("create", "link"))
+        _unknown(c, ("create", "symlink", "link"))
         c.facts.symlinks.append((None, None))
         return
     opts, operands = p
@@ -300,7 +300,7 @@ def m_ln(c: Call) -> None:
     if len(operands) > 1 or target_dir is not None:
         c.fx("stat", str(target_dir) if target_dir is not None else operands[-1])  # a directory to link into?
     for target, link in pairs:
-        c.fx("create", link, follow=False)
+        c.fx("symlink" if symbolic else "create", link, follow=False)
         if symbolic:
             c.facts.symlinks.append((link, target))
         else:

@@ -100,10 +100,11 @@ MODES = (READ_ONLY, REMEDIATION)
 
 # the Vfs actions; "exec"/"source" are the reads of a script file that is run or sourced
 READ_ACTIONS = frozenset({"read", "list", "stat", "exec", "source"})
-WRITE_ACTIONS = frozenset({"write", "create", "delete", "rename", "chmod", "link"})
+WRITE_ACTIONS = frozenset({"write", "create", "delete", "rename", "chmod", "link", "symlink"})
 FS_ACTIONS = READ_ACTIONS | WRITE_ACTIONS
-# actions that change every path below their own (a directory renamed or removed)
-SUBTREE_ACTIONS = frozenset({"rename", "delete"})
+# actions that change every path below their own (a directory renamed or removed, a symbolic
+# link made where a stricter grant's path would lie below it: that path then leads elsewhere)
+SUBTREE_ACTIONS = frozenset({"rename", "delete", "symlink"})
 
 # where commands are looked up: `stat` there is always allowed so lookup works under grants
 COMMAND_DIRS = ("/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin")

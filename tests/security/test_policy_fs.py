@@ -2,7 +2,8 @@
 
 Threat-model ids (docs/threat-model.md, "## Filesystem"):
 - T-FS-1 hard links: a link never makes a `:ro` file writable through a `:rw` name.
-- T-FS-2 a rename or removal never carries a stricter grant's tree out of its grant.
+- T-FS-2 a rename or removal never carries a stricter grant's tree out of its grant (and no
+  symbolic link is made where a stricter grant's path would lie below it).
 - T-FS-3 a refused path answers the policy's EACCES whatever exists there (no existence oracle).
 - T-FS-4 /dev entries are not the script's to create, remove, rename or chmod.
 - T-FS-5 host trees hide kernel pseudo-filesystems (procfs, sysfs) unless allowed.
@@ -187,6 +188,25 @@ def test_rename_onto_a_path_holding_a_stricter_grant() -> None:
                              ("delete", "/w", False), ("create", "/w/dst", True),
                              ("rename", "/w/dstx", True)]:
         assert p.path_decision(action, path).allowed is ok, (action, path)
+
+
+@pytest.mark.parametrize("script", [
+    "ln -s /w/x /w/a; echo x > /w/a/b/f",                       # the grant's parent made a link
+    "cd /w && ln -s x a; echo x > a/b/f",
+    "ln -s /w/x /w/tmp-l && mv /w/tmp-l /w/a; echo x > /w/a/b/f",
+    "ln -s x /tmp/l && cp -a /tmp/l /w/a; echo x > /w/a/b/f",
+    "cd /tmp && ln -s /w/x a && tar cf t.tar a && tar xf t.tar -C /w; echo x > /w/a/b/f",
+    "ln -sfn /w/x /w/a; echo x > /w/a/b/f",
+    "ln -s ../w/x /w/a; mkdir -p /w/a/b; echo x > /w/a/b/f",
+])
+def test_no_link_where_a_stricter_grant_would_lie_below(sandbox: Callable[..., Bash], script: str) -> None:
+    """`/w/a/b:ro` with no `/w/a`: a link made there would lead the grant's name elsewhere."""
+    b = sandbox(paths=["/w:rw", "/w/a/b:ro", "/tmp:rw", "/home:rw"], files={"/w/x/b/.keep": ""})
+    r = b.exec(script)
+    assert b.vfs.view("/").try_lstat("/w/x/b/f") is None, r.stderr
+    assert "[policy: paths.read-only" in r.stderr
+    ok = b.exec("mkdir -p /w/a/c && ln -s /w/x /w/a/c/l && ln -s /w/x /w/y && ls /w/a")
+    assert (ok.stdout, ok.exit_code) == ("c\n", 0), ok.stderr  # other names there are the script's
 
 
 # ------------------------------------------------------------ T-FS-9 a grant through a symbolic link

@@ -197,7 +197,7 @@ def test_cli_policy_applies_to_runs(tmp_path: Path, capfd: pytest.CaptureFixture
         (["uniq", "in", "out"], [("read", "in"), ("create", "out")]),
         (["cp", "-r", "a", "b"], [("stat", "b"), ("read", "a"), ("create", "b|b/a")]),
         (["mv", "a", "d/"], [("stat", "d/"), ("rename", "a"), ("rename", "d/|d/a")]),
-        (["ln", "-s", "/t", "l"], [("stat", "l"), ("create", "l")]),
+        (["ln", "-s", "/t", "l"], [("stat", "l"), ("symlink", "l")]),
         (["rm", "-rf", "x"], [("delete", "x")]),
         (["rmdir", "-p", "a/b"], [("delete", "a/b"), ("delete", "a")]),
         (["chmod", "-R", "755", "d"], [("chmod", "d")]),

@@ -536,7 +536,7 @@ class Vfs:
             raise FsError(errno.ENOENT, path)
         if len(target.encode("utf-8", "surrogateescape")) >= MAX_PATH:
             raise FsError(errno.ENAMETOOLONG, path)
-        canon, _, parent_st = self._resolve_change(path, "create")
+        canon, _, parent_st = self._resolve_change(path, "symlink")
         self._parent_writable(canon, path, parent_st=parent_st)
         try:
             self.tree.symlink(target, canon, self.uid, self.gid)
