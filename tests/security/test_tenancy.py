@@ -861,25 +861,44 @@ LONG_PATTERN_SITES = {
     "grep -E": 'echo x | grep -E "(${s}$i)|x" >/dev/null',
     "sed": 'echo x | sed "s/${s}$i/y/" >/dev/null',
     "awk": 'echo x | awk "/${s}$i/ {print}" >/dev/null',
+    "awk dynamic regex": 'echo x | awk -v r="${s}$i" \'$0 ~ r\' >/dev/null',
+    "awk printf": 'awk -v f="${s}$i" \'BEGIN { printf f }\' >/dev/null',
+    "awk gsub": 'echo x | awk -v r="${s}$i" \'{ gsub(/x/, r) }\' >/dev/null',
+    "awk keys": 'awk -v k="${s}$i" \'BEGIN { a[k]; a[k 1]; for (x in a) n++ }\'',
 }
+
+
+def _text_caches() -> dict[str, Any]:
+    """Every TextCache / TextLRU held by a sandbash module (the process-wide caches)."""
+    import sys
+
+    from sandbash.textcache import TextCache, TextLRU
+
+    _internal_types()  # imports every module
+    return {f"{name}.{attr}": value for name, mod in list(sys.modules.items()) if name.startswith("sandbash.")
+            for attr, value in vars(mod).items() if isinstance(value, (TextCache, TextLRU))}
 
 
 @pytest.mark.parametrize("site", LONG_PATTERN_SITES, ids=list(LONG_PATTERN_SITES))
 def test_compiled_pattern_caches_are_bounded_by_their_text(site: str) -> None:
-    """T-TEN-5: the process-wide caches of compiled globs, regular expressions and awk programs
-    are bounded by the text behind them, not only by their number of entries (2048 globs, 512
-    regular expressions, 64 awk programs of any size: a run could leave hundreds of MB held)."""
+    """T-TEN-5: the process-wide caches of compiled globs, regular expressions, awk programs,
+    awk's dynamic regexes, formats, replacements and array-key hashes are bounded by the text
+    behind them, not only by their number of entries (2048 globs, 512 regular expressions, 64 awk
+    programs, 262144 awk keys of any size: a run could leave hundreds of MB held). Every such
+    cache in the package is checked after each site."""
     from sandbash.commands.awk import cli as awk_cli
-    from sandbash.expand import pattern
     from sandbash.regex import engine
+    from sandbash.textcache import TextCache
 
+    caches = _text_caches()
+    assert len(caches) >= 10, sorted(caches)
     bash = make_bash(policy=False, timeout=60)
     r = bash.exec(f's=$(seq 5000 | tr "\\n" a); for i in $(seq 12); do {LONG_PATTERN_SITES[site]}; done; echo ok')
     assert r.stdout == "ok\n", r
-    assert all(len(key[0]) <= pattern._PATTERNS.longest for key in pattern._PATTERNS.keys())
-    assert pattern._PATTERNS.held() <= pattern._PATTERNS.chars
-    for lru in (engine._CACHE, awk_cli._CACHE):
-        assert lru.held() <= lru.chars
+    for where, cache in caches.items():
+        assert cache.held() <= cache.chars, where
+        if isinstance(cache, TextCache):
+            assert all(len(k if isinstance(k, str) else k[0]) <= cache.longest for k in cache.keys()), where
     if site in ("grep -E", "awk"):  # 12 x 24 KB is past the bound: the oldest went, the newest stays
         lru = engine._CACHE if site == "grep -E" else awk_cli._CACHE
         assert len(lru) > 0 and lru.held() > 100_000

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ...textcache import TextCache
 from .io import AwkFatal
 from .regex import Regex
 from .values import Input, Value, str2num
@@ -60,7 +61,8 @@ def upper(s: str) -> str:
 
 # A replacement compiled into pieces: str literals, or an int group number
 Repl = list[str | int]
-_REPL_CACHE: dict[tuple[str, bool], Repl] = {}
+# shared by every run of the process: bounded in entries and text (T-TEN-5)
+_REPL_CACHE: TextCache[tuple[str, bool], Repl] = TextCache(entries=256)
 
 
 def _compile_repl(repl: str, gensub: bool) -> Repl:
@@ -111,9 +113,7 @@ def _compile_repl(repl: str, gensub: bool) -> Repl:
             lit.append(c)
             i += 1
     flush()
-    if len(_REPL_CACHE) > 256:
-        _REPL_CACHE.clear()
-    _REPL_CACHE[key] = pieces
+    _REPL_CACHE.put(key, repl, pieces)
     return pieces
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ...limits import LimitExceeded
 from ...posix.printf import FieldTooWide, check_field
+from ...textcache import TextCache
 from .values import Input, Value, looks_numeric, special_str, str2num
 
 _CONV = frozenset("diouxXeEfFgGaAcs%")
@@ -125,16 +126,15 @@ def parse_format(fmt: str) -> list[Item]:
     return items
 
 
-_FMT_CACHE: dict[str, list[Item]] = {}
+# shared by every run of the process: bounded in entries and text (T-TEN-5)
+_FMT_CACHE: TextCache[str, list[Item]] = TextCache(entries=256)
 
 
 def compiled(fmt: str) -> list[Item]:
     items = _FMT_CACHE.get(fmt)
     if items is None:
         items = parse_format(fmt)
-        if len(_FMT_CACHE) > 256:
-            _FMT_CACHE.clear()
-        _FMT_CACHE[fmt] = items
+        _FMT_CACHE.put(fmt, fmt, items)
     return items
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from ...limits import Budget
 from ...regex import RegexError as _SharedError
 from ...regex import compile_regex as _shared_compile
+from ...textcache import TextCache
 
 Span = tuple[int, int]
 
@@ -177,7 +178,8 @@ class Regex:
         return copy
 
 
-_CACHE: dict[tuple[str, bool], Regex] = {}
+# shared by every run of the process: bounded in entries and text (T-TEN-5)
+_CACHE: TextCache[tuple[str, bool], Regex] = TextCache(entries=512)
 
 
 def compile_regex(source: str, icase: bool = False, budget: Budget | None = None) -> Regex:
@@ -186,7 +188,5 @@ def compile_regex(source: str, icase: bool = False, budget: Budget | None = None
     rx = _CACHE.get(key)
     if rx is None:
         rx = Regex(source, icase)
-        if len(_CACHE) > 512:
-            _CACHE.clear()
-        _CACHE[key] = rx
+        _CACHE.put(key, source, rx)
     return rx.bound(budget)

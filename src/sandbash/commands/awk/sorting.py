@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any
 
+from ...textcache import TextCache
 from .io import AwkFatal
 from .values import Input, Uninit, Value, num_value, str2num, to_num
 
@@ -95,7 +96,8 @@ def asort(rt: Runtime, src: dict[str, Value], dest: dict[str, Value] | None, how
 
 _SIZES = (13, 127, 1021, 8191, 16381, 32749, 65497, 131101, 262147, 524309, 1048583, 2097169, 4194319,
           8388617, 16777259, 33554467, 67108879, 134217757, 268435459, 536870923, 1073741827)
-_HASH_CACHE: dict[str, int] = {}
+# shared by every run of the process: bounded in entries and text (T-TEN-5)
+_HASH_CACHE: TextCache[str, int] = TextCache(entries=1 << 18, chars=1 << 22, longest=256)
 
 
 def _awk_hash(key: str) -> int:
@@ -106,9 +108,7 @@ def _awk_hash(key: str) -> int:
     for c in key.encode("utf-8", "surrogateescape"):
         t = (h << 6) & 0xFFFFFFFF
         h = (c + t + (t << 10) - h) & 0xFFFFFFFF
-    if len(_HASH_CACHE) > 1 << 18:
-        _HASH_CACHE.clear()
-    _HASH_CACHE[key] = h
+    _HASH_CACHE.put(key, key, h)
     return h
 
 
