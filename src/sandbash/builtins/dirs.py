@@ -56,21 +56,15 @@ def change_dir(sh: Shell, target: str, physical: bool, name: str = "cd") -> bool
 
 @builtin("cd")
 def bi_cd(sh: Shell, argv: list[str]) -> int:
-    args = argv[1:]
+    # no extended attributes here, so -@ is unknown (as in bash built without them)
+    opts = parse_builtin(sh, argv, "LPe")
+    if opts is None:
+        return 2
+    args = opts.args
     physical = False
-    while args and args[0].startswith("-") and len(args[0]) > 1 and args[0] != "-":
-        a = args.pop(0)
-        if a == "--":
-            break
-        for c in a[1:]:
-            if c == "P":
-                physical = True
-            elif c in "Le@":
-                physical = physical and c != "L"
-            else:
-                sh.builtin_error("cd", f"-{c}: invalid option")
-                sh.write_err("cd: usage: cd [-L|[-P [-e]] [-@]] [dir]\n")
-                return 2
+    for c, _, _ in opts.items:
+        if c in "LP":
+            physical = c == "P"
     if len(args) > 1:
         sh.builtin_error("cd", "too many arguments")
         return 1

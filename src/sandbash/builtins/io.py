@@ -317,11 +317,13 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
                 elif c == "p":
                     prompt = val
                 elif c == "t":
-                    try:
-                        timeout = float(val)
-                    except ValueError:
+                    # bash takes plain decimals only: no sign but +, no exponent, inf or nan
+                    whole, _, frac = val.removeprefix("+").partition(".")
+                    digits = whole + frac
+                    if digits and not (digits.isdigit() and digits.isascii()):
                         sh.builtin_error("read", f"{val}: invalid timeout specification")
                         return 1
+                    timeout = float(f"{whole or 0}.{frac or 0}")
                 elif c == "u":
                     if not val.isdigit():
                         sh.builtin_error("read", f"{val}: invalid file descriptor specification")

@@ -28,7 +28,7 @@ from ..interp.vars import (
     value_size,
 )
 from . import builtin
-from .bopts import no_options, parse_builtin
+from .bopts import no_options, parse_builtin, usage
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -521,19 +521,14 @@ def bi_readonly(sh: Shell, argv: list[str]) -> int:
 
 @builtin("unset")
 def bi_unset(sh: Shell, argv: list[str]) -> int:
-    args = argv[1:]
-    mode = ""
-    while args and args[0].startswith("-") and len(args[0]) > 1:
-        a = args.pop(0)
-        if a == "--":
-            break
-        for c in a[1:]:
-            if c in "fvn":
-                mode = c
-            else:
-                sh.builtin_error("unset", f"-{c}: invalid option")
-                sh.write_err("unset: usage: unset [-f] [-v] [-n] [name ...]\n")
-                return 2
+    opts = parse_builtin(sh, argv, "fvn")
+    if opts is None:
+        return 2
+    args = opts.args
+    if opts.has("f") and opts.has("v"):
+        sh.builtin_error("unset", "cannot simultaneously unset a function and a variable")
+        return 1
+    mode = "f" if opts.has("f") else "n" if opts.has("n") else "v" if opts.has("v") else ""
     st = sh.state
     status = 0
     for name in args:
@@ -568,6 +563,23 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
 # ------------------------------------------------------------ set / shopt
 
 
+def _set_bad_letter(args: list[str], letters: dict[str, str]) -> str:
+    """The first unknown `-x`/`+x` among set's option words ('' when all are known)."""
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if len(a) < 2 or a[0] not in "-+" or a == "--":
+            return ""
+        for c in a[1:]:
+            if c == "o":
+                if i + 1 < len(args) and args[i + 1][:1] not in ("-", "+"):
+                    i += 1
+            elif c not in letters:
+                return a[0] + c
+        i += 1
+    return ""
+
+
 @builtin("set")
 def bi_set(sh: Shell, argv: list[str]) -> int:
     from ..interp.state import FLAG_LETTERS
@@ -582,6 +594,12 @@ def bi_set(sh: Shell, argv: list[str]) -> int:
                 continue
             sh.out(set_line(name, var) + "\n")
         return 0
+    bad = _set_bad_letter(args, FLAG_LETTERS)
+    if bad:
+        # bash checks every option word before it changes anything
+        sh.builtin_error("set", f"{bad}: invalid option")
+        usage(sh, "set")
+        return 2
     i = 0
     while i < len(args):
         a = args[i]
@@ -603,10 +621,11 @@ def bi_set(sh: Shell, argv: list[str]) -> int:
         on = a[0] == "-"
         for c in a[1:]:
             if c == "o":
-                i += 1
-                if i >= len(args):
+                # the value is optional: a next word that looks like an option is read as one
+                if i + 1 >= len(args) or args[i + 1][:1] in ("-", "+"):
                     _print_set_o(sh, on)
-                    return 0
+                    continue
+                i += 1
                 opt = args[i]
                 if opt not in st.opts:
                     sh.builtin_error("set", f"{opt}: invalid option name")
