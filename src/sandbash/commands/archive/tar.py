@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as _dt
 import io
 import tarfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any, cast
 
@@ -217,6 +217,16 @@ class Tar:
         except tarfile.TarError:
             self.error("This does not look like a tar archive")
             return
+        # what the archive stream's last read returned: when a member's content is cut,
+        # tarfile raises and drops the part it got, which GNU still writes (whole records)
+        last = [b""]
+        stream_read = tf.fileobj.read
+
+        def recording_read(size: int) -> bytes:
+            last[0] = stream_read(size)
+            return last[0]
+
+        tf.fileobj.read = recording_read  # type: ignore[method-assign]
         try:
             while (info := tf.next()) is not None:
                 # tarfile keeps every member it has read in tf.members (for its own link
@@ -224,7 +234,8 @@ class Tar:
                 # grow it without bound, so it holds only the current one
                 tf.members.clear()
                 self.ctx.checkpoint()
-                yield info, (cast(IO[bytes], _Content(self, tf.extractfile(info))) if info.isreg() else None)
+                content = _Content(self, tf.extractfile(info), lambda: last[0]) if info.isreg() else None
+                yield info, cast(IO[bytes] | None, content)
         except tarfile.TarError:
             raise self.fatal("Unexpected EOF in archive")
 
@@ -416,9 +427,10 @@ class _Content(io.RawIOBase):
     """A member's content; a cut archive found while reading it is GNU's fatal error
     (tarfile raises ReadError in the reader's frame, outside `members`)."""
 
-    def __init__(self, tar: Tar, inner: IO[bytes] | None) -> None:
+    def __init__(self, tar: Tar, inner: IO[bytes] | None, last_read: Callable[[], bytes]) -> None:
         super().__init__()
-        self.tar, self.inner = tar, inner
+        self.tar, self.inner, self.last_read = tar, inner, last_read
+        self.cut = False
 
     def readable(self) -> bool:
         return True
@@ -426,12 +438,19 @@ class _Content(io.RawIOBase):
     def read(self, size: int | None = -1) -> bytes:
         if self.inner is None:
             return b""
-        try:
-            return self.inner.read(-1 if size is None else size)
-        except tarfile.TarError:
-            if self.tar.a.op == "x":  # GNU says it for the member, then for the archive
-                self.tar.ctx.error("Unexpected EOF in archive")
-            raise self.tar.fatal("Unexpected EOF in archive")
+        if not self.cut:
+            try:
+                return self.inner.read(-1 if size is None else size)
+            except tarfile.TarError:
+                self.cut = True
+                got = self.last_read()
+                # GNU writes the whole records it got (copies in pieces only: a read of
+                # everything must fail whole); the next read fails
+                if size is not None and size >= 0 and len(got) >= 512:
+                    return got[:len(got) // 512 * 512]
+        if self.tar.a.op == "x":  # GNU says it for the member, then for the archive
+            self.tar.ctx.error("Unexpected EOF in archive")
+        raise self.tar.fatal("Unexpected EOF in archive")
 
 
 def _copy(tar: Tar, content: IO[bytes], out: Stream) -> None:
