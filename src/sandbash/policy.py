@@ -38,9 +38,11 @@ A `Policy` is pure data plus rule matching:
   and `stat` of the directories above a grant and of the command directories (so `cd`, `[ -d ]`
   and command lookup work). A rename or removal is refused when a stricter grant lies inside the
   path (`/workspace:rw` with `/workspace/.git:ro`: `mv /workspace /w2` and `rm -r /workspace`
-  are refused, so the read-only tree cannot be moved out of its grant and rewritten).
+  are refused, so the read-only tree cannot be moved out of its grant and rewritten); so is a
+  new symbolic link there (`symlink`). A grant whose path runs through a link also covers where
+  the link leads (`Policy.effective(vfs)`).
 - **mode**: `read-only` refuses every write-like action (write, create, delete, rename, chmod,
-  link); `remediation` allows them where a `:rw` grant covers the path (or everywhere without
+  link, symlink); `remediation` allows them where a `:rw` grant covers the path (or everywhere without
   grants). `mode=None` keeps the host mounts read-only and decides every other path (in memory:
   `/tmp`, a home that is not a host mount) as remediation does (`Policy.effective(vfs)` records
   the host mount points). `Policy.warnings` says when a `:rw` grant cannot write for that reason.
