@@ -3,6 +3,9 @@ them, `help`, and the hint after a missing common tool."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+
 import pytest
 
 from sandbash import Bash
@@ -41,6 +44,21 @@ def test_every_way_of_asking_agrees_on_a_present_command(name: str) -> None:
     if name in ("[",):  # compgen output is grep'ed as a regex-free line; `help [` is the builtin
         found.pop("compgen")
     assert all(found.values()), found
+
+
+@pytest.mark.parametrize("script", [
+    "type -a ls", "type -a echo bash", "type -ap ls; type -aP ls; type -at ls", "ls >/dev/null; type -a ls; type ls",
+    "which -a ls; type -ap ls", "PATH=/nowhere; type -a ls; echo $?", "f() { :; }; type -a f ls | tail -2",
+    "PATH=/bin:/usr/bin; type -aP cat; command -v cat",
+])
+def test_type_a_lists_every_path_as_bash_does(script: str) -> None:
+    if not os.path.exists("/bin/bash") or not os.path.islink("/bin"):
+        pytest.skip("needs /bin/bash on a merged-/usr system (/bin -> usr/bin) as the oracle")
+    env = {"PATH": "/usr/local/bin:/usr/bin:/bin"}
+    expected = subprocess.run(["bash", "-c", script], executable="/bin/bash", capture_output=True, text=True,
+                              env=env, cwd="/", timeout=60)
+    r = Bash(env=env).exec(script)
+    assert (r.stdout, r.exit_code) == (expected.stdout, expected.returncode)
 
 
 @pytest.mark.parametrize(("bash", "name"), [

@@ -325,11 +325,10 @@ def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = Tru
     if style in ("p", "P"):
         if style == "p" and (name in st.aliases or name in _KEYWORDS or name in st.functions or name in BUILTINS):
             return True
-        kind, where = sh.find_command(name)
-        if kind and sh.command_visible(name):  # a command the policy hides is not found (as type NAME)
+        wheres = _paths_of(sh, name, all_) if sh.command_visible(name) else []  # hidden: not found
+        for where in wheres:
             sh.out(where + "\n")
-            return True
-        return False
+        return bool(wheres)
     if (name in st.aliases and st.shopts["expand_aliases"]) or (name in st.aliases and style in ("V", "t", "v")):
         found = True
         if style == "v":
@@ -376,10 +375,9 @@ def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = Tru
             sh.out(f"{name} is a shell builtin\n")
         if not all_:
             return True
-    kind, where = sh.find_command(name)
-    if kind:
+    hashed = name in st.hashed
+    for where in _paths_of(sh, name, all_):
         found = True
-        hashed = name in st.hashed
         if style == "v":
             sh.out(where + "\n")
         elif style == "t":
@@ -387,6 +385,17 @@ def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = Tru
         else:
             sh.out(f"{name} is hashed ({where})\n" if hashed and not all_ else f"{name} is {where}\n")
     return found
+
+
+def _paths_of(sh: Shell, name: str, every: bool) -> list[str]:
+    """Where `name` would run from (the hash table first); `every` (type -a): each PATH directory's
+    match in order, as bash lists them (/usr/bin/ls and /bin/ls)."""
+    kind, where = sh.find_command(name)
+    path = sh.get_str("PATH")
+    if not kind or not every or "/" in name or path is None:
+        return [where] if kind else []
+    found = [w for k, w in (sh.find_command(name, path=d) for d in path.split(":")) if k]
+    return found or [where]
 
 
 def _q(s: str) -> str:
