@@ -23,7 +23,7 @@ from .interp.control import ControlFlow, ExitShell
 from .interp.runtime import CommandGate, Identity, Runtime
 from .interp.shell import Shell
 from .interp.state import SET_OPTIONS, SHOPT_OPTIONS, ShellState
-from .limits import Budget, Cancelled, CancelToken, DeadlineExpired, LimitExceeded, Limits
+from .limits import Budget, Cancelled, CancelToken, DeadlineExpired, JobSignal, LimitExceeded, Limits
 from .stdio.hostin import HostInput
 from .stdio.streams import BufferWriter, BytesReader, SigPipe, Stream
 from .vfs.base import Backend
@@ -572,9 +572,12 @@ def _with_timeout(bash: Bash, kw: dict[str, Any], timeout: float | None) -> dict
 
 def _stray_status(e: BaseException) -> int:
     """The status of a run an interpreter-internal exception escaped from: a shell
-    killed by SIGPIPE, a sub-command's expired deadline, or the control flow's own."""
+    killed by SIGPIPE or by a job's signal, a sub-command's expired deadline, or the control
+    flow's own."""
     if isinstance(e, SigPipe):
         return 141
+    if isinstance(e, JobSignal):
+        return 128 + e.signal
     if isinstance(e, DeadlineExpired):
         return 124
     status = getattr(e, "status", 1)
@@ -608,7 +611,7 @@ def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWrit
         except Cancelled:
             result = ExecResult(out.getvalue(), err.getvalue(), 130, time.monotonic() - started)
             raise ExecutionCancelled(result) from None
-        except (SigPipe, ControlFlow, DeadlineExpired) as e:
+        except (SigPipe, ControlFlow, DeadlineExpired, JobSignal) as e:
             status = _stray_status(e)  # nothing internal leaves a run (T-TEN-2)
     except (ExecutionLimitError, ExecutionCancelled):
         raise
