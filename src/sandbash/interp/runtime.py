@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..limits import Budget, Cancelled, JobBudget, LimitExceeded, Limits
+from ..limits import Budget, JobBudget, LimitExceeded, Limits
 from ..stdio.streams import Stream
 from ..vfs.facade import Vfs
 
@@ -143,8 +143,8 @@ class Runtime:
 
     def spawn(self, target: Callable[[], None]) -> threading.Thread:
         """Start a thread of this run (LimitExceeded past max_threads; Cancelled once the run is over)."""
-        if self.budget.stopped:
-            raise Cancelled()
+        # check_time, not `stopped`: a job's or a sub-command's budget is stopped through its parent
+        self.budget.check_time()
         return self.threads.spawn(target)
 
     def end_run(self, grace: float = 2.0) -> None:
