@@ -57,6 +57,10 @@ atoms = st.one_of(
     st.builds(lambda p: f"gawk 1 {p}", files),
     st.builds(lambda p: f"hash -p /bin/rm cat; cat {p}", files),
     st.builds(lambda p: f"hash -p /bin/head cat; cat {p}", files),
+    # the hash table is the shell's own: programs search PATH, and assigning PATH empties it
+    st.builds(lambda w, p: f"hash -p /bin/rm cat; {w} cat {p}", st.sampled_from(["env", "timeout 5", "nice"]),
+              files),
+    st.builds(lambda p: f"hash -p /bin/rm cat; PATH=$PATH cat {p}", files),
     st.builds(lambda p: f"printf -v \"a[$(rm {p})]\" %s 1", files),
     st.builds(lambda p: f"read \"a[$(cat {p})]\" <<< 1", files),
     st.builds(lambda p: f"declare \"a[$(wc -l {p})]=1\"", files),
