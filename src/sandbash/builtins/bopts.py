@@ -2,7 +2,8 @@
 
 Builtins do not permute: options end at the first word that is not an option, at `--` (consumed) or
 at a lone `-` (kept as an operand). `spec` lists the option letters; a letter followed by `:` takes a
-value (attached, `-pVALUE`, or the next word), followed by `#` a numeric value. A leading `+` in
+value (attached, `-pVALUE`, or the next word), followed by `#` a numeric value, followed by `;` an
+optional value (attached, or the next word unless that looks like an option: ulimit's `-c 5 -e`). A leading `+` in
 `spec` also accepts `+x` forms (set, declare). Errors print bash's two lines and give status 2:
 
     bash: line 1: alias: -Z: invalid option
@@ -75,11 +76,20 @@ def parse_builtin(sh: Shell, argv: list[str], spec: str) -> BuiltinOpts | None:
         while j < len(word):
             c = word[j]
             at = letters.find(c)
-            if at < 0 or c in ":#":
+            if at < 0 or c in ":#;":
                 sh.builtin_error(name, f"{sign}{c}: invalid option")
                 usage(sh, name)
                 return None
             kind = letters[at + 1 : at + 2]
+            if kind == ";":
+                if j + 1 < len(word):
+                    out.items.append((c, word[j + 1 :], sign))
+                elif i + 1 < len(argv) and argv[i + 1][:1] not in ("-", "+"):
+                    i += 1
+                    out.items.append((c, argv[i], sign))
+                else:
+                    out.items.append((c, None, sign))
+                break
             if kind in (":", "#"):
                 if j + 1 < len(word):
                     value = word[j + 1 :]

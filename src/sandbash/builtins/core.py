@@ -587,48 +587,6 @@ def bi_suspend(sh: Shell, argv: list[str]) -> int:
     return 1
 
 
-@builtin("ulimit")
-def bi_ulimit(sh: Shell, argv: list[str]) -> int:
-    opts = parse_builtin(sh, argv, "SHabcdefiklmnpqrstuvxPRT")
-    if opts is None:
-        return 2
-    if opts.has("a"):
-        lim = sh.rt.limits
-        sh.out(
-            "real-time non-blocking time  (microseconds, -R) unlimited\n"
-            "core file size              (blocks, -c) 0\n"
-            "data seg size               (kbytes, -d) unlimited\n"
-            "scheduling priority                 (-e) 0\n"
-            f"file size                   (blocks, -f) {lim.max_filesystem_bytes // 512}\n"
-            "pending signals                     (-i) 0\n"
-            "max locked memory           (kbytes, -l) 8192\n"
-            "max memory size             (kbytes, -m) unlimited\n"
-            f"open files                          (-n) {lim.max_file_descriptors}\n"
-            "pipe size                (512 bytes, -p) 8\n"
-            "POSIX message queues         (bytes, -q) 819200\n"
-            "real-time priority                  (-r) 0\n"
-            "stack size                  (kbytes, -s) 8192\n"
-            f"cpu time                   (seconds, -t) {int(lim.timeout)}\n"
-            f"max user processes                  (-u) {lim.max_pipeline_depth}\n"
-            "virtual memory              (kbytes, -v) unlimited\n"
-            "file locks                          (-x) unlimited\n"
-        )
-        return 0
-    letters = [c for c in opts.letters() if c not in "SH"]
-    if opts.args:
-        value = opts.args[0]
-        if value not in ("unlimited", "hard", "soft") and not legal_number(value):
-            invalid_number(sh, "ulimit", value)
-            return 1
-        return 0  # the sandbox's limits are the embedder's; a script cannot change them
-    flag = "-" + (letters[-1] if letters else "f")
-    lim = sh.rt.limits
-    answer = {"-n": str(lim.max_file_descriptors), "-t": str(int(lim.timeout)), "-u": str(lim.max_pipeline_depth),
-              "-c": "0", "-s": "8192"}.get(flag, "unlimited")
-    sh.out(answer + "\n")
-    return 0
-
-
 @builtin("umask")
 def bi_umask(sh: Shell, argv: list[str]) -> int:
     st = sh.state

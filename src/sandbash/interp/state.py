@@ -97,6 +97,7 @@ class ShellState:
         self.args_version = 0  # bumped when `set`/`shift` replace the positional parameters
         self.getopts_version = 0
         self.umask = 0o022
+        self.ulimits: dict[str, tuple[int | None, int | None]] = {}  # ulimit: letter -> (soft, hard)
 
     def fork(self) -> ShellState:
         new = ShellState.__new__(ShellState)
@@ -141,6 +142,7 @@ class ShellState:
         new.args_version = self.args_version
         new.getopts_version = self.getopts_version
         new.umask = self.umask
+        new.ulimits = dict(self.ulimits)
         return new
 
     def dash_flags(self) -> str:
