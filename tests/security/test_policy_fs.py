@@ -429,6 +429,42 @@ def test_deep_path_holds_few_fds(cls: type, tmp_path: Path) -> None:
     be.close()
 
 
+def _host_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="no /proc/self/fd")
+@pytest.mark.parametrize("cls", [ReadWriteFs, OverlayFs])
+@pytest.mark.parametrize("script", [
+    "for i in $(seq 400); do exec {fd}</f || break; done",
+    "for i in $(seq 400); do exec {fd}<f || break; done",                      # relative names
+    "for i in $(seq 200); do exec {a}</f {b}</d/g || break; done",             # two files a step
+    "for i in $(seq 400); do exec {fd}>>/f || break; done",                    # append (host or memory)
+    "for i in $(seq 400); do exec {fd}</f || break; cat /f >/dev/null; done",  # with reads between
+    "f() { exec {fd}</f; }; for i in $(seq 400); do f || break; done",
+])
+def test_open_files_hold_few_host_fds(cls: type, script: str, tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("x")
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "g").write_text("g")
+    be = cls(str(tmp_path))
+    b = Bash(fs=be, policy=Policy(mode="remediation"))
+    before = _host_fds()
+    r = b.exec(f"cd /; {script}; echo done")
+    assert r.stdout == "done\n", r.stderr
+    assert _host_fds() - before <= 260
+    if cls is ReadWriteFs or ">>" not in script:
+        assert "Too many open files" in r.stderr
+    be.close()
+
+
+def test_closed_host_files_give_their_fds_back(tmp_path: Path) -> None:
+    (tmp_path / "f").write_text("x")
+    b = Bash(fs=ReadWriteFs(str(tmp_path)))
+    r = b.exec("for i in $(seq 600); do exec {fd}</f && exec {fd}<&- || break; done; echo $i; cat /f")
+    assert (r.stdout, r.stderr) == ("600\nx", "")
+
+
 # ------------------------------------------------------------ T-FS-7 host layout stays private
 
 def test_df_and_mount_show_no_host_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

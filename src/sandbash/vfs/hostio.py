@@ -29,6 +29,9 @@ from .errors import MESSAGES, FsError
 from .quota import DiskQuota
 
 _CACHED_DIRS = 64
+# open host files one tree holds at once: a script opening files without end (`exec {fd}<f` in a
+# loop) gets EMFILE here instead of using up the embedding process's descriptors
+MAX_OPEN_FILES = 256
 # kernel filesystems that show the host's processes, devices and settings rather than files
 PSEUDO_FSTYPES = frozenset({
     "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "securityfs", "debugfs", "tracefs",
@@ -104,12 +107,15 @@ def to_stat(s: os.stat_result, uid: int, gid: int) -> Stat:
 
 
 class HostHandle:
-    """An open host file. With a quota, growth is charged before each write."""
+    """An open host file (from `HostTree.open_fd`, which counts it until closed).
+    With a quota, growth is charged before each write."""
 
-    def __init__(self, fd: int, quota: DiskQuota | None = None, append: bool = False) -> None:
+    def __init__(self, fd: int, quota: DiskQuota | None = None, append: bool = False,
+                 *, tree: HostTree | None = None) -> None:
         self.fd = fd
         self.quota = quota
         self.append = append
+        self.tree = tree
 
     def read(self, n: int = -1) -> bytes:
         try:
@@ -167,6 +173,12 @@ class HostHandle:
         if self.fd >= 0:
             fd, self.fd = self.fd, -1
             os.close(fd)
+            if self.tree is not None:
+                self.tree.file_closed()
+
+    def __del__(self) -> None:  # a handle dropped without close() still gives its fd back
+        if getattr(self, "fd", -1) >= 0:
+            self.close()
 
 
 class HostTree:
@@ -180,6 +192,8 @@ class HostTree:
         self._depth = 0
         self.allow_pseudo = allow_pseudo
         self._pseudo: dict[int, bool] = {}  # st_dev -> refused (a pseudo-filesystem)
+        self.open_files = 0  # files opened by open_fd and not yet closed
+        self.max_open_files = MAX_OPEN_FILES
         try:
             self.root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
             self.real_root = os.path.realpath(root)
@@ -446,10 +460,13 @@ class HostTree:
                     os.close(dfd)
 
     def open_fd(self, path: str, flags: int, mode: int = 0o644) -> int:
-        """Open a regular file (never a link, FIFO or device)."""
+        """Open a regular file (never a link, FIFO or device). The fd counts
+        against `max_open_files` until `file_closed()` (HostHandle.close)."""
         with self.at(path) as (fd, name):
             if not name:
                 raise FsError(errno.EISDIR)
+            if self.open_files >= self.max_open_files:
+                raise FsError(errno.EMFILE)
             ffd = os.open(name, flags | _FILE, mode, dir_fd=fd)
             try:
                 fs = os.fstat(ffd)
@@ -462,7 +479,12 @@ class HostTree:
             except BaseException:
                 os.close(ffd)
                 raise
+            self.open_files += 1
             return ffd
+
+    def file_closed(self) -> None:
+        with self._lock:
+            self.open_files -= 1
 
     def mkdir(self, path: str, mode: int) -> None:
         with self.at(path) as (fd, name):
@@ -546,4 +568,4 @@ class HostSource:
         self.size = size
 
     def open(self) -> HostHandle:
-        return HostHandle(self.tree.open_fd(self.path, O_RDONLY))
+        return HostHandle(self.tree.open_fd(self.path, O_RDONLY), tree=self.tree)

@@ -222,7 +222,7 @@ class OverlayFs:
                 return self.upper.open(path, flags, mode, uid, gid)
             if s.is_link:
                 raise FsError(errno.ELOOP)
-            return HostHandle(self.lower.open_fd(path, O_RDONLY))
+            return HostHandle(self.lower.open_fd(path, O_RDONLY), tree=self.lower)
         self._writable()
         with self.lock:
             if self._exists(path):

@@ -142,7 +142,7 @@ class ReadWriteFs:
     def open(self, path: str, flags: str, mode: int, uid: int, gid: int) -> HostHandle:
         base = _MODES[flags]
         if flags == "r":
-            return HostHandle(self.tree.open_fd(path, base))
+            return HostHandle(self.tree.open_fd(path, base), tree=self.tree)
         cost = name_cost(parent_name(path)[1])
         self.quota.charge(cost, 1)
         try:
@@ -152,7 +152,7 @@ class ReadWriteFs:
             if e.code != errno.EEXIST or flags == "x":
                 raise
             fd = self.tree.open_fd(path, base)
-            handle = HostHandle(fd, self.quota, flags == "a")
+            handle = HostHandle(fd, self.quota, flags == "a", tree=self.tree)
             try:
                 self._writable(handle.fstat())
                 if flags == "w":
@@ -161,10 +161,10 @@ class ReadWriteFs:
                 handle.close()
                 raise
             return handle
-        return HostHandle(fd, self.quota, flags == "a")
+        return HostHandle(fd, self.quota, flags == "a", tree=self.tree)
 
     def truncate(self, path: str, size: int) -> None:
-        handle = HostHandle(self.tree.open_fd(path, O_WRONLY), self.quota)
+        handle = HostHandle(self.tree.open_fd(path, O_WRONLY), self.quota, tree=self.tree)
         try:
             self._writable(handle.fstat())
             handle.truncate(size)
