@@ -296,6 +296,18 @@ def test_network_decisions_belong_to_their_run() -> None:
         assert r.stdout.strip() != "0"
 
 
+def test_session_jobs_do_not_record_into_the_next_call() -> None:
+    """T-TEN-1 within a session (one Runtime reused by its calls): background jobs a call left
+    running end with that call, so none of their file decisions land in the next call's events."""
+    bash = make_bash()
+    session = bash.session()
+    r1 = session.exec("(while :; do cat /data/shared.txt >/dev/null; done) & (sleep 5; cat /data/shared.txt) & echo started")
+    assert r1.stdout == "started\n", r1
+    r2 = session.exec("for i in 1 2 3 4 5; do sleep 0.1; done; cat /data/d0 2>/dev/null; echo second")
+    assert r2.stdout == "second\n", r2
+    targets = [str(e.get("target", "")) for e in r2.events if e["kind"] == "decision"]
+    assert "/data/d0" in targets and "/data/shared.txt" not in targets, targets
+
 def test_mcp_clients_survive_another_clients_finished_runs() -> None:
     """T-TEN-1 through the MCP server (in-process): after one client's run ends by its timeout,
     and while another client's run goes on, `read_file`/`write_file`/`list_dir` on a deep path
