@@ -71,6 +71,9 @@ CASES = [
          overrides=ROOM, timeout=25),
     # sed's hold space
     bomb("sed-hold-space", "yes \"$(printf '%100000s')\" | sed 'H;$!d' | wc -c", ("max_string_length", "max_memory")),
+    # bc array elements holding big numbers
+    bomb("bc-array-of-big-numbers", "echo 'x=7^40000; for(i=0;i<1000000;i++) a[i]=x+i' | bc",
+         overrides={"max_work": 10**12}),
     # shuf's lines and permutation
     bomb("shuf-input-range", "shuf -i 1-1000000000 | head -1"),
     bomb("shuf-many-lines", LINES + " | shuf | head -1"),

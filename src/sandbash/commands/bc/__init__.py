@@ -92,6 +92,13 @@ def cmd_bc(ctx: Ctx) -> int:
 def _run_bc(ctx: Ctx, files: list[str], mathlib: bool) -> int:
     out = Output(ctx, line_length(ctx.env.get("BC_LINE_LENGTH")))
     interp = Interp(ctx, out, mathlib)
+    try:
+        return _run_files(ctx, interp, files)
+    finally:
+        interp.mem.close()
+
+
+def _run_files(ctx: Ctx, interp: Interp, files: list[str]) -> int:
     for path in files:
         try:
             text = ctx.fs.read_bytes(path).decode("utf-8", "surrogateescape")

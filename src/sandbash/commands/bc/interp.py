@@ -96,6 +96,7 @@ class Interp:
         self.vars: dict[str, list[Num]] = {}
         self.arrays: dict[str, list[dict[int, Num]]] = {}
         self.funcs: dict[str, Function] = {}
+        self.mem = ctx.hold_memory()  # array elements (closed when the run of bc ends)
         self.mathlib = mathlib_on
         self.frame = "(main)"
         self.adr = 0
@@ -302,7 +303,15 @@ class Interp:
             stack[-1] = value
             return
         if kind == "elem":
-            self._array(target[1])[self._index(target[1], target[2])] = value
+            arr = self._array(target[1])
+            index = self._index(target[1], target[2])
+            # array elements are what a bc program can hold without end: charged
+            # to the run's memory, the value they replace given back
+            self.mem.charge(_num_bytes(value))
+            old = arr.get(index)
+            if old is not None:
+                self.mem.release(_num_bytes(old))
+            arr[index] = value
             return
         name = target[1]
         n = value.to_int()
@@ -370,7 +379,8 @@ class Interp:
     def _pop(self, names: list[tuple[str, bool]]) -> None:
         for name, is_array in names:
             if is_array:
-                self.arrays[name].pop()
+                gone = self.arrays[name].pop()
+                self.mem.release(sum(map(_num_bytes, gone.values())))
             else:
                 self.vars[name].pop()
 
@@ -419,3 +429,7 @@ def _unescape(text: str) -> str:
         i += 1
     return "".join(out)
 
+
+def _num_bytes(value: Num) -> int:
+    """Bytes a stored number holds: its digits as a Python int, an object and a table entry."""
+    return value.n.bit_length() // 8 + 120
