@@ -31,7 +31,7 @@ def builtin(*names: str) -> Callable[[Builtin], Builtin]:
 
 
 def _load() -> None:
-    from . import core, dirs, io, jobs, misc, testcmd, ulimit, varcmds  # noqa: F401
+    from . import complete, core, dirs, io, jobs, misc, testcmd, ulimit, varcmds  # noqa: F401
 
 
 _load()

@@ -8,6 +8,7 @@ from ..expand.quoting import single_quote
 from ..vfs.errors import FsError
 from . import BUILTINS, builtin
 from .bopts import parse_builtin
+from .complete import COMP_SPEC
 from .core import _KEYWORDS, signal_list, signal_number
 
 if TYPE_CHECKING:
@@ -191,12 +192,11 @@ def path_programs(sh: Shell, prefix: str) -> list[str]:
 
 _COMP_ACTIONS = {"a": "alias", "b": "builtin", "c": "command", "d": "directory", "e": "export", "f": "file",
                  "k": "keyword", "v": "variable", "u": "user", "g": "group", "j": "job", "s": "service"}
-_COMP_SPEC = "abcdefgjksuvo:A:G:W:F:C:X:P:S:"
 
 
 @builtin("compgen")
 def bi_compgen(sh: Shell, argv: list[str]) -> int:
-    opts = parse_builtin(sh, argv, _COMP_SPEC)
+    opts = parse_builtin(sh, argv, COMP_SPEC)
     if opts is None:
         return 2
     kinds: list[str] = []
@@ -262,22 +262,3 @@ def _comp_filter(sh: Shell, words: list[str], pattern: str | None) -> list[str]:
     pat = pattern[1:] if keep else pattern
     extglob = sh.state.shopts["extglob"]
     return [w for w in words if match(pat, w, extglob) == keep]
-
-
-@builtin("complete")
-def bi_complete(sh: Shell, argv: list[str]) -> int:
-    # completion specs only matter at an interactive prompt with readline; the options are still checked
-    return 2 if parse_builtin(sh, argv, "prDEI" + _COMP_SPEC) is None else 0
-
-
-@builtin("compopt")
-def bi_compopt(sh: Shell, argv: list[str]) -> int:
-    opts = parse_builtin(sh, argv, "+o:DEI")
-    if opts is None:
-        return 2
-    if not opts.args and not (opts.has("D") or opts.has("E") or opts.has("I")):
-        sh.builtin_error("compopt", "not currently executing completion function")
-        return 1
-    for name in opts.args:  # `complete` keeps no specs, so no name has one
-        sh.builtin_error("compopt", f"{name}: no completion specification")
-    return 1 if opts.args else 0

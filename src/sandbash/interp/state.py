@@ -98,6 +98,7 @@ class ShellState:
         self.getopts_version = 0
         self.umask = 0o022
         self.ulimits: dict[str, tuple[int | None, int | None]] = {}  # ulimit: letter -> (soft, hard)
+        self.completions: dict[str, dict[str, list[str]]] = {}  # complete: name -> option -> values
 
     def fork(self) -> ShellState:
         new = ShellState.__new__(ShellState)
@@ -143,6 +144,7 @@ class ShellState:
         new.getopts_version = self.getopts_version
         new.umask = self.umask
         new.ulimits = dict(self.ulimits)
+        new.completions = {k: {o: list(v) for o, v in spec.items()} for k, spec in self.completions.items()}
         return new
 
     def dash_flags(self) -> str:
