@@ -33,6 +33,11 @@ ALIAS_BOMB = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' +
     f"{chr(98 + i)}: &{chr(98 + i)} [" + ",".join([f"*{chr(97 + i)}"] * 9) + "]\n" for i in range(8))
 
 
+# 50,000 empty files in one directory, walked under a 16 MB budget
+BIG_DIR = {f"/big/f{i:06d}": b"" for i in range(50_000)}
+BIG_DIR_LIMITS = {"max_memory": 16 << 20, "max_filesystem_files": 1_000_000}
+
+
 def bomb(case_id: str, script: str, expect: tuple[str, ...] = MEM, *, timeout: float = 30,
          overrides: dict[str, float] | None = None, **kw: Any) -> Any:
     return param(case_id, script, timeout=timeout, profile="default", expect=expect,
@@ -87,6 +92,9 @@ CASES = [
     bomb("join-equal-keys", "seq 1 3000000 > /tmp/a; yes 1 | head -3000000 > /tmp/b; join /tmp/a /tmp/b | tail -1",
          overrides=ROOM, timeout=25),
     bomb("split-line-bytes", ONE_LINE + " | split -C 1000 - /tmp/x"),
+    # walks of a directory with more names than a small budget holds
+    bomb("find-huge-directory", "find /big | wc -l", files=BIG_DIR, overrides=BIG_DIR_LIMITS),
+    bomb("ls-recursive-huge-directory", "ls -R /big | wc -l", files=BIG_DIR, overrides=BIG_DIR_LIMITS),
     # a line longer than a chunk is joined once, and charged while it grows
     bomb("long-line-through-records", ONE_LINE + " | column | wc -c"),
 ]

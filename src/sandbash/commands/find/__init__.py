@@ -190,13 +190,20 @@ class _Walker:
             state.status = 1
             return
         base = entry.path if entry.path.endswith("/") else entry.path + "/"
-        names = sorted(names, key=lambda n: n.encode("utf-8", "surrogateescape"))
-        for name, lst in zip(names, ctx.fs.lstat_many(entry.path, names), strict=True):
-            path = base + name
-            if isinstance(lst, FsError):
-                state.flush()
-                ctx.error(f"{quote(path)}: {errmsg(lst)}")
-                state.status = 1
-                continue
-            self.visit(Entry(path, entry.start, entry.depth + 1, lst, state.follow == "L"), ancestors)
+        # a directory's names, sort keys and stat results are held while its
+        # subtree is walked: charged to the run's memory (each level of the walk)
+        with ctx.hold_memory() as mem:
+            mem.charge(_NAME_BYTES * len(names) + 2 * sum(map(len, names)))
+            names = sorted(names, key=lambda n: n.encode("utf-8", "surrogateescape"))
+            for name, lst in zip(names, ctx.fs.lstat_many(entry.path, names), strict=True):
+                path = base + name
+                if isinstance(lst, FsError):
+                    state.flush()
+                    ctx.error(f"{quote(path)}: {errmsg(lst)}")
+                    state.status = 1
+                    continue
+                self.visit(Entry(path, entry.start, entry.depth + 1, lst, state.follow == "L"), ancestors)
 
+
+# bytes one name of a directory being walked holds besides its text
+_NAME_BYTES = 400

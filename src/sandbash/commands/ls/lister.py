@@ -435,6 +435,10 @@ class Lister:
             return [], False
         if self.cfg.show == "all":
             names = [".", "..", *names]
+        # an entry per name (stat result, strings, sort keys): the listing must
+        # fit in the run's memory (a host directory of millions of names)
+        with self.ctx.hold_memory() as mem:
+            mem.charge(_ENTRY_BYTES * len(names) + sum(map(len, names)))
         entries: list[Entry] = []
         shown = [n for n in names if n not in (".", "..") and self.visible(n)]
         known = dict(zip(shown, self.fs.lstat_many(path, shown), strict=True))
@@ -452,6 +456,10 @@ class Lister:
             if entry is not None:
                 entries.append(entry)
         return self.sort(entries), True
+
+
+# bytes one listed entry holds besides its name
+_ENTRY_BYTES = 600
 
 
 def _extension(name: str) -> tuple[bytes, bytes]:
