@@ -237,7 +237,10 @@ class Bash:
         if not view.is_dir(cwd):  # created above when it can be: a file there, or a read-only mount
             raise ValueError(f"cwd {cwd!r}: not a directory in the sandbox and cannot be created")
         for path, content in (files or {}).items():
-            self.write_file(path, content)
+            try:
+                self.write_file(path, content)
+            except FsError as e:  # the embedder's own argument (a directory there, the cwd, a read-only mount)
+                raise ValueError(f"files: {path!r}: {e.message}") from None
         self._init_policy(policy, audit)
 
     def _command_listed(self, name: str) -> bool:

@@ -52,6 +52,17 @@ def test_cwd_that_cannot_be_a_directory_is_a_value_error(make: object) -> None:
         make()  # type: ignore[operator]
 
 
+@pytest.mark.parametrize("make", [
+    lambda: Bash(files={"/x": "1"}, cwd="/x"),  # the cwd is made first
+    lambda: Bash(files={"/tmp": "1"}),
+    lambda: Bash(files={"/a": "1", "/a/b": "2"}),
+    lambda: Bash(fs=_ro_mount(), files={"/ro/f": "1"}),
+])
+def test_files_that_cannot_be_written_are_a_value_error(make: object) -> None:
+    with pytest.raises(ValueError, match=r"^files: '/"):
+        make()  # type: ignore[operator]
+
+
 def _with_file(path: str) -> MemoryFs:
     fs = MemoryFs()
     Bash(fs=fs, files={path: "x"})
