@@ -43,7 +43,7 @@ CASES = [
     bomb("assoc-array", BIG + "declare -A m; for i in {1..250}; do m[k$i]=$x$i; done"),
     bomb("array-append-elements", BIG + "for i in {1..250}; do a[i]=$x; a[i]+=$i; done"),
     bomb("array-compound-append", BIG + "for i in {1..250}; do a+=(\"$x$i\"); done"),
-    bomb("many-small-variables", "y=$(printf '%10000s'); for ((i=0;;i++)); do eval \"v$i=\\$y\"; done",
+    bomb("many-small-variables", "y=$(printf '%100000s'); for ((i=0;;i++)); do eval \"v$i=\\$y\"; done",
          timeout=20),
     bomb("locals-in-recursion", BIG + "f(){ local v=$x$1; f $(($1 + 1)); }; f 0"),
     bomb("arguments-in-recursion", BIG + "f(){ f \"$1\" \"$x\"; }; f 0"),
@@ -52,16 +52,18 @@ CASES = [
     bomb("positional-growing", BIG + "for i in {1..200}; do set -- \"$@\" \"$x\"; done",
          ("max_argument_bytes", "max_memory")),
     bomb("heredoc-in-loop", "x=$(printf '%900000s'); for ((i=0;;i++)); do a[i]=$(cat <<EOF\n$x$i\nEOF\n); done"),
+    bomb("herestrings-kept-on-fds", BIG + "for i in {3..200}; do eval \"exec $i<<<\\\"\\$x\\$i\\\"\"; done"),
+    bomb("heredocs-kept-on-fds", "x=$(printf '%900000s'); for i in {3..900}; do eval \"exec $i<<EOF\n\\$x\\$i\nEOF\"; done"),
     bomb("captures-in-loop", "for i in {1..300}; do a[i]=$(printf '%9000000s'); done"),
     bomb("mapfile-big-lines", "mapfile -t a < " + LINES),
     bomb("mapfile-endless", "yes | mapfile a", ("max_array_elements", "max_memory"), lifted=False),
     bomb("read-loop-big-lines", "while IFS= read -r l; do a+=(\"$l\"); done < " + LINES),
     bomb("read-fields-big-lines", "while read -r k v; do a+=(\"$v\"); done < <(y=$(printf '%9000000s' | tr ' ' v);"
          " for i in {1..40}; do echo \"k $y$i\"; done)", timeout=20),
-    bomb("function-bodies", "x=$(printf '%900000s' | tr ' ' a); for i in {1..600}; do eval \"f$i(){ echo $x$i; }\"; done",
-         timeout=20),
+    bomb("function-bodies", "x=$(printf '%250000s' | tr ' ' a); for i in {1..600}; do eval \"f$i(){ echo $x$i; }\"; done",
+         profile="hardened", timeout=20),
     bomb("function-bodies-dense", "s=':;'; while ((${#s} < 8000)); do s=$s$s; done;"
-         " for ((i=0;;i++)); do eval \"f$i(){ $s }\"; done", profile="hardened", timeout=20),
+         " for ((i=0;;i++)); do eval \"f$i(){ $s }\"; done", profile="hardened", overrides={"max_memory": 16 << 20}),
     bomb("child-shell-arrays", "export " + BIG + "bash -c 'for i in {1..250}; do a[i]=$x$i; done'"),
     bomb("pipeline-stage-arrays", BIG + "for i in {1..250}; do a[i]=$x$i; done | cat"),
     bomb("subshell-arrays", BIG + "(for i in {1..250}; do a[i]=$x$i; done)"),
@@ -125,6 +127,7 @@ RELEASED = [
     "for ((i = 1; i <= N; i++)); do echo \"$x$i\" | wc -c >/dev/null; done",
     "declare -A m; for ((i = 1; i <= N; i++)); do m[k]=$x$i; done",
     "for ((i = 1; i <= N; i++)); do y=$x; y+=$i; done",
+    "for ((i = 1; i <= N; i++)); do cat <<<\"$x$i\" >/dev/null; exec 3<<<\"$x$i\"; done",
 ]
 
 

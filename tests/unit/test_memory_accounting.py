@@ -7,10 +7,16 @@ assert exact numbers.
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 
-from sandbash import Bash, ExecutionLimitError, Session
+from sandbash import Bash, ExecutionLimitError, Limits, Session
 from sandbash.interp.vars import source_size
+from sandbash.limits import Budget, LimitExceeded
+from sandbash.stdio.pipe import Pipe
+from sandbash.stdio.streams import BytesReader
 
 MB = 1 << 20
 # a 300,000-character function body (its syntax tree: about three copies of the text)
@@ -92,3 +98,53 @@ def test_a_child_shell_charges_the_run() -> None:
 ])
 def test_source_size_bounds_the_tree(text: str, low: int, high: int) -> None:
     assert low <= source_size(text) <= high
+
+
+# ------------------------------------------------------------ streams and pipes
+
+def test_pipe_charges_a_large_write_while_the_writer_waits() -> None:
+    budget = Budget(Limits())
+    pipe = Pipe(budget=budget)
+    data = b"x" * (1 << 20)
+    writer = threading.Thread(target=pipe.put, args=(data,))
+    writer.start()
+    deadline = time.monotonic() + 10
+    while budget.memory < len(data) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert budget.memory >= len(data)  # the writer is blocked holding all of it
+    got = b""
+    while len(got) < len(data):
+        got += pipe.get(1 << 16)
+    writer.join(10)
+    assert got == data
+    pipe.close_read()
+    assert budget.memory == 0
+
+
+def test_a_here_string_is_charged_while_its_stream_lives() -> None:
+    budget = Budget(Limits())
+    stream = BytesReader(b"y" * 100_000, budget)
+    assert budget.memory == 100_000
+    del stream
+    assert budget.memory == 0
+    with pytest.raises(LimitExceeded):
+        BytesReader(b"z" * 100_000, Budget(Limits(max_memory=50_000)))
+
+
+@pytest.mark.parametrize("script", [
+    "exec 3<<<\"$x$x$x\"",
+    "exec {fd}<<<\"$x$x$x\"",
+    "exec 3<<EOF\n$x$x$x\nEOF",
+])
+def test_here_documents_kept_on_fds_count_towards_max_memory(script: str) -> None:
+    with pytest.raises(ExecutionLimitError) as e:
+        Bash().exec("x=$(printf '%300000s'); " + script, limits={"max_memory": 1 * MB})
+    assert e.value.limit == "max_memory"
+
+
+def test_a_command_holding_large_words_counts_them_while_it_runs() -> None:
+    # 3 MB of arguments to a command that blocks on a full pipe: over a 2 MB budget
+    with pytest.raises(ExecutionLimitError) as e:
+        Bash().exec("x=$(printf '%1000000s'); { : \"$x\" \"$x\" \"$x\"; sleep 1; } | cat",
+                    limits={"max_memory": 2 * MB})
+    assert e.value.limit == "max_memory"

@@ -67,6 +67,10 @@ class _Segs:
 Value = Union[str, _Multi, _Segs, None]
 
 
+# a command's words are charged to max_memory while it runs from this many characters
+ARGV_HELD_MIN = 1 << 16
+
+
 class Expander:
     def __init__(self, env: ExpandEnv) -> None:
         self.env = env
@@ -82,6 +86,12 @@ class Expander:
     def begin_argv(self) -> None:
         """A command's words are about to be expanded: max_argument_bytes counts from here."""
         self._arg_bytes = 0
+
+    def argv_held(self) -> int:
+        """Characters the command's expanded words hold when worth charging to max_memory while
+        it runs (a blocked pipeline stage keeps its argv), else 0: small argvs cost nothing."""
+        n = self._arg_bytes
+        return n if n >= ARGV_HELD_MIN else 0
 
     def end_argv(self, argv: list[str]) -> None:
         """max_arguments: the words one command gets."""

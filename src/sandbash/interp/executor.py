@@ -127,6 +127,9 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
         self.error(e.message)
         st.last_status = 1
         return 1
+    held = self.expander.argv_held()
+    if held:
+        self.rt.budget.charge_memory(held)
     try:
         if trace is not None:
             for piece in trace:
@@ -162,6 +165,8 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
             status = self.dispatch(argv, temp, cmd.redirs)
         st.last_arg = argv[-1]
     finally:
+        if held:
+            self.rt.budget.release_memory(held)
         if self.procsubs:
             self.finish_procsubs()
     st.last_status = status
@@ -931,6 +936,10 @@ def start_process_sub(self: Shell, body: A.CommandList, direction: str) -> str:
             pass
         except BaseException as e:  # re-raised in the parent when it finishes
             errors.append(e)
+            if isinstance(e, LimitExceeded):
+                # and the run ends with it even when it is never finished (`done < <(…)` stays
+                # open past the commands that would finish it: its reader just saw end of input)
+                self.rt.budget.fail(e)
         finally:
             theirs.close()
 

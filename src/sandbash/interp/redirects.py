@@ -125,12 +125,13 @@ def _apply_one(self: Shell, r: A.Redir, undo: Undo) -> bool:
         text = "" if body is None else (body.parts[0].text if target.quoted else self.expander.heredoc(body))  # type: ignore[union-attr]
         if len(text) > self.rt.limits.max_heredoc_size:
             raise LimitExceeded("max_heredoc_size", self.rt.limits.max_heredoc_size)
-        stream: Stream = BytesReader(text.encode("utf-8", "surrogateescape"))
+        stream: Stream = BytesReader(text.encode("utf-8", "surrogateescape"), self.rt.budget)
         return self._bind(r, 0, stream, undo, opened=None)
     assert isinstance(target, A.Word)
     if op == "<<<":
         text = self.expander.string(target) + "\n"
-        return self._bind(r, 0, BytesReader(text.encode("utf-8", "surrogateescape")), undo, opened=None)
+        return self._bind(r, 0, BytesReader(text.encode("utf-8", "surrogateescape"), self.rt.budget), undo,
+                          opened=None)
     if op in ("<&", ">&"):
         default_fd = 0 if op == "<&" else 1
         spec = self.expander.string(target)

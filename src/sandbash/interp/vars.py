@@ -221,7 +221,9 @@ class VarStore:
         return self.acct.held
 
     def __del__(self) -> None:
-        self.acct.close()
+        acct = getattr(self, "acct", None)  # absent when a limit ended clone() half-way
+        if acct is not None:
+            acct.close()
 
     @property
     def globals(self) -> Scope:

@@ -51,11 +51,21 @@ class Pipe:
         if len(data) <= cap:
             self._put(data)
             return
-        view = memoryview(data)
-        for start in range(0, len(data), cap):
-            if start and self.checkpoint is not None:
-                self.checkpoint()  # a long write checks the deadline as it goes
-            self._put(bytes(view[start:start + cap]))
+        # the writer holds `data` until the reader has taken it (a blocked `echo "$x" | sleep 9 &`):
+        # count it towards max_memory meanwhile
+        budget = self.budget
+        held = len(data)
+        if budget is not None:
+            budget.charge_memory(held)
+        try:
+            view = memoryview(data)
+            for start in range(0, len(data), cap):
+                if start and self.checkpoint is not None:
+                    self.checkpoint()  # a long write checks the deadline as it goes
+                self._put(bytes(view[start:start + cap]))
+        finally:
+            if budget is not None:
+                budget.release_memory(held)
 
     def _put(self, data: bytes) -> None:
         with self.cond:

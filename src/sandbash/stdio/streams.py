@@ -13,7 +13,7 @@ import errno
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..limits import LimitExceeded, Limits
+from ..limits import Budget, LimitExceeded, Limits
 
 
 class SigPipe(BaseException):
@@ -25,6 +25,8 @@ class StreamError(OSError):
 
 
 CHUNK = 65536
+# data held in memory is charged to max_memory from this size (smaller: at most one per fd)
+HELD_MIN = 1024
 
 
 class Stream:
@@ -220,14 +222,26 @@ class RandomStream(Stream):
 
 
 class BytesReader(Stream):
-    """Reads from bytes held in memory (here-docs, here-strings, stdin)."""
+    """Reads from bytes held in memory (here-docs, here-strings, stdin). With a `budget`, the
+    bytes count towards max_memory while the stream lives (`exec 3<<<"$x"` keeps them for the
+    rest of the run): charged before it is made, given back when it is dropped."""
 
     readable = True
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, budget: Budget | None = None) -> None:
         super().__init__()
         self._data = data
         self._pos = 0
+        self._held: Budget | None = None
+        if budget is not None and len(data) >= HELD_MIN:
+            budget.charge_memory(len(data))
+            self._held = budget
+
+    def __del__(self) -> None:
+        held = self._held
+        if held is not None:
+            self._held = None
+            held.release_memory(len(self._data))
 
     def _fill(self, n: int) -> bytes:
         pos = self._pos
