@@ -170,7 +170,7 @@ CASES += [
     # deep recursion in functions, source, eval
     param("recursion-function", "f(){ (( $1 > 0 )) && f $(( $1 - 1 )); }; f 10000", expect=("max_call_depth",)),
     param("recursion-source", "echo '. /tmp/s' > /tmp/s; . /tmp/s", expect=("max_call_depth",)),
-    param("recursion-eval-string", "x='eval \"$x\"'; eval \"$x\"", expect=("max_command_count", "max_call_depth", "timeout")),
+    param("recursion-eval-string", "x='eval \"$x\"'; eval \"$x\"", expect=("max_command_count", "max_call_depth", "timeout", "max_substitution_depth")),
     param("recursion-eval-nested-quoting", "s=echo; for i in $(seq 60); do s=\"eval $(printf '%q' \"$s\")\"; done; $s hi",
           timeout=2),
     param("recursion-subshell", "f(){ (f); }; f", expect=("max_call_depth", "max_substitution_depth")),
@@ -188,7 +188,7 @@ CASES += [
           expect=("result",)),
     param("recursion-indirect-expansion", "x='${!x}'; eval \"echo $x\"; y='$((y))'; echo $((y))", expect=("result",)),
     param("recursion-prompt-command", "PROMPT_COMMAND='eval \"$PROMPT_COMMAND\"'; eval \"$PROMPT_COMMAND\"",
-          expect=("max_command_count", "max_call_depth", "timeout")),
+          expect=("max_command_count", "max_call_depth", "timeout", "max_substitution_depth")),
     # deeply nested data and programs for jq (and friends)
     param("jq-deep-input", f"{DEEP_JSON} | jq -c . | wc -c", timeout=2),
     param("jq-deep-input-unclosed", "printf '[%.0s' $(seq 5000) | jq . 2>&1 | tail -1", timeout=2),
