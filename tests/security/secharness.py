@@ -519,8 +519,20 @@ def pooled(key: str, specs: Mapping[str, Mapping[str, Any]]) -> dict[str, Outcom
     return _POOLED[key]
 
 
+def timing_miss(out: Outcome, expect: tuple[str, ...] = ()) -> bool:
+    """Whether a run missed only on time, as a loaded host makes it: killed while still running,
+    ended late, or ended by its timeout (where another ending was expected) with under half of
+    that timeout of CPU."""
+    if out.kind == "hang" or out.elapsed > allowed(out.timeout):
+        return True
+    return (out.limit == "timeout" and "timeout" not in expect
+            and out.extra.get("cpu", out.timeout) < out.timeout / 2)
+
+
 def verify(case: Mapping[str, Any], out: Outcome) -> None:
-    """Assert a table row ended as it must."""
+    """Assert a table row ended as it must (a miss only on time is retried once on its own)."""
+    if timing_miss(out, case["expect"]):
+        out = run_isolated(**_spec(case))
     assert_ends(out)
     assert_no_secrets(out)
     expect = case["expect"]
