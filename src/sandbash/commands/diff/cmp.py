@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...limits import MemoryHold
 from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
@@ -81,26 +82,28 @@ def cmd_cmp(ctx: Ctx) -> int:
             if not silent:
                 ctx.error(f"{name}: {strerror(e.errno or 5)}")
             return 2
-    try:
-        data = [_read(ctx, s, skip, limit) for s, skip in zip(streams, skips, strict=True)]
-    except (FsError, StreamError) as e:
-        ctx.error(f"{strerror(e.errno or 5)}")
-        return 2
-    finally:
-        for n, s in zip(names, streams, strict=False):
-            close_input(ctx, n, s)
-    a, b = data
-    out = Out(ctx.stdout)
-    status = _compare(ctx, out, names, a, b, skips, verbose, silent, bool(opts.get("print_bytes")))
-    out.flush()
-    return status
+    with ctx.hold_memory() as mem:  # both inputs are held whole: max_memory bounds them (cmp /dev/zero)
+        try:
+            data = [_read(ctx, s, skip, limit, mem) for s, skip in zip(streams, skips, strict=True)]
+        except (FsError, StreamError) as e:
+            ctx.error(f"{strerror(e.errno or 5)}")
+            return 2
+        finally:
+            for n, s in zip(names, streams, strict=False):
+                close_input(ctx, n, s)
+        a, b = data
+        out = Out(ctx.stdout)
+        status = _compare(ctx, out, names, a, b, skips, verbose, silent, bool(opts.get("print_bytes")))
+        out.flush()
+        return status
 
 
-def _read(ctx: Ctx, stream: Stream, skip: int, limit: int | None) -> bytes:
+def _read(ctx: Ctx, stream: Stream, skip: int, limit: int | None, mem: MemoryHold) -> bytes:
     parts = []
     total = 0
     for chunk in stream.chunks():
         ctx.checkpoint((len(chunk) >> 12) + 1)
+        mem.charge(2 * len(chunk))  # the parts and their joined copy
         parts.append(chunk)
         total += len(chunk)
         if limit is not None and total >= skip + limit:

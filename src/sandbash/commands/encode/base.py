@@ -12,7 +12,16 @@ from ...stdio.streams import StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
-from ..textbasic.common import Out, close_input, command, file_error, quote, read_chunks, usage_fail
+from ..textbasic.common import (
+    Out,
+    close_input,
+    command,
+    file_error,
+    quote,
+    read_chunks,
+    read_held,
+    usage_fail,
+)
 
 
 @dataclass(frozen=True)
@@ -309,19 +318,20 @@ def cmd_strings(ctx: Ctx) -> int:
     out = Out(ctx.stdout)
     status = 0
     for name in files or ["-"]:
-        try:
-            stream = ctx.open_in(name)
-            data = b"".join(read_chunks(ctx, stream))
-            close_input(ctx, name, stream)
-        except FsError:
-            ctx.error(f"'{name}': No such file")
-            status = 1
-            continue
-        prefix = (name + ": ").encode() if opts.get("print_file_name") else b""
-        for m in pattern.finditer(data):
-            loc = b""
-            if radix is not None:
-                loc = ({"o": "%7o ", "d": "%7d ", "x": "%7x "}[radix] % m.start()).encode()
-            out.write(prefix + loc + m.group() + sep)
+        with ctx.hold_memory() as mem:  # the input is held whole: max_memory bounds it (strings /dev/zero)
+            try:
+                stream = ctx.open_in(name)
+                data = read_held(ctx, stream, mem)
+                close_input(ctx, name, stream)
+            except FsError:
+                ctx.error(f"'{name}': No such file")
+                status = 1
+                continue
+            prefix = (name + ": ").encode() if opts.get("print_file_name") else b""
+            for m in pattern.finditer(data):
+                loc = b""
+                if radix is not None:
+                    loc = ({"o": "%7o ", "d": "%7d ", "x": "%7x "}[radix] % m.start()).encode()
+                out.write(prefix + loc + m.group() + sep)
     out.flush()
     return status
