@@ -607,6 +607,8 @@ def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWrit
             else:
                 status = sh.run_toplevel(script, source)
             sh.wait_all_jobs()
+            if rt.budget.failure is not None:  # a job's limit ends the run, even one too short to check it
+                rt.budget.check_time()
         except LimitExceeded as e:
             result = ExecResult(out.getvalue(), err.getvalue(), 124 if e.limit == "timeout" else 126,
                                 time.monotonic() - started)

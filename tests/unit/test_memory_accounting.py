@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 import pytest
 
 from sandbash import Bash, ExecutionLimitError, Limits, Session
+from sandbash.commands.context import Ctx
+from sandbash.custom import command, register_command
 from sandbash.interp.vars import source_size
 from sandbash.limits import Budget, LimitExceeded
 from sandbash.stdio.pipe import Pipe
@@ -148,3 +151,32 @@ def test_a_command_holding_large_words_counts_them_while_it_runs() -> None:
         Bash().exec("x=$(printf '%1000000s'); { : \"$x\" \"$x\" \"$x\"; sleep 1; } | cat",
                     limits={"max_memory": 2 * MB})
     assert e.value.limit == "max_memory"
+
+
+# ------------------------------------------------------------ what slips past the charged seams
+
+def _raiser(exc: type[BaseException]) -> Any:
+    def run(args: list[str], ctx: Ctx) -> int:
+        raise exc("from a command")
+    return run
+
+
+@pytest.mark.parametrize("where", ["{cmd}", "{cmd} | cat", "echo x | {cmd}", "({cmd})", "y=$({cmd})",
+                                   "f(){ {cmd}; }; f", "{cmd} & wait"])
+def test_a_memory_error_is_the_memory_limit(where: str) -> None:
+    register_command(command("test-oom")(_raiser(MemoryError)))
+    with pytest.raises(ExecutionLimitError) as e:
+        Bash().exec("echo before; " + where.replace("{cmd}", "test-oom") + "; echo after")
+    assert e.value.limit == "max_memory"
+    out = e.value.result.stdout
+    # the output so far, and nothing after (a background job's limit ends the run once the main
+    # thread checks: after the job, here at the end of the script)
+    assert out == "before\n" or ("&" in where and out == "before\nafter\n"), out
+
+
+@pytest.mark.parametrize("exc", [RecursionError, OverflowError])
+def test_recursion_and_overflow_errors_stay_inside_the_run(exc: type[BaseException]) -> None:
+    register_command(command("test-raise")(_raiser(exc)))
+    r = Bash().exec("test-raise; echo status $?")
+    assert r.stdout == "status 1\n"
+    assert "test-raise: internal error" in r.stderr and "Traceback" not in r.stderr
