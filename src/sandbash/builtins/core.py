@@ -84,6 +84,8 @@ def _too_many(sh: Shell, name: str) -> None:
 
 
 def _loop_count(sh: Shell, name: str, argv: list[str]) -> int | None:
+    if argv[1:2] == ["--"]:
+        argv = argv[:1] + argv[2:]
     if len(argv) > 2:
         _too_many(sh, name)
     if len(argv) == 1:
@@ -129,6 +131,7 @@ def bi_continue(sh: Shell, argv: list[str]) -> int:
 def bi_shift(sh: Shell, argv: list[str]) -> int:
     st = sh.state
     n = 1
+    first = argv[1:2]  # bash names the first word (even `--`) when the count is negative
     if argv[1:2] == ["--"]:
         argv = argv[:1] + argv[2:]
     if len(argv) > 2:
@@ -140,7 +143,7 @@ def bi_shift(sh: Shell, argv: list[str]) -> int:
             return 1
         n = m
     if n < 0:
-        sh.builtin_error("shift", f"{argv[1]}: shift count out of range")
+        sh.builtin_error("shift", f"{first[0]}: shift count out of range")
         return 1
     if n > len(st.positional):
         if st.shopts["shift_verbose"]:
@@ -583,6 +586,9 @@ def signal_list() -> str:
 def bi_suspend(sh: Shell, argv: list[str]) -> int:
     if parse_builtin(sh, argv, "f") is None:
         return 2
+    if not sh.state.opts["monitor"]:
+        sh.builtin_error("suspend", "cannot suspend: no job control")
+        return 1
     sh.builtin_error("suspend", "cannot suspend a login shell")
     return 1
 
