@@ -32,10 +32,11 @@ def main() -> None:
     error = ""
     try:
         if request["stdin_script"]:
-            result = bash.exec(text, mode="s", replace_env=True, on_stdout=chunks.append,
+            result = bash.exec(text, mode="s", env=request["env"], replace_env=True, on_stdout=chunks.append,
                                on_stderr=chunks.append, keep_output=False)
         else:
-            result = bash.exec(text, mode="file", arg0="./" + request["script"], replace_env=True,
+            result = bash.exec(text, mode="file", arg0="./" + request["script"],
+                               env=request["env"], replace_env=True,
                                on_stdout=chunks.append, on_stderr=chunks.append, keep_output=False)
         status = result.exit_code
     except ExecutionLimitError as e:

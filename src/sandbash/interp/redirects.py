@@ -14,6 +14,7 @@ from ..limits import LimitExceeded
 from ..stdio.streams import BytesReader, ClosedStream, DirStream, Stream
 from ..syntax import ast as A
 from ..vfs.errors import FsError
+from .variables import AssignError
 
 if TYPE_CHECKING:
     from .shell import Shell
@@ -198,7 +199,14 @@ def _apply_one(self: Shell, r: A.Redir, undo: Undo) -> bool:
 def _bind(self: Shell, r: A.Redir, default_fd: int, stream: Stream, undo: Undo, opened: Stream | None) -> bool:
     if r.fd_var is not None:
         fd = self._alloc_fd()
-        self.set_var(r.fd_var, str(fd))
+        try:
+            self.set_var(r.fd_var, str(fd))
+        except AssignError as e:  # readonly, bad subscript: bash says so and the redirection fails
+            self.error(e.message)
+            self.error(f"{r.fd_var}: cannot assign fd to variable")
+            if opened is not None:
+                opened.close()
+            return False
         # {var}> redirections persist: nothing to undo for the fd itself
         self.io[fd] = stream
         return True

@@ -539,10 +539,28 @@ class Shell:
         key = (text, mode, bool(st.shopts["extglob"]), limits.max_ast_depth, limits.max_tokens)
         word = _SUB_CACHE.get(key) if shared else None
         if word is None:
-            word = A.Word(tuple(self.make_parser(text).read_parts(mode)), 0, text)
+            word = A.Word(tuple(self._read_sub_parts(text, mode)), 0, text)
             if shared:  # bounded: one run's many or long subscripts cannot grow it
                 _SUB_CACHE.put(key, text, word)
         return word
+
+    def _read_sub_parts(self, text: str, mode: int) -> list[A.Part]:
+        """A subscript or arithmetic text made at run time (`unset "a[$k]"` with a quote in $k)
+        may leave a quote open: bash then takes the rest of the text as quoted, as if the quote
+        were closed at its end, instead of failing."""
+        try:
+            return self.make_parser(text).read_parts(mode)
+        except ParseLimit:
+            raise
+        except ParseError:
+            for close in ("'", '"', "'\"", "\"'"):
+                try:
+                    return self.make_parser(text + close).read_parts(mode)
+                except ParseLimit:
+                    raise
+                except ParseError:
+                    continue
+            return [A.Lit(text)]
 
     def prompt_expand(self, text: str) -> str:
         from .prompt import expand_prompt
