@@ -189,9 +189,8 @@ def _exec_for(self: Shell, node: A.For) -> int:
         return self.expansion_failed(ExpansionError(e.render(), 1))
     status = 0
     if not _is_name(node.var):
-        self.error(f"`{node.var}': not a valid identifier")
-        st.last_status = 1
-        return 1
+        st.line = node.end_line or node.line
+        return _bad_loop_name(self, node.var, fatal=bool(st.opts["posix"]))
     st.loop_depth += 1
     try:
         trace = None
@@ -304,6 +303,9 @@ def _exec_arith_for(self: Shell, node: A.ArithFor) -> int:
 def _exec_select(self: Shell, node: A.Select) -> int:
     from ..builtins.readcmd import select_loop
 
+    if not _is_name(node.var):
+        self.state.line = node.end_line or node.line
+        return _bad_loop_name(self, node.var, fatal=False)
     return select_loop(self, node)
 
 def _exec_case(self: Shell, node: A.Case) -> int:
@@ -529,6 +531,17 @@ def expansion_failed(self: Shell, e: ExpansionError, builtin: str | None = None)
         raise AbortCommand(e.fatal)
     st.last_status = 1
     self.errexit_check(1)
+    return 1
+
+
+def _bad_loop_name(self: Shell, name: str, fatal: bool) -> int:
+    """`for 1 in ...`: a run-time error in bash, reported at the line of `done` (status 1; a
+    `for` in POSIX mode ends the shell)."""
+    st = self.state
+    self.error(f"`{name}': not a valid identifier")
+    st.last_status = 1
+    if fatal:
+        raise ExitShell(2)
     return 1
 
 

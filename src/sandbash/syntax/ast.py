@@ -379,6 +379,7 @@ class For:
     words: tuple[Word, ...] | None  # None: "$@"
     body: CommandList
     line: int = 0
+    end_line: int = 0  # where `done` is: bash reports a bad name there
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,6 +397,7 @@ class Select:
     words: tuple[Word, ...] | None
     body: CommandList
     line: int = 0
+    end_line: int = 0  # where `done` is: bash reports a bad name there
 
 
 @dataclass(frozen=True, slots=True)

@@ -518,9 +518,12 @@ class Parser(WordReader):
         tok = self.peek()
         if not select and tok.kind == "op" and tok.value == "(" and self.src.startswith("((", tok.pos):
             return self.parse_arith_for(tok, line)
-        name = self.plain(tok)
-        if name is None or tok.kind != "word":
+        if tok.kind != "word":
             raise self.unexpected(tok)
+        # any word parses (`for f\1 in ...`): bash checks the name when the loop runs
+        name = self.plain(tok)
+        if name is None:
+            name = tok.value
         self.consume()
         # optional newlines, then `in words` or `do`
         self.skip_newlines()
@@ -546,9 +549,10 @@ class Parser(WordReader):
             self.consume()
         self.skip_newlines()
         body = self.parse_do_group()
+        end_line = self.line_at(max(self.pos - 1, 0))
         if select:
-            return A.Select(name, words, body, line)
-        return A.For(name, words, body, line)
+            return A.Select(name, words, body, line, end_line)
+        return A.For(name, words, body, line, end_line)
 
     def parse_arith_for(self, tok: Tok, line: int) -> A.Command:
         start = tok.pos + 2
