@@ -339,7 +339,11 @@ def run_many(specs: Mapping[str, Mapping[str, Any]], parallel: int | None = None
         # wake at least every 50 ms to watch memory
         wait = min(0.05, max(0.0, min(j.hard for j in running.values()) - time.monotonic()))
         by_fd = {j.rfd: k for k, j in running.items()}
-        ready, _, _ = select.select(list(by_fd), [], [], wait)
+        # poll, not select: after a long session the test process's fd numbers can pass 1023
+        poller = select.poll()
+        for fd in by_fd:
+            poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+        ready = [fd for fd, _ in poller.poll(wait * 1000)]
         for fd in ready:
             key = by_fd[fd]
             job = running[key]
