@@ -142,6 +142,10 @@ def test_check_agrees_with_execution(gen: Gen) -> None:
     if report.status == ALLOWED:
         assert not refused, _explain(report, gen.script, result.events)
     targets = {t for _, t in refused}
+    # code only the run can evaluate (hidden in a variable name, ...) may change the filesystem before
+    # a later site meets the path the check foresaw (`printf -v "a[$(rm link)]"; cat link`): then a
+    # foreseen path denial need not come. Command-name denials do not depend on it.
+    volatile = any(i.code == "requires_execution" for s in report.sites for i in s.issues)
     for site in report.sites:
         if site.status != DENIED or not runs(report, site):
             continue
@@ -149,7 +153,7 @@ def test_check_agrees_with_execution(gen: Gen) -> None:
         name_refused = "command_not_allowed" in codes
         if name_refused:
             assert site.target in targets, _explain(report, gen.script, result.events)
-        elif codes & {"path_not_allowed", "write_in_read_only_mode"}:
+        elif codes & {"path_not_allowed", "write_in_read_only_mode"} and not volatile:
             assert refused, _explain(report, gen.script, result.events)
-    if report.status == DENIED:
+    if report.status == DENIED and not volatile:
         assert refused, _explain(report, gen.script, result.events)
