@@ -271,19 +271,23 @@ def _tail_lines(ctx: Ctx, stream: Stream, out: Out, n: int, sep: bytes) -> None:
     if isinstance(stream, FileStream) and not stream._rbuf:
         _tail_lines_seek(ctx, stream, out, n, sep)
         return
-    # keep just enough chunks to hold the last n lines
+    # keep just enough chunks to hold the last n lines; what is kept (an endless line from
+    # /dev/zero keeps everything) is charged to the run's memory budget
     chunks: deque[bytes] = deque()
     counts: deque[int] = deque()
     total = 0
-    for chunk in read_chunks(ctx, stream):
-        c = chunk.count(sep)
-        chunks.append(chunk)
-        counts.append(c)
-        total += c
-        while len(chunks) > 1 and total - counts[0] > n:
-            total -= counts.popleft()
-            chunks.popleft()
-    out.write(_last_lines(b"".join(chunks), n, sep))
+    with ctx.hold_memory() as mem:
+        for chunk in read_chunks(ctx, stream):
+            c = chunk.count(sep)
+            mem.charge(len(chunk))
+            chunks.append(chunk)
+            counts.append(c)
+            total += c
+            while len(chunks) > 1 and total - counts[0] > n:
+                total -= counts.popleft()
+                mem.release(len(chunks.popleft()))
+        mem.charge(mem.held)  # the joined copy
+        out.write(_last_lines(b"".join(chunks), n, sep))
 
 
 def _tail_lines_seek(ctx: Ctx, stream: FileStream, out: Out, n: int, sep: bytes) -> None:
