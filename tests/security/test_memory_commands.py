@@ -97,6 +97,12 @@ CASES = [
     bomb("ls-recursive-huge-directory", "ls -R /big | wc -l", files=BIG_DIR, overrides=BIG_DIR_LIMITS),
     # a line longer than a chunk is joined once, and charged while it grows
     bomb("long-line-through-records", ONE_LINE + " | column | wc -c"),
+    # tail keeps its last lines (or bytes): one endless line must not grow without bound
+    bomb("tail-endless-line", "tail -n 1 /dev/zero | wc -c"),
+    bomb("tail-endless-line-stdin", ONE_LINE + " | tail -n 2 | wc -c"),
+    bomb("tail-huge-byte-count", "tail -c 999999999999 /dev/zero | wc -c"),
+    bomb("head-all-but-huge-byte-count", "head -c -999999999999 /dev/zero | wc -c"),
+    bomb("head-all-but-many-lines", LINES + " | head -n -999999999999 | wc -c"),
 ]
 
 

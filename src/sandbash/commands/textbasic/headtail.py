@@ -161,22 +161,30 @@ def _head_bytes(ctx: Ctx, stream: Stream, out: Out, n: int) -> None:
 
 
 def _head_all_but_bytes(ctx: Ctx, stream: Stream, out: Out, n: int) -> None:
+    # the held-back tail (up to n bytes: a user's number) is charged to the run's memory budget
     buf = bytearray()
-    for chunk in read_chunks(ctx, stream):
-        buf += chunk
-        if len(buf) > n:
-            cut = len(buf) - n
-            out.write(bytes(buf[:cut]))
-            del buf[:cut]
+    with ctx.hold_memory() as mem:
+        for chunk in read_chunks(ctx, stream):
+            mem.charge(len(chunk))
+            buf += chunk
+            if len(buf) > n:
+                cut = len(buf) - n
+                out.write(bytes(buf[:cut]))
+                del buf[:cut]
+                mem.set(len(buf))
 
 
 def _head_all_but_lines(ctx: Ctx, stream: Stream, out: Out, n: int, sep: bytes) -> None:
     pending: deque[bytes] = deque()
-    for line in stream.lines(sep):
-        ctx.checkpoint()
-        pending.append(line)
-        if len(pending) > n:
-            out.write(pending.popleft())
+    with ctx.hold_memory() as mem:
+        for line in stream.lines(sep):
+            ctx.checkpoint()
+            mem.charge(len(line) + 48)  # a line object's overhead too: many short lines add up
+            pending.append(line)
+            if len(pending) > n:
+                first = pending.popleft()
+                mem.release(len(first) + 48)
+                out.write(first)
 
 
 def _split_head_obsolete(args: list[str]) -> list[str]:
@@ -326,11 +334,15 @@ def _tail_bytes(ctx: Ctx, stream: Stream, out: Out, n: int) -> None:
         _head_bytes(ctx, stream, out, n)
         return
     buf = bytearray()
-    for chunk in read_chunks(ctx, stream):
-        buf += chunk
-        if len(buf) > n:
-            del buf[: len(buf) - n]
-    out.write(bytes(buf))
+    with ctx.hold_memory() as mem:
+        for chunk in read_chunks(ctx, stream):
+            mem.charge(len(chunk))
+            buf += chunk
+            if len(buf) > n:
+                del buf[: len(buf) - n]
+                mem.set(len(buf))
+        mem.charge(len(buf))  # the copy written out
+        out.write(bytes(buf))
 
 
 def _split_tail_obsolete(args: list[str]) -> tuple[list[str], bool]:
