@@ -812,7 +812,7 @@ class Gate:
 
     def listing(self, names: Iterable[str]) -> tuple[list[str], list[str], list[str]]:
         """(available now, needing remediation mode, denied) among `names`."""
-        from .check_models import writes_files  # the command models know which commands write
+        from .check.models import writes_files  # the command models know which commands write
 
         available: list[str] = []
         remediation: list[str] = []

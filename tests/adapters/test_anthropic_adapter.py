@@ -9,8 +9,8 @@ import pytest
 anthropic = pytest.importorskip("anthropic")
 httpx2 = pytest.importorskip("httpx2")
 
-from sandbash.adapters.anthropic import AnthropicBash  # noqa: E402
-from sandbash.tool import BashTool  # noqa: E402
+from sandbash.agent.adapters.anthropic import AnthropicBash  # noqa: E402
+from sandbash.agent.tool import BashTool  # noqa: E402
 
 from .conftest import ScriptedModel  # noqa: E402
 

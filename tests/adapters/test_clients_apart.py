@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from sandbash.tool import BashTool
+from sandbash.agent.tool import BashTool
 
 Call = Callable[[str], str]  # command -> the text the model reads
 Factory = Callable[[BashTool, str | None], Call]  # (shared tool, session name the model uses) -> a client
@@ -23,7 +23,7 @@ PROBE = 'echo "[${SECRET-}]"; pwd; type -t greet || echo none; cat /tmp/shared.t
 
 
 def _openai_function(tool: BashTool, sid: str | None) -> Call:
-    from sandbash.adapters.openai import OpenAIBash
+    from sandbash.agent.adapters.openai import OpenAIBash
 
     sb = OpenAIBash(tool)
 
@@ -35,14 +35,14 @@ def _openai_function(tool: BashTool, sid: str | None) -> Call:
 
 
 def _openai_shell(tool: BashTool, _sid: str | None) -> Call:
-    from sandbash.adapters.openai import OpenAIBash
+    from sandbash.agent.adapters.openai import OpenAIBash
 
     sb = OpenAIBash(tool)
     return lambda command: "".join(r["stdout"] + r["stderr"] for r in sb.shell_commands([command]))
 
 
 def _anthropic(tool: BashTool, _sid: str | None) -> Call:
-    from sandbash.adapters.anthropic import AnthropicBash
+    from sandbash.agent.adapters.anthropic import AnthropicBash
 
     bash = AnthropicBash(tool)
     # the model may send a session_id too: the adapter keeps its own session
@@ -51,7 +51,7 @@ def _anthropic(tool: BashTool, _sid: str | None) -> Call:
 
 def _langchain(tool: BashTool, sid: str | None) -> Call:
     pytest.importorskip("langchain_core")
-    from sandbash.adapters.langchain import SandbashTool
+    from sandbash.agent.adapters.langchain import SandbashTool
 
     lc = SandbashTool.from_tool(tool)
     return lambda command: str(lc.invoke({"command": command} | ({"session_id": sid} if sid else {})))
@@ -59,7 +59,7 @@ def _langchain(tool: BashTool, sid: str | None) -> Call:
 
 def _pydantic_ai(tool: BashTool, sid: str | None) -> Call:
     pytest.importorskip("pydantic_ai")
-    from sandbash.adapters.pydantic_ai import sandbash_toolset
+    from sandbash.agent.adapters.pydantic_ai import sandbash_toolset
 
     fn: Any = sandbash_toolset(tool).tools["bash"].function
     return lambda command: str(asyncio.run(fn(command=command, **({"session_id": sid} if sid else {}))))
@@ -89,7 +89,7 @@ def test_two_adapters_on_one_tool_share_files_not_shells(first: str, second: str
 
 
 def test_openai_shell_command_that_is_not_text() -> None:
-    from sandbash.adapters.openai import OpenAIBash
+    from sandbash.agent.adapters.openai import OpenAIBash
 
     sb = OpenAIBash()
     out = sb.shell_commands([5, "echo ok"])  # type: ignore[list-item]  # a malformed model call
@@ -100,7 +100,7 @@ def test_openai_shell_command_that_is_not_text() -> None:
 
 def test_an_explicit_scope_joins_a_client_again() -> None:
     pytest.importorskip("pydantic_ai")
-    from sandbash.adapters.pydantic_ai import sandbash_toolset
+    from sandbash.agent.adapters.pydantic_ai import sandbash_toolset
 
     tool = BashTool()
     first: Any = sandbash_toolset(tool, scope="user-42").tools["bash"].function

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from sandbash import Limits
+from sandbash.agent.tool import TOOL_CALL, BashTool, ToolInputError
 from sandbash.audit import Audit, ListSink
-from sandbash.tool import TOOL_CALL, BashTool, ToolInputError
 
 Outcome = tuple[str, bool | None]  # (text, error flag; None where the framework has none)
 Driver = Callable[[BashTool, dict[str, Any]], Outcome]
@@ -80,7 +80,7 @@ def _mcp(tool: BashTool, args: dict[str, Any]) -> Outcome:
     pytest.importorskip("mcp")
     from mcp import Client
 
-    from sandbash.mcp_server import build_server
+    from sandbash.agent.mcp_server import build_server
 
     async def call() -> Outcome:
         async with Client(build_server(tool)) as client:
@@ -91,14 +91,14 @@ def _mcp(tool: BashTool, args: dict[str, Any]) -> Outcome:
 
 
 def _anthropic(tool: BashTool, args: dict[str, Any]) -> Outcome:
-    from sandbash.adapters.anthropic import AnthropicBash
+    from sandbash.agent.adapters.anthropic import AnthropicBash
 
     block = AnthropicBash(tool).tool_result({"type": "tool_use", "id": "t1", "name": "bash", "input": args})
     return block["content"], block["is_error"]
 
 
 def _openai(tool: BashTool, args: dict[str, Any]) -> Outcome:
-    from sandbash.adapters.openai import OpenAIBash
+    from sandbash.agent.adapters.openai import OpenAIBash
 
     item = OpenAIBash(tool).function_call_output({"type": "function_call", "call_id": "c1", "name": "bash",
                                                   "arguments": json.dumps(args)})
@@ -107,7 +107,7 @@ def _openai(tool: BashTool, args: dict[str, Any]) -> Outcome:
 
 def _openai_agents(tool: BashTool, args: dict[str, Any]) -> Outcome:
     pytest.importorskip("agents")
-    from sandbash.adapters.openai import OpenAIBash
+    from sandbash.agent.adapters.openai import OpenAIBash
 
     fn = OpenAIBash(tool).agents_function_tool()
     return asyncio.run(fn.on_invoke_tool(None, json.dumps(args))), None
@@ -115,7 +115,7 @@ def _openai_agents(tool: BashTool, args: dict[str, Any]) -> Outcome:
 
 def _langchain(tool: BashTool, args: dict[str, Any]) -> Outcome:
     pytest.importorskip("langchain_core")
-    from sandbash.adapters.langchain import SandbashTool
+    from sandbash.agent.adapters.langchain import SandbashTool
 
     msg = SandbashTool.from_tool(tool).invoke({"type": "tool_call", "id": "c1", "name": "bash", "args": args})
     return msg.content, msg.status == "error"
@@ -123,7 +123,7 @@ def _langchain(tool: BashTool, args: dict[str, Any]) -> Outcome:
 
 def _langchain_async(tool: BashTool, args: dict[str, Any]) -> Outcome:
     pytest.importorskip("langchain_core")
-    from sandbash.adapters.langchain import SandbashTool
+    from sandbash.agent.adapters.langchain import SandbashTool
 
     call = {"type": "tool_call", "id": "c1", "name": "bash", "args": args}
     msg = asyncio.run(SandbashTool.from_tool(tool).ainvoke(call))
@@ -134,7 +134,7 @@ def _pydantic_ai(tool: BashTool, args: dict[str, Any]) -> Outcome:
     pytest.importorskip("pydantic_ai")
     from pydantic_ai import ModelRetry
 
-    from sandbash.adapters.pydantic_ai import sandbash_toolset
+    from sandbash.agent.adapters.pydantic_ai import sandbash_toolset
 
     fn: Any = sandbash_toolset(tool).tools["bash"].function  # the toolset's own coroutine
     try:

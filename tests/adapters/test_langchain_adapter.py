@@ -12,8 +12,8 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from sandbash.adapters.langchain import SandbashTool
-from sandbash.tool import BashTool
+from sandbash.agent.adapters.langchain import SandbashTool
+from sandbash.agent.tool import BashTool
 
 
 def test_tool_calls_from_a_chat_model_become_tool_messages() -> None:

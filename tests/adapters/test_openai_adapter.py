@@ -11,8 +11,8 @@ import pytest
 openai = pytest.importorskip("openai")
 httpx2 = pytest.importorskip("httpx2")
 
-from sandbash.adapters.openai import OpenAIBash  # noqa: E402
-from sandbash.tool import BashTool, Limits  # noqa: E402
+from sandbash.agent.adapters.openai import OpenAIBash  # noqa: E402
+from sandbash.agent.tool import BashTool, Limits  # noqa: E402
 
 from .conftest import ScriptedModel  # noqa: E402
 

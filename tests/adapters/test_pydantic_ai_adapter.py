@@ -12,8 +12,8 @@ from pydantic_ai import Agent
 from pydantic_ai.messages import ModelResponse, RetryPromptPart, TextPart, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from sandbash.adapters.pydantic_ai import sandbash_toolset
-from sandbash.tool import INPUT_SCHEMA
+from sandbash.agent.adapters.pydantic_ai import sandbash_toolset
+from sandbash.agent.tool import INPUT_SCHEMA
 
 
 def test_agent_runs_the_bash_tool() -> None:

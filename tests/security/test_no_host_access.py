@@ -16,10 +16,10 @@ BANNED_OS_CALLS = {"system", "popen", "fork", "forkpty", "execv", "execve", "exe
 # modules that own a host capability (relative to src/sandbash)
 OWNERS_OS = {"vfs/host.py", "vfs/hostio.py", "vfs/overlay.py", "vfs/readwrite.py", "vfs/sqlite.py",
              "stdio/hostin.py",  # a descriptor the embedder hands over as stdin
-             "cli.py", "mcp_server.py"}  # the host-facing programs: their own environment (SANDBASH_*)
-OWNERS_OPEN = OWNERS_OS | {"cli.py"}
-OWNERS_NET = {"net/client.py", "net/transport.py", "mcp_server.py"}
-OWNERS_SIGNAL = {"cli.py"}  # the command-line program's own SIGINT/SIGTERM: cancel the run quietly
+             "cli/app.py", "agent/mcp_server.py"}  # the host-facing programs: their own environment (SANDBASH_*)
+OWNERS_OPEN = OWNERS_OS | {"cli/app.py"}
+OWNERS_NET = {"net/client.py", "net/transport.py", "agent/mcp_server.py"}
+OWNERS_SIGNAL = {"cli/app.py"}  # the command-line program's own SIGINT/SIGTERM: cancel the run quietly
 # awk and jq compile their parsed programs to Python code (never user text
 # pasted into source: literals go through repr/constants)
 # modules that compile generated Python: awk and jq programs (from parsed, escaped trees) and the

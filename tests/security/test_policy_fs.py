@@ -468,7 +468,7 @@ def test_closed_host_files_give_their_fds_back(tmp_path: Path) -> None:
 # ------------------------------------------------------------ T-FS-7 host layout stays private
 
 def test_df_and_mount_show_no_host_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from sandbash.cli import build_filesystem
+    from sandbash.cli.app import build_filesystem
     from sandbash.limits import Limits
 
     for d in ("private", "out", "proj"):

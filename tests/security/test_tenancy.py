@@ -20,8 +20,10 @@ from typing import Any
 import pytest
 
 from sandbash import Audit, Bash, Policy
-from sandbash.adapters.anthropic import AnthropicBash
-from sandbash.adapters.openai import OpenAIBash
+from sandbash.agent.adapters.anthropic import AnthropicBash
+from sandbash.agent.adapters.openai import OpenAIBash
+from sandbash.agent.sandbox import Sandbox
+from sandbash.agent.tool import BashTool
 from sandbash.api import ExecResult, Session
 from sandbash.audit import ListSink
 from sandbash.commands import registry
@@ -38,9 +40,7 @@ from sandbash.interp.control import (
 )
 from sandbash.limits import Cancelled, CancelToken, DeadlineExpired, LimitExceeded, Limits
 from sandbash.net.config import NetworkConfig
-from sandbash.sandbox import Sandbox
 from sandbash.stdio.streams import SigPipe
-from sandbash.tool import BashTool
 from sandbash.vfs.errors import FsError
 
 # more than the 32 components past which path resolution checks the deadline
@@ -315,7 +315,7 @@ def test_mcp_clients_survive_another_clients_finished_runs() -> None:
     pytest.importorskip("mcp", reason="the MCP SDK is not installed")
     from mcp import Client
 
-    from sandbash.mcp_server import build_server
+    from sandbash.agent.mcp_server import build_server
 
     server = build_server(BashTool(make_bash()))
 

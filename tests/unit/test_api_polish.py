@@ -9,9 +9,9 @@ import time
 import pytest
 
 from sandbash import Audit, Bash, Policy
+from sandbash.agent.sandbox import Sandbox
 from sandbash.audit import AuditEvent
 from sandbash.errors import ExecutionLimitError
-from sandbash.sandbox import Sandbox
 from sandbash.vfs import MemoryFs, MountFs
 
 

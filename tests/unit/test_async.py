@@ -8,8 +8,8 @@ import time
 import pytest
 
 from sandbash import Bash, ExecutionLimitError, Limits
+from sandbash.agent.tool import BashTool
 from sandbash.aio import OutputChunk
-from sandbash.tool import BashTool
 
 # loops that only a deadline or a cancellation can stop
 ENDLESS = Limits(max_loop_iterations=10**9, max_command_count=10**9, timeout=60)

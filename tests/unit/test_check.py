@@ -9,7 +9,7 @@ import pytest
 
 from sandbash import Bash
 from sandbash.check import ALLOWED, DENIED, INDETERMINATE, analyze, check
-from sandbash.cli import main
+from sandbash.cli.app import main
 from sandbash.policy import Action, Policy
 from sandbash.vfs.facade import Vfs
 
@@ -230,7 +230,7 @@ def test_cli_policy_applies_to_runs(tmp_path: Path, capfd: pytest.CaptureFixture
     ],
 )
 def test_command_models(argv: list[str], effects: list[tuple[str, str]]) -> None:
-    from sandbash.check_models import model
+    from sandbash.check.models import model
 
     facts = model(argv[0], argv[1:])
     assert facts is not None
@@ -239,7 +239,7 @@ def test_command_models(argv: list[str], effects: list[tuple[str, str]]) -> None
 
 
 def test_wrapper_models() -> None:
-    from sandbash.check_models import model
+    from sandbash.check.models import model
 
     def sub(argv: list[str]) -> list[list[str | None]]:
         facts = model(argv[0], argv[1:])

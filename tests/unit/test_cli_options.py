@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from sandbash import Bash
-from sandbash.cli import _VALUE_OPTIONS, _parser, split_args
+from sandbash.cli.app import _VALUE_OPTIONS, _parser, split_args
 
 SANDBASH = str(pathlib.Path(sys.executable).parent / "sandbash")
 needs_cli = pytest.mark.skipif(not os.path.exists(SANDBASH), reason="the sandbash entry point is not installed")

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from sandbash import cli, custom
+from sandbash import custom
+from sandbash.cli import app as cli
 
 
 def test_group_matches_custom() -> None:

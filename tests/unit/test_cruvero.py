@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from sandbash.adapters.cruvero import CRUVERO_COMMANDS, CruveroSettings, cruvero_tool
+from sandbash.agent.adapters.cruvero import CRUVERO_COMMANDS, CruveroSettings, cruvero_tool
+from sandbash.agent.tool import TOOL_CALL, BashTool, ToolInputError
 from sandbash.audit import Audit, ListSink
-from sandbash.tool import TOOL_CALL, BashTool, ToolInputError
 
 
 def _tool(**env: str) -> BashTool:

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from sandbash import Bash, ExecResult
+from sandbash.agent.sandbox import ExecOptions, Sandbox
 from sandbash.commands import registry
 from sandbash.commands.context import Ctx
 from sandbash.custom import Command, command, custom_summaries, load_entry_points, register_command
-from sandbash.sandbox import ExecOptions, Sandbox
 
 
 class Greet(Command):

@@ -209,7 +209,7 @@ def test_bash_options_given_on_the_command_line_hold_at_the_prompt() -> None:
 ])
 def test_completion_escapes_special_characters_as_bash_does(line: str, expected: list[str]) -> None:
     from sandbash import Bash
-    from sandbash.repl import Completer
+    from sandbash.cli.repl import Completer
 
     session = Bash().session()
     session.exec("mkdir -p '/tmp/a b'; touch '/tmp/a b/file one' '/tmp/a b/f(x)$y'; ZVAR=1")

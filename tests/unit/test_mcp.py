@@ -23,7 +23,7 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from sandbash.mcp_server import ServerConfig, build_tool, config_from_args
+from sandbash.agent.mcp_server import ServerConfig, build_tool, config_from_args
 
 from .mcphttp import free_port, http_server
 
@@ -269,7 +269,7 @@ def test_root_starts_in_the_users_directory(tmp_path: Path) -> None:
 
 
 def test_help_documents_every_option_and_the_config_file() -> None:
-    from sandbash.mcp_server import _parser
+    from sandbash.agent.mcp_server import _parser
 
     p = subprocess.run([sys.executable, "-m", "sandbash", "mcp", "--help"], capture_output=True, timeout=60)
     assert p.returncode == 0
@@ -372,7 +372,7 @@ def test_bad_config_is_reported() -> None:
 def test_file_tools_after_a_run_that_hit_its_deadline() -> None:
     """A finished run's deadline never reaches the file tools (issue 22: it used to raise the
     interpreter's Cancelled outside any run and tear the server down)."""
-    from sandbash.mcp_server import build_server
+    from sandbash.agent.mcp_server import build_server
 
     cfg = ServerConfig()
     cfg.limits = {"timeout": 1}
@@ -406,7 +406,7 @@ def test_file_tools_after_a_run_that_hit_its_deadline() -> None:
      "the user's directory /cow is mounted copy-on-write."),
 ])
 def test_the_description_says_where_the_files_are(root: str | None, mounts: list[str], cwd: str, note: str) -> None:
-    from sandbash.mcp_server import files_note
+    from sandbash.agent.mcp_server import files_note
 
     cfg = ServerConfig(root=root, mounts=mounts, cwd=cwd if mounts else None)
     assert cfg.start_cwd() == cwd

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from sandbash import Bash, Limits
-from sandbash.tool import (
+from sandbash.agent.tool import (
     INPUT_SCHEMA,
     BashTool,
     ToolInputError,

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from sandbash import Limits
+from sandbash.agent.tool import TOOL_CALL, BashTool, ToolInputError
 from sandbash.audit import Audit, ListSink
-from sandbash.tool import TOOL_CALL, BashTool, ToolInputError
 
 
 class Clock:
@@ -183,7 +183,7 @@ def test_refused_calls_are_recorded_too(entry: str) -> None:
             pytest.importorskip("mcp")
             from mcp import Client
 
-            from sandbash.mcp_server import build_server
+            from sandbash.agent.mcp_server import build_server
 
             async def call(args: dict[str, Any] = args) -> str:
                 async with Client(build_server(tool)) as client:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from sandbash.adapters.cruvero import cruvero_tool
+from sandbash.agent.adapters.cruvero import cruvero_tool
 from sandbash.audit import Audit
 
 from .netfixtures import Server, local_config

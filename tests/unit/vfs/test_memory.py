@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sandbash import Bash
-from sandbash.cli import build_filesystem, main, parse_mount
+from sandbash.cli.app import build_filesystem, main, parse_mount
 from sandbash.limits import Limits
 from sandbash.vfs import DiskQuota, MemoryFs, MountFs, Vfs
 

@@ -15,16 +15,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import check_hidden as H
-from .builtins import BUILTINS
-from .check_models import FOUND, Arg, Effect, Facts, model
-from .check_words import Words, assign_bodies, has_indirection, word_bodies
-from .check_wrappers import BUILTIN_MODELS, PLAIN_BUILTINS
-from .commands import registry
-from .policy import normpath
-from .syntax import ast as A
-from .syntax.errors import ParseError
-from .syntax.parser import Parser
+from ..builtins import BUILTINS
+from ..commands import registry
+from ..policy import normpath
+from ..syntax import ast as A
+from ..syntax.errors import ParseError
+from ..syntax.parser import Parser
+from . import hidden as H
+from .models import FOUND, Arg, Effect, Facts, model
+from .words import Words, assign_bodies, has_indirection, word_bodies
+from .wrappers import BUILTIN_MODELS, PLAIN_BUILTINS
 
 SHELLS = frozenset({"bash", "sh"})
 SYSTEM_DIRS = frozenset({"/bin", "/usr/bin"})
@@ -496,7 +496,7 @@ class Walker:
                 self.hash_site(site)
             fn = BUILTIN_MODELS.get(name)
             if fn is not None:
-                from .check_models import Call
+                from .models import Call
 
                 call = Call(name, site.argv)
                 fn(call)

@@ -15,8 +15,8 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .commands import registry
-from .commands.options import CommandSpec, HelpRequested, Parsed, UsageError, parse_args
+from ..commands import registry
+from ..commands.options import CommandSpec, HelpRequested, Parsed, UsageError, parse_args
 
 Arg = str | None  # None: known only at run time
 # a word standing for paths found below a directory (find's `{}`, a glob's matches): FOUND + dir.
@@ -689,7 +689,7 @@ def writes_files(name: str) -> bool:
 
 def model(name: str, args: Sequence[Arg]) -> Facts | None:
     """The facts for a registry command, or None when it has no model (a custom command)."""
-    from . import check_wrappers  # wrappers and programs with their own languages
+    from . import wrappers as check_wrappers  # wrappers and programs with their own languages
 
     fn = MODELS.get(name) or check_wrappers.MODELS.get(name)
     if fn is None:

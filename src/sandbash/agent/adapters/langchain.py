@@ -21,7 +21,7 @@ from langchain_core.messages import ToolMessage
 from langchain_core.tools import BaseTool, ToolException
 from pydantic import ConfigDict, Field
 
-from ..aio import run_cancellable
+from ...aio import run_cancellable
 from ..tool import BashTool, ToolInputError, ToolOutput
 
 

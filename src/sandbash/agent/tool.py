@@ -32,17 +32,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .aio import run_cancellable
-from .api import Bash, ExecResult, Session
-from .audit import Audit, Recorder
-from .commands import registry
-from .errors import ExecutionCancelled, ExecutionLimitError
-from .limits import CancelToken, Limits
-from .net import NetworkConfig
-from .policy import Policy
+from ..aio import run_cancellable
+from ..api import Bash, ExecResult, Session
+from ..audit import Audit, Recorder
+from ..commands import registry
+from ..errors import ExecutionCancelled, ExecutionLimitError
+from ..limits import CancelToken, Limits
+from ..net import NetworkConfig
+from ..policy import Policy
+from ..vfs.errors import FsError, strerror
+from ..vfs.memory import FileContent
 from .sandbox import new_bash
-from .vfs.errors import FsError, strerror
-from .vfs.memory import FileContent
 
 DEFAULT_MAX_OUTPUT_CHARS = 30_000
 DEFAULT_MAX_SESSIONS = 64
@@ -359,7 +359,7 @@ class BashTool:
 
     @classmethod
     def cruvero(cls, **kw: Any) -> BashTool:
-        """Cruvero's `bash_exec` contract (see `sandbash.adapters.cruvero.cruvero_tool`)."""
+        """Cruvero's `bash_exec` contract (see `sandbash.agent.adapters.cruvero.cruvero_tool`)."""
         from .adapters.cruvero import cruvero_tool
 
         return cruvero_tool(**kw)

@@ -3,7 +3,7 @@ official `mcp` SDK (`pip install 'sandbash[mcp]'`), over stdio (default) or
 streamable HTTP (`--transport http`, on 127.0.0.1 unless `--host` says
 otherwise; any other address needs a bearer token and an allowed-hosts list).
 
-Tools: `bash` (the tool contract of `sandbash.tool`), `read_file`,
+Tools: `bash` (the tool contract of `sandbash.agent.tool`), `read_file`,
 `write_file`, `list_dir`; each takes an optional `session_id` (relative paths
 resolve against that session's cwd). Input is checked by the tool contract's
 own validator: a bad call gets the same one-line message as `BashTool`.
@@ -35,10 +35,12 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cli import build_filesystem, parse_limit, parse_mount, start_cwd
-from .limits import Limits
-from .net import NetworkConfig
-from .policy import Policy, PolicyError
+from ..cli.app import build_filesystem, parse_limit, parse_mount, start_cwd
+from ..limits import Limits
+from ..net import NetworkConfig
+from ..policy import Policy, PolicyError
+from ..vfs.errors import FsError, strerror
+from ..vfs.facade import FsView
 from .tool import (
     DEFAULT_MAX_OUTPUT_CHARS,
     DEFAULT_MAX_SESSIONS,
@@ -52,8 +54,6 @@ from .tool import (
     truncate_middle,
     validate,
 )
-from .vfs.errors import FsError, strerror
-from .vfs.facade import FsView
 
 TOKEN_ENV = "SANDBASH_MCP_TOKEN"
 MIN_TOKEN_CHARS = 16

@@ -31,10 +31,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .check_models import FOUND, Effect
-from .check_walk import Analysis, Site, analyze
-from .check_wrappers import NOFS
-from .policy import RULE_READ_ONLY, Action, Decision, Policy, command_target, normpath, under
+from ..policy import RULE_READ_ONLY, Action, Decision, Policy, command_target, normpath, under
+from .models import FOUND, Effect
+from .walk import Analysis, Site, analyze
+from .wrappers import NOFS
 
 ALLOWED = "allowed"
 DENIED = "denied"

@@ -37,12 +37,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from ..limits import Limits
-from ..net import NetworkConfig
-from ..policy import Policy, split_list
+from ...limits import Limits
+from ...net import NetworkConfig
+from ...policy import Policy, split_list
 
 if TYPE_CHECKING:
-    from ..audit import Audit
+    from ...audit import Audit
     from ..tool import BashTool
 
 CRUVERO_COMMANDS = (
@@ -138,7 +138,7 @@ def cruvero_tool(
     `os.environ` to honour the operator's variables) overrides `settings`; `network` is the
     allow-list the network commands may reach once enabled; other keywords go to `BashTool`
     (`files`, `env`, `cwd`, `max_sessions`, ...)."""
-    from ..audit import Audit, LoggingSink
+    from ...audit import Audit, LoggingSink
     from ..tool import BashTool
 
     env = environ or {}

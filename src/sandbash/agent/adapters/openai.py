@@ -21,8 +21,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..aio import run_cancellable
-from ..limits import CancelToken
+from ...aio import run_cancellable
+from ...limits import CancelToken
 from ..tool import BashTool, ToolInputError, ToolOutput, truncate_middle
 from ._util import field
 

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic_ai import ModelRetry, Tool
 from pydantic_ai.toolsets import FunctionToolset
 
-from ..aio import run_cancellable
+from ...aio import run_cancellable
 from ..tool import BashTool, ToolInputError
 
 

@@ -1,4 +1,4 @@
-"""Framework adapters over `sandbash.tool.BashTool`, one module per framework,
+"""Framework adapters over `sandbash.agent.tool.BashTool`, one module per framework,
 each importing its library only when used (optional extras):
 
 - `anthropic`: Claude's `bash` tool (`{"command", "restart"}`) -> tool_result blocks.
@@ -11,5 +11,5 @@ All of them validate input with the tool contract's validator (one-line errors,
 the same text as `BashTool`) and mark a non-zero exit or a limit as an error
 wherever their framework has a flag for it.
 
-The MCP server is `sandbash.mcp_server` (`sandbash mcp`).
+The MCP server is `sandbash.agent.mcp_server` (`sandbash mcp`).
 """

@@ -13,13 +13,13 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import BinaryIO
 
-from .api import Bash, ExecResult, Session, set_shell_options
-from .errors import ExecutionCancelled, ExecutionLimitError
-from .interp.prompt import expand_prompt
-from .limits import CancelToken
-from .syntax.errors import ParseError
-from .syntax.parser import Parser
-from .vfs.errors import FsError
+from ..api import Bash, ExecResult, Session, set_shell_options
+from ..errors import ExecutionCancelled, ExecutionLimitError
+from ..interp.prompt import expand_prompt
+from ..limits import CancelToken
+from ..syntax.errors import ParseError
+from ..syntax.parser import Parser
+from ..vfs.errors import FsError
 
 DEFAULT_PS1 = "sandbash:\\w\\$ "
 DEFAULT_PS2 = "> "
@@ -102,9 +102,9 @@ class Completer:
         return head.split()[-1] in _COMMAND_AFTER
 
     def _commands(self, prefix: str) -> list[str]:
-        from .builtins import BUILTINS
-        from .builtins.core import _KEYWORDS
-        from .builtins.misc import path_programs
+        from ..builtins import BUILTINS
+        from ..builtins.core import _KEYWORDS
+        from ..builtins.misc import path_programs
 
         st = self.session.shell.state
         names = set(BUILTINS) | set(_KEYWORDS) | set(st.aliases) | set(st.functions)

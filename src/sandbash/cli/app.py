@@ -14,23 +14,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import __version__
-from .api import Bash
-from .errors import ExecutionCancelled, ExecutionLimitError
-from .interp.state import FLAG_LETTERS, SET_OPTIONS, SHOPT_OPTIONS
-from .limits import CancelToken, Limits
-from .sandbox import new_bash
-from .stdio.hostin import HostInput
-from .stdio.streams import SigPipe
-from .vfs.base import Backend
-from .vfs.errors import FsError
-from .vfs.memory import MemoryFs
-from .vfs.mount import MountFs
-from .vfs.quota import DiskQuota
+from .. import __version__
+from ..agent.sandbox import new_bash
+from ..api import Bash
+from ..errors import ExecutionCancelled, ExecutionLimitError
+from ..interp.state import FLAG_LETTERS, SET_OPTIONS, SHOPT_OPTIONS
+from ..limits import CancelToken, Limits
+from ..stdio.hostin import HostInput
+from ..stdio.streams import SigPipe
+from ..vfs.base import Backend
+from ..vfs.errors import FsError
+from ..vfs.memory import MemoryFs
+from ..vfs.mount import MountFs
+from ..vfs.quota import DiskQuota
 
 if TYPE_CHECKING:
-    from .net import NetworkConfig
-    from .policy import Policy
+    from ..net import NetworkConfig
+    from ..policy import Policy
 
 MOUNT_MODES = ("ro", "rw", "cow")
 ENTRY_POINT_GROUP = "sandbash.commands"  # custom.ENTRY_POINT_GROUP (custom imports importlib.metadata)
@@ -172,11 +172,11 @@ def build_filesystem(root: str | None, store: str | None, mounts: Sequence[str],
         raise ValueError("--root and --store cannot be used together")
     base: Backend | None = None
     if root:
-        from .vfs.overlay import OverlayFs
+        from ..vfs.overlay import OverlayFs
 
         base = OverlayFs(root, quota=quota())
     elif store:
-        from .vfs.sqlite import SqliteFs
+        from ..vfs.sqlite import SqliteFs
 
         base = SqliteFs(store, quota=quota())
     if not mounts:
@@ -186,11 +186,11 @@ def build_filesystem(root: str | None, store: str | None, mounts: Sequence[str],
         host, path, mode = parse_mount(spec)
         backend: Backend
         if mode == "rw":
-            from .vfs.readwrite import ReadWriteFs
+            from ..vfs.readwrite import ReadWriteFs
 
             backend = ReadWriteFs(host, quota=quota())
         else:
-            from .vfs.overlay import OverlayFs
+            from ..vfs.overlay import OverlayFs
 
             backend = OverlayFs(host, read_only=mode == "ro", quota=quota())
         fs.mount(path, backend, read_only=mode == "ro")
@@ -200,7 +200,7 @@ def build_filesystem(root: str | None, store: str | None, mounts: Sequence[str],
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["mcp"]:
-        from .mcp_server import main as mcp_main
+        from ..agent.mcp_server import main as mcp_main
 
         return mcp_main(argv[1:], read_text=_read_host_text)
     try:
@@ -501,7 +501,7 @@ def _plugins_declared(group: str = ENTRY_POINT_GROUP) -> bool:
 def _network(prefixes: Sequence[str]) -> NetworkConfig | None:
     if not prefixes:
         return None
-    from .net import NetworkConfig
+    from ..net import NetworkConfig
 
     return NetworkConfig(allowed_url_prefixes=tuple(prefixes))
 
@@ -510,7 +510,7 @@ def _run_json(bash: Bash, script: str, **kw: Any) -> int:
     """`--json`: the agent tool's output contract on stdout; the script's status as ours."""
     import json
 
-    from .tool import shape_run
+    from ..agent.tool import shape_run
 
     shaped = shape_run(lambda: bash.exec(script, **kw))
     sys.stdout.write(json.dumps(shaped.to_dict(), ensure_ascii=False) + "\n")
@@ -522,7 +522,7 @@ def _policy(path: str | None) -> Policy | None:
     environ = os.environ  # the CLI's own environment (cli.py is a host-facing owner of os)
     if not path and not any(name in environ for name in POLICY_ENV):
         return None  # as Policy.from_env answers, without importing the policy module
-    from .policy import Policy
+    from ..policy import Policy
 
     base = Policy.from_toml(_read_host_text(path)) if path else None
     return Policy.from_env(environ, base)

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .check_models import FOUND
-from .expand.pattern import has_glob
-from .syntax import ast as A
+from ..expand.pattern import has_glob
+from ..syntax import ast as A
+from .models import FOUND
 
 MAX_BRACE = 1000
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .check_models import FOUND, Arg, Call, find_spec, values, words
-from .check_models import MODELS as FILE_MODELS
+from .models import FOUND, Arg, Call, find_spec, values, words
+from .models import MODELS as FILE_MODELS
 
 NOFS = ""  # an alternative that touches no file (e.g. rg reading stdin)
 
@@ -216,7 +216,7 @@ def m_grep(c: Call) -> None:
 
 
 def m_sed(c: Call) -> None:
-    from .commands.sed.parse import Parser, Piece, SedError
+    from ..commands.sed.parse import Parser, Piece, SedError
 
     p = c.parse("sed")
     if p is None:  # run-time words, or arguments parsed otherwise than the command does
@@ -262,9 +262,9 @@ def m_sed(c: Call) -> None:
 
 
 def m_awk(c: Call) -> None:
-    from .commands.awk import cli as awk_cli
-    from .commands.awk.lexer import AwkSyntaxError, Lexer, Source
-    from .commands.awk.parser import parse
+    from ..commands.awk import cli as awk_cli
+    from ..commands.awk.lexer import AwkSyntaxError, Lexer, Source
+    from ..commands.awk.parser import parse
 
     if c.dynamic:
         c.fx("read", None)

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .syntax import ast as A
+from ..syntax import ast as A
 
 # a word whose text only the run knows (a substitution inside arithmetic, a run-time word)
 UNKNOWN_TEXT = "\0text"

@@ -12,20 +12,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from .api import Bash, ExecResult, Session
-from .limits import Limits
-from .vfs.memory import FileContent
+from ..api import Bash, ExecResult, Session
+from ..limits import Limits
+from ..vfs.memory import FileContent
 
 if TYPE_CHECKING:
-    from .net import NetworkConfig
-    from .policy import Policy
+    from ..net import NetworkConfig
+    from ..policy import Policy
 
 LimitsArg = Limits | str | Mapping[str, float] | None
 
 
 def new_bash(**kw: Any) -> Bash:
     """`Bash(**kw)`, after registering the commands installed packages declare (entry points)."""
-    from .custom import load_entry_points  # custom imports api; only here to keep `import sandbash` light
+    from ..custom import load_entry_points  # custom imports api; only here to keep `import sandbash` light
 
     load_entry_points()
     return Bash(**kw)

@@ -1,0 +1,5 @@
+"""The command line: `sandbash` (main), its REPL and check/serve front ends."""
+
+from .app import main
+
+__all__ = ["main"]
