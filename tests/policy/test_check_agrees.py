@@ -5,9 +5,10 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from sandbash.check import ALLOWED, DENIED, CheckReport, SiteReport
@@ -134,9 +135,17 @@ def _explain(report: CheckReport, script: str, events: list[dict[str, object]]) 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(generated())
+@example(Gen(Policy(paths=["/data:ro", "/workspace:rw"], mode="read-only"),
+             "hash -p /bin/rm cat; env cat /data/a.txt\ncat a.txt"))
 def test_check_agrees_with_execution(gen: Gen) -> None:
     bash = sandbox(gen.policy)
     report = bash.check(gen.script)
+    # the check decides a removal on the name; the run's rm first finds that a missing name has
+    # nothing to remove (`hash -p /bin/rm cat; cat a.txt`: "cannot remove 'a.txt': No such file"),
+    # so a foreseen denial of deleting a path absent before the run need not come
+    absent_deletes = {m.group(1) for s in report.sites for i in s.issues
+                      if (m := re.search(r": delete (/\S+): policy denied", i.message))
+                      and not bash.fs.exists(m.group(1))}
     result = bash.exec(gen.script)
     refused = denials(result.events)
     if report.status == ALLOWED:
@@ -154,6 +163,8 @@ def test_check_agrees_with_execution(gen: Gen) -> None:
         if name_refused:
             assert site.target in targets, _explain(report, gen.script, result.events)
         elif codes & {"path_not_allowed", "write_in_read_only_mode"} and not volatile:
-            assert refused, _explain(report, gen.script, result.events)
-    if report.status == DENIED and not volatile:
+            if refused or all(any(p in i.message for p in absent_deletes) for i in site.issues):
+                continue
+            raise AssertionError(_explain(report, gen.script, result.events))
+    if report.status == DENIED and not volatile and not absent_deletes:
         assert refused, _explain(report, gen.script, result.events)
