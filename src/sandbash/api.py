@@ -35,6 +35,7 @@ from .vfs.memory import DiskQuota, FileContent, MemoryFs
 if TYPE_CHECKING:
     from .aio import ExecStream, OnChunk
     from .check import CheckReport
+    from .host import HostAccess
     from .net.config import NetworkConfig
     from .policy import Gate, Policy
 
@@ -201,8 +202,13 @@ class Bash:
         network: NetworkConfig | None = None,
         policy: Policy | None = None,
         audit: Audit | None = None,
+        host: HostAccess | None = None,
     ) -> None:
         self.limits = _limits(limits)
+        self.host = host
+        self.host_warnings: list[str] = []
+        if host is not None:  # host mode: granted host directories mounted, grants and services in the policy
+            fs, policy, identity, self.host_warnings = host.configure(fs, policy, identity, self.limits)
         self.network = network
         self._network_base = network  # before the policy's hooks: each run attaches its own
         self.identity = identity or Identity()
@@ -219,6 +225,8 @@ class Bash:
         if env is None:
             self.env["HOME"] = self.identity.home
             self.env["USER"] = self.env["LOGNAME"] = self.identity.user
+        if host is not None:
+            self.env.setdefault("ALLOWED_PATHS", ":".join(host.roots()))  # as rshell sets it
         self.cwd = cwd
         self.seed = seed
         self.command_gate = command_gate
@@ -247,6 +255,8 @@ class Bash:
         """Whether /bin and /usr/bin show `name`: a command this sandbox runs (curl and wget only
         with a network) that the policy does not hide."""
         if name in NETWORK_COMMANDS and self._network_base is None:
+            return False
+        if name in registry.HOST_COMMANDS and self.host is None:
             return False
         if name not in SHELL_NAMES and not registry.known(name):
             return False
@@ -345,6 +355,7 @@ class Bash:
         run_vfs = self.vfs.bind(self.vfs.gate, None)  # its hooks are set per run (_audited)
         rt = Runtime(run_vfs, limits, budget, identity=self.identity, clock=self.clock,
                      command_gate=self.command_gate, network=self.network)
+        rt.host = self.host
         if self.gate is not None and self._network_base is not None:
             # the run's requests are decided (and recorded) by the gate of the run using rt
             rt.network = self.gate.attach_network(self._network_base, lambda: rt.policy_gate)

@@ -155,7 +155,7 @@ def _part_bodies(parts: tuple[A.Part, ...]) -> Iterator[tuple[A.CommandList, str
             if p.op is not None:
                 yield from word_bodies(p.op.arg)
                 yield from word_bodies(getattr(p.op, "arg2", None))
-            yield from word_bodies(p.sub_word)
+            yield from word_bodies(p.subscript.arith if p.subscript is not None else None)
         elif isinstance(p, A.AssignWord):
             yield from assign_bodies(p.assign)
 

@@ -531,23 +531,31 @@ class Expander:
         desc = f"{name}[{sub}]"
         if var is None or var.value is None:
             if var is None or not (var.attrs & ASSOC):
-                self._index(sub, None, name)  # evaluate for side effects and errors
+                self._index(p, sub, None, name)  # evaluate for side effects and errors
             return None, desc
         val = var.value
         if isinstance(val, AssocArray):
-            return val.get(self.env.subscript_key(sub)), desc
-        index = self._index(sub, val if isinstance(val, IndexedArray) else None, name)
+            parsed = p.subscript
+            if parsed is None:
+                return val.get(self.env.subscript_key(sub)), desc
+            return val.get(sub if parsed.key is None else self.string(parsed.key)), desc
+        index = self._index(p, sub, val if isinstance(val, IndexedArray) else None, name)
         if index is None:
             return None, desc
         if isinstance(val, IndexedArray):
             return val.get(index), desc
         return (val if index == 0 else None), desc
 
-    def _index(self, sub: str, arr: IndexedArray | None, name: str) -> int | None:
+    def _index(self, p: A.Param, sub: str, arr: IndexedArray | None, name: str) -> int | None:
         """An indexed subscript's value; None (after bash's message) when a
         negative index falls before the start."""
         text = sub
-        if "$" in sub or "`" in sub or '"' in sub or "\\" in sub:
+        parsed = p.subscript
+        if parsed is not None:
+            if parsed.arith is not None:
+                text = self.heredoc(parsed.arith)
+        elif "$" in sub or "`" in sub or '"' in sub or "\\" in sub:
+            # a parameter made when it runs (${!ref} naming an element)
             text = self._expand_sub_text(sub)
         value = self.env.arith_eval(text)
         if value < 0:
@@ -573,7 +581,7 @@ class Expander:
         target_name = env.nameref_target(name) if p.sub is None else None
         if target_name is not None and p.op is None:
             return target_name
-        ref = as_text(self.param(A.Param(name, p.sub, "", None, True), in_dq))
+        ref = as_text(self.param(A.Param(name, p.sub, "", None, True, "", p.subscript), in_dq))
         if ref is None:
             if env.option("nounset"):
                 raise ExpansionError(f"{name}: unbound variable", 127)

@@ -74,7 +74,7 @@ def exec_simple(self: Shell, cmd: A.SimpleCommand) -> int:
             try:
                 value = self.expander.string(a.value)
                 if a.append or a.sub is not None:
-                    self.set_var(a.name, value, sub=a.sub, append=a.append)
+                    self.set_var(a.name, value, sub=a.sub, append=a.append, parsed=a.subscript)
                 else:
                     self.set_var(a.name, value)
             except ExpansionError as e:
@@ -247,7 +247,7 @@ def _assignments_only(self: Shell, cmd: A.SimpleCommand) -> int:
                     raise AssignError(f"{name}[{sub}]: cannot assign list to array member")
                 self.set_array(name, items, append=append)
             else:
-                self.set_var(name, value, sub=sub, append=append)
+                self.set_var(name, value, sub=sub, append=append, parsed=a.subscript)
     except AssignError as e:
         self.error(e.message)
         st.last_status = 1
@@ -502,7 +502,7 @@ def temp_scope(self: Shell, assigns: tuple[A.Assign, ...], trace: list[str] | No
             if append and name not in temp and var is not None and isinstance(var.value, str):
                 value = var.value + value
                 append = False
-            self.set_var(name, value, sub=sub, append=append, scope=temp)
+            self.set_var(name, value, sub=sub, append=append, scope=temp, parsed=a.subscript)
             tvar = temp.get(name)
             if tvar is not None:
                 tvar.attrs |= EXPORT

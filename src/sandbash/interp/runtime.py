@@ -125,6 +125,8 @@ class Runtime:
         self.audit_commands = False  # command start/end events (an Audit or a policy is in use)
         # the NetworkConfig (sandbash.net) curl and wget use; None: no network
         self.network = network
+        # the HostAccess of a sandbox in host mode (sandbash.host); None: no host commands
+        self.host: object | None = None
         self.jobs: dict[int, Job] = {}
         self.threads = Threads(limits.max_threads)
         self.next_jid = 1

@@ -519,14 +519,19 @@ class Shell:
             return "/root"
         return None
 
-    def subscript_key(self, raw: str) -> str:
+    def subscript_key(self, raw: str, parsed: A.Subscript | None = None) -> str:
         """An associative-array key: the subscript text expanded like a word
-        without splitting or globbing (quotes removed)."""
+        without splitting or globbing (quotes removed). `parsed`: as the parser read it."""
+        if parsed is not None:
+            return raw if parsed.key is None else self.expander.string(parsed.key)
         if not ("$" in raw or "`" in raw or "'" in raw or '"' in raw or "\\" in raw):
             return raw
         return self.expander.string(self._sub_word(raw, KEY))
 
-    def expand_sub_text(self, sub: str) -> str:
+    def expand_sub_text(self, sub: str, parsed: A.Subscript | None = None) -> str:
+        """An indexed subscript's text with its expansions done (then read as arithmetic)."""
+        if parsed is not None:
+            return sub if parsed.arith is None else self.expander.heredoc(parsed.arith)
         return self.expander.heredoc(self._sub_word(sub, ARITH))
 
     def _sub_word(self, text: str, mode: int) -> A.Word:

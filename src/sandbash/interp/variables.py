@@ -28,6 +28,7 @@ from .vars import (
 )
 
 if TYPE_CHECKING:
+    from ..syntax import ast as A
     from .shell import Shell
 
 _DYNAMIC = frozenset(
@@ -204,8 +205,11 @@ def get_str(self: Shell, name: str) -> str | None:
 def var_names(self: Shell) -> list[str]:
     return [n for n in self.state.vars.names() if self.state.vars.find(n) is not None]
 
-def eval_index(self: Shell, sub: str, arr: IndexedArray | None) -> int:
-    text = self.expand_sub_text(sub) if ("$" in sub or "`" in sub or '"' in sub or "\\" in sub) else sub
+def eval_index(self: Shell, sub: str, arr: IndexedArray | None, parsed: A.Subscript | None = None) -> int:
+    if parsed is not None:
+        text = self.expand_sub_text(sub, parsed)
+    else:
+        text = self.expand_sub_text(sub) if ("$" in sub or "`" in sub or '"' in sub or "\\" in sub) else sub
     try:
         value = self.arith_eval(text)
     except ArithError:
@@ -256,8 +260,9 @@ def set_var(
     sub: str | None = None,
     append: bool = False,
     scope: Scope | None = None,
+    parsed: A.Subscript | None = None,
 ) -> None:
-    """Assign a scalar (or one element when `sub` is given)."""
+    """Assign a scalar (or one element when `sub` is given; `parsed`: `sub` as the parser read it)."""
     if sub is None and scope is None:
         # the common case: an existing plain string variable
         vars_ = self.state.vars
@@ -295,7 +300,7 @@ def set_var(
         if tsub is not None:
             if sub is not None:
                 raise AssignError(f"`{target}[{tsub}]': not a valid identifier", fatal=False)
-            sub = tsub
+            sub, parsed = tsub, None
         name = target
     if scope is None:
         target_scope, var = self._scope_for_write(name)
@@ -315,7 +320,7 @@ def set_var(
     attrs = var.attrs
     cur = var.value
     if sub is not None:
-        self._set_element(name, var, sub, value, append, target_scope)
+        self._set_element(name, var, sub, value, append, target_scope, parsed)
         return
     if cur is None and attrs & (ARRAY | ASSOC):
         # declared as an array but unset (`declare -a a`): `a=x` sets element 0
@@ -344,24 +349,25 @@ def _charge(vars_: VarStore, scope: Scope, n: int) -> None:
         vars_.charge(scope, n)
 
 def _set_element(self: Shell, name: str, var: Var, sub: str, value: str, append: bool,
-                 scope: Scope | None = None) -> None:
+                 scope: Scope | None = None, parsed: A.Subscript | None = None) -> None:
     cur = var.value
     before = value_size(cur)
     try:
-        _store_element(self, name, var, sub, value, append)
+        _store_element(self, name, var, sub, value, append, parsed)
     finally:
         if scope is None:
             scope = self._scope_for_write(name)[0]
         _charge(self.state.vars, scope, value_size(var.value) - before)
 
 
-def _store_element(self: Shell, name: str, var: Var, sub: str, value: str, append: bool) -> None:
+def _store_element(self: Shell, name: str, var: Var, sub: str, value: str, append: bool,
+                   parsed: A.Subscript | None) -> None:
     cur = var.value
     if isinstance(cur, AssocArray) or var.attrs & ASSOC:
         if not isinstance(cur, AssocArray):
             cur = AssocArray()
             var.value = cur
-        key = self.subscript_key(sub)
+        key = self.subscript_key(sub, parsed)
         if key == "":
             raise AssignError(f"{name}[{sub}]: bad array subscript")
         old = cur.get(key) if append else None
@@ -376,7 +382,7 @@ def _store_element(self: Shell, name: str, var: Var, sub: str, value: str, appen
     if sub in ("@", "*"):
         raise AssignError(f"{name}[{sub}]: bad array subscript")
     try:
-        index = self.eval_index(sub, cur)
+        index = self.eval_index(sub, cur, parsed)
     except ArithError as e:
         raise ExpansionError(e.render(), 1)
     except AssignError:

@@ -80,6 +80,7 @@ class Param:
     prefix: '' , '#' (length) or '!' (indirection / keys / names).
     sub: the raw subscript text inside [...] (None when absent); '@'/'*' mean all.
     names_suffix: for ${!prefix*} / ${!prefix@}, the '*' or '@'.
+    subscript: `sub` parsed with the script (None: parse it when it runs).
     """
 
     name: str
@@ -88,7 +89,21 @@ class Param:
     op: ParamOp | None = None
     braced: bool = False
     names_suffix: str = ""
-    sub_word: Word | None = None
+    subscript: Subscript | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Subscript:
+    """An array subscript's text, parsed once with the script.
+
+    Whether the array is associative is known only when it runs, so both readings are kept:
+    `arith` (an indexed array: the text expanded, then evaluated as arithmetic) and `key` (an
+    associative array: expanded as one word without splitting, quotes removed). A reading that
+    is None has nothing to expand: the raw text is used as it is.
+    """
+
+    arith: Word | None = None
+    key: Word | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +315,7 @@ class Assign:
     append: bool = False
     array: tuple[ArrayItem, ...] | None = None
     text: str = ""
+    subscript: Subscript | None = None  # `sub` parsed with the script (None: when it runs)
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,6 +36,9 @@ _PLAIN_CMD = re.compile(r"[^ \t\n;&|<>()'\"\\$`{},~?*+@!\[\]=:]+")
 _PLAIN_DQ = re.compile(r'[^"\\$`]+')
 _PLAIN_HEREDOC = re.compile(r"[^\\$`]+")
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# what makes a subscript's arithmetic reading expand (a key's reading adds single quotes)
+_SUB_ARITH_EXPANDS = re.compile(r"[$`\"\\]")
+_LITERAL_SUBSCRIPT = A.Subscript(None, None)
 _ASSIGNISH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 
 
@@ -620,7 +623,7 @@ class WordReader:
         c = at(i)
         if c == "}":
             self.pos = i + 1
-            return A.Param(name, sub, prefix, None, True, names_suffix, self._sub_word(sub))
+            return A.Param(name, sub, prefix, None, True, names_suffix, self.read_subscript(sub, self.line))
         if c == "":
             raise self.error_eof("}", start_line)
         if prefix == "#" or names_suffix:
@@ -628,22 +631,37 @@ class WordReader:
         op = self._read_param_op(in_dq, start_line)
         if op.kind == "bad":
             return A.Param(name, sub, "bad", A.ParamOp("bad", src[dollar : self.pos]), True)
-        return A.Param(name, sub, prefix, op, True, names_suffix, self._sub_word(sub))
+        return A.Param(name, sub, prefix, op, True, names_suffix, self.read_subscript(sub, self.line))
 
     def _bad_param(self, dollar: int, i: int) -> A.Param:
         end = self._find_closing_brace(i)
         self.pos = end + 1
         return A.Param("", None, "bad", A.ParamOp("bad", self.src[dollar : end + 1]), True)
 
-    def _sub_word(self, sub: str | None) -> A.Word | None:
+    def read_subscript(self, sub: str | None, line: int) -> A.Subscript | None:
+        """`sub` parsed in both readings (see A.Subscript); None when a reading does not parse
+        here (it is then parsed when it runs, where an open quote is closed as bash does)."""
         if sub is None or sub in ("@", "*"):
             return None
-        reader = self.sub_reader(sub, self.line)
+        if not _SUB_ARITH_EXPANDS.search(sub):
+            # nothing for arithmetic to expand; a key may still hold single quotes
+            return _LITERAL_SUBSCRIPT if "'" not in sub else self._subscript_key_only(sub, line)
         try:
-            parts = reader.read_parts(ARITH)
+            arith = A.Word(tuple(self.sub_reader(sub, line).read_parts(ARITH)), line, sub)
+            key = A.Word(tuple(self.sub_reader(sub, line).read_parts(KEY)), line, sub)
+        except ParseLimit:
+            raise
         except ParseError:
             return None
-        return A.Word(tuple(parts), self.line, sub)
+        return A.Subscript(arith, key)
+
+    def _subscript_key_only(self, sub: str, line: int) -> A.Subscript | None:
+        try:
+            return A.Subscript(None, A.Word(tuple(self.sub_reader(sub, line).read_parts(KEY)), line, sub))
+        except ParseLimit:
+            raise
+        except ParseError:
+            return None
 
     def _param_name(self, i: int) -> tuple[str, int]:
         src = self.src
@@ -937,7 +955,7 @@ def _default_word_tildes(p: A.Param) -> A.Param:
     if tuple(parts) == arg.parts:
         return p
     new_op = A.ParamOp(op.kind, op.op, A.Word(tuple(parts), arg.line, arg.text), op.arg2)
-    return A.Param(p.name, p.sub, p.prefix, new_op, p.braced, p.names_suffix, p.sub_word)
+    return A.Param(p.name, p.sub, p.prefix, new_op, p.braced, p.names_suffix, p.subscript)
 
 
 def assignment_tildes(parts: list[A.Part]) -> list[A.Part]:

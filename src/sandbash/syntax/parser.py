@@ -843,12 +843,14 @@ class Parser(WordReader):
             self.pos = value_start + 1
             self._peeked = None
             items = self.parse_array_items()
-            return A.Assign(name, None, sub, append, tuple(items), src[tok.pos : self.pos])
+            return A.Assign(name, None, sub, append, tuple(items), src[tok.pos : self.pos],
+                            self.read_subscript(sub, line))
         self.pos = value_start
         self._peeked = None
         parts_v = self.read_parts(CMD)
         value = A.Word(tuple(assignment_tildes(parts_v)), line, self.src[value_start : self.pos])
-        return A.Assign(name, value, sub, append, None, self.src[tok.pos : self.pos])
+        return A.Assign(name, value, sub, append, None, self.src[tok.pos : self.pos],
+                        self.read_subscript(sub, line))
 
     def parse_array_items(self) -> list[A.ArrayItem]:
         items: list[A.ArrayItem] = []
