@@ -219,7 +219,97 @@ def _names(value: Iterable[str] | str | None) -> frozenset[str] | None:
         return None
     if isinstance(value, str):
         value = split_list(value)
-    return frozenset(v.strip() for v in value if v.strip())
+    return frozenset(command_grant(v) for v in value if v.strip())
+
+
+NAMESPACE = "rshell"  # rshell's command grants are namespaced: `rshell:cat` is the grant `cat`
+
+
+def command_grant(entry: str) -> str:
+    """A command list entry: `rshell:cat` and `cat` are the same grant; any other namespace is a
+    configuration error (as rshell refuses it), so is an empty name after the namespace."""
+    entry = entry.strip()
+    ns, sep, name = entry.partition(":")
+    if not sep:
+        return entry
+    if ns != NAMESPACE:
+        raise PolicyError(f'commands: "{entry}" has unknown namespace "{ns}" (only "{NAMESPACE}" is supported)')
+    if not name or ":" in name:
+        raise PolicyError(f'commands: "{entry}": expected "{NAMESPACE}:<command>"')
+    return name
+
+
+# ------------------------------------------------------------ services and elevation (host mode)
+
+SERVICE_READS = ("status", "is-active", "is-enabled")
+SERVICE_WRITES = ("start", "stop", "restart", "reload")
+SERVICE_ACTIONS = SERVICE_READS + SERVICE_WRITES
+UNIT_SUFFIXES = (".service", ".socket", ".timer", ".target", ".mount", ".path", ".slice", ".scope")
+RULE_SERVICE = "services.grant"
+RULE_NO_SERVICE = "services.no-grant"
+RULE_SERVICE_MODE = "services.remediation"
+RULE_ELEVATE = "elevation.allowed"
+RULE_NOT_ELEVATABLE = "elevation.not-elevatable"
+
+
+@dataclass(frozen=True)
+class ServiceGrant:
+    """One systemd unit and the exact actions allowed on it: `ServiceGrant("nginx.service",
+    ["status", "restart"])`. The unit is named in full (with its suffix), as rshell requires."""
+
+    unit: str
+    actions: tuple[str, ...]
+
+    def __init__(self, unit: str, actions: Iterable[str]) -> None:
+        acts = (actions,) if isinstance(actions, str) else tuple(actions)
+        if not unit.endswith(UNIT_SUFFIXES) or "/" in unit or len(unit) > 256:
+            raise PolicyError(f"service grant '{unit}': expected a full unit name such as nginx.service")
+        bad = [a for a in acts if a not in SERVICE_ACTIONS]
+        if bad or not acts:
+            raise PolicyError(f"service grant '{unit}': unknown action(s) {', '.join(bad) or '(none)'} "
+                              f"(expected {', '.join(SERVICE_ACTIONS)})")
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "actions", tuple(dict.fromkeys(acts)))
+
+    @staticmethod
+    def parse(spec: str) -> ServiceGrant:
+        """`nginx.service:status+restart` (the TOML/CLI form; help shows grants the same way)."""
+        unit, sep, acts = spec.rpartition(":")
+        if not sep:
+            raise PolicyError(f"service grant '{spec}': expected UNIT:ACTION[+ACTION...]")
+        return ServiceGrant(unit, acts.split("+"))
+
+    @property
+    def spec(self) -> str:
+        return f"{self.unit}:{'+'.join(self.actions)}"
+
+
+def _services(value: Iterable[ServiceGrant | str] | Mapping[str, Iterable[str]] | None) -> tuple[ServiceGrant, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, Mapping):
+        return tuple(ServiceGrant(u, a) for u, a in value.items())
+    return tuple(g if isinstance(g, ServiceGrant) else ServiceGrant.parse(g) for g in value)
+
+
+def path_grant_warnings(specs: Iterable[str], kind: Callable[[str], str]) -> list[str]:
+    """rshell's warnings for host path grants: `kind(path)` says what a host path is ('dir',
+    'file', 'other' or '' when missing). A grant whose whole text (`/data:ro`) names an existing
+    path is read with the suffix as its mode, and says so; a missing path or one that is not a
+    directory is skipped (the grant stays, and reaches nothing)."""
+    out: list[str] = []
+    for spec in specs:
+        grant = PathGrant.parse(spec)
+        if grant.path != normpath(spec) and kind(spec):
+            mode = "read-write" if grant.writable else "read-only"
+            out.append(f'AllowedPaths: "{spec}" exists, but its ":{spec.rsplit(":", 1)[1]}" suffix is read as '
+                       f'the access mode: granting "{grant.path}" {mode}')
+        what = kind(grant.path)
+        if not what:
+            out.append(f'AllowedPaths: skipping "{grant.path}": no such file or directory')
+        elif what != "dir":
+            out.append(f'AllowedPaths: skipping "{grant.path}": not a directory')
+    return out
 
 
 def split_list(text: str) -> list[str]:
@@ -242,6 +332,8 @@ class Policy:
         name: str = "policy",
         implicit_builtins: bool = True,
         host_paths: Iterable[str] | None = None,
+        services: Iterable[ServiceGrant | str] | Mapping[str, Iterable[str]] | None = None,
+        elevatable_commands: Iterable[str] | None = None,
     ) -> None:
         allow: frozenset[str] | None
         denied = set(_names(deny) or ())
@@ -270,6 +362,10 @@ class Policy:
         self.implicit_builtins = implicit_builtins
         # mode=None settled for a filesystem: the host mount points it keeps read-only
         self.host_paths = tuple(normpath(p) for p in host_paths) if host_paths is not None else None
+        # host mode: exact unit/action grants for systemctl; commands `sudo` may mark (None: host
+        # mode is not configured, so help shows no elevation section)
+        self.services = _services(services)
+        self.elevatable = _names(elevatable_commands)
 
     def __repr__(self) -> str:
         return (f"Policy(name={self.name!r}, allow={sorted(self.allow) if self.allow is not None else None}, "
@@ -282,6 +378,7 @@ class Policy:
             "commands": {"allow": self.allow if self.allow is not None else ["*"], "deny": self.deny},
             "paths": self.grants, "mode": self.mode, "decide": self.decide, "name": self.name,
             "implicit_builtins": self.implicit_builtins, "host_paths": self.host_paths,
+            "services": self.services, "elevatable_commands": self.elevatable,
         }
         fields.update(changes)
         return Policy(**fields)
@@ -346,7 +443,7 @@ class Policy:
             allow = ["cat", "grep", "ls"]   # or `commands = [...]` for an allow list
             deny = ["rm"]
         """
-        known = {"name", "mode", "paths", "commands", "implicit_builtins"}
+        known = {"name", "mode", "paths", "commands", "implicit_builtins", "services", "elevatable_commands"}
         unknown = set(data) - known
         if unknown:
             raise PolicyError(f"unknown policy key(s): {', '.join(sorted(unknown))}")
@@ -368,8 +465,15 @@ class Policy:
         mode = data.get("mode")
         if mode is not None and not isinstance(mode, str):
             raise PolicyError("mode: expected a string")
+        services = data.get("services")
+        if services is not None and not isinstance(services, list | dict):
+            raise PolicyError('services: expected a list such as ["nginx.service:status+restart"] or a table')
+        elevatable = data.get("elevatable_commands")
+        if elevatable is not None and not (isinstance(elevatable, list) and all(isinstance(e, str) for e in elevatable)):
+            raise PolicyError("elevatable_commands: expected a list of command names")
         return cls(commands, paths, mode, decide, name=str(data.get("name", "policy")),
-                   implicit_builtins=bool(data.get("implicit_builtins", True)))
+                   implicit_builtins=bool(data.get("implicit_builtins", True)), services=services,
+                   elevatable_commands=elevatable)
 
     @classmethod
     def from_toml(cls, text: str | bytes, decide: Decide | None = None) -> Policy:
@@ -477,6 +581,22 @@ class Policy:
             self.__dict__["_allowed"] = cached
         return cached
 
+    def service_decision(self, unit: str, action: str) -> Decision:
+        """systemctl ACTION UNIT: the pair must be granted exactly; a mutating action also needs
+        remediation mode."""
+        for g in self.services:
+            if g.unit == unit and action in g.actions:
+                if action in SERVICE_WRITES and self.mode != REMEDIATION:
+                    return Decision.deny(RULE_SERVICE_MODE, f"'{action}' needs remediation mode")
+                return Decision.allow(RULE_SERVICE, g.spec)
+        return Decision.deny(RULE_NO_SERVICE, f"{unit}: action '{action}' is not granted")
+
+    def elevation_decision(self, name: str) -> Decision:
+        """`sudo NAME`: NAME must be elevatable (and still needs its own command grant)."""
+        if self.elevatable and (name in self.elevatable or _base(name) in self.elevatable):
+            return Decision.allow(RULE_ELEVATE)
+        return Decision.deny(RULE_NOT_ELEVATABLE, f"{name} is not an elevatable command")
+
     def path_decision(self, action: str, path: str) -> Decision:
         """The static rules for a file action on a canonical path. A rename or removal also
         changes every path below its own: it is refused when a stricter grant lies there."""
@@ -559,6 +679,8 @@ class Policy:
             "deny": sorted(self.deny),
             "paths": self.path_specs(),
             "decide": self.decide is not None,
+            **({"services": [g.spec for g in self.services]} if self.services else {}),
+            **({"elevatable_commands": sorted(self.elevatable)} if self.elevatable is not None else {}),
         }
 
 
@@ -837,7 +959,22 @@ class Gate:
             lines.append("Commands needing remediation mode: " + " ".join(remediation))
         if denied:
             lines.append("Commands denied by policy: " + " ".join(denied))
+        lines += self._host_help()
         return "\n".join(lines) + "\n"
+
+    def _host_help(self) -> list[str]:
+        """Host mode (the policy names its elevatable commands, maybe none): the services
+        granted and the elevatable commands, or notices that there are none."""
+        policy = self.policy
+        if policy.elevatable is None and not policy.services:
+            return []
+        lines = ["Services: " + (" ".join(g.spec for g in policy.services) if policy.services
+                                 else "none (systemctl is denied for every unit)")]
+        if policy.services and policy.mode != REMEDIATION:
+            lines.append("  (start, stop, restart and reload need remediation mode)")
+        usable = sorted(n for n in policy.elevatable or () if self.visible(n))
+        lines.append("Elevatable commands: " + (" ".join(usable) if usable else "none (sudo refuses every command)"))
+        return lines
 
     # -- audit
 

@@ -92,6 +92,12 @@ _add("shells", ["bash", "sh"], spellings=True)
 # commands that exist only when the embedding program configures a network
 NETWORK_COMMANDS = frozenset({"curl", "wget"})
 
+# host mode (sandbash.host): commands that exist only with a HostAccess, and commands that read the
+# real machine instead of the sandbox's virtual one there
+_add("hostinfo", ["ps", "ss", "ip", "free", "systemctl", "sudo", "ping"])
+HOST_COMMANDS = frozenset({"ps", "ss", "ip", "free", "systemctl", "sudo", "ping"})
+_HOST_TABLE: dict[str, str] = {n: f"hostinfo:host_{n}" for n in ("uname", "uptime", "df")}
+
 _CUSTOM: dict[str, CommandFn] = {}
 _LOADED: dict[str, CommandFn | None] = {}
 _IMPORT_LOCK = threading.RLock()
@@ -102,13 +108,21 @@ def register(name: str, fn: CommandFn) -> None:
     _CUSTOM[name] = fn
 
 
-def lookup(name: str) -> CommandFn | None:
+def lookup(name: str, host: bool = False) -> CommandFn | None:
+    """The command `name` runs; `host`: in host mode (the host's uname, uptime, df)."""
     fn = _CUSTOM.get(name)
     if fn is not None:
         return fn
-    if name in _LOADED:
-        return _LOADED[name]
-    target = _TABLE.get(name)
+    if host and name in _HOST_TABLE:
+        found = _load(name, _HOST_TABLE[name], f"host:{name}")
+        if found is not None:
+            return found
+    return _load(name, _TABLE.get(name), name)
+
+
+def _load(name: str, target: str | None, key: str) -> CommandFn | None:
+    if key in _LOADED:
+        return _LOADED[key]
     found: CommandFn | None = None
     if target is not None:
         module_name, func = target.split(":")
@@ -125,7 +139,7 @@ def lookup(name: str) -> CommandFn | None:
                     raise
         if module is not None:
             found = getattr(module, func, None)
-    _LOADED[name] = found
+    _LOADED[key] = found
     return found
 
 

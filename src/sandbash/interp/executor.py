@@ -566,6 +566,8 @@ def _builtin_command(self: Shell, name: str) -> bool:
     only when a network is configured)."""
     if name in registry.NETWORK_COMMANDS and self.rt.network is None:
         return False
+    if name in registry.HOST_COMMANDS and self.rt.host is None:
+        return False
     return registry.known(name)
 
 
@@ -619,7 +621,7 @@ def run_external(self: Shell, argv: list[str], env: dict[str, str], found: tuple
     return self.run_registry(base, argv, env)
 
 def run_registry(self: Shell, name: str, argv: list[str], env: Mapping[str, str]) -> int:
-    fn = registry.lookup(name)
+    fn = registry.lookup(name, host=self.rt.host is not None)
     if fn is None:
         self.error(f"{argv[0]}: command not found")
         return 127
@@ -638,7 +640,8 @@ def run_registry(self: Shell, name: str, argv: list[str], env: Mapping[str, str]
         script_runner=self._ctx_script_runner,
         clock=self.rt.clock,
         rng=self.state.rng,
-        extra={"identity": self.rt.identity, "network": self.rt.network},
+        extra={"identity": self.rt.identity, "network": self.rt.network, "host": self.rt.host,
+               "gate": self.rt.policy_gate},
         finder=self._find_program,
     )
     try:
