@@ -22,7 +22,7 @@ from .errors import ExecutionCancelled
 from .limits import CancelToken
 
 if TYPE_CHECKING:
-    from .api import ExecResult
+    from .result import ExecResult
 
 T = TypeVar("T")
 OnChunk = Callable[[bytes], None]

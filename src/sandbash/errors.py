@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .api import ExecResult
+    from .result import ExecResult
 
 
 class SandbashError(Exception):

@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cli.app import build_filesystem, parse_limit, parse_mount, start_cwd
+from ..config import build_filesystem, parse_limit, parse_mount, start_cwd
 from ..limits import Limits
 from ..net import NetworkConfig
 from ..policy import Policy, PolicyError

@@ -17,22 +17,20 @@ from typing import TYPE_CHECKING, Any
 from .. import __version__
 from ..agent.sandbox import new_bash
 from ..api import Bash
+from ..config import build_filesystem as build_filesystem
+from ..config import parse_limit, start_cwd
+from ..config import parse_mount as parse_mount
 from ..errors import ExecutionCancelled, ExecutionLimitError
 from ..interp.state import FLAG_LETTERS, SET_OPTIONS, SHOPT_OPTIONS
 from ..limits import CancelToken, Limits
 from ..stdio.hostin import HostInput
 from ..stdio.streams import SigPipe
-from ..vfs.base import Backend
 from ..vfs.errors import FsError
-from ..vfs.memory import MemoryFs
-from ..vfs.mount import MountFs
-from ..vfs.quota import DiskQuota
 
 if TYPE_CHECKING:
     from ..net import NetworkConfig
     from ..policy import Policy
 
-MOUNT_MODES = ("ro", "rw", "cow")
 ENTRY_POINT_GROUP = "sandbash.commands"  # custom.ENTRY_POINT_GROUP (custom imports importlib.metadata)
 # the variables Policy.from_env reads
 POLICY_ENV = ("SANDBASH_ALLOWED_COMMANDS", "SANDBASH_DENIED_COMMANDS", "SANDBASH_ALLOWED_PATHS", "SANDBASH_MODE")
@@ -105,96 +103,6 @@ def _parser() -> argparse.ArgumentParser:
                         "3 indeterminate; the report as JSON with --json)")
     p.add_argument("rest", nargs=argparse.REMAINDER, help="script file and/or arguments")
     return p
-
-
-def parse_mount(spec: str) -> tuple[str, str, str]:
-    """'HOST:/path[:mode]' -> (host, path, mode); the host part may contain ':'."""
-    mode = "cow"
-    head, sep, tail = spec.rpartition(":")
-    if sep and tail in MOUNT_MODES:
-        spec, mode = head, tail
-    host, sep, path = spec.rpartition(":")
-    if not sep or not host or not path.startswith("/"):
-        raise ValueError(f"invalid mount '{spec}': expected HOSTDIR:/PATH[:ro|:rw|:cow]")
-    return host, path, mode
-
-
-_SIZE_UNITS = {"": 1, "b": 1, "k": 1024, "kb": 1024, "kib": 1024, "m": 1024**2, "mb": 1024**2, "mib": 1024**2,
-               "g": 1024**3, "gb": 1024**3, "gib": 1024**3}
-_TIME_UNITS = {"": 1.0, "s": 1.0, "ms": 0.001, "m": 60.0, "min": 60.0, "h": 3600.0}
-
-
-def _limit_kind(name: str) -> str:
-    """How a limit's value is written: a time (seconds), a size (bytes) or a count."""
-    if name == "timeout" or name.endswith("_timeout"):
-        return "time"
-    if any(word in name for word in ("size", "bytes", "memory", "length")):
-        return "size"
-    return "count"
-
-
-def parse_limit(spec: str) -> tuple[str, float]:
-    """'NAME=VALUE' -> (name, value): `max_output_size=50MB`, `timeout=2m`, `max_command_count=100000`.
-    Raises ValueError with a one-line message."""
-    from dataclasses import fields
-
-    name, sep, raw = spec.partition("=")
-    name, raw = name.strip(), raw.strip()
-    known = [f.name for f in fields(Limits)]
-    if not sep or not name:
-        raise ValueError(f"--limit {spec}: expected NAME=VALUE (e.g. --limit timeout=2m)")
-    if name not in known:
-        raise ValueError(f"--limit {spec}: unknown limit '{name}' (one of: {', '.join(known)})")
-    kind = _limit_kind(name)
-    number = raw.replace("_", "")
-    unit = number.lstrip("0123456789.")
-    digits = number[: len(number) - len(unit)]
-    units: dict[str, float] = {"time": _TIME_UNITS, "size": _SIZE_UNITS}.get(kind, {"": 1})  # type: ignore[assignment]
-    examples = {"time": "seconds, or 500ms, 2m, 1h", "size": "bytes, or 64KB, 50MB, 2GB", "count": "a whole number"}
-    try:
-        value = float(digits) * units[unit.lower()]
-    except (ValueError, KeyError):
-        raise ValueError(f"--limit {spec}: invalid value '{raw}' for {name} (expected {examples[kind]})") from None
-    if kind != "time":
-        if not value.is_integer():
-            raise ValueError(f"--limit {spec}: invalid value '{raw}' for {name} (expected {examples[kind]})")
-        return name, int(value)
-    return name, value
-
-
-def build_filesystem(root: str | None, store: str | None, mounts: Sequence[str], limits: Limits) -> Backend | None:
-    """The backend the options ask for (None: the default memory filesystem).
-    Raises ValueError or FsError with a message for the user."""
-    def quota() -> DiskQuota:
-        return DiskQuota(limits.max_filesystem_bytes, limits.max_filesystem_files)
-
-    if root and store:
-        raise ValueError("--root and --store cannot be used together")
-    base: Backend | None = None
-    if root:
-        from ..vfs.overlay import OverlayFs
-
-        base = OverlayFs(root, quota=quota())
-    elif store:
-        from ..vfs.sqlite import SqliteFs
-
-        base = SqliteFs(store, quota=quota())
-    if not mounts:
-        return base
-    fs = MountFs(base if base is not None else MemoryFs(quota=quota()))
-    for spec in mounts:
-        host, path, mode = parse_mount(spec)
-        backend: Backend
-        if mode == "rw":
-            from ..vfs.readwrite import ReadWriteFs
-
-            backend = ReadWriteFs(host, quota=quota())
-        else:
-            from ..vfs.overlay import OverlayFs
-
-            backend = OverlayFs(host, read_only=mode == "ro", quota=quota())
-        fs.mount(path, backend, read_only=mode == "ro")
-    return fs
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -320,12 +228,6 @@ def _letters(argv: Sequence[str], i: int, out: ShellArgs) -> int:
         elif c not in "il":  # interactive and login shells mean nothing here
             raise _UsageError(f"{sign}{c}: invalid option (sandbash --help lists the options)")
     return i
-
-
-def start_cwd(cwd: str | None, root: str | None) -> str:
-    """Where the shell starts (the CLI and `sandbash mcp` share this): --cwd, else where the
-    user's files are: / when a host directory is the root, else /home/user."""
-    return cwd or ("/" if root else "/home/user")
 
 
 def _build(args: argparse.Namespace) -> Bash:

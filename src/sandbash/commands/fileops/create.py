@@ -8,6 +8,7 @@ import re
 from ...vfs.base import Stat
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
+from ..date.parse import parse_date
 from ..fsutil import (
     ModeError,
     adjust_mode,
@@ -16,7 +17,6 @@ from ..fsutil import (
     dirname,
     errmsg,
     join,
-    parse_date,
     parse_touch_stamp,
     quote,
     quoteaf,

@@ -10,6 +10,7 @@ from ...expand.pattern import compile_pattern
 from ...limits import Budget
 from ...vfs.base import Stat
 from ...vfs.errors import FsError
+from ..date.parse import parse_date
 from ..fsutil import (
     GROUPS,
     USERS,
@@ -20,7 +21,6 @@ from ..fsutil import (
     find_type_char,
     lookup_group,
     lookup_user,
-    parse_date,
     quote,
 )
 from .entry import Entry
