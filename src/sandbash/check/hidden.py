@@ -74,7 +74,7 @@ def _parts_refs(parts: Iterable[A.Part], out: set[str]) -> None:
                 out |= text_refs(p.sub)
             op = p.op
             if op is not None:
-                if op.kind == "slice":
+                if op.kind is A.OpKind.SLICE:
                     for arg in (op.arg, getattr(op, "arg2", None)):
                         if arg is not None:
                             out |= text_refs(arg.text)

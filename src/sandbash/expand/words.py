@@ -20,6 +20,7 @@ from ..interp.arrays import AssocArray, IndexedArray
 from ..interp.vars import ASSOC, ATTR_LETTERS, INTEGER, NAMEREF, Var
 from ..limits import LimitExceeded
 from ..syntax import ast as A
+from ..syntax.ast import Op, OpKind
 from ..syntax.escapes import decode_escapes
 from ..syntax.lexer import tilde_prefix
 from .env import ExpandEnv, ExpansionError
@@ -436,7 +437,7 @@ class Expander:
         prefix = p.prefix
         if prefix == "bad":
             assert p.op is not None
-            raise ExpansionError(f"{p.op.op}: bad substitution")
+            raise ExpansionError(f"{p.op.text}: bad substitution")
         if prefix == "!" and not p.names_suffix and p.sub not in ("@", "*"):
             return self._indirect(p, in_dq)
         base, desc = self._base(p)
@@ -595,24 +596,20 @@ class Expander:
 
     def _apply_op(self, p: A.Param, op: A.ParamOp, base: Value, desc: str, in_dq: bool) -> Value:
         kind = op.kind
-        if kind == "test":
+        if kind is OpKind.TEST:
             return self._test_op(p, op, base, desc, in_dq)
         if base is None:
             self._check_unset(desc, p)
-            if kind == "slice" and p.name not in ("@", "*"):
-                return None
-            if kind in ("trim", "repl", "case", "slice"):
-                return None
-            if kind == "xform":
-                if op.op in ("a", "A") and p.name not in ("@", "*"):
+            if kind is OpKind.XFORM:
+                if op.op in (Op.AT_ATTRIBUTES, Op.AT_ASSIGNMENT) and p.name not in ("@", "*"):
                     var = self.env.lookup(p.name)
                     if var is not None:
                         return self._xform_var(p.name, var, op.op)
                 return None
             return None
-        if kind == "slice":
+        if kind is OpKind.SLICE:
             return self._slice(p, op, base)
-        if kind == "xform":
+        if kind is OpKind.XFORM:
             return self._xform(p, op.op, base)
         fn = self._op_function(op)
         if isinstance(base, _Multi):
@@ -622,7 +619,7 @@ class Expander:
     def _op_function(self, op: A.ParamOp) -> Callable[[str], str]:
         env = self.env
         extglob = env.option("extglob")
-        amp = env.option("patsub_replacement") if op.kind == "repl" else False
+        amp = env.option("patsub_replacement") if op.kind is OpKind.REPL else False
         cache = self._op_cache
         hit = cache.get(id(op))
         if hit is not None and hit[0] is op:
@@ -641,28 +638,28 @@ class Expander:
     def _make_op_function(self, op: A.ParamOp, extglob: bool) -> Callable[[str], str]:
         env = self.env
         kind = op.kind
-        if kind == "trim":
+        if kind is OpKind.TRIM:
             assert op.arg is not None
             pat = compile_pattern(self.pattern(op.arg), extglob)
             o = op.op
-            if o == "#":
+            if o is Op.SHORT_PREFIX:
                 return lambda s: s[k:] if (k := pat.prefix_len(s, False)) >= 0 else s
-            if o == "##":
+            if o is Op.LONG_PREFIX:
                 return lambda s: s[k:] if (k := pat.prefix_len(s, True)) >= 0 else s
-            if o == "%":
+            if o is Op.SHORT_SUFFIX:
                 return lambda s: s[:k] if (k := pat.suffix_start(s, False)) >= 0 else s
             return lambda s: s[:k] if (k := pat.suffix_start(s, True)) >= 0 else s
-        if kind == "repl":
+        if kind is OpKind.REPL:
             assert op.arg is not None
             pat_text = self.pattern(op.arg)
             rep = self.string(op.arg2) if op.arg2 is not None else ""
             return _replacer(op.op, pat_text, rep, extglob, env.option("patsub_replacement"), op.arg2,
                              env.check_string)
-        if kind == "case":
+        if kind is OpKind.CASE:
             pat_src = self.pattern(op.arg) if op.arg is not None else None
             cpat = compile_pattern(pat_src, extglob) if pat_src else None
             mode = op.op[0]  # ^ upper, , lower, ~ toggle
-            whole = len(op.op) == 2
+            whole = op.op in (Op.UPPER_ALL, Op.LOWER_ALL, Op.TOGGLE_ALL)
 
             def conv(s: str) -> str:
                 out = []

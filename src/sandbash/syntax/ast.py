@@ -8,6 +8,7 @@ per piece.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING, Union
 
 if TYPE_CHECKING:
@@ -54,23 +55,82 @@ class Tilde:
     user: str
 
 
+class OpKind(StrEnum):
+    """The family of a ${name OP ...} operator: it decides how the operator is evaluated."""
+
+    TEST = "test"  # default, assign, error, alternate: arg is the word
+    TRIM = "trim"  # arg is the pattern
+    REPL = "repl"  # arg is the pattern, arg2 the replacement (None: delete)
+    SLICE = "slice"  # arg is the offset, arg2 the length (None: to the end), both arithmetic
+    CASE = "case"  # arg is the pattern (None: every character)
+    XFORM = "xform"  # ${name@X}: no argument
+    BAD = "bad"  # a bad substitution, reported when it is expanded; ParamOp.text is its source
+
+
+class Op(StrEnum):
+    """A ${name OP ...} operator, spelled as in the source."""
+
+    DEFAULT = ":-"
+    DEFAULT_UNSET = "-"
+    ASSIGN = ":="
+    ASSIGN_UNSET = "="
+    ERROR = ":?"
+    ERROR_UNSET = "?"
+    ALTERNATE = ":+"
+    ALTERNATE_SET = "+"
+    SHORT_PREFIX = "#"
+    LONG_PREFIX = "##"
+    SHORT_SUFFIX = "%"
+    LONG_SUFFIX = "%%"
+    REPLACE = "/"
+    REPLACE_ALL = "//"
+    REPLACE_PREFIX = "/#"
+    REPLACE_SUFFIX = "/%"
+    SLICE = ":"
+    UPPER_FIRST = "^"
+    UPPER_ALL = "^^"
+    LOWER_FIRST = ","
+    LOWER_ALL = ",,"
+    TOGGLE_FIRST = "~"
+    TOGGLE_ALL = "~~"
+    AT_QUOTE = "Q"
+    AT_ESCAPES = "E"
+    AT_PROMPT = "P"
+    AT_ASSIGNMENT = "A"
+    AT_ATTRIBUTES = "a"
+    AT_KEYS_QUOTED = "K"
+    AT_KEYS = "k"
+    AT_UPPER = "U"
+    AT_UPPER_FIRST = "u"
+    AT_LOWER = "L"
+    BAD = ""
+
+
+# the family of each operator (the parser reads the spelling, then looks the family up here)
+OP_KIND: dict[Op, OpKind] = {
+    **dict.fromkeys((Op.DEFAULT, Op.DEFAULT_UNSET, Op.ASSIGN, Op.ASSIGN_UNSET, Op.ERROR, Op.ERROR_UNSET,
+                     Op.ALTERNATE, Op.ALTERNATE_SET), OpKind.TEST),
+    **dict.fromkeys((Op.SHORT_PREFIX, Op.LONG_PREFIX, Op.SHORT_SUFFIX, Op.LONG_SUFFIX), OpKind.TRIM),
+    **dict.fromkeys((Op.REPLACE, Op.REPLACE_ALL, Op.REPLACE_PREFIX, Op.REPLACE_SUFFIX), OpKind.REPL),
+    Op.SLICE: OpKind.SLICE,
+    **dict.fromkeys((Op.UPPER_FIRST, Op.UPPER_ALL, Op.LOWER_FIRST, Op.LOWER_ALL, Op.TOGGLE_FIRST,
+                     Op.TOGGLE_ALL), OpKind.CASE),
+    **dict.fromkeys((Op.AT_QUOTE, Op.AT_ESCAPES, Op.AT_PROMPT, Op.AT_ASSIGNMENT, Op.AT_ATTRIBUTES,
+                     Op.AT_KEYS_QUOTED, Op.AT_KEYS, Op.AT_UPPER, Op.AT_UPPER_FIRST, Op.AT_LOWER), OpKind.XFORM),
+    Op.BAD: OpKind.BAD,
+}
+
+
 @dataclass(frozen=True, slots=True)
 class ParamOp:
-    """The operator part of ${...}.
+    """The operator part of ${...}: `op` is the operator, `kind` its family (OP_KIND[op]);
+    see OpKind for what `arg` and `arg2` hold. `text`: the source of a bad substitution."""
 
-    kind is one of:
-      'test'   op in (':-','-',':=','=',':?','?',':+','+'), arg
-      'trim'   op in ('#','##','%','%%'), arg (pattern)
-      'repl'   op in ('/','//','/#','/%'), arg (pattern), arg2 (replacement or None)
-      'slice'  arg = offset text, arg2 = length text or None (arithmetic)
-      'case'   op in ('^','^^',',',',,'), arg (pattern or None)
-      'xform'  op = one of QEPAaKkUuL
-    """
-
-    kind: str
-    op: str
+    kind: OpKind
+    op: Op
     arg: Word | None = None
     arg2: Word | None = None
+    text: str = ""
 
 
 @dataclass(frozen=True, slots=True)

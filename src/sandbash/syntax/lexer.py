@@ -612,7 +612,7 @@ class WordReader:
                 if close < 0:
                     raise self.error_eof("}", start_line)
                 self.pos = close + 1
-                return A.Param("", None, "bad", A.ParamOp("bad", self.src[dollar : close + 1]), True)
+                return A.Param("", None, "bad", _bad_op(self.src[dollar : close + 1]), True)
             sub = src[i + 1 : end]
             i = end + 1
         names_suffix = ""
@@ -629,14 +629,14 @@ class WordReader:
         if prefix == "#" or names_suffix:
             return self._bad_param(dollar, i)
         op = self._read_param_op(in_dq, start_line)
-        if op.kind == "bad":
-            return A.Param(name, sub, "bad", A.ParamOp("bad", src[dollar : self.pos]), True)
+        if op.kind is A.OpKind.BAD:
+            return A.Param(name, sub, "bad", _bad_op(src[dollar : self.pos]), True)
         return A.Param(name, sub, prefix, op, True, names_suffix, self.read_subscript(sub, self.line))
 
     def _bad_param(self, dollar: int, i: int) -> A.Param:
         end = self._find_closing_brace(i)
         self.pos = end + 1
-        return A.Param("", None, "bad", A.ParamOp("bad", self.src[dollar : end + 1]), True)
+        return A.Param("", None, "bad", _bad_op(self.src[dollar : end + 1]), True)
 
     def read_subscript(self, sub: str | None, line: int) -> A.Subscript | None:
         """`sub` parsed in both readings (see A.Subscript); None when a reading does not parse
@@ -739,16 +739,15 @@ class WordReader:
         c = src[i]
         two = src[i : i + 2]
         if c == ":" and two[1:] in ("-", "=", "?", "+"):
-            op = two
             self.pos = i + 2
-            return A.ParamOp("test", op, self._param_arg(PARAM, in_dq, start_line, "test"))
+            return A.ParamOp(A.OpKind.TEST, A.Op(two), self._param_arg(PARAM, in_dq, start_line, "test"))
         if c in "-=?+":
             self.pos = i + 1
-            return A.ParamOp("test", c, self._param_arg(PARAM, in_dq, start_line, "test"))
+            return A.ParamOp(A.OpKind.TEST, A.Op(c), self._param_arg(PARAM, in_dq, start_line, "test"))
         if c in "#%":
             op = two if two in ("##", "%%") else c
             self.pos = i + len(op)
-            return A.ParamOp("trim", op, self._param_arg(PARAM, in_dq, start_line, "pat"))
+            return A.ParamOp(A.OpKind.TRIM, A.Op(op), self._param_arg(PARAM, in_dq, start_line, "pat"))
         if c == "/":
             op = two if two in ("//", "/#", "/%") else "/"
             self.pos = i + len(op)
@@ -759,20 +758,20 @@ class WordReader:
                 rep = self._param_arg(PARAM, in_dq, start_line, "repl")
             else:
                 self._expect_close(start_line)
-            return A.ParamOp("repl", op, pat, rep)
+            return A.ParamOp(A.OpKind.REPL, A.Op(op), pat, rep)
         if c in "^,~":
             op = two if two in ("^^", ",,", "~~") else c
             self.pos = i + len(op)
             arg = self._param_arg(PARAM, in_dq, start_line, "pat")
-            return A.ParamOp("case", op, arg if arg.parts else None)
+            return A.ParamOp(A.OpKind.CASE, A.Op(op), arg if arg.parts else None)
         if c == "@":
             x = src[i + 1 : i + 2]
             if x and src[i + 2 : i + 3] == "}" and x in "QEPAaKkUuL":
                 self.pos = i + 3
-                return A.ParamOp("xform", x)
+                return A.ParamOp(A.OpKind.XFORM, A.Op(x))
             end = self._find_closing_brace(i)
             self.pos = end + 1
-            return A.ParamOp("bad", src[i:end])
+            return _bad_op(src[i:end])
         if c == ":":
             self.pos = i + 1
             off = self._param_arg(SLICE, in_dq, start_line, "slice")
@@ -781,10 +780,10 @@ class WordReader:
                 self.pos += 1
                 length = self._param_arg(SLICE, in_dq, start_line, "slice")
             self._expect_close(start_line)
-            return A.ParamOp("slice", ":", off, length)
+            return A.ParamOp(A.OpKind.SLICE, A.Op.SLICE, off, length)
         end = self._find_closing_brace(i)
         self.pos = end + 1
-        return A.ParamOp("bad", src[i:end])
+        return _bad_op(src[i:end])
 
     def _expect_close(self, start_line: int) -> None:
         if self.pos < len(self.src) and self.src[self.pos] == "}":
@@ -944,11 +943,16 @@ def _valid_tilde_user(user: str) -> bool:
     return all(c.isalnum() or c in "._-" for c in user)
 
 
+def _bad_op(text: str) -> A.ParamOp:
+    """A bad substitution: an error only when it is expanded (bash parses it silently)."""
+    return A.ParamOp(A.OpKind.BAD, A.Op.BAD, text=text)
+
+
 def _default_word_tildes(p: A.Param) -> A.Param:
     """`x=${u-~:~}`: the word of ${x-...} and friends in an assignment value
     gets the assignment's tilde rule too (after each `:`)."""
     op = p.op
-    if op is None or op.kind != "test" or op.arg is None:
+    if op is None or op.kind is not A.OpKind.TEST or op.arg is None:
         return p
     arg = op.arg
     parts = assignment_tildes(list(arg.parts))
