@@ -1,0 +1,254 @@
+"""Monty's OS callbacks answered from the virtual filesystem.
+
+Every path Monty hands over is absolute (it resolves against the sandbox cwd first) and goes
+through the command context's filesystem facade, so policy grants, quota and read-only mounts
+apply. `/dev/stdin`, `/dev/stdout` and `/dev/stderr` are the command's streams. Errors become
+the OSError subclasses CPython raises, worded `[Errno N] strerror: 'path'`.
+"""
+
+from __future__ import annotations
+
+import errno
+import posixpath
+import stat as statmod
+from typing import Any
+
+from ...vfs.errors import FsError, strerror
+from ..context import Ctx
+
+_OS_ERRORS: dict[int, type[OSError]] = {
+    errno.ENOENT: FileNotFoundError,
+    errno.EEXIST: FileExistsError,
+    errno.EISDIR: IsADirectoryError,
+    errno.ENOTDIR: NotADirectoryError,
+    errno.EACCES: PermissionError,
+    errno.EPERM: PermissionError,
+    errno.EROFS: PermissionError,
+}
+_STREAMS = ("/dev/stdin", "/dev/stdout", "/dev/stderr")
+
+
+def os_error(code: int, path: str) -> OSError:
+    cls = _OS_ERRORS.get(int(code), OSError)
+    return cls(int(code), strerror(code), path)
+
+
+def _text(data: bytes) -> str:
+    # Monty's strings cannot hold lone surrogates: undecodable bytes become U+FFFD
+    return data.decode("utf-8", "replace")
+
+
+def _path(arg: Any) -> str:
+    """A path argument: Monty sends a PurePosixPath, or a MontyFileHandle for an open file."""
+    path = getattr(arg, "path", None)
+    return path if isinstance(path, str) else str(arg)
+
+
+def _join(directory: str, name: str) -> str:
+    return f"{directory.rstrip('/')}/{name}"
+
+
+class VfsOS:
+    """An `os=` handler for Monty: `handler(name=..., args=..., kwargs=..., is_async=...)`."""
+
+    def __init__(self, ctx: Ctx, pm: Any) -> None:
+        self.ctx = ctx
+        self.pm = pm
+        self.stdin_read = False
+
+    def __call__(self, *, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], is_async: bool,
+                 **_more: Any) -> Any:
+        self.ctx.budget.check_time()
+        method = getattr(self, "op_" + name.replace(".", "_"), None)
+        if method is None:
+            return self.pm.NOT_HANDLED
+        try:
+            return method(*args, **kwargs)
+        except FsError as e:
+            raise os_error(e.errno or errno.EIO, _path(args[0]) if args else e.path) from None
+
+    # ------------------------------------------------------------ queries
+
+    def op_Path_exists(self, p: Any) -> bool:
+        return _path(p) in _STREAMS or self.ctx.fs.try_stat(_path(p)) is not None
+
+    def op_Path_is_file(self, p: Any) -> bool:
+        st = self.ctx.fs.try_stat(_path(p))
+        return st is not None and st.is_file
+
+    def op_Path_is_dir(self, p: Any) -> bool:
+        st = self.ctx.fs.try_stat(_path(p))
+        return st is not None and st.is_dir
+
+    def op_Path_is_symlink(self, p: Any) -> bool:
+        st = self.ctx.fs.try_lstat(_path(p))
+        return st is not None and statmod.S_ISLNK(st.mode)
+
+    def op_Path_stat(self, p: Any) -> Any:
+        st = self.ctx.fs.stat(_path(p))
+        return self.pm.StatResult(st.mode, st.ino, st.dev, st.nlink, st.uid, st.gid, st.size,
+                                  st.atime, st.mtime, st.ctime)
+
+    def op_Path_iterdir(self, p: Any) -> list[str]:
+        base = _path(p)
+        names = self.ctx.fs.listdir(base)
+        self.ctx.checkpoint(len(names) + 1)
+        return [_join(base, n) for n in sorted(names)]
+
+    def op_Path_scan(self, p: Any, *, max_depth: int | None = None, follow_symlinks: bool = False,
+                     **_glob: Any) -> list[Any]:
+        """A subtree in one reply (os.walk, os.scandir, Path.glob): the root as '' then every entry
+        down to max_depth; a directory below the root that cannot be listed reads as empty."""
+        fs, scan = self.ctx.fs, self.pm.ScanEntry
+        root = _path(p)
+        entries = [self._entry(scan, "", root)]
+        stack = [(root, "", 0)] if entries[0].is_dir else []
+        limit = 64 if max_depth is None and follow_symlinks else max_depth
+        with self.ctx.hold_memory() as mem:
+            while stack:
+                directory, rel, depth = stack.pop()
+                if limit is not None and depth >= limit:
+                    continue
+                try:
+                    names = sorted(fs.listdir(directory))
+                except FsError:
+                    if depth == 0:
+                        raise
+                    continue
+                self.ctx.checkpoint(len(names) + 1)
+                for name in names:
+                    child_rel = f"{rel}/{name}" if rel else name
+                    mem.charge(2 * (len(directory) + len(child_rel)) + 128)
+                    entry = self._entry(scan, child_rel, _join(directory, name))
+                    entries.append(entry)
+                    if entry.is_dir and (follow_symlinks or not entry.is_symlink):
+                        stack.append((_join(directory, name), child_rel, depth + 1))
+        return entries
+
+    def _entry(self, scan: Any, rel: str, path: str) -> Any:
+        lst = self.ctx.fs.try_lstat(path)
+        if lst is None:
+            raise FsError(errno.ENOENT, path)
+        link = statmod.S_ISLNK(lst.mode)
+        st = self.ctx.fs.try_stat(path) if link else lst
+        return scan(rel, st is not None and st.is_dir, st is not None and st.is_file, link)
+
+    def op_Path_resolve(self, p: Any) -> str:
+        return self.ctx.fs.realpath(_path(p))
+
+    def op_Path_absolute(self, p: Any) -> str:
+        return self.ctx.fs.abspath(_path(p))
+
+    def op_os_getenv(self, key: str, default: str | None = None) -> str | None:
+        return self.ctx.env.get(key, default)
+
+    def op_os_environ(self) -> dict[str, str]:
+        return dict(self.ctx.env)
+
+    # ------------------------------------------------------------ reading
+
+    def op_open(self, p: Any, mode: str) -> Any:
+        path = _path(p)
+        if path not in _STREAMS:
+            if "w" in mode:
+                self.ctx.fs.write_bytes(path, b"")
+            elif "a" in mode or "x" in mode:
+                if "x" in mode and self.ctx.fs.try_stat(path) is not None:
+                    raise FsError(errno.EEXIST, path)
+                self.ctx.fs.write_bytes(path, b"", append=True)
+            else:
+                st = self.ctx.fs.stat(path)
+                if st.is_dir:
+                    raise FsError(errno.EISDIR, path)
+        return self.pm.MontyFileHandle(path, mode.replace("x", "w"))
+
+    def _read(self, path: str) -> bytes:
+        ctx = self.ctx
+        if path == "/dev/stdin":
+            # Monty reads an open file whole, then serves read/readline/iteration from it
+            self.stdin_read = True
+            with ctx.hold_memory() as mem:
+                chunks: list[bytes] = []
+                while True:
+                    chunk = ctx.stdin.read(65536)
+                    if not chunk:
+                        return b"".join(chunks)
+                    mem.charge(len(chunk))
+                    chunks.append(chunk)
+                    ctx.checkpoint()
+        if path in _STREAMS:
+            raise FsError(errno.EBADF, path)
+        st = ctx.fs.stat(path)
+        if st.is_dir:
+            raise FsError(errno.EISDIR, path)
+        with ctx.hold_memory() as mem:
+            mem.charge(st.size)
+            return ctx.fs.read_bytes(path)
+
+    def op_Path_read_text(self, p: Any) -> str:
+        data = self._read(_path(p))
+        with self.ctx.hold_memory() as mem:
+            mem.charge(len(data) * 2)
+            return _text(data)
+
+    def op_Path_read_bytes(self, p: Any) -> bytes:
+        return self._read(_path(p))
+
+    # ------------------------------------------------------------ writing
+
+    def _write(self, path: str, data: bytes, append: bool) -> None:
+        if path == "/dev/stdout":
+            self.ctx.stdout.write(data)
+        elif path == "/dev/stderr":
+            self.ctx.stderr.write(data)
+        elif path == "/dev/stdin":
+            raise FsError(errno.EBADF, path)
+        else:
+            self.ctx.fs.write_bytes(path, data, append=append)
+
+    def op_Path_write_text(self, p: Any, data: str) -> int:
+        self._write(_path(p), data.encode("utf-8", "surrogateescape"), append=False)
+        return len(data)
+
+    def op_Path_write_bytes(self, p: Any, data: bytes) -> int:
+        self._write(_path(p), bytes(data), append=False)
+        return len(data)
+
+    def op_Path_append_text(self, p: Any, data: str) -> int:
+        self._write(_path(p), data.encode("utf-8", "surrogateescape"), append=True)
+        return len(data)
+
+    def op_Path_append_bytes(self, p: Any, data: bytes) -> int:
+        self._write(_path(p), bytes(data), append=True)
+        return len(data)
+
+    # ------------------------------------------------------------ changing the tree
+
+    def op_Path_mkdir(self, p: Any, parents: bool = False, exist_ok: bool = False) -> None:
+        path = _path(p)
+        fs = self.ctx.fs
+        st = fs.try_stat(path)
+        if st is not None:
+            if exist_ok and st.is_dir:
+                return
+            raise FsError(errno.EEXIST, path)
+        parent = posixpath.dirname(path.rstrip("/")) or "/"
+        if parents and parent != path and fs.try_stat(parent) is None:
+            self.op_Path_mkdir(parent, parents=True, exist_ok=True)
+        fs.mkdir(path)
+
+    def op_Path_unlink(self, p: Any) -> None:
+        self.ctx.fs.unlink(_path(p))
+
+    def op_Path_rmdir(self, p: Any) -> None:
+        self.ctx.fs.rmdir(_path(p))
+
+    def op_Path_rename(self, p: Any, target: Any) -> None:
+        self.ctx.fs.rename(_path(p), _path(target))
+
+    # ------------------------------------------------------------ time
+
+    def op_time_sleep(self, seconds: float) -> None:
+        self.ctx.budget.sleep(max(0.0, float(seconds)))
+
+    op_system_sleep = op_time_sleep

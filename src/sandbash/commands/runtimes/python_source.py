@@ -1,0 +1,62 @@
+"""Rewrites of the program text before Monty runs it, keeping every line where it was.
+
+Monty's `sys` module cannot be given attributes, so `import sys` / `from sys import x` become
+bindings of the prelude's `_sb_sys` (python_prelude.py). Each import statement is replaced in
+place on its own line(s), so tracebacks keep the program's line numbers. Text the host parser
+cannot read (newer syntax, or too large) is left as it is: Monty reports what it cannot run.
+"""
+
+from __future__ import annotations
+
+import ast
+
+MAX_REWRITE_BYTES = 1 << 20
+
+
+def _import_text(node: ast.Import | ast.ImportFrom) -> str | None:
+    """The replacement for an import statement that names sys, or None to keep it."""
+    if isinstance(node, ast.ImportFrom):
+        if node.module != "sys" or node.level:
+            return None
+        parts = []
+        for a in node.names:
+            if a.name == "*":
+                return "pass"  # nothing sensible to star-import from the stand-in
+            parts.append(f"{a.asname or a.name} = _sb_sys.{a.name}")
+        return "; ".join(parts)
+    if not any(a.name == "sys" for a in node.names):
+        return None
+    parts = []
+    for a in node.names:
+        if a.name == "sys":
+            parts.append(f"{a.asname or 'sys'} = _sb_sys")
+        else:
+            parts.append(f"import {a.name}" + (f" as {a.asname}" if a.asname else ""))
+    return "; ".join(parts)
+
+
+def rewrite(text: str) -> str:
+    """`text` with its sys imports bound to the prelude's stand-in."""
+    if "sys" not in text or len(text) > MAX_REWRITE_BYTES:
+        return text
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return text
+    edits: list[tuple[int, int, int, int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            new = _import_text(node)
+            if new is not None and node.end_lineno is not None and node.end_col_offset is not None:
+                edits.append((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, new))
+    if not edits:
+        return text
+    lines = [line.encode("utf-8", "surrogatepass") for line in text.splitlines(keepends=True)]
+    # bottom-up, so earlier positions stay valid; offsets are UTF-8 byte columns
+    for line, col, end_line, end_col, new in sorted(edits, reverse=True):
+        head = lines[line - 1][:col]
+        tail = lines[end_line - 1][end_col:]
+        # a statement spanning lines keeps its line count: the rest become empty lines
+        filler = b"\n" * (end_line - line)
+        lines[line - 1:end_line] = [head + new.encode() + filler + tail]
+    return b"".join(lines).decode("utf-8", "surrogatepass")

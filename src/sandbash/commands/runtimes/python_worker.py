@@ -1,0 +1,79 @@
+"""The one place sandbash starts a process: Monty's worker pool for `python3`.
+
+Monty (pydantic-monty) runs sandboxed Python in `monty` worker processes that have no host
+access of their own: every file, environment, clock or sleep request comes back to this process
+as a callback, which python.py answers from the virtual filesystem. This module owns the pool
+(started on first use, rebuilt after a fork, closed at exit) and the watchdog that kills a
+worker when the run is cancelled or its deadline passes while the worker computes (Monty has no
+cancel call; a killed worker is replaced by the pool).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os  # getpid (a forked child rebuilds the pool) and kill (the watchdog), for the worker only
+import threading
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+_lock = threading.Lock()
+_pool: Any = None
+_pool_pid = 0
+# workers live at once: pipeline stages (python3 | python3 | ...) each hold one while they run
+MAX_WORKERS = 32
+
+
+def pool(pm: ModuleType) -> Any:
+    """The process's Monty pool, started on first use (and again in a forked child)."""
+    global _pool, _pool_pid
+    with _lock:
+        pid = os.getpid()
+        if _pool is None or _pool_pid != pid:
+            # a pool inherited through fork() talks to its parent's workers: never reuse it
+            p = pm.Monty(min_processes=1, max_processes=MAX_WORKERS, max_checkouts_per_worker=200)
+            p.__enter__()
+            if _pool is None:
+                atexit.register(_close)
+            _pool, _pool_pid = p, pid
+        return _pool
+
+
+def _close() -> None:
+    global _pool
+    with _lock:
+        p, _pool = _pool, None
+        if p is not None and _pool_pid == os.getpid():
+            p.__exit__(None, None, None)
+
+
+class Watchdog:
+    """Kills the session's worker when `should_stop()` says so (cancellation, the deadline, a
+    limit another thread hit) while the worker computes without calling back."""
+
+    def __init__(self, session: Any, should_stop: Callable[[], bool], interval: float = 0.02) -> None:
+        self._pid: int | None = session.worker_pid
+        self._should_stop = should_stop
+        self._interval = interval
+        self._done = threading.Event()
+        self.fired = False
+        self._thread = threading.Thread(target=self._watch, name="python3-watchdog", daemon=True)
+
+    def __enter__(self) -> Watchdog:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        while not self._done.wait(self._interval):
+            if self._should_stop():
+                self.fired = True
+                if self._pid is not None:
+                    try:
+                        os.kill(self._pid, 9)  # the worker only: Monty replaces it
+                    except OSError:
+                        pass
+                return
