@@ -1,7 +1,10 @@
 """The typed syntax tree of a bash script.
 
-Every node is a frozen dataclass with slots (built by nodeclass.py); every command node carries the
-line it starts on (`line`), which is what bash reports in errors and `LINENO`.
+Every node is a frozen dataclass with slots (built by nodeclass.py). Every command node, word and
+redirection carries where it starts: `line` (what bash reports in errors and `LINENO`) and `col`,
+the 1-based column in characters (0: not known, e.g. a node made when the script runs; inside
+backquotes and $((...)), whose text is read on its own, the column counts from that text).
+Word parts are located by their word.
 Word parts keep their quoting so expansion can decide splitting and globbing
 per piece.
 """
@@ -229,6 +232,7 @@ class Word:
     line: int = 0
     # the source text of the word, for messages, `set -x` of assignments, etc.
     text: str = ""
+    col: int = 0
 
 
 # ---------------------------------------------------------------- arithmetic
@@ -358,6 +362,7 @@ class Redir:
     fd: int | None = None
     fd_var: str | None = None
     line: int = 0
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,6 +389,7 @@ class SimpleCommand:
     words: tuple[Word, ...]
     redirs: tuple[Redir, ...]
     line: int = 0
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,6 +401,7 @@ class Pipeline:
     # per link: True when it was `|&`
     stderr_links: tuple[bool, ...] = ()
     line: int = 0
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,6 +409,7 @@ class AndOr:
     first: Command
     rest: tuple[tuple[str, Command], ...]  # ('&&'|'||', cmd)
     line: int = 0
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -414,18 +422,21 @@ class ListItem:
 class CommandList:
     items: tuple[ListItem, ...]
     line: int = 0
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Subshell:
     body: CommandList
     line: int = 0
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Group:
     body: CommandList
     line: int = 0
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -439,6 +450,7 @@ class If:
     clauses: tuple[IfClause, ...]
     else_body: CommandList | None
     line: int = 0
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,6 +459,7 @@ class While:
     body: CommandList
     until: bool = False
     line: int = 0
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,6 +469,7 @@ class For:
     body: CommandList
     line: int = 0
     end_line: int = 0  # where `done` is: bash reports a bad name there
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,6 +479,7 @@ class ArithFor:
     step: Word | None
     body: CommandList
     line: int = 0
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -474,6 +489,7 @@ class Select:
     body: CommandList
     line: int = 0
     end_line: int = 0  # where `done` is: bash reports a bad name there
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -488,6 +504,7 @@ class Case:
     word: Word
     items: tuple[CaseItem, ...]
     line: int = 0
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -495,12 +512,14 @@ class ArithCmd:
     word: Word
     text: str = ""
     line: int = 0
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class CondCmd:
     expr: Cond
     line: int = 0
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -510,6 +529,7 @@ class FuncDef:
     line: int = 0
     text: str = ""
     keyword: bool = False
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -517,6 +537,7 @@ class Coproc:
     name: str
     body: Command
     line: int = 0
+    col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -526,6 +547,7 @@ class Redirected:
     body: Command
     redirs: tuple[Redir, ...]
     line: int = 0
+    col: int = 0
 
 
 Command = Union[

@@ -8,7 +8,8 @@ class ParseError(Exception):
 
     `message` is the text after `bash: line N: ` (for example
     "syntax error near unexpected token `)'"); `line` is the line bash reports;
-    `source_line` is the offending line bash echoes after a token error.
+    `source_line` is the offending line bash echoes after a token error; `col` the 1-based
+    column of the offending token (0: not known).
     `incomplete` is True when more input could complete the script (EOF inside
     a construct), which an interactive prompt uses to ask for more lines.
     """
@@ -22,6 +23,7 @@ class ParseError(Exception):
         extra: list[tuple[str, int]] | None = None,
         keep_status: bool = False,
         discard_line: bool = False,
+        col: int = 0,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -35,6 +37,7 @@ class ParseError(Exception):
         # a bad compound assignment `x=(a & b)`: bash reports it, discards the rest of that input
         # line with status 1 and reads on (parse.y's DISCARD), in scripts, -c strings, eval and source
         self.discard_line = discard_line
+        self.col = col
 
 
 class ParseLimit(ParseError):

@@ -77,6 +77,16 @@ class WordReader:
             self._nl_positions = out
         return self.line_base + bisect.bisect_left(self._nl_positions, pos)
 
+    def line_col(self, pos: int) -> tuple[int, int]:
+        """The line and the 1-based column (in characters) of `pos`."""
+        line = self.line_at(pos)  # fills _nl_positions
+        assert self._nl_positions is not None
+        i = line - self.line_base
+        return line, pos - (self._nl_positions[i - 1] if i else -1)
+
+    def col_at(self, pos: int) -> int:
+        return self.line_col(pos)[1]
+
     @property
     def line(self) -> int:
         return self.line_at(self.pos)
@@ -128,14 +138,14 @@ class WordReader:
     def read_word(self, mode: int = CMD, dq_context: bool = False) -> A.Word | None:
         """Read one word at `pos` in `mode`; None when no word character is here."""
         start = self.pos
-        line = self.line_at(start)
+        line, col = self.line_col(start)
         parts = self.read_parts(mode, dq_context)
         if not parts and self.pos == start:
             return None
         text = self.src[start : self.pos]
         if mode in (CMD, COND, CASE_PAT) and parts:
             parts = self.finish_word(parts)
-        return A.Word(tuple(parts), line, text)
+        return A.Word(tuple(parts), line, text, col)
 
     def finish_word(self, parts: list[A.Part], brace: bool = True) -> list[A.Part]:
         """Tilde prefix and brace expansion, both decided on unquoted text."""

@@ -125,7 +125,7 @@ class Parser(WordReader):
             if chunk is None:
                 break
             items.extend(chunk.items)
-        return A.CommandList(tuple(items), self.line_base)
+        return A.CommandList(tuple(items), self.line_base, 1)
 
     def parse_next(self) -> A.CommandList | None:
         """The next complete command (to the end of its line), or None at EOF."""
@@ -135,7 +135,7 @@ class Parser(WordReader):
             if self.pending_heredocs:
                 self.read_heredoc_bodies()
             return None
-        line = self.line_at(tok.pos)
+        line, col = self.line_col(tok.pos)
         items = self._parse_list_items(top=True)
         tok = self.peek()
         if tok.kind == "op" and tok.value == "\n":
@@ -145,7 +145,7 @@ class Parser(WordReader):
                 self.read_heredoc_bodies()
         else:
             raise self.unexpected(tok)
-        return A.CommandList(tuple(items), line)
+        return A.CommandList(tuple(items), line, col)
 
     # ------------------------------------------------------------ tokens
 
@@ -258,6 +258,7 @@ class Parser(WordReader):
             f"syntax error near unexpected token `{text}'",
             line,
             source_line=self.current_line_text(tok.pos),
+            col=self.col_at(tok.pos),
         )
 
     # ------------------------------------------------------------ lists
@@ -291,6 +292,7 @@ class Parser(WordReader):
     def parse_compound_list(self, allow_empty: bool = False, in_paren: bool = False) -> A.CommandList:
         self.skip_newlines()
         line = self.line
+        col = self.col_at(self.peek().pos)
         items: list[A.ListItem] = []
         while True:
             tok = self.peek()
@@ -314,10 +316,10 @@ class Parser(WordReader):
             raise self.unexpected(tok)
         if not self._is_list_end(tok):
             raise self.unexpected(tok)
-        return A.CommandList(tuple(items), line)
+        return A.CommandList(tuple(items), line, col)
 
     def parse_and_or(self) -> A.Command:
-        line = self.line_at(self.peek().pos)
+        line, col = self.line_col(self.peek().pos)
         first = self.parse_pipeline()
         rest: list[tuple[str, A.Command]] = []
         while True:
@@ -330,11 +332,11 @@ class Parser(WordReader):
                 break
         if not rest:
             return first
-        return A.AndOr(first, tuple(rest), line)
+        return A.AndOr(first, tuple(rest), line, col)
 
     def parse_pipeline(self) -> A.Command:
         tok = self.peek()
-        line = self.line_at(tok.pos)
+        line, col = self.line_col(tok.pos)
         timed = posix = False
         negate = False
         if self.is_reserved(tok, "time"):
@@ -355,7 +357,7 @@ class Parser(WordReader):
         if timed or negate:
             if tok.kind == "eof" or self.is_op(tok, "\n", ";", "&", ")") or self._is_list_end(tok):
                 # `time` alone, `!` alone: an empty pipeline
-                return A.Pipeline((), negate, timed, posix, (), line)
+                return A.Pipeline((), negate, timed, posix, (), line, col)
         cmds = [self.parse_command()]
         links: list[bool] = []
         while True:
@@ -369,7 +371,7 @@ class Parser(WordReader):
                 break
         if len(cmds) == 1 and not timed and not negate:
             return cmds[0]
-        return A.Pipeline(tuple(cmds), negate, timed, posix, tuple(links), line)
+        return A.Pipeline(tuple(cmds), negate, timed, posix, tuple(links), line, col)
 
     # ------------------------------------------------------------ commands
 
@@ -385,20 +387,20 @@ class Parser(WordReader):
         # aliases are expanded in command position, before reserved words are seen
         while tok.kind == "word" and self.aliases and self.plain(tok) not in _RESERVED and self.try_alias(tok):
             tok = self.peek()
-        line = self.line_at(tok.pos)
+        line, col = self.line_col(tok.pos)
         if tok.kind == "op":
             if tok.value == "(":
                 if self.src.startswith("((", tok.pos):
                     node = self.try_arith_command(tok)
                     if node is not None:
-                        return self._redirected(node, line)
+                        return self._redirected(node, line, col)
                 self.consume()
                 body = self.parse_compound_list()
                 close = self.peek()
                 if not self.is_op(close, ")"):
                     raise self.unexpected(close)
                 self.consume()
-                return self._redirected(A.Subshell(body, line), line)
+                return self._redirected(A.Subshell(body, line, col), line, col)
             if tok.value in _REDIR_OPS:
                 return self.parse_simple_command()
             raise self.unexpected(tok)
@@ -412,17 +414,18 @@ class Parser(WordReader):
         return self.parse_simple_command()
 
     def parse_reserved(self, text: str, tok: Tok, line: int) -> A.Command | None:
+        col = self.col_at(tok.pos)
         if text == "if":
-            return self._redirected(self.parse_if(), line)
+            return self._redirected(self.parse_if(), line, col)
         if text in ("while", "until"):
             self.consume()
             cond = self.parse_compound_list()
             body = self.parse_do_group()
-            return self._redirected(A.While(cond, body, text == "until", line), line)
+            return self._redirected(A.While(cond, body, text == "until", line, col), line, col)
         if text in ("for", "select"):
-            return self._redirected(self.parse_for(text == "select"), line)
+            return self._redirected(self.parse_for(text == "select"), line, col)
         if text == "case":
-            return self._redirected(self.parse_case(), line)
+            return self._redirected(self.parse_case(), line, col)
         if text == "{":
             self.consume()
             body = self.parse_compound_list()
@@ -430,11 +433,11 @@ class Parser(WordReader):
             if not self.is_reserved(close, "}"):
                 raise self.unexpected(close)
             self.consume()
-            return self._redirected(A.Group(body, line), line)
+            return self._redirected(A.Group(body, line, col), line, col)
         if text == "[[":
             self.consume()
             expr = self.parse_cond_expr()
-            return self._redirected(A.CondCmd(expr, line), line)
+            return self._redirected(A.CondCmd(expr, line, col), line, col)
         if text == "function":
             return self.parse_function_keyword()
         if text == "coproc":
@@ -445,7 +448,7 @@ class Parser(WordReader):
             raise self.unexpected(tok)
         return None
 
-    def _redirected(self, node: A.Command, line: int) -> A.Command:
+    def _redirected(self, node: A.Command, line: int, col: int) -> A.Command:
         redirs: list[A.Redir] = []
         while True:
             tok = self.peek()
@@ -454,7 +457,7 @@ class Parser(WordReader):
             else:
                 break
         if redirs:
-            return A.Redirected(node, tuple(redirs), line)
+            return A.Redirected(node, tuple(redirs), line, col)
         return node
 
     def parse_do_group(self) -> A.CommandList:
@@ -479,6 +482,7 @@ class Parser(WordReader):
 
     def parse_if(self) -> A.If:
         line = self.line
+        col = self.col_at(self.peek().pos)
         self.consume()
         clauses: list[A.IfClause] = []
         cond = self.parse_compound_list()
@@ -504,7 +508,7 @@ class Parser(WordReader):
                 self.consume()
                 break
             raise self.unexpected(tok)
-        return A.If(tuple(clauses), else_body, line)
+        return A.If(tuple(clauses), else_body, line, col)
 
     def _expect_reserved(self, word: str) -> None:
         tok = self.peek()
@@ -514,10 +518,11 @@ class Parser(WordReader):
 
     def parse_for(self, select: bool) -> A.Command:
         line = self.line
+        col = self.col_at(self.peek().pos)
         self.consume()
         tok = self.peek()
         if not select and tok.kind == "op" and tok.value == "(" and self.src.startswith("((", tok.pos):
-            return self.parse_arith_for(tok, line)
+            return self.parse_arith_for(tok, line, col)
         if tok.kind != "word":
             raise self.unexpected(tok)
         # any word parses (`for f\1 in ...`): bash checks the name when the loop runs
@@ -551,10 +556,10 @@ class Parser(WordReader):
         body = self.parse_do_group()
         end_line = self.line_at(max(self.pos - 1, 0))
         if select:
-            return A.Select(name, words, body, line, end_line)
-        return A.For(name, words, body, line, end_line)
+            return A.Select(name, words, body, line, end_line, col)
+        return A.For(name, words, body, line, end_line, col)
 
-    def parse_arith_for(self, tok: Tok, line: int) -> A.Command:
+    def parse_arith_for(self, tok: Tok, line: int, col: int) -> A.Command:
         start = tok.pos + 2
         end = self._find_arith_end(start)
         if end < 0:
@@ -580,7 +585,7 @@ class Parser(WordReader):
             self.consume()
         self.skip_newlines()
         body = self.parse_do_group()
-        return A.ArithFor(words[0], words[1], words[2], body, line)
+        return A.ArithFor(words[0], words[1], words[2], body, line, col)
 
     def _find_arith_end(self, i: int) -> int:
         src = self.src
@@ -608,10 +613,11 @@ class Parser(WordReader):
             self._peeked = None
             return None
         self._peeked = None
-        return A.ArithCmd(node.word, node.text, self.line_at(tok.pos))
+        return A.ArithCmd(node.word, node.text, *self.line_col(tok.pos))
 
     def parse_case(self) -> A.Case:
         line = self.line
+        col = self.col_at(self.peek().pos)
         self.consume()
         tok = self.peek()
         if tok.kind != "word":
@@ -662,7 +668,7 @@ class Parser(WordReader):
                 items.append(A.CaseItem(tuple(patterns), body, ";;"))
                 break
             raise self.unexpected(tok)
-        return A.Case(word, tuple(items), line)
+        return A.Case(word, tuple(items), line, col)
 
     def parse_function_keyword(self) -> A.Command:
         line = self.line
@@ -695,10 +701,11 @@ class Parser(WordReader):
             raise self.unexpected(tok)
         del body_line
         src_text = self.src[start : self.pos]
-        return A.FuncDef(name, body, line, src_text, keyword)
+        return A.FuncDef(name, body, line, src_text, keyword, self.col_at(start))
 
     def parse_coproc(self) -> A.Command:
         line = self.line
+        col = self.col_at(self.peek().pos)
         self.consume()
         tok = self.peek()
         name = "COPROC"
@@ -715,13 +722,13 @@ class Parser(WordReader):
                 self.pos = save
                 self._peeked = None
         body = self.parse_command()
-        return A.Coproc(name, body, line)
+        return A.Coproc(name, body, line, col)
 
     # ------------------------------------------------------------ simple commands
 
     def parse_simple_command(self) -> A.Command:
         tok = self.peek()
-        line = self.line_at(tok.pos)
+        line, col = self.line_col(tok.pos)
         start = tok.pos
         assigns: list[A.Assign] = []
         words: list[A.Word] = []
@@ -753,7 +760,8 @@ class Parser(WordReader):
             if decl:
                 assign = self.try_assignment(tok)
                 if assign is not None:
-                    words.append(A.Word((A.AssignWord(assign),), self.line_at(tok.pos), assign.text))
+                    wline, wcol = self.line_col(tok.pos)
+                    words.append(A.Word((A.AssignWord(assign),), wline, assign.text, wcol))
                     continue
             next_pos = self._alias_next_pos
             if next_pos is not None and tok.pos >= next_pos:
@@ -765,7 +773,7 @@ class Parser(WordReader):
         self._alias_next_pos = None
         if not assigns and not words and not redirs:
             raise self.unexpected(self.peek())
-        return A.SimpleCommand(tuple(assigns), tuple(words), tuple(redirs), line)
+        return A.SimpleCommand(tuple(assigns), tuple(words), tuple(redirs), line, col)
 
     _alias_next_pos: int | None = None
 
@@ -848,7 +856,8 @@ class Parser(WordReader):
         self.pos = value_start
         self._peeked = None
         parts_v = self.read_parts(CMD)
-        value = A.Word(tuple(assignment_tildes(parts_v)), line, self.src[value_start : self.pos])
+        value = A.Word(tuple(assignment_tildes(parts_v)), line, self.src[value_start : self.pos],
+                       self.col_at(value_start))
         return A.Assign(name, value, sub, append, None, self.src[tok.pos : self.pos],
                         self.read_subscript(sub, line))
 
@@ -886,10 +895,12 @@ class Parser(WordReader):
                     append = raw[close + 1] == "+"
                     key_text = raw[1:close]
                     key_parts = self.sub_reader(key_text, self.line_at(start)).read_parts(CMD)
-                    key = A.Word(tuple(key_parts), self.line_at(start), key_text)
+                    kline, kcol = self.line_col(start)
+                    key = A.Word(tuple(key_parts), kline, key_text, kcol + 1)
                     self.pos = start + close + (3 if append else 2)
                     vparts = self.read_parts(CMD)
-                    value = A.Word(tuple(assignment_tildes(vparts)), self.line_at(start), self.src[start + close + 2 : self.pos])
+                    value = A.Word(tuple(assignment_tildes(vparts)), kline, self.src[start + close + 2 : self.pos],
+                                   kcol + close + (3 if append else 2))
                     items.append(A.ArrayItem(value, key, append))
                     continue
             items.append(A.ArrayItem(word))
@@ -897,7 +908,7 @@ class Parser(WordReader):
     def parse_redirect(self) -> A.Redir:
         tok = self.consume()
         op = tok.value
-        line = self.line_at(tok.pos)
+        line, col = self.line_col(tok.pos)
         self.skip_blanks()
         target_tok = self.peek()
         if target_tok.kind == "eof":
@@ -914,8 +925,8 @@ class Parser(WordReader):
             delim = _unquote_delim(target_tok.word)
             doc = A.HereDoc(delim, quoted, op == "<<-")
             self.pending_heredocs.append(doc)
-            return A.Redir(op, doc, tok.fd, tok.fd_var, line)
-        return A.Redir(op, target_tok.word, tok.fd, tok.fd_var, line)
+            return A.Redir(op, doc, tok.fd, tok.fd_var, line, col)
+        return A.Redir(op, target_tok.word, tok.fd, tok.fd_var, line, col)
 
     # ------------------------------------------------------------ [[ ]]
 
