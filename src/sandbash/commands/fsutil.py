@@ -22,6 +22,10 @@ from ..vfs.base import S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFREG, Stat
 from ..vfs.errors import FsError, strerror
 from ..vfs.facade import FsView
 from ..vfs.mount import MountInfo
+from .gnuquote import needs_quoting as needs_quoting
+from .gnuquote import quote as quote
+from .gnuquote import quoteaf as quoteaf
+from .gnuquote import shell_quote as shell_quote
 
 S_IFMT = 0o170000  # the mask (the stdlib's stat.S_IFMT is a function)
 
@@ -117,94 +121,6 @@ def blocks_512(st: Stat) -> int:
     if kind in (S_IFREG, S_IFDIR):
         return ((st.size + 4095) // 4096) * 8
     return 0
-
-
-# ------------------------------------------------------------ quoting
-
-_SHELL_SPECIAL = frozenset("!\"$&()*;<=>[^`|{}\\?")
-_C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
-
-
-def _char_escape(ch: str) -> str | None:
-    """The C escape for a character that cannot be shown, or None."""
-    if ch in _C_ESCAPES:
-        return _C_ESCAPES[ch]
-    code = ord(ch)
-    if 0xDC80 <= code <= 0xDCFF:  # an undecodable byte (surrogateescape)
-        return f"\\{code - 0xDC00:03o}"
-    if code < 32 or code == 127:
-        return f"\\{code:03o}"
-    if code > 127 and not ch.isprintable() and ch != "\u00a0":
-        return "".join(f"\\{b:03o}" for b in ch.encode("utf-8", "surrogateescape"))
-    return None
-
-
-def quoteaf(name: str) -> str:
-    """GNU's shell-escape-always quoting, used for file names in messages:
-    'a b', "it's", 'a'$'\\n''b'."""
-    needs_escape = False
-    has_quote = False
-    compatible = True
-    for i, ch in enumerate(name):
-        if _char_escape(ch) is not None:
-            needs_escape = True
-        elif ch == "'":
-            has_quote = True
-        elif ch in _SHELL_SPECIAL or (ch in "#~" and i > 0):
-            compatible = False
-    if has_quote and compatible and not needs_escape:
-        return '"' + name + '"'
-    out = ["'"]
-    escaping = False
-    for ch in name:
-        esc = _char_escape(ch)
-        if esc is not None:
-            if not escaping:
-                out.append("'$'")
-                escaping = True
-            out.append(esc)
-            continue
-        if ch == "'":
-            out.append("'\\''")
-            escaping = False
-            continue
-        if escaping:
-            out.append("''")
-            escaping = False
-        out.append(ch)
-    out.append("'")
-    return "".join(out)
-
-
-def quote(text: str) -> str:
-    """GNU's locale quoting in a UTF-8 locale: text in curly quotes (C escapes inside)."""
-    out = []
-    for ch in text:
-        esc = _char_escape(ch)
-        if esc is not None:
-            out.append(esc)
-        elif ch == "\\":
-            out.append("\\\\")
-        else:
-            out.append(ch)
-    return "\u2018" + "".join(out) + "\u2019"
-
-
-def needs_quoting(name: str) -> bool:
-    """Whether GNU's shell quoting styles would quote `name`."""
-    if not name or name in ("{", "}"):
-        return True
-    for i, ch in enumerate(name):
-        if (ch in _SHELL_SPECIAL and ch not in "{}") or ch in " '" or (ch in "#~" and i == 0):
-            return True
-        if _char_escape(ch) is not None:
-            return True
-    return False
-
-
-def shell_quote(name: str) -> str:
-    """GNU's shell-escape quoting (quotef): quote only when needed."""
-    return quoteaf(name) if needs_quoting(name) else name
 
 
 # ------------------------------------------------------------ paths

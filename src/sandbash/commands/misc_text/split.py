@@ -19,6 +19,7 @@ from ..textbasic.common import (
     parse_size,
     quote,
     quotef,
+    quoteaf,
     read_chunks,
     read_held,
     read_input_held,
@@ -179,7 +180,7 @@ def cmd_split(ctx: Ctx) -> int:
     try:
         stream = ctx.open_in(src)
     except FsError as e:
-        ctx.error(f"cannot open {quoteaf_(src)} for reading: {strerror(e.errno or 5)}")
+        ctx.error(f"cannot open {quoteaf(src)} for reading: {strerror(e.errno or 5)}")
         return 1
     try:
         mode = modes[-1] if modes else "lines"
@@ -415,7 +416,7 @@ def cmd_csplit(ctx: Ctx) -> int:
         try:
             data = read_input_held(ctx, src, mem)
         except FsError as e:
-            raise _die(ctx, f"cannot open {quoteaf_(src)} for reading: {strerror(e.errno or 5)}")
+            raise _die(ctx, f"cannot open {quoteaf(src)} for reading: {strerror(e.errno or 5)}")
         mem.charge(len(data) + RECORD_OVERHEAD * (data.count(b"\n") + 1))
         lines = data.splitlines(keepends=True)
         return _csplit_run(ctx, lines, prefix, digits, suffix_fmt, opts, pats)
@@ -431,12 +432,6 @@ def _csplit_run(ctx: Ctx, lines: list[bytes], prefix: str, digits: int, suffix_f
             job.remove()
         raise
     return 0
-
-
-def quoteaf_(name: str) -> str:
-    from ..textbasic.common import quoteaf
-
-    return quoteaf(name)
 
 
 class _Csplit:

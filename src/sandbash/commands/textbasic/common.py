@@ -14,7 +14,11 @@ from collections.abc import Callable, Iterator
 from ...limits import MemoryHold
 from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
+from .. import gnuquote
 from ..context import CommandExit, Ctx, _dev_fd
+from ..gnuquote import quoteaf as quoteaf
+from ..gnuquote import quotef as quotef
+from ..gnuquote import shell_quote as shell_quote
 
 FLUSH_AT = 1 << 16
 
@@ -168,75 +172,12 @@ def split_records(ctx: Ctx, stream: Stream, sep: bytes = b"\n") -> Iterator[tupl
 
 
 def utf8_locale(ctx: Ctx) -> bool:
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = ctx.env.get(var)
-        if value:
-            low = value.lower()
-            return "utf-8" in low or "utf8" in low
-    return False
+    return gnuquote.utf8_locale(ctx.env)
 
 
 def quote(ctx: Ctx, s: str) -> str:
-    """gnulib quote(): curly quotes in UTF-8 locales, 'x' otherwise; backslashes
-    and control characters are escaped as in C."""
-    if "\\" in s or any(ord(c) < 32 or c == "\x7f" for c in s):
-        s = "".join("\\\\" if c == "\\" else (_escape_ctrl(c) if ord(c) < 32 or c == "\x7f" else c) for c in s)
-    if utf8_locale(ctx):
-        return f"\u2018{s}\u2019"
-    return f"'{s}'"
-
-
-_SHELL_SPECIAL = set(" !\"$&()*;<=>?[\\^`|'\t\n")
-
-
-def _needs_quotes(s: str) -> bool:
-    if not s:
-        return True
-    if s[0] in "#~":
-        return True
-    if s in ("{", "}"):
-        return True
-    return any(c in _SHELL_SPECIAL or not c.isprintable() for c in s)
-
-
-def _escape_ctrl(c: str) -> str:
-    table = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\a": "\\a", "\b": "\\b", "\f": "\\f", "\v": "\\v"}
-    if c in table:
-        return table[c]
-    return "".join(f"\\{b:03o}" for b in c.encode("utf-8", "surrogateescape"))
-
-
-def shell_quote(s: str, always: bool = False) -> str:
-    """gnulib's shell-escape quoting: quotef (only when needed) or quoteaf (always)."""
-    if not always and not _needs_quotes(s):
-        return s
-    if any(not c.isprintable() for c in s):
-        out: list[str] = []
-        plain: list[str] = []
-        for c in s:
-            if c.isprintable():
-                plain.append("'\\''" if c == "'" else c)
-            else:
-                if plain:
-                    out.append("'" + "".join(plain) + "'")
-                    plain = []
-                out.append("$'" + _escape_ctrl(c) + "'")
-        if plain:
-            out.append("'" + "".join(plain) + "'")
-        return "".join(out)
-    if "'" in s:
-        if not any(c in s for c in "$`\\\"!"):
-            return f'"{s}"'
-        return "'" + s.replace("'", "'\\''") + "'"
-    return f"'{s}'"
-
-
-def quotef(s: str) -> str:
-    return shell_quote(s)
-
-
-def quoteaf(s: str) -> str:
-    return shell_quote(s, always=True)
+    """gnulib quote() in the command's locale (curly quotes in UTF-8)."""
+    return gnuquote.quote(s, utf8_locale(ctx))
 
 
 def file_error(ctx: Ctx, name: str, e: FsError | StreamError | OSError) -> None:
