@@ -1,0 +1,122 @@
+"""Shared pieces of the host-mode commands: the HostAccess of the run, rshell-style flag
+parsing (pflag's messages: `unknown shorthand flag: 'K' in -K`), and errors."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..context import CommandExit, Ctx
+
+if TYPE_CHECKING:
+    from ...host.access import HostAccess
+    from ...host.procfs import ProcFs
+
+
+def host(ctx: Ctx) -> HostAccess:
+    """The run's HostAccess (the commands exist only in host mode; a direct call without one
+    fails cleanly)."""
+    h = ctx.extra.get("host")
+    if h is None:
+        raise fail(ctx, "host mode is not enabled")
+    return h  # type: ignore[no-any-return]
+
+
+def procfs(ctx: Ctx) -> ProcFs:
+    from ...host.procfs import HostUnavailable
+
+    fs = host(ctx).procfs
+    try:
+        fs.require()
+    except HostUnavailable as e:
+        raise fail(ctx, str(e)) from None
+    return fs
+
+
+def fail(ctx: Ctx, message: str, status: int = 1) -> CommandExit:
+    ctx.error(message)
+    return CommandExit(status)
+
+
+@dataclass(frozen=True)
+class Flag:
+    short: str | None
+    long: str
+    value: bool = False  # takes a value
+
+
+@dataclass
+class Flags:
+    values: dict[str, Any] = field(default_factory=dict)
+    operands: list[str] = field(default_factory=list)
+
+    def on(self, name: str) -> bool:
+        return bool(self.values.get(name))
+
+    def get(self, name: str) -> str | None:
+        v = self.values.get(name)
+        return v if isinstance(v, str) else None
+
+
+def parse_flags(ctx: Ctx, args: Sequence[str], flags: Sequence[Flag], *, interspersed: bool = True) -> Flags:
+    """Parse as Go's pflag does (rshell's commands): bundled shorts, `-pVALUE`, `--long=v`,
+    `--`; an unknown flag is `NAME: unknown shorthand flag: 'x' in -x` / `unknown flag: --x`,
+    status 1. A flag not declared is refused whatever it would do on a real host."""
+    by_short = {f.short: f for f in flags if f.short}
+    by_long = {f.long: f for f in flags}
+    out = Flags()
+    i = 0
+    while i < len(args):
+        a = args[i]
+        i += 1
+        if a == "--":
+            out.operands.extend(args[i:])
+            break
+        if a.startswith("--") and len(a) > 2:
+            name, eq, val = a[2:].partition("=")
+            f = by_long.get(name)
+            if f is None:
+                raise fail(ctx, f"unknown flag: --{name}")
+            if f.value:
+                if not eq:
+                    if i >= len(args):
+                        raise fail(ctx, f"flag needs an argument: --{name}")
+                    val = args[i]
+                    i += 1
+                out.values[f.long] = val
+            else:
+                out.values[f.long] = val.lower() not in ("false", "0") if eq else True
+            continue
+        if a.startswith("-") and len(a) > 1:
+            j = 1
+            while j < len(a):
+                c = a[j]
+                f = by_short.get(c)
+                if f is None:
+                    raise fail(ctx, f"unknown shorthand flag: '{c}' in {a}")
+                if f.value:
+                    val = a[j + 1:]
+                    if not val:
+                        if i >= len(args):
+                            raise fail(ctx, f"flag needs an argument: '{c}' in -{c}")
+                        val = args[i]
+                        i += 1
+                    out.values[f.long] = val
+                    break
+                out.values[f.long] = True
+                j += 1
+            continue
+        out.operands.append(a)
+        if not interspersed:
+            out.operands.extend(args[i:])
+            break
+    return out
+
+
+def print_help(ctx: Ctx, usage: str, about: str, flags: Sequence[Flag], notes: Mapping[str, str]) -> None:
+    lines = [f"Usage: {usage}", about, ""]
+    for f in flags:
+        head = (f"  -{f.short}, " if f.short else "      ") + f"--{f.long}" + (" VALUE" if f.value else "")
+        lines.append(f"{head:<28}{notes.get(f.long, '')}")
+    ctx.out("\n".join(lines) + "\n")

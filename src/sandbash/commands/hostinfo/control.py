@@ -1,0 +1,141 @@
+"""systemctl (through the embedder's service backend) and sudo (the elevation marker): each
+action is decided by the policy first (`Policy.service_decision`, `Policy.elevation_decision`)
+and recorded by the run's gate like any decision."""
+
+from __future__ import annotations
+
+from ...host.elevation import ElevationRefused, ElevationRequest
+from ...host.services import ServiceError, ServiceStatus, UnitNotFound
+from ...policy import SERVICE_ACTIONS, SERVICE_WRITES, Action, Decision, Policy
+from ..context import CommandExit, Ctx
+from .common import fail, host
+
+SYSTEMCTL_USAGE = f"""Usage: systemctl COMMAND UNIT
+Control the systemd units this policy grants (exact unit and action pairs).
+Commands: {', '.join(SERVICE_ACTIONS)}
+start, stop, restart and reload need remediation mode.
+"""
+
+
+def _policy(ctx: Ctx) -> Policy:
+    gate = ctx.extra.get("gate")
+    policy = getattr(gate, "policy", None)
+    return policy if isinstance(policy, Policy) else Policy()
+
+
+def _decide(ctx: Ctx, kind: str, target: str, static: Decision) -> Decision:
+    """The static decision, then the embedder's `decide`; recorded as an audit event."""
+    gate = ctx.extra.get("gate")
+    if gate is None:
+        return static
+    decision: Decision = gate.policy.ask(Action(kind, target, tuple(ctx.args)), static)
+    gate._record(kind, target, decision, argv=[ctx.name, *ctx.args])
+    return decision
+
+
+def cmd_systemctl(ctx: Ctx) -> int:
+    words = [a for a in ctx.args if a not in ("--no-pager", "--quiet", "-q", "--no-legend")]
+    quiet = any(a in ("--quiet", "-q") for a in ctx.args)
+    if words[:1] in (["--help"], ["-h"]):
+        ctx.out(SYSTEMCTL_USAGE)
+        return 0
+    odd = [a for a in words if a.startswith("-")]
+    if odd:
+        raise fail(ctx, f"unrecognized option '{odd[0]}'")
+    if len(words) < 2:
+        raise fail(ctx, "expected a command and a unit: systemctl COMMAND UNIT")
+    action, units = words[0], words[1:]
+    if action not in SERVICE_ACTIONS:
+        raise fail(ctx, f"unknown command verb '{action}' (allowed: {', '.join(SERVICE_ACTIONS)})")
+    backend = host(ctx).service_backend
+    status = 0
+    for name in units:
+        unit = name if "." in name else f"{name}.service"  # as systemctl completes a bare name
+        decision = _decide(ctx, f"service:{action}", unit, _policy(ctx).service_decision(unit, action))
+        if not decision.allowed:
+            ctx.error(f"{action} {unit}: not allowed by policy [policy: {decision.rule}] ({decision.reason})")
+            status = max(status, 126)
+            continue
+        if backend is None:
+            raise fail(ctx, "service control is not configured (no service backend)")
+        status = max(status, _one(ctx, backend, action, unit, quiet))
+    return status
+
+
+def _one(ctx: Ctx, backend: object, action: str, unit: str, quiet: bool) -> int:
+    try:
+        if action in SERVICE_WRITES:
+            backend.act(unit, action)  # type: ignore[attr-defined]
+            return 0
+        st: ServiceStatus = backend.status(unit)  # type: ignore[attr-defined]
+    except UnitNotFound as e:
+        if action in SERVICE_WRITES:
+            ctx.stderr.write(f"Failed to {action} {unit}: {e}\n".encode())
+            return 5
+        if action == "status":
+            ctx.stderr.write(f"{e}\n".encode())
+            return 4
+        if not quiet:
+            ctx.out("inactive\n" if action == "is-active" else "not-found\n")
+        return 3 if action == "is-active" else 4
+    except ServiceError as e:
+        ctx.stderr.write(f"{e}\n".encode())
+        return 1
+    if action == "is-active":
+        if not quiet:
+            ctx.out(st.active_state + "\n")
+        return 0 if st.active_state == "active" else 3
+    if action == "is-enabled":
+        if not quiet:
+            ctx.out(st.enabled + "\n")
+        return 0 if st.enabled in ("enabled", "static", "alias") else 1
+    _status(ctx, st)
+    return 0 if st.active_state == "active" else 3
+
+
+def _status(ctx: Ctx, st: ServiceStatus) -> None:
+    dot = "●" if st.active_state != "failed" else "×"
+    lines = [f"{dot} {st.unit}" + (f" - {st.description}" if st.description else "")]
+    where = f"{st.fragment_path}; " if st.fragment_path else ""
+    lines.append(f"     Loaded: {st.load_state} ({where}{st.enabled})")
+    since = f" since {st.since}" if st.since else ""
+    lines.append(f"     Active: {st.active_state} ({st.sub_state}){since}")
+    if st.main_pid:
+        lines.append(f"   Main PID: {st.main_pid}")
+    ctx.out("\n".join(lines) + "\n")
+
+
+def cmd_sudo(ctx: Ctx) -> int:
+    args = list(ctx.args)
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if not args:
+        ctx.stderr.write(b"usage: sudo COMMAND [ARG]...\n")
+        return 1
+    if args[0].startswith("-"):
+        raise fail(ctx, f"option '{args[0]}' is not supported (sudo is an elevation marker: sudo COMMAND [ARG]...)")
+    name = args[0]
+    policy = _policy(ctx)
+    decision = _decide(ctx, "shell:elevate", name, policy.elevation_decision(name))
+    if decision.allowed:
+        static = policy.command_decision(name, "command")
+        decision = _decide(ctx, "shell:exec", name, static) if not static.allowed else decision
+    if not decision.allowed:
+        ctx.error(f"{name}: {decision.reason} [policy: {decision.rule}]")
+        return 126
+    elevate = host(ctx).elevate
+    if elevate is None:
+        raise fail(ctx, "elevation is not configured (no elevation callback)")
+    request = ElevationRequest(tuple(args), ctx.cwd, dict(ctx.env))
+    try:
+        result = elevate(request)
+    except ElevationRefused as e:
+        raise fail(ctx, f"{name}: elevation refused: {e}") from None
+    except Exception as e:  # the embedder's callback failed: say so, never a traceback
+        raise fail(ctx, f"{name}: elevation failed: {type(e).__name__}: {e}") from None
+    ctx.checkpoint()
+    ctx.out(result.stdout)
+    ctx.stderr.write(result.stderr)
+    if not 0 <= result.status <= 255:
+        raise CommandExit(1)
+    return result.status
