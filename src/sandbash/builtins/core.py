@@ -256,10 +256,10 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
     args = opts.args
     if not args:
         return 0
-    env = sh.exported_env()
-    kind, _ = sh.find_command(args[0])
+    env = sh.va.exported_env()
+    kind, _ = sh.ex.find_command(args[0])
     is_builtin = args[0] in BUILTINS and args[0] not in sh.state.disabled_builtins
-    if sh.gate_refuses(args, "builtin" if is_builtin else kind):
+    if sh.ex.gate_refuses(args, "builtin" if is_builtin else kind):
         raise ExitShell(126)
     if is_builtin:
         status = BUILTINS[args[0]](sh, args)
@@ -270,7 +270,7 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
             sh.builtin_error("exec", f"{args[0]}: not found")
         raise ExitShell(127)
     else:
-        status = sh.run_external(args, env)
+        status = sh.ex.run_external(args, env)
     raise ExitShell(status)
 
 
@@ -302,7 +302,7 @@ def bi_command(sh: Shell, argv: list[str]) -> int:
                     sh.builtin_error("command", f"{name}: not found")
                 status = 1
         return status
-    return sh.dispatch(args, None, (), no_functions=True)
+    return sh.ex.dispatch(args, None, (), no_functions=True)
 
 
 @builtin("builtin")
@@ -316,7 +316,7 @@ def bi_builtin(sh: Shell, argv: list[str]) -> int:
     if fn is None or args[0] in sh.state.disabled_builtins:
         sh.builtin_error("builtin", f"{args[0]}: not a shell builtin")
         return 1
-    if sh.gate_refuses(args, "builtin"):
+    if sh.ex.gate_refuses(args, "builtin"):
         return 126
     return fn(sh, args)
 
@@ -328,7 +328,7 @@ def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = Tru
     if style in ("p", "P"):
         if style == "p" and (name in st.aliases or name in _KEYWORDS or name in st.functions or name in BUILTINS):
             return True
-        wheres = _paths_of(sh, name, all_) if sh.command_visible(name) else []  # hidden: not found
+        wheres = _paths_of(sh, name, all_) if sh.ex.command_visible(name) else []  # hidden: not found
         for where in wheres:
             sh.out(where + "\n")
         return bool(wheres)
@@ -353,7 +353,7 @@ def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = Tru
             sh.out(f"{name} is a shell keyword\n")
         if not all_:
             return True
-    if not sh.command_visible(name):
+    if not sh.ex.command_visible(name):
         return found  # the policy refuses it: discovery does not show it either
     fdef = st.functions.get(name) if functions else None
     if fdef is not None:
@@ -393,11 +393,11 @@ def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = Tru
 def _paths_of(sh: Shell, name: str, every: bool) -> list[str]:
     """Where `name` would run from (the hash table first); `every` (type -a): each PATH directory's
     match in order, as bash lists them (/usr/bin/ls and /bin/ls)."""
-    kind, where = sh.find_command(name)
+    kind, where = sh.ex.find_command(name)
     path = sh.get_str("PATH")
     if not kind or not every or "/" in name or path is None:
         return [where] if kind else []
-    found = [w for k, w in (sh.find_command(name, path=d) for d in path.split(":")) if k]
+    found = [w for k, w in (sh.ex.find_command(name, path=d) for d in path.split(":")) if k]
     return found or [where]
 
 
@@ -493,7 +493,7 @@ def _print_hashed(sh: Shell, portable: bool) -> None:
 
 
 def _hash_one(sh: Shell, name: str) -> int:
-    kind, where = sh.find_command(name) if sh.command_visible(name) else ("", "")
+    kind, where = sh.ex.find_command(name) if sh.ex.command_visible(name) else ("", "")
     if not kind:
         sh.builtin_error("hash", f"{name}: not found")
         return 1
@@ -650,7 +650,7 @@ def bi_caller(sh: Shell, argv: list[str]) -> int:
         return 1
     frame = frames[-1 - n]
     caller_name = frames[-2 - n].name if len(frames) > n + 1 else "main"
-    source = frames[-2 - n].source if len(frames) > n + 1 else (st.sources[-1] if st.sources else sh.main_source())
+    source = frames[-2 - n].source if len(frames) > n + 1 else (st.sources[-1] if st.sources else sh.va.main_source())
     if len(argv) > 1:
         sh.out(f"{frame.call_line} {caller_name} {source}\n")
     else:

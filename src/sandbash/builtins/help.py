@@ -178,7 +178,7 @@ def _topics(sh: Shell) -> dict[str, str]:
     """Every help topic (enabled builtins and the reserved words) with its synopsis, sorted as bash lists them."""
     from . import BUILTINS
 
-    found = {n: USAGE.get(n, n) for n in BUILTINS if n not in sh.state.disabled_builtins and sh.command_visible(n)}
+    found = {n: USAGE.get(n, n) for n in BUILTINS if n not in sh.state.disabled_builtins and sh.ex.command_visible(n)}
     found.update(KEYWORD_USAGE)
     return dict(sorted(found.items()))
 

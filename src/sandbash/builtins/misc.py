@@ -229,7 +229,7 @@ def bi_compgen(sh: Shell, argv: list[str]) -> int:
         elif kind in ("variable", "export"):
             names = sh.var_names()
             if kind == "export":
-                names = sorted(sh.exported_env())
+                names = sorted(sh.va.exported_env())
             out += names
         elif kind in ("file", "directory"):
             d = prefix.rpartition("/")[0]

@@ -35,7 +35,7 @@ def select_loop(sh: Shell, node: A.Select) -> int:
         show_menu = True
         while True:
             count += 1
-            sh._loop_guard(count)
+            sh.ev._loop_guard(count)
             if show_menu:
                 sh.write_err(_menu(items))
             sh.write_err(sh.get_str("PS3") or "#? ")
@@ -54,7 +54,7 @@ def select_loop(sh: Shell, node: A.Select) -> int:
             choice = reply.strip()
             value = items[int(choice) - 1] if choice.isdigit() and 1 <= int(choice) <= len(items) else ""
             sh.set_var(node.var, value)
-            status, flow = sh._run_body(node.body)
+            status, flow = sh.ev._run_body(node.body)
             if flow == "break":
                 break
     finally:

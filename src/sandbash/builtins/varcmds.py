@@ -243,7 +243,7 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
     if not ((set_attrs | clear_attrs) & NAMEREF) and sub is None:
         # `declare -i r` or `declare r=v` on a nameref works on the variable it names
         try:
-            target, target_sub = sh.resolve_name(name)
+            target, target_sub = sh.va.resolve_name(name)
         except AssignError:  # a circular chain: declare works on the name itself
             target, target_sub = name, None
         if _valid_name(target):
@@ -545,12 +545,12 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
             continue
         try:
             if sub:
-                sh.unset_element(base, sub[:-1])
+                sh.va.unset_element(base, sub[:-1])
                 continue
             if mode == "" and st.vars.find(name) is None and name in st.functions:
                 del st.functions[name]
                 continue
-            sh.unset_var(name, nameref=mode == "n")
+            sh.va.unset_var(name, nameref=mode == "n")
         except AssignError as e:
             sh.builtin_error("unset", e.message)
             status = 1
@@ -766,7 +766,7 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
         else:
             sh.set_var(name, opt)
         if optarg is None:
-            sh.unset_var("OPTARG")
+            sh.va.unset_var("OPTARG")
         else:
             sh.set_var("OPTARG", optarg)
         return status
@@ -811,6 +811,6 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
 def _end(sh: Shell, name: str, optind: int) -> int:
     sh.state.getopts_pos = 0
     sh.set_var("OPTIND", str(optind))
-    sh.unset_var("OPTARG")
+    sh.va.unset_var("OPTARG")
     sh.set_var(name, "?")
     return 1

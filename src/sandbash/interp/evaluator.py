@@ -19,530 +19,553 @@ from .variables import ArithAssignError, AssignError
 from .vars import NAMEREF, Scope
 
 if TYPE_CHECKING:
+    from ..expand.words import Expander
+    from .executor import Executor
+    from .redirects import Redirections
     from .shell import Shell
+    from .state import ShellState
+    from .variables import Variables
 
 
-# ------------------------------------------------------------ dispatch
+class Evaluator:
+    """What runs: compound commands, control flow, `set -e`, functions, `case`, `[[ ]]`
+    and `(( ))`. Simple commands, pipelines and background jobs go to the executor;
+    loop variables to the variables; `{ ...; } > f` to the redirections."""
 
-def execute(self: Shell, node: A.Command) -> int:
-    t = type(node)
-    if t is A.SimpleCommand:
-        return self.exec_simple(node)  # type: ignore[arg-type]
-    handler = _DISPATCH.get(t)
-    if handler is None:
-        raise TypeError(f"cannot execute {t.__name__}")
-    try:
-        status: int = handler(self, node)
-    except ExpansionError as e:
-        # a late expansion failure in a compound command (`select n` with an
-        # integer n): reported like any other, never an escaping exception
-        return self.expansion_failed(e)
-    if t in _OWN_PIPESTATUS:
-        # these are commands of their own; if, loops, case, groups and function
-        # definitions leave PIPESTATUS to the last pipeline they ran (bash)
-        self.state.pipestatus = [status]
-    return status
+    __slots__ = ("sh", "state", "expander", "va", "rd", "ex")
 
-_OWN_PIPESTATUS = frozenset({A.Subshell, A.ArithCmd, A.CondCmd})
+    def __init__(self, sh: Shell, state: ShellState, expander: Expander, va: Variables,
+                 rd: Redirections, ex: Executor) -> None:
+        self.sh = sh
+        self.state = state
+        self.expander = expander
+        self.va = va
+        self.rd = rd
+        self.ex = ex
 
+    # ------------------------------------------------------------ dispatch
 
-def run_list(self: Shell, node: A.CommandList) -> int:
-    st = self.state
-    status = st.last_status
-    for item in node.items:
-        cmd = item.cmd
-        if item.background:
-            status = self.run_background(cmd)
-        elif type(cmd) is A.SimpleCommand:
-            status = self.exec_simple(cmd)
-        else:
-            status = self.execute(cmd)
-    return status
+    def execute(self, node: A.Command) -> int:
+        t = type(node)
+        if t is A.SimpleCommand:
+            return self.ex.exec_simple(node)  # type: ignore[arg-type]
+        handler = _DISPATCH.get(t)
+        if handler is None:
+            raise TypeError(f"cannot execute {t.__name__}")
+        try:
+            status: int = handler(self, node)
+        except ExpansionError as e:
+            # a late expansion failure in a compound command (`select n` with an
+            # integer n): reported like any other, never an escaping exception
+            return self.expansion_failed(e)
+        if t in _OWN_PIPESTATUS:
+            # these are commands of their own; if, loops, case, groups and function
+            # definitions leave PIPESTATUS to the last pipeline they ran (bash)
+            self.state.pipestatus = [status]
+        return status
 
-def _exec_list(self: Shell, node: A.CommandList) -> int:
-    return self.run_list(node)
+    def run_list(self, node: A.CommandList) -> int:
+        st = self.state
+        status = st.last_status
+        for item in node.items:
+            cmd = item.cmd
+            if item.background:
+                status = self.ex.run_background(cmd)
+            elif type(cmd) is A.SimpleCommand:
+                status = self.ex.exec_simple(cmd)
+            else:
+                status = self.execute(cmd)
+        return status
 
-def errexit_check(self: Shell, status: int) -> None:
-    """After a command: the ERR trap and `set -e`, unless in a tested context."""
-    st = self.state
-    if status == 0 or st.errexit_ignored:
-        return
-    handler = st.traps.get("ERR")
-    if handler and st.in_trap != "ERR":
-        self.run_trap_text(handler, "ERR")
-        st.last_status = status
-    if st.opts["errexit"]:
-        raise ExitShell(status)
+    def _exec_list(self, node: A.CommandList) -> int:
+        return self.run_list(node)
 
-def _ignored(self: Shell, node: A.Command | A.CommandList) -> int:
-    """Run with `set -e` suspended (conditions, non-final && || parts)."""
-    st = self.state
-    st.errexit_ignored += 1
-    try:
-        if isinstance(node, A.CommandList):
-            return self.run_list(node)
-        return self.execute(node)
-    finally:
-        st.errexit_ignored -= 1
+    def errexit_check(self, status: int) -> None:
+        """After a command: the ERR trap and `set -e`, unless in a tested context."""
+        st = self.state
+        if status == 0 or st.errexit_ignored:
+            return
+        handler = st.traps.get("ERR")
+        if handler and st.in_trap != "ERR":
+            self.sh.run_trap_text(handler, "ERR")
+            st.last_status = status
+        if st.opts["errexit"]:
+            raise ExitShell(status)
 
-# ------------------------------------------------------------ lists
+    def _ignored(self, node: A.Command | A.CommandList) -> int:
+        """Run with `set -e` suspended (conditions, non-final && || parts)."""
+        st = self.state
+        st.errexit_ignored += 1
+        try:
+            if isinstance(node, A.CommandList):
+                return self.run_list(node)
+            return self.execute(node)
+        finally:
+            st.errexit_ignored -= 1
 
-def _exec_andor(self: Shell, node: A.AndOr) -> int:
-    st = self.state
-    status = self._ignored(node.first)
-    rest = node.rest
-    last = len(rest) - 1
-    for i, (op, cmd) in enumerate(rest):
-        if (op == "&&") != (status == 0):
-            continue
-        if i == last:
-            status = self.execute(cmd)
-        else:
-            status = self._ignored(cmd)
-    st.last_status = status
-    return status
+    # ------------------------------------------------------------ lists
 
-# ------------------------------------------------------------ compound commands
-
-def _exec_group(self: Shell, node: A.Group) -> int:
-    return self.run_list(node.body)
-
-def _exec_subshell(self: Shell, node: A.Subshell) -> int:
-    self.state.line = node.line
-    child = self.fork()
-    child.pending_args, self.pending_args = self.pending_args, None  # exec(args=...): its first command
-    status = child.run_subshell_body(node.body)
-    self.state.last_status = status
-    self.errexit_check(status)
-    return status
-
-def _exec_if(self: Shell, node: A.If) -> int:
-    st = self.state
-    for clause in node.clauses:
-        if self._ignored(clause.cond) == 0:
-            return self.run_list(clause.body)
-    if node.else_body is not None:
-        return self.run_list(node.else_body)
-    st.last_status = 0
-    return 0
-
-def _loop_guard(self: Shell, count: int) -> None:
-    limit = self.rt.limits.max_loop_iterations
-    if count > limit:
-        raise LimitExceeded("max_loop_iterations", limit)
-    self.rt.budget.checkpoint()
-
-def _run_body(self: Shell, body: A.CommandList) -> tuple[int, str | None]:
-    """Run a loop body; returns (status, 'break'|'continue'|None)."""
-    try:
-        return self.run_list(body), None
-    except BreakLoop as b:
-        if b.levels > 1:
-            b.levels -= 1
-            raise
-        return b.status, "break"
-    except ContinueLoop as c:
-        if c.levels > 1:
-            c.levels -= 1
-            raise
-        return self.state.last_status, "continue"
-
-def _exec_while(self: Shell, node: A.While) -> int:
-    st = self.state
-    status = 0
-    count = 0
-    st.loop_depth += 1
-    try:
-        while True:
-            count += 1
-            self._loop_guard(count)
-            try:
-                cond = self._ignored(node.cond)
-            except BreakLoop as b:
-                if b.levels > 1:
-                    b.levels -= 1
-                    raise
-                break
-            except ContinueLoop as c:
-                if c.levels > 1:
-                    c.levels -= 1
-                    raise
+    def _exec_andor(self, node: A.AndOr) -> int:
+        st = self.state
+        status = self._ignored(node.first)
+        rest = node.rest
+        last = len(rest) - 1
+        for i, (op, cmd) in enumerate(rest):
+            if (op == "&&") != (status == 0):
                 continue
-            if (cond == 0) == node.until:
-                break
-            status, flow = self._run_body(node.body)
-            if flow == "break":
-                break
-    finally:
-        st.loop_depth -= 1
-    st.last_status = status
-    return status
+            if i == last:
+                status = self.execute(cmd)
+            else:
+                status = self._ignored(cmd)
+        st.last_status = status
+        return status
 
-def _exec_for(self: Shell, node: A.For) -> int:
-    st = self.state
-    st.line = node.line
-    try:
-        items = list(st.positional) if node.words is None else self.expander.words(node.words)
-    except ExpansionError as e:
-        return self.expansion_failed(e)
-    except ArithError as e:
-        return self.expansion_failed(ExpansionError(e.render(), 1))
-    status = 0
-    if not _is_name(node.var):
-        st.line = node.end_line or node.line
-        return _bad_loop_name(self, node.var, fatal=bool(st.opts["posix"]))
-    st.loop_depth += 1
-    try:
-        trace = None
+    # ------------------------------------------------------------ compound commands
+
+    def _exec_group(self, node: A.Group) -> int:
+        return self.run_list(node.body)
+
+    def _exec_subshell(self, node: A.Subshell) -> int:
+        self.state.line = node.line
+        child = self.sh.fork()
+        child.pending_args, self.sh.pending_args = self.sh.pending_args, None  # exec(args=...): its first command
+        status = child.ex.run_subshell_body(node.body)
+        self.state.last_status = status
+        self.errexit_check(status)
+        return status
+
+    def _exec_if(self, node: A.If) -> int:
+        st = self.state
+        for clause in node.clauses:
+            if self._ignored(clause.cond) == 0:
+                return self.run_list(clause.body)
+        if node.else_body is not None:
+            return self.run_list(node.else_body)
+        st.last_status = 0
+        return 0
+
+    def _loop_guard(self, count: int) -> None:
+        limit = self.sh.rt.limits.max_loop_iterations
+        if count > limit:
+            raise LimitExceeded("max_loop_iterations", limit)
+        self.sh.rt.budget.checkpoint()
+
+    def _run_body(self, body: A.CommandList) -> tuple[int, str | None]:
+        """Run a loop body; returns (status, 'break'|'continue'|None)."""
+        try:
+            return self.run_list(body), None
+        except BreakLoop as b:
+            if b.levels > 1:
+                b.levels -= 1
+                raise
+            return b.status, "break"
+        except ContinueLoop as c:
+            if c.levels > 1:
+                c.levels -= 1
+                raise
+            return self.state.last_status, "continue"
+
+    def _exec_while(self, node: A.While) -> int:
+        st = self.state
+        status = 0
+        count = 0
+        st.loop_depth += 1
+        try:
+            while True:
+                count += 1
+                self._loop_guard(count)
+                try:
+                    cond = self._ignored(node.cond)
+                except BreakLoop as b:
+                    if b.levels > 1:
+                        b.levels -= 1
+                        raise
+                    break
+                except ContinueLoop as c:
+                    if c.levels > 1:
+                        c.levels -= 1
+                        raise
+                    continue
+                if (cond == 0) == node.until:
+                    break
+                status, flow = self._run_body(node.body)
+                if flow == "break":
+                    break
+        finally:
+            st.loop_depth -= 1
+        st.last_status = status
+        return status
+
+    def _exec_for(self, node: A.For) -> int:
+        st = self.state
+        st.line = node.line
+        try:
+            items = list(st.positional) if node.words is None else self.expander.words(node.words)
+        except ExpansionError as e:
+            return self.expansion_failed(e)
+        except ArithError as e:
+            return self.expansion_failed(ExpansionError(e.render(), 1))
+        status = 0
+        if not _is_name(node.var):
+            st.line = node.end_line or node.line
+            return self._bad_loop_name(node.var, fatal=bool(st.opts["posix"]))
+        st.loop_depth += 1
+        try:
+            trace = None
+            if st.opts["xtrace"]:
+                from .executor import xquote
+
+                trace = f"for {node.var} in " + " ".join(xquote(i) for i in items)
+            rt = self.sh.rt
+            body = node.body
+            for count, item in enumerate(items, 1):
+                if count > rt.limits.max_loop_iterations:  # _loop_guard, inline
+                    raise LimitExceeded("max_loop_iterations", rt.limits.max_loop_iterations)
+                rt.budget.checkpoint()
+                if trace is not None:
+                    self.ex.xtrace_line(trace)
+                try:
+                    ref = st.vars.find(node.var)
+                    if ref is not None and ref.attrs & NAMEREF:
+                        ref.value = item  # `for r in a b` with a nameref r points it at each name
+                    else:
+                        self.va.set_var(node.var, item)
+                except AssignError as e:
+                    self.sh.error(e.message)
+                    status = 1
+                    break
+                except ExpansionError as e:  # `for n in ...` with an integer n
+                    return self.expansion_failed(e)
+                try:  # _run_body, inline
+                    status = self.run_list(body)
+                except BreakLoop as b:
+                    if b.levels > 1:
+                        b.levels -= 1
+                        raise
+                    status = b.status
+                    break
+                except ContinueLoop as c:
+                    if c.levels > 1:
+                        c.levels -= 1
+                        raise
+                    status = st.last_status
+        finally:
+            st.loop_depth -= 1
+        st.last_status = status
+        return status
+
+    def _arith_or_error(self, word: A.Word | None, default: int = 1) -> int | None:
+        if word is None:
+            return default
+        if self.state.opts["xtrace"]:
+            self.ex.xtrace_line(f"(( {word.text.strip()} ))")
+        try:
+            parts = word.parts
+            if len(parts) == 1 and type(parts[0]) is A.Lit:
+                return self.sh.arith_eval(parts[0].text)  # nothing to expand first
+            return self.expander.arith(word)
+        except ArithError as e:
+            self.sh.error(f"((: {e.render()}")
+            return None
+        except ArithAssignError as e:
+            self.sh.error(e.message)
+            return None
+        except ExpansionError as e:
+            self.expansion_failed(e)
+            return None
+
+    def _exec_arith_for(self, node: A.ArithFor) -> int:
+        st = self.state
+        st.line = node.line
+        if node.init is not None and self._arith_or_error(node.init) is None:
+            st.last_status = 1
+            return 1
+        status = 0
+        count = 0
+        st.loop_depth += 1
+        rt = self.sh.rt
+        body = node.body
+        try:
+            while True:
+                count += 1
+                if count > rt.limits.max_loop_iterations:  # _loop_guard, inline
+                    raise LimitExceeded("max_loop_iterations", rt.limits.max_loop_iterations)
+                rt.budget.checkpoint()
+                cond = self._arith_or_error(node.cond)
+                if cond is None:
+                    status = 1
+                    break
+                if cond == 0:
+                    break
+                try:  # _run_body, inline
+                    status = self.run_list(body)
+                except BreakLoop as b:
+                    if b.levels > 1:
+                        b.levels -= 1
+                        raise
+                    status = b.status
+                    break
+                except ContinueLoop as c:
+                    if c.levels > 1:
+                        c.levels -= 1
+                        raise
+                    status = st.last_status
+                if node.step is not None and self._arith_or_error(node.step) is None:
+                    status = 1
+                    break
+        finally:
+            st.loop_depth -= 1
+        st.last_status = status
+        return status
+
+    def _exec_select(self, node: A.Select) -> int:
+        from ..builtins.readcmd import select_loop
+
+        if not _is_name(node.var):
+            self.state.line = node.end_line or node.line
+            return self._bad_loop_name(node.var, fatal=False)
+        return select_loop(self.sh, node)
+
+    def _exec_case(self, node: A.Case) -> int:
+        st = self.state
+        st.line = node.line
+        try:
+            subject = self.expander.string(node.word)
+        except ExpansionError as e:
+            return self.expansion_failed(e)
+        except ArithError as e:
+            return self.expansion_failed(ExpansionError(e.render(), 1))
         if st.opts["xtrace"]:
             from .executor import xquote
 
-            trace = f"for {node.var} in " + " ".join(xquote(i) for i in items)
-        rt = self.rt
-        body = node.body
-        for count, item in enumerate(items, 1):
-            if count > rt.limits.max_loop_iterations:  # _loop_guard, inline
-                raise LimitExceeded("max_loop_iterations", rt.limits.max_loop_iterations)
-            rt.budget.checkpoint()
-            if trace is not None:
-                self.xtrace_line(trace)
-            try:
-                ref = st.vars.find(node.var)
-                if ref is not None and ref.attrs & NAMEREF:
-                    ref.value = item  # `for r in a b` with a nameref r points it at each name
-                else:
-                    self.set_var(node.var, item)
-            except AssignError as e:
-                self.error(e.message)
-                status = 1
-                break
-            except ExpansionError as e:  # `for n in ...` with an integer n
-                return self.expansion_failed(e)
-            try:  # _run_body, inline
-                status = self.run_list(body)
-            except BreakLoop as b:
-                if b.levels > 1:
-                    b.levels -= 1
-                    raise
-                status = b.status
-                break
-            except ContinueLoop as c:
-                if c.levels > 1:
-                    c.levels -= 1
-                    raise
-                status = st.last_status
-    finally:
-        st.loop_depth -= 1
-    st.last_status = status
-    return status
-
-def _arith_or_error(self: Shell, word: A.Word | None, default: int = 1) -> int | None:
-    if word is None:
-        return default
-    if self.state.opts["xtrace"]:
-        self.xtrace_line(f"(( {word.text.strip()} ))")
-    try:
-        parts = word.parts
-        if len(parts) == 1 and type(parts[0]) is A.Lit:
-            return self.arith_eval(parts[0].text)  # nothing to expand first
-        return self.expander.arith(word)
-    except ArithError as e:
-        self.error(f"((: {e.render()}")
-        return None
-    except ArithAssignError as e:
-        self.error(e.message)
-        return None
-    except ExpansionError as e:
-        self.expansion_failed(e)
-        return None
-
-def _exec_arith_for(self: Shell, node: A.ArithFor) -> int:
-    st = self.state
-    st.line = node.line
-    if node.init is not None and self._arith_or_error(node.init) is None:
-        st.last_status = 1
-        return 1
-    status = 0
-    count = 0
-    st.loop_depth += 1
-    rt = self.rt
-    body = node.body
-    try:
-        while True:
-            count += 1
-            if count > rt.limits.max_loop_iterations:  # _loop_guard, inline
-                raise LimitExceeded("max_loop_iterations", rt.limits.max_loop_iterations)
-            rt.budget.checkpoint()
-            cond = self._arith_or_error(node.cond)
-            if cond is None:
-                status = 1
-                break
-            if cond == 0:
-                break
-            try:  # _run_body, inline
-                status = self.run_list(body)
-            except BreakLoop as b:
-                if b.levels > 1:
-                    b.levels -= 1
-                    raise
-                status = b.status
-                break
-            except ContinueLoop as c:
-                if c.levels > 1:
-                    c.levels -= 1
-                    raise
-                status = st.last_status
-            if node.step is not None and self._arith_or_error(node.step) is None:
-                status = 1
-                break
-    finally:
-        st.loop_depth -= 1
-    st.last_status = status
-    return status
-
-def _exec_select(self: Shell, node: A.Select) -> int:
-    from ..builtins.readcmd import select_loop
-
-    if not _is_name(node.var):
-        self.state.line = node.end_line or node.line
-        return _bad_loop_name(self, node.var, fatal=False)
-    return select_loop(self, node)
-
-def _exec_case(self: Shell, node: A.Case) -> int:
-    st = self.state
-    st.line = node.line
-    try:
-        subject = self.expander.string(node.word)
-    except ExpansionError as e:
-        return self.expansion_failed(e)
-    except ArithError as e:
-        return self.expansion_failed(ExpansionError(e.render(), 1))
-    if st.opts["xtrace"]:
-        from .executor import xquote
-
-        self.xtrace_line(f"case {xquote(subject)} in")
-    nocase = st.shopts["nocasematch"]
-    extglob = st.shopts["extglob"]
-    status = 0
-    items = node.items
-    i = 0
-    matched = False
-    while i < len(items):
-        item = items[i]
-        if not matched:
-            hit = False
-            for pat in item.patterns:
-                parts = pat.parts
-                if len(parts) == 1 and type(parts[0]) is A.Lit:
-                    # a plain word: `*)` or text compared as it is, without a pattern
-                    text = parts[0].text
-                    if text == "*":
-                        hit = True
-                        break
-                    if not nocase and not ("*" in text or "?" in text or "[" in text or "\\" in text
-                                           or "(" in text):
-                        if subject == text:
+            self.ex.xtrace_line(f"case {xquote(subject)} in")
+        nocase = st.shopts["nocasematch"]
+        extglob = st.shopts["extglob"]
+        status = 0
+        items = node.items
+        i = 0
+        matched = False
+        while i < len(items):
+            item = items[i]
+            if not matched:
+                hit = False
+                for pat in item.patterns:
+                    parts = pat.parts
+                    if len(parts) == 1 and type(parts[0]) is A.Lit:
+                        # a plain word: `*)` or text compared as it is, without a pattern
+                        text = parts[0].text
+                        if text == "*":
+                            hit = True
+                            break
+                        if not nocase and not ("*" in text or "?" in text or "[" in text or "\\" in text
+                                               or "(" in text):
+                            if subject == text:
+                                hit = True
+                                break
+                            continue
+                        # an unquoted word is its own pattern text
+                        if compile_pattern(text, extglob, nocase).fullmatch(subject):
                             hit = True
                             break
                         continue
-                    # an unquoted word is its own pattern text
-                    if compile_pattern(text, extglob, nocase).fullmatch(subject):
+                    try:
+                        ptext = self.expander.pattern(pat)
+                    except ExpansionError as e:
+                        return self.expansion_failed(e)
+                    except ArithError as e:
+                        return self.expansion_failed(ExpansionError(e.render(), 1))
+                    if compile_pattern(ptext, extglob, nocase).fullmatch(subject):
                         hit = True
                         break
+                if not hit:
+                    i += 1
                     continue
-                try:
-                    ptext = self.expander.pattern(pat)
-                except ExpansionError as e:
-                    return self.expansion_failed(e)
-                except ArithError as e:
-                    return self.expansion_failed(ExpansionError(e.render(), 1))
-                if compile_pattern(ptext, extglob, nocase).fullmatch(subject):
-                    hit = True
-                    break
-            if not hit:
-                i += 1
-                continue
-        status = self.run_list(item.body) if item.body is not None else 0
-        if item.term == ";;":
-            break
-        if item.term == ";&":
-            matched = True
-        else:
-            matched = False
-        i += 1
-    st.last_status = status
-    return status
-
-def _exec_arith(self: Shell, node: A.ArithCmd) -> int:
-    st = self.state
-    st.line = node.line
-    if st.opts["xtrace"]:
-        self.xtrace_line(f"(( {node.text} ))")
-    try:
-        value = self.expander.arith(node.word)
-    except ArithError as e:
-        self.error(f"((: {e.render()}")
-        st.last_status = 1
-        self.errexit_check(1)
-        return 1
-    except ArithAssignError as e:
-        self.error(e.message)
-        st.last_status = 1
-        self.errexit_check(1)
-        return 1
-    except ExpansionError as e:
-        return self.expansion_failed(e)
-    status = 0 if value != 0 else 1
-    st.last_status = status
-    self.errexit_check(status)
-    return status
-
-def _exec_cond(self: Shell, node: A.CondCmd) -> int:
-    st = self.state
-    st.line = node.line
-    try:
-        ok = eval_cond(self, node.expr)
-    except ExpansionError as e:
-        return self.expansion_failed(e)
-    except ArithError as e:
-        self.error(f"[[: {e.render()}")
-        st.last_status = 1
-        self.errexit_check(1)
-        return 1
-    status = 0 if ok is True else (2 if ok is None else 1)
-    st.last_status = status
-    self.errexit_check(status)
-    return status
-
-def _exec_funcdef(self: Shell, node: A.FuncDef) -> int:
-    st = self.state
-    if node.name in _SPECIAL_FUNC_NAMES_BAD or "$" in node.name:
-        self.error(f"`{node.name}': not a valid identifier")
-        st.last_status = 1
-        return 1
-    if st.opts["posix"] and node.name in SPECIAL:
-        self.error(f"`{node.name}': is a special builtin")
-        raise ExitShell(2)
-    if node.name in st.readonly_funcs:
-        self.error(f"{node.name}: readonly function")
-        st.last_status = 1
-        return 1
-    st.functions[node.name] = node
-    source = st.sources[-1] if st.sources else (st.frames[-1].source if st.frames else self.main_source())
-    st.func_sources[node.name] = (source, node.line)
-    st.last_status = 0
-    return 0
-
-def _exec_coproc(self: Shell, node: A.Coproc) -> int:
-    return self.start_coproc(node)
-
-def _exec_redirected(self: Shell, node: A.Redirected) -> int:
-    st = self.state
-    undo = self.apply_redirects(node.redirs)
-    if undo is None:
-        st.last_status = 1
-        self.errexit_check(1)
-        return 1
-    try:
-        return self.execute(node.body)
-    finally:
-        self.restore_redirects(undo)
-
-# ------------------------------------------------------------ functions
-
-def call_function(self: Shell, name: str, fdef: A.FuncDef, argv: list[str], temp: Scope | None) -> int:
-    st = self.state
-    limits = self.rt.limits
-    if len(st.frames) >= limits.max_call_depth:
-        raise LimitExceeded("max_call_depth", limits.max_call_depth)
-    source = st.func_sources.get(name, ("", 0))[0]
-    frame = Frame(name, source, st.line, st.positional)
-    saved_positional = st.positional
-    saved_line = st.line
-    st.frames.append(frame)
-    st.positional = argv[1:]
-    vars_ = st.vars
-    # bash puts a call's temporary bindings (`v=x f`) in the function's own
-    # local context: `local v` keeps the value, an outer `unset v` removes it
-    if temp is not None:
-        temp.func = True
-        temp.temp = False
-        local_scope = temp
-    else:
-        local_scope = Scope(func=True)
-    if len(argv) > 1:
-        # the call's positional parameters live as long as its scope: charged to it (max_memory)
-        n = sum(map(len, argv)) + 64 * len(argv)
-        vars_.charge(local_scope, n)
-        local_scope.extra = n
-    scopes = vars_.scopes
-    scopes.append(local_scope)  # vars_.push
-    saved_loop = st.loop_depth
-    st.loop_depth = 0
-    status = 0
-    try:
-        try:
-            body = fdef.body
-            if type(body) is A.Group:
-                # what execute() does for a group, without the two calls
-                try:
-                    status = self.run_list(body.body)
-                except ExpansionError as e:
-                    status = self.expansion_failed(e)
+            status = self.run_list(item.body) if item.body is not None else 0
+            if item.term == ";;":
+                break
+            if item.term == ";&":
+                matched = True
             else:
-                status = self.execute(body)
-        except ReturnFromFunction as r:
-            status = r.status
-        handler = st.traps.get("RETURN")
-        # a RETURN trap applies to the function that set it, or to all with functrace
-        if handler and st.in_trap != "RETURN" and (st.opts["functrace"] or st.return_trap_depth == len(st.frames)):
-            self.run_trap_text(handler, "RETURN")
-    finally:
-        st.loop_depth = saved_loop
-        scopes.pop()  # vars_.pop
-        st.frames.pop()
-        st.positional = saved_positional
-        st.line = saved_line
-    st.last_status = status
-    return status
+                matched = False
+            i += 1
+        st.last_status = status
+        return status
 
-# ------------------------------------------------------------ errors
+    def _exec_arith(self, node: A.ArithCmd) -> int:
+        st = self.state
+        st.line = node.line
+        if st.opts["xtrace"]:
+            self.ex.xtrace_line(f"(( {node.text} ))")
+        try:
+            value = self.expander.arith(node.word)
+        except ArithError as e:
+            self.sh.error(f"((: {e.render()}")
+            st.last_status = 1
+            self.errexit_check(1)
+            return 1
+        except ArithAssignError as e:
+            self.sh.error(e.message)
+            st.last_status = 1
+            self.errexit_check(1)
+            return 1
+        except ExpansionError as e:
+            return self.expansion_failed(e)
+        status = 0 if value != 0 else 1
+        st.last_status = status
+        self.errexit_check(status)
+        return status
 
-def expansion_failed(self: Shell, e: ExpansionError, builtin: str | None = None) -> int:
-    """Report an expansion error (in `builtin`'s name when one raised it);
-    fatal ones end a non-interactive shell."""
-    if builtin is None:
-        self.error(e.message)
-    else:
-        self.builtin_error(builtin, e.message)
-    st = self.state
-    if e.fatal == 127:
-        # ${x:?} and unbound variables end the shell: bash -c exits 127 at
-        # its top level; subshells and scripts from stdin or a file exit 1
-        # (and under `set -e` too)
-        raise ExitShell(127 if st.mode == "c" and st.subshell == 0 and not st.opts["errexit"] else 1)
-    if e.exits:
-        # an integer variable given a bad value: `bash -c` exits, while a script read from a
-        # file or stdin discards the current command and goes on with the next one
-        if st.mode == "c":
-            raise ExitShell(e.fatal or 1)
-        raise AbortCommand(e.fatal or 1)
-    if e.fatal is not None:
-        raise AbortCommand(e.fatal)
-    st.last_status = 1
-    self.errexit_check(1)
-    return 1
+    def _exec_cond(self, node: A.CondCmd) -> int:
+        st = self.state
+        st.line = node.line
+        try:
+            ok = eval_cond(self.sh, node.expr)
+        except ExpansionError as e:
+            return self.expansion_failed(e)
+        except ArithError as e:
+            self.sh.error(f"[[: {e.render()}")
+            st.last_status = 1
+            self.errexit_check(1)
+            return 1
+        status = 0 if ok is True else (2 if ok is None else 1)
+        st.last_status = status
+        self.errexit_check(status)
+        return status
+
+    def _exec_funcdef(self, node: A.FuncDef) -> int:
+        st = self.state
+        if node.name in _SPECIAL_FUNC_NAMES_BAD or "$" in node.name:
+            self.sh.error(f"`{node.name}': not a valid identifier")
+            st.last_status = 1
+            return 1
+        if st.opts["posix"] and node.name in SPECIAL:
+            self.sh.error(f"`{node.name}': is a special builtin")
+            raise ExitShell(2)
+        if node.name in st.readonly_funcs:
+            self.sh.error(f"{node.name}: readonly function")
+            st.last_status = 1
+            return 1
+        st.functions[node.name] = node
+        source = st.sources[-1] if st.sources else (st.frames[-1].source if st.frames else self.va.main_source())
+        st.func_sources[node.name] = (source, node.line)
+        st.last_status = 0
+        return 0
+
+    def _exec_coproc(self, node: A.Coproc) -> int:
+        return self.ex.start_coproc(node)
+
+    def _exec_pipeline(self, node: A.Pipeline) -> int:
+        return self.ex.exec_pipeline(node)
+
+    def _exec_redirected(self, node: A.Redirected) -> int:
+        st = self.state
+        undo = self.rd.apply_redirects(node.redirs)
+        if undo is None:
+            st.last_status = 1
+            self.errexit_check(1)
+            return 1
+        try:
+            return self.execute(node.body)
+        finally:
+            self.rd.restore_redirects(undo)
+
+    # ------------------------------------------------------------ functions
+
+    def call_function(self, name: str, fdef: A.FuncDef, argv: list[str], temp: Scope | None) -> int:
+        st = self.state
+        limits = self.sh.rt.limits
+        if len(st.frames) >= limits.max_call_depth:
+            raise LimitExceeded("max_call_depth", limits.max_call_depth)
+        source = st.func_sources.get(name, ("", 0))[0]
+        frame = Frame(name, source, st.line, st.positional)
+        saved_positional = st.positional
+        saved_line = st.line
+        st.frames.append(frame)
+        st.positional = argv[1:]
+        vars_ = st.vars
+        # bash puts a call's temporary bindings (`v=x f`) in the function's own
+        # local context: `local v` keeps the value, an outer `unset v` removes it
+        if temp is not None:
+            temp.func = True
+            temp.temp = False
+            local_scope = temp
+        else:
+            local_scope = Scope(func=True)
+        if len(argv) > 1:
+            # the call's positional parameters live as long as its scope: charged to it (max_memory)
+            n = sum(map(len, argv)) + 64 * len(argv)
+            vars_.charge(local_scope, n)
+            local_scope.extra = n
+        scopes = vars_.scopes
+        scopes.append(local_scope)  # vars_.push
+        saved_loop = st.loop_depth
+        st.loop_depth = 0
+        status = 0
+        try:
+            try:
+                body = fdef.body
+                if type(body) is A.Group:
+                    # what execute() does for a group, without the two calls
+                    try:
+                        status = self.run_list(body.body)
+                    except ExpansionError as e:
+                        status = self.expansion_failed(e)
+                else:
+                    status = self.execute(body)
+            except ReturnFromFunction as r:
+                status = r.status
+            handler = st.traps.get("RETURN")
+            # a RETURN trap applies to the function that set it, or to all with functrace
+            if handler and st.in_trap != "RETURN" and (st.opts["functrace"] or st.return_trap_depth == len(st.frames)):
+                self.sh.run_trap_text(handler, "RETURN")
+        finally:
+            st.loop_depth = saved_loop
+            scopes.pop()  # vars_.pop
+            st.frames.pop()
+            st.positional = saved_positional
+            st.line = saved_line
+        st.last_status = status
+        return status
+
+    # ------------------------------------------------------------ errors
+
+    def expansion_failed(self, e: ExpansionError, builtin: str | None = None) -> int:
+        """Report an expansion error (in `builtin`'s name when one raised it);
+        fatal ones end a non-interactive shell."""
+        if builtin is None:
+            self.sh.error(e.message)
+        else:
+            self.sh.builtin_error(builtin, e.message)
+        st = self.state
+        if e.fatal == 127:
+            # ${x:?} and unbound variables end the shell: bash -c exits 127 at
+            # its top level; subshells and scripts from stdin or a file exit 1
+            # (and under `set -e` too)
+            raise ExitShell(127 if st.mode == "c" and st.subshell == 0 and not st.opts["errexit"] else 1)
+        if e.exits:
+            # an integer variable given a bad value: `bash -c` exits, while a script read from a
+            # file or stdin discards the current command and goes on with the next one
+            if st.mode == "c":
+                raise ExitShell(e.fatal or 1)
+            raise AbortCommand(e.fatal or 1)
+        if e.fatal is not None:
+            raise AbortCommand(e.fatal)
+        st.last_status = 1
+        self.errexit_check(1)
+        return 1
+
+    def _bad_loop_name(self, name: str, fatal: bool) -> int:
+        """`for 1 in ...`: a run-time error in bash, reported at the line of `done` (status 1; a
+        `for` in POSIX mode ends the shell)."""
+        st = self.state
+        self.sh.error(f"`{name}': not a valid identifier")
+        st.last_status = 1
+        if fatal:
+            raise ExitShell(2)
+        return 1
 
 
-def _bad_loop_name(self: Shell, name: str, fatal: bool) -> int:
-    """`for 1 in ...`: a run-time error in bash, reported at the line of `done` (status 1; a
-    `for` in POSIX mode ends the shell)."""
-    st = self.state
-    self.error(f"`{name}': not a valid identifier")
-    st.last_status = 1
-    if fatal:
-        raise ExitShell(2)
-    return 1
+_OWN_PIPESTATUS = frozenset({A.Subshell, A.ArithCmd, A.CondCmd})
 
 
 _SPECIAL_FUNC_NAMES_BAD: frozenset[str] = frozenset()
@@ -551,29 +574,22 @@ _SPECIAL_FUNC_NAMES_BAD: frozenset[str] = frozenset()
 def _is_name(s: str) -> bool:
     return bool(s) and (s[0].isalpha() or s[0] == "_") and all(c.isalnum() or c == "_" for c in s) and s.isascii()
 
-_DISPATCH: dict[type, Callable[[Shell, Any], int]] = {
-    A.CommandList: _exec_list,
-    A.AndOr: _exec_andor,
-    A.Group: _exec_group,
-    A.Subshell: _exec_subshell,
-    A.If: _exec_if,
-    A.While: _exec_while,
-    A.For: _exec_for,
-    A.ArithFor: _exec_arith_for,
-    A.Select: _exec_select,
-    A.Case: _exec_case,
-    A.ArithCmd: _exec_arith,
-    A.CondCmd: _exec_cond,
-    A.FuncDef: _exec_funcdef,
-    A.Coproc: _exec_coproc,
-    A.Redirected: _exec_redirected,
+
+_DISPATCH: dict[type, Callable[[Evaluator, Any], int]] = {
+    A.CommandList: Evaluator._exec_list,
+    A.AndOr: Evaluator._exec_andor,
+    A.Group: Evaluator._exec_group,
+    A.Subshell: Evaluator._exec_subshell,
+    A.If: Evaluator._exec_if,
+    A.While: Evaluator._exec_while,
+    A.For: Evaluator._exec_for,
+    A.ArithFor: Evaluator._exec_arith_for,
+    A.Select: Evaluator._exec_select,
+    A.Case: Evaluator._exec_case,
+    A.ArithCmd: Evaluator._exec_arith,
+    A.CondCmd: Evaluator._exec_cond,
+    A.FuncDef: Evaluator._exec_funcdef,
+    A.Coproc: Evaluator._exec_coproc,
+    A.Redirected: Evaluator._exec_redirected,
+    A.Pipeline: Evaluator._exec_pipeline,
 }
-
-
-def _register_pipeline() -> None:
-    from .executor import exec_pipeline
-
-    _DISPATCH[A.Pipeline] = exec_pipeline
-
-
-_register_pipeline()

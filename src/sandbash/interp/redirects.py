@@ -17,7 +17,11 @@ from ..vfs.errors import FsError
 from .variables import AssignError
 
 if TYPE_CHECKING:
+    from ..expand.words import Expander
+    from .evaluator import Evaluator
     from .shell import Shell
+    from .state import ShellState
+    from .variables import Variables
 
 # (fd, previous stream or None, stream we opened and must close or None)
 Undo = list[tuple[int, Stream | None, Stream | None]]
@@ -33,193 +37,207 @@ def dev_fd(path: str) -> int | None:
     return None
 
 
-def apply_redirects(self: Shell, redirs: tuple[A.Redir, ...], keep: bool = False) -> Undo | None:
-    """Apply in order; on failure print bash's message, undo, return None."""
-    undo: Undo = []
-    for r in redirs:
-        try:
-            ok = self._apply_one(r, undo)
-        except ExpansionError as e:
-            self.restore_redirects(undo)
-            self.expansion_failed(e)
-            return None
-        except ArithError as e:
-            self.restore_redirects(undo)
-            self.expansion_failed(ExpansionError(e.render(), 1))
-            return None
-        if not ok:
-            self.restore_redirects(undo)
-            return None
-    return undo
+class Redirections:
+    """Redirections of one shell: applied to its fd table in place and undone afterwards.
+    Depends on the state (fds), the expander (targets), the variables (`{v}>f`) and the
+    evaluator (an expansion error is reported as any other)."""
 
-def restore_redirects(self: Shell, undo: Undo) -> None:
-    io = self.io
-    for fd, prev, opened in reversed(undo):
-        if opened is not None:
+    __slots__ = ("sh", "state", "expander", "va", "ev")
+
+    def __init__(self, sh: Shell, state: ShellState, expander: Expander, va: Variables) -> None:
+        self.sh = sh
+        self.state = state
+        self.expander = expander
+        self.va = va
+        self.ev: Evaluator  # wired by the shell: the evaluator is made after this part
+
+    def apply_redirects(self, redirs: tuple[A.Redir, ...], keep: bool = False) -> Undo | None:
+        """Apply in order; on failure print bash's message, undo, return None."""
+        undo: Undo = []
+        for r in redirs:
             try:
-                opened.close()
-            except OSError:
-                pass
-        if prev is None:
+                ok = self._apply_one(r, undo)
+            except ExpansionError as e:
+                self.restore_redirects(undo)
+                self.ev.expansion_failed(e)
+                return None
+            except ArithError as e:
+                self.restore_redirects(undo)
+                self.ev.expansion_failed(ExpansionError(e.render(), 1))
+                return None
+            if not ok:
+                self.restore_redirects(undo)
+                return None
+        return undo
+
+    def restore_redirects(self, undo: Undo) -> None:
+        io = self.state.fds
+        for fd, prev, opened in reversed(undo):
+            if opened is not None:
+                try:
+                    opened.close()
+                except OSError:
+                    pass
+            if prev is None:
+                io.pop(fd, None)
+            else:
+                io[fd] = prev
+
+    def _set_fd(self, fd: int, stream: Stream | None, undo: Undo, opened: Stream | None = None) -> None:
+        io = self.state.fds
+        limit = self.sh.rt.limits.max_file_descriptors
+        # BashBox's definition: no descriptor numbered at or past the limit, and no more open than it
+        if fd >= limit or (fd not in io and len(io) >= limit):
+            raise LimitExceeded("max_file_descriptors", limit)
+        undo.append((fd, io.get(fd), opened))
+        if stream is None:
             io.pop(fd, None)
         else:
-            io[fd] = prev
+            io[fd] = stream
 
-def _set_fd(self: Shell, fd: int, stream: Stream | None, undo: Undo, opened: Stream | None = None) -> None:
-    io = self.io
-    limit = self.rt.limits.max_file_descriptors
-    # BashBox's definition: no descriptor numbered at or past the limit, and no more open than it
-    if fd >= limit or (fd not in io and len(io) >= limit):
-        raise LimitExceeded("max_file_descriptors", limit)
-    undo.append((fd, io.get(fd), opened))
-    if stream is None:
-        io.pop(fd, None)
-    else:
-        io[fd] = stream
-
-def _target(self: Shell, word: A.Word) -> str | None:
-    fields = self.expander.words((word,))
-    if len(fields) != 1:
-        self.error(f"{word.text}: ambiguous redirect")
-        return None
-    return fields[0]
-
-def _open(self: Shell, path: str, flags: str) -> Stream | None:
-    fd = dev_fd(path)
-    if fd is not None:
-        stream = self.io.get(fd)
-        if stream is None:
-            self.error(f"{path}: No such file or directory" if fd > 2 else f"{fd}: Bad file descriptor")
+    def _target(self, word: A.Word) -> str | None:
+        fields = self.expander.words((word,))
+        if len(fields) != 1:
+            self.sh.error(f"{word.text}: ambiguous redirect")
             return None
-        return stream
-    if path == "":
-        self.error(": No such file or directory")
-        return None
-    st = self.state
-    if flags == "r":
-        existing = st.fs.try_stat(path)
-        if existing is not None and existing.is_dir and st.fs.access(path, 4):
-            return DirStream()
-    if flags == "w" and st.opts["noclobber"]:
-        existing = st.fs.try_stat(path)
-        if existing is not None and existing.is_file:
-            self.error(f"{path}: cannot overwrite existing file")
+        return fields[0]
+
+    def _open(self, path: str, flags: str) -> Stream | None:
+        fd = dev_fd(path)
+        if fd is not None:
+            stream = self.state.fds.get(fd)
+            if stream is None:
+                self.sh.error(f"{path}: No such file or directory" if fd > 2 else f"{fd}: Bad file descriptor")
+                return None
+            return stream
+        if path == "":
+            self.sh.error(": No such file or directory")
             return None
-    try:
-        return st.fs.open(path, flags)
-    except FsError as e:
-        self.error(f"{path}: {e.message}")
-        return None
+        st = self.state
+        if flags == "r":
+            existing = st.fs.try_stat(path)
+            if existing is not None and existing.is_dir and st.fs.access(path, 4):
+                return DirStream()
+        if flags == "w" and st.opts["noclobber"]:
+            existing = st.fs.try_stat(path)
+            if existing is not None and existing.is_file:
+                self.sh.error(f"{path}: cannot overwrite existing file")
+                return None
+        try:
+            return st.fs.open(path, flags)
+        except FsError as e:
+            self.sh.error(f"{path}: {e.message}")
+            return None
 
-def _alloc_fd(self: Shell) -> int:
-    fd = 10
-    while fd in self.io:
-        fd += 1
-    return fd
+    def _alloc_fd(self) -> int:
+        fd = 10
+        while fd in self.state.fds:
+            fd += 1
+        return fd
 
-def _apply_one(self: Shell, r: A.Redir, undo: Undo) -> bool:
-    op = r.op
-    target = r.target
-    if op in ("<<", "<<-"):
-        assert isinstance(target, A.HereDoc)
-        body = target.body
-        text = "" if body is None else (body.parts[0].text if target.quoted else self.expander.heredoc(body))  # type: ignore[union-attr]
-        if len(text) > self.rt.limits.max_heredoc_size:
-            raise LimitExceeded("max_heredoc_size", self.rt.limits.max_heredoc_size)
-        stream: Stream = BytesReader(text.encode("utf-8", "surrogateescape"), self.rt.budget)
-        return self._bind(r, 0, stream, undo, opened=None)
-    assert isinstance(target, A.Word)
-    if op == "<<<":
-        text = self.expander.string(target) + "\n"
-        return self._bind(r, 0, BytesReader(text.encode("utf-8", "surrogateescape"), self.rt.budget), undo,
-                          opened=None)
-    if op in ("<&", ">&"):
-        default_fd = 0 if op == "<&" else 1
-        spec = self.expander.string(target)
-        if spec == "-":
-            fd = r.fd if r.fd is not None else default_fd
-            if r.fd_var is not None:
-                var_fd = self.get_str(r.fd_var)
-                if var_fd is None or not var_fd.isdigit():
-                    return True
-                fd = int(var_fd)
-            self._set_fd(fd, None, undo)
-            return True
-        move = spec.endswith("-") and spec[:-1].isdigit()
-        if spec.isdigit() or move:
-            src = int(spec[:-1] if move else spec)
-            stream_src = self.io.get(src)
-            if stream_src is None or isinstance(stream_src, ClosedStream):
-                self.error(f"{src}: Bad file descriptor")
-                return False
-            ok = self._bind(r, default_fd, stream_src, undo, opened=None)
-            if move and ok:
-                self._set_fd(src, None, undo)
-            return ok
-        if op == ">&" and r.fd is None and r.fd_var is None:
-            # `>& file` is `&> file`
-            path = self._target(target)
-            if path is None:
-                return False
-            opened = self._open(path, "w")
+    def _apply_one(self, r: A.Redir, undo: Undo) -> bool:
+        op = r.op
+        target = r.target
+        if op in ("<<", "<<-"):
+            assert isinstance(target, A.HereDoc)
+            body = target.body
+            text = "" if body is None else (body.parts[0].text if target.quoted else self.expander.heredoc(body))  # type: ignore[union-attr]
+            if len(text) > self.sh.rt.limits.max_heredoc_size:
+                raise LimitExceeded("max_heredoc_size", self.sh.rt.limits.max_heredoc_size)
+            stream: Stream = BytesReader(text.encode("utf-8", "surrogateescape"), self.sh.rt.budget)
+            return self._bind(r, 0, stream, undo, opened=None)
+        assert isinstance(target, A.Word)
+        if op == "<<<":
+            text = self.expander.string(target) + "\n"
+            return self._bind(r, 0, BytesReader(text.encode("utf-8", "surrogateescape"), self.sh.rt.budget), undo,
+                              opened=None)
+        if op in ("<&", ">&"):
+            default_fd = 0 if op == "<&" else 1
+            spec = self.expander.string(target)
+            if spec == "-":
+                fd = r.fd if r.fd is not None else default_fd
+                if r.fd_var is not None:
+                    var_fd = self.va.get_str(r.fd_var)
+                    if var_fd is None or not var_fd.isdigit():
+                        return True
+                    fd = int(var_fd)
+                self._set_fd(fd, None, undo)
+                return True
+            move = spec.endswith("-") and spec[:-1].isdigit()
+            if spec.isdigit() or move:
+                src = int(spec[:-1] if move else spec)
+                stream_src = self.state.fds.get(src)
+                if stream_src is None or isinstance(stream_src, ClosedStream):
+                    self.sh.error(f"{src}: Bad file descriptor")
+                    return False
+                ok = self._bind(r, default_fd, stream_src, undo, opened=None)
+                if move and ok:
+                    self._set_fd(src, None, undo)
+                return ok
+            if op == ">&" and r.fd is None and r.fd_var is None:
+                # `>& file` is `&> file`
+                path = self._target(target)
+                if path is None:
+                    return False
+                opened = self._open(path, "w")
+                if opened is None:
+                    return False
+                self._set_fd(1, opened, undo, opened)
+                self._set_fd(2, opened, undo)
+                return True
+            self.sh.error(f"{spec}: ambiguous redirect")
+            return False
+        path = self._target(target)
+        if path is None:
+            return False
+        if op in ("&>", "&>>"):
+            opened = self._open(path, "a" if op == "&>>" else "w")
             if opened is None:
                 return False
-            self._set_fd(1, opened, undo, opened)
+            own = opened if dev_fd(path) is None else None
+            self._set_fd(1, opened, undo, own)
             self._set_fd(2, opened, undo)
             return True
-        self.error(f"{spec}: ambiguous redirect")
-        return False
-    path = self._target(target)
-    if path is None:
-        return False
-    if op in ("&>", "&>>"):
-        opened = self._open(path, "a" if op == "&>>" else "w")
+        flags = {"<": "r", ">": "w", ">|": "w!", ">>": "a", "<>": "rw"}[op]
+        if flags == "w!":
+            st = self.state
+            saved = st.opts["noclobber"]
+            st.opts["noclobber"] = False
+            try:
+                opened = self._open(path, "w")
+            finally:
+                st.opts["noclobber"] = saved
+        else:
+            opened = self._open(path, flags)
         if opened is None:
             return False
-        own = opened if dev_fd(path) is None else None
-        self._set_fd(1, opened, undo, own)
-        self._set_fd(2, opened, undo)
-        return True
-    flags = {"<": "r", ">": "w", ">|": "w!", ">>": "a", "<>": "rw"}[op]
-    if flags == "w!":
-        st = self.state
-        saved = st.opts["noclobber"]
-        st.opts["noclobber"] = False
-        try:
-            opened = self._open(path, "w")
-        finally:
-            st.opts["noclobber"] = saved
-    else:
-        opened = self._open(path, flags)
-    if opened is None:
-        return False
-    default_fd = 0 if op in ("<", "<>") else 1
-    return self._bind(r, default_fd, opened, undo, opened=opened if dev_fd(path) is None else None)
+        default_fd = 0 if op in ("<", "<>") else 1
+        return self._bind(r, default_fd, opened, undo, opened=opened if dev_fd(path) is None else None)
 
-def _bind(self: Shell, r: A.Redir, default_fd: int, stream: Stream, undo: Undo, opened: Stream | None) -> bool:
-    if r.fd_var is not None:
-        fd = self._alloc_fd()
-        try:
-            self.set_var(r.fd_var, str(fd))
-        except AssignError as e:  # readonly, bad subscript: bash says so and the redirection fails
-            self.error(e.message)
-            self.error(f"{r.fd_var}: cannot assign fd to variable")
-            if opened is not None:
-                opened.close()
+    def _bind(self, r: A.Redir, default_fd: int, stream: Stream, undo: Undo, opened: Stream | None) -> bool:
+        if r.fd_var is not None:
+            fd = self._alloc_fd()
+            try:
+                self.va.set_var(r.fd_var, str(fd))
+            except AssignError as e:  # readonly, bad subscript: bash says so and the redirection fails
+                self.sh.error(e.message)
+                self.sh.error(f"{r.fd_var}: cannot assign fd to variable")
+                if opened is not None:
+                    opened.close()
+                return False
+            # {var}> redirections persist: nothing to undo for the fd itself
+            self.state.fds[fd] = stream
+            return True
+        fd = r.fd if r.fd is not None else default_fd
+        if fd < 0:
+            self.sh.error("file descriptor out of range")
             return False
-        # {var}> redirections persist: nothing to undo for the fd itself
-        self.io[fd] = stream
+        self._set_fd(fd, stream, undo, opened)
         return True
-    fd = r.fd if r.fd is not None else default_fd
-    if fd < 0:
-        self.error("file descriptor out of range")
-        return False
-    self._set_fd(fd, stream, undo, opened)
-    return True
 
-def exec_redirects(self: Shell, redirs: tuple[A.Redir, ...]) -> int:
-    """`exec` with only redirections: apply them for good."""
-    undo = self.apply_redirects(redirs)
-    if undo is None:
-        return 1
-    return 0
+    def exec_redirects(self, redirs: tuple[A.Redir, ...]) -> int:
+        """`exec` with only redirections: apply them for good."""
+        undo = self.apply_redirects(redirs)
+        if undo is None:
+            return 1
+        return 0

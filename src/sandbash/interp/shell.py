@@ -9,11 +9,11 @@ are mixins in their own modules.
 
 from __future__ import annotations
 
-import threading
 import time
 
 from ..expand import glob as globmod
-from ..expand.arith import _COMPILED, Evaluator, compiled
+from ..expand.arith import _COMPILED, compiled
+from ..expand.arith import Evaluator as ArithEvaluator
 from ..expand.env import ExpansionError
 from ..expand.words import Expander
 from ..limits import LimitExceeded
@@ -24,15 +24,14 @@ from ..syntax.lexer import ARITH, KEY
 from ..syntax.parser import Parser
 from ..textcache import TextCache
 from ..vfs.errors import FsError
-from . import evaluator as _ev
-from . import executor as _ex
-from . import redirects as _rd
-from . import variables as _va
 from .arrays import AssocArray, IndexedArray
 from .control import AbortCommand, ExitShell
+from .evaluator import Evaluator
+from .executor import Executor, unparse_command
+from .redirects import Redirections
 from .runtime import Runtime
 from .state import ShellState
-from .variables import ArithAssignError, AssignError
+from .variables import ArithAssignError, AssignError, Variables
 from .vars import ASSOC, NAMEREF, Var
 
 # parsed subscript texts, shared by every run of the process: keyed by everything that shapes
@@ -51,96 +50,6 @@ def _after_line(text: str, n: int) -> str | None:
 
 
 class Shell:
-    # the evaluator, executor, redirections and variable semantics live in
-    # their own modules as functions of the shell; these bind them as methods
-    _dynamic = _va._dynamic
-    main_source = _va.main_source
-    lookup = _va.lookup
-    _deref = _va._deref
-    resolve_name = _va.resolve_name
-    nameref_target = _va.nameref_target
-    get_str = _va.get_str
-    var_names = _va.var_names
-    eval_index = _va.eval_index
-    _scope_for_write = _va._scope_for_write
-    _convert = _va._convert
-    set_var = _va.set_var
-    _set_element = _va._set_element
-    set_array = _va.set_array
-    _special_assign = _va._special_assign
-    unset_var = _va.unset_var
-    unset_element = _va.unset_element
-    exported_env = _va.exported_env
-    execute = _ev.execute
-    run_list = _ev.run_list
-    _exec_list = _ev._exec_list
-    errexit_check = _ev.errexit_check
-    _ignored = _ev._ignored
-    _exec_andor = _ev._exec_andor
-    _exec_group = _ev._exec_group
-    _exec_subshell = _ev._exec_subshell
-    _exec_if = _ev._exec_if
-    _loop_guard = _ev._loop_guard
-    _run_body = _ev._run_body
-    _exec_while = _ev._exec_while
-    _exec_for = _ev._exec_for
-    _arith_or_error = _ev._arith_or_error
-    _exec_arith_for = _ev._exec_arith_for
-    _exec_select = _ev._exec_select
-    _exec_case = _ev._exec_case
-    _exec_arith = _ev._exec_arith
-    _exec_cond = _ev._exec_cond
-    _exec_funcdef = _ev._exec_funcdef
-    _exec_coproc = _ev._exec_coproc
-    _exec_redirected = _ev._exec_redirected
-    call_function = _ev.call_function
-    expansion_failed = _ev.expansion_failed
-    exec_simple = _ex.exec_simple
-    gate_refuses = _ex.gate_refuses
-    command_visible = _ex.command_visible
-    _first_word_refused = _ex._first_word_refused
-    command_text = _ex.command_text
-    expand_argv = _ex.expand_argv
-    expand_assign_arg = _ex.expand_assign_arg
-    expand_assignment = _ex.expand_assignment
-    posix_fatal = _ex.posix_fatal
-    temp_scope = _ex.temp_scope
-    _find_program = _ex._find_program
-    _builtin_command = _ex._builtin_command
-    _assignments_only = _ex._assignments_only
-    dispatch = _ex.dispatch
-    find_command = _ex.find_command
-    run_external = _ex.run_external
-    run_registry = _ex.run_registry
-    _ctx_runner = _ex._ctx_runner
-    _ctx_script_runner = _ex._ctx_script_runner
-    spawn_shell = _ex.spawn_shell
-    exported_functions = _ex.exported_functions
-    run_shell_command = _ex.run_shell_command
-    run_script_file = _ex.run_script_file
-    run_subshell_body = _ex.run_subshell_body
-    run_command_sub = _ex.run_command_sub
-    _cat_file_shortcut = _ex._cat_file_shortcut
-    start_process_sub = _ex.start_process_sub
-    finish_procsubs = _ex.finish_procsubs
-    exec_pipeline = _ex.exec_pipeline
-    _report_time = _ex._report_time
-    _run_stages = _ex._run_stages
-    run_background = _ex.run_background
-    start_coproc = _ex.start_coproc
-    wait_all_jobs = _ex.wait_all_jobs
-    xtrace_line = _ex.xtrace_line
-    _ps4 = _ex._ps4
-    apply_redirects = _rd.apply_redirects
-    restore_redirects = _rd.restore_redirects
-    _set_fd = _rd._set_fd
-    _target = _rd._target
-    _open = _rd._open
-    _alloc_fd = _rd._alloc_fd
-    _apply_one = _rd._apply_one
-    _bind = _rd._bind
-    exec_redirects = _rd.exec_redirects
-
     def __init__(self, state: ShellState, rt: Runtime) -> None:
         self.state = state
         self.rt = rt
@@ -153,18 +62,42 @@ class Shell:
         self.subst_depth = 0
         self.eval_depth = 0  # nested `eval`s: they count towards max_substitution_depth too
         self.call_depth = 0
-        self.procsubs: list[tuple[int, Stream, threading.Thread | None]] = []
-        self.next_procsub_fd = 63
-        self.last_cmdsub_status: int | None = None
-        self._evaluator = Evaluator(self, "")
-        self._evaluator.scopes = state.vars.scopes
-        self._evaluator.opts = state.opts
+        self._arith = ArithEvaluator(self, "")
+        self._arith.scopes = state.vars.scopes
+        self._arith.opts = state.opts
         # the API's `args`: appended, unexpanded, to the first command run
         self.pending_args: list[str] | None = None
+        # the parts, each given what it depends on (the evaluator and executor call each other)
+        self.va = va = Variables(self, state)
+        self.rd = rd = Redirections(self, state, self.expander, va)
+        self.ex = ex = Executor(self, state, self.expander, va, rd)
+        self.ev = ev = Evaluator(self, state, self.expander, va, rd, ex)
+        ex.ev = rd.ev = ev
+        # what builtins and the expansion environment ask the shell for: the parts' own methods
+        self.lookup = va.lookup
+        self.get_str = va.get_str
+        self.set_var = va.set_var
+        self.set_array = va.set_array
+        self.var_names = va.var_names
+        self.nameref_target = va.nameref_target
+        self.eval_index = va.eval_index
+        self.execute = ev.execute
+        self.run_list = ev.run_list
+        self.expansion_failed = ev.expansion_failed
+        self.xtrace_line = ex.xtrace_line
 
     @property
     def io(self) -> dict[int, Stream]:
         return self.state.fds
+
+    def command_text(self) -> str:
+        """$BASH_COMMAND: the text of the command running now."""
+        cmd = self.current_command
+        return "" if cmd is None else unparse_command(cmd)
+
+    def wait_all_jobs(self) -> None:
+        """The end of a run: the executor's grace for background jobs still working."""
+        self.ex.wait_all_jobs()
 
     def fork(self) -> Shell:
         child = Shell(self.state.fork(), self.rt)
@@ -451,10 +384,10 @@ class Shell:
             raise ArithAssignError(e.message, 1) from None
 
     def arith_eval(self, text: str) -> int:
-        ev = self._evaluator
+        ev = self._arith
         if ev.depth:
             # re-entered (a variable's value is an expression): a fresh evaluator
-            return compiled(text)(Evaluator(self, text))
+            return compiled(text)(ArithEvaluator(self, text))
         ev.text = text
         fn = _COMPILED.get(text)
         if fn is not None:
@@ -464,10 +397,10 @@ class Shell:
         return compiled(text)(ev)
 
     def command_sub(self, body: A.CommandList, text: str) -> str:
-        return self.run_command_sub(body, text)
+        return self.ex.run_command_sub(body, text)
 
     def process_sub(self, body: A.CommandList, direction: str) -> str:
-        return self.start_process_sub(body, direction)
+        return self.ex.start_process_sub(body, direction)
 
     def glob(self, pattern: str) -> list[str] | None:
         st = self.state
@@ -605,7 +538,7 @@ class Shell:
         child = self.fork()
         out = BufferWriter(max_size=self.rt.limits.max_string_length)
         child.state.fds[1] = out
-        status = child.run_subshell_body(body)
+        status = child.ex.run_subshell_body(body)
         return out.getvalue(), status
 
 

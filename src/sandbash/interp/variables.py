@@ -30,6 +30,7 @@ from .vars import (
 if TYPE_CHECKING:
     from ..syntax import ast as A
     from .shell import Shell
+    from .state import ShellState
 
 _DYNAMIC = frozenset(
     {"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME", "FUNCNAME",
@@ -59,531 +60,540 @@ class AssignError(Exception):
         self.fatal = fatal
 
 
-# Mixin for Shell: every variable read and write goes through here.
+class Variables:
+    """Every variable read and write of one shell: lookup through namerefs and dynamic
+    variables, assignment with attributes (readonly, integer, case conversion, arrays).
+    Depends on the shell's state and on the shell itself for what a subscript or an integer
+    value needs (arithmetic, subscript expansion, string limits, messages)."""
 
-def _dynamic(self: Shell, name: str) -> Var | None:
-    st = self.state
-    rt = self.rt
-    if name == "RANDOM":
-        return Var(str(st.rng.randrange(32768)))
-    if name == "SRANDOM":
-        return Var(str(st.rng.getrandbits(32)))
-    if name == "SECONDS":
-        return Var(str(int(time.monotonic() - self.seconds_base)))
-    if name == "LINENO":
-        return Var(str(st.line))
-    if name == "BASHPID":
-        return Var(str(st.bashpid or rt.identity.pid))
-    if name == "EPOCHSECONDS":
-        return Var(str(int(rt.clock())))
-    if name == "EPOCHREALTIME":
-        return Var(f"{rt.clock():.6f}")
-    if name in ("FUNCNAME", "BASH_SOURCE", "BASH_LINENO"):
-        return _call_stack_var(self, name)
-    if name == "PIPESTATUS":
-        return Var(IndexedArray([str(s) for s in st.pipestatus]), ARRAY)
-    if name == "BASH_SUBSHELL":
-        return Var(str(st.subshell))
-    if name == "GROUPS":
-        return Var(IndexedArray([str(rt.identity.gid)]), ARRAY | READONLY)
-    if name == "DIRSTACK":
-        return Var(IndexedArray([self.state.fs.cwd] + list(st.dirstack)), ARRAY)
-    if name == "SHELLOPTS":
-        return Var(":".join(k for k, v in sorted(st.opts.items()) if v), READONLY)
-    if name == "BASHOPTS":
-        return Var(":".join(k for k, v in sorted(st.shopts.items()) if v), READONLY)
-    if name in ("BASH_ARGC", "BASH_ARGV"):
-        return Var(IndexedArray(), ARRAY)
-    if name == "BASH_COMMAND":
-        return Var(self.command_text())
-    if name == "_":
-        return Var(self.state.last_arg)
-    return None
+    __slots__ = ("sh", "state")
 
-def _call_stack_var(self: Shell, name: str) -> Var:
-    """FUNCNAME, BASH_SOURCE and BASH_LINENO: innermost call first; a script
-    run from a file adds its own entry ("main", its path, 0) at the bottom."""
-    st = self.state
-    file_mode = st.mode == "file"
-    frames = list(reversed(st.frames))
-    if name == "FUNCNAME":
-        if not frames:
+    def __init__(self, sh: Shell, state: ShellState) -> None:
+        self.sh = sh
+        self.state = state
+
+    # Mixin for Shell: every variable read and write goes through here.
+
+    def _dynamic(self, name: str) -> Var | None:
+        st = self.state
+        rt = self.sh.rt
+        if name == "RANDOM":
+            return Var(str(st.rng.randrange(32768)))
+        if name == "SRANDOM":
+            return Var(str(st.rng.getrandbits(32)))
+        if name == "SECONDS":
+            return Var(str(int(time.monotonic() - self.sh.seconds_base)))
+        if name == "LINENO":
+            return Var(str(st.line))
+        if name == "BASHPID":
+            return Var(str(st.bashpid or rt.identity.pid))
+        if name == "EPOCHSECONDS":
+            return Var(str(int(rt.clock())))
+        if name == "EPOCHREALTIME":
+            return Var(f"{rt.clock():.6f}")
+        if name in ("FUNCNAME", "BASH_SOURCE", "BASH_LINENO"):
+            return self._call_stack_var(name)
+        if name == "PIPESTATUS":
+            return Var(IndexedArray([str(s) for s in st.pipestatus]), ARRAY)
+        if name == "BASH_SUBSHELL":
+            return Var(str(st.subshell))
+        if name == "GROUPS":
+            return Var(IndexedArray([str(rt.identity.gid)]), ARRAY | READONLY)
+        if name == "DIRSTACK":
+            return Var(IndexedArray([self.state.fs.cwd] + list(st.dirstack)), ARRAY)
+        if name == "SHELLOPTS":
+            return Var(":".join(k for k, v in sorted(st.opts.items()) if v), READONLY)
+        if name == "BASHOPTS":
+            return Var(":".join(k for k, v in sorted(st.shopts.items()) if v), READONLY)
+        if name in ("BASH_ARGC", "BASH_ARGV"):
             return Var(IndexedArray(), ARRAY)
-        return Var(IndexedArray([f.name for f in frames] + (["main"] if file_mode else [])), ARRAY)
-    if name == "BASH_LINENO":
-        return Var(IndexedArray([str(f.call_line) for f in frames] + (["0"] if file_mode and frames else [])), ARRAY)
-    srcs = [f.source for f in frames] + list(reversed(st.sources))
-    if file_mode:
-        srcs.append(st.arg0)
-    return Var(IndexedArray(srcs), ARRAY)
-
-
-def main_source(self: Shell) -> str:
-    return {"c": "environment", "s": "main"}.get(self.state.mode, self.state.arg0)
-
-# ------------------------------------------------------------ lookup
-
-def lookup(self: Shell, name: str) -> Var | None:
-    scopes = self.state.vars.scopes
-    var = scopes[-1].get(name)
-    if var is None and len(scopes) > 1:
-        var = self.state.vars.find(name)
-    if var is not None:
-        if var.attrs & NAMEREF and var.value:
-            return self._deref(var, name)
-        return var
-    if name in _DYNAMIC:
-        return self._dynamic(name)
-    return None
-
-def _deref(self: Shell, var: Var, name: str) -> Var | None:
-    seen = {name}
-    target = var.value
-    for _ in range(8):
-        if not isinstance(target, str) or not target:
-            return None
-        base, _, sub = target.partition("[")
-        if sub:
-            # a reference to an array element: read through expansion
-            arr = self.state.vars.find(base)
-            if arr is None:
-                return None
-            key = sub[:-1]
-            v = arr.value
-            if isinstance(v, AssocArray):
-                got = v.get(self.subscript_key(key))
-            elif isinstance(v, IndexedArray):
-                got = v.get(self.eval_index(key, v))
-            else:
-                got = v if self.eval_index(key, None) == 0 else None
-            return Var(got, 0) if got is not None else None
-        if base in seen:
-            return None
-        seen.add(base)
-        nxt = self.state.vars.find(base)
-        if nxt is None:
-            return self._dynamic(base) if base in _DYNAMIC else None
-        if not (nxt.attrs & NAMEREF) or not nxt.value:
-            return nxt
-        target = nxt.value
-    return None
-
-def resolve_name(self: Shell, name: str) -> tuple[str, str | None]:
-    """Follow namerefs: the variable (and element) an assignment to `name` changes."""
-    seen: set[str] = set()
-    cur = name
-    while True:
-        var = self.state.vars.find(cur)
-        if var is None or not (var.attrs & NAMEREF) or not isinstance(var.value, str) or not var.value:
-            return cur, None
-        if cur in seen:
-            raise AssignError(f"warning: {name}: circular name reference", fatal=False)
-        seen.add(cur)
-        target = var.value
-        base, _, sub = target.partition("[")
-        if sub:
-            return base, sub[:-1]
-        cur = base
-
-def nameref_target(self: Shell, name: str) -> str | None:
-    var = self.state.vars.find(name)
-    if var is not None and var.attrs & NAMEREF and isinstance(var.value, str):
-        return var.value
-    return None
-
-def get_str(self: Shell, name: str) -> str | None:
-    var = self.lookup(name)
-    if var is None:
+        if name == "BASH_COMMAND":
+            return Var(self.sh.command_text())
+        if name == "_":
+            return Var(self.state.last_arg)
         return None
-    v = var.value
-    if isinstance(v, str) or v is None:
-        return v
-    if isinstance(v, IndexedArray):
-        return v.get(0)
-    return v.get("0")
 
-def var_names(self: Shell) -> list[str]:
-    return [n for n in self.state.vars.names() if self.state.vars.find(n) is not None]
+    def _call_stack_var(self, name: str) -> Var:
+        """FUNCNAME, BASH_SOURCE and BASH_LINENO: innermost call first; a script
+        run from a file adds its own entry ("main", its path, 0) at the bottom."""
+        st = self.state
+        file_mode = st.mode == "file"
+        frames = list(reversed(st.frames))
+        if name == "FUNCNAME":
+            if not frames:
+                return Var(IndexedArray(), ARRAY)
+            return Var(IndexedArray([f.name for f in frames] + (["main"] if file_mode else [])), ARRAY)
+        if name == "BASH_LINENO":
+            return Var(IndexedArray([str(f.call_line) for f in frames] + (["0"] if file_mode and frames else [])), ARRAY)
+        srcs = [f.source for f in frames] + list(reversed(st.sources))
+        if file_mode:
+            srcs.append(st.arg0)
+        return Var(IndexedArray(srcs), ARRAY)
 
-def eval_index(self: Shell, sub: str, arr: IndexedArray | None, parsed: A.Subscript | None = None) -> int:
-    if parsed is not None:
-        text = self.expand_sub_text(sub, parsed)
-    else:
-        text = self.expand_sub_text(sub) if ("$" in sub or "`" in sub or '"' in sub or "\\" in sub) else sub
-    try:
-        value = self.arith_eval(text)
-    except ArithError:
-        raise
-    if value < 0:
-        if arr is None or value + arr.max_index() + 1 < 0:
-            raise AssignError(f"{sub}: bad array subscript")
-        value += arr.max_index() + 1
-    return value
+    def main_source(self) -> str:
+        return {"c": "environment", "s": "main"}.get(self.state.mode, self.state.arg0)
 
-# ------------------------------------------------------------ assignment
+    # ------------------------------------------------------------ lookup
 
-def _scope_for_write(self: Shell, name: str) -> tuple[Scope, Var | None]:
-    scopes = self.state.vars.scopes
-    for i in range(len(scopes) - 1, -1, -1):
-        v = scopes[i].get(name)
-        if v is not None:
-            return scopes[i], v
-    return scopes[0], None
+    def lookup(self, name: str) -> Var | None:
+        scopes = self.state.vars.scopes
+        var = scopes[-1].get(name)
+        if var is None and len(scopes) > 1:
+            var = self.state.vars.find(name)
+        if var is not None:
+            if var.attrs & NAMEREF and var.value:
+                return self._deref(var, name)
+            return var
+        if name in _DYNAMIC:
+            return self._dynamic(name)
+        return None
 
-def _convert(self: Shell, var: Var | None, value: str, attrs: int, append_to: str | None = None) -> str:
-    if attrs & INTEGER:
+    def _deref(self, var: Var, name: str) -> Var | None:
+        seen = {name}
+        target = var.value
+        for _ in range(8):
+            if not isinstance(target, str) or not target:
+                return None
+            base, _, sub = target.partition("[")
+            if sub:
+                # a reference to an array element: read through expansion
+                arr = self.state.vars.find(base)
+                if arr is None:
+                    return None
+                key = sub[:-1]
+                v = arr.value
+                if isinstance(v, AssocArray):
+                    got = v.get(self.sh.subscript_key(key))
+                elif isinstance(v, IndexedArray):
+                    got = v.get(self.eval_index(key, v))
+                else:
+                    got = v if self.eval_index(key, None) == 0 else None
+                return Var(got, 0) if got is not None else None
+            if base in seen:
+                return None
+            seen.add(base)
+            nxt = self.state.vars.find(base)
+            if nxt is None:
+                return self._dynamic(base) if base in _DYNAMIC else None
+            if not (nxt.attrs & NAMEREF) or not nxt.value:
+                return nxt
+            target = nxt.value
+        return None
+
+    def resolve_name(self, name: str) -> tuple[str, str | None]:
+        """Follow namerefs: the variable (and element) an assignment to `name` changes."""
+        seen: set[str] = set()
+        cur = name
+        while True:
+            var = self.state.vars.find(cur)
+            if var is None or not (var.attrs & NAMEREF) or not isinstance(var.value, str) or not var.value:
+                return cur, None
+            if cur in seen:
+                raise AssignError(f"warning: {name}: circular name reference", fatal=False)
+            seen.add(cur)
+            target = var.value
+            base, _, sub = target.partition("[")
+            if sub:
+                return base, sub[:-1]
+            cur = base
+
+    def nameref_target(self, name: str) -> str | None:
+        var = self.state.vars.find(name)
+        if var is not None and var.attrs & NAMEREF and isinstance(var.value, str):
+            return var.value
+        return None
+
+    def get_str(self, name: str) -> str | None:
+        var = self.lookup(name)
+        if var is None:
+            return None
+        v = var.value
+        if isinstance(v, str) or v is None:
+            return v
+        if isinstance(v, IndexedArray):
+            return v.get(0)
+        return v.get("0")
+
+    def var_names(self) -> list[str]:
+        return [n for n in self.state.vars.names() if self.state.vars.find(n) is not None]
+
+    def eval_index(self, sub: str, arr: IndexedArray | None, parsed: A.Subscript | None = None) -> int:
+        if parsed is not None:
+            text = self.sh.expand_sub_text(sub, parsed)
+        else:
+            text = self.sh.expand_sub_text(sub) if ("$" in sub or "`" in sub or '"' in sub or "\\" in sub) else sub
         try:
-            n = self.arith_eval(value) if value.strip() else 0
-        except ArithError as e:
-            raise ExpansionError(e.render(), 1, exits=True)
-        if append_to is not None:
+            value = self.sh.arith_eval(text)
+        except ArithError:
+            raise
+        if value < 0:
+            if arr is None or value + arr.max_index() + 1 < 0:
+                raise AssignError(f"{sub}: bad array subscript")
+            value += arr.max_index() + 1
+        return value
+
+    # ------------------------------------------------------------ assignment
+
+    def _scope_for_write(self, name: str) -> tuple[Scope, Var | None]:
+        scopes = self.state.vars.scopes
+        for i in range(len(scopes) - 1, -1, -1):
+            v = scopes[i].get(name)
+            if v is not None:
+                return scopes[i], v
+        return scopes[0], None
+
+    def _convert(self, var: Var | None, value: str, attrs: int, append_to: str | None = None) -> str:
+        if attrs & INTEGER:
             try:
-                n += self.arith_eval(append_to) if append_to.strip() else 0
+                n = self.sh.arith_eval(value) if value.strip() else 0
             except ArithError as e:
                 raise ExpansionError(e.render(), 1, exits=True)
-        return str(n)
-    if append_to is not None:
-        value = append_to + value
-    if attrs & UPPER:
-        return value.upper()
-    if attrs & LOWER:
-        return value.lower()
-    if attrs & CAPITALIZE:
-        return value[:1].upper() + value[1:].lower()
-    return value
+            if append_to is not None:
+                try:
+                    n += self.sh.arith_eval(append_to) if append_to.strip() else 0
+                except ArithError as e:
+                    raise ExpansionError(e.render(), 1, exits=True)
+            return str(n)
+        if append_to is not None:
+            value = append_to + value
+        if attrs & UPPER:
+            return value.upper()
+        if attrs & LOWER:
+            return value.lower()
+        if attrs & CAPITALIZE:
+            return value[:1].upper() + value[1:].lower()
+        return value
 
-def set_var(
-    self: Shell,
-    name: str,
-    value: str,
-    *,
-    sub: str | None = None,
-    append: bool = False,
-    scope: Scope | None = None,
-    parsed: A.Subscript | None = None,
-) -> None:
-    """Assign a scalar (or one element when `sub` is given; `parsed`: `sub` as the parser read it)."""
-    if sub is None and scope is None:
-        # the common case: an existing plain string variable
+    def set_var(
+        self,
+        name: str,
+        value: str,
+        *,
+        sub: str | None = None,
+        append: bool = False,
+        scope: Scope | None = None,
+        parsed: A.Subscript | None = None,
+    ) -> None:
+        """Assign a scalar (or one element when `sub` is given; `parsed`: `sub` as the parser read it)."""
+        if sub is None and scope is None:
+            # the common case: an existing plain string variable
+            vars_ = self.state.vars
+            scopes = vars_.scopes
+            home = scopes[-1]
+            found = home.get(name)
+            if found is None and len(scopes) > 1:
+                i, found = vars_.find_scope(name)
+                home = scopes[i]
+            if (found is not None and not (found.attrs & ~EXPORT) and type(found.value) is str
+                    and name not in _SPECIAL_NAMES and not self.state.opts["allexport"]):
+                text: str = found.value  # type: ignore[assignment]
+                # max_string_length also when an existing variable is reassigned (short values skip the call)
+                if append:
+                    if len(text) + len(value) > 256:
+                        self.sh.check_string(len(text) + len(value))
+                    n = len(value) if value.isascii() else 4 * len(value)
+                else:
+                    if len(value) > 256:
+                        self.sh.check_string(len(value))
+                    n = (len(value) if value.isascii() else 4 * len(value)) - (
+                        len(text) if text.isascii() else 4 * len(text))
+                if n:
+                    _charge(vars_, home, n)  # before the value is stored: a limit leaves the old one
+                if append:
+                    found.value = None  # drop the reference so += extends in place
+                    text += value
+                    value = text
+                found.value = value
+                return
+        via_ref = False
+        if scope is None and self.state.vars.find(name) is not None:
+            target, tsub = self.resolve_name(name)
+            via_ref = target != name
+            if tsub is not None:
+                if sub is not None:
+                    raise AssignError(f"`{target}[{tsub}]': not a valid identifier", fatal=False)
+                sub, parsed = tsub, None
+            name = target
+        if scope is None:
+            target_scope, var = self._scope_for_write(name)
+        else:
+            target_scope, var = scope, scope.get(name)
+        if (var is not None and var.attrs & READONLY) or (var is None and name in _READONLY_DYNAMIC):
+            raise AssignError(f"{name}: readonly variable", fatal=not via_ref)
+        self._special_assign(name, value)
+        self.sh.check_string(len(value))
         vars_ = self.state.vars
-        scopes = vars_.scopes
-        home = scopes[-1]
-        found = home.get(name)
-        if found is None and len(scopes) > 1:
-            i, found = vars_.find_scope(name)
-            home = scopes[i]
-        if (found is not None and not (found.attrs & ~EXPORT) and type(found.value) is str
-                and name not in _SPECIAL_NAMES and not self.state.opts["allexport"]):
-            text: str = found.value  # type: ignore[assignment]
-            # max_string_length also when an existing variable is reassigned (short values skip the call)
-            if append:
-                if len(text) + len(value) > 256:
-                    self.check_string(len(text) + len(value))
-                n = len(value) if value.isascii() else 4 * len(value)
-            else:
-                if len(value) > 256:
-                    self.check_string(len(value))
-                n = (len(value) if value.isascii() else 4 * len(value)) - (
-                    len(text) if text.isascii() else 4 * len(text))
-            if n:
-                _charge(vars_, home, n)  # before the value is stored: a limit leaves the old one
-            if append:
-                found.value = None  # drop the reference so += extends in place
-                text += value
-                value = text
-            found.value = value
+        if var is None:
+            _charge(vars_, target_scope, VAR_OVERHEAD)
+            var = Var(None, EXPORT if self.state.opts["allexport"] else 0)
+            target_scope[name] = var
+        elif self.state.opts["allexport"]:
+            var.attrs |= EXPORT
+        attrs = var.attrs
+        cur = var.value
+        if sub is not None:
+            self._set_element(name, var, sub, value, append, target_scope, parsed)
             return
-    via_ref = False
-    if scope is None and self.state.vars.find(name) is not None:
+        if cur is None and attrs & (ARRAY | ASSOC):
+            # declared as an array but unset (`declare -a a`): `a=x` sets element 0
+            cur = var.value = IndexedArray() if attrs & ARRAY else AssocArray()
+        if isinstance(cur, IndexedArray):
+            old = cur.get(0) if append else None
+            before = cur.nbytes
+            cur.set(0, self._convert(var, value, attrs, old))
+            _charge(vars_, target_scope, cur.nbytes - before)
+            return
+        if isinstance(cur, AssocArray):
+            old = cur.get("0") if append else None
+            before = cur.nbytes
+            cur.set("0", self._convert(var, value, attrs, old))
+            _charge(vars_, target_scope, cur.nbytes - before)
+            return
+        old_s = (cur or "") if append else None
+        new = self._convert(var, value, attrs, old_s)
+        _charge(vars_, target_scope, value_size(new) - value_size(cur))
+        var.value = new
+
+    def _set_element(self, name: str, var: Var, sub: str, value: str, append: bool,
+                     scope: Scope | None = None, parsed: A.Subscript | None = None) -> None:
+        cur = var.value
+        before = value_size(cur)
+        try:
+            self._store_element(name, var, sub, value, append, parsed)
+        finally:
+            if scope is None:
+                scope = self._scope_for_write(name)[0]
+            _charge(self.state.vars, scope, value_size(var.value) - before)
+
+    def _store_element(self, name: str, var: Var, sub: str, value: str, append: bool,
+                       parsed: A.Subscript | None) -> None:
+        cur = var.value
+        if isinstance(cur, AssocArray) or var.attrs & ASSOC:
+            if not isinstance(cur, AssocArray):
+                cur = AssocArray()
+                var.value = cur
+            key = self.sh.subscript_key(sub, parsed)
+            if key == "":
+                raise AssignError(f"{name}[{sub}]: bad array subscript")
+            old = cur.get(key) if append else None
+            cur.set(key, self._convert(var, value, var.attrs, old if append else None) if (append or var.attrs) else value)
+            return
+        if not isinstance(cur, IndexedArray):
+            arr = IndexedArray()
+            if isinstance(cur, str):
+                arr.set(0, cur)
+            var.value = arr
+            cur = arr
+        if sub in ("@", "*"):
+            raise AssignError(f"{name}[{sub}]: bad array subscript")
+        try:
+            index = self.eval_index(sub, cur, parsed)
+        except ArithError as e:
+            raise ExpansionError(e.render(), 1)
+        except AssignError:
+            raise AssignError(f"{name}[{sub}]: bad array subscript") from None
+        self.sh.check_array(len(cur) + 1)
+        old2 = cur.get(index) if append else None
+        cur.set(index, self._convert(var, value, var.attrs, old2) if (append or var.attrs) else value)
+
+    def set_array(
+        self,
+        name: str,
+        items: list[tuple[str | None, str, bool]],
+        *,
+        append: bool = False,
+        assoc: bool | None = None,
+        scope: Scope | None = None,
+    ) -> None:
+        """Assign `name=( ... )`: items are (key or None, value, key+=)."""
+        if scope is None and assoc is None:
+            # the common case: values without keys for an existing plain indexed array
+            vars_ = self.state.vars
+            i, found = vars_.find_scope(name)
+            if (found is not None and type(found.value) is IndexedArray and not found.attrs & ~(ARRAY | EXPORT)
+                    and all(key is None for key, _, _ in items)):
+                before = found.value.nbytes  # type: ignore[union-attr]
+                arr = found.value if append else IndexedArray()
+                index = arr.max_index() + 1
+                for _, value, _ in items:
+                    arr.set(index, value)
+                    index += 1
+                self.sh.check_array(len(arr))
+                _charge(vars_, vars_.scopes[i], arr.nbytes - before)
+                found.attrs |= ARRAY
+                found.value = arr
+                return
         target, tsub = self.resolve_name(name)
-        via_ref = target != name
         if tsub is not None:
-            if sub is not None:
-                raise AssignError(f"`{target}[{tsub}]': not a valid identifier", fatal=False)
-            sub, parsed = tsub, None
+            raise AssignError(f"{name}: cannot assign list to array member" if False else
+                              f"`{target}[{tsub}]': not a valid identifier", fatal=False)
         name = target
-    if scope is None:
-        target_scope, var = self._scope_for_write(name)
-    else:
-        target_scope, var = scope, scope.get(name)
-    if (var is not None and var.attrs & READONLY) or (var is None and name in _READONLY_DYNAMIC):
-        raise AssignError(f"{name}: readonly variable", fatal=not via_ref)
-    self._special_assign(name, value)
-    self.check_string(len(value))
-    vars_ = self.state.vars
-    if var is None:
-        _charge(vars_, target_scope, VAR_OVERHEAD)
-        var = Var(None, EXPORT if self.state.opts["allexport"] else 0)
-        target_scope[name] = var
-    elif self.state.opts["allexport"]:
-        var.attrs |= EXPORT
-    attrs = var.attrs
-    cur = var.value
-    if sub is not None:
-        self._set_element(name, var, sub, value, append, target_scope, parsed)
-        return
-    if cur is None and attrs & (ARRAY | ASSOC):
-        # declared as an array but unset (`declare -a a`): `a=x` sets element 0
-        cur = var.value = IndexedArray() if attrs & ARRAY else AssocArray()
-    if isinstance(cur, IndexedArray):
-        old = cur.get(0) if append else None
-        before = cur.nbytes
-        cur.set(0, self._convert(var, value, attrs, old))
-        _charge(vars_, target_scope, cur.nbytes - before)
-        return
-    if isinstance(cur, AssocArray):
-        old = cur.get("0") if append else None
-        before = cur.nbytes
-        cur.set("0", self._convert(var, value, attrs, old))
-        _charge(vars_, target_scope, cur.nbytes - before)
-        return
-    old_s = (cur or "") if append else None
-    new = self._convert(var, value, attrs, old_s)
-    _charge(vars_, target_scope, value_size(new) - value_size(cur))
-    var.value = new
+        if scope is None:
+            target_scope, var = self._scope_for_write(name)
+        else:
+            target_scope, var = scope, scope.get(name)
+        if var is not None and var.attrs & READONLY:
+            raise AssignError(f"{name}: readonly variable")
+        if var is None:
+            _charge(self.state.vars, target_scope, VAR_OVERHEAD)
+            var = Var(None, EXPORT if self.state.opts["allexport"] else 0)
+            target_scope[name] = var
+        elif var.attrs & NAMEREF:
+            # `declare -n r; r=(1 2)`: a reference with no target becomes an array
+            self.sh.error(f"warning: {name}: removing nameref attribute")
+            var.attrs &= ~NAMEREF
+            var.value = None
+        before = value_size(var.value)
+        try:
+            self._fill_array(name, var, items, append, assoc)
+        finally:
+            _charge(self.state.vars, target_scope, value_size(var.value) - before)
+
+    def _fill_array(self, name: str, var: Var, items: list[tuple[str | None, str, bool]], append: bool,
+                    assoc: bool | None) -> None:
+        is_assoc = (var.attrs & ASSOC) != 0 or isinstance(var.value, AssocArray) if assoc is None else assoc
+        if is_assoc:
+            arr_a = var.value if append and isinstance(var.value, AssocArray) else AssocArray()
+            var.attrs |= ASSOC
+            pending_key: str | None = None
+            for key, value, key_append in items:
+                if key is None:
+                    # bash 5.1+: `a=(k1 v1 k2 v2)` pairs keys and values
+                    if pending_key is None:
+                        pending_key = value
+                        continue
+                    arr_a.set(pending_key, self._convert(var, value, var.attrs))
+                    pending_key = None
+                    continue
+                if key == "":
+                    raise AssignError(f"{name}[]: bad array subscript")
+                old = arr_a.get(key) if key_append else None
+                arr_a.set(key, self._convert(var, value, var.attrs, old))
+            if pending_key is not None:
+                arr_a.set(pending_key, "")
+            var.value = arr_a
+            self.sh.check_array(len(arr_a))
+            return
+        cur = var.value
+        if append and isinstance(cur, IndexedArray):
+            arr = cur
+        elif append and isinstance(cur, str):
+            arr = IndexedArray([cur])
+        else:
+            arr = IndexedArray()
+        var.attrs |= ARRAY
+        index = arr.max_index() + 1
+        for key, value, key_append in items:
+            if key is not None:
+                try:
+                    index = self.eval_index(key, arr)
+                except ArithError as e:
+                    raise ExpansionError(e.render(), 1)
+                except AssignError:
+                    # bash reports the element and goes on with the others
+                    self.sh.error(f"[{key}]={value}: bad array subscript")
+                    continue
+                old = arr.get(index) if key_append else None
+                arr.set(index, self._convert(var, value, var.attrs, old))
+            else:
+                arr.set(index, self._convert(var, value, var.attrs))
+            index += 1
+        var.value = arr
+        self.sh.check_array(len(arr))
+
+    def _special_assign(self, name: str, value: str) -> None:
+        if name == "RANDOM":
+            try:
+                self.state.rng.seed(int(value or "0"))
+            except ValueError:
+                self.state.rng.seed(value)
+        elif name == "SECONDS":
+            try:
+                self.sh.seconds_base = time.monotonic() - int(value or "0")
+            except ValueError:
+                pass
+        elif name == "OPTIND":
+            self.state.getopts_pos = 0
+        elif name == "BASH_ARGV0":
+            self.state.arg0 = value
+        elif name == "PATH":
+            self.state.hashed.clear()
+
+    def unset_var(self, name: str, *, nameref: bool = False) -> bool:
+        """`unset NAME`; False when the variable is readonly (error printed by caller)."""
+        if not nameref:
+            name, sub = self.resolve_name(name)
+            if sub is not None:
+                return self.unset_element(name, sub)
+        scopes = self.state.vars.scopes
+        for i in range(len(scopes) - 1, -1, -1):
+            var = scopes[i].get(name)
+            if var is None:
+                continue
+            if var.attrs & READONLY:
+                raise AssignError(f"{name}: cannot unset: readonly variable")
+            scope = scopes[i]
+            # a local unset in its own function (or anywhere with localvar_unset)
+            # stays local but unset, hiding the outer variable, as bash does
+            top_func = next((k for k in range(len(scopes) - 1, -1, -1) if scopes[k].func), -1)
+            if scope.func and name in scope.locals and (i == top_func or self.state.shopts.get("localvar_unset")):
+                _charge(self.state.vars, scope, -value_size(var.value))
+                scope[name] = Var(None, 0)
+            else:
+                _charge(self.state.vars, scope, -value_size(var.value) - VAR_OVERHEAD)
+                del scope[name]
+            return True
+        return True
+
+    def unset_element(self, name: str, sub: str) -> bool:
+        var = self.state.vars.find(name)
+        if var is None:
+            return True
+        if var.attrs & READONLY:
+            raise AssignError(f"{name}: cannot unset: readonly variable")
+        v = var.value
+        if sub in ("@", "*"):
+            if isinstance(v, (IndexedArray, AssocArray)):
+                scope, _ = self._scope_for_write(name)
+                _charge(self.state.vars, scope, -v.nbytes - VAR_OVERHEAD)
+                del scope[name]
+            return True
+        before = value_size(v)
+        if isinstance(v, AssocArray):
+            v.unset(self.sh.subscript_key(sub))
+        elif isinstance(v, IndexedArray):
+            try:
+                index = self.eval_index(sub, v)
+            except AssignError:
+                raise AssignError(f"[{sub}]: bad array subscript") from None  # sic: bash leaves out the name
+            v.unset(index)
+        elif isinstance(v, str):
+            if self.eval_index(sub, None) == 0:
+                scope, _ = self._scope_for_write(name)
+                _charge(self.state.vars, scope, -before - VAR_OVERHEAD)
+                del scope[name]
+            return True
+        after = value_size(v)
+        if before != after:
+            _charge(self.state.vars, self._scope_for_write(name)[0], after - before)
+        return True
+
+    def exported_env(self) -> dict[str, str]:
+        env: dict[str, str] = {}
+        for scope in self.state.vars.scopes:
+            for name, var in scope.items():
+                if var.attrs & EXPORT:
+                    v = var.value
+                    if isinstance(v, str):
+                        env[name] = v
+                    elif v is None:
+                        env.pop(name, None)
+                else:
+                    env.pop(name, None)
+        return env
 
 
 def _charge(vars_: VarStore, scope: Scope, n: int) -> None:
     """Charge `n` bytes (negative: give back) held in `scope` to the run's memory budget."""
     if n:
         vars_.charge(scope, n)
-
-def _set_element(self: Shell, name: str, var: Var, sub: str, value: str, append: bool,
-                 scope: Scope | None = None, parsed: A.Subscript | None = None) -> None:
-    cur = var.value
-    before = value_size(cur)
-    try:
-        _store_element(self, name, var, sub, value, append, parsed)
-    finally:
-        if scope is None:
-            scope = self._scope_for_write(name)[0]
-        _charge(self.state.vars, scope, value_size(var.value) - before)
-
-
-def _store_element(self: Shell, name: str, var: Var, sub: str, value: str, append: bool,
-                   parsed: A.Subscript | None) -> None:
-    cur = var.value
-    if isinstance(cur, AssocArray) or var.attrs & ASSOC:
-        if not isinstance(cur, AssocArray):
-            cur = AssocArray()
-            var.value = cur
-        key = self.subscript_key(sub, parsed)
-        if key == "":
-            raise AssignError(f"{name}[{sub}]: bad array subscript")
-        old = cur.get(key) if append else None
-        cur.set(key, self._convert(var, value, var.attrs, old if append else None) if (append or var.attrs) else value)
-        return
-    if not isinstance(cur, IndexedArray):
-        arr = IndexedArray()
-        if isinstance(cur, str):
-            arr.set(0, cur)
-        var.value = arr
-        cur = arr
-    if sub in ("@", "*"):
-        raise AssignError(f"{name}[{sub}]: bad array subscript")
-    try:
-        index = self.eval_index(sub, cur, parsed)
-    except ArithError as e:
-        raise ExpansionError(e.render(), 1)
-    except AssignError:
-        raise AssignError(f"{name}[{sub}]: bad array subscript") from None
-    self.check_array(len(cur) + 1)
-    old2 = cur.get(index) if append else None
-    cur.set(index, self._convert(var, value, var.attrs, old2) if (append or var.attrs) else value)
-
-def set_array(
-    self: Shell,
-    name: str,
-    items: list[tuple[str | None, str, bool]],
-    *,
-    append: bool = False,
-    assoc: bool | None = None,
-    scope: Scope | None = None,
-) -> None:
-    """Assign `name=( ... )`: items are (key or None, value, key+=)."""
-    if scope is None and assoc is None:
-        # the common case: values without keys for an existing plain indexed array
-        vars_ = self.state.vars
-        i, found = vars_.find_scope(name)
-        if (found is not None and type(found.value) is IndexedArray and not found.attrs & ~(ARRAY | EXPORT)
-                and all(key is None for key, _, _ in items)):
-            before = found.value.nbytes  # type: ignore[union-attr]
-            arr = found.value if append else IndexedArray()
-            index = arr.max_index() + 1
-            for _, value, _ in items:
-                arr.set(index, value)
-                index += 1
-            self.check_array(len(arr))
-            _charge(vars_, vars_.scopes[i], arr.nbytes - before)
-            found.attrs |= ARRAY
-            found.value = arr
-            return
-    target, tsub = self.resolve_name(name)
-    if tsub is not None:
-        raise AssignError(f"{name}: cannot assign list to array member" if False else
-                          f"`{target}[{tsub}]': not a valid identifier", fatal=False)
-    name = target
-    if scope is None:
-        target_scope, var = self._scope_for_write(name)
-    else:
-        target_scope, var = scope, scope.get(name)
-    if var is not None and var.attrs & READONLY:
-        raise AssignError(f"{name}: readonly variable")
-    if var is None:
-        _charge(self.state.vars, target_scope, VAR_OVERHEAD)
-        var = Var(None, EXPORT if self.state.opts["allexport"] else 0)
-        target_scope[name] = var
-    elif var.attrs & NAMEREF:
-        # `declare -n r; r=(1 2)`: a reference with no target becomes an array
-        self.error(f"warning: {name}: removing nameref attribute")
-        var.attrs &= ~NAMEREF
-        var.value = None
-    before = value_size(var.value)
-    try:
-        _fill_array(self, name, var, items, append, assoc)
-    finally:
-        _charge(self.state.vars, target_scope, value_size(var.value) - before)
-
-
-def _fill_array(self: Shell, name: str, var: Var, items: list[tuple[str | None, str, bool]], append: bool,
-                assoc: bool | None) -> None:
-    is_assoc = (var.attrs & ASSOC) != 0 or isinstance(var.value, AssocArray) if assoc is None else assoc
-    if is_assoc:
-        arr_a = var.value if append and isinstance(var.value, AssocArray) else AssocArray()
-        var.attrs |= ASSOC
-        pending_key: str | None = None
-        for key, value, key_append in items:
-            if key is None:
-                # bash 5.1+: `a=(k1 v1 k2 v2)` pairs keys and values
-                if pending_key is None:
-                    pending_key = value
-                    continue
-                arr_a.set(pending_key, self._convert(var, value, var.attrs))
-                pending_key = None
-                continue
-            if key == "":
-                raise AssignError(f"{name}[]: bad array subscript")
-            old = arr_a.get(key) if key_append else None
-            arr_a.set(key, self._convert(var, value, var.attrs, old))
-        if pending_key is not None:
-            arr_a.set(pending_key, "")
-        var.value = arr_a
-        self.check_array(len(arr_a))
-        return
-    cur = var.value
-    if append and isinstance(cur, IndexedArray):
-        arr = cur
-    elif append and isinstance(cur, str):
-        arr = IndexedArray([cur])
-    else:
-        arr = IndexedArray()
-    var.attrs |= ARRAY
-    index = arr.max_index() + 1
-    for key, value, key_append in items:
-        if key is not None:
-            try:
-                index = self.eval_index(key, arr)
-            except ArithError as e:
-                raise ExpansionError(e.render(), 1)
-            except AssignError:
-                # bash reports the element and goes on with the others
-                self.error(f"[{key}]={value}: bad array subscript")
-                continue
-            old = arr.get(index) if key_append else None
-            arr.set(index, self._convert(var, value, var.attrs, old))
-        else:
-            arr.set(index, self._convert(var, value, var.attrs))
-        index += 1
-    var.value = arr
-    self.check_array(len(arr))
-
-def _special_assign(self: Shell, name: str, value: str) -> None:
-    if name == "RANDOM":
-        try:
-            self.state.rng.seed(int(value or "0"))
-        except ValueError:
-            self.state.rng.seed(value)
-    elif name == "SECONDS":
-        try:
-            self.seconds_base = time.monotonic() - int(value or "0")
-        except ValueError:
-            pass
-    elif name == "OPTIND":
-        self.state.getopts_pos = 0
-    elif name == "BASH_ARGV0":
-        self.state.arg0 = value
-    elif name == "PATH":
-        self.state.hashed.clear()
-
-def unset_var(self: Shell, name: str, *, nameref: bool = False) -> bool:
-    """`unset NAME`; False when the variable is readonly (error printed by caller)."""
-    if not nameref:
-        name, sub = self.resolve_name(name)
-        if sub is not None:
-            return self.unset_element(name, sub)
-    scopes = self.state.vars.scopes
-    for i in range(len(scopes) - 1, -1, -1):
-        var = scopes[i].get(name)
-        if var is None:
-            continue
-        if var.attrs & READONLY:
-            raise AssignError(f"{name}: cannot unset: readonly variable")
-        scope = scopes[i]
-        # a local unset in its own function (or anywhere with localvar_unset)
-        # stays local but unset, hiding the outer variable, as bash does
-        top_func = next((k for k in range(len(scopes) - 1, -1, -1) if scopes[k].func), -1)
-        if scope.func and name in scope.locals and (i == top_func or self.state.shopts.get("localvar_unset")):
-            _charge(self.state.vars, scope, -value_size(var.value))
-            scope[name] = Var(None, 0)
-        else:
-            _charge(self.state.vars, scope, -value_size(var.value) - VAR_OVERHEAD)
-            del scope[name]
-        return True
-    return True
-
-def unset_element(self: Shell, name: str, sub: str) -> bool:
-    var = self.state.vars.find(name)
-    if var is None:
-        return True
-    if var.attrs & READONLY:
-        raise AssignError(f"{name}: cannot unset: readonly variable")
-    v = var.value
-    if sub in ("@", "*"):
-        if isinstance(v, (IndexedArray, AssocArray)):
-            scope, _ = self._scope_for_write(name)
-            _charge(self.state.vars, scope, -v.nbytes - VAR_OVERHEAD)
-            del scope[name]
-        return True
-    before = value_size(v)
-    if isinstance(v, AssocArray):
-        v.unset(self.subscript_key(sub))
-    elif isinstance(v, IndexedArray):
-        try:
-            index = self.eval_index(sub, v)
-        except AssignError:
-            raise AssignError(f"[{sub}]: bad array subscript") from None  # sic: bash leaves out the name
-        v.unset(index)
-    elif isinstance(v, str):
-        if self.eval_index(sub, None) == 0:
-            scope, _ = self._scope_for_write(name)
-            _charge(self.state.vars, scope, -before - VAR_OVERHEAD)
-            del scope[name]
-        return True
-    after = value_size(v)
-    if before != after:
-        _charge(self.state.vars, self._scope_for_write(name)[0], after - before)
-    return True
-
-def exported_env(self: Shell) -> dict[str, str]:
-    env: dict[str, str] = {}
-    for scope in self.state.vars.scopes:
-        for name, var in scope.items():
-            if var.attrs & EXPORT:
-                v = var.value
-                if isinstance(v, str):
-                    env[name] = v
-                elif v is None:
-                    env.pop(name, None)
-            else:
-                env.pop(name, None)
-    return env
