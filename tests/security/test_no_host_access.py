@@ -16,6 +16,7 @@ BANNED_OS_CALLS = {"system", "popen", "fork", "forkpty", "execv", "execve", "exe
 # modules that own a host capability (relative to src/sandbash)
 OWNERS_OS = {"vfs/host.py", "vfs/hostio.py", "vfs/overlay.py", "vfs/readwrite.py", "vfs/sqlite.py",
              "stdio/hostin.py",  # a descriptor the embedder hands over as stdin
+             "host/procfs.py",  # host mode: the one reader of /proc, /sys, uname and statvfs (sandbash.host)
              "cli/app.py", "agent/mcp_server.py"}  # the host-facing programs: their own environment (SANDBASH_*)
 OWNERS_OPEN = OWNERS_OS | {"cli/app.py"}
 OWNERS_NET = {"net/client.py", "net/transport.py", "agent/mcp_server.py"}

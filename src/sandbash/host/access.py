@@ -92,7 +92,8 @@ class HostAccess:
         over `fs` (a MemoryFs by default), added to the policy's grants with the services and
         elevatable commands; the identity with the host's uname; rshell's grant warnings."""
         warnings = path_grant_warnings(self.paths, ProcFs.path_kind)
-        fs = self._mount(fs, limits)
+        ident = identity if identity is not None else Identity()
+        fs = self._mount(fs, limits, ident.uid, ident.gid)
         base = policy if policy is not None else Policy()
         grants = None if base.grants is None else [*base.grants, *self.grants()]
         services = [*base.services, *self.allowed_services]
@@ -100,7 +101,7 @@ class HostAccess:
         policy = base.replace(paths=grants, services=services, elevatable_commands=elevatable)
         return fs, policy, host_identity(identity, self.procfs), warnings
 
-    def _mount(self, fs: Any, limits: Limits) -> Any:
+    def _mount(self, fs: Any, limits: Limits, uid: int, gid: int) -> Any:
         from ..vfs import MountFs
         from ..vfs.memory import MemoryFs
         from ..vfs.overlay import OverlayFs
@@ -116,8 +117,25 @@ class HostAccess:
                 continue  # skipped, with a warning (configure)
             host = ProcFs.real_path(g.path)
             backend = ReadWriteFs(host) if g.writable else OverlayFs(host, read_only=True)
-            fs.mount(normpath(g.path), backend, read_only=not g.writable)
+            where = normpath(g.path)
+            _make_parents(fs, where, uid, gid)
+            fs.mount(where, backend, read_only=not g.writable)
         return fs
+
+
+def _make_parents(fs: Any, where: str, uid: int, gid: int) -> None:
+    """The directories above a mount point, made in the sandbox's own filesystem first: else
+    the mount shows them as empty read-only directories (a grant under /tmp would leave the
+    sandbox's /tmp read-only)."""
+    from ..vfs.errors import FsError
+
+    path = ""
+    for part in where.strip("/").split("/")[:-1]:
+        path += "/" + part
+        try:
+            fs.mkdir(path, 0o755, uid, gid)
+        except FsError:
+            pass  # it exists (or cannot be made: the mount still shows it)
 
 
 @dataclass(frozen=True, slots=True)

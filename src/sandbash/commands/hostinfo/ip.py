@@ -184,7 +184,7 @@ def _show_links(ctx: Ctx, shown: list[Link], brief: bool, oneline: bool) -> None
             ctx.out(f"{link.name:<16} {link.state:<14} {link.mac} <{','.join(link.flags)}>\n")
             continue
         head, second = _link_line(link)
-        ctx.out(f"{head}\\{second[3:]}\n" if oneline else f"{head}\n{second}\n")
+        ctx.out(f"{head}\\{second}\n" if oneline else f"{head}\n{second}\n")
 
 
 def _show_addrs(ctx: Ctx, fs: ProcFs, shown: list[Link], only4: bool, only6: bool, brief: bool) -> None:

@@ -128,7 +128,8 @@ def cmd_ps(ctx: Ctx) -> int:
         if not everything:
             procs = session(fs, procs)
     else:
-        procs = [p for p in (read_proc(fs, pid) for pid in pids) if p is not None]
+        # in /proc's order, as GNU ps lists them (not the order of the list)
+        procs = [p for p in (read_proc(fs, pid) for pid in sorted(pids)) if p is not None]
     _print(ctx, fs, procs, columns, opts.on("full"))
     return 1 if pids is not None and not everything and not procs else 0
 
