@@ -55,6 +55,8 @@ class VfsOS:
         self.ctx = ctx
         self.pm = pm
         self.stdin_read = False
+        # the path as the program wrote it in its last open() (Monty hands over absolute paths)
+        self.given: str | None = None
 
     def __call__(self, *, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], is_async: bool,
                  **_more: Any) -> Any:
@@ -65,9 +67,18 @@ class VfsOS:
         try:
             return method(*args, **kwargs)
         except FsError as e:
-            raise os_error(e.errno or errno.EIO, _path(args[0]) if args else e.path) from None
+            path = _path(args[0]) if args else e.path
+            if name == "open" and self.given is not None and self.ctx.fs.abspath(self.given) == path:
+                path = self.given
+            raise os_error(e.errno or errno.EIO, path) from None
+        finally:
+            if name == "open":
+                self.given = None
 
     # ------------------------------------------------------------ queries
+
+    def path_given(self, path: object) -> None:
+        self.given = path if isinstance(path, str) else None
 
     def op_Path_exists(self, p: Any) -> bool:
         return _path(p) in _STREAMS or self.ctx.fs.try_stat(_path(p)) is not None

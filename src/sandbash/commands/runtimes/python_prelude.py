@@ -6,12 +6,21 @@ stay its own): the parts of `sys` and the builtins Monty leaves out, over host c
   write(), exit(), and the interpreter facts Monty's sys has.
 - `print(..., file=X)` accepts any object with write() (Monty's accepts only sys.stdout/stderr).
 - `exit()`, `quit()` and `input()` exist.
-Host callbacks: `_sb_exit(code)` records the status and raises SystemExit.
+- `open()` tells the host the path as the program spelled it (Monty sends the host an absolute
+  path), so an error names it as CPython would.
+Host callbacks: `_sb_exit(code)` records the status and raises SystemExit; `_sb_eof()` raises
+the EOFError of input(); `_sb_path_given(path)` notes the spelling of the next open().
 """
 
 PRELUDE = r'''
 import sys as _sb_real_sys
 _sb_real_print = print
+_sb_real_open = open
+
+
+def open(file, mode='r', *args, **kwargs):
+    _sb_path_given(file)
+    return _sb_real_open(file, mode, *args, **kwargs)
 
 
 class _SbBinaryWriter:
@@ -58,7 +67,7 @@ class _SbWriter:
 class _SbSys:
     def __init__(self):
         self.argv = _sb_argv
-        self.stdin = open('/dev/stdin')
+        self.stdin = _sb_real_open('/dev/stdin')
         self.stdout = _SbWriter(False)
         self.stderr = _SbWriter(True)
         self.__stdin__ = self.stdin
