@@ -413,6 +413,15 @@ class Bash:
     def session(self, *, env: Mapping[str, str] | None = None, cwd: str | None = None) -> Session:
         return Session(self, env=env, cwd=cwd)
 
+    def restore(self, data: bytes) -> Session:
+        """A session from `Session.snapshot()` bytes (docs/snapshots.md). Its in-memory files replace
+        this sandbox's, so restore into a `Bash` made for it; limits, policy, network, identity and
+        host mounts are this `Bash`'s. A damaged, oversized or incompatible snapshot raises
+        `SnapshotError` and changes nothing."""
+        from .sessions.snapshot import restore
+
+        return restore(self, data)
+
 
 class Session:
     """A shell that lives across `exec` calls.
@@ -437,6 +446,18 @@ class Session:
     @property
     def cwd(self) -> str:
         return self.shell.state.fs.cwd
+
+    def snapshot(self) -> bytes:
+        """The whole session (shell state and in-memory files) as compact, versioned bytes."""
+        from .sessions.snapshot import snapshot
+
+        return snapshot(self)
+
+    def fork(self) -> Session:
+        """An independent copy: its own shell and in-memory files (host-backed mounts stay shared)."""
+        from .sessions.snapshot import fork
+
+        return fork(self)
 
     def exec(
         self,

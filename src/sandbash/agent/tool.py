@@ -30,7 +30,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..aio import run_cancellable
 from ..api import Bash, ExecResult, Session
@@ -44,9 +44,13 @@ from ..vfs.errors import FsError, strerror
 from ..vfs.memory import FileContent
 from .sandbox import new_bash
 
+if TYPE_CHECKING:
+    from ..sessions.stores import SessionStore
+
 DEFAULT_MAX_OUTPUT_CHARS = 30_000
 DEFAULT_MAX_SESSIONS = 64
 DEFAULT_SESSION_IDLE_TIMEOUT = 3600.0  # seconds a shell may sit unused before it is forgotten
+STORE_RETRIES = 20  # store mode: times a call runs again after losing a compare-and-swap race
 TOOL_CALL = "tool.call"  # the audit event of one tool call
 RESULT_PREFIX = "__RESULT__:"
 NETWORK_COMMANDS = frozenset({"curl", "wget"})
@@ -311,7 +315,15 @@ class BashTool:
     says `allow_network: true`. `audit` (default: the Bash's own) receives one
     `tool.call` event per call (command text, exit code, output sizes, duration).
     `files_note` tells the model where the user's files are (description and
-    system prompt), e.g. "The user's project is at /workspace."."""
+    system prompt), e.g. "The user's project is at /workspace."
+
+    `store` (a `SessionStore` or a URL: `memory://`, `sqlite:///path.db`, `redis://host:port/db`,
+    `postgresql://...`) keeps each session in the store instead of this process: every call loads
+    the session's snapshot, runs, and saves it with compare-and-swap, so any process built with
+    the same store URL serves any session, and two calls on one session from two processes at once
+    are serialised (the later one runs again on the new state; nothing is lost). In store mode
+    each session has its own files (a copy of the tool's initial ones), and an idle session
+    expires after `session_idle_timeout`."""
 
     def __init__(
         self,
@@ -333,6 +345,7 @@ class BashTool:
         name: str = "bash",
         files_note: str = "",
         clock: Callable[[], float] = time.monotonic,
+        store: SessionStore | str | None = None,
     ) -> None:
         if bash is None:
             bash = new_bash(files=files, env=env, cwd=cwd, limits=limits, network=network, policy=policy)
@@ -356,6 +369,12 @@ class BashTool:
         self._clock = clock
         self._sessions: OrderedDict[SessionKey, _Slot] = OrderedDict()
         self._lock = threading.Lock()
+        self.store: SessionStore | None = None
+        if store is not None:
+            from ..sessions.stores import open_store
+
+            self.store = open_store(store) if isinstance(store, str) else store
+        self._template: bytes | None = None  # a fresh session of this tool, as a snapshot (store mode)
 
     @classmethod
     def cruvero(cls, **kw: Any) -> BashTool:
@@ -422,6 +441,9 @@ class BashTool:
         return slot.session
 
     def close_session(self, session_id: str, *, scope: str = "") -> None:
+        if self.store is not None:
+            self.store.delete(self._store_key(scope, session_id))
+            return
         with self._lock:
             self._sessions.pop((scope, session_id), None)
 
@@ -432,7 +454,10 @@ class BashTool:
                 del self._sessions[key]
 
     def sessions(self, *, scope: str = "") -> list[str]:
-        """The live session ids of `scope`, least recently used first."""
+        """The live session ids of `scope`, least recently used first (store mode: sorted)."""
+        if self.store is not None:
+            prefix = self._store_key(scope, "")
+            return [k[len(prefix):] for k in self.store.keys(prefix)]
         with self._lock:
             self._expire(self._clock())
             return [sid for sc, sid in self._sessions if sc == scope]
@@ -476,21 +501,59 @@ class BashTool:
             once = self.bash.session(env=req.env)
             once.rt.network = None
             return shape_run(lambda: once.exec(req.command, limits=limits, cancel=cancel), cap)
+        if self.store is not None:
+            return self._run_stored(req, limits, cap, offline, cancel, scope)
         slot = self._slot((scope, req.session_id), fresh=req.restart)
         assert slot is not None
         with slot.lock:
-            session = slot.session
-            self._write_files(req, session.cwd)
-            network = session.rt.network
-            if offline:
-                session.rt.network = None
+            return self._run_in(slot.session, req, limits, cap, offline, cancel)
+
+    def _run_in(self, session: Session, req: ToolRequest, limits: Limits, cap: int, offline: bool,
+                cancel: CancelToken | None) -> ToolOutput:
+        self._write_files(req, session.cwd)
+        network = session.rt.network
+        if offline:
+            session.rt.network = None
+        try:
+            if req.env:
+                # a session keeps what the call exported, as a shell would
+                session.exec(_exports(req.env), limits=limits, cancel=cancel)
+            return shape_run(lambda: session.exec(req.command, limits=limits, cancel=cancel), cap)
+        finally:
+            session.rt.network = network
+
+    # -------------------------------------------------------------- store mode
+
+    @staticmethod
+    def _store_key(scope: str, session_id: str) -> str:
+        return f"{len(scope)}:{scope}:{session_id}"  # no scope can forge another's keys
+
+    def _stored_session(self, data: bytes | None) -> Session:
+        """A session of a Bash of its own: restored from `data`, or fresh (the tool's initial files)."""
+        from ..sessions.snapshot import restore, twin
+
+        if data is None:
+            if self._template is None:
+                self._template = self.bash.session().snapshot()
+            data = self._template
+        return restore(twin(self.bash), data)
+
+    def _run_stored(self, req: ToolRequest, limits: Limits, cap: int, offline: bool, cancel: CancelToken | None,
+                    scope: str) -> ToolOutput:
+        from ..sessions.errors import StoreConflict
+
+        assert self.store is not None and req.session_id is not None
+        key = self._store_key(scope, req.session_id)
+        for _ in range(STORE_RETRIES):
+            got = self.store.load(key)
+            session = self._stored_session(None if got is None or req.restart else got[0])
+            out = self._run_in(session, req, limits, cap, offline, cancel)
             try:
-                if req.env:
-                    # a session keeps what the call exported, as a shell would
-                    session.exec(_exports(req.env), limits=limits, cancel=cancel)
-                return shape_run(lambda: session.exec(req.command, limits=limits, cancel=cancel), cap)
-            finally:
-                session.rt.network = network
+                self.store.save(key, session.snapshot(), None if got is None else got[1], self.session_idle_timeout)
+            except StoreConflict:
+                continue  # another process ran a call on this session meanwhile: run again on its result
+            return out
+        return ToolOutput("", f"session {req.session_id}: too many concurrent calls; try again", 1)
 
     def _record(self, req: ToolRequest, out: ToolOutput, duration: float) -> None:
         rec = Recorder(self.audit, run_id=f"tool-{secrets.token_hex(6)}")

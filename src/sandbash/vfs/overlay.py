@@ -114,6 +114,13 @@ class OverlayFs:
 
     # ------------------------------------------------------------ copy-up
 
+    def lower_source(self, path: str) -> tuple[HostSource, Stat]:
+        """The host file at `path` as a lazy source (a restored snapshot's unchanged copy-up)."""
+        s = self.lower.lstat(path)
+        if not st.S_ISREG(s.st_mode):
+            raise FsError(errno.ENOENT)
+        return HostSource(self.lower, path, s.st_size), to_stat(s, self.uid, self.gid)
+
     def _copy_node(self, path: str, s: HostStat) -> None:
         up = self.upper
         if st.S_ISDIR(s.st_mode):
