@@ -15,7 +15,7 @@ import errno
 from collections.abc import Callable
 from typing import Any
 
-from ...limits import LimitExceeded, LimitKind
+from ...limits import LimitExceeded
 from ...stdio.streams import Stream
 from ...vfs.errors import FsError
 from ..context import Ctx
@@ -135,6 +135,7 @@ class Shell:
         self.out_file: Stream | None = None
         self.once = False
         self.stop: BaseException | None = None  # a limit seen by the progress handler
+        self.denied = ""  # what the authorizer refused last (named in the error)
         self.errors = 0
         self.depth = 0
         self._buf: list[str] = []
@@ -233,8 +234,10 @@ class Shell:
 
     def _authorize(self, action: int, arg1: str | None, arg2: str | None, *_: object) -> int:
         if action in (_ATTACH, _DETACH):
-            return int(self.lib.SQLITE_DENY)  # another database file would be a host file
+            self.denied = "ATTACH, DETACH and VACUUM INTO"  # another database file would be a host file
+            return int(self.lib.SQLITE_DENY)
         if action == _FUNCTION and (arg2 or "").lower() in _DENIED_FUNCTIONS:
+            self.denied = f"{(arg2 or '').lower()}()"
             return int(self.lib.SQLITE_DENY)
         return int(self.lib.SQLITE_OK)
 
@@ -343,8 +346,12 @@ class Shell:
         primary = code & 0xFF
         msg = str(e)
         if msg == "database or disk is full" and primary == 13:
-            raise LimitExceeded(LimitKind.MAX_MEMORY, self.ctx.limits.max_memory) from None
-        prepare = primary == 1
+            raise LimitExceeded("max_memory", self.ctx.limits.max_memory) from None
+        prepare = primary in (1, 23)  # SQLITE_ERROR, SQLITE_AUTH: the statement did not compile
+        if primary == 23 and self.denied:
+            msg += f" ({self.denied} are not available in sandbash)" if "," in self.denied else \
+                f" ({self.denied} is not available in sandbash)"
+            self.denied = ""
         if line is None:
             text_ = f"Error: in prepare, {msg}" if prepare else f"Error: stepping, {msg} ({primary})"
         else:
