@@ -12,6 +12,7 @@ See sqlite_format.py for the output modes and sqlite_dot.py for the dot-commands
 from __future__ import annotations
 
 import errno
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -228,9 +229,13 @@ class Shell:
         conn.execute(f"PRAGMA max_page_count={max(16, memory_left(ctx) // page)}")
         if self.readonly:
             conn.execute("PRAGMA query_only=ON")
+        self.st.real20 = functools.lru_cache(maxsize=4096)(self._real20)
         conn.set_authorizer(self._authorize)
         conn.set_progress_handler(self._progress, 2000)
         return 0
+
+    def _real20(self, value: float) -> str:
+        return str(self.conn.execute("SELECT printf('%!.20g', ?)", (value,)).fetchone()[0])
 
     def _authorize(self, action: int, arg1: str | None, arg2: str | None, *_: object) -> int:
         if action in (_ATTACH, _DETACH):

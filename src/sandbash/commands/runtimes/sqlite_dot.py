@@ -158,7 +158,7 @@ def do_dump(sh: Shell, args: list[str]) -> None:
                 break
             sh.ctx.checkpoint(len(batch))
             for row in batch:
-                sh.write(f"INSERT INTO {quoted} VALUES({','.join(sql_literal(v, True) for v in row)});\n")
+                sh.write(f"INSERT INTO {quoted} VALUES({','.join(sql_literal(v, True, sh.st.real20) for v in row)});\n")
     sh.write("COMMIT;\n")
 
 

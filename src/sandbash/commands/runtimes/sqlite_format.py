@@ -38,6 +38,8 @@ class Settings:
     table: str = "table"  # insert mode's table name
     widths: list[int] = field(default_factory=list)
     headers_set: bool = False  # -header/-noheader or .headers was given
+    # `%!.20g` as SQLite's own printf spells it (its last digits are not glibc's); the shell sets it
+    real20: Callable[[float], str] | None = None
 
     def set_mode(self, mode: str, table: str | None = None, dot: bool = False) -> None:
         """`.mode MODE` (dot) or the `-MODE` option, with sqlite 3.40's separator rules: only the
@@ -96,7 +98,11 @@ def text(value: object, null: str) -> str:
     return str(value)
 
 
-def sql_literal(value: object, insert: bool) -> str:
+def _real20(value: float, real20: Callable[[float], str] | None) -> str:
+    return real20(value) if real20 is not None else real_text(value, 20)
+
+
+def sql_literal(value: object, insert: bool, real20: Callable[[float], str] | None = None) -> str:
     """quote and insert modes: SQL literal text."""
     if value is None:
         return "NULL"
@@ -104,7 +110,7 @@ def sql_literal(value: object, insert: bool) -> str:
         if value in (float("inf"), float("-inf")):
             big = "1e999" if insert else "Inf"
             return big if value > 0 else "-" + big
-        return real_text(value, 20)
+        return _real20(value, real20)
     if isinstance(value, int):
         return str(value)
     if isinstance(value, bytes):
@@ -132,13 +138,13 @@ def json_string(s: str) -> str:
     return "".join(out)
 
 
-def json_value(value: object) -> str:
+def json_value(value: object, real20: Callable[[float], str] | None = None) -> str:
     if value is None:
         return "null"
     if isinstance(value, float):
         if value in (float("inf"), float("-inf")):
             return "1e999" if value > 0 else "-1e999"
-        return real_text(value, 20)
+        return _real20(value, real20)
     if isinstance(value, int):
         return str(value)
     if isinstance(value, bytes):
@@ -193,10 +199,10 @@ class Formatter:
             lines = [f"{n:>{width}} = {text(v, st.null)}\n" for n, v in zip(self.names, row, strict=False)]
             self.write(("" if first else "\n") + "".join(lines))
         elif mode == "json":
-            fields = ",".join(f"{json_string(n)}:{json_value(v)}" for n, v in zip(self.names, row, strict=False))
+            fields = ",".join(f"{json_string(n)}:{json_value(v, st.real20)}" for n, v in zip(self.names, row, strict=False))
             self.write(("[" if first else ",\n") + "{" + fields + "}")
         elif mode in ("quote", "insert"):
-            vals = ",".join(sql_literal(v, mode == "insert") for v in row)
+            vals = ",".join(sql_literal(v, mode == "insert", st.real20) for v in row)
             if mode == "quote":
                 if first and st.headers:
                     self.write(",".join(sql_literal(n, False) for n in self.names) + "\n")
