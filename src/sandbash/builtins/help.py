@@ -148,6 +148,11 @@ COMMAND_USAGE = {
     "which": "which [-a] NAME...\n    Print the path of each NAME found in PATH (-a: every match, not only the first).",
     "yq": "yq [-r] [-o FORMAT] [-p FORMAT] [-i] FILTER [FILE]...\n"
           "    Process YAML (and JSON, TOML, XML) with jq-style FILTERs.",
+    "python3": "python3 [-c CODE | FILE | -] [ARG...]\n"
+               "    Run a Python program in Monty, a sandboxed subset of Python 3 (`python3 -h` lists it).",
+    "python": "python [-c CODE | FILE | -] [ARG...]\n    The same as python3.",
+    "sqlite3": "sqlite3 [OPTIONS] [FILE] [SQL...]\n"
+               "    The SQLite shell over database files of the sandbox (modes, dot-commands, -cmd, -bail).",
 }
 
 HEADER = """sandbash: GNU bash 5.2 semantics in a sandbox.
