@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from ..aio import run_cancellable
 from ..api import Bash, ExecResult, Session
 from ..audit import Audit, Recorder
+from ..commands.runtimes import runtime_notes, unavailable_programs
 from ..commands import registry
 from ..errors import ExecutionCancelled, ExecutionLimitError
 from ..limits import CancelToken, Limits
@@ -639,13 +640,15 @@ class BashTool:
 
     def description(self) -> str:
         """The tool description a model sees: short, generated from the live configuration."""
+        cmds = self.available_commands()
         return (
             "Run a bash script in a sandbox: GNU bash 5.2 syntax and behaviour, executed in-process over a "
             f"virtual filesystem. Each call starts in {self.bash.cwd}. {self._files_text()}"
             "Files persist between calls and are shared by every session; pass session_id to keep cwd, variables "
             "and functions too (a session is private to its client). "
-            "Commands: " + ", ".join(self.available_commands()) + ", and the shell builtins. "
-            "Not available: host programs (python, node, git, package managers, compilers). "
+            "Commands: " + ", ".join(cmds) + ", and the shell builtins. "
+            + "".join(f"{note[0].upper()}{note[1:]}. " for note in runtime_notes(cmds))
+            + f"Not available: host programs ({unavailable_programs(cmds)}). "
             f"Network: {self._network_text()}. {self._policy_text()}Limits: {self._limits_text()}. "
             f"stdout and stderr are each cut to {self.max_output_chars:,} characters (middle omitted). "
             f"To return structured data, print a line {RESULT_PREFIX}{{...json...}}; the last one is parsed "
@@ -665,7 +668,8 @@ class BashTool:
             "A session is private to its client; the files are shared by every session.",
             f"- Commands ({len(cmds)}): {', '.join(cmds)}; plus the bash builtins (cd, export, read, declare, "
             "printf, test, ...). Each supports its common GNU options; `CMD --help` shows them.",
-            "- Not available: python, node, git, package managers, compilers, sudo or any other host program; "
+            *[f"- Runtimes: {note}." for note in runtime_notes(cmds)],
+            f"- Not available: {unavailable_programs(cmds)}, sudo or any other host program; "
             "a missing command fails with status 127. Use awk, sed, jq and the shell instead.",
             f"- Network: {self._network_text()}.",
             *([f"- {policy}"] if (policy := self._policy_text().strip()) else []),
