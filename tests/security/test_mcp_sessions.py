@@ -94,7 +94,7 @@ def test_another_client_cannot_reach_the_shell(url: str, kind: str, victim_mode:
             r = await attacker.call_tool("read_file", {"path": "/work/v/file"})
             assert _text(r) == "shared\n"
 
-    asyncio.run(asyncio.wait_for(main(), 120))
+    asyncio.run(asyncio.wait_for(main(), 600))  # generous: a loaded host starts the server processes slowly
 
 
 def test_a_forged_mcp_session_header_is_refused(url: str) -> None:
@@ -120,7 +120,7 @@ def test_issued_ids_are_not_enumerable(url: str) -> None:
                 ids.add(r.structured_content["session_id"])
             assert len(ids) == 20 and all(len(i) >= 22 for i in ids)
 
-    asyncio.run(asyncio.wait_for(main(), 120))
+    asyncio.run(asyncio.wait_for(main(), 600))  # generous: a loaded host starts the server processes slowly
 
 
 def test_stdio_clients_are_separate_processes(tmp_path: Path) -> None:
@@ -134,4 +134,4 @@ def test_stdio_clients_are_separate_processes(tmp_path: Path) -> None:
             for kind in ATTEMPTS:
                 await _attempt(attacker, kind, victim_id)
 
-    asyncio.run(asyncio.wait_for(main(), 120))
+    asyncio.run(asyncio.wait_for(main(), 600))  # generous: a loaded host starts the server processes slowly
