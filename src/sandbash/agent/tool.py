@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Any
 from ..aio import run_cancellable
 from ..api import Bash, ExecResult, Session
 from ..audit import Audit, Recorder
-from ..commands.runtimes import runtime_notes, unavailable_programs
 from ..commands import registry
+from ..commands.runtimes import runtime_notes, unavailable_programs
 from ..errors import ExecutionCancelled, ExecutionLimitError
 from ..limits import CancelToken, Limits
 from ..net import NetworkConfig
