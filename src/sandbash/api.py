@@ -22,7 +22,16 @@ from .interp.control import ControlFlow, ExitShell
 from .interp.runtime import CommandGate, Identity, Runtime
 from .interp.shell import Shell
 from .interp.state import SET_OPTIONS, SHOPT_OPTIONS, ShellState
-from .limits import Budget, Cancelled, CancelToken, DeadlineExpired, JobSignal, LimitExceeded, Limits
+from .limits import (
+    Budget,
+    Cancelled,
+    CancelToken,
+    DeadlineExpired,
+    JobSignal,
+    LimitExceeded,
+    LimitKind,
+    Limits,
+)
 from .result import ExecResult as ExecResult  # re-exported: its public home stays sandbash.api
 from .stdio.hostin import HostInput
 from .stdio.streams import BufferWriter, BytesReader, SigPipe, Stream
@@ -103,7 +112,7 @@ class _CappedWriter(BufferWriter):
             if room > 0:
                 self.total[0] += room
                 super().write(data[:room])
-            raise LimitExceeded("max_output_size", self.cap)
+            raise LimitExceeded(LimitKind.MAX_OUTPUT_SIZE, self.cap)
         self.total[0] += len(data)
         super().write(data)
 
@@ -485,7 +494,7 @@ class Session:
             if cancel is not None and cancel.cancelled:
                 raise ExecutionCancelled(ExecResult(b"", b"", 130))
             if time.monotonic() >= end:
-                e = LimitExceeded("timeout", limits.timeout)
+                e = LimitExceeded(LimitKind.TIMEOUT, limits.timeout)
                 raise ExecutionLimitError(e.limit, e.value, ExecResult(b"", b"", 124), e.message())
         self._owner = me
         try:
@@ -527,7 +536,7 @@ class Session:
         sh.state.vars.acct.close()
         fresh = Session(self.bash, cwd=cwd)
         self.shell, self.rt = fresh.shell, fresh.rt
-        raise ExecutionLimitError("max_session_memory", cap, result, LimitExceeded("max_session_memory", cap).message())
+        raise ExecutionLimitError("max_session_memory", cap, result, LimitExceeded(LimitKind.MAX_SESSION_MEMORY, cap).message())
 
     async def aexec(self, script: str, *, timeout: float | None = None, **kw: Any) -> ExecResult:
         """`exec` in a worker thread, cancellable like `Bash.aexec`."""
@@ -606,7 +615,7 @@ def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWrit
         raise
     except (MemoryError, RecursionError, OverflowError) as e:
         # whatever slipped past the charged seams ends the run as the limit it is nearest to
-        limit = "max_call_depth" if isinstance(e, RecursionError) else "max_memory"
+        limit = LimitKind.MAX_CALL_DEPTH if isinstance(e, RecursionError) else LimitKind.MAX_MEMORY
         value = getattr(rt.limits, limit)
         del e  # let the traceback's frames (and what they held) go before building the result
         result = ExecResult(out.getvalue(), err.getvalue(), 126, time.monotonic() - started)

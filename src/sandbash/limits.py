@@ -10,6 +10,7 @@ API turns it into `ExecutionLimitError`.
 
 from __future__ import annotations
 
+import enum
 import threading
 import time
 from dataclasses import dataclass, fields, replace
@@ -66,6 +67,11 @@ class Limits:
         if kw is None:
             raise ValueError(f"unknown limits profile: {name!r} ({', '.join(_PROFILES)})")
         return cls(**kw)  # type: ignore[arg-type]
+
+    def over(self, kind: LimitKind, detail: str = "") -> LimitExceeded:
+        """The exception for going over `kind`, with its bound from these limits:
+        `raise limits.over(LimitKind.MAX_MEMORY)`."""
+        return LimitExceeded(kind, getattr(self, kind.value), detail)
 
     def with_overrides(self, **kw: float) -> Limits:
         names = {f.name for f in fields(self)}
@@ -138,47 +144,82 @@ _PROFILES: dict[str, dict[str, float]] = {
 }
 
 
-class LimitKind(NamedTuple):
+class LimitKind(enum.StrEnum):
+    """The name of every limit: a `Limits` field, what `LimitExceeded.limit` and
+    `ExecutionLimitError.limit` say, the NAME of `--limit NAME=N`. A str enum, so it reads,
+    compares and formats as the plain name."""
+
+    TIMEOUT = "timeout"
+    MAX_COMMAND_COUNT = "max_command_count"
+    MAX_LOOP_ITERATIONS = "max_loop_iterations"
+    MAX_CALL_DEPTH = "max_call_depth"
+    MAX_SUBSTITUTION_DEPTH = "max_substitution_depth"
+    MAX_PIPELINE_DEPTH = "max_pipeline_depth"
+    MAX_THREADS = "max_threads"
+    MAX_WORK = "max_work"
+    MAX_MEMORY = "max_memory"
+    MAX_SESSION_MEMORY = "max_session_memory"
+    MAX_STRING_LENGTH = "max_string_length"
+    MAX_ARRAY_ELEMENTS = "max_array_elements"
+    MAX_ARGUMENTS = "max_arguments"
+    MAX_ARGUMENT_BYTES = "max_argument_bytes"
+    MAX_EXPANSION_BYTES = "max_expansion_bytes"
+    MAX_BRACE_EXPANSION_RESULTS = "max_brace_expansion_results"
+    MAX_GLOB_OPERATIONS = "max_glob_operations"
+    MAX_HEREDOC_SIZE = "max_heredoc_size"
+    MAX_FILE_DESCRIPTORS = "max_file_descriptors"
+    MAX_OUTPUT_SIZE = "max_output_size"
+    MAX_SED_ITERATIONS = "max_sed_iterations"
+    MAX_INPUT_SIZE = "max_input_size"
+    MAX_TOKENS = "max_tokens"
+    MAX_AST_DEPTH = "max_ast_depth"
+    MAX_FILESYSTEM_BYTES = "max_filesystem_bytes"
+    MAX_FILESYSTEM_FILES = "max_filesystem_files"
+
+
+class LimitDoc(NamedTuple):
     """One limit: its name, what it caps and how going over it is reported."""
 
-    name: str
+    name: LimitKind
     caps: str
     reported: str
 
 
 _STOPS = "ends the run: ExecutionLimitError"
-LIMIT_KINDS: tuple[LimitKind, ...] = (
-    LimitKind("timeout", "wall-clock seconds of one run (0: none)", _STOPS + ", status 124"),
-    LimitKind("max_command_count", "simple commands one run executes", _STOPS),
-    LimitKind("max_loop_iterations", "iterations of one loop", _STOPS),
-    LimitKind("max_call_depth", "nested function calls", _STOPS),
-    LimitKind("max_substitution_depth", "nested `$(…)`, `<(…)`, `eval` and `source`", _STOPS),
-    LimitKind("max_pipeline_depth", "commands in one pipeline", _STOPS),
-    LimitKind("max_threads", "pipeline stages, background jobs and process substitutions at once", _STOPS),
-    LimitKind("max_work", "units of work in command inner loops (awk, sed, jq, sort, diff, find)", _STOPS),
-    LimitKind("max_memory", "bytes a run holds at once: variables, arrays, saved arguments, pipe buffers, "
-              "captures, command structures, decoded data", _STOPS),
-    LimitKind("max_session_memory", "bytes a Session keeps between runs (variables, functions)",
-              "checked when a Session run ends: ExecutionLimitError"),
-    LimitKind("max_string_length", "length of one value: variable, word, captured output", _STOPS),
-    LimitKind("max_array_elements", "elements of one array, words of one expansion", _STOPS),
-    LimitKind("max_arguments", "words one command gets", _STOPS),
-    LimitKind("max_argument_bytes", "total length of the words one command gets", _STOPS),
-    LimitKind("max_expansion_bytes", "text all expansions of one run produce (words, assignments, "
-              "redirections, here-documents)", _STOPS),
-    LimitKind("max_brace_expansion_results", "words one brace expansion makes", _STOPS),
-    LimitKind("max_glob_operations", "directory entries globbing examines in one run", _STOPS),
-    LimitKind("max_heredoc_size", "bytes of one here-document", _STOPS),
-    LimitKind("max_file_descriptors", "highest file descriptor number a script may open", _STOPS),
-    LimitKind("max_output_size", "bytes of stdout plus stderr of one run, and of one capture", _STOPS),
-    LimitKind("max_sed_iterations", "sed's branch loops over one input", _STOPS),
-    LimitKind("max_input_size", "bytes of script text", _STOPS + " before anything runs"),
-    LimitKind("max_tokens", "tokens of script text", _STOPS + " before anything runs"),
-    LimitKind("max_ast_depth", "nesting of the parsed script", _STOPS + " before anything runs"),
-    LimitKind("max_filesystem_bytes", "bytes stored in the in-memory filesystem",
-              "the write fails: `No space left on device`"),
-    LimitKind("max_filesystem_files", "files in the in-memory filesystem",
-              "the write fails: `No space left on device`"),
+LIMIT_KINDS: tuple[LimitDoc, ...] = (
+    LimitDoc(LimitKind.TIMEOUT, "wall-clock seconds of one run (0: none)", _STOPS + ", status 124"),
+    LimitDoc(LimitKind.MAX_COMMAND_COUNT, "simple commands one run executes", _STOPS),
+    LimitDoc(LimitKind.MAX_LOOP_ITERATIONS, "iterations of one loop", _STOPS),
+    LimitDoc(LimitKind.MAX_CALL_DEPTH, "nested function calls", _STOPS),
+    LimitDoc(LimitKind.MAX_SUBSTITUTION_DEPTH, "nested `$(…)`, `<(…)`, `eval` and `source`", _STOPS),
+    LimitDoc(LimitKind.MAX_PIPELINE_DEPTH, "commands in one pipeline", _STOPS),
+    LimitDoc(LimitKind.MAX_THREADS, "pipeline stages, background jobs and process substitutions at once",
+             _STOPS),
+    LimitDoc(LimitKind.MAX_WORK, "units of work in command inner loops (awk, sed, jq, sort, diff, find)",
+             _STOPS),
+    LimitDoc(LimitKind.MAX_MEMORY, "bytes a run holds at once: variables, arrays, saved arguments, pipe "
+             "buffers, captures, command structures, decoded data", _STOPS),
+    LimitDoc(LimitKind.MAX_SESSION_MEMORY, "bytes a Session keeps between runs (variables, functions)",
+             "checked when a Session run ends: ExecutionLimitError"),
+    LimitDoc(LimitKind.MAX_STRING_LENGTH, "length of one value: variable, word, captured output", _STOPS),
+    LimitDoc(LimitKind.MAX_ARRAY_ELEMENTS, "elements of one array, words of one expansion", _STOPS),
+    LimitDoc(LimitKind.MAX_ARGUMENTS, "words one command gets", _STOPS),
+    LimitDoc(LimitKind.MAX_ARGUMENT_BYTES, "total length of the words one command gets", _STOPS),
+    LimitDoc(LimitKind.MAX_EXPANSION_BYTES, "text all expansions of one run produce (words, assignments, "
+             "redirections, here-documents)", _STOPS),
+    LimitDoc(LimitKind.MAX_BRACE_EXPANSION_RESULTS, "words one brace expansion makes", _STOPS),
+    LimitDoc(LimitKind.MAX_GLOB_OPERATIONS, "directory entries globbing examines in one run", _STOPS),
+    LimitDoc(LimitKind.MAX_HEREDOC_SIZE, "bytes of one here-document", _STOPS),
+    LimitDoc(LimitKind.MAX_FILE_DESCRIPTORS, "highest file descriptor number a script may open", _STOPS),
+    LimitDoc(LimitKind.MAX_OUTPUT_SIZE, "bytes of stdout plus stderr of one run, and of one capture", _STOPS),
+    LimitDoc(LimitKind.MAX_SED_ITERATIONS, "sed's branch loops over one input", _STOPS),
+    LimitDoc(LimitKind.MAX_INPUT_SIZE, "bytes of script text", _STOPS + " before anything runs"),
+    LimitDoc(LimitKind.MAX_TOKENS, "tokens of script text", _STOPS + " before anything runs"),
+    LimitDoc(LimitKind.MAX_AST_DEPTH, "nesting of the parsed script", _STOPS + " before anything runs"),
+    LimitDoc(LimitKind.MAX_FILESYSTEM_BYTES, "bytes stored in the in-memory filesystem",
+             "the write fails: `No space left on device`"),
+    LimitDoc(LimitKind.MAX_FILESYSTEM_FILES, "files in the in-memory filesystem",
+             "the write fails: `No space left on device`"),
 )
 
 
@@ -206,11 +247,16 @@ def limits_table() -> str:
 
 
 class LimitExceeded(BaseException):
-    """A limit was hit; `limit` names it, `value` is its configured bound."""
+    """A limit was hit; `kind` names it (`limit` is the same name as a plain str, for messages and the
+    API), `value` is its configured bound. Every limit is raised through here: the kind must be one of
+    LimitKind (an unknown name is a ValueError), so a message never names a knob that does not exist.
+    `Limits.over(kind)` builds one with the bound read from the run's limits."""
 
-    def __init__(self, limit: str, value: float, detail: str = "") -> None:
-        super().__init__(limit)
-        self.limit = limit
+    def __init__(self, limit: LimitKind, value: float, detail: str = "") -> None:
+        kind = LimitKind(limit)  # checked at run time too: callers outside mypy pass strings
+        super().__init__(kind.value)
+        self.kind = kind
+        self.limit: str = kind.value
         self.value = value
         self.detail = detail
 
@@ -279,16 +325,16 @@ class Budget:
         ends with it at the main thread's next check (a fork bomb must not end quietly). Once the
         script is over, a job left working is dropped whatever it hits, except runaway job
         creation (`max_threads`)."""
-        if self.script_over and error.limit != "max_threads":
+        if self.script_over and error.kind is not LimitKind.MAX_THREADS:
             return
         if self.failure is None:
             self.failure = error
 
     def check_time(self) -> None:
         if time.monotonic() > self.deadline:
-            raise LimitExceeded("timeout", self.limits.timeout)
+            raise self.limits.over(LimitKind.TIMEOUT)
         if self.failure is not None:
-            raise LimitExceeded(self.failure.limit, self.failure.value, self.failure.detail)
+            raise LimitExceeded(self.failure.kind, self.failure.value, self.failure.detail)
         cancel = self.cancel
         if (cancel is not None and cancel.cancelled) or self.stopped:
             raise Cancelled()
@@ -315,7 +361,7 @@ class Budget:
         """Charge `work` units; check the clock every so often."""
         self.work += work
         if self.work > self.limits.max_work:
-            raise LimitExceeded("max_work", self.limits.max_work)
+            raise self.limits.over(LimitKind.MAX_WORK)
         self._tick += 1
         if self._tick >= 64 or work > 1000:
             self._tick = 0
@@ -324,7 +370,7 @@ class Budget:
     def command(self) -> None:
         self.commands += 1
         if self.commands > self.limits.max_command_count:
-            raise LimitExceeded("max_command_count", self.limits.max_command_count)
+            raise self.limits.over(LimitKind.MAX_COMMAND_COUNT)
         self._tick += 1
         if self._tick >= 64:
             self._tick = 0
@@ -333,7 +379,7 @@ class Budget:
     def charge_output(self, n: int) -> None:
         self.output += n
         if self.output > self.limits.max_output_size:
-            raise LimitExceeded("max_output_size", self.limits.max_output_size)
+            raise self.limits.over(LimitKind.MAX_OUTPUT_SIZE)
 
     def charge_memory(self, n: int) -> None:
         """Charge `n` bytes the run is about to hold; raises LimitExceeded("max_memory") when
@@ -341,7 +387,7 @@ class Budget:
         with self._mem_lock:
             held = self.memory + n
             if held > self.limits.max_memory:
-                raise LimitExceeded("max_memory", self.limits.max_memory)
+                raise self.limits.over(LimitKind.MAX_MEMORY)
             self.memory = held
             if held > self.memory_peak:
                 self.memory_peak = held
@@ -355,7 +401,7 @@ class Budget:
         """`n` characters of expanded text (words, assignments, redirections, here-documents)."""
         self.expanded += n
         if self.expanded > self.limits.max_expansion_bytes:
-            raise LimitExceeded("max_expansion_bytes", self.limits.max_expansion_bytes)
+            raise self.limits.over(LimitKind.MAX_EXPANSION_BYTES)
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()

@@ -13,7 +13,7 @@ import errno
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..limits import Budget, LimitExceeded, Limits
+from ..limits import Budget, LimitExceeded, LimitKind, Limits
 
 
 class SigPipe(BaseException):
@@ -97,7 +97,7 @@ class Stream:
             parts.append(chunk)
             size += len(chunk)
             if limit is not None and size > limit:
-                raise LimitExceeded("max_string_length", limit)
+                raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit)
 
     def unread(self, data: bytes) -> None:
         self._rbuf = data + self._rbuf
@@ -265,8 +265,8 @@ def capture_bound(limits: Limits) -> dict[str, Any]:
     """BufferWriter keywords for a capture (`$(…)`): the nearer of max_string_length and
     max_output_size, named as such."""
     if limits.max_output_size < limits.max_string_length:
-        return {"max_size": limits.max_output_size, "size_limit": "max_output_size"}
-    return {"max_size": limits.max_string_length, "size_limit": "max_string_length"}
+        return {"max_size": limits.max_output_size, "size_limit": LimitKind.MAX_OUTPUT_SIZE}
+    return {"max_size": limits.max_string_length, "size_limit": LimitKind.MAX_STRING_LENGTH}
 
 
 class BufferWriter(Stream):
@@ -283,7 +283,7 @@ class BufferWriter(Stream):
         on_write: Callable[[bytes], None] | None = None,
         keep: bool = True,
         max_size: int | None = None,
-        size_limit: str = "max_string_length",
+        size_limit: LimitKind = LimitKind.MAX_STRING_LENGTH,
     ) -> None:
         super().__init__()
         self.parts: list[bytes] = []
