@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..commands import registry
 from ..interp.control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
-from ..limits import LimitExceeded
+from ..limits import LimitExceeded, LimitKind
 from ..syntax.parser import _RESERVED
 from ..vfs.errors import FsError
 from . import BUILTINS, SPECIAL, builtin
@@ -170,7 +170,7 @@ def bi_eval(sh: Shell, argv: list[str]) -> int:
     saved_line = st.line
     limit = sh.rt.limits.max_substitution_depth
     if sh.subst_depth + sh.eval_depth >= limit:
-        raise LimitExceeded("max_substitution_depth", limit)
+        raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, limit)
     sh.eval_depth += 1
     try:
         return sh.run_text(text, "eval", line_base=st.line or 1)
@@ -234,7 +234,7 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
         st.sources.pop()
         from ..limits import LimitExceeded
 
-        raise LimitExceeded("max_call_depth", limit)
+        raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, limit)
     try:
         try:
             status = sh.run_text(text, None)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..interp.variables import AssignError
 from ..interp.vars import EXPORT
-from ..limits import LimitExceeded, MemoryHold
+from ..limits import LimitExceeded, LimitKind, MemoryHold
 from ..posix.echo import echo_text
 from ..posix.printf import FieldTooWide, format_printf
 from ..stdio.streams import Stream
@@ -84,7 +84,7 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
     except FieldTooWide:
         from ..limits import LimitExceeded
 
-        raise LimitExceeded("max_string_length", limit) from None
+        raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit) from None
     for e in errors:
         sh.builtin_error("printf", e)
     if var is not None:
@@ -150,7 +150,7 @@ def _read_raw(sh: Shell, stream: Stream, delim: str, nchars: int | None, exact: 
             line = stream.readline(delim_b, limit)
             held += len(line) + 16  # with a list slot per piece
             if held > limit:
-                raise LimitExceeded("max_string_length", limit)
+                raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit)
             sh.rt.budget.checkpoint()
             if not line.endswith(delim_b):
                 eof = True
@@ -465,7 +465,7 @@ def _mapfile_lines(sh: Shell, stream: Stream, sep: bytes, count: int, skip: int,
         if b"\0" in line:
             line = line[: line.index(b"\0")]  # bash keeps each line as a C string
         if len(lines) >= limits.max_array_elements:
-            raise LimitExceeded("max_array_elements", limits.max_array_elements)
+            raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, limits.max_array_elements)
         held.charge(len(line) + 96)
         lines.append(line.decode("utf-8", "surrogateescape"))
     return lines

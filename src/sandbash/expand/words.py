@@ -18,7 +18,7 @@ from typing import Union
 
 from ..interp.arrays import AssocArray, IndexedArray
 from ..interp.vars import ASSOC, ATTR_LETTERS, INTEGER, NAMEREF, Var
-from ..limits import LimitExceeded
+from ..limits import LimitExceeded, LimitKind
 from ..syntax import ast as A
 from ..syntax.ast import Op, OpKind
 from ..syntax.escapes import decode_escapes
@@ -98,7 +98,7 @@ class Expander:
         """max_arguments: the words one command gets."""
         rt = self._rt
         if rt is not None and len(argv) > rt.limits.max_arguments:
-            raise LimitExceeded("max_arguments", rt.limits.max_arguments)
+            raise LimitExceeded(LimitKind.MAX_ARGUMENTS, rt.limits.max_arguments)
 
     def _charge_word(self, n: int) -> None:
         """`n` characters of one word, before field splitting builds its fields: one value
@@ -108,10 +108,10 @@ class Expander:
             return
         limits = rt.limits
         if n > limits.max_string_length:
-            raise LimitExceeded("max_string_length", limits.max_string_length)
+            raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limits.max_string_length)
         total = self._arg_bytes + n
         if total > limits.max_argument_bytes:
-            raise LimitExceeded("max_argument_bytes", limits.max_argument_bytes)
+            raise LimitExceeded(LimitKind.MAX_ARGUMENT_BYTES, limits.max_argument_bytes)
         self._arg_bytes = total
         rt.budget.charge_expansion(n)
 
@@ -121,13 +121,13 @@ class Expander:
         if rt is not None:
             rt.budget.charge_expansion(n)
 
-    def _field_cap(self) -> tuple[str, int]:
+    def _field_cap(self) -> tuple[LimitKind, int]:
         """The words one expansion may make (`for i in $(seq 100000)` is one expansion, not a
         command's arguments: max_arguments is checked on the whole argv)."""
         rt = self._rt
         if rt is None:
-            return ("max_array_elements", 1 << 62)
-        return ("max_array_elements", rt.limits.max_array_elements)
+            return (LimitKind.MAX_ARRAY_ELEMENTS, 1 << 62)
+        return (LimitKind.MAX_ARRAY_ELEMENTS, rt.limits.max_array_elements)
 
     # ------------------------------------------------------------ entry points
 

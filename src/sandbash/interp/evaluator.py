@@ -11,7 +11,7 @@ from ..builtins.testcmd import eval_cond
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern
-from ..limits import LimitExceeded
+from ..limits import LimitExceeded, LimitKind
 from ..syntax import ast as A
 from .control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from .state import Frame
@@ -147,7 +147,7 @@ class Evaluator:
     def _loop_guard(self, count: int) -> None:
         limit = self.sh.rt.limits.max_loop_iterations
         if count > limit:
-            raise LimitExceeded("max_loop_iterations", limit)
+            raise LimitExceeded(LimitKind.MAX_LOOP_ITERATIONS, limit)
         self.sh.rt.budget.checkpoint()
 
     def _run_body(self, body: A.CommandList) -> tuple[int, str | None]:
@@ -220,7 +220,7 @@ class Evaluator:
             body = node.body
             for count, item in enumerate(items, 1):
                 if count > rt.limits.max_loop_iterations:  # _loop_guard, inline
-                    raise LimitExceeded("max_loop_iterations", rt.limits.max_loop_iterations)
+                    raise LimitExceeded(LimitKind.MAX_LOOP_ITERATIONS, rt.limits.max_loop_iterations)
                 rt.budget.checkpoint()
                 if trace is not None:
                     self.ex.xtrace_line(trace)
@@ -289,7 +289,7 @@ class Evaluator:
             while True:
                 count += 1
                 if count > rt.limits.max_loop_iterations:  # _loop_guard, inline
-                    raise LimitExceeded("max_loop_iterations", rt.limits.max_loop_iterations)
+                    raise LimitExceeded(LimitKind.MAX_LOOP_ITERATIONS, rt.limits.max_loop_iterations)
                 rt.budget.checkpoint()
                 cond = self._arith_or_error(node.cond)
                 if cond is None:
@@ -475,7 +475,7 @@ class Evaluator:
         st = self.state
         limits = self.sh.rt.limits
         if len(st.frames) >= limits.max_call_depth:
-            raise LimitExceeded("max_call_depth", limits.max_call_depth)
+            raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, limits.max_call_depth)
         source = st.func_sources.get(name, ("", 0))[0]
         frame = Frame(name, source, st.line, st.positional)
         saved_positional = st.positional

@@ -23,6 +23,7 @@ from ..limits import (
     JobBudget,
     JobSignal,
     LimitExceeded,
+    LimitKind,
     MemoryHold,
     thread_deadline,
 )
@@ -628,7 +629,7 @@ class Executor:
             return e.status
         except MemoryError:
             # what slipped past the charged seams is still the memory limit, never an internal error
-            raise LimitExceeded("max_memory", self.sh.rt.limits.max_memory) from None
+            raise LimitExceeded(LimitKind.MAX_MEMORY, self.sh.rt.limits.max_memory) from None
         except RecursionError:
             self.sh.builtin_error(name, "internal error (recursion too deep)")
             return 1
@@ -715,7 +716,7 @@ class Executor:
         child = ShellClass(state, self.sh.rt)
         child.call_depth = self.sh.call_depth + 1
         if child.call_depth > self.sh.rt.limits.max_call_depth:
-            raise LimitExceeded("max_call_depth", self.sh.rt.limits.max_call_depth)
+            raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, self.sh.rt.limits.max_call_depth)
         child.init_variables(dict(env))
         for fname, fdef in st.functions.items():
             if f"BASH_FUNC_{fname}%%" in env or fname in self.exported_functions():
@@ -817,7 +818,7 @@ class Executor:
     def run_command_sub(self, body: A.CommandList, text: str) -> str:
         limits = self.sh.rt.limits
         if self.sh.subst_depth + self.sh.eval_depth >= limits.max_substitution_depth:
-            raise LimitExceeded("max_substitution_depth", limits.max_substitution_depth)
+            raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, limits.max_substitution_depth)
         data = self._cat_file_shortcut(body)
         if data is None:
             child = self.sh.fork()
@@ -865,7 +866,7 @@ class Executor:
     def start_process_sub(self, body: A.CommandList, direction: str) -> str:
         depth_limit = self.sh.rt.limits.max_substitution_depth
         if self.sh.subst_depth + self.sh.eval_depth >= depth_limit:
-            raise LimitExceeded("max_substitution_depth", depth_limit)
+            raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, depth_limit)
         fd = self.next_procsub_fd
         while fd in self.state.fds:
             fd -= 1
@@ -876,7 +877,7 @@ class Executor:
                 fd += 1
             limit = self.sh.rt.limits.max_file_descriptors
             if fd >= limit:
-                raise LimitExceeded("max_file_descriptors", limit)
+                raise LimitExceeded(LimitKind.MAX_FILE_DESCRIPTORS, limit)
         self.next_procsub_fd = fd - 1
         pipe = Pipe(checkpoint=self.sh.rt.budget.check_time)
         child = self.sh.fork()
@@ -984,7 +985,7 @@ class Executor:
         n = len(cmds)
         limit = self.sh.rt.limits.max_pipeline_depth
         if n > limit:
-            raise LimitExceeded("max_pipeline_depth", limit)
+            raise LimitExceeded(LimitKind.MAX_PIPELINE_DEPTH, limit)
         statuses = [0] * n
         errors: list[BaseException] = []
         threads: list[threading.Thread] = []

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
-from ..limits import LimitExceeded
+from ..limits import LimitExceeded, LimitKind
 from ..stdio.streams import BytesReader, ClosedStream, DirStream, Stream
 from ..syntax import ast as A
 from ..vfs.errors import FsError
@@ -88,7 +88,7 @@ class Redirections:
         limit = self.sh.rt.limits.max_file_descriptors
         # BashBox's definition: no descriptor numbered at or past the limit, and no more open than it
         if fd >= limit or (fd not in io and len(io) >= limit):
-            raise LimitExceeded("max_file_descriptors", limit)
+            raise LimitExceeded(LimitKind.MAX_FILE_DESCRIPTORS, limit)
         undo.append((fd, io.get(fd), opened))
         if stream is None:
             io.pop(fd, None)
@@ -143,7 +143,7 @@ class Redirections:
             body = target.body
             text = "" if body is None else (body.parts[0].text if target.quoted else self.expander.heredoc(body))  # type: ignore[union-attr]
             if len(text) > self.sh.rt.limits.max_heredoc_size:
-                raise LimitExceeded("max_heredoc_size", self.sh.rt.limits.max_heredoc_size)
+                raise LimitExceeded(LimitKind.MAX_HEREDOC_SIZE, self.sh.rt.limits.max_heredoc_size)
             stream: Stream = BytesReader(text.encode("utf-8", "surrogateescape"), self.sh.rt.budget)
             return self._bind(r, 0, stream, undo, opened=None)
         assert isinstance(target, A.Word)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..limits import Budget, JobBudget, LimitExceeded, Limits
+from ..limits import Budget, JobBudget, LimitExceeded, LimitKind, Limits
 from ..stdio.streams import Stream
 from ..vfs.facade import Vfs
 
@@ -65,7 +65,7 @@ class Threads:
         try:
             slot = self.free.pop()
         except IndexError:
-            raise LimitExceeded("max_threads", self.limit) from None
+            raise LimitExceeded(LimitKind.MAX_THREADS, self.limit) from None
 
         def run() -> None:
             try:
@@ -78,7 +78,7 @@ class Threads:
             thread.start()
         except RuntimeError:  # the process cannot start more threads
             self.free.append(slot)
-            raise LimitExceeded("max_threads", self.limit) from None
+            raise LimitExceeded(LimitKind.MAX_THREADS, self.limit) from None
         return thread
 
     def wait_idle(self, seconds: float) -> bool:

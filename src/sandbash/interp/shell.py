@@ -16,7 +16,7 @@ from ..expand.arith import _COMPILED, compiled
 from ..expand.arith import Evaluator as ArithEvaluator
 from ..expand.env import ExpansionError
 from ..expand.words import Expander
-from ..limits import LimitExceeded
+from ..limits import LimitExceeded, LimitKind
 from ..stdio.streams import BufferWriter, SigPipe, Stream, StreamError
 from ..syntax import ast as A
 from ..syntax.errors import ParseError, ParseLimit
@@ -222,7 +222,7 @@ class Shell:
         """Parse and run `text` one complete command at a time, as bash reads a
         script. A syntax error stops the text with status 2."""
         if len(text) > self.rt.limits.max_input_size:
-            raise LimitExceeded("max_input_size", self.rt.limits.max_input_size)
+            raise LimitExceeded(LimitKind.MAX_INPUT_SIZE, self.rt.limits.max_input_size)
         parser = self.make_parser(text, line_base)
         st = self.state
         while True:
@@ -232,7 +232,7 @@ class Shell:
             try:
                 node = parser.parse_next()
             except ParseLimit as e:
-                raise LimitExceeded(e.limit, e.value) from None
+                raise LimitExceeded(LimitKind(e.limit), e.value) from None
             except ParseError as e:
                 self.flush_parse_warnings(parser)
                 self.syntax_error(e, source_name)
@@ -421,7 +421,7 @@ class Shell:
         def charge(n: int) -> None:
             counter[0] += n
             if counter[0] > limit:
-                raise LimitExceeded("max_glob_operations", limit)
+                raise LimitExceeded(LimitKind.MAX_GLOB_OPERATIONS, limit)
             budget.checkpoint(n)
 
         matches = globmod.glob(st.fs, pattern, opts, charge)
@@ -508,17 +508,17 @@ class Shell:
     def check_string(self, size: int) -> None:
         limit = self.rt.limits.max_string_length
         if size > limit:
-            raise LimitExceeded("max_string_length", limit)
+            raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit)
 
     def check_array(self, size: int) -> None:
         limit = self.rt.limits.max_array_elements
         if size > limit:
-            raise LimitExceeded("max_array_elements", limit)
+            raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, limit)
 
     def charge_brace(self, count: int) -> None:
         limit = self.rt.limits.max_brace_expansion_results
         if count > limit:
-            raise LimitExceeded("max_brace_expansion_results", limit)
+            raise LimitExceeded(LimitKind.MAX_BRACE_EXPANSION_RESULTS, limit)
         self.rt.budget.checkpoint(count)  # deep nesting costs time even with few results
 
     # ------------------------------------------------------------ helpers

@@ -10,7 +10,7 @@ import re2 as _re2mod
 import regex as _rx
 from re2 import _re2
 
-from ..limits import Budget, LimitExceeded
+from ..limits import Budget, LimitExceeded, LimitKind
 from ..textcache import TextLRU
 from . import errors as E
 from .emit import NeedFallback, emit, esc, shift_groups
@@ -474,9 +474,9 @@ class Regex:
             left = deadline - start
             if left <= 0:
                 if budget is None:
-                    raise LimitExceeded("timeout", DEFAULT_TIMEOUT)
+                    raise LimitExceeded(LimitKind.TIMEOUT, DEFAULT_TIMEOUT)
                 budget.check_time()  # the run's timeout, or a sub-command's own deadline
-                raise LimitExceeded("timeout", budget.limits.timeout)
+                raise LimitExceeded(LimitKind.TIMEOUT, budget.limits.timeout)
             given = max(MIN_SLICE, min(cpu_slice, left * share))
             try:
                 return fn(text, cpos, cend, timeout=given)
