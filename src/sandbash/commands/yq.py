@@ -29,7 +29,7 @@ from typing import Any
 import re2
 import yaml  # type: ignore[import-untyped,unused-ignore]
 
-from ..limits import LimitExceeded, MemoryHold
+from ..limits import LimitExceeded, LimitKind, MemoryHold
 from ..vfs.errors import FsError, strerror
 from .context import Ctx
 from .jq.builtins_core import FNative, NativeFactory, rt_value
@@ -597,6 +597,6 @@ def cmd_yq(ctx: Ctx) -> int:
                 yq.values.hold.close()
                 yq.out_mem.close()
     except RecursionError:
-        raise LimitExceeded("max_call_depth", limits.max_call_depth, "yq recursion too deep") from None
+        raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, limits.max_call_depth, "yq recursion too deep") from None
     finally:
         CAPS.reset(caps)

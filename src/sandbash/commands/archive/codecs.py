@@ -22,7 +22,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from ...limits import LimitExceeded, MemoryHold
+from ...limits import LimitExceeded, LimitKind, MemoryHold
 
 # the most output one decoder call may produce
 STEP = 64 * 1024
@@ -318,7 +318,7 @@ def _stream_decompress(make: Callable[[_Reader, Bounds], bz2.BZ2Decompressor | l
                 yield from stream_steps(dec, data, bounds)
             except lzma.LZMAError as e:
                 if "memory usage limit" in str(e).lower():
-                    raise LimitExceeded("max_memory", bounds.hold.budget.limits.max_memory if bounds.hold else 0)
+                    raise LimitExceeded(LimitKind.MAX_MEMORY, bounds.hold.budget.limits.max_memory if bounds.hold else 0)
                 raise CodecError("corrupt", str(e))
             except errors as e:
                 raise CodecError("corrupt", str(e))
@@ -391,7 +391,7 @@ def _make_xz(r: _Reader, bounds: Bounds) -> lzma.LZMADecompressor:
     need = (min(LZMA_DEFAULT_DICT + LZMA_STATE, (bounds.limit() - STEP) // 2) if declared is None
             else declared + LZMA_STATE)
     if need > bounds.limit():
-        raise LimitExceeded("max_memory", bounds.hold.budget.limits.max_memory if bounds.hold else 0)
+        raise LimitExceeded(LimitKind.MAX_MEMORY, bounds.hold.budget.limits.max_memory if bounds.hold else 0)
     bounds.decoder(need)
     return lzma.LZMADecompressor(lzma.FORMAT_AUTO, memlimit=max(need, 1 << 20))
 

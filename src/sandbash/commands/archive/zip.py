@@ -20,7 +20,7 @@ import zlib
 from collections.abc import Callable, Iterator
 
 from ...expand.pattern import compile_pattern
-from ...limits import LimitExceeded, MemoryHold
+from ...limits import LimitExceeded, LimitKind, MemoryHold
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..date import local_zone
@@ -158,7 +158,7 @@ def _decoder_steps(info: zipfile.ZipInfo, raw: memoryview, bounds: Bounds) -> It
         props = bytes(raw[4:9])
         need = int.from_bytes(props[1:5], "little") + LZMA_STATE
         if need > bounds.limit():
-            raise LimitExceeded("max_memory", bounds.hold.budget.limits.max_memory if bounds.hold else 0)
+            raise LimitExceeded(LimitKind.MAX_MEMORY, bounds.hold.budget.limits.max_memory if bounds.hold else 0)
         bounds.decoder(need)
         ldec = lzma.LZMADecompressor(lzma.FORMAT_ALONE, memlimit=need)
         head = props + struct.pack("<Q", info.file_size)

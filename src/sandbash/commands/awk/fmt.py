@@ -13,7 +13,7 @@ import math
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from ...limits import LimitExceeded
+from ...limits import LimitExceeded, LimitKind
 from ...posix.printf import FieldTooWide, check_field
 from ...textcache import TextCache
 from .values import Input, Value, looks_numeric, special_str, str2num
@@ -446,7 +446,7 @@ def _check_size(width: int | None, prec: int | None) -> None:
             if size is not None:
                 check_field(size, limit)
     except FieldTooWide:
-        raise LimitExceeded("max_string_length", limit) from None
+        raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit) from None
 
 
 def format_one(spec: Spec, arg: Value, convfmt: str) -> str:

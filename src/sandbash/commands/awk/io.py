@@ -12,7 +12,7 @@ from __future__ import annotations
 import shlex
 from collections.abc import Callable, Mapping
 
-from ...limits import LimitExceeded
+from ...limits import LimitExceeded, LimitKind
 from ...stdio.streams import BufferWriter, BytesReader, Stream
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
@@ -81,7 +81,7 @@ class PipeOut:
         self.io.charge(len(s) >> 8)
         if self.size > self.io.pipe_limit:
             # the command runs at close(): what waits for it must stay bounded
-            raise LimitExceeded("max_output_size", self.io.pipe_limit)
+            raise LimitExceeded(LimitKind.MAX_OUTPUT_SIZE, self.io.pipe_limit)
 
     def flush(self) -> None:
         pass
@@ -226,7 +226,7 @@ class IOManager:
     def _charge_captured(self, n: int) -> None:
         self.captured += n
         if self.captured > self.pipe_limit:
-            raise LimitExceeded("max_output_size", self.pipe_limit)
+            raise LimitExceeded(LimitKind.MAX_OUTPUT_SIZE, self.pipe_limit)
 
     def set_errno(self, text: str) -> None:
         if isinstance(self.ns, dict):

@@ -17,7 +17,7 @@ import math
 from itertools import islice
 from typing import Any
 
-from ...limits import LimitExceeded
+from ...limits import LimitExceeded, LimitKind
 from ..context import Ctx
 from . import builtins as B
 from .fmt import FastPlan, FormatError, FormatFatal, format_values, num2str
@@ -52,6 +52,9 @@ class Runtime:
         self.seed = 1.0  # gawk starts as if srand(1) had run
         self.max_string = max(ctx.limits.max_string_length, 1 << 20)
         self.max_elements = ctx.limits.max_array_elements * 10  # awk arrays are often bigger than bash ones
+        # a record's fields are an array too: the fixed floor keeps NF and $N as before, the knob
+        # the message names (max_array_elements) raises it
+        self.max_fields = max(_MAX_FIELD, self.max_elements)
         self.cp_rounds = 0
         # what the globals hold, charged when the arrays are checked; long
         # strings kept since then (a check comes once they pass fresh_max)
@@ -161,13 +164,13 @@ class Runtime:
             elif isinstance(v, str):
                 nbytes += 49 + len(v)
         if total > self.max_elements:
-            raise LimitExceeded("max_array_elements", self.max_elements)
+            raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, self.max_elements)
         self.mem.set(nbytes)
 
     def check_len(self, s: str) -> str:
         n = len(s)
         if n > self.max_string:
-            raise LimitExceeded("max_string_length", self.max_string)
+            raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, self.max_string)
         if n > 4096:
             # long strings being kept: measure before they add up to much
             self.fresh += n
@@ -266,16 +269,16 @@ class Runtime:
         i = int(x)
         if i < 0:
             raise AwkFatal(f"attempt to access field {i}")
-        if i > _MAX_FIELD:
-            raise LimitExceeded("max_fields", _MAX_FIELD)
+        if i > self.max_fields:
+            raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, self.max_fields)
         return i
 
     def set_field(self, i: int, v: Value) -> Value:
         if i == 0:
             self.set_record(self.to_str(v), v.__class__ is Input)
             return v
-        if i > _MAX_FIELD:
-            raise LimitExceeded("max_fields", _MAX_FIELD)
+        if i > self.max_fields:
+            raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, self.max_fields)
         flds = self.flds
         if flds is None:
             flds = self.split()
@@ -299,8 +302,8 @@ class Runtime:
         n = int(x) if x == x and abs(x) != math.inf else 0
         if n < 0:
             raise AwkFatal(f"NF set to negative value {n}")
-        if n > _MAX_FIELD:
-            raise LimitExceeded("max_fields", _MAX_FIELD)
+        if n > self.max_fields:
+            raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, self.max_fields)
         flds = self.flds
         if flds is None:
             flds = self.split()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...limits import LimitExceeded
+from ...limits import LimitExceeded, LimitKind
 from ..context import Ctx
 from . import mathlib
 from .number import BcError, Num, format_number, parse_number
@@ -412,7 +412,7 @@ class Interp:
 
 def too_deep(ctx: Ctx) -> LimitExceeded:
     """Runaway recursion in a bc program: the run stops with max_call_depth."""
-    return LimitExceeded("max_call_depth", ctx.limits.max_call_depth, "bc recursion too deep")
+    return LimitExceeded(LimitKind.MAX_CALL_DEPTH, ctx.limits.max_call_depth, "bc recursion too deep")
 
 
 def _unescape(text: str) -> str:

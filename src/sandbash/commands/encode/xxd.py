@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ...limits import LimitExceeded, MemoryHold
+from ...limits import LimitExceeded, LimitKind, MemoryHold
 from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
@@ -251,7 +251,7 @@ class _Window:
             raise _die(self.ctx, "Sorry, cannot seek backwards.", 5)
         if offset - end > self.cap:
             self.flush()
-            raise LimitExceeded("max_string_length", self.cap)
+            raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, self.cap)
         if offset - end > _WINDOW:
             self.flush()
             self._zeros(offset - end)
@@ -291,7 +291,7 @@ def _lines(ctx: Ctx, stream: Stream) -> Iterator[bytes]:
         pieces = (pending + chunk).split(b"\n")
         pending = pieces.pop()
         if len(pending) > cap:
-            raise LimitExceeded("max_string_length", cap)
+            raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, cap)
         yield from pieces
     if pending:
         yield pending

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ...limits import LimitExceeded
+from ...limits import LimitExceeded, LimitKind
 from .numbers import json_constant, json_float, json_int, make_literal
 
 MAX_DEPTH = 10000
@@ -199,7 +199,7 @@ class SlowParser:
             return _Fail("Invalid literal")
         if _NOT_NUMERIC.search(tok) is not None:
             return _Fail("Invalid numeric literal")
-        raise LimitExceeded("max_string_length", cap)
+        raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, cap)
 
     def next_value(self) -> Any:
         """The next value, or _NOTHING at the end; advances self.pos past it."""
@@ -306,7 +306,7 @@ class SlowParser:
             self._advance(i, stop)
             i = stop
             if self.cap and n - self._str_start > self.cap:
-                raise LimitExceeded("max_string_length", self.cap)
+                raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, self.cap)
             moved = self._refill(self._str_start)
             if moved < 0:
                 self._advance(i, n)

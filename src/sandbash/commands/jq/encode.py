@@ -19,7 +19,7 @@ from contextvars import ContextVar
 from json.encoder import encode_basestring, encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
-from ...limits import LimitExceeded
+from ...limits import LimitExceeded, LimitKind
 from .numbers import format_number
 
 _esc: Callable[[str], str] = encode_basestring
@@ -81,7 +81,7 @@ def dumps(value: Any, style: Style = COMPACT, capped: bool = False) -> str:
             fast = _fast_dumps(value, style)
             if fast is not None:
                 if cap and len(fast) > cap:
-                    raise LimitExceeded("max_string_length", cap)
+                    raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, cap)
                 return fast
         parts: list[str] = []
         size = 0
@@ -90,7 +90,7 @@ def dumps(value: Any, style: Style = COMPACT, capped: bool = False) -> str:
             nonlocal size
             size += len(text)
             if cap and size > cap:
-                raise LimitExceeded("max_string_length", cap)
+                raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, cap)
             parts.append(text)
 
         dump_to(value, style, Sink(collect, style), fast=style.pretty)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ...limits import LimitExceeded
+from ...limits import LimitExceeded, LimitKind
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from .builtins_data import _tostream
@@ -134,7 +134,7 @@ def _lines(chunks: Iterator[bytes], cap: int) -> Iterator[str]:
             pending.append(chunk)
             size += len(chunk)
             if size > cap:
-                raise LimitExceeded("max_string_length", cap)
+                raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, cap)
             continue
         if pending:
             pending.append(chunk)
@@ -309,7 +309,7 @@ class Runner:
             return self._run(program, values)
         except RecursionError:
             self.flush()
-            raise LimitExceeded("max_call_depth", self.ctx.limits.max_call_depth, "jq recursion too deep") from None
+            raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, self.ctx.limits.max_call_depth, "jq recursion too deep") from None
         finally:
             MEM.reset(mem)
             self.mem.hold.close()

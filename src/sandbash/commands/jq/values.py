@@ -12,7 +12,7 @@ from contextvars import ContextVar
 from decimal import Decimal
 from typing import Any
 
-from ...limits import LimitExceeded
+from ...limits import LimitExceeded, LimitKind
 from .encode import BUDGET, dumps
 from .errors import JqError
 from .memory import charge as charge_memory
@@ -28,7 +28,7 @@ def check_size(n: int, is_string: bool) -> None:
     within the caps, and charged to the run's memory."""
     cap = CAPS.get()[0 if is_string else 1]
     if n > cap:
-        raise LimitExceeded("max_string_length" if is_string else "max_array_elements", cap)
+        raise LimitExceeded(LimitKind.MAX_STRING_LENGTH if is_string else LimitKind.MAX_ARRAY_ELEMENTS, cap)
     charge_memory(n if is_string else 8 * n)
 
 

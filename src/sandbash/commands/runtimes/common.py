@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 
-from ...limits import DeadlineExpired, LimitExceeded
+from ...limits import DeadlineExpired, LimitExceeded, LimitKind
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 
@@ -74,7 +74,7 @@ def read_stdin_program(ctx: Ctx) -> str:
                 break
             total += len(chunk)
             if total > MAX_PROGRAM_BYTES:
-                raise LimitExceeded("max_input_size", MAX_PROGRAM_BYTES)
+                raise LimitExceeded(LimitKind.MAX_INPUT_SIZE, MAX_PROGRAM_BYTES)
             mem.charge(len(chunk))
             chunks.append(chunk)
             ctx.checkpoint()
@@ -105,7 +105,7 @@ def timed_out(ctx: Ctx) -> BaseException:
         check_time(ctx)
     except (LimitExceeded, DeadlineExpired) as e:
         return e
-    return LimitExceeded("timeout", ctx.limits.timeout)
+    return LimitExceeded(LimitKind.TIMEOUT, ctx.limits.timeout)
 
 
 def unsupported(ctx: Ctx, what: str) -> int:

@@ -16,7 +16,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from ...limits import LimitExceeded
+from ...limits import LimitExceeded, LimitKind
 from ...stdio.streams import Stream
 from ...vfs.errors import FsError
 from ..context import Ctx
@@ -351,7 +351,7 @@ class Shell:
         primary = code & 0xFF
         msg = str(e)
         if msg == "database or disk is full" and primary == 13:
-            raise LimitExceeded("max_memory", self.ctx.limits.max_memory) from None
+            raise LimitExceeded(LimitKind.MAX_MEMORY, self.ctx.limits.max_memory) from None
         prepare = primary in (1, 23)  # SQLITE_ERROR, SQLITE_AUTH: the statement did not compile
         if primary == 23 and self.denied:
             msg += f" ({self.denied} are not available in sandbash)" if "," in self.denied else \

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ...limits import LimitExceeded
+from ...limits import LimitExceeded, LimitKind
 from ...regex import Match, Regex
 from ...stdio.streams import BufferWriter, Stream
 from ...vfs.errors import FsError
@@ -498,7 +498,7 @@ class Runner:
                     new = self.substitute(c, ps)
                     if new is not None:
                         if len(new) > self.max_len and len(new) > len(ps):  # s/.*/&&/ in a loop doubles it
-                            raise LimitExceeded("max_string_length", self.max_len)
+                            raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, self.max_len)
                         tflag = True
                         ps = new
                         if c.evaluate:
@@ -528,7 +528,7 @@ class Runner:
                         pc = c.target
                         jumps += 1
                         if jumps > self.max_iter:
-                            raise LimitExceeded("max_sed_iterations", self.max_iter)
+                            raise LimitExceeded(LimitKind.MAX_SED_ITERATIONS, self.max_iter)
                         ctx.checkpoint(1 + (len(ps) >> 12))  # a loop over a big pattern space is more work
                     elif name == "T":
                         tflag = False
@@ -561,13 +561,13 @@ class Runner:
                 elif name == "G":
                     ps, nl = ps + b"\n" + self.hold, self.hold_nl
                     if len(ps) > self.max_len:
-                        raise LimitExceeded("max_string_length", self.max_len)
+                        raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, self.max_len)
                 elif name == "h":
                     self.hold, self.hold_nl = ps, nl
                 elif name == "H":
                     self.hold, self.hold_nl = self.hold + b"\n" + ps, nl
                     if len(self.hold) > self.max_len:
-                        raise LimitExceeded("max_string_length", self.max_len)
+                        raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, self.max_len)
                 elif name == "x":
                     ps, self.hold = self.hold, ps
                     nl, self.hold_nl = self.hold_nl, nl
@@ -623,7 +623,7 @@ class Runner:
             else:
                 return self.end_cycle(inp, ps, nl)
             if jumps > self.max_iter:
-                raise LimitExceeded("max_sed_iterations", self.max_iter)
+                raise LimitExceeded(LimitKind.MAX_SED_ITERATIONS, self.max_iter)
         return True
 
     def end_cycle(self, inp: Input, ps: bytes | None, nl: bool, quit_after: bool = False) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Context, Decimal
 from typing import Any
 
-from ...limits import LimitExceeded
+from ...limits import LimitExceeded, LimitKind
 from ...posix.printf import FieldTooWide, check_field
 from ..context import Ctx
 from ..options import CommandSpec, Opt
@@ -142,7 +142,7 @@ def _check_size(ctx: Ctx, directive: re.Match[str]) -> None:
             if digits:
                 check_field(digits, limit)
     except FieldTooWide:
-        raise LimitExceeded("max_string_length", limit) from None
+        raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit) from None
 
 
 def _c_format(fmt: str, value: float) -> str:
