@@ -334,6 +334,7 @@ class Policy:
         host_paths: Iterable[str] | None = None,
         services: Iterable[ServiceGrant | str] | Mapping[str, Iterable[str]] | None = None,
         elevatable_commands: Iterable[str] | None = None,
+        mode_settled: bool = False,
     ) -> None:
         allow: frozenset[str] | None
         denied = set(_names(deny) or ())
@@ -366,6 +367,8 @@ class Policy:
         # mode is not configured, so help shows no elevation section)
         self.services = _services(services)
         self.elevatable = _names(elevatable_commands)
+        # mode was None and `effective` settled it for the filesystem: the host (services) stays read-only
+        self.mode_settled = mode_settled
 
     def __repr__(self) -> str:
         return (f"Policy(name={self.name!r}, allow={sorted(self.allow) if self.allow is not None else None}, "
@@ -378,7 +381,7 @@ class Policy:
             "commands": {"allow": self.allow if self.allow is not None else ["*"], "deny": self.deny},
             "paths": self.grants, "mode": self.mode, "decide": self.decide, "name": self.name,
             "implicit_builtins": self.implicit_builtins, "host_paths": self.host_paths,
-            "services": self.services, "elevatable_commands": self.elevatable,
+            "services": self.services, "elevatable_commands": self.elevatable, "mode_settled": self.mode_settled,
         }
         fields.update(changes)
         return Policy(**fields)
@@ -393,7 +396,7 @@ class Policy:
             return policy
         host = host_mount_points(vfs)
         if not host or "/" in host:  # all in memory, or all on the host: one mode for every path
-            return policy.replace(mode=READ_ONLY if host else REMEDIATION)
+            return policy.replace(mode=READ_ONLY if host else REMEDIATION, mode_settled=True)
         return policy.replace(host_paths=host)
 
     def _through_links(self, vfs: object | None) -> Policy:
@@ -586,7 +589,7 @@ class Policy:
         remediation mode."""
         for g in self.services:
             if g.unit == unit and action in g.actions:
-                if action in SERVICE_WRITES and self.mode != REMEDIATION:
+                if action in SERVICE_WRITES and (self.mode != REMEDIATION or self.mode_settled):
                     return Decision.deny(RULE_SERVICE_MODE, f"'{action}' needs remediation mode")
                 return Decision.allow(RULE_SERVICE, g.spec)
         return Decision.deny(RULE_NO_SERVICE, f"{unit}: action '{action}' is not granted")
@@ -959,10 +962,10 @@ class Gate:
             lines.append("Commands needing remediation mode: " + " ".join(remediation))
         if denied:
             lines.append("Commands denied by policy: " + " ".join(denied))
-        lines += self._host_help()
+        lines += self.host_help()
         return "\n".join(lines) + "\n"
 
-    def _host_help(self) -> list[str]:
+    def host_help(self) -> list[str]:
         """Host mode (the policy names its elevatable commands, maybe none): the services
         granted and the elevatable commands, or notices that there are none."""
         policy = self.policy
@@ -970,7 +973,7 @@ class Gate:
             return []
         lines = ["Services: " + (" ".join(g.spec for g in policy.services) if policy.services
                                  else "none (systemctl is denied for every unit)")]
-        if policy.services and policy.mode != REMEDIATION:
+        if policy.services and (policy.mode != REMEDIATION or policy.mode_settled):
             lines.append("  (start, stop, restart and reload need remediation mode)")
         usable = sorted(n for n in policy.elevatable or () if self.visible(n))
         lines.append("Elevatable commands: " + (" ".join(usable) if usable else "none (sudo refuses every command)"))

@@ -258,6 +258,7 @@ def run_help(sh: Shell, argv: list[str]) -> int:
                 sh.out("Commands needing remediation mode: " + " ".join(remediation) + "\n")
             if denied:
                 sh.out("Commands denied by policy: " + " ".join(denied) + "\n")
+            sh.out("".join(line + "\n" for line in gate.host_help()))  # host mode: services, elevation
         return 0
     return _help_topics(sh, names, form)
 

@@ -10,6 +10,9 @@ the run-time gates use (`Policy.command_decision`, `Policy.path_decision`, `deci
   or be defined at run time);
 - `path_not_allowed`: a file action on a path no grant allows;
 - `write_in_read_only_mode`: a write while the policy is read-only;
+- `service_not_allowed` / `remediation_required`: a `systemctl` action on a unit the policy does
+  not grant, or a granted mutating action outside remediation mode (host mode);
+- `not_elevatable`: `sudo CMD` where CMD is not in the policy's `elevatable_commands`;
 - `url_not_allowed`: the `decide` callback refuses a request;
 - `requires_execution`: only the run can tell (globs, substitutions, `$var` command names,
   `eval`/`source`, paths after `cd`, texts built at run time, ...);
@@ -19,6 +22,10 @@ the run-time gates use (`Policy.command_decision`, `Policy.path_decision`, `deci
   the script's size (benchmarks/check_scaling.py).
 
 Denial beats uncertainty: a site with a refusal is `denied` even if other parts are unknown.
+A path issue carries the path as a field (`Issue.path`); `CheckReport.warnings` holds the
+configuration warnings (a `:rw` grant that cannot write, skipped host grants). Variables whose
+value nothing in the script can change (`X=/etc/passwd; cat $X`, the environment's HOME) are
+resolved (check/known.py). `check_remote` (check/remote.py) checks against another host's grants.
 Assumption: without `fs`, paths are taken as written (no symbolic links other than those the
 script itself creates); with `fs` (a Vfs) existing links are followed as the run would.
 """
@@ -31,7 +38,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..policy import RULE_READ_ONLY, Action, Decision, Policy, command_target, normpath, under
+from ..policy import (
+    RULE_READ_ONLY,
+    RULE_SERVICE_MODE,
+    SERVICE_ACTIONS,
+    Action,
+    Decision,
+    Policy,
+    command_target,
+    normpath,
+    under,
+)
 from .models import FOUND, Effect
 from .walk import Analysis, Site, analyze
 from .wrappers import NOFS
@@ -54,10 +71,14 @@ class Issue:
     line: int
     column: int
     severity: str  # "deny" or "unknown"
+    path: str | None = None  # the canonical path a path issue is about
 
     def to_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, "line": self.line, "column": self.column,
-                "severity": self.severity}
+        out: dict[str, Any] = {"code": self.code, "message": self.message, "line": self.line,
+                               "column": self.column, "severity": self.severity}
+        if self.path is not None:
+            out["path"] = self.path
+        return out
 
 
 @dataclass
@@ -95,6 +116,7 @@ class CheckReport:
     sites: list[SiteReport]
     policy: dict[str, Any]
     errors: list[Issue] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # configuration warnings (not about the script)
 
     @property
     def issues(self) -> list[Issue]:
@@ -110,14 +132,15 @@ class CheckReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {"status": self.status, "policy": self.policy, "sites": [s.to_dict() for s in self.sites],
-                "errors": [e.to_dict() for e in self.errors]}
+                "errors": [e.to_dict() for e in self.errors], "warnings": list(self.warnings)}
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     def to_text(self) -> str:
         """One line per issue (`LINE:COL: severity: code: message`), then the verdict."""
-        lines = [f"{i.line}:{i.column}: {i.severity}: {i.code}: {i.message}" for i in self.issues]
+        lines = [f"warning: {w}" for w in self.warnings]
+        lines += [f"{i.line}:{i.column}: {i.severity}: {i.code}: {i.message}" for i in self.issues]
         lines.append(f"status: {self.status}")
         return "\n".join(lines) + "\n"
 
@@ -133,6 +156,8 @@ def check(
     cwd: str | None = "/home/user",
     env: Mapping[str, str] | None = None,
     deadline: float | None = DEFAULT_DEADLINE,
+    warnings: list[str] | None = None,
+    remote: bool = False,
 ) -> CheckReport:
     """Check `script` against `policy` without running anything. `fs` (a Vfs) lets the check
     follow existing symbolic links and settle `mode=None`; `cwd` and `env` (HOME) are where the
@@ -141,7 +166,7 @@ def check(
     policy = (policy or Policy()).effective(fs)
     end = time.monotonic() + deadline if deadline is not None else None
     analysis = analyze(script, cwd=cwd, env=env, deadline=end)
-    judge = _Judge(policy, analysis, fs, (env or {}).get("PATH", DEFAULT_PATH))
+    judge = _Judge(policy, analysis, fs, (env or {}).get("PATH", DEFAULT_PATH), remote)
     sites: list[SiteReport] = []
     timed_out = analysis.timed_out
     for i, s in enumerate(analysis.sites):
@@ -157,12 +182,14 @@ def check(
                             "what follows was not checked", line, 1, UNKNOWN))
     statuses = {s.status for s in sites} | ({INDETERMINATE} if errors else set())
     status = DENIED if DENIED in statuses else INDETERMINATE if INDETERMINATE in statuses else ALLOWED
-    return CheckReport(status, sites, policy.describe(), errors)
+    return CheckReport(status, sites, policy.describe(), errors, [*policy.warnings, *(warnings or ())])
 
 
 class _Judge:
-    def __init__(self, policy: Policy, analysis: Analysis, fs: Any, path: str = DEFAULT_PATH) -> None:
+    def __init__(self, policy: Policy, analysis: Analysis, fs: Any, path: str = DEFAULT_PATH,
+                 remote: bool = False) -> None:
         self.policy = policy
+        self.remote = remote  # check_remote: a path allowed as written may still lead elsewhere there
         self.analysis = analysis
         self.fs = fs
         self.search_path = path
@@ -183,8 +210,8 @@ class _Judge:
     def site(self, s: Site) -> SiteReport:
         issues: list[Issue] = []
 
-        def add(severity: str, code: str, message: str) -> None:
-            issues.append(Issue(code, message, s.line, s.column, severity))
+        def add(severity: str, code: str, message: str, path: str | None = None) -> None:
+            issues.append(Issue(code, message, s.line, s.column, severity, path))
 
         label = s.name or (s.text or "command")
         if s.kind not in ("none", "keyword"):
@@ -237,6 +264,9 @@ class _Judge:
                 "only the run knows")
         elif s.kind == "unknown":
             add(UNKNOWN, "unknown_command", f"{name}: not a builtin, command or function of this script")
+        host_action = HOST_ACTIONS.get(command_target(s.runs or name, kind)) if s.kind == "command" else None
+        if decision.allowed and host_action is not None:
+            host_action(self.policy, s, add)
 
     def script_in_path(self, name: str) -> str | None:
         """A file in the filesystem checked with that PATH lookup finds before the built-in command
@@ -262,29 +292,32 @@ class _Judge:
     def effect(self, s: Site, label: str, effect: Effect, add: Any, redirect: bool = False) -> None:
         if not self.restricted:
             return
-        verdicts: list[tuple[str, str, str]] = []  # (verdict, code, message)
+        verdicts: list[tuple[str, str, str, str | None]] = []  # (verdict, code, message, path)
         for raw in effect.paths:
             if raw == NOFS:
-                verdicts.append((ALLOW, "", ""))
+                verdicts.append((ALLOW, "", "", None))
                 continue
             recursive = effect.recursive
             found = raw is not None and raw.startswith(FOUND)
             if found and raw is not None:
                 raw, recursive = raw[len(FOUND):], True  # somewhere below that directory
             for path in self.paths(raw, s.cwd, effect.follow):
-                verdicts.append(self.path(effect.action, path, recursive, raw, s))
+                verdicts.append((*self.path(effect.action, path, recursive, raw, s), path))
                 if path is not None and (effect.entries or (found and effect.follow)):
                     # ls stats every entry through its link; a match (glob, find) may be a link
-                    verdicts += self.entry_links(path, recursive, "stat" if effect.entries else effect.action,
-                                                 certain=effect.entries)
-        kinds = {v for v, _, _ in verdicts}
+                    verdicts += [(*v, path) for v in self.entry_links(
+                        path, recursive, "stat" if effect.entries else effect.action, certain=effect.entries)]
+        kinds = {v[0] for v in verdicts}
         what = "redirection" if redirect else label
         if kinds == {DENY}:
-            _, code, message = next(v for v in verdicts if v[0] == DENY)
-            add(DENY, code, f"{what}: {message}")
+            _, code, message, where = next(v for v in verdicts if v[0] == DENY)
+            add(DENY, code, f"{what}: {message}", where)
         elif DENY in kinds or UNKNOWN in kinds:
-            reasons = [m for v, _, m in verdicts if v == UNKNOWN] or [m for v, _, m in verdicts if v == DENY]
-            add(UNKNOWN, "requires_execution", f"{what}: {reasons[0]}")
+            first = next((v for v in verdicts if v[0] == UNKNOWN), None) or next(v for v in verdicts if v[0] == DENY)
+            add(UNKNOWN, "requires_execution", f"{what}: {first[2]}", first[3])
+        elif self.remote and (allowed := [v[3] for v in verdicts if v[3] is not None]):
+            add(UNKNOWN, "requires_execution", f"{what}: {effect.action} {allowed[0]} is allowed as written; "
+                "the remote host's symbolic links are known only there", allowed[0])
 
     def paths(self, raw: str | None, cwd: str | None, follow: bool = True) -> list[str | None]:
         """The canonical paths `raw` may name at run time (None: only the run knows)."""
@@ -391,6 +424,44 @@ class _Judge:
         if not d.allowed:
             add(DENY, "url_not_allowed", f"{label}: {method} {url}: policy denied [policy: {d.rule}]"
                 + (f" ({d.reason})" if d.reason else ""))
+
+
+# ------------------------------------------------------------ host mode: services and elevation
+
+CTL_OPTIONS = frozenset({"--no-pager", "--quiet", "-q", "--no-legend"})
+
+
+def _systemctl(policy: Policy, s: Site, add: Any) -> None:
+    """`systemctl ACTION UNIT...`: each pair decided as the run decides it."""
+    words = [a for a in s.argv if a not in CTL_OPTIONS]
+    if any(a is None or "\0" in a for a in words):
+        add(UNKNOWN, "requires_execution", "systemctl: the action or unit is known only at run time")
+        return
+    if len(words) < 2 or words[0] not in SERVICE_ACTIONS or any(str(a).startswith("-") for a in words):
+        return  # a usage error at run time: nothing happens
+    action = str(words[0])
+    for name in words[1:]:
+        unit = str(name) if "." in str(name) else f"{name}.service"
+        d = policy.service_decision(unit, action)
+        if not d.allowed:
+            code = "remediation_required" if d.rule == RULE_SERVICE_MODE else "service_not_allowed"
+            add(DENY, code, f"systemctl: {action} {unit}: policy denied [policy: {d.rule}] ({d.reason})")
+
+
+def _sudo(policy: Policy, s: Site, add: Any) -> None:
+    """`sudo CMD ...`: CMD must be elevatable (its own grant is decided at its own site)."""
+    args = [a for a in s.argv if a != "--"][:1]
+    if not args or (args[0] is not None and args[0].startswith("-")):
+        return  # a usage error at run time: nothing runs
+    if args[0] is None or "\0" in args[0]:
+        add(UNKNOWN, "requires_execution", "sudo: the command is known only at run time")
+        return
+    d = policy.elevation_decision(args[0])
+    if not d.allowed:
+        add(DENY, "not_elevatable", f"sudo: {args[0]}: policy denied [policy: {d.rule}] ({d.reason})")
+
+
+HOST_ACTIONS: dict[str, Any] = {"systemctl": _systemctl, "sudo": _sudo}
 
 
 def _has_symlink(fs: Any, path: str, budget: int = 10_000) -> bool:

@@ -22,6 +22,7 @@ from ..syntax import ast as A
 from ..syntax.errors import ParseError
 from ..syntax.parser import Parser
 from . import hidden as H
+from .known import NOTHING, plan
 from .models import FOUND, Arg, Effect, Facts, model
 from .words import Words, assign_bodies, has_indirection, word_bodies
 from .wrappers import BUILTIN_MODELS, PLAIN_BUILTINS
@@ -132,6 +133,7 @@ class Walker:
         self.lines = script.splitlines()
         self.cursor: dict[int, int] = {}
         self.words = Words(env.get("HOME"))
+        self.known = NOTHING  # values the check may use (check/known.py), planned when the script parses
         self.env = env
         self.out = Analysis()
         self.functions: dict[str, A.Command] = {}
@@ -146,6 +148,9 @@ class Walker:
         try:
             body = self.parse(script, 1)
             if body is not None:
+                self.known = plan(body, script, self.env)
+                self.words.known.update(self.known.env)
+                self.words.unquoted = self.known.unquoted
                 self.collect_functions(body)
                 self.walk_list(body, "", 0)
         except CheckTimeout:
@@ -457,6 +462,16 @@ class Walker:
         self.parent = outer
         if cmd.words:
             self.resolve(site, depth, no_functions=False)
+        self.learn(cmd)
+
+    def learn(self, cmd: A.SimpleCommand) -> None:
+        """A top-level `NAME=word` nothing else writes: later uses of $NAME are known (known.py)."""
+        name = self.known.pending.get(id(cmd))
+        value = cmd.assigns[0].value if name is not None else None
+        if name is not None and value is not None:
+            v = self.words.value(value)
+            if v.fields is not None and len(v.fields) == 1 and not v.kind and "\0" not in v.fields[0]:
+                self.words.known[name] = v.fields[0]
 
     def redirects(self, site: Site, redirs: tuple[A.Redir, ...], depth: int) -> None:
         for r in redirs:

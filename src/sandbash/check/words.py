@@ -30,6 +30,9 @@ class Words:
     def __init__(self, home: str | None) -> None:
         self.home = home
         self.bound: dict[str, str] = {}  # loop variables over glob matches: name -> FOUND + dir
+        # values nothing else in the script can change (check/known.py): assignments passed, environment
+        self.known: dict[str, str] = {}
+        self.unquoted = False  # unquoted uses may be resolved too (IFS is never written)
 
     def value(self, w: A.Word) -> WordValue:
         parts = w.parts
@@ -105,8 +108,18 @@ class Words:
         if isinstance(part, A.AssignWord):
             return None, "variable"
         if isinstance(part, A.Param):
-            return None, "variable"
+            return self._known(part, top)
         return None, "substitution" if isinstance(part, A.CmdSub | A.ArithSub) else "glob"
+
+
+    def _known(self, p: A.Param, top: bool) -> tuple[list[str] | None, str]:
+        """$NAME / ${NAME} with a value the check knows; unquoted only when it cannot split or glob."""
+        value = self.known.get(p.name)
+        if value is None or p.op is not None or p.sub is not None or p.prefix or p.names_suffix:
+            return None, "variable"
+        if top and (not self.unquoted or not value or any(c in value for c in " \t\n*?[")):
+            return None, "variable"
+        return [value], ""
 
 
 def _brace_seq(part: A.BraceSeq) -> list[str] | None:

@@ -8,8 +8,12 @@ from ...host.elevation import ElevationRefused, ElevationRequest
 from ...host.services import ServiceError, ServiceStatus, UnitNotFound
 from ...policy import SERVICE_ACTIONS, SERVICE_WRITES, Action, Decision, Policy
 from ..context import CommandExit, Ctx
+from ..options import CommandSpec
 from .common import fail, host
 
+# what the static check reads: no options, the command from the first operand on
+SUDO_SPEC = CommandSpec("sudo", "COMMAND [ARG]...", "run an elevatable command through the embedder",
+                        stop_at_operand=True, add_help=False)
 SYSTEMCTL_USAGE = f"""Usage: systemctl COMMAND UNIT
 Control the systemd units this policy grants (exact unit and action pairs).
 Commands: {', '.join(SERVICE_ACTIONS)}
@@ -106,6 +110,7 @@ def _status(ctx: Ctx, st: ServiceStatus) -> None:
 
 
 def cmd_sudo(ctx: Ctx) -> int:
+    """`sudo COMMAND [ARG]...` (its words are read raw; SUDO_SPEC tells the check where COMMAND is)."""
     args = list(ctx.args)
     if args[:1] == ["--"]:
         args = args[1:]

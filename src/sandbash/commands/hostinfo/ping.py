@@ -54,8 +54,7 @@ def cmd_ping(ctx: Ctx) -> int:
     if network is None or pinger is None:
         raise fail(ctx, "ICMP is not available: " + ("no network is configured" if network is None
                                                      else "no pinger is configured (sandbash opens no raw socket)"))
-    allowed = getattr(network, "allows", None)
-    if callable(allowed) and not allowed(f"icmp://{address}/"):
+    if not _allowed(network, address):
         raise fail(ctx, f"destination not allowed by the network configuration: {target}")
     return _run(ctx, pinger, PingRequest(target, address, count, interval, wait), opts.on("quiet"))
 
@@ -78,6 +77,15 @@ def _address(ctx: Ctx, target: str, v4: bool, v6: bool) -> str:
     if ip.version == 4 and (str(ip).endswith(".255") or ip == ipaddress.IPv4Address("255.255.255.255")):
         raise fail(ctx, f"broadcast destination not allowed: {target}")
     return str(ip)
+
+
+def _allowed(network: object, address: str) -> bool:
+    """The destination is a host of the network's allowed URL prefixes (or all are allowed)."""
+    if getattr(network, "dangerously_allow_full_internet_access", False):
+        return True
+    prefixes = getattr(network, "prefixes", None)
+    hosts = {str(getattr(p, "host", "")) for p in prefixes()} if callable(prefixes) else set()
+    return address in hosts
 
 
 def _run(ctx: Ctx, pinger: object, req: PingRequest, quiet: bool) -> int:
