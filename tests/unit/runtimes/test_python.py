@@ -36,6 +36,13 @@ def run(script: str, **kw: object) -> tuple[str, str, int]:
     ("import os\nprint(1)", "import os\nprint(1)"),
     ("import sys.x (", "import sys.x ("),  # not Python the host can read: left to Monty's error
     ("s = 'import sys'", "s = 'import sys'"),
+    # loops over stdin stream: the same line, a walrus loop over the prelude's line reader
+    ("import sys\nfor line in sys.stdin:\n    print(line)",
+     "sys = _sb_sys\nwhile (line := _sb_stdin_line()):\n    print(line)"),
+    ("import sys as s\nfor l in s.stdin: pass\nelse: x = 1", "s = _sb_sys\nwhile (l := _sb_stdin_line()): pass\nelse: x = 1"),
+    ("from sys import stdin\nfor x in stdin:\n  pass", "stdin = _sb_sys.stdin\nwhile (x := _sb_stdin_line()):\n  pass"),
+    ("import sys\nfor i, l in enumerate(sys.stdin): pass", "sys = _sb_sys\nfor i, l in enumerate(sys.stdin): pass"),
+    ("for line in sys.stdin: pass", "for line in sys.stdin: pass"),  # no import: not ours to touch
 ])
 def test_sys_imports_are_rebound_in_place(source: str, expected: str) -> None:
     out = rewrite(source)
@@ -84,6 +91,12 @@ def test_environment_is_the_shells() -> None:
 def test_stdin_is_streamed_from_a_pipeline() -> None:
     out, err, status = run("seq 1 100000 | python3 -c 'import sys; print(sum(int(x) for x in sys.stdin))'")
     assert (out, status) == ("5000050000\n", 0), err
+
+
+def test_a_loop_over_stdin_streams_from_an_endless_writer() -> None:
+    script = "yes | python3 -c 'import sys\nn = 0\nfor line in sys.stdin:\n    n += 1\n    if n == 3:\n        break\nprint(n)'"
+    out, err, status = run(script, limits={"timeout": 20})
+    assert (out, status) == ("3\n", 0), err
 
 
 def test_deadline_ends_a_busy_loop_with_the_named_limit() -> None:

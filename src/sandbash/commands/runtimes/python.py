@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ...limits import LimitExceeded, LimitKind
+from ...limits import LimitExceeded
 from ...stdio.streams import Stream
 from ...vfs.errors import strerror
 from ..context import CommandExit, Ctx
@@ -199,7 +199,8 @@ class _Run:
             "max_suspensions": 1 << 62,
         }
         # _sb_exit raises SystemExit into the program (it may catch it): not a host stop, so unguarded
-        lookup = {"_sb_exit": self._sb_exit, "_sb_eof": self._sb_eof, "_sb_path_given": self.os.path_given}
+        lookup = {"_sb_exit": self._sb_exit, "_sb_eof": self._sb_eof, "_sb_path_given": self.os.path_given,
+                  "_sb_read_lines": self._guarded(self.os.read_lines)}
         handler = self._guarded(self.os)
         name = self.program.name
         script = "main.py" if name.startswith("<") else name.rsplit("/", 1)[-1]
@@ -243,7 +244,7 @@ class _Run:
             check_time(self.ctx)
             raise timed_out(self.ctx)
         if kind == "MemoryError" and text.startswith("memory limit exceeded"):
-            raise LimitExceeded(LimitKind.MAX_MEMORY, self.ctx.limits.max_memory)
+            raise LimitExceeded("max_memory", self.ctx.limits.max_memory)
         shown = _program_frames(e.display() if hasattr(e, "display") else str(e))
         shown = _FEED_NAME.sub(f'File "{self.program.name}"', shown)
         if self.eof and kind == "Exception" and text == _EOF:

@@ -173,6 +173,17 @@ class VfsOS:
                     raise FsError(errno.EISDIR, path)
         return self.pm.MontyFileHandle(path, mode.replace("x", "w"))
 
+    def read_lines(self) -> list[str]:
+        """The next lines of stdin, about 64 KiB of them (the last one completed); [] at the end."""
+        ctx = self.ctx
+        ctx.checkpoint()
+        chunk = ctx.stdin.read(65536)
+        if chunk and not chunk.endswith(b"\n"):
+            chunk += ctx.stdin.readline(limit=ctx.limits.max_string_length)
+        with ctx.hold_memory() as mem:
+            mem.charge(len(chunk) * 3)
+            return _text(chunk).splitlines(keepends=True)
+
     def _read(self, path: str) -> bytes:
         ctx = self.ctx
         if path == "/dev/stdin":

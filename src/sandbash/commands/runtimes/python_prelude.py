@@ -9,7 +9,9 @@ stay its own): the parts of `sys` and the builtins Monty leaves out, over host c
 - `open()` tells the host the path as the program spelled it (Monty sends the host an absolute
   path), so an error names it as CPython would.
 Host callbacks: `_sb_exit(code)` records the status and raises SystemExit; `_sb_eof()` raises
-the EOFError of input(); `_sb_path_given(path)` notes the spelling of the next open().
+the EOFError of input(); `_sb_path_given(path)` notes the spelling of the next open();
+`_sb_read_lines()` gives the next lines of stdin (about 64 KiB; [] at the end) to
+`_sb_stdin_line()`, which the rewritten `for line in sys.stdin:` loops call.
 """
 
 PRELUDE = r'''
@@ -114,6 +116,22 @@ def print(*args, sep=' ', end='\n', file=None, flush=False):
         _sb_real_print(*args, sep=sep, end=end, file=_sb_real_sys.stderr)
     else:
         file.write(sep.join([str(a) for a in args]) + end)
+
+
+_sb_lines = []
+_sb_line_at = 0
+
+
+def _sb_stdin_line():
+    global _sb_lines, _sb_line_at
+    if _sb_line_at >= len(_sb_lines):
+        _sb_lines = _sb_read_lines()
+        _sb_line_at = 0
+        if not _sb_lines:
+            return ''
+    line = _sb_lines[_sb_line_at]
+    _sb_line_at += 1
+    return line
 
 
 def exit(code=None):

@@ -2,7 +2,9 @@
 
 Monty's `sys` module cannot be given attributes, so `import sys` / `from sys import x` become
 bindings of the prelude's `_sb_sys` (python_prelude.py). Each import statement is replaced in
-place on its own line(s), so tracebacks keep the program's line numbers. Text the host parser
+place on its own line(s), so tracebacks keep the program's line numbers. `for NAME in sys.stdin:`
+becomes `while (NAME := _sb_stdin_line()):` on the same line: Monty reads a file object whole,
+and the loop then streams stdin (a pipeline stage, `yes | python3 ...`) a chunk of lines at a time. Text the host parser
 cannot read (newer syntax, or too large) is left as it is: Monty reports what it cannot run.
 """
 
@@ -35,6 +37,24 @@ def _import_text(node: ast.Import | ast.ImportFrom) -> str | None:
     return "; ".join(parts)
 
 
+def _stdin_names(tree: ast.AST) -> tuple[set[str], set[str]]:
+    """(names bound to sys, names bound to sys.stdin) by the program's imports."""
+    sys_names: set[str] = set()
+    stdin_names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            sys_names |= {a.asname or "sys" for a in node.names if a.name == "sys"}
+        elif isinstance(node, ast.ImportFrom) and node.module == "sys" and not node.level:
+            stdin_names |= {a.asname or "stdin" for a in node.names if a.name == "stdin"}
+    return sys_names, stdin_names
+
+
+def _is_stdin(expr: ast.expr, names: tuple[set[str], set[str]]) -> bool:
+    if isinstance(expr, ast.Attribute) and expr.attr == "stdin" and isinstance(expr.value, ast.Name):
+        return expr.value.id in names[0]
+    return isinstance(expr, ast.Name) and expr.id in names[1]
+
+
 def rewrite(text: str) -> str:
     """`text` with its sys imports bound to the prelude's stand-in."""
     if "sys" not in text or len(text) > MAX_REWRITE_BYTES:
@@ -44,11 +64,16 @@ def rewrite(text: str) -> str:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return text
     edits: list[tuple[int, int, int, int, str]] = []
+    stdin_names = _stdin_names(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
             new = _import_text(node)
             if new is not None and node.end_lineno is not None and node.end_col_offset is not None:
                 edits.append((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, new))
+        elif isinstance(node, ast.For) and _is_stdin(node.iter, stdin_names) and isinstance(node.target, ast.Name) \
+                and node.iter.end_lineno == node.lineno and node.iter.end_col_offset is not None:
+            edits.append((node.lineno, node.col_offset, node.lineno, node.iter.end_col_offset,
+                          f"while ({node.target.id} := _sb_stdin_line())"))
     if not edits:
         return text
     lines = [line.encode("utf-8", "surrogatepass") for line in text.splitlines(keepends=True)]
