@@ -1,4 +1,5 @@
-"""Option parsing for builtins, as bash's internal_getopt does it.
+"""Option parsing for builtins, as bash's internal_getopt does it: the builtin mode of the one
+option parser (commands/options.py), with bash's letter strings and messages.
 
 Builtins do not permute: options end at the first word that is not an option, at `--` (consumed) or
 at a lone `-` (kept as an operand). `spec` lists the option letters; a letter followed by `:` takes a
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from ..commands.options import CommandSpec, HelpRequested, Opt, OptionValueError, UsageError, parse_args
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -52,65 +55,48 @@ def usage(sh: Shell, name: str) -> None:
         sh.write_err(f"{name}: usage: {synopsis}\n")
 
 
+_SPECS: dict[tuple[str, str], CommandSpec] = {}
+_KINDS = {"": "none", ":": "required", "#": "required", ";": "optional"}
+
+
+def _number(text: str) -> str:
+    if not _is_number(text):
+        raise OptionValueError(f"{text}: invalid number")
+    return text
+
+
+def builtin_spec(name: str, letters: str) -> CommandSpec:
+    """bash's letter string as a builtin-mode spec of the one option parser (commands/options.py)."""
+    spec = _SPECS.get((name, letters))
+    if spec is None:
+        opts = []
+        body = letters.lstrip("+")
+        k = 0
+        while k < len(body):
+            kind = body[k + 1 : k + 2] if body[k + 1 : k + 2] in (":", "#", ";") else ""
+            opts.append(Opt(body[k], dest=body[k], arg=_KINDS[kind], const=None, type=_number if kind == "#" else None))
+            k += 1 + len(kind)
+        spec = _SPECS[(name, letters)] = CommandSpec(name=name, opts=tuple(opts), builtin=True,
+                                                     plus=letters.startswith("+"))
+    return spec
+
+
 def parse_builtin(sh: Shell, argv: list[str], spec: str) -> BuiltinOpts | None:
     """Parse `argv` (argv[0] is the builtin's name); None after printing the error (status 2)."""
     name = argv[0]
-    plus = spec.startswith("+")
-    letters = spec.lstrip("+")
-    out = BuiltinOpts()
-    i = 1
-    while i < len(argv):
-        word = argv[i]
-        if len(word) < 2 or word[0] not in ("-+" if plus else "-"):
-            break
-        if word == "--":
-            i += 1
-            break
-        if word == "--help":
-            from . import BUILTINS
+    try:
+        parsed, args = parse_args(builtin_spec(name, spec), argv[1:])
+    except HelpRequested:
+        from . import BUILTINS
 
-            BUILTINS["help"](sh, ["help", name])
-            return None
-        sign = word[0]
-        j = 1
-        while j < len(word):
-            c = word[j]
-            at = letters.find(c)
-            if at < 0 or c in ":#;":
-                sh.builtin_error(name, f"{sign}{c}: invalid option")
-                usage(sh, name)
-                return None
-            kind = letters[at + 1 : at + 2]
-            if kind == ";":
-                if j + 1 < len(word):
-                    out.items.append((c, word[j + 1 :], sign))
-                elif i + 1 < len(argv) and argv[i + 1][:1] not in ("-", "+"):
-                    i += 1
-                    out.items.append((c, argv[i], sign))
-                else:
-                    out.items.append((c, None, sign))
-                break
-            if kind in (":", "#"):
-                if j + 1 < len(word):
-                    value = word[j + 1 :]
-                elif i + 1 < len(argv):
-                    i += 1
-                    value = argv[i]
-                else:
-                    sh.builtin_error(name, f"{sign}{c}: option requires an argument")
-                    usage(sh, name)
-                    return None
-                if kind == "#" and not _is_number(value):
-                    sh.builtin_error(name, f"{value}: invalid number")
-                    usage(sh, name)
-                    return None
-                out.items.append((c, value, sign))
-                break
-            out.items.append((c, None, sign))
-            j += 1
-        i += 1
-    out.args = argv[i:]
-    return out
+        BUILTINS["help"](sh, ["help", name])
+        return None
+    except (UsageError, OptionValueError) as e:
+        sh.builtin_error(name, e.message)
+        usage(sh, name)
+        return None
+    items = [(key, value, sign) for (key, value), sign in zip(parsed.order, parsed.signs, strict=True)]
+    return BuiltinOpts(items, args)
 
 
 def no_options(sh: Shell, argv: list[str]) -> list[str] | None:

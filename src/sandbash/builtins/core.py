@@ -276,22 +276,11 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
 
 @builtin("command")
 def bi_command(sh: Shell, argv: list[str]) -> int:
-    args = argv[1:]
-    mode = ""
-    while args and args[0].startswith("-") and len(args[0]) > 1:
-        a = args[0]
-        if a == "--":
-            args = args[1:]
-            break
-        if all(c in "pvV" for c in a[1:]):
-            for c in a[1:]:
-                if c in "vV":
-                    mode = c
-            args = args[1:]
-            continue
-        sh.builtin_error("command", f"{a[:2]}: invalid option")
-        sh.write_err("command: usage: command [-pVv] command [arg ...]\n")
+    opts = parse_builtin(sh, argv, "pvV")
+    if opts is None:
         return 2
+    args = opts.args
+    mode = "".join(c for c in opts.letters() if c in "vV")[-1:]
     if not args:
         return 0
     if mode:
@@ -407,31 +396,14 @@ def _q(s: str) -> str:
 
 @builtin("type")
 def bi_type(sh: Shell, argv: list[str]) -> int:
-    args = argv[1:]
-    style = "V"
-    all_ = False
-    funcs = True
-    while args and args[0].startswith("-") and len(args[0]) > 1:
-        a = args.pop(0)
-        if a == "--":
-            break
-        for c in a[1:]:
-            if c == "t":
-                style = "t"
-            elif c == "p":
-                style = "p"
-            elif c == "P":
-                style = "P"
-            elif c == "a":
-                all_ = True
-            elif c == "f":
-                funcs = False
-            else:
-                sh.builtin_error("type", f"-{c}: invalid option")
-                sh.write_err("type: usage: type [-afptP] name [name ...]\n")
-                return 2
+    opts = parse_builtin(sh, argv, "afptP")
+    if opts is None:
+        return 2
+    style = ("V" + "".join(c for c in opts.letters() if c in "tpP"))[-1]
+    all_ = opts.has("a")
+    funcs = not opts.has("f")
     status = 0
-    for name in args:
+    for name in opts.args:
         if not describe(sh, name, style, all_, funcs):
             if style == "V":
                 sh.builtin_error("type", f"{name}: not found")

@@ -94,19 +94,11 @@ TRAP_USAGE = "trap: usage: trap [-lp] [[arg] signal_spec ...]\n"
 @builtin("trap")
 def bi_trap(sh: Shell, argv: list[str]) -> int:
     st = sh.state
-    args = argv[1:]
-    flags = ""
-    while args and args[0].startswith("-") and len(args[0]) > 1:
-        if args[0] == "--":
-            args = args[1:]
-            break
-        for ch in args[0][1:]:
-            if ch not in "lp":
-                sh.builtin_error("trap", f"-{ch}: invalid option")
-                sh.write_err(TRAP_USAGE)
-                return 2
-        flags += args[0][1:]
-        args = args[1:]
+    opts = parse_builtin(sh, argv, "lp")
+    if opts is None:
+        return 2
+    args = opts.args
+    flags = opts.letters()
     if "l" in flags:
         sh.out(signal_list())
         return 0

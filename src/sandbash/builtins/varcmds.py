@@ -414,25 +414,11 @@ def _set_quote(v: str) -> str:
 
 @builtin("export")
 def bi_export(sh: Shell, argv: list[str]) -> int:
-    args = argv[1:]
-    unexport = False
-    funcs = False
-    printing = False
-    while args and args[0].startswith("-") and len(args[0]) > 1:
-        a = args.pop(0)
-        if a == "--":
-            break
-        for c in a[1:]:
-            if c == "n":
-                unexport = True
-            elif c == "f":
-                funcs = True
-            elif c == "p":
-                printing = True
-            else:
-                sh.builtin_error("export", f"-{c}: invalid option")
-                sh.write_err("export: usage: export [-fn] [name[=value] ...] or export -p\n")
-                return 2
+    opts = parse_builtin(sh, argv, "fnp")
+    if opts is None:
+        return 2
+    args = opts.args
+    unexport, funcs, printing = opts.has("n"), opts.has("f"), opts.has("p")
     st = sh.state
     if funcs:
         for name in args:
@@ -470,27 +456,12 @@ def bi_export(sh: Shell, argv: list[str]) -> int:
 
 @builtin("readonly")
 def bi_readonly(sh: Shell, argv: list[str]) -> int:
-    args = argv[1:]
-    attrs = READONLY
-    funcs = False
-    printing = False
-    while args and args[0].startswith("-") and len(args[0]) > 1:
-        a = args.pop(0)
-        if a == "--":
-            break
-        for c in a[1:]:
-            if c == "a":
-                attrs |= ARRAY
-            elif c == "A":
-                attrs |= ASSOC
-            elif c == "f":
-                funcs = True
-            elif c == "p":
-                printing = True
-            else:
-                sh.builtin_error("readonly", f"-{c}: invalid option")
-                sh.write_err("readonly: usage: readonly [-aAf] [name[=value] ...] or readonly -p\n")
-                return 2
+    opts = parse_builtin(sh, argv, "aAfp")
+    if opts is None:
+        return 2
+    args = opts.args
+    attrs = READONLY | (ARRAY if opts.has("a") else 0) | (ASSOC if opts.has("A") else 0)
+    funcs, printing = opts.has("f"), opts.has("p")
     st = sh.state
     if funcs:
         status = 0

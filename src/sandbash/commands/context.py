@@ -13,13 +13,24 @@ import errno
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..limits import Budget, Limits, MemoryHold
 from ..stdio.streams import BytesReader, Stream
 from ..vfs.errors import FsError
 from ..vfs.facade import FsView
-from .options import CommandSpec, HelpRequested, Parsed, UsageError, parse_args, usage_message
+from .options import (
+    CommandSpec,
+    HelpRequested,
+    OptionValueError,
+    Parsed,
+    UsageError,
+    parse_args,
+    usage_message,
+)
+
+if TYPE_CHECKING:
+    from .inputs import Inputs
 
 # runner(argv, stdin, stdout, stderr, env, cwd, timeout) -> status: runs a command through the executor
 Runner = Callable[[Sequence[str], Stream, Stream, Stream, Mapping[str, str] | None, str | None, float | None], int]
@@ -122,6 +133,9 @@ class Ctx:
         except UsageError as e:
             self.stderr.write(usage_message(spec, e.message).encode("utf-8", "surrogateescape"))
             raise CommandExit(spec.usage_status)
+        except OptionValueError as e:
+            self.error(e.message)
+            raise CommandExit(spec.usage_status)
         except HelpRequested as h:
             self.stdout.write(h.text.encode("utf-8", "surrogateescape"))
             raise CommandExit(0)
@@ -148,6 +162,14 @@ class Ctx:
                 raise FsError(errno.EBADF, path)
             return stream
         return self.fs.open(path, "a" if append else "w")
+
+    def inputs(self, names: Sequence[str], open_error: str = "{f}: {err}", read_error: str | None = None,
+               flush: Callable[[], None] | None = None) -> Inputs:
+        """The file operands this command reads (none: stdin), opened in turn, errors named in
+        the tool's own words; `flush` writes out buffered output before a message (commands/inputs.py)."""
+        from .inputs import Inputs
+
+        return Inputs(self, names, open_error, read_error, flush)
 
     def read_input(self, path: str) -> bytes:
         stream = self.open_in(path)

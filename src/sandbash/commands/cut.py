@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from ..stdio.streams import StreamError
-from ..vfs.errors import FsError
 from .context import Ctx
 from .options import CommandSpec, Opt
-from .textbasic.common import Out, close_input, command, encode, file_error, quote, split_records, usage_fail
+from .textbasic.common import Out, command, encode, quote, split_records, usage_fail
 
 INF = 1 << 62
 
@@ -213,15 +211,9 @@ def cmd_cut(ctx: Ctx) -> int:
     else:
         cutter = _ByteCutter(ranges, encode(out_delim_text) if out_delim_text is not None else None)
     out = Out(ctx.stdout)
-    status = 0
-    for name in files or ["-"]:
-        try:
-            stream = ctx.open_in(name)
-        except FsError as e:
-            file_error(ctx, name, e)
-            status = 1
-            continue
-        try:
+    inputs = ctx.inputs(files, flush=out.flush)
+    for _name, stream in inputs:
+        with inputs.reading():
             for lines, tail in split_records(ctx, stream, eol):
                 pieces = cutter.cut(lines, eol)
                 if tail and eol == b"\0" and isinstance(cutter, _FieldCutter) and pieces == [eol]:
@@ -229,10 +221,5 @@ def cmd_cut(ctx: Ctx) -> int:
                     if last.count(cutter.delim) == 1 and last.endswith(cutter.delim):
                         pieces = []  # GNU quirk: no terminator for this unterminated `X:` record with -z
                 out.write(b"".join(pieces))
-        except (FsError, StreamError) as e:
-            file_error(ctx, name, e)
-            status = 1
-        finally:
-            close_input(ctx, name, stream)
     out.flush()
-    return status
+    return inputs.status

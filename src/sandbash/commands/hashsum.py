@@ -8,14 +8,12 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
-from ..stdio.streams import Stream, StreamError
-from ..vfs.errors import FsError, strerror
+from ..stdio.streams import Stream
 from .context import CommandExit, Ctx
 from .options import CommandSpec, Opt
 from .textbasic.common import (
     Out,
     argmatch,
-    close_input,
     command,
     decode,
     encode,
@@ -141,21 +139,13 @@ class _Summer:
         self.opts = opts
 
     def digest(self, name: str) -> str | None:
-        ctx = self.ctx
-        try:
-            stream = ctx.open_in(name)
-        except FsError as e:
-            ctx.error(f"{quotef(name)}: {strerror(e.errno or 5)}")
-            return None
+        """The digest of one file; None (after naming it on stderr) when it cannot be read."""
         h = _hasher(self.algo, self.bits)
-        try:
-            _feed(ctx, stream, h.update)
-        except (FsError, StreamError) as e:
-            ctx.error(f"{quotef(name)}: {strerror(e.errno or 5)}")
-            return None
-        finally:
-            close_input(ctx, name, stream)
-        return str(h.hexdigest())
+        inputs = self.ctx.inputs([name])
+        for _name, stream in inputs:
+            with inputs.reading():
+                _feed(self.ctx, stream, h.update)
+        return None if inputs.status else str(h.hexdigest())
 
     def tag_name(self) -> str:
         tag = DIGESTS[self.algo][1]
@@ -171,15 +161,14 @@ class _Summer:
 
     def run(self, files: list[str]) -> int:
         out = Out(self.ctx.stdout)
-        status = 0
-        for name in files or ["-"]:
-            d = self.digest(name)
-            if d is None:
-                status = 1
-                continue
-            out.write(self.line(d, name))
+        inputs = self.ctx.inputs(files, flush=out.flush)
+        for name, stream in inputs:
+            h = _hasher(self.algo, self.bits)
+            with inputs.reading():
+                _feed(self.ctx, stream, h.update)
+                out.write(self.line(str(h.hexdigest()), name))
         out.flush()
-        return status
+        return inputs.status
 
     # -- checking
 
@@ -190,89 +179,83 @@ class _Summer:
         out = Out(ctx.stdout)
         result = 0
         hexlen = DIGESTS[self.algo][2] if self.algo != "blake2b" or not self.bits else self.bits // 4
-        tag = re.escape(DIGESTS[self.algo][1])
-        bsd = re.compile(rf"(\\?)({tag}(?:-(\d+))?) \((.*)\) = ([0-9a-fA-F]+)$")
+        bsd = re.compile(rf"(\\?)({re.escape(DIGESTS[self.algo][1])}(?:-(\d+))?) \((.*)\) = ([0-9a-fA-F]+)$")
         gnu = re.compile(r"(\\?)([0-9a-fA-F]+) ([ *])(.*)$")
-        for list_name in files or ["-"]:
-            try:
-                stream = ctx.open_in(list_name)
+        inputs = ctx.inputs(files)
+        for list_name, stream in inputs:
+            with inputs.reading():
                 data = b"".join(read_chunks(ctx, stream))
-                close_input(ctx, list_name, stream)
-            except FsError as e:
-                ctx.error(f"{quotef(list_name)}: {strerror(e.errno or 5)}")
-                result = 1
-                continue
-            shown_list = "standard input" if list_name == "-" else list_name
-            bad_format = failed = unreadable = matched = 0
-            lines = data.split(b"\n")
-            if lines and lines[-1] == b"":
-                lines.pop()
-            for lineno, raw in enumerate(lines, 1):
-                text = decode(raw).rstrip("\r")
-                if text.startswith("#"):
-                    continue
-                m = bsd.match(text)
-                if m and (m.group(3) is None or self.algo == "blake2b"):
-                    esc, expected, name = m.group(1), m.group(5), m.group(4)
-                    want_len = int(m.group(3)) // 4 if m.group(3) else hexlen
-                else:
-                    m2 = gnu.match(text)
-                    if m2 is None:
-                        esc = expected = name = ""
+                shown_list = "standard input" if list_name == "-" else list_name
+                bad_format = failed = unreadable = matched = 0
+                lines = data.split(b"\n")
+                if lines and lines[-1] == b"":
+                    lines.pop()
+                for lineno, raw in enumerate(lines, 1):
+                    text = decode(raw).rstrip("\r")
+                    if text.startswith("#"):
+                        continue
+                    m = bsd.match(text)
+                    if m and (m.group(3) is None or self.algo == "blake2b"):
+                        esc, expected, name = m.group(1), m.group(5), m.group(4)
+                        want_len = int(m.group(3)) // 4 if m.group(3) else hexlen
                     else:
-                        esc, expected, name = m2.group(1), m2.group(2), m2.group(4)
-                    want_len = hexlen
-                if not expected or len(expected) != want_len or not name:
-                    bad_format += 1
-                    if get("warn"):
-                        ctx.error(f"{quotef(shown_list) if list_name != '-' else '-'}: {lineno}: improperly formatted "
-                                  f"{self._label()} checksum line")
-                    continue
-                if esc:
-                    name = name.replace("\\\\", "\0").replace("\\n", "\n").replace("\0", "\\")
-                saved_bits = self.bits
-                if want_len != hexlen and self.algo == "blake2b":
-                    self.bits = want_len * 4
-                exists = ctx.fs.exists(name) or name == "-"
-                if not exists and get("ignore_missing"):
+                        m2 = gnu.match(text)
+                        if m2 is None:
+                            esc = expected = name = ""
+                        else:
+                            esc, expected, name = m2.group(1), m2.group(2), m2.group(4)
+                        want_len = hexlen
+                    if not expected or len(expected) != want_len or not name:
+                        bad_format += 1
+                        if get("warn"):
+                            ctx.error(f"{quotef(shown_list) if list_name != '-' else '-'}: {lineno}: improperly formatted "
+                                      f"{self._label()} checksum line")
+                        continue
+                    if esc:
+                        name = name.replace("\\\\", "\0").replace("\\n", "\n").replace("\0", "\\")
+                    saved_bits = self.bits
+                    if want_len != hexlen and self.algo == "blake2b":
+                        self.bits = want_len * 4
+                    exists = ctx.fs.exists(name) or name == "-"
+                    if not exists and get("ignore_missing"):
+                        self.bits = saved_bits
+                        continue
+                    actual = self.digest(name)
                     self.bits = saved_bits
+                    esc_out, shown = _escape_name(name)
+                    if actual is None:
+                        unreadable += 1
+                        if not status_only:
+                            out.write(encode(f"{esc_out}{shown}: FAILED open or read\n"))
+                        continue
+                    matched += 1
+                    if actual.lower() == expected.lower():
+                        if not quiet and not status_only:
+                            out.write(encode(f"{esc_out}{shown}: OK\n"))
+                    else:
+                        failed += 1
+                        if not status_only:
+                            out.write(encode(f"{esc_out}{shown}: FAILED\n"))
+                out.flush()
+                qname = "'standard input'" if list_name == "-" else quotef(list_name)
+                if matched == 0 and unreadable == 0 and not (get("ignore_missing") and bad_format == 0 and lines):
+                    ctx.error(f"{qname}: no properly formatted checksum lines found")
+                    result = 1
                     continue
-                actual = self.digest(name)
-                self.bits = saved_bits
-                esc_out, shown = _escape_name(name)
-                if actual is None:
-                    unreadable += 1
-                    if not status_only:
-                        out.write(encode(f"{esc_out}{shown}: FAILED open or read\n"))
-                    continue
-                matched += 1
-                if actual.lower() == expected.lower():
-                    if not quiet and not status_only:
-                        out.write(encode(f"{esc_out}{shown}: OK\n"))
-                else:
-                    failed += 1
-                    if not status_only:
-                        out.write(encode(f"{esc_out}{shown}: FAILED\n"))
-            out.flush()
-            qname = "'standard input'" if list_name == "-" else quotef(list_name)
-            if matched == 0 and unreadable == 0 and not (get("ignore_missing") and bad_format == 0 and lines):
-                ctx.error(f"{qname}: no properly formatted checksum lines found")
-                result = 1
-                continue
-            if not status_only:
-                if bad_format:
-                    ctx.error(f"WARNING: {bad_format} line{'s are' if bad_format > 1 else ' is'} improperly formatted")
-                if unreadable:
-                    ctx.error(f"WARNING: {unreadable} listed file{'s' if unreadable > 1 else ''} could not be read")
-                if failed:
-                    ctx.error(f"WARNING: {failed} computed checksum{'s' if failed > 1 else ''} did NOT match")
-            if get("ignore_missing") and matched == 0:
-                ctx.error(f"{qname}: no file was verified")
-                result = 1
-            if failed or unreadable or (get("strict") and bad_format):
-                result = 1
+                if not status_only:
+                    if bad_format:
+                        ctx.error(f"WARNING: {bad_format} line{'s are' if bad_format > 1 else ' is'} improperly formatted")
+                    if unreadable:
+                        ctx.error(f"WARNING: {unreadable} listed file{'s' if unreadable > 1 else ''} could not be read")
+                    if failed:
+                        ctx.error(f"WARNING: {failed} computed checksum{'s' if failed > 1 else ''} did NOT match")
+                if get("ignore_missing") and matched == 0:
+                    ctx.error(f"{qname}: no file was verified")
+                    result = 1
+                if failed or unreadable or (get("strict") and bad_format):
+                    result = 1
         out.flush()
-        return result
+        return max(result, inputs.status)
 
     def _label(self) -> str:
         return DIGESTS[self.algo][1]
@@ -376,15 +359,9 @@ _ALGOS = [("bsd", "bsd"), ("sysv", "sysv"), ("crc", "crc"), ("md5", "md5"), ("sh
 
 def _legacy_sums(ctx: Ctx, files: list[str], kind: str, eol: bytes = b"\n") -> int:
     out = Out(ctx.stdout)
-    status = 0
-    for name in files or ["-"]:
-        try:
-            stream = ctx.open_in(name)
-        except FsError as e:
-            ctx.error(f"{quotef(name)}: {strerror(e.errno or 5)}")
-            status = 1
-            continue
-        try:
+    inputs = ctx.inputs(files, flush=out.flush)
+    for name, stream in inputs:
+        with inputs.reading():
             if kind == "crc":
                 crc = _Crc()
                 _feed(ctx, stream, crc.update)
@@ -397,17 +374,11 @@ def _legacy_sums(ctx: Ctx, files: list[str], kind: str, eol: bytes = b"\n") -> i
                 sysv = _SysV()
                 _feed(ctx, stream, sysv.update)
                 text = f"{sysv.value()} {(sysv.n + 511) // 512}"
-        except (FsError, StreamError) as e:
-            ctx.error(f"{quotef(name)}: {strerror(e.errno or 5)}")
-            status = 1
-            continue
-        finally:
-            close_input(ctx, name, stream)
-        if files:
-            text += f" {name}"
-        out.write(encode(text) + eol)
+            if files:
+                text += f" {name}"
+            out.write(encode(text) + eol)
     out.flush()
-    return status
+    return inputs.status
 
 
 @command

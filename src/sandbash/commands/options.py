@@ -1,10 +1,18 @@
-"""One option parser for every command: GNU getopt_long behaviour.
+"""One option parser for every command and builtin.
 
 A command declares its options once in a `CommandSpec`; `parse_args` turns an
-argv into (options, operands) with bundled flags (`-rn`), attached values
-(`-n5`, `-I{}`), `--long=v` and `--long v`, unique long prefixes, `--`,
-operands mixed with options (unless the spec stops at the first operand), and
-GNU's usage errors. The same spec generates `--help` and `--version`.
+argv into (options, operands). Two modes:
+- GNU (`getopt_long`): bundled flags (`-rn`), attached values (`-n5`, `-I{}`),
+  `--long=v` and `--long v`, unique long prefixes, `--`, operands mixed with
+  options (unless the spec stops at the first operand), GNU's usage errors; the
+  same spec generates `--help` and `--version`.
+- bash builtin (`internal_getopt`, `builtin=True`): no permutation (options end at
+  the first operand, at `--` (consumed) or at a lone `-`), `+x` flags where the spec
+  allows them, no long options; errors are bash's (`-Z: invalid option`, then the
+  builtin's `usage:` line, printed by builtins/bopts.py).
+Values are typed: an `Opt.type` converts the text while parsing (a bad value is an
+`OptionValueError` naming it), and options of one `group` store into one key, the
+last one given winning (`ls -l -1`).
 """
 
 from __future__ import annotations
@@ -16,10 +24,21 @@ from typing import Any
 VERSION = "0.1.0"
 
 
+class OptionValueError(Exception):
+    """An option's value that its `type` refuses; `message` is the whole line after `NAME: `."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
 @dataclass(frozen=True, slots=True)
 class Opt:
-    """One option. `arg`: 'none', 'required' or 'optional' (optional values
-    must be attached: `-x5`, `--x=5`)."""
+    """One option. `arg`: 'none', 'required' or 'optional' (GNU: an optional value
+    must be attached, `-x5`, `--x=5`; builtin mode: attached, or the next word unless
+    it looks like an option, as ulimit's). `type` converts a value as it is parsed;
+    options sharing a `group` store into that one key (a flag stores its `const`, or
+    its own name when `const` is left True), the last one given wins."""
 
     short: str | None = None
     long: str | None = None
@@ -30,9 +49,13 @@ class Opt:
     const: Any = True  # the value stored for a flag
     help: str = ""
     metavar: str = ""
+    type: Callable[[str], Any] | None = None
+    group: str | None = None
 
     @property
     def key(self) -> str:
+        if self.group:
+            return self.group
         if self.dest:
             return self.dest
         if self.long:
@@ -55,6 +78,8 @@ class CommandSpec:
     # a callable deciding that an argument starting with '-' is an operand (e.g. `-5` for some)
     operand_if: Callable[[str], bool] | None = None
     add_help: bool = True
+    builtin: bool = False  # bash's internal_getopt instead of GNU getopt_long
+    plus: bool = False  # builtin mode: `+x` turns a flag off (set, declare)
 
 
 class UsageError(Exception):
@@ -73,10 +98,12 @@ class HelpRequested(Exception):
 
 @dataclass(slots=True)
 class Parsed:
-    """Parsed options: `values` by key, `order` lists (key, value) as given."""
+    """Parsed options: `values` by key, `order` lists (key, value) as given and
+    `signs` the sign each was given with (`-`, or `+` in builtin mode)."""
 
     values: dict[str, Any] = field(default_factory=dict)
     order: list[tuple[str, Any]] = field(default_factory=list)
+    signs: list[str] = field(default_factory=list)
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.values.get(key, default)
@@ -91,9 +118,14 @@ class Parsed:
         return key in self.values
 
 
-def _store(parsed: Parsed, opt: Opt, value: Any) -> None:
+def _store(parsed: Parsed, opt: Opt, value: Any, sign: str = "-") -> None:
     key = opt.key
+    if opt.type is not None and isinstance(value, str):
+        value = opt.type(value)  # raises OptionValueError
+    elif opt.group and opt.arg == "none" and value is True:
+        value = opt.long or opt.short
     parsed.order.append((key, value))
+    parsed.signs.append(sign)
     if opt.count:
         parsed.values[key] = parsed.values.get(key, 0) + 1
     elif opt.multi:
@@ -103,6 +135,8 @@ def _store(parsed: Parsed, opt: Opt, value: Any) -> None:
 
 
 def parse_args(spec: CommandSpec, args: Sequence[str]) -> tuple[Parsed, list[str]]:
+    if spec.builtin:
+        return _parse_builtin(spec, args)
     parsed = Parsed()
     operands: list[str] = []
     shorts = {o.short: o for o in spec.opts if o.short}
@@ -191,6 +225,43 @@ def parse_args(spec: CommandSpec, args: Sequence[str]) -> tuple[Parsed, list[str
             operands.extend(args[i:])
             break
     return parsed, operands
+
+
+def _parse_builtin(spec: CommandSpec, args: Sequence[str]) -> tuple[Parsed, list[str]]:
+    """bash's internal_getopt: options only before the first operand; `--help` is HelpRequested
+    with the builtin's name (bash prints the builtin's help and gives status 2)."""
+    parsed = Parsed()
+    shorts = {o.short: o for o in spec.opts if o.short}
+    i = 0
+    n = len(args)
+    while i < n:
+        word = args[i]
+        if len(word) < 2 or word[0] not in ("-+" if spec.plus else "-"):
+            break
+        if word == "--":
+            i += 1
+            break
+        if word == "--help" and spec.add_help:
+            raise HelpRequested(spec.name)
+        sign = word[0]
+        for j in range(1, len(word)):
+            c = word[j]
+            opt = shorts.get(c)
+            if opt is None:
+                raise UsageError(f"{sign}{c}: invalid option")
+            if opt.arg == "none":
+                _store(parsed, opt, opt.const, sign)
+                continue
+            value: str | None = word[j + 1 :] or None
+            if value is None and i + 1 < n and (opt.arg == "required" or args[i + 1][:1] not in ("-", "+")):
+                i += 1
+                value = args[i]
+            if value is None and opt.arg == "required":
+                raise UsageError(f"{sign}{c}: option requires an argument")
+            _store(parsed, opt, value, sign)
+            break
+        i += 1
+    return parsed, list(args[i:])
 
 
 def help_text(spec: CommandSpec) -> str:

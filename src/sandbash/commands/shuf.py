@@ -6,7 +6,7 @@ import random
 import re
 
 from ..limits import MemoryHold
-from ..stdio.streams import Stream, StreamError
+from ..stdio.streams import Stream
 from ..vfs.errors import FsError, strerror
 from .context import Ctx
 from .fsutil import FileRewrite, rewrites_in_place
@@ -70,12 +70,12 @@ def _shuf(ctx: Ctx, mem: MemoryHold) -> int:
     else:
         if len(operands) > 1:
             raise usage_fail(ctx, f"extra operand {quote(ctx, operands[1])}")
-        name = operands[0] if operands else "-"
-        try:
-            stream = ctx.open_in(name)
-            data = read_held(ctx, stream, mem)
-        except (FsError, StreamError) as e:
-            ctx.error(f"{quotef(name)}: {strerror(e.errno or 5)}")
+        data = b""
+        inputs = ctx.inputs(operands)
+        for _name, stream in inputs:
+            with inputs.reading():
+                data = read_held(ctx, stream, mem)
+        if inputs.status:
             return 1
         mem.charge(len(data) + RECORD_OVERHEAD * (data.count(sep) + 1))
         lines = data.split(sep)

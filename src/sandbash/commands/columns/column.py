@@ -5,11 +5,9 @@ from __future__ import annotations
 import json
 
 from ...limits import MemoryHold
-from ...stdio.streams import StreamError
-from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt, Parsed
-from ..textbasic.common import Out, char_width, close_input, command, decode, encode, split_records
+from ..textbasic.common import Out, char_width, command, decode, encode, split_records
 
 COLUMN_SPEC = CommandSpec(
     name="column",
@@ -53,25 +51,14 @@ def _die(ctx: Ctx, message: str) -> CommandExit:
 
 def _read(ctx: Ctx, files: list[str], mem: MemoryHold) -> list[str] | None:
     lines: list[str] = []
-    status_ok = True
-    for name in files or ["-"]:
-        try:
-            stream = ctx.open_in(name)
-        except FsError as e:
-            ctx.error(f"cannot open {name}: {strerror(e.errno or 5)}")
-            status_ok = False
-            continue
-        try:
+    inputs = ctx.inputs(files, "{name}: {err}", "read failed: {err}")  # util-linux 2.38's words
+    for _name, stream in inputs:
+        with inputs.reading():
             for batch, _tail in split_records(ctx, stream):
                 # each line is held as text, then as cells and padded output
                 mem.charge(sum(map(len, batch)) * 12 + 600 * len(batch))
                 lines.extend(decode(b) for b in batch)
-        except (FsError, StreamError) as e:
-            ctx.error(f"read failed: {name}: {strerror(e.errno or 5)}")
-            status_ok = False
-        finally:
-            close_input(ctx, name, stream)
-    return lines if status_ok else None
+    return None if inputs.status else lines
 
 
 def _fill(entries: list[str], termwidth: int, rows_first: bool) -> list[str]:

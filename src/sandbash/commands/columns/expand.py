@@ -146,7 +146,7 @@ def cmd_expand(ctx: Ctx) -> int:
             buf.append(c)
         out.write(bytes(buf) + eol)
 
-    status = _each_line(ctx, files, handle)
+    status = _each_line(ctx, files, handle, out.flush)
     out.flush()
     return status
 
@@ -162,7 +162,7 @@ def cmd_unexpand(ctx: Ctx) -> int:
     def handle(line: bytes, terminated: bool) -> None:
         out.write(_unexpand_line(line, stops, convert_all) + (b"\n" if terminated else b""))
 
-    status = _each_line(ctx, files, handle)
+    status = _each_line(ctx, files, handle, out.flush)
     out.flush()
     return status
 

@@ -5,20 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...stdio.streams import StreamError
-from ...vfs.errors import FsError
 from ..context import Ctx
 from ..options import CommandSpec, Opt
 from ..textbasic.common import (
     RECORD_OVERHEAD,
     Out,
-    close_input,
     command,
     encode,
     fail,
-    file_error,
     quote,
-    quoteaf,
     read_held,
     split_records,
 )
@@ -35,27 +30,16 @@ FOLD_SPEC = CommandSpec(
 )
 
 
-def _each_line(ctx: Ctx, files: list[str], handle: Callable[[bytes, bool], None]) -> int:
-    """Call handle(line, terminated) for every line of every operand."""
-    status = 0
-    for name in files or ["-"]:
-        try:
-            stream = ctx.open_in(name)
-        except FsError as e:
-            file_error(ctx, name, e)
-            status = 1
-            continue
-        try:
+def _each_line(ctx: Ctx, files: list[str], handle: Callable[[bytes, bool], None], flush: Callable[[], None]) -> int:
+    """Call handle(line, terminated) for every line of every operand (`flush`: the output, before a message)."""
+    inputs = ctx.inputs(files, flush=flush)
+    for _name, stream in inputs:
+        with inputs.reading():
             for lines, tail in split_records(ctx, stream):
                 last = len(lines) - 1
                 for i, line in enumerate(lines):
                     handle(line, not (tail and i == last))
-        except (FsError, StreamError) as e:
-            file_error(ctx, name, e)
-            status = 1
-        finally:
-            close_input(ctx, name, stream)
-    return status
+    return inputs.status
 
 
 def _width_arg(ctx: Ctx, text: str, what: str) -> int:
@@ -130,7 +114,7 @@ def cmd_fold(ctx: Ctx) -> int:
         pieces = fold_line(line, width, count_bytes, spaces)
         out.write(b"\n".join(pieces) + (b"\n" if terminated else b""))
 
-    status = _each_line(ctx, files, handle)
+    status = _each_line(ctx, files, handle, out.flush)
     out.flush()
     return status
 
@@ -478,23 +462,10 @@ def cmd_fmt(ctx: Ctx) -> int:
     elif goal > width:
         raise fail(ctx, "invalid width: " + quote(ctx, str(width)))
     out = Out(ctx.stdout)
-    status = 0
-    for name in files or ["-"]:
-        try:
-            stream = ctx.open_in(name)
-        except FsError as e:
-            ctx.error(f"cannot open {quoteaf(name)} for reading: {e.message}")
-            status = 1
-            continue
-        with ctx.hold_memory() as mem:
-            try:
-                data = read_held(ctx, stream, mem)
-            except (FsError, StreamError) as e:
-                file_error(ctx, name, e)
-                status = 1
-                continue
-            finally:
-                close_input(ctx, name, stream)
+    inputs = ctx.inputs(files, "cannot open {af} for reading: {err}", "read error", out.flush)
+    for _name, stream in inputs:
+        with ctx.hold_memory() as mem, inputs.reading():
+            data = read_held(ctx, stream, mem)
             # the lines, then a paragraph's words (objects, widths, line breaks)
             mem.charge(len(data) * 2 + RECORD_OVERHEAD * data.count(b"\n") + 160 * data.count(b" "))
             lines = data.split(b"\n")
@@ -504,7 +475,7 @@ def cmd_fmt(ctx: Ctx) -> int:
             fmt = _Fmt(out, width, goal, opts.values)
             fmt.run(lines)
     out.flush()
-    return status
+    return inputs.status
 
 
 def _fmt_num(ctx: Ctx, text: str, what: str) -> int:

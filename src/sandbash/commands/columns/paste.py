@@ -83,14 +83,10 @@ def cmd_paste(ctx: Ctx) -> int:
     out = Out(ctx.stdout)
     status = 0
     if opts.get("serial"):
-        for name in names:
-            try:
-                stream = ctx.open_in(name)
-            except FsError as e:
-                file_error(ctx, name, e)
-                status = 1
-                continue
-            try:
+        inputs = ctx.inputs(names, flush=out.flush)
+        inputs.on_read_error = lambda: out.write(sep)  # GNU ends the line of a file it could not read
+        for _name, stream in inputs:
+            with inputs.reading():
                 first = True
                 k = 0
                 for lines, _tail in split_records(ctx, stream, sep):
@@ -101,13 +97,8 @@ def cmd_paste(ctx: Ctx) -> int:
                         out.write(line)
                         first = False
                 out.write(sep)
-            except (FsError, StreamError) as e:
-                file_error(ctx, name, e)
-                status = 1
-            finally:
-                close_input(ctx, name, stream)
         out.flush()
-        return status
+        return inputs.status
     sources: list[_LineSource] = []
     shared: dict[int, _LineSource] = {}
     for name in names:

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import re
 
-from ...stdio.streams import StreamError
-from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec, Opt
-from ..textbasic.common import Out, close_input, command, decode, encode, fail, local_time, quote
+from ..textbasic.common import Out, command, decode, encode, fail, local_time, quote
 
 PR_SPEC = CommandSpec(
     name="pr",
@@ -84,57 +82,47 @@ def cmd_pr(ctx: Ctx) -> int:
         if spec:
             num_width = int(spec)
     out = Out(ctx.stdout)
-    status = 0
-    for name in files or ["-"]:
-        try:
-            stream = ctx.open_in(name)
+    inputs = ctx.inputs(files, flush=out.flush)
+    for name, stream in inputs:
+        with inputs.reading():
             data = stream.read()
-            close_input(ctx, name, stream)
-        except FsError as e:
-            ctx.error(f"{name}: {strerror(e.errno or 5)}")
-            status = 1
-            continue
-        except StreamError as e:
-            ctx.error(f"{name}: {strerror(e.errno or 5)}")
-            status = 1
-            continue
-        text = decode(data)
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        if opts.get("double_space"):
-            lines = [x for line in lines for x in (line, "")]
-        if number:
-            lines = [f"{i + 1:>{num_width}}{num_sep}{line}" for i, line in enumerate(lines)]
-        mtime = ctx.clock()
-        if name != "-":
-            st = ctx.fs.try_stat(name)
-            if st is not None:
-                mtime = st.mtime
-        dt, _ = local_time(ctx, mtime)
-        date = dt.strftime(opts.get("date_format") or "%Y-%m-%d %H:%M")  # type: ignore[attr-defined]
-        title = opts.get("header") if opts.get("header") is not None else ("" if name == "-" else name)
-        per_page = body * cols
-        pages = [lines[i : i + per_page] for i in range(0, len(lines), per_page)] or [[]]
-        for pno, page in enumerate(pages, 1):
-            if pno < first_page or (last_page and pno > last_page):
-                continue
-            rows = _layout(page, cols, body, bool(opts.get("across")), width, sep, bool(opts.get("join_lines")))
-            if not omit:
-                page_text = f"Page {pno}"
-                avail = max(0, width - len(date) - len(title) - len(page_text))
-                lhs = avail >> 1
-                header = f"{date}{' ' * max(lhs, 1)}{title}{' ' * max(avail - lhs, 1)}{page_text}"
-                out.write(encode(f"\n\n{margin}{header}\n\n\n"))
-            for row in rows:
-                out.write(encode(margin + row + "\n" if row else "\n"))
-            if not omit:
-                if opts.get("form_feed"):
-                    out.write(b"\f")
-                else:
-                    out.write(b"\n" * (body - len(rows) + 5))
+            text = decode(data)
+            lines = text.split("\n")
+            if lines and lines[-1] == "":
+                lines.pop()
+            if opts.get("double_space"):
+                lines = [x for line in lines for x in (line, "")]
+            if number:
+                lines = [f"{i + 1:>{num_width}}{num_sep}{line}" for i, line in enumerate(lines)]
+            mtime = ctx.clock()
+            if name != "-":
+                st = ctx.fs.try_stat(name)
+                if st is not None:
+                    mtime = st.mtime
+            dt, _ = local_time(ctx, mtime)
+            date = dt.strftime(opts.get("date_format") or "%Y-%m-%d %H:%M")  # type: ignore[attr-defined]
+            title = opts.get("header") if opts.get("header") is not None else ("" if name == "-" else name)
+            per_page = body * cols
+            pages = [lines[i : i + per_page] for i in range(0, len(lines), per_page)] or [[]]
+            for pno, page in enumerate(pages, 1):
+                if pno < first_page or (last_page and pno > last_page):
+                    continue
+                rows = _layout(page, cols, body, bool(opts.get("across")), width, sep, bool(opts.get("join_lines")))
+                if not omit:
+                    page_text = f"Page {pno}"
+                    avail = max(0, width - len(date) - len(title) - len(page_text))
+                    lhs = avail >> 1
+                    header = f"{date}{' ' * max(lhs, 1)}{title}{' ' * max(avail - lhs, 1)}{page_text}"
+                    out.write(encode(f"\n\n{margin}{header}\n\n\n"))
+                for row in rows:
+                    out.write(encode(margin + row + "\n" if row else "\n"))
+                if not omit:
+                    if opts.get("form_feed"):
+                        out.write(b"\f")
+                    else:
+                        out.write(b"\n" * (body - len(rows) + 5))
     out.flush()
-    return status
+    return inputs.status
 
 
 def _layout(page: list[str], cols: int, body: int, across: bool, width: int, sep: str | None,

@@ -8,15 +8,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...stdio.streams import StreamError
-from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
 from ..textbasic.common import (
     Out,
-    close_input,
     command,
-    file_error,
     quote,
     read_chunks,
     read_held,
@@ -137,25 +133,19 @@ def _run(ctx: Ctx, codec: Codec, opts: object, files: list[str]) -> int:
         except ValueError:
             ctx.error(f"invalid wrap size: {quote(ctx, text)}")
             raise CommandExit(1)
-    name = files[0] if files else "-"
-    try:
-        stream = ctx.open_in(name)
-    except FsError as e:
-        file_error(ctx, name, e)
-        return 1
     out = Out(ctx.stdout)
-    try:
-        if get("decode"):
-            return _decode(ctx, codec, stream, out, bool(get("ignore_garbage")))
-        _encode(ctx, codec, stream, out, wrap)
-        return 0
-    except (FsError, StreamError) as e:
-        out.flush()
-        ctx.error(f"read error: {strerror(e.errno or 5)}")
-        return 1
-    finally:
-        close_input(ctx, name, stream)
-        out.flush()
+    status = 0
+    inputs = ctx.inputs(files[:1], read_error="read error: {err}")
+    for _name, stream in inputs:
+        with inputs.reading():
+            try:
+                if get("decode"):
+                    status = _decode(ctx, codec, stream, out, bool(get("ignore_garbage")))
+                else:
+                    _encode(ctx, codec, stream, out, wrap)
+            finally:
+                out.flush()
+    return inputs.status or status
 
 
 def _encode(ctx: Ctx, codec: Codec, stream: object, out: Out, wrap: int) -> None:
@@ -274,6 +264,16 @@ def cmd_basenc(ctx: Ctx) -> int:
 
 # ------------------------------------------------------------------ strings
 
+# strings' printable runs (binutils): tab and ASCII graphic/space, plus \n\r\v\f with -w, plus
+# bytes 128-255 with -e S; per (-w, -e S): the runs of at least 4 bytes (the default -n) and any runs
+_PRINTABLE_RUNS: dict[tuple[bool, bool], tuple[re.Pattern[bytes], re.Pattern[bytes]]] = {
+    (False, False): (re.compile(rb"[\t\x20-\x7e]{4,}"), re.compile(rb"[\t\x20-\x7e]+")),
+    (True, False): (re.compile(rb"[\t\n\r\v\f\x20-\x7e]{4,}"), re.compile(rb"[\t\n\r\v\f\x20-\x7e]+")),
+    (False, True): (re.compile(rb"[\t\x20-\x7e\x80-\xff]{4,}"), re.compile(rb"[\t\x20-\x7e\x80-\xff]+")),
+    (True, True): (re.compile(rb"[\t\n\r\v\f\x20-\x7e\x80-\xff]{4,}"),
+                   re.compile(rb"[\t\n\r\v\f\x20-\x7e\x80-\xff]+")),
+}
+
 STRINGS_SPEC = CommandSpec(
     name="strings",
     usage="[option(s)] [file(s)]",
@@ -307,31 +307,23 @@ def cmd_strings(ctx: Ctx) -> int:
     if radix is not None and radix not in ("o", "d", "x"):
         ctx.error("invalid radix")
         return 1
-    enc = opts.get("encoding", "s")
-    chars = b"\t" + bytes(range(32, 127))
-    if opts.get("include_all_whitespace"):
-        chars += b"\n\r\v\f"
-    if enc == "S":
-        chars += bytes(range(128, 256))
-    pattern = re.compile(b"[" + re.escape(chars) + b"]{%d,}" % minimum)
+    runs = _PRINTABLE_RUNS[(bool(opts.get("include_all_whitespace")), opts.get("encoding", "s") == "S")]
+    # the pattern is fixed; -n filters the runs (a count such as -n 99999999999 sized a repetition)
+    pattern = runs[0] if minimum >= 4 else runs[1]
     sep = (opts.get("output_separator") or "\n").encode()
     out = Out(ctx.stdout)
-    status = 0
-    for name in files or ["-"]:
-        with ctx.hold_memory() as mem:  # the input is held whole: max_memory bounds it (strings /dev/zero)
-            try:
-                stream = ctx.open_in(name)
-                data = read_held(ctx, stream, mem)
-                close_input(ctx, name, stream)
-            except FsError:
-                ctx.error(f"'{name}': No such file")
-                status = 1
-                continue
+    # binutils' words; a directory is a warning (status 1)
+    inputs = ctx.inputs(files, "'{name}': No such file", "Warning: '{name}' is a directory", out.flush)
+    for name, stream in inputs:
+        with ctx.hold_memory() as mem, inputs.reading():  # held whole: max_memory bounds it (strings /dev/zero)
+            data = read_held(ctx, stream, mem)
             prefix = (name + ": ").encode() if opts.get("print_file_name") else b""
             for m in pattern.finditer(data):
+                if m.end() - m.start() < minimum:
+                    continue
                 loc = b""
                 if radix is not None:
                     loc = ({"o": "%7o ", "d": "%7d ", "x": "%7x "}[radix] % m.start()).encode()
                 out.write(prefix + loc + m.group() + sep)
     out.flush()
-    return status
+    return inputs.status

@@ -7,11 +7,9 @@ import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ...stdio.streams import StreamError
-from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
-from ..textbasic.common import Out, close_input, command, file_error, parse_size, quote, usage_fail
+from ..textbasic.common import Out, command, parse_size, quote, usage_fail
 
 OD_SPEC = CommandSpec(
     name="od",
@@ -249,10 +247,10 @@ def cmd_od(ctx: Ctx) -> int:
         out.flush()
         ctx.error("cannot skip past end of combined input")
         return 1
-    if radix != "n" and reader.opened:
+    if radix != "n" and reader.inputs.opened:
         out.write((_address(radix, skip + pos) + "\n").encode())
     out.flush()
-    return reader.status
+    return reader.inputs.status
 
 
 def _num(ctx: Ctx, text: str, opt: str) -> int:
@@ -278,25 +276,15 @@ class _Blocks:
 
     def __init__(self, ctx: Ctx, files: list[str], skip: int, limit: int | None) -> None:
         self.ctx = ctx
-        self.files = files or ["-"]
+        self.inputs = ctx.inputs(files)
         self.unskipped = skip
         self.left = limit
-        self.status = 0
-        self.opened = 0
 
     def _chunks(self) -> Iterator[bytes]:
         ctx = self.ctx
-        for name in self.files:
-            if self.left is not None and self.left <= 0 and not self.unskipped:
-                return
-            try:
-                stream = ctx.open_in(name)
-            except FsError as e:
-                file_error(ctx, name, e)
-                self.status = 1
-                continue
-            self.opened += 1
-            try:
+        inputs = self.inputs
+        for _name, stream in inputs:
+            with inputs.reading():
                 for chunk in stream.chunks():
                     ctx.checkpoint((len(chunk) >> 12) + 1)
                     if self.unskipped:
@@ -312,11 +300,6 @@ class _Blocks:
                         yield chunk
                     if self.left is not None and self.left <= 0:
                         return
-            except (FsError, StreamError) as e:
-                file_error(ctx, name, e)
-                self.status = 1
-            finally:
-                close_input(ctx, name, stream)
 
     def blocks(self, width: int) -> Iterator[bytes]:
         buf = b""

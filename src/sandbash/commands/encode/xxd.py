@@ -6,9 +6,10 @@ import re
 from collections.abc import Iterator
 
 from ...limits import LimitExceeded, LimitKind, MemoryHold
-from ...stdio.streams import Stream, StreamError
+from ...stdio.streams import Stream
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
+from ..inputs import Inputs
 from ..options import CommandSpec, Opt
 from ..textbasic.common import Out, close_input, command, decode, encode, read_chunks
 
@@ -391,22 +392,15 @@ def _canonical(line: bytes, pos: int) -> str:
     return f"{pos:08x}  " + "".join(cells[:8]) + " " + "".join(cells[8:]) + f" |{text}|"
 
 
-def _hd_blocks(ctx: Ctx, files: list[str], skip: int, length: int | None) -> tuple[Iterator[bytes], list[int]]:
-    state = [0, 0]  # failures, files tried
+def _hd_blocks(ctx: Ctx, files: list[str], skip: int, length: int | None) -> tuple[Iterator[bytes], Inputs]:
+    inputs = ctx.inputs(files, "{name}: {err}")  # util-linux's words
 
     def gen() -> Iterator[bytes]:
         to_skip = skip
         left = length
         buf = b""
-        for name in files or ["-"]:
-            state[1] += 1
-            try:
-                stream = ctx.open_in(name)
-            except FsError as e:
-                ctx.error(f"{name}: {strerror(e.errno or 5)}")
-                state[0] += 1
-                continue
-            try:
+        for _name, stream in inputs:
+            with inputs.reading():
                 for chunk in read_chunks(ctx, stream):
                     if to_skip:
                         if len(chunk) <= to_skip:
@@ -424,17 +418,12 @@ def _hd_blocks(ctx: Ctx, files: list[str], skip: int, length: int | None) -> tup
                     buf = buf[cut:]
                     if left == 0:
                         break
-            except (FsError, StreamError) as e:
-                ctx.error(f"{name}: {strerror(e.errno or 5)}")
-                state[0] += 1
-            finally:
-                close_input(ctx, name, stream)
             if left == 0:
                 break
         if buf:
             yield buf
 
-    return gen(), state
+    return gen(), inputs
 
 
 @command
@@ -449,7 +438,7 @@ def cmd_hexdump(ctx: Ctx) -> int:
     formats = [letter[k] for k in kinds] or [""]
     skip = _hd_num(ctx, opts.get("skip")) if opts.get("skip") is not None else 0
     length = _hd_num(ctx, opts.get("length")) if opts.get("length") is not None else None
-    blocks, state = _hd_blocks(ctx, files, skip, length)
+    blocks, inputs = _hd_blocks(ctx, files, skip, length)
     out = Out(ctx.stdout)
     canonical_only = formats == ["C"]
     prev: bytes | None = None
@@ -470,14 +459,14 @@ def cmd_hexdump(ctx: Ctx) -> int:
             else:
                 out.write(encode(f"{pos:07x} " + "".join(_hd_fields(f, block))[:-1] + "\n"))
         pos += len(block)
-    if state[1] and state[0] == state[1]:
+    if inputs.tried and not inputs.opened:  # util-linux: none opened (a directory opens)
         out.flush()
         ctx.error("all input file arguments failed")
         return 1
     if pos or prev is not None:
         out.write(encode((f"{pos:08x}" if canonical_only else f"{pos:07x}") + "\n"))
     out.flush()
-    return 1 if state[0] else 0
+    return inputs.status
 
 
 def _hd_num(ctx: Ctx, text: str) -> int:

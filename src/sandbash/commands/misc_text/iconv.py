@@ -5,11 +5,10 @@ from __future__ import annotations
 import codecs
 import unicodedata
 
-from ...stdio.streams import StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec, Opt
-from ..textbasic.common import Out, close_input, command, encode, read_chunks
+from ..textbasic.common import Out, command, encode, read_chunks
 
 ICONV_SPEC = CommandSpec(
     name="iconv",
@@ -98,26 +97,18 @@ def cmd_iconv(ctx: Ctx) -> int:
             return 1
     out = Out(out_stream)
     status = 0
-    for name in files or ["-"]:
-        try:
-            stream = ctx.open_in(name)
-        except FsError as e:
-            ctx.error(f"cannot open input file `{name}': {strerror(e.errno or 5)}")
-            status = 1
-            continue
-        try:
-            status = max(status, _convert(ctx, b"".join(read_chunks(ctx, stream)), src[0], dst[0], dst[1], omit, out))
-        except (FsError, StreamError) as e:
-            ctx.error(f"unable to read {name}: {strerror(e.errno or 5)}")
-            status = 1
-        finally:
-            close_input(ctx, name, stream)
-        if status and not omit:
+    # glibc's words; an input that cannot be read, or converted, ends the run (not one that cannot be opened)
+    inputs = ctx.inputs(files, "cannot open input file `{name}': {err}", "error while reading the input: {err}",
+                        out.flush)
+    for _name, stream in inputs:
+        if (status or inputs.read_failed) and not omit:
             break
+        with inputs.reading():
+            status = max(status, _convert(ctx, b"".join(read_chunks(ctx, stream)), src[0], dst[0], dst[1], omit, out))
     out.flush()
     if out_stream is not ctx.stdout:
         out_stream.close()
-    return status
+    return max(status, inputs.status)
 
 
 def _convert(ctx: Ctx, data: bytes, src: str, dst: str, translit: bool, omit: bool, out: Out) -> int:

@@ -12,13 +12,11 @@ from ..options import CommandSpec, Opt
 from .common import (
     RECORD_OVERHEAD,
     Out,
-    close_input,
     command,
     decode,
     encode,
     file_error,
     quote,
-    quoteaf,
     quotef,
     read_chunks,
     read_held,
@@ -138,15 +136,9 @@ def cmd_cat(ctx: Ctx) -> int:
         fmt = _CatFormatter(bool(opts.get("number")), bool(opts.get("number_nonblank")),
                             bool(opts.get("squeeze_blank")), ends, nonprint, tabs)
     out = Out(ctx.stdout)
-    status = 0
-    for name in files or ["-"]:
-        try:
-            stream = ctx.open_in(name)
-        except FsError as e:
-            file_error(ctx, name, e)
-            status = 1
-            continue
-        try:
+    inputs = ctx.inputs(files, flush=out.flush)
+    for _name, stream in inputs:
+        with inputs.reading():
             if fmt is None:
                 for chunk in read_chunks(ctx, stream):
                     out.write(chunk)
@@ -154,13 +146,8 @@ def cmd_cat(ctx: Ctx) -> int:
             else:
                 for lines, tail in split_records(ctx, stream):
                     fmt.feed(lines, tail, out)
-        except (FsError, StreamError) as e:
-            file_error(ctx, name, e)
-            status = 1
-        finally:
-            close_input(ctx, name, stream)
     out.flush()
-    return status
+    return inputs.status
 
 
 # ------------------------------------------------------------------ tac
@@ -221,30 +208,20 @@ def cmd_tac(ctx: Ctx) -> int:
         sep = b"\0"
     before = bool(opts.get("before"))
     out = Out(ctx.stdout)
-    status = 0
+    inputs = ctx.inputs(files, "failed to open {af} for reading: {err}", "{f}: read error: {err}")
     with ctx.hold_memory() as mem:
-        for name in files or ["-"]:
-            status |= _tac_one(ctx, name, sep, before, bool(opts.get("regex")), out, mem)
+        for _name, stream in inputs:
+            with inputs.reading():
+                data = read_held(ctx, stream, mem)
+                _tac_one(ctx, data, sep, before, bool(opts.get("regex")), out, mem)
     out.flush()
-    return status
+    return inputs.status
 
 
-def _tac_one(ctx: Ctx, name: str, sep: bytes, before: bool, regex: bool, out: Out, mem: MemoryHold) -> int:
+def _tac_one(ctx: Ctx, data: bytes, sep: bytes, before: bool, regex: bool, out: Out, mem: MemoryHold) -> None:
     """One input, last record first; its text and records are charged to `mem`."""
-    try:
-        stream = ctx.open_in(name)
-    except FsError as e:
-        ctx.error(f"failed to open {quoteaf(name)} for reading: {strerror(e.errno or 5)}")
-        return 1
-    try:
-        data = read_held(ctx, stream, mem)
-    except (FsError, StreamError) as e:
-        ctx.error(f"{quotef(name)}: read error: {strerror(e.errno or 5)}")
-        return 1
-    finally:
-        close_input(ctx, name, stream)
     if not data:
-        return 0
+        return
     # the records copy the text; each also costs an object, a slot and a span
     mem.charge(len(data) + (RECORD_OVERHEAD + 128) * (data.count(sep) + 1))
     records = _tac_records(data, sep, before, regex)
@@ -252,7 +229,6 @@ def _tac_one(ctx: Ctx, name: str, sep: bytes, before: bool, regex: bool, out: Ou
     for rec in reversed(records):
         out.write(rec)
     mem.close()
-    return 0
 
 
 # ------------------------------------------------------------------ rev
@@ -264,26 +240,15 @@ REV_SPEC = CommandSpec(name="rev", usage="[options] [file ...]", summary="Revers
 def cmd_rev(ctx: Ctx) -> int:
     _opts, files = ctx.parse(REV_SPEC)
     out = Out(ctx.stdout)
-    status = 0
-    for name in files or ["-"]:
-        try:
-            stream = ctx.open_in(name)
-        except FsError as e:
-            ctx.error(f"cannot open {name}: {strerror(e.errno or 5)}")
-            status = 1
-            continue
-        try:
+    inputs = ctx.inputs(files, "cannot open {name}: {err}", "{name}: {err}")
+    for _name, stream in inputs:
+        with inputs.reading():
             for lines, tail in split_records(ctx, stream):
                 text = decode(b"\n".join(lines))
                 rev = "\n".join(line[::-1] for line in text.split("\n"))
                 out.write(encode(rev) + (b"" if tail else b"\n"))
-        except (FsError, StreamError) as e:
-            ctx.error(f"{name}: {strerror(e.errno or 5)}")
-            status = 1
-        finally:
-            close_input(ctx, name, stream)
     out.flush()
-    return status
+    return inputs.status
 
 
 # ------------------------------------------------------------------ tee

@@ -15,10 +15,11 @@ from ...limits import MemoryHold
 from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from .. import gnuquote
-from ..context import CommandExit, Ctx, _dev_fd
+from ..context import CommandExit, Ctx
 from ..gnuquote import quoteaf as quoteaf
 from ..gnuquote import quotef as quotef
 from ..gnuquote import shell_quote as shell_quote
+from ..inputs import close_input as close_input
 
 FLUSH_AT = 1 << 16
 
@@ -89,11 +90,6 @@ def usage_fail(ctx: Ctx, message: str, status: int = 1) -> CommandExit:
 # ------------------------------------------------------------------ inputs
 
 
-def close_input(ctx: Ctx, name: str, stream: Stream) -> None:
-    if stream is not ctx.stdin and _dev_fd(name) is None:
-        stream.close()
-
-
 def is_regular(ctx: Ctx, name: str, stream: Stream) -> tuple[bool, int]:
     """(is a regular file, its size) for an input: files and stdin redirected from one."""
     path = getattr(stream, "path", None)
@@ -135,8 +131,7 @@ def read_input_held(ctx: Ctx, path: str, mem: MemoryHold) -> bytes:
     """`ctx.read_input(path)` with the text charged to `mem` as it arrives."""
     stream = ctx.open_in(path)
     data = read_held(ctx, stream, mem)
-    if stream is not ctx.stdin and _dev_fd(path) is None:
-        stream.close()
+    close_input(ctx, path, stream)
     return data
 
 

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import errno
 import re
 from collections import deque
 from collections.abc import Callable
 
-from ...stdio.streams import Stream, StreamError
-from ...vfs.errors import FsError, strerror
+from ...stdio.streams import Stream
 from ...vfs.facade import FileStream
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
-from .common import Out, close_input, command, parse_size, quote, quoteaf, read_chunks
+from .common import Out, command, parse_size, quote, read_chunks
 
 UINTMAX = 2**64 - 1
 INFINITE = 1 << 80
@@ -90,35 +88,29 @@ class _Job:
         self.headers = verbose or (len(self.files) > 1 and not quiet)
         self.out = Out(ctx.stdout)
         self.first = True
-        self.status = 0
+        self.headed = 0  # operands whose header is out
 
     def run(self, each: Callable[[Stream], None]) -> int:
-        ctx = self.ctx
-        for name in self.files:
-            shown = "standard input" if name == "-" else name
-            try:
-                stream = ctx.open_in(name)
-            except FsError as e:
-                if e.errno == errno.EISDIR:
-                    self._header(shown)
-                    ctx.error(f"error reading {quoteaf(shown)}: {strerror(e.errno or 5)}")
-                else:
-                    ctx.error(f"cannot open {quoteaf(name)} for reading: {strerror(e.errno or 5)}")
-                self.status = 1
-                continue
-            self._header(shown)
-            try:
-                each(stream)
-            except (FsError, StreamError) as e:
-                self.out.flush()
-                ctx.error(f"error reading {quoteaf(shown)}: {strerror(e.errno or errno.EIO)}")
-                self.status = 1
-            finally:
-                close_input(ctx, name, stream)
-        self.out.flush()
-        return self.status
+        inputs = self.ctx.inputs(self.files, "cannot open {af} for reading: {err}", "error reading {af}: {err}",
+                                 self.out.flush)
+        inputs.stdin_name = "standard input"
 
-    def _header(self, shown: str) -> None:
+        def before_read_error() -> None:
+            if self.headed < inputs.tried:  # a directory: its header comes before the message
+                self._header(inputs.current)
+            self.out.flush()
+
+        inputs.on_read_error = before_read_error
+        for name, stream in inputs:
+            self._header(name)
+            with inputs.reading():
+                each(stream)
+        self.out.flush()
+        return inputs.status
+
+    def _header(self, name: str) -> None:
+        self.headed += 1
+        shown = "standard input" if name == "-" else name
         if self.headers:
             self.out.write(("" if self.first else "\n").encode() + f"==> {shown} <==\n".encode("utf-8", "surrogateescape"))
         self.first = False

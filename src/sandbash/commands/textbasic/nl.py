@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...stdio.streams import StreamError
-from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
-from .common import Out, close_input, command, decode, encode, file_error, quote, split_records, usage_fail
+from .common import Out, command, encode, quote, split_records, usage_fail
 
 NL_SPEC = CommandSpec(
     name="nl",
@@ -149,22 +147,11 @@ def cmd_nl(ctx: Ctx) -> int:
             out.write(blank_prefix)
         out.write(line + (b"\n" if terminated else b""))
 
-    status = 0
-    for name in files or ["-"]:
-        try:
-            stream = ctx.open_in(name)
-        except FsError as e:
-            file_error(ctx, name, e)
-            status = 1
-            continue
-        try:
+    inputs = ctx.inputs(files, read_error="{name}: {err}", flush=out.flush)
+    for _name, stream in inputs:
+        with inputs.reading():
             for lines, _tail in split_records(ctx, stream):
                 for line in lines:
                     handle(line, True)
-        except (FsError, StreamError) as e:
-            ctx.error(f"{decode(encode(name))}: {strerror(e.errno or 5)}")
-            status = 1
-        finally:
-            close_input(ctx, name, stream)
     out.flush()
-    return status
+    return inputs.status

@@ -1,0 +1,109 @@
+"""The file-operand loop of the commands that read files (`ctx.inputs(files)`).
+
+    inputs = ctx.inputs(files)
+    for name, stream in inputs:
+        with inputs.reading():
+            ...  # read `stream`
+    return inputs.status
+
+No operand means `-`, which is stdin; each operand is opened in turn and closed (unless it is
+stdin or /dev/fd/N) when the loop moves on; one that cannot be opened or read is named on
+stderr in the tool's own wording, the loop goes on with the next, and `status` becomes 1.
+A directory opens in GNU and fails at its first read, so it is reported with the read wording.
+
+The wordings are format strings over `{f}` (the name quoted only when needed, GNU quotef),
+`{af}` (always quoted, quoteaf), `{name}` (as given) and `{err}` (strerror of the error).
+"""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+
+from ..stdio.streams import Stream, StreamError
+from ..vfs.errors import FsError, strerror
+from .context import Ctx, _dev_fd
+from .gnuquote import quoteaf, quotef
+
+GNU_ERROR = "{f}: {err}"
+
+
+def close_input(ctx: Ctx, name: str, stream: Stream) -> None:
+    """Close an input the command opened (never stdin or an inherited fd)."""
+    if stream is not ctx.stdin and _dev_fd(name) is None:
+        stream.close()
+
+
+def format_error(template: str, name: str, err: int | None) -> str:
+    return template.format(f=quotef(name), af=quoteaf(name), name=name, err=strerror(err or errno.EIO))
+
+
+class Inputs:
+    """The operands one command reads, in order; see the module docstring."""
+
+    __slots__ = ("ctx", "names", "open_error", "read_error", "current", "read_failed", "on_read_error", "tried",
+                 "opened", "failures", "stdin_name", "flush")
+
+    def __init__(self, ctx: Ctx, names: Sequence[str], open_error: str = GNU_ERROR,
+                 read_error: str | None = None, flush: Callable[[], None] | None = None) -> None:
+        self.ctx = ctx
+        # gnulib's error() flushes stdout before it writes: a tool's buffered output comes first
+        self.flush = flush
+        self.names = list(names) or ["-"]
+        self.open_error = open_error
+        self.read_error = open_error if read_error is None else read_error
+        self.current = ""
+        # operands reached, opened (a directory opens in GNU), and named on stderr
+        self.tried = self.opened = self.failures = 0
+        self.read_failed = False  # an operand opened but could not be read (iconv stops there)
+        # what the tool still writes, before the message, for an operand it opened but could not
+        # read (paste -s: the line's newline; head: the `==> d <==` header)
+        self.on_read_error: Callable[[], None] | None = None
+        self.stdin_name = "-"  # how messages name stdin (head, tail: "standard input")
+
+    def fail(self, template: str, err: int | None) -> None:
+        """Name the current operand on stderr in `template`'s words; the status becomes 1."""
+        shown = self.stdin_name if self.current == "-" else self.current
+        if self.flush is not None:
+            self.flush()
+        self.ctx.error(format_error(template, shown, err))
+        self.failures += 1
+
+    @property
+    def status(self) -> int:
+        """1 once any operand could not be opened or read."""
+        return 1 if self.failures else 0
+
+    def fail_reading(self, err: int | None) -> None:
+        self.read_failed = True
+        if self.on_read_error is not None:
+            self.on_read_error()
+        self.fail(self.read_error, err)
+
+    def __iter__(self) -> Iterator[tuple[str, Stream]]:
+        for name in self.names:
+            self.current = name
+            self.tried += 1
+            try:
+                stream = self.ctx.open_in(name)
+            except FsError as e:
+                if e.errno == errno.EISDIR:
+                    self.opened += 1
+                    self.fail_reading(e.errno)
+                else:
+                    self.fail(self.open_error, e.errno)
+                continue
+            self.opened += 1
+            try:
+                yield name, stream
+            finally:
+                close_input(self.ctx, name, stream)
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Around the body that reads the current operand: a read error names it and the loop goes on."""
+        try:
+            yield
+        except (FsError, StreamError) as e:
+            self.fail_reading(e.errno)
