@@ -14,7 +14,8 @@ from collections.abc import Iterable
 # runtime command -> (the optional module it needs, or "" for none; one sentence for a model)
 NOTES: dict[str, tuple[str, str]] = {
     "python3": ("pydantic_monty", "python3/python run Python in Monty, a sandboxed subset of Python 3 (json, re, "
-                "math, datetime, collections, itertools, csv, open/os/pathlib on the sandbox's files; no "
+                "math, datetime, collections, itertools, csv, textwrap, statistics, open/os/pathlib on the "
+                "sandbox's files; no "
                 "subprocess, class inheritance, generators or third-party packages)"),
     "sqlite3": ("", "sqlite3 is the SQLite shell (3.40) over database files of the sandbox"),
 }

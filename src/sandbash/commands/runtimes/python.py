@@ -29,6 +29,7 @@ from .common import (
     seconds_left,
     timed_out,
 )
+from .python_modules import external_modules
 from .python_os import VfsOS
 from .python_prelude import PRELUDE
 from .python_source import rewrite
@@ -50,9 +51,10 @@ arg ...: arguments passed to program in sys.argv[1:]
 Supported: the core language (functions, closures, classes without base classes, dataclasses,
 comprehensions, f-strings, exceptions, async/await), and the modules json, re, math, datetime,
 time, collections, itertools, functools, csv, random, hashlib, base64, binascii, bisect, copy,
-decimal, typing, dataclasses, tomllib, unicodedata, asyncio, os, os.path, pathlib, sys.
-Files, os.listdir/os.walk/pathlib and os.environ use the sandbox. No generators (yield),
-no class inheritance, no subprocess/os.system, no third-party packages.
+decimal, typing, dataclasses, tomllib, unicodedata, asyncio, os, os.path, pathlib, sys,
+string, textwrap, shlex, statistics. Files, os.listdir/os.walk/pathlib and os.environ use
+the sandbox. No generators (yield), no class inheritance, no subprocess/os.system, no
+third-party packages.
 """
 # ignored flags (no argument), and the ones that take one
 _FLAGS = set("BEIOqsSuvbdR")
@@ -205,7 +207,8 @@ class _Run:
         name = self.program.name
         script = "main.py" if name.startswith("<") else name.rsplit("/", 1)[-1]
         session_cm = pool(self.pm).checkout(script_name=script, limits=limits,
-                                            os_policy={"sleep": "call_host"}, print_flush_interval=0.002)
+                                            os_policy={"sleep": "call_host"}, print_flush_interval=0.002,
+                                            external_modules=external_modules(self.pm, ctx))
         with ctx.hold_memory() as mem:
             mem.charge(4 << 20)  # the worker's fixed cost, held while it runs this program
             with session_cm as session:
