@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ...limits import LimitExceeded
+from ...limits import LimitExceeded, LimitKind
 from ...stdio.streams import Stream
 from ...vfs.errors import strerror
 from ..context import CommandExit, Ctx
@@ -247,7 +247,7 @@ class _Run:
             check_time(self.ctx)
             raise timed_out(self.ctx)
         if kind == "MemoryError" and text.startswith("memory limit exceeded"):
-            raise LimitExceeded("max_memory", self.ctx.limits.max_memory)
+            raise LimitExceeded(LimitKind.MAX_MEMORY, self.ctx.limits.max_memory)
         shown = _program_frames(e.display() if hasattr(e, "display") else str(e))
         shown = _FEED_NAME.sub(f'File "{self.program.name}"', shown)
         if self.eof and kind == "Exception" and text == _EOF:
