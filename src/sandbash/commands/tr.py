@@ -288,8 +288,7 @@ def _run(ctx: Ctx, table: bytes | None, delete: bytes | None, squeeze: list[int]
     out = Out(ctx.stdout)
     squeeze_rx = None
     if squeeze:
-        cls = b"".join(re.escape(bytes([c])) for c in sorted(set(squeeze)))
-        squeeze_rx = re.compile(b"([" + cls + b"])\\1+")
+        squeeze_rx = re.compile(b"([" + re.escape(bytes(sorted(set(squeeze)))) + b"])\\1+")
         squeezable = set(squeeze)
     last = -1
     try:

@@ -33,7 +33,9 @@ UNIQ_SPEC = CommandSpec(
     ),
 )
 
-_FIELDS = {n: re.compile(rb"(?:[ \t]*[^ \t]*){%d}" % n) for n in range(1, 8)}
+# one field with the blanks before it (isblank: space, tab); matched once per skipped field, so a
+# count such as -f 99999999999 never sizes a pattern
+_FIELD = re.compile(rb"[ \t]*[^ \t]*")
 _FOLD = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _MAXSIZE = 2**63 - 1
 
@@ -49,13 +51,20 @@ def _size_arg(ctx: Ctx, text: str, what: str) -> int:
     return min(value, _MAXSIZE)
 
 
+def _skip_fields(line: bytes, fields: int) -> int:
+    """Where the comparison starts once `fields` fields are skipped (stops at the end of the line)."""
+    pos, end, match = 0, len(line), _FIELD.match
+    while fields and pos < end:
+        pos = match(line, pos).end()  # type: ignore[union-attr]  # matches at least one byte here
+        fields -= 1
+    return pos
+
+
 def _key_fn(fields: int, chars: int, width: int | None, fold: bool) -> Callable[[bytes], bytes] | None:
     if not fields and not chars and width is None and not fold:
         return None
-    rx = _FIELDS.get(fields) or re.compile(rb"(?:[ \t]*[^ \t]*){%d}" % fields) if fields else None
-
     def key(line: bytes) -> bytes:
-        pos = rx.match(line).end() if rx is not None else 0  # type: ignore[union-attr]
+        pos = _skip_fields(line, fields) if fields else 0
         k = line[pos + chars :] if chars else line[pos:]
         if width is not None:
             k = k[:width]

@@ -1,0 +1,182 @@
+"""Project rules a linter does not know, checked over the AST of every module in src/sandbash.
+
+1. Limits are named by `LimitKind`: `LimitExceeded("max_x", ...)` with a string is refused (a typo or a
+   made-up name produced a message telling the user to raise a limit that does not exist).
+2. Python's stdlib `re` only with literal patterns. `re` backtracks and has no deadline, so a pattern
+   whose shape comes from input can hang a run or end it in an internal error (`uniq -f 99999999999`:
+   a repetition count of the user's number, "OverflowError: the repetition number is too large").
+   User regular expressions go through sandbash.regex (re2, or `regex` with a timeout). A pattern may be
+   built only of: str/bytes literals, `re.escape(...)` of anything (escaped text matches itself),
+   module constants (UPPER_CASE names, `CONST.pattern`), and `+`, f-strings and `a if c else b` over
+   those. Anything else needs a row in RE_EXCEPTIONS saying why its shape cannot grow with input.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from realtools import have, real_command
+from sandbash.testing import run_command
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "sandbash"
+RE_FUNCTIONS = {"compile", "search", "match", "fullmatch", "sub", "subn", "split", "findall", "finditer"}
+
+# (module path under src/sandbash, enclosing function) -> why the pattern's shape is bounded
+RE_EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("expand/words.py", "_ifs_delimiter"):
+        "IFS splitting: at most two character classes of escaped IFS characters, each starred once and "
+        "joined by one alternation; the shape is fixed, only the class contents vary (linear matching)",
+}
+
+
+def _modules() -> Iterator[tuple[str, ast.Module]]:
+    for path in sorted(SRC.rglob("*.py")):
+        yield path.relative_to(SRC).as_posix(), ast.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+MODULES = list(_modules())
+
+
+def _functions(tree: ast.Module) -> dict[int, str]:
+    """id(node) -> the name of the innermost function around it."""
+    owner: dict[int, str] = {}
+
+    def visit(node: ast.AST, name: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = child.name if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else name
+            owner[id(child)] = inner
+            visit(child, inner)
+
+    visit(tree, "<module>")
+    return owner
+
+
+def _re_names(tree: ast.Module) -> tuple[set[str], dict[str, str]]:
+    """The names `re` is imported as, and `from re import x as y` names (y -> x)."""
+    modules: set[str] = set()
+    functions: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules.update(alias.asname or "re" for alias in node.names if alias.name == "re")
+        elif isinstance(node, ast.ImportFrom) and node.module == "re" and node.level == 0:
+            functions.update((alias.asname or alias.name, alias.name) for alias in node.names)
+    return modules, functions
+
+
+def _is_constant_name(node: ast.expr) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id.lstrip("_").isupper()
+    return isinstance(node, ast.Attribute) and node.attr == "pattern" and _is_constant_name(node.value)
+
+
+def is_literal_pattern(node: ast.expr, re_modules: set[str]) -> bool:
+    """Whether a pattern expression is built only of the parts the module docstring allows."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (str, bytes))
+    if _is_constant_name(node):
+        return True
+    if isinstance(node, ast.Call):
+        func = node.func
+        return (isinstance(func, ast.Attribute) and func.attr == "escape" and isinstance(func.value, ast.Name)
+                and func.value.id in re_modules)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return is_literal_pattern(node.left, re_modules) and is_literal_pattern(node.right, re_modules)
+    if isinstance(node, ast.IfExp):
+        return is_literal_pattern(node.body, re_modules) and is_literal_pattern(node.orelse, re_modules)
+    if isinstance(node, ast.JoinedStr):
+        return all(isinstance(part, ast.Constant) or (isinstance(part, ast.FormattedValue) and part.format_spec
+                                                       is None and is_literal_pattern(part.value, re_modules))
+                   for part in node.values)
+    return False
+
+
+def re_violations() -> list[tuple[str, str, int, str]]:
+    """(module, function, line, pattern source) of every stdlib re call with a non-literal pattern."""
+    found = []
+    for module, tree in MODULES:
+        re_modules, re_functions = _re_names(tree)
+        if not re_modules and not re_functions:
+            continue
+        owner = _functions(tree)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            func = node.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in re_modules:
+                name = func.attr
+            elif isinstance(func, ast.Name):
+                name = re_functions.get(func.id, "")
+            else:
+                continue
+            if name in RE_FUNCTIONS and not is_literal_pattern(node.args[0], re_modules):
+                found.append((module, owner.get(id(node), "<module>"), node.lineno, ast.unparse(node.args[0])))
+    return found
+
+
+def test_stdlib_re_patterns_are_literal() -> None:
+    bad = [f"{m}:{line} in {fn}(): re pattern {src[:90]}" for m, fn, line, src in re_violations()
+           if (m, fn) not in RE_EXCEPTIONS]
+    assert not bad, "stdlib re with a pattern that is not literal (see this file's docstring):\n" + "\n".join(bad)
+
+
+def test_re_exceptions_are_still_needed() -> None:
+    used = {(m, fn) for m, fn, _, _ in re_violations()}
+    assert not set(RE_EXCEPTIONS) - used, f"stale RE_EXCEPTIONS rows: {sorted(set(RE_EXCEPTIONS) - used)}"
+
+
+def test_limits_are_raised_by_kind() -> None:
+    bad = []
+    for module, tree in MODULES:
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "LimitExceeded"
+                    and node.args and isinstance(node.args[0], ast.Constant)):
+                bad.append(f"{module}:{node.lineno}: LimitExceeded({node.args[0].value!r}, ...)")
+    assert not bad, "name limits with LimitKind.X (limits.py), not strings:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("source, literal", [
+    ('re.compile(r"a+b")', True),
+    ('re.compile(b"[" + re.escape(chars) + b"]+")', True),
+    ('re.compile(f"[{re.escape(ws)}]*")', True),
+    ('re.compile(X if tabs else Y)', True),
+    ('re.sub(r"%%|" + _FORMAT.pattern, f, s)', True),
+    ('re.compile(rb"(?:[ \\t]*[^ \\t]*){%d}" % n)', False),  # the uniq -f bug: sized by a number
+    ('re.compile(f"a{{{n}}}")', False),
+    ('re.compile("|".join(parts))', False),
+    ('re.compile(pattern)', False),
+    ('re.compile(f"{re.escape(x):>5}")', False),
+])
+def test_the_rule_reads_patterns_as_documented(source: str, literal: bool) -> None:
+    call = ast.parse(source, mode="eval").body
+    assert isinstance(call, ast.Call)
+    assert is_literal_pattern(call.args[0], {"re"}) is literal
+
+
+# The bugs the rule was written for: a count from the command line sized a stdlib pattern.
+HUGE = ["99999999999", "18446744073709551617", "70000"]
+CASES = [
+    (["uniq", "-f", n], b"a b\na b\nc d\n") for n in HUGE
+] + [
+    (["uniq", "-c", "-f", n, "-s", "1"], b"x 1\ny 2\ny 2\n") for n in HUGE
+] + [
+    (["strings", "-n", n], b"hello world\x00\x01abc\n") for n in HUGE
+] + [
+    (["uniq", "-f", "1"], b"a b\nc b\nd  b\ne\tb\nf c\n"),
+    (["uniq", "-f", "2", "-c"], b"1 2 3\n4 5 3\n 7 8  3\n9 9 9 9\n"),
+    (["strings", "-n", "3"], b"ab\x00abc\x01abcd\n\x02xy"),
+    (["strings"], b"abc\x00abcd\x01\tabcdef\x7fhello world"),
+    (["strings", "-n", "1", "-w"], b"a\x00b\nc\x01"),
+]
+
+
+@pytest.mark.parametrize("argv, stdin", CASES, ids=[" ".join(a) for a, _ in CASES])
+def test_user_counts_do_not_size_patterns(argv: list[str], stdin: bytes) -> None:
+    got = run_command(argv, stdin=stdin)
+    assert b"internal error" not in got.stderr
+    if have(argv[0]):
+        out, _, status = real_command(argv, stdin)
+        assert (got.stdout, got.status) == (out, status)
