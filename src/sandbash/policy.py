@@ -230,11 +230,11 @@ def command_grant(entry: str) -> str:
     configuration error (as rshell refuses it), so is an empty name after the namespace."""
     entry = entry.strip()
     ns, sep, name = entry.partition(":")
-    if not sep:
+    if not sep or not ns:  # `:` (the builtin) and other names that start with a colon are plain names
         return entry
     if ns != NAMESPACE:
         raise PolicyError(f'commands: "{entry}" has unknown namespace "{ns}" (only "{NAMESPACE}" is supported)')
-    if not name or ":" in name:
+    if not name or (":" in name and name != ":"):
         raise PolicyError(f'commands: "{entry}": expected "{NAMESPACE}:<command>"')
     return name
 

@@ -85,7 +85,7 @@ def test_malformed_grants_are_configuration_errors(spec: str) -> None:
 
 
 @pytest.mark.parametrize("entry,expected", [
-    ("rshell:cat", "cat"), ("cat", "cat"), (" rshell:grep ", "grep"),
+    ("rshell:cat", "cat"), ("cat", "cat"), (" rshell:grep ", "grep"), (":", ":"), ("rshell::", ":"),
 ])
 def test_namespaced_command_grants(entry: str, expected: str) -> None:
     p = Policy(commands=[entry])
@@ -97,6 +97,7 @@ def test_namespaced_command_grants(entry: str, expected: str) -> None:
     ("foo:cat", 'commands: "foo:cat" has unknown namespace "foo" (only "rshell" is supported)'),
     ("rshell:", 'commands: "rshell:": expected "rshell:<command>"'),
     ("rshell:a:b", 'commands: "rshell:a:b": expected "rshell:<command>"'),
+    ("a:", 'commands: "a:" has unknown namespace "a" (only "rshell" is supported)'),
 ])
 def test_bad_namespaces_are_configuration_errors(entry: str, message: str) -> None:
     with pytest.raises(PolicyError) as e:

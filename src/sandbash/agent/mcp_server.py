@@ -89,6 +89,9 @@ configuration file (--config FILE, TOML; every key optional; flags win):
                                  SANDBASH_MCP_TOKEN variable or --token)
   allowed_hosts = ["mcp.example.com:*"]       Host header values accepted
   allowed_origins = ["https://app.example.com"]
+  [host]                         host mode (ps, ss, ip, systemctl... read this machine)
+  paths = ["/var/log:ro"]        host directories shown at their real paths
+  proc_path = "/proc"            where the inspection commands read (and sys_path)
   [policy]                       the same TOML as a --policy FILE, e.g.
   mode = "read-only"
   paths = ["/data:ro", "/out:rw"]
@@ -123,12 +126,18 @@ class ServerConfig:
     token: str | None = None
     allowed_hosts: list[str] = field(default_factory=list)
     allowed_origins: list[str] = field(default_factory=list)
+    # [host]: host mode (sandbash.host.HostAccess) when the table is present
+    host_mode: bool = False
+    paths: list[str] = field(default_factory=list)
+    proc_path: str = "/proc"
+    sys_path: str = "/sys"
 
     SECTIONS = {
         "sandbox": ("cwd", "profile", "max_output_chars", "timeout", "max_sessions", "session_idle_timeout"),
         "filesystem": ("root", "store", "mounts"),
         "server": ("transport", "host", "port", "path", "token", "allowed_hosts", "allowed_origins"),
         "network": ("allow_urls", "methods"),
+        "host": ("paths", "proc_path", "sys_path"),
     }
 
     @classmethod
@@ -151,6 +160,7 @@ class ServerConfig:
         if "timeout" in data.get("sandbox", {}):
             cfg.limits["timeout"] = data["sandbox"]["timeout"]
         cfg.policy = data.get("policy")
+        cfg.host_mode = "host" in data
         return cfg
 
     def build_limits(self) -> Limits:
@@ -195,6 +205,15 @@ def files_note(cfg: ServerConfig) -> str:
     return text[0].upper() + text[1:]
 
 
+def build_host(cfg: ServerConfig) -> Any:
+    """The HostAccess of a [host] table (None without one)."""
+    if not cfg.host_mode:
+        return None
+    from ..host import HostAccess
+
+    return HostAccess(paths=tuple(cfg.paths), proc_path=cfg.proc_path, sys_path=cfg.sys_path)
+
+
 def build_tool(cfg: ServerConfig) -> BashTool:
     limits = cfg.build_limits()
     policy = build_policy(cfg)
@@ -202,7 +221,7 @@ def build_tool(cfg: ServerConfig) -> BashTool:
     from .sandbox import new_bash
 
     cwd = cfg.start_cwd()
-    bash = new_bash(fs=fs, cwd=cwd, limits=limits, network=_network(cfg), policy=policy)
+    bash = new_bash(fs=fs, cwd=cwd, limits=limits, network=_network(cfg), policy=policy, host=build_host(cfg))
     return BashTool(bash, max_output_chars=cfg.max_output_chars, max_sessions=cfg.max_sessions,
                     session_idle_timeout=cfg.session_idle_timeout, files_note=files_note(cfg))
 

@@ -615,10 +615,25 @@ def m_nohup(c: Call) -> None:
     _run_rest(c, "nohup")
 
 
+def m_sudo(c: Call) -> None:
+    """sudo COMMAND [ARG]... (host mode): the command runs as its own site."""
+    rest = list(c.args[1:] if c.args[:1] == ["--"] else c.args)
+    if not rest or rest[0] is None:
+        c.opaque("sudo: the command it runs is known only at run time")
+        c.facts.commands.append([None])
+    elif not rest[0].startswith("-"):  # an option is a usage error: nothing runs
+        c.facts.commands.append(rest)
+
+
+def m_none(c: Call) -> None:
+    """Touches no file of the sandbox (systemctl: its units are decided by the service grants)."""
+
+
 for _names, _fn in (("env", m_env), ("nice", m_nice), ("nohup", m_nohup), ("timeout", m_timeout),
                     ("time", m_time), ("xargs", m_xargs), ("find", m_find), ("grep egrep fgrep rg", m_grep),
                     ("sed", m_sed), ("awk gawk mawk nawk", m_awk), ("jq yq", m_jq), ("curl", m_curl),
-                    ("wget", m_wget), ("bash sh", m_shell), ("test [", m_test)):
+                    ("wget", m_wget), ("bash sh", m_shell), ("test [", m_test), ("sudo", m_sudo),
+                    ("systemctl ps ss ip free ping", m_none)):
     for _n in _names.split():
         MODELS[_n] = _fn
         FILE_MODELS.pop(_n, None)

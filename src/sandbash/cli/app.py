@@ -53,6 +53,8 @@ examples:
   sandbash --mount ./data:/data:ro --cwd /data -c 'grep -c ERROR app.log'
   sandbash --limit timeout=2m --limit max_output_size=50MB -c '...'
   sandbash --policy policy.toml --check script.sh          static check: exit 0 allowed, 1 denied, 3 indeterminate
+  sandbash --host --host-path /var/log:ro -c 'ps -e; ss -tln; tail /var/log/syslog'   host mode
+  sandbash --check --remote-policy remote.toml -c 'cat /var/log/app.log'   check against another host's grants
 
 A policy file is the TOML Policy.from_toml reads (the same as the [policy] table of `sandbash mcp --config`);
 a refused file action names its rule ('Permission denied [policy: mode.read-only]'), and a :rw grant
@@ -101,6 +103,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true",
                    help="do not run: check the script against the policy statically (exit 0 allowed, 1 denied, "
                         "3 indeterminate; the report as JSON with --json)")
+    p.add_argument("--host", action="store_true",
+                   help="host mode: inspection commands (ps, ss, ip, free, ...) read this machine's /proc and /sys")
+    p.add_argument("--host-path", metavar="PATH[:ro|:rw]", action="append", default=[],
+                   help="host mode: show host directory PATH at its real path (read-only unless :rw and the "
+                        "policy's mode is remediation); repeatable, implies --host")
+    p.add_argument("--remote-policy", metavar="FILE",
+                   help="with --check: check against another host's grants (TOML keys commands, paths, mode, "
+                        "services, elevatable_commands, env, dir, timeout) without reading this machine")
     p.add_argument("rest", nargs=argparse.REMAINDER, help="script file and/or arguments")
     return p
 
@@ -142,6 +152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if isinstance(script_args, int):
         return script_args
     script, mode, arg0, rest = script_args
+    if args.remote_policy is not None:
+        return _check_remote(args, script)
     if args.check:
         if bash.policy is None:
             sys.stderr.write("sandbash: --check: no policy loaded (give --policy FILE or set SANDBASH_ALLOWED_COMMANDS, "
@@ -159,9 +171,26 @@ class _UsageError(Exception):
     """A bad option value: one line on stderr, status 2."""
 
 
+def _check_remote(args: argparse.Namespace, script: str) -> int:
+    """`--check --remote-policy FILE`: the report against the remote grants (exit 0/1/3)."""
+    from ..check.remote import RemotePolicy, check_remote
+
+    if not args.check:
+        sys.stderr.write("sandbash: --remote-policy needs --check (a remote policy is only checked against)\n")
+        return 2
+    try:
+        remote = RemotePolicy.from_toml(_read_host_text(args.remote_policy))
+    except (OSError, ValueError) as e:
+        sys.stderr.write(f"sandbash: --remote-policy: {e}\n")
+        return 2
+    report = check_remote(script, remote)
+    sys.stdout.write(report.to_json(indent=2) + "\n" if args.json else report.to_text())
+    return report.exit_code
+
+
 # sandbash's own options that take a value (the next word unless written --name=value)
 _VALUE_OPTIONS = frozenset({"--limits", "--limit", "--timeout", "--cwd", "--root", "--store", "--mount", "--allow-url",
-                            "--policy"})
+                            "--policy", "--host-path", "--remote-policy"})
 _BASH_LONG = {"--norc": None, "--noprofile": None, "--noediting": None, "--login": None, "--posix": "posix"}
 
 
@@ -256,14 +285,30 @@ def _build(args: argparse.Namespace) -> Bash:
     cwd = start_cwd(args.cwd, args.root)
     # scanning the installed packages with importlib.metadata costs ~40 ms: only when one declares commands
     make = new_bash if _plugins_declared() else Bash
+    host = _host(args)
     try:
-        bash = make(limits=limits, cwd=cwd, fs=fs, network=network, policy=policy)
+        bash = make(limits=limits, cwd=cwd, fs=fs, network=network, policy=policy, host=host)
     except ValueError as e:  # a --cwd that cannot be a directory
         raise _UsageError(e) from None
+    for warning in bash.host_warnings:  # rshell's: a skipped grant, a suffix read as the mode
+        sys.stderr.write(f"sandbash: warning: {warning}\n")
     # settings that do not do what they seem to, judged against this filesystem (Policy.effective)
     for warning in bash.policy.warnings if bash.policy is not None else ():
         sys.stderr.write(f"sandbash: warning: {warning}\n")
     return bash
+
+
+def _host(args: argparse.Namespace) -> Any:
+    """The HostAccess of --host / --host-path (None without them)."""
+    if not (args.host or args.host_path):
+        return None
+    from ..host import HostAccess
+    from ..policy import PolicyError
+
+    try:
+        return HostAccess(paths=tuple(args.host_path))
+    except PolicyError as e:
+        raise _UsageError(f"--host-path: {e}") from None
 
 
 def _script(args: argparse.Namespace, rest: list[str]) -> tuple[str, str, str, list[str]] | int:

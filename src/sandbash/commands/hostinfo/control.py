@@ -97,6 +97,21 @@ def _one(ctx: Ctx, backend: object, action: str, unit: str, quiet: bool) -> int:
     return 0 if st.active_state == "active" else 3
 
 
+def _static_refusal(ctx: Ctx, policy: Policy, argv: list[str]) -> str | None:
+    """The embedder performs the elevated command outside the interpreter, so the policy must
+    allow all of it BEFORE: the static check of exactly these words (paths as written) must say
+    allowed; a denial or anything only a run could decide refuses it."""
+    import shlex
+
+    from ...check import ALLOWED, check
+
+    report = check(shlex.join(argv), policy, cwd=ctx.cwd, env=dict(ctx.env), deadline=2.0)
+    if report.status == ALLOWED:
+        return None
+    issues = sorted(report.issues, key=lambda i: i.severity != "deny")
+    return issues[0].message if issues else f"the check says {report.status}"
+
+
 def _status(ctx: Ctx, st: ServiceStatus) -> None:
     dot = "●" if st.active_state != "failed" else "×"
     lines = [f"{dot} {st.unit}" + (f" - {st.description}" if st.description else "")]
@@ -127,6 +142,10 @@ def cmd_sudo(ctx: Ctx) -> int:
         decision = _decide(ctx, "shell:exec", name, static) if not static.allowed else decision
     if not decision.allowed:
         ctx.error(f"{name}: {decision.reason} [policy: {decision.rule}]")
+        return 126
+    refusal = _static_refusal(ctx, policy, args)
+    if refusal is not None:
+        ctx.error(f"{name}: the elevated command is refused: {refusal}")
         return 126
     elevate = host(ctx).elevate
     if elevate is None:
