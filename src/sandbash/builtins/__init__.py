@@ -6,28 +6,11 @@ shell's current fd table (`sh.out`, `sh.builtin_error`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+# the table and its decorator live with the interpreter (interp/builtin_table.py), which
+# dispatches from it; importing this package fills it
+from ..interp.builtin_table import BUILTINS, DECLARATION, SPECIAL, Builtin, builtin
 
-if TYPE_CHECKING:
-    from ..interp.shell import Shell
-
-Builtin = Callable[["Shell", list[str]], int]
-
-BUILTINS: dict[str, Builtin] = {}
-# POSIX special builtins (errors in them are fatal in posix mode; listed by `enable -s`)
-SPECIAL = frozenset({":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set",
-                     "shift", "times", "trap", "unset", "source"})
-DECLARATION = frozenset({"declare", "typeset", "local", "export", "readonly"})
-
-
-def builtin(*names: str) -> Callable[[Builtin], Builtin]:
-    def deco(fn: Builtin) -> Builtin:
-        for n in names:
-            BUILTINS[n] = fn
-        return fn
-
-    return deco
+__all__ = ["BUILTINS", "DECLARATION", "SPECIAL", "Builtin", "builtin"]
 
 
 def _load() -> None:

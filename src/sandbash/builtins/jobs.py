@@ -10,9 +10,11 @@ that died of a signal other than INT, PIPE or TERM is reported when it is reaped
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from ..interp.control import ExitShell
+from ..interp.jobs import JOBSPEC, PID, describe_signal, find_job, job_for, notify
 from . import builtin
 from .bopts import parse_builtin, usage
 from .core import _SIGNALS, signal_list, signal_number
@@ -21,60 +23,7 @@ if TYPE_CHECKING:
     from ..interp.runtime import Job
     from ..interp.shell import Shell
 
-# strsignal() wording, by signal number (what bash prints for a job that died of it)
-_DESCRIPTIONS = {
-    1: "Hangup", 2: "Interrupt", 3: "Quit", 4: "Illegal instruction", 5: "Trace/breakpoint trap",
-    6: "Aborted", 7: "Bus error", 8: "Floating point exception", 9: "Killed", 10: "User defined signal 1",
-    11: "Segmentation fault", 12: "User defined signal 2", 13: "Broken pipe", 14: "Alarm clock",
-    15: "Terminated", 16: "Stack fault", 24: "CPU time limit exceeded", 25: "File size limit exceeded",
-    26: "Virtual timer expired", 27: "Profiling timer expired", 29: "I/O possible", 30: "Power failure",
-    31: "Bad system call",
-}
 _IGNORED_BY_JOBS = frozenset({0, 2, 3, 17, 18, 19, 20, 21, 22, 23, 28})  # no effect on a background job
-_QUIET = frozenset({2, 13, 15})  # deaths bash does not report
-
-
-def describe_signal(sig: int) -> str:
-    if sig in _DESCRIPTIONS:
-        return _DESCRIPTIONS[sig]
-    if 34 <= sig <= 64:
-        return f"Real-time signal {sig - 34}"
-    return f"Unknown signal {sig}"
-
-
-def find_job(sh: Shell, spec: str) -> Job | None:
-    """The job a `%` spec names: %N, %%, %+, %- , %PREFIX, %?TEXT (None when there is none)."""
-    jobs = sh.rt.jobs
-    ids = sorted(jobs)
-    body = spec[1:]
-    if body.isdigit():
-        return jobs.get(int(body))
-    if body in ("", "%", "+"):
-        return jobs[ids[-1]] if ids else None
-    if body == "-":
-        return jobs[ids[-2]] if len(ids) > 1 else (jobs[ids[-1]] if ids else None)
-    if body.startswith("?"):
-        hits = [jobs[j] for j in ids if body[1:] in jobs[j].command]
-    else:
-        hits = [jobs[j] for j in ids if jobs[j].command.startswith(body)]
-    return hits[-1] if hits else None
-
-
-def _job_by_pid(sh: Shell, pid: int) -> Job | None:
-    return next((j for j in sh.rt.jobs.values() if j.pid == pid), None)
-
-
-def notify(sh: Shell, job: Job) -> None:
-    """Report a job that died of a signal bash reports, once."""
-    if job.signal and job.signal not in _QUIET and not job.reported:
-        sh.write_err(f"{sh.err_prefix()}{job.pid:5d} {describe_signal(job.signal):<24}{job.command}\n")
-    job.reported = True
-
-
-def notify_dead_jobs(sh: Shell) -> None:
-    for job in list(sh.rt.jobs.values()):
-        if job.signal and not job.reported and job.done.is_set():
-            notify(sh, job)
 
 
 # ------------------------------------------------------------ kill
@@ -117,21 +66,17 @@ def bi_kill(sh: Shell, argv: list[str]) -> int:
 
 
 def _signal_target(sh: Shell, target: str, sig: int) -> bool:
-    if target.startswith("%"):
-        job = find_job(sh, target)
-        if job is None:
-            sh.builtin_error("kill", f"{target}: no such job")
-            return False
-    elif target.lstrip("-").isdigit():
-        pid = int(target)
-        job = _job_by_pid(sh, pid)
-        if job is None and pid in (sh.rt.identity.pid, sh.state.bashpid):
+    kind, job = job_for(sh.rt.jobs, target, signed=True)
+    if kind == JOBSPEC and job is None:
+        sh.builtin_error("kill", f"{target}: no such job")
+        return False
+    if kind == PID and (job is None or job.done.is_set()):
+        if job is None and int(target) in (sh.rt.identity.pid, sh.state.bashpid):
             _signal_self(sh, sig)
             return True
-        if job is None or job.done.is_set():
-            sh.builtin_error("kill", f"({target}) - No such process")
-            return False
-    else:
+        sh.builtin_error("kill", f"({target}) - No such process")
+        return False
+    if job is None:
         sh.builtin_error("kill", f"{target}: arguments must be process or job IDs")
         return False
     if job.done.is_set():
@@ -191,7 +136,7 @@ def bi_wait(sh: Shell, argv: list[str]) -> int:
         return _wait_any(sh, opts.args, var)
     if not opts.args:
         for job in sorted(sh.rt.jobs.values(), key=lambda j: j.jid):
-            _block(sh, job)
+            job.wait(sh.rt.budget)
             notify(sh, job)
         sh.rt.jobs.clear()
         return 0
@@ -202,7 +147,7 @@ def bi_wait(sh: Shell, argv: list[str]) -> int:
             status = found
             continue
         job = found
-        _block(sh, job)
+        job.wait(sh.rt.budget)
         notify(sh, job)
         status = job.status or 0
         sh.rt.jobs.pop(job.jid, None)
@@ -213,27 +158,17 @@ def bi_wait(sh: Shell, argv: list[str]) -> int:
 
 def _resolve(sh: Shell, spec: str) -> Job | int:
     """The job `spec` names, or the status of the error reported for it."""
-    if spec.startswith("%"):
-        job = find_job(sh, spec)
-        if job is None:
-            sh.builtin_error("wait", f"{spec}: no such job")
-            return 127
+    kind, job = job_for(sh.rt.jobs, spec)
+    if job is not None:
         return job
-    if not spec.isdigit():
-        sh.builtin_error("wait", f"`{spec}': not a pid or valid job spec")
-        return 1
-    job = _job_by_pid(sh, int(spec))
-    if job is None:
+    if kind == JOBSPEC:
+        sh.builtin_error("wait", f"{spec}: no such job")
+        return 127
+    if kind == PID:
         sh.builtin_error("wait", f"pid {spec} is not a child of this shell")
         return 127
-    return job
-
-
-def _block(sh: Shell, job: Job) -> None:
-    budget = sh.rt.budget
-    while not job.done.is_set():
-        job.done.wait(0.05)
-        budget.check_time()
+    sh.builtin_error("wait", f"`{spec}': not a pid or valid job spec")
+    return 1
 
 
 def _wait_any(sh: Shell, specs: list[str], var: str | None) -> int:
@@ -253,8 +188,7 @@ def _wait_any(sh: Shell, specs: list[str], var: str | None) -> int:
                 if var is not None:
                     sh.set_var(var, str(job.pid))
                 return job.status or 0
-        chosen[0].done.wait(0.02)
-        budget.check_time()
+        chosen[0].wait(budget, 0.02, until=time.monotonic() + 0.02)  # then look at them all again
 
 
 # ------------------------------------------------------------ jobs, disown, bg, fg
@@ -270,7 +204,7 @@ def bi_jobs(sh: Shell, argv: list[str]) -> int:
     if opts.args:
         picked = []
         for spec in opts.args:
-            job = find_job(sh, spec if spec.startswith("%") else "%" + spec)
+            job = find_job(sh.rt.jobs, spec if spec.startswith("%") else "%" + spec)
             if job is None:
                 sh.builtin_error("jobs", f"{spec}: no such job")
                 return 1
@@ -318,8 +252,7 @@ def bi_disown(sh: Shell, argv: list[str]) -> int:
         return 0
     status = 0
     for spec in opts.args:
-        job = find_job(sh, spec) if spec.startswith("%") else (
-            _job_by_pid(sh, int(spec)) if spec.isdigit() else None)
+        job = job_for(jobs, spec)[1]
         if job is None:
             sh.builtin_error("disown", f"{spec}: no such job")
             status = 1

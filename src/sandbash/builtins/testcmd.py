@@ -1,5 +1,5 @@
-"""`test`, `[` and the `[[ ]]` evaluator (the expression language itself is
-in posix/testexpr.py, shared with /usr/bin/test)."""
+"""`test` and `[` (the expression language itself is in posix/testexpr.py, shared with
+/usr/bin/test and `[[ ]]`, interp/conds.py)."""
 
 from __future__ import annotations
 
@@ -7,122 +7,12 @@ from typing import TYPE_CHECKING
 
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
-from ..expand.pattern import compile_pattern
-from ..interp.arrays import AssocArray, IndexedArray
-from ..interp.vars import ARRAY, NAMEREF, Var
-from ..posix.testexpr import INT_OPS, TestError, TestParser, collate, file_compare, unary_test
-from ..syntax import ast as A
-from ..vfs.base import Stat
+from ..interp.conds import ShellTestEnv
+from ..posix.testexpr import TestError, TestParser
 from . import builtin
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
-
-
-class ShellTestEnv:
-    """The shell's view for file and variable tests."""
-
-    def __init__(self, sh: Shell) -> None:
-        self.sh = sh
-        self.uid = sh.rt.identity.uid
-        self.gid = sh.rt.identity.gid
-
-    def stat(self, path: str) -> Stat | None:
-        return self.sh.state.fs.try_stat(path)
-
-    def lstat(self, path: str) -> Stat | None:
-        return self.sh.state.fs.try_lstat(path)
-
-    def option(self, name: str) -> bool:
-        return bool(self.sh.state.opts.get(name, False))
-
-    def is_nameref(self, name: str) -> bool:
-        var = self.sh.state.vars.find(name)
-        return var is not None and bool(var.attrs & NAMEREF)
-
-    def var_set(self, arg: str) -> bool:
-        sh = self.sh
-        name, _, sub = arg.partition("[")
-        var = sh.lookup(name)
-        if var is None or var.value is None:
-            return False
-        if not sub:
-            return True
-        key = sub[:-1]
-        v = var.value
-        if key in ("@", "*"):
-            return bool(v)
-        if isinstance(v, AssocArray):
-            return sh.subscript_key(key) in v
-        if isinstance(v, IndexedArray):
-            try:
-                return v.get(sh.eval_index(key, v)) is not None
-            except Exception:
-                return False
-        return key == "0"
-
-
-def eval_cond(sh: Shell, node: A.Cond) -> bool | None:
-    ex = sh.expander
-    if isinstance(node, A.CondAnd):
-        return bool(eval_cond(sh, node.left)) and bool(eval_cond(sh, node.right))
-    if isinstance(node, A.CondOr):
-        return bool(eval_cond(sh, node.left)) or bool(eval_cond(sh, node.right))
-    if isinstance(node, A.CondNot):
-        return not eval_cond(sh, node.operand)
-    if isinstance(node, A.CondWord):
-        return ex.string(node.word) != ""
-    if isinstance(node, A.CondUnary):
-        arg = ex.string(node.operand)
-        if sh.state.opts["xtrace"]:
-            sh.xtrace_line(f"[[ {node.op} {arg} ]]")
-        return unary_test(ShellTestEnv(sh), node.op, arg)
-    op = node.op
-    left = ex.string(node.left)
-    if op in ("==", "=", "!="):
-        pat = ex.pattern(node.right)
-        if sh.state.opts["xtrace"]:
-            sh.xtrace_line(f"[[ {left} {op} {pat} ]]")
-        matched = compile_pattern(pat, True, sh.state.shopts["nocasematch"]).fullmatch(left)
-        return matched if op != "!=" else not matched
-    if op == "=~":
-        return _regex_match(sh, left, node.right)
-    right = ex.string(node.right)
-    if sh.state.opts["xtrace"]:
-        sh.xtrace_line(f"[[ {left} {op} {right} ]]")
-    if op == "<":
-        return collate(left) < collate(right)
-    if op == ">":
-        return collate(left) > collate(right)
-    if op in INT_OPS:
-        x = sh.arith_eval(left) if left.strip() else 0
-        y = sh.arith_eval(right) if right.strip() else 0
-        return bool(INT_OPS[op](x, y))
-    return file_compare(ShellTestEnv(sh), op, left, right)
-
-
-def _regex_match(sh: Shell, subject: str, word: A.Word) -> bool | None:
-    pattern = sh.expander.regex(word)
-    if sh.state.opts["xtrace"]:
-        sh.xtrace_line(f"[[ {subject} =~ {pattern} ]]")
-    try:
-        from ..regex import compile_regex
-
-        rx = compile_regex(pattern, "ere", icase=sh.state.shopts["nocasematch"], budget=sh.rt.budget)
-    except ImportError:
-        rx = None
-    except Exception:
-        return None
-    if rx is None:
-        return None
-    m = rx.search(subject)
-    scope = sh.state.vars.globals
-    if m is None:
-        scope["BASH_REMATCH"] = Var(IndexedArray(), ARRAY)
-        return False
-    groups = [m.group(0) or ""] + [g if g is not None else "" for g in m.groups()]
-    scope["BASH_REMATCH"] = Var(IndexedArray(groups), ARRAY)
-    return True
 
 
 # ------------------------------------------------------------ test / [

@@ -11,17 +11,24 @@ class ControlFlow(BaseException):
     pass
 
 
-class BreakLoop(ControlFlow):
+class LoopControl(ControlFlow):
+    """`break` or `continue` on its way out to the loop it names (`levels` loops out)."""
+
+    breaks = False
+
     def __init__(self, levels: int, status: int = 0) -> None:
         super().__init__(levels)
         self.levels = levels
-        self.status = status  # `break 0` leaves every loop with status 1
+        self.status = status
 
 
-class ContinueLoop(ControlFlow):
+class BreakLoop(LoopControl):
+    breaks = True  # (`break 0` leaves every loop with status 1)
+
+
+class ContinueLoop(LoopControl):
     def __init__(self, levels: int) -> None:
         super().__init__(levels)
-        self.levels = levels
 
 
 class ReturnFromFunction(ControlFlow):

@@ -6,14 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..builtins import SPECIAL
-from ..builtins.testcmd import eval_cond
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern
 from ..limits import LimitExceeded, LimitKind
 from ..syntax import ast as A
-from .control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
+from .builtin_table import SPECIAL
+from .conds import eval_cond
+from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
+from .loops import LoopFrame, run_select
 from .state import Frame
 from .variables import ArithAssignError, AssignError
 from .vars import NAMEREF, Scope
@@ -144,55 +145,31 @@ class Evaluator:
         st.last_status = 0
         return 0
 
-    def _loop_guard(self, count: int) -> None:
-        limit = self.sh.rt.limits.max_loop_iterations
-        if count > limit:
-            raise LimitExceeded(LimitKind.MAX_LOOP_ITERATIONS, limit)
-        self.sh.rt.budget.checkpoint()
-
-    def _run_body(self, body: A.CommandList) -> tuple[int, str | None]:
-        """Run a loop body; returns (status, 'break'|'continue'|None)."""
-        try:
-            return self.run_list(body), None
-        except BreakLoop as b:
-            if b.levels > 1:
-                b.levels -= 1
-                raise
-            return b.status, "break"
-        except ContinueLoop as c:
-            if c.levels > 1:
-                c.levels -= 1
-                raise
-            return self.state.last_status, "continue"
+    def _loop(self) -> LoopFrame:
+        rt = self.sh.rt
+        return LoopFrame(self.state, rt.budget, rt.limits.max_loop_iterations)
 
     def _exec_while(self, node: A.While) -> int:
         st = self.state
         status = 0
-        count = 0
-        st.loop_depth += 1
-        try:
+        with self._loop() as loop:
             while True:
-                count += 1
-                self._loop_guard(count)
+                loop.tick()
                 try:
                     cond = self._ignored(node.cond)
-                except BreakLoop as b:
-                    if b.levels > 1:
-                        b.levels -= 1
-                        raise
-                    break
-                except ContinueLoop as c:
-                    if c.levels > 1:
-                        c.levels -= 1
-                        raise
+                except LoopControl as e:
+                    loop.caught(e)  # (a `break` in the condition leaves the body's status)
+                    if e.breaks:
+                        break
                     continue
                 if (cond == 0) == node.until:
                     break
-                status, flow = self._run_body(node.body)
-                if flow == "break":
-                    break
-        finally:
-            st.loop_depth -= 1
+                try:
+                    status = self.run_list(node.body)
+                except LoopControl as e:
+                    status = loop.caught(e)
+                    if e.breaks:
+                        break
         st.last_status = status
         return status
 
@@ -209,19 +186,15 @@ class Evaluator:
         if not _is_name(node.var):
             st.line = node.end_line or node.line
             return self._bad_loop_name(node.var, fatal=bool(st.opts["posix"]))
-        st.loop_depth += 1
-        try:
-            trace = None
-            if st.opts["xtrace"]:
-                from .executor import xquote
+        trace = None
+        if st.opts["xtrace"]:
+            from .executor import xquote
 
-                trace = f"for {node.var} in " + " ".join(xquote(i) for i in items)
-            rt = self.sh.rt
-            body = node.body
-            for count, item in enumerate(items, 1):
-                if count > rt.limits.max_loop_iterations:  # _loop_guard, inline
-                    raise LimitExceeded(LimitKind.MAX_LOOP_ITERATIONS, rt.limits.max_loop_iterations)
-                rt.budget.checkpoint()
+            trace = f"for {node.var} in " + " ".join(xquote(i) for i in items)
+        body = node.body
+        with self._loop() as loop:
+            for item in items:
+                loop.tick()
                 if trace is not None:
                     self.ex.xtrace_line(trace)
                 try:
@@ -236,21 +209,12 @@ class Evaluator:
                     break
                 except ExpansionError as e:  # `for n in ...` with an integer n
                     return self.expansion_failed(e)
-                try:  # _run_body, inline
+                try:
                     status = self.run_list(body)
-                except BreakLoop as b:
-                    if b.levels > 1:
-                        b.levels -= 1
-                        raise
-                    status = b.status
-                    break
-                except ContinueLoop as c:
-                    if c.levels > 1:
-                        c.levels -= 1
-                        raise
-                    status = st.last_status
-        finally:
-            st.loop_depth -= 1
+                except LoopControl as e:
+                    status = loop.caught(e)
+                    if e.breaks:
+                        break
         st.last_status = status
         return status
 
@@ -281,50 +245,33 @@ class Evaluator:
             st.last_status = 1
             return 1
         status = 0
-        count = 0
-        st.loop_depth += 1
-        rt = self.sh.rt
         body = node.body
-        try:
+        with self._loop() as loop:
             while True:
-                count += 1
-                if count > rt.limits.max_loop_iterations:  # _loop_guard, inline
-                    raise LimitExceeded(LimitKind.MAX_LOOP_ITERATIONS, rt.limits.max_loop_iterations)
-                rt.budget.checkpoint()
+                loop.tick()
                 cond = self._arith_or_error(node.cond)
                 if cond is None:
                     status = 1
                     break
                 if cond == 0:
                     break
-                try:  # _run_body, inline
+                try:
                     status = self.run_list(body)
-                except BreakLoop as b:
-                    if b.levels > 1:
-                        b.levels -= 1
-                        raise
-                    status = b.status
-                    break
-                except ContinueLoop as c:
-                    if c.levels > 1:
-                        c.levels -= 1
-                        raise
-                    status = st.last_status
+                except LoopControl as e:
+                    status = loop.caught(e)
+                    if e.breaks:
+                        break
                 if node.step is not None and self._arith_or_error(node.step) is None:
                     status = 1
                     break
-        finally:
-            st.loop_depth -= 1
         st.last_status = status
         return status
 
     def _exec_select(self, node: A.Select) -> int:
-        from ..builtins.readcmd import select_loop
-
         if not _is_name(node.var):
             self.state.line = node.end_line or node.line
             return self._bad_loop_name(node.var, fatal=False)
-        return select_loop(self.sh, node)
+        return run_select(self, node)
 
     def _exec_case(self, node: A.Case) -> int:
         st = self.state

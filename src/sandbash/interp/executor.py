@@ -10,8 +10,6 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ..builtins import BUILTINS, SPECIAL, Builtin
-from ..builtins.jobs import notify_dead_jobs
 from ..commands import registry
 from ..commands.context import CommandExit, CommandTimeout, Ctx
 from ..expand.arith import ArithError
@@ -39,7 +37,10 @@ from ..stdio.streams import (
 )
 from ..syntax import ast as A
 from ..vfs.errors import FsError
-from .control import AbortCommand, ExitShell
+from .bashcmd import run_bash
+from .builtin_table import BUILTINS, SPECIAL, Builtin
+from .control import AbortCommand, ExitShell, LoopControl
+from .jobs import notify_dead_jobs
 from .runtime import Job
 from .variables import AssignError
 from .vars import EXPORT, READONLY, AssignArg, Scope, Var
@@ -123,7 +124,8 @@ class Executor:
                     self.ev.errexit_check(status)
                 return status
         try:
-            if self.sh.rt.policy_gate is not None and words:
+            gates = self.sh.rt.gates
+            if gates is not None and gates.policy is not None and words:
                 # the policy sees the command name before anything else is expanded:
                 # a refused command cannot run the $(...) in its arguments
                 argv = self.expand_argv(words[:1])
@@ -167,7 +169,7 @@ class Executor:
                 if debug and st.in_trap != "DEBUG" and _debug_applies(st):
                     self.sh.run_trap_text(debug, "DEBUG")
             rt = self.sh.rt
-            if rt.policy_gate is None and rt.command_gate is None and not rt.audit_commands:
+            if rt.gates is None:
                 # dispatch() without gates to consult: straight to the run
                 name = argv[0]
                 fdef, builtin = _callable(st, name)
@@ -319,7 +321,7 @@ class Executor:
         name = argv[0]
         rt = self.sh.rt
         fdef, builtin = _callable(st, name, no_functions)
-        if rt.policy_gate is None and rt.command_gate is None and not rt.audit_commands:
+        if rt.gates is None:
             return self._dispatch_run(argv, temp, redirs, fdef, builtin, builtins_only)
         found: tuple[str, str] | None = None
         if fdef is not None:
@@ -341,20 +343,13 @@ class Executor:
 
     def run_gated(self, argv: list[str], kind: str, runs: str, run: Callable[[], int]) -> int:
         """Audit and gate one command that runs `runs` (see _runs), then `run()` it unless refused."""
-        rt = self.sh.rt
-        rec = rt.audit if rt.audit_commands else None
-        cid = rec.command_start(argv, kind) if rec is not None else None
-        status = 126
-        try:
-            if not self.gate_refuses(argv, kind, runs):
-                status = run()
-            return status
-        except ExitShell as e:
-            status = e.status
-            raise
-        finally:
-            if rec is not None and cid is not None:
-                rec.command_end(cid, status)
+        gates = self.sh.rt.gates
+        if gates is None:
+            return run()
+        return gates.run(argv, kind, runs, run, lambda refusal: self._refused(argv[0], refusal))
+
+    def _refused(self, name: str, refusal: str) -> None:
+        self.sh.write_err(f"{self.sh.err_prefix()}{name}: {refusal}\n")
 
     def resolve_command(self, name: str, unhashed: bool = False) -> tuple[str, str]:
         """(kind, what runs) for `name` as a simple command would run it; `unhashed`: searching PATH
@@ -369,30 +364,30 @@ class Executor:
         return kind, _runs(name, kind, where)
 
     def _first_word_refused(self, name: str, unhashed: bool = False) -> bool:
-        gate = self.sh.rt.policy_gate
-        assert gate is not None
+        gates = self.sh.rt.gates
+        assert gates is not None
         kind, runs = self.resolve_command(name, unhashed)
-        refusal = gate.command_name(name, kind, runs)
+        refusal = gates.name_refusal(name, kind, runs)
         if refusal is None:
             return False
-        self.sh.write_err(f"{self.sh.err_prefix()}{name}: {refusal}\n")
+        self._refused(name, refusal)
         return True
 
     def gate_refuses(self, argv: list[str], kind: str, runs: str | None = None) -> bool:
         """Ask the policy and the embedder's gate about argv, which runs `runs` (resolved here from
         the hash table and PATH when not given); a refusal is reported (`bash: NAME: ...`, status
         126 for the caller)."""
-        rt = self.sh.rt
+        gates = self.sh.rt.gates
+        if gates is None:
+            return False
         if runs is None:
             runs = argv[0]
             if kind in ("command", "shell", "script"):
                 runs = _runs(argv[0], *self.find_command(argv[0]))
-        refusal = rt.policy_gate.command(argv, kind, runs) if rt.policy_gate is not None else None
-        if refusal is None and rt.command_gate is not None:
-            refusal = rt.command_gate(argv)
+        refusal = gates.refusal(argv, kind, runs)
         if refusal is None:
             return False
-        self.sh.write_err(f"{self.sh.err_prefix()}{argv[0]}: {refusal}\n")
+        self._refused(argv[0], refusal)
         return True
 
     def _dispatch_run(
@@ -550,11 +545,11 @@ class Executor:
 
     def command_visible(self, name: str) -> bool:
         """Whether `type`, `command -v`, `which`, `hash` and `help` may show `name`."""
-        gate = self.sh.rt.policy_gate
-        if gate is None:
+        gates = self.sh.rt.gates
+        if gates is None or gates.policy is None:
             return True
         kind, runs = self.resolve_command(name)
-        return gate.visible(name, kind, runs)
+        return gates.visible(name, kind, runs)
 
     def _find_program(self, name: str, path: str | None = None) -> str | None:
         # not filtered by the policy: env/xargs/timeout must reach the gate (126, its message)
@@ -705,7 +700,6 @@ class Executor:
     def spawn_shell(self, env: Mapping[str, str]) -> Shell:
         """A new shell process: fresh state from the environment (bash's
         inheritance rules: exported variables and functions, cwd, umask, fds)."""
-        from .shell import Shell as ShellClass
         from .state import ShellState
 
         st = self.state
@@ -713,7 +707,7 @@ class Executor:
         state.umask = st.umask
         state.mode = "c"
         state.rng.seed(st.rng.random())
-        child = ShellClass(state, self.sh.rt)
+        child = self.sh.new_process(state)
         child.call_depth = self.sh.call_depth + 1
         if child.call_depth > self.sh.rt.limits.max_call_depth:
             raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, self.sh.rt.limits.max_call_depth)
@@ -736,8 +730,6 @@ class Executor:
         return self.state.exported_funcs
 
     def run_shell_command(self, argv: list[str], env: dict[str, str]) -> int:
-        from ..builtins.shellcmd import run_bash
-
         return run_bash(self.sh, argv, env)
 
     def run_script_file(self, path: str, argv: list[str], env: dict[str, str]) -> int:
@@ -813,6 +805,9 @@ class Executor:
                 status = self.ev.execute(body)
         except (ExitShell, AbortCommand) as e:
             status = e.status
+        except LoopControl:
+            # a substitution inside a loop sees that loop (bash): `$(break)` ends the substitution
+            status = 0
         return self.sh.run_exit_trap(status)
 
     def run_command_sub(self, body: A.CommandList, text: str) -> str:
@@ -823,6 +818,7 @@ class Executor:
         if data is None:
             child = self.sh.fork()
             child.subst_depth = self.sh.subst_depth + 1
+            child.state.loop_depth = self.state.loop_depth  # `$(break)` in a loop: run_subshell_body
             # the capture is held while it grows: bounded by max_string_length and max_output_size,
             # and charged to max_memory
             with MemoryHold(self.sh.rt.budget) as held:
@@ -882,6 +878,7 @@ class Executor:
         pipe = Pipe(checkpoint=self.sh.rt.budget.check_time)
         child = self.sh.fork()
         child.subst_depth = self.sh.subst_depth + 1
+        child.state.loop_depth = self.state.loop_depth
         mine: Stream
         if direction == "<":
             child.state.fds[1] = pipe.writer
@@ -1154,10 +1151,11 @@ class Executor:
         while True:
             busy = [j for j in self.sh.rt.jobs.values()
                     if not j.done.is_set() and not (j.budget is not None and j.budget.idle > 0)]
-            if not busy or time.monotonic() > end:
+            now = time.monotonic()
+            if not busy or now > end:
                 return
-            busy[0].done.wait(0.01)
-            budget.check_time()
+            # a short wait, then the list again: a job may have gone to sleep meanwhile
+            busy[0].wait(budget, 0.01, until=min(end, now + 0.01))
 
     # ------------------------------------------------------------ tracing
 

@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING
 from ..limits import Budget, JobBudget, LimitExceeded, LimitKind, Limits
 from ..stdio.streams import Stream
 from ..vfs.facade import Vfs
+from .builtin_table import load as load_builtins
+from .gates import CommandGate as CommandGate  # (re-exported: the API takes one)
+from .gates import CommandGates
 
 if TYPE_CHECKING:
     from ..audit import Recorder
@@ -44,6 +47,20 @@ class Job:
     # what `kill` acts on (the job's own budget) and the signal that ended the job, if one did
     budget: JobBudget | None = None
     signal: int = 0
+
+    def wait(self, budget: Budget, step: float = 0.05, until: float | None = None) -> bool:
+        """Block until the job is done (True) or the monotonic time `until` has come (False),
+        checking the waiter's `budget` (deadline, cancellation) at least every `step` seconds."""
+        done = self.done
+        while not done.is_set():
+            if until is not None:
+                left = until - time.monotonic()
+                if left <= 0:
+                    return False
+                step = min(step, left)
+            done.wait(step)
+            budget.check_time()
+        return True
 
 
 class Threads:
@@ -91,8 +108,6 @@ class Threads:
         return True
 
 
-# gate(argv) -> None or an error message (the command is refused with 126)
-CommandGate = Callable[[list[str]], str | None]
 
 
 class Runtime:
@@ -120,20 +135,56 @@ class Runtime:
         # policy and audit (set per run by Bash): the run's Gate (bound to its recorder) decides
         # every command (executor.dispatch) and every path (through self.vfs.gate); the recorder
         # gets the events. Never a Gate or Recorder another run uses.
-        self.policy_gate: Gate | None = None
-        self.audit: Recorder | None = None
-        self.audit_commands = False  # command start/end events (an Audit or a policy is in use)
+        self._policy_gate: Gate | None = None
+        self._audit: Recorder | None = None
+        self._audit_commands = False  # command start/end events (an Audit or a policy is in use)
+        # the three composed, what the executor asks (bind_run); None: nothing to ask
+        self.gates = CommandGates.compose(None, command_gate, None)
         # the NetworkConfig (sandbash.net) curl and wget use; None: no network
         self.network = network
         # the HostAccess of a sandbox in host mode (sandbash.host); None: no host commands
         self.host: object | None = None
         self.jobs: dict[int, Job] = {}
+        load_builtins()  # the table the executor dispatches builtins from
         self.threads = Threads(limits.max_threads)
         self.next_jid = 1
         self._pid = self.identity.pid + 100
         self.lock = threading.Lock()
         self.top_stdout: Stream | None = None
         self.top_stderr: Stream | None = None
+
+    def bind_run(self, policy_gate: Gate | None, audit: Recorder | None, audit_commands: bool) -> None:
+        """This run's policy gate and audit recorder (`audit_commands`: command start/end events
+        go to it), composed once with the embedder's command gate into `gates`."""
+        self._policy_gate = policy_gate
+        self._audit = audit
+        self._audit_commands = audit_commands
+        self.gates = CommandGates.compose(policy_gate, self.command_gate, audit if audit_commands else None)
+
+    # each of the three set alone (as Bash does per run) composes the gates again
+    @property
+    def policy_gate(self) -> Gate | None:
+        return self._policy_gate
+
+    @policy_gate.setter
+    def policy_gate(self, gate: Gate | None) -> None:
+        self.bind_run(gate, self._audit, self._audit_commands)
+
+    @property
+    def audit(self) -> Recorder | None:
+        return self._audit
+
+    @audit.setter
+    def audit(self, recorder: Recorder | None) -> None:
+        self.bind_run(self._policy_gate, recorder, self._audit_commands)
+
+    @property
+    def audit_commands(self) -> bool:
+        return self._audit_commands
+
+    @audit_commands.setter
+    def audit_commands(self, on: bool) -> None:
+        self.bind_run(self._policy_gate, self._audit, on)
 
     def with_budget(self, budget: Budget) -> Runtime:
         """The same runtime with another budget (a sub-command's own deadline)."""

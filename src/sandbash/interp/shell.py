@@ -99,6 +99,10 @@ class Shell:
         """The end of a run: the executor's grace for background jobs still working."""
         self.ex.wait_all_jobs()
 
+    def new_process(self, state: ShellState) -> Shell:
+        """Another shell process of this run over `state` (`bash -c`, a script, awk's system())."""
+        return Shell(state, self.rt)
+
     def fork(self) -> Shell:
         child = Shell(self.state.fork(), self.rt)
         child.seconds_base = self.seconds_base

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..interp.state import FLAG_LETTERS
 from ..vfs.errors import FsError
+from .state import FLAG_LETTERS
 
 if TYPE_CHECKING:
-    from ..interp.shell import Shell
+    from .shell import Shell
 
 _USAGE = "Usage:\t{0} [GNU long option] [option] ...\n\t{0} [GNU long option] [option] script-file ...\n"
 

@@ -1,0 +1,79 @@
+"""Background jobs as the shell sees them: which job an argument names (`%2`, `%sleep`, a pid),
+and bash's report of a job that died of a signal. The builtins (`wait`, `kill`, `jobs`,
+`disown`) and the executor use these; a job's own waiting is `Job.wait` (interp/runtime.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .runtime import Job
+    from .shell import Shell
+
+# strsignal() wording, by signal number (what bash prints for a job that died of it)
+_DESCRIPTIONS = {
+    1: "Hangup", 2: "Interrupt", 3: "Quit", 4: "Illegal instruction", 5: "Trace/breakpoint trap",
+    6: "Aborted", 7: "Bus error", 8: "Floating point exception", 9: "Killed", 10: "User defined signal 1",
+    11: "Segmentation fault", 12: "User defined signal 2", 13: "Broken pipe", 14: "Alarm clock",
+    15: "Terminated", 16: "Stack fault", 24: "CPU time limit exceeded", 25: "File size limit exceeded",
+    26: "Virtual timer expired", 27: "Profiling timer expired", 29: "I/O possible", 30: "Power failure",
+    31: "Bad system call",
+}
+_QUIET = frozenset({2, 13, 15})  # deaths bash does not report
+
+# what a job argument is (job_for)
+JOBSPEC = "jobspec"  # %N, %%, %+, %-, %PREFIX, %?TEXT
+PID = "pid"  # a process id
+NEITHER = ""
+
+
+def describe_signal(sig: int) -> str:
+    if sig in _DESCRIPTIONS:
+        return _DESCRIPTIONS[sig]
+    if 34 <= sig <= 64:
+        return f"Real-time signal {sig - 34}"
+    return f"Unknown signal {sig}"
+
+
+def find_job(jobs: dict[int, Job], spec: str) -> Job | None:
+    """The job a `%` spec names: %N, %%, %+, %- , %PREFIX, %?TEXT (None when there is none)."""
+    ids = sorted(jobs)
+    body = spec[1:]
+    if body.isdigit():
+        return jobs.get(int(body))
+    if body in ("", "%", "+"):
+        return jobs[ids[-1]] if ids else None
+    if body == "-":
+        return jobs[ids[-2]] if len(ids) > 1 else (jobs[ids[-1]] if ids else None)
+    if body.startswith("?"):
+        hits = [jobs[j] for j in ids if body[1:] in jobs[j].command]
+    else:
+        hits = [jobs[j] for j in ids if jobs[j].command.startswith(body)]
+    return hits[-1] if hits else None
+
+
+def job_for(jobs: dict[int, Job], arg: str, signed: bool = False) -> tuple[str, Job | None]:
+    """What a job argument names: (JOBSPEC, the job or None) for a `%` spec, (PID, the job with
+    that pid or None) for a process id (`signed`: `kill` takes -PID too), (NEITHER, None) for
+    anything else. Each builtin words its own error for the None cases."""
+    if arg.startswith("%"):
+        return JOBSPEC, find_job(jobs, arg)
+    digits = arg[1:] if signed and arg.startswith("-") else arg
+    if digits.isdigit():
+        pid = int(arg)
+        return PID, next((j for j in jobs.values() if j.pid == pid), None)
+    return NEITHER, None
+
+
+def notify(sh: Shell, job: Job) -> None:
+    """Report a job that died of a signal bash reports, once."""
+    if job.signal and job.signal not in _QUIET and not job.reported:
+        sh.write_err(f"{sh.err_prefix()}{job.pid:5d} {describe_signal(job.signal):<24}{job.command}\n")
+    job.reported = True
+
+
+def notify_dead_jobs(sh: Shell) -> None:
+    """After a foreground command: bash reports the jobs a signal killed meanwhile."""
+    for job in list(sh.rt.jobs.values()):
+        if job.signal and not job.reported and job.done.is_set():
+            notify(sh, job)

@@ -1,0 +1,109 @@
+"""Loop frames: what every loop (for, for ((;;)), while/until, select) shares. The `break` and
+`continue` bookkeeping lives here once; the loops keep only a `try` around their body, which
+costs nothing until a `break` or `continue` comes. Also the `select` loop itself (prompting on
+stderr, reading stdin), a compound command like the others."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..expand.arith import ArithError
+from ..expand.env import ExpansionError
+from ..limits import LimitExceeded, LimitKind
+from ..syntax import ast as A
+from .control import LoopControl
+
+if TYPE_CHECKING:
+    from ..limits import Budget
+    from .evaluator import Evaluator
+    from .state import ShellState
+
+
+class LoopFrame:
+    """One running loop: `loop_depth` (what `break N` may reach) while it runs, the iteration
+    guard, and what a `break` or `continue` that reaches it means. Use as a context manager."""
+
+    __slots__ = ("state", "budget", "limit", "count")
+
+    def __init__(self, state: ShellState, budget: Budget, limit: int) -> None:
+        self.state = state
+        self.budget = budget
+        self.limit = limit  # max_loop_iterations
+        self.count = 0
+
+    def __enter__(self) -> LoopFrame:
+        self.state.loop_depth += 1
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.state.loop_depth -= 1
+
+    def tick(self) -> None:
+        """One more iteration: max_loop_iterations, then the run's deadline and cancellation."""
+        self.count += 1
+        if self.count > self.limit:
+            raise LimitExceeded(LimitKind.MAX_LOOP_ITERATIONS, self.limit)
+        self.budget.checkpoint()
+
+    def caught(self, e: LoopControl) -> int:
+        """A `break` or `continue` reached this loop. One meant for an outer loop (`break 2`)
+        goes on outwards, one level less; else the status this loop ends with (`break`, whose
+        `e.breaks` is set) or goes on with (`continue`: the last command's)."""
+        if e.levels > 1:
+            e.levels -= 1
+            raise e
+        return e.status if e.breaks else self.state.last_status
+
+
+def run_select(ev: Evaluator, node: A.Select) -> int:
+    """`select NAME in WORDS`: the menu and prompt ($PS3) on stderr, a line of stdin in $REPLY,
+    the chosen word in NAME; an empty line shows the menu again, end of input ends the loop."""
+    sh = ev.sh
+    st = ev.state
+    st.line = node.line
+    try:
+        items = list(st.positional) if node.words is None else ev.expander.words(node.words)
+    except ExpansionError as e:
+        return ev.expansion_failed(e)
+    except ArithError as e:
+        return ev.expansion_failed(ExpansionError(e.render(), 1))
+    if not items:
+        return 0
+    status = 0
+    show_menu = True
+    rt = sh.rt
+    with LoopFrame(st, rt.budget, rt.limits.max_loop_iterations) as loop:
+        while True:
+            loop.tick()
+            if show_menu:
+                sh.write_err(_menu(items))
+            sh.write_err(ev.va.get_str("PS3") or "#? ")
+            stream = st.fds.get(0)
+            line = stream.readline(b"\n", rt.limits.max_string_length) if stream is not None and stream.readable \
+                else b""
+            if not line:
+                sh.out("\n")
+                status = 1
+                break
+            reply = line.decode("utf-8", "surrogateescape").rstrip("\n")
+            ev.va.set_var("REPLY", reply)
+            if not reply.strip():
+                show_menu = True
+                continue
+            show_menu = False
+            choice = reply.strip()
+            value = items[int(choice) - 1] if choice.isdigit() and 1 <= int(choice) <= len(items) else ""
+            ev.va.set_var(node.var, value)
+            try:
+                status = ev.run_list(node.body)
+            except LoopControl as e:
+                status = loop.caught(e)
+                if e.breaks:
+                    break
+    st.last_status = status
+    return status
+
+
+def _menu(items: list[str]) -> str:
+    width = len(str(len(items)))
+    return "".join(f"{i + 1:>{width}}) {item}\n" for i, item in enumerate(items))
