@@ -406,14 +406,6 @@ def ls_time(t: float, now: float, tz: _dt.tzinfo) -> str:
     return f"{d.strftime('%b')} {d.day:2d}  {d.year}"
 
 
-def parse_date(text: str, now: float, tz: _dt.tzinfo) -> float | None:
-    """GNU date input (touch -d, find -newermt): the one parser `date -d` uses."""
-    # imported here: the date package imports this module through shellutils
-    from .date import parse_date as _parse
-
-    return _parse(text, now, tz)
-
-
 def midnight(now: float, tz: _dt.tzinfo) -> int:
     """The start of the local day containing `now`."""
     d = to_datetime(now, tz)
