@@ -246,7 +246,8 @@ class Bash:
         from .check import check
         from .policy import Policy
 
-        return check(script, self.policy or Policy(), fs=self.vfs, cwd=self.cwd, env=self.env)
+        return check(script, self.policy or Policy(), fs=self.vfs, cwd=self.cwd, env=self.env,
+                     warnings=self.host_warnings)
 
     def _audited(self, rt: Runtime, script: str, limits: Limits, cwd: str,
                  run: Callable[[], ExecResult]) -> ExecResult:

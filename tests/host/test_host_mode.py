@@ -112,3 +112,8 @@ def test_bad_namespaces_are_configuration_errors(entry: str, message: str) -> No
 def test_namespaced_grant_refuses_what_is_not_granted() -> None:
     r = Bash(policy=Policy(commands=["rshell:echo"])).exec("cat /etc/hostname")
     assert r.exit_code == 126 and "policy denied this command" in r.stderr
+
+
+def test_bash_check_reports_the_host_warnings(tree: Path) -> None:
+    b = Bash(host=HostAccess(paths=(f"{tree}/missing:ro",)))
+    assert b.check("true").warnings == [f'AllowedPaths: skipping "{tree}/missing": no such file or directory']
