@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import UTC, tzinfo
 
 from ..expand.quoting import printf_q
-from ..syntax.escapes import byte_char, codepoint, decode_escapes
+from ..syntax.escapes import decode_escapes, decode_raw
 
 _INT_CONV = "diouxXc"
 _FLOAT_CONV = "eEfFgGaA"
@@ -99,61 +99,19 @@ def parse_float(arg: str, report: Callable[[str], None]) -> tuple[float, bool]:
             return 0.0, False
 
 
-def decode_format_escapes(text: str) -> str:
-    """Escapes in the format string itself (\\NNN octal, not \\0NNN)."""
-    out: list[str] = []
-    i = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c != "\\" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        d = text[i + 1]
-        if d in "01234567":
-            j = i + 1
-            while j < n and j < i + 4 and text[j] in "01234567":
-                j += 1
-            out.append(byte_char(int(text[i + 1 : j], 8)))
-            i = j
-            continue
-        if d == '"':
-            out.append('"')
-            i += 2
-            continue
-        if d == "c":
-            out.append("\0\\c")  # marker: stop output here
-            i += 2
-            continue
-        end = _escape_len(text, i)
-        digits = text[i + 2 : end]
-        if d == "x" and digits:
-            out.append(byte_char(int(digits, 16)))
-        elif d in "uU" and digits:
-            out.append(codepoint(int(digits, 16), "printf"))
-        elif d in "xuU":
-            out.append(text[i:end])
-        else:
-            out.append(decode_escapes(text[i:end], "ansi")[0])
-        i = end
-    return "".join(out)
+def decode_format_escapes(text: str, warnings: list[str] | None = None) -> str:
+    """Escapes in the format string itself (\\NNN octal, not \\0NNN; \\c is no escape here);
+    bash's warnings for \\x and \\u without digits go to `warnings`."""
+    unknown: list[str] = []
+    out = decode_raw(text, "format", unknown)
+    if warnings is not None:
+        warnings.extend(missing_digits(unknown))
+    return out
 
 
-def _escape_len(text: str, i: int) -> int:
-    d = text[i + 1]
-    if d == "x":
-        j = i + 2
-        while j < len(text) and j < i + 4 and text[j] in "0123456789abcdefABCDEF":
-            j += 1
-        return j
-    if d in "uU":
-        limit = 4 if d == "u" else 8
-        j = i + 2
-        while j < len(text) and j < i + 2 + limit and text[j] in "0123456789abcdefABCDEF":
-            j += 1
-        return j
-    return i + 2
+def missing_digits(unknown: list[str]) -> list[str]:
+    """bash's printf words for a \\x, \\u or \\U with no digits (printed, status unchanged)."""
+    return [f"missing {'hex' if d == 'x' else 'unicode'} digit for \\{d}" for d in unknown if d in "xuU"]
 
 
 class FieldTooWide(ValueError):
@@ -184,7 +142,8 @@ def format_printf(
 ) -> tuple[str, int]:
     """Render printf FORMAT ARGS... Returns (output, status). Widths and
     precisions above `max_field` raise FieldTooWide before any padding is built."""
-    fmt = decode_format_escapes(fmt)
+    fmt_warnings: list[str] = []
+    fmt = decode_format_escapes(fmt, fmt_warnings)
     out: list[str] = []
     status = 0
     ai = 0
@@ -204,23 +163,18 @@ def format_printf(
         report(msg)
 
     while True:
+        for warning in fmt_warnings:  # bash decodes the format again on each pass
+            report(warning)
         consumed_before = ai
         i = 0
         n = len(fmt)
         while i < n:
             c = fmt[i]
-            if c == "\0" and fmt.startswith("\0\\c", i):
-                return "".join(out), status
             if c != "%":
                 j = fmt.find("%", i)
                 if j < 0:
                     j = n
-                chunk = fmt[i:j]
-                stop = chunk.find("\0\\c")
-                if stop >= 0:
-                    out.append(chunk[:stop])
-                    return "".join(out), status
-                out.append(chunk)
+                out.append(fmt[i:j])
                 i = j
                 continue
             # a conversion: %[flags][width][.prec][conv]
@@ -288,7 +242,10 @@ def format_printf(
                 s = arg if arg is not None else ""
                 out.append(_pad(s, flags, width, prec))
             elif conv == "b":
-                s, stop = decode_escapes(arg or "", "printf_b")
+                unknown: list[str] = []
+                s, stop = decode_escapes(arg or "", "printf_b", unknown)
+                for warning in missing_digits(unknown):
+                    report(warning)
                 out.append(_pad(s, flags, width, prec))
                 if stop:
                     return "".join(out), status

@@ -1,10 +1,14 @@
-"""Backslash-escape decoding shared by $'...', echo -e and printf %b.
+"""The one backslash-escape decoder, with a mode for each language that has them:
+$'...', echo -e, printf %b and printf's format string, awk strings, stat --printf.
 
 Strings are `str` holding bytes as surrogate escapes, so `\\xff` becomes the
 lone byte 0xff and `\\u00e9` the UTF-8 encoding of é.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 _SIMPLE = {
     "a": "\a",
@@ -44,23 +48,61 @@ def codepoint(value: int, mode: str = "") -> str:
     return "".join(byte_char(b) for b in out)
 
 
-def decode_escapes(text: str, mode: str) -> tuple[str, bool]:
+def decode_escapes(text: str, mode: str, unknown: list[str] | None = None) -> tuple[str, bool]:
     """See `_decode`; byte escapes that together form valid UTF-8 become
     characters, as they would on a terminal."""
-    out, stopped = _decode(text, mode)
+    out, stopped = _decode(text, mode, unknown)
     if any(0xDC80 <= ord(c) <= 0xDCFF for c in out):
         out = out.encode("utf-8", "surrogateescape").decode("utf-8", "surrogateescape")
     return out, stopped
 
 
-def _decode(text: str, mode: str) -> tuple[str, bool]:
-    """Decode backslash escapes.
+def decode_raw(text: str, mode: str, unknown: list[str] | None = None) -> str:
+    """Decode in `mode` keeping byte escapes as bytes (printf's format, awk strings, stat
+    --printf); each escape the mode does not know is appended to `unknown` (for a warning)."""
+    return _decode(text, mode, unknown)[0]
 
-    mode 'ansi':  $'...' rules (\\' \\" \\? \\cX, octal \\NNN, stops at NUL).
-    mode 'echo':  echo -e / printf %b rules (octal \\0NNN, \\c stops output).
+
+@dataclass(frozen=True, slots=True)
+class _Mode:
+    simple: Mapping[str, str]  # \n and the like
+    octal: str  # "lead": \N to \NNN; "zero": \0 then up to 3 digits; "both" (printf %b)
+    c: str  # "stop" (echo, %b), "control" ($'\cX'), "" (no meaning)
+    hex: bool = True  # \xHH
+    unicode: bool = True  # \uHHHH, \UHHHHHHHH
+    nul_stops: bool = False  # $'...' ends at a NUL
+    plain: bool = False  # an unknown \d is d (awk, stat), else it stays \d
+    continuation: bool = False  # awk: backslash-newline is nothing
+
+
+_QUOTES = {"'": "'", '"': '"', "?": "?"}
+_MODES = {
+    "ansi": _Mode({**_SIMPLE, **_QUOTES}, "lead", "control", nul_stops=True),
+    "echo": _Mode(_SIMPLE, "zero", "stop"),
+    "printf_b": _Mode(_SIMPLE, "both", "stop"),
+    "format": _Mode({**_SIMPLE, **_QUOTES}, "lead", ""),
+    "awk": _Mode({"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "a": "\a", "b": "\b", "f": "\f",
+                  "v": "\v"}, "lead", "", unicode=False, plain=True, continuation=True),
+    "stat": _Mode({k: v for k, v in _SIMPLE.items() if k != "E"} | {'"': '"'}, "lead", "", unicode=False,
+                  plain=True),
+}
+
+
+def _digits(text: str, start: int, limit: int, allowed: str) -> int:
+    """The end of the run of `allowed` characters from `start`, at most `limit` long."""
+    j = start
+    while j < len(text) and j < start + limit and text[j] in allowed:
+        j += 1
+    return j
+
+
+def _decode(text: str, mode: str, unknown: list[str] | None = None) -> tuple[str, bool]:
+    """Decode backslash escapes by the rules of `mode` (see _MODES).
+
     Returns (text, stopped) where stopped is True when \\c ended the output
-    (echo) or a NUL ended the string ($'...').
+    (echo, printf %b) or a NUL ended the string ($'...').
     """
+    m = _MODES[mode]
     out: list[str] = []
     i = 0
     n = len(text)
@@ -72,63 +114,48 @@ def _decode(text: str, mode: str) -> tuple[str, bool]:
             continue
         d = text[i + 1]
         i += 2
-        if d in _SIMPLE:
-            out.append(_SIMPLE[d])
-        elif mode == "ansi" and d in "'\"?":
-            out.append(d)
-        elif d == "c":
-            if mode in ("echo", "printf_b"):
+        value: int | None = None
+        if d in m.simple:
+            out.append(m.simple[d])
+            continue
+        if d == "c" and m.c:
+            if m.c == "stop":
                 return "".join(out), True
-            if i < n:
-                ch = text[i]
-                i += 1
-                if ch == "\\" and i < n and text[i] == "\\":
-                    i += 1
-                code = ord(ch.upper()) ^ 0x40 if ch != "?" else 0x7F
-                if code == 0:
-                    return "".join(out), True
-                out.append(byte_char(code))
-            else:
+            if i >= n:
                 out.append("\\c")
-        elif d in _OCT and (mode != "echo" or d == "0"):
-            # echo: \0NNN (up to 3 digits after the 0); ansi: \NNN (1-3 digits);
-            # printf %b: both forms
-            j = i - 1 if mode == "ansi" or (mode == "printf_b" and d != "0") else i
-            start = j
-            limit = start + 3
-            while j < n and j < limit and text[j] in _OCT:
-                j += 1
-            digits = text[start:j]
-            value = int(digits, 8) if digits else 0
-            i = j
-            if value == 0 and mode == "ansi":
+                continue
+            ch = text[i]
+            i += 1
+            if ch == "\\" and i < n and text[i] == "\\":
+                i += 1
+            code = ord(ch.upper()) ^ 0x40 if ch != "?" else 0x7F
+            if code == 0:
                 return "".join(out), True
-            out.append(byte_char(value))
-        elif d == "x":
-            j = i
-            while j < n and j < i + 2 and text[j] in _HEX:
-                j += 1
-            if j == i:
-                out.append("\\x")
-            else:
-                value = int(text[i:j], 16)
-                i = j
-                if value == 0 and mode == "ansi":
-                    return "".join(out), True
-                out.append(byte_char(value))
-        elif d in "uU":
-            limit = 4 if d == "u" else 8
-            j = i
-            while j < n and j < i + limit and text[j] in _HEX:
-                j += 1
-            if j == i:
-                out.append("\\" + d)
-            else:
-                value = int(text[i:j], 16)
-                i = j
-                if value == 0 and mode == "ansi":
-                    return "".join(out), True
-                out.append(codepoint(value, mode))
+            out.append(byte_char(code))
+            continue
+        if d == "\n" and m.continuation:
+            continue
+        if d in _OCT and (m.octal != "zero" or d == "0"):
+            # "lead": the digit after the backslash is the first of up to three; "zero": \0NNN
+            start = i if d == "0" and m.octal in ("zero", "both") else i - 1
+            i = _digits(text, start, 3, _OCT)
+            value = int(text[start:i], 8) if i > start else 0
+        elif d == "x" and m.hex and _digits(text, i, 2, _HEX) > i:
+            start, i = i, _digits(text, i, 2, _HEX)
+            value = int(text[start:i], 16)
+        elif d in "uU" and m.unicode and _digits(text, i, 4 if d == "u" else 8, _HEX) > i:
+            start, i = i, _digits(text, i, 4 if d == "u" else 8, _HEX)
+            value = int(text[start:i], 16)
+            if value == 0 and m.nul_stops:
+                return "".join(out), True
+            out.append(codepoint(value, mode))
+            continue
         else:
-            out.append("\\" + d)
+            if unknown is not None:
+                unknown.append(d)
+            out.append(d if m.plain else "\\" + d)
+            continue
+        if value == 0 and m.nul_stops:
+            return "".join(out), True
+        out.append(byte_char(value))
     return "".join(out), False

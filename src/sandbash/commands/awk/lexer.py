@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...syntax.escapes import decode_raw
+
 KEYWORDS = frozenset({
     "BEGIN", "END", "BEGINFILE", "ENDFILE", "function", "func", "if", "else", "while", "for", "do", "break",
     "continue", "next", "nextfile", "exit", "return", "delete", "getline", "print", "printf", "in", "switch",
@@ -28,8 +30,6 @@ _OPERATORS = sorted([
 ], key=len, reverse=True)
 # after these a `/` divides
 _OPERAND_END = frozenset({"NAME", "NUMBER", "STRING", "ERE", "BUILTIN", "FUNC_NAME", ")", "]", "$", "++", "--"})
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "/": "/", "a": "\a", "b": "\b", "f": "\f",
-            "v": "\v"}
 
 
 @dataclass(slots=True)
@@ -67,42 +67,12 @@ def unescape(text: str, warn: list[str] | None = None) -> str:
     """Process awk string escapes (also used for -v values and command-line assignments)."""
     if "\\" not in text:
         return text
-    out: list[str] = []
-    i = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if c != "\\" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        d = text[i + 1]
-        i += 2
-        if d in _ESCAPES:
-            out.append(_ESCAPES[d])
-        elif d in "01234567":
-            j = i - 1
-            while i < n and i < j + 3 and text[i] in "01234567":
-                i += 1
-            out.append(_byte(int(text[j:i], 8) & 0xFF))
-        elif d == "x" and i < n and text[i] in "0123456789abcdefABCDEF":
-            j = i
-            while i < n and i < j + 2 and text[i] in "0123456789abcdefABCDEF":
-                i += 1
-            out.append(_byte(int(text[j:i], 16)))
-        elif d == "\n":
-            pass  # line continuation inside a string
-        else:
-            if warn is not None:
-                warn.append(f"escape sequence `\\{d}' treated as plain `{d}'")
-            out.append(d)
-    return "".join(out)
-
-
-def _byte(v: int) -> str:
-    """A byte written as an escape: above 0x7f it is that raw byte (a
-    surrogate-escaped character), as gawk writes it, not a code point."""
-    return chr(v) if v < 0x80 else chr(0xDC00 | v)
+    unknown: list[str] = []
+    out = decode_raw(text, "awk", unknown)
+    if warn is not None:
+        warn.extend(f"no hex digits in `\\{d}' escape sequence" if d == "x" else
+                    f"escape sequence `\\{d}' treated as plain `{d}'" for d in unknown)
+    return out
 
 
 def _number(text: str, i: int) -> tuple[float, int]:
@@ -260,7 +230,8 @@ class Lexer:
         warns: list[str] = []
         value = unescape(text[start + 1 : i], warns)
         for w in warns:
-            self.warnings.append((si, line, w))
+            if all(w != seen for _, _, seen in self.warnings):  # gawk warns once for each escape
+                self.warnings.append((si, line, w))
         toks.append(Tok("STRING", value, si, line, col))
         return i + 1, line, line_start
 

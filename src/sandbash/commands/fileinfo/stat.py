@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ...syntax.escapes import decode_raw
 from ...vfs.base import Stat
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
@@ -55,41 +56,16 @@ FS_FORMAT = (
 TERSE_FILE = "%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o\n"
 TERSE_FS = "%n %i %l %t %s %S %b %f %a %c %d\n"
 
-_ESCAPES = {"a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\",
-            '"': '"'}
 
 
-def _backslash(fmt: str) -> str:
-    """--printf escapes: \\n, \\t, \\NNN octal, \\xHH hex."""
-    out: list[str] = []
-    i = 0
-    n = len(fmt)
-    while i < n:
-        c = fmt[i]
-        if c != "\\" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        nxt = fmt[i + 1]
-        if nxt in "01234567":
-            j = i + 1
-            while j < n and j < i + 4 and fmt[j] in "01234567":
-                j += 1
-            out.append(chr(int(fmt[i + 1 : j], 8) & 0xFF))
-            i = j
-        elif nxt == "x" and i + 2 < n and fmt[i + 2] in "0123456789abcdefABCDEF":
-            j = i + 2
-            while j < n and j < i + 4 and fmt[j] in "0123456789abcdefABCDEF":
-                j += 1
-            out.append(chr(int(fmt[i + 2 : j], 16)))
-            i = j
-        elif nxt in _ESCAPES:
-            out.append(_ESCAPES[nxt])
-            i += 2
-        else:
-            out.append("\\" + nxt)
-            i += 2
-    return "".join(out)
+def _backslash(fmt: str) -> tuple[str, list[str]]:
+    """--printf escapes (\\n, \\NNN octal, \\xHH hex), and GNU's warnings for the ones it does not know."""
+    unknown: list[str] = []
+    text = decode_raw(fmt, "stat", unknown)
+    warnings = [f"warning: unrecognized escape '\\{d}'" for d in unknown]
+    if len(fmt) - len(fmt.rstrip("\\")) & 1:
+        warnings.append("warning: backslash at end of format")
+    return text, warnings
 
 
 def _pad(text: str, flags: str, width: str, numeric: bool) -> str:
@@ -273,8 +249,9 @@ def cmd_stat(ctx: Ctx) -> int:
     fs_mode = opts.has("file_system")
     follow = opts.has("dereference")
     user_fmt: str | None = None
+    warnings: list[str] = []  # GNU warns again for each file it formats
     if opts.has("printf"):
-        user_fmt = _backslash(opts["printf"])
+        user_fmt, warnings = _backslash(opts["printf"])
     elif opts.has("format"):
         user_fmt = opts["format"] + "\n"
     status = 0
@@ -290,6 +267,8 @@ def cmd_stat(ctx: Ctx) -> int:
             status = 1
             continue
         f = _Formatter(ctx, path, st, follow)
+        for warning in warnings:
+            ctx.error(warning)
         if user_fmt is not None:
             fmt = user_fmt
         elif opts.has("terse"):
