@@ -255,3 +255,16 @@ def test_ping_through_the_pinger_with_a_network() -> None:
         "ping: ICMP is not available: no pinger is configured (sandbash opens no raw socket)\n")
     r = b.exec("ping -c 1 192.0.2.7")
     assert (r.stderr, r.exit_code) == ("ping: destination not allowed by the network configuration: 192.0.2.7\n", 1)
+
+
+def test_service_and_elevation_decisions_are_audited() -> None:
+    calls: list[ElevationRequest] = []
+    b = Bash(host=HostAccess(service_backend=TestServiceBackend.with_units("nginx.service"),
+                             elevate=elevator(calls)),  # type: ignore[arg-type]
+             policy=Policy(mode="read-only", services=GRANTS, elevatable_commands=["cat"]))
+    r = b.exec("systemctl restart nginx; systemctl status nginx; sudo cat /x")
+    decisions = [(e["action"], e["target"], e["decision"], e["rule"]) for e in r.events if e.get("kind") == "decision"
+                 and str(e.get("action", "")).startswith(("service:", "shell:elevate"))]
+    assert decisions == [("service:restart", "nginx.service", "deny", "services.remediation"),
+                         ("service:status", "nginx.service", "allow", "services.grant"),
+                         ("shell:elevate", "cat", "allow", "elevation.allowed")]

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 
 MAX_FILE_BYTES = 4 << 20  # /proc/net/tcp of a busy server: 150 bytes a socket, ~28,000 sockets
 MAX_ENTRIES = 10_000  # processes listed, interfaces, sockets per table (rshell caps processes the same)
 MAX_CMDLINE = 4096
+
+Charge = Callable[[int], None]  # MemoryHold.charge of the command reading
 
 
 class HostUnavailable(Exception):
@@ -48,6 +51,13 @@ class ProcFs:
         self.proc_path = proc_path.rstrip("/") or "/"
         self.sys_path = sys_path.rstrip("/") or "/"
         self._self_pid = self_pid
+        self._charge: Charge | None = None
+
+    def charged(self, charge: Charge) -> ProcFs:
+        """The same reader, charging every read to `charge` (a command's MemoryHold)."""
+        other = ProcFs(self.proc_path, self.sys_path, self_pid=self._self_pid)
+        other._charge = charge
+        return other
 
     # ------------------------------------------------------------ platform
 
@@ -80,16 +90,17 @@ class ProcFs:
 
     # ------------------------------------------------------------ reads
 
-    def read(self, rel: str, cap: int = MAX_FILE_BYTES) -> bytes | None:
+    def read(self, rel: str, cap: int = MAX_FILE_BYTES, charge: Charge | None = None) -> bytes | None:
         """proc_path/rel, at most `cap` bytes; None when it is missing or unreadable (a
-        process that ended between the listing and the read, a file the user may not read)."""
-        return self._read(os.path.join(self.proc_path, rel), cap)
+        process that ended between the listing and the read, a file the user may not read).
+        `charge(n)` is called with each chunk's size as it is kept (the run's memory budget)."""
+        return self._read(os.path.join(self.proc_path, rel), cap, charge or self._charge)
 
     def read_sys(self, rel: str, cap: int = 4096) -> bytes | None:
-        return self._read(os.path.join(self.sys_path, rel), cap)
+        return self._read(os.path.join(self.sys_path, rel), cap, self._charge)
 
-    def text(self, rel: str, cap: int = MAX_FILE_BYTES) -> str | None:
-        data = self.read(rel, cap)
+    def text(self, rel: str, cap: int = MAX_FILE_BYTES, charge: Charge | None = None) -> str | None:
+        data = self.read(rel, cap, charge)
         return None if data is None else data.decode("utf-8", "surrogateescape")
 
     def sys_text(self, rel: str) -> str | None:
@@ -154,7 +165,7 @@ class ProcFs:
     # ------------------------------------------------------------ helpers
 
     @staticmethod
-    def _read(path: str, cap: int) -> bytes | None:
+    def _read(path: str, cap: int, charge: Charge | None) -> bytes | None:
         try:
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         except OSError:
@@ -166,6 +177,8 @@ class ProcFs:
                 chunk = os.read(fd, min(65536, left))
                 if not chunk:
                     break
+                if charge is not None:
+                    charge(len(chunk) * 2)  # the chunk and its share of the joined copy
                 chunks.append(chunk)
                 left -= len(chunk)
             return b"".join(chunks)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ...host.procfs import ProcFs
 from ..context import CommandExit, Ctx
-from .common import Flag, fail, parse_flags, procfs
+from .common import Flag, Flags, fail, parse_flags, procfs
 
 FLAGS = (Flag("4", "ipv4"), Flag("6", "ipv6"), Flag("o", "oneline"), Flag(None, "brief"), Flag("h", "help"))
 WRITES = {"add", "del", "delete", "change", "replace", "set", "flush", "append", "prepend", "save", "restore"}
@@ -141,7 +141,11 @@ def cmd_ip(ctx: Ctx) -> int:
         ctx.stderr.write(f'ip: object "{words[0]}" is not supported\nSupported objects: addr, link, route\n'.encode())
         return 1
     sub = words[1].lower() if len(words) > 1 else "show"
-    fs = procfs(ctx)
+    with ctx.hold_memory() as mem:
+        return _object(ctx, procfs(ctx).charged(mem.charge), opts, obj, sub, words)
+
+
+def _object(ctx: Ctx, fs: ProcFs, opts: Flags, obj: str, sub: str, words: list[str]) -> int:
     if obj == "route":
         return _route(ctx, fs, opts.on("ipv6"), opts.on("oneline") or opts.on("brief"), sub, words[2:])
     if sub in WRITES:

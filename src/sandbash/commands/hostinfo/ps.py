@@ -7,7 +7,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...host.procfs import MAX_CMDLINE, ProcFs
+from ...host.procfs import MAX_CMDLINE, Charge, ProcFs
+from ...limits import MemoryHold
 from ..context import Ctx
 from .common import Flag, fail, parse_flags, print_help, procfs
 
@@ -39,18 +40,27 @@ class Proc:
         return self.args or f"[{self.comm}]"
 
 
-def read_proc(fs: ProcFs, pid: int) -> Proc | None:
-    """One process, or None when it ended (or its stat cannot be parsed)."""
-    stat = fs.text(f"{pid}/stat", 4096)
+def read_proc(fs: ProcFs, pid: int, mem: MemoryHold) -> Proc | None:
+    """One process, or None when it ended (or its stat cannot be parsed); its files are
+    charged while they are read and parsed, the Proc for as long as the command keeps it."""
+    with MemoryHold(mem.budget) as files:
+        proc = _parse(fs, pid, files.charge)
+    if proc is not None:
+        mem.charge(200 + len(proc.args) + len(proc.comm))
+    return proc
+
+
+def _parse(fs: ProcFs, pid: int, charge: Charge) -> Proc | None:
+    stat = fs.text(f"{pid}/stat", 4096, charge)
     if not stat:
         return None
     open_, close = stat.find("("), stat.rfind(")")
     rest = stat[close + 1:].split()
     if open_ < 0 or close < open_ or len(rest) < 22:
         return None
-    status = fs.text(f"{pid}/status", 16384) or ""
+    status = fs.text(f"{pid}/status", 16384, charge) or ""
     uid = next((ln.split()[1] for ln in status.splitlines() if ln.startswith("Uid:") and len(ln.split()) > 1), "?")
-    raw = fs.read(f"{pid}/cmdline", MAX_CMDLINE) or b""
+    raw = fs.read(f"{pid}/cmdline", MAX_CMDLINE, charge) or b""
     args = raw.replace(b"\0", b" ").rstrip(b" ").decode("utf-8", "replace")
     page_kb = 4
     return Proc(pid, _int(rest[1]), stat[open_ + 1:close], rest[0], _int(rest[3]), tty_name(_int(rest[4])),
@@ -123,22 +133,23 @@ def cmd_ps(ctx: Ctx) -> int:
             raise fail(ctx, str(e)) from None
     columns = _columns(ctx, opts.get("format"))
     everything = opts.on("all") or opts.on("All")
-    if everything or pids is None:
-        procs = _all(ctx, fs)
-        if not everything:
-            procs = session(fs, procs)
-    else:
-        # in /proc's order, as GNU ps lists them (not the order of the list)
-        procs = [p for p in (read_proc(fs, pid) for pid in sorted(pids)) if p is not None]
-    _print(ctx, fs, procs, columns, opts.on("full"))
+    with ctx.hold_memory() as mem:
+        if everything or pids is None:
+            procs = _all(ctx, fs, mem)
+            if not everything:
+                procs = session(fs, procs)
+        else:
+            # in /proc's order, as GNU ps lists them (not the order of the list)
+            procs = [p for p in (read_proc(fs, pid, mem) for pid in sorted(pids)) if p is not None]
+        _print(ctx, fs, procs, columns, opts.on("full"))
     return 1 if pids is not None and not everything and not procs else 0
 
 
-def _all(ctx: Ctx, fs: ProcFs) -> list[Proc]:
+def _all(ctx: Ctx, fs: ProcFs, mem: MemoryHold) -> list[Proc]:
     out: list[Proc] = []
     for pid in fs.pids():
         ctx.checkpoint()
-        p = read_proc(fs, pid)
+        p = read_proc(fs, pid, mem)
         if p is not None:
             out.append(p)
     return out

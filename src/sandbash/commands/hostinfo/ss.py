@@ -8,8 +8,9 @@ import ipaddress
 from dataclasses import dataclass
 
 from ...host.procfs import MAX_ENTRIES, ProcFs
+from ...limits import MemoryHold
 from ..context import Ctx
-from .common import Flag, parse_flags, print_help, procfs
+from .common import Flag, Flags, parse_flags, print_help, procfs
 
 FLAGS = (Flag("h", "help"), Flag("t", "tcp"), Flag("u", "udp"), Flag("x", "unix"), Flag("l", "listening"),
          Flag("a", "all"), Flag("n", "numeric"), Flag("4", "ipv4"), Flag("6", "ipv6"), Flag("s", "summary"),
@@ -62,8 +63,8 @@ def _endpoint(addr: str, port: int) -> str:
     return f"{addr}:{port if port else '*'}"
 
 
-def inet_table(ctx: Ctx, fs: ProcFs, name: str) -> list[Sock]:
-    text = fs.text(f"net/{name}") or ""
+def inet_table(ctx: Ctx, fs: ProcFs, name: str, mem: MemoryHold) -> list[Sock]:
+    text = fs.text(f"net/{name}", charge=mem.charge) or ""
     netid = "tcp" if name.startswith("tcp") else "udp"
     family = 6 if name.endswith("6") else 4
     out: list[Sock] = []
@@ -86,8 +87,8 @@ def inet_table(ctx: Ctx, fs: ProcFs, name: str) -> list[Sock]:
     return out
 
 
-def unix_table(ctx: Ctx, fs: ProcFs) -> list[Sock]:
-    text = fs.text("net/unix") or ""
+def unix_table(ctx: Ctx, fs: ProcFs, mem: MemoryHold) -> list[Sock]:
+    text = fs.text("net/unix", charge=mem.charge) or ""
     out: list[Sock] = []
     for line in text.splitlines()[1:MAX_ENTRIES + 1]:
         ctx.checkpoint()
@@ -111,17 +112,29 @@ def cmd_ss(ctx: Ctx) -> int:
         print_help(ctx, "ss [OPTION]...", "Display information about network sockets.", FLAGS, NOTES)
         return 0
     fs = procfs(ctx)
+    with ctx.hold_memory() as mem:
+        socks = _sockets(ctx, fs, opts, mem)
+        _show(ctx, opts, socks)
+    return 0
+
+
+def _sockets(ctx: Ctx, fs: ProcFs, opts: Flags, mem: MemoryHold) -> list[Sock]:
     picked = opts.on("tcp") or opts.on("udp") or opts.on("unix")
     socks: list[Sock] = []
     if not picked or opts.on("tcp"):
-        socks += inet_table(ctx, fs, "tcp") + inet_table(ctx, fs, "tcp6")
+        socks += inet_table(ctx, fs, "tcp", mem) + inet_table(ctx, fs, "tcp6", mem)
     if not picked or opts.on("udp"):
-        socks += inet_table(ctx, fs, "udp") + inet_table(ctx, fs, "udp6")
+        socks += inet_table(ctx, fs, "udp", mem) + inet_table(ctx, fs, "udp6", mem)
     if (not picked or opts.on("unix")) and not (opts.on("ipv4") or opts.on("ipv6")):
-        socks += unix_table(ctx, fs)
+        socks += unix_table(ctx, fs, mem)
+    mem.charge(len(socks) * 400)  # the parsed entries
+    return socks
+
+
+def _show(ctx: Ctx, opts: Flags, socks: list[Sock]) -> None:
     if opts.on("summary"):
         _summary(ctx, socks)
-        return 0
+        return
     shown = [s for s in socks if _wanted(s, opts.on("ipv4"), opts.on("ipv6"), opts.on("all"), opts.on("listening"))]
     if not opts.on("no-header"):
         head = (f"{'Netid':<5}  {'State':<10}  {'Recv-Q':>6}  {'Send-Q':>6}  {'Local Address:Port':<28} "
@@ -136,7 +149,6 @@ def cmd_ss(ctx: Ctx) -> int:
         if opts.on("options"):
             line += f"  timer:({s.timer})"
         ctx.out(line.rstrip() + "\n")
-    return 0
 
 
 def _wanted(s: Sock, v4: bool, v6: bool, everything: bool, listening: bool) -> bool:

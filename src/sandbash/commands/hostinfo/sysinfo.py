@@ -75,7 +75,8 @@ def cmd_free(ctx: Ctx) -> int:
         return 0
     if opts.operands:
         raise fail(ctx, f"extra operand '{opts.operands[0]}'")
-    m = _meminfo(procfs(ctx).text("meminfo", 65536) or "")
+    with ctx.hold_memory() as mem:
+        m = _meminfo(procfs(ctx).text("meminfo", 65536, mem.charge) or "")
     if "MemTotal" not in m:
         raise fail(ctx, "cannot read meminfo")
     total, free = m["MemTotal"], m.get("MemFree", 0)
