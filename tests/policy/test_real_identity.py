@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from sandbash.interp import executor
 from sandbash.interp.executor import Executor
+from sandbash.interp.processes import Processes
 from sandbash.interp.shell import Shell
 from sandbash.policy import Policy, command_identity
 
@@ -79,14 +80,14 @@ def ran(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The identities of what really runs, in order (registry commands, shells, builtins)."""
     record: list[str] = []
     run_registry = Executor.run_registry
-    run_shell = Executor.run_shell_command
+    run_shell = Processes.run_shell_command
     run_builtin = executor._run_builtin
 
     def registry_spy(self: Executor, name: str, argv: list[str], env: object) -> int:
         record.append(command_identity(name))
         return run_registry(self, name, argv, env)  # type: ignore[arg-type]
 
-    def shell_spy(self: Executor, argv: list[str], env: dict[str, str]) -> int:
+    def shell_spy(self: Processes, argv: list[str], env: dict[str, str]) -> int:
         record.append(command_identity(argv[0]))
         return run_shell(self, argv, env)
 
@@ -95,7 +96,7 @@ def ran(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         return run_builtin(self, builtin, name, argv)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Executor, "run_registry", registry_spy)
-    monkeypatch.setattr(Executor, "run_shell_command", shell_spy)
+    monkeypatch.setattr(Processes, "run_shell_command", shell_spy)
     monkeypatch.setattr(executor, "_run_builtin", builtin_spy)
     yield record
 

@@ -67,7 +67,7 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
             continue
         break
     rest = args[i:]
-    child = sh.ex.spawn_shell(env)
+    child = sh.pr.spawn_shell(env)
     st = child.state
     st.opts.update({k: v for k, v in opts.items() if k in st.opts})
     st.shopts.update({k: v for k, v in shopts.items() if k in st.shopts})

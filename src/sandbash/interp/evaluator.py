@@ -30,10 +30,10 @@ if TYPE_CHECKING:
 
 class Evaluator:
     """What runs: compound commands, control flow, `set -e`, functions, `case`, `[[ ]]`
-    and `(( ))`. Simple commands, pipelines and background jobs go to the executor;
+    and `(( ))`. Simple commands go to the executor, pipelines and background jobs to the processes;
     loop variables to the variables; `{ ...; } > f` to the redirections."""
 
-    __slots__ = ("sh", "state", "expander", "va", "rd", "ex")
+    __slots__ = ("sh", "state", "expander", "va", "rd", "ex", "pr")
 
     def __init__(self, sh: Shell, state: ShellState, expander: Expander, va: Variables,
                  rd: Redirections, ex: Executor) -> None:
@@ -43,6 +43,7 @@ class Evaluator:
         self.va = va
         self.rd = rd
         self.ex = ex
+        self.pr = ex.pr
 
     # ------------------------------------------------------------ dispatch
 
@@ -71,7 +72,7 @@ class Evaluator:
         for item in node.items:
             cmd = item.cmd
             if item.background:
-                status = self.ex.run_background(cmd)
+                status = self.pr.run_background(cmd)
             elif type(cmd) is A.SimpleCommand:
                 status = self.ex.exec_simple(cmd)
             else:
@@ -130,7 +131,7 @@ class Evaluator:
         self.state.line = node.line
         child = self.sh.fork()
         child.pending_args, self.sh.pending_args = self.sh.pending_args, None  # exec(args=...): its first command
-        status = child.ex.run_subshell_body(node.body)
+        status = child.pr.run_subshell_body(node.body)
         self.state.last_status = status
         self.errexit_check(status)
         return status
@@ -399,10 +400,10 @@ class Evaluator:
         return 0
 
     def _exec_coproc(self, node: A.Coproc) -> int:
-        return self.ex.start_coproc(node)
+        return self.pr.start_coproc(node)
 
     def _exec_pipeline(self, node: A.Pipeline) -> int:
-        return self.ex.exec_pipeline(node)
+        return self.pr.exec_pipeline(node)
 
     def _exec_redirected(self, node: A.Redirected) -> int:
         st = self.state

@@ -1,12 +1,9 @@
-"""The executor: how commands run. Simple-command dispatch (function,
-builtin, command, script), temporary assignments, pipelines over bounded pipes
-in threads, subshells, command and process substitution, background jobs."""
+"""The executor: how commands run. Simple-command dispatch (function, builtin, command, script)
+through the run's gates, temporary assignments, finding commands, the context a command runs
+with. Child shells, substitutions, pipelines and jobs are the Processes part (processes.py)."""
 
 from __future__ import annotations
 
-import functools
-import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -15,39 +12,20 @@ from ..commands.context import CommandExit, CommandTimeout, Ctx
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import quote_reusable, single_quote
-from ..limits import (
-    Cancelled,
-    DeadlineExpired,
-    JobBudget,
-    JobSignal,
-    LimitExceeded,
-    LimitKind,
-    MemoryHold,
-    thread_deadline,
-)
-from ..stdio.pipe import Pipe
-from ..stdio.streams import (
-    BufferWriter,
-    ClosedStream,
-    NullStream,
-    SigPipe,
-    Stream,
-    StreamError,
-    capture_bound,
-)
+from ..limits import Cancelled, DeadlineExpired, LimitExceeded, LimitKind, thread_deadline
+from ..stdio.streams import ClosedStream, SigPipe, Stream, StreamError
 from ..syntax import ast as A
 from ..vfs.errors import FsError
-from .bashcmd import run_bash
 from .builtin_table import BUILTINS, SPECIAL, Builtin
-from .control import AbortCommand, ExitShell, LoopControl
+from .control import AbortCommand, ExitShell
 from .jobs import notify_dead_jobs
-from .runtime import Job
 from .variables import AssignError
 from .vars import EXPORT, READONLY, AssignArg, Scope, Var
 
 if TYPE_CHECKING:
     from ..expand.words import Expander
     from .evaluator import Evaluator
+    from .processes import Processes
     from .redirects import Redirections
     from .shell import Shell
     from .state import ShellState
@@ -61,12 +39,11 @@ DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"  # a lookup while PATH is unset
 
 class Executor:
     """How commands run: simple-command dispatch (function, builtin, command, script) through
-    the run's gates and audit, temporary assignments, pipelines over bounded pipes in threads,
-    subshells, command and process substitution, background jobs. Function calls, `set -e`
-    and expansion errors go back to the evaluator."""
+    the run's gates and audit, temporary assignments, the context of a command. Function calls,
+    `set -e` and expansion errors go back to the evaluator; scripts, `bash` and substitutions'
+    bookkeeping to the processes."""
 
-    __slots__ = ("sh", "state", "expander", "va", "rd", "ev", "procsubs", "next_procsub_fd",
-                 "last_cmdsub_status")
+    __slots__ = ("sh", "state", "expander", "va", "rd", "ev", "pr", "last_cmdsub_status")
 
     def __init__(self, sh: Shell, state: ShellState, expander: Expander, va: Variables,
                  rd: Redirections) -> None:
@@ -75,26 +52,26 @@ class Executor:
         self.expander = expander
         self.va = va
         self.rd = rd
-        self.ev: Evaluator  # wired by the shell: the evaluator is made after this part
-        # this shell's process substitutions (fd, its end, the thread writing or reading it)
-        self.procsubs: list[tuple[int, Stream, threading.Thread | None]] = []
-        self.next_procsub_fd = 63
-        self.last_cmdsub_status: int | None = None
+        self.ev: Evaluator  # wired by the shell: these parts are made after this one
+        self.pr: Processes
+        self.last_cmdsub_status: int | None = None  # of the last $(...) of the command running
 
     # ------------------------------------------------------------ simple commands
 
     def exec_simple(self, cmd: A.SimpleCommand) -> int:
         st = self.state
+        sh = self.sh
+        rt = sh.rt
         st.line = cmd.line
         if not st.in_trap:  # a trap's commands leave $BASH_COMMAND alone
-            self.sh.current_command = cmd
-        self.sh.rt.budget.command()
+            sh.current_command = cmd
+        rt.budget.command()
         self.last_cmdsub_status = None
         words = cmd.words
         if st.traps and not words:
             debug = st.traps.get("DEBUG")
             if debug and st.in_trap != "DEBUG" and _debug_applies(st):
-                self.sh.run_trap_text(debug, "DEBUG")
+                sh.run_trap_text(debug, "DEBUG")
         if not words and not cmd.redirs and len(cmd.assigns) == 1:
             # `name=value`: the commonest command in loops, without the general machinery
             a = cmd.assigns[0]
@@ -110,7 +87,7 @@ class Executor:
                 except ArithError as e:
                     return self.ev.expansion_failed(ExpansionError(e.render(), 1))
                 except AssignError as e:
-                    self.sh.error(e.message)
+                    sh.error(e.message)
                     st.last_status = 1
                     if e.fatal:
                         self.posix_fatal()
@@ -124,7 +101,7 @@ class Executor:
                     self.ev.errexit_check(status)
                 return status
         try:
-            gates = self.sh.rt.gates
+            gates = rt.gates
             if gates is not None and gates.policy is not None and words:
                 # the policy sees the command name before anything else is expanded:
                 # a refused command cannot run the $(...) in its arguments
@@ -138,27 +115,27 @@ class Executor:
                 argv.extend(self.expand_argv(words[1:]))
             else:
                 argv = self.expand_argv(words)
-            if self.sh.pending_args is not None and argv:
+            if sh.pending_args is not None and argv:
                 # exec(args=...): arguments of the first command that runs, never its name
-                argv.extend(self.sh.pending_args)
-                self.sh.pending_args = None
+                argv.extend(sh.pending_args)
+                sh.pending_args = None
             if not argv:
                 return self._assignments_only(cmd)
             trace: list[str] | None = [] if st.opts["xtrace"] else None
             temp = self.temp_scope(cmd.assigns, trace, argv[0]) if cmd.assigns else None
         except ExpansionError as e:
-            self.finish_procsubs()
+            self.pr.finish_procsubs()
             return self.ev.expansion_failed(e)
         except ArithError as e:
-            self.finish_procsubs()
+            self.pr.finish_procsubs()
             return self.ev.expansion_failed(ExpansionError(e.render(), 1))
         except AssignError as e:
-            self.sh.error(e.message)
+            sh.error(e.message)
             st.last_status = 1
             return 1
         held = self.expander.argv_held()
         if held:
-            self.sh.rt.budget.charge_memory(held)
+            rt.budget.charge_memory(held)
         try:
             if trace is not None:
                 for piece in trace:
@@ -167,8 +144,7 @@ class Executor:
             if st.traps:
                 debug = st.traps.get("DEBUG")
                 if debug and st.in_trap != "DEBUG" and _debug_applies(st):
-                    self.sh.run_trap_text(debug, "DEBUG")
-            rt = self.sh.rt
+                    sh.run_trap_text(debug, "DEBUG")
             if rt.gates is None:
                 # dispatch() without gates to consult: straight to the run
                 name = argv[0]
@@ -180,13 +156,13 @@ class Executor:
                     try:
                         status = self.ev.call_function(name, fdef, argv, None)
                     except AssignError as e:
-                        self.sh.error(e.message)
+                        sh.error(e.message)
                         status = 1
                 elif builtin is not None:
                     try:
                         status = _run_builtin(self.sh, builtin, name, argv)
                     except AssignError as e:
-                        self.sh.error(e.message)
+                        sh.error(e.message)
                         status = 1
                 else:
                     status = self._dispatch_run(argv, temp, cmd.redirs, fdef, builtin, False)
@@ -195,9 +171,9 @@ class Executor:
             st.last_arg = argv[-1]
         finally:
             if held:
-                self.sh.rt.budget.release_memory(held)
-            if self.procsubs:
-                self.finish_procsubs()
+                rt.budget.release_memory(held)
+            if self.pr.procsubs:
+                self.pr.finish_procsubs()
         st.last_status = status
         st.pipestatus = [status]
         if status:
@@ -585,9 +561,9 @@ class Executor:
         if st.opts["hashall"] and "/" not in name:
             st.hashed.setdefault(name, f"{kind}:{where}")
         if kind == "shell":
-            return self.run_shell_command(argv, env)
+            return self.pr.run_shell_command(argv, env)
         if kind == "script":
-            return self.run_script_file(where, argv, env)
+            return self.pr.run_script_file(where, argv, env)
         base = where.rsplit("/", 1)[-1]
         return self.run_registry(base, argv, env)
 
@@ -689,473 +665,12 @@ class Executor:
         env: Mapping[str, str] | None,
     ) -> int:
         """Ctx.run_script: `sh -c SCRIPT` semantics (awk system(), sed e)."""
-        child = self.spawn_shell(env if env is not None else self.va.exported_env())
+        child = self.pr.spawn_shell(env if env is not None else self.va.exported_env())
         child.state.fds.update({0: stdin, 1: stdout, 2: stderr})
         child.state.arg0 = args[0] if args else "sh"
         child.state.positional = list(args[1:])
         return child.run_toplevel(script, "-c")
 
-    # ------------------------------------------------------------ child shells and scripts
-
-    def spawn_shell(self, env: Mapping[str, str]) -> Shell:
-        """A new shell process: fresh state from the environment (bash's
-        inheritance rules: exported variables and functions, cwd, umask, fds)."""
-        from .state import ShellState
-
-        st = self.state
-        state = ShellState(st.fs.copy(), dict(st.fds))
-        state.umask = st.umask
-        state.mode = "c"
-        state.rng.seed(st.rng.random())
-        child = self.sh.new_process(state)
-        child.call_depth = self.sh.call_depth + 1
-        if child.call_depth > self.sh.rt.limits.max_call_depth:
-            raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, self.sh.rt.limits.max_call_depth)
-        child.init_variables(dict(env))
-        for fname, fdef in st.functions.items():
-            if f"BASH_FUNC_{fname}%%" in env or fname in self.exported_functions():
-                state.functions[fname] = fdef
-        level = self.va.get_str("SHLVL")
-        try:
-            child.set_var("SHLVL", str(int(level or "0") + 1))
-        except ValueError:
-            child.set_var("SHLVL", "1")
-        v = child.state.vars.find("SHLVL")
-        if v is not None:
-            v.attrs |= EXPORT
-        child.state.bashpid = self.sh.rt.new_pid()
-        return child
-
-    def exported_functions(self) -> set[str]:
-        return self.state.exported_funcs
-
-    def run_shell_command(self, argv: list[str], env: dict[str, str]) -> int:
-        return run_bash(self.sh, argv, env)
-
-    def run_script_file(self, path: str, argv: list[str], env: dict[str, str]) -> int:
-        st = self.state
-        stat = st.fs.try_stat(path)
-        if stat is None:
-            self.sh.error(f"{argv[0]}: No such file or directory")
-            return 127
-        if not stat.mode & 0o111:
-            self.sh.error(f"{argv[0]}: Permission denied")
-            return 126
-        try:
-            data = st.fs.read_bytes(path)
-        except FsError as e:
-            self.sh.error(f"{argv[0]}: {e.message}")
-            return 126
-        text = data.decode("utf-8", "surrogateescape")
-        return self._run_interpreted(text, path, argv, env)
-
-    def _run_interpreted(self, text: str, path: str, argv: list[str], env: dict[str, str]) -> int:
-        """Run a script file as execve does. Its interpreter is a command of its own, decided by the
-        gate like any other (with the kernel's argv: the shebang's path first); `#!/usr/bin/env
-        PROG` runs env, which looks PROG up and runs it through the gate in turn. The interpreter's
-        path is never searched in PATH (`#!rm` is ./rm), only /bin and /usr/bin hold commands, and
-        an interpreter that is a script is followed as the kernel does."""
-        first: list[str] = []
-        cur_text, cur_path, cur_argv = text, path, argv
-        for level in range(MAX_INTERPRETER_SCRIPTS + 1):
-            interp = _shebang(cur_text)
-            if not interp:  # no interpreter (or one the kernel cannot run): the shell runs the file
-                return self._run_file_in_child(text, argv, env)
-            first = first or interp
-            iargv = [*interp, cur_path, *cur_argv[1:]]
-            prog = interp[0].rsplit("/", 1)[-1]
-            kind, where = self.find_command(interp[0] if "/" in interp[0] else "./" + interp[0])
-            if kind == "shell":
-                run = functools.partial(self._run_file_in_child, cur_text, cur_argv, env)
-                return self.run_gated(iargv, "shell", prog, run)
-            if kind == "command":
-                return self.run_gated(iargv, "command", prog, functools.partial(self.run_registry, prog, iargv, env))
-            if kind != "script":
-                break
-            stat = self.state.fs.try_stat(where)
-            if stat is None or not stat.mode & 0o111 or level == MAX_INTERPRETER_SCRIPTS:
-                why = "Permission denied" if stat is not None and not stat.mode & 0o111 else \
-                    "Too many levels of symbolic links"
-                self.sh.write_err(f"{self.state.arg0}: {argv[0]}: {first[0]}: bad interpreter: {why}\n")
-                return 126
-            try:
-                cur_text = self.state.fs.read_bytes(where).decode("utf-8", "surrogateescape")
-            except FsError as e:
-                self.sh.write_err(f"{self.state.arg0}: {argv[0]}: {first[0]}: bad interpreter: {e.message}\n")
-                return 126
-            cur_path, cur_argv = interp[0], iargv
-        # (bash reports a failed execve of an interpreter without the line number, a missing one with it)
-        self.sh.error(f"{argv[0]}: cannot execute: required file not found")
-        return 127
-
-    def _run_file_in_child(self, text: str, argv: list[str], env: dict[str, str]) -> int:
-        child = self.spawn_shell(env)
-        child.state.arg0 = argv[0]
-        child.state.positional = argv[1:]
-        child.state.mode = "file"
-        return child.run_toplevel(text, None)
-
-    # ------------------------------------------------------------ subshells and substitutions
-
-    def run_subshell_body(self, body: A.CommandList | A.Command) -> int:
-        try:
-            if isinstance(body, A.CommandList):
-                status = self.ev.run_list(body)
-            else:
-                status = self.ev.execute(body)
-        except (ExitShell, AbortCommand) as e:
-            status = e.status
-        except LoopControl:
-            # a substitution inside a loop sees that loop (bash): `$(break)` ends the substitution
-            status = 0
-        return self.sh.run_exit_trap(status)
-
-    def run_command_sub(self, body: A.CommandList, text: str) -> str:
-        limits = self.sh.rt.limits
-        if self.sh.subst_depth + self.sh.eval_depth >= limits.max_substitution_depth:
-            raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, limits.max_substitution_depth)
-        data = self._cat_file_shortcut(body)
-        if data is None:
-            child = self.sh.fork()
-            child.subst_depth = self.sh.subst_depth + 1
-            child.state.loop_depth = self.state.loop_depth  # `$(break)` in a loop: run_subshell_body
-            # the capture is held while it grows: bounded by max_string_length and max_output_size,
-            # and charged to max_memory
-            with MemoryHold(self.sh.rt.budget) as held:
-                out = BufferWriter(charge=held.charge, **capture_bound(limits))
-                child.state.fds[1] = out
-                if not child.state.shopts["inherit_errexit"]:
-                    child.state.opts["errexit"] = False
-                status = child.ex.run_subshell_body(body)
-                self.last_cmdsub_status = status
-                self.state.last_status = status
-                data = out.getvalue()
-        if b"\0" in data:
-            self.sh.warn("command substitution: ignored null byte in input")
-            data = data.replace(b"\0", b"")
-        return data.rstrip(b"\n").decode("utf-8", "surrogateescape")
-
-    def _cat_file_shortcut(self, body: A.CommandList) -> bytes | None:
-        """`$(< file)` reads the file without running a command."""
-        if len(body.items) != 1 or body.items[0].background:
-            return None
-        cmd = body.items[0].cmd
-        if not (isinstance(cmd, A.SimpleCommand) and not cmd.words and not cmd.assigns and len(cmd.redirs) == 1):
-            return None
-        redir = cmd.redirs[0]
-        if redir.op != "<" or redir.fd not in (None, 0) or not isinstance(redir.target, A.Word):
-            return None
-        targets = self.expander.words((redir.target,))
-        if len(targets) != 1:
-            return None
-        try:
-            data = self.state.fs.read_bytes(targets[0])
-        except FsError as e:
-            self.sh.error(f"{targets[0]}: {e.message}")
-            self.last_cmdsub_status = 1
-            self.state.last_status = 1
-            return b""
-        self.last_cmdsub_status = 0
-        self.state.last_status = 0
-        return data
-
-    def start_process_sub(self, body: A.CommandList, direction: str) -> str:
-        depth_limit = self.sh.rt.limits.max_substitution_depth
-        if self.sh.subst_depth + self.sh.eval_depth >= depth_limit:
-            raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, depth_limit)
-        fd = self.next_procsub_fd
-        while fd in self.state.fds:
-            fd -= 1
-        if fd < 10:
-            # 63 down to 10 are taken (10 and below belong to the script): look above 63
-            fd = 64
-            while fd in self.state.fds:
-                fd += 1
-            limit = self.sh.rt.limits.max_file_descriptors
-            if fd >= limit:
-                raise LimitExceeded(LimitKind.MAX_FILE_DESCRIPTORS, limit)
-        self.next_procsub_fd = fd - 1
-        pipe = Pipe(checkpoint=self.sh.rt.budget.check_time)
-        child = self.sh.fork()
-        child.subst_depth = self.sh.subst_depth + 1
-        child.state.loop_depth = self.state.loop_depth
-        mine: Stream
-        if direction == "<":
-            child.state.fds[1] = pipe.writer
-            mine = pipe.reader
-            theirs: Stream = pipe.writer
-        else:
-            child.state.fds[0] = pipe.reader
-            mine = pipe.writer
-            theirs = pipe.reader
-        errors: list[BaseException] = []
-
-        def run() -> None:
-            try:
-                child.ex.run_subshell_body(body)
-            except SigPipe:
-                pass
-            except BaseException as e:  # re-raised in the parent when it finishes
-                errors.append(e)
-                if isinstance(e, LimitExceeded):
-                    # and the run ends with it even when it is never finished (`done < <(…)` stays
-                    # open past the commands that would finish it: its reader just saw end of input)
-                    self.sh.rt.budget.fail(e)
-            finally:
-                theirs.close()
-
-        thread = self.sh.rt.spawn(run)
-        if thread is not None:
-            thread.procsub_errors = errors  # type: ignore[attr-defined]
-        self.state.fds[fd] = mine
-        self.procsubs.append((fd, mine, thread))
-        return f"/dev/fd/{fd}"
-
-    def finish_procsubs(self) -> None:
-        subs = self.procsubs
-        self.procsubs = []
-        for fd, stream, thread in subs:
-            if self.state.fds.get(fd) is stream:
-                del self.state.fds[fd]
-            if any(s is stream for s in self.state.fds.values()):
-                continue  # still open on another fd (`exec 3< <(...)`): keep it
-            stream.close()
-            if thread is not None:
-                while thread.is_alive():
-                    thread.join(0.05)
-                    self.sh.rt.budget.check_time()
-                # a limit inside the substitution ends the run as it would anywhere else
-                for e in getattr(thread, "procsub_errors", ()):
-                    if isinstance(e, (LimitExceeded, Cancelled)):
-                        raise e
-        self.next_procsub_fd = 63
-
-    # ------------------------------------------------------------ pipelines
-
-    def exec_pipeline(self, node: A.Pipeline) -> int:
-        st = self.state
-        st.line = node.line
-        cmds = node.cmds
-        if node.timed:
-            import time as _time
-
-            t0 = _time.monotonic()
-        if node.negate:
-            st.errexit_ignored += 1
-        try:
-            if not cmds:
-                status = 0
-                st.pipestatus = [0]
-            elif len(cmds) == 1:
-                status = self.ev.execute(cmds[0])
-                st.pipestatus = [status]
-            else:
-                status = self._run_stages(node)
-        finally:
-            if node.negate:
-                st.errexit_ignored -= 1
-        if node.timed:
-            elapsed = _time.monotonic() - t0
-            self._report_time(elapsed, node.time_posix)
-        if node.negate:
-            status = 0 if status else 1
-        st.last_status = status
-        if len(cmds) > 1 and not node.negate:
-            self.ev.errexit_check(status)
-        return status
-
-    def _report_time(self, elapsed: float, posix: bool) -> None:
-        fmt = self.va.get_str("TIMEFORMAT")
-        if posix:
-            text = f"real {elapsed:.2f}\nuser 0.00\nsys 0.00\n"
-        elif fmt is not None:
-            text = fmt.replace("%R", f"{elapsed:.3f}").replace("%3R", f"{elapsed:.3f}").replace("%U", "0.000").replace(
-                "%S", "0.000").replace("%P", "0.00") + "\n"
-        else:
-            m, s = divmod(elapsed, 60)
-            text = f"\nreal\t{int(m)}m{s:.3f}s\nuser\t0m0.000s\nsys\t0m0.000s\n"
-        self.sh.write_err(text)
-
-    def _run_stages(self, node: A.Pipeline) -> int:
-        st = self.state
-        cmds = node.cmds
-        n = len(cmds)
-        limit = self.sh.rt.limits.max_pipeline_depth
-        if n > limit:
-            raise LimitExceeded(LimitKind.MAX_PIPELINE_DEPTH, limit)
-        statuses = [0] * n
-        errors: list[BaseException] = []
-        threads: list[threading.Thread] = []
-        prev_reader: Stream | None = None
-        lastpipe = st.shopts["lastpipe"] and not st.opts["monitor"]
-        checkpoint = self.sh.rt.budget.check_time
-        last_child: Shell | None = None
-        for i, cmd in enumerate(cmds):
-            last = i == n - 1
-            if last and lastpipe:
-                child = self.sh
-                saved0 = st.fds.get(0)
-            else:
-                child = self.sh.fork()
-                if i == 0:
-                    self.hand_over_args(child)
-            if prev_reader is not None:
-                child.state.fds[0] = prev_reader
-            writer: Stream | None = None
-            if not last:
-                pipe = Pipe(checkpoint=checkpoint)
-                writer = pipe.writer
-                child.state.fds[1] = writer
-                if node.stderr_links and node.stderr_links[i]:
-                    child.state.fds[2] = writer
-                next_reader: Stream | None = pipe.reader
-            else:
-                next_reader = None
-            if last:
-                last_child = child
-                try:
-                    if child is self.sh:
-                        try:
-                            statuses[i] = self.ev.execute(cmd)
-                        finally:
-                            if saved0 is None:
-                                st.fds.pop(0, None)
-                            else:
-                                st.fds[0] = saved0
-                    else:
-                        statuses[i] = _stage_status(child, cmd)
-                finally:
-                    if prev_reader is not None:
-                        prev_reader.close()
-            else:
-                reader_in = prev_reader
-                t = self.sh.rt.spawn(functools.partial(_run_stage, child, cmd, writer, reader_in, statuses, i, errors))
-                threads.append(t)
-            prev_reader = next_reader
-        budget = self.sh.rt.budget
-        for t in threads:
-            while t.is_alive():
-                t.join(0.05)
-                try:
-                    budget.check_time()
-                except BaseException:
-                    raise
-        if errors:
-            raise errors[0]
-        del last_child
-        st.pipestatus = list(statuses)
-        if st.opts["pipefail"]:
-            for s in reversed(statuses):
-                if s != 0:
-                    return s
-            return 0
-        return statuses[-1]
-
-    def hand_over_args(self, child: Shell) -> None:
-        """exec(args=...) not yet used: they go to the first command that runs, which is in `child`
-        (a subshell, the first pipeline stage, a background job or coprocess)."""
-        if self.sh.pending_args is not None:
-            child.pending_args, self.sh.pending_args = self.sh.pending_args, None
-
-    # ------------------------------------------------------------ background jobs
-
-    def run_background(self, cmd: A.Command) -> int:
-        st = self.state
-        rt = self.sh.rt
-        child = self.sh.fork()
-        self.hand_over_args(child)
-        if not st.opts["monitor"]:
-            child.state.fds[0] = NullStream()
-        pid = rt.new_pid()
-        child.state.bashpid = pid
-        with rt.lock:
-            jid = rt.next_jid
-            rt.next_jid += 1
-        job_budget = JobBudget(rt.budget)
-        job = Job(jid, pid, None, unparse_command(cmd), budget=job_budget)
-        child.rt = rt.with_budget(job_budget)
-
-        def run() -> None:
-            try:
-                job.status = child.ex.run_subshell_body(cmd)
-            except SigPipe:
-                job.status = 141
-            except JobSignal as sig:  # `kill`: the job dies of the signal
-                job.signal = sig.signal
-                job.status = 128 + sig.signal
-            except LimitExceeded as e:  # no one waits for a job: the run ends with its limit
-                rt.budget.fail(e)
-                job.status = 124
-            except Cancelled:
-                job.status = 124
-            except BaseException:
-                job.status = 1
-            finally:
-                job.done.set()
-
-        job.thread = rt.spawn(run)
-        rt.jobs[jid] = job
-        st.last_bg = pid
-        st.last_status = 0
-        return 0
-
-    def start_coproc(self, node: A.Coproc) -> int:
-        st = self.state
-        to_child = Pipe(checkpoint=self.sh.rt.budget.check_time)
-        from_child = Pipe(checkpoint=self.sh.rt.budget.check_time)
-        child = self.sh.fork()
-        self.hand_over_args(child)
-        child.state.fds[0] = to_child.reader
-        child.state.fds[1] = from_child.writer
-        read_fd = 63
-        while read_fd in self.state.fds:
-            read_fd -= 1
-        write_fd = read_fd - 1
-        while write_fd in self.state.fds:
-            write_fd -= 1
-        self.state.fds[read_fd] = from_child.reader
-        self.state.fds[write_fd] = to_child.writer
-        rt = self.sh.rt
-        pid = rt.new_pid()
-        with rt.lock:
-            jid = rt.next_jid
-            rt.next_jid += 1
-        job = Job(jid, pid, None, "coproc " + node.name)
-
-        def run() -> None:
-            try:
-                job.status = child.ex.run_subshell_body(node.body)
-            except SigPipe:
-                job.status = 141
-            except BaseException:
-                job.status = 1
-            finally:
-                from_child.close_write()
-                job.done.set()
-
-        job.thread = rt.spawn(run)
-        rt.jobs[jid] = job
-        self.va.set_array(node.name, [(None, str(read_fd), False), (None, str(write_fd), False)])
-        self.va.set_var(f"{node.name}_PID", str(pid))
-        st.last_bg = pid
-        st.last_status = 0
-        return 0
-
-    def wait_all_jobs(self) -> None:
-        """The script is over. `bash -c` exits without waiting for its background jobs: jobs asleep
-        are dropped at once (the run's end stops them), jobs still working get a short grace so that
-        output they are about to write belongs to the run."""
-        budget = self.sh.rt.budget
-        budget.script_over = True
-        end = time.monotonic() + min(JOB_GRACE, max(budget.remaining(), 0.0))
-        while True:
-            busy = [j for j in self.sh.rt.jobs.values()
-                    if not j.done.is_set() and not (j.budget is not None and j.budget.idle > 0)]
-            now = time.monotonic()
-            if not busy or now > end:
-                return
-            # a short wait, then the list again: a job may have gone to sleep meanwhile
-            busy[0].wait(budget, 0.01, until=min(end, now + 0.01))
 
     # ------------------------------------------------------------ tracing
 
@@ -1223,21 +738,6 @@ def _trace_assign(name: str, sub: str | None, append: bool, value: str,
     return head + _xquote(value)
 
 
-# the kernel follows at most this many interpreters that are scripts themselves (then ELOOP)
-MAX_INTERPRETER_SCRIPTS = 4
-
-
-def _shebang(text: str) -> list[str]:
-    """The interpreter line as the kernel reads it: the interpreter's path, then at most one
-    argument (the rest of the line, inner blanks kept: `#!/usr/bin/env -S rm -f` gives env
-    "-S rm -f")."""
-    if not text.startswith("#!"):
-        return []
-    return [part.strip(" \t") for part in text.split("\n", 1)[0][2:].strip(" \t").split(None, 1)]
-
-
-# how long the end of a run waits for background jobs that are still working
-JOB_GRACE = 1.0
 
 
 def _xquote(word: str) -> str:
@@ -1253,34 +753,6 @@ def _xquote(word: str) -> str:
 
 
 xquote = _xquote
-
-
-def _stage_status(child: Shell, cmd: A.Command) -> int:
-    try:
-        return child.ex.run_subshell_body(cmd)
-    except SigPipe:
-        return 141
-
-
-def _run_stage(
-    child: Shell,
-    cmd: A.Command,
-    writer: Stream | None,
-    reader: Stream | None,
-    statuses: list[int],
-    index: int,
-    errors: list[BaseException],
-) -> None:
-    try:
-        statuses[index] = _stage_status(child, cmd)
-    except BaseException as e:  # limits, cancellation: re-raised by the parent
-        statuses[index] = 1
-        errors.append(e)
-    finally:
-        if writer is not None:
-            writer.close()
-        if reader is not None:
-            reader.close()
 
 
 def _debug_applies(st: ShellState) -> bool:

@@ -28,6 +28,7 @@ from .arrays import AssocArray, IndexedArray
 from .control import AbortCommand, ExitShell
 from .evaluator import Evaluator
 from .executor import Executor, unparse_command
+from .processes import Processes
 from .redirects import Redirections
 from .runtime import Runtime
 from .state import ShellState
@@ -71,8 +72,9 @@ class Shell:
         self.va = va = Variables(self, state)
         self.rd = rd = Redirections(self, state, self.expander, va)
         self.ex = ex = Executor(self, state, self.expander, va, rd)
+        self.pr = ex.pr = Processes(self, state, self.expander, va, ex)
         self.ev = ev = Evaluator(self, state, self.expander, va, rd, ex)
-        ex.ev = rd.ev = ev
+        ex.ev = rd.ev = self.pr.ev = ev
         # what builtins and the expansion environment ask the shell for: the parts' own methods
         self.lookup = va.lookup
         self.get_str = va.get_str
@@ -97,7 +99,7 @@ class Shell:
 
     def wait_all_jobs(self) -> None:
         """The end of a run: the executor's grace for background jobs still working."""
-        self.ex.wait_all_jobs()
+        self.pr.wait_all_jobs()
 
     def new_process(self, state: ShellState) -> Shell:
         """Another shell process of this run over `state` (`bash -c`, a script, awk's system())."""
@@ -401,10 +403,10 @@ class Shell:
         return compiled(text)(ev)
 
     def command_sub(self, body: A.CommandList, text: str) -> str:
-        return self.ex.run_command_sub(body, text)
+        return self.pr.run_command_sub(body, text)
 
     def process_sub(self, body: A.CommandList, direction: str) -> str:
-        return self.ex.start_process_sub(body, direction)
+        return self.pr.start_process_sub(body, direction)
 
     def glob(self, pattern: str) -> list[str] | None:
         st = self.state
@@ -542,7 +544,7 @@ class Shell:
         child = self.fork()
         out = BufferWriter(max_size=self.rt.limits.max_string_length)
         child.state.fds[1] = out
-        status = child.ex.run_subshell_body(body)
+        status = child.pr.run_subshell_body(body)
         return out.getvalue(), status
 
 

@@ -28,9 +28,10 @@ def new_shell() -> Shell:
 
 def test_parts_are_wired_to_one_shell_and_state() -> None:
     sh = new_shell()
-    parts = (sh.va, sh.rd, sh.ex, sh.ev)
+    parts = (sh.va, sh.rd, sh.ex, sh.pr, sh.ev)
     assert all(p.sh is sh and p.state is sh.state for p in parts)
-    assert sh.ev.ex is sh.ex and sh.ex.ev is sh.ev and sh.rd.ev is sh.ev
+    assert sh.ev.ex is sh.ex and sh.ex.ev is sh.ev and sh.rd.ev is sh.ev and sh.pr.ev is sh.ev
+    assert sh.ev.pr is sh.ex.pr is sh.pr and sh.pr.ex is sh.ex
     assert sh.ev.va is sh.ex.va is sh.rd.va is sh.va and sh.ev.rd is sh.ex.rd is sh.rd
     assert sh.ev.expander is sh.ex.expander is sh.rd.expander is sh.expander
     # the shell's facade is the parts' own methods, not wrappers
