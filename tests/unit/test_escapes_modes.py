@@ -75,6 +75,25 @@ def test_stat_printf_matches_gnu(text: str) -> None:
     assert _mine(script) == real
 
 
+SED = [
+    "printf 'a\\377b\\n' | sed 's/\\xff/X/' | od -c",
+    "printf 'a\\377bA\\n' | sed 's/\\d255/X/;s/\\o101/Y/' | od -c",
+    "printf 'aAb\\001\\n' | sed 's/\\cA/C/;s/\\x41/H/'",
+    "printf 'abab\\n' | sed -E 's/(ab)\\1/[\\1]/'",
+    "printf 'a*b\\n' | sed 's/a\\x2a/S/'",
+    "printf 'a\\tb\\n' | sed 's/\\t/T/;s/\\q/Q/'",
+    "printf 'x\\034y\\n' | sed 's/\\c\\\\/Z/' | od -c",
+]
+
+
+@pytest.mark.parametrize("script", SED)
+def test_sed_regex_escapes_match_gnu_sed(script: str) -> None:
+    real = _bash(script)
+    if real is None or shutil.which("sed") is None:
+        pytest.skip("no sed")
+    assert _mine(script) == real
+
+
 @pytest.mark.parametrize(
     ("mode", "text", "out", "unknown"),
     [
@@ -83,6 +102,7 @@ def test_stat_printf_matches_gnu(text: str) -> None:
         ("format", "\\101\\0101\\c\\'\\x", "A\b1\\c'\\x", ["c", "x"]),
         ("ansi", "x\\x41\\cA\\0y", "xA\x01", []),
         ("echo", "\\0101\\101\\cz", "A\\101", ["1"]),
+        ("sed", "\\d065\\o102\\x43\\1\\cd\\.\\q", "ABC\\1\x04\\.\\q", ["1", ".", "q"]),
     ],
 )
 def test_decode_raw(mode: str, text: str, out: str, unknown: list[str]) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..commands.options import CommandSpec, HelpRequested, Opt, OptionValueError, UsageError, parse_args
+from .synopsis import USAGE
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -48,8 +49,6 @@ class BuiltinOpts:
 
 def usage(sh: Shell, name: str) -> None:
     """`NAME: usage: SYNOPSIS` on stderr (the synopsis `help` shows)."""
-    from .help import USAGE
-
     synopsis = USAGE.get(name)
     if synopsis is not None:
         sh.write_err(f"{name}: usage: {synopsis}\n")

@@ -15,6 +15,7 @@ from typing import Any
 
 import re2
 
+from ..regex.brackets import bracket_end
 from ..textcache import TextCache
 
 _GLOB_CHARS = frozenset("*?[")
@@ -86,29 +87,9 @@ def escape(text: str) -> str:
 
 
 def _bracket_end(p: str, i: int) -> int:
-    """Index of the `]` closing the bracket expression at p[i] == '[', or -1."""
-    j = i + 1
-    n = len(p)
-    if j < n and p[j] in "!^":
-        j += 1
-    if j < n and p[j] == "]":
-        j += 1
-    while j < n:
-        c = p[j]
-        if c == "\\":
-            j += 2
-            continue
-        if c == "[" and j + 1 < n and p[j + 1] in ":=.":
-            kind = p[j + 1]
-            end = p.find(kind + "]", j + 2)
-            if end < 0:
-                return -1
-            j = end + 2
-            continue
-        if c == "]":
-            return j
-        j += 1
-    return -1
+    """Index of the `]` closing the bracket expression at p[i] == '[', or -1 (`!` negates too;
+    a backslash quotes the next character; a `[:` without `:]` is a plain `[`, as in bash)."""
+    return bracket_end(p, i, "!^", escapes=True, open_class_fails=False)
 
 
 # ------------------------------------------------------------ pattern tree

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..syntax.escapes import decode_raw
 from . import errors as E
 from .errors import RegexError
 
@@ -48,48 +49,10 @@ _ANCHORS = frozenset(["bol", "eol", "bot", "eot", "wb", "nwb", "ws", "we"])
 def sed_preprocess(pattern: str) -> str:
     """GNU sed's escape conversion before regcomp: \\n \\t \\a \\f \\v \\r \\dNNN
     \\oNNN \\xHH \\cX become the characters themselves (which may then act as
-    operators, as in GNU sed 4.9)."""
+    operators, as in GNU sed 4.9); a byte value is that byte."""
     if "\\" not in pattern:
         return pattern
-    out: list[str] = []
-    i = 0
-    n = len(pattern)
-    simple = {"n": "\n", "t": "\t", "a": "\a", "f": "\f", "v": "\v", "r": "\r"}
-    while i < n:
-        c = pattern[i]
-        if c != "\\" or i + 1 >= n:
-            out.append(c)
-            i += 1
-            continue
-        d = pattern[i + 1]
-        if d in simple:
-            out.append(simple[d])
-            i += 2
-            continue
-        if d in "dox":
-            base, width, digits = {"d": (10, 3, "0123456789"), "o": (8, 3, "01234567"), "x": (16, 2, "0123456789abcdefABCDEF")}[d]
-            j = i + 2
-            while j < n and j < i + 2 + width and pattern[j] in digits:
-                j += 1
-            if j > i + 2:
-                out.append(chr(int(pattern[i + 2 : j], base) & 0xFF if base != 16 else int(pattern[i + 2 : j], 16)))
-                i = j
-                continue
-        if d == "c" and i + 2 < n:
-            ch = pattern[i + 2]
-            if ch == "\\":
-                # \c\\ is control-backslash
-                if i + 3 < n and pattern[i + 3] == "\\":
-                    out.append(chr(0x1C))
-                    i += 4
-                    continue
-            out.append(chr(ord(ch.upper()) ^ 0x40))
-            i += 3
-            continue
-        out.append(c)
-        out.append(d)
-        i += 2
-    return "".join(out)
+    return decode_raw(pattern, "sed")
 
 
 _AWK_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a", "b": "\b", "/": "/", '"': '"'}

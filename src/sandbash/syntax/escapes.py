@@ -1,5 +1,5 @@
 """The one backslash-escape decoder, with a mode for each language that has them:
-$'...', echo -e, printf %b and printf's format string, awk strings, stat --printf.
+$'...', echo -e, printf %b and printf's format string, awk strings, sed regexes, stat --printf.
 
 Strings are `str` holding bytes as surrogate escapes, so `\\xff` becomes the
 lone byte 0xff and `\\u00e9` the UTF-8 encoding of é.
@@ -24,6 +24,7 @@ _SIMPLE = {
 }
 _HEX = "0123456789abcdefABCDEF"
 _OCT = "01234567"
+_DEC = "0123456789"
 
 
 def byte_char(value: int) -> str:
@@ -66,13 +67,14 @@ def decode_raw(text: str, mode: str, unknown: list[str] | None = None) -> str:
 @dataclass(frozen=True, slots=True)
 class _Mode:
     simple: Mapping[str, str]  # \n and the like
-    octal: str  # "lead": \N to \NNN; "zero": \0 then up to 3 digits; "both" (printf %b)
+    octal: str  # "lead": \N to \NNN; "zero": \0 then up to 3 digits; "both" (printf %b); "none"
     c: str  # "stop" (echo, %b), "control" ($'\cX'), "" (no meaning)
     hex: bool = True  # \xHH
     unicode: bool = True  # \uHHHH, \UHHHHHHHH
     nul_stops: bool = False  # $'...' ends at a NUL
     plain: bool = False  # an unknown \d is d (awk, stat), else it stays \d
     continuation: bool = False  # awk: backslash-newline is nothing
+    lettered: bool = False  # sed: \dNNN decimal, \oNNN octal (its \N are back-references)
 
 
 _QUOTES = {"'": "'", '"': '"', "?": "?"}
@@ -83,6 +85,8 @@ _MODES = {
     "format": _Mode({**_SIMPLE, **_QUOTES}, "lead", ""),
     "awk": _Mode({"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "a": "\a", "b": "\b", "f": "\f",
                   "v": "\v"}, "lead", "", unicode=False, plain=True, continuation=True),
+    "sed": _Mode({"n": "\n", "t": "\t", "a": "\a", "f": "\f", "v": "\v", "r": "\r"}, "none", "control",
+                  lettered=True),
     "stat": _Mode({k: v for k, v in _SIMPLE.items() if k != "E"} | {'"': '"'}, "lead", "", unicode=False,
                   plain=True),
 }
@@ -135,7 +139,10 @@ def _decode(text: str, mode: str, unknown: list[str] | None = None) -> tuple[str
             continue
         if d == "\n" and m.continuation:
             continue
-        if d in _OCT and (m.octal != "zero" or d == "0"):
+        if m.lettered and d in "do" and _digits(text, i, 3, _DEC if d == "d" else _OCT) > i:
+            start, i = i, _digits(text, i, 3, _DEC if d == "d" else _OCT)
+            value = int(text[start:i], 10 if d == "d" else 8)
+        elif d in _OCT and m.octal != "none" and (m.octal != "zero" or d == "0"):
             # "lead": the digit after the backslash is the first of up to three; "zero": \0NNN
             start = i if d == "0" and m.octal in ("zero", "both") else i - 1
             i = _digits(text, start, 3, _OCT)

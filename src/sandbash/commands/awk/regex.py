@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from ...limits import Budget
 from ...regex import RegexError as _SharedError
 from ...regex import compile_regex as _shared_compile
+from ...regex.brackets import bracket_end
 from ...textcache import TextCache
 
 Span = tuple[int, int]
@@ -28,21 +29,10 @@ _ESCAPED_LITERAL = frozenset("/\"\\.[]()*+?{}|^$")
 
 
 def _bracket_end(source: str, i: int) -> int:
-    """The index just past the bracket expression that starts at source[i] == '['."""
-    n = len(source)
-    j = i + 1
-    if j < n and source[j] == "^":
-        j += 1
-    if j < n and source[j] == "]":
-        j += 1
-    while j < n and source[j] != "]":
-        if source[j] == "[" and j + 1 < n and source[j + 1] in ":.=":
-            close = source.find(source[j + 1] + "]", j + 2)
-            if close > 0:
-                j = close + 2
-                continue
-        j += 2 if source[j] == "\\" else 1
-    return j + 1
+    """The index just past the bracket expression that starts at source[i] == '[' (past the
+    end of the source when it is not closed)."""
+    end = bracket_end(source, i, escapes=True, open_class_fails=False)
+    return (end if end >= 0 else len(source)) + 1
 
 
 def required_text(source: str) -> str:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from ...expand.pattern import compile_pattern
 from ...limits import Budget
+from ...regex.brackets import bracket_end
 from ...vfs.base import Stat
 from ...vfs.errors import FsError
 from ..date.parse import parse_date
@@ -167,17 +168,8 @@ def emacs_to_ere(pattern: str) -> str:
     while i < n:
         c = pattern[i]
         if c == "[":
-            j = i + 1
-            if j < n and pattern[j] == "^":
-                j += 1
-            if j < n and pattern[j] == "]":
-                j += 1
-            while j < n and pattern[j] != "]":
-                if pattern[j] == "[" and j + 1 < n and pattern[j + 1] in ":.=":
-                    close = pattern.find(pattern[j + 1] + "]", j + 2)
-                    j = close + 2 if close >= 0 else j + 1
-                else:
-                    j += 1
+            end = bracket_end(pattern, i, open_class_fails=False)
+            j = end if end >= 0 else n
             out.append(pattern[i : j + 1])
             i = j + 1
             continue

@@ -11,6 +11,7 @@ from typing import Any
 
 from ...limits import Budget
 from ...regex import Regex, RegexError, compile_regex
+from ...regex.brackets import bracket_end
 
 
 class SedError(Exception):
@@ -531,27 +532,10 @@ def _version_ok(version: str) -> bool:
 
 
 def _bracket_end(s: str, i: int) -> int:
-    """Index just past the `]` closing a bracket whose `[` is at i-1, or -1."""
-    n = len(s)
-    j = i
-    if j < n and s[j] == "^":
-        j += 1
-    if j < n and s[j] == "]":
-        j += 1
-    while j < n:
-        c = s[j]
-        if c == "\n":
-            return -1
-        if c == "[" and j + 1 < n and s[j + 1] in ":.=":
-            close = s.find(s[j + 1] + "]", j + 2)
-            if close < 0:
-                return -1
-            j = close + 2
-            continue
-        if c == "]":
-            return j + 1
-        j += 1
-    return -1
+    """Index just past the `]` closing a bracket whose `[` is at i-1, or -1 (a newline ends
+    the command first)."""
+    end = bracket_end(s, i - 1, newline_ends=True)
+    return end + 1 if end >= 0 else -1
 
 
 _ESC = {"n": "\n", "t": "\t", "a": "\a", "f": "\f", "v": "\v", "r": "\r"}
