@@ -160,15 +160,18 @@ def _run(ctx: Ctx, binding: str, code: str, filename: str, setup: dict[str, Any]
     budget = ctx.budget
     with ctx.hold_memory() as mem:
         worker = Worker(binding)
+        cap = memory_left(ctx)
         try:
-            worker.send({"prelude": PRELUDE, "code": code, "filename": filename, "memory": memory_left(ctx),
+            worker.send({"prelude": PRELUDE, "code": code, "filename": filename, "memory": cap,
                          "stack": STACK_BYTES})
             while True:
                 try:
                     msg = worker.recv(budget.check_time)
                 except WorkerGone:
-                    # the worker died without a word: QuickJS aborts when its heap cap is hit mid-GC
-                    raise LimitExceeded(LimitKind.MAX_MEMORY, ctx.limits.max_memory) from None
+                    if mem.held > cap // 2:  # QuickJS can abort when its heap cap is hit mid-GC
+                        raise LimitExceeded(LimitKind.MAX_MEMORY, ctx.limits.max_memory) from None
+                    ctx.error("the JavaScript worker stopped unexpectedly")
+                    return 1
                 _output(streams, msg.get("out", ()))
                 mem.set(int(msg.get("mem", 0)))
                 if "call" in msg:
@@ -181,6 +184,8 @@ def _run(ctx: Ctx, binding: str, code: str, filename: str, setup: dict[str, Any]
                     error = msg["done"].get("error")
                     if error is None:
                         return host.exit_code
+                    if _out_of_memory(error):
+                        raise LimitExceeded(LimitKind.MAX_MEMORY, ctx.limits.max_memory)
                     return _uncaught(ctx, code, filename, error)
         finally:
             worker.close()
@@ -198,10 +203,17 @@ def _encode(text: str) -> bytes:
         return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace").encode("utf-8")
 
 
+def _out_of_memory(error: dict[str, Any]) -> bool:
+    """QuickJS at its heap cap throws "out of memory", or null when it cannot even build that error
+    (by the time the error is seen the heap is unwound, so its size tells nothing; a script's own
+    `throw null` is taken for the memory limit too)."""
+    if "out of memory" in str(error.get("message", "")):
+        return True
+    return error.get("name") is None and error.get("text") == "Uncaught null"
+
+
 def _uncaught(ctx: Ctx, code: str, filename: str, error: dict[str, Any]) -> int:
     """node's report of an uncaught exception: where, the line, the error and its stack."""
-    if "out of memory" in str(error.get("message", "")):
-        raise LimitExceeded(LimitKind.MAX_MEMORY, ctx.limits.max_memory)
     line = int(error.get("line") or 0)
     lines = code.split("\n")
     head = ""

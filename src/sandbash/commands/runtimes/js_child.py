@@ -23,20 +23,23 @@ import importlib
 import json
 import struct
 import sys
+import time
 from typing import Any
 
-OUT_FLUSH = 16384  # buffered output sent on its own past this many characters
+OUT_FLUSH = 65536  # buffered output sent on its own past this many characters
+FLUSH_PAUSE = 0.01  # ... or when the last frame went out longer ago than this (seconds)
 
 _in = sys.stdin.buffer
 _out = sys.stdout.buffer
 _pending: list[list[Any]] = []
 _pending_size = 0
+_last_flush = 0.0
 
 
 def _send(msg: dict[str, Any]) -> None:
     global _pending_size
     if _pending:
-        msg["out"] = list(_pending)
+        msg["out"] = [[fd, "".join(pieces)] for fd, pieces in _pending]
         _pending.clear()
         _pending_size = 0
     data = json.dumps(msg).encode("ascii")
@@ -66,10 +69,17 @@ def main() -> None:
         return int(ctx.memory().get("memory_used_size", 0))
 
     def write(fd: int, text: str) -> None:
-        global _pending_size
-        _pending.append([fd, text])
+        global _pending_size, _last_flush
+        if _pending and _pending[-1][0] == fd:
+            _pending[-1][1].append(text)  # joined when sent: one piece per run of one fd
+        else:
+            _pending.append([fd, [text]])
         _pending_size += len(text)
-        if _pending_size > OUT_FLUSH:
+        now = time.monotonic()
+        # a burst is sent in large frames; the first write after a pause goes at once, so what a
+        # program printed before it hangs is seen when the deadline kills it
+        if _pending_size > OUT_FLUSH or now - _last_flush > FLUSH_PAUSE:
+            _last_flush = now
             _send({"mem": memory()})
 
     def host(name: str, args: str) -> str:

@@ -16,8 +16,11 @@ PRELUDE = r"""
 (function () {
 'use strict';
 const G = globalThis;
-const rawHost = G.__host, rawWrite = G.__write;
+const rawHost = G.__host, hostWrite = G.__write;
 delete G.__host; delete G.__write;
+// a lone surrogate cannot cross into Python: node writes U+FFFD for it
+const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const rawWrite = (fd, text) => hostWrite(fd, text.replace(LONE, '\ufffd'));
 
 function call(name, ...args) {
   const r = JSON.parse(rawHost(name, JSON.stringify(args)));

@@ -156,10 +156,12 @@ class LuaHost:
                     h.data = bytearray()  # reading a directory fails on read, as with C stdio
                 else:
                     self._load(h, name)
-            elif base == "w":
+            elif plus:  # w+: read and write, held in memory
                 fs.write_bytes(name, b"")
             else:
-                fs.write_bytes(name, b"", append=True)
+                # w / a: written through to the file as the program writes (the quota bounds it)
+                h.stream, h.owns = fs.open(name, "w" if base == "w" else "a"), True
+                h.pos = st.size if base == "a" and st is not None else 0
         except FsError as e:
             return _fail(e, name)
         h.flushed = len(h.data) if h.append else 0
@@ -242,7 +244,10 @@ class LuaHost:
             return None, b"Bad file descriptor", errno.EBADF
         data = b"".join(parts)
         if h.stream is not None:
-            self._write_stream(fid, h, data)
+            try:
+                self._write_stream(fid, h, data)
+            except (FsError, StreamError) as e:  # a full quota, a closed pipe end: as C's fwrite
+                return _fail(e, None)
             return True
         if h.append:
             h.pos = len(h.data)
@@ -256,6 +261,7 @@ class LuaHost:
 
     def _write_stream(self, fid: int, h: _Handle, data: bytes) -> None:
         assert h.stream is not None
+        h.pos += len(data)
         if fid != 1:  # stderr and pipes are unbuffered
             h.stream.write(data)
             return
@@ -266,6 +272,8 @@ class LuaHost:
     def seek(self, fid: int, whence: bytes, offset: int) -> Result:
         h = self._get(fid)
         if h.stream is not None:
+            if h.owns and h.writable and offset == 0 and whence in (b"cur", b"end"):
+                return h.pos  # where a file written through is (its end)
             return None, b"Illegal seek", errno.ESPIPE
         base = {b"set": 0, b"cur": h.pos, b"end": len(h.data)}[whence]
         if base + offset < 0:
@@ -401,7 +409,7 @@ class LuaHost:
 
     def popen(self, cmd: bytes, mode: bytes) -> Result:
         script = cmd.decode("utf-8", "surrogateescape")
-        self.flush(1)
+        # (no flush of io.stdout first: C's popen/system do not flush stdio either)
         if mode.startswith(b"r"):
             out = BufferWriter(charge=self.mem.charge)
             status = self._shell(script, None, out)
@@ -422,7 +430,6 @@ class LuaHost:
     def execute(self, cmd: bytes | None) -> Result:
         if cmd is None:
             return True
-        self.flush(1)
         return _status(self._shell(cmd.decode("utf-8", "surrogateescape"), None, self.ctx.stdout))
 
     def _shell(self, script: str, stdin: bytes | None, stdout: Stream) -> int:
