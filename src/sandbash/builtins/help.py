@@ -121,6 +121,14 @@ COMMAND_USAGE = {
     "python": "python [-c CODE | FILE | -] [ARG...]\n    The same as python3.",
     "sqlite3": "sqlite3 [OPTIONS] [FILE] [SQL...]\n"
                "    The SQLite shell over database files of the sandbox (modes, dot-commands, -cmd, -bail).",
+    "lua": "lua [-e STAT] [-l MOD] [-v] [-E] [-W] [SCRIPT [ARG...] | -]\n"
+           "    Run a Lua 5.4 program (lupa): string, table, math, utf8, coroutine; io and os over the\n"
+           "    sandbox's files; io.popen/os.execute run in this shell; no debug, no C modules.",
+    "lua5.4": "lua5.4 ...\n    The same as lua.",
+    "node": "node [-e CODE | -p CODE | SCRIPT | -] [ARG...]\n"
+            "    Run JavaScript in QuickJS with node's console, process, Buffer, timers and require of\n"
+            "    fs, path, child_process (execSync), readline, util, os, events, assert and local files.",
+    "js": "js ...\n    The same as node.",
 }
 
 HEADER = """sandbash: GNU bash 5.2 semantics in a sandbox.

@@ -18,6 +18,11 @@ NOTES: dict[str, tuple[str, str]] = {
                 "sandbox's files; no "
                 "subprocess, class inheritance, generators or third-party packages)"),
     "sqlite3": ("", "sqlite3 is the SQLite shell (3.40) over database files of the sandbox"),
+    "lua": ("lupa", "lua/lua5.4 run Lua 5.4 (-e CODE, a file or stdin; string, table, math, utf8, "
+            "coroutine, io and os over the sandbox's files, io.popen/os.execute through this shell)"),
+    "node": ("_quickjs", "node/js run JavaScript in QuickJS (node -e/-p, a file or stdin; console, process, "
+             "Buffer, timers, promises, require of fs, path, child_process.execSync, readline, util, os, "
+             "events, assert and local files; no npm packages or ES module import syntax)"),
 }
 # host programs a model may reach for, and the runtime command that provides each here
 HOST_PROGRAMS = (("python", "python3"), ("node", "node"), ("git", ""), ("package managers", ""), ("compilers", ""))
