@@ -95,6 +95,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .audit import DECISION, Recorder
+from .host.services import SERVICE_ACTIONS, SERVICE_WRITES, UNIT_SUFFIXES
 
 READ_ONLY = "read-only"
 REMEDIATION = "remediation"
@@ -241,15 +242,12 @@ def command_grant(entry: str) -> str:
 
 # ------------------------------------------------------------ services and elevation (host mode)
 
-SERVICE_READS = ("status", "is-active", "is-enabled")
-SERVICE_WRITES = ("start", "stop", "restart", "reload")
-SERVICE_ACTIONS = SERVICE_READS + SERVICE_WRITES
-UNIT_SUFFIXES = (".service", ".socket", ".timer", ".target", ".mount", ".path", ".slice", ".scope")
 RULE_SERVICE = "services.grant"
 RULE_NO_SERVICE = "services.no-grant"
 RULE_SERVICE_MODE = "services.remediation"
 RULE_ELEVATE = "elevation.allowed"
 RULE_NOT_ELEVATABLE = "elevation.not-elevatable"
+RULE_ELEVATE_CHECK = "elevation.check"
 
 
 @dataclass(frozen=True)
@@ -892,6 +890,41 @@ class Gate:
             from .vfs.errors import FsError
 
             raise FsError(errno.EACCES, path, decision.rule)
+
+    # -- host mode: services and elevation (the commands ask through the context's gate)
+
+    def service(self, unit: str, action: str, argv: Sequence[str]) -> Decision:
+        """systemctl ACTION UNIT: the static rule, then `decide` (`service:ACTION`); recorded."""
+        decision = self.policy.ask(Action(f"service:{action}", unit, tuple(argv)),
+                                   self.policy.service_decision(unit, action))
+        self._record(f"service:{action}", unit, decision, argv=argv)
+        return decision
+
+    def elevation(self, argv: Sequence[str], cwd: str, env: Mapping[str, str]) -> Decision:
+        """sudo ARGV: ARGV[0] must be elevatable and granted, and the embedder runs the words
+        outside the interpreter, so the static check of exactly these words must allow them."""
+        name = argv[0]
+        decision = self.policy.elevation_decision(name)
+        if decision.allowed:
+            static = self.policy.command_decision(name, "command")
+            decision = static if not static.allowed else decision
+        if decision.allowed:
+            decision = self._elevation_check(argv, cwd, env)
+        decision = self.policy.ask(Action("shell:elevate", name, tuple(argv)), decision)
+        self._record("shell:elevate", name, decision, argv=argv)
+        return decision
+
+    def _elevation_check(self, argv: Sequence[str], cwd: str, env: Mapping[str, str]) -> Decision:
+        import shlex
+
+        from .check import ALLOWED, check  # the check sits above the policy: only sudo needs it
+
+        report = check(shlex.join(argv), self.policy, cwd=cwd, env=dict(env), deadline=2.0)
+        if report.status == ALLOWED:
+            return Decision.allow(RULE_ELEVATE)
+        issues = sorted(report.issues, key=lambda i: i.severity != "deny")
+        why = issues[0].message if issues else f"the check says {report.status}"
+        return Decision.deny(RULE_ELEVATE_CHECK, f"the elevated command is refused: {why}")
 
     # -- network
 

@@ -38,10 +38,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..host.services import SERVICE_ACTIONS
 from ..policy import (
     RULE_READ_ONLY,
     RULE_SERVICE_MODE,
-    SERVICE_ACTIONS,
     Action,
     Decision,
     Policy,

@@ -9,7 +9,6 @@ is reachable.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,31 +16,10 @@ from ..interp.runtime import Identity
 from ..policy import PathGrant, Policy, ServiceGrant, normpath, path_grant_warnings
 from .elevation import Elevate
 from .procfs import ProcFs
-from .services import ServiceBackend
+from .services import Pinger, ServiceBackend
 
 if TYPE_CHECKING:
     from ..limits import Limits
-
-
-@dataclass(frozen=True)
-class PingRequest:
-    host: str  # as the script wrote it
-    address: str  # the address it resolved to
-    count: int
-    interval: float
-    timeout: float  # seconds to wait for each reply
-
-
-@dataclass(frozen=True)
-class PingReply:
-    seq: int
-    rtt_ms: float | None  # None: no reply in time
-    ttl: int = 64
-    size: int = 64
-
-
-# ICMP needs a raw socket, which sandbash never opens: the embedder sends the echo requests
-Pinger = Callable[[PingRequest], Iterable[PingReply]]
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,42 @@
-"""systemctl's half of host mode: the backend protocol the embedder implements, and a test
-backend. sandbash never talks to systemd itself: the embedder injects a backend (D-Bus, its
-own agent API); the policy (`Policy.service_decision`) and the output format live here."""
+"""The backends the embedder provides in host mode, and what sandbash knows about them.
+
+systemctl: the `ServiceBackend` protocol (D-Bus, the embedder's agent API) and a test backend;
+sandbash never talks to systemd itself: it decides (`Policy.service_decision`), parses and prints.
+ping: ICMP needs a raw socket, which sandbash never opens: the embedder's `Pinger` sends the echo
+requests (`PingRequest` -> `PingReply`s). This module sits low (with the filesystem backends), so
+commands and the policy both read its names."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Protocol, runtime_checkable
+
+SERVICE_READS = ("status", "is-active", "is-enabled")
+SERVICE_WRITES = ("start", "stop", "restart", "reload")  # need remediation mode
+SERVICE_ACTIONS = SERVICE_READS + SERVICE_WRITES
+UNIT_SUFFIXES = (".service", ".socket", ".timer", ".target", ".mount", ".path", ".slice", ".scope")
+
+
+@dataclass(frozen=True)
+class PingRequest:
+    host: str  # as the script wrote it
+    address: str  # the address it resolved to
+    count: int
+    interval: float
+    timeout: float  # seconds to wait for each reply
+
+
+@dataclass(frozen=True)
+class PingReply:
+    seq: int
+    rtt_ms: float | None  # None: no reply in time
+    ttl: int = 64
+    size: int = 64
+
+
+Pinger = Callable[[PingRequest], Iterable[PingReply]]
 
 
 class ServiceError(Exception):

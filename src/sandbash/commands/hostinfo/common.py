@@ -5,16 +5,35 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..context import CommandExit, Ctx
 
 if TYPE_CHECKING:
-    from ...host.access import HostAccess
+    from ...host.elevation import Elevate
     from ...host.procfs import ProcFs
+    from ...host.services import Pinger, ServiceBackend
 
 
-def host(ctx: Ctx) -> HostAccess:
+class Host(Protocol):
+    """What the commands use of the run's HostAccess (sandbash.host.access, a layer above)."""
+
+    @property
+    def procfs(self) -> ProcFs: ...
+
+    @property
+    def service_backend(self) -> ServiceBackend | None: ...
+
+    @property
+    def elevate(self) -> Elevate | None: ...
+
+    @property
+    def pinger(self) -> Pinger | None: ...
+
+    def roots(self) -> list[str]: ...
+
+
+def host(ctx: Ctx) -> Host:
     """The run's HostAccess (the commands exist only in host mode; a direct call without one
     fails cleanly)."""
     h = ctx.extra.get("host")

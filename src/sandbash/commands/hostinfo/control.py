@@ -1,12 +1,14 @@
 """systemctl (through the embedder's service backend) and sudo (the elevation marker): each
-action is decided by the policy first (`Policy.service_decision`, `Policy.elevation_decision`)
-and recorded by the run's gate like any decision."""
+action is decided by the run's gate (`Gate.service`, `Gate.elevation`: the policy's rules, then
+`decide`, recorded as audit events) before anything reaches the embedder."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Protocol
+
 from ...host.elevation import ElevationRefused, ElevationRequest
-from ...host.services import ServiceError, ServiceStatus, UnitNotFound
-from ...policy import SERVICE_ACTIONS, SERVICE_WRITES, Action, Decision, Policy
+from ...host.services import SERVICE_ACTIONS, SERVICE_WRITES, ServiceError, ServiceStatus, UnitNotFound
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec
 from .common import fail, host
@@ -21,20 +23,25 @@ start, stop, restart and reload need remediation mode.
 """
 
 
-def _policy(ctx: Ctx) -> Policy:
-    gate = ctx.extra.get("gate")
-    policy = getattr(gate, "policy", None)
-    return policy if isinstance(policy, Policy) else Policy()
+class _Decision(Protocol):
+    allowed: bool
+    rule: str
+    reason: str
 
 
-def _decide(ctx: Ctx, kind: str, target: str, static: Decision) -> Decision:
-    """The static decision, then the embedder's `decide`; recorded as an audit event."""
+class _Gate(Protocol):
+    """The run's policy gate (sandbash.policy.Gate), handed over in the context."""
+
+    def service(self, unit: str, action: str, argv: Sequence[str]) -> _Decision: ...
+
+    def elevation(self, argv: Sequence[str], cwd: str, env: Mapping[str, str]) -> _Decision: ...
+
+
+def _gate(ctx: Ctx) -> _Gate:
     gate = ctx.extra.get("gate")
-    if gate is None:
-        return static
-    decision: Decision = gate.policy.ask(Action(kind, target, tuple(ctx.args)), static)
-    gate._record(kind, target, decision, argv=[ctx.name, *ctx.args])
-    return decision
+    if gate is None:  # host mode always has a policy (HostAccess.configure makes one): refuse
+        raise fail(ctx, "no policy decides host actions here", 126)
+    return gate  # type: ignore[no-any-return]
 
 
 def cmd_systemctl(ctx: Ctx) -> int:
@@ -55,7 +62,7 @@ def cmd_systemctl(ctx: Ctx) -> int:
     status = 0
     for name in units:
         unit = name if "." in name else f"{name}.service"  # as systemctl completes a bare name
-        decision = _decide(ctx, f"service:{action}", unit, _policy(ctx).service_decision(unit, action))
+        decision = _gate(ctx).service(unit, action, [ctx.name, *ctx.args])
         if not decision.allowed:
             ctx.error(f"{action} {unit}: not allowed by policy [policy: {decision.rule}] ({decision.reason})")
             status = max(status, 126)
@@ -97,21 +104,6 @@ def _one(ctx: Ctx, backend: object, action: str, unit: str, quiet: bool) -> int:
     return 0 if st.active_state == "active" else 3
 
 
-def _static_refusal(ctx: Ctx, policy: Policy, argv: list[str]) -> str | None:
-    """The embedder performs the elevated command outside the interpreter, so the policy must
-    allow all of it BEFORE: the static check of exactly these words (paths as written) must say
-    allowed; a denial or anything only a run could decide refuses it."""
-    import shlex
-
-    from ...check import ALLOWED, check
-
-    report = check(shlex.join(argv), policy, cwd=ctx.cwd, env=dict(ctx.env), deadline=2.0)
-    if report.status == ALLOWED:
-        return None
-    issues = sorted(report.issues, key=lambda i: i.severity != "deny")
-    return issues[0].message if issues else f"the check says {report.status}"
-
-
 def _status(ctx: Ctx, st: ServiceStatus) -> None:
     dot = "●" if st.active_state != "failed" else "×"
     lines = [f"{dot} {st.unit}" + (f" - {st.description}" if st.description else "")]
@@ -135,17 +127,9 @@ def cmd_sudo(ctx: Ctx) -> int:
     if args[0].startswith("-"):
         raise fail(ctx, f"option '{args[0]}' is not supported (sudo is an elevation marker: sudo COMMAND [ARG]...)")
     name = args[0]
-    policy = _policy(ctx)
-    decision = _decide(ctx, "shell:elevate", name, policy.elevation_decision(name))
-    if decision.allowed:
-        static = policy.command_decision(name, "command")
-        decision = _decide(ctx, "shell:exec", name, static) if not static.allowed else decision
+    decision = _gate(ctx).elevation(args, ctx.cwd, ctx.env)
     if not decision.allowed:
         ctx.error(f"{name}: {decision.reason} [policy: {decision.rule}]")
-        return 126
-    refusal = _static_refusal(ctx, policy, args)
-    if refusal is not None:
-        ctx.error(f"{name}: the elevated command is refused: {refusal}")
         return 126
     elevate = host(ctx).elevate
     if elevate is None:

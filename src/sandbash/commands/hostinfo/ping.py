@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from ...host.access import PingRequest
+from ...host.services import PingRequest
 from ..context import Ctx
 from .common import Flag, fail, host, parse_flags
 

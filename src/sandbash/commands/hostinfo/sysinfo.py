@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from ...policy import normpath, under
+from ...vfs.base import normpath
 from ..context import Ctx
 from .common import Flag, fail, host, parse_flags, procfs
 
@@ -13,6 +13,10 @@ UPTIME_FLAGS = (Flag("p", "pretty"), Flag("s", "since"), Flag("h", "help"))
 FREE_FLAGS = (Flag("b", "bytes"), Flag("k", "kibi"), Flag("m", "mebi"), Flag("g", "gibi"), Flag("h", "human"),
               Flag("t", "total"), Flag(None, "help"))
 DF_FLAGS = (Flag("h", "human-readable"), Flag("k", "kilo"), Flag("i", "inodes"), Flag(None, "help"))
+
+
+def _under(path: str, root: str) -> bool:
+    return root == "/" or path == root or path.startswith(root + "/")
 
 
 def host_uptime(ctx: Ctx) -> int:
@@ -118,7 +122,7 @@ def host_df(ctx: Ctx) -> int:
                                                         else "1K-blocks      Used Available Use%")
     ctx.out(f"{'Filesystem':<20} {head} Mounted on\n")
     for path in targets:
-        root = next((r for r in sorted(roots, key=len, reverse=True) if under(path, r)), None)
+        root = next((r for r in sorted(roots, key=len, reverse=True) if _under(path, r)), None)
         usage = fs.disk_usage(path) if root is not None else None
         if usage is None or root is None:
             ctx.error(f"{path}: No such file or directory" if root is not None else f"{path}: not under a granted path")
