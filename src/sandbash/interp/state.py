@@ -87,6 +87,10 @@ class ShellState:
         self.loop_depth = 0
         self.errexit_ignored = 0
         self.rng = random.Random()
+        # $RANDOM: bash's own generator state (None: seed from rng on first use) and its last value
+        self.rand_seed: int | None = None
+        self.last_random = 0
+        self.unspecial: set[str] = set()  # dynamic variables `unset` made ordinary
         self.pid = 0
         self.bashpid = 0
         self.in_trap = ""
@@ -133,6 +137,9 @@ class ShellState:
         new.loop_depth = 0
         new.errexit_ignored = self.errexit_ignored
         new.rng = random.Random(self.rng.random())
+        new.rand_seed = None  # a subshell reseeds, as bash's does
+        new.last_random = self.last_random
+        new.unspecial = set(self.unspecial)
         new.pid = self.pid
         new.bashpid = self.bashpid
         new.in_trap = self.in_trap

@@ -40,6 +40,19 @@ _DYNAMIC = frozenset(
 
 
 _READONLY_DYNAMIC = frozenset({"SHELLOPTS", "BASHOPTS", "GROUPS"})
+# dynamic variables that stay dynamic when assigned (the value seeds or offsets them, or is
+# ignored), until `unset` takes their special meaning away for good, as in bash
+_STAYS_DYNAMIC = frozenset({"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS",
+                            "EPOCHREALTIME"})
+
+
+def _intrand32(last: int) -> int:
+    """bash's generator for $RANDOM (Park and Miller's minimal standard, Schrage's method): the
+    same seed gives the same sequence as bash 5.2 (`RANDOM=42; echo $RANDOM` is 17772)."""
+    ret = last or 123459876
+    h, low = divmod(ret, 127773)
+    t = 16807 * low - 2836 * h
+    return t + 0x7FFFFFFF if t < 0 else t
 # PATH: assigning it empties the hash table (bash's sv_path), temporary assignments too
 _SPECIAL_NAMES = SPECIAL_ASSIGN | {"PATH"}
 
@@ -77,8 +90,10 @@ class Variables:
     def _dynamic(self, name: str) -> Var | None:
         st = self.state
         rt = self.sh.rt
+        if name in st.unspecial:
+            return None
         if name == "RANDOM":
-            return Var(str(st.rng.randrange(32768)))
+            return Var(str(self._random()))
         if name == "SRANDOM":
             return Var(str(st.rng.getrandbits(32)))
         if name == "SECONDS":
@@ -113,6 +128,18 @@ class Variables:
             return Var(self.state.last_arg)
         return None
 
+    def _random(self) -> int:
+        """The next $RANDOM, as bash's brand(): never the same number twice in a row."""
+        st = self.state
+        if st.rand_seed is None:  # a new shell or subshell: seeded from the shell's generator
+            st.rand_seed = st.rng.getrandbits(32)
+        while True:
+            st.rand_seed = seed = _intrand32(st.rand_seed)
+            value = ((seed >> 16) ^ (seed & 0xFFFF)) & 0x7FFF
+            if value != st.last_random:
+                st.last_random = value
+                return value
+
     def _call_stack_var(self, name: str) -> Var:
         """FUNCNAME, BASH_SOURCE and BASH_LINENO: innermost call first; a script
         run from a file adds its own entry ("main", its path, 0) at the bottom."""
@@ -143,6 +170,9 @@ class Variables:
         if var is not None:
             if var.attrs & NAMEREF and var.value:
                 return self._deref(var, name)
+            if name in _STAYS_DYNAMIC and name not in self.state.unspecial:
+                dyn = self._dynamic(name)
+                return Var(dyn.value, var.attrs) if dyn is not None else var
             return var
         if name in _DYNAMIC:
             return self._dynamic(name)
@@ -350,7 +380,9 @@ class Variables:
             _charge(vars_, target_scope, cur.nbytes - before)
             return
         old_s = (cur or "") if append else None
-        new = self._convert(var, value, attrs, old_s)
+        new: str | None = self._convert(var, value, attrs, old_s)
+        if name in _STAYS_DYNAMIC and name not in self.state.unspecial:
+            new = None  # the value seeded (or offset) the variable: reading it stays dynamic
         _charge(vars_, target_scope, value_size(new) - value_size(cur))
         var.value = new
 
@@ -503,10 +535,11 @@ class Variables:
 
     def _special_assign(self, name: str, value: str) -> None:
         if name == "RANDOM":
-            try:
-                self.state.rng.seed(int(value or "0"))
-            except ValueError:
-                self.state.rng.seed(value)
+            # bash's sbrand: RANDOM is an integer variable, so its value is arithmetic; 32 bits kept
+            text = value.strip()
+            seed = int(text) if text.lstrip("-").isdigit() else self.sh.arith_eval(text or "0")
+            self.state.rand_seed = seed & 0xFFFFFFFF
+            self.state.last_random = 0
         elif name == "SECONDS":
             try:
                 self.sh.seconds_base = time.monotonic() - int(value or "0")
@@ -525,6 +558,8 @@ class Variables:
             name, sub = self.resolve_name(name)
             if sub is not None:
                 return self.unset_element(name, sub)
+        if name in _DYNAMIC and name != "_":
+            self.state.unspecial.add(name)  # bash: an unset dynamic variable is an ordinary one from now on
         scopes = self.state.vars.scopes
         for i in range(len(scopes) - 1, -1, -1):
             var = scopes[i].get(name)

@@ -95,6 +95,8 @@ def _shell(state: ShellState, exited: int | None) -> dict[str, Any]:
         "ulimits": {k: list(v) for k, v in state.ulimits.items()},
         "completions": state.completions,
         "rng": [rng[0], list(rng[1]), rng[2]],
+        "random": [state.rand_seed, state.last_random],
+        "unspecial": sorted(state.unspecial),
         "exited": exited,
     }
 
@@ -298,6 +300,11 @@ def _apply_shell(session: Session, doc: object) -> None:
         state.rng.setstate((rng_raw[0], tuple(check_list(rng_raw[1], "random state", 700)), rng_raw[2]))  # type: ignore[arg-type]
     except (TypeError, ValueError, IndexError, OverflowError):
         raise SnapshotError("random state: not a generator state") from None
+    rand = check_list(shell.get("random", [None, 0]), "$RANDOM state", 2)
+    rand_seed = None if not rand or rand[0] is None else check_int(rand[0], "$RANDOM seed", 0, 0xFFFFFFFF)
+    last_random = check_int(rand[1] if len(rand) > 1 else 0, "$RANDOM last value", 0, 32767)
+    unspecial = {check_str(n, "unset dynamic variable", 64)
+                 for n in check_list(shell.get("unspecial", []), "unset dynamic variables", 64)}
     size = sum(value_size(v.value) + 160 for v in new_vars.values()) + sum(len(f.text) * 4 for f, _ in funcs)
     if size > lim.max_session_memory:
         raise SnapshotError(f"the snapshot's shell state ({size} bytes) is over this sandbox's max_session_memory")
@@ -339,6 +346,7 @@ def _apply_shell(session: Session, doc: object) -> None:
     state.hashed = dict(hashed)
     state.disabled_builtins = {check_str(b, "disabled builtin", 64)
                                for b in check_list(shell.get("disabled_builtins", []), "disabled builtins", 256)}
+    state.rand_seed, state.last_random, state.unspecial = rand_seed, last_random, unspecial
     state.umask = umask
     state.fs.umask = umask
     state.fs.cwd = cwd
