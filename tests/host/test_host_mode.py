@@ -117,3 +117,11 @@ def test_namespaced_grant_refuses_what_is_not_granted() -> None:
 def test_bash_check_reports_the_host_warnings(tree: Path) -> None:
     b = Bash(host=HostAccess(paths=(f"{tree}/missing:ro",)))
     assert b.check("true").warnings == [f'AllowedPaths: skipping "{tree}/missing": no such file or directory']
+
+
+def test_a_ready_vfs_receives_the_grants_in_its_mount_table(tree: Path) -> None:
+    from sandbash.vfs import MemoryFs, Vfs
+
+    b = Bash(fs=Vfs(MemoryFs()), host=HostAccess(paths=(f"{tree}/logs:ro",)))
+    assert b.exec(f"grep -c ERROR {tree}/logs/app.log; echo x > {tree}/logs/new").stdout == "1\n"
+    assert not (tree / "logs" / "new").exists()

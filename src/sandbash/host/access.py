@@ -81,15 +81,24 @@ class HostAccess:
 
     def _mount(self, fs: Any, limits: Limits, uid: int, gid: int) -> Any:
         from ..vfs import MountFs
+        from ..vfs.facade import Vfs
         from ..vfs.memory import MemoryFs
-        from ..vfs.overlay import OverlayFs
         from ..vfs.quota import DiskQuota
-        from ..vfs.readwrite import ReadWriteFs
 
         if fs is None:
             fs = MemoryFs(quota=DiskQuota(limits.max_filesystem_bytes, limits.max_filesystem_files))
+        if isinstance(fs, Vfs):  # a ready Vfs: the grants go into its own mount table (a MountFs)
+            self._mount_grants(fs.tree, uid, gid)
+            return fs
         if not isinstance(fs, MountFs):
             fs = MountFs(fs)
+        self._mount_grants(fs, uid, gid)
+        return fs
+
+    def _mount_grants(self, fs: Any, uid: int, gid: int) -> None:
+        from ..vfs.overlay import OverlayFs
+        from ..vfs.readwrite import ReadWriteFs
+
         for g in sorted(self.grants(), key=lambda g: len(g.path)):
             if ProcFs.path_kind(g.path) != "dir":
                 continue  # skipped, with a warning (configure)
@@ -98,7 +107,6 @@ class HostAccess:
             where = normpath(g.path)
             _make_parents(fs, where, uid, gid)
             fs.mount(where, backend, read_only=not g.writable)
-        return fs
 
 
 def _make_parents(fs: Any, where: str, uid: int, gid: int) -> None:
