@@ -65,3 +65,9 @@ def test_real_uname_free_and_ip() -> None:
     assert r.stdout.split("\n")[:4] == [u.sysname, u.nodename, u.release, u.machine]
     r = b.exec("free | awk 'NR == 2 {print $1}'; ip link show lo | head -1 | cut -d: -f2")
     assert r.stdout == "Mem:\n lo\n", r.stderr
+
+
+def test_uname_a_matches_the_real_uname() -> None:
+    real = subprocess.run(["uname", "-a"], capture_output=True, text=True, timeout=10)  # harmless and bounded
+    assert Bash(host=HostAccess()).exec("uname -a").stdout == real.stdout
+    assert Bash().exec("uname -n").stdout == "sandbox\n"  # not without host mode
