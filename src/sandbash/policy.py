@@ -96,18 +96,17 @@ from typing import Any
 
 from .audit import DECISION, Recorder
 from .host.services import SERVICE_ACTIONS, SERVICE_WRITES, UNIT_SUFFIXES
+from .vfs.ops import READ_OPS, SUBTREE_OPS, WRITE_OPS, FileOp
 
 READ_ONLY = "read-only"
 REMEDIATION = "remediation"
 MODES = (READ_ONLY, REMEDIATION)
 
-# the Vfs actions; "exec"/"source" are the reads of a script file that is run or sourced
-READ_ACTIONS = frozenset({"read", "list", "stat", "exec", "source"})
-WRITE_ACTIONS = frozenset({"write", "create", "delete", "rename", "chmod", "link", "symlink"})
-FS_ACTIONS = READ_ACTIONS | WRITE_ACTIONS
-# actions that change every path below their own (a directory renamed or removed, a symbolic
-# link made where a stricter grant's path would lie below it: that path then leads elsewhere)
-SUBTREE_ACTIONS = frozenset({"rename", "delete", "symlink"})
+# the Vfs actions (vfs/ops.py): "exec"/"source" are the reads of a script file that is run or sourced
+READ_ACTIONS = READ_OPS
+WRITE_ACTIONS = WRITE_OPS
+FS_ACTIONS = READ_OPS | WRITE_OPS
+SUBTREE_ACTIONS = SUBTREE_OPS
 
 # where commands are looked up: `stat` there is always allowed so lookup works under grants
 COMMAND_DIRS = ("/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin")
@@ -598,16 +597,19 @@ class Policy:
             return Decision.allow(RULE_ELEVATE)
         return Decision.deny(RULE_NOT_ELEVATABLE, f"{name} is not an elevatable command")
 
-    def path_decision(self, action: str, path: str) -> Decision:
+    def path_decision(self, action: FileOp | str, path: str) -> Decision:
         """The static rules for a file action on a canonical path. A rename or removal also
-        changes every path below its own: it is refused when a stricter grant lies there."""
-        if action not in FS_ACTIONS:
+        changes every path below its own: it is refused when a stricter grant lies there.
+        `action` may come as text (the static check's effect names): an unknown one is refused."""
+        try:
+            action = FileOp(action)
+        except ValueError:
             return Decision.deny(RULE_NO_GRANT, f"unknown file action {action}")
         path = normpath(path)
         if under(path, DEVICES):
             # the devices are read and written (opened with `>`, a "create") in every mode; their
             # names and modes are fixed (the Vfs also refuses new entries there, policy or not)
-            if action in READ_ACTIONS or action in ("write", "create"):
+            if action in READ_ACTIONS or action in (FileOp.WRITE, FileOp.CREATE):
                 return Decision.allow(RULE_IMPLICIT, "device")
             return Decision.deny(RULE_DEVICES, "/dev entries are not removed, renamed or changed")
         writing = action in WRITE_ACTIONS
@@ -621,7 +623,7 @@ class Policy:
             return Decision.allow(RULE_NO_PATHS)
         grant = self.grant_for(path)
         if grant is None:
-            if action == "stat" and (path in COMMAND_DIRS or path.rsplit("/", 1)[0] in COMMAND_DIRS
+            if action is FileOp.STAT and (path in COMMAND_DIRS or path.rsplit("/", 1)[0] in COMMAND_DIRS
                                      or any(under(g.path, path) for g in self.grants)):
                 # command lookup stats PATH entries; directories above a grant let `cd` work
                 return Decision.allow(RULE_IMPLICIT, "command directory or directory above a grant")
@@ -880,7 +882,7 @@ class Gate:
 
     # -- files
 
-    def fs(self, action: str, path: str) -> None:
+    def fs(self, action: FileOp, path: str) -> None:
         """The Vfs gate: raises FsError(EACCES) to refuse."""
         policy = self.policy
         static = policy.path_decision(action, path)

@@ -35,12 +35,13 @@ from .devices import make_devfs, open_device
 from .errors import FsError
 from .memory import MemoryFs
 from .mount import MountFs, MountInfo
+from .ops import FileOp
 
 MAX_SYMLINKS = 40
 MAX_NAME = 255
 MAX_PATH = 4096
 # Gate signature: (action, canonical path) -> None, raising FsError(EACCES) to refuse
-Gate = Callable[[str, str], None]
+Gate = Callable[[FileOp, str], None]
 
 
 def _walk_error(code: int, path: str, walked: str) -> FsError:
@@ -126,8 +127,8 @@ class Vfs:
 
     def statfs(self, path: str) -> MountInfo:
         """The mount holding `path` (resolved), for `df FILE` and `stat -f`."""
-        canon = self._resolve_gated(path, "stat")
-        self._gate("stat", canon)  # df of a refused path tells nothing about it
+        canon = self._resolve_gated(path, FileOp.STAT)
+        self._gate(FileOp.STAT, canon)  # df of a refused path tells nothing about it
         best = self.mounts()[0]
         for m in self.mounts():
             if canon == m.path or canon.startswith(m.path.rstrip("/") + "/"):
@@ -246,16 +247,16 @@ class Vfs:
         if not ok:
             raise FsError(errno.EACCES, path)
 
-    def _gate(self, action: str, path: str) -> None:
+    def _gate(self, action: FileOp, path: str) -> None:
         if self.gate is not None:
             self.gate(action, path)
 
-    def _resolve_gated(self, path: str, action: str, follow: bool = True, must_exist: bool = True) -> str:
+    def _resolve_gated(self, path: str, action: FileOp, follow: bool = True, must_exist: bool = True) -> str:
         """resolve(), with the policy asked first even when the path does not
         resolve: a refused location answers EACCES, never whether it exists."""
         return self._resolve_gated_st(path, action, follow, must_exist)[0]
 
-    def _resolve_gated_st(self, path: str, action: str, follow: bool = True,
+    def _resolve_gated_st(self, path: str, action: FileOp, follow: bool = True,
                           must_exist: bool = True) -> tuple[str, Stat | None, Stat | None]:
         """_resolve_gated() with the stat the walk made, as _resolve() gives it.
         Whatever stopped the walk (a missing or non-directory component, a
@@ -270,20 +271,20 @@ class Vfs:
                     # the walk may have left the name given (a link, '..'): where it stopped counts too
                     walked = e.walked
                     if walked and lexical != walked and not lexical.startswith(walked.rstrip("/") + "/"):
-                        self.gate("stat", walked)
+                        self.gate(FileOp.STAT, walked)
                 except FsError as refused:
                     raise refused.at(path) from None
             raise
 
-    def _resolve_change(self, path: str, action: str, follow: bool = False,
+    def _resolve_change(self, path: str, action: FileOp, follow: bool = False,
                         must_exist: bool = False) -> tuple[str, Stat | None, Stat | None]:
         """The canonical path a change acts on, the policy asked about it
         before anything else can fail (see _resolve_gated_st), and /dev kept
         out of the script's reach: its entries are the sandbox's."""
         canon, st, parent_st = self._resolve_gated_st(path, action, follow, must_exist)
         self._gate(action, canon)
-        if action != "write" and (canon == "/dev" or canon.startswith("/dev/")):
-            raise FsError(errno.EPERM if action == "chmod" else errno.EACCES, path)
+        if action is not FileOp.WRITE and (canon == "/dev" or canon.startswith("/dev/")):
+            raise FsError(errno.EPERM if action is FileOp.CHMOD else errno.EACCES, path)
         return canon, st, parent_st
 
     def _parent_writable(self, canon: str, path: str, victim: Stat | None = None,
@@ -307,8 +308,8 @@ class Vfs:
     # ------------------------------------------------------------ queries
 
     def stat(self, path: str) -> Stat:
-        canon, st, _ = self._resolve_gated_st(path, "stat")
-        self._gate("stat", canon)
+        canon, st, _ = self._resolve_gated_st(path, FileOp.STAT)
+        self._gate(FileOp.STAT, canon)
         if st is not None:
             return st
         try:
@@ -317,8 +318,8 @@ class Vfs:
             raise FsError(e.code, path)
 
     def lstat(self, path: str) -> Stat:
-        canon = self._resolve_gated(path, "stat", follow=False, must_exist=False)
-        self._gate("stat", canon)
+        canon = self._resolve_gated(path, FileOp.STAT, follow=False, must_exist=False)
+        self._gate(FileOp.STAT, canon)
         try:
             return self.tree.lstat(canon)
         except FsError as e:
@@ -356,7 +357,7 @@ class Vfs:
         for n in names:
             if self.gate is not None:
                 try:
-                    self.gate("stat", base + n)
+                    self.gate(FileOp.STAT, base + n)
                 except FsError as e:
                     refused[n] = FsError(e.code, path + sep + n)
                     continue
@@ -380,16 +381,16 @@ class Vfs:
             return False
 
     def readlink(self, path: str) -> str:
-        canon = self._resolve_gated(path, "stat", follow=False, must_exist=False)
-        self._gate("stat", canon)
+        canon = self._resolve_gated(path, FileOp.STAT, follow=False, must_exist=False)
+        self._gate(FileOp.STAT, canon)
         try:
             return self.tree.readlink(canon)
         except FsError as e:
             raise FsError(e.code, path)
 
     def listdir(self, path: str) -> list[str]:
-        canon, known, _ = self._resolve_gated_st(path, "list")
-        self._gate("list", canon)
+        canon, known, _ = self._resolve_gated_st(path, FileOp.LIST)
+        self._gate(FileOp.LIST, canon)
         try:
             st = known if known is not None else self.tree.lstat(canon)
             if (st.mode & S_IFMT) != S_IFDIR:
@@ -404,7 +405,7 @@ class Vfs:
 
     def open(self, path: str, flags: str = "r", mode: int = 0o666, umask: int = 0o022) -> Stream:
         """Open a file as a stream. flags: r, w, a, rw, x (exclusive create)."""
-        canon, st, parent_st = self._resolve_gated_st(path, "read" if flags == "r" else "create", must_exist=False)
+        canon, st, parent_st = self._resolve_gated_st(path, FileOp.READ if flags == "r" else FileOp.CREATE, must_exist=False)
         be = self.tree
         failed: FsError | None = None
         if st is None:
@@ -416,9 +417,9 @@ class Vfs:
         # the policy before any other answer, so a refused path answers the same whatever is
         # there (missing, a directory, a device); create and write are decided alike
         if flags in ("r", "rw"):
-            self._gate("read", canon)
+            self._gate(FileOp.READ, canon)
         if flags != "r":
-            self._gate("create" if st is None else "write", canon)
+            self._gate(FileOp.CREATE if st is None else FileOp.WRITE, canon)
         if failed is not None:
             raise failed
         if st is not None and (st.mode & S_IFMT) == S_IFCHR:
@@ -467,7 +468,7 @@ class Vfs:
     # ------------------------------------------------------------ changes
 
     def mkdir(self, path: str, mode: int = 0o777, umask: int = 0o022) -> None:
-        canon, _, parent_st = self._resolve_change(path, "create")
+        canon, _, parent_st = self._resolve_change(path, FileOp.CREATE)
         if canon == "/":
             raise FsError(errno.EEXIST, path)
         self._parent_writable(canon, path, parent_st=parent_st)
@@ -477,7 +478,7 @@ class Vfs:
             raise FsError(e.code, path)
 
     def rmdir(self, path: str) -> None:
-        canon, _, parent_st = self._resolve_change(path, "delete")
+        canon, _, parent_st = self._resolve_change(path, FileOp.DELETE)
         if canon == "/":
             raise FsError(errno.EBUSY, path)
         try:
@@ -493,7 +494,7 @@ class Vfs:
             raise FsError(e.code, path)
 
     def unlink(self, path: str) -> None:
-        canon, _, parent_st = self._resolve_change(path, "delete")
+        canon, _, parent_st = self._resolve_change(path, FileOp.DELETE)
         try:
             st = self.tree.lstat(canon)
         except FsError as e:
@@ -508,8 +509,8 @@ class Vfs:
 
     def rename(self, src: str, dst: str) -> None:
         # the policy refuses a directory whose move would carry a stricter grant's tree
-        csrc = self._resolve_change(src, "rename")[0]
-        cdst = self._resolve_change(dst, "rename")[0]
+        csrc = self._resolve_change(src, FileOp.RENAME)[0]
+        cdst = self._resolve_change(dst, FileOp.RENAME)[0]
         try:
             sst = self.tree.lstat(csrc)
         except FsError as e:
@@ -536,7 +537,7 @@ class Vfs:
             raise FsError(errno.ENOENT, path)
         if len(target.encode("utf-8", "surrogateescape")) >= MAX_PATH:
             raise FsError(errno.ENAMETOOLONG, path)
-        canon, _, parent_st = self._resolve_change(path, "symlink")
+        canon, _, parent_st = self._resolve_change(path, FileOp.SYMLINK)
         self._parent_writable(canon, path, parent_st=parent_st)
         try:
             self.tree.symlink(target, canon, self.uid, self.gid)
@@ -549,8 +550,8 @@ class Vfs:
         write-like action, and write permission when the file is another
         user's): a hard link must never make a read-only file writable
         through a name in a writable place."""
-        csrc, sst, _ = self._resolve_change(src, "link")
-        cdst = self._resolve_change(dst, "create")[0]
+        csrc, sst, _ = self._resolve_change(src, FileOp.LINK)
+        cdst = self._resolve_change(dst, FileOp.CREATE)[0]
         if sst is None:
             try:
                 sst = self.tree.lstat(csrc)
@@ -566,7 +567,7 @@ class Vfs:
             raise FsError(e.code, src if e.code == errno.ENOENT else dst)
 
     def chmod(self, path: str, mode: int, follow: bool = True) -> None:
-        canon = self._resolve_change(path, "chmod", follow, must_exist=True)[0]
+        canon = self._resolve_change(path, FileOp.CHMOD, follow, must_exist=True)[0]
         try:
             st = self.tree.lstat(canon)
             if st.uid != self.uid and self.uid != 0:
@@ -578,7 +579,7 @@ class Vfs:
             raise FsError(e.code, path)
 
     def chown(self, path: str, uid: int, gid: int, follow: bool = True) -> None:
-        canon = self._resolve_change(path, "chmod", follow, must_exist=True)[0]
+        canon = self._resolve_change(path, FileOp.CHMOD, follow, must_exist=True)[0]
         try:
             st = self.tree.lstat(canon)
             # an unprivileged user may only "change" to the same owner
@@ -589,7 +590,7 @@ class Vfs:
             raise FsError(e.code, path)
 
     def utime(self, path: str, atime: float | None = None, mtime: float | None = None, follow: bool = True) -> None:
-        canon = self._resolve_change(path, "write", follow, must_exist=True)[0]
+        canon = self._resolve_change(path, FileOp.WRITE, follow, must_exist=True)[0]
         try:
             st = self.tree.lstat(canon)
             if canon.startswith("/dev/") or canon == "/dev":
@@ -603,7 +604,7 @@ class Vfs:
             raise FsError(e.code, path)
 
     def truncate(self, path: str, size: int) -> None:
-        canon = self._resolve_change(path, "write", True, must_exist=True)[0]
+        canon = self._resolve_change(path, FileOp.WRITE, True, must_exist=True)[0]
         try:
             st = self.tree.lstat(canon)
             self._need(st, 2, path)
@@ -637,13 +638,13 @@ class FsView:
     # `rm`'s root check and the like must not tell ENOTDIR from ENOENT under a refused path)
     # (and a path that resolves is one the policy lets the script see)
     def resolve(self, path: str, follow: bool = True, must_exist: bool = False) -> str:
-        canon = self.vfs._resolve_gated(self.abspath(path), "stat", follow, must_exist)
-        self.vfs._gate("stat", canon)
+        canon = self.vfs._resolve_gated(self.abspath(path), FileOp.STAT, follow, must_exist)
+        self.vfs._gate(FileOp.STAT, canon)
         return canon
 
     def realpath(self, path: str) -> str:
-        canon = self.vfs._resolve_gated(self.abspath(path), "stat", True, True)
-        self.vfs._gate("stat", canon)
+        canon = self.vfs._resolve_gated(self.abspath(path), FileOp.STAT, True, True)
+        self.vfs._gate(FileOp.STAT, canon)
         return canon
 
     def stat(self, path: str) -> Stat:
