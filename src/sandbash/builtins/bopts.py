@@ -15,8 +15,9 @@ optional value (attached, or the next word unless that looks like an option: uli
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..commands.options import CommandSpec, HelpRequested, Opt, OptionValueError, UsageError, parse_args
 from .synopsis import USAGE
@@ -29,13 +30,13 @@ if TYPE_CHECKING:
 class BuiltinOpts:
     """What one builtin call was given: options in order (letter, value, `+` or `-`) and operands."""
 
-    items: list[tuple[str, str | None, str]] = field(default_factory=list)
+    items: list[tuple[str, Any, str]] = field(default_factory=list)
     args: list[str] = field(default_factory=list)
 
     def has(self, letter: str) -> bool:
         return any(c == letter for c, _, _ in self.items)
 
-    def value(self, letter: str) -> str | None:
+    def value(self, letter: str) -> Any:
         """The last value given to `letter` (None when absent)."""
         found = None
         for c, v, _ in self.items:
@@ -54,7 +55,8 @@ def usage(sh: Shell, name: str) -> None:
         sh.write_err(f"{name}: usage: {synopsis}\n")
 
 
-_SPECS: dict[tuple[str, str], CommandSpec] = {}
+Converter = Callable[[str], Any]
+_SPECS: dict[tuple[str, str, tuple[tuple[str, Converter], ...]], CommandSpec] = {}
 _KINDS = {"": "none", ":": "required", "#": "required", ";": "optional"}
 
 
@@ -64,38 +66,54 @@ def _number(text: str) -> str:
     return text
 
 
-def builtin_spec(name: str, letters: str) -> CommandSpec:
-    """bash's letter string as a builtin-mode spec of the one option parser (commands/options.py)."""
-    spec = _SPECS.get((name, letters))
+def builtin_spec(name: str, letters: str, types: Mapping[str, Converter] | None = None) -> CommandSpec:
+    """bash's letter string as a builtin-mode spec of the one option parser (commands/options.py);
+    `types` converts a letter's value while parsing, as bash checks it in its getopt loop."""
+    key = (name, letters, tuple(sorted((types or {}).items())))
+    spec = _SPECS.get(key)
     if spec is None:
         opts = []
         body = letters.lstrip("+")
         k = 0
         while k < len(body):
+            letter = body[k]
             kind = body[k + 1 : k + 2] if body[k + 1 : k + 2] in (":", "#", ";") else ""
-            opts.append(Opt(body[k], dest=body[k], arg=_KINDS[kind], const=None, type=_number if kind == "#" else None))
+            convert = (types or {}).get(letter) or (_number if kind == "#" else None)
+            opts.append(Opt(letter, dest=letter, arg=_KINDS[kind], const=None, type=convert))
             k += 1 + len(kind)
-        spec = _SPECS[(name, letters)] = CommandSpec(name=name, opts=tuple(opts), builtin=True,
-                                                     plus=letters.startswith("+"))
+        spec = _SPECS[key] = CommandSpec(name=name, opts=tuple(opts), builtin=True, plus=letters.startswith("+"))
     return spec
 
 
-def parse_builtin(sh: Shell, argv: list[str], spec: str) -> BuiltinOpts | None:
-    """Parse `argv` (argv[0] is the builtin's name); None after printing the error (status 2)."""
+def parse_builtin_status(sh: Shell, argv: list[str], spec: str,
+                         types: Mapping[str, Converter] | None = None) -> BuiltinOpts | int:
+    """Parse `argv` (argv[0] is the builtin's name); after printing an error, the status to return
+    (2, or what a value's converter says)."""
     name = argv[0]
     try:
-        parsed, args = parse_args(builtin_spec(name, spec), argv[1:])
+        parsed, args = parse_args(builtin_spec(name, spec, types), argv[1:])
     except HelpRequested:
         from . import BUILTINS
 
         BUILTINS["help"](sh, ["help", name])
-        return None
-    except (UsageError, OptionValueError) as e:
+        return 2
+    except UsageError as e:
         sh.builtin_error(name, e.message)
         usage(sh, name)
-        return None
+        return 2
+    except OptionValueError as e:
+        sh.builtin_error(name, e.message)
+        if e.usage:
+            usage(sh, name)
+        return e.status
     items = [(key, value, sign) for (key, value), sign in zip(parsed.order, parsed.signs, strict=True)]
     return BuiltinOpts(items, args)
+
+
+def parse_builtin(sh: Shell, argv: list[str], spec: str) -> BuiltinOpts | None:
+    """Parse `argv` (argv[0] is the builtin's name); None after printing the error (status 2)."""
+    opts = parse_builtin_status(sh, argv, spec)
+    return None if isinstance(opts, int) else opts
 
 
 def no_options(sh: Shell, argv: list[str]) -> list[str] | None:
@@ -106,10 +124,14 @@ def no_options(sh: Shell, argv: list[str]) -> list[str] | None:
 
 def invalid_number(sh: Shell, name: str, text: str) -> None:
     """bash's sh_invalidnum: the kind of number the text looked like (hex, octal, decimal)."""
+    sh.builtin_error(name, invalid_number_message(text))
+
+
+def invalid_number_message(text: str) -> str:
     body = text.lstrip(" \t")
     body = body[1:] if body[:1] in ("-", "+") else body
     kind = "invalid hex number" if body[:2] in ("0x", "0X") else "invalid octal number" if body[:1] == "0" else "invalid number"
-    sh.builtin_error(name, f"{text}: {kind}")
+    return f"{text}: {kind}"
 
 
 def legal_number(text: str) -> bool:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 import time
 from bisect import bisect_left
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..commands.options import OptionValueError
 from ..interp.variables import AssignError
 from ..interp.vars import EXPORT
 from ..limits import LimitExceeded, LimitKind, MemoryHold
@@ -15,11 +17,45 @@ from ..posix.printf import FieldTooWide, format_printf
 from ..stdio.streams import Stream
 from ..vfs.errors import strerror
 from . import builtin
-from .bopts import legal_number, usage
+from .bopts import invalid_number_message, legal_number, parse_builtin_status
 
+
+def _read_count(text: str) -> int:
+    if not legal_number(text) or int(text) < 0:
+        raise OptionValueError(invalid_number_message(text), status=1, usage=False)
+    return int(text)
+
+
+def _read_timeout(text: str) -> float:
+    # bash takes plain decimals only: no sign but +, no exponent, inf or nan
+    whole, _, frac = text.removeprefix("+").partition(".")
+    digits = whole + frac
+    if digits and not (digits.isdigit() and digits.isascii()):
+        raise OptionValueError(f"{text}: invalid timeout specification", status=1, usage=False)
+    return float(f"{whole or 0}.{frac or 0}")
+
+
+def _read_fd(text: str) -> int:
+    if not text.isdigit():
+        raise OptionValueError(f"{text}: invalid file descriptor specification", status=1, usage=False)
+    return int(text)
+
+
+def _mapfile_number(letter: str) -> Callable[[str], int]:
+    def convert(text: str) -> int:
+        if not legal_number(text) or int(text) < (letter == "c"):
+            raise OptionValueError(f"{text}: {_MAPFILE_NUMBERS[letter]}", status=1, usage=False)
+        return int(text)
+
+    return convert
+
+
+# read and mapfile check these values in their getopt loops: a bad one ends it, status 1, no usage line
+_READ_TYPES = {"n": _read_count, "N": _read_count, "t": _read_timeout, "u": _read_fd}
 # what bash calls each numeric mapfile option's value when it is not a usable number
 _MAPFILE_NUMBERS = {"n": "invalid line count", "s": "invalid line count", "O": "invalid array origin",
                     "u": "invalid file descriptor specification", "c": "invalid callback quantum"}
+_MAPFILE_TYPES = {c: _mapfile_number(c) for c in _MAPFILE_NUMBERS}
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -270,76 +306,32 @@ def split_read_fields(text: str, escaped: list[int], ifs: str, count: int) -> li
 
 @builtin("read")
 def bi_read(sh: Shell, argv: list[str]) -> int:
-    args = argv[1:]
-    raw = False
+    opts = parse_builtin_status(sh, argv, "ersa:d:i:n:N:p:t:u:", _READ_TYPES)
+    if isinstance(opts, int):
+        return opts
+    raw = opts.has("r")
     delim = "\n"
     nchars: int | None = None
-    exact = False
+    exact = opts.has("N")  # bash: -N sets "ignore the delimiter" for good, a later -n only the count
     array: str | None = None
     fd = 0
     timeout: float | None = None
-    prompt = ""
-    names: list[str] = []
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a == "--":
-            i += 1
-            break
-        if not a.startswith("-") or a == "-":
-            break
-        j = 1
-        while j < len(a):
-            c = a[j]
-            j += 1
-            if c in "rse":
-                raw = raw or c == "r"
-                continue
-            if c in "adinNptu":
-                val = a[j:]
-                if not val:
-                    i += 1
-                    if i >= len(args):
-                        sh.builtin_error("read", f"-{c}: option requires an argument")
-                        sh.write_err("read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n")
-                        return 2
-                    val = args[i]
-                if c == "a":
-                    array = val
-                elif c == "d":
-                    delim = val[:1]
-                elif c in "nN":
-                    if not val.isdigit():
-                        sh.builtin_error("read", f"{val}: invalid number")
-                        return 1
-                    nchars = int(val)
-                    exact = c == "N"
-                elif c == "p":
-                    prompt = val
-                elif c == "t":
-                    # bash takes plain decimals only: no sign but +, no exponent, inf or nan
-                    whole, _, frac = val.removeprefix("+").partition(".")
-                    digits = whole + frac
-                    if digits and not (digits.isdigit() and digits.isascii()):
-                        sh.builtin_error("read", f"{val}: invalid timeout specification")
-                        return 1
-                    timeout = float(f"{whole or 0}.{frac or 0}")
-                elif c == "u":
-                    if not val.isdigit():
-                        sh.builtin_error("read", f"{val}: invalid file descriptor specification")
-                        return 1
-                    fd = int(val)
-                break
-            sh.builtin_error("read", f"-{c}: invalid option")
-            sh.write_err("read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]\n")
-            return 2
-        i += 1
-    names = args[i:]
+    for c, val, _sign in opts.items:
+        if c == "a":
+            array = val
+        elif c == "d":
+            delim = val[:1]
+        elif c in "nN":
+            nchars = val
+        elif c == "t":
+            timeout = val
+        elif c == "u":
+            fd = val
+    names = opts.args
     for name in names:
         if not _valid_var_ref(name):
             sh.builtin_error("read", f"`{name}': not a valid identifier")
             return 1
-    del prompt
     stream = sh.io.get(fd)
     if stream is None or not stream.readable:
         sh.builtin_error("read", f"{fd}: invalid file descriptor: Bad file descriptor")
@@ -375,64 +367,34 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
 @builtin("mapfile", "readarray")
 def bi_mapfile(sh: Shell, argv: list[str]) -> int:
     name = argv[0]
-    args = argv[1:]
+    opts = parse_builtin_status(sh, argv, "d:n:O:s:tu:C:c:", _MAPFILE_TYPES)
+    if isinstance(opts, int):
+        return opts
     delim = "\n"
     count = 0
     origin: int | None = None
     skip = 0
-    strip = False
+    strip = opts.has("t")
     fd = 0
     callback: str | None = None
     quantum = 5000
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a == "--":
-            i += 1
-            break
-        if not a.startswith("-") or a == "-":
-            break
-        c = a[1]
-        if c == "t" and len(a) == 2:
-            strip = True
-            i += 1
-            continue
-        if c in "dnOsuCc":
-            val = a[2:]
-            if not val:
-                i += 1
-                if i >= len(args):
-                    sh.builtin_error(name, f"-{c}: option requires an argument")
-                    usage(sh, name)
-                    return 2
-                val = args[i]
-            if c in _MAPFILE_NUMBERS and (not legal_number(val) or int(val) < (c == "c")):
-                sh.builtin_error(name, f"{val}: {_MAPFILE_NUMBERS[c]}")
-                return 1
-            try:
-                if c == "d":
-                    delim = val[:1] if val else "\0"
-                elif c == "n":
-                    count = int(val)
-                elif c == "O":
-                    origin = int(val)
-                elif c == "s":
-                    skip = int(val)
-                elif c == "u":
-                    fd = int(val)
-                elif c == "C":
-                    callback = val
-                elif c == "c":
-                    quantum = int(val)
-            except ValueError:
-                sh.builtin_error(name, f"{val}: invalid number")
-                return 1
-            i += 1
-            continue
-        sh.builtin_error(name, f"-{c}: invalid option")
-        usage(sh, name)
-        return 2
-    target = args[i] if i < len(args) else "MAPFILE"
+    for c, val, _sign in opts.items:
+        if c == "d":
+            delim = val[:1] if val else "\0"
+        elif c == "n":
+            count = val
+        elif c == "O":
+            origin = val
+        elif c == "s":
+            skip = val
+        elif c == "u":
+            fd = val
+        elif c == "C":
+            callback = val
+        elif c == "c":
+            quantum = val
+    args = opts.args
+    target = args[0] if args else "MAPFILE"
     stream = sh.io.get(fd)
     if stream is None or not stream.readable:
         sh.builtin_error(name, f"{fd}: invalid file descriptor: Bad file descriptor")

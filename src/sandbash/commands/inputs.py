@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from types import TracebackType
 
 from ..stdio.streams import Stream, StreamError
 from ..vfs.errors import FsError, strerror
@@ -100,10 +100,16 @@ class Inputs:
             finally:
                 close_input(self.ctx, name, stream)
 
-    @contextmanager
-    def reading(self) -> Iterator[None]:
-        """Around the body that reads the current operand: a read error names it and the loop goes on."""
-        try:
-            yield
-        except (FsError, StreamError) as e:
-            self.fail_reading(e.errno)
+    def reading(self) -> Inputs:
+        """`with inputs.reading():` around the body that reads the current operand: a read error
+        names it and the loop goes on (a plain context manager: it runs once per operand)."""
+        return self
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> bool:
+        if isinstance(error, (FsError, StreamError)):
+            self.fail_reading(error.errno)
+            return True
+        return False

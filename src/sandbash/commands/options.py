@@ -25,11 +25,14 @@ VERSION = "0.1.0"
 
 
 class OptionValueError(Exception):
-    """An option's value that its `type` refuses; `message` is the whole line after `NAME: `."""
+    """An option's value that its `type` refuses; `message` is the whole line after `NAME: `.
+    `status` and `usage`: what a builtin does then (bash's read: status 1, no usage line)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, status: int = 2, usage: bool = True) -> None:
         super().__init__(message)
         self.message = message
+        self.status = status
+        self.usage = usage
 
 
 @dataclass(frozen=True, slots=True)

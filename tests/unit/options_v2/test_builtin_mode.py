@@ -39,6 +39,15 @@ SCRIPTS = [
     "export -fn f", "f() { :; }; export -f f; export -fn f; declare -F | grep -c f",
     "readonly -a arr=(1 2); echo ${arr[1]}", "readonly -A h; declare -p h",
     "set +x; echo ok", "declare +x v=1; echo $v", "compopt +o nospace",
+    # read and mapfile: values checked while parsing (status 1, no usage), letters bundle
+    "read -n x v </dev/null", "read -t x v", "read -u x v", "read -Z", "read -n", "read -n 1 -Z v",
+    "read -Z -n x", "read -n x -Z", "echo abc | { read -rn2 v; echo $v; }", "echo 'a:b' | { read -d: v; echo $v; }",
+    "read -t -1 v", "read -N 2x v", "read -n 0x1 v", "read -n 010 v <<< abcdefghijkl; echo $v",
+    "echo abcdef | { read -N 3 -n 2 v; echo $v; }",
+    "read -n ' 2' v <<< abc; echo $v", "read -u 5 v", "read -- -x <<< 1; echo $?",
+    "printf 'a\\nb\\nc\\n' | { mapfile -tn 2 arr; declare -p arr; }", "mapfile -n x arr </dev/null", "mapfile -Z",
+    "mapfile -c 0 a </dev/null", "mapfile -u 99 a", "mapfile -O -1 a </dev/null", "mapfile -C", "mapfile -s x a",
+    "readarray -q", "printf 'a,b,' | { mapfile -td, x; declare -p x; }", "mapfile -n 1 -Z",
 ]
 
 
