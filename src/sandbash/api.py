@@ -10,13 +10,13 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from .audit import Audit, OutsideRunRecorder, begin_run, end_run
-from .commands import registry
-from .commands.registry import NETWORK_COMMANDS
+from .commands.record import CommandRecord
+from .commands.registry import CommandTable
 from .errors import ExecutionCancelled, ExecutionLimitError
 from .interp.control import ControlFlow, ExitShell
 from .interp.runtime import CommandGate, Identity, Runtime
@@ -44,6 +44,7 @@ from .vfs.memory import DiskQuota, FileContent, MemoryFs
 if TYPE_CHECKING:
     from .aio import ExecStream, OnChunk
     from .check import CheckReport
+    from .custom import Command
     from .host import HostAccess
     from .net.config import NetworkConfig
     from .policy import Gate, Policy
@@ -117,6 +118,17 @@ class _CappedWriter(BufferWriter):
         super().write(data)
 
 
+def _records(commands: Iterable[CommandRecord | Command]) -> list[CommandRecord]:
+    """Bash(commands=...): records, or `Command` objects made records (sandbash.custom)."""
+    items = list(commands)
+    records = [c for c in items if isinstance(c, CommandRecord)]
+    if len(records) == len(items):
+        return records
+    from .custom import as_record  # the class form only (custom reads importlib.metadata)
+
+    return [as_record(c) for c in items]
+
+
 def _limits(value: Limits | str | Mapping[str, float] | None) -> Limits:
     if value is None:
         return Limits()
@@ -146,7 +158,11 @@ class Bash:
     `policy` (`sandbash.policy.Policy`) decides every command and file operation
     (and network request); `audit` (`sandbash.audit.Audit`) sends the events to
     its sinks. `ExecResult.events` always holds the run's events (run start/end,
-    decisions, limits); `bash.check(script)` is the static check."""
+    decisions, limits); `bash.check(script)` is the static check.
+
+    `commands` are this sandbox's own commands (`sandbash.custom.command` records or `Command`
+    objects), beside the built-ins (one of the same name replaces the built-in); `bash.commands` is
+    the table it runs."""
 
     def __init__(
         self,
@@ -164,8 +180,10 @@ class Bash:
         policy: Policy | None = None,
         audit: Audit | None = None,
         host: HostAccess | None = None,
+        commands: Iterable[CommandRecord | Command] = (),
     ) -> None:
         self.limits = _limits(limits)
+        self.commands = CommandTable(_records(commands))
         self.host = host
         self.host_warnings: list[str] = []
         if host is not None:  # host mode: granted host directories mounted, grants and services in the policy
@@ -198,7 +216,7 @@ class Bash:
             except FsError:
                 pass
         # over the directories just made (so /usr stays an ordinary directory of the backend)
-        mount_command_dirs(self.vfs.tree, self._command_listed, lambda: [*SHELL_NAMES, *registry.known_names()])
+        mount_command_dirs(self.vfs.tree, self._command_listed, lambda: [*SHELL_NAMES, *self.commands.names()])
         try:
             view.chmod("/tmp", 0o1777)
         except FsError:
@@ -215,12 +233,13 @@ class Bash:
     def _command_listed(self, name: str) -> bool:
         """Whether /bin and /usr/bin show `name`: a command this sandbox runs (curl and wget only
         with a network) that the policy does not hide."""
-        if name in NETWORK_COMMANDS and self._network_base is None:
-            return False
-        if name in registry.HOST_COMMANDS and self.host is None:
-            return False
-        if name not in SHELL_NAMES and not registry.known(name):
-            return False
+        if name not in SHELL_NAMES:
+            if not self.commands.known(name):
+                return False
+            if self._network_base is None and self.commands.needs_network(name):
+                return False
+            if self.host is None and self.commands.needs_host(name):
+                return False
         gate = getattr(self, "gate", None)  # None until the policy is installed
         return gate is None or gate.visible(name, "command", name)
 
@@ -247,6 +266,7 @@ class Bash:
         from .policy import Policy
 
         return check(script, self.policy or Policy(), fs=self.vfs, cwd=self.cwd, env=self.env,
+                     commands=self.commands,
                      warnings=self.host_warnings)
 
     def _audited(self, rt: Runtime, script: str, limits: Limits, cwd: str,
@@ -318,6 +338,7 @@ class Bash:
         rt = Runtime(run_vfs, limits, budget, identity=self.identity, clock=self.clock,
                      command_gate=self.command_gate, network=self.network)
         rt.host = self.host
+        rt.commands = self.commands
         if self.gate is not None and self._network_base is not None:
             # the run's requests are decided (and recorded) by the gate of the run using rt
             rt.network = self.gate.attach_network(self._network_base, lambda: rt.policy_gate)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .commands import registry
-from .commands.context import CommandExit, Ctx
+from .commands.invoke import Capabilities, invoke
+from .commands.record import CommandRecord
+from .commands.registry import CommandTable
 from .limits import Budget, Limits
 from .stdio.streams import BufferWriter, BytesReader, Stream
 from .vfs.facade import Vfs
@@ -43,18 +44,21 @@ def run_command(
     env: Mapping[str, str] | None = None,
     limits: Limits | None = None,
     vfs: Vfs | None = None,
-    extra: Mapping[str, object] | None = None,
+    network: object | None = None,
+    commands: Iterable[CommandRecord] = (),
 ) -> CommandResult:
-    """Run one command directly (no shell) on a fresh memory filesystem.
+    """Run one command directly (no shell) on a fresh memory filesystem, through the same
+    `invoke` the executor uses (the same Ctx, the same exception mapping).
 
-    Sub-commands (xargs, find -exec) run other registered commands directly.
-    `extra` is the context's `extra` (e.g. {"network": NetworkConfig(...)})."""
+    Sub-commands (xargs, find -exec) run other commands of the table directly. `network` is the
+    NetworkConfig curl and wget use; `commands` are custom commands beside the built-ins."""
     if vfs is None:
         vfs = make_vfs(files, cwd)
     budget = Budget(limits or Limits())
     environment = dict(env) if env is not None else {"HOME": "/home/user", "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
     out = BufferWriter()
     err = BufferWriter()
+    table = CommandTable(commands)
 
     def runner(
         sub: Sequence[str], sin: Stream, sout: Stream, serr: Stream, senv: Mapping[str, str] | None,
@@ -62,17 +66,18 @@ def run_command(
     ) -> int:
         return _run(list(sub), sin, sout, serr, senv or environment)
 
+    def finder(name: str, path: str | None = None) -> str | None:
+        # every command of the table is a program in /usr/bin, as in a sandbox's default PATH
+        return f"/usr/bin/{name}" if "/" not in name and table.known(name) else None
+
+    caps = Capabilities(budget, runner, finder=finder, network=network)
+
     def _run(args: list[str], sin: Stream, sout: Stream, serr: Stream, senv: Mapping[str, str]) -> int:
-        fn = registry.lookup(args[0])
-        if fn is None:
+        record = table.lookup(args[0])
+        if record is None:
             serr.write(f"{args[0]}: command not found\n".encode())
             return 127
-        ctx = Ctx(args[0], args[1:], sin, sout, serr, vfs.view(cwd), senv, budget, runner=runner,
-                  extra=dict(extra) if extra else None)
-        try:
-            return fn(ctx)
-        except CommandExit as e:
-            return e.status
+        return invoke(record, args, {0: sin, 1: sout, 2: serr}, vfs.view(cwd), senv, caps)
 
     status = _run(list(argv), BytesReader(stdin), out, err, environment)
     return CommandResult(out.getvalue(), err.getvalue(), status, vfs)

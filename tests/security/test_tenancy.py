@@ -14,7 +14,7 @@ import errno
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -26,8 +26,7 @@ from sandbash.agent.sandbox import Sandbox
 from sandbash.agent.tool import BashTool
 from sandbash.api import ExecResult, Session
 from sandbash.audit import ListSink
-from sandbash.commands import registry
-from sandbash.custom import Command, register_command
+from sandbash.custom import Command
 from sandbash.errors import ExecutionCancelled, ExecutionLimitError, SandbashError
 from sandbash.interp.control import (
     AbortCommand,
@@ -53,7 +52,7 @@ JOIN = 120.0  # seconds: a bound on any thread of a test, far past what a loaded
 
 def make_bash(*, sink: ListSink | None = None, timeout: float = 20.0, network: NetworkConfig | None = None,
               decide: Callable[[Any], Any] | None = None, policy: bool = True,
-              files: dict[str, str] | None = None) -> Bash:
+              files: dict[str, str] | None = None, commands: tuple[Command, ...] = ()) -> Bash:
     files = {DEEP_FILE: "deep\n", "/data/shared.txt": "shared\n", **(files or {})}
     return Bash(
         files=files,
@@ -62,6 +61,7 @@ def make_bash(*, sink: ListSink | None = None, timeout: float = 20.0, network: N
         policy=Policy(paths=GRANTS, mode="remediation", decide=decide) if policy else None,
         audit=Audit(sinks=[sink]) if sink is not None else None,
         network=network,
+        commands=commands,
     )
 
 
@@ -397,14 +397,7 @@ class _Raise(Command):
         raise INTERNAL[args[0]]()
 
 
-@pytest.fixture
-def raiser() -> Iterator[None]:
-    register_command(_Raise())
-    try:
-        yield
-    finally:
-        registry._CUSTOM.pop(_Raise.name, None)
-        registry._LOADED.pop(_Raise.name, None)
+RAISER = (_Raise(),)  # the sandboxes of the tests below run it (Bash(commands=...))
 
 
 SCRIPTS = {
@@ -469,12 +462,12 @@ def _entry_points(bash: Bash, session: Session, tool: BashTool) -> dict[str, Cal
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=list(SCRIPTS))
-def test_no_internal_exception_leaves_a_public_entry_point(script: str, raiser: None) -> None:
+def test_no_internal_exception_leaves_a_public_entry_point(script: str) -> None:
     """T-TEN-2: every public entry point, for scripts that end in every way the interpreter has
     (limits, cancellation, SIGPIPE, control flow at the top, internal exceptions raised by the
     embedder's own command), gives a result or a documented exception, and the file entry points
     keep working after it."""
-    bash = make_bash(timeout=0.5, policy=False)
+    bash = make_bash(timeout=0.5, policy=False, commands=RAISER)
     session = bash.session()
     tool = BashTool(bash)
     text = SCRIPTS[script]
@@ -498,10 +491,10 @@ def test_no_internal_exception_leaves_a_public_entry_point(script: str, raiser: 
     [("deadline", 124), ("sigpipe", 141), ("break", 0), ("continue", 1), ("return", 4), ("exit", 3), ("abort", 1),
      ("controlflow", 1), *([("jobsignal", 143)] if "jobsignal" in INTERNAL else [])],
 )
-def test_stray_internal_exception_ends_the_run_with_a_status(kind: str, status: int, raiser: None) -> None:
+def test_stray_internal_exception_ends_the_run_with_a_status(kind: str, status: int) -> None:
     """T-TEN-2: what a custom command raises past the shell ends the run with a status
     (124 for an expired sub-command deadline), in a one-shot run and in a session."""
-    bash = make_bash(policy=False)
+    bash = make_bash(policy=False, commands=RAISER)
     for call in (bash.exec, bash.session().exec):
         r = call(f"tenancy-raise {kind}")
         assert r.exit_code == status, (kind, r)
@@ -516,10 +509,10 @@ def test_every_internal_exception_type_is_raised() -> None:
     assert {LimitExceeded, Cancelled, DeadlineExpired, SigPipe, ExitShell} <= INTERNAL_TYPES
 
 
-def test_internal_limit_and_cancel_map_to_documented_exceptions(raiser: None) -> None:
+def test_internal_limit_and_cancel_map_to_documented_exceptions() -> None:
     """T-TEN-2: LimitExceeded and Cancelled raised anywhere in a run are ExecutionLimitError and
     ExecutionCancelled, with the partial result and the run's end event."""
-    bash = make_bash(policy=False)
+    bash = make_bash(policy=False, commands=RAISER)
     with pytest.raises(ExecutionLimitError) as e:
         bash.exec("echo part; tenancy-raise limit")
     assert (e.value.limit, e.value.result.stdout) == ("max_work", "part\n")

@@ -230,7 +230,7 @@ def test_cli_policy_applies_to_runs(tmp_path: Path, capfd: pytest.CaptureFixture
     ],
 )
 def test_command_models(argv: list[str], effects: list[tuple[str, str]]) -> None:
-    from sandbash.check.models import model
+    from sandbash.check.wrappers import model
 
     facts = model(argv[0], argv[1:])
     assert facts is not None
@@ -239,7 +239,7 @@ def test_command_models(argv: list[str], effects: list[tuple[str, str]]) -> None
 
 
 def test_wrapper_models() -> None:
-    from sandbash.check.models import model
+    from sandbash.check.wrappers import model
 
     def sub(argv: list[str]) -> list[list[str | None]]:
         facts = model(argv[0], argv[1:])

@@ -8,22 +8,22 @@ from pathlib import Path
 import pytest
 
 from sandbash import Bash, ExecResult
-from sandbash.agent.sandbox import ExecOptions, Sandbox
-from sandbash.commands import registry
+from sandbash.agent.sandbox import ExecOptions, Sandbox, new_bash
 from sandbash.commands.context import Ctx
-from sandbash.custom import Command, command, custom_summaries, load_entry_points, register_command
+from sandbash.custom import Command, Effects, command, load_entry_points
 
 
 class Greet(Command):
     name = "test-greet"
     summary = "say hello"
+    effects = Effects.NONE
 
     def execute(self, args: list[str], ctx: Ctx) -> ExecResult:
         who = " ".join(args) or ctx.env.get("USER", "?")
         return ExecResult(f"hello {who}\n".encode(), b"greeted\n" if args else b"", 0 if args else 3)
 
 
-@command("test-upper")
+@command("test-upper", effects=Effects.READS)
 def upper(args: list[str], ctx: Ctx) -> int:
     """Upper-case stdin, file by file through ctx.fs."""
     for path in args or ["-"]:
@@ -31,49 +31,46 @@ def upper(args: list[str], ctx: Ctx) -> int:
     return 0
 
 
-@command("test-runs")
+@command("test-runs", effects=Effects.NONE)
 def runs(args: list[str], ctx: Ctx) -> int:
     """Run a sub-command through the interpreter."""
     return ctx.run(["echo", "sub", *args])
 
 
 def test_subclass_command_in_a_script() -> None:
-    register_command(Greet())
-    r = Bash().exec("test-greet world | tr a-z A-Z; test-greet; echo $?")
+    bash = Bash(commands=[Greet()])
+    r = bash.exec("test-greet world | tr a-z A-Z; test-greet; echo $?")
     assert r.stdout == "HELLO WORLD\nhello user\n3\n"
     assert r.stderr == "greeted\n"
-    assert custom_summaries()["test-greet"] == "say hello"
+    assert bash.commands.summaries()["test-greet"] == "say hello"
 
 
 def test_decorated_commands_get_the_same_context() -> None:
-    register_command(upper)
-    register_command(runs)
-    bash = Bash(files={"/d/a.txt": "abc\n"})
+    bash = Bash(files={"/d/a.txt": "abc\n"}, commands=[upper, runs])
     r = bash.exec("echo xyz | test-upper; test-upper /d/a.txt; test-runs 1 2 > /tmp/o; cat /tmp/o")
     assert r.stdout == "XYZ\nABC\nsub 1 2\n"
-    assert "test-upper" in registry.names()
+    assert "test-upper" in bash.commands.names()
 
 
 def test_other_return_values() -> None:
-    register_command(command("test-text")(lambda args, ctx: "text\n"))
-    register_command(command("test-none")(lambda args, ctx: None))
-    register_command(command("test-false")(lambda args, ctx: False))
-    r = Bash().exec("test-text; test-none; echo $?; test-false; echo $?")
+    bash = Bash(commands=[command("test-text")(lambda args, ctx: "text\n"),
+                          command("test-none")(lambda args, ctx: None),
+                          command("test-false")(lambda args, ctx: False)])
+    r = bash.exec("test-text; test-none; echo $?; test-false; echo $?")
     assert r.stdout == "text\n0\n1\n"
 
 
 def test_policy_gate_applies_to_custom_commands() -> None:
-    register_command(Greet)
-    bash = Bash(command_gate=lambda argv: "not allowed" if argv[0] == "test-greet" else None)
+    bash = Bash(command_gate=lambda argv: "not allowed" if argv[0] == "test-greet" else None, commands=[Greet])
     r = bash.exec("test-greet x; echo $?")
     assert r.stdout == "126\n" and "not allowed" in r.stderr
 
 
-def test_invalid_registrations() -> None:
+def test_invalid_commands() -> None:
     with pytest.raises(ValueError):
-        register_command(command("bad name")(lambda args, ctx: 0))
+        command("bad name")(lambda args, ctx: 0)
     with pytest.raises(TypeError):
-        register_command(object())  # type: ignore[arg-type]
+        Bash(commands=[object()])  # type: ignore[list-item]
 
 
 def test_entry_point_group(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -90,10 +87,14 @@ def test_entry_point_group(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     (dist / "entry_points.txt").write_text(
         "[sandbash.commands]\ntest-plugin = sb_plugin_mod:plugin\nbroken = sb_plugin_mod:broken\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    names = load_entry_points(force=True)
-    assert names == ["test-plugin"]  # the broken entry is logged and skipped
-    assert Bash().exec("test-plugin").stdout == "from plugin\n"
-    sys.modules.pop("sb_plugin_mod", None)
+    try:
+        records = load_entry_points(force=True)
+        assert [r.name for r in records] == ["test-plugin"]  # the broken entry is logged and skipped
+        assert new_bash().exec("test-plugin").stdout == "from plugin\n"  # what Sandbox, the tool, the CLI use
+        assert Bash().exec("test-plugin").exit_code == 127  # a plain Bash gets only what it is given
+    finally:
+        sys.modules.pop("sb_plugin_mod", None)
+        load_entry_points(force=True)
 
 
 def test_sandbox_conveniences() -> None:

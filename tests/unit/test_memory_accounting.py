@@ -15,7 +15,7 @@ import pytest
 
 from sandbash import Bash, ExecutionLimitError, Limits, Session
 from sandbash.commands.context import Ctx
-from sandbash.custom import command, register_command
+from sandbash.custom import command
 from sandbash.interp.vars import source_size
 from sandbash.limits import Budget, LimitExceeded
 from sandbash.stdio.pipe import Pipe
@@ -164,9 +164,9 @@ def _raiser(exc: type[BaseException]) -> Any:
 @pytest.mark.parametrize("where", ["{cmd}", "{cmd} | cat", "echo x | {cmd}", "({cmd})", "y=$({cmd})",
                                    "f(){ {cmd}; }; f", "{cmd} & wait"])
 def test_a_memory_error_is_the_memory_limit(where: str) -> None:
-    register_command(command("test-oom")(_raiser(MemoryError)))
+    oom = command("test-oom")(_raiser(MemoryError))
     with pytest.raises(ExecutionLimitError) as e:
-        Bash().exec("echo before; " + where.replace("{cmd}", "test-oom") + "; echo after")
+        Bash(commands=[oom]).exec("echo before; " + where.replace("{cmd}", "test-oom") + "; echo after")
     assert e.value.limit == "max_memory"
     out = e.value.result.stdout
     # the output so far, and nothing after (a background job's limit ends the run once the main
@@ -176,7 +176,7 @@ def test_a_memory_error_is_the_memory_limit(where: str) -> None:
 
 @pytest.mark.parametrize("exc", [RecursionError, OverflowError])
 def test_recursion_and_overflow_errors_stay_inside_the_run(exc: type[BaseException]) -> None:
-    register_command(command("test-raise")(_raiser(exc)))
-    r = Bash().exec("test-raise; echo status $?")
+    raiser = command("test-raise")(_raiser(exc))
+    r = Bash(commands=[raiser]).exec("test-raise; echo status $?")
     assert r.stdout == "status 1\n"
     assert "test-raise: internal error" in r.stderr and "Traceback" not in r.stderr

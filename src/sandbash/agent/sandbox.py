@@ -24,10 +24,11 @@ LimitsArg = Limits | str | Mapping[str, float] | None
 
 
 def new_bash(**kw: Any) -> Bash:
-    """`Bash(**kw)`, after registering the commands installed packages declare (entry points)."""
-    from ..custom import load_entry_points  # custom imports api; only here to keep `import sandbash` light
+    """`Bash(**kw)` with the commands installed packages declare (entry points) added to its own
+    `commands=` (which win over a plugin of the same name)."""
+    from ..custom import load_entry_points  # reads importlib.metadata: only here (start-up time)
 
-    load_entry_points()
+    kw["commands"] = [*load_entry_points(), *kw.get("commands", ())]
     return Bash(**kw)
 
 

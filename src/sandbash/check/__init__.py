@@ -38,6 +38,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..commands.registry import BUILTIN_TABLE, CommandTable
 from ..host.services import SERVICE_ACTIONS
 from ..policy import (
     RULE_READ_ONLY,
@@ -156,16 +157,18 @@ def check(
     cwd: str | None = "/home/user",
     env: Mapping[str, str] | None = None,
     deadline: float | None = DEFAULT_DEADLINE,
+    commands: CommandTable | None = None,
     warnings: list[str] | None = None,
     remote: bool = False,
 ) -> CheckReport:
     """Check `script` against `policy` without running anything. `fs` (a Vfs) lets the check
     follow existing symbolic links and settle `mode=None`; `cwd` and `env` (HOME) are where the
     run starts. `deadline`: seconds the check may take (None: no limit); past it the report is
-    `indeterminate` (or `denied` if a refusal was already found) with a `check_timeout` issue."""
+    `indeterminate` (or `denied` if a refusal was already found) with a `check_timeout` issue.
+    `commands`: the sandbox's command table (`bash.commands`, custom commands included)."""
     policy = (policy or Policy()).effective(fs)
     end = time.monotonic() + deadline if deadline is not None else None
-    analysis = analyze(script, cwd=cwd, env=env, deadline=end)
+    analysis = analyze(script, cwd=cwd, env=env, deadline=end, commands=commands or BUILTIN_TABLE)
     judge = _Judge(policy, analysis, fs, (env or {}).get("PATH", DEFAULT_PATH), remote)
     sites: list[SiteReport] = []
     timed_out = analysis.timed_out
@@ -264,6 +267,9 @@ class _Judge:
                 "only the run knows")
         elif s.kind == "unknown":
             add(UNKNOWN, "unknown_command", f"{name}: not a builtin, command or function of this script")
+        if s.unmodelled:
+            add(DENY, "no_check_model", f"{name}: declares no effects for the static check (a command "
+                "needs `effects=` to run under a policy)")
         host_action = HOST_ACTIONS.get(command_target(s.runs or name, kind)) if s.kind == "command" else None
         if decision.allowed and host_action is not None:
             host_action(self.policy, s, add)

@@ -1,22 +1,24 @@
 """What each command does with files and sub-commands, for the static check (check.py).
 
-`model(name, args)` turns one command's arguments (`None` where a word is known only at run time)
-into `Facts`: the file actions it performs on which paths, the commands and shell texts it runs
+A model turns one command's arguments (`None` where a word is known only at run time) into `Facts`: the file actions it performs on which paths, the commands and shell texts it runs
 (`xargs`, `find -exec`, `bash -c`, awk `system()`, sed `e`, ...), URLs it fetches, symbolic links it
 creates, and the reasons (`opaque`) it cannot be judged without running. Options are parsed with
-each command's own `CommandSpec` (the same GNU parser the command uses), so the check and the
-command agree on which argument is a file.
+each command's own `CommandSpec` (the same GNU parser the command uses, from its record), so the
+check and the command agree on which argument is a file.
+
+Which model a command gets is declared by its record (`effects=Effects.X`, commands/record.py); `MODELS`
+here holds the file-command shapes, wrappers.py the rest and `model()`, which reads the record.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..commands import registry
 from ..commands.options import CommandSpec, HelpRequested, Parsed, UsageError, parse_args
+from ..commands.record import Effects
+from ..commands.registry import BUILTIN_TABLE
 
 Arg = str | None  # None: known only at run time
 # a word standing for paths found below a directory (find's `{}`, a glob's matches): FOUND + dir.
@@ -56,8 +58,11 @@ class Facts:
 class Call:
     """One command being modelled; the model functions fill `facts`."""
 
-    def __init__(self, name: str, args: Sequence[Arg]) -> None:
+    def __init__(self, name: str, args: Sequence[Arg], spec: CommandSpec | None = None,
+                 family: str | None = None) -> None:
         self.name = name
+        self.spec = spec  # the option spec of the command's record
+        self.family = family or name  # the implementation the name spells (zcat: gzip)
         self.args = list(args)
         self.facts = Facts()
         self.dynamic = any(a is None for a in args)
@@ -75,12 +80,12 @@ class Call:
     def opaque(self, why: str) -> None:
         self.facts.opaque.append(why)
 
-    def parse(self, spec_name: str | None = None, alike: bool = False) -> tuple[Parsed, list[str]] | None:
+    def parse(self, alike: bool = False) -> tuple[Parsed, list[str]] | None:
         """Options and operands by the command's own parser; None on a usage error (the command
         stops before touching anything) or when arguments are dynamic (the caller decides).
         `alike`: every operand plays the same role, so a run-time word (which may expand to
         any number of words) does not shift the others' meaning."""
-        spec = find_spec(spec_name or self.name)
+        spec = self.spec
         if spec is None:
             return None
         if self.dynamic and (not alike or any(o.arg != "none" for o in spec.opts)):
@@ -106,30 +111,6 @@ def values(opts: Parsed, key: str) -> list[str]:
     if v is None or v is False:
         return []
     return [str(x) for x in v] if isinstance(v, list) else [str(v)]
-
-
-# ------------------------------------------------------------ specs
-
-_SPEC_ALIASES = {"egrep": "grep", "fgrep": "grep", "dir": "ls", "vdir": "ls", "gunzip": "gzip", "zcat": "gzip",
-                 "bunzip2": "bzip2", "bzcat": "bzip2", "unxz": "xz", "xzcat": "xz"}
-_SPECS: dict[str, CommandSpec | None] = {}
-
-
-def find_spec(name: str) -> CommandSpec | None:
-    """The CommandSpec a registry command parses its options with (found in its module)."""
-    name = _SPEC_ALIASES.get(name, name)
-    if name in _SPECS:
-        return _SPECS[name]
-    found: CommandSpec | None = None
-    fn = registry.lookup(name)
-    if fn is not None:
-        module = sys.modules.get(fn.__module__)
-        for value in vars(module).values() if module is not None else ():
-            if isinstance(value, CommandSpec) and value.name == name:
-                found = value
-                break
-    _SPECS[name] = found
-    return found
 
 
 # ------------------------------------------------------------ generic shapes
@@ -404,7 +385,7 @@ def m_compress(c: Call) -> None:
         _unknown(c, ("read", "create", "delete"))
         return
     opts, operands = p
-    family = _SPEC_ALIASES.get(c.name, c.name)
+    family = c.family
     suffix = str(opts.get("suffix") or _SUFFIX.get(family, ".gz"))
     to_stdout = opts.get("stdout") or c.name.endswith("cat") or opts.get("test")
     decompress = opts.get("decompress") or c.name.startswith("gun") or c.name.startswith("un") \
@@ -621,79 +602,53 @@ def m_tree(c: Call) -> None:
         c.fx("list", path, recursive=True, entries=True)
 
 
-def m_which(c: Call) -> None:
-    return None  # stats PATH entries, which the policy always allows
+def _opaque(c: Call) -> None:
+    c.opaque(f"{c.name}: what it does with files depends on a program only the run reads")
 
 
-# ------------------------------------------------------------ registry
+# ------------------------------------------------------------ the shapes of Effects
 
+Model = Callable[[Call], None]
 
-MODELS: dict[str, Callable[[Call], None]] = {}
-
-
-def _register(names: str, fn: Callable[[Call], None]) -> None:
-    for n in names.split():
-        MODELS[n] = fn
-
-
-_register("cat tac head tail wc rev nl cut paste fold fmt expand unexpand pr od hexdump strings base64 base32 "
-          "basenc cksum sum tsort column join comm cmp sdiff diff3 bc dc", _read_operands)
-_register("numfmt factor tr expr seq yes sleep printenv whoami id groups hostname uname nproc tty clear logname "
-          "users arch uptime stty tput getconf mesg whatis man basename dirname pathchk cal echo printf true false "
-          "kill pwd sync", _no_files)
-_register("stat readlink realpath df", _stat_operands)
-_register("du", _list_tree)
-_register("sort", _with_outputs("output"))
-_register("shuf", _with_outputs("output"))
-_register("iconv", _with_outputs("output"))
-_register("uniq xxd", _in_out)
-_register("md5sum sha1sum sha224sum sha256sum sha384sum sha512sum b2sum", m_hashsum)
-_register("cp", m_cp)
-_register("mv", m_mv)
-_register("install", m_install)
-_register("ln", m_ln)
-_register("rm", m_rm)
-_register("shred", _writes("write"))
-_register("rmdir", m_rmdir)
-_register("mkdir mkfifo", _writes("create", follow=False))
-_register("touch", m_touch)
-_register("truncate", m_touch)
-_register("chmod", _writes("chmod", first_is_not_path=True, recursive_key="recursive"))
-_register("chown chgrp", _writes("chmod", first_is_not_path=True, recursive_key="recursive"))
-_register("mktemp", m_mktemp)
-_register("split", m_split)
-_register("csplit", m_csplit)
-_register("tee", m_tee)
-_register("gzip gunzip zcat bzip2 bunzip2 bzcat xz unxz xzcat", m_compress)
-_register("patch", m_patch)
-_register("tar", m_tar)
-_register("zip", m_zip)
-_register("unzip", m_unzip)
-_register("date", m_date)
-_register("ls dir vdir", m_ls)
-_register("diff", m_diff)
-_register("file", m_file)
-_register("tree", m_tree)
-_register("which", m_which)
-
-# commands whose purpose is changing files: listed by `help` as needing remediation mode
-WRITERS = words(
-    "cp mv install ln rm shred rmdir mkdir mkfifo touch truncate chmod chown chgrp mktemp split csplit tee "
-    "gzip gunzip bzip2 bunzip2 xz unxz patch tar zip unzip"
-)
+# the file commands' models; wrappers.py adds the wrappers' and languages' (and reads the records)
+MODELS: dict[Effects, Model] = {
+    Effects.NONE: _no_files,
+    Effects.READS: _read_operands,
+    Effects.STAT: _stat_operands,
+    Effects.LIST_TREE: _list_tree,
+    Effects.OUTPUTS: _with_outputs("output"),
+    Effects.IN_OUT: _in_out,
+    Effects.OPAQUE: _opaque,
+    Effects.HASHSUM: m_hashsum,
+    Effects.CP: m_cp,
+    Effects.MV: m_mv,
+    Effects.INSTALL: m_install,
+    Effects.LN: m_ln,
+    Effects.RM: m_rm,
+    Effects.SHRED: _writes("write"),
+    Effects.RMDIR: m_rmdir,
+    Effects.MKDIR: _writes("create", follow=False),
+    Effects.TOUCH: m_touch,
+    Effects.CHMOD: _writes("chmod", first_is_not_path=True, recursive_key="recursive"),
+    Effects.MKTEMP: m_mktemp,
+    Effects.SPLIT: m_split,
+    Effects.CSPLIT: m_csplit,
+    Effects.TEE: m_tee,
+    Effects.COMPRESS: m_compress,
+    Effects.DECOMPRESS_CAT: m_compress,
+    Effects.PATCH: m_patch,
+    Effects.TAR: m_tar,
+    Effects.ZIP: m_zip,
+    Effects.UNZIP: m_unzip,
+    Effects.DATE: m_date,
+    Effects.LS: m_ls,
+    Effects.DIFF: m_diff,
+    Effects.FILE: m_file,
+    Effects.TREE: m_tree,
+}
 
 
 def writes_files(name: str) -> bool:
-    return name in WRITERS
-
-
-def model(name: str, args: Sequence[Arg]) -> Facts | None:
-    """The facts for a registry command, or None when it has no model (a custom command)."""
-    from . import wrappers as check_wrappers  # wrappers and programs with their own languages
-
-    fn = MODELS.get(name) or check_wrappers.MODELS.get(name)
-    if fn is None:
-        return None
-    call = Call(name, args)
-    fn(call)
-    return call.facts
+    """A command whose purpose is changing files: listed by `help` as needing remediation mode."""
+    effects = BUILTIN_TABLE.effects(name)
+    return effects is not None and effects.writes

@@ -16,16 +16,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..builtins import BUILTINS
-from ..commands import registry
+from ..commands.registry import BUILTIN_TABLE, CommandTable
 from ..policy import normpath
 from ..syntax import ast as A
 from ..syntax.errors import ParseError
 from ..syntax.parser import Parser
 from . import hidden as H
 from .known import NOTHING, plan
-from .models import FOUND, Arg, Effect, Facts, model
+from .models import FOUND, Arg, Effect, Facts
 from .words import Words, assign_bodies, has_indirection, word_bodies
-from .wrappers import BUILTIN_MODELS, PLAIN_BUILTINS
+from .wrappers import BUILTIN_MODELS, PLAIN_BUILTINS, model
 
 SHELLS = frozenset({"bash", "sh"})
 SYSTEM_DIRS = frozenset({"/bin", "/usr/bin"})
@@ -62,6 +62,7 @@ class Site:
     cwd: str | None = None
     reasons: list[str] = field(default_factory=list)  # why parts are known only at run time
     facts: Facts | None = None
+    unmodelled: bool = False  # a command whose record declares no effects: refused by the check
     dynamic_words: list[str] = field(default_factory=list)  # "glob", "variable", "substitution"
     globs: list[str] = field(default_factory=list)  # directories the shell lists to expand globs
     parent: int | None = None  # the site that runs this one (a wrapper, or the command whose words hold it)
@@ -122,8 +123,9 @@ class CheckTimeout(Exception):
 
 class Walker:
     def __init__(self, script: str, cwd: str | None, env: Mapping[str, str],
-                 deadline: float | None = None) -> None:
+                 deadline: float | None = None, commands: CommandTable = BUILTIN_TABLE) -> None:
         self.deadline = deadline  # time.monotonic() value
+        self.commands = commands  # the sandbox's commands (built-in and custom)
         self.any_cd = False  # some site walked so far changes the directory
         self.hidden = H.HiddenUses()  # code hidden in variable contents (check_hidden.py)
         self.hashed: dict[str, str] = {}  # `hash -p PATH NAME` seen so far: NAME -> PATH
@@ -521,9 +523,9 @@ class Walker:
         elif name in hashed:  # `hash -p PATH NAME`: NAME runs PATH's program
             path = hashed[name]
             base = path.rsplit("/", 1)[-1]
-            if path.startswith(("/bin/", "/usr/bin/")) and (_known(base) or base in SHELLS):
+            if path.startswith(("/bin/", "/usr/bin/")) and (_known(self.commands, base) or base in SHELLS):
                 site.kind, site.runs = ("shell" if base in SHELLS else "command"), base
-                site.facts = model(base, site.argv)
+                site.facts = model(base, site.argv, self.commands)
             else:
                 site.kind, site.runs = "script", path
                 site.facts = Facts()
@@ -532,19 +534,19 @@ class Walker:
         elif "/" in name:
             base = name.rsplit("/", 1)[-1]
             directory = normpath(name.rsplit("/", 1)[0] or "/") if name.startswith("/") else ""
-            if directory in SYSTEM_DIRS and (_known(base) or base in SHELLS):
+            if directory in SYSTEM_DIRS and (_known(self.commands, base) or base in SHELLS):
                 site.kind = "shell" if base in SHELLS else "command"
-                site.facts = model(base, site.argv)
+                site.facts = model(base, site.argv, self.commands)
             else:
                 site.kind = "script"
                 site.facts = Facts()
                 site.facts.effects.append(_exec_effect(name))
                 site.reasons.append(f"{name}: the commands of a script file are known only at run time")
-        elif name in SHELLS or _known(name):
+        elif name in SHELLS or _known(self.commands, name):
             site.kind = "shell" if name in SHELLS else "command"
-            site.facts = model(name, site.argv)
-            if site.facts is None:
-                site.reasons.append(f"{name}: what this command does with files is not modelled")
+            site.facts = model(name, site.argv, self.commands)
+            if site.facts is None:  # a custom command that declares no effects: the check refuses it
+                site.unmodelled = True
         else:
             site.kind = "unknown"
         if shell_lookup and site.kind in ("command", "shell", "unknown") and "/" not in name and (
@@ -734,11 +736,8 @@ class Walker:
         return normpath(cwd + "/" + path) if cwd is not None else None
 
 
-def _known(name: str) -> bool:
-    try:
-        return registry.known(name)
-    except ImportError:  # a command module that fails to load does not exist at run time either
-        return False
+def _known(commands: CommandTable, name: str) -> bool:
+    return commands.known(name)
 
 
 def _exec_effect(path: str) -> Effect:
@@ -838,8 +837,8 @@ def _walk_nodes(node: Any, into_subshells: bool = True, lastpipe: bool = False) 
 
 
 def analyze(script: str, *, cwd: str | None = "/home/user", env: Mapping[str, str] | None = None,
-            deadline: float | None = None) -> Analysis:
+            deadline: float | None = None, commands: CommandTable = BUILTIN_TABLE) -> Analysis:
     """The commands, redirections and functions `script` refers to, without running it.
     `deadline` (time.monotonic()): the walk stops there and marks the analysis `timed_out`."""
     env = dict(env or {"HOME": "/home/user"})
-    return Walker(script, cwd, env, deadline).run(script)
+    return Walker(script, cwd, env, deadline, commands).run(script)

@@ -3,22 +3,27 @@
 Wrappers (`xargs`, `find -exec`, `env`, `nice`, `nohup`, `timeout`, `time`, `command`, `builtin`,
 `exec`) yield the argv they will run; `bash -c`, `eval`, `trap`, `alias`, `mapfile -C`, awk
 `system()`/pipes and sed `e` yield shell text, which the check parses and checks in turn.
+
+`MODELS` is the whole catalogue (every `Effects` member has a model: a test checks it), and `model()`
+finds a command's model through its record.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .models import FOUND, Arg, Call, find_spec, values, words
+from ..commands.record import Effects
+from ..commands.registry import BUILTIN_TABLE, CommandTable
+from .models import FOUND, Arg, Call, Facts, Model, values, words
 from .models import MODELS as FILE_MODELS
 
 NOFS = ""  # an alternative that touches no file (e.g. rg reading stdin)
 
 
-def _after_options(c: Call, spec_name: str) -> tuple[dict[str, object], list[Arg]] | None:
+def _after_options(c: Call) -> tuple[dict[str, object], list[Arg]] | None:
     """Options up to the first operand (stop_at_operand commands), with the remaining argv kept
     intact (dynamic words included)."""
-    spec = find_spec(spec_name)
+    spec = c.spec
     if spec is None:
         return None
     longs = {o.long: o for o in spec.opts if o.long}
@@ -72,8 +77,8 @@ def _after_options(c: Call, spec_name: str) -> tuple[dict[str, object], list[Arg
     return opts, []
 
 
-def _run_rest(c: Call, spec_name: str, skip: int = 0) -> dict[str, object] | None:
-    parsed = _after_options(c, spec_name)
+def _run_rest(c: Call, skip: int = 0) -> dict[str, object] | None:
+    parsed = _after_options(c)
     if parsed is None:
         c.opaque(f"{c.name}: the command it runs is known only at run time")
         c.facts.commands.append([None])
@@ -86,7 +91,7 @@ def _run_rest(c: Call, spec_name: str, skip: int = 0) -> dict[str, object] | Non
 
 
 def m_env(c: Call) -> None:
-    opts = _after_options(c, "env")
+    opts = _after_options(c)
     if opts is None:
         c.opaque("env: the command it runs is known only at run time")
         c.facts.commands.append([None])
@@ -107,17 +112,17 @@ def m_env(c: Call) -> None:
 
 
 def m_timeout(c: Call) -> None:
-    _run_rest(c, "timeout", skip=1)
+    _run_rest(c, skip=1)
 
 
 def m_time(c: Call) -> None:
-    opts = _run_rest(c, "time")
+    opts = _run_rest(c)
     if opts and opts.get("output"):
         c.fx("create", str(opts["output"]))
 
 
 def m_xargs(c: Call) -> None:
-    parsed = _after_options(c, "xargs")
+    parsed = _after_options(c)
     if parsed is None:
         c.opaque("xargs: the command it runs is known only at run time")
         c.facts.commands.append([None])
@@ -192,8 +197,7 @@ def m_find(c: Call) -> None:
 
 
 def m_grep(c: Call) -> None:
-    spec = "rg" if c.name == "rg" else "grep"
-    p = c.parse(spec)
+    p = c.parse()
     if p is None:  # run-time words, or arguments parsed otherwise than the command does
         c.fx("read", None, recursive=True)
         return
@@ -203,7 +207,7 @@ def m_grep(c: Call) -> None:
     if not opts.get("pats") and not opts.get("pat_files"):
         operands = operands[1:]
     recursive = bool(opts.get("recursive")) or opts.get("directories") == "recurse"
-    if spec == "rg":
+    if c.name == "rg":
         if operands:
             c.each("list", operands, recursive=True)
         else:
@@ -218,7 +222,7 @@ def m_grep(c: Call) -> None:
 def m_sed(c: Call) -> None:
     from ..commands.sed.parse import Parser, Piece, SedError
 
-    p = c.parse("sed")
+    p = c.parse()
     if p is None:  # run-time words, or arguments parsed otherwise than the command does
         c.fx("read", None)
         c.fx("write", None)
@@ -375,7 +379,7 @@ def m_jq(c: Call) -> None:
 
 
 def m_curl(c: Call) -> None:
-    p = c.parse("curl")
+    p = c.parse()
     if p is None:  # run-time words, or arguments parsed otherwise than the command does
         c.facts.urls.append(("GET", None))
         c.fx("create", None)
@@ -407,7 +411,7 @@ def m_curl(c: Call) -> None:
 
 
 def m_wget(c: Call) -> None:
-    p = c.parse("wget")
+    p = c.parse()
     if p is None:  # run-time words, or arguments parsed otherwise than the command does
         c.facts.urls.append(("GET", None))
         c.fx("create", None)
@@ -606,35 +610,35 @@ def m_compgen(c: Call) -> None:
 
 BUILTIN_MODELS["compgen"] = m_compgen
 
-MODELS: dict[str, Callable[[Call], None]] = {}
 def m_nice(c: Call) -> None:
-    _run_rest(c, "nice")
+    _run_rest(c)
 
 
 def m_nohup(c: Call) -> None:
-    _run_rest(c, "nohup")
+    _run_rest(c)
 
 
-def m_sudo(c: Call) -> None:
-    """sudo COMMAND [ARG]... (host mode): the command runs as its own site."""
-    rest = list(c.args[1:] if c.args[:1] == ["--"] else c.args)
-    if not rest or rest[0] is None:
-        c.opaque("sudo: the command it runs is known only at run time")
-        c.facts.commands.append([None])
-    elif not rest[0].startswith("-"):  # an option is a usage error: nothing runs
-        c.facts.commands.append(rest)
+# the whole catalogue: the file commands' shapes and the wrappers' and languages' models
+MODELS: dict[Effects, Model] = {
+    **FILE_MODELS,
+    Effects.ENV: m_env, Effects.NICE: m_nice, Effects.NOHUP: m_nohup, Effects.TIMEOUT: m_timeout,
+    Effects.TIME: m_time, Effects.XARGS: m_xargs, Effects.FIND: m_find, Effects.GREP: m_grep, Effects.SED: m_sed,
+    Effects.AWK: m_awk, Effects.JQ: m_jq, Effects.CURL: m_curl, Effects.WGET: m_wget, Effects.TEST: m_test,
+}
 
 
-def m_none(c: Call) -> None:
-    """Touches no file of the sandbox (systemctl: its units are decided by the service grants)."""
-
-
-for _names, _fn in (("env", m_env), ("nice", m_nice), ("nohup", m_nohup), ("timeout", m_timeout),
-                    ("time", m_time), ("xargs", m_xargs), ("find", m_find), ("grep egrep fgrep rg", m_grep),
-                    ("sed", m_sed), ("awk gawk mawk nawk", m_awk), ("jq yq", m_jq), ("curl", m_curl),
-                    ("wget", m_wget), ("bash sh", m_shell), ("test [", m_test), ("sudo", m_sudo),
-                    ("systemctl ps ss ip free ping", m_none)):
-    for _n in _names.split():
-        MODELS[_n] = _fn
-        FILE_MODELS.pop(_n, None)
-
+def model(name: str, args: Sequence[Arg], commands: CommandTable = BUILTIN_TABLE) -> Facts | None:
+    """The facts of running command `name` with `args`, by the model its record declares; None when
+    it declares none (a custom command without `effects=`: the check refuses it)."""
+    if name in ("bash", "sh"):  # the interpreter itself, not a record
+        call = Call(name, args)
+        m_shell(call)
+        return call.facts
+    effects = commands.effects(name)
+    fn = MODELS.get(effects) if effects is not None else None
+    record = commands.lookup(name) if fn is not None else None
+    if fn is None or record is None:
+        return None
+    call = Call(name, args, record.spec, record.family(name))
+    fn(call)
+    return call.facts

@@ -9,6 +9,7 @@ from ..posix.printf import format_printf
 from ..posix.testexpr import TestError, TestParser
 from ..vfs.base import Stat
 from .context import Ctx
+from .record import Effects, declare
 
 
 class _CtxTestEnv:
@@ -34,6 +35,7 @@ class _CtxTestEnv:
         return False
 
 
+@declare("echo", effects=Effects.NONE)
 def cmd_echo(ctx: Ctx) -> int:
     args = ctx.args
     if args in (["--help"], ["--version"]):
@@ -44,6 +46,7 @@ def cmd_echo(ctx: Ctx) -> int:
     return 0
 
 
+@declare("printf", effects=Effects.NONE)
 def cmd_printf(ctx: Ctx) -> int:
     args = list(ctx.args)
     if not args:
@@ -68,10 +71,12 @@ def _test(ctx: Ctx, args: list[str]) -> int:
         return 2
 
 
+@declare("test", spells="test", effects=Effects.TEST)
 def cmd_test(ctx: Ctx) -> int:
     return _test(ctx, list(ctx.args))
 
 
+@declare("[", spells="test", effects=Effects.TEST)
 def cmd_bracket(ctx: Ctx) -> int:
     args = list(ctx.args)
     if not args or args[-1] != "]":
@@ -80,14 +85,17 @@ def cmd_bracket(ctx: Ctx) -> int:
     return _test(ctx, args[:-1])
 
 
+@declare("true", effects=Effects.NONE)
 def cmd_true(ctx: Ctx) -> int:
     return 0
 
 
+@declare("false", effects=Effects.NONE)
 def cmd_false(ctx: Ctx) -> int:
     return 1
 
 
+@declare("pwd", effects=Effects.NONE)
 def cmd_pwd(ctx: Ctx) -> int:
     physical = "-P" in ctx.args
     cwd = ctx.cwd
@@ -100,6 +108,7 @@ def cmd_pwd(ctx: Ctx) -> int:
     return 0
 
 
+@declare("kill", effects=Effects.NONE)
 def cmd_kill(ctx: Ctx) -> int:
     args = list(ctx.args)
     if args and args[0] == "-l":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .context import Ctx
 from .options import CommandSpec, Opt
+from .record import Effects, declare
 from .textbasic.common import Out, command, encode, quote, split_records, usage_fail
 
 INF = 1 << 62
@@ -179,6 +180,7 @@ class _ByteCutter:
         return out
 
 
+@declare("cut", spec=CUT_SPEC, effects=Effects.READS)
 @command
 def cmd_cut(ctx: Ctx) -> int:
     opts, files = ctx.parse(CUT_SPEC)

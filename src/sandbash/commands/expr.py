@@ -13,6 +13,7 @@ from __future__ import annotations
 from ..regex import RegexError, compile_regex
 from .context import CommandExit, Ctx
 from .options import CommandSpec
+from .record import Effects, declare
 from .shellutils.common import quote
 
 SPEC = CommandSpec("expr", "EXPRESSION\n  or:  expr OPTION", "Print the value of EXPRESSION to standard output.",
@@ -211,6 +212,7 @@ class _Parser:
         return s[pos - 1:pos - 1 + size]
 
 
+@declare("expr", spec=SPEC, effects=Effects.NONE)
 def cmd_expr(ctx: Ctx) -> int:
     args = list(ctx.args)
     # only a first `--` is an option terminator; --help/--version are the only options

@@ -11,6 +11,7 @@ from typing import Any
 from ..stdio.streams import Stream
 from .context import CommandExit, Ctx
 from .options import CommandSpec, Opt
+from .record import Effects, declare
 from .textbasic.common import (
     Out,
     argmatch,
@@ -297,36 +298,43 @@ def _bits(ctx: Ctx, text: str) -> int:
     return bits or 512
 
 
+@declare("md5sum", effects=Effects.HASHSUM)
 @command
 def cmd_md5sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "md5")
 
 
+@declare("sha1sum", effects=Effects.HASHSUM)
 @command
 def cmd_sha1sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "sha1")
 
 
+@declare("sha224sum", effects=Effects.HASHSUM)
 @command
 def cmd_sha224sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "sha224")
 
 
+@declare("sha256sum", effects=Effects.HASHSUM)
 @command
 def cmd_sha256sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "sha256")
 
 
+@declare("sha384sum", effects=Effects.HASHSUM)
 @command
 def cmd_sha384sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "sha384")
 
 
+@declare("sha512sum", effects=Effects.HASHSUM)
 @command
 def cmd_sha512sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "sha512")
 
 
+@declare("b2sum", effects=Effects.HASHSUM)
 @command
 def cmd_b2sum(ctx: Ctx) -> int:
     return _digest_command(ctx, "blake2b")
@@ -381,6 +389,7 @@ def _legacy_sums(ctx: Ctx, files: list[str], kind: str, eol: bytes = b"\n") -> i
     return inputs.status
 
 
+@declare("cksum", spec=CKSUM_SPEC, uses=("b2sum", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "sum"), effects=Effects.READS)
 @command
 def cmd_cksum(ctx: Ctx) -> int:
     opts, files = ctx.parse(CKSUM_SPEC)
@@ -411,6 +420,7 @@ SUM_SPEC = CommandSpec(
 )
 
 
+@declare("sum", spec=SUM_SPEC, effects=Effects.READS)
 @command
 def cmd_sum(ctx: Ctx) -> int:
     opts, files = ctx.parse(SUM_SPEC)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .context import CommandExit, Ctx
 from .fsutil import FsUsage, mount_table
 from .options import CommandSpec, Opt
+from .record import Effects, declare
 
 SPEC = CommandSpec(
     name="mount",
@@ -52,6 +53,7 @@ def _line(u: FsUsage) -> str:
     return f"{u.source} on {u.target} type {u.fstype} ({'ro' if u.read_only else 'rw'},relatime)\n"
 
 
+@declare("mount", spec=SPEC, effects=Effects.OPAQUE)
 def cmd_mount(ctx: Ctx) -> int:
     opts, operands = ctx.parse(SPEC)
     if opts.has("version"):

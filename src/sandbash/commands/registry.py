@@ -1,15 +1,22 @@
-"""The explicit list of commands and where each is implemented.
+"""Which commands exist, and where each is implemented.
 
-Modules are imported on first use, so starting a sandbox for `echo hi` loads
-none of them. A command whose module is missing does not exist (status 127).
-Custom commands from the embedding program are added with `register()`.
+Every command is declared once, by `@declare(...)` over its function (commands/record.py). For
+laziness (`sandbash -c 'echo hi'` imports no command module) the names are looked up in
+`commands/index.py`, which is GENERATED from those records by
 
-Identity (what the policy decides on, see policy.py): `_add(..., spellings=True)` declares that
-the names are spellings of ONE implementation: the first name is the implementation, the others
-run the same program with preset options (`egrep` is `grep -E`, `zcat` is `gzip -dc`, `dir` is
-`ls -C -b`, `[` is `test` wanting a closing `]`). `uses=` declares a program with a front end of
-its own that runs another implementation's engine (`rg` searches with grep's matcher, `sdiff`
-runs diff, `basenc` is base64/base32 and more, `cksum -a` computes every digest, `tar -z` compresses).
+    python tests/unit/commands/test_records.py --write-index
+
+and checked by tests/unit/commands/test_records.py (a stale index fails the test, naming the
+command). The index is therefore derived, never a second truth edited by hand; loading a command
+checks that its record really answers to the name.
+
+A `CommandTable` is what one `Bash` runs: the built-in commands plus that Bash's custom commands
+(which replace a built-in of the same name). There is no process-wide registration.
+
+Identity (what the policy decides on, see policy.py): `spells` declares that names are spellings of
+ONE implementation (`egrep` is `grep -E`, `zcat` is `gzip -dc`, `dir` is `ls -C -b`, `[` is `test`
+wanting a closing `]`); `uses` declares a program with a front end of its own that runs another
+implementation's engine (`rg` searches with grep's matcher, `tar -z` compresses with gzip's codec).
 """
 
 from __future__ import annotations
@@ -18,158 +25,192 @@ import importlib
 import threading
 from collections.abc import Iterable
 
-from .context import CommandFn
+from .index import INDEX
+from .record import CommandRecord, Effects
 
-# command name -> "module:function" (module relative to sandbash.commands)
-_TABLE: dict[str, str] = {}
-# name -> the implementation it spells (only names of a family with several spellings)
-_IMPLEMENTATION: dict[str, str] = {}
-# name -> the implementations whose engine it runs behind a front end of its own
-_USES: dict[str, frozenset[str]] = {}
-
-
-def _add(module: str, names: Iterable[str], func: str | None = None, *, spellings: bool = False,
-         uses: Iterable[str] = ()) -> None:
-    names = list(names)
-    for name in names:
-        fn = func or ("cmd_" + name.replace("-", "_").replace("[", "bracket").replace(".", "_"))
-        _TABLE[name] = f"{module}:{fn}"
-        if spellings:
-            _IMPLEMENTATION[name] = names[0]
-        if uses:
-            _USES[name] = frozenset(uses)
-
-
-# files
-_add("fileops", ["cp", "mv", "rm", "mkdir", "rmdir", "touch", "ln", "chmod", "chown", "chgrp", "truncate",
-                 "install", "mktemp", "shred", "sync"])
-_add("ls", ["ls", "dir", "vdir"], spellings=True)
-_add("fileinfo", ["stat", "du", "df", "file", "realpath", "readlink", "basename", "dirname", "tree", "pathchk",
-                  "mkfifo"])
-_add("find", ["find"])
-_add("mountcmd", ["mount"])
-# text
-_add("textbasic", ["cat", "tac", "head", "tail", "tee", "wc", "rev", "nl"])
-_add("cut", ["cut"])
-_add("tr", ["tr"])
-_add("columns", ["paste", "comm", "join", "column", "fold", "fmt", "expand", "unexpand", "pr"])
-_add("sort", ["sort"])
-_add("uniq", ["uniq"])
-_add("shuf", ["shuf"])
-_add("encode", ["od", "xxd", "hexdump", "base64", "base32", "strings"])
-_add("encode", ["basenc"], uses=["base64", "base32"])
-_DIGESTS = ["md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "sum"]
-_add("hashsum", _DIGESTS)
-_add("hashsum", ["cksum"], uses=_DIGESTS)
-_add("diff", ["diff", "cmp", "patch", "diff3"])
-_add("diff", ["sdiff"], uses=["diff"])
-_add("misc_text", ["iconv", "numfmt", "tsort", "split", "csplit", "factor"])
-# search and edit
-_add("grep", ["grep", "egrep", "fgrep"], spellings=True)
-_add("grep", ["rg"], uses=["grep"])
-_add("sed", ["sed"])
-_add("awk", ["awk", "gawk", "mawk", "nawk"], spellings=True)
-_add("jq", ["jq"])
-_add("yq", ["yq"])
-# shell utilities
-_add("shellutils", ["seq", "yes", "sleep", "env", "printenv", "which", "whoami", "id", "groups", "hostname",
-                    "uname", "nproc", "tty", "clear", "nohup", "nice", "timeout", "time", "logname", "users",
-                    "arch", "uptime", "stty", "tput", "getconf", "mesg", "whatis", "man"])
-_add("coreutils_builtins", ["echo", "printf", "true", "false", "pwd", "kill"])
-_add("coreutils_builtins", ["test", "["], spellings=True)
-_add("date", ["date", "cal"])
-_add("expr", ["expr"])
-_add("bc", ["bc", "dc"])
-_add("xargs", ["xargs"])
-_add("archive", ["zip", "unzip"])
-_add("archive", ["gzip", "gunzip", "zcat"], spellings=True)
-_add("archive", ["bzip2", "bunzip2", "bzcat"], spellings=True)
-_add("archive", ["xz", "unxz", "xzcat"], spellings=True)
-_add("archive", ["tar"], uses=["gzip", "bzip2", "xz"])  # -z/-j/-J run the compressors' codecs
-_add("net", ["curl", "wget"])
-_add("shells", ["bash", "sh"], spellings=True)
-
-# commands that exist only when the embedding program configures a network
-NETWORK_COMMANDS = frozenset({"curl", "wget"})
-
-# host mode (sandbash.host): commands that exist only with a HostAccess, and commands that read the
-# real machine instead of the sandbox's virtual one there
-_add("hostinfo", ["ps", "ss", "ip", "free", "systemctl", "sudo", "ping"])
-HOST_COMMANDS = frozenset({"ps", "ss", "ip", "free", "systemctl", "sudo", "ping"})
-_HOST_TABLE: dict[str, str] = {n: f"hostinfo:host_{n}" for n in ("uname", "uptime", "df")}
-
-_CUSTOM: dict[str, CommandFn] = {}
-_LOADED: dict[str, CommandFn | None] = {}
+_LOADED: dict[str, CommandRecord] = {}
 _IMPORT_LOCK = threading.RLock()
 
 
-def register(name: str, fn: CommandFn) -> None:
-    """Add (or replace) a command for every sandbox in this process."""
-    _CUSTOM[name] = fn
+HOST_PREFIX = "host:"  # the index's key for a host-mode variant (`host:uname`)
 
 
-def lookup(name: str, host: bool = False) -> CommandFn | None:
-    """The command `name` runs; `host`: in host mode (the host's uname, uptime, df)."""
-    fn = _CUSTOM.get(name)
-    if fn is not None:
-        return fn
-    if host and name in _HOST_TABLE:
-        found = _load(name, _HOST_TABLE[name], f"host:{name}")
-        if found is not None:
-            return found
-    return _load(name, _TABLE.get(name), name)
+def _load(name: str) -> CommandRecord | None:
+    """The built-in record for `name` (its module imported on first use)."""
+    found = _LOADED.get(name)
+    if found is not None:
+        return found
+    entry = INDEX.get(name)
+    if entry is None:
+        return None
+    module_name, attr = entry[0], entry[1]
+    # Pipeline stages load their commands from several threads at once; two threads importing
+    # sibling modules of one package can trip the import system's deadlock detector.
+    with _IMPORT_LOCK:
+        module = importlib.import_module(f"sandbash.commands.{module_name}")
+    record = getattr(module, attr, None)
+    if not isinstance(record, CommandRecord) or name.removeprefix(HOST_PREFIX) not in record.names:
+        raise ImportError(f"commands/index.py is stale: {name} is not declared at {module_name}.{attr} "
+                          "(python tests/unit/commands/test_records.py --write-index)")
+    _LOADED[name] = record
+    return record
 
 
-def _load(name: str, target: str | None, key: str) -> CommandFn | None:
-    if key in _LOADED:
-        return _LOADED[key]
-    found: CommandFn | None = None
-    if target is not None:
-        module_name, func = target.split(":")
-        # Pipeline stages load their commands from several threads at once;
-        # two threads importing sibling modules of one package can trip the
-        # import system's deadlock detector, so lazy loads go one at a time.
-        with _IMPORT_LOCK:
-            try:
-                module = importlib.import_module(f"sandbash.commands.{module_name}")
-            except ModuleNotFoundError as e:
-                if e.name and e.name.startswith("sandbash.commands."):
-                    module = None
-                else:
-                    raise
-        if module is not None:
-            found = getattr(module, func, None)
-    _LOADED[key] = found
-    return found
+_FAMILIES: dict[str, frozenset[str]] = {}
 
 
-def names() -> list[str]:
-    """Every command that exists (implemented), sorted."""
-    return sorted(n for n in set(_TABLE) | set(_CUSTOM) if lookup(n) is not None)
+def _families() -> dict[str, frozenset[str]]:
+    """implementation -> its spellings, for the families of the index (computed once)."""
+    if not _FAMILIES:
+        groups: dict[str, set[str]] = {}
+        for n, entry in INDEX.items():
+            groups.setdefault(entry[2], set()).add(n)
+        _FAMILIES.update({k: frozenset(v) for k, v in groups.items()})
+    return _FAMILIES
 
 
-def known(name: str) -> bool:
-    return name in _CUSTOM or (name in _TABLE and lookup(name) is not None)
+def _index_family(name: str) -> str:
+    entry = INDEX.get(name)
+    return entry[2] if entry is not None else name
+
+
+class CommandTable:
+    """The commands one sandbox runs: the built-ins of the index plus its own custom records."""
+
+    def __init__(self, custom: Iterable[CommandRecord] = ()) -> None:
+        self.custom: dict[str, CommandRecord] = {}
+        for record in custom:
+            if not isinstance(record, CommandRecord):
+                raise TypeError(f"not a sandbash command: {record!r} (use sandbash.custom.command)")
+            for n in record.names:
+                self.custom[n] = record
+
+    def lookup(self, name: str, host: bool = False) -> CommandRecord | None:
+        """The record `name` runs; `host`: in host mode (a host variant first, if there is one)."""
+        record = self.custom.get(name)
+        if record is not None:
+            return record
+        if host and HOST_PREFIX + name in INDEX:
+            return _load(HOST_PREFIX + name)
+        return _load(name) if HOST_PREFIX not in name else None
+
+    def known(self, name: str) -> bool:
+        """Whether `name` is a command here (without importing its module)."""
+        return name in self.custom or (name in INDEX and HOST_PREFIX not in name)
+
+    def needs_host(self, name: str) -> bool:
+        """A command that exists only in host mode (ps, ss, systemctl)."""
+        if name in self.custom:
+            return self.custom[name].host_only
+        entry = INDEX.get(name)
+        return entry is not None and entry[5]
+
+    def needs_network(self, name: str) -> bool:
+        """A command that exists only when the sandbox has a network (curl, wget)."""
+        record = self.custom.get(name)
+        if record is not None:
+            return record.network
+        entry = INDEX.get(name)
+        return entry is not None and entry[4]
+
+    def names(self) -> list[str]:
+        """Every command name (built-in and custom), sorted."""
+        return sorted({n for n in INDEX if HOST_PREFIX not in n} | set(self.custom))
+
+    def summaries(self) -> dict[str, str]:
+        """name -> one-line summary of the custom commands."""
+        return {n: r.summary for n, r in self.custom.items()}
+
+    def implementation(self, name: str) -> str:
+        """The implementation a command name spells (`zcat` -> `gzip`); the name itself otherwise."""
+        record = self.custom.get(name)
+        return record.family(name) if record is not None else _index_family(name)
+
+    def spellings(self, name: str) -> frozenset[str]:
+        """Every name of the implementation `name` spells (itself included)."""
+        impl = self.implementation(name)
+        members = {n for n in _families().get(impl, ()) if n not in self.custom}
+        members |= {n for n, r in self.custom.items() if r.family(n) == impl}
+        members.add(name)
+        return frozenset(members)
+
+    def effects(self, name: str) -> Effects | None:
+        """What the command does with files, for the static check (None: not modelled)."""
+        record = self.custom.get(name)
+        if record is not None:
+            return record.effects
+        entry = INDEX.get(name)
+        return Effects(entry[6]) if entry is not None else None
+
+    def engines(self, name: str) -> frozenset[str]:
+        """The implementations whose engine `name` runs behind a front end of its own (`rg` -> grep)."""
+        record = self.custom.get(name)
+        if record is not None:
+            return record.uses
+        entry = INDEX.get(name)
+        return frozenset(entry[3]) if entry is not None else frozenset()
+
+# the built-in commands alone (what a Bash without custom commands runs)
+BUILTIN_TABLE = CommandTable()
 
 
 def implementation(name: str) -> str:
-    """The implementation a command name spells (`zcat` -> `gzip`); the name itself otherwise."""
-    return _IMPLEMENTATION.get(name, name)
+    return BUILTIN_TABLE.implementation(name)
 
 
 def spellings(name: str) -> frozenset[str]:
-    """Every name of the implementation `name` spells (itself included)."""
-    impl = _IMPLEMENTATION.get(name)
-    if impl is None:
-        return frozenset({name})
-    return frozenset(n for n, i in _IMPLEMENTATION.items() if i == impl)
+    return BUILTIN_TABLE.spellings(name)
 
 
 def engines(name: str) -> frozenset[str]:
-    """The implementations whose engine `name` runs behind a front end of its own (`rg` -> grep)."""
-    return _USES.get(name, frozenset())
+    return BUILTIN_TABLE.engines(name)
 
 
-def known_names() -> list[str]:
-    """Every name of the table and of the custom commands (loaded or not)."""
-    return sorted(set(_TABLE) | set(_CUSTOM))
+def names() -> list[str]:
+    """Every built-in command name, sorted (a sandbox's own list: `bash.commands.names()`)."""
+    return BUILTIN_TABLE.names()
+
+
+known_names = names
+
+
+def all_records() -> list[CommandRecord]:
+    """Every built-in record, found by importing every module under sandbash.commands (for the
+    index generator and the tests; never on a run's path)."""
+    import pkgutil
+
+    from . import __path__ as package_path
+
+    seen: dict[int, CommandRecord] = {}
+    for info in pkgutil.walk_packages(package_path, "sandbash.commands."):
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if isinstance(value, CommandRecord) and value.module == info.name:
+                seen[id(value)] = value
+    return sorted(seen.values(), key=lambda r: (r.module or "", r.names))
+
+
+def render_index(records: Iterable[CommandRecord]) -> str:
+    """The text of commands/index.py for `records`."""
+    rows: list[str] = []
+    for r in records:
+        assert r.module is not None and r.attr is not None
+        module = r.module.removeprefix("sandbash.commands.")
+        for n in r.names:
+            key = HOST_PREFIX + n if r.host_variant else n
+            effects = r.effects.value if r.effects is not None else None
+            rows.append(f"    {key!r}: ({module!r}, {r.attr!r}, {r.family(n)!r}, {tuple(sorted(r.uses))!r}, "
+                        f"{r.network!r}, {r.host_only!r}, {effects!r}),")
+    rows.sort()
+    return (
+        '"""GENERATED from the @declare records by `python tests/unit/commands/test_records.py --write-index`:\n'
+        "do not edit. name -> (module under sandbash.commands, attribute, implementation it spells,\n"
+        'engines it uses, needs a network, exists only in host mode, its Effects); `host:NAME`: the host-mode\n'
+        'variant."""\n\n'
+        "INDEX: dict[str, tuple[str, str, str, tuple[str, ...], bool, bool, str]] = {\n" + "\n".join(rows) + "\n}\n"
+    )
+
+
+if __name__ == "__main__":
+    # print the index text; tests/unit/commands/test_records.py --write-index writes the file
+    print(render_index(all_records()), end="")

@@ -11,6 +11,7 @@ from ..vfs.errors import FsError, strerror
 from .context import Ctx
 from .fsutil import FileRewrite, rewrites_in_place
 from .options import CommandSpec, Opt
+from .record import Effects, declare
 from .textbasic.common import RECORD_OVERHEAD, Out, command, encode, quote, quotef, read_held, usage_fail
 
 SHUF_SPEC = CommandSpec(
@@ -29,6 +30,7 @@ SHUF_SPEC = CommandSpec(
 )
 
 
+@declare("shuf", spec=SHUF_SPEC, effects=Effects.OUTPUTS)
 @command
 def cmd_shuf(ctx: Ctx) -> int:
     # the input's text and lines, and the permutation, are charged to the run's memory

@@ -9,6 +9,7 @@ from ..stdio.streams import StreamError
 from ..vfs.errors import FsError, strerror
 from .context import CommandExit, Ctx
 from .options import CommandSpec, Opt
+from .record import Effects, declare
 from .textbasic.common import Out, command, encode, quote, read_chunks, usage_fail
 
 TR_SPEC = CommandSpec(
@@ -183,6 +184,7 @@ def _offsets(elems: list[_Elem]) -> list[tuple[int, _Elem]]:
     return out
 
 
+@declare("tr", spec=TR_SPEC, effects=Effects.NONE)
 @command
 def cmd_tr(ctx: Ctx) -> int:
     opts, sets = ctx.parse(TR_SPEC)

@@ -9,6 +9,7 @@ from ..stdio.streams import Stream, StreamError
 from ..vfs.errors import FsError, strerror
 from .context import CommandExit, Ctx
 from .options import CommandSpec, Opt
+from .record import Effects, declare
 from .textbasic.common import Out, argmatch, close_input, command, quotef, split_records, usage_fail
 
 UNIQ_SPEC = CommandSpec(
@@ -87,6 +88,7 @@ def _args(args: list[str]) -> list[str]:
     return out
 
 
+@declare("uniq", spec=UNIQ_SPEC, effects=Effects.IN_OUT)
 @command
 def cmd_uniq(ctx: Ctx) -> int:
     opts, operands = ctx.parse(UNIQ_SPEC, _args(list(ctx.args)))

@@ -16,6 +16,7 @@ from ..vfs.errors import FsError, strerror
 from .context import CommandExit, Ctx
 from .fsutil import shell_quote
 from .options import CommandSpec, Opt
+from .record import Effects, declare
 from .shellutils.common import quote, run_program, usage_fail
 
 SPEC = CommandSpec(
@@ -320,6 +321,7 @@ def _batches(ctx: Ctx, runner: Runner, items: Iterator[tuple[str, bool]]) -> Non
         batch.flush()
 
 
+@declare("xargs", spec=SPEC, effects=Effects.XARGS)
 def cmd_xargs(ctx: Ctx) -> int:
     s, command, arg_file = _settings(ctx)
     stream = ctx.stdin

@@ -41,6 +41,7 @@ from .jq.memory import MEM, JqMemory, expanded_size
 from .jq.numbers import LitNum, format_number, make_literal
 from .jq.runtime import Rt
 from .jq.values import CAPS, typename
+from .record import Effects, declare
 
 VERSION = "yq (https://github.com/mikefarah/yq/) version v4.44.3"
 
@@ -575,6 +576,7 @@ def _one_line(e: Exception) -> str:
     return " ".join(str(e).split())
 
 
+@declare("yq", effects=Effects.JQ)
 def cmd_yq(ctx: Ctx) -> int:
     try:
         o = _parse(ctx.args)

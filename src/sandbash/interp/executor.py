@@ -7,15 +7,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ..commands import registry
-from ..commands.context import CommandExit, CommandTimeout, Ctx
+from ..commands.context import CommandTimeout
+from ..commands.invoke import UNMODELLED, Capabilities, invoke
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import quote_reusable, single_quote
-from ..limits import Cancelled, DeadlineExpired, LimitExceeded, LimitKind, thread_deadline
-from ..stdio.streams import ClosedStream, SigPipe, Stream, StreamError
+from ..limits import DeadlineExpired, thread_deadline
+from ..stdio.streams import Stream, StreamError
 from ..syntax import ast as A
-from ..vfs.errors import FsError
 from .builtin_table import BUILTINS, SPECIAL, Builtin
 from .control import AbortCommand, ExitShell
 from .jobs import notify_dead_jobs
@@ -513,11 +512,12 @@ class Executor:
     def _builtin_command(self, name: str) -> bool:
         """A command of the table that exists in this sandbox (curl and wget
         only when a network is configured)."""
-        if name in registry.NETWORK_COMMANDS and self.sh.rt.network is None:
+        commands = self.sh.rt.commands
+        if not commands.known(name):
             return False
-        if name in registry.HOST_COMMANDS and self.sh.rt.host is None:
+        if self.sh.rt.network is None and commands.needs_network(name):
             return False
-        return registry.known(name)
+        return self.sh.rt.host is not None or not commands.needs_host(name)
 
     def command_visible(self, name: str) -> bool:
         """Whether `type`, `command -v`, `which`, `hash` and `help` may show `name`."""
@@ -568,55 +568,22 @@ class Executor:
         return self.run_registry(base, argv, env)
 
     def run_registry(self, name: str, argv: list[str], env: Mapping[str, str]) -> int:
-        fn = registry.lookup(name, host=self.sh.rt.host is not None)
-        if fn is None:
+        rt = self.sh.rt
+        record = rt.commands.lookup(name, host=rt.host is not None)
+        if record is None:
             self.sh.error(f"{argv[0]}: command not found")
             return 127
-        io = self.state.fds
-        ctx = Ctx(
-            argv[0].rsplit("/", 1)[-1] if "/" in argv[0] else argv[0],
-            argv[1:],
-            io.get(0) or ClosedStream(),
-            io.get(1) or ClosedStream(),
-            io.get(2) or ClosedStream(),
-            self.state.fs,
-            env,
-            self.sh.rt.budget,
-            fds=dict(io),
-            runner=self._ctx_runner,
-            script_runner=self._ctx_script_runner,
-            clock=self.sh.rt.clock,
-            rng=self.state.rng,
-            extra={"identity": self.sh.rt.identity, "network": self.sh.rt.network, "host": self.sh.rt.host,
-                   "gate": self.sh.rt.policy_gate},
-            finder=self._find_program,
-        )
-        try:
-            status = fn(ctx)
-            if self.sh.rt.jobs and not self.state.subshell:
-                notify_dead_jobs(self.sh)  # bash reports jobs killed by a signal when a foreground command ends
-            return status
-        except CommandExit as e:
-            return e.status
-        except MemoryError:
-            # what slipped past the charged seams is still the memory limit, never an internal error
-            raise LimitExceeded(LimitKind.MAX_MEMORY, self.sh.rt.limits.max_memory) from None
-        except RecursionError:
-            self.sh.builtin_error(name, "internal error (recursion too deep)")
-            return 1
-        except SigPipe:
-            return 141  # the command, a process of its own in bash, dies of SIGPIPE; the shell goes on
-        except (LimitExceeded, Cancelled, ExitShell, DeadlineExpired):
-            raise
-        except FsError as e:
-            self.sh.write_err(f"{name}: {e.path}: {e.message}\n")
-            return 1
-        except StreamError as e:  # stdout closed (`>&-`) or not writable: GNU's write error
-            self.sh.write_err(f"{name}: write error: {e.strerror}\n")
-            return 1
-        except Exception as e:  # a bug in a command must not reach the caller as a traceback
-            self.sh.write_err(f"{self.sh.err_prefix(False)}{name}: internal error ({type(e).__name__}: {e})\n")
-            return 1
+        if record.effects is None and rt.policy_gate is not None:
+            # a command the static check cannot model cannot run under a policy (custom.py)
+            self.sh.write_err(f"{self.sh.err_prefix()}{argv[0]}: {UNMODELLED}\n")
+            return 126
+        caps = Capabilities(rt.budget, self._ctx_runner, self._ctx_script_runner, self._find_program, rt.clock,
+                            rt.identity, rt.network, rt.host, rt.policy_gate)
+        status = invoke(record, argv, self.state.fds, self.state.fs, env, caps, self.state.rng,
+                        self.sh.err_prefix, name)
+        if rt.jobs and not self.state.subshell:
+            notify_dead_jobs(self.sh)  # bash reports jobs killed by a signal when a foreground command ends
+        return status
 
     def _ctx_runner(
         self,

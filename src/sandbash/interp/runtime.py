@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..commands.registry import BUILTIN_TABLE, CommandTable
 from ..limits import Budget, JobBudget, LimitExceeded, LimitKind, Limits
 from ..stdio.streams import Stream
 from ..vfs.facade import Vfs
@@ -144,6 +145,8 @@ class Runtime:
         self.network = network
         # the HostAccess of a sandbox in host mode (sandbash.host); None: no host commands
         self.host: object | None = None
+        # the commands this sandbox runs: the built-ins and its Bash's custom commands
+        self.commands: CommandTable = BUILTIN_TABLE
         self.jobs: dict[int, Job] = {}
         load_builtins()  # the table the executor dispatches builtins from
         self.threads = Threads(limits.max_threads)

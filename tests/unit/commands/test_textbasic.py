@@ -160,19 +160,15 @@ def test_write_error() -> None:
 
 def run_ctx(name: str, args: list[str], stdin: Stream, stdout: Stream, stderr: Stream, files: Files | None = None) -> int:
     """Run a command with streams of our choosing."""
-    from sandbash.commands import registry
-    from sandbash.commands.context import CommandExit, Ctx
+    from sandbash.commands.invoke import Capabilities, invoke
+    from sandbash.commands.registry import BUILTIN_TABLE
     from sandbash.limits import Budget, Limits
     from sandbash.testing import make_vfs
 
-    fn = registry.lookup(name)
-    assert fn is not None
-    ctx = Ctx(name, args, stdin, stdout, stderr, make_vfs(files).view("/home/user"), {"LC_ALL": "C.UTF-8"},
-              Budget(Limits()))
-    try:
-        return fn(ctx)
-    except CommandExit as e:
-        return e.status
+    record = BUILTIN_TABLE.lookup(name)
+    assert record is not None
+    return invoke(record, [name, *args], {0: stdin, 1: stdout, 2: stderr}, make_vfs(files).view("/home/user"),
+                  {"LC_ALL": "C.UTF-8"}, Capabilities(Budget(Limits())))
 
 
 class _Endless(Stream):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from realtools import have, real_command
-from sandbash.commands import registry
 from sandbash.commands.context import Ctx
+from sandbash.commands.record import CommandRecord, Effects
 from unit.commands.viashell import run_via_shell
 
 ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
@@ -49,8 +49,8 @@ def _exit_with(status: int):  # type: ignore[no-untyped-def]
      (137, 125, "xargs: xt: terminated by signal 9\n")],
 )
 def test_exit_statuses(status: int, xargs_status: int, message: str) -> None:
-    registry.register("xt", _exit_with(status))
-    r = run_via_shell(["xargs", "-n1", "xt"], stdin=b"a b\n", env=ENV)
+    xt = CommandRecord(("xt",), _exit_with(status), Effects.NONE)
+    r = run_via_shell(["xargs", "-n1", "xt"], stdin=b"a b\n", env=ENV, commands=[xt])
     assert (r.status, r.stderr.decode()) == (xargs_status, message)
     # 255 and signals stop at the first command; other failures go on
     assert r.stdout == (b"a\n" if status in (255, 137) else b"a\nb\n")

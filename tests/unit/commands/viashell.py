@@ -6,9 +6,10 @@ ctx.run(cwd=, timeout=) behave as in a real run."""
 from __future__ import annotations
 
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from sandbash.api import Bash
+from sandbash.commands.record import CommandRecord
 from sandbash.limits import Limits
 from sandbash.testing import CommandResult, make_vfs
 from sandbash.vfs.facade import Vfs
@@ -24,10 +25,11 @@ def run_via_shell(
     env: Mapping[str, str] | None = None,
     vfs: Vfs | None = None,
     limits: Limits | None = None,
+    commands: Iterable[CommandRecord] = (),
 ) -> CommandResult:
     if vfs is None:
         vfs = make_vfs(files, cwd)
     environment = dict(DEFAULT_ENV if env is None else env)
-    bash = Bash(fs=vfs, env=environment, cwd=cwd, limits=limits)
+    bash = Bash(fs=vfs, env=environment, cwd=cwd, limits=limits, commands=commands)
     r = bash.exec(" ".join(shlex.quote(a) for a in argv), stdin=stdin, env=environment, replace_env=True)
     return CommandResult(r.stdout_bytes, r.stderr_bytes, r.exit_code, vfs)

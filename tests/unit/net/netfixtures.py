@@ -208,7 +208,7 @@ def local_config(*servers: Server, **kw: Any) -> NetworkConfig:
 def run_net(argv: Sequence[str], cfg: NetworkConfig | None, stdin: bytes = b"",
             files: dict[str, bytes | str] | None = None, limits: Limits | None = None) -> CommandResult:
     return run_command(list(argv), stdin=stdin, files=files, limits=limits,
-                       extra={"network": cfg} if cfg is not None else None)
+                       network=cfg)
 
 
 def echoed(result: CommandResult) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..date import local_zone
 from ..options import CommandSpec, Opt, Parsed
+from ..record import Effects, declare
 from . import codecs
 from .codecs import Bounds, CodecError, GzipInfo
 
@@ -599,37 +600,46 @@ def _run(ctx: Ctx, tool: str, spec: CommandSpec, decompress: bool, to_stdout: bo
     return job.status
 
 
+@declare("gzip", spec=GZIP_SPEC, spells="gzip", effects=Effects.COMPRESS)
 def cmd_gzip(ctx: Ctx) -> int:
     return _run(ctx, "gzip", GZIP_SPEC, False, False)
 
 
+@declare("gunzip", spec=GZIP_SPEC, spells="gzip", effects=Effects.COMPRESS)
 def cmd_gunzip(ctx: Ctx) -> int:
     return _run(ctx, "gzip", GZIP_SPEC, True, False)
 
 
+@declare("zcat", spec=GZIP_SPEC, spells="gzip", effects=Effects.DECOMPRESS_CAT)
 def cmd_zcat(ctx: Ctx) -> int:
     return _run(ctx, "gzip", GZIP_SPEC, True, True)
 
 
+@declare("bzip2", spec=BZIP2_SPEC, spells="bzip2", effects=Effects.COMPRESS)
 def cmd_bzip2(ctx: Ctx) -> int:
     return _run(ctx, "bzip2", BZIP2_SPEC, False, False)
 
 
+@declare("bunzip2", spec=BZIP2_SPEC, spells="bzip2", effects=Effects.COMPRESS)
 def cmd_bunzip2(ctx: Ctx) -> int:
     return _run(ctx, "bzip2", BZIP2_SPEC, True, False)
 
 
+@declare("bzcat", spec=BZIP2_SPEC, spells="bzip2", effects=Effects.DECOMPRESS_CAT)
 def cmd_bzcat(ctx: Ctx) -> int:
     return _run(ctx, "bzip2", BZIP2_SPEC, True, True)
 
 
+@declare("xz", spec=XZ_SPEC, spells="xz", effects=Effects.COMPRESS)
 def cmd_xz(ctx: Ctx) -> int:
     return _run(ctx, "xz", XZ_SPEC, False, False)
 
 
+@declare("unxz", spec=XZ_SPEC, spells="xz", effects=Effects.COMPRESS)
 def cmd_unxz(ctx: Ctx) -> int:
     return _run(ctx, "xz", XZ_SPEC, True, False)
 
 
+@declare("xzcat", spec=XZ_SPEC, spells="xz", effects=Effects.DECOMPRESS_CAT)
 def cmd_xzcat(ctx: Ctx) -> int:
     return _run(ctx, "xz", XZ_SPEC, True, True)

@@ -27,6 +27,7 @@ from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..date import local_zone
 from ..fsutil import group_name, mode_string, quote, user_name
+from ..record import Effects, declare
 from . import codecs
 from .codecs import STEP, Bounds, CodecError
 from .tar_args import TarArgs, TarUsage, parse_tar_args
@@ -595,6 +596,7 @@ def _read(tar: Tar) -> None:
             tar.error(f"{name}: Not found in archive")
 
 
+@declare("tar", uses=("bzip2", "gzip", "xz"), effects=Effects.TAR)
 def cmd_tar(ctx: Ctx) -> int:
     try:
         args = parse_tar_args(ctx.args)

@@ -26,6 +26,7 @@ from ..context import Ctx
 from ..date import local_zone
 from ..fsutil import replace_bytes
 from ..options import CommandSpec, Opt, Parsed
+from ..record import Effects, declare
 from .codecs import BZIP2_STATE, LZMA_STATE, STEP, ZLIB_STATE, Bounds, inflate_steps, stream_steps
 
 ZIP_SPEC = CommandSpec(
@@ -201,6 +202,7 @@ def _split_lists(args: list[str]) -> tuple[list[str], list[str], list[str]]:
     return names, lists["-x"], lists["-i"]
 
 
+@declare("zip", spec=ZIP_SPEC, effects=Effects.ZIP)
 def cmd_zip(ctx: Ctx) -> int:
     raw = list(ctx.args)
     operands_start = next((i for i, a in enumerate(raw) if not a.startswith("-") or a == "-"), len(raw))
@@ -481,6 +483,7 @@ def _listing(ctx: Ctx, infos: list[zipfile.ZipInfo], verbose: bool) -> None:
             f"{size:>8}          {packed:>7} {_percent(size, packed):>3}%                            {_files(len(infos))}\n")
 
 
+@declare("unzip", spec=UNZIP_SPEC, effects=Effects.UNZIP)
 def cmd_unzip(ctx: Ctx) -> int:
     raw = list(ctx.args)
     if not raw:

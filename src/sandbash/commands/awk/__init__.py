@@ -10,20 +10,25 @@ the adapter in regex.py.
 from __future__ import annotations
 
 from ..context import Ctx
+from ..record import Effects, declare
 from .cli import run
 
 
+@declare("awk", spells="awk", effects=Effects.AWK)
 def cmd_awk(ctx: Ctx) -> int:
     return run(ctx, "awk")
 
 
+@declare("gawk", spells="awk", effects=Effects.AWK)
 def cmd_gawk(ctx: Ctx) -> int:
     return run(ctx, "gawk")
 
 
+@declare("mawk", spells="awk", effects=Effects.AWK)
 def cmd_mawk(ctx: Ctx) -> int:
     return run(ctx, "mawk")
 
 
+@declare("nawk", spells="awk", effects=Effects.AWK)
 def cmd_nawk(ctx: Ctx) -> int:
     return run(ctx, "nawk")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ...vfs.errors import FsError
 from ..context import Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .dc import cmd_dc
 from .interp import Halt, Interp, Output, too_deep
 from .number import DIGITS, MAX_DIGITS
@@ -75,6 +76,7 @@ def _run_source(ctx: Ctx, interp: Interp, text: str, label: str, from_stdin: boo
             return False
 
 
+@declare("bc", spec=SPEC, effects=Effects.READS)
 def cmd_bc(ctx: Ctx) -> int:
     opts, files = ctx.parse(SPEC)
     if opts.has("version_short"):

@@ -12,6 +12,7 @@ from typing import Union
 from ...vfs.errors import FsError
 from ..context import Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .interp import Output
 from .number import BcError, Num, format_number, parse_number
 
@@ -400,6 +401,7 @@ class Dc:
             raise
 
 
+@declare("dc", spec=SPEC, effects=Effects.READS)
 def cmd_dc(ctx: Ctx) -> int:
     from . import line_length
 

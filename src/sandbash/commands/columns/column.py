@@ -7,6 +7,7 @@ import json
 from ...limits import MemoryHold
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt, Parsed
+from ..record import Effects, declare
 from ..textbasic.common import Out, char_width, command, decode, encode, split_records
 
 COLUMN_SPEC = CommandSpec(
@@ -215,6 +216,7 @@ def _json(name: str, names: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+@declare("column", spec=COLUMN_SPEC, effects=Effects.READS)
 @command
 def cmd_column(ctx: Ctx) -> int:
     opts, files = ctx.parse(COLUMN_SPEC)

@@ -11,6 +11,7 @@ from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from ..textbasic.common import (
     Out,
     close_input,
@@ -89,6 +90,7 @@ COMM_SPEC = CommandSpec(
 )
 
 
+@declare("comm", spec=COMM_SPEC, effects=Effects.READS)
 @command
 def cmd_comm(ctx: Ctx) -> int:
     opts, files = ctx.parse(COMM_SPEC)
@@ -292,6 +294,7 @@ class _Joiner:
         return self.empty if self.empty is not None else b""
 
 
+@declare("join", spec=JOIN_SPEC, effects=Effects.READS)
 @command
 def cmd_join(ctx: Ctx) -> int:
     opts, files = ctx.parse(JOIN_SPEC)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from ..textbasic.common import Out, command, quote
 from .fold import _each_line
 
@@ -102,6 +103,7 @@ class TabStops:
         return column + 1, True
 
 
+@declare("expand", spec=EXPAND_SPEC, effects=Effects.READS)
 @command
 def cmd_expand(ctx: Ctx) -> int:
     opts, files = ctx.parse(EXPAND_SPEC)
@@ -151,6 +153,7 @@ def cmd_expand(ctx: Ctx) -> int:
     return status
 
 
+@declare("unexpand", spec=UNEXPAND_SPEC, effects=Effects.READS)
 @command
 def cmd_unexpand(ctx: Ctx) -> int:
     opts, files = ctx.parse(UNEXPAND_SPEC)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..context import Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from ..textbasic.common import (
     RECORD_OVERHEAD,
     Out,
@@ -102,6 +103,7 @@ def fold_line(line: bytes, width: int, count_bytes: bool, spaces: bool) -> list[
     return out
 
 
+@declare("fold", spec=FOLD_SPEC, effects=Effects.READS)
 @command
 def cmd_fold(ctx: Ctx) -> int:
     opts, files = ctx.parse(FOLD_SPEC)
@@ -446,6 +448,7 @@ class _Fmt:
             indent = other_indent
 
 
+@declare("fmt", spec=FMT_SPEC, effects=Effects.READS)
 @command
 def cmd_fmt(ctx: Ctx) -> int:
     opts, files = ctx.parse(FMT_SPEC)

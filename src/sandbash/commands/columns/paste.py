@@ -8,6 +8,7 @@ from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError
 from ..context import Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from ..textbasic.common import Out, close_input, command, encode, fail, file_error, split_records
 
 PASTE_SPEC = CommandSpec(
@@ -72,6 +73,7 @@ class _LineSource:
         return self.pending.pop()
 
 
+@declare("paste", spec=PASTE_SPEC, effects=Effects.READS)
 @command
 def cmd_paste(ctx: Ctx) -> int:
     opts, files = ctx.parse(PASTE_SPEC)

@@ -6,6 +6,7 @@ import re
 
 from ..context import Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from ..textbasic.common import Out, command, decode, encode, fail, local_time, quote
 
 PR_SPEC = CommandSpec(
@@ -45,6 +46,7 @@ def _int(ctx: Ctx, text: str, what: str) -> int:
     return v
 
 
+@declare("pr", spec=PR_SPEC, effects=Effects.READS)
 @command
 def cmd_pr(ctx: Ctx) -> int:
     args = list(ctx.args)

@@ -15,6 +15,7 @@ import re
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt, Parsed
+from ..record import Effects, declare
 from ..shellutils.common import quote, usage_fail
 from .cal import cmd_cal
 from .fmt import FormatTooLong, Moment, format_moment
@@ -127,6 +128,7 @@ def _show(ctx: Ctx, fmt: str, when: int, tz: _dt.tzinfo) -> bool:
     return True
 
 
+@declare("date", spec=SPEC, effects=Effects.DATE)
 def cmd_date(ctx: Ctx) -> int:
     opts, operands = ctx.parse(SPEC)
     tz = UTC if opts.has("utc") else local_zone(ctx.env)

@@ -11,6 +11,7 @@ import datetime as _dt
 
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .fmt import DAYS, MONTHS
 from .zones import local_zone
 
@@ -108,6 +109,7 @@ def _int(text: str, message: str, ctx: Ctx) -> int:
         raise _fail(ctx, f"{message}: '{text}'")
 
 
+@declare("cal", spec=SPEC, effects=Effects.NONE)
 def cmd_cal(ctx: Ctx) -> int:
     opts, operands = ctx.parse(SPEC)
     today = _dt.datetime.fromtimestamp(ctx.clock(), local_zone(ctx.env))

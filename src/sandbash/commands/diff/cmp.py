@@ -7,6 +7,7 @@ from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from ..textbasic.common import Out, close_input, command, encode, parse_size
 from .util import parse, usage
 
@@ -50,6 +51,7 @@ def _char(b: int) -> str:
     return prefix + chr(b)
 
 
+@declare("cmp", spec=CMP_SPEC, effects=Effects.READS)
 @command
 def cmd_cmp(ctx: Ctx) -> int:
     opts, files = parse(ctx, CMP_SPEC)

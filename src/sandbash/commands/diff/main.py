@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx, _dev_fd
 from ..options import CommandSpec, Opt, Parsed
+from ..record import Effects, declare
 from ..textbasic.common import Out, command, encode, local_time
 from .engine import Hunk, diff_lines
 from .output import Style, context, ed_script, normal, side_by_side, unified
@@ -394,6 +395,7 @@ def _kind(ctx: Ctx, path: str) -> str | None:
     return "dir" if st.is_dir else "file"
 
 
+@declare("diff", spec=DIFF_SPEC, effects=Effects.DIFF)
 @command
 def cmd_diff(ctx: Ctx) -> int:
     opts, files = parse(ctx, DIFF_SPEC)

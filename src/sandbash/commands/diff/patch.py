@@ -9,6 +9,7 @@ from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..fsutil import replace_bytes
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from ..textbasic.common import Out, command, decode, encode
 from .util import parse, usage
 
@@ -343,6 +344,7 @@ def _strip_path(name: str, strip: int | None) -> str:
     return "/".join(parts[strip:])
 
 
+@declare("patch", spec=PATCH_SPEC, effects=Effects.PATCH)
 @command
 def cmd_patch(ctx: Ctx) -> int:
     opts, operands = parse(ctx, PATCH_SPEC)

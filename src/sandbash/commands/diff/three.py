@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..context import Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .main import cmd_diff
 from .util import parse
 
@@ -44,6 +45,7 @@ _MAP = {"ignore_case": "-i", "ignore_tab_expansion": "-E", "ignore_trailing_spac
         "suppress_common_lines": "--suppress-common-lines", "expand_tabs": "-t", "minimal": "-d"}
 
 
+@declare("sdiff", spec=SDIFF_SPEC, uses=("diff",), effects=Effects.READS)
 def cmd_sdiff(ctx: Ctx) -> int:
     opts, files = parse(ctx, SDIFF_SPEC)
     if opts.get("output") is not None:
@@ -65,6 +67,7 @@ def cmd_sdiff(ctx: Ctx) -> int:
     return cmd_diff(sub)
 
 
+@declare("diff3", effects=Effects.READS)
 def cmd_diff3(ctx: Ctx) -> int:
     if any(a.startswith("-") and a != "-" for a in ctx.args):
         parse(ctx, CommandSpec(name="diff3", usage_status=2))

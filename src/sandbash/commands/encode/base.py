@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from ..textbasic.common import (
     Out,
     command,
@@ -241,18 +242,21 @@ def _invalid(ctx: Ctx, out: Out) -> int:
     return 1
 
 
+@declare("base64", spec=BASE64_SPEC, effects=Effects.READS)
 @command
 def cmd_base64(ctx: Ctx) -> int:
     opts, files = ctx.parse(BASE64_SPEC)
     return _run(ctx, CODECS["base64"], opts, files)
 
 
+@declare("base32", spec=BASE32_SPEC, effects=Effects.READS)
 @command
 def cmd_base32(ctx: Ctx) -> int:
     opts, files = ctx.parse(BASE32_SPEC)
     return _run(ctx, CODECS["base32"], opts, files)
 
 
+@declare("basenc", spec=BASENC_SPEC, uses=("base32", "base64"), effects=Effects.READS)
 @command
 def cmd_basenc(ctx: Ctx) -> int:
     opts, files = ctx.parse(BASENC_SPEC)
@@ -293,6 +297,7 @@ STRINGS_SPEC = CommandSpec(
 )
 
 
+@declare("strings", spec=STRINGS_SPEC, effects=Effects.READS)
 @command
 def cmd_strings(ctx: Ctx) -> int:
     opts, files = ctx.parse(STRINGS_SPEC)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from ..textbasic.common import Out, command, parse_size, quote, usage_fail
 
 OD_SPEC = CommandSpec(
@@ -194,6 +195,7 @@ def _address(radix: str, offset: int) -> str:
     return ""
 
 
+@declare("od", spec=OD_SPEC, effects=Effects.READS)
 @command
 def cmd_od(ctx: Ctx) -> int:
     opts, files = ctx.parse(OD_SPEC)

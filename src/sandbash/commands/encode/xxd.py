@@ -11,6 +11,7 @@ from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..inputs import Inputs
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from ..textbasic.common import Out, close_input, command, decode, encode, read_chunks
 
 XXD_SPEC = CommandSpec(
@@ -92,6 +93,7 @@ def _die(ctx: Ctx, message: str, status: int) -> CommandExit:
     return CommandExit(status)
 
 
+@declare("xxd", spec=XXD_SPEC, effects=Effects.IN_OUT)
 @command
 def cmd_xxd(ctx: Ctx) -> int:
     opts, operands = ctx.parse(XXD_SPEC)
@@ -426,6 +428,7 @@ def _hd_blocks(ctx: Ctx, files: list[str], skip: int, length: int | None) -> tup
     return gen(), inputs
 
 
+@declare("hexdump", spec=HEXDUMP_SPEC, effects=Effects.READS)
 @command
 def cmd_hexdump(ctx: Ctx) -> int:
     opts, files = ctx.parse(HEXDUMP_SPEC)

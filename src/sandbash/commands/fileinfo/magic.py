@@ -16,6 +16,7 @@ from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..fsutil import errmsg, to_datetime, type_char, tz_from_env
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 
 SPEC = CommandSpec(
     name="file",
@@ -362,6 +363,7 @@ def identify(ctx: Ctx, path: str, st: Stat, follow: bool) -> Result:
     return result
 
 
+@declare("file", spec=SPEC, effects=Effects.FILE)
 def cmd_file(ctx: Ctx) -> int:
     if ctx.args[:1] == ["--help"]:
         ctx.out(USAGE)

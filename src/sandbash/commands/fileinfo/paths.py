@@ -9,6 +9,7 @@ from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..fsutil import ModeError, basename, dirname, errmsg, parse_mode, quote, quoteaf, shell_quote
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 
 MAX_SYMLINKS = 40
 
@@ -119,6 +120,7 @@ REALPATH_SPEC = CommandSpec(
 )
 
 
+@declare("realpath", spec=REALPATH_SPEC, effects=Effects.STAT)
 def cmd_realpath(ctx: Ctx) -> int:
     opts, operands = ctx.parse(REALPATH_SPEC)
     if not operands:
@@ -189,6 +191,7 @@ READLINK_SPEC = CommandSpec(
 )
 
 
+@declare("readlink", spec=READLINK_SPEC, effects=Effects.STAT)
 def cmd_readlink(ctx: Ctx) -> int:
     opts, operands = ctx.parse(READLINK_SPEC)
     if not operands:
@@ -242,6 +245,7 @@ def _strip_suffix(name: str, suffix: str) -> str:
     return name
 
 
+@declare("basename", spec=BASENAME_SPEC, effects=Effects.NONE)
 def cmd_basename(ctx: Ctx) -> int:
     opts, operands = ctx.parse(BASENAME_SPEC)
     if not operands:
@@ -271,6 +275,7 @@ DIRNAME_SPEC = CommandSpec(
 )
 
 
+@declare("dirname", spec=DIRNAME_SPEC, effects=Effects.NONE)
 def cmd_dirname(ctx: Ctx) -> int:
     opts, operands = ctx.parse(DIRNAME_SPEC)
     if not operands:
@@ -347,6 +352,7 @@ def _pathchk_one(ctx: Ctx, name: str, posix: bool, extra: bool) -> bool:
     return True
 
 
+@declare("pathchk", spec=PATHCHK_SPEC, effects=Effects.NONE)
 def cmd_pathchk(ctx: Ctx) -> int:
     opts, operands = ctx.parse(PATHCHK_SPEC)
     if not operands:
@@ -374,6 +380,7 @@ MKFIFO_SPEC = CommandSpec(
 )
 
 
+@declare("mkfifo", spec=MKFIFO_SPEC, effects=Effects.MKDIR)
 def cmd_mkfifo(ctx: Ctx) -> int:
     """The virtual filesystem has no named pipes (nothing could open both ends
     concurrently outside a pipeline), so mkfifo reports what the path check

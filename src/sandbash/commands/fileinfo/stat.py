@@ -25,6 +25,7 @@ from ..fsutil import (
     user_name,
 )
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 
 SPEC = CommandSpec(
     name="stat",
@@ -241,6 +242,7 @@ def _minor(dev: int) -> int:
     return (dev & 0xFF) | ((dev >> 12) & ~0xFF)
 
 
+@declare("stat", spec=SPEC, effects=Effects.STAT)
 def cmd_stat(ctx: Ctx) -> int:
     opts, operands = ctx.parse(SPEC)
     if not operands:

@@ -11,6 +11,7 @@ from ...vfs.base import Stat
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..fsutil import filevercmp, group_name, join, ls_time, mode_string, to_datetime, tz_from_env, user_name
+from ..record import Effects, declare
 
 USAGE = (
     "usage: tree [-acdfghilnpqrstuvxACDFJQNSUX] [-L level [-R]] [-H  baseHREF]\n"
@@ -435,6 +436,7 @@ def _xml_escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
+@declare("tree", effects=Effects.TREE)
 def cmd_tree(ctx: Ctx) -> int:
     o, roots = _parse(ctx)
     t = Tree(ctx, o)

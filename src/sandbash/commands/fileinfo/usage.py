@@ -34,6 +34,7 @@ from ..fsutil import (
     tz_from_env,
 )
 from ..options import CommandSpec, Opt, Parsed
+from ..record import Effects, declare
 
 DU_SPEC = CommandSpec(
     name="du",
@@ -260,6 +261,7 @@ def _du_config(ctx: Ctx, opts: Parsed) -> _DuConfig:
     return cfg
 
 
+@declare("du", spec=DU_SPEC, effects=Effects.LIST_TREE)
 def cmd_du(ctx: Ctx) -> int:
     opts, operands = ctx.parse(DU_SPEC)
     cfg = _du_config(ctx, opts)
@@ -341,6 +343,7 @@ def _pcent(used: int, avail: int) -> str:
     return f"{math.ceil(used * 100 / (used + avail))}%"
 
 
+@declare("df", spec=DF_SPEC, effects=Effects.STAT)
 def cmd_df(ctx: Ctx) -> int:
     opts, operands = ctx.parse(DF_SPEC)
     human = 0

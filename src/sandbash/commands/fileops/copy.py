@@ -10,6 +10,7 @@ from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..fsutil import basename, errmsg, join, quote, quoteaf
 from ..options import CommandSpec, Opt, Parsed
+from ..record import Effects, declare
 from .common import (
     BACKUP_OPTS,
     backup_control,
@@ -416,6 +417,7 @@ def resolve_targets(ctx: Ctx, operands: list[str], target: str | None, no_target
     return operands[:-1], last, None
 
 
+@declare("cp", spec=CP_SPEC, effects=Effects.CP)
 def cmd_cp(ctx: Ctx) -> int:
     opts, operands = ctx.parse(CP_SPEC)
     o = CopyOptions()

@@ -24,6 +24,7 @@ from ..fsutil import (
     tz_from_env,
 )
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .common import BACKUP_OPTS, backup_control, backup_suffix, fail, make_backup, prompt, usage_error
 from .copy import resolve_targets
 
@@ -43,6 +44,7 @@ MKDIR_SPEC = CommandSpec(
 )
 
 
+@declare("mkdir", spec=MKDIR_SPEC, effects=Effects.MKDIR)
 def cmd_mkdir(ctx: Ctx) -> int:
     opts, operands = ctx.parse(MKDIR_SPEC)
     fs = ctx.fs
@@ -140,6 +142,7 @@ def _now(ctx: Ctx) -> float:
     return ctx.fs.vfs.clock()
 
 
+@declare("touch", spec=TOUCH_SPEC, effects=Effects.TOUCH)
 def cmd_touch(ctx: Ctx) -> int:
     opts, operands = ctx.parse(TOUCH_SPEC)
     fs = ctx.fs
@@ -279,6 +282,7 @@ def _canon_missing(ctx: Ctx, path: str) -> str:
         return join(_canon_missing(ctx, head or "/"), tail) if head else "/" + tail
 
 
+@declare("ln", spec=LN_SPEC, effects=Effects.LN)
 def cmd_ln(ctx: Ctx) -> int:
     opts, operands = ctx.parse(LN_SPEC)
     fs = ctx.fs
@@ -399,6 +403,7 @@ MKTEMP_SPEC = CommandSpec(
 _TEMP_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 
+@declare("mktemp", spec=MKTEMP_SPEC, effects=Effects.MKTEMP)
 def cmd_mktemp(ctx: Ctx) -> int:
     opts, operands = ctx.parse(MKTEMP_SPEC)
     fs = ctx.fs
@@ -496,6 +501,7 @@ def _truncate_size(text: str) -> tuple[str, int] | None:
     return m.group(1), value
 
 
+@declare("truncate", spec=TRUNCATE_SPEC, effects=Effects.TOUCH)
 def cmd_truncate(ctx: Ctx) -> int:
     opts, operands = ctx.parse(TRUNCATE_SPEC)
     fs = ctx.fs
@@ -581,6 +587,7 @@ SYNC_SPEC = CommandSpec(
 )
 
 
+@declare("sync", spec=SYNC_SPEC, effects=Effects.NONE)
 def cmd_sync(ctx: Ctx) -> int:
     """Nothing is cached in a virtual filesystem; only check the operands."""
     opts, operands = ctx.parse(SYNC_SPEC)

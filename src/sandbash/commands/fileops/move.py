@@ -21,6 +21,7 @@ from ..fsutil import (
     quoteaf,
 )
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .common import (
     BACKUP_OPTS,
     backup_control,
@@ -54,6 +55,7 @@ MV_SPEC = CommandSpec(
 )
 
 
+@declare("mv", spec=MV_SPEC, effects=Effects.MV)
 def cmd_mv(ctx: Ctx) -> int:
     opts, operands = ctx.parse(MV_SPEC)
     mode = ""
@@ -245,6 +247,7 @@ class _Install:
         return True
 
 
+@declare("install", spec=INSTALL_SPEC, effects=Effects.INSTALL)
 def cmd_install(ctx: Ctx) -> int:
     opts, operands = ctx.parse(INSTALL_SPEC)
     fs = ctx.fs

@@ -25,6 +25,7 @@ from ..fsutil import (
     user_name,
 )
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .common import fail, usage_error
 
 _ROOT_OPTS = (
@@ -131,6 +132,7 @@ def _octal(mode: int) -> str:
     return f"{mode & 0o7777:04o}"
 
 
+@declare("chmod", spec=CHMOD_SPEC, effects=Effects.CHMOD)
 def cmd_chmod(ctx: Ctx) -> int:
     args, dash_mode = _split_mode_args(ctx.args)
     opts, operands = ctx.parse(CHMOD_SPEC, args)
@@ -387,9 +389,11 @@ def _describe(ctx: Ctx, path: str, st: Stat, ok: bool, changed: bool, utext: str
         ctx.out(f"{word} of {q} retained as {new_spec}\n")
 
 
+@declare("chown", spec=CHOWN_SPEC, effects=Effects.CHMOD)
 def cmd_chown(ctx: Ctx) -> int:
     return _chown_common(ctx, CHOWN_SPEC, False)
 
 
+@declare("chgrp", spec=CHGRP_SPEC, effects=Effects.CHMOD)
 def cmd_chgrp(ctx: Ctx) -> int:
     return _chown_common(ctx, CHGRP_SPEC, True)

@@ -10,6 +10,7 @@ from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..fsutil import basename, errmsg, join, parse_size, quote, quoteaf, shell_quote, type_description
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .common import fail, prompt, usage_error
 
 RM_SPEC = CommandSpec(
@@ -121,6 +122,7 @@ class Remover:
         return True
 
 
+@declare("rm", spec=RM_SPEC, effects=Effects.RM)
 def cmd_rm(ctx: Ctx) -> int:
     opts, operands = ctx.parse(RM_SPEC)
     interactive = "never"
@@ -198,6 +200,7 @@ RMDIR_SPEC = CommandSpec(
 )
 
 
+@declare("rmdir", spec=RMDIR_SPEC, effects=Effects.RMDIR)
 def cmd_rmdir(ctx: Ctx) -> int:
     opts, operands = ctx.parse(RMDIR_SPEC)
     if not operands:
@@ -254,6 +257,7 @@ SHRED_SPEC = CommandSpec(
 )
 
 
+@declare("shred", spec=SHRED_SPEC, effects=Effects.SHRED)
 def cmd_shred(ctx: Ctx) -> int:
     opts, operands = ctx.parse(SHRED_SPEC)
     if not operands:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...vfs.errors import FsError
 from ..context import Ctx
 from ..fsutil import errmsg, midnight, quote, tz_from_env
+from ..record import Effects, declare
 from . import actions as _actions  # noqa: F401  (registers the actions in the table)
 from .entry import Entry, Quit, State
 from .parse import FindError, Parser, Pred
@@ -56,6 +57,7 @@ def _is_expression_start(arg: str) -> bool:
     return (arg.startswith("-") and len(arg) > 1) or arg in ("(", ")", "!", ",")
 
 
+@declare("find", effects=Effects.FIND)
 def cmd_find(ctx: Ctx) -> int:
     args = list(ctx.args)
     follow = "P"

@@ -19,6 +19,7 @@ from ...stdio.streams import Stream
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from ..textbasic.common import read_input_held
 
 CHUNK = 1 << 20
@@ -710,15 +711,18 @@ def _read_pattern_file(ctx: Ctx, path: str) -> list[str]:
 _PATTERN_COST = 400
 
 
+@declare("grep", spec=GREP_SPEC, spells="grep", effects=Effects.GREP)
 def cmd_grep(ctx: Ctx) -> int:
     return _grep_main(ctx, default_mode="G")
 
 
+@declare("egrep", spec=GREP_SPEC, spells="grep", effects=Effects.GREP)
 def cmd_egrep(ctx: Ctx) -> int:
     ctx.stderr.write(b"egrep: warning: egrep is obsolescent; using grep -E\n")
     return _grep_main(ctx, default_mode="E")
 
 
+@declare("fgrep", spec=GREP_SPEC, spells="grep", effects=Effects.GREP)
 def cmd_fgrep(ctx: Ctx) -> int:
     ctx.stderr.write(b"fgrep: warning: fgrep is obsolescent; using grep -F\n")
     return _grep_main(ctx, default_mode="F")

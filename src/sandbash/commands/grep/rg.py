@@ -17,6 +17,7 @@ from ...stdio.streams import BytesReader, NullStream, Stream
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .core import Options
 from .rgignore import Ignores, Rule, path_rule
 from .rgout import JsonPrinter, RgSearcher, expand_braces
@@ -139,6 +140,7 @@ def _replacement(template: str):  # type: ignore[no-untyped-def]
     return expand
 
 
+@declare("rg", spec=SPEC, uses=("grep",), effects=Effects.GREP)
 def cmd_rg(ctx: Ctx) -> int:
     p, operands = ctx.parse(SPEC)
     patterns = _patterns(ctx, p, operands)

@@ -8,10 +8,12 @@ numbers (JSON text), values (jq value semantics), cli/runner (the command).
 from __future__ import annotations
 
 from ..context import Ctx
+from ..record import Effects, declare
 from .cli import UsageExit, parse_options
 from .runner import Runner
 
 
+@declare("jq", effects=Effects.JQ)
 def cmd_jq(ctx: Ctx) -> int:
     try:
         opts = parse_options(ctx.args)

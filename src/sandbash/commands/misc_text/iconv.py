@@ -8,6 +8,7 @@ import unicodedata
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from ..textbasic.common import Out, command, encode, read_chunks
 
 ICONV_SPEC = CommandSpec(
@@ -69,6 +70,7 @@ def _translit(ch: str) -> str:
     return base if base and base != ch else "?"
 
 
+@declare("iconv", spec=ICONV_SPEC, effects=Effects.OUTPUTS)
 @command
 def cmd_iconv(ctx: Ctx) -> int:
     opts, files = ctx.parse(ICONV_SPEC)

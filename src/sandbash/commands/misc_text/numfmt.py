@@ -9,6 +9,7 @@ from decimal import Decimal
 from ..context import CommandExit, Ctx
 from ..cut import parse_list
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from ..textbasic.common import Out, argmatch, command, decode, encode, quote, split_records
 
 NUMFMT_SPEC = CommandSpec(
@@ -224,6 +225,7 @@ class Numfmt:
             return None
 
 
+@declare("numfmt", spec=NUMFMT_SPEC, effects=Effects.NONE)
 @command
 def cmd_numfmt(ctx: Ctx) -> int:
     opts, numbers = ctx.parse(NUMFMT_SPEC)

@@ -9,6 +9,7 @@ from ...stdio.streams import StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec
+from ..record import Effects, declare
 from ..textbasic.common import (
     Out,
     command,
@@ -36,6 +37,7 @@ class _Item:
         self.done = False
 
 
+@declare("tsort", spec=TSORT_SPEC, effects=Effects.READS)
 @command
 def cmd_tsort(ctx: Ctx) -> int:
     _opts, files = ctx.parse(TSORT_SPEC)
@@ -242,6 +244,7 @@ def factorize(ctx: Ctx, n: int) -> list[int]:
     return sorted(out)
 
 
+@declare("factor", spec=FACTOR_SPEC, effects=Effects.NONE)
 @command
 def cmd_factor(ctx: Ctx) -> int:
     _opts, numbers = ctx.parse(FACTOR_SPEC)

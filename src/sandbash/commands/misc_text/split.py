@@ -10,6 +10,7 @@ from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt, Parsed
+from ..record import Effects, declare
 from ..textbasic.common import (
     RECORD_OVERHEAD,
     Out,
@@ -145,6 +146,7 @@ def _num(ctx: Ctx, text: str, what: str, zero_ok: bool = False) -> int:
     return value
 
 
+@declare("split", spec=SPLIT_SPEC, effects=Effects.SPLIT)
 @command
 def cmd_split(ctx: Ctx) -> int:
     opts, operands = ctx.parse(SPLIT_SPEC)
@@ -395,6 +397,7 @@ def _die(ctx: Ctx, message: str) -> CommandExit:
     return CommandExit(1)
 
 
+@declare("csplit", spec=CSPLIT_SPEC, effects=Effects.CSPLIT)
 @command
 def cmd_csplit(ctx: Ctx) -> int:
     opts, operands = ctx.parse(CSPLIT_SPEC)

@@ -22,6 +22,7 @@ from ...stdio.streams import Stream
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, HelpRequested, Opt, Parsed, UsageError, parse_args
+from ..record import Effects, declare
 from .common import basic_auth, network_config, timed_out, wait
 from .curl_body import Body, Header, compose, custom_headers, data_body, form_body
 from .writeout import Transfer, write_out
@@ -384,6 +385,7 @@ class Curl:
                 sink.close()
 
 
+@declare("curl", spec=SPEC, network=True, effects=Effects.CURL)
 def cmd_curl(ctx: Ctx) -> int:
     cfg = network_config(ctx)
     try:

@@ -29,6 +29,7 @@ from ...stdio.streams import Stream
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, HelpRequested, Opt, Parsed, UsageError, parse_args
+from ..record import Effects, declare
 from .common import basic_auth, network_config, timed_out, wait
 
 WGET_VERSION = "1.21.3"
@@ -324,6 +325,7 @@ def _worst(codes: list[int]) -> int:
     return min(serious) if serious else max(codes, default=0)
 
 
+@declare("wget", spec=SPEC, network=True, effects=Effects.WGET)
 def cmd_wget(ctx: Ctx) -> int:
     cfg = network_config(ctx)
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .parse import Parser, Piece, SedError
 from .run import Runner
 
@@ -47,6 +48,7 @@ USAGE = (
 )
 
 
+@declare("sed", spec=SPEC, effects=Effects.SED)
 def cmd_sed(ctx: Ctx) -> int:
     p, operands = ctx.parse(SPEC)
     pieces: list[Piece] = []

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 from ..context import CommandExit, CommandTimeout, Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .common import (
     fail,
     identity,
@@ -25,6 +26,7 @@ YES = CommandSpec("yes", "[STRING]...", "Repeatedly output a line with all speci
                   stop_at_operand=True)
 
 
+@declare("yes", spec=YES, effects=Effects.NONE)
 def cmd_yes(ctx: Ctx) -> int:
     _, operands = ctx.parse(YES)
     line = (" ".join(operands) if operands else "y").encode("utf-8", "surrogateescape") + b"\n"
@@ -39,6 +41,7 @@ SLEEP = CommandSpec("sleep", "NUMBER[SUFFIX]...", "Pause for NUMBER seconds.  SU
                     "default), 'm' for minutes, 'h' for hours or 'd' for days.")
 
 
+@declare("sleep", spec=SLEEP, effects=Effects.NONE)
 def cmd_sleep(ctx: Ctx) -> int:
     _, operands = ctx.parse(SLEEP)
     if not operands:
@@ -152,6 +155,7 @@ def split_string(text: str, env: Mapping[str, str]) -> list[str]:
     return words
 
 
+@declare("env", spec=ENV, effects=Effects.ENV)
 def cmd_env(ctx: Ctx) -> int:
     args = list(ctx.args)
     opts, operands = ctx.parse(ENV, args)
@@ -195,6 +199,7 @@ PRINTENV = CommandSpec("printenv", "[OPTION]... [VARIABLE]...",
                        usage_status=2)
 
 
+@declare("printenv", spec=PRINTENV, effects=Effects.NONE)
 def cmd_printenv(ctx: Ctx) -> int:
     opts, operands = ctx.parse(PRINTENV)
     end = "\0" if opts.has("null") else "\n"
@@ -214,6 +219,7 @@ def cmd_printenv(ctx: Ctx) -> int:
 # ------------------------------------------------------------ which
 
 
+@declare("which", effects=Effects.NONE)
 def cmd_which(ctx: Ctx) -> int:
     # Debian's which: only -a; anything else is an illegal option (status 2)
     every = False
@@ -270,6 +276,7 @@ NOHUP = CommandSpec("nohup", "COMMAND [ARG]...", "Run COMMAND, ignoring hangup s
                     stop_at_operand=True, usage_status=125)
 
 
+@declare("nohup", spec=NOHUP, effects=Effects.NOHUP)
 def cmd_nohup(ctx: Ctx) -> int:
     _, operands = ctx.parse(NOHUP)
     if not operands:
@@ -319,6 +326,7 @@ def _legacy_nice(arg: str) -> bool:
         len(arg) > 2 and arg[0] == "-" and arg[1] in "+-" and arg[2].isdigit())
 
 
+@declare("nice", spec=NICE, effects=Effects.NICE)
 def cmd_nice(ctx: Ctx) -> int:
     args = list(ctx.args)
     adjustment: str | None = None
@@ -378,6 +386,7 @@ TIMEOUT = CommandSpec(
 )
 
 
+@declare("timeout", spec=TIMEOUT, effects=Effects.TIMEOUT)
 def cmd_timeout(ctx: Ctx) -> int:
     opts, operands = ctx.parse(TIMEOUT)
     if len(operands) < 2:
@@ -473,6 +482,7 @@ def _time_report(fmt: str, argv: list[str], status: int, real: float, user: floa
     return "".join(out) + "\n"
 
 
+@declare("time", spec=TIME, effects=Effects.TIME)
 def cmd_time(ctx: Ctx) -> int:
     opts, operands = ctx.parse(TIME)
     if not operands:

@@ -19,6 +19,7 @@ from ...limits import LimitExceeded, LimitKind
 from ...posix.printf import FieldTooWide, check_field
 from ..context import Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .common import fail, quote, usage_fail
 
 SPEC = CommandSpec(
@@ -169,6 +170,7 @@ def _numbers(first: Any, step: Any, last: Any) -> Iterator[Any]:
         i += 1
 
 
+@declare("seq", spec=SPEC, effects=Effects.NONE)
 def cmd_seq(ctx: Ctx) -> int:
     opts, operands = ctx.parse(SPEC)
     if not operands:

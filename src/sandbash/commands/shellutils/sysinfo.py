@@ -9,6 +9,7 @@ import datetime as _dt
 
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .common import accounts, fail, identity, quote, usage_fail
 
 
@@ -24,18 +25,21 @@ USERS = CommandSpec("users", "[OPTION]... [FILE]", "Output who is currently logg
 ARCH = CommandSpec("arch", "[OPTION]...", "Print machine architecture.")
 
 
+@declare("whoami", spec=WHOAMI, effects=Effects.NONE)
 def cmd_whoami(ctx: Ctx) -> int:
     _no_operands(ctx, WHOAMI)
     ctx.out(f"{identity(ctx)['user']}\n")
     return 0
 
 
+@declare("logname", spec=LOGNAME, effects=Effects.NONE)
 def cmd_logname(ctx: Ctx) -> int:
     _no_operands(ctx, LOGNAME)
     ctx.out(f"{identity(ctx)['user']}\n")
     return 0
 
 
+@declare("users", spec=USERS, effects=Effects.NONE)
 def cmd_users(ctx: Ctx) -> int:
     _, operands = ctx.parse(USERS)
     if len(operands) > 1:
@@ -44,6 +48,7 @@ def cmd_users(ctx: Ctx) -> int:
     return 0
 
 
+@declare("arch", spec=ARCH, effects=Effects.NONE)
 def cmd_arch(ctx: Ctx) -> int:
     _no_operands(ctx, ARCH)
     ctx.out(f"{identity(ctx)['machine']}\n")
@@ -83,6 +88,7 @@ def _account(ctx: Ctx, name: str | None) -> tuple[str, int, int, list[tuple[int,
     return None
 
 
+@declare("id", spec=ID, effects=Effects.NONE)
 def cmd_id(ctx: Ctx) -> int:
     opts, operands = ctx.parse(ID)
     chosen = [k for k in ("user", "group", "groups") if opts.has(k)]
@@ -124,6 +130,7 @@ GROUPS = CommandSpec("groups", "[OPTION]... [USERNAME]...",
                      "the current process (which may differ if the groups database has changed).")
 
 
+@declare("groups", spec=GROUPS, effects=Effects.NONE)
 def cmd_groups(ctx: Ctx) -> int:
     _, operands = ctx.parse(GROUPS)
     status = 0
@@ -158,6 +165,7 @@ HOSTNAME = CommandSpec(
 )
 
 
+@declare("hostname", spec=HOSTNAME, effects=Effects.NONE)
 def cmd_hostname(ctx: Ctx) -> int:
     opts, operands = ctx.parse(HOSTNAME)
     if operands or opts.has("file"):
@@ -196,6 +204,7 @@ UNAME = CommandSpec(
 )
 
 
+@declare("uname", spec=UNAME, effects=Effects.NONE)
 def cmd_uname(ctx: Ctx) -> int:
     opts, operands = ctx.parse(UNAME)
     if operands:
@@ -222,6 +231,7 @@ NPROC = CommandSpec(
 )
 
 
+@declare("nproc", spec=NPROC, effects=Effects.NONE)
 def cmd_nproc(ctx: Ctx) -> int:
     opts, operands = ctx.parse(NPROC)
     if operands:
@@ -243,6 +253,7 @@ TTY = CommandSpec("tty", "[OPTION]...", "Print the file name of the terminal con
                         Opt(None, "quiet", dest="silent")), usage_status=2)
 
 
+@declare("tty", spec=TTY, effects=Effects.NONE)
 def cmd_tty(ctx: Ctx) -> int:
     opts, operands = ctx.parse(TTY)
     if operands:
@@ -256,12 +267,14 @@ STTY = CommandSpec("stty", "[-F DEVICE | --file=DEVICE] [SETTING]...", "Print or
                    opts=(Opt("a", "all"), Opt("g", "save"), Opt("F", "file", "required")))
 
 
+@declare("stty", spec=STTY, effects=Effects.NONE)
 def cmd_stty(ctx: Ctx) -> int:
     opts, _ = ctx.parse(STTY)
     device = opts.get("file") or "standard input"
     raise fail(ctx, f"'{device}': Inappropriate ioctl for device")
 
 
+@declare("mesg", effects=Effects.NONE)
 def cmd_mesg(ctx: Ctx) -> int:
     ctx.error("ttyname failed: Inappropriate ioctl for device")
     return 2
@@ -334,6 +347,7 @@ TPUT = CommandSpec("tput", "[-T TERM] {CAPNAME | -S | -V | init | reset} [PARAME
                    stop_at_operand=True, usage_status=2)
 
 
+@declare("tput", spec=TPUT, effects=Effects.NONE)
 def cmd_tput(ctx: Ctx) -> int:
     opts, operands = ctx.parse(TPUT)
     term = _terminal(ctx, TPUT, opts.get("T"))
@@ -360,6 +374,7 @@ CLEAR = CommandSpec("clear", "[options]", "clear the terminal screen",
                     opts=(Opt("x", None, help="do not try to clear scrollback"), Opt("T", None, "required")))
 
 
+@declare("clear", spec=CLEAR, effects=Effects.NONE)
 def cmd_clear(ctx: Ctx) -> int:
     opts, _ = ctx.parse(CLEAR)
     term = _terminal(ctx, None, opts.get("T"))
@@ -377,6 +392,7 @@ UPTIME = CommandSpec("uptime", "[options]", "Tell how long the system has been r
                            Opt("s", "since", help="system up since")))
 
 
+@declare("uptime", spec=UPTIME, effects=Effects.NONE)
 def cmd_uptime(ctx: Ctx) -> int:
     opts, _ = ctx.parse(UPTIME)
     now = ctx.clock()
@@ -429,6 +445,7 @@ _PATH_VARS = {"NAME_MAX": "255", "PATH_MAX": "4096", "PIPE_BUF": "4096", "LINK_M
               "POSIX_NO_TRUNC": "1", "SYMLINK_MAX": "", "_POSIX_CHOWN_RESTRICTED": "1"}
 
 
+@declare("getconf", effects=Effects.NONE)
 def cmd_getconf(ctx: Ctx) -> int:
     args = list(ctx.args)
     if args and args[0] == "-a":
@@ -459,6 +476,7 @@ def cmd_getconf(ctx: Ctx) -> int:
     return 0
 
 
+@declare("man", effects=Effects.NONE)
 def cmd_man(ctx: Ctx) -> int:
     pages = [a for a in ctx.args if not a.startswith("-") and not a.isdigit()]
     if not pages:
@@ -470,6 +488,7 @@ def cmd_man(ctx: Ctx) -> int:
     return 16
 
 
+@declare("whatis", effects=Effects.NONE)
 def cmd_whatis(ctx: Ctx) -> int:
     pages = [a for a in ctx.args if not a.startswith("-")]
     if not pages:

@@ -22,6 +22,7 @@ from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..fsutil import FileRewrite, rewrites_in_place
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from ..textbasic.common import (
     Out,
     WriteError,
@@ -393,6 +394,7 @@ def _files0(ctx: Ctx, source: str, files: list[str]) -> list[str]:
 # ------------------------------------------------------------------ the command
 
 
+@declare("sort", spec=SORT_SPEC, effects=Effects.OUTPUTS)
 def cmd_sort(ctx: Ctx) -> int:
     opts, files = ctx.parse(SORT_SPEC)
     keys, gkey = _parse_keys(ctx, opts)

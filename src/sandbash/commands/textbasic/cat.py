@@ -9,6 +9,7 @@ from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .common import (
     RECORD_OVERHEAD,
     Out,
@@ -124,6 +125,7 @@ class _CatFormatter:
             self.blanks = 0
 
 
+@declare("cat", spec=CAT_SPEC, effects=Effects.READS)
 @command
 def cmd_cat(ctx: Ctx) -> int:
     opts, files = ctx.parse(CAT_SPEC)
@@ -199,6 +201,7 @@ def _tac_records(data: bytes, sep: bytes, before: bool, regex: bool) -> list[byt
     return records
 
 
+@declare("tac", spec=TAC_SPEC, effects=Effects.READS)
 @command
 def cmd_tac(ctx: Ctx) -> int:
     opts, files = ctx.parse(TAC_SPEC)
@@ -236,6 +239,7 @@ def _tac_one(ctx: Ctx, data: bytes, sep: bytes, before: bool, regex: bool, out: 
 REV_SPEC = CommandSpec(name="rev", usage="[options] [file ...]", summary="Reverse lines characterwise.", opts=())
 
 
+@declare("rev", spec=REV_SPEC, effects=Effects.READS)
 @command
 def cmd_rev(ctx: Ctx) -> int:
     _opts, files = ctx.parse(REV_SPEC)
@@ -267,6 +271,7 @@ TEE_SPEC = CommandSpec(
 _OUTPUT_ERROR_MODES = ("warn", "warn-nopipe", "exit", "exit-nopipe")
 
 
+@declare("tee", spec=TEE_SPEC, effects=Effects.TEE)
 @command
 def cmd_tee(ctx: Ctx) -> int:
     opts, files = ctx.parse(TEE_SPEC)

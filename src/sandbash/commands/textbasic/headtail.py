@@ -10,6 +10,7 @@ from ...stdio.streams import Stream
 from ...vfs.facade import FileStream
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .common import Out, command, parse_size, quote, read_chunks
 
 UINTMAX = 2**64 - 1
@@ -188,6 +189,7 @@ def _split_head_obsolete(args: list[str]) -> list[str]:
     return args
 
 
+@declare("head", spec=HEAD_SPEC, effects=Effects.READS)
 @command
 def cmd_head(ctx: Ctx) -> int:
     opts, files = ctx.parse(HEAD_SPEC, _split_head_obsolete(list(ctx.args)))
@@ -360,6 +362,7 @@ def _split_tail_obsolete(args: list[str]) -> tuple[list[str], bool]:
     return new + args[1:], True
 
 
+@declare("tail", spec=TAIL_SPEC, effects=Effects.READS)
 @command
 def cmd_tail(ctx: Ctx) -> int:
     args, _obsolete = _split_tail_obsolete(list(ctx.args))

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .common import Out, command, encode, quote, split_records, usage_fail
 
 NL_SPEC = CommandSpec(
@@ -84,6 +85,7 @@ def _int_opt(ctx: Ctx, text: str, what: str, minimum: int, maximum: int = 2**63 
     return value
 
 
+@declare("nl", spec=NL_SPEC, effects=Effects.READS)
 @command
 def cmd_nl(ctx: Ctx) -> int:
     opts, files = ctx.parse(NL_SPEC)

@@ -9,6 +9,7 @@ from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec, Opt
+from ..record import Effects, declare
 from .common import (
     Out,
     char_width,
@@ -180,6 +181,7 @@ def _read_names(ctx: Ctx, source: str) -> tuple[list[str] | None, bool]:
     return names, not regular
 
 
+@declare("wc", spec=WC_SPEC, effects=Effects.READS)
 @command
 def cmd_wc(ctx: Ctx) -> int:
     opts, files = ctx.parse(WC_SPEC)

@@ -1,0 +1,97 @@
+"""The one place that starts a command: build its `Ctx`, run it, map what it raises to a status.
+
+The executor (interp/executor.py) and `sandbash.testing.run_command` both come here, so a command
+sees the same context and ends the same way under the shell and under the unit tests.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from ..limits import Budget, LimitExceeded, LimitKind
+from ..stdio.streams import ClosedStream, SigPipe, Stream, StreamError
+from ..vfs.errors import FsError
+from ..vfs.facade import FsView
+from .context import CommandExit, Ctx, Finder, Runner, ScriptRunner
+from .record import CommandRecord
+
+# why a command without a static-check model is refused under a policy
+UNMODELLED = "refused by policy: the command declares no effects for the static check"
+
+
+@dataclass
+class Capabilities:
+    """What a run lends the commands it starts (sub-command runners, clock, identity, network)."""
+
+    budget: Budget
+    runner: Runner | None = None
+    script_runner: ScriptRunner | None = None
+    finder: Finder | None = None
+    clock: Callable[[], float] = time.time
+    identity: object | None = None
+    network: object | None = None
+    host: object | None = None  # the HostAccess of host mode
+    gate: object | None = None  # the run's policy gate
+
+
+def invoke(
+    record: CommandRecord,
+    argv: list[str],
+    fds: Mapping[int, Stream],
+    fs: FsView,
+    env: Mapping[str, str],
+    caps: Capabilities,
+    rng: random.Random | None = None,
+    prefix: Callable[[bool], str] = lambda with_line: "",
+    label: str | None = None,
+) -> int:
+    """Run `record` as `argv` (argv[0] the name it was called by, a path allowed) over `fds`.
+
+    A command's own exit (CommandExit) is its status; SIGPIPE is 141 (silent); a file or stream
+    error it did not handle is one GNU-style line and status 1; a Python bug is one line,
+    `NAME: internal error (...)`, never a traceback. Limits, cancellation and the shell's own
+    control flow (BaseExceptions) pass through. `prefix(with_line)` is the shell's error prefix
+    (`bash: line 3: `), asked only when an error is printed; `label` names the command in those
+    lines (the program a hashed or aliased name resolved to), argv[0]'s base name by default."""
+    base = argv[0].rsplit("/", 1)[-1] if "/" in argv[0] else argv[0]
+    name = label or base
+    err = fds.get(2)
+    extra: dict[str, object] = {"identity": caps.identity, "network": caps.network, "host": caps.host,
+                               "gate": caps.gate}
+    ctx = Ctx(base, argv[1:], fds.get(0) or ClosedStream(), fds.get(1) or ClosedStream(), err or ClosedStream(),
+              fs, env, caps.budget, fds=dict(fds), runner=caps.runner, script_runner=caps.script_runner,
+              clock=caps.clock, rng=rng, extra=extra, finder=caps.finder)
+    try:
+        return record.run(ctx)
+    except CommandExit as e:
+        return e.status
+    except MemoryError:
+        # what slipped past the charged seams is still the memory limit, never an internal error
+        raise LimitExceeded(LimitKind.MAX_MEMORY, caps.budget.limits.max_memory) from None
+    except RecursionError:
+        _say(err, f"{prefix(True)}{name}: internal error (recursion too deep)\n")
+        return 1
+    except SigPipe:
+        return 141  # the command, a process of its own in bash, dies of SIGPIPE; the shell goes on
+    except FsError as e:
+        _say(err, f"{name}: {e.path}: {e.message}\n")
+        return 1
+    except StreamError as e:  # stdout closed (`>&-`) or not writable: GNU's write error
+        _say(err, f"{name}: write error: {e.strerror}\n")
+        return 1
+    except Exception as e:  # a bug in a command must not reach the caller as a traceback
+        _say(err, f"{prefix(False)}{name}: internal error ({type(e).__name__}: {e})\n")
+        return 1
+
+
+def _say(stream: Stream | None, text: str) -> None:
+    """An error line on the command's stderr; a closed stderr loses it, as in bash."""
+    if stream is None:
+        return
+    try:
+        stream.write(text.encode("utf-8", "surrogateescape"))
+    except OSError:
+        pass

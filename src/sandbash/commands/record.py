@@ -1,0 +1,156 @@
+"""One declaration per command: `@declare(...)` over its function.
+
+A `CommandRecord` carries everything the rest of sandbash needs to know about a command: the
+function, the names it answers to, the option spec it parses with, the family it spells or the
+engines it uses (policy identity), whether it needs a network, and what it does with files,
+sub-commands and URLs for the static check (`effects`). The check, `--help`, the policy's identity
+rules and the lazy index (`commands/index.py`, generated from these records) all read it, so a
+command cannot be added without being checkable.
+
+Why the effects are a named shape (`Effects`) and not a function here: the models are the static
+check's own code (they parse argv into file actions, and some parse sed, awk or jq programs), and
+commands must not import the check. The enum is the contract between the two layers; a test
+asserts that every member has a model in `check/models.py` and that every record names one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .context import CommandFn, Ctx
+from .options import CommandSpec
+
+
+class Effects(StrEnum):
+    """What a command does with files, sub-commands and the network, as the static check models it.
+
+    Shared shapes first; then one member per command whose model is its own."""
+
+    NONE = "none"  # touches no file, runs nothing
+    READS = "reads"  # reads its operands (or stdin)
+    STAT = "stat"  # looks at its operands (stat, readlink, realpath, df)
+    LIST_TREE = "list-tree"  # walks the trees under its operands (du)
+    OUTPUTS = "outputs"  # reads its operands; writes the file of -o/--output (sort, shuf, iconv)
+    IN_OUT = "in-out"  # [INPUT [OUTPUT]] (uniq, xxd)
+    OPAQUE = "opaque"  # only the run knows (a program text the check cannot read): indeterminate
+    HASHSUM = "hashsum"
+    CP = "cp"
+    MV = "mv"
+    INSTALL = "install"
+    LN = "ln"
+    RM = "rm"
+    SHRED = "shred"
+    RMDIR = "rmdir"
+    MKDIR = "mkdir"  # mkdir, mkfifo: create the operands, not following a last symlink
+    TOUCH = "touch"  # touch, truncate
+    CHMOD = "chmod"  # chmod, chown, chgrp: MODE/OWNER first, then the files
+    MKTEMP = "mktemp"
+    SPLIT = "split"
+    CSPLIT = "csplit"
+    TEE = "tee"
+    COMPRESS = "compress"  # gzip, gunzip, bzip2, ...: replace each file by its (de)compressed form
+    DECOMPRESS_CAT = "decompress-cat"  # zcat, bzcat, xzcat: read only
+    PATCH = "patch"
+    TAR = "tar"
+    ZIP = "zip"
+    UNZIP = "unzip"
+    DATE = "date"
+    LS = "ls"
+    DIFF = "diff"
+    FILE = "file"
+    TREE = "tree"
+    ENV = "env"
+    NICE = "nice"
+    NOHUP = "nohup"
+    TIMEOUT = "timeout"
+    TIME = "time"
+    XARGS = "xargs"
+    FIND = "find"
+    GREP = "grep"
+    SED = "sed"
+    AWK = "awk"
+    JQ = "jq"
+    CURL = "curl"
+    WGET = "wget"
+    TEST = "test"
+
+    @property
+    def writes(self) -> bool:
+        """A command whose purpose is changing files (`help` lists it under remediation mode)."""
+        return self in _WRITERS
+
+
+_WRITERS = frozenset({
+    Effects.CP, Effects.MV, Effects.INSTALL, Effects.LN, Effects.RM, Effects.SHRED, Effects.RMDIR,
+    Effects.MKDIR, Effects.TOUCH, Effects.CHMOD, Effects.MKTEMP, Effects.SPLIT, Effects.CSPLIT, Effects.TEE,
+    Effects.COMPRESS, Effects.PATCH, Effects.TAR, Effects.ZIP, Effects.UNZIP,
+})
+
+
+@dataclass(frozen=True, eq=False)
+class CommandRecord:
+    """A command: call it with a `Ctx` for its status.
+
+    `names`: every name it answers to. `spells`: the implementation these names spell (`egrep`
+    spells `grep`: the policy decides on the family); None when the names are their own program.
+    `uses`: implementations whose engine it runs behind a front end of its own (`rg` uses grep).
+    `network`: exists only when the sandbox has a network. `host_only`: exists only in host mode
+    (a `HostAccess`: ps, ss, systemctl). `host_variant`: the host-mode implementation of its names,
+    run instead of the sandbox's own when the Bash has a HostAccess (the real uname, uptime, df).
+    `module`/`attr`: where the record is bound, for the lazy index (None for a record built at run
+    time, e.g. a custom command)."""
+
+    names: tuple[str, ...]
+    run: CommandFn
+    effects: Effects | None
+    spec: CommandSpec | None = None
+    spells: str | None = None
+    uses: frozenset[str] = frozenset()
+    network: bool = False
+    host_only: bool = False
+    host_variant: bool = False
+    summary: str = ""
+    module: str | None = field(default=None, compare=False)
+    attr: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.names:
+            raise ValueError("a command needs a name")
+        for n in self.names:
+            if not n or any(c in n for c in " \t\n/=$"):
+                raise ValueError(f"invalid command name: {n!r}")
+
+    @property
+    def name(self) -> str:
+        return self.names[0]
+
+    def family(self, name: str) -> str:
+        """The implementation `name` spells (itself when the record spells nothing)."""
+        return self.spells or name
+
+    def __call__(self, ctx: Ctx) -> int:
+        return self.run(ctx)
+
+
+def declare(
+    *names: str,
+    effects: Effects,
+    spec: CommandSpec | None = None,
+    spells: str | None = None,
+    uses: Iterable[str] = (),
+    network: bool = False,
+    host_only: bool = False,
+    host_variant: bool = False,
+    summary: str = "",
+) -> Callable[[CommandFn], CommandRecord]:
+    """The decorator over a built-in command's function: `@declare("rev", spec=SPEC, effects=Effects.READS)`.
+    The record replaces the function in its module (it is callable the same way)."""
+
+    def wrap(fn: CommandFn) -> CommandRecord:
+        doc = summary or (spec.summary if spec is not None else "")
+        return CommandRecord(tuple(names), fn, effects, spec, spells, frozenset(uses), network, host_only,
+                             host_variant, doc, module=fn.__module__, attr=fn.__name__)
+
+    return wrap
