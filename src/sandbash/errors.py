@@ -31,7 +31,7 @@ class ExecutionLimitError(SandbashError):
 
     def __init__(self, limit: str, value: float, result: ExecResult, message: str) -> None:
         super().__init__(message)
-        self.limit = limit
+        self.limit = str(limit)  # a LimitKind reads as its plain name here (str() drops the enum type)
         self.value = value
         self.result = result
         self.message = message

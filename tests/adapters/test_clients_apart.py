@@ -1,4 +1,4 @@
-"""Adapters that share one BashTool are separate clients: each keeps its shells in
+"""T-MCP-5: adapters that share one BashTool are separate clients: each keeps its shells in
 its own scope, so a second adapter naming the same `session_id` (or using its
 default session) never sees the first one's exported secret, cwd or functions,
 while both see the same files. The first adapter's own shell keeps its state

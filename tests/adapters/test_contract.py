@@ -1,4 +1,4 @@
-"""One tool contract: the same inputs through `BashTool`, the MCP `bash` tool
+"""One tool contract (T-MCP-4: a bad call is one clear line, not a validation dump): the same inputs through `BashTool`, the MCP `bash` tool
 (the official client, in process), and every adapter give the same text, and a
 non-zero exit, a limit or bad input is marked as an error wherever the
 framework has a flag for it, and every call, refused or not, is one `tool.call`

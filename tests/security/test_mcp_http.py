@@ -1,4 +1,4 @@
-"""The MCP HTTP transport answers only a client with the bearer token, under an
+"""T-MCP-3: the MCP HTTP transport answers only a client with the bearer token, under an
 allowed Host name and Origin (issue 22). One `sandbash mcp --transport http`
 server on 127.0.0.1 with a token and two allowed Host names; each case is one
 raw HTTP request that must be refused before it reaches the MCP app (401 no or

@@ -1,4 +1,4 @@
-"""One MCP client cannot reach another's shell (issue 22): a `session_id` is bound
+"""T-MCP-1: one MCP client cannot reach another's shell (issue 22): a `session_id` is bound
 to the client that made it. One `sandbash mcp --transport http` server on
 127.0.0.1; each case is a pair of clients (MCP-session clients, stateless
 clients, raw HTTP requests) trying to read or change the other's shell state.

@@ -1,5 +1,5 @@
 """BashTool sessions: kept per scope (one client's shell is not another's), bounded
-in number and idle time, with unguessable server-made ids; the per-call knobs an
+in number and idle time (T-MCP-2), with unguessable server-made ids; the per-call knobs an
 operator sets (timeout ceiling, file cap, network default, audit, files note)."""
 
 from __future__ import annotations
