@@ -155,10 +155,10 @@ def _read_stdin(ctx: Ctx) -> str:
 def _run(ctx: Ctx, binding: str, code: str, filename: str, setup: dict[str, Any]) -> int:
     from .js_worker import Worker, WorkerGone
 
-    host = JsHost(ctx, setup)
     streams = {1: ctx.stdout, 2: ctx.stderr}
     budget = ctx.budget
-    with ctx.hold_memory() as mem:
+    with ctx.hold_memory() as mem, ctx.hold_memory() as inflight:
+        host = JsHost(ctx, setup, inflight)
         worker = Worker(binding)
         cap = memory_left(ctx)
         try:
@@ -166,7 +166,8 @@ def _run(ctx: Ctx, binding: str, code: str, filename: str, setup: dict[str, Any]
                          "stack": STACK_BYTES})
             while True:
                 try:
-                    msg = worker.recv(budget.check_time)
+                    inflight.close()  # the last frame and its reply are gone
+                    msg = worker.recv(budget.check_time, inflight.charge)
                 except WorkerGone:
                     if mem.held > cap // 2:  # QuickJS can abort when its heap cap is hit mid-GC
                         raise LimitExceeded(LimitKind.MAX_MEMORY, ctx.limits.max_memory) from None

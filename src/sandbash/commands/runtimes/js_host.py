@@ -14,6 +14,7 @@ import errno
 from collections.abc import Callable
 from typing import Any
 
+from ...limits import MemoryHold
 from ...stdio.streams import BufferWriter, BytesReader
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
@@ -27,6 +28,16 @@ _UV = {
     errno.ENOSPC: "no space left on device", errno.ELOOP: "too many symbolic links encountered",
     errno.EINVAL: "invalid argument", errno.EBADF: "bad file descriptor",
 }
+
+
+# bytes JSON writes as 6-character escapes: control characters, the quote, the backslash and everything past ASCII
+_ESCAPED = bytes(range(0x20)) + b'"\\' + bytes(range(0x7F, 0x100))
+
+
+def _json_cost(n: int, escaped: int) -> int:
+    """Bytes a reply of `n` characters (`escaped` of them written as JSON escapes) holds until it is
+    sent: the value, its JSON text and the encoded frame."""
+    return 2 * n + 2 * (n + 5 * escaped)
 
 
 class JsExit(Exception):
@@ -61,11 +72,26 @@ def node_error(e: FsError, syscall: str, path: str, dest: str | None = None) -> 
 class JsHost:
     """Answers one run's requests. `setup` is what the prelude reads first."""
 
-    def __init__(self, ctx: Ctx, setup: dict[str, Any]) -> None:
+    def __init__(self, ctx: Ctx, setup: dict[str, Any], inflight: MemoryHold) -> None:
         self.ctx = ctx
         self.setup = setup
         self.exit_code = 0
         self._stdin: str | None = None
+        # what a reply holds until it is sent: the data, its str and its JSON (\u00XX per byte at
+        # worst); the front end releases it once the frame is out
+        self.inflight = inflight
+
+    def _reply_of(self, n: int) -> None:
+        self.inflight.charge(n)
+
+    def _bytes_reply(self, data: bytes) -> str:
+        """`data` as the latin-1 text of a reply, charged for what it holds until sent."""
+        self._reply_of(_json_cost(len(data), len(data) - len(data.translate(None, _ESCAPED))))
+        return _latin1(data)
+
+    def _text_reply(self, text: str) -> str:
+        self._reply_of(_json_cost(len(text), len(text) - len(text.encode("ascii", "ignore"))))
+        return text
 
     def answer(self, name: str, args: list[Any]) -> dict[str, Any]:
         fn: Callable[..., Any] | None = getattr(self, "op_" + name, None)
@@ -103,25 +129,25 @@ class JsHost:
                     chunk = self.ctx.stdin.read(65536)
                     if not chunk:
                         break
-                    mem.charge(len(chunk))
+                    mem.charge(2 * len(chunk))
                     parts.append(chunk)
                     self.ctx.budget.check_time()
                 self._stdin = b"".join(parts).decode("utf-8", "replace")
-        return self._stdin
+        return self._text_reply(self._stdin)
 
     # ------------------------------------------------------------ text and bytes
 
     def op_utf8encode(self, text: str) -> str:
-        return _latin1(text.encode("utf-8", "surrogatepass"))
+        return self._bytes_reply(text.encode("utf-8", "surrogatepass"))
 
     def op_utf8decode(self, data: str) -> str:
-        return _bytes(data).decode("utf-8", "replace")
+        return self._text_reply(_bytes(data).decode("utf-8", "replace"))
 
     def op_base64encode(self, data: str) -> str:
-        return base64.b64encode(_bytes(data)).decode("ascii")
+        return self._text_reply(base64.b64encode(_bytes(data)).decode("ascii"))
 
     def op_base64decode(self, text: str) -> str:
-        return _latin1(base64.b64decode(text + "=" * (-len(text) % 4)))
+        return self._bytes_reply(base64.b64decode(text + "=" * (-len(text) % 4)))
 
     # ------------------------------------------------------------ files
 
@@ -133,7 +159,8 @@ class JsHost:
                 raise FsError(errno.EISDIR, path)
             with self.ctx.hold_memory() as mem:
                 mem.charge(st.size)
-                return _latin1(self.ctx.read_input(path))
+                data = self.ctx.read_input(path)
+            return self._bytes_reply(data)
         except FsError as e:
             raise _Failed(node_error(e, "open" if e.errno != errno.EISDIR else "read", path)) from None
 
@@ -228,12 +255,12 @@ class JsHost:
     def op_exec(self, cmd: str, stdin: str | None) -> dict[str, Any]:
         """child_process.execSync / spawnSync: the command runs in the sandbox's shell."""
         ctx = self.ctx
-        with ctx.hold_memory() as mem:
-            out = BufferWriter(charge=mem.charge)
-            err = BufferWriter(charge=mem.charge)
-            inp = BytesReader(_bytes(stdin)) if stdin is not None else BytesReader(b"")
-            status = ctx.run_script(cmd, stdin=inp, stdout=out, stderr=err)
-            return {"status": status, "stdout": _latin1(out.getvalue()), "stderr": _latin1(err.getvalue())}
+        out = BufferWriter(charge=self._reply_of)
+        err = BufferWriter(charge=self._reply_of)
+        inp = BytesReader(_bytes(stdin)) if stdin is not None else BytesReader(b"")
+        status = ctx.run_script(cmd, stdin=inp, stdout=out, stderr=err)
+        return {"status": status, "stdout": self._bytes_reply(out.getvalue()),
+                "stderr": self._bytes_reply(err.getvalue())}
 
 
 class _Failed(Exception):

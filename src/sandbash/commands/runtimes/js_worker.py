@@ -57,11 +57,13 @@ class Worker:
         except (BrokenPipeError, OSError):
             raise WorkerGone() from None
 
-    def recv(self, check: Callable[[], None]) -> dict[str, Any]:
-        """The next frame; `check()` runs between waits (it raises to end the run)."""
+    def recv(self, check: Callable[[], None], charge: Callable[[int], None]) -> dict[str, Any]:
+        """The next frame; `check()` runs between waits (it raises to end the run); `charge(n)`
+        is told what the frame will hold (its bytes, their text and the decoded values) first."""
         (n,) = struct.unpack(">I", self._read(4, check))
         if n > MAX_FRAME:
             raise WorkerGone()
+        charge(3 * n)
         msg: dict[str, Any] = json.loads(self._read(n, check).decode("ascii"))
         return msg
 
