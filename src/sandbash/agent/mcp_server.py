@@ -89,6 +89,12 @@ configuration file (--config FILE, TOML; every key optional; flags win):
                                  SANDBASH_MCP_TOKEN variable or --token)
   allowed_hosts = ["mcp.example.com:*"]       Host header values accepted
   allowed_origins = ["https://app.example.com"]
+  [sessions]
+  store = "redis://127.0.0.1:6379/0"  keep every session in a store (memory://,
+                                 sqlite:///path.db, redis://, postgresql://): any
+                                 replica on the same store serves any session
+  stateless = true               HTTP without MCP sessions (any replica answers any
+                                 request: put several behind a load balancer)
   [host]                         host mode (ps, ss, ip, systemctl... read this machine)
   paths = ["/var/log:ro"]        host directories shown at their real paths
   proc_path = "/proc"            where the inspection commands read (and sys_path)
@@ -131,6 +137,9 @@ class ServerConfig:
     paths: list[str] = field(default_factory=list)
     proc_path: str = "/proc"
     sys_path: str = "/sys"
+    # [sessions]: where sessions live (sandbash.sessions.open_store URL) and stateless HTTP
+    session_store: str | None = None
+    stateless: bool = False
 
     SECTIONS = {
         "sandbox": ("cwd", "profile", "max_output_chars", "timeout", "max_sessions", "session_idle_timeout"),
@@ -138,6 +147,7 @@ class ServerConfig:
         "server": ("transport", "host", "port", "path", "token", "allowed_hosts", "allowed_origins"),
         "network": ("allow_urls", "methods"),
         "host": ("paths", "proc_path", "sys_path"),
+        "sessions": ("store", "stateless"),
     }
 
     @classmethod
@@ -154,7 +164,9 @@ class ServerConfig:
             for key, value in table.items():
                 if key not in keys:
                     raise ValueError(f"[{section}]: unknown setting {key!r}")
-                if key != "timeout":  # a limit: goes with [limits]
+                if key == "store" and section == "sessions":
+                    cfg.session_store = value
+                elif key != "timeout":  # a limit: goes with [limits]
                     setattr(cfg, key, value)
         cfg.limits = dict(data.get("limits", {}))
         if "timeout" in data.get("sandbox", {}):
@@ -223,7 +235,8 @@ def build_tool(cfg: ServerConfig) -> BashTool:
     cwd = cfg.start_cwd()
     bash = new_bash(fs=fs, cwd=cwd, limits=limits, network=_network(cfg), policy=policy, host=build_host(cfg))
     return BashTool(bash, max_output_chars=cfg.max_output_chars, max_sessions=cfg.max_sessions,
-                    session_idle_timeout=cfg.session_idle_timeout, files_note=files_note(cfg))
+                    session_idle_timeout=cfg.session_idle_timeout, files_note=files_note(cfg),
+                    store=cfg.session_store)
 
 
 # ------------------------------------------------------------------ the tools
@@ -266,7 +279,7 @@ class _Calls:
         """(scope, session id to use, whether the server issued a new one)."""
         if session_id is None or scope is not None:
             return scope or ISSUED_SCOPE, session_id, False
-        if self.tool.find_session(session_id, scope=ISSUED_SCOPE) is not None:
+        if self.tool.has_session(session_id, scope=ISSUED_SCOPE):
             return ISSUED_SCOPE, session_id, False
         return ISSUED_SCOPE, self.tool.new_session_id(), True
 
@@ -293,17 +306,29 @@ class _Calls:
         return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data,
                               is_error=out.is_error)
 
-    def view(self, scope: str | None, session_id: str | None) -> FsView:
+    def in_session(self, scope: str | None, session_id: str | None, fn: Callable[[FsView], str],
+                   save: bool) -> str:
+        """`fn` on the filesystem a session sees from its cwd (the tool's own without a session;
+        in store mode the session's own files, saved again when `save`)."""
         tool = self.tool
         if session_id is None:
-            return tool.bash.vfs.view(tool.bash.cwd)
-        session = tool.find_session(session_id, scope=scope or ISSUED_SCOPE)
-        if session is None:
+            return fn(tool.bash.vfs.view(tool.bash.cwd))
+        out = tool.with_session(session_id, lambda s: fn(s.bash.vfs.view(s.cwd)), scope=scope or ISSUED_SCOPE,
+                                save=save)
+        if out is None:
             raise ToolInputError(f"unknown session_id {session_id!r} (the bash tool starts sessions)")
-        return tool.bash.vfs.view(session.cwd)
+        return out
 
     def read_file(self, args: dict[str, Any], scope: str | None) -> str:
-        fs = self.view(scope, args.get("session_id"))
+        return self.in_session(scope, args.get("session_id"), lambda fs: self._read(fs, args), save=False)
+
+    def write_file(self, args: dict[str, Any], scope: str | None) -> str:
+        return self.in_session(scope, args.get("session_id"), lambda fs: self._write(fs, args), save=True)
+
+    def list_dir(self, args: dict[str, Any], scope: str | None) -> str:
+        return self.in_session(scope, args.get("session_id"), lambda fs: self._list(fs, args), save=False)
+
+    def _read(self, fs: FsView, args: dict[str, Any]) -> str:
         path = args["path"]
         try:
             data = fs.read_bytes(path)
@@ -313,8 +338,7 @@ class _Calls:
             return binary_notice(len(data))
         return truncate_middle(data.decode("utf-8", "replace"), self.tool.max_output_chars)[0]
 
-    def write_file(self, args: dict[str, Any], scope: str | None) -> str:
-        fs = self.view(scope, args.get("session_id"))
+    def _write(self, fs: FsView, args: dict[str, Any]) -> str:
         path = args["path"]
         full = fs.abspath(path)
         data = args["content"].encode("utf-8", "surrogateescape")
@@ -324,8 +348,7 @@ class _Calls:
             raise ToolInputError(f"{path}: {strerror(e.code)}") from None
         return f"wrote {len(data)} bytes to {full}"
 
-    def list_dir(self, args: dict[str, Any], scope: str | None) -> str:
-        fs = self.view(scope, args.get("session_id"))
+    def _list(self, fs: FsView, args: dict[str, Any]) -> str:
         path = args.get("path", ".")
         try:
             lines = []
@@ -474,8 +497,32 @@ def http_app(server: Any, cfg: ServerConfig) -> Any:
     hosts, origins = http_security(cfg)
     security = TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
                                          allowed_origins=origins)
-    app = server.streamable_http_app(streamable_http_path=cfg.path, transport_security=security, host=cfg.host)
+    app = server.streamable_http_app(streamable_http_path=cfg.path, transport_security=security, host=cfg.host,
+                                     stateless_http=cfg.stateless)
     return BearerGate(app, cfg.token) if cfg.token else app
+
+
+def add_health_routes(server: Any, tool: BashTool) -> None:
+    """`GET /healthz` (the process answers) and `GET /readyz` (it can serve: its session store
+    answers), for load balancers and orchestrators; both outside the bearer token's reach only
+    in what they say (a status word)."""
+    from starlette.requests import Request
+    from starlette.responses import PlainTextResponse
+
+    @server.custom_route("/healthz", methods=["GET"])  # type: ignore[untyped-decorator]
+    async def healthz(request: Request) -> PlainTextResponse:
+        return PlainTextResponse("ok\n")
+
+    @server.custom_route("/readyz", methods=["GET"])  # type: ignore[untyped-decorator]
+    async def readyz(request: Request) -> PlainTextResponse:
+        import anyio
+
+        if tool.store is not None:
+            try:
+                await anyio.to_thread.run_sync(tool.store.load, "readyz-probe")
+            except Exception as e:  # any client error: not ready
+                return PlainTextResponse(f"session store unavailable: {type(e).__name__}\n", status_code=503)
+        return PlainTextResponse("ready\n")
 
 
 def serve_http(server: Any, cfg: ServerConfig) -> None:
@@ -483,7 +530,9 @@ def serve_http(server: Any, cfg: ServerConfig) -> None:
     import uvicorn
 
     app = http_app(server, cfg)
-    config = uvicorn.Config(app, host=cfg.host, port=cfg.port, log_level="warning")
+    # SIGTERM: stop accepting, let running calls finish (up to a call's own time limit)
+    config = uvicorn.Config(app, host=cfg.host, port=cfg.port, log_level="warning",
+                            timeout_graceful_shutdown=max(5, int(cfg.limits.get("timeout", 30)) + 5))
     anyio.run(uvicorn.Server(config).serve)
 
 
@@ -522,7 +571,11 @@ def _parser() -> argparse.ArgumentParser:
                                                     "the config's [policy] table)")
     p.add_argument("--root", metavar="DIR", help="host DIR as the root / (copy-on-write: never written); "
                                                  "calls start in /")
-    p.add_argument("--store", metavar="FILE", help="root filesystem kept in a SQLite file")
+    p.add_argument("--store", metavar="FILE|URL", help="FILE: root filesystem kept in a SQLite file; URL "
+                   "(memory://, sqlite:///path.db, redis://host:port/db, postgresql://...): keep every session "
+                   "in that store, so replicas on one store serve any session")
+    p.add_argument("--stateless", action="store_true", default=None,
+                   help="HTTP without MCP sessions (with --store URL: any replica answers any request)")
     p.add_argument("--mount", metavar="HOSTDIR:/PATH[:ro|:rw|:cow]", action="append", default=[],
                    help="mount a host directory (repeatable; default mode cow)")
     return p
@@ -535,7 +588,9 @@ def config_from_args(argv: Sequence[str], read_text: Callable[[str], str],
     env = os.environ if environ is None else environ
     overrides: Mapping[str, Any] = {
         "transport": args.transport, "host": args.host, "port": args.port, "path": args.path,
-        "profile": args.profile, "cwd": args.cwd, "root": args.root, "store": args.store,
+        "profile": args.profile, "cwd": args.cwd, "root": args.root,
+        "store": args.store if args.store and "://" not in args.store else None,
+        "session_store": args.store if args.store and "://" in args.store else None, "stateless": args.stateless,
         "max_sessions": args.max_sessions, "session_idle_timeout": args.session_idle_timeout,
         "token": args.token or env.get(TOKEN_ENV) or None,
     }
@@ -570,6 +625,8 @@ def main(argv: Sequence[str], read_text: Callable[[str], str]) -> int:
         return 2
     try:
         server = build_server(tool)
+        if cfg.transport == "http":
+            add_health_routes(server, tool)
     except ImportError:
         sys.stderr.write("sandbash mcp: the MCP SDK is not installed (pip install 'sandbash[mcp]')\n")
         return 2

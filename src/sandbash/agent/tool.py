@@ -30,11 +30,12 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..aio import run_cancellable
 from ..api import Bash, ExecResult, Session
 from ..audit import Audit, Recorder
+from ..commands import registry
 from ..commands.runtimes import runtime_notes, unavailable_programs
 from ..errors import ExecutionCancelled, ExecutionLimitError
 from ..limits import CancelToken, Limits
@@ -53,6 +54,7 @@ DEFAULT_SESSION_IDLE_TIMEOUT = 3600.0  # seconds a shell may sit unused before i
 STORE_RETRIES = 20  # store mode: times a call runs again after losing a compare-and-swap race
 TOOL_CALL = "tool.call"  # the audit event of one tool call
 RESULT_PREFIX = "__RESULT__:"
+NETWORK_COMMANDS = frozenset({"curl", "wget"})
 
 INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -298,6 +300,7 @@ class _Slot:
 
 
 SessionKey = tuple[str, str]  # (scope, session_id)
+T = TypeVar("T")
 
 
 class BashTool:
@@ -429,9 +432,47 @@ class BashTool:
         return slot.session
 
     def find_session(self, session_id: str, *, scope: str = "") -> Session | None:
-        """The session with this handle in `scope`, or None (nothing is created)."""
+        """The session with this handle in `scope`, or None (nothing is created). In store mode,
+        a copy restored from the store: changes to it are not saved (use `with_session`)."""
+        if self.store is not None:
+            got = self.store.load(self._store_key(scope, session_id))
+            return None if got is None else self._stored_session(got[0])
         slot = self._slot((scope, session_id), create=False)
         return None if slot is None else slot.session
+
+    def has_session(self, session_id: str, *, scope: str = "") -> bool:
+        if self.store is not None:
+            return self.store.load(self._store_key(scope, session_id)) is not None
+        return self._slot((scope, session_id), create=False) is not None
+
+    def with_session(self, session_id: str, fn: Callable[[Session], T], *, scope: str = "",
+                     save: bool = True) -> T | None:
+        """`fn(session)` on an existing session (None when there is none); in store mode the
+        session is loaded, and saved again afterwards with compare-and-swap when `save`
+        (`fn` runs again on the new state if another process saved meanwhile)."""
+        if self.store is None:
+            slot = self._slot((scope, session_id), create=False)
+            if slot is None:
+                return None
+            with slot.lock:
+                return fn(slot.session)
+        from ..sessions.errors import StoreConflict
+
+        key = self._store_key(scope, session_id)
+        for _ in range(STORE_RETRIES):
+            got = self.store.load(key)
+            if got is None:
+                return None
+            session = self._stored_session(got[0])
+            result = fn(session)
+            if not save:
+                return result
+            try:
+                self.store.save(key, session.snapshot(), got[1], self.session_idle_timeout)
+            except StoreConflict:
+                continue
+            return result
+        raise StoreConflict(f"session {session_id}: too many concurrent calls; try again")
 
     def restart(self, session_id: str, *, scope: str = "") -> Session:
         """A fresh shell under this handle (the files stay)."""
@@ -593,9 +634,7 @@ class BashTool:
 
     def available_commands(self) -> list[str]:
         """Commands a script can run here (policy and network applied)."""
-        table = self.bash.commands
-        names = [n for n in table.names() if (self.network is not None or not table.needs_network(n))
-                 and (self.bash.host is not None or not table.needs_host(n))]
+        names = [n for n in registry.names() if self.network is not None or n not in NETWORK_COMMANDS]
         gate = self.bash.gate
         if gate is not None:  # the policy's own listing: asking it records nothing
             return gate.listing(names)[0]

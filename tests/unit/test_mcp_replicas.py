@@ -1,0 +1,76 @@
+"""Stateless MCP replicas on one session store: any replica serves any session, and the health
+endpoints say whether a replica can serve."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("mcp", reason="the MCP SDK is not installed (pip install 'sandbash[mcp]')")
+
+import httpx2
+from mcp import Client
+
+from .mcphttp import http_server
+
+
+def _text(r: Any) -> str:
+    return str(r.content[0].text)
+
+
+def _args(tmp_path: Path) -> list[str]:
+    return ["-m", "sandbash", "mcp", "--store", f"sqlite://{tmp_path}/sessions.db", "--stateless", "--cwd", "/work"]
+
+
+def test_two_replicas_serve_one_session(tmp_path: Path) -> None:
+    with http_server(_args(tmp_path)) as one, http_server(_args(tmp_path)) as two:
+        async def main() -> None:
+            async with Client(one) as a, Client(two) as b:
+                r = await a.call_tool("bash", {"command": "cd /tmp; n=1; echo first > f", "session_id": "new"})
+                assert r.structured_content is not None
+                sid = r.structured_content["session_id"]  # issued by the server (stateless client)
+                assert sid != "new"
+                r = await b.call_tool("bash", {"command": "n=$((n+1)); echo $n $PWD; cat f", "session_id": sid})
+                assert _text(r).startswith("2 /tmp\nfirst\n")
+                await b.call_tool("write_file", {"path": "g", "content": "from two", "session_id": sid})
+                r = await a.call_tool("read_file", {"path": "g", "session_id": sid})
+                assert _text(r) == "from two"
+                r = await a.call_tool("list_dir", {"path": ".", "session_id": sid})
+                assert "f" in _text(r) and "g" in _text(r)
+                r = await a.call_tool("read_file", {"path": "g", "session_id": "never-issued"})
+                assert r.is_error and "unknown session_id" in _text(r)
+
+        asyncio.run(asyncio.wait_for(main(), 600))
+
+
+def test_health_endpoints(tmp_path: Path) -> None:
+    with http_server(_args(tmp_path)) as url:
+        base = url.rsplit("/", 1)[0]
+        with httpx2.Client(timeout=60) as http:
+            assert http.get(f"{base}/healthz").text == "ok\n"
+            r = http.get(f"{base}/readyz")
+            assert (r.status_code, r.text) == (200, "ready\n")
+
+
+def test_readyz_fails_when_the_store_is_gone(tmp_path: Path) -> None:
+    args = ["-m", "sandbash", "mcp", "--store", "redis://127.0.0.1:9/0", "--stateless"]  # nothing listens
+    pytest.importorskip("redis")
+    with http_server(args) as url, httpx2.Client(timeout=60) as http:
+        r = http.get(url.rsplit("/", 1)[0] + "/readyz")
+        assert r.status_code == 503 and "session store unavailable" in r.text
+
+
+
+def test_store_flag_and_sessions_table() -> None:
+    from sandbash.agent.mcp_server import config_from_args
+
+    files = {"c.toml": '[sessions]\nstore = "memory://"\nstateless = true\n[filesystem]\nstore = "fs.db"\n'}
+    cfg = config_from_args(["--config", "c.toml"], files.__getitem__)
+    assert (cfg.session_store, cfg.stateless, cfg.store) == ("memory://", True, "fs.db")
+    cfg = config_from_args(["--store", "redis://127.0.0.1:6379/0"], files.__getitem__)
+    assert (cfg.session_store, cfg.store, cfg.stateless) == ("redis://127.0.0.1:6379/0", None, False)
+    cfg = config_from_args(["--store", "state.db"], files.__getitem__)
+    assert (cfg.session_store, cfg.store) == (None, "state.db")  # a file: the root filesystem, as before
