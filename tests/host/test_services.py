@@ -268,3 +268,39 @@ def test_service_and_elevation_decisions_are_audited() -> None:
     assert decisions == [("service:restart", "nginx.service", "deny", "services.remediation"),
                          ("service:status", "nginx.service", "allow", "services.grant"),
                          ("shell:elevate", "cat", "allow", "elevation.allowed")]
+
+
+class _BrokenBackend:
+    def status(self, unit: str) -> ServiceStatus:
+        raise RuntimeError("dbus connection lost")
+
+    def act(self, unit: str, action: str) -> None:
+        raise RuntimeError("dbus connection lost")
+
+
+def test_a_broken_service_backend_is_a_message() -> None:
+    b = Bash(host=HostAccess(service_backend=_BrokenBackend()),
+             policy=Policy(mode="remediation", services=["nginx.service:status+restart"]))
+    r = b.exec("systemctl status nginx; echo $?; systemctl restart nginx; echo $?")
+    assert r.stdout == "1\n1\n"
+    assert r.stderr == ("systemctl: status nginx.service: the service backend failed: RuntimeError: dbus connection lost\n"
+                        "systemctl: restart nginx.service: the service backend failed: RuntimeError: "
+                        "dbus connection lost\n")
+
+
+def test_a_broken_pinger_is_a_message() -> None:
+    from sandbash.net import NetworkConfig
+
+    def broken(req: PingRequest) -> list[PingReply]:
+        raise OSError("no route")
+
+    def half(req: PingRequest):  # type: ignore[no-untyped-def]
+        yield PingReply(1, 0.25)
+        raise OSError("socket closed")
+
+    net = NetworkConfig(allowed_url_prefixes=["http://127.0.0.1/"])
+    r = Bash(host=HostAccess(pinger=broken), network=net).exec("ping -c 2 127.0.0.1")
+    assert (r.stderr, r.exit_code) == ("ping: the pinger failed: OSError: no route\n", 1)
+    r = Bash(host=HostAccess(pinger=half), network=net).exec("ping -c 2 127.0.0.1")
+    assert r.stderr == "ping: the pinger failed: OSError: socket closed\n" and r.exit_code == 1
+    assert "icmp_seq=1" in r.stdout

@@ -5,10 +5,10 @@ clamped as rshell clamps them, and flood/broadcast/size/pattern flags are not de
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Iterator
 
-from ...host.services import PingRequest
+from ...host.services import PingReply, PingRequest
 from ..context import Ctx
-from ..record import Effects, declare
 from .common import Flag, fail, host, parse_flags
 
 FLAGS = (Flag("c", "count", True), Flag("i", "interval", True), Flag("W", "timeout", True), Flag("4", "ipv4"),
@@ -28,7 +28,6 @@ def _number(ctx: Ctx, text: str | None, what: str, default: float) -> float:
     return value
 
 
-@declare("ping", effects=Effects.NONE, host_only=True, summary="send ICMP echo requests")
 def cmd_ping(ctx: Ctx) -> int:
     opts = parse_flags(ctx, ctx.args, FLAGS)
     if opts.on("help"):
@@ -90,11 +89,26 @@ def _allowed(network: object, address: str) -> bool:
     return address in hosts
 
 
+def _guarded(ctx: Ctx, replies: Iterator[PingReply]) -> Iterator[PingReply]:
+    while True:
+        try:
+            reply = next(replies)
+        except StopIteration:
+            return
+        except Exception as e:
+            raise fail(ctx, f"the pinger failed: {type(e).__name__}: {e}") from None
+        yield reply
+
+
 def _run(ctx: Ctx, pinger: object, req: PingRequest, quiet: bool) -> int:
     ctx.out(f"PING {req.host} ({req.address}) 56(84) bytes of data.\n")
     got: list[float] = []
     sent = 0
-    for reply in pinger(req):  # type: ignore[operator]
+    try:
+        replies = iter(pinger(req))  # type: ignore[operator]
+    except Exception as e:  # the embedder's pinger broke: a message, never a traceback
+        raise fail(ctx, f"the pinger failed: {type(e).__name__}: {e}") from None
+    for reply in _guarded(ctx, replies):
         ctx.checkpoint()
         sent += 1
         if reply.rtt_ms is not None:

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from ...host.procfs import MAX_CMDLINE, Charge, ProcFs
 from ...limits import MemoryHold
 from ..context import Ctx
-from ..record import Effects, declare
 from .common import Flag, fail, parse_flags, print_help, procfs
 
 FLAGS = (Flag("e", "all"), Flag("A", "All"), Flag("f", "full"), Flag("p", "pid", True), Flag("o", "format", True),
@@ -62,7 +61,7 @@ def _parse(fs: ProcFs, pid: int, charge: Charge) -> Proc | None:
     status = fs.text(f"{pid}/status", 16384, charge) or ""
     uid = next((ln.split()[1] for ln in status.splitlines() if ln.startswith("Uid:") and len(ln.split()) > 1), "?")
     raw = fs.read(f"{pid}/cmdline", MAX_CMDLINE, charge) or b""
-    args = raw.replace(b"\0", b" ").rstrip(b" ").decode("utf-8", "replace")
+    args = raw.replace(b"\0", b" ").rstrip(b" ").decode("utf-8", "surrogateescape")  # bytes kept as they are
     page_kb = 4
     return Proc(pid, _int(rest[1]), stat[open_ + 1:close], rest[0], _int(rest[3]), tty_name(_int(rest[4])),
                 _int(rest[11]) + _int(rest[12]), _int(rest[19]), _int(rest[16]), _int(rest[20]) // 1024,
@@ -117,7 +116,6 @@ def session(fs: ProcFs, procs: list[Proc]) -> list[Proc]:
     return [p for p in procs if p.pid in ancestors or (sid and p.sid == sid)]
 
 
-@declare("ps", effects=Effects.NONE, host_only=True, summary="report process status")
 def cmd_ps(ctx: Ctx) -> int:
     opts = parse_flags(ctx, ctx.args, FLAGS)
     if opts.on("help"):
