@@ -127,3 +127,17 @@ def test_stdin_program_and_pipeline() -> None:
     assert r.stdout == "15\n"
     r = bash.exec("echo 'console.log(\"prog\", process.argv.length)' | node - x")
     assert r.stdout == "prog 3\n"
+
+
+def test_timeout_command_stops_node_with_124() -> None:
+    out, _, _ = run("timeout 0.5 node -e 'while (true) { try { for (;;) {} } catch (e) {} }'; echo $?")
+    assert out == "124\n"
+
+
+def test_large_reads_are_charged_to_the_budget() -> None:
+    files = {"/home/user/big.txt": b"abcdefgh\n" * 3_000_000}
+    assert Bash(files=files).exec("node -e 'console.log(require(\"fs\").readFileSync(\"big.txt\").length)'").stdout \
+        == "27000000\n"
+    with pytest.raises(ExecutionLimitError) as e:
+        Bash(files=files).exec("node -e 'require(\"fs\").readFileSync(\"big.txt\")'", limits=Limits(max_memory=64 << 20))
+    assert e.value.limit == "max_memory"

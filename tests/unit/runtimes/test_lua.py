@@ -148,3 +148,8 @@ def test_lua_state_is_freed_with_the_run() -> None:
         bash.exec("lua -e 'while true do end'", limits=Limits(timeout=0.3))
     gc.collect()
     assert not [o for o in gc.get_objects() if isinstance(o, lupa.LuaRuntime)]
+
+
+def test_timeout_command_stops_lua_with_124() -> None:
+    out, _, _ = run("timeout 0.5 lua -e 'while true do pcall(function() while true do end end) end'; echo $?")
+    assert out == "124\n"
