@@ -5,6 +5,10 @@ at max_memory (python3: Monty's heap is capped at the run's memory budget; its w
 process, so the child's RSS does not see it), endless output at max_output_size, deep recursion
 as CPython's RecursionError (a result, status 1). The worker process never reaches a host file,
 the host environment or the network.
+
+Monty's runtime does not survive fork(): the python3 rows need a test process in which no python3
+ran before the harness forks its children (the full suite runs tests/security before tests/spec
+and tests/unit); otherwise each of them ends at once with python3's 127 "not fork-safe" message.
 """
 
 from __future__ import annotations

@@ -173,3 +173,35 @@ def test_invocation_forms(script: str, expected: str) -> None:
 def test_m_option_is_refused_clearly() -> None:
     _, err, status = run("python3 -m json.tool")
     assert status == 2 and "-m MODULE is not supported" in err
+
+
+def test_a_child_forked_after_monty_started_refuses_at_once() -> None:
+    """Monty's runtime does not survive fork(): a child gets a clear 127, not a hang."""
+    import os
+
+    assert run("python3 -c 'print(1)'")[0] == "1\n"  # the pool runs in this process
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            r = Bash().exec("python3 -c 'print(2)'")
+            os.write(write, f"{r.exit_code}|{r.stderr}".encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    deadline = time.monotonic() + 30
+    data = b""
+    while time.monotonic() < deadline:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child hung")
+    data = os.read(read, 65536)
+    os.close(read)
+    status, _, err = data.decode().partition("|")
+    assert status == "127"
+    assert "Monty is not fork-safe" in err

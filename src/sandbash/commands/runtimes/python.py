@@ -33,7 +33,7 @@ from .python_modules import external_modules
 from .python_os import VfsOS
 from .python_prelude import PRELUDE
 from .python_source import rewrite
-from .python_worker import Watchdog, pool
+from .python_worker import Watchdog, WorkerUnavailable, pool
 
 VERSION = "Python 3.14.0"
 USAGE = ("usage: {0} [option] ... [-c cmd | -m mod | file | -] [arg] ...\n"
@@ -206,7 +206,12 @@ class _Run:
         handler = self._guarded(self.os)
         name = self.program.name
         script = "main.py" if name.startswith("<") else name.rsplit("/", 1)[-1]
-        session_cm = pool(self.pm).checkout(script_name=script, limits=limits,
+        try:
+            workers = pool(self.pm)
+        except WorkerUnavailable as e:
+            ctx.error(f"the Python runtime cannot start: {e}")
+            return 127
+        session_cm = workers.checkout(script_name=script, limits=limits,
                                             os_policy={"sleep": "call_host"}, print_flush_interval=0.002,
                                             external_modules=external_modules(self.pm, ctx))
         with ctx.hold_memory() as mem:

@@ -3,7 +3,7 @@
 Monty (pydantic-monty) runs sandboxed Python in `monty` worker processes that have no host
 access of their own: every file, environment, clock or sleep request comes back to this process
 as a callback, which python.py answers from the virtual filesystem. This module owns the pool
-(started on first use, rebuilt after a fork, closed at exit) and the watchdog that kills a
+(started on first use, closed at exit; refused in a child forked after it started) and the watchdog that kills a
 worker when the run is cancelled or its deadline passes while the worker computes (Monty has no
 cancel call; a killed worker is replaced by the pool).
 """
@@ -11,7 +11,7 @@ cancel call; a killed worker is replaced by the pool).
 from __future__ import annotations
 
 import atexit
-import os  # getpid (a forked child rebuilds the pool) and kill (the watchdog), for the worker only
+import os  # getpid (a forked child may not use the pool) and kill (the watchdog), for the worker only
 import threading
 from collections.abc import Callable
 from types import ModuleType
@@ -24,17 +24,26 @@ _pool_pid = 0
 MAX_WORKERS = 32
 
 
+class WorkerUnavailable(Exception):
+    """Monty cannot run in this process (see `pool`)."""
+
+
 def pool(pm: ModuleType) -> Any:
-    """The process's Monty pool, started on first use (and again in a forked child)."""
+    """The process's Monty pool, started on first use.
+
+    Monty keeps a process-wide runtime whose threads do not survive fork(): in a child forked after
+    the pool started, a new pool's first checkout waits forever (measured with pydantic-monty 1.4).
+    Such a child gets WorkerUnavailable at once instead of a hang."""
     global _pool, _pool_pid
     with _lock:
         pid = os.getpid()
-        if _pool is None or _pool_pid != pid:
-            # a pool inherited through fork() talks to its parent's workers: never reuse it
+        if _pool is not None and _pool_pid != pid:
+            raise WorkerUnavailable("this process was forked after Monty started in its parent, and Monty is not "
+                                    "fork-safe: run python3 from a process that did not inherit it")
+        if _pool is None:
             p = pm.Monty(min_processes=1, max_processes=MAX_WORKERS, max_checkouts_per_worker=200)
             p.__enter__()
-            if _pool is None:
-                atexit.register(_close)
+            atexit.register(_close)
             _pool, _pool_pid = p, pid
         return _pool
 
