@@ -11,6 +11,7 @@ from ...host.elevation import ElevationRefused, ElevationRequest
 from ...host.services import SERVICE_ACTIONS, SERVICE_WRITES, ServiceError, ServiceStatus, UnitNotFound
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec
+from ..record import Effects, declare
 from .common import fail, host
 
 # what the static check reads: no options, the command from the first operand on
@@ -44,6 +45,7 @@ def _gate(ctx: Ctx) -> _Gate:
     return gate  # type: ignore[no-any-return]
 
 
+@declare("systemctl", effects=Effects.NONE, host_only=True, summary="control the granted systemd units")
 def cmd_systemctl(ctx: Ctx) -> int:
     words = [a for a in ctx.args if a not in ("--no-pager", "--quiet", "-q", "--no-legend")]
     quiet = any(a in ("--quiet", "-q") for a in ctx.args)
@@ -119,6 +121,7 @@ def _status(ctx: Ctx, st: ServiceStatus) -> None:
     ctx.out("\n".join(lines) + "\n")
 
 
+@declare("sudo", effects=Effects.NOHUP, spec=SUDO_SPEC, host_only=True)
 def cmd_sudo(ctx: Ctx) -> int:
     """`sudo COMMAND [ARG]...` (its words are read raw; SUDO_SPEC tells the check where COMMAND is)."""
     args = list(ctx.args)

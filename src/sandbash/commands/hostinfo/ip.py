@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ...host.procfs import ProcFs
 from ..context import CommandExit, Ctx
+from ..record import Effects, declare
 from .common import Flag, Flags, fail, parse_flags, procfs
 
 FLAGS = (Flag("4", "ipv4"), Flag("6", "ipv6"), Flag("o", "oneline"), Flag(None, "brief"), Flag("h", "help"))
@@ -125,6 +126,7 @@ def v6_addresses(fs: ProcFs) -> list[tuple[str, str, int, str]]:
     return out
 
 
+@declare("ip", effects=Effects.NONE, host_only=True, summary="show addresses, links and routes")
 def cmd_ip(ctx: Ctx) -> int:
     opts = parse_flags(ctx, ctx.args, FLAGS, interspersed=False)
     if opts.on("help"):

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 from ...host.services import PingReply, PingRequest
 from ..context import Ctx
+from ..record import Effects, declare
 from .common import Flag, fail, host, parse_flags
 
 FLAGS = (Flag("c", "count", True), Flag("i", "interval", True), Flag("W", "timeout", True), Flag("4", "ipv4"),
@@ -28,6 +29,7 @@ def _number(ctx: Ctx, text: str | None, what: str, default: float) -> float:
     return value
 
 
+@declare("ping", effects=Effects.NONE, host_only=True, summary="send ICMP echo requests")
 def cmd_ping(ctx: Ctx) -> int:
     opts = parse_flags(ctx, ctx.args, FLAGS)
     if opts.on("help"):

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ...host.procfs import MAX_CMDLINE, Charge, ProcFs
 from ...limits import MemoryHold
 from ..context import Ctx
+from ..record import Effects, declare
 from .common import Flag, fail, parse_flags, print_help, procfs
 
 FLAGS = (Flag("e", "all"), Flag("A", "All"), Flag("f", "full"), Flag("p", "pid", True), Flag("o", "format", True),
@@ -116,6 +117,7 @@ def session(fs: ProcFs, procs: list[Proc]) -> list[Proc]:
     return [p for p in procs if p.pid in ancestors or (sid and p.sid == sid)]
 
 
+@declare("ps", effects=Effects.NONE, host_only=True, summary="report process status")
 def cmd_ps(ctx: Ctx) -> int:
     opts = parse_flags(ctx, ctx.args, FLAGS)
     if opts.on("help"):

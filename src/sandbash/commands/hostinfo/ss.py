@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ...host.procfs import MAX_ENTRIES, ProcFs
 from ...limits import MemoryHold
 from ..context import Ctx
+from ..record import Effects, declare
 from .common import Flag, Flags, parse_flags, print_help, procfs
 
 FLAGS = (Flag("h", "help"), Flag("t", "tcp"), Flag("u", "udp"), Flag("x", "unix"), Flag("l", "listening"),
@@ -106,6 +107,7 @@ def unix_table(ctx: Ctx, fs: ProcFs, mem: MemoryHold) -> list[Sock]:
     return out
 
 
+@declare("ss", effects=Effects.NONE, host_only=True, summary="display socket statistics")
 def cmd_ss(ctx: Ctx) -> int:
     opts = parse_flags(ctx, ctx.args, FLAGS)
     if opts.on("help"):

@@ -7,6 +7,7 @@ import time
 
 from ...vfs.base import normpath
 from ..context import Ctx
+from ..record import Effects, declare
 from .common import Flag, fail, host, parse_flags, procfs
 
 UPTIME_FLAGS = (Flag("p", "pretty"), Flag("s", "since"), Flag("h", "help"))
@@ -19,6 +20,7 @@ def _under(path: str, root: str) -> bool:
     return root == "/" or path == root or path.startswith(root + "/")
 
 
+@declare("uptime", effects=Effects.NONE, host_variant=True, summary="tell how long the system has been running")
 def host_uptime(ctx: Ctx) -> int:
     opts = parse_flags(ctx, ctx.args, UPTIME_FLAGS)
     if opts.on("help"):
@@ -72,6 +74,7 @@ def _human(kib: int) -> str:
     return f"{kib}Ki"
 
 
+@declare("free", effects=Effects.NONE, host_only=True, summary="display free and used memory")
 def cmd_free(ctx: Ctx) -> int:
     opts = parse_flags(ctx, ctx.args, FREE_FLAGS)
     if opts.on("help"):
@@ -106,6 +109,7 @@ def cmd_free(ctx: Ctx) -> int:
     return 0
 
 
+@declare("df", effects=Effects.STAT, host_variant=True, summary="disk space of the granted host paths")
 def host_df(ctx: Ctx) -> int:
     """df of the granted roots (or of the operands, each under a granted root)."""
     opts = parse_flags(ctx, ctx.args, DF_FLAGS)
