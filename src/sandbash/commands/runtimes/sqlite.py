@@ -302,8 +302,6 @@ class Shell:
         """Run every statement of `sql`; the first failure prints its message and raises SqlFailed
         (`line` None: from an argument or -cmd, worded as such)."""
         for stmt in split_sql(sql, self.lib.complete_statement):
-            if self.echo:
-                self.write(stmt.strip() + "\n")
             self._statement(stmt, line)
         if self.once:
             self.set_output(None)
@@ -390,6 +388,7 @@ class Shell:
             self.ctx.checkpoint()
             if not buf and (raw.startswith(".") or raw.startswith("#")):
                 if raw.startswith("."):
+                    self._echo(raw)
                     self._guarded(self.command, raw.rstrip("\n"), lineno)
                 continue
             if not buf:
@@ -400,10 +399,17 @@ class Shell:
             joined = "".join(buf)
             if self.lib.complete_statement(joined):
                 buf = []
-                self._guarded(self.run_sql, joined, start)
+                self._echo(joined)
+                self._guarded(self.run_sql, joined.rstrip(), start)
         if buf and "".join(buf).strip():
             tail = "".join(buf)
-            self._guarded(self.run_sql, tail, start)
+            self._echo(tail)
+            self._guarded(self.run_sql, tail.rstrip(), start)
+
+    def _echo(self, text_: str) -> None:
+        """-echo / .echo on: each input command as read, before it runs."""
+        if self.echo:
+            self.write(text_.rstrip("\n") + "\n")
 
     def _guarded(self, fn: Callable[..., None], *args: object) -> None:
         try:

@@ -145,9 +145,13 @@ def do_dump(sh: Shell, args: list[str]) -> None:
     pattern = args[0] if args else "%"
     sh.write("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n")
     rows = _query(sh, "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND tbl_name LIKE ?1 "
-                      "AND name NOT LIKE 'sqlite_%' ORDER BY type='table' DESC, rowid", (pattern,))
+                      "AND (name NOT LIKE 'sqlite_%' OR name = 'sqlite_sequence') ORDER BY type='table' DESC, rowid",
+                  (pattern,))
     for kind, name, sql in rows:
-        sh.write(f"{_create_text(str(sql))};\n")
+        if name == "sqlite_sequence":
+            sh.write("DELETE FROM sqlite_sequence;\n")  # AUTOINCREMENT counters: the table itself exists
+        else:
+            sh.write(f"{_create_text(str(sql))};\n")
         if kind != "table":
             continue
         quoted = table_name(str(name))

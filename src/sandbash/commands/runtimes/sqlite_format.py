@@ -195,7 +195,7 @@ class Formatter:
                 cells = [csv_field(c, sep, v is None) for c, v in zip(cells, row, strict=False)]
             self.write(sep.join(cells) + st.row_sep)
         elif mode == "line":
-            width = max((len(n) for n in self.names), default=0)
+            width = max(5, *(len(n) for n in self.names))  # the CLI's names column is at least 5 wide
             lines = [f"{n:>{width}} = {text(v, st.null)}\n" for n, v in zip(self.names, row, strict=False)]
             self.write(("" if first else "\n") + "".join(lines))
         elif mode == "json":
