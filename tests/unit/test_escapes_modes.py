@@ -86,6 +86,19 @@ SED = [
 ]
 
 
+BC = ['print "1\\e2\\x3\\z4\\\\5\\n"', 'print "a\\qb\\tc\\n"', 'print "x\\ay\\bz\\fw\\rv\\n"',
+      'print "end\\"', 'print "\\c\\d\\n"']
+
+
+@pytest.mark.parametrize("program", BC)
+def test_bc_print_escapes_match_gnu_bc(program: str) -> None:
+    script = "printf '%s\\n' " + _sq(program) + " | bc | od -c"
+    real = _bash(script)
+    if real is None or shutil.which("bc") is None:
+        pytest.skip("no bc")
+    assert _mine(script) == real
+
+
 @pytest.mark.parametrize("script", SED)
 def test_sed_regex_escapes_match_gnu_sed(script: str) -> None:
     real = _bash(script)

@@ -1,5 +1,6 @@
 """The one backslash-escape decoder, with a mode for each language that has them:
-$'...', echo -e, printf %b and printf's format string, awk strings, sed regexes, stat --printf.
+$'...', echo -e, printf %b and printf's format string, awk strings, sed regexes, bc's print
+strings, stat --printf.
 
 Strings are `str` holding bytes as surrogate escapes, so `\\xff` becomes the
 lone byte 0xff and `\\u00e9` the UTF-8 encoding of é.
@@ -72,7 +73,7 @@ class _Mode:
     hex: bool = True  # \xHH
     unicode: bool = True  # \uHHHH, \UHHHHHHHH
     nul_stops: bool = False  # $'...' ends at a NUL
-    plain: bool = False  # an unknown \d is d (awk, stat), else it stays \d
+    unknown: str = "keep"  # an unknown \d: "keep" it, "plain" d (awk, stat), "drop" it (bc)
     continuation: bool = False  # awk: backslash-newline is nothing
     lettered: bool = False  # sed: \dNNN decimal, \oNNN octal (its \N are back-references)
 
@@ -84,11 +85,13 @@ _MODES = {
     "printf_b": _Mode(_SIMPLE, "both", "stop"),
     "format": _Mode({**_SIMPLE, **_QUOTES}, "lead", ""),
     "awk": _Mode({"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "a": "\a", "b": "\b", "f": "\f",
-                  "v": "\v"}, "lead", "", unicode=False, plain=True, continuation=True),
+                  "v": "\v"}, "lead", "", unicode=False, unknown="plain", continuation=True),
     "sed": _Mode({"n": "\n", "t": "\t", "a": "\a", "f": "\f", "v": "\v", "r": "\r"}, "none", "control",
                   lettered=True),
+    "bc": _Mode({"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "q": '"', "t": "\t", "\\": "\\"}, "none", "",
+                hex=False, unicode=False, unknown="drop"),
     "stat": _Mode({k: v for k, v in _SIMPLE.items() if k != "E"} | {'"': '"'}, "lead", "", unicode=False,
-                  plain=True),
+                  unknown="plain"),
 }
 
 
@@ -113,7 +116,8 @@ def _decode(text: str, mode: str, unknown: list[str] | None = None) -> tuple[str
     while i < n:
         c = text[i]
         if c != "\\" or i + 1 >= n:
-            out.append(c)
+            if c != "\\" or m.unknown != "drop":  # bc drops a last lone backslash too
+                out.append(c)
             i += 1
             continue
         d = text[i + 1]
@@ -160,7 +164,7 @@ def _decode(text: str, mode: str, unknown: list[str] | None = None) -> tuple[str
         else:
             if unknown is not None:
                 unknown.append(d)
-            out.append(d if m.plain else "\\" + d)
+            out.append({"keep": "\\" + d, "plain": d, "drop": ""}[m.unknown])
             continue
         if value == 0 and m.nul_stops:
             return "".join(out), True

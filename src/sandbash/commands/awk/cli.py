@@ -8,12 +8,16 @@ when the main input reaches them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from types import CodeType
 
 from ...textcache import TextLRU
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
+from ..options import CommandSpec, Opt, OptionValueError
+from ..options import UsageError as OptionsUsageError
+from ..options import parse_args as parse_args_one
 from .analyze import Symbols, analyze
 from .fast import FastPlan, plan_for
 from .fmt import FIELD_LIMIT
@@ -59,17 +63,30 @@ Examples:
 \t{p} -F: '{{ print $1 }}' /etc/passwd
 """
 
-# long options: name -> (takes a value, short equivalent)
-_LONG = {
-    "file": (True, "f"), "field-separator": (True, "F"), "assign": (True, "v"), "source": (True, "e"),
-    "include": (True, "i"), "csv": (False, "k"), "version": (False, "V"), "help": (False, "h"),
-    "usage": (False, "h"), "posix": (False, "P"), "traditional": (False, "c"), "re-interval": (False, "r"),
-    "characters-as-bytes": (False, "b"), "sandbox": (False, "S"), "non-decimal-data": (False, "n"),
-    "lint": (False, "L"), "optimize": (False, "O"), "no-optimize": (False, "s"), "bignum": (False, "M"),
-    "use-lc-numeric": (False, "N"), "lint-old": (False, "t"), "copyright": (False, "C"),
-}
-_VALUE_SHORTS = set("fFvei")
-_FLAG_SHORTS = set("VhPcrbSnLOsMNtCk")
+def _assignment(value: str) -> str:
+    if "=" not in value or not value.partition("=")[0]:
+        raise OptionValueError(f"`{value}' argument to `-v' not in `var=value' form")
+    return value
+
+
+# gawk's options (getopt_long, options end at the program text); a long name's key is its short
+_VALUE_OPTS = (("f", "file"), ("F", "field-separator"), ("v", "assign"), ("e", "source"), ("i", "include"))
+_FLAG_OPTS = (("k", "csv"), ("V", "version"), ("h", "help"), ("h", "usage"), ("P", "posix"), ("c", "traditional"),
+              ("r", "re-interval"), ("b", "characters-as-bytes"), ("S", "sandbox"), ("n", "non-decimal-data"),
+              ("L", "lint"), ("O", "optimize"), ("s", "no-optimize"), ("M", "bignum"), ("N", "use-lc-numeric"),
+              ("t", "lint-old"), ("C", "copyright"))
+AWK_SPEC = CommandSpec(
+    name="awk",
+    stop_at_operand=True,
+    add_help=False,
+    opts=(
+        *(Opt(short, long, arg="required", dest=short, multi=True, type=_assignment if short == "v" else None)
+          for short, long in _VALUE_OPTS),
+        # the second spelling of -h has no short letter of its own
+        *(Opt(short if long != "usage" else None, long, dest=short) for short, long in _FLAG_OPTS),
+        *(Opt(c, None) for c in "dDgloIpE"),  # accepted, no effect here
+    ),
+)
 
 
 class UsageError(Exception):
@@ -91,74 +108,30 @@ class Options:
 
 
 def parse_args(args: list[str]) -> Options:
+    """gawk's command line, through the one option parser; a UsageError's text is gawk's line
+    before its usage (empty: the usage alone, as gawk prints for an unknown option)."""
+    try:
+        parsed, rest = parse_args_one(AWK_SPEC, args)
+    except OptionValueError as e:
+        raise UsageError(e.message + "\n") from None
+    except OptionsUsageError as e:
+        missing = _MISSING.match(e.message)
+        if missing is None:
+            raise UsageError("") from None
+        name = missing.group(1) or missing.group(2)
+        short = name if len(name) == 1 else dict((long, short) for short, long in _VALUE_OPTS)[name]
+        raise UsageError(f"option requires an argument -- {short}") from None
     o = Options()
-    i = 0
-    n = len(args)
-
-    def take(opt: str, value: str) -> None:
-        if opt == "F":
+    for key, value in parsed.order:
+        if key == "F":
             o.fs = value
-        elif opt == "v":
-            if "=" not in value or not value.partition("=")[0]:
-                raise UsageError(f"`{value}' argument to `-v' not in `var=value' form")
+        elif key == "v":
             o.assigns.append(value)
-        elif opt == "i" and value in ("inplace", "inplace.awk"):
+        elif key == "i" and value in ("inplace", "inplace.awk"):
             o.inplace = True
-        elif opt in ("f", "i"):
-            o.order.append(("f", value))
-        elif opt == "e":
-            o.order.append(("e", value))
-        elif opt == "k":
-            o.csv = True
-        elif opt == "S":
-            o.sandbox = True
-        elif opt == "V":
-            o.version = True
-        elif opt == "h":
-            o.help = True
-
-    while i < n:
-        a = args[i]
-        if a == "--":
-            i += 1
-            break
-        if a.startswith("--") and len(a) > 2:
-            name, eq, value = a[2:].partition("=")
-            matches = [k for k in _LONG if k.startswith(name)]
-            exact = name if name in _LONG else (matches[0] if len(matches) == 1 else None)
-            if exact is None:
-                raise UsageError(f"unrecognized option '{a}'" if not matches else f"option '{a}' is ambiguous")
-            needs, short = _LONG[exact]
-            if needs and not eq:
-                i += 1
-                if i >= n:
-                    raise UsageError(f"option '--{exact}' requires an argument")
-                value = args[i]
-            take(short, value)
-            i += 1
-            continue
-        if a.startswith("-") and len(a) > 1:
-            j = 1
-            while j < len(a):
-                c = a[j]
-                if c in _VALUE_SHORTS:
-                    value = a[j + 1 :]
-                    if not value:
-                        i += 1
-                        if i >= n:
-                            raise UsageError(f"option requires an argument -- {c}")
-                        value = args[i]
-                    take(c, value)
-                    break
-                if c in _FLAG_SHORTS or c in "dDgloIpE":
-                    take(c, "")
-                    j += 1
-                    continue
-                raise UsageError("")  # gawk prints only the usage
-            i += 1
-            continue
-        break
-    rest = args[i:]
+        elif key in ("f", "i", "e"):
+            o.order.append(("e" if key == "e" else "f", value))
+    o.csv, o.sandbox, o.version, o.help = ("k" in parsed, "S" in parsed, "V" in parsed, "h" in parsed)
     if not o.order and not o.version and not o.help:
         if not rest:
             raise UsageError("")
@@ -166,6 +139,9 @@ def parse_args(args: list[str]) -> Options:
         rest = rest[1:]
     o.operands = rest
     return o
+
+
+_MISSING = re.compile(r"option requires an argument -- '(.)'|option '--([a-z-]+)' requires an argument")
 
 
 # ---------------------------------------------------------------- compiling

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...limits import LimitExceeded, LimitKind
+from ...syntax.escapes import decode_raw
 from ..context import Ctx
 from . import mathlib
 from .number import BcError, Num, format_number, parse_number
@@ -27,7 +28,6 @@ LIMITS = (
     "BC_BASE_MAX     = 2147483647\nBC_DIM_MAX      = 16777215\nBC_SCALE_MAX    = 2147483647\n"
     "BC_STRING_MAX   = 2147483647\nMAX Exponent    = 9223372036854775807\nNumber of vars  = 32767\n"
 )
-ESCAPES = {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "q": '"', "t": "\t", "\\": "\\"}
 ZERO = Num(0, 0)
 ONE = Num(1, 0)
 
@@ -416,18 +416,8 @@ def too_deep(ctx: Ctx) -> LimitExceeded:
 
 
 def _unescape(text: str) -> str:
-    out: list[str] = []
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\" and i + 1 < len(text):
-            nxt = text[i + 1]
-            out.append(ESCAPES.get(nxt, "\\" + nxt))
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out)
+    """bc's print-string escapes (\\n, \\q for a quote, ...); GNU bc prints nothing for others."""
+    return decode_raw(text, "bc")
 
 
 def _num_bytes(value: Num) -> int:
