@@ -271,9 +271,19 @@ function programStack(e) {
   const cut = lines.findIndex((l) => l.includes('at eval (native)'));
   return (cut >= 0 ? lines.slice(0, cut) : lines).filter((l) => l !== '').join('\n').replace(/<input>/g, SETUP.filename);
 }
+// QuickJS words a few common errors differently from V8: say them as node does when reporting
+const V8_WORDING = [
+  [/^'([^']*)' is not defined$/, '$1 is not defined'],
+  [/^cannot read property '([^']*)' of (undefined|null)$/, "Cannot read properties of $2 (reading '$1')"],
+  [/^cannot set property '([^']*)' of (undefined|null)$/, "Cannot set properties of $2 (setting '$1')"],
+];
+function v8Message(m) {
+  for (const [re, to] of V8_WORDING) if (re.test(m)) return m.replace(re, to);
+  return m;
+}
 function errorText(e) {
-  const head = `${e.name}: ${e.message}`;
-  const stack = programStack(e);
+  const head = `${e.name}: ${v8Message(String(e.message))}`;
+  const stack = programStack(e).replace(`${e.name}: ${e.message}`, head);
   if (stack.startsWith(head)) return stack;
   return stack ? `${head}\n${stack}` : head;
 }
@@ -647,6 +657,12 @@ G.module = mainModule;
 G.exports = mainModule.exports;
 G.__filename = SETUP.filename;
 G.__dirname = mainDir;
+// node -e / -p (not a file, not stdin): the built-in modules are globals too (fs, path, os, ...)
+if (SETUP.filename === '[eval]') {
+  for (const name of Object.keys(BUILTIN)) {
+    if (/^[a-z_]+$/.test(name) && !(name in G)) G[name] = BUILTIN[name];
+  }
+}
 
 // ------------------------------------------------------------------ entry points for js_child.py
 
@@ -654,7 +670,7 @@ function failure(e) {
   if (e instanceof ExitSignal) return null;
   if (e instanceof Error) {
     const m = /:(\d+)\)?$/m.exec(programStack(e));
-    return JSON.stringify({name: e.name, message: String(e.message), text: errorText(e), line: m ? Number(m[1]) : 0});
+    return JSON.stringify({name: e.name, message: v8Message(String(e.message)), text: errorText(e), line: m ? Number(m[1]) : 0});
   }
   return JSON.stringify({name: null, message: null, text: 'Uncaught ' + inspect(e), line: 0});
 }
