@@ -22,7 +22,7 @@ from .record import CommandRecord
 UNMODELLED = "refused by policy: the command declares no effects for the static check"
 
 
-@dataclass
+@dataclass(slots=True)
 class Capabilities:
     """What a run lends the commands it starts (sub-command runners, clock, identity, network)."""
 
