@@ -205,3 +205,29 @@ def test_a_child_forked_after_monty_started_refuses_at_once() -> None:
     status, _, err = data.decode().partition("|")
     assert status == "127"
     assert "Monty is not fork-safe" in err
+
+
+def test_host_files_are_out_of_reach(tmp_path: object) -> None:
+    """A file on the host is not a sandbox file; Monty itself, without sandbash's callbacks, refuses
+    every file (its workers get no mounts)."""
+    import pathlib
+
+    import pydantic_monty as pm
+
+    from sandbash.commands.runtimes.python_worker import pool
+
+    secret = pathlib.Path(str(tmp_path)) / "secret.txt"
+    secret.write_text("host-canary-7f3e\n")
+    out, err, status = run(f"python3 -c 'print(open(\"{secret}\").read())'")
+    assert status == 1 and "host-canary" not in out + err
+    assert "FileNotFoundError" in err
+    with pool(pm).checkout() as session, pytest.raises(pm.MontyRuntimeError) as info:
+        session.feed_run(f"open({str(secret)!r}).read()", print_callback=lambda *_: None)
+    assert "PermissionError" in str(info.value)
+
+
+@pytest.mark.parametrize("module", ["socket", "urllib", "http", "subprocess", "ctypes", "multiprocessing"])
+def test_no_network_or_process_modules(module: str) -> None:
+    _, err, status = run(f"python3 -c 'import {module}'")
+    assert status == 1
+    assert f"ModuleNotFoundError: No module named '{module}'" in err
