@@ -380,6 +380,8 @@ class Policy:
             "implicit_builtins": self.implicit_builtins, "host_paths": self.host_paths,
             "services": self.services, "elevatable_commands": self.elevatable, "mode_settled": self.mode_settled,
         }
+        if "mode" in changes:  # a mode given now is the embedder's own, not one settled by effective()
+            fields["mode_settled"] = False
         fields.update(changes)
         return Policy(**fields)
 

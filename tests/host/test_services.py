@@ -304,3 +304,11 @@ def test_a_broken_pinger_is_a_message() -> None:
     r = Bash(host=HostAccess(pinger=half), network=net).exec("ping -c 2 127.0.0.1")
     assert r.stderr == "ping: the pinger failed: OSError: socket closed\n" and r.exit_code == 1
     assert "icmp_seq=1" in r.stdout
+
+
+def test_a_mode_given_after_settling_is_explicit() -> None:
+    settled = Policy(services=GRANTS).effective(None)  # all in memory: remediation, settled
+    assert settled.mode == "remediation" and settled.mode_settled
+    assert not settled.service_decision("nginx.service", "restart").allowed
+    explicit = settled.replace(mode="remediation")
+    assert not explicit.mode_settled and explicit.service_decision("nginx.service", "restart").allowed
