@@ -53,6 +53,45 @@ polyfill(Array.prototype, 'toSorted', function (f) { return [...this].sort(f); }
 polyfill(Array.prototype, 'toReversed', function () { return [...this].reverse(); });
 polyfill(Array.prototype, 'toSpliced', function (...a) { const c = [...this]; c.splice(...a); return c; });
 polyfill(Array.prototype, 'with', function (i, v) { const c = [...this]; c[i < 0 ? c.length + i : i] = v; return c; });
+// en-US number formatting (node's default locale): grouping, 0-3 fraction digits, percent
+function formatNumber(x, o) {
+  o = o || {};
+  let v = Number(x);
+  if (!isFinite(v)) return isNaN(v) ? 'NaN' : (v < 0 ? '-∞' : '∞');
+  const pct = o.style === 'percent';
+  if (pct) v *= 100;
+  const minF = o.minimumFractionDigits !== undefined ? o.minimumFractionDigits : 0;
+  const maxF = Math.max(minF, o.maximumFractionDigits !== undefined ? o.maximumFractionDigits : (pct ? 0 : 3));
+  const abs = Math.abs(v);
+  let [int, frac = ''] = abs >= 1e21 ? [BigInt(abs).toString(), ''] : abs.toFixed(maxF).split('.');
+  frac = frac.replace(/0+$/, '');
+  while (frac.length < minF) frac += '0';
+  if (o.useGrouping !== false) int = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return (v < 0 || Object.is(v, -0) ? '-' : '') + int + (frac ? '.' + frac : '') + (pct ? '%' : '');
+}
+Number.prototype.toLocaleString = function (_locale, o) { return formatNumber(this, o); };
+if (typeof G.Intl === 'undefined') {
+  G.Intl = {NumberFormat: class { constructor(l, o) { this.o = o; } format(x) { return formatNumber(x, this.o); } }};
+}
+// ICU's root collation, roughly: letters before case, lower case before upper case, accents after
+function collationKey(t) { return t.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase(); }
+String.prototype.localeCompare = function (other) {
+  const a = String(this), b = String(other);
+  const ka = collationKey(a), kb = collationKey(b);
+  if (ka !== kb) return ka < kb ? -1 : 1;
+  if (a === b) return 0;
+  const da = a.normalize('NFD').toLowerCase(), db = b.normalize('NFD').toLowerCase();
+  if (da !== db) {  // accents: the unaccented letter first
+    for (let i = 0; i < Math.min(da.length, db.length); i++) {
+      if (da[i] !== db[i]) return /[\u0300-\u036f]/.test(da[i]) ? 1 : -1;
+    }
+    return da.length < db.length ? -1 : 1;
+  }
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {  // case: lower case first
+    if (a[i] !== b[i]) return a[i] === a[i].toLowerCase() ? -1 : 1;
+  }
+  return a.length < b.length ? -1 : 1;
+};
 polyfill(String.prototype, 'replaceAll', function (a, b) { return typeof a === 'string' ? this.split(a).join(b) : this.replace(a, b); });
 
 // ------------------------------------------------------------------ util.inspect
@@ -450,6 +489,10 @@ G.setInterval = (fn, ms, ...a) => addTimer(fn, ms, a, true);
 G.setImmediate = (fn, ...a) => addTimer(fn, 0, a, false);
 G.clearTimeout = clearTimer; G.clearInterval = clearTimer; G.clearImmediate = clearTimer;
 G.queueMicrotask = (fn) => { Promise.resolve().then(fn); };
+G.TextEncoder = class TextEncoder { get encoding() { return 'utf-8'; } encode(s = '') { return new Uint8Array(fromLatin1(call('utf8encode', String(s)))); } };
+G.TextDecoder = class TextDecoder { get encoding() { return 'utf-8'; } decode(b) { return b === undefined ? '' : call('utf8decode', latin1(b instanceof Uint8Array ? b : new Uint8Array(b.buffer || b))); } };
+G.btoa = (s) => call('base64encode', String(s));
+G.atob = (s) => call('base64decode', String(s));
 G.structuredClone = (v) => JSON.parse(JSON.stringify(v));
 
 // ------------------------------------------------------------------ modules
