@@ -366,6 +366,9 @@ class Parser(WordReader):
                 self.consume()
                 self.skip_newlines()
                 links.append(tok.value == "|&")
+                nxt = self.peek()
+                if self.is_reserved(nxt, "!"):
+                    raise self.unexpected(nxt)  # `!` only starts a pipeline (bash: `a | ! b` fails there)
                 cmds.append(self.parse_command())
             else:
                 break

@@ -84,14 +84,14 @@ class _Printer:
         if isinstance(node, A.Subshell):
             if self.exact:  # one item a line: here-documents and functions inside keep their layout
                 return f"(\n{self.items(node.body, level + 1, False)}\n{pad})"
-            return "( " + self.items(node.body, 0, False).replace("\n", " ") + " )"
+            return "( " + self.items(node.body, level, False).lstrip() + " )"
         if isinstance(node, A.Group):
             return f"{{ \n{self.items(node.body, level + 1, False)}\n{pad}}}"
         if isinstance(node, A.If):
             return self.if_(node, level)
         if isinstance(node, A.While):
             kw = "until" if node.until else "while"
-            return f"{kw} {self.inline(node.cond, level)}; do\n{self.items(node.body, level + 1, True)}\n{pad}done"
+            return f"{kw} {self.inline(node.cond, level, 'do')}\n{self.items(node.body, level + 1, True)}\n{pad}done"
         if isinstance(node, (A.For, A.Select)):
             kw = "for" if isinstance(node, A.For) else "select"
             words = "" if node.words is None else " in " + " ".join(x.text for x in node.words)
@@ -138,18 +138,19 @@ class _Printer:
             text = "time " + ("-p " if node.time_posix else "") + text
         return text
 
-    def inline(self, lst: A.CommandList, level: int) -> str:
+    def inline(self, lst: A.CommandList, level: int, keyword: str) -> str:
+        """A condition and the keyword after it, each command ended by `;` or `&` (`if a & then`)."""
         if self.exact:  # a condition may hold here-documents or functions: keep its lines
-            return self.items(lst, level + 1, False).strip()
-        return "; ".join(self.cmd(i.cmd, 0, []) + (" &" if i.background else "") for i in lst.items)
+            return self.items(lst, level + 1, True).strip() + f"\n{_IND * level}{keyword}"
+        return " ".join(self.cmd(i.cmd, 0, []) + (" &" if i.background else ";") for i in lst.items) + " " + keyword
 
     def if_(self, node: A.If, level: int) -> str:
         pad = _IND * level
         first, rest = node.clauses[0], node.clauses[1:]
-        text = f"if {self.inline(first.cond, level)}; then\n{self.items(first.body, level + 1, True)}\n"
+        text = f"if {self.inline(first.cond, level, 'then')}\n{self.items(first.body, level + 1, True)}\n"
         if self.exact:
             for clause in rest:
-                text += f"{pad}elif {self.inline(clause.cond, level)}; then\n{self.items(clause.body, level + 1, True)}\n"
+                text += f"{pad}elif {self.inline(clause.cond, level, 'then')}\n{self.items(clause.body, level + 1, True)}\n"
             if node.else_body is not None:
                 text += f"{pad}else\n{self.items(node.else_body, level + 1, True)}\n"
         elif rest:

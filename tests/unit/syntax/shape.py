@@ -1,0 +1,40 @@
+"""Compare syntax trees by what they mean, not by where they came from."""
+
+from __future__ import annotations
+
+from sandbash.syntax import ast as A
+
+# where a node starts: a re-printed script puts the same node elsewhere
+SPAN_FIELDS = frozenset({"line", "col", "end_line"})
+
+
+def shape(node: object) -> object:
+    """`node` as nested tuples of (class name, (field, value)...), leaving out source positions
+    and a function's source text (`declare -f` shows a re-printed function, not its source)."""
+    if isinstance(node, tuple):
+        return tuple(shape(x) for x in node)
+    if node is None or isinstance(node, (str, int, bool)):
+        return node
+    slots: tuple[str, ...] = type(node).__slots__  # type: ignore[attr-defined]
+    fields = tuple(
+        (name, shape(getattr(node, name)))
+        for name in slots
+        if name not in SPAN_FIELDS and not (name == "text" and isinstance(node, A.FuncDef))
+    )
+    return (type(node).__name__, *fields)
+
+
+def first_difference(a: object, b: object, path: str = "tree") -> str | None:
+    """Where two shapes first differ (for a readable assertion message)."""
+    if type(a) is not type(b):
+        return f"{path}: {a!r:.200} != {b!r:.200}"
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        if len(a) != len(b):
+            return f"{path}: {len(a)} items != {len(b)}: {a!r:.300} != {b!r:.300}"
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            label = f"{path}.{x[0]}" if isinstance(x, tuple) and x and isinstance(x[0], str) else f"{path}[{i}]"
+            found = first_difference(x, y, label)
+            if found is not None:
+                return found
+        return None
+    return None if a == b else f"{path}: {a!r:.200} != {b!r:.200}"
