@@ -29,7 +29,7 @@ USAGE = {
     "set": "set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]", "shift": "shift [n]",
     "shopt": "shopt [-pqsu] [-o] [optname ...]", "source": "source filename [arguments]",
     "test": "test [expr]", "[": "[ arg... ]", "times": "times", "trap": "trap [-lp] [[arg] signal_spec ...]",
-    "true": "true", "type": "type [-afptP] name [name ...]", "typeset": "typeset [-aAfFgiIlnrtux] name[=value] ...",
+    "true": "true", "type": "type [-afptP] name [name ...]", "typeset": "typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]",
     "ulimit": "ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]", "umask": "umask [-p] [-S] [mode]",
     "unalias": "unalias [-a] name [name ...]", "unset": "unset [-f] [-v] [-n] [name ...]",
     "wait": "wait [-fn] [-p var] [id ...]", "logout": "logout [n]", "times ": "times",

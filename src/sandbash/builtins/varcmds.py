@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 _ATTR_FLAGS = {"a": ARRAY, "A": ASSOC, "c": CAPITALIZE, "i": INTEGER, "l": LOWER, "n": NAMEREF, "r": READONLY,
                "t": TRACE, "u": UPPER, "x": EXPORT}
 _PRINT_ORDER = "aAcilnrtux"
-DECLARE_USAGE = "declare: usage: declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]\n"
-TYPESET_USAGE = "typeset: usage: typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]\n"
+# declare's internal_getopt letters (+x turns an attribute off; -I is accepted and does nothing here)
+_DECLARE_LETTERS = "+" + "".join(_ATTR_FLAGS) + "pfFgI"
 
 
 def _quote_value(s: str) -> str:
@@ -120,39 +120,24 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
     funcs = False
     func_names = False
     global_ = False
-    args = argv[1:]
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a == "--":
-            i += 1
-            break
-        if len(a) < 2 or a[0] not in "-+" or "=" in a:
-            break
-        on = a[0] == "-"
-        for c in a[1:]:
-            if c in _ATTR_FLAGS:
-                if on:
-                    set_attrs |= _ATTR_FLAGS[c]
-                else:
-                    clear_attrs |= _ATTR_FLAGS[c]
-            elif c == "p":
-                print_mode = True
-            elif c == "f":
-                funcs = True
-            elif c == "F":
-                func_names = True
-            elif c == "g" and cmd != "local":
-                global_ = True
-            elif c == "I":
-                pass
+    opts = parse_builtin(sh, argv, _DECLARE_LETTERS)
+    if opts is None:
+        return 2
+    for c, _value, sign in opts.items:
+        if c in _ATTR_FLAGS:
+            if sign == "-":
+                set_attrs |= _ATTR_FLAGS[c]
             else:
-                sh.builtin_error(cmd, f"{a[0]}{c}: invalid option")
-                sh.write_err(DECLARE_USAGE if cmd == "declare" else TYPESET_USAGE if cmd == "typeset" else
-                             "local: usage: local [option] name[=value] ...\n")
-                return 2
-        i += 1
-    names = args[i:]
+                clear_attrs |= _ATTR_FLAGS[c]
+        elif c == "p":
+            print_mode = True
+        elif c == "f":
+            funcs = True
+        elif c == "F":
+            func_names = True
+        elif c == "g":
+            global_ = cmd != "local"  # bash takes -g from local and does nothing with it
+    names = opts.args
     if funcs or func_names:
         if set_attrs & EXPORT and names:
             st.exported_funcs.update(names)

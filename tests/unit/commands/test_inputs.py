@@ -20,7 +20,7 @@ from sandbash.limits import Budget, Limits
 from sandbash.stdio.streams import BufferWriter, BytesReader, Stream, StreamError
 from sandbash.testing import make_vfs, run_command
 
-FILES = {"f1": "one\ntwo\n", "f2": "three\n", "d/x": "in a directory\n", "a b": "spaced\n"}
+FILES = {"f1": "one\ntwo\n", "f2": "three\n", "d/x": "in a directory\n", "a b": "spaced\n", "j": "1 [2]\n"}
 STDIN = b"from stdin\n"
 
 # (argv, stderr, status): each is an operand loop; `nope` is missing, `d` a directory
@@ -60,6 +60,8 @@ ROWS = [
                                  "hexdump: all input file arguments failed\n", 1),
     (["hexdump", "-n2", "f1", "nope"], "", 0),
     (["shuf", "nope"], "shuf: nope: No such file or directory\n", 1),
+    (["jq", "-c", ".", "j", "nope"], "jq: error: Could not open file nope: No such file or directory\n", 2),
+    (["jq", "-n", "[inputs]", "j", "nope"], "jq: error: Could not open file nope: No such file or directory\n", 2),
     (["head", "-n1", "f1", "nope", "d", "-", "f2"],
      "head: cannot open 'nope' for reading: No such file or directory\nhead: error reading 'd': Is a directory\n", 1),
     (["tail", "-n1", "a c", "d", "f2"],

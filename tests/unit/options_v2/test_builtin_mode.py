@@ -48,6 +48,13 @@ SCRIPTS = [
     "printf 'a\\nb\\nc\\n' | { mapfile -tn 2 arr; declare -p arr; }", "mapfile -n x arr </dev/null", "mapfile -Z",
     "mapfile -c 0 a </dev/null", "mapfile -u 99 a", "mapfile -O -1 a </dev/null", "mapfile -C", "mapfile -s x a",
     "readarray -q", "printf 'a,b,' | { mapfile -td, x; declare -p x; }", "mapfile -n 1 -Z",
+    # declare, typeset, local
+    "declare -x=1; echo $?", "declare -Z", "declare +Z", "declare -ax=1; echo $?", "typeset -Q",
+    "declare -- -x; echo $?", "declare --help | head -1", "declare -i -- x=3; echo $x", "declare + x; echo $?",
+    "declare - x; echo $?", "f() { local -g x=1; echo $x; }; f", "f() { local -Z; }; f 2>&1 | sed 's/^[^:]*: //'",
+    "declare -ix y=2+3; declare -p y", "declare -i +i z=1+1; echo $z", "declare -rx c=1; declare +x c; declare -p c",
+    "typeset -A h=([k]=v); typeset -p h", "declare -f -F | head -1", "declare -p -- x y 2>&1 | head -2",
+    "help typeset | head -1", "typeset -q 2>&1 | tail -1",
 ]
 
 

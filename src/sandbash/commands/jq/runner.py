@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterator
 from typing import Any
 
@@ -30,31 +31,24 @@ class Inputs:
         self.ctx = ctx
         self.opts = opts
         self.checkpoint = checkpoint
-        self.files = list(opts.files) or ["-"]
-        self.index = 0
+        # the operands, opened one by one as the values are pulled (jq's words for a bad one)
+        self.operands = ctx.inputs(opts.files, "error: Could not open file {name}: {err}")
+        self.next_operand = iter(self.operands)
         self.stream: JsonStream | None = None
         self.filename: str | None = None
-        self.failures = 0
         self.raw_lines: Iterator[str] | None = None
         self.raw_line_count = 0
         self.pending: list[Any] = []
 
+    @property
+    def failures(self) -> int:
+        return self.operands.failures
+
     def _open_next(self) -> bool:
-        while self.index < len(self.files):
-            name = self.files[self.index]
-            self.index += 1
-            try:
-                stream = self.ctx.open_in(name)
-            except FsError as e:
-                self.ctx.stderr.write(
-                    f"jq: error: Could not open file {name}: {strerror(e.errno or 0)}\n".encode("utf-8", "surrogateescape")
-                )
-                self.failures += 1
-                continue
+        for name, stream in self.next_operand:
             self.filename = "<stdin>" if name == "-" else name
-            if self.ctx.fs.try_stat(name) is not None and self.ctx.fs.is_dir(name):
-                self.ctx.stderr.write(f"jq: error: Could not open file {name}: Is a directory\n".encode())
-                self.failures += 1
+            if name != "-" and self.ctx.fs.try_stat(name) is not None and self.ctx.fs.is_dir(name):
+                self.operands.fail_reading(errno.EISDIR)  # a backend that opens directories
                 continue
             chunks = stream.chunks()
             if self.opts.seq and not self.opts.raw_input:
