@@ -17,7 +17,7 @@ from ..posix.printf import FieldTooWide, format_printf
 from ..stdio.streams import Stream
 from ..vfs.errors import strerror
 from . import builtin
-from .bopts import invalid_number_message, legal_number, parse_builtin_status
+from .bopts import invalid_number_message, legal_number, parse_builtin_status, usage
 
 
 def _read_count(text: str) -> int:
@@ -82,30 +82,13 @@ def bi_echo(sh: Shell, argv: list[str]) -> int:
 
 @builtin("printf")
 def bi_printf(sh: Shell, argv: list[str]) -> int:
-    args = argv[1:]
-    var: str | None = None
-    while args and args[0].startswith("-") and args[0] != "-":
-        a = args[0]
-        if a == "--":
-            args = args[1:]
-            break
-        if a == "-v":
-            if len(args) < 2:
-                sh.builtin_error("printf", "-v: option requires an argument")
-                sh.write_err("printf: usage: printf [-v var] format [arguments]\n")
-                return 2
-            var = args[1]
-            args = args[2:]
-            continue
-        if a.startswith("-v") and len(a) > 2:
-            var = a[2:]
-            args = args[1:]
-            continue
-        sh.builtin_error("printf", f"{a[:2]}: invalid option")
-        sh.write_err("printf: usage: printf [-v var] format [arguments]\n")
-        return 2
+    opts = parse_builtin_status(sh, argv, "v:")
+    if isinstance(opts, int):
+        return opts
+    args = opts.args
+    var: str | None = opts.value("v")
     if not args:
-        sh.write_err("printf: usage: printf [-v var] format [arguments]\n")
+        usage(sh, "printf")
         return 2
     if var is not None and not _valid_var_ref(var):
         sh.builtin_error("printf", f"`{var}': not a valid identifier")

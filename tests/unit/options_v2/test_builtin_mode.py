@@ -55,6 +55,9 @@ SCRIPTS = [
     "declare -ix y=2+3; declare -p y", "declare -i +i z=1+1; echo $z", "declare -rx c=1; declare +x c; declare -p c",
     "typeset -A h=([k]=v); typeset -p h", "declare -f -F | head -1", "declare -p -- x y 2>&1 | head -2",
     "help typeset | head -1", "typeset -q 2>&1 | tail -1",
+    # printf
+    "printf -v", "printf -z", "printf -- -x", "printf --help | head -1", "printf -vx 'a%s' 1; echo $x",
+    "printf -v x -- 'b'; echo $x", "printf -", "printf -v 1x a", "printf -x -v", "printf", "printf -v x",
 ]
 
 
