@@ -125,3 +125,17 @@ def test_a_ready_vfs_receives_the_grants_in_its_mount_table(tree: Path) -> None:
     b = Bash(fs=Vfs(MemoryFs()), host=HostAccess(paths=(f"{tree}/logs:ro",)))
     assert b.exec(f"grep -c ERROR {tree}/logs/app.log; echo x > {tree}/logs/new").stdout == "1\n"
     assert not (tree / "logs" / "new").exists()
+
+
+def test_sessions_and_async_runs_have_the_host_commands() -> None:
+    import asyncio
+
+    from .conftest import fixture_host
+
+    b = Bash(host=fixture_host())
+    s = b.session()
+    assert s.exec("cd /tmp; ps -p 1 -o pid,comm").stdout == "PID COMMAND\n  1 init\n"
+    assert s.exec("pwd; free | sed -n 2p").stdout == \
+        "/tmp\nMem:         8000000     3000000     2000000       50000     3000000     5000000\n"
+    r = asyncio.run(b.aexec("ss -s | head -1"))
+    assert r.stdout == "Total: 7\n"
