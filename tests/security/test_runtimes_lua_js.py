@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from secharness import ENV_CANARY, ENV_CANARY_NAME, FILE_CANARY, Outcome, batch, param, verify, verify_bomb
 
-from sandbash import Bash
+from sandbash import Bash, ExecutionLimitError, Limits
 
 pytest.importorskip("lupa")
 pytest.importorskip("_quickjs")
@@ -153,29 +153,32 @@ def test_runtime_cannot_reach_host_files_env_or_modules(runtime: str, host_secre
 
 
 def test_js_worker_has_no_environment_and_is_reaped() -> None:
-    """The worker process starts with an empty environment and is gone when the command ends,
-    also when the deadline kills it mid-loop."""
+    """Every worker starts with an empty environment and no site packages; a worker that ran a
+    program is gone when the command ends, also when the deadline kills it mid-loop; at most one
+    (the idle spare, started ahead of the next run) is left."""
     import sandbash.commands.runtimes.js_worker as jw
 
     started: list[Any] = []
     real = jw.Worker.__init__
 
-    def spy(self: Any, binding: str) -> None:
-        real(self, binding)
+    def spy(self: Any, binding: str, prelude: str) -> None:
+        real(self, binding, prelude)
         started.append(self.proc)
 
+    jw._close_spare()
     jw.Worker.__init__ = spy  # type: ignore[method-assign]
     try:
         Bash().exec("node -e 'console.log(1)'")
-        from sandbash import ExecutionLimitError, Limits
         with pytest.raises(ExecutionLimitError):
             Bash().exec("node -e 'for(;;){}'", limits=Limits(timeout=0.5))
     finally:
         jw.Worker.__init__ = real  # type: ignore[method-assign]
-    assert len(started) == 2
+    alive = [p for p in started if p.poll() is None]
+    assert len(started) >= 3 and len(alive) == 1  # two ran, the last spare waits
     for proc in started:
-        assert proc.returncode is not None  # reaped
         assert proc.args[1:3] == ["-I", "-S"]
+    jw._close_spare()
+    assert alive[0].poll() is not None
 
 
 def _quote(code: str) -> str:

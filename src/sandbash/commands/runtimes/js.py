@@ -153,17 +153,16 @@ def _read_stdin(ctx: Ctx) -> str:
 
 
 def _run(ctx: Ctx, binding: str, code: str, filename: str, setup: dict[str, Any]) -> int:
-    from .js_worker import Worker, WorkerGone
+    from .js_worker import WorkerGone, start
 
     streams = {1: ctx.stdout, 2: ctx.stderr}
     budget = ctx.budget
     with ctx.hold_memory() as mem, ctx.hold_memory() as inflight:
         host = JsHost(ctx, setup, inflight)
-        worker = Worker(binding)
+        worker = start(binding, PRELUDE)
         cap = memory_left(ctx)
         try:
-            worker.send({"prelude": PRELUDE, "code": code, "filename": filename, "memory": cap,
-                         "stack": STACK_BYTES})
+            worker.send({"code": code, "filename": filename, "memory": cap, "stack": STACK_BYTES})
             while True:
                 try:
                     inflight.close()  # the last frame and its reply are gone

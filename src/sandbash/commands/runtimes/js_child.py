@@ -10,7 +10,7 @@ Why a process: QuickJS's bindings refuse to call Python while a time limit is se
 on a JavaScript loop needs someone who can stop it from outside: sandbash kills this process.
 
 Frames: 4-byte big-endian length, then JSON (ASCII, so lone surrogates survive).
-  in:  {"prelude": str, "code": str, "filename": str, "memory": int, "stack": int}
+  in:  {"prelude": str} when it starts, then {"code": str, "filename": str, "memory": int, "stack": int}
        then one reply per request: {"ok": value} or {"err": {...}}
   out: {"out": [[fd, text], ...]}  (no reply)
        {"call": name, "args": [...], "out": [...], "mem": int}  (a reply follows)
@@ -60,10 +60,7 @@ def main() -> None:
     # the binding alone: its package wrapper starts a thread pool
     _quickjs = importlib.import_module("_quickjs")
 
-    setup = _recv()
     ctx = _quickjs.Context()
-    ctx.set_memory_limit(int(setup["memory"]))
-    ctx.set_max_stack_size(int(setup["stack"]))
 
     def memory() -> int:
         return int(ctx.memory().get("memory_used_size", 0))
@@ -88,8 +85,13 @@ def main() -> None:
 
     ctx.add_callable("__write", write)
     ctx.add_callable("__host", host)
+    # the prelude is compiled before the run is known: a spare worker waits here with it ready
+    ctx.eval(_recv()["prelude"])
+    setup = _recv()
+    ctx.set_memory_limit(int(setup["memory"]))
+    ctx.set_max_stack_size(int(setup["stack"]))
     try:
-        ctx.eval(setup["prelude"])
+        ctx.get("__sandbash_boot")()
         error = ctx.get("__sandbash_run")(setup["code"], setup["filename"])
         tick = ctx.get("__sandbash_tick")
         # node's event loop: promise jobs, then one timer or input event at a time, until none is left

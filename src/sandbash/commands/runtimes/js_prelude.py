@@ -13,7 +13,8 @@ their delay). Anything else is refused with a clear error.
 """
 
 PRELUDE = r"""
-(function () {
+// compiled when the worker starts (a spare worker has it ready); run by the first request of a run
+globalThis.__sandbash_boot = function () {
 'use strict';
 const G = globalThis;
 const rawHost = G.__host, hostWrite = G.__write;
@@ -741,5 +742,5 @@ G.__sandbash_tick = function () {
     return false;
   } catch (e) { return failure(e); }
 };
-})();
+};
 """

@@ -9,12 +9,15 @@ frame in short slices and checks the run's deadline, cancellation and limits bet
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import json
+import os  # getpid: a spare worker belongs to the process that started it (not to a forked child)
 import select
 import struct
 import subprocess  # the worker process, for this module only (tests/security/test_no_host_access.py)
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -38,7 +41,9 @@ def quickjs_dir() -> str | None:
 class Worker:
     """One worker process for one run of a program."""
 
-    def __init__(self, binding_dir: str) -> None:
+    def __init__(self, binding_dir: str, prelude: str) -> None:
+        self.binding = binding_dir
+        self.owner = os.getpid()
         self.proc = subprocess.Popen(
             [sys.executable, "-I", "-S", CHILD, binding_dir],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
@@ -49,6 +54,7 @@ class Worker:
         self._out = self.proc.stdout
         self._poll = select.poll()
         self._poll.register(self._out.fileno(), select.POLLIN | select.POLLHUP | select.POLLERR)
+        self.send({"prelude": prelude})  # compiled while the worker waits for its run
 
     def send(self, msg: dict[str, Any]) -> None:
         data = json.dumps(msg).encode("ascii")
@@ -87,3 +93,44 @@ class Worker:
         self.proc.wait()
         self._in.close()
         self._out.close()
+
+
+# One worker started ahead of need: its start-up (about half of a run's cost) overlaps the time
+# between two runs. It waits for its first frame; it ends on its own when this process goes.
+_spare_lock = threading.Lock()
+_spare: Worker | None = None
+
+
+def start(binding_dir: str, prelude: str) -> Worker:
+    """A worker for one run (the spare one when this process has it) and a new spare."""
+    global _spare
+    with _spare_lock:
+        worker, _spare = _spare, None
+    if worker is not None and not _usable(worker, binding_dir):
+        if worker.owner == os.getpid():
+            worker.close()
+        worker = None
+    if worker is None:
+        worker = Worker(binding_dir, prelude)
+    spare: Worker | None = Worker(binding_dir, prelude)
+    with _spare_lock:
+        if _spare is None:
+            _spare, spare = spare, None
+    if spare is not None:
+        spare.close()
+    return worker
+
+
+def _usable(worker: Worker, binding_dir: str) -> bool:
+    return worker.owner == os.getpid() and worker.binding == binding_dir and worker.proc.poll() is None
+
+
+def _close_spare() -> None:
+    global _spare
+    with _spare_lock:
+        worker, _spare = _spare, None
+    if worker is not None and worker.owner == os.getpid():
+        worker.close()
+
+
+atexit.register(_close_spare)
