@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +21,14 @@ def fixture_host(**kw: Any) -> HostAccess:
 
 
 @pytest.fixture(autouse=True)
-def _utc(monkeypatch: pytest.MonkeyPatch) -> None:
-    # ps STIME and uptime's clock are local times of the process
-    monkeypatch.setenv("TZ", "UTC")
+def _utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    # ps STIME and uptime's clock are local times of the process: UTC here, the old zone after
     import time
 
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
     time.tzset()
 
 
