@@ -183,3 +183,44 @@ def test_js_worker_has_no_environment_and_is_reaped() -> None:
 
 def _quote(code: str) -> str:
     return "'" + code.replace("'", "'\\''") + "'"
+
+
+ORPHAN_SCRIPT = """
+import sandbash.commands.runtimes.js_worker as jw
+from sandbash import Bash, Limits
+real = jw.Worker.__init__
+def spy(self, binding, prelude):
+    real(self, binding, prelude)
+    print(self.proc.pid, flush=True)
+jw.Worker.__init__ = spy
+Bash().exec("node -e 'for(;;){}'", limits=Limits(timeout=3))
+"""
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def test_js_worker_ends_when_sandbash_is_killed() -> None:
+    """A worker whose sandbash was killed (no one left to stop it) ends by its own CPU limit: the
+    run's time left plus 2 s of CPU."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    parent = subprocess.Popen([sys.executable, "-c", ORPHAN_SCRIPT], stdout=subprocess.PIPE, text=True)
+    assert parent.stdout is not None
+    pids = [int(parent.stdout.readline()), int(parent.stdout.readline())]  # the worker, then the spare
+    time.sleep(1.5)
+    os.kill(parent.pid, signal.SIGKILL)
+    parent.wait()
+    end = time.monotonic() + 120  # 5 s of CPU, on a host that may give the worker little of it
+    while time.monotonic() < end and any(_running(p) for p in pids):
+        time.sleep(0.5)
+    assert not any(_running(p) for p in pids)

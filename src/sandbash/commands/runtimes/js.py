@@ -162,7 +162,8 @@ def _run(ctx: Ctx, binding: str, code: str, filename: str, setup: dict[str, Any]
         worker = start(binding, PRELUDE)
         cap = memory_left(ctx)
         try:
-            worker.send({"code": code, "filename": filename, "memory": cap, "stack": STACK_BYTES})
+            worker.send({"code": code, "filename": filename, "memory": cap, "stack": STACK_BYTES,
+                         "cpu": _cpu_seconds(ctx)})
             while True:
                 try:
                     inflight.close()  # the last frame and its reply are gone
@@ -189,6 +190,13 @@ def _run(ctx: Ctx, binding: str, code: str, filename: str, setup: dict[str, Any]
                     return _uncaught(ctx, code, filename, error)
         finally:
             worker.close()
+
+
+def _cpu_seconds(ctx: Ctx) -> int:
+    """The worker's CPU limit: what is left of the run's time and some slack (none without a
+    deadline). sandbash kills it at the deadline; this ends it if sandbash itself is gone."""
+    left = ctx.budget.remaining()
+    return 0 if left == float("inf") else int(left) + 2
 
 
 def _output(streams: dict[int, Stream], out: Any) -> None:

@@ -10,7 +10,8 @@ Why a process: QuickJS's bindings refuse to call Python while a time limit is se
 on a JavaScript loop needs someone who can stop it from outside: sandbash kills this process.
 
 Frames: 4-byte big-endian length, then JSON (ASCII, so lone surrogates survive).
-  in:  {"prelude": str} when it starts, then {"code": str, "filename": str, "memory": int, "stack": int}
+  in:  {"prelude": str} when it starts, then
+       {"code": str, "filename": str, "memory": int, "stack": int, "cpu": seconds or 0}
        then one reply per request: {"ok": value} or {"err": {...}}
   out: {"out": [[fd, text], ...]}  (no reply)
        {"call": name, "args": [...], "out": [...], "mem": int}  (a reply follows)
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import resource  # the worker's own CPU limit (tests/security/test_no_host_access.py allows it here)
 import struct
 import sys
 import time
@@ -88,6 +90,9 @@ def main() -> None:
     # the prelude is compiled before the run is known: a spare worker waits here with it ready
     ctx.eval(_recv()["prelude"])
     setup = _recv()
+    if setup.get("cpu"):
+        # a worker whose sandbash died (killed, not asking any more) must not compute forever
+        resource.setrlimit(resource.RLIMIT_CPU, (int(setup["cpu"]), int(setup["cpu"]) + 1))
     ctx.set_memory_limit(int(setup["memory"]))
     ctx.set_max_stack_size(int(setup["stack"]))
     try:
