@@ -116,6 +116,17 @@ def parse_builtin(sh: Shell, argv: list[str], spec: str) -> BuiltinOpts | None:
     return None if isinstance(opts, int) else opts
 
 
+def wants_help(sh: Shell, argv: list[str]) -> bool:
+    """bash's CHECK_HELPOPT, for builtins without options (exit, return, shift, break, continue,
+    let, logout): a first word `--help` prints the builtin's help; the caller returns 2."""
+    if argv[1:2] != ["--help"]:
+        return False
+    from . import BUILTINS
+
+    BUILTINS["help"](sh, ["help", argv[0]])
+    return True
+
+
 def no_options(sh: Shell, argv: list[str]) -> list[str] | None:
     """bash's no_options(): a builtin that takes no options still rejects `-x` and consumes `--`."""
     opts = parse_builtin(sh, argv, "")

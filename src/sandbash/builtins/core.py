@@ -12,7 +12,7 @@ from ..limits import LimitExceeded, LimitKind
 from ..syntax.parser import _RESERVED
 from ..vfs.errors import FsError
 from . import BUILTINS, SPECIAL, builtin
-from .bopts import invalid_number, legal_number, no_options, parse_builtin, usage
+from .bopts import invalid_number, legal_number, no_options, parse_builtin, usage, wants_help
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -41,6 +41,8 @@ def bi_false(sh: Shell, argv: list[str]) -> int:
 
 @builtin("exit")
 def bi_exit(sh: Shell, argv: list[str]) -> int:
+    if wants_help(sh, argv):
+        return 2
     args = argv[1:]
     if args and args[0] == "--":
         args = args[1:]
@@ -57,12 +59,16 @@ def bi_exit(sh: Shell, argv: list[str]) -> int:
 
 @builtin("logout")
 def bi_logout(sh: Shell, argv: list[str]) -> int:
+    if wants_help(sh, argv):
+        return 2
     sh.builtin_error("logout", "not login shell: use `exit'")
     return 1
 
 
 @builtin("return")
 def bi_return(sh: Shell, argv: list[str]) -> int:
+    if wants_help(sh, argv):
+        return 2
     st = sh.state
     # bash reads the status first (get_exitstat), so its errors come before "can only `return'"
     args = argv[2:] if argv[1:2] == ["--"] else argv[1:]
@@ -105,6 +111,8 @@ def _loop_count(sh: Shell, name: str, argv: list[str]) -> int | None:
 
 @builtin("break")
 def bi_break(sh: Shell, argv: list[str]) -> int:
+    if wants_help(sh, argv):
+        return 2
     depth = sh.state.loop_depth
     if depth == 0:
         sh.builtin_error("break", "only meaningful in a `for', `while', or `until' loop")
@@ -117,6 +125,8 @@ def bi_break(sh: Shell, argv: list[str]) -> int:
 
 @builtin("continue")
 def bi_continue(sh: Shell, argv: list[str]) -> int:
+    if wants_help(sh, argv):
+        return 2
     depth = sh.state.loop_depth
     if depth == 0:
         sh.builtin_error("continue", "only meaningful in a `for', `while', or `until' loop")
@@ -129,6 +139,8 @@ def bi_continue(sh: Shell, argv: list[str]) -> int:
 
 @builtin("shift")
 def bi_shift(sh: Shell, argv: list[str]) -> int:
+    if wants_help(sh, argv):
+        return 2
     st = sh.state
     n = 1
     first = argv[1:2]  # bash names the first word (even `--`) when the count is negative
@@ -156,12 +168,8 @@ def bi_shift(sh: Shell, argv: list[str]) -> int:
 
 @builtin("eval")
 def bi_eval(sh: Shell, argv: list[str]) -> int:
-    args = argv[1:]
-    if args and args[0] == "--":
-        args = args[1:]
-    elif args and args[0].startswith("-") and len(args[0]) > 1:
-        sh.builtin_error("eval", f"{args[0][:2]}: invalid option")
-        sh.write_err("eval: usage: eval [arg ...]\n")
+    args = no_options(sh, argv)
+    if args is None:
         return 2
     text = " ".join(args)
     if not text.strip():

@@ -28,7 +28,7 @@ from ..interp.vars import (
     value_size,
 )
 from . import builtin
-from .bopts import no_options, parse_builtin, usage
+from .bopts import no_options, parse_builtin, usage, wants_help
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -666,6 +666,8 @@ def _print_shopt(sh: Shell, name: str, value: bool, reusable: bool, set_o: bool)
 
 @builtin("let")
 def bi_let(sh: Shell, argv: list[str]) -> int:
+    if wants_help(sh, argv):
+        return 2
     exprs = argv[2:] if argv[1:2] == ["--"] else argv[1:]
     if not exprs:
         sh.builtin_error("let", "expression expected")

@@ -58,6 +58,12 @@ SCRIPTS = [
     # printf
     "printf -v", "printf -z", "printf -- -x", "printf --help | head -1", "printf -vx 'a%s' 1; echo $x",
     "printf -v x -- 'b'; echo $x", "printf -", "printf -v 1x a", "printf -x -v", "printf", "printf -v x",
+    # bash's CHECK_HELPOPT in builtins without options, and eval's no_options
+    "eval --help | head -1; echo ${PIPESTATUS[0]}", "eval -x", "eval -xy", "eval -- echo hi", "eval - 2>&1; echo $?",
+    "shift --help | head -1; echo ${PIPESTATUS[0]}", "exit --help | head -1; echo ${PIPESTATUS[0]}; echo still",
+    "for i in 1; do break --help | head -1; continue --help | head -1; done",
+    "f() { return --help; }; f | head -1; echo ${PIPESTATUS[0]}", "let --help | head -1", "let -- 1+1; echo $?",
+    "let -x; echo $?", "logout --help | head -1", "shift -x; echo $?",
 ]
 
 
