@@ -46,8 +46,13 @@ LIMIT_ROWS = [
           expect=("result",)),
     param("py-no-socket", "python3 -c 'import socket' 2>&1 | tail -2", timeout=10, expect=("result",),
           contains="No module named 'socket'"),
-    param("py-no-process", "python3 -c 'import os; os.system(\"id\")' 2>&1; python3 -c 'import subprocess' 2>&1",
-          timeout=10, expect=("result",), contains="No module named 'subprocess'"),
+    # subprocess and os.system run sandbash commands: a host program is not found
+    param("py-no-host-process", "python3 -c 'import subprocess, os\nprint(\"rc\", subprocess.run([\"gcc\"]).returncode, "
+          "os.system(\"git status\") >> 8)' 2>/dev/null", timeout=10, expect=("result",), contains="rc 127 127"),
+    param("py-recursion-through-subprocess", "echo \"import subprocess; subprocess.run(['python3', 'r.py'])\" > r.py; "
+          "python3 r.py", timeout=10, expect=("max_substitution_depth", "max_memory")),
+    param("py-shell-bomb-through-os-system", "python3 -c 'import os; os.system(\"f() { f | f & }; f\")'", timeout=3,
+          expect=("max_threads", "timeout", "max_memory")),
     param("sq-recursive-cte-count", CTE_COUNT, timeout=1.5, expect=("timeout",)),
     param("sq-recursive-cte-output", CTE_PRINT, timeout=10, expect=("max_output_size",)),
     param("sq-cte-in-pipeline", CTE_PRINT + " | tail -1", timeout=1.5, expect=("timeout",)),

@@ -129,15 +129,15 @@ def test_the_pool_serves_the_next_run_after_a_killed_worker() -> None:
 
 
 def test_unsupported_module_gets_a_short_note() -> None:
-    _, err, status = run("python3 -c 'import subprocess'")
+    _, err, status = run("python3 -c 'import argparse'")
     assert status == 1
-    assert "ModuleNotFoundError: No module named 'subprocess'" in err
+    assert "ModuleNotFoundError: No module named 'argparse'" in err
     assert "sandbash runs Python in Monty" in err
 
 
 def test_help_lists_the_supported_subset() -> None:
     out, _, status = run("python3 -h")
-    assert status == 0 and "json" in out and "no subprocess" in out
+    assert status == 0 and "json" in out and "No generators" in out and "sandbash commands" in out
 
 
 def test_missing_package_is_status_127(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -226,8 +226,33 @@ def test_host_files_are_out_of_reach(tmp_path: object) -> None:
     assert "PermissionError" in str(info.value)
 
 
-@pytest.mark.parametrize("module", ["socket", "urllib", "http", "subprocess", "ctypes", "multiprocessing"])
+@pytest.mark.parametrize("module", ["socket", "urllib", "http", "ctypes", "multiprocessing", "pty"])
 def test_no_network_or_process_modules(module: str) -> None:
     _, err, status = run(f"python3 -c 'import {module}'")
     assert status == 1
     assert f"ModuleNotFoundError: No module named '{module}'" in err
+
+
+def test_subprocess_goes_through_the_policy() -> None:
+    bash = Bash(policy=Policy(deny=["rm"]))
+    r = bash.exec("touch f; python3 -c 'import subprocess, os\n"
+                  "print(subprocess.run([\"rm\", \"f\"]).returncode, os.system(\"rm f\") >> 8)'; ls")
+    assert r.stdout == "126 126\nf\n", r.stderr
+
+
+def test_python_started_from_python_nests_to_a_named_limit() -> None:
+    bash = Bash(files={"/home/user/rec.py": "import subprocess\nsubprocess.run(['python3', 'rec.py'])\n"})
+    with pytest.raises(ExecutionLimitError) as info:
+        bash.exec("python3 rec.py", limits={"timeout": 30})
+    assert info.value.limit == "max_substitution_depth"
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ("import os\nos.system('ls')", "import os\n_sb_system('ls')"),
+    ("import os as o; o.popen('ls').read()", "import os as o; _sb_popen('ls').read()"),
+    ("from os import path, system", "from os import path; system = _sb_system"),
+    ("from os import popen as p", "p = _sb_popen"),
+    ("os.system('x')", "os.system('x')"),  # no import of os: Monty's error
+])
+def test_os_commands_are_rewritten(source: str, expected: str) -> None:
+    assert rewrite(source) == expected

@@ -15,8 +15,8 @@ from collections.abc import Iterable
 NOTES: dict[str, tuple[str, str]] = {
     "python3": ("pydantic_monty", "python3/python run Python in Monty, a sandboxed subset of Python 3 (json, re, "
                 "math, datetime, collections, itertools, csv, textwrap, statistics, open/os/pathlib on the "
-                "sandbox's files; no "
-                "subprocess, class inheritance, generators or third-party packages)"),
+                "sandbox's files, subprocess/os.system running sandbash commands; no "
+                "class inheritance, generators or third-party packages)"),
     "sqlite3": ("", "sqlite3 is the SQLite shell (3.40) over database files of the sandbox"),
     "lua": ("lupa", "lua/lua5.4 run Lua 5.4 (-e CODE, a file or stdin; string, table, math, utf8, "
             "coroutine, io and os over the sandbox's files, io.popen/os.execute through this shell)"),

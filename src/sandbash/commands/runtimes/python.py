@@ -33,7 +33,8 @@ from .python_modules import external_modules
 from .python_os import VfsOS
 from .python_prelude import PRELUDE
 from .python_source import rewrite
-from .python_worker import Watchdog, WorkerUnavailable, pool
+from .python_subprocess import Subprocess
+from .python_worker import MAX_NESTING, Nesting, Watchdog, WorkerUnavailable, checkout, pool
 
 VERSION = "Python 3.14.0"
 USAGE = ("usage: {0} [option] ... [-c cmd | -m mod | file | -] [arg] ...\n"
@@ -53,8 +54,8 @@ comprehensions, f-strings, exceptions, async/await), and the modules json, re, m
 time, collections, itertools, functools, csv, random, hashlib, base64, binascii, bisect, copy,
 decimal, typing, dataclasses, tomllib, unicodedata, asyncio, os, os.path, pathlib, sys,
 string, textwrap, shlex, statistics. Files, os.listdir/os.walk/pathlib and os.environ use
-the sandbox. No generators (yield), no class inheritance, no subprocess/os.system, no
-third-party packages.
+the sandbox; subprocess.run/check_output, os.system and os.popen run sandbash commands.
+No generators (yield), no class inheritance, no Popen, no third-party packages.
 """
 # ignored flags (no argument), and the ones that take one
 _FLAGS = set("BEIOqsSuvbdR")
@@ -201,8 +202,13 @@ class _Run:
             "max_suspensions": 1 << 62,
         }
         # _sb_exit raises SystemExit into the program (it may catch it): not a host stop, so unguarded
+        sub = Subprocess(ctx, self.pm)
         lookup = {"_sb_exit": self._sb_exit, "_sb_eof": self._sb_eof, "_sb_path_given": self.os.path_given,
-                  "_sb_read_lines": self._guarded(self.os.read_lines)}
+                  "_sb_read_lines": self._guarded(self.os.read_lines), "_sb_system": self._guarded(sub.system),
+                  "_sb_popen_read": self._guarded(sub.popen_read)}
+        modules = external_modules(self.pm, ctx)
+        modules["subprocess"] = lambda: self.pm.ExternalModule(
+            {k: self._guarded(v) if callable(v) else v for k, v in sub.attrs().items()})
         handler = self._guarded(self.os)
         name = self.program.name
         script = "main.py" if name.startswith("<") else name.rsplit("/", 1)[-1]
@@ -211,27 +217,35 @@ class _Run:
         except WorkerUnavailable as e:
             ctx.error(f"the Python runtime cannot start: {e}")
             return 127
-        session_cm = workers.checkout(script_name=script, limits=limits,
-                                            os_policy={"sleep": "call_host"}, print_flush_interval=0.002,
-                                            external_modules=external_modules(self.pm, ctx))
-        with ctx.hold_memory() as mem:
+        limit = min(ctx.limits.max_substitution_depth, MAX_NESTING)
+        with Nesting(limit) as within, ctx.hold_memory() as mem:
+            if not within:  # python3 -> subprocess -> python3 -> ...: each level holds a worker
+                raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, limit)
             mem.charge(4 << 20)  # the worker's fixed cost, held while it runs this program
-            with session_cm as session:
+            session = checkout(workers, lambda: check_time(ctx), script_name=script, limits=limits,
+                               os_policy={"sleep": "call_host"}, print_flush_interval=0.002,
+                               external_modules=modules)
+            try:
+                return self._feed(session, lookup, handler)
+            finally:
+                session.__exit__(None, None, None)
+
+    def _feed(self, session: Any, lookup: dict[str, Any], handler: Any) -> int:
+        """The prelude, then the program, in one checked-out session."""
+        try:
+            session.feed_run(PRELUDE, inputs={"_sb_argv": list(self.program.argv)}, external_lookup=lookup,
+                             os=handler, cwd=self.ctx.cwd, print_callback=self._print)
+            with Watchdog(session, self._should_stop) as dog:
                 try:
-                    session.feed_run(PRELUDE, inputs={"_sb_argv": list(self.program.argv)},
-                                     external_lookup=lookup, os=handler, cwd=ctx.cwd,
+                    session.feed_run(rewrite(self.program.text), external_lookup=lookup, os=handler,
                                      print_callback=self._print)
-                    with Watchdog(session, self._should_stop) as dog:
-                        try:
-                            session.feed_run(rewrite(self.program.text), external_lookup=lookup, os=handler,
-                                             print_callback=self._print)
-                        finally:
-                            self._raise_stop(dog.fired)
-                except self.pm.MontyCrashedError as e:
-                    ctx.error(f"the Python worker stopped ({e})")
-                    return 1
-                except self.pm.MontyError as e:
-                    return self._failed(e)
+                finally:
+                    self._raise_stop(dog.fired)
+        except self.pm.MontyCrashedError as e:
+            self.ctx.error(f"the Python worker stopped ({e})")
+            return 1
+        except self.pm.MontyError as e:
+            return self._failed(e)
         return 0
 
     def _raise_stop(self, fired: bool) -> None:

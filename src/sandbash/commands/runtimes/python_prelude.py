@@ -11,7 +11,8 @@ stay its own): the parts of `sys` and the builtins Monty leaves out, over host c
 Host callbacks: `_sb_exit(code)` records the status and raises SystemExit; `_sb_eof()` raises
 the EOFError of input(); `_sb_path_given(path)` notes the spelling of the next open();
 `_sb_read_lines()` gives the next lines of stdin (about 64 KiB; [] at the end) to
-`_sb_stdin_line()`, which the rewritten `for line in sys.stdin:` loops call.
+`_sb_stdin_line()`, which the rewritten `for line in sys.stdin:` loops call; `_sb_system(cmd)`
+and `_sb_popen_read(cmd)` run a sandbash command for the rewritten `os.system` / `os.popen`.
 """
 
 PRELUDE = r'''
@@ -132,6 +133,46 @@ def _sb_stdin_line():
     line = _sb_lines[_sb_line_at]
     _sb_line_at += 1
     return line
+
+
+class _SbPipe:
+    """What os.popen(cmd) returns: the command's output, read like a file."""
+
+    def __init__(self, text):
+        self._text = text
+        self._at = 0
+
+    def read(self, n=-1):
+        end = len(self._text) if n is None or n < 0 else self._at + n
+        s = self._text[self._at:end]
+        self._at += len(s)
+        return s
+
+    def readline(self):
+        i = self._text.find('\n', self._at)
+        end = len(self._text) if i < 0 else i + 1
+        s = self._text[self._at:end]
+        self._at = end
+        return s
+
+    def readlines(self):
+        return self.read().splitlines(True)
+
+    def __iter__(self):
+        return iter(self.readlines())
+
+    def close(self):
+        return None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _sb_popen(cmd, mode='r', buffering=-1):
+    return _SbPipe(_sb_popen_read(cmd))
 
 
 def exit(code=None):

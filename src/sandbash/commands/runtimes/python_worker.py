@@ -22,6 +22,11 @@ _pool: Any = None
 _pool_pid = 0
 # workers live at once: pipeline stages (python3 | python3 | ...) each hold one while they run
 MAX_WORKERS = 32
+# python3 started from python3 (subprocess, os.system) nests in one thread, each level holding a
+# worker: deeper than max_substitution_depth, or than this, is the max_substitution_depth limit
+MAX_NESTING = 16
+CHECKOUT_WAIT = 0.25
+_nesting = threading.local()
 
 
 class WorkerUnavailable(Exception):
@@ -41,11 +46,41 @@ def pool(pm: ModuleType) -> Any:
             raise WorkerUnavailable("this process was forked after Monty started in its parent, and Monty is not "
                                     "fork-safe: run python3 from a process that did not inherit it")
         if _pool is None:
-            p = pm.Monty(min_processes=1, max_processes=MAX_WORKERS, max_checkouts_per_worker=200)
+            # a checkout waits in short turns, so the caller can check the run's deadline in between
+            p = pm.Monty(min_processes=1, max_processes=MAX_WORKERS, max_checkouts_per_worker=200,
+                         checkout_timeout=CHECKOUT_WAIT)
             p.__enter__()
             atexit.register(_close)
             _pool, _pool_pid = p, pid
         return _pool
+
+
+class Nesting:
+    """`with Nesting(limit):` one more python3 level in this thread; False when over `limit`."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+
+    def __enter__(self) -> bool:
+        depth = getattr(_nesting, "depth", 0) + 1
+        _nesting.depth = depth
+        return depth <= self.limit
+
+    def __exit__(self, *exc: object) -> None:
+        _nesting.depth -= 1
+
+
+def checkout(workers: Any, check: Callable[[], None], **kw: Any) -> Any:
+    """A session of `workers`, waiting for a free worker in short turns; `check` raises when the run
+    must stop (its deadline, cancellation) while every worker is busy."""
+    while True:
+        session = workers.checkout(**kw)
+        try:
+            session.__enter__()
+        except TimeoutError:
+            check()
+            continue
+        return session
 
 
 def _close() -> None:
