@@ -469,9 +469,34 @@ const console = {
   count: (l = 'default') => { counts[l] = (counts[l] || 0) + 1; rawWrite(1, `${l}: ${counts[l]}\n`); },
   time: (l = 'default') => { timers[l] = call('now'); },
   timeEnd: (l = 'default') => { rawWrite(1, `${l}: ${(call('now') - timers[l]).toFixed(3)}ms\n`); },
-  table: (v) => rawWrite(1, inspect(v) + '\n'),
+  table: (v) => rawWrite(1, (v !== null && typeof v === 'object' ? table(v) : format(v)) + '\n'),
   group: () => {}, groupEnd: () => {},
 };
+
+// console.table: node's box of (index), the keys of object rows, then Values for the others
+function table(data) {
+  const rowKeys = data instanceof Map ? [...data.keys()] : Object.keys(data);
+  const get = (k) => (data instanceof Map ? data.get(k) : data[k]);
+  const cols = [];
+  let hasValues = false;
+  for (const k of rowKeys) {
+    const v = get(k);
+    if (v !== null && typeof v === 'object') { for (const c of Object.keys(v)) if (!cols.includes(c)) cols.push(c); }
+    else hasValues = true;
+  }
+  const head = ['(index)', ...cols, ...(hasValues ? ['Values'] : [])];
+  const rows = rowKeys.map((k) => {
+    const v = get(k);
+    const isObj = v !== null && typeof v === 'object';
+    const cells = cols.map((c) => (isObj && Object.prototype.hasOwnProperty.call(v, c) ? inspect(v[c]) : ''));
+    if (hasValues) cells.push(isObj ? '' : inspect(v));
+    return [data instanceof Map ? inspect(k) : String(k), ...cells];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)) + 2);
+  const line = (l, m, r) => l + widths.map((w) => '─'.repeat(w)).join(m) + r;
+  const row = (cells) => '│' + cells.map((c, i) => ' ' + c.padEnd(widths[i] - 1)).join('│') + '│';
+  return [line('┌', '┬', '┐'), row(head), line('├', '┼', '┤'), ...rows.map(row), line('└', '┴', '┘')].join('\n');
+}
 
 // ------------------------------------------------------------------ timers: the event loop's queue
 
