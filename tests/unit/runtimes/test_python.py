@@ -253,6 +253,8 @@ def test_python_started_from_python_nests_to_a_named_limit() -> None:
     ("from os import path, system", "from os import path; system = _sb_system"),
     ("from os import popen as p", "p = _sb_popen"),
     ("os.system('x')", "os.system('x')"),  # no import of os: Monty's error
+    ("f.writelines(['a\\n'])", "_sb_writelines(f, ['a\\n'])"),
+    ("import os\nf.writelines(os.popen('x'))", "import os\nf.writelines(_sb_popen('x'))"),  # one rewrite per span
 ])
 def test_os_commands_are_rewritten(source: str, expected: str) -> None:
     assert rewrite(source) == expected

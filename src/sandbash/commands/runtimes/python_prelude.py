@@ -175,6 +175,11 @@ def _sb_popen(cmd, mode='r', buffering=-1):
     return _SbPipe(_sb_popen_read(cmd))
 
 
+def _sb_writelines(target, lines):
+    for line in lines:
+        target.write(line)
+
+
 def exit(code=None):
     _sb_exit(code)
 

@@ -6,7 +6,7 @@ place on its own line(s), so tracebacks keep the program's line numbers. `for NA
 becomes `while (NAME := _sb_stdin_line()):` on the same line: Monty reads a file object whole,
 and the loop then streams stdin (a pipeline stage, `yes | python3 ...`) a chunk of lines at a time.
 `os.system` and `os.popen` (Monty's os has neither) become the prelude's `_sb_system` / `_sb_popen`,
-which run a sandbash command (python_subprocess.py). Text the host parser
+which run a sandbash command (python_subprocess.py); `f.writelines(x)` becomes `_sb_writelines(f, x)`. Text the host parser
 cannot read (newer syntax, or too large) is left as it is: Monty reports what it cannot run.
 """
 
@@ -68,9 +68,30 @@ def _is_stdin(expr: ast.expr, names: tuple[set[str], set[str]]) -> bool:
     return isinstance(expr, ast.Name) and expr.id in names[1]
 
 
+def _writelines_edits(text: str, tree: ast.AST, taken: list[tuple[int, int, int, int, str]]
+                      ) -> list[tuple[int, int, int, int, str]]:
+    """`X.writelines(LINES)` on one line -> `_sb_writelines(X, LINES)`: Monty's file objects have no
+    writelines. Left alone where another rewrite falls inside the call."""
+    out: list[tuple[int, int, int, int, str]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "writelines"
+                and len(node.args) == 1 and not node.keywords and node.end_lineno == node.lineno
+                and node.end_col_offset is not None):
+            continue
+        if any(line == node.lineno and node.col_offset <= col < node.end_col_offset for line, col, *_ in taken):
+            continue
+        target = ast.get_source_segment(text, node.func.value)
+        lines = ast.get_source_segment(text, node.args[0])
+        if target is None or lines is None:
+            continue
+        out.append((node.lineno, node.col_offset, node.lineno, node.end_col_offset,
+                    f"_sb_writelines({target}, {lines})"))
+    return out
+
+
 def rewrite(text: str) -> str:
     """`text` with its sys imports bound to the prelude's stand-in."""
-    if ("sys" not in text and "system" not in text and "popen" not in text) or len(text) > MAX_REWRITE_BYTES:
+    if not any(w in text for w in ("sys", "system", "popen", "writelines")) or len(text) > MAX_REWRITE_BYTES:
         return text
     try:
         tree = ast.parse(text)
@@ -92,6 +113,7 @@ def rewrite(text: str) -> str:
                 and node.iter.end_lineno == node.lineno and node.iter.end_col_offset is not None:
             edits.append((node.lineno, node.col_offset, node.lineno, node.iter.end_col_offset,
                           f"while ({node.target.id} := _sb_stdin_line())"))
+    edits += _writelines_edits(text, tree, edits)
     if not edits:
         return text
     lines = [line.encode("utf-8", "surrogatepass") for line in text.splitlines(keepends=True)]
