@@ -34,6 +34,7 @@ from sandbash.interp.control import (
     ContinueLoop,
     ControlFlow,
     ErrexitTriggered,
+    LoopControl,
     ExitShell,
     ReturnFromFunction,
 )
@@ -353,6 +354,7 @@ INTERNAL: dict[str, Callable[[], BaseException]] = {
     "return": lambda: ReturnFromFunction(4),
     "abort": lambda: AbortCommand(1),
     "controlflow": ControlFlow,
+    "loopcontrol": lambda: LoopControl(1),  # (the base of break and continue)
 }
 
 
@@ -489,7 +491,7 @@ def test_no_internal_exception_leaves_a_public_entry_point(script: str) -> None:
 @pytest.mark.parametrize(
     ("kind", "status"),
     [("deadline", 124), ("sigpipe", 141), ("break", 0), ("continue", 1), ("return", 4), ("exit", 3), ("abort", 1),
-     ("controlflow", 1), *([("jobsignal", 143)] if "jobsignal" in INTERNAL else [])],
+     ("controlflow", 1), ("loopcontrol", 1), *([("jobsignal", 143)] if "jobsignal" in INTERNAL else [])],
 )
 def test_stray_internal_exception_ends_the_run_with_a_status(kind: str, status: int) -> None:
     """T-TEN-2: what a custom command raises past the shell ends the run with a status

@@ -16,19 +16,22 @@ class LoopControl(ControlFlow):
 
     breaks = False
 
-    def __init__(self, levels: int, status: int = 0) -> None:
+    def __init__(self, levels: int) -> None:
         super().__init__(levels)
         self.levels = levels
-        self.status = status
 
 
 class BreakLoop(LoopControl):
-    breaks = True  # (`break 0` leaves every loop with status 1)
+    breaks = True
+
+    def __init__(self, levels: int, status: int = 0) -> None:
+        super().__init__(levels)
+        self.status = status  # `break 0` leaves every loop with status 1
 
 
 class ContinueLoop(LoopControl):
-    def __init__(self, levels: int) -> None:
-        super().__init__(levels)
+    """(no status of its own: the loop goes on with its last command's; a stray one, past every
+    loop, ends a run with 1)"""
 
 
 class ReturnFromFunction(ControlFlow):

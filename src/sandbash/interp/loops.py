@@ -11,7 +11,7 @@ from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
 from ..syntax import ast as A
-from .control import LoopControl
+from .control import BreakLoop, LoopControl
 
 if TYPE_CHECKING:
     from ..limits import Budget
@@ -52,7 +52,7 @@ class LoopFrame:
         if e.levels > 1:
             e.levels -= 1
             raise e
-        return e.status if e.breaks else self.state.last_status
+        return e.status if isinstance(e, BreakLoop) else self.state.last_status
 
 
 def run_select(ev: Evaluator, node: A.Select) -> int:
