@@ -141,3 +141,20 @@ def test_large_reads_are_charged_to_the_budget() -> None:
     with pytest.raises(ExecutionLimitError) as e:
         Bash(files=files).exec("node -e 'require(\"fs\").readFileSync(\"big.txt\")'", limits=Limits(max_memory=64 << 20))
     assert e.value.limit == "max_memory"
+
+
+def test_stdin_line_events_stream() -> None:
+    # an endless stdin under a small budget: lines are read as they come, not held whole
+    script = ("yes 'héllo' | node -e 'const rl = require(\"readline\").createInterface({input: process.stdin}); "
+              "let n = 0; rl.on(\"line\", (l) => { if (l !== \"héllo\") process.exit(3); "
+              "if (++n === 200000) { console.log(n); process.exit(0) } })'")
+    r = Bash().exec(script, limits=Limits(max_memory=32 << 20, timeout=60))
+    assert (r.stdout, r.exit_code) == ("200000\n", 0), r.stderr
+
+
+def test_stdin_data_events_decode_across_chunks() -> None:
+    # a 3-byte character split by the 64 KiB chunk boundary arrives whole
+    r = Bash().exec("{ head -c 65535 /dev/zero | tr '\\0' a; printf '€b'; } | node -e 'let s = \"\"; "
+                    "process.stdin.setEncoding(\"utf8\"); process.stdin.on(\"data\", (c) => s += c); "
+                    "process.stdin.on(\"end\", () => console.log(s.length, s.slice(-2)))'")
+    assert r.stdout == "65537 €b\n", r.stderr

@@ -135,6 +135,11 @@ class JsHost:
                 self._stdin = b"".join(parts).decode("utf-8", "replace")
         return self._text_reply(self._stdin)
 
+    def op_readStdinChunk(self) -> str | None:
+        """The next piece of stdin as it comes (None at its end): `data` and `line` events stream."""
+        chunk = self.ctx.stdin.read(65536)
+        return self._bytes_reply(chunk) if chunk else None
+
     # ------------------------------------------------------------ text and bytes
 
     def op_utf8encode(self, text: str) -> str:

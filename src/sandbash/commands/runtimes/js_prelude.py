@@ -421,18 +421,44 @@ const stdin = {
 };
 let stdinText = null;
 function readAllStdin() { if (stdinText === null) stdinText = call('readStdin'); return stdinText; }
-let stdinWanted = false;
+// stdin as it comes, for `data` and `line` events: chunks decoded as UTF-8 across their boundaries
+let utf8Tail = '', wholeServed = false;
+function stdinChunk() {
+  if (stdinText !== null) { if (wholeServed) return null; wholeServed = true; return stdinText; }
+  const raw = call('readStdinChunk');
+  if (raw === null) { const t = utf8Tail; utf8Tail = ''; return t ? call('utf8decode', t) : null; }
+  const data = utf8Tail + raw;
+  let cut = data.length;
+  for (let i = data.length - 1; i >= Math.max(0, data.length - 3); i--) {
+    const c = data.charCodeAt(i);
+    if (c < 0x80) break;
+    if (c >= 0xC0) { if (data.length - i < (c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2)) cut = i; break; }
+  }
+  utf8Tail = data.slice(cut);
+  return call('utf8decode', data.slice(0, cut));
+}
+const stdinConsumers = [];  // readline interfaces over stdin: {text(chunk), end()}
+let pumping = false;
 function wantStdin() {
-  if (stdinWanted) return;
-  stdinWanted = true;
-  macro.push(() => {
-    const d = readAllStdin();
-    const data = stdin.encoding ? d : fromLatin1(call('utf8encode', d));
-    if (d !== '') for (const fn of listeners['stdin:data'] || []) fn(data);
-    for (const fn of listeners['stdin:readable'] || []) fn();
-    for (const fn of listeners['stdin:end'] || []) fn();
-    for (const fn of listeners['stdin:close'] || []) fn();
-  });
+  if (pumping) return;
+  pumping = true;
+  const pump = () => {
+    const text = stdinChunk();
+    if (text === null) {
+      for (const c of stdinConsumers) c.end();
+      for (const fn of listeners['stdin:readable'] || []) fn();
+      for (const fn of listeners['stdin:end'] || []) fn();
+      for (const fn of listeners['stdin:close'] || []) fn();
+      return;
+    }
+    for (const c of stdinConsumers) c.text(text);
+    if (text !== '') {
+      const data = stdin.encoding ? text : fromLatin1(call('utf8encode', text));
+      for (const fn of listeners['stdin:data'] || []) fn(data);
+    }
+    macro.push(pump);
+  };
+  macro.push(pump);
 }
 class ExitSignal { constructor(code) { this.code = code; } }
 const process = {
@@ -654,11 +680,16 @@ const readline = {
     let lines = null, at = 0;
     const nextLine = () => { if (lines === null) lines = splitLines(readAllStdin()); return at < lines.length ? lines[at++] : ''; };
     rl[Symbol.asyncIterator] = () => ({ next() { const more = (lines === null ? (lines = splitLines(readAllStdin())) : lines), done = at >= more.length; return Promise.resolve(done ? {done: true} : {value: more[at++], done: false}); } });
-    if (o && o.input === stdin) macro.push(() => {
-      if (lines === null) lines = splitLines(readAllStdin());
-      while (at < lines.length && !closed) rl.emit('line', lines[at++]);
-      rl.close();
-    });
+    if (o && o.input === stdin) {
+      let partial = '';
+      const emitLines = (text) => {
+        const parts = (partial + text).split('\n');
+        partial = parts.pop();
+        for (const l of parts) { if (closed) return; rl.emit('line', l.endsWith('\r') ? l.slice(0, -1) : l); }
+      };
+      stdinConsumers.push({text: emitLines, end: () => { if (partial !== '' && !closed) rl.emit('line', partial); rl.close(); }});
+      wantStdin();
+    }
     return rl;
   },
 };
