@@ -584,8 +584,46 @@ const fs = {
   realpathSync(p) { return call('realpath', pathArg(p)); },
   accessSync(p) { call('stat', pathArg(p), true); },
   openSync() { throw new Error('fs.openSync is not supported in sandbash (use readFileSync/writeFileSync)'); },
+  createReadStream: (p, o) => new ReadStream(pathArg(p), encOf(o)),
+  createWriteStream: (p, o) => new WriteStream(pathArg(p), !!(o && o.flags === 'a')),
   constants: {F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1},
 };
+class EventEmitter {
+  constructor() { this._ev = {}; }
+  on(n, f) { (this._ev[n] = this._ev[n] || []).push(f); return this; }
+  addListener(n, f) { return this.on(n, f); }
+  once(n, f) { const w = (...a) => { this.off(n, w); f(...a); }; return this.on(n, w); }
+  off(n, f) { this._ev[n] = (this._ev[n] || []).filter((x) => x !== f); return this; }
+  removeListener(n, f) { return this.off(n, f); }
+  emit(n, ...a) { const l = this._ev[n] || []; for (const f of [...l]) f(...a); return l.length > 0; }
+}
+// streams over a whole file: its text is read when the event loop starts the stream
+class ReadStream extends EventEmitter {
+  constructor(path, enc) { super(); this.path = path; this.encoding = enc; this._consumers = []; this._started = false; this._start(); }
+  setEncoding(e) { this.encoding = e; return this; }
+  pipe(dest) { this.on('data', (c) => dest.write(c)); this.on('end', () => { if (dest !== process.stdout && dest.end) dest.end(); }); return dest; }
+  _start() {
+    if (this._started) return;
+    this._started = true;
+    macro.push(() => {
+      let raw;
+      try { raw = this.path === 0 ? call('utf8encode', readAllStdin()) : call('readFile', this.path); }
+      catch (e) { if (!this.emit('error', e)) throw e; return; }
+      const text = call('utf8decode', raw);
+      for (const c of this._consumers) c.text(text);
+      if (raw.length) this.emit('data', this.encoding ? text : fromLatin1(raw));
+      for (const c of this._consumers) c.end();
+      this.emit('end');
+      this.emit('close');
+    });
+  }
+  [Symbol.asyncIterator]() { let done = false; const self = this; return {next() { if (done) return Promise.resolve({done: true}); done = true; const raw = call('readFile', self.path); return Promise.resolve({value: self.encoding ? call('utf8decode', raw) : fromLatin1(raw), done: false}); }}; }
+}
+class WriteStream extends EventEmitter {
+  constructor(path, append) { super(); this.path = path; call('writeFile', path, '', append); }
+  write(chunk, enc, cb) { call('writeFile', this.path, toBytes(chunk, typeof enc === 'string' ? enc : null), true); const f = typeof enc === 'function' ? enc : cb; if (f) f(); return true; }
+  end(chunk, enc, cb) { if (chunk !== undefined && typeof chunk !== 'function') this.write(chunk, typeof enc === 'string' ? enc : undefined); const f = [chunk, enc, cb].find((x) => typeof x === 'function'); macro.push(() => { this.emit('finish'); this.emit('close'); if (f) f(); }); return this; }
+}
 const asyncify = (f) => (...a) => new Promise((res, rej) => { try { res(f(...a)); } catch (e) { rej(e); } });
 fs.promises = {};
 for (const [k, f] of Object.entries(fs)) {
@@ -661,15 +699,6 @@ const childProcess = {
   spawn() { throw new Error("child_process.spawn is not supported in sandbash: use spawnSync"); },
 };
 
-class EventEmitter {
-  constructor() { this._ev = {}; }
-  on(n, f) { (this._ev[n] = this._ev[n] || []).push(f); return this; }
-  addListener(n, f) { return this.on(n, f); }
-  once(n, f) { const w = (...a) => { this.off(n, w); f(...a); }; return this.on(n, w); }
-  off(n, f) { this._ev[n] = (this._ev[n] || []).filter((x) => x !== f); return this; }
-  removeListener(n, f) { return this.off(n, f); }
-  emit(n, ...a) { const l = this._ev[n] || []; for (const f of [...l]) f(...a); return l.length > 0; }
-}
 const readline = {
   createInterface(o) {
     const rl = new EventEmitter();
@@ -678,17 +707,25 @@ const readline = {
     rl.setPrompt = () => {}; rl.prompt = () => {}; rl.pause = () => rl; rl.resume = () => rl;
     rl.question = (q, cb) => { rawWrite(1, q); macro.push(() => cb(nextLine())); };
     let lines = null, at = 0;
-    const nextLine = () => { if (lines === null) lines = splitLines(readAllStdin()); return at < lines.length ? lines[at++] : ''; };
-    rl[Symbol.asyncIterator] = () => ({ next() { const more = (lines === null ? (lines = splitLines(readAllStdin())) : lines), done = at >= more.length; return Promise.resolve(done ? {done: true} : {value: more[at++], done: false}); } });
+    const fromFile = o && o.input instanceof ReadStream;
+    const source = () => splitLines(fromFile ? call('utf8decode', call('readFile', o.input.path)) : readAllStdin());
+    const nextLine = () => { if (lines === null) lines = source(); return at < lines.length ? lines[at++] : ''; };
+    rl[Symbol.asyncIterator] = () => { iterating = true; return { next() { if (lines === null) lines = source(); const done = at >= lines.length; return Promise.resolve(done ? {done: true} : {value: lines[at++], done: false}); } }; };
+    let iterating = false;
+    let partial = '';
+    const emitLines = (text) => {
+      const parts = (partial + text).split('\n');
+      partial = parts.pop();
+      for (const l of parts) { if (closed) return; rl.emit('line', l.endsWith('\r') ? l.slice(0, -1) : l); }
+    };
+    // line events as the input comes (an async iteration reads the lines itself instead)
+    const consumer = {text: (t) => { if (!iterating) emitLines(t); },
+                      end: () => { if (iterating) return; if (partial !== '' && !closed) rl.emit('line', partial); rl.close(); }};
     if (o && o.input === stdin) {
-      let partial = '';
-      const emitLines = (text) => {
-        const parts = (partial + text).split('\n');
-        partial = parts.pop();
-        for (const l of parts) { if (closed) return; rl.emit('line', l.endsWith('\r') ? l.slice(0, -1) : l); }
-      };
-      stdinConsumers.push({text: emitLines, end: () => { if (partial !== '' && !closed) rl.emit('line', partial); rl.close(); }});
+      stdinConsumers.push(consumer);
       wantStdin();
+    } else if (fromFile) {
+      o.input._consumers.push(consumer);
     }
     return rl;
   },
