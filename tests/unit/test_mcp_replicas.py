@@ -74,3 +74,23 @@ def test_store_flag_and_sessions_table() -> None:
     assert (cfg.session_store, cfg.store, cfg.stateless) == ("redis://127.0.0.1:6379/0", None, False)
     cfg = config_from_args(["--store", "state.db"], files.__getitem__)
     assert (cfg.session_store, cfg.store) == (None, "state.db")  # a file: the root filesystem, as before
+
+
+def test_workers_need_a_store() -> None:
+    from sandbash.agent.mcp_server import config_from_args
+
+    with pytest.raises(ValueError, match="--workers needs --store URL"):
+        config_from_args(["--workers", "2"], {}.__getitem__)
+
+
+def test_a_replica_with_worker_processes(tmp_path: Path) -> None:
+    with http_server([*_args(tmp_path), "--workers", "1"]) as url:
+        async def main() -> None:
+            async with Client(url) as c:
+                r = await c.call_tool("bash", {"command": "x=7; echo $BASHPID > /tmp/p", "session_id": "w"})
+                assert r.structured_content is not None
+                sid = r.structured_content["session_id"]
+                r = await c.call_tool("bash", {"command": "echo $x", "session_id": sid})
+                assert _text(r).startswith("7\n")
+
+        asyncio.run(asyncio.wait_for(main(), 600))

@@ -95,6 +95,8 @@ configuration file (--config FILE, TOML; every key optional; flags win):
                                  replica on the same store serves any session
   stateless = true               HTTP without MCP sessions (any replica answers any
                                  request: put several behind a load balancer)
+  workers = 4                    run each bash call in a worker process (needs store)
+  worker_memory = 2147483648     a worker's address-space limit, in bytes
   [host]                         host mode (ps, ss, ip, systemctl... read this machine)
   paths = ["/var/log:ro"]        host directories shown at their real paths
   proc_path = "/proc"            where the inspection commands read (and sys_path)
@@ -140,6 +142,8 @@ class ServerConfig:
     # [sessions]: where sessions live (sandbash.sessions.open_store URL) and stateless HTTP
     session_store: str | None = None
     stateless: bool = False
+    workers: int = 0  # >0: `bash` calls run in that many worker processes (needs session_store)
+    worker_memory: int = 2 << 30
 
     SECTIONS = {
         "sandbox": ("cwd", "profile", "max_output_chars", "timeout", "max_sessions", "session_idle_timeout"),
@@ -147,7 +151,7 @@ class ServerConfig:
         "server": ("transport", "host", "port", "path", "token", "allowed_hosts", "allowed_origins"),
         "network": ("allow_urls", "methods"),
         "host": ("paths", "proc_path", "sys_path"),
-        "sessions": ("store", "stateless"),
+        "sessions": ("store", "stateless", "workers", "worker_memory"),
     }
 
     @classmethod
@@ -272,8 +276,9 @@ def client_scope(headers: Mapping[str, str] | None) -> str | None:
 class _Calls:
     """The four tools over one BashTool, with sessions bound to the calling client."""
 
-    def __init__(self, tool: BashTool) -> None:
+    def __init__(self, tool: BashTool, pool: Any = None) -> None:
         self.tool = tool
+        self.pool = pool  # a WorkerPool: `bash` calls run in its worker processes
 
     def _session_key(self, scope: str | None, session_id: str | None) -> tuple[str, str | None, bool]:
         """(scope, session id to use, whether the server issued a new one)."""
@@ -294,7 +299,12 @@ class _Calls:
         key_scope, sid, issued = self._session_key(scope, req.session_id)
         req.session_id = sid
         try:
-            out = await self.tool.arun(req, scope=key_scope)
+            if self.pool is not None:
+                import anyio
+
+                out = await anyio.to_thread.run_sync(lambda: self.pool.run(req, scope=key_scope))
+            else:
+                out = await self.tool.arun(req, scope=key_scope)
         except ToolInputError as e:
             return _error(str(e))
         data = out.to_dict()
@@ -407,11 +417,11 @@ def _text_tool(fn: Callable[[dict[str, Any], str | None], str], schema: Mapping[
     return handler
 
 
-def build_server(tool: BashTool, name: str = "sandbash") -> Any:
+def build_server(tool: BashTool, name: str = "sandbash", pool: Any = None) -> Any:
     """An `MCPServer` with the four tools over `tool`'s sandbox."""
     from mcp.server.mcpserver import MCPServer
 
-    calls = _Calls(tool)
+    calls = _Calls(tool, pool)
     tools = [
         _raw_tool("bash", tool.description(), tool.input_schema, calls.bash),
         _raw_tool("read_file", "Read a text file from the sandbox (long files are cut in the middle).",
@@ -574,6 +584,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--store", metavar="FILE|URL", help="FILE: root filesystem kept in a SQLite file; URL "
                    "(memory://, sqlite:///path.db, redis://host:port/db, postgresql://...): keep every session "
                    "in that store, so replicas on one store serve any session")
+    p.add_argument("--workers", type=int, metavar="N", help="run each bash call in one of N worker processes "
+                   "(an address-space limit, killed past the call's time limit; needs --store URL)")
     p.add_argument("--stateless", action="store_true", default=None,
                    help="HTTP without MCP sessions (with --store URL: any replica answers any request)")
     p.add_argument("--mount", metavar="HOSTDIR:/PATH[:ro|:rw|:cow]", action="append", default=[],
@@ -591,6 +603,7 @@ def config_from_args(argv: Sequence[str], read_text: Callable[[str], str],
         "profile": args.profile, "cwd": args.cwd, "root": args.root,
         "store": args.store if args.store and "://" not in args.store else None,
         "session_store": args.store if args.store and "://" in args.store else None, "stateless": args.stateless,
+        "workers": args.workers,
         "max_sessions": args.max_sessions, "session_idle_timeout": args.session_idle_timeout,
         "token": args.token or env.get(TOKEN_ENV) or None,
     }
@@ -608,6 +621,8 @@ def config_from_args(argv: Sequence[str], read_text: Callable[[str], str],
     cfg.mounts = [*cfg.mounts, *args.mount]
     cfg.allowed_hosts = [*cfg.allowed_hosts, *args.allowed_host]
     cfg.allowed_origins = [*cfg.allowed_origins, *args.allowed_origin]
+    if cfg.workers and not cfg.session_store:
+        raise ValueError("--workers needs --store URL: sessions must outlive a worker")
     if cfg.transport not in ("stdio", "http"):
         raise ValueError(f"unknown transport {cfg.transport!r} (stdio, http)")
     if cfg.transport == "http":
@@ -624,7 +639,15 @@ def main(argv: Sequence[str], read_text: Callable[[str], str]) -> int:
         sys.stderr.write(f"sandbash mcp: {kind + ': ' if kind else ''}{e}\n")
         return 2
     try:
-        server = build_server(tool)
+        pool = None
+        if cfg.workers:
+            import functools
+
+            from .workers import WorkerPool
+
+            pool = WorkerPool(functools.partial(build_tool, cfg), workers=cfg.workers, memory=cfg.worker_memory,
+                              limits_tool=tool)
+        server = build_server(tool, pool=pool)
         if cfg.transport == "http":
             add_health_routes(server, tool)
     except ImportError:
