@@ -904,6 +904,14 @@ class Gate:
         self._record(f"service:{action}", unit, decision, argv=argv)
         return decision
 
+    def spawn(self, argv: Sequence[str], program: str) -> Decision:
+        """Box mode: run the host program `program` (resolved path) as argv from its tool table
+        (`shell:spawn`): the command lists on its name, then `decide`; recorded."""
+        static = self.policy.command_decision(program.rsplit("/", 1)[-1], "command", program)
+        decision = self.policy.ask(Action("shell:spawn", program, tuple(argv)), static)
+        self._record("shell:spawn", program, decision, argv=argv)
+        return decision
+
     def elevation(self, argv: Sequence[str], cwd: str, env: Mapping[str, str]) -> Decision:
         """sudo ARGV: ARGV[0] must be elevatable and granted, and the embedder runs the words
         outside the interpreter, so the static check of exactly these words must allow them."""

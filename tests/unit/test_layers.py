@@ -44,6 +44,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("api", ("sandbash.api", "sandbash.aio", "sandbash.custom", "sandbash.testing", "sandbash.config",
              "sandbash.sessions")),
     ("agent", ("sandbash.agent",)),
+    ("box", ("sandbash.box",)),  # box mode: the shell service, its alias client, host programs in bubblewrap
     ("cli", ("sandbash.cli",)),
     ("package", ("sandbash", "sandbash.__main__")),
 )

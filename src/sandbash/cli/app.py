@@ -121,6 +121,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from ..agent.mcp_server import main as mcp_main
 
         return mcp_main(argv[1:], read_text=_read_host_text)
+    if argv[:1] == ["serve"]:  # box mode: the shell service (sandbash.box)
+        from ..box.service import main as serve_main
+
+        return serve_main(argv[1:])
+    if argv[:1] == ["install-alias"]:
+        from ..box.alias import install_main
+
+        return install_main(argv[1:])
     try:
         shell_args = split_args(argv)
     except _UsageError as e:

@@ -548,6 +548,10 @@ class Executor:
             if "/" in name:
                 self.sh.error(f"{name}: {where}")
                 return 126 if where in ("Is a directory", "File name too long") else 127
+            spawner = self.sh.rt.spawner  # box mode: a host program from a [tool.<name>] table
+            status = spawner(self.sh, argv, env) if spawner is not None else None
+            if status is not None:
+                return status
             handler = st.functions.get("command_not_found_handle")
             if handler is not None:
                 return self.ev.call_function("command_not_found_handle", handler, ["command_not_found_handle", *argv], None)

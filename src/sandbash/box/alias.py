@@ -1,0 +1,100 @@
+"""The bash/sh/zsh alias: sends one command to the box's shell service and streams its output back.
+
+It is on the agent's hot path, so it imports only the standard library's json, os, socket and sys
+(never the interpreter). `sandbash install-alias DIR --socket PATH` writes `bash`, `sh` and `zsh`
+scripts that load this file directly (not through the `sandbash` package, whose import loads the
+interpreter). Owns a socket (the client end) and os (its environment, the scripts' mode)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+
+USAGE = "Shell alias accepts only -c COMMAND, -lc COMMAND, -c -l COMMAND, or SCRIPT."
+NAMES = ("bash", "sh", "zsh")
+
+
+def parse_form(args: list[str]) -> dict[str, str] | None:
+    """The request for the accepted forms (`-c C`, `-lc C`, `-c -l C`, `-l -c C`, `SCRIPT`), else None."""
+    if len(args) == 2 and args[0] in ("-c", "-lc") and not args[1].startswith("-"):  # bash reads `-l` as an option
+        return {"command": args[1]}
+    if len(args) == 3 and args[:2] in (["-c", "-l"], ["-l", "-c"]):
+        return {"command": args[2]}
+    if len(args) == 1 and args[0] and not args[0].startswith("-"):
+        return {"script": args[0]}
+    return None
+
+
+def main(argv: list[str] | None = None, socket_path: str | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    request = parse_form(args)
+    if request is None:
+        sys.stderr.write(USAGE + "\n")
+        return 2
+    path = os.environ.get("SANDBASH_SOCKET") or socket_path
+    if not path:
+        sys.stderr.write("sandbash-alias: no shell service socket (set SANDBASH_SOCKET)\n")
+        return 125
+    try:
+        return _call(path, request)
+    except OSError as e:
+        sys.stderr.write(f"sandbash-alias: cannot reach the shell service at {path}: {e.strerror or e}\n")
+        return 125
+
+
+def _call(path: str, request: dict[str, str]) -> int:
+    out, err = sys.stdout.buffer, sys.stderr.buffer
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.connect(path)
+        sock.sendall(json.dumps(request).encode() + b"\n")
+        with sock.makefile("rb") as replies:
+            for line in replies:
+                frame = json.loads(line)
+                if "o" in frame:
+                    out.write(frame["o"].encode("latin-1"))
+                    out.flush()
+                elif "e" in frame:
+                    err.write(frame["e"].encode("latin-1"))
+                    err.flush()
+                elif "status" in frame:
+                    return int(frame["status"])
+    sys.stderr.write("sandbash-alias: the shell service closed the connection\n")
+    return 125
+
+
+def install(directory: str, socket_path: str, python: str | None = None) -> list[str]:
+    """Write `bash`, `sh` and `zsh` into `directory`, bound to `socket_path`; returns their paths."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    body = ("#!{python} -S\n"
+            "# sandbash box alias: one command per call to the shell service (SANDBASH_SOCKET overrides)\n"
+            "import sys\nsys.path.insert(0, {here!r})\nimport alias\n"
+            "sys.exit(alias.main(sys.argv[1:], {sock!r}))\n")
+    os.makedirs(directory, exist_ok=True)
+    written = []
+    for name in NAMES:
+        target = os.path.join(directory, name)
+        with open(target, "w") as f:
+            f.write(body.format(python=python or sys.executable, here=here, sock=os.path.abspath(socket_path)))
+        os.chmod(target, 0o755)
+        written.append(target)
+    return written
+
+
+def install_main(argv: list[str]) -> int:
+    """`sandbash install-alias DIR --socket PATH`."""
+    if len(argv) != 3 or argv[1] != "--socket" or not argv[0] or not argv[2]:
+        sys.stderr.write("usage: sandbash install-alias DIR --socket PATH\n")
+        return 2
+    try:
+        for path in install(argv[0], argv[2]):
+            sys.stdout.write(path + "\n")
+    except OSError as e:
+        sys.stderr.write(f"sandbash install-alias: {argv[0]}: {e.strerror or e}\n")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,154 @@
+"""`sandbash serve --socket PATH --config box.toml`: the shell service. One process, a thread per
+connection, each request one command in its own run (BoxRunner).
+
+The protocol is line-framed JSON. The client sends one line, `{"command": TEXT}` or
+`{"script": PATH}`; the service answers with lines `{"o": DATA}` (stdout) and `{"e": DATA}`
+(stderr) as the output is produced (DATA: the bytes as latin-1 text, so any byte survives), then
+`{"status": N}`. A failure of the service itself is status 125.
+
+Owns a socket (the listening end) and os/open (the socket file, the config file)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sys
+import threading
+from collections.abc import Callable
+
+from .config import BoxConfig, BoxConfigError, parse_config
+from .runner import BoxRunner
+
+MAX_CONNECTIONS = 64
+
+
+def load_config(path: str, socket_path: str) -> BoxConfig:
+    """Read box.toml; the config file and the socket are the box's own paths (never reachable)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return parse_config(text, (os.path.abspath(path), os.path.abspath(socket_path)))
+
+
+class BoxServer:
+    """The listening socket and its connection threads (`serve_forever`, or `start` in a thread)."""
+
+    def __init__(self, runner: BoxRunner, socket_path: str) -> None:
+        self.runner = runner
+        self.path = socket_path
+        if os.path.exists(socket_path):
+            os.unlink(socket_path)  # a stale socket of a service that is gone
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.bind(socket_path)
+        os.chmod(socket_path, 0o600)  # only the operator's user (and the agent running as it) connects
+        self.sock.listen(MAX_CONNECTIONS)
+        self.slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self.closed = False
+
+    def start(self) -> threading.Thread:
+        thread = threading.Thread(target=self.serve_forever, daemon=True, name="sandbash-box")
+        thread.start()
+        return thread
+
+    def serve_forever(self) -> None:
+        while not self.closed:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                break  # closed
+            self.slots.acquire()
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def close(self) -> None:
+        self.closed = True
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
+
+    def _serve(self, conn: socket.socket) -> None:
+        lock = threading.Lock()
+
+        def send(frame: dict[str, object]) -> None:
+            with lock:
+                conn.sendall(json.dumps(frame).encode() + b"\n")
+
+        try:
+            with conn:
+                status = self._answer(conn, send)
+                send({"status": status})
+        except OSError:
+            pass  # the client went away: its command has ended or will end at its deadline
+        finally:
+            self.slots.release()
+
+    def _answer(self, conn: socket.socket, send: Callable[[dict[str, object]], None]) -> int:
+        limits = self.runner.config.limits
+
+        def chunk(key: str) -> Callable[[bytes], None]:
+            return lambda data: send({key: data.decode("latin-1")})
+
+        line = _read_line(conn, limits.max_command_bytes * 6 + 1024)  # JSON escapes at most 6 bytes each
+        if line is None:
+            send({"e": f"{limits.prefix}: input too large\n"})
+            return 1
+        try:
+            request = json.loads(line)
+            command, script = request.get("command"), request.get("script")
+            if not isinstance(command, str) and not isinstance(script, str):
+                raise ValueError("no command")
+        except (ValueError, AttributeError):
+            send({"e": "sandbash: box: malformed request\n"})
+            return 125
+        try:
+            if isinstance(script, str):
+                return self.runner.run("", chunk("o"), chunk("e"), script_path=script)
+            return self.runner.run(command, chunk("o"), chunk("e"))
+        except OSError:
+            raise
+        except Exception as e:  # a service failure answers 125, never a traceback
+            send({"e": f"sandbash: box: internal error ({type(e).__name__})\n"})
+            return 125
+
+
+def _read_line(conn: socket.socket, cap: int) -> bytes | None:
+    """The request line (None: longer than `cap`)."""
+    buf = bytearray()
+    while b"\n" not in buf:
+        data = conn.recv(65536)
+        if not data:
+            break
+        buf += data
+        if len(buf) > cap:
+            return None
+    return bytes(buf.split(b"\n", 1)[0])
+
+
+def main(argv: list[str]) -> int:
+    """`sandbash serve --socket PATH --config box.toml`."""
+    opts = dict(zip(argv[::2], argv[1::2], strict=False))
+    if len(argv) != 4 or set(opts) != {"--socket", "--config"}:
+        sys.stderr.write("usage: sandbash serve --socket PATH --config box.toml\n")
+        return 2
+    try:
+        config = load_config(opts["--config"], opts["--socket"])
+        server = BoxServer(BoxRunner(config), opts["--socket"])
+    except BoxConfigError as e:
+        sys.stderr.write(f"sandbash serve: {e}\n")
+        return 2
+    except OSError as e:
+        sys.stderr.write(f"sandbash serve: {e.filename or opts['--socket']}: {e.strerror or e}\n")
+        return 1
+    sys.stderr.write(f"sandbash serve: listening on {opts['--socket']}\n")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+    return 0

@@ -1,0 +1,223 @@
+"""The one place sandbash starts host programs (box mode, and only for a configured `[tool.<name>]`
+table): the program runs under bubblewrap with only the table's paths bound, a fresh /tmp, no
+network unless the table allows it, in its own pid namespace, killed whole at the deadline. Its
+output is streamed back into the pipeline stage that ran it.
+
+Owns os and subprocess for this purpose (tests/security/test_no_host_access.py)."""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import IO
+
+from .config import ToolTable
+
+HOST_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+CHUNK = 64 * 1024
+# the program's own installation and the /etc files programs expect (read-only)
+_SYSTEM = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin")
+_ETC = ("/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts", "/etc/resolv.conf", "/etc/localtime",
+        "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/ssl",
+        "/etc/ca-certificates", "/etc/gitconfig", "/etc/mime.types")
+_probe: dict[str, str | None] = {}
+
+
+class SpawnUnavailable(Exception):
+    """bwrap is missing or cannot make a sandbox here (no user namespaces): status 125."""
+
+
+def resolve_program(name: str, path: str = HOST_PATH) -> str | None:
+    """The real path of the host program `name` (a path, or searched on `path`), or None."""
+    candidates = [name] if "/" in name else [d.rstrip("/") + "/" + name for d in path.split(":") if d]
+    for c in candidates:
+        if os.path.isfile(c) and os.access(c, os.X_OK):
+            return os.path.realpath(c)
+    return None
+
+
+def host_kind(path: str) -> str:
+    """'dir', 'file' or '' (missing) for a host path named in a table."""
+    return "dir" if os.path.isdir(path) else "file" if os.path.exists(path) else ""
+
+
+def bwrap_path() -> str:
+    """bwrap's path once it has been seen to work here; SpawnUnavailable with why not."""
+    if "bwrap" not in _probe:
+        found = resolve_program("bwrap")
+        why = None
+        if found is None:
+            why = "bubblewrap (bwrap) is not installed: host programs cannot run contained"
+        else:
+            try:
+                done = subprocess.run([found, "--ro-bind", "/", "/", "--unshare-pid", "--", "/bin/true"],
+                                      stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
+                if done.returncode != 0:
+                    err = done.stderr.decode("utf-8", "replace").strip()
+                    why = f"bubblewrap cannot create a sandbox here (user namespaces off?): {err}"
+            except (OSError, subprocess.TimeoutExpired) as e:
+                why = f"bubblewrap cannot run: {e}"
+        _probe["bwrap"] = found if why is None else None
+        _probe["why"] = why
+    found = _probe["bwrap"]
+    if found is None:
+        raise SpawnUnavailable(_probe["why"] or "bubblewrap is unavailable")
+    return found
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """Where the program runs: the agent's workspace and home (host paths) and its cwd there."""
+
+    workspace: str
+    home: str
+    cwd: str
+
+
+def bwrap_argv(bwrap: str, tool: ToolTable, program: str, args: Sequence[str], box: Sandbox) -> list[str]:
+    """The bubblewrap command line for `program args` under `tool`'s table."""
+    cmd = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+           "--unshare-cgroup-try"]
+    if not tool.network:
+        cmd.append("--unshare-net")
+    for p in _SYSTEM:
+        if os.path.islink(p):
+            cmd += ["--symlink", os.readlink(p), p]
+        elif os.path.isdir(p):
+            cmd += ["--ro-bind", p, p]
+    for p in _ETC:
+        cmd += ["--ro-bind-try", p, p]
+    cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", box.home]
+    binds: list[tuple[str, str]] = [("--ro-bind", p) for p in (*tool.read, *tool.read_file, *tool.list)]
+    binds += [("--bind", p) for p in (*tool.write, *tool.write_file)]
+    if tool.workspace:
+        binds.append(("--bind", box.workspace))
+    for flag, p in sorted(binds, key=lambda b: b[1].count("/")):  # parents before what lies inside them
+        if host_kind(p):
+            cmd += [flag, p, p]
+    for p in tool.deny:  # after the binds, so the mask lies over them
+        kind = host_kind(p)
+        if kind == "dir":
+            cmd += ["--tmpfs", p, "--remount-ro", p]
+        elif kind == "file":
+            cmd += ["--ro-bind", "/dev/null", p]
+    cwd = box.cwd if tool.workspace and (box.cwd + "/").startswith(box.workspace + "/") else "/"
+    cmd += ["--chdir", cwd, "--", program, *args]
+    return cmd
+
+
+def program_env(tool: ToolTable, box: Sandbox, lang: str | None) -> dict[str, str]:
+    """The program's environment: a fixed base, then the table's `env` (nothing of the service's)."""
+    env = {"PATH": HOST_PATH, "HOME": box.home, "TMPDIR": "/tmp", "LANG": lang or "C.UTF-8"}
+    env.update(tool.env)
+    return env
+
+
+@dataclass
+class Streams:
+    """The pipeline stage's ends: `read(n)` gives stdin (b"" at its end), the writers take output."""
+
+    read: Callable[[int], bytes]
+    write_out: Callable[[bytes], None]
+    write_err: Callable[[bytes], None]
+
+
+def run_contained(argv: list[str], env: Mapping[str, str], streams: Streams, remaining: Callable[[], float],
+                  feed_stdin: bool) -> int | None:
+    """Run argv (a bwrap command line) with its output streamed to `streams`; the process group is
+    killed once `remaining()` (seconds) reaches 0 and None is returned (the caller reports the
+    deadline). `feed_stdin`: the stage has a real stdin to copy in (else /dev/null)."""
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE if feed_stdin else subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(env), start_new_session=True)
+    chunks: queue.Queue[tuple[int, bytes]] = queue.Queue(maxsize=64)  # bounded: a flood waits for the stage
+    stop = threading.Event()
+    readers = 0
+    for fd, pipe in ((1, proc.stdout), (2, proc.stderr)):
+        threading.Thread(target=_pump, args=(pipe, fd, chunks, stop), daemon=True).start()
+        readers += 1
+    if feed_stdin and proc.stdin is not None:
+        threading.Thread(target=_feed, args=(streams.read, proc.stdin), daemon=True).start()
+    open_pipes = readers
+    try:
+        while open_pipes:
+            left = remaining()
+            if left <= 0:
+                _kill(proc)
+                return None
+            try:
+                fd, data = chunks.get(timeout=min(left, 0.1))
+            except queue.Empty:
+                continue
+            if not data:
+                open_pipes -= 1
+            else:
+                (streams.write_out if fd == 1 else streams.write_err)(data)
+        while True:
+            left = remaining()
+            if left <= 0:
+                _kill(proc)
+                return None
+            try:
+                return proc.wait(timeout=min(left, 0.1))
+            except subprocess.TimeoutExpired:
+                continue
+    except BaseException:  # a limit or SIGPIPE in the stage: nothing keeps running (re-raised)
+        _kill(proc)
+        raise
+    finally:
+        stop.set()
+
+
+def _pump(pipe: IO[bytes], fd: int, chunks: queue.Queue[tuple[int, bytes]], stop: threading.Event) -> None:
+    """Copy one output pipe into the queue until its end (b"" marks it), or until the run is over."""
+    data = b"x"
+    while data and not stop.is_set():
+        try:
+            data = os.read(pipe.fileno(), CHUNK)
+        except (OSError, ValueError):  # closed by _kill
+            data = b""
+        while not stop.is_set():
+            try:
+                chunks.put((fd, data), timeout=0.2)
+                break
+            except queue.Full:
+                continue
+
+
+def _feed(read: Callable[[int], bytes], sink: IO[bytes]) -> None:
+    try:
+        while True:
+            data = read(CHUNK)
+            if not data:
+                break
+            sink.write(data)
+            sink.flush()
+    except Exception:  # the program stopped reading, or the stage's stdin failed
+        pass
+    try:
+        sink.close()
+    except OSError:
+        pass
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    """The whole process tree: bwrap's child is the init of the program's pid namespace and dies
+    with bwrap (--die-with-parent), and the kernel kills every process of a namespace whose init ends."""
+    try:
+        proc.kill()
+    except OSError:
+        pass
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+    for pipe in (proc.stdout, proc.stderr, proc.stdin):
+        if pipe is not None:
+            try:
+                pipe.close()
+            except OSError:
+                pass
