@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .commands.invoke import Capabilities, invoke
 from .commands.record import CommandRecord
 from .commands.registry import CommandTable
+from .identity import Identity
 from .limits import Budget, Limits
 from .stdio.streams import BufferWriter, BytesReader, Stream
 from .vfs.facade import Vfs
+
+if TYPE_CHECKING:
+    from .net.config import NetworkConfig
 
 
 @dataclass
@@ -44,14 +49,16 @@ def run_command(
     env: Mapping[str, str] | None = None,
     limits: Limits | None = None,
     vfs: Vfs | None = None,
-    network: object | None = None,
+    network: NetworkConfig | None = None,
     commands: Iterable[CommandRecord] = (),
+    identity: Identity | None = None,
 ) -> CommandResult:
     """Run one command directly (no shell) on a fresh memory filesystem, through the same
     `invoke` the executor uses (the same Ctx, the same exception mapping).
 
     Sub-commands (xargs, find -exec) run other commands of the table directly. `network` is the
-    NetworkConfig curl and wget use; `commands` are custom commands beside the built-ins."""
+    NetworkConfig curl and wget use; `commands` are custom commands beside the built-ins; `identity` the
+    virtual user and host (default: Identity())."""
     if vfs is None:
         vfs = make_vfs(files, cwd)
     budget = Budget(limits or Limits())
@@ -70,7 +77,7 @@ def run_command(
         # every command of the table is a program in /usr/bin, as in a sandbox's default PATH
         return f"/usr/bin/{name}" if "/" not in name and table.known(name) else None
 
-    caps = Capabilities(budget, runner, finder=finder, network=network)
+    caps = Capabilities(budget, runner, finder=finder, network=network, identity=identity)
 
     def _run(args: list[str], sin: Stream, sout: Stream, serr: Stream, senv: Mapping[str, str]) -> int:
         record = table.lookup(args[0])

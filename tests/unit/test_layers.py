@@ -28,7 +28,7 @@ PACKAGE = "sandbash"
 
 # Bottom first. A module belongs to the layer with the longest prefix matching its name.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("foundation", ("sandbash.textcache", "sandbash.limits", "sandbash.result", "sandbash.errors",
+    ("foundation", ("sandbash.textcache", "sandbash.limits", "sandbash.result", "sandbash.errors", "sandbash.identity",
                     "sandbash.audit")),
     ("syntax", ("sandbash.syntax",)),
     ("streams", ("sandbash.stdio", "sandbash.regex", "sandbash.net")),

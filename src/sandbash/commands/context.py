@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..identity import Identity
 from ..limits import Budget, Limits, MemoryHold
 from ..stdio.streams import BytesReader, Stream
 from ..vfs.errors import FsError
@@ -30,6 +31,7 @@ from .options import (
 )
 
 if TYPE_CHECKING:
+    from ..net.config import NetworkConfig
     from .inputs import Inputs
 
 # runner(argv, stdin, stdout, stderr, env, cwd, timeout) -> status: runs a command through the executor
@@ -55,7 +57,7 @@ class CommandExit(Exception):
 class Ctx:
     __slots__ = (
         "name", "args", "stdin", "stdout", "stderr", "fs", "env", "fds", "budget", "_runner", "_script_runner",
-        "clock", "rng", "extra", "_finder",
+        "clock", "rng", "extra", "_finder", "identity", "net",
     )
 
     def __init__(
@@ -76,6 +78,8 @@ class Ctx:
         rng: random.Random | None = None,
         extra: dict[str, Any] | None = None,
         finder: Finder | None = None,
+        identity: Identity | None = None,
+        net: NetworkConfig | None = None,
     ) -> None:
         self.name = name
         self.args = args
@@ -92,6 +96,10 @@ class Ctx:
         self.rng = rng or random.Random()
         self.extra = extra or {}
         self._finder = finder
+        # the virtual user and host (id, whoami, hostname, uname), and the embedder's network grant
+        # (curl, wget, ping; None: no network)
+        self.identity = identity if identity is not None else Identity()
+        self.net = net
 
     # ------------------------------------------------------------ basics
 

@@ -15,9 +15,8 @@ from .record import Effects, declare
 class _CtxTestEnv:
     def __init__(self, ctx: Ctx) -> None:
         self.ctx = ctx
-        ident = ctx.extra.get("identity")
-        self.uid = getattr(ident, "uid", 1000)
-        self.gid = getattr(ident, "gid", 1000)
+        self.uid = ctx.identity.uid
+        self.gid = ctx.identity.gid
 
     def stat(self, path: str) -> Stat | None:
         return self.ctx.fs.try_stat(path)

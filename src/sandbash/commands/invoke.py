@@ -10,13 +10,18 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from ..identity import Identity
 from ..limits import Budget, LimitExceeded, LimitKind
 from ..stdio.streams import ClosedStream, SigPipe, Stream, StreamError
 from ..vfs.errors import FsError
 from ..vfs.facade import FsView
 from .context import CommandExit, Ctx, Finder, Runner, ScriptRunner
 from .record import CommandRecord
+
+if TYPE_CHECKING:
+    from ..net.config import NetworkConfig
 
 # why a command without a static-check model is refused under a policy
 UNMODELLED = "refused by policy: the command declares no effects for the static check"
@@ -31,8 +36,8 @@ class Capabilities:
     script_runner: ScriptRunner | None = None
     finder: Finder | None = None
     clock: Callable[[], float] = time.time
-    identity: object | None = None
-    network: object | None = None
+    identity: Identity | None = None
+    network: NetworkConfig | None = None
     host: object | None = None  # the HostAccess of host mode
     gate: object | None = None  # the run's policy gate
 
@@ -59,11 +64,11 @@ def invoke(
     base = argv[0].rsplit("/", 1)[-1] if "/" in argv[0] else argv[0]
     name = label or base
     err = fds.get(2)
-    extra: dict[str, object] = {"identity": caps.identity, "network": caps.network, "host": caps.host,
-                               "gate": caps.gate}
+    extra: dict[str, object] = {"host": caps.host, "gate": caps.gate}
     ctx = Ctx(base, argv[1:], fds.get(0) or ClosedStream(), fds.get(1) or ClosedStream(), err or ClosedStream(),
               fs, env, caps.budget, fds=dict(fds), runner=caps.runner, script_runner=caps.script_runner,
-              clock=caps.clock, rng=rng, extra=extra, finder=caps.finder)
+              clock=caps.clock, rng=rng, extra=extra, finder=caps.finder,
+              identity=caps.identity, net=caps.network)
     try:
         return record.run(ctx)
     except CommandExit as e:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..commands.registry import BUILTIN_TABLE, CommandTable
+from ..identity import Identity as Identity  # (re-exported: the API takes one)
 from ..limits import Budget, JobBudget, LimitExceeded, LimitKind, Limits
 from ..stdio.streams import Stream
 from ..vfs.facade import Vfs
@@ -21,25 +22,12 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from ..audit import Recorder
+    from ..net.config import NetworkConfig
     from ..policy import Gate
     from .shell import Shell
 
     # (shell, argv, exported environment) -> status, or None: no host program of that name
     Spawner = Callable[[Shell, list[str], Mapping[str, str]], int | None]
-
-
-@dataclass(frozen=True, slots=True)
-class Identity:
-    """The virtual host and user a script sees."""
-
-    user: str = "user"
-    uid: int = 1000
-    gid: int = 1000
-    group: str = "user"
-    hostname: str = "sandbox"
-    home: str = "/home/user"
-    pid: int = 4242
-    ppid: int = 4241
 
 
 @dataclass
@@ -127,7 +115,7 @@ class Runtime:
         identity: Identity | None = None,
         clock: Callable[[], float] = time.time,
         command_gate: CommandGate | None = None,
-        network: object | None = None,
+        network: NetworkConfig | None = None,
     ) -> None:
         # this run's binding of the shared filesystem (Vfs.bind): its gate and deadline check are
         # the run's own, set by Bash for each run (T-TEN-1)

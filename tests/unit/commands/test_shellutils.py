@@ -137,18 +137,14 @@ def test_sandbox_answers(argv: list[str], out: str, status: int) -> None:
     assert (r.stdout.decode(), r.status) == (out, status)
 
 
-def test_identity_override_through_extra() -> None:
-    from sandbash.commands.context import Ctx
-    from sandbash.commands.shellutils import cmd_whoami
-    from sandbash.limits import Budget
-    from sandbash.stdio.streams import BufferWriter, BytesReader
-    from sandbash.testing import make_vfs
+def test_identity_override() -> None:
+    from sandbash.identity import Identity
 
-    out = BufferWriter()
-    ctx = Ctx("whoami", [], BytesReader(b""), out, BufferWriter(), make_vfs().view("/"), {}, Budget(Limits()),
-              extra={"identity": {"user": "alice"}})
-    assert cmd_whoami(ctx) == 0
-    assert out.getvalue() == b"alice\n"
+    alice = Identity(user="alice", uid=1001, gid=1001, group="staff", hostname="box")
+    assert run_command(["whoami"], identity=alice).stdout == b"alice\n"
+    assert run_command(["id"], identity=alice).stdout == b"uid=1001(alice) gid=1001(staff) groups=1001(staff)\n"
+    assert run_command(["hostname"], identity=alice).stdout == b"box\n"
+    assert run_command(["whoami"]).stdout == b"user\n"  # the default Identity()
 
 
 def test_which_finds_scripts_on_the_virtual_path() -> None:

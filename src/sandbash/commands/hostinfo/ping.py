@@ -53,7 +53,7 @@ def cmd_ping(ctx: Ctx) -> int:
     wait = min(_number(ctx, opts.get("timeout"), "timeout", 1.0), MAX_WAIT)
     address = _address(ctx, target, opts.on("ipv4"), opts.on("ipv6"))
     pinger = host(ctx).pinger
-    network = ctx.extra.get("network")
+    network = ctx.net
     if network is None or pinger is None:
         raise fail(ctx, "ICMP is not available: " + ("no network is configured" if network is None
                                                      else "no pinger is configured (sandbash opens no raw socket)"))

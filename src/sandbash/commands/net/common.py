@@ -13,8 +13,8 @@ from ..context import CommandExit, Ctx
 def network_config(ctx: Ctx) -> NetworkConfig:
     """The embedding program's grant; without one the executor hides curl and wget,
     so reaching this without it (a direct call) is refused the same way."""
-    cfg = ctx.extra.get("network")
-    if not isinstance(cfg, NetworkConfig):
+    cfg = ctx.net
+    if cfg is None:
         ctx.stderr.write(f"bash: {ctx.name}: command not found\n".encode())
         raise CommandExit(127)
     return cfg

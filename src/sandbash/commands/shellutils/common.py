@@ -1,8 +1,8 @@
 """Pieces shared by the shell utilities (and by xargs, bc, date, archives).
 
 The sandbox identity lives here once: every command that reports a user,
-host or kernel reads `identity(ctx)`, so an embedding program can override
-it through `ctx.extra["identity"]`.
+host or kernel reads `identity(ctx)`: the defaults below under the run's
+`ctx.identity` (the embedder's `Bash(identity=...)`; host mode adds the host's uname).
 """
 
 from __future__ import annotations
@@ -38,16 +38,10 @@ ACCOUNTS: dict[str, tuple[int, int, list[tuple[int, str]]]] = {
 }
 
 def identity(ctx: Ctx) -> dict[str, Any]:
-    """The defaults, overridden by ctx.extra["identity"] (a mapping or an object
-    with the same attribute names, such as the interpreter's Identity)."""
+    """The defaults, overridden by the fields `ctx.identity` has (an Identity; host mode's
+    HostIdentity adds the kernel, machine and processor count)."""
     ident = dict(DEFAULT_IDENTITY)
-    override = ctx.extra.get("identity")
-    if isinstance(override, Mapping):
-        values = dict(override)
-    elif override is not None:
-        values = {k: getattr(override, k) for k in DEFAULT_IDENTITY if hasattr(override, k)}
-    else:
-        values = {}
+    values = {k: getattr(ctx.identity, k) for k in DEFAULT_IDENTITY if hasattr(ctx.identity, k)}
     ident.update(values)
     if "groups" not in values and ("gid" in values or "group" in values):
         ident["groups"] = [(int(ident["gid"]), str(ident["group"]))]

@@ -1,0 +1,22 @@
+"""`Identity`: the virtual user and host a script sees (`id`, `whoami`, `hostname`, `$UID`, `~`).
+
+Its own module at the bottom of the package, so the interpreter and the commands (through
+`Ctx.identity`) name one type."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """The virtual host and user a script sees."""
+
+    user: str = "user"
+    uid: int = 1000
+    gid: int = 1000
+    group: str = "user"
+    hostname: str = "sandbox"
+    home: str = "/home/user"
+    pid: int = 4242
+    ppid: int = 4241
