@@ -14,7 +14,7 @@ __all__ = ["BUILTINS", "DECLARATION", "SPECIAL", "Builtin", "builtin"]
 
 
 def _load() -> None:
-    from . import complete, core, dirs, io, jobs, misc, testcmd, ulimit, varcmds  # noqa: F401
+    from . import complete, core, dirs, history, io, jobs, misc, testcmd, ulimit, varcmds  # noqa: F401
 
 
 _load()

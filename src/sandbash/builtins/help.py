@@ -74,6 +74,7 @@ DESCRIPTION = {
     "getopts": "Parse options from positional parameters.",
     "hash": "Remember or show where commands were found.",
     "help": "Show help about builtins and the commands of the sandbox.",
+    "history": "Display or manipulate the history list.",
     "let": "Evaluate arithmetic expressions.",
     "mapfile": "Read lines into an indexed array.",
     "readarray": "Read lines into an indexed array (the same as mapfile).",

@@ -73,6 +73,7 @@ class Settings:
     no_empty: bool = False
     verbose: bool = False
     interactive: bool = False
+    slot_var: str | None = None  # --process-slot-var: runs are sequential, so the slot is always 0
 
 
 def _number(ctx: Ctx, text: str, option: str, low: int, high: int | None = None) -> int:
@@ -146,6 +147,7 @@ def _settings(ctx: Ctx) -> tuple[Settings, list[str], str | None]:
     s.no_empty = opts.has("no_run_if_empty")
     s.verbose = opts.has("verbose")
     s.interactive = opts.has("interactive")
+    s.slot_var = opts.get("process_slot_var")
     if opts.has("show_limits"):
         ctx.stderr.write(
             f"Your environment variables take up {_env_size(ctx)} bytes\n"
@@ -252,7 +254,8 @@ class Runner:
         if s.interactive:
             ctx.error("failed to open /dev/tty for reading: No such device or address")
             raise _Stop(1)
-        status = run_program(ctx, argv, stdin=b"", message="{n}: {err}")
+        env = None if s.slot_var is None else {**ctx.env, s.slot_var: "0"}
+        status = run_program(ctx, argv, env=env, stdin=b"", message="{n}: {err}")
         name = argv[0]
         if status in (126, 127):
             raise _Stop(status)

@@ -103,6 +103,9 @@ class ShellState:
         self.umask = 0o022
         self.ulimits: dict[str, tuple[int | None, int | None]] = {}  # ulimit: letter -> (soft, hard)
         self.completions: dict[str, dict[str, list[str]]] = {}  # complete: name -> option -> values
+        self.history: list[str] = []  # the history builtin's list (a script's shell records no commands)
+        self.history_saved = 0  # entries `history -a` has written
+        self.history_read = 0  # lines `history -r/-n` have read from the file
 
     def fork(self) -> ShellState:
         new = ShellState.__new__(ShellState)
@@ -152,6 +155,9 @@ class ShellState:
         new.umask = self.umask
         new.ulimits = dict(self.ulimits)
         new.completions = {k: {o: list(v) for o, v in spec.items()} for k, spec in self.completions.items()}
+        new.history = list(self.history)
+        new.history_saved = self.history_saved
+        new.history_read = self.history_read
         return new
 
     def dash_flags(self) -> str:

@@ -27,13 +27,26 @@ def _char_code(arg: str) -> int:
     return ord(ch)
 
 
-def _alt_prefix(text: str, prefix: str) -> str:
-    """Insert C's `#` prefix after any padding blanks."""
-    stripped = text.lstrip(" ")
-    pad = len(text) - len(stripped)
-    if pad >= len(prefix):
-        return " " * (pad - len(prefix)) + prefix + stripped
-    return prefix + stripped
+def _c_int(value: int, conv: str, flags: str, width: str, prec: str | None) -> str:
+    """C printf's integer conversions: a precision pads the digits with zeros,
+    disables the 0 flag, and `.0` prints nothing for zero (`%#.0o` keeps one 0);
+    `#` adds 0 (octal) or 0x/0X (non-zero hex); + and space sign signed values."""
+    digits = format(abs(value), {"o": "o", "x": "x", "X": "X"}.get(conv, "d"))
+    if prec is not None:
+        digits = "" if value == 0 and not int(prec or 0) else digits.zfill(int(prec or 0))
+    prefix = ""
+    if "#" in flags and conv == "o" and not digits.startswith("0"):
+        digits = "0" + digits
+    elif "#" in flags and conv in "xX" and value != 0:
+        prefix = "0" + conv
+    if conv in "di":
+        prefix = "-" if value < 0 else "+" if "+" in flags else " " if " " in flags else ""
+    w = int(width or 0)
+    if "-" in flags:
+        return (prefix + digits).ljust(w)
+    if "0" in flags and prec is None:
+        return prefix + digits.zfill(w - len(prefix))
+    return (prefix + digits).rjust(w)
 
 
 def parse_int(arg: str, report: Callable[[str], None], unsigned: bool = False) -> tuple[int, bool]:
@@ -264,15 +277,7 @@ def format_printf(
                 out.append(_pad(s, flags, width, None))
             elif conv in "diouxX":
                 value, _ = parse_int(arg if arg is not None else "0", bad, unsigned=conv in "ouxX")
-                alt = "#" in flags
-                spec = "%" + flags.replace("'", "").replace("#", "") + width + ("." + prec if prec is not None else "")
-                pyconv = {"i": "d", "u": "d"}.get(conv, conv)
-                text = (spec + pyconv) % value
-                if alt and value != 0 and conv in "xX":
-                    text = _alt_prefix(text, "0" + conv)
-                elif alt and conv == "o" and not text.lstrip(" ").startswith("0"):
-                    text = _alt_prefix(text, "0")
-                out.append(text)
+                out.append(_c_int(value, conv, flags, width, prec))
             elif conv in _FLOAT_CONV:
                 fv, _ = parse_float(arg if arg is not None else "0", bad)
                 spec = "%" + flags.replace("'", "") + width + ("." + prec if prec is not None else "")

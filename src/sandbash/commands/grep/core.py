@@ -18,7 +18,7 @@ from ...regex import Regex, RegexError, compile_regex
 from ...stdio.streams import Stream
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
-from ..options import CommandSpec, Opt
+from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
 from ..textbasic.common import read_input_held
 
@@ -657,6 +657,16 @@ def _invert(spans: Iterator[tuple[int, int]], end: int, buf: bytes, eol: bytes) 
 
 # ---------------------------------------------------------------- patterns
 
+def _output_mode(o: Options, p: Parsed) -> None:
+    """GNU's ranking of the output modes: -q prints nothing; -l and -L share
+    one setting (the last given wins) and both replace -c."""
+    listing = [k for k, _ in p.order if k in ("files_with_matches", "files_without_match")]
+    o.quiet = bool(p.get("quiet"))
+    o.list_files = not o.quiet and listing[-1:] == ["files_with_matches"]
+    o.list_nonmatching = not o.quiet and listing[-1:] == ["files_without_match"]
+    o.count = bool(p.get("count")) and not (o.quiet or listing)
+
+
 def _fixed_to_bre(p: str) -> str:
     out = []
     for ch in p:
@@ -757,10 +767,7 @@ def _grep(ctx: Ctx, default_mode: str) -> int:
     if p.has("max_count"):
         o.max_count = _int_arg(ctx, p["max_count"], "max")
     o.invert = bool(p.get("invert_match"))
-    o.count = bool(p.get("count"))
-    o.list_files = bool(p.get("files_with_matches"))
-    o.list_nonmatching = bool(p.get("files_without_match"))
-    o.quiet = bool(p.get("quiet"))
+    _output_mode(o, p)
     o.only = bool(p.get("only_matching"))
     o.line_numbers = bool(p.get("line_number"))
     o.byte_offset = bool(p.get("byte_offset"))

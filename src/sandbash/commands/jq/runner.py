@@ -56,7 +56,7 @@ class Inputs:
                 continue
             cap = self.ctx.limits.max_string_length
             if self.opts.raw_input:
-                self.raw_lines = _lines(chunks, cap)
+                self.raw_lines = _lines(chunks, cap, keep_eol=self.opts.slurp)
             else:
                 self.stream = JsonStream(chunks, self.checkpoint, cap, self.ctx.budget.remaining)
             return True
@@ -96,7 +96,7 @@ class Inputs:
             parts = []
             while self._open_next():
                 assert self.raw_lines is not None
-                parts.append("".join(_raw_all(self.raw_lines)))
+                parts.append("".join(self.raw_lines))
                 self.raw_lines = None
             return "".join(parts)
         out: list[Any] = []
@@ -119,8 +119,10 @@ class Inputs:
         return self.raw_line_count
 
 
-def _lines(chunks: Iterator[bytes], cap: int) -> Iterator[str]:
-    """Lines of the raw input; a line longer than `cap` bytes is a limit."""
+def _lines(chunks: Iterator[bytes], cap: int, keep_eol: bool = False) -> Iterator[str]:
+    """Lines of the raw input; a line longer than `cap` bytes is a limit.
+    `keep_eol` (-R -s) keeps each newline, so the text comes back as it was."""
+    eol = "\n" if keep_eol else ""
     pending: list[bytes] = []
     size = 0
     for chunk in chunks:
@@ -137,18 +139,12 @@ def _lines(chunks: Iterator[bytes], cap: int) -> Iterator[str]:
         parts = chunk.split(b"\n")
         last = parts.pop()
         for p in parts:
-            yield decode_text(p)
+            yield decode_text(p) + eol
         if last:
             pending.append(last)
         size = len(last)
     if pending:
         yield decode_text(b"".join(pending))
-
-
-def _raw_all(lines: Iterator[str]) -> Iterator[str]:
-    # -R -s: the text itself, newlines included
-    for line in lines:
-        yield line + "\n"
 
 
 class SeqError:
