@@ -43,7 +43,7 @@ class Inputs:
     """The operands one command reads, in order; see the module docstring."""
 
     __slots__ = ("ctx", "names", "open_error", "read_error", "current", "read_failed", "on_read_error", "tried",
-                 "opened", "failures", "stdin_name", "flush")
+                 "opened", "failures", "stdin_name", "flush", "stop_on_read_error", "on_open_error", "stream")
 
     def __init__(self, ctx: Ctx, names: Sequence[str], open_error: str = GNU_ERROR,
                  read_error: str | None = None, flush: Callable[[], None] | None = None) -> None:
@@ -54,6 +54,7 @@ class Inputs:
         self.open_error = open_error
         self.read_error = open_error if read_error is None else read_error
         self.current = ""
+        self.stream: Stream | None = None  # the operand open now
         # operands reached, opened (a directory opens in GNU), and named on stderr
         self.tried = self.opened = self.failures = 0
         self.read_failed = False  # an operand opened but could not be read (iconv stops there)
@@ -61,6 +62,9 @@ class Inputs:
         # read (paste -s: the line's newline; head: the `==> d <==` header)
         self.on_read_error: Callable[[], None] | None = None
         self.stdin_name = "-"  # how messages name stdin (head, tail: "standard input")
+        self.on_open_error: Callable[[], None] | None = None  # sed: the status it leaves
+        # iconv and sed stop at an operand they cannot read (they do not even open the next)
+        self.stop_on_read_error = False
 
     def fail(self, template: str, err: int | None) -> None:
         """Name the current operand on stderr in `template`'s words; the status becomes 1."""
@@ -83,6 +87,8 @@ class Inputs:
 
     def __iter__(self) -> Iterator[tuple[str, Stream]]:
         for name in self.names:
+            if self.read_failed and self.stop_on_read_error:
+                return
             self.current = name
             self.tried += 1
             try:
@@ -92,13 +98,23 @@ class Inputs:
                     self.opened += 1
                     self.fail_reading(e.errno)
                 else:
+                    if self.on_open_error is not None:
+                        self.on_open_error()
                     self.fail(self.open_error, e.errno)
                 continue
             self.opened += 1
+            self.stream = stream
             try:
                 yield name, stream
             finally:
-                close_input(self.ctx, name, stream)
+                self.close()
+
+    def close(self) -> None:
+        """Close the operand being read now (the loop does it when it moves on; a command that
+        leaves the loop early and keeps running, as sed does, calls this)."""
+        if self.stream is not None:
+            stream, self.stream = self.stream, None
+            close_input(self.ctx, self.current, stream)
 
     def reading(self) -> Inputs:
         """`with inputs.reading():` around the body that reads the current operand: a read error
@@ -112,4 +128,6 @@ class Inputs:
         if isinstance(error, (FsError, StreamError)):
             self.fail_reading(error.errno)
             return True
+        if error is not None:  # a limit or a write error ends the command: free the file now
+            self.close()
         return False

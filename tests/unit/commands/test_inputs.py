@@ -50,6 +50,14 @@ ROWS = [
     (["strings", "nope", "f1", "d"], "strings: 'nope': No such file\nstrings: Warning: 'd' is a directory\n", 1),
     (["iconv", "nope", "f1"], "iconv: cannot open input file `nope': No such file or directory\n", 1),
     (["iconv", "d", "f1"], "iconv: error while reading the input: Is a directory\n", 1),
+    (["iconv", "d", "nope"], "iconv: error while reading the input: Is a directory\n", 1),
+    (["sed", "p", "f1", "nope", "f2"], "sed: can't read nope: No such file or directory\n", 2),
+    (["sed", "p", "f1", "d", "f2"], "sed: read error on d: Is a directory\n", 4),
+    (["sed", "p", "d", "nope"], "sed: read error on d: Is a directory\n", 4),
+    (["sed", "-n", "$p", "f1", "nope"], "sed: can't read nope: No such file or directory\n", 2),
+    (["sed", "s/o/0/", "d"], "sed: read error on d: Is a directory\n", 4),
+    (["sed", "s/o/0/", "nope"], "sed: can't read nope: No such file or directory\n", 2),
+    (["sed", "-s", "-n", "$p", "f1", "nope", "f2"], "sed: can't read nope: No such file or directory\n", 2),
     (["od", "-c", "nope", "f2", "d"], "od: nope: No such file or directory\nod: d: Is a directory\n", 1),
     (["od", "-N2", "f1", "nope"], "", 0),
     (["od", "d"], "od: d: Is a directory\n", 1),
@@ -215,6 +223,44 @@ def test_files_are_closed_when_the_loop_moves_on_and_stdin_is_not(stop_early: bo
         assert log == ["read f1", "close f1"]
     else:
         assert log == ["read f1", "close f1", "read -", "read f2", "close f2", "read /dev/stdin"]
+
+
+def _recording(log: list[str]) -> _RecordingCtx:
+    ctx = _RecordingCtx("tool", [], _Recorder(STDIN, log, "stdin"), BufferWriter(), BufferWriter(),
+                        make_vfs().view("/"), {}, Budget(Limits()))
+    ctx.log = log
+    return ctx
+
+
+def test_an_exception_in_the_body_closes_the_file_at_once() -> None:
+    """A limit or a write error ends the command: the file is closed then, not when the loop
+    is collected."""
+    log: list[str] = []
+    inputs = _recording(log).inputs(["f1", "f2"])
+    with pytest.raises(RuntimeError):
+        for name, _stream in inputs:
+            with inputs.reading():
+                log.append(f"read {name}")
+                raise RuntimeError("limit")
+    assert log == ["read f1", "close f1"]
+
+
+def test_close_frees_the_current_file_once() -> None:
+    log: list[str] = []
+    inputs = _recording(log).inputs(["f1", "f2"])
+    it = iter(inputs)
+    next(it)
+    inputs.close()
+    inputs.close()
+    assert log == ["close f1"]
+    assert next(it)[0] == "f2" and log == ["close f1"]
+
+
+@pytest.mark.parametrize(("argv", "stop"), [(["sed", "p", "d", "nope"], True), (["iconv", "d", "nope"], True),
+                                            (["cat", "d", "nope"], False)])
+def test_some_tools_stop_at_a_file_they_cannot_read(argv: list[str], stop: bool) -> None:
+    _out, err, _status = _sandbash(argv)
+    assert ("nope" in err) is not stop
 
 
 def test_a_read_error_inside_the_body_names_the_operand_and_the_loop_goes_on() -> None:

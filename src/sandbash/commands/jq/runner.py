@@ -343,8 +343,14 @@ class Runner:
         self.err(text)
 
     def _run(self, program: Program, values: list[Any]) -> int:
+        inputs = Inputs(self.ctx, self.opts, self.ctx.checkpoint)
+        try:
+            return self._run_inputs(program, values, inputs)
+        finally:
+            inputs.operands.close()  # the file being read when the program stopped early
+
+    def _run_inputs(self, program: Program, values: list[Any], inputs: Inputs) -> int:
         opts = self.opts
-        inputs = Inputs(self.ctx, opts, self.ctx.checkpoint)
         rt = self._make_rt(inputs)
         ret = NO_OUTPUT
         last_result = -1

@@ -102,11 +102,12 @@ def cmd_iconv(ctx: Ctx) -> int:
     # glibc's words; an input that cannot be read, or converted, ends the run (not one that cannot be opened)
     inputs = ctx.inputs(files, "cannot open input file `{name}': {err}", "error while reading the input: {err}",
                         out.flush)
+    inputs.stop_on_read_error = not omit
     for _name, stream in inputs:
-        if (status or inputs.read_failed) and not omit:
-            break
         with inputs.reading():
             status = max(status, _convert(ctx, b"".join(read_chunks(ctx, stream)), src[0], dst[0], dst[1], omit, out))
+        if status and not omit:
+            break
     out.flush()
     if out_stream is not ctx.stdout:
         out_stream.close()

@@ -11,6 +11,7 @@ from ...stdio.streams import BufferWriter, Stream
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..fsutil import FileRewrite
+from ..inputs import Inputs
 from .parse import Cmd, Repl, SedError
 
 FLUSH_AT = 1 << 16
@@ -23,10 +24,10 @@ class Input:
 
     def __init__(self, runner: Runner, names: list[str], sep: bytes, separate: bool) -> None:
         self.r = runner
-        self.names = names
+        self.operands = runner.operands(names)
+        self.next_operand = iter(self.operands)
         self.sep = sep
         self.separate = separate
-        self.file_idx = -1
         self.cur_name = "-"
         self.stream: Stream | None = None
         self.lines: Iterator[bytes] | None = None
@@ -35,27 +36,9 @@ class Input:
         self.started = False
 
     def _open_next(self) -> bool:
-        """Open the next readable input; False when there is none."""
-        ctx = self.r.ctx
-        while self.file_idx + 1 < len(self.names):
-            self.file_idx += 1
-            name = self.names[self.file_idx]
-            try:
-                if name != "-":
-                    st = ctx.fs.try_stat(name)
-                    if st is not None and st.is_dir:
-                        if self.r.in_place:
-                            ctx.error(f"couldn't edit {name}: not a regular file")
-                            self.r.status = 4
-                        else:
-                            ctx.error(f"read error on {name}: Is a directory")
-                            self.r.status = 2
-                        continue
-                stream = ctx.open_in(name)
-            except FsError as e:
-                ctx.error(f"can't read {name}: {e.message}")
-                self.r.status = 2
-                continue
+        """Open the next readable input; False when there is none (the inputs close it when
+        they move on)."""
+        for name, stream in self.next_operand:
             self.stream = stream
             self.cur_name = name
             self.lines = stream.lines(self.sep)
@@ -69,8 +52,6 @@ class Input:
                 line = next(self.lines, None)
                 if line is not None:
                     return line
-                if self.stream is not None and self.stream is not self.r.ctx.stdin:
-                    self.stream.close()
                 self.lines = None
                 self.started = True
                 if self.separate:
@@ -383,6 +364,7 @@ class Runner:
             self.ctx.error(f"couldn't edit {self.inplace_name}: {e.message}")
             self.status = 4
         finally:
+            inp.operands.close()
             if self.inplace is None:
                 self.flush()
             self.finish_file(completed)  # writes what is left of an -i file's content itself
@@ -415,42 +397,51 @@ class Runner:
             return None
         return old, c.repl.simple, c.global_
 
+    def operands(self, names: list[str]) -> Inputs:
+        """The input files in GNU sed's words: one it cannot open is skipped (status 2); one it
+        cannot read, a directory too, ends the input (status 4)."""
+        inputs = self.ctx.inputs(names, "can't read {name}: {err}", "couldn't edit {name}: not a regular file"
+                                 if self.in_place else "read error on {name}: {err}")
+        inputs.stop_on_read_error = True
+
+        def open_failed() -> None:
+            self.status = 2
+
+        def read_failed() -> None:
+            self.status = 4
+
+        inputs.on_open_error, inputs.on_read_error = open_failed, read_failed
+        return inputs
+
     def run_bulk(self, name: str, old: bytes, new: bytes, global_: bool) -> int:
+        inputs = self.operands([name])
+        for _name, stream in inputs:
+            with inputs.reading():
+                self._replace_all(stream, old, new, global_)
+        return self.status
+
+    def _replace_all(self, stream: Stream, old: bytes, new: bytes, global_: bool) -> None:
         ctx = self.ctx
         sep = self.sep
-        try:
-            if name != "-":
-                st = ctx.fs.try_stat(name)
-                if st is not None and st.is_dir:
-                    ctx.error(f"read error on {name}: Is a directory")
-                    return 2
-            stream = ctx.open_in(name)
-        except FsError as e:
-            ctx.error(f"can't read {name}: {e.message}")
-            return 2
+
         def replace(block: bytes) -> bytes:
             if global_:
                 return block.replace(old, new)
             return sep.join([line.replace(old, new, 1) for line in block.split(sep)])
 
         carry: list[bytes] = []  # the unfinished line, across chunks
-        try:
-            for chunk in stream.chunks():
-                ctx.checkpoint()
-                end = chunk.rfind(sep)
-                if end < 0:
-                    carry.append(chunk)
-                    continue
-                carry.append(chunk[:end + 1])
-                self.dest.write(replace(b"".join(carry)))
-                carry = [chunk[end + 1:]]
-            rest = b"".join(carry)
-            if rest:
-                self.dest.write(replace(rest))
-        finally:
-            if stream is not ctx.stdin:
-                stream.close()
-        return 0
+        for chunk in stream.chunks():
+            ctx.checkpoint()
+            end = chunk.rfind(sep)
+            if end < 0:
+                carry.append(chunk)
+                continue
+            carry.append(chunk[:end + 1])
+            self.dest.write(replace(b"".join(carry)))
+            carry = [chunk[end + 1:]]
+        rest = b"".join(carry)
+        if rest:
+            self.dest.write(replace(rest))
 
     def _loop(self, inp: Input) -> None:
         while True:
