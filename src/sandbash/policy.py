@@ -907,7 +907,7 @@ class Gate:
     def spawn(self, argv: Sequence[str], program: str) -> Decision:
         """Box mode: run the host program `program` (resolved path) as argv from its tool table
         (`shell:spawn`): the command lists on its name, then `decide`; recorded."""
-        static = self.policy.command_decision(program.rsplit("/", 1)[-1], "command", program)
+        static = self.policy.command_decision(program, "command", program)  # a deny entry may name the path
         decision = self.policy.ask(Action("shell:spawn", program, tuple(argv)), static)
         self._record("shell:spawn", program, decision, argv=argv)
         return decision

@@ -21,6 +21,7 @@ from .config import BoxConfig, BoxConfigError, parse_config
 from .runner import BoxRunner
 
 MAX_CONNECTIONS = 64
+REQUEST_TIMEOUT = 60.0
 
 
 def load_config(path: str, socket_path: str) -> BoxConfig:
@@ -80,6 +81,7 @@ class BoxServer:
 
         try:
             with conn:
+                conn.settimeout(REQUEST_TIMEOUT)  # a client that never finishes its request
                 status = self._answer(conn, send)
                 send({"status": status})
         except OSError:
@@ -94,6 +96,7 @@ class BoxServer:
             return lambda data: send({key: data.decode("latin-1")})
 
         line = _read_line(conn, limits.max_command_bytes * 6 + 1024)  # JSON escapes at most 6 bytes each
+        conn.settimeout(None)
         if line is None:
             send({"e": f"{limits.prefix}: input too large\n"})
             return 1
@@ -117,16 +120,23 @@ class BoxServer:
 
 
 def _read_line(conn: socket.socket, cap: int) -> bytes | None:
-    """The request line (None: longer than `cap`)."""
+    """The request line; None when it is longer than `cap` (the rest is read and dropped, so the
+    client can finish sending and read the answer)."""
     buf = bytearray()
-    while b"\n" not in buf:
+    over = False
+    while True:
         data = conn.recv(65536)
         if not data:
             break
-        buf += data
-        if len(buf) > cap:
-            return None
-    return bytes(buf.split(b"\n", 1)[0])
+        end = data.find(b"\n")
+        if not over:
+            buf += data if end < 0 else data[:end]
+            over = len(buf) > cap
+            if over:
+                buf.clear()
+        if end >= 0:
+            break
+    return None if over else bytes(buf)
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,210 @@
+"""Box mode end to end through the alias: the reachable-paths check, the seed's limits and their
+messages, and host programs from [tool.<name>] tables inside bubblewrap."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from sandbash.box.config import BoxConfigError, parse_config
+from sandbash.box.runner import BoxRunner, match_tool
+from sandbash.box.spawn import resolve_program
+
+from .conftest import Box
+
+needs_bwrap = pytest.mark.skipif(resolve_program("bwrap") is None, reason="bubblewrap is not installed")
+
+
+# -- the reachable-paths check
+
+def test_reachable_paths(box: Box) -> None:
+    (box.root / "operator/o.txt").write_text("op\n")
+    done = box.run("-c", f"cat {box.root}/operator/o.txt; cat {box.root}/outside/note; cat {box.root}/box.toml")
+    assert done.stdout == "op\n"
+    # granted by [agent.filesystem] read, but outside the operator's home, the agent's home and the workspace
+    assert f"cat: {box.root}/outside/note: Permission denied [policy: reachable-paths]" in done.stderr
+    assert f"cat: {box.root}/box.toml: Permission denied [policy: reachable-paths]" in done.stderr
+    assert done.returncode == 1
+    # the socket is the box's own too; an in-memory path is reachable
+    done = box.run("-c", f"ls {box.socket}; echo ok > /tmp/t && cat /tmp/t")
+    assert "Permission denied [policy: reachable-paths]" in done.stderr and done.stdout == "ok\n"
+
+
+# -- limits and their messages
+
+def _request(box: Box, request: dict[str, str]) -> tuple[bytes, bytes, int]:
+    """One request over the socket as the alias sends it (a command longer than an exec argument can be)."""
+    import json
+    import socket
+
+    out, err = b"", b""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.connect(str(box.socket))
+        sock.sendall(json.dumps(request).encode() + b"\n")
+        for line in sock.makefile("rb"):
+            frame = json.loads(line)
+            if "status" in frame:
+                return out, err, frame["status"]
+            if "o" in frame:
+                out += frame["o"].encode("latin-1")
+            else:
+                err += frame["e"].encode("latin-1")
+    raise AssertionError("no status")
+
+
+def test_input_too_large(box: Box) -> None:
+    limit = 256 * 1024
+    assert _request(box, {"command": "#" + "x" * limit}) == (b"", b"strands-shell: input too large\n", 1)
+    assert _request(box, {"command": "#" + "x" * (limit - 11) + "\necho fits"}) == (b"fits\n", b"", 0)
+    # far past the limit: refused while reading, before the JSON is parsed
+    assert _request(box, {"command": "x" * (8 * limit)}) == (b"", b"strands-shell: input too large\n", 1)
+    assert _request(box, {"nothing": "x"}) == (b"", b"sandbash: box: malformed request\n", 125)
+
+
+def test_file_size_limit(box: Box) -> None:
+    done = box.run("-c", "head -c 10485760 /dev/zero > /tmp/ok && echo ok; head -c 10485761 /dev/zero > /tmp/big")
+    assert done.stdout == "ok\n"
+    assert done.stderr.endswith("strands-shell: file size limit exceeded (10485760 bytes)\n")
+    assert done.returncode == 1
+    done = box.run("-c", "truncate -s 20M /tmp/sparse")
+    assert "file size limit exceeded (10485760 bytes)" in done.stderr and done.returncode == 1
+
+
+def test_entry_limit(box: Box) -> None:
+    done = box.run("-c", "mkdir /tmp/d && cd /tmp/d && for i in $(seq 10001); do : > f$i || break; done; ls | wc -l")
+    assert done.stderr.endswith("strands-shell: in-memory entry limit exceeded (10000 entries)\n")
+    assert done.returncode == 1
+
+
+def test_timeout(quick_box: Box) -> None:
+    start = time.monotonic()
+    done = quick_box.run("-c", "echo before; while :; do :; done")
+    assert (done.stdout, done.stderr, done.returncode) == ("before\n", "strands-shell: execution timeout exceeded\n", 1)
+    assert time.monotonic() - start < 30
+
+
+def test_sandbash_wording(tmp_path: object) -> None:
+    cfg = parse_config('[agent]\nhome = "/nonexistent/h"\nworkspace = "/nonexistent/w"\n'
+                       '[limits]\nmessages = "sandbash"\nmax_command_bytes = 10\n')
+    err: list[bytes] = []
+    assert BoxRunner(cfg).run("echo 12345678901", lambda b: None, err.append) == 1
+    assert err == [b"sandbash: input too large\n"]
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[agent]\nhome = \"/h\"\n", "agent: home and workspace are required"),
+    ("[agent]\nhome = \"h\"\nworkspace = \"/w\"\n", "agent.home: an absolute path"),
+    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[tool.git]\ncommand = []\n", "tool.git.command"),
+    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[tool.git]\nnetwrk = 1\n", "tool.git: unknown key(s) netwrk"),
+    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[tool.git.filesystem]\nread = [\"rel\"]\n",
+     "tool.git.filesystem.read: an absolute path"),
+    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[limits]\ntimeout = -1\n", "limits.timeout: a positive number"),
+    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[limits]\nmessages = \"x\"\n", "limits.messages"),
+    ("[agent\n", "box.toml:"),
+    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[policy]\nmode = \"bogus\"\n", "policy:"),
+])
+def test_bad_config(text: str, message: str) -> None:
+    with pytest.raises(BoxConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        parse_config(text)
+
+
+# -- host programs
+
+def test_tool_matching() -> None:
+    cfg = parse_config('[agent]\nhome = "/h"\nworkspace = "/w"\n[agent.filesystem]\nexec = ["/usr/bin/git log"]\n'
+                       '[tool.gs]\ncommand = ["git", "status"]\n[tool.gsv]\ncommand = ["/usr/bin/git", "status", "-v"]\n')
+    git = resolve_program("git")
+    m = match_tool(cfg, ["git", "status", "-v", "x"])
+    assert m is not None and m.tool is not None and m.tool.name == "gsv" and m.program == git  # the longest
+    m = match_tool(cfg, ["git", "status"])
+    assert m is not None and m.tool is not None and m.tool.name == "gs"
+    m = match_tool(cfg, ["git", "log", "-1"])
+    assert m is not None and m.tool is not None and m.tool.command == ("/usr/bin/git", "log")  # an exec entry
+    m = match_tool(cfg, ["git", "push"])
+    assert m is not None and m.tool is None  # the file is named, no arguments match: refused
+    assert match_tool(cfg, ["no-such-program-xyz"]) is None
+
+
+@needs_bwrap
+def test_git_through_a_tool_table(box: Box) -> None:
+    done = box.run("-c", "git --version | tr a-z A-Z")
+    assert (done.stdout.startswith("GIT VERSION "), done.stderr, done.returncode) == (True, "", 0)
+    (box.root / "ws/a.txt").write_text("a\n")
+    done = box.run("-c", "git status --short; git status | head -1; git config user.email a@b; git config user.email")
+    # ws/secret is denied to git: masked by an empty directory, so git does not list it
+    assert (done.stdout, done.stderr, done.returncode) == ("?? a.txt\nOn branch master\na@b\n", "", 0)
+    assert "a@b" in (box.root / "ws/.git/config").read_text()  # the workspace is bound read-write
+
+
+@needs_bwrap
+def test_git_deny_path_unreadable(box: Box) -> None:
+    done = box.run("-c", "git hash-object secret/key")
+    assert done.returncode == 128
+    assert done.stderr == "fatal: could not open 'secret/key' for reading: No such file or directory\n"
+    # the shell itself (not the tool) still reads it: deny belongs to the tool's table
+    assert box.run("-c", "cat secret/key").stdout == "s3cret\n"
+
+
+@needs_bwrap
+def test_write_outside_filesystem_write_refused_by_the_os_sandbox(box: Box) -> None:
+    done = box.run("-c", f"hosttouch {box.root}/shared/new; echo status=$?; hosttouch {box.root}/ws/inws; echo ok=$?")
+    assert "Read-only file system" in done.stderr
+    assert "status=1" in done.stdout and "ok=0" in done.stdout
+    assert not (box.root / "shared/new").exists()
+    assert (box.root / "ws/inws").exists()
+    # a path bound nowhere does not exist inside the sandbox
+    done = box.run("-c", f"hosttouch {box.root}/operator/x")
+    assert done.returncode == 1 and "No such file or directory" in done.stderr
+
+
+@needs_bwrap
+def test_host_program_streams_into_the_pipeline(box: Box) -> None:
+    done = box.run("-c", "printf 'b\\na\\n' > f; git hash-object --stdin < f | wc -c; echo x | git hash-object --stdin")
+    assert done.stdout.split() == ["41", "587be6b4c3f93f93c489c0111bba5596147a26cb"]
+
+
+def test_program_without_a_table_refused(box: Box) -> None:
+    done = box.run("-c", "perl -e 1; echo status=$?")
+    perl = resolve_program("perl")
+    assert done.stdout == "status=126\n"
+    assert done.stderr == f"bash: line 1: perl: effect denied: policy denied this operation on '{perl}' [default-deny]\n"
+    done = box.run("-c", "no-such-program-xyz")
+    assert (done.stderr, done.returncode) == ("bash: line 1: no-such-program-xyz: command not found\n", 127)
+
+
+@needs_bwrap
+def test_policy_decides_shell_spawn(tmp_path: object) -> None:
+    from pathlib import Path
+
+    root = Path(str(tmp_path))
+    (root / "w").mkdir()
+    cfg = parse_config(f'[agent]\nhome = "{root}/h"\nworkspace = "{root}/w"\n[tool.git]\ncommand = ["git"]\n'
+                       f'[policy]\ncommands = {{deny = ["{resolve_program("git")}"]}}\n')
+    err: list[bytes] = []
+    assert BoxRunner(cfg).run("git --version", lambda b: None, err.append) == 126
+    assert b"effect denied: policy denied this operation on '" in err[0] and b"[policy: " in err[0]
+
+
+@needs_bwrap
+def test_deadline_kills_a_spawned_sleep(quick_box: Box) -> None:
+    start = time.monotonic()
+    done = quick_box.run("-c", "hostsleep 100; echo never")
+    elapsed = time.monotonic() - start
+    assert (done.stdout, done.stderr, done.returncode) == ("", "strands-shell: execution timeout exceeded\n", 1)
+    assert elapsed < 30
+    time.sleep(0.5)
+    import subprocess
+
+    left = subprocess.run(["pgrep", "-f", "/usr/bin/sleep 100"], capture_output=True, text=True).stdout
+    assert left == ""
+
+
+def test_missing_bwrap_is_125(box: Box, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sandbash.box import spawn
+
+    monkeypatch.setattr(spawn, "_probe", {"bwrap": None, "why": "bubblewrap (bwrap) is not installed: "
+                                          "host programs cannot run contained"})
+    done = box.run("-c", "git --version; echo status=$?")
+    assert done.stdout == "status=125\n"
+    assert "git: bubblewrap (bwrap) is not installed" in done.stderr
