@@ -28,7 +28,8 @@ OWNERS_NET = {"net/client.py", "net/transport.py", "agent/mcp_server.py",
 # python3's Monty worker pool: getpid (a forked child starts its own pool) and kill of its own
 # worker process when the run is cancelled or past its deadline (the worker has no host access)
 OWNERS_WORKER = {"commands/runtimes/python_worker.py",
-                 "commands/runtimes/js_worker.py"}  # node's QuickJS worker: getpid (a spare is per process)
+                 "commands/runtimes/js_worker.py",  # node's QuickJS worker: getpid (a spare is per process)
+                 "commands/runtimes/js_child.py"}  # ... and inside it, its own TZ (the sandbox's, not the host's)
 # node/js: QuickJS runs in a worker process of its own (its bindings cannot call Python under a
 # time limit, so the deadline kills the process); the script inside reaches only the host requests
 # js_host.py answers over the pipe (test_runtimes_lua_js.py shows it cannot reach the host)

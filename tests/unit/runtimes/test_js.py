@@ -158,3 +158,25 @@ def test_stdin_data_events_decode_across_chunks() -> None:
                     "process.stdin.setEncoding(\"utf8\"); process.stdin.on(\"data\", (c) => s += c); "
                     "process.stdin.on(\"end\", () => console.log(s.length, s.slice(-2)))'")
     assert r.stdout == "65537 €b\n", r.stderr
+
+
+def test_local_time_is_the_sandboxs_tz() -> None:
+    out, _, _ = run("node -e 'console.log(new Date(0).getHours())'; TZ=Asia/Tokyo node -e 'console.log(new Date(0).getHours())'")
+    assert out == "0\n9\n"
+
+
+@pytest.mark.parametrize(("status", "limit"), [(-6, "max_memory"), (-9, "max_memory"), (-11, "max_memory"),
+                                               (-24, "timeout")])
+def test_a_worker_killed_by_a_signal_is_a_named_limit(status: int, limit: str) -> None:
+    from sandbash.commands.runtimes.js import _worker_died
+    from sandbash.limits import LimitExceeded
+
+    class _Ctx:
+        limits = Limits()
+
+        def error(self, msg: str) -> None:
+            raise AssertionError(msg)
+
+    with pytest.raises(LimitExceeded) as e:
+        _worker_died(_Ctx(), status)  # type: ignore[arg-type]
+    assert e.value.limit == limit

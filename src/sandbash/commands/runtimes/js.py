@@ -163,16 +163,13 @@ def _run(ctx: Ctx, binding: str, code: str, filename: str, setup: dict[str, Any]
         cap = memory_left(ctx)
         try:
             worker.send({"code": code, "filename": filename, "memory": cap, "stack": STACK_BYTES,
-                         "cpu": _cpu_seconds(ctx)})
+                         "cpu": _cpu_seconds(ctx), "tz": ctx.env.get("TZ") or "UTC"})
             while True:
                 try:
                     inflight.close()  # the last frame and its reply are gone
                     msg = worker.recv(budget.check_time, inflight.charge)
                 except WorkerGone:
-                    if mem.held > cap // 2:  # QuickJS can abort when its heap cap is hit mid-GC
-                        raise LimitExceeded(LimitKind.MAX_MEMORY, ctx.limits.max_memory) from None
-                    ctx.error("the JavaScript worker stopped unexpectedly")
-                    return 1
+                    return _worker_died(ctx, worker.wait())
                 _output(streams, msg.get("out", ()))
                 mem.set(int(msg.get("mem", 0)))
                 if "call" in msg:
@@ -190,6 +187,18 @@ def _run(ctx: Ctx, binding: str, code: str, filename: str, setup: dict[str, Any]
                     return _uncaught(ctx, code, filename, error)
         finally:
             worker.close()
+
+
+def _worker_died(ctx: Ctx, status: int) -> int:
+    """The worker ended without a word. At its heap cap QuickJS does not always throw: where an
+    allocation cannot fail cleanly it aborts (SIGABRT) or crashes (SIGSEGV: seen with an array of
+    strings growing past a 32 MB cap); SIGKILL is the kernel's OOM killer; SIGXCPU its CPU limit."""
+    if status in (-6, -9, -11):
+        raise LimitExceeded(LimitKind.MAX_MEMORY, ctx.limits.max_memory)
+    if status == -24:
+        raise LimitExceeded(LimitKind.TIMEOUT, ctx.limits.timeout)
+    ctx.error(f"the JavaScript worker stopped unexpectedly (status {status})")
+    return 1
 
 
 def _cpu_seconds(ctx: Ctx) -> int:

@@ -11,7 +11,7 @@ on a JavaScript loop needs someone who can stop it from outside: sandbash kills 
 
 Frames: 4-byte big-endian length, then JSON (ASCII, so lone surrogates survive).
   in:  {"prelude": str} when it starts, then
-       {"code": str, "filename": str, "memory": int, "stack": int, "cpu": seconds or 0}
+       {"code": str, "filename": str, "memory": int, "stack": int, "cpu": seconds or 0, "tz": str}
        then one reply per request: {"ok": value} or {"err": {...}}
   out: {"out": [[fd, text], ...]}  (no reply)
        {"call": name, "args": [...], "out": [...], "mem": int}  (a reply follows)
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os  # environ["TZ"] of this worker only (tests/security/test_no_host_access.py allows it here)
 import resource  # the worker's own CPU limit (tests/security/test_no_host_access.py allows it here)
 import struct
 import sys
@@ -90,6 +91,9 @@ def main() -> None:
     # the prelude is compiled before the run is known: a spare worker waits here with it ready
     ctx.eval(_recv()["prelude"])
     setup = _recv()
+    # Date's local time is the sandbox's TZ (never the host's /etc/localtime)
+    os.environ["TZ"] = str(setup.get("tz") or "UTC")
+    time.tzset()
     if setup.get("cpu"):
         # a worker whose sandbash died (killed, not asking any more) must not compute forever
         resource.setrlimit(resource.RLIMIT_CPU, (int(setup["cpu"]), int(setup["cpu"]) + 1))

@@ -86,6 +86,10 @@ class Worker:
             n -= len(chunk)
         return b"".join(parts)
 
+    def wait(self) -> int:
+        """The exit status of a worker that ended (negative: the signal that ended it)."""
+        return self.proc.wait()
+
     def close(self) -> None:
         """Stop the worker (it may still be computing) and reap it."""
         if self.proc.poll() is None:
