@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..commands import registry
+from ..interp.arrays import IndexedArray
 from ..interp.control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from ..limits import LimitExceeded, LimitKind
 from ..syntax.parser import _RESERVED
@@ -611,9 +612,10 @@ def bi_umask(sh: Shell, argv: list[str]) -> int:
 
 @builtin("caller")
 def bi_caller(sh: Shell, argv: list[str]) -> int:
-    st = sh.state
-    frames = st.frames
-    if not frames and not st.sources:
+    # bash reads the call-stack arrays; under `bash -c` the top level has no BASH_SOURCE entry
+    # (`caller` then shows NULL and `caller 0` from a function it called fails)
+    funcs, sources, lines = (_stack(sh, v) for v in ("FUNCNAME", "BASH_SOURCE", "BASH_LINENO"))
+    if not lines or not sources:
         return 1  # bash answers before it looks at the arguments
     args = no_options(sh, argv)
     if args is None:
@@ -626,16 +628,22 @@ def bi_caller(sh: Shell, argv: list[str]) -> int:
             usage(sh, "caller")
             return 2
         n = int(argv[1])
-    if not frames or not 0 <= n < len(frames):
+    if n < 0:
         return 1
-    frame = frames[-1 - n]
-    caller_name = frames[-2 - n].name if len(frames) > n + 1 else "main"
-    source = frames[-2 - n].source if len(frames) > n + 1 else (st.sources[-1] if st.sources else sh.va.main_source())
-    if len(argv) > 1:
-        sh.out(f"{frame.call_line} {caller_name} {source}\n")
-    else:
-        sh.out(f"{frame.call_line} {source}\n")
+    line, source = lines.get(n), sources.get(n + 1)
+    if len(argv) == 1:
+        sh.out(f"{'NULL' if line is None else line} {'NULL' if source is None else source}\n")
+        return 0
+    func = funcs.get(n + 1) if funcs is not None else None
+    if line is None or source is None or func is None:
+        return 1
+    sh.out(f"{line} {func} {source}\n")
     return 0
+
+
+def _stack(sh: Shell, name: str) -> IndexedArray | None:
+    var = sh.lookup(name)
+    return var.value if var is not None and isinstance(var.value, IndexedArray) else None
 
 
 @builtin("help")

@@ -51,10 +51,16 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
                 elif c == "o":
                     i += 1
                     if i < len(args):
+                        if args[i] not in sh.state.opts:
+                            sh.write_err(f"{name}: line 0: {name}: {args[i]}: invalid option name\n")
+                            return 2
                         opts[args[i]] = on
                 elif c == "O":
                     i += 1
                     if i < len(args):
+                        if args[i] not in sh.state.shopts:
+                            sh.write_err(f"{name}: line 0: {args[i]}: invalid shell option name\n")
+                            return 2
                         shopts[args[i]] = on
                 elif c in FLAG_LETTERS:
                     opts[FLAG_LETTERS[c]] = on

@@ -151,7 +151,7 @@ class Variables:
                 return Var(IndexedArray(), ARRAY)
             return Var(IndexedArray([f.name for f in frames] + (["main"] if file_mode else [])), ARRAY)
         if name == "BASH_LINENO":
-            return Var(IndexedArray([str(f.call_line) for f in frames] + (["0"] if file_mode and frames else [])), ARRAY)
+            return Var(IndexedArray([str(f.call_line) for f in frames] + (["0"] if file_mode else [])), ARRAY)
         srcs = [f.source for f in frames] + list(reversed(st.sources))
         if file_mode:
             srcs.append(st.arg0)

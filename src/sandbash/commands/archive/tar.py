@@ -262,7 +262,10 @@ class Tar:
     def show(self, info: tarfile.TarInfo, long: bool) -> None:
         name = info.name + ("/" if info.isdir() and not info.name.endswith("/") else "")
         line = self.long_line(info) if long else name
-        out = self.ctx.stdout if self.a.op == "t" or not self.a.to_stdout else self.ctx.stderr
+        # GNU lists to stderr when stdout may carry data: with -O (even for -t), or when the
+        # archive is being created on it
+        to_err = self.a.to_stdout or (self.a.op == "c" and (self.a.file or "-") == "-")
+        out = self.ctx.stderr if to_err else self.ctx.stdout
         out.write((line + "\n").encode("utf-8", "surrogateescape"))
 
     # ------------------------------------------------------------ selection
