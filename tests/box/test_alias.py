@@ -6,25 +6,35 @@ import os
 
 import pytest
 
-from sandbash.box.alias import USAGE, parse_form
+from sandbash.box.alias import USAGE, encode_request, parse_form
 
 from .conftest import Box
 
 FORMS = [
-    (["-c", "echo hi"], {"command": "echo hi"}),
-    (["-lc", "echo hi"], {"command": "echo hi"}),
-    (["-c", "-l", "echo hi"], {"command": "echo hi"}),
-    (["-l", "-c", "echo hi"], {"command": "echo hi"}),
-    (["script.sh"], {"script": "script.sh"}),
-    (["-c", ""], {"command": ""}),
+    (["-c", "echo hi"], ("command", "echo hi")),
+    (["-lc", "echo hi"], ("command", "echo hi")),
+    (["-c", "-l", "echo hi"], ("command", "echo hi")),
+    (["-l", "-c", "echo hi"], ("command", "echo hi")),
+    (["script.sh"], ("script", "script.sh")),
+    (["-c", ""], ("command", "")),
 ]
 REFUSED = [[], ["-c"], ["-l"], ["-x", "echo"], ["-lc"], ["-c", "echo", "arg0"], ["-cl", "echo"], ["--login", "-c", "x"],
            ["-i"], ["-s"], ["a.sh", "arg"], ["-c", "-l"], ["-l", "-c", "x", "y"], ["-e", "-c", "x"], [""]]
 
 
 @pytest.mark.parametrize(("args", "request_"), FORMS)
-def test_forms_parse(args: list[str], request_: dict[str, str]) -> None:
+def test_forms_parse(args: list[str], request_: tuple[str, str]) -> None:
     assert parse_form(args) == request_
+
+
+@pytest.mark.parametrize("text", ["", "plain", 'q"uote', "back\\slash", "nl\n\ttab\x01\x1f", "é ✓ 𝄞",
+                                  b"raw\xff\x80".decode("utf-8", "surrogateescape"), "\\u0041"])
+def test_request_encoding_round_trips(text: str) -> None:
+    import json
+
+    line = encode_request("command", text)
+    assert line.endswith(b"\n") and line.count(b"\n") == 1
+    assert json.loads(line) == {"command": text}
 
 
 @pytest.mark.parametrize("args", REFUSED)
@@ -82,10 +92,14 @@ def test_output_streams_and_binary_bytes(box: Box) -> None:
     assert done == (b"\x00\xff\xfe", b"e\x80", 0)
 
 
-def subprocess_bytes(box: Box, args: list[str]) -> tuple[bytes, bytes, int]:
+def test_undecodable_bytes_in_the_command(box: Box) -> None:
+    assert subprocess_bytes(box, [b"-c", b"printf '%s' '\xff\x80ok'"]) == (b"\xff\x80ok", b"", 0)
+
+
+def subprocess_bytes(box: Box, args: list[str] | list[bytes]) -> tuple[bytes, bytes, int]:
     import subprocess
 
-    p = subprocess.run([str(box.aliases / "bash"), *args], capture_output=True, timeout=60)
+    p = subprocess.run([os.fsencode(box.aliases / "bash"), *map(os.fsencode, args)], capture_output=True, timeout=60)
     return p.stdout, p.stderr, p.returncode
 
 

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from sandbash.box.alias import frames
 from sandbash.box.config import BoxConfigError, parse_config
 from sandbash.box.runner import BoxRunner, match_tool
 from sandbash.box.spawn import resolve_program
@@ -42,14 +43,13 @@ def _request(box: Box, request: dict[str, str]) -> tuple[bytes, bytes, int]:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.connect(str(box.socket))
         sock.sendall(json.dumps(request).encode() + b"\n")
-        for line in sock.makefile("rb"):
-            frame = json.loads(line)
-            if "status" in frame:
-                return out, err, frame["status"]
-            if "o" in frame:
-                out += frame["o"].encode("latin-1")
+        for tag, data in frames(sock):
+            if tag == b"s":
+                return out, err, int(data)
+            if tag == b"o":
+                out += data
             else:
-                err += frame["e"].encode("latin-1")
+                err += data
     raise AssertionError("no status")
 
 

@@ -1,30 +1,61 @@
 """The bash/sh/zsh alias: sends one command to the box's shell service and streams its output back.
 
-It is on the agent's hot path, so it imports only the standard library's json, os, socket and sys
-(never the interpreter). `sandbash install-alias DIR --socket PATH` writes `bash`, `sh` and `zsh`
-scripts that load this file directly (not through the `sandbash` package, whose import loads the
-interpreter). Owns a socket (the client end) and os (its environment, the scripts' mode)."""
+It is on the agent's hot path, so it imports only os, sys and the C socket module (`_socket`: the
+`socket` wrapper imports enum and selectors, `json` imports re; together they cost more than the
+rest of the start-up). `sandbash install-alias DIR --socket PATH` writes `bash`, `sh` and `zsh`
+scripts that load this file directly, not through the `sandbash` package (whose import loads the
+interpreter). Owns a socket (the client end) and os (its environment, the scripts' mode).
+
+Protocol (service.py): the request is one JSON line, `{"command": TEXT}` or `{"script": PATH}`; the
+answer is frames of a tag byte (`o` stdout, `e` stderr, `s` status), a 4-byte big-endian length
+and that many bytes; `s` carries the status in ASCII and ends the answer."""
 
 from __future__ import annotations
 
-import json
+import _socket
 import os
-import socket
 import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 USAGE = "Shell alias accepts only -c COMMAND, -lc COMMAND, -c -l COMMAND, or SCRIPT."
 NAMES = ("bash", "sh", "zsh")
+# a JSON string's escapes: quote, backslash, control characters, and the lone surrogates that
+# stand for undecodable bytes of an argument (the service encodes them back with surrogateescape)
+_ESCAPES = {c: f"\\u{c:04x}" for c in (*range(0x20), *range(0xDC80, 0xDD00))} | {0x22: '\\"', 0x5C: "\\\\"}
 
 
-def parse_form(args: list[str]) -> dict[str, str] | None:
-    """The request for the accepted forms (`-c C`, `-lc C`, `-c -l C`, `-l -c C`, `SCRIPT`), else None."""
+def parse_form(args: list[str]) -> tuple[str, str] | None:
+    """("command", TEXT) or ("script", PATH) for the accepted forms (`-c C`, `-lc C`, `-c -l C`,
+    `-l -c C`, `SCRIPT`), else None."""
     if len(args) == 2 and args[0] in ("-c", "-lc") and not args[1].startswith("-"):  # bash reads `-l` as an option
-        return {"command": args[1]}
+        return "command", args[1]
     if len(args) == 3 and args[:2] in (["-c", "-l"], ["-l", "-c"]):
-        return {"command": args[2]}
+        return "command", args[2]
     if len(args) == 1 and args[0] and not args[0].startswith("-"):
-        return {"script": args[0]}
+        return "script", args[0]
     return None
+
+
+def encode_request(key: str, text: str) -> bytes:
+    """The request line (JSON without the json module)."""
+    return ('{"' + key + '": "' + text.translate(_ESCAPES) + '"}\n').encode("utf-8")
+
+
+def frames(sock: _socket.socket) -> Iterator[tuple[bytes, bytes]]:
+    """(tag, payload) for each frame of the answer, until the connection ends."""
+    buf = b""
+    while True:
+        while len(buf) >= 5 and len(buf) >= 5 + int.from_bytes(buf[1:5], "big"):
+            size = int.from_bytes(buf[1:5], "big")
+            yield buf[:1], buf[5:5 + size]
+            buf = buf[5 + size:]
+        data = sock.recv(65536)
+        if not data:
+            return
+        buf += data
 
 
 def main(argv: list[str] | None = None, socket_path: str | None = None) -> int:
@@ -38,28 +69,26 @@ def main(argv: list[str] | None = None, socket_path: str | None = None) -> int:
         sys.stderr.write("sandbash-alias: no shell service socket (set SANDBASH_SOCKET)\n")
         return 125
     try:
-        return _call(path, request)
+        return _call(path, encode_request(*request))
     except OSError as e:
         sys.stderr.write(f"sandbash-alias: cannot reach the shell service at {path}: {e.strerror or e}\n")
         return 125
 
 
-def _call(path: str, request: dict[str, str]) -> int:
+def _call(path: str, request: bytes) -> int:
     out, err = sys.stdout.buffer, sys.stderr.buffer
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
         sock.connect(path)
-        sock.sendall(json.dumps(request).encode() + b"\n")
-        with sock.makefile("rb") as replies:
-            for line in replies:
-                frame = json.loads(line)
-                if "o" in frame:
-                    out.write(frame["o"].encode("latin-1"))
-                    out.flush()
-                elif "e" in frame:
-                    err.write(frame["e"].encode("latin-1"))
-                    err.flush()
-                elif "status" in frame:
-                    return int(frame["status"])
+        sock.sendall(request)
+        for tag, data in frames(sock):
+            if tag == b"s":
+                return int(data)
+            stream = out if tag == b"o" else err
+            stream.write(data)
+            stream.flush()
+    finally:
+        sock.close()
     sys.stderr.write("sandbash-alias: the shell service closed the connection\n")
     return 125
 

@@ -1,10 +1,10 @@
 """`sandbash serve --socket PATH --config box.toml`: the shell service. One process, a thread per
 connection, each request one command in its own run (BoxRunner).
 
-The protocol is line-framed JSON. The client sends one line, `{"command": TEXT}` or
-`{"script": PATH}`; the service answers with lines `{"o": DATA}` (stdout) and `{"e": DATA}`
-(stderr) as the output is produced (DATA: the bytes as latin-1 text, so any byte survives), then
-`{"status": N}`. A failure of the service itself is status 125.
+The protocol: the client sends one JSON line, `{"command": TEXT}` or `{"script": PATH}`; the
+service answers with length-framed chunks as the output is produced: a tag byte (`o` stdout, `e`
+stderr), a 4-byte big-endian length and the bytes; then `s` with the status in ASCII. A failure
+of the service itself is status 125. (alias.py is the client.)
 
 Owns a socket (the listening end) and os/open (the socket file, the config file)."""
 
@@ -75,30 +75,30 @@ class BoxServer:
     def _serve(self, conn: socket.socket) -> None:
         lock = threading.Lock()
 
-        def send(frame: dict[str, object]) -> None:
+        def send(tag: bytes, data: bytes) -> None:
             with lock:
-                conn.sendall(json.dumps(frame).encode() + b"\n")
+                conn.sendall(tag + len(data).to_bytes(4, "big") + data)
 
         try:
             with conn:
                 conn.settimeout(REQUEST_TIMEOUT)  # a client that never finishes its request
                 status = self._answer(conn, send)
-                send({"status": status})
+                send(b"s", str(status).encode())
         except OSError:
             pass  # the client went away: its command has ended or will end at its deadline
         finally:
             self.slots.release()
 
-    def _answer(self, conn: socket.socket, send: Callable[[dict[str, object]], None]) -> int:
+    def _answer(self, conn: socket.socket, send: Callable[[bytes, bytes], None]) -> int:
         limits = self.runner.config.limits
 
-        def chunk(key: str) -> Callable[[bytes], None]:
-            return lambda data: send({key: data.decode("latin-1")})
+        def chunk(tag: bytes) -> Callable[[bytes], None]:
+            return lambda data: send(tag, data)
 
         line = _read_line(conn, limits.max_command_bytes * 6 + 1024)  # JSON escapes at most 6 bytes each
         conn.settimeout(None)
         if line is None:
-            send({"e": f"{limits.prefix}: input too large\n"})
+            send(b"e", f"{limits.prefix}: input too large\n".encode())
             return 1
         try:
             request = json.loads(line)
@@ -106,16 +106,16 @@ class BoxServer:
             if not isinstance(command, str) and not isinstance(script, str):
                 raise ValueError("no command")
         except (ValueError, AttributeError):
-            send({"e": "sandbash: box: malformed request\n"})
+            send(b"e", b"sandbash: box: malformed request\n")
             return 125
         try:
             if isinstance(script, str):
-                return self.runner.run("", chunk("o"), chunk("e"), script_path=script)
-            return self.runner.run(command, chunk("o"), chunk("e"))
+                return self.runner.run("", chunk(b"o"), chunk(b"e"), script_path=script)
+            return self.runner.run(command, chunk(b"o"), chunk(b"e"))
         except OSError:
             raise
         except Exception as e:  # a service failure answers 125, never a traceback
-            send({"e": f"sandbash: box: internal error ({type(e).__name__})\n"})
+            send(b"e", f"sandbash: box: internal error ({type(e).__name__})\n".encode())
             return 125
 
 
