@@ -208,3 +208,17 @@ def test_missing_bwrap_is_125(box: Box, monkeypatch: pytest.MonkeyPatch) -> None
     done = box.run("-c", "git --version; echo status=$?")
     assert done.stdout == "status=125\n"
     assert "git: bubblewrap (bwrap) is not installed" in done.stderr
+
+
+def test_readme_box_toml_parses() -> None:
+    """The README's complete box.toml is a valid config with every table the section describes."""
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme[readme.index("## Box mode"):]
+    text = section[section.index("```toml\n") + 8:section.index("```\n", section.index("```toml"))]
+    cfg = parse_config(text)
+    assert cfg.workspace == "/srv/agent/work" and cfg.exec_entries == (("/usr/bin/make",),)
+    git = cfg.tools[0]
+    assert (git.name, git.command, git.deny) == ("git", ("git",), ("/srv/agent/work/.secrets",))
+    assert cfg.policy is not None and cfg.limits.timeout == 30

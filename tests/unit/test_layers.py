@@ -47,6 +47,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("box", ("sandbash.box",)),  # box mode: the shell service, its alias client, host programs in bubblewrap
     ("box", ("sandbash.box",)),  # box mode: the shell service, its alias client, host programs in bubblewrap
     ("box", ("sandbash.box",)),  # box mode: the shell service, its alias client, host programs in bubblewrap
+    ("box", ("sandbash.box",)),  # box mode: the shell service, its alias client, host programs in bubblewrap
     ("cli", ("sandbash.cli",)),
     ("package", ("sandbash", "sandbash.__main__")),
 )

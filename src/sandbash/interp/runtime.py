@@ -27,8 +27,14 @@ if TYPE_CHECKING:
 
     from collections.abc import Mapping
 
+    from collections.abc import Mapping
+
     from ..audit import Recorder
     from ..policy import Gate
+    from .shell import Shell
+
+    # (shell, argv, exported environment) -> status, or None: no host program of that name
+    Spawner = Callable[[Shell, list[str], Mapping[str, str]], int | None]
     from .shell import Shell
 
     # (shell, argv, exported environment) -> status, or None: no host program of that name
@@ -152,6 +158,9 @@ class Runtime:
         self.network = network
         # the HostAccess of a sandbox in host mode (sandbash.host); None: no host commands
         self.host: object | None = None
+        # box mode (sandbash.box): runs a name that is no builtin, function or command as a host
+        # program from a [tool.<name>] table; None (the default): no host program ever starts
+        self.spawner: Spawner | None = None
         # box mode (sandbash.box): runs a name that is no builtin, function or command as a host
         # program from a [tool.<name>] table; None (the default): no host program ever starts
         self.spawner: Spawner | None = None
