@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...limits import LimitExceeded, LimitKind
-from ...stdio.streams import Stream
+from ...stdio.streams import Stream, StreamError
 from ..context import Ctx
 from ..record import Effects, declare
 from .common import memory_left
@@ -210,7 +210,10 @@ def _cpu_seconds(ctx: Ctx) -> int:
 
 def _output(streams: dict[int, Stream], out: Any) -> None:
     for fd, text in out:
-        streams.get(fd, streams[2]).write(_encode(text))
+        try:
+            streams.get(fd, streams[2]).write(_encode(text))
+        except StreamError:  # a closed stdout (`>&-`): node drops the output and goes on
+            pass
 
 
 def _encode(text: str) -> bytes:

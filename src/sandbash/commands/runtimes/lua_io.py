@@ -212,7 +212,7 @@ class LuaHost:
             if not h.closed:
                 try:
                     self.flush(fid)
-                except FsError:
+                except (FsError, StreamError):  # as lua_close: a failed flush at the end is silent
                     pass
 
     def flush(self, fid: int) -> Result:
@@ -221,7 +221,10 @@ class LuaHost:
             if h.out:
                 data = bytes(h.out)
                 h.out.clear()
-                h.stream.write(data)
+                try:
+                    h.stream.write(data)
+                except StreamError as e:  # a closed stdout (`>&-`): fflush fails, the script goes on
+                    return _fail(e, None)
             return True
         if not h.dirty or h.path is None:
             return True
