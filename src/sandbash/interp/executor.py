@@ -42,7 +42,7 @@ class Executor:
     `set -e` and expansion errors go back to the evaluator; scripts, `bash` and substitutions'
     bookkeeping to the processes."""
 
-    __slots__ = ("sh", "state", "expander", "va", "rd", "ev", "pr", "last_cmdsub_status")
+    __slots__ = ("sh", "state", "expander", "va", "rd", "ev", "pr", "last_cmdsub_status", "sets_underscore")
 
     def __init__(self, sh: Shell, state: ShellState, expander: Expander, va: Variables,
                  rd: Redirections) -> None:
@@ -54,6 +54,9 @@ class Executor:
         self.ev: Evaluator  # wired by the shell: these parts are made after this one
         self.pr: Processes
         self.last_cmdsub_status: int | None = None  # of the last $(...) of the command running
+        # a shell puts `_` (the program's path) in the environment it builds; a program run by a
+        # program (Ctx.run: env, xargs, find -exec) gets the environment its caller gave
+        self.sets_underscore = True
 
     # ------------------------------------------------------------ simple commands
 
@@ -397,7 +400,7 @@ class Executor:
                 if builtins_only:
                     self.sh.builtin_error("builtin", f"{name}: not a shell builtin")
                     return 1
-                return self.run_external(argv, self.va.exported_env(), found)
+                return self.run_external(argv, self.va.exported_env(), found, own_env=self.sets_underscore)
             finally:
                 if temp is not None:
                     if st.vars.scopes and st.vars.scopes[-1] is temp:
@@ -530,10 +533,14 @@ class Executor:
     def _find_program(self, name: str, path: str | None = None) -> str | None:
         # not filtered by the policy: env/xargs/timeout must reach the gate (126, its message)
         kind, where = self.find_command(name, path)
+        if not kind and "/" not in name and self.sh.rt.spawner is not None and self.sh.rt.spawner.finds(name):
+            return name  # box mode: a host program (run through the executor's hook like any command)
         return where if kind else None
 
-    def run_external(self, argv: list[str], env: dict[str, str], found: tuple[str, str] | None = None) -> int:
-        """Run argv as a command or script; `found`: the lookup the gate decided on (find_command)."""
+    def run_external(self, argv: list[str], env: dict[str, str], found: tuple[str, str] | None = None,
+                     own_env: bool = False) -> int:
+        """Run argv as a command or script; `found`: the lookup the gate decided on (find_command);
+        `own_env`: env is a fresh copy of the shell's exports for a simple command."""
         st = self.state
         name = argv[0]
         cached = st.hashed.get(name)
@@ -549,7 +556,7 @@ class Executor:
                 self.sh.error(f"{name}: {where}")
                 return 126 if where in ("Is a directory", "File name too long") else 127
             spawner = self.sh.rt.spawner  # box mode: a host program from a [tool.<name>] table
-            status = spawner(self.sh, argv, env) if spawner is not None else None
+            status = spawner.run(self.sh, argv, env) if spawner is not None else None
             if status is not None:
                 return status
             handler = st.functions.get("command_not_found_handle")
@@ -564,6 +571,8 @@ class Executor:
             return 127
         if st.opts["hashall"] and "/" not in name:
             st.hashed.setdefault(name, f"{kind}:{where}")
+        if own_env:
+            env["_"] = where  # bash puts the program's full path in the environment it builds as `_`
         if kind == "shell":
             return self.pr.run_shell_command(argv, env)
         if kind == "script":
@@ -602,6 +611,7 @@ class Executor:
         """Ctx.run: a sub-command from a command (xargs, find -exec, env ...)."""
         child = self.sh.fork()
         child.state.hashed = {}  # a program's own exec searches PATH: the shell's hash table is not its
+        child.ex.sets_underscore = False
         if timeout is not None:
             child.rt = self.sh.rt.with_budget(self.sh.rt.budget.child(timeout))
         child.state.fds.update({0: stdin, 1: stdout, 2: stderr})
