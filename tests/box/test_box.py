@@ -200,6 +200,16 @@ def test_deadline_kills_a_spawned_sleep(quick_box: Box) -> None:
     assert left == ""
 
 
+@needs_bwrap
+def test_wrappers_reach_host_programs(box: Box) -> None:
+    """timeout, env and xargs look a program up before they run it: a table's program is found."""
+    start = time.monotonic()
+    done = box.run("-c", "timeout 1 hostsleep 100; echo status=$?; env git --version | cut -c1-11; "
+                         "echo --version | xargs git | cut -c1-11")
+    assert (done.stdout, done.stderr) == ("status=124\ngit version\ngit version\n", "")
+    assert time.monotonic() - start < 20
+
+
 def test_missing_bwrap_is_125(box: Box, monkeypatch: pytest.MonkeyPatch) -> None:
     from sandbash.box import spawn
 

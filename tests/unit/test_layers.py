@@ -45,9 +45,6 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
              "sandbash.sessions")),
     ("agent", ("sandbash.agent",)),
     ("box", ("sandbash.box",)),  # box mode: the shell service, its alias client, host programs in bubblewrap
-    ("box", ("sandbash.box",)),  # box mode: the shell service, its alias client, host programs in bubblewrap
-    ("box", ("sandbash.box",)),  # box mode: the shell service, its alias client, host programs in bubblewrap
-    ("box", ("sandbash.box",)),  # box mode: the shell service, its alias client, host programs in bubblewrap
     ("cli", ("sandbash.cli",)),
     ("package", ("sandbash", "sandbash.__main__")),
 )

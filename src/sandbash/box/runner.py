@@ -148,6 +148,7 @@ class BoxRunner:
 
     def __init__(self, config: BoxConfig) -> None:
         self.config = config
+        self.host_programs = HostPrograms(config)
         base = config.policy or Policy()
         # writes anywhere by default (in memory, or a mounted root): the reachable-paths check refuses the rest
         paths = base.grants if base.grants is not None else ["/:rw"]
@@ -224,9 +225,18 @@ class BoxRunner:
             return result.exit_code or 1
         return result.exit_code
 
-    # ------------------------------------------------------------ host programs
+class HostPrograms:
+    """The executor's hook (Runtime.spawner) for a name that is no builtin, function or command:
+    a host program from a [tool.<name>] table, run in bubblewrap."""
 
-    def spawn(self, sh: Shell, argv: list[str], env: Mapping[str, str]) -> int | None:
+    def __init__(self, config: BoxConfig) -> None:
+        self.config = config
+
+    def finds(self, name: str) -> bool:
+        """Whether `name` is a host program (for env, timeout, xargs: they look before they run)."""
+        return match_tool(self.config, [name]) is not None
+
+    def run(self, sh: Shell, argv: list[str], env: Mapping[str, str]) -> int | None:
         """The executor's hook for a name that is no builtin, function or command: None when no
         host program has that name (command not found); else its status."""
         found = match_tool(self.config, argv)
@@ -292,7 +302,7 @@ class _BoxBash(Bash):
 
     def _new_shell(self, *a: object, **kw: object) -> tuple[Shell, Runtime]:
         sh, rt = super()._new_shell(*a, **kw)  # type: ignore[arg-type]
-        rt.spawner = self._runner.spawn
+        rt.spawner = self._runner.host_programs
         return sh, rt
 
 

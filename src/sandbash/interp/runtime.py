@@ -20,34 +20,21 @@ from .gates import CommandGates
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import Protocol
 
     from ..audit import Recorder
     from ..net.config import NetworkConfig
-    from collections.abc import Mapping
-
-    from collections.abc import Mapping
-
-    from collections.abc import Mapping
-
-    from ..audit import Recorder
     from ..policy import Gate
     from .shell import Shell
 
-    # (shell, argv, exported environment) -> status, or None: no host program of that name
-    Spawner = Callable[[Shell, list[str], Mapping[str, str]], int | None]
-    from .shell import Shell
+    class Spawner(Protocol):
+        """Box mode's host programs (sandbash.box.runner.HostPrograms)."""
 
-    # (shell, argv, exported environment) -> status, or None: no host program of that name
-    Spawner = Callable[[Shell, list[str], Mapping[str, str]], int | None]
-    from .shell import Shell
+        def finds(self, name: str) -> bool:
+            """Whether `name` is a host program (run() would not answer None)."""
 
-    # (shell, argv, exported environment) -> status, or None: no host program of that name
-    Spawner = Callable[[Shell, list[str], Mapping[str, str]], int | None]
-    from .shell import Shell
-
-    # (shell, argv, exported environment) -> status, or None: no host program of that name
-    Spawner = Callable[[Shell, list[str], Mapping[str, str]], int | None]
-
+        def run(self, sh: Shell, argv: list[str], env: Mapping[str, str]) -> int | None:
+            """Run argv: its status, or None when no host program has that name."""
 
 @dataclass
 class Job:
@@ -158,15 +145,6 @@ class Runtime:
         self.network = network
         # the HostAccess of a sandbox in host mode (sandbash.host); None: no host commands
         self.host: object | None = None
-        # box mode (sandbash.box): runs a name that is no builtin, function or command as a host
-        # program from a [tool.<name>] table; None (the default): no host program ever starts
-        self.spawner: Spawner | None = None
-        # box mode (sandbash.box): runs a name that is no builtin, function or command as a host
-        # program from a [tool.<name>] table; None (the default): no host program ever starts
-        self.spawner: Spawner | None = None
-        # box mode (sandbash.box): runs a name that is no builtin, function or command as a host
-        # program from a [tool.<name>] table; None (the default): no host program ever starts
-        self.spawner: Spawner | None = None
         # box mode (sandbash.box): runs a name that is no builtin, function or command as a host
         # program from a [tool.<name>] table; None (the default): no host program ever starts
         self.spawner: Spawner | None = None
