@@ -33,6 +33,9 @@ _IMPORT_LOCK = threading.RLock()
 
 
 HOST_PREFIX = "host:"  # the index's key for a host-mode variant (`host:uname`)
+# The interpreter's own names: not records (the executor runs a child shell for them), but one
+# implementation for the policy, so a rule about bash covers sh
+SHELLS: dict[str, str] = {"bash": "bash", "sh": "bash"}
 
 
 def _load(name: str) -> CommandRecord | None:
@@ -65,13 +68,15 @@ def _families() -> dict[str, frozenset[str]]:
         groups: dict[str, set[str]] = {}
         for n, entry in INDEX.items():
             groups.setdefault(entry[2], set()).add(n)
+        for n, family in SHELLS.items():
+            groups.setdefault(family, set()).add(n)
         _FAMILIES.update({k: frozenset(v) for k, v in groups.items()})
     return _FAMILIES
 
 
 def _index_family(name: str) -> str:
     entry = INDEX.get(name)
-    return entry[2] if entry is not None else name
+    return entry[2] if entry is not None else SHELLS.get(name, name)
 
 
 class CommandTable:

@@ -78,6 +78,8 @@ def test_records_carry_their_spec_and_load_lazily() -> None:
     ("cksum", "cksum", {"cksum"}, {"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
                                    "b2sum", "sum"}),
     ("cat", "cat", {"cat"}, set()),
+    ("sh", "bash", {"bash", "sh"}, set()),  # the interpreter's names: not records, one implementation
+    ("bash", "bash", {"bash", "sh"}, set()),
 ])
 def test_policy_identity_comes_from_the_records(name: str, implementation: str, family: set[str],
                                                 engines: set[str]) -> None:
