@@ -1,18 +1,22 @@
-"""shuf: random permutations, seeded through the sandbox's random generator (ctx.rng)."""
+"""shuf: random permutations, from the sandbox's random generator (ctx.rng) or, with
+--random-source=FILE, from FILE's bytes exactly as GNU shuf draws them (randint.py)."""
 
 from __future__ import annotations
 
-import random
 import re
 
 from ..limits import MemoryHold
 from ..stdio.streams import Stream
 from ..vfs.errors import FsError, strerror
+from ..vfs.facade import FileStream
 from .context import Ctx
 from .fsutil import FileRewrite, rewrites_in_place
 from .options import CommandSpec, Opt
+from .randint import Chooser, SourceExhausted, randperm, reservoir
 from .record import Effects, declare
 from .textbasic.common import RECORD_OVERHEAD, Out, command, encode, quote, quotef, read_held, usage_fail
+
+_RESERVOIR_MIN = 8192 * 1024  # GNU reads a regular file up to this size whole, before drawing
 
 SHUF_SPEC = CommandSpec(
     name="shuf",
@@ -35,7 +39,11 @@ SHUF_SPEC = CommandSpec(
 def cmd_shuf(ctx: Ctx) -> int:
     # the input's text and lines, and the permutation, are charged to the run's memory
     with ctx.hold_memory() as mem:
-        return _shuf(ctx, mem)
+        try:
+            return _shuf(ctx, mem)
+        except SourceExhausted as e:
+            ctx.error(f"{quote(ctx, e.name)}: end of file")
+            return 1
 
 
 def _shuf(ctx: Ctx, mem: MemoryHold) -> int:
@@ -48,10 +56,10 @@ def _shuf(ctx: Ctx, mem: MemoryHold) -> int:
             ctx.error(f"invalid line count: {quote(ctx, text)}")
             return 1
         count = int(text)
-    rng: random.Random = ctx.rng
+    chooser = Chooser(rng=ctx.rng)
     if opts.get("random_source") is not None:
         try:
-            rng = random.Random(ctx.read_input(opts.get("random_source")))
+            chooser = Chooser(ctx.open_in(opts.get("random_source")), opts.get("random_source"), checkpoint=ctx.checkpoint)
         except FsError as e:
             ctx.error(f"{quotef(opts.get('random_source'))}: {strerror(e.errno or 5)}")
             return 1
@@ -73,16 +81,21 @@ def _shuf(ctx: Ctx, mem: MemoryHold) -> int:
         if len(operands) > 1:
             raise usage_fail(ctx, f"extra operand {quote(ctx, operands[1])}")
         data = b""
+        from_file = False
         inputs = ctx.inputs(operands)
         for _name, stream in inputs:
             with inputs.reading():
                 data = read_held(ctx, stream, mem)
+            from_file = isinstance(stream, FileStream)
         if inputs.status:
             return 1
         mem.charge(len(data) + RECORD_OVERHEAD * (data.count(sep) + 1))
         lines = data.split(sep)
         if lines and lines[-1] == b"":
             lines.pop()
+        if count is not None and count and not opts.get("repeat") and not (from_file and len(data) <= _RESERVOIR_MIN):
+            # GNU samples a pipe (or a large file) while reading it: other draws, other lines
+            lines = reservoir(chooser, lines, count)
     out_stream = ctx.stdout
     rewrite: FileRewrite | None = None
     if opts.get("output"):
@@ -97,16 +110,16 @@ def _shuf(ctx: Ctx, mem: MemoryHold) -> int:
             ctx.error(f"{quotef(opts.get('output'))}: {strerror(e.errno or 5)}")
             return 1
     if rewrite is None:
-        return _shuffle_out(ctx, Out(out_stream), lines, count, rng, sep, bool(opts.get("repeat")), out_stream, mem)
+        return _shuffle_out(ctx, Out(out_stream), lines, count, chooser, sep, bool(opts.get("repeat")), out_stream, mem)
     try:
         with rewrite:
-            return _shuffle_out(ctx, Out(out_stream), lines, count, rng, sep, bool(opts.get("repeat")), None, mem)
+            return _shuffle_out(ctx, Out(out_stream), lines, count, chooser, sep, bool(opts.get("repeat")), None, mem)
     except FsError as e:  # the swap itself was refused: the file keeps its content
         ctx.error(f"{quotef(opts.get('output'))}: {strerror(e.errno or 5)}")
         return 1
 
 
-def _shuffle_out(ctx: Ctx, out: Out, lines: list[bytes] | range, count: int | None, rng: random.Random, sep: bytes,
+def _shuffle_out(ctx: Ctx, out: Out, lines: list[bytes] | range, count: int | None, chooser: Chooser, sep: bytes,
                  repeat: bool, out_stream: Stream | None, mem: MemoryHold) -> int:
     """Write the permutation; `out_stream` is closed at the end unless it is stdout (or None)."""
     n = len(lines)
@@ -125,18 +138,12 @@ def _shuffle_out(ctx: Ctx, out: Out, lines: list[bytes] | range, count: int | No
         k = 0
         while total is None or k < total:
             ctx.checkpoint()
-            out.write(item(rng.randrange(n)) + sep)
+            out.write(item(chooser.choose(n)) + sep)
             k += 1
         out.flush()
         return 0
     take = n if count is None else min(count, n)
-    if isinstance(lines, range) and take < n // 4:
-        picks = rng.sample(range(n), take)
-    else:
-        mem.charge(48 * n)  # a slot and an int object per index
-        picks = list(range(n))
-        rng.shuffle(picks)
-        picks = picks[:take]
+    picks = randperm(chooser, take, n, mem.charge)
     ctx.checkpoint(len(picks) + 1)
     for i in picks:
         out.write(item(i) + sep)
