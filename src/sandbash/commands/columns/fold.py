@@ -140,18 +140,29 @@ FMT_SPEC = CommandSpec(
 )
 
 MAXWORDS = 1000
+MAXCHARS = 5000
 
 
 def _equiv(n: int) -> int:
     return n * n
 
 
-SHORT = 10
+def _short_cost(n: int) -> int:
+    """A line n columns off the goal width."""
+    return _equiv(n * 10)
+
+
+def _ragged_cost(n: int) -> int:
+    """Adjacent lines n columns apart in length: half a short cost, as GNU's RAGGED_COST."""
+    return _short_cost(n) // 2
+
+
 LINE_COST = _equiv(70)
 SENTENCE_BONUS = _equiv(50)
 NOBREAK_COST = _equiv(600)
 PAREN_BONUS = _equiv(40)
 PUNCT_BONUS = _equiv(40)
+LINE_CREDIT = _equiv(3)  # what a flush adds per line it looks past
 MAXCOST = 2**62
 
 
@@ -336,15 +347,27 @@ class _Fmt:
     def _paragraph(self, words: list[_Word], first_indent: int, other_indent: int) -> None:
         self.last_line_length = 0  # only a flushed part of this paragraph counts
         if words:
-            words[-1].final = True  # the paragraph's end ends a sentence
-        while len(words) > MAXWORDS:
-            words = self._flush(words, first_indent, other_indent)
-            first_indent = other_indent
-        self._fmt(words, first_indent, other_indent)
-        self._put(words, len(words), first_indent, other_indent)
+            words[-1].final = words[-1].period = True  # the paragraph's end ends a sentence
+        # GNU holds at most MAXWORDS - 1 words and MAXCHARS bytes of a paragraph: when either fills
+        # up while reading, it prints the best first part (before the word being read) and goes on
+        start, chars = 0, 0
+        for i, w in enumerate(words):
+            if chars + w.length > MAXCHARS and i > start:
+                start = self._flush(words, start, i, first_indent, other_indent)
+                first_indent = other_indent
+                chars = sum(x.length for x in words[start:i])
+            chars += w.length
+            if i - start == MAXWORDS - 2 and i + 1 < len(words):
+                start = self._flush(words, start, i, first_indent, other_indent)
+                first_indent = other_indent
+                chars = sum(x.length for x in words[start:i + 1])
+        rest = words[start:]
+        self._fmt(rest, first_indent, other_indent)
+        self._put(rest, len(rest), first_indent, other_indent)
 
-    def _flush(self, words: list[_Word], first_indent: int, other_indent: int) -> list[_Word]:
-        chunk = words[:MAXWORDS]
+    def _flush(self, words: list[_Word], start: int, end: int, first_indent: int, other_indent: int) -> int:
+        """Print the best first lines of words[start:end]; the index where the rest starts."""
+        chunk = words[start:end]
         self._fmt(chunk, first_indent, other_indent)
         split = len(chunk)
         best = MAXCOST
@@ -355,11 +378,11 @@ class _Fmt:
             if cost < best:
                 split = w
                 best = cost
-            if best <= MAXCOST - LINE_COST:
-                best += LINE_COST
+            if best <= MAXCOST - LINE_CREDIT:
+                best += LINE_CREDIT
             w = nb
         self._put(chunk, split, first_indent, other_indent)
-        return words[split:]
+        return start + split
 
     def _base_cost(self, words: list[_Word], i: int) -> int:
         cost = LINE_COST
@@ -381,9 +404,9 @@ class _Fmt:
     def _line_cost(self, words: list[_Word], nxt: int, length: int, limit: int) -> int:
         if nxt == limit:
             return 0
-        cost = _equiv((self.goal - length) * SHORT)
+        cost = _short_cost(self.goal - length)
         if words[nxt].next_break != limit:
-            cost += _equiv((length - words[nxt].line_length) * 10)
+            cost += _ragged_cost(length - words[nxt].line_length)
         return cost
 
     def _fmt(self, words: list[_Word], first_indent: int, other_indent: int) -> None:
@@ -397,7 +420,7 @@ class _Fmt:
                 w += 1
                 wcost = self._line_cost(words, w, length, limit) + (words[w].best_cost if w < limit else 0)
                 if start == 0 and self.last_line_length > 0:
-                    wcost += _equiv((length - self.last_line_length) * 10)
+                    wcost += _ragged_cost(length - self.last_line_length)
                 if wcost < best:
                     best = wcost
                     words[start].next_break = w
