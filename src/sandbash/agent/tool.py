@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..aio import run_cancellable
 from ..api import Bash, ExecResult, Session
 from ..audit import Audit, Recorder
-from ..commands import registry
 from ..commands.runtimes import runtime_notes, unavailable_programs
 from ..errors import ExecutionCancelled, ExecutionLimitError
 from ..limits import CancelToken, Limits
@@ -54,7 +53,6 @@ DEFAULT_SESSION_IDLE_TIMEOUT = 3600.0  # seconds a shell may sit unused before i
 STORE_RETRIES = 20  # store mode: times a call runs again after losing a compare-and-swap race
 TOOL_CALL = "tool.call"  # the audit event of one tool call
 RESULT_PREFIX = "__RESULT__:"
-NETWORK_COMMANDS = frozenset({"curl", "wget"})
 
 INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -634,7 +632,9 @@ class BashTool:
 
     def available_commands(self) -> list[str]:
         """Commands a script can run here (policy and network applied)."""
-        names = [n for n in registry.names() if self.network is not None or n not in NETWORK_COMMANDS]
+        table = self.bash.commands
+        names = [n for n in table.names() if (self.network is not None or not table.needs_network(n))
+                 and (self.bash.host is not None or not table.needs_host(n))]
         gate = self.bash.gate
         if gate is not None:  # the policy's own listing: asking it records nothing
             return gate.listing(names)[0]
