@@ -37,6 +37,17 @@ deny = ["{root}/ws/secret"]
 [tool.hostsleep]
 command = ["/usr/bin/sleep"]
 
+[tool.netgit]
+command = ["git"]
+[tool.netgit.network]
+allow = true
+
+[tool.hostyes]
+command = ["/usr/bin/yes"]
+
+[tool.hostcat]
+command = ["/usr/bin/cat"]
+
 [tool.hosttouch]
 command = ["/usr/bin/touch"]
 [tool.hosttouch.filesystem]

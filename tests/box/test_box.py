@@ -210,6 +210,82 @@ def test_wrappers_reach_host_programs(box: Box) -> None:
     assert time.monotonic() - start < 20
 
 
+@needs_bwrap
+def test_endless_host_output_ends_with_its_pipeline(quick_box: Box) -> None:
+    start = time.monotonic()
+    done = quick_box.run("-c", "hostyes | head -2; printf 'a\\nb\\n' | hostcat | hostcat -n")
+    assert (done.stdout, done.stderr, done.returncode) == ("y\ny\n     1\ta\n     2\tb\n", "", 0)
+    assert time.monotonic() - start < 30
+
+
+@needs_bwrap
+def test_host_program_has_no_network_unless_allowed(box: Box) -> None:
+    """A listener on the host's 127.0.0.1: unreachable from a table without network (its own
+    loopback), reachable from one with `allow = true`."""
+    import socket
+    import threading
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(4)
+        port = listener.getsockname()[1]
+        accepted: list[int] = []
+
+        def serve() -> None:
+            while True:
+                try:
+                    conn, _ = listener.accept()
+                except OSError:
+                    return
+                accepted.append(1)
+                conn.close()
+
+        threading.Thread(target=serve, daemon=True).start()
+        url = f"http://127.0.0.1:{port}/x.git"
+        done = box.run("-c", f"git ls-remote {url}; echo status=$?")
+        assert done.stdout == "status=128\n" and "Couldn't connect to server" in done.stderr
+        assert accepted == []
+        done = box.run("-c", f"netgit ls-remote {url}; echo status=$?")
+        assert done.stdout == "status=128\n" and "Couldn't connect" not in done.stderr
+        assert accepted
+
+
+def test_cli_serve_and_install_alias(tmp_path: object) -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(str(tmp_path))
+    for d in ("h", "w"):
+        (root / d).mkdir()
+    (root / "box.toml").write_text(f'[agent]\nhome = "{root}/h"\nworkspace = "{root}/w"\n')
+    sock = root / "s.sock"
+    bad = subprocess.run([sys.executable, "-m", "sandbash", "serve", "--socket", str(sock)], capture_output=True,
+                         text=True, timeout=60)
+    assert (bad.returncode, bad.stderr) == (2, "usage: sandbash serve --socket PATH --config box.toml\n")
+    (root / "bad.toml").write_text("[agent]\nhome = 1\n")
+    bad = subprocess.run([sys.executable, "-m", "sandbash", "serve", "--socket", str(sock), "--config",
+                          str(root / "bad.toml")], capture_output=True, text=True, timeout=60)
+    assert (bad.returncode, bad.stderr) == (2, "sandbash serve: agent: home and workspace are required\n")
+    server = subprocess.Popen([sys.executable, "-m", "sandbash", "serve", "--socket", str(sock), "--config",
+                               str(root / "box.toml")], stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while not sock.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        made = subprocess.run([sys.executable, "-m", "sandbash", "install-alias", str(root / "bin"), "--socket",
+                               str(sock)], capture_output=True, text=True, timeout=60)
+        assert made.stdout.split() == [str(root / "bin" / n) for n in ("bash", "sh", "zsh")]
+        assert all(os.access(root / "bin" / n, os.X_OK) for n in ("bash", "sh", "zsh"))
+        done = subprocess.run([str(root / "bin/sh"), "-lc", "echo $HOME; pwd"], capture_output=True, text=True,
+                              timeout=60)
+        assert (done.stdout, done.returncode) == (f"{root}/h\n{root}/w\n", 0)
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
 def test_missing_bwrap_is_125(box: Box, monkeypatch: pytest.MonkeyPatch) -> None:
     from sandbash.box import spawn
 

@@ -82,7 +82,9 @@ def bwrap_argv(bwrap: str, tool: ToolTable, program: str, args: Sequence[str], b
     """The bubblewrap command line for `program args` under `tool`'s table."""
     cmd = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
            "--unshare-cgroup-try"]
-    if not tool.network:
+    if not tool.network or tool.contain_egress:
+        # contain_egress asks for sandbash's egress rules, which a host program cannot be held to
+        # yet: it gets no network rather than an unfiltered one
         cmd.append("--unshare-net")
     for p in _SYSTEM:
         if os.path.islink(p):
