@@ -90,6 +90,21 @@ BC = ['print "1\\e2\\x3\\z4\\\\5\\n"', 'print "a\\qb\\tc\\n"', 'print "x\\ay\\bz
       'print "end\\"', 'print "\\c\\d\\n"']
 
 
+TR = ["printf 'a b\\n' | tr '\\400' X", "printf 'a\\\\b\\n' | tr 'a\\\\' xy", "printf 'abc\\n' | tr 'a\\q' xy",
+      "printf 'abc\\n' | tr 'a\\' xy", "printf 'a-c\\n' | tr 'a\\-c' xyz", "printf 'a\\n' | tr '\\141' z",
+      "printf 'a\\n' | tr '\\x61' z", "printf '[a]\\n' | tr '\\[a\\]' xyz", "printf 'a\\tb\\n' | tr '\\t' _",
+      "printf 'aaa\\n' | tr -s '\\141'", "printf 'ab\\n' | tr '\\0141' x", "printf 'a\\n' | tr 'a' '\\777'",
+      "printf '\\303\\251\\n' | tr '\\303' X | od -c"]
+
+
+@pytest.mark.parametrize("script", TR)
+def test_tr_sets_match_gnu_tr(script: str) -> None:
+    real = _bash(script)
+    if real is None or shutil.which("tr") is None:
+        pytest.skip("no tr")
+    assert _mine(script) == real
+
+
 @pytest.mark.parametrize("program", BC)
 def test_bc_print_escapes_match_gnu_bc(program: str) -> None:
     script = "printf '%s\\n' " + _sq(program) + " | bc | od -c"

@@ -6,11 +6,12 @@ import re
 from dataclasses import dataclass
 
 from ..stdio.streams import StreamError
+from ..syntax.escapes import decode_pieces
 from ..vfs.errors import FsError, strerror
 from .context import CommandExit, Ctx
 from .options import CommandSpec, Opt
 from .record import Effects, declare
-from .textbasic.common import Out, command, encode, quote, read_chunks, usage_fail
+from .textbasic.common import Out, command, quote, read_chunks, usage_fail
 
 TR_SPEC = CommandSpec(
     name="tr",
@@ -43,7 +44,6 @@ CLASSES: dict[str, list[int]] = {
     "xdigit": [*range(48, 58), *range(65, 71), *range(97, 103)],
 }
 
-_ESCAPES = {"a": 7, "b": 8, "f": 12, "n": 10, "r": 13, "t": 9, "v": 11, "\\": 92}
 
 
 @dataclass
@@ -58,41 +58,23 @@ class TrError(Exception):
     pass
 
 
-def _unescape(ctx: Ctx, raw: bytes) -> list[tuple[int, bool]]:
+def _unescape(ctx: Ctx, text: str) -> list[tuple[int, bool]]:
     """Bytes of a SET with backslash escapes resolved: (byte, was_escaped)."""
-    out: list[tuple[int, bool]] = []
-    i = 0
-    n = len(raw)
-    while i < n:
-        c = raw[i]
-        if c != 0x5C:
-            out.append((c, False))
-            i += 1
-            continue
-        if i + 1 >= n:
-            ctx.error("warning: an unescaped backslash at end of string is not portable")
-            out.append((0x5C, True))
-            i += 1
-            continue
-        nxt = raw[i + 1]
-        if 0x30 <= nxt <= 0x37:
-            j = i + 1
-            value = 0
-            while j < n and j < i + 4 and 0x30 <= raw[j] <= 0x37:
-                if value * 8 + raw[j] - 0x30 > 255:
-                    break
-                value = value * 8 + raw[j] - 0x30
-                j += 1
-            out.append((value, True))
-            i = j
-            continue
-        out.append((_ESCAPES.get(chr(nxt), nxt), True))
-        i += 2
+    notes: list[str] = []
+    out = [(b, escaped) for piece, escaped in decode_pieces(text, "tr", notes)
+           for b in piece.encode("utf-8", "surrogateescape")]
+    for note in notes:
+        if note.startswith("\\"):  # \NNN past 255: GNU reads two digits and a plain one
+            ctx.error(f"warning: the ambiguous octal escape {note} is being\n\tinterpreted as the 2-byte sequence "
+                      f"\\0{note[1:3]}, {note[3]}")
+    if (len(text) - len(text.rstrip("\\"))) % 2:
+        ctx.error("warning: an unescaped backslash at end of string is not portable")
+        out[-1] = (0x5C, True)
     return out
 
 
 def parse_set(ctx: Ctx, text: str, second: bool) -> list[_Elem]:
-    chars = _unescape(ctx, encode(text))
+    chars = _unescape(ctx, text)
     elems: list[_Elem] = []
     i = 0
     n = len(chars)

@@ -1,6 +1,6 @@
 """The one backslash-escape decoder, with a mode for each language that has them:
 $'...', echo -e, printf %b and printf's format string, awk strings, sed regexes, bc's print
-strings, stat --printf.
+strings, tr's sets, stat --printf.
 
 Strings are `str` holding bytes as surrogate escapes, so `\\xff` becomes the
 lone byte 0xff and `\\u00e9` the UTF-8 encoding of é.
@@ -61,7 +61,8 @@ def decode_escapes(text: str, mode: str, unknown: list[str] | None = None) -> tu
 
 def decode_raw(text: str, mode: str, unknown: list[str] | None = None) -> str:
     """Decode in `mode` keeping byte escapes as bytes (printf's format, awk strings, stat
-    --printf); each escape the mode does not know is appended to `unknown` (for a warning)."""
+    --printf); each escape the mode does not know is appended to `unknown` (for a warning), and
+    in tr's mode an octal escape too large for a byte, as `\\NNN`."""
     return _decode(text, mode, unknown)[0]
 
 
@@ -76,6 +77,7 @@ class _Mode:
     unknown: str = "keep"  # an unknown \d: "keep" it, "plain" d (awk, stat), "drop" it (bc)
     continuation: bool = False  # awk: backslash-newline is nothing
     lettered: bool = False  # sed: \dNNN decimal, \oNNN octal (its \N are back-references)
+    byte_octal: bool = False  # tr: an octal escape stops before it passes 255 (\400 is \40 then 0)
 
 
 _QUOTES = {"'": "'", '"': '"', "?": "?"}
@@ -90,6 +92,8 @@ _MODES = {
                   lettered=True),
     "bc": _Mode({"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "q": '"', "t": "\t", "\\": "\\"}, "none", "",
                 hex=False, unicode=False, unknown="drop"),
+    "tr": _Mode({"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}, "lead",
+                "", hex=False, unicode=False, unknown="plain", byte_octal=True),
     "stat": _Mode({k: v for k, v in _SIMPLE.items() if k != "E"} | {'"': '"'}, "lead", "", unicode=False,
                   unknown="plain"),
 }
@@ -103,32 +107,57 @@ def _digits(text: str, start: int, limit: int, allowed: str) -> int:
     return j
 
 
+def decode_pieces(text: str, mode: str, unknown: list[str] | None = None) -> list[tuple[str, bool]]:
+    """The decoded text as pieces, each marked True when it came from an escape (tr needs to
+    know that an `[` or a `-` was written `\\[`, `\\-`)."""
+    marks: list[int] = []
+    out = _decode_into(text, mode, unknown, marks)[0]
+    escaped = set(marks)
+    return [(piece, k in escaped) for k, piece in enumerate(out)]
+
+
 def _decode(text: str, mode: str, unknown: list[str] | None = None) -> tuple[str, bool]:
     """Decode backslash escapes by the rules of `mode` (see _MODES).
 
     Returns (text, stopped) where stopped is True when \\c ended the output
     (echo, printf %b) or a NUL ended the string ($'...').
     """
+    out, stopped = _decode_into(text, mode, unknown, None)
+    return "".join(out), stopped
+
+
+def _decode_into(text: str, mode: str, unknown: list[str] | None, marks: list[int] | None) -> tuple[list[str], bool]:
+    """The loop of `_decode`: the output pieces; `marks` gets the index of each piece an escape made."""
     m = _MODES[mode]
+    simple = m.simple
     out: list[str] = []
     i = 0
     n = len(text)
     while i < n:
-        c = text[i]
-        if c != "\\" or i + 1 >= n:
-            if c != "\\" or m.unknown != "drop":  # bc drops a last lone backslash too
-                out.append(c)
+        if marks and marks[-1] == len(out):  # the last escape wrote nothing (awk's \\ newline)
+            marks.pop()
+        j = text.find("\\", i)
+        if j != i:  # a run of plain text up to the next backslash
+            out.append(text[i:] if j < 0 else text[i:j])
+            i = n if j < 0 else j
+            continue
+        if i + 1 >= n:
+            if m.unknown != "drop":  # a last lone backslash stays (bc drops it)
+                out.append("\\")
             i += 1
             continue
+        if marks is not None:
+            marks.append(len(out))
         d = text[i + 1]
         i += 2
         value: int | None = None
-        if d in m.simple:
-            out.append(m.simple[d])
+        piece = simple.get(d)
+        if piece is not None:
+            out.append(piece)
             continue
         if d == "c" and m.c:
             if m.c == "stop":
-                return "".join(out), True
+                return out, True
             if i >= n:
                 out.append("\\c")
                 continue
@@ -138,27 +167,31 @@ def _decode(text: str, mode: str, unknown: list[str] | None = None) -> tuple[str
                 i += 1
             code = ord(ch.upper()) ^ 0x40 if ch != "?" else 0x7F
             if code == 0:
-                return "".join(out), True
+                return out, True
             out.append(byte_char(code))
             continue
         if d == "\n" and m.continuation:
             continue
-        if m.lettered and d in "do" and _digits(text, i, 3, _DEC if d == "d" else _OCT) > i:
-            start, i = i, _digits(text, i, 3, _DEC if d == "d" else _OCT)
+        if m.lettered and d in "do" and (end := _digits(text, i, 3, _DEC if d == "d" else _OCT)) > i:
+            start, i = i, end
             value = int(text[start:i], 10 if d == "d" else 8)
         elif d in _OCT and m.octal != "none" and (m.octal != "zero" or d == "0"):
             # "lead": the digit after the backslash is the first of up to three; "zero": \0NNN
             start = i if d == "0" and m.octal in ("zero", "both") else i - 1
             i = _digits(text, start, 3, _OCT)
+            if m.byte_octal and i - start == 3 and int(text[start:i], 8) > 0xFF:
+                if unknown is not None:
+                    unknown.append("\\" + text[start:i])  # tr warns: an ambiguous octal escape
+                i -= 1
             value = int(text[start:i], 8) if i > start else 0
-        elif d == "x" and m.hex and _digits(text, i, 2, _HEX) > i:
-            start, i = i, _digits(text, i, 2, _HEX)
+        elif d == "x" and m.hex and (end := _digits(text, i, 2, _HEX)) > i:
+            start, i = i, end
             value = int(text[start:i], 16)
-        elif d in "uU" and m.unicode and _digits(text, i, 4 if d == "u" else 8, _HEX) > i:
-            start, i = i, _digits(text, i, 4 if d == "u" else 8, _HEX)
+        elif d in "uU" and m.unicode and (end := _digits(text, i, 4 if d == "u" else 8, _HEX)) > i:
+            start, i = i, end
             value = int(text[start:i], 16)
             if value == 0 and m.nul_stops:
-                return "".join(out), True
+                return out, True
             out.append(codepoint(value, mode))
             continue
         else:
@@ -167,6 +200,6 @@ def _decode(text: str, mode: str, unknown: list[str] | None = None) -> tuple[str
             out.append({"keep": "\\" + d, "plain": d, "drop": ""}[m.unknown])
             continue
         if value == 0 and m.nul_stops:
-            return "".join(out), True
+            return out, True
         out.append(byte_char(value))
-    return "".join(out), False
+    return out, False
