@@ -12,6 +12,7 @@ from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
 from .common import Out, command, parse_size, quote, read_chunks
+from .tailfollow import Follower
 
 UINTMAX = 2**64 - 1
 INFINITE = 1 << 80
@@ -38,7 +39,7 @@ TAIL_SPEC = CommandSpec(
         Opt("c", "bytes", arg="required", metavar="[+]NUM", dest="bytes",
             help="output the last NUM bytes; or use -c +NUM to output starting with byte NUM"),
         Opt("f", "follow", arg="optional", metavar="name|descriptor",
-            help="output appended data as the file grows (a sandbox has no writers: ends at EOF)"),
+            help="output appended data as the file grows (until the run's deadline, a timeout or a signal)"),
         Opt("F", None, dest="F", help="same as --follow=name --retry"),
         Opt("n", "lines", arg="required", metavar="[+]NUM", dest="lines",
             help="output the last NUM lines; or use -n +NUM to skip NUM-1 lines at the start"),
@@ -380,9 +381,8 @@ def cmd_tail(ctx: Ctx) -> int:
             verbose, quiet = True, False
         elif key == "quiet":
             verbose, quiet = False, True
-    # -f/-F: nothing else can write to the sandbox's files while tail runs, so
-    # following would wait forever; tail prints what is there and ends, as if
-    # the writer had finished.
+    follow = opts.has("follow") or opts.has("F")
+    interval = _interval(ctx, opts.get("sleep_interval", "1"))
     job = _Job(ctx, files, verbose, quiet)
     out = job.out
 
@@ -397,4 +397,21 @@ def cmd_tail(ctx: Ctx) -> int:
         else:
             _tail_bytes(ctx, stream, out, value)
 
-    return job.run(each)
+    status = job.run(each)
+    # a pipe on stdin is not followed (GNU drops it); files are, until the run stops tail
+    names = [f for f in files if f != "-"]
+    if follow and names:
+        by_name = opts.has("F") or opts.get("follow") == "name"
+        Follower(ctx, out, names, job.headers, by_name).run(interval)
+    return status
+
+
+def _interval(ctx: Ctx, text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        ctx.error(f"invalid number of seconds: {quote(ctx, text)}")
+        raise CommandExit(1)
+    return value
