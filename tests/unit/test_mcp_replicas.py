@@ -94,3 +94,45 @@ def test_a_replica_with_worker_processes(tmp_path: Path) -> None:
                 assert _text(r).startswith("7\n")
 
         asyncio.run(asyncio.wait_for(main(), 600))
+
+
+def test_sigterm_lets_a_running_call_finish(tmp_path: Path) -> None:
+    """A replica told to stop (SIGTERM) answers the call it is running, then exits."""
+    import json
+    import signal
+    import subprocess
+    import threading
+    import time
+
+    from .mcphttp import last_server_process
+
+    with http_server(_args(tmp_path)) as url:
+        proc = last_server_process()
+        port = url.split(":")[2].split("/")[0]
+        results: list[str] = []
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "bash", "arguments": {"command": "sleep 4; echo finished", "session_id": "g"}}}
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+                   "mcp-protocol-version": "2025-06-18"}
+
+        def call() -> None:
+            with httpx2.Client(timeout=600) as http:
+                text = http.post(url, json=body, headers=headers).text
+            data = next(json.loads(line[5:]) for line in text.splitlines() if line.startswith("data:"))
+            results.append(data["result"]["structuredContent"]["stdout"])
+
+        t = threading.Thread(target=call)
+        t.start()
+        # the request is in once its connection is established (seen from the host's socket table)
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            table = subprocess.run(["ss", "-tnH", "state", "established", f"( sport = :{port} )"],
+                                   capture_output=True, text=True).stdout
+            if table.strip():
+                break
+            time.sleep(0.1)
+        time.sleep(1.0)  # the call is running (it sleeps 4 s)
+        proc.send_signal(signal.SIGTERM)
+        t.join(600)
+        assert results == ["finished\n"]
+        assert proc.wait(120) in (0, -signal.SIGTERM)  # uvicorn ends by the signal it caught, once done

@@ -30,6 +30,7 @@ import ipaddress
 import os
 import posixpath
 import sys
+import threading
 import tomllib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -273,12 +274,36 @@ def client_scope(headers: Mapping[str, str] | None) -> str | None:
     return f"mcp:{sid}" if sid else None
 
 
+class Drain:
+    """Calls running now, and whether the server is stopping: on SIGTERM an HTTP server stops
+    being ready (`/readyz` 503), waits until no call runs (at most `limit` seconds), then exits."""
+
+    def __init__(self) -> None:
+        self.running = 0
+        self.draining = False
+        self._cond = threading.Condition()
+
+    def __enter__(self) -> None:
+        with self._cond:
+            self.running += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self._cond:
+            self.running -= 1
+            self._cond.notify_all()
+
+    def wait_idle(self, limit: float) -> None:
+        with self._cond:
+            self._cond.wait_for(lambda: self.running == 0, timeout=limit)
+
+
 class _Calls:
     """The four tools over one BashTool, with sessions bound to the calling client."""
 
-    def __init__(self, tool: BashTool, pool: Any = None) -> None:
+    def __init__(self, tool: BashTool, pool: Any = None, drain: Drain | None = None) -> None:
         self.tool = tool
         self.pool = pool  # a WorkerPool: `bash` calls run in its worker processes
+        self.drain = drain or Drain()
 
     def _session_key(self, scope: str | None, session_id: str | None) -> tuple[str, str | None, bool]:
         """(scope, session id to use, whether the server issued a new one)."""
@@ -299,12 +324,13 @@ class _Calls:
         key_scope, sid, issued = self._session_key(scope, req.session_id)
         req.session_id = sid
         try:
-            if self.pool is not None:
-                import anyio
+            with self.drain:
+                if self.pool is not None:
+                    import anyio
 
-                out = await anyio.to_thread.run_sync(lambda: self.pool.run(req, scope=key_scope))
-            else:
-                out = await self.tool.arun(req, scope=key_scope)
+                    out = await anyio.to_thread.run_sync(lambda: self.pool.run(req, scope=key_scope))
+                else:
+                    out = await self.tool.arun(req, scope=key_scope)
         except ToolInputError as e:
             return _error(str(e))
         data = out.to_dict()
@@ -417,11 +443,11 @@ def _text_tool(fn: Callable[[dict[str, Any], str | None], str], schema: Mapping[
     return handler
 
 
-def build_server(tool: BashTool, name: str = "sandbash", pool: Any = None) -> Any:
+def build_server(tool: BashTool, name: str = "sandbash", pool: Any = None, drain: Drain | None = None) -> Any:
     """An `MCPServer` with the four tools over `tool`'s sandbox."""
     from mcp.server.mcpserver import MCPServer
 
-    calls = _Calls(tool, pool)
+    calls = _Calls(tool, pool, drain)
     tools = [
         _raw_tool("bash", tool.description(), tool.input_schema, calls.bash),
         _raw_tool("read_file", "Read a text file from the sandbox (long files are cut in the middle).",
@@ -512,7 +538,7 @@ def http_app(server: Any, cfg: ServerConfig) -> Any:
     return BearerGate(app, cfg.token) if cfg.token else app
 
 
-def add_health_routes(server: Any, tool: BashTool) -> None:
+def add_health_routes(server: Any, tool: BashTool, drain: Drain | None = None) -> None:
     """`GET /healthz` (the process answers) and `GET /readyz` (it can serve: its session store
     answers), for load balancers and orchestrators; both outside the bearer token's reach only
     in what they say (a status word)."""
@@ -527,6 +553,8 @@ def add_health_routes(server: Any, tool: BashTool) -> None:
     async def readyz(request: Request) -> PlainTextResponse:
         import anyio
 
+        if drain is not None and drain.draining:
+            return PlainTextResponse("stopping\n", status_code=503)
         if tool.store is not None:
             try:
                 await anyio.to_thread.run_sync(tool.store.load, "readyz-probe")
@@ -535,15 +563,32 @@ def add_health_routes(server: Any, tool: BashTool) -> None:
         return PlainTextResponse("ready\n")
 
 
-def serve_http(server: Any, cfg: ServerConfig) -> None:
+def serve_http(server: Any, cfg: ServerConfig, drain: Drain | None = None) -> None:
     import anyio
     import uvicorn
 
     app = http_app(server, cfg)
-    # SIGTERM: stop accepting, let running calls finish (up to a call's own time limit)
-    config = uvicorn.Config(app, host=cfg.host, port=cfg.port, log_level="warning",
-                            timeout_graceful_shutdown=max(5, int(cfg.limits.get("timeout", 30)) + 5))
-    anyio.run(uvicorn.Server(config).serve)
+    limit = max(5.0, float(cfg.limits.get("timeout", 30)) + 5)
+    config = uvicorn.Config(app, host=cfg.host, port=cfg.port, log_level="warning", timeout_graceful_shutdown=5)
+
+    class Draining(uvicorn.Server):  # type: ignore[misc]
+        """SIGTERM: stop being ready, let the running calls finish (up to their time limit), then
+        shut down (uvicorn alone would close their streams mid-call). A second signal: at once."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if drain is None or drain.draining:
+                super().handle_exit(sig, frame)
+                return
+            drain.draining = True
+            stop = super().handle_exit
+
+            def later() -> None:
+                drain.wait_idle(limit)
+                stop(sig, frame)
+
+            threading.Thread(target=later, name="sandbash-drain", daemon=True).start()
+
+    anyio.run(Draining(config).serve)
 
 
 # ------------------------------------------------------------------ command line
@@ -647,9 +692,10 @@ def main(argv: Sequence[str], read_text: Callable[[str], str]) -> int:
 
             pool = WorkerPool(functools.partial(build_tool, cfg), workers=cfg.workers, memory=cfg.worker_memory,
                               limits_tool=tool)
-        server = build_server(tool, pool=pool)
+        drain = Drain()
+        server = build_server(tool, pool=pool, drain=drain)
         if cfg.transport == "http":
-            add_health_routes(server, tool)
+            add_health_routes(server, tool, drain)
     except ImportError:
         sys.stderr.write("sandbash mcp: the MCP SDK is not installed (pip install 'sandbash[mcp]')\n")
         return 2
@@ -657,7 +703,7 @@ def main(argv: Sequence[str], read_text: Callable[[str], str]) -> int:
         if cfg.transport == "stdio":
             server.run("stdio")
         else:
-            serve_http(server, cfg)
+            serve_http(server, cfg, drain)
     except KeyboardInterrupt:
         pass
     return 0
