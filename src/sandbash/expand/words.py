@@ -29,6 +29,10 @@ from .quoting import double_quote, quote_reusable
 
 _WS_SPLIT = re.compile("[ \t\n]+")  # our own fixed pattern, not user input
 
+# operator families bound once: reading a member off an Enum class costs about 0.2 us on 3.11,
+# a tenth of a ${x:-y}
+_TEST, _SLICE, _XFORM, _REPL = OpKind.TEST, OpKind.SLICE, OpKind.XFORM, OpKind.REPL
+
 # Values shorter than this are not charged one by one (it keeps the common path cheap): a
 # command's max_arguments words of this size are the most that goes uncounted.
 _CHARGE_FROM = 256
@@ -596,20 +600,20 @@ class Expander:
 
     def _apply_op(self, p: A.Param, op: A.ParamOp, base: Value, desc: str, in_dq: bool) -> Value:
         kind = op.kind
-        if kind is OpKind.TEST:
+        if kind is _TEST:
             return self._test_op(p, op, base, desc, in_dq)
         if base is None:
             self._check_unset(desc, p)
-            if kind is OpKind.XFORM:
+            if kind is _XFORM:
                 if op.op in (Op.AT_ATTRIBUTES, Op.AT_ASSIGNMENT) and p.name not in ("@", "*"):
                     var = self.env.lookup(p.name)
                     if var is not None:
                         return self._xform_var(p.name, var, op.op)
                 return None
             return None
-        if kind is OpKind.SLICE:
+        if kind is _SLICE:
             return self._slice(p, op, base)
-        if kind is OpKind.XFORM:
+        if kind is _XFORM:
             return self._xform(p, op.op, base)
         fn = self._op_function(op)
         if isinstance(base, _Multi):
@@ -619,7 +623,7 @@ class Expander:
     def _op_function(self, op: A.ParamOp) -> Callable[[str], str]:
         env = self.env
         extglob = env.option("extglob")
-        amp = env.option("patsub_replacement") if op.kind is OpKind.REPL else False
+        amp = env.option("patsub_replacement") if op.kind is _REPL else False
         cache = self._op_cache
         hit = cache.get(id(op))
         if hit is not None and hit[0] is op:
