@@ -34,8 +34,8 @@ from sandbash.interp.control import (
     ContinueLoop,
     ControlFlow,
     ErrexitTriggered,
-    LoopControl,
     ExitShell,
+    LoopControl,
     ReturnFromFunction,
 )
 from sandbash.limits import Cancelled, CancelToken, DeadlineExpired, LimitExceeded, Limits
