@@ -382,7 +382,13 @@ class Executor:
         name = argv[0]
         if builtin is not None and name == "exec" and all(a == "--" for a in argv[1:]):
             # `exec` without a command: its redirections stay in effect
-            return 0 if not redirs or self.rd.apply_redirects(redirs) is not None else 1
+            if not redirs:
+                return 0
+            kept = self.rd.apply_redirects(redirs)
+            if kept is None:
+                return 1
+            self.rd.close_dropped(kept)
+            return 0
         undo = self.rd.apply_redirects(redirs) if redirs else []
         if undo is None:
             return 1

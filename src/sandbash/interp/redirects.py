@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
+from ..stdio.pipe import PipeWriter
 from ..stdio.streams import BytesReader, ClosedStream, DirStream, Stream
 from ..syntax import ast as A
 from ..vfs.errors import FsError
+from .arrays import IndexedArray
 from .variables import AssignError
 
 if TYPE_CHECKING:
@@ -157,7 +159,7 @@ class Redirections:
             if spec == "-":
                 fd = r.fd if r.fd is not None else default_fd
                 if r.fd_var is not None:
-                    var_fd = self.va.get_str(r.fd_var)
+                    var_fd = self._fd_var_value(r.fd_var)
                     if var_fd is None or not var_fd.isdigit():
                         return True
                     fd = int(var_fd)
@@ -214,11 +216,33 @@ class Redirections:
         default_fd = 0 if op in ("<", "<>") else 1
         return self._bind(r, default_fd, opened, undo, opened=opened if dev_fd(path) is None else None)
 
+    def close_dropped(self, undo: Undo) -> None:
+        """After `exec N>&-`: a pipe's write end no descriptor holds any more is closed, so its
+        reader sees end of file (`exec {COPROC[1]}>&-` ends the coprocess's input)."""
+        held = {id(s) for s in self.state.fds.values()}
+        for _fd, old, _opened in undo:
+            if isinstance(old, PipeWriter) and id(old) not in held:
+                old.close()
+
+    def _fd_var_value(self, ref: str) -> str | None:
+        """The value of `{name}` or `{arr[sub]}` in a redirection (`exec {COPROC[1]}>&-`)."""
+        name, _, sub = ref.partition("[")
+        if not sub:
+            return self.va.get_str(name)
+        var = self.va.lookup(name)
+        value = None if var is None else var.value
+        if isinstance(value, IndexedArray):
+            return value.get(self.va.eval_index(sub[:-1], value))
+        if value is None or isinstance(value, str):
+            return value if self.va.eval_index(sub[:-1], None) == 0 else None
+        return value.get(sub[:-1])
+
     def _bind(self, r: A.Redir, default_fd: int, stream: Stream, undo: Undo, opened: Stream | None) -> bool:
         if r.fd_var is not None:
             fd = self._alloc_fd()
             try:
-                self.va.set_var(r.fd_var, str(fd))
+                name, _, sub = r.fd_var.partition("[")
+                self.va.set_var(name, str(fd), sub=sub[:-1] if sub else None)
             except AssignError as e:  # readonly, bad subscript: bash says so and the redirection fails
                 self.sh.error(e.message)
                 self.sh.error(f"{r.fd_var}: cannot assign fd to variable")

@@ -37,7 +37,7 @@ _LIST_TERMINATORS = frozenset({"then", "else", "elif", "fi", "do", "done", "esac
 _DECL_BUILTINS = frozenset({"declare", "typeset", "local", "export", "readonly"})
 _ASSIGN_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _IO_NUMBER = re.compile(r"\d+(?=[<>])")
-_IO_VAR = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}(?=[<>])")
+_IO_VAR = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]{}]+\])?)\}(?=[<>])")  # {fd} or {arr[sub]}
 _COND_UNARY = frozenset(["-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w", "-x", "-G", "-L", "-N", "-O", "-S", "-o", "-v", "-R", "-z", "-n"])
 _COND_BINARY = frozenset(["==", "=", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef", "=~"])
 MAX_DEPTH = 400
