@@ -92,11 +92,29 @@ def _measure_main(cmd: list[str]) -> int:
 
 # ------------------------------------------------------------ running
 
+SYSTEMS = ("bash", "bashkit", "sandbash")
 
-def systems(data: Path, work: Path) -> dict[str, tuple[list[str], str]]:
+
+def systems(data: Path, work: Path, bashkit_python: str) -> dict[str, list[str]]:
     sandbash = [sys.executable, "-m", "sandbash", "-s", "--limits", "generous",
                 "--mount", f"{data}:/data:ro", "--mount", f"{work}:/work:rw", "--cwd", "/work"]
-    return {"bash": (["/bin/bash", "-s"], ""), "sandbash": (sandbash, "")}
+    found = {"bash": ["/bin/bash", "-s"], "sandbash": sandbash}
+    if bashkit_python:
+        found["bashkit"] = [bashkit_python, __file__, "_bashkit", str(data), str(work)]
+    return found
+
+
+def _bashkit_main(data: str, work: str) -> int:
+    """Run stdin's script through bashkit's in-process Python API (same mounts as sandbash)."""
+    import bashkit  # type: ignore[import-not-found]  # benchmark venv only, never a sandbash dependency
+
+    bash = bashkit.Bash(cwd="/work", max_commands=10**9, max_loop_iterations=10**9, timeout_seconds=1800)
+    bash.mount("/data", bashkit.FileSystem.real(data), read_only=True)
+    bash.mount("/work", bashkit.FileSystem.real(work, writable=True))
+    result = bash.execute_sync(sys.stdin.read())
+    sys.stdout.buffer.write(result.stdout.encode("utf-8", "surrogateescape"))
+    sys.stdout.flush()
+    return int(result.exit_code)
 
 
 def prelude(system: str, data: Path, work: Path, log_mb: int) -> str:
@@ -104,59 +122,117 @@ def prelude(system: str, data: Path, work: Path, log_mb: int) -> str:
     return f"export LC_ALL=C DATA={d} WORK={w} LOG={d}/log{log_mb}.txt\ncd {w}\n"
 
 
-def run_workloads(names: list[str], runs: int, log_mb: int, scratch: Path) -> list[dict[str, object]]:
+def variants_of(name: str) -> list[str]:
+    """`NAME.VARIANT.sh` files: the same workload as `NAME.sh`, spelled as a model might write it."""
+    return sorted(p.name[:-3] for p in WORKLOADS.glob(f"{name}.*.sh"))
+
+
+def run_workloads(names: list[str], runs: int, log_mb: int, scratch: Path,
+                  bashkit_python: str = "") -> list[dict[str, object]]:
     data = scratch / "data"
     make_data(data, log_mb)
     rows: list[dict[str, object]] = []
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(scratch), "LC_ALL": "C",
            "PYTHONPATH": str(HERE.parent / "src")}
     for name in names:
-        script = (WORKLOADS / f"{name}.sh").read_text()
-        results: dict[str, list[dict[str, object]]] = {"bash": [], "sandbash": []}
-        outputs: dict[str, tuple[bytes, object]] = {}
-        for i in range(runs + 1):
-            order = ["bash", "sandbash"] if i % 2 == 0 else ["sandbash", "bash"]
-            for system in order:
-                work = scratch / f"work-{system}"
-                work.mkdir(exist_ok=True)
-                cmd, _ = systems(data, work)[system]
-                text = prelude(system, data, work, log_mb) + script
-                stats = measure(cmd, text.encode(), str(work), env)
-                if i == 0:
-                    outputs[system] = (stats.pop("stdout"), stats["status"])  # type: ignore[arg-type]
-                else:
-                    stats.pop("stdout")
-                    results[system].append(stats)
-            if i == 0 and outputs["bash"] != outputs["sandbash"]:
-                break
-        row: dict[str, object] = {"workload": name}
-        if outputs["bash"] != outputs["sandbash"]:
-            row["error"] = f"WRONG output: bash {outputs['bash'][0][:60]!r} vs sandbash {outputs['sandbash'][0][:60]!r}"
-            rows.append(row)
-            print(f"{name}: {row['error']}", file=sys.stderr)
-            continue
-        for key in ("cpu", "wall", "rss_mb"):
-            b = [float(r[key]) for r in results["bash"]]  # type: ignore[arg-type]
-            s = [float(r[key]) for r in results["sandbash"]]  # type: ignore[arg-type]
-            row[f"bash_{key}"] = statistics.median(b)
-            row[f"sandbash_{key}"] = statistics.median(s)
-            if key != "rss_mb":
-                row[f"ratio_{key}"] = statistics.median(si / bi if bi > 0 else float("inf") for si, bi in zip(s, b))
+        row = run_one(name, runs, log_mb, scratch, data, env, bashkit_python)
         rows.append(row)
-        print(f"{name}: cpu ratio {row['ratio_cpu']:.2f} wall ratio {row['ratio_wall']:.2f}", file=sys.stderr)
+        print(f"{name}: " + " ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
+                                     for k, v in row.items() if "ratio" in k or k.endswith("wrong")),
+              file=sys.stderr)
+    mark_variants(rows)
     return rows
 
 
-def table(rows: list[dict[str, object]]) -> str:
-    out = ["| workload | bash cpu s | sandbash cpu s | cpu ratio | wall ratio | sandbash peak MB |",
-           "|---|---|---|---|---|---|"]
-    for r in rows:
-        if "error" in r:
-            out.append(f"| {r['workload']} | | | {r['error']} | | |")
+def run_one(name: str, runs: int, log_mb: int, scratch: Path, data: Path, env: dict[str, str],
+            bashkit_python: str) -> dict[str, object]:
+    """One row: every system's output checked against bash's, then `runs` alternating timed rounds."""
+    script = (WORKLOADS / f"{name}.sh").read_text()
+    cmds: dict[str, list[str]] = {}
+    texts: dict[str, str] = {}
+    for system in SYSTEMS:
+        work = scratch / f"work-{system}"
+        work.mkdir(exist_ok=True)
+        found = systems(data, work, bashkit_python)
+        if system in found:
+            cmds[system] = found[system]
+            texts[system] = prelude(system, data, work, log_mb) + script
+    row: dict[str, object] = {"workload": name}
+    outputs = {s: measure(cmds[s], texts[s].encode(), str(scratch / f"work-{s}"), env) for s in cmds}
+    expected = (outputs["bash"]["stdout"], outputs["bash"]["status"])
+    timed = ["bash"]
+    for system in cmds:
+        if system == "bash":
             continue
-        out.append(f"| {r['workload']} | {r['bash_cpu']:.3f} | {r['sandbash_cpu']:.3f} | {r['ratio_cpu']:.2f} | "
-                   f"{r['ratio_wall']:.2f} | {r['sandbash_rss_mb']:.0f} |")
+        got = (outputs[system]["stdout"], outputs[system]["status"])
+        if got == expected:
+            timed.append(system)
+        else:  # a wrong answer is reported, never timed as if it were equal
+            row[f"{system}_wrong"] = f"status {got[1]}, stdout {bytes(got[0])[:50]!r}"  # type: ignore[call-overload]
+    results: dict[str, list[dict[str, object]]] = {s: [] for s in timed}
+    for i in range(runs):
+        order = timed if i % 2 == 0 else timed[::-1]
+        for system in order:
+            stats = measure(cmds[system], texts[system].encode(), str(scratch / f"work-{system}"), env)
+            stats.pop("stdout")
+            results[system].append(stats)
+    bash_cpu = [float(r["cpu"]) for r in results["bash"]]  # type: ignore[arg-type]
+    for system, res in results.items():
+        for key in ("cpu", "wall", "rss_mb"):
+            row[f"{system}_{key}"] = statistics.median(float(r[key]) for r in res)  # type: ignore[arg-type]
+        if system != "bash":
+            cpu = [float(r["cpu"]) for r in res]  # type: ignore[arg-type]
+            row[f"{system}_ratio"] = statistics.median(c / b if b > 0 else float("inf")
+                                                       for c, b in zip(cpu, bash_cpu, strict=True))
+    return row
+
+
+def mark_variants(rows: list[dict[str, object]]) -> None:
+    """Each variant group (NAME and NAME.*): sandbash's CPU over the group's best, and whether within 25%."""
+    groups: dict[str, list[dict[str, object]]] = {}
+    for r in rows:
+        groups.setdefault(str(r["workload"]).split(".")[0], []).append(r)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        timed = [r for r in members if "sandbash_cpu" in r]
+        if not timed:
+            continue
+        best = min(float(r["sandbash_cpu"]) for r in timed)  # type: ignore[arg-type]
+        for r in timed:
+            r["vs_best"] = float(r["sandbash_cpu"]) / best if best > 0 else 1.0  # type: ignore[arg-type]
+
+
+def table(rows: list[dict[str, object]]) -> str:
+    """Markdown: CPU seconds and ratios to bash, peak MB, who leads, variants against their best."""
+    kit = any("bashkit_cpu" in r or "bashkit_wrong" in r for r in rows)
+    head = ["workload", "bash cpu s"] + (["bashkit cpu s", "bashkit ×bash"] if kit else [])
+    head += ["sandbash cpu s", "sandbash ×bash", "peak MB bash" + ("/bashkit" if kit else "") + "/sandbash"]
+    head += (["sandbash leads"] if kit else []) + ["variant vs best"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        cells = [str(r["workload"]), _num(r, "bash_cpu")]
+        if kit:
+            cells += [_num(r, "bashkit_cpu"), _ratio(r, "bashkit")]
+        cells += [_num(r, "sandbash_cpu"), _ratio(r, "sandbash")]
+        cells.append("/".join(_num(r, f"{s}_rss_mb", "{:.0f}") for s in SYSTEMS if kit or s != "bashkit"))
+        if kit:
+            lead = "sandbash_ratio" in r and float(r["sandbash_ratio"]) <= float(r.get("bashkit_ratio", 1e9))  # type: ignore[arg-type]
+            cells.append("yes" if lead else "**no**")
+        vs = r.get("vs_best")
+        cells.append("" if vs is None else f"{vs:.2f}" + ("" if float(vs) <= 1.25 else " **>25%**"))  # type: ignore[arg-type]
+        out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out)
+
+
+def _num(r: dict[str, object], key: str, fmt: str = "{:.3f}") -> str:
+    return fmt.format(r[key]) if key in r else "–"
+
+
+def _ratio(r: dict[str, object], system: str) -> str:
+    if f"{system}_wrong" in r:
+        return f"WRONG ({r[f'{system}_wrong']})"
+    return _num(r, f"{system}_ratio", "×{:.2f}")
 
 
 def latency(n: int) -> str:
@@ -184,6 +260,8 @@ def latency(n: int) -> str:
 def main() -> int:
     if len(sys.argv) > 2 and sys.argv[1] == "_measure":
         return _measure_main(sys.argv[3:])
+    if len(sys.argv) == 4 and sys.argv[1] == "_bashkit":
+        return _bashkit_main(sys.argv[2], sys.argv[3])
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("mode", nargs="?", default="run", choices=["run", "latency"])
     ap.add_argument("--only", default="", help="comma-separated workloads, or 'core' / 'data'")
@@ -191,6 +269,9 @@ def main() -> int:
     ap.add_argument("--log-mb", type=int, default=20, help="size of the log input (20 or 100)")
     ap.add_argument("--scratch", default=os.environ.get("SANDBASH_BENCH_DIR", ""))
     ap.add_argument("--out", default="bench-results.json")
+    ap.add_argument("--bashkit", default=os.environ.get("SANDBASH_BENCH_BASHKIT", ""), metavar="PYTHON",
+                    help="a Python with bashkit installed (a separate venv): adds a bashkit column")
+    ap.add_argument("--no-variants", action="store_true", help="skip the NAME.VARIANT.sh rewrites")
     args = ap.parse_args()
     if args.mode == "latency":
         print(latency(500))
@@ -202,9 +283,11 @@ def main() -> int:
         names = DATA
     elif args.only:
         names = args.only.split(",")
+    if not args.no_variants:
+        names = [v for n in names for v in [n, *([] if "." in n else variants_of(n))]]
     scratch = Path(args.scratch) if args.scratch else Path(tempfile.gettempdir()) / "sandbash-bench"
     scratch.mkdir(parents=True, exist_ok=True)
-    rows = run_workloads(names, args.runs, args.log_mb, scratch)
+    rows = run_workloads(names, args.runs, args.log_mb, scratch, args.bashkit)
     Path(args.out).write_text(json.dumps(rows, indent=1))
     print(table(rows))
     return 0
