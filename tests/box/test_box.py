@@ -286,6 +286,39 @@ def test_cli_serve_and_install_alias(tmp_path: object) -> None:
         server.wait(30)
 
 
+@needs_bwrap
+def test_client_gone_stops_its_command(box: Box) -> None:
+    """A client that disconnects (the agent's bash was killed) stops its command: a spawned
+    program is killed, a shell loop ends."""
+    import socket
+    import subprocess
+
+    for command in (b"echo started; hostsleep 77; echo never > late", b"echo started; while :; do :; done"):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.connect(str(box.socket))
+            sock.sendall(b'{"command": "' + command + b'"}\n')
+            first = next(frames(sock))
+            assert first == (b"o", b"started\n")
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            if subprocess.run(["pgrep", "-f", "/usr/bin/sleep 77"], capture_output=True).stdout == b"":
+                break
+            time.sleep(0.1)
+        assert subprocess.run(["pgrep", "-f", "/usr/bin/sleep 77"], capture_output=True).stdout == b""
+    deadline = time.monotonic() + 15  # every connection's slot comes back: both runs ended
+    while box.server.slots._value < 64 and time.monotonic() < deadline:  # type: ignore[attr-defined]
+        time.sleep(0.1)
+    assert box.server.slots._value == 64  # type: ignore[attr-defined]
+    assert not (box.root / "ws/late").exists()
+
+
+def test_default_sandbox_starts_no_host_program() -> None:
+    from sandbash import Bash
+
+    result = Bash().exec("git --version; echo status=$?")
+    assert result.stdout == "status=127\n" and "git: command not found" in result.stderr
+
+
 def test_missing_bwrap_is_125(box: Box, monkeypatch: pytest.MonkeyPatch) -> None:
     from sandbash.box import spawn
 

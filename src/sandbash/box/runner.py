@@ -10,9 +10,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..api import Bash
-from ..errors import ExecutionLimitError
+from ..errors import ExecutionCancelled, ExecutionLimitError
 from ..interp.runtime import Identity
-from ..limits import Limits
+from ..limits import CancelToken, Limits
 from ..policy import REMEDIATION, Action, Decision, Policy, under
 from ..vfs.errors import FsError
 from ..vfs.memory import MemoryFs
@@ -191,8 +191,10 @@ class BoxRunner:
                 continue  # a grant naming a missing directory: nothing to mount
         return fs
 
-    def run(self, script: str, on_stdout: OnChunk, on_stderr: OnChunk, *, script_path: str | None = None) -> int:
-        """Run `script` (or the file `script_path`, read through the sandbox's rules); returns the status."""
+    def run(self, script: str, on_stdout: OnChunk, on_stderr: OnChunk, *, script_path: str | None = None,
+            cancel: CancelToken | None = None) -> int:
+        """Run `script` (or the file `script_path`, read through the sandbox's rules); returns the
+        status (130 when `cancel` stopped it: the client went away)."""
         cfg, lim = self.config, self.config.limits
         prefix = lim.prefix
         if len(script.encode("utf-8", "surrogateescape")) > lim.max_command_bytes:
@@ -212,7 +214,9 @@ class BoxRunner:
             mode, arg0 = "file", script_path
         try:
             result = bash.exec(script, on_stdout=on_stdout, on_stderr=on_stderr, keep_output=False,
-                               mode=mode, arg0=arg0)
+                               mode=mode, arg0=arg0, cancel=cancel)
+        except ExecutionCancelled:
+            return 130
         except ExecutionLimitError as e:
             text = "execution timeout exceeded" if e.limit == "timeout" else e.message
             on_stderr(f"{prefix}: {text}\n".encode())
@@ -262,7 +266,7 @@ class HostPrograms:
         streams = Streams(_reader(fds.get(0)), _writer(fds.get(1)), _writer(fds.get(2)))
         budget = sh.rt.budget
         status = run_contained(cmd, program_env(found.tool, box, env.get("LANG")), streams, budget.remaining,
-                               feed_stdin=fds.get(0) is not None)
+                               budget.check_time, feed_stdin=fds.get(0) is not None)
         if status is None:
             budget.check_time()  # the run's (or a `timeout` command's) deadline: raises its limit
             return 124

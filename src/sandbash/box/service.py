@@ -17,6 +17,7 @@ import sys
 import threading
 from collections.abc import Callable
 
+from ..limits import CancelToken
 from .config import BoxConfig, BoxConfigError, parse_config
 from .runner import BoxRunner
 
@@ -74,22 +75,28 @@ class BoxServer:
 
     def _serve(self, conn: socket.socket) -> None:
         lock = threading.Lock()
+        gone = CancelToken()  # the client went away: its command stops at its next check
 
         def send(tag: bytes, data: bytes) -> None:
             with lock:
-                conn.sendall(tag + len(data).to_bytes(4, "big") + data)
+                if gone.cancelled:
+                    return
+                try:
+                    conn.sendall(tag + len(data).to_bytes(4, "big") + data)
+                except OSError:
+                    gone.cancel()
 
         try:
             with conn:
                 conn.settimeout(REQUEST_TIMEOUT)  # a client that never finishes its request
-                status = self._answer(conn, send)
+                status = self._answer(conn, send, gone)
                 send(b"s", str(status).encode())
         except OSError:
             pass  # the client went away: its command has ended or will end at its deadline
         finally:
             self.slots.release()
 
-    def _answer(self, conn: socket.socket, send: Callable[[bytes, bytes], None]) -> int:
+    def _answer(self, conn: socket.socket, send: Callable[[bytes, bytes], None], gone: CancelToken) -> int:
         limits = self.runner.config.limits
 
         def chunk(tag: bytes) -> Callable[[bytes], None]:
@@ -97,6 +104,8 @@ class BoxServer:
 
         line = _read_line(conn, limits.max_command_bytes * 6 + 1024)  # JSON escapes at most 6 bytes each
         conn.settimeout(None)
+        # the client sends nothing after its request: a read that returns means it has gone
+        threading.Thread(target=_watch, args=(conn, gone), daemon=True).start()
         if line is None:
             send(b"e", f"{limits.prefix}: input too large\n".encode())
             return 1
@@ -110,13 +119,21 @@ class BoxServer:
             return 125
         try:
             if isinstance(script, str):
-                return self.runner.run("", chunk(b"o"), chunk(b"e"), script_path=script)
-            return self.runner.run(command, chunk(b"o"), chunk(b"e"))
+                return self.runner.run("", chunk(b"o"), chunk(b"e"), script_path=script, cancel=gone)
+            return self.runner.run(command, chunk(b"o"), chunk(b"e"), cancel=gone)
         except OSError:
             raise
         except Exception as e:  # a service failure answers 125, never a traceback
             send(b"e", f"sandbash: box: internal error ({type(e).__name__})\n".encode())
             return 125
+
+
+def _watch(conn: socket.socket, gone: CancelToken) -> None:
+    try:
+        conn.recv(1)
+    except OSError:
+        pass
+    gone.cancel()
 
 
 def _read_line(conn: socket.socket, cap: int) -> bytes | None:

@@ -3,12 +3,14 @@ table): the program runs under bubblewrap with only the table's paths bound, a f
 network unless the table allows it, in its own pid namespace, killed whole at the deadline. Its
 output is streamed back into the pipeline stage that ran it.
 
-Owns os and subprocess for this purpose (tests/security/test_no_host_access.py)."""
+Owns os, subprocess and signal (SIGKILL to the sandbox's init) for this purpose (tests/security/test_no_host_access.py)."""
 
 from __future__ import annotations
 
 import os
 import queue
+import re
+import signal
 import subprocess
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -129,12 +131,23 @@ class Streams:
 
 
 def run_contained(argv: list[str], env: Mapping[str, str], streams: Streams, remaining: Callable[[], float],
-                  feed_stdin: bool) -> int | None:
-    """Run argv (a bwrap command line) with its output streamed to `streams`; the process group is
-    killed once `remaining()` (seconds) reaches 0 and None is returned (the caller reports the
-    deadline). `feed_stdin`: the stage has a real stdin to copy in (else /dev/null)."""
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE if feed_stdin else subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(env), start_new_session=True)
+                  check: Callable[[], None], feed_stdin: bool) -> int | None:
+    """Run argv (a bwrap command line) with its output streamed to `streams`. `check()` is the run's
+    checkpoint (its deadline, cancellation): whatever it raises kills the program and goes on up.
+    Once `remaining()` (seconds) reaches 0 without `check` raising, the program is killed and None
+    returned. `feed_stdin`: the stage has a real stdin to copy in (else /dev/null)."""
+    info_r, info_w = os.pipe()  # bwrap writes {"child-pid": N} there once the sandbox's init exists
+    argv = [argv[0], "--info-fd", str(info_w), *argv[1:]]
+    try:
+        proc = subprocess.Popen(argv, stdin=subprocess.PIPE if feed_stdin else subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(env),
+                                start_new_session=True, pass_fds=(info_w,))
+    except BaseException:
+        os.close(info_r)
+        raise
+    finally:
+        os.close(info_w)
+    child = _ChildPid(info_r)
     chunks: queue.Queue[tuple[int, bytes]] = queue.Queue(maxsize=64)  # bounded: a flood waits for the stage
     stop = threading.Event()
     readers = 0
@@ -146,9 +159,10 @@ def run_contained(argv: list[str], env: Mapping[str, str], streams: Streams, rem
     open_pipes = readers
     try:
         while open_pipes:
+            check()
             left = remaining()
             if left <= 0:
-                _kill(proc)
+                _kill(proc, child)
                 return None
             try:
                 fd, data = chunks.get(timeout=min(left, 0.1))
@@ -159,16 +173,17 @@ def run_contained(argv: list[str], env: Mapping[str, str], streams: Streams, rem
             else:
                 (streams.write_out if fd == 1 else streams.write_err)(data)
         while True:
+            check()
             left = remaining()
             if left <= 0:
-                _kill(proc)
+                _kill(proc, child)
                 return None
             try:
                 return proc.wait(timeout=min(left, 0.1))
             except subprocess.TimeoutExpired:
                 continue
     except BaseException:  # a limit or SIGPIPE in the stage: nothing keeps running (re-raised)
-        _kill(proc)
+        _kill(proc, child)
         raise
     finally:
         stop.set()
@@ -206,9 +221,43 @@ def _feed(read: Callable[[int], bytes], sink: IO[bytes]) -> None:
         pass
 
 
-def _kill(proc: subprocess.Popen[bytes]) -> None:
-    """The whole process tree: bwrap's child is the init of the program's pid namespace and dies
-    with bwrap (--die-with-parent), and the kernel kills every process of a namespace whose init ends."""
+class _ChildPid:
+    """The host pid of the sandbox's init (bwrap's --info-fd), read by a thread as bwrap reports it."""
+
+    def __init__(self, fd: int) -> None:
+        self.pid: int | None = None
+        self.known = threading.Event()  # the pid is known, or bwrap has ended without naming one
+        threading.Thread(target=self._read, args=(fd,), daemon=True).start()
+
+    def _read(self, fd: int) -> None:
+        data = b""
+        try:
+            # read to the end (bwrap's own exit): closing early would end bwrap with SIGPIPE
+            while chunk := os.read(fd, 4096):
+                if self.pid is None and len(data) < 65536:
+                    data += chunk
+                    found = re.search(rb'"child-pid"\s*:\s*(\d+)', data)
+                    if found:
+                        self.pid = int(found.group(1))
+                        self.known.set()
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+            self.known.set()
+
+
+def _kill(proc: subprocess.Popen[bytes], child: _ChildPid) -> None:
+    """The whole process tree. Killing the sandbox's init ends every process of its pid namespace;
+    bwrap's --die-with-parent alone does not cover a kill that comes while bwrap is still setting
+    the sandbox up, so wait for bwrap to name its child (or to end) and kill that first, while
+    bwrap, its parent, still holds the pid (it cannot be reused before bwrap reaps it)."""
+    child.known.wait(5)
+    if child.pid is not None and proc.poll() is None:
+        try:
+            os.kill(child.pid, signal.SIGKILL)
+        except OSError:
+            pass
     try:
         proc.kill()
     except OSError:
