@@ -98,8 +98,16 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
     tz_var = sh.state.vars.find("TZ")
     tz = tz_var.value if tz_var is not None and tz_var.attrs & EXPORT and isinstance(tz_var.value, str) else None
     limit = sh.rt.limits.max_string_length
+
+    def assign(name: str, count: int) -> bool:  # %n takes a plain name only, as bash's legal_identifier
+        if "[" in name or not _valid_var_ref(name):
+            return False
+        sh.set_var(name, str(count))
+        return True
+
     try:
-        text, status = format_printf(args[0], args[1:], errors.append, sh.rt.clock, sh.rt.started, tz, limit)
+        text, status = format_printf(args[0], args[1:], errors.append, sh.rt.clock, sh.rt.started, tz, limit,
+                                     assign)
     except FieldTooWide:
         from ..limits import LimitExceeded
 

@@ -6,14 +6,19 @@ reported through a callback so the builtin and the command word them the same.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
-from datetime import UTC, tzinfo
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from datetime import tzinfo
 
 from ..expand.quoting import printf_q
 from ..syntax.escapes import decode_escapes, decode_raw
 
 _INT_CONV = "diouxXc"
+_ESCAPED_PERCENT = re.compile(r"\\\\|\\(?:[0-7]{1,3}|x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8})")
 _FLOAT_CONV = "eEfFgGaA"
 
 
@@ -116,6 +121,10 @@ def decode_format_escapes(text: str, warnings: list[str] | None = None) -> str:
     """Escapes in the format string itself (\\NNN octal, not \\0NNN; \\c is no escape here);
     bash's warnings for \\x and \\u without digits go to `warnings`."""
     unknown: list[str] = []
+    # an escape that makes a `%` (\045, \x25, \u0025) is a literal percent sign: bash decodes
+    # escapes while it scans the format, after it has looked for conversions
+    text = _ESCAPED_PERCENT.sub(lambda m: m.group() if m.group() == "\\\\" or decode_raw(m.group(), "format")
+                                != "%" else "%%", text)
     out = decode_raw(text, "format", unknown)
     if warnings is not None:
         warnings.extend(missing_digits(unknown))
@@ -152,9 +161,12 @@ def format_printf(
     start_time: float | None = None,
     tz: str | None = None,
     max_field: int = 10 * 1024 * 1024,
+    assign: Callable[[str, int], bool] | None = None,
 ) -> tuple[str, int]:
     """Render printf FORMAT ARGS... Returns (output, status). Widths and
-    precisions above `max_field` raise FieldTooWide before any padding is built."""
+    precisions above `max_field` raise FieldTooWide before any padding is built.
+    `assign(name, count)` stores %n's count of bytes written so far (the builtin's);
+    False when the name is not a valid identifier (printf then stops)."""
     fmt_warnings: list[str] = []
     fmt = decode_format_escapes(fmt, fmt_warnings)
     out: list[str] = []
@@ -278,6 +290,11 @@ def format_printf(
             elif conv in "diouxX":
                 value, _ = parse_int(arg if arg is not None else "0", bad, unsigned=conv in "ouxX")
                 out.append(_c_int(value, conv, flags, width, prec))
+            elif conv == "n" and assign is not None:
+                name = arg if arg is not None else ""
+                if not assign(name, len("".join(out).encode("utf-8", "surrogateescape"))):
+                    bad(f"`{name}': not a valid identifier")
+                    return "".join(out), 1  # bash stops at a bad %n name
             elif conv in _FLOAT_CONV:
                 fv, _ = parse_float(arg if arg is not None else "0", bad)
                 spec = "%" + flags.replace("'", "") + width + ("." + prec if prec is not None else "")
@@ -328,7 +345,7 @@ def _hexfloat(v: float, upper: bool, prec: str | None) -> str:
 
 
 def _strftime(tfmt: str, arg: str | None, now: Callable[[], float], start: float | None, tz: str | None) -> str:
-    from datetime import datetime
+    from datetime import UTC, datetime  # only %(...)T needs it: not imported at start-up
 
     if arg is None or arg == "" or arg == "-1":
         t = now()
