@@ -7,7 +7,6 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import re2 as _re2mod
-import regex as _rx
 from re2 import _re2
 
 from ..limits import Budget, LimitExceeded, LimitKind
@@ -166,6 +165,8 @@ def _build(
                 continue
             core.source = prefix + src
             return core
+        import regex as _rx  # the fallback engine: imported on first use, not at start-up
+
         flags = _rx.POSIX | _rx.V0
         flags |= _rx.MULTILINE if nl != "none" else _rx.DOTALL
         if icase:
@@ -263,6 +264,8 @@ def _build_pcre(core: _Core, patterns: tuple[str, ...], icase: bool, multiline: 
     rsrc = _pcre_fix_for_regex(src)
     if len(rsrc) > MAX_FALLBACK_SOURCE:
         raise RegexError(E.TOO_BIG)
+    import regex as _rx  # the fallback engine: imported on first use, not at start-up
+
     flags = _rx.V1 if False else _rx.V0
     if multiline or line_mode:
         flags |= _rx.MULTILINE
