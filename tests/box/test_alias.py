@@ -117,3 +117,27 @@ def test_concurrent_commands(box: Box) -> None:
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         outs = list(pool.map(lambda i: box.run("-c", f"x={i}; sleep 0.2; echo $x").stdout, range(16)))
     assert outs == [f"{i}\n" for i in range(16)]
+
+
+@pytest.mark.parametrize(("stdin", "command", "out"), [
+    (b"a\nb\n", "wc -l", b"2\n"),
+    (b"", "cat; echo end", b"end\n"),
+    (b"x" * 300000, "wc -c", b"300000\n"),
+    (b"line\n" * 1000, "head -1", b"line\n"),
+    (b"q\n", "read v; echo got $v; hostcat", b"got q\n"),
+    (b"a\nb\n", "hostcat | sort -r", b"b\na\n"),
+])
+def test_stdin_is_forwarded(box: Box, stdin: bytes, command: str, out: bytes) -> None:
+    import subprocess
+
+    p = subprocess.run([str(box.aliases / "bash"), "-c", command], input=stdin, capture_output=True, timeout=60)
+    assert (p.stdout, p.stderr, p.returncode) == (out, b"", 0)
+
+
+def test_unread_stdin_does_not_block(box: Box) -> None:
+    """A command that reads none of a large stdin still ends (the client sends only what the service takes)."""
+    import subprocess
+
+    p = subprocess.run([str(box.aliases / "bash"), "-c", "echo done"], input=b"z" * 5_000_000, capture_output=True,
+                       timeout=60)
+    assert (p.stdout, p.returncode) == (b"done\n", 0)

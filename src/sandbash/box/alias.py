@@ -6,9 +6,10 @@ rest of the start-up). `sandbash install-alias DIR --socket PATH` writes `bash`,
 scripts that load this file directly, not through the `sandbash` package (whose import loads the
 interpreter). Owns a socket (the client end) and os (its environment, the scripts' mode).
 
-Protocol (service.py): the request is one JSON line, `{"command": TEXT}` or `{"script": PATH}`; the
-answer is frames of a tag byte (`o` stdout, `e` stderr, `s` status), a 4-byte big-endian length
-and that many bytes; `s` carries the status in ASCII and ends the answer."""
+Protocol (service.py): the request is one JSON line, `{"command": TEXT}` or `{"script": PATH}`,
+then the client's stdin in frames; the answer is frames. A frame is a tag byte (`i` stdin, `o`
+stdout, `e` stderr, `s` status), a 4-byte big-endian length and that many bytes; an empty `i` ends
+stdin, `s` carries the status in ASCII and ends the answer."""
 
 from __future__ import annotations
 
@@ -76,21 +77,68 @@ def main(argv: list[str] | None = None, socket_path: str | None = None) -> int:
 
 
 def _call(path: str, request: bytes) -> int:
+    """Send the request, then forward stdin (frames `i`, an empty one at its end) while the answer's
+    frames are written out; stdin is sent only as fast as the service takes it (no deadlock with a
+    command that does not read it)."""
+    import select  # a C module: cheap
+
     out, err = sys.stdout.buffer, sys.stderr.buffer
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         sock.connect(path)
         sock.sendall(request)
-        for tag, data in frames(sock):
-            if tag == b"s":
-                return int(data)
-            stream = out if tag == b"o" else err
-            stream.write(data)
-            stream.flush()
+        stdin: int | None = _stdin_fd()
+        pending = b"" if stdin is not None else _frame(b"i", b"")
+        buf = b""
+        while True:
+            readers = [sock] + ([stdin] if stdin is not None and not pending else [])
+            readable, writable, _ = select.select(readers, [sock] if pending else [], [])
+            if stdin in readable:
+                data = _read_stdin(stdin)
+                pending = _frame(b"i", data)
+                if not data:
+                    stdin = None
+            if writable and pending:
+                try:
+                    pending = pending[sock.send(pending):]
+                except OSError:  # the command ended: it does not want the rest
+                    pending, stdin = b"", None
+            if sock in readable:
+                data = sock.recv(65536)
+                if not data:
+                    break
+                buf += data
+                while len(buf) >= 5 and len(buf) >= 5 + int.from_bytes(buf[1:5], "big"):
+                    size = int.from_bytes(buf[1:5], "big")
+                    tag, payload, buf = buf[:1], buf[5:5 + size], buf[5 + size:]
+                    if tag == b"s":
+                        return int(payload)
+                    stream = out if tag == b"o" else err
+                    stream.write(payload)
+                    stream.flush()
     finally:
         sock.close()
     sys.stderr.write("sandbash-alias: the shell service closed the connection\n")
     return 125
+
+
+def _frame(tag: bytes, data: bytes) -> bytes:
+    return tag + len(data).to_bytes(4, "big") + data
+
+
+def _stdin_fd() -> int | None:
+    """Our stdin's descriptor when it may carry data (not a terminal, not closed)."""
+    try:
+        return None if os.isatty(0) else (0 if os.fstat(0) else None)
+    except OSError:
+        return None
+
+
+def _read_stdin(fd: int) -> bytes:
+    try:
+        return os.read(fd, 65536)
+    except OSError:
+        return b""
 
 
 def install(directory: str, socket_path: str, python: str | None = None) -> list[str]:

@@ -14,6 +14,7 @@ from ..errors import ExecutionCancelled, ExecutionLimitError
 from ..interp.runtime import Identity
 from ..limits import CancelToken, Limits
 from ..policy import REMEDIATION, Action, Decision, Policy, under
+from ..stdio.streams import Stream
 from ..vfs.errors import FsError
 from ..vfs.memory import MemoryFs
 from ..vfs.mount import MountFs
@@ -192,7 +193,7 @@ class BoxRunner:
         return fs
 
     def run(self, script: str, on_stdout: OnChunk, on_stderr: OnChunk, *, script_path: str | None = None,
-            cancel: CancelToken | None = None) -> int:
+            cancel: CancelToken | None = None, stdin: bytes | Stream = b"") -> int:
         """Run `script` (or the file `script_path`, read through the sandbox's rules); returns the
         status (130 when `cancel` stopped it: the client went away)."""
         cfg, lim = self.config, self.config.limits
@@ -214,7 +215,7 @@ class BoxRunner:
             mode, arg0 = "file", script_path
         try:
             result = bash.exec(script, on_stdout=on_stdout, on_stderr=on_stderr, keep_output=False,
-                               mode=mode, arg0=arg0, cancel=cancel)
+                               mode=mode, arg0=arg0, cancel=cancel, stdin=stdin)
         except ExecutionCancelled:
             return 130
         except ExecutionLimitError as e:

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import socket
 import sys
 import threading
 from collections.abc import Callable
 
 from ..limits import CancelToken
+from ..stdio.hostin import HostInput
 from .config import BoxConfig, BoxConfigError, parse_config
 from .runner import BoxRunner
 
@@ -102,10 +104,8 @@ class BoxServer:
         def chunk(tag: bytes) -> Callable[[bytes], None]:
             return lambda data: send(tag, data)
 
-        line = _read_line(conn, limits.max_command_bytes * 6 + 1024)  # JSON escapes at most 6 bytes each
+        line, rest = _read_line(conn, limits.max_command_bytes * 6 + 1024)  # JSON escapes: at most 6 bytes each
         conn.settimeout(None)
-        # the client sends nothing after its request: a read that returns means it has gone
-        threading.Thread(target=_watch, args=(conn, gone), daemon=True).start()
         if line is None:
             send(b"e", f"{limits.prefix}: input too large\n".encode())
             return 1
@@ -117,34 +117,93 @@ class BoxServer:
         except (ValueError, AttributeError):
             send(b"e", b"sandbash: box: malformed request\n")
             return 125
+        stdin = ClientStdin()
+        # the client's stdin frames go to the run's stdin; the connection's end cancels the run
+        threading.Thread(target=_pump_stdin, args=(conn, rest, stdin, gone), daemon=True).start()
         try:
             if isinstance(script, str):
-                return self.runner.run("", chunk(b"o"), chunk(b"e"), script_path=script, cancel=gone)
-            return self.runner.run(command, chunk(b"o"), chunk(b"e"), cancel=gone)
+                return self.runner.run("", chunk(b"o"), chunk(b"e"), script_path=script, cancel=gone, stdin=stdin)
+            return self.runner.run(command, chunk(b"o"), chunk(b"e"), cancel=gone, stdin=stdin)
         except OSError:
             raise
         except Exception as e:  # a service failure answers 125, never a traceback
             send(b"e", f"sandbash: box: internal error ({type(e).__name__})\n".encode())
             return 125
+        finally:
+            stdin.closed = True  # a late reader (a host program's feeder) gets end of input
 
 
-def _watch(conn: socket.socket, gone: CancelToken) -> None:
+class ClientStdin(HostInput):
+    """The run's stdin: the chunks the client sends, handed over by the connection's reader (a
+    HostInput, so that a read waits only as long as the run's deadline and cancellation allow)."""
+
+    def __init__(self) -> None:
+        super().__init__(-1)
+        self._queue: queue.Queue[bytes] = queue.Queue(maxsize=16)  # bounded: a flood waits for the run
+        self.closed = False
+        self._left = b""
+
+    @property
+    def holds_data(self) -> bool:
+        return True
+
+    def _fill(self, n: int) -> bytes:
+        while not self._left:
+            if self._eof or self.closed:
+                return b""
+            if self.checkpoint is not None:
+                self.checkpoint()
+            try:
+                self._left = self._queue.get(timeout=0.05)
+            except queue.Empty:
+                continue
+            if not self._left:
+                self._eof = True
+                return b""
+        data, self._left = self._left[:n], self._left[n:]
+        return data
+
+    def put(self, data: bytes) -> None:
+        """Queue a chunk (b"": end of input), waiting while the run has not read the earlier ones;
+        dropped once the run is over."""
+        while not self.closed:
+            try:
+                self._queue.put(data, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+
+def _pump_stdin(conn: socket.socket, rest: bytes, stdin: ClientStdin, gone: CancelToken) -> None:
+    """Copy the client's `i` frames to the run's stdin (an empty one ends it); when the connection
+    ends, the client has gone: cancel its run."""
+    buf = rest
     try:
-        conn.recv(1)
+        while True:
+            while len(buf) >= 5 and len(buf) >= 5 + int.from_bytes(buf[1:5], "big"):
+                size = int.from_bytes(buf[1:5], "big")
+                stdin.put(buf[5:5 + size])
+                buf = buf[5 + size:]
+            more = conn.recv(65536)
+            if not more or len(buf) > (1 << 20):  # gone, or not frames of ours
+                break
+            buf += more
     except OSError:
         pass
-    gone.cancel()
+    finally:
+        stdin.put(b"")
+        gone.cancel()
 
 
-def _read_line(conn: socket.socket, cap: int) -> bytes | None:
-    """The request line; None when it is longer than `cap` (the rest is read and dropped, so the
-    client can finish sending and read the answer)."""
+def _read_line(conn: socket.socket, cap: int) -> tuple[bytes | None, bytes]:
+    """The request line and what followed it; the line is None when it is longer than `cap` (the
+    rest is read and dropped, so the client can finish sending and read the answer)."""
     buf = bytearray()
     over = False
     while True:
         data = conn.recv(65536)
         if not data:
-            break
+            return (None if over else bytes(buf)), b""
         end = data.find(b"\n")
         if not over:
             buf += data if end < 0 else data[:end]
@@ -152,8 +211,7 @@ def _read_line(conn: socket.socket, cap: int) -> bytes | None:
             if over:
                 buf.clear()
         if end >= 0:
-            break
-    return None if over else bytes(buf)
+            return (None if over else bytes(buf)), data[end + 1:]
 
 
 def main(argv: list[str]) -> int:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO
 
+from ..limits import Cancelled, DeadlineExpired, LimitExceeded
 from .config import ToolTable
 
 HOST_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -213,8 +214,8 @@ def _feed(read: Callable[[int], bytes], sink: IO[bytes]) -> None:
                 break
             sink.write(data)
             sink.flush()
-    except Exception:  # the program stopped reading, or the stage's stdin failed
-        pass
+    except (Exception, Cancelled, DeadlineExpired, LimitExceeded):  # the program stopped reading, or the
+        pass  # stage's stdin failed or ended with its run: this helper thread only stops copying
     try:
         sink.close()
     except OSError:
