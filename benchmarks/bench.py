@@ -108,7 +108,9 @@ def _bashkit_main(data: str, work: str) -> int:
     """Run stdin's script through bashkit's in-process Python API (same mounts as sandbash)."""
     import bashkit  # type: ignore[import-not-found]  # benchmark venv only, never a sandbash dependency
 
-    bash = bashkit.Bash(cwd="/work", max_commands=10**9, max_loop_iterations=10**9, timeout_seconds=1800)
+    # the Interactive profile lifts the Standard one's 100,000-commands-per-session cap
+    bash = bashkit.Bash(cwd="/work", max_commands=10**9, max_loop_iterations=10**9, timeout_seconds=1800,
+                        profile=bashkit.ExecutionProfile.Interactive)
     bash.mount("/data", bashkit.FileSystem.real(data), read_only=True)
     bash.mount("/work", bashkit.FileSystem.real(work, writable=True))
     result = bash.execute_sync(sys.stdin.read())
