@@ -55,7 +55,7 @@ def cmd_printf(ctx: Ctx) -> int:
     if args[0] == "--":
         args = args[1:]
     errors: list[str] = []
-    text, status = format_printf(args[0], args[1:], errors.append, ctx.clock)
+    text, status = format_printf(args[0], args[1:], errors.append, ctx.clock, gnu=True)
     ctx.out(text)
     for e in errors:
         ctx.error(e)

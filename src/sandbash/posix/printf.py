@@ -162,11 +162,13 @@ def format_printf(
     tz: str | None = None,
     max_field: int = 10 * 1024 * 1024,
     assign: Callable[[str, int], bool] | None = None,
+    gnu: bool = False,
 ) -> tuple[str, int]:
     """Render printf FORMAT ARGS... Returns (output, status). Widths and
     precisions above `max_field` raise FieldTooWide before any padding is built.
     `assign(name, count)` stores %n's count of bytes written so far (the builtin's);
-    False when the name is not a valid identifier (printf then stops)."""
+    False when the name is not a valid identifier (printf then stops). `gnu`: coreutils'
+    wording for a bad conversion (/usr/bin/printf)."""
     fmt_warnings: list[str] = []
     fmt = decode_format_escapes(fmt, fmt_warnings)
     out: list[str] = []
@@ -203,6 +205,7 @@ def format_printf(
                 i = j
                 continue
             # a conversion: %[flags][width][.prec][conv]
+            spec_start = i
             j = i + 1
             if j < n and fmt[j] == "%":
                 out.append("%")
@@ -245,6 +248,10 @@ def format_printf(
             # length modifiers are accepted and ignored
             while j < n and fmt[j] in "hlLjzt":
                 j += 1
+            if gnu and (j >= n or fmt[j] not in _INT_CONV + _FLOAT_CONV + "sbq"):
+                # coreutils names the whole specification (it has no %(...)T)
+                bad(f"{fmt[spec_start:j + 1]}: invalid conversion specification")
+                return "".join(out), 1
             if j < n and fmt[j] == "(":
                 close = fmt.find(")T", j)
                 if close < 0:
