@@ -173,7 +173,8 @@ def parse_args(spec: CommandSpec, args: Sequence[str]) -> tuple[Parsed, list[str
                     raise UsageError(f"unrecognized option '--{name}'" if not eq else f"unrecognized option '{arg}'")
                 if len(distinct) > 1:
                     poss = " ".join(f"'--{m}'" for m in matches)
-                    raise UsageError(f"option '--{name}' is ambiguous; possibilities: {poss}")
+                    # glibc names the argument as given, value included: `--co=x`
+                    raise UsageError(f"option '{arg}' is ambiguous; possibilities: {poss}")
                 if matches[0] == "help" and matches[0] not in longs:
                     raise HelpRequested(help_text(spec))
                 if matches[0] == "version" and matches[0] not in longs:
