@@ -60,6 +60,7 @@ ROWS: list[tuple[list[str], Result]] = [
     (["--rev", "--num"], ([("reverse", True), ("numeric_sort", True)], [])),
     (["--random-sort"], ([("random_sort", True)], [])),
     (["--random-so", "f"], "option '--random-so' is ambiguous; possibilities: '--random-sort' '--random-source'"),
+    (["--random-so=f"], "option '--random-so=f' is ambiguous; possibilities: '--random-sort' '--random-source'"),
     (["--random-sou", "f"], ([("random_source", "f")], [])),
     (["--field=:"], ([("field_separator", ":")], [])),
     (["--key="], ([("key", "")], [])),
