@@ -240,14 +240,19 @@ def test_host_program_has_no_network_unless_allowed(box: Box) -> None:
                 accepted.append(1)
                 conn.close()
 
-        threading.Thread(target=serve, daemon=True).start()
-        url = f"http://127.0.0.1:{port}/x.git"
-        done = box.run("-c", f"git ls-remote {url}; echo status=$?")
-        assert done.stdout == "status=128\n" and "Couldn't connect to server" in done.stderr
-        assert accepted == []
-        done = box.run("-c", f"netgit ls-remote {url}; echo status=$?")
-        assert done.stdout == "status=128\n" and "Couldn't connect" not in done.stderr
-        assert accepted
+        server = threading.Thread(target=serve, daemon=True)
+        server.start()
+        try:
+            url = f"http://127.0.0.1:{port}/x.git"
+            done = box.run("-c", f"git ls-remote {url}; echo status=$?")
+            assert done.stdout == "status=128\n" and "Couldn't connect to server" in done.stderr
+            assert accepted == []
+            done = box.run("-c", f"netgit ls-remote {url}; echo status=$?")
+            assert done.stdout == "status=128\n" and "Couldn't connect" not in done.stderr
+            assert accepted
+        finally:
+            listener.shutdown(socket.SHUT_RDWR)  # wakes the accept (a close alone does not)
+            server.join(10)
 
 
 def test_cli_serve_and_install_alias(tmp_path: object) -> None:
