@@ -4,7 +4,8 @@ connection, each request one command in its own run (BoxRunner).
 The protocol: the client sends one JSON line, `{"command": TEXT}` or `{"script": PATH}`; the
 service answers with length-framed chunks as the output is produced: a tag byte (`o` stdout, `e`
 stderr), a 4-byte big-endian length and the bytes; then `s` with the status in ASCII. A failure
-of the service itself is status 125. (alias.py is the client.)
+of the service itself is status 125. (alias.py is the client.) The connection's end is the
+client's end: closing it, even only for writing, cancels the command.
 
 Owns a socket (the listening end) and os/open (the socket file, the config file)."""
 
