@@ -1,8 +1,9 @@
 """`sandbash serve --socket PATH --config box.toml`: the shell service. One process, a thread per
 connection, each request one command in its own run (BoxRunner).
 
-The protocol: the client sends one JSON line, `{"command": TEXT}` or `{"script": PATH}`; the
-service answers with length-framed chunks as the output is produced: a tag byte (`o` stdout, `e`
+The protocol: the client sends one JSON line, `{"command": TEXT}` or `{"script": PATH}`, then its
+stdin in frames (tag `i`, 4-byte big-endian length, the bytes; an empty one ends it); the service
+answers with length-framed chunks as the output is produced: a tag byte (`o` stdout, `e`
 stderr), a 4-byte big-endian length and the bytes; then `s` with the status in ASCII. A failure
 of the service itself is status 125. (alias.py is the client.) The connection's end is the
 client's end: closing it, even only for writing, cancels the command.
