@@ -45,7 +45,7 @@ def make_data(data_dir: Path, log_mb: int) -> None:
     if not log.exists():
         rng = random.Random(1234)
         levels = ["INFO"] * 6 + ["DEBUG"] * 3 + ["WARN", "ERROR"]
-        words = "alpha beta gamma delta foo bar baz qux request response cache miss hit user login".split()
+        words = ["alpha", "beta", "gamma", "delta", "foo", "bar", "baz", "qux", "request", "response", "cache", "miss", "hit", "user", "login"]
         target = log_mb * 1024 * 1024
         with open(log.with_suffix(".tmp"), "w") as f:
             size = 0
@@ -130,7 +130,7 @@ def variants_of(name: str) -> list[str]:
 
 
 def run_workloads(names: list[str], runs: int, log_mb: int, scratch: Path,
-                  bashkit_python: str = "") -> list[dict[str, object]]:
+                  bashkit_python: str = "", out: Path | None = None) -> list[dict[str, object]]:
     data = scratch / "data"
     make_data(data, log_mb)
     rows: list[dict[str, object]] = []
@@ -139,6 +139,8 @@ def run_workloads(names: list[str], runs: int, log_mb: int, scratch: Path,
     for name in names:
         row = run_one(name, runs, log_mb, scratch, data, env, bashkit_python)
         rows.append(row)
+        if out is not None:  # written after every row, so a long run stopped early keeps what it measured
+            out.write_text(json.dumps(rows, indent=1))
         print(f"{name}: " + " ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
                                      for k, v in row.items() if "ratio" in k or k.endswith("wrong")),
               file=sys.stderr)
@@ -289,7 +291,7 @@ def main() -> int:
         names = [v for n in names for v in [n, *([] if "." in n else variants_of(n))]]
     scratch = Path(args.scratch) if args.scratch else Path(tempfile.gettempdir()) / "sandbash-bench"
     scratch.mkdir(parents=True, exist_ok=True)
-    rows = run_workloads(names, args.runs, args.log_mb, scratch, args.bashkit)
+    rows = run_workloads(names, args.runs, args.log_mb, scratch, args.bashkit, Path(args.out))
     Path(args.out).write_text(json.dumps(rows, indent=1))
     print(table(rows))
     return 0
