@@ -221,12 +221,21 @@ def table(rows: list[dict[str, object]]) -> str:
         cells += [_num(r, "sandbash_cpu"), _ratio(r, "sandbash")]
         cells.append("/".join(_num(r, f"{s}_rss_mb", "{:.0f}") for s in SYSTEMS if kit or s != "bashkit"))
         if kit:
-            lead = "sandbash_ratio" in r and float(r["sandbash_ratio"]) <= float(r.get("bashkit_ratio", 1e9))  # type: ignore[arg-type]
-            cells.append("yes" if lead else "**no**")
+            cells.append(_lead(r))
         vs = r.get("vs_best")
         cells.append("" if vs is None else f"{vs:.2f}" + ("" if float(vs) <= 1.25 else " **>25%**"))  # type: ignore[arg-type]
         out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out)
+
+
+def _lead(r: dict[str, object]) -> str:
+    if "sandbash_wrong" in r:
+        return "**no** (wrong output)"
+    if "bashkit_wrong" in r:
+        return "yes (bashkit fails)"
+    if "sandbash_ratio" not in r or "bashkit_ratio" not in r:
+        return "–"
+    return "yes" if float(r["sandbash_ratio"]) <= float(r["bashkit_ratio"]) else "**no**"  # type: ignore[arg-type]
 
 
 def _num(r: dict[str, object], key: str, fmt: str = "{:.3f}") -> str:
