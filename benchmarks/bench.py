@@ -74,7 +74,7 @@ def measure(cmd: list[str], stdin: bytes, cwd: str, env: dict[str, str]) -> dict
     """Run `cmd` in a child measuring process; returns cpu, wall, rss, output."""
     probe = [sys.executable, __file__, "_measure", "--", *cmd]
     p = subprocess.run(probe, input=stdin, capture_output=True, cwd=cwd, env=env, timeout=1800)
-    stats = json.loads(p.stderr.decode().rsplit("\n@@STATS ", 1)[1])
+    stats: dict[str, object] = json.loads(p.stderr.decode().rsplit("\n@@STATS ", 1)[1])
     stats["stdout"] = p.stdout
     return stats
 
