@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import signal
 import subprocess
 import tempfile
 import unicodedata
@@ -216,6 +217,14 @@ class Outcome:
     status: int
 
 
+def _default_signals() -> None:
+    """Real bash starts with the default signal dispositions the recordings had: a test run
+    launched in the background or under nohup ignores SIGINT/SIGQUIT/SIGHUP, and bash would show
+    that (`trap` lists them, a job killed by HUP survives)."""
+    for sig in (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def run_real_bash(case: Case, timeout: float = 180.0) -> Outcome:
     """Run the case as `bash -c SCRIPT` in a fresh temporary home directory. The timeout only
     guards against a hang (a loaded CI host is slow); running past it fails this case alone."""
@@ -230,6 +239,7 @@ def run_real_bash(case: Case, timeout: float = 180.0) -> Outcome:
             p = subprocess.run(
                 ["bash", "-c", case.script],
                 executable=BASH,
+                preexec_fn=_default_signals,
                 input=(case.stdin or "").encode(*ENCODING),
                 capture_output=True,
                 cwd=home,
