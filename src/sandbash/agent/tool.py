@@ -454,23 +454,7 @@ class BashTool:
                 return None
             with slot.lock:
                 return fn(slot.session)
-        from ..sessions.errors import StoreConflict
-
-        key = self._store_key(scope, session_id)
-        for _ in range(STORE_RETRIES):
-            got = self.store.load(key)
-            if got is None:
-                return None
-            session = self._stored_session(got[0])
-            result = fn(session)
-            if not save:
-                return result
-            try:
-                self.store.save(key, session.snapshot(), got[1], self.session_idle_timeout)
-            except StoreConflict:
-                continue
-            return result
-        raise StoreConflict(f"session {session_id}: too many concurrent calls; try again")
+        return self._in_store(self._store_key(scope, session_id), fn, f"session {session_id}", save=save)[1]
 
     def restart(self, session_id: str, *, scope: str = "") -> Session:
         """A fresh shell under this handle (the files stay)."""
@@ -576,22 +560,43 @@ class BashTool:
             data = self._template
         return restore(twin(self.bash), data)
 
-    def _run_stored(self, req: ToolRequest, limits: Limits, cap: int, offline: bool, cancel: CancelToken | None,
-                    scope: str) -> ToolOutput:
+    def _in_store(self, key: str, fn: Callable[[Session], T], what: str, *, create: bool = False,
+                  fresh: bool = False, save: bool = True) -> tuple[bool, T | None]:
+        """The store's turn: load the session (or a fresh one when `fresh`, or when it is absent and
+        `create`), `fn(session)`, then save it with compare-and-swap when `save`; a lost race runs
+        `fn` again on the new state. (False, None) when the session is absent and not created;
+        StoreConflict after STORE_RETRIES lost races."""
         from ..sessions.errors import StoreConflict
 
-        assert self.store is not None and req.session_id is not None
-        key = self._store_key(scope, req.session_id)
+        assert self.store is not None
         for _ in range(STORE_RETRIES):
             got = self.store.load(key)
-            session = self._stored_session(None if got is None or req.restart else got[0])
-            out = self._run_in(session, req, limits, cap, offline, cancel)
+            if got is None and not create:
+                return False, None
+            session = self._stored_session(None if got is None or fresh else got[0])
+            result = fn(session)
+            if not save:
+                return True, result
             try:
                 self.store.save(key, session.snapshot(), None if got is None else got[1], self.session_idle_timeout)
             except StoreConflict:
                 continue  # another process ran a call on this session meanwhile: run again on its result
-            return out
-        return ToolOutput("", f"session {req.session_id}: too many concurrent calls; try again", 1)
+            return True, result
+        raise StoreConflict(f"{what}: too many concurrent calls; try again")
+
+    def _run_stored(self, req: ToolRequest, limits: Limits, cap: int, offline: bool, cancel: CancelToken | None,
+                    scope: str) -> ToolOutput:
+        from ..sessions.errors import StoreConflict
+
+        assert req.session_id is not None
+        try:
+            _, out = self._in_store(self._store_key(scope, req.session_id),
+                                    lambda s: self._run_in(s, req, limits, cap, offline, cancel),
+                                    f"session {req.session_id}", create=True, fresh=req.restart)
+        except StoreConflict as e:
+            return ToolOutput("", str(e), 1)
+        assert out is not None
+        return out
 
     def _record(self, req: ToolRequest, out: ToolOutput, duration: float) -> None:
         rec = Recorder(self.audit, run_id=f"tool-{secrets.token_hex(6)}")
