@@ -266,8 +266,7 @@ class Bash:
         from .policy import Policy
 
         return check(script, self.policy or Policy(), fs=self.vfs, cwd=self.cwd, env=self.env,
-                     commands=self.commands,
-                     warnings=self.host_warnings)
+                     commands=self.commands, warnings=self.host_warnings)
 
     def _audited(self, rt: Runtime, script: str, limits: Limits, cwd: str,
                  run: Callable[[], ExecResult]) -> ExecResult:

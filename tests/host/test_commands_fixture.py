@@ -3,9 +3,12 @@ output, the status and the error text, table-driven."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from sandbash import Bash
+from sandbash.host import HostAccess
 
 PS_HEAD = "   PID TTY              TIME CMD\n"
 SS_HEAD = ("Netid  State       Recv-Q  Send-Q  Local Address:Port           Peer Address:Port\n")
@@ -126,3 +129,30 @@ def test_missing_tree_is_a_clear_error(script: str) -> None:
     assert r.exit_code == 1
     assert r.stderr == f"{script.split()[0]}: cannot read /nonexistent/proc: No such directory\n"
     assert "Traceback" not in r.stderr
+
+
+def _proc_entry(root: Path, pid: int, ppid: int, sid: int, comm: str, argv: list[bytes]) -> None:
+    d = root / str(pid)
+    d.mkdir()
+    (d / "stat").write_text(f"{pid} ({comm}) S {ppid} {sid} {sid} 0 -1 0 0 0 0 0 1 1 0 0 20 0 1 0 100 1000 10\n")
+    (d / "status").write_text(f"Name:\t{comm}\nUid:\t0\t0\t0\t0\n")
+    (d / "cmdline").write_bytes(b"".join(a + b"\0" for a in argv))
+
+
+def test_ps_default_lists_descendants_when_the_session_id_is_unknown(tmp_path: Path) -> None:
+    """In a pid namespace whose session leader lies outside it, /proc shows session 0: the
+    default listing still holds this process's children and grandchildren, not strangers."""
+    proc = tmp_path / "proc"
+    proc.mkdir()
+    (proc / "stat").write_text("btime 0\n")
+    _proc_entry(proc, 10, 1, 0, "runner", [b"runner"])
+    _proc_entry(proc, 20, 10, 0, "python3", [b"python3", b"-m", b"pytest"])
+    _proc_entry(proc, 30, 20, 0, "sleep", [b"sleep", b"60"])
+    _proc_entry(proc, 31, 30, 0, "sh", [b"sh", b"-c", b"echo one\necho two"])
+    _proc_entry(proc, 40, 1, 0, "stranger", [b"stranger"])
+    b = Bash(host=HostAccess(proc_path=str(proc), sys_path=str(tmp_path), self_pid=20))
+    r = b.exec("ps | awk 'NR > 1 {print $1}'")
+    assert r.stdout.split() == ["10", "20", "30", "31"], r.stderr
+    # one process is one line: a newline inside an argument is shown as '?', as procps does
+    r = b.exec("ps -p 31 -o pid,args")
+    assert r.stdout == "PID COMMAND\n 31 sh -c echo one?echo two\n"

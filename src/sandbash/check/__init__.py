@@ -267,12 +267,12 @@ class _Judge:
                 "only the run knows")
         elif s.kind == "unknown":
             add(UNKNOWN, "unknown_command", f"{name}: not a builtin, command or function of this script")
-        if s.unmodelled:
-            add(DENY, "no_check_model", f"{name}: declares no effects for the static check (a command "
-                "needs `effects=` to run under a policy)")
         host_action = HOST_ACTIONS.get(command_target(s.runs or name, kind)) if s.kind == "command" else None
         if decision.allowed and host_action is not None:
             host_action(self.policy, s, add)
+        if s.unmodelled:
+            add(DENY, "no_check_model", f"{name}: declares no effects for the static check (a command "
+                "needs `effects=` to run under a policy)")
 
     def script_in_path(self, name: str) -> str | None:
         """A file in the filesystem checked with that PATH lookup finds before the built-in command

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         def run(self, sh: Shell, argv: list[str], env: Mapping[str, str]) -> int | None:
             """Run argv: its status, or None when no host program has that name."""
 
+
 @dataclass
 class Job:
     jid: int

@@ -108,6 +108,10 @@ class SqliteFs:
         self.clock = clock
         self._lock = threading.RLock()
         self._open: dict[int, int] = {}  # inode -> handles open in this process
+        # inodes whose last handle closed inside another transaction on this thread (a
+        # generator finalised by the collector): purged when that transaction commits
+        self._purge_later: set[int] = set()
+        self._shut = False
         try:
             self._db = sqlite3.connect(path, timeout=60, isolation_level=None, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
@@ -129,6 +133,7 @@ class SqliteFs:
 
     def close(self) -> None:
         with self._lock:
+            self._shut = True
             self._db.close()
 
     # ------------------------------------------------------------ plumbing
@@ -143,6 +148,8 @@ class SqliteFs:
                 raise FsError(errno.EIO)
             try:
                 yield cur
+                while self._purge_later:
+                    self._purge(cur, self._purge_later.pop())
                 cur.execute("COMMIT")
             except BaseException as e:
                 if self._db.in_transaction:
@@ -256,6 +263,11 @@ class SqliteFs:
             left = self._open.pop(ino, 1) - 1
             if left > 0:
                 self._open[ino] = left
+                return
+            if self._shut:
+                return  # an unlinked inode left behind is purged when the store is next opened
+            if self._db.in_transaction:
+                self._purge_later.add(ino)
                 return
             with self._txn() as cur:
                 self._purge(cur, ino)

@@ -15,7 +15,8 @@ from __future__ import annotations
 import datetime as _dt
 import io
 import tarfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import IO, Any, cast
 
@@ -152,7 +153,7 @@ class Tar:
             self.ctx.checkpoint(1 + len(chunk) // 4096)
             yield chunk
 
-    def read_archive(self) -> Iterator[bytes]:
+    def read_archive(self) -> Generator[bytes, None, None]:
         """The archive's bytes, decoded in bounded steps (compression is sniffed)."""
         path = self.a.file or "-"
         if path == "-":
@@ -206,7 +207,19 @@ class Tar:
         except FsError as e:
             raise self.fatal(f"{path}: Cannot open: {strerror(e.errno or 0)}")
 
-    def members(self, chunks: Iterator[bytes]) -> Iterator[tuple[tarfile.TarInfo, IO[bytes] | None]]:
+    @contextmanager
+    def archive_members(self) -> Iterator[Iterator[tuple[tarfile.TarInfo, IO[bytes] | None]]]:
+        """The archive's members, its file closed when the block ends (not when the collector
+        finalises an abandoned generator, possibly inside another filesystem transaction)."""
+        chunks = self.read_archive()
+        members = self.members(chunks)
+        try:
+            yield members
+        finally:
+            members.close()
+            chunks.close()
+
+    def members(self, chunks: Iterator[bytes]) -> Generator[tuple[tarfile.TarInfo, IO[bytes] | None], None, None]:
         """Each member with a reader of its content (regular files; read it before the next)."""
         hold = self.hold if self.hold is not None else self.ctx.hold_memory()
         source = _ChunkFile(self.ctx, chunks)
@@ -387,11 +400,12 @@ def _create(tar: Tar, existing: bool | None = None) -> None:
     with tarfile.open(fileobj=buf, mode="w", format=tarfile.GNU_FORMAT) as tf:
         old: dict[str, float] = {}
         if existing:
-            for info, content in tar.members(tar.read_archive()):
-                # the new archive is built in memory: charge each member before it is read
-                _charge(tar, info.size if content is not None else 0)
-                tf.addfile(info, io.BytesIO(content.read()) if content is not None else None)
-                old[info.name.rstrip("/")] = info.mtime
+            with tar.archive_members() as members:
+                for info, content in members:
+                    # the new archive is built in memory: charge each member before it is read
+                    _charge(tar, info.size if content is not None else 0)
+                    tf.addfile(info, io.BytesIO(content.read()) if content is not None else None)
+                    old[info.name.rstrip("/")] = info.mtime
         for cwd, name in tar.a.names:
             base = ctx.fs.abspath(cwd) if cwd else ctx.cwd
             if tar.a.op == "u":
@@ -577,15 +591,16 @@ def _read(tar: Tar) -> None:
     wanted = [name for _, name in tar.a.names]
     used: set[str] = set()
     dirs: list[tuple[str, tarfile.TarInfo]] = []
-    for info, content in tar.members(tar.read_archive()):
-        ctx.checkpoint()
-        if tar.excluded(info.name) or not tar.selected(info.name, wanted, used):
-            continue
-        if tar.a.op == "t":
-            tar.strip_unsafe(info.name)
-            tar.show(info, tar.a.verbose > 0)
-        else:
-            _extract_one(tar, info, content, base, dirs)
+    with tar.archive_members() as members:
+        for info, content in members:
+            ctx.checkpoint()
+            if tar.excluded(info.name) or not tar.selected(info.name, wanted, used):
+                continue
+            if tar.a.op == "t":
+                tar.strip_unsafe(info.name)
+                tar.show(info, tar.a.verbose > 0)
+            else:
+                _extract_one(tar, info, content, base, dirs)
     # directory times last, as GNU does, so extracting files into them does not change them
     for target, info in reversed(dirs):
         try:

@@ -1,8 +1,9 @@
 """ps: processes from /proc (`-e/-A`, `-f`, `-p PIDLIST`, `-o FIELDS`), as rshell reads them:
-by default the session of the process sandbash runs in (its ancestors and its session)."""
+by default the process sandbash runs in, its ancestors, its descendants and its session."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -62,11 +63,16 @@ def _parse(fs: ProcFs, pid: int, charge: Charge) -> Proc | None:
     status = fs.text(f"{pid}/status", 16384, charge) or ""
     uid = next((ln.split()[1] for ln in status.splitlines() if ln.startswith("Uid:") and len(ln.split()) > 1), "?")
     raw = fs.read(f"{pid}/cmdline", MAX_CMDLINE, charge) or b""
-    args = raw.replace(b"\0", b" ").rstrip(b" ").decode("utf-8", "surrogateescape")  # bytes kept as they are
+    # arguments joined by spaces; a control character (a newline inside an argument) is shown
+    # as '?', as procps does, so one process is always one line
+    args = _CONTROL.sub("?", raw.replace(b"\0", b" ").rstrip(b" ").decode("utf-8", "surrogateescape"))
     page_kb = 4
-    return Proc(pid, _int(rest[1]), stat[open_ + 1:close], rest[0], _int(rest[3]), tty_name(_int(rest[4])),
+    return Proc(pid, _int(rest[1]), _CONTROL.sub("?", stat[open_ + 1:close]), rest[0], _int(rest[3]), tty_name(_int(rest[4])),
                 _int(rest[11]) + _int(rest[12]), _int(rest[19]), _int(rest[16]), _int(rest[20]) // 1024,
                 _int(rest[21]) * page_kb, uid, args)
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 
 def _int(text: str) -> int:
@@ -102,7 +108,9 @@ def parse_pids(text: str) -> list[int]:
 
 
 def session(fs: ProcFs, procs: list[Proc]) -> list[Proc]:
-    """The ancestors of the process sandbash runs in, and its session."""
+    """The ancestors of the process sandbash runs in, its descendants, and its session.
+    Descendants are found by parent links because the session id can be unknown: in a pid
+    namespace whose session leader lies outside it, /proc reports the session as 0."""
     by_pid = {p.pid: p for p in procs}
     me = fs.self_pid()
     ancestors: set[int] = set()
@@ -113,8 +121,18 @@ def session(fs: ProcFs, procs: list[Proc]) -> list[Proc]:
         if p is None:
             break
         cur = p.ppid
+    children: dict[int, list[int]] = {}
+    for p in procs:
+        children.setdefault(p.ppid, []).append(p.pid)
+    descendants: set[int] = set()
+    todo = list(children.get(me, []))
+    while todo:
+        pid = todo.pop()
+        if pid not in descendants:
+            descendants.add(pid)
+            todo.extend(children.get(pid, []))
     sid = by_pid[me].sid if me in by_pid else 0
-    return [p for p in procs if p.pid in ancestors or (sid and p.sid == sid)]
+    return [p for p in procs if p.pid in ancestors or p.pid in descendants or (sid and p.sid == sid)]
 
 
 @declare("ps", effects=Effects.NONE, host_only=True, summary="report process status")
