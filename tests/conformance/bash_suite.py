@@ -294,6 +294,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         print("bash_suite: give the bash source snapshot with --bash-repo or BASH_SUITE_REPO", file=sys.stderr)
         return 2
     tmp = Path(tempfile.mkdtemp(prefix="bashsuite-"))
+    tmp.chmod(0o755)  # mkdtemp makes it 0700: bash, run as uid 1000, could not `cd` back by absolute path
     try:
         pristine = extract_tests(Path(repo), tmp / "pristine")
         scripts, skipped = discover(pristine)

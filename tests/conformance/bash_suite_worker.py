@@ -1,13 +1,14 @@
 """Run one script of bash's test suite in sandbash (a child of bash_suite.py).
 
 Reads a JSON request on stdin ({workdir, script, stdin_script, env, timeout}) and prints a JSON answer
-({output, status, error}). The script's directory is mounted copy-on-write at its own absolute path, so
-paths it prints are the ones bash prints; everything else is the sandbox's memory filesystem.
+({output, status, error}). The script's directory and $HOME beside it are mounted copy-on-write at their own
+absolute paths, so paths it prints are the ones bash prints; everything else is the sandbox's memory filesystem.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 import traceback
 
@@ -22,8 +23,11 @@ def main() -> None:
     limits = Limits().with_overrides(timeout=float(request["timeout"]), max_command_count=10**8,
                                      max_loop_iterations=10**8, max_work=10**11,
                                      max_output_size=int(request["max_output"]))
-    fs = MountFs(MemoryFs())
-    fs.mount(workdir, OverlayFs(workdir))
+    root = MemoryFs()
+    root.mkdir("/tmp", 0o1777, 0, 0)  # as on the host: scripts make their own directories in $TMPDIR
+    fs = MountFs(root)
+    # the script's directory and its siblings ($HOME, $BASH_TSTOUT), as bash sees them
+    fs.mount(os.path.dirname(workdir), OverlayFs(os.path.dirname(workdir)))
     bash = Bash(fs=fs, cwd=workdir, env=request["env"], limits=limits)
     chunks: list[bytes] = []
     with open(f"{workdir}/{request['script']}", "rb") as f:  # the harness's own copy on the host
