@@ -21,13 +21,17 @@ if TYPE_CHECKING:
 _KEYWORDS = sorted(_RESERVED - {"in"} | {"]]"})
 
 
+_INTMAX = 2**63 - 1
+
+
 def _numeric(sh: Shell, name: str, text: str) -> int | None:
-    s = text.strip()
-    try:
-        return int(s, 10)
-    except ValueError:
-        sh.builtin_error(name, f"{text}: numeric argument required")
-        return None
+    """bash's legal_number: blanks, a sign and decimal digits that fit an intmax_t (no `1_0`)."""
+    if legal_number(text):
+        n = int(text.strip(" \t\n"), 10)
+        if -_INTMAX - 1 <= n <= _INTMAX:
+            return n
+    sh.builtin_error(name, f"{text}: numeric argument required")
+    return None
 
 
 @builtin(":", "true")
@@ -48,8 +52,7 @@ def bi_exit(sh: Shell, argv: list[str]) -> int:
     if args and args[0] == "--":
         args = args[1:]
     if len(args) > 1:
-        sh.builtin_error("exit", "too many arguments")
-        return 1
+        _too_many(sh, "exit")
     if not args:
         raise ExitShell(sh.state.last_status)
     n = _numeric(sh, "exit", args[0])
@@ -91,6 +94,7 @@ def _too_many(sh: Shell, name: str) -> None:
 
 
 def _loop_count(sh: Shell, name: str, argv: list[str]) -> int | None:
+    first = argv[1:2]  # bash names the first word (even `--`) when the count is out of range
     if argv[1:2] == ["--"]:
         argv = argv[:1] + argv[2:]
     if len(argv) > 2:
@@ -99,10 +103,10 @@ def _loop_count(sh: Shell, name: str, argv: list[str]) -> int | None:
         return 1
     n = _numeric(sh, name, argv[1])
     if n is None:
-        # a special builtin's usage error ends a non-interactive shell
-        raise ExitShell(128)
+        # bash throws to the top level, which ends a non-interactive shell with the last status | 128
+        raise ExitShell(sh.state.last_status | 128)
     if n < 1:
-        sh.builtin_error(name, f"{argv[1]}: loop count out of range")
+        sh.builtin_error(name, f"{first[0]}: loop count out of range")
         if sh.state.loop_depth:
             # bash leaves every enclosing loop, with status 1
             raise BreakLoop(sh.state.loop_depth, 1)
@@ -148,8 +152,7 @@ def bi_shift(sh: Shell, argv: list[str]) -> int:
     if argv[1:2] == ["--"]:
         argv = argv[:1] + argv[2:]
     if len(argv) > 2:
-        sh.builtin_error("shift", "too many arguments")
-        return 1
+        _too_many(sh, "shift")
     if len(argv) == 2:
         m = _numeric(sh, "shift", argv[1])
         if m is None:
@@ -160,7 +163,7 @@ def bi_shift(sh: Shell, argv: list[str]) -> int:
         return 1
     if n > len(st.positional):
         if st.shopts["shift_verbose"]:
-            sh.builtin_error("shift", f"{n}: shift count out of range")
+            sh.builtin_error("shift", f"{first[0]}: shift count out of range")
         return 1
     st.positional = st.positional[n:]
     st.args_version += 1

@@ -17,7 +17,7 @@ from ..stdio.streams import BufferWriter, NullStream, SigPipe, Stream, capture_b
 from ..syntax import ast as A
 from ..vfs.errors import FsError
 from .bashcmd import run_bash
-from .control import AbortCommand, ExitShell, LoopControl
+from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .executor import unparse_command
 from .runtime import Job
 from .vars import EXPORT
@@ -156,7 +156,8 @@ class Processes:
                 status = self.ev.run_list(body)
             else:
                 status = self.ev.execute(body)
-        except (ExitShell, AbortCommand) as e:
+        except (ExitShell, AbortCommand, ReturnFromFunction) as e:
+            # (`( return 5 )` in a function ends the subshell, not the function)
             status = e.status
         except LoopControl:
             # a substitution inside a loop sees that loop (bash): `$(break)` ends the substitution
