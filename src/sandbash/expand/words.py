@@ -23,6 +23,7 @@ from ..syntax import ast as A
 from ..syntax.ast import Op, OpKind
 from ..syntax.escapes import decode_escapes
 from ..syntax.lexer import tilde_prefix
+from .arith import ArithError
 from .env import ExpandEnv, ExpansionError
 from .pattern import compile_pattern, escape, has_glob
 from .quoting import double_quote, quote_reusable
@@ -54,6 +55,14 @@ class _Multi:
     def __init__(self, values: list[str], star: bool) -> None:
         self.values = values
         self.star = star
+
+
+class _SliceArithError(ArithError):
+    """An arithmetic error in ${name:offset:length}: bash names the parameter as written."""
+
+    def __init__(self, inner: ArithError, shown: str) -> None:
+        super().__init__(inner.message, f"{shown}: {inner.text}", inner.token)
+        self.inner = inner
 
 
 class _Segs:
@@ -586,15 +595,26 @@ class Expander:
         target_name = env.nameref_target(name) if p.sub is None else None
         if target_name is not None and p.op is None:
             return target_name
-        ref = as_text(self.param(A.Param(name, p.sub, "", None, True, "", p.subscript), in_dq))
+        ref = as_text(self._base(A.Param(name, p.sub, "", None, True, "", p.subscript))[0])
         if ref is None:
-            if env.option("nounset"):
-                raise ExpansionError(f"{name}: unbound variable", 127)
-            raise ExpansionError(f"{name}: invalid indirect expansion", 1)
+            # only a name that is no variable at all is an error (subst.c): an unset positional or
+            # special parameter, or a declared variable without a value, expands as unset
+            if (name[0].isalpha() or name[0] == "_") and env.lookup(name) is None:
+                shown = name if p.sub is None else f"{name}[{p.sub}]"
+                raise ExpansionError(f"{shown}: invalid indirect expansion", 1)
+            if p.op is None:
+                self._check_unset("!" + name, p)
+                return None
+            if p.op.op in (Op.ASSIGN, Op.ASSIGN_UNSET):
+                raise ExpansionError(f"!{name}: invalid indirect expansion", 1)  # nothing to assign to
+            return self._apply_op(p, p.op, None, "!" + name, in_dq)
         target = _parse_ref(ref)
         if target is None or target.name == "":
             raise ExpansionError(f"{ref}: invalid variable name", 1)
-        return self.param(A.Param(target.name, target.sub, "", p.op, True), in_dq)
+        try:
+            return self.param(A.Param(target.name, target.sub, "", p.op, True), in_dq)
+        except _SliceArithError as e:
+            raise _SliceArithError(e.inner, "!" + name) from None
 
     # ------------------------------------------------------------ operators
 
@@ -743,14 +763,39 @@ class Expander:
             return "".join(s[0] for s in segs)
         return _Segs([(t, EXP if f == LIT else f) for t, f in segs])
 
+    def _slice_number(self, p: A.Param, word: A.Word) -> int:
+        """An offset or length of ${p:off:len}; an arithmetic error names the parameter as bash does."""
+        text = self.heredoc(word)
+        if not text.strip():
+            return 0
+        try:
+            return self.env.arith_eval(text)
+        except ArithError as e:
+            shown = p.name + (f"[{p.sub}]" if p.sub is not None else "")
+            raise _SliceArithError(e, shown) from None
+
+    def _offset_in_range(self, p: A.Param, base: Value, offset: int) -> bool:
+        """False when bash drops ${p:off:len} to nothing before it evaluates the length
+        (subst.c's verify_substring_values: arrays count to their highest index, "$@" from $0)."""
+        if isinstance(base, _Multi):
+            if p.name in ("@", "*"):
+                count = len(base.values) + 1 + (offset == 0)
+            else:
+                var = self.env.lookup(p.name)
+                arr = var.value if var is not None else None
+                top = arr.max_index() if isinstance(arr, IndexedArray) else len(base.values)
+                count = top + (offset < 0)
+        else:
+            assert isinstance(base, str)
+            count = len(base)
+        return -count <= offset <= count
+
     def _slice(self, p: A.Param, op: A.ParamOp, base: Value) -> Value:
         assert op.arg is not None
-        off_text = self.heredoc(op.arg)
-        offset = self.env.arith_eval(off_text) if off_text.strip() else 0
-        length: int | None = None
-        if op.arg2 is not None:
-            len_text = self.heredoc(op.arg2)
-            length = self.env.arith_eval(len_text) if len_text.strip() else 0
+        offset = self._slice_number(p, op.arg)
+        if not self._offset_in_range(p, base, offset):
+            return _Multi([], base.star) if isinstance(base, _Multi) else ""  # length is not evaluated
+        length = None if op.arg2 is None else self._slice_number(p, op.arg2)
         if isinstance(base, _Multi):
             values = base.values
             if p.name in ("@", "*"):

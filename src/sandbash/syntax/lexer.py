@@ -850,7 +850,7 @@ class WordReader:
                     ternary -= 1
                 else:
                     return i
-            elif c == "}" and depth <= 0:
+            elif c == "}":  # bash ends ${...} at the first free brace, even inside parens
                 return i
             elif c == "$" and i + 1 < len(src) and src[i + 1] in "({":
                 close = ")" if src[i + 1] == "(" else "}"
@@ -858,13 +858,21 @@ class WordReader:
                 if j < 0:
                     raise self.error_eof(close)
                 i = j
-            elif c in "'\"":
-                j = src.find(c, i + 1)
+            elif c in "'\"`":
+                j = self._quote_end(i) if c != "'" else src.find(c, i + 1)
                 if j < 0:
                     raise self.error_eof(c)
                 i = j
             i += 1
         raise self.error_eof("}")
+
+    def _quote_end(self, i: int) -> int:
+        """Index of the quote closing the `"` or backquote at `i` (backslash escapes skipped), or -1."""
+        src = self.src
+        j = i + 1
+        while j < len(src) and src[j] != src[i]:
+            j += 2 if src[j] == "\\" else 1
+        return j if j < len(src) else -1
 
     # ------------------------------------------------------------ here-docs
 
