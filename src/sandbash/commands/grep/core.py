@@ -908,11 +908,12 @@ def _search_operand(s: Searcher, name: str, implicit: bool) -> bool:
     o = s.o
     if name == "-":
         return s.search_stream(ctx.stdin, o.label)
-    st = ctx.fs.try_stat(name)
-    if st is None:
+    try:
+        st = ctx.fs.stat(name)
+    except FsError as e:  # missing, or refused by the policy: its own reason, as GNU grep prints errno's
         s.error = True
         if not o.no_messages:
-            ctx.error(f"{name}: No such file or directory")
+            ctx.fs_error(e, name)
         return False
     base = name.rstrip("/").rsplit("/", 1)[-1]
     if st.is_dir:
