@@ -13,9 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import re2
-
-from ..regex.brackets import bracket_end
 from ..textcache import TextCache
 
 _GLOB_CHARS = frozenset("*?[")
@@ -89,6 +86,9 @@ def escape(text: str) -> str:
 def _bracket_end(p: str, i: int) -> int:
     """Index of the `]` closing the bracket expression at p[i] == '[', or -1 (`!` negates too;
     a backslash quotes the next character; a `[:` without `:]` is a plain `[`, as in bash)."""
+    # imported here: the regex package (and RE2) loads only when a script uses a bracket
+    from ..regex.brackets import bracket_end
+
     return bracket_end(p, i, "!^", escapes=True, open_class_fails=False)
 
 
@@ -327,6 +327,8 @@ class Pattern:
                 self._simple = ("presuf", seq[0][1], seq[2][1])
             elif kinds == ["star"]:
                 self._simple = ("all", "", "")
+        import re2  # here, not at the top: start-up pays for it only when a script uses a pattern
+
         try:
             regex = _to_regex(seq, path)
             opts = re2.Options()
@@ -342,18 +344,24 @@ class Pattern:
     # --- the set matcher (for what RE2 cannot do: `!(...)`, odd text)
     # Positions move forward as sets: one pass per node, so `*a*a*b` costs
     # O(nodes x length), not a backtracking search.
-    def _ends(self, text: str, seq: list[Node], starts: set[int]) -> set[int]:
+    def _ends(self, text: str, seq: list[Node], starts: set[int], guard: bool = False) -> set[int]:
         cur = starts
         for node in seq:
             if not cur:
                 break
-            cur = self._node_ends(text, node, cur)
+            cur = self._node_ends(text, node, cur, guard)
         return cur
 
-    def _node_ends(self, text: str, node: Node, starts: set[int]) -> set[int]:
+    def _node_ends(self, text: str, node: Node, starts: set[int], guard: bool = False) -> set[int]:
+        """`guard`: position 0 holds a dot that only a literal may match (bash's FNM_PERIOD /
+        FNM_DOTDOT): `?`, `*`, a bracket and `!(...)` starting there match nothing."""
         n = len(text)
         kind = node[0]
         path = self.path
+        if guard and 0 in starts and kind != "lit" and (kind != "grp" or node[1] == "!"):
+            starts = starts - {0}
+            if not starts:
+                return starts
         if kind == "lit":
             lit = node[1]
             size = len(lit)
@@ -385,7 +393,7 @@ class Pattern:
         def once(begin: set[int]) -> set[int]:
             got: set[int] = set()
             for alt in alts:
-                got |= self._ends(text, alt, begin)
+                got |= self._ends(text, alt, begin, guard)
             return got
 
         if op == "@":
@@ -411,6 +419,13 @@ class Pattern:
 
     def _slow_full(self, text: str) -> bool:
         return len(text) in self._ends(text, self.seq, {0})
+
+    def match_name(self, text: str, dotglob: bool) -> bool:
+        """Whether a file name matches as pathname expansion matches it: a leading dot only
+        explicitly (bash's FNM_PERIOD), or with dotglob `.` and `..` only explicitly (FNM_DOTDOT)."""
+        if text[:1] == "." and (not dotglob or text in (".", "..")):
+            return len(text) in self._ends(text, self.seq, {0}, True)
+        return self.fullmatch(text)
 
     @staticmethod
     def _re2_ok(text: str) -> bool:
