@@ -4,20 +4,20 @@ cwd = the workspace, the seed's limits, and host programs through the `[tool.<na
 
 from __future__ import annotations
 
-import errno
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from ..api import Bash
 from ..errors import ExecutionCancelled, ExecutionLimitError
 from ..interp.runtime import Identity
-from ..limits import CancelToken, Limits
-from ..policy import REMEDIATION, Action, Decision, Policy, under
+from ..limits import CancelToken, LimitExceeded, LimitKind, Limits
+from ..policy import REMEDIATION, Action, Decision, Gate, Policy, under
 from ..stdio.streams import Stream
-from ..vfs.errors import FsError
+from ..vfs.errors import OPERATION_WORDING, FsError, RefusedCode
 from ..vfs.memory import MemoryFs
 from ..vfs.mount import MountFs
+from ..vfs.ops import FileOp
 from ..vfs.quota import DiskQuota
 from ..vfs.readwrite import ReadWriteFs
 from .config import BoxConfig, ToolTable
@@ -33,6 +33,7 @@ from .spawn import (
 )
 
 if TYPE_CHECKING:
+    from ..audit import Audit, Recorder
     from ..interp.runtime import Runtime
     from ..interp.shell import Shell
     from ..vfs.base import FileHandle
@@ -57,7 +58,9 @@ class _EntryQuota(DiskQuota):
 
     def check(self, nbytes: int, nfiles: int = 0) -> None:
         if nfiles > 0 and self.used_files + nfiles > self.max_files:
+            # the run ends here, so the seed's message is the only one (no ENOSPC from the command first)
             self.trip.hit = self.trip.hit or "entries"
+            raise LimitExceeded(LimitKind.MAX_FILESYSTEM_FILES, self.max_files)
         super().check(nbytes, nfiles)
 
 
@@ -70,8 +73,7 @@ class _CappedHandle:
 
     def _over(self, end: int) -> None:
         if end > self.cap:
-            self.trip.hit = self.trip.hit or "file"
-            raise FsError(errno.EFBIG)
+            _file_too_large(self.trip, self.cap)
 
     def read(self, n: int = -1) -> bytes:
         data = self.inner.read(n)
@@ -110,9 +112,15 @@ class _CappedMemoryFs(MemoryFs):
 
     def truncate(self, path: str, size: int) -> None:
         if size > self.cap:
-            self.trip.hit = self.trip.hit or "file"
-            raise FsError(errno.EFBIG)
+            _file_too_large(self.trip, self.cap)
         super().truncate(path, size)
+
+
+def _file_too_large(trip: _Tripwire, cap: int) -> NoReturn:
+    """A file past the cap ends the run (before the write, so nothing past it is kept), and the
+    seed's message is the only one: no `File too large` from the command first."""
+    trip.hit = trip.hit or "file"
+    raise LimitExceeded(LimitKind.MAX_FILESYSTEM_BYTES, cap, "one in-memory file past the box's file size limit")
 
 
 @dataclass(frozen=True)
@@ -219,16 +227,18 @@ class BoxRunner:
         except ExecutionCancelled:
             return 130
         except ExecutionLimitError as e:
-            text = "execution timeout exceeded" if e.limit == "timeout" else e.message
-            on_stderr(f"{prefix}: {text}\n".encode())
+            on_stderr(f"{prefix}: {self._limit_text(trip.hit, e)}\n".encode())
             return 1
-        if trip.hit == "file":
-            on_stderr(f"{prefix}: file size limit exceeded ({lim.max_file_bytes} bytes)\n".encode())
-            return result.exit_code or 1
-        if trip.hit == "entries":
-            on_stderr(f"{prefix}: in-memory entry limit exceeded ({lim.max_entries} entries)\n".encode())
-            return result.exit_code or 1
         return result.exit_code
+
+    def _limit_text(self, hit: str | None, e: ExecutionLimitError) -> str:
+        """The seed's line for the limit that ended the run."""
+        lim = self.config.limits
+        if hit == "file":
+            return f"file size limit exceeded ({lim.max_file_bytes} bytes)"
+        if hit == "entries":
+            return f"in-memory entry limit exceeded ({lim.max_entries} entries)"
+        return "execution timeout exceeded" if e.limit == "timeout" else e.message
 
 class HostPrograms:
     """The executor's hook (Runtime.spawner) for a name that is no builtin, function or command:
@@ -298,12 +308,37 @@ def _writer(stream: object) -> OnChunk:
     return write if callable(write) else (lambda data: None)
 
 
+class _BoxGate(Gate):
+    """The policy's gate with box mode's wording of a refused file operation (the seed's
+    `policy denied this operation on '<path>' [policy: <id>]`, naming the path the policy saw)."""
+
+    __slots__ = ()
+
+    def fs(self, action: FileOp, path: str) -> None:
+        try:
+            super().fs(action, path)
+        except FsError as e:
+            if not isinstance(e.code, RefusedCode):
+                raise
+            raise FsError(e.code.worded(OPERATION_WORDING, path), e.path) from None
+
+    def bind(self, recorder: Recorder | None) -> Gate:
+        return _BoxGate(self.policy, recorder)
+
+
 class _BoxBash(Bash):
-    """A Bash whose runs send unknown names to the box's host programs."""
+    """A Bash whose runs send unknown names to the box's host programs, and whose policy gate
+    words file refusals as the seed does."""
 
     def __init__(self, runner: BoxRunner, **kw: object) -> None:
         self._runner = runner
         super().__init__(**kw)  # type: ignore[arg-type]
+
+    def _init_policy(self, policy: Policy | None, audit: Audit | None) -> None:
+        super()._init_policy(policy, audit)
+        if self.gate is not None:  # every run's gate is `self.gate.bind(...)`: a _BoxGate too
+            self.gate = _BoxGate(self.gate.policy, self.gate.recorder)
+            self.vfs.gate = self.gate.fs
 
     def _new_shell(self, *a: object, **kw: object) -> tuple[Shell, Runtime]:
         sh, rt = super()._new_shell(*a, **kw)  # type: ignore[arg-type]

@@ -32,28 +32,57 @@ MESSAGES = {
 }
 
 
+# how a policy refusal reads: sandbash's own ("Permission denied [policy: RULE]") or, in box mode,
+# the operation wording of the seed ("policy denied this operation on 'PATH' [policy: RULE]")
+SANDBASH_WORDING = "sandbash"
+OPERATION_WORDING = "operation"
+DEFAULT_DENY_RULE = "paths.no-grant"  # no grant covers the path: the operation wording's [default-deny]
+
+
 class RefusedCode(int):
     """An errno the policy gave: it compares, hashes and prints as the number,
     and carries the rule that refused, so strerror() names the rule wherever
     the code travels (commands re-raise `FsError(e.code, path)` and format
-    `strerror(e.errno)`): `Permission denied [policy: paths.no-grant]`."""
+    `strerror(e.errno)`): `Permission denied [policy: paths.no-grant]`.
+    `wording` and `target` (the path the policy was asked about) choose the
+    text: see `refusal_text`."""
 
     rule: str
+    target: str
+    wording: str
 
-    def __new__(cls, code: int, rule: str) -> RefusedCode:
+    def __new__(cls, code: int, rule: str, target: str = "", wording: str = SANDBASH_WORDING) -> RefusedCode:
         obj = super().__new__(cls, code)
         obj.rule = rule
+        obj.target = target
+        obj.wording = wording
         return obj
 
-    def __reduce__(self) -> tuple[type[RefusedCode], tuple[int, str]]:
-        return RefusedCode, (int(self), self.rule)
+    def __reduce__(self) -> tuple[type[RefusedCode], tuple[int, str, str, str]]:
+        return RefusedCode, (int(self), self.rule, self.target, self.wording)
+
+    def worded(self, wording: str, target: str) -> RefusedCode:
+        """The same refusal in another wording, naming `target`."""
+        return RefusedCode(int(self), self.rule, target, wording)
+
+
+def refusal_tag(rule: str) -> str:
+    """`[policy: RULE]`, or `[default-deny]` when no grant covered the path (operation wording)."""
+    return "[default-deny]" if rule == DEFAULT_DENY_RULE else f"[policy: {rule}]"
+
+
+def refusal_text(code: RefusedCode) -> str:
+    """The one place a policy refusal of a file operation is worded."""
+    if code.wording == OPERATION_WORDING:
+        return f"policy denied this operation on '{code.target}' {refusal_tag(code.rule)}"
+    return f"{MESSAGES.get(code, f'Unknown error {int(code)}')} [policy: {code.rule}]"
 
 
 def strerror(code: int) -> str:
-    """The C library's wording; for a policy refusal, the rule after it."""
-    text = MESSAGES.get(code, f"Unknown error {int(code)}")
-    rule = getattr(code, "rule", "")
-    return f"{text} [policy: {rule}]" if rule else text
+    """The C library's wording; for a policy refusal, `refusal_text`."""
+    if isinstance(code, RefusedCode) and code.rule:
+        return refusal_text(code)
+    return MESSAGES.get(code, f"Unknown error {int(code)}")
 
 
 class FsError(OSError):
