@@ -15,7 +15,7 @@ from ..expand.quoting import quote_reusable, single_quote
 from ..limits import DeadlineExpired, thread_deadline
 from ..stdio.streams import Stream, StreamError
 from ..syntax import ast as A
-from .builtin_table import BUILTINS, SPECIAL, Builtin
+from .builtin_table import SPECIAL, Builtin, is_builtin, lookup
 from .control import AbortCommand, ExitShell
 from .jobs import notify_dead_jobs
 from .variables import AssignError
@@ -226,19 +226,22 @@ class Executor:
     ) -> tuple[str, str | None, bool, str, list[tuple[str | None, str, bool]] | None]:
         """Expand one assignment's value (nothing is assigned yet)."""
         if a.array is not None:
-            items: list[tuple[str | None, str, bool]] = []
-            assoc = self.sh.is_assoc(a.name)
-            for item in a.array:
-                if item.key is not None:
-                    key = self.expander.string(item.key)
-                    items.append((key, self.expander.string(item.value), item.append))
-                else:
-                    for v in self.expander.words((item.value,)):
-                        items.append((None, v, False))
-            del assoc
-            return a.name, a.sub, a.append, "", items
+            return a.name, a.sub, a.append, "", self.expand_array_items(a.array)
         value = self.expander.string(a.value) if a.value is not None else ""
         return a.name, a.sub, a.append, value, None
+
+    def expand_array_items(self, array: tuple[A.ArrayItem, ...] | list[A.ArrayItem]
+                           ) -> list[tuple[str | None, str, bool]]:
+        """The words of `( ... )`: (key or None, value, key+=); a word without a key splits."""
+        items: list[tuple[str | None, str, bool]] = []
+        for item in array:
+            if item.key is not None:
+                key = self.expander.string(item.key)
+                items.append((key, self.expander.string(item.value), item.append))
+            else:
+                for v in self.expander.words((item.value,)):
+                    items.append((None, v, False))
+        return items
 
     def _assignments_only(self, cmd: A.SimpleCommand) -> int:
         """`a=1 b=$a`: each assignment is expanded and made in turn."""
@@ -335,7 +338,7 @@ class Executor:
         st = self.state
         if name in st.functions:
             return "function", name
-        if name in BUILTINS and name not in st.disabled_builtins:
+        if is_builtin(name) and name not in st.disabled_builtins:
             return "builtin", name
         path = (self.va.get_str("PATH") or DEFAULT_PATH) if unhashed else None
         kind, where = self.find_command(name, path)
@@ -703,7 +706,7 @@ def _callable(st: ShellState, name: str, no_functions: bool = False) -> tuple[A.
     fdef = None if no_functions else st.functions.get(name)
     if fdef is not None and st.opts["posix"] and name in SPECIAL:
         fdef = None  # POSIX: special builtins are found before functions
-    builtin = None if fdef is not None or name in st.disabled_builtins else BUILTINS.get(name)
+    builtin = None if fdef is not None or name in st.disabled_builtins else lookup(name)
     return fdef, builtin
 
 

@@ -14,7 +14,6 @@ from ..identity import Identity as Identity  # (re-exported: the API takes one)
 from ..limits import Budget, JobBudget, LimitExceeded, LimitKind, Limits
 from ..stdio.streams import Stream
 from ..vfs.facade import Vfs
-from .builtin_table import load as load_builtins
 from .gates import CommandGate as CommandGate  # (re-exported: the API takes one)
 from .gates import CommandGates
 
@@ -152,7 +151,6 @@ class Runtime:
         # the commands this sandbox runs: the built-ins and its Bash's custom commands
         self.commands: CommandTable = BUILTIN_TABLE
         self.jobs: dict[int, Job] = {}
-        load_builtins()  # the table the executor dispatches builtins from
         self.threads = Threads(limits.max_threads)
         self.next_jid = 1
         self._pid = self.identity.pid + 100
