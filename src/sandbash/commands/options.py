@@ -13,6 +13,16 @@ argv into (options, operands). Two modes:
 Values are typed: an `Opt.type` converts the text while parsing (a bad value is an
 `OptionValueError` naming it), and options of one `group` store into one key, the
 last one given winning (`ls -l -1`).
+
+Tools with their own grammar are declarations too, through a spec's variants: exact
+long names (`long_prefixes=False`, `long_equals=False`: jq), Go pflag's `-o=json`
+(`short_equals`, with `Opt.implied` for `-r` / `-r=false`: yq), a word that is a set of
+letters (`bundle="set"`: jq) or one option (`bundle="none"`: kill, dirs), a value that
+is always the next word (`Opt.attached=False`: tree's `-L 2`), two-word values
+(`Opt.nargs=2`: jq's `--arg NAME VALUE`), options that end the parse (`Opt.stop`), and
+`-X` / `+X` words that name no option being one option's value (`dash_value`: kill's
+`-9` / `-KILL`, dirs' `+2`). Errors are `UsageError`s that say what went wrong
+(`kind`, `name`, `word`), so each tool words them its own way.
 """
 
 from __future__ import annotations
@@ -33,6 +43,8 @@ class OptionValueError(Exception):
         self.message = message
         self.status = status
         self.usage = usage
+        self.option: Opt | None = None  # set by the parser: the option and the text it refused
+        self.value: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +64,12 @@ class Opt:
     const: Any = True  # the value stored for a flag
     help: str = ""
     metavar: str = ""
-    type: Callable[[str], Any] | None = None
+    type: Callable[[Any], Any] | None = None  # a str, or a tuple of them when nargs > 1
     group: str | None = None
+    nargs: int = 1  # a required value of several words, stored as a tuple (jq's --arg NAME VALUE)
+    attached: bool = True  # False: the value is always the next word, the word's other letters go on (tree -L)
+    stop: bool = False  # the parse ends once this option is met (an option that acts at once: jq -h)
+    implied: Any = None  # what an optional option stores given no value (pflag's NoOptDefVal)
 
     @property
     def key(self) -> str:
@@ -83,14 +99,34 @@ class CommandSpec:
     add_help: bool = True
     builtin: bool = False  # bash's internal_getopt instead of GNU getopt_long
     plus: bool = False  # builtin mode: `+x` turns a flag off (set, declare)
+    # the grammar's variants; the defaults are GNU getopt_long's
+    long_prefixes: bool = True  # unique prefixes of long names (`--verb` for `--verbose`)
+    long_equals: bool = True  # `--name=value`; False: the whole word is the name (jq's `--debug-trace=all`)
+    short_equals: bool = False  # Go pflag: `-o=json`; an optional value is given only that way (`-r=false`)
+    # "getopt": a word's letters one by one; "set": the word is a set of known letters, each at most
+    # once, a value option only first (jq); "none": a word is one option, `-c` or `-cVALUE` (kill, dirs)
+    bundle: str = "getopt"
+    # a word `-X` (or `+X` in plus mode) naming no option is the value X of the option with this key
+    dash_value: str | None = None
+    dash_value_if: Callable[[str], bool] | None = None  # which words that hook takes (default: all)
+    dash_value_once: bool = False  # once the key has a value, such a word is an operand (kill -9 -PGID)
 
 
 class UsageError(Exception):
-    """A command-line error; `message` is the first line GNU prints."""
+    """A command-line error; `message` is the first line GNU prints. `kind` says which ('unknown',
+    'ambiguous', 'needs_value', 'no_value'), `name` is the option as given (a letter, or a long name
+    without its dashes), `word` the whole argument, `parsed` what was parsed before it, `at`
+    where a letter stands in the word."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, kind: str = "", name: str = "", word: str = "",
+                 parsed: Parsed | None = None, at: int = 0) -> None:
         super().__init__(message)
         self.message = message
+        self.kind = kind
+        self.name = name
+        self.word = word
+        self.parsed = parsed
+        self.at = at  # where in `word` a short option's letter stands
 
 
 class HelpRequested(Exception):
@@ -107,6 +143,9 @@ class Parsed:
     values: dict[str, Any] = field(default_factory=dict)
     order: list[tuple[str, Any]] = field(default_factory=list)
     signs: list[str] = field(default_factory=list)
+    # for each operand, how many options came before it (jq's --args applies to what follows it)
+    operand_at: list[int] = field(default_factory=list)
+    dashdash: int | None = None  # how many operands came before a `--`, when there was one
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.values.get(key, default)
@@ -123,8 +162,12 @@ class Parsed:
 
 def _store(parsed: Parsed, opt: Opt, value: Any, sign: str = "-") -> None:
     key = opt.key
-    if opt.type is not None and isinstance(value, str):
-        value = opt.type(value)  # raises OptionValueError
+    if opt.type is not None and isinstance(value, (str, tuple)):
+        try:
+            value = opt.type(value)
+        except OptionValueError as e:
+            e.option, e.value = opt, value
+            raise
     elif opt.group and opt.arg == "none" and value is True:
         value = opt.long or opt.short
     parsed.order.append((key, value))
@@ -140,95 +183,184 @@ def _store(parsed: Parsed, opt: Opt, value: Any, sign: str = "-") -> None:
 def parse_args(spec: CommandSpec, args: Sequence[str]) -> tuple[Parsed, list[str]]:
     if spec.builtin:
         return _parse_builtin(spec, args)
-    parsed = Parsed()
-    operands: list[str] = []
-    shorts = {o.short: o for o in spec.opts if o.short}
-    longs = {o.long: o for o in spec.opts if o.long}
-    i = 0
-    n = len(args)
-    while i < n:
-        arg = args[i]
-        i += 1
-        if arg == "--":
-            operands.extend(args[i:])
-            break
-        if arg.startswith("--") and len(arg) > 2:
-            name, eq, value = arg[2:].partition("=")
-            if spec.add_help and name and "help".startswith(name) and name not in longs and not any(
-                l.startswith(name) for l in longs
-            ):
-                raise HelpRequested(help_text(spec))
-            if spec.add_help and name and "version".startswith(name) and len(name) >= 4 and not any(
-                l.startswith(name) for l in longs
-            ):
-                raise HelpRequested(version_text(spec))
-            opt = longs.get(name)
-            if opt is None:
-                matches = [l for l in longs if l.startswith(name)]
-                if spec.add_help:
-                    matches += [l for l in ("help", "version") if l.startswith(name) and l not in longs]
-                # several spellings of the same option are not ambiguous
-                distinct = {id(longs[m]) if m in longs else m for m in matches}
-                if not matches:
-                    raise UsageError(f"unrecognized option '--{name}'" if not eq else f"unrecognized option '{arg}'")
-                if len(distinct) > 1:
-                    poss = " ".join(f"'--{m}'" for m in matches)
-                    # glibc names the argument as given, value included: `--co=x`
-                    raise UsageError(f"option '{arg}' is ambiguous; possibilities: {poss}")
-                if matches[0] == "help" and matches[0] not in longs:
-                    raise HelpRequested(help_text(spec))
-                if matches[0] == "version" and matches[0] not in longs:
-                    raise HelpRequested(version_text(spec))
-                opt = longs[matches[0]]
-            long_name = opt.long
-            if opt.arg == "none":
-                if eq:
-                    raise UsageError(f"option '--{long_name}' doesn't allow an argument")
-                _store(parsed, opt, opt.const)
-            elif opt.arg == "required":
-                if not eq:
-                    if i >= n:
-                        raise UsageError(f"option '--{long_name}' requires an argument")
-                    value = args[i]
-                    i += 1
-                _store(parsed, opt, value)
-            else:
-                _store(parsed, opt, value if eq else None)
-            continue
-        if arg.startswith("-") and len(arg) > 1 and not (spec.operand_if and spec.operand_if(arg)):
-            if spec.numeric and arg[1:].isdigit():
-                opt = shorts.get(spec.numeric) or next((o for o in spec.opts if o.key == spec.numeric), None)
-                if opt is not None:
-                    _store(parsed, opt, arg[1:])
-                    continue
-            j = 1
-            while j < len(arg):
-                ch = arg[j]
-                j += 1
-                opt = shorts.get(ch)
-                if opt is None:
-                    raise UsageError(f"invalid option -- '{ch}'")
-                if opt.arg == "none":
-                    _store(parsed, opt, opt.const)
-                    continue
-                rest = arg[j:]
-                if opt.arg == "required":
-                    if rest:
-                        _store(parsed, opt, rest)
-                    elif i < n:
-                        _store(parsed, opt, args[i])
-                        i += 1
-                    else:
-                        raise UsageError(f"option requires an argument -- '{ch}'")
-                else:
-                    _store(parsed, opt, rest if rest else None)
+    return _Gnu(spec, args).run()
+
+
+class _Gnu:
+    """One GNU-style parse (getopt_long and the variants a spec declares): options and operands
+    mixed, `--` ends the options."""
+
+    def __init__(self, spec: CommandSpec, args: Sequence[str]) -> None:
+        self.spec = spec
+        self.args = args
+        self.i = 0
+        self.parsed = Parsed()
+        self.operands: list[str] = []
+        self.shorts = {o.short: o for o in spec.opts if o.short}
+        self.longs = {o.long: o for o in spec.opts if o.long}
+
+    def run(self) -> tuple[Parsed, list[str]]:
+        spec, args, parsed, operands = self.spec, self.args, self.parsed, self.operands
+        n = len(args)
+        while self.i < n:
+            arg = args[self.i]
+            self.i += 1
+            if arg == "--":
+                parsed.dashdash = len(operands)
+                self._operands(args[self.i:])
                 break
-            continue
-        operands.append(arg)
-        if spec.stop_at_operand:
-            operands.extend(args[i:])
-            break
-    return parsed, operands
+            if arg.startswith("--") and len(arg) > 2:
+                if self._long(arg):
+                    break
+                continue
+            if arg.startswith("-") and len(arg) > 1 and not (spec.operand_if and spec.operand_if(arg)):
+                if self._dash_value(arg):
+                    continue
+                if self._short_word(arg):
+                    break
+                continue
+            self._operands([arg])
+            if spec.stop_at_operand:
+                self._operands(args[self.i:])
+                break
+        return parsed, operands
+
+    def _operands(self, words: Sequence[str]) -> None:
+        self.operands.extend(words)
+        self.parsed.operand_at.extend([len(self.parsed.order)] * len(words))
+
+    def _error(self, message: str, kind: str, name: str, word: str, at: int = 0) -> UsageError:
+        return UsageError(message, kind, name, word, self.parsed, at)
+
+    def _take(self, opt: Opt, first: str | None, name: str, word: str, at: int = 0) -> Any:
+        """The value of an option that requires one: `first` (attached) and the next words."""
+        words = [] if first is None else [first]
+        while len(words) < opt.nargs:
+            if self.i >= len(self.args):
+                message = (f"option '--{name}' requires an argument" if word.startswith("--")
+                           else f"option requires an argument -- '{name}'")
+                raise self._error(message, "needs_value", name, word, at)
+            words.append(self.args[self.i])
+            self.i += 1
+        return words[0] if opt.nargs == 1 else tuple(words)
+
+    def _dash_value(self, arg: str) -> bool:
+        """`head -5`, kill's `-9`: a word that names no option is one option's value."""
+        spec = self.spec
+        if spec.numeric and arg[1:].isdigit():
+            opt = self.shorts.get(spec.numeric) or next((o for o in spec.opts if o.key == spec.numeric), None)
+            if opt is not None:
+                _store(self.parsed, opt, arg[1:])
+                return True
+        key = spec.dash_value
+        if key is None or (spec.dash_value_if is not None and not spec.dash_value_if(arg)):
+            return False
+        if spec.dash_value_once and key in self.parsed.values:
+            return False
+        _store(self.parsed, next(o for o in spec.opts if o.key == key), arg[1:])
+        return True
+
+    def _long(self, arg: str) -> bool:
+        """One `--name[=value]` word; True when the parse ends here."""
+        spec, longs = self.spec, self.longs
+        if spec.long_equals:
+            name, eq, value = arg[2:].partition("=")
+        else:
+            name, eq, value = arg[2:], "", ""
+        opt = longs.get(name)
+        if opt is None:
+            opt = self._long_prefix(arg, name, eq)
+        long_name = opt.long or name
+        if opt.arg == "none":
+            if eq:
+                raise self._error(f"option '--{long_name}' doesn't allow an argument", "no_value", long_name, arg)
+            _store(self.parsed, opt, opt.const)
+        elif opt.arg == "required":
+            _store(self.parsed, opt, self._take(opt, value if eq else None, long_name, arg))
+        else:
+            _store(self.parsed, opt, value if eq else opt.implied)
+        return opt.stop
+
+    def _long_prefix(self, arg: str, name: str, eq: str) -> Opt:
+        """A long name not declared as given: --help/--version, or a unique prefix of one."""
+        spec, longs = self.spec, self.longs
+        unknown = f"unrecognized option '--{name}'" if not eq else f"unrecognized option '{arg}'"
+        if not spec.long_prefixes:
+            raise self._error(unknown, "unknown", name, arg)
+        if spec.add_help and name and "help".startswith(name) and not any(l.startswith(name) for l in longs):
+            raise HelpRequested(help_text(spec))
+        if spec.add_help and name and "version".startswith(name) and len(name) >= 4 and not any(
+            l.startswith(name) for l in longs
+        ):
+            raise HelpRequested(version_text(spec))
+        matches = [l for l in longs if l.startswith(name)]
+        if spec.add_help:
+            matches += [l for l in ("help", "version") if l.startswith(name) and l not in longs]
+        # several spellings of the same option are not ambiguous
+        distinct = {id(longs[m]) if m in longs else m for m in matches}
+        if not matches:
+            raise self._error(unknown, "unknown", name, arg)
+        if len(distinct) > 1:
+            poss = " ".join(f"'--{m}'" for m in matches)
+            # glibc names the argument as given, value included: `--co=x`
+            raise self._error(f"option '{arg}' is ambiguous; possibilities: {poss}", "ambiguous", name, arg)
+        if matches[0] == "help" and matches[0] not in longs:
+            raise HelpRequested(help_text(spec))
+        if matches[0] == "version" and matches[0] not in longs:
+            raise HelpRequested(version_text(spec))
+        return longs[matches[0]]
+
+    def _short_word(self, arg: str) -> bool:
+        """One `-abc` word; True when the parse ends here."""
+        if self.spec.bundle == "set":
+            return self._letter_set(arg)
+        j = 1
+        while j < len(arg):
+            ch = arg[j]
+            j += 1
+            opt = self.shorts.get(ch)
+            if opt is None:
+                raise self._error(f"invalid option -- '{ch}'", "unknown", ch, arg, j - 1)
+            rest = arg[j:]
+            if opt.arg == "none":
+                _store(self.parsed, opt, opt.const)
+            elif not opt.attached:
+                _store(self.parsed, opt, self._take(opt, None, ch, arg, j - 1))
+            elif self.spec.short_equals and rest[:1] == "=" and len(rest) > 1:
+                _store(self.parsed, opt, rest[1:])
+                return opt.stop
+            elif opt.arg == "required":
+                _store(self.parsed, opt, self._take(opt, rest or None, ch, arg, j - 1))
+                return opt.stop
+            elif self.spec.short_equals:
+                _store(self.parsed, opt, opt.implied)  # pflag: `-rn` is -r then -n
+            else:
+                _store(self.parsed, opt, rest if rest else opt.implied)
+                return opt.stop
+            if opt.stop:
+                return True
+        return False
+
+    def _letter_set(self, arg: str) -> bool:
+        """jq's short options: a value option only as the word's first letter (`-Ldir`, `-L dir`);
+        otherwise each declared letter found in the word counts once, and the word must hold
+        nothing else (`-nr`, not `-rr`). Letters that end the parse act before that check."""
+        first = self.shorts.get(arg[1])
+        if first is not None and first.arg != "none":
+            _store(self.parsed, first, self._take(first, arg[2:] or None, arg[1], arg))
+            return first.stop
+        found = [o for o in self.spec.opts if o.short and o.arg == "none" and o.short in arg[1:]]
+        for opt in found:
+            _store(self.parsed, opt, opt.const)
+        if any(o.stop for o in found):
+            return True
+        if len(found) != len(arg) - 1:
+            letters = arg[1:]
+            # the first letter that is no option, or one given again
+            known = {o.short for o in found}
+            at = next(k for k, c in enumerate(letters, 1) if c not in known or c in letters[: k - 1])
+            raise self._error(f"invalid option -- '{arg[at]}'", "unknown", arg[at], arg, at)
+        return False
 
 
 def _parse_builtin(spec: CommandSpec, args: Sequence[str]) -> tuple[Parsed, list[str]]:
@@ -236,23 +368,32 @@ def _parse_builtin(spec: CommandSpec, args: Sequence[str]) -> tuple[Parsed, list
     with the builtin's name (bash prints the builtin's help and gives status 2)."""
     parsed = Parsed()
     shorts = {o.short: o for o in spec.opts if o.short}
+    signs = "-+" if spec.plus else "-"
     i = 0
     n = len(args)
     while i < n:
         word = args[i]
-        if len(word) < 2 or word[0] not in ("-+" if spec.plus else "-"):
-            break
         if word == "--":
             i += 1
+            parsed.dashdash = 0
             break
         if word == "--help" and spec.add_help:
             raise HelpRequested(spec.name)
+        if spec.bundle == "none" or spec.dash_value:
+            taken = _builtin_word(spec, shorts, parsed, args, i)
+            if taken < 0:
+                break
+            if taken:
+                i += taken
+                continue
+        if len(word) < 2 or word[0] not in signs:
+            break
         sign = word[0]
         for j in range(1, len(word)):
             c = word[j]
             opt = shorts.get(c)
             if opt is None:
-                raise UsageError(f"{sign}{c}: invalid option")
+                raise UsageError(f"{sign}{c}: invalid option", "unknown", c, word, parsed)
             if opt.arg == "none":
                 _store(parsed, opt, opt.const, sign)
                 continue
@@ -261,11 +402,40 @@ def _parse_builtin(spec: CommandSpec, args: Sequence[str]) -> tuple[Parsed, list
                 i += 1
                 value = args[i]
             if value is None and opt.arg == "required":
-                raise UsageError(f"{sign}{c}: option requires an argument")
+                raise UsageError(f"{sign}{c}: option requires an argument", "needs_value", c, word, parsed)
             _store(parsed, opt, value, sign)
             break
         i += 1
+    parsed.operand_at = [len(parsed.order)] * (n - i)
     return parsed, list(args[i:])
+
+
+def _builtin_word(spec: CommandSpec, shorts: dict[str, Opt], parsed: Parsed, args: Sequence[str], i: int) -> int:
+    """A word read whole (bundle "none", and the dash_value hook): how many words it took (0: not
+    read here, -1: the options end before it)."""
+    word = args[i]
+    sign = word[:1]
+    signs = "-+" if spec.plus else "-"
+    opt = shorts.get(word[1:2]) if spec.bundle == "none" and sign in signs else None
+    if opt is not None and (word[2:] == "" or opt.arg != "none"):
+        if opt.arg == "none":
+            _store(parsed, opt, opt.const, sign)
+            return 1
+        if word[2:]:
+            _store(parsed, opt, word[2:], sign)
+            return 1
+        if i + 1 >= len(args):
+            raise UsageError(f"{word}: option requires an argument", "needs_value", word[1], word, parsed)
+        _store(parsed, opt, args[i + 1], sign)
+        return 2
+    key = spec.dash_value
+    if key is None or sign not in signs or (spec.dash_value_if is not None and not spec.dash_value_if(word)):
+        return -1 if spec.bundle == "none" and (len(word) < 2 or sign not in signs) else 0
+    if spec.dash_value_once and key in parsed.values:
+        return -1
+    target = next(o for o in spec.opts if o.key == key)
+    _store(parsed, target, word[1:], sign)
+    return 1
 
 
 def help_text(spec: CommandSpec) -> str:

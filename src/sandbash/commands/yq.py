@@ -41,6 +41,7 @@ from .jq.memory import MEM, JqMemory, expanded_size
 from .jq.numbers import LitNum, format_number, make_literal
 from .jq.runtime import Rt
 from .jq.values import CAPS, typename
+from .options import CommandSpec, Opt, OptionValueError, UsageError, parse_args
 from .record import Effects, declare
 
 VERSION = "yq (https://github.com/mikefarah/yq/) version v4.44.3"
@@ -270,67 +271,125 @@ _FORMATS = {"a": "auto", "auto": "auto", "y": "yaml", "yaml": "yaml", "yml": "ya
             "json": "json", "t": "toml", "toml": "toml", "p": "props", "props": "props", "properties": "props"}
 
 
-def _parse(args: list[str]) -> _Opts:
-    o = _Opts()
-    rest = list(args)
-    if rest and rest[0] in ("eval", "e", "eval-all", "ea"):
-        o.eval_all = rest.pop(0) in ("eval-all", "ea")
-    i = 0
-    positional: list[str] = []
-    while i < len(rest):
-        a = rest[i]
-        i += 1
-        if a == "--":
-            positional.extend(rest[i:])
-            break
-        if not a.startswith("-") or a == "-":
-            positional.append(a)
-            continue
-        name, eq, val = a.partition("=")
-
-        def value(name: str = name, eq: str = eq, val: str = val) -> str:
-            nonlocal i
-            if eq:
-                return val
-            if i >= len(rest):
-                raise _Usage(f"flag needs an argument: {name}")
-            i += 1
-            return rest[i - 1]
-
-        if name in ("-p", "--input-format"):
-            o.input_format = _format_name(value())
-        elif name in ("-o", "--output-format"):
-            o.output_format = _format_name(value())
-        elif name in ("-I", "--indent"):
-            try:
-                o.indent = int(value())
-            except ValueError:
-                raise _Usage("invalid argument for -I") from None
-        elif name in ("-r", "--unwrapScalar"):
-            o.unwrap = val.lower() != "false" if eq else True
-        elif name in ("-j", "--tojson"):
-            o.output_format = "json"
-        elif name in ("-n", "--null-input"):
-            o.null_input = True
-        elif name in ("-e", "--exit-status"):
-            o.exit_status = True
-        elif name in ("-i", "--inplace"):
-            o.inplace = True
-        elif name in ("-N", "--no-doc"):
-            o.no_doc = True
-        elif name in ("-0", "--nul-output"):
-            o.nul = True
-        elif name in ("-P", "--prettyPrint", "-M", "--no-colors", "-C", "--colors", "-v", "--verbose"):
-            pass
-        elif name in ("-V", "--version"):
-            raise _Usage("")
-        elif len(name) > 2 and name[1] != "-" and all(c in "njeiNrPMC0" for c in name[1:]):
-            rest[i:i] = ["-" + c for c in name[1:]]
+def _go_quote(text: str) -> str:
+    """Go's %q of a string: double quotes, backslash escapes for quotes, backslashes and controls."""
+    out = []
+    for ch in text:
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif ch in "\a\b\f\n\r\t\v":
+            out.append("\\" + "abfnrtv"["\a\b\f\n\r\t\v".index(ch)])
+        elif ch.isprintable():
+            out.append(ch)
         else:
-            raise _Usage(f"unknown flag: {name}")
-    if positional:
-        o.expr = positional[0]
-        o.files = positional[1:]
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+    return '"' + "".join(out) + '"'
+
+
+def _go_bool(text: str) -> bool:
+    """strconv.ParseBool, as pflag sets a bool flag given `=VALUE`."""
+    if text in ("1", "t", "T", "TRUE", "true", "True"):
+        return True
+    if text in ("0", "f", "F", "FALSE", "false", "False"):
+        return False
+    raise OptionValueError(f"strconv.ParseBool: parsing {_go_quote(text)}: invalid syntax")
+
+
+def _go_int(text: str) -> int:
+    """strconv.ParseInt(text, 0, 64): a sign, then decimal, 0x, 0o, 0b or a leading-0 octal."""
+    body = text[1:] if text[:1] in ("+", "-") else text
+    base = 10
+    digits = body
+    if body[:2].lower() in ("0x", "0o", "0b"):
+        base, digits = {"x": 16, "o": 8, "b": 2}[body[1].lower()], body[2:]
+    elif body[:1] == "0" and len(body) > 1:
+        base, digits = 8, body[1:]
+    # underscores only between digits (or after a base prefix), as Go's literals allow
+    clean = digits.replace("_", "")
+    well_formed = (clean.isascii() and clean.isalnum() and "__" not in digits and not digits.endswith("_")
+                   and not (base == 10 and digits.startswith("_")))
+    try:
+        value: int | None = int(clean, base) if well_formed else None
+    except ValueError:
+        value = None
+    if value is None:
+        raise OptionValueError(f"strconv.ParseInt: parsing {_go_quote(text)}: invalid syntax")
+    value = -value if text[:1] == "-" else value
+    if not -(1 << 63) <= value < (1 << 63):
+        raise OptionValueError(f"strconv.ParseInt: parsing {_go_quote(text)}: value out of range")
+    return value
+
+
+def _flag(short: str | None, long: str, key: str) -> Opt:
+    """A pflag bool: `-n`, `--null-input`, or `=VALUE` (`-n=false`)."""
+    return Opt(short, long, dest=key, arg="optional", implied=True, type=_go_bool)
+
+
+# mikefarah yq's flags (cobra/pflag); the ones sandbash does not act on are accepted and ignored
+SPEC = CommandSpec(
+    name="yq",
+    usage="[eval|eval-all] [flags] EXPRESSION [FILES...]",
+    add_help=False,
+    long_prefixes=False,
+    short_equals=True,
+    opts=(
+        Opt("p", "input-format", arg="required"),
+        Opt("o", "output-format", arg="required"),
+        Opt("I", "indent", arg="required", type=_go_int),
+        _flag("r", "unwrapScalar", "unwrap"),
+        _flag("j", "tojson", "tojson"),
+        _flag("n", "null-input", "null_input"),
+        _flag("e", "exit-status", "exit_status"),
+        _flag("i", "inplace", "inplace"),
+        _flag("N", "no-doc", "no_doc"),
+        _flag("0", "nul-output", "nul"),
+        _flag("P", "prettyPrint", "pretty"),
+        _flag("M", "no-colors", "no_colors"),
+        _flag("C", "colors", "colors"),
+        _flag("v", "verbose", "verbose"),
+        _flag("V", "version", "version"),
+    ),
+)
+
+
+def _usage_text(e: UsageError) -> str:
+    """pflag's wording of a command-line error."""
+    if e.word.startswith("--"):
+        if not e.name or e.name[0] in "-=":
+            return f"bad flag syntax: {e.word}"
+        name = e.name.partition("=")[0]
+        return f"flag needs an argument: --{name}" if e.kind == "needs_value" else f"unknown flag: --{name}"
+    rest = e.word[e.at:]
+    if e.kind == "needs_value":
+        return f"flag needs an argument: '{e.name}' in -{rest}"
+    return f"unknown shorthand flag: '{e.name}' in -{rest}"
+
+
+def _parse(args: list[str]) -> _Opts:
+    try:
+        parsed, operands = parse_args(SPEC, args)
+    except UsageError as e:
+        raise _Usage(_usage_text(e)) from None
+    except OptionValueError as e:
+        assert e.option is not None
+        flag = f"-{e.option.short}, --{e.option.long}" if e.option.short else f"--{e.option.long}"
+        raise _Usage(f"invalid argument {_go_quote(e.value)} for {_go_quote(flag)} flag: {e.message}") from None
+    o = _Opts()
+    # cobra finds the subcommand as the first word that is not a flag (not after `--`)
+    if operands and operands[0] in ("eval", "e", "eval-all", "ea") and parsed.dashdash != 0:
+        o.eval_all = operands.pop(0) in ("eval-all", "ea")
+    if parsed.get("version"):
+        raise _Usage("")
+    o.input_format = _format_name(parsed.get("input_format", "auto"))
+    o.output_format = "json" if parsed.get("tojson") else _format_name(parsed.get("output_format", "auto"))
+    o.indent = parsed.get("indent", 2)
+    o.unwrap = parsed.get("unwrap")
+    for key in ("null_input", "exit_status", "inplace", "no_doc", "nul"):
+        setattr(o, key, bool(parsed.get(key)))
+    if operands:
+        o.expr = operands[0]
+        o.files = operands[1:]
     return o
 
 

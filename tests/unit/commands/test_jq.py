@@ -319,3 +319,67 @@ def test_env_and_named_args() -> None:
     r = run_command(["jq", "-n", "-c", "[$ENV.FOO, env.FOO, $x]", "--arg", "x", "y"],
                     env={"FOO": "bar", "PATH": "/bin"})
     assert r.stdout == b'["bar","bar","y"]\n'
+
+
+# jq's command line (declared for the one option parser): every form, stdout + stderr + status
+# compared with the real jq; these rows read the same in jq 1.6 (installed) and 1.7.1 (main.c),
+# except the documentation address in the hint, which 1.7 moved.
+OPTION_FORMS: list[list[str]] = [
+    ["-rr", "."], ["-nrr", "1"], ["-z", "."], ["-rz", "."], ["-nL", "."], ["-e-n", "."], ["---x", "."],
+    ["--foo", "."], ["--nope=1", "."], ["--indent=3", "."], ["--library-path", "x", "."],
+    ["-n", "--arg", "x"], ["-n", "--argjson", "x"], ["-n", "--slurpfile", "a"], ["-n", "--rawfile", "x"],
+    ["-n", "--indent"], ["-n", "-L"], ["-n", "-Ldir", "1"], ["-n", "-L", "x", "1"], ["-L", "a", "-L", "b", "-n", "1"],
+    ["-n", "-1"], ["-nr", "1"], ["-nrj", '"a"'], ["-ne", "1"], ["-ns", "."], ["-nR", "."],
+    ["-n", "--indent", "x", "[1]"], ["-n", "--indent", "3x", "[1]"], ["-n", "--indent", " 2", "[1]"],
+    ["-n", "--indent", "", "[1]"], ["-n", "--indent", "+3", "[1]"], ["-n", "--indent", "-1", "[1]"],
+    ["-n", "--indent", "-2", "[1]"], ["-n", "--indent", "8", "1"], ["-n", "--indent", "7", "[1]"],
+    ["-n", "--tab", "--indent", "1", "[1]"], ["-n", "--indent", "1", "--tab", "[1]"], ["-n", "-c", "--tab", "[1]"],
+    ["-n", "--tab", "-c", "[1]"], ["-cn", "--indent", "2", "[1]"], ["-n", "--indent", "-1", "-c", "[1]"],
+    ["--indent", "9", "--foo"], ["--foo", "--indent", "9"], ["--argjson", "a", "{x", "--indent", "9"],
+    ["--argjson", "a", "{x", ".", "--foo"], ["-n", "--arg", "x", "1", "--argjson", "x", "{bad", "$x"],
+    ["-nc", "--arg", "x", "1", "--arg", "x", "2", "$x"], ["-nc", "--arg", "a", "b", "--argjson", "c", "[1]", "$ARGS"],
+    ["-nc", "--args", "$ARGS", "a", "b", "-c"], ["-nc", "$ARGS", "--args", "a", "--", "-c"],
+    ["-nc", "$ARGS", "--jsonargs", "1", "{}"], ["-nc", "$ARGS", "--jsonargs", "1", "--args", "{}"],
+    ["-n", "-c", "--args", "$ARGS.positional", "--jsonargs", "1", "--args", "2"],
+    ["-n", "--jsonargs", "-c", "$ARGS", "[1]"], ["-n", "-c", "$ARGS", "--", "--args", "x"],
+    ["-nr", "--seq", "1"], ["-n", "--stream", "1"], ["-n", "-e", "false"], ["-n", "--exit-status", "null"],
+    ["-n", "--sort-keys", "-c", '{"b":1,"a":0}'], ["-n", "--raw-output", '"x"'], ["-n", "--join-output", '"x"'],
+    ["-n", "--compact-output", "[1]"], ["-n", "--ascii-output", '"\u00e9"'], ["-n", "--null-input", "1"],
+    ["-n", "-M", "1"], ["-n", "--monochrome-output", "1"], ["-n", "--unbuffered", "1"],
+]
+
+
+@pytest.mark.skipif(not have("jq"), reason="jq not installed")
+@pytest.mark.parametrize("args", OPTION_FORMS, ids=[" ".join(a) for a in OPTION_FORMS])
+def test_option_forms_as_real_jq(args: list[str]) -> None:
+    r = run_command(["jq", *args], stdin=b'{"a":1}')
+    out, err, status = real_command(["jq", *args], b'{"a":1}')
+    err = err.replace(b"https://stedolan.github.io/jq", b"https://jqlang.github.io/jq")
+    assert (r.stdout, r.stderr, r.status) == (out, err, status)
+
+
+_HINT = (b"Use jq --help for help with command-line options,\n"
+         b"or see the jq manpage, or online docs  at https://jqlang.github.io/jq\n")
+
+
+@pytest.mark.parametrize(("args", "stdout", "stderr", "status"), [
+    # jq 1.7.1 knows -b/--binary (a no-op off Windows); jq 1.6 does not
+    (["-n", "-ab", "1"], b"1\n", b"", 0),
+    (["--binary", "-n", "1"], b"1\n", b"", 0),
+    # help and version act where they stand: before a later bad word, and ahead of a bad letter
+    (["-nV"], b"jq-1.7.1\n", b"", 0),
+    (["-V", "--foo"], b"jq-1.7.1\n", b"", 0),
+    (["--build-configuration", "-z"], b"sandbash\n", b"", 0),
+    (["--foo", "-V"], b"", b"jq: Unknown option --foo\n" + _HINT, 2),
+    # 1.7.1 ends the options at `--` even before the program (1.6 prints its usage)
+    (["-n", "--", "-1"], b"-1\n", b"", 0),
+])
+def test_jq17_option_forms(args: list[str], stdout: bytes, stderr: bytes, status: int) -> None:
+    r = run_command(["jq", *args])
+    assert (r.stdout, r.stderr, r.status) == (stdout, stderr, status)
+
+
+def test_help_letter_wins_in_a_word() -> None:
+    for word in ("-Vh", "-hz", "-zh"):
+        r = run_command(["jq", word])
+        assert (r.status, r.stderr) == (0, b"") and r.stdout.startswith(b"Usage:\tjq [OPTIONS] FILTER")

@@ -75,3 +75,44 @@ def test_errors_are_reported() -> None:
     assert r.stderr.startswith(b"Error: ")
     r = run_command(["yq", "--bogus", "."], stdin=b"a: 1\n")
     assert (r.status, r.stderr) == (1, b"Error: unknown flag: --bogus\n")
+
+
+# yq's command line is Go pflag's grammar (declared for the one option parser): the wording of
+# pflag's errors (spf13/pflag errors.go) as cobra prints them, `-o=json`, `-n=false`, bundles
+OPTION_ROWS: list[tuple[list[str], str, str, int]] = [
+    (["-n", "1"], "1\n", "", 0),
+    (["-n=false", "."], "a: hello\n", "", 0),
+    (["--null-input=f", "."], "a: hello\n", "", 0),
+    (["-nz", "."], "", "Error: unknown shorthand flag: 'z' in -z\n", 1),
+    (["-nzq", "."], "", "Error: unknown shorthand flag: 'z' in -zq\n", 1),
+    (["--bogus=1", "."], "", "Error: unknown flag: --bogus\n", 1),
+    (["--null", "1"], "", "Error: unknown flag: --null\n", 1),  # no prefixes in pflag
+    (["-o"], "", "Error: flag needs an argument: 'o' in -o\n", 1),
+    (["-no"], "", "Error: flag needs an argument: 'o' in -o\n", 1),
+    (["--output-format"], "", "Error: flag needs an argument: --output-format\n", 1),
+    (["-I", "x", "."], "",
+     'Error: invalid argument "x" for "-I, --indent" flag: strconv.ParseInt: parsing "x": invalid syntax\n', 1),
+    (["--indent=", "."], "",
+     'Error: invalid argument "" for "-I, --indent" flag: strconv.ParseInt: parsing "": invalid syntax\n', 1),
+    (["-I", "99999999999999999999", "."], "", 'Error: invalid argument "99999999999999999999" for "-I, --indent" '
+     'flag: strconv.ParseInt: parsing "99999999999999999999": value out of range\n', 1),
+    (["-n=maybe", "."], "", 'Error: invalid argument "maybe" for "-n, --null-input" flag: strconv.ParseBool: '
+     'parsing "maybe": invalid syntax\n', 1),
+    (["---x"], "", "Error: bad flag syntax: ---x\n", 1),
+    (["--=x"], "", "Error: bad flag syntax: --=x\n", 1),
+    (["-n=", "1"], "", "Error: unknown shorthand flag: '=' in -=\n", 1),
+    (["-V", "--bogus"], "", "Error: unknown flag: --bogus\n", 1),  # cobra parses all flags, then runs
+    (["-nV"], "yq (https://github.com/mikefarah/yq/) version v4.44.3\n", "", 0),
+    (["-I=0x10", "-o=json", "-I", "010", "."], '{\n        "a": "hello"\n}\n', "", 0),  # ParseInt base 0
+    (["-I", "1_0", "-ojson", "."], '{\n          "a": "hello"\n}\n', "", 0),
+    (["-nI4", "-o=json", '{"a":1}'], '{\n    "a": 1\n}\n', "", 0),
+    (["-o", "json", "eval", ".a"], '"hello"\n', "", 0),  # the subcommand after flags
+    (["-j=false", ".a"], "hello\n", "", 0),
+    (["-o", "yaml", "-j", ".a"], '"hello"\n', "", 0),  # --tojson wins over -o, whatever the order
+]
+
+
+@pytest.mark.parametrize(("args", "stdout", "stderr", "status"), OPTION_ROWS, ids=[" ".join(a) for a, *_ in OPTION_ROWS])
+def test_pflag_grammar(args: list[str], stdout: str, stderr: str, status: int) -> None:
+    r = run_command(["yq", *args], stdin=b"a: hello\n")
+    assert (r.stdout.decode(), r.stderr.decode(), r.status) == (stdout, stderr, status)

@@ -1,10 +1,16 @@
-"""jq's command-line rules (its own parser: options anywhere, bundled short
-flags matched by letter, `--arg name value`, `--args`/`--jsonargs`)."""
+"""jq's command line, declared for the one option parser (commands/options.py): options
+anywhere, exact long names, a short word read as a set of letters (`-nr`, never `-rr`),
+`-Ldir`/`-L dir`, two-word `--arg NAME VALUE`, and `--args`/`--jsonargs` applying to the
+operands after them. jq checks a value (`--indent`, `--argjson`) as it meets it, so the
+options are applied in order and the first error, value or usage, is the one reported."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from ..options import CommandSpec, Opt, Parsed, UsageError, parse_args
+from .decode import ParseError, parse_single
 
 VERSION = "jq-1.7.1"
 
@@ -113,143 +119,130 @@ def _die(msg: str) -> UsageExit:
     return UsageExit(2, msg + _HINT)
 
 
+def _optish(word: str) -> bool:
+    """jq's isoptish: `--...` or `-` and a letter; `-`, `-1`, `-.` are operands."""
+    second = word[1:2]
+    return second == "-" or (second.isascii() and second.isalpha())
+
+
+_NAMED = ("arg", "argjson", "slurpfile", "rawfile")
+_FLAGS = (
+    ("s", "slurp"), ("r", "raw-output"), (None, "raw-output0"), ("j", "join-output"), ("c", "compact-output"),
+    ("C", "color-output"), ("M", "monochrome-output"), ("a", "ascii-output"), (None, "unbuffered"),
+    ("S", "sort-keys"), ("R", "raw-input"), ("n", "null-input"), ("f", "from-file"), ("b", "binary"),
+    (None, "tab"), (None, "seq"), (None, "stream"), (None, "stream-errors"), ("e", "exit-status"),
+    (None, "args"), (None, "jsonargs"), (None, "debug-dump-disasm"), (None, "debug-trace=all"),
+    (None, "debug-trace"),
+)
+SPEC = CommandSpec(
+    name="jq",
+    usage="[OPTIONS] FILTER [FILES...]",
+    add_help=False,
+    long_prefixes=False,
+    long_equals=False,
+    bundle="set",
+    operand_if=lambda word: not _optish(word),
+    opts=(
+        *(Opt(short, long) for short, long in _FLAGS),
+        Opt("L", dest="library_path", arg="required", multi=True),
+        Opt(None, "indent", arg="required"),
+        *(Opt(None, name, arg="required", nargs=2) for name in _NAMED),
+        Opt("h", "help", stop=True),
+        Opt("V", "version", stop=True),
+        Opt(None, "build-configuration", stop=True),
+    ),
+)
+
+# what each option sets on Options, in the order given (later ones undo earlier: -c, --tab)
+_SETS: dict[str, dict[str, Any]] = {
+    "slurp": {"slurp": True}, "raw_output": {"raw_output": True}, "ascii_output": {"ascii": True},
+    "sort_keys": {"sort_keys": True}, "raw_input": {"raw_input": True}, "null_input": {"null_input": True},
+    "from_file": {"from_file": True}, "exit_status": {"exit_status": True}, "seq": {"seq": True},
+    "stream": {"stream": True}, "raw_output0": {"raw_output": True, "raw_no_lf": True, "raw_output0": True},
+    "join_output": {"raw_output": True, "raw_no_lf": True}, "compact_output": {"indent": 0, "tab": False},
+    "tab": {"tab": True, "indent": 1}, "stream_errors": {"stream": True, "stream_errors": True},
+}
+
+
 def parse_options(argv: list[str]) -> Options:
+    try:
+        parsed, operands = parse_args(SPEC, argv)
+    except UsageError as e:
+        if e.parsed is not None:
+            _apply(Options(), e.parsed)  # a bad value given before the bad word is reported first
+        raise _usage_error(e) from None
+    if "help" in parsed:
+        raise UsageExit(0, stdout=USAGE)
+    if "version" in parsed:
+        raise UsageExit(0, stdout=VERSION + "\n")
+    if "build_configuration" in parsed:
+        raise UsageExit(0, stdout="sandbash\n")
     o = Options()
-    strings = False
-    jsons = False
-    done = False
-    i = 0
-    n = len(argv)
-    while i < n:
-        a = argv[i]
-        i += 1
-        optish = a.startswith("-") and (a[1:2] == "-" or a[1:2].isalpha() or a == "-")
-        if done or not optish or a == "-":
-            if o.program is None:
-                o.program = a
-            elif strings:
-                o.positional.append(a)
-            elif jsons:
-                o.positional.append(None)
-                o.positional_json.append(a)
-            else:
-                o.files.append(a)
-            continue
-        if a == "--":
-            done = True
-            continue
-        if a.startswith("-L"):
-            if len(a) == 2:
-                if i >= n:
-                    raise UsageExit(2, "-L takes a parameter: (e.g. -L /search/path or -L/search/path)\n" + _HINT)
-                i += 1
-            continue
-        if a.startswith("--"):
-            i = _long(o, a[2:], argv, i)
-            if a == "--args":
-                strings, jsons = True, False
-            elif a == "--jsonargs":
-                strings, jsons = False, True
-            continue
-        for c in a[1:]:
-            if not _short(o, c):
-                raise _die(f"jq: Unknown option {a}\n")
+    modes = _apply(o, parsed)
+    for word, at in zip(operands, parsed.operand_at, strict=True):
+        mode = modes[at]
+        if o.program is None:
+            o.program = word
+        elif mode == "args":
+            o.positional.append(word)
+        elif mode == "jsonargs":
+            o.positional.append(None)
+            o.positional_json.append(word)
+        else:
+            o.files.append(word)
     return o
 
 
-_SHORT_FLAGS = {
-    "s": "slurp", "r": "raw_output", "a": "ascii", "S": "sort_keys", "R": "raw_input", "n": "null_input",
-    "f": "from_file", "e": "exit_status",
-}
+def _apply(o: Options, parsed: Parsed) -> list[str]:
+    """Set `o` from the options in order, checking values as jq does when it meets them; the
+    operand mode (`args`, `jsonargs` or '') in force after each count of options."""
+    mode = ""
+    modes = [mode]
+    for key, value in parsed.order:
+        if key in _SETS:
+            for attr, setting in _SETS[key].items():
+                setattr(o, attr, setting)
+        elif key in ("args", "jsonargs"):
+            mode = key
+        elif key == "indent":
+            indent = _atoi(value)
+            if indent < -1 or indent > 7:
+                raise _die("jq: --indent takes a number between -1 and 7\n")
+            o.tab = indent == -1
+            o.indent = 2 if indent == -1 else indent
+        elif key in _NAMED:
+            name, text = value
+            if all(existing[0] != name for existing in o.named):
+                if key == "argjson":
+                    _check_json(text, "--argjson")
+                o.named.append((name, key, text))
+        modes.append(mode)
+    return modes
 
 
-def _short(o: Options, c: str) -> bool:
-    if c in _SHORT_FLAGS:
-        setattr(o, _SHORT_FLAGS[c], True)
-        return True
-    if c == "j":
-        o.raw_output = True
-        o.raw_no_lf = True
-        return True
-    if c == "c":
-        o.indent = 0
-        o.tab = False
-        return True
-    if c in "CMb":
-        return True
-    if c == "h":
-        raise UsageExit(0, stdout=USAGE)
-    if c == "V":
-        raise UsageExit(0, stdout=VERSION + "\n")
-    return False
+def _check_json(text: str, option: str) -> None:
+    try:
+        parse_single(text)
+    except ParseError:
+        raise _die(f"jq: invalid JSON text passed to {option}\n") from None
 
 
-_LONG_FLAGS = {
-    "slurp": "slurp", "raw-output": "raw_output", "ascii-output": "ascii", "sort-keys": "sort_keys",
-    "raw-input": "raw_input", "null-input": "null_input", "from-file": "from_file", "exit-status": "exit_status",
-    "seq": "seq", "stream": "stream",
-}
-
-
-def _long(o: Options, name: str, argv: list[str], i: int) -> int:
-    n = len(argv)
-    if name in _LONG_FLAGS:
-        setattr(o, _LONG_FLAGS[name], True)
-        return i
-    if name == "raw-output0":
-        o.raw_output = o.raw_no_lf = o.raw_output0 = True
-    elif name == "join-output":
-        o.raw_output = o.raw_no_lf = True
-    elif name == "compact-output":
-        o.indent, o.tab = 0, False
-    elif name in ("color-output", "monochrome-output", "unbuffered", "binary", "debug-dump-disasm",
-                  "debug-trace", "debug-trace=all", "args", "jsonargs"):
-        pass
-    elif name == "tab":
-        o.tab = True
-        o.indent = 1
-    elif name == "stream-errors":
-        o.stream = o.stream_errors = True
-    elif name == "indent":
-        if i >= n:
-            raise _die("jq: --indent takes one parameter\n")
-        try:
-            value = int(argv[i].strip() or "0")
-        except ValueError:
-            value = _atoi(argv[i])
-        if value < -1 or value > 7:
-            raise _die("jq: --indent takes a number between -1 and 7\n")
-        o.tab = value == -1
-        o.indent = 2 if value == -1 else value
-        return i + 1
-    elif name in ("arg", "argjson", "slurpfile", "rawfile"):
-        if i + 1 >= n:
-            example = {"arg": "varname value", "argjson": "varname text"}.get(name, "varname filename")
-            raise _die(f"jq: --{name} takes two parameters (e.g. --{name} {example})\n")
-        if all(existing[0] != argv[i] for existing in o.named):
-            o.named.append((argv[i], name, argv[i + 1]))
-        return i + 2
-    elif name == "help":
-        raise UsageExit(0, stdout=USAGE)
-    elif name == "version":
-        raise UsageExit(0, stdout=VERSION + "\n")
-    elif name == "build-configuration":
-        raise UsageExit(0, stdout="sandbash\n")
-    elif name == "library-path":
-        return i + 1
-    else:
-        raise _die(f"jq: Unknown option --{name}\n")
-    return i
+def _usage_error(e: UsageError) -> UsageExit:
+    if e.kind != "needs_value":
+        return _die(f"jq: Unknown option {e.word}\n")
+    if e.name == "L":
+        return _die("-L takes a parameter: (e.g. -L /search/path or -L/search/path)\n")
+    if e.name == "indent":
+        return _die("jq: --indent takes one parameter\n")
+    example = {"arg": "varname value", "argjson": "varname text"}.get(e.name, "varname filename")
+    return _die(f"jq: --{e.name} takes two parameters (e.g. --{e.name} {example})\n")
 
 
 def _atoi(s: str) -> int:
-    digits = ""
-    for c in s.strip():
-        if c.isdigit() or (not digits and c in "+-"):
-            digits += c
-        else:
-            break
-    try:
-        return int(digits)
-    except ValueError:
-        return 0
+    """C's atoi: leading blanks, a sign, the digits that follow (0 when there are none)."""
+    text = s.lstrip(" \t\n\v\f\r")
+    end = 1 if text[:1] in ("+", "-") else 0
+    while end < len(text) and text[end] in "0123456789":
+        end += 1
+    digits = text[:end]
+    return int(digits) if digits.lstrip("+-") else 0
