@@ -34,6 +34,36 @@ _CLASSES: dict[str, Callable[[str], bool]] = {
 }
 
 
+# POSIX names of the portable character set, for collating symbols such as `[[.hyphen.]]`
+_CONTROL_NAMES = ("NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "alert", "BS", "HT", "LF", "VT", "FF", "CR",
+                  "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC",
+                  "FS", "GS", "RS", "US")
+_PRINTABLE_NAMES = {
+    " ": "space", "!": "exclamation-mark", '"': "quotation-mark", "#": "number-sign", "$": "dollar-sign",
+    "%": "percent-sign", "&": "ampersand", "'": "apostrophe", "(": "left-parenthesis",
+    ")": "right-parenthesis", "*": "asterisk", "+": "plus-sign", ",": "comma", "-": "hyphen hyphen-minus minus dash",
+    ".": "period full-stop", "/": "slash solidus", "0": "zero", "1": "one", "2": "two", "3": "three",
+    "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine", ":": "colon",
+    ";": "semicolon", "<": "less-than-sign", "=": "equals-sign", ">": "greater-than-sign",
+    "?": "question-mark", "@": "commercial-at", "[": "left-square-bracket", "\\": "backslash reverse-solidus",
+    "]": "right-square-bracket", "^": "circumflex circumflex-accent", "_": "underscore",
+    "`": "grave-accent", "{": "left-brace left-curly-bracket", "|": "vertical-line",
+    "}": "right-brace right-curly-bracket", "~": "tilde", "\x7f": "DEL",
+    "\b": "backspace", "\t": "tab", "\n": "newline", "\v": "vertical-tab", "\f": "form-feed",
+    "\r": "carriage-return", "\x1c": "IS4", "\x1d": "IS3", "\x1e": "IS2", "\x1f": "IS1",
+}
+_COLLATING = {name: ch for ch, names in _PRINTABLE_NAMES.items() for name in names.split()}
+_COLLATING.update((name, chr(i)) for i, name in enumerate(_CONTROL_NAMES))
+
+
+def collating_symbol(name: str) -> str:
+    """The character `[.name.]` stands for: itself when one character, else its POSIX name; ""
+    (matching nothing) for an unknown name, as in bash."""
+    if len(name) == 1:
+        return name
+    return _COLLATING.get(name, "")
+
+
 def has_glob(pattern: str, extglob: bool = False) -> bool:
     """True when the (escaped) pattern has an unquoted glob character."""
     i = 0
@@ -50,6 +80,33 @@ def has_glob(pattern: str, extglob: bool = False) -> bool:
             else:
                 return True
         if extglob and c in _EXT_OPS and i + 1 < n and pattern[i + 1] == "(":
+            return True
+        i += 1
+    return False
+
+
+def has_path_glob(pattern: str, extglob: bool = False) -> bool:
+    """Whether pathname expansion treats the (escaped) word as a pattern, as bash decides it: `*`
+    or `?`, a `]` after a `[` with no slash between them (`[a/b]` is plain text, `[a\\/b]` is not),
+    or an extglob group."""
+    open_ = False
+    i = 0
+    n = len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "*" or c == "?":
+            return True
+        if c == "[":
+            open_ = True
+        elif c == "]":
+            if open_:
+                return True
+        elif c == "/":
+            open_ = False
+        elif c == "\\":
+            i += 2  # a quoted character (a quoted slash in brackets keeps them open)
+            continue
+        elif extglob and c in _EXT_OPS and i + 1 < n and pattern[i + 1] == "(":
             return True
         i += 1
     return False
@@ -181,7 +238,7 @@ def _parse_bracket(body: str) -> Node:
             if kind == ":":
                 items.append(("k", name))
             else:
-                items.append(("c", name[:1] if name else ""))
+                items.append(("c", collating_symbol(name)))
             i = end + 2
             first = False
             continue

@@ -25,7 +25,7 @@ from ..syntax.escapes import decode_escapes
 from ..syntax.lexer import tilde_prefix
 from .arith import ArithError
 from .env import ExpandEnv, ExpansionError
-from .pattern import compile_pattern, escape, has_glob
+from .pattern import compile_pattern, escape, has_path_glob
 from .quoting import double_quote, quote_reusable
 
 _WS_SPLIT = re.compile("[ \t\n]+")  # our own fixed pattern, not user input
@@ -977,7 +977,10 @@ class Expander:
             return
         extglob = self.env.option("extglob")
         pattern = "".join(escape(t) if f == QUO else t for t, f in field)
-        if not has_glob(pattern, extglob):
+        # whether it is a pattern is decided with quoted slashes still quoted (`[a"/"b]` is a
+        # bracket expression, `[a/b]` is plain text); the walk then sees every slash as a slash
+        if not has_path_glob(pattern if "/" not in pattern else "".join(
+                escape(t).replace("/", "\\/") if f == QUO else t for t, f in field), extglob):
             out.append("".join(t for t, _ in field))
             return
         matches = self.env.glob(pattern)
