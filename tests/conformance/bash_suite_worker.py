@@ -19,8 +19,9 @@ from sandbash.vfs import MemoryFs, MountFs, OverlayFs
 def main() -> None:
     request = json.loads(sys.stdin.buffer.read())
     workdir: str = request["workdir"]
-    # the default profile's memory bounds, with budgets for long scripts; output capped as for bash
-    limits = Limits().with_overrides(timeout=float(request["timeout"]), max_command_count=10**8,
+    # the default profile's memory bounds, with budgets for long scripts (func.tests recurses 201
+    # deep without FUNCNEST); output capped as for bash
+    limits = Limits().with_overrides(timeout=float(request["timeout"]), max_command_count=10**8, max_call_depth=1000,
                                      max_loop_iterations=10**8, max_work=10**11,
                                      max_output_size=int(request["max_output"]))
     root = MemoryFs()

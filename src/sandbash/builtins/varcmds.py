@@ -29,6 +29,7 @@ from ..interp.vars import (
 )
 from . import builtin
 from .bopts import no_options, parse_builtin, usage, wants_help
+from .funcattrs import declare_functions, print_functions, set_func_attrs, unset_function
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -81,26 +82,6 @@ def _valid_name(name: str) -> bool:
     return bool(name) and (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c == "_" for c in name)
 
 
-def _print_functions(sh: Shell, names: list[str] | None, only_names: bool) -> int:
-    from ..syntax.unparse import unparse_function
-
-    status = 0
-    funcs = sh.state.functions
-    for name in names if names is not None else sorted(funcs):
-        fdef = funcs.get(name)
-        if fdef is None:
-            status = 1
-            continue
-        if only_names:
-            if names is not None:
-                sh.out(f"{name}\n")
-            else:
-                sh.out(f"declare -f{'x' if name in sh.state.exported_funcs else ''} {name}\n")
-        else:
-            sh.out(unparse_function(fdef) + "\n")
-    return status
-
-
 @builtin("declare", "typeset", "local")
 def bi_declare(sh: Shell, argv: list[str]) -> int:
     cmd = argv[0]
@@ -139,10 +120,7 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
             global_ = cmd != "local"  # bash takes -g from local and does nothing with it
     names = opts.args
     if funcs or func_names:
-        if set_attrs & EXPORT and names:
-            st.exported_funcs.update(names)
-            return 0
-        return _print_functions(sh, names or None, func_names)
+        return declare_functions(sh, cmd, names, set_attrs, clear_attrs, func_names, print_mode)
     if print_mode or (not names and not set_attrs and not clear_attrs):
         return _print_vars(sh, cmd, names, set_attrs, print_mode)
     if not names:
@@ -406,15 +384,10 @@ def bi_export(sh: Shell, argv: list[str]) -> int:
     unexport, funcs, printing = opts.has("n"), opts.has("f"), opts.has("p")
     st = sh.state
     if funcs:
-        for name in args:
-            if name not in st.functions:
-                sh.builtin_error("export", f"{name}: not a function")
-                return 1
-            if unexport:
-                st.exported_funcs.discard(name)
-            else:
-                st.exported_funcs.add(name)
-        return 0
+        if not args:
+            return print_functions(sh, None, False, EXPORT)
+        return set_func_attrs(sh, "export", args, 0 if unexport else EXPORT, EXPORT if unexport else 0,
+                              missing="not a function")
     if not args or printing:
         visible = st.vars.visible()
         for name in sorted(visible):
@@ -449,14 +422,9 @@ def bi_readonly(sh: Shell, argv: list[str]) -> int:
     funcs, printing = opts.has("f"), opts.has("p")
     st = sh.state
     if funcs:
-        status = 0
-        for name in args:
-            if name not in st.functions:
-                sh.builtin_error("readonly", f"{name}: not a function")
-                status = 1
-            else:
-                st.readonly_funcs.add(name)
-        return status
+        if not args:
+            return print_functions(sh, None, False, READONLY)
+        return set_func_attrs(sh, "readonly", args, READONLY, 0, missing="not a function")
     if not args or printing:
         visible = st.vars.visible()
         for name in sorted(visible):
@@ -490,7 +458,8 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
     for name in args:
         base, _, sub = name.partition("[")
         if mode == "f":
-            st.functions.pop(name, None)
+            if not unset_function(sh, name):
+                status = 1
             continue
         if not _valid_name(base) or (sub and not sub.endswith("]")):
             if mode == "v" or (sub and _valid_name(base)):
@@ -504,7 +473,8 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
                 sh.va.unset_element(base, sub[:-1])
                 continue
             if mode == "" and st.vars.find(name) is None and name in st.functions:
-                del st.functions[name]
+                if not unset_function(sh, name):
+                    status = 1
                 continue
             sh.va.unset_var(name, nameref=mode == "n")
         except AssignError as e:

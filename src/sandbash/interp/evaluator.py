@@ -390,6 +390,7 @@ class Evaluator:
             self.sh.error(f"`{node.name}': is a special builtin")
             raise ExitShell(2)
         if node.name in st.readonly_funcs:
+            st.line = node.line + node.text.rstrip("\n").count("\n")  # bash is at the definition's end
             self.sh.error(f"{node.name}: readonly function")
             st.last_status = 1
             return 1
@@ -422,6 +423,11 @@ class Evaluator:
     def call_function(self, name: str, fdef: A.FuncDef, argv: list[str], temp: Scope | None) -> int:
         st = self.state
         limits = self.sh.rt.limits
+        nest = self.va.lookup("FUNCNEST")
+        if nest is not None and type(nest.value) is str and st.frames and _funcnest(nest.value) <= len(st.frames):
+            # bash's FUNCNEST (a number > 0): the call fails and the whole top-level command is dropped
+            self.sh.error(f"{name}: maximum function nesting level exceeded ({len(st.frames)})")
+            raise AbortCommand(1)
         if len(st.frames) >= limits.max_call_depth:
             raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, limits.max_call_depth)
         source = st.func_sources.get(name, ("", 0))[0]
@@ -511,6 +517,14 @@ class Evaluator:
         if fatal:
             raise ExitShell(2)
         return 1
+
+
+def _funcnest(text: str) -> int:
+    """FUNCNEST as bash's sv_funcnest reads it: a decimal number, anything else (or 0) is no limit."""
+    s = text.strip(" \t\n")
+    body = s[1:] if s[:1] in "+-" and s else s
+    n = int(s) if body.isascii() and body.isdigit() else 0
+    return n if n > 0 else 1 << 62
 
 
 _OWN_PIPESTATUS = frozenset({A.Subshell, A.ArithCmd, A.CondCmd})

@@ -40,6 +40,8 @@ _DYNAMIC = frozenset(
 
 
 _READONLY_DYNAMIC = frozenset({"SHELLOPTS", "BASHOPTS", "GROUPS"})
+# the call stack arrays: `FUNCNAME=x` does nothing (no message, status 0), as in bash
+_NOASSIGN = frozenset({"FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "BASH_ARGC", "BASH_ARGV", "GROUPS"})
 # dynamic variables that stay dynamic when assigned (the value seeds or offsets them, or is
 # ignored), until `unset` takes their special meaning away for good, as in bash
 _STAYS_DYNAMIC = frozenset({"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS",
@@ -335,6 +337,8 @@ class Variables:
                     value = text
                 found.value = value
                 return
+        if name in _NOASSIGN and name not in self.state.unspecial:
+            return  # bash's att_noassign: assignments are ignored until `unset` makes the name ordinary
         via_ref = False
         if scope is None and self.state.vars.find(name) is not None:
             target, tsub = self.resolve_name(name)

@@ -30,7 +30,8 @@ class _Printer:
         head = ("function " if nested else "") + f"{f.name} () "
         body = f.body
         redirs: tuple[A.Redir, ...] = ()
-        if isinstance(body, A.Redirected):
+        if isinstance(body, A.Redirected) and isinstance(body.body, A.Group):
+            # (a body of another kind is shown in braces with its redirections inside)
             redirs = body.redirs
             body = body.body
         if isinstance(body, A.Group):
@@ -190,14 +191,37 @@ class _Printer:
 
     def redir(self, r: A.Redir) -> str:
         fd = "" if r.fd is None else str(r.fd)
+        if not self.exact:
+            fd = _bash_redirector(r)
         if r.fd_var is not None:
             fd = "{" + r.fd_var + "}"
         if isinstance(r.target, A.HereDoc):
             quoted = f"'{r.target.delim}'" if r.target.quoted else r.target.delim
             return f"{fd}{r.op}{quoted}"
         if r.op in (">&", "<&"):
+            if r.target.text == "-" and not self.exact:
+                return f"{fd}>&-"  # bash's r_close_this prints `<&-` as `0>&-`
             return f"{fd}{r.op}{r.target.text}"
         return f"{fd}{r.op} {r.target.text}"
+
+
+_DEFAULT_FD = {"<": 0, "<>": 0, "<<<": 0, "<<": 0, "<<-": 0, "<&": 0, ">": 1, ">>": 1, ">|": 1, ">&": 1}
+
+
+def _bash_redirector(r: A.Redir) -> str:
+    """The fd as bash's print_redirection shows it: the default one is left out, except that a
+    duplication or close by number (`>&2`, `<&3`, `>&4-`, `<&-`) always names it (`1>&2`)."""
+    default = _DEFAULT_FD.get(r.op)
+    fd = default if r.fd is None else r.fd
+    if fd is None:
+        return ""
+    if r.op in (">&", "<&") and isinstance(r.target, A.Word):
+        t = r.target.text
+        if t == "-" or (t.rstrip("-").isdigit() and t.count("-") <= 1):
+            return str(fd)
+    if r.op == "<>":
+        default = 1  # (bash 5.2 prints `<>`'s fd unless it is 1: `<>x` shows as `0<> x`)
+    return "" if fd == default else str(fd)
 
 
 _BASH = _Printer(exact=False)
