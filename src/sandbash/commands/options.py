@@ -186,9 +186,24 @@ def parse_args(spec: CommandSpec, args: Sequence[str]) -> tuple[Parsed, list[str
     return _Gnu(spec, args).run()
 
 
+# a spec's option tables by letter and by long name, built once per spec (parsing is on every
+# command's path); the spec is kept with them so that its id is not reused
+_TABLES: dict[int, tuple[CommandSpec, dict[str, Opt], dict[str, Opt]]] = {}
+
+
+def _tables(spec: CommandSpec) -> tuple[CommandSpec, dict[str, Opt], dict[str, Opt]]:
+    found = _TABLES.get(id(spec))
+    if found is None or found[0] is not spec:
+        found = _TABLES[id(spec)] = (spec, {o.short: o for o in spec.opts if o.short},
+                                     {o.long: o for o in spec.opts if o.long})
+    return found
+
+
 class _Gnu:
     """One GNU-style parse (getopt_long and the variants a spec declares): options and operands
     mixed, `--` ends the options."""
+
+    __slots__ = ("spec", "args", "i", "parsed", "operands", "shorts", "longs")
 
     def __init__(self, spec: CommandSpec, args: Sequence[str]) -> None:
         self.spec = spec
@@ -196,32 +211,30 @@ class _Gnu:
         self.i = 0
         self.parsed = Parsed()
         self.operands: list[str] = []
-        self.shorts = {o.short: o for o in spec.opts if o.short}
-        self.longs = {o.long: o for o in spec.opts if o.long}
+        _, self.shorts, self.longs = _tables(spec)
 
     def run(self) -> tuple[Parsed, list[str]]:
         spec, args, parsed, operands = self.spec, self.args, self.parsed, self.operands
+        at = parsed.operand_at
         n = len(args)
         while self.i < n:
             arg = args[self.i]
             self.i += 1
-            if arg == "--":
+            if arg[:1] != "-" or arg == "-" or (spec.operand_if is not None and arg[:2] != "--"
+                                                and spec.operand_if(arg)):
+                operands.append(arg)
+                at.append(len(parsed.order))
+                if spec.stop_at_operand:
+                    self._operands(args[self.i:])
+                    break
+            elif arg == "--":
                 parsed.dashdash = len(operands)
                 self._operands(args[self.i:])
                 break
-            if arg.startswith("--") and len(arg) > 2:
+            elif arg[1] == "-":
                 if self._long(arg):
                     break
-                continue
-            if arg.startswith("-") and len(arg) > 1 and not (spec.operand_if and spec.operand_if(arg)):
-                if self._dash_value(arg):
-                    continue
-                if self._short_word(arg):
-                    break
-                continue
-            self._operands([arg])
-            if spec.stop_at_operand:
-                self._operands(args[self.i:])
+            elif not self._dash_value(arg) and self._short_word(arg):
                 break
         return parsed, operands
 

@@ -11,6 +11,7 @@ from ...vfs.base import Stat
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..fsutil import filevercmp, group_name, join, ls_time, mode_string, to_datetime, tz_from_env, user_name
+from ..options import CommandSpec, Opt, OptionValueError, UsageError, parse_args
 from ..record import Effects, declare
 
 USAGE = (
@@ -31,13 +32,60 @@ _FLAGS = {
     "r": "reverse", "n": "nocolor", "C": "color", "A": "ansi", "S": "cp437", "J": "json", "X": "xml", "R": "R",
 }
 _LONG_FLAGS = {
-    "--noreport": "noreport", "--prune": "prune", "--matchdirs": "matchdirs", "--ignore-case": "icase",
-    "--dirsfirst": "dirsfirst", "--filesfirst": "filesfirst", "--inodes": "inodes", "--device": "device",
-    "--si": "si", "--du": "du", "--nolinks": "nolinks", "--gitignore": "gitignore", "--metafirst": "metafirst",
-    "--info": "info", "--fflinks": "fflinks", "--fromfile": "fromfile", "--fromtabfile": "fromfile",
+    "noreport": "noreport", "prune": "prune", "matchdirs": "matchdirs", "ignore-case": "icase",
+    "dirsfirst": "dirsfirst", "filesfirst": "filesfirst", "inodes": "inodes", "device": "device",
+    "si": "si", "du": "du", "nolinks": "nolinks", "gitignore": "gitignore", "metafirst": "metafirst",
+    "info": "info", "fflinks": "fflinks", "fromfile": "fromfile", "fromtabfile": "fromfile",
 }
-_LONG_VALUES = ("--sort", "--charset", "--timefmt", "--filelimit", "--gitfile", "--hintro", "--houtro",
-                "--infofile")
+_SORTS = ("name", "version", "size", "mtime", "ctime", "none")
+
+
+class _BadSort(OptionValueError):
+    """tree 2.1.0 prints the sort names on stdout, after the message on stderr."""
+
+
+def _level(text: str) -> int:
+    if not text.lstrip("-").isdigit() or int(text) < 1:
+        raise OptionValueError("Invalid level, must be greater than 0.")
+    return int(text)
+
+
+def _sort(text: str) -> str:
+    if text not in _SORTS:
+        raise _BadSort(f"Sort type '{text}' not valid, should be one of: ")
+    return text
+
+
+def _filelimit(text: str) -> int:
+    if not text.isdigit():
+        raise OptionValueError(f"Invalid filelimit value '{text}'.")
+    return int(text)
+
+
+# tree's own loop, declared: exact long names, `--sort=X` or `--sort X`, and letters whose value
+# is always the next word (`-LP 2 '*.py'`), never attached
+SPEC = CommandSpec(
+    name="tree",
+    add_help=False,
+    long_prefixes=False,
+    opts=(
+        *(Opt(letter, dest="flags", multi=True, const=flag) for letter, flag in _FLAGS.items()),
+        *(Opt(None, name, dest="flags", multi=True, const=flag) for name, flag in _LONG_FLAGS.items()),
+        Opt("L", dest="level", arg="required", attached=False, type=_level),
+        Opt("P", dest="include", arg="required", attached=False, multi=True),
+        Opt("I", dest="exclude", arg="required", attached=False, multi=True),
+        Opt("o", dest="outfile", arg="required", attached=False),
+        Opt("H", dest="html_base", arg="required", attached=False),
+        Opt("T", dest="title", arg="required", attached=False),
+        Opt(None, "sort", arg="required", type=_sort),
+        Opt(None, "charset", arg="required"),
+        Opt(None, "timefmt", arg="required"),
+        Opt(None, "filelimit", arg="required", type=_filelimit),
+        *(Opt(None, name, arg="required") for name in ("gitfile", "hintro", "houtro", "infofile")),
+        Opt(None, "help", stop=True),
+        Opt(None, "version", stop=True),
+    ),
+)
 
 
 @dataclass
@@ -75,87 +123,36 @@ def _patterns(text: str, icase: bool) -> list[Pattern]:
 
 
 def _parse(ctx: Ctx) -> tuple[Options, list[str]]:
-    o = Options()
-    roots: list[str] = []
-    args = list(ctx.args)
-    i = 0
-    pending_include: list[str] = []
-    pending_exclude: list[str] = []
-    while i < len(args):
-        a = args[i]
-        i += 1
-        if a == "--":
-            roots.extend(args[i:])
-            break
-        if a.startswith("--"):
-            name, eq, value = a.partition("=")
-            if name in _LONG_FLAGS:
-                o.flags.add(_LONG_FLAGS[name])
-                continue
-            if name == "--help":
-                ctx.out(USAGE)
-                raise CommandExit(0)
-            if name == "--version":
-                ctx.out("tree v2.1.0 \u00a9 1996 - 2022 by Steve Baker, Thomas Moore, Francesc Rocher, Florian Sesser, "
-                        "Kyosuke Tokoro\n")
-                raise CommandExit(0)
-            if name in _LONG_VALUES:
-                if not eq:
-                    if i >= len(args):
-                        raise _bad(ctx, f"Missing argument to {name} option.")
-                    value = args[i]
-                    i += 1
-                if name == "--sort":
-                    if value not in ("name", "version", "size", "mtime", "ctime", "none"):
-                        # tree 2.1.0 prints the list on stdout, after the message on stderr
-                        ctx.stderr.write(f"tree: Sort type '{value}' not valid, should be one of: ".encode(
-                            "utf-8", "surrogateescape"))
-                        ctx.out("name,version,size,mtime,ctime\n")
-                        raise CommandExit(1)
-                    o.sort = value
-                elif name == "--charset":
-                    o.charset = value
-                elif name == "--timefmt":
-                    o.timefmt = value
-                    o.flags.add("date")
-                elif name == "--filelimit":
-                    if not value.isdigit():
-                        raise _bad(ctx, f"Invalid filelimit value '{value}'.")
-                    o.filelimit = int(value)
-                continue
-            ctx.stderr.write(f"tree: Invalid argument `{a}'.\n".encode("utf-8", "surrogateescape") + USAGE.encode())
-            raise CommandExit(1)
-        if a.startswith("-") and len(a) > 1:
-            for ch in a[1:]:
-                if ch in _FLAGS:
-                    o.flags.add(_FLAGS[ch])
-                    continue
-                if ch in "LPIoHT":
-                    # these take the next argument, never an attached value
-                    if i >= len(args):
-                        raise _bad(ctx, f"Missing argument to -{ch} option.")
-                    value = args[i]
-                    i += 1
-                    if ch == "L":
-                        if not value.lstrip("-").isdigit() or int(value) < 1:
-                            raise _bad(ctx, "Invalid level, must be greater than 0.")
-                        o.level = int(value)
-                    elif ch == "P":
-                        pending_include.append(value)
-                    elif ch == "I":
-                        pending_exclude.append(value)
-                    elif ch == "o":
-                        o.outfile = value
-                    continue
-                ctx.stderr.write(f"tree: Invalid argument -`{ch}'.\n".encode("utf-8", "surrogateescape")
-                                 + USAGE.encode())
-                raise CommandExit(1)
-            continue
-        roots.append(a)
+    try:
+        parsed, roots = parse_args(SPEC, ctx.args)
+    except UsageError as e:
+        if e.kind == "needs_value":
+            raise _bad(ctx, f"Missing argument to {'-' if len(e.name) == 1 else '--'}{e.name} option.") from None
+        bad = f"-`{e.name}'" if e.kind == "unknown" and not e.word.startswith("--") else f"`{e.word}'"
+        ctx.stderr.write(f"tree: Invalid argument {bad}.\n".encode("utf-8", "surrogateescape") + USAGE.encode())
+        raise CommandExit(1) from None
+    except _BadSort as e:
+        ctx.stderr.write(f"tree: {e.message}".encode("utf-8", "surrogateescape"))
+        ctx.out(",".join(_SORTS[:-1]) + "\n")
+        raise CommandExit(1) from None
+    except OptionValueError as e:
+        raise _bad(ctx, e.message) from None
+    if "help" in parsed:
+        ctx.out(USAGE)
+        raise CommandExit(0)
+    if "version" in parsed:
+        ctx.out("tree v2.1.0 \u00a9 1996 - 2022 by Steve Baker, Thomas Moore, Francesc Rocher, Florian Sesser, "
+                "Kyosuke Tokoro\n")
+        raise CommandExit(0)
+    o = Options(flags=set(parsed.get("flags", [])), level=parsed.get("level"), sort=parsed.get("sort", "name"),
+                charset=parsed.get("charset"), timefmt=parsed.get("timefmt"), filelimit=parsed.get("filelimit"),
+                outfile=parsed.get("outfile"))
+    if o.timefmt is not None:
+        o.flags.add("date")
     icase = "icase" in o.flags
-    for p in pending_include:
+    for p in parsed.get("include", []):
         o.include += _patterns(p, icase)
-    for p in pending_exclude:
+    for p in parsed.get("exclude", []):
         o.exclude += _patterns(p, icase)
     for key, sort in (("version_sort", "version"), ("mtime_sort", "mtime"), ("ctime_sort", "ctime"),
                       ("unsorted", "none")):
