@@ -33,6 +33,9 @@ Key = tuple[str | None, str]  # (function or None for global, name)
 class Symbols:
     kinds: dict[Key, str] = field(default_factory=dict)  # "array" | "scalar"
     globals_seen: set[str] = field(default_factory=set)
+    # the program can make subarrays (a[i][j], a subarray passed or split into): array elements
+    # may then hold arrays, so element reads and stores are checked
+    nested: bool = False
 
     def kind(self, key: Key) -> str | None:
         return self.kinds.get(key)
@@ -48,6 +51,8 @@ class _Walker:
         self.array_uses: dict[Key, int] = {}
         self.scalar_uses: dict[Key, int] = {}
         self.passes: list[tuple[Key, str, int]] = []  # (caller key, callee, arg index)
+        self.element_args: list[tuple[str, int]] = []  # (callee, arg index) given an element a[i]
+        self.nested = False
         self.order = 0
         self.globals_seen: set[str] = set()
 
@@ -107,6 +112,7 @@ class _Walker:
         elif isinstance(s, A.ForIn):
             self.lvalue(s.var)
             self.use(s.array, True)
+            self.path(s.path)
             self.stmt(s.body)
         elif isinstance(s, A.Switch):
             self.expr(s.subject)
@@ -120,7 +126,15 @@ class _Walker:
                 self.expr(s.value)
         elif isinstance(s, A.Delete):
             self.use(s.name, True)
+            self.path(s.path)
             for e in s.subs or ():
+                self.expr(e)
+
+    def path(self, path: list[list[A.Expr]]) -> None:
+        if path:
+            self.nested = True
+        for group in path:
+            for e in group:
                 self.expr(e)
 
     def lvalue(self, e: A.Expr) -> None:
@@ -132,12 +146,9 @@ class _Walker:
     def expr(self, e: A.Expr) -> None:
         if isinstance(e, A.Var):
             self.use(e.name, False)
-        elif isinstance(e, A.Index):
+        elif isinstance(e, (A.Index, A.In)):
             self.use(e.name, True)
-            for x in e.subs:
-                self.expr(x)
-        elif isinstance(e, A.In):
-            self.use(e.name, True)
+            self.path(e.path)
             for x in e.subs:
                 self.expr(x)
         elif isinstance(e, A.Field):
@@ -170,11 +181,15 @@ class _Walker:
                 if isinstance(inner, A.Var) and isinstance(e, A.Call):
                     self.passes.append((self.key(inner.name), e.name, i))
                 else:
+                    if isinstance(inner, A.Index) and isinstance(e, A.Call):
+                        self.element_args.append((e.name, i))
                     self.expr(arg)
 
     def builtin(self, e: A.Builtin) -> None:
         arrays = ARRAY_ARGS.get(e.name, ())
         for i, arg in enumerate(e.args):
+            if isinstance(arg, A.Index) and i in arrays:
+                self.nested = True  # split(s, a[1]): a[1] becomes a subarray
             if isinstance(arg, A.Var):
                 if i in arrays:
                     self.use(arg.name, True)
@@ -216,7 +231,14 @@ def analyze(program: A.Program) -> Symbols:
     for k in list(kinds):
         if k[0] is None and k[1] in SPECIAL_SCALARS and kinds[k] == "array":
             raise AwkSyntaxError(f"attempt to use scalar `{k[1]}' as an array", show=False, fatal=True)
-    return Symbols(kinds, w.globals_seen)
+    nested = w.nested or any(_array_param(funcs, callee, i, kinds) for callee, i in w.element_args)
+    return Symbols(kinds, w.globals_seen, nested)
+
+
+def _array_param(funcs: dict[str, A.Function], callee: str, i: int, kinds: dict[Key, str]) -> bool:
+    """Whether f(a[k]) passes a subarray: the parameter is an array."""
+    fn = funcs.get(callee)
+    return fn is not None and i < len(fn.params) and kinds.get((callee, fn.params[i])) == "array"
 
 
 def _conflict(k: Key, scalar_order: int, array_order: int | None) -> None:

@@ -39,8 +39,11 @@ class Var(Expr):
 
 @dataclass(slots=True)
 class Index(Expr):
+    """name[path[0]]...[path[-1]][subs]: `path` selects a subarray (gawk's arrays of arrays)."""
+
     name: str
     subs: list[Expr]
+    path: list[list[Expr]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -96,6 +99,7 @@ class MatchOp(Expr):
 class In(Expr):
     subs: list[Expr]
     name: str
+    path: list[list[Expr]] = field(default_factory=list)  # `k in a[1]`: the subarray a[1]
 
 
 @dataclass(slots=True)
@@ -201,6 +205,7 @@ class ForIn(Stmt):
     array: str
     body: Stmt
     line: int = 0
+    path: list[list[Expr]] = field(default_factory=list)  # `for (k in a[1])`
 
 
 @dataclass(slots=True)
@@ -235,6 +240,7 @@ class Delete(Stmt):
     name: str
     subs: list[Expr] | None
     line: int = 0
+    path: list[list[Expr]] = field(default_factory=list)  # `delete a[1][2]`: path [[1]], subs [2]
 
 
 @dataclass(slots=True)

@@ -300,7 +300,8 @@ def run(ctx: Ctx, prog: str) -> int:
     field_limit = FIELD_LIMIT.set(interp.max_string)  # printf widths are checked against it
     try:
         try:
-            interp.setup([prog] + opts.operands, fs, opts.assigns, compiled.symbols.globals_seen, compiled.arrays)
+            interp.setup([prog] + opts.operands, fs, opts.assigns, compiled.symbols.globals_seen, compiled.arrays,
+                         compiled.symbols.nested)
             exec(compiled.code, interp.ns)  # generated from the parsed program; see codegen.py
         except (AwkFatal, FatalNoLoc) as e:
             err.write(f"{prog}: fatal: {e.message}\n".encode())

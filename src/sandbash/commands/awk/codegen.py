@@ -26,6 +26,7 @@ from .regex import RegexError, compile_regex
 NUM, STR, ANY = "n", "s", "a"
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # fixed pattern over program identifiers
 _ARITH = {"+": "+", "-": "-", "*": "*", "/": "/"}
+_SCALAR_IN = "attempt to use a scalar value as array"  # gawk's `in` and for-in name no element
 _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
 
@@ -52,7 +53,7 @@ def pure(e: A.Expr) -> bool:
 def _pure_target(e: A.Expr) -> bool:
     e = _unwrap(e)
     if isinstance(e, A.Index):
-        return all(pure(x) for x in e.subs)
+        return all(pure(x) for x in e.subs) and all(pure(x) for group in e.path for x in group)
     return pure(e)
 
 
@@ -143,6 +144,24 @@ class ExprGen:
         if not self.sym.is_array(k):
             raise self.error(f"attempt to use scalar `{name}' as an array", fatal=True)
         return self.pyname(name)
+
+    def array_ref(self, name: str, path: list[list[A.Expr]], scalar_msg: str = "",
+                  made_by_arg: bool = False) -> str:
+        """Code for the array name[path[0]]...: the array itself, or a subarray (made
+        on first use). For the last step, `scalar_msg` is gawk's error when the element
+        is a scalar, and `made_by_arg` says a subarray made there is one gawk leaves
+        unnamed (an argument: `(null)` in its messages)."""
+        code = self.array_name(name)
+        for i, group in enumerate(path):
+            extra = ""
+            if i == len(path) - 1 and (scalar_msg or made_by_arg):
+                extra = f", {self.string(scalar_msg)}, {made_by_arg}"
+            code = f"_sub({code}, {self.subscript(group)}, {self.string(name)}{extra})"
+        return code
+
+    def element(self, e: A.Index) -> tuple[str, str]:
+        """(array code, key code) of an element a[...][k]."""
+        return self.array_ref(e.name, e.path), self.subscript(e.subs)
 
     def scalar_name(self, name: str, store: bool = False) -> str:
         k = self.key(name)
@@ -244,7 +263,7 @@ class ExprGen:
         if isinstance(e, A.MatchOp):
             return self.match(e)
         if isinstance(e, A.In):
-            return f"({self.subscript(e.subs)} in {self.array_name(e.name)})"
+            return f"({self.subscript(e.subs)} in {self.array_ref(e.name, e.path, _SCALAR_IN)})"
         if isinstance(e, A.Field):
             k = _const_field(e.index)
             return f"_fb({k})" if k else f"_bool({self.val(e)[0]})"
@@ -300,9 +319,11 @@ class ExprGen:
         return f"_key({code})"
 
     def e_Index(self, e: A.Index) -> tuple[str, str]:
-        arr = self.array_name(e.name)
+        arr, key = self.element(e)
+        if self.sym.nested:  # the element may be a subarray: an error in a scalar context
+            return f"_aget({arr}, {key})", ANY
         # referencing an element creates it, as in every awk
-        return f"{arr}.setdefault({self.subscript(e.subs)}, U)", ANY
+        return f"{arr}.setdefault({key}, U)", ANY
 
     def e_In(self, e: A.In) -> tuple[str, str]:
         return self.as_value(self.cond(e)), NUM
@@ -412,9 +433,12 @@ class ExprGen:
             py = self.scalar_name(target.name, store=True)
             return "", f"({py} if {py}.__class__ is float else _num({py}))", lambda v: f"({py} := {v})"
         if isinstance(target, A.Index):
-            arr = self.array_name(target.name)
+            arr, key = self.element(target)
             t = self.temp()
-            setup = f"({t} := {self.subscript(target.subs)})"
+            setup = f"({t} := {key})"
+            if self.sym.nested:
+                a = self.temp()
+                return f"(({a} := {arr}), {setup})", f"_anum({a}, {t})", lambda v: f"_aset2({a}, {t}, {v})"
             return setup, f"_num({arr}.get({t}, 0.0))", lambda v: f"_aset({arr}, {t}, {v})"
         if isinstance(target, A.Field):
             k = _const_field(target.index)
@@ -434,8 +458,10 @@ class ExprGen:
             py = self.scalar_name(target.name, store=True)
             return f"({py} := {value})"
         if isinstance(target, A.Index):
-            arr = self.array_name(target.name)
-            return f"_aset({arr}, {self.subscript(target.subs)}, {value})"
+            arr, key = self.element(target)
+            if self.sym.nested:
+                return f"_aset2({arr}, {key}, {value})"
+            return f"_aset({arr}, {key}, {value})"
         if isinstance(target, A.Field):
             k = _const_field(target.index)
             idx = str(k) if k is not None else f"_fidx({self.num(target.index)})"
@@ -494,8 +520,18 @@ class ExprGen:
         return call, ANY
 
     def call_arg(self, fn: A.Function, i: int, arg: A.Expr) -> str:
-        param_array = self.sym.is_array((fn.name, fn.params[i]))
+        param = (fn.name, fn.params[i])
+        param_array = self.sym.is_array(param)
         inner = _unwrap(arg)
+        if isinstance(inner, A.Index) and self.sym.nested:
+            # f(a[k]): a subarray into an array parameter, an element's value into a scalar one
+            if param_array:
+                msg = f"attempt to use scalar parameter `{fn.params[i]}' as an array"
+                return self.array_ref(inner.name, [*inner.path, inner.subs], msg, made_by_arg=True)
+            arr, key = self.element(inner)
+            if self.sym.kind(param) is None:
+                return f"_aval({arr}, {key})"
+            return f"_ascal({arr}, {key}, {self.string(fn.params[i])})"
         if isinstance(inner, A.Var) and inner.name not in self.program.functions:
             if self.is_array(inner.name):
                 return self.pyname(inner.name)
@@ -530,6 +566,11 @@ class ExprGen:
         if e.target is None:
             return f"{fn}({src})", NUM
         t = self.temp()
+        if isinstance(_unwrap(e.target), A.Index):
+            # gawk evaluates the subscript before reading: `getline a[NR]` uses the old NR
+            setup, _, store_at = self.load_num(e.target)
+            store = store_at(f"{t}[1]")
+            return f"({setup}, ({t} := {fn}v({src})), ({store} if {t}[0] > 0 else None), {t}[0])[3]", NUM
         store = self.store(e.target, f"{t}[1]")
         return f"(({t} := {fn}v({src})), ({store} if {t}[0] > 0 else None), {t}[0])[2]", NUM
 

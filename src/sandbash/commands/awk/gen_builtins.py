@@ -5,19 +5,31 @@ from __future__ import annotations
 from . import ast as A
 from .codegen import ANY, NUM, STR, ExprGen, _unwrap
 
+_ORDINALS = ("first", "second", "third", "fourth")
 _MATH1 = {"sin": "_sin", "cos": "_cos", "exp": "_exp", "log": "_log", "sqrt": "_sqrt", "int": "_int",
           "compl": "_compl", "strtonum": "_strtonum"}
 
 
 class BuiltinGen(ExprGen):
-    def _array_arg(self, e: A.Expr, what: str) -> str:
+    def _array_arg(self, e: A.Expr, what: str, pos: int) -> str:
         inner = _unwrap(e)
+        if isinstance(inner, A.Index):  # split(s, a[1]): the subarray a[1]
+            msg = f"{what}: {_ORDINALS[pos]} argument is not an array"
+            return self.array_ref(inner.name, [*inner.path, inner.subs], msg, made_by_arg=True)
         if not isinstance(inner, A.Var):
             raise self.error(f"{what}: argument is not an array", fatal=True)
         return self.array_name(inner.name)
 
+    def _element_value(self, e: A.Expr) -> str | None:
+        """For length/isarray of a[...] when elements may be subarrays: the element, either kind."""
+        inner = _unwrap(e)
+        if not (isinstance(inner, A.Index) and self.sym.nested):
+            return None
+        arr, key = self.element(inner)
+        return f"_aval({arr}, {key})"
+
     def _opt_array(self, args: list[A.Expr], i: int, what: str) -> str:
-        return self._array_arg(args[i], what) if len(args) > i else "None"
+        return self._array_arg(args[i], what, i) if len(args) > i else "None"
 
     def _poly_var(self, e: A.Expr) -> tuple[str, str] | None:
         """For length/isarray/typeof of a bare name: ("array"|"scalar"|"dynamic", code)."""
@@ -42,6 +54,9 @@ class BuiltinGen(ExprGen):
             return f"float(len({pv[1]}))", NUM
         if pv is not None and pv[0] == "dynamic":
             return f"_length({pv[1]})", NUM
+        el = self._element_value(e.args[0])
+        if el is not None:
+            return f"_length({el})", NUM
         return f"float(len({self.str_(e.args[0])}))", NUM
 
     def b_substr(self, e: A.Builtin) -> tuple[str, str]:
@@ -74,13 +89,13 @@ class BuiltinGen(ExprGen):
         return self.str_(args[i])
 
     def b_split(self, e: A.Builtin) -> tuple[str, str]:
-        arr = self._array_arg(e.args[1], "split")
+        arr = self._array_arg(e.args[1], "split", 1)
         sep = self._split_sep(e.args, 2)
         seps = self._opt_array(e.args, 3, "split")
         return f"_split({self.str_(e.args[0])}, {arr}, {sep}, {seps})", NUM
 
     def b_patsplit(self, e: A.Builtin) -> tuple[str, str]:
-        arr = self._array_arg(e.args[1], "patsplit")
+        arr = self._array_arg(e.args[1], "patsplit", 1)
         pat = self.regex_arg(e.args[2]) if len(e.args) > 2 else "None"
         seps = self._opt_array(e.args, 3, "patsplit")
         return f"_patsplit({self.str_(e.args[0])}, {arr}, {pat}, {seps})", NUM
@@ -155,7 +170,7 @@ class BuiltinGen(ExprGen):
     # ------------------------------------------------------------ arrays and types
 
     def _sort(self, e: A.Builtin) -> tuple[str, str]:
-        src = self._array_arg(e.args[0], e.name)
+        src = self._array_arg(e.args[0], e.name, 0)
         dest = self._opt_array(e.args, 1, e.name)
         how = self.str_(e.args[2]) if len(e.args) > 2 else "None"
         return f"_asort({src}, {dest}, {how}, {e.name == 'asorti'})", NUM
@@ -163,6 +178,9 @@ class BuiltinGen(ExprGen):
     b_asort = b_asorti = _sort
 
     def b_isarray(self, e: A.Builtin) -> tuple[str, str]:
+        el = self._element_value(e.args[0])
+        if el is not None:
+            return f"_isarray({el})", NUM
         pv = self._poly_var(e.args[0])
         if pv is None or pv[0] == "scalar":
             if pv is None:
@@ -180,8 +198,8 @@ class BuiltinGen(ExprGen):
             return f"_typeof({pv[1]})", STR
         inner = _unwrap(e.args[0])
         if isinstance(inner, A.Index):
-            arr = self.array_name(inner.name)
-            return f"_typeof_el({arr}, {self.subscript(inner.subs)})", STR
+            arr, key = self.element(inner)
+            return f"_typeof_el({arr}, {key})", STR
         return f"_typeof({self.val(e.args[0])[0]})", STR
 
     # ------------------------------------------------------------ time

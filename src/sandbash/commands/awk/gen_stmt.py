@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from . import ast as A
 from .analyze import Symbols
-from .codegen import _const_field, _unwrap, pure
+from .codegen import _SCALAR_IN, _const_field, _unwrap, pure
 from .gen_builtins import BuiltinGen
 
 
@@ -128,7 +128,8 @@ class StmtGen(BuiltinGen):
         for p in fn.params:
             if self.sym.is_array((fn.name, p)):
                 params.append(f"L_{p}=None")
-                prologue.append(f"if L_{p} is None: L_{p} = {{}}")
+                # a local array: named for messages, tracked by the memory check
+                prologue.append(f"if L_{p} is None: L_{p} = _newarr({self.string(p)})")
             else:
                 params.append(f"L_{p}=U")
         self.pyname(fn.name)  # validates the identifier
@@ -170,14 +171,14 @@ class StmtGen(BuiltinGen):
             if isinstance(target, A.Var) and not (target.name == "NF" and self.key("NF")[0] is None):
                 self.emit(f"{self.scalar_name(target.name, store=True)} = {value}")
                 return
-            if isinstance(target, A.Index):
-                arr = self.array_name(target.name)
-                key = self.subscript(target.subs)
+            if isinstance(target, A.Index) and not self.sym.nested:
+                arr, key = self.element(target)
                 t = self.temp()
                 self.emit(f"{t} = {value}")
                 self.emit(f"{arr}[{key}] = {t}")
                 return
-        if isinstance(e, (A.Assign, A.IncDec)) and isinstance(_unwrap(e.target), A.Index):
+        if isinstance(e, (A.Assign, A.IncDec)) and isinstance(_unwrap(e.target), A.Index) and \
+                not self.sym.nested:
             target = _unwrap(e.target)
             assert isinstance(target, A.Index)
             arr = self.array_name(target.name)
@@ -304,7 +305,7 @@ class StmtGen(BuiltinGen):
         self.loop_body(s.body)
 
     def s_ForIn(self, s: A.ForIn) -> None:
-        arr = self.array_name(s.array)
+        arr = self.array_ref(s.array, s.path, _SCALAR_IN)
         k = self.temp()
         self.emit(f"for {k} in _keys({arr}):")
         self.depth += 1
@@ -384,10 +385,21 @@ class StmtGen(BuiltinGen):
 
     def s_Delete(self, s: A.Delete) -> None:
         arr = self.array_name(s.name)
+        if s.path:
+            # `delete a[1][2]` makes no subarray: nothing to delete when a[1] is missing
+            for group in s.path:
+                arr = f"_subq({arr}, {self.subscript(group)}, {self.string(s.name)})"
+            t = self.temp()
+            self.emit(f"{t} = {arr}")
+            self.emit(f"if {t} is not None:")
+            self.depth += 1
+            arr = t
         if s.subs is None:
             self.emit(f"{arr}.clear()")
         else:
             self.emit(f"{arr}.pop({self.subscript(s.subs)}, None)")
+        if s.path:
+            self.depth -= 1
 
 
 def _has_continue(s: A.Stmt) -> bool:

@@ -23,7 +23,7 @@ from .records import Reader, regex_split, split_default
 from .regex import Regex
 from .runtime import Runtime
 from .sorting import asort
-from .values import UNINIT, Input, Value, to_num, typeof
+from .values import UNINIT, AwkArray, Input, Value, to_num, typeof
 
 
 class _Exit(Exception):
@@ -73,10 +73,14 @@ class Interp(Runtime):
     # ------------------------------------------------------------ setup
 
     def setup(self, argv: list[str], fs: str | None, assigns: list[str], globals_seen: set[str],
-              arrays: set[str]) -> None:
+              arrays: set[str], nested: bool = False) -> None:
         ns = self.ns
         for name in globals_seen:
-            ns["A_" + name if name in arrays else "V_" + name] = {} if name in arrays else UNINIT
+            if name in arrays:
+                # with subarrays about, a global array is named: errors through a parameter name it
+                ns["A_" + name] = AwkArray(name) if nested else {}
+            else:
+                ns["V_" + name] = UNINIT
         ns.update({
             "V_FS": " ", "V_OFS": " ", "V_ORS": "\n", "V_RS": "\n", "V_SUBSEP": "\x1c", "V_CONVFMT": "%.6g",
             "V_OFMT": "%.6g", "V_NR": 0.0, "V_FNR": 0.0, "V_FILENAME": "", "V_RSTART": 0.0, "V_RLENGTH": -1.0,
@@ -125,7 +129,7 @@ class Interp(Runtime):
         to_str = self.to_str
 
         def length(v: Value | dict[str, Value]) -> float:
-            return float(len(v)) if v.__class__ is dict else float(len(to_str(v)))  # type: ignore[arg-type]
+            return float(len(v)) if isinstance(v, dict) else float(len(to_str(v)))
 
         def math1(name: str, fn: Callable[[float], float]) -> Callable[[float], float]:
             def call(x: float) -> float:
@@ -162,7 +166,7 @@ class Interp(Runtime):
             return typeof(d[k]) if k in d else "untyped"
 
         def isarray(v: object) -> float:
-            return 1.0 if v.__class__ is dict else 0.0
+            return 1.0 if isinstance(v, dict) else 0.0
 
         ns.update({
             "_length": length, "_substr": B.substr, "_lower": B.lower, "_upper": B.upper,

@@ -281,17 +281,21 @@ class Parser:
         line = self.loc()
         self.advance()
         self.expect("(")
-        # for (NAME in ARRAY)
+        # for (NAME in ARRAY) or for (NAME in ARRAY[i]...): a subarray
         if self.tok.kind == "NAME" and self.peek().kind == "in" and self.peek(2).kind == "NAME" and \
-                self.peek(3).kind == ")":
+                self.peek(3).kind in (")", "["):
+            start = self.i
             var = A.Var(str(self.advance().val))
             self.advance()
             arr = str(self.advance().val)
-            self.advance()
-            self.loop_depth += 1
-            body = self.body_stmt()
-            self.loop_depth -= 1
-            return A.ForIn(var, arr, body, line)
+            path = self.subscripts()
+            if self.tok.kind == ")":
+                self.advance()
+                self.loop_depth += 1
+                body = self.body_stmt()
+                self.loop_depth -= 1
+                return A.ForIn(var, arr, body, line, path)
+            self.i = start  # `for (k in a[1] ...; ...)`: a C-style loop after all
         init = None if self.tok.kind == ";" else self.simple_statement()
         self.expect(";")
         self.opt_nl()
@@ -390,14 +394,11 @@ class Parser:
                 self.advance()
                 paren = True
             name_tok = self.expect("NAME")
-            subs = None
-            if self.tok.kind == "[":
-                self.advance()
-                subs = self.expr_list("]")
-                self.expect("]")
+            path = self.subscripts()
+            subs = path.pop() if path else None
             if paren:
                 self.expect(")")
-            return A.Delete(str(name_tok.val), subs, line)
+            return A.Delete(str(name_tok.val), subs, line, path)
         return A.ExprStmt(self.expr(), line)
 
     def print_stmt(self) -> A.Stmt:
@@ -504,7 +505,7 @@ class Parser:
         while self.tok.kind == "in":
             self.advance()
             name = self.expect("NAME")
-            left = A.In([left], str(name.val))
+            left = A.In([left], str(name.val), self.subscripts())
         return left
 
     def match_expr(self) -> A.Expr:
@@ -594,12 +595,19 @@ class Parser:
             self.advance()
             name = str(t.val)
             if self.tok.kind == "[":
-                self.advance()
-                subs = self.expr_list("]")
-                self.expect("]")
-                return A.Index(name, subs)
+                path = self.subscripts()
+                return A.Index(name, path.pop(), path)
             return A.Var(name)
         raise self.error()
+
+    def subscripts(self) -> list[list[A.Expr]]:
+        """The `[...]` groups after an array name: more than one names a subarray's element."""
+        groups: list[list[A.Expr]] = []
+        while self.tok.kind == "[":
+            self.advance()
+            groups.append(self.expr_list("]"))  # gawk keeps `print`'s `>` rule inside brackets
+            self.expect("]")
+        return groups
 
     def opt_lvalue(self) -> A.Expr | None:
         if self.tok.kind in ("$", "NAME"):
@@ -683,7 +691,7 @@ class Parser:
                 raise self.error()
             self.advance()
             name = self.expect("NAME")
-            return A.In(items, str(name.val))
+            return A.In(items, str(name.val), self.subscripts())
         return A.Group(items[0])
 
     def call(self) -> A.Expr:

@@ -25,6 +25,7 @@ from .io import AwkFatal, IOManager
 from .records import Splitter, fieldwidths_splitter, fpat_splitter, fs_splitter, split_default
 from .regex import Regex, RegexError, compile_regex
 from .sorting import gawk_order, sorted_keys
+from .subarrays import Subarrays
 from .values import NULL_FIELD, UNINIT, Input, Plain, Uninit, Value, num_value, str2num, strnum_value, truth
 
 _MAX_FIELD = 1 << 20
@@ -59,6 +60,7 @@ class Runtime:
         # what the globals hold, charged when the arrays are checked; long
         # strings kept since then (a check comes once they pass fresh_max)
         self.mem = ctx.hold_memory()
+        self.subarrays = Subarrays()  # subarrays and local arrays, for the memory check
         self.fresh = 0
         self.fresh_max = ctx.limits.max_memory // 16
         self.warned: set[str] = set()
@@ -158,11 +160,14 @@ class Runtime:
         total = 0
         nbytes = 0
         for v in self.ns.values():
-            if v.__class__ is dict:
+            if isinstance(v, dict):
                 total += len(v)
                 nbytes += _array_bytes(v)
             elif isinstance(v, str):
                 nbytes += 49 + len(v)
+        sub_elements, sub_bytes = self.subarrays.measure(_array_bytes)
+        total += sub_elements
+        nbytes += sub_bytes
         if total > self.max_elements:
             raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, self.max_elements)
         self.mem.set(nbytes)
@@ -447,6 +452,7 @@ class Runtime:
             "_nf": self.get_nf, "_setnf": self.set_nf, "_setf": self.set_field, "_cp": cp,
             "_ikey": B.ikey, "_keys": self.keys,
         })
+        self.subarrays.install(ns)
         self._install_output()
 
     def _install_output(self) -> None:
@@ -549,7 +555,7 @@ class Runtime:
         """for-in order: PROCINFO["sorted_in"] when set, else gawk's storage order."""
         how = self.ns["A_PROCINFO"].get("sorted_in")
         if how is None or how == "":
-            return gawk_order(list(arr))
+            return gawk_order(list(arr), self.ctx.checkpoint)
         return sorted_keys(arr, self.to_str(how), self)
 
     def warn(self, message: str) -> None:

@@ -8,6 +8,7 @@ descending order reverses the whole comparison.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ...textcache import TextCache
@@ -98,6 +99,8 @@ _SIZES = (13, 127, 1021, 8191, 16381, 32749, 65497, 131101, 262147, 524309, 1048
           8388617, 16777259, 33554467, 67108879, 134217757, 268435459, 536870923, 1073741827)
 # shared by every run of the process: bounded in entries and text (T-TEN-5)
 _HASH_CACHE: TextCache[str, int] = TextCache(entries=1 << 18, chars=1 << 22, longest=256)
+_BATCH_MASK = 4095
+Tick = Callable[[int], None]
 
 
 def _awk_hash(key: str) -> int:
@@ -135,15 +138,18 @@ def _int_hash(k: int, size: int) -> int:
     return h % size
 
 
+# Chains are kept oldest first and read backwards (gawk puts new entries at the head):
+# appending is O(1) where inserting at the head of a long chain of colliding keys is not.
+
 def _int_insert(buckets: list[list[list[str]]], size: int, k: str) -> None:
     chain = buckets[_int_hash(int(k), size)]
-    if not chain or len(chain[0]) == 2:
-        chain.insert(0, [k])  # buckets of two entries, new ones at the head
+    if not chain or len(chain[-1]) == 2:
+        chain.append([k])  # buckets of two entries, new ones at the head
     else:
-        chain[0].append(k)
+        chain[-1].append(k)
 
 
-def _int_order(keys: list[str]) -> list[str]:
+def _int_order(keys: list[str], tick: Tick) -> list[str]:
     """gawk's integer array: its string indexes first, then the integer hash table."""
     ints = [k for k in keys if _is_int(k)]
     strs = [k for k in keys if not _is_int(k)]
@@ -156,44 +162,57 @@ def _int_order(keys: list[str]) -> list[str]:
             new_size = _SIZES[si]
             new: list[list[list[str]]] = [[] for _ in range(new_size)]
             for chain in buckets:
-                for node in chain:
+                for node in reversed(chain):
                     for old in node:
                         _int_insert(new, new_size, old)
+            tick(count)
             buckets, size = new, new_size
         _int_insert(buckets, size, k)
-    return _str_order(strs) + [k for chain in buckets for node in chain for k in node]
+        if not count & _BATCH_MASK:
+            tick(_BATCH_MASK + 1)
+    return _str_order(strs, tick) + [k for chain in buckets for node in reversed(chain) for k in node]
 
 
-def gawk_order(keys: list[str]) -> list[str]:
+def gawk_order(keys: list[str], tick: Tick = lambda work: None) -> list[str]:
     """The array type comes from the first index stored in it: non-negative
-    integers (listed in order, after the other indexes), integers, or strings."""
+    integers (listed in order, after the other indexes), integers, or strings.
+    `tick(work)` is the run's checkpoint, called every few thousand keys."""
     if not keys:
         return []
     if _is_cint(keys[0]):
         rest = [k for k in keys if not _is_cint(k)]
         cints = sorted((k for k in keys if _is_cint(k)), key=int)
+        tick(len(cints))
         if rest and _is_int(rest[0]):
-            return _int_order(rest) + cints
-        return _str_order(rest) + cints
+            return _int_order(rest, tick) + cints
+        return _str_order(rest, tick) + cints
     if _is_int(keys[0]):
-        return _int_order(keys)
-    return _str_order(keys)
+        return _int_order(keys, tick)
+    return _str_order(keys, tick)
 
 
-def _str_order(strs: list[str]) -> list[str]:
+def _str_order(strs: list[str], tick: Tick) -> list[str]:
     if len(strs) < 2:
         return list(strs)
     size = _SIZES[0]
     si = 0
     buckets: list[list[str]] = [[] for _ in range(size)]
+    hashes: dict[str, int] = {}  # each key hashed once per listing, however often the table grows
+    work = 0
     for count, k in enumerate(strs, 1):
         if count // size > 2 and si + 1 < len(_SIZES):
             si += 1
             new_size = _SIZES[si]
             new: list[list[str]] = [[] for _ in range(new_size)]
             for chain in buckets:
-                for old in chain:
-                    new[_awk_hash(old) % new_size].insert(0, old)
+                for old in reversed(chain):
+                    new[hashes[old] % new_size].append(old)
+            tick(count)
             buckets, size = new, new_size
-        buckets[_awk_hash(k) % size].insert(0, k)
-    return [k for chain in buckets for k in chain]
+        h = hashes[k] = _awk_hash(k)
+        buckets[h % size].append(k)
+        work += 1 + len(k) // 64
+        if work > _BATCH_MASK:
+            tick(work)
+            work = 0
+    return [k for chain in buckets for k in reversed(chain)]

@@ -6,6 +6,7 @@ An awk value is one of
 - `Input`: a string that came from input (fields, getline, split, ARGV,
   ENVIRON, -v); it compares as a number when it looks like one ("strnum");
 - `UNINIT`: the value of a variable never assigned; both "" and 0.
+An array is a `dict` (a global array) or an `AwkArray` (a subarray, a local array).
 
 `Input` and `Uninit` subclass `str` so string operations need no conversion;
 type tests use `v.__class__ is ...`, which is the cheapest check in CPython.
@@ -41,6 +42,34 @@ class Uninit(str):
 
 
 UNINIT = Uninit()
+# an element assigned the uninitialized value: a scalar for good, unlike an element only
+# referenced (UNINIT), which gawk still lets become a subarray
+ASSIGNED_UNINIT = Uninit()
+
+
+ArrayName = str | tuple["ArrayName", str]
+
+
+class AwkArray(dict):  # type: ignore[type-arg]
+    """A subarray (gawk's arrays of arrays) or a function's local array: a dict that knows
+    its name for error messages and can be tracked weakly for memory accounting.
+
+    The name is a chain (parent's name, index) spelled out only for a message, so
+    subarrays nested n deep hold O(n) of names, not O(n^2)."""
+
+    __slots__ = ("name", "__weakref__")
+
+    def __init__(self, name: ArrayName) -> None:
+        super().__init__()
+        self.name = name
+
+    def spelled(self) -> str:
+        parts: list[str] = []
+        name = self.name
+        while isinstance(name, tuple):
+            name, k = name
+            parts.append(f'["{k}"]')
+        return name + "".join(reversed(parts))
 
 
 class Plain(str):
@@ -132,7 +161,7 @@ def typeof(v: object) -> str:
         return "untyped"
     if c is Input:
         return "strnum" if looks_numeric(v) else "string"  # type: ignore[arg-type]
-    if c is dict:
+    if c is dict or c is AwkArray:
         return "array"
     return "string"
 
