@@ -618,10 +618,26 @@ def m_nohup(c: Call) -> None:
     _run_rest(c)
 
 
+def m_watch(c: Call) -> None:
+    """watch runs its operands through `sh -c` (with -x: as a program), again and again."""
+    from ..commands.shellutils.screen import parse_watch
+
+    if c.dynamic:
+        c.opaque("watch: the command it runs is known only at run time")
+        c.facts.commands.append([None])
+        return
+    try:
+        opts, rest = parse_watch([str(a) for a in c.args])
+    except ValueError:
+        return  # a usage error: it runs nothing
+    if rest:
+        c.facts.commands.append(list(rest) if "exec" in opts else ["sh", "-c", " ".join(rest)])
+
+
 # the whole catalogue: the file commands' shapes and the wrappers' and languages' models
 MODELS: dict[Effects, Model] = {
     **FILE_MODELS,
-    Effects.ENV: m_env, Effects.NICE: m_nice, Effects.NOHUP: m_nohup, Effects.TIMEOUT: m_timeout,
+    Effects.ENV: m_env, Effects.NICE: m_nice, Effects.NOHUP: m_nohup, Effects.WATCH: m_watch, Effects.TIMEOUT: m_timeout,
     Effects.TIME: m_time, Effects.XARGS: m_xargs, Effects.FIND: m_find, Effects.GREP: m_grep, Effects.SED: m_sed,
     Effects.AWK: m_awk, Effects.JQ: m_jq, Effects.CURL: m_curl, Effects.WGET: m_wget, Effects.TEST: m_test,
 }

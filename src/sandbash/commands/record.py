@@ -65,6 +65,7 @@ class Effects(StrEnum):
     NICE = "nice"
     NOHUP = "nohup"
     TIMEOUT = "timeout"
+    WATCH = "watch"  # runs its operands through `sh -c` (or, with -x, as a program), repeatedly
     TIME = "time"
     XARGS = "xargs"
     FIND = "find"

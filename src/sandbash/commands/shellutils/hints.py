@@ -19,7 +19,7 @@ _GROUPS: tuple[tuple[frozenset[str], str, tuple[str, ...]], ...] = (
      "", ("diff", "patch")),
     (frozenset({"vi", "vim", "nvim", "nano", "emacs", "pico", "ed", "code"}),
      "there is no terminal", ("sed", "cat")),
-    (frozenset({"less", "more", "most"}),
+    (frozenset({"most", "pg"}),
      "there is no terminal", ("cat", "head", "tail")),
     (frozenset({"sudo", "su", "doas"}),
      "there is nothing to escalate to", ()),
