@@ -52,6 +52,19 @@ command = ["/usr/bin/cat"]
 command = ["/usr/bin/touch"]
 [tool.hosttouch.filesystem]
 read = ["{root}/shared"]
+
+[tool.listls]
+command = ["/usr/bin/ls"]
+[tool.listls.filesystem]
+list = ["{root}/listed", "{root}/shared/missing"]
+read = ["{root}/listed/open", "{root}/listed/sub/deep"]
+deny = ["{root}/listed/open/masked"]
+
+[tool.listcat]
+command = ["/usr/bin/cat"]
+[tool.listcat.filesystem]
+list = ["{root}/listed"]
+read_file = ["{root}/listed/open/f"]
 """
 
 
@@ -72,6 +85,11 @@ def make_box(tmp_path: Path, timeout: float = 20) -> Iterator[Box]:
         (tmp_path / d).mkdir(parents=True, exist_ok=True)
     (tmp_path / "ws/secret/key").write_text("s3cret\n")
     (tmp_path / "outside/note").write_text("outside\n")
+    for d in ("listed/sub/deep", "listed/open/masked", "listed/empty"):
+        (tmp_path / d).mkdir(parents=True, exist_ok=True)
+    for f in ("listed/a.txt", "listed/sub/b.txt", "listed/sub/deep/c.txt", "listed/open/f", "listed/open/masked/m"):
+        (tmp_path / f).write_text(f"content of {f}\n")
+    (tmp_path / "listed/link").symlink_to(tmp_path / "outside/note")
     subprocess.run(["git", "init", "-q", str(tmp_path / "ws")], check=True)
     config_path = tmp_path / "box.toml"
     config_path.write_text(TOML.format(root=tmp_path, timeout=timeout))

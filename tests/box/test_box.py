@@ -17,6 +17,19 @@ from .conftest import Box
 needs_bwrap = pytest.mark.skipif(resolve_program("bwrap") is None, reason="bubblewrap is not installed")
 
 
+def _gone(command_line: str, wait: float = 15.0) -> bool:
+    """No process runs `command_line` (within `wait` seconds: the kernel ends a killed sandbox's
+    processes a moment after its init, and a loaded host may take a while)."""
+    import subprocess
+
+    deadline = time.monotonic() + wait
+    while subprocess.run(["pgrep", "-f", command_line], capture_output=True).stdout:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
 # -- the reachable-paths check
 
 def test_reachable_paths(box: Box) -> None:
@@ -195,11 +208,7 @@ def test_deadline_kills_a_spawned_sleep(quick_box: Box) -> None:
     elapsed = time.monotonic() - start
     assert (done.stdout, done.stderr, done.returncode) == ("", "strands-shell: execution timeout exceeded\n", 1)
     assert elapsed < 30
-    time.sleep(0.5)
-    import subprocess
-
-    left = subprocess.run(["pgrep", "-f", "/usr/bin/sleep 100"], capture_output=True, text=True).stdout
-    assert left == ""
+    assert _gone("/usr/bin/sleep 100")
 
 
 @needs_bwrap
@@ -298,7 +307,6 @@ def test_client_gone_stops_its_command(box: Box) -> None:
     """A client that disconnects (the agent's bash was killed) stops its command: a spawned
     program is killed, a shell loop ends."""
     import socket
-    import subprocess
 
     for command in (b"echo started; hostsleep 77; echo never > late", b"echo started; while :; do :; done"):
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
@@ -310,7 +318,7 @@ def test_client_gone_stops_its_command(box: Box) -> None:
         while box.server.slots._value < 64 and time.monotonic() < deadline:  # type: ignore[attr-defined]
             time.sleep(0.05)
         assert box.server.slots._value == 64  # type: ignore[attr-defined]
-        assert subprocess.run(["pgrep", "-f", "/usr/bin/sleep 77"], capture_output=True).stdout == b""
+        assert _gone("/usr/bin/sleep 77")
     assert not (box.root / "ws/late").exists()
 
 
@@ -343,3 +351,61 @@ def test_readme_box_toml_parses() -> None:
     git = cfg.tools[0]
     assert (git.name, git.command, git.deny) == ("git", ("git",), ("/srv/agent/work/.secrets",))
     assert cfg.policy is not None and cfg.limits.timeout == 30
+
+
+@needs_bwrap
+def test_list_grant_shows_names_only(box: Box) -> None:
+    """`list` shows a directory's names; what is in them (file contents, a subdirectory's own
+    names, a link's target) stays out unless another grant names it."""
+    listed = box.root / "listed"
+    done = box.run("-c", f"listls {listed}; listls {listed}/sub")
+    assert done.stdout == "a.txt\nempty\nlink\nopen\nsub\n"
+    # sub is only the way to the read grant inside it: it can be passed, not listed
+    # (bubblewrap 0.8 has no --argv0: the program's argv[0] is its resolved path)
+    assert (done.stderr, done.returncode) == (
+        f"/usr/bin/ls: cannot open directory '{listed}/sub': Permission denied\n", 2)
+    done = box.run("-c", f"listcat {listed}/a.txt; echo s=$?; listls {listed}/empty; echo s=$?; "
+                         f"listcat {listed}/link; echo s=$?")
+    assert done.stdout == "s=1\ns=2\ns=1\n"
+    assert done.stderr == (f"/usr/bin/cat: {listed}/a.txt: Permission denied\n"
+                           f"/usr/bin/ls: cannot open directory '{listed}/empty': Permission denied\n"
+                           f"/usr/bin/cat: {listed}/link: Permission denied\n")
+    # grants inside the listed directory still work, and a deny inside them still masks
+    done = box.run("-c", f"listls {listed}/open {listed}/open/masked {listed}/sub/deep; listcat {listed}/open/f")
+    assert done.stdout == (f"{listed}/open:\nf\nmasked\n\n{listed}/open/masked:\n\n{listed}/sub/deep:\nc.txt\n"
+                           "content of listed/open/f\n")
+    assert (done.stderr, done.returncode) == ("", 0)
+    # the host directory is untouched
+    assert sorted(p.name for p in listed.iterdir()) == ["a.txt", "empty", "link", "open", "sub"]
+    assert (listed / "a.txt").read_text() == "content of listed/a.txt\n"
+
+
+@needs_bwrap
+def test_list_grant_staging_is_removed(box: Box, tmp_path_factory: pytest.TempPathFactory,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    staging = tmp_path_factory.mktemp("staging")
+    monkeypatch.setenv("TMPDIR", str(staging))
+    done = box.run("-c", f"listls {box.root}/listed | wc -l; listls {box.root}/listed/sub/deep")
+    assert (done.stdout, done.returncode) == ("5\nc.txt\n", 0)
+    assert list(staging.iterdir()) == []
+
+
+def test_list_grant_cap(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    from sandbash.box import spawn
+
+    root = Path(str(tmp_path))
+    (root / "big").mkdir()
+    for i in range(5):
+        (root / "big" / f"f{i}").write_text("")
+    monkeypatch.setattr(spawn, "LIST_CAP", 4)
+    stage = spawn.Staging(str(root))
+    try:
+        with pytest.raises(spawn.SpawnUnavailable, match="a list grant shows at most 4 entries"):
+            stage.listing(str(root / "big"), [])
+        with pytest.raises(spawn.SpawnUnavailable, match="cannot list it for a list grant: No such file"):
+            stage.listing(str(root / "nothing"), [])
+    finally:
+        stage.close()
+    assert sorted(p.name for p in root.iterdir()) == ["big"]

@@ -4,6 +4,7 @@ cwd = the workspace, the seed's limits, and host programs through the `[tool.<na
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NoReturn
@@ -24,6 +25,7 @@ from .config import BoxConfig, ToolTable
 from .spawn import (
     Sandbox,
     SpawnUnavailable,
+    Staging,
     Streams,
     bwrap_argv,
     bwrap_path,
@@ -219,7 +221,7 @@ class BoxRunner:
                 script = bash.fs.read_file(script_path).decode("utf-8", "surrogateescape")
             except FsError as e:
                 on_stderr(f"bash: {script_path}: {e.strerror}\n".encode())
-                return 127
+                return 126 if e.code == errno.EACCES else 127  # as bash: a file it may not read is 126
             mode, arg0 = "file", script_path
         try:
             result = bash.exec(script, on_stdout=on_stdout, on_stderr=on_stderr, keep_output=False,
@@ -265,18 +267,27 @@ class HostPrograms:
             decision = gate.spawn(argv, found.program)
             if not decision.allowed:
                 return self._refuse(sh, name, found.program, f"[policy: {decision.rule}]")
+        tool = found.tool
+        staging: Staging | None = None
         try:
             bwrap = bwrap_path()
+            staging = Staging() if tool.list else None
+            box = Sandbox(self.config.workspace, self.config.home, sh.state.fs.cwd)
+            cmd = bwrap_argv(bwrap, tool, found.program, found.args, box, staging)
+            return self._spawn(sh, cmd, tool, box, env)
         except SpawnUnavailable as e:
             sh.write_err(f"{sh.err_prefix()}{name}: {e}\n")
             return 125
-        cwd = sh.state.fs.cwd
-        box = Sandbox(self.config.workspace, self.config.home, cwd)
-        cmd = bwrap_argv(bwrap, found.tool, found.program, found.args, box)
+        finally:
+            if staging is not None:
+                staging.close()
+
+    def _spawn(self, sh: Shell, cmd: list[str], tool: ToolTable, box: Sandbox, env: Mapping[str, str]) -> int:
+        """Run the bubblewrap command line with the stage's streams; its status."""
         fds = sh.state.fds
         streams = Streams(_reader(fds.get(0)), _writer(fds.get(1)), _writer(fds.get(2)))
         budget = sh.rt.budget
-        status = run_contained(cmd, program_env(found.tool, box, env.get("LANG")), streams, budget.remaining,
+        status = run_contained(cmd, program_env(tool, box, env.get("LANG")), streams, budget.remaining,
                                budget.check_time, feed_stdin=fds.get(0) is not None)
         if status is None:
             budget.check_time()  # the run's (or a `timeout` command's) deadline: raises its limit

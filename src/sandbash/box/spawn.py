@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import queue
 import re
+import secrets
 import signal
 import subprocess
 import threading
@@ -27,6 +28,7 @@ _SYSTEM = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin")
 _ETC = ("/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts", "/etc/resolv.conf", "/etc/localtime",
         "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/ssl",
         "/etc/ca-certificates", "/etc/gitconfig", "/etc/mime.types")
+LIST_CAP = 10_000  # names a `list` grant shows (each is an empty file or directory made on the host)
 _probe: dict[str, str | None] = {}
 
 
@@ -81,10 +83,78 @@ class Sandbox:
     cwd: str
 
 
-def bwrap_argv(bwrap: str, tool: ToolTable, program: str, args: Sequence[str], box: Sandbox) -> list[str]:
-    """The bubblewrap command line for `program args` under `tool`'s table."""
+class Staging:
+    """A host directory private to one spawn (mode 0700, removed by `close`): what a `list` grant
+    shows instead of the directory itself, the directory's names as empty files and empty
+    directories, so the program can list it and read nothing in it."""
+
+    def __init__(self, base: str | None = None) -> None:
+        root = base or os.environ.get("TMPDIR") or "/tmp"
+        self.path = os.path.join(root, f"sandbash-box-{secrets.token_hex(8)}")
+        try:
+            os.mkdir(self.path, 0o700)
+        except OSError as e:
+            raise SpawnUnavailable(f"cannot make the sandbox's staging directory in {root}: {e.strerror}") from None
+        self._count = 0
+
+    def listing(self, directory: str, inside: Sequence[str]) -> str:
+        """A copy of `directory`'s names (at most LIST_CAP); `inside`: the other grants and masks
+        under it, whose mount points must exist in the copy (as directories, or empty files)."""
+        self._count += 1
+        copy = os.path.join(self.path, str(self._count))
+        os.mkdir(copy, 0o755)
+        try:
+            with os.scandir(directory) as entries:
+                for n, entry in enumerate(entries):
+                    if n >= LIST_CAP:
+                        raise SpawnUnavailable(f"{directory}: a list grant shows at most {LIST_CAP} entries")
+                    _empty(os.path.join(copy, entry.name), entry.is_dir(follow_symlinks=False), 0)
+            for path in inside:  # mount points: the directories on the way to them can be passed, not read
+                parts = path[len(directory):].strip("/").split("/")
+                for i in range(1, len(parts)):
+                    _empty(os.path.join(copy, *parts[:i]), True, 0o111)
+                    os.chmod(os.path.join(copy, *parts[:i]), 0o111)
+                _empty(os.path.join(copy, *parts), host_kind(path) == "dir", 0)
+        except OSError as e:
+            raise SpawnUnavailable(f"{directory}: cannot list it for a list grant: {e.strerror}") from None
+        return copy
+
+    def close(self) -> None:
+        _remove_tree(self.path)
+
+
+def _empty(path: str, directory: bool, mode: int) -> None:
+    """An empty directory or an empty file at `path` with `mode` (0: the program, holding no
+    capabilities, can neither read nor enter it), unless something is there already."""
+    if os.path.lexists(path):
+        return
+    if directory:
+        os.mkdir(path, 0o700)
+    else:
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_EXCL, 0o600))
+    os.chmod(path, mode)
+
+
+def _remove_tree(path: str) -> None:
+    """Remove a staging tree (its directories are made readable first: some are mode 0)."""
+    os.chmod(path, 0o700)
+    with os.scandir(path) as entries:
+        for entry in list(entries):
+            if entry.is_dir(follow_symlinks=False):
+                _remove_tree(entry.path)
+            else:
+                os.unlink(entry.path)
+    os.rmdir(path)
+
+
+def bwrap_argv(bwrap: str, tool: ToolTable, program: str, args: Sequence[str], box: Sandbox,
+               staging: Staging | None = None) -> list[str]:
+    """The bubblewrap command line for `program args` under `tool`'s table (`staging`: where a
+    `list` grant's copy of names is made; without it a list grant binds nothing)."""
+    # --cap-drop ALL: a service running as root must not hand the program root's capabilities (it
+    # could remount its read-only binds, or read a file of mode 0 such as a list grant's names)
     cmd = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-           "--unshare-cgroup-try"]
+           "--unshare-cgroup-try", "--cap-drop", "ALL"]
     if not tool.network or tool.contain_egress:
         # contain_egress asks for sandbash's egress rules, which a host program cannot be held to
         # yet: it gets no network rather than an unfiltered one
@@ -97,13 +167,16 @@ def bwrap_argv(bwrap: str, tool: ToolTable, program: str, args: Sequence[str], b
     for p in _ETC:
         cmd += ["--ro-bind-try", p, p]
     cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", box.home]
-    binds: list[tuple[str, str]] = [("--ro-bind", p) for p in (*tool.read, *tool.read_file, *tool.list)]
-    binds += [("--bind", p) for p in (*tool.write, *tool.write_file)]
-    if tool.workspace:
-        binds.append(("--bind", box.workspace))
-    for flag, p in sorted(binds, key=lambda b: b[1].count("/")):  # parents before what lies inside them
-        if host_kind(p):
-            cmd += [flag, p, p]
+    binds = [("--ro-bind", p, p) for p in (*tool.read, *tool.read_file) if host_kind(p)]
+    binds += [("--bind", p, p) for p in (*tool.write, *tool.write_file) if host_kind(p)]
+    if tool.workspace and host_kind(box.workspace):
+        binds.append(("--bind", box.workspace, box.workspace))
+    if staging is not None:
+        named = [b[2] for b in binds] + list(tool.deny)
+        binds += [("--ro-bind", staging.listing(p, [q for q in named if q != p and q.startswith(p + "/")]), p)
+                  for p in tool.list if host_kind(p) == "dir"]
+    for flag, src, dest in sorted(binds, key=lambda b: b[2].count("/")):  # parents before what lies inside
+        cmd += [flag, src, dest]
     for p in tool.deny:  # after the binds, so the mask lies over them
         kind = host_kind(p)
         if kind == "dir":
