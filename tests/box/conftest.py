@@ -53,6 +53,11 @@ command = ["/usr/bin/touch"]
 [tool.hosttouch.filesystem]
 read = ["{root}/shared"]
 
+[tool.hostsh]
+command = ["/usr/bin/sh"]
+[tool.hostsh.filesystem]
+read = ["{root}/shared"]
+
 [tool.listls]
 command = ["/usr/bin/ls"]
 [tool.listls.filesystem]

@@ -409,3 +409,14 @@ def test_list_grant_cap(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> No
     finally:
         stage.close()
     assert sorted(p.name for p in root.iterdir()) == ["big"]
+
+
+@needs_bwrap
+def test_program_holds_no_capabilities(box: Box) -> None:
+    """A read-only bind stays read-only even for a service running as root: the program cannot
+    remount it read-write (it holds no capabilities)."""
+    shared = box.root / "shared"
+    done = box.run("-c", f"hostsh -c 'mount -o remount,bind,rw {shared} && touch {shared}/x; "
+                         "grep -E \"^Cap(Prm|Eff)\" /proc/self/status'")
+    assert done.stdout == "CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\n"
+    assert not (shared / "x").exists()
