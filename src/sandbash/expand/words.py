@@ -22,13 +22,20 @@ from ..limits import LimitExceeded, LimitKind
 from ..syntax import ast as A
 from ..syntax.ast import Op, OpKind
 from ..syntax.escapes import decode_escapes
-from ..syntax.lexer import tilde_prefix
+from ..syntax.lexer import ARITH_EXPANDS, tilde_prefix
 from .arith import ArithError
 from .env import ExpandEnv, ExpansionError
 from .pattern import compile_pattern, escape, has_path_glob
 from .quoting import double_quote, quote_reusable
 
 _WS_SPLIT = re.compile("[ \t\n]+")  # our own fixed pattern, not user input
+# what bash backslash-quotes in an expanded subscript of an arithmetic text
+_SUBSCRIPT_QUOTE = re.compile(r"[][$`~\\'\"]")
+
+
+def _quote_subscript(text: str) -> str:
+    return _SUBSCRIPT_QUOTE.sub(r"\\\g<0>", text)
+
 
 # operator families bound once: reading a member off an Enum class costs about 0.2 us on 3.11,
 # a tenth of a ${x:-y}
@@ -148,8 +155,8 @@ class Expander:
         out: list[str] = []
         for w in words:
             parts = w.parts
-            if len(parts) == 1 and type(parts[0]) is A.Lit and not _maybe_glob(parts[0].text):
-                out.append(parts[0].text)
+            if (text := literal_text(parts)) is not None:
+                out.append(text)
             else:
                 out.extend(self.word(w))
         return out
@@ -200,6 +207,9 @@ class Expander:
                             self._glob_field(field_segs, out)
                         return out
                 if type(value) is str and self.env.ifs() == " \t\n":
+                    if value and not (" " in value or "\t" in value or "\n" in value or _maybe_glob(value)):
+                        out.append(value)  # one field, nothing to glob: `$n`, `$1`
+                        return out
                     for field in _WS_SPLIT.split(value.strip(" \t\n")) if value else ():
                         if field:
                             self._glob_field([(field, EXP)], out)
@@ -332,7 +342,7 @@ class Expander:
                     r.append(p)
         if top:
             # tilde expansion follows brace expansion: `{a,~}/x` gives `~/x` a home
-            return [_tilde_after_brace(r) for r in results]
+            return [_tilde_after_brace(_glue_names(r)) for r in results]
         return [tuple(r) for r in results]
 
     # ------------------------------------------------------------ parts -> segments
@@ -388,8 +398,43 @@ class Expander:
         return home if home is not None else "~" + user
 
     def arith(self, word: A.Word) -> int:
-        text = self.heredoc(word) if len(word.parts) != 1 or type(word.parts[0]) is not A.Lit else word.parts[0].text  # type: ignore[union-attr]
-        return self.env.arith_eval(text)
+        return self.env.arith_eval(self.arith_text(word))
+
+    def arith_text(self, word: A.Word) -> str:
+        """The text of an arithmetic expression, expanded. When bash expands it fully, what a
+        subscript expands to is backslash-quoted so the evaluator does not expand it again
+        (subst.c's expand_array_subscript): `A[$k]` uses $k's value as the key, whatever it holds."""
+        parts = word.parts
+        if len(parts) == 1 and type(parts[0]) is A.Lit:
+            return parts[0].text
+        if "[" not in word.text or ARITH_EXPANDS.search(word.text) is None:
+            return self.heredoc(word)
+        out: list[str] = []
+        self._arith_join(parts, out, 0)
+        return self._charged("".join(out))
+
+    def _arith_join(self, parts: tuple[A.Part, ...], out: list[str], depth: int) -> int:
+        """Append the expanded `parts` to `out`; `depth`: inside how many `[` (returned updated)."""
+        for p in parts:
+            t = type(p)
+            if t is A.Lit:
+                for c in p.text:  # type: ignore[union-attr]
+                    if c == "]" and depth == 1:
+                        depth = 0
+                    elif depth:
+                        depth += (c == "[") - (c == "]")
+                        c = _quote_subscript(c)
+                    elif c == "[":
+                        depth = 1
+                    out.append(c)
+            elif depth:
+                text = p.text if t is A.SQ or t is A.Esc else self._join_parts((p,), False)  # type: ignore[union-attr]
+                out.append(_quote_subscript(text))
+            elif t is A.DQ:
+                depth = self._arith_join(p.parts, out, depth)  # type: ignore[union-attr]
+            else:
+                out.append(self._join_parts((p,), True))
+        return depth
 
     # ------------------------------------------------------------ parameters
 
@@ -765,7 +810,7 @@ class Expander:
 
     def _slice_number(self, p: A.Param, word: A.Word) -> int:
         """An offset or length of ${p:off:len}; an arithmetic error names the parameter as bash does."""
-        text = self.heredoc(word)
+        text = self.arith_text(word)
         if not text.strip():
             return 0
         try:
@@ -1040,6 +1085,53 @@ def _maybe_glob(text: str) -> bool:
     return "*" in text or "?" in text or "[" in text or "(" in text
 
 
+_NO_GLOB: set[str] = set()  # literal texts with a glob character that is not active (`[`, `a(b`)
+
+
+def literal_text(parts: tuple[A.Part, ...]) -> str | None:
+    """The one field of a word of literal text only, when nothing in it can glob (`n+=1`, `a=b:c`,
+    which the parser splits at `=` and `:` for tildes; `"n += 1"`, `'%s\\n'`, `\\*`), else None.
+    A word of unquoted literals only is also checked for brackets that are not globs (`[`)."""
+    texts: list[str] = []
+    unquoted_glob = quoted = False
+    for p in parts:
+        t = type(p)
+        if t is A.Lit:
+            if _maybe_glob(p.text):  # type: ignore[union-attr]
+                unquoted_glob = True
+        elif t is A.SQ or t is A.Esc:
+            quoted = True
+        elif t is A.DQ:
+            quoted = True
+            for q in p.parts:  # type: ignore[union-attr]
+                tq = type(q)
+                if not (tq is A.Lit or tq is A.Esc or tq is A.SQ):
+                    return None
+                texts.append(q.text)  # type: ignore[union-attr]
+            continue
+        else:
+            return None
+        texts.append(p.text)  # type: ignore[union-attr]
+    text = "".join(texts)
+    if unquoted_glob and (quoted or not plain_literal(text)):
+        return None
+    if not text and not quoted:
+        return None  # an empty unquoted word is no field (the general path decides)
+    return text
+
+
+def plain_literal(text: str) -> bool:
+    """An unquoted literal that expands to itself: no glob character, or none active even with
+    extglob (`[ ... ]`'s brackets). Cached per text: a loop body's literals recur every iteration."""
+    if not _maybe_glob(text) or text in _NO_GLOB:
+        return True
+    if has_path_glob(text, True):
+        return False
+    if len(_NO_GLOB) < 4096:
+        _NO_GLOB.add(text)
+    return True
+
+
 def _brace_source(p: A.Part) -> str:
     """The text a brace expansion was written as (for `set +B`)."""
     if isinstance(p, A.BraceSeq):
@@ -1056,6 +1148,29 @@ def _brace_text(p: A.Part) -> str:
     if isinstance(p, A.BraceSeq):
         return "{" + p.start + ".." + p.end + (".." + p.step if p.step else "") + "}"
     return ""
+
+
+_NAME_TAIL = re.compile("[A-Za-z0-9_]*")  # our own fixed pattern
+
+
+def _glue_names(parts: list[A.Part]) -> list[A.Part]:
+    """`$var{x,y}` is `$varx $vary`: bash expands braces in the word's text before parameters, so
+    a `$name` goes on into the letters a brace put after it (the lexer ended the name there)."""
+    out: list[A.Part] = []
+    for p in parts:
+        if type(p) is A.Lit and out:
+            q = out[-1]
+            if type(q) is A.Param and not q.braced and not q.prefix and q.sub is None and q.op is None \
+                    and (q.name[:1].isalpha() or q.name[:1] == "_"):
+                m = _NAME_TAIL.match(p.text)
+                tail = m.end() if m is not None else 0
+                if tail:
+                    out[-1] = A.Param(q.name + p.text[:tail])
+                    if tail == len(p.text):
+                        continue
+                    p = A.Lit(p.text[tail:])
+        out.append(p)
+    return out
 
 
 def _tilde_after_brace(parts: list[A.Part]) -> tuple[A.Part, ...]:

@@ -12,6 +12,7 @@ from ..commands.invoke import UNMODELLED, Capabilities, invoke
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import quote_reusable, single_quote
+from ..expand.words import literal_text, plain_literal
 from ..limits import DeadlineExpired, thread_deadline
 from ..stdio.streams import Stream, StreamError
 from ..syntax import ast as A
@@ -193,12 +194,15 @@ class Executor:
                 t = type(p)
                 if t is A.Lit:
                     text = p.text  # type: ignore[union-attr]
-                    if not ("*" in text or "?" in text or "[" in text or "(" in text):
+                    if not ("*" in text or "?" in text or "[" in text or "(" in text) or plain_literal(text):
                         out.append(text)  # a plain word: nothing to expand
                         continue
                 elif t is A.AssignWord:
                     out.append(self.expand_assign_arg(p.assign))  # type: ignore[union-attr]
                     continue
+            if (joined := literal_text(parts)) is not None:
+                out.append(joined)  # literal text only (`"n += 1"`, `a=b:c`): one field, as written
+                continue
             out.extend(expander.word(w))
         if len(out) > self.sh.rt.limits.max_arguments:
             expander.end_argv(out)

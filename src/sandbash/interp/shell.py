@@ -242,7 +242,7 @@ class Shell:
         aliases = st.aliases if st.shopts["expand_aliases"] else None
         limits = self.rt.limits
         return Parser(text, aliases=aliases, extglob=st.shopts["extglob"], line_base=line_base,
-                      max_depth=limits.max_ast_depth, max_tokens=limits.max_tokens)
+                      max_depth=limits.max_ast_depth, max_tokens=limits.max_tokens, posix=st.opts["posix"])
 
     def run_text(self, text: str, source_name: str | None = "-c", line_base: int = 1,
                  toplevel: bool = False) -> int:
@@ -255,6 +255,7 @@ class Shell:
         while True:
             parser.aliases = st.aliases if st.shopts["expand_aliases"] else None
             parser.extglob = st.shopts["extglob"]
+            parser.posix = st.opts["posix"]
             start = parser.pos
             try:
                 node = parser.parse_next()
@@ -411,6 +412,8 @@ class Shell:
             raise ArithAssignError(e.message, 1) from None
 
     def arith_eval(self, text: str) -> int:
+        if len(text) < 19 and text.isdigit() and text.isascii() and (text[0] != "0" or len(text) == 1):
+            return int(text)  # a decimal number (`[[ $n -lt 5 ]]`'s operands): nothing to parse or cache
         ev = self._arith
         if ev.depth:
             # re-entered (a variable's value is an expression): a fresh evaluator

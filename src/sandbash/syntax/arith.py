@@ -301,6 +301,9 @@ class _Parser:
         start = i + 1
         while i < len(text):
             c = text[i]
+            if c == "\\":
+                i += 2  # a bracket the expansion quoted is part of the subscript
+                continue
             if c == "[":
                 depth += 1
             elif c == "]":

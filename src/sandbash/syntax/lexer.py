@@ -39,6 +39,9 @@ _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # what makes a subscript's arithmetic reading expand (a key's reading adds single quotes)
 _SUB_ARITH_EXPANDS = re.compile(r"[$`\"\\]")
 _LITERAL_SUBSCRIPT = A.Subscript(None, None)
+# bash expands an arithmetic text fully (and its subscripts once, quoted) only when it holds one of
+# these (subst.c's ARITH_EXP_CHAR); otherwise it only removes quotes
+ARITH_EXPANDS = re.compile(r"[$`~]")
 # an operator's spelling -> its family and member, by str key (an Enum call or an Enum-keyed dict
 # hashes in Python, and reading a member off an Enum class costs about 0.2 us on 3.11)
 _OPS: dict[str, tuple[A.OpKind, A.Op]] = {op.value: (A.OP_KIND[op], op) for op in A.Op}
@@ -67,6 +70,11 @@ class WordReader:
         # ${...} nested in ${...}: counted against the same bound as commands (max_ast_depth)
         self.word_depth = 0
         self.max_word_depth = 400
+        # set -o posix: in "${x+'w'}" a single quote is an ordinary character (bash reads it so
+        # when the line is parsed)
+        self.posix = False
+        # reading an arithmetic text that bash expands fully: in a subscript `'...'` quotes
+        self.arith_once = False
 
     # ------------------------------------------------------------ positions
 
@@ -171,7 +179,7 @@ class WordReader:
         n = len(src)
         parts: list[A.Part] = []
         lit: list[str] = []
-        depth = 0  # paren depth for REGEX, brace depth for PARAM
+        depth = 0  # paren depth for REGEX, bracket depth for ARITH
         sq_open = False  # inside '...' within "${x-...}" (literal quotes)
         start_pos = self.pos
 
@@ -222,7 +230,8 @@ class WordReader:
                 if c == '"':
                     break
             elif mode == PARAM:
-                if c == "}" and depth == 0 and not sq_open:
+                # bash counts only nested `${`: a bare `{` does not pair with the `}` that ends the word
+                if c == "}" and not sq_open:
                     break
             elif mode == PARAM_PAT:
                 if (c == "}" or c == "/") and not sq_open:
@@ -246,10 +255,25 @@ class WordReader:
                         break
                     depth -= 1
 
+            if mode == ARITH and self.arith_once:
+                if c == "[":
+                    depth += 1
+                elif c == "]" and depth:
+                    depth -= 1
+                elif c == "'" and depth and src.find("'", self.pos + 1) >= 0:
+                    end = src.find("'", self.pos + 1)
+                    flush()
+                    parts.append(A.SQ(src[self.pos + 1 : end]))
+                    self.pos = end + 1
+                    continue
             if c == "\\":
                 self._read_backslash(mode, dq_context, lit, parts, flush)
                 continue
             if c == "'" and mode not in (DQ, HEREDOC, ARITH):
+                if dq_context and mode == PARAM and self.posix and not self.dq_quotes:
+                    lit.append("'")
+                    self.pos += 1
+                    continue
                 end = src.find("'", self.pos + 1)
                 if end < 0 and not sq_open:
                     raise self.error_eof("'")
@@ -285,11 +309,6 @@ class WordReader:
                 flush()
                 parts.append(self.read_backtick(dq_context or mode in (DQ, HEREDOC)))
                 continue
-            if mode == PARAM and not sq_open:
-                if c == "{":
-                    depth += 1
-                elif c == "}":
-                    depth -= 1
             lit.append(c)
             self.pos += 1
         if mode == REGEX and depth > 0 and self.pos >= n:
@@ -421,8 +440,12 @@ class WordReader:
         return -1
 
     def make_arith(self, text: str) -> A.ArithSub:
-        sub_parts = self.sub_reader(text, self.line).read_parts(ARITH)
-        return A.ArithSub(A.Word(tuple(sub_parts), self.line, text), text)
+        return A.ArithSub(A.Word(tuple(self._arith_parts(text, self.line)), self.line, text), text)
+
+    def _arith_parts(self, text: str, line: int) -> list[A.Part]:
+        reader = self.sub_reader(text, line)
+        reader.arith_once = ARITH_EXPANDS.search(text) is not None
+        return reader.read_parts(ARITH)
 
     def try_read_arith(self, start: int) -> A.ArithSub | None:
         """At `start` (just after `$((` or `((`): read through the matching `))`.
@@ -812,7 +835,7 @@ class WordReader:
             # arithmetic text up to ':' or '}', with nested parens and ternaries
             text_end = self._slice_end(start)
             text = self.src[start:text_end]
-            parts = self.sub_reader(text, line).read_parts(ARITH)
+            parts = self._arith_parts(text, line)
             self.pos = text_end
             return A.Word(tuple(parts), line, text)
         saved = self.dq_quotes

@@ -64,8 +64,10 @@ class Parser(WordReader):
         line_base: int = 1,
         max_depth: int = MAX_DEPTH,
         max_tokens: int = 10_000_000,
+        posix: bool = False,
     ) -> None:
         super().__init__(src, line_base=line_base, extglob=extglob)
+        self.posix = posix
         self.max_tokens = max_tokens
         self.tokens = 0
         self.aliases = aliases
@@ -80,11 +82,11 @@ class Parser(WordReader):
 
     def sub_reader(self, text: str, line: int) -> WordReader:
         return Parser(text, aliases=self.aliases, extglob=self.extglob, line_base=line,
-                      max_depth=self.max_depth - self.depth, max_tokens=self.max_tokens)
+                      max_depth=self.max_depth - self.depth, max_tokens=self.max_tokens, posix=self.posix)
 
     def parse_nested_source(self, text: str, line: int) -> A.CommandList:
         sub = Parser(text, aliases=self.aliases, extglob=self.extglob, line_base=line,
-                     max_depth=self.max_depth - self.depth, max_tokens=self.max_tokens)
+                     max_depth=self.max_depth - self.depth, max_tokens=self.max_tokens, posix=self.posix)
         result = sub.parse_all()
         self.warnings.extend(sub.warnings)
         return result
