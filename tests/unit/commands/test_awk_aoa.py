@@ -73,6 +73,17 @@ PROGRAMS = [
     'BEGIN { n = patsplit("ab12cd3", p[0], /[0-9]+/); print n, p[0][1], p[0][2] }',
     'BEGIN { a[1][1] = "hello"; sub(/l+/, "L", a[1][1]); gsub(/o/, "0", a[1][1]); print a[1][1] }',
     '{ getline line[NR][1] } END { print line[1][1], line[3][1] }',
+    # sorting arrays that hold subarrays: subarrays after the scalars (before, descending)
+    *[f'BEGIN {{ a[5][1]=1; a[2]=5; a[3]="x"; a[0][2]=1; a[4]=1; PROCINFO["sorted_in"]="@{o}"; '
+      'for (k in a) printf "%s ", k; print "" }' for o in ("val_num_asc", "val_num_desc", "val_str_asc",
+                                                           "val_str_desc", "val_type_asc", "val_type_desc",
+                                                           "ind_num_desc")],
+    'BEGIN { a[5][1]=1; a[2]=5; a[3]="x"; a[0][2]=1; n=asort(a, b); for (i = 1; i <= n; i++) '
+    'printf "%s ", isarray(b[i]) ? "A" length(b[i]) : b[i]; b[4][1]=7; print a[5][1], a[0][2]; b[4][1][2]=1 }',
+    'BEGIN { a[5][1][3]=1; a[2]=5; n=asort(a, b); print b[2][1][3]; b[2][1][3][4]=1 }',
+    'BEGIN { a[5][1]=1; a[2]=5; n=asort(a); print n, isarray(a[2]), a[2][1] }',
+    'function c(i1, v1, i2, v2) { return i1 < i2 ? -1 : i1 > i2 } '
+    'BEGIN { a[2][1]=1; a[1]=5; PROCINFO["sorted_in"]="c"; for (k in a) print k }',
     # errors: gawk's fatal messages and status 2
     'BEGIN { a[1]=2; a[1][2]=3 }',
     'BEGIN { a[1][2]=3; a[1]=2 }',

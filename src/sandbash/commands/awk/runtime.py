@@ -60,7 +60,7 @@ class Runtime:
         # what the globals hold, charged when the arrays are checked; long
         # strings kept since then (a check comes once they pass fresh_max)
         self.mem = ctx.hold_memory()
-        self.subarrays = Subarrays()  # subarrays and local arrays, for the memory check
+        self.subarrays = Subarrays(ctx.checkpoint)  # subarrays and local arrays, for the memory check
         self.fresh = 0
         self.fresh_max = ctx.limits.max_memory // 16
         self.warned: set[str] = set()

@@ -51,7 +51,14 @@ def sorted_items(items: list[tuple[str, Value]], how: str, rt: Runtime) -> list[
         order, _, direction = name.rpartition("_")
         if order not in _ORDERS or direction not in ("asc", "desc"):
             raise AwkFatal(f"`{how}' is not a valid sorting order")
-        return sorted(items, key=_key_fn(order, rt), reverse=direction == "desc")
+        arrays: list[tuple[str, Value]] = []
+        if order.startswith("val"):
+            # subarrays come after every scalar (before, descending), in index order either way
+            arrays = sorted((kv for kv in items if isinstance(kv[1], dict)), key=lambda kv: kv[0])
+            if arrays:
+                items = [kv for kv in items if not isinstance(kv[1], dict)]
+        ordered = sorted(items, key=_key_fn(order, rt), reverse=direction == "desc")
+        return arrays + ordered if direction == "desc" else ordered + arrays
     fn = rt.ns.get("F_" + how)
     if fn is None:
         raise AwkFatal(f"sort comparison function `{how}' is not defined")
@@ -83,6 +90,9 @@ def asort(rt: Runtime, src: dict[str, Value], dest: dict[str, Value] | None, how
     target = src if dest is None else dest
     target.clear()
     for i, v in enumerate(result, 1):
+        if isinstance(v, dict) and dest is not None:
+            # the source keeps its subarrays; gawk names a copy after the source array
+            v = rt.subarrays.copy(v, src, str(i))
         target[str(i)] = v
     return float(len(result))
 

@@ -42,7 +42,8 @@ def _array_as_scalar(v: AwkArray) -> AwkFatal:
 class Subarrays:
     """The helpers generated code calls, and the set of live subarrays for the memory check."""
 
-    def __init__(self) -> None:
+    def __init__(self, tick: Callable[[int], None]) -> None:
+        self.tick = tick  # the run's checkpoint
         # by id: a dict is unhashable; an entry goes when its array is freed
         self.live: weakref.WeakValueDictionary[int, AwkArray] = weakref.WeakValueDictionary()
 
@@ -118,6 +119,23 @@ class Subarrays:
         if v.__class__ is AwkArray:
             raise AwkFatal(f"attempt to use array `{param} (from {v.spelled()})' in a scalar context")
         return v  # type: ignore[no-any-return]
+
+    def copy(self, src: Array, named_in: Array, k: str) -> AwkArray:
+        """A deep copy of src, named as named_in[k] (asort's destination), level by level
+        (a recursive copy would fail on deep nesting), checking the deadline per level."""
+        top = self.new(_child(named_in, k, "(null)"))
+        work: list[tuple[Array, AwkArray]] = [(src, top)]
+        while work:
+            old, new = work.pop()
+            self.tick(len(old) + 1)
+            for key, v in old.items():
+                if isinstance(v, dict):
+                    child = self.new((new.name, key))
+                    new[key] = child
+                    work.append((v, child))
+                else:
+                    new[key] = v
+        return top
 
     def install(self, ns: dict[str, Any]) -> None:
         ns.update({
