@@ -47,10 +47,18 @@ def _quote_value(s: str) -> str:
     return double_quote(s)
 
 
+_SHELL_METAS = frozenset(" \t\n'\"\\|&;()<>!{}*[?]^$`")
+
+
 def _key(k: str) -> str:
-    if k and all(c.isalnum() or c in "_-./:@%+,^" for c in k):
-        return k
-    return _quote_value(k)
+    """An associative array's key as declare -p writes it: quoted when it holds a shell
+    metacharacter, a leading `#`, a `~` that tilde expansion would see, or is `@`/`*` alone."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in k):
+        return ansi_c_quote(k)
+    if (k in ("@", "*") or k[:1] == "#" or any(c in _SHELL_METAS for c in k)
+            or any(c == "~" and (i == 0 or k[i - 1] in "=:") for i, c in enumerate(k))):
+        return double_quote(k)
+    return k
 
 
 def attr_string(var: Var) -> str:
@@ -94,6 +102,13 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
             return 0
     if cmd == "local" and st.vars.function_scope() is None:
         sh.builtin_error("local", "can only be used in a function")
+        # bash still makes the compound array assignments written in the words (`local a=(1 2)`,
+        # `local -A m=([k]=v)`, `a+=(3)`) as global ones with -a/-A, and nothing else
+        compound = [a for a in argv[1:] if isinstance(a, AssignArg) and a.items is not None]
+        if compound:
+            flags = {c for a in argv[1:] if a[:1] == "-" and not isinstance(a, AssignArg) for c in a[1:]}
+            kinds = "".join(c for c in "aA" if c in flags)
+            bi_declare(sh, ["declare", *([f"-{kinds}"] if kinds else []), *compound])
         return 1
     set_attrs = 0
     clear_attrs = 0
@@ -119,6 +134,8 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
         elif c == "g":
             global_ = cmd != "local"  # bash takes -g from local and does nothing with it
     names = opts.args
+    if cmd == "local" and not names and not (funcs or func_names):
+        return _print_locals(sh)
     if funcs or func_names:
         return declare_functions(sh, cmd, names, set_attrs, clear_attrs, func_names, print_mode)
     if print_mode or (not names and not set_attrs and not clear_attrs):
@@ -187,8 +204,6 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         sub = None
         if "[" in name and name.endswith("]"):
             name, _, sub = name[:-1].partition("[")
-        if has_value and value.startswith("(") and value.endswith(")") and (set_attrs & (ARRAY | ASSOC)):
-            items = [(None, v, False) for v in value[1:-1].split()]
     if not _valid_name(name):
         sh.builtin_error(cmd, f"`{arg}': not a valid identifier")
         return False
@@ -261,6 +276,14 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         else:
             sh.error(f"{name}: readonly variable")
         return False
+    if has_value and items is None and len(value) > 1 and value[0] == "(" and value[-1] == ")":
+        # a quoted `(...)` (`declare -a a='(1 2)'`) is a compound assignment when declare makes an
+        # array or names one; bash warns when it makes an element of a new array instead
+        exists = isinstance(var.value, (IndexedArray, AssocArray)) or var.attrs & (ARRAY | ASSOC)
+        if set_attrs & (ARRAY | ASSOC) or (exists and sub is None):
+            items, sub = sh.va.compound_items(value), None
+        elif sub is not None and not exists:
+            sh.warn(f"{arg}: quoted compound array assignment deprecated")
     if set_attrs & NAMEREF and not var.attrs & NAMEREF:
         # an existing variable becomes a reference only if its value names one
         if isinstance(var.value, (IndexedArray, AssocArray)) or var.attrs & (ARRAY | ASSOC):
@@ -328,6 +351,15 @@ def _scope_of(sh: Shell, name: str) -> Scope | None:
         if name in s:
             return s
     return None
+
+
+def _print_locals(sh: Shell) -> int:
+    """`local` (any options, no names) lists the current function's locals, as declare does."""
+    scope = sh.state.vars.function_scope()
+    if scope is not None:
+        for name in sorted(n for n in scope.locals if n in scope):
+            sh.out(declare_line(name, scope[name]) + "\n")
+    return 0
 
 
 def _print_vars(sh: Shell, cmd: str, names: list[str], filter_attrs: int, full: bool) -> int:

@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING
 
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
+from ..limits import LimitExceeded, LimitKind
+from ..syntax.errors import ParseError, ParseLimit
 from .arrays import AssocArray, IndexedArray
+from .control import AbortCommand
 from .vars import (
     ARRAY,
     ASSOC,
@@ -485,6 +488,26 @@ class Variables:
         finally:
             _charge(self.state.vars, target_scope, value_size(var.value) - before)
 
+    def compound_items(self, value: str) -> list[tuple[str | None, str, bool]]:
+        """The expanded words of a compound assignment given as a string, `(...)` (`declare -a
+        a='(1 $x)'`, as bash's assign_array_var_from_string): parsed, then expanded as written.
+        A syntax error is reported as bash words it and discards the command."""
+        inner = value[1:-1]
+        parser = self.sh.make_parser("(" + inner + "\n)")
+        parser.pos = 1
+        try:
+            array = parser.parse_array_items()
+            if parser.src[parser.pos:].strip():
+                raise ParseError("syntax error near unexpected token `)'", 1)
+        except ParseLimit as e:
+            raise LimitExceeded(LimitKind(e.limit), e.value) from None
+        except ParseError as e:
+            e.source_line = inner.split("\n", 1)[0]
+            e.line = self.state.line  # bash names the line of the declare command
+            self.sh.syntax_error(e, "array assign")
+            raise AbortCommand(2) from None
+        return self.sh.ex.expand_array_items(array)
+
     def _fill_array(self, name: str, var: Var, items: list[tuple[str | None, str, bool]], append: bool,
                     assoc: bool | None) -> None:
         is_assoc = (var.attrs & ASSOC) != 0 or isinstance(var.value, AssocArray) if assoc is None else assoc
@@ -492,17 +515,26 @@ class Variables:
             arr_a = var.value if append and isinstance(var.value, AssocArray) else AssocArray()
             var.attrs |= ASSOC
             pending_key: str | None = None
+            # bash 5.1+: a list whose first word has no subscript pairs keys and values
+            # (`a=(k1 v1 k2 v2)`, where a later `[k]=v` is a plain word); otherwise every
+            # word needs one, and a word without one is reported and skipped
+            pairs = bool(items) and items[0][0] is None
             for key, value, key_append in items:
-                if key is None:
-                    # bash 5.1+: `a=(k1 v1 k2 v2)` pairs keys and values
+                if pairs:
+                    if key is not None:
+                        value = f"[{key}]{'+' if key_append else ''}={value}"
                     if pending_key is None:
                         pending_key = value
                         continue
                     arr_a.set(pending_key, self._convert(var, value, var.attrs))
                     pending_key = None
                     continue
+                if key is None:
+                    self.sh.error(f"{name}: {value}: must use subscript when assigning associative array")
+                    continue
                 if key == "":
-                    raise AssignError(f"{name}[]: bad array subscript")
+                    self.sh.error(f"[]={value}: bad array subscript")
+                    continue
                 old = arr_a.get(key) if key_append else None
                 arr_a.set(key, self._convert(var, value, var.attrs, old))
             if pending_key is not None:
@@ -521,6 +553,11 @@ class Variables:
         index = arr.max_index() + 1
         for key, value, key_append in items:
             if key is not None:
+                if key in ("", "*", "@"):
+                    # bash reports the element and goes on with the others
+                    why = "bad array subscript" if key == "" else "cannot assign to non-numeric index"
+                    self.sh.error(f"[{key}]={value}: {why}")
+                    continue
                 try:
                     index = self.eval_index(key, arr)
                 except ArithError as e:

@@ -17,6 +17,7 @@ from .lexer import (
     CASE_PAT,
     CMD,
     COND,
+    KEY,
     REGEX,
     WordReader,
     assignment_tildes,
@@ -339,10 +340,16 @@ class Parser(WordReader):
     def parse_pipeline(self) -> A.Command:
         tok = self.peek()
         line, col = self.line_col(tok.pos)
-        timed = posix = False
-        negate = False
-        if self.is_reserved(tok, "time"):
+        timed = posix = negate = prefixed = False
+        # bash's pipeline_command: any run of `!` and `time [-p] [--]` before a pipeline
+        # (`! time a`, `time ! a`, `time time -p a` is timed once, in the POSIX format if any -p)
+        while self.is_reserved(tok, "time", "!"):
             self.consume()
+            prefixed = True
+            if self.plain(tok) == "!":
+                negate = not negate
+                tok = self.peek()
+                continue
             timed = True
             tok = self.peek()
             if self.plain(tok) == "-p":
@@ -351,12 +358,9 @@ class Parser(WordReader):
                 tok = self.peek()
             if self.plain(tok) == "--":
                 self.consume()
+                posix = True  # (bash 5.2's grammar takes `time --` as `time -p`)
                 tok = self.peek()
-        while self.is_reserved(tok, "!"):
-            self.consume()
-            negate = not negate
-            tok = self.peek()
-        if timed or negate:
+        if prefixed:
             if tok.kind == "eof" or self.is_op(tok, "\n", ";", "&", ")") or self._is_list_end(tok):
                 # `time` alone, `!` alone: an empty pipeline
                 return A.Pipeline((), negate, timed, posix, (), line, col)
@@ -887,19 +891,24 @@ class Parser(WordReader):
                 self._peeked = None
                 return items
             start = self.pos
-            word = self.read_word(CMD)
-            if word is None:
-                tok = self._scan()
-                err = self.unexpected(tok)
-                err.discard_line = True
-                raise err
-            raw = self.src[start : self.pos]
+            raw = ""
+            if c == "[":
+                # `[k]=v`: the subscript may hold blanks (`[foo bar]=x`), as in bash
+                close = _subscript_close(self.src, start + 1) - start
+                raw = self.src[start : start + close + 3] if close > 0 else ""
+                if "\n" in raw:
+                    raw = ""
+            word: A.Word | None = None
+            if not raw:
+                word = self._array_word()
+                raw = self.src[start : self.pos]
             if raw.startswith("["):
                 close = _subscript_close(raw, 1)
                 if (close > 0 and raw[close + 1 : close + 2] == "=") or raw[close + 1 : close + 3] == "+=":
                     append = raw[close + 1] == "+"
                     key_text = raw[1:close]
-                    key_parts = self.sub_reader(key_text, self.line_at(start)).read_parts(CMD)
+                    key_mode = KEY if (" " in key_text or "\t" in key_text) else CMD
+                    key_parts = self.sub_reader(key_text, self.line_at(start)).read_parts(key_mode)
                     kline, kcol = self.line_col(start)
                     key = A.Word(tuple(key_parts), kline, key_text, kcol + 1)
                     self.pos = start + close + (3 if append else 2)
@@ -908,7 +917,17 @@ class Parser(WordReader):
                                    kcol + close + (3 if append else 2))
                     items.append(A.ArrayItem(value, key, append))
                     continue
+            if word is None:  # `[...` that is not `[k]=`: an ordinary word after all
+                word = self._array_word()
             items.append(A.ArrayItem(word))
+
+    def _array_word(self) -> A.Word:
+        word = self.read_word(CMD)
+        if word is None:
+            err = self.unexpected(self._scan())
+            err.discard_line = True
+            raise err
+        return word
 
     def parse_redirect(self) -> A.Redir:
         tok = self.consume()
