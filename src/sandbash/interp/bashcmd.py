@@ -11,6 +11,21 @@ if TYPE_CHECKING:
     from .shell import Shell
 
 _USAGE = "Usage:\t{0} [GNU long option] [option] ...\n\t{0} [GNU long option] [option] script-file ...\n"
+_VERSION = ("GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\nCopyright (C) 2022 Free Software "
+            "Foundation, Inc.\nLicense GPLv3+: GNU GPL version 3 or later <http://gnu.org/licenses/gpl.html>\n"
+            "\nThis is free software; you are free to change and redistribute it.\n"
+            "There is NO WARRANTY, to the extent permitted by law.\n")
+_LONG = ("debug", "debugger", "dump-po-strings", "dump-strings", "help", "init-file", "login", "noediting",
+         "noprofile", "norc", "posix", "pretty-print", "rcfile", "restricted", "verbose", "version")
+_HELP = ("GNU bash, version 5.2.15(1)-release-(x86_64-pc-linux-gnu)\n" + _USAGE + "GNU long options:\n"
+         + "".join(f"\t--{o}\n" for o in _LONG)
+         + "Shell options:\n\t-ilrsD or -c command or -O shopt_option\t\t(invocation only)\n"
+         "\t-abefhkmnptuvxBCEHPT or -o option\n"
+         "Type `{0} -c \"help set\"' for more information about shell options.\n"
+         "Type `{0} -c help' for more information about shell builtin commands.\n"
+         "Use the `bashbug' command to report bugs.\n\n"
+         "bash home page: <http://www.gnu.org/software/bash>\n"
+         "General help using GNU software: <http://www.gnu.org/gethelp/>\n")
 
 
 def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
@@ -33,8 +48,23 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
             i += 1
             continue
         if a == "--version":
-            sh.out("GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\n")
+            sh.out(_VERSION)
             return 0
+        if a == "--help":
+            sh.out(_HELP.format(name))
+            return 0
+        if a in ("--verbose", "--debug", "--debugger"):
+            if a == "--verbose":
+                opts["verbose"] = True
+            i += 1
+            continue
+        if a in ("--rcfile", "--init-file"):
+            # a startup file is read by interactive shells only; this one never is
+            if i + 1 >= len(args):
+                sh.write_err(f"{name}: {a}: option requires an argument\n" + _USAGE.format(name))
+                return 2
+            i += 2
+            continue
         if a.startswith("--"):
             sh.write_err(f"{name}: {a}: invalid option\n" + _USAGE.format(name))
             return 2

@@ -20,6 +20,7 @@ from .bashcmd import run_bash
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .executor import unparse_command
 from .runtime import Job
+from .timefmt import DEFAULT_FORMAT, POSIX_FORMAT, TimeFormatError, format_times
 from .vars import EXPORT
 
 if TYPE_CHECKING:
@@ -319,16 +320,18 @@ class Processes:
         return status
 
     def _report_time(self, elapsed: float, posix: bool) -> None:
-        fmt = self.va.get_str("TIMEFORMAT")
-        if posix:
-            text = f"real {elapsed:.2f}\nuser 0.00\nsys 0.00\n"
-        elif fmt is not None:
-            text = fmt.replace("%R", f"{elapsed:.3f}").replace("%3R", f"{elapsed:.3f}").replace("%U", "0.000").replace(
-                "%S", "0.000").replace("%P", "0.00") + "\n"
-        else:
-            m, s = divmod(elapsed, 60)
-            text = f"\nreal\t{int(m)}m{s:.3f}s\nuser\t0m0.000s\nsys\t0m0.000s\n"
-        self.sh.write_err(text)
+        fmt = POSIX_FORMAT if posix else self.va.get_str("TIMEFORMAT")
+        if fmt is None:
+            fmt = DEFAULT_FORMAT
+        if not fmt:
+            return  # a null TIMEFORMAT shows nothing
+        try:
+            # (user and system CPU times are not measured per command here: shown as 0)
+            text = format_times(fmt, elapsed, 0.0, 0.0)
+        except TimeFormatError as e:
+            self.sh.error(f"TIMEFORMAT: `{e.char}': invalid format character")
+            return
+        self.sh.write_err(text + "\n")
 
     def _run_stages(self, node: A.Pipeline) -> int:
         st = self.state

@@ -133,6 +133,8 @@ class _Printer:
                 s += " |"
             pieces.append(s)
         text = " ".join(pieces)
+        if self.exact and not (node.cmds or node.negate or node.timed):
+            text = "! !"  # (an empty pipeline negated twice: bash shows nothing)
         if node.negate:
             text = "! " + text
         if node.timed:
