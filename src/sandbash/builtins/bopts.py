@@ -139,9 +139,8 @@ def invalid_number(sh: Shell, name: str, text: str) -> None:
 
 
 def invalid_number_message(text: str) -> str:
-    body = text.lstrip(" \t")
-    body = body[1:] if body[:1] in ("-", "+") else body
-    kind = "invalid hex number" if body[:2] in ("0x", "0X") else "invalid octal number" if body[:1] == "0" else "invalid number"
+    # bash looks at the text as given: ` 0x1`, `+0x1` and `-0x1` are plain "invalid number"s
+    kind = "invalid hex number" if text[:2] in ("0x", "0X") else "invalid octal number" if text[:1] == "0" else "invalid number"
     return f"{text}: {kind}"
 
 

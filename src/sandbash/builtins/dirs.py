@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..commands.options import CommandSpec, HelpRequested, Opt, Parsed, parse_args
 from ..vfs.base import normpath
 from ..vfs.errors import FsError
 from . import builtin
-from .bopts import invalid_number, legal_number, parse_builtin, usage
+from .bopts import invalid_number, legal_number, parse_builtin, usage, wants_help
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -152,63 +154,75 @@ def _bad_number(sh: Shell, name: str, word: str) -> int:
     return 2
 
 
+# bash reads dirs, pushd and popd word by word: `-c`-style options are whole words, and any
+# other word with a sign is a stack index (`+2`, `-0`), checked in turn as bash meets it
+def _stack_spec(name: str, flags: str, index_if: Callable[[str], bool] | None = None) -> CommandSpec:
+    return CommandSpec(name=name, builtin=True, bundle="none",
+                       opts=(*(Opt(letter) for letter in flags), Opt(dest="index", arg="required")),
+                       dash_value="index", dash_value_signs="-+", dash_value_if=index_if)
+
+
+_DIRS = _stack_spec("dirs", "clpv")
+_PUSHD = _stack_spec("pushd", "n", index_if=lambda word: word != "-")  # `pushd -` is the old directory
+_POPD = _stack_spec("popd", "n")
+
+
+def _stack_args(sh: Shell, spec: CommandSpec, argv: list[str]) -> tuple[Parsed, list[str], list[str]] | int:
+    """The options, the signed index words in order (each a legal number), and the operands;
+    a status after printing an error."""
+    try:
+        parsed, args = parse_args(spec, argv[1:])
+    except HelpRequested:
+        wants_help(sh, [spec.name, "--help"])
+        return 2
+    indexes = []
+    for (key, value), sign in zip(parsed.order, parsed.signs, strict=True):
+        if key == "index":
+            if not legal_number(value):
+                return _bad_number(sh, spec.name, sign + value)
+            indexes.append(sign + value)
+    return parsed, indexes, args
+
+
 @builtin("dirs")
 def bi_dirs(sh: Shell, argv: list[str]) -> int:
-    # bash reads each word on its own (no bundled letters); `-N`/`+N` pick one entry
-    flags: set[str] = set()
-    index: int | None = None
-    word = ""
-    depth = len(sh.state.dirstack)
-    for a in argv[1:]:
-        if a in ("-c", "-l", "-p", "-v"):
-            flags.add(a[1])
-        elif a == "--":
-            break
-        elif a[:1] in ("+", "-"):
-            if not legal_number(a[1:]):
-                return _bad_number(sh, "dirs", a)
-            word = a[1:]
-            index = int(word) if a[0] == "+" else depth - int(word)
-        else:
-            sh.builtin_error("dirs", f"{a}: invalid option")
-            usage(sh, "dirs")
-            return 2
-    if "c" in flags:
+    found = _stack_args(sh, _DIRS, argv)
+    if isinstance(found, int):
+        return found
+    parsed, indexes, args = found
+    if args and parsed.dashdash is None:
+        sh.builtin_error("dirs", f"{args[0]}: invalid option")
+        usage(sh, "dirs")
+        return 2
+    if "c" in parsed:
         sh.state.dirstack.clear()
         return 0
-    if index is not None:
+    depth = len(sh.state.dirstack)
+    if indexes:
+        word = indexes[-1][1:]
+        index = int(word) if indexes[-1][0] == "+" else depth - int(word)
         if not 0 <= index <= depth:
             return _stack_error(sh, "dirs", word)
         entry = ([sh.state.fs.cwd] + sh.state.dirstack)[index]
-        sh.out((entry if "l" in flags else _tilde(sh, entry)) + "\n")
+        sh.out((entry if "l" in parsed else _tilde(sh, entry)) + "\n")
         return 0
-    _print_stack(sh, "l" in flags, "p" in flags, "v" in flags)
+    _print_stack(sh, "l" in parsed, "p" in parsed, "v" in parsed)
     return 0
 
 
 def _pushd_options(sh: Shell, argv: list[str]) -> tuple[bool, int | None, list[str]] | int:
     """pushd's words: -n, `--`, a lone `-` (the old directory), +N/-N; a status on error."""
-    no_cd = False
-    rotate: int | None = None
+    found = _stack_args(sh, _PUSHD, argv)
+    if isinstance(found, int):
+        return found
+    parsed, indexes, args = found
     depth = len(sh.state.dirstack)
-    args = argv[1:]
-    while args:
-        a = args[0]
-        if a == "--":
-            args = args[1:]
-            break
-        if a == "-n":
-            no_cd = True
-        elif a == "-" or a[:1] not in ("+", "-"):
-            break
-        elif not legal_number(a[1:]):
-            return _bad_number(sh, "pushd", a)
-        else:
-            rotate = int(a[1:]) if a[0] == "+" else depth - int(a[1:])
-            if not 0 <= rotate <= depth:
-                return _stack_error(sh, "pushd", a)
-        args = args[1:]
-    return no_cd, rotate, args
+    rotate: int | None = None
+    for word in indexes:
+        rotate = int(word[1:]) if word[0] == "+" else depth - int(word[1:])
+        if not 0 <= rotate <= depth:
+            return _stack_error(sh, "pushd", word)
+    return "n" in parsed, rotate, args
 
 
 @builtin("pushd")
@@ -269,25 +283,17 @@ def _pushd_swap(sh: Shell) -> int:
 @builtin("popd")
 def bi_popd(sh: Shell, argv: list[str]) -> int:
     st = sh.state
-    no_cd = False
-    word = ""
-    which = 0
-    for a in argv[1:]:
-        if a == "--":
-            break
-        if a == "-n":
-            no_cd = True
-        elif a[:1] in ("+", "-"):
-            if not legal_number(a[1:]):
-                return _bad_number(sh, "popd", a)
-            word = a
-            which = int(a[1:]) if a[0] == "+" else -int(a[1:])
-        elif a:
-            sh.builtin_error("popd", f"{a}: invalid argument")
-            usage(sh, "popd")
-            return 2
-        else:
-            break
+    found = _stack_args(sh, _POPD, argv)
+    if isinstance(found, int):
+        return found
+    parsed, indexes, args = found
+    if args and args[0] and parsed.dashdash is None:
+        sh.builtin_error("popd", f"{args[0]}: invalid argument")
+        usage(sh, "popd")
+        return 2
+    no_cd = "n" in parsed
+    word = indexes[-1] if indexes else ""
+    which = 0 if not word else int(word[1:]) if word[0] == "+" else -int(word[1:])
     depth = len(st.dirstack)
     if depth == 0 or not -depth <= which <= depth:
         return _stack_error(sh, "popd", word)

@@ -13,10 +13,11 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from ..commands.options import CommandSpec, HelpRequested, Opt, UsageError, parse_args
 from ..interp.control import ExitShell
 from ..interp.jobs import JOBSPEC, PID, describe_signal, find_job, job_for, notify
 from . import builtin
-from .bopts import parse_builtin, usage
+from .bopts import parse_builtin, usage, wants_help
 from .core import _SIGNALS, signal_list, signal_number
 
 if TYPE_CHECKING:
@@ -29,32 +30,44 @@ _IGNORED_BY_JOBS = frozenset({0, 2, 3, 17, 18, 19, 20, 21, 22, 23, 28})  # no ef
 # ------------------------------------------------------------ kill
 
 
+# bash's kill loop, declared: each option is a word of its own, `-s SIG` / `-n NUM` (attached only
+# as `-sTERM` and `-n9`: `-s9` is the signal `s9`), and the first other `-WORD` is the signal WORD;
+# a later one is an operand (a process group, `kill -9 -1234`). `-l`/`-L` list; `-?` is the usage.
+_KILL = CommandSpec(
+    name="kill",
+    builtin=True,
+    bundle="none",
+    opts=(
+        Opt("l", dest="list"),
+        Opt("L", dest="list"),
+        Opt("s", dest="signal", arg="required", attached_if=lambda text: text[:1].isascii() and text[:1].isalpha()),
+        Opt("n", dest="signal", arg="required", attached_if=lambda text: text[:1] in "0123456789"),
+        Opt("?", dest="usage", stop=True),
+    ),
+    dash_value="signal",
+    dash_value_once=True,
+)
+
+
 @builtin("kill")
 def bi_kill(sh: Shell, argv: list[str]) -> int:
-    args = argv[1:]
-    if not args:
+    try:
+        parsed, args = parse_args(_KILL, argv[1:])
+    except HelpRequested:
+        return _help(sh, "kill")
+    except UsageError as e:
+        sh.builtin_error("kill", e.message)  # `-s: option requires an argument`: status 1, no usage
+        return 1
+    if "usage" in parsed:
         usage(sh, "kill")
         return 2
-    if args[0] in ("-l", "-L"):
-        return _list_signals(sh, args[1:])
-    sig = 15
-    if args[0] in ("-s", "-n"):
-        if len(args) < 2:
-            sh.builtin_error("kill", f"{args[0]}: option requires an argument")
-            return 1
-        num = signal_number(args[1])
-        if num is None:
-            sh.builtin_error("kill", f"{args[1]}: invalid signal specification")
-            return 1
-        sig, args = num, args[2:]
-    elif args[0].startswith("-") and len(args[0]) > 1 and args[0] != "--":  # -SIGNAME or -NUMBER
-        num = signal_number(args[0][1:])
-        if num is None:
-            sh.builtin_error("kill", f"{args[0][1:]}: invalid signal specification")
-            return 1
-        sig, args = num, args[1:]
-    if args and args[0] == "--":
-        args = args[1:]
+    if "list" in parsed:
+        return _list_signals(sh, args)
+    sigspec = parsed.get("signal", "TERM")
+    sig = signal_number(sigspec)
+    if sig is None:
+        sh.builtin_error("kill", f"{sigspec}: invalid signal specification")
+        return 1
     if not args:
         usage(sh, "kill")
         return 2
@@ -63,6 +76,11 @@ def bi_kill(sh: Shell, argv: list[str]) -> int:
         if not _signal_target(sh, target, sig):
             status = 1
     return status
+
+
+def _help(sh: Shell, name: str) -> int:
+    wants_help(sh, [name, "--help"])
+    return 2
 
 
 def _signal_target(sh: Shell, target: str, sig: int) -> bool:

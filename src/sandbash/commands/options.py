@@ -68,6 +68,7 @@ class Opt:
     group: str | None = None
     nargs: int = 1  # a required value of several words, stored as a tuple (jq's --arg NAME VALUE)
     attached: bool = True  # False: the value is always the next word, the word's other letters go on (tree -L)
+    attached_if: Callable[[str], bool] | None = None  # bundle "none": which attached values count (kill -sTERM)
     stop: bool = False  # the parse ends once this option is met (an option that acts at once: jq -h)
     implied: Any = None  # what an optional option stores given no value (pflag's NoOptDefVal)
 
@@ -110,6 +111,7 @@ class CommandSpec:
     dash_value: str | None = None
     dash_value_if: Callable[[str], bool] | None = None  # which words that hook takes (default: all)
     dash_value_once: bool = False  # once the key has a value, such a word is an operand (kill -9 -PGID)
+    dash_value_signs: str = "-"  # the signs that hook takes ("-+": dirs' `+2` and `-2`)
 
 
 class UsageError(Exception):
@@ -430,10 +432,11 @@ def _builtin_word(spec: CommandSpec, shorts: dict[str, Opt], parsed: Parsed, arg
     sign = word[:1]
     signs = "-+" if spec.plus else "-"
     opt = shorts.get(word[1:2]) if spec.bundle == "none" and sign in signs else None
-    if opt is not None and (word[2:] == "" or opt.arg != "none"):
+    if opt is not None and (word[2:] == "" or (opt.arg != "none" and opt.attached and (
+            opt.attached_if is None or opt.attached_if(word[2:])))):
         if opt.arg == "none":
             _store(parsed, opt, opt.const, sign)
-            return 1
+            return -1 if opt.stop else 1
         if word[2:]:
             _store(parsed, opt, word[2:], sign)
             return 1
@@ -442,13 +445,13 @@ def _builtin_word(spec: CommandSpec, shorts: dict[str, Opt], parsed: Parsed, arg
         _store(parsed, opt, args[i + 1], sign)
         return 2
     key = spec.dash_value
-    if key is None or sign not in signs or (spec.dash_value_if is not None and not spec.dash_value_if(word)):
-        return -1 if spec.bundle == "none" and (len(word) < 2 or sign not in signs) else 0
-    if spec.dash_value_once and key in parsed.values:
-        return -1
-    target = next(o for o in spec.opts if o.key == key)
-    _store(parsed, target, word[1:], sign)
-    return 1
+    if key is not None and sign and sign in spec.dash_value_signs and (
+            spec.dash_value_if is None or spec.dash_value_if(word)):
+        if spec.dash_value_once and key in parsed.values:
+            return -1
+        _store(parsed, next(o for o in spec.opts if o.key == key), word[1:], sign)
+        return 1
+    return -1 if spec.bundle == "none" and (len(word) < 2 or sign not in signs) else 0
 
 
 def help_text(spec: CommandSpec) -> str:
