@@ -21,10 +21,12 @@ OWNERS_OS = {"vfs/host.py", "vfs/hostio.py", "vfs/overlay.py", "vfs/readwrite.py
              "cli/app.py", "agent/mcp_server.py",  # the host-facing programs: their own environment (SANDBASH_*)
              # box mode: the service's socket and config file, the alias client, and the one module that
              # starts host programs (a [tool.<name>] table, inside bubblewrap)
-             "box/service.py", "box/alias.py", "box/spawn.py"}
+             "box/service.py", "box/alias.py", "box/spawn.py",
+             "box/egress_relay.py"}  # ... and, inside a contained tool's sandbox (never imported), its egress relay
 OWNERS_OPEN = OWNERS_OS | {"cli/app.py"}
 OWNERS_NET = {"net/client.py", "net/transport.py", "agent/mcp_server.py",
-              "box/service.py", "box/alias.py"}  # box mode: the shell service's Unix socket, both ends
+              "box/service.py", "box/alias.py",  # box mode: the shell service's Unix socket, both ends
+              "box/egress.py", "box/egress_relay.py"}  # ... and a contained tool's egress proxy and its relay
 # python3's Monty worker pool: getpid (a forked child starts its own pool) and kill of its own
 # worker process when the run is cancelled or past its deadline (the worker has no host access)
 OWNERS_WORKER = {"commands/runtimes/python_worker.py",
@@ -34,7 +36,8 @@ OWNERS_WORKER = {"commands/runtimes/python_worker.py",
 # time limit, so the deadline kills the process); the script inside reaches only the host requests
 # js_host.py answers over the pipe (test_runtimes_lua_js.py shows it cannot reach the host)
 OWNERS_SUBPROCESS = {"commands/runtimes/js_worker.py",
-                     "box/spawn.py"}  # box mode: a [tool.<name>] host program, only inside bubblewrap
+                     "box/spawn.py",  # box mode: a [tool.<name>] host program, only inside bubblewrap
+                     "box/egress_relay.py"}  # ... started by the relay, its parent inside that sandbox
 # ... and that worker sets its own CPU limit (it must end even if the sandbash that started it dies)
 OWNERS_RESOURCE = {"commands/runtimes/js_child.py"}
 # the optional worker pool of a service (`sandbash mcp --workers N`): worker processes with an

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..net.config import NetworkConfig
 from ..policy import Policy, PolicyError, normpath
 
 KIB = 1024
@@ -65,6 +66,7 @@ class BoxConfig:
     limits: BoxLimits = BoxLimits()
     policy: Policy | None = None
     own_paths: tuple[str, ...] = ()  # the config file and the socket's directory: never reachable
+    network: NetworkConfig | None = None  # [network]: curl's rules, and a contained program's egress
 
     def roots(self) -> tuple[str, ...]:
         """The host directories the agent may reach (the reachable-paths check)."""
@@ -144,13 +146,30 @@ def _limits(data: Mapping[str, Any]) -> BoxLimits:
                      int(numbers["max_entries"]), messages)
 
 
+def _network(data: Mapping[str, Any]) -> NetworkConfig | None:
+    """`[network]`: allow_urls (URL prefixes), methods, deny_private_ranges; None without the table."""
+    if "network" not in data:
+        return None
+    table = _table(data, "network", "")
+    _known(table, {"allow_urls", "methods", "deny_private_ranges"}, "network")
+    private = table.get("deny_private_ranges", True)
+    if not isinstance(private, bool):
+        raise BoxConfigError("network.deny_private_ranges: true or false")
+    methods = _strings(table, "methods", "network") or ("GET", "HEAD")
+    try:
+        return NetworkConfig(allowed_url_prefixes=_strings(table, "allow_urls", "network"), allowed_methods=methods,
+                             deny_private_ranges=private)
+    except ValueError as e:
+        raise BoxConfigError(f"network.allow_urls: {e}") from None
+
+
 def parse_config(text: str, own_paths: tuple[str, ...] = ()) -> BoxConfig:
     """box.toml's text -> BoxConfig (BoxConfigError with the key when it is malformed)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise BoxConfigError(f"box.toml: {e}") from None
-    _known(data, {"agent", "tool", "limits", "policy"}, "box.toml")
+    _known(data, {"agent", "tool", "limits", "policy", "network"}, "box.toml")
     agent = _table(data, "agent", "")
     _known(agent, {"home", "workspace", "operator_home", "filesystem"}, "agent")
     if "home" not in agent or "workspace" not in agent:
@@ -171,4 +190,5 @@ def parse_config(text: str, own_paths: tuple[str, ...] = ()) -> BoxConfig:
     return BoxConfig(_path(agent["home"], "agent.home"), _path(agent["workspace"], "agent.workspace"),
                      _path(operator, "agent.operator_home") if operator is not None else None,
                      _paths(fs, "read", "agent.filesystem"), _paths(fs, "write", "agent.filesystem"),
-                     exec_entries, tools, _limits(data), policy, tuple(normpath(p) for p in own_paths))
+                     exec_entries, tools, _limits(data), policy, tuple(normpath(p) for p in own_paths),
+                     _network(data))

@@ -22,6 +22,7 @@ from ..vfs.ops import FileOp
 from ..vfs.quota import DiskQuota
 from ..vfs.readwrite import ReadWriteFs
 from .config import BoxConfig, ToolTable
+from .egress import EgressProxy
 from .spawn import (
     Sandbox,
     SpawnUnavailable,
@@ -212,7 +213,7 @@ class BoxRunner:
             on_stderr(f"{prefix}: input too large\n".encode())
             return 1
         trip = _Tripwire()
-        bash = _BoxBash(self, fs=self._filesystem(trip), cwd=cfg.workspace, policy=self.policy,
+        bash = _BoxBash(self, fs=self._filesystem(trip), cwd=cfg.workspace, policy=self.policy, network=cfg.network,
                         identity=Identity(home=cfg.home),
                         limits=Limits().with_overrides(timeout=lim.timeout, max_filesystem_files=lim.max_entries))
         mode, arg0 = "c", "bash"
@@ -269,16 +270,22 @@ class HostPrograms:
                 return self._refuse(sh, name, found.program, f"[policy: {decision.rule}]")
         tool = found.tool
         staging: Staging | None = None
+        proxy: EgressProxy | None = None
         try:
             bwrap = bwrap_path()
-            staging = Staging() if tool.list else None
+            staging = Staging() if tool.list or tool.contain_egress else None
+            if tool.contain_egress and staging is not None:
+                proxy = _proxy(staging.file("egress.sock"), sh)
             box = Sandbox(self.config.workspace, self.config.home, sh.state.fs.cwd)
-            cmd = bwrap_argv(bwrap, tool, found.program, found.args, box, staging)
+            cmd = bwrap_argv(bwrap, tool, found.program, found.args, box, staging,
+                             proxy.path if proxy is not None else None)
             return self._spawn(sh, cmd, tool, box, env)
         except SpawnUnavailable as e:
             sh.write_err(f"{sh.err_prefix()}{name}: {e}\n")
             return 125
         finally:
+            if proxy is not None:
+                proxy.close()
             if staging is not None:
                 staging.close()
 
@@ -298,6 +305,14 @@ class HostPrograms:
     def _refuse(sh: Shell, name: str, program: str, why: str) -> int:
         sh.write_err(f"{sh.err_prefix()}{name}: effect denied: policy denied this operation on '{program}' {why}\n")
         return 126
+
+
+def _proxy(path: str, sh: Shell) -> EgressProxy:
+    """The egress proxy of one spawn: the run's network rules (its gate and audit attached)."""
+    try:
+        return EgressProxy(path, sh.rt.network, sh.rt.budget.remaining)
+    except OSError as e:
+        raise SpawnUnavailable(f"cannot start the egress proxy at {path}: {e.strerror or e}") from None
 
 
 def _parents(root: MemoryFs, path: str) -> None:

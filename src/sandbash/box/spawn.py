@@ -13,6 +13,7 @@ import re
 import secrets
 import signal
 import subprocess
+import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -28,6 +29,8 @@ _SYSTEM = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin")
 _ETC = ("/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts", "/etc/resolv.conf", "/etc/localtime",
         "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/ssl",
         "/etc/ca-certificates", "/etc/gitconfig", "/etc/mime.types")
+RELAY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "egress_relay.py")
+RELAY_DIR = "/run/sandbash"  # inside the sandbox: the relay and the proxy's socket
 LIST_CAP = 10_000  # names a `list` grant shows (each is an empty file or directory made on the host)
 _probe: dict[str, str | None] = {}
 
@@ -119,6 +122,10 @@ class Staging:
             raise SpawnUnavailable(f"{directory}: cannot list it for a list grant: {e.strerror}") from None
         return copy
 
+    def file(self, name: str) -> str:
+        """A path in the staging directory (the egress proxy's socket)."""
+        return os.path.join(self.path, name)
+
     def close(self) -> None:
         _remove_tree(self.path)
 
@@ -147,17 +154,38 @@ def _remove_tree(path: str) -> None:
     os.rmdir(path)
 
 
+def relay_python() -> tuple[str, tuple[str, ...]]:
+    """The interpreter the egress relay runs on inside the sandbox, and the host paths it needs
+    bound (none for the system's python3 under /usr, which is bound already)."""
+    system = resolve_program("python3", "/usr/bin:/bin")
+    if system is not None and system.startswith("/usr/"):
+        return system, ()
+    exe, prefix = os.path.realpath(sys.executable), os.path.realpath(sys.base_prefix)
+    if exe.startswith(prefix + "/"):
+        return exe, (prefix,)
+    raise SpawnUnavailable("contain_egress needs a python3 for the sandbox's egress relay, and none was found")
+
+
+def _relay(egress: str) -> tuple[list[tuple[str, str, str]], list[str]]:
+    """The binds and the command head that put the egress relay between the program and the
+    network: the relay listens on the sandbox's 127.0.0.1 and forwards to the proxy's socket."""
+    python, extra = relay_python()
+    binds = [("--ro-bind", p, p) for p in extra]
+    binds += [("--ro-bind", RELAY, f"{RELAY_DIR}/relay.py"), ("--ro-bind", egress, f"{RELAY_DIR}/egress.sock")]
+    return binds, [python, "-I", "-S", f"{RELAY_DIR}/relay.py", f"{RELAY_DIR}/egress.sock", "--"]
+
+
 def bwrap_argv(bwrap: str, tool: ToolTable, program: str, args: Sequence[str], box: Sandbox,
-               staging: Staging | None = None) -> list[str]:
+               staging: Staging | None = None, egress: str | None = None) -> list[str]:
     """The bubblewrap command line for `program args` under `tool`'s table (`staging`: where a
-    `list` grant's copy of names is made; without it a list grant binds nothing)."""
+    `list` grant's copy of names is made, without it a list grant binds nothing; `egress`: the
+    proxy's socket, for a table with `contain_egress`)."""
     # --cap-drop ALL: a service running as root must not hand the program root's capabilities (it
     # could remount its read-only binds, or read a file of mode 0 such as a list grant's names)
     cmd = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
            "--unshare-cgroup-try", "--cap-drop", "ALL"]
     if not tool.network or tool.contain_egress:
-        # contain_egress asks for sandbash's egress rules, which a host program cannot be held to
-        # yet: it gets no network rather than an unfiltered one
+        # a network namespace of its own (loopback only); with contain_egress, the relay's way out
         cmd.append("--unshare-net")
     for p in _SYSTEM:
         if os.path.islink(p):
@@ -175,6 +203,12 @@ def bwrap_argv(bwrap: str, tool: ToolTable, program: str, args: Sequence[str], b
         named = [b[2] for b in binds] + list(tool.deny)
         binds += [("--ro-bind", staging.listing(p, [q for q in named if q != p and q.startswith(p + "/")]), p)
                   for p in tool.list if host_kind(p) == "dir"]
+    head: list[str] = []
+    if tool.contain_egress:
+        if egress is None:
+            raise SpawnUnavailable("contain_egress: no egress proxy for this program")
+        relay_binds, head = _relay(egress)
+        binds += relay_binds
     for flag, src, dest in sorted(binds, key=lambda b: b[2].count("/")):  # parents before what lies inside
         cmd += [flag, src, dest]
     for p in tool.deny:  # after the binds, so the mask lies over them
@@ -184,7 +218,7 @@ def bwrap_argv(bwrap: str, tool: ToolTable, program: str, args: Sequence[str], b
         elif kind == "file":
             cmd += ["--ro-bind", "/dev/null", p]
     cwd = box.cwd if tool.workspace and (box.cwd + "/").startswith(box.workspace + "/") else "/"
-    cmd += ["--chdir", cwd, "--", program, *args]
+    cmd += ["--chdir", cwd, "--", *head, program, *args]
     return cmd
 
 

@@ -1,0 +1,236 @@
+"""`[tool.<name>.network] contain_egress = true`: the program's only way out is sandbash's egress
+proxy, which holds it to the box's `[network]` rules and the policy. Local servers on 127.0.0.1
+only: an HTTP server that records what reaches it."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import pytest
+
+from sandbash.box import spawn
+from sandbash.box.config import parse_config
+from sandbash.box.runner import BoxRunner
+from sandbash.box.spawn import resolve_program
+from sandbash.policy import Action, Decision
+
+pytestmark = pytest.mark.skipif(resolve_program("bwrap") is None or resolve_program("curl") is None,
+                                reason="bubblewrap and curl are needed")
+
+
+@dataclass
+class Server:
+    port: int
+    seen: list[str] = field(default_factory=list)  # "METHOD PATH Connection"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    record = Server(0)
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def _answer(self) -> None:
+            record.seen.append(f"{self.command} {self.path} {self.headers.get('Connection')}")
+            body = f"reached {self.path}\n".encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST = _answer
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    record.port = httpd.server_address[1]
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield record
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(10)
+
+
+def _runner(root: Path, port: int, network: str) -> BoxRunner:
+    for d in ("home", "ws"):
+        (root / d).mkdir(exist_ok=True)
+    return BoxRunner(parse_config(f"""
+[agent]
+home = "{root}/home"
+workspace = "{root}/ws"
+{network}
+[tool.netcurl]
+command = ["/usr/bin/curl", "-sS"]
+[tool.netcurl.network]
+contain_egress = true
+
+[tool.nonetcurl]
+command = ["/usr/bin/curl", "-sS"]
+
+[tool.netgit]
+command = ["git"]
+[tool.netgit.network]
+contain_egress = true
+"""))
+
+
+def _allow(port: int, *urls: str, private: bool = False, methods: str = '["GET", "HEAD"]') -> str:
+    listed = ", ".join(f'"{u.format(port=port)}"' for u in urls)
+    return (f"[network]\nallow_urls = [{listed}]\nmethods = {methods}\n"
+            f"deny_private_ranges = {'true' if private else 'false'}\n")
+
+
+def _run(runner: BoxRunner, script: str) -> tuple[str, str, int]:
+    out: list[bytes] = []
+    err: list[bytes] = []
+    status = runner.run(script, out.append, err.append)
+    return b"".join(out).decode(), b"".join(err).decode(), status
+
+
+def _refused(reason: str) -> str:
+    return f"sandbash egress: Access denied: {reason}\n"
+
+
+@pytest.fixture
+def allowed(tmp_path: Path, server: Server) -> BoxRunner:
+    server.seen.clear()
+    return _runner(tmp_path, server.port, _allow(server.port, "http://127.0.0.1:{port}/ok/",
+                                                  "https://127.0.0.1:{port}/"))
+
+
+def test_allowed_request_goes_through_the_proxy(allowed: BoxRunner, server: Server) -> None:
+    base = f"http://127.0.0.1:{server.port}"
+    out, err, status = _run(allowed, f"netcurl {base}/ok/a; netcurl {base}/ok/b | tr a-z A-Z")
+    assert (out, err, status) == ("reached /ok/a\nREACHED /OK/B\n", "", 0)
+    # one request per connection: the proxy asks the server to close
+    assert server.seen == ["GET /ok/a close", "GET /ok/b close"]
+
+
+@pytest.mark.parametrize(("script", "answer"), [
+    ("netcurl {base}/no/x", _refused("URL not in allow-list: {base}/no/x")),
+    ("netcurl {base}/ok/../no/x", _refused("URL not in allow-list: {base}/no/x")),
+    ("netcurl -X POST {base}/ok/x", _refused("method POST not allowed (allowed: GET, HEAD)")),
+    ("netcurl http://127.0.0.2:{port}/ok/x", _refused("URL not in allow-list: http://127.0.0.2:{port}/ok/x")),
+    ("netcurl -H 'Host: elsewhere' {base}/ok/x", _refused("a Host header must name the URL's own host")),
+])
+def test_refused_requests_never_leave(allowed: BoxRunner, server: Server, script: str, answer: str) -> None:
+    base = f"http://127.0.0.1:{server.port}"
+    out, err, status = _run(allowed, script.format(base=base, port=server.port) + "; echo status=$?")
+    assert (out, err, status) == (answer.format(base=base, port=server.port) + "status=0\n", "", 0)
+    assert server.seen == []
+
+
+def test_refusal_is_marked(allowed: BoxRunner, server: Server) -> None:
+    out, _, _ = _run(allowed, f"netcurl -i http://127.0.0.1:{server.port}/no/x")
+    assert out.startswith("HTTP/1.1 403 Forbidden\r\n") and "X-Sandbash-Egress: refused\r\n" in out
+
+
+def test_a_program_that_ignores_the_proxy_reaches_nothing(allowed: BoxRunner, server: Server) -> None:
+    """Its own network namespace has loopback only: the host's 127.0.0.1 is not there."""
+    base = f"http://127.0.0.1:{server.port}"
+    out, err, status = _run(allowed, f"netcurl --noproxy '*' {base}/ok/x; echo status=$?; "
+                                     f"nonetcurl {base}/ok/x; echo status=$?")
+    assert (out, status) == ("status=7\nstatus=7\n", 0)
+    assert err.count("Couldn't connect to server") == 2 and server.seen == []
+
+
+def test_tunnel_to_a_whole_origin(tmp_path: Path, server: Server) -> None:
+    """CONNECT opens a tunnel only where the allow-list grants the whole origin (what is sent
+    inside a tunnel cannot be checked)."""
+    server.seen.clear()
+    through = f"netcurl -p http://127.0.0.1:{server.port}/any/path; echo status=$?"
+    whole = _runner(tmp_path, server.port, _allow(server.port, "https://127.0.0.1:{port}/"))
+    assert _run(whole, through) == ("reached /any/path\nstatus=0\n", "", 0)
+    assert server.seen == ["GET /any/path None"]  # inside the tunnel: the client's own request
+    part = _runner(tmp_path, server.port, _allow(server.port, "https://127.0.0.1:{port}/ok/"))
+    out, err, _ = _run(part, through)
+    assert (out, err) == ("status=56\n", "curl: (56) CONNECT tunnel failed, response 403\n")
+    assert len(server.seen) == 1
+
+
+def test_private_ranges_are_refused_by_default(tmp_path: Path, server: Server) -> None:
+    server.seen.clear()
+    runner = _runner(tmp_path, server.port, _allow(server.port, "http://127.0.0.1:{port}/", private=True))
+    out, _, _ = _run(runner, f"netcurl http://127.0.0.1:{server.port}/x")
+    assert out == _refused("127.0.0.1 is a loopback address (private ranges are blocked)")
+    assert server.seen == []
+
+
+def test_no_network_table_refuses_everything(tmp_path: Path, server: Server) -> None:
+    server.seen.clear()
+    out, _, _ = _run(_runner(tmp_path, server.port, ""), f"netcurl http://127.0.0.1:{server.port}/ok/x")
+    assert out == _refused(f"URL not in allow-list: http://127.0.0.1:{server.port}/ok/x") and server.seen == []
+
+
+def test_the_policy_decides_each_connection(allowed: BoxRunner, server: Server) -> None:
+    """`decide` sees the request (http:request) and each address (net:connect), as for curl."""
+    asked: list[tuple[str, str]] = []
+
+    def decide(action: Action) -> Decision | None:
+        if action.kind in ("http:request", "net:connect"):
+            asked.append((action.kind, action.target))
+            if action.kind == "net:connect":
+                return Decision.deny("no-loopback", "loopback is closed")
+        return None
+
+    from sandbash.policy import Policy
+
+    assert allowed.config.policy is None
+
+    runner = BoxRunner(replace(allowed.config, policy=Policy(decide=decide)))
+    out, _, _ = _run(runner, f"netcurl http://127.0.0.1:{server.port}/ok/x")
+    assert out == _refused(f"refused by policy: connect to tcp://127.0.0.1:{server.port}")
+    assert asked == [("http:request", f"http://127.0.0.1:{server.port}/ok/x"),
+                     ("net:connect", f"tcp://127.0.0.1:{server.port}")]
+    assert server.seen == []
+
+
+def test_git_goes_through_the_proxy(tmp_path: Path, server: Server) -> None:
+    server.seen.clear()
+    runner = _runner(tmp_path, server.port, _allow(server.port, "http://127.0.0.1:{port}/ok/"))
+    out, err, _ = _run(runner, f"netgit ls-remote http://127.0.0.1:{server.port}/ok/r.git; echo status=$?")
+    assert out == "status=128\n"  # the server is no git server
+    assert server.seen == ["GET /ok/r.git/info/refs?service=git-upload-pack close"]
+    out, err, _ = _run(runner, f"netgit ls-remote http://127.0.0.1:{server.port}/no/r.git; echo status=$?")
+    assert out == "status=128\n" and "403" in err and len(server.seen) == 1
+
+
+def test_the_proxy_ends_with_the_program(allowed: BoxRunner, server: Server, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """No listener, connection or staging directory outlives the program."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    before = len(list(tmp_path.iterdir()))
+    assert _run(allowed, f"netcurl http://127.0.0.1:{server.port}/ok/x")[2] == 0
+    deadline = time.monotonic() + 10
+    while any(t.name == "sandbash-egress" for t in threading.enumerate()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(t.name == "sandbash-egress" for t in threading.enumerate())
+    assert len(list(tmp_path.iterdir())) == before
+
+
+def test_no_relay_interpreter_is_125(allowed: BoxRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing() -> tuple[str, tuple[str, ...]]:
+        raise spawn.SpawnUnavailable("contain_egress needs a python3 for the sandbox's egress relay, "
+                                     "and none was found")
+
+    monkeypatch.setattr(spawn, "relay_python", missing)
+    out, err, status = _run(allowed, "netcurl http://127.0.0.1:1/ok/; echo status=$?")
+    assert (out, status) == ("status=125\n", 0)
+    assert err == ("bash: line 1: netcurl: contain_egress needs a python3 for the sandbox's egress relay, "
+                   "and none was found\n")
+
+
+def test_shell_curl_uses_the_same_rules(allowed: BoxRunner, server: Server) -> None:
+    """The [network] table is the shell's own curl's allow-list too."""
+    base = f"http://127.0.0.1:{server.port}"
+    out, err, _ = _run(allowed, f"curl -sS {base}/ok/c; curl -sS {base}/no/c; echo status=$?")
+    assert out == "reached /ok/c\nstatus=7\n"
+    assert err == f"curl: (7) Access denied: URL not in allow-list: {base}/no/c\n"
