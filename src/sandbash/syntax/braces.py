@@ -24,8 +24,7 @@ def brace_parts(parts: list[A.Part]) -> list[A.Part]:
             atoms.extend(p.text)
         else:
             atoms.append(p)
-    out, _ = _parse(atoms, 0, top=True)
-    return out
+    return _parse(atoms, _Scan(atoms), 0, len(atoms))
 
 
 def _merge(items: list[Atom | A.Part]) -> list[A.Part]:
@@ -44,60 +43,104 @@ def _merge(items: list[Atom | A.Part]) -> list[A.Part]:
     return out
 
 
-def _pairs(atoms: list[Atom]) -> tuple[dict[int, int], dict[int, list[int]]]:
-    """In one pass: each `{`'s matching `}` and its top-level commas (unmatched
-    `{` have no entry), so deep nesting stays linear."""
-    close_of: dict[int, int] = {}
-    commas_of: dict[int, list[int]] = {}
-    stack: list[int] = []
-    for j, a in enumerate(atoms):
-        if a == "{":
-            stack.append(j)
-            commas_of[j] = []
-        elif a == "}":
-            if stack:
-                close_of[stack.pop()] = j
-        elif a == "," and stack:
-            commas_of[stack[-1]].append(j)
-    return close_of, commas_of
+class _Scan:
+    """Bash's brace_gobbler over a word's atoms, answered in O(1) per brace from tables built in one
+    pass: `nxt[x]` is the next position at the same nesting level (a `{...}` group, or a `${`
+    group, is stepped over whole), `sep[x]` the first separator (`,` or a `..` not just before a
+    `}`) at or after x on that level, `close_at[x]` the first `}` on that level. A `{` opens a brace
+    expansion when a separator precedes such a `}`; the `}` closing it is the first one after that
+    separator, even past the `{`'s own `}` (bash reads `{a}b,c}` as alternatives `a}b` and `c`)."""
+
+    def __init__(self, atoms: list[Atom]) -> None:
+        n = len(atoms)
+        self.match = match = [-1] * n  # each `{`'s own `}` (-1: none)
+        stack: list[int] = []
+        for j, a in enumerate(atoms):
+            if a == "{":
+                stack.append(j)
+            elif a == "}" and stack:
+                match[stack.pop()] = j
+        never = n + 1
+        self.sep = sep = [never] * (n + 2)
+        self.close_at = close_at = [never] * (n + 2)
+        for x in range(n - 1, -1, -1):
+            a = atoms[x]
+            if a == "{" or (a == "$" and x + 1 < n and atoms[x + 1] == "{"):
+                opener = x if a == "{" else x + 1
+                after = match[opener] + 1 if match[opener] >= 0 else never
+            else:
+                after = x + 1
+            if a == "," or (a == "." and x + 1 < n and atoms[x + 1] == "." and (x + 2 >= n or atoms[x + 2] != "}")):
+                sep[x] = x
+            else:
+                sep[x] = sep[after] if after <= n else never
+            close_at[x] = x if a == "}" else (close_at[after] if after <= n else never)
+
+    def closing(self, open_at: int, end: int) -> int:
+        """The `}` ending the brace expansion opened at `open_at` within atoms[:end], or -1."""
+        y = self.sep[open_at + 1]
+        if y >= end:
+            return -1
+        z = self.close_at[y + 1]
+        return z if z < end else -1
 
 
-def _parse(atoms: list[Atom], i: int, top: bool) -> tuple[list[A.Part], int]:
+def _parse(atoms: list[Atom], scan: _Scan, lo: int, hi: int) -> list[A.Part]:
+    """atoms[lo:hi] as bash's brace_expand reads that text: literal text up to the first `{` that
+    opens a brace expansion, the expansion, then the rest read the same way."""
     items: list[Atom | A.Part] = []
-    n = len(atoms)
-    close_of, commas_of = _pairs(atoms)
-    while i < n:
-        a = atoms[i]
-        if a == "{" and not (items and items[-1] == "$"):
-            close = close_of.get(i, -1)
-            commas = commas_of.get(i, [])
-            if close < 0:
-                items.append(a)
-                i += 1
+    i = lo
+    while i < hi:
+        j = i
+        found = -1
+        while j < hi:
+            a = atoms[j]
+            if a == "$" and j + 1 < hi and atoms[j + 1] == "{":  # `${...}` is not a brace expansion
+                own = scan.match[j + 1]
+                j = own + 1 if 0 <= own < hi else hi
                 continue
-            if commas:
-                alts: list[tuple[A.Part, ...]] = []
-                bounds = [i, *commas, close]
-                for k in range(len(bounds) - 1):
-                    inner, _ = _parse(atoms[bounds[k] + 1 : bounds[k + 1]], 0, top=False)
-                    alts.append(tuple(inner))
-                items.append(A.Brace(tuple(alts)))
-                i = close + 1
-                continue
-            inner_atoms = atoms[i + 1 : close] if close - i <= 256 else []  # a sequence is short text
-            if inner_atoms and all(isinstance(x, str) for x in inner_atoms):
-                text = "".join(inner_atoms)  # type: ignore[arg-type]
-                seq = _sequence(text)
-                if seq is not None:
-                    items.append(seq)
-                    i = close + 1
-                    continue
-            items.append(a)
-            i += 1
-            continue
-        items.append(a)
-        i += 1
-    return _merge(items), i
+            # a `{` starting the text and followed by `}` is plain (bash: `{}` alone stays)
+            if a == "{" and not (j == lo and j + 1 < hi and atoms[j + 1] == "}"):
+                close = scan.closing(j, hi)
+                if close >= 0:
+                    found = close
+                    break
+            j += 1
+        items.extend(atoms[i:j])
+        if found < 0:
+            break
+        items.extend(_amble(atoms, scan, j, found))
+        i = found + 1
+    return _merge(items)
+
+
+def _amble(atoms: list[Atom], scan: _Scan, open_at: int, close: int) -> list[Atom | A.Part]:
+    """The brace expansion atoms[open_at:close + 1]: alternatives when a comma is anywhere inside
+    (`{{1,2}..3}` is one alternative, `{1,2}..3`), else a sequence, else the text as it is."""
+    inner = atoms[open_at + 1 : close]
+    if "," not in inner:
+        seq = None
+        if close - open_at <= 256 and all(isinstance(x, str) for x in inner):  # a sequence is short text
+            seq = _sequence("".join(inner))  # type: ignore[arg-type]
+        return [seq] if seq is not None else list(atoms[open_at : close + 1])
+    alts: list[tuple[A.Part, ...]] = []
+    start = open_at + 1
+    for k in _top_commas(atoms, scan, open_at + 1, close):
+        alts.append(tuple(_parse(atoms, scan, start, k)))
+        start = k + 1
+    alts.append(tuple(_parse(atoms, scan, start, close)))
+    return [A.Brace(tuple(alts))]
+
+
+def _top_commas(atoms: list[Atom], scan: _Scan, lo: int, hi: int) -> list[int]:
+    """The commas of atoms[lo:hi] outside nested groups (bash's brace_gobbler for `,`)."""
+    out: list[int] = []
+    x = scan.sep[lo] if lo < len(scan.sep) else hi
+    while x < hi:
+        if atoms[x] == ",":
+            out.append(x)
+        x = scan.sep[x + 1]
+    return out
 
 
 def _sequence(text: str) -> A.BraceSeq | None:
