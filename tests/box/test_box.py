@@ -351,6 +351,8 @@ def test_readme_box_toml_parses() -> None:
     git = cfg.tools[0]
     assert (git.name, git.command, git.deny) == ("git", ("git",), ("/srv/agent/work/.secrets",))
     assert cfg.policy is not None and cfg.limits.timeout == 30
+    assert git.contain_egress and cfg.network is not None and "POST" in cfg.network.allowed_methods
+    assert cfg.network.allowed_url_prefixes == ("https://github.com/", "https://api.github.com/repos/")
 
 
 @needs_bwrap
