@@ -374,7 +374,7 @@ def _print_vars(sh: Shell, cmd: str, names: list[str], filter_attrs: int, full: 
                 continue
             sh.out(declare_line(name, var) + "\n")
         return status
-    visible = st.vars.visible()
+    visible = sh.va.listing()
     for name in sorted(visible):
         var = visible[name]
         if filter_attrs and not (var.attrs & filter_attrs) and not (
@@ -413,20 +413,15 @@ def bi_export(sh: Shell, argv: list[str]) -> int:
     if opts is None:
         return 2
     args = opts.args
-    unexport, funcs, printing = opts.has("n"), opts.has("f"), opts.has("p")
+    unexport, funcs = opts.has("n"), opts.has("f")
     st = sh.state
     if funcs:
         if not args:
             return print_functions(sh, None, False, EXPORT)
         return set_func_attrs(sh, "export", args, 0 if unexport else EXPORT, EXPORT if unexport else 0,
                               missing="not a function")
-    if not args or printing:
-        visible = st.vars.visible()
-        for name in sorted(visible):
-            var = visible[name]
-            if var.attrs & EXPORT:
-                sh.out(declare_line(name, var) + "\n")
-        return 0
+    if not args:  # with names, -p does nothing more than the names alone (bash 5.2)
+        return _print_with_attr(sh, "export", EXPORT, 0)
     status = 0
     for arg in args:
         name = arg.split("=", 1)[0].rstrip("+")
@@ -444,6 +439,27 @@ def bi_export(sh: Shell, argv: list[str]) -> int:
     return status
 
 
+def _print_with_attr(sh: Shell, cmd: str, attr: int, kind: int) -> int:
+    """`export -p`, `readonly -p [-a|-A]`: the variables with `attr` (and of `kind`, when given),
+    as declare lines, or as `export`/`readonly` lines in posix mode."""
+    posix = sh.state.opts["posix"]
+    listed = sh.va.listing()
+    for name in sorted(listed):
+        var = listed[name]
+        if not var.attrs & attr:
+            continue
+        if kind and not (var.attrs & kind or isinstance(var.value, IndexedArray if kind & ARRAY else AssocArray)):
+            continue
+        line = declare_line(name, var)
+        if posix:
+            # `declare -rx X="1"` becomes `readonly X="1"`, keeping the array flag
+            flags, _, rest = line[len("declare -"):].partition(" ")
+            kept = "".join(c for c in flags if c in "aA")
+            line = f"{cmd} -{kept} {rest}" if kept else f"{cmd} {rest}"
+        sh.out(line + "\n")
+    return 0
+
+
 @builtin("readonly")
 def bi_readonly(sh: Shell, argv: list[str]) -> int:
     opts = parse_builtin(sh, argv, "aAfp")
@@ -451,19 +467,14 @@ def bi_readonly(sh: Shell, argv: list[str]) -> int:
         return 2
     args = opts.args
     attrs = READONLY | (ARRAY if opts.has("a") else 0) | (ASSOC if opts.has("A") else 0)
-    funcs, printing = opts.has("f"), opts.has("p")
-    st = sh.state
+    funcs = opts.has("f")
     if funcs:
         if not args:
             return print_functions(sh, None, False, READONLY)
         return set_func_attrs(sh, "readonly", args, READONLY, 0, missing="not a function")
-    if not args or printing:
-        visible = st.vars.visible()
-        for name in sorted(visible):
-            var = visible[name]
-            if var.attrs & READONLY:
-                sh.out(declare_line(name, var) + "\n")
-        return 0
+    if not args:
+        # with names, -p does nothing more than the names alone (bash 5.2)
+        return _print_with_attr(sh, "readonly", READONLY, attrs & (ARRAY | ASSOC))
     status = 0
     for arg in args:
         try:

@@ -25,6 +25,7 @@ from .vars import (
     UPPER,
     VAR_OVERHEAD,
     Scope,
+    Value,
     Var,
     VarStore,
     value_size,
@@ -41,6 +42,17 @@ _DYNAMIC = frozenset(
      "BASHOPTS", "BASH_ARGC", "BASH_ARGV", "BASH_COMMAND", "_"}
 )
 
+
+# the dynamic variables bash's listings show, with their listed attributes
+_LISTED_DYNAMIC = {
+    "BASHOPTS": READONLY, "BASHPID": INTEGER, "BASH_ALIASES": ASSOC, "BASH_ARGC": ARRAY, "BASH_ARGV": ARRAY,
+    "BASH_ARGV0": 0, "BASH_CMDS": ASSOC, "BASH_COMMAND": 0, "BASH_LINENO": ARRAY, "BASH_SOURCE": ARRAY,
+    "BASH_SUBSHELL": 0, "DIRSTACK": ARRAY, "EPOCHREALTIME": 0, "EPOCHSECONDS": 0, "FUNCNAME": ARRAY,
+    "GROUPS": ARRAY, "HISTCMD": INTEGER, "LINENO": 0, "PIPESTATUS": ARRAY, "RANDOM": INTEGER, "SECONDS": 0,
+    "SHELLOPTS": READONLY, "SRANDOM": INTEGER, "_": 0,
+}
+_LISTED_WITH_VALUE = frozenset({"BASHOPTS", "SHELLOPTS", "BASH_ARGC", "BASH_ARGV", "BASH_LINENO", "BASH_SOURCE",
+                                "FUNCNAME", "PIPESTATUS", "_"})
 
 _READONLY_DYNAMIC = frozenset({"SHELLOPTS", "BASHOPTS", "GROUPS"})
 # the call stack arrays: `FUNCNAME=x` does nothing (no message, status 0), as in bash
@@ -132,6 +144,35 @@ class Variables:
         if name == "_":
             return Var(self.state.last_arg)
         return None
+
+    def listing(self) -> dict[str, Var]:
+        """Every variable a listing shows (`declare -p`, `set`, `readonly`): the scopes' own, and
+        the dynamic ones bash keeps in its table, as bash lists them: the arrays with their
+        value, most scalars declared without one (bash computes those only when read)."""
+        out = self.state.vars.visible()
+        unspecial = self.state.unspecial
+        for name, attrs in _LISTED_DYNAMIC.items():
+            if name in out or name in unspecial:
+                continue
+            value: Value = None
+            if name in _LISTED_WITH_VALUE:
+                var = self._dynamic(name)
+                value = var.value if var is not None else None
+                if name == "FUNCNAME" and not self.state.frames:
+                    value = None
+            elif attrs & ARRAY:
+                value = IndexedArray()  # filled when read (GROUPS, DIRSTACK)
+            elif attrs & ASSOC:
+                value = self._table_array(name)
+            out[name] = Var(value, attrs)
+        return out
+
+    def _table_array(self, name: str) -> AssocArray:
+        """BASH_ALIASES and BASH_CMDS: the alias and command hash tables as associative arrays."""
+        arr = AssocArray()
+        for k, v in (self.state.aliases if name == "BASH_ALIASES" else self.state.hashed).items():
+            arr.set(k, v)
+        return arr
 
     def _random(self) -> int:
         """The next $RANDOM, as bash's brand(): never the same number twice in a row."""
