@@ -57,11 +57,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
         "its variables through the injected environment only",
     ("sandbash.expand.words", "sandbash.interp.arrays"):
         "pending (arch-syntax): the array types belong below expand with Var",
-    ("sandbash.check.models", "sandbash.check.wrappers"):
-        "pending (arch-cmd): models and wrappers become declarations on the command records",
-    ("sandbash.commands.runtimes.sqlite_dot", "sandbash.commands.runtimes.sqlite"):
-        "pending (rt-py-sql): the dot-commands and the shell call each other lazily; shared pieces "
-        "belong in a third module",
     # -- justified
     ("sandbash.interp.builtin_table", "sandbash.builtins"):
         "the one seam: the builtin table lives in the interpreter and the builtins package fills it as "
@@ -80,9 +75,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("sandbash.agent.tool", "sandbash.agent.adapters.cruvero"):
         "lazy: BashTool.cruvero() is the documented shortcut to the Cruvero profile (README), which "
         "builds a BashTool",
-    ("sandbash.builtins", "sandbash.builtins"):
-        "a registry: each builtin module registers with the package's `builtin` decorator, and the "
-        "package imports the modules lazily, on the first lookup",
     ("sandbash.cli.app", "sandbash"):
         "__version__ lives in the package's __init__, which hatch and --version read; the package is "
         "initialised before any module of it runs",

@@ -6,7 +6,8 @@ shell ends, if it changed: the file lives in the sandbox (policy, quota) and SQL
 a host file. ATTACH, VACUUM INTO and load_extension are refused by an authorizer (and the attach
 limit is 0); a progress handler stops a statement at the run's deadline or cancellation; the
 database may not grow past the run's memory budget (max_page_count).
-See sqlite_format.py for the output modes and sqlite_dot.py for the dot-commands.
+See sqlite_format.py for the output modes, sqlite_dot.py for the dot-commands and sqlite_errors.py
+for how the shell stops.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from ...vfs.errors import FsError
 from ..context import Ctx
 from ..record import Effects, declare
 from .common import check_time, memory_left
+from .sqlite_dot import dot_command
+from .sqlite_errors import ShellExit, SqlFailed
 from .sqlite_format import COLUMNAR, MODES, Formatter, Settings, columnar, text
 
 VERSION = "3.40.1"
@@ -59,22 +62,6 @@ _IGNORED = {"batch", "interactive", "stats", "nofollow", "memtrace", "safe", "so
 _ATTACH, _DETACH, _FUNCTION = 24, 25, 31
 _DENIED_FUNCTIONS = {"load_extension", "readfile", "writefile", "edit", "fts3_tokenizer"}
 MAX_READ_DEPTH = 25
-
-
-class ShellExit(Exception):
-    """.quit / .exit: stop reading input; the shell ends with `status`."""
-
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
-
-
-class SqlFailed(Exception):
-    """A statement failed: the message is printed, `status` is what the shell would exit with."""
-
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
 
 
 def split_sql(sql: str, complete: Callable[[str], bool]) -> list[str]:
@@ -369,7 +356,6 @@ class Shell:
     def command(self, text_: str, line: int | None) -> None:
         """One argument or -cmd: a dot-command if it starts with '.', else SQL."""
         if text_.startswith("."):
-            from .sqlite_dot import dot_command
             dot_command(self, text_, line)
         else:
             self.run_sql(text_, line)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ...vfs.errors import FsError
+from .sqlite_errors import ShellExit, SqlFailed
 from .sqlite_format import MODES, sql_literal, table_name
 
 if TYPE_CHECKING:
@@ -52,8 +53,6 @@ def _bool(word: str) -> bool:
 
 
 def dot_command(sh: Shell, line: str, lineno: int | None) -> None:
-    from .sqlite import ShellExit, SqlFailed
-
     words = _words(line[1:])
     if not words:
         return
@@ -81,8 +80,6 @@ def _prefix(cmd: str) -> str:
 
 
 def _fail(sh: Shell, message: str) -> None:
-    from .sqlite import SqlFailed
-
     sh.flush()
     sh.ctx.stderr.write((message + "\n").encode("utf-8", "surrogateescape"))
     sh.errors += 1
