@@ -3,8 +3,10 @@ declare/typeset/local/export/readonly, unset, set, shopt, let, getopts."""
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
+from ..commands.options import CommandSpec, HelpRequested, Opt, UsageError, parse_args
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import ansi_c_quote, double_quote, single_quote
@@ -532,21 +534,11 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
 # ------------------------------------------------------------ set / shopt
 
 
-def _set_bad_letter(args: list[str], letters: dict[str, str]) -> str:
-    """The first unknown `-x`/`+x` among set's option words ('' when all are known)."""
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if len(a) < 2 or a[0] not in "-+" or a == "--":
-            return ""
-        for c in a[1:]:
-            if c == "o":
-                if i + 1 < len(args) and args[i + 1][:1] not in ("-", "+"):
-                    i += 1
-            elif c not in letters:
-                return a[0] + c
-        i += 1
-    return ""
+@functools.cache
+def _set_spec(letters: tuple[str, ...]) -> CommandSpec:
+    """set's options: `-x`/`+x` flags, and `-o NAME` whose name is always the next word (`-ox errexit`)."""
+    return CommandSpec(name="set", builtin=True, plus=True,
+                       opts=(*(Opt(c, dest=c) for c in letters), Opt("o", dest="o", arg="optional", attached=False)))
 
 
 @builtin("set")
@@ -554,8 +546,7 @@ def bi_set(sh: Shell, argv: list[str]) -> int:
     from ..interp.state import FLAG_LETTERS
 
     st = sh.state
-    args = argv[1:]
-    if not args:
+    if len(argv) == 1:
         visible = st.vars.visible()
         for name in sorted(visible):
             var = visible[name]
@@ -563,53 +554,41 @@ def bi_set(sh: Shell, argv: list[str]) -> int:
                 continue
             sh.out(set_line(name, var) + "\n")
         return 0
-    bad = _set_bad_letter(args, FLAG_LETTERS)
-    if bad:
-        # bash checks every option word before it changes anything
-        sh.builtin_error("set", f"{bad}: invalid option")
-        usage(sh, "set")
+    # bash checks every option word before it changes anything (its first getopt pass); `-o`'s
+    # value is the next word unless that looks like an option (then `set -o` lists)
+    try:
+        parsed, args = parse_args(_set_spec(tuple(FLAG_LETTERS)), argv[1:])
+    except HelpRequested:
+        wants_help(sh, argv[:1] + ["--help"])
         return 2
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a == "--":
-            st.positional = args[i + 1 :]
-            st.args_version += 1
-            return 0
-        if a == "-":
+    except UsageError as e:
+        sh.builtin_error("set", e.message)
+        usage(sh, "set")
+        return 0 if e.name == "?" else 2  # bash: `set -?` prints the usage and succeeds
+    for (letter, value), sign in zip(parsed.order, parsed.signs, strict=True):
+        on = sign == "-"
+        if letter != "o":
+            st.opts[FLAG_LETTERS[letter]] = on
+        elif not value:
+            _print_set_o(sh, on)
+        elif value not in st.opts:
+            sh.builtin_error("set", f"{value}: invalid option name")
+            return 2
+        else:
+            st.opts[value] = on
+            if value in ("vi", "emacs") and on:
+                st.opts["emacs" if value == "vi" else "vi"] = False
+    if args[:1] in (["-"], ["+"]) and parsed.dashdash is None:
+        if args[0] == "-":  # `set -` also turns -x and -v off; `set +` only ends the options
             st.opts["xtrace"] = False
             st.opts["verbose"] = False
-            if i + 1 < len(args):
-                st.positional = args[i + 1 :]
-            st.args_version += 1
-            return 0
-        if len(a) < 2 or a[0] not in "-+":
-            st.positional = args[i:]
-            st.args_version += 1
-            return 0
-        on = a[0] == "-"
-        for c in a[1:]:
-            if c == "o":
-                # the value is optional: a next word that looks like an option is read as one
-                if i + 1 >= len(args) or args[i + 1][:1] in ("-", "+"):
-                    _print_set_o(sh, on)
-                    continue
-                i += 1
-                opt = args[i]
-                if opt not in st.opts:
-                    sh.builtin_error("set", f"{opt}: invalid option name")
-                    return 2
-                st.opts[opt] = on
-                if opt in ("vi", "emacs") and on:
-                    st.opts["emacs" if opt == "vi" else "vi"] = False
-                continue
-            flag = FLAG_LETTERS.get(c)
-            if flag is None:
-                sh.builtin_error("set", f"{a[0]}{c}: invalid option")
-                sh.write_err("set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]\n")
-                return 2
-            st.opts[flag] = on
-        i += 1
+        args = args[1:]
+        if args:
+            st.positional = args
+        st.args_version += 1
+    elif args or parsed.dashdash is not None:
+        st.positional = args
+        st.args_version += 1
     return 0
 
 

@@ -412,14 +412,15 @@ def _parse_builtin(spec: CommandSpec, args: Sequence[str]) -> tuple[Parsed, list
             if opt.arg == "none":
                 _store(parsed, opt, opt.const, sign)
                 continue
-            value: str | None = word[j + 1 :] or None
+            value: str | None = (word[j + 1 :] or None) if opt.attached else None
             if value is None and i + 1 < n and (opt.arg == "required" or args[i + 1][:1] not in ("-", "+")):
                 i += 1
                 value = args[i]
             if value is None and opt.arg == "required":
                 raise UsageError(f"{sign}{c}: option requires an argument", "needs_value", c, word, parsed)
             _store(parsed, opt, value, sign)
-            break
+            if opt.attached:
+                break
         i += 1
     parsed.operand_at = [len(parsed.order)] * (n - i)
     return parsed, list(args[i:])
