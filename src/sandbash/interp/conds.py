@@ -70,11 +70,14 @@ def eval_cond(sh: Shell, node: A.Cond) -> bool | None:
     if isinstance(node, A.CondWord):
         return ex.string(node.word) != ""
     if isinstance(node, A.CondUnary):
-        arg = ex.string(node.operand)
+        # -v name[sub]: the subscript is expanded here, quoted, and only dequoted by the test
+        arg = ex.arith_operand(node.operand) if node.op == "-v" else ex.string(node.operand)
         if sh.state.opts["xtrace"]:
             sh.xtrace_line(f"[[ {node.op} {arg} ]]")
         return unary_test(ShellTestEnv(sh), node.op, arg)
     op = node.op
+    if op in INT_OPS:
+        return _int_compare(sh, op, ex.arith_operand(node.left), ex.arith_operand(node.right))
     left = ex.string(node.left)
     if op in ("==", "=", "!="):
         pat = ex.pattern(node.right)
@@ -91,11 +94,15 @@ def eval_cond(sh: Shell, node: A.Cond) -> bool | None:
         return collate(left) < collate(right)
     if op == ">":
         return collate(left) > collate(right)
-    if op in INT_OPS:
-        x = sh.arith_eval(left) if left.strip() else 0
-        y = sh.arith_eval(right) if right.strip() else 0
-        return bool(INT_OPS[op](x, y))
     return file_compare(ShellTestEnv(sh), op, left, right)
+
+
+def _int_compare(sh: Shell, op: str, left: str, right: str) -> bool:
+    if sh.state.opts["xtrace"]:
+        sh.xtrace_line(f"[[ {left} {op} {right} ]]")
+    x = sh.arith_eval(left) if left.strip() else 0
+    y = sh.arith_eval(right) if right.strip() else 0
+    return bool(INT_OPS[op](x, y))
 
 
 def _regex_match(sh: Shell, subject: str, word: A.Word) -> bool | None:

@@ -75,6 +75,9 @@ class WordReader:
         self.posix = False
         # reading an arithmetic text that bash expands fully: in a subscript `'...'` quotes
         self.arith_once = False
+        # the first word of a [[ ]] term: `name[...]` reads its brackets whole, as bash reads an
+        # assignment's subscript there (`[[ a[1<(2)] -eq 0 ]]`)
+        self.cond_subscript = False
 
     # ------------------------------------------------------------ positions
 
@@ -182,6 +185,7 @@ class WordReader:
         depth = 0  # paren depth for REGEX, bracket depth for ARITH
         sq_open = False  # inside '...' within "${x-...}" (literal quotes)
         start_pos = self.pos
+        sub_end = self._cond_subscript_end() if mode == COND and self.cond_subscript else -1
 
         def flush() -> None:
             if lit:
@@ -212,7 +216,7 @@ class WordReader:
 
             # terminators
             if mode in (CMD, COND, CASE_PAT):
-                if c in _META:
+                if c in _META and self.pos > sub_end:
                     if c in "<>" and self.peek_char(1) == "(" and mode == CMD:
                         flush()
                         parts.append(self.read_procsub())
@@ -318,6 +322,13 @@ class WordReader:
             raise e
         flush()
         return parts
+
+    def _cond_subscript_end(self) -> int:
+        """Where the `]` of a `name[` at the reading position is, or -1."""
+        m = _NAME_RE.match(self.src, self.pos)
+        if m is None or self.src[m.end() : m.end() + 1] != "[":
+            return -1
+        return self._find_subscript_end(m.end() + 1)
 
     def _extglob_here(self, lit: list[str]) -> bool:
         return bool(self.extglob and lit and lit[-1] and lit[-1][-1] in "?*+@!")

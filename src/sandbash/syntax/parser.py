@@ -1060,7 +1060,11 @@ class Parser(WordReader):
                 raise self.error_eof()
             raise ParseError(f"unexpected token `{tok}' in conditional command", self.line,
                              source_line=self.current_line_text(self.pos))
-        first = self._cond_word()
+        self.cond_subscript = True
+        try:
+            first = self._cond_word()
+        finally:
+            self.cond_subscript = False
         ftext = _plain_word(first)
         if ftext == "!":
             nxt = self._cond_peek()
