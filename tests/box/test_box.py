@@ -422,3 +422,10 @@ def test_program_holds_no_capabilities(box: Box) -> None:
                          "grep -E \"^Cap(Prm|Eff)\" /proc/self/status'")
     assert done.stdout == "CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\n"
     assert not (shared / "x").exists()
+
+
+@needs_bwrap
+def test_argument_too_long_for_the_host(box: Box) -> None:
+    """One argument past the kernel's 128 KiB: the program cannot be started (126, as bash)."""
+    done = box.run("-c", "hostcat $(printf '%0140000d' 0); echo status=$?")
+    assert (done.stdout, done.stderr) == ("status=126\n", "bash: line 1: hostcat: Argument list too long\n")

@@ -5,6 +5,7 @@ only: an HTTP server that records what reaches it."""
 from __future__ import annotations
 
 import http.server
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -27,6 +28,8 @@ pytestmark = pytest.mark.skipif(resolve_program("bwrap") is None or resolve_prog
 class Server:
     port: int
     seen: list[str] = field(default_factory=list)  # "METHOD PATH Connection"
+    bodies: list[bytes] = field(default_factory=list)
+    keep_open: bool = False  # a server that ignores `Connection: close` (it closes when idle 2 s)
 
 
 @pytest.fixture(scope="module")
@@ -34,13 +37,30 @@ def server() -> Iterator[Server]:
     record = Server(0)
 
     class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        timeout = 2
+
+        def _read_body(self) -> bytes:
+            if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+                data = b""
+                while size := int(self.rfile.readline().split(b";")[0], 16):
+                    data += self.rfile.read(size)
+                    self.rfile.readline()
+                while self.rfile.readline() not in (b"\r\n", b""):
+                    pass
+                return data
+            return self.rfile.read(int(self.headers.get("Content-Length", "0")))
+
         def _answer(self) -> None:
             record.seen.append(f"{self.command} {self.path} {self.headers.get('Connection')}")
+            if self.command == "POST":
+                record.bodies.append(self._read_body())
             body = f"reached {self.path}\n".encode()
             self.send_response(200)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+            self.close_connection = not record.keep_open and self.headers.get("Connection") == "close"
 
         do_GET = do_POST = _answer
 
@@ -79,7 +99,29 @@ command = ["/usr/bin/curl", "-sS"]
 command = ["git"]
 [tool.netgit.network]
 contain_egress = true
+
+[tool.netpy]
+command = ["/usr/bin/python3", "-I", "-S", "-c", {json.dumps(RAW_CLIENT)}]
+[tool.netpy.network]
+contain_egress = true
 """))
+
+
+# a client that sends the bytes given in hex to the proxy and prints the answer's status line
+RAW_CLIENT = """
+import os, socket, sys
+host, port = os.environ["http_proxy"][len("http://"):].rsplit(":", 1)
+conn = socket.create_connection((host, int(port)))
+pad = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+conn.sendall(bytes.fromhex(sys.argv[1]).replace(b"@PAD@", b"x" * pad))
+answer = b""
+while True:
+    data = conn.recv(65536)
+    if not data:
+        break
+    answer += data
+print(answer.split(b"\\r\\n")[0].decode())
+"""
 
 
 def _allow(port: int, *urls: str, private: bool = False, methods: str = '["GET", "HEAD"]') -> str:
@@ -102,8 +144,9 @@ def _refused(reason: str) -> str:
 @pytest.fixture
 def allowed(tmp_path: Path, server: Server) -> BoxRunner:
     server.seen.clear()
+    server.bodies.clear()
     return _runner(tmp_path, server.port, _allow(server.port, "http://127.0.0.1:{port}/ok/",
-                                                  "https://127.0.0.1:{port}/"))
+                                                  "https://127.0.0.1:{port}/", methods='["GET", "POST"]'))
 
 
 def test_allowed_request_goes_through_the_proxy(allowed: BoxRunner, server: Server) -> None:
@@ -117,7 +160,7 @@ def test_allowed_request_goes_through_the_proxy(allowed: BoxRunner, server: Serv
 @pytest.mark.parametrize(("script", "answer"), [
     ("netcurl {base}/no/x", _refused("URL not in allow-list: {base}/no/x")),
     ("netcurl {base}/ok/../no/x", _refused("URL not in allow-list: {base}/no/x")),
-    ("netcurl -X POST {base}/ok/x", _refused("method POST not allowed (allowed: GET, HEAD)")),
+    ("netcurl -X PUT {base}/ok/x", _refused("method PUT not allowed (allowed: GET, POST)")),
     ("netcurl http://127.0.0.2:{port}/ok/x", _refused("URL not in allow-list: http://127.0.0.2:{port}/ok/x")),
     ("netcurl -H 'Host: elsewhere' {base}/ok/x", _refused("a Host header must name the URL's own host")),
 ])
@@ -234,3 +277,57 @@ def test_shell_curl_uses_the_same_rules(allowed: BoxRunner, server: Server) -> N
     out, err, _ = _run(allowed, f"curl -sS {base}/ok/c; curl -sS {base}/no/c; echo status=$?")
     assert out == "reached /ok/c\nstatus=7\n"
     assert err == f"curl: (7) Access denied: URL not in allow-list: {base}/no/c\n"
+
+
+def _raw(allowed: BoxRunner, data: str, pad: int = 0) -> str:
+    """The status line the proxy answers `data` with (`@PAD@` in it: `pad` x's)."""
+    return _run(allowed, f"netpy {data.encode('latin-1').hex()} {pad}")[0]
+
+
+def test_request_bodies_are_forwarded_as_framed(allowed: BoxRunner, server: Server) -> None:
+    base = f"http://127.0.0.1:{server.port}"
+    out, err, _ = _run(allowed, f"seq 3000 > body; netcurl -d @body {base}/ok/cl; "
+                                f"netcurl -H 'Transfer-Encoding: chunked' --data-binary @body {base}/ok/chunked")
+    assert (out, err) == ("reached /ok/cl\nreached /ok/chunked\n", "")
+    numbers = "".join(f"{i}\n" for i in range(1, 3001)).encode()
+    assert server.bodies == [numbers.replace(b"\n", b""), numbers]  # curl -d drops newlines
+
+
+def test_nothing_after_the_body_is_sent_on(allowed: BoxRunner, server: Server) -> None:
+    """A second request hidden after the declared body never reaches the server, even one that
+    ignores `Connection: close`."""
+    server.keep_open = True
+    try:
+        port = server.port
+        hidden = f"GET /no/secret HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+        status = _raw(allowed, f"POST http://127.0.0.1:{port}/ok/a HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                               f"Content-Length: 5\r\n\r\nhello{hidden}")
+        assert status == "HTTP/1.1 200 OK\n"
+        chunked = _raw(allowed, f"POST http://127.0.0.1:{port}/ok/b HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                f"Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n{hidden}")
+        assert chunked == "HTTP/1.1 200 OK\n"
+    finally:
+        server.keep_open = False
+    assert server.seen == ["POST /ok/a close", "POST /ok/b close"] and server.bodies == [b"hello", b"abc"]
+
+
+@pytest.mark.parametrize("head", [
+    "GET http://127.0.0.1:{port}/ok/a HTTP/1.1\r\nX: a\nHost: elsewhere\r\n\r\n",
+    "GET http://127.0.0.1:{port}/ok/a HTTP/1.1\r\nX: a\r\n Host: elsewhere\r\n\r\n",
+    "POST http://127.0.0.1:{port}/ok/a HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n",
+    "POST http://127.0.0.1:{port}/ok/a HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n",
+    "GET http://127.0.0.1:{port}/ok/a HTTP/2\r\n\r\n",
+    "G/T http://127.0.0.1:{port}/ok/a HTTP/1.1\r\n\r\n",
+    "GET https://127.0.0.1:{port}/ok/a HTTP/1.1\r\n\r\n",
+    "CONNECT 127.0.0.1 HTTP/1.1\r\n\r\n",
+    "CONNECT user@127.0.0.1:{port} HTTP/1.1\r\n\r\n",
+])
+def test_malformed_requests_are_400(allowed: BoxRunner, server: Server, head: str) -> None:
+    assert _raw(allowed, head.format(port=server.port)) == "HTTP/1.1 400 Bad Request\n"
+    assert server.seen == []
+
+
+def test_oversized_head_is_431(allowed: BoxRunner, server: Server) -> None:
+    head = f"GET http://127.0.0.1:{server.port}/ok/a HTTP/1.1\r\nX: @PAD@\r\n\r\n"
+    assert _raw(allowed, head, 70000) == "HTTP/1.1 431 Request Header Fields Too Large\n"
+    assert server.seen == []

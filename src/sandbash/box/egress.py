@@ -116,11 +116,16 @@ class EgressProxy:
                 url = self._check_tunnel(target)
                 upstream = self._connect(url)
                 client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
-            else:
-                url, sent = self._check_request(method, target, headers)
-                upstream = self._connect(url)
-                upstream.sendall(sent)
-            _splice(client, upstream, rest)
+                _splice(client, upstream, rest)
+                return
+            url, sent = self._check_request(method, target, headers)
+            body = _body_framing(headers)
+            upstream = self._connect(url)
+            upstream.sendall(sent)
+            # exactly the body its framing declares (whatever follows is never sent on unchecked),
+            # while the answer comes back: a server may answer first (100 Continue, 413)
+            threading.Thread(target=_Body(client, rest).forward, args=(body, upstream), daemon=True).start()
+            _copy(upstream, client)
         except _Refused as e:
             _answer(client, e.status, e.reason)
         except OSError:
@@ -188,29 +193,103 @@ class EgressProxy:
 def _read_head(conn: socket.socket) -> tuple[bytes, bytes]:
     """The request head (up to the blank line) and what followed it."""
     buf = b""
-    while b"\r\n\r\n" not in buf:
-        if len(buf) > MAX_HEAD:
-            raise _Refused(431, "request head too large")
+    while b"\r\n\r\n" not in buf and len(buf) <= MAX_HEAD:
         data = conn.recv(CHUNK)
         if not data:
             raise OSError("the client closed before its request head ended")
         buf += data
     head, _, rest = buf.partition(b"\r\n\r\n")
+    if len(head) > MAX_HEAD:
+        raise _Refused(431, "request head too large")
     return head, rest
 
 
 def _parse_head(head: bytes) -> tuple[str, str, list[Header]]:
+    """(METHOD, target, headers); a bare CR or LF, a folded or nameless header is refused (a
+    second Host smuggled past the check would reach another site on the allowed address)."""
     lines = head.decode("latin-1").split("\r\n")
     parts = lines[0].split(" ")
-    if len(parts) != 3 or not parts[2].startswith("HTTP/1."):
+    if len(parts) != 3 or not parts[0].isalpha() or not parts[2].startswith("HTTP/1."):
         raise _Refused(400, "malformed request line")
     headers: list[Header] = []
     for line in lines[1:]:
         name, sep, value = line.partition(":")
-        if not sep or not name or name != name.strip():
+        if not sep or not name or name != name.strip() or "\r" in line or "\n" in line or "\0" in line:
             raise _Refused(400, "malformed header line")
         headers.append((name, value.strip()))
     return parts[0].upper(), parts[1], headers
+
+
+def _body_framing(headers: list[Header]) -> int | None:
+    """The request body's length, None for chunked; one framing only (else 400)."""
+    te = [v.lower() for k, v in headers if k.lower() == "transfer-encoding"]
+    cl = [v for k, v in headers if k.lower() == "content-length"]
+    if te and (cl or te != ["chunked"]):
+        raise _Refused(400, "unsupported request body framing")
+    if te:
+        return None
+    if len(set(cl)) > 1 or (cl and not cl[0].isdigit()):
+        raise _Refused(400, "bad Content-Length")
+    return int(cl[0]) if cl else 0
+
+
+class _Body:
+    """The client's bytes after the request head, read as its framing says."""
+
+    def __init__(self, conn: socket.socket, pending: bytes) -> None:
+        self.conn, self.buf = conn, pending
+
+    def _more(self) -> None:
+        data = self.conn.recv(CHUNK)
+        if not data:
+            raise OSError("the client closed inside its request body")
+        self.buf += data
+
+    def _take(self, n: int) -> bytes:
+        while not self.buf:
+            self._more()
+        data, self.buf = self.buf[:n], self.buf[n:]
+        return data
+
+    def _line(self) -> bytes:
+        while b"\r\n" not in self.buf:
+            if len(self.buf) > MAX_HEAD:
+                raise OSError("a chunk line too long")
+            self._more()
+        line, _, self.buf = self.buf.partition(b"\r\n")
+        return line + b"\r\n"
+
+    def _copy(self, n: int, dst: socket.socket) -> None:
+        while n > 0:
+            data = self._take(min(n, CHUNK))
+            dst.sendall(data)
+            n -= len(data)
+
+    def forward(self, length: int | None, dst: socket.socket) -> None:
+        """Send the body on: `length` bytes, or chunks up to the last one and its trailers (a
+        connection that ends early, or is closed with the answer, just stops it)."""
+        try:
+            self._forward(length, dst)
+        except OSError:
+            pass
+
+    def _forward(self, length: int | None, dst: socket.socket) -> None:
+        if length is not None:
+            self._copy(length, dst)
+            return
+        while True:
+            line = self._line()
+            try:
+                size = int(line.split(b";", 1)[0].strip(), 16)
+            except ValueError:
+                raise OSError("a bad chunk size") from None
+            dst.sendall(line)
+            if size == 0:
+                break
+            self._copy(size + 2, dst)  # the chunk and its CRLF
+        while (trailer := self._line()) != b"\r\n":
+            dst.sendall(trailer)
+        dst.sendall(b"\r\n")
 
 
 def _answer(conn: socket.socket, status: int, reason: str) -> None:
@@ -225,7 +304,7 @@ def _answer(conn: socket.socket, status: int, reason: str) -> None:
 
 
 def _splice(client: socket.socket, upstream: socket.socket, pending: bytes) -> None:
-    """Copy both ways until the server's side ends (then the client's is closed too)."""
+    """A tunnel: copy both ways until the server's side ends (then the client's is closed too)."""
     if pending:
         upstream.sendall(pending)
     up = threading.Thread(target=_copy, args=(client, upstream), daemon=True)
@@ -239,6 +318,7 @@ def _splice(client: socket.socket, upstream: socket.socket, pending: bytes) -> N
 
 
 def _copy(src: socket.socket, dst: socket.socket) -> None:
+    """Until `src` ends; then `dst`'s sending side ends too."""
     try:
         while data := src.recv(CHUNK):
             dst.sendall(data)

@@ -283,6 +283,9 @@ class HostPrograms:
         except SpawnUnavailable as e:
             sh.write_err(f"{sh.err_prefix()}{name}: {e}\n")
             return 125
+        except OSError as e:  # bwrap itself could not be started: E2BIG, as bash says it, is 126
+            sh.write_err(f"{sh.err_prefix()}{name}: {e.strerror or e}\n")
+            return 126
         finally:
             if proxy is not None:
                 proxy.close()
