@@ -395,11 +395,11 @@ def _parse_builtin(spec: CommandSpec, args: Sequence[str]) -> tuple[Parsed, list
         if word == "--help" and spec.add_help:
             raise HelpRequested(spec.name)
         if spec.bundle == "none" or spec.dash_value:
-            taken = _builtin_word(spec, shorts, parsed, args, i)
-            if taken < 0:
+            taken, end = _builtin_word(spec, shorts, parsed, args, i)
+            i += taken
+            if end:
                 break
             if taken:
-                i += taken
                 continue
         if len(word) < 2 or word[0] not in signs:
             break
@@ -426,9 +426,10 @@ def _parse_builtin(spec: CommandSpec, args: Sequence[str]) -> tuple[Parsed, list
     return parsed, list(args[i:])
 
 
-def _builtin_word(spec: CommandSpec, shorts: dict[str, Opt], parsed: Parsed, args: Sequence[str], i: int) -> int:
+def _builtin_word(spec: CommandSpec, shorts: dict[str, Opt], parsed: Parsed, args: Sequence[str],
+                  i: int) -> tuple[int, bool]:
     """A word read whole (bundle "none", and the dash_value hook): how many words it took (0: not
-    read here, -1: the options end before it)."""
+    read here), and whether the options end after them."""
     word = args[i]
     sign = word[:1]
     signs = "-+" if spec.plus else "-"
@@ -437,22 +438,22 @@ def _builtin_word(spec: CommandSpec, shorts: dict[str, Opt], parsed: Parsed, arg
             opt.attached_if is None or opt.attached_if(word[2:])))):
         if opt.arg == "none":
             _store(parsed, opt, opt.const, sign)
-            return -1 if opt.stop else 1
+            return 1, opt.stop
         if word[2:]:
             _store(parsed, opt, word[2:], sign)
-            return 1
+            return 1, opt.stop
         if i + 1 >= len(args):
             raise UsageError(f"{word}: option requires an argument", "needs_value", word[1], word, parsed)
         _store(parsed, opt, args[i + 1], sign)
-        return 2
+        return 2, opt.stop
     key = spec.dash_value
     if key is not None and sign and sign in spec.dash_value_signs and (
             spec.dash_value_if is None or spec.dash_value_if(word)):
         if spec.dash_value_once and key in parsed.values:
-            return -1
+            return 0, True
         _store(parsed, next(o for o in spec.opts if o.key == key), word[1:], sign)
-        return 1
-    return -1 if spec.bundle == "none" and (len(word) < 2 or sign not in signs) else 0
+        return 1, False
+    return 0, spec.bundle == "none" and (len(word) < 2 or sign not in signs)
 
 
 def help_text(spec: CommandSpec) -> str:
