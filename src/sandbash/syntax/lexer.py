@@ -73,6 +73,7 @@ class WordReader:
         # set -o posix: in "${x+'w'}" a single quote is an ordinary character (bash reads it so
         # when the line is parsed)
         self.posix = False
+        self.comsub_depth = 0  # inside $( ) or <( ): a here-document line `EOF)` ends the body
         # reading an arithmetic text that bash expands fully: in a subscript `'...'` quotes
         self.arith_once = False
         # the first word of a [[ ]] term: `name[...]` reads its brackets whole, as bash reads an
@@ -502,7 +503,11 @@ class WordReader:
     def read_cmdsub(self, body_start: int) -> A.CmdSub:
         start_line = self.line
         self.pos = body_start
-        body = self.parse_subcommand_until_paren()
+        self.comsub_depth += 1
+        try:
+            body = self.parse_subcommand_until_paren()
+        finally:
+            self.comsub_depth -= 1
         if self.pos >= len(self.src) or self.src[self.pos] != ")":
             raise self.error_eof(")", self.eof_line() if start_line else start_line)
         text = self.src[body_start : self.pos]
@@ -513,7 +518,11 @@ class WordReader:
         direction = self.src[self.pos]
         body_start = self.pos + 2
         self.pos = body_start
-        body = self.parse_subcommand_until_paren()
+        self.comsub_depth += 1
+        try:
+            body = self.parse_subcommand_until_paren()
+        finally:
+            self.comsub_depth -= 1
         if self.pos >= len(self.src) or self.src[self.pos] != ")":
             raise self.error_eof(")", self.eof_line())
         text = self.src[body_start : self.pos]
@@ -929,10 +938,18 @@ class WordReader:
                     line = src[self.pos : end]
                     next_pos = end + 1
                     has_nl = True
+                    if not doc.quoted:
+                        line, next_pos, has_nl = _join_continued(src, line, next_pos, doc.strip_tabs)
                 check = line.lstrip("\t") if doc.strip_tabs else line
-                if check == doc.delim:
+                if check == doc.delim or (doc.strip_tabs and line == doc.delim):
+                    # (with <<-, bash also compares the line before its tabs go: <<-'<TAB>END')
                     self.pos = next_pos
                     found = True
+                    break
+                if self.comsub_depth and check.startswith(doc.delim) and ")" in check[len(doc.delim):]:
+                    # bash's backwards compatibility: `EOF)` in $(...) ends the body as end-of-file
+                    # would (with its warning) and the rest of the line is read again
+                    self.pos = next_pos - has_nl - len(check) + len(doc.delim)
                     break
                 lines.append((check if doc.strip_tabs else line) + ("\n" if has_nl else ""))
                 self.pos = next_pos
@@ -960,6 +977,24 @@ class WordReader:
 
     def heredoc_warning(self, start_line: int, doc: A.HereDoc) -> None:
         """Overridden by the parser to collect warnings."""
+
+
+def _join_continued(src: str, line: str, next_pos: int, strip_tabs: bool) -> tuple[str, int, bool]:
+    """An unquoted here-document line ending in an odd number of backslashes goes on on the next
+    line, and the delimiter is checked after the join (bash: `EO\\<newline>F` ends the body,
+    `next\\<newline>EOF` does not). With `<<-`, tabs go only from the first line of the join."""
+    has_nl = True
+    while len(line) - len(line.rstrip("\\")) & 1:
+        if next_pos >= len(src):
+            return line[:-1], next_pos, True  # (a continued last line: bash ends it with a newline)
+        if strip_tabs:
+            line = line.lstrip("\t")
+            strip_tabs = False
+        end = src.find("\n", next_pos)
+        nxt = src[next_pos:] if end < 0 else src[next_pos:end]
+        line = line[:-1] + nxt
+        next_pos, has_nl = (len(src), False) if end < 0 else (end + 1, True)
+    return line, next_pos, has_nl
 
 
 def _valid_name_start(c: str) -> bool:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from . import ast as A
 from .errors import ParseError, ParseLimit
+from .escapes import decode_escapes
 from .lexer import (
     CASE_PAT,
     CMD,
@@ -109,10 +110,10 @@ class Parser(WordReader):
         return body
 
     def heredoc_warning(self, start_line: int, doc: A.HereDoc) -> None:
-        self.warnings.append(
-            (self.line_at(max(self.pos - 1, 0)) if self.pos else start_line,
-             f"warning: here-document at line {start_line - 1} delimited by end-of-file (wanted `{doc.delim}')")
-        )
+        warning = (self.line_at(max(self.pos - 1, 0)) if self.pos else start_line,
+                   f"warning: here-document at line {start_line - 1} delimited by end-of-file (wanted `{doc.delim}')")
+        if warning not in self.warnings:  # (a word read twice, as `x=$(...)` is, warns once)
+            self.warnings.append(warning)
 
     def _enter(self) -> None:
         self.depth += 1
@@ -1149,23 +1150,40 @@ def _subscript_close(raw: str, i: int) -> int:
 
 
 def _unquote_delim(word: A.Word) -> str:
+    r"""The delimiter of `<<WORD`: WORD's text with quotes removed and nothing expanded (bash's
+    string_quote_removal: `EO\`true\`F` stays as written, `"E"'O'\F` is EOF)."""
+    text = word.text
     out: list[str] = []
-
-    def walk(parts: tuple[A.Part, ...]) -> None:
-        for p in parts:
-            if isinstance(p, (A.Lit, A.Esc, A.SQ)):
-                out.append(p.text)
-            elif isinstance(p, A.DQ):
-                walk(p.parts)
-            elif isinstance(p, A.Param):
-                out.append("$" + (("{" + p.name + "}") if p.braced else p.name))
-            elif isinstance(p, A.Tilde):
-                out.append("~" + p.user)
-            else:
-                out.append(word.text)
-                return
-
-    walk(word.parts)
+    i, n = 0, len(text)
+    in_dq = False
+    while i < n:
+        c = text[i]
+        if c == "\\" and text[i + 1:i + 2] == "\n":
+            i += 2  # a line continuation inside the word
+        elif c == "\\" and i + 1 < n:
+            if in_dq and text[i + 1] not in '$`"\\':
+                out.append(c)  # (inside double quotes a backslash stays unless it quotes one of $`"\)
+            out.append(text[i + 1])
+            i += 2
+        elif c == "$" and not in_dq and text[i + 1:i + 2] == "'":
+            end = i + 2
+            while end < n and text[end] != "'":
+                end += 2 if text[end] == "\\" else 1
+            out.append(decode_escapes(text[i + 2:end], "ansi")[0])  # (bash 5.2 decodes $'...' here)
+            i = end + 1
+        elif c == "$" and not in_dq and text[i + 1:i + 2] == '"':
+            i += 1  # $"..." is "..."
+        elif c == "'" and not in_dq:
+            end = text.find("'", i + 1)
+            end = n if end < 0 else end
+            out.append(text[i + 1:end])
+            i = end + 1
+        elif c == '"':
+            in_dq = not in_dq
+            i += 1
+        else:
+            out.append(c)
+            i += 1
     return "".join(out)
 
 
