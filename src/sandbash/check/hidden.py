@@ -26,6 +26,8 @@ from ..syntax import ast as A
 
 # a word whose text only the run knows (a substitution inside arithmetic, a run-time word)
 UNKNOWN_TEXT = "\0text"
+# ${x@P}: x's value is expanded as a prompt string, and bash runs the command substitutions in it
+PROMPT_TEXT = "\0prompt"
 # shell variables whose values are always numbers or flag letters
 NUMERIC = frozenset({"#", "?", "$", "!", "-", "RANDOM", "SRANDOM", "LINENO", "SECONDS", "EPOCHSECONDS",
                      "BASHPID", "PPID", "UID", "EUID", "OPTIND", "SHLVL", "HISTCMD"})
@@ -73,6 +75,8 @@ def _parts_refs(parts: Iterable[A.Part], out: set[str]) -> None:
             if p.sub is not None and p.sub not in ("@", "*"):
                 out |= text_refs(p.sub)
             op = p.op
+            if op is not None and op.op is A.Op.AT_PROMPT:
+                out.add(PROMPT_TEXT)
             if op is not None:
                 if op.kind is A.OpKind.SLICE:
                     for arg in (op.arg, getattr(op, "arg2", None)):
@@ -159,7 +163,7 @@ class HiddenUses:
             self.uses.append((site, refs))
 
     def unsafe(self, name: str, env: Mapping[str, str]) -> bool:
-        if name == UNKNOWN_TEXT or name in ("@", "*") or name.isdigit():
+        if name in (UNKNOWN_TEXT, PROMPT_TEXT) or name in ("@", "*") or name.isdigit():
             return True
         if name in NUMERIC:
             return False
@@ -184,7 +188,9 @@ class HiddenUses:
         out: dict[int, str] = {}
         for site, refs in self.uses:
             bad = sorted(n for n in refs if self.unsafe(n, env))
-            if bad and site not in out:
+            if bad and site not in out and bad[0] == PROMPT_TEXT:
+                out[site] = "${name@P} expands a value as a prompt string: command substitutions in it run"
+            elif bad and site not in out:
                 what = ("the output of a substitution" if bad[0] == UNKNOWN_TEXT else
                         f"'{bad[0]}', whose value only the run knows")
                 out[site] = f"arithmetic evaluates {what}; a subscript in it (a[$(...)]) would run commands"

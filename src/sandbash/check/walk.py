@@ -655,8 +655,8 @@ class Walker:
                 self.hidden.use(site.index, H.text_refs(sub))
             if head in SENSITIVE_VARS and (name not in ("unset", "let") or head == "PATH"):
                 site.reasons.append(f"{name}: setting {head} changes how later commands run")
-            if head == "PATH" and name not in ("export", "unset"):
-                self.hashed.clear()
+            if head == "PATH" and name != "export":
+                self.hashed.clear()  # bash empties its hash table when PATH is set or unset
             if integer:
                 self.hidden.integers.add(head)
             if nameref and ("[" in value or DYNAMIC_VALUE in value):
@@ -664,6 +664,9 @@ class Walker:
             elif nameref and name != "unset":
                 if H.IDENT.fullmatch(value):
                     self.hidden.namerefs.append((head, value))
+                    if value in SENSITIVE_VARS:  # `declare -n r=PATH; r=/x` or `unset r` sets it unseen
+                        site.reasons.append(f"{name}: the nameref '{head}' names {value}: setting it through "
+                                            "the nameref changes how later commands run")
                 else:  # `declare -n r` gets its target from the first assignment (or a for loop)
                     site.reasons.append(f"{name}: the nameref '{var}' names a variable only the run knows")
             if name in H.RUNTIME_ASSIGN:

@@ -474,7 +474,8 @@ class Evaluator:
                 self.sh.run_trap_text(handler, "RETURN")
         finally:
             st.loop_depth = saved_loop
-            scopes.pop()  # vars_.pop
+            if "PATH" in scopes.pop():  # vars_.pop
+                st.hashed.clear()  # bash empties its hash table when a local PATH goes (as when set)
             st.frames.pop()
             st.positional = saved_positional
             st.line = saved_line
@@ -486,7 +487,9 @@ class Evaluator:
     def expansion_failed(self, e: ExpansionError, builtin: str | None = None) -> int:
         """Report an expansion error (in `builtin`'s name when one raised it);
         fatal ones end a non-interactive shell."""
-        if builtin is None:
+        if not e.located:
+            self.sh.write_err(f"{self.sh.err_prefix(False)}{e.message}\n")
+        elif builtin is None:
             self.sh.error(e.message)
         else:
             self.sh.builtin_error(builtin, e.message)

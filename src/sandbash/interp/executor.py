@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 # where the built-in commands appear to live (Debian's merged /usr: /bin is /usr/bin)
 _SYSTEM_DIRS = frozenset({"/bin", "/usr/bin"})
 _SHELLS = frozenset({"bash", "sh"})
-DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin"  # a lookup while PATH is unset
 
 
 class Executor:
@@ -63,6 +62,8 @@ class Executor:
 
     def exec_simple(self, cmd: A.SimpleCommand) -> int:
         st = self.state
+        if st.opts["noexec"]:
+            return 0  # `set -n`: this shell reads the rest of its script but runs nothing more
         sh = self.sh
         rt = sh.rt
         st.line = cmd.line
@@ -344,7 +345,10 @@ class Executor:
             return "function", name
         if is_builtin(name) and name not in st.disabled_builtins:
             return "builtin", name
-        path = (self.va.get_str("PATH") or DEFAULT_PATH) if unhashed else None
+        path = None
+        if unhashed:  # the same search find_command makes (PATH unset: the current directory)
+            current = self.va.get_str("PATH")
+            path = "." if current is None else current
         kind, where = self.find_command(name, path)
         return kind, _runs(name, kind, where)
 
@@ -510,7 +514,8 @@ class Executor:
             del st.hashed[name]  # the hashed file is gone: search again
         if path is None:
             path = self.va.get_str("PATH")
-        dirs = (path if path is not None else DEFAULT_PATH).split(":")
+        # with PATH unset (`unset PATH`), bash looks in the current directory only
+        dirs = (path if path is not None else ".").split(":")
         for d in dirs:
             d = d or "."
             candidate = d.rstrip("/") + "/" + name
@@ -572,6 +577,10 @@ class Executor:
             status = spawner.run(self.sh, argv, env) if spawner is not None else None
             if status is not None:
                 return status
+            if self.va.get_str("PATH") is None:
+                # bash tried ./NAME, and says what exec said
+                self.sh.error(f"{name}: No such file or directory")
+                return 127
             handler = st.functions.get("command_not_found_handle")
             if handler is not None:
                 return self.ev.call_function("command_not_found_handle", handler, ["command_not_found_handle", *argv], None)
@@ -609,6 +618,8 @@ class Executor:
                         self.sh.err_prefix, name)
         if rt.jobs and not self.state.subshell:
             notify_dead_jobs(self.sh)  # bash reports jobs killed by a signal when a foreground command ends
+        if self.sh.pr.coproc is not None:
+            self.sh.pr.reap_coproc()
         return status
 
     def _ctx_runner(

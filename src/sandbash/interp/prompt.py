@@ -1,16 +1,52 @@
-"""Prompt-string expansion (${x@P}, PS1/PS4 backslash escapes)."""
+"""Prompt-string expansion (${x@P}, PS1/PS4 backslash escapes).
+
+As in bash, the decoded text then goes through parameter expansion, command
+substitution and arithmetic expansion when `shopt promptvars` is on (the
+default): `${x@P}` with x='$(cmd)' runs cmd, through the executor like any
+command substitution, so the policy, limits and audit apply to it. What the
+escapes insert (user, host, directory names) is quoted first, so a directory
+named `$(cmd)` is shown, not run.
+"""
 
 from __future__ import annotations
 
 import time
 from typing import TYPE_CHECKING
 
+from ..syntax import ast as A
+from ..syntax.errors import ParseError, ParseLimit
+from ..syntax.lexer import HEREDOC
+
 if TYPE_CHECKING:
     from .shell import Shell
 
 
 def expand_prompt(sh: Shell, text: str) -> str:
+    promptvars = bool(sh.state.shopts.get("promptvars", True))
+    decoded = _decode(sh, text, promptvars)
+    if not promptvars or not ("$" in decoded or "`" in decoded or "\\" in decoded):
+        return decoded
+    try:
+        parts = sh.make_parser(decoded).read_parts(HEREDOC)
+    except ParseLimit:
+        raise
+    except ParseError:
+        return decoded  # an unclosed `$(`: bash shows such a prompt as it is
+    status = sh.state.last_status  # bash keeps $? across a prompt's command substitutions
+    try:
+        return sh.expander.heredoc(A.Word(tuple(parts), 0, decoded))
+    finally:
+        sh.state.last_status = status
+
+
+def _quoted(s: str) -> str:
+    """An inserted value, safe from the expansion that follows (bash quotes these for double quotes)."""
+    return s.replace("\\", "\\\\").replace("$", "\\$").replace("`", "\\`")
+
+
+def _decode(sh: Shell, text: str, promptvars: bool) -> str:
     ident = sh.rt.identity
+    q = _quoted if promptvars else (lambda s: s)
     out: list[str] = []
     i = 0
     n = len(text)
@@ -24,18 +60,18 @@ def expand_prompt(sh: Shell, text: str) -> str:
         d = text[i + 1]
         i += 2
         if d == "u":
-            out.append(ident.user)
+            out.append(q(ident.user))
         elif d in "hH":
-            out.append(ident.hostname if d == "H" else ident.hostname.split(".")[0])
+            out.append(q(ident.hostname if d == "H" else ident.hostname.split(".")[0]))
         elif d == "w":
             cwd = sh.state.fs.cwd
             home = sh.get_str("HOME") or ""
-            out.append("~" + cwd[len(home):] if home and cwd.startswith(home) else cwd)
+            out.append(q("~" + cwd[len(home):] if home and cwd.startswith(home) else cwd))
         elif d == "W":
             cwd = sh.state.fs.cwd
-            out.append(cwd.rsplit("/", 1)[-1] or "/")
+            out.append(q(cwd.rsplit("/", 1)[-1] or "/"))
         elif d == "$":
-            out.append("#" if ident.uid == 0 else "$")
+            out.append("#" if ident.uid == 0 else q("$"))
         elif d == "s":
             out.append("bash")
         elif d == "v":

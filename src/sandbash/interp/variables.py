@@ -640,6 +640,8 @@ class Variables:
             name, sub = self.resolve_name(name)
             if sub is not None:
                 return self.unset_element(name, sub)
+        if name == "PATH":
+            self.state.hashed.clear()  # bash empties its hash table (`unset PATH`, through a nameref too)
         if name in _DYNAMIC and name != "_":
             self.state.unspecial.add(name)  # bash: an unset dynamic variable is an ordinary one from now on
         scopes = self.state.vars.scopes
