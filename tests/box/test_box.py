@@ -117,11 +117,29 @@ def test_sandbash_wording(tmp_path: object) -> None:
     ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[limits]\ntimeout = -1\n", "limits.timeout: a positive number"),
     ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[limits]\nmessages = \"x\"\n", "limits.messages"),
     ("[agent\n", "box.toml:"),
+    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[tool.git.network]\ncontain_egress = \"yes\"\n",
+     "tool.git.network.contain_egress: true or false"),
+    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[tool.git.network]\nallow = 1\n", "tool.git.network.allow: true or false"),
+    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[network]\nallow_urls = [\"ftp://x/\"]\n",
+     "network.allow_urls: Protocol \"ftp\" not supported"),
+    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[network]\ndeny_private_ranges = \"no\"\n",
+     "network.deny_private_ranges: true or false"),
+    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[network]\nallow = []\n", "network: unknown key(s) allow"),
     ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[policy]\nmode = \"bogus\"\n", "policy:"),
 ])
 def test_bad_config(text: str, message: str) -> None:
     with pytest.raises(BoxConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
         parse_config(text)
+
+
+def test_network_table() -> None:
+    base = '[agent]\nhome = "/h"\nworkspace = "/w"\n'
+    assert parse_config(base).network is None  # no table: curl has no network, contained programs none
+    cfg = parse_config(base + '[network]\nallow_urls = "https://example.com/"\nmethods = "post"\n')
+    assert cfg.network is not None  # a single string is a list of one
+    assert (cfg.network.allowed_url_prefixes, cfg.network.allowed_methods, cfg.network.deny_private_ranges) == (
+        ("https://example.com/",), ("POST",), True)
+    assert parse_config(base + "[network]\n").network is not None  # present and empty: nothing allowed
 
 
 # -- host programs

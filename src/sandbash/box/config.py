@@ -123,6 +123,9 @@ def _tool(name: str, table: Mapping[str, Any]) -> ToolTable:
     workspace = table.get("workspace", True)
     if not isinstance(workspace, bool):
         raise BoxConfigError(f"{where}.workspace: true or false")
+    for key in ("allow", "contain_egress"):
+        if not isinstance(net.get(key, False), bool):
+            raise BoxConfigError(f"{where}.network.{key}: true or false")
     sub = where + ".filesystem"
     return ToolTable(name, tuple(command), workspace, dict(env), _paths(fs, "read", sub), _paths(fs, "write", sub),
                      _paths(fs, "read_file", sub), _paths(fs, "write_file", sub), _paths(fs, "list", sub),
