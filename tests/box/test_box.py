@@ -33,6 +33,7 @@ def _gone(command_line: str, wait: float = 15.0) -> bool:
 # -- the reachable-paths check
 
 def test_reachable_paths(box: Box) -> None:
+    """T-BOX-5"""
     (box.root / "operator/o.txt").write_text("op\n")
     done = box.run("-c", f"cat {box.root}/operator/o.txt; cat {box.root}/outside/note; cat {box.root}/box.toml")
     assert done.stdout == "op\n"
@@ -376,7 +377,7 @@ def test_readme_box_toml_parses() -> None:
 @needs_bwrap
 def test_list_grant_shows_names_only(box: Box) -> None:
     """`list` shows a directory's names; what is in them (file contents, a subdirectory's own
-    names, a link's target) stays out unless another grant names it."""
+    names, a link's target) stays out unless another grant names it. T-BOX-4"""
     listed = box.root / "listed"
     done = box.run("-c", f"listls {listed}; listls {listed}/sub")
     assert done.stdout == "a.txt\nempty\nlink\nopen\nsub\n"
@@ -434,7 +435,7 @@ def test_list_grant_cap(tmp_path: object, monkeypatch: pytest.MonkeyPatch) -> No
 @needs_bwrap
 def test_program_holds_no_capabilities(box: Box) -> None:
     """A read-only bind stays read-only even for a service running as root: the program cannot
-    remount it read-write (it holds no capabilities)."""
+    remount it read-write (it holds no capabilities). T-BOX-1"""
     shared = box.root / "shared"
     done = box.run("-c", f"hostsh -c 'mount -o remount,bind,rw {shared} && touch {shared}/x; "
                          "grep -E \"^Cap(Prm|Eff)\" /proc/self/status'")

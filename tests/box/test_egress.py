@@ -1,6 +1,7 @@
 """`[tool.<name>.network] contain_egress = true`: the program's only way out is sandbash's egress
-proxy, which holds it to the box's `[network]` rules and the policy. Local servers on 127.0.0.1
-only: an HTTP server that records what reaches it."""
+proxy, which holds it to the box's `[network]` rules and the policy (T-BOX-2), and sends on only
+what it checked (T-BOX-3). Local servers on 127.0.0.1 only: an HTTP server that records what
+reaches it."""
 
 from __future__ import annotations
 
@@ -295,7 +296,7 @@ def test_request_bodies_are_forwarded_as_framed(allowed: BoxRunner, server: Serv
 
 def test_nothing_after_the_body_is_sent_on(allowed: BoxRunner, server: Server) -> None:
     """A second request hidden after the declared body never reaches the server, even one that
-    ignores `Connection: close`."""
+    ignores `Connection: close`. T-BOX-3"""
     server.keep_open = True
     try:
         port = server.port

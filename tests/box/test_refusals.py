@@ -1,6 +1,6 @@
 """Box mode's wording of a refused file operation: `policy denied this operation on '<path>'`
 then `[policy: <id>]` or `[default-deny]`, wherever the refusal is printed (builtins,
-redirections, commands), and only the seed's line when a limit ends the run."""
+redirections, commands), and only the seed's line when a limit ends the run. T-BOX-5"""
 
 from __future__ import annotations
 
