@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("streams", ("sandbash.stdio", "sandbash.regex", "sandbash.net")),
     # the host readers (/proc, services, elevation callbacks) sit with the filesystem backends
     ("vfs", ("sandbash.vfs", "sandbash.host.procfs", "sandbash.host.services", "sandbash.host.elevation")),
+    ("variables", ("sandbash.shvars",)),  # Var, its flags, Scope, the arrays: what expansion reads
     ("expand", ("sandbash.expand", "sandbash.posix")),
     ("commands", ("sandbash.commands",)),
     ("policy", ("sandbash.policy",)),
@@ -52,11 +53,12 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 # (importer prefix, imported prefix) -> why the import may go up a layer or close a circle.
 EXCEPTIONS: dict[tuple[str, str], str] = {
     # -- pending work of this session's issue 17 (each row goes when its owner lands the change)
-    ("sandbash.expand", "sandbash.interp.vars"):
-        "pending (arch-syntax): Var, its attribute flags and Scope belong below expand, which should get "
-        "its variables through the injected environment only",
-    ("sandbash.expand.words", "sandbash.interp.arrays"):
-        "pending (arch-syntax): the array types belong below expand with Var",
+    ("sandbash.expand.env", "sandbash.interp.vars"):
+        "pending (arch-opts): the types moved down to sandbash.shvars; this import line switches to it "
+        "once another helper's uncommitted edit of the module lands",
+    ("sandbash.expand.words", "sandbash.interp"):
+        "pending (arch-opts): vars and arrays moved down to sandbash.shvars; these import lines switch "
+        "to it once another helper's uncommitted edit of the module lands",
     # -- justified
     ("sandbash.interp.builtin_table", "sandbash.builtins"):
         "the one seam: the builtin table lives in the interpreter and the builtins package fills it as "

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from ..interp.vars import EXPORT, NAMEREF, SPECIAL_ASSIGN
+from ..shvars.vars import EXPORT, NAMEREF, SPECIAL_ASSIGN
 from ..syntax.arith import ArithSyntaxError, parse_arith, parse_number
 from ..syntax.ast import AAssign, ABinary, AIncDec, ANum, Arith, ATernary, AUnary, AVar
 from ..textcache import TextCache
 
 if TYPE_CHECKING:
-    from ..interp.vars import Scope
+    from ..shvars.vars import Scope
 
 _MASK = (1 << 64) - 1
 _SIGN = 1 << 63

@@ -12,8 +12,8 @@ import fnmatch
 from sandbash.expand.arith import Evaluator, compiled
 from sandbash.expand.env import ExpansionError
 from sandbash.expand.words import Expander
-from sandbash.interp.arrays import AssocArray, IndexedArray
-from sandbash.interp.vars import ASSOC, Var
+from sandbash.shvars.arrays import AssocArray, IndexedArray
+from sandbash.shvars.vars import ASSOC, Var
 from sandbash.syntax import ast as A
 from sandbash.syntax.parser import Parser
 

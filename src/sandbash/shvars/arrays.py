@@ -1,0 +1,180 @@
+"""Bash's two array types.
+
+`IndexedArray` is sparse (a dict) but appends in O(1) and iterates in index
+order without sorting while indexes only grow. `AssocArray` iterates in the
+order bash's hash table gives (FNV-1 buckets, newest first in a bucket), so
+`${!a[@]}` prints keys in the same order as real bash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+# What one element costs beyond its text (str header, dict slot, key): the memory
+# budget charges `nbytes`, kept up to date on every change so a whole array is
+# accounted in O(1).
+ELEMENT_OVERHEAD = 96
+
+
+def text_bytes(value: str) -> int:
+    """Bytes a str holds, conservatively: 1 per character for ASCII, 4 otherwise."""
+    return len(value) if value.isascii() else 4 * len(value)
+
+
+class IndexedArray:
+    __slots__ = ("_d", "_ordered", "_max", "nbytes")
+
+    def __init__(self, values: list[str] | None = None) -> None:
+        if values:
+            self._d: dict[int, str] = dict(enumerate(values))
+            self._max = len(values) - 1
+            self.nbytes = sum(map(text_bytes, values)) + ELEMENT_OVERHEAD * len(values)
+        else:
+            self._d = {}
+            self._max = -1
+            self.nbytes = 0
+        self._ordered = True
+
+    def copy(self) -> IndexedArray:
+        new = IndexedArray.__new__(IndexedArray)
+        new._d = dict(self._d)
+        new._ordered = self._ordered
+        new._max = self._max
+        new.nbytes = self.nbytes
+        return new
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def __bool__(self) -> bool:
+        return bool(self._d)
+
+    def _sort(self) -> None:
+        if not self._ordered:
+            self._d = dict(sorted(self._d.items()))
+            self._ordered = True
+
+    def get(self, index: int) -> str | None:
+        return self._d.get(index)
+
+    def set(self, index: int, value: str) -> None:
+        d = self._d
+        n = len(value) if value.isascii() else 4 * len(value)
+        if index > self._max:
+            self._max = index
+            n += ELEMENT_OVERHEAD
+        else:
+            old = d.get(index)
+            if old is None:
+                self._ordered = False
+                n += ELEMENT_OVERHEAD
+            else:
+                n -= text_bytes(old)
+        self.nbytes += n
+        d[index] = value
+
+    def append(self, value: str) -> None:
+        self._max += 1
+        self._d[self._max] = value
+        self.nbytes += text_bytes(value) + ELEMENT_OVERHEAD
+
+    def unset(self, index: int) -> None:
+        d = self._d
+        old = d.pop(index, None)
+        if old is not None:
+            self.nbytes -= text_bytes(old) + ELEMENT_OVERHEAD
+            if index == self._max:
+                self._max = max(d) if d else -1
+
+    def max_index(self) -> int:
+        return self._max
+
+    def keys(self) -> list[int]:
+        self._sort()
+        return list(self._d)
+
+    def values(self) -> list[str]:
+        self._sort()
+        return list(self._d.values())
+
+    def items(self) -> list[tuple[int, str]]:
+        self._sort()
+        return list(self._d.items())
+
+    def __contains__(self, index: int) -> bool:
+        return index in self._d
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.values())
+
+
+_FNV_OFFSET = 2166136261
+_FNV_PRIME = 16777619
+_BUCKETS = 1024
+
+
+def _bucket(key: str) -> int:
+    h = _FNV_OFFSET
+    for byte in key.encode("utf-8", "surrogateescape"):
+        h = (h * _FNV_PRIME) & 0xFFFFFFFF
+        h ^= byte
+    return h & (_BUCKETS - 1)
+
+
+class AssocArray:
+    __slots__ = ("_d", "_order", "nbytes")
+
+    def __init__(self) -> None:
+        self._d: dict[str, str] = {}
+        self._order: list[str] | None = None
+        self.nbytes = 0
+
+    def copy(self) -> AssocArray:
+        new = AssocArray()
+        new._d = dict(self._d)
+        new.nbytes = self.nbytes
+        return new
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def __bool__(self) -> bool:
+        return bool(self._d)
+
+    def get(self, key: str) -> str | None:
+        return self._d.get(key)
+
+    def set(self, key: str, value: str) -> None:
+        old = self._d.get(key)
+        if old is None:
+            self._order = None
+            self.nbytes += text_bytes(key) + text_bytes(value) + ELEMENT_OVERHEAD
+        else:
+            self.nbytes += text_bytes(value) - text_bytes(old)
+        self._d[key] = value
+
+    def unset(self, key: str) -> None:
+        old = self._d.pop(key, None)
+        if old is not None:
+            self._order = None
+            self.nbytes -= text_bytes(key) + text_bytes(old) + ELEMENT_OVERHEAD
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._d
+
+    def keys(self) -> list[str]:
+        if self._order is None:
+            # newest first within a bucket; buckets in ascending order
+            keys = list(self._d)
+            n = len(keys)
+            decorated = sorted(((_bucket(k), n - i, k) for i, k in enumerate(keys)))
+            self._order = [k for _, _, k in decorated]
+        return list(self._order)
+
+    def values(self) -> list[str]:
+        d = self._d
+        return [d[k] for k in self.keys()]
+
+    def items(self) -> list[tuple[str, str]]:
+        d = self._d
+        return [(k, d[k]) for k in self.keys()]

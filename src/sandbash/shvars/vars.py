@@ -1,0 +1,325 @@
+"""Shell variables: values, attributes and dynamic scopes.
+
+A `Var` holds a str, an `IndexedArray`, an `AssocArray`, or None (declared
+but unset, like `local x`). `VarStore` is a stack of scopes searched from the
+innermost function outwards (bash's dynamic scoping). Attribute semantics that
+need evaluation (integer, case conversion) live in `interp/state.ShellState`.
+This package sits below expansion, which reads variables through its injected environment
+and needs only these types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from .arrays import ELEMENT_OVERHEAD, AssocArray, IndexedArray
+
+if TYPE_CHECKING:
+    from ..limits import Budget
+    from ..syntax.ast import FuncDef
+
+EXPORT = 1
+READONLY = 2
+INTEGER = 4
+LOWER = 8
+UPPER = 16
+NAMEREF = 32
+ARRAY = 64
+ASSOC = 128
+TRACE = 256
+CAPITALIZE = 512
+
+# variables whose assignment does more than store the value (variables.set_var)
+SPECIAL_ASSIGN = frozenset({"RANDOM", "SECONDS", "OPTIND", "BASH_ARGV0"})
+
+ATTR_LETTERS = (
+    (ARRAY, "a"),
+    (ASSOC, "A"),
+    (INTEGER, "i"),
+    (LOWER, "l"),
+    (NAMEREF, "n"),
+    (READONLY, "r"),
+    (TRACE, "t"),
+    (UPPER, "u"),
+    (EXPORT, "x"),
+)
+
+Value = str | IndexedArray | AssocArray | None
+
+
+class Var:
+    __slots__ = ("value", "attrs")
+
+    def __init__(self, value: Value = None, attrs: int = 0) -> None:
+        self.value = value
+        self.attrs = attrs
+
+    def copy(self) -> Var:
+        v = self.value
+        if isinstance(v, (IndexedArray, AssocArray)):
+            v = v.copy()
+        return Var(v, self.attrs)
+
+    def is_set(self) -> bool:
+        return self.value is not None
+
+    def __repr__(self) -> str:
+        return f"Var({self.value!r}, {self.attrs})"
+
+
+# What a variable costs beyond its value (the Var, its scope's dict slot, its name).
+VAR_OVERHEAD = 160
+# The budget is charged in grains, so most assignments only add to a counter.
+_GRAIN = 64 * 1024
+
+
+def value_size(value: Value) -> int:
+    """Bytes a variable's value holds, conservatively."""
+    if value is None:
+        return 0
+    if type(value) is str:
+        return len(value) if value.isascii() else 4 * len(value)
+    return value.nbytes  # type: ignore[union-attr]
+
+
+class MemAccount:
+    """What one shell's variables hold, charged to the run's budget in grains of
+    _GRAIN bytes (so the per-assignment cost is an addition and a compare).
+    `add` charges before the caller stores the value: if it raises, nothing changed."""
+
+    __slots__ = ("budget", "held", "charged", "closed")
+
+    def __init__(self, budget: Budget | None = None) -> None:
+        self.budget = budget
+        self.held = 0
+        self.charged = 0
+        self.closed = False
+
+    def add(self, n: int) -> None:
+        held = self.held + n
+        if held < 0:
+            held = 0  # never credit more than was charged (a subshell's shared values)
+        if held > self.charged or held + 2 * _GRAIN < self.charged:
+            self._settle(held)
+        self.held = held
+
+    def _settle(self, held: int) -> None:
+        want = (held // _GRAIN + 1) * _GRAIN
+        budget = self.budget
+        if budget is not None:
+            if want > self.charged:
+                budget.charge_memory(want - self.charged)
+            else:
+                budget.release_memory(self.charged - want)
+        self.charged = want
+
+    def rebind(self, budget: Budget) -> None:
+        """A Session's next run: what the shell holds is charged to the new run's budget."""
+        self.budget = None
+        budget.charge_memory(self.charged)
+        self.budget = budget
+
+    def close(self) -> None:
+        """The shell is gone: give everything back."""
+        if not self.closed and self.budget is not None and self.charged:
+            self.budget.release_memory(self.charged)
+        self.charged = self.held = 0
+        self.closed = True
+
+
+class AssignArg(str):
+    """An argument of a declaration builtin written as an assignment
+    (`declare a=(1 2)`, `local x=$y`): the text plus the parsed pieces."""
+
+    name: str
+    value: str
+    sub: str | None = None
+    append: bool = False
+    items: list[tuple[str | None, str, bool]] | None = None
+
+    @classmethod
+    def make(cls, text: str, name: str, sub: str | None, append: bool, value: str,
+             items: list[tuple[str | None, str, bool]] | None) -> AssignArg:
+        obj = cls(text)
+        obj.name = name
+        obj.value = value
+        if sub is not None:
+            obj.sub = sub
+        if append:
+            obj.append = append
+        if items is not None:
+            obj.items = items
+        return obj
+
+
+class Scope(dict[str, Var]):
+    """One level of variables: the globals, a function's context, or the
+    temporary assignments before a builtin (`temp` is True). A function's
+    context also holds its call's temporary bindings; `locals` names the
+    variables really declared local there (they behave differently on unset)."""
+
+    __slots__ = ("temp", "func", "locals", "acct", "extra")
+
+    def __init__(self, temp: bool = False, func: bool = False) -> None:
+        # dict.__new__ made the (empty) mapping: dict.__init__ has nothing to add
+        self.temp = temp
+        self.func = func
+        self.locals: set[str] = set()
+        # the account charged for what this scope holds (set by the first charge);
+        # `extra`: bytes held beside the variables (a call's positional parameters)
+        self.acct: MemAccount | None = None
+        self.extra = 0
+
+    def clone(self) -> Scope:
+        new = Scope(self.temp, self.func)
+        new.locals = set(self.locals)
+        for k, v in self.items():
+            new[k] = v.copy()
+        return new
+
+    def nbytes(self) -> int:
+        n = self.extra + VAR_OVERHEAD * len(self)
+        for v in self.values():
+            n += value_size(v.value)
+        return n
+
+    def __del__(self) -> None:
+        # a function's or a command's scope is dropped when it returns (the
+        # evaluator pops it): give back what was charged for its contents
+        acct = self.acct
+        if acct is not None and not acct.closed:
+            acct.add(-self.nbytes())
+
+
+class VarStore:
+    __slots__ = ("scopes", "readonly_names", "acct")
+
+    def __init__(self) -> None:
+        self.scopes: list[Scope] = [Scope()]
+        # names ever made readonly (readonly cannot be undone): lets `local x`
+        # skip searching every scope for a readonly x
+        self.readonly_names: set[str] = set()
+        self.acct = MemAccount()
+
+    def clone(self) -> VarStore:
+        new = VarStore.__new__(VarStore)
+        new.scopes = [s.clone() for s in self.scopes]
+        new.readonly_names = set(self.readonly_names)
+        # a subshell shares the values (str is immutable) but copies every dict:
+        # charge the copies, and what it assigns later
+        new.acct = MemAccount(self.acct.budget)
+        new.acct.add(sum(_copy_cost(s) for s in new.scopes))
+        return new
+
+    def charge(self, scope: Scope, n: int) -> None:
+        """Charge `n` bytes (negative: release) held in `scope`, before storing them."""
+        acct = self.acct
+        acct.add(n)
+        if scope.acct is not acct:
+            scope.acct = acct
+
+    def held(self) -> int:
+        return self.acct.held
+
+    def __del__(self) -> None:
+        acct = getattr(self, "acct", None)  # absent when a limit ended clone() half-way
+        if acct is not None:
+            acct.close()
+
+    @property
+    def globals(self) -> Scope:
+        return self.scopes[0]
+
+    def find(self, name: str) -> Var | None:
+        scopes = self.scopes
+        if len(scopes) == 1:
+            return scopes[0].get(name)
+        for scope in reversed(scopes):
+            v = scope.get(name)
+            if v is not None:
+                return v
+        return None
+
+    def find_scope(self, name: str) -> tuple[int, Var] | tuple[int, None]:
+        scopes = self.scopes
+        for i in range(len(scopes) - 1, -1, -1):
+            v = scopes[i].get(name)
+            if v is not None:
+                return i, v
+        return -1, None
+
+    def in_function(self) -> bool:
+        return any(s.func for s in self.scopes)
+
+    def function_scope(self) -> Scope | None:
+        for s in reversed(self.scopes):
+            if s.func:
+                return s
+        return None
+
+    def names(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for s in self.scopes:
+            for k in s:
+                seen[k] = None
+        return sorted(seen)
+
+    def visible(self) -> dict[str, Var]:
+        out: dict[str, Var] = {}
+        for s in self.scopes:
+            out.update(s)
+        return out
+
+    def push(self, scope: Scope) -> None:
+        self.scopes.append(scope)
+
+    def pop(self) -> Scope:
+        return self.scopes.pop()
+
+
+def _copy_cost(scope: Scope) -> int:
+    n = VAR_OVERHEAD * len(scope)
+    for v in scope.values():
+        if type(v.value) is not str and v.value is not None:
+            n += ELEMENT_OVERHEAD * len(v.value)  # type: ignore[arg-type]
+    return n
+
+
+
+# Characters at which the parser starts a new node, more or less: a syntax tree costs ~3 bytes a
+# character of a long literal but ~155 for dense code (`:;:;…`), so charge per boundary too.
+_BOUNDARIES = (" ", ";", "\n", "|", "&", "$", "=", "(")
+
+
+def source_size(text: str) -> int:
+    """Bytes the syntax tree parsed from `text` holds, conservatively (C-speed counts only)."""
+    return 512 + 3 * len(text) + 320 * sum(map(text.count, _BOUNDARIES))
+
+
+class FunctionTable(dict[str, "FuncDef"]):
+    """The shell's functions. What a definition's syntax tree holds is charged to the shell's
+    account (`acct`) before it is stored and given back when it is replaced or unset. Entries a
+    subshell inherits were charged by its parent: only what this table charged is given back."""
+
+    __slots__ = ("acct", "charged")
+
+    def __init__(self, acct: MemAccount, inherited: Mapping[str, FuncDef] | None = None) -> None:
+        super().__init__(inherited or {})
+        self.acct = acct
+        self.charged: dict[str, int] = {}
+
+    def __setitem__(self, name: str, node: FuncDef) -> None:
+        cost = source_size(node.text)
+        self.acct.add(cost - self.charged.get(name, 0))  # may raise: then nothing changed
+        self.charged[name] = cost
+        super().__setitem__(name, node)
+
+    def __delitem__(self, name: str) -> None:
+        super().__delitem__(name)
+        self.acct.add(-self.charged.pop(name, 0))
+
+    def pop(self, name: str, *default: Any) -> Any:
+        if name in self:
+            self.acct.add(-self.charged.pop(name, 0))
+        return super().pop(name, *default)
