@@ -68,6 +68,23 @@ without mode = "remediation" gets a 'sandbash: warning:' line at start-up:
 """
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """The help layout, sized as argparse sizes it (COLUMNS, else the terminal, else 80) without
+    importing shutil (and its compression modules) on every start: argparse makes one formatter
+    per option it adds."""
+
+    def __init__(self, prog: str) -> None:
+        columns = os.environ.get("COLUMNS", "")
+        if columns.isdigit() and int(columns) > 0:
+            width = int(columns)
+        else:
+            try:
+                width = os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 80
+            except (AttributeError, ValueError, OSError):
+                width = 80
+        super().__init__(prog, width=(width or 80) - 2)
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="sandbash",
@@ -75,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
         allow_abbrev=False,  # split_args must know which options take a value
         description="Run bash scripts in a sandbox: a bash interpreter in Python over a virtual filesystem.",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     p.add_argument("--version", action="version", version=f"sandbash {__version__} (bash 5.2 semantics)")
     # -c and -s are read by split_args with bash's other options; here for --help only

@@ -37,7 +37,6 @@ def _build(cls: T, frozen: bool) -> T:
     ns["__slots__"] = names
     ns["__match_args__"] = names
     ns["__qualname__"] = cls.__qualname__
-    ns["__init__"] = _init(cls, names, frozen)
     ns.update(_methods(names))
     if frozen:
         ns["__setattr__"] = _frozen_setattr
@@ -45,13 +44,23 @@ def _build(cls: T, frozen: bool) -> T:
     else:
         ns["__hash__"] = None  # mutable and comparable: unhashable, as dataclass makes it
     built: T = type(cls)(cls.__name__, cls.__bases__, ns)
+    defaults = cls  # the decorated class holds the defaults (the built one's names are slots)
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        # compiled on the class's first instance: a script builds a few of the fifty node
+        # classes, and compiling them all was most of the module's import time
+        real = _init(defaults, names, frozen)
+        type.__setattr__(built, "__init__", real)
+        real(self, *args, **kwargs)
+
+    type.__setattr__(built, "__init__", __init__)
     return built
 
 
 def _init(cls: type, names: tuple[str, ...], frozen: bool) -> Any:
     """`__init__` is the one generated method: the parser builds nodes in its hot loop, so it takes
-    its arguments by name with no per-call dispatch (compiling is most of this module's cost, so
-    the other methods are shared closures below)."""
+    its arguments by name with no per-call dispatch (compiling is most of this module's cost: the
+    other methods are shared closures below, and this one is compiled on first use)."""
     env: dict[str, Any] = {"_set": object.__setattr__, "MISSING": MISSING}
     params: list[str] = []
     body: list[str] = []
