@@ -590,8 +590,8 @@ class Expander:
         if self.env.option("nounset") and p.name not in ("@", "*"):
             if p.sub in ("@", "*") and p.prefix != "#":
                 return
-            if desc.isdigit():
-                desc = "$" + desc
+            if (desc.isdigit() or desc == "!") and not p.braced:
+                desc = "$" + desc  # bash names `$1` so, but `${1}` as 1
             raise ExpansionError(f"{desc}: unbound variable", 127)
 
     def _base(self, p: A.Param) -> tuple[Value, str]:
