@@ -332,3 +332,15 @@ def test_oversized_head_is_431(allowed: BoxRunner, server: Server) -> None:
     head = f"GET http://127.0.0.1:{server.port}/ok/a HTTP/1.1\r\nX: @PAD@\r\n\r\n"
     assert _raw(allowed, head, 70000) == "HTTP/1.1 431 Request Header Fields Too Large\n"
     assert server.seen == []
+
+
+def test_an_internal_failure_is_an_answer(allowed: BoxRunner, server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sandbash.box.egress import EgressProxy
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(EgressProxy, "_check_request", broken)
+    out, err, _ = _run(allowed, f"netcurl http://127.0.0.1:{server.port}/ok/x")
+    assert (out, err) == ("sandbash egress: internal error (RuntimeError)\n", "")
+    assert server.seen == []

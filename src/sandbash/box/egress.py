@@ -130,6 +130,8 @@ class EgressProxy:
             _answer(client, e.status, e.reason)
         except OSError:
             pass  # the client or the server went away (or the proxy was closed)
+        except Exception as e:  # the thread's boundary: an answer, never a traceback on the service's stderr
+            _answer(client, 502, f"internal error ({type(e).__name__})")
         finally:
             self._forget(client, upstream)
 
