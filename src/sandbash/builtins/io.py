@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from ..commands.options import OptionValueError
 from ..interp.variables import AssignError
 from ..interp.vars import EXPORT
-from ..limits import LimitExceeded, LimitKind, MemoryHold
+from ..limits import DeadlineExpired, LimitExceeded, LimitKind, MemoryHold, SubBudget, thread_deadline
 from ..posix.echo import echo_text
 from ..posix.printf import FieldTooWide, format_printf
 from ..stdio.streams import Stream
@@ -330,7 +330,19 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
     if timeout is not None and timeout == 0:
         return 0
     try:
-        text, eof, escaped = _read_raw(sh, stream, delim, nchars, exact, raw, timeout)
+        if timeout is None:
+            text, eof, escaped = _read_raw(sh, stream, delim, nchars, exact, raw, timeout)
+        else:
+            # a read blocked on a pipe wakes at the timeout too (the pipe checks this thread's
+            # deadline); bash then fails with 128 + SIGALRM
+            own = SubBudget(sh.rt.budget, timeout)
+            try:
+                with thread_deadline(own):
+                    text, eof, escaped = _read_raw(sh, stream, delim, nchars, exact, raw, timeout)
+            except DeadlineExpired:
+                if time.monotonic() < own.own_deadline:
+                    raise  # an enclosing command's deadline, not ours
+                return 142
     except OSError as e:
         sh.builtin_error("read", f"read error: {fd}: {strerror(e.errno or 0)}")
         return 1

@@ -146,6 +146,12 @@ def _list_signals(sh: Shell, args: list[str]) -> int:
 
 @builtin("wait")
 def bi_wait(sh: Shell, argv: list[str]) -> int:
+    status = _wait(sh, argv)
+    sh.pr.reap_coproc()  # a coprocess that has ended is reaped: its variables and fds go
+    return status
+
+
+def _wait(sh: Shell, argv: list[str]) -> int:
     opts = parse_builtin(sh, argv, "fnp:")
     if opts is None:
         return 2

@@ -399,6 +399,8 @@ class Executor:
             if kept is None:
                 return 1
             self.rd.close_dropped(kept)
+            if self.sh.pr.coproc is not None:
+                self.sh.pr.coproc_fds_changed()
             return 0
         undo = self.rd.apply_redirects(redirs) if redirs else []
         if undo is None:

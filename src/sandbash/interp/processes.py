@@ -9,18 +9,21 @@ import functools
 import threading
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..limits import Cancelled, JobBudget, JobSignal, LimitExceeded, LimitKind, MemoryHold
+from ..limits import Cancelled, JobBudget, JobSignal, LimitExceeded, LimitKind, MemoryHold, thread_deadline
 from ..stdio.pipe import Pipe
 from ..stdio.streams import BufferWriter, NullStream, SigPipe, Stream, capture_bound
 from ..syntax import ast as A
 from ..vfs.errors import FsError
+from .arrays import IndexedArray
 from .bashcmd import run_bash
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .executor import unparse_command
 from .runtime import Job
 from .timefmt import DEFAULT_FORMAT, POSIX_FORMAT, TimeFormatError, format_times
+from .variables import AssignError
 from .vars import EXPORT
 
 if TYPE_CHECKING:
@@ -36,7 +39,7 @@ class Processes:
     """Depends on the state, the expander (`$(< file)`), the variables (coproc arrays), the
     evaluator (what a child runs) and the executor (gates and commands for an interpreter line)."""
 
-    __slots__ = ("sh", "state", "expander", "va", "ex", "ev", "procsubs", "next_procsub_fd")
+    __slots__ = ("sh", "state", "expander", "va", "ex", "ev", "procsubs", "next_procsub_fd", "coproc")
 
     def __init__(self, sh: Shell, state: ShellState, expander: Expander, va: Variables, ex: Executor) -> None:
         self.sh = sh
@@ -48,6 +51,8 @@ class Processes:
         # this shell's process substitutions (fd, its end, the thread writing or reading it)
         self.procsubs: list[tuple[int, Stream, threading.Thread | None]] = []
         self.next_procsub_fd = 63
+        # the coprocess this shell tracks (bash tracks one: the last started), until it is reaped
+        self.coproc: Coproc | None = None
 
     # ------------------------------------------------------------ child shells and scripts
 
@@ -418,23 +423,34 @@ class Processes:
 
     def run_background(self, cmd: A.Command) -> int:
         st = self.state
-        rt = self.sh.rt
         child = self.sh.fork()
         self.hand_over_args(child)
         if not st.opts["monitor"]:
             child.state.fds[0] = NullStream()
+        job = self._spawn_job(child, cmd, unparse_command(cmd))
+        st.last_bg = job.pid
+        st.last_status = 0
+        return 0
+
+    def _spawn_job(self, child: Shell, cmd: A.Command, command: str, on_end: Stream | None = None) -> Job:
+        """Run `cmd` in `child` as a job of its own (`&`, `coproc`): a pid, a job number, a budget
+        `kill` can stop; `on_end` (the coprocess's output) is closed when it ends."""
+        rt = self.sh.rt
         pid = rt.new_pid()
         child.state.bashpid = pid
         with rt.lock:
             jid = rt.next_jid
             rt.next_jid += 1
         job_budget = JobBudget(rt.budget)
-        job = Job(jid, pid, None, unparse_command(cmd), budget=job_budget)
+        job = Job(jid, pid, None, command, budget=job_budget)
         child.rt = rt.with_budget(job_budget)
 
         def run() -> None:
             try:
-                job.status = child.pr.run_subshell_body(cmd)
+                # bound to the thread: a wait on a pipe the job did not make (a coprocess's
+                # input) also sees `kill`
+                with thread_deadline(job_budget):
+                    job.status = child.pr.run_subshell_body(cmd)
             except SigPipe:
                 job.status = 141
             except JobSignal as sig:  # `kill`: the job dies of the signal
@@ -448,55 +464,77 @@ class Processes:
             except BaseException:
                 job.status = 1
             finally:
+                if on_end is not None:
+                    on_end.close()
                 job.done.set()
 
         job.thread = rt.spawn(run)
         rt.jobs[jid] = job
-        st.last_bg = pid
-        st.last_status = 0
-        return 0
+        return job
 
     def start_coproc(self, node: A.Coproc) -> int:
         st = self.state
+        if node.line:
+            st.line = node.line  # what its messages name
+        self.reap_coproc()
+        old = self.coproc
+        if old is not None:  # bash tracks only the newest coprocess
+            self.sh.warn(f"execute_coproc: coproc [{old.job.pid}:{old.name}] still exists")
         to_child = Pipe(checkpoint=self.sh.rt.budget.check_time)
         from_child = Pipe(checkpoint=self.sh.rt.budget.check_time)
         child = self.sh.fork()
         self.hand_over_args(child)
         child.state.fds[0] = to_child.reader
         child.state.fds[1] = from_child.writer
-        read_fd = 63
-        while read_fd in self.state.fds:
-            read_fd -= 1
-        write_fd = read_fd - 1
-        while write_fd in self.state.fds:
-            write_fd -= 1
-        self.state.fds[read_fd] = from_child.reader
-        self.state.fds[write_fd] = to_child.writer
-        rt = self.sh.rt
-        pid = rt.new_pid()
-        with rt.lock:
-            jid = rt.next_jid
-            rt.next_jid += 1
-        job = Job(jid, pid, None, "coproc " + node.name)
-
-        def run() -> None:
-            try:
-                job.status = child.pr.run_subshell_body(node.body)
-            except SigPipe:
-                job.status = 141
-            except BaseException:
-                job.status = 1
-            finally:
-                from_child.close_write()
-                job.done.set()
-
-        job.thread = rt.spawn(run)
-        rt.jobs[jid] = job
-        self.va.set_array(node.name, [(None, str(read_fd), False), (None, str(write_fd), False)])
-        self.va.set_var(f"{node.name}_PID", str(pid))
-        st.last_bg = pid
+        # bash moves all four pipe ends to the highest free descriptors and keeps the first
+        # (its read end) and the last (its write end): 63 and 60 for a first coprocess
+        free = [fd for fd in range(63, 2, -1) if fd not in st.fds][:4]
+        read_fd, write_fd = free[0], free[-1]
+        st.fds[read_fd] = from_child.reader
+        st.fds[write_fd] = to_child.writer
+        job = self._spawn_job(child, node.body, "coproc " + node.name, on_end=from_child.writer)
+        self.coproc = Coproc(node.name, job, ((read_fd, from_child.reader), (write_fd, to_child.writer)))
+        try:
+            self.va.set_array(node.name, [(None, str(read_fd), False), (None, str(write_fd), False)])
+            self.va.set_var(f"{node.name}_PID", str(job.pid))
+        except AssignError as e:  # a readonly name: reported, and the coprocess runs all the same
+            self.sh.error(e.message)
+        st.last_bg = job.pid
         st.last_status = 0
         return 0
+
+    def coproc_fds_changed(self) -> None:
+        """After `exec` redirections: a coprocess descriptor closed or moved away reads as -1 in
+        NAME (`exec 4<&${COPROC[0]}-`), as bash marks it."""
+        cp = self.coproc
+        if cp is None:
+            return
+        var = self.va.lookup(cp.name)
+        arr = var.value if var is not None else None
+        for i, (fd, stream) in enumerate(cp.fds):
+            if self.state.fds.get(fd) is not stream and isinstance(arr, IndexedArray) and arr.get(i) == str(fd):
+                try:
+                    self.va.set_var(cp.name, "-1", sub=str(i))
+                except AssignError:
+                    pass  # a readonly NAME was never set to the descriptors
+
+    def reap_coproc(self) -> None:
+        """The tracked coprocess has ended: as bash does when it reaps it, close its descriptors
+        (those still holding its pipes) and unset NAME and NAME_PID."""
+        cp = self.coproc
+        if cp is None or not cp.job.done.is_set():
+            return
+        self.coproc = None
+        fds = self.state.fds
+        for fd, stream in cp.fds:
+            if fds.get(fd) is stream:
+                del fds[fd]
+                stream.close()
+        for name in (cp.name, cp.name + "_PID"):
+            try:
+                self.va.unset_var(name)
+            except AssignError as e:
+                self.sh.error(e.message)
 
     def wait_all_jobs(self) -> None:
         """The script is over. `bash -c` exits without waiting for its background jobs: jobs asleep
@@ -513,6 +551,15 @@ class Processes:
                 return
             # a short wait, then the list again: a job may have gone to sleep meanwhile
             busy[0].wait(budget, 0.01, until=min(end, now + 0.01))
+
+
+@dataclass
+class Coproc:
+    """A coprocess the shell tracks: its name, its job, and the (fd, stream) pairs of its pipes."""
+
+    name: str
+    job: Job
+    fds: tuple[tuple[int, Stream], ...]
 
 
 # the kernel follows at most this many interpreters that are scripts themselves (then ELOOP)

@@ -148,6 +148,7 @@ def cmd_cat(ctx: Ctx) -> int:
             else:
                 for lines, tail in split_records(ctx, stream):
                     fmt.feed(lines, tail, out)
+                    out.flush()  # what was read is written at once (a coprocess waits for it)
     out.flush()
     return inputs.status
 
