@@ -23,7 +23,7 @@ from ..syntax import ast as A
 from ..syntax.ast import Op, OpKind
 from ..syntax.escapes import decode_escapes
 from ..syntax.lexer import ARITH_EXPANDS, tilde_prefix
-from .arith import ArithError
+from .arith import ArithError, Fn, compiled
 from .env import ExpandEnv, ExpansionError
 from .pattern import compile_pattern, escape, has_path_glob
 from .quoting import double_quote, quote_reusable
@@ -107,6 +107,8 @@ class Expander:
         # the run's limits and budget (read at each use: a Session swaps them between runs)
         self._rt = getattr(env, "rt", None)
         self._arg_bytes = 0  # text the words of the current command expanded to
+        # evaluates a compiled arithmetic template (the shell's; None: every expression as text)
+        self._arith_slots: Callable[[Fn, str, dict[str, str]], int] | None = getattr(env, "arith_slots", None)
 
     # ------------------------------------------------------------ bounds
 
@@ -404,7 +406,50 @@ class Expander:
         return home if home is not None else "~" + user
 
     def arith(self, word: A.Word) -> int:
+        parts = word.parts
+        if self._arith_slots is not None and (len(parts) > 1 or (parts and type(parts[0]) is not A.Lit)):
+            tpl = _ARITH_TEMPLATES.get(word.text, _NO_TEMPLATE)
+            if tpl is _NO_TEMPLATE:
+                tpl = _arith_template(word)
+                if len(_ARITH_TEMPLATES) < 4096:
+                    _ARITH_TEMPLATES[word.text] = tpl
+            if tpl is not None:
+                return self._arith_template_eval(tpl)
         return self.env.arith_eval(self.arith_text(word))
+
+    def _arith_template_eval(self, tpl: _Template) -> int:
+        """`$(( $n % 3 ))`: each `$n` expands as the text would, and when every one is a plain
+        decimal number the expression is evaluated as its template (`_sbSlot0_ % 3`, parsed once,
+        the slots bound to the numbers) instead of parsing the text anew for every value."""
+        fn, template, parts, names = tpl
+        texts: list[str] = []
+        values: dict[str, str] = {}
+        plain = True
+        for p in parts:
+            if type(p) is A.Lit:
+                texts.append(p.text)  # type: ignore[union-attr]
+                continue
+            v = self.param(p, True)  # type: ignore[arg-type]
+            if v is None:
+                v = ""
+            elif type(v) is not str:
+                v = as_text(v) or ""
+            texts.append(v)
+            values[names[len(values)]] = v
+            if plain and not (len(v) < 19 and v.isdigit() and v.isascii() and (v[0] != "0" or len(v) == 1)):
+                plain = False
+        if not plain:  # the text, from the values already expanded (each `$RANDOM` expands once)
+            return self.env.arith_eval(self._charged("".join(texts)))
+        assert self._arith_slots is not None
+        try:
+            return self._arith_slots(fn, template, values)
+        except ArithError as e:
+            # the message the text would give: the slots' names become their numbers again
+            text, token = e.text, e.token
+            for name, value in values.items():
+                text, token = text.replace(name, value), token.replace(name, value)
+            e.text, e.token = text, token
+            raise
 
     def arith_text(self, word: A.Word) -> str:
         """The text of an arithmetic expression, expanded. When bash expands it fully, what a
@@ -545,8 +590,8 @@ class Expander:
         if self.env.option("nounset") and p.name not in ("@", "*"):
             if p.sub in ("@", "*") and p.prefix != "#":
                 return
-            if desc.isdigit():
-                desc = "$" + desc
+            if (desc.isdigit() or desc == "!") and not p.braced:
+                desc = "$" + desc  # bash names `$1` so, but `${1}` as 1
             raise ExpansionError(f"{desc}: unbound variable", 127)
 
     def _base(self, p: A.Param) -> tuple[Value, str]:
@@ -1147,6 +1192,55 @@ def plain_literal(text: str) -> bool:
     if len(_NO_GLOB) < 4096:
         _NO_GLOB.add(text)
     return True
+
+
+_Template = tuple[Fn, str, tuple[A.Part, ...], tuple[str, ...]]
+_NO_TEMPLATE: _Template = (lambda ev: 0, "", (), ())
+_ARITH_TEMPLATES: dict[str, _Template | None] = {}  # arithmetic word text -> its template
+_SLOT = "_sbSlot"
+_IDENT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+# what, next to a `$x`, would make its number part of another token or an assignment's target
+_BEFORE_BAD = _IDENT | frozenset("#.$\\'\"`@")
+_AFTER_BAD = _IDENT | frozenset("#.[($\\'\"`@")
+_ASSIGN_AFTER = re.compile(r"\s*(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)?=(?!=))")  # our own fixed pattern
+
+
+def _arith_template(word: A.Word) -> _Template | None:
+    """The template of an arithmetic word of literal text and plain `$x` / `${x}` / `$1` (each one
+    a whole operand, never an assignment's target), or None: such a word's text differs from the
+    template only by numbers where the slots are, when every `$x` is a decimal number."""
+    parts = word.parts
+    if not word.text or "[" in word.text or _SLOT in word.text:
+        return None
+    pieces: list[str] = []
+    names: list[str] = []
+    for i, p in enumerate(parts):
+        t = type(p)
+        if t is A.Lit:
+            pieces.append(p.text)  # type: ignore[union-attr]
+            continue
+        if t is not A.Param or p.op is not None or p.prefix or p.sub is not None or p.name in ("@", "*"):  # type: ignore[union-attr]
+            return None
+        prev, nxt = parts[i - 1] if i else None, parts[i + 1] if i + 1 < len(parts) else None
+        if (prev is not None and type(prev) is not A.Lit) or (nxt is not None and type(nxt) is not A.Lit):
+            return None  # `$a$b`: one number made of two
+        before = prev.text if prev is not None else ""  # type: ignore[union-attr]
+        after = nxt.text if nxt is not None else ""  # type: ignore[union-attr]
+        if (before and before[-1] in _BEFORE_BAD) or (after and after[0] in _AFTER_BAD):
+            return None
+        if before.rstrip().endswith(("++", "--")) or _ASSIGN_AFTER.match(after):
+            return None
+        name = f"{_SLOT}{len(names)}_"
+        names.append(name)
+        pieces.append(name)
+    if not names:
+        return None
+    template = "".join(pieces)
+    try:
+        fn = compiled(template)
+    except ArithError:
+        return None  # the text itself reports the error
+    return fn, template, parts, tuple(names)
 
 
 def _brace_source(p: A.Part) -> str:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ..expand import glob as globmod
 from ..expand.arith import _COMPILED, ArithError, compiled
 from ..expand.arith import Evaluator as ArithEvaluator
+from ..expand.arith import Fn as ArithFn
 from ..expand.env import ExpansionError
 from ..expand.words import Expander, subscript_error
 from ..limits import LimitExceeded, LimitKind
@@ -35,7 +36,7 @@ from .redirects import Redirections
 from .runtime import Runtime
 from .state import ShellState
 from .variables import ArithAssignError, AssignError, Variables
-from .vars import ASSOC, NAMEREF, Var
+from .vars import ASSOC, NAMEREF, Scope, Var
 
 # parsed subscript texts, shared by every run of the process: keyed by everything that shapes
 # the parse (lexer mode, extglob, the parse limits); never holding a parse aliases took part in
@@ -99,6 +100,7 @@ class Shell:
         self._arith = ArithEvaluator(self, "")
         self._arith.scopes = state.vars.scopes
         self._arith.opts = state.opts
+        self._slot_arith: ArithEvaluator | None = ArithEvaluator(self, "")  # None: in use
         # the API's `args`: appended, unexpanded, to the first command run
         self.pending_args: list[str] | None = None
         # the parts, each given what it depends on (the evaluator and executor call each other)
@@ -418,6 +420,26 @@ class Shell:
             self.set_var(name, str(value), sub=sub)
         except AssignError as e:
             raise ArithAssignError(e.message, 1) from None
+
+    def arith_slots(self, fn: ArithFn, template: str, slots: dict[str, str]) -> int:
+        """Evaluate `fn`, compiled arithmetic `template`, with its slot names bound to numbers (the
+        expander's `$(( $n % 3 ))`): found first, in a scope above the shell's. One evaluator
+        serves the calls, and a fresh one a call made while it runs (a variable's value with a
+        subscript can run a command substitution)."""
+        reused = self._slot_arith is not None
+        ev = self._slot_arith or ArithEvaluator(self, template)
+        self._slot_arith = None
+        scope = Scope()
+        for name, value in slots.items():
+            scope[name] = Var(value)
+        ev.text = template
+        ev.scopes = [*self.state.vars.scopes, scope]
+        ev.opts = self.state.opts
+        try:
+            return fn(ev)
+        finally:
+            if reused:
+                self._slot_arith = ev
 
     def arith_eval(self, text: str) -> int:
         if len(text) < 19 and text.isdigit() and text.isascii() and (text[0] != "0" or len(text) == 1):

@@ -78,11 +78,12 @@ class _Mode:
     continuation: bool = False  # awk: backslash-newline is nothing
     lettered: bool = False  # sed: \dNNN decimal, \oNNN octal (its \N are back-references)
     byte_octal: bool = False  # tr: an octal escape stops before it passes 255 (\400 is \40 then 0)
+    hex_brace: bool = False  # $'...': \x{HHH...} takes every hex digit (the low byte) and a `}`
 
 
 _QUOTES = {"'": "'", '"': '"', "?": "?"}
 _MODES = {
-    "ansi": _Mode({**_SIMPLE, **_QUOTES}, "lead", "control", nul_stops=True),
+    "ansi": _Mode({**_SIMPLE, **_QUOTES}, "lead", "control", nul_stops=True, hex_brace=True),
     "echo": _Mode(_SIMPLE, "zero", "stop"),
     "printf_b": _Mode(_SIMPLE, "both", "stop"),
     "format": _Mode({**_SIMPLE, **_QUOTES}, "lead", ""),
@@ -184,6 +185,12 @@ def _decode_into(text: str, mode: str, unknown: list[str] | None, marks: list[in
                     unknown.append("\\" + text[start:i])  # tr warns: an ambiguous octal escape
                 i -= 1
             value = int(text[start:i], 8) if i > start else 0
+        elif d == "x" and m.hex_brace and text.startswith("{", i):
+            start = i + 1
+            i = _digits(text, start, n, _HEX)
+            value = int(text[start:i], 16) & 0xFF if i > start else 0
+            if text.startswith("}", i):
+                i += 1
         elif d == "x" and m.hex and (end := _digits(text, i, 2, _HEX)) > i:
             start, i = i, end
             value = int(text[start:i], 16)

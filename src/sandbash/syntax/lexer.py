@@ -655,7 +655,8 @@ class WordReader:
         if at(i) == "#" and nxt and (nxt in _NAME_CHARS or nxt in _SPECIAL_PARAMS) and nxt != "}":
             prefix = "#"
             i += 1
-        elif at(i) == "!" and nxt and nxt != "}":
+        elif at(i) == "!" and nxt and (nxt in _NAME_CHARS or nxt in "@*" or (nxt in "#?" and not self.posix)):
+            # bash's VALID_INDIR_PARAM: otherwise `!` is the parameter itself (${!-word}, ${!,})
             prefix = "!"
             i += 1
         name, i = self._param_name(i)
