@@ -17,10 +17,12 @@ class ExpansionError(Exception):
     non-interactive shell (bad substitution, `${x:?}`, unbound variable),
     otherwise None (the command fails with status 1)."""
 
-    def __init__(self, message: str, fatal: int | None = 1, exits: bool = False) -> None:
+    def __init__(self, message: str, fatal: int | None = 1, exits: bool = False, located: bool = True) -> None:
         super().__init__(message)
         self.message = message
         self.fatal = fatal
+        # the message carries its own place (`command substitution: line 3: ...`): no `line N:`
+        self.located = located
         # the whole shell ends, not just the command line (an arithmetic error
         # assigning to an integer variable)
         self.exits = exits

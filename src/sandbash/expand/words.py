@@ -555,6 +555,9 @@ class Expander:
         if prefix == "bad":
             assert p.op is not None
             raise ExpansionError(f"{p.op.text}: bad substitution")
+        if prefix == "error":  # a command substitution in it that does not parse (bash: when expanded)
+            assert p.op is not None and p.op.arg is not None
+            raise ExpansionError(f"command substitution: line {p.op.arg.line}: {p.op.text}", located=False)
         if prefix == "!" and not p.names_suffix and p.sub not in ("@", "*"):
             return self._indirect(p, in_dq)
         base, desc = self._base(p)
@@ -590,8 +593,8 @@ class Expander:
         if self.env.option("nounset") and p.name not in ("@", "*"):
             if p.sub in ("@", "*") and p.prefix != "#":
                 return
-            if (desc.isdigit() or desc == "!") and not p.braced:
-                desc = "$" + desc  # bash names `$1` so, but `${1}` as 1
+            if desc.isdigit():
+                desc = "$" + desc
             raise ExpansionError(f"{desc}: unbound variable", 127)
 
     def _base(self, p: A.Param) -> tuple[Value, str]:

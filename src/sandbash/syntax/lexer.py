@@ -655,8 +655,7 @@ class WordReader:
         if at(i) == "#" and nxt and (nxt in _NAME_CHARS or nxt in _SPECIAL_PARAMS) and nxt != "}":
             prefix = "#"
             i += 1
-        elif at(i) == "!" and nxt and (nxt in _NAME_CHARS or nxt in "@*" or (nxt in "#?" and not self.posix)):
-            # bash's VALID_INDIR_PARAM: otherwise `!` is the parameter itself (${!-word}, ${!,})
+        elif at(i) == "!" and nxt and nxt != "}":
             prefix = "!"
             i += 1
         name, i = self._param_name(i)
@@ -686,7 +685,17 @@ class WordReader:
             raise self.error_eof("}", start_line)
         if prefix == "#" or names_suffix:
             return self._bad_param(dollar, i)
-        op = self._read_param_op(in_dq, start_line)
+        try:
+            op = self._read_param_op(in_dq, start_line)
+        except ParseError as e:
+            broken = self._broken_dolbrace(dollar) if in_dq and type(e) is ParseError else None
+            if broken is None:
+                raise
+            return broken
+        if in_dq and "'" in src[i : self.pos] and "$(" in src[i : self.pos]:
+            broken = self._broken_dolbrace(dollar)
+            if broken is not None:
+                return broken
         if op.kind is _BAD:
             return A.Param(name, sub, "bad", _bad_op(src[dollar : self.pos]), True)
         return A.Param(name, sub, prefix, op, True, names_suffix, self.read_subscript(sub, self.line))
@@ -873,6 +882,81 @@ class WordReader:
                 parts = tilde_prefix(parts)
         text = self.src[start : self.pos - (1 if mode == PARAM else 0)]
         return A.Word(tuple(parts), line, text)
+
+    def _broken_dolbrace(self, dollar: int) -> A.Param | None:
+        """`"${a-'$('}"`: bash reads a double-quoted ${...} to its `}` with single quotes paired,
+        but when the word is expanded it reads the text again with single quotes plain, and a `$(`
+        that then does not parse fails the command (status 1; the script goes on), whatever the
+        operator. That error as a Param, or None when every `$(` parses."""
+        src = self.src
+        end = self._dolbrace_end(dollar + 2)
+        if end < 0:
+            return None
+        j = dollar + 2
+        while j < end:
+            if src[j] == "\\":
+                j += 2
+                continue
+            if src.startswith("$(", j) and src[j + 2 : j + 3] != "(":
+                saved = self.pos
+                try:
+                    self.read_cmdsub(j + 2)
+                    j = self.pos
+                    if j <= end:
+                        continue
+                except ParseLimit:
+                    raise
+                except ParseError:
+                    pass
+                finally:
+                    self.pos = saved
+                return self._comsub_error(j, end)
+            j += 1
+        return None
+
+    def _comsub_error(self, k: int, end: int) -> A.Param:
+        # the command substitution's body is the rest of the double-quoted word, as bash reads it
+        src = self.src
+        quote = end + 1
+        while quote < len(src) and src[quote] != '"':
+            quote += 2 if src[quote] == "\\" else 1
+        message = "unexpected EOF while looking for matching `)'"
+        try:
+            self.parse_nested_source(src[k + 2 : quote + 1], self.line_at(k))
+        except ParseLimit:
+            raise
+        except ParseError as e:
+            message = e.message
+        self.pos = end + 1
+        # the place is a span (a Word's line), so a re-printed script keeps the same tree
+        op = A.ParamOp(*_OPS[""], A.Word((), self.line_at(k) + 1, ""), text=message)
+        return A.Param("", None, "error", op, True)
+
+    def _dolbrace_end(self, i: int) -> int:
+        """The `}` ending a ${...} word as bash's parser finds it: quotes paired, nested `${`
+        counted, backslashes escaping; -1 when there is none."""
+        src = self.src
+        depth = 0
+        n = len(src)
+        while i < n:
+            c = src[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == "'" or c == '"':
+                j = src.find("'", i + 1) if c == "'" else self._quote_end(i)
+                if j < 0:
+                    return -1
+                i = j
+            elif c == "$" and src[i + 1 : i + 2] == "{":
+                depth += 1
+                i += 1
+            elif c == "}":
+                if depth == 0:
+                    return i
+                depth -= 1
+            i += 1
+        return -1
 
     def _slice_end(self, i: int) -> int:
         src = self.src
