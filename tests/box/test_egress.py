@@ -82,7 +82,7 @@ def server() -> Iterator[Server]:
 
 def _runner(root: Path, port: int, network: str) -> BoxRunner:
     for d in ("home", "ws"):
-        (root / d).mkdir(exist_ok=True)
+        (root / d).mkdir(parents=True, exist_ok=True)
     return BoxRunner(parse_config(f"""
 [agent]
 home = "{root}/home"
@@ -344,3 +344,42 @@ def test_an_internal_failure_is_an_answer(allowed: BoxRunner, server: Server, mo
     out, err, _ = _run(allowed, f"netcurl http://127.0.0.1:{server.port}/ok/x")
     assert (out, err) == ("sandbash egress: internal error (RuntimeError)\n", "")
     assert server.seen == []
+
+
+def test_git_clone_through_the_proxy(tmp_path: Path) -> None:
+    """A whole `git clone` over HTTP from a local server (git's dumb protocol: static files),
+    through the relay and the proxy, into the workspace."""
+    import functools
+    import subprocess
+
+    served = tmp_path / "served"
+    repo = served / "ok" / "repo.git"
+    work = tmp_path / "src"
+    subprocess.run(["git", "init", "-q", "-b", "main", str(work)], check=True)
+    (work / "README").write_text("cloned through the egress proxy\n")
+    git = ["git", "-C", str(work), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "add", "README"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "one"], check=True)
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(repo)], check=True)
+    subprocess.run(["git", "-C", str(repo), "update-server-info"], check=True)
+    seen: list[str] = []
+
+    class Files(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:
+            seen.append(self.path)
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Files, directory=str(served)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = httpd.server_address[1]
+        runner = _runner(tmp_path / "box", port, _allow(port, "http://127.0.0.1:{port}/ok/"))
+        out, err, status = _run(runner, f"netgit clone -q http://127.0.0.1:{port}/ok/repo.git cloned; "
+                                        "cat cloned/README; netgit -C cloned log --format=%s")
+        assert (out, err, status) == ("cloned through the egress proxy\none\n", "", 0)
+        assert (tmp_path / "box/ws/cloned/README").exists()  # the workspace is the host's
+        assert seen and all(p.startswith("/ok/repo.git/") for p in seen)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(10)
