@@ -443,7 +443,8 @@ def bi_hash(sh: Shell, argv: list[str]) -> int:
     status = 0
     for name in args:
         if delete:
-            if st.hashed.pop(name, None) is None:
+            # bash has nothing to look in while the table is empty: it says nothing then
+            if st.hashed and st.hashed.pop(name, None) is None:
                 sh.builtin_error("hash", f"{name}: not found")
                 status = 1
         elif targets:
@@ -586,19 +587,15 @@ def bi_umask(sh: Shell, argv: list[str]) -> int:
     args = opts.args
     symbolic, reusable = opts.has("S"), opts.has("p")
     if not args:
-        mask = st.umask
-        if symbolic:
-            perms = []
-            for who, shift in (("u", 6), ("g", 3), ("o", 0)):
-                allowed = (~mask >> shift) & 7
-                perms.append(who + "=" + "".join(ch for bit, ch in ((4, "r"), (2, "w"), (1, "x")) if allowed & bit))
-            text = ",".join(perms)
-        else:
-            text = f"{mask:04o}"
+        text = _symbolic_umask(st.umask) if symbolic else f"{st.umask:04o}"
         sh.out(("umask " + ("-S " if symbolic else "") if reusable else "") + text + "\n")
         return 0
     spec = args[0]
-    if all(c in "01234567" for c in spec):
+    if spec[:1].isdigit():
+        # bash's read_octal: octal digits only, at most 07777
+        if not all(c in "01234567" for c in spec) or int(spec, 8) > 0o7777:
+            sh.builtin_error("umask", f"{spec}: octal number out of range")
+            return 1
         st.umask = int(spec, 8) & 0o777
     else:
         from ..commands.modes import apply_symbolic_mode
@@ -610,7 +607,18 @@ def bi_umask(sh: Shell, argv: list[str]) -> int:
             return 1
         st.umask = 0o777 & ~allowed
     st.fs.umask = st.umask
+    if symbolic:  # `umask -S MODE` shows the new mask
+        sh.out(_symbolic_umask(st.umask) + "\n")
     return 0
+
+
+def _symbolic_umask(mask: int) -> str:
+    """`u=rwx,g=rx,o=rx`: what the mask allows, per class."""
+    perms = []
+    for who, shift in (("u", 6), ("g", 3), ("o", 0)):
+        allowed = (~mask >> shift) & 7
+        perms.append(who + "=" + "".join(ch for bit, ch in ((4, "r"), (2, "w"), (1, "x")) if allowed & bit))
+    return ",".join(perms)
 
 
 @builtin("caller")

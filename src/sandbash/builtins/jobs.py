@@ -250,8 +250,9 @@ def bi_jobs(sh: Shell, argv: list[str]) -> int:
             state = f"Exit {job.status}" if job.status else "Done"
         else:
             state = "Running"
-        pid = f"{job.pid} " if opts.has("l") else ""
-        sh.out(f"[{jid}]{mark}  {pid}{state:<24}{job.command}{'' if done else ' &'}\n")
+        # bash: "[%d]%c " then, with -l, the pid as "%5d " (else one more space)
+        pid = f"{job.pid:>5} " if opts.has("l") else " "
+        sh.out(f"[{jid}]{mark} {pid}{state:<24}{job.command}{'' if done else ' &'}\n")
         if done:
             job.reported = True
     return 0
