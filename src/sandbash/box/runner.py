@@ -243,6 +243,7 @@ class BoxRunner:
             return f"in-memory entry limit exceeded ({lim.max_entries} entries)"
         return "execution timeout exceeded" if e.limit == "timeout" else e.message
 
+
 class HostPrograms:
     """The executor's hook (Runtime.spawner) for a name that is no builtin, function or command:
     a host program from a [tool.<name>] table, run in bubblewrap."""
