@@ -69,7 +69,7 @@ class Opt:
     nargs: int = 1  # a required value of several words, stored as a tuple (jq's --arg NAME VALUE)
     attached: bool = True  # False: the value is always the next word, the word's other letters go on (tree -L)
     attached_if: Callable[[str], bool] | None = None  # bundle "none": which attached values count (kill -sTERM)
-    stop: bool = False  # the parse ends once this option is met (an option that acts at once: jq -h)
+    stop: bool = False  # the parse ends once this option is met (jq -h); the words after it are operands, unread
     implied: Any = None  # what an optional option stores given no value (pflag's NoOptDefVal)
 
     @property
@@ -222,8 +222,7 @@ class _Gnu:
         while self.i < n:
             arg = args[self.i]
             self.i += 1
-            if arg[:1] != "-" or arg == "-" or (spec.operand_if is not None and arg[:2] != "--"
-                                                and spec.operand_if(arg)):
+            if arg[:1] != "-" or arg == "-":
                 operands.append(arg)
                 at.append(len(parsed.order))
                 if spec.stop_at_operand:
@@ -235,8 +234,18 @@ class _Gnu:
                 break
             elif arg[1] == "-":
                 if self._long(arg):
+                    self._operands(args[self.i:])  # an option that ends the parse: the rest, unread
                     break
-            elif not self._dash_value(arg) and self._short_word(arg):
+            elif self._dash_value(arg):
+                continue
+            elif spec.operand_if is not None and spec.operand_if(arg):
+                operands.append(arg)
+                at.append(len(parsed.order))
+                if spec.stop_at_operand:
+                    self._operands(args[self.i:])
+                    break
+            elif self._short_word(arg):
+                self._operands(args[self.i:])
                 break
         return parsed, operands
 

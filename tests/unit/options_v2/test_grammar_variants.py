@@ -62,7 +62,7 @@ def _parsed(spec: CommandSpec, argv: list[str]) -> tuple[list[tuple[str, Any]], 
     (EXACT, ["--arg", "a", "b", ".", "--arg", "c", "d"], [("arg", ("a", "b")), ("arg", ("c", "d"))], ["."]),
     (EXACT, ["--indent", "-1", "-1", "-"], [("indent", "-1")], ["-1", "-"]),
     (EXACT, ["--trace=all", "--", "-n"], [("trace=all", True)], ["-n"]),
-    (EXACT, ["-h", "--bogus"], [("help", True)], []),  # stop: the rest is not read
+    (EXACT, ["-h", "--bogus"], [("help", True)], ["--bogus"]),  # stop: the rest is not read
     (PFLAG, ["-o=json", "x"], [("output", "json")], ["x"]),
     (PFLAG, ["-ojson", "-o", "yaml"], [("output", "json"), ("output", "yaml")], []),
     (PFLAG, ["-nv", "-n=false"], [("null", True), ("verbose", True), ("null", False)], []),
