@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..interp.vars import Var
+from ..shvars.vars import Var
 from ..syntax.ast import CommandList
 
 

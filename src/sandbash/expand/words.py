@@ -16,9 +16,9 @@ import re
 from collections.abc import Callable
 from typing import Union
 
-from ..interp.arrays import AssocArray, IndexedArray
-from ..interp.vars import ASSOC, ATTR_LETTERS, INTEGER, NAMEREF, Var
 from ..limits import LimitExceeded, LimitKind
+from ..shvars.arrays import AssocArray, IndexedArray
+from ..shvars.vars import ASSOC, ATTR_LETTERS, INTEGER, NAMEREF, Var
 from ..syntax import ast as A
 from ..syntax.ast import Op, OpKind
 from ..syntax.escapes import decode_escapes
