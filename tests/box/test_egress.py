@@ -383,3 +383,18 @@ def test_git_clone_through_the_proxy(tmp_path: Path) -> None:
         httpd.shutdown()
         httpd.server_close()
         thread.join(10)
+
+
+def test_a_grant_over_the_relay_directory_is_refused(tmp_path: Path) -> None:
+    """A table granting /run (where the relay and the proxy's socket go) would have bubblewrap make
+    their mount points in the host's /run: the spawn is refused instead (125)."""
+    for d in ("home", "ws"):
+        (tmp_path / d).mkdir()
+    runner = BoxRunner(parse_config(f'[agent]\nhome = "{tmp_path}/home"\nworkspace = "{tmp_path}/ws"\n'
+                                    '[tool.runcurl]\ncommand = ["/usr/bin/curl"]\n'
+                                    '[tool.runcurl.filesystem]\nread = ["/run"]\n'
+                                    '[tool.runcurl.network]\ncontain_egress = true\n'))
+    out, err, status = _run(runner, "runcurl http://127.0.0.1:1/; echo status=$?")
+    assert (out, err, status) == (
+        "status=125\n",
+        "bash: line 1: runcurl: contain_egress: a grant of /run covers /run/sandbash, where the relay goes\n", 0)

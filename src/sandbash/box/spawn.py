@@ -210,6 +210,9 @@ def bwrap_argv(bwrap: str, tool: ToolTable, program: str, args: Sequence[str], b
     if tool.contain_egress:
         if egress is None:
             raise SpawnUnavailable("contain_egress: no egress proxy for this program")
+        covering = [b[2] for b in binds if (RELAY_DIR + "/").startswith(b[2].rstrip("/") + "/")]
+        if covering:  # its mount points would be made in the host directory bound there
+            raise SpawnUnavailable(f"contain_egress: a grant of {covering[0]} covers {RELAY_DIR}, where the relay goes")
         relay_binds, head = _relay(egress)
         binds += relay_binds
     for flag, src, dest in sorted(binds, key=lambda b: b[2].count("/")):  # parents before what lies inside
