@@ -57,16 +57,19 @@ class TextCache(Generic[K, V]):
 
 class TextLRU(Generic[K, V]):
     """A least-recently-used cache of what was compiled from text (regular expressions, awk
-    programs), safe across threads: bounded in entries and in the total text behind them, the
-    oldest entries going first. A text over the whole bound is not kept."""
+    programs), safe across threads: bounded in entries, in the total text behind them and, when
+    `retained` is given, in the bytes the compiled values may hold (a short pattern can compile
+    to a large program); the oldest entries go first. A value over a whole bound is not kept."""
 
-    __slots__ = ("entries", "chars", "_data", "_held", "_lock")
+    __slots__ = ("entries", "chars", "retained", "_data", "_held", "_bytes", "_lock")
 
-    def __init__(self, entries: int, chars: int = 1 << 18) -> None:
+    def __init__(self, entries: int, chars: int = 1 << 18, retained: int = 0) -> None:
         self.entries = entries
         self.chars = chars
-        self._data: OrderedDict[K, tuple[V, int]] = OrderedDict()
+        self.retained = retained  # 0: not bounded by bytes
+        self._data: OrderedDict[K, tuple[V, int, int]] = OrderedDict()
         self._held = 0
+        self._bytes = 0
         self._lock = threading.Lock()
 
     def get(self, key: K) -> V | None:
@@ -77,19 +80,23 @@ class TextLRU(Generic[K, V]):
             self._data.move_to_end(key)
             return hit[0]
 
-    def put(self, key: K, size: int, value: V) -> None:
-        """Keep `value`, compiled from `size` characters of text."""
-        if size > self.chars:
+    def put(self, key: K, size: int, value: V, nbytes: int = 0) -> None:
+        """Keep `value`, compiled from `size` characters of text, holding up to `nbytes` bytes."""
+        if size > self.chars or (self.retained and nbytes > self.retained):
             return
         with self._lock:
             old = self._data.pop(key, None)
             if old is not None:
                 self._held -= old[1]
-            self._data[key] = (value, size)
+                self._bytes -= old[2]
+            self._data[key] = (value, size, nbytes)
             self._held += size
-            while len(self._data) > self.entries or self._held > self.chars:
-                _, (_, n) = self._data.popitem(last=False)
+            self._bytes += nbytes
+            while len(self._data) > self.entries or self._held > self.chars or \
+                    (self.retained and self._bytes > self.retained):
+                _, (_, n, b) = self._data.popitem(last=False)
                 self._held -= n
+                self._bytes -= b
 
     def __len__(self) -> int:
         return len(self._data)
@@ -97,3 +104,7 @@ class TextLRU(Generic[K, V]):
     def held(self) -> int:
         """Characters of text behind the entries."""
         return self._held
+
+    def held_bytes(self) -> int:
+        """Bytes the entries' compiled values may hold (as `put` was told)."""
+        return self._bytes

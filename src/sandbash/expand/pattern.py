@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..textcache import TextCache
+from ..textcache import TextLRU
 
 _GLOB_CHARS = frozenset("*?[")
+PATTERN_RE2_MEM = 1 << 20  # a glob's regex needs little; its DFA is bounded by this
 _EXT_OPS = frozenset("?*+@!")
 _CLASSES: dict[str, Callable[[str], bool]] = {
     "alpha": str.isalpha,
@@ -392,6 +393,9 @@ class Pattern:
             opts.case_sensitive = not nocase
             opts.longest_match = True
             opts.log_errors = False
+            # each compiled pattern may hold up to max_mem (DFA states it adds while matching),
+            # and patterns live in a process-wide cache bounded by that size
+            opts.max_mem = PATTERN_RE2_MEM
             self._full = re2.compile(f"(?:{regex})\\z", opts)
             self._search = re2.compile(regex, opts)
             self._suffix = re2.compile(f"(?:{regex})\\z", opts)
@@ -613,8 +617,9 @@ class Pattern:
         return max(ends) if ends else -1
 
 
-# shared by every run of the process: bounded in entries and text, nothing from a long text (T-TEN-5)
-_PATTERNS: TextCache[tuple[str, bool, bool, bool], Pattern] = TextCache(entries=2048)
+# shared by every run of the process: bounded in entries, text and what the compiled regexes
+# may hold; nothing from a long text (T-TEN-5)
+_PATTERNS: TextLRU[tuple[str, bool, bool, bool], Pattern] = TextLRU(2048, retained=256 << 20)
 
 
 def compile_pattern(source: str, extglob: bool = False, nocase: bool = False, path: bool = False) -> Pattern:
@@ -622,7 +627,9 @@ def compile_pattern(source: str, extglob: bool = False, nocase: bool = False, pa
     pattern = _PATTERNS.get(key)
     if pattern is None:
         pattern = Pattern(source, extglob, nocase, path)
-        _PATTERNS.put(key, source, pattern)
+        if len(source) <= 1024:
+            held = 0 if pattern._full is None else 3 * PATTERN_RE2_MEM
+            _PATTERNS.put(key, len(source), pattern, held + 2 * len(source))
     return pattern
 
 

@@ -64,8 +64,8 @@ expression #1, char 5: ``).
 
 from __future__ import annotations
 
-from .engine import Match, Regex, compile_regex
+from .engine import RETAINED_MAX, Match, Regex, compile_regex
 from .errors import RegexError
 from .posix import sed_preprocess
 
-__all__ = ["Match", "Regex", "RegexError", "compile_regex", "sed_preprocess"]
+__all__ = ["RETAINED_MAX", "Match", "Regex", "RegexError", "compile_regex", "sed_preprocess"]

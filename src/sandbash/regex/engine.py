@@ -36,6 +36,7 @@ COMPILE_CHECK_EVERY = 256
 # A fallback pattern longer than this is refused ("Regular expression too big"): the `regex`
 # module compiles ~100 KB a second and cannot be interrupted while it does
 MAX_FALLBACK_SOURCE = 128 << 10
+MEMO_MAX = 1 << 16  # the longest subject a shared compiled pattern remembers (characters or bytes)
 # characters special somewhere in a BRE or an ERE: a pattern free of them (and of
 # control characters) is the same literal text in every POSIX flavor and dialect
 _SPECIAL = frozenset(".[]*^$\\+?{}()|")
@@ -44,7 +45,8 @@ _SPECIAL = frozenset(".[]*^$\\+?{}()|")
 class _Core:
     """What is shared by every user of one compiled pattern."""
 
-    __slots__ = ("_last_bytes", "_last_str", "groups", "posix", "re2", "rx", "shift", "source", "warnings")
+    __slots__ = ("_last_bytes", "_last_str", "groups", "posix", "re2", "retained", "rx", "shift", "source",
+                 "warnings")
 
     def __init__(self) -> None:
         self.re2: Any = None
@@ -54,16 +56,22 @@ class _Core:
         self.warnings: tuple[str, ...] = ()
         self.source = ""
         self.posix = True
+        # bytes the compiled engine may hold (RE2: its max_mem; the fallback: its compiled source)
+        self.retained = 0
         self._last_str: tuple[str, bytes, bool] | None = None
         self._last_bytes: tuple[bytes, str, bool] | None = None
 
+    # The last subject converted is remembered (repeated searches of one line), but only a short
+    # one: the core is shared by every run of the process, and must not keep a run's long text
+    # alive after it (finditer converts a long subject once itself).
     def encode(self, s: str) -> tuple[bytes, bool]:
         last = self._last_str
         if last is not None and last[0] is s:
             return last[1], last[2]
         ascii_ = s.isascii()
         b = s.encode("utf-8", "surrogateescape")
-        self._last_str = (s, b, ascii_)
+        if len(s) <= MEMO_MAX:
+            self._last_str = (s, b, ascii_)
         return b, ascii_
 
     def decode(self, b: bytes) -> tuple[str, bool]:
@@ -72,17 +80,41 @@ class _Core:
             return last[1], last[2]
         ascii_ = b.isascii()
         s = b.decode("utf-8", "surrogateescape")
-        self._last_bytes = (b, s, ascii_)
+        if len(b) <= MEMO_MAX:
+            self._last_bytes = (b, s, ascii_)
         return s, ascii_
 
 
-def _re2_options(posix: bool, icase: bool) -> Any:
+def _re2_options(posix: bool, icase: bool, max_mem: int) -> Any:
     o = _re2mod.Options()
     o.longest_match = posix
     o.case_sensitive = not icase
     o.log_errors = False
-    o.max_mem = 64 << 20
+    o.max_mem = max_mem
     return o
+
+
+# RE2's max_mem bounds what one compiled pattern holds: its program, and the DFA states it
+# adds while matching (a pattern like a[ab]{20}x fills ~25 MB on one pass over hard text).
+# Patterns live in a process-wide cache, so most get RE2's usual 8 MB; only a pattern whose
+# program does not fit gets 64 MB. The cache is bounded by these sizes (RETAINED_MAX).
+RE2_MEM = (8 << 20, 64 << 20)
+RETAINED_MAX = 256 << 20
+
+
+def _fallback_retained(src: str) -> int:
+    """What a `regex` module pattern holds: its compiled code, a few dozen bytes a character."""
+    return 4096 + 48 * len(src)
+
+
+def _re2_compile(core: _Core, src: str, posix: bool, icase: bool) -> Any:
+    """The RE2 object for src, or None when RE2 cannot take the pattern; sets core.retained."""
+    for max_mem in RE2_MEM:
+        r = _re2.RE2(src.encode("utf-8", "surrogateescape"), _re2_options(posix, icase, max_mem))
+        if r.ok():
+            core.retained = max_mem + 2 * len(src)
+            return r
+    return None
 
 
 def _is_plain(p: str) -> bool:
@@ -157,11 +189,10 @@ def _build(
         if target == "re2":
             prefix = "(?m)" if nl != "none" else "(?s)"
             try:
-                core.re2 = _re2.RE2((prefix + src).encode("utf-8", "surrogateescape"), _re2_options(True, icase))
+                core.re2 = _re2_compile(core, prefix + src, True, icase)
             except Exception:
                 continue
-            if not core.re2.ok():
-                core.re2 = None
+            if core.re2 is None:
                 continue
             core.source = prefix + src
             return core
@@ -172,10 +203,11 @@ def _build(
         if icase:
             flags |= _rx.IGNORECASE
         try:
-            core.rx = _rx.compile(src, flags)
+            core.rx = _rx.compile(src, flags, cache_pattern=False)  # our cache is the bounded one
         except Exception as e:  # pragma: no cover - an emitter bug
             raise RegexError(E.INVALID) from e
         core.source = src
+        core.retained = _fallback_retained(src)
         return core
     raise RegexError(E.INVALID)  # pragma: no cover
 
@@ -253,8 +285,8 @@ def _build_pcre(core: _Core, patterns: tuple[str, ...], icase: bool, multiline: 
     src = _wrap(body, "re2", nl, wrap)
     prefix = "(?m)" if (multiline or line_mode) else ""
     try:
-        r = _re2.RE2((prefix + src).encode("utf-8", "surrogateescape"), _re2_options(False, icase))
-        if r.ok():
+        r = _re2_compile(core, prefix + src, False, icase)
+        if r is not None:
             core.re2 = r
             core.groups = r.NumberOfCapturingGroups() - (1 if core.shift else 0)
             core.source = prefix + src
@@ -272,7 +304,8 @@ def _build_pcre(core: _Core, patterns: tuple[str, ...], icase: bool, multiline: 
     if icase:
         flags |= _rx.IGNORECASE
     try:
-        core.rx = _rx.compile(rsrc, flags)
+        core.rx = _rx.compile(rsrc, flags, cache_pattern=False)  # our cache is the bounded one
+        core.retained = _fallback_retained(rsrc)
     except _rx.error as e:
         raise RegexError(_pcre_message(str(e))) from e
     except Exception as e:
@@ -295,7 +328,7 @@ def _pcre_message(msg: str) -> str:
 
 
 # shared by every run of the process: bounded in entries and pattern text (T-TEN-5)
-_CACHE: TextLRU[tuple[Any, ...], _Core] = TextLRU(512)
+_CACHE: TextLRU[tuple[Any, ...], _Core] = TextLRU(512, retained=RETAINED_MAX)
 
 
 def _core(
@@ -308,7 +341,7 @@ def _core(
     core = _CACHE.get(key)
     if core is None:
         core = _build(patterns, flavor, icase, multiline, line_mode, dialect, wrap, budget)
-        _CACHE.put(key, sum(map(len, patterns)), core)
+        _CACHE.put(key, sum(map(len, patterns)), core, core.retained)
     return core
 
 
@@ -398,15 +431,23 @@ class Regex:
         """The translated pattern handed to the engine (for debugging)."""
         return self._core.source
 
+    @property
+    def retained(self) -> int:
+        """Bytes the compiled pattern may hold, for the callers' own bounded caches."""
+        return self._core.retained
+
     def with_budget(self, budget: Budget | None) -> Regex:
         return Regex(self._core, self.pattern, self.flavor, self.icase, self.multiline, budget)
 
     # ---------------------------------------------------------------- matching
-    def _run(self, anchor: Any, subject: Any, pos: int, endpos: int | None) -> Match | None:
+    def _run(self, anchor: Any, subject: Any, pos: int, endpos: int | None,
+             converted: tuple[Any, bool] | None = None, hint: list[int] | None = None) -> Match | None:
+        """`converted`: the subject already encoded (str, for RE2) or decoded (bytes, for the
+        fallback engine) by the caller, with its is-ASCII flag."""
         core = self._core
         if core.re2 is not None:
             if isinstance(subject, str):
-                return self._run_re2_str(anchor, subject, pos, endpos)
+                return self._run_re2_str(anchor, subject, pos, endpos, converted, hint)
             n = len(subject)
             end = n if endpos is None or endpos > n else endpos
             if pos < 0:
@@ -419,11 +460,13 @@ class Regex:
             if core.shift:
                 spans = spans[1:]
             return Match(self, subject, spans, pos, end)
-        return self._run_rx(anchor, subject, pos, endpos)
+        return self._run_rx(anchor, subject, pos, endpos, converted)
 
-    def _run_re2_str(self, anchor: Any, subject: str, pos: int, endpos: int | None) -> Match | None:
+    def _run_re2_str(self, anchor: Any, subject: str, pos: int, endpos: int | None,
+                     converted: tuple[Any, bool] | None = None, hint: list[int] | None = None) -> Match | None:
+        """`hint`: [character, byte] offsets of a position in the subject, kept by a search loop."""
         core = self._core
-        b, ascii_ = core.encode(subject)
+        b, ascii_ = converted if converted is not None else core.encode(subject)
         n = len(subject)
         end = n if endpos is None or endpos > n else endpos
         if pos < 0:
@@ -437,7 +480,13 @@ class Regex:
             if core.shift:
                 spans = spans[1:]
             return Match(self, subject, spans, pos, end)
-        bpos = _re2.CharLenToBytes(b, 0, pos) if pos else 0
+        if hint is not None and 0 < hint[0] <= pos:
+            # a loop of searches: count characters from where the last one was, not from 0
+            bpos = hint[1] + _re2.CharLenToBytes(b, hint[1], pos - hint[0])
+        else:
+            bpos = _re2.CharLenToBytes(b, 0, pos) if pos else 0
+        if hint is not None:
+            hint[0], hint[1] = pos, bpos
         bend = len(b) if end == n else bpos + _re2.CharLenToBytes(b, bpos, end - pos)
         raw = core.re2.Match(anchor, b, bpos, bend)
         if raw[0][0] < 0:
@@ -486,12 +535,13 @@ class Regex:
             except TimeoutError:
                 pass
 
-    def _run_rx(self, anchor: Any, subject: Any, pos: int, endpos: int | None) -> Match | None:
+    def _run_rx(self, anchor: Any, subject: Any, pos: int, endpos: int | None,
+                converted: tuple[Any, bool] | None = None) -> Match | None:
         core = self._core
         rx = core.rx
         is_bytes = not isinstance(subject, str)
         if is_bytes:
-            text, ascii_ = core.decode(bytes(subject))
+            text, ascii_ = converted if converted is not None else core.decode(bytes(subject))
         else:
             text, ascii_ = subject, True
         n = len(subject)
@@ -547,8 +597,10 @@ class Regex:
         end = n if endpos is None or endpos > n else endpos
         is_str = isinstance(subject, str)
         prev_end = -1
+        converted = self._convert_once(subject)
+        hint = [0, 0]
         while pos <= end:
-            m = self._run(_UNANCHORED, subject, pos, end)
+            m = self._run(_UNANCHORED, subject, pos, end, converted, hint)
             if m is None:
                 return
             s, e = m._spans[0]
@@ -567,6 +619,18 @@ class Regex:
             yield m
             prev_end = e
             pos = e
+
+    def _convert_once(self, subject: Any) -> tuple[Any, bool] | None:
+        """A long subject converted once for a loop of searches (the core remembers short ones)."""
+        if len(subject) <= MEMO_MAX:
+            return None
+        core = self._core
+        if core.re2 is not None:
+            return (subject.encode("utf-8", "surrogateescape"), subject.isascii()) if isinstance(subject, str) else None
+        if isinstance(subject, str):
+            return None
+        raw = bytes(subject)
+        return raw.decode("utf-8", "surrogateescape"), raw.isascii()
 
     def findall_spans(self, subject: Any, pos: int = 0) -> list[tuple[int, int]]:
         return [m._spans[0] for m in self.finditer(subject, pos)]

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...limits import Budget
+from ...regex import RETAINED_MAX
 from ...regex import RegexError as _SharedError
 from ...regex import compile_regex as _shared_compile
 from ...regex.brackets import bracket_end
-from ...textcache import TextCache
+from ...textcache import TextLRU
 
 Span = tuple[int, int]
 
@@ -156,6 +157,11 @@ class Regex:
             yield m.spans()
 
 
+    @property
+    def retained(self) -> int:
+        """Bytes the compiled pattern may hold."""
+        return self._rx.retained
+
     def bound(self, budget: Budget | None) -> Regex:
         """This pattern limited by a run's budget. Only the backtracking
         fallback engine needs it (RE2 runs in linear time); a copy then."""
@@ -168,8 +174,8 @@ class Regex:
         return copy
 
 
-# shared by every run of the process: bounded in entries and text (T-TEN-5)
-_CACHE: TextCache[tuple[str, bool], Regex] = TextCache(entries=512)
+# shared by every run of the process: bounded in entries, text and compiled size (T-TEN-5)
+_CACHE: TextLRU[tuple[str, bool], Regex] = TextLRU(512, chars=1 << 18, retained=RETAINED_MAX)
 
 
 def compile_regex(source: str, icase: bool = False, budget: Budget | None = None) -> Regex:
@@ -178,5 +184,6 @@ def compile_regex(source: str, icase: bool = False, budget: Budget | None = None
     rx = _CACHE.get(key)
     if rx is None:
         rx = Regex(source, icase)
-        _CACHE.put(key, source, rx)
+        if len(source) <= 1024:  # a long dynamic regex is compiled each time, as before
+            _CACHE.put(key, len(source), rx, rx.retained)
     return rx.bound(budget)

@@ -12,10 +12,10 @@ import base64
 import binascii
 import functools
 from collections.abc import Callable, Iterator
-from functools import lru_cache
 from typing import Any
 
-from ...regex import RegexError, compile_regex
+from ...regex import RETAINED_MAX, RegexError, compile_regex
+from ...textcache import TextLRU
 from .builtins_core import FNative, Registry, cartesian, value
 from .decode import decode_text
 from .encode import dumps
@@ -350,9 +350,17 @@ def _group_names(p: str) -> list[str | None]:
     return names
 
 
-@lru_cache(maxsize=256)
+# shared by every run of the process: bounded in entries, pattern text and compiled size (T-TEN-5)
+_RX_CACHE: TextLRU[tuple[str, str], _Rx] = TextLRU(256, retained=RETAINED_MAX)
+
+
 def _compile(pattern: str, flags: str) -> _Rx:
-    return _Rx(pattern, flags)
+    key = (pattern, flags)
+    rx = _RX_CACHE.get(key)
+    if rx is None:
+        rx = _Rx(pattern, flags)
+        _RX_CACHE.put(key, len(pattern), rx, rx.rx.retained + (rx.rx_nl.retained if rx.rx_nl is not None else 0))
+    return rx
 
 
 def _check_flags(flags: Any) -> tuple[str, bool]:
