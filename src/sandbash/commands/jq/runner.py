@@ -239,11 +239,7 @@ class Runner:
             if kind == "arg":
                 named[name] = arg
             elif kind == "argjson":
-                try:
-                    named[name] = parse_single(arg)
-                except ParseError:
-                    self.err("jq: invalid JSON text passed to --argjson\n" + _HINT)
-                    return None
+                named[name] = parse_single(arg)  # cli.parse_options checked it, as jq does while parsing
             else:
                 try:
                     data = self.ctx.read_input(arg)
