@@ -55,8 +55,9 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     # -- pending work of this session's issue 17 (each row goes when its owner lands the change)
     # -- justified
     ("sandbash.interp.builtin_table", "sandbash.builtins"):
-        "the one seam: the builtin table lives in the interpreter and the builtins package fills it as "
-        "it is imported (builtins -> interp); load() imports that package once, lazily, for each Runtime",
+        "the one seam: the builtin table lives in the interpreter and each builtin module fills it as it "
+        "is imported (builtins -> interp); the table imports a module lazily, by the name HOME gives it, "
+        "when a script first runs one of its builtins (load() imports them all for whole-table readers)",
     ("sandbash.commands.context", "sandbash.commands.inputs"):
         "lazy: Ctx.inputs() is the facade of the one file-operand loop, which lives in its own module "
         "and works on a Ctx",
