@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..commands import registry
 from ..interp.arrays import IndexedArray
 from ..interp.control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from ..limits import LimitExceeded, LimitKind
@@ -662,7 +661,3 @@ def bi_help(sh: Shell, argv: list[str]) -> int:
     from .help import run_help
 
     return run_help(sh, argv)
-
-
-def all_command_names() -> list[str]:
-    return sorted(set(BUILTINS) | set(registry.names()))

@@ -270,7 +270,6 @@ def _help_topics(sh: Shell, patterns: list[str], form: str) -> int:
 
 
 def _denied_candidates(sh: Shell) -> set[str]:
-    """Every command of the table (the denied ones are not in /usr/bin)."""
-    from ..commands import registry
-
-    return set(registry.names())
+    """Every command of this sandbox's table, its custom commands included (the denied ones are
+    not in /usr/bin)."""
+    return set(sh.rt.commands.names())
