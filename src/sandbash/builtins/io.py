@@ -119,7 +119,7 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
         try:
             sh.set_var(name, text, sub=sub[:-1] if sub else None)
         except AssignError as e:
-            sh.error(e.message)
+            assign_failed(sh, "printf", e)
             return 1
         return status
     rc = write_out(sh, "printf", text.encode("utf-8", "surrogateescape"))
@@ -362,9 +362,14 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
             base, _, sub = name.partition("[")
             sh.set_var(base, value, sub=sub[:-1] if sub else None)
     except AssignError as e:
-        sh.error(e.message)
+        assign_failed(sh, "read", e)
         return 1
     return status
+
+
+def assign_failed(sh: Shell, cmd: str, e: AssignError) -> None:
+    """An assignment a builtin made failed: bash names the builtin for some errors."""
+    sh.builtin_error(cmd, e.message) if e.named else sh.error(e.message)
 
 
 @builtin("mapfile", "readarray")
@@ -455,7 +460,7 @@ def _mapfile_store(sh: Shell, target: str, lines: list[str], origin: int | None,
                 if (k + 1) % quantum == 0:
                     sh.run_text(f"{callback} {base + k} {_q(v)}", None)
     except AssignError as e:
-        sh.error(e.message)
+        assign_failed(sh, "mapfile", e)
         return 1
     return 0
 

@@ -11,7 +11,7 @@ from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import ansi_c_quote, double_quote, single_quote
 from ..interp.arrays import AssocArray, IndexedArray
-from ..interp.variables import AssignError
+from ..interp.variables import AssignError, valid_ref_target
 from ..interp.vars import (
     ARRAY,
     ASSOC,
@@ -214,12 +214,16 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         return False
     if cmd in ("readonly", "export") and not has_value:
         set_attrs &= ~(ARRAY | ASSOC)  # `readonly -a x` alone makes no array (bash)
-    if set_attrs & NAMEREF and has_value and not _valid_ref_target(value):
+    if set_attrs & NAMEREF and has_value and not valid_ref_target(value):
         sh.builtin_error(cmd, f"`{value}': invalid variable name for name reference")
         return False
     if set_attrs & NAMEREF and has_value and value == name:
-        sh.builtin_error(cmd, f"{name}: nameref variable self references not allowed")
-        return False
+        if st.vars.function_scope() is None:
+            sh.builtin_error(cmd, f"{name}: nameref variable self references not allowed")
+            return False
+        # inside a function bash only warns (on the assignment, then on the lookup that follows)
+        sh.builtin_error(cmd, f"warning: {name}: circular name reference")
+        sh.warn(f"{name}: circular name reference")
     if not ((set_attrs | clear_attrs) & NAMEREF) and sub is None:
         # `declare -i r` or `declare r=v` on a nameref works on the variable it names
         try:
@@ -291,7 +295,7 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         if isinstance(var.value, (IndexedArray, AssocArray)) or var.attrs & (ARRAY | ASSOC):
             sh.builtin_error(cmd, f"{name}: reference variable cannot be an array")
             return False
-        if not has_value and isinstance(var.value, str) and var.value and not _valid_ref_target(var.value):
+        if not has_value and isinstance(var.value, str) and var.value and not valid_ref_target(var.value):
             sh.builtin_error(cmd, f"`{var.value}': invalid variable name for name reference")
             return False
     if clear_attrs & ARRAY and isinstance(var.value, IndexedArray):
@@ -323,6 +327,16 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         if items is not None:
             sh.set_array(name, items, append=append, scope=temp_scope)
         elif set_attrs & NAMEREF or (var.attrs & NAMEREF and not sub):
+            if not set_attrs & NAMEREF and not valid_ref_target(value):
+                # a nameref without a target takes the value as the name it refers to; bash
+                # drops a global one that fails
+                if scope.func:
+                    sh.builtin_error(cmd, f"`{value}': invalid variable name for name reference")
+                else:
+                    sh.builtin_error(cmd, f"`{value}': not a valid identifier")
+                    if var.value is None and scope.get(name) is var:
+                        del scope[name]
+                return False
             var.value = value
         else:
             sh.set_var(name, value, sub=sub, append=append, scope=temp_scope)
@@ -341,11 +355,6 @@ def _to_assoc(value: object) -> AssocArray:
     if isinstance(value, str):
         arr.set("0", value)
     return arr
-
-
-def _valid_ref_target(value: str) -> bool:
-    name, _, sub = value.partition("[")
-    return _valid_name(name) and (not sub or sub.endswith("]"))
 
 
 def _scope_of(sh: Shell, name: str) -> Scope | None:

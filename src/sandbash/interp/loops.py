@@ -12,6 +12,7 @@ from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
 from ..syntax import ast as A
 from .control import BreakLoop, LoopControl
+from .variables import AssignError
 
 if TYPE_CHECKING:
     from ..limits import Budget
@@ -93,7 +94,12 @@ def run_select(ev: Evaluator, node: A.Select) -> int:
             show_menu = False
             choice = reply.strip()
             value = items[int(choice) - 1] if choice.isdigit() and 1 <= int(choice) <= len(items) else ""
-            ev.va.set_var(node.var, value)
+            try:
+                ev.va.set_var(node.var, value)
+            except AssignError as e:  # bash reports it and leaves the loop
+                sh.error(e.message)
+                status = 1
+                break
             try:
                 status = ev.run_list(node.body)
             except LoopControl as e:

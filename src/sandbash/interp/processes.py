@@ -16,6 +16,7 @@ from ..limits import Cancelled, JobBudget, JobSignal, LimitExceeded, LimitKind, 
 from ..stdio.pipe import Pipe
 from ..stdio.streams import BufferWriter, NullStream, SigPipe, Stream, capture_bound
 from ..syntax import ast as A
+from ..syntax.lexer import is_name
 from ..vfs.errors import FsError
 from .arrays import IndexedArray
 from .bashcmd import run_bash
@@ -476,6 +477,10 @@ class Processes:
         st = self.state
         if node.line:
             st.line = node.line  # what its messages name
+        if not is_name(node.name):
+            self.sh.error(f"`{node.name}': not a valid identifier")
+            st.last_status = 1
+            return 1
         self.reap_coproc()
         old = self.coproc
         if old is not None:  # bash tracks only the newest coprocess

@@ -10,6 +10,7 @@ from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
 from ..syntax.errors import ParseError, ParseLimit
+from ..syntax.lexer import is_name
 from .arrays import AssocArray, IndexedArray
 from .control import AbortCommand
 from .vars import (
@@ -82,12 +83,28 @@ class ArithAssignError(ExpansionError):
 class AssignError(Exception):
     """A failed assignment (readonly, bad subscript, ...): message already
     formatted as bash prints it after `bash: line N: `. `fatal` errors end a
-    non-interactive shell when they happen in an assignment statement."""
+    non-interactive shell when they happen in an assignment statement. A builtin that assigns
+    (read, printf -v, mapfile) puts its name before a `named` one, as bash does."""
 
-    def __init__(self, message: str, fatal: bool = True) -> None:
+    def __init__(self, message: str, fatal: bool = True, named: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.fatal = fatal
+        self.named = named
+
+
+def valid_ref_target(value: str) -> bool:
+    """What a nameref may name (bash's valid_nameref_value): a name, or a name[subscript]."""
+    name, _, sub = value.partition("[")
+    return is_name(name) and (not sub or sub.endswith("]"))
+
+
+class CircularRef(AssignError):
+    """A chain of namerefs that comes back to itself (`local -n v=v`)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"warning: {name}: circular name reference", fatal=False)
+        self.name = name
 
 
 class Variables:
@@ -246,7 +263,7 @@ class Variables:
                     got = v if self.eval_index(key, None) == 0 else None
                 return Var(got, 0) if got is not None else None
             if base in seen:
-                return None
+                return self._circular(name, base)
             seen.add(base)
             nxt = self.state.vars.find(base)
             if nxt is None:
@@ -255,6 +272,19 @@ class Variables:
                 return nxt
             target = nxt.value
         return None
+
+    def _circular(self, name: str, base: str) -> Var | None:
+        """bash's find_variable_nameref on a circular chain: a warning, then, inside a function
+        where the name is local, the global variable of that name (namerefs not followed)."""
+        self.sh.warn(f"{name}: circular name reference")
+        scope = self._circular_scope(base)
+        return scope.get(base) if scope is not None else None
+
+    def _circular_scope(self, base: str) -> Scope | None:
+        vars_ = self.state.vars
+        if vars_.function_scope() is None or (base in vars_.globals and vars_.find(base) is vars_.globals[base]):
+            return None
+        return vars_.globals
 
     def resolve_name(self, name: str) -> tuple[str, str | None]:
         """Follow namerefs: the variable (and element) an assignment to `name` changes."""
@@ -265,7 +295,7 @@ class Variables:
             if var is None or not (var.attrs & NAMEREF) or not isinstance(var.value, str) or not var.value:
                 return cur, None
             if cur in seen:
-                raise AssignError(f"warning: {name}: circular name reference", fatal=False)
+                raise CircularRef(name)
             seen.add(cur)
             target = var.value
             base, _, sub = target.partition("[")
@@ -385,7 +415,15 @@ class Variables:
             return  # bash's att_noassign: assignments are ignored until `unset` makes the name ordinary
         via_ref = False
         if scope is None and self.state.vars.find(name) is not None:
-            target, tsub = self.resolve_name(name)
+            try:
+                target, tsub = self.resolve_name(name)
+            except CircularRef:
+                # in a function, bash warns and assigns the global variable of that name
+                scope = self._circular_scope(name)
+                if scope is None:
+                    raise
+                self.sh.warn(f"{name}: circular name reference")
+                target, tsub = name, None
             via_ref = target != name
             if tsub is not None:
                 if sub is not None:
@@ -398,6 +436,9 @@ class Variables:
             target_scope, var = scope, scope.get(name)
         if (var is not None and var.attrs & READONLY) or (var is None and name in _READONLY_DYNAMIC):
             raise AssignError(f"{name}: readonly variable", fatal=not via_ref)
+        if var is not None and var.attrs & NAMEREF and sub is None and not append and not valid_ref_target(value):
+            # a nameref without a target takes the value as the name it refers to
+            raise AssignError(f"`{value}': not a valid identifier", named=True)
         self._special_assign(name, value)
         self.sh.check_string(len(value))
         vars_ = self.state.vars
@@ -505,8 +546,7 @@ class Variables:
                 return
         target, tsub = self.resolve_name(name)
         if tsub is not None:
-            raise AssignError(f"{name}: cannot assign list to array member" if False else
-                              f"`{target}[{tsub}]': not a valid identifier", fatal=False)
+            raise AssignError(f"`{target}[{tsub}]': not a valid identifier", fatal=False, named=True)
         name = target
         if scope is None:
             target_scope, var = self._scope_for_write(name)

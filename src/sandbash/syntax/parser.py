@@ -22,7 +22,6 @@ from .lexer import (
     REGEX,
     WordReader,
     assignment_tildes,
-    is_name,
     tilde_prefix,
 )
 
@@ -720,8 +719,9 @@ class Parser(WordReader):
         tok = self.peek()
         name = "COPROC"
         text = self.plain(tok)
-        if text is not None and is_name(text) and text not in _RESERVED:
-            # `coproc NAME { ...; }` has a name only before a compound command
+        if text is not None and text not in _RESERVED:
+            # `coproc NAME { ...; }` has a name only before a compound command (any word: an
+            # invalid one is reported when the coprocess starts, as bash does)
             save = self.pos
             self.consume()
             nxt = self.peek()
