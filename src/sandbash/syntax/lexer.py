@@ -379,6 +379,9 @@ class WordReader:
             text, _ = decode_escapes(raw, "ansi")
             parts.append(A.SQ(text, dollar=True))
             return
+        if c == '"' and in_dq and mode in (PARAM, PARAM_PAT):
+            self.pos = i  # "${x#$"a"}": $"..." is "..." in the word of a quoted ${...}
+            return
         if c == '"' and not in_dq:
             self.pos = i + 1
             start_line = self.line
@@ -503,26 +506,34 @@ class WordReader:
     def read_cmdsub(self, body_start: int) -> A.CmdSub:
         start_line = self.line
         self.pos = body_start
-        self.comsub_depth += 1
-        try:
-            body = self.parse_subcommand_until_paren()
-        finally:
-            self.comsub_depth -= 1
+        body = self._parse_sub_body()
         if self.pos >= len(self.src) or self.src[self.pos] != ")":
             raise self.error_eof(")", self.eof_line() if start_line else start_line)
         text = self.src[body_start : self.pos]
         self.pos += 1
         return A.CmdSub(body, False, text)
 
-    def read_procsub(self) -> A.ProcSub:
-        direction = self.src[self.pos]
-        body_start = self.pos + 2
-        self.pos = body_start
+    def _parse_sub_body(self) -> A.CommandList:
+        """The commands of $( ) or <( ): here-documents of the enclosing line wait until after it
+        (a newline inside does not read them), and one started inside but not ended there takes
+        its body from the lines after, with bash's warning."""
+        outer, self.pending_heredocs = self.pending_heredocs, []
         self.comsub_depth += 1
         try:
             body = self.parse_subcommand_until_paren()
         finally:
             self.comsub_depth -= 1
+            inner = self.pending_heredocs
+            self.pending_heredocs = outer + inner
+        if inner:
+            self.parse_warning(f"warning: command substitution: {len(inner)} unterminated here-document")
+        return body
+
+    def read_procsub(self) -> A.ProcSub:
+        direction = self.src[self.pos]
+        body_start = self.pos + 2
+        self.pos = body_start
+        body = self._parse_sub_body()
         if self.pos >= len(self.src) or self.src[self.pos] != ")":
             raise self.error_eof(")", self.eof_line())
         text = self.src[body_start : self.pos]
@@ -1062,6 +1073,9 @@ class WordReader:
 
     def heredoc_warning(self, start_line: int, doc: A.HereDoc) -> None:
         """Overridden by the parser to collect warnings."""
+
+    def parse_warning(self, message: str) -> None:
+        """Overridden by the parser to collect warnings (at the reading position's line)."""
 
 
 def _join_continued(src: str, line: str, next_pos: int, strip_tabs: bool) -> tuple[str, int, bool]:

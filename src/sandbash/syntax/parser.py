@@ -114,6 +114,11 @@ class Parser(WordReader):
         if warning not in self.warnings:  # (a word read twice, as `x=$(...)` is, warns once)
             self.warnings.append(warning)
 
+    def parse_warning(self, message: str) -> None:
+        warning = (self.line_at(self.pos), message)
+        if warning not in self.warnings:
+            self.warnings.append(warning)
+
     def _enter(self) -> None:
         self.depth += 1
         if self.depth > self.max_depth:
