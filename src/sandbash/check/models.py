@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..commands.options import CommandSpec, HelpRequested, Parsed, UsageError, parse_args
+from ..commands.options import CommandSpec, HelpRequested, OptionValueError, Parsed, UsageError, parse_args
 from ..commands.record import Effects
 from ..commands.registry import BUILTIN_TABLE
 
@@ -97,7 +97,7 @@ class Call:
             # a run-time word may also be an option or expand to several words: its place
             # holds DYN, which the effects turn into an unknown path
             return parse_args(spec, args)
-        except (UsageError, HelpRequested):
+        except (UsageError, OptionValueError, HelpRequested):
             return None
 
 
@@ -584,21 +584,13 @@ def m_tree(c: Call) -> None:
     if c.dynamic:
         _unknown(c, ("list",))
         return
-    takes_value = {"-L", "-P", "-I", "-o", "--filelimit", "--timefmt", "--charset"}
-    operands: list[str] = []
-    args = [a or "" for a in c.args]
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a == "-o" and i + 1 < len(args):
-            c.fx("create", args[i + 1])
-        if a in takes_value:
-            i += 2
-            continue
-        if not a.startswith("-") or a == "-":
-            operands.append(a)
-        i += 1
-    for path in operands or ["."]:
+    p = c.parse()  # tree's own declaration (commands/fileinfo/tree.py)
+    if p is None or "help" in p[0] or "version" in p[0]:
+        return  # tree stops before reading anything
+    opts, roots = p
+    if opts.get("outfile") is not None:
+        c.fx("create", opts["outfile"])
+    for path in roots or ["."]:
         c.fx("list", path, recursive=True, entries=True)
 
 

@@ -339,43 +339,35 @@ def _awk_walk(c: Call, node: object, seen: set[int]) -> None:
         _awk_walk(c, child, seen)
 
 
-_JQ_TWO = {"--arg", "--argjson", "--slurpfile", "--rawfile"}
-_JQ_ONE = {"-f", "--from-file", "-L", "--indent"}
-
-
 def m_jq(c: Call) -> None:
+    """jq and yq: the command's own parser names the files (jq: the program with -f, --slurpfile and
+    --rawfile, the inputs; yq: the inputs, the first one written with -i)."""
     if c.dynamic:
         c.fx("read", None)
         return
     args = [a or "" for a in c.args]
-    operands: list[str] = []
-    from_file = False
-    positional = False
-    i = 0
-    while i < len(args):
-        a = args[i]
-        i += 1
-        if positional:
-            continue
-        if a in ("--args", "--jsonargs"):
-            if operands:
-                positional = True
-            continue
-        if a in _JQ_TWO:
-            if a in ("--slurpfile", "--rawfile") and i + 1 < len(args):
-                c.fx("read", args[i + 1])
-            i += 2
-            continue
-        if a in _JQ_ONE:
-            if a in ("-f", "--from-file") and i < len(args):
-                c.fx("read", args[i])
-                from_file = True
-            i += 1
-            continue
-        if a.startswith("-") and a != "-":
-            continue
-        operands.append(a)
-    c.each("read", operands if from_file else operands[1:])
+    if c.name == "yq":
+        from ..commands import yq
+
+        try:
+            y = yq.parse_options(args)
+        except yq.UsageExit:
+            return  # a usage error or --version: no file is touched
+        c.each("write" if y.inplace else "read", y.files[:1])
+        c.each("read", y.files[1:])
+        if y.inplace:
+            c.each("create", y.files[:1])
+        return
+    from ..commands.jq import cli
+
+    try:
+        o = cli.parse_options(args)
+    except cli.UsageExit:
+        return  # a usage error, --help or --version: no file is touched
+    c.each("read", [path for _, kind, path in o.named if kind in ("slurpfile", "rawfile")])
+    if o.from_file and o.program is not None:
+        c.fx("read", o.program)
+    c.each("read", o.files)
 
 
 def m_curl(c: Call) -> None:

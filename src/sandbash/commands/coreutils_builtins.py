@@ -169,7 +169,7 @@ KILL = CommandSpec(
 )
 
 
-@declare("kill", effects=Effects.NONE)
+@declare("kill", spec=KILL, effects=Effects.NONE)
 def cmd_kill(ctx: Ctx) -> int:
     """No process of the sandbox is reachable from a command (jobs belong to the shell's `kill`
     builtin), so every pid is 'No such process', as for a pid that does not exist."""

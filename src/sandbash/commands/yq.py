@@ -245,13 +245,13 @@ def to_yaml(value: Any, indent: int = 2) -> str:
 # ---------------------------------------------------------------- options
 
 
-class _Usage(Exception):
+class UsageExit(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 
 
-class _Opts:
+class Options:
     def __init__(self) -> None:
         self.expr: str | None = None
         self.files: list[str] = []
@@ -366,21 +366,21 @@ def _usage_text(e: UsageError) -> str:
     return f"unknown shorthand flag: '{e.name}' in -{rest}"
 
 
-def _parse(args: list[str]) -> _Opts:
+def parse_options(args: list[str]) -> Options:
     try:
         parsed, operands = parse_args(SPEC, args)
     except UsageError as e:
-        raise _Usage(_usage_text(e)) from None
+        raise UsageExit(_usage_text(e)) from None
     except OptionValueError as e:
         assert e.option is not None
         flag = f"-{e.option.short}, --{e.option.long}" if e.option.short else f"--{e.option.long}"
-        raise _Usage(f"invalid argument {_go_quote(e.value)} for {_go_quote(flag)} flag: {e.message}") from None
-    o = _Opts()
+        raise UsageExit(f"invalid argument {_go_quote(e.value)} for {_go_quote(flag)} flag: {e.message}") from None
+    o = Options()
     # cobra finds the subcommand as the first word that is not a flag (not after `--`)
     if operands and operands[0] in ("eval", "e", "eval-all", "ea") and parsed.dashdash != 0:
         o.eval_all = operands.pop(0) in ("eval-all", "ea")
     if parsed.get("version"):
-        raise _Usage("")
+        raise UsageExit("")
     o.input_format = _format_name(parsed.get("input_format", "auto"))
     o.output_format = "json" if parsed.get("tojson") else _format_name(parsed.get("output_format", "auto"))
     o.indent = parsed.get("indent", 2)
@@ -396,7 +396,7 @@ def _parse(args: list[str]) -> _Opts:
 def _format_name(s: str) -> str:
     fmt = _FORMATS.get(s.lower())
     if fmt is None:
-        raise _Usage(f"unknown format '{s}'")
+        raise UsageExit(f"unknown format '{s}'")
     return fmt
 
 
@@ -487,7 +487,7 @@ def _props(value: Any, prefix: str = "") -> Iterator[str]:
         yield f"{prefix} = {text}"
 
 
-def _render(value: Any, o: _Opts, fmt: str) -> str:
+def _render(value: Any, o: Options, fmt: str) -> str:
     unwrap = o.unwrap if o.unwrap is not None else fmt == "yaml"
     if fmt == "json":
         if unwrap and type(value) is str:
@@ -501,7 +501,7 @@ def _render(value: Any, o: _Opts, fmt: str) -> str:
 
 
 class _Yq:
-    def __init__(self, ctx: Ctx, o: _Opts, mem: MemoryHold) -> None:
+    def __init__(self, ctx: Ctx, o: Options, mem: MemoryHold) -> None:
         self.ctx = ctx
         self.o = o
         self.mem = mem  # the current document (expanded)
@@ -635,11 +635,11 @@ def _one_line(e: Exception) -> str:
     return " ".join(str(e).split())
 
 
-@declare("yq", effects=Effects.JQ)
+@declare("yq", spec=SPEC, effects=Effects.JQ)
 def cmd_yq(ctx: Ctx) -> int:
     try:
-        o = _parse(ctx.args)
-    except _Usage as u:
+        o = parse_options(ctx.args)
+    except UsageExit as u:
         if not u.message:
             ctx.stdout.write((VERSION + "\n").encode())
             return 0

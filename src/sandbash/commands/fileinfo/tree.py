@@ -433,7 +433,7 @@ def _xml_escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
-@declare("tree", effects=Effects.TREE)
+@declare("tree", spec=SPEC, effects=Effects.TREE)
 def cmd_tree(ctx: Ctx) -> int:
     o, roots = _parse(ctx)
     t = Tree(ctx, o)

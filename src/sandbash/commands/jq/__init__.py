@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from ..context import Ctx
 from ..record import Effects, declare
-from .cli import UsageExit, parse_options
+from .cli import SPEC, UsageExit, parse_options
 from .runner import Runner
 
 
-@declare("jq", effects=Effects.JQ)
+@declare("jq", spec=SPEC, effects=Effects.JQ)
 def cmd_jq(ctx: Ctx) -> int:
     try:
         opts = parse_options(ctx.args)
