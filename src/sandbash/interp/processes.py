@@ -206,7 +206,7 @@ class Processes:
         redir = cmd.redirs[0]
         if redir.op != "<" or redir.fd not in (None, 0) or not isinstance(redir.target, A.Word):
             return None
-        targets = self.expander.words((redir.target,))
+        targets = self.expander.target_fields(redir.target)
         if len(targets) != 1:
             return None
         try:

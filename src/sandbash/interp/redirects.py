@@ -98,7 +98,7 @@ class Redirections:
             io[fd] = stream
 
     def _target(self, word: A.Word) -> str | None:
-        fields = self.expander.words((word,))
+        fields = self.expander.target_fields(word)
         if len(fields) != 1:
             self.sh.error(f"{word.text}: ambiguous redirect")
             return None

@@ -238,6 +238,12 @@ class WordReader:
                 # bash counts only nested `${`: a bare `{` does not pair with the `}` that ends the word
                 if c == "}" and not sq_open:
                     break
+                if c in "<>" and not dq_context and self.peek_char(1) == "(":
+                    flush()  # ${x:-<(cmd)}: a process substitution in an unquoted word
+                    parts.append(self.read_procsub())
+                    src = self.src
+                    n = len(src)
+                    continue
             elif mode == PARAM_PAT:
                 if (c == "}" or c == "/") and not sq_open:
                     break
@@ -666,7 +672,8 @@ class WordReader:
         if at(i) == "#" and nxt and (nxt in _NAME_CHARS or nxt in _SPECIAL_PARAMS) and nxt != "}":
             prefix = "#"
             i += 1
-        elif at(i) == "!" and nxt and nxt != "}":
+        elif at(i) == "!" and nxt and (nxt in _NAME_CHARS or nxt in "@*" or (nxt in "#?" and not self.posix)):
+            # bash's VALID_INDIR_PARAM: otherwise `!` is the parameter itself (${!-word}, ${!,})
             prefix = "!"
             i += 1
         name, i = self._param_name(i)
@@ -684,7 +691,7 @@ class WordReader:
             sub = src[i + 1 : end]
             i = end + 1
         names_suffix = ""
-        if prefix == "!" and at(i) in ("*", "@") and at(i) and at(i + 1) == "}" and sub is None:
+        if prefix == "!" and at(i) in ("*", "@") and at(i) and at(i + 1) == "}" and sub is None and name[0] in _NAME_START:
             names_suffix = at(i)
             i += 1
         self.pos = i
@@ -851,6 +858,9 @@ class WordReader:
             self.pos = end + 1
             return _bad_op(src[i:end])
         if c == ":":
+            if src[i + 1 : i + 2] == "}":  # ${x:} has no offset at all: bad substitution
+                self.pos = i + 2
+                return _bad_op(src[i : i + 1])
             self.pos = i + 1
             off = self._param_arg(SLICE, in_dq, start_line, "slice")
             length: A.Word | None = None

@@ -197,10 +197,11 @@ class Parser(WordReader):
         if start >= len(src):
             return Tok("eof", "", start, start)
         m = _IO_NUMBER.match(src, start)
-        if m:
+        if m and (len(m.group()) < 10 or (len(m.group()) == 10 and int(m.group()) <= 0x7FFFFFFF)):
+            # (digits past an int are a word: `echo 2147483648>f` writes them to f, as bash)
             op = self._match_op(m.end())
             if op in _REDIR_OPS:
-                return Tok("op", op, start, m.end() + len(op), fd=int(m.group()) if len(m.group()) < 10 else -1)
+                return Tok("op", op, start, m.end() + len(op), fd=int(m.group()))
         m2 = _IO_VAR.match(src, start)
         if m2:
             op = self._match_op(m2.end())
