@@ -288,5 +288,7 @@ def bi_disown(sh: Shell, argv: list[str]) -> int:
 
 @builtin("bg", "fg")
 def bi_fg(sh: Shell, argv: list[str]) -> int:
+    if wants_help(sh, argv):  # bash's CHECK_HELPOPT comes before the job-control check
+        return 2
     sh.builtin_error(argv[0], "no job control")
     return 1
