@@ -102,6 +102,13 @@ class Evaluator:
             self.text = saved
             self.depth -= 1
 
+    def once(self, name: str, sub: str | None) -> str | None:
+        """A subscript that a read-modify-write evaluates once (`a[RANDOM%6]++`)."""
+        if sub is None or sub.isdigit():
+            return sub
+        resolve = getattr(self.vars, "arith_index", None)
+        return resolve(name, sub) if resolve is not None else sub
+
     def get(self, name: str, sub: str | None = None) -> int:
         return self.value_of(self.vars.arith_get(name, sub))
 
@@ -290,21 +297,27 @@ def _compile(node: Arith) -> Fn:
         if node.op == "=":
             return lambda ev: ev.set(tname, tsub, value_fn(ev))
         bop = node.op[:-1]
+        value_pos = node.pos
 
         def compound(ev: Evaluator) -> int:
-            cur = ev.get(tname, tsub)
-            return ev.set(tname, tsub, _binary_value(bop, cur, value_fn(ev), ev, -1))
+            sub = ev.once(tname, tsub)
+            cur = ev.get(tname, sub)
+            return ev.set(tname, sub, _binary_value(bop, cur, value_fn(ev), ev, value_pos))
 
         return compound
     if isinstance(node, AIncDec):
         iname, isub = node.target.name, node.target.sub
         delta = 1 if node.op == "++" else -1
         if node.prefix:
-            return lambda ev: ev.set(iname, isub, wrap(ev.get(iname, isub) + delta))
+            def prefix(ev: Evaluator) -> int:
+                sub = ev.once(iname, isub)
+                return ev.set(iname, sub, wrap(ev.get(iname, sub) + delta))
+            return prefix
 
         def postfix(ev: Evaluator) -> int:
-            old = ev.get(iname, isub)
-            ev.set(iname, isub, wrap(old + delta))
+            sub = ev.once(iname, isub)
+            old = ev.get(iname, sub)
+            ev.set(iname, sub, wrap(old + delta))
             return old
 
         return postfix

@@ -16,7 +16,7 @@ from .conds import eval_cond
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .loops import LoopFrame, run_select
 from .state import Frame
-from .variables import ArithAssignError, AssignError, valid_ref_target
+from .variables import ArithAssignError, AssignError
 from .vars import NAMEREF, Scope
 
 if TYPE_CHECKING:
@@ -201,8 +201,6 @@ class Evaluator:
                 try:
                     ref = st.vars.find(node.var)
                     if ref is not None and ref.attrs & NAMEREF:
-                        if not valid_ref_target(item):
-                            raise AssignError(f"`{item}': not a valid identifier")
                         ref.value = item  # `for r in a b` with a nameref r points it at each name
                     else:
                         self.va.set_var(node.var, item)
@@ -344,10 +342,14 @@ class Evaluator:
     def _exec_arith(self, node: A.ArithCmd) -> int:
         st = self.state
         st.line = node.line
-        if st.opts["xtrace"]:
-            self.ex.xtrace_line(f"(( {node.text} ))")
         try:
-            value = self.expander.arith(node.word)
+            if st.opts["xtrace"]:
+                # the trace shows the text after expansion (`(( $n ))` as `((  42  ))`), expanded once
+                text = self.expander.arith_text(node.word)
+                self.ex.xtrace_line(f"(( {text} ))")
+                value = self.sh.arith_eval(text)
+            else:
+                value = self.expander.arith(node.word)
         except ArithError as e:
             self.sh.error(f"((: {e.render()}")
             st.last_status = 1

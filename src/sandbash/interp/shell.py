@@ -415,6 +415,20 @@ class Shell:
             return val.get(index)
         return val if index == 0 else None
 
+    def arith_index(self, name: str, sub: str) -> str:
+        """The subscript of a read-modify-write (`a[RANDOM%6]++`, `a[i++] += 2`) evaluated once, as
+        bash does: the index as text (an associative array's key is left as it is)."""
+        var = self.lookup(name)
+        val = var.value if var is not None else None
+        if isinstance(val, AssocArray) or (var is not None and var.attrs & ASSOC):
+            return sub
+        try:
+            return str(self.eval_index(sub, val if isinstance(val, IndexedArray) else None))
+        except ArithError as e:
+            raise subscript_error(e) from None
+        except AssignError:
+            return sub  # reported where it is read, as before
+
     def arith_set(self, name: str, sub: str | None, value: int) -> None:
         try:
             self.set_var(name, str(value), sub=sub)

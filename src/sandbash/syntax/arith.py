@@ -156,7 +156,8 @@ class _Parser:
         self.kind, self.tok, self.pos = "bad", c, i + 1
 
     def error(self, message: str) -> ArithSyntaxError:
-        return ArithSyntaxError(message, self.tok_pos)
+        # at the end of the text bash names the last token read (`(43 * 6`: "6")
+        return ArithSyntaxError(message, self.prev_pos if self.kind == "eof" else self.tok_pos)
 
     def expect_operand_error(self) -> ArithSyntaxError:
         if self.kind == "eof":
@@ -193,7 +194,8 @@ class _Parser:
             op = self.tok
             self.next()
             value = self.assign()
-            return AAssign(op, left, value)
+            # a compound assignment's error names the token after its value (the last at the end)
+            return AAssign(op, left, value, self.prev_pos if self.kind == "eof" else self.tok_pos)
         return left
 
     def ternary(self) -> Arith:
@@ -243,9 +245,9 @@ class _Parser:
         base = self.unary()
         if self.kind == "op" and self.tok == "**":
             self.next()
-            right_pos = self.tok_pos
             exp = self.power()
-            return ABinary("**", base, exp, right_pos)
+            # bash names the token after the exponent (the last one at the end of the text)
+            return ABinary("**", base, exp, self.prev_pos if self.kind == "eof" else self.tok_pos)
         return base
 
     def unary(self) -> Arith:
@@ -264,11 +266,12 @@ class _Parser:
                 self.next()
                 if self.kind == "name":
                     target = self.lvalue()
+                    if self.kind == "op" and self.tok in ("++", "--"):
+                        # `--x++`: the value of --x is no variable to increment
+                        raise self.error(f"{self.tok}: assignment requires lvalue")
                     return AIncDec(tok, True, target)
-                if self.kind == "op" and self.tok in ("+", "-", "++", "--"):
-                    raise self.expect_operand_error() if self.kind != "eof" else self.error(
-                        "syntax error: operand expected")
-                # `++5` is two unary plus signs in bash
+                # not before a name: `++` is a unary plus and the second `+` is read again
+                # (`++5`, `++ + 7`, `+++7`, `++-7` are all unary signs in bash)
                 self.pos, self.tok, self.tok_pos, self.kind = save
                 self.pos = self.tok_pos + 1
                 self.tok, self.kind = tok[0], "op"

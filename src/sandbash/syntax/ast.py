@@ -278,6 +278,7 @@ class AAssign:
     op: str  # '=', '+=', ...
     target: AVar
     value: Arith
+    pos: int = -1  # the token after the value (a compound assignment's error names it)
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,9 +98,12 @@ class _Printer:
             words = "" if node.words is None else " in " + " ".join(x.text for x in node.words)
             return f"{kw} {node.var}{words};\n{pad}do\n{self.items(node.body, level + 1, True)}\n{pad}done"
         if isinstance(node, A.ArithFor):
-            p3 = [self.arith_text(w.text) if w is not None else "" for w in (node.init, node.cond, node.step)]
-            sep = ";" if self.exact else "; "
-            return f"for (({sep.join(p3)}))\n{pad}do\n{self.items(node.body, level + 1, True)}\n{pad}done"
+            clauses = (node.init, node.cond, node.step)
+            if self.exact:
+                head = ";".join(w.text if w is not None else "" for w in clauses)
+            else:  # as bash shows them: each without its leading blanks, an empty one as 1
+                head = "; ".join((w.text.lstrip() if w is not None else "") or "1" for w in clauses)
+            return f"for (({head}))\n{pad}do\n{self.items(node.body, level + 1, True)}\n{pad}done"
         if isinstance(node, A.Case):
             return self.case(node, level)
         if isinstance(node, A.ArithCmd):
