@@ -36,6 +36,9 @@ class Symbols:
     # the program can make subarrays (a[i][j], a subarray passed or split into): array elements
     # may then hold arrays, so element reads and stores are checked
     nested: bool = False
+    # parameters given an element f(a[k]) in a nested program: it may be a subarray, an error
+    # where the function uses the parameter as a scalar
+    element_params: set[Key] = field(default_factory=set)
 
     def kind(self, key: Key) -> str | None:
         return self.kinds.get(key)
@@ -232,7 +235,13 @@ def analyze(program: A.Program) -> Symbols:
         if k[0] is None and k[1] in SPECIAL_SCALARS and kinds[k] == "array":
             raise AwkSyntaxError(f"attempt to use scalar `{k[1]}' as an array", show=False, fatal=True)
     nested = w.nested or any(_array_param(funcs, callee, i, kinds) for callee, i in w.element_args)
-    return Symbols(kinds, w.globals_seen, nested)
+    element_params: set[Key] = set()
+    if nested:
+        for callee, i in w.element_args:
+            fn = funcs.get(callee)
+            if fn is not None and i < len(fn.params):
+                element_params.add((callee, fn.params[i]))
+    return Symbols(kinds, w.globals_seen, nested, element_params)
 
 
 def _array_param(funcs: dict[str, A.Function], callee: str, i: int, kinds: dict[Key, str]) -> bool:

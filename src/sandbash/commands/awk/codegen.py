@@ -294,7 +294,15 @@ class ExprGen:
                              "or used as a variable or an array")
         if e.name == "NF" and self.key("NF")[0] is None:
             return "_nf()", NUM
-        return self.scalar_name(e.name), ANY
+        return self.scalar_read(e.name, self.scalar_name(e.name)), ANY
+
+    def scalar_read(self, name: str, py: str) -> str:
+        """A read of scalar variable `py`; a parameter given an element f(a[k]) may hold a
+        subarray, which gawk reports where the function first uses it as a scalar."""
+        k = self.key(name)
+        if k[0] is not None and k in self.sym.element_params:
+            return f"_pscal({py}, {self.string(name)})"
+        return py
 
     def subscript(self, subs: list[A.Expr]) -> str:
         if len(subs) == 1:
@@ -431,7 +439,8 @@ class ExprGen:
             if target.name == "NF" and self.key("NF")[0] is None:
                 return "", "_nf()", lambda v: f"_setnf({v})"
             py = self.scalar_name(target.name, store=True)
-            return "", f"({py} if {py}.__class__ is float else _num({py}))", lambda v: f"({py} := {v})"
+            load = f"({py} if {py}.__class__ is float else _num({self.scalar_read(target.name, py)}))"
+            return "", load, lambda v: f"({py} := {v})"
         if isinstance(target, A.Index):
             arr, key = self.element(target)
             t = self.temp()
@@ -456,6 +465,9 @@ class ExprGen:
             if target.name == "NF" and self.key("NF")[0] is None:
                 return f"_setnf({value})"
             py = self.scalar_name(target.name, store=True)
+            checked = self.scalar_read(target.name, py)
+            if checked != py:  # a parameter bound to a subarray cannot be assigned a scalar
+                return f"({checked}, ({py} := {value}))[1]"
             return f"({py} := {value})"
         if isinstance(target, A.Index):
             arr, key = self.element(target)
@@ -528,10 +540,9 @@ class ExprGen:
             if param_array:
                 msg = f"attempt to use scalar parameter `{fn.params[i]}' as an array"
                 return self.array_ref(inner.name, [*inner.path, inner.subs], msg, made_by_arg=True)
+            # the element, scalar or subarray: a scalar parameter checks where it is read
             arr, key = self.element(inner)
-            if self.sym.kind(param) is None:
-                return f"_aval({arr}, {key})"
-            return f"_ascal({arr}, {key}, {self.string(fn.params[i])})"
+            return f"_aval({arr}, {key})"
         if isinstance(inner, A.Var) and inner.name not in self.program.functions:
             if self.is_array(inner.name):
                 return self.pyname(inner.name)

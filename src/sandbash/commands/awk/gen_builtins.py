@@ -40,8 +40,8 @@ class BuiltinGen(ExprGen):
         kind = self.sym.kind(k)
         if kind == "array":
             return "array", self.pyname(inner.name)
-        if k[0] is not None and kind is None:
-            return "dynamic", self.pyname(inner.name)
+        if k[0] is not None and (kind is None or k in self.sym.element_params):
+            return "dynamic", self.pyname(inner.name)  # the caller decides (f(a[k]): maybe a subarray)
         return "scalar", self.pyname(inner.name)
 
     # ------------------------------------------------------------ strings

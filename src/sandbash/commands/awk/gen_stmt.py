@@ -169,7 +169,11 @@ class StmtGen(BuiltinGen):
             target = _unwrap(e.target)
             value, _ = self.checked(e.value)
             if isinstance(target, A.Var) and not (target.name == "NF" and self.key("NF")[0] is None):
-                self.emit(f"{self.scalar_name(target.name, store=True)} = {value}")
+                py = self.scalar_name(target.name, store=True)
+                checked = self.scalar_read(target.name, py)
+                if checked != py:  # a parameter bound to a subarray cannot be assigned a scalar
+                    self.emit(checked)
+                self.emit(f"{py} = {value}")
                 return
             if isinstance(target, A.Index) and not self.sym.nested:
                 arr, key = self.element(target)
@@ -205,7 +209,7 @@ class StmtGen(BuiltinGen):
             assert isinstance(target, A.Var)
             if not (target.name == "NF" and self.key("NF")[0] is None):
                 py = self.scalar_name(target.name, store=True)
-                load = f"({py} if {py}.__class__ is float else _num({py}))"
+                load = f"({py} if {py}.__class__ is float else _num({self.scalar_read(target.name, py)}))"
                 self.emit(f"{py} = {load} {'+' if e.op == '++' else '-'} 1.0")
                 return
         self.emit(self.val(e)[0])

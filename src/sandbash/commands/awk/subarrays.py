@@ -113,9 +113,8 @@ class Subarrays:
         return v
 
     @staticmethod
-    def scalar_arg(d: Array, k: str, param: str) -> Value:
-        """f(a[k]) into a parameter the function uses as a scalar."""
-        v = d.setdefault(k, UNINIT)
+    def scalar_param(v: Any, param: str) -> Value:
+        """A read of a scalar parameter that was given an element f(a[k]), which may be a subarray."""
         if v.__class__ is AwkArray:
             raise AwkFatal(f"attempt to use array `{param} (from {v.spelled()})' in a scalar context")
         return v  # type: ignore[no-any-return]
@@ -140,7 +139,7 @@ class Subarrays:
     def install(self, ns: dict[str, Any]) -> None:
         ns.update({
             "_sub": self.sub, "_subq": self.find, "_aget": self.get, "_aval": self.value, "_anum": self.num,
-            "_aset2": self.set, "_ascal": self.scalar_arg, "_newarr": self.new,
+            "_aset2": self.set, "_pscal": self.scalar_param, "_newarr": self.new,
         })
 
     def measure(self, sizer: Callable[[Array], int]) -> tuple[int, int]:
