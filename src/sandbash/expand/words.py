@@ -107,6 +107,7 @@ class Expander:
         # the run's limits and budget (read at each use: a Session swaps them between runs)
         self._rt = getattr(env, "rt", None)
         self._arg_bytes = 0  # text the words of the current command expanded to
+        self._glob_off = False  # a redirection's word in posix mode
         # evaluates a compiled arithmetic template (the shell's; None: every expression as text)
         self._arith_slots: Callable[[Fn, str, dict[str, str]], int] | None = getattr(env, "arith_slots", None)
 
@@ -602,8 +603,8 @@ class Expander:
         if self.env.option("nounset") and p.name not in ("@", "*"):
             if p.sub in ("@", "*") and p.prefix != "#":
                 return
-            if desc.isdigit():
-                desc = "$" + desc
+            if (desc.isdigit() or desc == "!") and not p.braced:
+                desc = "$" + desc  # bash names `$1` so, but `${1}` as 1
             raise ExpansionError(f"{desc}: unbound variable", 127)
 
     def _base(self, p: A.Param) -> tuple[Value, str]:
@@ -911,8 +912,14 @@ class Expander:
 
     def _slice(self, p: A.Param, op: A.ParamOp, base: Value) -> Value:
         assert op.arg is not None
+        star = base.star if isinstance(base, _Multi) else None
+        if star is not None and p.name not in ("@", "*"):
+            var = self.env.lookup(p.name)
+            if var is not None and isinstance(var.value, str):
+                base = var.value  # ${scalar[@]:1}: bash slices the string
         offset = self._slice_number(p, op.arg)
         if not self._offset_in_range(p, base, offset):
+            return _Multi([], star) if star is not None else ""  # length is not evaluated
             return _Multi([], base.star) if isinstance(base, _Multi) else ""  # length is not evaluated
         length = None if op.arg2 is None else self._slice_number(p, op.arg2)
         if isinstance(base, _Multi):
@@ -942,7 +949,7 @@ class Expander:
                     sel = values[offset:]
             if length is not None:
                 if length < 0:
-                    raise ExpansionError(f"{length}: substring expression < 0", None)
+                    raise ExpansionError(f"{op.arg2.text if op.arg2 else length}: substring expression < 0", None)
                 sel = sel[:length]
             return _Multi(sel, base.star)
         s = base
@@ -959,7 +966,7 @@ class Expander:
         if length < 0:
             end = n + length
             if end < offset:
-                raise ExpansionError(f"{length}: substring expression < 0", None)
+                raise ExpansionError(f"{op.arg2.text if op.arg2 else length}: substring expression < 0", None)
             return s[offset:end]
         return s[offset : offset + length]
 
@@ -1082,13 +1089,23 @@ class Expander:
 
     # ------------------------------------------------------------ globbing
 
+    def target_fields(self, word: A.Word) -> list[str]:
+        """The fields of a redirection's word: a non-interactive bash in posix mode does not glob it."""
+        if not self.env.option("posix"):
+            return self.words((word,))
+        self._glob_off = True
+        try:
+            return self.words((word,))
+        finally:
+            self._glob_off = False
+
     def _glob_field(self, field: list[Seg], out: list[str]) -> None:
         if len(field) == 1:
             text, flag = field[0]
-            if flag == QUO or not _maybe_glob(text) or self.env.option("noglob"):
+            if flag == QUO or not _maybe_glob(text) or self._glob_off or self.env.option("noglob"):
                 out.append(text)
                 return
-        elif all(f == QUO for _, f in field) or self.env.option("noglob"):
+        elif all(f == QUO for _, f in field) or self._glob_off or self.env.option("noglob"):
             out.append("".join(t for t, _ in field))
             return
         if not any(f != QUO and _maybe_glob(t) for t, f in field):
@@ -1464,22 +1481,19 @@ def _replacer(
         return plain
 
     def h(s: str) -> str:
+        if not s:  # an empty value the pattern matches is replaced (subst.c's pat_subst)
+            return render("") if pat.search(s, 0) is not None else s
         out: list[str] = []
         i = 0
         n = len(s)
         grown = 0  # what the replacements add: checked as it grows (${x//?/$x} squares x)
-        while i <= n:
+        while i < n:
             m = pat.search(s, i)
             if m is None:
                 break
             a, b = m
-            if b == a:
-                # empty match: copy one character and go on
-                if a >= n:
-                    break
-                out.append(s[i : a + 1])
-                i = a + 1
-                continue
+            if a >= n:
+                break  # bash tries no match at the very end (${x//?()/-} puts none after the last)
             out.append(s[i:a])
             piece = render(s[a:b])
             out.append(piece)
@@ -1489,6 +1503,10 @@ def _replacer(
             i = b
             if not every:
                 break
+            if b == a:
+                # an empty match: the replacement goes in, then one character is copied
+                out.append(s[a])
+                i = a + 1
         out.append(s[i:])
         return "".join(out)
 

@@ -16,7 +16,7 @@ from .conds import eval_cond
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .loops import LoopFrame, run_select
 from .state import Frame
-from .variables import ArithAssignError, AssignError
+from .variables import ArithAssignError, AssignError, valid_ref_target
 from .vars import NAMEREF, Scope
 
 if TYPE_CHECKING:
@@ -201,6 +201,8 @@ class Evaluator:
                 try:
                     ref = st.vars.find(node.var)
                     if ref is not None and ref.attrs & NAMEREF:
+                        if not valid_ref_target(item):
+                            raise AssignError(f"`{item}': not a valid identifier")
                         ref.value = item  # `for r in a b` with a nameref r points it at each name
                     else:
                         self.va.set_var(node.var, item)
