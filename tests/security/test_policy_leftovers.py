@@ -98,6 +98,7 @@ BASH_SAME = [
     # prompt expansion: substitutions, arithmetic, parameters; $? is kept; quoting of what escapes insert
     "x='$(echo hi) `echo there` $((1+2)) ${#x}'; echo \"${x@P}\"",
     "x='$(exit 3)'; echo \"[${x@P}]\" $?",
+    "x='a\\\"b \"q\" \\\\\"c'; echo \"${x@P}\"",
     "x='$(echo a; echo b)'; echo \"${x@P}\"",
     "x='${undefined_var:-dflt}'; echo \"${x@P}\"",
     "x='\\\\$HOME \\044HOME'; HOME=/h; echo \"${x@P}\"",

@@ -32,6 +32,9 @@ def expand_prompt(sh: Shell, text: str) -> str:
         raise
     except ParseError:
         return decoded  # an unclosed `$(`: bash shows such a prompt as it is
+    # bash expands the text as if inside double quotes, where \" is a quote; the here-document
+    # reading used here keeps it (an escaped backslash is its own part, so this is exact)
+    parts = [A.Lit(p.text.replace('\\"', '"')) if isinstance(p, A.Lit) and '\\"' in p.text else p for p in parts]
     status = sh.state.last_status  # bash keeps $? across a prompt's command substitutions
     try:
         return sh.expander.heredoc(A.Word(tuple(parts), 0, decoded))
