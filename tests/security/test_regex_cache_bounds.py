@@ -97,3 +97,18 @@ def test_glob_pattern_cache_is_bounded_by_retained_bytes() -> None:
         assert p.fullmatch(f"zaqbx{i}yy") is True
     assert glob_pattern._PATTERNS.held_bytes() <= 256 << 20
     assert len(glob_pattern._PATTERNS) <= 2048
+
+
+def test_awk_program_cache_counts_its_regex_literals() -> None:
+    from sandbash.commands.awk import cli as awk_cli
+    from sandbash.commands.awk.lexer import Source
+
+    many = " ".join(f"/a[bc]{i}/ {{ n++ }}" for i in range(40))  # 40 compiled patterns: over the bound
+    compiled = awk_cli.compile_program([Source("cmd. line", many)], False)
+    assert len([v for v in compiled.gen.values.values() if isinstance(v, awk_regex.Regex)]) == 40
+    key = ((("cmd. line", many),), False, False)
+    assert awk_cli._CACHE.get(key) is None
+    few = "/a[bc]x/ { n++ } END { print n + 0 }"
+    awk_cli.compile_program([Source("cmd. line", few)], False)
+    assert awk_cli._CACHE.get(((("cmd. line", few),), False, False)) is not None
+    assert awk_cli._CACHE.held_bytes() <= RETAINED_MAX

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from types import CodeType
 
+from ...regex import RETAINED_MAX
 from ...textcache import TextLRU
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
@@ -26,6 +27,7 @@ from .interp import FatalNoLoc, Interp
 from .io import AwkFatal
 from .lexer import AwkSyntaxError, Lexer, Source, unescape
 from .parser import parse
+from .regex import Regex
 
 VERSION_TEXT = """GNU Awk 5.2.1, API 3.2 (sandbash)
 Copyright (C) 1989, 1991-2022 Free Software Foundation.
@@ -158,8 +160,9 @@ class Compiled:
     fast: FastPlan | None = None
 
 
-# shared by every run of the process: bounded in entries and program text (T-TEN-5)
-_CACHE: TextLRU[tuple[object, ...], Compiled] = TextLRU(64)
+# shared by every run of the process: bounded in entries, program text and what the compiled
+# regex literals may hold (T-TEN-5)
+_CACHE: TextLRU[tuple[object, ...], Compiled] = TextLRU(64, retained=RETAINED_MAX)
 
 
 def find_includes(sources: list[Source]) -> list[tuple[str, int]]:
@@ -200,7 +203,9 @@ def compile_program(sources: list[Source], icase_assigned: bool, sandbox: bool =
         raise AwkSyntaxError("program too deeply nested to compile", show=False, fatal=True) from None
     arrays = {name for (fn, name), kind in symbols.kinds.items() if fn is None and kind == "array"}
     result = Compiled(gen, code, symbols, uses, arrays, warnings, plan_for(program))
-    _CACHE.put(key, sum(len(s.text) for s in sources), result)
+    held = sum(v.retained for v in gen.values.values() if isinstance(v, Regex))
+    # the code object too: a few dozen bytes a character of the generated source
+    _CACHE.put(key, sum(len(s.text) for s in sources), result, held + 32 * len(gen.source))
     return result
 
 
