@@ -22,6 +22,7 @@ from typing import Any
 from ...limits import MemoryHold
 from ...stdio.streams import BufferWriter, BytesReader, Stream, StreamError
 from ...vfs.errors import FsError, strerror
+from ...vfs.facade import FileStream
 from ..context import Ctx
 from ..date.fmt import FormatTooLong, Moment, format_moment
 from ..date.zones import local_zone
@@ -257,6 +258,8 @@ class LuaHost:
         end = h.pos + len(data)
         if end > len(h.data):
             self._hold(end - len(h.data))
+        if h.pos > len(h.data):  # written past the end (after a seek): the gap reads as zeros, as in C
+            h.data.extend(bytes(h.pos - len(h.data)))
         h.data[h.pos:end] = data
         h.pos = end
         h.dirty = True
@@ -265,8 +268,10 @@ class LuaHost:
     def _write_stream(self, fid: int, h: _Handle, data: bytes) -> None:
         assert h.stream is not None
         h.pos += len(data)
-        if fid != 1:  # stderr and pipes are unbuffered
+        if fid != 1:  # stderr, pipes and files opened w/a are unbuffered
             h.stream.write(data)
+            if h.append and isinstance(h.stream, FileStream):
+                h.pos = h.stream.handle.seek(0, 2)  # an append always lands at the end
             return
         h.out += data
         if len(h.out) >= _STDOUT_BUFFER:
@@ -274,6 +279,15 @@ class LuaHost:
 
     def seek(self, fid: int, whence: bytes, offset: int) -> Result:
         h = self._get(fid)
+        if isinstance(h.stream, FileStream):  # a file opened w/a: written through, seekable as in C
+            handle = h.stream.handle
+            base = {b"set": 0, b"cur": h.pos, b"end": 0}[whence]
+            if whence == b"end":
+                base = handle.seek(0, 2)
+            if base + offset < 0:
+                return None, b"Invalid argument", errno.EINVAL
+            h.pos = handle.seek(base + offset, 0)  # a write past the end leaves zeros (the backend's)
+            return h.pos
         if h.stream is not None:
             if h.owns and h.writable and offset == 0 and whence in (b"cur", b"end"):
                 return h.pos  # where a file written through is (its end)

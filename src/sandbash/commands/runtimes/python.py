@@ -205,7 +205,8 @@ class _Run:
         sub = Subprocess(ctx, self.pm)
         lookup = {"_sb_exit": self._sb_exit, "_sb_eof": self._sb_eof, "_sb_path_given": self.os.path_given,
                   "_sb_read_lines": self._guarded(self.os.read_lines), "_sb_system": self._guarded(sub.system),
-                  "_sb_popen_read": self._guarded(sub.popen_read)}
+                  "_sb_popen_read": self._guarded(sub.popen_read), "_sb_pwrite": self._guarded(self.os.pwrite),
+                  "_sb_truncate": self._guarded(self.os.truncate)}
         modules = external_modules(self.pm, ctx)
         modules["subprocess"] = lambda: self.pm.ExternalModule(
             {k: self._guarded(v) if callable(v) else v for k, v in sub.attrs().items()})

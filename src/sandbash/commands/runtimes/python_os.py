@@ -14,6 +14,7 @@ import stat as statmod
 from typing import Any
 
 from ...vfs.errors import FsError, strerror
+from ...vfs.facade import FileStream
 from ..context import Ctx
 
 _OS_ERRORS: dict[int, type[OSError]] = {
@@ -227,6 +228,30 @@ class VfsOS:
             raise FsError(errno.EBADF, path)
         else:
             self.ctx.fs.write_bytes(path, data, append=append)
+
+    def pwrite(self, path: str, pos: int, data: bytes) -> None:
+        """Write `data` at offset `pos` of an existing file (a gap past its end reads as zeros: the
+        backend's); the prelude's write file calls it after a seek away from the end."""
+        try:
+            stream = self.ctx.fs.open(path, "rw")
+        except FsError as e:
+            raise os_error(e.errno or errno.EIO, path) from None
+        try:
+            if not isinstance(stream, FileStream):
+                raise FsError(errno.ESPIPE, path)
+            stream.handle.seek(pos)
+            stream.handle.write(bytes(data))
+        except FsError as e:  # as CPython's write(): no file name
+            code = e.errno or errno.EIO
+            raise _OS_ERRORS.get(code, OSError)(code, strerror(code)) from None
+        finally:
+            stream.close()
+
+    def truncate(self, path: str, size: int) -> None:
+        try:
+            self.ctx.fs.truncate(path, size)
+        except FsError as e:
+            raise os_error(e.errno or errno.EIO, path) from None
 
     def op_Path_write_text(self, p: Any, data: str) -> int:
         self._write(_path(p), data.encode("utf-8", "surrogateescape"), append=False)

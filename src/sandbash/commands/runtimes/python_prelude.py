@@ -7,15 +7,19 @@ stay its own): the parts of `sys` and the builtins Monty leaves out, over host c
 - `print(..., file=X)` accepts any object with write() (Monty's accepts only sys.stdout/stderr).
 - `exit()`, `quit()` and `input()` exist.
 - `open()` tells the host the path as the program spelled it (Monty sends the host an absolute
-  path), so an error names it as CPython would.
+  path), so an error names it as CPython would; a file opened to write is a `_SbWriteFile`, so a
+  write after a seek lands there (`_sb_pwrite`), zero-filling a gap past the end.
 Host callbacks: `_sb_exit(code)` records the status and raises SystemExit; `_sb_eof()` raises
 the EOFError of input(); `_sb_path_given(path)` notes the spelling of the next open();
 `_sb_read_lines()` gives the next lines of stdin (about 64 KiB; [] at the end) to
 `_sb_stdin_line()`, which the rewritten `for line in sys.stdin:` loops call; `_sb_system(cmd)`
-and `_sb_popen_read(cmd)` run a sandbash command for the rewritten `os.system` / `os.popen`.
+and `_sb_popen_read(cmd)` run a sandbash command for the rewritten `os.system` / `os.popen`;
+`_sb_pwrite(path, pos, data)` / `_sb_truncate(path, size)` write a file at a position / cut it;
+`_sb_json_dump` is the rewritten `json.dump` (it calls the file's write() from Python code).
 """
 
 PRELUDE = r'''
+import json as _sb_json
 import sys as _sb_real_sys
 _sb_real_print = print
 _sb_real_open = open
@@ -23,7 +27,122 @@ _sb_real_open = open
 
 def open(file, mode='r', *args, **kwargs):
     _sb_path_given(file)
-    return _sb_real_open(file, mode, *args, **kwargs)
+    f = _sb_real_open(file, mode, *args, **kwargs)
+    if isinstance(file, str) and ('w' in mode or 'x' in mode) and '+' not in mode:
+        return _SbWriteFile(f, file, 'b' not in mode)
+    return f
+
+
+class _SbWriteFile:
+    """A file opened 'w' or 'x': each write lands at the position, as in CPython (Monty's own
+    handle appends wherever the program seeked). Positions count bytes, as CPython's tell()."""
+
+    def __init__(self, f, path, text):
+        self._f = f
+        self._path = path
+        self._text = text
+        self._pos = 0
+        self._size = 0
+        self.name = f.name
+        self.mode = f.mode
+        self.closed = False
+        if text:
+            self.encoding = 'UTF-8'
+
+    def _check(self):
+        if self.closed:
+            raise ValueError('I/O operation on closed file.')
+
+    def write(self, data):
+        self._check()
+        if self._text:
+            if not isinstance(data, str):
+                raise TypeError('write() argument must be str, not ' + type(data).__name__)
+            raw = data.encode('utf-8', 'surrogateescape')
+        elif isinstance(data, str):
+            raise TypeError("a bytes-like object is required, not 'str'")
+        else:
+            raw = bytes(data)
+        if self._pos == self._size:
+            self._f.write(data)
+        else:
+            _sb_pwrite(self._path, self._pos, raw)
+        self._pos += len(raw)
+        if self._pos > self._size:
+            self._size = self._pos
+        return len(data)
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def seek(self, offset, whence=0):
+        self._check()
+        if whence not in (0, 1, 2):
+            if self._text:
+                raise ValueError('invalid whence (' + str(whence) + ', should be 0, 1 or 2)')
+            raise OSError('[Errno 6] No such device or address')  # Monty's OSError takes one argument
+        if self._text and whence and offset:
+            kind = 'cur' if whence == 1 else 'end'
+            raise ValueError("can't do nonzero " + kind + '-relative seeks')  # io.UnsupportedOperation
+        base = (0, self._pos, self._size)[whence]
+        if base + offset < 0:
+            if self._text:
+                raise ValueError('negative seek position ' + str(offset))
+            raise OSError('[Errno 22] Invalid argument')
+        self._pos = base + offset
+        return self._pos
+
+    def tell(self):
+        self._check()
+        return self._pos
+
+    def truncate(self, size=None):
+        self._check()
+        size = self._pos if size is None else size
+        if size < 0:
+            raise OSError('[Errno 22] Invalid argument')
+        _sb_truncate(self._path, size)
+        self._size = size
+        return size
+
+    def flush(self):
+        self._check()
+
+    def writable(self):
+        self._check()
+        return True
+
+    def readable(self):
+        self._check()
+        return False
+
+    def seekable(self):
+        self._check()
+        return True
+
+    def isatty(self):
+        self._check()
+        return False
+
+    def read(self, *args):
+        return self._f.read(*args)
+
+    def close(self):
+        if not self.closed:
+            self._f.close()
+            self.closed = True
+
+    def __enter__(self):
+        self._check()
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __repr__(self):
+        return repr(self._f)
 
 
 class _SbBinaryWriter:
@@ -173,6 +292,10 @@ class _SbPipe:
 
 def _sb_popen(cmd, mode='r', buffering=-1):
     return _SbPipe(_sb_popen_read(cmd))
+
+
+def _sb_json_dump(obj, fp, **kwargs):
+    fp.write(_sb_json.dumps(obj, **kwargs))
 
 
 def _sb_writelines(target, lines):

@@ -6,7 +6,9 @@ place on its own line(s), so tracebacks keep the program's line numbers. `for NA
 becomes `while (NAME := _sb_stdin_line()):` on the same line: Monty reads a file object whole,
 and the loop then streams stdin (a pipeline stage, `yes | python3 ...`) a chunk of lines at a time.
 `os.system` and `os.popen` (Monty's os has neither) become the prelude's `_sb_system` / `_sb_popen`,
-which run a sandbash command (python_subprocess.py); `f.writelines(x)` becomes `_sb_writelines(f, x)`. Text the host parser
+which run a sandbash command (python_subprocess.py); `json.dump` becomes the prelude's `_sb_json_dump`
+(Monty's calls the file's write() where a host call cannot run, and a file opened to write is the
+prelude's own object); `f.writelines(x)` becomes `_sb_writelines(f, x)`. Text the host parser
 cannot read (newer syntax, or too large) is left as it is: Monty reports what it cannot run.
 """
 
@@ -17,19 +19,20 @@ import ast
 MAX_REWRITE_BYTES = 1 << 20
 
 
-# os functions that run a command: bound to the prelude's sandbash-command versions
-_OS_COMMANDS = {"system": "_sb_system", "popen": "_sb_popen"}
+# module functions bound to the prelude's versions: os's that run a command, json's that writes a file
+_REPLACED = {"os": {"system": "_sb_system", "popen": "_sb_popen"}, "json": {"dump": "_sb_json_dump"}}
 
 
 def _import_text(node: ast.Import | ast.ImportFrom) -> str | None:
-    """The replacement for an import statement that names sys (or os.system/os.popen), or None."""
+    """The replacement for an import statement that names sys (or a function of _REPLACED), or None."""
     if isinstance(node, ast.ImportFrom):
-        if node.module == "os" and not node.level and any(a.name in _OS_COMMANDS for a in node.names):
-            kept = [a for a in node.names if a.name not in _OS_COMMANDS]
-            parts = [f"{a.asname or a.name} = {_OS_COMMANDS[a.name]}" for a in node.names if a.name in _OS_COMMANDS]
+        funcs = _REPLACED.get(node.module or "", {}) if not node.level else {}
+        if any(a.name in funcs for a in node.names):
+            kept = [a for a in node.names if a.name not in funcs]
+            parts = [f"{a.asname or a.name} = {funcs[a.name]}" for a in node.names if a.name in funcs]
             if kept:
                 names = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in kept)
-                parts.insert(0, f"from os import {names}")
+                parts.insert(0, f"from {node.module} import {names}")
             return "; ".join(parts)
         if node.module != "sys" or node.level:
             return None
@@ -91,7 +94,7 @@ def _writelines_edits(text: str, tree: ast.AST, taken: list[tuple[int, int, int,
 
 def rewrite(text: str) -> str:
     """`text` with its sys imports bound to the prelude's stand-in."""
-    if not any(w in text for w in ("sys", "system", "popen", "writelines")) or len(text) > MAX_REWRITE_BYTES:
+    if not any(w in text for w in ("sys", "system", "popen", "dump", "writelines")) or len(text) > MAX_REWRITE_BYTES:
         return text
     try:
         tree = ast.parse(text)
@@ -99,16 +102,19 @@ def rewrite(text: str) -> str:
         return text
     edits: list[tuple[int, int, int, int, str]] = []
     stdin_names = _stdin_names(tree)
-    os_names = {a.asname or "os" for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
-                if a.name == "os"}
+    # the name each replaced module is bound to -> that module's replaced functions
+    modules = {a.asname or a.name: _REPLACED[a.name] for n in ast.walk(tree) if isinstance(n, ast.Import)
+               for a in n.names if a.name in _REPLACED}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
             new = _import_text(node)
             if new is not None and node.end_lineno is not None and node.end_col_offset is not None:
                 edits.append((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, new))
-        elif isinstance(node, ast.Attribute) and node.attr in _OS_COMMANDS and isinstance(node.value, ast.Name) \
-                and node.value.id in os_names and node.end_lineno == node.lineno and node.end_col_offset is not None:
-            edits.append((node.lineno, node.col_offset, node.lineno, node.end_col_offset, _OS_COMMANDS[node.attr]))
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.attr in modules.get(node.value.id, {}) and node.end_lineno == node.lineno \
+                and node.end_col_offset is not None:
+            edits.append((node.lineno, node.col_offset, node.lineno, node.end_col_offset,
+                          modules[node.value.id][node.attr]))
         elif isinstance(node, ast.For) and _is_stdin(node.iter, stdin_names) and isinstance(node.target, ast.Name) \
                 and node.iter.end_lineno == node.lineno and node.iter.end_col_offset is not None:
             edits.append((node.lineno, node.col_offset, node.lineno, node.iter.end_col_offset,
