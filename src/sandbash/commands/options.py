@@ -93,7 +93,8 @@ class CommandSpec:
     stop_at_operand: bool = False  # options end at the first operand (env, xargs, find)
     usage_status: int = 1  # exit status of a usage error (2 for grep, diff, ...)
     help_extra: str = ""
-    # legacy numeric option: `head -5` means `head -n 5` (the Opt key given here)
+    # legacy numeric option: `head -5` means `head -n 5` (the Opt key given here); the digits-only
+    # case of dash_value below
     numeric: str | None = None
     # a callable deciding that an argument starting with '-' is an operand (e.g. `-5` for some)
     operand_if: Callable[[str], bool] | None = None
@@ -269,19 +270,23 @@ class _Gnu:
         return words[0] if opt.nargs == 1 else tuple(words)
 
     def _dash_value(self, arg: str) -> bool:
-        """`head -5`, kill's `-9`: a word that names no option is one option's value."""
+        """`head -5`, kill's `-9`: a word that names no option is one option's value. `numeric` is
+        the digits-only case of the dash_value hook."""
         spec = self.spec
-        if spec.numeric and arg[1:].isdigit():
-            opt = self.shorts.get(spec.numeric) or next((o for o in spec.opts if o.key == spec.numeric), None)
-            if opt is not None:
-                _store(self.parsed, opt, arg[1:])
-                return True
-        key = spec.dash_value
-        if key is None or (spec.dash_value_if is not None and not spec.dash_value_if(arg)):
+        if spec.dash_value is not None:
+            key = spec.dash_value
+            if spec.dash_value_if is not None and not spec.dash_value_if(arg):
+                return False
+        elif spec.numeric is not None and arg[1:].isdigit():
+            key = spec.numeric
+        else:
             return False
         if spec.dash_value_once and key in self.parsed.values:
             return False
-        _store(self.parsed, next(o for o in spec.opts if o.key == key), arg[1:])
+        opt = self.shorts.get(key) or next((o for o in spec.opts if o.key == key), None)
+        if opt is None:
+            return False
+        _store(self.parsed, opt, arg[1:])
         return True
 
     def _long(self, arg: str) -> bool:
