@@ -103,7 +103,8 @@ class Expander:
         self.env = env
         self._at_empty = False
         # id(op) -> (op, extglob, patsub_replacement, function or None when not static)
-        self._op_cache: dict[int, tuple[A.ParamOp, bool, bool, Callable[[str], str] | None]] = {}
+        # id(op) -> (op, extglob, the replacement's option bits, its function when its words are static)
+        self._op_cache: dict[int, tuple[A.ParamOp, bool, int, Callable[[str], str] | None]] = {}
         # the run's limits and budget (read at each use: a Session swaps them between runs)
         self._rt = getattr(env, "rt", None)
         self._arg_bytes = 0  # text the words of the current command expanded to
@@ -763,7 +764,8 @@ class Expander:
     def _op_function(self, op: A.ParamOp) -> Callable[[str], str]:
         env = self.env
         extglob = env.option("extglob")
-        amp = env.option("patsub_replacement") if op.kind is _REPL else False
+        # a substitution also depends on patsub_replacement and nocasematch (bash 4.4+)
+        amp = env.option("patsub_replacement") | env.option("nocasematch") << 1 if op.kind is _REPL else 0
         cache = self._op_cache
         hit = cache.get(id(op))
         if hit is not None and hit[0] is op:
@@ -798,7 +800,7 @@ class Expander:
             pat_text = self.pattern(op.arg)
             rep = self.string(op.arg2) if op.arg2 is not None else ""
             return _replacer(op.op, pat_text, rep, extglob, env.option("patsub_replacement"), op.arg2,
-                             env.check_string)
+                             env.check_string, env.option("nocasematch"))
         if kind is OpKind.CASE:
             pat_src = self.pattern(op.arg) if op.arg is not None else None
             cpat = compile_pattern(pat_src, extglob) if pat_src else None
@@ -1442,9 +1444,9 @@ def _key_quote(k: str, assoc: bool) -> str:
 
 def _replacer(
     op: str, pat_text: str, rep: str, extglob: bool, amp: bool, rep_word: A.Word | None,
-    check_size: Callable[[int], None],
+    check_size: Callable[[int], None], nocase: bool = False,
 ) -> Callable[[str], str]:
-    pat = compile_pattern(pat_text, extglob)
+    pat = compile_pattern(pat_text, extglob, nocase)
     use_amp = amp and rep_word is not None and "&" in rep
 
     def render(matched: str) -> str:

@@ -221,7 +221,8 @@ class Executor:
         name, sub, append, value, items = self.expand_assignment(a)
         head = name + (f"[{sub}]" if sub is not None else "") + ("+=" if append else "=")
         if items is not None:
-            text = head + "(" + " ".join(v for _, v, _ in items) + ")"
+            # (the text eval reads again: keys kept, `[k]=v`)
+            text = head + "(" + " ".join(v if k is None else f"[{k}]{'+' * ap}={v}" for k, v, ap in items) + ")"
         else:
             text = head + value
         return AssignArg.make(text, name, sub, append, value, items)

@@ -36,6 +36,8 @@ _RESERVED = frozenset(
 )
 _LIST_TERMINATORS = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}"})
 _DECL_BUILTINS = frozenset({"declare", "typeset", "local", "export", "readonly"})
+# after these bash reads `name=(...)` as one word (its parser's PST_ASSIGNOK)
+_ASSIGN_OK = _DECL_BUILTINS | {"eval", "let"}
 _ASSIGN_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _IO_NUMBER = re.compile(r"\d+(?=[<>])")
 _IO_VAR = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]{}]+\])?)\}(?=[<>])")  # {fd} or {arr[sub]}
@@ -771,7 +773,7 @@ class Parser(WordReader):
                     continue
                 self.consume()
                 words.append(tok.word)
-                decl = self.plain(tok) in _DECL_BUILTINS
+                decl = self.plain(tok) in _ASSIGN_OK
                 continue
             if decl:
                 assign = self.try_assignment(tok)
