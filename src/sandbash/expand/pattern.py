@@ -32,6 +32,7 @@ _CLASSES: dict[str, Callable[[str], bool]] = {
     "cntrl": lambda c: ord(c) < 32 or ord(c) == 127,
     "xdigit": lambda c: c in "0123456789abcdefABCDEF",
     "word": lambda c: c.isalnum() or c == "_",
+    "ascii": lambda c: c.isascii(),
 }
 
 
@@ -227,41 +228,59 @@ def _parse_bracket(body: str) -> Node:
     if body and body[0] in "!^":
         negated = True
         i = 1
-    items: list[tuple[str, str]] = []  # ('c', ch) ('r', a+b) ('k', class)
+    # the elements first: ('c', ch), ('k', class), ('-',) an unquoted dash, ('x',) a collating
+    # symbol with no character; then ranges between two characters (`a-z`, `[.a.]-[.z.]`)
+    toks: list[tuple[str, ...]] = []
     n = len(body)
     first = True
     while i < n:
         c = body[i]
-        if c == "[" and i + 1 < n and body[i + 1] in ":=.":
+        if c == "[" and i + 1 < n and body[i + 1] in ":=." and body.find(body[i + 1] + "]", i + 2) >= 0:
             kind = body[i + 1]
             end = body.find(kind + "]", i + 2)
             name = body[i + 2 : end]
             if kind == ":":
-                items.append(("k", name))
+                toks.append(("k", name))
             else:
-                items.append(("c", collating_symbol(name)))
+                sym = collating_symbol(name)
+                toks.append(("c", sym) if sym else ("x",))
             i = end + 2
             first = False
             continue
         if c == "\\" and i + 1 < n:
-            c = body[i + 1]
-            i += 1
-        elif c == "]" and not first:
-            break
-        if i + 2 < n and body[i + 1] == "-" and body[i + 2] != "]":
-            hi = body[i + 2]
-            skip = 3
-            if hi == "\\" and i + 3 < n:
-                hi = body[i + 3]
-                skip = 4
-            items.append(("r", c + hi))
-            i += skip
+            toks.append(("c", body[i + 1]))
+            i += 2
             first = False
             continue
-        items.append(("c", c))
+        if c == "]" and not first:
+            break
+        toks.append(("-",) if c == "-" and not first else ("c", c))
         i += 1
         first = False
-    return ("cls", negated, tuple(items))
+    return ("cls", negated, tuple(_bracket_items(toks)))
+
+
+def _bracket_items(toks: list[tuple[str, ...]]) -> list[tuple[str, str]]:
+    """('c', ch), ('r', lo + hi), ('k', class) from a bracket's elements. A range with an end that
+    is no character (an unknown collating symbol, a class after the dash) matches nothing, as in
+    bash; after a class a dash is itself."""
+    items: list[tuple[str, str]] = []
+    k = 0
+    n = len(toks)
+    while k < n:
+        tok = toks[k]
+        if k + 2 < n and toks[k + 1] == ("-",) and tok[0] in "cx" and toks[k + 2][0] != "-":
+            lo, hi = tok, toks[k + 2]
+            if lo[0] == "c" and hi[0] == "c":
+                items.append(("r", lo[1] + hi[1]))
+            k += 3
+            continue
+        if tok[0] == "-":
+            items.append(("c", "-"))
+        elif tok[0] != "x":
+            items.append((tok[0], tok[1]))
+        k += 1
+    return items
 
 
 def _class_match(node: Node, ch: str, nocase: bool) -> bool:

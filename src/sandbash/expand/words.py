@@ -387,7 +387,8 @@ class Expander:
             elif isinstance(p, A.ArithSub):
                 segs.append((str(self.arith(p.word)), QUO if in_dq else EXP))
             elif isinstance(p, A.Tilde):
-                segs.append((self._tilde(p.user), QUO))
+                text = "~" + p.user if p.in_argument and self.env.option("posix") else self._tilde(p.user)
+                segs.append((text, QUO))
             elif isinstance(p, A.ProcSub):
                 segs.append((self.env.process_sub(p.body, p.direction), QUO if in_dq else EXP))
             elif isinstance(p, A.ExtGlob):

@@ -53,9 +53,11 @@ class DQ:
 
 @dataclass(frozen=True, slots=True)
 class Tilde:
-    """A tilde prefix: `~`, `~user`, `~+`, `~-`."""
+    """A tilde prefix: `~`, `~user`, `~+`, `~-`. `in_argument`: after the `=` or a `:` of a
+    command's argument shaped like an assignment, where posix mode leaves it as it is."""
 
     user: str
+    in_argument: bool = False
 
 
 class OpKind(StrEnum):

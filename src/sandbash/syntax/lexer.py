@@ -168,9 +168,10 @@ class WordReader:
         first = parts[0]
         m = _ASSIGNISH.match(first.text) if isinstance(first, A.Lit) else None
         if m is not None and isinstance(first, A.Lit):
-            # bash expands ~ after `=` and `:` in any word shaped like an assignment
+            # bash expands ~ after `=` and `:` in any word shaped like an assignment (outside
+            # posix mode: the Tildes are marked so the expansion can tell)
             head, rest = first.text[: m.end()], first.text[m.end() :]
-            tail = assignment_tildes(([A.Lit(rest)] if rest else []) + parts[1:])
+            tail = assignment_tildes(([A.Lit(rest)] if rest else []) + parts[1:], in_argument=True)
             parts = [A.Lit(head), *tail]
         else:
             parts = tilde_prefix(parts)
@@ -1162,8 +1163,9 @@ def _default_word_tildes(p: A.Param) -> A.Param:
     return A.Param(p.name, p.sub, p.prefix, new_op, p.braced, p.names_suffix, p.subscript)
 
 
-def assignment_tildes(parts: list[A.Part]) -> list[A.Part]:
-    """Tilde expansion in an assignment value: at the start and after each `:`."""
+def assignment_tildes(parts: list[A.Part], in_argument: bool = False) -> list[A.Part]:
+    """Tilde expansion in an assignment value: at the start and after each `:` (`in_argument`:
+    in a command's argument shaped like an assignment)."""
     out: list[A.Part] = []
     at_start = True
     for p in parts:
@@ -1178,7 +1180,7 @@ def assignment_tildes(parts: list[A.Part]) -> list[A.Part]:
                     user = piece[1:] if slash < 0 else piece[1:slash]
                     ends_here = slash >= 0 or k < len(pieces) - 1 or p is parts[-1]
                     if ends_here and _valid_tilde_user(user):
-                        out.append(A.Tilde(user))
+                        out.append(A.Tilde(user, in_argument))
                         if slash >= 0:
                             out.append(A.Lit(piece[slash:]))
                         at_start = False
