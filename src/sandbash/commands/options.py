@@ -190,13 +190,17 @@ def parse_args(spec: CommandSpec, args: Sequence[str]) -> tuple[Parsed, list[str
 
 
 # a spec's option tables by letter and by long name, built once per spec (parsing is on every
-# command's path); the spec is kept with them so that its id is not reused
+# command's path); the spec is kept with them so that its id is not reused. A few commands build
+# a spec per call (diff3), so the cache is bounded: past _TABLES_MAX specs it starts again.
 _TABLES: dict[int, tuple[CommandSpec, dict[str, Opt], dict[str, Opt]]] = {}
+_TABLES_MAX = 1024
 
 
 def _tables(spec: CommandSpec) -> tuple[CommandSpec, dict[str, Opt], dict[str, Opt]]:
     found = _TABLES.get(id(spec))
     if found is None or found[0] is not spec:
+        if len(_TABLES) >= _TABLES_MAX:
+            _TABLES.clear()
         found = _TABLES[id(spec)] = (spec, {o.short: o for o in spec.opts if o.short},
                                      {o.long: o for o in spec.opts if o.long})
     return found

@@ -131,3 +131,13 @@ def test_operand_positions_and_dashdash() -> None:
     assert operands == ["p", "a", "b", "c"]
     assert parsed.operand_at == [0, 1, 2, 2]  # how many options came before each
     assert parsed.dashdash == 3
+
+
+def test_specs_built_per_call_do_not_pile_up() -> None:
+    """The parser caches each spec's option tables; a spec built on every call (diff3 does) must
+    not grow that cache without bound."""
+    from sandbash.commands import options
+
+    for k in range(options._TABLES_MAX * 2):
+        parse_args(CommandSpec(name=f"t{k}", opts=(Opt("a"),)), ["-a"])
+    assert len(options._TABLES) <= options._TABLES_MAX
