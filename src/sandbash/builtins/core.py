@@ -85,11 +85,12 @@ def bi_return(sh: Shell, argv: list[str]) -> int:
 
 
 def _too_many(sh: Shell, name: str) -> None:
-    """bash drops the whole top-level command; under `bash -c` that ends the shell."""
+    """bash drops the whole top-level command; under `bash -c` that ends the shell. The status is
+    the last command's, or 1 when that was 0 (bash's reader_loop after a DISCARD)."""
     sh.builtin_error(name, "too many arguments")
     if sh.state.mode == "c":
         raise ExitShell(1)
-    raise AbortCommand(1)
+    raise AbortCommand(sh.state.last_status or 1)
 
 
 def _loop_count(sh: Shell, name: str, argv: list[str]) -> int | None:

@@ -208,6 +208,8 @@ class Evaluator:
                         self.va.set_var(node.var, item)
                 except AssignError as e:
                     self.sh.error(e.message)
+                    if st.opts["posix"]:
+                        raise ExitShell(1) from None  # (a fatal error in POSIX mode, as in bash)
                     status = 1
                     break
                 except ExpansionError as e:  # `for n in ...` with an integer n
@@ -429,11 +431,11 @@ class Evaluator:
     def call_function(self, name: str, fdef: A.FuncDef, argv: list[str], temp: Scope | None) -> int:
         st = self.state
         limits = self.sh.rt.limits
-        nest = self.va.lookup("FUNCNEST")
-        if nest is not None and type(nest.value) is str and st.frames and _funcnest(nest.value) <= len(st.frames):
+        nest = self.va.lookup("FUNCNEST") if st.frames else None  # (a call from the top level never nests)
+        if nest is not None and type(nest.value) is str and _funcnest(nest.value) <= len(st.frames):
             # bash's FUNCNEST (a number > 0): the call fails and the whole top-level command is dropped
             self.sh.error(f"{name}: maximum function nesting level exceeded ({len(st.frames)})")
-            raise AbortCommand(1)
+            raise AbortCommand(st.last_status or 1)  # (bash's DISCARD keeps a failed status)
         if len(st.frames) >= limits.max_call_depth:
             raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, limits.max_call_depth)
         source = st.func_sources.get(name, ("", 0))[0]

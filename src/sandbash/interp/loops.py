@@ -11,7 +11,7 @@ from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
 from ..syntax import ast as A
-from .control import BreakLoop, LoopControl
+from .control import BreakLoop, ExitShell, LoopControl
 from .variables import AssignError
 
 if TYPE_CHECKING:
@@ -96,8 +96,10 @@ def run_select(ev: Evaluator, node: A.Select) -> int:
             value = items[int(choice) - 1] if choice.isdigit() and 1 <= int(choice) <= len(items) else ""
             try:
                 ev.va.set_var(node.var, value)
-            except AssignError as e:  # bash reports it and leaves the loop
+            except AssignError as e:  # bash reports it and leaves the loop (POSIX mode: the shell)
                 sh.error(e.message)
+                if st.opts["posix"]:
+                    raise ExitShell(1) from None
                 status = 1
                 break
             try:

@@ -268,7 +268,7 @@ class Shell:
                 self.syntax_error(e, source_name)
                 if e.discard_line and not isinstance(e, ParseLimit):
                     st.last_status = 1
-                    rest = _after_line(text, e.line - line_base + 1)
+                    rest = _after_line(parser.src, e.line - parser.line_base + 1)
                     if rest is None:
                         return 1
                     parser = self.make_parser(rest, e.line + 1)
@@ -289,6 +289,11 @@ class Shell:
                     self.run_list(node)
                 except AbortCommand as e:
                     st.last_status = e.status
+                    # bash's line counter stays where the command failed: a line of a compound
+                    # command over several lines makes every later line read that much lower
+                    skew = parser.line_at(max(parser.pos - 1, 0)) - st.line
+                    if skew > 0:
+                        parser.line_base -= skew
                     if e.status and st.opts["errexit"]:
                         raise ExitShell(e.status) from None  # `set -e` sees the aborted line fail
             else:
