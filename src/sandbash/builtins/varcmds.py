@@ -277,7 +277,9 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
                 var = Var(None, 0)
                 scope[name] = var
     if var.attrs & READONLY and (has_value or clear_attrs & READONLY):
-        if cmd in ("declare", "typeset", "local"):
+        # readonly/export name themselves only for a quoted list they make an array of
+        quoted_list = items is None and set_attrs & (ARRAY | ASSOC) and value[:1] == "(" and value[-1:] == ")"
+        if cmd in ("declare", "typeset", "local") or quoted_list:
             sh.builtin_error(cmd, f"{name}: readonly variable")
         else:
             sh.error(f"{name}: readonly variable")
@@ -286,7 +288,7 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         # a quoted `(...)` (`declare -a a='(1 2)'`) is a compound assignment when declare makes an
         # array or names one; bash warns when it makes an element of a new array instead
         exists = isinstance(var.value, (IndexedArray, AssocArray)) or var.attrs & (ARRAY | ASSOC)
-        if set_attrs & (ARRAY | ASSOC) or (exists and sub is None):
+        if set_attrs & (ARRAY | ASSOC) or (exists and sub is None and cmd not in ("readonly", "export")):
             items, sub = sh.va.compound_items(value), None
         elif sub is not None and not exists:
             sh.warn(f"{arg}: quoted compound array assignment deprecated")
@@ -388,10 +390,12 @@ def _print_vars(sh: Shell, cmd: str, names: list[str], filter_attrs: int, full: 
     visible = sh.va.listing()
     for name in sorted(visible):
         var = visible[name]
-        if filter_attrs and not (var.attrs & filter_attrs) and not (
-            filter_attrs & ARRAY and isinstance(var.value, IndexedArray)
-        ) and not (filter_attrs & ASSOC and isinstance(var.value, AssocArray)):
-            continue
+        if filter_attrs:
+            # every attribute asked for (`declare -ar`: readonly arrays); a value's kind counts
+            have = var.attrs | (ARRAY if isinstance(var.value, IndexedArray) else 0) | (
+                ASSOC if isinstance(var.value, AssocArray) else 0)
+            if have & filter_attrs != filter_attrs:
+                continue
         if full or filter_attrs:
             sh.out(declare_line(name, var) + "\n")
         else:
@@ -420,11 +424,12 @@ def _set_quote(v: str) -> str:
 
 @builtin("export")
 def bi_export(sh: Shell, argv: list[str]) -> int:
-    opts = parse_builtin(sh, argv, "fnp")
+    opts = parse_builtin(sh, argv, "aAfnp")  # -a/-A as readonly's (bash takes them, unlisted)
     if opts is None:
         return 2
     args = opts.args
     unexport, funcs = opts.has("n"), opts.has("f")
+    kind = (ARRAY if opts.has("a") else 0) | (ASSOC if opts.has("A") else 0)
     st = sh.state
     if funcs:
         if not args:
@@ -432,7 +437,7 @@ def bi_export(sh: Shell, argv: list[str]) -> int:
         return set_func_attrs(sh, "export", args, 0 if unexport else EXPORT, EXPORT if unexport else 0,
                               missing="not a function")
     if not args:  # with names, -p does nothing more than the names alone (bash 5.2)
-        return _print_with_attr(sh, "export", EXPORT, 0)
+        return _print_with_attr(sh, "export", EXPORT, kind)
     status = 0
     for arg in args:
         name = arg.split("=", 1)[0].rstrip("+")
@@ -442,7 +447,7 @@ def bi_export(sh: Shell, argv: list[str]) -> int:
                 found.attrs &= ~EXPORT
             continue
         try:
-            if not _declare_one(sh, "export", arg, EXPORT, 0, False):
+            if not _declare_one(sh, "export", arg, EXPORT | kind, 0, False):
                 status = 1
         except AssignError as e:
             sh.error(e.message)
