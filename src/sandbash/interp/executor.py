@@ -20,7 +20,7 @@ from .builtin_table import SPECIAL, Builtin, is_builtin, lookup
 from .control import AbortCommand, ExitShell
 from .jobs import notify_dead_jobs
 from .variables import AssignError
-from .vars import EXPORT, READONLY, AssignArg, Scope, Var
+from .vars import EXPORT, INTEGER, READONLY, AssignArg, Scope, Var
 
 if TYPE_CHECKING:
     from ..expand.words import Expander
@@ -481,7 +481,10 @@ class Executor:
                         raise AbortCommand(1)
                     continue
                 if append and name not in temp and var is not None and isinstance(var.value, str):
-                    value = var.value + value
+                    if var.attrs & INTEGER:  # `x+=5 cmd` with an integer x adds, as bash does
+                        value = str(self.sh.arith_eval(var.value or "0") + self.sh.arith_eval(value or "0"))
+                    else:
+                        value = var.value + value
                     append = False
                 self.va.set_var(name, value, sub=sub, append=append, scope=temp, parsed=a.subscript)
                 tvar = temp.get(name)

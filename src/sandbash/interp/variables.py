@@ -671,6 +671,8 @@ class Variables:
             self.state.getopts_pos = 0
         elif name == "BASH_ARGV0":
             self.state.arg0 = value
+        elif name == "POSIXLY_CORRECT":
+            self.state.opts["posix"] = True  # bash: setting it turns posix mode on, unsetting off
         elif name == "PATH":
             self.state.hashed.clear()
 
@@ -682,6 +684,8 @@ class Variables:
                 return self.unset_element(name, sub)
         if name == "PATH":
             self.state.hashed.clear()  # bash empties its hash table (`unset PATH`, through a nameref too)
+        elif name == "POSIXLY_CORRECT":
+            self.state.opts["posix"] = False
         if name in _DYNAMIC and name != "_":
             self.state.unspecial.add(name)  # bash: an unset dynamic variable is an ordinary one from now on
         scopes = self.state.vars.scopes

@@ -31,7 +31,7 @@ TRACE = 256
 CAPITALIZE = 512
 
 # variables whose assignment does more than store the value (variables.set_var)
-SPECIAL_ASSIGN = frozenset({"RANDOM", "SECONDS", "OPTIND", "BASH_ARGV0"})
+SPECIAL_ASSIGN = frozenset({"RANDOM", "SECONDS", "OPTIND", "BASH_ARGV0", "POSIXLY_CORRECT"})
 
 ATTR_LETTERS = (
     (ARRAY, "a"),

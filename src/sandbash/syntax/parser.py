@@ -782,9 +782,18 @@ class Parser(WordReader):
                     words.append(A.Word((A.AssignWord(assign),), wline, assign.text, wcol))
                     continue
             next_pos = self._alias_next_pos
-            if next_pos is not None and tok.pos >= next_pos:
-                self._alias_next_pos = None
+            if (next_pos is not None and tok.pos >= next_pos) or tok.pos == self._alias_reread:
+                self._alias_reread = -1
+                if next_pos is not None and tok.pos >= next_pos:
+                    self._alias_next_pos = next_pos = None
+                size = len(self.src)
                 if self.try_alias(tok):
+                    # bash reads the value's first word again as a possible alias (`foo bar` with
+                    # foo='echo ', bar=baz, baz=quux runs `echo quux`); a blank that ended the
+                    # outer value still makes the word after it a candidate
+                    self._alias_reread = tok.pos
+                    if self._alias_next_pos is None and next_pos is not None:
+                        self._alias_next_pos = next_pos + len(self.src) - size
                     continue
             self.consume()
             words.append(tok.word)
@@ -794,6 +803,7 @@ class Parser(WordReader):
         return A.SimpleCommand(tuple(assigns), tuple(words), tuple(redirs), line, col)
 
     _alias_next_pos: int | None = None
+    _alias_reread = -1  # where a word expanded after a blank-ended alias began
 
     def parse_function_def(self, name_word: A.Word, line: int, start: int) -> A.Command:
         self.consume()  # (
