@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 
+from ...vfs.base import Stat
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..fsutil import quote, quoteaf
@@ -136,3 +137,35 @@ def exists_errno(ctx: Ctx, path: str) -> int:
         return 0
     except FsError as e:
         return e.errno or errno.ENOENT
+
+
+def lstat_dest(ctx: Ctx, path: str) -> Stat | None:
+    """lstat of a destination operand as the kernel gives it: a trailing slash follows a final
+    symbolic link and needs a directory (ENOTDIR otherwise); None when nothing is there (ENOENT).
+    Any other failure (a refused or unsearchable directory) is raised."""
+    slash = path.endswith("/") and path.strip("/") != ""
+    try:
+        st = ctx.fs.stat(path) if slash else ctx.fs.lstat(path)
+    except FsError as e:
+        if e.errno == errno.ENOENT:
+            return None
+        raise
+    if slash and not st.is_dir:
+        raise FsError(errno.ENOTDIR, path)
+    return st
+
+
+def stat_dest_or_fail(ctx: Ctx, path: str) -> tuple[bool, Stat | None]:
+    """lstat_dest() as GNU's copy_internal (cp, mv, install) does it before touching the
+    destination: a failure other than ENOENT is `cannot stat 'DST': ...` and (False, None)."""
+    try:
+        return True, lstat_dest(ctx, path)
+    except FsError as e:
+        fail(ctx, "cannot stat", path, e)
+        return False, None
+
+
+def slash_on_missing(path: str, st: Stat | None) -> bool:
+    """Whether `path` names, with a trailing slash, nothing yet: only a directory can be made
+    there (a file, a rename of one, a link fail)."""
+    return st is None and path.endswith("/") and path.strip("/") != ""

@@ -18,6 +18,8 @@ from .common import (
     fail,
     make_backup,
     prompt,
+    slash_on_missing,
+    stat_dest_or_fail,
     usage_error,
 )
 
@@ -76,7 +78,12 @@ class Copier:
         if sst.is_dir and not o.recursive:
             ctx.error(f"-r not specified; omitting directory {quoteaf(src)}")
             return False
-        dst_l = ctx.fs.try_lstat(dst)
+        found, dst_l = stat_dest_or_fail(ctx, dst)
+        if not found:
+            return False
+        if slash_on_missing(dst, dst_l) and not sst.is_dir:
+            fail(ctx, "cannot create regular file", dst, errno.ENOTDIR)
+            return False
         dst_st = ctx.fs.try_stat(dst) if dst_l is not None else None
         backup_note = note
         if dst_l is not None:
@@ -378,14 +385,15 @@ def resolve_targets(ctx: Ctx, operands: list[str], target: str | None, no_target
     if target is not None:
         if no_target:
             raise usage_error(ctx, "cannot combine --target-directory (-t) and --no-target-directory (-T)")
-        st = fs.try_stat(target)
-        if st is None or not st.is_dir:
-            try:
-                fs.stat(target)
-                code = errno.ENOTDIR
-            except FsError as e:
-                code = e.errno or 0
-            if ctx.name == "ln" and code == errno.ENOTDIR:
+        try:
+            st = fs.stat(target)
+            if not st.is_dir and target.endswith("/"):
+                raise FsError(errno.ENOTDIR, target)  # stat(2) of 'FILE/' fails
+            code, failed = (0 if st.is_dir else errno.ENOTDIR), False
+        except FsError as e:
+            code, failed = e.errno or 0, True
+        if code:
+            if ctx.name == "ln" and not failed:
                 ctx.error(f"target {quoteaf(target)} is not a directory")
             elif ctx.name in ("ln", "install"):
                 ctx.error(f"failed to access {quoteaf(target)}: {strerror(code)}")

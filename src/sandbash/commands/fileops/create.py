@@ -25,7 +25,17 @@ from ..fsutil import (
 )
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
-from .common import BACKUP_OPTS, backup_control, backup_suffix, fail, make_backup, prompt, usage_error
+from .common import (
+    BACKUP_OPTS,
+    backup_control,
+    backup_suffix,
+    fail,
+    lstat_dest,
+    make_backup,
+    prompt,
+    slash_on_missing,
+    usage_error,
+)
 from .copy import resolve_targets
 
 # ------------------------------------------------------------ mkdir
@@ -317,7 +327,6 @@ def _link_all(ctx: Ctx, pairs: list[tuple[str, str]], symbolic: bool, mode: str,
               suffix: str, relative: bool, verbose: bool, logical: bool) -> int:
     fs = ctx.fs
     status = 0
-    kind = "symbolic link" if symbolic else "hard link"
     for src, dst in pairs:
         ctx.checkpoint()
         if not symbolic:
@@ -332,7 +341,15 @@ def _link_all(ctx: Ctx, pairs: list[tuple[str, str]], symbolic: bool, mode: str,
                 status = 1
                 continue
         note = ""
-        dst_st = fs.try_lstat(dst)
+        try:
+            dst_st = lstat_dest(ctx, dst)
+            missing = dst_st is None
+        except FsError as e:
+            if mode or control:  # ln -f/-i/-b look at DEST before replacing it
+                fail(ctx, "failed to access", dst, e)
+                status = 1
+                continue
+            dst_st, missing = None, False  # the link attempt says why
         if dst_st is not None:
             same = False
             if not symbolic:
@@ -352,7 +369,7 @@ def _link_all(ctx: Ctx, pairs: list[tuple[str, str]], symbolic: bool, mode: str,
                     note = f" ~ {quoteaf(make_backup(ctx, dst, control, suffix))}"
                 elif mode:
                     if dst_st.is_dir:
-                        ctx.error(f"{quoteaf(dst)}: cannot overwrite directory")
+                        ctx.error(f"{shell_quote(dst)}: cannot overwrite directory")
                         status = 1
                         continue
                     fs.unlink(dst)
@@ -361,6 +378,8 @@ def _link_all(ctx: Ctx, pairs: list[tuple[str, str]], symbolic: bool, mode: str,
                 status = 1
                 continue
         try:
+            if missing and slash_on_missing(dst, None):
+                raise FsError(errno.ENOENT, dst)  # link(2) and symlink(2) make no 'NEW/'
             if symbolic:
                 fs.symlink(relative_to(ctx, src, dst) if relative else src, dst)
             elif logical:
@@ -371,7 +390,7 @@ def _link_all(ctx: Ctx, pairs: list[tuple[str, str]], symbolic: bool, mode: str,
             if not symbolic and e.errno == errno.ENOENT and fs.try_lstat(src) is None:
                 fail(ctx, "failed to access", src, e)
             else:
-                fail(ctx, f"failed to create {kind}", dst, e)
+                ctx.error(f"{_link_failure(symbolic, src, dst, e.errno or 0)}: {errmsg(e)}")
             status = 1
             continue
         if verbose:
@@ -381,6 +400,20 @@ def _link_all(ctx: Ctx, pairs: list[tuple[str, str]], symbolic: bool, mode: str,
             else:
                 ctx.out(f"{quoteaf(dst)} {arrow} {quoteaf(src)}\n")
     return status
+
+
+def _link_failure(symbolic: bool, src: str, dst: str, code: int) -> str:
+    """GNU ln's wording for a link it could not make: a hard link names its source too, unless
+    the error is about the destination alone (exists, no space, read-only)."""
+    if symbolic:
+        if code == errno.ENAMETOOLONG or not src:
+            return f"failed to create symbolic link {quoteaf(dst)} -> {quoteaf(src)}"
+        return f"failed to create symbolic link {quoteaf(dst)}"
+    if code == errno.EMLINK:
+        return f"failed to create hard link to {quoteaf(src)}"
+    if code in (errno.EDQUOT, errno.EEXIST, errno.ENOSPC, errno.EROFS):
+        return f"failed to create hard link {quoteaf(dst)}"
+    return f"failed to create hard link {quoteaf(dst)} => {quoteaf(src)}"
 
 
 # ------------------------------------------------------------ mktemp

@@ -30,6 +30,8 @@ from .common import (
     fail,
     make_backup,
     prompt,
+    slash_on_missing,
+    stat_dest_or_fail,
     usage_error,
 )
 from .copy import Copier, CopyOptions, resolve_targets
@@ -88,7 +90,9 @@ def _move(ctx: Ctx, src: str, dst: str, mode: str, update: bool, verbose: bool, 
         fail(ctx, "cannot stat", src, e)
         return False
     csrc = canonical(ctx, src.rstrip("/") or src) if not sst.is_link else fs.normpath(src)
-    dst_l = fs.try_lstat(dst)
+    found, dst_l = stat_dest_or_fail(ctx, dst)
+    if not found:
+        return False
     cdst = canonical(ctx, dst)
     note = ""
     if csrc is not None and cdst is not None and sst.is_dir and cdst.startswith(csrc.rstrip("/") + "/"):
@@ -116,6 +120,9 @@ def _move(ctx: Ctx, src: str, dst: str, mode: str, update: bool, verbose: bool, 
             except FsError as e:
                 ctx.error(f"cannot backup {quoteaf(dst)}: {errmsg(e)}")
                 return False
+    if slash_on_missing(dst, dst_l) and not sst.is_dir:  # rename(2) of a file to 'NEW/'
+        ctx.error(f"cannot move {quoteaf(src)} to {quoteaf(dst)}: {strerror(errno.ENOTDIR)}")
+        return False
     try:
         fs.rename(src, dst)
     except FsError as e:
@@ -309,7 +316,15 @@ def cmd_install(ctx: Ctx) -> int:
             ctx.error(f"omitting directory {quoteaf(src)}")
             status = 1
             continue
-        dst_st = fs.try_stat(dst)
+        found, dst_l = stat_dest_or_fail(ctx, dst)
+        if not found:
+            status = 1
+            continue
+        if slash_on_missing(dst, dst_l):
+            fail(ctx, "cannot create regular file", dst, errno.ENOTDIR)
+            status = 1
+            continue
+        dst_st = fs.try_stat(dst) if dst_l is not None else None
         if dst_st is not None and dst_st.ino == sst.ino:
             ctx.error(f"{quoteaf(src)} and {quoteaf(dst)} are the same file")
             status = 1
