@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 _ATTR_FLAGS = {"a": ARRAY, "A": ASSOC, "c": CAPITALIZE, "i": INTEGER, "l": LOWER, "n": NAMEREF, "r": READONLY,
                "t": TRACE, "u": UPPER, "x": EXPORT}
-_PRINT_ORDER = "aAcilnrtux"
+_PRINT_ORDER = "aAinrtxclu"  # bash's var_attribute_string
 # declare's internal_getopt letters (+x turns an attribute off; -I is accepted and does nothing here)
 _DECLARE_LETTERS = "+" + "".join(_ATTR_FLAGS) + "pfFgI"
 

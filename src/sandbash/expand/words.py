@@ -748,9 +748,7 @@ class Expander:
             self._check_unset(desc, p)
             if kind is _XFORM:
                 if op.op in (Op.AT_ATTRIBUTES, Op.AT_ASSIGNMENT) and p.name not in ("@", "*"):
-                    var = self.env.lookup(p.name)
-                    if var is not None:
-                        return self._xform_var(p.name, var, op.op)
+                    return self._xform(p, op.op, None)
                 return None
             return None
         if kind is _SLICE:
@@ -988,11 +986,7 @@ class Expander:
                     return "".join(f"{_key_quote(k, True)} {double_quote(val)} " for k, val in items)
                 return " ".join(f"{k} {double_quote(val)}" for k, val in items)
             if letter in ("a", "A"):
-                if var is None:
-                    return "" if letter == "a" else None
-                if isinstance(base, _Multi) and letter == "a":
-                    return _Multi([_attr_letters(var) for _ in base.values], base.star)
-                return self._xform_var(p.name, var, letter)
+                return self._xform_declared(p, letter, base, var)
 
         def one(s: str) -> str:
             if letter == "Q" or letter in ("K", "k"):
@@ -1013,6 +1007,24 @@ class Expander:
             return _Multi([one(v) for v in base.values], base.star)
         assert isinstance(base, str)
         return one(base)
+
+    def _xform_declared(self, p: A.Param, letter: str, base: Value, var: Var | None) -> Value:
+        """${x@a} and ${x@A} (subst.c's string_var_assignment): a[@] of an array is the whole
+        array, x or a[i] one value with the variable's attributes; a variable declared without a
+        value is still shown by its attributes (`declare -rl x`)."""
+        if var is None:
+            return "" if letter == "a" else None
+        flags = _attr_letters(var)
+        if letter == "a":
+            if isinstance(base, _Multi) and (base.values or var.value is not None):
+                return _Multi([flags for _ in base.values], base.star)
+            return flags
+        if p.sub in ("@", "*") and isinstance(var.value, (IndexedArray, AssocArray)):
+            return self._xform_var(p.name, var, letter)
+        value = (base.values[0] if base.values else None) if isinstance(base, _Multi) else as_text(base)
+        if value is None:
+            return f"declare -{flags} {p.name}" if flags else ""
+        return f"declare -{flags} {p.name}={quote_reusable(value)}" if flags else f"{p.name}={quote_reusable(value)}"
 
     def _xform_var(self, name: str, var: Var, letter: str) -> str:
         if letter == "a":

@@ -33,16 +33,17 @@ CAPITALIZE = 512
 # variables whose assignment does more than store the value (variables.set_var)
 SPECIAL_ASSIGN = frozenset({"RANDOM", "SECONDS", "OPTIND", "BASH_ARGV0", "POSIXLY_CORRECT"})
 
+# in bash's order (builtins/setattr.def, var_attribute_string): `declare -irtxl`, ${x@a}
 ATTR_LETTERS = (
     (ARRAY, "a"),
     (ASSOC, "A"),
     (INTEGER, "i"),
-    (LOWER, "l"),
     (NAMEREF, "n"),
     (READONLY, "r"),
     (TRACE, "t"),
-    (UPPER, "u"),
     (EXPORT, "x"),
+    (LOWER, "l"),
+    (UPPER, "u"),
 )
 
 Value = str | IndexedArray | AssocArray | None
