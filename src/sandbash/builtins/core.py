@@ -443,8 +443,7 @@ def bi_hash(sh: Shell, argv: list[str]) -> int:
     status = 0
     for name in args:
         if delete:
-            # bash has nothing to look in while the table is empty: it says nothing then
-            if st.hashed and st.hashed.pop(name, None) is None:
+            if st.hashed.pop(name, None) is None:
                 sh.builtin_error("hash", f"{name}: not found")
                 status = 1
         elif targets:
