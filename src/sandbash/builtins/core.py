@@ -80,7 +80,7 @@ def bi_return(sh: Shell, argv: list[str]) -> int:
     n = st.last_status if not args else _numeric(sh, "return", args[0])
     if not st.frames and not st.sources:
         sh.builtin_error("return", "can only `return' from a function or sourced script")
-        return 2
+        return 2  # (a usage error: it ends a POSIX shell, see Executor._posix_special)
     raise ReturnFromFunction(2 if n is None else n & 0xFF)
 
 
@@ -162,7 +162,7 @@ def bi_shift(sh: Shell, argv: list[str]) -> int:
         sh.builtin_error("shift", f"{first[0]}: shift count out of range")
         return 1
     if n > len(st.positional):
-        if st.shopts["shift_verbose"]:
+        if st.shopts["shift_verbose"] or st.opts["posix"]:  # (POSIX mode always says it)
             sh.builtin_error("shift", f"{first[0]}: shift count out of range")
         return 1
     st.positional = st.positional[n:]
@@ -185,6 +185,7 @@ def bi_eval(sh: Shell, argv: list[str]) -> int:
         raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, limit)
     sh.eval_depth += 1
     try:
+        st.command_builtin = False  # (what eval runs is not under `command`)
         return sh.run_text(text, "eval", line_base=st.line or 1)
     finally:
         sh.eval_depth -= 1
@@ -225,6 +226,8 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
         except FsError as e:
             reason = e.message  # e.g. Permission denied (a path the policy refuses)
         sh.error(f"{args[0]}: {reason}")
+        if st.opts["posix"] and not st.command_builtin:
+            raise ExitShell(1)  # a special builtin's error ends a POSIX shell (not under `command`)
         return 1
     try:
         s = st.fs.stat(path)
@@ -234,6 +237,8 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
         data = st.fs.read_bytes(path)
     except FsError as e:
         sh.error(f"{args[0]}: {e.message}")
+        if st.opts["posix"] and not st.command_builtin:
+            raise ExitShell(1) from None
         return 1
     text = data.decode("utf-8", "surrogateescape")
     saved_positional = st.positional
@@ -249,6 +254,7 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
         raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, limit)
     try:
         try:
+            st.command_builtin = False  # (what it runs is not under `command`)
             status = sh.run_text(text, None)
         except ReturnFromFunction as r:
             status = r.status
@@ -303,7 +309,12 @@ def bi_command(sh: Shell, argv: list[str]) -> int:
                     sh.builtin_error("command", f"{name}: not found")
                 status = 1
         return status
-    return sh.ex.dispatch(args, None, (), no_functions=True)
+    st = sh.state
+    st.command_builtin = True  # (read by the special builtin it runs, reset for what that runs)
+    try:
+        return sh.ex.dispatch(args, None, (), no_functions=True)
+    finally:
+        st.command_builtin = False
 
 
 @builtin("builtin")

@@ -88,7 +88,9 @@ class Evaluator:
         if status == 0 or st.errexit_ignored:
             return
         handler = st.traps.get("ERR")
-        if handler and st.in_trap != "ERR":
+        # functions do not inherit the ERR trap (unless errtrace), but the call that set it runs it
+        if handler and st.in_trap != "ERR" and (not st.frames or st.frames[-1] is st.err_trap_frame
+                                                 or st.opts["errtrace"]):
             self.sh.run_trap_text(handler, "ERR")
             st.last_status = status
         if st.opts["errexit"]:
@@ -374,6 +376,8 @@ class Evaluator:
     def _exec_cond(self, node: A.CondCmd) -> int:
         st = self.state
         st.line = node.line
+        if not st.in_trap:  # $BASH_COMMAND names [[ ]] too (an ERR trap shows it)
+            self.sh.current_command = node
         try:
             ok = eval_cond(self.sh, node.expr)
         except ExpansionError as e:
@@ -396,6 +400,10 @@ class Evaluator:
             return 1
         if st.opts["posix"] and node.name in SPECIAL:
             self.sh.error(f"`{node.name}': is a special builtin")
+            raise ExitShell(2)
+        if st.opts["posix"] and not _is_name(node.name):
+            st.line = node.line + node.text.rstrip("\n").count("\n")  # bash is at the definition's end
+            self.sh.error(f"`{node.name}': not a valid identifier")  # (POSIX: a function name is a name)
             raise ExitShell(2)
         if node.name in st.readonly_funcs:
             st.line = node.line + node.text.rstrip("\n").count("\n")  # bash is at the definition's end

@@ -201,6 +201,9 @@ class Executor:
                 elif t is A.AssignWord:
                     out.append(self.expand_assign_arg(p.assign))  # type: ignore[union-attr]
                     continue
+                elif t is A.Param or (t is A.DQ and p.parts and type(p.parts[0]) is not A.Lit):  # type: ignore[union-attr]
+                    out.extend(expander.word(w))  # `$x`, `"$x..."`: an expansion, never literal text only
+                    continue
             if (joined := literal_text(parts)) is not None:
                 out.append(joined)  # literal text only (`"n += 1"`, `a=b:c`): one field, as written
                 continue
@@ -405,6 +408,8 @@ class Executor:
             return 0
         undo = self.rd.apply_redirects(redirs) if redirs else []
         if undo is None:
+            if builtin is not None and self.posix_special(name):
+                raise ExitShell(1)  # a special builtin's redirection error ends a POSIX shell
             return 1
         try:
             if fdef is not None:
@@ -435,6 +440,11 @@ class Executor:
         finally:
             if undo:
                 self.rd.restore_redirects(undo)
+
+    def posix_special(self, name: str) -> bool:
+        """A special builtin whose errors end the shell: POSIX mode, not run by `command`."""
+        st = self.state
+        return name in SPECIAL and bool(st.opts["posix"]) and not st.command_builtin
 
     def _persist_temp(self, temp: Scope) -> None:
         st = self.state
@@ -731,9 +741,17 @@ def _callable(st: ShellState, name: str, no_functions: bool = False) -> tuple[A.
     return fdef, builtin
 
 
+# special builtins whose status 2 is a usage error (bash's EX_USAGE), fatal in POSIX mode; eval and
+# source return their script's status instead
+_USAGE_FATAL = SPECIAL - {"eval", ".", "source"}
+
+
 def _run_builtin(self: Shell, builtin: Builtin, name: str, argv: list[str]) -> int:
     try:
-        return builtin(self, argv)
+        status = builtin(self, argv)
+        if status == 2 and name in _USAGE_FATAL and self.ex.posix_special(name):
+            raise ExitShell(2)  # a special builtin's usage error ends a POSIX shell
+        return status
     except StreamError as e:  # writing to a closed or read-only fd
         self.builtin_error(name, f"write error: {e.strerror}")
         return 1

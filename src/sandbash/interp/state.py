@@ -96,6 +96,8 @@ class ShellState:
         self.in_trap = ""
         self.return_trap_depth = -1  # call depth where the RETURN trap was set
         self.debug_trap_depth = 0  # and the DEBUG trap: it runs there and outside functions
+        # the function call that set the ERR trap: functions inherit it only under errtrace
+        self.err_trap_frame: object = None
         self.last_arg = "/usr/bin/bash"  # $_
         self.getopts_pos = 0  # index inside a bundled option group for getopts
         self.args_version = 0  # bumped when `set`/`shift` replace the positional parameters
@@ -106,6 +108,8 @@ class ShellState:
         self.history: list[str] = []  # the history builtin's list (a script's shell records no commands)
         self.history_saved = 0  # entries `history -a` has written
         self.history_read = 0  # lines `history -r/-n` have read from the file
+        # a special builtin run by `command`: its errors do not end a POSIX-mode shell
+        self.command_builtin = False
 
     def fork(self) -> ShellState:
         new = ShellState.__new__(ShellState)
@@ -148,6 +152,7 @@ class ShellState:
         new.in_trap = self.in_trap
         new.return_trap_depth = self.return_trap_depth
         new.debug_trap_depth = self.debug_trap_depth
+        new.err_trap_frame = self.err_trap_frame
         new.last_arg = self.last_arg
         new.getopts_pos = self.getopts_pos
         new.args_version = self.args_version
@@ -158,6 +163,7 @@ class ShellState:
         new.history = list(self.history)
         new.history_saved = self.history_saved
         new.history_read = self.history_read
+        new.command_builtin = False
         return new
 
     def dash_flags(self) -> str:
