@@ -45,6 +45,12 @@ PROGRAMS = [
     'BEGIN { print isarray(a[1]); print length(a), typeof(a[1]); a[1][1]=1; print "ok", isarray(a[1]) }',
     'BEGIN { a[1][2]=3; a[1][5]=4; delete a[1][2]; print length(a[1]); delete a[1]; print length(a), (1 in a) }',
     'BEGIN { delete a[1][2]; print length(a), isarray(a[1]) }',
+    'BEGIN { x = a[1]; delete a[1][2]; print isarray(a[1]), length(a) }',
+    'BEGIN { a[1][2] = 1; a[1][3]=1; for (k in a) for (j in a[k]) delete a[k][j]; print length(a), length(a[1]) }',
+    'BEGIN { a[1][2] = 7; printf "%d %s %5.1f\\n", a[1][2], a[1][2], a[1][2] }',
+    'function f(a) { return length(a) } BEGIN { x[1][1]=1; x[2]=1; print f(x), f(x[1]) }',
+    'BEGIN { a[1][1]=5; while ((k in a[1]) == 0) k++; print k }',
+    'BEGIN { "echo hi" | getline a["c"]["d"]; print a["c"]["d"] }',
     'BEGIN { a[1][2][3]=1; delete a[1][2][3]; print length(a[1][2]), length(a[1]); delete a[1][2]; '
     'print length(a[1]); delete a; print length(a) }',
     'BEGIN { a[1][2]=1; delete a[1]; a[1]="now scalar"; print a[1] }',

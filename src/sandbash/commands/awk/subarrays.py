@@ -68,13 +68,14 @@ class Subarrays:
 
     @staticmethod
     def find(d: Array | None, k: str, owner: str) -> AwkArray | None:
-        """The subarray d[k] if it exists (`delete a[1][2]` makes nothing)."""
+        """The subarray d[k] if it exists (`delete a[1][2]` makes nothing; an element only
+        referenced is a scalar to delete, as gawk has it)."""
         if d is None:
             return None
         v = d.get(k)
         if v.__class__ is AwkArray:
             return v  # type: ignore[return-value]
-        if v is None or v is UNINIT:
+        if v is None:
             return None
         raise _scalar_as_array(d, k, owner)
 
