@@ -155,7 +155,7 @@ def test_help_for_an_unknown_or_hidden_name_is_bashs_error() -> None:
 
 @pytest.mark.parametrize(("name", "alternatives"), [
     ("ipython", ["awk", "jq"]), ("python2", ["awk"]), ("pip", ["awk"]), ("deno", ["jq"]), ("npm", ["jq"]),
-    ("perl", ["sed", "awk"]), ("git", ["diff", "patch"]), ("vim", ["sed"]), ("less", ["cat"]),
+    ("perl", ["sed", "awk"]), ("git", ["diff", "patch"]), ("vim", ["sed"]), ("most", ["cat"]),
     ("sudo", []), ("apt-get", []), ("gcc", []), ("ssh", []), ("psql", ["jq"]),
 ])
 def test_missing_common_tool_gets_one_hint_line(name: str, alternatives: list[str]) -> None:
