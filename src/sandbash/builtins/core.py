@@ -245,10 +245,12 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
     if len(args) > 1:
         st.positional = args[1:]
     st.sources.append(args[0])
+    st.source_lines.append((st.line, len(st.frames)))
     saved_line = st.line
     limit = sh.rt.limits.max_call_depth
     if len(st.sources) > limit:
         st.sources.pop()
+        st.source_lines.pop()
         from ..limits import LimitExceeded
 
         raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, limit)
@@ -260,6 +262,7 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
             status = r.status
     finally:
         st.sources.pop()
+        st.source_lines.pop()
         st.line = saved_line
         if len(args) > 1:
             st.positional = saved_positional
@@ -635,7 +638,8 @@ def _symbolic_umask(mask: int) -> str:
 def bi_caller(sh: Shell, argv: list[str]) -> int:
     # bash reads the call-stack arrays; under `bash -c` the top level has no BASH_SOURCE entry
     # (`caller` then shows NULL and `caller 0` from a function it called fails)
-    funcs, sources, lines = (_stack(sh, v) for v in ("FUNCNAME", "BASH_SOURCE", "BASH_LINENO"))
+    stack = sh.va.call_stack()
+    funcs, sources, lines = (IndexedArray([e[k] for e in stack]) for k in range(3))
     if not lines or not sources:
         return 1  # bash answers before it looks at the arguments
     args = no_options(sh, argv)
@@ -660,11 +664,6 @@ def bi_caller(sh: Shell, argv: list[str]) -> int:
         return 1
     sh.out(f"{line} {func} {source}\n")
     return 0
-
-
-def _stack(sh: Shell, name: str) -> IndexedArray | None:
-    var = sh.lookup(name)
-    return var.value if var is not None and isinstance(var.value, IndexedArray) else None
 
 
 @builtin("help")

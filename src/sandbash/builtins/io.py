@@ -225,7 +225,7 @@ def _read_raw(sh: Shell, stream: Stream, delim: str, nchars: int | None, exact: 
                 continue
             ch = buf.decode("utf-8", "surrogateescape")
         buf = b""
-        if not raw and not exact:
+        if not raw:  # -N too: only the delimiter loses its meaning
             if pending_backslash:
                 pending_backslash = False
                 if ch == "\n":
@@ -347,7 +347,8 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
         sh.builtin_error("read", f"read error: {fd}: {strerror(e.errno or 0)}")
         return 1
     status = 1 if eof else 0
-    ifs = sh.ifs()
+    # -N reads exactly what it counted: no field splitting, no IFS trimming (bash)
+    ifs = "" if exact else sh.ifs()
     try:
         if array is not None:
             fields = split_read_fields(text, escaped, ifs, 1 << 30) if text else []

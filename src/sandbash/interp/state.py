@@ -79,7 +79,8 @@ class ShellState:
         self.dirstack: list[str] = []
         self.frames: list[Frame] = []
         self.sources: list[str] = []  # BASH_SOURCE at top level (sourced files)
-        self.source_lines: list[int] = []
+        # per sourced file: the line of its `source` command and how many calls were active
+        self.source_lines: list[tuple[int, int]] = []
         self.hashed: dict[str, str] = {}
         self.subshell = 0
         self.mode = "c"  # 'c' (-c string), 's' (stdin) or 'file'

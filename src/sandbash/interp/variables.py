@@ -204,21 +204,31 @@ class Variables:
                 return value
 
     def _call_stack_var(self, name: str) -> Var:
-        """FUNCNAME, BASH_SOURCE and BASH_LINENO: innermost call first; a script
-        run from a file adds its own entry ("main", its path, 0) at the bottom."""
+        """FUNCNAME, BASH_SOURCE and BASH_LINENO: innermost call first. FUNCNAME is empty
+        outside functions (bash keeps it invisible there; `caller` still sees it)."""
+        if name == "FUNCNAME" and not self.state.frames:
+            return Var(IndexedArray(), ARRAY)
+        k = ("FUNCNAME", "BASH_SOURCE", "BASH_LINENO").index(name)
+        return Var(IndexedArray([entry[k] for entry in self.call_stack()]), ARRAY)
+
+    def call_stack(self) -> list[tuple[str, str, str]]:
+        """(name, file, line it was called from) per call, innermost first: each function, each
+        sourced file ("source", where it was sourced), and for a script run from a file its own
+        entry ("main", its path, 0) at the bottom."""
         st = self.state
-        file_mode = st.mode == "file"
-        frames = list(reversed(st.frames))
-        if name == "FUNCNAME":
-            if not frames:
-                return Var(IndexedArray(), ARRAY)
-            return Var(IndexedArray([f.name for f in frames] + (["main"] if file_mode else [])), ARRAY)
-        if name == "BASH_LINENO":
-            return Var(IndexedArray([str(f.call_line) for f in frames] + (["0"] if file_mode else [])), ARRAY)
-        srcs = [f.source for f in frames] + list(reversed(st.sources))
-        if file_mode:
-            srcs.append(st.arg0)
-        return Var(IndexedArray(srcs), ARRAY)
+        # built outermost first, then turned round
+        calls: list[tuple[str, str, str]] = [("main", st.arg0, "0")] if st.mode == "file" else []
+        sourced = list(zip(st.sources, st.source_lines, strict=False))
+        i = 0
+        for depth, f in enumerate(st.frames):
+            while i < len(sourced) and sourced[i][1][1] <= depth:
+                calls.append(("source", sourced[i][0], str(sourced[i][1][0])))
+                i += 1
+            calls.append((f.name, f.source, str(f.call_line)))
+        for path, (line, _depth) in sourced[i:]:
+            calls.append(("source", path, str(line)))
+        calls.reverse()
+        return calls
 
     def main_source(self) -> str:
         return {"c": "environment", "s": "main"}.get(self.state.mode, self.state.arg0)
