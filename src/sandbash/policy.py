@@ -73,7 +73,7 @@ or None) on every run, and installs `gate.command` as `Runtime.command_gate` and
 3. Command events: `cid = runtime.audit.command_start(argv, kind)` before a command runs (refused
    ones included) and `runtime.audit.command_end(cid, status)` after.
 4. Discovery: `type`, `command -v/-V`, `which` and `hash` report a name `gate.visible(name, kind)`
-   refuses as not found; `help` without arguments appends `gate.help_text()` (available now,
+   refuses as not found; `help` without arguments appends `gate.help_text(names)` (available now,
    needing remediation mode, denied).
 5. Vfs (facade.py): call the gate before existence checks (today `stat`/`open` of a missing path in
    a denied directory say ENOENT: a denied path is not refused and its existence leaks);
@@ -996,11 +996,9 @@ class Gate:
                 available.append(n)
         return available, remediation, denied
 
-    def help_text(self, names: Iterable[str] | None = None) -> str:
-        if names is None:
-            from .commands import registry
-
-            names = registry.names()
+    def help_text(self, names: Iterable[str]) -> str:
+        """The listing `help` ends with, over `names`: the command table of the sandbox asking
+        (built-ins and its own custom commands), never a process-wide one."""
         available, remediation, denied = self.listing(names)
         lines = ["Commands available: " + (" ".join(available) or "none")]
         if remediation:
