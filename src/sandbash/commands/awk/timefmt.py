@@ -1,14 +1,12 @@
 """strftime() and mktime() in the sandbox's time zone (TZ from the
 environment, UTC when unset), through the date command's zone and format
-code so both tools agree."""
+code so both tools agree. The date modules are imported at the first call: most awk
+programs never ask for the time, and loading them costs every awk run ~10 ms."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-
-from ..date.fmt import Moment, format_moment
-from ..date.zones import zone_from_spec
 
 DEFAULT_FORMAT = "%a %b %e %H:%M:%S %Z %Y"
 
@@ -17,6 +15,8 @@ _GMT = dt.timezone(dt.timedelta(0), "GMT")  # gmtime()'s zone name
 
 
 def zone(env: Mapping[str, str], utc: bool = False) -> dt.tzinfo:
+    from ..date.zones import zone_from_spec
+
     return _GMT if utc else zone_from_spec(env.get("TZ", ""))
 
 
@@ -45,6 +45,8 @@ def _glibc_only(fmt: str) -> str:
 def strftime(fmt: str, ts: float, env: Mapping[str, str], utc: bool = False) -> str:
     if not fmt:
         return ""
+    from ..date.fmt import Moment, format_moment
+
     try:
         moment = Moment(int(ts), 0, zone(env, utc))
     except (OverflowError, OSError, ValueError):

@@ -1,12 +1,21 @@
 """grep, egrep, fgrep (GNU grep 3.8) and rg (the common ripgrep options).
 
 core.py holds the chunked searcher and grep's command line; rg.py maps
-ripgrep's options onto the same searcher.
+ripgrep's options onto the same searcher. The registry imports the module of
+each command itself, so this package imports nothing: a grep run does not pay
+for rg's modules.
 """
 
 from __future__ import annotations
 
-from .core import cmd_egrep, cmd_fgrep, cmd_grep
-from .rg import cmd_rg
+import importlib
+from typing import Any
 
-__all__ = ["cmd_egrep", "cmd_fgrep", "cmd_grep", "cmd_rg"]
+_WHERE = {"cmd_egrep": "core", "cmd_fgrep": "core", "cmd_grep": "core", "cmd_rg": "rg"}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)

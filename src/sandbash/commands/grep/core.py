@@ -25,6 +25,7 @@ from ..textbasic.common import read_input_held
 CHUNK = 1 << 20
 _REGEX_SPECIAL = frozenset(".[]*^$\\+?{}()|")  # special in a BRE or an ERE
 _OUT_BLOCK = 1 << 16  # bytes of output gathered per write
+_SAMPLE = 1 << 16  # bytes of a chunk looked at to choose how to find a literal's lines
 STDIN_NAME = "(standard input)"
 
 GREP_SPEC = CommandSpec(
@@ -356,14 +357,22 @@ class Searcher:
             lines.pop()
         return lines
 
+    @staticmethod
+    def _dense(buf: bytes, end: int, lit: bytes) -> bool:
+        """Whether `lit` is in at least half the lines of buf[:end], judged on its first
+        64 KiB: then one split into lines beats hopping from match to match. A sample,
+        because counting the whole chunk first costs as much as the hop itself."""
+        size = min(end, _SAMPLE)
+        hits = buf.count(lit, 0, size)
+        return hits * 64 >= size and hits * 2 >= buf.count(b"\n", 0, size) + 1
+
     def _count_literal(self, buf: bytes, end: int) -> int:
         lit = self.o.literal
         assert lit is not None
-        hits = buf.count(lit, 0, end)
         nlines = -1
-        if hits * 64 >= end or self.o.invert:
+        if self.o.invert:
             nlines = buf.count(b"\n", 0, end) + (1 if end and buf[end - 1] != 0x0A else 0)
-        if nlines < 0 or hits * 2 < nlines:
+        if not self._dense(buf, end, lit):
             # few matches: hop from one to the next, one line each
             n = 0
             pos = 0
@@ -387,8 +396,7 @@ class Searcher:
         newline-terminated) when the literal matches few lines; else None."""
         lit = self.o.literal
         assert lit is not None
-        hits = buf.count(lit, 0, end)
-        if hits * 64 >= end and hits * 2 >= buf.count(b"\n", 0, end) + 1:
+        if self._dense(buf, end, lit):
             return None
         invert = self.o.invert
         out: list[bytes] = []

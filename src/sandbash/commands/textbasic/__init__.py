@@ -1,8 +1,20 @@
-"""cat, tac, head, tail, tee, wc, rev and nl (and helpers shared by the text commands)."""
+"""cat, tac, head, tail, tee, wc, rev and nl (and helpers shared by the text commands).
 
-from .cat import cmd_cat, cmd_rev, cmd_tac, cmd_tee
-from .headtail import cmd_head, cmd_tail
-from .nl import cmd_nl
-from .wc import cmd_wc
+Nothing is imported here: the registry imports each command's module, and other
+commands import `common` alone, so `grep` does not load cat, head or wc.
+"""
 
-__all__ = ["cmd_cat", "cmd_head", "cmd_nl", "cmd_rev", "cmd_tac", "cmd_tail", "cmd_tee", "cmd_wc"]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_WHERE = {"cmd_cat": "cat", "cmd_rev": "cat", "cmd_tac": "cat", "cmd_tee": "cat", "cmd_head": "headtail",
+          "cmd_tail": "headtail", "cmd_nl": "nl", "cmd_wc": "wc"}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
