@@ -797,9 +797,10 @@ class Expander:
         if kind is OpKind.REPL:
             assert op.arg is not None
             pat_text = self.pattern(op.arg)
-            rep = self.string(op.arg2) if op.arg2 is not None else ""
-            return _replacer(op.op, pat_text, rep, extglob, env.option("patsub_replacement"), op.arg2,
-                             env.check_string, env.option("nocasematch"))
+            amp = env.option("patsub_replacement")
+            rep = self._replacement(op.arg2, amp) if op.arg2 is not None else ""
+            return _replacer(op.op, pat_text, rep, extglob, amp and _amp_expands(rep), env.check_string,
+                             env.option("nocasematch"))
         if kind is OpKind.CASE:
             pat_src = self.pattern(op.arg) if op.arg is not None else None
             cpat = compile_pattern(pat_src, extglob) if pat_src else None
@@ -921,7 +922,6 @@ class Expander:
         offset = self._slice_number(p, op.arg)
         if not self._offset_in_range(p, base, offset):
             return _Multi([], star) if star is not None else ""  # length is not evaluated
-            return _Multi([], base.star) if isinstance(base, _Multi) else ""  # length is not evaluated
         length = None if op.arg2 is None else self._slice_number(p, op.arg2)
         if isinstance(base, _Multi):
             values = base.values
@@ -1007,6 +1007,16 @@ class Expander:
             return _Multi([one(v) for v in base.values], base.star)
         assert isinstance(base, str)
         return one(base)
+
+    def _replacement(self, word: A.Word, amp: bool) -> str:
+        """The replacement of ${x/pat/rep}, expanded. With patsub_replacement a quoted `&` or
+        backslash is marked with a backslash (subst.c's quote_string_for_repl), so that only an
+        unquoted `&` stands for the match, including one in a variable's value."""
+        if not amp:
+            return self.string(word)
+        segs: list[Seg] = []
+        self._parts(word.parts, segs, False, join_at=True)
+        return "".join(t.replace("\\", "\\\\").replace("&", "\\&") if f == QUO else t for t, f in segs)
 
     def _xform_declared(self, p: A.Param, letter: str, base: Value, var: Var | None) -> Value:
         """${x@a} and ${x@A} (subst.c's string_var_assignment): a[@] of an array is the whole
@@ -1456,16 +1466,16 @@ def _key_quote(k: str, assoc: bool) -> str:
 
 
 def _replacer(
-    op: str, pat_text: str, rep: str, extglob: bool, amp: bool, rep_word: A.Word | None,
+    op: str, pat_text: str, rep: str, extglob: bool, use_amp: bool,
     check_size: Callable[[int], None], nocase: bool = False,
 ) -> Callable[[str], str]:
+    """`use_amp`: `rep` is marked (see Expander._replacement) and holds `&` or an escape."""
     pat = compile_pattern(pat_text, extglob, nocase)
-    use_amp = amp and rep_word is not None and "&" in rep
 
     def render(matched: str) -> str:
         if not use_amp:
             return rep
-        return _amp_replace(rep, matched, rep_word)
+        return _amp_replace(rep, matched)
 
     if op == "/#":
         def f(s: str) -> str:
@@ -1528,8 +1538,19 @@ def _replacer(
     return h
 
 
-def _amp_replace(rep: str, matched: str, word: A.Word | None) -> str:
-    # `&` in the replacement stands for the match unless quoted or escaped
+def _amp_expands(rep: str) -> bool:
+    """Whether a marked replacement needs _amp_replace: an `&`, or a backslash before `&` or `\\`
+    (subst.c's shouldexp_replacement)."""
+    i = rep.find("\\")
+    while i >= 0:
+        if rep[i + 1 : i + 2] in ("&", "\\") and i + 1 < len(rep):
+            return True
+        i = rep.find("\\", i + 2)
+    return "&" in rep
+
+
+def _amp_replace(rep: str, matched: str) -> str:
+    # `&` in the replacement stands for the match; `\&` is an `&` and `\\` a backslash (strcreplace)
     out = []
     i = 0
     while i < len(rep):

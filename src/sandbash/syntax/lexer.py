@@ -893,14 +893,15 @@ class WordReader:
         saved = self.dq_quotes
         self.dq_quotes = role in ("pat", "repl")
         try:
-            parts = self.read_parts(mode, in_dq)
+            # a replacement is read as if unquoted even in "${x/p/r}" (bash 4.3+ removes its quotes)
+            parts = self.read_parts(mode, in_dq and role != "repl")
         finally:
             self.dq_quotes = saved
         if self.pos >= len(self.src):
             raise self.error_eof("}", start_line)
         if mode == PARAM:
             self.pos += 1  # the closing brace
-            if not in_dq and role == "test":
+            if (not in_dq and role == "test") or role == "repl":
                 parts = tilde_prefix(parts)
         text = self.src[start : self.pos - (1 if mode == PARAM else 0)]
         return A.Word(tuple(parts), line, text)
