@@ -4,6 +4,7 @@ with. Child shells, substitutions, pipelines and jobs are the Processes part (pr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -71,6 +72,8 @@ class Executor:
             sh.current_command = cmd
         rt.budget.command()
         self.last_cmdsub_status = None
+        if st.opts["keyword"] and len(cmd.words) > 1:
+            cmd = _keywords_to_assigns(cmd)
         words = cmd.words
         if st.traps and not words:
             debug = st.traps.get("DEBUG")
@@ -782,6 +785,29 @@ def _xquote(word: str) -> str:
 
 
 xquote = _xquote
+
+
+_KEYWORD_HEAD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
+
+
+def _keywords_to_assigns(cmd: A.SimpleCommand) -> A.SimpleCommand:
+    """`set -k`: every word after the command name shaped like an assignment (unquoted
+    `name=`) is one, for the command's environment, as bash's place_keywords_in_env."""
+    assigns = list(cmd.assigns)
+    words = [cmd.words[0]]
+    for w in cmd.words[1:]:
+        first = w.parts[0] if w.parts else None
+        m = _KEYWORD_HEAD.match(first.text) if isinstance(first, A.Lit) else None
+        if m is None or first is None or not isinstance(first, A.Lit):
+            words.append(w)
+            continue
+        rest = first.text[m.end():]
+        parts = ((A.Lit(rest),) if rest else ()) + w.parts[1:]
+        value = A.Word(parts, w.line, w.text[m.end():], w.col + m.end())
+        assigns.append(A.Assign(m.group(1), value, None, bool(m.group(2)), None, w.text))
+    if len(words) == len(cmd.words):
+        return cmd
+    return A.SimpleCommand(tuple(assigns), tuple(words), cmd.redirs, cmd.line, cmd.col)
 
 
 def _debug_applies(st: ShellState) -> bool:
