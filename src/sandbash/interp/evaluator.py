@@ -195,9 +195,13 @@ class Evaluator:
 
             trace = f"for {node.var} in " + " ".join(xquote(i) for i in items)
         body = node.body
+        # (bash shows a missing list as `in "$@"`)
+        header = f"for {node.var} in " + ('"$@"' if node.words is None else " ".join(w.text for w in node.words))
         with self._loop() as loop:
             for item in items:
                 loop.tick()
+                if st.traps:
+                    self.ex.debug_trap(header)
                 if trace is not None:
                     self.ex.xtrace_line(trace)
                 try:
@@ -226,7 +230,11 @@ class Evaluator:
         return status
 
     def _arith_or_error(self, word: A.Word | None, default: int = 1) -> int | None:
+        if self.state.traps:  # (bash shows an empty part as `((1))`)
+            self.ex.debug_trap(f"(({word.text.lstrip() if word is not None else default}))")
         if word is None:
+            if self.state.opts["xtrace"]:
+                self.ex.xtrace_line(f"(( {default} ))")
             return default
         if self.state.opts["xtrace"]:
             self.ex.xtrace_line(f"(( {word.text.strip()} ))")
@@ -248,7 +256,7 @@ class Evaluator:
     def _exec_arith_for(self, node: A.ArithFor) -> int:
         st = self.state
         st.line = node.line
-        if node.init is not None and self._arith_or_error(node.init) is None:
+        if self._arith_or_error(node.init) is None:  # (an empty part is 1, and traced as such)
             st.last_status = 1
             return 1
         status = 0
@@ -268,7 +276,7 @@ class Evaluator:
                     status = loop.caught(e)
                     if e.breaks:
                         break
-                if node.step is not None and self._arith_or_error(node.step) is None:
+                if self._arith_or_error(node.step) is None:
                     status = 1
                     break
         st.last_status = status
@@ -283,6 +291,8 @@ class Evaluator:
     def _exec_case(self, node: A.Case) -> int:
         st = self.state
         st.line = node.line
+        if st.traps:
+            self.ex.debug_trap(f"case {node.word.text} in ")
         try:
             subject = self.expander.string(node.word)
         except ExpansionError as e:
@@ -348,6 +358,8 @@ class Evaluator:
     def _exec_arith(self, node: A.ArithCmd) -> int:
         st = self.state
         st.line = node.line
+        if st.traps:
+            self.ex.debug_trap(f"(({node.text}))")
         try:
             if st.opts["xtrace"]:
                 # the trace shows the text after expansion (`(( $n ))` as `((  42  ))`), expanded once
@@ -378,6 +390,8 @@ class Evaluator:
         st.line = node.line
         if not st.in_trap:  # $BASH_COMMAND names [[ ]] too (an ERR trap shows it)
             self.sh.current_command = node
+        if st.traps:
+            self.ex.debug_trap(node)
         try:
             ok = eval_cond(self.sh, node.expr)
         except ExpansionError as e:

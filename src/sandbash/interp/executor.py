@@ -404,6 +404,8 @@ class Executor:
                 return 0
             kept = self.rd.apply_redirects(redirs)
             if kept is None:
+                if self.posix_special(name):
+                    raise ExitShell(1)  # (exec is a special builtin: fatal in POSIX mode)
                 return 1
             self.rd.close_dropped(kept)
             if self.sh.pr.coproc is not None:
@@ -443,6 +445,16 @@ class Executor:
         finally:
             if undo:
                 self.rd.restore_redirects(undo)
+
+    def debug_trap(self, command: A.Command | str) -> None:
+        """The DEBUG trap before a command that is not a simple one ([[ ]], (( )), each item of a
+        for or select, each part of an arithmetic for, case), $BASH_COMMAND naming it as bash does."""
+        st = self.state
+        if not st.in_trap:
+            self.sh.current_command = command
+        debug = st.traps.get("DEBUG")
+        if debug and st.in_trap != "DEBUG" and _debug_applies(st):
+            self.sh.run_trap_text(debug, "DEBUG")
 
     def posix_special(self, name: str) -> bool:
         """A special builtin whose errors end the shell: POSIX mode, not run by `command`."""

@@ -73,9 +73,12 @@ def run_select(ev: Evaluator, node: A.Select) -> int:
     status = 0
     show_menu = True
     rt = sh.rt
+    header = f"select {node.var} in " + ('"$@"' if node.words is None else " ".join(w.text for w in node.words))
     with LoopFrame(st, rt.budget, rt.limits.max_loop_iterations) as loop:
         while True:
             loop.tick()
+            if st.traps:
+                ev.ex.debug_trap(header)
             if show_menu:
                 sh.write_err(_menu(items))
             sh.write_err(ev.va.get_str("PS3") or "#? ")

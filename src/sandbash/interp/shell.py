@@ -93,7 +93,7 @@ class Shell:
         self.expander = Expander(self)
         self.seconds_base = time.monotonic()
         # the command $BASH_COMMAND names: its text is made only when read
-        self.current_command: A.Command | None = None
+        self.current_command: A.Command | str | None = None
         self.subst_depth = 0
         self.eval_depth = 0  # nested `eval`s: they count towards max_substitution_depth too
         self.call_depth = 0
@@ -118,6 +118,8 @@ class Shell:
     def command_text(self) -> str:
         """$BASH_COMMAND: the text of the command running now."""
         cmd = self.current_command
+        if isinstance(cmd, str):
+            return cmd  # (a compound command's header: `for i in $x`, `((j < 2 ))`, `case $v in `)
         return "" if cmd is None else unparse_command(cmd)
 
     def wait_all_jobs(self) -> None:
