@@ -150,6 +150,8 @@ def bi_trap(sh: Shell, argv: list[str]) -> int:
                 st.return_trap_depth = len(st.frames)
             elif sig == "DEBUG":
                 st.debug_trap_depth = len(st.frames)
+            elif sig == "ERR":
+                st.err_trap_frame = st.frames[-1] if st.frames else None
     return status
 
 

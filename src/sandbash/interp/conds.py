@@ -59,37 +59,46 @@ class ShellTestEnv:
         return key == "0"
 
 
-def eval_cond(sh: Shell, node: A.Cond) -> bool | None:
+def _xt(text: str) -> str:
+    """An operand as `set -x` shows it in [[ ]]: an empty one as ''."""
+    return text if text else "''"
+
+
+def eval_cond(sh: Shell, node: A.Cond, negated: str = "") -> bool | None:
+    """`negated`: "! " when the term is under a `!` (the trace shows it, as bash's does)."""
     ex = sh.expander
     if isinstance(node, A.CondAnd):
         return bool(eval_cond(sh, node.left)) and bool(eval_cond(sh, node.right))
     if isinstance(node, A.CondOr):
         return bool(eval_cond(sh, node.left)) or bool(eval_cond(sh, node.right))
     if isinstance(node, A.CondNot):
-        return not eval_cond(sh, node.operand)
+        return not eval_cond(sh, node.operand, "! " if not negated else "")
     if isinstance(node, A.CondWord):
-        return ex.string(node.word) != ""
+        value = ex.string(node.word)
+        if sh.state.opts["xtrace"]:
+            sh.xtrace_line(f"[[ {negated}-n {_xt(value)} ]]")
+        return value != ""
     if isinstance(node, A.CondUnary):
         # -v name[sub]: the subscript is expanded here, quoted, and only dequoted by the test
         arg = ex.arith_operand(node.operand) if node.op == "-v" else ex.string(node.operand)
         if sh.state.opts["xtrace"]:
-            sh.xtrace_line(f"[[ {node.op} {arg} ]]")
+            sh.xtrace_line(f"[[ {negated}{node.op} {_xt(arg)} ]]")
         return unary_test(ShellTestEnv(sh), node.op, arg)
     op = node.op
     if op in INT_OPS:
-        return _int_compare(sh, op, ex.arith_operand(node.left), ex.arith_operand(node.right))
+        return _int_compare(sh, op, ex.arith_operand(node.left), ex.arith_operand(node.right), negated)
     left = ex.string(node.left)
     if op in ("==", "=", "!="):
         pat = ex.pattern(node.right)
         if sh.state.opts["xtrace"]:
-            sh.xtrace_line(f"[[ {left} {op} {pat} ]]")
+            sh.xtrace_line(f"[[ {negated}{_xt(left)} {op} {_xt(pat)} ]]")
         matched = compile_pattern(pat, True, sh.state.shopts["nocasematch"]).fullmatch(left)
         return matched if op != "!=" else not matched
     if op == "=~":
-        return _regex_match(sh, left, node.right)
+        return _regex_match(sh, left, node.right, negated)
     right = ex.string(node.right)
     if sh.state.opts["xtrace"]:
-        sh.xtrace_line(f"[[ {left} {op} {right} ]]")
+        sh.xtrace_line(f"[[ {negated}{_xt(left)} {op} {_xt(right)} ]]")
     if op == "<":
         return collate(left) < collate(right)
     if op == ">":
@@ -97,18 +106,18 @@ def eval_cond(sh: Shell, node: A.Cond) -> bool | None:
     return file_compare(ShellTestEnv(sh), op, left, right)
 
 
-def _int_compare(sh: Shell, op: str, left: str, right: str) -> bool:
+def _int_compare(sh: Shell, op: str, left: str, right: str, negated: str = "") -> bool:
     if sh.state.opts["xtrace"]:
-        sh.xtrace_line(f"[[ {left} {op} {right} ]]")
+        sh.xtrace_line(f"[[ {negated}{_xt(left)} {op} {_xt(right)} ]]")
     x = sh.arith_eval(left) if left.strip() else 0
     y = sh.arith_eval(right) if right.strip() else 0
     return bool(INT_OPS[op](x, y))
 
 
-def _regex_match(sh: Shell, subject: str, word: A.Word) -> bool | None:
+def _regex_match(sh: Shell, subject: str, word: A.Word, negated: str = "") -> bool | None:
     pattern = sh.expander.regex(word)
     if sh.state.opts["xtrace"]:
-        sh.xtrace_line(f"[[ {subject} =~ {pattern} ]]")
+        sh.xtrace_line(f"[[ {negated}{_xt(subject)} =~ {_xt(pattern)} ]]")
     try:
         from ..regex import compile_regex
 

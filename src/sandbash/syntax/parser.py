@@ -43,6 +43,9 @@ _IO_NUMBER = re.compile(r"\d+(?=[<>])")
 _IO_VAR = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]{}]+\])?)\}(?=[<>])")  # {fd} or {arr[sub]}
 _COND_UNARY = frozenset(["-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w", "-x", "-G", "-L", "-N", "-O", "-S", "-o", "-v", "-R", "-z", "-n"])
 _COND_BINARY = frozenset(["==", "=", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef", "=~"])
+# the shell's operator tokens as [[ ]] meets them (longest first): anything else is a word
+_COND_TOKENS = ("]]", ";;&", ";;", ";&", "&&", "||", "|&", "&>>", "&>", ">>", "<<<", "<<-", "<<", "<&", ">&", "<>",
+                ">|", "(", ")", "<", ">", "&", ";", "|")
 MAX_DEPTH = 400
 
 
@@ -977,8 +980,8 @@ class Parser(WordReader):
         try:
             return self._parse_cond_expr()
         except ParseError as e:
-            if not e.incomplete:
-                e.keep_status = True
+            if not e.incomplete and self.src[self.pos :].strip():
+                e.keep_status = True  # (an error at the end of the input is status 2, as in bash)
             raise
 
     def _parse_cond_expr(self) -> A.Cond:
@@ -987,10 +990,12 @@ class Parser(WordReader):
             expr = self._cond_or()
             tok = self._cond_peek()
             if tok != "]]":
+                # bash's cond_error: EOF, an operator token by name, a word without one
                 if tok == "":
-                    raise self.error_eof()
-                raise ParseError(f"syntax error in conditional expression: unexpected token `{tok}'", self.line,
-                                 source_line=self.current_line_text(self.pos))
+                    raise ParseError("unexpected EOF while looking for `]]'", self.line, incomplete=True)
+                if tok == "word":
+                    raise ParseError("syntax error in conditional expression", self.line)
+                raise ParseError(f"syntax error in conditional expression: unexpected token `{tok}'", self.line)
             self._cond_take("]]")
             self._peeked = None
             return expr
@@ -1013,7 +1018,7 @@ class Parser(WordReader):
         i = self.pos
         if i >= len(src):
             return ""
-        for op in ("]]", "&&", "||", "(", ")", "<", ">"):
+        for op in _COND_TOKENS:
             if src.startswith(op, i):
                 if op == "]]":
                     after = src[i + 2 : i + 3]
@@ -1021,6 +1026,14 @@ class Parser(WordReader):
                         break
                 return op
         return "word"
+
+    def _cond_arg_token(self) -> str:
+        """The token after an operator or a first word, read as bash's read_token does there:
+        a newline (or the end) is a token of its own, named `newline'."""
+        self.skip_blanks()
+        if self.pos >= len(self.src) or self.src[self.pos] == "\n":
+            return "newline"
+        return self._cond_peek()
 
     def _cond_take(self, op: str) -> None:
         self.pos += len(op)
@@ -1067,18 +1080,22 @@ class Parser(WordReader):
         tok = self._cond_peek()
         if tok == "(":
             self._cond_take("(")
-            inner = self._cond_or()
+            try:
+                inner = self._cond_or()
+            except ParseError as e:
+                if type(e) is ParseError and not e.incomplete:
+                    e.extra.append(("expected `)'", self.line))  # bash adds it when the inside failed
+                raise
             if self._cond_peek() != ")":
                 nxt = self._cond_peek()
-                raise ParseError(f"unexpected token `{nxt if nxt != 'word' else self._peek_cond_text()}', expected `)'",
-                                 self.line)
+                shown = "EOF" if nxt == "" else nxt if nxt != "word" else self._peek_cond_text()
+                raise ParseError(f"unexpected token `{shown}', expected `)'", self.line)
             self._cond_take(")")
             return inner
-        if tok in ("]]", "&&", "||", ")", ""):
+        if tok == "" or tok in _COND_TOKENS:
             if tok == "":
                 raise self.error_eof()
-            raise ParseError(f"unexpected token `{tok}' in conditional command", self.line,
-                             source_line=self.current_line_text(self.pos))
+            raise ParseError(f"unexpected token `{tok}' in conditional command", self.line)
         self.cond_subscript = True
         try:
             first = self._cond_word()
@@ -1090,17 +1107,17 @@ class Parser(WordReader):
             if nxt not in ("]]", "&&", "||", ")", ""):
                 return A.CondNot(self._cond_term())
         if ftext in _COND_UNARY:
-            nxt = self._cond_peek()
-            if nxt in ("&&", "||", ")", "<", ">"):
-                raise ParseError(f"unexpected argument `{nxt}' to conditional unary operator", self.line)
-            if nxt not in ("]]", "&&", "||", ")", ""):
+            nxt = self._cond_arg_token()
+            if nxt == "word":
                 operand = self._cond_word()
                 return A.CondUnary(ftext, operand)
-            if nxt in ("]]",):
-                raise ParseError(f"unexpected argument `{nxt}' to conditional unary operator", self.line)
-        nxt = self._cond_peek()
-        if nxt in ("]]", "&&", "||", ")", ""):
+            raise ParseError(f"unexpected argument `{nxt}' to conditional unary operator", self.line)
+        arg = self._cond_arg_token()  # a newline here is a token (bash reads one token on)
+        nxt = self._cond_peek() if arg != "newline" else arg
+        if nxt in ("]]", "&&", "||", ")"):
             return A.CondWord(first)
+        if arg not in ("word", "<", ">"):
+            raise ParseError(f"unexpected token `{arg}', conditional binary operator expected", self.line)
         op_text = nxt if nxt in ("<", ">") else self._peek_cond_text()
         if op_text in _COND_BINARY:
             if nxt in ("<", ">"):
@@ -1115,8 +1132,8 @@ class Parser(WordReader):
                 if right is None:
                     raise ParseError("unexpected argument `]]' to conditional binary operator", self.line)
             else:
-                after = self._cond_peek()
-                if after in ("]]", "&&", "||", ""):
+                after = self._cond_arg_token()
+                if after != "word":
                     raise ParseError(f"unexpected argument `{after}' to conditional binary operator", self.line)
                 prev = self.extglob
                 if op_text in ("==", "=", "!="):
