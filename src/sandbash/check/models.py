@@ -113,7 +113,10 @@ def values(opts: Parsed, key: str) -> list[str]:
     return [str(x) for x in v] if isinstance(v, list) else [str(v)]
 
 
-# ------------------------------------------------------------ generic shapes
+# ------------------------------------------------------------ the shape every parsed model shares
+
+Model = Callable[[Call], None]
+Body = Callable[[Call, Parsed, list[str]], None]
 
 
 def _unknown(c: Call, actions: Sequence[str]) -> None:
@@ -122,46 +125,67 @@ def _unknown(c: Call, actions: Sequence[str]) -> None:
         c.fx(a, None)
 
 
-def _read_operands(c: Call) -> None:
-    p = c.parse(alike=c.name not in ("join", "comm", "cmp", "sdiff", "diff3"))
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("read",))
-        return
-    c.each("read", p[1])
+def _parsed(*unknown: str, alike: bool | Callable[[Call], bool] = False,
+            also: Callable[[Facts], None] | None = None) -> Callable[[Body], Model]:
+    """A model whose body reads the options and operands of the command's own parser. When they
+    cannot be known (run-time words, or arguments parsed otherwise than the command does), the
+    model reports every action in `unknown` on an unknown path, and `also` adds what else may
+    happen (links, copies). `alike`: see Call.parse (a function: decided by the call)."""
+
+    def wrap(body: Body) -> Model:
+        def model(c: Call) -> None:
+            p = c.parse(alike=alike(c) if callable(alike) else alike)
+            if p is None:
+                _unknown(c, unknown)
+                if also is not None:
+                    also(c.facts)
+                return
+            body(c, p[0], p[1])
+
+        model.__doc__ = body.__doc__
+        return model
+
+    return wrap
+
+
+def _may_copy(facts: Facts) -> None:
+    facts.copies.append(((None,), None))
+
+
+def _may_link(facts: Facts) -> None:
+    facts.symlinks.append((None, None))
+
+
+# ------------------------------------------------------------ generic shapes
+
+
+@_parsed("read", alike=lambda c: c.name not in ("join", "comm", "cmp", "sdiff", "diff3"))
+def _read_operands(c: Call, opts: Parsed, operands: list[str]) -> None:
+    c.each("read", operands)
 
 
 def _no_files(c: Call) -> None:
     return None
 
 
-def _stat_operands(c: Call) -> None:
-    p = c.parse(alike=True)
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("stat",))
-        return
+@_parsed("stat", alike=True)
+def _stat_operands(c: Call, opts: Parsed, operands: list[str]) -> None:
     # stat and readlink look at a link itself (stat -L follows it); realpath and df follow
-    follow = c.name in ("realpath", "df") or bool(p[0].get("dereference"))
-    for path in p[1]:
+    follow = c.name in ("realpath", "df") or bool(opts.get("dereference"))
+    for path in operands:
         c.fx("stat", path, follow=follow)
 
 
-def _list_tree(c: Call, default: str = ".") -> None:
-    p = c.parse(alike=True)
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("list",))
-        return
-    c.each("list", p[1] or [default], recursive=True)
+@_parsed("list", alike=True)
+def _list_tree(c: Call, opts: Parsed, operands: list[str]) -> None:
+    c.each("list", operands or ["."], recursive=True)
 
 
-def _with_outputs(*keys: str, reads: bool = True) -> Callable[[Call], None]:
+def _with_outputs(*keys: str, reads: bool = True) -> Model:
     """Operands read; the options named in `keys` are files written (sort -o, shuf -o, iconv -o)."""
 
-    def model(c: Call) -> None:
-        p = c.parse()
-        if p is None:  # run-time words, or arguments parsed otherwise than the command does
-            _unknown(c, ("read", "create"))
-            return
-        opts, operands = p
+    @_parsed("read", "create")
+    def model(c: Call, opts: Parsed, operands: list[str]) -> None:
         if reads:
             c.each("read", operands)
         for k in keys:
@@ -173,13 +197,9 @@ def _with_outputs(*keys: str, reads: bool = True) -> Callable[[Call], None]:
     return model
 
 
-def _in_out(c: Call) -> None:
+@_parsed("read", "create")
+def _in_out(c: Call, opts: Parsed, operands: list[str]) -> None:
     """uniq / xxd: [INPUT [OUTPUT]]."""
-    p = c.parse()
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("read", "create"))
-        return
-    operands = p[1]
     if operands:
         c.fx("read", operands[0])
     if len(operands) > 1:
@@ -187,13 +207,9 @@ def _in_out(c: Call) -> None:
 
 
 def _writes(action: str, first_is_not_path: bool = False, recursive_key: str = "",
-            follow: bool = True) -> Callable[[Call], None]:
-    def model(c: Call) -> None:
-        p = c.parse()
-        if p is None:  # run-time words, or arguments parsed otherwise than the command does
-            _unknown(c, (action,))
-            return
-        opts, operands = p
+            follow: bool = True) -> Model:
+    @_parsed(action)
+    def model(c: Call, opts: Parsed, operands: list[str]) -> None:
         if first_is_not_path and not opts.get("reference"):
             operands = operands[1:]
         if opts.get("reference"):
@@ -207,13 +223,8 @@ def _writes(action: str, first_is_not_path: bool = False, recursive_key: str = "
 # ------------------------------------------------------------ file commands
 
 
-def _cp_like(c: Call, action_src: str, action_dst: str, recursive_key: str | None) -> None:
-    p = c.parse()
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, (action_src, action_dst))
-        c.facts.copies.append(((None,), None))
-        return
-    opts, operands = p
+def _cp_like(c: Call, opts: Parsed, operands: list[str], action_src: str, action_dst: str,
+             recursive_key: str | None) -> None:
     target = opts.get("target_directory")
     if target is None and opts.get("no_target_directory") is None and len(operands) < 2:
         return  # missing operand: a usage error at run time
@@ -240,34 +251,29 @@ def _cp_like(c: Call, action_src: str, action_dst: str, recursive_key: str | Non
         c.facts.copies.append((tuple(sources), dest))
 
 
-def m_cp(c: Call) -> None:
-    p = c.parse()
-    if p is not None and p[0].get("symbolic_link"):
-        m_ln(c)
+@_parsed("read", "create", also=_may_copy)
+def m_cp(c: Call, opts: Parsed, operands: list[str]) -> None:
+    if opts.get("symbolic_link"):
+        _ln(c, opts, operands)
         return
     # cp -l makes hard links: the Vfs decides `link` (write-like) on each source, as ln
-    _cp_like(c, "link" if p is not None and p[0].get("link") else "read", "create", "recursive")
+    _cp_like(c, opts, operands, "link" if opts.get("link") else "read", "create", "recursive")
 
 
-def m_mv(c: Call) -> None:
-    _cp_like(c, "rename", "rename", None)
+@_parsed("rename", "rename", also=_may_copy)
+def m_mv(c: Call, opts: Parsed, operands: list[str]) -> None:
+    _cp_like(c, opts, operands, "rename", "rename", None)
 
 
-def m_install(c: Call) -> None:
-    p = c.parse()
-    if p is not None and p[0].get("directory"):
-        c.each("create", p[1])
+@_parsed("read", "create", also=_may_copy)
+def m_install(c: Call, opts: Parsed, operands: list[str]) -> None:
+    if opts.get("directory"):
+        c.each("create", operands)
         return
-    _cp_like(c, "read", "create", None)
+    _cp_like(c, opts, operands, "read", "create", None)
 
 
-def m_ln(c: Call) -> None:
-    p = c.parse()
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("create", "symlink", "link"))
-        c.facts.symlinks.append((None, None))
-        return
-    opts, operands = p
+def _ln(c: Call, opts: Parsed, operands: list[str]) -> None:
     target_dir = opts.get("target_directory")
     if target_dir is None and len(operands) == 1:
         pairs = [(operands[0], operands[0].rstrip("/").rsplit("/", 1)[-1])]
@@ -288,21 +294,16 @@ def m_ln(c: Call) -> None:
             c.fx("link", target)  # a hard link needs the right to write its source (Vfs.link)
 
 
-def m_rm(c: Call) -> None:
-    p = c.parse(alike=True)
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("delete",))
-        return
-    opts, operands = p
+m_ln = _parsed("create", "symlink", "link", also=_may_link)(_ln)
+
+
+@_parsed("delete", alike=True)
+def m_rm(c: Call, opts: Parsed, operands: list[str]) -> None:
     c.each("delete", operands, recursive=bool(opts.get("recursive")))
 
 
-def m_rmdir(c: Call) -> None:
-    p = c.parse()
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("delete",))
-        return
-    opts, operands = p
+@_parsed("delete")
+def m_rmdir(c: Call, opts: Parsed, operands: list[str]) -> None:
     for d in operands:
         c.fx("delete", d)
         if opts.get("parents"):
@@ -312,23 +313,15 @@ def m_rmdir(c: Call) -> None:
                     c.fx("delete", "/".join(parts[:i]))
 
 
-def m_touch(c: Call) -> None:
-    p = c.parse()
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("create",))
-        return
-    opts, operands = p
+@_parsed("create")
+def m_touch(c: Call, opts: Parsed, operands: list[str]) -> None:
     if opts.get("reference"):
         c.fx("stat", str(opts["reference"]))
     c.each("create", operands)
 
 
-def m_mktemp(c: Call) -> None:
-    p = c.parse()
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("create",))
-        return
-    opts, operands = p
+@_parsed("create")
+def m_mktemp(c: Call, opts: Parsed, operands: list[str]) -> None:
     if opts.get("dry_run"):
         return
     template = operands[0] if operands else "tmp.XXXXXXXXXX"
@@ -341,12 +334,8 @@ def m_mktemp(c: Call) -> None:
     c.fx("create", base.rstrip("/") + "/" + template if base else None)
 
 
-def m_split(c: Call) -> None:
-    p = c.parse()
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("read", "create"))
-        return
-    opts, operands = p
+@_parsed("read", "create")
+def m_split(c: Call, opts: Parsed, operands: list[str]) -> None:
     if operands:
         c.fx("read", operands[0])
     prefix = operands[1] if len(operands) > 1 else "x"
@@ -355,36 +344,25 @@ def m_split(c: Call) -> None:
         c.facts.scripts.append(str(opts["filter"]))
 
 
-def m_csplit(c: Call) -> None:
-    p = c.parse()
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("read", "create"))
-        return
-    opts, operands = p
+@_parsed("read", "create")
+def m_csplit(c: Call, opts: Parsed, operands: list[str]) -> None:
     if operands:
         c.fx("read", operands[0])
     c.fx("create", str(opts.get("prefix") or "xx") + "00")
 
 
-def m_tee(c: Call) -> None:
-    p = c.parse(alike=True)
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("create",))
-        return
-    c.each("create", p[1])
+@_parsed("create", alike=True)
+def m_tee(c: Call, opts: Parsed, operands: list[str]) -> None:
+    c.each("create", operands)
 
 
 _SUFFIX = {"gzip": ".gz", "bzip2": ".bz2", "xz": ".xz"}
 
 
-def m_compress(c: Call) -> None:
+@_parsed("read", "create", "delete")
+def m_compress(c: Call, opts: Parsed, operands: list[str]) -> None:
     """gzip/bzip2/xz and their un-/cat forms: read each file, write the (de)compressed one next to
     it and remove the original, unless -c/-k/-t."""
-    p = c.parse()
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("read", "create", "delete"))
-        return
-    opts, operands = p
     family = c.family
     suffix = str(opts.get("suffix") or _SUFFIX.get(family, ".gz"))
     to_stdout = opts.get("stdout") or c.name.endswith("cat") or opts.get("test")
@@ -414,12 +392,8 @@ def m_hashsum(c: Call) -> None:
         c.fx("read", None)  # the files named inside the checksum list
 
 
-def m_patch(c: Call) -> None:
-    p = c.parse()
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("read", "create"))
-        return
-    opts, operands = p
+@_parsed("read", "create")
+def m_patch(c: Call, opts: Parsed, operands: list[str]) -> None:
     if opts.get("input"):
         c.fx("read", str(opts["input"]))
     if opts.get("dry_run"):
@@ -508,23 +482,15 @@ def m_tar(c: Call) -> None:
             c.fx("read", directory or ".", recursive=True)
 
 
-def m_zip(c: Call) -> None:
-    p = c.parse()
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("read", "create"))
-        return
-    opts, operands = p
+@_parsed("read", "create")
+def m_zip(c: Call, opts: Parsed, operands: list[str]) -> None:
     if operands:
         c.fx("create", operands[0])
         c.each("read", operands[1:], recursive=bool(opts.get("recurse_paths")))
 
 
-def m_unzip(c: Call) -> None:
-    p = c.parse()
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("read", "create"))
-        return
-    opts, operands = p
+@_parsed("read", "create")
+def m_unzip(c: Call, opts: Parsed, operands: list[str]) -> None:
     if operands:
         c.fx("read", operands[0])
     if not any(opts.get(k) for k in ("l", "v", "t", "p", "c", "z")):
@@ -533,47 +499,31 @@ def m_unzip(c: Call) -> None:
         c.facts.copies.append(((None,), dest))
 
 
-def m_date(c: Call) -> None:
-    p = c.parse()
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("read",))
-        return
-    opts = p[0]
+@_parsed("read")
+def m_date(c: Call, opts: Parsed, operands: list[str]) -> None:
     if opts.get("reference"):
         c.fx("stat", str(opts["reference"]))
     if opts.get("file"):
         c.fx("read", str(opts["file"]))
 
 
-def m_ls(c: Call) -> None:
-    p = c.parse(alike=True)
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("list",))
-        return
-    opts, operands = p
+@_parsed("list", alike=True)
+def m_ls(c: Call, opts: Parsed, operands: list[str]) -> None:
     listing = not opts.get("directory")
     for path in operands or ["."]:
         c.fx("list" if listing else "stat", path, recursive=bool(opts.get("recursive")), entries=listing)
 
 
-def m_diff(c: Call) -> None:
-    p = c.parse()
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("read",))
-        return
-    opts, operands = p
+@_parsed("read")
+def m_diff(c: Call, opts: Parsed, operands: list[str]) -> None:
     c.each("read", operands, recursive=bool(opts.get("recursive")))
     for k in ("from_file", "to_file", "exclude_from"):
         c.each("read", values(opts, k))
     c.each("create", values(opts, "output"))
 
 
-def m_file(c: Call) -> None:
-    p = c.parse()
-    if p is None:  # run-time words, or arguments parsed otherwise than the command does
-        _unknown(c, ("read",))
-        return
-    opts, operands = p
+@_parsed("read")
+def m_file(c: Call, opts: Parsed, operands: list[str]) -> None:
     c.each("read", operands)
     if opts.get("files_from"):
         c.fx("read", str(opts["files_from"]))
@@ -600,7 +550,6 @@ def _opaque(c: Call) -> None:
 
 # ------------------------------------------------------------ the shapes of Effects
 
-Model = Callable[[Call], None]
 
 # the file commands' models; wrappers.py adds the wrappers' and languages' (and reads the records)
 MODELS: dict[Effects, Model] = {

@@ -77,11 +77,19 @@ def _after_options(c: Call) -> tuple[dict[str, object], list[Arg]] | None:
     return opts, []
 
 
-def _run_rest(c: Call, skip: int = 0) -> dict[str, object] | None:
+def _wrapper_options(c: Call) -> tuple[dict[str, object], list[Arg]] | None:
+    """A wrapper's options and the command line it runs; None (and an unknown command run) where
+    the options are known only at run time."""
     parsed = _after_options(c)
     if parsed is None:
         c.opaque(f"{c.name}: the command it runs is known only at run time")
         c.facts.commands.append([None])
+    return parsed
+
+
+def _run_rest(c: Call, skip: int = 0) -> dict[str, object] | None:
+    parsed = _wrapper_options(c)
+    if parsed is None:
         return None
     opts, rest = parsed
     rest = rest[skip:]
@@ -91,10 +99,8 @@ def _run_rest(c: Call, skip: int = 0) -> dict[str, object] | None:
 
 
 def m_env(c: Call) -> None:
-    opts = _after_options(c)
+    opts = _wrapper_options(c)
     if opts is None:
-        c.opaque("env: the command it runs is known only at run time")
-        c.facts.commands.append([None])
         return
     o, rest = opts
     if o.get("split_string"):
@@ -122,10 +128,8 @@ def m_time(c: Call) -> None:
 
 
 def m_xargs(c: Call) -> None:
-    parsed = _after_options(c)
+    parsed = _wrapper_options(c)
     if parsed is None:
-        c.opaque("xargs: the command it runs is known only at run time")
-        c.facts.commands.append([None])
         return
     opts, rest = parsed
     if opts.get("arg_file"):
