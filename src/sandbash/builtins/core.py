@@ -611,18 +611,52 @@ def bi_umask(sh: Shell, argv: list[str]) -> int:
             return 1
         st.umask = int(spec, 8) & 0o777
     else:
-        from ..commands.modes import apply_symbolic_mode
-
-        try:
-            allowed = apply_symbolic_mode(spec, 0o777 & ~st.umask, is_dir=True, umask=0)
-        except ValueError:
-            sh.builtin_error("umask", f"`{spec[0]}': invalid symbolic mode operator")
+        allowed = _symbolic_umask_bits(spec, 0o777 & ~st.umask)
+        if isinstance(allowed, str):
+            sh.builtin_error("umask", allowed)
             return 1
         st.umask = 0o777 & ~allowed
     st.fs.umask = st.umask
     if symbolic:  # `umask -S MODE` shows the new mask
         sh.out(_symbolic_umask(st.umask) + "\n")
     return 0
+
+
+_WHO_BITS = {"u": 0o700, "g": 0o070, "o": 0o007, "a": 0o777}
+_PERM_BITS = {"r": 0o444, "w": 0o222, "x": 0o111}
+
+
+def _symbolic_umask_bits(spec: str, bits: int) -> int | str:
+    """The permissions `umask MODE` leaves, from those allowed now, or bash's message for a bad
+    MODE. umask's grammar is narrower than chmod's: clauses [ugoa]*[+-=][rwx]* joined by
+    commas (no X, s, t, no copying from u/g/o, one operator per clause)."""
+    i, n = 0, len(spec)
+    while True:
+        who = 0
+        while i < n and spec[i] in _WHO_BITS:
+            who |= _WHO_BITS[spec[i]]
+            i += 1
+        op = spec[i] if i < n else "\0"  # bash prints the NUL it found at the end
+        i += 1
+        if op not in "+-=" or op == "\0":
+            return f"`{op}': invalid symbolic mode operator"
+        perm = 0
+        while i < n and spec[i] in _PERM_BITS:
+            perm |= _PERM_BITS[spec[i]]
+            i += 1
+        if i < n and spec[i] != ",":
+            return f"`{spec[i]}': invalid symbolic mode character"
+        if who:
+            perm &= who
+        if op == "+":
+            bits |= perm
+        elif op == "-":
+            bits &= ~perm
+        else:
+            bits = (bits & ~(who or 0o777)) | perm
+        if i >= n:
+            return bits
+        i += 1  # past the comma
 
 
 def _symbolic_umask(mask: int) -> str:
