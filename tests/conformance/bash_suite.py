@@ -102,7 +102,11 @@ def discover(tests: Path) -> tuple[list[Script], dict[str, str]]:
         if area in SKIP:
             skipped[area] = SKIP[area]
             continue
-        found = _DRIVER.findall(driver.read_text(errors="replace"))
+        text = driver.read_text(errors="replace")
+        named = re.search(r"^TEST_NAME='([^']*)'", text, re.M)  # run-set-x: ./${TEST_NAME}.tests
+        if named:
+            text = text.replace("${TEST_NAME}", named.group(1))
+        found = _DRIVER.findall(text)
         if not found:
             skipped[area] = "the driver runs no script through ${THIS_SH}"
             continue

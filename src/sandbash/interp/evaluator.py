@@ -237,7 +237,7 @@ class Evaluator:
                 self.ex.xtrace_line(f"(( {default} ))")
             return default
         if self.state.opts["xtrace"]:
-            self.ex.xtrace_line(f"(( {word.text.strip()} ))")
+            self.ex.xtrace_line(f"(( {word.text.lstrip()} ))")  # (bash keeps trailing blanks)
         try:
             parts = word.parts
             if len(parts) == 1 and type(parts[0]) is A.Lit:

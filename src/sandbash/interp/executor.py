@@ -263,7 +263,9 @@ class Executor:
             for a in cmd.assigns:
                 name, sub, append, value, items = self.expand_assignment(a)
                 if trace:
-                    self.xtrace_line(_trace_assign(name, sub, append, value, items))
+                    # (bash shows a compound assignment as written: `n=($@)`)
+                    self.xtrace_line(_trace_array_source(a) if a.array is not None else
+                                     _trace_assign(name, sub, append, value, items))
                 if items is not None:
                     if sub is not None:
                         raise AssignError(f"{name}[{sub}]: cannot assign list to array member")
@@ -716,6 +718,11 @@ class Executor:
         level = self.sh.subst_depth + 1
         if prefix:
             prefix = prefix[0] * (level - 1) + prefix
+        fd = self.va.get_str("BASH_XTRACEFD")
+        stream = self.state.fds.get(int(fd)) if fd and fd.isdigit() and fd != "2" else None
+        if stream is not None:  # the trace goes to the file descriptor BASH_XTRACEFD names
+            stream.write(f"{prefix}{text}\n".encode("utf-8", "surrogateescape"))
+            return
         self.sh.write_err(f"{prefix}{text}\n")
 
     def _ps4(self, ps4: str) -> str:
@@ -772,6 +779,49 @@ def _run_builtin(self: Shell, builtin: Builtin, name: str, argv: list[str]) -> i
         return 1
     except ExpansionError as e:  # e.g. `read n` into an integer variable
         return self.expansion_failed(e, name)
+
+
+def _trace_array_source(a: A.Assign) -> str:
+    """`set -x` shows `n=($@)` with its words as written, one blank apart ($'...' already decoded,
+    as bash's parser leaves it: `'<TAB>'`)."""
+    words = [_ansi_decoded(w.value.text) if w.key is None else
+             f"[{w.key.text}]{'+' if w.append else ''}={_ansi_decoded(w.value.text.removeprefix('=') if w.append else w.value.text)}"
+             for w in a.array or ()]
+    return f"{a.name}{'' if a.sub is None else f'[{a.sub}]'}{'+=' if a.append else '='}({' '.join(words)})"
+
+
+def _ansi_decoded(text: str) -> str:
+    """A word's source with each $'...' outside other quotes replaced by its single-quoted text."""
+    if "$'" not in text:
+        return text
+    from ..syntax.escapes import decode_escapes
+
+    out: list[str] = []
+    i, n, in_dq = 0, len(text), False
+    while i < n:
+        c = text[i]
+        if c == "\\" and i + 1 < n:
+            out.append(text[i:i + 2])
+            i += 2
+        elif c == '"':
+            in_dq = not in_dq
+            out.append(c)
+            i += 1
+        elif c == "'" and not in_dq:
+            end = text.find("'", i + 1)
+            end = n - 1 if end < 0 else end
+            out.append(text[i:end + 1])
+            i = end + 1
+        elif c == "$" and not in_dq and text[i + 1:i + 2] == "'":
+            end = i + 2
+            while end < n and text[end] != "'":
+                end += 2 if text[end] == "\\" else 1
+            out.append(single_quote(decode_escapes(text[i + 2:end], "ansi")[0]))
+            i = end + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
 
 
 def _trace_assign(name: str, sub: str | None, append: bool, value: str,

@@ -75,6 +75,16 @@ def _intrand32(last: int) -> int:
 _SPECIAL_NAMES = SPECIAL_ASSIGN | {"PATH"}
 
 
+# the variables bash hands to setlocale() as they are assigned (LANG is not checked there)
+_LOCALE_VARS = frozenset({"LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES", "LC_NUMERIC", "LC_TIME"})
+
+
+def locale_known(name: str) -> bool:
+    """Whether setlocale() takes `name` here: the sandbox has the C and POSIX locales only (with
+    glibc's spellings of C.UTF-8)."""
+    return name in ("C", "POSIX") or (name[:2] == "C." and name[2:].lower().replace("-", "") == "utf8")
+
+
 class ArithAssignError(ExpansionError):
     """An assignment inside arithmetic failed (`(( RO = 2 ))` on a readonly
     RO): `(( ))` reports it and fails with 1; `$(( ))` aborts the line."""
@@ -683,8 +693,13 @@ class Variables:
             self.state.arg0 = value
         elif name == "POSIXLY_CORRECT":
             self.state.opts["posix"] = True  # bash: setting it turns posix mode on, unsetting off
+        elif name in _LOCALE_VARS and value and not locale_known(value) and (
+                name == "LC_ALL" or not self.sh.get_str("LC_ALL")):  # LC_ALL, when set, wins
+            self.sh.warn(f"setlocale: {name}: cannot change locale ({value}): No such file or directory")
         elif name == "PATH":
             self.state.hashed.clear()
+        elif name == "BASH_XTRACEFD" and value and not (value.isdigit() and int(value) in self.state.fds):
+            self.sh.error(f"BASH_XTRACEFD: {value}: invalid value for trace file descriptor")
 
     def unset_var(self, name: str, *, nameref: bool = False) -> bool:
         """`unset NAME`; False when the variable is readonly (error printed by caller)."""

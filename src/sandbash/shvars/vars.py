@@ -31,7 +31,8 @@ TRACE = 256
 CAPITALIZE = 512
 
 # variables whose assignment does more than store the value (variables.set_var)
-SPECIAL_ASSIGN = frozenset({"RANDOM", "SECONDS", "OPTIND", "BASH_ARGV0", "POSIXLY_CORRECT"})
+SPECIAL_ASSIGN = frozenset({"RANDOM", "SECONDS", "OPTIND", "BASH_ARGV0", "POSIXLY_CORRECT", "BASH_XTRACEFD",
+                            "LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES", "LC_NUMERIC", "LC_TIME"})
 
 # in bash's order (builtins/setattr.def, var_attribute_string): `declare -irtxl`, ${x@a}
 ATTR_LETTERS = (
