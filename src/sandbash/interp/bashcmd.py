@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..vfs.errors import FsError
 from .state import FLAG_LETTERS
+from .variables import locale_known
 
 if TYPE_CHECKING:
     from .shell import Shell
@@ -26,6 +28,13 @@ _HELP = ("GNU bash, version 5.2.15(1)-release-(x86_64-pc-linux-gnu)\n" + _USAGE 
          "Use the `bashbug' command to report bugs.\n\n"
          "bash home page: <http://www.gnu.org/software/bash>\n"
          "General help using GNU software: <http://www.gnu.org/gethelp/>\n")
+
+
+def startup_warnings(sh: Shell, argv0: str, env: Mapping[str, str]) -> None:
+    """What bash says as it starts: an LC_ALL from the environment that no locale here has."""
+    value = env.get("LC_ALL")
+    if value and not locale_known(value):
+        sh.write_err(f"{argv0}: warning: setlocale: LC_ALL: cannot change locale ({value})\n")
 
 
 def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
@@ -103,6 +112,7 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
             continue
         break
     rest = args[i:]
+    startup_warnings(sh, argv[0], env)
     child = sh.pr.spawn_shell(env)
     st = child.state
     st.opts.update({k: v for k, v in opts.items() if k in st.opts})

@@ -19,7 +19,7 @@ from ..syntax import ast as A
 from ..syntax.lexer import is_name
 from ..vfs.errors import FsError
 from .arrays import IndexedArray
-from .bashcmd import run_bash
+from .bashcmd import run_bash, startup_warnings
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .executor import unparse_command
 from .runtime import Job
@@ -126,6 +126,7 @@ class Processes:
             prog = interp[0].rsplit("/", 1)[-1]
             kind, where = self.ex.find_command(interp[0] if "/" in interp[0] else "./" + interp[0])
             if kind == "shell":
+                startup_warnings(self.sh, interp[0], env)
                 run = functools.partial(self._run_file_in_child, cur_text, cur_argv, env)
                 return self.ex.run_gated(iargv, "shell", prog, run)
             if kind == "command":
