@@ -112,29 +112,21 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
             kinds = "".join(c for c in "aA" if c in flags)
             bi_declare(sh, ["declare", *([f"-{kinds}"] if kinds else []), *compound])
         return 1
-    set_attrs = 0
-    clear_attrs = 0
-    print_mode = False
-    funcs = False
-    func_names = False
-    global_ = False
     opts = parse_builtin(sh, argv, _DECLARE_LETTERS)
     if opts is None:
         return 2
+    set_attrs = 0
+    clear_attrs = 0
     for c, _value, sign in opts.items:
         if c in _ATTR_FLAGS:
             if sign == "-":
                 set_attrs |= _ATTR_FLAGS[c]
             else:
                 clear_attrs |= _ATTR_FLAGS[c]
-        elif c == "p":
-            print_mode = True
-        elif c == "f":
-            funcs = True
-        elif c == "F":
-            func_names = True
-        elif c == "g":
-            global_ = cmd != "local"  # bash takes -g from local and does nothing with it
+    print_mode = opts.has("p")
+    funcs = opts.has("f")
+    func_names = opts.has("F")
+    global_ = opts.has("g") and cmd != "local"  # bash takes -g from local and does nothing with it
     names = opts.args
     if cmd == "local" and not names and not (funcs or func_names):
         return _print_locals(sh)
@@ -269,13 +261,19 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         scope = vars_.globals if cmd != "export" else vars_.scopes[0]
         found = vars_.find(name) if cmd in ("export", "readonly") else None
         if found is not None:
-            var = found
             scope = _scope_of(sh, name) or scope
-        else:
-            var = scope.get(name)
-            if var is None:
-                var = Var(None, 0)
-                scope[name] = var
+        # `foo= export foo`, `X=1 declare -r X`: a temporary binding the builtin gives an
+        # attribute outlives the command (bash propagates it), value and export included
+        temp = next((s for s in reversed(vars_.scopes) if s.temp and name in s), None)
+        if temp is not None and (found is None or scope is temp):
+            scope = next((s for s in reversed(vars_.scopes) if not s.temp and name in s), vars_.globals)
+            found = None
+        var = found if found is not None else (scope.get(name) or Var(None, 0))
+        scope[name] = var
+        tvar = temp.get(name) if temp is not None and found is None else None
+        if tvar is not None and tvar.value is not None and not has_value:
+            var.value = tvar.value
+            var.attrs |= tvar.attrs & EXPORT
     if var.attrs & READONLY and (has_value or clear_attrs & READONLY):
         # readonly/export name themselves only for a quoted list they make an array of
         quoted_list = items is None and set_attrs & (ARRAY | ASSOC) and value[:1] == "(" and value[-1:] == ")"
