@@ -296,7 +296,7 @@ def test_exceptions_are_upward_or_circular() -> None:
     ("sandbash.errors", "sandbash.api", False),
     ("sandbash.api", "sandbash.result", True),
     ("sandbash.expand.words", "sandbash.shvars.vars", True),  # the variable types sit below expansion
-    ("sandbash.expand.words", "sandbash.interp.vars", False),
+    ("sandbash.expand.words", "sandbash.interp.variables", False),
 ])
 def test_layer_table_reads_as_designed(importer: str, imported: str, allowed: bool) -> None:
     low, high = layer_of(importer), layer_of(imported)

@@ -16,8 +16,8 @@ import pytest
 from sandbash import Bash, ExecutionLimitError, Limits, Session
 from sandbash.commands.context import Ctx
 from sandbash.custom import command
-from sandbash.interp.vars import source_size
 from sandbash.limits import Budget, LimitExceeded
+from sandbash.shvars.vars import source_size
 from sandbash.stdio.pipe import Pipe
 from sandbash.stdio.streams import BytesReader
 

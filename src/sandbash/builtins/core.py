@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..interp.arrays import IndexedArray
 from ..interp.control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from ..limits import LimitExceeded, LimitKind
+from ..shvars.arrays import IndexedArray
 from ..syntax.parser import _RESERVED
 from ..vfs.errors import FsError
 from . import BUILTINS, SPECIAL, builtin

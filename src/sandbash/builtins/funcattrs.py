@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..interp.vars import ARRAY, ASSOC, EXPORT, INTEGER, NAMEREF, READONLY
+from ..shvars.vars import ARRAY, ASSOC, EXPORT, INTEGER, NAMEREF, READONLY
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell

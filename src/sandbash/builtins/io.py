@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 from ..commands.options import OptionValueError
 from ..interp.variables import AssignError
-from ..interp.vars import EXPORT
 from ..limits import DeadlineExpired, LimitExceeded, LimitKind, MemoryHold, SubBudget, thread_deadline
 from ..posix.echo import echo_text
 from ..posix.printf import FieldTooWide, format_printf
+from ..shvars.vars import EXPORT
 from ..stdio.streams import Stream
 from ..vfs.errors import strerror
 from . import builtin
@@ -446,7 +446,7 @@ def _mapfile_store(sh: Shell, target: str, lines: list[str], origin: int | None,
                    quantum: int) -> int:
     try:
         var = sh.state.vars.find(target)
-        from ..interp.arrays import IndexedArray
+        from ..shvars.arrays import IndexedArray
 
         if origin is None or var is None or not isinstance(var.value, IndexedArray):
             start = origin or 0

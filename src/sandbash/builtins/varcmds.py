@@ -10,9 +10,9 @@ from ..commands.options import CommandSpec, HelpRequested, Opt, UsageError, pars
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import ansi_c_quote, double_quote, single_quote
-from ..interp.arrays import AssocArray, IndexedArray
 from ..interp.variables import AssignError, valid_ref_target
-from ..interp.vars import (
+from ..shvars.arrays import AssocArray, IndexedArray
+from ..shvars.vars import (
     ARRAY,
     ASSOC,
     CAPITALIZE,

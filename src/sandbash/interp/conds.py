@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 from ..expand.pattern import compile_pattern
 from ..posix.testexpr import INT_OPS, collate, file_compare, unary_test
+from ..shvars.arrays import AssocArray, IndexedArray
+from ..shvars.vars import ARRAY, NAMEREF, Var
 from ..syntax import ast as A
 from ..vfs.base import Stat
-from .arrays import AssocArray, IndexedArray
-from .vars import ARRAY, NAMEREF, Var
 
 if TYPE_CHECKING:
     from .shell import Shell

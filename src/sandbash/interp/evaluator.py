@@ -10,6 +10,7 @@ from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern
 from ..limits import LimitExceeded, LimitKind
+from ..shvars.vars import NAMEREF, Scope
 from ..syntax import ast as A
 from .builtin_table import SPECIAL
 from .conds import eval_cond
@@ -17,7 +18,6 @@ from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .loops import LoopFrame, run_select
 from .state import Frame
 from .variables import ArithAssignError, AssignError, valid_ref_target
-from .vars import NAMEREF, Scope
 
 if TYPE_CHECKING:
     from ..expand.words import Expander

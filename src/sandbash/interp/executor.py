@@ -15,13 +15,13 @@ from ..expand.env import ExpansionError
 from ..expand.quoting import quote_reusable, single_quote
 from ..expand.words import literal_text, plain_literal
 from ..limits import DeadlineExpired, thread_deadline
+from ..shvars.vars import EXPORT, INTEGER, READONLY, AssignArg, Scope, Var
 from ..stdio.streams import Stream, StreamError
 from ..syntax import ast as A
 from .builtin_table import SPECIAL, Builtin, is_builtin, lookup
 from .control import AbortCommand, ExitShell
 from .jobs import notify_dead_jobs
 from .variables import AssignError
-from .vars import EXPORT, INTEGER, READONLY, AssignArg, Scope, Var
 
 if TYPE_CHECKING:
     from ..expand.words import Expander

@@ -13,19 +13,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..limits import Cancelled, JobBudget, JobSignal, LimitExceeded, LimitKind, MemoryHold, thread_deadline
+from ..shvars.arrays import IndexedArray
+from ..shvars.vars import EXPORT
 from ..stdio.pipe import Pipe
 from ..stdio.streams import BufferWriter, NullStream, SigPipe, Stream, capture_bound
 from ..syntax import ast as A
 from ..syntax.lexer import is_name
 from ..vfs.errors import FsError
-from .arrays import IndexedArray
 from .bashcmd import run_bash, startup_warnings
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .executor import unparse_command
 from .runtime import Job
 from .timefmt import DEFAULT_FORMAT, POSIX_FORMAT, TimeFormatError, format_times
 from .variables import AssignError
-from .vars import EXPORT
 
 if TYPE_CHECKING:
     from ..expand.words import Expander

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
+from ..shvars.arrays import IndexedArray
 from ..stdio.pipe import PipeWriter
 from ..stdio.streams import BytesReader, ClosedStream, DirStream, Stream
 from ..syntax import ast as A
 from ..vfs.errors import FsError
-from .arrays import IndexedArray
 from .variables import AssignError
 
 if TYPE_CHECKING:

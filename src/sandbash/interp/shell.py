@@ -20,6 +20,8 @@ from ..expand.arith import Fn as ArithFn
 from ..expand.env import ExpansionError
 from ..expand.words import Expander, subscript_error
 from ..limits import LimitExceeded, LimitKind
+from ..shvars.arrays import AssocArray, IndexedArray
+from ..shvars.vars import ASSOC, NAMEREF, Scope, Var
 from ..stdio.streams import BufferWriter, SigPipe, Stream, StreamError
 from ..syntax import ast as A
 from ..syntax.errors import ParseError, ParseLimit
@@ -27,7 +29,6 @@ from ..syntax.lexer import ARITH, KEY
 from ..syntax.parser import Parser
 from ..textcache import TextCache
 from ..vfs.errors import FsError
-from .arrays import AssocArray, IndexedArray
 from .control import AbortCommand, ExitShell
 from .evaluator import Evaluator
 from .executor import Executor, unparse_command
@@ -36,7 +37,6 @@ from .redirects import Redirections
 from .runtime import Runtime
 from .state import ShellState
 from .variables import ArithAssignError, AssignError, Variables
-from .vars import ASSOC, NAMEREF, Scope, Var
 
 # parsed subscript texts, shared by every run of the process: keyed by everything that shapes
 # the parse (lexer mode, extglob, the parse limits); never holding a parse aliases took part in
@@ -144,8 +144,8 @@ class Shell:
     def init_variables(self, env: dict[str, str]) -> None:
         """The variables a new bash process starts with: the environment
         (exported) plus bash's own."""
-        from .arrays import IndexedArray
-        from .vars import EXPORT, INTEGER, READONLY
+        from ..shvars.arrays import IndexedArray
+        from ..shvars.vars import EXPORT, INTEGER, READONLY
 
         scope = self.state.vars.globals
         for name, value in env.items():

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ..shvars.vars import FunctionTable, VarStore
 from ..stdio.streams import Stream
 from ..vfs.facade import FsView
-from .vars import FunctionTable, VarStore
 
 SET_OPTIONS: dict[str, bool] = {
     "allexport": False, "braceexpand": True, "emacs": False, "errexit": False, "errtrace": False,

@@ -9,11 +9,8 @@ from typing import TYPE_CHECKING
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
-from ..syntax.errors import ParseError, ParseLimit
-from ..syntax.lexer import is_name
-from .arrays import AssocArray, IndexedArray
-from .control import AbortCommand
-from .vars import (
+from ..shvars.arrays import AssocArray, IndexedArray
+from ..shvars.vars import (
     ARRAY,
     ASSOC,
     CAPITALIZE,
@@ -31,6 +28,9 @@ from .vars import (
     VarStore,
     value_size,
 )
+from ..syntax.errors import ParseError, ParseLimit
+from ..syntax.lexer import is_name
+from .control import AbortCommand
 
 if TYPE_CHECKING:
     from ..syntax import ast as A

@@ -20,8 +20,8 @@ import zlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..interp.arrays import AssocArray, IndexedArray
-from ..interp.vars import ARRAY, ASSOC, READONLY, Var, value_size
+from ..shvars.arrays import AssocArray, IndexedArray
+from ..shvars.vars import ARRAY, ASSOC, READONLY, Var, value_size
 from ..syntax import ast as A
 from ..syntax.parser import parse
 from ..vfs.errors import FsError
