@@ -201,6 +201,8 @@ def find_source(sh: Shell, name: str) -> str | None:
             s = st.fs.try_stat(candidate)
             if s is not None and s.is_file:
                 return candidate
+        if st.opts["posix"]:
+            return None  # a POSIX shell does not look in the current directory after PATH
     s = st.fs.try_stat(name)
     if s is not None:
         return name
@@ -219,6 +221,11 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
         return 2
     st = sh.state
     path = find_source(sh, args[0])
+    if path is None and st.opts["posix"] and "/" not in args[0] and st.shopts["sourcepath"]:
+        sh.builtin_error(name, f"{args[0]}: file not found")
+        if not st.command_builtin:
+            raise ExitShell(1)
+        return 1
     if path is None:
         reason = "No such file or directory"
         try:
@@ -277,7 +284,7 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
     args = opts.args
     if not args:
         return 0
-    env = sh.va.exported_env()
+    env = {} if opts.has("c") else sh.va.exported_env()  # -c: an empty environment
     kind, _ = sh.ex.find_command(args[0])
     is_builtin = args[0] in BUILTINS and args[0] not in sh.state.disabled_builtins
     if sh.ex.gate_refuses(args, "builtin" if is_builtin else kind):
@@ -515,7 +522,8 @@ def bi_enable(sh: Shell, argv: list[str]) -> int:
         return 1
     if args and opts.has("d"):
         for name in args:
-            sh.builtin_error("enable", f"{name}: not dynamically loaded")
+            why = "not dynamically loaded" if name in BUILTINS else "not a shell builtin"
+            sh.builtin_error("enable", f"{name}: {why}")
         return 1
     if not args:
         for name in sorted(BUILTINS):
