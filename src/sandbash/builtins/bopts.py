@@ -36,11 +36,12 @@ class BuiltinOpts:
     def has(self, letter: str) -> bool:
         return any(c == letter for c, _, _ in self.items)
 
-    def value(self, letter: str) -> Any:
-        """The last value given to `letter` (None when absent)."""
-        found = None
+    def value(self, letters: str, default: Any = None) -> Any:
+        """The last value given to any of `letters` (bash: the last one wins; read's -n and -N
+        share one count), `default` when none was given."""
+        found = default
         for c, v, _ in self.items:
-            if c == letter:
+            if c in letters:
                 found = v
         return found
 

@@ -301,23 +301,12 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
     if isinstance(opts, int):
         return opts
     raw = opts.has("r")
-    delim = "\n"
-    nchars: int | None = None
+    delim: str = opts.value("d", "\n")[:1]
+    nchars: int | None = opts.value("nN")
     exact = opts.has("N")  # bash: -N sets "ignore the delimiter" for good, a later -n only the count
-    array: str | None = None
-    fd = 0
-    timeout: float | None = None
-    for c, val, _sign in opts.items:
-        if c == "a":
-            array = val
-        elif c == "d":
-            delim = val[:1]
-        elif c in "nN":
-            nchars = val
-        elif c == "t":
-            timeout = val
-        elif c == "u":
-            fd = val
+    array: str | None = opts.value("a")
+    fd: int = opts.value("u", 0)
+    timeout: float | None = opts.value("t")
     names = opts.args
     for name in names:
         if not _valid_var_ref(name):
@@ -379,29 +368,14 @@ def bi_mapfile(sh: Shell, argv: list[str]) -> int:
     opts = parse_builtin_status(sh, argv, "d:n:O:s:tu:C:c:", _MAPFILE_TYPES)
     if isinstance(opts, int):
         return opts
-    delim = "\n"
-    count = 0
-    origin: int | None = None
-    skip = 0
+    delim: str = opts.value("d", "\n")[:1] or "\0"  # -d '': NUL-ended lines
+    count: int = opts.value("n", 0)
+    origin: int | None = opts.value("O")
+    skip: int = opts.value("s", 0)
     strip = opts.has("t")
-    fd = 0
-    callback: str | None = None
-    quantum = 5000
-    for c, val, _sign in opts.items:
-        if c == "d":
-            delim = val[:1] if val else "\0"
-        elif c == "n":
-            count = val
-        elif c == "O":
-            origin = val
-        elif c == "s":
-            skip = val
-        elif c == "u":
-            fd = val
-        elif c == "C":
-            callback = val
-        elif c == "c":
-            quantum = val
+    fd: int = opts.value("u", 0)
+    callback: str | None = opts.value("C")
+    quantum: int = opts.value("c", 5000)
     args = opts.args
     target = args[0] if args else "MAPFILE"
     stream = sh.io.get(fd)
