@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..vfs.errors import FsError
 from ..vfs.facade import FsView
-from .pattern import compile_pattern, has_glob, unescape
+from .pattern import compile_pattern, has_glob, patscan, unescape
 
 
 @dataclass(slots=True)
@@ -39,50 +39,6 @@ _EXT_OPS = "?*+@!"
 
 def _is_star2(text: str) -> bool:
     return text == "**"
-
-
-def patscan(p: str, i: int, delim: str = "") -> int:
-    """Index just past the `)` closing the extglob group whose body starts at p[i] (or past the
-    next top-level `|` when `delim` is "|"); -1 when there is none. Brackets and backslashes
-    hide parentheses, as bash's glob_patscan has it."""
-    pnest = bnest = 0
-    cchar = ""
-    bfirst = -1
-    n = len(p)
-    if i >= n:
-        return -1
-    while i < n:
-        c = p[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c == "[":
-            if bnest == 0:
-                bfirst = i + 1
-                if bfirst < n and p[bfirst] in "!^":
-                    bfirst += 1
-                bnest += 1
-            elif i + 1 < n and p[i + 1] in ":.=":
-                cchar = p[i + 1]
-        elif c == "]":
-            if bnest:
-                if cchar and p[i - 1] == cchar:
-                    cchar = ""
-                elif i != bfirst:
-                    bnest -= 1
-                    bfirst = -1
-        elif c == "(":
-            if bnest == 0:
-                pnest += 1
-        elif c == ")":
-            if bnest == 0:
-                if pnest <= 0:
-                    return i + 1
-                pnest -= 1
-        elif c == "|" and bnest == 0 and pnest == 0 and delim == "|":
-            return i + 1
-        i += 1
-    return -1
 
 
 def _extglob_start(p: str, i: int = 0) -> bool:

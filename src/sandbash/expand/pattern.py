@@ -66,6 +66,50 @@ def collating_symbol(name: str) -> str:
     return _COLLATING.get(name, "")
 
 
+def patscan(p: str, i: int, delim: str = "") -> int:
+    """Index just past the `)` closing the extglob group whose body starts at p[i] (or past the
+    next top-level `|` when `delim` is "|"); -1 when there is none. Brackets and backslashes
+    hide parentheses, as bash's glob_patscan has it."""
+    pnest = bnest = 0
+    cchar = ""
+    bfirst = -1
+    n = len(p)
+    if i >= n:
+        return -1
+    while i < n:
+        c = p[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "[":
+            if bnest == 0:
+                bfirst = i + 1
+                if bfirst < n and p[bfirst] in "!^":
+                    bfirst += 1
+                bnest += 1
+            elif i + 1 < n and p[i + 1] in ":.=":
+                cchar = p[i + 1]
+        elif c == "]":
+            if bnest:
+                if cchar and p[i - 1] == cchar:
+                    cchar = ""
+                elif i != bfirst:
+                    bnest -= 1
+                    bfirst = -1
+        elif c == "(":
+            if bnest == 0:
+                pnest += 1
+        elif c == ")":
+            if bnest == 0:
+                if pnest <= 0:
+                    return i + 1
+                pnest -= 1
+        elif c == "|" and bnest == 0 and pnest == 0 and delim == "|":
+            return i + 1
+        i += 1
+    return -1
+
+
 def has_glob(pattern: str, extglob: bool = False) -> bool:
     """True when the (escaped) pattern has an unquoted glob character."""
     i = 0
@@ -179,6 +223,11 @@ def _parse(p: str, i: int, extglob: bool, stop: str = "") -> tuple[list[Node], i
                 i += 1
             continue
         if extglob and c in _EXT_OPS and i + 1 < n and p[i + 1] == "(":
+            if patscan(p, i + 2) < 0:
+                # no `)` closes the group (a `[` hides one up to its `]`): bash compares the rest
+                # of the pattern with the rest of the text as plain strings
+                lit.append(p[i:])
+                break
             alts, j = _parse_group(p, i + 2, extglob)
             if j >= 0:
                 flush()
