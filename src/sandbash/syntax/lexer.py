@@ -329,6 +329,8 @@ class WordReader:
             e.extra = [("unexpected argument to conditional binary operator", self.eof_line())]
             raise e
         flush()
+        if mode in (CMD, DQ, PARAM, HEREDOC, COND, ARITH) and any(type(p) is A.Param and p.prefix == "bad" for p in parts):
+            _name_bad_in(parts, src[start_pos : self.pos])
         return parts
 
     def _cond_subscript_end(self) -> int:
@@ -810,7 +812,7 @@ class WordReader:
             if c == "\\":
                 i += 2
                 continue
-            if c == "{":
+            if c == "{" and i and src[i - 1] == "$":  # bash pairs only a nested `${` with a `}`
                 depth += 1
             elif c == "}":
                 if depth == 0:
@@ -1148,6 +1150,14 @@ def _valid_tilde_user(user: str) -> bool:
 def _bad_op(text: str) -> A.ParamOp:
     """A bad substitution: an error only when it is expanded (bash parses it silently)."""
     return A.ParamOp(*_OPS[""], text=text)
+
+
+def _name_bad_in(parts: list[A.Part], text: str) -> None:
+    """bash names a bad substitution by the whole string it was expanding (`AA${x@Z}BB`, the
+    inside of "...", the word of ${u:-...}): the text of the parts just read."""
+    for k, p in enumerate(parts):
+        if type(p) is A.Param and p.prefix == "bad":
+            parts[k] = A.Param(p.name, p.sub, "bad", _bad_op(text), True)
 
 
 def _default_word_tildes(p: A.Param) -> A.Param:
