@@ -43,12 +43,14 @@ class ShellTestEnv:
         var = sh.lookup(name)
         if var is None or var.value is None:
             return False
-        if not sub:
-            return True
-        key = sub[:-1]
         v = var.value
-        if key in ("@", "*"):
-            return bool(v)
+        if not sub:
+            # an array's name alone is its element 0 (bash)
+            return v.get("0") is not None if isinstance(v, AssocArray) else (
+                v.get(0) is not None if isinstance(v, IndexedArray) else True)
+        key = sub[:-1]
+        if key in ("@", "*") and not isinstance(v, AssocArray):
+            return bool(v) or isinstance(v, str)  # (an associative array looks the key up)
         if isinstance(v, AssocArray):
             return sh.subscript_key(key) in v
         if isinstance(v, IndexedArray):
