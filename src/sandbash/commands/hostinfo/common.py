@@ -78,10 +78,23 @@ class Flags:
         return v if isinstance(v, str) else None
 
 
-def parse_flags(ctx: Ctx, args: Sequence[str], flags: Sequence[Flag], *, interspersed: bool = True) -> Flags:
+def parse_flags(ctx: Ctx, args: Sequence[str], flags: Sequence[Flag], *, interspersed: bool = True,
+                usage: str | None = None, operands: bool = True) -> Flags:
     """Parse as Go's pflag does (rshell's commands): bundled shorts, `-pVALUE`, `--long=v`,
     `--`; an unknown flag is `NAME: unknown shorthand flag: 'x' in -x` / `unknown flag: --x`,
-    status 1. A flag not declared is refused whatever it would do on a real host."""
+    status 1. A flag not declared is refused whatever it would do on a real host.
+    The prologue every host command shares: with `usage`, a `help` flag prints it and ends the
+    command with status 0; with `operands=False`, an operand is `extra operand 'X'` (status 1)."""
+    out = _parse(ctx, args, flags, interspersed)
+    if usage is not None and out.on("help"):
+        ctx.out(usage)
+        raise CommandExit(0)
+    if not operands and out.operands:
+        raise fail(ctx, f"extra operand '{out.operands[0]}'")
+    return out
+
+
+def _parse(ctx: Ctx, args: Sequence[str], flags: Sequence[Flag], interspersed: bool) -> Flags:
     by_short = {f.short: f for f in flags if f.short}
     by_long = {f.long: f for f in flags}
     out = Flags()
@@ -133,9 +146,10 @@ def parse_flags(ctx: Ctx, args: Sequence[str], flags: Sequence[Flag], *, intersp
     return out
 
 
-def print_help(ctx: Ctx, usage: str, about: str, flags: Sequence[Flag], notes: Mapping[str, str]) -> None:
+def help_text(usage: str, about: str, flags: Sequence[Flag], notes: Mapping[str, str]) -> str:
+    """A --help page listing every flag with its note."""
     lines = [f"Usage: {usage}", about, ""]
     for f in flags:
         head = (f"  -{f.short}, " if f.short else "      ") + f"--{f.long}" + (" VALUE" if f.value else "")
         lines.append(f"{head:<28}{notes.get(f.long, '')}")
-    ctx.out("\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"

@@ -128,10 +128,7 @@ def v6_addresses(fs: ProcFs) -> list[tuple[str, str, int, str]]:
 
 @declare("ip", effects=Effects.NONE, host_only=True, summary="show addresses, links and routes")
 def cmd_ip(ctx: Ctx) -> int:
-    opts = parse_flags(ctx, ctx.args, FLAGS, interspersed=False)
-    if opts.on("help"):
-        ctx.out(USAGE)
-        return 0
+    opts = parse_flags(ctx, ctx.args, FLAGS, interspersed=False, usage=USAGE)
     words = opts.operands
     if not words:
         ctx.stderr.write(b"ip: object required\nTry 'ip --help' for more information.\n")

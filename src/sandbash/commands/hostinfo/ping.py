@@ -31,10 +31,7 @@ def _number(ctx: Ctx, text: str | None, what: str, default: float) -> float:
 
 @declare("ping", effects=Effects.NONE, host_only=True, summary="send ICMP echo requests")
 def cmd_ping(ctx: Ctx) -> int:
-    opts = parse_flags(ctx, ctx.args, FLAGS)
-    if opts.on("help"):
-        ctx.out("Usage: ping [-c COUNT] [-i INTERVAL] [-W TIMEOUT] [-4|-6] [-q] HOST\n")
-        return 0
+    opts = parse_flags(ctx, ctx.args, FLAGS, usage="Usage: ping [-c COUNT] [-i INTERVAL] [-W TIMEOUT] [-4|-6] [-q] HOST\n")
     if opts.on("ipv4") and opts.on("ipv6"):
         raise fail(ctx, "-4 and -6 are mutually exclusive")
     if len(opts.operands) != 1:

@@ -12,7 +12,7 @@ from ...host.procfs import MAX_CMDLINE, Charge, ProcFs
 from ...limits import MemoryHold
 from ..context import Ctx
 from ..record import Effects, declare
-from .common import Flag, fail, parse_flags, print_help, procfs
+from .common import Flag, fail, help_text, parse_flags, procfs
 
 FLAGS = (Flag("e", "all"), Flag("A", "All"), Flag("f", "full"), Flag("p", "pid", True), Flag("o", "format", True),
          Flag(None, "help"))
@@ -137,10 +137,8 @@ def session(fs: ProcFs, procs: list[Proc]) -> list[Proc]:
 
 @declare("ps", effects=Effects.NONE, host_only=True, summary="report process status")
 def cmd_ps(ctx: Ctx) -> int:
-    opts = parse_flags(ctx, ctx.args, FLAGS)
-    if opts.on("help"):
-        print_help(ctx, "ps [-e|-A] [-f] [-p PIDLIST] [-o FIELDS]", "Report process status.", FLAGS, NOTES)
-        return 0
+    opts = parse_flags(ctx, ctx.args, FLAGS,
+                       usage=help_text("ps [-e|-A] [-f] [-p PIDLIST] [-o FIELDS]", "Report process status.", FLAGS, NOTES))
     fs = procfs(ctx)
     pid_text = opts.get("pid")
     if opts.operands:

@@ -11,7 +11,7 @@ from ...host.procfs import MAX_ENTRIES, ProcFs
 from ...limits import MemoryHold
 from ..context import Ctx
 from ..record import Effects, declare
-from .common import Flag, Flags, parse_flags, print_help, procfs
+from .common import Flag, Flags, help_text, parse_flags, procfs
 
 FLAGS = (Flag("h", "help"), Flag("t", "tcp"), Flag("u", "udp"), Flag("x", "unix"), Flag("l", "listening"),
          Flag("a", "all"), Flag("n", "numeric"), Flag("4", "ipv4"), Flag("6", "ipv6"), Flag("s", "summary"),
@@ -109,10 +109,8 @@ def unix_table(ctx: Ctx, fs: ProcFs, mem: MemoryHold) -> list[Sock]:
 
 @declare("ss", effects=Effects.NONE, host_only=True, summary="display socket statistics")
 def cmd_ss(ctx: Ctx) -> int:
-    opts = parse_flags(ctx, ctx.args, FLAGS)
-    if opts.on("help"):
-        print_help(ctx, "ss [OPTION]...", "Display information about network sockets.", FLAGS, NOTES)
-        return 0
+    opts = parse_flags(ctx, ctx.args, FLAGS,
+                       usage=help_text("ss [OPTION]...", "Display information about network sockets.", FLAGS, NOTES))
     fs = procfs(ctx)
     with ctx.hold_memory() as mem:
         socks = _sockets(ctx, fs, opts, mem)

@@ -22,12 +22,8 @@ def _under(path: str, root: str) -> bool:
 
 @declare("uptime", effects=Effects.NONE, host_variant=True, summary="tell how long the system has been running")
 def host_uptime(ctx: Ctx) -> int:
-    opts = parse_flags(ctx, ctx.args, UPTIME_FLAGS)
-    if opts.on("help"):
-        ctx.out("Usage: uptime [-p|-s]\nTell how long the system has been running.\n")
-        return 0
-    if opts.operands:
-        raise fail(ctx, f"extra operand '{opts.operands[0]}'")
+    opts = parse_flags(ctx, ctx.args, UPTIME_FLAGS, operands=False,
+                       usage="Usage: uptime [-p|-s]\nTell how long the system has been running.\n")
     fs = procfs(ctx)
     try:
         up = float((fs.text("uptime", 256) or "").split()[0])
@@ -76,12 +72,8 @@ def _human(kib: int) -> str:
 
 @declare("free", effects=Effects.NONE, host_only=True, summary="display free and used memory")
 def cmd_free(ctx: Ctx) -> int:
-    opts = parse_flags(ctx, ctx.args, FREE_FLAGS)
-    if opts.on("help"):
-        ctx.out("Usage: free [-b|-k|-m|-g|-h] [-t]\nDisplay amount of free and used memory in the system.\n")
-        return 0
-    if opts.operands:
-        raise fail(ctx, f"extra operand '{opts.operands[0]}'")
+    opts = parse_flags(ctx, ctx.args, FREE_FLAGS, operands=False,
+                       usage="Usage: free [-b|-k|-m|-g|-h] [-t]\nDisplay amount of free and used memory in the system.\n")
     with ctx.hold_memory() as mem:
         m = _meminfo(procfs(ctx).text("meminfo", 65536, mem.charge) or "")
     if "MemTotal" not in m:
@@ -112,10 +104,8 @@ def cmd_free(ctx: Ctx) -> int:
 @declare("df", effects=Effects.STAT, host_variant=True, summary="disk space of the granted host paths")
 def host_df(ctx: Ctx) -> int:
     """df of the granted roots (or of the operands, each under a granted root)."""
-    opts = parse_flags(ctx, ctx.args, DF_FLAGS)
-    if opts.on("help"):
-        ctx.out("Usage: df [-h] [-i] [PATH]...\nShow the disk space of the granted host paths.\n")
-        return 0
+    opts = parse_flags(ctx, ctx.args, DF_FLAGS,
+                       usage="Usage: df [-h] [-i] [PATH]...\nShow the disk space of the granted host paths.\n")
     access = host(ctx)
     fs = access.procfs
     roots = access.roots()
