@@ -284,9 +284,17 @@ def _parse_bracket(body: str) -> Node:
     first = True
     while i < n:
         c = body[i]
-        if c == "[" and i + 1 < n and body[i + 1] in ":=." and body.find(body[i + 1] + "]", i + 2) >= 0:
+        if c == "[" and i + 1 < n and body[i + 1] in ":=.":
             kind = body[i + 1]
             end = body.find(kind + "]", i + 2)
+            if end < 0:  # unclosed, as bash reads it: `[[:alp]` drops the `[`, `[[=a]` keeps it
+                if kind == ".":
+                    return ("cls", False, ())  # and `[[.a]` matches nothing
+                if kind == "=":
+                    toks.append(("c", "["))
+                i += 1
+                first = False
+                continue
             name = body[i + 2 : end]
             if kind == ":":
                 toks.append(("k", name))
