@@ -9,18 +9,20 @@ order (GNU uses directory order, which is not reproducible).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...expand.pattern import compile_pattern
-from ...regex import Regex, RegexError, compile_regex
 from ...stdio.streams import Stream
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
 from ..textbasic.common import read_input_held
+
+if TYPE_CHECKING:
+    from ...regex import Regex
 
 CHUNK = 1 << 20
 _REGEX_SPECIAL = frozenset(".[]*^$\\+?{}()|")  # special in a BRE or an ERE
@@ -138,9 +140,13 @@ class Options:
 class Searcher:
     """Searches one input after another and writes GNU grep's output."""
 
-    def __init__(self, ctx: Ctx, rx: Regex | None, line_rx: Regex | None, opts: Options) -> None:
+    def __init__(self, ctx: Ctx, rx: Regex | None, line_rx: Regex | None, opts: Options,
+                 make_rx: Callable[[], Regex | None] | None = None) -> None:
         self.ctx = ctx
-        self.rx = rx
+        self._rx = rx
+        # a plain-text pattern is compiled only if a search needs the regex: `grep -c WORD`
+        # and plain printing use bytes.find, and skip loading the regex engine at all
+        self._make_rx = make_rx
         self.line_rx = line_rx  # the same pattern compiled for one line at a time (PCRE)
         self.o = opts
         self.out = ctx.stdout
@@ -149,6 +155,18 @@ class Searcher:
         self.any_selected = False
         self.printed_something = False  # for the "--" group separator
         self.error = False
+
+    @property
+    def rx(self) -> Regex | None:
+        if self._make_rx is not None:
+            self._rx = self._make_rx()
+            self._make_rx = None
+        return self._rx
+
+    @rx.setter
+    def rx(self, value: Regex | None) -> None:
+        self._rx = value
+        self._make_rx = None
 
     # ------------------------------------------------------------ matching
     def _line_has_match(self, line: bytes) -> bool:
@@ -832,10 +850,16 @@ def _grep(ctx: Ctx, default_mode: str) -> int:
 
     icase = bool(p.get("icase", False))
     whole = "line" if p.get("line_regexp") else ("word" if p.get("word_regexp") else "")
-    rx, line_rx = _compile(ctx, patterns, mode, icase, whole, o)
+    rx: Regex | None = None
+    line_rx: Regex | None = None
+    make_rx: Callable[[], Regex | None] | None = None
     if (len(patterns) == 1 and patterns[0] and not icase and not whole and mode != "P" and patterns[0].isascii()
             and o.eol == b"\n" and (mode == "F" or not any(c in _REGEX_SPECIAL for c in patterns[0]))):
+        # plain ASCII text compiles without error or warning: compile it when first needed
         o.literal = patterns[0].encode()
+        make_rx = lambda: _compile(ctx, patterns, mode, icase, whole, o)[0]  # noqa: E731
+    else:
+        rx, line_rx = _compile(ctx, patterns, mode, icase, whole, o)
 
     if o.max_count == 0:
         return 1
@@ -854,7 +878,7 @@ def _grep(ctx: Ctx, default_mode: str) -> int:
     else:
         o.with_fname = bool(fname)
 
-    searcher = Searcher(ctx, rx, line_rx, o)
+    searcher = Searcher(ctx, rx, line_rx, o, make_rx)
     for name in names:
         if _search_operand(searcher, name, implicit) and o.quiet:
             return 0
@@ -865,6 +889,8 @@ def _grep(ctx: Ctx, default_mode: str) -> int:
 
 def _compile(ctx: Ctx, patterns: list[str], mode: str, icase: bool, whole: str,
              o: Options) -> tuple[Regex | None, Regex | None]:
+    from ...regex import RegexError, compile_regex
+
     if not patterns:
         o.never = True
         return None, None
