@@ -178,7 +178,7 @@ class Evaluator:
 
     def _exec_for(self, node: A.For) -> int:
         st = self.state
-        st.line = node.line
+        st.line = st.ctx_line = node.line
         try:
             items = list(st.positional) if node.words is None else self.expander.words(node.words)
         except ExpansionError as e:
@@ -255,7 +255,7 @@ class Evaluator:
 
     def _exec_arith_for(self, node: A.ArithFor) -> int:
         st = self.state
-        st.line = node.line
+        st.line = st.ctx_line = node.line
         if self._arith_or_error(node.init) is None:  # (an empty part is 1, and traced as such)
             st.last_status = 1
             return 1
@@ -290,7 +290,7 @@ class Evaluator:
 
     def _exec_case(self, node: A.Case) -> int:
         st = self.state
-        st.line = node.line
+        st.line = st.ctx_line = node.line
         if st.traps:
             self.ex.debug_trap(f"case {node.word.text} in ")
         try:
@@ -438,6 +438,8 @@ class Evaluator:
 
     def _exec_redirected(self, node: A.Redirected) -> int:
         st = self.state
+        if st.ctx_line:
+            st.line = st.ctx_line  # (bash names the line of the enclosing context, see ShellState.ctx_line)
         undo = self.rd.apply_redirects(node.redirs)
         if undo is None:
             st.last_status = 1
@@ -463,7 +465,8 @@ class Evaluator:
         source = st.func_sources.get(name, ("", 0))[0]
         frame = Frame(name, source, st.line, st.positional)
         saved_positional = st.positional
-        saved_line = st.line
+        saved_line, saved_ctx = st.line, st.ctx_line
+        st.ctx_line = fdef.line
         st.frames.append(frame)
         st.positional = argv[1:]
         vars_ = st.vars
@@ -508,7 +511,7 @@ class Evaluator:
                 st.hashed.clear()  # bash empties its hash table when a local PATH goes (as when set)
             st.frames.pop()
             st.positional = saved_positional
-            st.line = saved_line
+            st.line, st.ctx_line = saved_line, saved_ctx
         st.last_status = status
         return status
 

@@ -61,7 +61,7 @@ def run_select(ev: Evaluator, node: A.Select) -> int:
     the chosen word in NAME; an empty line shows the menu again, end of input ends the loop."""
     sh = ev.sh
     st = ev.state
-    st.line = node.line
+    st.line = st.ctx_line = node.line
     try:
         items = list(st.positional) if node.words is None else ev.expander.words(node.words)
     except ExpansionError as e:

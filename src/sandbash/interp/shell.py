@@ -286,6 +286,7 @@ class Shell:
                 self.write_err(parser.src[start : parser.pos].lstrip("\n").rstrip("\n") + "\n")
             if st.opts["noexec"]:
                 continue
+            st.ctx_line = parser.line_at(max(parser.pos - 1, 0))  # (bash's line_number: where it read to)
             if toplevel:
                 try:
                     self.run_list(node)

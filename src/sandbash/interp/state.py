@@ -85,6 +85,9 @@ class ShellState:
         self.subshell = 0
         self.mode = "c"  # 'c' (-c string), 's' (stdin) or 'file'
         self.line = 0
+        # bash's line_number between simple commands: the end of the top-level command, or the line
+        # of the for/case/select or function running (a compound command's redirection error names it)
+        self.ctx_line = 0
         self.loop_depth = 0
         self.errexit_ignored = 0
         self.rng = random.Random()
@@ -142,6 +145,7 @@ class ShellState:
         new.subshell = self.subshell + 1
         new.mode = self.mode
         new.line = self.line
+        new.ctx_line = self.ctx_line
         new.loop_depth = 0
         new.errexit_ignored = self.errexit_ignored
         new.rng = random.Random(self.rng.random())
