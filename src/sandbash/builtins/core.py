@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..interp.control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
+from ..interp.variables import hash_entry
 from ..limits import LimitExceeded, LimitKind
 from ..shvars.arrays import IndexedArray
 from ..syntax.parser import _RESERVED
@@ -476,8 +477,7 @@ def bi_hash(sh: Shell, argv: list[str]) -> int:
                 where = entry.split(":", 1)[1]
                 sh.out(f"{name}\t{where}\n" if len(args) > 1 else where + "\n")
         elif pathname is not None:
-            kind = "script" if not pathname.startswith(("/bin/", "/usr/bin/")) else "command"
-            st.hashed[name] = f"{kind}:{pathname}"
+            st.hashed[name] = hash_entry(pathname)
         else:
             status |= _hash_one(sh, name)
     return status

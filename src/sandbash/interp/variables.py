@@ -40,8 +40,16 @@ if TYPE_CHECKING:
 _DYNAMIC = frozenset(
     {"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME", "FUNCNAME",
      "BASH_SOURCE", "BASH_LINENO", "PIPESTATUS", "BASH_SUBSHELL", "GROUPS", "DIRSTACK", "SHELLOPTS",
-     "BASHOPTS", "BASH_ARGC", "BASH_ARGV", "BASH_COMMAND", "_"}
+     "BASHOPTS", "BASH_ARGC", "BASH_ARGV", "BASH_COMMAND", "_", "BASH_ALIASES", "BASH_CMDS"}
 )
+# the alias and command hash tables seen as associative arrays: an element assigned adds an
+# entry, `unset` of an element does nothing (bash)
+_TABLES = frozenset({"BASH_ALIASES", "BASH_CMDS"})
+
+
+def hash_entry(path: str) -> str:
+    """The hash table's entry for a command found at `path` (`hash -p`, BASH_CMDS[name]=path)."""
+    return f"{'command' if path.startswith(('/bin/', '/usr/bin/')) else 'script'}:{path}"
 
 
 # the dynamic variables bash's listings show, with their listed attributes
@@ -87,7 +95,12 @@ def locale_known(name: str) -> bool:
 
 class ArithAssignError(ExpansionError):
     """An assignment inside arithmetic failed (`(( RO = 2 ))` on a readonly
-    RO): `(( ))` reports it and fails with 1; `$(( ))` aborts the line."""
+    RO): `(( ))` reports it and fails with 1; `$(( ))` aborts the line. `in_arith_cmd`: `(( ))`
+    shows it after `((: ` (an invalid name)."""
+
+    def __init__(self, message: str, fatal: int | None = 1, in_arith_cmd: bool = False) -> None:
+        super().__init__(message, fatal)
+        self.in_arith_cmd = in_arith_cmd
 
 
 class AssignError(Exception):
@@ -168,6 +181,8 @@ class Variables:
             return Var(IndexedArray(), ARRAY)
         if name == "BASH_COMMAND":
             return Var(self.sh.command_text())
+        if name in _TABLES:
+            return Var(self._table_array(name), ASSOC)
         if name == "_":
             return Var(self.state.last_arg)
         return None
@@ -197,8 +212,12 @@ class Variables:
     def _table_array(self, name: str) -> AssocArray:
         """BASH_ALIASES and BASH_CMDS: the alias and command hash tables as associative arrays."""
         arr = AssocArray()
-        for k, v in (self.state.aliases if name == "BASH_ALIASES" else self.state.hashed).items():
-            arr.set(k, v)
+        if name == "BASH_ALIASES":
+            for k, v in self.state.aliases.items():
+                arr.set(k, v)
+        else:
+            for k, v in self.state.hashed.items():
+                arr.set(k, v.partition(":")[2])
         return arr
 
     def _random(self) -> int:
@@ -431,6 +450,13 @@ class Variables:
                     value = text
                 found.value = value
                 return
+        if sub is not None and scope is None and name in _TABLES and name not in self.state.unspecial:
+            key = self.sh.subscript_key(sub, parsed)
+            if name == "BASH_ALIASES":
+                self.state.aliases[key] = value
+            else:
+                self.state.hashed[key] = hash_entry(value)
+            return
         if name in _NOASSIGN and name not in self.state.unspecial:
             return  # bash's att_noassign: assignments are ignored until `unset` makes the name ordinary
         via_ref = False
@@ -736,7 +762,7 @@ class Variables:
     def unset_element(self, name: str, sub: str) -> bool:
         var = self.state.vars.find(name)
         if var is None:
-            return True
+            return True  # (BASH_ALIASES, BASH_CMDS: bash leaves the tables alone)
         if var.attrs & READONLY:
             raise AssignError(f"{name}: cannot unset: readonly variable")
         v = var.value
