@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from itertools import groupby
 
 from ..stdio.streams import Stream, StreamError
 from ..vfs.errors import FsError, strerror
@@ -184,13 +185,14 @@ def _simple(ctx: Ctx, stream: Stream, out: Out, sep: bytes, keyfn: Callable[[byt
         out.write((b"%7d " % n + first + sep) if count else first + sep)
 
     for lines, _tail in split_records(ctx, stream, sep):
-        for line in lines:
-            k = keyfn(line) if keyfn is not None else line
+        # groupby walks each run of equal keys in C: sorted input has long runs
+        for k, run in groupby(lines, keyfn):
+            members = list(run)
             if first is not None and k == first_key:
-                n += 1
+                n += len(members)  # the run goes on from the previous chunk
                 continue
             flush()
-            first, first_key, n = line, k, 1
+            first, first_key, n = members[0], k, len(members)
     flush()
 
 

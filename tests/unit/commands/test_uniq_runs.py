@@ -1,0 +1,20 @@
+"""uniq over runs of equal lines that cross the 64 KiB reads, against GNU uniq: the
+count of a run must carry from one chunk to the next, in every counting mode and
+with the options that compare only part of a line."""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_textbasic import compare
+
+# runs of 1 to 5000 equal lines, so some runs span several reads and some reads hold many runs
+_RUNS = b"".join((b"Key%d tail%d\n" % (i % 37, i % 3)) * (1 + (i * 7919) % 5000) for i in range(60))
+_DATA = {"runs": _RUNS, "no-final-newline": _RUNS + b"key1 tail1", "short": b"a\na\nb\nB\nb\n\n\n"}
+
+
+@pytest.mark.parametrize("name", sorted(_DATA))
+@pytest.mark.parametrize("args", [[], ["-c"], ["-d"], ["-u"], ["-cd"], ["-ic"], ["-f", "1", "-c"], ["-s", "3", "-c"],
+                                  ["-w", "3", "-c"]], ids=lambda a: " ".join(a) or "plain")
+def test_runs_across_reads_match_gnu(args: list[str], name: str) -> None:
+    compare(["uniq", *args], _DATA[name])
