@@ -972,6 +972,11 @@ class Expander:
         return s[offset : offset + length]
 
     def _xform(self, p: A.Param, letter: str, base: Value) -> Value:
+        if letter in ("a", "A") and p.name in ("@", "*") and isinstance(base, _Multi):
+            if letter == "a":
+                return _Multi(["" for _ in base.values], base.star)  # positional parameters have none
+            # ${@@A}: the `set --` command that makes these positional parameters
+            return _Multi(["set", "--", *map(quote_reusable, base.values)] if base.values else [], base.star)
         if letter in ("a", "A", "K", "k") and p.name not in ("@", "*"):
             var = self.env.lookup(p.name)
             if letter in ("K", "k") and var is not None and isinstance(var.value, (IndexedArray, AssocArray)) and p.sub in ("@", "*"):
