@@ -75,6 +75,8 @@ DESCRIPTION = {
     "hash": "Remember or show where commands were found.",
     "help": "Show help about builtins and the commands of the sandbox.",
     "history": "Display or manipulate the history list.",
+    "fc": "List history entries, or edit them and run them again.",
+    "bind": "Show readline's key bindings and variables (a script's shell has no line editing).",
     "let": "Evaluate arithmetic expressions.",
     "mapfile": "Read lines into an indexed array.",
     "readarray": "Read lines into an indexed array (the same as mapfile).",

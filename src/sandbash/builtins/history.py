@@ -40,7 +40,8 @@ def bi_history(sh: Shell, argv: list[str]) -> int:
             return 0
     if opts.has("s"):
         if args:
-            _add(sh, " ".join(args))
+            add_entry(sh, " ".join(args))
+            sh.state.history_added = True
         return 0
     if opts.has("p"):
         return _expand_print(sh, args)
@@ -51,7 +52,7 @@ def bi_history(sh: Shell, argv: list[str]) -> int:
     return _file_op(sh, opts.letters(), args)
 
 
-def _add(sh: Shell, entry: str) -> None:
+def add_entry(sh: Shell, entry: str) -> None:
     sh.rt.budget.charge_memory(len(entry) + _ENTRY_COST)
     sh.state.history.append(entry)
 
@@ -159,7 +160,7 @@ def _file_op(sh: Shell, letters: str, args: list[str]) -> int:
                 lines = lines[sh.state.history_read:]
             sh.state.history_read += len(lines)
             for line in lines:
-                _add(sh, line)
+                add_entry(sh, line)
     except FsError:
         return 1
     sh.state.history_saved = len(hist)

@@ -19,6 +19,9 @@ USAGE = {
     "getopts": "getopts optstring name [arg ...]", "hash": "hash [-lr] [-p pathname] [-dt] [name ...]",
     "help": "help [-dms] [pattern ...]",
     "history": "history [-c] [-d offset] [n] or history -anrw [filename] or history -ps arg [arg...]",
+    "fc": "fc [-e ename] [-lnr] [first] [last] or fc -s [pat=rep] [command]",
+    "bind": "bind [-lpsvPSVX] [-m keymap] [-f filename] [-q name] [-u name] [-r keyseq] "
+            "[-x keyseq:shell-command] [keyseq:readline-function or readline-command]",
     "jobs": "jobs [-lnprs] [jobspec ...] or jobs -x command [args]",
     "kill": "kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]",
     "let": "let arg [arg ...]", "local": "local [option] name[=value] ...",

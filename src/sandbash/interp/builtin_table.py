@@ -26,6 +26,7 @@ HOME: dict[str, str] = {
                      "false", "hash", "help", "logout", "return", "shift", "source", "suspend", "times", "true",
                      "type", "umask"], "core"),
     **dict.fromkeys(["cd", "dirs", "popd", "pushd", "pwd"], "dirs"),
+    **dict.fromkeys(["bind", "fc"], "editing"),
     "history": "history",
     **dict.fromkeys(["echo", "mapfile", "printf", "read", "readarray"], "io"),
     **dict.fromkeys(["bg", "disown", "fg", "jobs", "kill", "wait"], "jobs"),

@@ -112,6 +112,9 @@ class ShellState:
         self.history: list[str] = []  # the history builtin's list (a script's shell records no commands)
         self.history_saved = 0  # entries `history -a` has written
         self.history_read = 0  # lines `history -r/-n` have read from the file
+        # bash's hist_last_line_added: `history -s` or fc added the last entry (fc's edit form drops it)
+        self.history_added = False
+        self.history_remember = False  # bash's remember_on_history, which fc's edit form turns on
         # a special builtin run by `command`: its errors do not end a POSIX-mode shell
         self.command_builtin = False
 
@@ -168,6 +171,8 @@ class ShellState:
         new.history = list(self.history)
         new.history_saved = self.history_saved
         new.history_read = self.history_read
+        new.history_added = self.history_added
+        new.history_remember = self.history_remember
         new.command_builtin = False
         return new
 
