@@ -17,13 +17,14 @@ import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO
+from typing import IO, TypeVar
 
 from ..limits import Cancelled, DeadlineExpired, LimitExceeded
 from .config import ToolTable
 
 HOST_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 CHUNK = 64 * 1024
+T = TypeVar("T")
 # the program's own installation and the /etc files programs expect (read-only)
 _SYSTEM = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin")
 _ETC = ("/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts", "/etc/resolv.conf", "/etc/localtime",
@@ -273,34 +274,39 @@ def run_contained(argv: list[str], env: Mapping[str, str], streams: Streams, rem
     open_pipes = readers
     try:
         while open_pipes:
-            check()
-            left = remaining()
-            if left <= 0:
+            got = _poll(lambda s: chunks.get(timeout=s), queue.Empty, check, remaining)
+            if got is None:
                 _kill(proc, child)
                 return None
-            try:
-                fd, data = chunks.get(timeout=min(left, 0.1))
-            except queue.Empty:
-                continue
+            fd, data = got
             if not data:
                 open_pipes -= 1
             else:
                 (streams.write_out if fd == 1 else streams.write_err)(data)
-        while True:
-            check()
-            left = remaining()
-            if left <= 0:
-                _kill(proc, child)
-                return None
-            try:
-                return proc.wait(timeout=min(left, 0.1))
-            except subprocess.TimeoutExpired:
-                continue
+        status = _poll(lambda s: proc.wait(timeout=s), subprocess.TimeoutExpired, check, remaining)
+        if status is None:
+            _kill(proc, child)
+        return status
     except BaseException:  # a limit or SIGPIPE in the stage: nothing keeps running (re-raised)
         _kill(proc, child)
         raise
     finally:
         stop.set()
+
+
+def _poll(wait: Callable[[float], T], waiting: type[Exception], check: Callable[[], None],
+          remaining: Callable[[], float]) -> T | None:
+    """`wait(seconds)` in slices of 0.1 s (it raises `waiting` when a slice passes with nothing),
+    the run's checkpoint between slices; None once `remaining()` reaches 0."""
+    while True:
+        check()
+        left = remaining()
+        if left <= 0:
+            return None
+        try:
+            return wait(min(left, 0.1))
+        except waiting:
+            continue
 
 
 def _pump(pipe: IO[bytes], fd: int, chunks: queue.Queue[tuple[int, bytes]], stop: threading.Event) -> None:
