@@ -367,7 +367,11 @@ class Evaluator:
                 self.ex.xtrace_line(f"(( {text} ))")
                 value = self.sh.arith_eval(text)
             else:
-                value = self.expander.arith(node.word)
+                self.sh.arith_cmd = "((: "
+                try:
+                    value = self.expander.arith(node.word)
+                finally:
+                    self.sh.arith_cmd = ""
         except ArithError as e:
             self.sh.error(f"((: {e.render()}")
             st.last_status = 1

@@ -437,7 +437,12 @@ class Shell:
         except AssignError:
             return sub  # reported where it is read, as before
 
+    arith_cmd = ""  # "((: " while a (( )) command runs: errors bash reports in its name
+
     def arith_set(self, name: str, sub: str | None, value: int) -> None:
+        if sub == "":  # `(( a[""] = 1 ))` names `a[]`, assigns nothing and goes on (as bash)
+            self.error(f"{self.arith_cmd}`{name}[]': not a valid identifier")
+            return
         try:
             self.set_var(name, str(value), sub=sub)
         except AssignError as e:

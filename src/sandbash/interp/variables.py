@@ -95,12 +95,7 @@ def locale_known(name: str) -> bool:
 
 class ArithAssignError(ExpansionError):
     """An assignment inside arithmetic failed (`(( RO = 2 ))` on a readonly
-    RO): `(( ))` reports it and fails with 1; `$(( ))` aborts the line. `in_arith_cmd`: `(( ))`
-    shows it after `((: ` (an invalid name)."""
-
-    def __init__(self, message: str, fatal: int | None = 1, in_arith_cmd: bool = False) -> None:
-        super().__init__(message, fatal)
-        self.in_arith_cmd = in_arith_cmd
+    RO): `(( ))` reports it and fails with 1; `$(( ))` aborts the line."""
 
 
 class AssignError(Exception):
