@@ -36,8 +36,10 @@ _RESERVED = frozenset(
 )
 _LIST_TERMINATORS = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}"})
 _DECL_BUILTINS = frozenset({"declare", "typeset", "local", "export", "readonly"})
-# after these bash reads `name=(...)` as one word (its parser's PST_ASSIGNOK)
+# after these bash reads `name=(...)` as one word (its parser's PST_ASSIGNOK); eval and let
+# take only that form as an assignment-shaped word (`eval z=$x` splits $x as any word)
 _ASSIGN_OK = _DECL_BUILTINS | {"eval", "let"}
+_COMPOUND_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=\(")
 _ASSIGN_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _IO_NUMBER = re.compile(r"\d+(?=[<>])")
 _IO_VAR = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]{}]+\])?)\}(?=[<>])")  # {fd} or {arr[sub]}
@@ -754,7 +756,7 @@ class Parser(WordReader):
         assigns: list[A.Assign] = []
         words: list[A.Word] = []
         redirs: list[A.Redir] = []
-        decl = False
+        decl = paren_only = False
         while True:
             tok = self.peek()
             if tok.kind == "op":
@@ -777,8 +779,9 @@ class Parser(WordReader):
                 self.consume()
                 words.append(tok.word)
                 decl = self.plain(tok) in _ASSIGN_OK
+                paren_only = self.plain(tok) in ("eval", "let")
                 continue
-            if decl:
+            if decl and (not paren_only or _COMPOUND_HEAD.match(self.src, tok.pos)):
                 assign = self.try_assignment(tok)
                 if assign is not None:
                     wline, wcol = self.line_col(tok.pos)
@@ -1162,17 +1165,23 @@ def _plain_word(word: A.Word) -> str | None:
 
 
 def _subscript_close(raw: str, i: int) -> int:
+    """The index of the `]` closing a subscript that starts at `i`: quotes (with their escapes)
+    and `$( )` / backquotes are skipped, `[ ]` nest; -1 when nothing closes it."""
     depth = 0
     while i < len(raw):
         c = raw[i]
         if c == "\\":
             i += 2
             continue
-        if c in "'\"":
-            end = raw.find(c, i + 1)
-            if end < 0:
+        if c in "'\"`":
+            i = _quote_end(raw, i)
+            if i < 0:
                 return -1
-            i = end + 1
+            continue
+        if c == "$" and raw.startswith("$(", i):
+            i = _paren_end(raw, i + 2)
+            if i < 0:
+                return -1
             continue
         if c == "[":
             depth += 1
@@ -1180,6 +1189,44 @@ def _subscript_close(raw: str, i: int) -> int:
             if depth == 0:
                 return i
             depth -= 1
+        i += 1
+    return -1
+
+
+def _quote_end(raw: str, i: int) -> int:
+    """Past the quoted text starting at raw[i] (', " or `); a backslash escapes in " and `."""
+    q = raw[i]
+    i += 1
+    while i < len(raw):
+        c = raw[i]
+        if c == "\\" and q != "'":
+            i += 2
+            continue
+        if c == q:
+            return i + 1
+        i += 1
+    return -1
+
+
+def _paren_end(raw: str, i: int) -> int:
+    """Past the `)` closing a `$(` whose text starts at raw[i] (quotes skipped, parentheses nest)."""
+    depth = 1
+    while i < len(raw):
+        c = raw[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c in "'\"`":
+            i = _quote_end(raw, i)
+            if i < 0:
+                return -1
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
         i += 1
     return -1
 
