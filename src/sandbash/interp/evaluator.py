@@ -449,9 +449,13 @@ class Evaluator:
             st.last_status = 1
             self.errexit_check(1)
             return 1
+        # background jobs inside keep this input instead of /dev/null (bash's stdin_redir)
+        stdin = any(r.op in _STDIN_OPS and r.fd in (None, 0) and r.fd_var is None for r in node.redirs)
+        st.stdin_redirected += stdin
         try:
             return self.execute(node.body)
         finally:
+            st.stdin_redirected -= stdin
             self.rd.restore_redirects(undo)
 
     # ------------------------------------------------------------ functions
@@ -568,6 +572,7 @@ def _funcnest(text: str) -> int:
 
 
 _OWN_PIPESTATUS = frozenset({A.Subshell, A.ArithCmd, A.CondCmd})
+_STDIN_OPS = frozenset({"<", "<<", "<<-", "<<<", "<&", "<>"})
 
 
 _SPECIAL_FUNC_NAMES_BAD: frozenset[str] = frozenset()

@@ -365,6 +365,8 @@ class Processes:
                     self.hand_over_args(child)
             if prev_reader is not None:
                 child.state.fds[0] = prev_reader
+                if child is not self.sh:
+                    child.state.stdin_redirected += 1  # (a job started in this stage reads the pipe)
             writer: Stream | None = None
             if not last:
                 pipe = Pipe(checkpoint=checkpoint)
@@ -427,7 +429,7 @@ class Processes:
         st = self.state
         child = self.sh.fork()
         self.hand_over_args(child)
-        if not st.opts["monitor"]:
+        if not st.opts["monitor"] and not st.stdin_redirected:
             child.state.fds[0] = NullStream()
         job = self._spawn_job(child, cmd, unparse_command(cmd))
         st.last_bg = job.pid

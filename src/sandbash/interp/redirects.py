@@ -187,7 +187,8 @@ class Redirections:
                 self._set_fd(1, opened, undo, opened)
                 self._set_fd(2, opened, undo)
                 return True
-            self.sh.error(f"{spec}: ambiguous redirect")
+            # (bash names the word it expanded to, or the word as written when that is not one word)
+            self.sh.error(f"{spec if len(spec.split()) == 1 else target.text}: ambiguous redirect")
             return False
         path = self._target(target)
         if path is None:

@@ -256,7 +256,10 @@ class Shell:
             raise LimitExceeded(LimitKind.MAX_INPUT_SIZE, self.rt.limits.max_input_size)
         parser = self.make_parser(text, line_base)
         st = self.state
+        stdin = st.fds.get(0) if toplevel and st.mode == "s" else None
         while True:
+            if stdin is not None and st.fds.get(0) is not stdin:
+                parser, stdin = self._script_from_new_stdin(parser)
             parser.aliases = st.aliases if st.shopts["expand_aliases"] else None
             parser.extglob = st.shopts["extglob"]
             parser.posix = st.opts["posix"]
@@ -301,6 +304,16 @@ class Shell:
                         raise ExitShell(e.status) from None  # `set -e` sees the aborted line fail
             else:
                 self.run_list(node)
+
+    def _script_from_new_stdin(self, parser: Parser) -> tuple[Parser, Stream | None]:
+        """A script read from stdin (`bash < file`) that moves fd 0 (`exec 0< other`) goes on with
+        the commands of the new input, as bash reads its commands from fd 0."""
+        stdin = self.state.fds.get(0)
+        data = stdin.read() if stdin is not None and stdin.readable else b""
+        if len(data) > self.rt.limits.max_input_size:
+            raise LimitExceeded(LimitKind.MAX_INPUT_SIZE, self.rt.limits.max_input_size)
+        line = parser.line_at(max(parser.pos - 1, 0)) + 1
+        return self.make_parser(data.decode("utf-8", "surrogateescape"), line), stdin
 
     def flush_parse_warnings(self, parser: Parser) -> None:
         for line, msg in parser.warnings:

@@ -88,6 +88,7 @@ class ShellState:
         # bash's line_number between simple commands: the end of the top-level command, or the line
         # of the for/case/select or function running (a compound command's redirection error names it)
         self.ctx_line = 0
+        self.stdin_redirected = 0  # compound commands running with their input redirected
         self.loop_depth = 0
         self.errexit_ignored = 0
         self.rng = random.Random()
@@ -149,6 +150,7 @@ class ShellState:
         new.mode = self.mode
         new.line = self.line
         new.ctx_line = self.ctx_line
+        new.stdin_redirected = self.stdin_redirected
         new.loop_depth = 0
         new.errexit_ignored = self.errexit_ignored
         new.rng = random.Random(self.rng.random())
