@@ -276,7 +276,12 @@ class _Parser:
                 self.pos = self.tok_pos + 1
                 self.tok, self.kind = tok[0], "op"
                 self.next()
-                return AUnary(tok[0], self.unary())
+                self.depth += 1
+                if self.depth > MAX_NESTING:
+                    raise self.error("expression recursion level exceeded")
+                node = AUnary(tok[0], self.unary())
+                self.depth -= 1
+                return node
         return self.postfix()
 
     def postfix(self) -> Arith:
