@@ -672,7 +672,11 @@ class WordReader:
             return src[k] if k < n else ""
 
         nxt = at(i + 1)
-        if at(i) == "#" and nxt and (nxt in _NAME_CHARS or nxt in _SPECIAL_PARAMS) and nxt != "}":
+        if at(i) == "#" and nxt in ("/", "%", "=", "+") and at(i + 2) == "}":
+            return self._bad_param(dollar, i)  # bash: ${#%} and the like name no length
+        if at(i) == "#" and nxt in ("-", "?", "#") and at(i + 2) != "}":
+            pass  # ${#-word}, ${#?word}, ${##pat}: $# with the operator (${#-} is the length of $-)
+        elif at(i) == "#" and nxt and (nxt in _NAME_CHARS or nxt in _SPECIAL_PARAMS) and nxt != "}":
             prefix = "#"
             i += 1
         elif at(i) == "!" and nxt and (nxt in _NAME_CHARS or nxt in "@*" or (nxt in "#?" and not self.posix)):
