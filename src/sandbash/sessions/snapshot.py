@@ -381,16 +381,19 @@ def restore(bash: Bash, data: bytes) -> Session:
 # ---------------------------------------------------------------- fork
 
 
+def _memory_twin(fs: MemoryFs) -> MemoryFs:
+    """An empty memory tree with `fs`'s quota limits, clock and owner."""
+    return MemoryFs(quota=DiskQuota(fs.quota.max_bytes, fs.quota.max_files), clock=fs.clock, uid=fs.uid, gid=fs.gid)
+
+
 def _clone_backend(fs: Backend) -> Backend:
     """An empty twin of a layer: memory layers get their own tree (same quota limits); host-backed
     layers are the same host data, shared."""
     if isinstance(fs, MemoryFs):
-        return MemoryFs(quota=DiskQuota(fs.quota.max_bytes, fs.quota.max_files), clock=fs.clock, uid=fs.uid,
-                        gid=fs.gid)
+        return _memory_twin(fs)
     if isinstance(fs, OverlayFs):
         twin = copy.copy(fs)
-        twin.upper = MemoryFs(quota=DiskQuota(fs.quota.max_bytes, fs.quota.max_files), clock=fs.upper.clock,
-                              uid=fs.uid, gid=fs.gid)
+        twin.upper = _memory_twin(fs.upper)  # the overlay's quota, owner and clock are its upper layer's
         twin.quota = twin.upper.quota
         twin.lock = twin.upper.lock
         twin.whiteouts = set()
