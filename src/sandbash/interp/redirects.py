@@ -160,7 +160,10 @@ class Redirections:
                 fd = r.fd if r.fd is not None else default_fd
                 if r.fd_var is not None:
                     var_fd = self._fd_var_value(r.fd_var)
-                    if var_fd is None or not var_fd.isdigit():
+                    if not var_fd:  # (an unset or empty one is an error; another word does nothing)
+                        self.sh.error(f"{r.fd_var}: ambiguous redirect")
+                        return False
+                    if not var_fd.isdigit():
                         return True
                     fd = int(var_fd)
                 self._set_fd(fd, None, undo)
@@ -170,7 +173,8 @@ class Redirections:
                 src = int(spec[:-1] if move else spec)
                 stream_src = self.state.fds.get(src)
                 if stream_src is None or isinstance(stream_src, ClosedStream):
-                    self.sh.error(f"{src}: Bad file descriptor")
+                    # (bash names the word as written: `$fd: Bad file descriptor`)
+                    self.sh.error(f"{src if move else target.text}: Bad file descriptor")
                     return False
                 ok = self._bind(r, default_fd, stream_src, undo, opened=None)
                 if move and ok:
@@ -250,6 +254,9 @@ class Redirections:
                 if opened is not None:
                     opened.close()
                 return False
+            if self.state.shopts["varredir_close"]:
+                self._set_fd(fd, stream, undo, opened)  # it closes when the command ends (exec keeps it)
+                return True
             # {var}> redirections persist: nothing to undo for the fd itself
             self.state.fds[fd] = stream
             return True
