@@ -67,6 +67,11 @@ REFUSED = [
     ('ln p/x/y w/', "ln: failed to access 'p/x/y': Permission denied", 1),
     ('mv p/x/y w/', "mv: cannot stat 'p/x/y': Permission denied", 1),
     ('cp -r p/x w/', "cp: cannot stat 'p/x': Permission denied", 1),
+    ('truncate -s 0 p/x/', "truncate: cannot open 'p/x/' for writing: Permission denied", 1),
+    ('rm p/x/', "rm: cannot remove 'p/x/': Permission denied", 1),
+    ('touch p/x/', "touch: cannot touch 'p/x/': Permission denied", 1),
+    ('chmod 700 p/x/', "chmod: cannot access 'p/x/': Permission denied", 1),
+    ('mv p/x/ w/', "mv: cannot stat 'p/x/': Permission denied", 1),
 ]
 
 BACKENDS = ["memory", "overlay", "sqlite", "readwrite", "mounted"]

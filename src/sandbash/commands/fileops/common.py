@@ -169,3 +169,14 @@ def slash_on_missing(path: str, st: Stat | None) -> bool:
     """Whether `path` names, with a trailing slash, nothing yet: only a directory can be made
     there (a file, a rename of one, a link fail)."""
     return st is None and path.endswith("/") and path.strip("/") != ""
+
+
+def stat_source(ctx: Ctx, path: str, follow: bool) -> Stat:
+    """stat (or lstat) of an operand the command reads: 'NAME/' follows a final link and must
+    be a directory, as the kernel resolves it."""
+    if path.endswith("/") and path.strip("/"):
+        st = ctx.fs.stat(path)
+        if not st.is_dir:
+            raise FsError(errno.ENOTDIR, path)
+        return st
+    return ctx.fs.stat(path) if follow else ctx.fs.lstat(path)

@@ -20,6 +20,7 @@ from .common import (
     prompt,
     slash_on_missing,
     stat_dest_or_fail,
+    stat_source,
     usage_error,
 )
 
@@ -62,7 +63,7 @@ class Copier:
     into_self: bool = False
 
     def _stat(self, path: str, follow: bool) -> Stat:
-        return self.ctx.fs.stat(path) if follow else self.ctx.fs.lstat(path)
+        return stat_source(self.ctx, path, follow)
 
     def copy(self, src: str, dst: str, cmdline: bool = True, note: str = "") -> bool:
         """Copy `src` to `dst` (which names the new file itself). False on error.

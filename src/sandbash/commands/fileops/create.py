@@ -211,6 +211,18 @@ def cmd_touch(ctx: Ctx) -> int:
         ctx.checkpoint()
         if path == "-":
             continue
+        if path.endswith("/") and path.strip("/"):
+            # 'NAME/' names a directory or nothing: open(O_CREAT) of it fails, then utimensat says why
+            try:
+                if lstat_dest(ctx, path) is None:
+                    raise FsError(errno.ENOENT, path)
+            except FsError as e:
+                if not (e.code == errno.ENOENT and opts.has("no_create")):
+                    # open's EISDIR sends GNU on to utimensat, which says why; any other failure is open's
+                    what = "setting times of" if e.code in (errno.ENOENT, errno.ENOTDIR) else "cannot touch"
+                    ctx.error(f"{what} {quoteaf(path)}: {errmsg(e)}")
+                    status = 1
+                continue
         exists = (fs.try_stat(path) if follow else fs.try_lstat(path)) is not None
         if not exists:
             if opts.has("no_create") or opts.has("no_dereference"):
@@ -564,6 +576,17 @@ def cmd_truncate(ctx: Ctx) -> int:
     status = 0
     for path in operands:
         ctx.checkpoint()
+        if path.endswith("/") and path.strip("/"):
+            # open(2) of 'NAME/' for writing: EISDIR when it may create, else the walk's ENOTDIR
+            try:
+                found = lstat_dest(ctx, path)
+                why = "" if found is None and opts.has("no_create") else strerror(errno.EISDIR)
+            except FsError as e:  # a refusal stays one; a file's ENOTDIR is EISDIR unless -c
+                why = strerror(errno.EISDIR) if e.errno == errno.ENOTDIR and not opts.has("no_create") else errmsg(e)
+            if why:
+                ctx.error(f"cannot open {quoteaf(path)} for writing: {why}")
+                status = 1
+            continue
         st = fs.try_stat(path)
         if st is None:
             if opts.has("no_create"):

@@ -32,6 +32,7 @@ from .common import (
     prompt,
     slash_on_missing,
     stat_dest_or_fail,
+    stat_source,
     usage_error,
 )
 from .copy import Copier, CopyOptions, resolve_targets
@@ -85,7 +86,7 @@ def _move(ctx: Ctx, src: str, dst: str, mode: str, update: bool, verbose: bool, 
     fs = ctx.fs
     ctx.checkpoint()
     try:
-        sst = fs.lstat(src)
+        sst = stat_source(ctx, src, False)
     except FsError as e:
         fail(ctx, "cannot stat", src, e)
         return False
@@ -120,7 +121,9 @@ def _move(ctx: Ctx, src: str, dst: str, mode: str, update: bool, verbose: bool, 
             except FsError as e:
                 ctx.error(f"cannot backup {quoteaf(dst)}: {errmsg(e)}")
                 return False
-    if slash_on_missing(dst, dst_l) and not sst.is_dir:  # rename(2) of a file to 'NEW/'
+    link = fs.try_lstat(src.rstrip("/")) if src.endswith("/") else None
+    # rename(2) makes no file 'NEW/' and moves no symbolic link named 'LINK/'
+    if (slash_on_missing(dst, dst_l) and not sst.is_dir) or (link is not None and link.is_link):
         ctx.error(f"cannot move {quoteaf(src)} to {quoteaf(dst)}: {strerror(errno.ENOTDIR)}")
         return False
     try:

@@ -26,7 +26,7 @@ from ..fsutil import (
 )
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
-from .common import fail, usage_error
+from .common import fail, stat_source, usage_error
 
 _ROOT_OPTS = (
     Opt(None, "no-preserve-root", help="do not treat '/' specially (the default)"),
@@ -47,7 +47,7 @@ def _walk(ctx: Ctx, path: str, recursive: bool, follow_top: bool, visit: Callabl
         p, top = stack.pop()
         ctx.checkpoint()
         try:
-            lst = fs.lstat(p)
+            lst = stat_source(ctx, p, False)  # 'NAME/' must be a directory
         except FsError as e:
             fail(ctx, "cannot access", p, e)
             ok = False

@@ -11,7 +11,7 @@ from ..context import Ctx
 from ..fsutil import basename, errmsg, join, parse_size, quote, quoteaf, shell_quote, type_description
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
-from .common import fail, prompt, usage_error
+from .common import fail, lstat_dest, prompt, usage_error
 
 RM_SPEC = CommandSpec(
     name="rm",
@@ -61,9 +61,9 @@ class Remover:
         ctx = self.ctx
         ctx.checkpoint()
         try:
-            st = ctx.fs.lstat(path)
+            st = self._lstat(path)
         except FsError as e:
-            if self.force and e.errno == errno.ENOENT:
+            if self.force and e.errno in (errno.ENOENT, errno.ENOTDIR):  # GNU's ignorable_missing
                 return True
             fail(ctx, "cannot remove", path, e)
             return False
@@ -82,6 +82,16 @@ class Remover:
         if self.verbose:
             ctx.out(f"removed {quoteaf(path)}\n")
         return True
+
+    def _lstat(self, path: str) -> Stat:
+        """What rm finds at an operand: 'NAME/' follows a final link and must be a directory
+        (`rm FILE/` removes nothing: Not a directory, also for a dangling link)."""
+        st = lstat_dest(self.ctx, path)
+        if st is not None:
+            return st
+        if path.endswith("/") and (link := self.ctx.fs.try_lstat(path.rstrip("/"))) is not None and link.is_link:
+            raise FsError(errno.ENOTDIR, path)
+        raise FsError(errno.ENOENT, path)
 
     def _remove_dir(self, path: str, st: Stat) -> bool:
         ctx = self.ctx
@@ -221,7 +231,13 @@ def cmd_rmdir(ctx: Ctx) -> int:
             if ignore and code in (errno.ENOTEMPTY, errno.EEXIST):
                 return False
             word = "failed to remove directory" if parent else "failed to remove"
-            ctx.error(f"{word} {quoteaf(path)}: {strerror(code)}")
+            text = strerror(code)
+            if code == errno.ENOTDIR and path.endswith("/"):
+                link = ctx.fs.try_lstat(path.rstrip("/"))
+                target = ctx.fs.try_stat(path)
+                if link is not None and link.is_link and target is not None and target.is_dir:
+                    text = "Symbolic link not followed"  # GNU's wording for rmdir LINK/
+            ctx.error(f"{word} {quoteaf(path)}: {text}")
             nonlocal status
             status = 1
             return False
