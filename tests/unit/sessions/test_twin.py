@@ -4,6 +4,7 @@ the host data below an overlay stays shared."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,8 +28,9 @@ def _overlay(tmp: Path) -> OverlayFs:
 
 
 @pytest.mark.parametrize("make", [_memory, _overlay], ids=["memory", "overlay"])
-def test_twin_layers_are_empty_and_keep_limits_and_owner(tmp_path: Path, make: object) -> None:
-    backend = make(tmp_path)  # type: ignore[operator]
+def test_twin_layers_are_empty_and_keep_limits_and_owner(
+        tmp_path: Path, make: Callable[[Path], MemoryFs | OverlayFs]) -> None:
+    backend = make(tmp_path)
     bash = Bash(fs=backend)
     assert bash.exec("echo mine > /tmp/only-in-one").exit_code == 0
     copy = twin(bash)
@@ -36,6 +38,7 @@ def test_twin_layers_are_empty_and_keep_limits_and_owner(tmp_path: Path, make: o
     assert layer is not backend and type(layer) is type(backend)
     upper = layer.upper if isinstance(layer, OverlayFs) else layer
     orig_upper = backend.upper if isinstance(backend, OverlayFs) else backend
+    assert isinstance(upper, MemoryFs)
     assert upper is not orig_upper and upper.quota is not orig_upper.quota
     assert (upper.quota.max_bytes, upper.quota.max_files) == (4096, 500)
     assert (upper.uid, upper.gid, upper.clock) == (orig_upper.uid, orig_upper.gid, orig_upper.clock)
