@@ -630,8 +630,8 @@ class Executor:
             env["_"] = where  # bash puts the program's full path in the environment it builds as `_`
         if kind == "shell":
             return self.pr.run_shell_command(argv, env)
-        if kind == "script":
-            return self.pr.run_script_file(where, argv, env)
+        if kind == "script":  # its $0 is the path found (`./s` for PATH=.), as execve gives it
+            return self.pr.run_script_file(where, [where, *argv[1:]], env)
         base = where.rsplit("/", 1)[-1]
         return self.run_registry(base, argv, env)
 
