@@ -45,6 +45,11 @@ def test_help_lists_every_flag(fixture_bash: Bash, name: str) -> None:
     ("uptime -z", "uptime: unknown shorthand flag: 'z' in -z\n"),
     ("free --kilo", "free: unknown flag: --kilo\n"),
     ("df --help=x", None),
+    ("ps -p", "ps: flag needs an argument: 'p' in -p\n"),
+    ("ps -fp", "ps: flag needs an argument: 'p' in -p\n"),
+    ("ps --pid", "ps: flag needs an argument: --pid\n"),
+    ("ping -c", "ping: flag needs an argument: 'c' in -c\n"),
+    ("ping host --count", "ping: flag needs an argument: --count\n"),
 ])
 def test_extra_operands_and_unknown_flags(fixture_bash: Bash, script: str, err: str | None) -> None:
     r = fixture_bash.exec(script)

@@ -112,10 +112,7 @@ def _parse(ctx: Ctx, args: Sequence[str], flags: Sequence[Flag], interspersed: b
                 raise fail(ctx, f"unknown flag: --{name}")
             if f.value:
                 if not eq:
-                    if i >= len(args):
-                        raise fail(ctx, f"flag needs an argument: --{name}")
-                    val = args[i]
-                    i += 1
+                    val, i = _next_value(ctx, args, i, f"--{name}")
                 out.values[f.long] = val
             else:
                 out.values[f.long] = val.lower() not in ("false", "0") if eq else True
@@ -130,10 +127,7 @@ def _parse(ctx: Ctx, args: Sequence[str], flags: Sequence[Flag], interspersed: b
                 if f.value:
                     val = a[j + 1:]
                     if not val:
-                        if i >= len(args):
-                            raise fail(ctx, f"flag needs an argument: '{c}' in -{c}")
-                        val = args[i]
-                        i += 1
+                        val, i = _next_value(ctx, args, i, f"'{c}' in -{c}")
                     out.values[f.long] = val
                     break
                 out.values[f.long] = True
@@ -144,6 +138,13 @@ def _parse(ctx: Ctx, args: Sequence[str], flags: Sequence[Flag], interspersed: b
             out.operands.extend(args[i:])
             break
     return out
+
+
+def _next_value(ctx: Ctx, args: Sequence[str], i: int, flag: str) -> tuple[str, int]:
+    """A flag's value in the next word (and the index after it); pflag's error where there is none."""
+    if i >= len(args):
+        raise fail(ctx, f"flag needs an argument: {flag}")
+    return args[i], i + 1
 
 
 def help_text(usage: str, about: str, flags: Sequence[Flag], notes: Mapping[str, str]) -> str:
