@@ -3,6 +3,7 @@ it into Python values whose natural order is GNU sort's order for that key."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -153,7 +154,25 @@ def parse_key(spec: str) -> Key:
 # ------------------------------------------------------------------ extraction
 
 
+@functools.lru_cache(maxsize=64)
+def _fields_rx(n: int) -> re.Pattern[bytes]:
+    # n times: blanks, then non-blanks. A fixed pattern of our own (only the count comes from
+    # the key), matched once per line: the two classes alternate, so nothing backtracks.
+    return re.compile(rb"(?:[ \t\n]*[^ \t\n]*){%d}" % n)
+
+
+_LEADING_BLANKS = re.compile(rb"[ \t\n]*")
+_FIELDS_RX_MAX = 4096  # counts above this (-k 99999) take the loop, not a pattern each
+
+
 def _skip_fields_blank(line: bytes, pos: int, n: int) -> int:
+    """GNU's begfield without -t: skip n fields, each its leading blanks and then its text."""
+    if n <= 0:
+        return pos
+    if n <= _FIELDS_RX_MAX:
+        m = _fields_rx(n).match(line, pos)
+        assert m is not None  # every part of the pattern may be empty
+        return m.end()
     end = len(line)
     while pos < end and n > 0:
         while pos < end and line[pos] in BLANKS:
@@ -162,6 +181,24 @@ def _skip_fields_blank(line: bytes, pos: int, n: int) -> int:
             pos += 1
         n -= 1
     return pos
+
+
+def blank_key_rx(key: Key) -> re.Pattern[bytes] | None:
+    """For a key on blank-separated fields without character offsets (-k3, -k2,4, -b -k5,5):
+    one pattern whose group 1 is what key_span returns, so both of its walks over the
+    line happen in one C-level match. None for the other keys."""
+    if key.schar or key.echar or key.sword > _FIELDS_RX_MAX:
+        return None
+    field = rb"[ \t\n]*[^ \t\n]*"
+    prefix = rb"(?:%s){%d}" % (field, key.sword) + (rb"[ \t\n]*" if key.skipsblanks else b"")
+    if key.eword is None:
+        return re.compile(prefix + rb"([\x00-\xff]*)")
+    more = key.eword + 1 - key.sword  # fields the key ends after, counted from its start field
+    if more < (1 if key.skipsblanks else 0) or more > _FIELDS_RX_MAX:
+        return None  # an end before the start: key_span's empty key
+    if key.skipsblanks:  # the start field's blanks are already behind
+        return re.compile(prefix + rb"([^ \t\n]*(?:%s){%d})" % (field, more - 1))
+    return re.compile(prefix + rb"((?:%s){%d})" % (field, more))
 
 
 def key_span(line: bytes, key: Key, tab: int | None) -> bytes:
@@ -179,8 +216,8 @@ def key_span(line: bytes, key: Key, tab: int | None) -> bytes:
                 break
             ptr = idx + 1
     if key.skipsblanks:
-        while ptr < lim and line[ptr] in BLANKS:
-            ptr += 1
+        m = _LEADING_BLANKS.match(line, ptr)  # always matches (maybe empty)
+        ptr = m.end() if m else ptr
     start = min(lim, ptr + key.schar)
     if key.eword is None:
         return line[start:]

@@ -34,7 +34,7 @@ from ..textbasic.common import (
     quotef,
     read_chunks,
 )
-from .keys import Key, KeySpecError, Reversed, key_span, make_value, parse_key, set_ordering
+from .keys import Key, KeySpecError, Reversed, blank_key_rx, key_span, make_value, parse_key, set_ordering
 
 # inputs larger than this are sorted in runs spilled to the temporary directory
 RUN_BYTES = 64 << 20
@@ -112,8 +112,15 @@ class Sorter:
         whole = key.sword == 0 and key.schar == 0 and key.eword is None and not key.skipsblanks
         simple_field = (tab is not None and key.schar == 0 and key.echar == 0 and not key.skipsblanks
                         and key.eword == key.sword)
+        blank_rx = blank_key_rx(key) if tab is None and not whole else None
         if whole:
             span: Callable[[bytes], bytes] = _identity
+        elif blank_rx is not None:
+            match = blank_rx.match
+
+            def span(line: bytes) -> bytes:
+                m = match(line)  # every part of the pattern may be empty: it always matches
+                return m.group(1) if m is not None else b""
         elif simple_field:
             n = key.sword
             sep = bytes([tab]) if tab is not None else b""
