@@ -121,7 +121,8 @@ def bi_break(sh: Shell, argv: list[str]) -> int:
         return 2
     depth = sh.state.loop_depth
     if depth == 0:
-        sh.builtin_error("break", "only meaningful in a `for', `while', or `until' loop")
+        if not sh.state.opts["posix"]:  # (POSIX mode says nothing)
+            sh.builtin_error("break", "only meaningful in a `for', `while', or `until' loop")
         return 0
     n = _loop_count(sh, "break", argv)
     if n is None:
@@ -135,7 +136,8 @@ def bi_continue(sh: Shell, argv: list[str]) -> int:
         return 2
     depth = sh.state.loop_depth
     if depth == 0:
-        sh.builtin_error("continue", "only meaningful in a `for', `while', or `until' loop")
+        if not sh.state.opts["posix"]:  # (POSIX mode says nothing)
+            sh.builtin_error("continue", "only meaningful in a `for', `while', or `until' loop")
         return 0
     n = _loop_count(sh, "continue", argv)
     if n is None:

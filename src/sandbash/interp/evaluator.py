@@ -412,20 +412,23 @@ class Evaluator:
 
     def _exec_funcdef(self, node: A.FuncDef) -> int:
         st = self.state
-        if node.name in _SPECIAL_FUNC_NAMES_BAD or "$" in node.name:
-            self.sh.error(f"`{node.name}': not a valid identifier")
+        name = node.name
+        bad = name in _SPECIAL_FUNC_NAMES_BAD or any(c in name for c in "$`'\"\\") or "<(" in name or ">(" in name
+        if bad or (st.opts["posix"] and (name in SPECIAL or not _is_name(name))) or name in st.readonly_funcs:
+            # bash reports these where its line counter is: the end of what it read
+            st.line = st.ctx_line or node.line + node.text.rstrip("\n").count("\n")
+        if bad:  # (a quoted word, an expansion or a substitution names no function)
+            self.sh.error(f"`{name}': not a valid identifier")
             st.last_status = 1
             return 1
-        if st.opts["posix"] and node.name in SPECIAL:
-            self.sh.error(f"`{node.name}': is a special builtin")
+        if st.opts["posix"] and name in SPECIAL:
+            self.sh.error(f"`{name}': is a special builtin")
             raise ExitShell(2)
-        if st.opts["posix"] and not _is_name(node.name):
-            st.line = node.line + node.text.rstrip("\n").count("\n")  # bash is at the definition's end
-            self.sh.error(f"`{node.name}': not a valid identifier")  # (POSIX: a function name is a name)
+        if st.opts["posix"] and not _is_name(name):
+            self.sh.error(f"`{name}': not a valid identifier")  # (POSIX: a function name is a name)
             raise ExitShell(2)
-        if node.name in st.readonly_funcs:
-            st.line = node.line + node.text.rstrip("\n").count("\n")  # bash is at the definition's end
-            self.sh.error(f"{node.name}: readonly function")
+        if name in st.readonly_funcs:
+            self.sh.error(f"{name}: readonly function")
             st.last_status = 1
             return 1
         st.functions[node.name] = node
