@@ -718,6 +718,8 @@ class Expander:
         if target_name is not None and p.op is None:
             return target_name
         ref = as_text(self._base(A.Param(name, p.sub, "", None, True, "", p.subscript))[0])
+        if name in ("@", "*") and not env.positional():
+            ref = None  # ${!@} without positional parameters names nothing: unset, no error
         if ref is None:
             # only a name that is no variable at all is an error (subst.c): an unset positional or
             # special parameter, or a declared variable without a value, expands as unset
