@@ -21,6 +21,7 @@ from ..shvars.vars import (
     LOWER,
     NAMEREF,
     READONLY,
+    SPECIAL_ASSIGN,
     TRACE,
     UPPER,
     VAR_OVERHEAD,
@@ -171,7 +172,7 @@ def _fast_local(sh: Shell, arg: str) -> bool:
     vars_ = sh.state.vars
     scopes = vars_.scopes
     scope = scopes[-1]
-    if not scope.func or name in scope or not _valid_name(name):
+    if not scope.func or name in scope or not _valid_name(name) or name in SPECIAL_ASSIGN:
         return False
     if value is None and len(scopes) > 1 and scopes[-2].temp and name in scopes[-2]:
         return False  # inherits a temporary binding: the general path knows how
@@ -727,10 +728,7 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
             status = 1
         else:
             sh.set_var(name, opt)
-        if optarg is None:
-            sh.va.unset_var("OPTARG")
-        else:
-            sh.set_var("OPTARG", optarg)
+        _set_optarg(sh, optarg)
         return status
 
     _pos = st.getopts_pos
@@ -773,6 +771,19 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
 def _end(sh: Shell, name: str, optind: int) -> int:
     sh.state.getopts_pos = 0
     sh.set_var("OPTIND", str(optind))
-    sh.va.unset_var("OPTARG")
+    _set_optarg(sh, None)
     sh.set_var(name, "?")
     return 1
+
+
+def _set_optarg(sh: Shell, value: str | None) -> None:
+    """Set or unset OPTARG. A readonly OPTARG: bash reports the assignment and goes on, and
+    says nothing when it cannot unset it."""
+    try:
+        if value is None:
+            sh.va.unset_var("OPTARG")
+        else:
+            sh.set_var("OPTARG", value)
+    except AssignError as e:
+        if value is not None:
+            sh.error(e.message)

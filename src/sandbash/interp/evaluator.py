@@ -498,6 +498,7 @@ class Evaluator:
         scopes.append(local_scope)  # vars_.push
         saved_loop = st.loop_depth
         st.loop_depth = 0
+        saved_getopts = st.getopts_pos  # put back on return when the function had a local OPTIND
         status = 0
         try:
             try:
@@ -518,8 +519,11 @@ class Evaluator:
                 self.sh.run_trap_text(handler, "RETURN")
         finally:
             st.loop_depth = saved_loop
-            if "PATH" in scopes.pop():  # vars_.pop
+            done_scope = scopes.pop()  # vars_.pop
+            if "PATH" in done_scope:
                 st.hashed.clear()  # bash empties its hash table when a local PATH goes (as when set)
+            if "OPTIND" in done_scope.locals:
+                st.getopts_pos = saved_getopts  # bash restores getopts' place within a word
             st.frames.pop()
             st.positional = saved_positional
             st.line, st.ctx_line = saved_line, saved_ctx
