@@ -15,7 +15,7 @@ from ..syntax import ast as A
 from .builtin_table import SPECIAL
 from .conds import eval_cond
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
-from .loops import LoopFrame, run_select
+from .loops import LoopFrame, loop_header, loop_words, run_select
 from .state import Frame
 from .variables import ArithAssignError, AssignError, valid_ref_target
 
@@ -148,14 +148,14 @@ class Evaluator:
         st.last_status = 0
         return 0
 
-    def _loop(self) -> LoopFrame:
+    def loop_frame(self) -> LoopFrame:
         rt = self.sh.rt
         return LoopFrame(self.state, rt.budget, rt.limits.max_loop_iterations)
 
     def _exec_while(self, node: A.While) -> int:
         st = self.state
         status = 0
-        with self._loop() as loop:
+        with self.loop_frame() as loop:
             while True:
                 loop.tick()
                 try:
@@ -178,13 +178,9 @@ class Evaluator:
 
     def _exec_for(self, node: A.For) -> int:
         st = self.state
-        st.line = st.ctx_line = node.line
-        try:
-            items = list(st.positional) if node.words is None else self.expander.words(node.words)
-        except ExpansionError as e:
-            return self.expansion_failed(e)
-        except ArithError as e:
-            return self.expansion_failed(ExpansionError(e.render(), 1))
+        items = loop_words(self, node)
+        if isinstance(items, int):
+            return items
         status = 0
         if not _is_name(node.var):
             st.line = node.end_line or node.line
@@ -195,9 +191,8 @@ class Evaluator:
 
             trace = f"for {node.var} in " + " ".join(xquote(i) for i in items)
         body = node.body
-        # (bash shows a missing list as `in "$@"`)
-        header = f"for {node.var} in " + ('"$@"' if node.words is None else " ".join(w.text for w in node.words))
-        with self._loop() as loop:
+        header = loop_header("for", node)
+        with self.loop_frame() as loop:
             for item in items:
                 loop.tick()
                 if st.traps:
@@ -261,7 +256,7 @@ class Evaluator:
             return 1
         status = 0
         body = node.body
-        with self._loop() as loop:
+        with self.loop_frame() as loop:
             while True:
                 loop.tick()
                 cond = self._arith_or_error(node.cond)

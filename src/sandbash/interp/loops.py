@@ -56,25 +56,39 @@ class LoopFrame:
         return e.status if isinstance(e, BreakLoop) else self.state.last_status
 
 
+def loop_words(ev: Evaluator, node: A.For | A.Select) -> list[str] | int:
+    """The words a `for` or `select` loop goes over (the positional parameters when it has no
+    `in` list), or the status of the expansion error that ends the loop before it starts."""
+    st = ev.state
+    st.line = st.ctx_line = node.line
+    try:
+        return list(st.positional) if node.words is None else ev.expander.words(node.words)
+    except ExpansionError as e:
+        return ev.expansion_failed(e)
+    except ArithError as e:
+        return ev.expansion_failed(ExpansionError(e.render(), 1))
+
+
+def loop_header(keyword: str, node: A.For | A.Select) -> str:
+    """The loop's head as the DEBUG trap shows it (bash shows a missing list as `in "$@"`)."""
+    return f"{keyword} {node.var} in " + ('"$@"' if node.words is None else " ".join(w.text for w in node.words))
+
+
 def run_select(ev: Evaluator, node: A.Select) -> int:
     """`select NAME in WORDS`: the menu and prompt ($PS3) on stderr, a line of stdin in $REPLY,
     the chosen word in NAME; an empty line shows the menu again, end of input ends the loop."""
     sh = ev.sh
     st = ev.state
-    st.line = st.ctx_line = node.line
-    try:
-        items = list(st.positional) if node.words is None else ev.expander.words(node.words)
-    except ExpansionError as e:
-        return ev.expansion_failed(e)
-    except ArithError as e:
-        return ev.expansion_failed(ExpansionError(e.render(), 1))
+    items = loop_words(ev, node)
+    if isinstance(items, int):
+        return items
     if not items:
         return 0
     status = 0
     show_menu = True
     rt = sh.rt
-    header = f"select {node.var} in " + ('"$@"' if node.words is None else " ".join(w.text for w in node.words))
-    with LoopFrame(st, rt.budget, rt.limits.max_loop_iterations) as loop:
+    header = loop_header("select", node)
+    with ev.loop_frame() as loop:
         while True:
             loop.tick()
             if st.traps:
