@@ -18,7 +18,7 @@ from typing import Union
 
 from ..limits import LimitExceeded, LimitKind
 from ..shvars.arrays import AssocArray, IndexedArray
-from ..shvars.vars import ASSOC, ATTR_LETTERS, INTEGER, NAMEREF, Var
+from ..shvars.vars import ASSOC, ATTR_LETTERS, CAPITALIZE, INTEGER, LOWER, NAMEREF, UPPER, Var
 from ..syntax import ast as A
 from ..syntax.ast import Op, OpKind
 from ..syntax.escapes import decode_escapes
@@ -864,7 +864,8 @@ class Expander:
                     name, sub = t.name, t.sub
             self.env.assign_default(name, sub, value)
             var = self.env.lookup(name)
-            if var is not None and var.attrs & INTEGER:
+            if var is not None and var.attrs & (INTEGER | LOWER | UPPER | CAPITALIZE):
+                # the value as the variable's attributes made it (declare -u: FOO)
                 got = self._base(A.Param(name, sub))[0]
                 return got if isinstance(got, str) else value
             return value
