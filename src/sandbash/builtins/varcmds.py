@@ -414,11 +414,16 @@ def set_line(name: str, var: Var) -> str:
 
 
 def _set_quote(v: str) -> str:
-    if v and all(c.isalnum() or c in "_-./:@%+,=" for c in v):
-        return v
+    """A value as `set` shows it: quoted only when it holds a shell metacharacter, starts with `#`
+    or has a `~` tilde expansion would see (bash's sh_contains_shell_metas); a lone `'` is `\'`."""
     if any(ord(c) < 32 or ord(c) == 127 for c in v):
         return ansi_c_quote(v)
-    return single_quote(v)
+    if v == "'":
+        return "\\'"
+    if (any(c in _SHELL_METAS for c in v) or v[:1] == "#"
+            or any(c == "~" and (i == 0 or v[i - 1] in "=:") for i, c in enumerate(v))):
+        return single_quote(v)
+    return v
 
 
 @builtin("export")
