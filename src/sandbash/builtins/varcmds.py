@@ -205,6 +205,9 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
     if sub is not None and cmd in ("readonly", "export"):
         sh.builtin_error(cmd, f"`{name}[{sub}]': not a valid identifier")
         return False
+    if set_attrs & NAMEREF and sub is not None:
+        sh.builtin_error(cmd, f"{name}[{sub}]: reference variable cannot be an array")
+        return False
     if cmd in ("readonly", "export") and not has_value:
         set_attrs &= ~(ARRAY | ASSOC)  # `readonly -a x` alone makes no array (bash)
     if set_attrs & NAMEREF and has_value and not valid_ref_target(value):
@@ -217,6 +220,11 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         # inside a function bash only warns (on the assignment, then on the lookup that follows)
         sh.builtin_error(cmd, f"warning: {name}: circular name reference")
         sh.warn(f"{name}: circular name reference")
+    if clear_attrs & NAMEREF and has_value and sub is None and items is None:
+        ref = st.vars.find(name)
+        if ref is not None and ref.attrs & NAMEREF and isinstance(ref.value, str) and ref.value:
+            sh.set_var(name, value)  # `declare +n r=v`: bash assigns through r, then drops -n
+            has_value = False
     if not ((set_attrs | clear_attrs) & NAMEREF) and sub is None:
         # `declare -i r` or `declare r=v` on a nameref works on the variable it names
         try:
