@@ -276,6 +276,10 @@ class Searcher:
         # lines printed as they are: whole runs of them are copied at once
         plain = (need_lines and cx is None and max_count < 0 and o.replace is None
                  and not (o.with_fname or o.line_numbers or o.byte_offset or o.color or o.only or o.initial_tab))
+        # -o alone: the matches of the whole chunk at once (the regex keeps them inside lines)
+        only_plain = (need_lines and cx is None and max_count < 0 and o.replace is None and o.only and not o.invert
+                      and not (o.with_fname or o.line_numbers or o.byte_offset or o.color or o.initial_tab)
+                      and eol == b"\n" and not o.per_line and self.line_rx is None)
         bin_mode = o.binary
         while not stop:
             chunk = stream.read(CHUNK)
@@ -313,6 +317,8 @@ class Searcher:
                         break
             elif plain and not binary and (buf.isascii() or _valid_utf8(buf[:end])):
                 selected += self._emit_plain(buf, end)
+            elif only_plain and not binary and (buf.isascii() or _valid_utf8(buf[:end])):
+                selected += self._emit_only(buf, end)
             else:
                 valid_utf8 = binary or buf.isascii() or _valid_utf8(buf[:end])
                 if o.invert and not valid_utf8 and bin_mode != "text":
@@ -486,6 +492,37 @@ class Searcher:
                 n += 1
         if n:
             self.printed_something = True
+        return n
+
+    def _emit_only(self, buf: bytes, end: int) -> int:
+        """-o without prefixes: every non-empty match of buf[:end], one per line. Returns a
+        count that is non-zero exactly when some line matched (empty matches select a line
+        but print nothing), all that -o without -m or -c needs."""
+        rx = self.rx
+        if rx is None or self.o.never:
+            return 0
+        found: list[bytes] = []
+        append = found.append
+        printed = 0
+        any_match = False
+        for m in rx.finditer(buf, 0, end):
+            any_match = True
+            s, e = m.span()
+            if e > s:
+                append(buf[s:e])
+                append(b"\n")
+                if len(found) >= 8192:  # written in blocks: the list stays small (`grep -o .`)
+                    printed += self._write_block(found)
+        printed += self._write_block(found)
+        return printed or int(any_match)
+
+    def _write_block(self, pieces: list[bytes]) -> int:
+        n = len(pieces) // 2
+        if pieces:
+            self.write(b"".join(pieces))
+            pieces.clear()
+            self.printed_something = True
+            self.ctx.checkpoint()
         return n
 
     def _binary_message(self, name: str) -> None:
