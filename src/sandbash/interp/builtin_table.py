@@ -78,6 +78,9 @@ class _Table(dict[str, Builtin]):
 
 BUILTINS: dict[str, Builtin] = _Table()
 _get = dict.get  # the table's own lookup, without loading everything
+# `loaded(name)`: the builtin if its module is imported, else None (the executor's per-command
+# lookup: a C call, with `lookup` only for a name still in PENDING)
+loaded: Callable[[str], Builtin | None] = dict.get.__get__(BUILTINS)  # type: ignore[attr-defined]
 # POSIX special builtins (errors in them are fatal in posix mode; listed by `enable -s`)
 SPECIAL = frozenset({":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set",
                      "shift", "times", "trap", "unset", "source"})

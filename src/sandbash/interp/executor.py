@@ -18,7 +18,7 @@ from ..limits import DeadlineExpired, thread_deadline
 from ..shvars.vars import EXPORT, INTEGER, READONLY, AssignArg, Scope, Var
 from ..stdio.streams import Stream, StreamError
 from ..syntax import ast as A
-from .builtin_table import SPECIAL, Builtin, is_builtin, lookup
+from .builtin_table import PENDING, SPECIAL, Builtin, is_builtin, loaded, lookup
 from .control import AbortCommand, ExitShell
 from .jobs import notify_dead_jobs
 from .variables import AssignError
@@ -759,7 +759,8 @@ def _callable(st: ShellState, name: str, no_functions: bool = False) -> tuple[A.
     fdef = None if no_functions else st.functions.get(name)
     if fdef is not None and st.opts["posix"] and name in SPECIAL:
         fdef = None  # POSIX: special builtins are found before functions
-    builtin = None if fdef is not None or name in st.disabled_builtins else lookup(name)
+    builtin = None if fdef is not None or name in st.disabled_builtins else loaded(name) or (
+        lookup(name) if name in PENDING else None)
     return fdef, builtin
 
 
