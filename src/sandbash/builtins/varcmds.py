@@ -233,6 +233,11 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
             target, target_sub = name, None
         if _valid_name(target):
             name, sub = target, target_sub
+        if sub is not None and cmd in ("readonly", "export"):
+            # through a reference to an element: bash refuses it as it would `readonly a[0]`,
+            # yet its status stays 0
+            sh.builtin_error(cmd, f"`{name}[{sub}]': not a valid identifier")
+            return True
     # find or create the variable in the right scope
     vars_ = st.vars
     if local:
@@ -316,6 +321,8 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
     if set_attrs & ARRAY and isinstance(var.value, AssocArray):
         sh.builtin_error(cmd, f"{name}: cannot convert associative to indexed array")
         return False
+    if set_attrs & (ARRAY | ASSOC) and var.attrs & NAMEREF and not var.value:
+        clear_attrs |= NAMEREF  # `declare -n r; declare -a r`: a reference without a target goes
     new_attrs = (var.attrs | set_attrs) & ~clear_attrs
     if set_attrs & UPPER:
         new_attrs &= ~(LOWER | CAPITALIZE)

@@ -480,6 +480,8 @@ class Variables:
         if var is not None and var.attrs & NAMEREF and sub is None and not append and not valid_ref_target(value):
             # a nameref without a target takes the value as the name it refers to
             raise AssignError(f"`{value}': not a valid identifier", named=True)
+        if var is not None and var.attrs & NAMEREF and sub is not None and not var.value:
+            raise AssignError("`': not a valid identifier", named=True)  # `declare -n r; r[0]=x`
         self._special_assign(name, value)
         self.sh.check_string(len(value))
         vars_ = self.state.vars
