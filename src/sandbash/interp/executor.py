@@ -15,7 +15,7 @@ from ..expand.env import ExpansionError
 from ..expand.quoting import quote_reusable, single_quote
 from ..expand.words import literal_text, plain_literal
 from ..limits import DeadlineExpired, thread_deadline
-from ..shvars.vars import EXPORT, INTEGER, READONLY, AssignArg, Scope, Var
+from ..shvars.vars import EXPORT, INTEGER, NAMEREF, READONLY, AssignArg, Scope, Var
 from ..stdio.streams import Stream, StreamError
 from ..syntax import ast as A
 from .builtin_table import PENDING, SPECIAL, Builtin, is_builtin, loaded, lookup
@@ -500,6 +500,14 @@ class Executor:
                 if trace is not None:
                     trace.append(_trace_assign(name, sub, append, value, None))
                 var = st.vars.find(name)
+                if var is not None and var.attrs & NAMEREF and var.value and sub is None:
+                    # `ref=x cmd` with a nameref: the binding is for the variable it names (bash)
+                    try:
+                        target, tsub = self.va.resolve_name(name)
+                    except AssignError:
+                        target, tsub = name, None
+                    if tsub is None:
+                        name, var = target, st.vars.find(target)
                 if var is not None and var.attrs & READONLY and name not in temp:
                     self.sh.error(f"{name}: readonly variable")
                     if st.opts["posix"]:
