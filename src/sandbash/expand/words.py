@@ -572,6 +572,12 @@ class Expander:
             raise ExpansionError(f"command substitution: line {p.op.arg.line}: {p.op.text}", located=False)
         if prefix == "!" and not p.names_suffix and p.sub not in ("@", "*"):
             return self._indirect(p, in_dq)
+        if prefix == "#" and p.sub in ("@", "*") and p.op is None and not p.names_suffix:
+            # ${#a[@]}: the number of elements, without listing them (a loop `k < ${#a[@]}` was
+            # quadratic); anything else (unset, not an array, positional) goes the general way
+            var = self.env.lookup(p.name) if p.name[0].isalpha() or p.name[0] == "_" else None
+            if var is not None and isinstance(var.value, (IndexedArray, AssocArray)):
+                return str(len(var.value))
         base, desc = self._base(p)
         op = p.op
         if prefix == "#":
