@@ -89,6 +89,7 @@ def _shell(state: ShellState, exited: int | None) -> dict[str, Any]:
         "positional": list(state.positional),
         "arg0": state.arg0,
         "last_status": state.last_status,
+        "pipestatus": list(state.pipestatus),
         "last_arg": state.last_arg,
         "hashed": dict(state.hashed),
         "disabled_builtins": sorted(state.disabled_builtins),
@@ -292,6 +293,9 @@ def _apply_shell(session: Session, doc: object) -> None:
     cwd = check_str(shell.get("cwd"), "cwd", 4096)
     umask = check_int(shell.get("umask", 0o022), "umask", 0, 0o777)
     last_status = check_int(shell.get("last_status", 0), "last status", 0, 255)
+    # PIPESTATUS of the last pipeline (a snapshot without it: the last status alone)
+    pipestatus = [check_int(n, "pipe status", 0, 255)
+                  for n in check_list(shell.get("pipestatus", [last_status]), "pipe statuses", count_limit)]
     exited = shell.get("exited")
     if exited is not None:
         exited = check_int(exited, "exit status", 0, 255)
@@ -342,6 +346,7 @@ def _apply_shell(session: Session, doc: object) -> None:
     state.positional = positional
     state.arg0 = check_str(shell.get("arg0", "bash"), "$0", 4096)
     state.last_status = last_status
+    state.pipestatus = pipestatus
     state.last_arg = check_str(shell.get("last_arg", ""), "$_", text_limit)
     state.hashed = dict(hashed)
     state.disabled_builtins = {check_str(b, "disabled builtin", 64)
