@@ -229,6 +229,9 @@ def _out_of_memory(error: dict[str, Any]) -> bool:
     `throw null` is taken for the memory limit too)."""
     if "out of memory" in str(error.get("message", "")):
         return True
+    if error.get("name") == "InternalError" and error.get("message") == "null":
+        # the worker's own catch (js_child): the prelude's handler could not run, the heap was full
+        return True
     return error.get("name") is None and error.get("text") == "Uncaught null"
 
 
