@@ -45,6 +45,10 @@ class BuiltinOpts:
                 found = v
         return found
 
+    def last(self) -> dict[str, Any]:
+        """Each letter given with its last value (None for a flag)."""
+        return {c: v for c, v, _ in self.items}
+
     def letters(self) -> str:
         return "".join(c for c, _, _ in self.items)
 

@@ -300,13 +300,14 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
     opts = parse_builtin_status(sh, argv, "ersa:d:i:n:N:p:t:u:", _READ_TYPES)
     if isinstance(opts, int):
         return opts
-    raw = opts.has("r")
-    delim: str = opts.value("d", "\n")[:1]
-    nchars: int | None = opts.value("nN")
-    exact = opts.has("N")  # bash: -N sets "ignore the delimiter" for good, a later -n only the count
-    array: str | None = opts.value("a")
-    fd: int = opts.value("u", 0)
-    timeout: float | None = opts.value("t")
+    given = opts.last()  # one pass: read runs once per line of a `while read` loop
+    raw = "r" in given
+    delim: str = given.get("d", "\n")[:1]
+    nchars: int | None = opts.value("nN") if "n" in given or "N" in given else None
+    exact = "N" in given  # bash: -N sets "ignore the delimiter" for good, a later -n only the count
+    array: str | None = given.get("a")
+    fd: int = given.get("u", 0)
+    timeout: float | None = given.get("t")
     names = opts.args
     for name in names:
         if not _valid_var_ref(name):
