@@ -31,11 +31,15 @@ def real_command(
             os.makedirs(os.path.dirname(full), exist_ok=True)
             with open(full, "wb") as f:
                 f.write(content.encode() if isinstance(content, str) else content)
-        p = subprocess.run(list(argv), input=stdin, capture_output=True, cwd=d, env=dict(env or REAL_ENV), timeout=30)
+        p = subprocess.run(
+            list(argv), input=stdin, capture_output=True, cwd=d, env=dict(env or REAL_ENV), timeout=30
+        )
         return p.stdout, p.stderr, p.returncode
 
 
-def real_bash(script: str, stdin: bytes = b"", files: Mapping[str, bytes | str] | None = None) -> tuple[bytes, bytes, int]:
+def real_bash(
+    script: str, stdin: bytes = b"", files: Mapping[str, bytes | str] | None = None
+) -> tuple[bytes, bytes, int]:
     return real_command([BASH, "-c", script], stdin, files)
 
 

@@ -1,8 +1,8 @@
 """sandbash: bash, in Python, in a sandbox.
 
-    from sandbash import Bash
-    result = Bash().exec("echo hello | tr a-z A-Z")
-    print(result.stdout)
+from sandbash import Bash
+result = Bash().exec("echo hello | tr a-z A-Z")
+print(result.stdout)
 """
 
 from typing import TYPE_CHECKING, Any

@@ -28,8 +28,9 @@ T = TypeVar("T")
 OnChunk = Callable[[bytes], None]
 
 
-def _in_thread(loop: asyncio.AbstractEventLoop, fn: Callable[[CancelToken], T],
-               token: CancelToken) -> asyncio.Future[T]:
+def _in_thread(
+    loop: asyncio.AbstractEventLoop, fn: Callable[[CancelToken], T], token: CancelToken
+) -> asyncio.Future[T]:
     """fn(token) in a new daemon thread; its outcome lands in the returned future."""
     future: asyncio.Future[T] = loop.create_future()
 
@@ -115,6 +116,7 @@ class ExecStream:
                 def on_chunk(data: bytes) -> None:
                     if data:
                         loop.call_soon_threadsafe(queue.put_nowait, OutputChunk(stream, bytes(data)))
+
                 return on_chunk
 
             def work(token: CancelToken) -> ExecResult:

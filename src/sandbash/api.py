@@ -83,7 +83,9 @@ def _stdin_stream(stdin: bytes | str | Stream, budget: Budget) -> Stream:
         if isinstance(stdin, HostInput):
             stdin.checkpoint = budget.check_time
         return stdin
-    return BytesReader(clean_text(stdin).encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin)
+    return BytesReader(
+        clean_text(stdin).encode("utf-8", "surrogateescape") if isinstance(stdin, str) else stdin
+    )
 
 
 def set_shell_options(state: ShellState, options: Mapping[str, bool]) -> None:
@@ -102,7 +104,9 @@ class _CappedWriter(BufferWriter):
     """One of the run's output streams under `max_output_size` (shared with the other): a write
     that crosses the cap keeps (and passes on) the part that fits, then ends the run."""
 
-    def __init__(self, total: list[int], cap: int, on_write: Callable[[bytes], None] | None, keep: bool) -> None:
+    def __init__(
+        self, total: list[int], cap: int, on_write: Callable[[bytes], None] | None, keep: bool
+    ) -> None:
         super().__init__(None, on_write, keep)
         self.total = total
         self.cap = cap
@@ -198,7 +202,9 @@ class Bash:
             backend = fs
             if backend is None:
                 quota = DiskQuota(self.limits.max_filesystem_bytes, self.limits.max_filesystem_files)
-                backend = MemoryFs(quota=quota, clock=self.clock, uid=self.identity.uid, gid=self.identity.gid)
+                backend = MemoryFs(
+                    quota=quota, clock=self.clock, uid=self.identity.uid, gid=self.identity.gid
+                )
             self.vfs = Vfs(backend, uid=self.identity.uid, gid=self.identity.gid, clock=self.clock, seed=seed)
         self.env = dict(DEFAULT_ENV if env is None else env)
         if env is None:
@@ -216,7 +222,9 @@ class Bash:
             except FsError:
                 pass
         # over the directories just made (so /usr stays an ordinary directory of the backend)
-        mount_command_dirs(self.vfs.tree, self._command_listed, lambda: [*SHELL_NAMES, *self.commands.names()])
+        mount_command_dirs(
+            self.vfs.tree, self._command_listed, lambda: [*SHELL_NAMES, *self.commands.names()]
+        )
         try:
             view.chmod("/tmp", 0o1777)
         except FsError:
@@ -226,7 +234,9 @@ class Bash:
         for path, content in (files or {}).items():
             try:
                 self.write_file(path, content)
-            except FsError as e:  # the embedder's own argument (a directory there, the cwd, a read-only mount)
+            except (
+                FsError
+            ) as e:  # the embedder's own argument (a directory there, the cwd, a read-only mount)
                 raise ValueError(f"files: {path!r}: {e.message}") from None
         self._init_policy(policy, audit)
 
@@ -265,11 +275,19 @@ class Bash:
         from .check import check
         from .policy import Policy
 
-        return check(script, self.policy or Policy(), fs=self.vfs, cwd=self.cwd, env=self.env,
-                     commands=self.commands, warnings=self.host_warnings)
+        return check(
+            script,
+            self.policy or Policy(),
+            fs=self.vfs,
+            cwd=self.cwd,
+            env=self.env,
+            commands=self.commands,
+            warnings=self.host_warnings,
+        )
 
-    def _audited(self, rt: Runtime, script: str, limits: Limits, cwd: str,
-                 run: Callable[[], ExecResult]) -> ExecResult:
+    def _audited(
+        self, rt: Runtime, script: str, limits: Limits, cwd: str, run: Callable[[], ExecResult]
+    ) -> ExecResult:
         """Run with the run's audit recorder: run start/end (and limit) events, ExecResult.events."""
         rec = begin_run(self.audit, script, limits, self.policy.describe() if self.policy else None, cwd)
         gate = self.gate.bind(rec) if self.gate is not None else None
@@ -282,13 +300,24 @@ class Bash:
         try:
             result = run()
         except ExecutionLimitError as e:
-            e.result.events = end_run(rec, e.result.exit_code, len(e.result.stdout_bytes),
-                                      len(e.result.stderr_bytes), limit=e.limit, limit_value=e.value,
-                                      message=e.message)
+            e.result.events = end_run(
+                rec,
+                e.result.exit_code,
+                len(e.result.stdout_bytes),
+                len(e.result.stderr_bytes),
+                limit=e.limit,
+                limit_value=e.value,
+                message=e.message,
+            )
             raise
         except ExecutionCancelled as e:
-            e.result.events = end_run(rec, e.result.exit_code, len(e.result.stdout_bytes),
-                                      len(e.result.stderr_bytes), cancelled=True)
+            e.result.events = end_run(
+                rec,
+                e.result.exit_code,
+                len(e.result.stdout_bytes),
+                len(e.result.stderr_bytes),
+                cancelled=True,
+            )
             raise
         finally:
             rt.vfs.checkpoint = None  # a session's Vfs outlives this run's budget
@@ -334,8 +363,15 @@ class Bash:
     ) -> tuple[Shell, Runtime]:
         budget = Budget(limits, cancel)
         run_vfs = self.vfs.bind(self.vfs.gate, None)  # its hooks are set per run (_audited)
-        rt = Runtime(run_vfs, limits, budget, identity=self.identity, clock=self.clock,
-                     command_gate=self.command_gate, network=self.network)
+        rt = Runtime(
+            run_vfs,
+            limits,
+            budget,
+            identity=self.identity,
+            clock=self.clock,
+            command_gate=self.command_gate,
+            network=self.network,
+        )
         rt.host = self.host
         rt.commands = self.commands
         if self.gate is not None and self._network_base is not None:
@@ -392,7 +428,9 @@ class Bash:
         if args:
             sh.pending_args = [clean_text(a) for a in args]
         try:
-            return self._audited(rt, script, run_limits, cwd or self.cwd, lambda: _run(sh, rt, script, out, err))
+            return self._audited(
+                rt, script, run_limits, cwd or self.cwd, lambda: _run(sh, rt, script, out, err)
+            )
         finally:
             _detach_stdin(stdin)
 
@@ -467,7 +505,9 @@ class Session:
         environment = {**bash.env, **(env or {})}
         out = BufferWriter()
         err = BufferWriter()
-        self.shell, self.rt = bash._new_shell(bash.limits, None, environment, cwd or bash.cwd, b"", out, err, "c")
+        self.shell, self.rt = bash._new_shell(
+            bash.limits, None, environment, cwd or bash.cwd, b"", out, err, "c"
+        )
         # the status of an `exit` the script ran (the session's shell is finished), else None
         self.exited: int | None = None
         self._lock = threading.Lock()
@@ -524,9 +564,16 @@ class Session:
             self._owner = None
             self._lock.release()
 
-    def _exec(self, script: str, stdin: bytes | str | Stream, args: Sequence[str] | None, run_limits: Limits,
-              cancel: CancelToken | None, on_stdout: Callable[[bytes], None] | None,
-              on_stderr: Callable[[bytes], None] | None) -> ExecResult:
+    def _exec(
+        self,
+        script: str,
+        stdin: bytes | str | Stream,
+        args: Sequence[str] | None,
+        run_limits: Limits,
+        cancel: CancelToken | None,
+        on_stdout: Callable[[bytes], None] | None,
+        on_stderr: Callable[[bytes], None] | None,
+    ) -> ExecResult:
         bash = self.bash
         out, err = bash._writers(run_limits, on_stdout, on_stderr, True)
         sh = self.shell
@@ -539,8 +586,13 @@ class Session:
         if args:
             sh.pending_args = [clean_text(a) for a in args]
         try:
-            return bash._audited(rt, script, run_limits, self.cwd,
-                                 lambda: _run(sh, rt, script, out, err, keep_exit_trap=True, session=self))
+            return bash._audited(
+                rt,
+                script,
+                run_limits,
+                self.cwd,
+                lambda: _run(sh, rt, script, out, err, keep_exit_trap=True, session=self),
+            )
         finally:
             _detach_stdin(stdin)
 
@@ -557,7 +609,9 @@ class Session:
         sh.state.vars.acct.close()
         fresh = Session(self.bash, cwd=cwd)
         self.shell, self.rt = fresh.shell, fresh.rt
-        raise ExecutionLimitError("max_session_memory", cap, result, LimitExceeded(LimitKind.MAX_SESSION_MEMORY, cap).message())
+        raise ExecutionLimitError(
+            "max_session_memory", cap, result, LimitExceeded(LimitKind.MAX_SESSION_MEMORY, cap).message()
+        )
 
     async def aexec(self, script: str, *, timeout: float | None = None, **kw: Any) -> ExecResult:
         """`exec` in a worker thread, cancellable like `Bash.aexec`."""
@@ -601,8 +655,15 @@ def _stray_status(e: BaseException) -> int:
     return status if isinstance(status, int) else 1
 
 
-def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWriter,
-         keep_exit_trap: bool = False, session: Session | None = None) -> ExecResult:
+def _run(
+    sh: Shell,
+    rt: Runtime,
+    script: str,
+    out: BufferWriter,
+    err: BufferWriter,
+    keep_exit_trap: bool = False,
+    session: Session | None = None,
+) -> ExecResult:
     started = time.monotonic()
     status = 0
     # a syntax error names where the text came from: `bash: -c: line 1:`, `script.sh: line 8:`
@@ -624,8 +685,12 @@ def _run(sh: Shell, rt: Runtime, script: str, out: BufferWriter, err: BufferWrit
             if rt.budget.failure is not None:  # a job's limit ends the run, even one too short to check it
                 rt.budget.check_time()
         except LimitExceeded as e:
-            result = ExecResult(out.getvalue(), err.getvalue(), 124 if e.limit == "timeout" else 126,
-                                time.monotonic() - started)
+            result = ExecResult(
+                out.getvalue(),
+                err.getvalue(),
+                124 if e.limit == "timeout" else 126,
+                time.monotonic() - started,
+            )
             raise ExecutionLimitError(e.limit, e.value, result, e.message()) from None
         except Cancelled:
             result = ExecResult(out.getvalue(), err.getvalue(), 130, time.monotonic() - started)

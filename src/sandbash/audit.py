@@ -102,8 +102,9 @@ class LoggingSink:
     """Each event as one log record: message `sandbash KIND`, the event in `extra["audit"]`
     and as JSON in the message tail, so plain formatters show it too."""
 
-    def __init__(self, logger: logging.Logger | str = "sandbash.audit", level: int = 20,
-                 deny_level: int = 30) -> None:
+    def __init__(
+        self, logger: logging.Logger | str = "sandbash.audit", level: int = 20, deny_level: int = 30
+    ) -> None:
         import logging
 
         # defaults: logging.INFO, and logging.WARNING for refusals
@@ -115,7 +116,9 @@ class LoggingSink:
         denied = event.kind == DECISION and event.fields.get("decision") == "deny"
         level = self.deny_level if denied else self.level
         if self.logger.isEnabledFor(level):
-            self.logger.log(level, "sandbash %s %s", event.kind, event.to_json(), extra={"audit": event.to_dict()})
+            self.logger.log(
+                level, "sandbash %s %s", event.kind, event.to_json(), extra={"audit": event.to_dict()}
+            )
 
 
 class CallbackSink:
@@ -263,8 +266,13 @@ class Recorder:
     def command_end(self, command_id: int, status: int) -> None:
         with self._lock:
             started, name = self._open.pop(command_id, (time.monotonic(), ""))
-        self.emit(COMMAND_END, command_id=command_id, name=name, status=status,
-                  duration=round(time.monotonic() - started, 6))
+        self.emit(
+            COMMAND_END,
+            command_id=command_id,
+            name=name,
+            status=status,
+            duration=round(time.monotonic() - started, 6),
+        )
 
     def limit(self, limit: str, value: object, message: str = "") -> None:
         self.emit(LIMIT, limit=limit, value=value, message=message)
@@ -288,23 +296,49 @@ class OutsideRunRecorder(Recorder):
 # ------------------------------------------------------------ the top-level run's events (api.py)
 
 
-def begin_run(audit: Audit | None, script: str, limits: object, policy: Mapping[str, Any] | None,
-              cwd: str) -> Recorder:
+def begin_run(
+    audit: Audit | None, script: str, limits: object, policy: Mapping[str, Any] | None, cwd: str
+) -> Recorder:
     rec = audit.new_run() if audit is not None else Recorder(None)
     import dataclasses
 
-    limit_fields = dataclasses.asdict(limits) if dataclasses.is_dataclass(limits) and not isinstance(limits, type) else {}
-    rec.emit(RUN_START, script_hash=script_hash(script), script_bytes=len(script.encode("utf-8", "surrogateescape")),
-             cwd=cwd, limits=limit_fields, policy=policy)
+    limit_fields = (
+        dataclasses.asdict(limits)
+        if dataclasses.is_dataclass(limits) and not isinstance(limits, type)
+        else {}
+    )
+    rec.emit(
+        RUN_START,
+        script_hash=script_hash(script),
+        script_bytes=len(script.encode("utf-8", "surrogateescape")),
+        cwd=cwd,
+        limits=limit_fields,
+        policy=policy,
+    )
     return rec
 
 
-def end_run(rec: Recorder, status: int, stdout_bytes: int, stderr_bytes: int, *, limit: str | None = None,
-            limit_value: object = None, message: str = "", cancelled: bool = False) -> list[dict[str, Any]]:
+def end_run(
+    rec: Recorder,
+    status: int,
+    stdout_bytes: int,
+    stderr_bytes: int,
+    *,
+    limit: str | None = None,
+    limit_value: object = None,
+    message: str = "",
+    cancelled: bool = False,
+) -> list[dict[str, Any]]:
     """Record the end (and the limit that ended the run, if any); returns the run's events."""
     if limit is not None:
         rec.limit(limit, limit_value, message)
-    rec.emit(RUN_END, status=status, duration=round(time.monotonic() - rec.started, 6),
-             stdout_bytes=stdout_bytes, stderr_bytes=stderr_bytes, cancelled=cancelled,
-             events_dropped=rec.dropped)
+    rec.emit(
+        RUN_END,
+        status=status,
+        duration=round(time.monotonic() - rec.started, 6),
+        stdout_bytes=stdout_bytes,
+        stderr_bytes=stderr_bytes,
+        cancelled=cancelled,
+        events_dropped=rec.dropped,
+    )
     return rec.dicts()

@@ -28,8 +28,19 @@ def parse_mount(spec: str) -> tuple[str, str, str]:
     return host, path, mode
 
 
-_SIZE_UNITS = {"": 1, "b": 1, "k": 1024, "kb": 1024, "kib": 1024, "m": 1024**2, "mb": 1024**2, "mib": 1024**2,
-               "g": 1024**3, "gb": 1024**3, "gib": 1024**3}
+_SIZE_UNITS = {
+    "": 1,
+    "b": 1,
+    "k": 1024,
+    "kb": 1024,
+    "kib": 1024,
+    "m": 1024**2,
+    "mb": 1024**2,
+    "mib": 1024**2,
+    "g": 1024**3,
+    "gb": 1024**3,
+    "gib": 1024**3,
+}
 _TIME_UNITS = {"": 1.0, "s": 1.0, "ms": 0.001, "m": 60.0, "min": 60.0, "h": 3600.0}
 
 
@@ -57,11 +68,17 @@ def parse_limit(spec: str) -> tuple[str, float]:
     unit = number.lstrip("0123456789.")
     digits = number[: len(number) - len(unit)]
     units: dict[str, float] = {"time": _TIME_UNITS, "size": _SIZE_UNITS}.get(kind, {"": 1})  # type: ignore[assignment]
-    examples = {"time": "seconds, or 500ms, 2m, 1h", "size": "bytes, or 64KB, 50MB, 2GB", "count": "a whole number"}
+    examples = {
+        "time": "seconds, or 500ms, 2m, 1h",
+        "size": "bytes, or 64KB, 50MB, 2GB",
+        "count": "a whole number",
+    }
     try:
         value = float(digits) * units[unit.lower()]
     except (ValueError, KeyError):
-        raise ValueError(f"--limit {spec}: invalid value '{raw}' for {name} (expected {examples[kind]})") from None
+        raise ValueError(
+            f"--limit {spec}: invalid value '{raw}' for {name} (expected {examples[kind]})"
+        ) from None
     if kind != "time":
         if not value.is_integer():
             raise ValueError(f"--limit {spec}: invalid value '{raw}' for {name} (expected {examples[kind]})")
@@ -69,9 +86,12 @@ def parse_limit(spec: str) -> tuple[str, float]:
     return name, value
 
 
-def build_filesystem(root: str | None, store: str | None, mounts: Sequence[str], limits: Limits) -> Backend | None:
+def build_filesystem(
+    root: str | None, store: str | None, mounts: Sequence[str], limits: Limits
+) -> Backend | None:
     """The backend the options ask for (None: the default memory filesystem).
     Raises ValueError or FsError with a message for the user."""
+
     def quota() -> DiskQuota:
         return DiskQuota(limits.max_filesystem_bytes, limits.max_filesystem_files)
 

@@ -65,15 +65,22 @@ def adapt(handler: Handler) -> CommandFn:
     return run
 
 
-def command(name: str | None = None, *, effects: Effects | None = None, summary: str = "",
-            spec: CommandSpec | None = None, aliases: tuple[str, ...] = ()) -> Callable[[Handler], CommandRecord]:
+def command(
+    name: str | None = None,
+    *,
+    effects: Effects | None = None,
+    summary: str = "",
+    spec: CommandSpec | None = None,
+    aliases: tuple[str, ...] = (),
+) -> Callable[[Handler], CommandRecord]:
     """Decorator over `def fn(args, ctx) -> ...`: the command's record, to pass to `Bash(commands=[...])`.
     `name` defaults to the function's name (`_` as `-`); `aliases` are more names for it."""
 
     def wrap(fn: Handler) -> CommandRecord:
         doc = summary or (fn.__doc__ or "").strip().split("\n")[0]
-        return CommandRecord((name or fn.__name__.replace("_", "-"), *aliases), adapt(fn), effects, spec,
-                             summary=doc)
+        return CommandRecord(
+            (name or fn.__name__.replace("_", "-"), *aliases), adapt(fn), effects, spec, summary=doc
+        )
 
     return wrap
 

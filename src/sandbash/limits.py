@@ -193,20 +193,32 @@ LIMIT_KINDS: tuple[LimitDoc, ...] = (
     LimitDoc(LimitKind.MAX_CALL_DEPTH, "nested function calls", _STOPS),
     LimitDoc(LimitKind.MAX_SUBSTITUTION_DEPTH, "nested `$(…)`, `<(…)`, `eval` and `source`", _STOPS),
     LimitDoc(LimitKind.MAX_PIPELINE_DEPTH, "commands in one pipeline", _STOPS),
-    LimitDoc(LimitKind.MAX_THREADS, "pipeline stages, background jobs and process substitutions at once",
-             _STOPS),
-    LimitDoc(LimitKind.MAX_WORK, "units of work in command inner loops (awk, sed, jq, sort, diff, find)",
-             _STOPS),
-    LimitDoc(LimitKind.MAX_MEMORY, "bytes a run holds at once: variables, arrays, saved arguments, pipe "
-             "buffers, captures, command structures, decoded data", _STOPS),
-    LimitDoc(LimitKind.MAX_SESSION_MEMORY, "bytes a Session keeps between runs (variables, functions)",
-             "checked when a Session run ends: ExecutionLimitError"),
+    LimitDoc(
+        LimitKind.MAX_THREADS, "pipeline stages, background jobs and process substitutions at once", _STOPS
+    ),
+    LimitDoc(
+        LimitKind.MAX_WORK, "units of work in command inner loops (awk, sed, jq, sort, diff, find)", _STOPS
+    ),
+    LimitDoc(
+        LimitKind.MAX_MEMORY,
+        "bytes a run holds at once: variables, arrays, saved arguments, pipe "
+        "buffers, captures, command structures, decoded data",
+        _STOPS,
+    ),
+    LimitDoc(
+        LimitKind.MAX_SESSION_MEMORY,
+        "bytes a Session keeps between runs (variables, functions)",
+        "checked when a Session run ends: ExecutionLimitError",
+    ),
     LimitDoc(LimitKind.MAX_STRING_LENGTH, "length of one value: variable, word, captured output", _STOPS),
     LimitDoc(LimitKind.MAX_ARRAY_ELEMENTS, "elements of one array, words of one expansion", _STOPS),
     LimitDoc(LimitKind.MAX_ARGUMENTS, "words one command gets", _STOPS),
     LimitDoc(LimitKind.MAX_ARGUMENT_BYTES, "total length of the words one command gets", _STOPS),
-    LimitDoc(LimitKind.MAX_EXPANSION_BYTES, "text all expansions of one run produce (words, assignments, "
-             "redirections, here-documents)", _STOPS),
+    LimitDoc(
+        LimitKind.MAX_EXPANSION_BYTES,
+        "text all expansions of one run produce (words, assignments, redirections, here-documents)",
+        _STOPS,
+    ),
     LimitDoc(LimitKind.MAX_BRACE_EXPANSION_RESULTS, "words one brace expansion makes", _STOPS),
     LimitDoc(LimitKind.MAX_GLOB_OPERATIONS, "directory entries globbing examines in one run", _STOPS),
     LimitDoc(LimitKind.MAX_HEREDOC_SIZE, "bytes of one here-document", _STOPS),
@@ -216,18 +228,27 @@ LIMIT_KINDS: tuple[LimitDoc, ...] = (
     LimitDoc(LimitKind.MAX_INPUT_SIZE, "bytes of script text", _STOPS + " before anything runs"),
     LimitDoc(LimitKind.MAX_TOKENS, "tokens of script text", _STOPS + " before anything runs"),
     LimitDoc(LimitKind.MAX_AST_DEPTH, "nesting of the parsed script", _STOPS + " before anything runs"),
-    LimitDoc(LimitKind.MAX_FILESYSTEM_BYTES, "bytes stored in the in-memory filesystem",
-             "the write fails: `No space left on device`"),
-    LimitDoc(LimitKind.MAX_FILESYSTEM_FILES, "files in the in-memory filesystem",
-             "the write fails: `No space left on device`"),
+    LimitDoc(
+        LimitKind.MAX_FILESYSTEM_BYTES,
+        "bytes stored in the in-memory filesystem",
+        "the write fails: `No space left on device`",
+    ),
+    LimitDoc(
+        LimitKind.MAX_FILESYSTEM_FILES,
+        "files in the in-memory filesystem",
+        "the write fails: `No space left on device`",
+    ),
 )
 
 
 def _show(name: str, value: float) -> str:
     if name == "timeout":
         return f"{value:g} s"
-    if isinstance(value, int) and value >= 1024 and (name.endswith(("_size", "_bytes", "_length"))
-                                                      or name.endswith("memory")):
+    if (
+        isinstance(value, int)
+        and value >= 1024
+        and (name.endswith(("_size", "_bytes", "_length")) or name.endswith("memory"))
+    ):
         for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
             if value % (1 << shift) == 0:
                 return f"{value >> shift} {unit}"
@@ -238,8 +259,7 @@ def limits_table() -> str:
     """The README's table of limits: name, value in each profile, what it caps, how it is reported."""
     names = list(_PROFILES)
     profiles = {n: Limits.profile(n) for n in names}
-    rows = ["| limit | " + " | ".join(names) + " | caps | when exceeded |",
-            "|---" * (len(names) + 3) + "|"]
+    rows = ["| limit | " + " | ".join(names) + " | caps | when exceeded |", "|---" * (len(names) + 3) + "|"]
     for kind in LIMIT_KINDS:
         values = " | ".join(_show(kind.name, getattr(profiles[n], kind.name)) for n in names)
         rows.append(f"| `{kind.name}` | {values} | {kind.caps} | {kind.reported} |")
@@ -263,8 +283,10 @@ class LimitExceeded(BaseException):
     def message(self) -> str:
         value = int(self.value) if float(self.value).is_integer() else self.value
         shown = f"{value}s" if self.limit == "timeout" else f"{value}"
-        return (f"sandbash limit exceeded: {self.limit} ({shown}); raise it with --limit {self.limit}=N "
-                f"or Limits({self.limit}=N)")
+        return (
+            f"sandbash limit exceeded: {self.limit} ({shown}); raise it with --limit {self.limit}=N "
+            f"or Limits({self.limit}=N)"
+        )
 
 
 class Cancelled(BaseException):
@@ -293,8 +315,24 @@ class Budget:
     """Counters for one run. Cheap to charge; thread-safe enough (pipeline
     stages share it; a lost increment under a race is harmless)."""
 
-    __slots__ = ("limits", "deadline", "cancel", "commands", "work", "output", "_tick", "started", "stopped",
-                 "memory", "memory_peak", "expanded", "_mem_lock", "idle", "failure", "script_over")
+    __slots__ = (
+        "limits",
+        "deadline",
+        "cancel",
+        "commands",
+        "work",
+        "output",
+        "_tick",
+        "started",
+        "stopped",
+        "memory",
+        "memory_peak",
+        "expanded",
+        "_mem_lock",
+        "idle",
+        "failure",
+        "script_over",
+    )
 
     def __init__(self, limits: Limits, cancel: CancelToken | None = None, clock: float | None = None) -> None:
         self.limits = limits

@@ -233,7 +233,9 @@ def command_grant(entry: str) -> str:
     if not sep or not ns:  # `:` (the builtin) and other names that start with a colon are plain names
         return entry
     if ns != NAMESPACE:
-        raise PolicyError(f'commands: "{entry}" has unknown namespace "{ns}" (only "{NAMESPACE}" is supported)')
+        raise PolicyError(
+            f'commands: "{entry}" has unknown namespace "{ns}" (only "{NAMESPACE}" is supported)'
+        )
     if not name or (":" in name and name != ":"):
         raise PolicyError(f'commands: "{entry}": expected "{NAMESPACE}:<command>"')
     return name
@@ -263,8 +265,10 @@ class ServiceGrant:
             raise PolicyError(f"service grant '{unit}': expected a full unit name such as nginx.service")
         bad = [a for a in acts if a not in SERVICE_ACTIONS]
         if bad or not acts:
-            raise PolicyError(f"service grant '{unit}': unknown action(s) {', '.join(bad) or '(none)'} "
-                              f"(expected {', '.join(SERVICE_ACTIONS)})")
+            raise PolicyError(
+                f"service grant '{unit}': unknown action(s) {', '.join(bad) or '(none)'} "
+                f"(expected {', '.join(SERVICE_ACTIONS)})"
+            )
         object.__setattr__(self, "unit", unit)
         object.__setattr__(self, "actions", tuple(dict.fromkeys(acts)))
 
@@ -281,7 +285,9 @@ class ServiceGrant:
         return f"{self.unit}:{'+'.join(self.actions)}"
 
 
-def _services(value: Iterable[ServiceGrant | str] | Mapping[str, Iterable[str]] | None) -> tuple[ServiceGrant, ...]:
+def _services(
+    value: Iterable[ServiceGrant | str] | Mapping[str, Iterable[str]] | None,
+) -> tuple[ServiceGrant, ...]:
     if value is None:
         return ()
     if isinstance(value, Mapping):
@@ -299,8 +305,10 @@ def path_grant_warnings(specs: Iterable[str], kind: Callable[[str], str]) -> lis
         grant = PathGrant.parse(spec)
         if grant.path != normpath(spec) and kind(spec):
             mode = "read-write" if grant.writable else "read-only"
-            out.append(f'AllowedPaths: "{spec}" exists, but its ":{spec.rsplit(":", 1)[1]}" suffix is read as '
-                       f'the access mode: granting "{grant.path}" {mode}')
+            out.append(
+                f'AllowedPaths: "{spec}" exists, but its ":{spec.rsplit(":", 1)[1]}" suffix is read as '
+                f'the access mode: granting "{grant.path}" {mode}'
+            )
         what = kind(grant.path)
         if not what:
             out.append(f'AllowedPaths: skipping "{grant.path}": no such file or directory')
@@ -368,17 +376,25 @@ class Policy:
         self.mode_settled = mode_settled
 
     def __repr__(self) -> str:
-        return (f"Policy(name={self.name!r}, allow={sorted(self.allow) if self.allow is not None else None}, "
-                f"deny={sorted(self.deny)}, paths={self.path_specs()}, mode={self.mode!r})")
+        return (
+            f"Policy(name={self.name!r}, allow={sorted(self.allow) if self.allow is not None else None}, "
+            f"deny={sorted(self.deny)}, paths={self.path_specs()}, mode={self.mode!r})"
+        )
 
     # ------------------------------------------------------------ building
 
     def replace(self, **changes: Any) -> Policy:
         fields: dict[str, Any] = {
             "commands": {"allow": self.allow if self.allow is not None else ["*"], "deny": self.deny},
-            "paths": self.grants, "mode": self.mode, "decide": self.decide, "name": self.name,
-            "implicit_builtins": self.implicit_builtins, "host_paths": self.host_paths,
-            "services": self.services, "elevatable_commands": self.elevatable, "mode_settled": self.mode_settled,
+            "paths": self.grants,
+            "mode": self.mode,
+            "decide": self.decide,
+            "name": self.name,
+            "implicit_builtins": self.implicit_builtins,
+            "host_paths": self.host_paths,
+            "services": self.services,
+            "elevatable_commands": self.elevatable,
+            "mode_settled": self.mode_settled,
         }
         if "mode" in changes:  # a mode given now is the embedder's own, not one settled by effective()
             fields["mode_settled"] = False
@@ -438,12 +454,12 @@ class Policy:
     def from_mapping(cls, data: Mapping[str, Any], decide: Decide | None = None) -> Policy:
         """From the TOML layout:
 
-            name = "agent"
-            mode = "read-only"              # or "remediation"
-            paths = ["/data:ro", "/workspace:rw"]
-            [commands]
-            allow = ["cat", "grep", "ls"]   # or `commands = [...]` for an allow list
-            deny = ["rm"]
+        name = "agent"
+        mode = "read-only"              # or "remediation"
+        paths = ["/data:ro", "/workspace:rw"]
+        [commands]
+        allow = ["cat", "grep", "ls"]   # or `commands = [...]` for an allow list
+        deny = ["rm"]
         """
         known = {"name", "mode", "paths", "commands", "implicit_builtins", "services", "elevatable_commands"}
         unknown = set(data) - known
@@ -463,7 +479,7 @@ class Policy:
             specs += [f"{p}:ro" for p in paths.get("ro", [])] + [f"{p}:rw" for p in paths.get("rw", [])]
             paths = specs
         if paths is not None and not (isinstance(paths, list) and all(isinstance(p, str) for p in paths)):
-            raise PolicyError("paths: expected a list of grants such as \"/data:ro\"")
+            raise PolicyError('paths: expected a list of grants such as "/data:ro"')
         mode = data.get("mode")
         if mode is not None and not isinstance(mode, str):
             raise PolicyError("mode: expected a string")
@@ -471,11 +487,20 @@ class Policy:
         if services is not None and not isinstance(services, list | dict):
             raise PolicyError('services: expected a list such as ["nginx.service:status+restart"] or a table')
         elevatable = data.get("elevatable_commands")
-        if elevatable is not None and not (isinstance(elevatable, list) and all(isinstance(e, str) for e in elevatable)):
+        if elevatable is not None and not (
+            isinstance(elevatable, list) and all(isinstance(e, str) for e in elevatable)
+        ):
             raise PolicyError("elevatable_commands: expected a list of command names")
-        return cls(commands, paths, mode, decide, name=str(data.get("name", "policy")),
-                   implicit_builtins=bool(data.get("implicit_builtins", True)), services=services,
-                   elevatable_commands=elevatable)
+        return cls(
+            commands,
+            paths,
+            mode,
+            decide,
+            name=str(data.get("name", "policy")),
+            implicit_builtins=bool(data.get("implicit_builtins", True)),
+            services=services,
+            elevatable_commands=elevatable,
+        )
 
     @classmethod
     def from_toml(cls, text: str | bytes, decide: Decide | None = None) -> Policy:
@@ -505,8 +530,9 @@ class Policy:
         changes: dict[str, Any] = {}
         if allow is not None or deny is not None:
             changes["commands"] = {
-                "allow": split_list(allow) if allow is not None else
-                (policy.allow if policy.allow is not None else ["*"]),
+                "allow": split_list(allow)
+                if allow is not None
+                else (policy.allow if policy.allow is not None else ["*"]),
                 "deny": split_list(deny) if deny is not None else policy.deny,
             }
         if paths is not None:
@@ -522,8 +548,12 @@ class Policy:
 
     def restricts_fs(self) -> bool:
         """Whether file operations can be refused at all (else the check skips them)."""
-        return (self.grants is not None or self.mode == READ_ONLY or self.decide is not None
-                or bool(self.host_paths))
+        return (
+            self.grants is not None
+            or self.mode == READ_ONLY
+            or self.decide is not None
+            or bool(self.host_paths)
+        )
 
     def command_decision(self, name: str, kind: str = "", runs: str | None = None) -> Decision:
         """The static rules for a command name (argv[0]) that runs `runs` (what the executor
@@ -551,8 +581,15 @@ class Policy:
         for n in (base, real):
             if n in denied:
                 entry = denied[n]
-                return Decision.deny(RULE_DENY, via + (f"{n} is on the deny list" if n == entry else
-                                     f"{n} runs the implementation of {entry}, which is on the deny list"))
+                return Decision.deny(
+                    RULE_DENY,
+                    via
+                    + (
+                        f"{n} is on the deny list"
+                        if n == entry
+                        else f"{n} runs the implementation of {entry}, which is on the deny list"
+                    ),
+                )
         return Decision.deny(RULE_DENY, f"{name} is on the deny list")
 
     def _deny_closure(self) -> dict[str, str]:
@@ -620,13 +657,16 @@ class Policy:
         if writing and self.mode is None and self.host_paths:
             host = self._host_below(path, action)
             if host is not None:
-                return Decision.deny(RULE_READ_ONLY, f"{host} is a host mount and mode is not \"remediation\"")
+                return Decision.deny(RULE_READ_ONLY, f'{host} is a host mount and mode is not "remediation"')
         if self.grants is None:
             return Decision.allow(RULE_NO_PATHS)
         grant = self.grant_for(path)
         if grant is None:
-            if action is FileOp.STAT and (path in COMMAND_DIRS or path.rsplit("/", 1)[0] in COMMAND_DIRS
-                                     or any(under(g.path, path) for g in self.grants)):
+            if action is FileOp.STAT and (
+                path in COMMAND_DIRS
+                or path.rsplit("/", 1)[0] in COMMAND_DIRS
+                or any(under(g.path, path) for g in self.grants)
+            ):
                 # command lookup stats PATH entries; directories above a grant let `cd` work
                 return Decision.allow(RULE_IMPLICIT, "command directory or directory above a grant")
             return Decision.deny(RULE_NO_GRANT, f"no grant covers {path}")
@@ -899,8 +939,9 @@ class Gate:
 
     def service(self, unit: str, action: str, argv: Sequence[str]) -> Decision:
         """systemctl ACTION UNIT: the static rule, then `decide` (`service:ACTION`); recorded."""
-        decision = self.policy.ask(Action(f"service:{action}", unit, tuple(argv)),
-                                   self.policy.service_decision(unit, action))
+        decision = self.policy.ask(
+            Action(f"service:{action}", unit, tuple(argv)), self.policy.service_decision(unit, action)
+        )
         self._record(f"service:{action}", unit, decision, argv=argv)
         return decision
 
@@ -1014,18 +1055,32 @@ class Gate:
         policy = self.policy
         if policy.elevatable is None and not policy.services:
             return []
-        lines = ["Services: " + (" ".join(g.spec for g in policy.services) if policy.services
-                                 else "none (systemctl is denied for every unit)")]
+        lines = [
+            "Services: "
+            + (
+                " ".join(g.spec for g in policy.services)
+                if policy.services
+                else "none (systemctl is denied for every unit)"
+            )
+        ]
         if policy.services and (policy.mode != REMEDIATION or policy.mode_settled):
             lines.append("  (start, stop, restart and reload need remediation mode)")
         usable = sorted(n for n in policy.elevatable or () if self.visible(n))
-        lines.append("Elevatable commands: " + (" ".join(usable) if usable else "none (sudo refuses every command)"))
+        lines.append(
+            "Elevatable commands: " + (" ".join(usable) if usable else "none (sudo refuses every command)")
+        )
         return lines
 
     # -- audit
 
-    def _record(self, action: str, target: str, decision: Decision, argv: Sequence[str] | None = None,
-                method: str = "") -> None:
+    def _record(
+        self,
+        action: str,
+        target: str,
+        decision: Decision,
+        argv: Sequence[str] | None = None,
+        method: str = "",
+    ) -> None:
         rec = self.recorder
         if rec is None or not rec.wants_decision(decision.allowed, decision.rule):
             return

@@ -40,6 +40,7 @@ class ExecResult:
 
     def __repr__(self) -> str:
         """Short: the exit code, the head of each stream with its size, the limit if one ended it."""
+
         def head(data: bytes) -> str:
             text = data[:_REPR_HEAD].decode("utf-8", "replace")
             if len(data) <= _REPR_HEAD:
@@ -47,8 +48,10 @@ class ExecResult:
             return f"{text!r}... ({len(data)} bytes)"
 
         limit = self.limit
-        return (f"ExecResult(exit_code={self.exit_code}, stdout={head(self.stdout_bytes)}, "
-                f"stderr={head(self.stderr_bytes)}" + (f", limit={limit!r}" if limit else "") + ")")
+        return (
+            f"ExecResult(exit_code={self.exit_code}, stdout={head(self.stdout_bytes)}, "
+            f"stderr={head(self.stderr_bytes)}" + (f", limit={limit!r}" if limit else "") + ")"
+        )
 
 
 _REPR_HEAD = 80  # bytes of each stream a repr shows

@@ -62,14 +62,21 @@ def run_command(
     if vfs is None:
         vfs = make_vfs(files, cwd)
     budget = Budget(limits or Limits())
-    environment = dict(env) if env is not None else {"HOME": "/home/user", "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
+    environment = (
+        dict(env) if env is not None else {"HOME": "/home/user", "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
+    )
     out = BufferWriter()
     err = BufferWriter()
     table = CommandTable(commands)
 
     def runner(
-        sub: Sequence[str], sin: Stream, sout: Stream, serr: Stream, senv: Mapping[str, str] | None,
-        scwd: str | None = None, stimeout: float | None = None,
+        sub: Sequence[str],
+        sin: Stream,
+        sout: Stream,
+        serr: Stream,
+        senv: Mapping[str, str] | None,
+        scwd: str | None = None,
+        stimeout: float | None = None,
     ) -> int:
         return _run(list(sub), sin, sout, serr, senv or environment)
 

@@ -92,8 +92,11 @@ class TextLRU(Generic[K, V]):
             self._data[key] = (value, size, nbytes)
             self._held += size
             self._bytes += nbytes
-            while len(self._data) > self.entries or self._held > self.chars or \
-                    (self.retained and self._bytes > self.retained):
+            while (
+                len(self._data) > self.entries
+                or self._held > self.chars
+                or (self.retained and self._bytes > self.retained)
+            ):
                 _, (_, n, b) = self._data.popitem(last=False)
                 self._held -= n
                 self._bytes -= b

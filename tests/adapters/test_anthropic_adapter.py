@@ -16,10 +16,19 @@ from .conftest import ScriptedModel  # noqa: E402
 
 
 def tool_use(i: int, tool_input: dict[str, Any]) -> dict[str, Any]:
-    return {"id": f"msg_{i}", "type": "message", "role": "assistant", "model": "claude-test",
-            "content": [{"type": "text", "text": "running"},
-                        {"type": "tool_use", "id": f"toolu_{i}", "name": "bash", "input": tool_input}],
-            "stop_reason": "tool_use", "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
+    return {
+        "id": f"msg_{i}",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-test",
+        "content": [
+            {"type": "text", "text": "running"},
+            {"type": "tool_use", "id": f"toolu_{i}", "name": "bash", "input": tool_input},
+        ],
+        "stop_reason": "tool_use",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
 
 
 def last_result(body: dict[str, Any]) -> dict[str, Any]:
@@ -36,10 +45,18 @@ def test_agent_loop_with_the_bash_tool() -> None:
             if i > 1:
                 seen.append(last_result(body))
             if tool_input is None:
-                return {"id": "msg_end", "type": "message", "role": "assistant", "model": "claude-test",
-                        "content": [{"type": "text", "text": "done"}], "stop_reason": "end_turn",
-                        "stop_sequence": None, "usage": {"input_tokens": 1, "output_tokens": 1}}
+                return {
+                    "id": "msg_end",
+                    "type": "message",
+                    "role": "assistant",
+                    "model": "claude-test",
+                    "content": [{"type": "text", "text": "done"}],
+                    "stop_reason": "end_turn",
+                    "stop_sequence": None,
+                    "usage": {"input_tokens": 1, "output_tokens": 1},
+                }
             return tool_use(i, tool_input)
+
         return reply
 
     model = ScriptedModel(
@@ -49,26 +66,40 @@ def test_agent_loop_with_the_bash_tool() -> None:
         step(4, {"command": "echo $PWD [$x]; cat /tmp/f | wc -l"}),
         step(5, None),
     )
-    client = anthropic.Anthropic(api_key="test", base_url="http://model.test",
-                                 http_client=httpx2.Client(transport=httpx2.MockTransport(model)))
+    client = anthropic.Anthropic(
+        api_key="test",
+        base_url="http://model.test",
+        http_client=httpx2.Client(transport=httpx2.MockTransport(model)),
+    )
     bash = AnthropicBash()
     messages: list[dict[str, Any]] = [{"role": "user", "content": "explore"}]
     for _ in range(10):
-        msg = client.messages.create(model="claude-test", max_tokens=1024, tools=[bash.definition()],
-                                     messages=messages)
+        msg = client.messages.create(
+            model="claude-test", max_tokens=1024, tools=[bash.definition()], messages=messages
+        )
         if msg.stop_reason != "tool_use":
             break
-        messages += [{"role": "assistant", "content": msg.content},
-                     {"role": "user", "content": bash.tool_results(msg)}]
+        messages += [
+            {"role": "assistant", "content": msg.content},
+            {"role": "user", "content": bash.tool_results(msg)},
+        ]
     assert msg.content[0].text == "done"
     assert model.requests[0]["tools"] == [{"type": "bash_20250124", "name": "bash"}]
     assert [r["tool_use_id"] for r in seen] == ["toolu_1", "toolu_2", "toolu_3", "toolu_4"]
-    assert seen[0] == {"type": "tool_result", "tool_use_id": "toolu_1", "content": "2 f\n[exit code: 0]",
-                       "is_error": False}
+    assert seen[0] == {
+        "type": "tool_result",
+        "tool_use_id": "toolu_1",
+        "content": "2 f\n[exit code: 0]",
+        "is_error": False,
+    }
     assert seen[1]["is_error"] is True
     assert seen[1]["content"].startswith("/tmp 5\nSTDERR:\nls: cannot access 'nope'")
-    assert seen[2] == {"type": "tool_result", "tool_use_id": "toolu_3", "content": "bash tool has been restarted.",
-                       "is_error": False}
+    assert seen[2] == {
+        "type": "tool_result",
+        "tool_use_id": "toolu_3",
+        "content": "bash tool has been restarted.",
+        "is_error": False,
+    }
     assert seen[3]["content"] == "/home/user []\n2\n[exit code: 0]"
     # the assistant turn went back to the API as the SDK serialises it
     assert model.requests[1]["messages"][1]["content"][1]["type"] == "tool_use"

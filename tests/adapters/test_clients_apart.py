@@ -66,8 +66,11 @@ def _pydantic_ai(tool: BashTool, sid: str | None) -> Call:
 
 
 FACTORIES: dict[str, Factory] = {
-    "openai-function": _openai_function, "openai-shell": _openai_shell, "anthropic": _anthropic,
-    "langchain": _langchain, "pydantic-ai": _pydantic_ai,
+    "openai-function": _openai_function,
+    "openai-shell": _openai_shell,
+    "anthropic": _anthropic,
+    "langchain": _langchain,
+    "pydantic-ai": _pydantic_ai,
 }
 NAMED = {"openai-function", "langchain", "pydantic-ai"}  # the model names sessions in these
 
@@ -93,8 +96,11 @@ def test_openai_shell_command_that_is_not_text() -> None:
 
     sb = OpenAIBash()
     out = sb.shell_commands([5, "echo ok"])  # type: ignore[list-item]  # a malformed model call
-    assert out[0] == {"stdout": "", "stderr": "input.command: expected string, got int\n",
-                      "outcome": {"type": "exit", "exit_code": 2}}
+    assert out[0] == {
+        "stdout": "",
+        "stderr": "input.command: expected string, got int\n",
+        "outcome": {"type": "exit", "exit_code": 2},
+    }
     assert out[1]["stdout"] == "ok\n" and out[1]["outcome"] == {"type": "exit", "exit_code": 0}
 
 

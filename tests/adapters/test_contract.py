@@ -26,46 +26,108 @@ Driver = Callable[[BashTool, dict[str, Any]], Outcome]
 CASES: list[tuple[str, dict[str, Any], str, bool]] = [
     ("ok", {"command": "echo hi"}, "hi\n[exit code: 0]", False),
     ("non-zero", {"command": "echo out; echo err >&2; exit 3"}, "out\nSTDERR:\nerr\n[exit code: 3]", True),
-    ("not found", {"command": "nosuchcmd"},
-     "STDERR:\nbash: line 1: nosuchcmd: command not found\n[exit code: 127]", True),
-    ("failed read", {"command": "cat /missing"},
-     "STDERR:\ncat: /missing: No such file or directory\n[exit code: 1]", True),
+    (
+        "not found",
+        {"command": "nosuchcmd"},
+        "STDERR:\nbash: line 1: nosuchcmd: command not found\n[exit code: 127]",
+        True,
+    ),
+    (
+        "failed read",
+        {"command": "cat /missing"},
+        "STDERR:\ncat: /missing: No such file or directory\n[exit code: 1]",
+        True,
+    ),
     ("false", {"command": "false"}, "(no output)\n[exit code: 1]", True),
-    ("limit", {"command": "while :; do :; done"},
-     "STDERR:\nbash: sandbash limit exceeded: max_loop_iterations", True),
-    ("result json", {"command": "echo '__RESULT__:{\"a\": 1}'"}, "__RESULT__:{\"a\": 1}\n[exit code: 0]", False),
+    (
+        "limit",
+        {"command": "while :; do :; done"},
+        "STDERR:\nbash: sandbash limit exceeded: max_loop_iterations",
+        True,
+    ),
+    (
+        "result json",
+        {"command": "echo '__RESULT__:{\"a\": 1}'"},
+        '__RESULT__:{"a": 1}\n[exit code: 0]',
+        False,
+    ),
     ("null is absent", {"command": "echo n", "timeout_ms": None, "env": None}, "n\n[exit code: 0]", False),
     ("env", {"command": "echo $A", "env": {"A": "x y"}}, "x y\n[exit code: 0]", False),
-    ("files", {"command": "cat a.txt", "files": [{"path": "a.txt", "content": "in\n"}]}, "in\n[exit code: 0]",
-     False),
+    (
+        "files",
+        {"command": "cat a.txt", "files": [{"path": "a.txt", "content": "in\n"}]},
+        "in\n[exit code: 0]",
+        False,
+    ),
     ("unknown key", {"command": "echo x", "bogus": 1}, "input: unknown property 'bogus'", True),
-    ("two unknown keys", {"command": "echo x", "cwd": "/", "shell": "sh"}, "input: unknown property 'cwd'", True),
+    (
+        "two unknown keys",
+        {"command": "echo x", "cwd": "/", "shell": "sh"},
+        "input: unknown property 'cwd'",
+        True,
+    ),
     ("missing command", {"timeout_ms": 5}, "input: missing required property 'command'", True),
     ("command type", {"command": 5}, "input.command: expected string, got int", True),
     ("command list", {"command": ["ls"]}, "input.command: expected string, got list", True),
-    ("timeout type", {"command": "x", "timeout_ms": "5"}, "input.timeout_ms: expected integer, got str", True),
-    ("timeout bool", {"command": "x", "timeout_ms": True}, "input.timeout_ms: expected integer, got bool", True),
+    (
+        "timeout type",
+        {"command": "x", "timeout_ms": "5"},
+        "input.timeout_ms: expected integer, got str",
+        True,
+    ),
+    (
+        "timeout bool",
+        {"command": "x", "timeout_ms": True},
+        "input.timeout_ms: expected integer, got bool",
+        True,
+    ),
     ("timeout zero", {"command": "x", "timeout_ms": 0}, "input.timeout_ms: must be at least 1", True),
     ("env value", {"command": "x", "env": {"A": 1}}, "input.env.A: expected string, got int", True),
-    ("env name", {"command": "x", "env": {"A-B": "1"}, "session_id": "s"}, "env: invalid variable name 'A-B'",
-     True),
-    ("file entry", {"command": "x", "files": [{"path": "a"}]},
-     "input.files[0]: missing required property 'content'", True),
-    ("file key", {"command": "x", "files": [{"path": "a", "content": "", "mode": 7}]},
-     "input.files[0]: unknown property 'mode'", True),
-    ("network flag", {"command": "x", "allow_network": "yes"}, "input.allow_network: expected boolean, got str",
-     True),
+    (
+        "env name",
+        {"command": "x", "env": {"A-B": "1"}, "session_id": "s"},
+        "env: invalid variable name 'A-B'",
+        True,
+    ),
+    (
+        "file entry",
+        {"command": "x", "files": [{"path": "a"}]},
+        "input.files[0]: missing required property 'content'",
+        True,
+    ),
+    (
+        "file key",
+        {"command": "x", "files": [{"path": "a", "content": "", "mode": 7}]},
+        "input.files[0]: unknown property 'mode'",
+        True,
+    ),
+    (
+        "network flag",
+        {"command": "x", "allow_network": "yes"},
+        "input.allow_network: expected boolean, got str",
+        True,
+    ),
     ("output kb", {"command": "x", "max_output_kb": -1}, "input.max_output_kb: must be at least 1", True),
-    ("long session id", {"command": "x", "session_id": "s" * 201}, "input.session_id: longer than 200 characters",
-     True),
-    ("file too big", {"command": "x", "max_file_kb": 1, "files": [{"path": "b", "content": "x" * 2000}]},
-     "files: b is larger than max_file_kb (1 KiB)", True),
+    (
+        "long session id",
+        {"command": "x", "session_id": "s" * 201},
+        "input.session_id: longer than 200 characters",
+        True,
+    ),
+    (
+        "file too big",
+        {"command": "x", "max_file_kb": 1, "files": [{"path": "b", "content": "x" * 2000}]},
+        "files: b is larger than max_file_kb (1 KiB)",
+        True,
+    ),
 ]
 
 
 def _tool() -> BashTool:
-    return BashTool(limits=Limits.profile("default").with_overrides(max_loop_iterations=200),
-                    audit=Audit(sinks=[ListSink()]))
+    return BashTool(
+        limits=Limits.profile("default").with_overrides(max_loop_iterations=200),
+        audit=Audit(sinks=[ListSink()]),
+    )
 
 
 def _direct(tool: BashTool, args: dict[str, Any]) -> Outcome:
@@ -100,8 +162,9 @@ def _anthropic(tool: BashTool, args: dict[str, Any]) -> Outcome:
 def _openai(tool: BashTool, args: dict[str, Any]) -> Outcome:
     from sandbash.agent.adapters.openai import OpenAIBash
 
-    item = OpenAIBash(tool).function_call_output({"type": "function_call", "call_id": "c1", "name": "bash",
-                                                  "arguments": json.dumps(args)})
+    item = OpenAIBash(tool).function_call_output(
+        {"type": "function_call", "call_id": "c1", "name": "bash", "arguments": json.dumps(args)}
+    )
     return item["output"], None
 
 
@@ -144,9 +207,14 @@ def _pydantic_ai(tool: BashTool, args: dict[str, Any]) -> Outcome:
 
 
 DRIVERS: dict[str, Driver] = {
-    "BashTool": _direct, "mcp": _mcp, "anthropic": _anthropic, "openai": _openai, "openai-agents": _openai_agents,
+    "BashTool": _direct,
+    "mcp": _mcp,
+    "anthropic": _anthropic,
+    "openai": _openai,
+    "openai-agents": _openai_agents,
     "langchain": _langchain,
-    "langchain-async": _langchain_async, "pydantic-ai": _pydantic_ai,
+    "langchain-async": _langchain_async,
+    "pydantic-ai": _pydantic_ai,
 }
 
 
@@ -163,8 +231,12 @@ def test_same_input_same_answer(driver: str, name: str, args: dict[str, Any], te
     assert tool.audit is not None
     sink = tool.audit.sinks[0]
     assert isinstance(sink, ListSink)
-    calls = [e.to_dict() for e in sink.events if e.kind == TOOL_CALL]  # one audit record per call, refused or not
-    assert len(calls) == 1 and (calls[0].get("error") == text if bad_input else "error" not in calls[0]), calls
+    calls = [
+        e.to_dict() for e in sink.events if e.kind == TOOL_CALL
+    ]  # one audit record per call, refused or not
+    assert len(calls) == 1 and (calls[0].get("error") == text if bad_input else "error" not in calls[0]), (
+        calls
+    )
     if got_error is not None:
         assert got_error is error
     else:  # no flag in this framework: an input error still reads as one

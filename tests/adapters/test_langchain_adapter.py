@@ -18,14 +18,31 @@ from sandbash.agent.tool import BashTool
 
 def test_tool_calls_from_a_chat_model_become_tool_messages() -> None:
     tool = SandbashTool()
-    model = GenericFakeChatModel(messages=iter([
-        AIMessage(content="", tool_calls=[
-            {"name": "bash", "id": "c1", "args": {"command": "mkdir -p /w && cd /w && echo x > f && ls",
-                                                   "session_id": "s"}},
-            {"name": "bash", "id": "c2", "args": {"command": "pwd; echo '__RESULT__:{\"n\": 1}'", "session_id": "s"}},
-        ]),
-        AIMessage(content="done"),
-    ]))
+    model = GenericFakeChatModel(
+        messages=iter(
+            [
+                AIMessage(
+                    content="",
+                    tool_calls=[
+                        {
+                            "name": "bash",
+                            "id": "c1",
+                            "args": {
+                                "command": "mkdir -p /w && cd /w && echo x > f && ls",
+                                "session_id": "s",
+                            },
+                        },
+                        {
+                            "name": "bash",
+                            "id": "c2",
+                            "args": {"command": "pwd; echo '__RESULT__:{\"n\": 1}'", "session_id": "s"},
+                        },
+                    ],
+                ),
+                AIMessage(content="done"),
+            ]
+        )
+    )
     history: list[BaseMessage] = [HumanMessage("go")]
     for _ in range(3):
         ai = model.invoke(history)

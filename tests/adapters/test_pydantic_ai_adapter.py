@@ -18,18 +18,21 @@ from sandbash.agent.tool import INPUT_SCHEMA
 
 def test_agent_runs_the_bash_tool() -> None:
     seen: dict[str, Any] = {}
-    calls = iter([
-        {"command": "cd /tmp; echo hi > f; wc -c < f", "session_id": "s"},
-        {"command": "pwd", "bogus": 1},
-        {"command": "pwd; exit 3", "session_id": "s"},
-    ])
+    calls = iter(
+        [
+            {"command": "cd /tmp; echo hi > f; wc -c < f", "session_id": "s"},
+            {"command": "pwd", "bogus": 1},
+            {"command": "pwd; exit 3", "session_id": "s"},
+        ]
+    )
 
     def model(messages: list[Any], info: AgentInfo) -> ModelResponse:
         seen.setdefault("tools", info.function_tools)
         seen.setdefault("instructions", info.instructions)
         parts = messages[-1].parts
         seen.setdefault("returns", []).extend(
-            p.content for p in parts if isinstance(p, ToolReturnPart | RetryPromptPart))
+            p.content for p in parts if isinstance(p, ToolReturnPart | RetryPromptPart)
+        )
         nxt = next(calls, None)
         if nxt is None:
             return ModelResponse(parts=[TextPart("finished")])

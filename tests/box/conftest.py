@@ -80,9 +80,12 @@ class Box:
     aliases: Path
     server: BoxServer
 
-    def run(self, *args: str, shell: str = "bash", env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([str(self.aliases / shell), *args], capture_output=True, text=True, timeout=60,
-                              env=env)
+    def run(
+        self, *args: str, shell: str = "bash", env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(self.aliases / shell), *args], capture_output=True, text=True, timeout=60, env=env
+        )
 
 
 def make_box(tmp_path: Path, timeout: float = 20) -> Iterator[Box]:
@@ -92,7 +95,13 @@ def make_box(tmp_path: Path, timeout: float = 20) -> Iterator[Box]:
     (tmp_path / "outside/note").write_text("outside\n")
     for d in ("listed/sub/deep", "listed/open/masked", "listed/empty"):
         (tmp_path / d).mkdir(parents=True, exist_ok=True)
-    for f in ("listed/a.txt", "listed/sub/b.txt", "listed/sub/deep/c.txt", "listed/open/f", "listed/open/masked/m"):
+    for f in (
+        "listed/a.txt",
+        "listed/sub/b.txt",
+        "listed/sub/deep/c.txt",
+        "listed/open/f",
+        "listed/open/masked/m",
+    ):
         (tmp_path / f).write_text(f"content of {f}\n")
     (tmp_path / "listed/link").symlink_to(tmp_path / "outside/note")
     subprocess.run(["git", "init", "-q", str(tmp_path / "ws")], check=True)

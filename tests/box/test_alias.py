@@ -18,8 +18,23 @@ FORMS = [
     (["script.sh"], ("script", "script.sh")),
     (["-c", ""], ("command", "")),
 ]
-REFUSED = [[], ["-c"], ["-l"], ["-x", "echo"], ["-lc"], ["-c", "echo", "arg0"], ["-cl", "echo"], ["--login", "-c", "x"],
-           ["-i"], ["-s"], ["a.sh", "arg"], ["-c", "-l"], ["-l", "-c", "x", "y"], ["-e", "-c", "x"], [""]]
+REFUSED = [
+    [],
+    ["-c"],
+    ["-l"],
+    ["-x", "echo"],
+    ["-lc"],
+    ["-c", "echo", "arg0"],
+    ["-cl", "echo"],
+    ["--login", "-c", "x"],
+    ["-i"],
+    ["-s"],
+    ["a.sh", "arg"],
+    ["-c", "-l"],
+    ["-l", "-c", "x", "y"],
+    ["-e", "-c", "x"],
+    [""],
+]
 
 
 @pytest.mark.parametrize(("args", "request_"), FORMS)
@@ -27,8 +42,19 @@ def test_forms_parse(args: list[str], request_: tuple[str, str]) -> None:
     assert parse_form(args) == request_
 
 
-@pytest.mark.parametrize("text", ["", "plain", 'q"uote', "back\\slash", "nl\n\ttab\x01\x1f", "é ✓ 𝄞",
-                                  b"raw\xff\x80".decode("utf-8", "surrogateescape"), "\\u0041"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "plain",
+        'q"uote',
+        "back\\slash",
+        "nl\n\ttab\x01\x1f",
+        "é ✓ 𝄞",
+        b"raw\xff\x80".decode("utf-8", "surrogateescape"),
+        "\\u0041",
+    ],
+)
 def test_request_encoding_round_trips(text: str) -> None:
     import json
 
@@ -43,12 +69,15 @@ def test_other_forms_refused(args: list[str]) -> None:
 
 
 @pytest.mark.parametrize("shell", ["bash", "sh", "zsh"])
-@pytest.mark.parametrize(("args", "out"), [
-    (["-c", "echo hi; exit 3"], "hi\n"),
-    (["-lc", "echo hi; exit 3"], "hi\n"),
-    (["-c", "-l", "echo hi; exit 3"], "hi\n"),
-    (["-l", "-c", "echo hi; exit 3"], "hi\n"),
-])
+@pytest.mark.parametrize(
+    ("args", "out"),
+    [
+        (["-c", "echo hi; exit 3"], "hi\n"),
+        (["-lc", "echo hi; exit 3"], "hi\n"),
+        (["-c", "-l", "echo hi; exit 3"], "hi\n"),
+        (["-l", "-c", "echo hi; exit 3"], "hi\n"),
+    ],
+)
 def test_every_form_through_the_service(box: Box, shell: str, args: list[str], out: str) -> None:
     done = box.run(*args, shell=shell)
     assert (done.stdout, done.stderr, done.returncode) == (out, "", 3)
@@ -64,7 +93,9 @@ def test_script_form_reads_through_the_sandbox(box: Box) -> None:
     toml = box.root / "box.toml"
     refused = box.run(str(toml))
     assert (refused.stderr, refused.returncode) == (
-        f"bash: {toml}: policy denied this operation on '{toml}' [policy: reachable-paths]\n", 126)
+        f"bash: {toml}: policy denied this operation on '{toml}' [policy: reachable-paths]\n",
+        126,
+    )
 
 
 @pytest.mark.parametrize("args", [["-x", "-c", "true"], ["-c"], ["-c", "true", "extra"], ["--norc"]])
@@ -101,7 +132,9 @@ def test_undecodable_bytes_in_the_command(box: Box) -> None:
 def subprocess_bytes(box: Box, args: list[str] | list[bytes]) -> tuple[bytes, bytes, int]:
     import subprocess
 
-    p = subprocess.run([os.fsencode(box.aliases / "bash"), *map(os.fsencode, args)], capture_output=True, timeout=60)
+    p = subprocess.run(
+        [os.fsencode(box.aliases / "bash"), *map(os.fsencode, args)], capture_output=True, timeout=60
+    )
     return p.stdout, p.stderr, p.returncode
 
 
@@ -121,18 +154,23 @@ def test_concurrent_commands(box: Box) -> None:
     assert outs == [f"{i}\n" for i in range(16)]
 
 
-@pytest.mark.parametrize(("stdin", "command", "out"), [
-    (b"a\nb\n", "wc -l", b"2\n"),
-    (b"", "cat; echo end", b"end\n"),
-    (b"x" * 300000, "wc -c", b"300000\n"),
-    (b"line\n" * 1000, "head -1", b"line\n"),
-    (b"q\n", "read v; echo got $v; hostcat", b"got q\n"),
-    (b"a\nb\n", "hostcat | sort -r", b"b\na\n"),
-])
+@pytest.mark.parametrize(
+    ("stdin", "command", "out"),
+    [
+        (b"a\nb\n", "wc -l", b"2\n"),
+        (b"", "cat; echo end", b"end\n"),
+        (b"x" * 300000, "wc -c", b"300000\n"),
+        (b"line\n" * 1000, "head -1", b"line\n"),
+        (b"q\n", "read v; echo got $v; hostcat", b"got q\n"),
+        (b"a\nb\n", "hostcat | sort -r", b"b\na\n"),
+    ],
+)
 def test_stdin_is_forwarded(box: Box, stdin: bytes, command: str, out: bytes) -> None:
     import subprocess
 
-    p = subprocess.run([str(box.aliases / "bash"), "-c", command], input=stdin, capture_output=True, timeout=60)
+    p = subprocess.run(
+        [str(box.aliases / "bash"), "-c", command], input=stdin, capture_output=True, timeout=60
+    )
     assert (p.stdout, p.stderr, p.returncode) == (out, b"", 0)
 
 
@@ -140,6 +178,10 @@ def test_unread_stdin_does_not_block(box: Box) -> None:
     """A command that reads none of a large stdin still ends (the client sends only what the service takes)."""
     import subprocess
 
-    p = subprocess.run([str(box.aliases / "bash"), "-c", "echo done"], input=b"z" * 5_000_000, capture_output=True,
-                       timeout=60)
+    p = subprocess.run(
+        [str(box.aliases / "bash"), "-c", "echo done"],
+        input=b"z" * 5_000_000,
+        capture_output=True,
+        timeout=60,
+    )
     assert (p.stdout, p.returncode) == (b"done\n", 0)

@@ -32,24 +32,36 @@ def _gone(command_line: str, wait: float = 15.0) -> bool:
 
 # -- the reachable-paths check
 
+
 def test_reachable_paths(box: Box) -> None:
     """T-BOX-5"""
     (box.root / "operator/o.txt").write_text("op\n")
-    done = box.run("-c", f"cat {box.root}/operator/o.txt; cat {box.root}/outside/note; cat {box.root}/box.toml")
+    done = box.run(
+        "-c", f"cat {box.root}/operator/o.txt; cat {box.root}/outside/note; cat {box.root}/box.toml"
+    )
     assert done.stdout == "op\n"
     # granted by [agent.filesystem] read, but outside the operator's home, the agent's home and the workspace
-    assert done.stderr == (f"cat: {box.root}/outside/note: policy denied this operation on "
-                           f"'{box.root}/outside/note' [policy: reachable-paths]\n"
-                           f"cat: {box.root}/box.toml: policy denied this operation on "
-                           f"'{box.root}/box.toml' [policy: reachable-paths]\n")
+    assert done.stderr == (
+        f"cat: {box.root}/outside/note: policy denied this operation on "
+        f"'{box.root}/outside/note' [policy: reachable-paths]\n"
+        f"cat: {box.root}/box.toml: policy denied this operation on "
+        f"'{box.root}/box.toml' [policy: reachable-paths]\n"
+    )
     assert done.returncode == 1
     # the socket is the box's own too; an in-memory path is reachable
     done = box.run("-c", f"ls {box.socket}; echo ok > /tmp/t && cat /tmp/t")
-    assert done.stderr == (f"ls: cannot access '{box.socket}': policy denied this operation on '{box.socket}' "
-                           "[policy: reachable-paths]\n") and done.stdout == "ok\n"
+    assert (
+        done.stderr
+        == (
+            f"ls: cannot access '{box.socket}': policy denied this operation on '{box.socket}' "
+            "[policy: reachable-paths]\n"
+        )
+        and done.stdout == "ok\n"
+    )
 
 
 # -- limits and their messages
+
 
 def _request(box: Box, request: dict[str, str]) -> tuple[bytes, bytes, int]:
     """One request over the socket as the alias sends it (a command longer than an exec argument can be)."""
@@ -80,54 +92,90 @@ def test_input_too_large(box: Box) -> None:
 
 
 def test_file_size_limit(box: Box) -> None:
-    done = box.run("-c", "head -c 10485760 /dev/zero > /tmp/ok && echo ok; head -c 10485761 /dev/zero > /tmp/big")
+    done = box.run(
+        "-c", "head -c 10485760 /dev/zero > /tmp/ok && echo ok; head -c 10485761 /dev/zero > /tmp/big"
+    )
     assert (done.stdout, done.stderr, done.returncode) == (
-        "ok\n", "strands-shell: file size limit exceeded (10485760 bytes)\n", 1)
+        "ok\n",
+        "strands-shell: file size limit exceeded (10485760 bytes)\n",
+        1,
+    )
     done = box.run("-c", "truncate -s 20M /tmp/sparse")
     assert (done.stderr, done.returncode) == ("strands-shell: file size limit exceeded (10485760 bytes)\n", 1)
 
 
 def test_entry_limit(box: Box) -> None:
-    done = box.run("-c", "mkdir /tmp/d && cd /tmp/d && for i in $(seq 10001); do : > f$i || break; done; ls | wc -l")
+    done = box.run(
+        "-c", "mkdir /tmp/d && cd /tmp/d && for i in $(seq 10001); do : > f$i || break; done; ls | wc -l"
+    )
     assert (done.stdout, done.stderr, done.returncode) == (
-        "", "strands-shell: in-memory entry limit exceeded (10000 entries)\n", 1)
+        "",
+        "strands-shell: in-memory entry limit exceeded (10000 entries)\n",
+        1,
+    )
 
 
 def test_timeout(quick_box: Box) -> None:
     start = time.monotonic()
     done = quick_box.run("-c", "echo before; while :; do :; done")
-    assert (done.stdout, done.stderr, done.returncode) == ("before\n", "strands-shell: execution timeout exceeded\n", 1)
+    assert (done.stdout, done.stderr, done.returncode) == (
+        "before\n",
+        "strands-shell: execution timeout exceeded\n",
+        1,
+    )
     assert time.monotonic() - start < 30
 
 
 def test_sandbash_wording(tmp_path: object) -> None:
-    cfg = parse_config('[agent]\nhome = "/nonexistent/h"\nworkspace = "/nonexistent/w"\n'
-                       '[limits]\nmessages = "sandbash"\nmax_command_bytes = 10\n')
+    cfg = parse_config(
+        '[agent]\nhome = "/nonexistent/h"\nworkspace = "/nonexistent/w"\n'
+        '[limits]\nmessages = "sandbash"\nmax_command_bytes = 10\n'
+    )
     err: list[bytes] = []
     assert BoxRunner(cfg).run("echo 12345678901", lambda b: None, err.append) == 1
     assert err == [b"sandbash: input too large\n"]
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("[agent]\nhome = \"/h\"\n", "agent: home and workspace are required"),
-    ("[agent]\nhome = \"h\"\nworkspace = \"/w\"\n", "agent.home: an absolute path"),
-    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[tool.git]\ncommand = []\n", "tool.git.command"),
-    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[tool.git]\nnetwrk = 1\n", "tool.git: unknown key(s) netwrk"),
-    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[tool.git.filesystem]\nread = [\"rel\"]\n",
-     "tool.git.filesystem.read: an absolute path"),
-    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[limits]\ntimeout = -1\n", "limits.timeout: a positive number"),
-    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[limits]\nmessages = \"x\"\n", "limits.messages"),
-    ("[agent\n", "box.toml:"),
-    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[tool.git.network]\ncontain_egress = \"yes\"\n",
-     "tool.git.network.contain_egress: true or false"),
-    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[tool.git.network]\nallow = 1\n", "tool.git.network.allow: true or false"),
-    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[network]\nallow_urls = [\"ftp://x/\"]\n",
-     "network.allow_urls: Protocol \"ftp\" not supported"),
-    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[network]\ndeny_private_ranges = \"no\"\n",
-     "network.deny_private_ranges: true or false"),
-    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[network]\nallow = []\n", "network: unknown key(s) allow"),
-    ("[agent]\nhome = \"/h\"\nworkspace = \"/w\"\n[policy]\nmode = \"bogus\"\n", "policy:"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[agent]\nhome = "/h"\n', "agent: home and workspace are required"),
+        ('[agent]\nhome = "h"\nworkspace = "/w"\n', "agent.home: an absolute path"),
+        ('[agent]\nhome = "/h"\nworkspace = "/w"\n[tool.git]\ncommand = []\n', "tool.git.command"),
+        (
+            '[agent]\nhome = "/h"\nworkspace = "/w"\n[tool.git]\nnetwrk = 1\n',
+            "tool.git: unknown key(s) netwrk",
+        ),
+        (
+            '[agent]\nhome = "/h"\nworkspace = "/w"\n[tool.git.filesystem]\nread = ["rel"]\n',
+            "tool.git.filesystem.read: an absolute path",
+        ),
+        (
+            '[agent]\nhome = "/h"\nworkspace = "/w"\n[limits]\ntimeout = -1\n',
+            "limits.timeout: a positive number",
+        ),
+        ('[agent]\nhome = "/h"\nworkspace = "/w"\n[limits]\nmessages = "x"\n', "limits.messages"),
+        ("[agent\n", "box.toml:"),
+        (
+            '[agent]\nhome = "/h"\nworkspace = "/w"\n[tool.git.network]\ncontain_egress = "yes"\n',
+            "tool.git.network.contain_egress: true or false",
+        ),
+        (
+            '[agent]\nhome = "/h"\nworkspace = "/w"\n[tool.git.network]\nallow = 1\n',
+            "tool.git.network.allow: true or false",
+        ),
+        (
+            '[agent]\nhome = "/h"\nworkspace = "/w"\n[network]\nallow_urls = ["ftp://x/"]\n',
+            'network.allow_urls: Protocol "ftp" not supported',
+        ),
+        (
+            '[agent]\nhome = "/h"\nworkspace = "/w"\n[network]\ndeny_private_ranges = "no"\n',
+            "network.deny_private_ranges: true or false",
+        ),
+        ('[agent]\nhome = "/h"\nworkspace = "/w"\n[network]\nallow = []\n', "network: unknown key(s) allow"),
+        ('[agent]\nhome = "/h"\nworkspace = "/w"\n[policy]\nmode = "bogus"\n', "policy:"),
+    ],
+)
 def test_bad_config(text: str, message: str) -> None:
     with pytest.raises(BoxConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
         parse_config(text)
@@ -138,16 +186,22 @@ def test_network_table() -> None:
     assert parse_config(base).network is None  # no table: curl has no network, contained programs none
     cfg = parse_config(base + '[network]\nallow_urls = "https://example.com/"\nmethods = "post"\n')
     assert cfg.network is not None  # a single string is a list of one
-    assert (cfg.network.allowed_url_prefixes, cfg.network.allowed_methods, cfg.network.deny_private_ranges) == (
-        ("https://example.com/",), ("POST",), True)
+    assert (
+        cfg.network.allowed_url_prefixes,
+        cfg.network.allowed_methods,
+        cfg.network.deny_private_ranges,
+    ) == (("https://example.com/",), ("POST",), True)
     assert parse_config(base + "[network]\n").network is not None  # present and empty: nothing allowed
 
 
 # -- host programs
 
+
 def test_tool_matching() -> None:
-    cfg = parse_config('[agent]\nhome = "/h"\nworkspace = "/w"\n[agent.filesystem]\nexec = ["/usr/bin/git log"]\n'
-                       '[tool.gs]\ncommand = ["git", "status"]\n[tool.gsv]\ncommand = ["/usr/bin/git", "status", "-v"]\n')
+    cfg = parse_config(
+        '[agent]\nhome = "/h"\nworkspace = "/w"\n[agent.filesystem]\nexec = ["/usr/bin/git log"]\n'
+        '[tool.gs]\ncommand = ["git", "status"]\n[tool.gsv]\ncommand = ["/usr/bin/git", "status", "-v"]\n'
+    )
     git = resolve_program("git")
     m = match_tool(cfg, ["git", "status", "-v", "x"])
     assert m is not None and m.tool is not None and m.tool.name == "gsv" and m.program == git  # the longest
@@ -165,7 +219,9 @@ def test_git_through_a_tool_table(box: Box) -> None:
     done = box.run("-c", "git --version | tr a-z A-Z")
     assert (done.stdout.startswith("GIT VERSION "), done.stderr, done.returncode) == (True, "", 0)
     (box.root / "ws/a.txt").write_text("a\n")
-    done = box.run("-c", "git status --short; git status | head -1; git config user.email a@b; git config user.email")
+    done = box.run(
+        "-c", "git status --short; git status | head -1; git config user.email a@b; git config user.email"
+    )
     # ws/secret is denied to git: masked by an empty directory, so git does not list it
     assert (done.stdout, done.stderr, done.returncode) == ("?? a.txt\nOn branch master\na@b\n", "", 0)
     assert "a@b" in (box.root / "ws/.git/config").read_text()  # the workspace is bound read-write
@@ -182,7 +238,9 @@ def test_git_deny_path_unreadable(box: Box) -> None:
 
 @needs_bwrap
 def test_write_outside_filesystem_write_refused_by_the_os_sandbox(box: Box) -> None:
-    done = box.run("-c", f"hosttouch {box.root}/shared/new; echo status=$?; hosttouch {box.root}/ws/inws; echo ok=$?")
+    done = box.run(
+        "-c", f"hosttouch {box.root}/shared/new; echo status=$?; hosttouch {box.root}/ws/inws; echo ok=$?"
+    )
     assert "Read-only file system" in done.stderr
     assert "status=1" in done.stdout and "ok=0" in done.stdout
     assert not (box.root / "shared/new").exists()
@@ -194,7 +252,9 @@ def test_write_outside_filesystem_write_refused_by_the_os_sandbox(box: Box) -> N
 
 @needs_bwrap
 def test_host_program_streams_into_the_pipeline(box: Box) -> None:
-    done = box.run("-c", "printf 'b\\na\\n' > f; git hash-object --stdin < f | wc -c; echo x | git hash-object --stdin")
+    done = box.run(
+        "-c", "printf 'b\\na\\n' > f; git hash-object --stdin < f | wc -c; echo x | git hash-object --stdin"
+    )
     assert done.stdout.split() == ["41", "587be6b4c3f93f93c489c0111bba5596147a26cb"]
 
 
@@ -202,7 +262,10 @@ def test_program_without_a_table_refused(box: Box) -> None:
     done = box.run("-c", "perl -e 1; echo status=$?")
     perl = resolve_program("perl")
     assert done.stdout == "status=126\n"
-    assert done.stderr == f"bash: line 1: perl: effect denied: policy denied this operation on '{perl}' [default-deny]\n"
+    assert (
+        done.stderr
+        == f"bash: line 1: perl: effect denied: policy denied this operation on '{perl}' [default-deny]\n"
+    )
     done = box.run("-c", "no-such-program-xyz")
     assert (done.stderr, done.returncode) == ("bash: line 1: no-such-program-xyz: command not found\n", 127)
 
@@ -213,8 +276,10 @@ def test_policy_decides_shell_spawn(tmp_path: object) -> None:
 
     root = Path(str(tmp_path))
     (root / "w").mkdir()
-    cfg = parse_config(f'[agent]\nhome = "{root}/h"\nworkspace = "{root}/w"\n[tool.git]\ncommand = ["git"]\n'
-                       f'[policy]\ncommands = {{deny = ["{resolve_program("git")}"]}}\n')
+    cfg = parse_config(
+        f'[agent]\nhome = "{root}/h"\nworkspace = "{root}/w"\n[tool.git]\ncommand = ["git"]\n'
+        f'[policy]\ncommands = {{deny = ["{resolve_program("git")}"]}}\n'
+    )
     err: list[bytes] = []
     assert BoxRunner(cfg).run("git --version", lambda b: None, err.append) == 126
     assert b"effect denied: policy denied this operation on '" in err[0] and b"[policy: " in err[0]
@@ -225,7 +290,11 @@ def test_deadline_kills_a_spawned_sleep(quick_box: Box) -> None:
     start = time.monotonic()
     done = quick_box.run("-c", "hostsleep 100; echo never")
     elapsed = time.monotonic() - start
-    assert (done.stdout, done.stderr, done.returncode) == ("", "strands-shell: execution timeout exceeded\n", 1)
+    assert (done.stdout, done.stderr, done.returncode) == (
+        "",
+        "strands-shell: execution timeout exceeded\n",
+        1,
+    )
     assert elapsed < 30
     assert _gone("/usr/bin/sleep 100")
 
@@ -234,8 +303,11 @@ def test_deadline_kills_a_spawned_sleep(quick_box: Box) -> None:
 def test_wrappers_reach_host_programs(box: Box) -> None:
     """timeout, env and xargs look a program up before they run it: a table's program is found."""
     start = time.monotonic()
-    done = box.run("-c", "timeout 1 hostsleep 100; echo status=$?; env git --version | cut -c1-11; "
-                         "echo --version | xargs git | cut -c1-11")
+    done = box.run(
+        "-c",
+        "timeout 1 hostsleep 100; echo status=$?; env git --version | cut -c1-11; "
+        "echo --version | xargs git | cut -c1-11",
+    )
     assert (done.stdout, done.stderr) == ("status=124\ngit version\ngit version\n", "")
     assert time.monotonic() - start < 20
 
@@ -296,25 +368,58 @@ def test_cli_serve_and_install_alias(tmp_path: object) -> None:
         (root / d).mkdir()
     (root / "box.toml").write_text(f'[agent]\nhome = "{root}/h"\nworkspace = "{root}/w"\n')
     sock = root / "s.sock"
-    bad = subprocess.run([sys.executable, "-m", "sandbash", "serve", "--socket", str(sock)], capture_output=True,
-                         text=True, timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "sandbash", "serve", "--socket", str(sock)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert (bad.returncode, bad.stderr) == (2, "usage: sandbash serve --socket PATH --config box.toml\n")
     (root / "bad.toml").write_text("[agent]\nhome = 1\n")
-    bad = subprocess.run([sys.executable, "-m", "sandbash", "serve", "--socket", str(sock), "--config",
-                          str(root / "bad.toml")], capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sandbash",
+            "serve",
+            "--socket",
+            str(sock),
+            "--config",
+            str(root / "bad.toml"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert (bad.returncode, bad.stderr) == (2, "sandbash serve: agent: home and workspace are required\n")
-    server = subprocess.Popen([sys.executable, "-m", "sandbash", "serve", "--socket", str(sock), "--config",
-                               str(root / "box.toml")], stderr=subprocess.PIPE)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "sandbash",
+            "serve",
+            "--socket",
+            str(sock),
+            "--config",
+            str(root / "box.toml"),
+        ],
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 60
         while not sock.exists() and time.monotonic() < deadline:
             time.sleep(0.05)
-        made = subprocess.run([sys.executable, "-m", "sandbash", "install-alias", str(root / "bin"), "--socket",
-                               str(sock)], capture_output=True, text=True, timeout=60)
+        made = subprocess.run(
+            [sys.executable, "-m", "sandbash", "install-alias", str(root / "bin"), "--socket", str(sock)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert made.stdout.split() == [str(root / "bin" / n) for n in ("bash", "sh", "zsh")]
         assert all(os.access(root / "bin" / n, os.X_OK) for n in ("bash", "sh", "zsh"))
-        done = subprocess.run([str(root / "bin/sh"), "-lc", "echo $HOME; pwd"], capture_output=True, text=True,
-                              timeout=60)
+        done = subprocess.run(
+            [str(root / "bin/sh"), "-lc", "echo $HOME; pwd"], capture_output=True, text=True, timeout=60
+        )
         assert (done.stdout, done.returncode) == (f"{root}/h\n{root}/w\n", 0)
     finally:
         server.terminate()
@@ -351,8 +456,11 @@ def test_default_sandbox_starts_no_host_program() -> None:
 def test_missing_bwrap_is_125(box: Box, monkeypatch: pytest.MonkeyPatch) -> None:
     from sandbash.box import spawn
 
-    monkeypatch.setattr(spawn, "_probe", {"bwrap": None, "why": "bubblewrap (bwrap) is not installed: "
-                                          "host programs cannot run contained"})
+    monkeypatch.setattr(
+        spawn,
+        "_probe",
+        {"bwrap": None, "why": "bubblewrap (bwrap) is not installed: host programs cannot run contained"},
+    )
     done = box.run("-c", "git --version; echo status=$?")
     assert done.stdout == "status=125\n"
     assert "git: bubblewrap (bwrap) is not installed" in done.stderr
@@ -363,8 +471,8 @@ def test_readme_box_toml_parses() -> None:
     from pathlib import Path
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = readme[readme.index("## Box mode"):]
-    text = section[section.index("```toml\n") + 8:section.index("```\n", section.index("```toml"))]
+    section = readme[readme.index("## Box mode") :]
+    text = section[section.index("```toml\n") + 8 : section.index("```\n", section.index("```toml"))]
     cfg = parse_config(text)
     assert cfg.workspace == "/srv/agent/work" and cfg.exec_entries == (("/usr/bin/make",),)
     git = cfg.tools[0]
@@ -384,17 +492,28 @@ def test_list_grant_shows_names_only(box: Box) -> None:
     # sub is only the way to the read grant inside it: it can be passed, not listed
     # (bubblewrap 0.8 has no --argv0: the program's argv[0] is its resolved path)
     assert (done.stderr, done.returncode) == (
-        f"/usr/bin/ls: cannot open directory '{listed}/sub': Permission denied\n", 2)
-    done = box.run("-c", f"listcat {listed}/a.txt; echo s=$?; listls {listed}/empty; echo s=$?; "
-                         f"listcat {listed}/link; echo s=$?")
+        f"/usr/bin/ls: cannot open directory '{listed}/sub': Permission denied\n",
+        2,
+    )
+    done = box.run(
+        "-c",
+        f"listcat {listed}/a.txt; echo s=$?; listls {listed}/empty; echo s=$?; "
+        f"listcat {listed}/link; echo s=$?",
+    )
     assert done.stdout == "s=1\ns=2\ns=1\n"
-    assert done.stderr == (f"/usr/bin/cat: {listed}/a.txt: Permission denied\n"
-                           f"/usr/bin/ls: cannot open directory '{listed}/empty': Permission denied\n"
-                           f"/usr/bin/cat: {listed}/link: Permission denied\n")
+    assert done.stderr == (
+        f"/usr/bin/cat: {listed}/a.txt: Permission denied\n"
+        f"/usr/bin/ls: cannot open directory '{listed}/empty': Permission denied\n"
+        f"/usr/bin/cat: {listed}/link: Permission denied\n"
+    )
     # grants inside the listed directory still work, and a deny inside them still masks
-    done = box.run("-c", f"listls {listed}/open {listed}/open/masked {listed}/sub/deep; listcat {listed}/open/f")
-    assert done.stdout == (f"{listed}/open:\nf\nmasked\n\n{listed}/open/masked:\n\n{listed}/sub/deep:\nc.txt\n"
-                           "content of listed/open/f\n")
+    done = box.run(
+        "-c", f"listls {listed}/open {listed}/open/masked {listed}/sub/deep; listcat {listed}/open/f"
+    )
+    assert done.stdout == (
+        f"{listed}/open:\nf\nmasked\n\n{listed}/open/masked:\n\n{listed}/sub/deep:\nc.txt\n"
+        "content of listed/open/f\n"
+    )
     assert (done.stderr, done.returncode) == ("", 0)
     # the host directory is untouched
     assert sorted(p.name for p in listed.iterdir()) == ["a.txt", "empty", "link", "open", "sub"]
@@ -402,8 +521,9 @@ def test_list_grant_shows_names_only(box: Box) -> None:
 
 
 @needs_bwrap
-def test_list_grant_staging_is_removed(box: Box, tmp_path_factory: pytest.TempPathFactory,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_list_grant_staging_is_removed(
+    box: Box, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     staging = tmp_path_factory.mktemp("staging")
     monkeypatch.setenv("TMPDIR", str(staging))
     done = box.run("-c", f"listls {box.root}/listed | wc -l; listls {box.root}/listed/sub/deep")
@@ -437,8 +557,11 @@ def test_program_holds_no_capabilities(box: Box) -> None:
     """A read-only bind stays read-only even for a service running as root: the program cannot
     remount it read-write (it holds no capabilities). T-BOX-1"""
     shared = box.root / "shared"
-    done = box.run("-c", f"hostsh -c 'mount -o remount,bind,rw {shared} && touch {shared}/x; "
-                         "grep -E \"^Cap(Prm|Eff)\" /proc/self/status'")
+    done = box.run(
+        "-c",
+        f"hostsh -c 'mount -o remount,bind,rw {shared} && touch {shared}/x; "
+        'grep -E "^Cap(Prm|Eff)" /proc/self/status\'',
+    )
     assert done.stdout == "CapPrm:\t0000000000000000\nCapEff:\t0000000000000000\n"
     assert not (shared / "x").exists()
 

@@ -21,8 +21,10 @@ from sandbash.box.runner import BoxRunner
 from sandbash.box.spawn import resolve_program
 from sandbash.policy import Action, Decision
 
-pytestmark = pytest.mark.skipif(resolve_program("bwrap") is None or resolve_program("curl") is None,
-                                reason="bubblewrap and curl are needed")
+pytestmark = pytest.mark.skipif(
+    resolve_program("bwrap") is None or resolve_program("curl") is None,
+    reason="bubblewrap and curl are needed",
+)
 
 
 @dataclass
@@ -83,7 +85,8 @@ def server() -> Iterator[Server]:
 def _runner(root: Path, port: int, network: str) -> BoxRunner:
     for d in ("home", "ws"):
         (root / d).mkdir(parents=True, exist_ok=True)
-    return BoxRunner(parse_config(f"""
+    return BoxRunner(
+        parse_config(f"""
 [agent]
 home = "{root}/home"
 workspace = "{root}/ws"
@@ -105,7 +108,8 @@ contain_egress = true
 command = ["/usr/bin/python3", "-I", "-S", "-c", {json.dumps(RAW_CLIENT)}]
 [tool.netpy.network]
 contain_egress = true
-"""))
+""")
+    )
 
 
 # a client that sends the bytes given in hex to the proxy and prints the answer's status line
@@ -127,8 +131,10 @@ print(answer.split(b"\\r\\n")[0].decode())
 
 def _allow(port: int, *urls: str, private: bool = False, methods: str = '["GET", "HEAD"]') -> str:
     listed = ", ".join(f'"{u.format(port=port)}"' for u in urls)
-    return (f"[network]\nallow_urls = [{listed}]\nmethods = {methods}\n"
-            f"deny_private_ranges = {'true' if private else 'false'}\n")
+    return (
+        f"[network]\nallow_urls = [{listed}]\nmethods = {methods}\n"
+        f"deny_private_ranges = {'true' if private else 'false'}\n"
+    )
 
 
 def _run(runner: BoxRunner, script: str) -> tuple[str, str, int]:
@@ -146,8 +152,13 @@ def _refused(reason: str) -> str:
 def allowed(tmp_path: Path, server: Server) -> BoxRunner:
     server.seen.clear()
     server.bodies.clear()
-    return _runner(tmp_path, server.port, _allow(server.port, "http://127.0.0.1:{port}/ok/",
-                                                  "https://127.0.0.1:{port}/", methods='["GET", "POST"]'))
+    return _runner(
+        tmp_path,
+        server.port,
+        _allow(
+            server.port, "http://127.0.0.1:{port}/ok/", "https://127.0.0.1:{port}/", methods='["GET", "POST"]'
+        ),
+    )
 
 
 def test_allowed_request_goes_through_the_proxy(allowed: BoxRunner, server: Server) -> None:
@@ -158,13 +169,19 @@ def test_allowed_request_goes_through_the_proxy(allowed: BoxRunner, server: Serv
     assert server.seen == ["GET /ok/a close", "GET /ok/b close"]
 
 
-@pytest.mark.parametrize(("script", "answer"), [
-    ("netcurl {base}/no/x", _refused("URL not in allow-list: {base}/no/x")),
-    ("netcurl {base}/ok/../no/x", _refused("URL not in allow-list: {base}/no/x")),
-    ("netcurl -X PUT {base}/ok/x", _refused("method PUT not allowed (allowed: GET, POST)")),
-    ("netcurl http://127.0.0.2:{port}/ok/x", _refused("URL not in allow-list: http://127.0.0.2:{port}/ok/x")),
-    ("netcurl -H 'Host: elsewhere' {base}/ok/x", _refused("a Host header must name the URL's own host")),
-])
+@pytest.mark.parametrize(
+    ("script", "answer"),
+    [
+        ("netcurl {base}/no/x", _refused("URL not in allow-list: {base}/no/x")),
+        ("netcurl {base}/ok/../no/x", _refused("URL not in allow-list: {base}/no/x")),
+        ("netcurl -X PUT {base}/ok/x", _refused("method PUT not allowed (allowed: GET, POST)")),
+        (
+            "netcurl http://127.0.0.2:{port}/ok/x",
+            _refused("URL not in allow-list: http://127.0.0.2:{port}/ok/x"),
+        ),
+        ("netcurl -H 'Host: elsewhere' {base}/ok/x", _refused("a Host header must name the URL's own host")),
+    ],
+)
 def test_refused_requests_never_leave(allowed: BoxRunner, server: Server, script: str, answer: str) -> None:
     base = f"http://127.0.0.1:{server.port}"
     out, err, status = _run(allowed, script.format(base=base, port=server.port) + "; echo status=$?")
@@ -180,8 +197,9 @@ def test_refusal_is_marked(allowed: BoxRunner, server: Server) -> None:
 def test_a_program_that_ignores_the_proxy_reaches_nothing(allowed: BoxRunner, server: Server) -> None:
     """Its own network namespace has loopback only: the host's 127.0.0.1 is not there."""
     base = f"http://127.0.0.1:{server.port}"
-    out, err, status = _run(allowed, f"netcurl --noproxy '*' {base}/ok/x; echo status=$?; "
-                                     f"nonetcurl {base}/ok/x; echo status=$?")
+    out, err, status = _run(
+        allowed, f"netcurl --noproxy '*' {base}/ok/x; echo status=$?; nonetcurl {base}/ok/x; echo status=$?"
+    )
     assert (out, status) == ("status=7\nstatus=7\n", 0)
     assert err.count("Couldn't connect to server") == 2 and server.seen == []
 
@@ -211,7 +229,9 @@ def test_private_ranges_are_refused_by_default(tmp_path: Path, server: Server) -
 def test_no_network_table_refuses_everything(tmp_path: Path, server: Server) -> None:
     server.seen.clear()
     out, _, _ = _run(_runner(tmp_path, server.port, ""), f"netcurl http://127.0.0.1:{server.port}/ok/x")
-    assert out == _refused(f"URL not in allow-list: http://127.0.0.1:{server.port}/ok/x") and server.seen == []
+    assert (
+        out == _refused(f"URL not in allow-list: http://127.0.0.1:{server.port}/ok/x") and server.seen == []
+    )
 
 
 def test_the_policy_decides_each_connection(allowed: BoxRunner, server: Server) -> None:
@@ -232,8 +252,10 @@ def test_the_policy_decides_each_connection(allowed: BoxRunner, server: Server) 
     runner = BoxRunner(replace(allowed.config, policy=Policy(decide=decide)))
     out, _, _ = _run(runner, f"netcurl http://127.0.0.1:{server.port}/ok/x")
     assert out == _refused(f"refused by policy: connect to tcp://127.0.0.1:{server.port}")
-    assert asked == [("http:request", f"http://127.0.0.1:{server.port}/ok/x"),
-                     ("net:connect", f"tcp://127.0.0.1:{server.port}")]
+    assert asked == [
+        ("http:request", f"http://127.0.0.1:{server.port}/ok/x"),
+        ("net:connect", f"tcp://127.0.0.1:{server.port}"),
+    ]
     assert server.seen == []
 
 
@@ -247,8 +269,9 @@ def test_git_goes_through_the_proxy(tmp_path: Path, server: Server) -> None:
     assert out == "status=128\n" and "403" in err and len(server.seen) == 1
 
 
-def test_the_proxy_ends_with_the_program(allowed: BoxRunner, server: Server, tmp_path: Path,
-                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_proxy_ends_with_the_program(
+    allowed: BoxRunner, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """No listener, connection or staging directory outlives the program."""
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     before = len(list(tmp_path.iterdir()))
@@ -262,14 +285,17 @@ def test_the_proxy_ends_with_the_program(allowed: BoxRunner, server: Server, tmp
 
 def test_no_relay_interpreter_is_125(allowed: BoxRunner, monkeypatch: pytest.MonkeyPatch) -> None:
     def missing() -> tuple[str, tuple[str, ...]]:
-        raise spawn.SpawnUnavailable("contain_egress needs a python3 for the sandbox's egress relay, "
-                                     "and none was found")
+        raise spawn.SpawnUnavailable(
+            "contain_egress needs a python3 for the sandbox's egress relay, and none was found"
+        )
 
     monkeypatch.setattr(spawn, "relay_python", missing)
     out, err, status = _run(allowed, "netcurl http://127.0.0.1:1/ok/; echo status=$?")
     assert (out, status) == ("status=125\n", 0)
-    assert err == ("bash: line 1: netcurl: contain_egress needs a python3 for the sandbox's egress relay, "
-                   "and none was found\n")
+    assert err == (
+        "bash: line 1: netcurl: contain_egress needs a python3 for the sandbox's egress relay, "
+        "and none was found\n"
+    )
 
 
 def test_shell_curl_uses_the_same_rules(allowed: BoxRunner, server: Server) -> None:
@@ -287,8 +313,11 @@ def _raw(allowed: BoxRunner, data: str, pad: int = 0) -> str:
 
 def test_request_bodies_are_forwarded_as_framed(allowed: BoxRunner, server: Server) -> None:
     base = f"http://127.0.0.1:{server.port}"
-    out, err, _ = _run(allowed, f"seq 3000 > body; netcurl -d @body {base}/ok/cl; "
-                                f"netcurl -H 'Transfer-Encoding: chunked' --data-binary @body {base}/ok/chunked")
+    out, err, _ = _run(
+        allowed,
+        f"seq 3000 > body; netcurl -d @body {base}/ok/cl; "
+        f"netcurl -H 'Transfer-Encoding: chunked' --data-binary @body {base}/ok/chunked",
+    )
     assert (out, err) == ("reached /ok/cl\nreached /ok/chunked\n", "")
     numbers = "".join(f"{i}\n" for i in range(1, 3001)).encode()
     assert server.bodies == [numbers.replace(b"\n", b""), numbers]  # curl -d drops newlines
@@ -301,28 +330,37 @@ def test_nothing_after_the_body_is_sent_on(allowed: BoxRunner, server: Server) -
     try:
         port = server.port
         hidden = f"GET /no/secret HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
-        status = _raw(allowed, f"POST http://127.0.0.1:{port}/ok/a HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                               f"Content-Length: 5\r\n\r\nhello{hidden}")
+        status = _raw(
+            allowed,
+            f"POST http://127.0.0.1:{port}/ok/a HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Content-Length: 5\r\n\r\nhello{hidden}",
+        )
         assert status == "HTTP/1.1 200 OK\n"
-        chunked = _raw(allowed, f"POST http://127.0.0.1:{port}/ok/b HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                                f"Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n{hidden}")
+        chunked = _raw(
+            allowed,
+            f"POST http://127.0.0.1:{port}/ok/b HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Transfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n{hidden}",
+        )
         assert chunked == "HTTP/1.1 200 OK\n"
     finally:
         server.keep_open = False
     assert server.seen == ["POST /ok/a close", "POST /ok/b close"] and server.bodies == [b"hello", b"abc"]
 
 
-@pytest.mark.parametrize("head", [
-    "GET http://127.0.0.1:{port}/ok/a HTTP/1.1\r\nX: a\nHost: elsewhere\r\n\r\n",
-    "GET http://127.0.0.1:{port}/ok/a HTTP/1.1\r\nX: a\r\n Host: elsewhere\r\n\r\n",
-    "POST http://127.0.0.1:{port}/ok/a HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n",
-    "POST http://127.0.0.1:{port}/ok/a HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n",
-    "GET http://127.0.0.1:{port}/ok/a HTTP/2\r\n\r\n",
-    "G/T http://127.0.0.1:{port}/ok/a HTTP/1.1\r\n\r\n",
-    "GET https://127.0.0.1:{port}/ok/a HTTP/1.1\r\n\r\n",
-    "CONNECT 127.0.0.1 HTTP/1.1\r\n\r\n",
-    "CONNECT user@127.0.0.1:{port} HTTP/1.1\r\n\r\n",
-])
+@pytest.mark.parametrize(
+    "head",
+    [
+        "GET http://127.0.0.1:{port}/ok/a HTTP/1.1\r\nX: a\nHost: elsewhere\r\n\r\n",
+        "GET http://127.0.0.1:{port}/ok/a HTTP/1.1\r\nX: a\r\n Host: elsewhere\r\n\r\n",
+        "POST http://127.0.0.1:{port}/ok/a HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n",
+        "POST http://127.0.0.1:{port}/ok/a HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n",
+        "GET http://127.0.0.1:{port}/ok/a HTTP/2\r\n\r\n",
+        "G/T http://127.0.0.1:{port}/ok/a HTTP/1.1\r\n\r\n",
+        "GET https://127.0.0.1:{port}/ok/a HTTP/1.1\r\n\r\n",
+        "CONNECT 127.0.0.1 HTTP/1.1\r\n\r\n",
+        "CONNECT user@127.0.0.1:{port} HTTP/1.1\r\n\r\n",
+    ],
+)
 def test_malformed_requests_are_400(allowed: BoxRunner, server: Server, head: str) -> None:
     assert _raw(allowed, head.format(port=server.port)) == "HTTP/1.1 400 Bad Request\n"
     assert server.seen == []
@@ -334,7 +372,9 @@ def test_oversized_head_is_431(allowed: BoxRunner, server: Server) -> None:
     assert server.seen == []
 
 
-def test_an_internal_failure_is_an_answer(allowed: BoxRunner, server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_internal_failure_is_an_answer(
+    allowed: BoxRunner, server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from sandbash.box.egress import EgressProxy
 
     def broken(*args: object) -> None:
@@ -374,8 +414,11 @@ def test_git_clone_through_the_proxy(tmp_path: Path) -> None:
     try:
         port = httpd.server_address[1]
         runner = _runner(tmp_path / "box", port, _allow(port, "http://127.0.0.1:{port}/ok/"))
-        out, err, status = _run(runner, f"netgit clone -q http://127.0.0.1:{port}/ok/repo.git cloned; "
-                                        "cat cloned/README; netgit -C cloned log --format=%s")
+        out, err, status = _run(
+            runner,
+            f"netgit clone -q http://127.0.0.1:{port}/ok/repo.git cloned; "
+            "cat cloned/README; netgit -C cloned log --format=%s",
+        )
         assert (out, err, status) == ("cloned through the egress proxy\none\n", "", 0)
         assert (tmp_path / "box/ws/cloned/README").exists()  # the workspace is the host's
         assert seen and all(p.startswith("/ok/repo.git/") for p in seen)
@@ -390,11 +433,17 @@ def test_a_grant_over_the_relay_directory_is_refused(tmp_path: Path) -> None:
     their mount points in the host's /run: the spawn is refused instead (125)."""
     for d in ("home", "ws"):
         (tmp_path / d).mkdir()
-    runner = BoxRunner(parse_config(f'[agent]\nhome = "{tmp_path}/home"\nworkspace = "{tmp_path}/ws"\n'
-                                    '[tool.runcurl]\ncommand = ["/usr/bin/curl"]\n'
-                                    '[tool.runcurl.filesystem]\nread = ["/run"]\n'
-                                    '[tool.runcurl.network]\ncontain_egress = true\n'))
+    runner = BoxRunner(
+        parse_config(
+            f'[agent]\nhome = "{tmp_path}/home"\nworkspace = "{tmp_path}/ws"\n'
+            '[tool.runcurl]\ncommand = ["/usr/bin/curl"]\n'
+            '[tool.runcurl.filesystem]\nread = ["/run"]\n'
+            "[tool.runcurl.network]\ncontain_egress = true\n"
+        )
+    )
     out, err, status = _run(runner, "runcurl http://127.0.0.1:1/; echo status=$?")
     assert (out, err, status) == (
         "status=125\n",
-        "bash: line 1: runcurl: contain_egress: a grant of /run covers /run/sandbash, where the relay goes\n", 0)
+        "bash: line 1: runcurl: contain_egress: a grant of /run covers /run/sandbash, where the relay goes\n",
+        0,
+    )

@@ -19,9 +19,13 @@ def _runner(root: Path, extra: str = "") -> BoxRunner:
         (root / d).mkdir(parents=True, exist_ok=True)
     (root / "outside/note").write_text("x\n")
     (root / "ws/mine").write_text("m\n")
-    return BoxRunner(parse_config(f'[agent]\nhome = "{root}/home"\nworkspace = "{root}/ws"\n'
-                                  f'operator_home = "{root}/operator"\n'
-                                  f'[agent.filesystem]\nread = ["{root}/outside"]\n{extra}'))
+    return BoxRunner(
+        parse_config(
+            f'[agent]\nhome = "{root}/home"\nworkspace = "{root}/ws"\n'
+            f'operator_home = "{root}/operator"\n'
+            f'[agent.filesystem]\nread = ["{root}/outside"]\n{extra}'
+        )
+    )
 
 
 def _run(runner: BoxRunner, script: str) -> tuple[str, str, int]:
@@ -89,7 +93,7 @@ def _fill(text: str, outside: str) -> str:
     while "{D:O/" in text:
         start = text.index("{D:O/")
         end = text.index("}", start)
-        text = text[:start] + _denied(outside + text[start + 4:end]) + text[end + 1:]
+        text = text[:start] + _denied(outside + text[start + 4 : end]) + text[end + 1 :]
     return text.replace("{O}", outside).replace("{N}", f"{outside}/note")
 
 
@@ -100,7 +104,9 @@ def runner(tmp_path_factory: pytest.TempPathFactory) -> tuple[BoxRunner, str]:
 
 
 @pytest.mark.parametrize(("script", "stderr", "status"), ROWS, ids=[r[0] for r in ROWS])
-def test_refused_operation_wording(runner: tuple[BoxRunner, str], script: str, stderr: str, status: int) -> None:
+def test_refused_operation_wording(
+    runner: tuple[BoxRunner, str], script: str, stderr: str, status: int
+) -> None:
     box, outside = runner
     _, err, got = _run(box, _fill(script, outside))
     assert (err, got) == (_fill(stderr, outside), status)
@@ -109,7 +115,9 @@ def test_refused_operation_wording(runner: tuple[BoxRunner, str], script: str, s
 
 def test_refused_operation_leaves_the_host_alone(runner: tuple[BoxRunner, str]) -> None:
     box, outside = runner
-    _run(box, f"rm {outside}/note; echo x > {outside}/new; mv {outside}/note {outside}/n2; rm -r {outside}/sub")
+    _run(
+        box, f"rm {outside}/note; echo x > {outside}/new; mv {outside}/note {outside}/n2; rm -r {outside}/sub"
+    )
     assert sorted(p.name for p in Path(outside).iterdir()) == ["note", "sub"]
     assert (Path(outside) / "note").read_text() == "x\n"
 
@@ -120,8 +128,10 @@ def test_default_deny_and_policy_rules(tmp_path: Path) -> None:
     box = _runner(tmp_path, f'[policy]\nmode = "read-only"\npaths = ["{ws}:ro", "/tmp:rw"]\n')
     out, err, status = _run(box, "cat /etc/hostname; echo x > mine; cat mine")
     assert out == "m\n" and status == 0
-    assert err == (f"cat: /etc/hostname: {_denied('/etc/hostname', '[default-deny]')}\n"
-                   f"bash: line 1: mine: {_denied(f'{ws}/mine', '[policy: mode.read-only]')}\n")
+    assert err == (
+        f"cat: /etc/hostname: {_denied('/etc/hostname', '[default-deny]')}\n"
+        f"bash: line 1: mine: {_denied(f'{ws}/mine', '[policy: mode.read-only]')}\n"
+    )
 
 
 def test_the_policy_decides_on_the_path_it_resolved(runner: tuple[BoxRunner, str]) -> None:
@@ -144,15 +154,28 @@ def test_sandbash_wording_elsewhere() -> None:
     assert strerror(RefusedCode(13, "paths.no-grant")) == "Permission denied [policy: paths.no-grant]"
 
 
-@pytest.mark.parametrize(("script", "message"), [
-    ("echo before; head -c 10485761 /dev/zero > /tmp/big; echo never", "file size limit exceeded (10485760 bytes)"),
-    ("echo before; head -c 10485760 /dev/zero > /tmp/f; echo x >> /tmp/f; echo never",
-     "file size limit exceeded (10485760 bytes)"),
-    ("echo before; truncate -s 11M /tmp/sparse; echo never", "file size limit exceeded (10485760 bytes)"),
-    ("echo before; head -c 10485761 /dev/zero | cat > /tmp/big; echo never", "file size limit exceeded (10485760 bytes)"),
-    ("echo before; mkdir /tmp/d && cd /tmp/d && for i in $(seq 10001); do : > f$i; done; echo never",
-     "in-memory entry limit exceeded (10000 entries)"),
-])
+@pytest.mark.parametrize(
+    ("script", "message"),
+    [
+        (
+            "echo before; head -c 10485761 /dev/zero > /tmp/big; echo never",
+            "file size limit exceeded (10485760 bytes)",
+        ),
+        (
+            "echo before; head -c 10485760 /dev/zero > /tmp/f; echo x >> /tmp/f; echo never",
+            "file size limit exceeded (10485760 bytes)",
+        ),
+        ("echo before; truncate -s 11M /tmp/sparse; echo never", "file size limit exceeded (10485760 bytes)"),
+        (
+            "echo before; head -c 10485761 /dev/zero | cat > /tmp/big; echo never",
+            "file size limit exceeded (10485760 bytes)",
+        ),
+        (
+            "echo before; mkdir /tmp/d && cd /tmp/d && for i in $(seq 10001); do : > f$i; done; echo never",
+            "in-memory entry limit exceeded (10000 entries)",
+        ),
+    ],
+)
 def test_limit_message_first_and_alone(runner: tuple[BoxRunner, str], script: str, message: str) -> None:
     """A limit of the memory filesystem ends the run: its line is the only stderr (no `File too
     large` or `No space left on device` from the command first), status 1."""

@@ -88,8 +88,9 @@ def extract_tests(repo: Path, dest: Path) -> Path:
         shutil.copytree(repo / "tests", dest / "tests", symlinks=True)
         return dest / "tests"
     dest.mkdir(parents=True, exist_ok=True)
-    tar = subprocess.run(["git", f"--git-dir={repo}", "archive", "HEAD", "tests"], check=True,
-                         capture_output=True).stdout
+    tar = subprocess.run(
+        ["git", f"--git-dir={repo}", "archive", "HEAD", "tests"], check=True, capture_output=True
+    ).stdout
     subprocess.run(["tar", "-x", "-C", str(dest)], input=tar, check=True)
     return dest / "tests"
 
@@ -140,8 +141,16 @@ def run_bash(script: Script, workdir: Path, timeout: float) -> tuple[bytes, int 
     # output goes to a file and is read back capped: a runaway script must not fill the harness's memory
     with tempfile.TemporaryFile() as out, open(source, "rb") as stdin:
         try:
-            proc = subprocess.run(argv, cwd=workdir, env=env, stdin=stdin, stdout=out,
-                                  stderr=subprocess.STDOUT, timeout=timeout, preexec_fn=_as_user)
+            proc = subprocess.run(
+                argv,
+                cwd=workdir,
+                env=env,
+                stdin=stdin,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                timeout=timeout,
+                preexec_fn=_as_user,
+            )
             status: int | None = proc.returncode
         except subprocess.TimeoutExpired:
             status = None
@@ -158,11 +167,22 @@ def _cap_memory() -> None:
 
 
 def run_sandbash(script: Script, workdir: Path, timeout: float, python: str) -> tuple[bytes, int | None, str]:
-    request = {"workdir": str(workdir), "script": script.name, "stdin_script": script.stdin_script,
-               "env": environment(workdir), "timeout": timeout, "max_output": MAX_OUTPUT}
+    request = {
+        "workdir": str(workdir),
+        "script": script.name,
+        "stdin_script": script.stdin_script,
+        "env": environment(workdir),
+        "timeout": timeout,
+        "max_output": MAX_OUTPUT,
+    }
     try:
-        proc = subprocess.run([python, str(WORKER)], input=json.dumps(request).encode(),
-                              capture_output=True, timeout=timeout + 30, preexec_fn=_cap_memory)
+        proc = subprocess.run(
+            [python, str(WORKER)],
+            input=json.dumps(request).encode(),
+            capture_output=True,
+            timeout=timeout + 30,
+            preexec_fn=_cap_memory,
+        )
     except subprocess.TimeoutExpired:
         return b"[sandbash did not end]\n", None, "hang"
     if proc.returncode != 0 or not proc.stdout:
@@ -284,8 +304,10 @@ def table(outcomes: list[Outcome], skipped: dict[str, str]) -> str:
         i = sum(o.identical for o in areas[area])
         total_c, total_p, total_i = total_c + c, total_p + p, total_i + i
         rows.append(f"| {area} | {p}/{c} | {100 * p / max(c, 1):.1f} | {i}/{len(areas[area])} |")
-    rows.append(f"| **all** | **{total_p}/{total_c}** | **{100 * total_p / max(total_c, 1):.1f}** | "
-                f"**{total_i}/{len(outcomes)}** |")
+    rows.append(
+        f"| **all** | **{total_p}/{total_c}** | **{100 * total_p / max(total_c, 1):.1f}** | "
+        f"**{total_i}/{len(outcomes)}** |"
+    )
     rows.append("")
     rows.append("Skipped areas:")
     rows.extend(f"- `{area}`: {why}" for area, why in sorted(skipped.items()))
@@ -295,7 +317,9 @@ def table(outcomes: list[Outcome], skipped: dict[str, str]) -> str:
 def cmd_run(args: argparse.Namespace) -> int:
     repo = args.bash_repo or os.environ.get("BASH_SUITE_REPO")
     if not repo:
-        print("bash_suite: give the bash source snapshot with --bash-repo or BASH_SUITE_REPO", file=sys.stderr)
+        print(
+            "bash_suite: give the bash source snapshot with --bash-repo or BASH_SUITE_REPO", file=sys.stderr
+        )
         return 2
     tmp = Path(tempfile.mkdtemp(prefix="bashsuite-"))
     tmp.chmod(0o755)  # mkdtemp makes it 0700: bash, run as uid 1000, could not `cd` back by absolute path
@@ -306,12 +330,14 @@ def cmd_run(args: argparse.Namespace) -> int:
             wanted = set(args.areas.split(","))
             scripts = [s for s in scripts if s.area in wanted]
         with ThreadPoolExecutor(args.jobs) as pool:
-            outcomes = list(pool.map(lambda s: compare(s, tmp / "runs", pristine, args.timeout, args.python),
-                                     scripts))
+            outcomes = list(
+                pool.map(lambda s: compare(s, tmp / "runs", pristine, args.timeout, args.python), scripts)
+            )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    Path(args.out).write_text(json.dumps({"outcomes": [asdict(o) for o in outcomes], "skipped": skipped},
-                                         indent=1))
+    Path(args.out).write_text(
+        json.dumps({"outcomes": [asdict(o) for o in outcomes], "skipped": skipped}, indent=1)
+    )
     print(table(outcomes, skipped))
     for o in outcomes:
         if o.error:
@@ -323,8 +349,10 @@ def cmd_show(args: argparse.Namespace) -> int:
     data = json.loads(Path(args.out).read_text())
     for o in data["outcomes"]:
         if o["area"] == args.area or o["script"] == args.area:
-            print(f"== {o['area']}/{o['script']}: {o['passed']}/{o['checks']} "
-                  f"status bash={o['bash_status']} sandbash={o['sandbash_status']} {o['error'][:500]}")
+            print(
+                f"== {o['area']}/{o['script']}: {o['passed']}/{o['checks']} "
+                f"status bash={o['bash_status']} sandbash={o['sandbash_status']} {o['error'][:500]}"
+            )
             print("\n".join(o["diff"]))
     return 0
 

@@ -21,9 +21,14 @@ def main() -> None:
     workdir: str = request["workdir"]
     # the default profile's memory bounds, with budgets for long scripts (func.tests recurses 201
     # deep without FUNCNEST); output capped as for bash
-    limits = Limits().with_overrides(timeout=float(request["timeout"]), max_command_count=10**8, max_call_depth=1000,
-                                     max_loop_iterations=10**8, max_work=10**11,
-                                     max_output_size=int(request["max_output"]))
+    limits = Limits().with_overrides(
+        timeout=float(request["timeout"]),
+        max_command_count=10**8,
+        max_call_depth=1000,
+        max_loop_iterations=10**8,
+        max_work=10**11,
+        max_output_size=int(request["max_output"]),
+    )
     root = MemoryFs()
     root.mkdir("/tmp", 0o1777, 0, 0)  # as on the host: scripts make their own directories in $TMPDIR
     fs = MountFs(root)
@@ -37,12 +42,26 @@ def main() -> None:
     error = ""
     try:
         if request["stdin_script"]:
-            result = bash.exec(text, mode="s", env=request["env"], replace_env=True, on_stdout=chunks.append,
-                               on_stderr=chunks.append, keep_output=False)
+            result = bash.exec(
+                text,
+                mode="s",
+                env=request["env"],
+                replace_env=True,
+                on_stdout=chunks.append,
+                on_stderr=chunks.append,
+                keep_output=False,
+            )
         else:
-            result = bash.exec(text, mode="file", arg0="./" + request["script"],
-                               env=request["env"], replace_env=True,
-                               on_stdout=chunks.append, on_stderr=chunks.append, keep_output=False)
+            result = bash.exec(
+                text,
+                mode="file",
+                arg0="./" + request["script"],
+                env=request["env"],
+                replace_env=True,
+                on_stdout=chunks.append,
+                on_stderr=chunks.append,
+                keep_output=False,
+            )
         status = result.exit_code
     except ExecutionLimitError as e:
         status, error = e.result.exit_code, f"limit: {e.message}"

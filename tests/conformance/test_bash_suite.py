@@ -18,8 +18,10 @@ import pytest
 HERE = Path(__file__).resolve().parent
 REPO = os.environ.get("BASH_SUITE_REPO")
 
-pytestmark = pytest.mark.skipif(not REPO or not Path("/bin/bash").exists(),
-                                reason="set BASH_SUITE_REPO to a bash source snapshot to run bash's own suite")
+pytestmark = pytest.mark.skipif(
+    not REPO or not Path("/bin/bash").exists(),
+    reason="set BASH_SUITE_REPO to a bash source snapshot to run bash's own suite",
+)
 
 
 def recorded_percent() -> float:

@@ -28,7 +28,7 @@ CASES: list[tuple[str, bool, bool]] = [
     ("sudo cat /etc/hostname", True, True),
     ("X={t}/logs/app.log; cat $X", False, False),
     ("X=/etc/hostname; cat $X", True, True),
-    ("X=/etc/hostname; wc -l \"$X\"", True, True),
+    ('X=/etc/hostname; wc -l "$X"', True, True),
     ("cat {t}/secret", True, True),
     ("rm {t}/app/conf", True, True),
     ("echo hi > {t}/app/new", True, False),
@@ -59,19 +59,29 @@ def _refused(stderr: str) -> bool:
 
 @pytest.mark.parametrize("mode", ["read-only", "remediation"])
 @pytest.mark.parametrize("script,deny_ro,deny_rem", CASES, ids=[c[0] for c in CASES])
-def test_check_remote_and_run_agree(tree: Path, mode: str, script: str, deny_ro: bool, deny_rem: bool) -> None:
+def test_check_remote_and_run_agree(
+    tree: Path, mode: str, script: str, deny_ro: bool, deny_rem: bool
+) -> None:
     text = script.format(t=tree)
     grants = (f"{tree}/logs:ro", f"{tree}/app:rw")
     policy = Policy(commands=COMMANDS, paths=[], mode=mode, services=SERVICES, elevatable_commands=["cat"])
-    host = HostAccess(paths=grants, service_backend=TestServiceBackend.with_units("nginx.service"),
-                      elevate=_elevate)
+    host = HostAccess(
+        paths=grants, service_backend=TestServiceBackend.with_units("nginx.service"), elevate=_elevate
+    )
     bash = Bash(host=host, policy=policy)
     expected_denied = deny_ro if mode == "read-only" else deny_rem
     report = bash.check(text)
     assert (report.status == DENIED) == expected_denied, report.to_text()
-    remote = check_remote(text, RemotePolicy(commands=COMMANDS, paths=grants, mode=mode,
-                                             services=["nginx.service:status+restart"],
-                                             elevatable_commands=["cat"]))
+    remote = check_remote(
+        text,
+        RemotePolicy(
+            commands=COMMANDS,
+            paths=grants,
+            mode=mode,
+            services=["nginx.service:status+restart"],
+            elevatable_commands=["cat"],
+        ),
+    )
     assert (remote.status == DENIED) == expected_denied, remote.to_text()
     result = bash.exec(text)
     assert _refused(result.stderr) == expected_denied, (result.stderr, report.to_text())
@@ -95,8 +105,10 @@ def test_the_report_carries_configuration_warnings(tree: Path) -> None:
     from sandbash.check import check
 
     r = check("true", report)
-    assert r.warnings == [f'policy: grant {tree}/app:rw allows no writes: mode is "read-only"; '
-                          'set mode = "remediation" to write there']
+    assert r.warnings == [
+        f'policy: grant {tree}/app:rw allows no writes: mode is "read-only"; '
+        'set mode = "remediation" to write there'
+    ]
     assert r.to_dict()["warnings"] == r.warnings
     assert r.to_text().startswith("warning: policy: grant")
 
@@ -119,7 +131,7 @@ RESOLVE: list[tuple[str, str]] = [
     ("cat $HOME/x", ALLOWED),
     ("HOME=/etc; cat $HOME/passwd", DENIED),
     ("cat $PWD/x", "indeterminate"),  # the shell changes PWD
-    ("X=/etc/passwd; n=X; declare \"$n\"=/data/a; cat $X", "indeterminate"),
+    ('X=/etc/passwd; n=X; declare "$n"=/data/a; cat $X', "indeterminate"),
 ]
 
 
@@ -127,20 +139,26 @@ RESOLVE: list[tuple[str, str]] = [
 def test_resolved_variables(script: str, status: str) -> None:
     from sandbash.check import check
 
-    r = check(script, Policy(commands=["cat", "echo", "unset", "read", ":", "declare"], paths=["/data:ro"]),
-              env={"HOME": "/data"})
+    r = check(
+        script,
+        Policy(commands=["cat", "echo", "unset", "read", ":", "declare"], paths=["/data:ro"]),
+        env={"HOME": "/data"},
+    )
     assert r.status == status, r.to_text()
 
 
-@pytest.mark.parametrize("toml,message", [
-    ("bogus = 1", "remote policy: unknown key(s) bogus"),
-    ("dir = \"relative\"", "dir: expected an absolute path, not 'relative'"),
-    ("timeout = 0", "timeout: expected a positive number of seconds, not 0.0"),
-    ("commands = [\"x:cat\"]", 'commands: "x:cat" has unknown namespace "x" (only "rshell" is supported)'),
-    ("services = [\"nginx\"]", "service grant 'nginx': expected UNIT:ACTION[+ACTION...]"),
-    ("env = { A = 1 }", "env: expected a table of strings"),
-    ("paths = \"/x\"", "paths: expected a list of strings"),
-])
+@pytest.mark.parametrize(
+    "toml,message",
+    [
+        ("bogus = 1", "remote policy: unknown key(s) bogus"),
+        ('dir = "relative"', "dir: expected an absolute path, not 'relative'"),
+        ("timeout = 0", "timeout: expected a positive number of seconds, not 0.0"),
+        ('commands = ["x:cat"]', 'commands: "x:cat" has unknown namespace "x" (only "rshell" is supported)'),
+        ('services = ["nginx"]', "service grant 'nginx': expected UNIT:ACTION[+ACTION...]"),
+        ("env = { A = 1 }", "env: expected a table of strings"),
+        ('paths = "/x"', "paths: expected a list of strings"),
+    ],
+)
 def test_bad_remote_policies(toml: str, message: str) -> None:
     from sandbash.policy import PolicyError
 
@@ -154,5 +172,8 @@ def test_check_remote_reads_nothing_local(tmp_path: Path) -> None:
     remote = RemotePolicy(commands=["cat"], paths=["/srv:ro"], dir="/srv", env={"F": "/srv/x"}, timeout=2)
     r = check_remote("cat $F; cat ../etc/passwd; cat y", remote)
     assert [(i.code, i.path) for i in r.issues] == [
-        ("requires_execution", "/srv/x"), ("path_not_allowed", "/etc/passwd"), ("requires_execution", "/srv/y")]
+        ("requires_execution", "/srv/x"),
+        ("path_not_allowed", "/etc/passwd"),
+        ("requires_execution", "/srv/y"),
+    ]
     assert r.status == DENIED and r.exit_code == 1

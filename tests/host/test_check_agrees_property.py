@@ -43,11 +43,25 @@ def _piece() -> st.SearchStrategy[str]:
 def cases(draw: st.DrawFn) -> tuple[str, str, list[str], list[str], list[str]]:
     script = draw(_piece())
     mode = draw(st.sampled_from(["read-only", "remediation"]))
-    commands = draw(st.lists(st.sampled_from(["cat", "ls", "grep", "wc", "echo", "systemctl", "sudo"]),
-                             min_size=2, unique=True))
-    services = draw(st.lists(st.sampled_from(["nginx.service:status", "nginx.service:restart+status",
-                                              "cron.service:status+is-active", "sshd.service:stop"]),
-                             max_size=2, unique=True))
+    commands = draw(
+        st.lists(
+            st.sampled_from(["cat", "ls", "grep", "wc", "echo", "systemctl", "sudo"]), min_size=2, unique=True
+        )
+    )
+    services = draw(
+        st.lists(
+            st.sampled_from(
+                [
+                    "nginx.service:status",
+                    "nginx.service:restart+status",
+                    "cron.service:status+is-active",
+                    "sshd.service:stop",
+                ]
+            ),
+            max_size=2,
+            unique=True,
+        )
+    )
     elevatable = draw(st.lists(st.sampled_from(["cat", "ls", "grep"]), max_size=2, unique=True))
     return script, mode, commands, services, elevatable
 
@@ -73,6 +87,14 @@ def test_check_and_run_agree(case: tuple[str, str, list[str], list[str], list[st
         assert _refused(result.stderr), (script, report.to_text(), result.stderr)
     if report.status == ALLOWED:
         assert not _refused(result.stderr), (script, report.to_text(), result.stderr)
-    remote = check_remote(script, RemotePolicy(commands=commands, paths=GRANTS, mode=mode, services=services,
-                                               elevatable_commands=elevatable))
-    assert (remote.status == DENIED) == (report.status == DENIED), (script, report.to_text(), remote.to_text())
+    remote = check_remote(
+        script,
+        RemotePolicy(
+            commands=commands, paths=GRANTS, mode=mode, services=services, elevatable_commands=elevatable
+        ),
+    )
+    assert (remote.status == DENIED) == (report.status == DENIED), (
+        script,
+        report.to_text(),
+        remote.to_text(),
+    )

@@ -18,8 +18,15 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def test_host_paths_and_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "log").mkdir()
     (tmp_path / "log" / "a.log").write_text("x\n")
-    status, out, err = run(capsys, "--host-path", f"{tmp_path}/log:ro", "--host-path", f"{tmp_path}/gone",
-                           "-c", f"cat {tmp_path}/log/a.log; echo $ALLOWED_PATHS; command -v ps")
+    status, out, err = run(
+        capsys,
+        "--host-path",
+        f"{tmp_path}/log:ro",
+        "--host-path",
+        f"{tmp_path}/gone",
+        "-c",
+        f"cat {tmp_path}/log/a.log; echo $ALLOWED_PATHS; command -v ps",
+    )
     assert status == 0
     assert out == f"x\n{tmp_path}/log\n/usr/bin/ps\n"
     assert err == f'sandbash: warning: AllowedPaths: skipping "{tmp_path}/gone": no such file or directory\n'
@@ -46,18 +53,42 @@ timeout = 2
 """
 
 
-@pytest.mark.parametrize("script,status,lines", [
-    ("systemctl status nginx", 0, ["status: allowed"]),
-    ("cat $LOG", 3, ["1:1: unknown: requires_execution: cat: read /var/log/app.log is allowed as written; the "
-                     "remote host's symbolic links are known only there", "status: indeterminate"]),
-    ("systemctl restart nginx", 1, ["1:1: deny: remediation_required: systemctl: restart nginx.service: policy "
-                                    "denied [policy: services.remediation] ('restart' needs remediation mode)",
-                                    "status: denied"]),
-    ("cat /etc/shadow", 1, ["1:1: deny: path_not_allowed: cat: read /etc/shadow: policy denied "
-                            "[policy: paths.no-grant] (no grant covers /etc/shadow)", "status: denied"]),
-])
-def test_check_remote_policy(tmp_path: Path, capsys: pytest.CaptureFixture[str], script: str, status: int,
-                             lines: list[str]) -> None:
+@pytest.mark.parametrize(
+    "script,status,lines",
+    [
+        ("systemctl status nginx", 0, ["status: allowed"]),
+        (
+            "cat $LOG",
+            3,
+            [
+                "1:1: unknown: requires_execution: cat: read /var/log/app.log is allowed as written; the "
+                "remote host's symbolic links are known only there",
+                "status: indeterminate",
+            ],
+        ),
+        (
+            "systemctl restart nginx",
+            1,
+            [
+                "1:1: deny: remediation_required: systemctl: restart nginx.service: policy "
+                "denied [policy: services.remediation] ('restart' needs remediation mode)",
+                "status: denied",
+            ],
+        ),
+        (
+            "cat /etc/shadow",
+            1,
+            [
+                "1:1: deny: path_not_allowed: cat: read /etc/shadow: policy denied "
+                "[policy: paths.no-grant] (no grant covers /etc/shadow)",
+                "status: denied",
+            ],
+        ),
+    ],
+)
+def test_check_remote_policy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], script: str, status: int, lines: list[str]
+) -> None:
     f = tmp_path / "remote.toml"
     f.write_text(REMOTE)
     got, out, err = run(capsys, "--check", "--remote-policy", str(f), "-c", script)
@@ -67,8 +98,10 @@ def test_check_remote_policy(tmp_path: Path, capsys: pytest.CaptureFixture[str],
 def test_remote_policy_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = tmp_path / "remote.toml"
     f.write_text("mode = 3\n")
-    assert run(capsys, "--check", "--remote-policy", str(f), "-c", "true")[2] == \
-        "sandbash: --remote-policy: mode: expected a string\n"
+    assert (
+        run(capsys, "--check", "--remote-policy", str(f), "-c", "true")[2]
+        == "sandbash: --remote-policy: mode: expected a string\n"
+    )
     assert run(capsys, "--remote-policy", str(f), "-c", "true")[0] == 2
     got, _, err = run(capsys, "--check", "--remote-policy", str(tmp_path / "none.toml"), "-c", "true")
     assert got == 2 and err.startswith("sandbash: --remote-policy: ")

@@ -11,16 +11,26 @@ from sandbash import Bash
 from sandbash.host import HostAccess
 
 PS_HEAD = "   PID TTY              TIME CMD\n"
-SS_HEAD = ("Netid  State       Recv-Q  Send-Q  Local Address:Port           Peer Address:Port\n")
+SS_HEAD = "Netid  State       Recv-Q  Send-Q  Local Address:Port           Peer Address:Port\n"
 
 CASES: list[tuple[str, str, str, int]] = [
     # ps: the session of the process in /proc/self (4242) by default
-    ("ps", PS_HEAD + "  4242 pts/0        00:00:01 /usr/bin/python3 agent.py\n"
-     "  4300 pts/0        00:00:00 worker --a b\n", "", 0),
+    (
+        "ps",
+        PS_HEAD + "  4242 pts/0        00:00:01 /usr/bin/python3 agent.py\n"
+        "  4300 pts/0        00:00:00 worker --a b\n",
+        "",
+        0,
+    ),
     ("ps -e | wc -l", "6\n", "", 0),
     ("ps -A | tail -n +2 | awk '{print $1}' | tr '\\n' ' '", "1 2 812 4242 4300 ", "", 0),
-    ("ps -p 812,4300", PS_HEAD + "   812 ?            01:02:00 nginx: master process /usr/sbin/nginx\n"
-     "  4300 pts/0        00:00:00 worker --a b\n", "", 0),
+    (
+        "ps -p 812,4300",
+        PS_HEAD + "   812 ?            01:02:00 nginx: master process /usr/sbin/nginx\n"
+        "  4300 pts/0        00:00:00 worker --a b\n",
+        "",
+        0,
+    ),
     ("ps 2", PS_HEAD + "     2 ?            00:00:00 [kthreadd]\n", "", 0),
     ("ps -p 99", PS_HEAD, "", 1),
     ("ps -p 1,,2", "", "ps: invalid PID list: 1,,2\n", 1),
@@ -28,25 +38,45 @@ CASES: list[tuple[str, str, str, int]] = [
     ("ps -p 0", "", "ps: invalid PID: 0\n", 1),
     ("ps -x", "", "ps: unknown shorthand flag: 'x' in -x\n", 1),
     ("ps --sort=pid", "", "ps: unknown flag: --sort\n", 1),
-    ("ps -f -p 4300", "UID             PID   PPID  C STIME TTY              TIME CMD\n"
-     "1000           4300   4242  0 Nov15 pts/0        00:00:00 worker --a b\n", "", 0),
+    (
+        "ps -f -p 4300",
+        "UID             PID   PPID  C STIME TTY              TIME CMD\n"
+        "1000           4300   4242  0 Nov15 pts/0        00:00:00 worker --a b\n",
+        "",
+        0,
+    ),
     ("ps -o pid,comm -p 4300", " PID COMMAND\n4300 worker (x)\n", "", 0),
     ("ps -o pid,ppid,stat,rss,vsz -p 812", "PID PPID STAT  RSS   VSZ\n812    1 S    8000 53710\n", "", 0),
     ("ps -o bogus", "", 'ps: unknown user-defined format specifier "bogus"\n', 1),
     # ss
-    ("ss", SS_HEAD + "tcp    ESTAB            0      16  192.168.0.2:80               192.168.0.10:54321\n"
-     "u_str  ESTAB            0       0  *:31002                      *:*\n", "", 0),
-    ("ss -tln", SS_HEAD + "tcp    LISTEN           0       0  0.0.0.0:80                   0.0.0.0:*\n"
-     "tcp    LISTEN           3       0  127.0.0.1:8080               0.0.0.0:*\n"
-     "tcp    LISTEN           0       0  [::]:22                      [::]:*\n", "", 0),
+    (
+        "ss",
+        SS_HEAD + "tcp    ESTAB            0      16  192.168.0.2:80               192.168.0.10:54321\n"
+        "u_str  ESTAB            0       0  *:31002                      *:*\n",
+        "",
+        0,
+    ),
+    (
+        "ss -tln",
+        SS_HEAD + "tcp    LISTEN           0       0  0.0.0.0:80                   0.0.0.0:*\n"
+        "tcp    LISTEN           3       0  127.0.0.1:8080               0.0.0.0:*\n"
+        "tcp    LISTEN           0       0  [::]:22                      [::]:*\n",
+        "",
+        0,
+    ),
     ("ss -tlnH -4 | wc -l", "2\n", "", 0),
     ("ss -6 -l -H", "tcp    LISTEN           0       0  [::]:22                      [::]:*\n", "", 0),
     ("ss -uan -H", "udp    UNCONN           0       0  0.0.0.0:68                   0.0.0.0:*\n", "", 0),
     ("ss -xl -H", "u_str  LISTEN           0       0  /run/nginx.sock:31001        *:*\n", "", 0),
     ("ss -s", "Total: 7\nTCP:   4 (ipv4: 3, ipv6: 1)\nUDP:   1 (ipv4: 1, ipv6: 0)\nUnix:  2\n", "", 0),
     ("ss -tlneH -4 | awk '{print $7, $8}'", "uid:0 inode:21001\nuid:33 inode:21002\n", "", 0),
-    ("ss -toH", "tcp    ESTAB            0      16  192.168.0.2:80               192.168.0.10:54321"
-     "            timer:(keepalive)\n", "", 0),
+    (
+        "ss -toH",
+        "tcp    ESTAB            0      16  192.168.0.2:80               192.168.0.10:54321"
+        "            timer:(keepalive)\n",
+        "",
+        0,
+    ),
     ("ss -K", "", "ss: unknown shorthand flag: 'K' in -K\n", 1),
     ("ss -p", "", "ss: unknown shorthand flag: 'p' in -p\n", 1),
     ("ss -F /dev/null", "", "ss: unknown shorthand flag: 'F' in -F\n", 1),
@@ -54,19 +84,44 @@ CASES: list[tuple[str, str, str, int]] = [
     ("ss -N ns", "", "ss: unknown shorthand flag: 'N' in -N\n", 1),
     ("ss --kill", "", "ss: unknown flag: --kill\n", 1),
     # ip
-    ("ip addr show dev eth0", "2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 state UP qlen 1000\n"
-     "    link/ether 52:54:00:12:34:56 brd ff:ff:ff:ff:ff:ff\n    inet 192.168.0.2/24 scope global eth0\n"
-     "    inet6 fe80::2/64 scope link\n", "", 0),
-    ("ip -4 a", "1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 state UNKNOWN qlen 1000\n"
-     "    inet 127.0.0.1/8 scope host lo\n"
-     "2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 state UP qlen 1000\n"
-     "    inet 192.168.0.2/24 scope global eth0\n", "", 0),
-    ("ip --brief addr", "lo               UNKNOWN        127.0.0.1/8 ::1/128\n"
-     "eth0             UP             192.168.0.2/24 fe80::2/64\neth1             DOWN\n", "", 0),
-    ("ip link show eth1", "3: eth1: <BROADCAST,MULTICAST> mtu 1500 state DOWN qlen 1000\n"
-     "    link/ether 52:54:00:ab:cd:ef brd ff:ff:ff:ff:ff:ff\n", "", 0),
-    ("ip -o link show lo", "1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 state UNKNOWN qlen 1000\\"
-     "    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00\n", "", 0),
+    (
+        "ip addr show dev eth0",
+        "2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 state UP qlen 1000\n"
+        "    link/ether 52:54:00:12:34:56 brd ff:ff:ff:ff:ff:ff\n    inet 192.168.0.2/24 scope global eth0\n"
+        "    inet6 fe80::2/64 scope link\n",
+        "",
+        0,
+    ),
+    (
+        "ip -4 a",
+        "1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 state UNKNOWN qlen 1000\n"
+        "    inet 127.0.0.1/8 scope host lo\n"
+        "2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 state UP qlen 1000\n"
+        "    inet 192.168.0.2/24 scope global eth0\n",
+        "",
+        0,
+    ),
+    (
+        "ip --brief addr",
+        "lo               UNKNOWN        127.0.0.1/8 ::1/128\n"
+        "eth0             UP             192.168.0.2/24 fe80::2/64\neth1             DOWN\n",
+        "",
+        0,
+    ),
+    (
+        "ip link show eth1",
+        "3: eth1: <BROADCAST,MULTICAST> mtu 1500 state DOWN qlen 1000\n"
+        "    link/ether 52:54:00:ab:cd:ef brd ff:ff:ff:ff:ff:ff\n",
+        "",
+        0,
+    ),
+    (
+        "ip -o link show lo",
+        "1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 state UNKNOWN qlen 1000\\"
+        "    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00\n",
+        "",
+        0,
+    ),
     ("ip route", "default via 192.168.0.1 dev eth0 metric 100\n192.168.0.0/24 dev eth0 scope link\n", "", 0),
     ("ip r show", "default via 192.168.0.1 dev eth0 metric 100\n192.168.0.0/24 dev eth0 scope link\n", "", 0),
     ("ip route get 192.168.0.77", "192.168.0.77 dev eth0\n", "", 0),
@@ -75,17 +130,44 @@ CASES: list[tuple[str, str, str, int]] = [
     ("ip route get 8.8.8.8 from 10.0.0.5", "", 'ip: route get: unsupported argument "from"\n', 1),
     ("ip route get 192.168.010.1", "", 'ip: route get: invalid address "192.168.010.1"\n', 1),
     ("ip -6 route show", "", "ip: route: IPv6 routing not supported\n", 1),
-    ("ip -o route show", "", "ip: route: -o/--oneline and --brief flags are not supported for route output\n", 1),
-    ("ip route add 10.0.0.0/8 via 192.168.1.1", "", "ip: route: add: write operations are not permitted\n", 1),
+    (
+        "ip -o route show",
+        "",
+        "ip: route: -o/--oneline and --brief flags are not supported for route output\n",
+        1,
+    ),
+    (
+        "ip route add 10.0.0.0/8 via 192.168.1.1",
+        "",
+        "ip: route: add: write operations are not permitted\n",
+        1,
+    ),
     ("ip route flush", "", "ip: route: flush: write operations are not permitted\n", 1),
     ("ip route unknowncmd", "", 'Command "unknowncmd" is unknown, try "ip route help".\n', 255),
-    ("ip addr add 10.0.0.1/24 dev lo", "",
-     "ip: 'ip addr add' is not supported (write operations are blocked for safety)\n", 1),
-    ("ip link set lo up", "", "ip: 'ip link set' is not supported (write operations are blocked for safety)\n", 1),
-    ("ip addr flush dev lo", "",
-     "ip: 'ip addr flush' is not supported (write operations are blocked for safety)\n", 1),
-    ("ip netns exec mynamespace sh", "",
-     "ip: 'netns' subcommand is blocked (shell escape vector via 'ip netns exec')\n", 1),
+    (
+        "ip addr add 10.0.0.1/24 dev lo",
+        "",
+        "ip: 'ip addr add' is not supported (write operations are blocked for safety)\n",
+        1,
+    ),
+    (
+        "ip link set lo up",
+        "",
+        "ip: 'ip link set' is not supported (write operations are blocked for safety)\n",
+        1,
+    ),
+    (
+        "ip addr flush dev lo",
+        "",
+        "ip: 'ip addr flush' is not supported (write operations are blocked for safety)\n",
+        1,
+    ),
+    (
+        "ip netns exec mynamespace sh",
+        "",
+        "ip: 'netns' subcommand is blocked (shell escape vector via 'ip netns exec')\n",
+        1,
+    ),
     ("ip -n mynamespace addr show", "", "ip: unknown shorthand flag: 'n' in -n\n", 1),
     ("ip -b /tmp/cmds addr show", "", "ip: unknown shorthand flag: 'b' in -b\n", 1),
     ("ip --force addr show", "", "ip: unknown flag: --force\n", 1),
@@ -97,13 +179,27 @@ CASES: list[tuple[str, str, str, int]] = [
     ("uptime | sed 's/^ [0-9:]* //'", "up 1 day,  2:03,  load average: 0.52, 0.38, 0.25\n", "", 0),
     ("uptime -p", "up 1 day, 2 hours, 3 minutes\n", "", 0),
     ("uptime x", "", "uptime: extra operand 'x'\n", 1),
-    ("free", "               total        used        free      shared  buff/cache   available\n"
-     "Mem:         8000000     3000000     2000000       50000     3000000     5000000\n"
-     "Swap:        1048576       48576     1000000\n", "", 0),
-    ("free -m | sed -n 2p", "Mem:            7812        2929        1953          48        2929        4882\n", "", 0),
+    (
+        "free",
+        "               total        used        free      shared  buff/cache   available\n"
+        "Mem:         8000000     3000000     2000000       50000     3000000     5000000\n"
+        "Swap:        1048576       48576     1000000\n",
+        "",
+        0,
+    ),
+    (
+        "free -m | sed -n 2p",
+        "Mem:            7812        2929        1953          48        2929        4882\n",
+        "",
+        0,
+    ),
     ("free -b | sed -n 3p", "Swap:     1073741824    49741824  1024000000\n", "", 0),
-    ("free -h -t | tail -n 2", "Swap:          1.0Gi        47Mi       976Mi\n"
-     "Total:         8.6Gi       2.9Gi       2.8Gi\n", "", 0),
+    (
+        "free -h -t | tail -n 2",
+        "Swap:          1.0Gi        47Mi       976Mi\nTotal:         8.6Gi       2.9Gi       2.8Gi\n",
+        "",
+        0,
+    ),
     ("free -s 1", "", "free: unknown shorthand flag: 's' in -s\n", 1),
 ]
 
@@ -134,7 +230,9 @@ def test_missing_tree_is_a_clear_error(script: str) -> None:
 def _proc_entry(root: Path, pid: int, ppid: int, sid: int, comm: str, argv: list[bytes]) -> None:
     d = root / str(pid)
     d.mkdir()
-    (d / "stat").write_text(f"{pid} ({comm}) S {ppid} {sid} {sid} 0 -1 0 0 0 0 0 1 1 0 0 20 0 1 0 100 1000 10\n")
+    (d / "stat").write_text(
+        f"{pid} ({comm}) S {ppid} {sid} {sid} 0 -1 0 0 0 0 0 1 1 0 0 20 0 1 0 100 1000 10\n"
+    )
     (d / "status").write_text(f"Name:\t{comm}\nUid:\t0\t0\t0\t0\n")
     (d / "cmdline").write_bytes(b"".join(a + b"\0" for a in argv))
 

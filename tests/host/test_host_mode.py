@@ -40,15 +40,23 @@ def tree(tmp_path: Path) -> Path:
 
 def test_grants_are_mounted_at_their_real_paths(tree: Path) -> None:
     b = Bash(host=HostAccess(paths=(f"{tree}/logs:ro", f"{tree}/app:rw")))
-    r = b.exec(f"grep -c ERROR {tree}/logs/app.log; cat {tree}/app/conf; cat {tree}/secret; echo $ALLOWED_PATHS")
+    r = b.exec(
+        f"grep -c ERROR {tree}/logs/app.log; cat {tree}/app/conf; cat {tree}/secret; echo $ALLOWED_PATHS"
+    )
     assert r.stdout == f"1\na=1\n{tree}/logs:{tree}/app\n"
     assert f"{tree}/secret: No such file or directory" in r.stderr  # not granted: not there at all
 
 
-@pytest.mark.parametrize("mode,grant,wrote", [
-    (None, "ro", False), (None, "rw", False), ("read-only", "rw", False), ("remediation", "ro", False),
-    ("remediation", "rw", True),
-])
+@pytest.mark.parametrize(
+    "mode,grant,wrote",
+    [
+        (None, "ro", False),
+        (None, "rw", False),
+        ("read-only", "rw", False),
+        ("remediation", "ro", False),
+        ("remediation", "rw", True),
+    ],
+)
 def test_host_writes_need_rw_and_remediation(tree: Path, mode: str | None, grant: str, wrote: bool) -> None:
     b = Bash(host=HostAccess(paths=(f"{tree}/app:{grant}",)), policy=Policy(mode=mode))
     r = b.exec(f"echo b=2 >> {tree}/app/conf")
@@ -59,7 +67,9 @@ def test_host_writes_need_rw_and_remediation(tree: Path, mode: str | None, grant
 
 
 def test_grants_join_the_policy_grants(tree: Path) -> None:
-    b = Bash(host=HostAccess(paths=(f"{tree}/logs:ro",)), policy=Policy(paths=["/tmp:rw"], mode="remediation"))
+    b = Bash(
+        host=HostAccess(paths=(f"{tree}/logs:ro",)), policy=Policy(paths=["/tmp:rw"], mode="remediation")
+    )
     assert b.policy is not None and b.policy.path_specs() == ["/tmp:rw", f"{tree}/logs:ro"]
     r = b.exec(f"cp {tree}/logs/app.log /tmp/x && wc -l < /tmp/x; ls /home")
     assert r.stdout == "2\n" and "Permission denied" in r.stderr
@@ -84,21 +94,34 @@ def test_malformed_grants_are_configuration_errors(spec: str) -> None:
         HostAccess(paths=(spec,))
 
 
-@pytest.mark.parametrize("entry,expected", [
-    ("rshell:cat", "cat"), ("cat", "cat"), (" rshell:grep ", "grep"), (":", ":"), ("rshell::", ":"),
-])
+@pytest.mark.parametrize(
+    "entry,expected",
+    [
+        ("rshell:cat", "cat"),
+        ("cat", "cat"),
+        (" rshell:grep ", "grep"),
+        (":", ":"),
+        ("rshell::", ":"),
+    ],
+)
 def test_namespaced_command_grants(entry: str, expected: str) -> None:
     p = Policy(commands=[entry])
     assert p.allow == frozenset({expected})
-    assert Bash(policy=Policy(commands=[entry, "rshell:echo"])).exec(f"echo hi | {expected} x").exit_code in (0, 1)
+    assert Bash(policy=Policy(commands=[entry, "rshell:echo"])).exec(f"echo hi | {expected} x").exit_code in (
+        0,
+        1,
+    )
 
 
-@pytest.mark.parametrize("entry,message", [
-    ("foo:cat", 'commands: "foo:cat" has unknown namespace "foo" (only "rshell" is supported)'),
-    ("rshell:", 'commands: "rshell:": expected "rshell:<command>"'),
-    ("rshell:a:b", 'commands: "rshell:a:b": expected "rshell:<command>"'),
-    ("a:", 'commands: "a:" has unknown namespace "a" (only "rshell" is supported)'),
-])
+@pytest.mark.parametrize(
+    "entry,message",
+    [
+        ("foo:cat", 'commands: "foo:cat" has unknown namespace "foo" (only "rshell" is supported)'),
+        ("rshell:", 'commands: "rshell:": expected "rshell:<command>"'),
+        ("rshell:a:b", 'commands: "rshell:a:b": expected "rshell:<command>"'),
+        ("a:", 'commands: "a:" has unknown namespace "a" (only "rshell" is supported)'),
+    ],
+)
 def test_bad_namespaces_are_configuration_errors(entry: str, message: str) -> None:
     with pytest.raises(PolicyError) as e:
         Policy(commands=[entry])
@@ -135,7 +158,9 @@ def test_sessions_and_async_runs_have_the_host_commands() -> None:
     b = Bash(host=fixture_host())
     s = b.session()
     assert s.exec("cd /tmp; ps -p 1 -o pid,comm").stdout == "PID COMMAND\n  1 init\n"
-    assert s.exec("pwd; free | sed -n 2p").stdout == \
-        "/tmp\nMem:         8000000     3000000     2000000       50000     3000000     5000000\n"
+    assert (
+        s.exec("pwd; free | sed -n 2p").stdout
+        == "/tmp\nMem:         8000000     3000000     2000000       50000     3000000     5000000\n"
+    )
     r = asyncio.run(b.aexec("ss -s | head -1"))
     assert r.stdout == "Total: 7\n"

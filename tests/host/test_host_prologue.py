@@ -10,9 +10,12 @@ from sandbash import Bash
 from sandbash.host import HostAccess
 
 USAGE_HEADS = {
-    "uptime": "Usage: uptime [-p|-s]\n", "free": "Usage: free [-b|-k|-m|-g|-h] [-t]\n",
-    "df": "Usage: df [-h] [-i] [PATH]...\n", "ps": "Usage: ps [-e|-A] [-f] [-p PIDLIST] [-o FIELDS]\n",
-    "ss": "Usage: ss [OPTION]...\n", "ping": "Usage: ping [-c COUNT] [-i INTERVAL] [-W TIMEOUT] [-4|-6] [-q] HOST\n",
+    "uptime": "Usage: uptime [-p|-s]\n",
+    "free": "Usage: free [-b|-k|-m|-g|-h] [-t]\n",
+    "df": "Usage: df [-h] [-i] [PATH]...\n",
+    "ps": "Usage: ps [-e|-A] [-f] [-p PIDLIST] [-o FIELDS]\n",
+    "ss": "Usage: ss [OPTION]...\n",
+    "ping": "Usage: ping [-c COUNT] [-i INTERVAL] [-W TIMEOUT] [-4|-6] [-q] HOST\n",
     "ip": "Usage: ip",
 }
 
@@ -37,20 +40,23 @@ def test_help_lists_every_flag(fixture_bash: Bash, name: str) -> None:
     assert out.count("\n  -") + out.count("\n      --") >= 4
 
 
-@pytest.mark.parametrize("script, err", [
-    ("uptime x", "uptime: extra operand 'x'\n"),
-    ("uptime -p x y", "uptime: extra operand 'x'\n"),
-    ("free x", "free: extra operand 'x'\n"),
-    ("free -h -- -t", "free: extra operand '-t'\n"),
-    ("uptime -z", "uptime: unknown shorthand flag: 'z' in -z\n"),
-    ("free --kilo", "free: unknown flag: --kilo\n"),
-    ("df --help=x", None),
-    ("ps -p", "ps: flag needs an argument: 'p' in -p\n"),
-    ("ps -fp", "ps: flag needs an argument: 'p' in -p\n"),
-    ("ps --pid", "ps: flag needs an argument: --pid\n"),
-    ("ping -c", "ping: flag needs an argument: 'c' in -c\n"),
-    ("ping host --count", "ping: flag needs an argument: --count\n"),
-])
+@pytest.mark.parametrize(
+    "script, err",
+    [
+        ("uptime x", "uptime: extra operand 'x'\n"),
+        ("uptime -p x y", "uptime: extra operand 'x'\n"),
+        ("free x", "free: extra operand 'x'\n"),
+        ("free -h -- -t", "free: extra operand '-t'\n"),
+        ("uptime -z", "uptime: unknown shorthand flag: 'z' in -z\n"),
+        ("free --kilo", "free: unknown flag: --kilo\n"),
+        ("df --help=x", None),
+        ("ps -p", "ps: flag needs an argument: 'p' in -p\n"),
+        ("ps -fp", "ps: flag needs an argument: 'p' in -p\n"),
+        ("ps --pid", "ps: flag needs an argument: --pid\n"),
+        ("ping -c", "ping: flag needs an argument: 'c' in -c\n"),
+        ("ping host --count", "ping: flag needs an argument: --count\n"),
+    ],
+)
 def test_extra_operands_and_unknown_flags(fixture_bash: Bash, script: str, err: str | None) -> None:
     r = fixture_bash.exec(script)
     if err is None:  # --help=VALUE: pflag reads a boolean value; not "false" is on

@@ -49,9 +49,11 @@ def test_malformed_processes_are_skipped(tmp_path: Path) -> None:
 
 def test_garbage_socket_and_route_lines_are_skipped(tmp_path: Path) -> None:
     proc, sys_ = _tree(tmp_path)
-    (proc / "net" / "tcp").write_text("header\n   0: zz:qq 00000000:0000 0A\n"
-                                      "   1: 0100007F:0016 00000000:0000 0A 00000000:00000000 00:00000000 "
-                                      "00000000 0 0 77 1\n   2: short\n")
+    (proc / "net" / "tcp").write_text(
+        "header\n   0: zz:qq 00000000:0000 0A\n"
+        "   1: 0100007F:0016 00000000:0000 0A 00000000:00000000 00:00000000 "
+        "00000000 0 0 77 1\n   2: short\n"
+    )
     (proc / "net" / "route").write_text("Iface\tDestination\nlo\tnothex\tx\t0\t0\t0\t0\tzz\n")
     (proc / "net" / "unix").write_text("Num\nbad line\n")
     b = Bash(host=HostAccess(proc_path=str(proc), sys_path=str(sys_)))
@@ -71,7 +73,9 @@ def test_sys_entries_that_are_links_to_nowhere(tmp_path: Path) -> None:
 def test_reads_are_capped(tmp_path: Path) -> None:
     proc, sys_ = _tree(tmp_path)
     _proc(proc, 10, b"10 (big) " + REST[1:], b"x" * 100_000)
-    r = Bash(host=HostAccess(proc_path=str(proc), sys_path=str(sys_))).exec("ps -p 10 -o args | tail -1 | wc -c")
+    r = Bash(host=HostAccess(proc_path=str(proc), sys_path=str(sys_))).exec(
+        "ps -p 10 -o args | tail -1 | wc -c"
+    )
     assert r.stdout == "4097\n"  # MAX_CMDLINE bytes and the newline
 
 

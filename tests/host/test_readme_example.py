@@ -11,9 +11,9 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 
 def _example() -> str:
     text = README.read_text()
-    section = text[text.index("## Host mode"):]
+    section = text[text.index("## Host mode") :]
     start = section.index("```python\n") + len("```python\n")
-    return section[start:section.index("```\n", start)]
+    return section[start : section.index("```\n", start)]
 
 
 def test_the_readme_example(tmp_path: Path) -> None:
@@ -27,7 +27,9 @@ def test_the_readme_example(tmp_path: Path) -> None:
         exec(compile(code, "README.md", "exec"), scope)  # the README's own text
     printed = out.getvalue()
     assert printed.startswith("upstream timed out\nworker exited\nbind() failed\n")
-    assert "● nginx.service - nginx\n     Loaded: loaded (enabled)\n     Active: active (running)\n" in printed
+    assert (
+        "● nginx.service - nginx\n     Loaded: loaded (enabled)\n     Active: active (running)\n" in printed
+    )
     assert "deny: service_not_allowed: systemctl: stop nginx.service" in printed
     backend = scope["backend"]
     assert backend.calls[:2] == [("nginx.service", "restart"), ("nginx.service", "status")]  # type: ignore[attr-defined]

@@ -14,8 +14,9 @@ import pytest
 from sandbash import Bash
 from sandbash.host import HostAccess
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux") or not os.path.isdir("/proc/self"),
-                                reason="needs Linux /proc")
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux") or not os.path.isdir("/proc/self"), reason="needs Linux /proc"
+)
 
 
 @pytest.fixture
@@ -69,6 +70,8 @@ def test_real_uname_free_and_ip() -> None:
 
 def test_uname_matches_the_real_uname() -> None:
     # -s -n -r -v -m, not -a: some distributions' uname -a adds a processor and platform sandbash leaves out
-    real = subprocess.run(["uname", "-snrvm"], capture_output=True, text=True, timeout=10)  # harmless, bounded
+    real = subprocess.run(
+        ["uname", "-snrvm"], capture_output=True, text=True, timeout=10
+    )  # harmless, bounded
     assert Bash(host=HostAccess()).exec("uname -snrvm").stdout == real.stdout
     assert Bash().exec("uname -n").stdout == "sandbox\n"  # not without host mode

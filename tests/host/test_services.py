@@ -19,49 +19,104 @@ from sandbash.host import (
 )
 from sandbash.policy import Policy, PolicyError
 
-GRANTS = [ServiceGrant("nginx.service", ["status", "restart", "is-active"]), ServiceGrant("cron.service", ["status", "is-active"])]
+GRANTS = [
+    ServiceGrant("nginx.service", ["status", "restart", "is-active"]),
+    ServiceGrant("cron.service", ["status", "is-active"]),
+]
 
 
 def bash(mode: str | None = "remediation", backend: TestServiceBackend | None = None, **kw: object) -> Bash:
-    backend = backend if backend is not None else TestServiceBackend.with_units("nginx.service", "cron.service")
-    return Bash(host=HostAccess(service_backend=backend, **kw),  # type: ignore[arg-type]
-                policy=Policy(mode=mode, services=GRANTS))
+    backend = (
+        backend if backend is not None else TestServiceBackend.with_units("nginx.service", "cron.service")
+    )
+    return Bash(
+        host=HostAccess(service_backend=backend, **kw),  # type: ignore[arg-type]
+        policy=Policy(mode=mode, services=GRANTS),
+    )
 
 
-NGINX_STATUS = ("● nginx.service - nginx\n     Loaded: loaded (enabled)\n     Active: active (running)\n"
-                "   Main PID: 1000\n")
+NGINX_STATUS = (
+    "● nginx.service - nginx\n     Loaded: loaded (enabled)\n     Active: active (running)\n"
+    "   Main PID: 1000\n"
+)
 
 SYSTEMCTL: list[tuple[str | None, str, str, str, int]] = [
     # (mode, script, stdout, stderr, status)
     ("read-only", "systemctl status nginx.service", NGINX_STATUS, "", 0),
     ("read-only", "systemctl status nginx", NGINX_STATUS, "", 0),
     ("read-only", "systemctl is-active nginx", "active\n", "", 0),
-    ("read-only", "systemctl restart nginx", "",
-     "systemctl: restart nginx.service: not allowed by policy [policy: services.remediation] "
-     "('restart' needs remediation mode)\n", 126),
-    (None, "systemctl restart nginx", "",
-     "systemctl: restart nginx.service: not allowed by policy [policy: services.remediation] "
-     "('restart' needs remediation mode)\n", 126),
-    ("remediation", "systemctl restart nginx && systemctl status nginx | grep PID",
-     "   Main PID: 1001\n", "", 0),
-    ("remediation", "systemctl stop nginx", "",
-     "systemctl: stop nginx.service: not allowed by policy [policy: services.no-grant] "
-     "(nginx.service: action 'stop' is not granted)\n", 126),
-    ("remediation", "systemctl is-enabled nginx", "",
-     "systemctl: is-enabled nginx.service: not allowed by policy [policy: services.no-grant] "
-     "(nginx.service: action 'is-enabled' is not granted)\n", 126),
-    ("remediation", "systemctl status sshd", "",
-     "systemctl: status sshd.service: not allowed by policy [policy: services.no-grant] "
-     "(sshd.service: action 'status' is not granted)\n", 126),
-    ("remediation", "systemctl status nginx.socket", "",
-     "systemctl: status nginx.socket: not allowed by policy [policy: services.no-grant] "
-     "(nginx.socket: action 'status' is not granted)\n", 126),
+    (
+        "read-only",
+        "systemctl restart nginx",
+        "",
+        "systemctl: restart nginx.service: not allowed by policy [policy: services.remediation] "
+        "('restart' needs remediation mode)\n",
+        126,
+    ),
+    (
+        None,
+        "systemctl restart nginx",
+        "",
+        "systemctl: restart nginx.service: not allowed by policy [policy: services.remediation] "
+        "('restart' needs remediation mode)\n",
+        126,
+    ),
+    (
+        "remediation",
+        "systemctl restart nginx && systemctl status nginx | grep PID",
+        "   Main PID: 1001\n",
+        "",
+        0,
+    ),
+    (
+        "remediation",
+        "systemctl stop nginx",
+        "",
+        "systemctl: stop nginx.service: not allowed by policy [policy: services.no-grant] "
+        "(nginx.service: action 'stop' is not granted)\n",
+        126,
+    ),
+    (
+        "remediation",
+        "systemctl is-enabled nginx",
+        "",
+        "systemctl: is-enabled nginx.service: not allowed by policy [policy: services.no-grant] "
+        "(nginx.service: action 'is-enabled' is not granted)\n",
+        126,
+    ),
+    (
+        "remediation",
+        "systemctl status sshd",
+        "",
+        "systemctl: status sshd.service: not allowed by policy [policy: services.no-grant] "
+        "(sshd.service: action 'status' is not granted)\n",
+        126,
+    ),
+    (
+        "remediation",
+        "systemctl status nginx.socket",
+        "",
+        "systemctl: status nginx.socket: not allowed by policy [policy: services.no-grant] "
+        "(nginx.socket: action 'status' is not granted)\n",
+        126,
+    ),
     ("remediation", "systemctl status cron nginx | grep -c Active", "2\n", "", 0),
-    ("remediation", "systemctl enable nginx", "",
-     "systemctl: unknown command verb 'enable' (allowed: status, is-active, is-enabled, start, stop, restart, "
-     "reload)\n", 1),
+    (
+        "remediation",
+        "systemctl enable nginx",
+        "",
+        "systemctl: unknown command verb 'enable' (allowed: status, is-active, is-enabled, start, stop, restart, "
+        "reload)\n",
+        1,
+    ),
     ("remediation", "systemctl --user status nginx", "", "systemctl: unrecognized option '--user'\n", 1),
-    ("remediation", "systemctl status", "", "systemctl: expected a command and a unit: systemctl COMMAND UNIT\n", 1),
+    (
+        "remediation",
+        "systemctl status",
+        "",
+        "systemctl: expected a command and a unit: systemctl COMMAND UNIT\n",
+        1,
+    ),
     ("remediation", "systemctl -q is-active nginx; echo $?", "0\n", "", 0),
 ]
 
@@ -81,28 +136,40 @@ def test_systemctl_actions_reach_the_backend_only_when_allowed() -> None:
 
 def test_systemctl_backend_failures_and_missing_units() -> None:
     backend = TestServiceBackend.with_units("nginx.service", fail=["nginx.service"])
-    b = Bash(host=HostAccess(service_backend=backend),
-             policy=Policy(mode="remediation", services=["nginx.service:restart+status",
-                                                         "ghost.service:status+start"]))
-    r = b.exec("systemctl restart nginx; echo $?; systemctl status nginx | head -1; systemctl status ghost;"
-               " echo $?; systemctl start ghost; echo $?")
+    b = Bash(
+        host=HostAccess(service_backend=backend),
+        policy=Policy(
+            mode="remediation", services=["nginx.service:restart+status", "ghost.service:status+start"]
+        ),
+    )
+    r = b.exec(
+        "systemctl restart nginx; echo $?; systemctl status nginx | head -1; systemctl status ghost;"
+        " echo $?; systemctl start ghost; echo $?"
+    )
     assert r.stdout == "1\n× nginx.service - nginx\n4\n5\n"
-    assert r.stderr == ("Job for nginx.service failed because the control process exited with error code.\n"
-                        "Unit ghost.service could not be found.\nFailed to start ghost.service: "
-                        "Unit ghost.service not found.\n")
+    assert r.stderr == (
+        "Job for nginx.service failed because the control process exited with error code.\n"
+        "Unit ghost.service could not be found.\nFailed to start ghost.service: "
+        "Unit ghost.service not found.\n"
+    )
 
 
 def test_systemctl_without_a_backend() -> None:
     b = Bash(host=HostAccess(), policy=Policy(services=GRANTS))
     r = b.exec("systemctl status nginx")
-    assert (r.stderr, r.exit_code) == ("systemctl: service control is not configured (no service backend)\n", 1)
+    assert (r.stderr, r.exit_code) == (
+        "systemctl: service control is not configured (no service backend)\n",
+        1,
+    )
 
 
 def test_an_inactive_unit_status_is_3() -> None:
     backend = TestServiceBackend.with_units(ServiceStatus("cron.service", "cron daemon", enabled="disabled"))
     r = bash("read-only", backend).exec("systemctl status cron; echo $?; systemctl is-active cron; echo $?")
-    assert r.stdout == ("● cron.service - cron daemon\n     Loaded: loaded (disabled)\n     Active: inactive (dead)\n"
-                        "3\ninactive\n3\n")
+    assert r.stdout == (
+        "● cron.service - cron daemon\n     Loaded: loaded (disabled)\n     Active: inactive (dead)\n"
+        "3\ninactive\n3\n"
+    )
 
 
 def test_allowed_services_on_the_host_access_join_the_policy() -> None:
@@ -111,8 +178,15 @@ def test_allowed_services_on_the_host_access_join_the_policy() -> None:
     assert b.exec("systemctl status nginx").exit_code == 0
 
 
-@pytest.mark.parametrize("unit,actions", [("nginx", ["status"]), ("nginx.service", ["enable"]),
-                                          ("nginx.service", []), ("a/b.service", ["status"])])
+@pytest.mark.parametrize(
+    "unit,actions",
+    [
+        ("nginx", ["status"]),
+        ("nginx.service", ["enable"]),
+        ("nginx.service", []),
+        ("a/b.service", ["status"]),
+    ],
+)
 def test_bad_service_grants(unit: str, actions: list[str]) -> None:
     with pytest.raises(PolicyError):
         ServiceGrant(unit, actions)
@@ -125,8 +199,10 @@ def test_bad_service_grant_specs(spec: str) -> None:
 
 
 def test_services_in_toml() -> None:
-    p = Policy.from_toml('mode = "remediation"\nservices = ["nginx.service:status+restart"]\n'
-                         'elevatable_commands = ["rshell:cat"]\n')
+    p = Policy.from_toml(
+        'mode = "remediation"\nservices = ["nginx.service:status+restart"]\n'
+        'elevatable_commands = ["rshell:cat"]\n'
+    )
     assert [g.spec for g in p.services] == ["nginx.service:status+restart"]
     assert p.elevatable == frozenset({"cat"})
     with pytest.raises(PolicyError):
@@ -135,12 +211,14 @@ def test_services_in_toml() -> None:
 
 # ------------------------------------------------------------ sudo
 
+
 def elevator(calls: list[ElevationRequest]) -> object:
     def elevate(req: ElevationRequest) -> ElevationResult:
         calls.append(req)
         if req.argv[0] == "rm":
             raise ElevationRefused("the helper refuses rm")
         return ElevationResult(0, f"elevated: {' '.join(req.argv)}\n".encode(), b"")
+
     return elevate
 
 
@@ -149,25 +227,47 @@ SUDO: list[tuple[list[str] | None, str, str, str, int]] = [
     (None, "sudo cat /var/log/syslog", "elevated: cat /var/log/syslog\n", "", 0),
     (["sudo", "cat"], "sudo cat /x", "elevated: cat /x\n", "", 0),
     (["sudo", "rshell:cat"], "sudo -- cat /x", "elevated: cat /x\n", "", 0),
-    (None, "sudo ls /root", "",
-     "sudo: ls: ls is not an elevatable command [policy: elevation.not-elevatable]\n", 126),
-    (["sudo", "ls"], "sudo cat /x", "",
-     "sudo: cat: cat is not on the allow list [policy: commands.allow]\n", 126),
-    (["cat"], "sudo cat /x", "",
-     "bash: line 1: sudo: policy denied this command [policy: commands.allow]\n"
-     "allowed commands: cat (and the shell builtins)\n", 126),
+    (
+        None,
+        "sudo ls /root",
+        "",
+        "sudo: ls: ls is not an elevatable command [policy: elevation.not-elevatable]\n",
+        126,
+    ),
+    (
+        ["sudo", "ls"],
+        "sudo cat /x",
+        "",
+        "sudo: cat: cat is not on the allow list [policy: commands.allow]\n",
+        126,
+    ),
+    (
+        ["cat"],
+        "sudo cat /x",
+        "",
+        "bash: line 1: sudo: policy denied this command [policy: commands.allow]\n"
+        "allowed commands: cat (and the shell builtins)\n",
+        126,
+    ),
     (None, "sudo rm /x", "", "sudo: rm: elevation refused: the helper refuses rm\n", 1),
     (None, "sudo", "", "usage: sudo COMMAND [ARG]...\n", 1),
-    (None, "sudo -u root cat /x", "",
-     "sudo: option '-u' is not supported (sudo is an elevation marker: sudo COMMAND [ARG]...)\n", 1),
+    (
+        None,
+        "sudo -u root cat /x",
+        "",
+        "sudo: option '-u' is not supported (sudo is an elevation marker: sudo COMMAND [ARG]...)\n",
+        1,
+    ),
 ]
 
 
 @pytest.mark.parametrize("allow,script,out,err,status", SUDO, ids=[c[1] + str(c[0]) for c in SUDO])
 def test_sudo(allow: list[str] | None, script: str, out: str, err: str, status: int) -> None:
     calls: list[ElevationRequest] = []
-    b = Bash(host=HostAccess(elevate=elevator(calls)),  # type: ignore[arg-type]
-             policy=Policy(commands=allow, elevatable_commands=["cat", "rm"]))
+    b = Bash(
+        host=HostAccess(elevate=elevator(calls)),  # type: ignore[arg-type]
+        policy=Policy(commands=allow, elevatable_commands=["cat", "rm"]),
+    )
     r = b.exec(script)
     assert (r.stdout, r.stderr, r.exit_code) == (out, err, status)
     assert all(c.argv[0] in ("cat", "rm") for c in calls)  # nothing else reached the embedder
@@ -181,15 +281,24 @@ def test_sudo_without_a_callback() -> None:
 def test_a_failing_callback_is_a_message() -> None:
     def broken(req: ElevationRequest) -> ElevationResult:
         raise OSError("socket gone")
+
     r = Bash(host=HostAccess(elevatable_commands=("cat",), elevate=broken)).exec("sudo cat /x")
     assert (r.stderr, r.exit_code) == ("sudo: cat: elevation failed: OSError: socket gone\n", 1)
 
 
 # ------------------------------------------------------------ help
 
+
 def test_help_lists_services_and_elevatable_commands() -> None:
-    b = Bash(host=HostAccess(), policy=Policy(commands=["cat", "sudo", "systemctl"], services=GRANTS,
-                                               elevatable_commands=["cat", "rm"], mode="read-only"))
+    b = Bash(
+        host=HostAccess(),
+        policy=Policy(
+            commands=["cat", "sudo", "systemctl"],
+            services=GRANTS,
+            elevatable_commands=["cat", "rm"],
+            mode="read-only",
+        ),
+    )
     text = b.exec("help").stdout
     assert "Services: nginx.service:status+restart+is-active cron.service:status+is-active\n" in text
     assert "  (start, stop, restart and reload need remediation mode)\n" in text
@@ -204,6 +313,7 @@ def test_help_says_when_there_are_none() -> None:
 
 
 # ------------------------------------------------------------ ping
+
 
 def pinger(req: PingRequest) -> list[PingReply]:
     return [PingReply(i + 1, 0.5 if i % 2 == 0 else None) for i in range(req.count)]
@@ -242,32 +352,47 @@ def test_ping_refusals(script: str, err: str, status: int) -> None:
 def test_ping_through_the_pinger_with_a_network() -> None:
     from sandbash.net import NetworkConfig
 
-    b = Bash(host=HostAccess(pinger=pinger), network=NetworkConfig(allowed_url_prefixes=["http://127.0.0.1/"]))
+    b = Bash(
+        host=HostAccess(pinger=pinger), network=NetworkConfig(allowed_url_prefixes=["http://127.0.0.1/"])
+    )
     r = b.exec("ping -c 100 -i 0 127.0.0.1")
-    assert r.stderr == ("ping: warning: count 100 clamped to [1, 20]\n"
-                        "ping: warning: interval 0s clamped to [0.2s, 60s]\n")
+    assert r.stderr == (
+        "ping: warning: count 100 clamped to [1, 20]\nping: warning: interval 0s clamped to [0.2s, 60s]\n"
+    )
     lines = r.stdout.splitlines()
     assert lines[0] == "PING 127.0.0.1 (127.0.0.1) 56(84) bytes of data."
     assert lines[1] == "64 bytes from 127.0.0.1: icmp_seq=1 ttl=64 time=0.5 ms"
     assert "20 packets transmitted, 10 received, 50% packet loss" in lines
     b2 = Bash(host=HostAccess(), network=NetworkConfig(allowed_url_prefixes=["http://127.0.0.1/"]))
     assert b2.exec("ping -c 1 127.0.0.1").stderr == (
-        "ping: ICMP is not available: no pinger is configured (sandbash opens no raw socket)\n")
+        "ping: ICMP is not available: no pinger is configured (sandbash opens no raw socket)\n"
+    )
     r = b.exec("ping -c 1 192.0.2.7")
-    assert (r.stderr, r.exit_code) == ("ping: destination not allowed by the network configuration: 192.0.2.7\n", 1)
+    assert (r.stderr, r.exit_code) == (
+        "ping: destination not allowed by the network configuration: 192.0.2.7\n",
+        1,
+    )
 
 
 def test_service_and_elevation_decisions_are_audited() -> None:
     calls: list[ElevationRequest] = []
-    b = Bash(host=HostAccess(service_backend=TestServiceBackend.with_units("nginx.service"),
-                             elevate=elevator(calls)),  # type: ignore[arg-type]
-             policy=Policy(mode="read-only", services=GRANTS, elevatable_commands=["cat"]))
+    b = Bash(
+        host=HostAccess(
+            service_backend=TestServiceBackend.with_units("nginx.service"), elevate=elevator(calls)
+        ),  # type: ignore[arg-type]
+        policy=Policy(mode="read-only", services=GRANTS, elevatable_commands=["cat"]),
+    )
     r = b.exec("systemctl restart nginx; systemctl status nginx; sudo cat /x")
-    decisions = [(e["action"], e["target"], e["decision"], e["rule"]) for e in r.events if e.get("kind") == "decision"
-                 and str(e.get("action", "")).startswith(("service:", "shell:elevate"))]
-    assert decisions == [("service:restart", "nginx.service", "deny", "services.remediation"),
-                         ("service:status", "nginx.service", "allow", "services.grant"),
-                         ("shell:elevate", "cat", "allow", "elevation.allowed")]
+    decisions = [
+        (e["action"], e["target"], e["decision"], e["rule"])
+        for e in r.events
+        if e.get("kind") == "decision" and str(e.get("action", "")).startswith(("service:", "shell:elevate"))
+    ]
+    assert decisions == [
+        ("service:restart", "nginx.service", "deny", "services.remediation"),
+        ("service:status", "nginx.service", "allow", "services.grant"),
+        ("shell:elevate", "cat", "allow", "elevation.allowed"),
+    ]
 
 
 class _BrokenBackend:
@@ -279,13 +404,17 @@ class _BrokenBackend:
 
 
 def test_a_broken_service_backend_is_a_message() -> None:
-    b = Bash(host=HostAccess(service_backend=_BrokenBackend()),
-             policy=Policy(mode="remediation", services=["nginx.service:status+restart"]))
+    b = Bash(
+        host=HostAccess(service_backend=_BrokenBackend()),
+        policy=Policy(mode="remediation", services=["nginx.service:status+restart"]),
+    )
     r = b.exec("systemctl status nginx; echo $?; systemctl restart nginx; echo $?")
     assert r.stdout == "1\n1\n"
-    assert r.stderr == ("systemctl: status nginx.service: the service backend failed: RuntimeError: dbus connection lost\n"
-                        "systemctl: restart nginx.service: the service backend failed: RuntimeError: "
-                        "dbus connection lost\n")
+    assert r.stderr == (
+        "systemctl: status nginx.service: the service backend failed: RuntimeError: dbus connection lost\n"
+        "systemctl: restart nginx.service: the service backend failed: RuntimeError: "
+        "dbus connection lost\n"
+    )
 
 
 def test_a_broken_pinger_is_a_message() -> None:

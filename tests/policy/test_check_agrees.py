@@ -20,8 +20,25 @@ FILES = ["/data/a.txt", "/workspace/notes", "/secret/key", "/workspace/link"]
 NEW = ["/workspace/new1", "/data/new1", "/secret/new1", "/dev/null", "/workspace/notes"]
 DIRS = ["/data", "/workspace", "/secret", "/"]
 MKDIRS = ["/workspace/d1", "/data/d1", "/secret/d1"]
-NAMES = ["cat", "head", "wc", "grep", "ls", "sort", "touch", "mkdir", "cp", "rm", "find", "stat", "tr", "source",
-         "declare", "awk", "gzip"]
+NAMES = [
+    "cat",
+    "head",
+    "wc",
+    "grep",
+    "ls",
+    "sort",
+    "touch",
+    "mkdir",
+    "cp",
+    "rm",
+    "find",
+    "stat",
+    "tr",
+    "source",
+    "declare",
+    "awk",
+    "gzip",
+]
 
 files = st.sampled_from(FILES)
 atoms = st.one_of(
@@ -42,13 +59,35 @@ atoms = st.one_of(
     st.builds(lambda p: f"tr a b < {p}", files),
     st.sampled_from(["curl -s http://x", "python3 -V", "echo ok", "true"]),
     # directories, globs, links, sub-commands: where only some things are known statically
-    st.sampled_from(["cd /data", "cd /workspace", "cd /", "cat a.txt", "cat notes", "cat ../secret/key",
-                     "cat /data/*", "wc -l /workspace/*", "ls /secret/*", "for f in /workspace/*; do cat \"$f\"; done",
-                     "ln -s /secret/key /workspace/l3", "cat /workspace/l3", "ln -s /secret /workspace/sd",
-                     "cat /workspace/sd/key", "mv /workspace/link /workspace/moved", "cat /workspace/moved",
-                     "echo /data/a.txt | xargs cat", "find /workspace -name notes -exec cat {} \\;",
-                     "find /workspace -exec cat {} +", "awk '{print}' /workspace/notes", "sed -n 1p /data/a.txt",
-                     "x=/secret/key; cat $x", "ls", "ls /workspace", "cp -r /workspace /data/w2"]),
+    st.sampled_from(
+        [
+            "cd /data",
+            "cd /workspace",
+            "cd /",
+            "cat a.txt",
+            "cat notes",
+            "cat ../secret/key",
+            "cat /data/*",
+            "wc -l /workspace/*",
+            "ls /secret/*",
+            'for f in /workspace/*; do cat "$f"; done',
+            "ln -s /secret/key /workspace/l3",
+            "cat /workspace/l3",
+            "ln -s /secret /workspace/sd",
+            "cat /workspace/sd/key",
+            "mv /workspace/link /workspace/moved",
+            "cat /workspace/moved",
+            "echo /data/a.txt | xargs cat",
+            "find /workspace -name notes -exec cat {} \\;",
+            "find /workspace -exec cat {} +",
+            "awk '{print}' /workspace/notes",
+            "sed -n 1p /data/a.txt",
+            "x=/secret/key; cat $x",
+            "ls",
+            "ls /workspace",
+            "cp -r /workspace /data/w2",
+        ]
+    ),
     # other spellings of one implementation, retargeted names, code hidden in variable contents
     st.builds(lambda p: f"egrep -c a {p}", files),
     st.builds(lambda p: f"rg -c a {p}", files),
@@ -59,30 +98,45 @@ atoms = st.one_of(
     st.builds(lambda p: f"hash -p /bin/rm cat; cat {p}", files),
     st.builds(lambda p: f"hash -p /bin/head cat; cat {p}", files),
     # the hash table is the shell's own: programs search PATH, and assigning PATH empties it
-    st.builds(lambda w, p: f"hash -p /bin/rm cat; {w} cat {p}", st.sampled_from(["env", "timeout 5", "nice"]),
-              files),
+    st.builds(
+        lambda w, p: f"hash -p /bin/rm cat; {w} cat {p}", st.sampled_from(["env", "timeout 5", "nice"]), files
+    ),
     st.builds(lambda p: f"hash -p /bin/rm cat; PATH=$PATH cat {p}", files),
-    st.builds(lambda p: f"printf -v \"a[$(rm {p})]\" %s 1", files),
-    st.builds(lambda p: f"read \"a[$(cat {p})]\" <<< 1", files),
-    st.builds(lambda p: f"declare \"a[$(wc -l {p})]=1\"", files),
-    st.builds(lambda p: f"export PS4=\"\\$(cat {p})\"; set -x; true; set +x", files),
-    st.builds(lambda p: f"[[ -v \"a[$(head -1 {p})]\" ]]", files),
+    st.builds(lambda p: f'printf -v "a[$(rm {p})]" %s 1', files),
+    st.builds(lambda p: f'read "a[$(cat {p})]" <<< 1', files),
+    st.builds(lambda p: f'declare "a[$(wc -l {p})]=1"', files),
+    st.builds(lambda p: f'export PS4="\\$(cat {p})"; set -x; true; set +x', files),
+    st.builds(lambda p: f'[[ -v "a[$(head -1 {p})]" ]]', files),
     # integer variables, compound keys and namerefs evaluating a value read at run time
-    st.builds(lambda p: f"a=(1); read x <<< \"a[\\$(cat {p})]\"; declare -i y=x", files),
-    st.builds(lambda p: f"a=(1); read x <<< \"a[\\$(rm {p})]\"; arr=([x]=1)", files),
-    st.builds(lambda p: f"a=(1); read x <<< \"a[\\$(wc -l {p})]\"; declare -n r=x; echo $((r))", files),
-    st.builds(lambda p: f"a=(1); declare -n r=x; r=\"a[\\$(cat {p})]\"; echo $((x))", files),
-    st.sampled_from(["typeset t=1", "readarray r < /data/a.txt", ". /workspace/notes", "[ -d /data ]",
-                     "printf '#!/bin/rm -f\\n' > /workspace/s; chmod +x /workspace/s; /workspace/s /workspace/notes",
-                     "printf '#!/usr/bin/env cat\\n' > /workspace/s; chmod +x /workspace/s; /workspace/s",
-                     "for i in 1 2; do echo $((i + 1)); done", "read n <<< 3; echo $((n))"]),
+    st.builds(lambda p: f'a=(1); read x <<< "a[\\$(cat {p})]"; declare -i y=x', files),
+    st.builds(lambda p: f'a=(1); read x <<< "a[\\$(rm {p})]"; arr=([x]=1)', files),
+    st.builds(lambda p: f'a=(1); read x <<< "a[\\$(wc -l {p})]"; declare -n r=x; echo $((r))', files),
+    st.builds(lambda p: f'a=(1); declare -n r=x; r="a[\\$(cat {p})]"; echo $((x))', files),
+    st.sampled_from(
+        [
+            "typeset t=1",
+            "readarray r < /data/a.txt",
+            ". /workspace/notes",
+            "[ -d /data ]",
+            "printf '#!/bin/rm -f\\n' > /workspace/s; chmod +x /workspace/s; /workspace/s /workspace/notes",
+            "printf '#!/usr/bin/env cat\\n' > /workspace/s; chmod +x /workspace/s; /workspace/s",
+            "for i in 1 2; do echo $((i + 1)); done",
+            "read n <<< 3; echo $((n))",
+        ]
+    ),
 )
 
 
 def wrap(atom: str, how: int, functions: bool) -> str:
     forms = [
-        atom, f"( {atom} )", f"{{ {atom}; }}", f"if true; then {atom}; fi", f"for i in 1; do {atom}; done",
-        f"x=$({atom})", f"echo y | {atom}", f"bash -c '{atom}'" if "'" not in atom else atom,
+        atom,
+        f"( {atom} )",
+        f"{{ {atom}; }}",
+        f"if true; then {atom}; fi",
+        f"for i in 1; do {atom}; done",
+        f"x=$({atom})",
+        f"echo y | {atom}",
+        f"bash -c '{atom}'" if "'" not in atom else atom,
         f"eval '{atom}'" if "'" not in atom else atom,
     ]
     if functions:
@@ -115,8 +169,11 @@ def generated(draw: st.DrawFn) -> Gen:
 
 
 def denials(events: list[dict[str, object]]) -> list[tuple[str, str]]:
-    return [(str(e["action"]), str(e["target"])) for e in events if e["kind"] == "decision"
-            and e["decision"] == "deny"]
+    return [
+        (str(e["action"]), str(e["target"]))
+        for e in events
+        if e["kind"] == "decision" and e["decision"] == "deny"
+    ]
 
 
 def runs(report: CheckReport, site: SiteReport) -> bool:
@@ -135,17 +192,24 @@ def _explain(report: CheckReport, script: str, events: list[dict[str, object]]) 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(generated())
-@example(Gen(Policy(paths=["/data:ro", "/workspace:rw"], mode="read-only"),
-             "hash -p /bin/rm cat; env cat /data/a.txt\ncat a.txt"))
+@example(
+    Gen(
+        Policy(paths=["/data:ro", "/workspace:rw"], mode="read-only"),
+        "hash -p /bin/rm cat; env cat /data/a.txt\ncat a.txt",
+    )
+)
 def test_check_agrees_with_execution(gen: Gen) -> None:
     bash = sandbox(gen.policy)
     report = bash.check(gen.script)
     # the check decides a removal on the name; the run's rm first finds that a missing name has
     # nothing to remove (`hash -p /bin/rm cat; cat a.txt`: "cannot remove 'a.txt': No such file"),
     # so a foreseen denial of deleting a path absent before the run need not come
-    absent_deletes = {m.group(1) for s in report.sites for i in s.issues
-                      if (m := re.search(r": delete (/\S+): policy denied", i.message))
-                      and not bash.fs.exists(m.group(1))}
+    absent_deletes = {
+        m.group(1)
+        for s in report.sites
+        for i in s.issues
+        if (m := re.search(r": delete (/\S+): policy denied", i.message)) and not bash.fs.exists(m.group(1))
+    }
     result = bash.exec(gen.script)
     refused = denials(result.events)
     if report.status == ALLOWED:

@@ -17,13 +17,26 @@ def sandbox(policy: Policy, network: bool = False) -> Bash:
     view = vfs.view("/")
     for d in ("/data", "/secret", "/workspace"):
         view.mkdir(d, parents=True)
-    files = {"/data/a.txt": b"alpha\n", "/data/b.txt": b"beta\n", "/data/lib.sh": b"echo sourced\n",
-             "/secret/key": b"TOPSECRET\n", "/workspace/notes": b"n\n", "/workspace/run.sh": b"cat /data/a.txt\n"}
+    files = {
+        "/data/a.txt": b"alpha\n",
+        "/data/b.txt": b"beta\n",
+        "/data/lib.sh": b"echo sourced\n",
+        "/secret/key": b"TOPSECRET\n",
+        "/workspace/notes": b"n\n",
+        "/workspace/run.sh": b"cat /data/a.txt\n",
+    }
     for path, data in files.items():
         view.write_bytes(path, data)
     view.symlink("/secret/key", "/workspace/link")
-    net = NetworkConfig(allowed_url_prefixes=["https://api.example.com/"], allowed_methods=["GET", "POST"],
-                        resolver=lambda host: ["93.184.216.34"]) if network else None
+    net = (
+        NetworkConfig(
+            allowed_url_prefixes=["https://api.example.com/"],
+            allowed_methods=["GET", "POST"],
+            resolver=lambda host: ["93.184.216.34"],
+        )
+        if network
+        else None
+    )
     return Bash(fs=vfs, cwd="/workspace", policy=policy, network=net)
 
 
@@ -52,7 +65,9 @@ def test_case(case: Case) -> None:
         assert r.stdout == case.out, where
     if case.not_out:
         assert case.not_out not in r.stdout, where
-    decisions = {(str(e["action"]), str(e["target"]), str(e["decision"])) for e in r.events if e["kind"] == "decision"}
+    decisions = {
+        (str(e["action"]), str(e["target"]), str(e["decision"])) for e in r.events if e["kind"] == "decision"
+    }
     for ev in case.events:
         assert ev in decisions, f"{ev} not in {sorted(decisions)}"
     for ev in case.absent:

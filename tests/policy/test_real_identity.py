@@ -25,42 +25,118 @@ from sandbash.policy import Policy, command_identity
 
 from .test_policy_table import sandbox
 
-NAMES = ["cat", "head", "rm", "grep", "ls", "awk", "gzip", "wc", "sort", "env", "xargs", "bash", "chmod", "printf",
-         "source", "declare", "test", "find", "timeout"]
+NAMES = [
+    "cat",
+    "head",
+    "rm",
+    "grep",
+    "ls",
+    "awk",
+    "gzip",
+    "wc",
+    "sort",
+    "env",
+    "xargs",
+    "bash",
+    "chmod",
+    "printf",
+    "source",
+    "declare",
+    "test",
+    "find",
+    "timeout",
+]
 FILES = ["/data/a.txt", "/workspace/notes", "/data/b.txt"]
 
 atoms = st.one_of(
-    st.builds(lambda n, p: f"{n} {p}", st.sampled_from(["cat", "head -1", "wc -l", "sort", "egrep -c a",
-                                                         "fgrep -c a", "rg -c a", "gawk 1", "zcat", "dir"]),
-              st.sampled_from(FILES)),
-    st.builds(lambda t, n, p: f"hash -p /bin/{t} {n}; {n} {p}", st.sampled_from(["rm", "head", "wc", "cat"]),
-              st.sampled_from(["cat", "ls", "sort"]), st.sampled_from(FILES)),
-    st.builds(lambda t, p: f"printf '#!/bin/{t}\\n' > /workspace/s; chmod +x /workspace/s; /workspace/s {p}",
-              st.sampled_from(["rm -f", "cat", "head -1", "bash"]), st.sampled_from(FILES)),
-    st.builds(lambda t, p: f"printf '#!/usr/bin/env {t}\\n' > /workspace/s; chmod +x /workspace/s; /workspace/s {p}",
-              st.sampled_from(["rm", "cat", "wc"]), st.sampled_from(FILES)),
+    st.builds(
+        lambda n, p: f"{n} {p}",
+        st.sampled_from(
+            [
+                "cat",
+                "head -1",
+                "wc -l",
+                "sort",
+                "egrep -c a",
+                "fgrep -c a",
+                "rg -c a",
+                "gawk 1",
+                "zcat",
+                "dir",
+            ]
+        ),
+        st.sampled_from(FILES),
+    ),
+    st.builds(
+        lambda t, n, p: f"hash -p /bin/{t} {n}; {n} {p}",
+        st.sampled_from(["rm", "head", "wc", "cat"]),
+        st.sampled_from(["cat", "ls", "sort"]),
+        st.sampled_from(FILES),
+    ),
+    st.builds(
+        lambda t, p: f"printf '#!/bin/{t}\\n' > /workspace/s; chmod +x /workspace/s; /workspace/s {p}",
+        st.sampled_from(["rm -f", "cat", "head -1", "bash"]),
+        st.sampled_from(FILES),
+    ),
+    st.builds(
+        lambda t, p: (
+            f"printf '#!/usr/bin/env {t}\\n' > /workspace/s; chmod +x /workspace/s; /workspace/s {p}"
+        ),
+        st.sampled_from(["rm", "cat", "wc"]),
+        st.sampled_from(FILES),
+    ),
     # an interpreter that is a script itself; env -S splitting the one shebang argument
-    st.builds(lambda t, p: f"printf '#!/bin/{t}\\n' > /workspace/s; printf '#!/workspace/s\\n' > /workspace/t; "
-              f"chmod +x /workspace/s /workspace/t; /workspace/t {p}",
-              st.sampled_from(["rm -f", "cat", "wc -l"]), st.sampled_from(FILES)),
-    st.builds(lambda t, p: f"printf '#!/usr/bin/env -S {t}\\n' > /workspace/s; chmod +x /workspace/s; /workspace/s {p}",
-              st.sampled_from(["rm -f", "head -n 1", "timeout 5 cat", "egrep -c a"]), st.sampled_from(FILES)),
-    st.builds(lambda w, p: f"{w} cat {p}", st.sampled_from(["env", "timeout 5", "command", "nice", "nohup"]),
-              st.sampled_from(FILES)),
+    st.builds(
+        lambda t, p: (
+            f"printf '#!/bin/{t}\\n' > /workspace/s; printf '#!/workspace/s\\n' > /workspace/t; "
+            f"chmod +x /workspace/s /workspace/t; /workspace/t {p}"
+        ),
+        st.sampled_from(["rm -f", "cat", "wc -l"]),
+        st.sampled_from(FILES),
+    ),
+    st.builds(
+        lambda t, p: (
+            f"printf '#!/usr/bin/env -S {t}\\n' > /workspace/s; chmod +x /workspace/s; /workspace/s {p}"
+        ),
+        st.sampled_from(["rm -f", "head -n 1", "timeout 5 cat", "egrep -c a"]),
+        st.sampled_from(FILES),
+    ),
+    st.builds(
+        lambda w, p: f"{w} cat {p}",
+        st.sampled_from(["env", "timeout 5", "command", "nice", "nohup"]),
+        st.sampled_from(FILES),
+    ),
     st.builds(lambda p: f"echo {p} | xargs egrep -c a", st.sampled_from(FILES)),
-    st.builds(lambda p: f"find {p.rsplit('/', 1)[0]} -name a.txt -exec wc -l {{}} \\;", st.sampled_from(FILES)),
-    st.sampled_from(["shopt -s expand_aliases\nalias c=rm\nc /workspace/notes", ". /data/lib.sh",
-                     "typeset t=1; readarray r < /data/a.txt", "[ -f /data/a.txt ] && test -d /data",
-                     "mkdir -p /workspace/bin; printf '#!/bin/rm -f\\n' > /workspace/bin/cat; "
-                     "chmod +x /workspace/bin/cat; PATH=/workspace/bin:$PATH cat /workspace/notes"]),
+    st.builds(
+        lambda p: f"find {p.rsplit('/', 1)[0]} -name a.txt -exec wc -l {{}} \\;", st.sampled_from(FILES)
+    ),
+    st.sampled_from(
+        [
+            "shopt -s expand_aliases\nalias c=rm\nc /workspace/notes",
+            ". /data/lib.sh",
+            "typeset t=1; readarray r < /data/a.txt",
+            "[ -f /data/a.txt ] && test -d /data",
+            "mkdir -p /workspace/bin; printf '#!/bin/rm -f\\n' > /workspace/bin/cat; "
+            "chmod +x /workspace/bin/cat; PATH=/workspace/bin:$PATH cat /workspace/notes",
+        ]
+    ),
 )
 
 
 def wrap(atom: str, how: int) -> str:
     if "'" in atom or "\n" in atom:
         return atom
-    forms = [atom, f"( {atom} )", f"{{ {atom}; }}", f"x=$({atom})", f"echo y | {atom}", f"bash -c '{atom}'",
-             f"eval '{atom}'", f"f{how}() {{ {atom}; }}; f{how}", f"for i in 1; do {atom}; done"]
+    forms = [
+        atom,
+        f"( {atom} )",
+        f"{{ {atom}; }}",
+        f"x=$({atom})",
+        f"echo y | {atom}",
+        f"bash -c '{atom}'",
+        f"eval '{atom}'",
+        f"f{how}() {{ {atom}; }}; f{how}",
+        f"for i in 1; do {atom}; done",
+    ]
     return forms[how % len(forms)]
 
 
@@ -101,15 +177,21 @@ def ran(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     yield record
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                    HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(generated())
 def test_everything_that_runs_was_decided_under_its_identity(ran: list[str], gen: tuple[Policy, str]) -> None:
     policy, script = gen
     ran.clear()
     result = sandbox(policy).exec(script)
-    allowed = Counter(str(e["target"]) for e in result.events
-                      if e["kind"] == "decision" and e["action"] == "shell:exec" and e["decision"] == "allow")
+    allowed = Counter(
+        str(e["target"])
+        for e in result.events
+        if e["kind"] == "decision" and e["action"] == "shell:exec" and e["decision"] == "allow"
+    )
     executed = Counter(ran)
     where = f"\nscript:\n{script}\nran: {ran}\nallowed: {allowed}\nstderr: {result.stderr}"
     for identity, count in executed.items():

@@ -15,18 +15,151 @@ from functools import cache
 
 from hypothesis import strategies as st
 
-NAMES = ["x", "y", "i", "PATH", "IFS", "HOME", "a", "_", "1", "@", "*", "#", "?", "$", "!", "-", "0", "RANDOM"]
-FILES = ["f", "/tmp/o", "/work/w.txt", "/ro/r.txt", "/work/link", "../../../x", "/dev/null", "/proc/self/environ",
-         "d/e", "/work", "-", ""]
-COMMANDS = ["echo", "printf", "cat", "true", "false", ":", "test", "[", "read", "cd", "pwd", "export", "local",
-            "set", "shift", "unset", "declare", "readonly", "eval", "exec", "command", "type", "let", "return",
-            "exit", "break", "continue", "trap", "wait", "grep", "sed", "awk", "sort", "uniq", "head", "tail",
-            "wc", "tr", "cut", "seq", "jq", "expr", "find", "ls", "mkdir", "touch", "rm", "cp", "mv", "ln",
-            "chmod", "tee", "xargs", "bash", "sh", "env", "printenv", "basename", "dirname", "rev", "od",
-            "base64", "md5sum", "date", "bc", "tar", "gzip", "f", "g", "nosuchcmd"]
-JUNK = ["(", ")", "{", "}", "((", "))", "[[", "]]", ";;", "|", "||", "&&", "&", ";", "<", ">", "<<", "<<<",
-        "fi", "done", "esac", "then", "do", "in", "`", "'", '"', "$(", "${", "$((", "\\", "#", "!", "\x00",
-        "\udcff", "\u00e9", "\n"]
+NAMES = [
+    "x",
+    "y",
+    "i",
+    "PATH",
+    "IFS",
+    "HOME",
+    "a",
+    "_",
+    "1",
+    "@",
+    "*",
+    "#",
+    "?",
+    "$",
+    "!",
+    "-",
+    "0",
+    "RANDOM",
+]
+FILES = [
+    "f",
+    "/tmp/o",
+    "/work/w.txt",
+    "/ro/r.txt",
+    "/work/link",
+    "../../../x",
+    "/dev/null",
+    "/proc/self/environ",
+    "d/e",
+    "/work",
+    "-",
+    "",
+]
+COMMANDS = [
+    "echo",
+    "printf",
+    "cat",
+    "true",
+    "false",
+    ":",
+    "test",
+    "[",
+    "read",
+    "cd",
+    "pwd",
+    "export",
+    "local",
+    "set",
+    "shift",
+    "unset",
+    "declare",
+    "readonly",
+    "eval",
+    "exec",
+    "command",
+    "type",
+    "let",
+    "return",
+    "exit",
+    "break",
+    "continue",
+    "trap",
+    "wait",
+    "grep",
+    "sed",
+    "awk",
+    "sort",
+    "uniq",
+    "head",
+    "tail",
+    "wc",
+    "tr",
+    "cut",
+    "seq",
+    "jq",
+    "expr",
+    "find",
+    "ls",
+    "mkdir",
+    "touch",
+    "rm",
+    "cp",
+    "mv",
+    "ln",
+    "chmod",
+    "tee",
+    "xargs",
+    "bash",
+    "sh",
+    "env",
+    "printenv",
+    "basename",
+    "dirname",
+    "rev",
+    "od",
+    "base64",
+    "md5sum",
+    "date",
+    "bc",
+    "tar",
+    "gzip",
+    "f",
+    "g",
+    "nosuchcmd",
+]
+JUNK = [
+    "(",
+    ")",
+    "{",
+    "}",
+    "((",
+    "))",
+    "[[",
+    "]]",
+    ";;",
+    "|",
+    "||",
+    "&&",
+    "&",
+    ";",
+    "<",
+    ">",
+    "<<",
+    "<<<",
+    "fi",
+    "done",
+    "esac",
+    "then",
+    "do",
+    "in",
+    "`",
+    "'",
+    '"',
+    "$(",
+    "${",
+    "$((",
+    "\\",
+    "#",
+    "!",
+    "\x00",
+    "\udcff",
+    "\u00e9",
+    "\n",
+]
 
 literal = st.text(alphabet="abcxyz019._-/=,:@%+", min_size=1, max_size=6)
 small_int = st.integers(min_value=-3, max_value=300).map(str)
@@ -41,9 +174,33 @@ SIMPLE_LEAVES = st.one_of(
     NAME.map(lambda n: f"${{{n}}}"),
     NAME.map(lambda n: f"${{#{n}}}"),
     NAME.map(lambda n: f"${{!{n}}}"),
-    st.sampled_from(["*", "?", "[a-c]*", "/*", "/work/*", "**", "~", "~root", "{a,b}", "{1..5}", "{a..e..2}",
-                     "$'\\x41\\n'", "$'\\xff'", "-n", "-e", "--", "-", "%s", "%d\\n", "\\t", "@(a|b)",
-                     "+(x|y)", "!(z)"]),
+    st.sampled_from(
+        [
+            "*",
+            "?",
+            "[a-c]*",
+            "/*",
+            "/work/*",
+            "**",
+            "~",
+            "~root",
+            "{a,b}",
+            "{1..5}",
+            "{a..e..2}",
+            "$'\\x41\\n'",
+            "$'\\xff'",
+            "-n",
+            "-e",
+            "--",
+            "-",
+            "%s",
+            "%d\\n",
+            "\\t",
+            "@(a|b)",
+            "+(x|y)",
+            "!(z)",
+        ]
+    ),
     literal.map(lambda s: f"'{s}'"),
 )
 OPS = st.sampled_from([":-", "-", ":=", ":+", "#", "##", "%", "%%", "/", "//", "^^", ",,", ":1:2", "@Q"])
@@ -69,20 +226,66 @@ def _words(depth: int) -> st.SearchStrategy[str]:
 
 @st.composite
 def _arith(draw: st.DrawFn, depth: int = 0) -> str:
-    atom = st.one_of(small_int, st.sampled_from(NAMES[:5] + ["2**62", "1<<70", "-9223372036854775808", "08", "0x1f",
-                                                             "64#z", "x++", "--y", "a[1]"]))
+    atom = st.one_of(
+        small_int,
+        st.sampled_from(
+            NAMES[:5] + ["2**62", "1<<70", "-9223372036854775808", "08", "0x1f", "64#z", "x++", "--y", "a[1]"]
+        ),
+    )
     if depth >= MAX_DEPTH:
         return draw(atom)
-    op = draw(st.sampled_from(["+", "-", "*", "/", "%", "**", "<<", ">>", "&", "|", "^", "&&", "||", "<", "==",
-                               "=", "+=", ",", "?1:"]))
+    op = draw(
+        st.sampled_from(
+            [
+                "+",
+                "-",
+                "*",
+                "/",
+                "%",
+                "**",
+                "<<",
+                ">>",
+                "&",
+                "|",
+                "^",
+                "&&",
+                "||",
+                "<",
+                "==",
+                "=",
+                "+=",
+                ",",
+                "?1:",
+            ]
+        )
+    )
     return f"{draw(atom)} {op} {draw(st.one_of(atom, arith(depth + 1).map(lambda a: f'({a})')))}"
 
 
 @st.composite
 def _redirection(draw: st.DrawFn, depth: int) -> str:
     target = draw(st.sampled_from(FILES))
-    kind = draw(st.sampled_from([">", ">>", "<", "2>", "2>&1", ">&2", "<>", "&>", "3>", "<&3", ">&-", "<<<", "<<",
-                                 ">(", "2>/dev/null"]))
+    kind = draw(
+        st.sampled_from(
+            [
+                ">",
+                ">>",
+                "<",
+                "2>",
+                "2>&1",
+                ">&2",
+                "<>",
+                "&>",
+                "3>",
+                "<&3",
+                ">&-",
+                "<<<",
+                "<<",
+                ">(",
+                "2>/dev/null",
+            ]
+        )
+    )
     if kind in ("2>&1", ">&2", ">&-", "<&3", "2>/dev/null"):
         return kind
     if kind == "<<<":
@@ -126,7 +329,9 @@ def _command(draw: st.DrawFn, depth: int = 0) -> str:
     if choice == 8:
         return f"case {draw(w)} in {draw(w)}) {draw(body)};; *) {draw(body)};; esac"
     if choice == 9:
-        return draw(st.sampled_from(["{ %s; }", "( %s )", "f() { %s; }", "g() ( %s )", "function f { %s; }"])) % draw(body)
+        return draw(
+            st.sampled_from(["{ %s; }", "( %s )", "f() { %s; }", "g() ( %s )", "function f { %s; }"])
+        ) % draw(body)
     if choice == 10:
         return f"(( {draw(arith(depth + 1))} ))"
     if choice == 11:

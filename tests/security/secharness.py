@@ -104,8 +104,10 @@ class Outcome:
 
     def describe(self) -> str:
         tail = self.text[-600:]
-        return (f"kind={self.kind} limit={self.limit} exit={self.exit_code} elapsed={self.elapsed:.2f}s "
-                f"(timeout {self.timeout}s)\n{self.error[-3000:]}\noutput tail: {tail!r}")
+        return (
+            f"kind={self.kind} limit={self.limit} exit={self.exit_code} elapsed={self.elapsed:.2f}s "
+            f"(timeout {self.timeout}s)\n{self.error[-3000:]}\noutput tail: {tail!r}"
+        )
 
 
 def _rss(pid: int | str = "self") -> int:
@@ -153,8 +155,11 @@ def _threads_left(token: CancelToken | None, grace: float = 1.0) -> int:
         if t is threading.current_thread() or isinstance(t, threading.Timer):
             continue
         t.join(max(end - time.monotonic(), 0.0))
-    return sum(1 for t in threading.enumerate()
-               if t is not threading.current_thread() and not isinstance(t, threading.Timer) and t.is_alive())
+    return sum(
+        1
+        for t in threading.enumerate()
+        if t is not threading.current_thread() and not isinstance(t, threading.Timer) and t.is_alive()
+    )
 
 
 def _child_main(
@@ -246,8 +251,10 @@ def _spawn(
     base = Limits.profile(limits) if isinstance(limits, str) else limits
     eff = base.with_overrides(**overrides) if overrides else base
     if build is None:
+
         def build() -> Bash:
             return Bash(limits=eff, files=dict(files or {}))
+
     data = stdin  # passed to exec() as given: str input is the API's to convert
     rfd, wfd = os.pipe()
     pid = os.fork()
@@ -263,8 +270,17 @@ def _spawn(
     # until the child signals its start, allow it some time to get going
     # a bomb may legitimately hold max_memory; kill only well past what verify_bomb allows
     kill = max(MEMORY_KILL, min(eff.max_memory, AS_LIMIT) + BOMB_RSS_SLACK + (64 << 20))
-    return _Job(pid, rfd, t0, t0 + budget + 5.0, budget, eff.timeout, eff.max_output_size,
-                eff.max_memory, _rss(pid) + kill)
+    return _Job(
+        pid,
+        rfd,
+        t0,
+        t0 + budget + 5.0,
+        budget,
+        eff.timeout,
+        eff.max_output_size,
+        eff.max_memory,
+        _rss(pid) + kill,
+    )
 
 
 def _finish(job: _Job, killed: str = "") -> Outcome:
@@ -277,8 +293,11 @@ def _finish(job: _Job, killed: str = "") -> Outcome:
         out = Outcome("hang", error=f"still running {job.budget:.1f}s after the run started; killed")
         out.elapsed = wall
     elif killed == "memory":
-        out = Outcome("memory", error=f"resident memory over {MEMORY_KILL >> 20} MB (or max_memory + "
-                                      f"{(BOMB_RSS_SLACK >> 20) + 64} MB); killed after {wall:.1f}s")
+        out = Outcome(
+            "memory",
+            error=f"resident memory over {MEMORY_KILL >> 20} MB (or max_memory + "
+            f"{(BOMB_RSS_SLACK >> 20) + 64} MB); killed after {wall:.1f}s",
+        )
         out.elapsed = wall
     elif not job.chunks:
         sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
@@ -377,7 +396,8 @@ def assert_ends(out: Outcome, *, kinds: tuple[str, ...] = ("result", "limit")) -
     # a Python exception caught at a command's boundary is still a bug
     assert "internal error" not in out.text, out.describe()
     assert out.extra.get("peak_rss", 0) <= MAX_RSS, (
-        f"peak memory grew by {out.extra.get('peak_rss', 0) >> 20} MB: " + out.describe())
+        f"peak memory grew by {out.extra.get('peak_rss', 0) >> 20} MB: " + out.describe()
+    )
     # nothing of the run may go on working after exec returned
     assert out.extra.get("threads_left", 0) == 0, "threads left running: " + out.describe()
 
@@ -389,6 +409,7 @@ def assert_no_secrets(out: Outcome, *secrets: str) -> None:
 
 
 # ------------------------------------------------------------ host canaries
+
 
 def snapshot(top: Path, skip: frozenset[Path] = frozenset()) -> dict[str, str]:
     """Names, modes, owners, mtimes, link targets and content hashes under `top`."""
@@ -432,15 +453,42 @@ def warm_up() -> None:
     children do not each pay for it (and time it against their deadline)."""
     # one command at a time: concurrent first imports from pipeline threads
     # are a separate matter (see test_robustness.py)
-    script = "\n".join([
-        "echo a | cat", "grep -E a </dev/null", "sed s/a/b/ </dev/null", "awk '{print}' </dev/null",
-        "sort </dev/null", "uniq </dev/null", "tr a b </dev/null", "cut -c1 </dev/null", "head -1 </dev/null",
-        "wc -l </dev/null", "echo '{}' | jq .", "expr a : a", "find / -maxdepth 0 -regex x", "printf '%s' x",
-        "seq 1 2", "[[ a =~ a ]]", "shopt -s extglob", "case aa in +(a)) ;; esac", "yes | head -1",
-        "base64 </dev/null", "tail -1 </dev/null", "diff /dev/null /dev/null", "od -c </dev/null",
-        "xargs </dev/null", "rev </dev/null", "ls / >/dev/null", "printenv >/dev/null", "env >/dev/null",
-        "declare -p >/dev/null", "rm -f /tmp/none", "mv /tmp/none /tmp/none2 2>/dev/null", "true",
-    ])
+    script = "\n".join(
+        [
+            "echo a | cat",
+            "grep -E a </dev/null",
+            "sed s/a/b/ </dev/null",
+            "awk '{print}' </dev/null",
+            "sort </dev/null",
+            "uniq </dev/null",
+            "tr a b </dev/null",
+            "cut -c1 </dev/null",
+            "head -1 </dev/null",
+            "wc -l </dev/null",
+            "echo '{}' | jq .",
+            "expr a : a",
+            "find / -maxdepth 0 -regex x",
+            "printf '%s' x",
+            "seq 1 2",
+            "[[ a =~ a ]]",
+            "shopt -s extglob",
+            "case aa in +(a)) ;; esac",
+            "yes | head -1",
+            "base64 </dev/null",
+            "tail -1 </dev/null",
+            "diff /dev/null /dev/null",
+            "od -c </dev/null",
+            "xargs </dev/null",
+            "rev </dev/null",
+            "ls / >/dev/null",
+            "printenv >/dev/null",
+            "env >/dev/null",
+            "declare -p >/dev/null",
+            "rm -f /tmp/none",
+            "mv /tmp/none /tmp/none2 2>/dev/null",
+            "true",
+        ]
+    )
     r = Bash(limits="hardened").exec(
         script,
         limits={"timeout": 30},
@@ -449,6 +497,7 @@ def warm_up() -> None:
 
 
 # ------------------------------------------------------------ case tables
+
 
 def param(
     case_id: str,
@@ -472,19 +521,35 @@ def param(
     makes the Bash (in the child; default: a memory filesystem with the
     run's limits); `profile` names the Limits profile `overrides` apply to;
     `extra` keys are kept in the row for the test's own use."""
-    case = {"id": case_id, "script": script, "timeout": timeout, "expect": expect, "overrides": dict(overrides or {}),
-            "profile": profile,
-            "stdin": stdin, "files": files, "contains": contains, "build": build,
-            "exec_kw": dict(exec_kw or {}), **extra}
+    case = {
+        "id": case_id,
+        "script": script,
+        "timeout": timeout,
+        "expect": expect,
+        "overrides": dict(overrides or {}),
+        "profile": profile,
+        "stdin": stdin,
+        "files": files,
+        "contains": contains,
+        "build": build,
+        "exec_kw": dict(exec_kw or {}),
+        **extra,
+    }
     marks = [pytest.mark.xfail(strict=True, reason=xfail)] if xfail else []
     return pytest.param(case, id=case_id, marks=marks)
 
 
 def _spec(case: Mapping[str, Any]) -> dict[str, Any]:
-    return {"script": case["script"], "limits": case.get("profile", "hardened"),
-            "overrides": {"timeout": case["timeout"], **case["overrides"]},
-            "stdin": case["stdin"], "files": case["files"], "build": case["build"],
-            "exec_kw": case["exec_kw"], "session_scripts": tuple(case.get("session_scripts", ()))}
+    return {
+        "script": case["script"],
+        "limits": case.get("profile", "hardened"),
+        "overrides": {"timeout": case["timeout"], **case["overrides"]},
+        "stdin": case["stdin"],
+        "files": case["files"],
+        "build": case["build"],
+        "exec_kw": case["exec_kw"],
+        "session_scripts": tuple(case.get("session_scripts", ())),
+    }
 
 
 _SESSION: dict[tuple[str, str], Outcome] = {}
@@ -529,8 +594,11 @@ def timing_miss(out: Outcome, expect: tuple[str, ...] = ()) -> bool:
     that timeout of CPU."""
     if out.kind == "hang" or out.elapsed > allowed(out.timeout):
         return True
-    return (out.limit == "timeout" and "timeout" not in expect
-            and out.extra.get("cpu", out.timeout) < out.timeout / 2)
+    return (
+        out.limit == "timeout"
+        and "timeout" not in expect
+        and out.extra.get("cpu", out.timeout) < out.timeout / 2
+    )
 
 
 def verify(case: Mapping[str, Any], out: Outcome) -> None:
@@ -556,6 +624,7 @@ def check(case: Mapping[str, Any], **kw: Any) -> Outcome:
 
 # ------------------------------------------------------------ memory bombs
 
+
 def bomb_problems(out: Outcome, expect: tuple[str, ...]) -> tuple[list[str], bool]:
     """What is wrong with how a memory bomb ended, and whether lateness is all of it."""
     problems: list[str] = []
@@ -564,7 +633,11 @@ def bomb_problems(out: Outcome, expect: tuple[str, ...]) -> tuple[list[str], boo
         pass  # reported below as lateness
     elif out.kind != "limit" or not out.limit:
         problems.append(f"ended with {out.kind}, not a named limit")
-    elif out.limit == "timeout" and "timeout" not in expect and out.extra.get("cpu", out.timeout) < out.timeout / 2:
+    elif (
+        out.limit == "timeout"
+        and "timeout" not in expect
+        and out.extra.get("cpu", out.timeout) < out.timeout / 2
+    ):
         # a loaded host starved the run (less than half its timeout of CPU): a timing miss
         late = True
         problems.append(f"ended by the timeout after {out.extra['cpu']:.1f}s of CPU")

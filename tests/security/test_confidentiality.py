@@ -61,40 +61,43 @@ V = ENV_CANARY_NAME
 SCRIPTS: dict[str, str] = {
     "env": f"env; printenv; printenv {V}; echo ${V} ${{{V}}} ${{!{V}}}",
     "set-declare": "set; declare -p; declare -x; export -p; typeset; readonly -p; compgen -v | tr '\\n' ' '",
-    "indirect-names": f"echo ${{!S*}} ${{!SANDBASH*}}; for v in $(compgen -e); do echo \"$v=${{!v}}\"; done; "
-                      f"x={V}; echo ${{!x}}; declare -n r={V}; echo $r",
+    "indirect-names": f'echo ${{!S*}} ${{!SANDBASH*}}; for v in $(compgen -e); do echo "$v=${{!v}}"; done; '
+    f"x={V}; echo ${{!x}}; declare -n r={V}; echo $r",
     "subshells": f"bash -c 'env'; sh -c 'echo ${V}'; (printenv); $(echo env); env -i env; env -u HOME env; "
-                 f"exec env",
+    f"exec env",
     "awk-jq-env": "awk 'BEGIN{for(k in ENVIRON) print k\"=\"ENVIRON[k]}'; jq -n env; jq -n '$ENV'; "
-                  f"jq -n 'env.{V}'; awk 'BEGIN{{print ENVIRON[\"{V}\"]}}'",
+    f"jq -n 'env.{V}'; awk 'BEGIN{{print ENVIRON[\"{V}\"]}}'",
     "proc": "cat /proc/self/environ /proc/1/environ /proc/self/cmdline /proc/self/status /proc/version "
-            "/proc/self/maps /proc/self/mountinfo 2>&1; ls /proc /proc/self /proc/self/fd 2>&1",
+    "/proc/self/maps /proc/self/mountinfo 2>&1; ls /proc /proc/self /proc/self/fd 2>&1",
     "etc-sys-dev": "cat /etc/passwd /etc/shadow /etc/hostname /etc/hosts /etc/os-release /etc/resolv.conf "
-                   "/etc/environment /etc/machine-id 2>&1; ls /sys /sys/class/net /etc 2>&1; "
-                   "cat /dev/mem /dev/kmem /dev/sda /dev/tty 2>&1 | head -c 300",
+    "/etc/environment /etc/machine-id 2>&1; ls /sys /sys/class/net /etc 2>&1; "
+    "cat /dev/mem /dev/kmem /dev/sda /dev/tty 2>&1 | head -c 300",
     "identity": "whoami; id; id -un; hostname; hostname -f; uname -a; uname -r; echo $HOSTNAME $USER $HOME $UID "
-                "$EUID $SHELL $BASH $MACHTYPE $OSTYPE; groups; logname; tty; nproc; pwd -P",
+    "$EUID $SHELL $BASH $MACHTYPE $OSTYPE; groups; logname; tty; nproc; pwd -P",
     "host-paths": "pwd -P; realpath .; readlink -f link secret-link rel; df; mount; stat -f .; cd link 2>&1; pwd -P",
     "links-read": "cat link/secret.txt rel/secret.txt secret-link link/sub/deep.txt 2>&1; head link/* 2>&1; "
-                  "grep -r canary . 2>&1; cp secret-link /tmp/x 2>&1; cat /tmp/x 2>&1; tar -chf - link 2>&1 | strings",
+    "grep -r canary . 2>&1; cp secret-link /tmp/x 2>&1; cat /tmp/x 2>&1; tar -chf - link 2>&1 | strings",
     "links-list": "ls -laR link rel 2>&1; find -L . 2>&1; du -aL . 2>&1; stat link/secret.txt 2>&1; "
-                  "tree link 2>&1; ls -la secret-link",
+    "tree link 2>&1; ls -la secret-link",
     "dotdot": "cat ../canary/secret.txt ../../canary/secret.txt /../canary/secret.txt 2>&1; cd ..; ls -la; "
-              "cd ../..; ls; cat $(find / -name 'secret*' 2>/dev/null) 2>&1",
+    "cd ../..; ls; cat $(find / -name 'secret*' 2>/dev/null) 2>&1",
     "fds-and-redirects": "exec 3<link/secret.txt 2>&1; cat <&3 2>&1; cat < secret-link 2>&1; "
-                         "cat /dev/fd/3 2>&1; exec 4<../canary/secret.txt 2>&1; read -r l <&4; echo $l",
-    "source-and-eval": "source link/secret.txt 2>&1; . secret-link 2>&1; eval \"$(cat secret-link 2>&1)\"; "
-                       "bash link/exe.sh 2>&1; ./secret-link 2>&1; link/exe.sh 2>&1",
+    "cat /dev/fd/3 2>&1; exec 4<../canary/secret.txt 2>&1; read -r l <&4; echo $l",
+    "source-and-eval": 'source link/secret.txt 2>&1; . secret-link 2>&1; eval "$(cat secret-link 2>&1)"; '
+    "bash link/exe.sh 2>&1; ./secret-link 2>&1; link/exe.sh 2>&1",
     "search-everything": f"grep -rs {FILE_CANARY[:10]} / 2>&1; grep -rsa {ENV_CANARY[:9]} / 2>&1; "
-                         "find / -name '*canary*' 2>&1; find / -newer /tmp -type f 2>/dev/null | head",
+    "find / -name '*canary*' 2>&1; find / -newer /tmp -type f 2>/dev/null | head",
     "host-commands": "python3 -c 'import os;print(os.environ)' 2>&1; perl -e 'print %ENV' 2>&1; "
-                     "ps aux 2>&1; getent passwd 2>&1; curl file:///etc/passwd 2>&1; wget -O- file:///etc/passwd 2>&1",
+    "ps aux 2>&1; getent passwd 2>&1; curl file:///etc/passwd 2>&1; wget -O- file:///etc/passwd 2>&1",
     "history-and-traps": "history 2>&1; fc -l 2>&1; trap -p; alias; hash; cat ~/.bash_history ~/.bashrc "
-                         "~root/.bashrc 2>&1; echo ~root ~nobody",
+    "~root/.bashrc 2>&1; echo ~root ~nobody",
 }
 
-CASES = [param(f"{b}-{sid}", script, build=build) for sid, script in SCRIPTS.items()
-         for b, build in BACKENDS.items()]
+CASES = [
+    param(f"{b}-{sid}", script, build=build)
+    for sid, script in SCRIPTS.items()
+    for b, build in BACKENDS.items()
+]
 
 
 @pytest.fixture(scope="module")

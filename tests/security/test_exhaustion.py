@@ -24,19 +24,33 @@ STDOUT_LIMITS = ("max_output_size", "max_work", "timeout")
 NAMED: list[tuple[str, str, dict[str, float]]] = [
     ("max_call_depth", "f(){ f; }; f", {"max_call_depth": 30}),
     ("max_command_count", "while :; do :; done", {"max_command_count": 500, "max_loop_iterations": 10**6}),
-    ("max_loop_iterations", "for ((;;)); do :; done", {"max_loop_iterations": 300, "max_command_count": 10**6}),
+    (
+        "max_loop_iterations",
+        "for ((;;)); do :; done",
+        {"max_loop_iterations": 300, "max_command_count": 10**6},
+    ),
     ("max_output_size", "yes", {"max_output_size": 5000}),
     ("max_string_length", "x=a; while :; do x=$x$x; done", {"max_string_length": 5000}),
     ("max_substitution_depth", "f(){ echo $(f); }; f", {"max_substitution_depth": 7}),
     ("max_brace_expansion_results", "echo {1..600}", {"max_brace_expansion_results": 500}),
-    ("max_array_elements", "for ((i=0;;i++)); do a[i]=1; done",
-     {"max_array_elements": 300, "max_loop_iterations": 10**6, "max_command_count": 10**6}),
-    ("max_file_descriptors", 'for i in $(seq 3 100); do eval "exec $i>/dev/null"; done', {"max_file_descriptors": 20}),
+    (
+        "max_array_elements",
+        "for ((i=0;;i++)); do a[i]=1; done",
+        {"max_array_elements": 300, "max_loop_iterations": 10**6, "max_command_count": 10**6},
+    ),
+    (
+        "max_file_descriptors",
+        'for i in $(seq 3 100); do eval "exec $i>/dev/null"; done',
+        {"max_file_descriptors": 20},
+    ),
     ("max_sed_iterations", "echo x | sed ':a;ba'", {"max_sed_iterations": 1000}),
     ("max_heredoc_size", "cat <<EOF\n" + "x" * 3000 + "\nEOF", {"max_heredoc_size": 1000}),
     ("max_pipeline_depth", "true | " * 40 + "true", {"max_pipeline_depth": 10}),
-    ("max_glob_operations", "mkdir -p /g/{1..9}/{1..9}/{1..9}; echo /g/*/*/* /g/*/*/* /g/*/*/* >/dev/null",
-     {"max_glob_operations": 500}),
+    (
+        "max_glob_operations",
+        "mkdir -p /g/{1..9}/{1..9}/{1..9}; echo /g/*/*/* /g/*/*/* /g/*/*/* >/dev/null",
+        {"max_glob_operations": 500},
+    ),
     ("timeout", "sleep 5", {"timeout": 0.5}),
     ("max_work", "awk 'BEGIN{while(1){}}'", {"max_work": 100_000}),
 ]
@@ -45,7 +59,8 @@ NAMED: list[tuple[str, str, dict[str, float]]] = [
 @pytest.mark.parametrize(("limit", "script", "overrides"), NAMED, ids=[n[0] for n in NAMED])
 def test_each_limit_is_enforced_and_named(limit: str, script: str, overrides: dict[str, float]) -> None:
     specs: dict[str, dict[str, Any]] = {
-        n: {"script": "echo before; " + s, "overrides": {"timeout": 3, **o}} for n, s, o in NAMED}
+        n: {"script": "echo before; " + s, "overrides": {"timeout": 3, **o}} for n, s, o in NAMED
+    }
     out = pooled("named", specs)[limit]
     if timing_miss(out, (limit,)):  # a loaded host: once more on its own
         out = run_isolated(**specs[limit])
@@ -65,18 +80,24 @@ PARSE_LIMITS = [
 
 @pytest.mark.parametrize(("limit", "script", "overrides"), PARSE_LIMITS, ids=[n[0] for n in PARSE_LIMITS])
 def test_parse_limits_fire_before_running(limit: str, script: str, overrides: dict[str, float]) -> None:
-    out = pooled("parse", {n: {"script": "echo before; " + s, "overrides": {"timeout": 3, **o}}
-                           for n, s, o in PARSE_LIMITS})[limit]
+    out = pooled(
+        "parse",
+        {n: {"script": "echo before; " + s, "overrides": {"timeout": 3, **o}} for n, s, o in PARSE_LIMITS},
+    )[limit]
     assert out.kind == "limit" and out.limit == limit, out.describe()
     assert out.stdout == b"", out.describe()
 
 
-@pytest.mark.parametrize(("quota", "script"), [
-    ({"max_filesystem_bytes": 100_000}, "head -c 200000 /dev/zero > /tmp/f; echo status=$?"),
-    ({"max_filesystem_files": 100}, "for i in {1..300}; do : > /tmp/f$i || break; done"),
-    ({"max_filesystem_bytes": 100_000}, "yes > /tmp/f; echo status=$?"),
-    ({"max_filesystem_files": 100}, "mkdir -p /q/{1..300}"),
-], ids=["bytes", "files", "yes-to-file", "mkdir-many"])
+@pytest.mark.parametrize(
+    ("quota", "script"),
+    [
+        ({"max_filesystem_bytes": 100_000}, "head -c 200000 /dev/zero > /tmp/f; echo status=$?"),
+        ({"max_filesystem_files": 100}, "for i in {1..300}; do : > /tmp/f$i || break; done"),
+        ({"max_filesystem_bytes": 100_000}, "yes > /tmp/f; echo status=$?"),
+        ({"max_filesystem_files": 100}, "mkdir -p /q/{1..300}"),
+    ],
+    ids=["bytes", "files", "yes-to-file", "mkdir-many"],
+)
 def test_filesystem_quota_fails_the_write(quota: dict[str, int], script: str) -> None:
     limits = Limits.profile("hardened").with_overrides(timeout=3, **quota)
 
@@ -104,7 +125,11 @@ CASES: list[Any] = [
     param("background-recursion", "f(){ f & }; f"),
     param("procsub-recursion", "f(){ f > >(cat); }; f"),
     param("many-background-jobs", "for i in $(seq 300); do sleep 5 & done; echo started", timeout=0.5),
-    param("many-background-pipelines", "for i in $(seq 100); do { cat /dev/null | sleep 5; } & done", timeout=0.5),
+    param(
+        "many-background-pipelines",
+        "for i in $(seq 100); do { cat /dev/null | sleep 5; } & done",
+        timeout=0.5,
+    ),
     param("background-loop", "while :; do :; done &"),
     param("background-yes", "yes > /dev/null &"),
     param("disowned-loop", "(while :; do :; done) & disown"),
@@ -115,7 +140,9 @@ CASES: list[Any] = [
     param("sort-random-endless", "yes | sort -R | head -1", timeout=0.3),
     # infinite loops of every kind
     param("while-colon", "while :; do :; done", expect=("max_command_count", "max_loop_iterations")),
-    param("while-true-echo", "while true; do echo; done", expect=("max_command_count", "max_loop_iterations")),
+    param(
+        "while-true-echo", "while true; do echo; done", expect=("max_command_count", "max_loop_iterations")
+    ),
     param("until-false", "until false; do :; done", expect=("max_command_count", "max_loop_iterations")),
     param("arith-for", "for ((;;)); do :; done", expect=("max_loop_iterations",)),
     param("arith-for-empty-body", "for ((i=0;;i++)); do :; done", expect=("max_loop_iterations",)),
@@ -125,9 +152,13 @@ CASES: list[Any] = [
     param("loop-in-cmdsub", "x=$(while :; do :; done)", expect=("max_command_count", "max_loop_iterations")),
     param("loop-in-pipeline", "while :; do echo; done | while read l; do :; done", timeout=0.5),
     param("loop-in-trap", "trap 'while :; do :; done' EXIT; true"),
-    param("loop-via-eval", "x='eval \"$x\"'; eval \"$x\"", expect=("max_command_count", "max_call_depth", "max_substitution_depth", "timeout")),
+    param(
+        "loop-via-eval",
+        'x=\'eval "$x"\'; eval "$x"',
+        expect=("max_command_count", "max_call_depth", "max_substitution_depth", "timeout"),
+    ),
     param("loop-via-source", "echo 'source /tmp/s' > /tmp/s; source /tmp/s", expect=("max_call_depth",)),
-    param("loop-via-bash-c", "a='bash -c \"$a\"'; export a; bash -c \"$a\""),
+    param("loop-via-bash-c", 'a=\'bash -c "$a"\'; export a; bash -c "$a"'),
     param("loop-via-trap-signal", "trap 'kill -USR1 $$' USR1; kill -USR1 $$"),
     param("loop-via-xargs", "yes x | xargs -n1 true", timeout=0.3),
     param("loop-via-find-exec", "mkdir -p /d/{1..30}; find / -exec find / \\; > /dev/null"),
@@ -147,7 +178,11 @@ CASES: list[Any] = [
     param("function-recursion", "f(){ f; }; f", expect=("max_call_depth",)),
     param("function-recursion-args", "f(){ f $1 $1; }; f x", expect=("max_call_depth", "max_string_length")),
     param("cmdsub-recursion", "f(){ echo $(f); }; f", expect=("max_substitution_depth", "max_call_depth")),
-    param("local-cmdsub-recursion", "f(){ local x=$(f); }; f", expect=("max_substitution_depth", "max_call_depth")),
+    param(
+        "local-cmdsub-recursion",
+        "f(){ local x=$(f); }; f",
+        expect=("max_substitution_depth", "max_call_depth"),
+    ),
     param("exported-function-bash-c", "f(){ bash -c f; }; export -f f; f"),
     param("awk-recursion", "awk 'function f(n){ return f(n+1) } BEGIN{f(0)}'"),
     param("jq-recursion", "jq -n 'def f: f; f'"),
@@ -157,7 +192,11 @@ CASES: list[Any] = [
     param("brace-range", "echo {1..99999999}", expect=("max_brace_expansion_results",)),
     param("brace-range-for", "for i in {1..99999999}; do :; done", expect=("max_brace_expansion_results",)),
     param("brace-product", "echo " + "{a,b}" * 30, expect=("max_brace_expansion_results",)),
-    param("brace-product-ranges", "echo {1..10}{1..10}{1..10}{1..10}{1..10}", expect=("max_brace_expansion_results",)),
+    param(
+        "brace-product-ranges",
+        "echo {1..10}{1..10}{1..10}{1..10}{1..10}",
+        expect=("max_brace_expansion_results",),
+    ),
     param("brace-huge-bounds", "echo {0..9999999999999999999999}", expect=("max_brace_expansion_results",)),
     param("brace-huge-step", "echo {1..10..-99999999999999999999}"),
     param("brace-letters-step0", "echo {a..z..0}"),
@@ -166,11 +205,19 @@ CASES: list[Any] = [
     param("brace-assoc-loop", "declare -A m; for i in {1..30000}; do m[$i]=x; done"),
     # string doubling and huge sizes, checked before the work
     param("doubling-unquoted", "x=a; while :; do x=$x$x; done", expect=("max_string_length",)),
-    param("doubling-quoted", 'str=x; for i in {1..40}; do str="$str$str"; done', expect=("max_string_length",)),
+    param(
+        "doubling-quoted", 'str=x; for i in {1..40}; do str="$str$str"; done', expect=("max_string_length",)
+    ),
     param("doubling-append", "x=ab; while :; do x+=$x; done", expect=("max_string_length",)),
-    param("doubling-array", 'a=(x); for i in {1..40}; do a+=("${a[@]}"); done', expect=("max_array_elements",)),
-    param("doubling-replace", "x=abcdefgh; x=${x//?/$x$x}; x=${x//?/$x$x}; x=${x//?/$x}", expect=("max_string_length",),
-          timeout=1),
+    param(
+        "doubling-array", 'a=(x); for i in {1..40}; do a+=("${a[@]}"); done', expect=("max_array_elements",)
+    ),
+    param(
+        "doubling-replace",
+        "x=abcdefgh; x=${x//?/$x$x}; x=${x//?/$x$x}; x=${x//?/$x}",
+        expect=("max_string_length",),
+        timeout=1,
+    ),
     param("printf-width", "printf '%*s' 999999999 x", expect=("max_string_length",)),
     param("printf-width-literal", "printf '%999999999d' 1", expect=("max_string_length",)),
     param("printf-precision", "printf '%.*f' 999999999 1", expect=("max_string_length",)),
@@ -190,8 +237,12 @@ CASES: list[Any] = [
     param("bc-tower", "echo '9^9^9' | bc | wc -c"),
     param("bc-pi-scale", "echo 'scale=100000; 4*a(1)' | bc -l", timeout=0.3),
     # under the digit cap, so the series loops themselves must see the deadline (or the work budget)
-    *[param(f"bc-series-{f}", f"echo 'scale=40000; {f}' | bc -l", timeout=1.0, expect=("timeout", "max_work"))
-      for f in ("4*a(1)", "l(2)", "s(1)")],
+    *[
+        param(
+            f"bc-series-{f}", f"echo 'scale=40000; {f}' | bc -l", timeout=1.0, expect=("timeout", "max_work")
+        )
+        for f in ("4*a(1)", "l(2)", "s(1)")
+    ],
     param("jq-endless-array", "(echo '['; yes '1,') | jq length", timeout=1.0),
     param("jq-endless-junk", "yes '\\x00' | jq . 2>&1 | head -c 100", timeout=0.5),
     param("sed-doubling", "echo x | sed ':a; s/x*/&&/; ta'", timeout=0.3, expect=("max_string_length",)),
@@ -209,13 +260,21 @@ CASES: list[Any] = [
     param("nested-functions", "f(){ " * 3000 + "x" + "; }" * 3000, expect=("max_ast_depth",)),
     param("nested-cond", "[[ " + "( " * N + "a" + " )" * N + " ]]", expect=("max_ast_depth",)),
     param("nested-arith", "echo $((" + "(" * N + "1" + ")" * N + "))"),
-    param("nested-param-default", "x=" + "${x:-" * N + "a" + "}" * N + "; echo $x", expect=("max_ast_depth",)),
+    param(
+        "nested-param-default", "x=" + "${x:-" * N + "a" + "}" * N + "; echo $x", expect=("max_ast_depth",)
+    ),
     param("nested-case", "case x in x) " * 3000 + ":" + " ;; esac" * 3000, expect=("max_ast_depth",)),
-    param("long-pipeline", "true " + "| true " * 50_000, expect=("max_input_size", "max_pipeline_depth", "max_tokens")),
+    param(
+        "long-pipeline",
+        "true " + "| true " * 50_000,
+        expect=("max_input_size", "max_pipeline_depth", "max_tokens"),
+    ),
     param("long-and-list", "true " + "&& true " * 50_000, expect=("max_input_size", "max_tokens")),
     param("many-words", "echo " + "a " * 300_000, expect=("max_input_size", "max_tokens")),
     param("huge-word", "echo " + "x" * 5_000_000, expect=("max_input_size",)),
-    param("many-case-arms", "case x in " + "a) ;; " * 50_000 + "esac", expect=("max_input_size", "max_tokens")),
+    param(
+        "many-case-arms", "case x in " + "a) ;; " * 50_000 + "esac", expect=("max_input_size", "max_tokens")
+    ),
     # 120,000 terms (under the hardened profile's 256 KiB of input) take ~0.6 s of CPU to parse: the
     # parser's deadline ticks must end it at 0.2 s (the row's wall slack covers a loaded host)
     param("arith-long-sum", "echo $(( " + "1+" * 120_000 + "1 ))", timeout=0.2, expect=("timeout",)),
@@ -226,21 +285,44 @@ CASES: list[Any] = [
     param("arith-self-reference", "a=b; b=a; echo $((a))"),
     param("nameref-cycle", "declare -n a=b; declare -n b=a; echo $a"),
     # here-docs
-    param("heredoc-huge-literal", "cat <<EOF\n" + ("x" * 1000 + "\n") * 2000 + "EOF",
-          expect=("max_input_size", "max_heredoc_size")),
-    param("heredoc-many-cmdsubs", "cat <<EOF\n" + "$(echo x)\n" * 50_000 + "EOF",
-          expect=("max_input_size", "max_heredoc_size", "max_command_count")),
-    param("heredoc-expands-huge", "x=$(printf '%0500000d' 0); cat <<EOF\n$x$x$x$x$x$x\nEOF",
-          expect=("max_heredoc_size", "max_string_length")),
+    param(
+        "heredoc-huge-literal",
+        "cat <<EOF\n" + ("x" * 1000 + "\n") * 2000 + "EOF",
+        expect=("max_input_size", "max_heredoc_size"),
+    ),
+    param(
+        "heredoc-many-cmdsubs",
+        "cat <<EOF\n" + "$(echo x)\n" * 50_000 + "EOF",
+        expect=("max_input_size", "max_heredoc_size", "max_command_count"),
+    ),
+    param(
+        "heredoc-expands-huge",
+        "x=$(printf '%0500000d' 0); cat <<EOF\n$x$x$x$x$x$x\nEOF",
+        expect=("max_heredoc_size", "max_string_length"),
+    ),
     param("heredoc-unterminated", "cat <<'EOF'\n" + "line\n" * 10),
-    param("heredoc-in-loop", "for i in {1..1000}; do cat <<EOF\n$(printf '%5000s')\nEOF\ndone", expect=STDOUT_LIMITS),
-    param("herestring-huge", "x=$(printf '%900000s'); cat <<< \"$x$x\"", expect=("max_string_length", "max_heredoc_size", "max_output_size")),
+    param(
+        "heredoc-in-loop",
+        "for i in {1..1000}; do cat <<EOF\n$(printf '%5000s')\nEOF\ndone",
+        expect=STDOUT_LIMITS,
+    ),
+    param(
+        "herestring-huge",
+        "x=$(printf '%900000s'); cat <<< \"$x$x\"",
+        expect=("max_string_length", "max_heredoc_size", "max_output_size"),
+    ),
     # glob blow-ups
     param("glob-many-stars", "mkdir -p /t; cd /t; touch {1..1500}; echo */*/*/*/*/*/* | wc -c"),
-    param("glob-globstar-tree", "mkdir -p /t/{a,b,c,d,e,f,g}/{a,b,c,d,e,f,g}/{a,b,c,d,e,f,g}; shopt -s globstar; "
-          "echo /t/**/**/**/** | wc -c"),
-    param("glob-deep-chain", "mkdir -p /t; cd /t; for i in {1..30}; do mkdir -p d; cd d; done; shopt -s globstar; "
-          "echo /t/**/*/**/*/** | wc -c"),
+    param(
+        "glob-globstar-tree",
+        "mkdir -p /t/{a,b,c,d,e,f,g}/{a,b,c,d,e,f,g}/{a,b,c,d,e,f,g}; shopt -s globstar; "
+        "echo /t/**/**/**/** | wc -c",
+    ),
+    param(
+        "glob-deep-chain",
+        "mkdir -p /t; cd /t; for i in {1..30}; do mkdir -p d; cd d; done; shopt -s globstar; "
+        "echo /t/**/*/**/*/** | wc -c",
+    ),
     param("glob-symlink-loop", "ln -s . /tmp/loop; echo /tmp/loop/*/*/*/*/*/*/*/*/*/*/*/*/*/*/* | wc -c"),
     param("glob-globstar-symlink-loop", "ln -s . /tmp/loop; shopt -s globstar; echo /tmp/**/x | wc -c"),
     param("glob-star-chain-name", "touch /tmp/" + "a" * 60 + "; echo /tmp/" + "*a" * 30 + "*b"),
@@ -266,10 +348,17 @@ CASES: list[Any] = [
     param("cat-urandom-wc", "cat /dev/urandom | wc -c", timeout=0.3),
     param("tr-zero", "tr -d a < /dev/zero", expect=STDOUT_LIMITS),
     param("yes-procsub", "cat <(yes)", expect=STDOUT_LIMITS),
-    param("echo-cmdsub-yes", "echo $(yes)", expect=("max_work", "max_string_length", "max_output_size", "timeout")),
+    param(
+        "echo-cmdsub-yes",
+        "echo $(yes)",
+        expect=("max_work", "max_string_length", "max_output_size", "timeout"),
+    ),
     param("flood-both-streams", "yes out & yes err >&2; wait", expect=STDOUT_LIMITS),
-    param("flood-in-loop", "while :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done",
-          expect=("max_command_count", "max_loop_iterations", "max_output_size")),
+    param(
+        "flood-in-loop",
+        "while :; do echo xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; done",
+        expect=("max_command_count", "max_loop_iterations", "max_output_size"),
+    ),
     param("flood-printf-brace", "printf '%s\\n' {1..2000} {1..2000}"),
     param("flood-to-file", "yes > /tmp/f", timeout=0.3),
     param("flood-tee", "yes | tee /tmp/f > /dev/null", timeout=0.3),
@@ -281,16 +370,41 @@ CASES: list[Any] = [
     param("wait-on-sleep", "sleep 1000 & wait", timeout=0.3, expect=("timeout",)),
     param("timeout-cmd-nesting", "timeout 100 timeout 100 sleep 100", timeout=0.3, expect=("timeout",)),
     # commands over infinite input (one endless line)
-    *[param(f"zero-{name}", f"{cmd} /dev/zero", timeout=0.3) for name, cmd in [
-        ("grep", "grep x"), ("sort", "sort"), ("rev", "rev"), ("cut", "cut -c1"), ("awk", "awk '{print}'"),
-        ("sed", "sed p"), ("tail", "tail -n1"), ("uniq", "uniq"), ("wc", "wc -l"), ("sha256sum", "sha256sum"),
-        ("base64", "base64 >/dev/null"), ("tac", "tac"), ("jq-raw", "jq -R ."),
-        ("xargs", "xargs <"), ("cmp", "cmp /dev/zero"), ("strings", "strings"), ("gzip", "gzip -c >/dev/null"),
-        ("od", "od"), ("fold", "fold"), ("nl", "nl"), ("paste", "paste"), ("comm", "comm /dev/zero"),
-    ]],
+    *[
+        param(f"zero-{name}", f"{cmd} /dev/zero", timeout=0.3)
+        for name, cmd in [
+            ("grep", "grep x"),
+            ("sort", "sort"),
+            ("rev", "rev"),
+            ("cut", "cut -c1"),
+            ("awk", "awk '{print}'"),
+            ("sed", "sed p"),
+            ("tail", "tail -n1"),
+            ("uniq", "uniq"),
+            ("wc", "wc -l"),
+            ("sha256sum", "sha256sum"),
+            ("base64", "base64 >/dev/null"),
+            ("tac", "tac"),
+            ("jq-raw", "jq -R ."),
+            ("xargs", "xargs <"),
+            ("cmp", "cmp /dev/zero"),
+            ("strings", "strings"),
+            ("gzip", "gzip -c >/dev/null"),
+            ("od", "od"),
+            ("fold", "fold"),
+            ("nl", "nl"),
+            ("paste", "paste"),
+            ("comm", "comm /dev/zero"),
+        ]
+    ],
     param("zero-mapfile", "mapfile a < /dev/zero", timeout=3, expect=("timeout", "max_string_length")),
     param("zero-read", "read -r x < /dev/zero", timeout=3, expect=("timeout", "max_string_length")),
-    param("zero-cmdsub", "x=$(cat /dev/zero)", timeout=3, expect=("timeout", "max_string_length", "max_output_size")),
+    param(
+        "zero-cmdsub",
+        "x=$(cat /dev/zero)",
+        timeout=3,
+        expect=("timeout", "max_string_length", "max_output_size"),
+    ),
     param("zero-jq", "jq . /dev/zero", timeout=4),
     param("jq-parse-nuls", "head -c 30M /dev/zero | jq .", timeout=0.3),
     param("yes-sort", "yes | sort", timeout=0.5),
@@ -298,14 +412,25 @@ CASES: list[Any] = [
     param("yes-uniq", "yes | uniq -c", timeout=0.3),
     param("yes-awk", "yes | awk '{n++}'", timeout=0.3),
     param("yes-xargs", "yes | xargs echo > /dev/null", timeout=0.3),
-    param("diff-reversed", "seq 100000 > /tmp/a; seq 100000 | tac > /tmp/b; diff /tmp/a /tmp/b | wc -l", timeout=0.5),
+    param(
+        "diff-reversed",
+        "seq 100000 > /tmp/a; seq 100000 | tac > /tmp/b; diff /tmp/a /tmp/b | wc -l",
+        timeout=0.5,
+    ),
     param("gzip-roundtrip-infinite", "cat /dev/zero | gzip | gunzip | wc -c", timeout=0.3),
     # filesystem fill-up on the default memory filesystem
     param("fill-by-head", "head -c 20M /dev/zero > /tmp/f; ls -l /tmp/f"),
     param("fill-by-truncate", "truncate -s 100G /tmp/f; wc -c < /tmp/f; cat /tmp/f | wc -c"),
-    param("fill-by-files", "for ((i=0;;i++)); do : > /tmp/f$i || break; done", expect=("max_loop_iterations", "result")),
+    param(
+        "fill-by-files",
+        "for ((i=0;;i++)); do : > /tmp/f$i || break; done",
+        expect=("max_loop_iterations", "result"),
+    ),
     param("fill-by-split", "split -b 1 <(yes | head -c 5000) /tmp/s_"),
-    param("fill-by-cp-loop", "head -c 1M /dev/zero > /a; for i in {1..40}; do cp /a /a$i || break; done; echo $i"),
+    param(
+        "fill-by-cp-loop",
+        "head -c 1M /dev/zero > /a; for i in {1..40}; do cp /a /a$i || break; done; echo $i",
+    ),
 ]
 
 
@@ -338,9 +463,16 @@ CANCEL = [
 
 @pytest.mark.parametrize("script", CANCEL)
 def test_cancel_token_stops_the_run(script: str) -> None:
-    generous = {"max_command_count": 10**9, "max_loop_iterations": 10**9, "max_work": 10**13, "timeout": 20,
-                "max_output_size": 10**12}
-    specs: dict[str, dict[str, Any]] = {s: {"script": s, "overrides": generous, "cancel_after": 0.3} for s in CANCEL}
+    generous = {
+        "max_command_count": 10**9,
+        "max_loop_iterations": 10**9,
+        "max_work": 10**13,
+        "timeout": 20,
+        "max_output_size": 10**12,
+    }
+    specs: dict[str, dict[str, Any]] = {
+        s: {"script": s, "overrides": generous, "cancel_after": 0.3} for s in CANCEL
+    }
     out = pooled("cancel", specs)[script]
     if out.kind == "hang" or out.elapsed >= 2.0:  # a loaded host: once more on its own
         out = run_isolated(**specs[script])
@@ -357,8 +489,9 @@ def test_asyncio_cancellation_stops_the_run() -> None:
     bash = Bash(limits="hardened")
 
     async def main() -> float:
-        task = asyncio.ensure_future(run_cancellable(lambda tok: bash.exec("sleep 100", cancel=tok,
-                                                                            limits={"timeout": 20})))
+        task = asyncio.ensure_future(
+            run_cancellable(lambda tok: bash.exec("sleep 100", cancel=tok, limits={"timeout": 20}))
+        )
         await asyncio.sleep(0.3)
         task.cancel()
         loop = asyncio.get_running_loop()
@@ -367,12 +500,17 @@ def test_asyncio_cancellation_stops_the_run() -> None:
             await task
         return loop.time() - t0
 
-    assert asyncio.run(main()) < 5.0  # cancelled promptly (sleep 100 would take 20 s), with slack for a busy host
+    assert (
+        asyncio.run(main()) < 5.0
+    )  # cancelled promptly (sleep 100 would take 20 s), with slack for a busy host
 
 
 def test_limits_cannot_be_caught_or_trapped() -> None:
-    out = run_isolated("trap 'echo trapped' EXIT ERR; set +e; f(){ f; }; f || echo caught; echo after; "
-                       "(f) || echo caught2; echo after2", overrides={"timeout": 3})
+    out = run_isolated(
+        "trap 'echo trapped' EXIT ERR; set +e; f(){ f; }; f || echo caught; echo after; "
+        "(f) || echo caught2; echo after2",
+        overrides={"timeout": 3},
+    )
     assert out.kind == "limit" and out.limit == "max_call_depth", out.describe()
     assert b"after" not in out.stdout and b"caught" not in out.stdout, out.describe()
 

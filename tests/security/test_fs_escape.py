@@ -67,9 +67,13 @@ def sandbox(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Ba
     linked.write_text("linked\n")
     os.link(linked, root / "host_hard")
     bash = Bash(fs=_setups(tmp_path, root)[request.param]())
-    before = snapshot(tmp_path, {root, tmp_path / "store.db", tmp_path / "store.db-wal", tmp_path / "store.db-shm"})
+    before = snapshot(
+        tmp_path, {root, tmp_path / "store.db", tmp_path / "store.db-wal", tmp_path / "store.db-shm"}
+    )
     yield bash, tmp_path
-    after = snapshot(tmp_path, {root, tmp_path / "store.db", tmp_path / "store.db-wal", tmp_path / "store.db-shm"})
+    after = snapshot(
+        tmp_path, {root, tmp_path / "store.db", tmp_path / "store.db-wal", tmp_path / "store.db-shm"}
+    )
     assert after == before
 
 

@@ -47,8 +47,15 @@ RO.mkdir()
 WORK = HOST / "work"
 
 LIMITS = Limits.profile("hardened").with_overrides(
-    timeout=1.0, max_command_count=500, max_loop_iterations=200, max_call_depth=20, max_output_size=64 * 1024,
-    max_substitution_depth=8, max_brace_expansion_results=500, max_work=2_000_000)
+    timeout=1.0,
+    max_command_count=500,
+    max_loop_iterations=200,
+    max_call_depth=20,
+    max_output_size=64 * 1024,
+    max_substitution_depth=8,
+    max_brace_expansion_results=500,
+    max_work=2_000_000,
+)
 
 
 def _build() -> Bash:
@@ -70,8 +77,13 @@ _fresh_work()
 BEFORE = {"canary": snapshot(CANARY), "ro": snapshot(RO)}
 
 
-@settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=not DEDICATED,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    derandomize=not DEDICATED,
+    suppress_health_check=list(HealthCheck),
+)
 @given(script=hostile_scripts(), stdin=st.sampled_from([b"", b"a\nb\n", b"\xff\x00\n", b"1 2 3\n" * 50]))
 def test_random_scripts_end_cleanly(script: str, stdin: bytes) -> None:
     _fresh_work()

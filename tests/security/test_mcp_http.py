@@ -20,8 +20,16 @@ import httpx2
 from unit.mcphttp import http_server
 
 TOKEN = "s3cret-t0ken-for-the-http-table"
-PROBE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+PROBE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}
 ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 GOOD = f"Bearer {TOKEN}"
 
@@ -29,8 +37,12 @@ GOOD = f"Bearer {TOKEN}"
 @pytest.fixture(scope="module")
 def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     path: Path = tmp_path_factory.mktemp("mcp") / "c.toml"
-    path.write_text('[sandbox]\ntimeout = 20\n[server]\nallowed_hosts = ["127.0.0.1:*", "mcp.sandbash.test:*"]\n')
-    with http_server(["-m", "sandbash", "mcp", "--config", str(path)], env={"SANDBASH_MCP_TOKEN": TOKEN}) as u:
+    path.write_text(
+        '[sandbox]\ntimeout = 20\n[server]\nallowed_hosts = ["127.0.0.1:*", "mcp.sandbash.test:*"]\n'
+    )
+    with http_server(
+        ["-m", "sandbash", "mcp", "--config", str(path)], env={"SANDBASH_MCP_TOKEN": TOKEN}
+    ) as u:
         yield u
 
 
@@ -50,7 +62,11 @@ REFUSED: list[tuple[str, dict[str, str], int]] = [
     ("token in another header", {"X-Api-Key": TOKEN}, 401),
     ("rebinding name", {"Authorization": GOOD, "Host": "evil.example:{port}"}, 421),
     ("name under an allowed one", {"Authorization": GOOD, "Host": "x.mcp.sandbash.test:{port}"}, 421),
-    ("allowed name as a prefix", {"Authorization": GOOD, "Host": "mcp.sandbash.test.evil.example:{port}"}, 421),
+    (
+        "allowed name as a prefix",
+        {"Authorization": GOOD, "Host": "mcp.sandbash.test.evil.example:{port}"},
+        421,
+    ),
     ("loopback name not listed", {"Authorization": GOOD, "Host": "localhost:{port}"}, 421),
     ("foreign origin", {"Authorization": GOOD, "Origin": "http://evil.example"}, 403),
     ("null origin", {"Authorization": GOOD, "Origin": "null"}, 403),

@@ -39,15 +39,20 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 async def _victim(client: Client, name: str = "s1") -> str:
     """The victim's shell: an exported secret, a function, a cwd; returns its session id."""
-    r = await client.call_tool("bash", {"command": f"export TOKEN={SECRET}; mkdir -p /work/v; cd /work/v; "
-                                                   f"f() {{ echo {SECRET}; }}; echo shared > /work/v/file",
-                                        "session_id": name})
+    r = await client.call_tool(
+        "bash",
+        {
+            "command": f"export TOKEN={SECRET}; mkdir -p /work/v; cd /work/v; "
+            f"f() {{ echo {SECRET}; }}; echo shared > /work/v/file",
+            "session_id": name,
+        },
+    )
     assert not r.is_error, _text(r)
     assert r.structured_content is not None
     return str(r.structured_content["session_id"])
 
 
-PROBE = "echo \"[$TOKEN]\" $PWD; declare -F f; type -t f; env | grep -c hunter2"
+PROBE = 'echo "[$TOKEN]" $PWD; declare -F f; type -t f; env | grep -c hunter2'
 
 
 def _assert_clean(result: Any) -> None:
@@ -56,8 +61,13 @@ def _assert_clean(result: Any) -> None:
 
 
 ATTEMPTS = [
-    "same name", "same name with restart", "same name via read_file", "same name via list_dir",
-    "same name via write_file", "other names", "empty name",
+    "same name",
+    "same name with restart",
+    "same name via read_file",
+    "same name via list_dir",
+    "same name via write_file",
+    "other names",
+    "empty name",
 ]
 
 
@@ -65,10 +75,16 @@ async def _attempt(attacker: Client, kind: str, victim_id: str) -> None:
     if kind == "same name":
         _assert_clean(await attacker.call_tool("bash", {"command": PROBE, "session_id": "s1"}))
     elif kind == "same name with restart":
-        _assert_clean(await attacker.call_tool("bash", {"command": PROBE, "session_id": "s1", "restart": True}))
+        _assert_clean(
+            await attacker.call_tool("bash", {"command": PROBE, "session_id": "s1", "restart": True})
+        )
     elif kind in ("same name via read_file", "same name via list_dir", "same name via write_file"):
         tool = kind.rsplit(" ", 1)[1]
-        args = {"read_file": {"path": "file"}, "list_dir": {}, "write_file": {"path": "planted", "content": "x"}}
+        args = {
+            "read_file": {"path": "file"},
+            "list_dir": {},
+            "write_file": {"path": "planted", "content": "x"},
+        }
         r = await attacker.call_tool(tool, {**args[tool], "session_id": "s1"})
         # "s1" is unknown to the attacker, or the attacker's own shell (in /work): never the victim's cwd
         text = _text(r)
@@ -81,9 +97,13 @@ async def _attempt(attacker: Client, kind: str, victim_id: str) -> None:
 
 
 @pytest.mark.parametrize("kind", ATTEMPTS)
-@pytest.mark.parametrize("victim_mode, attacker_mode", [("legacy", "legacy"), ("auto", "auto"),
-                                                        ("legacy", "auto"), ("auto", "legacy")])
-def test_another_client_cannot_reach_the_shell(url: str, kind: str, victim_mode: str, attacker_mode: str) -> None:
+@pytest.mark.parametrize(
+    "victim_mode, attacker_mode",
+    [("legacy", "legacy"), ("auto", "auto"), ("legacy", "auto"), ("auto", "legacy")],
+)
+def test_another_client_cannot_reach_the_shell(
+    url: str, kind: str, victim_mode: str, attacker_mode: str
+) -> None:
     async def main() -> None:
         async with Client(url, mode=victim_mode) as victim, Client(url, mode=attacker_mode) as attacker:
             victim_id = await _victim(victim)
@@ -100,12 +120,19 @@ def test_another_client_cannot_reach_the_shell(url: str, kind: str, victim_mode:
 def test_a_forged_mcp_session_header_is_refused(url: str) -> None:
     """An HTTP client cannot claim an MCP session the server did not issue to it."""
     accept = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
-    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"name": "bash", "arguments": {"command": PROBE, "session_id": "s1"}}}
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "bash", "arguments": {"command": PROBE, "session_id": "s1"}},
+    }
     with httpx2.Client(timeout=30) as http:
         for forged in ("0" * 32, "s1", "local", "../", "mcp:s1"):
-            resp = http.post(url, content=json.dumps(call), headers={**accept, "mcp-session-id": forged,
-                                                                    "mcp-protocol-version": "2025-06-18"})
+            resp = http.post(
+                url,
+                content=json.dumps(call),
+                headers={**accept, "mcp-session-id": forged, "mcp-protocol-version": "2025-06-18"},
+            )
             assert resp.status_code in (400, 404), (forged, resp.status_code)
             assert SECRET not in resp.text
 

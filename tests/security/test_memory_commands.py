@@ -30,7 +30,8 @@ ONE_LINE = "head -c 400000000 /dev/zero | tr '\\0' a"
 
 # a YAML document whose aliases expand nine levels deep: 9**9 strings
 ALIAS_BOMB = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' + "".join(
-    f"{chr(98 + i)}: &{chr(98 + i)} [" + ",".join([f"*{chr(97 + i)}"] * 9) + "]\n" for i in range(8))
+    f"{chr(98 + i)}: &{chr(98 + i)} [" + ",".join([f"*{chr(97 + i)}"] * 9) + "]\n" for i in range(8)
+)
 
 
 # 50,000 empty files in one directory, walked under a 16 MB budget
@@ -38,10 +39,18 @@ BIG_DIR = {f"/big/f{i:06d}": b"" for i in range(50_000)}
 BIG_DIR_LIMITS = {"max_memory": 16 << 20, "max_filesystem_files": 1_000_000}
 
 
-def bomb(case_id: str, script: str, expect: tuple[str, ...] = MEM, *, timeout: float = 30,
-         overrides: dict[str, float] | None = None, **kw: Any) -> Any:
-    return param(case_id, script, timeout=timeout, profile="default", expect=expect,
-                 overrides=overrides or {}, **kw)
+def bomb(
+    case_id: str,
+    script: str,
+    expect: tuple[str, ...] = MEM,
+    *,
+    timeout: float = 30,
+    overrides: dict[str, float] | None = None,
+    **kw: Any,
+) -> Any:
+    return param(
+        case_id, script, timeout=timeout, profile="default", expect=expect, overrides=overrides or {}, **kw
+    )
 
 
 CASES = [
@@ -49,36 +58,69 @@ CASES = [
     bomb("tac-many-lines", LINES + " | tac | head -1"),
     bomb("tac-one-line", ONE_LINE + " | tac | wc -c"),
     # jq: collected arrays, shared sub-values, repetition
-    bomb("jq-paths-of-deep-value", "jq -n 'reduce range(19000) as $i (0; [.]) | [paths] | length'", overrides=SMALL),
+    bomb(
+        "jq-paths-of-deep-value",
+        "jq -n 'reduce range(19000) as $i (0; [.]) | [paths] | length'",
+        overrides=SMALL,
+    ),
     bomb("jq-collect-range", "jq -n '[range(1e8)] | length'", overrides=SMALL),
     bomb("jq-collect-repeat", "jq -n '[limit(100000000; repeat(\"abcdefgh\"))] | length'", overrides=SMALL),
     bomb("jq-collect-long-strings", "jq -n '[range(100) | \"x\" * 5000000] | length'"),
     bomb("jq-string-repeat", "jq -n '\"x\" * 1e9 | length'", ("max_string_length", "max_memory")),
-    bomb("jq-until-doubling", "jq -n '[1] | until(length > 1e9; . + .) | length'",
-         ("max_array_elements", "max_memory")),
-    bomb("jq-tojson-shared", "jq -n 'reduce range(30) as $i ([1]; [., .]) | tojson | length'",
-         ("max_string_length", "max_memory")),
+    bomb(
+        "jq-until-doubling",
+        "jq -n '[1] | until(length > 1e9; . + .) | length'",
+        ("max_array_elements", "max_memory"),
+    ),
+    bomb(
+        "jq-tojson-shared",
+        "jq -n 'reduce range(30) as $i ([1]; [., .]) | tojson | length'",
+        ("max_string_length", "max_memory"),
+    ),
     # flatten walks ~300K leaves a second: on a loaded host the deadline may come first
-    bomb("jq-flatten-shared", "jq -n 'reduce range(30) as $i ([1]; [., .]) | flatten | length'",
-         ("max_memory", "timeout"), overrides=SMALL),
-    bomb("jq-reduce-keeps-strings", "jq -n 'reduce range(1000) as $i ([]; . + [\"y\" * 5000000 + \"\\($i)\"]) "
-         "| length'", ("max_memory", "max_array_elements")),
+    bomb(
+        "jq-flatten-shared",
+        "jq -n 'reduce range(30) as $i ([1]; [., .]) | flatten | length'",
+        ("max_memory", "timeout"),
+        overrides=SMALL,
+    ),
+    bomb(
+        "jq-reduce-keeps-strings",
+        'jq -n \'reduce range(1000) as $i ([]; . + ["y" * 5000000 + "\\($i)"]) | length\'',
+        ("max_memory", "max_array_elements"),
+    ),
     # yq: aliases expand to a tree
     bomb("yq-alias-bomb", "yq '.i[0][0]' /b.yaml", files={"/b.yaml": ALIAS_BOMB}),
     bomb("yq-alias-bomb-json", "yq -o json . /b.yaml | wc -c", files={"/b.yaml": ALIAS_BOMB}),
     # awk arrays and strings
-    bomb("awk-array-of-distinct-strings", "awk 'BEGIN{s=sprintf(\"%100000s\",\"\"); while(1) a[i++]=s i}'"),
-    bomb("awk-array-of-built-strings", "awk 'BEGIN{s=sprintf(\"%1000000s\",\"\"); "
-         "while(1) { t = t s; if (length(t) > 5000000) { a[i++] = t; t = \"\" } } }'"),
-    bomb("awk-string-doubling", "awk 'BEGIN{s=\"x\"; while(1) s = s s}'", ("max_string_length", "max_memory")),
+    bomb("awk-array-of-distinct-strings", 'awk \'BEGIN{s=sprintf("%100000s",""); while(1) a[i++]=s i}\''),
+    bomb(
+        "awk-array-of-built-strings",
+        'awk \'BEGIN{s=sprintf("%1000000s",""); '
+        'while(1) { t = t s; if (length(t) > 5000000) { a[i++] = t; t = "" } } }\'',
+    ),
+    bomb(
+        "awk-string-doubling", "awk 'BEGIN{s=\"x\"; while(1) s = s s}'", ("max_string_length", "max_memory")
+    ),
     # diff's line tables
-    bomb("diff-large-files", "seq 1 2000000 > /tmp/a; seq 2 2000001 | sed 's/0/o/' > /tmp/b; diff /tmp/a /tmp/b | tail -1",
-         overrides=ROOM, timeout=25),
+    bomb(
+        "diff-large-files",
+        "seq 1 2000000 > /tmp/a; seq 2 2000001 | sed 's/0/o/' > /tmp/b; diff /tmp/a /tmp/b | tail -1",
+        overrides=ROOM,
+        timeout=25,
+    ),
     # sed's hold space
-    bomb("sed-hold-space", "yes \"$(printf '%100000s')\" | sed 'H;$!d' | wc -c", ("max_string_length", "max_memory")),
+    bomb(
+        "sed-hold-space",
+        "yes \"$(printf '%100000s')\" | sed 'H;$!d' | wc -c",
+        ("max_string_length", "max_memory"),
+    ),
     # bc array elements holding big numbers
-    bomb("bc-array-of-big-numbers", "echo 'x=7^40000; for(i=0;i<1000000;i++) a[i]=x+i' | bc",
-         overrides={"max_work": 10**12}),
+    bomb(
+        "bc-array-of-big-numbers",
+        "echo 'x=7^40000; for(i=0;i<1000000;i++) a[i]=x+i' | bc",
+        overrides={"max_work": 10**12},
+    ),
     # shuf's lines and permutation
     bomb("shuf-input-range", "shuf -i 1-1000000000 | head -1"),
     bomb("shuf-many-lines", LINES + " | shuf | head -1"),
@@ -86,11 +128,19 @@ CASES = [
     bomb("column-table", "yes 'a b c d e f g' | head -c 300000000 | column -t | tail -1"),
     bomb("fmt-one-paragraph", ONE_LINE + " | fmt | tail -1"),
     bomb("tsort-many-edges", "seq 1 1500000 | awk '{print $1, $1+1}' | tsort | tail -1", timeout=30),
-    bomb("grep-pattern-list", "seq 1 5000000 > /tmp/p; echo 5 | grep -F -f /tmp/p | wc -l", overrides=ROOM,
-         timeout=25),
+    bomb(
+        "grep-pattern-list",
+        "seq 1 5000000 > /tmp/p; echo 5 | grep -F -f /tmp/p | wc -l",
+        overrides=ROOM,
+        timeout=25,
+    ),
     bomb("csplit-one-line", ONE_LINE + " | csplit - '/zzz/' '{*}' | tail -1"),
-    bomb("join-equal-keys", "seq 1 3000000 > /tmp/a; yes 1 | head -3000000 > /tmp/b; join /tmp/a /tmp/b | tail -1",
-         overrides=ROOM, timeout=25),
+    bomb(
+        "join-equal-keys",
+        "seq 1 3000000 > /tmp/a; yes 1 | head -3000000 > /tmp/b; join /tmp/a /tmp/b | tail -1",
+        overrides=ROOM,
+        timeout=25,
+    ),
     bomb("split-line-bytes", ONE_LINE + " | split -C 1000 - /tmp/x"),
     # walks of a directory with more names than a small budget holds
     bomb("find-huge-directory", "find /big | wc -l", files=BIG_DIR, overrides=BIG_DIR_LIMITS),
@@ -112,7 +162,9 @@ def outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_command_memory_bomb_ends_with_a_named_limit(case: dict[str, Any], outcomes: dict[str, Outcome]) -> None:
+def test_command_memory_bomb_ends_with_a_named_limit(
+    case: dict[str, Any], outcomes: dict[str, Outcome]
+) -> None:
     verify_bomb(case, outcomes[case["id"]])
 
 
@@ -120,15 +172,20 @@ def test_command_memory_bomb_ends_with_a_named_limit(case: dict[str, Any], outco
 # memory (the spilled runs live on the virtual /tmp, under the filesystem quota,
 # which is resident too: the inputs are sized so that quota and budget fit the cap)
 SORTS = {
-    "distinct": ("seq 1 2500000 | sed 's/$/ abcdefghijklmnopqrstuvwxyz/' | sort -r | head -2",
-                 "999999 abcdefghijklmnopqrstuvwxyz\n999998 abcdefghijklmnopqrstuvwxyz\n"),
+    "distinct": (
+        "seq 1 2500000 | sed 's/$/ abcdefghijklmnopqrstuvwxyz/' | sort -r | head -2",
+        "999999 abcdefghijklmnopqrstuvwxyz\n999998 abcdefghijklmnopqrstuvwxyz\n",
+    ),
     "keyed": ("seq 1 3000000 | sort -t: -k1,1nr | head -2", "3000000\n2999999\n"),
 }
 
 
 @pytest.mark.parametrize("name", sorted(SORTS))
 def test_sort_of_large_input_spills_within_the_budget(name: str) -> None:
-    specs = {k: {"script": s, "limits": "default", "overrides": {"timeout": 60, **ROOM}} for k, (s, _) in SORTS.items()}
+    specs = {
+        k: {"script": s, "limits": "default", "overrides": {"timeout": 60, **ROOM}}
+        for k, (s, _) in SORTS.items()
+    }
     out = pooled("sort-spills", specs)[name]
     assert out.kind == "result", out.describe()
     assert out.stdout.decode() == SORTS[name][1], out.describe()

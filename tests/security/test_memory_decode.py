@@ -101,7 +101,7 @@ def _xz_claiming_dictionary(bits: int) -> bytes:
     nprops, at = _varint(data, at)
     assert fid == 0x21 and nprops == 1
     data[at] = bits
-    struct.pack_into("<I", data, 12 + size - 4, zlib.crc32(bytes(data[12:12 + size - 4])))
+    struct.pack_into("<I", data, 12 + size - 4, zlib.crc32(bytes(data[12 : 12 + size - 4])))
     return bytes(data)
 
 
@@ -114,7 +114,7 @@ def _lzma_claiming_dictionary() -> bytes:
 def _tar_header(name: bytes, size: int, kind: bytes = b"0", extra: dict[int, bytes] | None = None) -> bytes:
     """One 512-byte GNU tar header (`extra`: raw fields at their offsets)."""
     head = bytearray(512)
-    head[0:len(name)] = name
+    head[0 : len(name)] = name
     head[100:108] = b"0000644\0"
     head[108:116] = b"0001750\0"
     head[116:124] = b"0001750\0"
@@ -123,7 +123,7 @@ def _tar_header(name: bytes, size: int, kind: bytes = b"0", extra: dict[int, byt
     head[156:157] = kind
     head[257:265] = b"ustar  \0"
     for offset, raw in (extra or {}).items():
-        head[offset:offset + len(raw)] = raw
+        head[offset : offset + len(raw)] = raw
     head[148:156] = b"        "
     head[148:156] = b"%06o\0 " % sum(head)
     return bytes(head)
@@ -147,7 +147,11 @@ def _tar_gz_sparse() -> bytes:
     """A GNU sparse member (type S) of 1 TiB holding one real byte at its end."""
     real = 1 << 40
     # numbers past 8 GiB use GNU's base-256 form: a 0x80 byte, then big-endian
-    fields = {386: b"\x80" + (real - 1).to_bytes(11, "big"), 398: b"%011o\0" % 1, 483: b"\x80" + real.to_bytes(11, "big")}
+    fields = {
+        386: b"\x80" + (real - 1).to_bytes(11, "big"),
+        398: b"%011o\0" % 1,
+        483: b"\x80" + real.to_bytes(11, "big"),
+    }
     archive = _tar_header(b"sparse", 1, b"S", fields) + b"z" + bytes(511) + bytes(1024)
     return gzip.compress(archive)
 
@@ -180,8 +184,29 @@ def _zip_huge_member(chunks: int = 128) -> bytes:
     size = chunks * len(ZEROS)
     name = b"zeros.bin"
     local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 8, 0, 0x21, 0, len(raw), size, len(name), 0) + name
-    central = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 8, 0, 0x21, 0, len(raw), size, len(name),
-                          0, 0, 0, 0, 0o644 << 16, 0) + name
+    central = (
+        struct.pack(
+            "<IHHHHHHIIIHHHHHII",
+            0x02014B50,
+            20,
+            20,
+            0,
+            8,
+            0,
+            0x21,
+            0,
+            len(raw),
+            size,
+            len(name),
+            0,
+            0,
+            0,
+            0,
+            0o644 << 16,
+            0,
+        )
+        + name
+    )
     end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 1, 1, len(central), len(local) + len(raw), 0)
     return local + raw + central + end
 
@@ -191,8 +216,12 @@ def _tar_gz_many_members(count: int) -> bytes:
     (tarfile keeps every member it has read, pax headers included, unless told not to)."""
     record = b" comment=" + b"A" * 3000 + b"\n"
     record = b"%d" % (len(record) + 4) + record
-    unit = (_tar_header(b"././@PaxHeader", len(record), b"x") + record + bytes(-len(record) % 512)
-            + _tar_header(b"f", 0))
+    unit = (
+        _tar_header(b"././@PaxHeader", len(record), b"x")
+        + record
+        + bytes(-len(record) % 512)
+        + _tar_header(b"f", 0)
+    )
     return gzip.compress(unit * 2048, 9) * (count // 2048)
 
 
@@ -201,17 +230,38 @@ def _zip_many_entries(count: int) -> bytes:
     build a 350-byte ZipInfo for each 47-byte central-directory entry in one call."""
     name = b"f"
     local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 0, 0, 0x21, 0, 0, 0, len(name), 0) + name
-    central = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 0, 0, 0x21, 0, 0, 0, len(name),
-                          0, 0, 0, 0, 0o644 << 16, 0) + name
+    central = (
+        struct.pack(
+            "<IHHHHHHIIIHHHHHII",
+            0x02014B50,
+            20,
+            20,
+            0,
+            0,
+            0,
+            0x21,
+            0,
+            0,
+            0,
+            len(name),
+            0,
+            0,
+            0,
+            0,
+            0o644 << 16,
+            0,
+        )
+        + name
+    )
     end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, len(central) * count, len(local), 0)
     return local + central * count + end
 
 
 HOME = "/home/user/"
 FILES: dict[str, bytes | str] = {
-    HOME + "b.bz2": _bzip2_streams(200),          # 2,000 MiB
-    HOME + "g.gz": _gzip_members(512),            # 8 GiB (gzip -t reads about 1 GB/s)
-    HOME + "x.xz": _xz_streams(128),              # 2 GiB
+    HOME + "b.bz2": _bzip2_streams(200),  # 2,000 MiB
+    HOME + "g.gz": _gzip_members(512),  # 8 GiB (gzip -t reads about 1 GB/s)
+    HOME + "x.xz": _xz_streams(128),  # 2 GiB
     HOME + "dict.xz": _xz_claiming_dictionary(40),
     HOME + "dict.lzma": _lzma_claiming_dictionary(),
     HOME + "big.tgz": _tar_gz_huge_member(),
@@ -224,7 +274,7 @@ FILES: dict[str, bytes | str] = {
 # archives of many small members, alone (the hardened quota of 16 MB holds them)
 MANY: dict[str, bytes | str] = {
     HOME + "many.tgz": _tar_gz_many_members(400_000),  # 1.4 GB of headers in 2 MB
-    HOME + "many.zip": _zip_many_entries(160_000),     # 7.5 MB
+    HOME + "many.zip": _zip_many_entries(160_000),  # 7.5 MB
     HOME + "new.txt": "new file\n",
 }
 # chained (| wc -c): only the deadline can end them; alone: the output cap comes first
@@ -274,7 +324,14 @@ CASES = [
     bomb("tar-sparse-to-stdout", "tar -xOzf sparse.tgz", OUT),
     # 400,000 members, each with a 3 KB pax comment (5 s: the old code held 266 MB by then)
     bomb("tar-many-members", "tar -tzf many.tgz | wc -l", TIME, profile="hardened", timeout=5.0, files=MANY),
-    bomb("tar-many-members-extract", "tar -xOzf many.tgz | wc -c", TIME, profile="hardened", timeout=5.0, files=MANY),
+    bomb(
+        "tar-many-members-extract",
+        "tar -xOzf many.tgz | wc -c",
+        TIME,
+        profile="hardened",
+        timeout=5.0,
+        files=MANY,
+    ),
     # zip: 160,000 central-directory entries, charged before zipfile reads them
     bomb("unzip-many-list", "unzip -l many.zip | wc -l", ("max_memory",), profile="hardened", files=MANY),
     bomb("unzip-many-test", "unzip -tq many.zip", ("max_memory",), profile="hardened", files=MANY),
@@ -302,8 +359,12 @@ CASES = [
     bomb("basenc-z85-d", "yes HelloWorld | basenc --z85 -d | wc -c", TIME),
     bomb("xxd-r-far-offset", "echo '30000000: 41' | xxd -r", ("max_string_length",)),
     bomb("xxd-r-huge-offset", "echo 'ffffffffffffffff: 41' | xxd -r | wc -c", ("max_string_length",)),
-    bomb("xxd-r-stepping", "for i in {1..64}; do printf '%x: 41\\n' $((i * 2000000)); done | xxd -r | wc -c",
-         ("max_string_length",), profile="hardened"),
+    bomb(
+        "xxd-r-stepping",
+        "for i in {1..64}; do printf '%x: 41\\n' $((i * 2000000)); done | xxd -r | wc -c",
+        ("max_string_length",),
+        profile="hardened",
+    ),
     bomb("xxd-r-roundtrip", "yes | xxd | xxd -r | wc -c", TIME),
     bomb("xxd-r-seek", "echo '0: 41' | xxd -r -s 0x30000000 | wc -c", ("max_string_length",)),
     bomb("xxd-r-plain-seek", "echo 41 | xxd -r -p -s 0x30000000 | wc -c", ("max_string_length",)),
@@ -333,7 +394,9 @@ def verify_ended(out: Outcome, *, contains: str, status: int | None = None, time
     """A run that must end with a result (an error the command reports; with `timeout_ok`,
     or at the deadline after reporting it), on time, in bounded memory, without a Python
     exception."""
-    assert out.kind == "result" or (timeout_ok and out.kind == "limit" and out.limit == "timeout"), out.describe()
+    assert out.kind == "result" or (timeout_ok and out.kind == "limit" and out.limit == "timeout"), (
+        out.describe()
+    )
     assert contains in out.text, out.describe()
     if status is not None:
         assert out.exit_code == status, out.describe()
@@ -352,8 +415,10 @@ ARCHIVE_TESTS = {"unzip-test": "unzip -t z.zip", "zip-test": "zip -T z.zip"}
 
 @pytest.fixture(scope="module")
 def archive_test_outcomes() -> dict[str, Outcome]:
-    specs = {key: {"script": script, "files": FILES, "overrides": {"timeout": 3.0}, "limits": "default"}
-             for key, script in ARCHIVE_TESTS.items()}
+    specs = {
+        key: {"script": script, "files": FILES, "overrides": {"timeout": 3.0}, "limits": "default"}
+        for key, script in ARCHIVE_TESTS.items()
+    }
     return pooled("decode-archive-tests", specs)
 
 
@@ -379,9 +444,15 @@ WRITES = {
 
 @pytest.fixture(scope="module")
 def write_outcomes() -> dict[str, Outcome]:
-    specs = {key: {"script": script, "files": FILES, "overrides": {"timeout": 5.0},
-                   "limits": "hardened" if key.endswith("hardened") else "default"}
-             for key, script in WRITES.items()}
+    specs = {
+        key: {
+            "script": script,
+            "files": FILES,
+            "overrides": {"timeout": 5.0},
+            "limits": "hardened" if key.endswith("hardened") else "default",
+        }
+        for key, script in WRITES.items()
+    }
     return pooled("decode-writes", specs)
 
 
@@ -401,7 +472,7 @@ def test_decoding_into_a_file_ends_at_the_quota(key: str, write_outcomes: dict[s
 
 INNER = _gzip_members(64)  # 1 GiB in one gzip layer (1 MB on the wire)
 BODIES: dict[str, tuple[bytes, str]] = {
-    "/gzip-gzip": (gzip.compress(INNER, 9), "gzip, gzip"),       # about 3 KB
+    "/gzip-gzip": (gzip.compress(INNER, 9), "gzip, gzip"),  # about 3 KB
     "/gzip": (INNER, "gzip"),
     "/x-gzip": (INNER, "x-gzip"),
     "/deflate": (_zlib_zeros(64), "deflate"),
@@ -452,7 +523,12 @@ def server_url() -> Iterator[str]:
 # script (with {url}) -> (how it ends: a limit name or "result", text it must show, exit status)
 CURL: dict[str, tuple[str, str, str, int | None]] = {
     "two-layers": ("curl -sS --compressed {url}/gzip-gzip", "result", "curl: (61)", 61),
-    "two-layers-with-identity": ("curl -sS --compressed {url}/gzip-identity-gzip", "result", "curl: (61)", 61),
+    "two-layers-with-identity": (
+        "curl -sS --compressed {url}/gzip-identity-gzip",
+        "result",
+        "curl: (61)",
+        61,
+    ),
     "two-layers-to-file": ("curl -sS --compressed -o out {url}/gzip-gzip; ls", "result", "curl: (61)", None),
     "unknown-coding": ("curl -sS --compressed {url}/br", "result", "curl: (61)", 61),
     "one-layer-piped": ("curl -sS --compressed {url}/gzip | wc -c", "result", "curl: (63)", None),
@@ -463,10 +539,18 @@ CURL: dict[str, tuple[str, str, str, int | None]] = {
     "one-layer-to-file": ("curl -sS --compressed -o out {url}/gzip; ls -l out", "result", "curl: (63)", None),
     "wget-keeps-the-coding": ("wget -q -O - {url}/gzip-gzip | wc -c", "result", "", 0),
     "wget-two-layers-kept": ("wget -q --compression=auto -O - {url}/gzip-gzip | wc -c", "result", "", 0),
-    "wget-one-layer-piped": ("wget -q --compression=gzip -O - {url}/gzip | wc -c", "result",
-                             "Maximum file size exceeded", None),
-    "wget-one-layer-to-file": ("wget -q --compression=auto -O out {url}/gzip; echo status=$?", "result",
-                               "status=1", None),
+    "wget-one-layer-piped": (
+        "wget -q --compression=gzip -O - {url}/gzip | wc -c",
+        "result",
+        "Maximum file size exceeded",
+        None,
+    ),
+    "wget-one-layer-to-file": (
+        "wget -q --compression=auto -O out {url}/gzip; echo status=$?",
+        "result",
+        "status=1",
+        None,
+    ),
     "wget-one-layer-to-stdout": ("wget -q --compression=auto -O - {url}/gzip", "max_output_size", "", None),
     "plain": ("curl -sS --compressed {url}/plain", "result", "hello", 0),
 }
@@ -480,9 +564,15 @@ def curl_outcomes(server_url: str) -> dict[str, Outcome]:
         return Bash(network=cfg)
 
     # hardened where the output cap (1 MB) must come before the response limit (5 MB)
-    specs = {key: {"script": script.format(url=server_url), "build": build, "overrides": {"timeout": 5.0},
-                   "limits": "hardened" if ending == "max_output_size" else "default"}
-             for key, (script, ending, _, _) in CURL.items()}
+    specs = {
+        key: {
+            "script": script.format(url=server_url),
+            "build": build,
+            "overrides": {"timeout": 5.0},
+            "limits": "hardened" if ending == "max_output_size" else "default",
+        }
+        for key, (script, ending, _, _) in CURL.items()
+    }
     return pooled("decode-curl", specs)
 
 
@@ -537,7 +627,7 @@ def _mutations(data: bytes, count: int, seed: int, keep: int = 0) -> list[bytes]
             if op < 0.5 and len(d) > keep:
                 d[rng.randrange(keep, len(d))] = rng.randrange(256)
             elif op < 0.7:
-                d = d[:rng.randrange(keep, len(d) + 1)]
+                d = d[: rng.randrange(keep, len(d) + 1)]
             else:
                 at = rng.randrange(keep, len(d) + 1)
                 d[at:at] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
@@ -548,22 +638,40 @@ def _mutations(data: bytes, count: int, seed: int, keep: int = 0) -> list[bytes]
 # format -> (a good file, its suffix, commands run on every damaged copy $f); .lzma keeps
 # its 13-byte header (a damaged one claims up to 4 GiB of dictionary: max_memory, above)
 DAMAGED: dict[str, tuple[bytes, str, str]] = {
-    "gzip": (gzip.compress(TEXT) + gzip.compress(TEXT[:99]), "gz", "gzip -t $f; zcat $f | wc -c; gzip -lv $f"),
+    "gzip": (
+        gzip.compress(TEXT) + gzip.compress(TEXT[:99]),
+        "gz",
+        "gzip -t $f; zcat $f | wc -c; gzip -lv $f",
+    ),
     "bzip2": (bz2.compress(TEXT) * 2, "bz2", "bzip2 -t $f; bzcat $f | wc -c; bunzip2 -k $f"),
     "xz": (lzma.compress(TEXT) * 2, "xz", "xz -t $f; xzcat $f | wc -c; xz -l $f; unxz -k $f"),
     "lzma": (lzma.compress(TEXT, format=lzma.FORMAT_ALONE), "lzma", "xz -dc --format=lzma $f | wc -c"),
-    "tar": (_small_tar("w"), "tar", "tar -tvf $f; tar -xOf $f | wc -c; tar -xf $f -C out; tar -rf $f new.txt"),
+    "tar": (
+        _small_tar("w"),
+        "tar",
+        "tar -tvf $f; tar -xOf $f | wc -c; tar -xf $f -C out; tar -rf $f new.txt",
+    ),
     "tar.gz": (_small_tar("w:gz"), "tgz", "tar -tzf $f; tar -xzf $f -C out"),
     "tar.bz2": (_small_tar("w:bz2"), "tbz", "tar -tjf $f; tar -xaf $f -C out"),
     "tar.xz": (_small_tar("w:xz"), "txz", "tar -tJf $f; tar -xOJf $f | wc -c"),
-    "zip": (_small_zip(zipfile.ZIP_DEFLATED), "zip",
-            "unzip -l $f; unzip -t $f; unzip -p $f | wc -c; unzip -oq $f -d out; zip -T $f; zip -q $f new.txt"),
+    "zip": (
+        _small_zip(zipfile.ZIP_DEFLATED),
+        "zip",
+        "unzip -l $f; unzip -t $f; unzip -p $f | wc -c; unzip -oq $f -d out; zip -T $f; zip -q $f new.txt",
+    ),
     "zip-stored": (_small_zip(zipfile.ZIP_STORED), "zip", "unzip -tq $f; unzip -v $f; zip -q -d $f a.txt"),
     "zip-bzip2": (_small_zip(zipfile.ZIP_BZIP2), "zip", "unzip -tq $f; unzip -p $f | wc -c"),
     "zip-lzma": (_small_zip(zipfile.ZIP_LZMA), "zip", "unzip -tq $f; unzip -p $f | wc -c"),
-    "base64": (base64.encodebytes(TEXT), "b64", "base64 -d $f | wc -c; base64 -di $f | wc -c; basenc --base64url -d $f"),
-    "xxd": (b"".join(b"%08x: %s\n" % (i * 16, TEXT[i * 16:i * 16 + 16].hex().encode()) for i in range(40)), "hex",
-            "xxd -r $f | wc -c; xxd -r -s 3 $f | wc -c; xxd -r -p $f | wc -c"),
+    "base64": (
+        base64.encodebytes(TEXT),
+        "b64",
+        "base64 -d $f | wc -c; base64 -di $f | wc -c; basenc --base64url -d $f",
+    ),
+    "xxd": (
+        b"".join(b"%08x: %s\n" % (i * 16, TEXT[i * 16 : i * 16 + 16].hex().encode()) for i in range(40)),
+        "hex",
+        "xxd -r $f | wc -c; xxd -r -s 3 $f | wc -c; xxd -r -p $f | wc -c",
+    ),
 }
 
 
@@ -571,8 +679,10 @@ DAMAGED: dict[str, tuple[bytes, str, str]] = {
 def damaged_outcomes() -> dict[str, Outcome]:
     specs = {}
     for i, (key, (good, suffix, commands)) in enumerate(DAMAGED.items()):
-        files: dict[str, bytes | str] = {f"{HOME}{n:02d}.{suffix}": data
-                                         for n, data in enumerate(_mutations(good, 24, i, 13 if key == "lzma" else 0))}
+        files: dict[str, bytes | str] = {
+            f"{HOME}{n:02d}.{suffix}": data
+            for n, data in enumerate(_mutations(good, 24, i, 13 if key == "lzma" else 0))
+        }
         files[HOME + "new.txt"] = "new\n"
         script = f"mkdir -p out; for f in *.{suffix}; do {commands}; done 2>&1 | tail -c 2000; echo done"
         specs[key] = {"script": script, "files": files, "overrides": {"timeout": 20.0}, "limits": "hardened"}

@@ -8,36 +8,95 @@ from pathlib import Path
 
 PKG = Path(__file__).resolve().parents[2] / "src" / "sandbash"
 
-BANNED_MODULES = {"subprocess", "socket", "ctypes", "pty", "multiprocessing", "shutil", "pathlib", "tempfile",
-                  "http", "urllib", "ftplib", "smtplib", "telnetlib", "signal", "resource", "mmap", "fcntl",
-                  "sqlite3"}
-BANNED_OS_CALLS = {"system", "popen", "fork", "forkpty", "execv", "execve", "execl", "execle", "execlp", "execlpe",
-                   "execvp", "execvpe", "spawnl", "spawnle", "spawnlp", "spawnlpe", "spawnv", "spawnve", "spawnvp",
-                   "spawnvpe", "posix_spawn", "posix_spawnp", "kill", "killpg"}
+BANNED_MODULES = {
+    "subprocess",
+    "socket",
+    "ctypes",
+    "pty",
+    "multiprocessing",
+    "shutil",
+    "pathlib",
+    "tempfile",
+    "http",
+    "urllib",
+    "ftplib",
+    "smtplib",
+    "telnetlib",
+    "signal",
+    "resource",
+    "mmap",
+    "fcntl",
+    "sqlite3",
+}
+BANNED_OS_CALLS = {
+    "system",
+    "popen",
+    "fork",
+    "forkpty",
+    "execv",
+    "execve",
+    "execl",
+    "execle",
+    "execlp",
+    "execlpe",
+    "execvp",
+    "execvpe",
+    "spawnl",
+    "spawnle",
+    "spawnlp",
+    "spawnlpe",
+    "spawnv",
+    "spawnve",
+    "spawnvp",
+    "spawnvpe",
+    "posix_spawn",
+    "posix_spawnp",
+    "kill",
+    "killpg",
+}
 # modules that own a host capability (relative to src/sandbash)
-OWNERS_OS = {"vfs/host.py", "vfs/hostio.py", "vfs/overlay.py", "vfs/readwrite.py", "vfs/sqlite.py",
-             "stdio/hostin.py",  # a descriptor the embedder hands over as stdin
-             "host/procfs.py",  # host mode: the one reader of /proc, /sys, uname and statvfs (sandbash.host)
-             "cli/app.py", "agent/mcp_server.py",  # the host-facing programs: their own environment (SANDBASH_*)
-             # box mode: the service's socket and config file, the alias client, and the one module that
-             # starts host programs (a [tool.<name>] table, inside bubblewrap)
-             "box/service.py", "box/alias.py", "box/spawn.py",
-             "box/egress_relay.py"}  # ... and, inside a contained tool's sandbox (never imported), its egress relay
+OWNERS_OS = {
+    "vfs/host.py",
+    "vfs/hostio.py",
+    "vfs/overlay.py",
+    "vfs/readwrite.py",
+    "vfs/sqlite.py",
+    "stdio/hostin.py",  # a descriptor the embedder hands over as stdin
+    "host/procfs.py",  # host mode: the one reader of /proc, /sys, uname and statvfs (sandbash.host)
+    "cli/app.py",
+    "agent/mcp_server.py",  # the host-facing programs: their own environment (SANDBASH_*)
+    # box mode: the service's socket and config file, the alias client, and the one module that
+    # starts host programs (a [tool.<name>] table, inside bubblewrap)
+    "box/service.py",
+    "box/alias.py",
+    "box/spawn.py",
+    "box/egress_relay.py",
+}  # ... and, inside a contained tool's sandbox (never imported), its egress relay
 OWNERS_OPEN = OWNERS_OS | {"cli/app.py"}
-OWNERS_NET = {"net/client.py", "net/transport.py", "agent/mcp_server.py",
-              "box/service.py", "box/alias.py",  # box mode: the shell service's Unix socket, both ends
-              "box/egress.py", "box/egress_relay.py"}  # ... and a contained tool's egress proxy and its relay
+OWNERS_NET = {
+    "net/client.py",
+    "net/transport.py",
+    "agent/mcp_server.py",
+    "box/service.py",
+    "box/alias.py",  # box mode: the shell service's Unix socket, both ends
+    "box/egress.py",
+    "box/egress_relay.py",
+}  # ... and a contained tool's egress proxy and its relay
 # python3's Monty worker pool: getpid (a forked child starts its own pool) and kill of its own
 # worker process when the run is cancelled or past its deadline (the worker has no host access)
-OWNERS_WORKER = {"commands/runtimes/python_worker.py",
-                 "commands/runtimes/js_worker.py",  # node's QuickJS worker: getpid (a spare is per process)
-                 "commands/runtimes/js_child.py"}  # ... and inside it, its own TZ (the sandbox's, not the host's)
+OWNERS_WORKER = {
+    "commands/runtimes/python_worker.py",
+    "commands/runtimes/js_worker.py",  # node's QuickJS worker: getpid (a spare is per process)
+    "commands/runtimes/js_child.py",
+}  # ... and inside it, its own TZ (the sandbox's, not the host's)
 # node/js: QuickJS runs in a worker process of its own (its bindings cannot call Python under a
 # time limit, so the deadline kills the process); the script inside reaches only the host requests
 # js_host.py answers over the pipe (test_runtimes_lua_js.py shows it cannot reach the host)
-OWNERS_SUBPROCESS = {"commands/runtimes/js_worker.py",
-                     "box/spawn.py",  # box mode: a [tool.<name>] host program, only inside bubblewrap
-                     "box/egress_relay.py"}  # ... started by the relay, its parent inside that sandbox
+OWNERS_SUBPROCESS = {
+    "commands/runtimes/js_worker.py",
+    "box/spawn.py",  # box mode: a [tool.<name>] host program, only inside bubblewrap
+    "box/egress_relay.py",
+}  # ... started by the relay, its parent inside that sandbox
 # ... and that worker sets its own CPU limit (it must end even if the sandbash that started it dies)
 OWNERS_RESOURCE = {"commands/runtimes/js_child.py"}
 # the optional worker pool of a service (`sandbash mcp --workers N`): worker processes with an
@@ -46,8 +105,10 @@ OWNERS_POOL = {"agent/workers.py"}
 # SQLite opens host files: the SQLite-backed filesystem and session store (files the embedder names),
 # and the sqlite3 command, whose databases are in-memory copies of sandbox files (ATTACH refused)
 OWNERS_SQLITE = {"vfs/sqlite.py", "sessions/stores.py", "commands/runtimes/sqlite.py"}
-OWNERS_SIGNAL = {"cli/app.py",  # the command-line program's own SIGINT/SIGTERM: cancel the run quietly
-                 "box/spawn.py"}  # box mode: SIGKILL to the init of a host program's sandbox (its own namespace)
+OWNERS_SIGNAL = {
+    "cli/app.py",  # the command-line program's own SIGINT/SIGTERM: cancel the run quietly
+    "box/spawn.py",
+}  # box mode: SIGKILL to the init of a host program's sandbox (its own namespace)
 OWNERS_KILL = {"box/spawn.py"}  # ... at the deadline, or when its client has gone
 # awk and jq compile their parsed programs to Python code (never user text
 # pasted into source: literals go through repr/constants)
@@ -76,19 +137,28 @@ def test_no_banned_imports_or_calls() -> None:
                     top = name.split(".")[0]
                     if top == "os" and rel not in OWNERS_OS | OWNERS_WORKER:
                         problems.append(f"{rel}:{node.lineno}: imports os")
-                    if top in BANNED_MODULES and not (top in {"socket", "http", "urllib"} and rel in OWNERS_NET) \
-                            and not (top == "signal" and rel in OWNERS_SIGNAL) \
-                            and not (top == "subprocess" and rel in OWNERS_SUBPROCESS) \
-                            and not (top == "resource" and rel in OWNERS_RESOURCE | OWNERS_POOL) \
-                            and not (top == "multiprocessing" and rel in OWNERS_POOL) \
-                            and not (top == "sqlite3" and rel in OWNERS_SQLITE):
+                    if (
+                        top in BANNED_MODULES
+                        and not (top in {"socket", "http", "urllib"} and rel in OWNERS_NET)
+                        and not (top == "signal" and rel in OWNERS_SIGNAL)
+                        and not (top == "subprocess" and rel in OWNERS_SUBPROCESS)
+                        and not (top == "resource" and rel in OWNERS_RESOURCE | OWNERS_POOL)
+                        and not (top == "multiprocessing" and rel in OWNERS_POOL)
+                        and not (top == "sqlite3" and rel in OWNERS_SQLITE)
+                    ):
                         problems.append(f"{rel}:{node.lineno}: imports {name}")
             elif isinstance(node, ast.Call):
                 func = node.func
                 if isinstance(func, ast.Name) and func.id == "open" and rel not in OWNERS_OPEN:
                     problems.append(f"{rel}:{node.lineno}: calls open()")
-                if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "os":
-                    if func.attr in BANNED_OS_CALLS and not (func.attr == "kill" and rel in OWNERS_WORKER | OWNERS_KILL):
+                if (
+                    isinstance(func, ast.Attribute)
+                    and isinstance(func.value, ast.Name)
+                    and func.value.id == "os"
+                ):
+                    if func.attr in BANNED_OS_CALLS and not (
+                        func.attr == "kill" and rel in OWNERS_WORKER | OWNERS_KILL
+                    ):
                         problems.append(f"{rel}:{node.lineno}: calls os.{func.attr}")
                 if isinstance(func, ast.Name) and func.id in {"eval", "exec", "compile", "__import__"}:
                     if not (func.id in {"exec", "compile"} and rel.startswith(OWNERS_CODEGEN)):

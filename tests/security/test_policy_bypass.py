@@ -25,8 +25,12 @@ from sandbash.vfs.facade import Vfs
 
 GRANTS = ["/data:ro", "/workspace:rw"]
 DENY_RM = Policy(deny=["rm"], paths=GRANTS, mode="remediation", name="deny-rm")
-ALLOW_CAT = Policy(["cat", "ls", "echo", "find", "xargs", "env", "timeout", "bash", "chmod", "mkdir", "printf",
-                    "tar"], paths=GRANTS, mode="remediation", name="allow-cat")
+ALLOW_CAT = Policy(
+    ["cat", "ls", "echo", "find", "xargs", "env", "timeout", "bash", "chmod", "mkdir", "printf", "tar"],
+    paths=GRANTS,
+    mode="remediation",
+    name="allow-cat",
+)
 VICTIM = "/workspace/victim"
 
 
@@ -47,8 +51,11 @@ def exists(bash: Bash, path: str) -> bool:
 
 
 def refusals(events: list[dict[str, object]]) -> set[str]:
-    return {str(e["target"]) for e in events if e["kind"] == "decision" and e["decision"] == "deny"
-            and e["action"] == "shell:exec"}
+    return {
+        str(e["target"])
+        for e in events
+        if e["kind"] == "decision" and e["decision"] == "deny" and e["action"] == "shell:exec"
+    }
 
 
 # ---------------------------------------------------------------- T-CMD-1 retargeting
@@ -90,25 +97,28 @@ def test_retargeted_name_is_decided_as_what_runs(script: str, policy: Policy) ->
     assert bash.check(script).status != ALLOWED
 
 
-@pytest.mark.parametrize("script", [
-    # a program (env, xargs, find, timeout) searches PATH itself: the shell's hash table is not its
-    "hash -p /bin/rm cat; echo /workspace/victim | xargs cat",
-    "hash -p /bin/rm cat; env cat /workspace/victim",
-    "hash -p /bin/rm cat; timeout 5 cat /workspace/victim",
-    "hash -p /bin/rm cat; find /workspace -name victim -exec cat {} \\;",
-    "hash -p /bin/rm cat; echo /workspace/victim | xargs -I{} cat {}",
-    "hash -p /bin/rm cat; find /workspace -name victim -execdir cat {} \\;",
-    "hash -p /bin/rm cat; env -i cat /workspace/victim",
-    "hash -p /bin/rm cat; env -S 'cat /workspace/victim'",
-    "hash -p /bin/rm cat; timeout -k 1 5 cat /workspace/victim",
-    # assigning PATH empties the hash table (a temporary assignment, read and printf -v too)
-    "hash -p /bin/rm cat; PATH=$PATH; cat /workspace/victim",
-    "hash -p /bin/rm cat; PATH=/usr/bin:/bin cat /workspace/victim",
-    "hash -p /bin/rm cat; PATH=$PATH true; cat /workspace/victim",
-    "hash -p /bin/rm cat; PATH+=''; cat /workspace/victim",
-    "hash -p /bin/rm cat; read PATH <<< \"$PATH\"; cat /workspace/victim",
-    "hash -p /bin/rm cat; printf -v PATH %s \"$PATH\"; cat /workspace/victim",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        # a program (env, xargs, find, timeout) searches PATH itself: the shell's hash table is not its
+        "hash -p /bin/rm cat; echo /workspace/victim | xargs cat",
+        "hash -p /bin/rm cat; env cat /workspace/victim",
+        "hash -p /bin/rm cat; timeout 5 cat /workspace/victim",
+        "hash -p /bin/rm cat; find /workspace -name victim -exec cat {} \\;",
+        "hash -p /bin/rm cat; echo /workspace/victim | xargs -I{} cat {}",
+        "hash -p /bin/rm cat; find /workspace -name victim -execdir cat {} \\;",
+        "hash -p /bin/rm cat; env -i cat /workspace/victim",
+        "hash -p /bin/rm cat; env -S 'cat /workspace/victim'",
+        "hash -p /bin/rm cat; timeout -k 1 5 cat /workspace/victim",
+        # assigning PATH empties the hash table (a temporary assignment, read and printf -v too)
+        "hash -p /bin/rm cat; PATH=$PATH; cat /workspace/victim",
+        "hash -p /bin/rm cat; PATH=/usr/bin:/bin cat /workspace/victim",
+        "hash -p /bin/rm cat; PATH=$PATH true; cat /workspace/victim",
+        "hash -p /bin/rm cat; PATH+=''; cat /workspace/victim",
+        'hash -p /bin/rm cat; read PATH <<< "$PATH"; cat /workspace/victim',
+        'hash -p /bin/rm cat; printf -v PATH %s "$PATH"; cat /workspace/victim',
+    ],
+)
 def test_hash_table_is_the_shells_own(script: str) -> None:
     """As bash: these run the real `cat` (checked against bash 5.2 with `hash -p /bin/echo cat`)."""
     bash = sandbox(DENY_RM)
@@ -134,14 +144,17 @@ def test_hashed_name_audit_and_decide_see_the_real_program() -> None:
     assert "cat runs rm" in r.stderr and r.exit_code == 126
 
 
-@pytest.mark.parametrize("script", [
-    "echo y | hash -p /bin/rm cat; cat /workspace/victim",  # a pipeline stage is a subshell
-    "(hash -p /bin/rm cat); cat /workspace/victim",
-    "x=$(hash -p /bin/rm cat); cat /workspace/victim",
-    "hash -p /bin/rm cat & wait; cat /workspace/victim",
-    "{ hash -p /bin/rm cat; } | cat; cat /workspace/victim",
-    "coproc { hash -p /bin/rm cat; }; cat /workspace/victim",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "echo y | hash -p /bin/rm cat; cat /workspace/victim",  # a pipeline stage is a subshell
+        "(hash -p /bin/rm cat); cat /workspace/victim",
+        "x=$(hash -p /bin/rm cat); cat /workspace/victim",
+        "hash -p /bin/rm cat & wait; cat /workspace/victim",
+        "{ hash -p /bin/rm cat; } | cat; cat /workspace/victim",
+        "coproc { hash -p /bin/rm cat; }; cat /workspace/victim",
+    ],
+)
 def test_hash_in_a_subshell_stays_there(script: str) -> None:
     bash = sandbox(DENY_RM)
     r = bash.exec(script)
@@ -149,13 +162,16 @@ def test_hash_in_a_subshell_stays_there(script: str) -> None:
     assert bash.check(script).status != DENIED, bash.check(script).to_text()
 
 
-@pytest.mark.parametrize("script", [
-    "shopt -s lastpipe; echo y | hash -p /bin/rm cat; cat /workspace/victim",
-    "shopt -s lastpipe\nfalse | true | hash -p /bin/rm cat\ncat /workspace/victim",
-    "o=lastpipe; shopt -s $o; echo | hash -p /bin/rm cat; cat /workspace/victim",
-    "f() { shopt -s lastpipe; }; f; echo | hash -p /bin/rm cat; cat /workspace/victim",
-    "eval 'shopt -s lastpipe'; echo | hash -p /bin/rm cat; cat /workspace/victim",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "shopt -s lastpipe; echo y | hash -p /bin/rm cat; cat /workspace/victim",
+        "shopt -s lastpipe\nfalse | true | hash -p /bin/rm cat\ncat /workspace/victim",
+        "o=lastpipe; shopt -s $o; echo | hash -p /bin/rm cat; cat /workspace/victim",
+        "f() { shopt -s lastpipe; }; f; echo | hash -p /bin/rm cat; cat /workspace/victim",
+        "eval 'shopt -s lastpipe'; echo | hash -p /bin/rm cat; cat /workspace/victim",
+    ],
+)
 def test_lastpipe_hash_reaches_the_shell(script: str) -> None:
     """With lastpipe the last stage runs in the shell: its hash table change stays."""
     bash = sandbox(DENY_RM)
@@ -169,7 +185,7 @@ def test_check_models_the_hash_table() -> None:
     assert check("hash -p /bin/head cat; cat /data/a.txt", DENY_RM).status == ALLOWED
     # order only the run knows, a name only the run knows
     assert check("f() { cat /data/a.txt; }; hash -p /bin/rm cat; f", DENY_RM).status == INDETERMINATE
-    assert check("hash -p /bin/rm \"$1\"; cat /data/a.txt", DENY_RM).status == INDETERMINATE
+    assert check('hash -p /bin/rm "$1"; cat /data/a.txt', DENY_RM).status == INDETERMINATE
     # a child shell starts with an empty hash table
     assert check("hash -p /bin/rm cat; bash -c 'cat /data/a.txt'", DENY_RM).status == ALLOWED
     assert check("export PATH=/workspace/bin:$PATH; cat /data/a.txt", DENY_RM).status == INDETERMINATE
@@ -202,15 +218,18 @@ def test_shebang_interpreter_is_gated(line: str, run: str) -> None:
     assert bash.check(script).status != ALLOWED
 
 
-@pytest.mark.parametrize("run", [
-    # an interpreter that is a script is followed, as the kernel does (up to 4 levels)
-    "printf '#!/workspace/s\\n' > t; chmod +x t; ./t /workspace/victim",
-    "printf '#!/workspace/s\\n' > t; printf '#!/workspace/t\\n' > u; chmod +x t u; ./u /workspace/victim",
-    # the one argument keeps its blanks: env -S splits it and runs rm through the gate
-    "printf '#!/usr/bin/env -S rm -f\\n' > t; chmod +x t; ./t /workspace/victim",
-    "printf '#!/usr/bin/env -S timeout 5 rm\\n' > t; chmod +x t; ./t /workspace/victim",
-    "printf '#!/bin/env -S nice rm\\n' > t; chmod +x t; echo /workspace/victim | xargs ./t",
-])
+@pytest.mark.parametrize(
+    "run",
+    [
+        # an interpreter that is a script is followed, as the kernel does (up to 4 levels)
+        "printf '#!/workspace/s\\n' > t; chmod +x t; ./t /workspace/victim",
+        "printf '#!/workspace/s\\n' > t; printf '#!/workspace/t\\n' > u; chmod +x t u; ./u /workspace/victim",
+        # the one argument keeps its blanks: env -S splits it and runs rm through the gate
+        "printf '#!/usr/bin/env -S rm -f\\n' > t; chmod +x t; ./t /workspace/victim",
+        "printf '#!/usr/bin/env -S timeout 5 rm\\n' > t; chmod +x t; ./t /workspace/victim",
+        "printf '#!/bin/env -S nice rm\\n' > t; chmod +x t; echo /workspace/victim | xargs ./t",
+    ],
+)
 def test_interpreter_chains_are_gated(run: str) -> None:
     bash = sandbox(DENY_RM)
     script = f"printf '#!/bin/rm -f\\n' > s; chmod +x s; {run}"
@@ -220,18 +239,21 @@ def test_interpreter_chains_are_gated(run: str) -> None:
     assert bash.check(script).status != ALLOWED
 
 
-@pytest.mark.parametrize(("line", "out", "err", "status"), [
-    # the kernel's reading: one argument, inner blanks kept, outer ones dropped
-    ("#!/bin/echo a  b ", "a  b ./s x\n", "", 0),
-    ("#!  /bin/echo   two words  ", "two words ./s x\n", "", 0),
-    ("#!/usr/bin/env -S echo -n hi", "hi ./s x", "", 0),
-    # never searched in PATH, and only /bin and /usr/bin hold the commands
-    ("#!echo a", "", "bash: line 1: ./s: cannot execute: required file not found\n", 127),
-    ("#!/workspace/bin/cat", "", "bash: line 1: ./s: cannot execute: required file not found\n", 127),
-    ("#!/usr/local/bin/echo", "", "bash: line 1: ./s: cannot execute: required file not found\n", 127),
-    ("#!/workspace/p0 a", "outer ./s x\n", "", 0),  # an interpreter without one: the shell runs the file
-    ("#!/workspace/q0", "", "bash: ./s: /workspace/q0: bad interpreter: Permission denied\n", 126),
-])
+@pytest.mark.parametrize(
+    ("line", "out", "err", "status"),
+    [
+        # the kernel's reading: one argument, inner blanks kept, outer ones dropped
+        ("#!/bin/echo a  b ", "a  b ./s x\n", "", 0),
+        ("#!  /bin/echo   two words  ", "two words ./s x\n", "", 0),
+        ("#!/usr/bin/env -S echo -n hi", "hi ./s x", "", 0),
+        # never searched in PATH, and only /bin and /usr/bin hold the commands
+        ("#!echo a", "", "bash: line 1: ./s: cannot execute: required file not found\n", 127),
+        ("#!/workspace/bin/cat", "", "bash: line 1: ./s: cannot execute: required file not found\n", 127),
+        ("#!/usr/local/bin/echo", "", "bash: line 1: ./s: cannot execute: required file not found\n", 127),
+        ("#!/workspace/p0 a", "outer ./s x\n", "", 0),  # an interpreter without one: the shell runs the file
+        ("#!/workspace/q0", "", "bash: ./s: /workspace/q0: bad interpreter: Permission denied\n", 126),
+    ],
+)
 def test_interpreter_line_as_the_kernel_reads_it(line: str, out: str, err: str, status: int) -> None:
     bash = sandbox(Policy(paths=GRANTS, mode="remediation"))
     view = bash.vfs.view("/")
@@ -247,8 +269,10 @@ def test_interpreter_line_as_the_kernel_reads_it(line: str, out: str, err: str, 
 def test_interpreter_chain_depth() -> None:
     """The kernel follows four interpreters that are scripts; a fifth is ELOOP."""
     bash = sandbox(Policy(paths=GRANTS, mode="remediation"))
-    r = bash.exec("printf '#!/bin/echo zero\\n' > n0; for i in 1 2 3 4 5; do "
-                  "printf \"#!/workspace/n$((i-1)) a$i\\n\" > n$i; done; chmod +x n*; ./n4 x; ./n5 x")
+    r = bash.exec(
+        "printf '#!/bin/echo zero\\n' > n0; for i in 1 2 3 4 5; do "
+        'printf "#!/workspace/n$((i-1)) a$i\\n" > n$i; done; chmod +x n*; ./n4 x; ./n5 x'
+    )
     assert r.stdout == "zero /workspace/n0 a1 /workspace/n1 a2 /workspace/n2 a3 /workspace/n3 a4 ./n4 x\n"
     assert r.stderr == "bash: ./n5: /workspace/n4: bad interpreter: Too many levels of symbolic links\n"
     assert r.exit_code == 126
@@ -269,8 +293,13 @@ def test_shebang_from_a_tar_archive() -> None:
 
 def test_shebang_decide_sees_the_interpreter() -> None:
     seen: list[Action] = []
-    bash = sandbox(Policy(paths=GRANTS, mode="remediation", decide=lambda a: seen.append(a) or (
-        False if a.target == "rm" else None)))
+    bash = sandbox(
+        Policy(
+            paths=GRANTS,
+            mode="remediation",
+            decide=lambda a: seen.append(a) or (False if a.target == "rm" else None),
+        )
+    )
     r = bash.exec("printf '#!/bin/rm -f\\n' > s; chmod +x s; ./s victim")
     assert r.exit_code == 126 and exists(bash, VICTIM)
     assert ("rm", ("/bin/rm", "-f", "./s", "victim")) in [(a.target, a.argv) for a in seen]
@@ -281,8 +310,10 @@ def test_shell_shebang_needs_the_shell() -> None:
     r = bash.exec("printf '#!/bin/bash\\necho in\\n' > s; chmod +x s; ./s")
     assert r.exit_code == 126 and "bash" in refusals(r.events) and r.stdout == ""
     bash = sandbox(Policy(["cat", "printf", "chmod", "s", "c", "bash"], paths=GRANTS, mode="remediation"))
-    r = bash.exec("printf '#!/bin/bash\\necho in\\n' > s; chmod +x s; ./s; printf '#!/bin/cat\\nhi\\n' > c; "
-                  "chmod +x c; ./c")
+    r = bash.exec(
+        "printf '#!/bin/bash\\necho in\\n' > s; chmod +x s; ./s; printf '#!/bin/cat\\nhi\\n' > c; "
+        "chmod +x c; ./c"
+    )
     assert r.stdout == "in\n#!/bin/cat\nhi\n", r.stderr
 
 
@@ -335,19 +366,22 @@ def test_deny_covers_every_spelling(denied: str, script: str) -> None:
     assert bash.check(script).status == DENIED
 
 
-@pytest.mark.parametrize(("allow", "script", "ok"), [
-    (["grep"], "egrep a /data/a.txt", True),
-    (["grep"], "fgrep -x alpha /data/a.txt", True),
-    (["grep"], "rg a /data/a.txt", False),  # a front end of its own
-    (["gzip"], "zcat /dev/null", True),
-    (["zcat"], "gzip -c /data/a.txt", False),  # a spelling allows itself only
-    (["zcat"], "gunzip -c /dev/null", False),
-    (["awk"], "gawk 'BEGIN { print 1 }'", True),
-    (["gawk"], "awk 'BEGIN { print 1 }'", False),
-    (["ls"], "dir /data", True),
-    (["bash"], "sh -c 'echo hi'", True),
-    (["sh"], "bash -c 'echo hi'", False),
-])
+@pytest.mark.parametrize(
+    ("allow", "script", "ok"),
+    [
+        (["grep"], "egrep a /data/a.txt", True),
+        (["grep"], "fgrep -x alpha /data/a.txt", True),
+        (["grep"], "rg a /data/a.txt", False),  # a front end of its own
+        (["gzip"], "zcat /dev/null", True),
+        (["zcat"], "gzip -c /data/a.txt", False),  # a spelling allows itself only
+        (["zcat"], "gunzip -c /dev/null", False),
+        (["awk"], "gawk 'BEGIN { print 1 }'", True),
+        (["gawk"], "awk 'BEGIN { print 1 }'", False),
+        (["ls"], "dir /data", True),
+        (["bash"], "sh -c 'echo hi'", True),
+        (["sh"], "bash -c 'echo hi'", False),
+    ],
+)
 def test_allow_covers_spellings_of_the_implementation_only(allow: list[str], script: str, ok: bool) -> None:
     bash = sandbox(Policy(allow, paths=GRANTS, mode="remediation"))
     r = bash.exec(script)
@@ -417,7 +451,7 @@ HIDDEN = [
     "a=(1); f() { local -n r=$1; echo $((r)); }; read v <<< 'a[$(rm /workspace/victim)]'; f v",
     # a name=value operand that is not written as an assignment word
     "a=(1); declare 'x=a[$(rm /workspace/victim)]'; echo $((x))",
-    "a=(1); f() { local \"x=a[\\$(rm /workspace/victim)]\"; echo $((x)); }; f",
+    'a=(1); f() { local "x=a[\\$(rm /workspace/victim)]"; echo $((x)); }; f',
 ]
 
 
@@ -430,37 +464,44 @@ def test_check_never_allows_hidden_evaluation(script: str) -> None:
     assert exists(bash, VICTIM), r.stderr  # whatever the run evaluates goes through the gate
 
 
-@pytest.mark.parametrize("script", [
-    "for i in 1 2 3; do echo $((i * 2)); done",
-    "i=0; while (( i < 3 )); do i=$((i + 1)); done; echo $i",
-    "n=${#a[@]}; echo $((n + 1)) $((RANDOM % 2)) $(( $# + 1 ))",
-    "x=HOME; y=${!x}",
-    "declare -i n=5; n=n+1; echo $n",
-    "declare -i n; for n in 1 2 3; do echo $n; done",
-    "declare -n r=count; count=3; echo $((r + 1))",
-    "arr=([0]=a [1]=b); i=1; echo ${arr[i]}",
-    "x=5; declare -i y=x+1; echo $y",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "for i in 1 2 3; do echo $((i * 2)); done",
+        "i=0; while (( i < 3 )); do i=$((i + 1)); done; echo $i",
+        "n=${#a[@]}; echo $((n + 1)) $((RANDOM % 2)) $(( $# + 1 ))",
+        "x=HOME; y=${!x}",
+        "declare -i n=5; n=n+1; echo $n",
+        "declare -i n; for n in 1 2 3; do echo $n; done",
+        "declare -n r=count; count=3; echo $((r + 1))",
+        "arr=([0]=a [1]=b); i=1; echo ${arr[i]}",
+        "x=5; declare -i y=x+1; echo $y",
+    ],
+)
 def test_plain_arithmetic_stays_allowed(script: str) -> None:
     assert check(script, DENY_RM).status == ALLOWED
 
 
 # ---------------------------------------------------------------- T-CMD-5 safe arguments
 
-@pytest.mark.parametrize(("script", "out"), [
-    ("echo a", "a X\n"),
-    ("echo a | cat", "a X\n"),
-    ("echo a | cat; echo next", "a X\nnext\n"),
-    ("(echo a); echo b", "a X\nb\n"),
-    ("{ echo a; } | cat", "a X\n"),
-    ("echo a & wait", "a X\n"),
-    ("x=1; echo a", "a X\n"),
-    ("x=$(echo in); echo a $x", "a in X\n"),
-    ("f() { echo f \"$@\"; }; f", "f X\n"),
-    ("if [[ 1 ]]; then echo a; fi", "a X\n"),
-    ("if true; then echo a; fi", "a\n"),  # `true` runs first
-    ("( (echo a) ); echo b", "a X\nb\n"),
-])
+
+@pytest.mark.parametrize(
+    ("script", "out"),
+    [
+        ("echo a", "a X\n"),
+        ("echo a | cat", "a X\n"),
+        ("echo a | cat; echo next", "a X\nnext\n"),
+        ("(echo a); echo b", "a X\nb\n"),
+        ("{ echo a; } | cat", "a X\n"),
+        ("echo a & wait", "a X\n"),
+        ("x=1; echo a", "a X\n"),
+        ("x=$(echo in); echo a $x", "a in X\n"),
+        ('f() { echo f "$@"; }; f', "f X\n"),
+        ("if [[ 1 ]]; then echo a; fi", "a X\n"),
+        ("if true; then echo a; fi", "a\n"),  # `true` runs first
+        ("( (echo a) ); echo b", "a X\nb\n"),
+    ],
+)
 def test_safe_args_go_to_the_first_command(script: str, out: str) -> None:
     r = Bash().exec(script, args=["X"])
     assert r.stdout == out, r.stderr
@@ -475,6 +516,7 @@ def test_safe_args_are_never_a_command_name() -> None:
 
 
 # ---------------------------------------------------------------- T-CMD-6 check deadline
+
 
 def test_check_deadline_reports_indeterminate() -> None:
     script = "\n".join(f"cat /data/a.txt | grep x > /workspace/o{i}" for i in range(3000))

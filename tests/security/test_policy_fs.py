@@ -56,14 +56,18 @@ def sandbox(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable
     """A factory of Bash sandboxes over one backend kind (the files are the embedder's)."""
     made: list[Backend] = []
 
-    def make(paths: list[str] | None = None, mode: str | None = "remediation",
-             files: dict[str, str] | None = None) -> Bash:
+    def make(
+        paths: list[str] | None = None, mode: str | None = "remediation", files: dict[str, str] | None = None
+    ) -> Bash:
         sub = tmp_path / f"s{len(made)}"
         sub.mkdir()
         be = _backend(request.param, sub)
         made.append(be)
-        return Bash(fs=be, files=FILES if files is None else files,
-                    policy=Policy(paths=NESTED if paths is None else paths, mode=mode))
+        return Bash(
+            fs=be,
+            files=FILES if files is None else files,
+            policy=Policy(paths=NESTED if paths is None else paths, mode=mode),
+        )
 
     yield make
     for be in made:
@@ -78,17 +82,21 @@ def _read(b: Bash, path: str) -> bytes:
 
 # ------------------------------------------------------------ T-FS-1 hard links
 
-@pytest.mark.parametrize("script", [
-    "ln /w/sub/keep/f /w/l; echo x >> /w/l",
-    "cp -l /w/sub/keep/f /w/l; echo x >> /w/l",
-    "cp -al /w/sub /w/copy; echo x >> /w/copy/keep/f",
-    "cd /w/sub/keep && ln f ../../l2; echo x >> /w/l2",            # relative names
-    "ln -s /w/sub/keep /w/sl; ln /w/sl/f /w/l3; echo x >> /w/l3",   # through a symlinked directory
-    "ln -s /w/sub/keep/f /w/sf; ln -L /w/sf /w/l4; echo x >> /w/l4",  # ln -L follows to the :ro file
-    "echo y > /w/l5; ln -f /w/sub/keep/f /w/l5; echo x >> /w/l5",   # replacing a writable name
-    "cp -lr /w/sub /w/copy2; echo x >> /w/copy2/keep/f",
-    "ln /w/sub/keep/../keep/f /w/l6 && echo x >> /w/l6",
-])
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "ln /w/sub/keep/f /w/l; echo x >> /w/l",
+        "cp -l /w/sub/keep/f /w/l; echo x >> /w/l",
+        "cp -al /w/sub /w/copy; echo x >> /w/copy/keep/f",
+        "cd /w/sub/keep && ln f ../../l2; echo x >> /w/l2",  # relative names
+        "ln -s /w/sub/keep /w/sl; ln /w/sl/f /w/l3; echo x >> /w/l3",  # through a symlinked directory
+        "ln -s /w/sub/keep/f /w/sf; ln -L /w/sf /w/l4; echo x >> /w/l4",  # ln -L follows to the :ro file
+        "echo y > /w/l5; ln -f /w/sub/keep/f /w/l5; echo x >> /w/l5",  # replacing a writable name
+        "cp -lr /w/sub /w/copy2; echo x >> /w/copy2/keep/f",
+        "ln /w/sub/keep/../keep/f /w/l6 && echo x >> /w/l6",
+    ],
+)
 def test_hard_link_never_widens_a_read_only_file(sandbox: Callable[..., Bash], script: str) -> None:
     b = sandbox()
     r = b.exec(script)
@@ -133,24 +141,29 @@ def test_hard_link_asks_link_on_the_source() -> None:
     def decide(action: Action) -> None:
         seen.append((action.kind, action.target))
 
-    b = Bash(files={"/w/a": "x"}, policy=Policy(paths=["/w:rw", "/home:rw"], mode="remediation",
-                                                  decide=decide))
+    b = Bash(
+        files={"/w/a": "x"}, policy=Policy(paths=["/w:rw", "/home:rw"], mode="remediation", decide=decide)
+    )
     assert b.exec("ln /w/a /w/b").exit_code == 0
     assert ("fs:link", "/w/a") in seen and ("fs:create", "/w/b") in seen
 
 
 # ------------------------------------------------------------ T-FS-2 rename/removal over a stricter grant
 
-@pytest.mark.parametrize("script", [
-    "mv /w/sub /w/sub2; echo x > /w/sub2/keep/f; mv /w/sub2 /w/sub",   # the issue's case
-    "cd /w && mv sub sub2; echo x > sub2/keep/f; mv sub2 sub",          # relative names
-    "mv /w /w2; echo x > /w2/sub/keep/f; mv /w2 /w",                    # a further ancestor
-    "mkdir -p /w/x/keep; echo x > /w/x/keep/f; rm -r /w/sub; mv /w/x /w/sub",  # removal then rename onto
-    "mkdir -p /w/x/keep; echo x > /w/x/keep/f; mv -T /w/x /w/sub",      # rename onto the grant's parent
-    "ln -s /w/sub /w/lnk; mv /w/lnk/keep /w/k2; echo x > /w/k2/f",      # through a symlink
-    "find /w -maxdepth 1 -name sub -exec mv {} /w/moved \\; ; echo x > /w/moved/keep/f",
-    "rm -rf /w/sub; mkdir -p /w/sub/keep; echo x > /w/sub/keep/f",
-])
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "mv /w/sub /w/sub2; echo x > /w/sub2/keep/f; mv /w/sub2 /w/sub",  # the issue's case
+        "cd /w && mv sub sub2; echo x > sub2/keep/f; mv sub2 sub",  # relative names
+        "mv /w /w2; echo x > /w2/sub/keep/f; mv /w2 /w",  # a further ancestor
+        "mkdir -p /w/x/keep; echo x > /w/x/keep/f; rm -r /w/sub; mv /w/x /w/sub",  # removal then rename onto
+        "mkdir -p /w/x/keep; echo x > /w/x/keep/f; mv -T /w/x /w/sub",  # rename onto the grant's parent
+        "ln -s /w/sub /w/lnk; mv /w/lnk/keep /w/k2; echo x > /w/k2/f",  # through a symlink
+        "find /w -maxdepth 1 -name sub -exec mv {} /w/moved \\; ; echo x > /w/moved/keep/f",
+        "rm -rf /w/sub; mkdir -p /w/sub/keep; echo x > /w/sub/keep/f",
+    ],
+)
 def test_rename_or_removal_keeps_a_stricter_grant(sandbox: Callable[..., Bash], script: str) -> None:
     b = sandbox()
     r = b.exec(script)
@@ -162,18 +175,27 @@ def test_first_mv_of_the_issue_fails(sandbox: Callable[..., Bash]) -> None:
     b = sandbox()
     r = b.exec("mv /w/sub /w/sub2; echo $?; rmdir /w/sub; echo $?; rm -r /w/sub/other; echo $?")
     assert r.stdout == "1\n1\n0\n"
-    assert "mv: cannot move '/w/sub' to '/w/sub2': Permission denied [policy: paths.read-only-inside]" in r.stderr
+    assert (
+        "mv: cannot move '/w/sub' to '/w/sub2': Permission denied [policy: paths.read-only-inside]"
+        in r.stderr
+    )
     assert "rmdir: failed to remove '/w/sub': Permission denied" in r.stderr
 
 
 @pytest.mark.parametrize("kind", BACKENDS)
 def test_realistic_git_shape(kind: str, tmp_path: Path) -> None:
     be = _backend(kind, tmp_path)
-    b = Bash(fs=be, files={"/workspace/.git/HEAD": "ref: main\n", "/workspace/src/a.py": "a\n"},
-             policy=Policy(paths=["/workspace:rw", "/workspace/.git:ro", "/home:rw", "/tmp:rw"],
-                           mode="remediation"))
-    r = b.exec("mv /workspace /ws; mv /workspace/.git /workspace/g; rm -rf /workspace; "
-               "mkdir /workspace/src; echo hi > /workspace/src/b.py; mv /workspace/src /workspace/lib; ls -A /workspace")
+    b = Bash(
+        fs=be,
+        files={"/workspace/.git/HEAD": "ref: main\n", "/workspace/src/a.py": "a\n"},
+        policy=Policy(
+            paths=["/workspace:rw", "/workspace/.git:ro", "/home:rw", "/tmp:rw"], mode="remediation"
+        ),
+    )
+    r = b.exec(
+        "mv /workspace /ws; mv /workspace/.git /workspace/g; rm -rf /workspace; "
+        "mkdir /workspace/src; echo hi > /workspace/src/b.py; mv /workspace/src /workspace/lib; ls -A /workspace"
+    )
     assert _read(b, "/workspace/.git/HEAD") == b"ref: main\n"
     assert r.stdout == ".git\nlib\n", r.stderr
     if isinstance(be, ReadWriteFs):
@@ -183,22 +205,30 @@ def test_realistic_git_shape(kind: str, tmp_path: Path) -> None:
 def test_rename_onto_a_path_holding_a_stricter_grant() -> None:
     """The destination alone holds the grant (the source is a writable directory)."""
     p = Policy(paths=["/w:rw", "/w/dst/keep:ro"], mode="remediation")
-    for action, path, ok in [("rename", "/w/dst", False), ("rename", "/w/src", True),
-                             ("delete", "/w/dst", False), ("delete", "/w/dst/other", True),
-                             ("delete", "/w", False), ("create", "/w/dst", True),
-                             ("rename", "/w/dstx", True)]:
+    for action, path, ok in [
+        ("rename", "/w/dst", False),
+        ("rename", "/w/src", True),
+        ("delete", "/w/dst", False),
+        ("delete", "/w/dst/other", True),
+        ("delete", "/w", False),
+        ("create", "/w/dst", True),
+        ("rename", "/w/dstx", True),
+    ]:
         assert p.path_decision(action, path).allowed is ok, (action, path)
 
 
-@pytest.mark.parametrize("script", [
-    "ln -s /w/x /w/a; echo x > /w/a/b/f",                       # the grant's parent made a link
-    "cd /w && ln -s x a; echo x > a/b/f",
-    "ln -s /w/x /w/tmp-l && mv /w/tmp-l /w/a; echo x > /w/a/b/f",
-    "ln -s x /tmp/l && cp -a /tmp/l /w/a; echo x > /w/a/b/f",
-    "cd /tmp && ln -s /w/x a && tar cf t.tar a && tar xf t.tar -C /w; echo x > /w/a/b/f",
-    "ln -sfn /w/x /w/a; echo x > /w/a/b/f",
-    "ln -s ../w/x /w/a; mkdir -p /w/a/b; echo x > /w/a/b/f",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "ln -s /w/x /w/a; echo x > /w/a/b/f",  # the grant's parent made a link
+        "cd /w && ln -s x a; echo x > a/b/f",
+        "ln -s /w/x /w/tmp-l && mv /w/tmp-l /w/a; echo x > /w/a/b/f",
+        "ln -s x /tmp/l && cp -a /tmp/l /w/a; echo x > /w/a/b/f",
+        "cd /tmp && ln -s /w/x a && tar cf t.tar a && tar xf t.tar -C /w; echo x > /w/a/b/f",
+        "ln -sfn /w/x /w/a; echo x > /w/a/b/f",
+        "ln -s ../w/x /w/a; mkdir -p /w/a/b; echo x > /w/a/b/f",
+    ],
+)
 def test_no_link_where_a_stricter_grant_would_lie_below(sandbox: Callable[..., Bash], script: str) -> None:
     """`/w/a/b:ro` with no `/w/a`: a link made there would lead the grant's name elsewhere."""
     b = sandbox(paths=["/w:rw", "/w/a/b:ro", "/tmp:rw", "/home:rw"], files={"/w/x/b/.keep": ""})
@@ -210,6 +240,7 @@ def test_no_link_where_a_stricter_grant_would_lie_below(sandbox: Callable[..., B
 
 
 # ------------------------------------------------------------ T-FS-9 a grant through a symbolic link
+
 
 def _linked(kind: str, tmp: Path, links: dict[str, str], files: dict[str, str]) -> Backend:
     """A backend holding the embedder's files and links (relative targets: valid on every backend)."""
@@ -224,16 +255,40 @@ def _linked(kind: str, tmp: Path, links: dict[str, str], files: dict[str, str]) 
 
 
 @pytest.mark.parametrize("kind", BACKENDS)
-@pytest.mark.parametrize(("grants", "links", "script", "kept"), [
-    (["/w/link:ro"], {"/w/link": "real"}, "echo x > /w/link/f; echo x > /w/real/f; rm -r /w/real", "/w/real/f"),
-    (["/w/a/b:ro"], {"/w/a": "x"}, "echo x > /w/x/b/f; mv /w/x /w/y; rm -r /w/x/b", "/w/x/b/f"),
-    (["/w/cfg:ro"], {"/w/cfg": "real/f"}, "echo x >> /w/real/f; truncate -s0 /w/real/f; mv /w/real/f /w/g", "/w/real/f"),
-    (["/w/l1:ro"], {"/w/l1": "l2", "/w/l2": "real"}, "echo x > /w/real/f; rm /w/l2; ln -sf /tmp /w/l2", "/w/real/f"),
-    (["/w/l:ro"], {"/w/l": "./real/."}, "cd /w/real && echo x > f; chmod 000 f; rm -f f", "/w/real/f"),
-    (["/w/d/l:ro"], {"/w/d/l": "../real"}, "mv /w/real /w/elsewhere; echo x > /w/real/f; cp /tmp/n /w/real/f", "/w/real/f"),
-])
-def test_a_grant_covers_what_its_link_names(kind: str, tmp_path: Path, grants: list[str],
-                                            links: dict[str, str], script: str, kept: str) -> None:
+@pytest.mark.parametrize(
+    ("grants", "links", "script", "kept"),
+    [
+        (
+            ["/w/link:ro"],
+            {"/w/link": "real"},
+            "echo x > /w/link/f; echo x > /w/real/f; rm -r /w/real",
+            "/w/real/f",
+        ),
+        (["/w/a/b:ro"], {"/w/a": "x"}, "echo x > /w/x/b/f; mv /w/x /w/y; rm -r /w/x/b", "/w/x/b/f"),
+        (
+            ["/w/cfg:ro"],
+            {"/w/cfg": "real/f"},
+            "echo x >> /w/real/f; truncate -s0 /w/real/f; mv /w/real/f /w/g",
+            "/w/real/f",
+        ),
+        (
+            ["/w/l1:ro"],
+            {"/w/l1": "l2", "/w/l2": "real"},
+            "echo x > /w/real/f; rm /w/l2; ln -sf /tmp /w/l2",
+            "/w/real/f",
+        ),
+        (["/w/l:ro"], {"/w/l": "./real/."}, "cd /w/real && echo x > f; chmod 000 f; rm -f f", "/w/real/f"),
+        (
+            ["/w/d/l:ro"],
+            {"/w/d/l": "../real"},
+            "mv /w/real /w/elsewhere; echo x > /w/real/f; cp /tmp/n /w/real/f",
+            "/w/real/f",
+        ),
+    ],
+)
+def test_a_grant_covers_what_its_link_names(
+    kind: str, tmp_path: Path, grants: list[str], links: dict[str, str], script: str, kept: str
+) -> None:
     files = {"/w/real/f": "orig\n", "/w/x/b/f": "orig\n", "/tmp/n": "n\n"}
     be = _linked(kind, tmp_path, links, files)
     b = Bash(fs=be, policy=Policy(paths=["/w:rw", "/tmp:rw", "/home:rw", *grants], mode="remediation"))
@@ -253,6 +308,7 @@ def test_a_writable_grant_through_a_link_writes_there(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------ T-FS-3 the gate before resolution
+
 
 def _gated_vfs(kind: str, tmp: Path) -> Vfs:
     vfs = Vfs(_backend(kind, tmp))
@@ -284,8 +340,8 @@ OPS: list[tuple[str, Callable[[Vfs, str], object]]] = [
     ("listdir", lambda v, p: v.listdir(p)),
     ("lstat", lambda v, p: v.lstat(p)),
     ("readlink", lambda v, p: v.readlink(p)),
-    ("statfs", lambda v, p: v.statfs(p)),                        # df FILE, stat -f
-    ("realpath", lambda v, p: v.view("/").realpath(p)),          # cd -P, readlink -f
+    ("statfs", lambda v, p: v.statfs(p)),  # df FILE, stat -f
+    ("realpath", lambda v, p: v.view("/").realpath(p)),  # cd -P, readlink -f
     ("resolve", lambda v, p: v.view("/").resolve(p)),
     ("resolve-nofollow", lambda v, p: v.view("/").resolve(p, follow=False)),
     ("mkdir-p", lambda v, p: v.view("/").mkdir(p, parents=True)),
@@ -299,8 +355,9 @@ THROUGH_LINK = ["/ok/ln/../nope", "/ok/ln/../no/pe", "/ok/ln/../file/x", "/ok/ln
 @pytest.mark.parametrize("kind", BACKENDS)
 @pytest.mark.parametrize("shapes", [WHERE, THROUGH_LINK], ids=["named", "through-link"])
 @pytest.mark.parametrize(("name", "op"), OPS, ids=[n for n, _ in OPS])
-def test_refused_path_has_one_answer(kind: str, tmp_path: Path, name: str, shapes: list[str],
-                                     op: Callable[[Vfs, str], object]) -> None:
+def test_refused_path_has_one_answer(
+    kind: str, tmp_path: Path, name: str, shapes: list[str], op: Callable[[Vfs, str], object]
+) -> None:
     vfs = _gated_vfs(kind, tmp_path)
     answers = set()
     for where in shapes:
@@ -310,67 +367,118 @@ def test_refused_path_has_one_answer(kind: str, tmp_path: Path, name: str, shape
     assert answers == {(errno.EACCES, "paths.no-grant")}
 
 
-@pytest.mark.parametrize("shapes", [("/secret/nope", "/secret/file/x", "/secret/dir"),
-                                    ("/ok/ln/../nope", "/ok/ln/../file/x", "/ok/ln/x")],
-                         ids=["named", "through-link"])
+@pytest.mark.parametrize(
+    "shapes",
+    [("/secret/nope", "/secret/file/x", "/secret/dir"), ("/ok/ln/../nope", "/ok/ln/../file/x", "/ok/ln/x")],
+    ids=["named", "through-link"],
+)
 def test_refused_path_gives_the_same_text_in_scripts(shapes: tuple[str, str, str]) -> None:
-    b = Bash(files={"/secret/file": "s", "/secret/dir/x": "y", "/tmp/x": "t", "/ok/a": "a"},
-             policy=Policy(paths=["/home:rw", "/tmp:rw", "/ok:rw"], mode="remediation"))
+    b = Bash(
+        files={"/secret/file": "s", "/secret/dir/x": "y", "/tmp/x": "t", "/ok/a": "a"},
+        policy=Policy(paths=["/home:rw", "/tmp:rw", "/ok:rw"], mode="remediation"),
+    )
     assert b.exec("ln -s /secret/dir /ok/ln").exit_code == 0
-    for cmd in ("mkdir", "rmdir", "rm", "touch", "chmod 700", "ln -s x", "truncate -s0", "cd", "pushd",
-                "realpath", "readlink -ev", "stat", "ls", "cat", "mv /tmp/x", "ln /tmp/x", "cp -r /tmp/x",
-                "rm -rf", "mkdir -p", "chown user", "du -s", "find", "grep -r x", "wc -l", "head -1", "sort",
-                "df", "stat -f", "cd -P", "touch -h"):
+    for cmd in (
+        "mkdir",
+        "rmdir",
+        "rm",
+        "touch",
+        "chmod 700",
+        "ln -s x",
+        "truncate -s0",
+        "cd",
+        "pushd",
+        "realpath",
+        "readlink -ev",
+        "stat",
+        "ls",
+        "cat",
+        "mv /tmp/x",
+        "ln /tmp/x",
+        "cp -r /tmp/x",
+        "rm -rf",
+        "mkdir -p",
+        "chown user",
+        "du -s",
+        "find",
+        "grep -r x",
+        "wc -l",
+        "head -1",
+        "sort",
+        "df",
+        "stat -f",
+        "cd -P",
+        "touch -h",
+    ):
         r = b.exec("; ".join(f"{cmd} {where}" for where in shapes))
         lines = r.stderr.splitlines()
         # one answer whatever is there (the path itself aside) ...
-        assert len({ln.replace(shapes[0], "P").replace(shapes[1], "P").replace(shapes[2], "P")
-                    for ln in lines}) == 1, (cmd, r.stderr)
+        assert (
+            len({ln.replace(shapes[0], "P").replace(shapes[1], "P").replace(shapes[2], "P") for ln in lines})
+            == 1
+        ), (cmd, r.stderr)
         # ... and, where the command prints the C library's wording, the policy's rule
         if not cmd.startswith("grep"):  # grep -r reports an unreadable operand as missing
-            assert len(lines) == 3 and all(ln.endswith("Permission denied [policy: paths.no-grant]")
-                                           for ln in lines), (cmd, r.stderr)
+            assert len(lines) == 3 and all(
+                ln.endswith("Permission denied [policy: paths.no-grant]") for ln in lines
+            ), (cmd, r.stderr)
 
 
 # ------------------------------------------------------------ T-FS-4 /dev
+
 
 @pytest.mark.parametrize("kind", BACKENDS)
 @pytest.mark.parametrize("mode", ["read-only", "remediation", None])
 def test_dev_entries_are_not_the_scripts(mode: str | None, kind: str, tmp_path: Path) -> None:
     be = _backend(kind, tmp_path)
     b = Bash(fs=be, policy=Policy(mode=mode)) if mode is not None else Bash(fs=be)
-    r = b.exec("chmod 700 /dev/fd; echo x > /dev/fd/k; touch /dev/new; mkdir /dev/d; ln -s / /dev/root; "
-               "mv /dev/null /dev/n; rm -f /dev/zero; ln /dev/null /tmp/n; chmod 666 /dev/fd/0; "
-               "ls /dev/fd; ls /dev | tr '\\n' ' '")
+    r = b.exec(
+        "chmod 700 /dev/fd; echo x > /dev/fd/k; touch /dev/new; mkdir /dev/d; ln -s / /dev/root; "
+        "mv /dev/null /dev/n; rm -f /dev/zero; ln /dev/null /tmp/n; chmod 666 /dev/fd/0; "
+        "ls /dev/fd; ls /dev | tr '\\n' ' '"
+    )
     assert r.stdout == "0\n1\n2\nfd full null random stderr stdin stdout urandom zero ", r.stderr
     assert len(r.stderr.splitlines()) == 9, r.stderr
     assert oct(b.vfs.view("/").stat("/dev/fd").mode & 0o777) == "0o500"
     # more ways in: a copy, a rename, an archive, a directory tree, a here-string, timestamps
-    r2 = b.exec("cd /tmp 2>/dev/null || cd ~; echo q > q; cp q /dev/; mv q /dev/fd/; mkdir -p t/u; "
-                "cp -r t /dev/; tar cf a.tar q t; tar xf a.tar -C /dev; touch -d 2001-01-01 /dev/fd; "
-                "chmod -R 777 /dev; install -m 644 q /dev/i; ls /dev | tr '\\n' ' '")
+    r2 = b.exec(
+        "cd /tmp 2>/dev/null || cd ~; echo q > q; cp q /dev/; mv q /dev/fd/; mkdir -p t/u; "
+        "cp -r t /dev/; tar cf a.tar q t; tar xf a.tar -C /dev; touch -d 2001-01-01 /dev/fd; "
+        "chmod -R 777 /dev; install -m 644 q /dev/i; ls /dev | tr '\\n' ' '"
+    )
     assert r2.stdout.endswith("fd full null random stderr stdin stdout urandom zero "), r2.stderr
     assert oct(b.vfs.view("/").stat("/dev/fd").mode & 0o777) == "0o500"
 
 
 def test_devices_still_work_in_read_only_mode() -> None:
     b = Bash(policy=Policy(mode="read-only"))
-    r = b.exec("echo hi > /dev/null && echo x >/dev/stderr && head -c3 /dev/zero | wc -c && touch /dev/null && echo ok")
+    r = b.exec(
+        "echo hi > /dev/null && echo x >/dev/stderr && head -c3 /dev/zero | wc -c && touch /dev/null && echo ok"
+    )
     assert (r.stdout, r.stderr, r.exit_code) == ("3\nok\n", "x\n", 0)
 
 
 # ------------------------------------------------------------ T-FS-5 pseudo-filesystems
+
 
 def _has_proc() -> bool:
     return os.path.isdir("/proc/self")
 
 
 @pytest.mark.skipif(not _has_proc(), reason="no procfs on this host")
-@pytest.mark.parametrize("script", [
-    "cat /proc/self/environ", "cat /proc/1/environ", "ls /proc", "cat /proc/self/cmdline",
-    "grep -r SANDBASH /proc/self/ 2>&1 | head -1", "tar cf - /proc/self/environ | strings",
-    "cat /sys/kernel/hostname 2>&1; ls /sys/class", "find /proc -maxdepth 2 -name environ",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "cat /proc/self/environ",
+        "cat /proc/1/environ",
+        "ls /proc",
+        "cat /proc/self/cmdline",
+        "grep -r SANDBASH /proc/self/ 2>&1 | head -1",
+        "tar cf - /proc/self/environ | strings",
+        "cat /sys/kernel/hostname 2>&1; ls /sys/class",
+        "find /proc -maxdepth 2 -name environ",
+    ],
+)
 def test_root_overlay_hides_proc(script: str) -> None:
     b = Bash(fs=OverlayFs("/"), policy=Policy(mode="read-only"))
     r = b.exec(script)
@@ -396,6 +504,7 @@ def test_pseudo_filesystems_on_every_host_backend() -> None:
 
 
 # ------------------------------------------------------------ T-FS-6 deep host paths
+
 
 class _Peak(OrderedDict[str, int]):
     """The directory-fd cache, recording its largest size."""
@@ -435,14 +544,17 @@ def _host_fds() -> int:
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="no /proc/self/fd")
 @pytest.mark.parametrize("cls", [ReadWriteFs, OverlayFs])
-@pytest.mark.parametrize("script", [
-    "for i in $(seq 400); do exec {fd}</f || break; done",
-    "for i in $(seq 400); do exec {fd}<f || break; done",                      # relative names
-    "for i in $(seq 200); do exec {a}</f {b}</d/g || break; done",             # two files a step
-    "for i in $(seq 400); do exec {fd}>>/f || break; done",                    # append (host or memory)
-    "for i in $(seq 400); do exec {fd}</f || break; cat /f >/dev/null; done",  # with reads between
-    "f() { exec {fd}</f; }; for i in $(seq 400); do f || break; done",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "for i in $(seq 400); do exec {fd}</f || break; done",
+        "for i in $(seq 400); do exec {fd}<f || break; done",  # relative names
+        "for i in $(seq 200); do exec {a}</f {b}</d/g || break; done",  # two files a step
+        "for i in $(seq 400); do exec {fd}>>/f || break; done",  # append (host or memory)
+        "for i in $(seq 400); do exec {fd}</f || break; cat /f >/dev/null; done",  # with reads between
+        "f() { exec {fd}</f; }; for i in $(seq 400); do f || break; done",
+    ],
+)
 def test_open_files_hold_few_host_fds(cls: type, script: str, tmp_path: Path) -> None:
     (tmp_path / "f").write_text("x")
     (tmp_path / "d").mkdir()
@@ -466,6 +578,7 @@ def test_closed_host_files_give_their_fds_back(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------ T-FS-7 host layout stays private
+
 
 def test_df_and_mount_show_no_host_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from sandbash.cli.app import build_filesystem
@@ -491,11 +604,16 @@ def test_readlink_of_an_outside_host_link(kind: str, tmp_path: Path) -> None:
     (root / "abs").symlink_to(tmp_path / "secret-target")
     (root / "rel").symlink_to("../secret-target")
     (root / "deep").symlink_to("a/../../../x")
-    be: Backend = (ReadWriteFs(str(root)) if kind == "readwrite"
-                   else OverlayFs(str(root), follow_symlinks=kind == "overlay-follow"))
+    be: Backend = (
+        ReadWriteFs(str(root))
+        if kind == "readwrite"
+        else OverlayFs(str(root), follow_symlinks=kind == "overlay-follow")
+    )
     b = Bash(fs=be)
-    r = b.exec("cd /; readlink abs rel deep; readlink -f abs; ls -l abs rel; cat abs rel; stat -c %N abs; "
-               "realpath rel; find . -maxdepth 1 -lname '*secret*'")
+    r = b.exec(
+        "cd /; readlink abs rel deep; readlink -f abs; ls -l abs rel; cat abs rel; stat -c %N abs; "
+        "realpath rel; find . -maxdepth 1 -lname '*secret*'"
+    )
     text = r.stdout + r.stderr
     assert "secret-target" not in text and str(tmp_path) not in text, text
     assert "cat: abs: Permission denied" in r.stderr and "cat: rel: Permission denied" in r.stderr
@@ -520,8 +638,10 @@ def test_rw_mount_links_inside_it(tmp_path: Path) -> None:
     fs = MountFs(MemoryFs())
     fs.mount("/out", ReadWriteFs(str(host)))
     b = Bash(fs=fs)
-    r = b.exec("mkdir -p /out/d && echo hi > /out/d/f && ln -s /out/d/f /out/l1 && ln -s d/f /out/l2 "
-               "&& cd /out/d && ln -s /out/d/f l3 && cat /out/l1 /out/l2 l3 && readlink /out/l1")
+    r = b.exec(
+        "mkdir -p /out/d && echo hi > /out/d/f && ln -s /out/d/f /out/l1 && ln -s d/f /out/l2 "
+        "&& cd /out/d && ln -s /out/d/f l3 && cat /out/l1 /out/l2 l3 && readlink /out/l1"
+    )
     assert (r.stdout, r.exit_code) == ("hi\nhi\nhi\nd/f\n", 0), r.stderr
     assert os.readlink(host / "l1") == "d/f" and os.readlink(host / "d" / "l3") == "../d/f"
     # the embedder may opt in to real links anywhere
@@ -550,15 +670,18 @@ def _host_links_stay_inside(host: Path) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("script", [
-    "mkdir -p /out/d && ln -s ../x /out/d/l && mv /out/d/l /out/l",              # the link moved up
-    "mkdir -p /out/a/b && ln -s ../../x /out/a/b/l && mv /out/a/b /out/b",        # its directory moved up
-    "mkdir -p /out/a/b/c && ln -s ../../../x /out/a/b/c/l && mv /out/a/b /out/b",  # a deeper holder
-    "mkdir -p /out/d && ln -s ../x /out/d/l && ln -P /out/d/l /out/l",            # a hard link to the link
-    "mkdir -p /out/d && ln -s ../x /out/d/l && cd /out/d && mv l ..",             # relative names
-    "mkdir -p /out/a/b && ln -s ../../x /out/a/b/l && mv -T /out/a/b /out/z",
-    "mkdir -p /out/a/b && ln -s ../../x /out/a/b/l && find /out/a -name b -exec mv {} /out/ \\;",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "mkdir -p /out/d && ln -s ../x /out/d/l && mv /out/d/l /out/l",  # the link moved up
+        "mkdir -p /out/a/b && ln -s ../../x /out/a/b/l && mv /out/a/b /out/b",  # its directory moved up
+        "mkdir -p /out/a/b/c && ln -s ../../../x /out/a/b/c/l && mv /out/a/b /out/b",  # a deeper holder
+        "mkdir -p /out/d && ln -s ../x /out/d/l && ln -P /out/d/l /out/l",  # a hard link to the link
+        "mkdir -p /out/d && ln -s ../x /out/d/l && cd /out/d && mv l ..",  # relative names
+        "mkdir -p /out/a/b && ln -s ../../x /out/a/b/l && mv -T /out/a/b /out/z",
+        "mkdir -p /out/a/b && ln -s ../../x /out/a/b/l && find /out/a -name b -exec mv {} /out/ \\;",
+    ],
+)
 def test_moving_a_link_up_never_leaves_the_rw_mount(script: str, tmp_path: Path) -> None:
     b, host = _rw_out(tmp_path)
     r = b.exec(script)
@@ -566,13 +689,16 @@ def test_moving_a_link_up_never_leaves_the_rw_mount(script: str, tmp_path: Path)
     assert "Permission denied" in r.stderr
 
 
-@pytest.mark.parametrize("script", [
-    "ln -s .. /out/a/up; ln -s up/../x /out/a/l",       # the kernel follows 'up' before the '..'
-    "ln -s .. /out/a/up; ln -s up/up/../../x /out/a/l",
-    "ln -s ../a /out/a/me; ln -s me/../../x /out/a/l",
-    "ln -s . /out/a/here; ln -s here/../../x /out/l",
-    "ln -s b/../../../x /out/a/l",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "ln -s .. /out/a/up; ln -s up/../x /out/a/l",  # the kernel follows 'up' before the '..'
+        "ln -s .. /out/a/up; ln -s up/up/../../x /out/a/l",
+        "ln -s ../a /out/a/me; ln -s me/../../x /out/a/l",
+        "ln -s . /out/a/here; ln -s here/../../x /out/l",
+        "ln -s b/../../../x /out/a/l",
+    ],
+)
 def test_rw_mount_refuses_a_climb_after_a_name(script: str, tmp_path: Path) -> None:
     b, host = _rw_out(tmp_path)
     r = b.exec(f"mkdir -p /out/a/b; {script}")
@@ -580,15 +706,18 @@ def test_rw_mount_refuses_a_climb_after_a_name(script: str, tmp_path: Path) -> N
     assert b.exec("ln -s ../b/./f /out/a/b/ok && ln -s ../../out/a /out/a/b/up2").exit_code == 0
 
 
-def test_moving_a_large_tree_up_copies_and_checks_each_link(tmp_path: Path,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_moving_a_large_tree_up_copies_and_checks_each_link(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Past the scan bound the rename gives EXDEV: mv copies, each link checked as it is made."""
     import sandbash.vfs.readwrite as rw
 
     monkeypatch.setattr(rw, "_LINK_SCAN", 3)
     b, host = _rw_out(tmp_path)
-    r = b.exec("mkdir -p /out/a/b/c && cd /out/a/b/c && touch 1 2 3 && ln -s ../../x l && ln -s 1 one && "
-               "mv /out/a/b/c /out/c; echo $?; ls /out/a/b/c | wc -l; readlink /out/c/one")
+    r = b.exec(
+        "mkdir -p /out/a/b/c && cd /out/a/b/c && touch 1 2 3 && ln -s ../../x l && ln -s 1 one && "
+        "mv /out/a/b/c /out/c; echo $?; ls /out/a/b/c | wc -l; readlink /out/c/one"
+    )
     assert r.stdout == "1\n5\n1\n", r.stderr
     assert "mv: cannot create symbolic link '/out/c/l': Permission denied" in r.stderr
     assert _host_links_stay_inside(host) == []
@@ -597,6 +726,7 @@ def test_moving_a_large_tree_up_copies_and_checks_each_link(tmp_path: Path,
 
 
 # ------------------------------------------------------------ T-FS-8 policy defaults
+
 
 def _host_mount(tmp_path: Path) -> MountFs:
     host = tmp_path / "o"
@@ -609,8 +739,10 @@ def _host_mount(tmp_path: Path) -> MountFs:
 
 def test_no_mode_keeps_host_mounts_read_only(tmp_path: Path) -> None:
     b = Bash(fs=_host_mount(tmp_path), policy=Policy(commands=["cat", "echo", "mkdir", "rm", "cp", "touch"]))
-    r = b.exec("echo x > /o/z; echo y > /tmp/t && cat /tmp/t; echo h > ~/h && cat ~/h; mkdir /o/d; rm /o/z; "
-               "cp /tmp/t /o/; touch /o/z; mkdir /work && echo ok")
+    r = b.exec(
+        "echo x > /o/z; echo y > /tmp/t && cat /tmp/t; echo h > ~/h && cat ~/h; mkdir /o/d; rm /o/z; "
+        "cp /tmp/t /o/; touch /o/z; mkdir /work && echo ok"
+    )
     assert r.stdout == "y\nh\nok\n", r.stderr
     err = r.stderr.splitlines()
     assert err[0] == "bash: line 1: /o/z: Permission denied [policy: mode.read-only]"
@@ -633,11 +765,17 @@ def test_rename_of_a_directory_holding_a_host_mount(tmp_path: Path) -> None:
     assert r.stdout == "1\n" and "Permission denied" in r.stderr
 
 
-@pytest.mark.parametrize(("paths", "mode", "count"), [
-    (["/workspace:rw"], None, 1), (["/workspace:rw", "/data:ro"], "read-only", 1),
-    (["/workspace:rw", "/b:rw"], None, 2), (["/workspace:rw"], "remediation", 0),
-    (["/data:ro"], None, 0), (None, None, 0),
-])
+@pytest.mark.parametrize(
+    ("paths", "mode", "count"),
+    [
+        (["/workspace:rw"], None, 1),
+        (["/workspace:rw", "/data:ro"], "read-only", 1),
+        (["/workspace:rw", "/b:rw"], None, 2),
+        (["/workspace:rw"], "remediation", 0),
+        (["/data:ro"], None, 0),
+        (None, None, 0),
+    ],
+)
 def test_rw_grant_without_remediation_warns(paths: list[str] | None, mode: str | None, count: int) -> None:
     warnings = Policy(paths=paths, mode=mode).warnings
     assert len(warnings) == count
@@ -654,16 +792,25 @@ def test_warnings_name_only_grants_that_meet_a_host_mount(tmp_path: Path) -> Non
 
 def test_policy_file_warns_too() -> None:
     p = Policy.from_toml('name = "agent"\npaths = ["/workspace:rw"]\n')
-    assert p.warnings == ['policy agent: grant /workspace:rw allows no writes to host mounts: mode is not '
-                          'set (host mounts stay read-only); set mode = "remediation" to write there']
+    assert p.warnings == [
+        "policy agent: grant /workspace:rw allows no writes to host mounts: mode is not "
+        'set (host mounts stay read-only); set mode = "remediation" to write there'
+    ]
 
 
-@pytest.mark.parametrize(("script", "rule"), [
-    ("cat /secret/k", "paths.no-grant"), ("cp /w/plain /secret/", "paths.no-grant"),
-    ("rm /w/sub/keep/f", "paths.read-only"), ("mkdir /w/sub/keep/d", "paths.read-only"),
-    ("touch /w/sub/keep/f", "paths.read-only"), ("echo > /w/sub/keep/f", "paths.read-only"),
-    ("mv /w/sub /w/s2", "paths.read-only-inside"), ("ls /secret", "paths.no-grant"),
-])
+@pytest.mark.parametrize(
+    ("script", "rule"),
+    [
+        ("cat /secret/k", "paths.no-grant"),
+        ("cp /w/plain /secret/", "paths.no-grant"),
+        ("rm /w/sub/keep/f", "paths.read-only"),
+        ("mkdir /w/sub/keep/d", "paths.read-only"),
+        ("touch /w/sub/keep/f", "paths.read-only"),
+        ("echo > /w/sub/keep/f", "paths.read-only"),
+        ("mv /w/sub /w/s2", "paths.read-only-inside"),
+        ("ls /secret", "paths.no-grant"),
+    ],
+)
 def test_every_file_refusal_names_its_rule(script: str, rule: str) -> None:
     b = Bash(files={**FILES, "/secret/k": "k"}, policy=Policy(paths=NESTED, mode="remediation"))
     r = b.exec(script)
@@ -673,5 +820,7 @@ def test_every_file_refusal_names_its_rule(script: str, rule: str) -> None:
 def test_refusals_without_a_policy_keep_gnu_wording() -> None:
     b = Bash(files={"/d/f": "x"})
     r = b.exec("chmod 000 /d/f; cat /d/f; chmod 500 /d; rm /d/f; echo x > /d/g")
-    assert r.stderr == ("cat: /d/f: Permission denied\nrm: cannot remove '/d/f': Permission denied\n"
-                        "bash: line 1: /d/g: Permission denied\n")
+    assert r.stderr == (
+        "cat: /d/f: Permission denied\nrm: cannot remove '/d/f': Permission denied\n"
+        "bash: line 1: /d/g: Permission denied\n"
+    )

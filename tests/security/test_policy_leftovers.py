@@ -39,8 +39,11 @@ def victim_exists(bash: Bash) -> bool:
 
 
 def refused(events: list[dict[str, object]]) -> set[str]:
-    return {str(e["target"]) for e in events if e["kind"] == "decision" and e["decision"] == "deny"
-            and e["action"] == "shell:exec"}
+    return {
+        str(e["target"])
+        for e in events
+        if e["kind"] == "decision" and e["decision"] == "deny" and e["action"] == "shell:exec"
+    }
 
 
 # ---------------------------------------------------------------- code in values
@@ -59,7 +62,7 @@ HIDDEN = [
     "PS1='\\u $(rm /workspace/victim)'; p=${PS1@P}",
     "x='$(rm /workspace/victim)'; echo ${unset_y:-${x@P}}",
     "x='$(rm /workspace/victim)'; y=(${x@P})",
-    "f() { local v=\"$1\"; echo \"${v@P}\"; }; f '$(rm /workspace/victim)'",
+    'f() { local v="$1"; echo "${v@P}"; }; f \'$(rm /workspace/victim)\'',
 ]
 
 
@@ -78,16 +81,18 @@ def test_allowed_hidden_code_runs_and_is_audited() -> None:
     bash = sandbox(Policy(paths=GRANTS, mode="remediation", name="all"))
     r = bash.exec("x='$(rm /workspace/victim)'; echo \"[${x@P}]\"")
     assert r.stdout == "[]\n" and not victim_exists(bash)
-    ran = [e for e in r.events if e["kind"] == "decision" and e["action"] == "shell:exec" and e["target"] == "rm"]
+    ran = [
+        e for e in r.events if e["kind"] == "decision" and e["action"] == "shell:exec" and e["target"] == "rm"
+    ]
     assert ran and ran[0]["decision"] == "allow"
 
 
 def test_check_names_the_prompt_expansion() -> None:
-    report = check("x=$1; echo \"${x@P}\"", DENY_RM)
+    report = check('x=$1; echo "${x@P}"', DENY_RM)
     assert report.status != ALLOWED
     assert "prompt string" in report.to_text()
     # a literal prompt with no substitution in any value stays allowed
-    assert check("echo \"${HOME@Q}\" ${#x}", DENY_RM).status == ALLOWED
+    assert check('echo "${HOME@Q}" ${#x}', DENY_RM).status == ALLOWED
 
 
 BASH_SAME = [
@@ -98,7 +103,7 @@ BASH_SAME = [
     # prompt expansion: substitutions, arithmetic, parameters; $? is kept; quoting of what escapes insert
     "x='$(echo hi) `echo there` $((1+2)) ${#x}'; echo \"${x@P}\"",
     "x='$(exit 3)'; echo \"[${x@P}]\" $?",
-    "x='a\\\"b \"q\" \\\\\"c'; echo \"${x@P}\"",
+    'x=\'a\\"b "q" \\\\"c\'; echo "${x@P}"',
     "x='$(echo a; echo b)'; echo \"${x@P}\"",
     "x='${undefined_var:-dflt}'; echo \"${x@P}\"",
     "x='\\\\$HOME \\044HOME'; HOME=/h; echo \"${x@P}\"",
@@ -109,13 +114,13 @@ BASH_SAME = [
     "set -- a b; x='$1-$#'; echo \"${x@P}\"",
     "arr=('$(echo one)' '$(echo two)'); printf '%s\\n' \"${arr[@]@P}\"",
     # PATH and the hash table
-    "hash -p /bin/echo cat; unset PATH; cat hello; echo \"s=$?\"; hash",
-    "hash -p /bin/echo cat; unset -v PATH; PATH=/usr/bin:/bin; cat hello 2>/dev/null; echo \"s=$?\"",
-    "declare -n r=PATH; hash -p /bin/echo cat; unset r; cat hello; echo \"s=$?\"",
-    "f() { local PATH=/usr/bin:/bin; hash -p /bin/echo cat; }; f; cat hello 2>/dev/null; echo \"s=$?\"",
+    'hash -p /bin/echo cat; unset PATH; cat hello; echo "s=$?"; hash',
+    'hash -p /bin/echo cat; unset -v PATH; PATH=/usr/bin:/bin; cat hello 2>/dev/null; echo "s=$?"',
+    'declare -n r=PATH; hash -p /bin/echo cat; unset r; cat hello; echo "s=$?"',
+    'f() { local PATH=/usr/bin:/bin; hash -p /bin/echo cat; }; f; cat hello 2>/dev/null; echo "s=$?"',
     "g() { local PATH=/usr/bin:/bin; hash -p /bin/echo cat; cat hello; }; g",
-    "hash -p /bin/echo cat; PATH=/usr/bin:/bin true; cat hello 2>/dev/null; echo \"s=$?\"",
-    "unset PATH; ls; echo \"s=$?\"; PATH=/usr/bin:/bin; ls",
+    'hash -p /bin/echo cat; PATH=/usr/bin:/bin true; cat hello 2>/dev/null; echo "s=$?"',
+    'unset PATH; ls; echo "s=$?"; PATH=/usr/bin:/bin; ls',
     "unset PATH; /bin/echo full paths still run",
 ]
 
@@ -132,8 +137,10 @@ def test_path_unset_lookup_is_what_the_gate_decides() -> None:
     # a script named like a command in the current directory runs once PATH is unset: the gate
     # sees the script, and the commands inside it are gated again
     bash = sandbox()
-    script = ("printf '#!/bin/bash\\nrm /workspace/victim\\n' > cat; chmod +x cat; "
-              "hash -p /bin/echo cat; unset PATH; cat")
+    script = (
+        "printf '#!/bin/bash\\nrm /workspace/victim\\n' > cat; chmod +x cat; "
+        "hash -p /bin/echo cat; unset PATH; cat"
+    )
     r = bash.exec(script)
     assert victim_exists(bash)
     assert "rm" in refused(r.events), r.stderr
@@ -143,7 +150,9 @@ def test_path_unset_lookup_is_what_the_gate_decides() -> None:
 
 
 def test_path_through_a_nameref_is_reported() -> None:
-    for script in ("declare -n r=PATH; r=/workspace/bin; cat /workspace/victim",
-                   "declare -n r=PATH; unset r; cat /workspace/victim"):
+    for script in (
+        "declare -n r=PATH; r=/workspace/bin; cat /workspace/victim",
+        "declare -n r=PATH; unset r; cat /workspace/victim",
+    ):
         report = check(script, DENY_RM)
         assert report.status != ALLOWED and "nameref 'r' names PATH" in report.to_text(), script

@@ -34,8 +34,11 @@ TIME_ROWS = [
     row("lua-busy-loop", "lua -e 'while true do end'", TIME),
     row("lua-loop-in-pcall", "lua -e 'while true do pcall(function() while true do end end) end'", TIME),
     row("lua-loop-in-coroutine", "lua -e 'coroutine.wrap(function() while true do end end)()'", TIME),
-    row("lua-loop-in-xpcall-handler",
-        "lua -e 'while true do xpcall(function() error(1) end, function() while true do end end) end'", TIME),
+    row(
+        "lua-loop-in-xpcall-handler",
+        "lua -e 'while true do xpcall(function() error(1) end, function() while true do end end) end'",
+        TIME,
+    ),
     row("lua-loop-in-required-module", "echo 'while true do end' > m.lua; lua -e 'require(\"m\")'", TIME),
     row("lua-loop-in-stdin-program", "echo 'repeat until false' | lua -", TIME),
     row("js-busy-loop", "node -e 'for(;;){}'", TIME),
@@ -47,42 +50,100 @@ TIME_ROWS = [
 
 MEMORY_ROWS = [
     row("lua-string-doubling", "lua -e 'local s = \"x\" while true do s = s .. s end'", MEM, timeout=20),
-    row("lua-table-growth", "lua -e 'local t = {} local i = 0 while true do i = i + 1 t[i] = {i} end'", MEM,
-        timeout=20),
+    row(
+        "lua-table-growth",
+        "lua -e 'local t = {} local i = 0 while true do i = i + 1 t[i] = {i} end'",
+        MEM,
+        timeout=20,
+    ),
     row("lua-string-rep", "lua -e 'local s = string.rep(\"a\", 1e9)'", MEM, timeout=20),
-    row("lua-growth-caught-by-pcall",
+    row(
+        "lua-growth-caught-by-pcall",
         "lua -e 'local t = {} while true do pcall(function() t[#t + 1] = string.rep(\"x\", 1e6) end) end'",
-        ("max_memory", "timeout"), timeout=20),
-    row("lua-read-dev-zero", "lua -e 'io.open(\"/dev/zero\"):read(\"a\")'", MEM, timeout=20),
-    row("lua-endless-stdin-line", "head -c 400000000 /dev/zero | lua -e 'io.read(\"l\")'",
-        ("max_memory", "max_string_length"), timeout=20),
-    row("js-string-doubling", "node -e 'let s = \"x\"; for (;;) s += s'", ("max_memory", "result"), timeout=20),
+        ("max_memory", "timeout"),
+        timeout=20,
+    ),
+    row("lua-read-dev-zero", 'lua -e \'io.open("/dev/zero"):read("a")\'', MEM, timeout=20),
+    row(
+        "lua-endless-stdin-line",
+        "head -c 400000000 /dev/zero | lua -e 'io.read(\"l\")'",
+        ("max_memory", "max_string_length"),
+        timeout=20,
+    ),
+    row(
+        "js-string-doubling", "node -e 'let s = \"x\"; for (;;) s += s'", ("max_memory", "result"), timeout=20
+    ),
     row("js-array-growth", "node -e 'const a = []; for (;;) a.push({x: a.length})'", MEM, timeout=20),
-    row("js-stdin-endless", "head -c 400000000 /dev/zero | node -e 'require(\"fs\").readFileSync(0)'",
-        MEM, timeout=20),
+    row(
+        "js-stdin-endless",
+        "head -c 400000000 /dev/zero | node -e 'require(\"fs\").readFileSync(0)'",
+        MEM,
+        timeout=20,
+    ),
 ]
 
 # (a 1 MB output cap: a flood reaches it in well under its timeout, even on a loaded host)
 SMALL_OUT = {"max_output_size": 1 << 20}
 OUTPUT_ROWS = [
-    row("lua-endless-print", "lua -e 'while true do print(\"yyyyyyyy\") end'", OUT, timeout=20, overrides=SMALL_OUT),
-    row("lua-endless-io-write", "lua -e 'while true do io.write(\"yyyyyyyy\") end'", OUT, timeout=20, overrides=SMALL_OUT),
-    row("js-endless-console-log", "node -e 'for (;;) console.log(\"yyyyyyyy\")'", OUT, timeout=20, overrides=SMALL_OUT),
-    row("js-endless-stdout-write", "node -e 'for (;;) process.stdout.write(\"yyyyyyyy\")'", OUT, timeout=20, overrides=SMALL_OUT),
+    row(
+        "lua-endless-print",
+        "lua -e 'while true do print(\"yyyyyyyy\") end'",
+        OUT,
+        timeout=20,
+        overrides=SMALL_OUT,
+    ),
+    row(
+        "lua-endless-io-write",
+        "lua -e 'while true do io.write(\"yyyyyyyy\") end'",
+        OUT,
+        timeout=20,
+        overrides=SMALL_OUT,
+    ),
+    row(
+        "js-endless-console-log",
+        "node -e 'for (;;) console.log(\"yyyyyyyy\")'",
+        OUT,
+        timeout=20,
+        overrides=SMALL_OUT,
+    ),
+    row(
+        "js-endless-stdout-write",
+        "node -e 'for (;;) process.stdout.write(\"yyyyyyyy\")'",
+        OUT,
+        timeout=20,
+        overrides=SMALL_OUT,
+    ),
 ]
 
 RECURSION_ROWS = [
     # a file grows on the virtual filesystem (not in Lua's heap) until the quota says it is full
-    row("lua-file-growth",
-        "lua -e 'local f = io.open(\"big\", \"w\") while true do assert(f:write(string.rep(\"x\", 1e6))) end'",
-        ("result",), timeout=20, contains="No space left on device"),
-    row("lua-deep-recursion", "lua -e 'local function f() return 1 + f() end f()'; echo status $?",
-        ("result", "max_memory"), timeout=20, contains="stack overflow"),
-    row("lua-deep-recursion-metamethod",
+    row(
+        "lua-file-growth",
+        'lua -e \'local f = io.open("big", "w") while true do assert(f:write(string.rep("x", 1e6))) end\'',
+        ("result",),
+        timeout=20,
+        contains="No space left on device",
+    ),
+    row(
+        "lua-deep-recursion",
+        "lua -e 'local function f() return 1 + f() end f()'; echo status $?",
+        ("result", "max_memory"),
+        timeout=20,
+        contains="stack overflow",
+    ),
+    row(
+        "lua-deep-recursion-metamethod",
         "lua -e 'local t = setmetatable({}, {__index = function(t, k) return t[k] end}) print(t.x)'; echo $?",
-        ("result", "max_memory"), timeout=20),
-    row("js-deep-recursion", "node -e 'function f() { return f() + 1 } f()'; echo status $?",
-        ("result",), timeout=20, contains="status 1"),
+        ("result", "max_memory"),
+        timeout=20,
+    ),
+    row(
+        "js-deep-recursion",
+        "node -e 'function f() { return f() + 1 } f()'; echo status $?",
+        ("result",),
+        timeout=20,
+        contains="status 1",
+    ),
 ]
 
 
@@ -102,7 +163,9 @@ def bomb_outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
 
 
 @pytest.mark.parametrize("case", MEMORY_ROWS)
-def test_memory_bomb_ends_at_the_memory_budget(case: dict[str, Any], bomb_outcomes: dict[str, Outcome]) -> None:
+def test_memory_bomb_ends_at_the_memory_budget(
+    case: dict[str, Any], bomb_outcomes: dict[str, Outcome]
+) -> None:
     verify_bomb(case, bomb_outcomes[case["id"]])
 
 

@@ -51,9 +51,16 @@ TAG = re.compile(r"u\d+x\d+")
 JOIN = 120.0  # seconds: a bound on any thread of a test, far past what a loaded host needs
 
 
-def make_bash(*, sink: ListSink | None = None, timeout: float = 20.0, network: NetworkConfig | None = None,
-              decide: Callable[[Any], Any] | None = None, policy: bool = True,
-              files: dict[str, str] | None = None, commands: tuple[Command, ...] = ()) -> Bash:
+def make_bash(
+    *,
+    sink: ListSink | None = None,
+    timeout: float = 20.0,
+    network: NetworkConfig | None = None,
+    decide: Callable[[Any], Any] | None = None,
+    policy: bool = True,
+    files: dict[str, str] | None = None,
+    commands: tuple[Command, ...] = (),
+) -> Bash:
     files = {DEEP_FILE: "deep\n", "/data/shared.txt": "shared\n", **(files or {})}
     return Bash(
         files=files,
@@ -113,6 +120,7 @@ def in_threads(n: int, work: Callable[[int], None]) -> list[BaseException]:
 
 
 # ------------------------------------------------------------ how a previous run can end
+
 
 def _end_normally(bash: Bash) -> None:
     assert bash.exec(f"cat {DEEP_FILE}").stdout == "deep\n"
@@ -175,6 +183,7 @@ FILE_CALLS: dict[str, Callable[[Bash], object]] = {
 
 # ------------------------------------------------------------ T-TEN-1: per-run hooks stay with the run
 
+
 @pytest.mark.parametrize("call", FILE_CALLS, ids=list(FILE_CALLS))
 @pytest.mark.parametrize("ending", ENDINGS, ids=list(ENDINGS))
 def test_finished_run_leaves_no_hook_on_the_shared_fs(ending: str, call: str) -> None:
@@ -196,7 +205,9 @@ def test_run_end_does_not_stop_a_concurrent_run(ending: str) -> None:
     outcomes: list[ExecResult | SandbashError] = []
 
     def run_a(_: int) -> None:
-        script = f"n=0; while [ ! -e /workspace/stop ]; do cat {DEEP_FILE} >/dev/null; n=$((n+1)); done; echo done"
+        script = (
+            f"n=0; while [ ! -e /workspace/stop ]; do cat {DEEP_FILE} >/dev/null; n=$((n+1)); done; echo done"
+        )
         outcomes.append(run_quietly(lambda: bash.exec(script)))
 
     def run_b(_: int) -> None:
@@ -219,15 +230,19 @@ def test_concurrent_runs_record_only_their_own_events() -> None:
     """T-TEN-1: the policy gate's recorder is per run: each result's events (and each run's
     events at the sinks) are exactly its own, with one run id."""
     sink = ListSink()
-    bash = make_bash(sink=sink, files={f"/data/u{t}x{k}.txt": f"{t}-{k}\n" for t in range(4) for k in range(5)})
+    bash = make_bash(
+        sink=sink, files={f"/data/u{t}x{k}.txt": f"{t}-{k}\n" for t in range(4) for k in range(5)}
+    )
     results: dict[str, ExecResult] = {}
     lock = threading.Lock()
 
     def work(t: int) -> None:
         for k in range(5):
             tag = f"u{t}x{k}"
-            script = (f"cat /data/{tag}.txt; for i in $(seq 30); do ls /data/{tag}.txt >/dev/null; done; "
-                      f"echo w > /workspace/{tag}.out; cat /workspace/{tag}.out")
+            script = (
+                f"cat /data/{tag}.txt; for i in $(seq 30); do ls /data/{tag}.txt >/dev/null; done; "
+                f"echo w > /workspace/{tag}.out; cat /workspace/{tag}.out"
+            )
             r = bash.exec(script)
             assert (r.exit_code, r.stdout) == (0, f"{t}-{k}\nw\n"), r
             with lock:
@@ -272,7 +287,9 @@ def test_embedder_calls_are_gated_and_recorded_outside_runs() -> None:
     assert not any("emb" in str(ev.get("target", "")) for ev in outcome[0].events)
     outside = [ev for ev in sink.events if ev.run_id == "outside-run"]
     assert any(ev.fields.get("target") == "/workspace/emb7" for ev in outside)
-    assert any(ev.fields.get("target") == "/data/new" and ev.fields.get("decision") == "deny" for ev in outside)
+    assert any(
+        ev.fields.get("target") == "/data/new" and ev.fields.get("decision") == "deny" for ev in outside
+    )
 
 
 def test_network_decisions_belong_to_their_run() -> None:
@@ -292,7 +309,9 @@ def test_network_decisions_belong_to_their_run() -> None:
 
     assert not in_threads(3, work)
     for tag, r in results.items():
-        urls = {str(e["target"]) for e in r.events if e["kind"] == "decision" and e["action"] == "http:request"}
+        urls = {
+            str(e["target"]) for e in r.events if e["kind"] == "decision" and e["action"] == "http:request"
+        }
         assert urls == {f"https://api.example.com/{tag}"}, (tag, urls, r.stderr)
         assert r.stdout.strip() != "0"
 
@@ -302,12 +321,15 @@ def test_session_jobs_do_not_record_into_the_next_call() -> None:
     running end with that call, so none of their file decisions land in the next call's events."""
     bash = make_bash()
     session = bash.session()
-    r1 = session.exec("(while :; do cat /data/shared.txt >/dev/null; done) & (sleep 5; cat /data/shared.txt) & echo started")
+    r1 = session.exec(
+        "(while :; do cat /data/shared.txt >/dev/null; done) & (sleep 5; cat /data/shared.txt) & echo started"
+    )
     assert r1.stdout == "started\n", r1
     r2 = session.exec("for i in 1 2 3 4 5; do sleep 0.1; done; cat /data/d0 2>/dev/null; echo second")
     assert r2.stdout == "second\n", r2
     targets = [str(e.get("target", "")) for e in r2.events if e["kind"] == "decision"]
     assert "/data/d0" in targets and "/data/shared.txt" not in targets, targets
+
 
 def test_mcp_clients_survive_another_clients_finished_runs() -> None:
     """T-TEN-1 through the MCP server (in-process): after one client's run ends by its timeout,
@@ -327,11 +349,17 @@ def test_mcp_clients_survive_another_clients_finished_runs() -> None:
         async with Client(server) as first, Client(server) as second:
             timed = await first.call_tool("bash", {"command": "while :; do :; done", "timeout_ms": 200})
             assert "timeout" in text(timed)
-            long = asyncio.ensure_future(second.call_tool(
-                "bash", {"command": f"for i in $(seq 300); do cat {DEEP_FILE} >/dev/null; done; echo long-done"}))
+            long = asyncio.ensure_future(
+                second.call_tool(
+                    "bash",
+                    {"command": f"for i in $(seq 300); do cat {DEEP_FILE} >/dev/null; done; echo long-done"},
+                )
+            )
             for i in range(5):
                 assert text(await first.call_tool("read_file", {"path": DEEP_FILE})).startswith("deep")
-                await first.call_tool("write_file", {"path": f"/workspace/{'/'.join('w' * 40)}/f{i}", "content": "x"})
+                await first.call_tool(
+                    "write_file", {"path": f"/workspace/{'/'.join('w' * 40)}/f{i}", "content": "x"}
+                )
                 listing = text(await second.call_tool("list_dir", {"path": DEEP}))
                 assert listing.split()[0] == "f", listing
             assert "long-done" in text(await long)
@@ -455,10 +483,13 @@ def _entry_points(bash: Bash, session: Session, tool: BashTool) -> dict[str, Cal
         "Sandbox.arun_command": lambda s: asyncio.run(sandbox.arun_command(s, limits=LIMITS)),
         "Sandbox.session": lambda s: sandbox.session().exec(s, limits=LIMITS),
         "BashTool.arun(session)": lambda s: asyncio.run(
-            tool.arun({"command": s, "timeout_ms": 500, "session_id": "b"})),
+            tool.arun({"command": s, "timeout_ms": 500, "session_id": "b"})
+        ),
         "AnthropicBash.run": lambda s: AnthropicBash(tool).run({"command": s, "timeout_ms": 500}),
         "OpenAIBash.call": lambda s: OpenAIBash(tool).call({"command": s, "timeout_ms": 500}),
-        "OpenAIBash.shell_commands": lambda s: OpenAIBash(tool).shell_commands([s, "echo next"], timeout_ms=500),
+        "OpenAIBash.shell_commands": lambda s: OpenAIBash(tool).shell_commands(
+            [s, "echo next"], timeout_ms=500
+        ),
         "Bash.check": lambda s: bash.check(s),  # the static check reads hostile text too
     }
 
@@ -490,8 +521,18 @@ def test_no_internal_exception_leaves_a_public_entry_point(script: str) -> None:
 
 @pytest.mark.parametrize(
     ("kind", "status"),
-    [("deadline", 124), ("sigpipe", 141), ("break", 0), ("continue", 1), ("return", 4), ("exit", 3), ("abort", 1),
-     ("controlflow", 1), ("loopcontrol", 1), *([("jobsignal", 143)] if "jobsignal" in INTERNAL else [])],
+    [
+        ("deadline", 124),
+        ("sigpipe", 141),
+        ("break", 0),
+        ("continue", 1),
+        ("return", 4),
+        ("exit", 3),
+        ("abort", 1),
+        ("controlflow", 1),
+        ("loopcontrol", 1),
+        *([("jobsignal", 143)] if "jobsignal" in INTERNAL else []),
+    ],
 )
 def test_stray_internal_exception_ends_the_run_with_a_status(kind: str, status: int) -> None:
     """T-TEN-2: what a custom command raises past the shell ends the run with a status
@@ -526,6 +567,7 @@ def test_internal_limit_and_cancel_map_to_documented_exceptions() -> None:
 
 # ------------------------------------------------------------ T-TEN-3: one Bash, many threads
 
+
 def test_stress_one_bash_many_threads() -> None:
     """T-TEN-3: 8 threads x 50 runs on one Bash under a policy with an audit: short runs, runs
     ending by timeout, by a limit and by cancellation, sessions, and file calls through `bash.fs`.
@@ -553,14 +595,18 @@ def test_stress_one_bash_many_threads() -> None:
                 keep(tag, r)
             elif kind == 1:  # its own deadline
                 with pytest.raises(ExecutionLimitError) as e:
-                    bash.exec(f"echo {tag} > /workspace/{tag}.t; while :; do cat {DEEP_FILE} >/dev/null; done",
-                              limits={"timeout": 0.05})
+                    bash.exec(
+                        f"echo {tag} > /workspace/{tag}.t; while :; do cat {DEEP_FILE} >/dev/null; done",
+                        limits={"timeout": 0.05},
+                    )
                 assert e.value.limit == "timeout"
                 keep(tag, e.value.result)
             elif kind == 2:  # another limit
                 with pytest.raises(ExecutionLimitError) as e:
-                    bash.exec(f"ls /workspace/{tag}.nothing 2>/dev/null; for ((;;)); do :; done",
-                              limits={"max_loop_iterations": 50})
+                    bash.exec(
+                        f"ls /workspace/{tag}.nothing 2>/dev/null; for ((;;)); do :; done",
+                        limits={"max_loop_iterations": 50},
+                    )
                 assert e.value.limit == "max_loop_iterations"
                 keep(tag, e.value.result)
             elif kind == 3:  # cancelled by its caller
@@ -568,12 +614,16 @@ def test_stress_one_bash_many_threads() -> None:
                 timer = threading.Timer(0.03, token.cancel)
                 timer.start()
                 with pytest.raises(ExecutionCancelled) as c:
-                    bash.exec(f"cat /data/shared.txt > /workspace/{tag}.c; while :; do cat {DEEP_FILE} >/dev/null; done",
-                              cancel=token)
+                    bash.exec(
+                        f"cat /data/shared.txt > /workspace/{tag}.c; while :; do cat {DEEP_FILE} >/dev/null; done",
+                        cancel=token,
+                    )
                 timer.join()
                 keep(tag, c.value.result)
             elif kind == 4:  # a session call (its state is its own)
-                r = session.exec(f"v={tag}; cat {DEEP_FILE} >/dev/null; echo $v > /workspace/{tag}.s; echo $v")
+                r = session.exec(
+                    f"v={tag}; cat {DEEP_FILE} >/dev/null; echo $v > /workspace/{tag}.s; echo $v"
+                )
                 assert (r.exit_code, r.stdout) == (0, f"{tag}\n"), r
                 keep(tag, r)
             else:  # the embedder's own calls while runs go on
@@ -584,8 +634,9 @@ def test_stress_one_bash_many_threads() -> None:
 
     errors = in_threads(threads, work)
     assert not errors, [f"{type(e).__name__}: {e}" for e in errors[:5]]
-    assert len(seen) == threads * per_thread - sum(1 for t in range(threads) for k in range(per_thread)
-                                                   if (t + k) % 6 == 5)
+    assert len(seen) == threads * per_thread - sum(
+        1 for t in range(threads) for k in range(per_thread) if (t + k) % 6 == 5
+    )
     run_ids: set[str] = set()
     for tag, r in seen:
         ids = {str(e["run_id"]) for e in r.events}
@@ -604,7 +655,9 @@ def test_concurrent_async_runs_on_one_bash() -> None:
     bash = make_bash()
 
     async def go() -> None:
-        slow = asyncio.ensure_future(bash.aexec(f"while :; do cat {DEEP_FILE} >/dev/null; done", timeout=JOIN))
+        slow = asyncio.ensure_future(
+            bash.aexec(f"while :; do cat {DEEP_FILE} >/dev/null; done", timeout=JOIN)
+        )
         quick = [bash.aexec(f"cat {DEEP_FILE}") for _ in range(8)]
         timed = [bash.aexec("while :; do :; done", timeout=0.1) for _ in range(4)]
         done = await asyncio.gather(*quick, *timed, return_exceptions=True)
@@ -680,7 +733,18 @@ def test_every_entry_point_at_once_on_one_bash() -> None:
         bash.write_file(f"/workspace/{tag}", tag + "\n")
         return bash.read_file(f"/workspace/{tag}").decode()
 
-    kinds = ["exec", "session", "aexec", "astream", "tool", "tool-session", "sandbox", "anthropic", "openai", "files"]
+    kinds = [
+        "exec",
+        "session",
+        "aexec",
+        "astream",
+        "tool",
+        "tool-session",
+        "sandbox",
+        "anthropic",
+        "openai",
+        "files",
+    ]
 
     def work(i: int) -> None:
         kind = kinds[i]
@@ -696,6 +760,7 @@ def test_every_entry_point_at_once_on_one_bash() -> None:
 
 
 # ------------------------------------------------------------ T-TEN-4: a session's calls run in turn
+
 
 def test_session_calls_from_two_threads_run_in_turn() -> None:
     """T-TEN-4: two threads calling one Session: the calls are serialized, the shell state stays
@@ -774,7 +839,9 @@ def test_sessions_of_one_bash_do_not_share_shell_state() -> None:
 
     def work(t: int) -> None:
         s = bash.session()
-        s.exec(f"secret=s{t}; f() {{ echo f{t}; }}; mkdir -p /workspace/c{t}; cd /workspace/c{t}; trap 'echo t{t}' ERR")
+        s.exec(
+            f"secret=s{t}; f() {{ echo f{t}; }}; mkdir -p /workspace/c{t}; cd /workspace/c{t}; trap 'echo t{t}' ERR"
+        )
         for _ in range(10):
             r = s.exec(f"cat {DEEP_FILE} >/dev/null; echo $secret $(f) $PWD; false")
             assert r.stdout == f"s{t} f{t} /workspace/c{t}\nt{t}\n", r
@@ -803,7 +870,7 @@ def test_subscript_cache_keeps_no_runs_aliases(site: str) -> None:
     code = SUBSCRIPT_SITES[site]
     script_a = f"shopt -s expand_aliases; alias hello='echo pwned'\ndeclare -A m; {code}; echo \"${{!m[@]}}\""
     assert a.exec(script_a).stdout == "pwned\n"
-    r = b.exec(f"hello() {{ echo mine; }}; declare -A m; {code}; echo \"${{!m[@]}}\"")
+    r = b.exec(f'hello() {{ echo mine; }}; declare -A m; {code}; echo "${{!m[@]}}"')
     assert r.stdout == "mine\n", r
     # and the other way round: a cached parse without aliases does not hide a run's own alias
     assert a.exec(script_a).stdout == "pwned\n"
@@ -814,8 +881,10 @@ def test_subscript_cache_is_bounded() -> None:
     from sandbash.interp import shell
 
     bash = make_bash(policy=False)
-    r = bash.exec("declare -A m; for i in $(seq 5000); do printf -v \"m[\\$((i+$i))]\" %s 1; done; echo ${#m[@]}",
-                  limits={"max_loop_iterations": 100_000})
+    r = bash.exec(
+        'declare -A m; for i in $(seq 5000); do printf -v "m[\\$((i+$i))]" %s 1; done; echo ${#m[@]}',
+        limits={"max_loop_iterations": 100_000},
+    )
     assert r.stdout == "5000\n", r
     assert len(shell._SUB_CACHE) <= shell._SUB_CACHE.entries
 
@@ -861,17 +930,16 @@ def test_process_caches_keep_nothing_a_run_parsed_from_long_text(site: str) -> N
         assert cache.held() <= cache.chars
 
 
-
 # compiled at run time from text distinct in every iteration: `$s` is ~24 KB
 LONG_PATTERN_SITES = {
     "case": 'case x in "${s}$i"*) ;; esac',
     "grep -E": 'echo x | grep -E "(${s}$i)|x" >/dev/null',
     "sed": 'echo x | sed "s/${s}$i/y/" >/dev/null',
     "awk": 'echo x | awk "/${s}$i/ {print}" >/dev/null',
-    "awk dynamic regex": 'echo x | awk -v r="${s}$i" \'$0 ~ r\' >/dev/null',
-    "awk printf": 'awk -v f="${s}$i" \'BEGIN { printf f }\' >/dev/null',
-    "awk gsub": 'echo x | awk -v r="${s}$i" \'{ gsub(/x/, r) }\' >/dev/null',
-    "awk keys": 'awk -v k="${s}$i" \'BEGIN { a[k]; a[k 1]; for (x in a) n++ }\'',
+    "awk dynamic regex": "echo x | awk -v r=\"${s}$i\" '$0 ~ r' >/dev/null",
+    "awk printf": "awk -v f=\"${s}$i\" 'BEGIN { printf f }' >/dev/null",
+    "awk gsub": "echo x | awk -v r=\"${s}$i\" '{ gsub(/x/, r) }' >/dev/null",
+    "awk keys": "awk -v k=\"${s}$i\" 'BEGIN { a[k]; a[k 1]; for (x in a) n++ }'",
 }
 
 
@@ -882,8 +950,13 @@ def _text_caches() -> dict[str, Any]:
     from sandbash.textcache import TextCache, TextLRU
 
     _internal_types()  # imports every module
-    return {f"{name}.{attr}": value for name, mod in list(sys.modules.items()) if name.startswith("sandbash.")
-            for attr, value in vars(mod).items() if isinstance(value, (TextCache, TextLRU))}
+    return {
+        f"{name}.{attr}": value
+        for name, mod in list(sys.modules.items())
+        if name.startswith("sandbash.")
+        for attr, value in vars(mod).items()
+        if isinstance(value, (TextCache, TextLRU))
+    }
 
 
 @pytest.mark.parametrize("site", LONG_PATTERN_SITES, ids=list(LONG_PATTERN_SITES))
@@ -900,7 +973,9 @@ def test_compiled_pattern_caches_are_bounded_by_their_text(site: str) -> None:
     caches = _text_caches()
     assert len(caches) >= 10, sorted(caches)
     bash = make_bash(policy=False, timeout=60)
-    r = bash.exec(f's=$(seq 5000 | tr "\\n" a); for i in $(seq 12); do {LONG_PATTERN_SITES[site]}; done; echo ok')
+    r = bash.exec(
+        f's=$(seq 5000 | tr "\\n" a); for i in $(seq 12); do {LONG_PATTERN_SITES[site]}; done; echo ok'
+    )
     assert r.stdout == "ok\n", r
     for where, cache in caches.items():
         assert cache.held() <= cache.chars, where
@@ -912,6 +987,7 @@ def test_compiled_pattern_caches_are_bounded_by_their_text(site: str) -> None:
 
 
 # ------------------------------------------------------------ T-TEN-6: /dev/urandom is the run's own
+
 
 def _untemper(y: int) -> int:
     """The Mersenne Twister state word behind one 32-bit output."""
@@ -944,7 +1020,7 @@ def test_one_run_cannot_predict_another_runs_random_bytes(victim: str) -> None:
 
     bash = Bash(seed=1234) if victim == "seeded" else make_bash(policy=False)
     data = _urandom(bash, 2496)
-    state = tuple(_untemper(int.from_bytes(data[i:i + 4], "little")) for i in range(0, 2496, 4))
+    state = tuple(_untemper(int.from_bytes(data[i : i + 4], "little")) for i in range(0, 2496, 4))
     predictor = random.Random()
     predictor.setstate((3, (*state, 624), None))
     predicted = predictor.randbytes(1 << 20)

@@ -68,8 +68,10 @@ def _diff(cases: list[Case]) -> int:
             continue
         bad += 1
         mark = f" [xfail: {c.xfail}]" if c.xfail else ""
-        print(f"FAIL {c.id}{mark}\n  script: {c.script!r}\n  bash:     {c.stdout!r} {c.status}"
-              f"\n  sandbash: {got.stdout!r} {got.status}  stderr={got.stderr[-300:]!r}")
+        print(
+            f"FAIL {c.id}{mark}\n  script: {c.script!r}\n  bash:     {c.stdout!r} {c.status}"
+            f"\n  sandbash: {got.stdout!r} {got.status}  stderr={got.stderr[-300:]!r}"
+        )
     return bad
 
 

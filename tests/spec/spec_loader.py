@@ -173,6 +173,7 @@ def load_all(directory: Path = CASES_DIR) -> list[Case]:
 
 # ---------------------------------------------------------------- rendering
 
+
 def _block_safe(text: str) -> bool:
     if not text.endswith("\n") or text.endswith("\n\n") or text == "\n":
         return False
@@ -209,6 +210,7 @@ def render(cf: CaseFile) -> str:
 
 
 # ---------------------------------------------------------------- running
+
 
 @dataclass
 class Outcome:

@@ -30,8 +30,12 @@ def last_server_process() -> subprocess.Popen[bytes]:
 def http_server(args: list[str], env: dict[str, str] | None = None) -> Iterator[str]:
     """A `sandbash mcp --transport http` subprocess on 127.0.0.1; yields its URL."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, *args, "--transport", "http", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ, **(env or {})})
+    proc = subprocess.Popen(
+        [sys.executable, *args, "--transport", "http", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **(env or {})},
+    )
     _LAST.append(proc)
     try:
         deadline = time.monotonic() + 60

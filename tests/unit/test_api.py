@@ -65,7 +65,8 @@ def test_loop_limit_raises_with_partial_result() -> None:
 def test_timeout_limit() -> None:
     with pytest.raises(ExecutionLimitError) as info:
         Bash(limits=Limits(timeout=0.3, max_loop_iterations=10**9, max_command_count=10**9)).exec(
-            "while :; do :; done")
+            "while :; do :; done"
+        )
     assert info.value.limit == "timeout"
     assert info.value.result.exit_code == 124
 
@@ -239,7 +240,8 @@ def test_robust_edges_give_results() -> None:
 def test_bash_limits_argument(value: object, error: type[Exception]) -> None:
     # a mapping overrides the defaults, as exec(limits={...}) does; anything else is a clear error
     assert Bash(limits={"timeout": 2, "max_loop_iterations": 7}).limits == Limits().with_overrides(
-        timeout=2, max_loop_iterations=7)
+        timeout=2, max_loop_iterations=7
+    )
     with pytest.raises(error):
         Bash(limits=value)  # type: ignore[arg-type]
 

@@ -17,10 +17,17 @@ from sandbash.vfs import MemoryFs, MountFs
 
 def test_repr_is_short_and_says_what_matters() -> None:
     bash = Bash()
-    assert repr(bash.exec("echo hi; echo oops >&2; exit 3")) == "ExecResult(exit_code=3, stdout='hi\\n', stderr='oops\\n')"
+    assert (
+        repr(bash.exec("echo hi; echo oops >&2; exit 3"))
+        == "ExecResult(exit_code=3, stdout='hi\\n', stderr='oops\\n')"
+    )
     big = bash.exec("seq 200000")
     text = repr(big)
-    assert len(text) < 300 and f"({len(big.stdout_bytes)} bytes)" in text and text.startswith("ExecResult(exit_code=0")
+    assert (
+        len(text) < 300
+        and f"({len(big.stdout_bytes)} bytes)" in text
+        and text.startswith("ExecResult(exit_code=0")
+    )
     with pytest.raises(ExecutionLimitError) as info:
         bash.exec("while :; do :; done", limits={"max_loop_iterations": 50})
     assert info.value.result.limit == "max_loop_iterations"
@@ -42,22 +49,28 @@ def test_cwd_is_made_when_it_can_be() -> None:
     assert bash.exec("pwd").stdout == "/work/deep/dir\n"
 
 
-@pytest.mark.parametrize("make", [
-    lambda: Bash(fs=_with_file("/f"), cwd="/f"),  # a file is there
-    lambda: Bash(fs=_with_file("/f"), cwd="/f/sub"),
-    lambda: Bash(fs=_ro_mount(), cwd="/ro/missing"),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Bash(fs=_with_file("/f"), cwd="/f"),  # a file is there
+        lambda: Bash(fs=_with_file("/f"), cwd="/f/sub"),
+        lambda: Bash(fs=_ro_mount(), cwd="/ro/missing"),
+    ],
+)
 def test_cwd_that_cannot_be_a_directory_is_a_value_error(make: object) -> None:
     with pytest.raises(ValueError, match="cwd"):
         make()  # type: ignore[operator]
 
 
-@pytest.mark.parametrize("make", [
-    lambda: Bash(files={"/x": "1"}, cwd="/x"),  # the cwd is made first
-    lambda: Bash(files={"/tmp": "1"}),
-    lambda: Bash(files={"/a": "1", "/a/b": "2"}),
-    lambda: Bash(fs=_ro_mount(), files={"/ro/f": "1"}),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Bash(files={"/x": "1"}, cwd="/x"),  # the cwd is made first
+        lambda: Bash(files={"/tmp": "1"}),
+        lambda: Bash(files={"/a": "1", "/a/b": "2"}),
+        lambda: Bash(fs=_ro_mount(), files={"/ro/f": "1"}),
+    ],
+)
 def test_files_that_cannot_be_written_are_a_value_error(make: object) -> None:
     with pytest.raises(ValueError, match=r"^files: '/"):
         make()  # type: ignore[operator]
@@ -75,12 +88,17 @@ def _ro_mount() -> MountFs:
     return fs
 
 
-@pytest.mark.parametrize(("script", "stdout", "stderr"), [
-    ("printf '%05000d' 0", "0" * 1000, ""),  # one write crossing the cap
-    ("echo abc; printf '%05000d' 0", "abc\n" + "0" * 996, ""),
-    ("echo abc >&2; seq 100000", "1\n2\n3\n", "abc\n"),  # the cap is shared by both streams
-])
-def test_output_that_fitted_is_kept_when_a_write_crosses_the_cap(script: str, stdout: str, stderr: str) -> None:
+@pytest.mark.parametrize(
+    ("script", "stdout", "stderr"),
+    [
+        ("printf '%05000d' 0", "0" * 1000, ""),  # one write crossing the cap
+        ("echo abc; printf '%05000d' 0", "abc\n" + "0" * 996, ""),
+        ("echo abc >&2; seq 100000", "1\n2\n3\n", "abc\n"),  # the cap is shared by both streams
+    ],
+)
+def test_output_that_fitted_is_kept_when_a_write_crosses_the_cap(
+    script: str, stdout: str, stderr: str
+) -> None:
     cap = 1000
     with pytest.raises(ExecutionLimitError) as info:
         Bash().exec(script, limits={"max_output_size": cap})

@@ -87,7 +87,9 @@ def test_callbacks_receive_output_while_running() -> None:
     async def main() -> None:
         seen: list[tuple[float, bytes]] = []
         start = time.monotonic()
-        await Bash().aexec("echo a; sleep 0.3; echo b", on_stdout=lambda d: seen.append((time.monotonic() - start, d)))
+        await Bash().aexec(
+            "echo a; sleep 0.3; echo b", on_stdout=lambda d: seen.append((time.monotonic() - start, d))
+        )
         assert [d for _, d in seen] == [b"a\n", b"b\n"]
         assert seen[1][0] - seen[0][0] > 0.2
 
@@ -99,7 +101,9 @@ def test_astream_yields_chunks_as_they_are_written() -> None:
         bash = Bash()
         arrivals: list[tuple[float, OutputChunk]] = []
         start = time.monotonic()
-        async with bash.astream("for i in 1 2 3; do echo $i; echo e$i >&2; sleep 0.15; done; exit 3") as stream:
+        async with bash.astream(
+            "for i in 1 2 3; do echo $i; echo e$i >&2; sleep 0.15; done; exit 3"
+        ) as stream:
             async for chunk in stream:
                 arrivals.append((time.monotonic() - start, chunk))
         chunks = [c for _, c in arrivals]

@@ -27,8 +27,14 @@ from sandbash.policy import Policy
 
 def test_event_shape() -> None:
     e = AuditEvent("decision", 3, 12.5, "run-1", {"action": "fs:read", "target": "/x"})
-    assert e.to_dict() == {"kind": "decision", "seq": 3, "time": 12.5, "run_id": "run-1", "action": "fs:read",
-                           "target": "/x"}
+    assert e.to_dict() == {
+        "kind": "decision",
+        "seq": 3,
+        "time": 12.5,
+        "run_id": "run-1",
+        "action": "fs:read",
+        "target": "/x",
+    }
     assert json.loads(e.to_json()) == e.to_dict()
 
 
@@ -72,7 +78,10 @@ def test_a_failing_sink_does_not_stop_the_run() -> None:
     [
         (["curl", "-u", "bob:pw", "https://x"], ["curl", "-u", "***", "https://x"]),
         (["curl", "-H", "Authorization: Bearer abc", "u"], ["curl", "-H", "Authorization: ***", "u"]),
-        (["env", "API_KEY=abc", "TOKEN=t", "NAME=n", "cmd"], ["env", "API_KEY=***", "TOKEN=***", "NAME=n", "cmd"]),
+        (
+            ["env", "API_KEY=abc", "TOKEN=t", "NAME=n", "cmd"],
+            ["env", "API_KEY=***", "TOKEN=***", "NAME=n", "cmd"],
+        ),
         (["mysql", "--password=x", "-p", "y"], ["mysql", "--password=***", "-p", "***"]),
         (["echo", "password"], ["echo", "password"]),
     ],
@@ -88,7 +97,10 @@ def test_run_events_in_the_result() -> None:
     assert kinds[0] == "run.start" and kinds[-1] == "run.end"
     start, end = r.events[0], r.events[-1]
     assert start["script_hash"] == script_hash("echo hi; exit 3")
-    assert isinstance(start["limits"], dict) and start["limits"]["max_command_count"] == Limits().max_command_count
+    assert (
+        isinstance(start["limits"], dict)
+        and start["limits"]["max_command_count"] == Limits().max_command_count
+    )
     assert start["policy"] is None
     assert end["status"] == 3 and end["stdout_bytes"] == 3 and end["stderr_bytes"] == 0
     assert isinstance(end["duration"], float)
@@ -98,8 +110,11 @@ def test_run_events_in_the_result() -> None:
 
 def test_decisions_go_to_the_run_and_the_sinks() -> None:
     listed = ListSink()
-    bash = Bash(files={"/data/a": "A\n"}, policy=Policy(["cat"], paths=["/data:ro"], mode="remediation"),
-                audit=Audit([listed]))
+    bash = Bash(
+        files={"/data/a": "A\n"},
+        policy=Policy(["cat"], paths=["/data:ro"], mode="remediation"),
+        audit=Audit([listed]),
+    )
     r = bash.exec("cat /data/a; cat /etc/x 2>/dev/null; rm /data/a")
     assert r.exit_code == 126
     decisions = [(e["action"], e["target"], e["decision"]) for e in r.events if e["kind"] == "decision"]

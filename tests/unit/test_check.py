@@ -14,8 +14,30 @@ from sandbash.policy import Action, Policy
 from sandbash.vfs.facade import Vfs
 
 P = Policy(
-    {"allow": ["cat", "grep", "ls", "find", "xargs", "sh", "wc", "sort", "head", "cp", "mv", "ln", "mkdir", "touch",
-               "awk", "sed", "tee", "rm", "bash"], "deny": ["rm"]},
+    {
+        "allow": [
+            "cat",
+            "grep",
+            "ls",
+            "find",
+            "xargs",
+            "sh",
+            "wc",
+            "sort",
+            "head",
+            "cp",
+            "mv",
+            "ln",
+            "mkdir",
+            "touch",
+            "awk",
+            "sed",
+            "tee",
+            "rm",
+            "bash",
+        ],
+        "deny": ["rm"],
+    },
     paths=["/data:ro", "/workspace:rw"],
     mode="remediation",
 )
@@ -35,7 +57,7 @@ W = "/workspace"
         ("frobnicate", DENIED, ["command_not_allowed"]),  # not on the allow list
         ("cat $f", INDETERMINATE, ["requires_execution"]),
         ("$cmd /data/a", INDETERMINATE, ["requires_execution"]),
-        ("eval \"$x\"", INDETERMINATE, ["requires_execution"]),
+        ('eval "$x"', INDETERMINATE, ["requires_execution"]),
         ("source /data/lib.sh", INDETERMINATE, ["requires_execution"]),
         ("cd /workspace; cat notes", INDETERMINATE, ["requires_execution"]),
         ("cat notes; cd /workspace", DENIED, ["path_not_allowed"]),  # before the cd: /home/user/notes
@@ -65,9 +87,9 @@ W = "/workspace"
         ("f() { cat /secret/k; }", DENIED, ["path_not_allowed"]),  # every function body is checked
         ("trap 'cat /secret/k' EXIT", DENIED, ["path_not_allowed"]),
         ("PATH=/tmp:$PATH cat /data/a", INDETERMINATE, ["requires_execution"]),
-        ("printf -v \"$name\" %s 1", INDETERMINATE, ["requires_execution"]),
+        ('printf -v "$name" %s 1', INDETERMINATE, ["requires_execution"]),
         ("echo ${!ref}", INDETERMINATE, ["requires_execution"]),
-        ("for f in /data/*.csv; do wc -l \"$f\"; done", ALLOWED, []),
+        ('for f in /data/*.csv; do wc -l "$f"; done', ALLOWED, []),
         ("[ -f /secret/k ] && echo yes", DENIED, ["path_not_allowed"]),
         ("[[ -d /workspace ]]", ALLOWED, []),
         ("cat /data/a; rm -rf /", DENIED, ["command_not_allowed", "path_not_allowed"]),
@@ -121,8 +143,10 @@ def test_redirect_targets_and_args_in_the_report() -> None:
     r = check("sort < /data/in > /workspace/out 2>&1 $x", P)
     site = r.sites[0]
     assert site.args == [None]
-    assert site.redirects == [{"op": "<", "target": "/data/in", "mode": "read"},
-                              {"op": ">", "target": "/workspace/out", "mode": "write"}]
+    assert site.redirects == [
+        {"op": "<", "target": "/data/in", "mode": "read"},
+        {"op": ">", "target": "/workspace/out", "mode": "write"},
+    ]
 
 
 def test_syntax_error() -> None:
@@ -150,8 +174,11 @@ def test_check_follows_symlinks_in_the_filesystem() -> None:
     view.mkdir("/data", parents=True)
     view.write_bytes("/data/a", b"A")
     view.symlink("/secret/k", "/data/link")
-    bash = Bash(fs=vfs, files={"/secret/k": "K"}, policy=Policy(paths=["/data:ro", "/workspace:rw"],
-                                                                mode="remediation"))
+    bash = Bash(
+        fs=vfs,
+        files={"/secret/k": "K"},
+        policy=Policy(paths=["/data:ro", "/workspace:rw"], mode="remediation"),
+    )
     r = bash.check("cat /data/link")
     assert r.status == DENIED and "/secret/k" in r.issues[0].message
     assert bash.check("cat /data/a").status == ALLOWED
@@ -162,14 +189,19 @@ def test_analyze() -> None:
     d = a.to_dict()
     assert d["functions"] == ["f"]
     assert d["commands"] == ["cat", "f", "grep", "sort"]
-    assert d["redirects"] == [{"op": ">", "target": "/b", "mode": "write"}, {"op": "<", "target": "in", "mode": "read"}]
+    assert d["redirects"] == [
+        {"op": ">", "target": "/b", "mode": "write"},
+        {"op": "<", "target": "in", "mode": "read"},
+    ]
     assert d["opaque"] is True
     assert analyze("ls -l | wc -l").opaque is False
 
 
 def test_cli_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     policy = tmp_path / "p.toml"
-    policy.write_text('paths = ["/data:ro", "/home/user:rw"]\nmode = "remediation"\n[commands]\ndeny = ["rm"]\n')
+    policy.write_text(
+        'paths = ["/data:ro", "/home/user:rw"]\nmode = "remediation"\n[commands]\ndeny = ["rm"]\n'
+    )
     assert main(["--check", "--policy", str(policy), "-c", "cat /data/x"]) == 0
     assert main(["--check", "--policy", str(policy), "-c", "rm /data/x"]) == 1
     assert main(["--check", "--policy", str(policy), "-c", "cat $x"]) == 3
@@ -256,5 +288,5 @@ def test_wrapper_models() -> None:
     assert facts is not None and facts.scripts == ["cat f"]
     facts = model("sed", ["e date"])
     assert facts is not None and facts.scripts == ["date"]
-    facts = model("awk", ["{ print | \"sort\"; system($0) }"])
+    facts = model("awk", ['{ print | "sort"; system($0) }'])
     assert facts is not None and facts.scripts == ["sort", None]

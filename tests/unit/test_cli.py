@@ -7,7 +7,9 @@ import sys
 
 
 def _run(args: list[str], stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "sandbash", *args], input=stdin, capture_output=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "sandbash", *args], input=stdin, capture_output=True, timeout=60
+    )
 
 
 def test_dash_c_with_name_and_args() -> None:
@@ -37,7 +39,7 @@ def test_limit_error_is_reported() -> None:
 
 
 def test_dash_c_commands_read_the_hosts_stdin() -> None:
-    p = _run(["-c", "read first; echo \"[$first]\"; tr a-z A-Z; wc -l < /dev/stdin"], b"one\ntwo\nthree\n")
+    p = _run(["-c", 'read first; echo "[$first]"; tr a-z A-Z; wc -l < /dev/stdin'], b"one\ntwo\nthree\n")
     assert p.stdout == b"[one]\nTWO\nTHREE\n0\n"
 
 
@@ -47,8 +49,12 @@ def test_stdin_that_never_ends_is_cut_by_the_timeout() -> None:
 
     r, w = os.pipe()
     try:
-        proc = subprocess.run([sys.executable, "-m", "sandbash", "--timeout", "1", "-c", "cat; echo after"],
-                              stdin=r, capture_output=True, timeout=30)
+        proc = subprocess.run(
+            [sys.executable, "-m", "sandbash", "--timeout", "1", "-c", "cat; echo after"],
+            stdin=r,
+            capture_output=True,
+            timeout=30,
+        )
     finally:
         os.close(r)
         os.close(w)

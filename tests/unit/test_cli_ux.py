@@ -13,7 +13,9 @@ import time
 import pytest
 
 SANDBASH = str(pathlib.Path(sys.executable).parent / "sandbash")
-pytestmark = pytest.mark.skipif(not os.path.exists(SANDBASH), reason="the sandbash entry point is not installed")
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(SANDBASH), reason="the sandbash entry point is not installed"
+)
 
 
 def run(args: list[str], stdin: bytes = b"", cwd: str | None = None) -> subprocess.CompletedProcess[bytes]:
@@ -51,13 +53,16 @@ def test_cwd_that_cannot_exist_is_a_one_line_error(tmp_path: pathlib.Path) -> No
     assert p.stderr.count(b"\n") == 1 and b"/data/missing" in p.stderr
 
 
-@pytest.mark.parametrize(("spec", "script", "limit"), [
-    ("max_output_size=1KB", "seq 1000", b"max_output_size (1024)"),
-    ("max_output_size=1_000", "seq 1000", b"max_output_size (1000)"),
-    ("max_command_count=50", "for i in $(seq 100); do :; done", b"max_command_count (50)"),
-    ("timeout=300ms", "sleep 10", b"timeout (0.3s)"),
-    ("timeout=1", "sleep 10", b"timeout (1s)"),
-])
+@pytest.mark.parametrize(
+    ("spec", "script", "limit"),
+    [
+        ("max_output_size=1KB", "seq 1000", b"max_output_size (1024)"),
+        ("max_output_size=1_000", "seq 1000", b"max_output_size (1000)"),
+        ("max_command_count=50", "for i in $(seq 100); do :; done", b"max_command_count (50)"),
+        ("timeout=300ms", "sleep 10", b"timeout (0.3s)"),
+        ("timeout=1", "sleep 10", b"timeout (1s)"),
+    ],
+)
 def test_limit_sets_one_knob(spec: str, script: str, limit: bytes) -> None:
     p = run(["--limit", spec, "-c", script])
     assert p.returncode != 0
@@ -65,21 +70,34 @@ def test_limit_sets_one_knob(spec: str, script: str, limit: bytes) -> None:
 
 
 def test_limit_is_repeatable_and_raises_a_knob() -> None:
-    p = run(["--limits", "hardened", "--limit", "max_loop_iterations=5000", "--limit", "max_command_count=20000",
-             "-c", "n=0; while ((n < 3000)); do n=$((n+1)); done; echo $n"])
+    p = run(
+        [
+            "--limits",
+            "hardened",
+            "--limit",
+            "max_loop_iterations=5000",
+            "--limit",
+            "max_command_count=20000",
+            "-c",
+            "n=0; while ((n < 3000)); do n=$((n+1)); done; echo $n",
+        ]
+    )
     assert (p.stdout, p.returncode) == (b"3000\n", 0), p.stderr
 
 
-@pytest.mark.parametrize(("spec", "words"), [
-    ("foo=1", [b"unknown limit 'foo'", b"max_command_count"]),
-    ("timeout", [b"expected NAME=VALUE"]),
-    ("=5", [b"expected NAME=VALUE"]),
-    ("timeout=2x", [b"invalid value '2x' for timeout"]),
-    ("max_output_size=lots", [b"invalid value 'lots'"]),
-    ("max_output_size=1.5", [b"invalid value '1.5'"]),
-    ("max_command_count=10MB", [b"invalid value '10MB'"]),
-    ("max_command_count=", [b"invalid value ''"]),
-])
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("foo=1", [b"unknown limit 'foo'", b"max_command_count"]),
+        ("timeout", [b"expected NAME=VALUE"]),
+        ("=5", [b"expected NAME=VALUE"]),
+        ("timeout=2x", [b"invalid value '2x' for timeout"]),
+        ("max_output_size=lots", [b"invalid value 'lots'"]),
+        ("max_output_size=1.5", [b"invalid value '1.5'"]),
+        ("max_command_count=10MB", [b"invalid value '10MB'"]),
+        ("max_command_count=", [b"invalid value ''"]),
+    ],
+)
 def test_bad_limit_is_one_line_with_status_2(spec: str, words: list[bytes]) -> None:
     p = run(["--limit", spec, "-c", "echo ran"])
     assert p.returncode == 2
@@ -89,39 +107,59 @@ def test_bad_limit_is_one_line_with_status_2(spec: str, words: list[bytes]) -> N
         assert w in p.stderr
 
 
-@pytest.mark.parametrize("script", [
-    "seq 1000000",
-    "seq 1000000; echo after",
-    "yes",
-    "yes | cat",
-    "while :; do echo y; done",
-    "seq 200000 | sort -n",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "seq 1000000",
+        "seq 1000000; echo after",
+        "yes",
+        "yes | cat",
+        "while :; do echo y; done",
+        "seq 200000 | sort -n",
+    ],
+)
 def test_closed_stdout_ends_quietly(script: str) -> None:
-    proc = subprocess.run(f"{SANDBASH} -c '{script}' | head -1; echo \"${{PIPESTATUS[0]}}\" >&2",
-                          shell=True, executable="/bin/bash", capture_output=True, timeout=120)
+    proc = subprocess.run(
+        f"{SANDBASH} -c '{script}' | head -1; echo \"${{PIPESTATUS[0]}}\" >&2",
+        shell=True,
+        executable="/bin/bash",
+        capture_output=True,
+        timeout=120,
+    )
     assert proc.stderr == b"141\n"
     assert len(proc.stdout.splitlines()) == 1
 
 
 def test_closed_stdout_lets_the_shell_go_on_like_bash() -> None:
     # each external command dies of SIGPIPE; the shell itself runs on (as bash's does)
-    proc = subprocess.run(f"{SANDBASH} -c 'seq 100000; seq 100000; echo done >&2; exit 3' | head -1",
-                          shell=True, executable="/bin/bash", capture_output=True, timeout=120)
+    proc = subprocess.run(
+        f"{SANDBASH} -c 'seq 100000; seq 100000; echo done >&2; exit 3' | head -1",
+        shell=True,
+        executable="/bin/bash",
+        capture_output=True,
+        timeout=120,
+    )
     assert proc.stdout == b"1\n"
     assert proc.stderr == b"done\n"
 
 
 @pytest.mark.parametrize(("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-@pytest.mark.parametrize("script", [
-    "echo start; while :; do :; done",
-    "echo start; sleep 100",
-    "echo start; cat",  # blocked reading the CLI's stdin
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "echo start; while :; do :; done",
+        "echo start; sleep 100",
+        "echo start; cat",  # blocked reading the CLI's stdin
+    ],
+)
 def test_signal_stops_the_run_quietly(sig: int, status: int, script: str) -> None:
     r, w = os.pipe()
-    proc = subprocess.Popen([SANDBASH, "--limits", "generous", "-c", script], stdin=r,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [SANDBASH, "--limits", "generous", "-c", script],
+        stdin=r,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     os.close(r)
     try:
         assert proc.stdout is not None
@@ -152,7 +190,9 @@ def test_check_without_a_policy_says_so(tmp_path: pathlib.Path) -> None:
     assert p.returncode == 0
     assert b"no policy loaded" in p.stderr
     policy = tmp_path / "policy.toml"
-    policy.write_text('mode = "read-only"\npaths = ["/data:ro"]\n[commands]\nallow = ["cat", "ls"]\ndeny = ["rm"]\n')
+    policy.write_text(
+        'mode = "read-only"\npaths = ["/data:ro"]\n[commands]\nallow = ["cat", "ls"]\ndeny = ["rm"]\n'
+    )
     p = run(["--policy", str(policy), "--check", "-c", "rm -rf /data"])
     assert p.returncode == 1
     assert b"no policy loaded" not in p.stderr
@@ -181,8 +221,9 @@ def test_syntax_error_in_a_script_file_names_the_file(tmp_path: pathlib.Path) ->
 @pytest.mark.parametrize("args", [["-s"], []])
 def test_syntax_error_in_a_script_on_stdin(args: list[str]) -> None:
     p = run(args, stdin=b"echo a\nif then\n")
-    expected = subprocess.run(["bash", *args], executable="/bin/bash", input=b"echo a\nif then\n",
-                              capture_output=True)
+    expected = subprocess.run(
+        ["bash", *args], executable="/bin/bash", input=b"echo a\nif then\n", capture_output=True
+    )
     assert (p.stdout, p.stderr, p.returncode) == (expected.stdout, expected.stderr, expected.returncode)
 
 

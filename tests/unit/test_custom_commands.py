@@ -53,15 +53,21 @@ def test_decorated_commands_get_the_same_context() -> None:
 
 
 def test_other_return_values() -> None:
-    bash = Bash(commands=[command("test-text")(lambda args, ctx: "text\n"),
-                          command("test-none")(lambda args, ctx: None),
-                          command("test-false")(lambda args, ctx: False)])
+    bash = Bash(
+        commands=[
+            command("test-text")(lambda args, ctx: "text\n"),
+            command("test-none")(lambda args, ctx: None),
+            command("test-false")(lambda args, ctx: False),
+        ]
+    )
     r = bash.exec("test-text; test-none; echo $?; test-false; echo $?")
     assert r.stdout == "text\n0\n1\n"
 
 
 def test_policy_gate_applies_to_custom_commands() -> None:
-    bash = Bash(command_gate=lambda argv: "not allowed" if argv[0] == "test-greet" else None, commands=[Greet])
+    bash = Bash(
+        command_gate=lambda argv: "not allowed" if argv[0] == "test-greet" else None, commands=[Greet]
+    )
     r = bash.exec("test-greet x; echo $?")
     assert r.stdout == "126\n" and "not allowed" in r.stderr
 
@@ -85,7 +91,8 @@ def test_entry_point_group(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: sb-plugin\nVersion: 1.0\n")
     (dist / "entry_points.txt").write_text(
-        "[sandbash.commands]\ntest-plugin = sb_plugin_mod:plugin\nbroken = sb_plugin_mod:broken\n")
+        "[sandbash.commands]\ntest-plugin = sb_plugin_mod:plugin\nbroken = sb_plugin_mod:broken\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     try:
         records = load_entry_points(force=True)
@@ -100,14 +107,14 @@ def test_entry_point_group(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
 def test_sandbox_conveniences() -> None:
     sb = Sandbox.create(files={"/data/a.csv": "x,1\ny,2\n"}, env={"HOME": "/home/user", "SEP": ","})
     sb.write_files({"/data/b.csv": "z,3\n", "rel.txt": "relative\n"})
-    r = sb.run_command("cat /data/*.csv | cut -d\"$SEP\" -f2 | paste -sd+ | bc")
+    r = sb.run_command('cat /data/*.csv | cut -d"$SEP" -f2 | paste -sd+ | bc')
     assert r.stdout == "6\n"
     assert sb.read_text("/home/user/rel.txt") == "relative\n"
     assert sb.read_file("/home/user/rel.txt") == sb.bash.read_file("rel.txt") == b"relative\n"
     assert sb.read_bytes("rel.txt") == b"relative\n"
     r = sb.run_command("pwd; echo $SEP$1; cat", ExecOptions(cwd="/data", stdin="in\n"), env={"SEP": ";"})
     assert r.stdout == "/data\n;\nin\n"
-    r = sb.run_command("echo \"[$SEP]\"", env={}, replace_env=True)
+    r = sb.run_command('echo "[$SEP]"', env={}, replace_env=True)
     assert r.stdout == "[]\n"
     with pytest.raises(TypeError):
         sb.run_command("true", bogus=1)
@@ -121,4 +128,3 @@ def test_sandbox_async_and_session() -> None:
     s = sb.session()
     s.exec("cd /tmp")
     assert s.exec("pwd").stdout == "/tmp\n"
-

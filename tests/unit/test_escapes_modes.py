@@ -19,8 +19,34 @@ from sandbash import Bash
 from sandbash.syntax.escapes import decode_escapes, decode_raw
 
 # escape bodies that differ between the modes
-PIECES = ["\\n", "\\e", "\\E", "\\q", "\\'", '\\"', "\\?", "\\/", "\\c", "\\cA", "\\0", "\\01", "\\101", "\\0101",
-          "\\477", "\\8", "\\x41", "\\x4", "\\x", "\\xg", "\\u00e9", "\\u", "\\U0001F600", "\\\\", "\\a", "\\t"]
+PIECES = [
+    "\\n",
+    "\\e",
+    "\\E",
+    "\\q",
+    "\\'",
+    '\\"',
+    "\\?",
+    "\\/",
+    "\\c",
+    "\\cA",
+    "\\0",
+    "\\01",
+    "\\101",
+    "\\0101",
+    "\\477",
+    "\\8",
+    "\\x41",
+    "\\x4",
+    "\\x",
+    "\\xg",
+    "\\u00e9",
+    "\\u",
+    "\\U0001F600",
+    "\\\\",
+    "\\a",
+    "\\t",
+]
 STRINGS = ["a" + p + "z" for p in PIECES] + ["".join(p) for p in itertools.combinations(PIECES[:10], 2)]
 
 
@@ -28,15 +54,25 @@ def _bash(script: str) -> bytes | None:
     if not os.path.exists("/bin/bash"):
         return None
     with tempfile.TemporaryDirectory() as tmp:
-        r = subprocess.run(["bash", "-c", script], executable="/bin/bash", capture_output=True, cwd=tmp, check=False,
-                           env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
+        r = subprocess.run(
+            ["bash", "-c", script],
+            executable="/bin/bash",
+            capture_output=True,
+            cwd=tmp,
+            check=False,
+            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
+        )
     return r.stdout + b"|" + r.stderr + f"|{r.returncode}".encode()
 
 
 def _mine(script: str) -> bytes:
     r = Bash().exec(script)
-    return (r.stdout.encode("utf-8", "surrogateescape") + b"|" + r.stderr.encode("utf-8", "surrogateescape")
-            + f"|{r.exit_code}".encode())
+    return (
+        r.stdout.encode("utf-8", "surrogateescape")
+        + b"|"
+        + r.stderr.encode("utf-8", "surrogateescape")
+        + f"|{r.exit_code}".encode()
+    )
 
 
 def _sq(text: str) -> str:
@@ -86,15 +122,30 @@ SED = [
 ]
 
 
-BC = ['print "1\\e2\\x3\\z4\\\\5\\n"', 'print "a\\qb\\tc\\n"', 'print "x\\ay\\bz\\fw\\rv\\n"',
-      'print "end\\"', 'print "\\c\\d\\n"']
+BC = [
+    'print "1\\e2\\x3\\z4\\\\5\\n"',
+    'print "a\\qb\\tc\\n"',
+    'print "x\\ay\\bz\\fw\\rv\\n"',
+    'print "end\\"',
+    'print "\\c\\d\\n"',
+]
 
 
-TR = ["printf 'a b\\n' | tr '\\400' X", "printf 'a\\\\b\\n' | tr 'a\\\\' xy", "printf 'abc\\n' | tr 'a\\q' xy",
-      "printf 'abc\\n' | tr 'a\\' xy", "printf 'a-c\\n' | tr 'a\\-c' xyz", "printf 'a\\n' | tr '\\141' z",
-      "printf 'a\\n' | tr '\\x61' z", "printf '[a]\\n' | tr '\\[a\\]' xyz", "printf 'a\\tb\\n' | tr '\\t' _",
-      "printf 'aaa\\n' | tr -s '\\141'", "printf 'ab\\n' | tr '\\0141' x", "printf 'a\\n' | tr 'a' '\\777'",
-      "printf '\\303\\251\\n' | tr '\\303' X | od -c"]
+TR = [
+    "printf 'a b\\n' | tr '\\400' X",
+    "printf 'a\\\\b\\n' | tr 'a\\\\' xy",
+    "printf 'abc\\n' | tr 'a\\q' xy",
+    "printf 'abc\\n' | tr 'a\\' xy",
+    "printf 'a-c\\n' | tr 'a\\-c' xyz",
+    "printf 'a\\n' | tr '\\141' z",
+    "printf 'a\\n' | tr '\\x61' z",
+    "printf '[a]\\n' | tr '\\[a\\]' xyz",
+    "printf 'a\\tb\\n' | tr '\\t' _",
+    "printf 'aaa\\n' | tr -s '\\141'",
+    "printf 'ab\\n' | tr '\\0141' x",
+    "printf 'a\\n' | tr 'a' '\\777'",
+    "printf '\\303\\251\\n' | tr '\\303' X | od -c",
+]
 
 
 @pytest.mark.parametrize("script", TR)

@@ -17,7 +17,9 @@ needs_bash = pytest.mark.skipif(not os.path.exists("/bin/bash"), reason="needs /
 
 
 def oracle(script: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["bash", "-c", script], executable="/bin/bash", capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        ["bash", "-c", script], executable="/bin/bash", capture_output=True, text=True, timeout=60
+    )
 
 
 def _names(text: str, form: str) -> list[str]:
@@ -27,10 +29,31 @@ def _names(text: str, form: str) -> list[str]:
 
 @needs_bash
 @pytest.mark.parametrize("form", ["-d", "-s"])
-@pytest.mark.parametrize("patterns", [
-    ["re"], ["read"], ["c*"], ["e"], ["w*"], ["p"], ["u"], ["s"], ["t"], ["cd", "pwd"], ["nosuch", "re"],
-    ["["], ["if"], ["for"], ["for (("], ["[[ ... ]]"], ["?d"], ["*ay"], ["nosuch"], ["--", "-d"],
-])
+@pytest.mark.parametrize(
+    "patterns",
+    [
+        ["re"],
+        ["read"],
+        ["c*"],
+        ["e"],
+        ["w*"],
+        ["p"],
+        ["u"],
+        ["s"],
+        ["t"],
+        ["cd", "pwd"],
+        ["nosuch", "re"],
+        ["["],
+        ["if"],
+        ["for"],
+        ["for (("],
+        ["[[ ... ]]"],
+        ["?d"],
+        ["*ay"],
+        ["nosuch"],
+        ["--", "-d"],
+    ],
+)
 def test_help_finds_the_topics_bash_finds(form: str, patterns: list[str]) -> None:
     script = f"help {form} " + " ".join(f"'{p}'" for p in patterns)
     expected = oracle(script)
@@ -38,7 +61,9 @@ def test_help_finds_the_topics_bash_finds(form: str, patterns: list[str]) -> Non
     assert (r.exit_code, r.stderr) == (expected.returncode, expected.stderr)
     assert _names(r.stdout, form) == _names(expected.stdout, form)
     headers = [line for line in r.stdout.splitlines() if line.startswith("Shell commands matching")]
-    assert headers == [line for line in expected.stdout.splitlines() if line.startswith("Shell commands matching")]
+    assert headers == [
+        line for line in expected.stdout.splitlines() if line.startswith("Shell commands matching")
+    ]
 
 
 @needs_bash
@@ -58,8 +83,9 @@ def test_every_topic_has_a_description_in_every_form() -> None:
         assert DESCRIPTION.get(name), name
         r = bash.exec(f"help -d '{name}'; help -m '{name}'; help '{name}'")
         assert r.exit_code == 0, (name, r.stderr)
-        lines = [line for line in r.stdout.splitlines()
-                 if line and not line.startswith("Shell commands matching")]  # bash's header for '[[ ... ]]'
+        lines = [
+            line for line in r.stdout.splitlines() if line and not line.startswith("Shell commands matching")
+        ]  # bash's header for '[[ ... ]]'
         assert lines[0] == f"{name} - {DESCRIPTION[name]}"
         assert lines[1:3] == ["NAME", f"    {name} - {DESCRIPTION[name]}"]  # -m: a manual page
         assert lines[-1] == f"    {DESCRIPTION[name]}"

@@ -11,19 +11,22 @@ from sandbash.custom import command
 from sandbash.policy import Policy
 
 
-@pytest.mark.parametrize(("name", "suggested", "note"), [
-    ("pip", "python3", "nothing can be installed"),
-    ("uv", "python3", "nothing can be installed"),
-    ("ipython", "python3", ""),
-    ("python2", "python3", ""),
-    ("npm", "node", "nothing can be installed"),
-    ("deno", "node", ""),
-    ("nodejs", "node", ""),
-    ("perl", "lua", ""),
-    ("ruby", "python3", ""),
-    ("psql", "sqlite3", ""),
-    ("mysql", "sqlite3", ""),
-])
+@pytest.mark.parametrize(
+    ("name", "suggested", "note"),
+    [
+        ("pip", "python3", "nothing can be installed"),
+        ("uv", "python3", "nothing can be installed"),
+        ("ipython", "python3", ""),
+        ("python2", "python3", ""),
+        ("npm", "node", "nothing can be installed"),
+        ("deno", "node", ""),
+        ("nodejs", "node", ""),
+        ("perl", "lua", ""),
+        ("ruby", "python3", ""),
+        ("psql", "sqlite3", ""),
+        ("mysql", "sqlite3", ""),
+    ],
+)
 def test_hint_suggests_the_runtime_that_runs_here(name: str, suggested: str, note: str) -> None:
     r = Bash().exec(f"{name} --version")
     assert r.exit_code == 127
@@ -51,7 +54,9 @@ def test_a_missing_runtime_says_it_is_not_enabled() -> None:
     # a sandbox whose table lacks the runtime (or hides it): no claim that no such program can run
     hint = hints.not_found_hint("python3", lambda alt: alt != "python3")
     assert hint is not None
-    assert hint.startswith("sandbash: python3 is not available in this sandbox (its runtime is not enabled here)")
+    assert hint.startswith(
+        "sandbash: python3 is not available in this sandbox (its runtime is not enabled here)"
+    )
     assert "use awk" in hint and "python3," not in hint
     hint = hints.not_found_hint("lua", lambda alt: alt != "lua")
     assert hint is not None and "not enabled" in hint and "lua or" not in hint and "python3" in hint

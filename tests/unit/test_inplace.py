@@ -84,8 +84,11 @@ WRITERS: dict[str, tuple[list[str], bytes, bytes]] = {
     "sort -r -o": (["sort", "-r", "-o", "f", "f"], b"", CONTENT),
     "shuf -o": (["shuf", "--random-source=f", "-o", "f", "f"], b"", CONTENT),  # (any order)
     "patch": (["patch", "f"], PATCH, CONTENT.replace(b"001000\n", b"patched\n", 1)),
-    "awk -i inplace": (["awk", "-i", "inplace", '{print "#" $0}', "f"], b"", CONTENT.replace(b"0", b"#0", 1)
-                       .replace(b"\n0", b"\n#0")),
+    "awk -i inplace": (
+        ["awk", "-i", "inplace", '{print "#" $0}', "f"],
+        b"",
+        CONTENT.replace(b"0", b"#0", 1).replace(b"\n0", b"\n#0"),
+    ),
 }
 
 
@@ -154,9 +157,15 @@ def test_a_refusing_policy_leaves_the_file_whole(make: Callable[..., Fs], writer
     assert fs.names() == ["f"]
 
 
-@pytest.mark.parametrize("argv", [["sed", "-i", ":a;s/0/0/;ba", "f"], ["sed", "-i", "G;G;h", "f"],
-                                  ["sed", "-i", "100q;:a;s/x*/&/;ba", "f"],
-                                  ["awk", "-i", "inplace", "{print} NR == 500 {while (1) n++}", "f"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["sed", "-i", ":a;s/0/0/;ba", "f"],
+        ["sed", "-i", "G;G;h", "f"],
+        ["sed", "-i", "100q;:a;s/x*/&/;ba", "f"],
+        ["awk", "-i", "inplace", "{print} NR == 500 {while (1) n++}", "f"],
+    ],
+)
 def test_a_limit_mid_edit_leaves_the_file_whole(make: Callable[..., Fs], argv: list[str]) -> None:
     fs = make()
     limits = Limits().with_overrides(max_sed_iterations=5_000, max_work=200_000, max_string_length=100_000)
@@ -179,8 +188,11 @@ def test_every_file_is_edited_on_its_own(make: Callable[..., Fs], argv: list[str
 
 def test_awk_inplace_keeps_begin_end_on_stdout_and_files_whole_on_exit(make: Callable[..., Fs]) -> None:
     fs = make()
-    r = run_command(["awk", "-i", "inplace", 'BEGIN {print "b"} FNR <= 2 {print "k" $0} END {print "e"}', "f"],
-                    vfs=fs.vfs, cwd=BASE)
+    r = run_command(
+        ["awk", "-i", "inplace", 'BEGIN {print "b"} FNR <= 2 {print "k" $0} END {print "e"}', "f"],
+        vfs=fs.vfs,
+        cwd=BASE,
+    )
     assert (r.stdout, r.status) == (b"b\ne\n", 0)
     assert fs.view.read_bytes(BASE + "/f") == b"k001000\nk000999\n"
     # exit mid-file, or a fatal error: the file is left as it was
@@ -191,7 +203,9 @@ def test_awk_inplace_keeps_begin_end_on_stdout_and_files_whole_on_exit(make: Cal
         assert fs.names() == ["f"]
 
 
-def test_copy_then_swap_where_rename_is_refused(make: Callable[..., Fs], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_copy_then_swap_where_rename_is_refused(
+    make: Callable[..., Fs], monkeypatch: pytest.MonkeyPatch
+) -> None:
     fs = make()
     view = fs.view
 

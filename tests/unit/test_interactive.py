@@ -27,8 +27,15 @@ class Terminal:
     def __init__(self, *args: str) -> None:
         master, slave = pty.openpty()
         env = {**os.environ, "TERM": "dumb", "PYTHONUNBUFFERED": "1"}
-        self.proc = subprocess.Popen([sys.executable, "-m", "sandbash", *args], stdin=slave, stdout=slave, stderr=slave,
-                                     env=env, close_fds=True, preexec_fn=_take_terminal)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sandbash", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            close_fds=True,
+            preexec_fn=_take_terminal,
+        )
         os.close(slave)
         self.fd = master
         self.seen = b""
@@ -166,7 +173,9 @@ def test_tab_completes_commands_variables_and_paths(term: Terminal) -> None:
     _tab(term, "no")
     os.write(term.fd, b"\r")
     assert b"data" in term.expect(b"sandbash:~$ ")
-    _tab(term, "wc -c /usr/bin/wh")  # a command in /usr/bin (whoami, which: list both, complete the common part)
+    _tab(
+        term, "wc -c /usr/bin/wh"
+    )  # a command in /usr/bin (whoami, which: list both, complete the common part)
     _tab(term, "oa")
     os.write(term.fd, b"\r")
     out = term.expect(b"sandbash:~$ ")
@@ -193,20 +202,23 @@ def test_bash_options_given_on_the_command_line_hold_at_the_prompt() -> None:
             t.proc.wait()
 
 
-@pytest.mark.parametrize(("line", "expected"), [
-    ("ls /tmp/a", ["/tmp/a\\ b/"]),  # a name with a space comes back escaped
-    ("ls /tmp/a\\ ", ["b/"]),  # readline starts its word after the escaped space
-    ("ls /tmp/a\\ b/f", ["b/f\\(x\\)\\$y ", "b/file\\ one "]),
-    ("cat /tmp/a\\ b/f\\(", ["x\\)\\$y "]),
-    ("ls /tmp/a\\ b/n", []),
-    ("ls '/tmp/a", ["/tmp/a b/"]),  # inside quotes a name is written as it is
-    ("ls '/tmp/a b/fi", ["b/file one' "]),  # and a finished one closes the quote
-    ('ls "/tmp/a b/f(', ['x)$y" ']),
-    ("echo 'x' ec", []),  # not a command position
-    ("echo $ZV", ["$ZVAR "]),
-    ("ec", ["echo "]),
-    ("cat x; ec", ["echo "]),
-])
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("ls /tmp/a", ["/tmp/a\\ b/"]),  # a name with a space comes back escaped
+        ("ls /tmp/a\\ ", ["b/"]),  # readline starts its word after the escaped space
+        ("ls /tmp/a\\ b/f", ["b/f\\(x\\)\\$y ", "b/file\\ one "]),
+        ("cat /tmp/a\\ b/f\\(", ["x\\)\\$y "]),
+        ("ls /tmp/a\\ b/n", []),
+        ("ls '/tmp/a", ["/tmp/a b/"]),  # inside quotes a name is written as it is
+        ("ls '/tmp/a b/fi", ["b/file one' "]),  # and a finished one closes the quote
+        ('ls "/tmp/a b/f(', ['x)$y" ']),
+        ("echo 'x' ec", []),  # not a command position
+        ("echo $ZV", ["$ZVAR "]),
+        ("ec", ["echo "]),
+        ("cat x; ec", ["echo "]),
+    ],
+)
 def test_completion_escapes_special_characters_as_bash_does(line: str, expected: list[str]) -> None:
     from sandbash import Bash
     from sandbash.cli.repl import Completer

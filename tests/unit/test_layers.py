@@ -28,8 +28,17 @@ PACKAGE = "sandbash"
 
 # Bottom first. A module belongs to the layer with the longest prefix matching its name.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("foundation", ("sandbash.textcache", "sandbash.limits", "sandbash.result", "sandbash.errors", "sandbash.identity",
-                    "sandbash.audit")),
+    (
+        "foundation",
+        (
+            "sandbash.textcache",
+            "sandbash.limits",
+            "sandbash.result",
+            "sandbash.errors",
+            "sandbash.identity",
+            "sandbash.audit",
+        ),
+    ),
     ("syntax", ("sandbash.syntax",)),
     ("streams", ("sandbash.stdio", "sandbash.regex", "sandbash.net")),
     # the host readers (/proc, services, elevation callbacks) sit with the filesystem backends
@@ -42,8 +51,17 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("builtins", ("sandbash.builtins",)),
     ("host", ("sandbash.host",)),  # HostAccess: grants over policy and identity
     ("check", ("sandbash.check",)),
-    ("api", ("sandbash.api", "sandbash.aio", "sandbash.custom", "sandbash.testing", "sandbash.config",
-             "sandbash.sessions")),
+    (
+        "api",
+        (
+            "sandbash.api",
+            "sandbash.aio",
+            "sandbash.custom",
+            "sandbash.testing",
+            "sandbash.config",
+            "sandbash.sessions",
+        ),
+    ),
     ("agent", ("sandbash.agent",)),
     ("box", ("sandbash.box",)),  # box mode: the shell service, its alias client, host programs in bubblewrap
     ("cli", ("sandbash.cli",)),
@@ -54,29 +72,43 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 EXCEPTIONS: dict[tuple[str, str], str] = {
     # -- pending work of this session's issue 17 (each row goes when its owner lands the change)
     # -- justified
-    ("sandbash.interp.builtin_table", "sandbash.builtins"):
-        "the one seam: the builtin table lives in the interpreter and each builtin module fills it as it "
-        "is imported (builtins -> interp); the table imports a module lazily, by the name HOME gives it, "
-        "when a script first runs one of its builtins (load() imports them all for whole-table readers)",
-    ("sandbash.commands.context", "sandbash.commands.inputs"):
-        "lazy: Ctx.inputs() is the facade of the one file-operand loop, which lives in its own module "
-        "and works on a Ctx",
-    ("sandbash.policy", "sandbash.builtins"):
-        "lazy, read-only: the gate names a command by its implementation (the builtin table groups the "
-        "names bound to one function); builtins import the interpreter, which holds the gate",
-    ("sandbash.policy", "sandbash.check"):
-        "lazy, two uses: help lists the commands that write (writes_files) from the static check's "
-        "command models, the one place that knows it; Gate.elevation (sudo) hands words to the "
-        "embedder, which runs them outside the interpreter, so the static check of exactly those "
-        "words must allow them first",
-    ("sandbash.agent.tool", "sandbash.agent.adapters.cruvero"):
-        "lazy: BashTool.cruvero() is the documented shortcut to the Cruvero profile (README), which "
-        "builds a BashTool",
-    ("sandbash.cli.app", "sandbash"):
-        "__version__ lives in the package's __init__, which hatch and --version read; the package is "
-        "initialised before any module of it runs",
-    ("sandbash.commands.bc.dc", "sandbash.commands.bc"):
-        "lazy: dc reads DC_LINE_LENGTH with bc's line_length rule; bc's package imports dc for cmd_dc",
+    (
+        "sandbash.interp.builtin_table",
+        "sandbash.builtins",
+    ): "the one seam: the builtin table lives in the interpreter and each builtin module fills it as it "
+    "is imported (builtins -> interp); the table imports a module lazily, by the name HOME gives it, "
+    "when a script first runs one of its builtins (load() imports them all for whole-table readers)",
+    (
+        "sandbash.commands.context",
+        "sandbash.commands.inputs",
+    ): "lazy: Ctx.inputs() is the facade of the one file-operand loop, which lives in its own module "
+    "and works on a Ctx",
+    (
+        "sandbash.policy",
+        "sandbash.builtins",
+    ): "lazy, read-only: the gate names a command by its implementation (the builtin table groups the "
+    "names bound to one function); builtins import the interpreter, which holds the gate",
+    (
+        "sandbash.policy",
+        "sandbash.check",
+    ): "lazy, two uses: help lists the commands that write (writes_files) from the static check's "
+    "command models, the one place that knows it; Gate.elevation (sudo) hands words to the "
+    "embedder, which runs them outside the interpreter, so the static check of exactly those "
+    "words must allow them first",
+    (
+        "sandbash.agent.tool",
+        "sandbash.agent.adapters.cruvero",
+    ): "lazy: BashTool.cruvero() is the documented shortcut to the Cruvero profile (README), which "
+    "builds a BashTool",
+    (
+        "sandbash.cli.app",
+        "sandbash",
+    ): "__version__ lives in the package's __init__, which hatch and --version read; the package is "
+    "initialised before any module of it runs",
+    (
+        "sandbash.commands.bc.dc",
+        "sandbash.commands.bc",
+    ): "lazy: dc reads DC_LINE_LENGTH with bc's line_length rule; bc's package imports dc for cmd_dc",
 }
 
 
@@ -287,17 +319,20 @@ def test_exceptions_are_upward_or_circular() -> None:
     assert not needless, f"these rows excuse imports that need no excuse: {needless}"
 
 
-@pytest.mark.parametrize("importer, imported, allowed", [
-    ("sandbash.commands.cut", "sandbash.interp.shell", False),  # commands never import the interpreter
-    ("sandbash.interp.shell", "sandbash.commands.registry", True),
-    ("sandbash.syntax.parser", "sandbash.vfs.facade", False),
-    ("sandbash.cli.app", "sandbash.api", True),
-    ("sandbash.agent.mcp_server", "sandbash.cli.app", False),  # the circle cut this session
-    ("sandbash.errors", "sandbash.api", False),
-    ("sandbash.api", "sandbash.result", True),
-    ("sandbash.expand.words", "sandbash.shvars.vars", True),  # the variable types sit below expansion
-    ("sandbash.expand.words", "sandbash.interp.variables", False),
-])
+@pytest.mark.parametrize(
+    "importer, imported, allowed",
+    [
+        ("sandbash.commands.cut", "sandbash.interp.shell", False),  # commands never import the interpreter
+        ("sandbash.interp.shell", "sandbash.commands.registry", True),
+        ("sandbash.syntax.parser", "sandbash.vfs.facade", False),
+        ("sandbash.cli.app", "sandbash.api", True),
+        ("sandbash.agent.mcp_server", "sandbash.cli.app", False),  # the circle cut this session
+        ("sandbash.errors", "sandbash.api", False),
+        ("sandbash.api", "sandbash.result", True),
+        ("sandbash.expand.words", "sandbash.shvars.vars", True),  # the variable types sit below expansion
+        ("sandbash.expand.words", "sandbash.interp.variables", False),
+    ],
+)
 def test_layer_table_reads_as_designed(importer: str, imported: str, allowed: bool) -> None:
     low, high = layer_of(importer), layer_of(imported)
     assert low is not None and high is not None

@@ -43,11 +43,14 @@ def test_unknown_profile_lists_the_known_ones() -> None:
         Limits.profile("huge")
 
 
-@pytest.mark.parametrize(("limit", "value", "shown"), [
-    ("max_command_count", 10_000, "max_command_count (10000)"),
-    ("timeout", 2.0, "timeout (2s)"),
-    ("timeout", 0.5, "timeout (0.5s)"),
-])
+@pytest.mark.parametrize(
+    ("limit", "value", "shown"),
+    [
+        ("max_command_count", 10_000, "max_command_count (10000)"),
+        ("timeout", 2.0, "timeout (2s)"),
+        ("timeout", 0.5, "timeout (0.5s)"),
+    ],
+)
 def test_message_names_the_knob(limit: str, value: float, shown: str) -> None:
     msg = LimitExceeded(limit, value).message()
     assert msg == (f"sandbash limit exceeded: {shown}; raise it with --limit {limit}=N or Limits({limit}=N)")
@@ -72,4 +75,6 @@ def test_readme_table_is_the_generated_one() -> None:
     text = README.read_text()
     section = text.split("\n## Limits\n", 1)[1].split("\n## ", 1)[0]
     table = "\n".join(line for line in section.splitlines() if line.startswith("|")) + "\n"
-    assert table == limits_table(), "README limits table is stale: regenerate it from sandbash.limits.limits_table()"
+    assert table == limits_table(), (
+        "README limits table is stale: regenerate it from sandbash.limits.limits_table()"
+    )

@@ -27,9 +27,11 @@ RE_FUNCTIONS = {"compile", "search", "match", "fullmatch", "sub", "subn", "split
 
 # (module path under src/sandbash, enclosing function) -> why the pattern's shape is bounded
 RE_EXCEPTIONS: dict[tuple[str, str], str] = {
-    ("expand/words.py", "_ifs_delimiter"):
-        "IFS splitting: at most two character classes of escaped IFS characters, each starred once and "
-        "joined by one alternation; the shape is fixed, only the class contents vary (linear matching)",
+    (
+        "expand/words.py",
+        "_ifs_delimiter",
+    ): "IFS splitting: at most two character classes of escaped IFS characters, each starred once and "
+    "joined by one alternation; the shape is fixed, only the class contents vary (linear matching)",
 }
 
 
@@ -81,16 +83,26 @@ def is_literal_pattern(node: ast.expr, re_modules: set[str]) -> bool:
         return True
     if isinstance(node, ast.Call):
         func = node.func
-        return (isinstance(func, ast.Attribute) and func.attr == "escape" and isinstance(func.value, ast.Name)
-                and func.value.id in re_modules)
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr == "escape"
+            and isinstance(func.value, ast.Name)
+            and func.value.id in re_modules
+        )
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         return is_literal_pattern(node.left, re_modules) and is_literal_pattern(node.right, re_modules)
     if isinstance(node, ast.IfExp):
         return is_literal_pattern(node.body, re_modules) and is_literal_pattern(node.orelse, re_modules)
     if isinstance(node, ast.JoinedStr):
-        return all(isinstance(part, ast.Constant) or (isinstance(part, ast.FormattedValue) and part.format_spec
-                                                       is None and is_literal_pattern(part.value, re_modules))
-                   for part in node.values)
+        return all(
+            isinstance(part, ast.Constant)
+            or (
+                isinstance(part, ast.FormattedValue)
+                and part.format_spec is None
+                and is_literal_pattern(part.value, re_modules)
+            )
+            for part in node.values
+        )
     return False
 
 
@@ -106,21 +118,32 @@ def re_violations() -> list[tuple[str, str, int, str]]:
             if not isinstance(node, ast.Call) or not node.args:
                 continue
             func = node.func
-            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in re_modules:
+            if (
+                isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.value.id in re_modules
+            ):
                 name = func.attr
             elif isinstance(func, ast.Name):
                 name = re_functions.get(func.id, "")
             else:
                 continue
             if name in RE_FUNCTIONS and not is_literal_pattern(node.args[0], re_modules):
-                found.append((module, owner.get(id(node), "<module>"), node.lineno, ast.unparse(node.args[0])))
+                found.append(
+                    (module, owner.get(id(node), "<module>"), node.lineno, ast.unparse(node.args[0]))
+                )
     return found
 
 
 def test_stdlib_re_patterns_are_literal() -> None:
-    bad = [f"{m}:{line} in {fn}(): re pattern {src[:90]}" for m, fn, line, src in re_violations()
-           if (m, fn) not in RE_EXCEPTIONS]
-    assert not bad, "stdlib re with a pattern that is not literal (see this file's docstring):\n" + "\n".join(bad)
+    bad = [
+        f"{m}:{line} in {fn}(): re pattern {src[:90]}"
+        for m, fn, line, src in re_violations()
+        if (m, fn) not in RE_EXCEPTIONS
+    ]
+    assert not bad, "stdlib re with a pattern that is not literal (see this file's docstring):\n" + "\n".join(
+        bad
+    )
 
 
 def test_re_exceptions_are_still_needed() -> None:
@@ -132,24 +155,32 @@ def test_limits_are_raised_by_kind() -> None:
     bad = []
     for module, tree in MODULES:
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "LimitExceeded"
-                    and node.args and isinstance(node.args[0], ast.Constant)):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "LimitExceeded"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
                 bad.append(f"{module}:{node.lineno}: LimitExceeded({node.args[0].value!r}, ...)")
     assert not bad, "name limits with LimitKind.X (limits.py), not strings:\n" + "\n".join(bad)
 
 
-@pytest.mark.parametrize("source, literal", [
-    ('re.compile(r"a+b")', True),
-    ('re.compile(b"[" + re.escape(chars) + b"]+")', True),
-    ('re.compile(f"[{re.escape(ws)}]*")', True),
-    ('re.compile(X if tabs else Y)', True),
-    ('re.sub(r"%%|" + _FORMAT.pattern, f, s)', True),
-    ('re.compile(rb"(?:[ \\t]*[^ \\t]*){%d}" % n)', False),  # the uniq -f bug: sized by a number
-    ('re.compile(f"a{{{n}}}")', False),
-    ('re.compile("|".join(parts))', False),
-    ('re.compile(pattern)', False),
-    ('re.compile(f"{re.escape(x):>5}")', False),
-])
+@pytest.mark.parametrize(
+    "source, literal",
+    [
+        ('re.compile(r"a+b")', True),
+        ('re.compile(b"[" + re.escape(chars) + b"]+")', True),
+        ('re.compile(f"[{re.escape(ws)}]*")', True),
+        ("re.compile(X if tabs else Y)", True),
+        ('re.sub(r"%%|" + _FORMAT.pattern, f, s)', True),
+        ('re.compile(rb"(?:[ \\t]*[^ \\t]*){%d}" % n)', False),  # the uniq -f bug: sized by a number
+        ('re.compile(f"a{{{n}}}")', False),
+        ('re.compile("|".join(parts))', False),
+        ("re.compile(pattern)", False),
+        ('re.compile(f"{re.escape(x):>5}")', False),
+    ],
+)
 def test_the_rule_reads_patterns_as_documented(source: str, literal: bool) -> None:
     call = ast.parse(source, mode="eval").body
     assert isinstance(call, ast.Call)
@@ -158,19 +189,18 @@ def test_the_rule_reads_patterns_as_documented(source: str, literal: bool) -> No
 
 # The bugs the rule was written for: a count from the command line sized a stdlib pattern.
 HUGE = ["99999999999", "18446744073709551617", "70000"]
-CASES = [
-    (["uniq", "-f", n], b"a b\na b\nc d\n") for n in HUGE
-] + [
-    (["uniq", "-c", "-f", n, "-s", "1"], b"x 1\ny 2\ny 2\n") for n in HUGE
-] + [
-    (["strings", "-n", n], b"hello world\x00\x01abc\n") for n in HUGE
-] + [
-    (["uniq", "-f", "1"], b"a b\nc b\nd  b\ne\tb\nf c\n"),
-    (["uniq", "-f", "2", "-c"], b"1 2 3\n4 5 3\n 7 8  3\n9 9 9 9\n"),
-    (["strings", "-n", "3"], b"ab\x00abc\x01abcd\n\x02xy"),
-    (["strings"], b"abc\x00abcd\x01\tabcdef\x7fhello world"),
-    (["strings", "-n", "1", "-w"], b"a\x00b\nc\x01"),
-]
+CASES = (
+    [(["uniq", "-f", n], b"a b\na b\nc d\n") for n in HUGE]
+    + [(["uniq", "-c", "-f", n, "-s", "1"], b"x 1\ny 2\ny 2\n") for n in HUGE]
+    + [(["strings", "-n", n], b"hello world\x00\x01abc\n") for n in HUGE]
+    + [
+        (["uniq", "-f", "1"], b"a b\nc b\nd  b\ne\tb\nf c\n"),
+        (["uniq", "-f", "2", "-c"], b"1 2 3\n4 5 3\n 7 8  3\n9 9 9 9\n"),
+        (["strings", "-n", "3"], b"ab\x00abc\x01abcd\n\x02xy"),
+        (["strings"], b"abc\x00abcd\x01\tabcdef\x7fhello world"),
+        (["strings", "-n", "1", "-w"], b"a\x00b\nc\x01"),
+    ]
+)
 
 
 @pytest.mark.parametrize("argv, stdin", CASES, ids=[" ".join(a) for a, _ in CASES])

@@ -64,12 +64,13 @@ async def _exercise(client: Client, issued: bool) -> None:
         assert s1 != "s1" and len(s1) >= 22 and f"[session_id: {s1} " in _text(r)
     else:
         assert s1 == "s1" and _text(r) == "/work\nSTDERR:\nhi\n[exit code: 0]"
-    r = await client.call_tool("bash", {"command": "echo $PWD $x; echo '__RESULT__:{\"ok\": true}'; exit 3",
-                                        "session_id": s1})
+    r = await client.call_tool(
+        "bash", {"command": "echo $PWD $x; echo '__RESULT__:{\"ok\": true}'; exit 3", "session_id": s1}
+    )
     assert r.is_error and r.structured_content is not None
     assert r.structured_content["exit_code"] == 3 and r.structured_content["result_json"] == {"ok": True}
     assert r.structured_content["stdout"].startswith("/tmp 42\n")
-    r = await client.call_tool("bash", {"command": "echo \"[$x]\"", "session_id": s1, "restart": True})
+    r = await client.call_tool("bash", {"command": 'echo "[$x]"', "session_id": s1, "restart": True})
     assert _text(r).startswith("[]\n")
 
     r = await client.call_tool("bash", {"command": "seq 5000"})
@@ -130,6 +131,7 @@ def _client(url: str, token: str | None = None, mode: str = "auto") -> Client:
 
 def test_streamable_http(tmp_path: Path) -> None:
     with http_server(_server_args(tmp_path)) as url:
+
         async def main() -> None:
             async with Client(url) as client:  # stateless requests: the server issues session ids
                 await _exercise(client, issued=True)
@@ -144,11 +146,12 @@ def test_streamable_http(tmp_path: Path) -> None:
 
 async def _isolation(a: Client, b: Client, issued: bool) -> None:
     """Two clients, the same session name: two shells, one filesystem."""
-    r = await a.call_tool("bash", {"command": "export SECRET=hunter2; cd /tmp; echo shared > /work/f",
-                                   "session_id": "s1"})
+    r = await a.call_tool(
+        "bash", {"command": "export SECRET=hunter2; cd /tmp; echo shared > /work/f", "session_id": "s1"}
+    )
     assert r.structured_content is not None
     sid_a = r.structured_content["session_id"]
-    r = await b.call_tool("bash", {"command": "echo \"[$SECRET]\" $PWD; cat /work/f", "session_id": "s1"})
+    r = await b.call_tool("bash", {"command": 'echo "[$SECRET]" $PWD; cat /work/f', "session_id": "s1"})
     assert r.structured_content is not None
     assert r.structured_content["stdout"] == "[] /work\nshared\n"
     assert (r.structured_content["session_id"] != sid_a) == issued
@@ -160,6 +163,7 @@ async def _isolation(a: Client, b: Client, issued: bool) -> None:
 
 def test_http_clients_do_not_share_shells(tmp_path: Path) -> None:
     with http_server(_server_args(tmp_path)) as url:
+
         async def main() -> None:
             for mode, issued in (("legacy", False), ("auto", True)):
                 async with Client(url, mode=mode) as a, Client(url, mode=mode) as b:
@@ -173,7 +177,7 @@ def test_stdio_servers_do_not_share_shells(tmp_path: Path) -> None:
         params = StdioServerParameters(command=sys.executable, args=_server_args(tmp_path))
         async with Client(params) as a, Client(params) as b:
             r = await a.call_tool("bash", {"command": "export SECRET=hunter2", "session_id": "s1"})
-            r = await b.call_tool("bash", {"command": "echo \"[$SECRET]\"", "session_id": "s1"})
+            r = await b.call_tool("bash", {"command": 'echo "[$SECRET]"', "session_id": "s1"})
             assert _text(r).startswith("[]\n")
 
     _run(main())
@@ -199,8 +203,9 @@ def test_bearer_token_and_allowed_hosts(tmp_path: Path) -> None:
                 resp = http.post(url, json=probe, headers={**accept, **headers})
                 assert resp.status_code == status, (headers, resp.status_code, resp.text)
             for host in (f"sandbash.test:{port}", f"127.0.0.1:{port}"):
-                resp = http.post(url, json=probe, headers={**accept, "Authorization": f"Bearer {TOKEN}",
-                                                           "Host": host})
+                resp = http.post(
+                    url, json=probe, headers={**accept, "Authorization": f"Bearer {TOKEN}", "Host": host}
+                )
                 assert resp.status_code not in (401, 403, 421), (host, resp.status_code)
 
         async def main() -> None:
@@ -214,26 +219,36 @@ def test_bearer_token_and_allowed_hosts(tmp_path: Path) -> None:
         _run(main())
 
 
-@pytest.mark.parametrize("flags, env, message", [
-    (["--host", "0.0.0.0"], {}, "a bearer token is required"),
-    (["--host", "192.0.2.7", "--allowed-host", "x:*"], {}, "a bearer token is required"),
-    (["--host", "::"], {"SANDBASH_MCP_TOKEN": TOKEN}, "list the Host names"),
-    (["--host", "example.com", "--token", TOKEN], {}, "list the Host names"),
-    (["--host", "0.0.0.0", "--allowed-host", "h:*"], {"SANDBASH_MCP_TOKEN": "short"}, "at least 16 characters"),
-    (["--token", "short"], {}, "at least 16 characters"),
-])
+@pytest.mark.parametrize(
+    "flags, env, message",
+    [
+        (["--host", "0.0.0.0"], {}, "a bearer token is required"),
+        (["--host", "192.0.2.7", "--allowed-host", "x:*"], {}, "a bearer token is required"),
+        (["--host", "::"], {"SANDBASH_MCP_TOKEN": TOKEN}, "list the Host names"),
+        (["--host", "example.com", "--token", TOKEN], {}, "list the Host names"),
+        (
+            ["--host", "0.0.0.0", "--allowed-host", "h:*"],
+            {"SANDBASH_MCP_TOKEN": "short"},
+            "at least 16 characters",
+        ),
+        (["--token", "short"], {}, "at least 16 characters"),
+    ],
+)
 def test_public_address_needs_token_and_hosts(flags: list[str], env: dict[str, str], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         config_from_args(["--transport", "http", *flags], lambda p: "", env)
 
 
-@pytest.mark.parametrize("flags, env", [
-    (["--host", "0.0.0.0", "--allowed-host", "mcp.example:*"], {"SANDBASH_MCP_TOKEN": TOKEN}),
-    (["--host", "::", "--allowed-host", "h", "--token", TOKEN], {}),
-    (["--host", "127.0.0.2"], {}),
-    (["--host", "::1"], {}),
-    (["--host", "localhost"], {}),
-])
+@pytest.mark.parametrize(
+    "flags, env",
+    [
+        (["--host", "0.0.0.0", "--allowed-host", "mcp.example:*"], {"SANDBASH_MCP_TOKEN": TOKEN}),
+        (["--host", "::", "--allowed-host", "h", "--token", TOKEN], {}),
+        (["--host", "127.0.0.2"], {}),
+        (["--host", "::1"], {}),
+        (["--host", "localhost"], {}),
+    ],
+)
 def test_accepted_http_addresses(flags: list[str], env: dict[str, str]) -> None:
     cfg = config_from_args(["--transport", "http", *flags], lambda p: "", env)
     assert cfg.token == (env.get("SANDBASH_MCP_TOKEN") or (TOKEN if "--token" in flags else None))
@@ -241,8 +256,23 @@ def test_accepted_http_addresses(flags: list[str], env: dict[str, str]) -> None:
 
 def test_public_address_refused_before_listening() -> None:
     env = {k: v for k, v in os.environ.items() if k != "SANDBASH_MCP_TOKEN"}
-    p = subprocess.run([sys.executable, "-m", "sandbash", "mcp", "--transport", "http", "--host", "0.0.0.0",
-                        "--port", str(free_port())], capture_output=True, timeout=60, env=env)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sandbash",
+            "mcp",
+            "--transport",
+            "http",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            str(free_port()),
+        ],
+        capture_output=True,
+        timeout=60,
+        env=env,
+    )
     assert p.returncode == 2 and b"bearer token is required" in p.stderr and b"Traceback" not in p.stderr
 
 
@@ -252,14 +282,19 @@ def test_root_starts_in_the_users_directory(tmp_path: Path) -> None:
     (project / "f.txt").write_text("abc\n")
 
     async def main() -> None:
-        params = StdioServerParameters(command=sys.executable,
-                                       args=["-m", "sandbash", "mcp", "--root", str(project)])
+        params = StdioServerParameters(
+            command=sys.executable, args=["-m", "sandbash", "mcp", "--root", str(project)]
+        )
         async with Client(params) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
             assert "The user's directory is the root /" in (tools["bash"].description or "")
-            assert (tools["bash"].description or "").count("starts in") == 1  # said once: "Each call starts in /."
+            assert (tools["bash"].description or "").count(
+                "starts in"
+            ) == 1  # said once: "Each call starts in /."
             assert "Each call starts in /." in (tools["bash"].description or "")
-            r = await client.call_tool("bash", {"command": "pwd; ls -d f.txt src; sed -i s/a/b/ f.txt; cat f.txt"})
+            r = await client.call_tool(
+                "bash", {"command": "pwd; ls -d f.txt src; sed -i s/a/b/ f.txt; cat f.txt"}
+            )
             assert _text(r) == "/\nf.txt\nsrc\nbbc\n[exit code: 0]"
             r = await client.call_tool("list_dir", {})
             assert {"f.txt\t4", "src/"} <= set(_text(r).splitlines())
@@ -278,15 +313,28 @@ def test_help_documents_every_option_and_the_config_file() -> None:
         for flag in action.option_strings:
             assert flag in text
         assert action.help, action.option_strings
-    for word in ("[sandbox]", "[limits]", "[network]", "[filesystem]", "[server]", "[policy]",
-                 "max_sessions", "session_idle_timeout", "token", "allowed_hosts", "SANDBASH_MCP_TOKEN",
-                 "SANDBASH_ALLOWED_COMMANDS"):
+    for word in (
+        "[sandbox]",
+        "[limits]",
+        "[network]",
+        "[filesystem]",
+        "[server]",
+        "[policy]",
+        "max_sessions",
+        "session_idle_timeout",
+        "token",
+        "allowed_hosts",
+        "SANDBASH_MCP_TOKEN",
+        "SANDBASH_ALLOWED_COMMANDS",
+    ):
         assert word in text, word
 
 
 def test_config_file_and_flags() -> None:
-    cfg = ServerConfig.from_toml(CONFIG + '\n[network]\nallow_urls = ["https://api.example.com/"]\n'
-                                 '[server]\ntoken = "' + TOKEN + '"\nallowed_hosts = ["a.example:*"]\n')
+    cfg = ServerConfig.from_toml(
+        CONFIG + '\n[network]\nallow_urls = ["https://api.example.com/"]\n'
+        '[server]\ntoken = "' + TOKEN + '"\nallowed_hosts = ["a.example:*"]\n'
+    )
     assert cfg.cwd == "/work" and cfg.limits == {"max_loop_iterations": 500, "timeout": 20}
     assert cfg.build_limits().timeout == 20 and cfg.allow_urls == ["https://api.example.com/"]
     assert cfg.token == TOKEN and cfg.allowed_hosts == ["a.example:*"]
@@ -296,7 +344,7 @@ def test_config_file_and_flags() -> None:
     cfg = config_from_args(["--max-sessions", "5", "--session-idle-timeout", "9"], lambda p: "", {})
     assert (cfg.max_sessions, cfg.session_idle_timeout) == (5, 9)
     cfg = config_from_args(["--limit", "timeout=2m", "--limit", "max_output_size=50MB"], lambda p: "", {})
-    assert cfg.build_limits().timeout == 120 and cfg.build_limits().max_output_size == 50 * 1024 ** 2
+    assert cfg.build_limits().timeout == 120 and cfg.build_limits().max_output_size == 50 * 1024**2
     with pytest.raises(ValueError, match="unknown limit 'max_nope'"):
         config_from_args(["--limit", "max_nope=1"], lambda p: "", {})
     with pytest.raises(ValueError, match="unknown setting"):
@@ -323,9 +371,15 @@ def _as_table(policy_toml: str) -> str:
 
 
 @pytest.mark.parametrize("policy_toml", POLICIES)
-def test_policy_table_is_the_policy_file_format(policy_toml: str, tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    for var in ("SANDBASH_ALLOWED_COMMANDS", "SANDBASH_DENIED_COMMANDS", "SANDBASH_ALLOWED_PATHS", "SANDBASH_MODE"):
+def test_policy_table_is_the_policy_file_format(
+    policy_toml: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var in (
+        "SANDBASH_ALLOWED_COMMANDS",
+        "SANDBASH_DENIED_COMMANDS",
+        "SANDBASH_ALLOWED_PATHS",
+        "SANDBASH_MODE",
+    ):
         monkeypatch.delenv(var, raising=False)
     from sandbash.policy import Policy
 
@@ -343,8 +397,11 @@ def test_policy_table_is_the_policy_file_format(policy_toml: str, tmp_path: Path
 
 def test_bad_policy_table_is_reported(tmp_path: Path) -> None:
     (tmp_path / "c.toml").write_text('[policy]\nmood = "x"\n')
-    p = subprocess.run([sys.executable, "-m", "sandbash", "mcp", "--config", str(tmp_path / "c.toml")],
-                       capture_output=True, timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-m", "sandbash", "mcp", "--config", str(tmp_path / "c.toml")],
+        capture_output=True,
+        timeout=60,
+    )
     assert p.returncode == 2 and b"unknown policy key(s): mood" in p.stderr and b"Traceback" not in p.stderr
 
 
@@ -353,8 +410,10 @@ def test_policy_file_wins_over_the_table(tmp_path: Path, monkeypatch: pytest.Mon
     files = {"c.toml": CONFIG, "p.toml": 'mode = "read-only"\n[commands]\ndeny = ["sed"]\n'}
     for name, text in files.items():
         (tmp_path / name).write_text(text)
-    cfg = config_from_args(["--config", str(tmp_path / "c.toml"), "--policy", str(tmp_path / "p.toml")],
-                           lambda p: Path(p).read_text())
+    cfg = config_from_args(
+        ["--config", str(tmp_path / "c.toml"), "--policy", str(tmp_path / "p.toml")],
+        lambda p: Path(p).read_text(),
+    )
     tool = build_tool(cfg)
     assert "sed" not in tool.available_commands() and "grep" in tool.available_commands()
     assert "read-only" in tool.description()
@@ -364,8 +423,11 @@ def test_policy_file_wins_over_the_table(tmp_path: Path, monkeypatch: pytest.Mon
 
 
 def test_bad_config_is_reported() -> None:
-    p = subprocess.run([sys.executable, "-m", "sandbash", "mcp", "--config", "/nonexistent/x.toml"],
-                       capture_output=True, timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-m", "sandbash", "mcp", "--config", "/nonexistent/x.toml"],
+        capture_output=True,
+        timeout=60,
+    )
     assert p.returncode == 2 and b"sandbash mcp:" in p.stderr
 
 
@@ -398,14 +460,28 @@ def test_file_tools_after_a_run_that_hit_its_deadline() -> None:
     _run(main())
 
 
-@pytest.mark.parametrize("root, mounts, cwd, note", [
-    (None, [], "/home/user", ""),
-    ("/srv/p", [], "/", "The user's directory is the root / (a copy-on-write view: changes stay in the sandbox)."),
-    (None, ["./data:/data:ro", "/o:/out:rw", "/c:/cow"], "/data",
-     "The user's directory /data is mounted read-only; the user's directory /out is mounted read-write; "
-     "the user's directory /cow is mounted copy-on-write."),
-])
-def test_the_description_says_where_the_files_are(root: str | None, mounts: list[str], cwd: str, note: str) -> None:
+@pytest.mark.parametrize(
+    "root, mounts, cwd, note",
+    [
+        (None, [], "/home/user", ""),
+        (
+            "/srv/p",
+            [],
+            "/",
+            "The user's directory is the root / (a copy-on-write view: changes stay in the sandbox).",
+        ),
+        (
+            None,
+            ["./data:/data:ro", "/o:/out:rw", "/c:/cow"],
+            "/data",
+            "The user's directory /data is mounted read-only; the user's directory /out is mounted read-write; "
+            "the user's directory /cow is mounted copy-on-write.",
+        ),
+    ],
+)
+def test_the_description_says_where_the_files_are(
+    root: str | None, mounts: list[str], cwd: str, note: str
+) -> None:
     from sandbash.agent.mcp_server import files_note
 
     cfg = ServerConfig(root=root, mounts=mounts, cwd=cwd if mounts else None)

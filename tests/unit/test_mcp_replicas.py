@@ -22,18 +22,32 @@ def _text(r: Any) -> str:
 
 
 def _args(tmp_path: Path) -> list[str]:
-    return ["-m", "sandbash", "mcp", "--store", f"sqlite://{tmp_path}/sessions.db", "--stateless", "--cwd", "/work"]
+    return [
+        "-m",
+        "sandbash",
+        "mcp",
+        "--store",
+        f"sqlite://{tmp_path}/sessions.db",
+        "--stateless",
+        "--cwd",
+        "/work",
+    ]
 
 
 def test_two_replicas_serve_one_session(tmp_path: Path) -> None:
     with http_server(_args(tmp_path)) as one, http_server(_args(tmp_path)) as two:
+
         async def main() -> None:
             async with Client(one) as a, Client(two) as b:
-                r = await a.call_tool("bash", {"command": "cd /tmp; n=1; echo first > f", "session_id": "new"})
+                r = await a.call_tool(
+                    "bash", {"command": "cd /tmp; n=1; echo first > f", "session_id": "new"}
+                )
                 assert r.structured_content is not None
                 sid = r.structured_content["session_id"]  # issued by the server (stateless client)
                 assert sid != "new"
-                r = await b.call_tool("bash", {"command": "n=$((n+1)); echo $n $PWD; cat f", "session_id": sid})
+                r = await b.call_tool(
+                    "bash", {"command": "n=$((n+1)); echo $n $PWD; cat f", "session_id": sid}
+                )
                 assert _text(r).startswith("2 /tmp\nfirst\n")
                 await b.call_tool("write_file", {"path": "g", "content": "from two", "session_id": sid})
                 r = await a.call_tool("read_file", {"path": "g", "session_id": sid})
@@ -63,7 +77,6 @@ def test_readyz_fails_when_the_store_is_gone(tmp_path: Path) -> None:
         assert r.status_code == 503 and "session store unavailable" in r.text
 
 
-
 def test_store_flag_and_sessions_table() -> None:
     from sandbash.agent.mcp_server import config_from_args
 
@@ -85,6 +98,7 @@ def test_workers_need_a_store() -> None:
 
 def test_a_replica_with_worker_processes(tmp_path: Path) -> None:
     with http_server([*_args(tmp_path), "--workers", "1"]) as url:
+
         async def main() -> None:
             async with Client(url) as c:
                 r = await c.call_tool("bash", {"command": "x=7; echo $BASHPID > /tmp/p", "session_id": "w"})
@@ -110,10 +124,17 @@ def test_sigterm_lets_a_running_call_finish(tmp_path: Path) -> None:
         proc = last_server_process()
         port = url.split(":")[2].split("/")[0]
         results: list[str] = []
-        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                "params": {"name": "bash", "arguments": {"command": "sleep 4; echo finished", "session_id": "g"}}}
-        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-                   "mcp-protocol-version": "2025-06-18"}
+        body = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "bash", "arguments": {"command": "sleep 4; echo finished", "session_id": "g"}},
+        }
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            "mcp-protocol-version": "2025-06-18",
+        }
 
         def call() -> None:
             with httpx2.Client(timeout=600) as http:
@@ -126,8 +147,9 @@ def test_sigterm_lets_a_running_call_finish(tmp_path: Path) -> None:
         # the request is in once its connection is established (seen from the host's socket table)
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
-            table = subprocess.run(["ss", "-tnH", "state", "established", f"( sport = :{port} )"],
-                                   capture_output=True, text=True).stdout
+            table = subprocess.run(
+                ["ss", "-tnH", "state", "established", f"( sport = :{port} )"], capture_output=True, text=True
+            ).stdout
             if table.strip():
                 break
             time.sleep(0.1)

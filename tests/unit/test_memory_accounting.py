@@ -42,12 +42,15 @@ def test_a_function_definition_is_charged(sess: Session) -> None:
     assert 900_000 <= held(sess) - base <= 1_000_000
 
 
-@pytest.mark.parametrize("redefine", [
-    'for i in {1..30}; do eval "g(){ echo $b$i; }"; done',  # a new tree each time
-    'for i in {1..30}; do g(){ echo "$b"; }; done',  # the same tree each time
-    'for i in {1..30}; do eval "g(){ echo $b$i; }"; unset -f g; done; eval "g(){ echo $b; }"',
-    'for i in {1..30}; do eval "g$i(){ echo $b$i; }"; unset -f "g$i"; done; eval "g(){ echo $b; }"',
-])
+@pytest.mark.parametrize(
+    "redefine",
+    [
+        'for i in {1..30}; do eval "g(){ echo $b$i; }"; done',  # a new tree each time
+        'for i in {1..30}; do g(){ echo "$b"; }; done',  # the same tree each time
+        'for i in {1..30}; do eval "g(){ echo $b$i; }"; unset -f g; done; eval "g(){ echo $b; }"',
+        'for i in {1..30}; do eval "g$i(){ echo $b$i; }"; unset -f "g$i"; done; eval "g(){ echo $b; }"',
+    ],
+)
 def test_redefining_or_unsetting_gives_back(sess: Session, redefine: str) -> None:
     sess.exec("x=1")
     base = held(sess)
@@ -72,16 +75,20 @@ def test_a_subshell_does_not_give_back_what_its_parent_holds(sess: Session) -> N
 
 def test_functions_count_towards_max_memory() -> None:
     with pytest.raises(ExecutionLimitError) as e:
-        Bash().exec(BODY + 'for i in {1..100}; do eval "g$i(){ echo $b$i; }"; done',
-                    limits={"max_memory": 32 * MB, "max_expansion_bytes": 1 << 40})
+        Bash().exec(
+            BODY + 'for i in {1..100}; do eval "g$i(){ echo $b$i; }"; done',
+            limits={"max_memory": 32 * MB, "max_expansion_bytes": 1 << 40},
+        )
     assert e.value.limit == "max_memory"
 
 
 def test_functions_count_towards_max_session_memory() -> None:
     sess = Bash().session()
     with pytest.raises(ExecutionLimitError) as e:
-        sess.exec(BODY + 'for i in {1..20}; do eval "g$i(){ echo $b$i; }"; done; echo defined',
-                  limits={"max_session_memory": 8 * MB, "max_expansion_bytes": 1 << 40})
+        sess.exec(
+            BODY + 'for i in {1..20}; do eval "g$i(){ echo $b$i; }"; done; echo defined',
+            limits={"max_session_memory": 8 * MB, "max_expansion_bytes": 1 << 40},
+        )
     assert e.value.limit == "max_session_memory"
     assert e.value.result.stdout == "defined\n"
 
@@ -89,21 +96,27 @@ def test_functions_count_towards_max_session_memory() -> None:
 def test_a_child_shell_charges_the_run() -> None:
     # `bash -c` starts a shell with a fresh state: its variables count towards the run's budget too
     with pytest.raises(ExecutionLimitError) as e:
-        Bash().exec("export x=$(printf '%1000000s'); bash -c 'for i in {1..100}; do a[i]=$x$i; done'",
-                    limits={"max_memory": 32 * MB, "max_expansion_bytes": 1 << 40})
+        Bash().exec(
+            "export x=$(printf '%1000000s'); bash -c 'for i in {1..100}; do a[i]=$x$i; done'",
+            limits={"max_memory": 32 * MB, "max_expansion_bytes": 1 << 40},
+        )
     assert e.value.limit == "max_memory"
 
 
-@pytest.mark.parametrize("text, low, high", [
-    ("f(){ :; }", 512, 2_000),
-    ("f(){ echo " + "a" * 100_000 + "; }", 300_000, 320_000),  # a literal: ~3 bytes a character
-    ("f(){ " + ":;" * 10_000 + " }", 3_000_000, 3_500_000),  # dense code: ~155 bytes a character
-])
+@pytest.mark.parametrize(
+    "text, low, high",
+    [
+        ("f(){ :; }", 512, 2_000),
+        ("f(){ echo " + "a" * 100_000 + "; }", 300_000, 320_000),  # a literal: ~3 bytes a character
+        ("f(){ " + ":;" * 10_000 + " }", 3_000_000, 3_500_000),  # dense code: ~155 bytes a character
+    ],
+)
 def test_source_size_bounds_the_tree(text: str, low: int, high: int) -> None:
     assert low <= source_size(text) <= high
 
 
 # ------------------------------------------------------------ streams and pipes
+
 
 def test_pipe_charges_a_large_write_while_the_writer_waits() -> None:
     budget = Budget(Limits())
@@ -134,11 +147,14 @@ def test_a_here_string_is_charged_while_its_stream_lives() -> None:
         BytesReader(b"z" * 100_000, Budget(Limits(max_memory=50_000)))
 
 
-@pytest.mark.parametrize("script", [
-    "exec 3<<<\"$x$x$x\"",
-    "exec {fd}<<<\"$x$x$x\"",
-    "exec 3<<EOF\n$x$x$x\nEOF",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        'exec 3<<<"$x$x$x"',
+        'exec {fd}<<<"$x$x$x"',
+        "exec 3<<EOF\n$x$x$x\nEOF",
+    ],
+)
 def test_here_documents_kept_on_fds_count_towards_max_memory(script: str) -> None:
     with pytest.raises(ExecutionLimitError) as e:
         Bash().exec("x=$(printf '%300000s'); " + script, limits={"max_memory": 1 * MB})
@@ -148,21 +164,26 @@ def test_here_documents_kept_on_fds_count_towards_max_memory(script: str) -> Non
 def test_a_command_holding_large_words_counts_them_while_it_runs() -> None:
     # 3 MB of arguments to a command that blocks on a full pipe: over a 2 MB budget
     with pytest.raises(ExecutionLimitError) as e:
-        Bash().exec("x=$(printf '%1000000s'); { : \"$x\" \"$x\" \"$x\"; sleep 1; } | cat",
-                    limits={"max_memory": 2 * MB})
+        Bash().exec(
+            'x=$(printf \'%1000000s\'); { : "$x" "$x" "$x"; sleep 1; } | cat', limits={"max_memory": 2 * MB}
+        )
     assert e.value.limit == "max_memory"
 
 
 # ------------------------------------------------------------ what slips past the charged seams
 
+
 def _raiser(exc: type[BaseException]) -> Any:
     def run(args: list[str], ctx: Ctx) -> int:
         raise exc("from a command")
+
     return run
 
 
-@pytest.mark.parametrize("where", ["{cmd}", "{cmd} | cat", "echo x | {cmd}", "({cmd})", "y=$({cmd})",
-                                   "f(){ {cmd}; }; f", "{cmd} & wait"])
+@pytest.mark.parametrize(
+    "where",
+    ["{cmd}", "{cmd} | cat", "echo x | {cmd}", "({cmd})", "y=$({cmd})", "f(){ {cmd}; }; f", "{cmd} & wait"],
+)
 def test_a_memory_error_is_the_memory_limit(where: str) -> None:
     oom = command("test-oom")(_raiser(MemoryError))
     with pytest.raises(ExecutionLimitError) as e:

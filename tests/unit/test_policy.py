@@ -165,24 +165,40 @@ def test_toml() -> None:
         'name = "agent"\nmode = "read-only"\npaths = ["/data:ro"]\n[commands]\nallow = ["cat"]\ndeny = ["rm"]\n'
     )
     assert (p.name, p.mode, p.allow, p.deny, p.path_specs()) == (
-        "agent", READ_ONLY, frozenset({"cat"}), frozenset({"rm"}), ["/data:ro"])
+        "agent",
+        READ_ONLY,
+        frozenset({"cat"}),
+        frozenset({"rm"}),
+        ["/data:ro"],
+    )
     p = Policy.from_toml(b'commands = ["ls"]\n[paths]\nro = ["/a"]\nrw = ["/b"]\n')
     assert p.allow == frozenset({"ls"}) and p.path_specs() == ["/a:ro", "/b:rw"]
-    for bad in ('mode = "x"', "commands = 3", 'unknown = 1', "paths = [1]", "[[["):
+    for bad in ('mode = "x"', "commands = 3", "unknown = 1", "paths = [1]", "[[["):
         with pytest.raises(PolicyError):
             Policy.from_toml(bad)
 
 
 def test_env() -> None:
     assert Policy.from_env({}) is None
-    p = Policy.from_env({"SANDBASH_ALLOWED_COMMANDS": "cat,grep ls", "SANDBASH_ALLOWED_PATHS": "/data:ro,/w:rw",
-                         "SANDBASH_MODE": "remediation", "SANDBASH_DENIED_COMMANDS": "rm"})
+    p = Policy.from_env(
+        {
+            "SANDBASH_ALLOWED_COMMANDS": "cat,grep ls",
+            "SANDBASH_ALLOWED_PATHS": "/data:ro,/w:rw",
+            "SANDBASH_MODE": "remediation",
+            "SANDBASH_DENIED_COMMANDS": "rm",
+        }
+    )
     assert p is not None
     assert p.allow == frozenset({"cat", "grep", "ls"}) and p.deny == frozenset({"rm"})
     assert p.path_specs() == ["/data:ro", "/w:rw"] and p.mode == REMEDIATION
     base = Policy(["cat"], paths=["/x:rw"], mode=READ_ONLY)
     p = Policy.from_env({"SANDBASH_MODE": "remediation"}, base)
-    assert p is not None and p.allow == frozenset({"cat"}) and p.path_specs() == ["/x:rw"] and p.mode == REMEDIATION
+    assert (
+        p is not None
+        and p.allow == frozenset({"cat"})
+        and p.path_specs() == ["/x:rw"]
+        and p.mode == REMEDIATION
+    )
 
 
 # ------------------------------------------------------------ the gate
@@ -191,13 +207,18 @@ def test_env() -> None:
 def test_refusal_lists_what_is_allowed() -> None:
     p = Policy(["ls", "cat"])
     msg = refusal_message(p, p.command_decision("rm"))
-    assert msg == ("policy denied this command [policy: commands.allow]\n"
-                   "allowed commands: cat, ls (and the shell builtins)")
+    assert msg == (
+        "policy denied this command [policy: commands.allow]\n"
+        "allowed commands: cat, ls (and the shell builtins)"
+    )
     p = Policy(deny=["rm", "curl"])
     assert refusal_message(p, p.command_decision("rm")).endswith(
-        "denied commands: curl, rm (all other commands are allowed)")
+        "denied commands: curl, rm (all other commands are allowed)"
+    )
     p = Policy(decide=lambda a: (False, "after hours"))
-    assert "[policy: decide] (after hours)" in refusal_message(p, p.ask(Action("shell:exec", "x"), Decision.allow("a")))
+    assert "[policy: decide] (after hours)" in refusal_message(
+        p, p.ask(Action("shell:exec", "x"), Decision.allow("a"))
+    )
 
 
 def test_gate_records_decisions() -> None:
@@ -210,10 +231,16 @@ def test_gate_records_decisions() -> None:
     with pytest.raises(FsError) as e:
         gate.fs("write", "/d/x")
     assert e.value.code == errno.EACCES
-    events = [(ev.fields["action"], ev.fields["target"], ev.fields["decision"], ev.fields["rule"])
-              for ev in sink.events]
-    assert events == [("shell:exec", "cat", "allow", "commands.allow"), ("shell:exec", "rm", "deny", "commands.allow"),
-                      ("fs:read", "/d/x", "allow", "paths.grant"), ("fs:write", "/d/x", "deny", "paths.read-only")]
+    events = [
+        (ev.fields["action"], ev.fields["target"], ev.fields["decision"], ev.fields["rule"])
+        for ev in sink.events
+    ]
+    assert events == [
+        ("shell:exec", "cat", "allow", "commands.allow"),
+        ("shell:exec", "rm", "deny", "commands.allow"),
+        ("fs:read", "/d/x", "allow", "paths.grant"),
+        ("fs:write", "/d/x", "deny", "paths.read-only"),
+    ]
     assert sink.events[0].fields["argv"] == ["cat", "/d/x"]
 
 
@@ -262,5 +289,9 @@ def test_listing_and_help() -> None:
     available, remediation, denied = gate.listing(["cat", "rm", "curl", "mkdir"])
     assert available == ["cat"] and remediation == ["mkdir", "rm"] and denied == ["curl"]
     text = gate.help_text(["cat", "rm", "curl"])
-    assert "Commands available: cat" in text and "remediation mode: rm" in text and "denied by policy: curl" in text
+    assert (
+        "Commands available: cat" in text
+        and "remediation mode: rm" in text
+        and "denied by policy: curl" in text
+    )
     assert gate.visible("cat") and not gate.visible("curl")

@@ -90,8 +90,15 @@ def test_locale_quote(text: str, utf8: bool, shown: str) -> None:
     assert gnuquote.quote(text, utf8) == shown
 
 
-@pytest.mark.parametrize(("env", "shown"), [({"LC_ALL": "C.UTF-8"}, "\u2018z\u2019"), ({"LC_ALL": "C"}, "'z'"),
-                                            ({"LANG": "en_US.utf8"}, "\u2018z\u2019"), ({}, "'z'")])
+@pytest.mark.parametrize(
+    ("env", "shown"),
+    [
+        ({"LC_ALL": "C.UTF-8"}, "\u2018z\u2019"),
+        ({"LC_ALL": "C"}, "'z'"),
+        ({"LANG": "en_US.utf8"}, "\u2018z\u2019"),
+        ({}, "'z'"),
+    ],
+)
 def test_locale_quote_follows_env(env: dict[str, str], shown: str) -> None:
     r = run_command(["head", "-n", "z"], env=env)
     assert r.stderr.decode() == f"head: invalid number of lines: {shown}\n"
@@ -107,8 +114,29 @@ def _gnu() -> bool:
 
 def _names() -> list[str]:
     """Short names over the characters GNU's quoting treats differently."""
-    alphabet = [" ", "'", '"', "$", "#", "~", "!", "{", "}", "a", "\\", "\n", "\x01", "\u00e9", "\udcff", "=", "^",
-                "?", "*", "-", "."]
+    alphabet = [
+        " ",
+        "'",
+        '"',
+        "$",
+        "#",
+        "~",
+        "!",
+        "{",
+        "}",
+        "a",
+        "\\",
+        "\n",
+        "\x01",
+        "\u00e9",
+        "\udcff",
+        "=",
+        "^",
+        "?",
+        "*",
+        "-",
+        ".",
+    ]
     names = ["".join(p) for p in itertools.product(alphabet, repeat=2)]
     rng = random.Random(17)
     names += ["".join(rng.choice(alphabet) for _ in range(rng.randint(3, 6))) for _ in range(400)]
@@ -121,21 +149,29 @@ def _error_names(stderr: bytes, prefix: str) -> list[bytes]:
     newline are escaped, so one line is one name)."""
     head = prefix.encode()
     tail = b": No such file or directory"
-    return [line[len(head):-len(tail)] for line in stderr.split(b"\n") if line.endswith(tail)]
+    return [line[len(head) : -len(tail)] for line in stderr.split(b"\n") if line.endswith(tail)]
 
 
 @pytest.mark.skipif(not _gnu(), reason="GNU coreutils not installed")
-@pytest.mark.parametrize(("tool", "prefix", "always"), [(["cat"], "cat: ", False),
-                                                        (["ls", "-d"], "ls: cannot access ", True)])
+@pytest.mark.parametrize(
+    ("tool", "prefix", "always"), [(["cat"], "cat: ", False), (["ls", "-d"], "ls: cannot access ", True)]
+)
 def test_live_against_gnu(tool: list[str], prefix: str, always: bool) -> None:
     names = _names()
     with tempfile.TemporaryDirectory() as tmp:
-        r = subprocess.run([*tool, "--", *names], capture_output=True, cwd=tmp, check=False,
-                           env={"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"})
+        r = subprocess.run(
+            [*tool, "--", *names],
+            capture_output=True,
+            cwd=tmp,
+            check=False,
+            env={"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"},
+        )
     expected = _error_names(r.stderr, prefix)
     assert len(expected) == len(names)
-    ours = [(gnuquote.quoteaf(n) if always else gnuquote.quotef(n)).encode("utf-8", "surrogateescape")
-            for n in names]
+    ours = [
+        (gnuquote.quoteaf(n) if always else gnuquote.quotef(n)).encode("utf-8", "surrogateescape")
+        for n in names
+    ]
     wrong = [(n, o, e) for n, o, e in zip(names, ours, expected, strict=True) if o != e]
     assert wrong == []
     if not always:  # end to end: sandbash's own cat names every operand as GNU's does

@@ -15,8 +15,9 @@ from sandbash.policy import Policy
 
 # what a sandbox with no network and no host access lists in /usr/bin
 _TABLE = registry.BUILTIN_TABLE
-VISIBLE = sorted({"bash", "sh", *(n for n in _TABLE.names() if not _TABLE.needs_network(n)
-                                  and not _TABLE.needs_host(n))})
+VISIBLE = sorted(
+    {"bash", "sh", *(n for n in _TABLE.names() if not _TABLE.needs_network(n) and not _TABLE.needs_host(n))}
+)
 
 
 def listing(bash: Bash, d: str = "/usr/bin") -> list[str]:
@@ -50,28 +51,46 @@ def test_every_way_of_asking_agrees_on_a_present_command(name: str) -> None:
     assert all(found.values()), found
 
 
-@pytest.mark.parametrize("script", [
-    "type -a ls", "type -a echo bash", "type -ap ls; type -aP ls; type -at ls", "ls >/dev/null; type -a ls; type ls",
-    "which -a ls; type -ap ls", "PATH=/nowhere; type -a ls; echo $?", "f() { :; }; type -a f ls | tail -2",
-    "PATH=/bin:/usr/bin; type -aP cat; command -v cat",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "type -a ls",
+        "type -a echo bash",
+        "type -ap ls; type -aP ls; type -at ls",
+        "ls >/dev/null; type -a ls; type ls",
+        "which -a ls; type -ap ls",
+        "PATH=/nowhere; type -a ls; echo $?",
+        "f() { :; }; type -a f ls | tail -2",
+        "PATH=/bin:/usr/bin; type -aP cat; command -v cat",
+    ],
+)
 def test_type_a_lists_every_path_as_bash_does(script: str) -> None:
     if not os.path.exists("/bin/bash") or not os.path.islink("/bin"):
         pytest.skip("needs /bin/bash on a merged-/usr system (/bin -> usr/bin) as the oracle")
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin"}
-    expected = subprocess.run(["bash", "-c", script], executable="/bin/bash", capture_output=True, text=True,
-                              env=env, cwd="/", timeout=60)
+    expected = subprocess.run(
+        ["bash", "-c", script],
+        executable="/bin/bash",
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd="/",
+        timeout=60,
+    )
     r = Bash(env=env).exec(script)
     assert (r.stdout, r.exit_code) == (expected.stdout, expected.returncode)
 
 
-@pytest.mark.parametrize(("bash", "name"), [
-    (Bash(), "curl"),  # no network configured
-    (Bash(), "wget"),
-    (Bash(policy=Policy(deny=["rm"])), "rm"),
-    (Bash(policy=Policy(commands=["cat", "ls", "which", "grep", "test"])), "sed"),
-    (Bash(), "ipython"),  # python3, node, sqlite3 and lua are runtimes (commands/runtimes)
-])
+@pytest.mark.parametrize(
+    ("bash", "name"),
+    [
+        (Bash(), "curl"),  # no network configured
+        (Bash(), "wget"),
+        (Bash(policy=Policy(deny=["rm"])), "rm"),
+        (Bash(policy=Policy(commands=["cat", "ls", "which", "grep", "test"])), "sed"),
+        (Bash(), "ipython"),  # python3, node, sqlite3 and lua are runtimes (commands/runtimes)
+    ],
+)
 def test_a_command_taken_away_appears_nowhere(bash: Bash, name: str) -> None:
     found = discovered(bash, name)
     assert not any(found.values()), found
@@ -103,10 +122,18 @@ def test_command_files_run_the_builtin_and_describe_themselves(path: str) -> Non
     assert r.stdout.split("\n")[0] == f"-rwxr-xr-x root {len(text.encode())}"
 
 
-@pytest.mark.parametrize("script", [
-    "touch /usr/bin/x", "rm /bin/ls", "echo hi > /bin/ls", "mkdir /usr/bin/d", "mv /bin/ls /tmp/",
-    "chmod 777 /bin/ls", "ln -s /tmp /usr/bin/t",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "touch /usr/bin/x",
+        "rm /bin/ls",
+        "echo hi > /bin/ls",
+        "mkdir /usr/bin/d",
+        "mv /bin/ls /tmp/",
+        "chmod 777 /bin/ls",
+        "ln -s /tmp /usr/bin/t",
+    ],
+)
 def test_command_dirs_are_read_only(script: str) -> None:
     bash = Bash()
     r = bash.exec(script)
@@ -150,14 +177,29 @@ def test_help_for_an_unknown_or_hidden_name_is_bashs_error() -> None:
     assert r.exit_code == 1
     assert r.stderr.splitlines() == [
         f"bash: line 1: help: no help topics match `{n}'.  Try `help help' or `man -k {n}' or `info {n}'."
-        for n in ("nope", "rm")]
+        for n in ("nope", "rm")
+    ]
 
 
-@pytest.mark.parametrize(("name", "alternatives"), [
-    ("ipython", ["awk", "jq"]), ("python2", ["awk"]), ("pip", ["awk"]), ("deno", ["jq"]), ("npm", ["jq"]),
-    ("perl", ["sed", "awk"]), ("git", ["diff", "patch"]), ("vim", ["sed"]), ("most", ["cat"]),
-    ("sudo", []), ("apt-get", []), ("gcc", []), ("ssh", []), ("psql", ["jq"]),
-])
+@pytest.mark.parametrize(
+    ("name", "alternatives"),
+    [
+        ("ipython", ["awk", "jq"]),
+        ("python2", ["awk"]),
+        ("pip", ["awk"]),
+        ("deno", ["jq"]),
+        ("npm", ["jq"]),
+        ("perl", ["sed", "awk"]),
+        ("git", ["diff", "patch"]),
+        ("vim", ["sed"]),
+        ("most", ["cat"]),
+        ("sudo", []),
+        ("apt-get", []),
+        ("gcc", []),
+        ("ssh", []),
+        ("psql", ["jq"]),
+    ],
+)
 def test_missing_common_tool_gets_one_hint_line(name: str, alternatives: list[str]) -> None:
     r = Bash().exec(f"{name} --version")
     assert r.exit_code == 127

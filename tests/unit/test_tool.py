@@ -28,18 +28,21 @@ def tool() -> BashTool:
 # ------------------------------------------------------------------ input
 
 
-@pytest.mark.parametrize("bad, message", [
-    ({}, "missing required property 'command'"),
-    ({"command": 1}, "input.command: expected string"),
-    ({"command": "x", "extra": 1}, "unknown property 'extra'"),
-    ({"command": "x", "timeout_ms": "5"}, "input.timeout_ms: expected integer"),
-    ({"command": "x", "timeout_ms": True}, "input.timeout_ms: expected integer"),
-    ({"command": "x", "timeout_ms": 0}, "must be at least 1"),
-    ({"command": "x", "env": {"A": 1}}, "input.env.A: expected string"),
-    ({"command": "x", "files": [{"path": "a"}]}, "input.files[0]: missing required property 'content'"),
-    ({"command": "x", "files": [{"path": "a", "content": "", "mode": 1}]}, "unknown property 'mode'"),
-    ({"command": "x", "allow_network": "yes"}, "expected boolean"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ({}, "missing required property 'command'"),
+        ({"command": 1}, "input.command: expected string"),
+        ({"command": "x", "extra": 1}, "unknown property 'extra'"),
+        ({"command": "x", "timeout_ms": "5"}, "input.timeout_ms: expected integer"),
+        ({"command": "x", "timeout_ms": True}, "input.timeout_ms: expected integer"),
+        ({"command": "x", "timeout_ms": 0}, "must be at least 1"),
+        ({"command": "x", "env": {"A": 1}}, "input.env.A: expected string"),
+        ({"command": "x", "files": [{"path": "a"}]}, "input.files[0]: missing required property 'content'"),
+        ({"command": "x", "files": [{"path": "a", "content": "", "mode": 1}]}, "unknown property 'mode'"),
+        ({"command": "x", "allow_network": "yes"}, "expected boolean"),
+    ],
+)
 def test_schema_violations_are_reported(tool: BashTool, bad: dict[str, object], message: str) -> None:
     with pytest.raises(ToolInputError, match=message.replace("[", r"\[").replace("]", r"\]")):
         tool.run(bad)
@@ -48,8 +51,16 @@ def test_schema_violations_are_reported(tool: BashTool, bad: dict[str, object], 
 def test_schema_shape() -> None:
     assert INPUT_SCHEMA["required"] == ["command"]
     assert INPUT_SCHEMA["additionalProperties"] is False
-    assert {"command", "timeout_ms", "env", "files", "max_output_kb", "max_file_kb", "allow_network",
-            "session_id"} <= set(INPUT_SCHEMA["properties"])
+    assert {
+        "command",
+        "timeout_ms",
+        "env",
+        "files",
+        "max_output_kb",
+        "max_file_kb",
+        "allow_network",
+        "session_id",
+    } <= set(INPUT_SCHEMA["properties"])
 
 
 def test_nulls_count_as_absent(tool: BashTool) -> None:
@@ -62,8 +73,15 @@ def test_nulls_count_as_absent(tool: BashTool) -> None:
 
 def test_output_contract(tool: BashTool) -> None:
     out = tool.run({"command": "echo hi; echo oops >&2; exit 3"})
-    assert out.to_dict() == {"stdout": "hi\n", "stderr": "oops\n", "exit_code": 3, "result_json": None,
-                             "stdout_truncated": False, "stderr_truncated": False, "limit": None}
+    assert out.to_dict() == {
+        "stdout": "hi\n",
+        "stderr": "oops\n",
+        "exit_code": 3,
+        "result_json": None,
+        "stdout_truncated": False,
+        "stderr_truncated": False,
+        "limit": None,
+    }
     assert out.is_error
     assert out.text() == "hi\nSTDERR:\noops\n[exit code: 3]"
 
@@ -152,8 +170,15 @@ def test_timeout_ms_is_capped_by_the_sandbox() -> None:
 
 
 def test_files_are_written_before_the_run(tool: BashTool) -> None:
-    out = tool.run({"command": "cat notes/a.txt /data/b.txt",
-                    "files": [{"path": "notes/a.txt", "content": "one\n"}, {"path": "/data/b.txt", "content": "two\n"}]})
+    out = tool.run(
+        {
+            "command": "cat notes/a.txt /data/b.txt",
+            "files": [
+                {"path": "notes/a.txt", "content": "one\n"},
+                {"path": "/data/b.txt", "content": "two\n"},
+            ],
+        }
+    )
     assert out.stdout == "one\ntwo\n"
     assert tool.run({"command": "cat /data/b.txt"}).stdout == "two\n"  # files persist
 
@@ -171,7 +196,7 @@ def test_file_write_error_is_an_input_error(tool: BashTool) -> None:
 
 def test_env_for_one_call(tool: BashTool) -> None:
     assert tool.run({"command": "echo $GREETING", "env": {"GREETING": "hey"}}).stdout == "hey\n"
-    assert tool.run({"command": "echo \"[$GREETING]\""}).stdout == "[]\n"
+    assert tool.run({"command": 'echo "[$GREETING]"'}).stdout == "[]\n"
 
 
 def test_sessions_persist_and_restart() -> None:
@@ -188,8 +213,14 @@ def test_sessions_persist_and_restart() -> None:
 def test_session_env_and_relative_files() -> None:
     tool = BashTool()
     tool.run({"command": "mkdir -p /w; cd /w", "session_id": "s"})
-    out = tool.run({"command": "echo \"$V\"; cat f.txt", "session_id": "s", "env": {"V": "it's"},
-                    "files": [{"path": "f.txt", "content": "in w\n"}]})
+    out = tool.run(
+        {
+            "command": 'echo "$V"; cat f.txt',
+            "session_id": "s",
+            "env": {"V": "it's"},
+            "files": [{"path": "f.txt", "content": "in w\n"}],
+        }
+    )
     assert out.stdout == "it's\nin w\n"
     with pytest.raises(ToolInputError, match="invalid variable name"):
         tool.run({"command": "true", "session_id": "s", "env": {"A-B": "1"}})
@@ -221,7 +252,9 @@ def test_allow_network_false_hides_curl_for_that_call_only() -> None:
 def test_policy_shapes_the_description() -> None:
     from sandbash.policy import Policy
 
-    tool = BashTool(policy=Policy(commands={"deny": ["rm", "sed"]}, paths=["/data:ro", "/tmp:rw"], mode="read-only"))
+    tool = BashTool(
+        policy=Policy(commands={"deny": ["rm", "sed"]}, paths=["/data:ro", "/tmp:rw"], mode="read-only")
+    )
     assert "sed" not in tool.available_commands() and "grep" in tool.available_commands()
     desc = tool.description()
     assert "read-only" in desc and "/data:ro" in desc and "denied commands: rm, sed" in desc
@@ -267,17 +300,37 @@ def test_tool_output_from_cancelled_run() -> None:
 
 
 def test_cli_json() -> None:
-    p = subprocess.run([sys.executable, "-m", "sandbash", "--json", "-c",
-                        'echo hi; echo __RESULT__:\'{"a": 1}\'; echo e >&2; exit 4'], capture_output=True, timeout=60)
+    p = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sandbash",
+            "--json",
+            "-c",
+            "echo hi; echo __RESULT__:'{\"a\": 1}'; echo e >&2; exit 4",
+        ],
+        capture_output=True,
+        timeout=60,
+    )
     data = json.loads(p.stdout)
     assert p.returncode == 4
-    assert data == {"stdout": 'hi\n__RESULT__:{"a": 1}\n', "stderr": "e\n", "exit_code": 4, "result_json": {"a": 1},
-                    "stdout_truncated": False, "stderr_truncated": False, "limit": None}
+    assert data == {
+        "stdout": 'hi\n__RESULT__:{"a": 1}\n',
+        "stderr": "e\n",
+        "exit_code": 4,
+        "result_json": {"a": 1},
+        "stdout_truncated": False,
+        "stderr_truncated": False,
+        "limit": None,
+    }
 
 
 def test_cli_json_limit() -> None:
-    p = subprocess.run([sys.executable, "-m", "sandbash", "--json", "--limits", "hardened", "-c", "while :; do :; done"],
-                       capture_output=True, timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-m", "sandbash", "--json", "--limits", "hardened", "-c", "while :; do :; done"],
+        capture_output=True,
+        timeout=60,
+    )
     data = json.loads(p.stdout)
     assert data["limit"] is not None and data["exit_code"] == 126 == p.returncode
 

@@ -26,7 +26,7 @@ class Clock:
 def test_the_same_id_in_two_scopes_is_two_shells() -> None:
     tool = BashTool()
     tool.run({"command": "export SECRET=s3; cd /tmp", "session_id": "s1"}, scope="alice")
-    out = tool.run({"command": "echo \"[$SECRET]\" $PWD", "session_id": "s1"}, scope="bob")
+    out = tool.run({"command": 'echo "[$SECRET]" $PWD', "session_id": "s1"}, scope="bob")
     assert out.stdout == "[] /home/user\n"
     out = tool.run({"command": "echo $SECRET $PWD", "session_id": "s1"}, scope="alice")
     assert out.stdout == "s3 /tmp\n"
@@ -34,7 +34,7 @@ def test_the_same_id_in_two_scopes_is_two_shells() -> None:
     assert tool.sessions() == []  # the default scope is a scope of its own
     tool.close_scope("alice")
     assert tool.sessions(scope="alice") == [] and tool.sessions(scope="bob") == ["s1"]
-    assert tool.run({"command": "echo \"[$SECRET]\"", "session_id": "s1"}, scope="alice").stdout == "[]\n"
+    assert tool.run({"command": 'echo "[$SECRET]"', "session_id": "s1"}, scope="alice").stdout == "[]\n"
 
 
 def test_restart_and_find_respect_the_scope() -> None:
@@ -42,7 +42,7 @@ def test_restart_and_find_respect_the_scope() -> None:
     tool.run({"command": "x=1", "session_id": "s"}, scope="a")
     tool.run({"command": "x=2", "session_id": "s"}, scope="b")
     tool.restart("s", scope="a")
-    assert tool.run({"command": "echo \"[$x]\"", "session_id": "s"}, scope="a").stdout == "[]\n"
+    assert tool.run({"command": 'echo "[$x]"', "session_id": "s"}, scope="a").stdout == "[]\n"
     assert tool.run({"command": "echo $x", "session_id": "s"}, scope="b").stdout == "2\n"
     assert tool.find_session("s", scope="c") is None and tool.sessions(scope="c") == []
     assert tool.find_session("s", scope="b") is tool.session("s", scope="b")
@@ -63,13 +63,15 @@ def test_idle_sessions_are_forgotten() -> None:
     tool.run({"command": "true", "session_id": "b"})  # b is used again: its idle time restarts
     clock.now += 30
     assert tool.sessions() == ["b"]
-    assert tool.run({"command": "echo \"[$v]\"", "session_id": "a"}).stdout == "[]\n"  # a fresh shell
+    assert tool.run({"command": 'echo "[$v]"', "session_id": "a"}).stdout == "[]\n"  # a fresh shell
     assert tool.run({"command": "echo $v", "session_id": "b"}).stdout == "b\n"
     clock.now += 61
     assert tool.sessions() == [] and tool.find_session("b") is None
 
 
-@pytest.mark.parametrize("kw", [{"max_sessions": 0}, {"session_idle_timeout": 0}, {"session_idle_timeout": -5}])
+@pytest.mark.parametrize(
+    "kw", [{"max_sessions": 0}, {"session_idle_timeout": 0}, {"session_idle_timeout": -5}]
+)
 def test_bad_session_bounds(kw: dict[str, float]) -> None:
     with pytest.raises(ValueError, match="BashTool"):
         BashTool(**kw)  # type: ignore[arg-type]
@@ -96,8 +98,10 @@ def test_concurrent_clients_with_one_name() -> None:
 
     def client(n: int) -> None:
         scope = f"client-{n}"
-        tool.run({"command": f"export TOKEN=t{n}; mkdir -p /tmp/c{n}; cd /tmp/c{n}", "session_id": "main"},
-                 scope=scope)
+        tool.run(
+            {"command": f"export TOKEN=t{n}; mkdir -p /tmp/c{n}; cd /tmp/c{n}", "session_id": "main"},
+            scope=scope,
+        )
         seen[scope] = tool.run({"command": "echo $TOKEN $PWD", "session_id": "main"}, scope=scope).stdout
 
     threads = [threading.Thread(target=client, args=(n,)) for n in range(8)]
@@ -143,7 +147,9 @@ def test_network_by_default_off() -> None:
 
 def test_one_audit_event_per_call() -> None:
     sink = ListSink()
-    tool = BashTool(audit=Audit(sinks=[sink]), limits=Limits.profile("default").with_overrides(max_loop_iterations=50))
+    tool = BashTool(
+        audit=Audit(sinks=[sink]), limits=Limits.profile("default").with_overrides(max_loop_iterations=50)
+    )
     tool.run({"command": "echo hello; echo e >&2; exit 4", "session_id": "s"})
     tool.run({"command": "while :; do :; done"})
     calls = [e.to_dict() for e in sink.events if e.kind == TOOL_CALL]
@@ -166,8 +172,11 @@ REFUSED_INPUTS: list[tuple[dict[str, Any], str | None, str]] = [
     ({"command": "echo x", "bogus": 1}, "echo x", "input: unknown property 'bogus'"),
     ({"command": 5}, None, "input.command: expected string, got int"),
     ({"timeout_ms": 5}, None, "input: missing required property 'command'"),
-    ({"command": "cat b", "max_file_kb": 1, "files": [{"path": "b", "content": "x" * 2000}]}, "cat b",
-     "files: b is larger than max_file_kb (1 KiB)"),
+    (
+        {"command": "cat b", "max_file_kb": 1, "files": [{"path": "b", "content": "x" * 2000}]},
+        "cat b",
+        "files: b is larger than max_file_kb (1 KiB)",
+    ),
     ({"command": "true", "env": {"A-B": "1"}, "session_id": "s"}, "true", "env: invalid variable name 'A-B'"),
 ]
 
@@ -200,4 +209,5 @@ def test_refused_calls_are_recorded_too(entry: str) -> None:
                     asyncio.run(tool.arun(args))
     calls = [e.to_dict() for e in sink.events if e.kind == TOOL_CALL]
     assert [(c["command"], c["error"], c["exit_code"]) for c in calls] == [
-        (command, message, None) for _, command, message in REFUSED_INPUTS]
+        (command, message, None) for _, command, message in REFUSED_INPUTS
+    ]

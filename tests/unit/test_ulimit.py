@@ -27,18 +27,35 @@ def run(script: str) -> tuple[str, int]:
         ("ulimit -n; ulimit -Hn", "64\n64\n"),
         ("ulimit -t; ulimit -u; ulimit -f", "10\n20\n1024\n"),
         ("ulimit", "1024\n"),
-        ("ulimit -n -t", "open files                          (-n) 64\ncpu time                   (seconds, -t) 10\n"),
+        (
+            "ulimit -n -t",
+            "open files                          (-n) 64\ncpu time                   (seconds, -t) 10\n",
+        ),
         # lowering persists for the shell; the soft limit may go back up to the hard one
         ("ulimit -Sn 10; ulimit -n; ulimit -Sn 64; ulimit -n", "10\n64\n"),
         ("ulimit -n 10; ulimit -n; ulimit -Hn", "10\n10\n"),
         # a hard limit never goes up again, and the sandbox's are hard
-        ("ulimit -n 10; ulimit -n 20; echo $?",
-         "bash: line 1: ulimit: open files: cannot modify limit: Operation not permitted\n1\n"),
-        ("ulimit -n 100; echo $?", "bash: line 1: ulimit: open files: cannot modify limit: Operation not permitted\n1\n"),
-        ("ulimit -Sn 100; echo $?", "bash: line 1: ulimit: open files: cannot modify limit: Invalid argument\n1\n"),
-        ("ulimit -t unlimited; echo $?", "bash: line 1: ulimit: cpu time: cannot modify limit: Operation not permitted\n1\n"),
+        (
+            "ulimit -n 10; ulimit -n 20; echo $?",
+            "bash: line 1: ulimit: open files: cannot modify limit: Operation not permitted\n1\n",
+        ),
+        (
+            "ulimit -n 100; echo $?",
+            "bash: line 1: ulimit: open files: cannot modify limit: Operation not permitted\n1\n",
+        ),
+        (
+            "ulimit -Sn 100; echo $?",
+            "bash: line 1: ulimit: open files: cannot modify limit: Invalid argument\n1\n",
+        ),
+        (
+            "ulimit -t unlimited; echo $?",
+            "bash: line 1: ulimit: cpu time: cannot modify limit: Operation not permitted\n1\n",
+        ),
         ("ulimit -Sn 16; ulimit -Hn 32; ulimit -Sn hard; ulimit -n", "32\n"),
-        ("ulimit -Hn 32; echo $?", "bash: line 1: ulimit: open files: cannot modify limit: Invalid argument\n1\n"),
+        (
+            "ulimit -Hn 32; echo $?",
+            "bash: line 1: ulimit: open files: cannot modify limit: Invalid argument\n1\n",
+        ),
         # children inherit, the parent keeps its own
         ("(ulimit -n 8; ulimit -n); ulimit -n", "8\n64\n"),
         ("ulimit -n 16; (ulimit -n); echo $(ulimit -n)", "16\n16\n"),

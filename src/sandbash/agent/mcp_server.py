@@ -239,9 +239,14 @@ def build_tool(cfg: ServerConfig) -> BashTool:
 
     cwd = cfg.start_cwd()
     bash = new_bash(fs=fs, cwd=cwd, limits=limits, network=_network(cfg), policy=policy, host=build_host(cfg))
-    return BashTool(bash, max_output_chars=cfg.max_output_chars, max_sessions=cfg.max_sessions,
-                    session_idle_timeout=cfg.session_idle_timeout, files_note=files_note(cfg),
-                    store=cfg.session_store)
+    return BashTool(
+        bash,
+        max_output_chars=cfg.max_output_chars,
+        max_sessions=cfg.max_sessions,
+        session_idle_timeout=cfg.session_idle_timeout,
+        files_note=files_note(cfg),
+        store=cfg.session_store,
+    )
 
 
 # ------------------------------------------------------------------ the tools
@@ -249,18 +254,25 @@ def build_tool(cfg: ServerConfig) -> BashTool:
 _PATH = {"type": "string", "description": "A path in the sandbox (relative to the session's cwd)."}
 _SESSION = INPUT_SCHEMA["properties"]["session_id"]
 READ_SCHEMA: dict[str, Any] = {
-    "type": "object", "properties": {"path": _PATH, "session_id": _SESSION},
-    "required": ["path"], "additionalProperties": False,
+    "type": "object",
+    "properties": {"path": _PATH, "session_id": _SESSION},
+    "required": ["path"],
+    "additionalProperties": False,
 }
 WRITE_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"path": _PATH, "content": {"type": "string", "description": "The text to write."},
-                   "session_id": _SESSION,
-                   "append": {"type": "boolean", "description": "Append instead of replacing the file."}},
-    "required": ["path", "content"], "additionalProperties": False,
+    "properties": {
+        "path": _PATH,
+        "content": {"type": "string", "description": "The text to write."},
+        "session_id": _SESSION,
+        "append": {"type": "boolean", "description": "Append instead of replacing the file."},
+    },
+    "required": ["path", "content"],
+    "additionalProperties": False,
 }
 LIST_SCHEMA: dict[str, Any] = {
-    "type": "object", "properties": {"path": {**_PATH, "default": "."}, "session_id": _SESSION},
+    "type": "object",
+    "properties": {"path": {**_PATH, "default": "."}, "session_id": _SESSION},
     "additionalProperties": False,
 }
 
@@ -339,18 +351,21 @@ class _Calls:
             data["session_id"] = sid
         if issued:
             text += f"\n[session_id: {sid} (use this id to continue the session)]"
-        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data,
-                              is_error=out.is_error)
+        return CallToolResult(
+            content=[TextContent(type="text", text=text)], structured_content=data, is_error=out.is_error
+        )
 
-    def in_session(self, scope: str | None, session_id: str | None, fn: Callable[[FsView], str],
-                   save: bool) -> str:
+    def in_session(
+        self, scope: str | None, session_id: str | None, fn: Callable[[FsView], str], save: bool
+    ) -> str:
         """`fn` on the filesystem a session sees from its cwd (the tool's own without a session;
         in store mode the session's own files, saved again when `save`)."""
         tool = self.tool
         if session_id is None:
             return fn(tool.bash.vfs.view(tool.bash.cwd))
-        out = tool.with_session(session_id, lambda s: fn(s.bash.vfs.view(s.cwd)), scope=scope or ISSUED_SCOPE,
-                                save=save)
+        out = tool.with_session(
+            session_id, lambda s: fn(s.bash.vfs.view(s.cwd)), scope=scope or ISSUED_SCOPE, save=save
+        )
         if out is None:
             raise ToolInputError(f"unknown session_id {session_id!r} (the bash tool starts sessions)")
         return out
@@ -402,8 +417,12 @@ def _error(message: str) -> Any:
     return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
 
 
-def _raw_tool(name: str, description: str, schema: dict[str, Any],
-              handler: Callable[[dict[str, Any], str | None], Awaitable[Any]]) -> Any:
+def _raw_tool(
+    name: str,
+    description: str,
+    schema: dict[str, Any],
+    handler: Callable[[dict[str, Any], str | None], Awaitable[Any]],
+) -> Any:
     """An SDK tool whose arguments reach `handler` untouched, with `schema` published:
     the tool contract's validator (not pydantic's) judges them, so every client sees the
     same one-line message for the same mistake."""
@@ -421,12 +440,22 @@ def _raw_tool(name: str, description: str, schema: dict[str, Any],
     async def call(arguments: dict[str, Any], ctx: Context) -> Any:
         return await handler(arguments, client_scope(ctx.headers))
 
-    return Tool(fn=call, name=name, title=None, annotations=None, description=description, parameters=schema,
-                fn_metadata=FuncMetadata(arg_model=Arguments), is_async=True, context_kwarg="ctx")
+    return Tool(
+        fn=call,
+        name=name,
+        title=None,
+        annotations=None,
+        description=description,
+        parameters=schema,
+        fn_metadata=FuncMetadata(arg_model=Arguments),
+        is_async=True,
+        context_kwarg="ctx",
+    )
 
 
-def _text_tool(fn: Callable[[dict[str, Any], str | None], str], schema: Mapping[str, Any]
-               ) -> Callable[[dict[str, Any], str | None], Awaitable[Any]]:
+def _text_tool(
+    fn: Callable[[dict[str, Any], str | None], str], schema: Mapping[str, Any]
+) -> Callable[[dict[str, Any], str | None], Awaitable[Any]]:
     """A file tool: validated like `bash`, its errors one line, its text the result."""
     import anyio
     from mcp_types import CallToolResult, TextContent
@@ -450,13 +479,25 @@ def build_server(tool: BashTool, name: str = "sandbash", pool: Any = None, drain
     calls = _Calls(tool, pool, drain)
     tools = [
         _raw_tool("bash", tool.description(), tool.input_schema, calls.bash),
-        _raw_tool("read_file", "Read a text file from the sandbox (long files are cut in the middle).",
-                  READ_SCHEMA, _text_tool(calls.read_file, READ_SCHEMA)),
-        _raw_tool("write_file", "Write (or append to) a text file in the sandbox; parent directories are "
-                  "created. Files are shared by every session and client.",
-                  WRITE_SCHEMA, _text_tool(calls.write_file, WRITE_SCHEMA)),
-        _raw_tool("list_dir", "List a directory of the sandbox: one entry per line, `name/` for directories, "
-                  "sizes for files.", LIST_SCHEMA, _text_tool(calls.list_dir, LIST_SCHEMA)),
+        _raw_tool(
+            "read_file",
+            "Read a text file from the sandbox (long files are cut in the middle).",
+            READ_SCHEMA,
+            _text_tool(calls.read_file, READ_SCHEMA),
+        ),
+        _raw_tool(
+            "write_file",
+            "Write (or append to) a text file in the sandbox; parent directories are "
+            "created. Files are shared by every session and client.",
+            WRITE_SCHEMA,
+            _text_tool(calls.write_file, WRITE_SCHEMA),
+        ),
+        _raw_tool(
+            "list_dir",
+            "List a directory of the sandbox: one entry per line, `name/` for directories, sizes for files.",
+            LIST_SCHEMA,
+            _text_tool(calls.list_dir, LIST_SCHEMA),
+        ),
     ]
     return MCPServer(name, instructions=tool.system_prompt(), log_level="WARNING", tools=tools)
 
@@ -478,11 +519,15 @@ def http_security(cfg: ServerConfig) -> tuple[list[str], list[str]]:
     for a non-loopback address without a token or an allowed-hosts list."""
     if not is_loopback(cfg.host):
         if not cfg.token:
-            raise ValueError(f"--host {cfg.host} is not a loopback address: a bearer token is required "
-                             f"(set {TOKEN_ENV}, [server] token or --token)")
+            raise ValueError(
+                f"--host {cfg.host} is not a loopback address: a bearer token is required "
+                f"(set {TOKEN_ENV}, [server] token or --token)"
+            )
         if not cfg.allowed_hosts:
-            raise ValueError(f"--host {cfg.host} is not a loopback address: list the Host names clients use "
-                             "(--allowed-host NAME[:PORT|:*] or [server] allowed_hosts)")
+            raise ValueError(
+                f"--host {cfg.host} is not a loopback address: list the Host names clients use "
+                "(--allowed-host NAME[:PORT|:*] or [server] allowed_hosts)"
+            )
     if cfg.token is not None and len(cfg.token) < MIN_TOKEN_CHARS:
         raise ValueError(f"the bearer token must have at least {MIN_TOKEN_CHARS} characters")
     hosts = _any_port(list(cfg.allowed_hosts) or [*LOOPBACK_HOSTS, f"{cfg.host}:*"])
@@ -511,10 +556,17 @@ class BearerGate:
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "http" and not self._authorized(scope):
             body = b"missing or wrong bearer token\n"
-            await send({"type": "http.response.start", "status": 401,
-                        "headers": [(b"www-authenticate", b'Bearer realm="sandbash"'),
-                                    (b"content-type", b"text/plain"),
-                                    (b"content-length", str(len(body)).encode())]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 401,
+                    "headers": [
+                        (b"www-authenticate", b'Bearer realm="sandbash"'),
+                        (b"content-type", b"text/plain"),
+                        (b"content-length", str(len(body)).encode()),
+                    ],
+                }
+            )
             await send({"type": "http.response.body", "body": body})
             return
         await self.app(scope, receive, send)
@@ -531,10 +583,15 @@ def http_app(server: Any, cfg: ServerConfig) -> Any:
     from mcp.server.transport_security import TransportSecuritySettings
 
     hosts, origins = http_security(cfg)
-    security = TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts,
-                                         allowed_origins=origins)
-    app = server.streamable_http_app(streamable_http_path=cfg.path, transport_security=security, host=cfg.host,
-                                     stateless_http=cfg.stateless)
+    security = TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
+    )
+    app = server.streamable_http_app(
+        streamable_http_path=cfg.path,
+        transport_security=security,
+        host=cfg.host,
+        stateless_http=cfg.stateless,
+    )
     return BearerGate(app, cfg.token) if cfg.token else app
 
 
@@ -569,7 +626,9 @@ def serve_http(server: Any, cfg: ServerConfig, drain: Drain | None = None) -> No
 
     app = http_app(server, cfg)
     limit = max(5.0, float(cfg.limits.get("timeout", 30)) + 5)
-    config = uvicorn.Config(app, host=cfg.host, port=cfg.port, log_level="warning", timeout_graceful_shutdown=5)
+    config = uvicorn.Config(
+        app, host=cfg.host, port=cfg.port, log_level="warning", timeout_graceful_shutdown=5
+    )
 
     class Draining(uvicorn.Server):  # type: ignore[misc]
         """SIGTERM: stop being ready, let the running calls finish (up to their time limit), then
@@ -596,60 +655,127 @@ def serve_http(server: Any, cfg: ServerConfig, drain: Drain | None = None) -> No
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="sandbash mcp", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=CONFIG_HELP,
+        prog="sandbash mcp",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=CONFIG_HELP,
         description="Serve the sandbox over the Model Context Protocol: tools bash, read_file, write_file, "
-                    "list_dir.")
+        "list_dir.",
+    )
     p.add_argument("--config", metavar="FILE", help="TOML configuration (below)")
     p.add_argument("--transport", choices=["stdio", "http"], help="stdio (default) or streamable HTTP")
-    p.add_argument("--host", help="HTTP address to listen on (default 127.0.0.1; another address needs "
-                                  "--token and --allowed-host)")
+    p.add_argument(
+        "--host",
+        help="HTTP address to listen on (default 127.0.0.1; another address needs "
+        "--token and --allowed-host)",
+    )
     p.add_argument("--port", type=int, help="HTTP port (default 8000)")
     p.add_argument("--path", help="HTTP endpoint path (default /mcp)")
-    p.add_argument("--token", help=f"bearer token HTTP clients must send (visible in process listings: "
-                                   f"prefer the {TOKEN_ENV} variable or the config file)")
-    p.add_argument("--allowed-host", metavar="HOST[:PORT|:*]", action="append", default=[],
-                   help="Host header value HTTP clients may use (repeatable)")
-    p.add_argument("--allowed-origin", metavar="ORIGIN", action="append", default=[],
-                   help="Origin header value browsers may send (repeatable)")
+    p.add_argument(
+        "--token",
+        help=f"bearer token HTTP clients must send (visible in process listings: "
+        f"prefer the {TOKEN_ENV} variable or the config file)",
+    )
+    p.add_argument(
+        "--allowed-host",
+        metavar="HOST[:PORT|:*]",
+        action="append",
+        default=[],
+        help="Host header value HTTP clients may use (repeatable)",
+    )
+    p.add_argument(
+        "--allowed-origin",
+        metavar="ORIGIN",
+        action="append",
+        default=[],
+        help="Origin header value browsers may send (repeatable)",
+    )
     p.add_argument("--limits", dest="profile", help="limits profile: default, hardened, generous")
     p.add_argument("--timeout", type=float, help="wall-clock limit per call, in seconds")
-    p.add_argument("--limit", metavar="NAME=VALUE", action="append", default=[],
-                   help="one limit, as for the CLI (e.g. --limit max_output_size=50MB --limit timeout=2m); "
-                        "repeatable, wins over [limits]")
-    p.add_argument("--max-sessions", type=int, help=f"shells kept for all clients (default {DEFAULT_MAX_SESSIONS})")
-    p.add_argument("--session-idle-timeout", type=float, metavar="SECONDS",
-                   help=f"forget a shell unused this long (default {DEFAULT_SESSION_IDLE_TIMEOUT:g})")
+    p.add_argument(
+        "--limit",
+        metavar="NAME=VALUE",
+        action="append",
+        default=[],
+        help="one limit, as for the CLI (e.g. --limit max_output_size=50MB --limit timeout=2m); "
+        "repeatable, wins over [limits]",
+    )
+    p.add_argument(
+        "--max-sessions", type=int, help=f"shells kept for all clients (default {DEFAULT_MAX_SESSIONS})"
+    )
+    p.add_argument(
+        "--session-idle-timeout",
+        type=float,
+        metavar="SECONDS",
+        help=f"forget a shell unused this long (default {DEFAULT_SESSION_IDLE_TIMEOUT:g})",
+    )
     p.add_argument("--cwd", help="where each call starts (default: / with --root, else /home/user)")
-    p.add_argument("--allow-url", metavar="PREFIX", action="append", default=[],
-                   help="let curl and wget reach URLs under PREFIX (repeatable)")
-    p.add_argument("--policy", metavar="FILE", help="policy TOML file (as `sandbash --policy`; wins over "
-                                                    "the config's [policy] table)")
-    p.add_argument("--root", metavar="DIR", help="host DIR as the root / (copy-on-write: never written); "
-                                                 "calls start in /")
-    p.add_argument("--store", metavar="FILE|URL", help="FILE: root filesystem kept in a SQLite file; URL "
-                   "(memory://, sqlite:///path.db, redis://host:port/db, postgresql://...): keep every session "
-                   "in that store, so replicas on one store serve any session")
-    p.add_argument("--workers", type=int, metavar="N", help="run each bash call in one of N worker processes "
-                   "(an address-space limit, killed past the call's time limit; needs --store URL)")
-    p.add_argument("--stateless", action="store_true", default=None,
-                   help="HTTP without MCP sessions (with --store URL: any replica answers any request)")
-    p.add_argument("--mount", metavar="HOSTDIR:/PATH[:ro|:rw|:cow]", action="append", default=[],
-                   help="mount a host directory (repeatable; default mode cow)")
+    p.add_argument(
+        "--allow-url",
+        metavar="PREFIX",
+        action="append",
+        default=[],
+        help="let curl and wget reach URLs under PREFIX (repeatable)",
+    )
+    p.add_argument(
+        "--policy",
+        metavar="FILE",
+        help="policy TOML file (as `sandbash --policy`; wins over the config's [policy] table)",
+    )
+    p.add_argument(
+        "--root",
+        metavar="DIR",
+        help="host DIR as the root / (copy-on-write: never written); calls start in /",
+    )
+    p.add_argument(
+        "--store",
+        metavar="FILE|URL",
+        help="FILE: root filesystem kept in a SQLite file; URL "
+        "(memory://, sqlite:///path.db, redis://host:port/db, postgresql://...): keep every session "
+        "in that store, so replicas on one store serve any session",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="run each bash call in one of N worker processes "
+        "(an address-space limit, killed past the call's time limit; needs --store URL)",
+    )
+    p.add_argument(
+        "--stateless",
+        action="store_true",
+        default=None,
+        help="HTTP without MCP sessions (with --store URL: any replica answers any request)",
+    )
+    p.add_argument(
+        "--mount",
+        metavar="HOSTDIR:/PATH[:ro|:rw|:cow]",
+        action="append",
+        default=[],
+        help="mount a host directory (repeatable; default mode cow)",
+    )
     return p
 
 
-def config_from_args(argv: Sequence[str], read_text: Callable[[str], str],
-                     environ: Mapping[str, str] | None = None) -> ServerConfig:
+def config_from_args(
+    argv: Sequence[str], read_text: Callable[[str], str], environ: Mapping[str, str] | None = None
+) -> ServerConfig:
     args = _parser().parse_args(argv)
     cfg = ServerConfig.from_toml(read_text(args.config)) if args.config else ServerConfig()
     env = os.environ if environ is None else environ
     overrides: Mapping[str, Any] = {
-        "transport": args.transport, "host": args.host, "port": args.port, "path": args.path,
-        "profile": args.profile, "cwd": args.cwd, "root": args.root,
+        "transport": args.transport,
+        "host": args.host,
+        "port": args.port,
+        "path": args.path,
+        "profile": args.profile,
+        "cwd": args.cwd,
+        "root": args.root,
         "store": args.store if args.store and "://" not in args.store else None,
-        "session_store": args.store if args.store and "://" in args.store else None, "stateless": args.stateless,
+        "session_store": args.store if args.store and "://" in args.store else None,
+        "stateless": args.stateless,
         "workers": args.workers,
-        "max_sessions": args.max_sessions, "session_idle_timeout": args.session_idle_timeout,
+        "max_sessions": args.max_sessions,
+        "session_idle_timeout": args.session_idle_timeout,
         "token": args.token or env.get(TOKEN_ENV) or None,
     }
     for key, value in overrides.items():
@@ -690,8 +816,12 @@ def main(argv: Sequence[str], read_text: Callable[[str], str]) -> int:
 
             from .workers import WorkerPool
 
-            pool = WorkerPool(functools.partial(build_tool, cfg), workers=cfg.workers, memory=cfg.worker_memory,
-                              limits_tool=tool)
+            pool = WorkerPool(
+                functools.partial(build_tool, cfg),
+                workers=cfg.workers,
+                memory=cfg.worker_memory,
+                limits_tool=tool,
+            )
         drain = Drain()
         server = build_server(tool, pool=pool, drain=drain)
         if cfg.transport == "http":

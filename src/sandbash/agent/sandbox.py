@@ -72,7 +72,9 @@ class Sandbox:
         **kw: Any,
     ) -> Sandbox:
         """A new sandbox; `kw` goes to `Bash` (fs=, identity=, seed=, ...)."""
-        return cls(new_bash(files=files, env=env, cwd=cwd, limits=limits, network=network, policy=policy, **kw))
+        return cls(
+            new_bash(files=files, env=env, cwd=cwd, limits=limits, network=network, policy=policy, **kw)
+        )
 
     def write_files(self, files: Mapping[str, FileContent]) -> None:
         """Write several files (parents created); relative paths are under the cwd."""
@@ -94,7 +96,9 @@ class Sandbox:
         """Run `cmd` (a script) in a fresh shell over this sandbox's files."""
         return self.bash.exec(cmd, **(options or ExecOptions()).merged(**overrides))
 
-    async def arun_command(self, cmd: str, options: ExecOptions | None = None, **overrides: Any) -> ExecResult:
+    async def arun_command(
+        self, cmd: str, options: ExecOptions | None = None, **overrides: Any
+    ) -> ExecResult:
         return await self.bash.aexec(cmd, **(options or ExecOptions()).merged(**overrides))
 
     def session(self, *, env: Mapping[str, str] | None = None, cwd: str | None = None) -> Session:

@@ -58,10 +58,16 @@ INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "command": {"type": "string", "description": "The bash script to run (several lines allowed)."},
-        "timeout_ms": {"type": "integer", "minimum": 1,
-                       "description": "Wall-clock limit for this call, in milliseconds (capped by the operator's ceiling)."},
-        "env": {"type": "object", "additionalProperties": {"type": "string"},
-                "description": "Environment variables for this call."},
+        "timeout_ms": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Wall-clock limit for this call, in milliseconds (capped by the operator's ceiling).",
+        },
+        "env": {
+            "type": "object",
+            "additionalProperties": {"type": "string"},
+            "description": "Environment variables for this call.",
+        },
         "files": {
             "type": "array",
             "description": "Files to write before the command runs (parent directories are created).",
@@ -72,17 +78,32 @@ INPUT_SCHEMA: dict[str, Any] = {
                 "additionalProperties": False,
             },
         },
-        "max_output_kb": {"type": "integer", "minimum": 1,
-                          "description": "Cap on each of stdout and stderr returned, in KiB (characters)."},
-        "max_file_kb": {"type": "integer", "minimum": 1, "description": "Largest file accepted in `files`, in KiB."},
-        "allow_network": {"type": "boolean",
-                          "description": "false: curl and wget are refused for this call; true: network within "
-                                         "the sandbox's allow-list, if it has one."},
-        "session_id": {"type": "string", "maxLength": 200,
-                       "description": "Continue a shell session (cwd, variables, functions persist); "
-                                      "a new id starts a new session. Sessions are private to the client; "
-                                      "files are shared by every session."},
-        "restart": {"type": "boolean", "description": "Start the session `session_id` afresh before running."},
+        "max_output_kb": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Cap on each of stdout and stderr returned, in KiB (characters).",
+        },
+        "max_file_kb": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Largest file accepted in `files`, in KiB.",
+        },
+        "allow_network": {
+            "type": "boolean",
+            "description": "false: curl and wget are refused for this call; true: network within "
+            "the sandbox's allow-list, if it has one.",
+        },
+        "session_id": {
+            "type": "string",
+            "maxLength": 200,
+            "description": "Continue a shell session (cwd, variables, functions persist); "
+            "a new id starts a new session. Sessions are private to the client; "
+            "files are shared by every session.",
+        },
+        "restart": {
+            "type": "boolean",
+            "description": "Start the session `session_id` afresh before running.",
+        },
     },
     "required": ["command"],
     "additionalProperties": False,
@@ -100,7 +121,15 @@ OUTPUT_SCHEMA: dict[str, Any] = {
         "limit": {"type": ["string", "null"], "description": "The sandbox limit the run hit, if any."},
         "result_json_error": {"type": ["string", "null"]},
     },
-    "required": ["stdout", "stderr", "exit_code", "result_json", "stdout_truncated", "stderr_truncated", "limit"],
+    "required": [
+        "stdout",
+        "stderr",
+        "exit_code",
+        "result_json",
+        "stdout_truncated",
+        "stderr_truncated",
+        "limit",
+    ],
 }
 
 
@@ -111,7 +140,11 @@ class ToolInputError(ValueError):
 # ------------------------------------------------------------------ input
 
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
-    "object": (dict,), "array": (list,), "string": (str,), "integer": (int,), "boolean": (bool,),
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "integer": (int,),
+    "boolean": (bool,),
 }
 
 
@@ -198,8 +231,10 @@ def is_binary(data: bytes) -> bool:
 
 
 def binary_notice(n: int) -> str:
-    return (f"[binary output: {n:,} bytes, not shown; write it to a file and inspect it with "
-            f"od -c, xxd or base64]\n")
+    return (
+        f"[binary output: {n:,} bytes, not shown; write it to a file and inspect it with "
+        f"od -c, xxd or base64]\n"
+    )
 
 
 def find_result_json(stdout: str) -> tuple[Any, str | None]:
@@ -209,7 +244,7 @@ def find_result_json(stdout: str) -> tuple[Any, str | None]:
         at = stdout.rfind(RESULT_PREFIX, 0, at)
     if at == -1:
         return None, None
-    line = stdout[at + len(RESULT_PREFIX):].split("\n", 1)[0]
+    line = stdout[at + len(RESULT_PREFIX) :].split("\n", 1)[0]
     try:
         return json.loads(line), None
     except ValueError as e:
@@ -228,8 +263,14 @@ class ToolOutput:
     result_json_error: str | None = None
 
     @classmethod
-    def from_result(cls, result: ExecResult, *, limit: str | None = None, note: str = "",
-                    max_chars: int = DEFAULT_MAX_OUTPUT_CHARS) -> ToolOutput:
+    def from_result(
+        cls,
+        result: ExecResult,
+        *,
+        limit: str | None = None,
+        note: str = "",
+        max_chars: int = DEFAULT_MAX_OUTPUT_CHARS,
+    ) -> ToolOutput:
         """Shape an ExecResult for a model. `note` is appended to stderr (a limit message)."""
         out_bytes = result.stdout_bytes
         if is_binary(out_bytes):
@@ -249,9 +290,13 @@ class ToolOutput:
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
-            "stdout": self.stdout, "stderr": self.stderr, "exit_code": self.exit_code,
-            "result_json": self.result_json, "stdout_truncated": self.stdout_truncated,
-            "stderr_truncated": self.stderr_truncated, "limit": self.limit,
+            "stdout": self.stdout,
+            "stderr": self.stderr,
+            "exit_code": self.exit_code,
+            "result_json": self.result_json,
+            "stdout_truncated": self.stdout_truncated,
+            "stderr_truncated": self.stderr_truncated,
+            "limit": self.limit,
         }
         if self.result_json_error is not None:
             d["result_json_error"] = self.result_json_error
@@ -279,7 +324,9 @@ def shape_run(call: Callable[[], ExecResult], max_chars: int = DEFAULT_MAX_OUTPU
     try:
         result = call()
     except ExecutionLimitError as e:
-        return ToolOutput.from_result(e.result, limit=e.limit, note=f"bash: {e.message}\n", max_chars=max_chars)
+        return ToolOutput.from_result(
+            e.result, limit=e.limit, note=f"bash: {e.message}\n", max_chars=max_chars
+        )
     except ExecutionCancelled as e:
         return ToolOutput.from_result(e.result, note="sandbash: execution cancelled\n", max_chars=max_chars)
     return ToolOutput.from_result(result, max_chars=max_chars)
@@ -443,8 +490,9 @@ class BashTool:
             return self.store.load(self._store_key(scope, session_id)) is not None
         return self._slot((scope, session_id), create=False) is not None
 
-    def with_session(self, session_id: str, fn: Callable[[Session], T], *, scope: str = "",
-                     save: bool = True) -> T | None:
+    def with_session(
+        self, session_id: str, fn: Callable[[Session], T], *, scope: str = "", save: bool = True
+    ) -> T | None:
         """`fn(session)` on an existing session (None when there is none); in store mode the
         session is loaded, and saved again afterwards with compare-and-swap when `save`
         (`fn` runs again on the new state if another process saved meanwhile)."""
@@ -479,7 +527,7 @@ class BashTool:
         """The live session ids of `scope`, least recently used first (store mode: sorted)."""
         if self.store is not None:
             prefix = self._store_key(scope, "")
-            return [k[len(prefix):] for k in self.store.keys(prefix)]
+            return [k[len(prefix) :] for k in self.store.keys(prefix)]
         with self._lock:
             self._expire(self._clock())
             return [sid for sc, sid in self._sessions if sc == scope]
@@ -493,8 +541,9 @@ class BashTool:
         ceiling = limits.timeout if self.max_timeout is None else self.max_timeout
         return limits.with_overrides(timeout=min(ceiling, req.timeout_ms / 1000))
 
-    def run(self, request: Mapping[str, Any] | ToolRequest, *, cancel: CancelToken | None = None,
-            scope: str = "") -> ToolOutput:
+    def run(
+        self, request: Mapping[str, Any] | ToolRequest, *, cancel: CancelToken | None = None, scope: str = ""
+    ) -> ToolOutput:
         """Run one tool call. Raises ToolInputError for input that breaks the schema
         (recorded too: a refused call is still a call)."""
         started = time.monotonic()
@@ -518,7 +567,9 @@ class BashTool:
         if req.session_id is None:
             self._write_files(req, self.bash.cwd)
             if not offline:
-                return shape_run(lambda: self.bash.exec(req.command, env=req.env, limits=limits, cancel=cancel), cap)
+                return shape_run(
+                    lambda: self.bash.exec(req.command, env=req.env, limits=limits, cancel=cancel), cap
+                )
             # a throwaway shell whose runtime has no network: curl and wget do not exist for it
             once = self.bash.session(env=req.env)
             once.rt.network = None
@@ -530,8 +581,15 @@ class BashTool:
         with slot.lock:
             return self._run_in(slot.session, req, limits, cap, offline, cancel)
 
-    def _run_in(self, session: Session, req: ToolRequest, limits: Limits, cap: int, offline: bool,
-                cancel: CancelToken | None) -> ToolOutput:
+    def _run_in(
+        self,
+        session: Session,
+        req: ToolRequest,
+        limits: Limits,
+        cap: int,
+        offline: bool,
+        cancel: CancelToken | None,
+    ) -> ToolOutput:
         self._write_files(req, session.cwd)
         network = session.rt.network
         if offline:
@@ -560,8 +618,16 @@ class BashTool:
             data = self._template
         return restore(twin(self.bash), data)
 
-    def _in_store(self, key: str, fn: Callable[[Session], T], what: str, *, create: bool = False,
-                  fresh: bool = False, save: bool = True) -> tuple[bool, T | None]:
+    def _in_store(
+        self,
+        key: str,
+        fn: Callable[[Session], T],
+        what: str,
+        *,
+        create: bool = False,
+        fresh: bool = False,
+        save: bool = True,
+    ) -> tuple[bool, T | None]:
         """The store's turn: load the session (or a fresh one when `fresh`, or when it is absent and
         `create`), `fn(session)`, then save it with compare-and-swap when `save`; a lost race runs
         `fn` again on the new state. (False, None) when the session is absent and not created;
@@ -578,21 +644,34 @@ class BashTool:
             if not save:
                 return True, result
             try:
-                self.store.save(key, session.snapshot(), None if got is None else got[1], self.session_idle_timeout)
+                self.store.save(
+                    key, session.snapshot(), None if got is None else got[1], self.session_idle_timeout
+                )
             except StoreConflict:
                 continue  # another process ran a call on this session meanwhile: run again on its result
             return True, result
         raise StoreConflict(f"{what}: too many concurrent calls; try again")
 
-    def _run_stored(self, req: ToolRequest, limits: Limits, cap: int, offline: bool, cancel: CancelToken | None,
-                    scope: str) -> ToolOutput:
+    def _run_stored(
+        self,
+        req: ToolRequest,
+        limits: Limits,
+        cap: int,
+        offline: bool,
+        cancel: CancelToken | None,
+        scope: str,
+    ) -> ToolOutput:
         from ..sessions.errors import StoreConflict
 
         assert req.session_id is not None
         try:
-            _, out = self._in_store(self._store_key(scope, req.session_id),
-                                    lambda s: self._run_in(s, req, limits, cap, offline, cancel),
-                                    f"session {req.session_id}", create=True, fresh=req.restart)
+            _, out = self._in_store(
+                self._store_key(scope, req.session_id),
+                lambda s: self._run_in(s, req, limits, cap, offline, cancel),
+                f"session {req.session_id}",
+                create=True,
+                fresh=req.restart,
+            )
         except StoreConflict as e:
             return ToolOutput("", str(e), 1)
         assert out is not None
@@ -600,33 +679,55 @@ class BashTool:
 
     def _record(self, req: ToolRequest, out: ToolOutput, duration: float) -> None:
         rec = Recorder(self.audit, run_id=f"tool-{secrets.token_hex(6)}")
-        rec.emit(TOOL_CALL, tool=self.name, command=req.command, exit_code=out.exit_code, limit=out.limit,
-                 stdout_bytes=len(out.stdout.encode("utf-8", "surrogateescape")),
-                 stderr_bytes=len(out.stderr.encode("utf-8", "surrogateescape")),
-                 stdout_truncated=out.stdout_truncated, stderr_truncated=out.stderr_truncated,
-                 duration=round(duration, 6), session=req.session_id is not None,
-                 allow_network=req.allow_network, timeout_ms=req.timeout_ms)
+        rec.emit(
+            TOOL_CALL,
+            tool=self.name,
+            command=req.command,
+            exit_code=out.exit_code,
+            limit=out.limit,
+            stdout_bytes=len(out.stdout.encode("utf-8", "surrogateescape")),
+            stderr_bytes=len(out.stderr.encode("utf-8", "surrogateescape")),
+            stdout_truncated=out.stdout_truncated,
+            stderr_truncated=out.stderr_truncated,
+            duration=round(duration, 6),
+            session=req.session_id is not None,
+            allow_network=req.allow_network,
+            timeout_ms=req.timeout_ms,
+        )
 
-    def record_refused(self, request: Mapping[str, Any] | ToolRequest, error: str, duration: float = 0.0) -> None:
+    def record_refused(
+        self, request: Mapping[str, Any] | ToolRequest, error: str, duration: float = 0.0
+    ) -> None:
         """The `tool.call` audit event of a call refused for its input (for servers that judge input first)."""
         if self.audit is None:
             return
         command = request.command if isinstance(request, ToolRequest) else request.get("command")
         rec = Recorder(self.audit, run_id=f"tool-{secrets.token_hex(6)}")
-        rec.emit(TOOL_CALL, tool=self.name, command=command if isinstance(command, str) else None,
-                 exit_code=None, error=error, duration=round(duration, 6))
+        rec.emit(
+            TOOL_CALL,
+            tool=self.name,
+            command=command if isinstance(command, str) else None,
+            exit_code=None,
+            error=error,
+            duration=round(duration, 6),
+        )
 
     async def arun(self, request: Mapping[str, Any] | ToolRequest, *, scope: str = "") -> ToolOutput:
         """`run` in a worker thread; cancelling the task cancels the script."""
         return await run_cancellable(lambda token: self.run(request, cancel=token, scope=scope))
 
     def _write_files(self, req: ToolRequest, cwd: str) -> None:
-        caps = [c for c in (self.max_file_bytes, None if req.max_file_kb is None else req.max_file_kb * 1024)
-                if c is not None]
+        caps = [
+            c
+            for c in (self.max_file_bytes, None if req.max_file_kb is None else req.max_file_kb * 1024)
+            if c is not None
+        ]
         max_bytes = min(caps) if caps else None
         for path, content in req.files:
             if max_bytes is not None and len(content.encode("utf-8", "surrogateescape")) > max_bytes:
-                raise ToolInputError(f"files: {path} is larger than max_file_kb ({_num(max_bytes / 1024)} KiB)")
+                raise ToolInputError(
+                    f"files: {path} is larger than max_file_kb ({_num(max_bytes / 1024)} KiB)"
+                )
         for path, content in req.files:
             try:
                 self.bash.write_file(posixpath.join(cwd, path), content)
@@ -638,8 +739,12 @@ class BashTool:
     def available_commands(self) -> list[str]:
         """Commands a script can run here (policy and network applied)."""
         table = self.bash.commands
-        names = [n for n in table.names() if (self.network is not None or not table.needs_network(n))
-                 and (self.bash.host is not None or not table.needs_host(n))]
+        names = [
+            n
+            for n in table.names()
+            if (self.network is not None or not table.needs_network(n))
+            and (self.bash.host is not None or not table.needs_host(n))
+        ]
         gate = self.bash.gate
         if gate is not None:  # the policy's own listing: asking it records nothing
             return gate.listing(names)[0]
@@ -661,14 +766,22 @@ class BashTool:
             parts.append("file access is limited to " + (", ".join(grants) or "nothing"))
         if policy.deny:
             parts.append("denied commands: " + ", ".join(sorted(policy.deny)))
-        return ("Policy: " + "; ".join(parts) + ". Refused operations fail with status 126 or "
-                "'Permission denied'. ") if parts else ""
+        return (
+            (
+                "Policy: " + "; ".join(parts) + ". Refused operations fail with status 126 or "
+                "'Permission denied'. "
+            )
+            if parts
+            else ""
+        )
 
     def _limits_text(self) -> str:
         lim = self.bash.limits
-        return (f"{_num(lim.timeout)} s wall clock per call, {_size(lim.max_output_size)} of output, "
-                f"{lim.max_command_count:,} commands and {lim.max_loop_iterations:,} loop iterations per call, "
-                f"{_size(lim.max_filesystem_bytes)} of files")
+        return (
+            f"{_num(lim.timeout)} s wall clock per call, {_size(lim.max_output_size)} of output, "
+            f"{lim.max_command_count:,} commands and {lim.max_loop_iterations:,} loop iterations per call, "
+            f"{_size(lim.max_filesystem_bytes)} of files"
+        )
 
     def _network_text(self) -> str:
         net = self.network
@@ -690,7 +803,9 @@ class BashTool:
             f"virtual filesystem. Each call starts in {self.bash.cwd}. {self._files_text()}"
             "Files persist between calls and are shared by every session; pass session_id to keep cwd, variables "
             "and functions too (a session is private to its client). "
-            "Commands: " + ", ".join(cmds) + ", and the shell builtins. "
+            "Commands: "
+            + ", ".join(cmds)
+            + ", and the shell builtins. "
             + "".join(f"{note[0].upper()}{note[1:]}. " for note in runtime_notes(cmds))
             + f"Not available: host programs ({unavailable_programs(cmds)}). "
             f"Network: {self._network_text()}. {self._policy_text()}Limits: {self._limits_text()}. "
@@ -702,27 +817,29 @@ class BashTool:
     def system_prompt(self) -> str:
         """A system-prompt section that explains the sandbox to a model."""
         cmds = self.available_commands()
-        return "\n".join([
-            f"You have a `{self.name}` tool that runs bash scripts in a sandbox.",
-            "- It is GNU bash 5.2 (pipes, redirections, functions, arrays, here-docs, [[ ]], $(( ))), run by "
-            "sandbash, a bash interpreter in Python, over a virtual filesystem. Nothing runs on a real machine.",
-            f"- The working directory starts at {self.bash.cwd}; /tmp is writable. Files persist between calls.",
-            *([f"- {self.files_note}"] if self.files_note else []),
-            "- Calls with the same session_id share one shell: cwd, variables, functions and options persist. "
-            "A session is private to its client; the files are shared by every session.",
-            f"- Commands ({len(cmds)}): {', '.join(cmds)}; plus the bash builtins (cd, export, read, declare, "
-            "printf, test, ...). Each supports its common GNU options; `CMD --help` shows them.",
-            *[f"- Runtimes: {note}." for note in runtime_notes(cmds)],
-            f"- Not available: {unavailable_programs(cmds)}, sudo or any other host program; "
-            "a missing command fails with status 127. Use awk, sed, jq and the shell instead.",
-            f"- Network: {self._network_text()}.",
-            *([f"- {policy}"] if (policy := self._policy_text().strip()) else []),
-            f"- Limits: {self._limits_text()}. Going over a limit stops the script (exit 124 for time).",
-            f"- Output: stdout and stderr are each cut to {self.max_output_chars:,} characters, keeping the "
-            "start and the end; filter large output (head, grep, wc -l). Binary output is replaced by a notice.",
-            f"- To return structured data, print one line `{RESULT_PREFIX}{{...}}` with JSON; the last such "
-            "line is returned as result_json.",
-        ])
+        return "\n".join(
+            [
+                f"You have a `{self.name}` tool that runs bash scripts in a sandbox.",
+                "- It is GNU bash 5.2 (pipes, redirections, functions, arrays, here-docs, [[ ]], $(( ))), run by "
+                "sandbash, a bash interpreter in Python, over a virtual filesystem. Nothing runs on a real machine.",
+                f"- The working directory starts at {self.bash.cwd}; /tmp is writable. Files persist between calls.",
+                *([f"- {self.files_note}"] if self.files_note else []),
+                "- Calls with the same session_id share one shell: cwd, variables, functions and options persist. "
+                "A session is private to its client; the files are shared by every session.",
+                f"- Commands ({len(cmds)}): {', '.join(cmds)}; plus the bash builtins (cd, export, read, declare, "
+                "printf, test, ...). Each supports its common GNU options; `CMD --help` shows them.",
+                *[f"- Runtimes: {note}." for note in runtime_notes(cmds)],
+                f"- Not available: {unavailable_programs(cmds)}, sudo or any other host program; "
+                "a missing command fails with status 127. Use awk, sed, jq and the shell instead.",
+                f"- Network: {self._network_text()}.",
+                *([f"- {policy}"] if (policy := self._policy_text().strip()) else []),
+                f"- Limits: {self._limits_text()}. Going over a limit stops the script (exit 124 for time).",
+                f"- Output: stdout and stderr are each cut to {self.max_output_chars:,} characters, keeping the "
+                "start and the end; filter large output (head, grep, wc -l). Binary output is replaced by a notice.",
+                f"- To return structured data, print one line `{RESULT_PREFIX}{{...}}` with JSON; the last such "
+                "line is returned as result_json.",
+            ]
+        )
 
 
 def _exports(env: Mapping[str, str]) -> str:

@@ -94,13 +94,22 @@ class WorkerPool:
     address-space limit in bytes (None: none); a call longer than its time limit plus `grace`
     seconds is answered with the `timeout` limit and its worker replaced."""
 
-    def __init__(self, make_tool: Callable[[], BashTool], *, workers: int = 2, memory: int | None = DEFAULT_MEMORY,
-                 grace: float = DEFAULT_GRACE, limits_tool: BashTool | None = None) -> None:
+    def __init__(
+        self,
+        make_tool: Callable[[], BashTool],
+        *,
+        workers: int = 2,
+        memory: int | None = DEFAULT_MEMORY,
+        grace: float = DEFAULT_GRACE,
+        limits_tool: BashTool | None = None,
+    ) -> None:
         if workers < 1:
             raise ValueError("WorkerPool: workers must be at least 1")
         probe = limits_tool if limits_tool is not None else make_tool()
         if probe.store is None:
-            raise ValueError("WorkerPool: the workers' tool needs a session store (sessions must outlive a worker)")
+            raise ValueError(
+                "WorkerPool: the workers' tool needs a session store (sessions must outlive a worker)"
+            )
         self._limits = probe  # how long a call may take (its own time limit)
         self._ctx = multiprocessing.get_context("spawn")  # a clean interpreter: no threads or locks inherited
         self._make_tool = make_tool
@@ -136,8 +145,12 @@ class WorkerPool:
             if not w.conn.poll(wait):
                 self._retire(w, kill=True)
                 self._spawn()
-                return ToolOutput("", f"the call ran past its time limit ({allowed:g}s) and its worker was "
-                                      "stopped\n", 124, limit="timeout")
+                return ToolOutput(
+                    "",
+                    f"the call ran past its time limit ({allowed:g}s) and its worker was stopped\n",
+                    124,
+                    limit="timeout",
+                )
             kind, payload = w.conn.recv()
         except (EOFError, OSError):
             self._retire(w, kill=True)
@@ -165,7 +178,9 @@ class WorkerPool:
 
 def _request_dict(req: ToolRequest) -> dict[str, Any]:
     """The tool-contract input a parsed request came from (what a worker parses again)."""
-    out: dict[str, Any] = {k: v for k, v in vars(req).items() if v is not None and k not in ("files", "restart")}
+    out: dict[str, Any] = {
+        k: v for k, v in vars(req).items() if v is not None and k not in ("files", "restart")
+    }
     if req.files:
         out["files"] = [{"path": p, "content": c} for p, c in req.files]
     if req.restart:

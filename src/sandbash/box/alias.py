@@ -31,7 +31,9 @@ _ESCAPES = {c: f"\\u{c:04x}" for c in (*range(0x20), *range(0xDC80, 0xDD00))} | 
 def parse_form(args: list[str]) -> tuple[str, str] | None:
     """("command", TEXT) or ("script", PATH) for the accepted forms (`-c C`, `-lc C`, `-c -l C`,
     `-l -c C`, `SCRIPT`), else None."""
-    if len(args) == 2 and args[0] in ("-c", "-lc") and not args[1].startswith("-"):  # bash reads `-l` as an option
+    if (
+        len(args) == 2 and args[0] in ("-c", "-lc") and not args[1].startswith("-")
+    ):  # bash reads `-l` as an option
         return "command", args[1]
     if len(args) == 3 and args[:2] in (["-c", "-l"], ["-l", "-c"]):
         return "command", args[2]
@@ -51,8 +53,8 @@ def frames(sock: _socket.socket) -> Iterator[tuple[bytes, bytes]]:
     while True:
         while len(buf) >= 5 and len(buf) >= 5 + int.from_bytes(buf[1:5], "big"):
             size = int.from_bytes(buf[1:5], "big")
-            yield buf[:1], buf[5:5 + size]
-            buf = buf[5 + size:]
+            yield buf[:1], buf[5 : 5 + size]
+            buf = buf[5 + size :]
         data = sock.recv(65536)
         if not data:
             return
@@ -100,7 +102,7 @@ def _call(path: str, request: bytes) -> int:
                     stdin = None
             if writable and pending:
                 try:
-                    pending = pending[sock.send(pending):]
+                    pending = pending[sock.send(pending) :]
                 except OSError:  # the command ended: it does not want the rest
                     pending, stdin = b"", None
             if sock in readable:
@@ -110,7 +112,7 @@ def _call(path: str, request: bytes) -> int:
                 buf += data
                 while len(buf) >= 5 and len(buf) >= 5 + int.from_bytes(buf[1:5], "big"):
                     size = int.from_bytes(buf[1:5], "big")
-                    tag, payload, buf = buf[:1], buf[5:5 + size], buf[5 + size:]
+                    tag, payload, buf = buf[:1], buf[5 : 5 + size], buf[5 + size :]
                     if tag == b"s":
                         return int(payload)
                     stream = out if tag == b"o" else err
@@ -144,16 +146,20 @@ def _read_stdin(fd: int) -> bytes:
 def install(directory: str, socket_path: str, python: str | None = None) -> list[str]:
     """Write `bash`, `sh` and `zsh` into `directory`, bound to `socket_path`; returns their paths."""
     here = os.path.dirname(os.path.abspath(__file__))
-    body = ("#!{python} -S\n"
-            "# sandbash box alias: one command per call to the shell service (SANDBASH_SOCKET overrides)\n"
-            "import sys\nsys.path.insert(0, {here!r})\nimport alias\n"
-            "sys.exit(alias.main(sys.argv[1:], {sock!r}))\n")
+    body = (
+        "#!{python} -S\n"
+        "# sandbash box alias: one command per call to the shell service (SANDBASH_SOCKET overrides)\n"
+        "import sys\nsys.path.insert(0, {here!r})\nimport alias\n"
+        "sys.exit(alias.main(sys.argv[1:], {sock!r}))\n"
+    )
     os.makedirs(directory, exist_ok=True)
     written = []
     for name in NAMES:
         target = os.path.join(directory, name)
         with open(target, "w") as f:
-            f.write(body.format(python=python or sys.executable, here=here, sock=os.path.abspath(socket_path)))
+            f.write(
+                body.format(python=python or sys.executable, here=here, sock=os.path.abspath(socket_path))
+            )
         os.chmod(target, 0o755)
         written.append(target)
     return written

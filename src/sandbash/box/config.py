@@ -127,9 +127,20 @@ def _tool(name: str, table: Mapping[str, Any]) -> ToolTable:
         if not isinstance(net.get(key, False), bool):
             raise BoxConfigError(f"{where}.network.{key}: true or false")
     sub = where + ".filesystem"
-    return ToolTable(name, tuple(command), workspace, dict(env), _paths(fs, "read", sub), _paths(fs, "write", sub),
-                     _paths(fs, "read_file", sub), _paths(fs, "write_file", sub), _paths(fs, "list", sub),
-                     _paths(fs, "deny", sub), bool(net.get("allow", False)), bool(net.get("contain_egress", False)))
+    return ToolTable(
+        name,
+        tuple(command),
+        workspace,
+        dict(env),
+        _paths(fs, "read", sub),
+        _paths(fs, "write", sub),
+        _paths(fs, "read_file", sub),
+        _paths(fs, "write_file", sub),
+        _paths(fs, "list", sub),
+        _paths(fs, "deny", sub),
+        bool(net.get("allow", False)),
+        bool(net.get("contain_egress", False)),
+    )
 
 
 def _limits(data: Mapping[str, Any]) -> BoxLimits:
@@ -144,9 +155,14 @@ def _limits(data: Mapping[str, Any]) -> BoxLimits:
         numbers[key] = value
     messages = table.get("messages", "seed")
     if messages not in ("seed", "sandbash"):
-        raise BoxConfigError("limits.messages: \"seed\" or \"sandbash\"")
-    return BoxLimits(float(numbers["timeout"]), int(numbers["max_command_bytes"]), int(numbers["max_file_bytes"]),
-                     int(numbers["max_entries"]), messages)
+        raise BoxConfigError('limits.messages: "seed" or "sandbash"')
+    return BoxLimits(
+        float(numbers["timeout"]),
+        int(numbers["max_command_bytes"]),
+        int(numbers["max_file_bytes"]),
+        int(numbers["max_entries"]),
+        messages,
+    )
 
 
 def _network(data: Mapping[str, Any]) -> NetworkConfig | None:
@@ -160,8 +176,11 @@ def _network(data: Mapping[str, Any]) -> NetworkConfig | None:
         raise BoxConfigError("network.deny_private_ranges: true or false")
     methods = _strings(table, "methods", "network") or ("GET", "HEAD")
     try:
-        return NetworkConfig(allowed_url_prefixes=_strings(table, "allow_urls", "network"), allowed_methods=methods,
-                             deny_private_ranges=private)
+        return NetworkConfig(
+            allowed_url_prefixes=_strings(table, "allow_urls", "network"),
+            allowed_methods=methods,
+            deny_private_ranges=private,
+        )
     except ValueError as e:
         raise BoxConfigError(f"network.allow_urls: {e}") from None
 
@@ -190,8 +209,16 @@ def parse_config(text: str, own_paths: tuple[str, ...] = ()) -> BoxConfig:
         except PolicyError as e:
             raise BoxConfigError(f"policy: {e}") from None
     operator = agent.get("operator_home")
-    return BoxConfig(_path(agent["home"], "agent.home"), _path(agent["workspace"], "agent.workspace"),
-                     _path(operator, "agent.operator_home") if operator is not None else None,
-                     _paths(fs, "read", "agent.filesystem"), _paths(fs, "write", "agent.filesystem"),
-                     exec_entries, tools, _limits(data), policy, tuple(normpath(p) for p in own_paths),
-                     _network(data))
+    return BoxConfig(
+        _path(agent["home"], "agent.home"),
+        _path(agent["workspace"], "agent.workspace"),
+        _path(operator, "agent.operator_home") if operator is not None else None,
+        _paths(fs, "read", "agent.filesystem"),
+        _paths(fs, "write", "agent.filesystem"),
+        exec_entries,
+        tools,
+        _limits(data),
+        policy,
+        tuple(normpath(p) for p in own_paths),
+        _network(data),
+    )

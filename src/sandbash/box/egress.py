@@ -36,8 +36,19 @@ MAX_CONNECTIONS = 32  # at once, per spawn
 HEAD_TIMEOUT = 30.0  # seconds for a client to send its request head
 CHUNK = 64 * 1024
 # hop-by-hop headers: the proxy's, not the origin's
-_HOP = frozenset({"connection", "keep-alive", "proxy-connection", "proxy-authorization", "proxy-authenticate",
-                  "te", "trailer", "upgrade", "host"})
+_HOP = frozenset(
+    {
+        "connection",
+        "keep-alive",
+        "proxy-connection",
+        "proxy-authorization",
+        "proxy-authenticate",
+        "te",
+        "trailer",
+        "upgrade",
+        "host",
+    }
+)
 
 
 class _Refused(Exception):
@@ -145,8 +156,11 @@ class EgressProxy:
         cfg = self.config
         whole = any(p.origin == url.origin and p.path == "/" for p in cfg.prefixes())
         if not (whole or cfg.dangerously_allow_full_internet_access):
-            raise _Refused(403, f"Access denied: no allow-list entry grants the whole origin {url} "
-                                "(what is sent inside a tunnel cannot be checked)")
+            raise _Refused(
+                403,
+                f"Access denied: no allow-list entry grants the whole origin {url} "
+                "(what is sent inside a tunnel cannot be checked)",
+            )
         ip = parse_ip(url.host)
         why = blocked_reason(ip) if ip is not None and cfg.deny_private_ranges else None
         if why:
@@ -169,8 +183,12 @@ class EgressProxy:
             self._checker.check(Request(method, url, own + host))
         except AccessDenied as e:
             raise _Refused(403, e.message) from None
-        lines = [f"{method} {url.target} HTTP/1.1", f"Host: {url.netloc}", *(f"{k}: {v}" for k, v in own),
-                 "Connection: close"]
+        lines = [
+            f"{method} {url.target} HTTP/1.1",
+            f"Host: {url.netloc}",
+            *(f"{k}: {v}" for k, v in own),
+            "Connection: close",
+        ]
         return url, ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
     def _connect(self, url: Url) -> socket.socket:
@@ -295,10 +313,17 @@ class _Body:
 
 
 def _answer(conn: socket.socket, status: int, reason: str) -> None:
-    titles = {400: "Bad Request", 403: "Forbidden", 431: "Request Header Fields Too Large", 502: "Bad Gateway"}
+    titles = {
+        400: "Bad Request",
+        403: "Forbidden",
+        431: "Request Header Fields Too Large",
+        502: "Bad Gateway",
+    }
     body = f"sandbash egress: {reason}\n".encode("utf-8", "replace")
-    head = (f"HTTP/1.1 {status} {titles[status]}\r\nContent-Type: text/plain; charset=utf-8\r\n"
-            f"X-Sandbash-Egress: refused\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n")
+    head = (
+        f"HTTP/1.1 {status} {titles[status]}\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        f"X-Sandbash-Egress: refused\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    )
     try:
         conn.sendall(head.encode("latin-1") + body)
     except OSError:

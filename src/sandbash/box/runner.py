@@ -70,7 +70,9 @@ class _EntryQuota(DiskQuota):
 class _CappedHandle:
     """A file handle of the in-memory filesystem that refuses to grow a file past the cap (EFBIG)."""
 
-    def __init__(self, inner: FileHandle, size: Callable[[], int], cap: int, append: bool, trip: _Tripwire) -> None:
+    def __init__(
+        self, inner: FileHandle, size: Callable[[], int], cap: int, append: bool, trip: _Tripwire
+    ) -> None:
         self.inner, self.size, self.cap, self.append, self.trip = inner, size, cap, append, trip
         self.pos = 0
 
@@ -123,7 +125,9 @@ def _file_too_large(trip: _Tripwire, cap: int) -> NoReturn:
     """A file past the cap ends the run (before the write, so nothing past it is kept), and the
     seed's message is the only one: no `File too large` from the command first."""
     trip.hit = trip.hit or "file"
-    raise LimitExceeded(LimitKind.MAX_FILESYSTEM_BYTES, cap, "one in-memory file past the box's file size limit")
+    raise LimitExceeded(
+        LimitKind.MAX_FILESYSTEM_BYTES, cap, "one in-memory file past the box's file size limit"
+    )
 
 
 @dataclass(frozen=True)
@@ -148,8 +152,11 @@ def match_tool(config: BoxConfig, argv: list[str]) -> Match | None:
     if program is None:
         return None
     tables = [*config.tools, *(ToolTable(e[0], e) for e in config.exec_entries)]
-    fits = [t for t in tables if resolve_program(t.command[0]) == program
-            and tuple(argv[1:len(t.command)]) == t.command[1:]]
+    fits = [
+        t
+        for t in tables
+        if resolve_program(t.command[0]) == program and tuple(argv[1 : len(t.command)]) == t.command[1:]
+    ]
     if not fits:
         return Match(None, program, tuple(argv[1:]))
     return Match(max(fits, key=lambda t: len(t.command)), program, tuple(argv[1:]))
@@ -203,8 +210,16 @@ class BoxRunner:
                 continue  # a grant naming a missing directory: nothing to mount
         return fs
 
-    def run(self, script: str, on_stdout: OnChunk, on_stderr: OnChunk, *, script_path: str | None = None,
-            cancel: CancelToken | None = None, stdin: bytes | Stream = b"") -> int:
+    def run(
+        self,
+        script: str,
+        on_stdout: OnChunk,
+        on_stderr: OnChunk,
+        *,
+        script_path: str | None = None,
+        cancel: CancelToken | None = None,
+        stdin: bytes | Stream = b"",
+    ) -> int:
         """Run `script` (or the file `script_path`, read through the sandbox's rules); returns the
         status (130 when `cancel` stopped it: the client went away)."""
         cfg, lim = self.config, self.config.limits
@@ -213,9 +228,15 @@ class BoxRunner:
             on_stderr(f"{prefix}: input too large\n".encode())
             return 1
         trip = _Tripwire()
-        bash = _BoxBash(self, fs=self._filesystem(trip), cwd=cfg.workspace, policy=self.policy, network=cfg.network,
-                        identity=Identity(home=cfg.home),
-                        limits=Limits().with_overrides(timeout=lim.timeout, max_filesystem_files=lim.max_entries))
+        bash = _BoxBash(
+            self,
+            fs=self._filesystem(trip),
+            cwd=cfg.workspace,
+            policy=self.policy,
+            network=cfg.network,
+            identity=Identity(home=cfg.home),
+            limits=Limits().with_overrides(timeout=lim.timeout, max_filesystem_files=lim.max_entries),
+        )
         mode, arg0 = "c", "bash"
         if script_path is not None:
             try:
@@ -225,8 +246,16 @@ class BoxRunner:
                 return 126 if e.code == errno.EACCES else 127  # as bash: a file it may not read is 126
             mode, arg0 = "file", script_path
         try:
-            result = bash.exec(script, on_stdout=on_stdout, on_stderr=on_stderr, keep_output=False,
-                               mode=mode, arg0=arg0, cancel=cancel, stdin=stdin)
+            result = bash.exec(
+                script,
+                on_stdout=on_stdout,
+                on_stderr=on_stderr,
+                keep_output=False,
+                mode=mode,
+                arg0=arg0,
+                cancel=cancel,
+                stdin=stdin,
+            )
         except ExecutionCancelled:
             return 130
         except ExecutionLimitError as e:
@@ -278,8 +307,15 @@ class HostPrograms:
             if tool.contain_egress and staging is not None:
                 proxy = _proxy(staging.file("egress.sock"), sh)
             box = Sandbox(self.config.workspace, self.config.home, sh.state.fs.cwd)
-            cmd = bwrap_argv(bwrap, tool, found.program, found.args, box, staging,
-                             proxy.path if proxy is not None else None)
+            cmd = bwrap_argv(
+                bwrap,
+                tool,
+                found.program,
+                found.args,
+                box,
+                staging,
+                proxy.path if proxy is not None else None,
+            )
             return self._spawn(sh, cmd, tool, box, env)
         except SpawnUnavailable as e:
             sh.write_err(f"{sh.err_prefix()}{name}: {e}\n")
@@ -298,8 +334,14 @@ class HostPrograms:
         fds = sh.state.fds
         streams = Streams(_reader(fds.get(0)), _writer(fds.get(1)), _writer(fds.get(2)))
         budget = sh.rt.budget
-        status = run_contained(cmd, program_env(tool, box, env.get("LANG")), streams, budget.remaining,
-                               budget.check_time, feed_stdin=fds.get(0) is not None)
+        status = run_contained(
+            cmd,
+            program_env(tool, box, env.get("LANG")),
+            streams,
+            budget.remaining,
+            budget.check_time,
+            feed_stdin=fds.get(0) is not None,
+        )
         if status is None:
             budget.check_time()  # the run's (or a `timeout` command's) deadline: raises its limit
             return 124
@@ -307,7 +349,9 @@ class HostPrograms:
 
     @staticmethod
     def _refuse(sh: Shell, name: str, program: str, why: str) -> int:
-        sh.write_err(f"{sh.err_prefix()}{name}: effect denied: policy denied this operation on '{program}' {why}\n")
+        sh.write_err(
+            f"{sh.err_prefix()}{name}: effect denied: policy denied this operation on '{program}' {why}\n"
+        )
         return 126
 
 

@@ -106,7 +106,9 @@ class BoxServer:
         def chunk(tag: bytes) -> Callable[[bytes], None]:
             return lambda data: send(tag, data)
 
-        line, rest = _read_line(conn, limits.max_command_bytes * 6 + 1024)  # JSON escapes: at most 6 bytes each
+        line, rest = _read_line(
+            conn, limits.max_command_bytes * 6 + 1024
+        )  # JSON escapes: at most 6 bytes each
         conn.settimeout(None)
         if line is None:
             send(b"e", f"{limits.prefix}: input too large\n".encode())
@@ -124,7 +126,9 @@ class BoxServer:
         threading.Thread(target=_pump_stdin, args=(conn, rest, stdin, gone), daemon=True).start()
         try:
             if isinstance(script, str):
-                return self.runner.run("", chunk(b"o"), chunk(b"e"), script_path=script, cancel=gone, stdin=stdin)
+                return self.runner.run(
+                    "", chunk(b"o"), chunk(b"e"), script_path=script, cancel=gone, stdin=stdin
+                )
             return self.runner.run(command, chunk(b"o"), chunk(b"e"), cancel=gone, stdin=stdin)
         except OSError:
             raise
@@ -184,8 +188,8 @@ def _pump_stdin(conn: socket.socket, rest: bytes, stdin: ClientStdin, gone: Canc
         while True:
             while len(buf) >= 5 and len(buf) >= 5 + int.from_bytes(buf[1:5], "big"):
                 size = int.from_bytes(buf[1:5], "big")
-                stdin.put(buf[5:5 + size])
-                buf = buf[5 + size:]
+                stdin.put(buf[5 : 5 + size])
+                buf = buf[5 + size :]
             more = conn.recv(65536)
             if not more or len(buf) > (1 << 20):  # gone, or not frames of ours
                 break
@@ -213,7 +217,7 @@ def _read_line(conn: socket.socket, cap: int) -> tuple[bytes | None, bytes]:
             if over:
                 buf.clear()
         if end >= 0:
-            return (None if over else bytes(buf)), data[end + 1:]
+            return (None if over else bytes(buf)), data[end + 1 :]
 
 
 def main(argv: list[str]) -> int:

@@ -27,9 +27,22 @@ CHUNK = 64 * 1024
 T = TypeVar("T")
 # the program's own installation and the /etc files programs expect (read-only)
 _SYSTEM = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin")
-_ETC = ("/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts", "/etc/resolv.conf", "/etc/localtime",
-        "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/ssl",
-        "/etc/ca-certificates", "/etc/gitconfig", "/etc/mime.types")
+_ETC = (
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/nsswitch.conf",
+    "/etc/hosts",
+    "/etc/resolv.conf",
+    "/etc/localtime",
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
+    "/etc/ssl",
+    "/etc/ca-certificates",
+    "/etc/gitconfig",
+    "/etc/mime.types",
+)
 RELAY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "egress_relay.py")
 RELAY_DIR = "/run/sandbash"  # inside the sandbox: the relay and the proxy's socket
 LIST_CAP = 10_000  # names a `list` grant shows (each is an empty file or directory made on the host)
@@ -63,8 +76,12 @@ def bwrap_path() -> str:
             why = "bubblewrap (bwrap) is not installed: host programs cannot run contained"
         else:
             try:
-                done = subprocess.run([found, "--ro-bind", "/", "/", "--unshare-pid", "--", "/bin/true"],
-                                      stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
+                done = subprocess.run(
+                    [found, "--ro-bind", "/", "/", "--unshare-pid", "--", "/bin/true"],
+                    stdin=subprocess.DEVNULL,
+                    capture_output=True,
+                    timeout=10,
+                )
                 if done.returncode != 0:
                     err = done.stderr.decode("utf-8", "replace").strip()
                     why = f"bubblewrap cannot create a sandbox here (user namespaces off?): {err}"
@@ -98,7 +115,9 @@ class Staging:
         try:
             os.mkdir(self.path, 0o700)
         except OSError as e:
-            raise SpawnUnavailable(f"cannot make the sandbox's staging directory in {root}: {e.strerror}") from None
+            raise SpawnUnavailable(
+                f"cannot make the sandbox's staging directory in {root}: {e.strerror}"
+            ) from None
         self._count = 0
 
     def listing(self, directory: str, inside: Sequence[str]) -> str:
@@ -114,7 +133,7 @@ class Staging:
                         raise SpawnUnavailable(f"{directory}: a list grant shows at most {LIST_CAP} entries")
                     _empty(os.path.join(copy, entry.name), entry.is_dir(follow_symlinks=False), 0)
             for path in inside:  # mount points: the directories on the way to them can be passed, not read
-                parts = path[len(directory):].strip("/").split("/")
+                parts = path[len(directory) :].strip("/").split("/")
                 for i in range(1, len(parts)):
                     _empty(os.path.join(copy, *parts[:i]), True, 0o111)
                     os.chmod(os.path.join(copy, *parts[:i]), 0o111)
@@ -167,7 +186,9 @@ def relay_python() -> tuple[str, tuple[str, ...]]:
     exe, prefix = os.path.realpath(sys.executable), os.path.realpath(sys.base_prefix)
     if exe.startswith(prefix + "/"):
         return exe, (prefix,)
-    raise SpawnUnavailable("contain_egress needs a python3 for the sandbox's egress relay, and none was found")
+    raise SpawnUnavailable(
+        "contain_egress needs a python3 for the sandbox's egress relay, and none was found"
+    )
 
 
 def _relay(egress: str) -> tuple[list[tuple[str, str, str]], list[str]]:
@@ -175,19 +196,38 @@ def _relay(egress: str) -> tuple[list[tuple[str, str, str]], list[str]]:
     network: the relay listens on the sandbox's 127.0.0.1 and forwards to the proxy's socket."""
     python, extra = relay_python()
     binds = [("--ro-bind", p, p) for p in extra]
-    binds += [("--ro-bind", RELAY, f"{RELAY_DIR}/relay.py"), ("--ro-bind", egress, f"{RELAY_DIR}/egress.sock")]
+    binds += [
+        ("--ro-bind", RELAY, f"{RELAY_DIR}/relay.py"),
+        ("--ro-bind", egress, f"{RELAY_DIR}/egress.sock"),
+    ]
     return binds, [python, "-I", "-S", f"{RELAY_DIR}/relay.py", f"{RELAY_DIR}/egress.sock", "--"]
 
 
-def bwrap_argv(bwrap: str, tool: ToolTable, program: str, args: Sequence[str], box: Sandbox,
-               staging: Staging | None = None, egress: str | None = None) -> list[str]:
+def bwrap_argv(
+    bwrap: str,
+    tool: ToolTable,
+    program: str,
+    args: Sequence[str],
+    box: Sandbox,
+    staging: Staging | None = None,
+    egress: str | None = None,
+) -> list[str]:
     """The bubblewrap command line for `program args` under `tool`'s table (`staging`: where a
     `list` grant's copy of names is made, without it a list grant binds nothing; `egress`: the
     proxy's socket, for a table with `contain_egress`)."""
     # --cap-drop ALL: a service running as root must not hand the program root's capabilities (it
     # could remount its read-only binds, or read a file of mode 0 such as a list grant's names)
-    cmd = [bwrap, "--die-with-parent", "--new-session", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-           "--unshare-cgroup-try", "--cap-drop", "ALL"]
+    cmd = [
+        bwrap,
+        "--die-with-parent",
+        "--new-session",
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--cap-drop",
+        "ALL",
+    ]
     if not tool.network or tool.contain_egress:
         # a network namespace of its own (loopback only); with contain_egress, the relay's way out
         cmd.append("--unshare-net")
@@ -205,15 +245,20 @@ def bwrap_argv(bwrap: str, tool: ToolTable, program: str, args: Sequence[str], b
         binds.append(("--bind", box.workspace, box.workspace))
     if staging is not None:
         named = [b[2] for b in binds] + list(tool.deny)
-        binds += [("--ro-bind", staging.listing(p, [q for q in named if q != p and q.startswith(p + "/")]), p)
-                  for p in tool.list if host_kind(p) == "dir"]
+        binds += [
+            ("--ro-bind", staging.listing(p, [q for q in named if q != p and q.startswith(p + "/")]), p)
+            for p in tool.list
+            if host_kind(p) == "dir"
+        ]
     head: list[str] = []
     if tool.contain_egress:
         if egress is None:
             raise SpawnUnavailable("contain_egress: no egress proxy for this program")
         covering = [b[2] for b in binds if (RELAY_DIR + "/").startswith(b[2].rstrip("/") + "/")]
         if covering:  # its mount points would be made in the host directory bound there
-            raise SpawnUnavailable(f"contain_egress: a grant of {covering[0]} covers {RELAY_DIR}, where the relay goes")
+            raise SpawnUnavailable(
+                f"contain_egress: a grant of {covering[0]} covers {RELAY_DIR}, where the relay goes"
+            )
         relay_binds, head = _relay(egress)
         binds += relay_binds
     for flag, src, dest in sorted(binds, key=lambda b: b[2].count("/")):  # parents before what lies inside
@@ -245,8 +290,14 @@ class Streams:
     write_err: Callable[[bytes], None]
 
 
-def run_contained(argv: list[str], env: Mapping[str, str], streams: Streams, remaining: Callable[[], float],
-                  check: Callable[[], None], feed_stdin: bool) -> int | None:
+def run_contained(
+    argv: list[str],
+    env: Mapping[str, str],
+    streams: Streams,
+    remaining: Callable[[], float],
+    check: Callable[[], None],
+    feed_stdin: bool,
+) -> int | None:
     """Run argv (a bwrap command line) with its output streamed to `streams`. `check()` is the run's
     checkpoint (its deadline, cancellation): whatever it raises kills the program and goes on up.
     Once `remaining()` (seconds) reaches 0 without `check` raising, the program is killed and None
@@ -254,9 +305,15 @@ def run_contained(argv: list[str], env: Mapping[str, str], streams: Streams, rem
     info_r, info_w = os.pipe()  # bwrap writes {"child-pid": N} there once the sandbox's init exists
     argv = [argv[0], "--info-fd", str(info_w), *argv[1:]]
     try:
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE if feed_stdin else subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(env),
-                                start_new_session=True, pass_fds=(info_w,))
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE if feed_stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=dict(env),
+            start_new_session=True,
+            pass_fds=(info_w,),
+        )
     except BaseException:
         os.close(info_r)
         raise
@@ -294,8 +351,12 @@ def run_contained(argv: list[str], env: Mapping[str, str], streams: Streams, rem
         stop.set()
 
 
-def _poll(wait: Callable[[float], T], waiting: type[Exception], check: Callable[[], None],
-          remaining: Callable[[], float]) -> T | None:
+def _poll(
+    wait: Callable[[float], T],
+    waiting: type[Exception],
+    check: Callable[[], None],
+    remaining: Callable[[], float],
+) -> T | None:
     """`wait(seconds)` in slices of 0.1 s (it raises `waiting` when a slice passes with nothing),
     the run's checkpoint between slices; None once `remaining()` reaches 0."""
     while True:

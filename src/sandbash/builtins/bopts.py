@@ -86,12 +86,15 @@ def builtin_spec(name: str, letters: str, types: Mapping[str, Converter] | None 
             convert = (types or {}).get(letter) or (_number if kind == "#" else None)
             opts.append(Opt(letter, dest=letter, arg=_KINDS[kind], const=None, type=convert))
             k += 1 + len(kind)
-        spec = _SPECS[key] = CommandSpec(name=name, opts=tuple(opts), builtin=True, plus=letters.startswith("+"))
+        spec = _SPECS[key] = CommandSpec(
+            name=name, opts=tuple(opts), builtin=True, plus=letters.startswith("+")
+        )
     return spec
 
 
-def parse_builtin_status(sh: Shell, argv: list[str], spec: str,
-                         types: Mapping[str, Converter] | None = None) -> BuiltinOpts | int:
+def parse_builtin_status(
+    sh: Shell, argv: list[str], spec: str, types: Mapping[str, Converter] | None = None
+) -> BuiltinOpts | int:
     """Parse `argv` (argv[0] is the builtin's name); after printing an error, the status to return
     (2, or what a value's converter says)."""
     name = argv[0]
@@ -145,7 +148,13 @@ def invalid_number(sh: Shell, name: str, text: str) -> None:
 
 def invalid_number_message(text: str) -> str:
     # bash looks at the text as given: ` 0x1`, `+0x1` and `-0x1` are plain "invalid number"s
-    kind = "invalid hex number" if text[:2] in ("0x", "0X") else "invalid octal number" if text[:1] == "0" else "invalid number"
+    kind = (
+        "invalid hex number"
+        if text[:2] in ("0x", "0X")
+        else "invalid octal number"
+        if text[:1] == "0"
+        else "invalid number"
+    )
     return f"{text}: {kind}"
 
 

@@ -16,10 +16,32 @@ if TYPE_CHECKING:
     from ..interp.shell import Shell
 
 ACTION_LETTERS = "abcdefgjksuv"
-ACTION_NAMES = {"alias": "a", "arrayvar": "", "binding": "", "builtin": "b", "command": "c", "directory": "d",
-                "disabled": "", "enabled": "", "export": "e", "file": "f", "function": "", "group": "g",
-                "helptopic": "", "hostname": "", "job": "j", "keyword": "k", "running": "", "service": "s",
-                "setopt": "", "shopt": "", "signal": "", "stopped": "", "user": "u", "variable": "v"}
+ACTION_NAMES = {
+    "alias": "a",
+    "arrayvar": "",
+    "binding": "",
+    "builtin": "b",
+    "command": "c",
+    "directory": "d",
+    "disabled": "",
+    "enabled": "",
+    "export": "e",
+    "file": "f",
+    "function": "",
+    "group": "g",
+    "helptopic": "",
+    "hostname": "",
+    "job": "j",
+    "keyword": "k",
+    "running": "",
+    "service": "s",
+    "setopt": "",
+    "shopt": "",
+    "signal": "",
+    "stopped": "",
+    "user": "u",
+    "variable": "v",
+}
 COMP_OPTIONS = ("bashdefault", "default", "dirnames", "filenames", "noquote", "nosort", "nospace", "plusdirs")
 COMP_SPEC = "abcdefgjksuvo:A:G:W:F:C:X:P:S:"
 # the names bash files the -D, -E and -I specs under (they share the hash table with commands)
@@ -60,7 +82,9 @@ def _line(name: str, spec: dict[str, list[str]]) -> str:
     words = ["complete"]
     words += [f"-o {o}" for o in COMP_OPTIONS if o in spec["o"]]
     actions = set(spec["A"])
-    words += [f"-{ACTION_NAMES[n]}" for n in sorted(actions, key=lambda n: ACTION_NAMES[n]) if ACTION_NAMES[n]]
+    words += [
+        f"-{ACTION_NAMES[n]}" for n in sorted(actions, key=lambda n: ACTION_NAMES[n]) if ACTION_NAMES[n]
+    ]
     words += [f"-A {n}" for n in sorted(actions) if not ACTION_NAMES[n]]
     words += [f"-{c} {single_quote(spec[c][0])}" for c in _ARGS if c in spec]
     words += [f"-F {spec['F'][0]}"] if "F" in spec else []

@@ -351,17 +351,24 @@ def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = Tru
     st = sh.state
     found = False
     if style in ("p", "P"):
-        if style == "p" and (name in st.aliases or name in _KEYWORDS or name in st.functions or name in BUILTINS):
+        if style == "p" and (
+            name in st.aliases or name in _KEYWORDS or name in st.functions or name in BUILTINS
+        ):
             return True
         wheres = _paths_of(sh, name, all_) if sh.ex.command_visible(name) else []  # hidden: not found
         for where in wheres:
             sh.out(where + "\n")
         return bool(wheres)
-    if (name in st.aliases and st.shopts["expand_aliases"]) or (name in st.aliases and style in ("V", "t", "v")):
+    if (name in st.aliases and st.shopts["expand_aliases"]) or (
+        name in st.aliases and style in ("V", "t", "v")
+    ):
         found = True
         if style == "v":
-            sh.out(f"alias {name}='{st.aliases[name]}'\n" if "'" not in st.aliases[name] else
-                   f"alias {name}={_q(st.aliases[name])}\n")
+            sh.out(
+                f"alias {name}='{st.aliases[name]}'\n"
+                if "'" not in st.aliases[name]
+                else f"alias {name}={_q(st.aliases[name])}\n"
+            )
         elif style == "t":
             sh.out("alias\n")
         else:
@@ -519,8 +526,11 @@ def bi_enable(sh: Shell, argv: list[str]) -> int:
     lib = opts.value("f")
     if args and lib is not None:
         # no loadable builtins in a sandbox: bash's words for a shared object it cannot open
-        sh.builtin_error("enable", f"cannot open shared object {lib}: {lib}: cannot open shared object file: "
-                                   "No such file or directory")
+        sh.builtin_error(
+            "enable",
+            f"cannot open shared object {lib}: {lib}: cannot open shared object file: "
+            "No such file or directory",
+        )
         return 1
     if args and opts.has("d"):
         for name in args:
@@ -559,9 +569,40 @@ def bi_times(sh: Shell, argv: list[str]) -> int:
     return 0
 
 
-_SIGNALS = ["EXIT", "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2",
-            "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG", "XCPU", "XFSZ",
-            "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS"]
+_SIGNALS = [
+    "EXIT",
+    "HUP",
+    "INT",
+    "QUIT",
+    "ILL",
+    "TRAP",
+    "ABRT",
+    "BUS",
+    "FPE",
+    "KILL",
+    "USR1",
+    "SEGV",
+    "USR2",
+    "PIPE",
+    "ALRM",
+    "TERM",
+    "STKFLT",
+    "CHLD",
+    "CONT",
+    "STOP",
+    "TSTP",
+    "TTIN",
+    "TTOU",
+    "URG",
+    "XCPU",
+    "XFSZ",
+    "VTALRM",
+    "PROF",
+    "WINCH",
+    "IO",
+    "PWR",
+    "SYS",
+]
 
 
 def signal_number(spec: str) -> int | None:

@@ -157,9 +157,15 @@ def _bad_number(sh: Shell, name: str, word: str) -> int:
 # bash reads dirs, pushd and popd word by word: `-c`-style options are whole words, and any
 # other word with a sign is a stack index (`+2`, `-0`), checked in turn as bash meets it
 def _stack_spec(name: str, flags: str, index_if: Callable[[str], bool] | None = None) -> CommandSpec:
-    return CommandSpec(name=name, builtin=True, bundle="none",
-                       opts=(*(Opt(letter) for letter in flags), Opt(dest="index", arg="required")),
-                       dash_value="index", dash_value_signs="-+", dash_value_if=index_if)
+    return CommandSpec(
+        name=name,
+        builtin=True,
+        bundle="none",
+        opts=(*(Opt(letter) for letter in flags), Opt(dest="index", arg="required")),
+        dash_value="index",
+        dash_value_signs="-+",
+        dash_value_if=index_if,
+    )
 
 
 _DIRS = _stack_spec("dirs", "clpv")

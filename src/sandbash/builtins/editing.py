@@ -35,6 +35,7 @@ _TEMP_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 # ------------------------------------------------------------ fc
 
+
 def _fc_number(word: str) -> bool:
     return legal_number(word[1:] if word.startswith("-") else word)
 
@@ -46,7 +47,7 @@ def _split_options(argv: list[str]) -> tuple[list[str], list[str]]:
     while k < len(argv):
         word = argv[k]
         if word == "--":
-            return argv[:k + 1], argv[k + 1:]
+            return argv[: k + 1], argv[k + 1 :]
         if _fc_number(word) or not word.startswith("-") or word == "-":
             break
         k += 2 if word.endswith("e") and "e" not in word[1:-1] else 1  # -e takes the next word
@@ -287,7 +288,9 @@ def _list_bindings(sh: Shell, bindings: Bindings, readable: bool) -> None:
     for fn in FUNCTIONS:
         if readable:
             shown = _keys_shown(bindings, fn)
-            out.append(f"{fn} is not bound to any keys\n" if shown is None else f"{fn} can be found on {shown}\n")
+            out.append(
+                f"{fn} is not bound to any keys\n" if shown is None else f"{fn} can be found on {shown}\n"
+            )
             continue
         keys = [f'"{key}": {fn}\n' for key, bound in bindings if bound == fn]
         out.extend(keys or [f"# {fn} (not bound)\n"])

@@ -22,11 +22,19 @@ def func_attrs(sh: Shell, name: str) -> str:
 
 def _has(sh: Shell, name: str, want: int) -> bool:
     st = sh.state
-    return not (want & READONLY and name not in st.readonly_funcs) and not (want & EXPORT and name not in st.exported_funcs)
+    return not (want & READONLY and name not in st.readonly_funcs) and not (
+        want & EXPORT and name not in st.exported_funcs
+    )
 
 
-def print_functions(sh: Shell, names: list[str] | None, only_names: bool, want: int = 0,
-                    with_attrs: bool = False, cmd: str = "declare") -> int:
+def print_functions(
+    sh: Shell,
+    names: list[str] | None,
+    only_names: bool,
+    want: int = 0,
+    with_attrs: bool = False,
+    cmd: str = "declare",
+) -> int:
     """List functions (all of them with `want`'s attributes, or `names`). A listing of all shows
     each one's `declare -f<attrs>` line (after the body with -f, when it has attributes); named ones
     show it only with -p (`with_attrs`), and one that is not a function fails (`not found` with -p)."""
@@ -53,8 +61,15 @@ def print_functions(sh: Shell, names: list[str] | None, only_names: bool, want: 
     return status
 
 
-def declare_functions(sh: Shell, cmd: str, names: list[str], set_attrs: int, clear_attrs: int,
-                      only_names: bool, print_mode: bool) -> int:
+def declare_functions(
+    sh: Shell,
+    cmd: str,
+    names: list[str],
+    set_attrs: int,
+    clear_attrs: int,
+    only_names: bool,
+    print_mode: bool,
+) -> int:
     """`declare -f`/`-F` with or without names and attributes."""
     for bit, letter in _NOT_FOR_FUNCTIONS:
         if set_attrs & bit:
@@ -75,8 +90,9 @@ def declare_functions(sh: Shell, cmd: str, names: list[str], set_attrs: int, cle
     return status
 
 
-def set_func_attrs(sh: Shell, cmd: str, names: list[str], set_attrs: int, clear_attrs: int,
-                   missing: str | None = None) -> int:
+def set_func_attrs(
+    sh: Shell, cmd: str, names: list[str], set_attrs: int, clear_attrs: int, missing: str | None = None
+) -> int:
     """Turn readonly/export on or off; a readonly function stays readonly (`h: readonly function`).
     A name that is no function fails the call (with `missing`'s message when given)."""
     st = sh.state

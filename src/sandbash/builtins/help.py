@@ -107,8 +107,10 @@ DESCRIPTION = {
 
 
 # commands whose own parser has no --help (GNU's neither): their usage, for `help NAME`
-_SHELL_USAGE = ("{0} [-eux] [-o OPTION] [-c COMMAND [NAME [ARG...]] | -s [ARG...] | FILE [ARG...]]\n"
-                "    Run a child shell in the sandbox (same filesystem; exported variables and functions).")
+_SHELL_USAGE = (
+    "{0} [-eux] [-o OPTION] [-c COMMAND [NAME [ARG...]] | -s [ARG...] | FILE [ARG...]]\n"
+    "    Run a child shell in the sandbox (same filesystem; exported variables and functions)."
+)
 COMMAND_USAGE = {
     "bash": _SHELL_USAGE.format("bash"),
     "sh": _SHELL_USAGE.format("sh"),
@@ -118,19 +120,19 @@ COMMAND_USAGE = {
     "mesg": "mesg [n|y]\n    Control write access of others to your terminal (there is no terminal here).",
     "which": "which [-a] NAME...\n    Print the path of each NAME found in PATH (-a: every match, not only the first).",
     "yq": "yq [-r] [-o FORMAT] [-p FORMAT] [-i] FILTER [FILE]...\n"
-          "    Process YAML (and JSON, TOML, XML) with jq-style FILTERs.",
+    "    Process YAML (and JSON, TOML, XML) with jq-style FILTERs.",
     "python3": "python3 [-c CODE | FILE | -] [ARG...]\n"
-               "    Run a Python program in Monty, a sandboxed subset of Python 3 (`python3 -h` lists it).",
+    "    Run a Python program in Monty, a sandboxed subset of Python 3 (`python3 -h` lists it).",
     "python": "python [-c CODE | FILE | -] [ARG...]\n    The same as python3.",
     "sqlite3": "sqlite3 [OPTIONS] [FILE] [SQL...]\n"
-               "    The SQLite shell over database files of the sandbox (modes, dot-commands, -cmd, -bail).",
+    "    The SQLite shell over database files of the sandbox (modes, dot-commands, -cmd, -bail).",
     "lua": "lua [-e STAT] [-l MOD] [-v] [-E] [-W] [SCRIPT [ARG...] | -]\n"
-           "    Run a Lua 5.4 program (lupa): string, table, math, utf8, coroutine; io and os over the\n"
-           "    sandbox's files; io.popen/os.execute run in this shell; no debug, no C modules.",
+    "    Run a Lua 5.4 program (lupa): string, table, math, utf8, coroutine; io and os over the\n"
+    "    sandbox's files; io.popen/os.execute run in this shell; no debug, no C modules.",
     "lua5.4": "lua5.4 ...\n    The same as lua.",
     "node": "node [-e CODE | -p CODE | SCRIPT | -] [ARG...]\n"
-            "    Run JavaScript in QuickJS with node's console, process, Buffer, timers and require of\n"
-            "    fs, path, child_process (execSync), readline, util, os, events, assert and local files.",
+    "    Run JavaScript in QuickJS with node's console, process, Buffer, timers and require of\n"
+    "    fs, path, child_process (execSync), readline, util, os, events, assert and local files.",
     "js": "js ...\n    The same as node.",
 }
 
@@ -162,7 +164,11 @@ def _topics(sh: Shell) -> dict[str, str]:
     """Every help topic (enabled builtins and the reserved words) with its synopsis, sorted as bash lists them."""
     from . import BUILTINS
 
-    found = {n: USAGE.get(n, n) for n in BUILTINS if n not in sh.state.disabled_builtins and sh.ex.command_visible(n)}
+    found = {
+        n: USAGE.get(n, n)
+        for n in BUILTINS
+        if n not in sh.state.disabled_builtins and sh.ex.command_visible(n)
+    }
     found.update(KEYWORD_USAGE)
     return dict(sorted(found.items()))
 
@@ -184,8 +190,10 @@ def _describe(name: str, synopsis: str, form: str) -> str:
     if form == "s":
         return f"{name}: {synopsis}\n"
     if form == "m":
-        return (f"NAME\n    {name} - {description}\n\nSYNOPSIS\n    {synopsis}\n\nDESCRIPTION\n    {description}\n\n"
-                "SEE ALSO\n    bash(1)\n\n")
+        return (
+            f"NAME\n    {name} - {description}\n\nSYNOPSIS\n    {synopsis}\n\nDESCRIPTION\n    {description}\n\n"
+            "SEE ALSO\n    bash(1)\n\n"
+        )
     return f"{name}: {synopsis}\n    {description}\n" if description else f"{name}: {synopsis}\n"
 
 

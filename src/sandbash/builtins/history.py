@@ -90,14 +90,14 @@ def _delete(sh: Shell, spec: str) -> int:
     # `A-B` is a range; a leading `-` belongs to a negative A
     dash = spec.find("-", 1)
     if dash > 0 and dash + 1 < len(spec):
-        start, end = _position(sh, spec[:dash]), _position(sh, spec[dash + 1:])
+        start, end = _position(sh, spec[:dash]), _position(sh, spec[dash + 1 :])
         if start is None or end is None:
-            shown = spec[:dash] if start is None else spec[dash + 1:]
+            shown = spec[:dash] if start is None else spec[dash + 1 :]
             sh.builtin_error("history", f"{shown}: history position out of range")
             return 1
         if end < start:
             return 1  # bash fails without a message
-        del hist[start:end + 1]
+        del hist[start : end + 1]
         return 0
     index = _position(sh, spec)
     if index is None:
@@ -132,7 +132,7 @@ def _expand_print(sh: Shell, args: list[str]) -> int:
             if found is None:
                 failed = True
                 break
-            parts.append(arg[pos:m.start()] + found)
+            parts.append(arg[pos : m.start()] + found)
             pos = m.end()
         if failed:
             sh.builtin_error("history", f"{arg}: history expansion failed")
@@ -152,12 +152,12 @@ def _file_op(sh: Shell, letters: str, args: list[str]) -> int:
             sh.state.fs.write_bytes(name, _encode(hist))
         elif "a" in letters:
             # the entries added since the last -a (or since the list was read)
-            sh.state.fs.write_bytes(name, _encode(hist[sh.state.history_saved:]), append=True)
+            sh.state.fs.write_bytes(name, _encode(hist[sh.state.history_saved :]), append=True)
         else:
             data = sh.state.fs.read_bytes(name).decode("utf-8", "surrogateescape")
             lines = data.splitlines()
             if "n" in letters:
-                lines = lines[sh.state.history_read:]
+                lines = lines[sh.state.history_read :]
             sh.state.history_read += len(lines)
             for line in lines:
                 add_entry(sh, line)

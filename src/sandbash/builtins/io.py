@@ -53,8 +53,13 @@ def _mapfile_number(letter: str) -> Callable[[str], int]:
 # read and mapfile check these values in their getopt loops: a bad one ends it, status 1, no usage line
 _READ_TYPES = {"n": _read_count, "N": _read_count, "t": _read_timeout, "u": _read_fd}
 # what bash calls each numeric mapfile option's value when it is not a usable number
-_MAPFILE_NUMBERS = {"n": "invalid line count", "s": "invalid line count", "O": "invalid array origin",
-                    "u": "invalid file descriptor specification", "c": "invalid callback quantum"}
+_MAPFILE_NUMBERS = {
+    "n": "invalid line count",
+    "s": "invalid line count",
+    "O": "invalid array origin",
+    "u": "invalid file descriptor specification",
+    "c": "invalid callback quantum",
+}
 _MAPFILE_TYPES = {c: _mapfile_number(c) for c in _MAPFILE_NUMBERS}
 
 if TYPE_CHECKING:
@@ -96,7 +101,11 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
     errors: list[str] = []
     # %()T uses the environment's TZ: a TZ the script did not export is not seen
     tz_var = sh.state.vars.find("TZ")
-    tz = tz_var.value if tz_var is not None and tz_var.attrs & EXPORT and isinstance(tz_var.value, str) else None
+    tz = (
+        tz_var.value
+        if tz_var is not None and tz_var.attrs & EXPORT and isinstance(tz_var.value, str)
+        else None
+    )
     limit = sh.rt.limits.max_string_length
 
     def assign(name: str, count: int) -> bool:  # %n takes a plain name only, as bash's legal_identifier
@@ -106,8 +115,9 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
         return True
 
     try:
-        text, status = format_printf(args[0], args[1:], errors.append, sh.rt.clock, sh.rt.started, tz, limit,
-                                     assign)
+        text, status = format_printf(
+            args[0], args[1:], errors.append, sh.rt.clock, sh.rt.started, tz, limit, assign
+        )
     except FieldTooWide:
         from ..limits import LimitExceeded
 
@@ -128,7 +138,11 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
 
 def _valid_var_ref(var: str) -> bool:
     name, bracket, sub = var.partition("[")
-    if not name or not (name[0].isalpha() or name[0] == "_") or not all(c.isalnum() or c == "_" for c in name):
+    if (
+        not name
+        or not (name[0].isalpha() or name[0] == "_")
+        or not all(c.isalnum() or c == "_" for c in name)
+    ):
         return False
     return not bracket or (sub.endswith("]") and len(sub) > 1)
 
@@ -150,7 +164,7 @@ def _unescape(raw_text: str) -> tuple[str, list[int]]:
     size = 0
     pos = 0
     for m in _BACKSLASH.finditer(raw_text):
-        plain = raw_text[pos:m.start()]
+        plain = raw_text[pos : m.start()]
         pieces.append(plain)
         size += len(plain)
         ch = m.group(1)
@@ -163,8 +177,9 @@ def _unescape(raw_text: str) -> tuple[str, list[int]]:
     return "".join(pieces), escaped
 
 
-def _read_raw(sh: Shell, stream: Stream, delim: str, nchars: int | None, exact: bool, raw: bool,
-              timeout: float | None) -> tuple[str, bool, list[int]]:
+def _read_raw(
+    sh: Shell, stream: Stream, delim: str, nchars: int | None, exact: bool, raw: bool, timeout: float | None
+) -> tuple[str, bool, list[int]]:
     """Read one record. Returns (text, hit_eof, positions of escaped chars)."""
     delim_b = delim.encode("utf-8", "surrogateescape") if delim else b"\0"
     if nchars is None:
@@ -291,7 +306,7 @@ def split_read_fields(text: str, escaped: list[int], ifs: str, count: int) -> li
         k = skip_ws(j)
         if k < n and text[k] in other and k not in esc:
             k = skip_ws(k + 1)
-        fields.append(text[i:j] if k >= n else text[i:len(text.rstrip(ws))])
+        fields.append(text[i:j] if k >= n else text[i : len(text.rstrip(ws))])
     return fields
 
 
@@ -391,8 +406,9 @@ def bi_mapfile(sh: Shell, argv: list[str]) -> int:
         return _mapfile_store(sh, target, lines, origin, callback, quantum)
 
 
-def _mapfile_lines(sh: Shell, stream: Stream, sep: bytes, count: int, skip: int, strip: bool,
-                   held: MemoryHold) -> list[str]:
+def _mapfile_lines(
+    sh: Shell, stream: Stream, sep: bytes, count: int, skip: int, strip: bool, held: MemoryHold
+) -> list[str]:
     lines: list[str] = []
     read_count = 0
     limits = sh.rt.limits
@@ -417,15 +433,18 @@ def _mapfile_lines(sh: Shell, stream: Stream, sep: bytes, count: int, skip: int,
     return lines
 
 
-def _mapfile_store(sh: Shell, target: str, lines: list[str], origin: int | None, callback: str | None,
-                   quantum: int) -> int:
+def _mapfile_store(
+    sh: Shell, target: str, lines: list[str], origin: int | None, callback: str | None, quantum: int
+) -> int:
     try:
         var = sh.state.vars.find(target)
         from ..shvars.arrays import IndexedArray
 
         if origin is None or var is None or not isinstance(var.value, IndexedArray):
             start = origin or 0
-            items: list[tuple[str | None, str, bool]] = [(str(start + k), v, False) for k, v in enumerate(lines)]
+            items: list[tuple[str | None, str, bool]] = [
+                (str(start + k), v, False) for k, v in enumerate(lines)
+            ]
             sh.set_array(target, items)
         else:
             for k, v in enumerate(lines):

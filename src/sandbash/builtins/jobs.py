@@ -40,7 +40,12 @@ _KILL = CommandSpec(
     opts=(
         Opt("l", dest="list"),
         Opt("L", dest="list"),
-        Opt("s", dest="signal", arg="required", attached_if=lambda text: text[:1].isascii() and text[:1].isalpha()),
+        Opt(
+            "s",
+            dest="signal",
+            arg="required",
+            attached_if=lambda text: text[:1].isascii() and text[:1].isalpha(),
+        ),
         Opt("n", dest="signal", arg="required", attached_if=lambda text: text[:1] in "0123456789"),
         Opt("?", dest="usage", stop=True),
     ),

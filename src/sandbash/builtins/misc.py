@@ -184,8 +184,20 @@ def path_programs(sh: Shell, prefix: str) -> list[str]:
     return found
 
 
-_COMP_ACTIONS = {"a": "alias", "b": "builtin", "c": "command", "d": "directory", "e": "export", "f": "file",
-                 "k": "keyword", "v": "variable", "u": "user", "g": "group", "j": "job", "s": "service"}
+_COMP_ACTIONS = {
+    "a": "alias",
+    "b": "builtin",
+    "c": "command",
+    "d": "directory",
+    "e": "export",
+    "f": "file",
+    "k": "keyword",
+    "v": "variable",
+    "u": "user",
+    "g": "group",
+    "j": "job",
+    "s": "service",
+}
 
 
 @builtin("compgen")

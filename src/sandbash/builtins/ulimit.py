@@ -22,12 +22,23 @@ Value = int | None  # None: unlimited
 
 # bash's table order (`ulimit -a`): letter, description, unit; -b -k -P -T do not exist on Linux
 _TABLE: list[tuple[str, str, str]] = [
-    ("R", "real-time non-blocking time", "microseconds"), ("c", "core file size", "blocks"),
-    ("d", "data seg size", "kbytes"), ("e", "scheduling priority", ""), ("f", "file size", "blocks"),
-    ("i", "pending signals", ""), ("l", "max locked memory", "kbytes"), ("m", "max memory size", "kbytes"),
-    ("n", "open files", ""), ("p", "pipe size", "512 bytes"), ("q", "POSIX message queues", "bytes"),
-    ("r", "real-time priority", ""), ("s", "stack size", "kbytes"), ("t", "cpu time", "seconds"),
-    ("u", "max user processes", ""), ("v", "virtual memory", "kbytes"), ("x", "file locks", ""),
+    ("R", "real-time non-blocking time", "microseconds"),
+    ("c", "core file size", "blocks"),
+    ("d", "data seg size", "kbytes"),
+    ("e", "scheduling priority", ""),
+    ("f", "file size", "blocks"),
+    ("i", "pending signals", ""),
+    ("l", "max locked memory", "kbytes"),
+    ("m", "max memory size", "kbytes"),
+    ("n", "open files", ""),
+    ("p", "pipe size", "512 bytes"),
+    ("q", "POSIX message queues", "bytes"),
+    ("r", "real-time priority", ""),
+    ("s", "stack size", "kbytes"),
+    ("t", "cpu time", "seconds"),
+    ("u", "max user processes", ""),
+    ("v", "virtual memory", "kbytes"),
+    ("x", "file locks", ""),
 ]
 _DESC = {letter: (desc, unit) for letter, desc, unit in _TABLE}
 _RLIM_INFINITY = (1 << 64) - 1
@@ -37,9 +48,16 @@ _SPEC = "SHa" + "".join(letter + ";" for letter, _, _ in _TABLE)  # each takes a
 def _defaults(lim: Limits) -> dict[str, tuple[Value, Value]]:
     """(soft, hard) at the start: the sandbox's limits are hard; the rest as a usual Linux account."""
     fixed: dict[str, Value] = {
-        "e": 0, "i": 0, "l": 8192, "p": 8, "q": 819200, "r": 0,
-        "f": lim.max_filesystem_bytes // 1024, "n": lim.max_file_descriptors,
-        "t": int(lim.timeout), "u": lim.max_pipeline_depth,
+        "e": 0,
+        "i": 0,
+        "l": 8192,
+        "p": 8,
+        "q": 819200,
+        "r": 0,
+        "f": lim.max_filesystem_bytes // 1024,
+        "n": lim.max_file_descriptors,
+        "t": int(lim.timeout),
+        "u": lim.max_pipeline_depth,
     }
     table: dict[str, tuple[Value, Value]] = {letter: (None, None) for letter in _DESC}
     table.update({letter: (v, v) for letter, v in fixed.items()})

@@ -37,8 +37,18 @@ from .funcattrs import declare_functions, print_functions, set_func_attrs, unset
 if TYPE_CHECKING:
     from ..interp.shell import Shell
 
-_ATTR_FLAGS = {"a": ARRAY, "A": ASSOC, "c": CAPITALIZE, "i": INTEGER, "l": LOWER, "n": NAMEREF, "r": READONLY,
-               "t": TRACE, "u": UPPER, "x": EXPORT}
+_ATTR_FLAGS = {
+    "a": ARRAY,
+    "A": ASSOC,
+    "c": CAPITALIZE,
+    "i": INTEGER,
+    "l": LOWER,
+    "n": NAMEREF,
+    "r": READONLY,
+    "t": TRACE,
+    "u": UPPER,
+    "x": EXPORT,
+}
 _PRINT_ORDER = "aAinrtxclu"  # bash's var_attribute_string
 # declare's internal_getopt letters (+x turns an attribute off; -I is accepted and does nothing here)
 _DECLARE_LETTERS = "+" + "".join(_ATTR_FLAGS) + "pfFgI"
@@ -58,8 +68,12 @@ def _key(k: str) -> str:
     metacharacter, a leading `#`, a `~` that tilde expansion would see, or is `@`/`*` alone."""
     if any(ord(c) < 32 or ord(c) == 127 for c in k):
         return ansi_c_quote(k)
-    if (k in ("@", "*") or k[:1] == "#" or any(c in _SHELL_METAS for c in k)
-            or any(c == "~" and (i == 0 or k[i - 1] in "=:") for i, c in enumerate(k))):
+    if (
+        k in ("@", "*")
+        or k[:1] == "#"
+        or any(c in _SHELL_METAS for c in k)
+        or any(c == "~" and (i == 0 or k[i - 1] in "=:") for i, c in enumerate(k))
+    ):
         return double_quote(k)
     return k
 
@@ -406,8 +420,11 @@ def _print_vars(sh: Shell, cmd: str, names: list[str], filter_attrs: int, full: 
         var = visible[name]
         if filter_attrs:
             # every attribute asked for (`declare -ar`: readonly arrays); a value's kind counts
-            have = var.attrs | (ARRAY if isinstance(var.value, IndexedArray) else 0) | (
-                ASSOC if isinstance(var.value, AssocArray) else 0)
+            have = (
+                var.attrs
+                | (ARRAY if isinstance(var.value, IndexedArray) else 0)
+                | (ASSOC if isinstance(var.value, AssocArray) else 0)
+            )
             if have & filter_attrs != filter_attrs:
                 continue
         if full or filter_attrs:
@@ -435,8 +452,11 @@ def _set_quote(v: str) -> str:
         return ansi_c_quote(v)
     if v == "'":
         return "\\'"
-    if (any(c in _SHELL_METAS for c in v) or v[:1] == "#"
-            or any(c == "~" and (i == 0 or v[i - 1] in "=:") for i, c in enumerate(v))):
+    if (
+        any(c in _SHELL_METAS for c in v)
+        or v[:1] == "#"
+        or any(c == "~" and (i == 0 or v[i - 1] in "=:") for i, c in enumerate(v))
+    ):
         return single_quote(v)
     return v
 
@@ -453,8 +473,9 @@ def bi_export(sh: Shell, argv: list[str]) -> int:
     if funcs:
         if not args:
             return print_functions(sh, None, False, EXPORT)
-        return set_func_attrs(sh, "export", args, 0 if unexport else EXPORT, EXPORT if unexport else 0,
-                              missing="not a function")
+        return set_func_attrs(
+            sh, "export", args, 0 if unexport else EXPORT, EXPORT if unexport else 0, missing="not a function"
+        )
     if not args:  # with names, -p does nothing more than the names alone (bash 5.2)
         return _print_with_attr(sh, "export", EXPORT, kind)
     status = 0
@@ -483,12 +504,14 @@ def _print_with_attr(sh: Shell, cmd: str, attr: int, kind: int) -> int:
         var = listed[name]
         if not var.attrs & attr:
             continue
-        if kind and not (var.attrs & kind or isinstance(var.value, IndexedArray if kind & ARRAY else AssocArray)):
+        if kind and not (
+            var.attrs & kind or isinstance(var.value, IndexedArray if kind & ARRAY else AssocArray)
+        ):
             continue
         line = declare_line(name, var)
         if posix:
             # `declare -rx X="1"` becomes `readonly X="1"`, keeping the array flag
-            flags, _, rest = line[len("declare -"):].partition(" ")
+            flags, _, rest = line[len("declare -") :].partition(" ")
             kept = "".join(c for c in flags if c in "aA")
             line = f"{cmd} -{kept} {rest}" if kept else f"{cmd} {rest}"
         sh.out(line + "\n")
@@ -570,8 +593,12 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
 @functools.cache
 def _set_spec(letters: tuple[str, ...]) -> CommandSpec:
     """set's options: `-x`/`+x` flags, and `-o NAME` whose name is always the next word (`-ox errexit`)."""
-    return CommandSpec(name="set", builtin=True, plus=True,
-                       opts=(*(Opt(c, dest=c) for c in letters), Opt("o", dest="o", arg="optional", attached=False)))
+    return CommandSpec(
+        name="set",
+        builtin=True,
+        plus=True,
+        opts=(*(Opt(c, dest=c) for c in letters), Opt("o", dest="o", arg="optional", attached=False)),
+    )
 
 
 @builtin("set")

@@ -75,8 +75,13 @@ class Issue:
     path: str | None = None  # the canonical path a path issue is about
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"code": self.code, "message": self.message, "line": self.line,
-                               "column": self.column, "severity": self.severity}
+        out: dict[str, Any] = {
+            "code": self.code,
+            "message": self.message,
+            "line": self.line,
+            "column": self.column,
+            "severity": self.severity,
+        }
         if self.path is not None:
             out["path"] = self.path
         return out
@@ -105,10 +110,19 @@ class SiteReport:
         return command_target(self.runs or self.name, self.kind)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "args": self.args, "redirects": self.redirects, "line": self.line,
-                "column": self.column, "status": self.status, "kind": self.kind, "via": self.via,
-                "parent": self.parent, "target": self.target,
-                "issues": [i.to_dict() for i in self.issues]}
+        return {
+            "name": self.name,
+            "args": self.args,
+            "redirects": self.redirects,
+            "line": self.line,
+            "column": self.column,
+            "status": self.status,
+            "kind": self.kind,
+            "via": self.via,
+            "parent": self.parent,
+            "target": self.target,
+            "issues": [i.to_dict() for i in self.issues],
+        }
 
 
 @dataclass
@@ -132,8 +146,13 @@ class CheckReport:
         return EXIT_CODES[self.status]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"status": self.status, "policy": self.policy, "sites": [s.to_dict() for s in self.sites],
-                "errors": [e.to_dict() for e in self.errors], "warnings": list(self.warnings)}
+        return {
+            "status": self.status,
+            "policy": self.policy,
+            "sites": [s.to_dict() for s in self.sites],
+            "errors": [e.to_dict() for e in self.errors],
+            "warnings": list(self.warnings),
+        }
 
     def to_json(self, indent: int | None = None) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
@@ -177,27 +196,39 @@ def check(
             timed_out = True
             break
         sites.append(judge.site(s))
-    errors = [Issue("syntax_error", f"syntax error: {msg} (nothing after this runs)", ln, 1, UNKNOWN)
-              for ln, msg in analysis.errors]
+    errors = [
+        Issue("syntax_error", f"syntax error: {msg} (nothing after this runs)", ln, 1, UNKNOWN)
+        for ln, msg in analysis.errors
+    ]
     if timed_out:
         line = analysis.sites[len(sites) - 1].line if sites else 1
-        errors.append(Issue("check_timeout", f"the check stopped after {deadline:g} s (near line {line}); "
-                            "what follows was not checked", line, 1, UNKNOWN))
+        errors.append(
+            Issue(
+                "check_timeout",
+                f"the check stopped after {deadline:g} s (near line {line}); what follows was not checked",
+                line,
+                1,
+                UNKNOWN,
+            )
+        )
     statuses = {s.status for s in sites} | ({INDETERMINATE} if errors else set())
     status = DENIED if DENIED in statuses else INDETERMINATE if INDETERMINATE in statuses else ALLOWED
     return CheckReport(status, sites, policy.describe(), errors, [*policy.warnings, *(warnings or ())])
 
 
 class _Judge:
-    def __init__(self, policy: Policy, analysis: Analysis, fs: Any, path: str = DEFAULT_PATH,
-                 remote: bool = False) -> None:
+    def __init__(
+        self, policy: Policy, analysis: Analysis, fs: Any, path: str = DEFAULT_PATH, remote: bool = False
+    ) -> None:
         self.policy = policy
         self.remote = remote  # check_remote: a path allowed as written may still lead elsewhere there
         self.analysis = analysis
         self.fs = fs
         self.search_path = path
         self.restricted = policy.restricts_fs()
-        self.risky_dests = [dest for sources, dest in analysis.copies if any(self.may_hold_link(p) for p in sources)]
+        self.risky_dests = [
+            dest for sources, dest in analysis.copies if any(self.may_hold_link(p) for p in sources)
+        ]
 
     def may_hold_link(self, path: str | None) -> bool:
         """Whether a moved or copied tree may contain a symbolic link."""
@@ -231,16 +262,25 @@ class _Judge:
         for r in s.redirects:
             if r.mode in ("dup", "here"):
                 continue
-            actions = {"read": ("read",), "write": ("create",), "append": ("create",),
-                       "readwrite": ("read", "create")}[r.mode]
+            actions = {
+                "read": ("read",),
+                "write": ("create",),
+                "append": ("create",),
+                "readwrite": ("read", "create"),
+            }[r.mode]
             for a in actions:
                 self.effect(s, label, Effect(a, (r.target,)), add, redirect=True)
         severities = {i.severity for i in issues}
         status = DENIED if DENY in severities else INDETERMINATE if UNKNOWN in severities else ALLOWED
         args = [None if a is not None and "\0" in a else a for a in s.argv]
-        redirects = [{"op": r.op, "target": r.target, "mode": r.mode} for r in s.redirects
-                     if r.mode not in ("dup", "here")]
-        return SiteReport(s.name, args, redirects, s.line, s.column, status, issues, s.via, s.kind, s.parent, s.runs)
+        redirects = [
+            {"op": r.op, "target": r.target, "mode": r.mode}
+            for r in s.redirects
+            if r.mode not in ("dup", "here")
+        ]
+        return SiteReport(
+            s.name, args, redirects, s.line, s.column, status, issues, s.via, s.kind, s.parent, s.runs
+        )
 
     # -- commands
 
@@ -248,31 +288,56 @@ class _Judge:
         name = s.name
         if name is None:
             return  # reported through the walker's reasons
-        kind = {"function": "function", "builtin": "builtin", "command": "command", "shell": "command",
-                "script": "script"}.get(s.kind, "")
+        kind = {
+            "function": "function",
+            "builtin": "builtin",
+            "command": "command",
+            "shell": "command",
+            "script": "script",
+        }.get(s.kind, "")
         decision = self.policy.command_decision(name, kind, s.runs)
         if decision.allowed and self.policy.decide is not None:
             if any(a is None or "\0" in a for a in s.argv):  # DYNAMIC_VALUE, FOUND
-                add(UNKNOWN, "requires_execution", f"{name}: the decide callback sees the arguments only at run time")
+                add(
+                    UNKNOWN,
+                    "requires_execution",
+                    f"{name}: the decide callback sees the arguments only at run time",
+                )
             else:
                 target = command_target(s.runs or name, kind)
-                decision = self.policy.ask(Action("shell:exec", target, (name, *[a or "" for a in s.argv]),
-                                                  dry_run=True), decision)
+                decision = self.policy.ask(
+                    Action("shell:exec", target, (name, *[a or "" for a in s.argv]), dry_run=True), decision
+                )
         if not decision.allowed:
-            add(DENY, "command_not_allowed", f"{name}: policy denied this command [policy: {decision.rule}]"
-                + (f" ({decision.reason})" if decision.reason else ""))
-        elif s.kind in ("command", "shell") and s.runs is None and "/" not in name and (
-                script := self.script_in_path(name)) is not None:
-            add(UNKNOWN, "requires_execution", f"{name}: runs the file {script}, whose interpreter and commands "
-                "only the run knows")
+            add(
+                DENY,
+                "command_not_allowed",
+                f"{name}: policy denied this command [policy: {decision.rule}]"
+                + (f" ({decision.reason})" if decision.reason else ""),
+            )
+        elif (
+            s.kind in ("command", "shell")
+            and s.runs is None
+            and "/" not in name
+            and (script := self.script_in_path(name)) is not None
+        ):
+            add(
+                UNKNOWN,
+                "requires_execution",
+                f"{name}: runs the file {script}, whose interpreter and commands only the run knows",
+            )
         elif s.kind == "unknown":
             add(UNKNOWN, "unknown_command", f"{name}: not a builtin, command or function of this script")
         host_action = HOST_ACTIONS.get(command_target(s.runs or name, kind)) if s.kind == "command" else None
         if decision.allowed and host_action is not None:
             host_action(self.policy, s, add)
         if s.unmodelled:
-            add(DENY, "no_check_model", f"{name}: declares no effects for the static check (a command "
-                "needs `effects=` to run under a policy)")
+            add(
+                DENY,
+                "no_check_model",
+                f"{name}: declares no effects for the static check (a command "
+                "needs `effects=` to run under a policy)",
+            )
 
     def script_in_path(self, name: str) -> str | None:
         """A file in the filesystem checked with that PATH lookup finds before the built-in command
@@ -288,8 +353,9 @@ class _Judge:
                     st = self.fs.tree.lstat(normpath(candidate))
                 except Exception:  # missing, or a directory on the way is not one
                     st = None
-                if st is not None and (st.mode & 0o170000 == 0o120000 or (
-                        st.mode & 0o170000 == 0o100000 and st.mode & 0o111)):
+                if st is not None and (
+                    st.mode & 0o170000 == 0o120000 or (st.mode & 0o170000 == 0o100000 and st.mode & 0o111)
+                ):
                     return candidate
         return None
 
@@ -306,24 +372,38 @@ class _Judge:
             recursive = effect.recursive
             found = raw is not None and raw.startswith(FOUND)
             if found and raw is not None:
-                raw, recursive = raw[len(FOUND):], True  # somewhere below that directory
+                raw, recursive = raw[len(FOUND) :], True  # somewhere below that directory
             for path in self.paths(raw, s.cwd, effect.follow):
                 verdicts.append((*self.path(effect.action, path, recursive, raw, s), path))
                 if path is not None and (effect.entries or (found and effect.follow)):
                     # ls stats every entry through its link; a match (glob, find) may be a link
-                    verdicts += [(*v, path) for v in self.entry_links(
-                        path, recursive, "stat" if effect.entries else effect.action, certain=effect.entries)]
+                    verdicts += [
+                        (*v, path)
+                        for v in self.entry_links(
+                            path,
+                            recursive,
+                            "stat" if effect.entries else effect.action,
+                            certain=effect.entries,
+                        )
+                    ]
         kinds = {v[0] for v in verdicts}
         what = "redirection" if redirect else label
         if kinds == {DENY}:
             _, code, message, where = next(v for v in verdicts if v[0] == DENY)
             add(DENY, code, f"{what}: {message}", where)
         elif DENY in kinds or UNKNOWN in kinds:
-            first = next((v for v in verdicts if v[0] == UNKNOWN), None) or next(v for v in verdicts if v[0] == DENY)
+            first = next((v for v in verdicts if v[0] == UNKNOWN), None) or next(
+                v for v in verdicts if v[0] == DENY
+            )
             add(UNKNOWN, "requires_execution", f"{what}: {first[2]}", first[3])
         elif self.remote and (allowed := [v[3] for v in verdicts if v[3] is not None]):
-            add(UNKNOWN, "requires_execution", f"{what}: {effect.action} {allowed[0]} is allowed as written; "
-                "the remote host's symbolic links are known only there", allowed[0])
+            add(
+                UNKNOWN,
+                "requires_execution",
+                f"{what}: {effect.action} {allowed[0]} is allowed as written; "
+                "the remote host's symbolic links are known only there",
+                allowed[0],
+            )
 
     def paths(self, raw: str | None, cwd: str | None, follow: bool = True) -> list[str | None]:
         """The canonical paths `raw` may name at run time (None: only the run knows)."""
@@ -340,7 +420,7 @@ class _Judge:
             if link is None or target is None:
                 out.append(None)
             elif base is not None and under(base, link) and (follow or base != link):
-                out.append(normpath(target + base[len(link):]))
+                out.append(normpath(target + base[len(link) :]))
         for dest in self.risky_dests:
             if dest is None or (base is not None and under(base, dest)):
                 out.append(None)
@@ -354,8 +434,9 @@ class _Judge:
         except Exception:  # a missing parent or a loop: the run fails there, not at the gate
             return path
 
-    def path(self, action: str, path: str | None, recursive: bool, raw: str | None,
-             s: Site) -> tuple[str, str, str]:
+    def path(
+        self, action: str, path: str | None, recursive: bool, raw: str | None, s: Site
+    ) -> tuple[str, str, str]:
         if path is None:
             why = "a path known only at run time"
             if raw is not None and not raw.startswith("/") and s.cwd is None:
@@ -368,20 +449,30 @@ class _Judge:
         decision = self.decide_path(action, path)
         if not decision.allowed:
             code = "write_in_read_only_mode" if decision.rule == RULE_READ_ONLY else "path_not_allowed"
-            return DENY, code, f"{action} {path}: policy denied [policy: {decision.rule}]" + (
-                f" ({decision.reason})" if decision.reason else "")
+            return (
+                DENY,
+                code,
+                f"{action} {path}: policy denied [policy: {decision.rule}]"
+                + (f" ({decision.reason})" if decision.reason else ""),
+            )
         if recursive:
             for g in self.policy.grants or ():
                 if g.path != path and under(g.path, path):
                     inner = self.decide_path(action, g.path)
                     if not inner.allowed:
-                        return UNKNOWN, "requires_execution", (
-                            f"{action} below {path} reaches {g.path}, which the policy refuses "
-                            f"[policy: {inner.rule}] if it holds files")
+                        return (
+                            UNKNOWN,
+                            "requires_execution",
+                            (
+                                f"{action} below {path} reaches {g.path}, which the policy refuses "
+                                f"[policy: {inner.rule}] if it holds files"
+                            ),
+                        )
         return ALLOW, "", ""
 
-    def entry_links(self, directory: str, recursive: bool, action: str = "stat",
-                    certain: bool = True) -> list[tuple[str, str, str]]:
+    def entry_links(
+        self, directory: str, recursive: bool, action: str = "stat", certain: bool = True
+    ) -> list[tuple[str, str, str]]:
         """The verdicts for links below `directory` that are followed: every entry for `ls DIR`
         (`certain`), or possibly some for a glob's or find's matches. Links the script itself
         creates may or may not be there yet."""
@@ -392,17 +483,26 @@ class _Judge:
             elif under(link, directory) and link != directory and (recursive or _parent(link) == directory):
                 d = self.decide_path(action, target)
                 if not d.allowed:
-                    out.append((UNKNOWN, "requires_execution",
-                                f"{link} (a link the script creates) leads to {target}, which the policy refuses"))
+                    out.append(
+                        (
+                            UNKNOWN,
+                            "requires_execution",
+                            f"{link} (a link the script creates) leads to {target}, which the policy refuses",
+                        )
+                    )
         for link in _links_below(self.fs, directory, recursive) if self.fs is not None else ():
             target = self.follow_fs(link, True)
             d = self.decide_path(action, target) if target is not None else Decision.allow("")
             if d.allowed:
                 continue
-            message = (f"{action} {target} (through the link {link}): policy denied [policy: {d.rule}]"
-                       + (f" ({d.reason})" if d.reason else ""))
-            out.append((DENY, "path_not_allowed", message) if certain else
-                       (UNKNOWN, "requires_execution", f"may {message}"))
+            message = f"{action} {target} (through the link {link}): policy denied [policy: {d.rule}]" + (
+                f" ({d.reason})" if d.reason else ""
+            )
+            out.append(
+                (DENY, "path_not_allowed", message)
+                if certain
+                else (UNKNOWN, "requires_execution", f"may {message}")
+            )
         return out
 
     def decide_path(self, action: str, path: str) -> Decision:
@@ -425,11 +525,16 @@ class _Judge:
         if url is None:
             add(UNKNOWN, "requires_execution", f"{label}: the URL is known only at run time")
             return
-        d = self.policy.ask(Action("http:request", url, method=method, url=url, dry_run=True),
-                            Decision.allow("commands.all"))
+        d = self.policy.ask(
+            Action("http:request", url, method=method, url=url, dry_run=True), Decision.allow("commands.all")
+        )
         if not d.allowed:
-            add(DENY, "url_not_allowed", f"{label}: {method} {url}: policy denied [policy: {d.rule}]"
-                + (f" ({d.reason})" if d.reason else ""))
+            add(
+                DENY,
+                "url_not_allowed",
+                f"{label}: {method} {url}: policy denied [policy: {d.rule}]"
+                + (f" ({d.reason})" if d.reason else ""),
+            )
 
 
 # ------------------------------------------------------------ host mode: services and elevation

@@ -29,11 +29,45 @@ UNKNOWN_TEXT = "\0text"
 # ${x@P}: x's value is expanded as a prompt string, and bash runs the command substitutions in it
 PROMPT_TEXT = "\0prompt"
 # shell variables whose values are always numbers or flag letters
-NUMERIC = frozenset({"#", "?", "$", "!", "-", "RANDOM", "SRANDOM", "LINENO", "SECONDS", "EPOCHSECONDS",
-                     "BASHPID", "PPID", "UID", "EUID", "OPTIND", "SHLVL", "HISTCMD"})
+NUMERIC = frozenset(
+    {
+        "#",
+        "?",
+        "$",
+        "!",
+        "-",
+        "RANDOM",
+        "SRANDOM",
+        "LINENO",
+        "SECONDS",
+        "EPOCHSECONDS",
+        "BASHPID",
+        "PPID",
+        "UID",
+        "EUID",
+        "OPTIND",
+        "SHLVL",
+        "HISTCMD",
+    }
+)
 # builtins whose operands (or option values) are variable names
-NAME_BUILTINS = frozenset({"read", "printf", "declare", "typeset", "local", "export", "readonly", "unset",
-                           "getopts", "mapfile", "readarray", "wait", "let"})
+NAME_BUILTINS = frozenset(
+    {
+        "read",
+        "printf",
+        "declare",
+        "typeset",
+        "local",
+        "export",
+        "readonly",
+        "unset",
+        "getopts",
+        "mapfile",
+        "readarray",
+        "wait",
+        "let",
+    }
+)
 DECLARE = frozenset({"declare", "typeset", "local", "export", "readonly"})
 # builtins that assign the names they are given a value only the run knows
 RUNTIME_ASSIGN = frozenset({"read", "printf", "getopts", "mapfile", "readarray", "wait"})
@@ -191,13 +225,18 @@ class HiddenUses:
             if bad and site not in out and bad[0] == PROMPT_TEXT:
                 out[site] = "${name@P} expands a value as a prompt string: command substitutions in it run"
             elif bad and site not in out:
-                what = ("the output of a substitution" if bad[0] == UNKNOWN_TEXT else
-                        f"'{bad[0]}', whose value only the run knows")
+                what = (
+                    "the output of a substitution"
+                    if bad[0] == UNKNOWN_TEXT
+                    else f"'{bad[0]}', whose value only the run knows"
+                )
                 out[site] = f"arithmetic evaluates {what}; a subscript in it (a[$(...)]) would run commands"
         for site, name, refs in self.int_values:
             if name in self.integers and site not in out and any(self.unsafe(n, env) for n in refs):
-                out[site] = (f"'{name}' is an integer variable: the value assigned is evaluated as arithmetic "
-                             "and its subscripts may run commands")
+                out[site] = (
+                    f"'{name}' is an integer variable: the value assigned is evaluated as arithmetic "
+                    "and its subscripts may run commands"
+                )
         return out
 
 
@@ -213,8 +252,13 @@ def builtin_names(name: str, args: list[str | None]) -> tuple[list[str], bool, b
     are what precedes `=`; options are skipped as far as they are simple."""
     names: list[str] = []
     integer = nameref = False
-    takes_value = {"printf": "v", "read": "adptnNu", "mapfile": "dnOsuCc", "readarray": "dnOsuCc",
-                   "wait": "p"}.get(name, "")
+    takes_value = {
+        "printf": "v",
+        "read": "adptnNu",
+        "mapfile": "dnOsuCc",
+        "readarray": "dnOsuCc",
+        "wait": "p",
+    }.get(name, "")
     names_after = {"printf": "v", "read": "a", "wait": "p"}.get(name, "")
     i = 0
     operands = False
@@ -233,8 +277,8 @@ def builtin_names(name: str, args: list[str | None]) -> tuple[list[str], bool, b
                 nameref = nameref or "n" in flags
             for j, c in enumerate(flags):
                 if c in takes_value:
-                    value = flags[j + 1:] or (args[i] if i < len(args) else None)
-                    if not flags[j + 1:]:
+                    value = flags[j + 1 :] or (args[i] if i < len(args) else None)
+                    if not flags[j + 1 :]:
                         i += 1
                     if c in names_after and value is not None:
                         names.append(value)
@@ -243,7 +287,7 @@ def builtin_names(name: str, args: list[str | None]) -> tuple[list[str], bool, b
         if name == "printf":
             break  # the format and its arguments
         if name == "getopts":
-            names += [x for x in args[i:i + 1] if x is not None]
+            names += [x for x in args[i : i + 1] if x is not None]
             break
         operands = True
         names.append(a)

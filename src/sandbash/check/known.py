@@ -19,18 +19,74 @@ from typing import Any
 from ..syntax import ast as A
 
 # set or changed by the shell itself while the script runs
-SHELL_MANAGED = frozenset({
-    "PWD", "OLDPWD", "RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME",
-    "PPID", "UID", "EUID", "SHLVL", "_", "FUNCNAME", "OPTIND", "OPTARG", "OPTERR", "REPLY", "PIPESTATUS",
-    "COLUMNS", "LINES", "HISTCMD", "IFS", "BASH_REMATCH", "BASH_SOURCE", "BASH_LINENO", "BASH_COMMAND",
-    "BASH_SUBSHELL", "BASH_ARGC", "BASH_ARGV", "BASH_ARGV0", "COMP_WORDS", "DIRSTACK", "GROUPS", "HOSTNAME",
-    "MAPFILE", "COPROC",
-})
+SHELL_MANAGED = frozenset(
+    {
+        "PWD",
+        "OLDPWD",
+        "RANDOM",
+        "SRANDOM",
+        "SECONDS",
+        "LINENO",
+        "BASHPID",
+        "EPOCHSECONDS",
+        "EPOCHREALTIME",
+        "PPID",
+        "UID",
+        "EUID",
+        "SHLVL",
+        "_",
+        "FUNCNAME",
+        "OPTIND",
+        "OPTARG",
+        "OPTERR",
+        "REPLY",
+        "PIPESTATUS",
+        "COLUMNS",
+        "LINES",
+        "HISTCMD",
+        "IFS",
+        "BASH_REMATCH",
+        "BASH_SOURCE",
+        "BASH_LINENO",
+        "BASH_COMMAND",
+        "BASH_SUBSHELL",
+        "BASH_ARGC",
+        "BASH_ARGV",
+        "BASH_ARGV0",
+        "COMP_WORDS",
+        "DIRSTACK",
+        "GROUPS",
+        "HOSTNAME",
+        "MAPFILE",
+        "COPROC",
+    }
+)
 # builtins that can set a variable named by a word
-WRITER_BUILTINS = frozenset({
-    "declare", "typeset", "local", "export", "readonly", "read", "mapfile", "readarray", "printf", "getopts",
-    "unset", "let", "builtin", "command", "exec", "enable", "alias", "caller", "wait", "coproc", "set",
-})
+WRITER_BUILTINS = frozenset(
+    {
+        "declare",
+        "typeset",
+        "local",
+        "export",
+        "readonly",
+        "read",
+        "mapfile",
+        "readarray",
+        "printf",
+        "getopts",
+        "unset",
+        "let",
+        "builtin",
+        "command",
+        "exec",
+        "enable",
+        "alias",
+        "caller",
+        "wait",
+        "coproc",
+        "set",
+    }
+)
 OPAQUE_BUILTINS = frozenset({"eval", "source", "."})
 
 
@@ -61,11 +117,18 @@ def plan(body: A.CommandList, script: str, env: Mapping[str, str]) -> KnownValue
         if item.background or not isinstance(cmd, A.SimpleCommand) or cmd.words or len(cmd.assigns) != 1:
             continue
         a = cmd.assigns[0]
-        if (a.value is not None and a.sub is None and not a.append and a.array is None
-                and writes.get(a.name, 0) == 1 and a.name not in SHELL_MANAGED):
+        if (
+            a.value is not None
+            and a.sub is None
+            and not a.append
+            and a.array is None
+            and writes.get(a.name, 0) == 1
+            and a.name not in SHELL_MANAGED
+        ):
             pending[id(cmd)] = a.name
-    known_env = {k: v for k, v in env.items()
-                 if k.isidentifier() and k not in SHELL_MANAGED and writes.get(k, 0) == 0}
+    known_env = {
+        k: v for k, v in env.items() if k.isidentifier() and k not in SHELL_MANAGED and writes.get(k, 0) == 0
+    }
     return KnownValues(pending, known_env, writes.get("IFS", 0) == 0)
 
 
@@ -111,8 +174,12 @@ def _opaque(nodes: list[Any]) -> bool:
 
 
 def _plain_assign_word(w: A.Word) -> bool:
-    return len(w.parts) == 1 and isinstance(w.parts[0], A.AssignWord) and "=" in w.text and \
-        w.text.partition("=")[0].isidentifier()
+    return (
+        len(w.parts) == 1
+        and isinstance(w.parts[0], A.AssignWord)
+        and "=" in w.text
+        and w.text.partition("=")[0].isidentifier()
+    )
 
 
 def _written_names(script: str) -> dict[str, int]:
@@ -138,9 +205,9 @@ def _written_names(script: str) -> dict[str, int]:
 def _read_only_use(script: str, start: int, end: int) -> bool:
     if start >= 1 and script[start - 1] == "$":
         return True
-    if start >= 3 and script[start - 3:start] in ("${#", "${!"):
+    if start >= 3 and script[start - 3 : start] in ("${#", "${!"):
         return True
-    if start >= 2 and script[start - 2:start] == "${":
-        rest = script[end:end + 2]
+    if start >= 2 and script[start - 2 : start] == "${":
+        rest = script[end : end + 2]
         return not (rest.startswith("=") or rest == ":=")
     return False

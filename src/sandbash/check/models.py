@@ -58,8 +58,9 @@ class Facts:
 class Call:
     """One command being modelled; the model functions fill `facts`."""
 
-    def __init__(self, name: str, args: Sequence[Arg], spec: CommandSpec | None = None,
-                 family: str | None = None) -> None:
+    def __init__(
+        self, name: str, args: Sequence[Arg], spec: CommandSpec | None = None, family: str | None = None
+    ) -> None:
         self.name = name
         self.spec = spec  # the option spec of the command's record
         self.family = family or name  # the implementation the name spells (zcat: gzip)
@@ -67,11 +68,14 @@ class Call:
         self.facts = Facts()
         self.dynamic = any(a is None for a in args)
 
-    def fx(self, action: str, *paths: Arg, recursive: bool = False, follow: bool = True,
-           entries: bool = False) -> None:
+    def fx(
+        self, action: str, *paths: Arg, recursive: bool = False, follow: bool = True, entries: bool = False
+    ) -> None:
         live = tuple(None if p is not None and DYN in p else p for p in paths if p != "-")
         if live:
-            self.facts.effects.append(Effect(action, live, recursive, follow and action not in NOFOLLOW, entries))
+            self.facts.effects.append(
+                Effect(action, live, recursive, follow and action not in NOFOLLOW, entries)
+            )
 
     def each(self, action: str, paths: Sequence[Arg], recursive: bool = False) -> None:
         for p in paths:
@@ -125,8 +129,9 @@ def _unknown(c: Call, actions: Sequence[str]) -> None:
         c.fx(a, None)
 
 
-def _parsed(*unknown: str, alike: bool | Callable[[Call], bool] = False,
-            also: Callable[[Facts], None] | None = None) -> Callable[[Body], Model]:
+def _parsed(
+    *unknown: str, alike: bool | Callable[[Call], bool] = False, also: Callable[[Facts], None] | None = None
+) -> Callable[[Body], Model]:
     """A model whose body reads the options and operands of the command's own parser. When they
     cannot be known (run-time words, or arguments parsed otherwise than the command does), the
     model reports every action in `unknown` on an unknown path, and `also` adds what else may
@@ -206,8 +211,9 @@ def _in_out(c: Call, opts: Parsed, operands: list[str]) -> None:
         c.fx("create", operands[1])
 
 
-def _writes(action: str, first_is_not_path: bool = False, recursive_key: str = "",
-            follow: bool = True) -> Model:
+def _writes(
+    action: str, first_is_not_path: bool = False, recursive_key: str = "", follow: bool = True
+) -> Model:
     @_parsed(action)
     def model(c: Call, opts: Parsed, operands: list[str]) -> None:
         if first_is_not_path and not opts.get("reference"):
@@ -223,8 +229,9 @@ def _writes(action: str, first_is_not_path: bool = False, recursive_key: str = "
 # ------------------------------------------------------------ file commands
 
 
-def _cp_like(c: Call, opts: Parsed, operands: list[str], action_src: str, action_dst: str,
-             recursive_key: str | None) -> None:
+def _cp_like(
+    c: Call, opts: Parsed, operands: list[str], action_src: str, action_dst: str, recursive_key: str | None
+) -> None:
     target = opts.get("target_directory")
     if target is None and opts.get("no_target_directory") is None and len(operands) < 2:
         return  # missing operand: a usage error at run time
@@ -246,8 +253,12 @@ def _cp_like(c: Call, opts: Parsed, operands: list[str], action_src: str, action
         else:
             c.fx(action_dst, dest, into, recursive=recursive)
     # symbolic links survive a move or a copy that does not dereference: they may land at DEST
-    if action_src == "rename" or (recursive and not opts.get("dereference")) or opts.get("d") \
-            or opts.get("no_dereference"):
+    if (
+        action_src == "rename"
+        or (recursive and not opts.get("dereference"))
+        or opts.get("d")
+        or opts.get("no_dereference")
+    ):
         c.facts.copies.append((tuple(sources), dest))
 
 
@@ -282,7 +293,9 @@ def _ln(c: Call, opts: Parsed, operands: list[str]) -> None:
     elif len(operands) == 2:
         pairs = [(operands[0], operands[1])]
     else:
-        pairs = [(t, operands[-1].rstrip("/") + "/" + t.rstrip("/").rsplit("/", 1)[-1]) for t in operands[:-1]]
+        pairs = [
+            (t, operands[-1].rstrip("/") + "/" + t.rstrip("/").rsplit("/", 1)[-1]) for t in operands[:-1]
+        ]
     symbolic = bool(opts.get("symbolic") or opts.get("symbolic_link"))
     if len(operands) > 1 or target_dir is not None:
         c.fx("stat", str(target_dir) if target_dir is not None else operands[-1])  # a directory to link into?
@@ -366,8 +379,12 @@ def m_compress(c: Call, opts: Parsed, operands: list[str]) -> None:
     family = c.family
     suffix = str(opts.get("suffix") or _SUFFIX.get(family, ".gz"))
     to_stdout = opts.get("stdout") or c.name.endswith("cat") or opts.get("test")
-    decompress = opts.get("decompress") or c.name.startswith("gun") or c.name.startswith("un") \
+    decompress = (
+        opts.get("decompress")
+        or c.name.startswith("gun")
+        or c.name.startswith("un")
         or c.name.startswith("bun")
+    )
     recursive = bool(opts.get("recursive"))
     for f in operands:
         c.fx("read", f, recursive=recursive)
@@ -385,8 +402,11 @@ def m_hashsum(c: Call) -> None:
         _unknown(c, ("read",))
         return
     files = [a for a in args if a is not None and (not a.startswith("-") or a == "-")]
-    check = any(a is not None and (a in ("-c", "--check") or (a.startswith("-") and not a.startswith("--")
-                                                               and "c" in a)) for a in args)
+    check = any(
+        a is not None
+        and (a in ("-c", "--check") or (a.startswith("-") and not a.startswith("--") and "c" in a))
+        for a in args
+    )
     c.each("read", files)
     if check:
         c.fx("read", None)  # the files named inside the checksum list
@@ -442,15 +462,22 @@ def m_tar(c: Call) -> None:
                 c.fx("read", value)
                 c.fx("read", None)
             elif name in ("create", "extract", "get", "list", "append", "update", "diff", "compare"):
-                mode = {"get": "x", "extract": "x", "create": "c", "list": "t", "append": "r", "update": "u"}.get(name, "d")
+                mode = {
+                    "get": "x",
+                    "extract": "x",
+                    "create": "c",
+                    "list": "t",
+                    "append": "r",
+                    "update": "u",
+                }.get(name, "d")
             continue
         if t.startswith("-") and len(t) > 1:
             for j, ch in enumerate(t[1:]):
                 if ch in "cxtruAd":
                     mode = mode or ch
                 if ch in values_for:
-                    value = t[j + 2:] if t[j + 2:] else (tokens[i] if i < len(tokens) else "")
-                    if not t[j + 2:]:
+                    value = t[j + 2 :] if t[j + 2 :] else (tokens[i] if i < len(tokens) else "")
+                    if not t[j + 2 :]:
                         i += 1
                     pending.append(ch + value)
                     break

@@ -43,15 +43,22 @@ class RemotePolicy:
         self.policy()  # a malformed grant is an error now, not at check time
 
     def policy(self) -> Policy:
-        return Policy(self.commands, list(self.paths), self.mode, services=list(self.services),
-                      elevatable_commands=list(self.elevatable_commands), name="remote")
+        return Policy(
+            self.commands,
+            list(self.paths),
+            self.mode,
+            services=list(self.services),
+            elevatable_commands=list(self.elevatable_commands),
+            name="remote",
+        )
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> RemotePolicy:
         unknown = set(data) - set(KEYS)
         if unknown:
-            raise PolicyError(f"remote policy: unknown key(s) {', '.join(sorted(unknown))} "
-                              f"(expected {', '.join(KEYS)})")
+            raise PolicyError(
+                f"remote policy: unknown key(s) {', '.join(sorted(unknown))} (expected {', '.join(KEYS)})"
+            )
         env = data.get("env", {})
         if not isinstance(env, Mapping) or not all(isinstance(v, str) for v in env.values()):
             raise PolicyError("env: expected a table of strings")
@@ -68,8 +75,16 @@ class RemotePolicy:
         directory = data.get("dir")
         if directory is not None and not isinstance(directory, str):
             raise PolicyError("dir: expected a string")
-        return cls(data.get("commands"), data.get("paths", []), mode, data.get("services", []),
-                   data.get("elevatable_commands", []), dict(env), directory, float(timeout))
+        return cls(
+            data.get("commands"),
+            data.get("paths", []),
+            mode,
+            data.get("services", []),
+            data.get("elevatable_commands", []),
+            dict(env),
+            directory,
+            float(timeout),
+        )
 
     @classmethod
     def from_toml(cls, text: str | bytes) -> RemotePolicy:
@@ -85,5 +100,12 @@ class RemotePolicy:
 
 def check_remote(script: str, remote: RemotePolicy) -> CheckReport:
     """The check of `script` against `remote` (see the module docstring)."""
-    return check(script, remote.policy(), fs=None, cwd=remote.dir, env=dict(remote.env),
-                 deadline=remote.timeout, remote=True)
+    return check(
+        script,
+        remote.policy(),
+        fs=None,
+        cwd=remote.dir,
+        env=dict(remote.env),
+        deadline=remote.timeout,
+        remote=True,
+    )

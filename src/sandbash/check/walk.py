@@ -31,8 +31,9 @@ SHELLS = frozenset({"bash", "sh"})
 SYSTEM_DIRS = frozenset({"/bin", "/usr/bin"})
 CWD_CHANGERS = frozenset({"cd", "pushd", "popd", "source", ".", "eval"})
 # variables whose value changes how later commands are found or started
-SENSITIVE_VARS = frozenset({"PATH", "BASH_ENV", "ENV", "PS4", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS",
-                            "CDPATH", "GLOBIGNORE"})
+SENSITIVE_VARS = frozenset(
+    {"PATH", "BASH_ENV", "ENV", "PS4", "PROMPT_COMMAND", "SHELLOPTS", "BASHOPTS", "CDPATH", "GLOBIGNORE"}
+)
 # texts run by the current shell (their `cd` stays in effect); trap/alias/callback texts run later
 CURRENT_SHELL_TEXT = frozenset({"eval", "trap", "alias", "mapfile", "readarray"})
 LATER_TEXT = frozenset({"trap", "alias", "mapfile", "readarray", "compgen"})
@@ -72,11 +73,19 @@ class Site:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "name": self.name, "argv": [None if a is not None and "\0" in a else a for a in self.argv],
-            "line": self.line, "column": self.column, "text": self.text,
-            "kind": self.kind, "via": self.via, "parent": self.parent,
-            "redirects": [{"op": r.op, "target": r.target, "mode": r.mode} for r in self.redirects
-                          if r.mode not in ("dup", "here")],
+            "name": self.name,
+            "argv": [None if a is not None and "\0" in a else a for a in self.argv],
+            "line": self.line,
+            "column": self.column,
+            "text": self.text,
+            "kind": self.kind,
+            "via": self.via,
+            "parent": self.parent,
+            "redirects": [
+                {"op": r.op, "target": r.target, "mode": r.mode}
+                for r in self.redirects
+                if r.mode not in ("dup", "here")
+            ],
         }
 
 
@@ -122,8 +131,14 @@ class CheckTimeout(Exception):
 
 
 class Walker:
-    def __init__(self, script: str, cwd: str | None, env: Mapping[str, str],
-                 deadline: float | None = None, commands: CommandTable = BUILTIN_TABLE) -> None:
+    def __init__(
+        self,
+        script: str,
+        cwd: str | None,
+        env: Mapping[str, str],
+        deadline: float | None = None,
+        commands: CommandTable = BUILTIN_TABLE,
+    ) -> None:
         self.deadline = deadline  # time.monotonic() value
         self.commands = commands  # the sandbox's commands (built-in and custom)
         self.any_cd = False  # some site walked so far changes the directory
@@ -217,7 +232,11 @@ class Walker:
         for cmd in _walk_nodes(node, into_subshells=False, lastpipe=self.lastpipe):
             if isinstance(cmd, A.SimpleCommand) and cmd.words:
                 v = self.words.value(cmd.words[0]).fields
-                if not v or v[0] in CWD_CHANGERS or (v[0] in ("command", "builtin", "exec") and len(cmd.words) > 1):
+                if (
+                    not v
+                    or v[0] in CWD_CHANGERS
+                    or (v[0] in ("command", "builtin", "exec") and len(cmd.words) > 1)
+                ):
                     return True, calls
                 if v[0] in self.functions:
                     calls.add(v[0])
@@ -265,8 +284,14 @@ class Walker:
         elif isinstance(node, A.Group):
             self.walk_list(node.body, via, depth)
         elif isinstance(node, A.If):
-            self.branches(node, [c.cond for c in node.clauses] + [c.body for c in node.clauses]
-                          + ([node.else_body] if node.else_body else []), via, depth)
+            self.branches(
+                node,
+                [c.cond for c in node.clauses]
+                + [c.body for c in node.clauses]
+                + ([node.else_body] if node.else_body else []),
+                via,
+                depth,
+            )
         elif isinstance(node, A.While | A.For | A.Select | A.ArithFor):
             self.loop(node, via, depth)
         elif isinstance(node, A.Case):
@@ -414,7 +439,9 @@ class Walker:
                 a = w.parts[0].assign
                 value = self.words.value(a.value).fields if a.value is not None else [""]
                 # the name is what matters to declaration builtins: keep it static
-                argv.append(f"{a.name}=" + (value[0] if value is not None and len(value) == 1 else DYNAMIC_VALUE))
+                argv.append(
+                    f"{a.name}=" + (value[0] if value is not None and len(value) == 1 else DYNAMIC_VALUE)
+                )
                 continue
             v = self.words.value(w)
             if v.glob_dir is not None:
@@ -530,7 +557,9 @@ class Walker:
                 site.kind, site.runs = "script", path
                 site.facts = Facts()
                 site.facts.effects.append(_exec_effect(path))
-                site.reasons.append(f"{name}: runs {path} (hash -p), a script whose commands only the run knows")
+                site.reasons.append(
+                    f"{name}: runs {path} (hash -p), a script whose commands only the run knows"
+                )
         elif "/" in name:
             base = name.rsplit("/", 1)[-1]
             directory = normpath(name.rsplit("/", 1)[0] or "/") if name.startswith("/") else ""
@@ -549,8 +578,13 @@ class Walker:
                 site.unmodelled = True
         else:
             site.kind = "unknown"
-        if shell_lookup and site.kind in ("command", "shell", "unknown") and "/" not in name and (
-                name not in hashed) and (self.hash_dynamic or name in self.hash_names):
+        if (
+            shell_lookup
+            and site.kind in ("command", "shell", "unknown")
+            and "/" not in name
+            and (name not in hashed)
+            and (self.hash_dynamic or name in self.hash_names)
+        ):
             site.reasons.append(f"{name}: `hash -p` may make this name run another program at run time")
         if site.facts is not None:
             self.follow(site, site.facts, depth)
@@ -560,7 +594,9 @@ class Walker:
         for link, target in facts.symlinks:
             self.out.symlinks.append((self.abspath(link, site.cwd), _link_target(link, target, site.cwd)))
         for sources, dest in facts.copies:
-            self.out.copies.append(([self.abspath(p, site.cwd) for p in sources], self.abspath(dest, site.cwd)))
+            self.out.copies.append(
+                ([self.abspath(p, site.cwd) for p in sources], self.abspath(dest, site.cwd))
+            )
         site.reasons += facts.opaque
         if facts.dynamic_names:
             site.reasons.append("a variable name built at run time can run commands (subscripts)")
@@ -572,11 +608,17 @@ class Walker:
         if facts.sub_cwd_unknown:
             self.cwd = None
         for argv in facts.commands:
-            sub = self.new_site(site.line, site.text, argv[0] if argv else None, list(argv[1:]), site.name or "")
+            sub = self.new_site(
+                site.line, site.text, argv[0] if argv else None, list(argv[1:]), site.name or ""
+            )
             sub.column = site.column
             via_name = site.name or ""
-            self.resolve(sub, depth + 1, no_functions=via_name not in ("exec", "eval"),
-                         shell_lookup=via_name in BUILTINS or via_name == "time")
+            self.resolve(
+                sub,
+                depth + 1,
+                no_functions=via_name not in ("exec", "eval"),
+                shell_lookup=via_name in BUILTINS or via_name == "time",
+            )
             if sub.kind == "function" and via_name == "builtin":
                 sub.kind = "unknown"
         self.cwd = saved
@@ -628,8 +670,12 @@ class Walker:
         for f in self.words.value(w).fields or ():
             var, eq, value = f.partition("=")
             if eq and not var.startswith(("-", "+")):
-                self.assigned(site, var.partition("[")[0], "[" not in value and DYNAMIC_VALUE not in value,
-                              H.text_refs(value))
+                self.assigned(
+                    site,
+                    var.partition("[")[0],
+                    "[" not in value and DYNAMIC_VALUE not in value,
+                    H.text_refs(value),
+                )
 
     def arith_site(self, line: int, text: str, refs: set[str], via: str) -> None:
         """Arithmetic outside a simple command (`(( ))`, `for ((;;))`, case and for words)."""
@@ -642,15 +688,19 @@ class Walker:
         """Names given to read, printf -v, declare, unset, let, ...: a subscript is evaluated (and
         may run commands); PATH, PS4 and the like change how later commands run."""
         if name == "let":
-            self.hidden.use(site.index, set().union(*(H.text_refs(a) if a is not None else {H.UNKNOWN_TEXT}
-                                                     for a in site.argv)))
+            self.hidden.use(
+                site.index,
+                set().union(*(H.text_refs(a) if a is not None else {H.UNKNOWN_TEXT} for a in site.argv)),
+            )
             return
         names, integer, nameref = H.builtin_names(name, site.argv)
         for n in names:
             var, _, value = n.partition("=")
             head, bracket, sub = var.partition("[")
             if H.subscript_code(var):
-                site.reasons.append(f"{name}: the subscript of '{var}' is expanded at run time and can run commands")
+                site.reasons.append(
+                    f"{name}: the subscript of '{var}' is expanded at run time and can run commands"
+                )
             elif bracket:
                 self.hidden.use(site.index, H.text_refs(sub))
             if head in SENSITIVE_VARS and (name not in ("unset", "let") or head == "PATH"):
@@ -665,8 +715,10 @@ class Walker:
                 if H.IDENT.fullmatch(value):
                     self.hidden.namerefs.append((head, value))
                     if value in SENSITIVE_VARS:  # `declare -n r=PATH; r=/x` or `unset r` sets it unseen
-                        site.reasons.append(f"{name}: the nameref '{head}' names {value}: setting it through "
-                                            "the nameref changes how later commands run")
+                        site.reasons.append(
+                            f"{name}: the nameref '{head}' names {value}: setting it through "
+                            "the nameref changes how later commands run"
+                        )
                 else:  # `declare -n r` gets its target from the first assignment (or a for loop)
                     site.reasons.append(f"{name}: the nameref '{var}' names a variable only the run knows")
             if name in H.RUNTIME_ASSIGN:
@@ -681,8 +733,11 @@ class Walker:
             first = self.words.value(node.words[0]).fields
             if not self.lastpipe:  # `shopt -s lastpipe`, `bash -O lastpipe`, or words only the run knows
                 args = [self.one(w) for w in node.words[1:]]
-                self.lastpipe = first is None or any(a is not None and "lastpipe" in a for a in args) or (
-                    None in args and bool(first) and (first[0] == "shopt" or first[0] in SHELLS))
+                self.lastpipe = (
+                    first is None
+                    or any(a is not None and "lastpipe" in a for a in args)
+                    or (None in args and bool(first) and (first[0] == "shopt" or first[0] in SHELLS))
+                )
             if first == ["hash"]:
                 args = [self.one(w) for w in node.words[1:]]
                 if None in args:
@@ -706,7 +761,9 @@ class Walker:
     # -- helpers
 
     def new_site(self, line: int, text: str, name: Arg, args: list[Arg], via: str) -> Site:
-        site = Site(line, self.column(line, text), text, name, args, via=via, cwd=self.cwd, parent=self.parent)
+        site = Site(
+            line, self.column(line, text), text, name, args, via=via, cwd=self.cwd, parent=self.parent
+        )
         site.index = len(self.out.sites)
         self.out.sites.append(site)
         if site.index % 64 == 0:
@@ -781,8 +838,15 @@ def _redirect_mode(op: str, target: A.Word) -> str:
         if op == "<&":
             return "dup"
         return "write"  # `>& file` is `&> file`
-    return {"<": "read", ">": "write", ">|": "write", ">>": "append", "&>": "write", "&>>": "append",
-            "<>": "readwrite"}.get(op, "write")
+    return {
+        "<": "read",
+        ">": "write",
+        ">|": "write",
+        ">>": "append",
+        "&>": "write",
+        "&>>": "append",
+        "<>": "readwrite",
+    }.get(op, "write")
 
 
 def _first_text(cmd: A.SimpleCommand) -> str:
@@ -839,8 +903,14 @@ def _walk_nodes(node: Any, into_subshells: bool = True, lastpipe: bool = False) 
             stack.append(n.body)
 
 
-def analyze(script: str, *, cwd: str | None = "/home/user", env: Mapping[str, str] | None = None,
-            deadline: float | None = None, commands: CommandTable = BUILTIN_TABLE) -> Analysis:
+def analyze(
+    script: str,
+    *,
+    cwd: str | None = "/home/user",
+    env: Mapping[str, str] | None = None,
+    deadline: float | None = None,
+    commands: CommandTable = BUILTIN_TABLE,
+) -> Analysis:
     """The commands, redirections and functions `script` refers to, without running it.
     `deadline` (time.monotonic()): the walk stops there and marks the analysis `timed_out`."""
     env = dict(env or {"HOME": "/home/user"})

@@ -111,7 +111,6 @@ class Words:
             return self._known(part, top)
         return None, "substitution" if isinstance(part, A.CmdSub | A.ArithSub) else "glob"
 
-
     def _known(self, p: A.Param, top: bool) -> tuple[list[str] | None, str]:
         """$NAME / ${NAME} with a value the check knows; unquoted only when it cannot split or glob."""
         value = self.known.get(p.name)
@@ -136,8 +135,11 @@ def _brace_seq(part: A.BraceSeq) -> list[str] | None:
     rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
     if len(rng) > MAX_BRACE:
         return None
-    width = max(len(part.start), len(part.end)) if part.start.lstrip("-").startswith("0") or \
-        part.end.lstrip("-").startswith("0") else 0
+    width = (
+        max(len(part.start), len(part.end))
+        if part.start.lstrip("-").startswith("0") or part.end.lstrip("-").startswith("0")
+        else 0
+    )
     return [str(n).zfill(width) if width else str(n) for n in rng]
 
 
@@ -182,6 +184,7 @@ def assign_bodies(a: A.Assign) -> Iterator[tuple[A.CommandList, str]]:
 
 def has_indirection(w: A.Word) -> bool:
     """`${!x}`: the value of x names another variable, whose subscript can run commands."""
+
     def scan(parts: tuple[A.Part, ...]) -> bool:
         for p in parts:
             if isinstance(p, A.Param) and p.prefix == "!" and not p.names_suffix and p.sub not in ("@", "*"):
@@ -189,4 +192,5 @@ def has_indirection(w: A.Word) -> bool:
             if isinstance(p, A.DQ) and scan(p.parts):
                 return True
         return False
+
     return scan(w.parts)

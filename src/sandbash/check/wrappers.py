@@ -36,7 +36,7 @@ def _after_options(c: Call) -> tuple[dict[str, object], list[Arg]] | None:
         if a is None:
             return None
         if a == "--":
-            return opts, args[i + 1:]
+            return opts, args[i + 1 :]
         if a.startswith("--") and len(a) > 2:
             name, eq, value = a[2:].partition("=")
             matches = [k for k in longs if k.startswith(name)]
@@ -60,7 +60,7 @@ def _after_options(c: Call) -> tuple[dict[str, object], list[Arg]] | None:
                 if sopt is None:
                     return opts, []
                 if sopt.arg == "required":
-                    value = a[j + 1:]
+                    value = a[j + 1 :]
                     if not value:
                         i += 1
                         nxt = args[i] if i < len(args) else ""
@@ -249,7 +249,11 @@ def m_sed(c: Call) -> None:
     if "in_place" in opts:
         c.each("create", operands)
     try:
-        cmds = Parser(pieces, bool(opts.get("extended")), posix=bool(opts.get("posix"))).parse() if pieces else []
+        cmds = (
+            Parser(pieces, bool(opts.get("extended")), posix=bool(opts.get("posix"))).parse()
+            if pieces
+            else []
+        )
     except SedError:
         return  # sed stops before reading anything
     if opts.get("sandbox"):
@@ -384,8 +388,11 @@ def m_curl(c: Call) -> None:
     opts, operands = p
     urls = list(operands) + values(opts, "url")
     method = str(opts.get("request") or "")
-    data = [k for k in ("data", "data_ascii", "data_raw", "data_binary", "data_urlencode", "json", "form")
-            if opts.get(k) is not None]
+    data = [
+        k
+        for k in ("data", "data_ascii", "data_raw", "data_binary", "data_urlencode", "json", "form")
+        if opts.get(k) is not None
+    ]
     if not method:
         method = "POST" if data else ("HEAD" if opts.get("include") is None and "-I" in c.args else "GET")
     for url in urls:
@@ -581,11 +588,30 @@ def m_names(c: Call) -> None:
 
 
 BUILTIN_MODELS: dict[str, Callable[[Call], None]] = {
-    "cd": m_cd, "pushd": m_cd, "popd": m_cd, "source": m_source, ".": m_source, "eval": m_eval,
-    "exec": m_exec, "command": m_command, "builtin": m_builtin, "trap": m_trap, "alias": m_alias,
-    "mapfile": m_mapfile, "readarray": m_mapfile, "test": m_test, "[": m_test,
-    "read": m_names, "printf": m_names, "declare": m_names, "typeset": m_names, "local": m_names,
-    "export": m_names, "readonly": m_names, "unset": m_names, "getopts": m_names,
+    "cd": m_cd,
+    "pushd": m_cd,
+    "popd": m_cd,
+    "source": m_source,
+    ".": m_source,
+    "eval": m_eval,
+    "exec": m_exec,
+    "command": m_command,
+    "builtin": m_builtin,
+    "trap": m_trap,
+    "alias": m_alias,
+    "mapfile": m_mapfile,
+    "readarray": m_mapfile,
+    "test": m_test,
+    "[": m_test,
+    "read": m_names,
+    "printf": m_names,
+    "declare": m_names,
+    "typeset": m_names,
+    "local": m_names,
+    "export": m_names,
+    "readonly": m_names,
+    "unset": m_names,
+    "getopts": m_names,
 }
 
 # builtins with no file access, no sub-commands, no names built at run time
@@ -605,6 +631,7 @@ def m_compgen(c: Call) -> None:
 
 
 BUILTIN_MODELS["compgen"] = m_compgen
+
 
 def m_nice(c: Call) -> None:
     _run_rest(c)
@@ -633,9 +660,21 @@ def m_watch(c: Call) -> None:
 # the whole catalogue: the file commands' shapes and the wrappers' and languages' models
 MODELS: dict[Effects, Model] = {
     **FILE_MODELS,
-    Effects.ENV: m_env, Effects.NICE: m_nice, Effects.NOHUP: m_nohup, Effects.WATCH: m_watch, Effects.TIMEOUT: m_timeout,
-    Effects.TIME: m_time, Effects.XARGS: m_xargs, Effects.FIND: m_find, Effects.GREP: m_grep, Effects.SED: m_sed,
-    Effects.AWK: m_awk, Effects.JQ: m_jq, Effects.CURL: m_curl, Effects.WGET: m_wget, Effects.TEST: m_test,
+    Effects.ENV: m_env,
+    Effects.NICE: m_nice,
+    Effects.NOHUP: m_nohup,
+    Effects.WATCH: m_watch,
+    Effects.TIMEOUT: m_timeout,
+    Effects.TIME: m_time,
+    Effects.XARGS: m_xargs,
+    Effects.FIND: m_find,
+    Effects.GREP: m_grep,
+    Effects.SED: m_sed,
+    Effects.AWK: m_awk,
+    Effects.JQ: m_jq,
+    Effects.CURL: m_curl,
+    Effects.WGET: m_wget,
+    Effects.TEST: m_test,
 }
 
 

@@ -33,7 +33,12 @@ if TYPE_CHECKING:
 
 ENTRY_POINT_GROUP = "sandbash.commands"  # custom.ENTRY_POINT_GROUP (custom imports importlib.metadata)
 # the variables Policy.from_env reads
-POLICY_ENV = ("SANDBASH_ALLOWED_COMMANDS", "SANDBASH_DENIED_COMMANDS", "SANDBASH_ALLOWED_PATHS", "SANDBASH_MODE")
+POLICY_ENV = (
+    "SANDBASH_ALLOWED_COMMANDS",
+    "SANDBASH_DENIED_COMMANDS",
+    "SANDBASH_ALLOWED_PATHS",
+    "SANDBASH_MODE",
+)
 
 
 EPILOG = """\
@@ -99,35 +104,77 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-c", dest="command", metavar="SCRIPT", help="run SCRIPT ($0 and $1... follow)")
     p.add_argument("-s", dest="stdin_script", action="store_true", help="read the script from standard input")
     p.add_argument("--limits", default="default", help="limits profile: default, hardened, generous")
-    p.add_argument("--limit", metavar="NAME=VALUE", action="append", default=[],
-                   help="set one limit (names as in sandbash.Limits; sizes take KB/MB/GB, times ms/s/m/h: "
-                        "--limit max_output_size=50MB --limit timeout=2m); repeatable")
+    p.add_argument(
+        "--limit",
+        metavar="NAME=VALUE",
+        action="append",
+        default=[],
+        help="set one limit (names as in sandbash.Limits; sizes take KB/MB/GB, times ms/s/m/h: "
+        "--limit max_output_size=50MB --limit timeout=2m); repeatable",
+    )
     p.add_argument("--timeout", type=float, help="wall-clock limit in seconds")
-    p.add_argument("--cwd", help="working directory inside the sandbox (default: / with --root, else /home/user)")
-    p.add_argument("--root", metavar="DIR",
-                   help="root filesystem: copy-on-write view of host DIR (never written); the shell starts in /")
-    p.add_argument("--store", metavar="FILE", help="root filesystem kept in SQLite FILE (persists between runs)")
-    p.add_argument("--mount", metavar="HOSTDIR:/PATH[:ro|:rw|:cow]", action="append", default=[],
-                   help="mount host HOSTDIR at PATH: ro read-only, rw read-write on the host, cow (default) "
-                        "copy-on-write in memory; repeatable")
-    p.add_argument("--json", action="store_true",
-                   help="print the agent tool's JSON result (stdout, stderr, exit_code, result_json, ...)")
-    p.add_argument("--allow-url", metavar="PREFIX", action="append", default=[],
-                   help="let curl and wget reach URLs under PREFIX (repeatable); the network is off otherwise")
-    p.add_argument("--policy", metavar="FILE",
-                   help="policy TOML file (commands allow/deny, path grants, mode); SANDBASH_ALLOWED_COMMANDS, "
-                        "SANDBASH_DENIED_COMMANDS, SANDBASH_ALLOWED_PATHS and SANDBASH_MODE override its parts")
-    p.add_argument("--check", action="store_true",
-                   help="do not run: check the script against the policy statically (exit 0 allowed, 1 denied, "
-                        "3 indeterminate; the report as JSON with --json)")
-    p.add_argument("--host", action="store_true",
-                   help="host mode: inspection commands (ps, ss, ip, free, ...) read this machine's /proc and /sys")
-    p.add_argument("--host-path", metavar="PATH[:ro|:rw]", action="append", default=[],
-                   help="host mode: show host directory PATH at its real path (read-only unless :rw and the "
-                        "policy's mode is remediation); repeatable, implies --host")
-    p.add_argument("--remote-policy", metavar="FILE",
-                   help="with --check: check against another host's grants (TOML keys commands, paths, mode, "
-                        "services, elevatable_commands, env, dir, timeout) without reading this machine")
+    p.add_argument(
+        "--cwd", help="working directory inside the sandbox (default: / with --root, else /home/user)"
+    )
+    p.add_argument(
+        "--root",
+        metavar="DIR",
+        help="root filesystem: copy-on-write view of host DIR (never written); the shell starts in /",
+    )
+    p.add_argument(
+        "--store", metavar="FILE", help="root filesystem kept in SQLite FILE (persists between runs)"
+    )
+    p.add_argument(
+        "--mount",
+        metavar="HOSTDIR:/PATH[:ro|:rw|:cow]",
+        action="append",
+        default=[],
+        help="mount host HOSTDIR at PATH: ro read-only, rw read-write on the host, cow (default) "
+        "copy-on-write in memory; repeatable",
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the agent tool's JSON result (stdout, stderr, exit_code, result_json, ...)",
+    )
+    p.add_argument(
+        "--allow-url",
+        metavar="PREFIX",
+        action="append",
+        default=[],
+        help="let curl and wget reach URLs under PREFIX (repeatable); the network is off otherwise",
+    )
+    p.add_argument(
+        "--policy",
+        metavar="FILE",
+        help="policy TOML file (commands allow/deny, path grants, mode); SANDBASH_ALLOWED_COMMANDS, "
+        "SANDBASH_DENIED_COMMANDS, SANDBASH_ALLOWED_PATHS and SANDBASH_MODE override its parts",
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="do not run: check the script against the policy statically (exit 0 allowed, 1 denied, "
+        "3 indeterminate; the report as JSON with --json)",
+    )
+    p.add_argument(
+        "--host",
+        action="store_true",
+        help="host mode: inspection commands (ps, ss, ip, free, ...) read this machine's /proc and /sys",
+    )
+    p.add_argument(
+        "--host-path",
+        metavar="PATH[:ro|:rw]",
+        action="append",
+        default=[],
+        help="host mode: show host directory PATH at its real path (read-only unless :rw and the "
+        "policy's mode is remediation); repeatable, implies --host",
+    )
+    p.add_argument(
+        "--remote-policy",
+        metavar="FILE",
+        help="with --check: check against another host's grants (TOML keys commands, paths, mode, "
+        "services, elevatable_commands, env, dir, timeout) without reading this machine",
+    )
     p.add_argument("rest", nargs=argparse.REMAINDER, help="script file and/or arguments")
     return p
 
@@ -181,14 +228,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _check_remote(args, script)
     if args.check:
         if bash.policy is None:
-            sys.stderr.write("sandbash: --check: no policy loaded (give --policy FILE or set SANDBASH_ALLOWED_COMMANDS, "
-                             "SANDBASH_DENIED_COMMANDS, SANDBASH_ALLOWED_PATHS or SANDBASH_MODE): "
-                             "everything is allowed\n")
+            sys.stderr.write(
+                "sandbash: --check: no policy loaded (give --policy FILE or set SANDBASH_ALLOWED_COMMANDS, "
+                "SANDBASH_DENIED_COMMANDS, SANDBASH_ALLOWED_PATHS or SANDBASH_MODE): "
+                "everything is allowed\n"
+            )
         report = bash.check(script)
         sys.stdout.write(report.to_json(indent=2) + "\n" if args.json else report.to_text())
         return report.exit_code
     if args.json:
-        return _run_json(bash, script, mode=mode, arg0=arg0, positional=rest, options=options, cancel=stop.token)
+        return _run_json(
+            bash, script, mode=mode, arg0=arg0, positional=rest, options=options, cancel=stop.token
+        )
     return _run_streaming(bash, script, stop, mode=mode, arg0=arg0, positional=rest, options=options)
 
 
@@ -201,7 +252,9 @@ def _check_remote(args: argparse.Namespace, script: str) -> int:
     from ..check.remote import RemotePolicy, check_remote
 
     if not args.check:
-        sys.stderr.write("sandbash: --remote-policy needs --check (a remote policy is only checked against)\n")
+        sys.stderr.write(
+            "sandbash: --remote-policy needs --check (a remote policy is only checked against)\n"
+        )
         return 2
     try:
         remote = RemotePolicy.from_toml(_read_host_text(args.remote_policy))
@@ -214,8 +267,21 @@ def _check_remote(args: argparse.Namespace, script: str) -> int:
 
 
 # sandbash's own options that take a value (the next word unless written --name=value)
-_VALUE_OPTIONS = frozenset({"--limits", "--limit", "--timeout", "--cwd", "--root", "--store", "--mount", "--allow-url",
-                            "--policy", "--host-path", "--remote-policy"})
+_VALUE_OPTIONS = frozenset(
+    {
+        "--limits",
+        "--limit",
+        "--timeout",
+        "--cwd",
+        "--root",
+        "--store",
+        "--mount",
+        "--allow-url",
+        "--policy",
+        "--host-path",
+        "--remote-policy",
+    }
+)
 _BASH_LONG = {"--norc": None, "--noprofile": None, "--noediting": None, "--login": None, "--posix": "posix"}
 
 
@@ -386,8 +452,15 @@ def _run_streaming(bash: Bash, script: str, stop: _Stopper, **kw: Any) -> int:
         except (OSError, ValueError):
             pass
     try:
-        result = bash.exec(script, stdin=stdin, on_stdout=write_out, on_stderr=write_err, keep_output=False,
-                           cancel=stop.token, **kw)
+        result = bash.exec(
+            script,
+            stdin=stdin,
+            on_stdout=write_out,
+            on_stderr=write_err,
+            keep_output=False,
+            cancel=stop.token,
+            **kw,
+        )
     except ExecutionLimitError as e:
         write_err(f"bash: {e.message}\n".encode())
         return e.result.exit_code

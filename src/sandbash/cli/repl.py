@@ -42,8 +42,28 @@ def needs_more(text: str) -> bool:
 
 
 # a word after one of these (or at the start of the line) is a command name
-_COMMAND_AFTER = frozenset({"if", "then", "else", "elif", "while", "until", "do", "!", "time", "{", "exec",
-                            "command", "builtin", "xargs", "env", "nohup", "timeout", "nice"})
+_COMMAND_AFTER = frozenset(
+    {
+        "if",
+        "then",
+        "else",
+        "elif",
+        "while",
+        "until",
+        "do",
+        "!",
+        "time",
+        "{",
+        "exec",
+        "command",
+        "builtin",
+        "xargs",
+        "env",
+        "nohup",
+        "timeout",
+        "nice",
+    }
+)
 
 
 class Completer:
@@ -75,13 +95,15 @@ class Completer:
         typed = line[start:begin]
         word = line[start:end] if quote == "'" else _unescape(line[start:end])
         try:
-            found = self.candidates(line[:start - len(quote)], word)
+            found = self.candidates(line[: start - len(quote)], word)
         except Exception:  # completion must never break the prompt
             found = []
         if quote:  # inside quotes a name is written as it is, and a finished one closes the quote
             found = [_unescape(m) for m in found]
         # as bash: a completed word gets a space, a directory its slash (Python's readline adds nothing)
-        return [m[len(typed):] + ("" if m.endswith("/") else quote + " ") for m in found if m.startswith(typed)]
+        return [
+            m[len(typed) :] + ("" if m.endswith("/") else quote + " ") for m in found if m.startswith(typed)
+        ]
 
     def candidates(self, before: str, text: str) -> list[str]:
         """Completions of `text`, the word being typed after `before` on the line."""
@@ -175,8 +197,9 @@ def word_start(line: str, end: int) -> tuple[int, str]:
 
 
 class Repl:
-    def __init__(self, bash: Bash, out: BinaryIO, err: BinaryIO,
-                 read_line: Callable[[str], str] = input) -> None:
+    def __init__(
+        self, bash: Bash, out: BinaryIO, err: BinaryIO, read_line: Callable[[str], str] = input
+    ) -> None:
         self.session: Session = bash.session()
         self.out = out
         self.err = err
@@ -195,6 +218,7 @@ class Repl:
         def write(data: bytes) -> None:
             stream.write(data)
             stream.flush()
+
         return write
 
     def run_one(self, text: str) -> int:
@@ -205,8 +229,11 @@ class Repl:
 
         def work() -> None:
             try:
-                box.append(self.session.exec(text, cancel=token, on_stdout=self._write(self.out),
-                                             on_stderr=self._write(self.err)))
+                box.append(
+                    self.session.exec(
+                        text, cancel=token, on_stdout=self._write(self.out), on_stderr=self._write(self.err)
+                    )
+                )
             except BaseException as e:  # handed to the main thread as is
                 box.append(e)
             finally:
@@ -253,7 +280,9 @@ class Repl:
         lines: list[str] = []
         while self.exited is None:
             try:
-                line = self.read_line(self.prompt("PS2", DEFAULT_PS2) if lines else self.prompt("PS1", DEFAULT_PS1))
+                line = self.read_line(
+                    self.prompt("PS2", DEFAULT_PS2) if lines else self.prompt("PS1", DEFAULT_PS1)
+                )
             except EOFError:
                 self._write(self.out)(b"exit\n")
                 break

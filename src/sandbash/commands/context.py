@@ -35,7 +35,9 @@ if TYPE_CHECKING:
     from .inputs import Inputs
 
 # runner(argv, stdin, stdout, stderr, env, cwd, timeout) -> status: runs a command through the executor
-Runner = Callable[[Sequence[str], Stream, Stream, Stream, Mapping[str, str] | None, str | None, float | None], int]
+Runner = Callable[
+    [Sequence[str], Stream, Stream, Stream, Mapping[str, str] | None, str | None, float | None], int
+]
 # finder(name) -> the path a command name resolves to in PATH, or None
 Finder = Callable[[str, str | None], str | None]  # (name, PATH or None for the shell's) -> path
 # script_runner(script, args, stdin, stdout, stderr, env) -> status: runs shell text in a child shell
@@ -56,8 +58,23 @@ class CommandExit(Exception):
 
 class Ctx:
     __slots__ = (
-        "name", "args", "stdin", "stdout", "stderr", "fs", "env", "fds", "budget", "_runner", "_script_runner",
-        "clock", "rng", "extra", "_finder", "identity", "net",
+        "name",
+        "args",
+        "stdin",
+        "stdout",
+        "stderr",
+        "fs",
+        "env",
+        "fds",
+        "budget",
+        "_runner",
+        "_script_runner",
+        "clock",
+        "rng",
+        "extra",
+        "_finder",
+        "identity",
+        "net",
     )
 
     def __init__(
@@ -171,8 +188,13 @@ class Ctx:
             return stream
         return self.fs.open(path, "a" if append else "w")
 
-    def inputs(self, names: Sequence[str], open_error: str = "{f}: {err}", read_error: str | None = None,
-               flush: Callable[[], None] | None = None) -> Inputs:
+    def inputs(
+        self,
+        names: Sequence[str],
+        open_error: str = "{f}: {err}",
+        read_error: str | None = None,
+        flush: Callable[[], None] | None = None,
+    ) -> Inputs:
         """The file operands this command reads (none: stdin), opened in turn, errors named in
         the tool's own words; `flush` writes out buffered output before a message (commands/inputs.py)."""
         from .inputs import Inputs
@@ -206,8 +228,9 @@ class Ctx:
             raise RuntimeError("this context cannot run sub-commands")
         if isinstance(stdin, bytes):
             stdin = BytesReader(stdin)
-        return self._runner(argv, stdin or self.stdin, stdout or self.stdout, stderr or self.stderr, env, cwd,
-                            timeout)
+        return self._runner(
+            argv, stdin or self.stdin, stdout or self.stdout, stderr or self.stderr, env, cwd, timeout
+        )
 
     def find_program(self, name: str, path: str | None = None) -> str | None:
         """Where `name` is found in PATH (as the shell would run it), or None.
@@ -231,7 +254,9 @@ class Ctx:
             raise RuntimeError("this context cannot run scripts")
         if isinstance(stdin, bytes):
             stdin = BytesReader(stdin)
-        return self._script_runner(script, args, stdin or self.stdin, stdout or self.stdout, stderr or self.stderr, env)
+        return self._script_runner(
+            script, args, stdin or self.stdin, stdout or self.stdout, stderr or self.stderr, env
+        )
 
 
 def _dev_fd(path: str) -> int | None:

@@ -40,7 +40,11 @@ class _CtxTestEnv:
 def cmd_echo(ctx: Ctx) -> int:
     args = ctx.args
     if args in (["--help"], ["--version"]):
-        ctx.out("echo (sandbash) 0.1.0\n" if args[0] == "--version" else "Usage: echo [SHORT-OPTION]... [STRING]...\n")
+        ctx.out(
+            "echo (sandbash) 0.1.0\n"
+            if args[0] == "--version"
+            else "Usage: echo [SHORT-OPTION]... [STRING]...\n"
+        )
         return 0
     text, _ = echo_text(list(args), False)
     ctx.out(text)
@@ -111,7 +115,39 @@ def cmd_pwd(ctx: Ctx) -> int:
 
 # ------------------------------------------------------------ kill (procps-ng 4.0.2)
 
-_KILL_NAMES = ["HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "POLL", "PWR", "SYS"]
+_KILL_NAMES = [
+    "HUP",
+    "INT",
+    "QUIT",
+    "ILL",
+    "TRAP",
+    "ABRT",
+    "BUS",
+    "FPE",
+    "KILL",
+    "USR1",
+    "SEGV",
+    "USR2",
+    "PIPE",
+    "ALRM",
+    "TERM",
+    "STKFLT",
+    "CHLD",
+    "CONT",
+    "STOP",
+    "TSTP",
+    "TTIN",
+    "TTOU",
+    "URG",
+    "XCPU",
+    "XFSZ",
+    "VTALRM",
+    "PROF",
+    "WINCH",
+    "POLL",
+    "PWR",
+    "SYS",
+]
 _KILL_USAGE = """
 Usage:
  kill [options] <pid> [...]
@@ -193,8 +229,13 @@ def cmd_kill(ctx: Ctx) -> int:
         ctx.out("kill from procps-ng 4.0.2\n")
         return 0
     if "table" in parsed:
-        ctx.out("".join(f"{n:2d} {name}\n" if n % 7 == 0 else f"{n:2d} {name:<7} "
-                        for n, name in enumerate(_KILL_NAMES, 1)) + "\n")
+        ctx.out(
+            "".join(
+                f"{n:2d} {name}\n" if n % 7 == 0 else f"{n:2d} {name:<7} "
+                for n, name in enumerate(_KILL_NAMES, 1)
+            )
+            + "\n"
+        )
         return 0
     if "list" in parsed:
         return _kill_list(ctx, parsed.get("list"), operands, parsed.operand_at, len(parsed.order))

@@ -16,12 +16,24 @@ CUT_SPEC = CommandSpec(
     opts=(
         Opt("b", "bytes", arg="required", metavar="LIST", help="select only these bytes"),
         Opt("c", "characters", arg="required", metavar="LIST", help="select only these characters"),
-        Opt("d", "delimiter", arg="required", metavar="DELIM", help="use DELIM instead of TAB for field delimiter"),
+        Opt(
+            "d",
+            "delimiter",
+            arg="required",
+            metavar="DELIM",
+            help="use DELIM instead of TAB for field delimiter",
+        ),
         Opt("f", "fields", arg="required", metavar="LIST", help="select only these fields"),
         Opt("n", None, help="(ignored)"),
         Opt(None, "complement", help="complement the set of selected bytes, characters or fields"),
         Opt("s", "only-delimited", help="do not print lines not containing delimiters"),
-        Opt(None, "output-delimiter", arg="required", metavar="STRING", help="use STRING as the output delimiter"),
+        Opt(
+            None,
+            "output-delimiter",
+            arg="required",
+            metavar="STRING",
+            help="use STRING as the output delimiter",
+        ),
         Opt("z", "zero-terminated", help="line delimiter is NUL, not newline"),
     ),
 )
@@ -109,7 +121,9 @@ def complement(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 class _FieldCutter:
-    def __init__(self, ranges: list[tuple[int, int]], delim: bytes, out_delim: bytes, only_delimited: bool) -> None:
+    def __init__(
+        self, ranges: list[tuple[int, int]], delim: bytes, out_delim: bytes, only_delimited: bool
+    ) -> None:
         self.ranges = ranges
         self.delim = delim
         self.out_delim = out_delim
@@ -137,7 +151,6 @@ class _FieldCutter:
             parts = line.split(d)
             out.append(od.join([parts[i] for i in self.indices(len(parts))]) + eol)
         return out
-
 
     def _one_field(self, lines: list[bytes], eol: bytes, k: int) -> list[bytes]:
         """The common `-f N`: split at most N times and take the N-th piece."""

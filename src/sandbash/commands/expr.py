@@ -16,8 +16,12 @@ from .options import CommandSpec
 from .record import Effects, declare
 from .shellutils.common import quote
 
-SPEC = CommandSpec("expr", "EXPRESSION\n  or:  expr OPTION", "Print the value of EXPRESSION to standard output.",
-                   usage_status=2)
+SPEC = CommandSpec(
+    "expr",
+    "EXPRESSION\n  or:  expr OPTION",
+    "Print the value of EXPRESSION to standard output.",
+    usage_status=2,
+)
 
 Value = int | str
 
@@ -110,8 +114,17 @@ class _Parser:
                 ab = a.encode("utf-8", "surrogateescape")
                 bb = b.encode("utf-8", "surrogateescape")
                 cmp = (ab > bb) - (ab < bb)
-            left = int({"<": cmp < 0, "<=": cmp <= 0, "=": cmp == 0, "==": cmp == 0, "!=": cmp != 0,
-                        ">=": cmp >= 0, ">": cmp > 0}[op])
+            left = int(
+                {
+                    "<": cmp < 0,
+                    "<=": cmp <= 0,
+                    "=": cmp == 0,
+                    "==": cmp == 0,
+                    "!=": cmp != 0,
+                    ">=": cmp >= 0,
+                    ">": cmp > 0,
+                }[op]
+            )
         return left
 
     def _arith(self, left: Value, right: Value, ev: bool) -> tuple[int, int] | None:
@@ -209,7 +222,7 @@ class _Parser:
         # a non-number, a negative or a zero position or length gives the empty string
         if pos is None or size is None or pos <= 0 or size <= 0 or pos > len(s):
             return ""
-        return s[pos - 1:pos - 1 + size]
+        return s[pos - 1 : pos - 1 + size]
 
 
 @declare("expr", spec=SPEC, effects=Effects.NONE)
@@ -218,7 +231,11 @@ def cmd_expr(ctx: Ctx) -> int:
     # only a first `--` is an option terminator; --help/--version are the only options
     if args and args[0] == "--":
         args = args[1:]
-    elif len(args) == 1 and len(args[0]) > 2 and ("--help".startswith(args[0]) or "--version".startswith(args[0])):
+    elif (
+        len(args) == 1
+        and len(args[0]) > 2
+        and ("--help".startswith(args[0]) or "--version".startswith(args[0]))
+    ):
         ctx.parse(SPEC, args)
     if not args:
         ctx.error("missing operand")

@@ -32,6 +32,7 @@ S_IFMT = 0o170000  # the mask (the stdlib's stat.S_IFMT is a function)
 S_IFBLK = 0o060000
 S_IFSOCK = 0o140000
 
+
 def errmsg(e: FsError | int) -> str:
     """The C library wording of an FsError (or errno), with the policy rule that refused it."""
     return e.message if isinstance(e, FsError) else strerror(e if isinstance(e, int) else (e.errno or 0))
@@ -69,7 +70,15 @@ def lookup_group(name: str) -> int | None:
 
 # ------------------------------------------------------------ file types and modes
 
-_TYPE_CHARS = {S_IFREG: "-", S_IFDIR: "d", S_IFLNK: "l", S_IFCHR: "c", S_IFBLK: "b", S_IFIFO: "p", S_IFSOCK: "s"}
+_TYPE_CHARS = {
+    S_IFREG: "-",
+    S_IFDIR: "d",
+    S_IFLNK: "l",
+    S_IFCHR: "c",
+    S_IFBLK: "b",
+    S_IFIFO: "p",
+    S_IFSOCK: "s",
+}
 
 
 def type_char(mode: int) -> str:
@@ -213,7 +222,11 @@ def _file_prefixlen(s: bytes) -> int:
     while i < n:
         i += 1
         prefixlen = i
-        while i + 1 < n and s[i] == 0x2E and (chr(s[i + 1]).isascii() and (chr(s[i + 1]).isalpha() or s[i + 1] == 0x7E)):
+        while (
+            i + 1 < n
+            and s[i] == 0x2E
+            and (chr(s[i + 1]).isascii() and (chr(s[i + 1]).isalpha() or s[i + 1] == 0x7E))
+        ):
             i += 2
             while i < n and (chr(s[i]).isascii() and (chr(s[i]).isalnum() or s[i] == 0x7E)):
                 i += 1
@@ -346,7 +359,11 @@ def adjust_mode(old: int, is_dir: bool, umask: int, changes: list[ModeChange]) -
         omit = (0o6000 if is_dir else 0) & ~mentioned
         if flag == "copy":
             value &= mode
-            value |= (0o444 if value & 0o444 else 0) | (0o222 if value & 0o222 else 0) | (0o111 if value & 0o111 else 0)
+            value |= (
+                (0o444 if value & 0o444 else 0)
+                | (0o222 if value & 0o222 else 0)
+                | (0o111 if value & 0o111 else 0)
+            )
         elif flag == "X" and (mode & 0o111 or is_dir):
             value |= 0o111
         value &= (affected if affected else ~umask & 0o7777) & ~omit
@@ -465,14 +482,24 @@ class FsUsage:
 
 def _usage(info: MountInfo) -> FsUsage:
     # host-backed mounts name their host directory: show the type instead
-    source = info.fstype if info.source.startswith("/") and not info.source.startswith("/dev/") else info.source
+    source = (
+        info.fstype if info.source.startswith("/") and not info.source.startswith("/dev/") else info.source
+    )
     q = info.quota
     if q is None:
         return FsUsage(source, info.fstype, info.path, info.read_only, 0, 0, 0, 0)
     blocks = q.max_bytes // BLOCK_SIZE
     used = min(blocks, -(-q.used_bytes // BLOCK_SIZE))
-    return FsUsage(source, info.fstype, info.path, info.read_only, blocks, blocks - used, q.max_files,
-                   max(0, q.max_files - q.used_files))
+    return FsUsage(
+        source,
+        info.fstype,
+        info.path,
+        info.read_only,
+        blocks,
+        blocks - used,
+        q.max_files,
+        max(0, q.max_files - q.used_files),
+    )
 
 
 def mount_table(fs: FsView) -> list[FsUsage]:
@@ -504,8 +531,15 @@ class FileRewrite:
     `follow`, a symbolic link is written through (sort -o) instead of replaced (sed -i).
     A `with` block commits when it ends normally and aborts otherwise."""
 
-    def __init__(self, fs: FsView, path: str, *, prefix: str = "tmp", follow: bool = False,
-                 rng: random.Random | None = None) -> None:
+    def __init__(
+        self,
+        fs: FsView,
+        path: str,
+        *,
+        prefix: str = "tmp",
+        follow: bool = False,
+        rng: random.Random | None = None,
+    ) -> None:
         self.fs = fs
         self.path = path
         if follow:
@@ -589,8 +623,9 @@ def rewrites_in_place(fs: FsView, path: str) -> bool:
     return st is not None and st.is_file
 
 
-def replace_bytes(fs: FsView, path: str, data: bytes, *, prefix: str = "tmp",
-                  rng: random.Random | None = None) -> None:
+def replace_bytes(
+    fs: FsView, path: str, data: bytes, *, prefix: str = "tmp", rng: random.Random | None = None
+) -> None:
     """`fs.write_bytes`, except that an existing file keeps its content if the write fails."""
     if not rewrites_in_place(fs, path):
         fs.write_bytes(path, data)

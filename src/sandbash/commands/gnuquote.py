@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 # Characters the shell treats specially anywhere in a word (`#` and `~` only at its start).
-_SHELL_SPECIAL = frozenset("!\"$&()*;<=>[^`|{}\\?")
+_SHELL_SPECIAL = frozenset('!"$&()*;<=>[^`|{}\\?')
 _C_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}
 
 

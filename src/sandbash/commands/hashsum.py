@@ -129,7 +129,9 @@ def _escape_name(name: str) -> tuple[str, str]:
 
 
 class _Summer:
-    def __init__(self, ctx: Ctx, algo: str, bits: int | None, opts: object, tag_default: bool = False) -> None:
+    def __init__(
+        self, ctx: Ctx, algo: str, bits: int | None, opts: object, tag_default: bool = False
+    ) -> None:
         self.ctx = ctx
         self.algo = algo
         self.bits = bits
@@ -209,8 +211,10 @@ class _Summer:
                     if not expected or len(expected) != want_len or not name:
                         bad_format += 1
                         if get("warn"):
-                            ctx.error(f"{quotef(shown_list) if list_name != '-' else '-'}: {lineno}: improperly formatted "
-                                      f"{self._label()} checksum line")
+                            ctx.error(
+                                f"{quotef(shown_list) if list_name != '-' else '-'}: {lineno}: improperly formatted "
+                                f"{self._label()} checksum line"
+                            )
                         continue
                     if esc:
                         name = name.replace("\\\\", "\0").replace("\\n", "\n").replace("\0", "\\")
@@ -239,17 +243,27 @@ class _Summer:
                             out.write(encode(f"{esc_out}{shown}: FAILED\n"))
                 out.flush()
                 qname = "'standard input'" if list_name == "-" else quotef(list_name)
-                if matched == 0 and unreadable == 0 and not (get("ignore_missing") and bad_format == 0 and lines):
+                if (
+                    matched == 0
+                    and unreadable == 0
+                    and not (get("ignore_missing") and bad_format == 0 and lines)
+                ):
                     ctx.error(f"{qname}: no properly formatted checksum lines found")
                     result = 1
                     continue
                 if not status_only:
                     if bad_format:
-                        ctx.error(f"WARNING: {bad_format} line{'s are' if bad_format > 1 else ' is'} improperly formatted")
+                        ctx.error(
+                            f"WARNING: {bad_format} line{'s are' if bad_format > 1 else ' is'} improperly formatted"
+                        )
                     if unreadable:
-                        ctx.error(f"WARNING: {unreadable} listed file{'s' if unreadable > 1 else ''} could not be read")
+                        ctx.error(
+                            f"WARNING: {unreadable} listed file{'s' if unreadable > 1 else ''} could not be read"
+                        )
                     if failed:
-                        ctx.error(f"WARNING: {failed} computed checksum{'s' if failed > 1 else ''} did NOT match")
+                        ctx.error(
+                            f"WARNING: {failed} computed checksum{'s' if failed > 1 else ''} did NOT match"
+                        )
                 if get("ignore_missing") and matched == 0:
                     ctx.error(f"{qname}: no file was verified")
                     result = 1
@@ -361,8 +375,19 @@ CKSUM_SPEC = CommandSpec(
     ),
 )
 
-_ALGOS = [("bsd", "bsd"), ("sysv", "sysv"), ("crc", "crc"), ("md5", "md5"), ("sha1", "sha1"), ("sha224", "sha224"),
-          ("sha256", "sha256"), ("sha384", "sha384"), ("sha512", "sha512"), ("blake2b", "blake2b"), ("sm3", "sm3")]
+_ALGOS = [
+    ("bsd", "bsd"),
+    ("sysv", "sysv"),
+    ("crc", "crc"),
+    ("md5", "md5"),
+    ("sha1", "sha1"),
+    ("sha224", "sha224"),
+    ("sha256", "sha256"),
+    ("sha384", "sha384"),
+    ("sha512", "sha512"),
+    ("blake2b", "blake2b"),
+    ("sm3", "sm3"),
+]
 
 
 def _legacy_sums(ctx: Ctx, files: list[str], kind: str, eol: bytes = b"\n") -> int:
@@ -389,7 +414,12 @@ def _legacy_sums(ctx: Ctx, files: list[str], kind: str, eol: bytes = b"\n") -> i
     return inputs.status
 
 
-@declare("cksum", spec=CKSUM_SPEC, uses=("b2sum", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "sum"), effects=Effects.READS)
+@declare(
+    "cksum",
+    spec=CKSUM_SPEC,
+    uses=("b2sum", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "sum"),
+    effects=Effects.READS,
+)
 @command
 def cmd_cksum(ctx: Ctx) -> int:
     opts, files = ctx.parse(CKSUM_SPEC)

@@ -42,11 +42,32 @@ def format_error(template: str, name: str, err: int | None) -> str:
 class Inputs:
     """The operands one command reads, in order; see the module docstring."""
 
-    __slots__ = ("ctx", "names", "open_error", "read_error", "current", "read_failed", "on_read_error", "tried",
-                 "opened", "failures", "stdin_name", "flush", "stop_on_read_error", "on_open_error", "stream")
+    __slots__ = (
+        "ctx",
+        "names",
+        "open_error",
+        "read_error",
+        "current",
+        "read_failed",
+        "on_read_error",
+        "tried",
+        "opened",
+        "failures",
+        "stdin_name",
+        "flush",
+        "stop_on_read_error",
+        "on_open_error",
+        "stream",
+    )
 
-    def __init__(self, ctx: Ctx, names: Sequence[str], open_error: str = GNU_ERROR,
-                 read_error: str | None = None, flush: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        ctx: Ctx,
+        names: Sequence[str],
+        open_error: str = GNU_ERROR,
+        read_error: str | None = None,
+        flush: Callable[[], None] | None = None,
+    ) -> None:
         self.ctx = ctx
         # gnulib's error() flushes stdout before it writes: a tool's buffered output comes first
         self.flush = flush
@@ -124,7 +145,9 @@ class Inputs:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> bool:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
+    ) -> bool:
         if isinstance(error, (FsError, StreamError)):
             self.fail_reading(error.errno)
             return True

@@ -65,10 +65,25 @@ def invoke(
     name = label or base
     err = fds.get(2)
     extra: dict[str, object] = {"host": caps.host, "gate": caps.gate}
-    ctx = Ctx(base, argv[1:], fds.get(0) or ClosedStream(), fds.get(1) or ClosedStream(), err or ClosedStream(),
-              fs, env, caps.budget, fds=dict(fds), runner=caps.runner, script_runner=caps.script_runner,
-              clock=caps.clock, rng=rng, extra=extra, finder=caps.finder,
-              identity=caps.identity, net=caps.network)
+    ctx = Ctx(
+        base,
+        argv[1:],
+        fds.get(0) or ClosedStream(),
+        fds.get(1) or ClosedStream(),
+        err or ClosedStream(),
+        fs,
+        env,
+        caps.budget,
+        fds=dict(fds),
+        runner=caps.runner,
+        script_runner=caps.script_runner,
+        clock=caps.clock,
+        rng=rng,
+        extra=extra,
+        finder=caps.finder,
+        identity=caps.identity,
+        net=caps.network,
+    )
     try:
         return record.run(ctx)
     except CommandExit as e:

@@ -66,7 +66,9 @@ def apply_symbolic_mode(spec: str, mode: int, *, is_dir: bool = False, umask: in
 def mode_string(mode: int) -> str:
     """`drwxr-xr-x` style, from a full st_mode."""
     kind = mode & 0o170000
-    first = {0o040000: "d", 0o120000: "l", 0o020000: "c", 0o060000: "b", 0o010000: "p", 0o140000: "s"}.get(kind, "-")
+    first = {0o040000: "d", 0o120000: "l", 0o020000: "c", 0o060000: "b", 0o010000: "p", 0o140000: "s"}.get(
+        kind, "-"
+    )
     out = [first]
     for shift, special, sch in ((6, 0o4000, "s"), (3, 0o2000, "s"), (0, 0o1000, "t")):
         bits = (mode >> shift) & 7

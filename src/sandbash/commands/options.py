@@ -67,9 +67,15 @@ class Opt:
     type: Callable[[Any], Any] | None = None  # a str, or a tuple of them when nargs > 1
     group: str | None = None
     nargs: int = 1  # a required value of several words, stored as a tuple (jq's --arg NAME VALUE)
-    attached: bool = True  # False: the value is always the next word, the word's other letters go on (tree -L)
-    attached_if: Callable[[str], bool] | None = None  # bundle "none": which attached values count (kill -sTERM)
-    stop: bool = False  # the parse ends once this option is met (jq -h); the words after it are operands, unread
+    attached: bool = (
+        True  # False: the value is always the next word, the word's other letters go on (tree -L)
+    )
+    attached_if: Callable[[str], bool] | None = (
+        None  # bundle "none": which attached values count (kill -sTERM)
+    )
+    stop: bool = (
+        False  # the parse ends once this option is met (jq -h); the words after it are operands, unread
+    )
     implied: Any = None  # what an optional option stores given no value (pflag's NoOptDefVal)
 
     @property
@@ -121,8 +127,15 @@ class UsageError(Exception):
     without its dashes), `word` the whole argument, `parsed` what was parsed before it, `at`
     where a letter stands in the word."""
 
-    def __init__(self, message: str, kind: str = "", name: str = "", word: str = "",
-                 parsed: Parsed | None = None, at: int = 0) -> None:
+    def __init__(
+        self,
+        message: str,
+        kind: str = "",
+        name: str = "",
+        word: str = "",
+        parsed: Parsed | None = None,
+        at: int = 0,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.kind = kind
@@ -201,8 +214,11 @@ def _tables(spec: CommandSpec) -> tuple[CommandSpec, dict[str, Opt], dict[str, O
     if found is None or found[0] is not spec:
         if len(_TABLES) >= _TABLES_MAX:
             _TABLES.clear()
-        found = _TABLES[id(spec)] = (spec, {o.short: o for o in spec.opts if o.short},
-                                     {o.long: o for o in spec.opts if o.long})
+        found = _TABLES[id(spec)] = (
+            spec,
+            {o.short: o for o in spec.opts if o.short},
+            {o.long: o for o in spec.opts if o.long},
+        )
     return found
 
 
@@ -231,15 +247,15 @@ class _Gnu:
                 operands.append(arg)
                 at.append(len(parsed.order))
                 if spec.stop_at_operand:
-                    self._operands(args[self.i:])
+                    self._operands(args[self.i :])
                     break
             elif arg == "--":
                 parsed.dashdash = len(operands)
-                self._operands(args[self.i:])
+                self._operands(args[self.i :])
                 break
             elif arg[1] == "-":
                 if self._long(arg):
-                    self._operands(args[self.i:])  # an option that ends the parse: the rest, unread
+                    self._operands(args[self.i :])  # an option that ends the parse: the rest, unread
                     break
             elif self._dash_value(arg):
                 continue
@@ -247,10 +263,10 @@ class _Gnu:
                 operands.append(arg)
                 at.append(len(parsed.order))
                 if spec.stop_at_operand:
-                    self._operands(args[self.i:])
+                    self._operands(args[self.i :])
                     break
             elif self._short_word(arg):
-                self._operands(args[self.i:])
+                self._operands(args[self.i :])
                 break
         return parsed, operands
 
@@ -266,8 +282,11 @@ class _Gnu:
         words = [] if first is None else [first]
         while len(words) < opt.nargs:
             if self.i >= len(self.args):
-                message = (f"option '--{name}' requires an argument" if word.startswith("--")
-                           else f"option requires an argument -- '{name}'")
+                message = (
+                    f"option '--{name}' requires an argument"
+                    if word.startswith("--")
+                    else f"option requires an argument -- '{name}'"
+                )
                 raise self._error(message, "needs_value", name, word, at)
             words.append(self.args[self.i])
             self.i += 1
@@ -306,7 +325,9 @@ class _Gnu:
         long_name = opt.long or name
         if opt.arg == "none":
             if eq:
-                raise self._error(f"option '--{long_name}' doesn't allow an argument", "no_value", long_name, arg)
+                raise self._error(
+                    f"option '--{long_name}' doesn't allow an argument", "no_value", long_name, arg
+                )
             _store(self.parsed, opt, opt.const)
         elif opt.arg == "required":
             _store(self.parsed, opt, self._take(opt, value if eq else None, long_name, arg))
@@ -322,8 +343,12 @@ class _Gnu:
             raise self._error(unknown, "unknown", name, arg)
         if spec.add_help and name and "help".startswith(name) and not any(l.startswith(name) for l in longs):
             raise HelpRequested(help_text(spec))
-        if spec.add_help and name and "version".startswith(name) and len(name) >= 4 and not any(
-            l.startswith(name) for l in longs
+        if (
+            spec.add_help
+            and name
+            and "version".startswith(name)
+            and len(name) >= 4
+            and not any(l.startswith(name) for l in longs)
         ):
             raise HelpRequested(version_text(spec))
         matches = [l for l in longs if l.startswith(name)]
@@ -444,16 +469,19 @@ def _parse_builtin(spec: CommandSpec, args: Sequence[str]) -> tuple[Parsed, list
     return parsed, list(args[i:])
 
 
-def _builtin_word(spec: CommandSpec, shorts: dict[str, Opt], parsed: Parsed, args: Sequence[str],
-                  i: int) -> tuple[int, bool]:
+def _builtin_word(
+    spec: CommandSpec, shorts: dict[str, Opt], parsed: Parsed, args: Sequence[str], i: int
+) -> tuple[int, bool]:
     """A word read whole (bundle "none", and the dash_value hook): how many words it took (0: not
     read here), and whether the options end after them."""
     word = args[i]
     sign = word[:1]
     signs = "-+" if spec.plus else "-"
     opt = shorts.get(word[1:2]) if spec.bundle == "none" and sign in signs else None
-    if opt is not None and (word[2:] == "" or (opt.arg != "none" and opt.attached and (
-            opt.attached_if is None or opt.attached_if(word[2:])))):
+    if opt is not None and (
+        word[2:] == ""
+        or (opt.arg != "none" and opt.attached and (opt.attached_if is None or opt.attached_if(word[2:])))
+    ):
         if opt.arg == "none":
             _store(parsed, opt, opt.const, sign)
             return 1, opt.stop
@@ -465,8 +493,12 @@ def _builtin_word(spec: CommandSpec, shorts: dict[str, Opt], parsed: Parsed, arg
         _store(parsed, opt, args[i + 1], sign)
         return 2, opt.stop
     key = spec.dash_value
-    if key is not None and sign and sign in spec.dash_value_signs and (
-            spec.dash_value_if is None or spec.dash_value_if(word)):
+    if (
+        key is not None
+        and sign
+        and sign in spec.dash_value_signs
+        and (spec.dash_value_if is None or spec.dash_value_if(word))
+    ):
         if spec.dash_value_once and key in parsed.values:
             return 0, True
         _store(parsed, next(o for o in spec.opts if o.key == key), word[1:], sign)

@@ -30,8 +30,13 @@ class Chooser:
     appended to a pool (randnum below randmax + 1) and the unused part of a draw is kept for the
     next one; a draw that falls in the unfair tail is retried with what is left."""
 
-    def __init__(self, stream: Stream | None = None, name: str = "", rng: random.Random | None = None,
-                 checkpoint: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        stream: Stream | None = None,
+        name: str = "",
+        rng: random.Random | None = None,
+        checkpoint: Callable[[], None] | None = None,
+    ) -> None:
         self.stream = stream
         self.name = name
         self.rng = rng

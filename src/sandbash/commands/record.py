@@ -83,11 +83,29 @@ class Effects(StrEnum):
         return self in _WRITERS
 
 
-_WRITERS = frozenset({
-    Effects.CP, Effects.MV, Effects.INSTALL, Effects.LN, Effects.RM, Effects.SHRED, Effects.RMDIR,
-    Effects.MKDIR, Effects.TOUCH, Effects.CHMOD, Effects.MKTEMP, Effects.SPLIT, Effects.CSPLIT, Effects.TEE,
-    Effects.COMPRESS, Effects.PATCH, Effects.TAR, Effects.ZIP, Effects.UNZIP,
-})
+_WRITERS = frozenset(
+    {
+        Effects.CP,
+        Effects.MV,
+        Effects.INSTALL,
+        Effects.LN,
+        Effects.RM,
+        Effects.SHRED,
+        Effects.RMDIR,
+        Effects.MKDIR,
+        Effects.TOUCH,
+        Effects.CHMOD,
+        Effects.MKTEMP,
+        Effects.SPLIT,
+        Effects.CSPLIT,
+        Effects.TEE,
+        Effects.COMPRESS,
+        Effects.PATCH,
+        Effects.TAR,
+        Effects.ZIP,
+        Effects.UNZIP,
+    }
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -151,7 +169,19 @@ def declare(
 
     def wrap(fn: CommandFn) -> CommandRecord:
         doc = summary or (spec.summary if spec is not None else "")
-        return CommandRecord(tuple(names), fn, effects, spec, spells, frozenset(uses), network, host_only,
-                             host_variant, doc, module=fn.__module__, attr=fn.__name__)
+        return CommandRecord(
+            tuple(names),
+            fn,
+            effects,
+            spec,
+            spells,
+            frozenset(uses),
+            network,
+            host_only,
+            host_variant,
+            doc,
+            module=fn.__module__,
+            attr=fn.__name__,
+        )
 
     return wrap

@@ -53,8 +53,10 @@ def _load(name: str) -> CommandRecord | None:
         module = importlib.import_module(f"sandbash.commands.{module_name}")
     record = getattr(module, attr, None)
     if not isinstance(record, CommandRecord) or name.removeprefix(HOST_PREFIX) not in record.names:
-        raise ImportError(f"commands/index.py is stale: {name} is not declared at {module_name}.{attr} "
-                          "(python tests/unit/commands/test_records.py --write-index)")
+        raise ImportError(
+            f"commands/index.py is stale: {name} is not declared at {module_name}.{attr} "
+            "(python tests/unit/commands/test_records.py --write-index)"
+        )
     _LOADED[name] = record
     return record
 
@@ -155,6 +157,7 @@ class CommandTable:
         entry = INDEX.get(name)
         return frozenset(entry[3]) if entry is not None else frozenset()
 
+
 # the built-in commands alone (what a Bash without custom commands runs)
 BUILTIN_TABLE = CommandTable()
 
@@ -204,15 +207,19 @@ def render_index(records: Iterable[CommandRecord]) -> str:
         for n in r.names:
             key = HOST_PREFIX + n if r.host_variant else n
             effects = r.effects.value if r.effects is not None else None
-            rows.append(f"    {key!r}: ({module!r}, {r.attr!r}, {r.family(n)!r}, {tuple(sorted(r.uses))!r}, "
-                        f"{r.network!r}, {r.host_only!r}, {effects!r}),")
+            rows.append(
+                f"    {key!r}: ({module!r}, {r.attr!r}, {r.family(n)!r}, {tuple(sorted(r.uses))!r}, "
+                f"{r.network!r}, {r.host_only!r}, {effects!r}),"
+            )
     rows.sort()
     return (
         '"""GENERATED from the @declare records by `python tests/unit/commands/test_records.py --write-index`:\n'
         "do not edit. name -> (module under sandbash.commands, attribute, implementation it spells,\n"
-        'engines it uses, needs a network, exists only in host mode, its Effects); `host:NAME`: the host-mode\n'
+        "engines it uses, needs a network, exists only in host mode, its Effects); `host:NAME`: the host-mode\n"
         'variant."""\n\n'
-        "INDEX: dict[str, tuple[str, str, str, tuple[str, ...], bool, bool, str]] = {\n" + "\n".join(rows) + "\n}\n"
+        "INDEX: dict[str, tuple[str, str, str, tuple[str, ...], bool, bool, str]] = {\n"
+        + "\n".join(rows)
+        + "\n}\n"
     )
 
 

@@ -24,9 +24,21 @@ SHUF_SPEC = CommandSpec(
     summary="Write a random permutation of the input lines to standard output.",
     opts=(
         Opt("e", "echo", help="treat each ARG as an input line"),
-        Opt("i", "input-range", arg="required", metavar="LO-HI", help="treat each number LO through HI as an input line"),
+        Opt(
+            "i",
+            "input-range",
+            arg="required",
+            metavar="LO-HI",
+            help="treat each number LO through HI as an input line",
+        ),
         Opt("n", "head-count", arg="required", metavar="COUNT", help="output at most COUNT lines"),
-        Opt("o", "output", arg="required", metavar="FILE", help="write result to FILE instead of standard output"),
+        Opt(
+            "o",
+            "output",
+            arg="required",
+            metavar="FILE",
+            help="write result to FILE instead of standard output",
+        ),
         Opt(None, "random-source", arg="required", metavar="FILE", help="get random bytes from FILE"),
         Opt("r", "repeat", help="output lines can be repeated"),
         Opt("z", "zero-terminated", help="line delimiter is NUL, not newline"),
@@ -59,7 +71,9 @@ def _shuf(ctx: Ctx, mem: MemoryHold) -> int:
     chooser = Chooser(rng=ctx.rng)
     if opts.get("random_source") is not None:
         try:
-            chooser = Chooser(ctx.open_in(opts.get("random_source")), opts.get("random_source"), checkpoint=ctx.checkpoint)
+            chooser = Chooser(
+                ctx.open_in(opts.get("random_source")), opts.get("random_source"), checkpoint=ctx.checkpoint
+            )
         except FsError as e:
             ctx.error(f"{quotef(opts.get('random_source'))}: {strerror(e.errno or 5)}")
             return 1
@@ -93,7 +107,12 @@ def _shuf(ctx: Ctx, mem: MemoryHold) -> int:
         lines = data.split(sep)
         if lines and lines[-1] == b"":
             lines.pop()
-        if count is not None and count and not opts.get("repeat") and not (from_file and len(data) <= _RESERVOIR_MIN):
+        if (
+            count is not None
+            and count
+            and not opts.get("repeat")
+            and not (from_file and len(data) <= _RESERVOIR_MIN)
+        ):
             # GNU samples a pipe (or a large file) while reading it: other draws, other lines
             lines = reservoir(chooser, lines, count)
     out_stream = ctx.stdout
@@ -110,17 +129,30 @@ def _shuf(ctx: Ctx, mem: MemoryHold) -> int:
             ctx.error(f"{quotef(opts.get('output'))}: {strerror(e.errno or 5)}")
             return 1
     if rewrite is None:
-        return _shuffle_out(ctx, Out(out_stream), lines, count, chooser, sep, bool(opts.get("repeat")), out_stream, mem)
+        return _shuffle_out(
+            ctx, Out(out_stream), lines, count, chooser, sep, bool(opts.get("repeat")), out_stream, mem
+        )
     try:
         with rewrite:
-            return _shuffle_out(ctx, Out(out_stream), lines, count, chooser, sep, bool(opts.get("repeat")), None, mem)
+            return _shuffle_out(
+                ctx, Out(out_stream), lines, count, chooser, sep, bool(opts.get("repeat")), None, mem
+            )
     except FsError as e:  # the swap itself was refused: the file keeps its content
         ctx.error(f"{quotef(opts.get('output'))}: {strerror(e.errno or 5)}")
         return 1
 
 
-def _shuffle_out(ctx: Ctx, out: Out, lines: list[bytes] | range, count: int | None, chooser: Chooser, sep: bytes,
-                 repeat: bool, out_stream: Stream | None, mem: MemoryHold) -> int:
+def _shuffle_out(
+    ctx: Ctx,
+    out: Out,
+    lines: list[bytes] | range,
+    count: int | None,
+    chooser: Chooser,
+    sep: bytes,
+    repeat: bool,
+    out_stream: Stream | None,
+    mem: MemoryHold,
+) -> int:
     """Write the permutation; `out_stream` is closed at the end unless it is stdout (or None)."""
     n = len(lines)
 

@@ -22,8 +22,12 @@ TR_SPEC = CommandSpec(
         Opt("c", "complement", dest="complement", help="use the complement of ARRAY1"),
         Opt("C", None, dest="complement"),
         Opt("d", "delete", help="delete characters in ARRAY1, do not translate"),
-        Opt("s", "squeeze-repeats", help="replace each sequence of a repeated character listed in the last "
-                                         "specified ARRAY, with a single occurrence of that character"),
+        Opt(
+            "s",
+            "squeeze-repeats",
+            help="replace each sequence of a repeated character listed in the last "
+            "specified ARRAY, with a single occurrence of that character",
+        ),
         Opt("t", "truncate-set1", help="first truncate ARRAY1 to length of ARRAY2"),
     ),
 )
@@ -45,7 +49,6 @@ CLASSES: dict[str, list[int]] = {
 }
 
 
-
 @dataclass
 class _Elem:
     kind: str  # "char", "range", "class", "equiv", "repeat"
@@ -61,12 +64,17 @@ class TrError(Exception):
 def _unescape(ctx: Ctx, text: str) -> list[tuple[int, bool]]:
     """Bytes of a SET with backslash escapes resolved: (byte, was_escaped)."""
     notes: list[str] = []
-    out = [(b, escaped) for piece, escaped in decode_pieces(text, "tr", notes)
-           for b in piece.encode("utf-8", "surrogateescape")]
+    out = [
+        (b, escaped)
+        for piece, escaped in decode_pieces(text, "tr", notes)
+        for b in piece.encode("utf-8", "surrogateescape")
+    ]
     for note in notes:
         if note.startswith("\\"):  # \NNN past 255: GNU reads two digits and a plain one
-            ctx.error(f"warning: the ambiguous octal escape {note} is being\n\tinterpreted as the 2-byte sequence "
-                      f"\\0{note[1:3]}, {note[3]}")
+            ctx.error(
+                f"warning: the ambiguous octal escape {note} is being\n\tinterpreted as the 2-byte sequence "
+                f"\\0{note[1:3]}, {note[3]}"
+            )
     if (len(text) - len(text.rstrip("\\"))) % 2:
         ctx.error("warning: an unescaped backslash at end of string is not portable")
         out[-1] = (0x5C, True)
@@ -94,8 +102,10 @@ def parse_set(ctx: Ctx, text: str, second: bool) -> list[_Elem]:
                         elems.append(_Elem("class", CLASSES[name], name))
                     else:
                         if len(body) != 1:
-                            ctx.error(f"{quote(ctx, body.decode('latin-1'))}: equivalence class operand must be a "
-                                      "single character")
+                            ctx.error(
+                                f"{quote(ctx, body.decode('latin-1'))}: equivalence class operand must be a "
+                                "single character"
+                            )
                             raise CommandExit(1)
                         elems.append(_Elem("equiv", [body[0]]))
                     i = end + 2
@@ -180,12 +190,18 @@ def cmd_tr(ctx: Ctx) -> int:
     if len(sets) < lo:
         if not sets:
             raise usage_fail(ctx, "missing operand")
-        extra = ("Two strings must be given when both deleting and squeezing repeats." if squeeze
-                 else "Two strings must be given when translating.")
+        extra = (
+            "Two strings must be given when both deleting and squeezing repeats."
+            if squeeze
+            else "Two strings must be given when translating."
+        )
         raise usage_fail(ctx, f"missing operand after {quote(ctx, sets[-1])}\n{extra}")
     if len(sets) > hi:
-        extra = ("\nOnly one string may be given when deleting without squeezing repeats."
-                 if len(sets) == 2 else "")
+        extra = (
+            "\nOnly one string may be given when deleting without squeezing repeats."
+            if len(sets) == 2
+            else ""
+        )
         raise usage_fail(ctx, f"extra operand {quote(ctx, sets[hi])}{extra}")
     elems1 = parse_set(ctx, sets[0], False)
     elems2 = parse_set(ctx, sets[1], True) if len(sets) > 1 else None
@@ -222,15 +238,18 @@ def _tr_die(ctx: Ctx, message: str) -> CommandExit:
     return CommandExit(1)
 
 
-def _translation(ctx: Ctx, set1: list[int], elems1: list[_Elem], elems2: list[_Elem], truncate: bool,
-                 comp: bool) -> tuple[bytes, list[int]]:
+def _translation(
+    ctx: Ctx, set1: list[int], elems1: list[_Elem], elems2: list[_Elem], truncate: bool, comp: bool
+) -> tuple[bytes, list[int]]:
     """The translation table and the string2 characters as used (for -s)."""
     if any(e.kind == "equiv" for e in elems2):
         raise _tr_die(ctx, "[=c=] expressions may not appear in string2 when translating")
     for e in elems2:
         if e.kind == "class" and e.name not in ("upper", "lower"):
-            ctx.error("when translating, the only character classes that may appear in\n"
-                      "string2 are 'upper' and 'lower'")
+            ctx.error(
+                "when translating, the only character classes that may appear in\n"
+                "string2 are 'upper' and 'lower'"
+            )
             raise CommandExit(1)
     starts1 = {pos: e for pos, e in _offsets(elems1)}
     len1 = len(_expand(elems1))
@@ -255,13 +274,22 @@ def _translation(ctx: Ctx, set1: list[int], elems1: list[_Elem], elems2: list[_E
             set1 = set1[: len(set2)]
         else:
             if elems2 and elems2[-1].kind == "class":
-                ctx.error("when translating with string1 longer than string2,\n"
-                          "the latter string must not end with a character class")
+                ctx.error(
+                    "when translating with string1 longer than string2,\n"
+                    "the latter string must not end with a character class"
+                )
                 raise CommandExit(1)
             set2 = set2 + [set2[-1]] * (len(set1) - len(set2))
-    if comp and any(e.kind == "class" for e in elems1) and not (len(set2) == len(set1) and len(set(set2)) <= 1):
-        raise _tr_die(ctx, "when translating with complemented character classes,\n"
-                           "string2 must map all characters in the domain to one")
+    if (
+        comp
+        and any(e.kind == "class" for e in elems1)
+        and not (len(set2) == len(set1) and len(set(set2)) <= 1)
+    ):
+        raise _tr_die(
+            ctx,
+            "when translating with complemented character classes,\n"
+            "string2 must map all characters in the domain to one",
+        )
     table = bytearray(range(256))
     for a, b in zip(set1, set2, strict=False):
         table[a] = b

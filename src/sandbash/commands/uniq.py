@@ -22,16 +22,28 @@ UNIQ_SPEC = CommandSpec(
         Opt("c", "count", help="prefix lines by the number of occurrences"),
         Opt("d", "repeated", help="only print duplicate lines, one for each group"),
         Opt("D", None, dest="all_repeated_plain", help="print all duplicate lines"),
-        Opt(None, "all-repeated", arg="optional", metavar="METHOD",
-            help="like -D, but allow separating groups with an empty line; METHOD={none(default),prepend,separate}"),
+        Opt(
+            None,
+            "all-repeated",
+            arg="optional",
+            metavar="METHOD",
+            help="like -D, but allow separating groups with an empty line; METHOD={none(default),prepend,separate}",
+        ),
         Opt("f", "skip-fields", arg="required", metavar="N", help="avoid comparing the first N fields"),
-        Opt(None, "group", arg="optional", metavar="METHOD",
-            help="show all items, separating groups with an empty line; METHOD={separate(default),prepend,append,both}"),
+        Opt(
+            None,
+            "group",
+            arg="optional",
+            metavar="METHOD",
+            help="show all items, separating groups with an empty line; METHOD={separate(default),prepend,append,both}",
+        ),
         Opt("i", "ignore-case", help="ignore differences in case when comparing"),
         Opt("s", "skip-chars", arg="required", metavar="N", help="avoid comparing the first N characters"),
         Opt("u", "unique", help="only print unique lines"),
         Opt("z", "zero-terminated", help="line delimiter is NUL, not newline"),
-        Opt("w", "check-chars", arg="required", metavar="N", help="compare no more than N characters in lines"),
+        Opt(
+            "w", "check-chars", arg="required", metavar="N", help="compare no more than N characters in lines"
+        ),
     ),
 )
 
@@ -65,6 +77,7 @@ def _skip_fields(line: bytes, fields: int) -> int:
 def _key_fn(fields: int, chars: int, width: int | None, fold: bool) -> Callable[[bytes], bytes] | None:
     if not fields and not chars and width is None and not fold:
         return None
+
     def key(line: bytes) -> bytes:
         pos = _skip_fields(line, fields) if fields else 0
         k = line[pos + chars :] if chars else line[pos:]
@@ -114,14 +127,26 @@ def cmd_uniq(ctx: Ctx) -> int:
         all_rep = "none"
     if opts.has("all_repeated"):
         v = opts.get("all_repeated")
-        all_rep = "none" if v is None else argmatch(
-            ctx, "--all-repeated", v, [("none", "none"), ("prepend", "prepend"), ("separate", "separate")])
+        all_rep = (
+            "none"
+            if v is None
+            else argmatch(
+                ctx, "--all-repeated", v, [("none", "none"), ("prepend", "prepend"), ("separate", "separate")]
+            )
+        )
     group: str | None = None
     if opts.has("group"):
         v = opts.get("group")
-        group = "separate" if v is None else argmatch(
-            ctx, "--group", v, [("prepend", "prepend"), ("append", "append"), ("separate", "separate"),
-                                ("both", "both")])
+        group = (
+            "separate"
+            if v is None
+            else argmatch(
+                ctx,
+                "--group",
+                v,
+                [("prepend", "prepend"), ("append", "append"), ("separate", "separate"), ("both", "both")],
+            )
+        )
     if group is not None and (count or repeated or unique or all_rep is not None):
         raise usage_fail(ctx, "--group is mutually exclusive with -c/-d/-D/-u")
     if count and all_rep is not None:
@@ -172,8 +197,16 @@ def cmd_uniq(ctx: Ctx) -> int:
     return 0
 
 
-def _simple(ctx: Ctx, stream: Stream, out: Out, sep: bytes, keyfn: Callable[[bytes], bytes] | None, count: bool,
-            repeated: bool, unique: bool) -> None:
+def _simple(
+    ctx: Ctx,
+    stream: Stream,
+    out: Out,
+    sep: bytes,
+    keyfn: Callable[[bytes], bytes] | None,
+    count: bool,
+    repeated: bool,
+    unique: bool,
+) -> None:
     """The common modes (plain, -c, -d, -u) without per-line method calls."""
     first: bytes | None = None
     first_key: bytes | None = None
@@ -199,8 +232,16 @@ def _simple(ctx: Ctx, stream: Stream, out: Out, sep: bytes, keyfn: Callable[[byt
 class _Emitter:
     """Decides what each group prints: the first line, all lines, a count, separators."""
 
-    def __init__(self, out: Out, sep: bytes, count: bool, repeated: bool, unique: bool, all_rep: str | None,
-                 group: str | None) -> None:
+    def __init__(
+        self,
+        out: Out,
+        sep: bytes,
+        count: bool,
+        repeated: bool,
+        unique: bool,
+        all_rep: str | None,
+        group: str | None,
+    ) -> None:
         self.out = out
         self.sep = sep
         self.count = count
@@ -220,7 +261,9 @@ class _Emitter:
         self.n = 1
         self.rest = []
         if self.group is not None:
-            if self.group in ("prepend", "both") or (self.groups_out and self.group in ("separate", "append")):
+            if self.group in ("prepend", "both") or (
+                self.groups_out and self.group in ("separate", "append")
+            ):
                 self.out.write(self.sep)
             self.out.write(line + self.sep)
             self.groups_out += 1

@@ -20,26 +20,63 @@ from .record import Effects, declare
 from .shellutils.common import quote, run_program, usage_fail
 
 SPEC = CommandSpec(
-    "xargs", "[OPTION]... COMMAND [INITIAL-ARGS]...",
+    "xargs",
+    "[OPTION]... COMMAND [INITIAL-ARGS]...",
     "Run COMMAND with arguments INITIAL-ARGS and more arguments read from input.",
     opts=(
         Opt("0", "null", help="items are separated by a null, not whitespace"),
         Opt("a", "arg-file", "required", metavar="FILE", help="read arguments from FILE, not standard input"),
-        Opt("d", "delimiter", "required", metavar="CHARACTER", help="items in input stream are separated by CHARACTER"),
+        Opt(
+            "d",
+            "delimiter",
+            "required",
+            metavar="CHARACTER",
+            help="items in input stream are separated by CHARACTER",
+        ),
         Opt("E", None, "required", dest="eof", metavar="END", help="set logical EOF string"),
         Opt("e", "eof", "optional", dest="eof", metavar="END", help="equivalent to -E END"),
         Opt("I", None, "required", dest="replace", metavar="R", help="same as --replace=R"),
-        Opt("i", "replace", "optional", dest="replace_opt", metavar="R",
-            help="replace R in INITIAL-ARGS with names read from standard input"),
-        Opt("L", "max-lines", "required", metavar="MAX-LINES", help="use at most MAX-LINES non-blank input lines per command line"),
+        Opt(
+            "i",
+            "replace",
+            "optional",
+            dest="replace_opt",
+            metavar="R",
+            help="replace R in INITIAL-ARGS with names read from standard input",
+        ),
+        Opt(
+            "L",
+            "max-lines",
+            "required",
+            metavar="MAX-LINES",
+            help="use at most MAX-LINES non-blank input lines per command line",
+        ),
         Opt("l", None, "optional", dest="max_lines_opt"),
-        Opt("n", "max-args", "required", metavar="MAX-ARGS", help="use at most MAX-ARGS arguments per command line"),
+        Opt(
+            "n",
+            "max-args",
+            "required",
+            metavar="MAX-ARGS",
+            help="use at most MAX-ARGS arguments per command line",
+        ),
         Opt("o", "open-tty", help="Reopen stdin as /dev/tty in the child process"),
-        Opt("P", "max-procs", "required", metavar="MAX-PROCS", help="run at most MAX-PROCS processes at a time"),
+        Opt(
+            "P",
+            "max-procs",
+            "required",
+            metavar="MAX-PROCS",
+            help="run at most MAX-PROCS processes at a time",
+        ),
         Opt("p", "interactive", help="prompt before running commands"),
         Opt(None, "process-slot-var", "required", metavar="VAR"),
         Opt("r", "no-run-if-empty", help="if there are no arguments, then do not run COMMAND"),
-        Opt("s", "max-chars", "required", metavar="MAX-CHARS", help="limit length of command line to MAX-CHARS"),
+        Opt(
+            "s",
+            "max-chars",
+            "required",
+            metavar="MAX-CHARS",
+            help="limit length of command line to MAX-CHARS",
+        ),
         Opt(None, "show-limits", help="show limits on command-line length"),
         Opt("t", "verbose", help="print commands before executing them"),
         Opt("x", "exit", help="exit if the size (see -s) is exceeded"),
@@ -104,8 +141,10 @@ def _delimiter(ctx: Ctx, text: str) -> bytes:
             return bytes([int(body[1:], 16)])
         if re.fullmatch(r"[0-7]{1,3}", body) and int(body, 8) < 256:
             return bytes([int(body, 8)])
-    ctx.error(f"Invalid input delimiter specification {text}: the delimiter must be either a single "
-              "character or an escape sequence starting with \\.")
+    ctx.error(
+        f"Invalid input delimiter specification {text}: the delimiter must be either a single "
+        "character or an escape sequence starting with \\."
+    )
     raise CommandExit(1)
 
 
@@ -125,14 +164,18 @@ def _settings(ctx: Ctx) -> tuple[Settings, list[str], str | None]:
             s.max_lines, s.max_args, s.exit_on_size = 1, None, True
         elif key in ("max_lines", "max_lines_opt"):
             if s.max_args is not None:
-                ctx.error("warning: options --max-lines and --max-args/-n are mutually exclusive, "
-                          "ignoring previous --max-args value")
+                ctx.error(
+                    "warning: options --max-lines and --max-args/-n are mutually exclusive, "
+                    "ignoring previous --max-args value"
+                )
             s.max_lines = 1 if value is None else _number(ctx, value, "L", 1)
             s.max_args, s.replace = None, None
         elif key == "max_args":
             if s.max_lines is not None and s.replace is None:
-                ctx.error("warning: options --max-lines and --max-args/-n are mutually exclusive, "
-                          "ignoring previous --max-lines value")
+                ctx.error(
+                    "warning: options --max-lines and --max-args/-n are mutually exclusive, "
+                    "ignoring previous --max-lines value"
+                )
             s.max_args = _number(ctx, value, "n", 1)
             s.max_lines = None
         elif key == "max_chars":
@@ -155,7 +198,8 @@ def _settings(ctx: Ctx) -> tuple[Settings, list[str], str | None]:
             "POSIX smallest allowable upper limit on argument length (all systems): 4096\n"
             f"Maximum length of command we could actually use: {MAX_SIZE - _env_size(ctx)}\n"
             f"Size of command buffer we are actually using: {s.size}\n"
-            "Maximum parallelism (--max-procs must be no greater): 2147483647\n".encode())
+            "Maximum parallelism (--max-procs must be no greater): 2147483647\n".encode()
+        )
     return s, command or ["echo"], opts.get("arg_file")
 
 
@@ -335,7 +379,11 @@ def cmd_xargs(ctx: Ctx) -> int:
             ctx.error(f"Cannot open input file {quote(arg_file)}: {strerror(e.errno or 0)}")
             return 1
     if s.replace is not None:
-        items = _replace_lines(stream.lines(s.sep or b"\n")) if s.sep is None else _separated(stream.chunks(), s.sep)
+        items = (
+            _replace_lines(stream.lines(s.sep or b"\n"))
+            if s.sep is None
+            else _separated(stream.chunks(), s.sep)
+        )
     elif s.sep is not None:
         items = _separated(stream.chunks(), s.sep)
     else:

@@ -48,7 +48,7 @@ VERSION = "yq (https://github.com/mikefarah/yq/) version v4.44.3"
 
 # helpers written in jq, prepended to the expression
 _PRELUDE = (
-    "def env($n): $ENV[$n]; def strenv($n): ($ENV[$n] // \"\") | tostring; "
+    'def env($n): $ENV[$n]; def strenv($n): ($ENV[$n] // "") | tostring; '
     "def with(p; f): p |= f; def keys: keys_unsorted; "
     "def omit($ks): with_entries(select(.key as $k | $ks | index($k) | not)); "
     "def any_c(f): any(.[]; f); def all_c(f): all(.[]; f); "
@@ -73,7 +73,9 @@ _Resolver.add_implicit_resolver(
 )
 _Resolver.add_implicit_resolver(
     "tag:yaml.org,2002:float",
-    re2.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+    re2.compile(
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+    ),
     list("-+0123456789."),
 )
 _Resolver.add_implicit_resolver(
@@ -123,7 +125,9 @@ class _Constructor(yaml.constructor.SafeConstructor):  # type: ignore[misc]
 
 _Constructor.add_constructor("tag:yaml.org,2002:int", _Constructor.construct_yaml_int)
 _Constructor.add_constructor("tag:yaml.org,2002:float", _Constructor.construct_yaml_float)
-_Constructor.add_constructor("tag:yaml.org,2002:timestamp", yaml.constructor.SafeConstructor.construct_yaml_str)
+_Constructor.add_constructor(
+    "tag:yaml.org,2002:timestamp", yaml.constructor.SafeConstructor.construct_yaml_str
+)
 
 
 def _key(k: Any) -> str:
@@ -138,8 +142,14 @@ def _key(k: Any) -> str:
     return str(k)
 
 
-class _Loader(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,  # type: ignore[misc]
-              _Constructor, _Resolver):
+class _Loader(
+    yaml.reader.Reader,  # type: ignore[misc]
+    yaml.scanner.Scanner,  # type: ignore[misc]
+    yaml.parser.Parser,  # type: ignore[misc]
+    yaml.composer.Composer,  # type: ignore[misc]
+    _Constructor,
+    _Resolver,
+):
     def __init__(self, stream: str) -> None:
         yaml.reader.Reader.__init__(self, stream)
         yaml.scanner.Scanner.__init__(self)
@@ -168,7 +178,11 @@ class _Emitter(yaml.emitter.Emitter):  # type: ignore[misc]
 
 class _Representer(yaml.representer.SafeRepresenter):  # type: ignore[misc]
     def represent_str(self, data: str) -> Any:
-        if "\n" in data and not any(ord(c) < 32 and c not in "\n\t" for c in data) and data.strip(" ") == data:
+        if (
+            "\n" in data
+            and not any(ord(c) < 32 and c not in "\n\t" for c in data)
+            and data.strip(" ") == data
+        ):
             return self.represent_scalar("tag:yaml.org,2002:str", data, style="|")
         return self.represent_scalar("tag:yaml.org,2002:str", data)
 
@@ -267,8 +281,20 @@ class Options:
         self.nul = False
 
 
-_FORMATS = {"a": "auto", "auto": "auto", "y": "yaml", "yaml": "yaml", "yml": "yaml", "j": "json",
-            "json": "json", "t": "toml", "toml": "toml", "p": "props", "props": "props", "properties": "props"}
+_FORMATS = {
+    "a": "auto",
+    "auto": "auto",
+    "y": "yaml",
+    "yaml": "yaml",
+    "yml": "yaml",
+    "j": "json",
+    "json": "json",
+    "t": "toml",
+    "toml": "toml",
+    "p": "props",
+    "props": "props",
+    "properties": "props",
+}
 
 
 def _go_quote(text: str) -> str:
@@ -283,7 +309,9 @@ def _go_quote(text: str) -> str:
             out.append(ch)
         else:
             code = ord(ch)
-            out.append(f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+            out.append(
+                f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+            )
     return '"' + "".join(out) + '"'
 
 
@@ -307,8 +335,13 @@ def _go_int(text: str) -> int:
         base, digits = 8, body[1:]
     # underscores only between digits (or after a base prefix), as Go's literals allow
     clean = digits.replace("_", "")
-    well_formed = (clean.isascii() and clean.isalnum() and "__" not in digits and not digits.endswith("_")
-                   and not (base == 10 and digits.startswith("_")))
+    well_formed = (
+        clean.isascii()
+        and clean.isalnum()
+        and "__" not in digits
+        and not digits.endswith("_")
+        and not (base == 10 and digits.startswith("_"))
+    )
     try:
         value: int | None = int(clean, base) if well_formed else None
     except ValueError:
@@ -360,7 +393,7 @@ def _usage_text(e: UsageError) -> str:
             return f"bad flag syntax: {e.word}"
         name = e.name.partition("=")[0]
         return f"flag needs an argument: --{name}" if e.kind == "needs_value" else f"unknown flag: --{name}"
-    rest = e.word[e.at:]
+    rest = e.word[e.at :]
     if e.kind == "needs_value":
         return f"flag needs an argument: '{e.name}' in -{rest}"
     return f"unknown shorthand flag: '{e.name}' in -{rest}"
@@ -374,7 +407,9 @@ def parse_options(args: list[str]) -> Options:
     except OptionValueError as e:
         assert e.option is not None
         flag = f"-{e.option.short}, --{e.option.long}" if e.option.short else f"--{e.option.long}"
-        raise UsageExit(f"invalid argument {_go_quote(e.value)} for {_go_quote(flag)} flag: {e.message}") from None
+        raise UsageExit(
+            f"invalid argument {_go_quote(e.value)} for {_go_quote(flag)} flag: {e.message}"
+        ) from None
     o = Options()
     # cobra finds the subcommand as the first word that is not a flag (not after `--`)
     if operands and operands[0] in ("eval", "e", "eval-all", "ea") and parsed.dashdash != 0:
@@ -427,8 +462,13 @@ def _from_yaml(v: Any) -> Any:
 
 
 def _tag(v: Any) -> str:
-    return {"null": "!!null", "boolean": "!!bool", "string": "!!str", "array": "!!seq", "object": "!!map"}.get(
-        typename(v), "!!int" if type(v) is int else "!!float")
+    return {
+        "null": "!!null",
+        "boolean": "!!bool",
+        "string": "!!str",
+        "array": "!!seq",
+        "object": "!!map",
+    }.get(typename(v), "!!int" if type(v) is int else "!!float")
 
 
 def _kind(v: Any) -> str:
@@ -658,6 +698,8 @@ def cmd_yq(ctx: Ctx) -> int:
                 yq.values.hold.close()
                 yq.out_mem.close()
     except RecursionError:
-        raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, limits.max_call_depth, "yq recursion too deep") from None
+        raise LimitExceeded(
+            LimitKind.MAX_CALL_DEPTH, limits.max_call_depth, "yq recursion too deep"
+        ) from None
     finally:
         CAPS.reset(caps)

@@ -33,7 +33,7 @@ class ArithError(Exception):
         self.token = token
 
     def render(self) -> str:
-        return f"{self.text}: {self.message} (error token is \"{self.token}\")"
+        return f'{self.text}: {self.message} (error token is "{self.token}")'
 
 
 class ArithVars(Protocol):
@@ -121,8 +121,12 @@ class Evaluator:
             while var is None and i >= 0:
                 var = scopes[i].get(name)
                 i -= 1
-            if (var is not None and type(var.value) is str and name not in SPECIAL_ASSIGN
-                    and (var.attrs == EXPORT or (var.attrs == 0 and not self.opts["allexport"]))):
+            if (
+                var is not None
+                and type(var.value) is str
+                and name not in SPECIAL_ASSIGN
+                and (var.attrs == EXPORT or (var.attrs == 0 and not self.opts["allexport"]))
+            ):
                 var.value = str(value)
                 return value
         self.vars.arith_set(name, sub, value)
@@ -148,19 +152,25 @@ def _cmp(op: str, left: Fn, right: Fn) -> Fn:
 
 def _arith_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
     if op == "+":
+
         def add(ev: Evaluator) -> int:
             v = left(ev) + right(ev)
             return v if _MIN <= v <= _MAX else wrap(v)
+
         return add
     if op == "-":
+
         def sub(ev: Evaluator) -> int:
             v = left(ev) - right(ev)
             return v if _MIN <= v <= _MAX else wrap(v)
+
         return sub
     if op == "*":
+
         def mul(ev: Evaluator) -> int:
             v = left(ev) * right(ev)
             return v if _MIN <= v <= _MAX else wrap(v)
+
         return mul
     if op in ("/", "%"):
         is_div = op == "/"
@@ -171,14 +181,17 @@ def _arith_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
             if b == 0:
                 raise ev.error("division by 0", pos)
             return _divmod(a, b, is_div)
+
         return div
     if op == "**":
+
         def power(ev: Evaluator) -> int:
             a = left(ev)
             b = right(ev)
             if b < 0:
                 raise ev.error("exponent less than 0", pos)
             return _ipow(a, b)
+
         return power
     if op == "<<":
         return lambda ev: wrap(left(ev) << (right(ev) & 63))
@@ -248,6 +261,7 @@ def _compile(node: Arith) -> Fn:
     if isinstance(node, AVar):
         name, vsub = node.name, node.sub
         if vsub is None:
+
             def var(ev: Evaluator) -> int:
                 scopes = ev.scopes
                 raw: str | None = None
@@ -267,6 +281,7 @@ def _compile(node: Arith) -> Fn:
                     v = int(raw)
                     return v if v <= _MAX else wrap(v)
                 return ev.value_of(raw)
+
             return var
         return lambda ev: ev.value_of(ev.vars.arith_get(name, vsub))
     if isinstance(node, ABinary):
@@ -309,9 +324,11 @@ def _compile(node: Arith) -> Fn:
         iname, isub = node.target.name, node.target.sub
         delta = 1 if node.op == "++" else -1
         if node.prefix:
+
             def prefix(ev: Evaluator) -> int:
                 sub = ev.once(iname, isub)
                 return ev.set(iname, sub, wrap(ev.get(iname, sub) + delta))
+
             return prefix
 
         def postfix(ev: Evaluator) -> int:

@@ -17,7 +17,9 @@ class ExpansionError(Exception):
     non-interactive shell (bad substitution, `${x:?}`, unbound variable),
     otherwise None (the command fails with status 1)."""
 
-    def __init__(self, message: str, fatal: int | None = 1, exits: bool = False, located: bool = True) -> None:
+    def __init__(
+        self, message: str, fatal: int | None = 1, exits: bool = False, located: bool = True
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.fatal = fatal

@@ -273,8 +273,12 @@ class _Globber:
                 dflags |= _NULLDIR
                 scan = "."
             found: list[str] | None
-            if all_star2 and not dflags & _NULLDIR and self.testdir(scan, lstat=True) == -2 \
-                    and self.testdir(scan) == 0:
+            if (
+                all_star2
+                and not dflags & _NULLDIR
+                and self.testdir(scan, lstat=True) == -2
+                and self.testdir(scan) == 0
+            ):
                 # a symlink to a directory that `**` reached: named (with `**/`), not entered
                 found = None if filename else [""]
             else:

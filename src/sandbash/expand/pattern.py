@@ -37,22 +37,95 @@ _CLASSES: dict[str, Callable[[str], bool]] = {
 
 
 # POSIX names of the portable character set, for collating symbols such as `[[.hyphen.]]`
-_CONTROL_NAMES = ("NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "alert", "BS", "HT", "LF", "VT", "FF", "CR",
-                  "SO", "SI", "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC",
-                  "FS", "GS", "RS", "US")
+_CONTROL_NAMES = (
+    "NUL",
+    "SOH",
+    "STX",
+    "ETX",
+    "EOT",
+    "ENQ",
+    "ACK",
+    "alert",
+    "BS",
+    "HT",
+    "LF",
+    "VT",
+    "FF",
+    "CR",
+    "SO",
+    "SI",
+    "DLE",
+    "DC1",
+    "DC2",
+    "DC3",
+    "DC4",
+    "NAK",
+    "SYN",
+    "ETB",
+    "CAN",
+    "EM",
+    "SUB",
+    "ESC",
+    "FS",
+    "GS",
+    "RS",
+    "US",
+)
 _PRINTABLE_NAMES = {
-    " ": "space", "!": "exclamation-mark", '"': "quotation-mark", "#": "number-sign", "$": "dollar-sign",
-    "%": "percent-sign", "&": "ampersand", "'": "apostrophe", "(": "left-parenthesis",
-    ")": "right-parenthesis", "*": "asterisk", "+": "plus-sign", ",": "comma", "-": "hyphen hyphen-minus minus dash",
-    ".": "period full-stop", "/": "slash solidus", "0": "zero", "1": "one", "2": "two", "3": "three",
-    "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight", "9": "nine", ":": "colon",
-    ";": "semicolon", "<": "less-than-sign", "=": "equals-sign", ">": "greater-than-sign",
-    "?": "question-mark", "@": "commercial-at", "[": "left-square-bracket", "\\": "backslash reverse-solidus",
-    "]": "right-square-bracket", "^": "circumflex circumflex-accent", "_": "underscore",
-    "`": "grave-accent", "{": "left-brace left-curly-bracket", "|": "vertical-line",
-    "}": "right-brace right-curly-bracket", "~": "tilde", "\x7f": "DEL",
-    "\b": "backspace", "\t": "tab", "\n": "newline", "\v": "vertical-tab", "\f": "form-feed",
-    "\r": "carriage-return", "\x1c": "IS4", "\x1d": "IS3", "\x1e": "IS2", "\x1f": "IS1",
+    " ": "space",
+    "!": "exclamation-mark",
+    '"': "quotation-mark",
+    "#": "number-sign",
+    "$": "dollar-sign",
+    "%": "percent-sign",
+    "&": "ampersand",
+    "'": "apostrophe",
+    "(": "left-parenthesis",
+    ")": "right-parenthesis",
+    "*": "asterisk",
+    "+": "plus-sign",
+    ",": "comma",
+    "-": "hyphen hyphen-minus minus dash",
+    ".": "period full-stop",
+    "/": "slash solidus",
+    "0": "zero",
+    "1": "one",
+    "2": "two",
+    "3": "three",
+    "4": "four",
+    "5": "five",
+    "6": "six",
+    "7": "seven",
+    "8": "eight",
+    "9": "nine",
+    ":": "colon",
+    ";": "semicolon",
+    "<": "less-than-sign",
+    "=": "equals-sign",
+    ">": "greater-than-sign",
+    "?": "question-mark",
+    "@": "commercial-at",
+    "[": "left-square-bracket",
+    "\\": "backslash reverse-solidus",
+    "]": "right-square-bracket",
+    "^": "circumflex circumflex-accent",
+    "_": "underscore",
+    "`": "grave-accent",
+    "{": "left-brace left-curly-bracket",
+    "|": "vertical-line",
+    "}": "right-brace right-curly-bracket",
+    "~": "tilde",
+    "\x7f": "DEL",
+    "\b": "backspace",
+    "\t": "tab",
+    "\n": "newline",
+    "\v": "vertical-tab",
+    "\f": "form-feed",
+    "\r": "carriage-return",
+    "\x1c": "IS4",
+    "\x1d": "IS3",
+    "\x1e": "IS2",
+    "\x1f": "IS1",
 }
 _COLLATING = {name: ch for ch, names in _PRINTABLE_NAMES.items() for name in names.split()}
 _COLLATING.update((name, chr(i)) for i, name in enumerate(_CONTROL_NAMES))
@@ -432,8 +505,18 @@ def _class_regex(node: Node, path: bool) -> str:
 class Pattern:
     """A compiled shell pattern."""
 
-    __slots__ = ("source", "seq", "literal", "_full", "_prefix", "_search", "_suffix", "nocase", "path",
-                 "_simple")
+    __slots__ = (
+        "source",
+        "seq",
+        "literal",
+        "_full",
+        "_prefix",
+        "_search",
+        "_suffix",
+        "nocase",
+        "path",
+        "_simple",
+    )
 
     def __init__(self, source: str, extglob: bool = False, nocase: bool = False, path: bool = False) -> None:
         self.source = source
@@ -523,8 +606,11 @@ class Pattern:
             return out
         if kind == "cls":
             nocase = self.nocase
-            return {j + 1 for j in starts
-                    if j < n and not (path and text[j] == "/") and _class_match(node, text[j], nocase)}
+            return {
+                j + 1
+                for j in starts
+                if j < n and not (path and text[j] == "/") and _class_match(node, text[j], nocase)
+            }
         op, alts = node[1], node[2]
 
         def once(begin: set[int]) -> set[int]:

@@ -336,7 +336,9 @@ class Expander:
         else:
             return [parts]
         if not self.env.option("braceexpand"):
-            return [tuple(A.Lit(_brace_source(p)) if isinstance(p, (A.Brace, A.BraceSeq)) else p for p in parts)]
+            return [
+                tuple(A.Lit(_brace_source(p)) if isinstance(p, (A.Brace, A.BraceSeq)) else p for p in parts)
+            ]
         results: list[list[A.Part]] = [[]]
         for p in parts:
             if type(p) is A.Brace:
@@ -662,7 +664,9 @@ class Expander:
                     return _Multi(val.keys(), sub == "*"), name
                 return _Multi(["0"], sub == "*"), name
             if var is None or var.value is None:
-                return (_Multi([], sub == "*") if var is not None or not self.env.option("nounset") else None), f"{name}[{sub}]"
+                return (
+                    _Multi([], sub == "*") if var is not None or not self.env.option("nounset") else None
+                ), f"{name}[{sub}]"
             val = var.value
             if isinstance(val, (IndexedArray, AssocArray)):
                 return _Multi(val.values(), sub == "*"), name
@@ -807,8 +811,15 @@ class Expander:
             pat_text = self.pattern(op.arg)
             amp = env.option("patsub_replacement")
             rep = self._replacement(op.arg2, amp) if op.arg2 is not None else ""
-            return _replacer(op.op, pat_text, rep, extglob, amp and _amp_expands(rep), env.check_string,
-                             env.option("nocasematch"))
+            return _replacer(
+                op.op,
+                pat_text,
+                rep,
+                extglob,
+                amp and _amp_expands(rep),
+                env.check_string,
+                env.option("nocasematch"),
+            )
         if kind is OpKind.CASE:
             pat_src = self.pattern(op.arg) if op.arg is not None else None
             cpat = compile_pattern(pat_src, extglob) if pat_src else None
@@ -959,7 +970,9 @@ class Expander:
                     sel = values[offset:]
             if length is not None:
                 if length < 0:
-                    raise ExpansionError(f"{op.arg2.text if op.arg2 else length}: substring expression < 0", None)
+                    raise ExpansionError(
+                        f"{op.arg2.text if op.arg2 else length}: substring expression < 0", None
+                    )
                 sel = sel[:length]
             return _Multi(sel, base.star)
         s = base
@@ -988,7 +1001,12 @@ class Expander:
             return _Multi(["set", "--", *map(quote_reusable, base.values)] if base.values else [], base.star)
         if letter in ("a", "A", "K", "k") and p.name not in ("@", "*"):
             var = self.env.lookup(p.name)
-            if letter in ("K", "k") and var is not None and isinstance(var.value, (IndexedArray, AssocArray)) and p.sub in ("@", "*"):
+            if (
+                letter in ("K", "k")
+                and var is not None
+                and isinstance(var.value, (IndexedArray, AssocArray))
+                and p.sub in ("@", "*")
+            ):
                 v = var.value
                 items = [(str(k), val) for k, val in v.items()]
                 if letter == "k":
@@ -1048,7 +1066,11 @@ class Expander:
         value = (base.values[0] if base.values else None) if isinstance(base, _Multi) else as_text(base)
         if value is None:
             return f"declare -{flags} {p.name}" if flags else ""
-        return f"declare -{flags} {p.name}={quote_reusable(value)}" if flags else f"{p.name}={quote_reusable(value)}"
+        return (
+            f"declare -{flags} {p.name}={quote_reusable(value)}"
+            if flags
+            else f"{p.name}={quote_reusable(value)}"
+        )
 
     def _xform_var(self, name: str, var: Var, letter: str) -> str:
         if letter == "a":
@@ -1154,8 +1176,12 @@ class Expander:
         pattern = "".join(escape(t) if f == QUO else t for t, f in field)
         # whether it is a pattern is decided with quoted slashes still quoted (`[a"/"b]` is a
         # bracket expression, `[a/b]` is plain text); the walk then sees every slash as a slash
-        if not has_path_glob(pattern if "/" not in pattern else "".join(
-                escape(t).replace("/", "\\/") if f == QUO else t for t, f in field), extglob):
+        if not has_path_glob(
+            pattern
+            if "/" not in pattern
+            else "".join(escape(t).replace("/", "\\/") if f == QUO else t for t, f in field),
+            extglob,
+        ):
             out.append("".join(t for t, _ in field))
             return
         matches = self.env.glob(pattern)
@@ -1349,7 +1375,9 @@ def _brace_source(p: A.Part) -> str:
     if isinstance(p, A.Brace):
         alts = []
         for alt in p.alts:
-            alts.append("".join(x.text if isinstance(x, (A.Lit, A.Esc, A.SQ)) else _brace_source(x) for x in alt))
+            alts.append(
+                "".join(x.text if isinstance(x, (A.Lit, A.Esc, A.SQ)) else _brace_source(x) for x in alt)
+            )
         return "{" + ",".join(alts) + "}"
     return ""
 
@@ -1370,8 +1398,14 @@ def _glue_names(parts: list[A.Part]) -> list[A.Part]:
     for p in parts:
         if type(p) is A.Lit and out:
             q = out[-1]
-            if type(q) is A.Param and not q.braced and not q.prefix and q.sub is None and q.op is None \
-                    and (q.name[:1].isalpha() or q.name[:1] == "_"):
+            if (
+                type(q) is A.Param
+                and not q.braced
+                and not q.prefix
+                and q.sub is None
+                and q.op is None
+                and (q.name[:1].isalpha() or q.name[:1] == "_")
+            ):
                 m = _NAME_TAIL.match(p.text)
                 tail = m.end() if m is not None else 0
                 if tail:
@@ -1480,8 +1514,13 @@ def _key_quote(k: str, assoc: bool) -> str:
 
 
 def _replacer(
-    op: str, pat_text: str, rep: str, extglob: bool, use_amp: bool,
-    check_size: Callable[[int], None], nocase: bool = False,
+    op: str,
+    pat_text: str,
+    rep: str,
+    extglob: bool,
+    use_amp: bool,
+    check_size: Callable[[int], None],
+    nocase: bool = False,
 ) -> Callable[[str], str]:
     """`use_amp`: `rep` is marked (see Expander._replacement) and holds `&` or an escape."""
     pat = compile_pattern(pat_text, extglob, nocase)
@@ -1492,14 +1531,18 @@ def _replacer(
         return _amp_replace(rep, matched)
 
     if op == "/#":
+
         def f(s: str) -> str:
             k = pat.prefix_len(s, True)
             return s if k < 0 else render(s[:k]) + s[k:]
+
         return f
     if op == "/%":
+
         def g(s: str) -> str:
             k = pat.suffix_start(s, True)
             return s if k < 0 else s[:k] + render(s[k:])
+
         return g
     if pat_text == "":
         return lambda s: s
@@ -1517,6 +1560,7 @@ def _replacer(
             if grown > 1 << 16:
                 check_size(len(s) + grown)
             return s.replace(lit, rep, count)
+
         return plain
 
     def h(s: str) -> str:

@@ -27,16 +27,37 @@ if TYPE_CHECKING:
     )
 
 _WHERE = {
-    "HostAccess": ".access", "ServiceGrant": "..policy",
-    "Elevate": ".elevation", "ElevationRefused": ".elevation", "ElevationRequest": ".elevation",
+    "HostAccess": ".access",
+    "ServiceGrant": "..policy",
+    "Elevate": ".elevation",
+    "ElevationRefused": ".elevation",
+    "ElevationRequest": ".elevation",
     "ElevationResult": ".elevation",
-    "Pinger": ".services", "PingReply": ".services", "PingRequest": ".services", "ServiceBackend": ".services",
-    "ServiceError": ".services", "ServiceStatus": ".services", "TestServiceBackend": ".services",
+    "Pinger": ".services",
+    "PingReply": ".services",
+    "PingRequest": ".services",
+    "ServiceBackend": ".services",
+    "ServiceError": ".services",
+    "ServiceStatus": ".services",
+    "TestServiceBackend": ".services",
     "UnitNotFound": ".services",
 }
-__all__ = ["Elevate", "ElevationRefused", "ElevationRequest", "ElevationResult", "HostAccess", "PingReply",
-           "PingRequest", "Pinger", "ServiceBackend", "ServiceError", "ServiceGrant", "ServiceStatus",
-           "TestServiceBackend", "UnitNotFound"]
+__all__ = [
+    "Elevate",
+    "ElevationRefused",
+    "ElevationRequest",
+    "ElevationResult",
+    "HostAccess",
+    "PingReply",
+    "PingRequest",
+    "Pinger",
+    "ServiceBackend",
+    "ServiceError",
+    "ServiceGrant",
+    "ServiceStatus",
+    "TestServiceBackend",
+    "UnitNotFound",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -64,8 +64,9 @@ class HostAccess:
         kind = ProcFs.path_kind
         return [g.path for g in self.grants() if kind(g.path) == "dir"]
 
-    def configure(self, fs: Any, policy: Policy | None, identity: Identity | None,
-                  limits: Limits) -> tuple[Any, Policy, Identity, list[str]]:
+    def configure(
+        self, fs: Any, policy: Policy | None, identity: Identity | None, limits: Limits
+    ) -> tuple[Any, Policy, Identity, list[str]]:
         """(filesystem, policy, identity, warnings) for a Bash in host mode: the grants mounted
         over `fs` (a MemoryFs by default), added to the policy's grants with the services and
         elevatable commands; the identity with the host's uname; rshell's grant warnings."""
@@ -146,5 +147,12 @@ def host_identity(base: Identity | None, procfs: ProcFs) -> Identity:
     for k in ("kernel", "release", "version", "machine", "os", "nproc"):
         values.pop(k, None)
     values["hostname"] = u.nodename
-    return HostIdentity(**values, kernel=u.sysname, release=u.release, version=u.version, machine=u.machine,
-               os="GNU/Linux" if u.sysname == "Linux" else u.sysname, nproc=procfs.cpu_count())
+    return HostIdentity(
+        **values,
+        kernel=u.sysname,
+        release=u.release,
+        version=u.version,
+        machine=u.machine,
+        os="GNU/Linux" if u.sysname == "Linux" else u.sysname,
+        nproc=procfs.cpu_count(),
+    )

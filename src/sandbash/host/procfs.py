@@ -47,7 +47,9 @@ class DiskUsage:
 class ProcFs:
     """Bounded reads of a proc and sys tree (the real ones by default)."""
 
-    def __init__(self, proc_path: str = "/proc", sys_path: str = "/sys", *, self_pid: int | None = None) -> None:
+    def __init__(
+        self, proc_path: str = "/proc", sys_path: str = "/sys", *, self_pid: int | None = None
+    ) -> None:
         self.proc_path = proc_path.rstrip("/") or "/"
         self.sys_path = sys_path.rstrip("/") or "/"
         self._self_pid = self_pid

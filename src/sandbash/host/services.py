@@ -89,9 +89,18 @@ class TestServiceBackend:
     def with_units(cls, *units: ServiceStatus | str, fail: Iterable[str] = ()) -> TestServiceBackend:
         table = {}
         for u in units:
-            st = u if isinstance(u, ServiceStatus) else ServiceStatus(u, description=u.split(".")[0],
-                                                                       active_state="active", sub_state="running",
-                                                                       enabled="enabled", main_pid=1000)
+            st = (
+                u
+                if isinstance(u, ServiceStatus)
+                else ServiceStatus(
+                    u,
+                    description=u.split(".")[0],
+                    active_state="active",
+                    sub_state="running",
+                    enabled="enabled",
+                    main_pid=1000,
+                )
+            )
             table[st.unit] = st
         return cls(table, set(fail))
 
@@ -111,7 +120,9 @@ class TestServiceBackend:
                 raise UnitNotFound(f"Unit {unit} not found.")
             if unit in self.fail and action != "stop":
                 self.units[unit] = replace(st, active_state="failed", sub_state="failed", main_pid=None)
-                raise ServiceError(f"Job for {unit} failed because the control process exited with error code.")
+                raise ServiceError(
+                    f"Job for {unit} failed because the control process exited with error code."
+                )
             if action == "stop":
                 self.units[unit] = replace(st, active_state="inactive", sub_state="dead", main_pid=None)
             elif action in ("start", "restart"):

@@ -13,21 +13,43 @@ if TYPE_CHECKING:
     from .shell import Shell
 
 _USAGE = "Usage:\t{0} [GNU long option] [option] ...\n\t{0} [GNU long option] [option] script-file ...\n"
-_VERSION = ("GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\nCopyright (C) 2022 Free Software "
-            "Foundation, Inc.\nLicense GPLv3+: GNU GPL version 3 or later <http://gnu.org/licenses/gpl.html>\n"
-            "\nThis is free software; you are free to change and redistribute it.\n"
-            "There is NO WARRANTY, to the extent permitted by law.\n")
-_LONG = ("debug", "debugger", "dump-po-strings", "dump-strings", "help", "init-file", "login", "noediting",
-         "noprofile", "norc", "posix", "pretty-print", "rcfile", "restricted", "verbose", "version")
-_HELP = ("GNU bash, version 5.2.15(1)-release-(x86_64-pc-linux-gnu)\n" + _USAGE + "GNU long options:\n"
-         + "".join(f"\t--{o}\n" for o in _LONG)
-         + "Shell options:\n\t-ilrsD or -c command or -O shopt_option\t\t(invocation only)\n"
-         "\t-abefhkmnptuvxBCEHPT or -o option\n"
-         "Type `{0} -c \"help set\"' for more information about shell options.\n"
-         "Type `{0} -c help' for more information about shell builtin commands.\n"
-         "Use the `bashbug' command to report bugs.\n\n"
-         "bash home page: <http://www.gnu.org/software/bash>\n"
-         "General help using GNU software: <http://www.gnu.org/gethelp/>\n")
+_VERSION = (
+    "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\nCopyright (C) 2022 Free Software "
+    "Foundation, Inc.\nLicense GPLv3+: GNU GPL version 3 or later <http://gnu.org/licenses/gpl.html>\n"
+    "\nThis is free software; you are free to change and redistribute it.\n"
+    "There is NO WARRANTY, to the extent permitted by law.\n"
+)
+_LONG = (
+    "debug",
+    "debugger",
+    "dump-po-strings",
+    "dump-strings",
+    "help",
+    "init-file",
+    "login",
+    "noediting",
+    "noprofile",
+    "norc",
+    "posix",
+    "pretty-print",
+    "rcfile",
+    "restricted",
+    "verbose",
+    "version",
+)
+_HELP = (
+    "GNU bash, version 5.2.15(1)-release-(x86_64-pc-linux-gnu)\n"
+    + _USAGE
+    + "GNU long options:\n"
+    + "".join(f"\t--{o}\n" for o in _LONG)
+    + "Shell options:\n\t-ilrsD or -c command or -O shopt_option\t\t(invocation only)\n"
+    "\t-abefhkmnptuvxBCEHPT or -o option\n"
+    'Type `{0} -c "help set"\' for more information about shell options.\n'
+    "Type `{0} -c help' for more information about shell builtin commands.\n"
+    "Use the `bashbug' command to report bugs.\n\n"
+    "bash home page: <http://www.gnu.org/software/bash>\n"
+    "General help using GNU software: <http://www.gnu.org/gethelp/>\n"
+)
 
 
 def startup_warnings(sh: Shell, argv0: str, env: Mapping[str, str]) -> None:

@@ -22,9 +22,34 @@ Builtin = Callable[["Shell", list[str]], int]
 # builtin name -> the module of sandbash.builtins that registers it
 HOME: dict[str, str] = {
     **dict.fromkeys(["complete", "compopt"], "complete"),
-    **dict.fromkeys([".", ":", "break", "builtin", "caller", "command", "continue", "enable", "eval", "exec", "exit",
-                     "false", "hash", "help", "logout", "return", "shift", "source", "suspend", "times", "true",
-                     "type", "umask"], "core"),
+    **dict.fromkeys(
+        [
+            ".",
+            ":",
+            "break",
+            "builtin",
+            "caller",
+            "command",
+            "continue",
+            "enable",
+            "eval",
+            "exec",
+            "exit",
+            "false",
+            "hash",
+            "help",
+            "logout",
+            "return",
+            "shift",
+            "source",
+            "suspend",
+            "times",
+            "true",
+            "type",
+            "umask",
+        ],
+        "core",
+    ),
     **dict.fromkeys(["cd", "dirs", "popd", "pushd", "pwd"], "dirs"),
     **dict.fromkeys(["bind", "fc"], "editing"),
     "history": "history",
@@ -33,8 +58,10 @@ HOME: dict[str, str] = {
     **dict.fromkeys(["alias", "compgen", "trap", "unalias"], "misc"),
     **dict.fromkeys(["[", "test"], "testcmd"),
     "ulimit": "ulimit",
-    **dict.fromkeys(["declare", "export", "getopts", "let", "local", "readonly", "set", "shopt", "typeset", "unset"],
-                    "varcmds"),
+    **dict.fromkeys(
+        ["declare", "export", "getopts", "let", "local", "readonly", "set", "shopt", "typeset", "unset"],
+        "varcmds",
+    ),
 }
 # names whose module is not imported yet (a plain set: the executor tests it on every command)
 PENDING: set[str] = set(HOME)
@@ -82,8 +109,26 @@ _get = dict.get  # the table's own lookup, without loading everything
 # lookup: a C call, with `lookup` only for a name still in PENDING)
 loaded: Callable[[str], Builtin | None] = dict.get.__get__(BUILTINS)  # type: ignore[attr-defined]
 # POSIX special builtins (errors in them are fatal in posix mode; listed by `enable -s`)
-SPECIAL = frozenset({":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set",
-                     "shift", "times", "trap", "unset", "source"})
+SPECIAL = frozenset(
+    {
+        ":",
+        ".",
+        "break",
+        "continue",
+        "eval",
+        "exec",
+        "exit",
+        "export",
+        "readonly",
+        "return",
+        "set",
+        "shift",
+        "times",
+        "trap",
+        "unset",
+        "source",
+    }
+)
 DECLARATION = frozenset({"declare", "typeset", "local", "export", "readonly"})
 
 

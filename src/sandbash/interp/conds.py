@@ -46,8 +46,11 @@ class ShellTestEnv:
         v = var.value
         if not sub:
             # an array's name alone is its element 0 (bash)
-            return v.get("0") is not None if isinstance(v, AssocArray) else (
-                v.get(0) is not None if isinstance(v, IndexedArray) else True)
+            return (
+                v.get("0") is not None
+                if isinstance(v, AssocArray)
+                else (v.get(0) is not None if isinstance(v, IndexedArray) else True)
+            )
         key = sub[:-1]
         if key in ("@", "*") and not isinstance(v, AssocArray):
             return bool(v) or isinstance(v, str)  # (an associative array looks the key up)

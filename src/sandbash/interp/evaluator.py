@@ -35,8 +35,9 @@ class Evaluator:
 
     __slots__ = ("sh", "state", "expander", "va", "rd", "ex", "pr")
 
-    def __init__(self, sh: Shell, state: ShellState, expander: Expander, va: Variables,
-                 rd: Redirections, ex: Executor) -> None:
+    def __init__(
+        self, sh: Shell, state: ShellState, expander: Expander, va: Variables, rd: Redirections, ex: Executor
+    ) -> None:
         self.sh = sh
         self.state = state
         self.expander = expander
@@ -89,8 +90,11 @@ class Evaluator:
             return
         handler = st.traps.get("ERR")
         # functions do not inherit the ERR trap (unless errtrace), but the call that set it runs it
-        if handler and st.in_trap != "ERR" and (not st.frames or st.frames[-1] is st.err_trap_frame
-                                                 or st.opts["errtrace"]):
+        if (
+            handler
+            and st.in_trap != "ERR"
+            and (not st.frames or st.frames[-1] is st.err_trap_frame or st.opts["errtrace"])
+        ):
             self.sh.run_trap_text(handler, "ERR")
             st.last_status = status
         if st.opts["errexit"]:
@@ -132,7 +136,10 @@ class Evaluator:
     def _exec_subshell(self, node: A.Subshell) -> int:
         self.state.line = node.line
         child = self.sh.fork()
-        child.pending_args, self.sh.pending_args = self.sh.pending_args, None  # exec(args=...): its first command
+        child.pending_args, self.sh.pending_args = (
+            self.sh.pending_args,
+            None,
+        )  # exec(args=...): its first command
         status = child.pr.run_subshell_body(node.body)
         self.state.last_status = status
         self.errexit_check(status)
@@ -316,8 +323,9 @@ class Evaluator:
                         if text == "*":
                             hit = True
                             break
-                        if not nocase and not ("*" in text or "?" in text or "[" in text or "\\" in text
-                                               or "(" in text):
+                        if not nocase and not (
+                            "*" in text or "?" in text or "[" in text or "\\" in text or "(" in text
+                        ):
                             if subject == text:
                                 hit = True
                                 break
@@ -408,7 +416,12 @@ class Evaluator:
     def _exec_funcdef(self, node: A.FuncDef) -> int:
         st = self.state
         name = node.name
-        bad = name in _SPECIAL_FUNC_NAMES_BAD or any(c in name for c in "$`'\"\\") or "<(" in name or ">(" in name
+        bad = (
+            name in _SPECIAL_FUNC_NAMES_BAD
+            or any(c in name for c in "$`'\"\\")
+            or "<(" in name
+            or ">(" in name
+        )
         if bad or (st.opts["posix"] and (name in SPECIAL or not _is_name(name))) or name in st.readonly_funcs:
             # bash reports these where its line counter is: the end of what it read
             st.line = st.ctx_line or node.line + node.text.rstrip("\n").count("\n")
@@ -427,7 +440,9 @@ class Evaluator:
             st.last_status = 1
             return 1
         st.functions[node.name] = node
-        source = st.sources[-1] if st.sources else (st.frames[-1].source if st.frames else self.va.main_source())
+        source = (
+            st.sources[-1] if st.sources else (st.frames[-1].source if st.frames else self.va.main_source())
+        )
         st.func_sources[node.name] = (source, node.line)
         st.last_status = 0
         return 0
@@ -510,7 +525,11 @@ class Evaluator:
                 status = r.status
             handler = st.traps.get("RETURN")
             # a RETURN trap applies to the function that set it, or to all with functrace
-            if handler and st.in_trap != "RETURN" and (st.opts["functrace"] or st.return_trap_depth == len(st.frames)):
+            if (
+                handler
+                and st.in_trap != "RETURN"
+                and (st.opts["functrace"] or st.return_trap_depth == len(st.frames))
+            ):
                 self.sh.run_trap_text(handler, "RETURN")
         finally:
             st.loop_depth = saved_loop
@@ -581,7 +600,12 @@ _SPECIAL_FUNC_NAMES_BAD: frozenset[str] = frozenset()
 
 
 def _is_name(s: str) -> bool:
-    return bool(s) and (s[0].isalpha() or s[0] == "_") and all(c.isalnum() or c == "_" for c in s) and s.isascii()
+    return (
+        bool(s)
+        and (s[0].isalpha() or s[0] == "_")
+        and all(c.isalnum() or c == "_" for c in s)
+        and s.isascii()
+    )
 
 
 _DISPATCH: dict[type, Callable[[Evaluator, Any], int]] = {

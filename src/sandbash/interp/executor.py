@@ -45,8 +45,9 @@ class Executor:
 
     __slots__ = ("sh", "state", "expander", "va", "rd", "ev", "pr", "last_cmdsub_status", "sets_underscore")
 
-    def __init__(self, sh: Shell, state: ShellState, expander: Expander, va: Variables,
-                 rd: Redirections) -> None:
+    def __init__(
+        self, sh: Shell, state: ShellState, expander: Expander, va: Variables, rd: Redirections
+    ) -> None:
         self.sh = sh
         self.state = state
         self.expander = expander
@@ -228,7 +229,9 @@ class Executor:
         head = name + (f"[{sub}]" if sub is not None else "") + ("+=" if append else "=")
         if items is not None:
             # (the text eval reads again: keys kept, `[k]=v`)
-            text = head + "(" + " ".join(v if k is None else f"[{k}]{'+' * ap}={v}" for k, v, ap in items) + ")"
+            text = (
+                head + "(" + " ".join(v if k is None else f"[{k}]{'+' * ap}={v}" for k, v, ap in items) + ")"
+            )
         else:
             text = head + value
         return AssignArg.make(text, name, sub, append, value, items)
@@ -242,8 +245,9 @@ class Executor:
         value = self.expander.string(a.value) if a.value is not None else ""
         return a.name, a.sub, a.append, value, None
 
-    def expand_array_items(self, array: tuple[A.ArrayItem, ...] | list[A.ArrayItem]
-                           ) -> list[tuple[str | None, str, bool]]:
+    def expand_array_items(
+        self, array: tuple[A.ArrayItem, ...] | list[A.ArrayItem]
+    ) -> list[tuple[str | None, str, bool]]:
         """The words of `( ... )`: (key or None, value, key+=); a word without a key splits."""
         items: list[tuple[str | None, str, bool]] = []
         for item in array:
@@ -264,8 +268,11 @@ class Executor:
                 name, sub, append, value, items = self.expand_assignment(a)
                 if trace:
                     # (bash shows a compound assignment as written: `n=($@)`)
-                    self.xtrace_line(_trace_array_source(a) if a.array is not None else
-                                     _trace_assign(name, sub, append, value, items))
+                    self.xtrace_line(
+                        _trace_array_source(a)
+                        if a.array is not None
+                        else _trace_assign(name, sub, append, value, items)
+                    )
                 if items is not None:
                     if sub is not None:
                         raise AssignError(f"{name}[{sub}]: cannot assign list to array member")
@@ -333,8 +340,12 @@ class Executor:
                 if temp is not None:
                     st.vars.pop()
             kind, runs = found[0], _runs(name, *found)
-        return self.run_gated(argv, kind, runs, lambda: self._dispatch_run(argv, temp, redirs, fdef, builtin,
-                                                                      builtins_only, found))
+        return self.run_gated(
+            argv,
+            kind,
+            runs,
+            lambda: self._dispatch_run(argv, temp, redirs, fdef, builtin, builtins_only, found),
+        )
 
     def run_gated(self, argv: list[str], kind: str, runs: str, run: Callable[[], int]) -> int:
         """Audit and gate one command that runs `runs` (see _runs), then `run()` it unless refused."""
@@ -482,8 +493,9 @@ class Executor:
         if st.opts["posix"]:
             raise ExitShell(127 if st.mode == "c" and st.subshell == 0 else 1)
 
-    def temp_scope(self, assigns: tuple[A.Assign, ...], trace: list[str] | None,
-                   command: str | None = None) -> Scope:
+    def temp_scope(
+        self, assigns: tuple[A.Assign, ...], trace: list[str] | None, command: str | None = None
+    ) -> Scope:
         """Expand `x=1 y=$x cmd` assignments left to right into a temporary scope
         (each sees the previous ones); arrays become their text, readonly names
         are reported and skipped (in POSIX mode they abort the line, or end the
@@ -495,8 +507,11 @@ class Executor:
             for a in assigns:
                 name, sub, append, value, items = self.expand_assignment(a)
                 if items is not None:
-                    value = "(" + " ".join(v if k is None else f"[{k}]{'+=' if ap else '='}{v}"
-                                           for k, v, ap in items) + ")"
+                    value = (
+                        "("
+                        + " ".join(v if k is None else f"[{k}]{'+=' if ap else '='}{v}" for k, v, ap in items)
+                        + ")"
+                    )
                 if trace is not None:
                     trace.append(_trace_assign(name, sub, append, value, None))
                 var = st.vars.find(name)
@@ -539,7 +554,9 @@ class Executor:
                 return "", "File name too long"
             # /bin/NAME and /usr/bin/NAME run the built-in command (the files there only describe it)
             directory, _, base = name.rpartition("/")
-            if st.fs.normpath(directory or "/") in _SYSTEM_DIRS and (base in _SHELLS or self._builtin_command(base)):
+            if st.fs.normpath(directory or "/") in _SYSTEM_DIRS and (
+                base in _SHELLS or self._builtin_command(base)
+            ):
                 return ("shell" if base in _SHELLS else "command", name)
             stat = st.fs.try_stat(name)
             if stat is None:
@@ -596,15 +613,20 @@ class Executor:
             return name  # box mode: a host program (run through the executor's hook like any command)
         return where if kind else None
 
-    def run_external(self, argv: list[str], env: dict[str, str], found: tuple[str, str] | None = None,
-                     own_env: bool = False) -> int:
+    def run_external(
+        self,
+        argv: list[str],
+        env: dict[str, str],
+        found: tuple[str, str] | None = None,
+        own_env: bool = False,
+    ) -> int:
         """Run argv as a command or script; `found`: the lookup the gate decided on (find_command);
         `own_env`: env is a fresh copy of the shell's exports for a simple command."""
         st = self.state
         name = argv[0]
         cached = st.hashed.get(name)
         if cached is not None and cached.startswith("script:") and not st.shopts.get("checkhash"):
-            stale = cached[len("script:"):]
+            stale = cached[len("script:") :]
             if st.fs.try_stat(stale) is None:
                 # bash runs the remembered path without searching again
                 self.sh.error(f"{stale}: No such file or directory")
@@ -624,7 +646,9 @@ class Executor:
                 return 127
             handler = st.functions.get("command_not_found_handle")
             if handler is not None:
-                return self.ev.call_function("command_not_found_handle", handler, ["command_not_found_handle", *argv], None)
+                return self.ev.call_function(
+                    "command_not_found_handle", handler, ["command_not_found_handle", *argv], None
+                )
             self.sh.error(f"{name}: command not found")
             from ..commands.shellutils.hints import not_found_hint  # the rare path only
 
@@ -653,10 +677,20 @@ class Executor:
             # a command the static check cannot model cannot run under a policy (custom.py)
             self.sh.write_err(f"{self.sh.err_prefix()}{argv[0]}: {UNMODELLED}\n")
             return 126
-        caps = Capabilities(rt.budget, self._ctx_runner, self._ctx_script_runner, self._find_program, rt.clock,
-                            rt.identity, rt.network, rt.host, rt.policy_gate)
-        status = invoke(record, argv, self.state.fds, self.state.fs, env, caps, self.state.rng,
-                        self.sh.err_prefix, name)
+        caps = Capabilities(
+            rt.budget,
+            self._ctx_runner,
+            self._ctx_script_runner,
+            self._find_program,
+            rt.clock,
+            rt.identity,
+            rt.network,
+            rt.host,
+            rt.policy_gate,
+        )
+        status = invoke(
+            record, argv, self.state.fds, self.state.fs, env, caps, self.state.rng, self.sh.err_prefix, name
+        )
         if rt.jobs and not self.state.subshell:
             notify_dead_jobs(self.sh)  # bash reports jobs killed by a signal when a foreground command ends
         if self.sh.pr.coproc is not None:
@@ -717,7 +751,6 @@ class Executor:
         child.state.positional = list(args[1:])
         return child.run_toplevel(script, "-c")
 
-
     # ------------------------------------------------------------ tracing
 
     def xtrace_line(self, text: str) -> None:
@@ -762,13 +795,18 @@ def _runs(name: str, kind: str, where: str) -> str:
     return name
 
 
-def _callable(st: ShellState, name: str, no_functions: bool = False) -> tuple[A.FuncDef | None, Builtin | None]:
+def _callable(
+    st: ShellState, name: str, no_functions: bool = False
+) -> tuple[A.FuncDef | None, Builtin | None]:
     """The function or builtin `name` runs as (neither: a command or script)."""
     fdef = None if no_functions else st.functions.get(name)
     if fdef is not None and st.opts["posix"] and name in SPECIAL:
         fdef = None  # POSIX: special builtins are found before functions
-    builtin = None if fdef is not None or name in st.disabled_builtins else loaded(name) or (
-        lookup(name) if name in PENDING else None)
+    builtin = (
+        None
+        if fdef is not None or name in st.disabled_builtins
+        else loaded(name) or (lookup(name) if name in PENDING else None)
+    )
     return fdef, builtin
 
 
@@ -793,9 +831,12 @@ def _run_builtin(self: Shell, builtin: Builtin, name: str, argv: list[str]) -> i
 def _trace_array_source(a: A.Assign) -> str:
     """`set -x` shows `n=($@)` with its words as written, one blank apart ($'...' already decoded,
     as bash's parser leaves it: `'<TAB>'`)."""
-    words = [_ansi_decoded(w.value.text) if w.key is None else
-             f"[{w.key.text}]{'+' if w.append else ''}={_ansi_decoded(w.value.text.removeprefix('=') if w.append else w.value.text)}"
-             for w in a.array or ()]
+    words = [
+        _ansi_decoded(w.value.text)
+        if w.key is None
+        else f"[{w.key.text}]{'+' if w.append else ''}={_ansi_decoded(w.value.text.removeprefix('=') if w.append else w.value.text)}"
+        for w in a.array or ()
+    ]
     return f"{a.name}{'' if a.sub is None else f'[{a.sub}]'}{'+=' if a.append else '='}({' '.join(words)})"
 
 
@@ -810,7 +851,7 @@ def _ansi_decoded(text: str) -> str:
     while i < n:
         c = text[i]
         if c == "\\" and i + 1 < n:
-            out.append(text[i:i + 2])
+            out.append(text[i : i + 2])
             i += 2
         elif c == '"':
             in_dq = not in_dq
@@ -819,13 +860,13 @@ def _ansi_decoded(text: str) -> str:
         elif c == "'" and not in_dq:
             end = text.find("'", i + 1)
             end = n - 1 if end < 0 else end
-            out.append(text[i:end + 1])
+            out.append(text[i : end + 1])
             i = end + 1
-        elif c == "$" and not in_dq and text[i + 1:i + 2] == "'":
+        elif c == "$" and not in_dq and text[i + 1 : i + 2] == "'":
             end = i + 2
             while end < n and text[end] != "'":
                 end += 2 if text[end] == "\\" else 1
-            out.append(single_quote(decode_escapes(text[i + 2:end], "ansi")[0]))
+            out.append(single_quote(decode_escapes(text[i + 2 : end], "ansi")[0]))
             i = end + 1
         else:
             out.append(c)
@@ -833,14 +874,18 @@ def _ansi_decoded(text: str) -> str:
     return "".join(out)
 
 
-def _trace_assign(name: str, sub: str | None, append: bool, value: str,
-                  items: list[tuple[str | None, str, bool]] | None) -> str:
+def _trace_assign(
+    name: str, sub: str | None, append: bool, value: str, items: list[tuple[str | None, str, bool]] | None
+) -> str:
     head = name + (f"[{sub}]" if sub is not None else "") + ("+=" if append else "=")
     if items is not None:
-        return head + "(" + " ".join(_xquote(v) if k is None else f"[{k}]={_xquote(v)}" for k, v, _ in items) + ")"
+        return (
+            head
+            + "("
+            + " ".join(_xquote(v) if k is None else f"[{k}]={_xquote(v)}" for k, v, _ in items)
+            + ")"
+        )
     return head + _xquote(value)
-
-
 
 
 def _xquote(word: str) -> str:
@@ -872,9 +917,9 @@ def _keywords_to_assigns(cmd: A.SimpleCommand) -> A.SimpleCommand:
         if m is None or first is None or not isinstance(first, A.Lit):
             words.append(w)
             continue
-        rest = first.text[m.end():]
+        rest = first.text[m.end() :]
         parts = ((A.Lit(rest),) if rest else ()) + w.parts[1:]
-        value = A.Word(parts, w.line, w.text[m.end():], w.col + m.end())
+        value = A.Word(parts, w.line, w.text[m.end() :], w.col + m.end())
         assigns.append(A.Assign(m.group(1), value, None, bool(m.group(2)), None, w.text))
     if len(words) == len(cmd.words):
         return cmd

@@ -27,7 +27,9 @@ class CommandGates:
         self.recorder = recorder  # None: no command events (neither an Audit nor a policy in use)
 
     @staticmethod
-    def compose(policy: Gate | None, embedder: CommandGate | None, recorder: Recorder | None) -> CommandGates | None:
+    def compose(
+        policy: Gate | None, embedder: CommandGate | None, recorder: Recorder | None
+    ) -> CommandGates | None:
         if policy is None and embedder is None and recorder is None:
             return None
         return CommandGates(policy, embedder, recorder)
@@ -49,8 +51,9 @@ class CommandGates:
         """Whether discovery (`type`, `command -v`, `which`, `hash`, `help`) shows `name`."""
         return self.policy is None or self.policy.visible(name, kind, runs)
 
-    def run(self, argv: list[str], kind: str, runs: str, run: Callable[[], int],
-            refused: Callable[[str], None]) -> int:
+    def run(
+        self, argv: list[str], kind: str, runs: str, run: Callable[[], int], refused: Callable[[str], None]
+    ) -> int:
         """Record the command's start, ask the gates, then `run()` it, or report the refusal with
         `refused(message)` (status 126); record its end with the status it ended with."""
         rec = self.recorder

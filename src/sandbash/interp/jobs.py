@@ -12,11 +12,28 @@ if TYPE_CHECKING:
 
 # strsignal() wording, by signal number (what bash prints for a job that died of it)
 _DESCRIPTIONS = {
-    1: "Hangup", 2: "Interrupt", 3: "Quit", 4: "Illegal instruction", 5: "Trace/breakpoint trap",
-    6: "Aborted", 7: "Bus error", 8: "Floating point exception", 9: "Killed", 10: "User defined signal 1",
-    11: "Segmentation fault", 12: "User defined signal 2", 13: "Broken pipe", 14: "Alarm clock",
-    15: "Terminated", 16: "Stack fault", 24: "CPU time limit exceeded", 25: "File size limit exceeded",
-    26: "Virtual timer expired", 27: "Profiling timer expired", 29: "I/O possible", 30: "Power failure",
+    1: "Hangup",
+    2: "Interrupt",
+    3: "Quit",
+    4: "Illegal instruction",
+    5: "Trace/breakpoint trap",
+    6: "Aborted",
+    7: "Bus error",
+    8: "Floating point exception",
+    9: "Killed",
+    10: "User defined signal 1",
+    11: "Segmentation fault",
+    12: "User defined signal 2",
+    13: "Broken pipe",
+    14: "Alarm clock",
+    15: "Terminated",
+    16: "Stack fault",
+    24: "CPU time limit exceeded",
+    25: "File size limit exceeded",
+    26: "Virtual timer expired",
+    27: "Profiling timer expired",
+    29: "I/O possible",
+    30: "Power failure",
     31: "Bad system call",
 }
 _QUIET = frozenset({2, 13, 15})  # deaths bash does not report

@@ -72,7 +72,9 @@ def loop_words(ev: Evaluator, node: A.For | A.Select) -> list[str] | int:
 
 def loop_header(keyword: str, node: A.For | A.Select) -> str:
     """The loop's head as the DEBUG trap shows it (bash shows a missing list as `in "$@"`)."""
-    return f"{keyword} {node.var} in " + ('"$@"' if node.words is None else " ".join(w.text for w in node.words))
+    return f"{keyword} {node.var} in " + (
+        '"$@"' if node.words is None else " ".join(w.text for w in node.words)
+    )
 
 
 def run_select(ev: Evaluator, node: A.Select) -> int:
@@ -98,8 +100,11 @@ def run_select(ev: Evaluator, node: A.Select) -> int:
                 sh.write_err(_menu(items))
             sh.write_err(ev.va.get_str("PS3") or "#? ")
             stream = st.fds.get(0)
-            line = stream.readline(b"\n", rt.limits.max_string_length) if stream is not None and stream.readable \
+            line = (
+                stream.readline(b"\n", rt.limits.max_string_length)
+                if stream is not None and stream.readable
                 else b""
+            )
             if not line:
                 sh.out("\n")
                 status = 1

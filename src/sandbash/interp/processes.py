@@ -130,13 +130,18 @@ class Processes:
                 run = functools.partial(self._run_file_in_child, cur_text, cur_argv, env)
                 return self.ex.run_gated(iargv, "shell", prog, run)
             if kind == "command":
-                return self.ex.run_gated(iargv, "command", prog, functools.partial(self.ex.run_registry, prog, iargv, env))
+                return self.ex.run_gated(
+                    iargv, "command", prog, functools.partial(self.ex.run_registry, prog, iargv, env)
+                )
             if kind != "script":
                 break
             stat = self.state.fs.try_stat(where)
             if stat is None or not stat.mode & 0o111 or level == MAX_INTERPRETER_SCRIPTS:
-                why = "Permission denied" if stat is not None and not stat.mode & 0o111 else \
-                    "Too many levels of symbolic links"
+                why = (
+                    "Permission denied"
+                    if stat is not None and not stat.mode & 0o111
+                    else "Too many levels of symbolic links"
+                )
                 self.sh.write_err(f"{self.state.arg0}: {argv[0]}: {first[0]}: bad interpreter: {why}\n")
                 return 126
             try:
@@ -202,7 +207,9 @@ class Processes:
         if len(body.items) != 1 or body.items[0].background:
             return None
         cmd = body.items[0].cmd
-        if not (isinstance(cmd, A.SimpleCommand) and not cmd.words and not cmd.assigns and len(cmd.redirs) == 1):
+        if not (
+            isinstance(cmd, A.SimpleCommand) and not cmd.words and not cmd.assigns and len(cmd.redirs) == 1
+        ):
             return None
         redir = cmd.redirs[0]
         if redir.op != "<" or redir.fd not in (None, 0) or not isinstance(redir.target, A.Word):
@@ -395,7 +402,9 @@ class Processes:
                         prev_reader.close()
             else:
                 reader_in = prev_reader
-                t = self.sh.rt.spawn(functools.partial(_run_stage, child, cmd, writer, reader_in, statuses, i, errors))
+                t = self.sh.rt.spawn(
+                    functools.partial(_run_stage, child, cmd, writer, reader_in, statuses, i, errors)
+                )
                 threads.append(t)
             prev_reader = next_reader
         budget = self.sh.rt.budget
@@ -520,7 +529,11 @@ class Processes:
         var = self.va.lookup(cp.name)
         arr = var.value if var is not None else None
         for i, (fd, stream) in enumerate(cp.fds):
-            if self.state.fds.get(fd) is not stream and isinstance(arr, IndexedArray) and arr.get(i) == str(fd):
+            if (
+                self.state.fds.get(fd) is not stream
+                and isinstance(arr, IndexedArray)
+                and arr.get(i) == str(fd)
+            ):
                 try:
                     self.va.set_var(cp.name, "-1", sub=str(i))
                 except AssignError:
@@ -552,8 +565,11 @@ class Processes:
         budget.script_over = True
         end = time.monotonic() + min(JOB_GRACE, max(budget.remaining(), 0.0))
         while True:
-            busy = [j for j in self.sh.rt.jobs.values()
-                    if not j.done.is_set() and not (j.budget is not None and j.budget.idle > 0)]
+            busy = [
+                j
+                for j in self.sh.rt.jobs.values()
+                if not j.done.is_set() and not (j.budget is not None and j.budget.idle > 0)
+            ]
             now = time.monotonic()
             if not busy or now > end:
                 return

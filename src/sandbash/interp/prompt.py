@@ -34,7 +34,9 @@ def expand_prompt(sh: Shell, text: str) -> str:
         return decoded  # an unclosed `$(`: bash shows such a prompt as it is
     # bash expands the text as if inside double quotes, where \" is a quote; the here-document
     # reading used here keeps it (an escaped backslash is its own part, so this is exact)
-    parts = [A.Lit(p.text.replace('\\"', '"')) if isinstance(p, A.Lit) and '\\"' in p.text else p for p in parts]
+    parts = [
+        A.Lit(p.text.replace('\\"', '"')) if isinstance(p, A.Lit) and '\\"' in p.text else p for p in parts
+    ]
     status = sh.state.last_status  # bash keeps $? across a prompt's command substitutions
     try:
         return sh.expander.heredoc(A.Word(tuple(parts), 0, decoded))
@@ -69,7 +71,7 @@ def _decode(sh: Shell, text: str, promptvars: bool) -> str:
         elif d == "w":
             cwd = sh.state.fs.cwd
             home = sh.get_str("HOME") or ""
-            out.append(q("~" + cwd[len(home):] if home and cwd.startswith(home) else cwd))
+            out.append(q("~" + cwd[len(home) :] if home and cwd.startswith(home) else cwd))
         elif d == "W":
             cwd = sh.state.fs.cwd
             out.append(q(cwd.rsplit("/", 1)[-1] or "/"))

@@ -109,7 +109,9 @@ class Redirections:
         if fd is not None:
             stream = self.state.fds.get(fd)
             if stream is None:
-                self.sh.error(f"{path}: No such file or directory" if fd > 2 else f"{fd}: Bad file descriptor")
+                self.sh.error(
+                    f"{path}: No such file or directory" if fd > 2 else f"{fd}: Bad file descriptor"
+                )
                 return None
             return stream
         if path == "":
@@ -143,7 +145,8 @@ class Redirections:
         if op in ("<<", "<<-"):
             assert isinstance(target, A.HereDoc)
             body = target.body
-            text = "" if body is None else (body.parts[0].text if target.quoted else self.expander.heredoc(body))  # type: ignore[union-attr]
+            quoted = body.parts[0].text if body is not None and target.quoted else ""  # type: ignore[union-attr]
+            text = "" if body is None else (quoted if target.quoted else self.expander.heredoc(body))
             if len(text) > self.sh.rt.limits.max_heredoc_size:
                 raise LimitExceeded(LimitKind.MAX_HEREDOC_SIZE, self.sh.rt.limits.max_heredoc_size)
             stream: Stream = BytesReader(text.encode("utf-8", "surrogateescape"), self.sh.rt.budget)
@@ -151,8 +154,13 @@ class Redirections:
         assert isinstance(target, A.Word)
         if op == "<<<":
             text = self.expander.string(target) + "\n"
-            return self._bind(r, 0, BytesReader(text.encode("utf-8", "surrogateescape"), self.sh.rt.budget), undo,
-                              opened=None)
+            return self._bind(
+                r,
+                0,
+                BytesReader(text.encode("utf-8", "surrogateescape"), self.sh.rt.budget),
+                undo,
+                opened=None,
+            )
         if op in ("<&", ">&"):
             default_fd = 0 if op == "<&" else 1
             spec = self.expander.string(target)

@@ -109,8 +109,6 @@ class Threads:
         return True
 
 
-
-
 class Runtime:
     def __init__(
         self,

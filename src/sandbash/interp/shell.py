@@ -55,9 +55,17 @@ def _after_line(text: str, n: int) -> str | None:
 
 # what builtins and the expansion environment ask a shell for, and the part whose method answers
 _FACADE: dict[str, str] = {
-    "lookup": "va", "get_str": "va", "set_var": "va", "set_array": "va", "var_names": "va",
-    "nameref_target": "va", "eval_index": "va",
-    "execute": "ev", "run_list": "ev", "expansion_failed": "ev", "xtrace_line": "ex",
+    "lookup": "va",
+    "get_str": "va",
+    "set_var": "va",
+    "set_array": "va",
+    "var_names": "va",
+    "nameref_target": "va",
+    "eval_index": "va",
+    "execute": "ev",
+    "run_list": "ev",
+    "expansion_failed": "ev",
+    "xtrace_line": "ex",
 }
 
 
@@ -85,6 +93,7 @@ class Shell:
                 raise AttributeError(f"'Shell' object has no attribute '{name}'")
             bound = self.__dict__[name] = getattr(part, name)
             return bound
+
     def __init__(self, state: ShellState, rt: Runtime) -> None:
         self.state = state
         self.rt = rt
@@ -162,17 +171,26 @@ class Shell:
             level = 1
         scope["SHLVL"] = Var(str(level), EXPORT)
         defaults = {
-            "IFS": " \t\n", "PS4": "+ ", "PS2": "> ", "OPTIND": "1", "OPTERR": "1",
-            "BASH": "/bin/bash", "BASH_VERSION": "5.2.15(1)-release", "HOSTNAME": ident.hostname,
-            "HOSTTYPE": "x86_64", "MACHTYPE": "x86_64-pc-linux-gnu", "OSTYPE": "linux-gnu",
+            "IFS": " \t\n",
+            "PS4": "+ ",
+            "PS2": "> ",
+            "OPTIND": "1",
+            "OPTERR": "1",
+            "BASH": "/bin/bash",
+            "BASH_VERSION": "5.2.15(1)-release",
+            "HOSTNAME": ident.hostname,
+            "HOSTTYPE": "x86_64",
+            "MACHTYPE": "x86_64-pc-linux-gnu",
+            "OSTYPE": "linux-gnu",
         }
         for name, value in defaults.items():
             if name not in scope:
                 scope[name] = Var(value, 0)
         if "PATH" not in scope:
             scope["PATH"] = Var("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", 0)
-        scope["BASH_VERSINFO"] = Var(IndexedArray(["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]),
-                                     READONLY | 64)
+        scope["BASH_VERSINFO"] = Var(
+            IndexedArray(["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]), READONLY | 64
+        )
         self.state.vars.readonly_names.update(("BASH_VERSINFO", "UID", "EUID", "PPID"))
         scope["UID"] = Var(str(ident.uid), READONLY | INTEGER)
         scope["EUID"] = Var(str(ident.uid), READONLY | INTEGER)
@@ -245,11 +263,19 @@ class Shell:
         st = self.state
         aliases = st.aliases if st.shopts["expand_aliases"] else None
         limits = self.rt.limits
-        return Parser(text, aliases=aliases, extglob=st.shopts["extglob"], line_base=line_base,
-                      max_depth=limits.max_ast_depth, max_tokens=limits.max_tokens, posix=st.opts["posix"])
+        return Parser(
+            text,
+            aliases=aliases,
+            extglob=st.shopts["extglob"],
+            line_base=line_base,
+            max_depth=limits.max_ast_depth,
+            max_tokens=limits.max_tokens,
+            posix=st.opts["posix"],
+        )
 
-    def run_text(self, text: str, source_name: str | None = "-c", line_base: int = 1,
-                 toplevel: bool = False) -> int:
+    def run_text(
+        self, text: str, source_name: str | None = "-c", line_base: int = 1, toplevel: bool = False
+    ) -> int:
         """Parse and run `text` one complete command at a time, as bash reads a
         script. A syntax error stops the text with status 2."""
         if len(text) > self.rt.limits.max_input_size:

@@ -38,9 +38,30 @@ if TYPE_CHECKING:
     from .state import ShellState
 
 _DYNAMIC = frozenset(
-    {"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME", "FUNCNAME",
-     "BASH_SOURCE", "BASH_LINENO", "PIPESTATUS", "BASH_SUBSHELL", "GROUPS", "DIRSTACK", "SHELLOPTS",
-     "BASHOPTS", "BASH_ARGC", "BASH_ARGV", "BASH_COMMAND", "_", "BASH_ALIASES", "BASH_CMDS"}
+    {
+        "RANDOM",
+        "SRANDOM",
+        "SECONDS",
+        "LINENO",
+        "BASHPID",
+        "EPOCHSECONDS",
+        "EPOCHREALTIME",
+        "FUNCNAME",
+        "BASH_SOURCE",
+        "BASH_LINENO",
+        "PIPESTATUS",
+        "BASH_SUBSHELL",
+        "GROUPS",
+        "DIRSTACK",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "BASH_ARGC",
+        "BASH_ARGV",
+        "BASH_COMMAND",
+        "_",
+        "BASH_ALIASES",
+        "BASH_CMDS",
+    }
 )
 # the alias and command hash tables seen as associative arrays: an element assigned adds an
 # entry, `unset` of an element does nothing (bash)
@@ -54,22 +75,53 @@ def hash_entry(path: str) -> str:
 
 # the dynamic variables bash's listings show, with their listed attributes
 _LISTED_DYNAMIC = {
-    "BASHOPTS": READONLY, "BASHPID": INTEGER, "BASH_ALIASES": ASSOC, "BASH_ARGC": ARRAY, "BASH_ARGV": ARRAY,
-    "BASH_ARGV0": 0, "BASH_CMDS": ASSOC, "BASH_COMMAND": 0, "BASH_LINENO": ARRAY, "BASH_SOURCE": ARRAY,
-    "BASH_SUBSHELL": 0, "DIRSTACK": ARRAY, "EPOCHREALTIME": 0, "EPOCHSECONDS": 0, "FUNCNAME": ARRAY,
-    "GROUPS": ARRAY, "HISTCMD": INTEGER, "LINENO": 0, "PIPESTATUS": ARRAY, "RANDOM": INTEGER, "SECONDS": 0,
-    "SHELLOPTS": READONLY, "SRANDOM": INTEGER, "_": 0,
+    "BASHOPTS": READONLY,
+    "BASHPID": INTEGER,
+    "BASH_ALIASES": ASSOC,
+    "BASH_ARGC": ARRAY,
+    "BASH_ARGV": ARRAY,
+    "BASH_ARGV0": 0,
+    "BASH_CMDS": ASSOC,
+    "BASH_COMMAND": 0,
+    "BASH_LINENO": ARRAY,
+    "BASH_SOURCE": ARRAY,
+    "BASH_SUBSHELL": 0,
+    "DIRSTACK": ARRAY,
+    "EPOCHREALTIME": 0,
+    "EPOCHSECONDS": 0,
+    "FUNCNAME": ARRAY,
+    "GROUPS": ARRAY,
+    "HISTCMD": INTEGER,
+    "LINENO": 0,
+    "PIPESTATUS": ARRAY,
+    "RANDOM": INTEGER,
+    "SECONDS": 0,
+    "SHELLOPTS": READONLY,
+    "SRANDOM": INTEGER,
+    "_": 0,
 }
-_LISTED_WITH_VALUE = frozenset({"BASHOPTS", "SHELLOPTS", "BASH_ARGC", "BASH_ARGV", "BASH_LINENO", "BASH_SOURCE",
-                                "FUNCNAME", "PIPESTATUS", "_"})
+_LISTED_WITH_VALUE = frozenset(
+    {
+        "BASHOPTS",
+        "SHELLOPTS",
+        "BASH_ARGC",
+        "BASH_ARGV",
+        "BASH_LINENO",
+        "BASH_SOURCE",
+        "FUNCNAME",
+        "PIPESTATUS",
+        "_",
+    }
+)
 
 _READONLY_DYNAMIC = frozenset({"SHELLOPTS", "BASHOPTS", "GROUPS"})
 # the call stack arrays: `FUNCNAME=x` does nothing (no message, status 0), as in bash
 _NOASSIGN = frozenset({"FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "BASH_ARGC", "BASH_ARGV", "GROUPS"})
 # dynamic variables that stay dynamic when assigned (the value seeds or offsets them, or is
 # ignored), until `unset` takes their special meaning away for good, as in bash
-_STAYS_DYNAMIC = frozenset({"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS",
-                            "EPOCHREALTIME"})
+_STAYS_DYNAMIC = frozenset(
+    {"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME"}
+)
 
 
 def _intrand32(last: int) -> int:
@@ -79,6 +131,8 @@ def _intrand32(last: int) -> int:
     h, low = divmod(ret, 127773)
     t = 16807 * low - 2836 * h
     return t + 0x7FFFFFFF if t < 0 else t
+
+
 # PATH: assigning it empties the hash table (bash's sv_path), temporary assignments too
 _SPECIAL_NAMES = SPECIAL_ASSIGN | {"PATH"}
 
@@ -316,7 +370,9 @@ class Variables:
 
     def _circular_scope(self, base: str) -> Scope | None:
         vars_ = self.state.vars
-        if vars_.function_scope() is None or (base in vars_.globals and vars_.find(base) is vars_.globals[base]):
+        if vars_.function_scope() is None or (
+            base in vars_.globals and vars_.find(base) is vars_.globals[base]
+        ):
             return None
         return vars_.globals
 
@@ -361,7 +417,11 @@ class Variables:
         if parsed is not None:
             text = self.sh.expand_sub_text(sub, parsed)
         else:
-            text = self.sh.expand_sub_text(sub) if ("$" in sub or "`" in sub or '"' in sub or "\\" in sub) else sub
+            text = (
+                self.sh.expand_sub_text(sub)
+                if ("$" in sub or "`" in sub or '"' in sub or "\\" in sub)
+                else sub
+            )
         try:
             value = self.sh.arith_eval(text)
         except ArithError:
@@ -424,8 +484,13 @@ class Variables:
             if found is None and len(scopes) > 1:
                 i, found = vars_.find_scope(name)
                 home = scopes[i]
-            if (found is not None and not (found.attrs & ~EXPORT) and type(found.value) is str
-                    and name not in _SPECIAL_NAMES and not self.state.opts["allexport"]):
+            if (
+                found is not None
+                and not (found.attrs & ~EXPORT)
+                and type(found.value) is str
+                and name not in _SPECIAL_NAMES
+                and not self.state.opts["allexport"]
+            ):
                 text: str = found.value  # type: ignore[assignment]
                 # max_string_length also when an existing variable is reassigned (short values skip the call)
                 if append:
@@ -436,7 +501,8 @@ class Variables:
                     if len(value) > 256:
                         self.sh.check_string(len(value))
                     n = (len(value) if value.isascii() else 4 * len(value)) - (
-                        len(text) if text.isascii() else 4 * len(text))
+                        len(text) if text.isascii() else 4 * len(text)
+                    )
                 if n:
                     _charge(vars_, home, n)  # before the value is stored: a limit leaves the old one
                 if append:
@@ -477,7 +543,13 @@ class Variables:
             target_scope, var = scope, scope.get(name)
         if (var is not None and var.attrs & READONLY) or (var is None and name in _READONLY_DYNAMIC):
             raise AssignError(f"{name}: readonly variable", fatal=not via_ref)
-        if var is not None and var.attrs & NAMEREF and sub is None and not append and not valid_ref_target(value):
+        if (
+            var is not None
+            and var.attrs & NAMEREF
+            and sub is None
+            and not append
+            and not valid_ref_target(value)
+        ):
             # a nameref without a target takes the value as the name it refers to
             raise AssignError(f"`{value}': not a valid identifier", named=True)
         if var is not None and var.attrs & NAMEREF and sub is not None and not var.value:
@@ -518,8 +590,16 @@ class Variables:
         _charge(vars_, target_scope, value_size(new) - value_size(cur))
         var.value = new
 
-    def _set_element(self, name: str, var: Var, sub: str, value: str, append: bool,
-                     scope: Scope | None = None, parsed: A.Subscript | None = None) -> None:
+    def _set_element(
+        self,
+        name: str,
+        var: Var,
+        sub: str,
+        value: str,
+        append: bool,
+        scope: Scope | None = None,
+        parsed: A.Subscript | None = None,
+    ) -> None:
         cur = var.value
         before = value_size(cur)
         try:
@@ -529,8 +609,9 @@ class Variables:
                 scope = self._scope_for_write(name)[0]
             _charge(self.state.vars, scope, value_size(var.value) - before)
 
-    def _store_element(self, name: str, var: Var, sub: str, value: str, append: bool,
-                       parsed: A.Subscript | None) -> None:
+    def _store_element(
+        self, name: str, var: Var, sub: str, value: str, append: bool, parsed: A.Subscript | None
+    ) -> None:
         cur = var.value
         if isinstance(cur, AssocArray) or var.attrs & ASSOC:
             if not isinstance(cur, AssocArray):
@@ -540,7 +621,12 @@ class Variables:
             if key == "":
                 raise AssignError(f"{name}[{sub}]: bad array subscript")
             old = cur.get(key) if append else None
-            cur.set(key, self._convert(var, value, var.attrs, old if append else None) if (append or var.attrs) else value)
+            cur.set(
+                key,
+                self._convert(var, value, var.attrs, old if append else None)
+                if (append or var.attrs)
+                else value,
+            )
             return
         if not isinstance(cur, IndexedArray):
             arr = IndexedArray()
@@ -574,8 +660,12 @@ class Variables:
             # the common case: values without keys for an existing plain indexed array
             vars_ = self.state.vars
             i, found = vars_.find_scope(name)
-            if (found is not None and type(found.value) is IndexedArray and not found.attrs & ~(ARRAY | EXPORT)
-                    and all(key is None for key, _, _ in items)):
+            if (
+                found is not None
+                and type(found.value) is IndexedArray
+                and not found.attrs & ~(ARRAY | EXPORT)
+                and all(key is None for key, _, _ in items)
+            ):
                 before = found.value.nbytes  # type: ignore[union-attr]
                 arr = found.value if append else IndexedArray()
                 index = arr.max_index() + 1
@@ -621,7 +711,7 @@ class Variables:
         parser.pos = 1
         try:
             array = parser.parse_array_items()
-            if parser.src[parser.pos:].strip():
+            if parser.src[parser.pos :].strip():
                 raise ParseError("syntax error near unexpected token `)'", 1)
         except ParseLimit as e:
             raise LimitExceeded(LimitKind(e.limit), e.value) from None
@@ -632,8 +722,9 @@ class Variables:
             raise AbortCommand(2) from None
         return self.sh.ex.expand_array_items(array)
 
-    def _fill_array(self, name: str, var: Var, items: list[tuple[str | None, str, bool]], append: bool,
-                    assoc: bool | None) -> None:
+    def _fill_array(
+        self, name: str, var: Var, items: list[tuple[str | None, str, bool]], append: bool, assoc: bool | None
+    ) -> None:
         is_assoc = (var.attrs & ASSOC) != 0 or isinstance(var.value, AssocArray) if assoc is None else assoc
         if is_assoc:
             arr_a = var.value if append and isinstance(var.value, AssocArray) else AssocArray()
@@ -716,8 +807,12 @@ class Variables:
             self.state.arg0 = value
         elif name == "POSIXLY_CORRECT":
             self.state.opts["posix"] = True  # bash: setting it turns posix mode on, unsetting off
-        elif name in _LOCALE_VARS and value and not locale_known(value) and (
-                name == "LC_ALL" or not self.sh.get_str("LC_ALL")):  # LC_ALL, when set, wins
+        elif (
+            name in _LOCALE_VARS
+            and value
+            and not locale_known(value)
+            and (name == "LC_ALL" or not self.sh.get_str("LC_ALL"))
+        ):  # LC_ALL, when set, wins
             self.sh.warn(f"setlocale: {name}: cannot change locale ({value}): No such file or directory")
         elif name == "PATH":
             self.state.hashed.clear()
@@ -747,7 +842,11 @@ class Variables:
             # a local unset in its own function (or anywhere with localvar_unset)
             # stays local but unset, hiding the outer variable, as bash does
             top_func = next((k for k in range(len(scopes) - 1, -1, -1) if scopes[k].func), -1)
-            if scope.func and name in scope.locals and (i == top_func or self.state.shopts.get("localvar_unset")):
+            if (
+                scope.func
+                and name in scope.locals
+                and (i == top_func or self.state.shopts.get("localvar_unset"))
+            ):
                 _charge(self.state.vars, scope, -value_size(var.value))
                 scope[name] = Var(None, 0)
             else:

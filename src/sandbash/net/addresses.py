@@ -14,42 +14,48 @@ from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network, ip_add
 IPAddress = IPv4Address | IPv6Address
 
 # (network, reason); the IANA special-purpose registries, plus broadcast
-_V4: tuple[tuple[IPv4Network, str], ...] = tuple((IPv4Network(net), why) for net, why in (
-    ("0.0.0.0/8", "unspecified"),
-    ("10.0.0.0/8", "private"),
-    ("100.64.0.0/10", "shared (CGNAT)"),
-    ("127.0.0.0/8", "loopback"),
-    ("169.254.0.0/16", "link-local"),
-    ("172.16.0.0/12", "private"),
-    ("192.0.0.0/24", "IETF protocol assignment"),
-    ("192.0.2.0/24", "documentation"),
-    ("192.31.196.0/24", "reserved (AS112)"),
-    ("192.52.193.0/24", "reserved (AMT)"),
-    ("192.88.99.0/24", "reserved (6to4 relay)"),
-    ("192.168.0.0/16", "private"),
-    ("192.175.48.0/24", "reserved (AS112)"),
-    ("198.18.0.0/15", "benchmarking"),
-    ("198.51.100.0/24", "documentation"),
-    ("203.0.113.0/24", "documentation"),
-    ("224.0.0.0/4", "multicast"),
-    ("255.255.255.255/32", "broadcast"),  # before 240/4, which contains it
-    ("240.0.0.0/4", "reserved"),
-))
+_V4: tuple[tuple[IPv4Network, str], ...] = tuple(
+    (IPv4Network(net), why)
+    for net, why in (
+        ("0.0.0.0/8", "unspecified"),
+        ("10.0.0.0/8", "private"),
+        ("100.64.0.0/10", "shared (CGNAT)"),
+        ("127.0.0.0/8", "loopback"),
+        ("169.254.0.0/16", "link-local"),
+        ("172.16.0.0/12", "private"),
+        ("192.0.0.0/24", "IETF protocol assignment"),
+        ("192.0.2.0/24", "documentation"),
+        ("192.31.196.0/24", "reserved (AS112)"),
+        ("192.52.193.0/24", "reserved (AMT)"),
+        ("192.88.99.0/24", "reserved (6to4 relay)"),
+        ("192.168.0.0/16", "private"),
+        ("192.175.48.0/24", "reserved (AS112)"),
+        ("198.18.0.0/15", "benchmarking"),
+        ("198.51.100.0/24", "documentation"),
+        ("203.0.113.0/24", "documentation"),
+        ("224.0.0.0/4", "multicast"),
+        ("255.255.255.255/32", "broadcast"),  # before 240/4, which contains it
+        ("240.0.0.0/4", "reserved"),
+    )
+)
 
-_V6: tuple[tuple[IPv6Network, str], ...] = tuple((IPv6Network(net), why) for net, why in (
-    ("::/128", "unspecified"),
-    ("::1/128", "loopback"),
-    ("64:ff9b:1::/48", "local NAT64"),
-    ("100::/64", "discard-only"),
-    ("2001::/23", "IETF protocol assignment"),
-    ("2001:db8::/32", "documentation"),
-    ("3fff::/20", "documentation"),
-    ("5f00::/16", "segment routing"),
-    ("fc00::/7", "unique local (private)"),
-    ("fe80::/10", "link-local"),
-    ("fec0::/10", "site-local"),
-    ("ff00::/8", "multicast"),
-))
+_V6: tuple[tuple[IPv6Network, str], ...] = tuple(
+    (IPv6Network(net), why)
+    for net, why in (
+        ("::/128", "unspecified"),
+        ("::1/128", "loopback"),
+        ("64:ff9b:1::/48", "local NAT64"),
+        ("100::/64", "discard-only"),
+        ("2001::/23", "IETF protocol assignment"),
+        ("2001:db8::/32", "documentation"),
+        ("3fff::/20", "documentation"),
+        ("5f00::/16", "segment routing"),
+        ("fc00::/7", "unique local (private)"),
+        ("fe80::/10", "link-local"),
+        ("fec0::/10", "site-local"),
+        ("ff00::/8", "multicast"),
+    )
+)
 _GLOBAL_UNICAST = IPv6Network("2000::/3")
 _NAT64 = IPv6Network("64:ff9b::/96")
 _COMPAT = IPv6Network("::/96")  # deprecated IPv4-compatible addresses

@@ -109,7 +109,9 @@ class Response:
         self.reason = reason.decode("latin-1") if isinstance(reason, bytes) else str(reason)
         version = inner.extensions.get("http_version", b"HTTP/1.1")
         self.http_version = version.decode("ascii") if isinstance(version, bytes) else str(version)
-        self.headers: list[Header] = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in inner.headers.raw]
+        self.headers: list[Header] = [
+            (k.decode("latin-1"), v.decode("latin-1")) for k, v in inner.headers.raw
+        ]
         self.redirects = 0
         stream = inner.extensions.get("network_stream")
         peer = stream.get_extra_info("server_addr") if stream is not None else None
@@ -128,13 +130,15 @@ class Response:
         chunks: Iterator[bytes] = self._inner.iter_raw()
         codings = content_codings(self.header("content-encoding")) if decode else []
         if len(codings) > 1:
-            raise BadEncoding(f"Reject response due to {len(codings)} content encodings "
-                              "(only one layer is decoded)")
+            raise BadEncoding(
+                f"Reject response due to {len(codings)} content encodings (only one layer is decoded)"
+            )
         if codings:
             wbits = _CODINGS.get(codings[0])
             if wbits is None:
-                raise BadEncoding("Unrecognized content encoding type. libcurl understands deflate, gzip content "
-                                  "encodings.")
+                raise BadEncoding(
+                    "Unrecognized content encoding type. libcurl understands deflate, gzip content encodings."
+                )
             chunks = _inflate(chunks, wbits)
         total = 0
         for chunk in chunks:
@@ -230,9 +234,13 @@ class HttpClient:
                 raise TimedOut()
             self._backend.deadline = deadline
             timeouts = {"connect": self._connect_timeout, "read": None, "write": None, "pool": None}
-            hx = httpx.Request(req.method, str(req.url), headers=sent, content=req.body,
-                               extensions={"timeout": timeouts})
-            if (hx.url.raw_path.decode("ascii"), hx.url.raw_host.decode("ascii")) != (req.url.target, req.url.host):
+            hx = httpx.Request(
+                req.method, str(req.url), headers=sent, content=req.body, extensions={"timeout": timeouts}
+            )
+            if (hx.url.raw_path.decode("ascii"), hx.url.raw_host.decode("ascii")) != (
+                req.url.target,
+                req.url.host,
+            ):
                 raise BadUrl("URL using bad/illegal format or missing URL")  # sent must equal matched
             response = Response(req.url, self._transport.handle_request(hx), shown, self._limit)
         except NetError as e:
@@ -277,7 +285,11 @@ class HttpClient:
         `prepare` adds to each hop before it is sent (cookies); `on_response(resp, final)`
         sees every response (headers only for intermediate hops); `final` is true when no
         further hop will be sent (no redirect to follow, or the redirect limit is reached)."""
-        limit = self.config.max_redirects if max_redirects is None else min(max_redirects, self.config.max_redirects)
+        limit = (
+            self.config.max_redirects
+            if max_redirects is None
+            else min(max_redirects, self.config.max_redirects)
+        )
         hops = 0
         while True:
             # prepared additions (cookies from a jar) are per hop: the next hop starts from `req`

@@ -44,8 +44,9 @@ class CookieJar:
         self.cookies: list[Cookie] = []
 
     def _store(self, cookie: Cookie, now: float, delete: bool = False) -> None:
-        self.cookies = [c for c in self.cookies
-                        if (c.name, c.domain, c.path) != (cookie.name, cookie.domain, cookie.path)]
+        self.cookies = [
+            c for c in self.cookies if (c.name, c.domain, c.path) != (cookie.name, cookie.domain, cookie.path)
+        ]
         if not delete and (not cookie.expires or cookie.expires > now):
             self.cookies.append(cookie)
 
@@ -93,16 +94,26 @@ class CookieJar:
         for line in text.splitlines():
             http_only = line.startswith(_HTTPONLY)
             if http_only:
-                line = line[len(_HTTPONLY):]
+                line = line[len(_HTTPONLY) :]
             elif not line.strip() or line.startswith("#"):
                 continue
             fields = line.split("\t")
             if len(fields) != 7:
                 continue
             domain, sub, path, secure, expires, name, value = fields
-            self._store(Cookie(name, value, domain.lstrip(".").lower(), path or "/", sub.upper() != "TRUE",
-                               secure.upper() == "TRUE", http_only,
-                               float(expires) if expires.isdigit() else 0.0), now)
+            self._store(
+                Cookie(
+                    name,
+                    value,
+                    domain.lstrip(".").lower(),
+                    path or "/",
+                    sub.upper() != "TRUE",
+                    secure.upper() == "TRUE",
+                    http_only,
+                    float(expires) if expires.isdigit() else 0.0,
+                ),
+                now,
+            )
 
     def dump_netscape(self, now: float) -> str:
         lines = []
@@ -110,6 +121,17 @@ class CookieJar:
             if c.expires and c.expires <= now:
                 continue
             domain = c.domain if c.host_only else "." + c.domain
-            lines.append("\t".join([(_HTTPONLY if c.http_only else "") + domain, "FALSE" if c.host_only else "TRUE",
-                                    c.path, "TRUE" if c.secure else "FALSE", str(int(c.expires)), c.name, c.value]))
+            lines.append(
+                "\t".join(
+                    [
+                        (_HTTPONLY if c.http_only else "") + domain,
+                        "FALSE" if c.host_only else "TRUE",
+                        c.path,
+                        "TRUE" if c.secure else "FALSE",
+                        str(int(c.expires)),
+                        c.name,
+                        c.value,
+                    ]
+                )
+            )
         return NETSCAPE_HEADER + "".join(line + "\n" for line in lines)

@@ -126,8 +126,9 @@ class PinnedBackend(httpcore.NetworkBackend):
             if self.on_connect:
                 self.on_connect(host, address, port, False)
             try:
-                stream = self._inner.connect_tcp(address, port, timeout=min(limit, self.remaining()),
-                                                 socket_options=socket_options)
+                stream = self._inner.connect_tcp(
+                    address, port, timeout=min(limit, self.remaining()), socket_options=socket_options
+                )
             except httpcore.ConnectTimeout:
                 failure = TimedOut("connect")
                 continue
@@ -258,15 +259,23 @@ class PinnedTransport(httpx.BaseTransport):
         self._max_body = max_body
         self._pool = httpcore.ConnectionPool(
             ssl_context=_tls_context(),
-            http1=True, http2=False, retries=0, max_connections=4, network_backend=backend,
+            http1=True,
+            http2=False,
+            retries=0,
+            max_connections=4,
+            network_backend=backend,
         )
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         assert isinstance(request.stream, Iterable)
         core = httpcore.Request(
             method=request.method,
-            url=httpcore.URL(scheme=request.url.raw_scheme, host=request.url.raw_host, port=request.url.port,
-                             target=request.url.raw_path),
+            url=httpcore.URL(
+                scheme=request.url.raw_scheme,
+                host=request.url.raw_host,
+                port=request.url.port,
+                target=request.url.raw_path,
+            ),
             headers=request.headers.raw,
             content=request.stream,
             extensions=request.extensions,
@@ -274,8 +283,13 @@ class PinnedTransport(httpx.BaseTransport):
         with _mapped():
             resp = self._pool.handle_request(core)
         assert isinstance(resp.stream, Iterable)
-        return httpx.Response(status_code=resp.status, headers=resp.headers, extensions=resp.extensions,
-                              stream=_ResponseStream(resp.stream, self._max_body), request=request)
+        return httpx.Response(
+            status_code=resp.status,
+            headers=resp.headers,
+            extensions=resp.extensions,
+            stream=_ResponseStream(resp.stream, self._max_body),
+            request=request,
+        )
 
     def close(self) -> None:
         with _mapped():

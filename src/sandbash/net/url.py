@@ -69,6 +69,7 @@ class Url:
 
 # ------------------------------------------------------------------ parsing
 
+
 def parse_url(text: str, default_scheme: str | None = None) -> Url:
     """Parse an absolute http(s) URL; `default_scheme` is used when none is given (curl, wget)."""
     text = text.strip(" \t\r\n\f\v")
@@ -93,12 +94,24 @@ def parse_url(text: str, default_scheme: str | None = None) -> Url:
     if at:
         u, colon, p = userinfo.partition(":")
         user, password = _unquote(u), (_unquote(p) if colon else None)
-    return Url(scheme, host, port, canonical_path(path), _normalise_escapes(query, _QUERY_SAFE) if qmark else None,
-               user, password)
+    return Url(
+        scheme,
+        host,
+        port,
+        canonical_path(path),
+        _normalise_escapes(query, _QUERY_SAFE) if qmark else None,
+        user,
+        password,
+    )
 
 
 def _is_scheme(s: str) -> bool:
-    return bool(s) and s[0].isascii() and s[0].isalpha() and all(c.isascii() and (c.isalnum() or c in "+-.") for c in s)
+    return (
+        bool(s)
+        and s[0].isascii()
+        and s[0].isalpha()
+        and all(c.isascii() and (c.isalnum() or c in "+-.") for c in s)
+    )
 
 
 def _split_host_port(hostport: str, scheme: str) -> tuple[str, int]:
@@ -184,6 +197,7 @@ def _ipv4(parts: list[str]) -> str:
 
 # ------------------------------------------------------------------ paths and escapes
 
+
 def percent_encode(data: bytes, safe: frozenset[int] = _UNRESERVED) -> str:
     """%XX-encode every byte outside `safe` (curl's --data-urlencode with the default)."""
     return "".join(chr(b) if b in safe else f"%{b:02X}" for b in data)
@@ -197,7 +211,7 @@ def _normalise_escapes(text: str, safe: frozenset[int]) -> str:
     while i < n:
         b = raw[i]
         if b == 0x25:  # '%'
-            pair = raw[i + 1:i + 3].decode("latin-1")
+            pair = raw[i + 1 : i + 3].decode("latin-1")
             if len(pair) == 2 and all(c in _HEX for c in pair):
                 v = int(pair, 16)
                 out.append(chr(v) if v in _UNRESERVED else f"%{pair.upper()}")
@@ -215,7 +229,7 @@ def _unquote(text: str) -> str:
     out = bytearray()
     i = 0
     while i < len(raw):
-        pair = raw[i + 1:i + 3].decode("latin-1")
+        pair = raw[i + 1 : i + 3].decode("latin-1")
         if raw[i] == 0x25 and len(pair) == 2 and all(c in _HEX for c in pair):
             out.append(int(pair, 16))
             i += 3
@@ -251,13 +265,18 @@ def canonical_path(path: str) -> str:
 
 # ------------------------------------------------------------------ relative references
 
+
 def join(base: Url, ref: str) -> Url:
     """Resolve a Location header against the URL it came from (RFC 3986 5.2)."""
     ref = ref.strip(" \t\r\n").replace("\\", "/")
     scheme, colon, _ = ref.partition(":")
     if colon and _is_scheme(scheme):
-        if not ref[len(scheme) + 1:].startswith("//"):
-            raise UnsupportedScheme(scheme.lower()) if scheme.lower() not in DEFAULT_PORTS else UrlError("bad URL")
+        if not ref[len(scheme) + 1 :].startswith("//"):
+            raise (
+                UnsupportedScheme(scheme.lower())
+                if scheme.lower() not in DEFAULT_PORTS
+                else UrlError("bad URL")
+            )
         return parse_url(ref)
     if ref.startswith("//"):
         return parse_url(f"{base.scheme}:{ref}")
@@ -273,6 +292,7 @@ def join(base: Url, ref: str) -> Url:
 
 
 # ------------------------------------------------------------------ allow-list matching
+
 
 def parse_prefix(text: str) -> Url:
     """An allow-list or credential prefix: an absolute URL without query, fragment or userinfo."""
@@ -299,7 +319,9 @@ def _under(path: str, prefix: str) -> bool:
 def matches_prefix(url: Url, prefix: Url) -> bool:
     """Same origin, and every reading of the path lies within the prefix's segments."""
     return url.origin == prefix.origin and all(
-        _under(view, within) for view, within in zip(_path_views(url.path), _path_views(prefix.path), strict=True))
+        _under(view, within)
+        for view, within in zip(_path_views(url.path), _path_views(prefix.path), strict=True)
+    )
 
 
 def matches_any(url: Url, prefixes: tuple[Url, ...] | list[Url]) -> bool:

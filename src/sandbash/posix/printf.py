@@ -123,8 +123,9 @@ def decode_format_escapes(text: str, warnings: list[str] | None = None) -> str:
     unknown: list[str] = []
     # an escape that makes a `%` (\045, \x25, \u0025) is a literal percent sign: bash decodes
     # escapes while it scans the format, after it has looked for conversions
-    text = _ESCAPED_PERCENT.sub(lambda m: m.group() if m.group() == "\\\\" or decode_raw(m.group(), "format")
-                                != "%" else "%%", text)
+    text = _ESCAPED_PERCENT.sub(
+        lambda m: m.group() if m.group() == "\\\\" or decode_raw(m.group(), "format") != "%" else "%%", text
+    )
     out = decode_raw(text, "format", unknown)
     if warnings is not None:
         warnings.extend(missing_digits(unknown))
@@ -250,7 +251,7 @@ def format_printf(
                 j += 1
             if gnu and (j >= n or fmt[j] not in _INT_CONV + _FLOAT_CONV + "sbq"):
                 # coreutils names the whole specification (it has no %(...)T)
-                bad(f"{fmt[spec_start:j + 1]}: invalid conversion specification")
+                bad(f"{fmt[spec_start : j + 1]}: invalid conversion specification")
                 return "".join(out), 1
             if j < n and fmt[j] == "(":
                 close = fmt.find(")T", j)
@@ -351,7 +352,9 @@ def _hexfloat(v: float, upper: bool, prec: str | None) -> str:
     return text.upper().replace("0X", "0X") if upper else text
 
 
-def _strftime(tfmt: str, arg: str | None, now: Callable[[], float], start: float | None, tz: str | None) -> str:
+def _strftime(
+    tfmt: str, arg: str | None, now: Callable[[], float], start: float | None, tz: str | None
+) -> str:
     from datetime import UTC, datetime  # only %(...)T needs it: not imported at start-up
 
     if arg is None or arg == "" or arg == "-1":

@@ -10,7 +10,36 @@ from typing import Protocol
 
 from ..vfs.base import Stat
 
-UNARY = frozenset(["-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w", "-x", "-G", "-L", "-N", "-O", "-S", "-o", "-v", "-R", "-z", "-n"])
+UNARY = frozenset(
+    [
+        "-a",
+        "-b",
+        "-c",
+        "-d",
+        "-e",
+        "-f",
+        "-g",
+        "-h",
+        "-k",
+        "-p",
+        "-r",
+        "-s",
+        "-t",
+        "-u",
+        "-w",
+        "-x",
+        "-G",
+        "-L",
+        "-N",
+        "-O",
+        "-S",
+        "-o",
+        "-v",
+        "-R",
+        "-z",
+        "-n",
+    ]
+)
 BINARY = frozenset(["=", "==", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef"])
 
 
@@ -104,8 +133,14 @@ def file_compare(env: TestEnv, op: str, a: str, b: str) -> bool:
     return sa is not None and sb is not None and sa.ino == sb.ino and sa.dev == sb.dev
 
 
-INT_OPS = {"-eq": lambda x, y: x == y, "-ne": lambda x, y: x != y, "-lt": lambda x, y: x < y,
-            "-le": lambda x, y: x <= y, "-gt": lambda x, y: x > y, "-ge": lambda x, y: x >= y}
+INT_OPS = {
+    "-eq": lambda x, y: x == y,
+    "-ne": lambda x, y: x != y,
+    "-lt": lambda x, y: x < y,
+    "-le": lambda x, y: x <= y,
+    "-gt": lambda x, y: x > y,
+    "-ge": lambda x, y: x >= y,
+}
 
 
 def collate(s: str) -> bytes:

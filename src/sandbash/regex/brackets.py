@@ -7,8 +7,14 @@ It only finds where a bracket expression ends; the engines parse its inside them
 from __future__ import annotations
 
 
-def bracket_end(text: str, i: int, negators: str = "^", escapes: bool = False, newline_ends: bool = False,
-                open_class_fails: bool = True) -> int:
+def bracket_end(
+    text: str,
+    i: int,
+    negators: str = "^",
+    escapes: bool = False,
+    newline_ends: bool = False,
+    open_class_fails: bool = True,
+) -> int:
     """Index of the `]` that closes the bracket expression whose `[` is at `text[i]`, or -1.
 
     A `]` first in the list (after a negator) is a member; `[:name:]`, `[=c=]` and `[.c.]` are

@@ -77,6 +77,7 @@ def class_body(name: str, target: str, nl: str) -> str:
     body = _CLASS_BODY.get(name)
     if body is not None:
         return body
+
     def h(cp: int) -> str:
         return _hex(cp, target)
 

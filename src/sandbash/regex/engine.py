@@ -45,8 +45,18 @@ _SPECIAL = frozenset(".[]*^$\\+?{}()|")
 class _Core:
     """What is shared by every user of one compiled pattern."""
 
-    __slots__ = ("_last_bytes", "_last_str", "groups", "posix", "re2", "retained", "rx", "shift", "source",
-                 "warnings")
+    __slots__ = (
+        "_last_bytes",
+        "_last_str",
+        "groups",
+        "posix",
+        "re2",
+        "retained",
+        "rx",
+        "shift",
+        "source",
+        "warnings",
+    )
 
     def __init__(self) -> None:
         self.re2: Any = None
@@ -277,7 +287,9 @@ def _pcre_fix_for_regex(p: str) -> str:
     return "".join(out)
 
 
-def _build_pcre(core: _Core, patterns: tuple[str, ...], icase: bool, multiline: bool, line_mode: bool, wrap: str) -> _Core:
+def _build_pcre(
+    core: _Core, patterns: tuple[str, ...], icase: bool, multiline: bool, line_mode: bool, wrap: str
+) -> _Core:
     core.posix = False
     body = "|".join("(?:" + p + ")" for p in patterns) if len(patterns) > 1 else patterns[0]
     nl = "lines" if line_mode else ("reg_newline" if multiline else "none")
@@ -332,7 +344,13 @@ _CACHE: TextLRU[tuple[Any, ...], _Core] = TextLRU(512, retained=RETAINED_MAX)
 
 
 def _core(
-    patterns: tuple[str, ...], flavor: str, icase: bool, multiline: bool, line_mode: bool, dialect: str, wrap: str,
+    patterns: tuple[str, ...],
+    flavor: str,
+    icase: bool,
+    multiline: bool,
+    line_mode: bool,
+    dialect: str,
+    wrap: str,
     budget: Budget | None,
 ) -> _Core:
     """The compiled core for these arguments, from a small LRU cache (building a new
@@ -350,7 +368,9 @@ class Match:
 
     __slots__ = ("_spans", "endpos", "pos", "re", "string")
 
-    def __init__(self, regex: Regex, string: Any, spans: list[tuple[int, int]], pos: int, endpos: int) -> None:
+    def __init__(
+        self, regex: Regex, string: Any, spans: list[tuple[int, int]], pos: int, endpos: int
+    ) -> None:
         self.re = regex
         self.string = string
         self._spans = spans
@@ -403,8 +423,15 @@ class Regex:
 
     __slots__ = ("_budget", "_core", "flavor", "icase", "multiline", "pattern")
 
-    def __init__(self, core: _Core, pattern: str | Sequence[str], flavor: str, icase: bool, multiline: bool,
-                 budget: Budget | None) -> None:
+    def __init__(
+        self,
+        core: _Core,
+        pattern: str | Sequence[str],
+        flavor: str,
+        icase: bool,
+        multiline: bool,
+        budget: Budget | None,
+    ) -> None:
         self._core = core
         self._budget = budget
         self.pattern = pattern
@@ -440,8 +467,15 @@ class Regex:
         return Regex(self._core, self.pattern, self.flavor, self.icase, self.multiline, budget)
 
     # ---------------------------------------------------------------- matching
-    def _run(self, anchor: Any, subject: Any, pos: int, endpos: int | None,
-             converted: tuple[Any, bool] | None = None, hint: list[int] | None = None) -> Match | None:
+    def _run(
+        self,
+        anchor: Any,
+        subject: Any,
+        pos: int,
+        endpos: int | None,
+        converted: tuple[Any, bool] | None = None,
+        hint: list[int] | None = None,
+    ) -> Match | None:
         """`converted`: the subject already encoded (str, for RE2) or decoded (bytes, for the
         fallback engine) by the caller, with its is-ASCII flag."""
         core = self._core
@@ -462,8 +496,15 @@ class Regex:
             return Match(self, subject, spans, pos, end)
         return self._run_rx(anchor, subject, pos, endpos, converted)
 
-    def _run_re2_str(self, anchor: Any, subject: str, pos: int, endpos: int | None,
-                     converted: tuple[Any, bool] | None = None, hint: list[int] | None = None) -> Match | None:
+    def _run_re2_str(
+        self,
+        anchor: Any,
+        subject: str,
+        pos: int,
+        endpos: int | None,
+        converted: tuple[Any, bool] | None = None,
+        hint: list[int] | None = None,
+    ) -> Match | None:
         """`hint`: [character, byte] offsets of a position in the subject, kept by a search loop."""
         core = self._core
         b, ascii_ = converted if converted is not None else core.encode(subject)
@@ -535,8 +576,14 @@ class Regex:
             except TimeoutError:
                 pass
 
-    def _run_rx(self, anchor: Any, subject: Any, pos: int, endpos: int | None,
-                converted: tuple[Any, bool] | None = None) -> Match | None:
+    def _run_rx(
+        self,
+        anchor: Any,
+        subject: Any,
+        pos: int,
+        endpos: int | None,
+        converted: tuple[Any, bool] | None = None,
+    ) -> Match | None:
         core = self._core
         rx = core.rx
         is_bytes = not isinstance(subject, str)
@@ -571,8 +618,10 @@ class Regex:
         if core.shift:
             spans = spans[1:]
         if is_bytes and not ascii_:
+
             def cb(c: int) -> int:
                 return -1 if c < 0 else len(text[:c].encode("utf-8", "surrogateescape"))
+
             spans = [(cb(s), cb(e)) for s, e in spans]
         return Match(self, subject, spans, pos, end)
 
@@ -626,7 +675,11 @@ class Regex:
             return None
         core = self._core
         if core.re2 is not None:
-            return (subject.encode("utf-8", "surrogateescape"), subject.isascii()) if isinstance(subject, str) else None
+            return (
+                (subject.encode("utf-8", "surrogateescape"), subject.isascii())
+                if isinstance(subject, str)
+                else None
+            )
         if isinstance(subject, str):
             return None
         raw = bytes(subject)

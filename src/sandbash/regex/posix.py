@@ -39,7 +39,20 @@ Node = tuple[Any, ...]
 
 RE_DUP_MAX = 0x7FFF
 CLASS_NAMES = frozenset(
-    ["alpha", "upper", "lower", "digit", "xdigit", "space", "print", "punct", "graph", "cntrl", "blank", "alnum"]
+    [
+        "alpha",
+        "upper",
+        "lower",
+        "digit",
+        "xdigit",
+        "space",
+        "print",
+        "punct",
+        "graph",
+        "cntrl",
+        "blank",
+        "alnum",
+    ]
 )
 EMPTY: Node = ("empty",)
 NEVER: Node = ("never",)
@@ -55,7 +68,17 @@ def sed_preprocess(pattern: str) -> str:
     return decode_raw(pattern, "sed")
 
 
-_AWK_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a", "b": "\b", "/": "/", '"': '"'}
+_AWK_SIMPLE = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    "f": "\f",
+    "v": "\v",
+    "a": "\a",
+    "b": "\b",
+    "/": "/",
+    '"': '"',
+}
 
 
 class Parser:
@@ -360,7 +383,11 @@ class Parser:
         body = p[self.i : end]
         self.i = end + len(close)
         lo_s, comma, hi_s = body.partition(",")
-        if (not lo_s and not comma) or not (lo_s == "" or lo_s.isdigit()) or not (hi_s == "" or hi_s.isdigit()):
+        if (
+            (not lo_s and not comma)
+            or not (lo_s == "" or lo_s.isdigit())
+            or not (hi_s == "" or hi_s.isdigit())
+        ):
             raise self.err(E.BAD_BRACE)
         if not comma and not lo_s:
             raise self.err(E.BAD_BRACE)
@@ -394,7 +421,9 @@ class Parser:
                 name = p[self.i + 1 : close - 1]
                 if name in CLASS_NAMES:
                     raise RegexError(
-                        f"character class syntax is [[:{name}:]], not [:{name}:]", kind="class_syntax", offset=start
+                        f"character class syntax is [[:{name}:]], not [:{name}:]",
+                        kind="class_syntax",
+                        offset=start,
                     )
         while True:
             if self.i >= n:
@@ -406,11 +435,7 @@ class Parser:
             first = False
             lo_item = self.bracket_elem()
             # a range?
-            if (
-                self.i + 1 < n
-                and p[self.i] == "-"
-                and p[self.i + 1] != "]"
-            ):
+            if self.i + 1 < n and p[self.i] == "-" and p[self.i + 1] != "]":
                 self.i += 1
                 hi_item = self.bracket_elem()
                 if lo_item[0] != "c" or hi_item[0] != "c":

@@ -11,5 +11,16 @@ from .errors import SnapshotError, StoreConflict
 from .snapshot import fork, restore, snapshot
 from .stores import MemoryStore, PostgresStore, RedisStore, SessionStore, SqliteStore, open_store
 
-__all__ = ["MemoryStore", "PostgresStore", "RedisStore", "SessionStore", "SnapshotError", "SqliteStore",
-           "StoreConflict", "fork", "open_store", "restore", "snapshot"]
+__all__ = [
+    "MemoryStore",
+    "PostgresStore",
+    "RedisStore",
+    "SessionStore",
+    "SnapshotError",
+    "SqliteStore",
+    "StoreConflict",
+    "fork",
+    "open_store",
+    "restore",
+    "snapshot",
+]

@@ -61,8 +61,15 @@ def image(fs: MemoryFs, *, overlay: OverlayFs | None = None) -> dict[str, Any]:
             kind = _KINDS.get(node.kind)
             if kind is None:
                 continue  # sockets or fifos of a run: nothing to keep
-            entry: dict[str, Any] = {"path": path, "kind": kind, "mode": node.mode & 0o7777, "uid": node.uid,
-                                     "gid": node.gid, "mtime": node.mtime, "atime": node.atime}
+            entry: dict[str, Any] = {
+                "path": path,
+                "kind": kind,
+                "mode": node.mode & 0o7777,
+                "uid": node.uid,
+                "gid": node.gid,
+                "mtime": node.mtime,
+                "atime": node.atime,
+            }
             if kind != "d" and node.nlink > 1 and node.ino in first:
                 entry = {"path": path, "kind": "h", "of": first[node.ino]}
             elif kind == "f":
@@ -73,8 +80,10 @@ def image(fs: MemoryFs, *, overlay: OverlayFs | None = None) -> dict[str, Any]:
             elif kind == "c":
                 entry["rdev"] = node.rdev
             nodes.append(entry)
-        out: dict[str, Any] = {"root": {"mode": root.mode & 0o7777, "uid": root.uid, "gid": root.gid,
-                                        "mtime": root.mtime}, "nodes": nodes}
+        out: dict[str, Any] = {
+            "root": {"mode": root.mode & 0o7777, "uid": root.uid, "gid": root.gid, "mtime": root.mtime},
+            "nodes": nodes,
+        }
     if overlay is not None:
         out["whiteouts"] = sorted(overlay.whiteouts)
     return out
@@ -106,8 +115,12 @@ def build(img: object, quota: DiskQuota, fs_like: MemoryFs, *, lower: OverlayFs 
     root = img.get("root")
     if not isinstance(root, dict):
         raise SnapshotError("filesystem image: no root")
-    new = MemoryFs(quota=DiskQuota(quota.max_bytes, quota.max_files), clock=fs_like.clock, uid=fs_like.uid,
-                   gid=fs_like.gid)
+    new = MemoryFs(
+        quota=DiskQuota(quota.max_bytes, quota.max_files),
+        clock=fs_like.clock,
+        uid=fs_like.uid,
+        gid=fs_like.gid,
+    )
     seen: set[str] = set()
     try:
         for i, entry in enumerate(check_list(img.get("nodes"), "filesystem entries", quota.max_files + 1)):

@@ -16,7 +16,12 @@ def check_str(value: object, what: str, limit: int) -> str:
 
 
 def check_name(value: str, what: str) -> str:
-    if value in ("", ".", "..") or "/" in value or "\0" in value or len(value.encode("utf-8", "surrogatepass")) > 255:
+    if (
+        value in ("", ".", "..")
+        or "/" in value
+        or "\0" in value
+        or len(value.encode("utf-8", "surrogatepass")) > 255
+    ):
         raise SnapshotError(f"{what}: bad file name {value[:40]!r}")
     return value
 
@@ -28,8 +33,12 @@ def check_int(value: object, what: str, low: int, high: int) -> int:
 
 
 def check_float(value: object, what: str) -> float:
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) \
-            or not -1e11 < value < 1e11:
+    if (
+        not isinstance(value, (int, float))
+        or isinstance(value, bool)
+        or not math.isfinite(value)
+        or not -1e11 < value < 1e11
+    ):
         raise SnapshotError(f"{what}: expected a time")
     return float(value)
 

@@ -72,9 +72,17 @@ def _value(v: Var) -> list[Any]:
 
 def _shell(state: ShellState, exited: int | None) -> dict[str, Any]:
     scope = state.vars.globals
-    functions = [{"name": name, "text": f.text, "line": f.line, "exported": name in state.exported_funcs,
-                  "readonly": name in state.readonly_funcs, "source": list(state.func_sources.get(name, ("", 0)))}
-                 for name, f in state.functions.items()]
+    functions = [
+        {
+            "name": name,
+            "text": f.text,
+            "line": f.line,
+            "exported": name in state.exported_funcs,
+            "readonly": name in state.readonly_funcs,
+            "source": list(state.func_sources.get(name, ("", 0))),
+        }
+        for name, f in state.functions.items()
+    ]
     rng = state.rng.getstate()
     return {
         "cwd": state.fs.cwd,
@@ -129,8 +137,13 @@ def snapshot(session: Session) -> bytes:
     """The session's whole state (shell and in-memory files) as bytes. Taken between calls: a
     call running in another thread is waited for."""
     with session._turn(session.bash.limits, None):
-        doc = {"format": FORMAT, "version": VERSION, "created": time.time(),
-               "shell": _shell(session.shell.state, session.exited), "mounts": _mounts(session.bash.vfs)}
+        doc = {
+            "format": FORMAT,
+            "version": VERSION,
+            "created": time.time(),
+            "shell": _shell(session.shell.state, session.exited),
+            "mounts": _mounts(session.bash.vfs),
+        }
         text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
     return MAGIC + bytes([VERSION]) + zlib.compress(text.encode("utf-8", "surrogatepass"), 6)
 
@@ -141,7 +154,9 @@ def snapshot(session: Session) -> bytes:
 def max_snapshot_bytes(bash: Bash) -> int:
     """The largest inflated snapshot this sandbox accepts: its files and its session memory, and some."""
     lim = bash.limits
-    files = sum(fs.quota.max_bytes for _, fs in _layers(bash.vfs.backend) if isinstance(fs, (MemoryFs, OverlayFs)))
+    files = sum(
+        fs.quota.max_bytes for _, fs in _layers(bash.vfs.backend) if isinstance(fs, (MemoryFs, OverlayFs))
+    )
     # base64 and JSON framing inflate file contents by a third; variables by their quoting
     return int(files * 1.4) + 2 * int(lim.max_session_memory) + _SLACK
 
@@ -155,7 +170,9 @@ def decode(data: bytes, limit: int) -> dict[str, Any]:
         raise SnapshotError("not a sandbash session snapshot")
     version = data[len(MAGIC)]
     if version != VERSION:
-        raise SnapshotError(f"snapshot format version {version} is not supported (this sandbash reads {VERSION})")
+        raise SnapshotError(
+            f"snapshot format version {version} is not supported (this sandbash reads {VERSION})"
+        )
     if len(data) > limit:
         raise SnapshotError(f"snapshot larger than this sandbox accepts ({limit} bytes)")
     inflater = zlib.decompressobj()
@@ -190,7 +207,9 @@ def _fs_plan(bash: Bash, mounts: object) -> list[tuple[Backend, MemoryFs, set[st
         fstype = check_str(entry.get("fstype"), f"mount {i} type", 64)
         target = here.get(path)
         if target is None or getattr(target, "fstype", "none") != fstype:
-            raise SnapshotError(f"the snapshot needs a {fstype} mount at {path}, which this sandbox does not have")
+            raise SnapshotError(
+                f"the snapshot needs a {fstype} mount at {path}, which this sandbox does not have"
+            )
         img = entry.get("image")
         if img is None:
             continue  # host-backed: the data stays on the host
@@ -200,7 +219,9 @@ def _fs_plan(bash: Bash, mounts: object) -> list[tuple[Backend, MemoryFs, set[st
             new = fsimage.build(img, target.quota, target.upper, lower=target)
             plan.append((target, new, fsimage.whiteouts(img, target.quota.max_files)))  # type: ignore[arg-type]
         else:
-            raise SnapshotError(f"mount {path}: this sandbox keeps it on the host; the snapshot has its files")
+            raise SnapshotError(
+                f"mount {path}: this sandbox keeps it on the host; the snapshot has its files"
+            )
     return plan
 
 
@@ -238,15 +259,19 @@ def _var(name: str, raw: object, limit: int) -> Var:
         arr = IndexedArray()
         for pair in check_list(value, f"array {name[:40]}", limit):
             p = check_list(pair, f"array {name[:40]} element", 2)
-            arr.set(check_int(p[0] if p else None, f"array {name[:40]} index", 0, (1 << 63) - 1),
-                    check_str(p[1] if len(p) > 1 else None, f"array {name[:40]} element", limit))
+            arr.set(
+                check_int(p[0] if p else None, f"array {name[:40]} index", 0, (1 << 63) - 1),
+                check_str(p[1] if len(p) > 1 else None, f"array {name[:40]} element", limit),
+            )
         return Var(arr, attrs | ARRAY)
     if kind == "A":
         assoc = AssocArray()
         for pair in check_list(value, f"array {name[:40]}", limit):
             p = check_list(pair, f"array {name[:40]} element", 2)
-            assoc.set(check_str(p[0] if p else None, f"array {name[:40]} key", limit),
-                      check_str(p[1] if len(p) > 1 else None, f"array {name[:40]} element", limit))
+            assoc.set(
+                check_str(p[0] if p else None, f"array {name[:40]} key", limit),
+                check_str(p[1] if len(p) > 1 else None, f"array {name[:40]} element", limit),
+            )
         return Var(assoc, attrs | ASSOC)
     raise SnapshotError(f"variable {name[:40]}: unknown kind")
 
@@ -284,18 +309,28 @@ def _apply_shell(session: Session, doc: object) -> None:
     # build everything first: a bad field leaves the session untouched
     new_vars = {name: _var(name, raw, text_limit) for name, raw in raw_vars.items() if name not in _HOST_VARS}
     extglob = bool(shopts.get("extglob", state.shopts.get("extglob", False)))
-    funcs = [_function(f, extglob, aliases) for f in check_list(shell.get("functions", []), "functions", count_limit)]
+    funcs = [
+        _function(f, extglob, aliases)
+        for f in check_list(shell.get("functions", []), "functions", count_limit)
+    ]
     traps = check_str_map(shell.get("traps", {}), "traps", 128, text_limit)
-    dirstack = [check_str(d, "directory stack", 4096) for d in check_list(shell.get("dirstack", []), "directory stack", 10_000)]
-    positional = [check_str(a, "positional parameter", text_limit)
-                  for a in check_list(shell.get("positional", []), "positional parameters", count_limit)]
+    dirstack = [
+        check_str(d, "directory stack", 4096)
+        for d in check_list(shell.get("dirstack", []), "directory stack", 10_000)
+    ]
+    positional = [
+        check_str(a, "positional parameter", text_limit)
+        for a in check_list(shell.get("positional", []), "positional parameters", count_limit)
+    ]
     hashed = check_str_map(shell.get("hashed", {}), "hash table", 10_000, 4096)
     cwd = check_str(shell.get("cwd"), "cwd", 4096)
     umask = check_int(shell.get("umask", 0o022), "umask", 0, 0o777)
     last_status = check_int(shell.get("last_status", 0), "last status", 0, 255)
     # PIPESTATUS of the last pipeline (a snapshot without it: the last status alone)
-    pipestatus = [check_int(n, "pipe status", 0, 255)
-                  for n in check_list(shell.get("pipestatus", [last_status]), "pipe statuses", count_limit)]
+    pipestatus = [
+        check_int(n, "pipe status", 0, 255)
+        for n in check_list(shell.get("pipestatus", [last_status]), "pipe statuses", count_limit)
+    ]
     exited = shell.get("exited")
     if exited is not None:
         exited = check_int(exited, "exit status", 0, 255)
@@ -307,11 +342,15 @@ def _apply_shell(session: Session, doc: object) -> None:
     rand = check_list(shell.get("random", [None, 0]), "$RANDOM state", 2)
     rand_seed = None if not rand or rand[0] is None else check_int(rand[0], "$RANDOM seed", 0, 0xFFFFFFFF)
     last_random = check_int(rand[1] if len(rand) > 1 else 0, "$RANDOM last value", 0, 32767)
-    unspecial = {check_str(n, "unset dynamic variable", 64)
-                 for n in check_list(shell.get("unspecial", []), "unset dynamic variables", 64)}
+    unspecial = {
+        check_str(n, "unset dynamic variable", 64)
+        for n in check_list(shell.get("unspecial", []), "unset dynamic variables", 64)
+    }
     size = sum(value_size(v.value) + 160 for v in new_vars.values()) + sum(len(f.text) * 4 for f, _ in funcs)
     if size > lim.max_session_memory:
-        raise SnapshotError(f"the snapshot's shell state ({size} bytes) is over this sandbox's max_session_memory")
+        raise SnapshotError(
+            f"the snapshot's shell state ({size} bytes) is over this sandbox's max_session_memory"
+        )
     if not _is_dir(bash, cwd):
         raise SnapshotError(f"cwd {cwd[:80]}: not a directory in the restored filesystem")
 
@@ -336,7 +375,13 @@ def _apply_shell(session: Session, doc: object) -> None:
         if entry.get("readonly") is True:
             state.readonly_funcs.add(node.name)
         src = entry.get("source")
-        if isinstance(src, list) and len(src) == 2 and isinstance(src[0], str) and type(src[1]) is int and src[0]:
+        if (
+            isinstance(src, list)
+            and len(src) == 2
+            and isinstance(src[0], str)
+            and type(src[1]) is int
+            and src[0]
+        ):
             state.func_sources[node.name] = (src[0], src[1])
     state.aliases = dict(aliases)
     state.traps = dict(traps)
@@ -349,8 +394,10 @@ def _apply_shell(session: Session, doc: object) -> None:
     state.pipestatus = pipestatus
     state.last_arg = check_str(shell.get("last_arg", ""), "$_", text_limit)
     state.hashed = dict(hashed)
-    state.disabled_builtins = {check_str(b, "disabled builtin", 64)
-                               for b in check_list(shell.get("disabled_builtins", []), "disabled builtins", 256)}
+    state.disabled_builtins = {
+        check_str(b, "disabled builtin", 64)
+        for b in check_list(shell.get("disabled_builtins", []), "disabled builtins", 256)
+    }
     state.rand_seed, state.last_random, state.unspecial = rand_seed, last_random, unspecial
     state.umask = umask
     state.fs.umask = umask
@@ -388,7 +435,9 @@ def restore(bash: Bash, data: bytes) -> Session:
 
 def _memory_twin(fs: MemoryFs) -> MemoryFs:
     """An empty memory tree with `fs`'s quota limits, clock and owner."""
-    return MemoryFs(quota=DiskQuota(fs.quota.max_bytes, fs.quota.max_files), clock=fs.clock, uid=fs.uid, gid=fs.gid)
+    return MemoryFs(
+        quota=DiskQuota(fs.quota.max_bytes, fs.quota.max_files), clock=fs.clock, uid=fs.uid, gid=fs.gid
+    )
 
 
 def _clone_backend(fs: Backend) -> Backend:

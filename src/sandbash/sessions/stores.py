@@ -104,22 +104,32 @@ class MemoryStore:
 class SqliteStore:
     """Sessions in one SQLite file (WAL), safe for several processes on one machine."""
 
-    def __init__(self, path: str, *, max_bytes: int = DEFAULT_MAX_BYTES, clock: Callable[[], float] = time.time,
-                 timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        path: str,
+        *,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        clock: Callable[[], float] = time.time,
+        timeout: float = 30.0,
+    ) -> None:
         self.path = path
         self.max_bytes = max_bytes
         self._clock = clock
         self._local = threading.local()
         self._timeout = timeout
         with self._tx() as db:
-            db.execute("CREATE TABLE IF NOT EXISTS sandbash_sessions (key TEXT PRIMARY KEY, version INTEGER NOT NULL,"
-                       " data BLOB NOT NULL, expires REAL)")
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS sandbash_sessions (key TEXT PRIMARY KEY, version INTEGER NOT NULL,"
+                " data BLOB NOT NULL, expires REAL)"
+            )
 
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
         if db is None:
             # one connection per thread, in autocommit: _tx opens each transaction itself
-            db = sqlite3.connect(self.path, timeout=self._timeout, isolation_level=None, check_same_thread=True)
+            db = sqlite3.connect(
+                self.path, timeout=self._timeout, isolation_level=None, check_same_thread=True
+            )
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             self._local.db = db
@@ -139,8 +149,11 @@ class SqliteStore:
         db.execute("COMMIT")
 
     def load(self, key: str) -> tuple[bytes, int] | None:
-        row = self._db().execute("SELECT data, version, expires FROM sandbash_sessions WHERE key = ?",
-                                 (key,)).fetchone()
+        row = (
+            self._db()
+            .execute("SELECT data, version, expires FROM sandbash_sessions WHERE key = ?", (key,))
+            .fetchone()
+        )
         if row is None or (row[2] is not None and row[2] <= self._clock()):
             return None
         return bytes(row[0]), int(row[1])
@@ -150,14 +163,19 @@ class SqliteStore:
         now = self._clock()
         expires = None if ttl is None else now + ttl
         with self._tx() as db:
-            row = db.execute("SELECT version, expires FROM sandbash_sessions WHERE key = ?", (key,)).fetchone()
+            row = db.execute(
+                "SELECT version, expires FROM sandbash_sessions WHERE key = ?", (key,)
+            ).fetchone()
             current = None if row is None or (row[1] is not None and row[1] <= now) else int(row[0])
             if current != version:
                 raise StoreConflict(f"session {key!r} changed since it was loaded")
             new = (version or 0) + 1
-            db.execute("INSERT INTO sandbash_sessions (key, version, data, expires) VALUES (?, ?, ?, ?) "
-                       "ON CONFLICT(key) DO UPDATE SET version = excluded.version, data = excluded.data, "
-                       "expires = excluded.expires", (key, new, sqlite3.Binary(data), expires))
+            db.execute(
+                "INSERT INTO sandbash_sessions (key, version, data, expires) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET version = excluded.version, data = excluded.data, "
+                "expires = excluded.expires",
+                (key, new, sqlite3.Binary(data), expires),
+            )
             return new
 
     def delete(self, key: str) -> None:
@@ -165,16 +183,23 @@ class SqliteStore:
             db.execute("DELETE FROM sandbash_sessions WHERE key = ?", (key,))
 
     def keys(self, prefix: str = "") -> list[str]:
-        rows = self._db().execute("SELECT key, expires FROM sandbash_sessions WHERE substr(key, 1, ?) = ?",
-                                  (len(prefix), prefix)).fetchall()
+        rows = (
+            self._db()
+            .execute(
+                "SELECT key, expires FROM sandbash_sessions WHERE substr(key, 1, ?) = ?",
+                (len(prefix), prefix),
+            )
+            .fetchall()
+        )
         now = self._clock()
         return sorted(k for k, exp in rows if exp is None or exp > now)
 
     def purge(self) -> int:
         """Remove expired entries; how many."""
         with self._tx() as db:
-            return db.execute("DELETE FROM sandbash_sessions WHERE expires IS NOT NULL AND expires <= ?",
-                              (self._clock(),)).rowcount
+            return db.execute(
+                "DELETE FROM sandbash_sessions WHERE expires IS NOT NULL AND expires <= ?", (self._clock(),)
+            ).rowcount
 
     def close(self) -> None:
         db = getattr(self._local, "db", None)
@@ -197,13 +222,21 @@ return new
 class RedisStore:
     """Sessions in Redis (`pip install 'sandbash[redis]'`); TTL is Redis's own expiry."""
 
-    def __init__(self, url: str = "redis://127.0.0.1:6379/0", *, prefix: str = "sandbash:session:",
-                 max_bytes: int = DEFAULT_MAX_BYTES, client: Any = None) -> None:
+    def __init__(
+        self,
+        url: str = "redis://127.0.0.1:6379/0",
+        *,
+        prefix: str = "sandbash:session:",
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        client: Any = None,
+    ) -> None:
         if client is None:
             try:
                 import redis
             except ImportError:
-                raise SnapshotError("the Redis store needs the redis package: pip install 'sandbash[redis]'") from None
+                raise SnapshotError(
+                    "the Redis store needs the redis package: pip install 'sandbash[redis]'"
+                ) from None
             client = redis.Redis.from_url(url)
         self._r = client
         self.prefix = prefix
@@ -219,7 +252,9 @@ class RedisStore:
     def save(self, key: str, data: bytes, version: int | None, ttl: float | None = None) -> int:
         _check_size(data, self.max_bytes)
         ms = "" if ttl is None else str(max(1, int(ttl * 1000)))
-        new = int(self._cas(keys=[self.prefix + key], args=["" if version is None else str(version), data, ms]))
+        new = int(
+            self._cas(keys=[self.prefix + key], args=["" if version is None else str(version), data, ms])
+        )
         if new < 0:
             raise StoreConflict(f"session {key!r} changed since it was loaded")
         return new
@@ -229,7 +264,9 @@ class RedisStore:
 
     def keys(self, prefix: str = "") -> list[str]:
         n = len(self.prefix)
-        return sorted(k.decode()[n:] for k in self._r.scan_iter(match=_redis_glob(self.prefix + prefix) + "*"))
+        return sorted(
+            k.decode()[n:] for k in self._r.scan_iter(match=_redis_glob(self.prefix + prefix) + "*")
+        )
 
     def close(self) -> None:
         self._r.close()
@@ -242,12 +279,20 @@ def _redis_glob(text: str) -> str:
 class PostgresStore:
     """Sessions in PostgreSQL (`pip install 'sandbash[postgres]'`, psycopg 3)."""
 
-    def __init__(self, url: str, *, table: str = "sandbash_sessions", max_bytes: int = DEFAULT_MAX_BYTES,
-                 clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        table: str = "sandbash_sessions",
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         try:
             import psycopg
         except ImportError:
-            raise SnapshotError("the PostgreSQL store needs psycopg: pip install 'sandbash[postgres]'") from None
+            raise SnapshotError(
+                "the PostgreSQL store needs psycopg: pip install 'sandbash[postgres]'"
+            ) from None
         if not table.replace("_", "").isalnum():
             raise ValueError(f"PostgresStore: bad table name {table!r}")
         self._psycopg = psycopg
@@ -258,8 +303,10 @@ class PostgresStore:
         self._local = threading.local()
         c = self._conn()
         with c.transaction():
-            c.execute(f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, version BIGINT NOT NULL, "
-                      "data BYTEA NOT NULL, expires DOUBLE PRECISION)")
+            c.execute(
+                f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, version BIGINT NOT NULL, "
+                "data BYTEA NOT NULL, expires DOUBLE PRECISION)"
+            )
 
     def _conn(self) -> Any:
         c = getattr(self._local, "conn", None)
@@ -271,7 +318,9 @@ class PostgresStore:
     def load(self, key: str) -> tuple[bytes, int] | None:
         c = self._conn()
         with c.transaction():
-            row = c.execute(f"SELECT data, version, expires FROM {self.table} WHERE key = %s", (key,)).fetchone()
+            row = c.execute(
+                f"SELECT data, version, expires FROM {self.table} WHERE key = %s", (key,)
+            ).fetchone()
         if row is None or (row[2] is not None and row[2] <= self._clock()):
             return None
         return bytes(row[0]), int(row[1])
@@ -285,14 +334,19 @@ class PostgresStore:
         with c.transaction():
             if version is None:
                 # absent, or present but expired: replaced; a live row makes the insert do nothing
-                cur = c.execute(f"INSERT INTO {self.table} (key, version, data, expires) VALUES (%s, %s, %s, %s) "
-                                f"ON CONFLICT (key) DO UPDATE SET version = EXCLUDED.version, data = EXCLUDED.data, "
-                                f"expires = EXCLUDED.expires WHERE {self.table}.expires IS NOT NULL AND "
-                                f"{self.table}.expires <= %s", (key, new, data, expires, now))
+                cur = c.execute(
+                    f"INSERT INTO {self.table} (key, version, data, expires) VALUES (%s, %s, %s, %s) "
+                    f"ON CONFLICT (key) DO UPDATE SET version = EXCLUDED.version, data = EXCLUDED.data, "
+                    f"expires = EXCLUDED.expires WHERE {self.table}.expires IS NOT NULL AND "
+                    f"{self.table}.expires <= %s",
+                    (key, new, data, expires, now),
+                )
             else:
-                cur = c.execute(f"UPDATE {self.table} SET version = %s, data = %s, expires = %s WHERE key = %s AND "
-                                "version = %s AND (expires IS NULL OR expires > %s)",
-                                (new, data, expires, key, version, now))
+                cur = c.execute(
+                    f"UPDATE {self.table} SET version = %s, data = %s, expires = %s WHERE key = %s AND "
+                    "version = %s AND (expires IS NULL OR expires > %s)",
+                    (new, data, expires, key, version, now),
+                )
             if cur.rowcount != 1:
                 raise StoreConflict(f"session {key!r} changed since it was loaded")
         return new
@@ -305,9 +359,11 @@ class PostgresStore:
     def keys(self, prefix: str = "") -> list[str]:
         c = self._conn()
         with c.transaction():
-            rows = c.execute(f"SELECT key FROM {self.table} WHERE left(key, %s) = %s AND "
-                             "(expires IS NULL OR expires > %s) ORDER BY key", (len(prefix), prefix,
-                                                                                 self._clock())).fetchall()
+            rows = c.execute(
+                f"SELECT key FROM {self.table} WHERE left(key, %s) = %s AND "
+                "(expires IS NULL OR expires > %s) ORDER BY key",
+                (len(prefix), prefix, self._clock()),
+            ).fetchall()
         return [r[0] for r in rows]
 
     def close(self) -> None:
@@ -322,12 +378,16 @@ def open_store(url: str, **kw: Any) -> SessionStore:
     if scheme == "memory":
         return MemoryStore(**kw)
     if scheme == "sqlite":
-        path = url[len("sqlite://"):]
+        path = url[len("sqlite://") :]
         if not path.startswith("/") or path == "/":
-            raise ValueError(f"sqlite store URL needs an absolute file path: sqlite:///path/to/file.db, not {url!r}")
+            raise ValueError(
+                f"sqlite store URL needs an absolute file path: sqlite:///path/to/file.db, not {url!r}"
+            )
         return SqliteStore(path, **kw)
     if scheme in ("redis", "rediss", "unix"):
         return RedisStore(url, **kw)
     if scheme in ("postgres", "postgresql"):
         return PostgresStore(url, **kw)
-    raise ValueError(f"unknown session store URL {url!r} (memory://, sqlite:///path, redis://, postgresql://)")
+    raise ValueError(
+        f"unknown session store URL {url!r} (memory://, sqlite:///path, redis://, postgresql://)"
+    )

@@ -31,8 +31,22 @@ TRACE = 256
 CAPITALIZE = 512
 
 # variables whose assignment does more than store the value (variables.set_var)
-SPECIAL_ASSIGN = frozenset({"RANDOM", "SECONDS", "OPTIND", "BASH_ARGV0", "POSIXLY_CORRECT", "BASH_XTRACEFD",
-                            "LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES", "LC_NUMERIC", "LC_TIME"})
+SPECIAL_ASSIGN = frozenset(
+    {
+        "RANDOM",
+        "SECONDS",
+        "OPTIND",
+        "BASH_ARGV0",
+        "POSIXLY_CORRECT",
+        "BASH_XTRACEFD",
+        "LC_ALL",
+        "LC_CTYPE",
+        "LC_COLLATE",
+        "LC_MESSAGES",
+        "LC_NUMERIC",
+        "LC_TIME",
+    }
+)
 
 # in bash's order (builtins/setattr.def, var_attribute_string): `declare -irtxl`, ${x@a}
 ATTR_LETTERS = (
@@ -141,8 +155,15 @@ class AssignArg(str):
     items: list[tuple[str | None, str, bool]] | None = None
 
     @classmethod
-    def make(cls, text: str, name: str, sub: str | None, append: bool, value: str,
-             items: list[tuple[str | None, str, bool]] | None) -> AssignArg:
+    def make(
+        cls,
+        text: str,
+        name: str,
+        sub: str | None,
+        append: bool,
+        value: str,
+        items: list[tuple[str | None, str, bool]] | None,
+    ) -> AssignArg:
         obj = cls(text)
         obj.name = name
         obj.value = value
@@ -286,7 +307,6 @@ def _copy_cost(scope: Scope) -> int:
         if type(v.value) is not str and v.value is not None:
             n += ELEMENT_OVERHEAD * len(v.value)  # type: ignore[arg-type]
     return n
-
 
 
 # Characters at which the parser starts a new node, more or less: a syntax tree costs ~3 bytes a

@@ -27,8 +27,12 @@ _GRAIN = 1 << 16
 
 
 class Pipe:
-    def __init__(self, capacity: int = 1 << 16, checkpoint: Callable[[], None] | None = None,
-                 budget: Budget | None = None) -> None:
+    def __init__(
+        self,
+        capacity: int = 1 << 16,
+        checkpoint: Callable[[], None] | None = None,
+        budget: Budget | None = None,
+    ) -> None:
         self.capacity = capacity
         self.cond = threading.Condition(threading.Lock())
         self.chunks: deque[bytes] = deque()
@@ -62,7 +66,7 @@ class Pipe:
             for start in range(0, len(data), cap):
                 if start and self.checkpoint is not None:
                     self.checkpoint()  # a long write checks the deadline as it goes
-                self._put(bytes(view[start:start + cap]))
+                self._put(bytes(view[start : start + cap]))
         finally:
             if budget is not None:
                 budget.release_memory(held)
@@ -109,7 +113,7 @@ class Pipe:
             off = self.offset
             left = len(chunk) - off
             if left > n:
-                data = chunk[off:off + n]
+                data = chunk[off : off + n]
                 self.offset = off + n
             else:
                 self.chunks.popleft()

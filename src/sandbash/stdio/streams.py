@@ -326,4 +326,3 @@ class TeeWriter(Stream):
     def write(self, data: bytes) -> None:
         self.a.write(data)
         self.b.write(data)
-

@@ -40,8 +40,35 @@ _LEVELS: tuple[tuple[str, ...], ...] = (
 )
 _OPERATORS = sorted(
     {
-        "||", "&&", "|", "^", "&", "==", "!=", "<=", ">=", "<", ">", "<<", ">>", "+", "-", "*", "/",
-        "%", "**", "!", "~", "++", "--", "(", ")", "?", ":", ",", *_ASSIGN_OPS,
+        "||",
+        "&&",
+        "|",
+        "^",
+        "&",
+        "==",
+        "!=",
+        "<=",
+        ">=",
+        "<",
+        ">",
+        "<<",
+        ">>",
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "**",
+        "!",
+        "~",
+        "++",
+        "--",
+        "(",
+        ")",
+        "?",
+        ":",
+        ",",
+        *_ASSIGN_OPS,
     },
     key=len,
     reverse=True,
@@ -219,8 +246,9 @@ class _Parser:
             return self.power()
         left = self.binary(level + 1)
         ops = _LEVELS[level]
-        while self.kind == "op" and (self.tok in ops or (self.tok in ("++", "--") and "+" in ops
-                                                         and not self._names_next())):
+        while self.kind == "op" and (
+            self.tok in ops or (self.tok in ("++", "--") and "+" in ops and not self._names_next())
+        ):
             op = self.tok
             if op in ("++", "--"):
                 # `1 ++ 2` after an operand is a binary plus, then a unary one

@@ -113,15 +113,41 @@ class Op(StrEnum):
 
 # the family of each operator (the parser reads the spelling, then looks the family up here)
 OP_KIND: dict[Op, OpKind] = {
-    **dict.fromkeys((Op.DEFAULT, Op.DEFAULT_UNSET, Op.ASSIGN, Op.ASSIGN_UNSET, Op.ERROR, Op.ERROR_UNSET,
-                     Op.ALTERNATE, Op.ALTERNATE_SET), OpKind.TEST),
+    **dict.fromkeys(
+        (
+            Op.DEFAULT,
+            Op.DEFAULT_UNSET,
+            Op.ASSIGN,
+            Op.ASSIGN_UNSET,
+            Op.ERROR,
+            Op.ERROR_UNSET,
+            Op.ALTERNATE,
+            Op.ALTERNATE_SET,
+        ),
+        OpKind.TEST,
+    ),
     **dict.fromkeys((Op.SHORT_PREFIX, Op.LONG_PREFIX, Op.SHORT_SUFFIX, Op.LONG_SUFFIX), OpKind.TRIM),
     **dict.fromkeys((Op.REPLACE, Op.REPLACE_ALL, Op.REPLACE_PREFIX, Op.REPLACE_SUFFIX), OpKind.REPL),
     Op.SLICE: OpKind.SLICE,
-    **dict.fromkeys((Op.UPPER_FIRST, Op.UPPER_ALL, Op.LOWER_FIRST, Op.LOWER_ALL, Op.TOGGLE_FIRST,
-                     Op.TOGGLE_ALL), OpKind.CASE),
-    **dict.fromkeys((Op.AT_QUOTE, Op.AT_ESCAPES, Op.AT_PROMPT, Op.AT_ASSIGNMENT, Op.AT_ATTRIBUTES,
-                     Op.AT_KEYS_QUOTED, Op.AT_KEYS, Op.AT_UPPER, Op.AT_UPPER_FIRST, Op.AT_LOWER), OpKind.XFORM),
+    **dict.fromkeys(
+        (Op.UPPER_FIRST, Op.UPPER_ALL, Op.LOWER_FIRST, Op.LOWER_ALL, Op.TOGGLE_FIRST, Op.TOGGLE_ALL),
+        OpKind.CASE,
+    ),
+    **dict.fromkeys(
+        (
+            Op.AT_QUOTE,
+            Op.AT_ESCAPES,
+            Op.AT_PROMPT,
+            Op.AT_ASSIGNMENT,
+            Op.AT_ATTRIBUTES,
+            Op.AT_KEYS_QUOTED,
+            Op.AT_KEYS,
+            Op.AT_UPPER,
+            Op.AT_UPPER_FIRST,
+            Op.AT_LOWER,
+        ),
+        OpKind.XFORM,
+    ),
     Op.BAD: OpKind.BAD,
 }
 

@@ -70,7 +70,9 @@ class _Scan:
                 after = match[opener] + 1 if match[opener] >= 0 else never
             else:
                 after = x + 1
-            if a == "," or (a == "." and x + 1 < n and atoms[x + 1] == "." and (x + 2 >= n or atoms[x + 2] != "}")):
+            if a == "," or (
+                a == "." and x + 1 < n and atoms[x + 1] == "." and (x + 2 >= n or atoms[x + 2] != "}")
+            ):
                 sep[x] = x
             else:
                 sep[x] = sep[after] if after <= n else never

@@ -87,16 +87,41 @@ _MODES = {
     "echo": _Mode(_SIMPLE, "zero", "stop"),
     "printf_b": _Mode(_SIMPLE, "both", "stop"),
     "format": _Mode({**_SIMPLE, **_QUOTES}, "lead", ""),
-    "awk": _Mode({"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "a": "\a", "b": "\b", "f": "\f",
-                  "v": "\v"}, "lead", "", unicode=False, unknown="plain", continuation=True),
-    "sed": _Mode({"n": "\n", "t": "\t", "a": "\a", "f": "\f", "v": "\v", "r": "\r"}, "none", "control",
-                  lettered=True),
-    "bc": _Mode({"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "q": '"', "t": "\t", "\\": "\\"}, "none", "",
-                hex=False, unicode=False, unknown="drop"),
-    "tr": _Mode({"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"}, "lead",
-                "", hex=False, unicode=False, unknown="plain", byte_octal=True),
-    "stat": _Mode({k: v for k, v in _SIMPLE.items() if k != "E"} | {'"': '"'}, "lead", "", unicode=False,
-                  unknown="plain"),
+    "awk": _Mode(
+        {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "a": "\a", "b": "\b", "f": "\f", "v": "\v"},
+        "lead",
+        "",
+        unicode=False,
+        unknown="plain",
+        continuation=True,
+    ),
+    "sed": _Mode(
+        {"n": "\n", "t": "\t", "a": "\a", "f": "\f", "v": "\v", "r": "\r"}, "none", "control", lettered=True
+    ),
+    "bc": _Mode(
+        {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "q": '"', "t": "\t", "\\": "\\"},
+        "none",
+        "",
+        hex=False,
+        unicode=False,
+        unknown="drop",
+    ),
+    "tr": _Mode(
+        {"a": "\a", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v", "\\": "\\"},
+        "lead",
+        "",
+        hex=False,
+        unicode=False,
+        unknown="plain",
+        byte_octal=True,
+    ),
+    "stat": _Mode(
+        {k: v for k, v in _SIMPLE.items() if k != "E"} | {'"': '"'},
+        "lead",
+        "",
+        unicode=False,
+        unknown="plain",
+    ),
 }
 
 
@@ -127,7 +152,9 @@ def _decode(text: str, mode: str, unknown: list[str] | None = None) -> tuple[str
     return "".join(out), stopped
 
 
-def _decode_into(text: str, mode: str, unknown: list[str] | None, marks: list[int] | None) -> tuple[list[str], bool]:
+def _decode_into(
+    text: str, mode: str, unknown: list[str] | None, marks: list[int] | None
+) -> tuple[list[str], bool]:
     """The loop of `_decode`: the output pieces; `marks` gets the index of each piece an escape made."""
     m = _MODES[mode]
     simple = m.simple

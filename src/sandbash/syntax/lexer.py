@@ -329,7 +329,9 @@ class WordReader:
             e.extra = [("unexpected argument to conditional binary operator", self.eof_line())]
             raise e
         flush()
-        if mode in (CMD, DQ, PARAM, HEREDOC, COND, ARITH) and any(type(p) is A.Param and p.prefix == "bad" for p in parts):
+        if mode in (CMD, DQ, PARAM, HEREDOC, COND, ARITH) and any(
+            type(p) is A.Param and p.prefix == "bad" for p in parts
+        ):
             _name_bad_in(parts, src[start_pos : self.pos])
         return parts
 
@@ -343,7 +345,9 @@ class WordReader:
     def _extglob_here(self, lit: list[str]) -> bool:
         return bool(self.extglob and lit and lit[-1] and lit[-1][-1] in "?*+@!")
 
-    def _read_backslash(self, mode: int, dq_context: bool, lit: list[str], parts: list[A.Part], flush: object) -> None:
+    def _read_backslash(
+        self, mode: int, dq_context: bool, lit: list[str], parts: list[A.Part], flush: object
+    ) -> None:
         src = self.src
         nxt = src[self.pos + 1] if self.pos + 1 < len(src) else ""
         if nxt == "\n":
@@ -698,7 +702,14 @@ class WordReader:
             sub = src[i + 1 : end]
             i = end + 1
         names_suffix = ""
-        if prefix == "!" and at(i) in ("*", "@") and at(i) and at(i + 1) == "}" and sub is None and name[0] in _NAME_START:
+        if (
+            prefix == "!"
+            and at(i) in ("*", "@")
+            and at(i)
+            and at(i + 1) == "}"
+            and sub is None
+            and name[0] in _NAME_START
+        ):
             names_suffix = at(i)
             i += 1
         self.pos = i
@@ -1060,7 +1071,7 @@ class WordReader:
                     self.pos = next_pos
                     found = True
                     break
-                if self.comsub_depth and check.startswith(doc.delim) and ")" in check[len(doc.delim):]:
+                if self.comsub_depth and check.startswith(doc.delim) and ")" in check[len(doc.delim) :]:
                     # bash's backwards compatibility: `EOF)` in $(...) ends the body as end-of-file
                     # would (with its warning) and the rest of the line is read again
                     self.pos = next_pos - has_nl - len(check) + len(doc.delim)

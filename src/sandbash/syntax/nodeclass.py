@@ -32,8 +32,9 @@ def dataclass(cls: T | None = None, *, frozen: bool = False, slots: bool = True)
 def _build(cls: T, frozen: bool) -> T:
     # (not inspect.get_annotations: importing inspect costs more than this saves)
     names = tuple(cls.__dict__.get("__annotations__", {}))  # noqa: RUF063
-    ns: dict[str, Any] = {k: v for k, v in cls.__dict__.items()
-                          if k not in names and k not in ("__dict__", "__weakref__")}
+    ns: dict[str, Any] = {
+        k: v for k, v in cls.__dict__.items() if k not in names and k not in ("__dict__", "__weakref__")
+    }
     ns["__slots__"] = names
     ns["__match_args__"] = names
     ns["__qualname__"] = cls.__qualname__
@@ -85,7 +86,13 @@ def _init(cls: type, names: tuple[str, ...], frozen: bool) -> Any:
 
 def _methods(names: tuple[str, ...]) -> dict[str, Any]:
     """`__repr__`, `__eq__`, `__hash__` and pickling over the fields' tuple (`attrgetter` runs in C)."""
-    get = attrgetter(*names) if len(names) > 1 else (lambda o: (getattr(o, names[0]),)) if names else (lambda o: ())
+    get = (
+        attrgetter(*names)
+        if len(names) > 1
+        else (lambda o: (getattr(o, names[0]),))
+        if names
+        else (lambda o: ())
+    )
     setter = object.__setattr__
 
     def __repr__(self: object) -> str:
@@ -106,8 +113,13 @@ def _methods(names: tuple[str, ...]) -> dict[str, Any]:
         for name, value in zip(names, state, strict=True):
             setter(self, name, value)
 
-    return {"__repr__": __repr__, "__eq__": __eq__, "__hash__": __hash__,
-            "__getstate__": __getstate__, "__setstate__": __setstate__}
+    return {
+        "__repr__": __repr__,
+        "__eq__": __eq__,
+        "__hash__": __hash__,
+        "__getstate__": __getstate__,
+        "__setstate__": __setstate__,
+    }
 
 
 def _frozen_setattr(self: object, name: str, value: object) -> None:

@@ -26,13 +26,57 @@ from .lexer import (
 )
 
 _OPERATORS = (
-    ";;&", ";;", ";&", "&&", "||", "|&", "&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", ">>", ">&", ">|",
-    "<", ">", ";", "&", "|", "(", ")", "\n",
+    ";;&",
+    ";;",
+    ";&",
+    "&&",
+    "||",
+    "|&",
+    "&>>",
+    "&>",
+    "<<<",
+    "<<-",
+    "<<",
+    "<>",
+    "<&",
+    ">>",
+    ">&",
+    ">|",
+    "<",
+    ">",
+    ";",
+    "&",
+    "|",
+    "(",
+    ")",
+    "\n",
 )
 _REDIR_OPS = frozenset({"<", ">", ">>", ">|", "<>", "<&", ">&", "&>", "&>>", "<<", "<<-", "<<<"})
 _RESERVED = frozenset(
-    {"if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while", "until", "for", "select",
-     "function", "time", "coproc", "{", "}", "!", "[[", "]]", "in"}
+    {
+        "if",
+        "then",
+        "else",
+        "elif",
+        "fi",
+        "do",
+        "done",
+        "case",
+        "esac",
+        "while",
+        "until",
+        "for",
+        "select",
+        "function",
+        "time",
+        "coproc",
+        "{",
+        "}",
+        "!",
+        "[[",
+        "]]",
+        "in",
+    }
 )
 _LIST_TERMINATORS = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}"})
 _DECL_BUILTINS = frozenset({"declare", "typeset", "local", "export", "readonly"})
@@ -43,11 +87,66 @@ _COMPOUND_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=\(")
 _ASSIGN_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _IO_NUMBER = re.compile(r"\d+(?=[<>])")
 _IO_VAR = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]{}]+\])?)\}(?=[<>])")  # {fd} or {arr[sub]}
-_COND_UNARY = frozenset(["-a", "-b", "-c", "-d", "-e", "-f", "-g", "-h", "-k", "-p", "-r", "-s", "-t", "-u", "-w", "-x", "-G", "-L", "-N", "-O", "-S", "-o", "-v", "-R", "-z", "-n"])
-_COND_BINARY = frozenset(["==", "=", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef", "=~"])
+_COND_UNARY = frozenset(
+    [
+        "-a",
+        "-b",
+        "-c",
+        "-d",
+        "-e",
+        "-f",
+        "-g",
+        "-h",
+        "-k",
+        "-p",
+        "-r",
+        "-s",
+        "-t",
+        "-u",
+        "-w",
+        "-x",
+        "-G",
+        "-L",
+        "-N",
+        "-O",
+        "-S",
+        "-o",
+        "-v",
+        "-R",
+        "-z",
+        "-n",
+    ]
+)
+_COND_BINARY = frozenset(
+    ["==", "=", "!=", "<", ">", "-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef", "=~"]
+)
 # the shell's operator tokens as [[ ]] meets them (longest first): anything else is a word
-_COND_TOKENS = ("]]", ";;&", ";;", ";&", "&&", "||", "|&", "&>>", "&>", ">>", "<<<", "<<-", "<<", "<&", ">&", "<>",
-                ">|", "(", ")", "<", ">", "&", ";", "|")
+_COND_TOKENS = (
+    "]]",
+    ";;&",
+    ";;",
+    ";&",
+    "&&",
+    "||",
+    "|&",
+    "&>>",
+    "&>",
+    ">>",
+    "<<<",
+    "<<-",
+    "<<",
+    "<&",
+    ">&",
+    "<>",
+    ">|",
+    "(",
+    ")",
+    "<",
+    ">",
+    "&",
+    ";",
+    "|",
+)
 MAX_DEPTH = 400
 
 
@@ -89,12 +188,26 @@ class Parser(WordReader):
     # ------------------------------------------------------------ plumbing for WordReader
 
     def sub_reader(self, text: str, line: int) -> WordReader:
-        return Parser(text, aliases=self.aliases, extglob=self.extglob, line_base=line,
-                      max_depth=self.max_depth - self.depth, max_tokens=self.max_tokens, posix=self.posix)
+        return Parser(
+            text,
+            aliases=self.aliases,
+            extglob=self.extglob,
+            line_base=line,
+            max_depth=self.max_depth - self.depth,
+            max_tokens=self.max_tokens,
+            posix=self.posix,
+        )
 
     def parse_nested_source(self, text: str, line: int) -> A.CommandList:
-        sub = Parser(text, aliases=self.aliases, extglob=self.extglob, line_base=line,
-                     max_depth=self.max_depth - self.depth, max_tokens=self.max_tokens, posix=self.posix)
+        sub = Parser(
+            text,
+            aliases=self.aliases,
+            extglob=self.extglob,
+            line_base=line,
+            max_depth=self.max_depth - self.depth,
+            max_tokens=self.max_tokens,
+            posix=self.posix,
+        )
         result = sub.parse_all()
         self.warnings.extend(sub.warnings)
         return result
@@ -116,8 +229,10 @@ class Parser(WordReader):
         return body
 
     def heredoc_warning(self, start_line: int, doc: A.HereDoc) -> None:
-        warning = (self.line_at(max(self.pos - 1, 0)) if self.pos else start_line,
-                   f"warning: here-document at line {start_line - 1} delimited by end-of-file (wanted `{doc.delim}')")
+        warning = (
+            self.line_at(max(self.pos - 1, 0)) if self.pos else start_line,
+            f"warning: here-document at line {start_line - 1} delimited by end-of-file (wanted `{doc.delim}')",
+        )
         if warning not in self.warnings:  # (a word read twice, as `x=$(...)` is, warns once)
             self.warnings.append(warning)
 
@@ -407,7 +522,9 @@ class Parser(WordReader):
     def _parse_command(self) -> A.Command:
         tok = self.peek()
         # aliases are expanded in command position, before reserved words are seen
-        while tok.kind == "word" and self.aliases and self.plain(tok) not in _RESERVED and self.try_alias(tok):
+        while (
+            tok.kind == "word" and self.aliases and self.plain(tok) not in _RESERVED and self.try_alias(tok)
+        ):
             tok = self.peek()
         line, col = self.line_col(tok.pos)
         if tok.kind == "op":
@@ -715,9 +832,7 @@ class Parser(WordReader):
         tok = self.peek()
         body_line = self.line_at(tok.pos)
         text = self.plain(tok)
-        if text in ("{", "if", "while", "until", "for", "select", "case", "[[") or (
-            self.is_op(tok, "(")
-        ):
+        if text in ("{", "if", "while", "until", "for", "select", "case", "[[") or (self.is_op(tok, "(")):
             body = self.parse_command()
         else:
             raise self.unexpected(tok)
@@ -875,8 +990,9 @@ class Parser(WordReader):
             return None
         # the head must be unquoted literal text
         parts = tok.word.parts if tok.word else ()
-        if sub is None and (not parts or not isinstance(parts[0], A.Lit)
-                            or not parts[0].text.startswith(src[tok.pos : i])):
+        if sub is None and (
+            not parts or not isinstance(parts[0], A.Lit) or not parts[0].text.startswith(src[tok.pos : i])
+        ):
             return None
         name = m.group()
         value_start = i
@@ -885,15 +1001,21 @@ class Parser(WordReader):
             self.pos = value_start + 1
             self._peeked = None
             items = self.parse_array_items()
-            return A.Assign(name, None, sub, append, tuple(items), src[tok.pos : self.pos],
-                            self.read_subscript(sub, line))
+            return A.Assign(
+                name, None, sub, append, tuple(items), src[tok.pos : self.pos], self.read_subscript(sub, line)
+            )
         self.pos = value_start
         self._peeked = None
         parts_v = self.read_parts(CMD)
-        value = A.Word(tuple(assignment_tildes(parts_v)), line, self.src[value_start : self.pos],
-                       self.col_at(value_start))
-        return A.Assign(name, value, sub, append, None, self.src[tok.pos : self.pos],
-                        self.read_subscript(sub, line))
+        value = A.Word(
+            tuple(assignment_tildes(parts_v)),
+            line,
+            self.src[value_start : self.pos],
+            self.col_at(value_start),
+        )
+        return A.Assign(
+            name, value, sub, append, None, self.src[tok.pos : self.pos], self.read_subscript(sub, line)
+        )
 
     def parse_array_items(self) -> list[A.ArrayItem]:
         items: list[A.ArrayItem] = []
@@ -938,8 +1060,12 @@ class Parser(WordReader):
                     key = A.Word(tuple(key_parts), kline, key_text, kcol + 1)
                     self.pos = start + close + (3 if append else 2)
                     vparts = self.read_parts(CMD)
-                    value = A.Word(tuple(assignment_tildes(vparts)), kline, self.src[start + close + 2 : self.pos],
-                                   kcol + close + (3 if append else 2))
+                    value = A.Word(
+                        tuple(assignment_tildes(vparts)),
+                        kline,
+                        self.src[start + close + 2 : self.pos],
+                        kcol + close + (3 if append else 2),
+                    )
                     items.append(A.ArrayItem(value, key, append))
                     continue
             if word is None:  # `[...` that is not `[k]=`: an ordinary word after all
@@ -962,8 +1088,11 @@ class Parser(WordReader):
         target_tok = self.peek()
         if target_tok.kind == "eof":
             # bash sees the end of a -c string as a newline here
-            raise ParseError("syntax error near unexpected token `newline'", self.line_at(tok.pos),
-                             source_line=self.current_line_text(tok.pos))
+            raise ParseError(
+                "syntax error near unexpected token `newline'",
+                self.line_at(tok.pos),
+                source_line=self.current_line_text(tok.pos),
+            )
         if target_tok.kind != "word":
             raise self.unexpected(target_tok)
         assert target_tok.word is not None
@@ -998,7 +1127,9 @@ class Parser(WordReader):
                     raise ParseError("unexpected EOF while looking for `]]'", self.line, incomplete=True)
                 if tok == "word":
                     raise ParseError("syntax error in conditional expression", self.line)
-                raise ParseError(f"syntax error in conditional expression: unexpected token `{tok}'", self.line)
+                raise ParseError(
+                    f"syntax error in conditional expression: unexpected token `{tok}'", self.line
+                )
             self._cond_take("]]")
             self._peeked = None
             return expr
@@ -1137,7 +1268,9 @@ class Parser(WordReader):
             else:
                 after = self._cond_arg_token()
                 if after != "word":
-                    raise ParseError(f"unexpected argument `{after}' to conditional binary operator", self.line)
+                    raise ParseError(
+                        f"unexpected argument `{after}' to conditional binary operator", self.line
+                    )
                 prev = self.extglob
                 if op_text in ("==", "=", "!="):
                     self.extglob = True
@@ -1240,25 +1373,25 @@ def _unquote_delim(word: A.Word) -> str:
     in_dq = False
     while i < n:
         c = text[i]
-        if c == "\\" and text[i + 1:i + 2] == "\n":
+        if c == "\\" and text[i + 1 : i + 2] == "\n":
             i += 2  # a line continuation inside the word
         elif c == "\\" and i + 1 < n:
             if in_dq and text[i + 1] not in '$`"\\':
                 out.append(c)  # (inside double quotes a backslash stays unless it quotes one of $`"\)
             out.append(text[i + 1])
             i += 2
-        elif c == "$" and not in_dq and text[i + 1:i + 2] == "'":
+        elif c == "$" and not in_dq and text[i + 1 : i + 2] == "'":
             end = i + 2
             while end < n and text[end] != "'":
                 end += 2 if text[end] == "\\" else 1
-            out.append(decode_escapes(text[i + 2:end], "ansi")[0])  # (bash 5.2 decodes $'...' here)
+            out.append(decode_escapes(text[i + 2 : end], "ansi")[0])  # (bash 5.2 decodes $'...' here)
             i = end + 1
-        elif c == "$" and not in_dq and text[i + 1:i + 2] == '"':
+        elif c == "$" and not in_dq and text[i + 1 : i + 2] == '"':
             i += 1  # $"..." is "..."
         elif c == "'" and not in_dq:
             end = text.find("'", i + 1)
             end = n if end < 0 else end
-            out.append(text[i + 1:end])
+            out.append(text[i + 1 : end])
             i = end + 1
         elif c == '"':
             in_dq = not in_dq

@@ -148,7 +148,11 @@ class _Printer:
         """A condition and the keyword after it, each command ended by `;` or `&` (`if a & then`)."""
         if self.exact:  # a condition may hold here-documents or functions: keep its lines
             return self.items(lst, level + 1, True).strip() + f"\n{_IND * level}{keyword}"
-        return " ".join(self.cmd(i.cmd, 0, []) + (" &" if i.background else ";") for i in lst.items) + " " + keyword
+        return (
+            " ".join(self.cmd(i.cmd, 0, []) + (" &" if i.background else ";") for i in lst.items)
+            + " "
+            + keyword
+        )
 
     def if_(self, node: A.If, level: int) -> str:
         pad = _IND * level

@@ -21,8 +21,20 @@ if TYPE_CHECKING:
     from .readwrite import ReadWriteFs
     from .sqlite import SqliteFs
 
-__all__ = ["Backend", "DiskQuota", "FsError", "FsView", "MemoryFs", "MountFs", "MountInfo", "OverlayFs",
-           "ReadWriteFs", "SqliteFs", "Stat", "Vfs"]
+__all__ = [
+    "Backend",
+    "DiskQuota",
+    "FsError",
+    "FsView",
+    "MemoryFs",
+    "MountFs",
+    "MountInfo",
+    "OverlayFs",
+    "ReadWriteFs",
+    "SqliteFs",
+    "Stat",
+    "Vfs",
+]
 _LAZY = {"OverlayFs": ".overlay", "ReadWriteFs": ".readwrite", "SqliteFs": ".sqlite"}
 
 

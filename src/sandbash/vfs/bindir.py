@@ -29,8 +29,10 @@ _BOOT_TIME = 1_700_000_000.0  # a fixed, plausible install time: listing is dete
 
 def stub(name: str) -> bytes:
     """What `cat /usr/bin/NAME` shows: not a host program, a command built into sandbash."""
-    return (f"#!/bin/sh\n# {name}: a command built into sandbash; it runs inside the sandbox, "
-            f"not on the host.\n# `{name} --help` or `help {name}` shows how to use it.\n").encode()
+    return (
+        f"#!/bin/sh\n# {name}: a command built into sandbash; it runs inside the sandbox, "
+        f"not on the host.\n# `{name} --help` or `help {name}` shows how to use it.\n"
+    ).encode()
 
 
 class _StubHandle:
@@ -76,11 +78,28 @@ class CommandDir:
 
     def lstat(self, path: str) -> Stat:
         if path == "/":
-            return Stat(S_IFDIR | 0o755, 4096, ino=2, nlink=2, uid=0, gid=0,
-                        atime=_BOOT_TIME, mtime=_BOOT_TIME, ctime=_BOOT_TIME)
+            return Stat(
+                S_IFDIR | 0o755,
+                4096,
+                ino=2,
+                nlink=2,
+                uid=0,
+                gid=0,
+                atime=_BOOT_TIME,
+                mtime=_BOOT_TIME,
+                ctime=_BOOT_TIME,
+            )
         name = self._entry(path)
-        return Stat(S_IFREG | 0o755, len(stub(name)), ino=3 + sum(name.encode()), uid=0, gid=0,
-                    atime=_BOOT_TIME, mtime=_BOOT_TIME, ctime=_BOOT_TIME)
+        return Stat(
+            S_IFREG | 0o755,
+            len(stub(name)),
+            ino=3 + sum(name.encode()),
+            uid=0,
+            gid=0,
+            atime=_BOOT_TIME,
+            mtime=_BOOT_TIME,
+            ctime=_BOOT_TIME,
+        )
 
     def readlink(self, path: str) -> str:
         self.lstat(path)

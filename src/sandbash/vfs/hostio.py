@@ -33,11 +33,32 @@ _CACHED_DIRS = 64
 # loop) gets EMFILE here instead of using up the embedding process's descriptors
 MAX_OPEN_FILES = 256
 # kernel filesystems that show the host's processes, devices and settings rather than files
-PSEUDO_FSTYPES = frozenset({
-    "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "securityfs", "debugfs", "tracefs",
-    "configfs", "fusectl", "pstore", "bpf", "mqueue", "binfmt_misc", "efivarfs", "autofs",
-    "rpc_pipefs", "nsfs", "selinuxfs", "hugetlbfs", "fuse.lxcfs",
-})
+PSEUDO_FSTYPES = frozenset(
+    {
+        "proc",
+        "sysfs",
+        "devtmpfs",
+        "devpts",
+        "cgroup",
+        "cgroup2",
+        "securityfs",
+        "debugfs",
+        "tracefs",
+        "configfs",
+        "fusectl",
+        "pstore",
+        "bpf",
+        "mqueue",
+        "binfmt_misc",
+        "efivarfs",
+        "autofs",
+        "rpc_pipefs",
+        "nsfs",
+        "selinuxfs",
+        "hugetlbfs",
+        "fuse.lxcfs",
+    }
+)
 _DIR = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _FILE = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
 O_RDONLY = os.O_RDONLY
@@ -110,8 +131,9 @@ class HostHandle:
     """An open host file (from `HostTree.open_fd`, which counts it until closed).
     With a quota, growth is charged before each write."""
 
-    def __init__(self, fd: int, quota: DiskQuota | None = None, append: bool = False,
-                 *, tree: HostTree | None = None) -> None:
+    def __init__(
+        self, fd: int, quota: DiskQuota | None = None, append: bool = False, *, tree: HostTree | None = None
+    ) -> None:
         self.fd = fd
         self.quota = quota
         self.append = append
@@ -309,7 +331,7 @@ class HostTree:
         head = key
         fd = self.root_fd
         while depth > 0:
-            head = head[:head.rfind("/")]
+            head = head[: head.rfind("/")]
             cached = self._dirs.get(head)
             if cached is not None:
                 fd = cached
@@ -342,7 +364,9 @@ class HostTree:
             fd = os.open(name, _DIR, dir_fd=parent)
         except OSError as e:
             # a symlink where a directory should be: a race, or a link made on the host
-            if e.errno == errno.ENOTDIR and st.S_ISLNK(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode):
+            if e.errno == errno.ENOTDIR and st.S_ISLNK(
+                os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode
+            ):
                 raise FsError(errno.ELOOP)
             raise
         try:
@@ -389,7 +413,7 @@ class HostTree:
         root = self.real_root.rstrip("/")
         if target != root and not target.startswith(root + "/"):
             raise FsError(errno.EACCES)
-        inside = target[len(root):].lstrip("/")
+        inside = target[len(root) :].lstrip("/")
         return ("../" * len(split_path(parent_name(path)[0])) + inside) or "."
 
     def listdir(self, path: str) -> list[str]:

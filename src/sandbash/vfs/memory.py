@@ -41,8 +41,22 @@ def _to_bytes(raw: bytes | str) -> bytes:
 
 
 class Inode:
-    __slots__ = ("mode", "uid", "gid", "atime", "mtime", "ctime", "ino", "nlink", "data", "entries", "target", "loader",
-                 "source", "rdev")
+    __slots__ = (
+        "mode",
+        "uid",
+        "gid",
+        "atime",
+        "mtime",
+        "ctime",
+        "ino",
+        "nlink",
+        "data",
+        "entries",
+        "target",
+        "loader",
+        "source",
+        "rdev",
+    )
 
     def __init__(self, mode: int, ino: int, uid: int, gid: int, now: float) -> None:
         self.mode = mode

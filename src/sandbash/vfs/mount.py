@@ -60,12 +60,26 @@ class MountFs:
 
     # ------------------------------------------------------------ table
 
-    def mount(self, path: str, fs: Backend, read_only: bool = False, source: str | None = None,
-              fstype: str | None = None) -> None:
+    def mount(
+        self,
+        path: str,
+        fs: Backend,
+        read_only: bool = False,
+        source: str | None = None,
+        fstype: str | None = None,
+    ) -> None:
         path = normpath(path)
         self.mounts = [m for m in self.mounts if m.path != path]
-        self.mounts.append(Mount(path, fs, read_only, source or _label(fs, "source_name", "none"),
-                                 fstype or _label(fs, "fstype", "none"), next(_DEVICES)))
+        self.mounts.append(
+            Mount(
+                path,
+                fs,
+                read_only,
+                source or _label(fs, "source_name", "none"),
+                fstype or _label(fs, "fstype", "none"),
+                next(_DEVICES),
+            )
+        )
         self._rebuild()
 
     def umount(self, path: str) -> None:
@@ -106,7 +120,7 @@ class MountFs:
                 if len(path) == len(mp):
                     return m, "/"
                 if path[len(mp)] == "/":
-                    return m, path[len(mp):]
+                    return m, path[len(mp) :]
         raise FsError(errno.ENOENT)  # unreachable: "/" is always mounted
 
     def _pinned(self, path: str) -> bool:

@@ -129,7 +129,9 @@ class ReadWriteFs:
 
     def lstat_many(self, path: str, names: list[str]) -> list[Stat | FsError]:
         uid, gid = self.uid, self.gid
-        return [r if isinstance(r, FsError) else to_stat(r, uid, gid) for r in self.tree.lstat_many(path, names)]
+        return [
+            r if isinstance(r, FsError) else to_stat(r, uid, gid) for r in self.tree.lstat_many(path, names)
+        ]
 
     def readlink(self, path: str) -> str:
         return self.tree.readlink(path) if self.outside_symlinks else self.tree.inside_target(path)

@@ -124,8 +124,10 @@ class SqliteFs:
                 cur.execute(stmt)
             if cur.execute("SELECT 1 FROM inode WHERE ino=?", (ROOT,)).fetchone() is None:
                 now = clock()
-                cur.execute("INSERT INTO inode VALUES(?,?,?,?,2,0,?,?,?,NULL)", (ROOT, S_IFDIR | 0o755, uid, gid,
-                                                                                now, now, now))
+                cur.execute(
+                    "INSERT INTO inode VALUES(?,?,?,?,2,0,?,?,?,NULL)",
+                    (ROOT, S_IFDIR | 0o755, uid, gid, now, now, now),
+                )
                 cur.executemany("INSERT OR IGNORE INTO meta VALUES(?, 0)", (("bytes",), ("files",)))
             # files removed while open when their process ended
             for (ino,) in cur.execute("SELECT ino FROM inode WHERE nlink = 0").fetchall():
@@ -179,8 +181,11 @@ class SqliteFs:
             cur.execute("UPDATE meta SET value = value + ? WHERE key = 'files'", (nfiles,))
 
     def _child(self, cur: sqlite3.Cursor, parent: int, name: str) -> Row | None:
-        row = cur.execute("SELECT d.ino, i.mode FROM dentry d JOIN inode i ON i.ino = d.ino"
-                          " WHERE d.parent = ? AND d.name = ?", (parent, _b(name))).fetchone()
+        row = cur.execute(
+            "SELECT d.ino, i.mode FROM dentry d JOIN inode i ON i.ino = d.ino"
+            " WHERE d.parent = ? AND d.name = ?",
+            (parent, _b(name)),
+        ).fetchone()
         return (row[0], row[1]) if row else None
 
     def _walk(self, cur: sqlite3.Cursor, parts: list[str]) -> Row:
@@ -212,18 +217,30 @@ class SqliteFs:
 
     def _touch(self, cur: sqlite3.Cursor, ino: int, *cols: str) -> None:
         now = self.clock()
-        cur.execute(f"UPDATE inode SET {', '.join(c + ' = ?' for c in cols)} WHERE ino = ?",
-                    (*([now] * len(cols)), ino))
+        cur.execute(
+            f"UPDATE inode SET {', '.join(c + ' = ?' for c in cols)} WHERE ino = ?",
+            (*([now] * len(cols)), ino),
+        )
 
-    def _new(self, cur: sqlite3.Cursor, parent: int, name: str, mode: int, uid: int, gid: int,
-             target: str | None = None) -> int:
+    def _new(
+        self,
+        cur: sqlite3.Cursor,
+        parent: int,
+        name: str,
+        mode: int,
+        uid: int,
+        gid: int,
+        target: str | None = None,
+    ) -> int:
         now = self.clock()
         tb = _b(target) if target is not None else None
         size = len(tb) if tb is not None else 0
         self._charge(cur, len(_b(name)) + size, 1)
-        cur.execute("INSERT INTO inode(mode, uid, gid, nlink, size, atime, mtime, ctime, target)"
-                    " VALUES(?,?,?,?,?,?,?,?,?)", (mode, uid, gid, 2 if mode & S_IFMT == S_IFDIR else 1,
-                                                   size, now, now, now, tb))
+        cur.execute(
+            "INSERT INTO inode(mode, uid, gid, nlink, size, atime, mtime, ctime, target)"
+            " VALUES(?,?,?,?,?,?,?,?,?)",
+            (mode, uid, gid, 2 if mode & S_IFMT == S_IFDIR else 1, size, now, now, now, tb),
+        )
         ino = int(cur.lastrowid or 0)
         cur.execute("INSERT INTO dentry VALUES(?,?,?)", (parent, _b(name), ino))
         self._touch(cur, parent, "mtime", "ctime")
@@ -284,12 +301,14 @@ class SqliteFs:
         if pos >= end:
             return b""
         buf = bytearray(end - pos)  # holes read as zeros
-        for idx, data in cur.execute("SELECT idx, data FROM chunk WHERE ino = ? AND idx BETWEEN ? AND ?",
-                                     (ino, pos // CHUNK, (end - 1) // CHUNK)):
+        for idx, data in cur.execute(
+            "SELECT idx, data FROM chunk WHERE ino = ? AND idx BETWEEN ? AND ?",
+            (ino, pos // CHUNK, (end - 1) // CHUNK),
+        ):
             start = idx * CHUNK
             a, b = max(start, pos), min(start + len(data), end)
             if a < b:
-                buf[a - pos:b - pos] = data[a - start:b - start]
+                buf[a - pos : b - pos] = data[a - start : b - start]
         return bytes(buf)
 
     def _write(self, cur: sqlite3.Cursor, ino: int, pos: int, data: bytes) -> None:
@@ -301,17 +320,19 @@ class SqliteFs:
         for idx in range(pos // CHUNK, (end - 1) // CHUNK + 1):
             start = idx * CHUNK
             a, b = max(pos, start), min(end, start + CHUNK)
-            piece = data[a - pos:b - pos]
+            piece = data[a - pos : b - pos]
             if a > start or (b < start + CHUNK and b < size):
                 old = cur.execute("SELECT data FROM chunk WHERE ino = ? AND idx = ?", (ino, idx)).fetchone()
                 buf = bytearray(old[0] if old else b"")
                 if len(buf) < a - start:
                     buf.extend(bytes(a - start - len(buf)))
-                buf[a - start:b - start] = piece
+                buf[a - start : b - start] = piece
                 piece = bytes(buf)
             cur.execute("INSERT OR REPLACE INTO chunk VALUES(?,?,?)", (ino, idx, piece))
         now = self.clock()
-        cur.execute("UPDATE inode SET size = max(size, ?), mtime = ?, ctime = ? WHERE ino = ?", (end, now, now, ino))
+        cur.execute(
+            "UPDATE inode SET size = max(size, ?), mtime = ?, ctime = ? WHERE ino = ?", (end, now, now, ino)
+        )
 
     def _truncate(self, cur: sqlite3.Cursor, ino: int, size: int) -> None:
         old = self._size(cur, ino)
@@ -320,8 +341,10 @@ class SqliteFs:
             keep = (size + CHUNK - 1) // CHUNK
             cur.execute("DELETE FROM chunk WHERE ino = ? AND idx >= ?", (ino, keep))
             if size % CHUNK:
-                cur.execute("UPDATE chunk SET data = substr(data, 1, ?) WHERE ino = ? AND idx = ?",
-                            (size % CHUNK, ino, size // CHUNK))
+                cur.execute(
+                    "UPDATE chunk SET data = substr(data, 1, ?) WHERE ino = ? AND idx = ?",
+                    (size % CHUNK, ino, size // CHUNK),
+                )
         now = self.clock()
         cur.execute("UPDATE inode SET size = ?, mtime = ?, ctime = ? WHERE ino = ?", (size, now, now, ino))
 
@@ -331,7 +354,8 @@ class SqliteFs:
         with self._txn(write=False) as cur:
             ino, _ = self._walk(cur, split_path(path))
             mode, uid, gid, nlink, size, atime, mtime, ctime = cur.execute(
-                "SELECT mode, uid, gid, nlink, size, atime, mtime, ctime FROM inode WHERE ino = ?", (ino,)).fetchone()
+                "SELECT mode, uid, gid, nlink, size, atime, mtime, ctime FROM inode WHERE ino = ?", (ino,)
+            ).fetchone()
         if mode & S_IFMT == S_IFDIR:
             size = 4096
         return Stat(mode, size, ino, nlink, uid, gid, atime, mtime, ctime)
@@ -422,8 +446,10 @@ class SqliteFs:
                 check_replace(Stat(srow[1]), Stat(drow[1]), self._empty(cur, drow[0]))
                 self._drop(cur, dparent, dname, drow)
             self._charge(cur, len(_b(dname)) - len(_b(sname)))
-            cur.execute("UPDATE dentry SET parent = ?, name = ? WHERE parent = ? AND name = ?",
-                        (dparent, _b(dname), sparent, _b(sname)))
+            cur.execute(
+                "UPDATE dentry SET parent = ?, name = ? WHERE parent = ? AND name = ?",
+                (dparent, _b(dname), sparent, _b(sname)),
+            )
             if is_dir and sparent != dparent:
                 cur.execute("UPDATE inode SET nlink = nlink - 1 WHERE ino = ?", (sparent,))
                 cur.execute("UPDATE inode SET nlink = nlink + 1 WHERE ino = ?", (dparent,))
@@ -461,8 +487,11 @@ class SqliteFs:
         self._set(path, "mode = (mode & ?) | ?", (S_IFMT, mode & 0o7777))
 
     def chown(self, path: str, uid: int, gid: int) -> None:
-        self._set(path, "uid = CASE WHEN ? >= 0 THEN ? ELSE uid END, gid = CASE WHEN ? >= 0 THEN ? ELSE gid END",
-                  (uid, uid, gid, gid))
+        self._set(
+            path,
+            "uid = CASE WHEN ? >= 0 THEN ? ELSE uid END, gid = CASE WHEN ? >= 0 THEN ? ELSE gid END",
+            (uid, uid, gid, gid),
+        )
 
     def utime(self, path: str, atime: float, mtime: float) -> None:
         self._set(path, "atime = ?, mtime = ?", (atime, mtime))
@@ -476,20 +505,30 @@ class SqliteFs:
             q = cur.execute
             for (ino,) in q("SELECT ino FROM dentry WHERE ino NOT IN (SELECT ino FROM inode)"):
                 problems.append(f"entry for missing inode {ino}")
-            for (ino,) in q("SELECT ino FROM inode WHERE ino != ? AND nlink > 0 AND ino NOT IN"
-                            " (SELECT ino FROM dentry)", (ROOT,)):
+            for (ino,) in q(
+                "SELECT ino FROM inode WHERE ino != ? AND nlink > 0 AND ino NOT IN (SELECT ino FROM dentry)",
+                (ROOT,),
+            ):
                 problems.append(f"orphan inode {ino}")
-            for ino, nlink, links in q("SELECT i.ino, i.nlink, count(d.ino) FROM inode i JOIN dentry d ON d.ino = i.ino"
-                                       " WHERE i.mode & ? != ? GROUP BY i.ino", (S_IFMT, S_IFDIR)):
+            for ino, nlink, links in q(
+                "SELECT i.ino, i.nlink, count(d.ino) FROM inode i JOIN dentry d ON d.ino = i.ino"
+                " WHERE i.mode & ? != ? GROUP BY i.ino",
+                (S_IFMT, S_IFDIR),
+            ):
                 if nlink != links:
                     problems.append(f"inode {ino}: nlink {nlink}, {links} names")
-            for ino, size, top in q("SELECT i.ino, i.size, max(c.idx * ? + length(c.data)) FROM inode i"
-                                    " JOIN chunk c ON c.ino = i.ino GROUP BY i.ino", (CHUNK,)):
+            for ino, size, top in q(
+                "SELECT i.ino, i.size, max(c.idx * ? + length(c.data)) FROM inode i"
+                " JOIN chunk c ON c.ino = i.ino GROUP BY i.ino",
+                (CHUNK,),
+            ):
                 if top > size:
                     problems.append(f"inode {ino}: chunks beyond size {size}")
             names, files = q("SELECT coalesce(sum(length(name)), 0), count(*) FROM dentry").fetchone()
-            held = q("SELECT coalesce(sum(size), 0) FROM inode WHERE mode & ? IN (?, ?)",
-                     (S_IFMT, S_IFREG, S_IFLNK)).fetchone()[0]
+            held = q(
+                "SELECT coalesce(sum(size), 0) FROM inode WHERE mode & ? IN (?, ?)",
+                (S_IFMT, S_IFREG, S_IFLNK),
+            ).fetchone()[0]
             meta = dict(q("SELECT key, value FROM meta").fetchall())
             if meta.get("bytes") != names + held or meta.get("files") != files:
                 problems.append(f"usage {meta} != bytes {names + held}, files {files}")

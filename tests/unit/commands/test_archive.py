@@ -65,7 +65,7 @@ def _vfs_tree(vfs: Vfs, root: str = "/home/user") -> dict[str, tuple[object, ...
         for name in dirs + files:
             path = top.rstrip("/") + "/" + name
             st = view.lstat(path)
-            rel = path[len(root) + 1:]
+            rel = path[len(root) + 1 :]
             if st.is_link:
                 out[rel] = ("l", view.readlink(path))
             elif st.is_dir:
@@ -79,8 +79,9 @@ def _archive(name: str) -> bool:
     return name.endswith((".tar", ".tgz", ".tbz", ".txz", ".gz", ".bz2", ".xz", ".zip", ".lzma"))
 
 
-def scenario(steps: list[Step], files: dict[str, bytes] | None = None,
-             norm: Callable[[bytes], bytes] = lambda b: b) -> None:
+def scenario(
+    steps: list[Step], files: dict[str, bytes] | None = None, norm: Callable[[bytes], bytes] = lambda b: b
+) -> None:
     files = dict(FILES if files is None else files)
     vfs = make_vfs(files)
     for path in files:
@@ -99,7 +100,10 @@ def scenario(steps: list[Step], files: dict[str, bytes] | None = None,
             # the host runs as root; the sandbox user is `user`
             real_out = real.stdout.replace(b"root/root", b"user/user")
             assert (norm(ours.stdout), ours.stderr.decode(), ours.status) == (
-                norm(real_out), real.stderr.decode(), real.returncode), argv
+                norm(real_out),
+                real.stderr.decode(),
+                real.returncode,
+            ), argv
         host = {k: v for k, v in _host_tree(d).items() if not _archive(k)}
         mine = {k: v for k, v in _vfs_tree(vfs).items() if not _archive(k)}
         assert mine == host
@@ -110,85 +114,226 @@ def _binary(data: bytes) -> bytes:
     return b"<binary>" if data[:2] in (b"\x1f\x8b", b"BZ", b"\xfd7") or len(data) >= 10240 else data
 
 
-needs = {tool: pytest.mark.skipif(not have(tool), reason=f"{tool} not installed")
-         for tool in ("gzip", "bzip2", "xz", "tar", "zip", "unzip")}
+needs = {
+    tool: pytest.mark.skipif(not have(tool), reason=f"{tool} not installed")
+    for tool in ("gzip", "bzip2", "xz", "tar", "zip", "unzip")
+}
 
 
 @needs["gzip"]
 def test_gzip() -> None:
-    scenario([["gzip", "a.txt"], ["gzip", "a.txt.gz"], ["gzip", "-l", "a.txt.gz"], ["gzip", "nope"], ["gzip", "-d", "b.txt"],
-              ["gzip", "-k", "b.txt"], ["gzip", "b.txt"], ["gzip", "-dc", "b.txt.gz"], ["zcat", "a.txt"], ["gunzip", "a.txt.gz"],
-              ["gzip", "-v", "a.txt"], ["gzip", "-tv", "a.txt.gz"], ["gzip", "-dv", "a.txt.gz"], ["gzip", "d"], ["gzip", "-r", "d"],
-              ["gzip", "-dr", "d"], ["gzip", "-c", "a.txt"], (["gzip", "-d"], b"zzz\n"), (["gzip", "-d"], b"x"),
-              (["zcat", "-f"], b"plain\n"), ["gzip", "-9", "-n", "a.txt"], ["gzip", "-lv", "a.txt.gz"], ["gzip", "-dN", "a.txt.gz"],
-              ["gzip", "-S", ".zz", "a.txt"], ["gunzip", "-S", ".zz", "a.txt.zz"], ["gzip", "-q", "nope"], ["gzip", "-f", "-k", "a.txt"],
-              ["gzip", "-l", "a.txt.gz", "b.txt.gz"]], norm=_binary)
+    scenario(
+        [
+            ["gzip", "a.txt"],
+            ["gzip", "a.txt.gz"],
+            ["gzip", "-l", "a.txt.gz"],
+            ["gzip", "nope"],
+            ["gzip", "-d", "b.txt"],
+            ["gzip", "-k", "b.txt"],
+            ["gzip", "b.txt"],
+            ["gzip", "-dc", "b.txt.gz"],
+            ["zcat", "a.txt"],
+            ["gunzip", "a.txt.gz"],
+            ["gzip", "-v", "a.txt"],
+            ["gzip", "-tv", "a.txt.gz"],
+            ["gzip", "-dv", "a.txt.gz"],
+            ["gzip", "d"],
+            ["gzip", "-r", "d"],
+            ["gzip", "-dr", "d"],
+            ["gzip", "-c", "a.txt"],
+            (["gzip", "-d"], b"zzz\n"),
+            (["gzip", "-d"], b"x"),
+            (["zcat", "-f"], b"plain\n"),
+            ["gzip", "-9", "-n", "a.txt"],
+            ["gzip", "-lv", "a.txt.gz"],
+            ["gzip", "-dN", "a.txt.gz"],
+            ["gzip", "-S", ".zz", "a.txt"],
+            ["gunzip", "-S", ".zz", "a.txt.zz"],
+            ["gzip", "-q", "nope"],
+            ["gzip", "-f", "-k", "a.txt"],
+            ["gzip", "-l", "a.txt.gz", "b.txt.gz"],
+        ],
+        norm=_binary,
+    )
 
 
 @needs["gzip"]
 def test_gzip_damaged_input() -> None:
     good = run_command(["gzip", "-c"], stdin=b"hello\n" * 100).stdout
-    scenario([["gzip", "-d", "t.gz"], ["gzip", "-dc", "j.gz"], ["gzip", "-t", "c.gz"]],
-             files={"t.gz": good[:20], "j.gz": good + b"junk\n", "c.gz": good[:10] + b"garbagegarbage"})
+    scenario(
+        [["gzip", "-d", "t.gz"], ["gzip", "-dc", "j.gz"], ["gzip", "-t", "c.gz"]],
+        files={"t.gz": good[:20], "j.gz": good + b"junk\n", "c.gz": good[:10] + b"garbagegarbage"},
+    )
 
 
 @needs["bzip2"]
 def test_bzip2() -> None:
-    scenario([["bzip2", "a.txt"], ["bzip2", "a.txt.bz2"], ["bzip2", "nope"], ["bzip2", "-d", "b.txt"], ["bunzip2", "a.txt.bz2"],
-              ["bzip2", "-k", "a.txt"], ["bzip2", "a.txt"], (["bzip2", "-d"], b"zzz\n"), ["bzcat", "a.txt.bz2"],
-              ["bzip2", "-t", "a.txt.bz2"], ["bzip2", "-v", "b.txt"], ["bzip2", "d"], ["bzip2", "-dc", "a.txt.bz2"],
-              ["bzip2", "-tv", "b.txt.bz2"], ["bzip2", "-dv", "b.txt.bz2"], (["bzip2", "-dc"], b"BZh9")], norm=_binary)
+    scenario(
+        [
+            ["bzip2", "a.txt"],
+            ["bzip2", "a.txt.bz2"],
+            ["bzip2", "nope"],
+            ["bzip2", "-d", "b.txt"],
+            ["bunzip2", "a.txt.bz2"],
+            ["bzip2", "-k", "a.txt"],
+            ["bzip2", "a.txt"],
+            (["bzip2", "-d"], b"zzz\n"),
+            ["bzcat", "a.txt.bz2"],
+            ["bzip2", "-t", "a.txt.bz2"],
+            ["bzip2", "-v", "b.txt"],
+            ["bzip2", "d"],
+            ["bzip2", "-dc", "a.txt.bz2"],
+            ["bzip2", "-tv", "b.txt.bz2"],
+            ["bzip2", "-dv", "b.txt.bz2"],
+            (["bzip2", "-dc"], b"BZh9"),
+        ],
+        norm=_binary,
+    )
 
 
 @needs["xz"]
 def test_xz() -> None:
-    scenario([["xz", "a.txt"], ["xz", "nope"], ["xz", "a.txt.xz"], ["xz", "-d", "b.txt"], ["xz", "-dc", "a.txt.xz"],
-              (["xz", "-d"], b"zz\n"), ["xz", "-k", "b.txt"], ["xz", "b.txt"], ["xzcat", "a.txt.xz"], ["unxz", "a.txt.xz"],
-              ["xz", "d"], ["xz", "-t", "b.txt.xz"], ["xz", "-F", "lzma", "a.txt"], ["xz", "-d", "a.txt.lzma"], ["xz", "-l", "b.txt.xz"]],
-             norm=_binary)
+    scenario(
+        [
+            ["xz", "a.txt"],
+            ["xz", "nope"],
+            ["xz", "a.txt.xz"],
+            ["xz", "-d", "b.txt"],
+            ["xz", "-dc", "a.txt.xz"],
+            (["xz", "-d"], b"zz\n"),
+            ["xz", "-k", "b.txt"],
+            ["xz", "b.txt"],
+            ["xzcat", "a.txt.xz"],
+            ["unxz", "a.txt.xz"],
+            ["xz", "d"],
+            ["xz", "-t", "b.txt.xz"],
+            ["xz", "-F", "lzma", "a.txt"],
+            ["xz", "-d", "a.txt.lzma"],
+            ["xz", "-l", "b.txt.xz"],
+        ],
+        norm=_binary,
+    )
 
 
 @needs["tar"]
 def test_tar_create_list_extract() -> None:
-    scenario([["tar", "cvf", "t.tar", "a.txt", "d"], ["tar", "tvf", "t.tar"], ["tar", "tf", "t.tar"], ["tar", "xf", "nope.tar"],
-              ["tar", "cf", "x.tar", "nope", "a.txt"], ["tar", "cf"], ["tar"], ["tar", "cf", "e.tar"], ["tar", "tf", "t.tar", "nope"],
-              ["mkdir", "out"], ["tar", "xvf", "t.tar", "-C", "out", "--strip-components=1"], ["tar", "xOf", "t.tar", "a.txt"],
-              ["tar", "tf", "t.tar", "--exclude=e"], ["tar", "tf", "t.tar", "--exclude=d/e/*"], ["tar", "czf", "z.tgz", "a.txt", "d/e/g"],
-              ["tar", "tzvf", "z.tgz"], ["tar", "tjf", "z.tgz"], ["tar", "tzf", "t.tar"], ["tar", "tf", "z.tgz"],
-              ["tar", "cjf", "t.tbz", "a.txt"], ["tar", "tf", "t.tbz"], ["tar", "cJf", "t.txz", "b.txt"], ["tar", "tvf", "t.txz"],
-              ["tar", "caf", "auto.tar.xz", "a.txt"], ["tar", "tJf", "auto.tar.xz"], ["tar", "-cvvf", "vv.tar", "a.txt"],
-              ["tar", "ctf", "x.tar", "a.txt"], ["tar", "--foo"], ["tar", "-Q"], ["tar", "-c", "-f", "y.tar", "a.txt"],
-              ["tar", "rf", "y.tar", "d/e/g"], ["tar", "tf", "y.tar"], ["tar", "rzf", "z.tgz", "b.txt"],
-              ["tar", "-C", "d", "-cf", "u.tar", "."], ["tar", "tf", "u.tar"], ["tar", "--list", "--file=y.tar"],
-              ["tar", "-xf", "y.tar", "--wildcards", "d/*", "-O"], ["tar", "-xvf", "y.tar", "a.txt"], ["tar", "xkf", "y.tar"],
-              ["tar", "--create", "--file", "w.tar", "--no-recursion", "d"], ["tar", "tvf", "w.tar"], ["tar", "cf", "-", "a.txt"],
-              (["tar", "tvf", "-"], b""), ["tar", "xf", "t.tar", "--to-stdout", "d/e/g"]], norm=_binary)
+    scenario(
+        [
+            ["tar", "cvf", "t.tar", "a.txt", "d"],
+            ["tar", "tvf", "t.tar"],
+            ["tar", "tf", "t.tar"],
+            ["tar", "xf", "nope.tar"],
+            ["tar", "cf", "x.tar", "nope", "a.txt"],
+            ["tar", "cf"],
+            ["tar"],
+            ["tar", "cf", "e.tar"],
+            ["tar", "tf", "t.tar", "nope"],
+            ["mkdir", "out"],
+            ["tar", "xvf", "t.tar", "-C", "out", "--strip-components=1"],
+            ["tar", "xOf", "t.tar", "a.txt"],
+            ["tar", "tf", "t.tar", "--exclude=e"],
+            ["tar", "tf", "t.tar", "--exclude=d/e/*"],
+            ["tar", "czf", "z.tgz", "a.txt", "d/e/g"],
+            ["tar", "tzvf", "z.tgz"],
+            ["tar", "tjf", "z.tgz"],
+            ["tar", "tzf", "t.tar"],
+            ["tar", "tf", "z.tgz"],
+            ["tar", "cjf", "t.tbz", "a.txt"],
+            ["tar", "tf", "t.tbz"],
+            ["tar", "cJf", "t.txz", "b.txt"],
+            ["tar", "tvf", "t.txz"],
+            ["tar", "caf", "auto.tar.xz", "a.txt"],
+            ["tar", "tJf", "auto.tar.xz"],
+            ["tar", "-cvvf", "vv.tar", "a.txt"],
+            ["tar", "ctf", "x.tar", "a.txt"],
+            ["tar", "--foo"],
+            ["tar", "-Q"],
+            ["tar", "-c", "-f", "y.tar", "a.txt"],
+            ["tar", "rf", "y.tar", "d/e/g"],
+            ["tar", "tf", "y.tar"],
+            ["tar", "rzf", "z.tgz", "b.txt"],
+            ["tar", "-C", "d", "-cf", "u.tar", "."],
+            ["tar", "tf", "u.tar"],
+            ["tar", "--list", "--file=y.tar"],
+            ["tar", "-xf", "y.tar", "--wildcards", "d/*", "-O"],
+            ["tar", "-xvf", "y.tar", "a.txt"],
+            ["tar", "xkf", "y.tar"],
+            ["tar", "--create", "--file", "w.tar", "--no-recursion", "d"],
+            ["tar", "tvf", "w.tar"],
+            ["tar", "cf", "-", "a.txt"],
+            (["tar", "tvf", "-"], b""),
+            ["tar", "xf", "t.tar", "--to-stdout", "d/e/g"],
+        ],
+        norm=_binary,
+    )
 
 
 @needs["tar"]
 def test_tar_unsafe_names_links_and_lists() -> None:
     files = dict(FILES, **{"evil.tar": _evil_tar(), "list": b"a.txt\nd/e/g\n", "ex": b"*.txt\n"})
-    scenario([["mkdir", "o"], ["tar", "xvf", "evil.tar", "-C", "o"], ["tar", "tvf", "evil.tar"], ["tar", "cvf", "l.tar", "-T", "list"],
-              ["tar", "cvf", "x.tar", "-X", "ex", "a.txt", "b.txt", "d"], ["tar", "czf", "c.tgz", "a.txt"], ["mkdir", "o2"],
-              ["tar", "xvf", "c.tgz", "-C", "o2"], ["tar", "xf", "c.tgz", "-C", "o2", "-k"],
-              ["tar", "xf", "c.tgz", "-C", "o2", "--skip-old-files"], ["tar", "xvvf", "l.tar", "-C", "o2"],
-              ["tar", "-x", "-f", "l.tar", "-C", "o2", "-m", "a.txt"], ["tar", "xf", "l.tar", "-C", "nodir"],
-              ["tar", "tf", "l.tar", "d/e/g", "zz"], ["tar", "tf", "l.tar", "d"], ["tar", "--extract", "--file=l.tar", "--directory=o2", "d/e/g"],
-              ["tar", "cf", "e.tar", "--exclude-vcs", "d"]], files=files, norm=_binary)
+    scenario(
+        [
+            ["mkdir", "o"],
+            ["tar", "xvf", "evil.tar", "-C", "o"],
+            ["tar", "tvf", "evil.tar"],
+            ["tar", "cvf", "l.tar", "-T", "list"],
+            ["tar", "cvf", "x.tar", "-X", "ex", "a.txt", "b.txt", "d"],
+            ["tar", "czf", "c.tgz", "a.txt"],
+            ["mkdir", "o2"],
+            ["tar", "xvf", "c.tgz", "-C", "o2"],
+            ["tar", "xf", "c.tgz", "-C", "o2", "-k"],
+            ["tar", "xf", "c.tgz", "-C", "o2", "--skip-old-files"],
+            ["tar", "xvvf", "l.tar", "-C", "o2"],
+            ["tar", "-x", "-f", "l.tar", "-C", "o2", "-m", "a.txt"],
+            ["tar", "xf", "l.tar", "-C", "nodir"],
+            ["tar", "tf", "l.tar", "d/e/g", "zz"],
+            ["tar", "tf", "l.tar", "d"],
+            ["tar", "--extract", "--file=l.tar", "--directory=o2", "d/e/g"],
+            ["tar", "cf", "e.tar", "--exclude-vcs", "d"],
+        ],
+        files=files,
+        norm=_binary,
+    )
 
 
 @needs["zip"]
 @needs["unzip"]
 def test_zip_unzip() -> None:
     files = {"a.txt": b"hello\n", "b.txt": b"world " * 50 + b"\n", "d/f": b"x\n"}
-    scenario([["zip", "z.zip", "a.txt"], ["zip", "z.zip", "a.txt", "b.txt"], ["zip", "-r", "z2.zip", "d"], ["zip", "z3.zip", "d"],
-              ["zip", "-q", "z4.zip", "a.txt"], ["zip", "z5.zip", "nope"], ["zip", "z6.zip", "nope", "a.txt"], ["unzip", "-l", "z.zip"],
-              ["unzip", "-v", "z.zip"], ["mkdir", "o"], ["unzip", "-d", "o", "z.zip"], ["unzip", "-d", "o", "z.zip"],
-              ["unzip", "-o", "-d", "o", "z.zip"], ["unzip", "-n", "-d", "o", "z.zip"], ["unzip", "-p", "z.zip", "a.txt"],
-              ["unzip", "-d", "o2", "z2.zip"], ["unzip", "nope.zip"], ["unzip", "-q", "-o", "z.zip", "-d", "o3"], ["unzip", "-t", "z.zip"],
-              ["zip", "-d", "z.zip", "b.txt"], ["unzip", "-l", "z.zip", "x.txt"], ["zip", "-j", "z7.zip", "d/f"], ["unzip", "-l", "z7.zip"],
-              ["zip", "z.zip"], ["unzip", "-l", "z2.zip", "d/*"], ["unzip", "z2.zip", "-x", "d/f", "-d", "o4"],
-              ["zip", "-0", "z9.zip", "b.txt"], ["zip", "-9", "z10.zip", "b.txt"], ["unzip", "-v", "z9.zip"]], files=files)
+    scenario(
+        [
+            ["zip", "z.zip", "a.txt"],
+            ["zip", "z.zip", "a.txt", "b.txt"],
+            ["zip", "-r", "z2.zip", "d"],
+            ["zip", "z3.zip", "d"],
+            ["zip", "-q", "z4.zip", "a.txt"],
+            ["zip", "z5.zip", "nope"],
+            ["zip", "z6.zip", "nope", "a.txt"],
+            ["unzip", "-l", "z.zip"],
+            ["unzip", "-v", "z.zip"],
+            ["mkdir", "o"],
+            ["unzip", "-d", "o", "z.zip"],
+            ["unzip", "-d", "o", "z.zip"],
+            ["unzip", "-o", "-d", "o", "z.zip"],
+            ["unzip", "-n", "-d", "o", "z.zip"],
+            ["unzip", "-p", "z.zip", "a.txt"],
+            ["unzip", "-d", "o2", "z2.zip"],
+            ["unzip", "nope.zip"],
+            ["unzip", "-q", "-o", "z.zip", "-d", "o3"],
+            ["unzip", "-t", "z.zip"],
+            ["zip", "-d", "z.zip", "b.txt"],
+            ["unzip", "-l", "z.zip", "x.txt"],
+            ["zip", "-j", "z7.zip", "d/f"],
+            ["unzip", "-l", "z7.zip"],
+            ["zip", "z.zip"],
+            ["unzip", "-l", "z2.zip", "d/*"],
+            ["unzip", "z2.zip", "-x", "d/f", "-d", "o4"],
+            ["zip", "-0", "z9.zip", "b.txt"],
+            ["zip", "-9", "z10.zip", "b.txt"],
+            ["unzip", "-v", "z9.zip"],
+        ],
+        files=files,
+    )
 
 
 def test_round_trips_and_streaming() -> None:
@@ -211,6 +356,7 @@ def test_absolute_names_and_refusals() -> None:
 
 def _members(*parts: bytes) -> bytes:
     import gzip as _gzip
+
     return b"".join(_gzip.compress(p, 6) for p in parts)
 
 
@@ -222,16 +368,40 @@ def test_gzip_members_lists_and_damage_as_gnu() -> None:
     big = run_command(["gzip", "-c"], stdin=bytes(range(256)) * 3000).stdout
     flipped = bytearray(big)
     flipped[len(big) // 2] ^= 0x55
-    files = {"m.gz": _members(b"first\n", b"second member\n", b"third\n" * 9), "s.gz": good, "big.gz": big,
-             "cut.gz": big[: len(big) // 2], "crc.gz": big[:-8] + b"\0\0\0\0" + big[-4:], "flip.gz": bytes(flipped),
-             "zeros.gz": good + bytes(100), "junk.gz": good + b"junk", "named.gz": good[:3] + b"\x08" + good[4:10]
-             + b"x" * 5000 + b"\0" + good[10:]}
-    scenario([["gzip", "-l", "m.gz"], ["gzip", "-lv", "m.gz"], ["gzip", "-l", "s.gz", "m.gz", "big.gz"],
-              ["gzip", "-t", "m.gz"], ["gzip", "-tv", "big.gz"], ["gzip", "-t", "cut.gz"], ["gzip", "-t", "crc.gz"],
-              ["gzip", "-t", "flip.gz"], ["gzip", "-dc", "m.gz"], ["gzip", "-dc", "zeros.gz"], ["gzip", "-dc", "junk.gz"],
-              ["gzip", "-dk", "m.gz"], ["gzip", "-dc", "cut.gz"], ["gzip", "-l", "cut.gz"], ["gzip", "-dc", "named.gz"],
-              ["zcat", "big.gz", "m.gz"], ["gzip", "-dkf", "big.gz"]],
-             files=files, norm=_binary)
+    files = {
+        "m.gz": _members(b"first\n", b"second member\n", b"third\n" * 9),
+        "s.gz": good,
+        "big.gz": big,
+        "cut.gz": big[: len(big) // 2],
+        "crc.gz": big[:-8] + b"\0\0\0\0" + big[-4:],
+        "flip.gz": bytes(flipped),
+        "zeros.gz": good + bytes(100),
+        "junk.gz": good + b"junk",
+        "named.gz": good[:3] + b"\x08" + good[4:10] + b"x" * 5000 + b"\0" + good[10:],
+    }
+    scenario(
+        [
+            ["gzip", "-l", "m.gz"],
+            ["gzip", "-lv", "m.gz"],
+            ["gzip", "-l", "s.gz", "m.gz", "big.gz"],
+            ["gzip", "-t", "m.gz"],
+            ["gzip", "-tv", "big.gz"],
+            ["gzip", "-t", "cut.gz"],
+            ["gzip", "-t", "crc.gz"],
+            ["gzip", "-t", "flip.gz"],
+            ["gzip", "-dc", "m.gz"],
+            ["gzip", "-dc", "zeros.gz"],
+            ["gzip", "-dc", "junk.gz"],
+            ["gzip", "-dk", "m.gz"],
+            ["gzip", "-dc", "cut.gz"],
+            ["gzip", "-l", "cut.gz"],
+            ["gzip", "-dc", "named.gz"],
+            ["zcat", "big.gz", "m.gz"],
+            ["gzip", "-dkf", "big.gz"],
+        ],
+        files=files,
+        norm=_binary,
+    )
 
 
 @needs["bzip2"]
@@ -239,24 +409,59 @@ def test_gzip_members_lists_and_damage_as_gnu() -> None:
 def test_bzip2_xz_streams_and_damage_as_gnu() -> None:
     import bz2 as _bz2
     import lzma as _lzma
+
     data = bytes(range(256)) * 3000
     bz, xz = _bz2.compress(data), _lzma.compress(data)
-    files = {"two.bz2": _bz2.compress(b"one\n") + _bz2.compress(b"two\n"), "cut.bz2": bz[: len(bz) // 2],
-             "big.bz2": bz, "two.xz": _lzma.compress(b"one\n") + _lzma.compress(b"two\n"), "cut.xz": xz[: len(xz) // 2],
-             "big.xz": xz, "a.lzma": _lzma.compress(b"alone\n", format=_lzma.FORMAT_ALONE)}
-    scenario([["bzcat", "two.bz2"], ["bzip2", "-t", "cut.bz2"], ["bzip2", "-tv", "big.bz2"], ["bzip2", "-dc", "cut.bz2"],
-              ["xzcat", "two.xz"], ["xz", "-t", "cut.xz"], ["xz", "-dc", "cut.xz"], ["xz", "-t", "big.xz"],
-              ["xzcat", "a.lzma"], ["xz", "-dk", "big.xz"]], files=files, norm=_binary)
+    files = {
+        "two.bz2": _bz2.compress(b"one\n") + _bz2.compress(b"two\n"),
+        "cut.bz2": bz[: len(bz) // 2],
+        "big.bz2": bz,
+        "two.xz": _lzma.compress(b"one\n") + _lzma.compress(b"two\n"),
+        "cut.xz": xz[: len(xz) // 2],
+        "big.xz": xz,
+        "a.lzma": _lzma.compress(b"alone\n", format=_lzma.FORMAT_ALONE),
+    }
+    scenario(
+        [
+            ["bzcat", "two.bz2"],
+            ["bzip2", "-t", "cut.bz2"],
+            ["bzip2", "-tv", "big.bz2"],
+            ["bzip2", "-dc", "cut.bz2"],
+            ["xzcat", "two.xz"],
+            ["xz", "-t", "cut.xz"],
+            ["xz", "-dc", "cut.xz"],
+            ["xz", "-t", "big.xz"],
+            ["xzcat", "a.lzma"],
+            ["xz", "-dk", "big.xz"],
+        ],
+        files=files,
+        norm=_binary,
+    )
 
 
 @needs["tar"]
 def test_tar_reads_compressed_archives_as_a_stream() -> None:
-    steps: list[Step] = [["tar", "czf", "z.tgz", "a.txt", "b.txt", "d"], ["tar", "cjf", "z.tbz", "a.txt", "d"],
-                         ["tar", "cJf", "z.txz", "b.txt"]]
+    steps: list[Step] = [
+        ["tar", "czf", "z.tgz", "a.txt", "b.txt", "d"],
+        ["tar", "cjf", "z.tbz", "a.txt", "d"],
+        ["tar", "cJf", "z.txz", "b.txt"],
+    ]
     for archive in ("z.tgz", "z.tbz", "z.txz"):
-        steps += [["tar", "tvf", archive], ["tar", "taf", archive], ["tar", "xOf", archive], ["tar", "tf", archive, "d"]]
-    steps += [["gzip", "-dc", "z.tgz"], ["tar", "tzf", "z.tbz"], ["tar", "tf", "a.txt"], ["tar", "tzf", "a.txt"],
-              ["mkdir", "o"], ["tar", "xzvf", "z.tgz", "-C", "o"], ["tar", "xJf", "z.txz", "-C", "o", "b.txt"]]
+        steps += [
+            ["tar", "tvf", archive],
+            ["tar", "taf", archive],
+            ["tar", "xOf", archive],
+            ["tar", "tf", archive, "d"],
+        ]
+    steps += [
+        ["gzip", "-dc", "z.tgz"],
+        ["tar", "tzf", "z.tbz"],
+        ["tar", "tf", "a.txt"],
+        ["tar", "tzf", "a.txt"],
+        ["mkdir", "o"],
+        ["tar", "xzvf", "z.tgz", "-C", "o"],
+        ["tar", "xJf", "z.txz", "-C", "o", "b.txt"],
+    ]
     scenario(steps, norm=_binary)
 
 
@@ -264,6 +469,7 @@ def test_tar_reads_compressed_archives_as_a_stream() -> None:
 @needs["unzip"]
 def test_zip_test_option_and_bad_members() -> None:
     import zipfile as _zipfile
+
     buf = io.BytesIO()
     with _zipfile.ZipFile(buf, "w", _zipfile.ZIP_DEFLATED) as z:
         z.writestr("a.txt", b"hello world " * 100)
@@ -275,13 +481,26 @@ def test_zip_test_option_and_bad_members() -> None:
     with _zipfile.ZipFile(bz, "w", _zipfile.ZIP_BZIP2) as z:
         z.writestr("c.txt", b"bzip2 member\n" * 40)
     files = {"ok.zip": good, "bad.zip": bytes(bad), "bz.zip": bz.getvalue(), "n.txt": b"new\n"}
-    scenario([["zip", "-T", "ok.zip"], ["zip", "-qT", "ok.zip"], ["zip", "-T", "bad.zip"], ["zip", "-T", "none.zip"],
-              ["zip", "-T", "ok.zip", "n.txt"], ["unzip", "-t", "bad.zip"], ["unzip", "-p", "bad.zip"],
-              ["unzip", "-o", "bad.zip"], ["unzip", "-t", "bz.zip"], ["unzip", "-p", "bz.zip"]], files=files)
+    scenario(
+        [
+            ["zip", "-T", "ok.zip"],
+            ["zip", "-qT", "ok.zip"],
+            ["zip", "-T", "bad.zip"],
+            ["zip", "-T", "none.zip"],
+            ["zip", "-T", "ok.zip", "n.txt"],
+            ["unzip", "-t", "bad.zip"],
+            ["unzip", "-p", "bad.zip"],
+            ["unzip", "-o", "bad.zip"],
+            ["unzip", "-t", "bz.zip"],
+            ["unzip", "-p", "bz.zip"],
+        ],
+        files=files,
+    )
 
 
 def test_zip_update_keeps_the_archive_when_the_quota_is_full() -> None:
     from sandbash.vfs import DiskQuota, MemoryFs, Vfs
+
     quota = DiskQuota(max_bytes=1 << 30, max_files=100)
     vfs = Vfs(MemoryFs(quota=quota))
     view = vfs.view("/")
@@ -300,9 +519,17 @@ def test_zip_update_keeps_the_archive_when_the_quota_is_full() -> None:
 
 
 @needs["tar"]
-@pytest.mark.parametrize("argv", [["tar", "-tf", "cut.tar"], ["tar", "-xOf", "cut.tar"], ["tar", "-xf", "cut.tar"],
-                                  ["tar", "-rf", "cut.tar", "a.txt"], ["tar", "-tvf", "cut.tar"],
-                                  ["tar", "-xf", "cut.tar", "--to-stdout"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tar", "-tf", "cut.tar"],
+        ["tar", "-xOf", "cut.tar"],
+        ["tar", "-xf", "cut.tar"],
+        ["tar", "-rf", "cut.tar", "a.txt"],
+        ["tar", "-tvf", "cut.tar"],
+        ["tar", "-xf", "cut.tar", "--to-stdout"],
+    ],
+)
 @pytest.mark.parametrize("cut", [512 + 2048, 512 + 4999, 700, 512 + 1000])
 def test_tar_cut_inside_a_member_is_gnus_fatal_error(argv: list[str], cut: int) -> None:
     """An archive that ends inside a member's content: GNU's 'Unexpected EOF' lines and
@@ -323,7 +550,11 @@ def test_tar_cut_inside_a_member_is_gnus_fatal_error(argv: list[str], cut: int) 
         real = subprocess.run(argv, capture_output=True, cwd=d, env=ENV, timeout=30)
         extracted = os.path.join(d, "big.txt")
         real_file = open(extracted, "rb").read() if os.path.exists(extracted) else None
-    assert (ours.stdout, ours.stderr.decode(), ours.status) == (real.stdout, real.stderr.decode(), real.returncode)
+    assert (ours.stdout, ours.stderr.decode(), ours.status) == (
+        real.stdout,
+        real.stderr.decode(),
+        real.returncode,
+    )
     assert b"internal error" not in ours.stderr
     view = vfs.view("/home/user")
     assert (view.read_bytes("big.txt") if view.exists("big.txt") else None) == real_file

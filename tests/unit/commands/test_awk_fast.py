@@ -55,7 +55,7 @@ PROGRAMS = [
     (["-F "], "{print $2}"),
     (["-v", "OFS=-"], "{print $1, $2}"),
     (["-v", "ORS=|"], "{print $2}"),
-    ([], "BEGIN {OFS = \"::\"} {print $3, $1} END {print NR}"),
+    ([], 'BEGIN {OFS = "::"} {print $3, $1} END {print NR}'),
 ]
 
 
@@ -66,8 +66,9 @@ def _awk(args: list[str], prog: str, data: str) -> tuple[bytes, int]:
 
 @pytest.mark.parametrize("data", [_SMALL, _BIG, _NUMS], ids=["edges", "big", "numbers"])
 @pytest.mark.parametrize(("args", "prog"), PROGRAMS, ids=[" ".join([*a, p]) for a, p in PROGRAMS])
-def test_fast_path_matches_record_loop(args: list[str], prog: str, data: str,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fast_path_matches_record_loop(
+    args: list[str], prog: str, data: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     taken: list[object] = []
     real_run = fast.run
 

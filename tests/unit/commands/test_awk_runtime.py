@@ -15,8 +15,13 @@ from sandbash.testing import run_command
 needs_gawk = pytest.mark.skipif(not have("gawk"), reason="gawk not installed")
 
 
-def awk(*args: str, stdin: str = "", files: dict[str, str] | None = None, limits: Limits | None = None,
-        name: str = "awk") -> tuple[str, str, int]:
+def awk(
+    *args: str,
+    stdin: str = "",
+    files: dict[str, str] | None = None,
+    limits: Limits | None = None,
+    name: str = "awk",
+) -> tuple[str, str, int]:
     r = run_command([name, *args], stdin=stdin.encode(), files=files, limits=limits)
     return r.stdout.decode("utf-8", "surrogateescape"), r.stderr.decode("utf-8", "surrogateescape"), r.status
 
@@ -24,17 +29,20 @@ def awk(*args: str, stdin: str = "", files: dict[str, str] | None = None, limits
 # ---------------------------------------------------------------- bounds
 
 
-@pytest.mark.parametrize("prog,limit", [
-    ("BEGIN { while (1) x++ }", "timeout"),
-    ("BEGIN { for (;;) ; }", "timeout"),
-    ("BEGIN { do ; while (1) }", "timeout"),
-    ("BEGIN { s = \"x\"; while (1) s = s s }", "max_string_length"),
-    ("function f(s) { return f(s s) } BEGIN { f(\"x\") }", "max_string_length"),
-    ("BEGIN { while (1) a[i++] }", "max_array_elements"),
-    ("BEGIN { NF = 1e9 }", "max_array_elements"),
-    ("BEGIN { $(1e8) = 1 }", "max_array_elements"),
-    ("BEGIN { while (1) print \"some text\" | \"cat\" }", "max_output_size"),
-])
+@pytest.mark.parametrize(
+    "prog,limit",
+    [
+        ("BEGIN { while (1) x++ }", "timeout"),
+        ("BEGIN { for (;;) ; }", "timeout"),
+        ("BEGIN { do ; while (1) }", "timeout"),
+        ('BEGIN { s = "x"; while (1) s = s s }', "max_string_length"),
+        ('function f(s) { return f(s s) } BEGIN { f("x") }', "max_string_length"),
+        ("BEGIN { while (1) a[i++] }", "max_array_elements"),
+        ("BEGIN { NF = 1e9 }", "max_array_elements"),
+        ("BEGIN { $(1e8) = 1 }", "max_array_elements"),
+        ('BEGIN { while (1) print "some text" | "cat" }', "max_output_size"),
+    ],
+)
 def test_runaway_programs_hit_a_limit(prog: str, limit: str) -> None:
     with pytest.raises(LimitExceeded) as info:
         awk(prog, limits=Limits(timeout=1.0 if limit == "timeout" else 20.0, max_array_elements=1000))
@@ -52,15 +60,18 @@ def test_deep_but_finite_recursion_works() -> None:
     assert (out, status) == ("300\n", 0)
 
 
-@pytest.mark.parametrize("prog", [
-    'BEGIN { printf "%*d", 1e12, 1 }',
-    'BEGIN { printf "%499999999d", 1 }',
-    'BEGIN { x = sprintf("%499999999d", 1) }',
-    'BEGIN { printf "%.499999999f", 1 }',
-    'BEGIN { printf "%-499999999c", "x" }',
-    'BEGIN { CONVFMT = "%499999999f"; x = 0.5; y = x "" }',
-    'BEGIN { OFMT = "%499999999f"; print 0.5 }',
-])
+@pytest.mark.parametrize(
+    "prog",
+    [
+        'BEGIN { printf "%*d", 1e12, 1 }',
+        'BEGIN { printf "%499999999d", 1 }',
+        'BEGIN { x = sprintf("%499999999d", 1) }',
+        'BEGIN { printf "%.499999999f", 1 }',
+        'BEGIN { printf "%-499999999c", "x" }',
+        'BEGIN { CONVFMT = "%499999999f"; x = 0.5; y = x "" }',
+        'BEGIN { OFMT = "%499999999f"; print 0.5 }',
+    ],
+)
 def test_huge_printf_width_hits_the_string_limit_before_building(prog: str) -> None:
     started = time.monotonic()
     with pytest.raises(LimitExceeded) as info:
@@ -134,9 +145,11 @@ def test_write_then_read_files_in_the_sandbox() -> None:
 
 
 def test_sorted_in_with_user_function() -> None:
-    prog = ("function byval(i1, v1, i2, v2) { return v2 - v1 } "
-            "BEGIN { a[\"x\"] = 1; a[\"y\"] = 3; a[\"z\"] = 2; PROCINFO[\"sorted_in\"] = \"byval\"; "
-            "for (k in a) printf \"%s \", k; print \"\" }")
+    prog = (
+        "function byval(i1, v1, i2, v2) { return v2 - v1 } "
+        'BEGIN { a["x"] = 1; a["y"] = 3; a["z"] = 2; PROCINFO["sorted_in"] = "byval"; '
+        'for (k in a) printf "%s ", k; print "" }'
+    )
     assert awk(prog)[0] == "y z x \n"
 
 
@@ -153,16 +166,16 @@ def _run_case() -> object:
 
 SHELL_CASES = [
     "printf 'b\\na\\nc\\n' | awk '{print | \"sort\"}'",
-    "printf 'b\\na\\n' | awk 'BEGIN{print \"header\"} {print | \"sort\"} END{print \"footer\"}'",
-    "printf 'b\\na\\n' | awk '{print | \"sort\"} END{close(\"sort\"); print \"footer\"}'",
-    "awk 'BEGIN { \"echo hi there\" | getline x; print x; print close(\"echo hi there\") }'",
-    "awk 'BEGIN { while ((\"printf \\\"a\\\\nb\\\\n\\\"\" | getline line) > 0) n++; print n }'",
-    "awk 'BEGIN { print system(\"exit 7\"); print system(\"echo from system\") }'",
-    "awk 'BEGIN { printf \"before \"; system(\"echo middle\"); print \"after\" }'",
-    "awk 'BEGIN { cmd = \"sort -n\"; print 3 | cmd; print 1 | cmd; print 2 | cmd; print \"closed\", close(cmd) }'",
-    "awk 'BEGIN { \"exit 3\" | getline; print close(\"exit 3\") }'",
+    'printf \'b\\na\\n\' | awk \'BEGIN{print "header"} {print | "sort"} END{print "footer"}\'',
+    'printf \'b\\na\\n\' | awk \'{print | "sort"} END{close("sort"); print "footer"}\'',
+    'awk \'BEGIN { "echo hi there" | getline x; print x; print close("echo hi there") }\'',
+    'awk \'BEGIN { while (("printf \\"a\\\\nb\\\\n\\"" | getline line) > 0) n++; print n }\'',
+    'awk \'BEGIN { print system("exit 7"); print system("echo from system") }\'',
+    'awk \'BEGIN { printf "before "; system("echo middle"); print "after" }\'',
+    'awk \'BEGIN { cmd = "sort -n"; print 3 | cmd; print 1 | cmd; print 2 | cmd; print "closed", close(cmd) }\'',
+    'awk \'BEGIN { "exit 3" | getline; print close("exit 3") }\'',
     "echo 'a b' | awk '{ \"echo \" $2 | getline v; print v }'",
-    "awk 'BEGIN { print \"data\" |& \"cat\"; close(\"cat\", \"to\"); \"cat\" |& getline x; print \"got\", x }'",
+    'awk \'BEGIN { print "data" |& "cat"; close("cat", "to"); "cat" |& getline x; print "got", x }\'',
     "printf '1\\n2\\n3\\n' | awk 'NR==2 { exit 3 } { print }'; echo \"status $?\"",
     "printf '%s\\n' a b c d e | awk '{ print }' | { read x; echo \"$x\"; }",
     "X=42 awk 'BEGIN { print ENVIRON[\"X\"] }'",
@@ -177,6 +190,10 @@ def test_awk_in_the_shell_matches_bash_and_gawk(script: str, tmp_path: object) -
     if run_case is None:
         pytest.skip("no shell yet")
     got = run_case(script, str(tmp_path), {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "TZ": "UTC"})  # type: ignore[operator]
-    real = subprocess.run(["bash", "-c", script.replace("awk ", "gawk ")], capture_output=True, timeout=30,
-                          env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "TZ": "UTC"})
+    real = subprocess.run(
+        ["bash", "-c", script.replace("awk ", "gawk ")],
+        capture_output=True,
+        timeout=30,
+        env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "TZ": "UTC"},
+    )
     assert (got[0], got[1]) == (real.stdout, real.returncode)

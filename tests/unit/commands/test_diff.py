@@ -44,19 +44,63 @@ FILES: dict[str, bytes | str] = {
 
 L = ["--label", "A", "--label", "B"]
 DIFF_CASES = [
-    ["x", "y"], ["-u", *L, "x", "y"], ["-c", *L, "x", "y"], ["-U1", *L, "long1", "long2"], ["-C", "1", *L, "long1", "long2"],
-    ["-u", *L, "long1", "long2"], ["-U0", *L, "long1", "long2"], ["long1", "long2"], ["-q", "x", "y"],
-    ["-s", "x", "x"], ["x", "x"], ["nonl", "nonl2"], ["-u", *L, "nonl", "nonl2"], ["-u", *L, "x", "nonl"],
-    ["empty", "x"], ["-u", *L, "empty", "x"], ["-c", *L, "x", "empty"], ["-i", "x", "y"], ["-w", "ws1", "ws2"],
-    ["-b", "ws1", "ws2"], ["-B", "ws1", "ws2"], ["-Z", "ws1", "ws2"], ["-E", "ws1", "ws2"], ["-wB", "ws1", "ws2"],
-    ["--strip-trailing-cr", "crlf", "lf"], ["crlf", "lf"], ["bin1", "bin2"], ["-a", "bin1", "bin2"],
-    ["-y", "x", "y"], ["-y", "-W", "40", "x", "y"], ["-y", "-W", "40", "--suppress-common-lines", "x", "y"],
-    ["-y", "-W", "40", "--left-column", "x", "y"], ["-y", "-W", "40", "t1", "t2"], ["-y", "-W", "60", "nonl", "nonl2"],
-    ["-y", "-t", "-W", "40", "t1", "t2"], ["-e", "x", "y"], ["-T", "x", "y"], ["-t", "t1", "t2"],
-    ["x", "nope"], ["nope", "x"], ["x"], ["x", "y", "z"], ["-N", "x", "nope"], ["-u", "-c", "x", "y"],
-    ["-I", "^[Bb]", "x", "y"], ["--normal", "x", "y"], ["-d", "long1", "long2"], ["-U", "x", "x", "y"],
-    ["-r", "d1", "d2"], ["-rq", "d1", "d2"], ["-rN", "d1", "d2"], ["d1", "d2"], ["-rs", "d1", "d2"],
-    ["-r", "-x", "sub", "d1", "d2"], ["d1/f", "d2"], ["d2", "d1/f"], ["-", "x"],
+    ["x", "y"],
+    ["-u", *L, "x", "y"],
+    ["-c", *L, "x", "y"],
+    ["-U1", *L, "long1", "long2"],
+    ["-C", "1", *L, "long1", "long2"],
+    ["-u", *L, "long1", "long2"],
+    ["-U0", *L, "long1", "long2"],
+    ["long1", "long2"],
+    ["-q", "x", "y"],
+    ["-s", "x", "x"],
+    ["x", "x"],
+    ["nonl", "nonl2"],
+    ["-u", *L, "nonl", "nonl2"],
+    ["-u", *L, "x", "nonl"],
+    ["empty", "x"],
+    ["-u", *L, "empty", "x"],
+    ["-c", *L, "x", "empty"],
+    ["-i", "x", "y"],
+    ["-w", "ws1", "ws2"],
+    ["-b", "ws1", "ws2"],
+    ["-B", "ws1", "ws2"],
+    ["-Z", "ws1", "ws2"],
+    ["-E", "ws1", "ws2"],
+    ["-wB", "ws1", "ws2"],
+    ["--strip-trailing-cr", "crlf", "lf"],
+    ["crlf", "lf"],
+    ["bin1", "bin2"],
+    ["-a", "bin1", "bin2"],
+    ["-y", "x", "y"],
+    ["-y", "-W", "40", "x", "y"],
+    ["-y", "-W", "40", "--suppress-common-lines", "x", "y"],
+    ["-y", "-W", "40", "--left-column", "x", "y"],
+    ["-y", "-W", "40", "t1", "t2"],
+    ["-y", "-W", "60", "nonl", "nonl2"],
+    ["-y", "-t", "-W", "40", "t1", "t2"],
+    ["-e", "x", "y"],
+    ["-T", "x", "y"],
+    ["-t", "t1", "t2"],
+    ["x", "nope"],
+    ["nope", "x"],
+    ["x"],
+    ["x", "y", "z"],
+    ["-N", "x", "nope"],
+    ["-u", "-c", "x", "y"],
+    ["-I", "^[Bb]", "x", "y"],
+    ["--normal", "x", "y"],
+    ["-d", "long1", "long2"],
+    ["-U", "x", "x", "y"],
+    ["-r", "d1", "d2"],
+    ["-rq", "d1", "d2"],
+    ["-rN", "d1", "d2"],
+    ["d1", "d2"],
+    ["-rs", "d1", "d2"],
+    ["-r", "-x", "sub", "d1", "d2"],
+    ["d1/f", "d2"],
+    ["d2", "d1/f"],
+    ["-", "x"],
 ]
 
 
@@ -66,10 +110,26 @@ def test_diff(args: list[str]) -> None:
 
 
 CMP_CASES = [
-    ["c1", "c2"], ["-b", "c1", "c2"], ["-l", "c1", "c2"], ["-lb", "c1", "c2"], ["c1", "c3"], ["c3", "c1"],
-    ["empty", "c1"], ["-s", "c1", "c2"], ["-n", "2", "c1", "c2"], ["-i", "1", "c1", "c2"], ["c1", "c2", "1", "1"],
-    ["c1", "nope"], ["-l", "c1", "c3"], ["c1"], ["-", "c1"], ["c5", "c6"], ["--print-bytes", "c5", "c6"],
-    ["c1", "c1"], ["-i", "1:2", "c1", "c2"], ["lf", "x"],
+    ["c1", "c2"],
+    ["-b", "c1", "c2"],
+    ["-l", "c1", "c2"],
+    ["-lb", "c1", "c2"],
+    ["c1", "c3"],
+    ["c3", "c1"],
+    ["empty", "c1"],
+    ["-s", "c1", "c2"],
+    ["-n", "2", "c1", "c2"],
+    ["-i", "1", "c1", "c2"],
+    ["c1", "c2", "1", "1"],
+    ["c1", "nope"],
+    ["-l", "c1", "c3"],
+    ["c1"],
+    ["-", "c1"],
+    ["c5", "c6"],
+    ["--print-bytes", "c5", "c6"],
+    ["c1", "c1"],
+    ["-i", "1:2", "c1", "c2"],
+    ["lf", "x"],
 ]
 
 
@@ -106,8 +166,10 @@ def test_unified_headers_use_mtimes() -> None:
     vfs.view("/").utime("/home/user/a", 0, 1704067200.5)
     vfs.view("/").utime("/home/user/b", 0, 1704067201)
     r = run_command(["diff", "-u", "a", "b"], vfs=vfs, env={"TZ": "UTC"})
-    assert r.stdout.splitlines()[:2] == [b"--- a\t2024-01-01 00:00:00.500000000 +0000",
-                                         b"+++ b\t2024-01-01 00:00:01.000000000 +0000"]
+    assert r.stdout.splitlines()[:2] == [
+        b"--- a\t2024-01-01 00:00:00.500000000 +0000",
+        b"+++ b\t2024-01-01 00:00:01.000000000 +0000",
+    ]
     assert r.status == 1
 
 
@@ -125,10 +187,21 @@ PATCH_FILES: dict[str, bytes | str] = {
 }
 
 PATCH_CASES = [
-    ["patch", "p1", "u.diff"], ["patch", "-i", "u.diff", "p1"], ["patch", "t4", "u.diff"], ["patch", "t5", "u.diff"],
-    ["patch", "p1", "n.diff"], ["patch", "p1", "c.diff"], ["patch", "-p1", "-i", "r.diff"], ["patch", "-i", "new.diff"],
-    ["patch", "--dry-run", "p1", "u.diff"], ["patch", "-N", "done", "u.diff"], ["patch", "done", "u.diff"],
-    ["patch", "-R", "done", "u.diff"], ["patch", "-i", "nope"], ["patch", "-i", "z.diff"], ["patch", "-s", "p1", "u.diff"],
+    ["patch", "p1", "u.diff"],
+    ["patch", "-i", "u.diff", "p1"],
+    ["patch", "t4", "u.diff"],
+    ["patch", "t5", "u.diff"],
+    ["patch", "p1", "n.diff"],
+    ["patch", "p1", "c.diff"],
+    ["patch", "-p1", "-i", "r.diff"],
+    ["patch", "-i", "new.diff"],
+    ["patch", "--dry-run", "p1", "u.diff"],
+    ["patch", "-N", "done", "u.diff"],
+    ["patch", "done", "u.diff"],
+    ["patch", "-R", "done", "u.diff"],
+    ["patch", "-i", "nope"],
+    ["patch", "-i", "z.diff"],
+    ["patch", "-s", "p1", "u.diff"],
 ]
 
 
@@ -137,19 +210,22 @@ def test_patch_output(argv: list[str]) -> None:
     compare(argv, b"garbage\n", PATCH_FILES)
 
 
-@pytest.mark.parametrize(("argv", "target", "expected"), [
-    (["patch", "p1", "u.diff"], "p1", b"1\nX\n3\n4\n5\n6\n"),
-    (["patch", "-i", "u.diff"], "p1", b"1\nX\n3\n4\n5\n6\n"),
-    (["patch", "t4", "u.diff"], "t4", b"a\nb\n1\nX\n3\n4\n5\n6\n"),
-    (["patch", "p1", "n.diff"], "p1", b"1\nX\n3\n4\n5\n6\n"),
-    (["patch", "p1", "c.diff"], "p1", b"1\nX\n3\n4\n5\n6\n"),
-    (["patch", "-p1", "-i", "r.diff"], "p1", b"1\nX\n3\n4\n5\n6\n"),
-    (["patch", "-i", "new.diff"], "newf", b"hello\nworld\n"),
-    (["patch", "-R", "done", "u.diff"], "done", b"1\n2\n3\n4\n5\n"),
-    (["patch", "-o", "out", "p1", "u.diff"], "out", b"1\nX\n3\n4\n5\n6\n"),
-    (["patch", "-b", "p1", "u.diff"], "p1.orig", b"1\n2\n3\n4\n5\n"),
-    (["patch", "t5", "u.diff"], "t5.rej", PATCH_FILES["u.diff"].encode()),  # type: ignore[union-attr]
-])
+@pytest.mark.parametrize(
+    ("argv", "target", "expected"),
+    [
+        (["patch", "p1", "u.diff"], "p1", b"1\nX\n3\n4\n5\n6\n"),
+        (["patch", "-i", "u.diff"], "p1", b"1\nX\n3\n4\n5\n6\n"),
+        (["patch", "t4", "u.diff"], "t4", b"a\nb\n1\nX\n3\n4\n5\n6\n"),
+        (["patch", "p1", "n.diff"], "p1", b"1\nX\n3\n4\n5\n6\n"),
+        (["patch", "p1", "c.diff"], "p1", b"1\nX\n3\n4\n5\n6\n"),
+        (["patch", "-p1", "-i", "r.diff"], "p1", b"1\nX\n3\n4\n5\n6\n"),
+        (["patch", "-i", "new.diff"], "newf", b"hello\nworld\n"),
+        (["patch", "-R", "done", "u.diff"], "done", b"1\n2\n3\n4\n5\n"),
+        (["patch", "-o", "out", "p1", "u.diff"], "out", b"1\nX\n3\n4\n5\n6\n"),
+        (["patch", "-b", "p1", "u.diff"], "p1.orig", b"1\n2\n3\n4\n5\n"),
+        (["patch", "t5", "u.diff"], "t5.rej", PATCH_FILES["u.diff"].encode()),  # type: ignore[union-attr]
+    ],
+)
 def test_patch_results(argv: list[str], target: str, expected: bytes) -> None:
     r = run_command(argv, files=PATCH_FILES)
     assert r.vfs.view("/home/user").read_bytes(target) == expected

@@ -14,17 +14,40 @@ from sandbash.vfs.quota import DiskQuota
 from unit.commands.test_fileops import compare
 
 FILES: dict[str, bytes | str] = {
-    "ascii": "hello\n", "crlf": "a\r\nb\r\n", "cr": "a\rb\r", "mixed": "a\r\nb\n", "nonl": "no newline",
-    "utf8": "h\u00e9llo\n", "bom": b"\xef\xbb\xbfhi\n", "latin": b"caf\xe9\n", "bin": b"\x00\x01\x02\xff",
-    "empty": "", "sh": "#!/bin/sh\necho\n", "bash": "#!/bin/bash\r\necho\r\n", "py": "#!/usr/bin/env python3\n",
-    "pl": "#!/usr/bin/perl\n", "node": "#!/usr/bin/env node\n", "json": '{"a": [1, 2, {"b": null}]}\n',
-    "jarr": "[1,2]\n", "badjson": "{bad}\n", "html": "<!DOCTYPE html>\n<html></html>\n",
-    "xml": '<?xml version="1.0"?>\n<a/>\n', "c": "#include <stdio.h>\nint main(){}\n",
-    "pdf": "%PDF-1.4\n", "long": "a" * 400 + "\n", "esc": "esc\x1b[0m\n", "bs": "x\bx\n",
+    "ascii": "hello\n",
+    "crlf": "a\r\nb\r\n",
+    "cr": "a\rb\r",
+    "mixed": "a\r\nb\n",
+    "nonl": "no newline",
+    "utf8": "h\u00e9llo\n",
+    "bom": b"\xef\xbb\xbfhi\n",
+    "latin": b"caf\xe9\n",
+    "bin": b"\x00\x01\x02\xff",
+    "empty": "",
+    "sh": "#!/bin/sh\necho\n",
+    "bash": "#!/bin/bash\r\necho\r\n",
+    "py": "#!/usr/bin/env python3\n",
+    "pl": "#!/usr/bin/perl\n",
+    "node": "#!/usr/bin/env node\n",
+    "json": '{"a": [1, 2, {"b": null}]}\n',
+    "jarr": "[1,2]\n",
+    "badjson": "{bad}\n",
+    "html": "<!DOCTYPE html>\n<html></html>\n",
+    "xml": '<?xml version="1.0"?>\n<a/>\n',
+    "c": "#include <stdio.h>\nint main(){}\n",
+    "pdf": "%PDF-1.4\n",
+    "long": "a" * 400 + "\n",
+    "esc": "esc\x1b[0m\n",
+    "bs": "x\bx\n",
     "png": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x02\x00\x00\x00\x03\x08\x06\x00\x00\x00",
-    "gif": b"GIF89a\x01\x00\x01\x00", "bz": b"BZh91AY", "zip": b"PK\x03\x04\x14\x00\x00\x00\x08\x00" + bytes(20),
+    "gif": b"GIF89a\x01\x00\x01\x00",
+    "bz": b"BZh91AY",
+    "zip": b"PK\x03\x04\x14\x00\x00\x00\x08\x00" + bytes(20),
     "gzip": b"\x1f\x8b\x08\x08\x00\x00\x00\x00\x00\x03a.txt\x00" + bytes(12),
-    "u16": b"\xff\xfeh\x00i\x00\n\x00", "d/x": "x\n", "d/e/y": "yy\n", "it's": "q\n",
+    "u16": b"\xff\xfeh\x00i\x00\n\x00",
+    "d/x": "x\n",
+    "d/e/y": "yy\n",
+    "it's": "q\n",
 }
 SETUP = [["ln", "-s", "ascii", "l"], ["ln", "-s", "nx", "dangling"], ["ln", "-s", "d", "ld"]]
 
@@ -32,28 +55,66 @@ CASES: list[list[str]] = [
     ["file", "ascii", "crlf", "cr", "mixed", "nonl", "utf8", "bom", "latin", "bin", "empty"],
     ["file", "sh", "bash", "py", "pl", "node", "json", "jarr", "badjson", "html", "xml", "c", "pdf"],
     ["file", "long", "esc", "bs", "png", "gif", "bz", "zip", "gzip", "u16"],
-    ["file", "d", "l", "dangling", "nx"], ["file", "-L", "l"], ["file", "-b", "ascii"],
-    ["file", "-i", "ascii", "utf8", "bin", "json", "empty", "d", "sh"], ["file", "--mime-type", "ascii", "png"],
-    ["file", "-N", "ascii", "utf8"], ["file", "-F", "#", "ascii"], ["file", "--mime-encoding", "latin"],
-    ["file", "/dev/null"], ["file"],
-    ["basename", "/a/b/"], ["basename", "/"], ["basename", ""], ["basename", "a.txt", ".txt"],
-    ["basename", ".txt", ".txt"], ["basename", "-a", "a/b", "c/d"], ["basename", "-s", ".c", "x.c", "y.c"],
-    ["basename", "-z", "a/b"], ["basename", "a", "b", "c"], ["basename"], ["basename", "//"],
-    ["dirname", "/a/b/", "a", "/", "", "a/b//c///", "//a", "//a/b"], ["dirname", "-z", "a/b"], ["dirname"],
-    ["readlink", "l"], ["readlink", "ascii"], ["readlink", "-v", "ascii"], ["readlink", "-n", "l"],
-    ["readlink", "-n", "l", "l"], ["readlink", "-e", "nx"], ["readlink", "-v", "-e", "nx"], ["readlink"],
+    ["file", "d", "l", "dangling", "nx"],
+    ["file", "-L", "l"],
+    ["file", "-b", "ascii"],
+    ["file", "-i", "ascii", "utf8", "bin", "json", "empty", "d", "sh"],
+    ["file", "--mime-type", "ascii", "png"],
+    ["file", "-N", "ascii", "utf8"],
+    ["file", "-F", "#", "ascii"],
+    ["file", "--mime-encoding", "latin"],
+    ["file", "/dev/null"],
+    ["file"],
+    ["basename", "/a/b/"],
+    ["basename", "/"],
+    ["basename", ""],
+    ["basename", "a.txt", ".txt"],
+    ["basename", ".txt", ".txt"],
+    ["basename", "-a", "a/b", "c/d"],
+    ["basename", "-s", ".c", "x.c", "y.c"],
+    ["basename", "-z", "a/b"],
+    ["basename", "a", "b", "c"],
+    ["basename"],
+    ["basename", "//"],
+    ["dirname", "/a/b/", "a", "/", "", "a/b//c///", "//a", "//a/b"],
+    ["dirname", "-z", "a/b"],
+    ["dirname"],
+    ["readlink", "l"],
+    ["readlink", "ascii"],
+    ["readlink", "-v", "ascii"],
+    ["readlink", "-n", "l"],
+    ["readlink", "-n", "l", "l"],
+    ["readlink", "-e", "nx"],
+    ["readlink", "-v", "-e", "nx"],
+    ["readlink"],
     ["readlink", "-z", "l", "ld"],
-    ["realpath", "--relative-to=.", "l", "ld/e/y", "d/../ascii", "nx"], ["realpath", "-e", "nx"],
-    ["realpath", "nx/y"], ["realpath", "-q", "-e", "nx"], ["realpath"], ["realpath", "-e", "ascii/x"],
-    ["realpath", "-s", "--relative-to=d", "ld/e"], ["realpath", "--relative-to=d/e", "d/x"],
+    ["realpath", "--relative-to=.", "l", "ld/e/y", "d/../ascii", "nx"],
+    ["realpath", "-e", "nx"],
+    ["realpath", "nx/y"],
+    ["realpath", "-q", "-e", "nx"],
+    ["realpath"],
+    ["realpath", "-e", "ascii/x"],
+    ["realpath", "-s", "--relative-to=d", "ld/e"],
+    ["realpath", "--relative-to=d/e", "d/x"],
     ["realpath", "-m", "--relative-to=.", "nx/../y", "dangling"],
-    ["pathchk", "-p", "a b", "ok"], ["pathchk", "-P", "--", "-x", ""], ["pathchk", "x" * 300],
-    ["pathchk", "-p", "abcdefghijklmnop"], ["pathchk", "nx/y", "ascii/x"], ["pathchk"],
-    ["stat", "nx"], ["stat"], ["stat", "-c", "%n|%s|%F|%a|%A|%h|%N", "l", "d", "ascii", "empty", "it's"],
-    ["stat", "-L", "-c", "%F|%s|%N", "l"], ["stat", "--printf=%s\\t%n\\n\\x41\\101", "ascii"],
-    ["stat", "-c", "%5.2n|%-8a|%08s|%%|%Q", "ascii"], ["stat", "-f", "-c", "%n", "nx"],
-    ["du", "nx"], ["du", "-s", "-d", "1", "d"], ["du", "-d", "x", "d"],
-    ["mkfifo"], ["mkfifo", "-m", "bad", "p"],
+    ["pathchk", "-p", "a b", "ok"],
+    ["pathchk", "-P", "--", "-x", ""],
+    ["pathchk", "x" * 300],
+    ["pathchk", "-p", "abcdefghijklmnop"],
+    ["pathchk", "nx/y", "ascii/x"],
+    ["pathchk"],
+    ["stat", "nx"],
+    ["stat"],
+    ["stat", "-c", "%n|%s|%F|%a|%A|%h|%N", "l", "d", "ascii", "empty", "it's"],
+    ["stat", "-L", "-c", "%F|%s|%N", "l"],
+    ["stat", "--printf=%s\\t%n\\n\\x41\\101", "ascii"],
+    ["stat", "-c", "%5.2n|%-8a|%08s|%%|%Q", "ascii"],
+    ["stat", "-f", "-c", "%n", "nx"],
+    ["du", "nx"],
+    ["du", "-s", "-d", "1", "d"],
+    ["du", "-d", "x", "d"],
+    ["mkfifo"],
+    ["mkfifo", "-m", "bad", "p"],
 ]
 
 
@@ -65,15 +126,42 @@ def test_matches_real(argv: list[str]) -> None:
 TREE_FILES: dict[str, bytes | str] = {"t/a/b/g": "", "t/a/f": "", "t/c/h": "", "t/x": "", "t/.hid": ""}
 TREE_SETUP = [["ln", "-s", "a", "t/la"], ["ln", "-s", "nx", "t/dang"], ["mkdir", "t/e"]]
 TREE_CASES: list[list[str]] = [
-    ["tree", "t"], ["tree", "-a", "t"], ["tree", "-d", "t"], ["tree", "-L", "1", "t"], ["tree", "-f", "t"],
-    ["tree", "-I", "a|c", "t"], ["tree", "--noreport", "t"], ["tree", "nx"], ["tree", "t/x"], ["tree", "-F", "t"],
-    ["tree", "-l", "t"], ["tree", "-p", "t/c"], ["tree", "--dirsfirst", "t"], ["tree", "-i", "t"],
-    ["tree", "-P", "*.x|h", "t"], ["tree", "t", "t/c"], ["tree", "-r", "t"], ["tree", "-J", "t"],
-    ["tree", "-X", "t"], ["tree", "-z"], ["tree", "-L", "0"], ["tree", "-L"], ["tree", "--foo"],
-    ["tree", "-J", "nx"], ["tree", "-P", "f", "--prune", "t"], ["tree", "-a", "-I", "f*", "--matchdirs", "-P", "a", "t"],
-    ["tree", "-Q", "t"], ["tree", "--charset=ascii", "t"], ["tree", "-dL", "1", "t"], ["tree", "-s", "t/c"],
-    ["tree", "-J", "-L", "1", "t"], ["tree", "-Jd", "t/e"], ["tree", "-J", "t/x"], ["tree", "-v", "t"],
-    ["tree", "--sort=bogus", "t"], ["tree", "-a", "--filelimit", "3", "t"],
+    ["tree", "t"],
+    ["tree", "-a", "t"],
+    ["tree", "-d", "t"],
+    ["tree", "-L", "1", "t"],
+    ["tree", "-f", "t"],
+    ["tree", "-I", "a|c", "t"],
+    ["tree", "--noreport", "t"],
+    ["tree", "nx"],
+    ["tree", "t/x"],
+    ["tree", "-F", "t"],
+    ["tree", "-l", "t"],
+    ["tree", "-p", "t/c"],
+    ["tree", "--dirsfirst", "t"],
+    ["tree", "-i", "t"],
+    ["tree", "-P", "*.x|h", "t"],
+    ["tree", "t", "t/c"],
+    ["tree", "-r", "t"],
+    ["tree", "-J", "t"],
+    ["tree", "-X", "t"],
+    ["tree", "-z"],
+    ["tree", "-L", "0"],
+    ["tree", "-L"],
+    ["tree", "--foo"],
+    ["tree", "-J", "nx"],
+    ["tree", "-P", "f", "--prune", "t"],
+    ["tree", "-a", "-I", "f*", "--matchdirs", "-P", "a", "t"],
+    ["tree", "-Q", "t"],
+    ["tree", "--charset=ascii", "t"],
+    ["tree", "-dL", "1", "t"],
+    ["tree", "-s", "t/c"],
+    ["tree", "-J", "-L", "1", "t"],
+    ["tree", "-Jd", "t/e"],
+    ["tree", "-J", "t/x"],
+    ["tree", "-v", "t"],
+    ["tree", "--sort=bogus", "t"],
+    ["tree", "-a", "--filelimit", "3", "t"],
 ]
 
 
@@ -121,15 +209,19 @@ def test_stat_default_format() -> None:
     r = run_command(["stat", "-c", "%N|%F|%s|%b", "l"], vfs=vfs)
     assert r.stdout == b"'l' -> 'f'|symbolic link|1|0\n"
     r = run_command(["stat", "-t", "f"], vfs=vfs)
-    assert r.stdout == f"f 5 8 81a4 1000 1000 {dev:x} {ino} 1 0 0 1700000000 1700000000 1700000000 0 4096\n".encode()
+    assert (
+        r.stdout
+        == f"f 5 8 81a4 1000 1000 {dev:x} {ino} 1 0 0 1700000000 1700000000 1700000000 0 4096\n".encode()
+    )
 
 
 def test_stat_times_and_devices() -> None:
     vfs = fixed_vfs()
     vfs.view("/home/user").utime("f", 1.5, 1704164645.25)
     r = run_command(["stat", "-c", "%Y|%.3Y|%.Y|%y|%X|%W|%w", "f"], vfs=vfs)
-    assert r.stdout == (b"1704164645|1704164645.250|1704164645.250000000|2024-01-02 03:04:05.250000000 +0000|"
-                        b"1|0|-\n")
+    assert r.stdout == (
+        b"1704164645|1704164645.250|1704164645.250000000|2024-01-02 03:04:05.250000000 +0000|1|0|-\n"
+    )
     r = run_command(["stat", "-c", "%F|%t|%T|%Hr,%Lr", "/dev/null"], vfs=vfs)
     assert r.stdout == b"character special file|1|3|1,3\n"
     r = run_command(["stat", "-c", "%U %G", "/dev/null"], vfs=vfs)
@@ -188,8 +280,16 @@ def test_df() -> None:
     assert r.stdout.decode().splitlines()[0] == "Filesystem      Size  Used Avail Use% Mounted on"
     assert r.stdout.decode().splitlines()[1].split()[1] == "64M"
     r = run_command(["df", "-T", "-i", "f"], vfs=vfs)
-    assert r.stdout.decode().splitlines()[0].split() == ["Filesystem", "Type", "Inodes", "IUsed", "IFree", "IUse%",
-                                                        "Mounted", "on"]
+    assert r.stdout.decode().splitlines()[0].split() == [
+        "Filesystem",
+        "Type",
+        "Inodes",
+        "IUsed",
+        "IFree",
+        "IUse%",
+        "Mounted",
+        "on",
+    ]
     r = run_command(["df", "nx"], vfs=vfs)
     assert (r.stderr, r.status) == (b"df: nx: No such file or directory\n", 1)
     r = run_command(["df", "--output=source,target"], vfs=vfs)
@@ -217,31 +317,55 @@ class _NoQuota(MemoryFs):
         return super().__getattribute__(name)
 
 
-@pytest.mark.parametrize("argv, expected", [
-    (["df"], "Filesystem     1K-blocks  Used Available Use% Mounted on\n"
-             "sandbox            65536     8     65528   1% /\n"
-             "udev                  64     4        60   7% /dev\n"
-             "sandbox          1048576     4   1048572   1% /mnt/data\n"),
-    (["df", "-h", "/mnt/data/file1", "/dev/null"],
-     "Filesystem      Size  Used Avail Use% Mounted on\n"
-     "sandbox         1.0G  4.0K  1.0G   1% /mnt/data\n"
-     "udev             64K  4.0K   60K   7% /dev\n"),
-    (["df", "-T", "-t", "devtmpfs", "-t", "proc"],
-     "Filesystem     Type     1K-blocks  Used Available Use% Mounted on\n"
-     "udev           devtmpfs        64     4        60   7% /dev\n"
-     "proc           proc             0     0         0    - /mnt/proc\n"),
-    (["df", "-a", "-x", "tmpfs", "--output=source,fstype,itotal,iused,ipcent,target"],
-     "Filesystem     Type     Inodes IUsed IUse% Mounted on\n"
-     "udev           devtmpfs     64     4    7% /dev\n"
-     "proc           proc          0     0     - /mnt/proc\n"),
-    (["df", "-i", "/mnt/data"], "Filesystem     Inodes IUsed IFree IUse% Mounted on\nsandbox          1000     5   995    1% /mnt/data\n"),
-    (["df", "-k", "--total", "-x", "tmpfs"], "Filesystem     1K-blocks  Used Available Use% Mounted on\n"
-                                            "udev                  64     4        60   7% /dev\n"
-                                            "total                 64     4        60   7% -\n"),
-    (["df", "--output=file,target", "/mnt/data", "f"], "File      Mounted on\n/mnt/data /mnt/data\nf         /\n"),
-    (["df", "-P", "-B1M", "/mnt/data"], "Filesystem     1048576-blocks  Used Available Capacity Mounted on\n"
-                                      "sandbox                  1024     1      1024       1% /mnt/data\n"),
-])
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (
+            ["df"],
+            "Filesystem     1K-blocks  Used Available Use% Mounted on\n"
+            "sandbox            65536     8     65528   1% /\n"
+            "udev                  64     4        60   7% /dev\n"
+            "sandbox          1048576     4   1048572   1% /mnt/data\n",
+        ),
+        (
+            ["df", "-h", "/mnt/data/file1", "/dev/null"],
+            "Filesystem      Size  Used Avail Use% Mounted on\n"
+            "sandbox         1.0G  4.0K  1.0G   1% /mnt/data\n"
+            "udev             64K  4.0K   60K   7% /dev\n",
+        ),
+        (
+            ["df", "-T", "-t", "devtmpfs", "-t", "proc"],
+            "Filesystem     Type     1K-blocks  Used Available Use% Mounted on\n"
+            "udev           devtmpfs        64     4        60   7% /dev\n"
+            "proc           proc             0     0         0    - /mnt/proc\n",
+        ),
+        (
+            ["df", "-a", "-x", "tmpfs", "--output=source,fstype,itotal,iused,ipcent,target"],
+            "Filesystem     Type     Inodes IUsed IUse% Mounted on\n"
+            "udev           devtmpfs     64     4    7% /dev\n"
+            "proc           proc          0     0     - /mnt/proc\n",
+        ),
+        (
+            ["df", "-i", "/mnt/data"],
+            "Filesystem     Inodes IUsed IFree IUse% Mounted on\nsandbox          1000     5   995    1% /mnt/data\n",
+        ),
+        (
+            ["df", "-k", "--total", "-x", "tmpfs"],
+            "Filesystem     1K-blocks  Used Available Use% Mounted on\n"
+            "udev                  64     4        60   7% /dev\n"
+            "total                 64     4        60   7% -\n",
+        ),
+        (
+            ["df", "--output=file,target", "/mnt/data", "f"],
+            "File      Mounted on\n/mnt/data /mnt/data\nf         /\n",
+        ),
+        (
+            ["df", "-P", "-B1M", "/mnt/data"],
+            "Filesystem     1048576-blocks  Used Available Capacity Mounted on\n"
+            "sandbox                  1024     1      1024       1% /mnt/data\n",
+        ),
+    ],
+)
 def test_df_lists_every_mount(argv: list[str], expected: str) -> None:
     r = run_command(argv, vfs=_mounted_vfs())
     assert (r.stdout.decode(), r.stderr, r.status) == (expected, b"", 0)
@@ -256,12 +380,38 @@ def test_df_errors() -> None:
 
 
 @pytest.mark.skipif(not have("df"), reason="df not installed")
-@pytest.mark.parametrize("opts", [
-    [], ["-P"], ["-hP"], ["-H"], ["-k"], ["-B1000"], ["-B", "1M"], ["-BK"], ["-BKB"], ["-B2K"], ["-B3"], ["-iP"],
-    ["-T"], ["-Ti"], ["--output=size,avail,pcent", "-h"], ["--output=size,avail", "-B1M"], ["--output=file,target"],
-    ["--output=size", "-B1000"], ["-P", "-B1000"], ["-hT"], ["-B1536"], ["-BKiB"], ["-BMB"], ["-B1024000"],
-    ["-PBK"], ["-PBKB"],
-], ids=" ".join)
+@pytest.mark.parametrize(
+    "opts",
+    [
+        [],
+        ["-P"],
+        ["-hP"],
+        ["-H"],
+        ["-k"],
+        ["-B1000"],
+        ["-B", "1M"],
+        ["-BK"],
+        ["-BKB"],
+        ["-B2K"],
+        ["-B3"],
+        ["-iP"],
+        ["-T"],
+        ["-Ti"],
+        ["--output=size,avail,pcent", "-h"],
+        ["--output=size,avail", "-B1M"],
+        ["--output=file,target"],
+        ["--output=size", "-B1000"],
+        ["-P", "-B1000"],
+        ["-hT"],
+        ["-B1536"],
+        ["-BKiB"],
+        ["-BMB"],
+        ["-B1024000"],
+        ["-PBK"],
+        ["-PBKB"],
+    ],
+    ids=" ".join,
+)
 def test_df_headers_match_gnu(opts: list[str]) -> None:
     """Numbers differ from the host's; the header line must not."""
     out, _, _ = real_command(["df", *opts, "."])
@@ -271,10 +421,14 @@ def test_df_headers_match_gnu(opts: list[str]) -> None:
 
 def test_stat_file_system_of_each_mount() -> None:
     vfs = _mounted_vfs()
-    r = run_command(["stat", "-f", "-c", "%n %T %t %b %f %a %c %d", "/mnt/data/file0", "/dev/null", "f"], vfs=vfs)
-    assert r.stdout == (b"/mnt/data/file0 tmpfs 1021994 262144 262143 262143 1000 995\n"
-                        b"/dev/null tmpfs 1021994 16 15 15 64 60\n"
-                        b"f tmpfs 1021994 16384 16382 16382 10000 9996\n")
+    r = run_command(
+        ["stat", "-f", "-c", "%n %T %t %b %f %a %c %d", "/mnt/data/file0", "/dev/null", "f"], vfs=vfs
+    )
+    assert r.stdout == (
+        b"/mnt/data/file0 tmpfs 1021994 262144 262143 262143 1000 995\n"
+        b"/dev/null tmpfs 1021994 16 15 15 64 60\n"
+        b"f tmpfs 1021994 16384 16382 16382 10000 9996\n"
+    )
     r = run_command(["stat", "-c", "%m", "/mnt/data/file0", "/dev/null", "f", "/mnt/data"], vfs=vfs)
     assert r.stdout == b"/mnt/data\n/dev\n/\n/mnt/data\n"
 
@@ -300,15 +454,19 @@ def test_mkfifo_is_refused_clearly() -> None:
     r = run_command(["mkfifo", "p"])
     assert (r.stderr, r.status) == (b"mkfifo: cannot create fifo 'p': Operation not supported\n", 1)
     r = run_command(["mkfifo", "f", "nx/p"], files={"f": ""})
-    assert r.stderr == (b"mkfifo: cannot create fifo 'f': File exists\n"
-                        b"mkfifo: cannot create fifo 'nx/p': No such file or directory\n")
+    assert r.stderr == (
+        b"mkfifo: cannot create fifo 'f': File exists\n"
+        b"mkfifo: cannot create fifo 'nx/p': No such file or directory\n"
+    )
 
 
 def test_tree_sizes_and_json_metadata() -> None:
     vfs = fixed_vfs()
     r = run_command(["tree", "-h", "d"], vfs=vfs)
-    assert r.stdout.decode() == ("[4.0K]  d\n\u251c\u2500\u2500 [4.0K]  e\n\u2502\u00a0\u00a0 \u2514\u2500\u2500 [   2]  y\n"
-                                 "\u2514\u2500\u2500 [4.9K]  x\n\n2 directories, 2 files\n")
+    assert r.stdout.decode() == (
+        "[4.0K]  d\n\u251c\u2500\u2500 [4.0K]  e\n\u2502\u00a0\u00a0 \u2514\u2500\u2500 [   2]  y\n"
+        "\u2514\u2500\u2500 [4.9K]  x\n\n2 directories, 2 files\n"
+    )
     r = run_command(["tree", "-J", "-p", "-s", "d/e"], vfs=vfs)
     assert r.stdout.decode() == (
         '[\n  {"type":"directory","name":"d/e","mode":"0755","prot":"drwxr-xr-x","size":4096,"contents":[\n'
@@ -324,5 +482,7 @@ def test_tree_sizes_and_json_metadata() -> None:
 def test_file_gzip_details() -> None:
     data = b"\x1f\x8b\x08\x08" + struct.pack("<I", 1704164645) + b"\x02\x03a.txt\x00" + bytes(12)
     r = run_command(["file", "g"], files={"g": data})
-    assert r.stdout == (b'g: gzip compressed data, was "a.txt", last modified: Tue Jan  2 03:04:05 2024, '
-                        b"max compression, from Unix, original size modulo 2^32 0\n")
+    assert r.stdout == (
+        b'g: gzip compressed data, was "a.txt", last modified: Tue Jan  2 03:04:05 2024, '
+        b"max compression, from Unix, original size modulo 2^32 0\n"
+    )

@@ -28,8 +28,23 @@ Snapshot = list[tuple[str, str, bytes, int]]
 
 # commands that change files never get absolute or parent paths in these tests:
 # the real tools run on this machine
-_DESTRUCTIVE = {"cp", "mv", "rm", "mkdir", "rmdir", "touch", "ln", "chmod", "chown", "chgrp", "truncate",
-                "install", "shred", "find", "tree"}
+_DESTRUCTIVE = {
+    "cp",
+    "mv",
+    "rm",
+    "mkdir",
+    "rmdir",
+    "touch",
+    "ln",
+    "chmod",
+    "chown",
+    "chgrp",
+    "truncate",
+    "install",
+    "shred",
+    "find",
+    "tree",
+}
 
 
 def _check_safe(argv: Sequence[str]) -> None:
@@ -86,8 +101,10 @@ _TEMPLATES: dict[object, str] = {}
 def _template(files: Files, setup: Sequence[Sequence[str]]) -> str:
     """A directory holding `files` after `setup`, built once per test process
     (each case then works on a copy: far fewer subprocesses)."""
-    key = (tuple(sorted((k, v if isinstance(v, bytes) else v.encode()) for k, v in files.items())),
-           tuple(tuple(c) for c in setup))
+    key = (
+        tuple(sorted((k, v if isinstance(v, bytes) else v.encode()) for k, v in files.items())),
+        tuple(tuple(c) for c in setup),
+    )
     found = _TEMPLATES.get(key)
     if found is not None:
         return found
@@ -104,8 +121,9 @@ def _template(files: Files, setup: Sequence[Sequence[str]]) -> str:
     return d
 
 
-def real_run(argv: Sequence[str], files: Files, setup: Sequence[Sequence[str]] = (),
-             stdin: bytes = b"") -> tuple[bytes, bytes, int, Snapshot]:
+def real_run(
+    argv: Sequence[str], files: Files, setup: Sequence[Sequence[str]] = (), stdin: bytes = b""
+) -> tuple[bytes, bytes, int, Snapshot]:
     _check_safe(argv)
     for cmd in setup:
         _check_safe(cmd)
@@ -117,9 +135,13 @@ def real_run(argv: Sequence[str], files: Files, setup: Sequence[Sequence[str]] =
         return p.stdout, p.stderr, p.returncode, snapshot_dir(d)
 
 
-def sandbox_run(argv: Sequence[str], files: Files, setup: Sequence[Sequence[str]] = (),
-                stdin: bytes = b"", run: Callable[..., CommandResult] = run_command,
-                ) -> tuple[bytes, bytes, int, Snapshot]:
+def sandbox_run(
+    argv: Sequence[str],
+    files: Files,
+    setup: Sequence[Sequence[str]] = (),
+    stdin: bytes = b"",
+    run: Callable[..., CommandResult] = run_command,
+) -> tuple[bytes, bytes, int, Snapshot]:
     """`run` is run_command, or viashell.run_via_shell for commands that start programs."""
     vfs = make_vfs(files)
     for cmd in setup:
@@ -128,8 +150,13 @@ def sandbox_run(argv: Sequence[str], files: Files, setup: Sequence[Sequence[str]
     return r.stdout, r.stderr, r.status, snapshot_vfs(vfs)
 
 
-def compare(argv: Sequence[str], files: Files | None = None, setup: Sequence[Sequence[str]] = (),
-            stdin: bytes = b"", tree: bool = True) -> None:
+def compare(
+    argv: Sequence[str],
+    files: Files | None = None,
+    setup: Sequence[Sequence[str]] = (),
+    stdin: bytes = b"",
+    tree: bool = True,
+) -> None:
     if shutil.which(argv[0]) is None:
         pytest.skip(f"{argv[0]} not installed")
     files = files or {}
@@ -142,9 +169,20 @@ def compare(argv: Sequence[str], files: Files | None = None, setup: Sequence[Seq
 
 # r/ has one entry per directory: GNU visits entries in readdir order, we in
 # name order, so verbose recursive output is only compared on such trees
-F: dict[str, bytes | str] = {"a": "alpha\n", "b": "beta\n", "d/x": "x\n", "d/sub/y": "y\n", "it's": "q\n",
-                            "r/s/t": "t\n"}
-LINKS = [["ln", "-s", "a", "la"], ["ln", "-s", "d", "ld"], ["ln", "-s", "nx", "dangling"], ["ln", "-s", "r", "lr"]]
+F: dict[str, bytes | str] = {
+    "a": "alpha\n",
+    "b": "beta\n",
+    "d/x": "x\n",
+    "d/sub/y": "y\n",
+    "it's": "q\n",
+    "r/s/t": "t\n",
+}
+LINKS = [
+    ["ln", "-s", "a", "la"],
+    ["ln", "-s", "d", "ld"],
+    ["ln", "-s", "nx", "dangling"],
+    ["ln", "-s", "r", "lr"],
+]
 
 CASES: list[tuple[list[str], list[list[str]], bytes]] = [
     # cp
@@ -363,7 +401,9 @@ CASES: list[tuple[list[str], list[list[str]], bytes]] = [
 ]
 
 
-@pytest.mark.parametrize("argv,setup,stdin", CASES, ids=[" ".join(c[0]) + f" <{i}>" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(
+    "argv,setup,stdin", CASES, ids=[" ".join(c[0]) + f" <{i}>" for i, c in enumerate(CASES)]
+)
 def test_matches_gnu(argv: list[str], setup: list[list[str]], stdin: bytes) -> None:
     compare(argv, F, setup, stdin)
 
@@ -394,23 +434,28 @@ def _root_owned(vfs: Vfs, *paths: str) -> None:
 def test_rm_refuses_root() -> None:
     r = run_command(["rm", "-rf", "/"])
     assert r.status == 1
-    assert r.stderr == (b"rm: it is dangerous to operate recursively on '/'\n"
-                        b"rm: use --no-preserve-root to override this failsafe\n")
+    assert r.stderr == (
+        b"rm: it is dangerous to operate recursively on '/'\n"
+        b"rm: use --no-preserve-root to override this failsafe\n"
+    )
     r = run_command(["rm", "-r", "//"])
     assert r.stderr.startswith(b"rm: it is dangerous to operate recursively on '//' (same as '/')\n")
     r = run_command(["chmod", "-R", "--preserve-root", "755", "/"])
     assert r.status == 1 and b"dangerous" in r.stderr
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["chown", "root", "f"], b"chown: changing ownership of 'f': Operation not permitted\n"),
-    (["chown", ":root", "f"], b"chown: changing group of 'f': Operation not permitted\n"),
-    (["chgrp", "root", "f"], b"chgrp: changing group of 'f': Operation not permitted\n"),
-    (["chmod", "644", "r"], b"chmod: changing permissions of 'r': Operation not permitted\n"),
-    (["chown", "nosuch", "f"], b"chown: invalid user: \xe2\x80\x98nosuch\xe2\x80\x99\n"),
-    (["chgrp", "nosuch", "f"], b"chgrp: invalid group: \xe2\x80\x98nosuch\xe2\x80\x99\n"),
-    (["chown", "user:nosuch", "f"], b"chown: invalid group: \xe2\x80\x98user:nosuch\xe2\x80\x99\n"),
-])
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["chown", "root", "f"], b"chown: changing ownership of 'f': Operation not permitted\n"),
+        (["chown", ":root", "f"], b"chown: changing group of 'f': Operation not permitted\n"),
+        (["chgrp", "root", "f"], b"chgrp: changing group of 'f': Operation not permitted\n"),
+        (["chmod", "644", "r"], b"chmod: changing permissions of 'r': Operation not permitted\n"),
+        (["chown", "nosuch", "f"], b"chown: invalid user: \xe2\x80\x98nosuch\xe2\x80\x99\n"),
+        (["chgrp", "nosuch", "f"], b"chgrp: invalid group: \xe2\x80\x98nosuch\xe2\x80\x99\n"),
+        (["chown", "user:nosuch", "f"], b"chown: invalid group: \xe2\x80\x98user:nosuch\xe2\x80\x99\n"),
+    ],
+)
 def test_unprivileged_user_cannot_give_files_away(argv: list[str], message: bytes) -> None:
     vfs = make_vfs({"f": "x", "r": "y"})
     _root_owned(vfs, "/home/user/r")
@@ -468,22 +513,25 @@ def _fixed_vfs(now: float) -> Vfs:
     return vfs
 
 
-@pytest.mark.parametrize("date,expected", [
-    ("@1700000000", 1700000000.0),
-    ("@1700000000.25", 1700000000.25),
-    ("2024-01-02", 1704153600.0),
-    ("2024-01-02 03:04:05", 1704164645.0),
-    ("2024-01-02T03:04:05Z", 1704164645.0),
-    ("2024-01-02 03:04:05.5 +0100", 1704161045.5),
-    ("20240102", 1704153600.0),
-    ("Jan 2 2020", 1577923200.0),
-    ("2 Jan 2020", 1577923200.0),
-    ("yesterday", 1699913600.0),
-    ("2 days ago", 1699827200.0),
-    ("1 hour ago", 1699996400.0),
-    ("2024-01-02 +3 days", 1704412800.0),
-    ("now", 1700000000.0),
-])
+@pytest.mark.parametrize(
+    "date,expected",
+    [
+        ("@1700000000", 1700000000.0),
+        ("@1700000000.25", 1700000000.25),
+        ("2024-01-02", 1704153600.0),
+        ("2024-01-02 03:04:05", 1704164645.0),
+        ("2024-01-02T03:04:05Z", 1704164645.0),
+        ("2024-01-02 03:04:05.5 +0100", 1704161045.5),
+        ("20240102", 1704153600.0),
+        ("Jan 2 2020", 1577923200.0),
+        ("2 Jan 2020", 1577923200.0),
+        ("yesterday", 1699913600.0),
+        ("2 days ago", 1699827200.0),
+        ("1 hour ago", 1699996400.0),
+        ("2024-01-02 +3 days", 1704412800.0),
+        ("now", 1700000000.0),
+    ],
+)
 def test_touch_dates(date: str, expected: float) -> None:
     vfs = _fixed_vfs(1700000000.0)
     r = run_command(["touch", "-d", date, "f"], vfs=vfs, cwd="/home/user")
@@ -525,18 +573,28 @@ def test_mktemp() -> None:
     assert r.stdout.startswith(b"foo") and r.stdout.endswith(b"bar\n")
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["mktemp", "foo"], "mktemp: too few X's in template ‘foo’\n"),
-    (["mktemp", "a", "b"], "mktemp: too many templates\nTry 'mktemp --help' for more information.\n"),
-    (["mktemp", "-u", "a/XXXX/b"], "mktemp: invalid suffix ‘/b’, contains directory separator\n"),
-    (["mktemp", "-p", "/nx"], "mktemp: failed to create file via template ‘/nx/tmp.XXXXXXXXXX’: "
-                              "No such file or directory\n"),
-    (["mktemp", "-d", "-p", "/nx"], "mktemp: failed to create directory via template ‘/nx/tmp.XXXXXXXXXX’: "
-                                    "No such file or directory\n"),
-    (["mktemp", "-t", "a/bXXX"], "mktemp: invalid template, ‘a/bXXX’, contains directory separator\n"),
-    (["mktemp", "--tmpdir", "/abs/XXXX"], "mktemp: invalid template, ‘/abs/XXXX’; with --tmpdir, it may not "
-                                          "be absolute\n"),
-])
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["mktemp", "foo"], "mktemp: too few X's in template ‘foo’\n"),
+        (["mktemp", "a", "b"], "mktemp: too many templates\nTry 'mktemp --help' for more information.\n"),
+        (["mktemp", "-u", "a/XXXX/b"], "mktemp: invalid suffix ‘/b’, contains directory separator\n"),
+        (
+            ["mktemp", "-p", "/nx"],
+            "mktemp: failed to create file via template ‘/nx/tmp.XXXXXXXXXX’: No such file or directory\n",
+        ),
+        (
+            ["mktemp", "-d", "-p", "/nx"],
+            "mktemp: failed to create directory via template ‘/nx/tmp.XXXXXXXXXX’: "
+            "No such file or directory\n",
+        ),
+        (["mktemp", "-t", "a/bXXX"], "mktemp: invalid template, ‘a/bXXX’, contains directory separator\n"),
+        (
+            ["mktemp", "--tmpdir", "/abs/XXXX"],
+            "mktemp: invalid template, ‘/abs/XXXX’; with --tmpdir, it may not be absolute\n",
+        ),
+    ],
+)
 def test_mktemp_errors(argv: list[str], message: str) -> None:
     r = run_command(argv)
     assert (r.stderr.decode(), r.status) == (message, 1)

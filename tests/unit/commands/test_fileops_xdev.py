@@ -54,7 +54,9 @@ def _without_mount_point(snap: Snapshot) -> Snapshot:
     return [e for e in snap if e[0] != "shm"]
 
 
-def sandbox_run(argv: Sequence[str], files: Files, setup: Sequence[Sequence[str]]) -> tuple[bytes, bytes, int, Snapshot]:
+def sandbox_run(
+    argv: Sequence[str], files: Files, setup: Sequence[Sequence[str]]
+) -> tuple[bytes, bytes, int, Snapshot]:
     vfs = sandbox_vfs(files)
     for cmd in setup:
         run_command(list(cmd), vfs=vfs)
@@ -62,7 +64,9 @@ def sandbox_run(argv: Sequence[str], files: Files, setup: Sequence[Sequence[str]
     return r.stdout, r.stderr, r.status, _without_mount_point(snapshot_vfs(vfs))
 
 
-def real_run(argv: Sequence[str], files: Files, setup: Sequence[Sequence[str]]) -> tuple[bytes, bytes, int, Snapshot]:
+def real_run(
+    argv: Sequence[str], files: Files, setup: Sequence[Sequence[str]]
+) -> tuple[bytes, bytes, int, Snapshot]:
     """In a fresh temp dir whose ./shm is a symlink to a fresh dir on the other
     filesystem; commands only ever get relative paths."""
     assert OTHER is not None
@@ -84,14 +88,33 @@ def real_run(argv: Sequence[str], files: Files, setup: Sequence[Sequence[str]]) 
 
 
 TREE: Files = {"f": "hello\n", "d/a": "1\n", "d/sub/b": "2\n", "g": "x", "shm/f": "old\n", "shm/full/z": "z"}
-SETUP = [["chmod", "750", "d"], ["chmod", "600", "d/a"], ["ln", "-s", "a", "d/link"], ["ln", "-s", "nowhere", "dangling"],
-         ["mkdir", "shm/empty", "e", "full"], ["touch", "e/q"]]
+SETUP = [
+    ["chmod", "750", "d"],
+    ["chmod", "600", "d/a"],
+    ["ln", "-s", "a", "d/link"],
+    ["ln", "-s", "nowhere", "dangling"],
+    ["mkdir", "shm/empty", "e", "full"],
+    ["touch", "e/q"],
+]
 CASES = [
-    ["mv", "f", "shm/g"], ["mv", "-v", "g", "shm/"], ["mv", "d", "shm/"], ["mv", "d", "shm/newname"],
-    ["mv", "f", "shm/"], ["mv", "-b", "-v", "f", "shm/"], ["mv", "-n", "f", "shm/"], ["mv", "-v", "dangling", "shm/"],
-    ["mv", "f", "g", "d", "shm/"], ["mv", "shm/f", "."], ["mv", "-v", "shm/f", "g"], ["mv", "full", "shm/"],
-    ["mv", "-v", "e", "shm/empty"], ["mv", "d", "shm/f"], ["mv", "f", "shm/full"], ["mv", "-T", "e", "shm/empty"],
-    ["mv", "-t", "shm", "f", "g"], ["mv", "-u", "shm/f", "f"],
+    ["mv", "f", "shm/g"],
+    ["mv", "-v", "g", "shm/"],
+    ["mv", "d", "shm/"],
+    ["mv", "d", "shm/newname"],
+    ["mv", "f", "shm/"],
+    ["mv", "-b", "-v", "f", "shm/"],
+    ["mv", "-n", "f", "shm/"],
+    ["mv", "-v", "dangling", "shm/"],
+    ["mv", "f", "g", "d", "shm/"],
+    ["mv", "shm/f", "."],
+    ["mv", "-v", "shm/f", "g"],
+    ["mv", "full", "shm/"],
+    ["mv", "-v", "e", "shm/empty"],
+    ["mv", "d", "shm/f"],
+    ["mv", "f", "shm/full"],
+    ["mv", "-T", "e", "shm/empty"],
+    ["mv", "-t", "shm", "f", "g"],
+    ["mv", "-u", "shm/f", "f"],
 ]
 
 
@@ -122,8 +145,9 @@ def test_modes_times_and_hard_links_survive() -> None:
 def test_verbose_wording() -> None:
     vfs = sandbox_vfs({"d/x": "1"})
     r = run_command(["mv", "-v", "d", "shm/"], vfs=vfs)
-    assert r.stdout == (b"created directory 'shm/d'\ncopied 'd/x' -> 'shm/d/x'\n"
-                        b"removed 'd/x'\nremoved directory 'd'\n")
+    assert r.stdout == (
+        b"created directory 'shm/d'\ncopied 'd/x' -> 'shm/d/x'\nremoved 'd/x'\nremoved directory 'd'\n"
+    )
 
 
 def test_source_that_cannot_be_removed_stays() -> None:

@@ -203,10 +203,20 @@ def test_plain_output_over_many_blocks_keeps_every_line() -> None:
     assert (r.stdout, r.status) == (b"", 1)
 
 
-@pytest.mark.parametrize("argv", [
-    ["grep", "-c", "ab"], ["grep", "-vc", "ab"], ["grep", "ab"], ["grep", "-v", "ab"], ["grep", "-F", "a.b"],
-    ["grep", "-Fv", "a.b"], ["grep", "-c", "-F", "a.b"], ["grep", "-x", "ab"], ["grep", "-i", "AB"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["grep", "-c", "ab"],
+        ["grep", "-vc", "ab"],
+        ["grep", "ab"],
+        ["grep", "-v", "ab"],
+        ["grep", "-F", "a.b"],
+        ["grep", "-Fv", "a.b"],
+        ["grep", "-c", "-F", "a.b"],
+        ["grep", "-x", "ab"],
+        ["grep", "-i", "AB"],
+    ],
+)
 @pytest.mark.skipif(not have("grep"), reason="GNU grep not available")
 def test_literal_patterns_agree_with_gnu(argv: list[str]) -> None:
     data = b"ab\nxab\n\na.b\naxb\nAB\nab"

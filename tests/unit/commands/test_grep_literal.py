@@ -17,19 +17,41 @@ pytestmark = pytest.mark.skipif(not have("grep"), reason="GNU grep not available
 
 def _input(dense_first: bool) -> bytes:
     dense = b"".join(b"w%d ERROR x ERROR\n" % i if i % 3 else b"w%d ok\n" % i for i in range(90000))
-    sparse = b"".join(b"v%d ERROR\n" % i if i % 997 == 0 else b"v%d plain text line\n" % i for i in range(60000))
+    sparse = b"".join(
+        b"v%d ERROR\n" % i if i % 997 == 0 else b"v%d plain text line\n" % i for i in range(60000)
+    )
     body = dense + sparse if dense_first else sparse + dense
     return body + b"tail ERROR no newline"
 
 
-INPUTS = {"dense-then-sparse": _input(True), "sparse-then-dense": _input(False),
-          "small": b"ERROR\n\nERRORERROR\nxERRO\nRROR\nERROR"}
+INPUTS = {
+    "dense-then-sparse": _input(True),
+    "sparse-then-dense": _input(False),
+    "small": b"ERROR\n\nERRORERROR\nxERRO\nRROR\nERROR",
+}
 
 ARGVS = [
-    ["-c", "ERROR"], ["-vc", "ERROR"], ["ERROR"], ["-v", "ERROR"], ["-F", "ERROR"], ["-n", "ERROR"],
-    ["-o", "ERROR"], ["-b", "ERROR"], ["-m", "5", "ERROR"], ["-l", "ERROR"], ["-L", "ERROR"], ["-q", "ERROR"],
-    ["-A", "1", "ERROR"], ["-C", "1", "-v", "ERROR"], ["--color=always", "ERROR"], ["-H", "ERROR"],
-    ["-e", "ERROR"], ["-c", "nothing-like-this"], ["-v", "nothing-like-this"], ["-c", "R"], ["-vn", "x"],
+    ["-c", "ERROR"],
+    ["-vc", "ERROR"],
+    ["ERROR"],
+    ["-v", "ERROR"],
+    ["-F", "ERROR"],
+    ["-n", "ERROR"],
+    ["-o", "ERROR"],
+    ["-b", "ERROR"],
+    ["-m", "5", "ERROR"],
+    ["-l", "ERROR"],
+    ["-L", "ERROR"],
+    ["-q", "ERROR"],
+    ["-A", "1", "ERROR"],
+    ["-C", "1", "-v", "ERROR"],
+    ["--color=always", "ERROR"],
+    ["-H", "ERROR"],
+    ["-e", "ERROR"],
+    ["-c", "nothing-like-this"],
+    ["-v", "nothing-like-this"],
+    ["-c", "R"],
+    ["-vn", "x"],
 ]
 
 

@@ -25,29 +25,57 @@ STDIN = b"from stdin\n"
 
 # (argv, stderr, status): each is an operand loop; `nope` is missing, `d` a directory
 ROWS = [
-    (["cat", "f1", "nope", "-", "d", "f2"], "cat: nope: No such file or directory\ncat: d: Is a directory\n", 1),
-    (["cat", "a b", "x#", "'~aa"],
-     "cat: x#: No such file or directory\ncat: ''\\''~aa': No such file or directory\n", 1),
+    (
+        ["cat", "f1", "nope", "-", "d", "f2"],
+        "cat: nope: No such file or directory\ncat: d: Is a directory\n",
+        1,
+    ),
+    (
+        ["cat", "a b", "x#", "'~aa"],
+        "cat: x#: No such file or directory\ncat: ''\\''~aa': No such file or directory\n",
+        1,
+    ),
     (["nl", "nope", "f1", "d"], "nl: nope: No such file or directory\nnl: d: Is a directory\n", 1),
     (["cut", "-c1", "d", "f1", "nope"], "cut: d: Is a directory\ncut: nope: No such file or directory\n", 1),
-    (["fold", "-w2", "nope", "f2", "d"], "fold: nope: No such file or directory\nfold: d: Is a directory\n", 1),
-    (["fmt", "nope", "f1", "d"], "fmt: cannot open 'nope' for reading: No such file or directory\nfmt: read error\n", 1),
-    (["paste", "-s", "f1", "nope", "d", "f2"],
-     "paste: nope: No such file or directory\npaste: d: Is a directory\n", 1),
-    (["pr", "-t", "a c", "nope", "d", "f2"],
-     "pr: 'a c': No such file or directory\npr: nope: No such file or directory\npr: d: Is a directory\n", 1),
+    (
+        ["fold", "-w2", "nope", "f2", "d"],
+        "fold: nope: No such file or directory\nfold: d: Is a directory\n",
+        1,
+    ),
+    (
+        ["fmt", "nope", "f1", "d"],
+        "fmt: cannot open 'nope' for reading: No such file or directory\nfmt: read error\n",
+        1,
+    ),
+    (
+        ["paste", "-s", "f1", "nope", "d", "f2"],
+        "paste: nope: No such file or directory\npaste: d: Is a directory\n",
+        1,
+    ),
+    (
+        ["pr", "-t", "a c", "nope", "d", "f2"],
+        "pr: 'a c': No such file or directory\npr: nope: No such file or directory\npr: d: Is a directory\n",
+        1,
+    ),
     (["column", "f1", "nope", "f2"], "column: nope: No such file or directory\n", 1),
     (["column", "d"], "column: read failed: Is a directory\n", 1),
     (["rev", "nope", "a b", "f1"], "rev: cannot open nope: No such file or directory\n", 1),
     (["tac", "nope", "f1"], "tac: failed to open 'nope' for reading: No such file or directory\n", 1),
-    (["md5sum", "nope", "f1", "d", "-"],
-     "md5sum: nope: No such file or directory\nmd5sum: d: Is a directory\n", 1),
+    (
+        ["md5sum", "nope", "f1", "d", "-"],
+        "md5sum: nope: No such file or directory\nmd5sum: d: Is a directory\n",
+        1,
+    ),
     (["sha1sum", "f1", "a b"], "", 0),
     (["sum", "nope", "f1", "d"], "sum: nope: No such file or directory\nsum: d: Is a directory\n", 1),
     (["base64", "d"], "base64: read error: Is a directory\n", 1),
     (["base32", "a b"], "", 0),
     (["base64", "nope"], "base64: nope: No such file or directory\n", 1),
-    (["strings", "nope", "f1", "d"], "strings: 'nope': No such file\nstrings: Warning: 'd' is a directory\n", 1),
+    (
+        ["strings", "nope", "f1", "d"],
+        "strings: 'nope': No such file\nstrings: Warning: 'd' is a directory\n",
+        1,
+    ),
     (["iconv", "nope", "f1"], "iconv: cannot open input file `nope': No such file or directory\n", 1),
     (["iconv", "d", "f1"], "iconv: error while reading the input: Is a directory\n", 1),
     (["iconv", "d", "nope"], "iconv: error while reading the input: Is a directory\n", 1),
@@ -61,19 +89,36 @@ ROWS = [
     (["od", "-c", "nope", "f2", "d"], "od: nope: No such file or directory\nod: d: Is a directory\n", 1),
     (["od", "-N2", "f1", "nope"], "", 0),
     (["od", "d"], "od: d: Is a directory\n", 1),
-    (["hexdump", "-C", "d", "f1", "nope"],
-     "hexdump: d: Is a directory\nhexdump: nope: No such file or directory\n", 1),
+    (
+        ["hexdump", "-C", "d", "f1", "nope"],
+        "hexdump: d: Is a directory\nhexdump: nope: No such file or directory\n",
+        1,
+    ),
     (["hexdump", "nope", "d"], "hexdump: nope: No such file or directory\nhexdump: d: Is a directory\n", 1),
-    (["hexdump", "nope", "a c"], "hexdump: nope: No such file or directory\nhexdump: a c: No such file or directory\n"
-                                 "hexdump: all input file arguments failed\n", 1),
+    (
+        ["hexdump", "nope", "a c"],
+        "hexdump: nope: No such file or directory\nhexdump: a c: No such file or directory\n"
+        "hexdump: all input file arguments failed\n",
+        1,
+    ),
     (["hexdump", "-n2", "f1", "nope"], "", 0),
     (["shuf", "nope"], "shuf: nope: No such file or directory\n", 1),
     (["jq", "-c", ".", "j", "nope"], "jq: error: Could not open file nope: No such file or directory\n", 2),
-    (["jq", "-n", "[inputs]", "j", "nope"], "jq: error: Could not open file nope: No such file or directory\n", 2),
-    (["head", "-n1", "f1", "nope", "d", "-", "f2"],
-     "head: cannot open 'nope' for reading: No such file or directory\nhead: error reading 'd': Is a directory\n", 1),
-    (["tail", "-n1", "a c", "d", "f2"],
-     "tail: cannot open 'a c' for reading: No such file or directory\ntail: error reading 'd': Is a directory\n", 1),
+    (
+        ["jq", "-n", "[inputs]", "j", "nope"],
+        "jq: error: Could not open file nope: No such file or directory\n",
+        2,
+    ),
+    (
+        ["head", "-n1", "f1", "nope", "d", "-", "f2"],
+        "head: cannot open 'nope' for reading: No such file or directory\nhead: error reading 'd': Is a directory\n",
+        1,
+    ),
+    (
+        ["tail", "-n1", "a c", "d", "f2"],
+        "tail: cannot open 'a c' for reading: No such file or directory\ntail: error reading 'd': Is a directory\n",
+        1,
+    ),
 ]
 
 
@@ -95,8 +140,14 @@ def _real(argv: list[str]) -> tuple[bytes, str, int] | None:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w") as fh:
                 fh.write(text)
-        r = subprocess.run(argv, input=STDIN, capture_output=True, cwd=tmp, check=False,
-                           env={"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin", "TZ": "UTC"})
+        r = subprocess.run(
+            argv,
+            input=STDIN,
+            capture_output=True,
+            cwd=tmp,
+            check=False,
+            env={"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin", "TZ": "UTC"},
+        )
     return r.stdout, r.stderr.decode("utf-8", "surrogateescape"), r.returncode
 
 
@@ -124,13 +175,21 @@ def test_live_against_the_real_tool(argv: list[str], stderr: str, status: int) -
 # stdout and stderr together: gnulib's error() flushes stdout first, util-linux's warn() and
 # tools that read everything first (tac, column, od) do not
 ORDER = [
-    ("head f1 d f2", "==> f1 <==\none\ntwo\n\n==> d <==\nhead: error reading 'd': Is a directory\n\n"
-                     "==> f2 <==\nthree\n"),
-    ("tail -n1 f1 d - <f2", "==> f1 <==\ntwo\n\n==> d <==\ntail: error reading 'd': Is a directory\n\n"
-                            "==> standard input <==\nthree\n"),
+    (
+        "head f1 d f2",
+        "==> f1 <==\none\ntwo\n\n==> d <==\nhead: error reading 'd': Is a directory\n\n==> f2 <==\nthree\n",
+    ),
+    (
+        "tail -n1 f1 d - <f2",
+        "==> f1 <==\ntwo\n\n==> d <==\ntail: error reading 'd': Is a directory\n\n"
+        "==> standard input <==\nthree\n",
+    ),
     ("paste -s f1 d f2", "one\ttwo\n\npaste: d: Is a directory\nthree\n"),
-    ("hexdump -C f1 d", "hexdump: d: Is a directory\n00000000  6f 6e 65 0a 74 77 6f 0a"
-                        "                           |one.two.|\n00000008\n"),
+    (
+        "hexdump -C f1 d",
+        "hexdump: d: Is a directory\n00000000  6f 6e 65 0a 74 77 6f 0a"
+        "                           |one.two.|\n00000008\n",
+    ),
     ("cut -c1 f1 nope f2", "o\nt\ncut: nope: No such file or directory\nt\n"),
     ("nl f1 nope", "     1\tone\n     2\ttwo\nnl: nope: No such file or directory\n"),
     ("fold -w2 f2 nope", "th\nre\ne\nfold: nope: No such file or directory\n"),
@@ -157,8 +216,13 @@ def _real_bash(script: str) -> str | None:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w") as fh:
                 fh.write(text)
-        r = subprocess.run(["/bin/bash", "-c", script + " 2>&1"], capture_output=True, cwd=tmp, check=False,
-                           env={"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin", "TZ": "UTC"})
+        r = subprocess.run(
+            ["/bin/bash", "-c", script + " 2>&1"],
+            capture_output=True,
+            cwd=tmp,
+            check=False,
+            env={"LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin", "TZ": "UTC"},
+        )
     return r.stdout.decode("utf-8", "surrogateescape")
 
 
@@ -175,8 +239,16 @@ def test_output_and_message_order(script: str, expected: str) -> None:
 
 def _ctx() -> Ctx:
     vfs = make_vfs(FILES)
-    return Ctx("tool", [], BytesReader(STDIN), BufferWriter(), BufferWriter(), vfs.view("/home/user"), {},
-               Budget(Limits()))
+    return Ctx(
+        "tool",
+        [],
+        BytesReader(STDIN),
+        BufferWriter(),
+        BufferWriter(),
+        vfs.view("/home/user"),
+        {},
+        Budget(Limits()),
+    )
 
 
 def test_no_operand_is_stdin_and_order_is_kept() -> None:
@@ -212,8 +284,16 @@ class _RecordingCtx(Ctx):
 @pytest.mark.parametrize("stop_early", [False, True])
 def test_files_are_closed_when_the_loop_moves_on_and_stdin_is_not(stop_early: bool) -> None:
     log: list[str] = []
-    ctx = _RecordingCtx("tool", [], _Recorder(STDIN, log, "stdin"), BufferWriter(), BufferWriter(),
-                        make_vfs().view("/"), {}, Budget(Limits()))
+    ctx = _RecordingCtx(
+        "tool",
+        [],
+        _Recorder(STDIN, log, "stdin"),
+        BufferWriter(),
+        BufferWriter(),
+        make_vfs().view("/"),
+        {},
+        Budget(Limits()),
+    )
     ctx.log = log
     for name, _stream in ctx.inputs(["f1", "-", "f2", "/dev/stdin"]):
         log.append(f"read {name}")
@@ -226,8 +306,16 @@ def test_files_are_closed_when_the_loop_moves_on_and_stdin_is_not(stop_early: bo
 
 
 def _recording(log: list[str]) -> _RecordingCtx:
-    ctx = _RecordingCtx("tool", [], _Recorder(STDIN, log, "stdin"), BufferWriter(), BufferWriter(),
-                        make_vfs().view("/"), {}, Budget(Limits()))
+    ctx = _RecordingCtx(
+        "tool",
+        [],
+        _Recorder(STDIN, log, "stdin"),
+        BufferWriter(),
+        BufferWriter(),
+        make_vfs().view("/"),
+        {},
+        Budget(Limits()),
+    )
     ctx.log = log
     return ctx
 
@@ -256,8 +344,10 @@ def test_close_frees_the_current_file_once() -> None:
     assert next(it)[0] == "f2" and log == ["close f1"]
 
 
-@pytest.mark.parametrize(("argv", "stop"), [(["sed", "p", "d", "nope"], True), (["iconv", "d", "nope"], True),
-                                            (["cat", "d", "nope"], False)])
+@pytest.mark.parametrize(
+    ("argv", "stop"),
+    [(["sed", "p", "d", "nope"], True), (["iconv", "d", "nope"], True), (["cat", "d", "nope"], False)],
+)
 def test_some_tools_stop_at_a_file_they_cannot_read(argv: list[str], stop: bool) -> None:
     _out, err, _status = _sandbash(argv)
     assert ("nope" in err) is not stop

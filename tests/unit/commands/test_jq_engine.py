@@ -80,15 +80,19 @@ def test_streams_of_many_values() -> None:
         (".[1:] |= map(. * 10)", [1, 2, 3], [[1, 20, 30]]),
         ("(.. | numbers) |= . + 1", {"a": [1, {"b": 2}]}, [{"a": [2, {"b": 3}]}]),
         ("reduce .[] as $x ({}; .[$x] += 1)", ["a", "b", "a"], [{"a": 2, "b": 1}]),
-        ('. as [$a, {b: $c}] ?// $a | [$a, $c]', [1, {"b": 2}], [[1, 2]]),
+        (". as [$a, {b: $c}] ?// $a | [$a, $c]", [1, {"b": 2}], [[1, 2]]),
         ("[.[] as [$a] ?// $a | $a]", [[1], 2], [[1, 2]]),
         ("[limit(2; .[])], [first(empty)], isempty(.[])", [5, 6, 7], [[5, 6], [], False]),
-        ("getpath([\"a\", \"b\"]) = 5", None, [{"a": {"b": 5}}]),
+        ('getpath(["a", "b"]) = 5', None, [{"a": {"b": 5}}]),
         ('sub("(?<x>[a-z]+)"; "<\\(.x)>"; "g")', "ab cd", ["<ab> <cd>"]),
         ('[match("a+"; "g") | .offset]', "aa b aaa", [[0, 5]]),
         ('test("A"; "ix")', "b a", [True]),
         ('[scan("(\\\\w)(\\\\d)")]', "a1 b2", [[["a", "1"], ["b", "2"]]]),
-        ('strftime("%Y-%m-%dT%H:%M:%SZ"), (gmtime | mktime)', 1700000000, ["2023-11-14T22:13:20Z", 1700000000]),
+        (
+            'strftime("%Y-%m-%dT%H:%M:%SZ"), (gmtime | mktime)',
+            1700000000,
+            ["2023-11-14T22:13:20Z", 1700000000],
+        ),
         ('strptime("%d/%m/%Y %H:%M") | mktime', "02/01/2024 10:30", [1704191400]),
     ],
 )
@@ -106,8 +110,11 @@ def test_closures_and_recursion() -> None:
 def test_compile_errors_are_collected() -> None:
     with pytest.raises(CompileErrors) as e:
         Program("foo | $bar | baz(1)")
-    assert [err.message for err in e.value.errors] == ["foo/0 is not defined", "$bar is not defined",
-                                                       "baz/1 is not defined"]
+    assert [err.message for err in e.value.errors] == [
+        "foo/0 is not defined",
+        "$bar is not defined",
+        "baz/1 is not defined",
+    ]
 
 
 def test_runtime_inputs_and_variables() -> None:

@@ -21,32 +21,75 @@ FILES: dict[str, bytes | str] = {
 }
 
 CASES = [
-    ["iconv", "-f", "UTF-8", "-t", "ASCII", "utf"], ["iconv", "-f", "UTF-8", "-t", "ASCII//TRANSLIT", "utf"],
-    ["iconv", "-c", "-f", "UTF-8", "-t", "ASCII", "utf"], ["iconv", "-f", "LATIN1", "-t", "UTF-8", "lat"],
-    ["iconv", "-t", "UTF-16", "utf"], ["iconv", "-f", "UTF-8", "-t", "UTF-16LE", "bad"], ["iconv", "-t", "LATIN1", "utf"],
+    ["iconv", "-f", "UTF-8", "-t", "ASCII", "utf"],
+    ["iconv", "-f", "UTF-8", "-t", "ASCII//TRANSLIT", "utf"],
+    ["iconv", "-c", "-f", "UTF-8", "-t", "ASCII", "utf"],
+    ["iconv", "-f", "LATIN1", "-t", "UTF-8", "lat"],
+    ["iconv", "-t", "UTF-16", "utf"],
+    ["iconv", "-f", "UTF-8", "-t", "UTF-16LE", "bad"],
+    ["iconv", "-t", "LATIN1", "utf"],
     ["iconv", "-f", "UTF-8", "-t", "UTF-32BE", "n"],
-    ["numfmt", "--to=si", "1500", "1000000"], ["numfmt", "--to=iec", "2048", "1536"], ["numfmt", "--to=iec-i", "2048"],
-    ["numfmt", "--from=si", "1.5K", "2M"], ["numfmt", "--from=iec", "1K"], ["numfmt", "--from=auto", "1Ki", "1K"],
-    ["numfmt", "--to=si", "--suffix=B", "1500"], ["numfmt", "--padding=8", "123"], ["numfmt", "--format=%08.2f", "3.14159"],
-    ["numfmt", "x"], ["numfmt", "--to=si", "0.5", "5", "9.99", "99999", "--", "-1500"],
-    ["numfmt", "--to=iec", "--round=nearest", "1536", "1535"], ["numfmt", "--to=si", "--padding=-8", "1500"],
-    ["numfmt", "--invalid=ignore", "x", "1000"], ["numfmt", "--from=si", "1x"], ["numfmt", "--from=si", "1.5Ki"],
-    ["numfmt", "--from=iec-i", "2Ki"], ["numfmt", "--from=iec-i", "2K"], ["numfmt", "--to=si", "--format=%.3f", "1234567"],
-    ["numfmt", "--format=%-10f|", "12"], ["numfmt", "--to=iec", "1023", "1025", "10240", "1048575"],
-    ["numfmt", "--round=up", "--to=si", "1001"], ["numfmt", "--from=si", "1.5"], ["numfmt", "--to=si", "999", "1000"],
-    ["numfmt", "--invalid=fail", "--", "3G", "1.5M", "x"], ["numfmt", "--from=iec-i", "10239"],
-    ["numfmt", "--from=si", "--", "1", "18446744073709551616"], ["numfmt", "--", "-0.5", "1e3", "7"],
-    ["numfmt", "--padding=10", "--format=%.2f", "5.55"], ["numfmt", "--invalid=warn", "x", "5"],
-    ["tsort", "pairs"], ["tsort", "pairs2"], ["tsort", "loop"], ["tsort", "odd"], ["tsort", "nope"],
-    ["factor", "12", "1", "0", "97", "1000000007", "18446744073709551617", "600851475143"], ["factor", "x"],
+    ["numfmt", "--to=si", "1500", "1000000"],
+    ["numfmt", "--to=iec", "2048", "1536"],
+    ["numfmt", "--to=iec-i", "2048"],
+    ["numfmt", "--from=si", "1.5K", "2M"],
+    ["numfmt", "--from=iec", "1K"],
+    ["numfmt", "--from=auto", "1Ki", "1K"],
+    ["numfmt", "--to=si", "--suffix=B", "1500"],
+    ["numfmt", "--padding=8", "123"],
+    ["numfmt", "--format=%08.2f", "3.14159"],
+    ["numfmt", "x"],
+    ["numfmt", "--to=si", "0.5", "5", "9.99", "99999", "--", "-1500"],
+    ["numfmt", "--to=iec", "--round=nearest", "1536", "1535"],
+    ["numfmt", "--to=si", "--padding=-8", "1500"],
+    ["numfmt", "--invalid=ignore", "x", "1000"],
+    ["numfmt", "--from=si", "1x"],
+    ["numfmt", "--from=si", "1.5Ki"],
+    ["numfmt", "--from=iec-i", "2Ki"],
+    ["numfmt", "--from=iec-i", "2K"],
+    ["numfmt", "--to=si", "--format=%.3f", "1234567"],
+    ["numfmt", "--format=%-10f|", "12"],
+    ["numfmt", "--to=iec", "1023", "1025", "10240", "1048575"],
+    ["numfmt", "--round=up", "--to=si", "1001"],
+    ["numfmt", "--from=si", "1.5"],
+    ["numfmt", "--to=si", "999", "1000"],
+    ["numfmt", "--invalid=fail", "--", "3G", "1.5M", "x"],
+    ["numfmt", "--from=iec-i", "10239"],
+    ["numfmt", "--from=si", "--", "1", "18446744073709551616"],
+    ["numfmt", "--", "-0.5", "1e3", "7"],
+    ["numfmt", "--padding=10", "--format=%.2f", "5.55"],
+    ["numfmt", "--invalid=warn", "x", "5"],
+    ["tsort", "pairs"],
+    ["tsort", "pairs2"],
+    ["tsort", "loop"],
+    ["tsort", "odd"],
+    ["tsort", "nope"],
+    ["factor", "12", "1", "0", "97", "1000000007", "18446744073709551617", "600851475143"],
+    ["factor", "x"],
     ["factor"],
-    ["split", "x", "y", "z"], ["split", "-l", "0", "n"], ["split", "-n", "0", "n"], ["split", "-n", "2/3", "n"],
-    ["split", "-n", "l/2/3", "n"], ["split", "--verbose", "-l", "7", "n", "v"],
-    ["csplit", "n", "5", "12"], ["csplit", "n", "/7/", "{2}"], ["csplit", "-f", "pre", "-n", "3", "n", "/5/+2", "%10%", "/15/"],
-    ["csplit", "n", "30"], ["csplit", "n", "/nomatch/"], ["csplit", "-k", "n", "/3/", "{*}"], ["csplit", "n", "/1/"],
-    ["csplit", "n", "/2/", "/2/"], ["csplit", "n", "/5/-2", "/5/"], ["csplit", "n", "5", "/5/"], ["csplit", "n", "%5%", "/1/"],
-    ["csplit", "n", "1", "1", "5"], ["csplit", "n", "{3}"], ["csplit", "n", "0"], ["csplit", "-s", "n", "4", "{2}"],
-    ["csplit", "-z", "n", "1", "5"], ["csplit", "n", "5", "3"],
+    ["split", "x", "y", "z"],
+    ["split", "-l", "0", "n"],
+    ["split", "-n", "0", "n"],
+    ["split", "-n", "2/3", "n"],
+    ["split", "-n", "l/2/3", "n"],
+    ["split", "--verbose", "-l", "7", "n", "v"],
+    ["csplit", "n", "5", "12"],
+    ["csplit", "n", "/7/", "{2}"],
+    ["csplit", "-f", "pre", "-n", "3", "n", "/5/+2", "%10%", "/15/"],
+    ["csplit", "n", "30"],
+    ["csplit", "n", "/nomatch/"],
+    ["csplit", "-k", "n", "/3/", "{*}"],
+    ["csplit", "n", "/1/"],
+    ["csplit", "n", "/2/", "/2/"],
+    ["csplit", "n", "/5/-2", "/5/"],
+    ["csplit", "n", "5", "/5/"],
+    ["csplit", "n", "%5%", "/1/"],
+    ["csplit", "n", "1", "1", "5"],
+    ["csplit", "n", "{3}"],
+    ["csplit", "n", "0"],
+    ["csplit", "-s", "n", "4", "{2}"],
+    ["csplit", "-z", "n", "1", "5"],
+    ["csplit", "n", "5", "3"],
 ]
 
 
@@ -62,12 +105,24 @@ def test_numfmt_fields() -> None:
     compare(["numfmt", "--field=2", "-d", ":", "--to=si"], b"a:2000:3\n")
 
 
-@pytest.mark.parametrize("args", [
-    ["-l", "7", "n"], ["-l", "8", "-d", "n", "p_"], ["-b", "20", "--additional-suffix=.t", "n", "q"],
-    ["-n", "3", "n", "r"], ["-n", "l/3", "n", "s"], ["-n", "r/2", "n", "w"], ["-C", "8", "n", "c"],
-    ["-n", "l/7", "n", "m"], ["-e", "-n", "30", "n", "e"], ["-n", "30", "n", "f"], ["-l", "3", "-x", "n"],
-    ["--numeric-suffixes=7", "-l", "5", "n", "g"], ["-a", "3", "-l", "10", "n"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-l", "7", "n"],
+        ["-l", "8", "-d", "n", "p_"],
+        ["-b", "20", "--additional-suffix=.t", "n", "q"],
+        ["-n", "3", "n", "r"],
+        ["-n", "l/3", "n", "s"],
+        ["-n", "r/2", "n", "w"],
+        ["-C", "8", "n", "c"],
+        ["-n", "l/7", "n", "m"],
+        ["-e", "-n", "30", "n", "e"],
+        ["-n", "30", "n", "f"],
+        ["-l", "3", "-x", "n"],
+        ["--numeric-suffixes=7", "-l", "5", "n", "g"],
+        ["-a", "3", "-l", "10", "n"],
+    ],
+)
 def test_split_files(args: list[str]) -> None:
     import os
     import shutil
@@ -93,8 +148,9 @@ def test_split_files(args: list[str]) -> None:
 
 
 def test_split_widens_suffixes() -> None:
-    r = run_command(["split", "-l", "1", "-", "z"], stdin=b"".join(b"%d\n" % i for i in range(2000)),
-                    limits=None)
+    r = run_command(
+        ["split", "-l", "1", "-", "z"], stdin=b"".join(b"%d\n" % i for i in range(2000)), limits=None
+    )
     names = sorted(n for n in r.vfs.view("/home/user").listdir(".") if n.startswith("z"))
     assert len(names) == 2000 and names[-1] == "zzbzx" and "zyz" in names and "zzaaa" in names
 
@@ -108,4 +164,8 @@ def test_csplit_removes_files_on_error() -> None:
     r = run_command(["csplit", "n", "/7/", "{5}"], files=FILES)
     assert r.status == 1 and not any(n.startswith("xx") for n in r.vfs.view("/home/user").listdir("."))
     r = run_command(["csplit", "-k", "n", "/7/", "{5}"], files=FILES)
-    assert sorted(n for n in r.vfs.view("/home/user").listdir(".") if n.startswith("xx")) == ["xx00", "xx01", "xx02"]
+    assert sorted(n for n in r.vfs.view("/home/user").listdir(".") if n.startswith("xx")) == [
+        "xx00",
+        "xx01",
+        "xx02",
+    ]

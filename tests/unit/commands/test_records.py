@@ -36,7 +36,8 @@ RECORDS = registry.all_records()
 def test_the_index_is_generated_from_the_records() -> None:
     expected = registry.render_index(RECORDS)
     assert INDEX_FILE.read_text(encoding="utf-8") == expected, (
-        "commands/index.py is stale: run `python tests/unit/commands/test_records.py --write-index`")
+        "commands/index.py is stale: run `python tests/unit/commands/test_records.py --write-index`"
+    )
 
 
 def test_every_name_is_declared_once() -> None:
@@ -66,23 +67,31 @@ def test_records_carry_their_spec_and_load_lazily() -> None:
     assert not registry.BUILTIN_TABLE.known("bash")  # the shells are the interpreter's, not records
 
 
-@pytest.mark.parametrize(("name", "implementation", "family", "engines"), [
-    ("egrep", "grep", {"grep", "egrep", "fgrep"}, set()),
-    ("grep", "grep", {"grep", "egrep", "fgrep"}, set()),
-    ("zcat", "gzip", {"gzip", "gunzip", "zcat"}, set()),
-    ("vdir", "ls", {"ls", "dir", "vdir"}, set()),
-    ("[", "test", {"test", "["}, set()),
-    ("gawk", "awk", {"awk", "gawk", "mawk", "nawk"}, set()),
-    ("rg", "rg", {"rg"}, {"grep"}),
-    ("tar", "tar", {"tar"}, {"gzip", "bzip2", "xz"}),
-    ("cksum", "cksum", {"cksum"}, {"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
-                                   "b2sum", "sum"}),
-    ("cat", "cat", {"cat"}, set()),
-    ("sh", "bash", {"bash", "sh"}, set()),  # the interpreter's names: not records, one implementation
-    ("bash", "bash", {"bash", "sh"}, set()),
-])
-def test_policy_identity_comes_from_the_records(name: str, implementation: str, family: set[str],
-                                                engines: set[str]) -> None:
+@pytest.mark.parametrize(
+    ("name", "implementation", "family", "engines"),
+    [
+        ("egrep", "grep", {"grep", "egrep", "fgrep"}, set()),
+        ("grep", "grep", {"grep", "egrep", "fgrep"}, set()),
+        ("zcat", "gzip", {"gzip", "gunzip", "zcat"}, set()),
+        ("vdir", "ls", {"ls", "dir", "vdir"}, set()),
+        ("[", "test", {"test", "["}, set()),
+        ("gawk", "awk", {"awk", "gawk", "mawk", "nawk"}, set()),
+        ("rg", "rg", {"rg"}, {"grep"}),
+        ("tar", "tar", {"tar"}, {"gzip", "bzip2", "xz"}),
+        (
+            "cksum",
+            "cksum",
+            {"cksum"},
+            {"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "sum"},
+        ),
+        ("cat", "cat", {"cat"}, set()),
+        ("sh", "bash", {"bash", "sh"}, set()),  # the interpreter's names: not records, one implementation
+        ("bash", "bash", {"bash", "sh"}, set()),
+    ],
+)
+def test_policy_identity_comes_from_the_records(
+    name: str, implementation: str, family: set[str], engines: set[str]
+) -> None:
     assert registry.implementation(name) == implementation
     assert registry.spellings(name) == family
     assert registry.engines(name) == engines
@@ -108,12 +117,18 @@ def test_declare_checks_names() -> None:
 def test_echo_hi_imports_no_command_module() -> None:
     """Start-up stays lazy: `sandbash -c 'echo hi'` (python -X importtime) loads the registry and
     its index, but no module that implements a command."""
-    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "sandbash", "-c", "echo hi"],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "sandbash", "-c", "echo hi"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.stdout == "hi\n", run.stderr[-2000:]
     loaded = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
     commands = {m for m in loaded if m.startswith("sandbash.commands.")}
-    allowed = {"sandbash.commands." + m for m in ("registry", "index", "record", "context", "options", "invoke")}
+    allowed = {
+        "sandbash.commands." + m for m in ("registry", "index", "record", "context", "options", "invoke")
+    }
     implementing = {r.module for r in RECORDS}
     assert commands & implementing == set(), sorted(commands & implementing)
     assert "sandbash.commands.index" in commands
@@ -153,7 +168,9 @@ def test_custom_commands_belong_to_their_bash() -> None:
 
 def test_sub_commands_and_sessions_see_the_same_table() -> None:
     bash = Bash(commands=[shout])
-    assert bash.exec("echo a b | xargs -n1 echo | rec-shout; bash -c 'echo c | rec-shout'").stdout == "A\nB\nC\n"
+    assert (
+        bash.exec("echo a b | xargs -n1 echo | rec-shout; bash -c 'echo c | rec-shout'").stdout == "A\nB\nC\n"
+    )
     s = bash.session()
     assert s.exec("f() { echo $1 | rec-shout; }").exit_code == 0
     assert s.exec("f q").stdout == "Q\n"
@@ -172,8 +189,10 @@ def test_a_command_without_a_model_cannot_run_under_a_policy() -> None:
     assert Bash(commands=[free]).exec("rec-free").stdout == "free\n"
     r = Bash(commands=[free], policy=Policy(paths=["/home/user:rw"])).exec("rec-free; echo $?")
     assert r.stdout == "126\n"
-    assert r.stderr == "bash: line 1: rec-free: refused by policy: the command declares no effects for " \
-                       "the static check\n"
+    assert (
+        r.stderr == "bash: line 1: rec-free: refused by policy: the command declares no effects for "
+        "the static check\n"
+    )
 
 
 # ------------------------------------------------------------ the simple callable form and the class form
@@ -188,14 +207,23 @@ class Greet(Command):
         return ExecResult(f"hello {' '.join(args)}\n".encode(), b"greeted\n", 3)
 
 
-@pytest.mark.parametrize(("returned", "stdout", "status"), [
-    (None, "", 0), (0, "", 0), (7, "", 7), (256 + 5, "", 5), (True, "", 0), (False, "", 1),
-    ("text\n", "text\n", 0), (b"\xffbytes\n", "\ufffdbytes\n", 0),
-    (ExecResult(b"o\n", b"", 4), "o\n", 4),
-])
+@pytest.mark.parametrize(
+    ("returned", "stdout", "status"),
+    [
+        (None, "", 0),
+        (0, "", 0),
+        (7, "", 7),
+        (256 + 5, "", 5),
+        (True, "", 0),
+        (False, "", 1),
+        ("text\n", "text\n", 0),
+        (b"\xffbytes\n", "\ufffdbytes\n", 0),
+        (ExecResult(b"o\n", b"", 4), "o\n", 4),
+    ],
+)
 def test_what_a_handler_may_return(returned: Any, stdout: str, status: int) -> None:
     rec = command("rec-ret", effects=Effects.NONE)(lambda args, ctx: returned)
-    r = Bash(commands=[rec]).exec("rec-ret; echo \"<$?>\"")
+    r = Bash(commands=[rec]).exec('rec-ret; echo "<$?>"')
     assert r.stdout == f"{stdout}<{status}>\n"
 
 
@@ -221,20 +249,25 @@ def _raising(exc: BaseException) -> CommandRecord:
     def run(ctx: Ctx) -> int:
         ctx.out("before\n")
         raise exc
+
     return CommandRecord(("rec-raise",), run, Effects.NONE)
 
 
-@pytest.mark.parametrize(("exc", "status", "stderr"), [
-    (CommandExit(4), 4, ""),
-    (SigPipe(), 141, ""),
-    (FsError(2, "/x/y"), 1, "rec-raise: /x/y: No such file or directory\n"),
-    (StreamError(9, "Bad file descriptor"), 1, "rec-raise: write error: Bad file descriptor\n"),
-    (ValueError("boom"), 1, "rec-raise: internal error (ValueError: boom)\n"),
-    (KeyError("k"), 1, "rec-raise: internal error (KeyError: 'k')\n"),
-    (RecursionError("deep"), 1, "rec-raise: internal error (recursion too deep)\n"),
-])
-def test_the_shell_and_run_command_start_a_command_the_same_way(exc: BaseException, status: int,
-                                                                 stderr: str) -> None:
+@pytest.mark.parametrize(
+    ("exc", "status", "stderr"),
+    [
+        (CommandExit(4), 4, ""),
+        (SigPipe(), 141, ""),
+        (FsError(2, "/x/y"), 1, "rec-raise: /x/y: No such file or directory\n"),
+        (StreamError(9, "Bad file descriptor"), 1, "rec-raise: write error: Bad file descriptor\n"),
+        (ValueError("boom"), 1, "rec-raise: internal error (ValueError: boom)\n"),
+        (KeyError("k"), 1, "rec-raise: internal error (KeyError: 'k')\n"),
+        (RecursionError("deep"), 1, "rec-raise: internal error (recursion too deep)\n"),
+    ],
+)
+def test_the_shell_and_run_command_start_a_command_the_same_way(
+    exc: BaseException, status: int, stderr: str
+) -> None:
     rec = _raising(exc)
     direct = run_command(["rec-raise"], commands=[rec])
     assert (direct.stdout, direct.status, direct.stderr.decode()) == (b"before\n", status, stderr)
@@ -253,8 +286,9 @@ def test_a_memory_error_is_the_memory_limit_in_both() -> None:
 
 
 def test_run_command_runs_sub_commands_from_its_table() -> None:
-    r = run_command(["xargs", "-n1", "rec-shout"], stdin=b"a b\n", files={"a": "x\n", "b": "y\n"},
-                    commands=[shout])
+    r = run_command(
+        ["xargs", "-n1", "rec-shout"], stdin=b"a b\n", files={"a": "x\n", "b": "y\n"}, commands=[shout]
+    )
     assert (r.stdout, r.status) == (b"X\nY\n", 0)
     r = run_command(["rec-nothing"])
     assert (r.status, r.stderr) == (127, b"rec-nothing: command not found\n")

@@ -51,23 +51,31 @@ def rg(bash: Bash, args: str, stdin: bytes = b"") -> tuple[str, str, int]:
 
 # ------------------------------------------------------------ fixed expectations
 
-@pytest.mark.parametrize(("args", "out", "status"), [
-    ("-c foo", "a.txt:1\ndocs/r.md:1\nnotes.log:1\nsrc/m.py:2\nsrc/x.js:1\nw.txt:2\n", 0),
-    ("-c nomatch", "", 1),  # files without matches are left out, even when all are
-    ("-c foo src/sub/empty.txt", "", 1),
-    ("-c foo a.txt src/sub/empty.txt", "a.txt:1\n", 0),
-    ("--count-matches o a.txt", "5\n", 0),
-    ("--count-matches foo", "a.txt:1\ndocs/r.md:1\nnotes.log:1\nsrc/m.py:2\nsrc/x.js:1\nw.txt:2\n", 0),
-    ("-g '*.{py,js}' -l foo", "src/m.py\nsrc/x.js\n", 0),
-    ("-g '*.{txt,{md,log}}' -l foo", "a.txt\ndocs/r.md\nnotes.log\nw.txt\n", 0),
-    ("-g '!*.{txt,md}' -l foo", "notes.log\nsrc/m.py\nsrc/x.js\n", 0),
-    ("-g 'src/*.py' -l foo", "src/m.py\n", 0),
-    ("foo b.bin", 'binary file matches (found "\\0" byte around offset 3)\n', 0),
-    ("foo b.bin a.txt", 'b.bin: binary file matches (found "\\0" byte around offset 3)\na.txt:foo bar\n', 0),
-    ("-a foo b.bin", "bin\0foo\n", 0),
-    ("-uuu -l bin", "b.bin\n", 0),
-    ("nomatch b.bin", "", 1),
-])
+
+@pytest.mark.parametrize(
+    ("args", "out", "status"),
+    [
+        ("-c foo", "a.txt:1\ndocs/r.md:1\nnotes.log:1\nsrc/m.py:2\nsrc/x.js:1\nw.txt:2\n", 0),
+        ("-c nomatch", "", 1),  # files without matches are left out, even when all are
+        ("-c foo src/sub/empty.txt", "", 1),
+        ("-c foo a.txt src/sub/empty.txt", "a.txt:1\n", 0),
+        ("--count-matches o a.txt", "5\n", 0),
+        ("--count-matches foo", "a.txt:1\ndocs/r.md:1\nnotes.log:1\nsrc/m.py:2\nsrc/x.js:1\nw.txt:2\n", 0),
+        ("-g '*.{py,js}' -l foo", "src/m.py\nsrc/x.js\n", 0),
+        ("-g '*.{txt,{md,log}}' -l foo", "a.txt\ndocs/r.md\nnotes.log\nw.txt\n", 0),
+        ("-g '!*.{txt,md}' -l foo", "notes.log\nsrc/m.py\nsrc/x.js\n", 0),
+        ("-g 'src/*.py' -l foo", "src/m.py\n", 0),
+        ("foo b.bin", 'binary file matches (found "\\0" byte around offset 3)\n', 0),
+        (
+            "foo b.bin a.txt",
+            'b.bin: binary file matches (found "\\0" byte around offset 3)\na.txt:foo bar\n',
+            0,
+        ),
+        ("-a foo b.bin", "bin\0foo\n", 0),
+        ("-uuu -l bin", "b.bin\n", 0),
+        ("nomatch b.bin", "", 1),
+    ],
+)
 def test_fixed(args: str, out: str, status: int) -> None:
     got_out, _err, got_status = rg(sandbox(TREE), args)
     assert (got_out, got_status) == (out, status)
@@ -108,14 +116,31 @@ def test_json_messages() -> None:
     out, _err, status = rg(sandbox(TREE), "--json foo a.txt w.txt")
     assert status == 0
     messages = [json.loads(line) for line in out.splitlines()]
-    assert [m["type"] for m in messages] == ["begin", "match", "end", "begin", "match", "match", "end", "summary"]
+    assert [m["type"] for m in messages] == [
+        "begin",
+        "match",
+        "end",
+        "begin",
+        "match",
+        "match",
+        "end",
+        "summary",
+    ]
     match = messages[1]["data"]
-    assert match == {"path": {"text": "a.txt"}, "lines": {"text": "foo bar\n"}, "line_number": 2,
-                     "absolute_offset": 12, "submatches": [{"match": {"text": "foo"}, "start": 0, "end": 3}]}
+    assert match == {
+        "path": {"text": "a.txt"},
+        "lines": {"text": "foo bar\n"},
+        "line_number": 2,
+        "absolute_offset": 12,
+        "submatches": [{"match": {"text": "foo"}, "start": 0, "end": 3}],
+    }
     end = messages[2]["data"]["stats"]
-    assert {k: end[k] for k in ("searches", "searches_with_match", "bytes_searched", "matched_lines", "matches")} == \
-        {"searches": 1, "searches_with_match": 1, "bytes_searched": 32, "matched_lines": 1, "matches": 1}
-    assert end["bytes_printed"] == len(out.splitlines(keepends=True)[0]) + len(out.splitlines(keepends=True)[1])
+    assert {
+        k: end[k] for k in ("searches", "searches_with_match", "bytes_searched", "matched_lines", "matches")
+    } == {"searches": 1, "searches_with_match": 1, "bytes_searched": 32, "matched_lines": 1, "matches": 1}
+    assert end["bytes_printed"] == len(out.splitlines(keepends=True)[0]) + len(
+        out.splitlines(keepends=True)[1]
+    )
     summary = messages[-1]["data"]["stats"]
     assert summary["matched_lines"] == 3 and summary["searches"] == 2
     out, _err, status = rg(sandbox(TREE), "--json nomatch a.txt")
@@ -128,14 +153,23 @@ def test_json_shows_invalid_utf8_as_base64() -> None:
     assert match["lines"] == {"bytes": "Y2Fm6SBmb28K"}
 
 
-@pytest.mark.parametrize(("args", "out"), [
-    ("-l foo", "a.txt\nkeep.log\nsrc/m.py\nsrc/x.js\nw.txt\n"),
-    ("--no-ignore -l foo", "a.txt\nbuild/out/o.txt\ndocs/r.md\nkeep.log\nnode_modules/pkg/i.js\nnotes.log\n"
-                           "src/gen/g.py\nsrc/m.py\nsrc/sub/s.txt\nsrc/x.js\nw.txt\n"),
-    ("-u -l foo", "a.txt\nbuild/out/o.txt\ndocs/r.md\nkeep.log\nnode_modules/pkg/i.js\nnotes.log\n"
-                  "src/gen/g.py\nsrc/m.py\nsrc/sub/s.txt\nsrc/x.js\nw.txt\n"),
-    ("-l foo notes.log", "notes.log\n"),  # a file named on the command line is searched even if ignored
-])
+@pytest.mark.parametrize(
+    ("args", "out"),
+    [
+        ("-l foo", "a.txt\nkeep.log\nsrc/m.py\nsrc/x.js\nw.txt\n"),
+        (
+            "--no-ignore -l foo",
+            "a.txt\nbuild/out/o.txt\ndocs/r.md\nkeep.log\nnode_modules/pkg/i.js\nnotes.log\n"
+            "src/gen/g.py\nsrc/m.py\nsrc/sub/s.txt\nsrc/x.js\nw.txt\n",
+        ),
+        (
+            "-u -l foo",
+            "a.txt\nbuild/out/o.txt\ndocs/r.md\nkeep.log\nnode_modules/pkg/i.js\nnotes.log\n"
+            "src/gen/g.py\nsrc/m.py\nsrc/sub/s.txt\nsrc/x.js\nw.txt\n",
+        ),
+        ("-l foo notes.log", "notes.log\n"),  # a file named on the command line is searched even if ignored
+    ],
+)
 def test_ignore_files_in_a_repository(args: str, out: str) -> None:
     assert rg(sandbox(REPO), args)[0] == out
 
@@ -152,8 +186,12 @@ def test_stdin_that_is_the_hosts_terminal_or_null_is_not_searched(tmp_path: path
     sandbash = pathlib.Path(sys.executable).parent / "sandbash"
     (tmp_path / "f.txt").write_text("foo\n")
     with open("/dev/null", "rb") as null:
-        p = subprocess.run([str(sandbash), "--mount", f"{tmp_path}:/w:ro", "--cwd", "/w", "-c", "rg foo"],
-                           stdin=null, capture_output=True, timeout=60)
+        p = subprocess.run(
+            [str(sandbash), "--mount", f"{tmp_path}:/w:ro", "--cwd", "/w", "-c", "rg foo"],
+            stdin=null,
+            capture_output=True,
+            timeout=60,
+        )
     assert (p.stdout, p.returncode) == (b"f.txt:foo\n", 0)
     p = subprocess.run([str(sandbash), "-c", "rg foo"], input=b"a foo\nb\n", capture_output=True, timeout=60)
     assert p.stdout == b"a foo\n"
@@ -162,16 +200,67 @@ def test_stdin_that_is_the_hosts_terminal_or_null_is_not_searched(tmp_path: path
 # ------------------------------------------------------------ against a real ripgrep
 
 ORACLE_ARGS = [
-    "foo", "-n foo", "-i hello", "-w foo", "-l foo", "-c foo", "-c nomatch", "--count-matches o",
-    "-t py foo", "-t md foo", "-T py foo", "-tpy -c foo", "-g '*.py' foo", "-g '*.{py,js}' foo",
-    "-g '!*.txt' foo", "-g 'src/*.py' foo", "-g '**/g.py' foo", "-g 'src/**' -l foo", "-g '!src/' -l foo", "-g '*.{txt,md}' -c foo", "--iglob '*.PY' foo",
-    "-C 1 bar", "-A 1 hello", "-B 1 again", "-n -C 1 foo a.txt", "--files", "--files -g '*.txt'",
-    "--hidden foo", "--no-ignore foo", "-u foo", "-uu foo", "-uuu foo", "-F 'foo()'", "-F -w foo",
-    "-e foo -e hello", "-e foo -e hello -l", "foo b.bin", "-a foo b.bin", "-c foo a.txt", "-o 'fo+'",
-    "-w -o foo", "-n foo a.txt w.txt", "foo src", "-l foo src docs", "-x foo", "-v foo a.txt", "-l -v foo",
-    "-m 1 foo", "--max-depth 1 foo", "-S Hello", "-s hello", "-i -n -w foo", "-r X foo a.txt",
-    "--files-without-match foo", "-H foo a.txt", "-I foo", "-c -i FOO a.txt w.txt", "foo nope",
-    "--json foo a.txt", "--json -i hello", "--json foo src docs",
+    "foo",
+    "-n foo",
+    "-i hello",
+    "-w foo",
+    "-l foo",
+    "-c foo",
+    "-c nomatch",
+    "--count-matches o",
+    "-t py foo",
+    "-t md foo",
+    "-T py foo",
+    "-tpy -c foo",
+    "-g '*.py' foo",
+    "-g '*.{py,js}' foo",
+    "-g '!*.txt' foo",
+    "-g 'src/*.py' foo",
+    "-g '**/g.py' foo",
+    "-g 'src/**' -l foo",
+    "-g '!src/' -l foo",
+    "-g '*.{txt,md}' -c foo",
+    "--iglob '*.PY' foo",
+    "-C 1 bar",
+    "-A 1 hello",
+    "-B 1 again",
+    "-n -C 1 foo a.txt",
+    "--files",
+    "--files -g '*.txt'",
+    "--hidden foo",
+    "--no-ignore foo",
+    "-u foo",
+    "-uu foo",
+    "-uuu foo",
+    "-F 'foo()'",
+    "-F -w foo",
+    "-e foo -e hello",
+    "-e foo -e hello -l",
+    "foo b.bin",
+    "-a foo b.bin",
+    "-c foo a.txt",
+    "-o 'fo+'",
+    "-w -o foo",
+    "-n foo a.txt w.txt",
+    "foo src",
+    "-l foo src docs",
+    "-x foo",
+    "-v foo a.txt",
+    "-l -v foo",
+    "-m 1 foo",
+    "--max-depth 1 foo",
+    "-S Hello",
+    "-s hello",
+    "-i -n -w foo",
+    "-r X foo a.txt",
+    "--files-without-match foo",
+    "-H foo a.txt",
+    "-I foo",
+    "-c -i FOO a.txt w.txt",
+    "foo nope",
+    "--json foo a.txt",
+    "--json -i hello",
+    "--json foo src docs",
 ]
 
 
@@ -193,11 +282,22 @@ def test_against_ripgrep(tmp_path: pathlib.Path, tree: str) -> None:
     bash = sandbox(files)
     problems = []
     for args in ORACLE_ARGS:
-        real = subprocess.run(f"rg --sort path {args}", shell=True, cwd=tmp_path, capture_output=True,
-                              stdin=subprocess.DEVNULL, timeout=60)
-        expected = (_normalise(real.stdout.decode("utf-8", "replace")),
-                    _normalise(real.stderr.decode("utf-8", "replace")), real.returncode)
+        real = subprocess.run(
+            f"rg --sort path {args}",
+            shell=True,
+            cwd=tmp_path,
+            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            timeout=60,
+        )
+        expected = (
+            _normalise(real.stdout.decode("utf-8", "replace")),
+            _normalise(real.stderr.decode("utf-8", "replace")),
+            real.returncode,
+        )
         got_out, got_err, status = rg(bash, args)
         if (_normalise(got_out), _normalise(got_err), status) != expected:
-            problems.append(f"rg {shlex.quote(args)}:\n  ripgrep: {expected}\n  sandbash: {(got_out, got_err, status)}")
+            problems.append(
+                f"rg {shlex.quote(args)}:\n  ripgrep: {expected}\n  sandbash: {(got_out, got_err, status)}"
+            )
     assert not problems, "\n".join(problems)

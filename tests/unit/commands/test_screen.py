@@ -20,7 +20,12 @@ PAGER_CASES = [
     # less's notices are written to its screen: stdout; the status stays 0
     ("less /nonexist la", "/nonexist: No such file or directory\na\nb\n", "", 0),
     ("less dd", "dd is a directory\n", "", 0),
-    ("more la lb", "::::::::::::::\nla\n::::::::::::::\na\nb\n::::::::::::::\nlb\n::::::::::::::\nc\n", "", 0),
+    (
+        "more la lb",
+        "::::::::::::::\nla\n::::::::::::::\na\nb\n::::::::::::::\nlb\n::::::::::::::\nc\n",
+        "",
+        0,
+    ),
     ("more la", "::::::::::::::\nla\n::::::::::::::\na\nb\n", "", 0),
     ("printf 'x\\n' | more", "x\n", "", 0),
     ("more < la", "a\nb\n", "", 0),
@@ -38,18 +43,27 @@ def test_pagers_copy_their_input_off_a_terminal(script: str, out: str, err: str,
 
 WATCH_CASES = [
     # -g: the output changed (a counter in a file the command bumps)
-    ("watch -n 0.1 -t -g 'n=$(cat c 2>/dev/null || echo 0); echo $((n+1)) > c; cat c'; echo st=$?",
-     "1\n2\nst=0\n"),
+    (
+        "watch -n 0.1 -t -g 'n=$(cat c 2>/dev/null || echo 0); echo $((n+1)) > c; cat c'; echo st=$?",
+        "1\n2\nst=0\n",
+    ),
     # -q N: the output stayed the same for N updates
     ("watch -n 0.1 -t -q 2 'echo same'; echo st=$?", "same\nsame\nsame\nst=0\n"),
     # -e: the command failed; no terminal to wait for a key on, so it exits with 8 at once
-    ("watch -n 0.1 -t -e 'echo err; false'; echo st=$?",
-     "err\ncommand exit with a non-zero status, press a key to exit\nst=8\n"),
+    (
+        "watch -n 0.1 -t -e 'echo err; false'; echo st=$?",
+        "err\ncommand exit with a non-zero status, press a key to exit\nst=8\n",
+    ),
     # -x: the operands are the program and its arguments; stderr is part of the screen
-    ("watch -t -x -e sh -c 'echo out; echo oops >&2; exit 3'; echo st=$?",
-     "out\noops\ncommand exit with a non-zero status, press a key to exit\nst=8\n"),
+    (
+        "watch -t -x -e sh -c 'echo out; echo oops >&2; exit 3'; echo st=$?",
+        "out\noops\ncommand exit with a non-zero status, press a key to exit\nst=8\n",
+    ),
     # -b beeps when the command fails
-    ("watch -t -b -e false | od -c | head -1", "0000000  \\a   c   o   m   m   a   n   d       e   x   i   t       w   i\n"),
+    (
+        "watch -t -b -e false | od -c | head -1",
+        "0000000  \\a   c   o   m   m   a   n   d       e   x   i   t       w   i\n",
+    ),
     # the options stop at the command: `-l` belongs to ls
     ("touch f; watch -t -q 1 -n 0.1 ls -l f | grep -c ' f$'", "2\n"),
     ("watch -n x true; echo st=$?", "st=1\n"),
@@ -66,7 +80,9 @@ def test_watch_runs_its_command_until_an_exit_condition(script: str, out: str) -
 def test_watch_usage_errors_print_procps_usage() -> None:
     r = Bash().exec("watch -z true")
     assert r.exit_code == 1
-    assert r.stderr.startswith("watch: invalid option -- 'z'\n\nUsage:\n watch [options] command\n\nOptions:\n")
+    assert r.stderr.startswith(
+        "watch: invalid option -- 'z'\n\nUsage:\n watch [options] command\n\nOptions:\n"
+    )
     r = Bash().exec("watch")
     assert (r.exit_code, r.stderr.splitlines()[:2]) == (1, ["", "Usage:"])
     assert Bash().exec("watch -n x true").stderr == "watch: failed to parse argument: 'x': Invalid argument\n"
@@ -99,6 +115,6 @@ def test_watch_is_decided_on_what_it_runs() -> None:
     r = b.exec("touch x; watch -t -x -e rm x; echo st=$?; ls x")
     assert r.stdout.startswith("bash: line 1: rm: policy denied this command")
     assert r.stdout.endswith("st=8\nx\n")
-    for script in ("watch -x rm x", "watch 'rm x'", "watch -n 1 -- rm -f x", "watch \"$cmd\""):
+    for script in ("watch -x rm x", "watch 'rm x'", "watch -n 1 -- rm -f x", 'watch "$cmd"'):
         assert b.check(script).status != "allowed", script
     assert b.check("watch -n 1 ls").status == "allowed"

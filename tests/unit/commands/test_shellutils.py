@@ -25,12 +25,48 @@ def same_as_real(argv: list[str], stdin: bytes = b"") -> None:
 
 
 SEQ_CASES = [
-    "3", "-w 1 0.5 10", "1e2 1e2", "-w 1e1 12", "0.1 0.1 0.3", "-s, 5", "-f %.3f 1 3", "-5 -1", "10 -3 1",
-    "1 0 2", "-f %d 1", "-w -10 10", "-w -.5 1.5", "-w 0.5 0.1 3", "1. 1 3", "-w 1.5e1 10", "-w 1e-1 .1 1",
-    "0x1 0x3", "1 nan", "a", "1 2 3 4", "-f %%%g 1 3", "-f x% 3", "-f %g%g 3", "-f ab 3", "-w -f %g 3",
-    "1000000000000000000000 1000000000000000000003", "0.0000001 0.0000001 0.0000003", "-w 99 101",
-    "-w 5e-3 1e-2 1.5e-2", "-f %e 1", "-f %08.2f -1", "-w 1 1e1", "1 0.3 2", "-w 1 .03 1.1", "5 1",
-    "-- -3 -1", "1.5 3", "-f %.2e 1 2e3 5000", "", "--x", "0 0.1 1",
+    "3",
+    "-w 1 0.5 10",
+    "1e2 1e2",
+    "-w 1e1 12",
+    "0.1 0.1 0.3",
+    "-s, 5",
+    "-f %.3f 1 3",
+    "-5 -1",
+    "10 -3 1",
+    "1 0 2",
+    "-f %d 1",
+    "-w -10 10",
+    "-w -.5 1.5",
+    "-w 0.5 0.1 3",
+    "1. 1 3",
+    "-w 1.5e1 10",
+    "-w 1e-1 .1 1",
+    "0x1 0x3",
+    "1 nan",
+    "a",
+    "1 2 3 4",
+    "-f %%%g 1 3",
+    "-f x% 3",
+    "-f %g%g 3",
+    "-f ab 3",
+    "-w -f %g 3",
+    "1000000000000000000000 1000000000000000000003",
+    "0.0000001 0.0000001 0.0000003",
+    "-w 99 101",
+    "-w 5e-3 1e-2 1.5e-2",
+    "-f %e 1",
+    "-f %08.2f -1",
+    "-w 1 1e1",
+    "1 0.3 2",
+    "-w 1 .03 1.1",
+    "5 1",
+    "-- -3 -1",
+    "1.5 3",
+    "-f %.2e 1 2e3 5000",
+    "",
+    "--x",
+    "0 0.1 1",
 ]
 
 
@@ -65,19 +101,57 @@ def test_yes_stops_at_the_limit() -> None:
 
 
 MISC_CASES = [
-    ["sleep", "x"], ["sleep"], ["sleep", "0.01", "0.01s"], ["sleep", "1x"], ["sleep", "-1"],
-    ["env", "-u"], ["env", "-i", "A=1", "B=2"], ["env", "-0", "-i", "A=1"], ["env", "-i", "-u", "A=b"],
-    ["env", "-u", "A=b"], ["env", "-C", "/"], ["env", "nope"], ["env", "-C", "nodir", "seq", "1"], ["env", "-i", "-0", "A=1", "seq", "1"],
-    ["env", "-i", "A=1", "printenv", "A"], ["env", "-i", "-S", 'A=1 B="x y"'], ["printenv", "-0", "NOPE"],
-    ["printenv", "HOME", "NOPE", "TZ"], ["printenv", "-0", "HOME"],
-    ["timeout", "0.2", "sleep", "1"], ["timeout", "--preserve-status", "0.2", "sleep", "1"],
-    ["timeout", "-s", "FOO", "1", "seq", "1"], ["timeout", "1", "nope"], ["timeout"], ["timeout", "x", "seq", "1"],
-    ["timeout", "1", "seq", "2"], ["nice", "-n", "x", "seq", "1"], ["nice", "-n", "5"], ["nice"],
-    ["nice", "-n", "3", "nope"], ["nice", "-n", "3", "seq", "2"], ["nice", "-5", "seq", "1"], ["nohup"],
-    ["nohup", "nope"], ["yes", "--x"], ["seq", "--x"], ["tty"], ["tty", "-s"], ["tty", "x"],
-    ["uname", "x"], ["whoami", "x"], ["arch", "x"], ["id", "-u", "-g"], ["id", "-n"], ["id", "nope"],
-    ["groups", "nope"], ["getconf", "PAGESIZE"], ["getconf", "FOO"], ["getconf", "NAME_MAX", "/"],
-    ["nproc", "x"], ["stty"],
+    ["sleep", "x"],
+    ["sleep"],
+    ["sleep", "0.01", "0.01s"],
+    ["sleep", "1x"],
+    ["sleep", "-1"],
+    ["env", "-u"],
+    ["env", "-i", "A=1", "B=2"],
+    ["env", "-0", "-i", "A=1"],
+    ["env", "-i", "-u", "A=b"],
+    ["env", "-u", "A=b"],
+    ["env", "-C", "/"],
+    ["env", "nope"],
+    ["env", "-C", "nodir", "seq", "1"],
+    ["env", "-i", "-0", "A=1", "seq", "1"],
+    ["env", "-i", "A=1", "printenv", "A"],
+    ["env", "-i", "-S", 'A=1 B="x y"'],
+    ["printenv", "-0", "NOPE"],
+    ["printenv", "HOME", "NOPE", "TZ"],
+    ["printenv", "-0", "HOME"],
+    ["timeout", "0.2", "sleep", "1"],
+    ["timeout", "--preserve-status", "0.2", "sleep", "1"],
+    ["timeout", "-s", "FOO", "1", "seq", "1"],
+    ["timeout", "1", "nope"],
+    ["timeout"],
+    ["timeout", "x", "seq", "1"],
+    ["timeout", "1", "seq", "2"],
+    ["nice", "-n", "x", "seq", "1"],
+    ["nice", "-n", "5"],
+    ["nice"],
+    ["nice", "-n", "3", "nope"],
+    ["nice", "-n", "3", "seq", "2"],
+    ["nice", "-5", "seq", "1"],
+    ["nohup"],
+    ["nohup", "nope"],
+    ["yes", "--x"],
+    ["seq", "--x"],
+    ["tty"],
+    ["tty", "-s"],
+    ["tty", "x"],
+    ["uname", "x"],
+    ["whoami", "x"],
+    ["arch", "x"],
+    ["id", "-u", "-g"],
+    ["id", "-n"],
+    ["id", "nope"],
+    ["groups", "nope"],
+    ["getconf", "PAGESIZE"],
+    ["getconf", "FOO"],
+    ["getconf", "NAME_MAX", "/"],
+    ["nproc", "x"],
+    ["stty"],
 ]
 
 
@@ -103,7 +177,11 @@ def test_matches_gnu(argv: list[str]) -> None:
         (["hostname"], "sandbox\n", 0),
         (["uname"], "Linux\n", 0),
         (["uname", "-snrm"], "Linux sandbox 6.1.0 x86_64\n", 0),
-        (["uname", "-a"], "Linux sandbox 6.1.0 #1 SMP PREEMPT_DYNAMIC Sun Jan  1 00:00:00 UTC 2023 x86_64 GNU/Linux\n", 0),
+        (
+            ["uname", "-a"],
+            "Linux sandbox 6.1.0 #1 SMP PREEMPT_DYNAMIC Sun Jan  1 00:00:00 UTC 2023 x86_64 GNU/Linux\n",
+            0,
+        ),
         (["uname", "-p"], "unknown\n", 0),
         (["arch"], "x86_64\n", 0),
         (["nproc"], "1\n", 0),
@@ -142,7 +220,9 @@ def test_identity_override() -> None:
 
     alice = Identity(user="alice", uid=1001, gid=1001, group="staff", hostname="box")
     assert run_command(["whoami"], identity=alice).stdout == b"alice\n"
-    assert run_command(["id"], identity=alice).stdout == b"uid=1001(alice) gid=1001(staff) groups=1001(staff)\n"
+    assert (
+        run_command(["id"], identity=alice).stdout == b"uid=1001(alice) gid=1001(staff) groups=1001(staff)\n"
+    )
     assert run_command(["hostname"], identity=alice).stdout == b"box\n"
     assert run_command(["whoami"]).stdout == b"user\n"  # the default Identity()
 
@@ -177,7 +257,12 @@ def test_env_chdir_and_path() -> None:
         (["env", "-C", "sub", "pwd"], "/home/user/sub\n", "", 0),
         (["env", "-C", "/", "ls", "-d", "home"], "home\n", "", 0),
         (["env", "-C", "sub", "./nope"], "", "env: \u2018./nope\u2019: No such file or directory\n", 127),
-        (["env", "-C", "plain", "pwd"], "", "env: cannot change directory to 'plain': Not a directory\n", 125),
+        (
+            ["env", "-C", "plain", "pwd"],
+            "",
+            "env: cannot change directory to 'plain': Not a directory\n",
+            125,
+        ),
         (["env", "-i", "PATH=sub", "x"], "here /home/user\n", "", 0),
         (["env", "./plain"], "", "env: \u2018./plain\u2019: Permission denied\n", 126),
         (["env", "-i", "seq", "2"], "1\n2\n", "", 0),
@@ -195,7 +280,10 @@ def test_timeout_signals_and_statuses() -> None:
     r = run_via_shell(["timeout", "-s", "KILL", "0.1", "sleep", "5"])
     assert r.status == 137
     r = run_via_shell(["timeout", "-v", "0.1", "sleep", "5"])
-    assert (r.status, r.stderr) == (124, "timeout: sending signal TERM to command \u2018sleep\u2019\n".encode())
+    assert (r.status, r.stderr) == (
+        124,
+        "timeout: sending signal TERM to command \u2018sleep\u2019\n".encode(),
+    )
 
 
 def _sh(script: str, limits: Limits | str | None = None) -> tuple[str, float]:
@@ -204,26 +292,31 @@ def _sh(script: str, limits: Limits | str | None = None) -> tuple[str, float]:
     return r.stdout + r.stderr, time.monotonic() - start
 
 
-@pytest.mark.parametrize("script, expected", [
-    ("timeout 0.2 sleep 5; echo s=$?; echo after", "s=124\nafter\n"),
-    ("timeout --preserve-status 0.2 sleep 5; echo s=$?", "s=143\n"),
-    ("timeout --preserve-status -s HUP 0.2 sleep 5; echo s=$?", "s=129\n"),
-    ("timeout -s KILL 0.2 sleep 5; echo s=$?", "s=137\n"),
-    ("timeout -k 1 0.2 sleep 5; echo s=$?", "s=124\n"),
-    ("timeout --foreground 0.2 sleep 5; echo s=$?", "s=124\n"),
-    ("timeout 0 sleep 0.1; echo s=$?", "s=0\n"),
-    ("timeout 5 sh -c 'exit 3'; echo s=$?", "s=3\n"),
-    ("timeout 5 timeout 0.2 sleep 5; echo s=$?", "s=124\n"),
-    ("timeout 0.2 timeout 5 sleep 5; echo s=$?", "s=124\n"),
-    ("timeout -s KILL 0.2 timeout 5 sleep 5; echo s=$?", "s=137\n"),
-    ("timeout --preserve-status 0.2 timeout -s INT 5 sleep 5; echo s=$?", "s=143\n"),
-    ("timeout 0.2 bash -c 'sleep 5 | cat'; echo s=$?", "s=124\n"),
-    ("timeout 0.2 sh -c 'yes | cat >/dev/null'; echo s=$?", "s=124\n"),
-    ("timeout 1 yes | head -1; echo s=${PIPESTATUS[*]}", "y\ns=141 0\n"),
-    ("for i in 1 2; do timeout 0.1 sleep 5; echo $?; done", "124\n124\n"),
-    ("f() { sleep 5; }; timeout 0.2 f; echo s=$?", "timeout: failed to run command \u2018f\u2019: No such file or directory\n"
-                                                 "s=127\n"),
-])
+@pytest.mark.parametrize(
+    "script, expected",
+    [
+        ("timeout 0.2 sleep 5; echo s=$?; echo after", "s=124\nafter\n"),
+        ("timeout --preserve-status 0.2 sleep 5; echo s=$?", "s=143\n"),
+        ("timeout --preserve-status -s HUP 0.2 sleep 5; echo s=$?", "s=129\n"),
+        ("timeout -s KILL 0.2 sleep 5; echo s=$?", "s=137\n"),
+        ("timeout -k 1 0.2 sleep 5; echo s=$?", "s=124\n"),
+        ("timeout --foreground 0.2 sleep 5; echo s=$?", "s=124\n"),
+        ("timeout 0 sleep 0.1; echo s=$?", "s=0\n"),
+        ("timeout 5 sh -c 'exit 3'; echo s=$?", "s=3\n"),
+        ("timeout 5 timeout 0.2 sleep 5; echo s=$?", "s=124\n"),
+        ("timeout 0.2 timeout 5 sleep 5; echo s=$?", "s=124\n"),
+        ("timeout -s KILL 0.2 timeout 5 sleep 5; echo s=$?", "s=137\n"),
+        ("timeout --preserve-status 0.2 timeout -s INT 5 sleep 5; echo s=$?", "s=143\n"),
+        ("timeout 0.2 bash -c 'sleep 5 | cat'; echo s=$?", "s=124\n"),
+        ("timeout 0.2 sh -c 'yes | cat >/dev/null'; echo s=$?", "s=124\n"),
+        ("timeout 1 yes | head -1; echo s=${PIPESTATUS[*]}", "y\ns=141 0\n"),
+        ("for i in 1 2; do timeout 0.1 sleep 5; echo $?; done", "124\n124\n"),
+        (
+            "f() { sleep 5; }; timeout 0.2 f; echo s=$?",
+            "timeout: failed to run command \u2018f\u2019: No such file or directory\ns=127\n",
+        ),
+    ],
+)
 def test_timeout_stops_the_command_not_the_run(script: str, expected: str) -> None:
     out, took = _sh(script)
     assert "".join(sorted(out.splitlines(True))) == "".join(sorted(expected.splitlines(True)))

@@ -27,9 +27,18 @@ def test_output_file() -> None:
     assert sorted(r.vfs.view("/home/user").read_bytes("out").split()) == [b"1", b"2", b"3"]
 
 
-@pytest.mark.parametrize("argv", [
-    ["shuf", "-i", "x"], ["shuf", "-n", "-1", "-e", "a"], ["shuf", "-i", "1-0"], ["shuf", "-e"],
-    ["shuf", "-e", "-i", "1-2"], ["shuf", "a", "b"], ["shuf", "nope"], ["shuf", "-n", "0", "-i", "1-5"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["shuf", "-i", "x"],
+        ["shuf", "-n", "-1", "-e", "a"],
+        ["shuf", "-i", "1-0"],
+        ["shuf", "-e"],
+        ["shuf", "-e", "-i", "1-2"],
+        ["shuf", "a", "b"],
+        ["shuf", "nope"],
+        ["shuf", "-n", "0", "-i", "1-5"],
+    ],
+)
 def test_errors_match_gnu(argv: list[str]) -> None:
     compare(argv)

@@ -12,17 +12,54 @@ from sandbash.testing import run_command
 
 from .test_textbasic import compare
 
-DATA = (b"b 2 x\nA 10 y\na 2 z\n  c 1.5 w\nb 2 x\n\n10 -1 x\nfeb 3K q\nJan 2M r\n1e3 0x10 s\nnan\n"
-        b"-inf 1.2.3 t\n\tz -0 u\n0x1p3 .5 v\n+5 1,000 w\n")
+DATA = (
+    b"b 2 x\nA 10 y\na 2 z\n  c 1.5 w\nb 2 x\n\n10 -1 x\nfeb 3K q\nJan 2M r\n1e3 0x10 s\nnan\n"
+    b"-inf 1.2.3 t\n\tz -0 u\n0x1p3 .5 v\n+5 1,000 w\n"
+)
 COLON = b"b:2 x\nA:10 y\na:2 z\n  c:1.5 w\nb:2 x\nq:1:3\n::\n"
-VERSIONS = b"1.2.10\n1.2.9\n1.2\n1.2a\n1.2~\na.txt\n.hidden\n\n1.02\nfoo-1.10.tar.gz\nfoo-1.9.tar.gz\nv2\nv10\n"
+VERSIONS = (
+    b"1.2.10\n1.2.9\n1.2\n1.2a\n1.2~\na.txt\n.hidden\n\n1.02\nfoo-1.10.tar.gz\nfoo-1.9.tar.gz\nv2\nv10\n"
+)
 HUMAN = b"1K\n2M\n-1G\n0\n3\n1.5K\n1024\n-2\n0K\n10Q\n"
 
 ARGS = [
-    [], ["-r"], ["-n"], ["-nr"], ["-k2,2"], ["-k2"], ["-k2,2n", "-k1,1r"], ["-u"], ["-f"], ["-fu"], ["-b", "-k2"],
-    ["-k1.2,1.3"], ["-k3r"], ["-g"], ["-gr"], ["-h"], ["-M"], ["-V"], ["-d"], ["-i"], ["-s", "-k2,2"], ["-c"], ["-C"],
-    ["-cu"], ["-z"], ["-k2,2", "-u"], ["-k2,2n", "-u"], ["-nu"], ["-k2.2b,2.3"], ["-k1,1", "-k3"], ["-bk2,2"],
-    ["-n", "-k2"], ["-rk2,2g"], ["-k2,2h"], ["--sort=numeric"], ["-k1.1,1.1", "-s"], ["-dfk1"],
+    [],
+    ["-r"],
+    ["-n"],
+    ["-nr"],
+    ["-k2,2"],
+    ["-k2"],
+    ["-k2,2n", "-k1,1r"],
+    ["-u"],
+    ["-f"],
+    ["-fu"],
+    ["-b", "-k2"],
+    ["-k1.2,1.3"],
+    ["-k3r"],
+    ["-g"],
+    ["-gr"],
+    ["-h"],
+    ["-M"],
+    ["-V"],
+    ["-d"],
+    ["-i"],
+    ["-s", "-k2,2"],
+    ["-c"],
+    ["-C"],
+    ["-cu"],
+    ["-z"],
+    ["-k2,2", "-u"],
+    ["-k2,2n", "-u"],
+    ["-nu"],
+    ["-k2.2b,2.3"],
+    ["-k1,1", "-k3"],
+    ["-bk2,2"],
+    ["-n", "-k2"],
+    ["-rk2,2g"],
+    ["-k2,2h"],
+    ["--sort=numeric"],
+    ["-k1.1,1.1", "-s"],
+    ["-dfk1"],
 ]
 
 
@@ -32,8 +69,14 @@ def test_data(args: list[str]) -> None:
 
 
 COLON_ARGS = [
-    ["-t:", "-k2"], ["-t:", "-k2,2"], ["-t:", "-k2,2n"], ["-t", ":", "-k3,3", "-k1,1"], ["-t:", "-k2.2,2.3"],
-    ["-t:", "-k2,2", "-u"], ["-t:", "-k1b,1"], ["-t:", "-k2.1b,2"],
+    ["-t:", "-k2"],
+    ["-t:", "-k2,2"],
+    ["-t:", "-k2,2n"],
+    ["-t", ":", "-k3,3", "-k1,1"],
+    ["-t:", "-k2.2,2.3"],
+    ["-t:", "-k2,2", "-u"],
+    ["-t:", "-k1b,1"],
+    ["-t:", "-k2.1b,2"],
 ]
 
 
@@ -53,9 +96,30 @@ def test_human(args: list[str]) -> None:
 
 
 ERRORS = [
-    ["nope"], ["-k0"], ["-k1.0"], ["-k1,0"], ["-kx"], ["-k1.x"], ["-t", "ab"], ["-gn"], ["-nM"], ["--sort=foo"],
-    ["-k1,1bdfgr"], ["-k1.1.1"], ["-t", ""], ["--parallel=0"], ["--parallel=x"], ["-S", "10x"], ["-S", "x"],
-    ["--batch-size=1"], ["-o", "a", "-o", "b"], ["--check=foo"], ["-c", "a", "b"], ["-y"], ["d"], ["-x"],
+    ["nope"],
+    ["-k0"],
+    ["-k1.0"],
+    ["-k1,0"],
+    ["-kx"],
+    ["-k1.x"],
+    ["-t", "ab"],
+    ["-gn"],
+    ["-nM"],
+    ["--sort=foo"],
+    ["-k1,1bdfgr"],
+    ["-k1.1.1"],
+    ["-t", ""],
+    ["--parallel=0"],
+    ["--parallel=x"],
+    ["-S", "10x"],
+    ["-S", "x"],
+    ["--batch-size=1"],
+    ["-o", "a", "-o", "b"],
+    ["--check=foo"],
+    ["-c", "a", "b"],
+    ["-y"],
+    ["d"],
+    ["-x"],
 ]
 
 
@@ -67,10 +131,18 @@ def test_errors(args: list[str]) -> None:
 FILES = {"a": "z\nd\nm\n", "b": "c\ny\n", "s1": "a\nc\ne\n", "s2": "b\nd\nf\n"}
 
 
-@pytest.mark.parametrize("argv", [
-    ["sort", "a", "-", "b"], ["sort", "-m", "s1", "s2"], ["sort", "-m", "-r", "s2", "s1"], ["sort", "-c", "a"],
-    ["sort", "-C", "s1"], ["sort", "-m", "s1", "nope"], ["sort", "-c", "-", "a"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["sort", "a", "-", "b"],
+        ["sort", "-m", "s1", "s2"],
+        ["sort", "-m", "-r", "s2", "s1"],
+        ["sort", "-c", "a"],
+        ["sort", "-C", "s1"],
+        ["sort", "-m", "s1", "nope"],
+        ["sort", "-c", "-", "a"],
+    ],
+)
 def test_files(argv: list[str]) -> None:
     compare(argv, b"q\nb\n", FILES)
 

@@ -27,9 +27,26 @@ def _lines(seed: int) -> bytes:
 
 
 _DATA = {"mixed": _lines(1), "mixed-2": _lines(2), "short": b"b a\n a b\n\n  \nc\n a\tb c\n"}
-_KEYS = [["-k1"], ["-k2"], ["-k3,3"], ["-k2,2", "-k1,1"], ["-k2,3"], ["-k3,2"], ["-b", "-k2,2"], ["-k2b,2"],
-         ["-k2,2n"], ["-k2,2", "-r"], ["-k2,2r", "-k1"], ["-s", "-k2,2"], ["-u", "-k2,2"], ["-k7"], ["-k2.2,2"],
-         ["-k1,1.1"], ["-bk2.1,3.0"], ["-k2,2", "-f"]]
+_KEYS = [
+    ["-k1"],
+    ["-k2"],
+    ["-k3,3"],
+    ["-k2,2", "-k1,1"],
+    ["-k2,3"],
+    ["-k3,2"],
+    ["-b", "-k2,2"],
+    ["-k2b,2"],
+    ["-k2,2n"],
+    ["-k2,2", "-r"],
+    ["-k2,2r", "-k1"],
+    ["-s", "-k2,2"],
+    ["-u", "-k2,2"],
+    ["-k7"],
+    ["-k2.2,2"],
+    ["-k1,1.1"],
+    ["-bk2.1,3.0"],
+    ["-k2,2", "-f"],
+]
 
 
 @pytest.mark.parametrize("name", sorted(_DATA))
@@ -44,8 +61,11 @@ def test_pattern_gives_the_walks_span() -> None:
     alpha = b" \t\nab\x00\xff\r"
     shapes = 0
     for _ in range(1500):
-        key = Key(sword=rng.randrange(0, 5), eword=rng.choice([None, 0, 1, 2, 3, 4, 6]),
-                  skipsblanks=rng.random() < 0.4)
+        key = Key(
+            sword=rng.randrange(0, 5),
+            eword=rng.choice([None, 0, 1, 2, 3, 4, 6]),
+            skipsblanks=rng.random() < 0.4,
+        )
         rx = blank_key_rx(key)
         if rx is None:
             continue

@@ -160,7 +160,9 @@ def test_write_error() -> None:
     assert status == 1 and err.getvalue() == b"cat: write error: No space left on device\n"
 
 
-def run_ctx(name: str, args: list[str], stdin: Stream, stdout: Stream, stderr: Stream, files: Files | None = None) -> int:
+def run_ctx(
+    name: str, args: list[str], stdin: Stream, stdout: Stream, stderr: Stream, files: Files | None = None
+) -> int:
     """Run a command with streams of our choosing."""
     from sandbash.commands.invoke import Capabilities, invoke
     from sandbash.commands.registry import BUILTIN_TABLE
@@ -169,8 +171,14 @@ def run_ctx(name: str, args: list[str], stdin: Stream, stdout: Stream, stderr: S
 
     record = BUILTIN_TABLE.lookup(name)
     assert record is not None
-    return invoke(record, [name, *args], {0: stdin, 1: stdout, 2: stderr}, make_vfs(files).view("/home/user"),
-                  {"LC_ALL": "C.UTF-8"}, Capabilities(Budget(Limits())))
+    return invoke(
+        record,
+        [name, *args],
+        {0: stdin, 1: stdout, 2: stderr},
+        make_vfs(files).view("/home/user"),
+        {"LC_ALL": "C.UTF-8"},
+        Capabilities(Budget(Limits())),
+    )
 
 
 class _Endless(Stream):

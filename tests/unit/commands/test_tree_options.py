@@ -25,8 +25,12 @@ ROWS: list[tuple[list[str], str, str, int]] = [
     (["-L", "0", "d"], "", "tree: Invalid level, must be greater than 0.\n", 1),
     (["-L", "x", "-z"], "", "tree: Invalid level, must be greater than 0.\n", 1),  # met first, reported first
     (["--filelimit", "x", "d"], "", "tree: Invalid filelimit value 'x'.\n", 1),
-    (["--sort", "bogus", "d"], "name,version,size,mtime,ctime\n",
-     "tree: Sort type 'bogus' not valid, should be one of: ", 1),
+    (
+        ["--sort", "bogus", "d"],
+        "name,version,size,mtime,ctime\n",
+        "tree: Sort type 'bogus' not valid, should be one of: ",
+        1,
+    ),
     (["-z"], "", "tree: Invalid argument -`z'.\n" + USAGE, 1),
     (["-az", "d"], "", "tree: Invalid argument -`z'.\n" + USAGE, 1),
     (["--foo=1"], "", "tree: Invalid argument `--foo=1'.\n" + USAGE, 1),

@@ -14,7 +14,10 @@ _DATA = {"runs": _RUNS, "no-final-newline": _RUNS + b"key1 tail1", "short": b"a\
 
 
 @pytest.mark.parametrize("name", sorted(_DATA))
-@pytest.mark.parametrize("args", [[], ["-c"], ["-d"], ["-u"], ["-cd"], ["-ic"], ["-f", "1", "-c"], ["-s", "3", "-c"],
-                                  ["-w", "3", "-c"]], ids=lambda a: " ".join(a) or "plain")
+@pytest.mark.parametrize(
+    "args",
+    [[], ["-c"], ["-d"], ["-u"], ["-cd"], ["-ic"], ["-f", "1", "-c"], ["-s", "3", "-c"], ["-w", "3", "-c"]],
+    ids=lambda a: " ".join(a) or "plain",
+)
 def test_runs_across_reads_match_gnu(args: list[str], name: str) -> None:
     compare(["uniq", *args], _DATA[name])

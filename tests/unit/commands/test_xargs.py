@@ -11,19 +11,54 @@ from unit.commands.viashell import run_via_shell
 
 ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
 cases = [
- (b'a b\nc\n', []), (b'', []), (b'', ['-r','echo','x']), (b'a "b c" d\\ e\n', ['-n1']), (b'a "b c\n', []), (b"a 'b\n", []),
- (b'a b c d e\n', ['-n2']), (b'a b\nc d\ne\n', ['-L1']), (b'a b \nc d\ne\n', ['-L1']), (b'a\nb\n', ['-I{}','echo','x{}y{}']),
- (b'  a b\nc\n', ['-I','%','echo','[%]']), (b'a,b,c\n', ['-d,','-n1','echo']), (b'a\0b c\0', ['-0','-n1','echo']),
- (b'a b\n', ['-t','echo']), (b'a\n', ['-p','echo']), (b'a\n', ['nope']), (b'a b END c\n', ['-E','END']),
- (b'a b c\n', ['-s','10','echo']), (b'aaaaaaaaaaaa\n', ['-s','10','echo']), (b'a b c\n', ['-n','2','-x','-s','8','echo']),
- (b'', ['-P','x','echo']), (b'', ['-n','0','echo']), (b'', ['-Q']), (b'a\n', ['-a','/nonexist','echo']),
- (b'x\n', ['-i','echo','{}{}']), (b'x\n', ['-iZ','echo','Z']), (b'a\\\nb\n', ['-n1']), (b"a'b'c\n", []),
- (b'a b c d\n', ['-L','1','-n','2']), (b'a\n\n\nb\n', ['-L1','echo']), (b'a\n', ['-l','echo']),
- (b'a b\n', ['-d\\n','-t','echo']), (b'a\n', ['-t','-I{}','echo','x {}']), (b'', ['-t','echo']),
- (b'a b c', ['-d',' ','-n1']), (b'aXb\n', ['-d\\x58','-n1']), (b'a\nb\n', ['-d\\012','-n1']), (b'x\n', ['-d','ab','-n1']),
- (b'a b\n', ['-I{}','-n1','echo','{}']), (b'1 2 3 4\n', ['-L2','-n','1']), (b'a\nb\nc\n', ['-L2']), (b'a b c d e f\n', ['-n','2','-P','1','echo']),
- (b'a\n', ['-s','5','echo']), (b'a\n', ['-s','0','echo']), (b'1 2 3\n', ['printf','%s-']), (b'1\n2\n', ['-n1','seq']),
- (b'a\n', ['printenv','NOPE']), (b'x y\n', ['-n1','-r','echo','pre']),
+    (b"a b\nc\n", []),
+    (b"", []),
+    (b"", ["-r", "echo", "x"]),
+    (b'a "b c" d\\ e\n', ["-n1"]),
+    (b'a "b c\n', []),
+    (b"a 'b\n", []),
+    (b"a b c d e\n", ["-n2"]),
+    (b"a b\nc d\ne\n", ["-L1"]),
+    (b"a b \nc d\ne\n", ["-L1"]),
+    (b"a\nb\n", ["-I{}", "echo", "x{}y{}"]),
+    (b"  a b\nc\n", ["-I", "%", "echo", "[%]"]),
+    (b"a,b,c\n", ["-d,", "-n1", "echo"]),
+    (b"a\0b c\0", ["-0", "-n1", "echo"]),
+    (b"a b\n", ["-t", "echo"]),
+    (b"a\n", ["-p", "echo"]),
+    (b"a\n", ["nope"]),
+    (b"a b END c\n", ["-E", "END"]),
+    (b"a b c\n", ["-s", "10", "echo"]),
+    (b"aaaaaaaaaaaa\n", ["-s", "10", "echo"]),
+    (b"a b c\n", ["-n", "2", "-x", "-s", "8", "echo"]),
+    (b"", ["-P", "x", "echo"]),
+    (b"", ["-n", "0", "echo"]),
+    (b"", ["-Q"]),
+    (b"a\n", ["-a", "/nonexist", "echo"]),
+    (b"x\n", ["-i", "echo", "{}{}"]),
+    (b"x\n", ["-iZ", "echo", "Z"]),
+    (b"a\\\nb\n", ["-n1"]),
+    (b"a'b'c\n", []),
+    (b"a b c d\n", ["-L", "1", "-n", "2"]),
+    (b"a\n\n\nb\n", ["-L1", "echo"]),
+    (b"a\n", ["-l", "echo"]),
+    (b"a b\n", ["-d\\n", "-t", "echo"]),
+    (b"a\n", ["-t", "-I{}", "echo", "x {}"]),
+    (b"", ["-t", "echo"]),
+    (b"a b c", ["-d", " ", "-n1"]),
+    (b"aXb\n", ["-d\\x58", "-n1"]),
+    (b"a\nb\n", ["-d\\012", "-n1"]),
+    (b"x\n", ["-d", "ab", "-n1"]),
+    (b"a b\n", ["-I{}", "-n1", "echo", "{}"]),
+    (b"1 2 3 4\n", ["-L2", "-n", "1"]),
+    (b"a\nb\nc\n", ["-L2"]),
+    (b"a b c d e f\n", ["-n", "2", "-P", "1", "echo"]),
+    (b"a\n", ["-s", "5", "echo"]),
+    (b"a\n", ["-s", "0", "echo"]),
+    (b"1 2 3\n", ["printf", "%s-"]),
+    (b"1\n2\n", ["-n1", "seq"]),
+    (b"a\n", ["printenv", "NOPE"]),
+    (b"x y\n", ["-n1", "-r", "echo", "pre"]),
 ]
 
 
@@ -45,8 +80,12 @@ def _exit_with(status: int):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize(
     "status, xargs_status, message",
-    [(0, 0, ""), (3, 123, ""), (255, 124, "xargs: xt: exited with status 255; aborting\n"),
-     (137, 125, "xargs: xt: terminated by signal 9\n")],
+    [
+        (0, 0, ""),
+        (3, 123, ""),
+        (255, 124, "xargs: xt: exited with status 255; aborting\n"),
+        (137, 125, "xargs: xt: terminated by signal 9\n"),
+    ],
 )
 def test_exit_statuses(status: int, xargs_status: int, message: str) -> None:
     xt = CommandRecord(("xt",), _exit_with(status), Effects.NONE)
@@ -70,5 +109,7 @@ def test_large_input_is_batched() -> None:
 
 
 def test_arg_file_and_replace() -> None:
-    r = run_via_shell(["xargs", "-a", "list", "-I", "@", "echo", "<@>"], files={"list": "one\ntwo words\n"}, env=ENV)
+    r = run_via_shell(
+        ["xargs", "-a", "list", "-I", "@", "echo", "<@>"], files={"list": "one\ntwo words\n"}, env=ENV
+    )
     assert r.stdout == b"<one>\n<two words>\n"

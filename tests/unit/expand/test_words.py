@@ -75,7 +75,7 @@ ROWS: list[tuple[str, Setup, str, list[str]]] = [
     ("quote-single", {"x": "v"}, "'$x'", ["$x"]),
     ("quote-concat", {}, "\"a\"'b'c", ["abc"]),
     ("quote-ansi-c", {}, "$'a\\tb'", ["a\tb"]),
-    ("quote-empty-pair", {}, '"" \'\'', ["", ""]),
+    ("quote-empty-pair", {}, "\"\" ''", ["", ""]),
     ("quote-backslash-in-dq", {}, '"a\\$b\\\\"', ["a$b\\"]),
     ("brace-list", {}, "a{1,2}b", ["a1b", "a2b"]),
     ("brace-seq", {}, "{1..3}", ["1", "2", "3"]),
@@ -162,8 +162,9 @@ def test_expansion(name: str, setup: Setup, command: str, argv: list[str]) -> No
 
 def _bash_52() -> bool:
     try:
-        out = subprocess.run(["/bin/bash", "-c", "echo $BASH_VERSION"], capture_output=True, text=True,
-                             timeout=10).stdout
+        out = subprocess.run(
+            ["/bin/bash", "-c", "echo $BASH_VERSION"], capture_output=True, text=True, timeout=10
+        ).stdout
     except (OSError, subprocess.TimeoutExpired):
         return False
     return out.startswith("5.2")
@@ -174,12 +175,19 @@ def test_table_matches_real_bash() -> None:
     script = []
     for name, setup, command, _ in ROWS:
         # each row in its own subshell, in an empty directory of its own
-        script.append(f"( mkdir {name} && cd {name} && {{\n{bash_setup(setup)}\n}} && "
-                      f"printf '<%s>' argv {command}; echo )")
+        script.append(
+            f"( mkdir {name} && cd {name} && {{\n{bash_setup(setup)}\n}} && "
+            f"printf '<%s>' argv {command}; echo )"
+        )
     with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run(["/bin/bash", "-c", "\n".join(script)], capture_output=True, text=True,
-                             cwd=tmp, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C"},
-                             timeout=60).stdout
+        out = subprocess.run(
+            ["/bin/bash", "-c", "\n".join(script)],
+            capture_output=True,
+            text=True,
+            cwd=tmp,
+            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C"},
+            timeout=60,
+        ).stdout
     lines = out.split("\n")
     for (name, _, _, argv), line in zip(ROWS, lines, strict=False):
         want = "".join(f"<{a}>" for a in ["argv", *argv])  # "argv" tells no word from one empty word

@@ -61,36 +61,64 @@ def test_home_names_the_module_of_every_builtin_and_nothing_else() -> None:
     assert registered == HOME
 
 
-@pytest.mark.parametrize(("script", "loaded"), [
-    ("echo hi", ["io"]),
-    ("x=1; echo $x; printf '%s' y", ["io"]),
-    (": ; true", ["core"]),
-    ("local x 2>/dev/null; echo", ["io", "varcmds"]),
-    ("cd /; pwd", ["dirs"]),
-    ("[ -n x ] && test -z ''", ["testcmd"]),
-    ("f() { return 0; }; f", ["core"]),
-    ("ls / >/dev/null", []),
-    ("nosuchcommand 2>/dev/null", []),
-])
+@pytest.mark.parametrize(
+    ("script", "loaded"),
+    [
+        ("echo hi", ["io"]),
+        ("x=1; echo $x; printf '%s' y", ["io"]),
+        (": ; true", ["core"]),
+        ("local x 2>/dev/null; echo", ["io", "varcmds"]),
+        ("cd /; pwd", ["dirs"]),
+        ("[ -n x ] && test -z ''", ["testcmd"]),
+        ("f() { return 0; }; f", ["core"]),
+        ("ls / >/dev/null", []),
+        ("nosuchcommand 2>/dev/null", []),
+    ],
+)
 def test_a_run_imports_only_the_modules_of_the_builtins_it_runs(script: str, loaded: list[str]) -> None:
     assert _run(_PROBE, script) == loaded
 
 
-@pytest.mark.parametrize("script", [
-    "type cd", "compgen -b | wc -l", "enable | wc -l", "help cd | head -1", "command -v popd", "builtin pushd /",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "type cd",
+        "compgen -b | wc -l",
+        "enable | wc -l",
+        "help cd | head -1",
+        "command -v popd",
+        "builtin pushd /",
+    ],
+)
 def test_whole_table_readers_see_every_builtin(script: str) -> None:
-    assert _run(_PROBE, script) == ["complete", "core", "dirs", "editing", "history", "io", "jobs", "misc", "testcmd",
-                                    "ulimit", "varcmds"]
+    assert _run(_PROBE, script) == [
+        "complete",
+        "core",
+        "dirs",
+        "editing",
+        "history",
+        "io",
+        "jobs",
+        "misc",
+        "testcmd",
+        "ulimit",
+        "varcmds",
+    ]
 
 
-@pytest.mark.parametrize(("script", "out"), [
-    ("type cd history ulimit", "cd is a shell builtin\nhistory is a shell builtin\nulimit is a shell builtin\n"),
-    ("compgen -b | wc -l", "61\n"),  # as bash 5.2
-    ("command -v compopt; command -V wait", "compopt\nwait is a shell builtin\n"),
-    ("enable -n echo; enable -a | grep -c 'enable -n echo'", "1\n"),
-    ("echo() { printf 'f:%s\\n' \"$1\"; }; echo a; builtin echo b", "f:a\nb\n"),
-])
+@pytest.mark.parametrize(
+    ("script", "out"),
+    [
+        (
+            "type cd history ulimit",
+            "cd is a shell builtin\nhistory is a shell builtin\nulimit is a shell builtin\n",
+        ),
+        ("compgen -b | wc -l", "61\n"),  # as bash 5.2
+        ("command -v compopt; command -V wait", "compopt\nwait is a shell builtin\n"),
+        ("enable -n echo; enable -a | grep -c 'enable -n echo'", "1\n"),
+        ("echo() { printf 'f:%s\\n' \"$1\"; }; echo a; builtin echo b", "f:a\nb\n"),
+    ],
+)
 def test_lookups_in_one_session_agree(script: str, out: str) -> None:
     r = Bash().exec(script)
     assert (r.stdout, r.exit_code) == (out, 0)

@@ -42,8 +42,9 @@ class FakeRecorder:
         self.events.append(("end", command_id, status))
 
 
-def gates(policy: FakePolicy | None = None, embedder: object = None,
-          recorder: FakeRecorder | None = None) -> CommandGates:
+def gates(
+    policy: FakePolicy | None = None, embedder: object = None, recorder: FakeRecorder | None = None
+) -> CommandGates:
     made = CommandGates.compose(cast(Gate, policy), embedder, cast(Recorder, recorder))  # type: ignore[arg-type]
     assert made is not None
     return made
@@ -54,14 +55,18 @@ def test_nothing_to_ask_composes_to_none() -> None:
     assert CommandGates.compose(None, lambda argv: None, None) is not None
 
 
-@pytest.mark.parametrize(("refuse", "embedder_says", "expected", "embedder_asked"), [
-    (set(), None, None, True),
-    ({"rm"}, None, "denied by policy", False),  # the policy first: the embedder is not asked
-    (set(), "no rm here", "no rm here", True),
-    ({"rm"}, "no rm here", "denied by policy", False),
-])
-def test_policy_then_embedder(refuse: set[str], embedder_says: str | None, expected: str | None,
-                              embedder_asked: bool) -> None:
+@pytest.mark.parametrize(
+    ("refuse", "embedder_says", "expected", "embedder_asked"),
+    [
+        (set(), None, None, True),
+        ({"rm"}, None, "denied by policy", False),  # the policy first: the embedder is not asked
+        (set(), "no rm here", "no rm here", True),
+        ({"rm"}, "no rm here", "denied by policy", False),
+    ],
+)
+def test_policy_then_embedder(
+    refuse: set[str], embedder_says: str | None, expected: str | None, embedder_asked: bool
+) -> None:
     asked: list[list[str]] = []
 
     def embedder(argv: list[str]) -> str | None:

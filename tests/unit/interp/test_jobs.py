@@ -19,10 +19,24 @@ def table() -> dict[int, Job]:
     return {j.jid: j for j in jobs}
 
 
-@pytest.mark.parametrize(("spec", "jid"), [
-    ("%1", 1), ("%4", 4), ("%3", None), ("%", 4), ("%%", 4), ("%+", 4), ("%-", 2),
-    ("%sleep", 4), ("%grep", 2), ("%?x f", 2), ("%?sleep", 4), ("%?nothing", None), ("%cat", None),
-])
+@pytest.mark.parametrize(
+    ("spec", "jid"),
+    [
+        ("%1", 1),
+        ("%4", 4),
+        ("%3", None),
+        ("%", 4),
+        ("%%", 4),
+        ("%+", 4),
+        ("%-", 2),
+        ("%sleep", 4),
+        ("%grep", 2),
+        ("%?x f", 2),
+        ("%?sleep", 4),
+        ("%?nothing", None),
+        ("%cat", None),
+    ],
+)
 def test_find_job(spec: str, jid: int | None) -> None:
     found = find_job(table(), spec)
     assert (found.jid if found else None) == jid
@@ -34,13 +48,21 @@ def test_find_job_with_one_or_no_job() -> None:
     assert find_job({}, "%%") is None and find_job({}, "%-") is None
 
 
-@pytest.mark.parametrize(("arg", "signed", "kind", "jid"), [
-    ("%2", False, JOBSPEC, 2), ("%9", False, JOBSPEC, None),
-    ("104", False, PID, 4), ("999", False, PID, None),
-    ("-104", True, PID, None),  # a process group: no job has a negative pid
-    ("-104", False, NEITHER, None), ("abc", True, NEITHER, None), ("", False, NEITHER, None),
-    ("--5", True, NEITHER, None), ("1x", False, NEITHER, None),
-])
+@pytest.mark.parametrize(
+    ("arg", "signed", "kind", "jid"),
+    [
+        ("%2", False, JOBSPEC, 2),
+        ("%9", False, JOBSPEC, None),
+        ("104", False, PID, 4),
+        ("999", False, PID, None),
+        ("-104", True, PID, None),  # a process group: no job has a negative pid
+        ("-104", False, NEITHER, None),
+        ("abc", True, NEITHER, None),
+        ("", False, NEITHER, None),
+        ("--5", True, NEITHER, None),
+        ("1x", False, NEITHER, None),
+    ],
+)
 def test_job_for(arg: str, signed: bool, kind: str, jid: int | None) -> None:
     got_kind, job = job_for(table(), arg, signed)
     assert (got_kind, job.jid if job else None) == (kind, jid)

@@ -59,12 +59,15 @@ def test_tick_allows_exactly_the_limit_and_checks_the_budget_each_time(limit: in
     assert budget.checks == limit  # refused before the deadline check
 
 
-@pytest.mark.parametrize(("exc", "last_status", "status"), [
-    (BreakLoop(1), 5, 0),           # `break`: the loop ends with 0, whatever ran before
-    (BreakLoop(1, 1), 5, 1),        # `break 0` and friends carry their own status
-    (ContinueLoop(1), 5, 5),        # `continue`: the loop goes on with the last command's status
-    (ContinueLoop(1), 0, 0),
-])
+@pytest.mark.parametrize(
+    ("exc", "last_status", "status"),
+    [
+        (BreakLoop(1), 5, 0),  # `break`: the loop ends with 0, whatever ran before
+        (BreakLoop(1, 1), 5, 1),  # `break 0` and friends carry their own status
+        (ContinueLoop(1), 5, 5),  # `continue`: the loop goes on with the last command's status
+        (ContinueLoop(1), 0, 0),
+    ],
+)
 def test_caught_at_its_own_loop(exc: LoopControl, last_status: int, status: int) -> None:
     loop, state, _ = frame()
     state.last_status = last_status

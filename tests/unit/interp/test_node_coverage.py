@@ -47,8 +47,14 @@ def _meaning(node: object) -> object:
         return tuple(_meaning(x) for x in node)
     if type(node).__module__ == A.__name__ and not isinstance(node, str):
         names = [s for k in type(node).__mro__ for s in getattr(k, "__slots__", ())]
-        return (type(node).__name__, *((n, _meaning(getattr(node, n))) for n in names
-                                       if n not in SPANS and not (n == "text" and isinstance(node, A.FuncDef))))
+        return (
+            type(node).__name__,
+            *(
+                (n, _meaning(getattr(node, n)))
+                for n in names
+                if n not in SPANS and not (n == "text" and isinstance(node, A.FuncDef))
+            ),
+        )
     return node
 
 

@@ -67,17 +67,20 @@ class FakeExecutor:
         return status
 
 
-@pytest.mark.parametrize(("script", "ran", "status"), [
-    ("a; b; c", ["a", "b", "c"], 0),
-    ("false && a || b", ["false", "b"], 0),
-    ("true || a; st3", ["true", "st3"], 3),
-    ("if false; then a; elif st2; then b; else c; fi", ["false", "st2", "c"], 0),
-    ("if true; then st4; fi", ["true", "st4"], 4),
-    ("! false && a", ["false", "a"], 0),
-    ("case x in y) a;; x) b;& z) c;; *) d;; esac", ["b", "c"], 0),
-    ("{ a; st5; }", ["a", "st5"], 5),
-    ("f() { st6; }; a", ["a"], 0),  # a definition runs nothing
-])
+@pytest.mark.parametrize(
+    ("script", "ran", "status"),
+    [
+        ("a; b; c", ["a", "b", "c"], 0),
+        ("false && a || b", ["false", "b"], 0),
+        ("true || a; st3", ["true", "st3"], 3),
+        ("if false; then a; elif st2; then b; else c; fi", ["false", "st2", "c"], 0),
+        ("if true; then st4; fi", ["true", "st4"], 4),
+        ("! false && a", ["false", "a"], 0),
+        ("case x in y) a;; x) b;& z) c;; *) d;; esac", ["b", "c"], 0),
+        ("{ a; st5; }", ["a", "st5"], 5),
+        ("f() { st6; }; a", ["a"], 0),  # a definition runs nothing
+    ],
+)
 def test_evaluator_decides_what_runs(script: str, ran: list[str], status: int) -> None:
     sh = new_shell()
     fake = FakeExecutor(sh)
@@ -104,11 +107,16 @@ def test_a_run_records_refused_and_run_commands_through_its_gates() -> None:
     bash = Bash(command_gate=lambda argv: "no" if argv[0] == "cat" else None, audit=Audit())
     result = bash.exec("echo hi; cat /dev/null; echo $?")
     assert (result.stdout, result.stderr) == ("hi\n126\n", "bash: line 1: cat: no\n")
-    commands = [(e["kind"], e.get("argv"), e.get("status")) for e in result.events if e["kind"] != "run.start"]
+    commands = [
+        (e["kind"], e.get("argv"), e.get("status")) for e in result.events if e["kind"] != "run.start"
+    ]
     assert commands[:6] == [
-        ("command.start", ["echo", "hi"], None), ("command.end", None, 0),
-        ("command.start", ["cat", "/dev/null"], None), ("command.end", None, 126),  # refused, recorded
-        ("command.start", ["echo", "126"], None), ("command.end", None, 0),
+        ("command.start", ["echo", "hi"], None),
+        ("command.end", None, 0),
+        ("command.start", ["cat", "/dev/null"], None),
+        ("command.end", None, 126),  # refused, recorded
+        ("command.start", ["echo", "126"], None),
+        ("command.end", None, 0),
     ]
 
 
@@ -124,9 +132,17 @@ def _imports(path: Path) -> list[str]:
 
 
 def test_the_interpreter_reaches_its_builtins_through_one_seam_only() -> None:
-    reaching = sorted(p.name for p in INTERP.glob("*.py")
-                      if any(n.startswith("..builtins") or n in ("...builtins", "sandbash.builtins")
-                             or n == "...builtins" or n.endswith("..builtins") for n in _imports(p)))
+    reaching = sorted(
+        p.name
+        for p in INTERP.glob("*.py")
+        if any(
+            n.startswith("..builtins")
+            or n in ("...builtins", "sandbash.builtins")
+            or n == "...builtins"
+            or n.endswith("..builtins")
+            for n in _imports(p)
+        )
+    )
     assert reaching == ["builtin_table.py"]
 
 

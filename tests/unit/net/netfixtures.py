@@ -54,8 +54,9 @@ def _handler(server: Server) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:
             pass
 
-        def _reply(self, status: int, body: bytes = b"", headers: Sequence[tuple[str, str]] = (),
-                   length: bool = True) -> None:
+        def _reply(
+            self, status: int, body: bytes = b"", headers: Sequence[tuple[str, str]] = (), length: bool = True
+        ) -> None:
             self.send_response(status)
             for k, v in headers:
                 self.send_header(k, v)
@@ -109,8 +110,12 @@ def _handler(server: Server) -> type[BaseHTTPRequestHandler]:
             elif route == "/text":
                 self._reply(200, q.get("body", "hello\n").encode(), [("Content-Type", "text/plain")])
             else:  # echo what arrived
-                echo = {"method": self.command, "path": self.path, "headers": dict(self.headers.items()),
-                        "body": body.decode("utf-8", "replace")}
+                echo = {
+                    "method": self.command,
+                    "path": self.path,
+                    "headers": dict(self.headers.items()),
+                    "body": body.decode("utf-8", "replace"),
+                }
                 self._reply(200, json.dumps(echo).encode() + b"\n", [("Content-Type", "application/json")])
 
         do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = do_PATCH = _serve
@@ -205,15 +210,17 @@ def local_config(*servers: Server, **kw: Any) -> NetworkConfig:
     return NetworkConfig(**kw)
 
 
-def run_net(argv: Sequence[str], cfg: NetworkConfig | None, stdin: bytes = b"",
-            files: dict[str, bytes | str] | None = None, limits: Limits | None = None) -> CommandResult:
-    return run_command(list(argv), stdin=stdin, files=files, limits=limits,
-                       network=cfg)
+def run_net(
+    argv: Sequence[str],
+    cfg: NetworkConfig | None,
+    stdin: bytes = b"",
+    files: dict[str, bytes | str] | None = None,
+    limits: Limits | None = None,
+) -> CommandResult:
+    return run_command(list(argv), stdin=stdin, files=files, limits=limits, network=cfg)
 
 
 def echoed(result: CommandResult) -> dict[str, Any]:
     """The echo route's JSON from a command's stdout."""
     data: dict[str, Any] = json.loads(result.stdout.decode())
     return data
-
-

@@ -13,8 +13,9 @@ from sandbash.net import Credential
 from .netfixtures import Server, StubResolver, echoed, local_config, run_net
 
 
-def curl(server: Server, *args: str, stdin: bytes = b"", files: dict[str, bytes | str] | None = None,
-         **cfg: object) -> tuple[bytes, str, int]:
+def curl(
+    server: Server, *args: str, stdin: bytes = b"", files: dict[str, bytes | str] | None = None, **cfg: object
+) -> tuple[bytes, str, int]:
     r = run_net(["curl", *args], local_config(server, **cfg), stdin=stdin, files=files)
     return r.stdout, r.stderr.decode(), r.status
 
@@ -24,7 +25,10 @@ def test_get_with_curls_default_headers(server: Server) -> None:
     seen = echoed(r)
     assert r.status == 0 and seen["path"] == "/hello?x=1" and seen["method"] == "GET"
     assert list(seen["headers"].items()) == [
-        ("Host", f"127.0.0.1:{server.port}"), ("User-Agent", "curl/7.88.1"), ("Accept", "*/*")]
+        ("Host", f"127.0.0.1:{server.port}"),
+        ("User-Agent", "curl/7.88.1"),
+        ("Accept", "*/*"),
+    ]
 
 
 def test_scheme_defaults_to_http(server: Server) -> None:
@@ -32,17 +36,20 @@ def test_scheme_defaults_to_http(server: Server) -> None:
     assert (r.stdout, r.status) == (b"hello\n", 0)
 
 
-@pytest.mark.parametrize(("args", "expected"), [
-    (["-H", "X-Test: 1"], {"X-Test": "1"}),
-    (["-H", "Accept:"], {"Accept": None}),
-    (["-H", "X-Empty;"], {"X-Empty": ""}),
-    (["-A", "agent/1"], {"User-Agent": "agent/1"}),
-    (["-A", ""], {"User-Agent": None}),
-    (["-e", "http://ref/"], {"Referer": "http://ref/"}),
-    (["-u", "me:secret"], {"Authorization": "Basic bWU6c2VjcmV0"}),
-    (["-b", "a=1; b=2"], {"Cookie": "a=1; b=2"}),
-    (["--compressed"], {"Accept-Encoding": "deflate, gzip"}),
-])
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["-H", "X-Test: 1"], {"X-Test": "1"}),
+        (["-H", "Accept:"], {"Accept": None}),
+        (["-H", "X-Empty;"], {"X-Empty": ""}),
+        (["-A", "agent/1"], {"User-Agent": "agent/1"}),
+        (["-A", ""], {"User-Agent": None}),
+        (["-e", "http://ref/"], {"Referer": "http://ref/"}),
+        (["-u", "me:secret"], {"Authorization": "Basic bWU6c2VjcmV0"}),
+        (["-b", "a=1; b=2"], {"Cookie": "a=1; b=2"}),
+        (["--compressed"], {"Accept-Encoding": "deflate, gzip"}),
+    ],
+)
 def test_request_headers(server: Server, args: list[str], expected: dict[str, str | None]) -> None:
     out, _, status = curl(server, "-s", *args, server.url + "/")
     headers = echoed_bytes(out)["headers"]
@@ -66,28 +73,49 @@ def test_userinfo_in_url_becomes_basic_auth(server: Server) -> None:
 POST = {"allowed_methods": ["GET", "HEAD", "POST", "PUT", "DELETE"]}
 
 
-@pytest.mark.parametrize(("args", "body", "ctype"), [
-    (["-d", "a=1", "-d", "b=2"], "a=1&b=2", "application/x-www-form-urlencoded"),
-    (["-d", "@data.txt"], "l1l2", "application/x-www-form-urlencoded"),
-    (["--data-binary", "@data.txt"], "l1\r\nl2\n", "application/x-www-form-urlencoded"),
-    (["--data-raw", "@data.txt"], "@data.txt", "application/x-www-form-urlencoded"),
-    (["--data-urlencode", "q=a b&c", "--data-urlencode", "=x y"], "q=a+b%26c&x+y", "application/x-www-form-urlencoded"),
-    (["--data-urlencode", "f@data.txt"], "f=l1%0D%0Al2%0A", "application/x-www-form-urlencoded"),
-    (["-d", "@-"], "fromstdin", "application/x-www-form-urlencoded"),
-    (["--json", '{"a":1}'], '{"a":1}', "application/json"),
-    (["-d", "x", "-H", "Content-Type: text/plain"], "x", "text/plain"),
-])
+@pytest.mark.parametrize(
+    ("args", "body", "ctype"),
+    [
+        (["-d", "a=1", "-d", "b=2"], "a=1&b=2", "application/x-www-form-urlencoded"),
+        (["-d", "@data.txt"], "l1l2", "application/x-www-form-urlencoded"),
+        (["--data-binary", "@data.txt"], "l1\r\nl2\n", "application/x-www-form-urlencoded"),
+        (["--data-raw", "@data.txt"], "@data.txt", "application/x-www-form-urlencoded"),
+        (
+            ["--data-urlencode", "q=a b&c", "--data-urlencode", "=x y"],
+            "q=a+b%26c&x+y",
+            "application/x-www-form-urlencoded",
+        ),
+        (["--data-urlencode", "f@data.txt"], "f=l1%0D%0Al2%0A", "application/x-www-form-urlencoded"),
+        (["-d", "@-"], "fromstdin", "application/x-www-form-urlencoded"),
+        (["--json", '{"a":1}'], '{"a":1}', "application/json"),
+        (["-d", "x", "-H", "Content-Type: text/plain"], "x", "text/plain"),
+    ],
+)
 def test_request_bodies(server: Server, args: list[str], body: str, ctype: str) -> None:
-    out, err, status = curl(server, "-s", *args, server.url + "/", stdin=b"fromstdin",
-                            files={"data.txt": "l1\r\nl2\n"}, **POST)
+    out, err, status = curl(
+        server, "-s", *args, server.url + "/", stdin=b"fromstdin", files={"data.txt": "l1\r\nl2\n"}, **POST
+    )
     seen = echoed_bytes(out)
     assert (status, seen["method"], seen["body"]) == (0, "POST", body), err
     assert seen["headers"]["Content-Type"] == ctype  # type: ignore[index]
 
 
 def test_multipart_form(server: Server) -> None:
-    out, _, status = curl(server, "-s", "-F", "a=1", "-F", "f=@up.txt", "-F", "g=<up.txt", "-F", "h=v;type=text/x",
-                          server.url + "/", files={"up.txt": "content\n"}, **POST)
+    out, _, status = curl(
+        server,
+        "-s",
+        "-F",
+        "a=1",
+        "-F",
+        "f=@up.txt",
+        "-F",
+        "g=<up.txt",
+        "-F",
+        "h=v;type=text/x",
+        server.url + "/",
+        files={"up.txt": "content\n"},
+        **POST,
+    )
     seen = echoed_bytes(out)
     ctype = str(seen["headers"]["Content-Type"])  # type: ignore[index]
     boundary = ctype.split("boundary=")[1]
@@ -129,13 +157,17 @@ def test_head_and_include(server: Server) -> None:
 
 
 def test_output_files(server: Server) -> None:
-    r = run_net(["curl", "-s", "-o", "out.txt", server.url + "/text", "-O", server.url + "/dir/name.txt?x=1"],
-                local_config(server))
+    r = run_net(
+        ["curl", "-s", "-o", "out.txt", server.url + "/text", "-O", server.url + "/dir/name.txt?x=1"],
+        local_config(server),
+    )
     assert r.status == 0 and r.stdout == b""
     view = r.vfs.view("/home/user")
     assert view.read_bytes("out.txt") == b"hello\n"
     assert view.read_bytes("name.txt").startswith(b"{")
-    r = run_net(["curl", "-s", "--create-dirs", "-o", "a/b/c.txt", server.url + "/text"], local_config(server))
+    r = run_net(
+        ["curl", "-s", "--create-dirs", "-o", "a/b/c.txt", server.url + "/text"], local_config(server)
+    )
     assert r.vfs.view("/home/user").read_bytes("a/b/c.txt") == b"hello\n"
     r = run_net(["curl", "-O", server.url + "/"], local_config(server))
     assert r.status == 23 and "Remote file name has no length" in r.stderr.decode()
@@ -150,12 +182,24 @@ def test_dump_header(server: Server) -> None:
 
 
 def test_write_out(server: Server) -> None:
-    out, _, _ = curl(server, "-s", "-o", "/dev/null", "-w",
-                     r"%{http_code} %{num_redirects} %{content_type} %{size_download} %{url_effective}\n%%",
-                     "-L", server.url + f"/redirect?to={server.url}/text")
+    out, _, _ = curl(
+        server,
+        "-s",
+        "-o",
+        "/dev/null",
+        "-w",
+        r"%{http_code} %{num_redirects} %{content_type} %{size_download} %{url_effective}\n%%",
+        "-L",
+        server.url + f"/redirect?to={server.url}/text",
+    )
     assert out.decode() == f"200 1 text/plain 6 {server.url}/text\n%"
-    out, err, status = curl(server, "-s", "-w", "%{http_code}:%{exitcode}:%{foo}:%header{content-type}",
-                            server.url + "/status/404")
+    out, err, status = curl(
+        server,
+        "-s",
+        "-w",
+        "%{http_code}:%{exitcode}:%{foo}:%header{content-type}",
+        server.url + "/status/404",
+    )
     assert out == b"status 404\n404:0::" and "unknown --write-out variable: 'foo'" in err and status == 0
     out, _, _ = curl(server, "-s", "-w", "%{http_code} %{errormsg}", f"{server.url}x/")
     assert out.startswith(b"000 ")
@@ -204,12 +248,29 @@ def test_post_becomes_get_after_302_but_not_307(server: Server) -> None:
 def test_cookie_jar(server: Server) -> None:
     r = run_net(["curl", "-s", "-c", "jar.txt", server.url + "/cookie"], local_config(server))
     jar = r.vfs.view("/home/user").read_bytes("jar.txt").decode()
-    assert jar.startswith("# Netscape HTTP Cookie File") and "\tsid\tabc123\n" in jar and "\tlang\ten\n" in jar
-    r = run_net(["curl", "-s", "-b", "jar.txt", "-b", "x=y", server.url + "/"], local_config(server),
-                files={"jar.txt": jar})
+    assert (
+        jar.startswith("# Netscape HTTP Cookie File") and "\tsid\tabc123\n" in jar and "\tlang\ten\n" in jar
+    )
+    r = run_net(
+        ["curl", "-s", "-b", "jar.txt", "-b", "x=y", server.url + "/"],
+        local_config(server),
+        files={"jar.txt": jar},
+    )
     assert echoed(r)["headers"]["Cookie"] == "x=y; sid=abc123; lang=en"
-    r = run_net(["curl", "-s", "-L", "-b", "", server.url + "/redirect?to=/cookie", "-b", "missing-file",
-                 server.url + "/"], local_config(server))
+    r = run_net(
+        [
+            "curl",
+            "-s",
+            "-L",
+            "-b",
+            "",
+            server.url + "/redirect?to=/cookie",
+            "-b",
+            "missing-file",
+            server.url + "/",
+        ],
+        local_config(server),
+    )
     assert r.stdout.endswith(b"\n") and '"Cookie": "sid=abc123; lang=en"' in r.stdout.decode()
 
 
@@ -223,14 +284,22 @@ def test_verbose_shows_the_exchange(server: Server) -> None:
 
 def test_credentials_are_injected_and_hidden(server: Server) -> None:
     cred = Credential(server.url + "/api", {"Authorization": "Bearer S3CRET", "X-Key": "K3Y"})
-    r = run_net(["curl", "-sv", "-H", "Authorization: mine", server.url + "/api/x"],
-                local_config(server, credentials=[cred]))
+    r = run_net(
+        ["curl", "-sv", "-H", "Authorization: mine", server.url + "/api/x"],
+        local_config(server, credentials=[cred]),
+    )
     headers = echoed(r)["headers"]
     assert headers["Authorization"] == "Bearer S3CRET" and headers["X-Key"] == "K3Y"
     err = r.stderr.decode()
-    assert "S3CRET" not in err and "K3Y" not in err and "> Authorization: [injected by the sandbox; hidden]" in err
-    r = run_net(["curl", "-s", "-H", "Authorization: mine", server.url + "/apix"],
-                local_config(server, credentials=[cred]))
+    assert (
+        "S3CRET" not in err
+        and "K3Y" not in err
+        and "> Authorization: [injected by the sandbox; hidden]" in err
+    )
+    r = run_net(
+        ["curl", "-s", "-H", "Authorization: mine", server.url + "/apix"],
+        local_config(server, credentials=[cred]),
+    )
     assert echoed(r)["headers"]["Authorization"] == "mine" and "X-Key" not in echoed(r)["headers"]
     assert "S3CRET" not in repr(cred)
 
@@ -290,20 +359,28 @@ def test_connection_errors(server: Server) -> None:
     assert (status, err) == (52, "curl: (52) Empty reply from server\n")
     _, err, status = curl(server, "http://127.0.0.1:1/", allowed_url_prefixes=["http://127.0.0.1:1/"])
     assert status == 7 and "Failed to connect to 127.0.0.1 port 1 after" in err
-    _, err, status = curl(server, "http://no-such-host.invalid/",
-                          allowed_url_prefixes=["http://no-such-host.invalid/"])
+    _, err, status = curl(
+        server, "http://no-such-host.invalid/", allowed_url_prefixes=["http://no-such-host.invalid/"]
+    )
     assert (status, err) == (6, "curl: (6) Could not resolve host: no-such-host.invalid\n")
 
 
-@pytest.mark.parametrize(("args", "status", "message"), [
-    ([], 2, "curl: no URL specified!\ncurl: try 'curl --help' or 'curl --manual' for more information\n"),
-    (["--bogus", "x"], 2, "curl: option --bogus: is unknown\n"),
-    (["-o"], 2, "curl: option -o: requires parameter\n"),
-    (["-m", "soon", "x"], 2, "curl: option --max-time: expected a proper numerical parameter\n"),
-    (["ftp://host/"], 1, 'curl: (1) Protocol "ftp" not supported or disabled in libcurl\n'),
-    (["http://a b/"], 3, "curl: (3) URL using bad/illegal format or missing URL\n"),
-    (["http://127.0.0.1:1/x"], 7, "curl: (7) Access denied: URL not in allow-list: http://127.0.0.1:1/x\n"),
-])
+@pytest.mark.parametrize(
+    ("args", "status", "message"),
+    [
+        ([], 2, "curl: no URL specified!\ncurl: try 'curl --help' or 'curl --manual' for more information\n"),
+        (["--bogus", "x"], 2, "curl: option --bogus: is unknown\n"),
+        (["-o"], 2, "curl: option -o: requires parameter\n"),
+        (["-m", "soon", "x"], 2, "curl: option --max-time: expected a proper numerical parameter\n"),
+        (["ftp://host/"], 1, 'curl: (1) Protocol "ftp" not supported or disabled in libcurl\n'),
+        (["http://a b/"], 3, "curl: (3) URL using bad/illegal format or missing URL\n"),
+        (
+            ["http://127.0.0.1:1/x"],
+            7,
+            "curl: (7) Access denied: URL not in allow-list: http://127.0.0.1:1/x\n",
+        ),
+    ],
+)
 def test_errors(server: Server, args: list[str], status: int, message: str) -> None:
     _, err, got = curl(server, *args)
     assert got == status and err.startswith(message)

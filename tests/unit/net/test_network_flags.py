@@ -20,7 +20,9 @@ METHODS = [*SERVED, "OPTIONS", "PROPFIND", "purge"]  # the others get its 501
 def test_full_access_allows_every_method(server: Server, method: str) -> None:
     cfg = NetworkConfig(dangerously_allow_full_internet_access=True, deny_private_ranges=False)
     assert cfg.allows_method(method)
-    r = run_net(["curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-X", method, f"{server.url}/m"], cfg)
+    r = run_net(
+        ["curl", "-sS", "-o", "/dev/null", "-w", "%{http_code}", "-X", method, f"{server.url}/m"], cfg
+    )
     assert r.status == 0, r.stderr
     served = method in SERVED
     assert r.stdout == (b"200" if served else b"501")
@@ -48,7 +50,9 @@ def _bash(server: Server, seen: list[Action], refuse: str = "") -> Bash:
         seen.append(action)
         return False if refuse and action.kind == refuse else None
 
-    return Bash(network=local_config(server, allowed_methods=("GET", "HEAD", "POST")), policy=Policy(decide=decide))
+    return Bash(
+        network=local_config(server, allowed_methods=("GET", "HEAD", "POST")), policy=Policy(decide=decide)
+    )
 
 
 def test_decide_is_asked_about_the_request_and_the_connection(server: Server) -> None:
@@ -56,18 +60,25 @@ def test_decide_is_asked_about_the_request_and_the_connection(server: Server) ->
     r = _bash(server, seen).exec(f"curl -s {server.url}/a -o /dev/null; echo $?")
     assert r.stdout == "0\n" and server.paths() == ["/a"]
     net = [(a.kind, a.target, a.method) for a in seen if a.kind.startswith(("http:", "net:"))]
-    assert net == [("http:request", f"{server.url}/a", "GET"),
-                   ("net:connect", f"tcp://127.0.0.1:{server.port}", "")]
-    kinds = [e["action"] for e in r.events if e["kind"] == "decision" and str(e.get("action")).startswith("net:")]
+    assert net == [
+        ("http:request", f"{server.url}/a", "GET"),
+        ("net:connect", f"tcp://127.0.0.1:{server.port}", ""),
+    ]
+    kinds = [
+        e["action"] for e in r.events if e["kind"] == "decision" and str(e.get("action")).startswith("net:")
+    ]
     assert kinds == ["net:connect"]
 
 
-@pytest.mark.parametrize("script", [
-    "curl -sS {url}/a",
-    "curl -sS -X POST -d x {url}/a",
-    "wget -q -O - {url}/a",
-    "curl -sS -L {url}/redirect?to=/b",
-])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "curl -sS {url}/a",
+        "curl -sS -X POST -d x {url}/a",
+        "wget -q -O - {url}/a",
+        "curl -sS -L {url}/redirect?to=/b",
+    ],
+)
 def test_decide_can_refuse_the_connection(server: Server, script: str) -> None:
     seen: list[Action] = []
     r = _bash(server, seen, refuse="net:connect").exec(script.format(url=server.url))

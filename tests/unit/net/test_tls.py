@@ -42,8 +42,26 @@ def tls_server(tmp_path: Path) -> Iterator[tuple[int, list[str | None]]]:
     if shutil.which("openssl") is None:
         pytest.skip("openssl is needed to make a test certificate")
     key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
-                    "/CN=secure.example", "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=secure.example",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+    )
     names: list[str | None] = []
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
@@ -59,12 +77,14 @@ def tls_server(tmp_path: Path) -> Iterator[tuple[int, list[str | None]]]:
         httpd.server_close()
 
 
-def test_certificates_are_verified_with_the_urls_name(tls_server: tuple[int, list[str | None]],
-                                                      guard: Guard) -> None:
+def test_certificates_are_verified_with_the_urls_name(
+    tls_server: tuple[int, list[str | None]], guard: Guard
+) -> None:
     port, names = tls_server
     resolver = StubResolver({"secure.example": [["127.0.0.1"]]})
-    cfg = NetworkConfig(allowed_url_prefixes=[f"https://secure.example:{port}/"], resolver=resolver,
-                        deny_private_ranges=False)
+    cfg = NetworkConfig(
+        allowed_url_prefixes=[f"https://secure.example:{port}/"], resolver=resolver, deny_private_ranges=False
+    )
     r = run_net(["curl", "-k", f"https://secure.example:{port}/"], cfg)
     assert r.status == 60 and "curl: (60) SSL certificate problem:" in r.stderr.decode()
     assert names == ["secure.example"] and guard.attempts == [("127.0.0.1", port)]

@@ -60,11 +60,27 @@ def test_default_scheme_and_userinfo() -> None:
     assert parse_url("http://a@b@evil.com/").host == "evil.com"
 
 
-@pytest.mark.parametrize("text", [
-    "http://", "http://:80/", "http://host:99999/", "http://host:8x/", "http://256.0.0.1/", "http://1.2.3.4.5/",
-    "http://0x100000000/", "http://[::1/", "http://[fe80::1%25eth0]/", "http://a b/", "http://exa mple.com/",
-    "http://host\n/", "http://foo.123/", "http://08.0.0.1/", "//host/", "http://" + "a" * 64 + ".com/",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "http://",
+        "http://:80/",
+        "http://host:99999/",
+        "http://host:8x/",
+        "http://256.0.0.1/",
+        "http://1.2.3.4.5/",
+        "http://0x100000000/",
+        "http://[::1/",
+        "http://[fe80::1%25eth0]/",
+        "http://a b/",
+        "http://exa mple.com/",
+        "http://host\n/",
+        "http://foo.123/",
+        "http://08.0.0.1/",
+        "//host/",
+        "http://" + "a" * 64 + ".com/",
+    ],
+)
 def test_malformed(text: str) -> None:
     with pytest.raises(UrlError):
         parse_url(text)
@@ -76,17 +92,20 @@ def test_unsupported_schemes(text: str) -> None:
         parse_url(text)
 
 
-@pytest.mark.parametrize(("base", "ref", "expected"), [
-    ("http://h/a/b", "c", "http://h/a/c"),
-    ("http://h/a/b", "/c", "http://h/c"),
-    ("http://h/a/b", "../../../c", "http://h/c"),
-    ("http://h/a/b?x", "?y", "http://h/a/b?y"),
-    ("http://h/a/b?x", "", "http://h/a/b?x"),
-    ("http://h:81/a", "//other/p", "http://other/p"),
-    ("https://h/a", "//other/p", "https://other/p"),
-    ("http://h/a", "https://Other:444/z#f", "https://other:444/z"),
-    ("http://h/a", "/\\evil.com/x", "http://evil.com/x"),
-])
+@pytest.mark.parametrize(
+    ("base", "ref", "expected"),
+    [
+        ("http://h/a/b", "c", "http://h/a/c"),
+        ("http://h/a/b", "/c", "http://h/c"),
+        ("http://h/a/b", "../../../c", "http://h/c"),
+        ("http://h/a/b?x", "?y", "http://h/a/b?y"),
+        ("http://h/a/b?x", "", "http://h/a/b?x"),
+        ("http://h:81/a", "//other/p", "http://other/p"),
+        ("https://h/a", "//other/p", "https://other/p"),
+        ("http://h/a", "https://Other:444/z#f", "https://other:444/z"),
+        ("http://h/a", "/\\evil.com/x", "http://evil.com/x"),
+    ],
+)
 def test_join(base: str, ref: str, expected: str) -> None:
     assert str(join(parse_url(base), ref)) == expected
 

@@ -9,7 +9,9 @@ from sandbash.testing import CommandResult
 from .netfixtures import Server, local_config, run_net
 
 
-def wget(server: Server, *args: str, files: dict[str, bytes | str] | None = None, **cfg: object) -> CommandResult:
+def wget(
+    server: Server, *args: str, files: dict[str, bytes | str] | None = None, **cfg: object
+) -> CommandResult:
     return run_net(["wget", *args], local_config(server, **cfg), files=files)
 
 
@@ -17,7 +19,9 @@ def test_download_to_a_file_named_after_the_url(server: Server) -> None:
     r = wget(server, server.url + "/dir/file.txt")
     assert r.status == 0 and r.stdout == b""
     saved = json.loads(r.vfs.view("/home/user").read_bytes("file.txt"))
-    assert saved["headers"]["User-Agent"] == "Wget/1.21.3" and saved["headers"]["Accept-Encoding"] == "identity"
+    assert (
+        saved["headers"]["User-Agent"] == "Wget/1.21.3" and saved["headers"]["Accept-Encoding"] == "identity"
+    )
     log = r.stderr.decode()
     assert f"--  {server.url}/dir/file.txt\nConnecting to 127.0.0.1:{server.port}... connected.\n" in log
     assert "HTTP request sent, awaiting response... 200 OK\n" in log and "Saving to: ‘file.txt’" in log
@@ -42,13 +46,31 @@ def test_output_document(server: Server) -> None:
 
 
 def test_headers_post_and_method(server: Server) -> None:
-    r = wget(server, "-q", "-O-", "--header", "X-A: 1", "--post-data", "a=1", server.url + "/",
-             allowed_methods=["GET", "POST", "PUT"])
+    r = wget(
+        server,
+        "-q",
+        "-O-",
+        "--header",
+        "X-A: 1",
+        "--post-data",
+        "a=1",
+        server.url + "/",
+        allowed_methods=["GET", "POST", "PUT"],
+    )
     seen = json.loads(r.stdout)
     assert (seen["method"], seen["body"], seen["headers"]["X-A"]) == ("POST", "a=1", "1")
     assert seen["headers"]["Content-Type"] == "application/x-www-form-urlencoded"
-    r = wget(server, "-q", "-O-", "--method", "PUT", "--body-data", "z", server.url + "/",
-             allowed_methods=["GET", "POST", "PUT"])
+    r = wget(
+        server,
+        "-q",
+        "-O-",
+        "--method",
+        "PUT",
+        "--body-data",
+        "z",
+        server.url + "/",
+        allowed_methods=["GET", "POST", "PUT"],
+    )
     assert json.loads(r.stdout)["method"] == "PUT"
     r = wget(server, "-q", "-O-", "--post-data", "a=1", server.url + "/")
     assert r.status == 4 and b"wget: Access denied: method POST not allowed" in r.stderr
@@ -90,11 +112,14 @@ def test_too_large(server: Server) -> None:
     assert r.status == 1 and b"Maximum file size exceeded" in r.stderr
 
 
-@pytest.mark.parametrize(("args", "status", "message"), [
-    ([], 1, "wget: missing URL\n"),
-    (["--bogus"], 2, "wget: unrecognized option '--bogus'\nUsage: wget [OPTION]... [URL]...\n"),
-    (["ftp://x/"], 1, "ftp://x/: Unsupported scheme ‘ftp’.\n"),
-])
+@pytest.mark.parametrize(
+    ("args", "status", "message"),
+    [
+        ([], 1, "wget: missing URL\n"),
+        (["--bogus"], 2, "wget: unrecognized option '--bogus'\nUsage: wget [OPTION]... [URL]...\n"),
+        (["ftp://x/"], 1, "ftp://x/: Unsupported scheme ‘ftp’.\n"),
+    ],
+)
 def test_usage(server: Server, args: list[str], status: int, message: str) -> None:
     r = wget(server, *args)
     assert r.status == status and r.stderr.decode().startswith(message)
@@ -103,7 +128,9 @@ def test_usage(server: Server, args: list[str], status: int, message: str) -> No
 def test_no_verbose(server: Server) -> None:
     r = wget(server, "-nv", server.url + "/text")
     lines = r.stderr.decode().splitlines()
-    assert r.status == 0 and len(lines) == 1 and lines[0].endswith(f'URL:{server.url}/text [6/6] -> "text" [1]')
+    assert (
+        r.status == 0 and len(lines) == 1 and lines[0].endswith(f'URL:{server.url}/text [6/6] -> "text" [1]')
+    )
 
 
 @pytest.mark.parametrize("mode", ["auto", "gzip", "GZip"])
@@ -124,7 +151,15 @@ def test_compression_none_is_the_default(server: Server) -> None:
 
 
 def test_compression_counts_decoded_bytes(server: Server) -> None:
-    r = wget(server, "-q", "-O", "out", "--compression=auto", server.url + "/gzip?n=200000", max_response_size=10000)
+    r = wget(
+        server,
+        "-q",
+        "-O",
+        "out",
+        "--compression=auto",
+        server.url + "/gzip?n=200000",
+        max_response_size=10000,
+    )
     assert r.status == 1 and "wget: Maximum file size exceeded" in r.stderr.decode()
     assert len(r.vfs.view("/home/user").read_bytes("out")) <= 10000
 

@@ -59,8 +59,14 @@ ROWS: list[tuple[list[str], Result]] = [
     (["--key=1", "--key", "2"], ([("key", "1"), ("key", "2")], [])),
     (["--rev", "--num"], ([("reverse", True), ("numeric_sort", True)], [])),
     (["--random-sort"], ([("random_sort", True)], [])),
-    (["--random-so", "f"], "option '--random-so' is ambiguous; possibilities: '--random-sort' '--random-source'"),
-    (["--random-so=f"], "option '--random-so=f' is ambiguous; possibilities: '--random-sort' '--random-source'"),
+    (
+        ["--random-so", "f"],
+        "option '--random-so' is ambiguous; possibilities: '--random-sort' '--random-source'",
+    ),
+    (
+        ["--random-so=f"],
+        "option '--random-so=f' is ambiguous; possibilities: '--random-sort' '--random-source'",
+    ),
     (["--random-sou", "f"], ([("random_source", "f")], [])),
     (["--field=:"], ([("field_separator", ":")], [])),
     (["--key="], ([("key", "")], [])),
@@ -107,7 +113,9 @@ def test_rows(argv: list[str], want: Result) -> None:
 def _from_getopt(out: str) -> Result:
     """util-linux getopt's normalized output as (options in order, operands)."""
     words = shlex.split(out)
-    by_name = {f"--{o.long}": o for o in SPEC.opts if o.long} | {f"-{o.short}": o for o in SPEC.opts if o.short}
+    by_name = {f"--{o.long}": o for o in SPEC.opts if o.long} | {
+        f"-{o.short}": o for o in SPEC.opts if o.short
+    }
     order: list[tuple[str, Any]] = []
     i = 0
     while words[i] != "--":
@@ -126,14 +134,19 @@ def _from_getopt(out: str) -> Result:
 @pytest.mark.skipif(shutil.which("getopt") is None, reason="util-linux getopt not installed")
 @pytest.mark.parametrize(("argv", "want"), ROWS, ids=[" ".join(r[0]) or "(none)" for r in ROWS])
 def test_rows_match_real_getopt(argv: list[str], want: Result) -> None:
-    p = subprocess.run(["getopt", "-o", SHORT, "-l", LONG, "-n", "sort", "--", *argv],
-                       capture_output=True, text=True, timeout=10, env={"PATH": "/usr/bin:/bin"})
+    p = subprocess.run(
+        ["getopt", "-o", SHORT, "-l", LONG, "-n", "sort", "--", *argv],
+        capture_output=True,
+        text=True,
+        timeout=10,
+        env={"PATH": "/usr/bin:/bin"},
+    )
     if p.returncode == 0:
         real: Result = _from_getopt(p.stdout)
     else:
         first = p.stderr.splitlines()[0]
         assert first.startswith("sort: ")
-        real = first[len("sort: "):]
+        real = first[len("sort: ") :]
     assert real == want
 
 
@@ -155,15 +168,21 @@ def test_version(argv: list[str]) -> None:
 def test_help_text_lists_every_documented_option() -> None:
     text = help_text(SPEC)
     assert text.startswith("Usage: sort [OPTION]... [FILE]...\n")
-    for line in ("  -r, --reverse", "  -k, --key=KEYDEF", "  -c, --check[=WHAT]", "      --random-source=FILE",
-                 "      --help        display this help and exit"):
+    for line in (
+        "  -r, --reverse",
+        "  -k, --key=KEYDEF",
+        "  -c, --check[=WHAT]",
+        "      --random-source=FILE",
+        "      --help        display this help and exit",
+    ):
         assert line in text, line
     assert "-v" not in text.replace("--version", "")  # no help string: not listed
 
 
 def test_usage_message_is_gnu_two_lines() -> None:
     assert usage_message(SPEC, "invalid option -- 'x'") == (
-        "sort: invalid option -- 'x'\nTry 'sort --help' for more information.\n")
+        "sort: invalid option -- 'x'\nTry 'sort --help' for more information.\n"
+    )
 
 
 def test_values_by_key() -> None:
@@ -176,8 +195,9 @@ def test_values_by_key() -> None:
     assert operands == ["f"]
 
 
-STOP = CommandSpec(name="env", opts=(Opt("i", "ignore-environment"), Opt("u", "unset", "required")),
-                   stop_at_operand=True)
+STOP = CommandSpec(
+    name="env", opts=(Opt("i", "ignore-environment"), Opt("u", "unset", "required")), stop_at_operand=True
+)
 HEAD = CommandSpec(name="head", opts=(Opt("n", "lines", "required"), Opt("q", "quiet")), numeric="n")
 NEG = CommandSpec(name="tool", opts=(Opt("a", None),), operand_if=lambda a: a[1:].isdigit())
 
@@ -195,8 +215,9 @@ NEG = CommandSpec(name="tool", opts=(Opt("a", None),), operand_if=lambda a: a[1:
         (NEG, ["-a", "-5"], [("a", True)], ["-5"]),
     ],
 )
-def test_spec_variants(spec: CommandSpec, argv: list[str], order: list[tuple[str, Any]],
-                       operands: list[str]) -> None:
+def test_spec_variants(
+    spec: CommandSpec, argv: list[str], order: list[tuple[str, Any]], operands: list[str]
+) -> None:
     parsed, got = parse_args(spec, argv)
     assert (parsed.order, got) == (order, operands)
 

@@ -13,16 +13,41 @@ import pytest
 from sandbash import Bash
 
 SCRIPTS = [
-    "awk -f", "awk -Z 1", "awk --foo 1", "awk --fi", "awk -v", "awk -v x 1", "awk -F", "awk --source",
-    "awk -- 'BEGIN{print 1}'", "awk", "awk -v x=1 'BEGIN{print x}'", "awk -vx=2 -vy=3 'BEGIN{print x y}'",
-    "awk --assign=x=4 'BEGIN{print x}'", "awk --assign x=5 'BEGIN{print x}'", "awk --ass x=6 'BEGIN{print x}'",
-    "echo a:b | awk -F: '{print $2}'", "echo a:b | awk -F : '{print $2}'", "echo a:b | awk --field-separator=: '{print $2}'",
-    "awk -e 'BEGIN{printf 1}' -e 'BEGIN{print 2}'", "awk --source 'BEGIN{print 3}'",
-    "echo 'BEGIN{print 4}' > p.awk; awk -f p.awk", "echo 'BEGIN{printf 5}' > p.awk; awk -f p.awk -e 'BEGIN{print 6}'",
-    "awk 'BEGIN{print ARGV[1]}' -v", "awk 'BEGIN{print ARGV[1], ARGV[2]}' -- -x", "echo x | awk -- '{print}' -",
-    "awk -f nope.awk", "awk -S 'BEGIN{print 8}'", "awk -bS 'BEGIN{print 9}'",
-    "awk --posix 'BEGIN{print 10}'", "awk --version | head -1 | cut -c1-8", "awk -V | head -1 | cut -c1-8",
-    "awk --help | head -2", "awk -h | head -1", "awk -F, -v", "awk -vx",
+    "awk -f",
+    "awk -Z 1",
+    "awk --foo 1",
+    "awk --fi",
+    "awk -v",
+    "awk -v x 1",
+    "awk -F",
+    "awk --source",
+    "awk -- 'BEGIN{print 1}'",
+    "awk",
+    "awk -v x=1 'BEGIN{print x}'",
+    "awk -vx=2 -vy=3 'BEGIN{print x y}'",
+    "awk --assign=x=4 'BEGIN{print x}'",
+    "awk --assign x=5 'BEGIN{print x}'",
+    "awk --ass x=6 'BEGIN{print x}'",
+    "echo a:b | awk -F: '{print $2}'",
+    "echo a:b | awk -F : '{print $2}'",
+    "echo a:b | awk --field-separator=: '{print $2}'",
+    "awk -e 'BEGIN{printf 1}' -e 'BEGIN{print 2}'",
+    "awk --source 'BEGIN{print 3}'",
+    "echo 'BEGIN{print 4}' > p.awk; awk -f p.awk",
+    "echo 'BEGIN{printf 5}' > p.awk; awk -f p.awk -e 'BEGIN{print 6}'",
+    "awk 'BEGIN{print ARGV[1]}' -v",
+    "awk 'BEGIN{print ARGV[1], ARGV[2]}' -- -x",
+    "echo x | awk -- '{print}' -",
+    "awk -f nope.awk",
+    "awk -S 'BEGIN{print 8}'",
+    "awk -bS 'BEGIN{print 9}'",
+    "awk --posix 'BEGIN{print 10}'",
+    "awk --version | head -1 | cut -c1-8",
+    "awk -V | head -1 | cut -c1-8",
+    "awk --help | head -2",
+    "awk -h | head -1",
+    "awk -F, -v",
+    "awk -vx",
 ]
 
 
@@ -30,8 +55,15 @@ def _gawk(script: str) -> tuple[str, int] | None:
     if not os.path.exists("/bin/bash") or "gawk" not in os.path.realpath(shutil.which("awk") or ""):
         return None
     with tempfile.TemporaryDirectory() as tmp:
-        r = subprocess.run(["bash", "-c", "{ " + script + "\n} 2>&1"], executable="/bin/bash", capture_output=True,
-                           text=True, cwd=tmp, check=False, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
+        r = subprocess.run(
+            ["bash", "-c", "{ " + script + "\n} 2>&1"],
+            executable="/bin/bash",
+            capture_output=True,
+            text=True,
+            cwd=tmp,
+            check=False,
+            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
+        )
     return r.stdout, r.returncode
 
 

@@ -75,7 +75,9 @@ def test_usage_errors_are_unchanged() -> None:
 
 def test_ctx_parse_prints_a_conversion_error() -> None:
     err = BufferWriter()
-    ctx = Ctx("tool", ["-n", "x"], BytesReader(b""), BufferWriter(), err, make_vfs().view("/"), {}, Budget(Limits()))
+    ctx = Ctx(
+        "tool", ["-n", "x"], BytesReader(b""), BufferWriter(), err, make_vfs().view("/"), {}, Budget(Limits())
+    )
     with pytest.raises(CommandExit) as e:
         ctx.parse(SPEC)
     assert e.value.status == 1

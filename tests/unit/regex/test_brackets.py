@@ -68,8 +68,15 @@ def _real(script: str) -> str | None:
     with tempfile.TemporaryDirectory() as tmp:
         for name in FILES:
             open(os.path.join(tmp, name), "w").close()
-        r = subprocess.run(["bash", "-c", script], executable="/bin/bash", capture_output=True, text=True, cwd=tmp,
-                           check=False, env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"})
+        r = subprocess.run(
+            ["bash", "-c", script],
+            executable="/bin/bash",
+            capture_output=True,
+            text=True,
+            cwd=tmp,
+            check=False,
+            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
+        )
     return r.stdout + "|" + str(r.returncode)
 
 

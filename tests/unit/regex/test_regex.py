@@ -168,9 +168,16 @@ def test_backreference_fallback_honours_budget() -> None:
 
 # ---------------------------------------------------------------- differential
 def _rand_pattern(r: random.Random, ere: bool) -> str:
-    atoms = (["a", "b", ".", "[ab]", "[^a]", "(a|ab)", "(b)*", "\\w", "\\<", "\\>", "^", "$", "x"] if ere else
-             ["a", "b", ".", "[ab]", "[^a]", "\\(a\\|ab\\)", "\\(b\\)*", "\\w", "\\<", "\\>", "^", "$", "x"])
-    ops = ["", "", "*", "+", "?", "{2}", "{1,2}"] if ere else ["", "", "*", "\\+", "\\?", "\\{2\\}", "\\{1,2\\}"]
+    atoms = (
+        ["a", "b", ".", "[ab]", "[^a]", "(a|ab)", "(b)*", "\\w", "\\<", "\\>", "^", "$", "x"]
+        if ere
+        else ["a", "b", ".", "[ab]", "[^a]", "\\(a\\|ab\\)", "\\(b\\)*", "\\w", "\\<", "\\>", "^", "$", "x"]
+    )
+    ops = (
+        ["", "", "*", "+", "?", "{2}", "{1,2}"]
+        if ere
+        else ["", "", "*", "\\+", "\\?", "\\{2\\}", "\\{1,2\\}"]
+    )
     return "".join(r.choice(atoms) + r.choice(ops) for _ in range(r.randint(1, 4)))
 
 
@@ -182,8 +189,12 @@ def test_random_patterns_against_gnu_grep(ere: bool) -> None:
     for _ in range(60):
         p = _rand_pattern(r, ere)
         s = "".join(r.choice("ab x") for _ in range(r.randint(0, 8)))
-        proc = subprocess.run(["grep", "-o", *(["-E"] if ere else []), "-e", p], input=(s + "\n").encode(),
-                              capture_output=True, env=ENV)
+        proc = subprocess.run(
+            ["grep", "-o", *(["-E"] if ere else []), "-e", p],
+            input=(s + "\n").encode(),
+            capture_output=True,
+            env=ENV,
+        )
         try:
             got = "".join(x + "\n" for x in _only(p, s, flavor, "grep"))
         except RegexError:
@@ -200,8 +211,9 @@ def test_random_substitutions_against_gnu_sed() -> None:
     for _ in range(60):
         p = _rand_pattern(r, True).replace("\\<", "").replace("\\>", "")
         s = "".join(r.choice("ab x") for _ in range(r.randint(0, 8)))
-        proc = subprocess.run(["sed", "-E", "-n", f"s/{p}/[&]/gp"], input=(s + "\n").encode(), capture_output=True,
-                              env=ENV)
+        proc = subprocess.run(
+            ["sed", "-E", "-n", f"s/{p}/[&]/gp"], input=(s + "\n").encode(), capture_output=True, env=ENV
+        )
         try:
             rx = compile_regex(p, "ere", dialect="sed")
         except RegexError:
@@ -212,7 +224,7 @@ def test_random_substitutions_against_gnu_sed() -> None:
         found = False
         for m in rx.finditer(s):
             found = True
-            out.append(s[last:m.start()] + "[" + m.group() + "]")
+            out.append(s[last : m.start()] + "[" + m.group() + "]")
             last = m.end()
         expected = proc.stdout.decode()
         assert ("".join(out) + s[last:] + "\n" if found else "") == expected, (p, s)

@@ -26,24 +26,41 @@ def run(script: str, **kw: object) -> tuple[str, str, int]:
     return r.stdout, r.stderr, r.exit_code
 
 
-@pytest.mark.parametrize(("source", "expected"), [
-    ("import sys; print(sys.argv)", "sys = _sb_sys; print(sys.argv)"),
-    ("import os, sys as s\nx = 1", "import os; s = _sb_sys\nx = 1"),
-    ("from sys import (argv,\n  exit)\nexit(argv)", "argv = _sb_sys.argv; exit = _sb_sys.exit\n\nexit(argv)"),
-    ("if True:\n    import sys\n", "if True:\n    sys = _sb_sys\n"),
-    ("é = 1; import sys", "é = 1; sys = _sb_sys"),
-    ("from sys import *", "pass"),
-    ("import os\nprint(1)", "import os\nprint(1)"),
-    ("import sys.x (", "import sys.x ("),  # not Python the host can read: left to Monty's error
-    ("s = 'import sys'", "s = 'import sys'"),
-    # loops over stdin stream: the same line, a walrus loop over the prelude's line reader
-    ("import sys\nfor line in sys.stdin:\n    print(line)",
-     "sys = _sb_sys\nwhile (line := _sb_stdin_line()):\n    print(line)"),
-    ("import sys as s\nfor l in s.stdin: pass\nelse: x = 1", "s = _sb_sys\nwhile (l := _sb_stdin_line()): pass\nelse: x = 1"),
-    ("from sys import stdin\nfor x in stdin:\n  pass", "stdin = _sb_sys.stdin\nwhile (x := _sb_stdin_line()):\n  pass"),
-    ("import sys\nfor i, l in enumerate(sys.stdin): pass", "sys = _sb_sys\nfor i, l in enumerate(sys.stdin): pass"),
-    ("for line in sys.stdin: pass", "for line in sys.stdin: pass"),  # no import: not ours to touch
-])
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("import sys; print(sys.argv)", "sys = _sb_sys; print(sys.argv)"),
+        ("import os, sys as s\nx = 1", "import os; s = _sb_sys\nx = 1"),
+        (
+            "from sys import (argv,\n  exit)\nexit(argv)",
+            "argv = _sb_sys.argv; exit = _sb_sys.exit\n\nexit(argv)",
+        ),
+        ("if True:\n    import sys\n", "if True:\n    sys = _sb_sys\n"),
+        ("é = 1; import sys", "é = 1; sys = _sb_sys"),
+        ("from sys import *", "pass"),
+        ("import os\nprint(1)", "import os\nprint(1)"),
+        ("import sys.x (", "import sys.x ("),  # not Python the host can read: left to Monty's error
+        ("s = 'import sys'", "s = 'import sys'"),
+        # loops over stdin stream: the same line, a walrus loop over the prelude's line reader
+        (
+            "import sys\nfor line in sys.stdin:\n    print(line)",
+            "sys = _sb_sys\nwhile (line := _sb_stdin_line()):\n    print(line)",
+        ),
+        (
+            "import sys as s\nfor l in s.stdin: pass\nelse: x = 1",
+            "s = _sb_sys\nwhile (l := _sb_stdin_line()): pass\nelse: x = 1",
+        ),
+        (
+            "from sys import stdin\nfor x in stdin:\n  pass",
+            "stdin = _sb_sys.stdin\nwhile (x := _sb_stdin_line()):\n  pass",
+        ),
+        (
+            "import sys\nfor i, l in enumerate(sys.stdin): pass",
+            "sys = _sb_sys\nfor i, l in enumerate(sys.stdin): pass",
+        ),
+        ("for line in sys.stdin: pass", "for line in sys.stdin: pass"),  # no import: not ours to touch
+    ],
+)
 def test_sys_imports_are_rebound_in_place(source: str, expected: str) -> None:
     out = rewrite(source)
     assert out == expected
@@ -59,8 +76,11 @@ def test_traceback_names_the_program_and_its_lines() -> None:
 
 
 def test_a_read_only_grant_refuses_writes() -> None:
-    out, err, status = run("python3 -c 'print(open(\"/data/in.txt\").read().strip()); open(\"/data/out.txt\", \"w\")'",
-                           files={"/data/in.txt": "readable\n"}, policy=RO_POLICY)
+    out, err, status = run(
+        'python3 -c \'print(open("/data/in.txt").read().strip()); open("/data/out.txt", "w")\'',
+        files={"/data/in.txt": "readable\n"},
+        policy=RO_POLICY,
+    )
     assert out == "readable\n"
     assert status == 1
     assert err.splitlines()[-1].startswith("PermissionError: [Errno 13] Permission denied")
@@ -72,19 +92,21 @@ def test_paths_outside_the_grants_are_refused() -> None:
 
 
 def test_files_written_by_python_are_sandbox_files() -> None:
-    out, err, status = run("python3 -c 'open(\"/tmp/made.txt\", \"w\").write(\"ok\\n\")'; cat /tmp/made.txt")
+    out, err, status = run('python3 -c \'open("/tmp/made.txt", "w").write("ok\\n")\'; cat /tmp/made.txt')
     assert (out, status) == ("ok\n", 0), err
 
 
 def test_writes_count_against_the_filesystem_quota() -> None:
     bash = Bash(limits={"max_filesystem_bytes": 1 << 20})
-    r = bash.exec("python3 -c 'open(\"big\", \"w\").write(\"x\" * (2 << 20))'; echo status=$?")
+    r = bash.exec('python3 -c \'open("big", "w").write("x" * (2 << 20))\'; echo status=$?')
     assert r.stdout == "status=1\n"
     assert "No space left on device" in r.stderr
 
 
 def test_environment_is_the_shells() -> None:
-    out, _, _ = run("export ONLY_HERE=1; python3 -c 'import os; print(os.environ[\"ONLY_HERE\"], \"PATH\" in os.environ)'")
+    out, _, _ = run(
+        'export ONLY_HERE=1; python3 -c \'import os; print(os.environ["ONLY_HERE"], "PATH" in os.environ)\''
+    )
     assert out == "1 True\n"
 
 
@@ -156,15 +178,18 @@ def test_missing_package_is_status_127(monkeypatch: pytest.MonkeyPatch) -> None:
     assert err == "python3: runtime not installed (pip install 'sandbash[python]')\n"
 
 
-@pytest.mark.parametrize(("script", "expected"), [
-    ("python3 -c 'import sys; print(sys.argv)' x", "['-c', 'x']\n"),
-    ("python3 -B -u -c 'print(1)'", "1\n"),
-    ("python3 -W ignore -c 'print(2)'", "2\n"),
-    ("echo 'print(3)' | python3 -", "3\n"),
-    ("echo 'import sys; print(sys.argv)' | python3 - a", "['-', 'a']\n"),
-    ("python3 -V", "Python 3.14.0\n"),
-    ("python -c 'print(4)'", "4\n"),
-])
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        ("python3 -c 'import sys; print(sys.argv)' x", "['-c', 'x']\n"),
+        ("python3 -B -u -c 'print(1)'", "1\n"),
+        ("python3 -W ignore -c 'print(2)'", "2\n"),
+        ("echo 'print(3)' | python3 -", "3\n"),
+        ("echo 'import sys; print(sys.argv)' | python3 - a", "['-', 'a']\n"),
+        ("python3 -V", "Python 3.14.0\n"),
+        ("python -c 'print(4)'", "4\n"),
+    ],
+)
 def test_invocation_forms(script: str, expected: str) -> None:
     out, err, status = run(script)
     assert (out, status) == (expected, 0), err
@@ -235,8 +260,10 @@ def test_no_network_or_process_modules(module: str) -> None:
 
 def test_subprocess_goes_through_the_policy() -> None:
     bash = Bash(policy=Policy(deny=["rm"]))
-    r = bash.exec("touch f; python3 -c 'import subprocess, os\n"
-                  "print(subprocess.run([\"rm\", \"f\"]).returncode, os.system(\"rm f\") >> 8)'; ls")
+    r = bash.exec(
+        "touch f; python3 -c 'import subprocess, os\n"
+        'print(subprocess.run(["rm", "f"]).returncode, os.system("rm f") >> 8)\'; ls'
+    )
     assert r.stdout == "126 126\nf\n", r.stderr
 
 
@@ -247,14 +274,20 @@ def test_python_started_from_python_nests_to_a_named_limit() -> None:
     assert info.value.limit == "max_substitution_depth"
 
 
-@pytest.mark.parametrize(("source", "expected"), [
-    ("import os\nos.system('ls')", "import os\n_sb_system('ls')"),
-    ("import os as o; o.popen('ls').read()", "import os as o; _sb_popen('ls').read()"),
-    ("from os import path, system", "from os import path; system = _sb_system"),
-    ("from os import popen as p", "p = _sb_popen"),
-    ("os.system('x')", "os.system('x')"),  # no import of os: Monty's error
-    ("f.writelines(['a\\n'])", "_sb_writelines(f, ['a\\n'])"),
-    ("import os\nf.writelines(os.popen('x'))", "import os\nf.writelines(_sb_popen('x'))"),  # one rewrite per span
-])
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("import os\nos.system('ls')", "import os\n_sb_system('ls')"),
+        ("import os as o; o.popen('ls').read()", "import os as o; _sb_popen('ls').read()"),
+        ("from os import path, system", "from os import path; system = _sb_system"),
+        ("from os import popen as p", "p = _sb_popen"),
+        ("os.system('x')", "os.system('x')"),  # no import of os: Monty's error
+        ("f.writelines(['a\\n'])", "_sb_writelines(f, ['a\\n'])"),
+        (
+            "import os\nf.writelines(os.popen('x'))",
+            "import os\nf.writelines(_sb_popen('x'))",
+        ),  # one rewrite per span
+    ],
+)
 def test_os_commands_are_rewritten(source: str, expected: str) -> None:
     assert rewrite(source) == expected

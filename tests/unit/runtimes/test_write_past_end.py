@@ -48,14 +48,21 @@ def _file(b: Bash, name: str) -> bytes:
 PY_CASES = [
     ("f = open('x', 'wb'); f.seek(70000); f.write(b'x'); f.close()", b"\0" * 70000 + b"x"),
     ("f = open('x', 'wb'); f.write(b'abc'); f.seek(1); f.write(b'Q'); f.close()", b"aQc"),
-    ("f = open('x', 'wb'); f.write(b'abc'); f.seek(0, 2); f.seek(2, 1); f.write(b'Z'); f.close()",
-     b"abc\0\0Z"),
-    ("f = open('x', 'w'); f.write('h\u00e9'); f.seek(5); f.write('!'); f.close()",
-     "h\u00e9".encode() + b"\0\0!"),
+    (
+        "f = open('x', 'wb'); f.write(b'abc'); f.seek(0, 2); f.seek(2, 1); f.write(b'Z'); f.close()",
+        b"abc\0\0Z",
+    ),
+    (
+        "f = open('x', 'w'); f.write('h\u00e9'); f.seek(5); f.write('!'); f.close()",
+        "h\u00e9".encode() + b"\0\0!",
+    ),
     ("f = open('x', 'w'); f.write('abcdef'); f.truncate(2); f.write('Z'); f.close()", b"ab\0\0\0\0Z"),
     ("f = open('x', 'w'); f.seek(3); print('p', file=f); f.close()", b"\0\0\0p\n"),
     ("import json\nf = open('x', 'w'); f.seek(2); json.dump([1], f); f.close()", b"\0\0[1]"),
-    ("from json import dump as d\nwith open('x', 'w') as f:\n    f.seek(1)\n    d({'a': 1}, f)", b'\0{"a": 1}'),
+    (
+        "from json import dump as d\nwith open('x', 'w') as f:\n    f.seek(1)\n    d({'a': 1}, f)",
+        b'\0{"a": 1}',
+    ),
     ("f = open('x', 'a'); f.write('a'); f.close()", b"a"),
 ]
 
@@ -71,10 +78,16 @@ LUA_CASES = [
     ('local f = io.open("x", "wb") f:seek("set", 70000) f:write("x") f:close()', b"\0" * 70000 + b"x"),
     ('local f = io.open("x", "wb") f:write("abc") f:seek("set", 1) f:write("Q") f:close()', b"aQc"),
     ('local f = io.open("x", "wb") f:write("abc") f:seek("end", 2) f:write("Z") f:close()', b"abc\0\0Z"),
-    ('local f = io.open("x", "wb") f:write("ab") f:close() f = io.open("x", "r+b") f:seek("set", 4) '
-     'f:write("r") f:close()', b"ab\0\0r"),
-    ('local f = io.open("x", "wb") f:write("ab") f:close() f = io.open("x", "ab") f:seek("set", 0) '
-     'f:write("c") print(f:seek("cur")) f:close()', b"abc"),
+    (
+        'local f = io.open("x", "wb") f:write("ab") f:close() f = io.open("x", "r+b") f:seek("set", 4) '
+        'f:write("r") f:close()',
+        b"ab\0\0r",
+    ),
+    (
+        'local f = io.open("x", "wb") f:write("ab") f:close() f = io.open("x", "ab") f:seek("set", 0) '
+        'f:write("c") print(f:seek("cur")) f:close()',
+        b"abc",
+    ),
     ('local f = io.open("x", "w+b") f:seek("set", 3) f:write("w") f:close()', b"\0\0\0w"),
 ]
 
@@ -97,5 +110,6 @@ except OSError as e:
 f.close()'
 lua -e 'local f = io.open("y", "wb") f:seek("set", 10 ^ 10 // 1) print(f:write("x")) f:close()'
 wc -c x y""")
-    assert r.stdout == ("[Errno 28] No space left on device\nnil\tNo space left on device\t28\n"
-                        "0 x\n0 y\n0 total\n"), r.stderr
+    assert r.stdout == (
+        "[Errno 28] No space left on device\nnil\tNo space left on device\t28\n0 x\n0 y\n0 total\n"
+    ), r.stderr

@@ -54,8 +54,11 @@ def redis_server() -> Iterator[str]:
         raise Unavailable("redis-server is not installed (Debian: apt-get install redis-server)")
     port = _free_port()
     with tempfile.TemporaryDirectory() as d:
-        proc = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                                 "--dir", d], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", d],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             if not _wait_port(port, proc):
                 raise Unavailable("redis-server did not start on 127.0.0.1")
@@ -69,7 +72,11 @@ def _pg_bin() -> str | None:
     found = shutil.which("initdb")
     if found:
         return os.path.dirname(found)
-    for base in sorted(os.listdir("/usr/lib/postgresql"), reverse=True) if os.path.isdir("/usr/lib/postgresql") else []:
+    for base in (
+        sorted(os.listdir("/usr/lib/postgresql"), reverse=True)
+        if os.path.isdir("/usr/lib/postgresql")
+        else []
+    ):
         cand = f"/usr/lib/postgresql/{base}/bin"
         if os.path.exists(f"{cand}/initdb"):
             return cand
@@ -96,14 +103,31 @@ def postgres_server() -> Iterator[str]:
     if as_user:
         shutil.chown(d, "postgres")
     port = _free_port()
-    init = subprocess.run([*as_user, f"{bindir}/initdb", "-D", f"{d}/data", "-U", "sandbash", "--auth=trust"],
-                          capture_output=True)
+    init = subprocess.run(
+        [*as_user, f"{bindir}/initdb", "-D", f"{d}/data", "-U", "sandbash", "--auth=trust"],
+        capture_output=True,
+    )
     if init.returncode != 0:
         shutil.rmtree(d, ignore_errors=True)
         raise Unavailable(f"initdb failed: {init.stderr.decode(errors='replace')[-200:]}")
-    proc = subprocess.Popen([*as_user, f"{bindir}/postgres", "-D", f"{d}/data", "-p", str(port), "-k", d,
-                             "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            *as_user,
+            f"{bindir}/postgres",
+            "-D",
+            f"{d}/data",
+            "-p",
+            str(port),
+            "-k",
+            d,
+            "-c",
+            "listen_addresses=127.0.0.1",
+            "-c",
+            "fsync=off",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         if not _wait_port(port, proc):
             raise Unavailable("PostgreSQL did not start on 127.0.0.1")

@@ -15,16 +15,21 @@ from sandbash.sessions.snapshot import MAGIC, VERSION
 from sandbash.vfs import MemoryFs, MountFs
 
 # what a second call can observe of the session's state
-OBSERVE = ("declare -p | grep -v -e '^declare -[-a-zA-Z]* \\(BASHPID\\|SECONDS\\|EPOCH\\|SRANDOM\\|RANDOM\\|_=\\)';"
-           " declare -f; alias; set -o; shopt; pwd; dirs; umask; echo \"$# $*\"; hash 2>&1; trap;"
-           " ls -laR /w 2>&1 | grep -v total; find /w -type f -exec cat {} +; echo r=$RANDOM $RANDOM")
+OBSERVE = (
+    "declare -p | grep -v -e '^declare -[-a-zA-Z]* \\(BASHPID\\|SECONDS\\|EPOCH\\|SRANDOM\\|RANDOM\\|_=\\)';"
+    ' declare -f; alias; set -o; shopt; pwd; dirs; umask; echo "$# $*"; hash 2>&1; trap;'
+    " ls -laR /w 2>&1 | grep -v total; find /w -type f -exec cat {} +; echo r=$RANDOM $RANDOM"
+)
 
 STATE_PIECES = [
     ("variables", "x=1; y='two words'; z=$'tab\\there'"),
     ("arrays", "a=(p 'q r' s); a[10]=t; declare -A m=([k]=v ['sp ace']=w)"),
-    ("attributes", "declare -i n=3+4; declare -l lo=ABC; declare -u up=abc; export E=1; readonly R=ro; declare -x X"),
+    (
+        "attributes",
+        "declare -i n=3+4; declare -l lo=ABC; declare -u up=abc; export E=1; readonly R=ro; declare -x X",
+    ),
     ("unset-declared", "declare -a empty; local_like=; declare nothing"),
-    ("functions", "f() { echo \"f:$1\"; }; function g { local v=1; echo g$v; } >/dev/null; h() ( echo sub )"),
+    ("functions", 'f() { echo "f:$1"; }; function g { local v=1; echo g$v; } >/dev/null; h() ( echo sub )'),
     ("exported-function", "k() { echo k; }; export -f k; readonly -f k"),
     ("aliases", "alias ll='ls -l' q='echo \"quoted\"'"),
     ("options", "set -o pipefail -o noclobber -u; shopt -s extglob nullglob globstar"),
@@ -34,8 +39,11 @@ STATE_PIECES = [
     ("positional", "set -- one 'two three' '' four"),
     ("hash", "hash -p /usr/bin/ls myls"),
     ("random", "RANDOM=1234; : $RANDOM"),
-    ("files", "mkdir -p /w/d; printf 'a\\0b\\xff' > /w/d/bin; echo t > /w/t; chmod 640 /w/t; ln -s t /w/l; "
-              "ln /w/t /w/hard; touch -d '2020-01-02 03:04:05' /w/t; mkdir -m 700 /w/private"),
+    (
+        "files",
+        "mkdir -p /w/d; printf 'a\\0b\\xff' > /w/d/bin; echo t > /w/t; chmod 640 /w/t; ln -s t /w/l; "
+        "ln /w/t /w/hard; touch -d '2020-01-02 03:04:05' /w/t; mkdir -m 700 /w/private",
+    ),
     ("status", "false"),
     ("extglob-function", "shopt -s extglob; e() { case $1 in @(a|b)) echo ab;; esac; }"),
 ]
@@ -55,14 +63,41 @@ def test_each_piece_of_state_survives(name: str, script: str) -> None:
     assert (b.stdout, b.stderr, b.exit_code) == (a.stdout, a.stderr, a.exit_code)
 
 
-ATOMS = st.sampled_from([
-    "x=$RANDOM", "x+=a", "unset x", "a+=(v$RANDOM)", "declare -A m; m[$RANDOM]=1", "declare -i n; n+=5",
-    "f() { echo f$1; }", "unset -f f", "alias al='echo al'", "unalias -a", "mkdir -p /w/d$RANDOM",
-    "cd /w", "cd /w/d* 2>/dev/null || cd /", "echo line >> /w/log", "rm -f /w/log", "set -o pipefail",
-    "set +o pipefail", "shopt -s nullglob", "umask 077", "export V=$RANDOM", "set -- p q", "shift",
-    "pushd /tmp >/dev/null", "popd >/dev/null 2>&1", "ln -sf log /w/link", "chmod 600 /w/log 2>/dev/null",
-    "trap 'echo t' USR2", "trap - USR2", "hash -p /usr/bin/cat kitty", "false", "readonly RO$RANDOM=1",
-])
+ATOMS = st.sampled_from(
+    [
+        "x=$RANDOM",
+        "x+=a",
+        "unset x",
+        "a+=(v$RANDOM)",
+        "declare -A m; m[$RANDOM]=1",
+        "declare -i n; n+=5",
+        "f() { echo f$1; }",
+        "unset -f f",
+        "alias al='echo al'",
+        "unalias -a",
+        "mkdir -p /w/d$RANDOM",
+        "cd /w",
+        "cd /w/d* 2>/dev/null || cd /",
+        "echo line >> /w/log",
+        "rm -f /w/log",
+        "set -o pipefail",
+        "set +o pipefail",
+        "shopt -s nullglob",
+        "umask 077",
+        "export V=$RANDOM",
+        "set -- p q",
+        "shift",
+        "pushd /tmp >/dev/null",
+        "popd >/dev/null 2>&1",
+        "ln -sf log /w/link",
+        "chmod 600 /w/log 2>/dev/null",
+        "trap 'echo t' USR2",
+        "trap - USR2",
+        "hash -p /usr/bin/cat kitty",
+        "false",
+        "readonly RO$RANDOM=1",
+    ]
+)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -119,7 +154,7 @@ def _doc() -> dict:
     s = _session()
     s.exec("mkdir -p /w; echo ok > /w/f; v=1; f() { :; }")  # type: ignore[attr-defined]
     data = s.snapshot()  # type: ignore[attr-defined]
-    return json.loads(zlib.decompress(data[len(MAGIC) + 1:]))
+    return json.loads(zlib.decompress(data[len(MAGIC) + 1 :]))
 
 
 def _mutated(change: str) -> bytes:
@@ -140,13 +175,17 @@ def _mutated(change: str) -> bytes:
     elif change == "var-array-negative-index":
         sh["vars"]["v"] = [0, "a", [[-1, "x"]]]
     elif change == "path-traversal":
-        nodes.append({"path": "/w/../../etc/x", "kind": "f", "mode": 420, "uid": 0, "gid": 0, "mtime": 0,
-                      "data": ""})
+        nodes.append(
+            {"path": "/w/../../etc/x", "kind": "f", "mode": 420, "uid": 0, "gid": 0, "mtime": 0, "data": ""}
+        )
     elif change == "path-with-nul":
-        nodes.append({"path": "/w/a\0b", "kind": "f", "mode": 420, "uid": 0, "gid": 0, "mtime": 0, "data": ""})
+        nodes.append(
+            {"path": "/w/a\0b", "kind": "f", "mode": 420, "uid": 0, "gid": 0, "mtime": 0, "data": ""}
+        )
     elif change == "child-before-parent":
-        nodes.insert(0, {"path": "/nowhere/x", "kind": "f", "mode": 420, "uid": 0, "gid": 0, "mtime": 0,
-                         "data": ""})
+        nodes.insert(
+            0, {"path": "/nowhere/x", "kind": "f", "mode": 420, "uid": 0, "gid": 0, "mtime": 0, "data": ""}
+        )
     elif change == "duplicate-path":
         nodes.append(dict(nodes[-1]))
     elif change == "bad-base64":
@@ -168,19 +207,48 @@ def _mutated(change: str) -> bytes:
     elif change == "not-an-object":
         return _pack([1, 2, 3])
     elif change == "too-many-files":
-        nodes.extend({"path": f"/w/f{i}", "kind": "f", "mode": 420, "uid": 0, "gid": 0, "mtime": 0, "data": ""}
-                     for i in range(20_000))
+        nodes.extend(
+            {"path": f"/w/f{i}", "kind": "f", "mode": 420, "uid": 0, "gid": 0, "mtime": 0, "data": ""}
+            for i in range(20_000)
+        )
     elif change == "too-many-bytes":
-        nodes.append({"path": "/w/big", "kind": "f", "mode": 420, "uid": 0, "gid": 0, "mtime": 0,
-                      "data": "QUFB" * (30 << 20)})
+        nodes.append(
+            {
+                "path": "/w/big",
+                "kind": "f",
+                "mode": 420,
+                "uid": 0,
+                "gid": 0,
+                "mtime": 0,
+                "data": "QUFB" * (30 << 20),
+            }
+        )
     return _pack(doc)
 
 
-MUTATIONS = ["function-injection", "function-not-parsing", "function-renamed", "var-bad-attrs", "var-bad-kind",
-             "var-array-negative-index", "path-traversal", "path-with-nul", "child-before-parent",
-             "duplicate-path", "bad-base64", "hardlink-to-nothing", "mode-too-big", "time-not-finite",
-             "unknown-mount", "rng-garbage", "cwd-missing", "format-field", "not-an-object", "too-many-files",
-             "too-many-bytes"]
+MUTATIONS = [
+    "function-injection",
+    "function-not-parsing",
+    "function-renamed",
+    "var-bad-attrs",
+    "var-bad-kind",
+    "var-array-negative-index",
+    "path-traversal",
+    "path-with-nul",
+    "child-before-parent",
+    "duplicate-path",
+    "bad-base64",
+    "hardlink-to-nothing",
+    "mode-too-big",
+    "time-not-finite",
+    "unknown-mount",
+    "rng-garbage",
+    "cwd-missing",
+    "format-field",
+    "not-an-object",
+    "too-many-files",
+    "too-many-bytes",
+]
 
 
 @pytest.mark.parametrize("change", MUTATIONS)
@@ -194,11 +262,29 @@ def test_a_bad_snapshot_is_refused_and_changes_nothing(change: str) -> None:
     assert target.read_file("/keep") == b"mine\n" and not target.fs.exists("/w")
 
 
-@pytest.mark.parametrize("data", [
-    b"", b"garbage", MAGIC, MAGIC + bytes([VERSION + 1]) + b"x", MAGIC + bytes([VERSION]) + b"not zlib",
-    MAGIC + bytes([VERSION]) + zlib.compress(b"{")[:-3], MAGIC + bytes([VERSION]) + zlib.compress(b"\xff\xfe"),
-    MAGIC + bytes([VERSION]) + zlib.compress(b"[" * 100_000 + b"]" * 100_000),
-], ids=["empty", "garbage", "magic-only", "future-version", "not-zlib", "truncated", "not-utf8", "deep-json"])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"garbage",
+        MAGIC,
+        MAGIC + bytes([VERSION + 1]) + b"x",
+        MAGIC + bytes([VERSION]) + b"not zlib",
+        MAGIC + bytes([VERSION]) + zlib.compress(b"{")[:-3],
+        MAGIC + bytes([VERSION]) + zlib.compress(b"\xff\xfe"),
+        MAGIC + bytes([VERSION]) + zlib.compress(b"[" * 100_000 + b"]" * 100_000),
+    ],
+    ids=[
+        "empty",
+        "garbage",
+        "magic-only",
+        "future-version",
+        "not-zlib",
+        "truncated",
+        "not-utf8",
+        "deep-json",
+    ],
+)
 def test_damaged_bytes_are_refused(data: bytes) -> None:
     with pytest.raises(SnapshotError):
         Bash().restore(data)

@@ -30,11 +30,13 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SessionSto
     elif kind == "sqlite":
         s = SqliteStore(str(tmp_path / "s.db"), max_bytes=1 << 20)
     elif kind == "redis":
-        s = open_store(request.getfixturevalue("redis_url"), max_bytes=1 << 20,
-                       prefix=f"t{uuid.uuid4().hex}:")
+        s = open_store(
+            request.getfixturevalue("redis_url"), max_bytes=1 << 20, prefix=f"t{uuid.uuid4().hex}:"
+        )
     else:
-        s = open_store(request.getfixturevalue("postgres_url"), max_bytes=1 << 20,
-                       table=f"t{uuid.uuid4().hex[:12]}")
+        s = open_store(
+            request.getfixturevalue("postgres_url"), max_bytes=1 << 20, table=f"t{uuid.uuid4().hex[:12]}"
+        )
     yield s
     s.close()
 
@@ -76,7 +78,9 @@ def test_binary_data_round_trips(store: SessionStore) -> None:
 @pytest.mark.parametrize("kind", ["memory", "sqlite"])
 def test_expiry(kind: str, tmp_path: Path) -> None:
     clock = Clock()
-    s: Any = MemoryStore(clock=clock) if kind == "memory" else SqliteStore(str(tmp_path / "e.db"), clock=clock)
+    s: Any = (
+        MemoryStore(clock=clock) if kind == "memory" else SqliteStore(str(tmp_path / "e.db"), clock=clock)
+    )
     s.save("k", b"v", None, ttl=10)
     clock.now += 9
     assert s.load("k") is not None and s.keys() == ["k"]

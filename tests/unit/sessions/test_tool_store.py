@@ -24,7 +24,10 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def test_a_second_tool_continues_the_session(url: str) -> None:
     a, b = _tool(url), _tool(url)
     sid = BashTool.new_session_id()
-    assert a.run({"command": "x=41; cd /tmp; echo made > note; f() { echo fn; }", "session_id": sid}).exit_code == 0
+    assert (
+        a.run({"command": "x=41; cd /tmp; echo made > note; f() { echo fn; }", "session_id": sid}).exit_code
+        == 0
+    )
     out = b.run({"command": "echo $((x+1)); pwd; cat note; f; cat ~/readme", "session_id": sid})
     assert out.stdout == "42\n/tmp\nmade\nfn\nhello\n"
     assert sid in a.sessions()
@@ -44,8 +47,13 @@ def test_scopes_are_apart(url: str) -> None:
 def test_restart_starts_over_in_store_mode(url: str) -> None:
     t = _tool(url)
     t.run({"command": "v=1; echo x > /tmp/f", "session_id": "r"})
-    out = t.run({"command": "echo ${v-unset}; ls /tmp/f 2>&1 | wc -l; cat ~/readme", "session_id": "r",
-                 "restart": True})
+    out = t.run(
+        {
+            "command": "echo ${v-unset}; ls /tmp/f 2>&1 | wc -l; cat ~/readme",
+            "session_id": "r",
+            "restart": True,
+        }
+    )
     assert out.stdout.startswith("unset\n") and out.stdout.endswith("hello\n")
 
 
@@ -68,6 +76,10 @@ def test_concurrent_calls_from_two_tools_lose_nothing(url: str) -> None:
     for th in threads:
         th.join(300)
     assert not errors
-    out = tools[1].run({"command": "echo $n; wc -l < /tmp/log; sort /tmp/log | tr '\\n' ' '", "session_id": sid})
+    out = tools[1].run(
+        {"command": "echo $n; wc -l < /tmp/log; sort /tmp/log | tr '\\n' ' '", "session_id": sid}
+    )
     assert out.stdout.splitlines()[:2] == ["12", "12"]
-    assert out.stdout.splitlines()[2].split() == sorted([f"a{i}" for i in range(6)] + [f"b{i}" for i in range(6)])
+    assert out.stdout.splitlines()[2].split() == sorted(
+        [f"a{i}" for i in range(6)] + [f"b{i}" for i in range(6)]
+    )

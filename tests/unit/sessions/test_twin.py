@@ -29,7 +29,8 @@ def _overlay(tmp: Path) -> OverlayFs:
 
 @pytest.mark.parametrize("make", [_memory, _overlay], ids=["memory", "overlay"])
 def test_twin_layers_are_empty_and_keep_limits_and_owner(
-        tmp_path: Path, make: Callable[[Path], MemoryFs | OverlayFs]) -> None:
+    tmp_path: Path, make: Callable[[Path], MemoryFs | OverlayFs]
+) -> None:
     backend = make(tmp_path)
     bash = Bash(fs=backend)
     assert bash.exec("echo mine > /tmp/only-in-one").exit_code == 0
@@ -44,7 +45,9 @@ def test_twin_layers_are_empty_and_keep_limits_and_owner(
     assert (upper.uid, upper.gid, upper.clock) == (orig_upper.uid, orig_upper.gid, orig_upper.clock)
     if isinstance(layer, OverlayFs):
         assert layer.quota is layer.upper.quota and layer.lock is layer.upper.lock and not layer.whiteouts
-    r = copy.exec("test -e /tmp/only-in-one; echo $?; head -c 3000 /dev/zero > /big; head -c 3000 /dev/zero > /big2")
+    r = copy.exec(
+        "test -e /tmp/only-in-one; echo $?; head -c 3000 /dev/zero > /big; head -c 3000 /dev/zero > /big2"
+    )
     assert r.stdout.startswith("1\n")  # the original's file is not in the twin
     assert "No space left on device" in r.stderr  # the twin's quota is the original's size
     assert bash.exec("cat /tmp/only-in-one").stdout == "mine\n"  # and the original keeps its own

@@ -32,7 +32,9 @@ def first_difference(a: object, b: object, path: str = "tree") -> str | None:
         if len(a) != len(b):
             return f"{path}: {len(a)} items != {len(b)}: {a!r:.300} != {b!r:.300}"
         for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            label = f"{path}.{x[0]}" if isinstance(x, tuple) and x and isinstance(x[0], str) else f"{path}[{i}]"
+            label = (
+                f"{path}.{x[0]}" if isinstance(x, tuple) and x and isinstance(x[0], str) else f"{path}[{i}]"
+            )
             found = first_difference(x, y, label)
             if found is not None:
                 return found

@@ -61,7 +61,9 @@ CASES: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
 
 @pytest.mark.parametrize("frozen", [True, False])
 @pytest.mark.parametrize(("name", "args", "kwargs"), CASES)
-def test_same_behaviour_as_dataclass(frozen: bool, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+def test_same_behaviour_as_dataclass(
+    frozen: bool, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
     ours, real = _both(frozen)
     o, r = ours[name](*args, **kwargs), real[name](*args, **kwargs)
     names = [f.name for f in dataclasses.fields(real[name])]

@@ -65,12 +65,29 @@ def test_spans(script: str, kind: type, want: list[tuple[int, int]]) -> None:
 
 
 def test_every_command_node_has_a_column() -> None:
-    script = ("a=1 b | c && d; { e; } >f; ( g ); if h; then i; fi; while j; do k; done; for l; do m; done; "
-              "case n in o) p;; esac; [[ q ]]; (( r )); s() { t; }; coproc u; for ((;;)); do v; done")
+    script = (
+        "a=1 b | c && d; { e; } >f; ( g ); if h; then i; fi; while j; do k; done; for l; do m; done; "
+        "case n in o) p;; esac; [[ q ]]; (( r )); s() { t; }; coproc u; for ((;;)); do v; done"
+    )
     commands = [n for n in nodes(parse(script)) if isinstance(n, A.Command.__args__)]  # type: ignore[attr-defined]
     assert {type(n).__name__ for n in commands} >= {
-        "SimpleCommand", "Pipeline", "AndOr", "CommandList", "Group", "Redirected", "Subshell", "If", "While",
-        "For", "Case", "CondCmd", "ArithCmd", "FuncDef", "Coproc", "ArithFor"}
+        "SimpleCommand",
+        "Pipeline",
+        "AndOr",
+        "CommandList",
+        "Group",
+        "Redirected",
+        "Subshell",
+        "If",
+        "While",
+        "For",
+        "Case",
+        "CondCmd",
+        "ArithCmd",
+        "FuncDef",
+        "Coproc",
+        "ArithFor",
+    }
     assert all(n.line >= 1 and n.col >= 1 for n in commands)
 
 

@@ -23,28 +23,110 @@ import spec_loader  # type: ignore[import-not-found]  # noqa: E402
 
 # ---------------------------------------------------------------- a grammar of scripts
 
-WORDS = st.sampled_from([
-    "a", "x1", "-n", "--long=v", "'s q'", '"d q $x"', "$x", "${x}", "${x:-d e}", "${x-$y}",
-    "${x:=1}", "${x:?msg}", "${x:+alt}", "${x#*/}", "${x##*/}", "${x%.*}", "${x%%.*}",
-    "${x/a/b}", "${x//a}", "${x/#a/b}", "${x/%a/b}", "${x^}", "${x^^[ab]}", "${x,,}", "${x~}",
-    "${x:1}", "${x: -1:2}", "${#x}", "${!x}", "${!pre@}", "${x@Q}", "${a[1]}", "${a[$i]}",
-    "${a[i+1]:-z}", '${h["k"]}', "${h[$k]}", "${#a[@]}", '"${a[@]}"', "${!a[*]}", '"$@"', "$*",
-    "$#", "$?", "$1", "${10}", "$(echo hi)", "`echo bt`", "$((1 + 2 * x))", "$[3]", "<(cat)",
-    "a{b,c}d", "{1..3}", "*.txt", "?", "[ab]*", "~", "~/d", "$'\\t\\n'", "\\$x", "a\\ b",
-    "x=y", '"$(echo "in")"',
-])
+WORDS = st.sampled_from(
+    [
+        "a",
+        "x1",
+        "-n",
+        "--long=v",
+        "'s q'",
+        '"d q $x"',
+        "$x",
+        "${x}",
+        "${x:-d e}",
+        "${x-$y}",
+        "${x:=1}",
+        "${x:?msg}",
+        "${x:+alt}",
+        "${x#*/}",
+        "${x##*/}",
+        "${x%.*}",
+        "${x%%.*}",
+        "${x/a/b}",
+        "${x//a}",
+        "${x/#a/b}",
+        "${x/%a/b}",
+        "${x^}",
+        "${x^^[ab]}",
+        "${x,,}",
+        "${x~}",
+        "${x:1}",
+        "${x: -1:2}",
+        "${#x}",
+        "${!x}",
+        "${!pre@}",
+        "${x@Q}",
+        "${a[1]}",
+        "${a[$i]}",
+        "${a[i+1]:-z}",
+        '${h["k"]}',
+        "${h[$k]}",
+        "${#a[@]}",
+        '"${a[@]}"',
+        "${!a[*]}",
+        '"$@"',
+        "$*",
+        "$#",
+        "$?",
+        "$1",
+        "${10}",
+        "$(echo hi)",
+        "`echo bt`",
+        "$((1 + 2 * x))",
+        "$[3]",
+        "<(cat)",
+        "a{b,c}d",
+        "{1..3}",
+        "*.txt",
+        "?",
+        "[ab]*",
+        "~",
+        "~/d",
+        "$'\\t\\n'",
+        "\\$x",
+        "a\\ b",
+        "x=y",
+        '"$(echo "in")"',
+    ]
+)
 NAMES = st.sampled_from(["x", "_y", "arr", "h"])
-ASSIGNS = st.sampled_from([
-    "x=1", "x=", "x+=more", "arr=(1 '2 3' $x)", "arr+=(4)", "h=([k]=v [$k]=w)", "a[$i]=v",
-    "a[i+1]+=w", 'h["k 2"]=v', "y=$(echo s)", "z=~/p:~/q",
-])
-REDIRS = st.sampled_from([
-    ">f", ">> f", "< in", "2>&1", ">&2", "&> log", "&>>log", "3<> rw", "<<< 'here str'",
-    "2>/dev/null", "{fd}>out", ">|f", "<&-", "0<&3",
-])
+ASSIGNS = st.sampled_from(
+    [
+        "x=1",
+        "x=",
+        "x+=more",
+        "arr=(1 '2 3' $x)",
+        "arr+=(4)",
+        "h=([k]=v [$k]=w)",
+        "a[$i]=v",
+        "a[i+1]+=w",
+        'h["k 2"]=v',
+        "y=$(echo s)",
+        "z=~/p:~/q",
+    ]
+)
+REDIRS = st.sampled_from(
+    [
+        ">f",
+        ">> f",
+        "< in",
+        "2>&1",
+        ">&2",
+        "&> log",
+        "&>>log",
+        "3<> rw",
+        "<<< 'here str'",
+        "2>/dev/null",
+        "{fd}>out",
+        ">|f",
+        "<&-",
+        "0<&3",
+    ]
+)
 CONDS = st.recursive(
-    st.sampled_from(["-n $x", "-z \"$y\"", "-f /p", "$a == b*", "$a != 'c'", "$x =~ ^a(b|c)$",
-                     "$n -lt 3", "a < b", "$x"]),
+    st.sampled_from(
+        ["-n $x", '-z "$y"', "-f /p", "$a == b*", "$a != 'c'", "$x =~ ^a(b|c)$", "$n -lt 3", "a < b", "$x"]
+    ),
     lambda inner: st.one_of(
         st.builds("{} && {}".format, inner, inner),
         st.builds("{} || {}".format, inner, inner),
@@ -80,42 +162,62 @@ def _commands(depth: int) -> st.SearchStrategy[str]:
         return SIMPLE
     inner = _commands(depth - 1)
     body = st.lists(st.tuples(inner, SEPS), min_size=1, max_size=3).map(_list)
-    return st.one_of(SIMPLE, st.one_of(
-        st.builds("{{ {} }}".format, body),
-        st.builds("( {} )".format, body),
-        st.builds("if {} then {} fi".format, body, body),
-        st.builds("if {} then {} elif {} then {} else {} fi".format, body, body, body, body, body),
-        st.builds("while {} do {} done".format, body, body),
-        st.builds("until {} do {} done".format, body, body),
-        st.builds("for {} in {}; do {} done".format, NAMES, st.lists(WORDS, max_size=3).map(" ".join), body),
-        st.builds("for {}; do {} done".format, NAMES, body),
-        st.builds("select {} in a b; do {} done".format, NAMES, body),
-        st.builds("for (({};{};{})); do {} done".format,
-                  st.sampled_from(["i=0", "", " i = 1 "]), st.sampled_from(["i<3", ""]),
-                  st.sampled_from(["i++", "i+=2", ""]), body),
-        st.builds("case {} in {}) {}\n;; {}) {}\n;& *) ;;& esac".format, WORDS,
-                  st.sampled_from(["a", "a|b", "(c", "*.txt", "'q'"]), body,
-                  st.sampled_from(["x", "$y", "[0-9]"]), body),
-        st.builds("[[ {} ]]".format, CONDS),
-        st.builds("(({}))".format, st.sampled_from(["x++", " y = x * 2 ", "a[i] += 1", "x > 1 ? 2 : 3"])),
-        st.builds("f{}() {{ {} }}".format, st.sampled_from(["", "1", "_x"]), body),
-        st.builds("function g {{ {} }}".format, body),
-        st.builds("function h() ( {} )".format, body),
-        st.builds("{} | {}".format, inner, inner),
-        st.builds("{} |& {}".format, inner, inner),
-        st.builds("{} && {} || {}".format, inner, inner, inner),
-        st.builds("{{ {} }} {}".format, body, REDIRS),
-        st.builds("coproc {}".format, st.sampled_from(["cat", "{ cat; }", "NAME { cat; }"])),
-    ))
+    return st.one_of(
+        SIMPLE,
+        st.one_of(
+            st.builds("{{ {} }}".format, body),
+            st.builds("( {} )".format, body),
+            st.builds("if {} then {} fi".format, body, body),
+            st.builds("if {} then {} elif {} then {} else {} fi".format, body, body, body, body, body),
+            st.builds("while {} do {} done".format, body, body),
+            st.builds("until {} do {} done".format, body, body),
+            st.builds(
+                "for {} in {}; do {} done".format, NAMES, st.lists(WORDS, max_size=3).map(" ".join), body
+            ),
+            st.builds("for {}; do {} done".format, NAMES, body),
+            st.builds("select {} in a b; do {} done".format, NAMES, body),
+            st.builds(
+                "for (({};{};{})); do {} done".format,
+                st.sampled_from(["i=0", "", " i = 1 "]),
+                st.sampled_from(["i<3", ""]),
+                st.sampled_from(["i++", "i+=2", ""]),
+                body,
+            ),
+            st.builds(
+                "case {} in {}) {}\n;; {}) {}\n;& *) ;;& esac".format,
+                WORDS,
+                st.sampled_from(["a", "a|b", "(c", "*.txt", "'q'"]),
+                body,
+                st.sampled_from(["x", "$y", "[0-9]"]),
+                body,
+            ),
+            st.builds("[[ {} ]]".format, CONDS),
+            st.builds("(({}))".format, st.sampled_from(["x++", " y = x * 2 ", "a[i] += 1", "x > 1 ? 2 : 3"])),
+            st.builds("f{}() {{ {} }}".format, st.sampled_from(["", "1", "_x"]), body),
+            st.builds("function g {{ {} }}".format, body),
+            st.builds("function h() ( {} )".format, body),
+            st.builds("{} | {}".format, inner, inner),
+            st.builds("{} |& {}".format, inner, inner),
+            st.builds("{} && {} || {}".format, inner, inner, inner),
+            st.builds("{{ {} }} {}".format, body, REDIRS),
+            st.builds("coproc {}".format, st.sampled_from(["cat", "{ cat; }", "NAME { cat; }"])),
+        ),
+    )
 
 
 # `time` and `!` are reserved words only where a pipeline starts
-PIPELINES = st.one_of(_commands(3), st.builds("time -p {}".format, _commands(2)),
-                      st.builds("! {}".format, _commands(2)), st.builds("time ! {}".format, _commands(1)))
+PIPELINES = st.one_of(
+    _commands(3),
+    st.builds("time -p {}".format, _commands(2)),
+    st.builds("! {}".format, _commands(2)),
+    st.builds("time ! {}".format, _commands(1)),
+)
 SCRIPTS = st.lists(st.tuples(PIPELINES, SEPS), min_size=1, max_size=4).map(_list)
 HEREDOC_SCRIPTS = st.builds(
-    lambda opener, rest: (f"cat <<{opener} | tr a b\nline $x\n\tsecond `echo c`\nEOF\n{rest}\n"
-                          "cat <<-'E2' >out\n\tno $expansion\n\tE2\n"),
+    lambda opener, rest: (
+        f"cat <<{opener} | tr a b\nline $x\n\tsecond `echo c`\nEOF\n{rest}\n"
+        "cat <<-'E2' >out\n\tno $expansion\n\tE2\n"
+    ),
     st.sampled_from(["EOF", "'EOF'", '"EOF"', "\\EOF"]),
     SCRIPTS,
 )

@@ -54,8 +54,11 @@ def _build(kind: str, tmp: Path, quota: DiskQuota | None) -> tuple[Backend, str,
     stack = MountFs(root)
     stack.mount("/mnt/ov", ov)
     stack.mount("/mnt/sq", sq)
-    where = {"stack-memory": ("/w", root, None), "stack-overlay": ("/mnt/ov/w", ov, lower),
-             "stack-sqlite": ("/mnt/sq/w", sq, None)}[kind]
+    where = {
+        "stack-memory": ("/w", root, None),
+        "stack-overlay": ("/mnt/ov/w", ov, lower),
+        "stack-sqlite": ("/mnt/sq/w", sq, None),
+    }[kind]
     return stack, where[0], where[1], where[2]
 
 

@@ -77,11 +77,21 @@ def test_mount_types_reads_the_kernel_table() -> None:
     assert types is not None and types.get(os.stat("/proc").st_dev) == "proc"
 
 
-@pytest.mark.parametrize(("link", "target", "inside"), [
-    ("/l", "a/b", True), ("/l", "..", False), ("/d/l", "..", True), ("/d/l", "../..", False),
-    ("/d/l", "x/../../y", True), ("/d/l", "x/../../../y", False), ("/d/e/l", "./.././../z", True),
-    ("/l", ".", True), ("/l", "a//b/./c", True), ("/d/l", "../../d", False),
-])
+@pytest.mark.parametrize(
+    ("link", "target", "inside"),
+    [
+        ("/l", "a/b", True),
+        ("/l", "..", False),
+        ("/d/l", "..", True),
+        ("/d/l", "../..", False),
+        ("/d/l", "x/../../y", True),
+        ("/d/l", "x/../../../y", False),
+        ("/d/e/l", "./.././../z", True),
+        ("/l", ".", True),
+        ("/l", "a//b/./c", True),
+        ("/d/l", "../../d", False),
+    ],
+)
 def test_stays_inside(link: str, target: str, inside: bool) -> None:
     assert stays_inside(link, target) is inside
 
@@ -89,8 +99,14 @@ def test_stays_inside(link: str, target: str, inside: bool) -> None:
 def test_inside_target(tmp_path: Path) -> None:
     root = tmp_path / "root"
     (root / "d").mkdir(parents=True)
-    links = {"d/rel": "../x", "d/esc": "../../x", "d/abs": str(root / "x"), "d/top": str(root),
-             "d/out": str(tmp_path / "x"), "d/sib": str(root) + "x/y"}
+    links = {
+        "d/rel": "../x",
+        "d/esc": "../../x",
+        "d/abs": str(root / "x"),
+        "d/top": str(root),
+        "d/out": str(tmp_path / "x"),
+        "d/sib": str(root) + "x/y",
+    }
     for name, target in links.items():
         (root / name).symlink_to(target)
     tree = HostTree(str(root))

@@ -85,7 +85,10 @@ def test_python_api(tmp_path: Path) -> None:
     fs.chmod("notes/a.txt", 0o600)
     assert fs.stat("notes/link").perm == 0o600
     assert fs.listdir("notes") == ["a.txt", "link"]
-    assert list(fs.walk("/home/user")) == [("/home/user", ["notes"], []), ("/home/user/notes", [], ["a.txt", "link"])]
+    assert list(fs.walk("/home/user")) == [
+        ("/home/user", ["notes"], []),
+        ("/home/user/notes", [], ["a.txt", "link"]),
+    ]
     r = bash.exec("cat notes/link; chmod 000 notes/a.txt; cat notes/a.txt")
     assert r.stdout == "hello\n"
     assert r.stderr == "cat: notes/a.txt: Permission denied\n" and r.exit_code == 1
@@ -128,7 +131,9 @@ def test_cli_mounts_like_the_benchmark(tmp_path: Path, monkeypatch: pytest.Monke
     work.mkdir()
     (data / "in.txt").write_bytes(b"b\na\nb\n")
     script = "sort /data/in.txt | uniq -c > /work/out.txt; cat /work/out.txt; echo x > /data/in.txt\n"
-    status, out, errs = run_cli(["--mount", f"{data}:/data:ro", "--mount", f"{work}:/work:rw"], script, monkeypatch)
+    status, out, errs = run_cli(
+        ["--mount", f"{data}:/data:ro", "--mount", f"{work}:/work:rw"], script, monkeypatch
+    )
     assert out == b"      1 a\n      2 b\n"
     assert b"Read-only file system" in errs and status == 1
     assert (work / "out.txt").read_bytes() == out

@@ -106,9 +106,15 @@ def test_host_symlinks_followed_inside_root(lower: Path) -> None:
 def test_read_only(lower: Path) -> None:
     fs = Vfs(OverlayFs(str(lower), read_only=True)).view("/")
     assert fs.read_file("/top.txt") == b"top\n"
-    for action in (lambda: fs.write_file("/top.txt", b"x"), lambda: fs.write_file("/n", b""),
-                   lambda: fs.unlink("/top.txt"), lambda: fs.mkdir("/d"), lambda: fs.chmod("/top.txt", 0),
-                   lambda: fs.rename("/top.txt", "/t2"), lambda: fs.symlink("a", "/l")):
+    for action in (
+        lambda: fs.write_file("/top.txt", b"x"),
+        lambda: fs.write_file("/n", b""),
+        lambda: fs.unlink("/top.txt"),
+        lambda: fs.mkdir("/d"),
+        lambda: fs.chmod("/top.txt", 0),
+        lambda: fs.rename("/top.txt", "/t2"),
+        lambda: fs.symlink("a", "/l"),
+    ):
         assert err(action) == errno.EROFS
 
 

@@ -86,8 +86,13 @@ def test_hard_link_to_outside_is_read_only(setup: tuple[Path, Path]) -> None:
     os.link(outside, root / "hl")
     fs = Vfs(ReadWriteFs(str(root))).view("/")
     assert fs.read_file("/hl") == b"canary"
-    for action in (lambda: fs.write_file("/hl", b"x"), lambda: fs.write_file("/hl", b"x", append=True),
-                   lambda: fs.truncate("/hl", 0), lambda: fs.chmod("/hl", 0o777), lambda: fs.utime("/hl", 1, 1)):
+    for action in (
+        lambda: fs.write_file("/hl", b"x"),
+        lambda: fs.write_file("/hl", b"x", append=True),
+        lambda: fs.truncate("/hl", 0),
+        lambda: fs.chmod("/hl", 0o777),
+        lambda: fs.utime("/hl", 1, 1),
+    ):
         assert err(action) == errno.EPERM
     fs.unlink("/hl")
     assert outside.read_bytes() == b"canary"

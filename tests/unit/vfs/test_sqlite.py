@@ -24,7 +24,7 @@ def writer(path: str, started: mp.synchronize.Event) -> None:
         data = content(i)
         s = fs.open(f"/out/tmp.{i}", "w")
         for k in range(0, len(data), 7000):
-            s.write(data[k:k + 7000])
+            s.write(data[k : k + 7000])
         s.close()
         fs.rename(f"/out/tmp.{i}", f"/out/f.{i}")
         if i % 3 == 0 and i:

@@ -27,8 +27,14 @@ _RESTART_SCHEMA = {**INPUT_SCHEMA, "required": []}
 
 
 class AnthropicBash:
-    def __init__(self, tool: BashTool | None = None, *, session_id: str | None = None,
-                 tool_type: str = BASH_TOOL_TYPE, name: str = "bash") -> None:
+    def __init__(
+        self,
+        tool: BashTool | None = None,
+        *,
+        session_id: str | None = None,
+        tool_type: str = BASH_TOOL_TYPE,
+        name: str = "bash",
+    ) -> None:
         self.tool = tool or BashTool()
         self.session_id = session_id or self.tool.new_session_id()
         self.tool_type = tool_type
@@ -40,7 +46,11 @@ class AnthropicBash:
 
     def custom_definition(self) -> dict[str, Any]:
         """The full tool contract as a custom tool, for models or gateways without the built-in type."""
-        return {"name": self.name, "description": self.tool.description(), "input_schema": self.tool.input_schema}
+        return {
+            "name": self.name,
+            "description": self.tool.description(),
+            "input_schema": self.tool.input_schema,
+        }
 
     def run(self, tool_input: Mapping[str, Any]) -> tuple[str, bool]:
         """(text, is_error) for one call's input: the tool contract's input (`command` may be
@@ -65,11 +75,19 @@ class AnthropicBash:
     def tool_result(self, block: object) -> dict[str, Any]:
         """The `tool_result` block answering one `tool_use` block."""
         text, is_error = self.run(field(block, "input") or {})
-        return {"type": "tool_result", "tool_use_id": field(block, "id"), "content": text, "is_error": is_error}
+        return {
+            "type": "tool_result",
+            "tool_use_id": field(block, "id"),
+            "content": text,
+            "is_error": is_error,
+        }
 
     def tool_results(self, message: object) -> list[dict[str, Any]]:
         """`tool_result` blocks for every call of this tool in an assistant message
         (a `Message` or its `content` list), for the next user turn."""
         content: Iterable[object] = field(message, "content", message)
-        return [self.tool_result(b) for b in content
-                if field(b, "type") == "tool_use" and field(b, "name") == self.name]
+        return [
+            self.tool_result(b)
+            for b in content
+            if field(b, "type") == "tool_use" and field(b, "name") == self.name
+        ]

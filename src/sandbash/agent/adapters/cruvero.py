@@ -46,8 +46,28 @@ if TYPE_CHECKING:
     from ..tool import BashTool
 
 CRUVERO_COMMANDS = (
-    "awk", "basename", "cat", "cut", "date", "dirname", "echo", "env", "find", "grep", "head", "jq", "ls",
-    "printf", "pwd", "rg", "sed", "sort", "tail", "tr", "uniq", "wc",
+    "awk",
+    "basename",
+    "cat",
+    "cut",
+    "date",
+    "dirname",
+    "echo",
+    "env",
+    "find",
+    "grep",
+    "head",
+    "jq",
+    "ls",
+    "printf",
+    "pwd",
+    "rg",
+    "sed",
+    "sort",
+    "tail",
+    "tr",
+    "uniq",
+    "wc",
 )
 CRUVERO_NETWORK_COMMANDS = ("curl", "wget")
 
@@ -90,8 +110,12 @@ class CruveroSettings:
             changes["allowed_commands"] = tuple(split_list(text))
         if (text := environ.get(ENV_ALLOW_NETWORK)) is not None:
             changes["allow_network"] = _flag(ENV_ALLOW_NETWORK, text)
-        for var, key in ((ENV_MAX_OUTPUT_KB, "max_output_kb"), (ENV_MAX_FILE_KB, "max_file_kb"),
-                         (ENV_TIMEOUT_MS, "timeout_ms"), (ENV_MAX_TIMEOUT_MS, "max_timeout_ms")):
+        for var, key in (
+            (ENV_MAX_OUTPUT_KB, "max_output_kb"),
+            (ENV_MAX_FILE_KB, "max_file_kb"),
+            (ENV_TIMEOUT_MS, "timeout_ms"),
+            (ENV_MAX_TIMEOUT_MS, "max_timeout_ms"),
+        ):
             if (text := environ.get(var)) is not None:
                 changes[key] = _positive(var, text)
         return replace(s, **changes)

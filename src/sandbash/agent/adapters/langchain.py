@@ -74,7 +74,9 @@ class SandbashTool(BaseTool):  # type: ignore[misc, unused-ignore]  # BaseTool i
 
     async def _arun(self, run_manager: Any = None, **kwargs: Any) -> tuple[str, dict[str, Any]]:
         try:
-            out = await run_cancellable(lambda token: self.bash_tool.run(kwargs, cancel=token, scope=self.scope))
+            out = await run_cancellable(
+                lambda token: self.bash_tool.run(kwargs, cancel=token, scope=self.scope)
+            )
             return self._answer(out)
         except ToolInputError as e:
             raise ToolException(str(e)) from None

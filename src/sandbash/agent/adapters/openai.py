@@ -32,7 +32,9 @@ class OpenAIBash:
     names) are kept in this adapter's own scope, so adapters sharing one BashTool share
     files but never shell state."""
 
-    def __init__(self, tool: BashTool | None = None, *, session_id: str | None = None, name: str = "bash") -> None:
+    def __init__(
+        self, tool: BashTool | None = None, *, session_id: str | None = None, name: str = "bash"
+    ) -> None:
         self.tool = tool or BashTool()
         self.session_id = session_id or self.tool.new_session_id()
         self.name = name
@@ -41,13 +43,24 @@ class OpenAIBash:
 
     def chat_function(self) -> dict[str, Any]:
         """A Chat Completions `tools` entry."""
-        return {"type": "function", "function": {"name": self.name, "description": self.tool.description(),
-                                                 "parameters": self.tool.input_schema}}
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.tool.description(),
+                "parameters": self.tool.input_schema,
+            },
+        }
 
     def responses_function(self) -> dict[str, Any]:
         """A Responses API function tool (not strict: most properties are optional)."""
-        return {"type": "function", "name": self.name, "description": self.tool.description(),
-                "parameters": self.tool.input_schema, "strict": False}
+        return {
+            "type": "function",
+            "name": self.name,
+            "description": self.tool.description(),
+            "parameters": self.tool.input_schema,
+            "strict": False,
+        }
 
     @staticmethod
     def shell_definition() -> dict[str, Any]:
@@ -81,12 +94,19 @@ class OpenAIBash:
 
     def function_call_output(self, item: object) -> dict[str, Any]:
         """A Responses `function_call` item -> its `function_call_output` input item."""
-        return {"type": "function_call_output", "call_id": field(item, "call_id"),
-                "output": self._text(field(item, "arguments") or "{}")}
+        return {
+            "type": "function_call_output",
+            "call_id": field(item, "call_id"),
+            "output": self._text(field(item, "arguments") or "{}"),
+        }
 
-    def shell_commands(self, commands: list[str], timeout_ms: int | None = None,
-                       max_output_length: int | None = None,
-                       cancel: CancelToken | None = None) -> list[dict[str, Any]]:
+    def shell_commands(
+        self,
+        commands: list[str],
+        timeout_ms: int | None = None,
+        max_output_length: int | None = None,
+        cancel: CancelToken | None = None,
+    ) -> list[dict[str, Any]]:
         """Run a shell call's commands in turn: one `{stdout, stderr, outcome}` each."""
         results = []
         for command in commands:
@@ -96,13 +116,19 @@ class OpenAIBash:
             try:
                 out = self.tool.run(request, cancel=cancel, scope=self.session_id)
             except ToolInputError as e:  # e.g. a command that is not a string: the model reads why
-                results.append({"stdout": "", "stderr": f"{e}\n", "outcome": {"type": "exit", "exit_code": 2}})
+                results.append(
+                    {"stdout": "", "stderr": f"{e}\n", "outcome": {"type": "exit", "exit_code": 2}}
+                )
                 continue
             stdout, stderr = out.stdout, out.stderr
             if max_output_length:
                 stdout = truncate_middle(stdout, max_output_length)[0]
                 stderr = truncate_middle(stderr, max_output_length)[0]
-            outcome = {"type": "timeout"} if out.limit == "timeout" else {"type": "exit", "exit_code": out.exit_code}
+            outcome = (
+                {"type": "timeout"}
+                if out.limit == "timeout"
+                else {"type": "exit", "exit_code": out.exit_code}
+            )
             results.append({"stdout": stdout, "stderr": stderr, "outcome": outcome})
         return results
 
@@ -111,8 +137,11 @@ class OpenAIBash:
         action = field(item, "action") or {}
         limit = field(action, "max_output_length")
         output: dict[str, Any] = {
-            "type": "shell_call_output", "call_id": field(item, "call_id"),
-            "output": self.shell_commands(list(field(action, "commands") or []), field(action, "timeout_ms"), limit),
+            "type": "shell_call_output",
+            "call_id": field(item, "call_id"),
+            "output": self.shell_commands(
+                list(field(action, "commands") or []), field(action, "timeout_ms"), limit
+            ),
         }
         if limit:
             output["max_output_length"] = limit
@@ -137,8 +166,13 @@ class OpenAIBash:
         for call in field(message, "tool_calls") or []:
             fn = field(call, "function")
             if field(fn, "name") == self.name:
-                answers.append({"role": "tool", "tool_call_id": field(call, "id"),
-                                "content": self._text(field(fn, "arguments") or "{}")})
+                answers.append(
+                    {
+                        "role": "tool",
+                        "tool_call_id": field(call, "id"),
+                        "content": self._text(field(fn, "arguments") or "{}"),
+                    }
+                )
         return answers
 
     # -------------------------------------------------------------- Agents SDK
@@ -149,12 +183,22 @@ class OpenAIBash:
 
         async def executor(request: ShellCommandRequest) -> ShellResult:
             action = request.data.action
-            runs = await run_cancellable(lambda token: self.shell_commands(
-                list(action.commands), action.timeout_ms, action.max_output_length, token))
-            outputs = [ShellCommandOutput(stdout=r["stdout"], stderr=r["stderr"], command=cmd,
-                                          outcome=ShellCallOutcome(type=r["outcome"]["type"],
-                                                                   exit_code=r["outcome"].get("exit_code")))
-                       for cmd, r in zip(action.commands, runs, strict=True)]
+            runs = await run_cancellable(
+                lambda token: self.shell_commands(
+                    list(action.commands), action.timeout_ms, action.max_output_length, token
+                )
+            )
+            outputs = [
+                ShellCommandOutput(
+                    stdout=r["stdout"],
+                    stderr=r["stderr"],
+                    command=cmd,
+                    outcome=ShellCallOutcome(
+                        type=r["outcome"]["type"], exit_code=r["outcome"].get("exit_code")
+                    ),
+                )
+                for cmd, r in zip(action.commands, runs, strict=True)
+            ]
             return ShellResult(output=outputs, max_output_length=action.max_output_length)
 
         return ShellTool(executor=executor)
@@ -166,7 +210,10 @@ class OpenAIBash:
         async def invoke(_ctx: Any, arguments: str) -> str:
             return await run_cancellable(lambda token: self._text(arguments, token))
 
-        return FunctionTool(name=self.name, description=self.tool.description(),
-                            params_json_schema=self.tool.input_schema, on_invoke_tool=invoke,
-                            strict_json_schema=False)
-
+        return FunctionTool(
+            name=self.name,
+            description=self.tool.description(),
+            params_json_schema=self.tool.input_schema,
+            on_invoke_tool=invoke,
+            strict_json_schema=False,
+        )

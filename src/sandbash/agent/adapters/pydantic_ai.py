@@ -21,8 +21,9 @@ from ...aio import run_cancellable
 from ..tool import BashTool, ToolInputError
 
 
-def sandbash_toolset(tool: BashTool | None = None, *, instructions: bool = True,
-                     scope: str | None = None) -> FunctionToolset[Any]:
+def sandbash_toolset(
+    tool: BashTool | None = None, *, instructions: bool = True, scope: str | None = None
+) -> FunctionToolset[Any]:
     bash_tool = tool or BashTool()
     client = scope if scope is not None else bash_tool.new_session_id()
 
@@ -33,6 +34,7 @@ def sandbash_toolset(tool: BashTool | None = None, *, instructions: bool = True,
             raise ModelRetry(str(e)) from None
         return out.text()
 
-    definition = Tool.from_schema(bash, name=bash_tool.name, description=bash_tool.description(),
-                                  json_schema=bash_tool.input_schema)
+    definition = Tool.from_schema(
+        bash, name=bash_tool.name, description=bash_tool.description(), json_schema=bash_tool.input_schema
+    )
     return FunctionToolset([definition], instructions=bash_tool.system_prompt() if instructions else None)

@@ -74,7 +74,9 @@ def inflate_steps(dec: zlib._Decompress, data: bytes, bounds: Bounds) -> Iterato
             return
 
 
-def stream_steps(dec: bz2.BZ2Decompressor | lzma.LZMADecompressor, data: bytes, bounds: Bounds) -> Iterator[bytes]:
+def stream_steps(
+    dec: bz2.BZ2Decompressor | lzma.LZMADecompressor, data: bytes, bounds: Bounds
+) -> Iterator[bytes]:
     """Feed `data` to a bz2/lzma decoder, STEP bytes of output at a time."""
     out = dec.decompress(data, STEP)
     while True:
@@ -176,7 +178,7 @@ class _Reader:
             if len(kept) < _NAME_MAX:
                 kept += piece[: _NAME_MAX - len(kept)]
             if end >= 0:
-                self.buf = self.buf[end + 1:]
+                self.buf = self.buf[end + 1 :]
                 return kept
             self.buf = b""
 
@@ -220,8 +222,9 @@ def _gzip_member_header(r: _Reader, info: GzipInfo) -> None:
     info.header_bytes += count + 8
 
 
-def gzip_decompress(chunks: Iterable[bytes], info: GzipInfo | None = None,
-                    bounds: Bounds | None = None) -> Iterator[bytes]:
+def gzip_decompress(
+    chunks: Iterable[bytes], info: GzipInfo | None = None, bounds: Bounds | None = None
+) -> Iterator[bytes]:
     """Every member in turn; `info` gets the first member's name and time."""
     info = info if info is not None else GzipInfo()
     bounds = bounds or Bounds()
@@ -258,8 +261,14 @@ def gzip_decompress(chunks: Iterable[bytes], info: GzipInfo | None = None,
         trailer = r.take(8)
         want_crc, want_size = struct.unpack("<II", trailer)
         # GNU reports both when both are wrong (one message a line)
-        wrong = [f"invalid compressed data--{what} error" for what, bad in
-                 (("crc", want_crc != crc & 0xFFFFFFFF), ("length", want_size != size & 0xFFFFFFFF)) if bad]
+        wrong = [
+            f"invalid compressed data--{what} error"
+            for what, bad in (
+                ("crc", want_crc != crc & 0xFFFFFFFF),
+                ("length", want_size != size & 0xFFFFFFFF),
+            )
+            if bad
+        ]
         if wrong:
             raise CodecError("corrupt", "\n".join(wrong))
         # as GNU gzip -l: the last member's trailer, and no header overhead once there are several
@@ -272,7 +281,9 @@ def gzip_decompress(chunks: Iterable[bytes], info: GzipInfo | None = None,
 # ------------------------------------------------------------ bzip2 and xz
 
 
-def _stream_compress(comp: bz2.BZ2Compressor | lzma.LZMACompressor, chunks: Iterable[bytes]) -> Iterator[bytes]:
+def _stream_compress(
+    comp: bz2.BZ2Compressor | lzma.LZMACompressor, chunks: Iterable[bytes]
+) -> Iterator[bytes]:
     for chunk in chunks:
         out = comp.compress(chunk)
         if out:
@@ -284,16 +295,24 @@ def bzip2_compress(chunks: Iterable[bytes], level: int) -> Iterator[bytes]:
     return _stream_compress(bz2.BZ2Compressor(max(1, level)), chunks)
 
 
-def xz_compress(chunks: Iterable[bytes], level: int, extreme: bool = False, fmt: str = "xz") -> Iterator[bytes]:
+def xz_compress(
+    chunks: Iterable[bytes], level: int, extreme: bool = False, fmt: str = "xz"
+) -> Iterator[bytes]:
     preset = level | (lzma.PRESET_EXTREME if extreme else 0)
     if fmt == "lzma":
         return _stream_compress(lzma.LZMACompressor(lzma.FORMAT_ALONE, preset=preset), chunks)
-    return _stream_compress(lzma.LZMACompressor(lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=preset), chunks)
+    return _stream_compress(
+        lzma.LZMACompressor(lzma.FORMAT_XZ, check=lzma.CHECK_CRC64, preset=preset), chunks
+    )
 
 
-def _stream_decompress(make: Callable[[_Reader, Bounds], bz2.BZ2Decompressor | lzma.LZMADecompressor],
-                       magic: tuple[bytes, ...], chunks: Iterable[bytes], errors: tuple[type[Exception], ...],
-                       bounds: Bounds | None) -> Iterator[bytes]:
+def _stream_decompress(
+    make: Callable[[_Reader, Bounds], bz2.BZ2Decompressor | lzma.LZMADecompressor],
+    magic: tuple[bytes, ...],
+    chunks: Iterable[bytes],
+    errors: tuple[type[Exception], ...],
+    bounds: Bounds | None,
+) -> Iterator[bytes]:
     bounds = bounds or Bounds()
     r = _Reader(chunks)
     r.fill(6)
@@ -306,7 +325,7 @@ def _stream_decompress(make: Callable[[_Reader, Bounds], bz2.BZ2Decompressor | l
         if not first:
             if not r.fill(1):
                 return
-            if not any(r.buf.startswith(m[:min(len(m), len(r.buf))]) for m in magic):
+            if not any(r.buf.startswith(m[: min(len(m), len(r.buf))]) for m in magic):
                 return  # trailing data after the last stream is ignored
         first = False
         dec = make(r, bounds)
@@ -318,7 +337,9 @@ def _stream_decompress(make: Callable[[_Reader, Bounds], bz2.BZ2Decompressor | l
                 yield from stream_steps(dec, data, bounds)
             except lzma.LZMAError as e:
                 if "memory usage limit" in str(e).lower():
-                    raise LimitExceeded(LimitKind.MAX_MEMORY, bounds.hold.budget.limits.max_memory if bounds.hold else 0)
+                    raise LimitExceeded(
+                        LimitKind.MAX_MEMORY, bounds.hold.budget.limits.max_memory if bounds.hold else 0
+                    )
                 raise CodecError("corrupt", str(e))
             except errors as e:
                 raise CodecError("corrupt", str(e))
@@ -359,7 +380,7 @@ def xz_dict_size(head: bytes) -> int | None:
         pos = 12
         size = (head[pos] + 1) * 4
         flags = head[pos + 1]
-        block = head[pos:pos + size]
+        block = head[pos : pos + size]
         if head[pos] == 0 or len(block) < size:
             return None  # an empty stream (index first) or a cut header
         at = 2
@@ -370,7 +391,7 @@ def xz_dict_size(head: bytes) -> int | None:
         for _ in range((flags & 0x03) + 1):
             fid, at = _varint(block, at)
             nprops, at = _varint(block, at)
-            props = block[at:at + nprops]
+            props = block[at : at + nprops]
             at += nprops
             if fid == 0x21 and props:
                 bits = props[0] & 0x3F
@@ -388,8 +409,11 @@ def _make_xz(r: _Reader, bounds: Bounds) -> lzma.LZMADecompressor:
     # a header that does not say (cut, damaged, another filter chain): half of what is left
     # of the budget (pipes and other stages need the rest), up to xz -9's dictionary;
     # liblzma's memlimit refuses the stream if it needs more
-    need = (min(LZMA_DEFAULT_DICT + LZMA_STATE, (bounds.limit() - STEP) // 2) if declared is None
-            else declared + LZMA_STATE)
+    need = (
+        min(LZMA_DEFAULT_DICT + LZMA_STATE, (bounds.limit() - STEP) // 2)
+        if declared is None
+        else declared + LZMA_STATE
+    )
     if need > bounds.limit():
         raise LimitExceeded(LimitKind.MAX_MEMORY, bounds.hold.budget.limits.max_memory if bounds.hold else 0)
     bounds.decoder(need)

@@ -26,7 +26,9 @@ def level_opts() -> tuple[Opt, ...]:
 
 
 GZIP_SPEC = CommandSpec(
-    "gzip", "[OPTION]... [FILE]...", "Compress or uncompress FILEs (by default, compress FILES in-place).",
+    "gzip",
+    "[OPTION]... [FILE]...",
+    "Compress or uncompress FILEs (by default, compress FILES in-place).",
     opts=(
         Opt("c", "stdout", help="write on standard output, keep original files unchanged"),
         Opt(None, "to-stdout", dest="stdout"),
@@ -50,7 +52,9 @@ GZIP_SPEC = CommandSpec(
     ),
 )
 BZIP2_SPEC = CommandSpec(
-    "bzip2", "[flags and input files in any order]", "a block-sorting file compressor",
+    "bzip2",
+    "[flags and input files in any order]",
+    "a block-sorting file compressor",
     opts=(
         Opt("c", "stdout", help="output to standard out"),
         Opt("d", "decompress", help="force decompression"),
@@ -68,7 +72,9 @@ BZIP2_SPEC = CommandSpec(
     ),
 )
 XZ_SPEC = CommandSpec(
-    "xz", "[OPTION]... [FILE]...", "Compress or decompress FILEs in the .xz format.",
+    "xz",
+    "[OPTION]... [FILE]...",
+    "Compress or decompress FILEs in the .xz format.",
     opts=(
         Opt("z", "compress", help="force compression"),
         Opt("d", "decompress", help="force decompression"),
@@ -155,8 +161,16 @@ def _write_file(ctx: Ctx, path: str, data: Iterable[bytes], mode: int, mtime: fl
 def _gzip_suffix_out(name: str, suffix: str) -> str | None:
     """The name a compressed file decompresses to, or None for an unknown suffix."""
     low = name.lower()
-    for suf, repl in ((suffix.lower(), ""), (".gz", ""), ("-gz", ""), (".z", ""), ("-z", ""), ("_z", ""),
-                      (".tgz", ".tar"), (".taz", ".tar")):
+    for suf, repl in (
+        (suffix.lower(), ""),
+        (".gz", ""),
+        ("-gz", ""),
+        (".z", ""),
+        ("-z", ""),
+        ("_z", ""),
+        (".tgz", ".tar"),
+        (".taz", ".tar"),
+    ):
         if low.endswith(suf) and len(name) > len(suf):
             return name[: len(name) - len(suf)] + repl
     return None
@@ -198,15 +212,18 @@ def _gzip_data_error(job: Job, label: str, e: CodecError) -> None:
     job.fail(1)
 
 
-_BZIP2_RECOVER = ("\nYou can use the `bzip2recover' program to attempt to recover\n"
-                  "data from undamaged sections of corrupted files.\n\n")
+_BZIP2_RECOVER = (
+    "\nYou can use the `bzip2recover' program to attempt to recover\n"
+    "data from undamaged sections of corrupted files.\n\n"
+)
 
 
 def _bzip2_data_error(job: Job, label: str, out_label: str, e: CodecError) -> None:
     name = job.ctx.name
     if job.opts.has("test"):
         why = {"format": "bad magic number (file not created by bzip2)", "eof": "file ends unexpectedly"}.get(
-            e.kind, "data integrity (CRC) error in data")
+            e.kind, "data integrity (CRC) error in data"
+        )
         job.ctx.error(f"{label}: {why}")
         job.tested_bad += 1
         job.fail(2)
@@ -218,19 +235,24 @@ def _bzip2_data_error(job: Job, label: str, out_label: str, e: CodecError) -> No
     if e.kind == "eof":
         # bzip2 prints whatever errno holds: ENOTTY after probing stdin, else 0
         reason = "Inappropriate ioctl for device" if label == "(stdin)" else "Success"
-        head = (f"\n{name}: Compressed file ends unexpectedly;\n\tperhaps it is corrupted?  *Possible* reason "
-                f"follows.\n{name}: {reason}\n\tInput file = {label}, output file = {out_label}\n")
+        head = (
+            f"\n{name}: Compressed file ends unexpectedly;\n\tperhaps it is corrupted?  *Possible* reason "
+            f"follows.\n{name}: {reason}\n\tInput file = {label}, output file = {out_label}\n"
+        )
     else:
         head = f"\n{name}: Data integrity error when decompressing.\n\tInput file = {label}, output file = {out_label}\n"
-    tail = ("\nIt is possible that the compressed file(s) have become corrupted.\nYou can use the -tvv option to "
-            "test integrity of such files.\n" + _BZIP2_RECOVER)
+    tail = (
+        "\nIt is possible that the compressed file(s) have become corrupted.\nYou can use the -tvv option to "
+        "test integrity of such files.\n" + _BZIP2_RECOVER
+    )
     job.ctx.stderr.write((head + tail).encode("utf-8", "surrogateescape"))
     job.fail(2)
 
 
 def _xz_data_error(job: Job, label: str, e: CodecError) -> None:
     text = {"format": "File format not recognized", "eof": "Unexpected end of input"}.get(
-        e.kind, "Compressed data is corrupt")
+        e.kind, "Compressed data is corrupt"
+    )
     job.ctx.error(f"{label}: {text}")
     job.fail(1)
 
@@ -263,12 +285,18 @@ def _level(job: Job) -> int:
 
 def _encode(job: Job, chunks: Iterable[bytes], name: str | None, mtime: int) -> Iterator[bytes]:
     if job.tool == "gzip":
-        return codecs.gzip_compress(chunks, _level(job), None if job.opts.has("no_name") else name,
-                                    0 if job.opts.has("no_name") else mtime)
+        return codecs.gzip_compress(
+            chunks,
+            _level(job),
+            None if job.opts.has("no_name") else name,
+            0 if job.opts.has("no_name") else mtime,
+        )
     if job.tool == "bzip2":
         return codecs.bzip2_compress(chunks, _level(job))
     fmt = (job.opts.get("format") or "xz").lower()
-    return codecs.xz_compress(chunks, _level(job), job.opts.has("extreme"), "lzma" if fmt in ("lzma", "alone") else "xz")
+    return codecs.xz_compress(
+        chunks, _level(job), job.opts.has("extreme"), "lzma" if fmt in ("lzma", "alone") else "xz"
+    )
 
 
 def _decode(job: Job, chunks: Iterable[bytes], info: GzipInfo) -> Iterator[bytes]:
@@ -335,8 +363,11 @@ def _stdin(job: Job) -> None:
 def _trailing(job: Job, label: str, info: GzipInfo) -> None:
     if info.trailing_garbage and job.tool == "gzip":
         if not job.opts.has("quiet"):
-            job.ctx.stderr.write(f"\n{job.ctx.name}: {label}: decompression OK, trailing garbage ignored\n".encode(
-                "utf-8", "surrogateescape"))
+            job.ctx.stderr.write(
+                f"\n{job.ctx.name}: {label}: decompression OK, trailing garbage ignored\n".encode(
+                    "utf-8", "surrogateescape"
+                )
+            )
         job.fail(2)
 
 
@@ -487,7 +518,9 @@ def _file(job: Job, path: str) -> None:
         ctx.fs.unlink(path)
 
 
-def _verbose(job: Job, path: str, out: str, to_stdout: bool, size_in: int, size_out: int, info: GzipInfo) -> None:
+def _verbose(
+    job: Job, path: str, out: str, to_stdout: bool, size_in: int, size_out: int, info: GzipInfo
+) -> None:
     if not job.opts.get("verbose"):
         return
     ctx = job.ctx
@@ -496,11 +529,17 @@ def _verbose(job: Job, path: str, out: str, to_stdout: bool, size_in: int, size_
             ctx.stderr.write(f"{path}:\t OK\n".encode("utf-8", "surrogateescape"))
             return
         raw, packed = (size_out, size_in) if job.decompress else (size_in, size_out)
-        header = info.header_bytes if job.decompress else 18 + (0 if job.opts.has("no_name") else
-                                                                 len(path.rsplit("/", 1)[-1]) + 1)
+        header = (
+            info.header_bytes
+            if job.decompress
+            else 18 + (0 if job.opts.has("no_name") else len(path.rsplit("/", 1)[-1]) + 1)
+        )
         target = "stdout" if to_stdout else out
-        ctx.stderr.write(f"{path}:\t{_ratio(raw - (packed - header), raw)} -- replaced with {target}\n".encode(
-            "utf-8", "surrogateescape"))
+        ctx.stderr.write(
+            f"{path}:\t{_ratio(raw - (packed - header), raw)} -- replaced with {target}\n".encode(
+                "utf-8", "surrogateescape"
+            )
+        )
     elif job.tool == "bzip2":
         pad = " " * max(0, max(7, len(path)) - len(path))
         if job.opts.has("test"):
@@ -510,8 +549,10 @@ def _verbose(job: Job, path: str, out: str, to_stdout: bool, size_in: int, size_
         elif size_in == 0:
             line = "no data compressed."
         else:
-            line = (f"{size_in / size_out:6.3f}:1, {8.0 * size_out / size_in:6.3f} bits/byte, "
-                    f"{100.0 * (1 - size_out / size_in):5.2f}% saved, {size_in} in, {size_out} out.")
+            line = (
+                f"{size_in / size_out:6.3f}:1, {8.0 * size_out / size_in:6.3f} bits/byte, "
+                f"{100.0 * (1 - size_out / size_in):5.2f}% saved, {size_in} in, {size_out} out."
+            )
         ctx.stderr.write(f"  {path}: {pad}{line}\n".encode("utf-8", "surrogateescape"))
 
 

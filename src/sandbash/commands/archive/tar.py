@@ -33,12 +33,29 @@ from . import codecs
 from .codecs import STEP, Bounds, CodecError
 from .tar_args import TarArgs, TarUsage, parse_tar_args
 
-EXT_COMPRESSION = ((".tar.gz", "gzip"), (".tgz", "gzip"), (".taz", "gzip"), (".tar.Z", "gzip"), (".gz", "gzip"),
-                   (".tar.bz2", "bzip2"), (".tbz", "bzip2"), (".tbz2", "bzip2"), (".tb2", "bzip2"), (".bz2", "bzip2"),
-                   (".tar.xz", "xz"), (".txz", "xz"), (".xz", "xz"), (".tar.lzma", "xz"), (".tlz", "xz"),
-                   (".lzma", "xz"))
-PROGRAMS = {"gzip": ("gzip", "stdin: not in gzip format", 1), "bzip2": ("bzip2", "(stdin) is not a bzip2 file.", 2),
-            "xz": ("xz", "(stdin): File format not recognized", 1)}
+EXT_COMPRESSION = (
+    (".tar.gz", "gzip"),
+    (".tgz", "gzip"),
+    (".taz", "gzip"),
+    (".tar.Z", "gzip"),
+    (".gz", "gzip"),
+    (".tar.bz2", "bzip2"),
+    (".tbz", "bzip2"),
+    (".tbz2", "bzip2"),
+    (".tb2", "bzip2"),
+    (".bz2", "bzip2"),
+    (".tar.xz", "xz"),
+    (".txz", "xz"),
+    (".xz", "xz"),
+    (".tar.lzma", "xz"),
+    (".tlz", "xz"),
+    (".lzma", "xz"),
+)
+PROGRAMS = {
+    "gzip": ("gzip", "stdin: not in gzip format", 1),
+    "bzip2": ("bzip2", "(stdin) is not a bzip2 file.", 2),
+    "xz": ("xz", "(stdin): File format not recognized", 1),
+}
 
 
 class Fatal(Exception):
@@ -174,8 +191,11 @@ class Tar:
             wanted = self.a.compress
             if wanted and kind != wanted:
                 program, message, status = PROGRAMS[wanted]
-                self.ctx.stderr.write(f"\n{program}: {message}\n".encode() if program == "gzip" else
-                                      f"{program}: {message}\n".encode())
+                self.ctx.stderr.write(
+                    f"\n{program}: {message}\n".encode()
+                    if program == "gzip"
+                    else f"{program}: {message}\n".encode()
+                )
                 raise self.fatal(f"Child returned status {status}")
             data = _prepend(head, raw)
             if kind is None:
@@ -219,7 +239,9 @@ class Tar:
             members.close()
             chunks.close()
 
-    def members(self, chunks: Iterator[bytes]) -> Generator[tuple[tarfile.TarInfo, IO[bytes] | None], None, None]:
+    def members(
+        self, chunks: Iterator[bytes]
+    ) -> Generator[tuple[tarfile.TarInfo, IO[bytes] | None], None, None]:
         """Each member with a reader of its content (regular files; read it before the next)."""
         hold = self.hold if self.hold is not None else self.ctx.hold_memory()
         source = _ChunkFile(self.ctx, chunks)
@@ -256,15 +278,23 @@ class Tar:
     # ------------------------------------------------------------ listing
 
     def long_line(self, info: tarfile.TarInfo) -> str:
-        kind = {tarfile.DIRTYPE: "d", tarfile.SYMTYPE: "l", tarfile.LNKTYPE: "h", tarfile.CHRTYPE: "c",
-                tarfile.BLKTYPE: "b", tarfile.FIFOTYPE: "p"}.get(info.type, "-")
+        kind = {
+            tarfile.DIRTYPE: "d",
+            tarfile.SYMTYPE: "l",
+            tarfile.LNKTYPE: "h",
+            tarfile.CHRTYPE: "c",
+            tarfile.BLKTYPE: "b",
+            tarfile.FIFOTYPE: "p",
+        }.get(info.type, "-")
         modes = kind + mode_string(info.mode)[1:]
         user = info.uname or str(info.uid)
         group = info.gname or str(info.gid)
         size = str(info.size if info.isreg() else 0)
         pad = len(user) + 1 + len(group) + len(size) + 1
         self.ugswidth = max(self.ugswidth, pad)
-        stamp = _dt.datetime.fromtimestamp(int(info.mtime), local_zone(self.ctx.env)).strftime("%Y-%m-%d %H:%M")
+        stamp = _dt.datetime.fromtimestamp(int(info.mtime), local_zone(self.ctx.env)).strftime(
+            "%Y-%m-%d %H:%M"
+        )
         name = info.name + ("/" if info.isdir() and not info.name.endswith("/") else "")
         if info.issym():
             name += f" -> {info.linkname}"
@@ -313,7 +343,9 @@ class Tar:
 # ------------------------------------------------------------ create, append
 
 
-def _add_path(tar: Tar, tf: tarfile.TarFile, cwd: str, name: str, seen_inodes: dict[tuple[int, int], str]) -> None:
+def _add_path(
+    tar: Tar, tf: tarfile.TarFile, cwd: str, name: str, seen_inodes: dict[tuple[int, int], str]
+) -> None:
     ctx = tar.ctx
     full = name if name.startswith("/") else cwd.rstrip("/") + "/" + name
     st = ctx.fs.try_lstat(full)
@@ -381,7 +413,9 @@ def _tarinfo(tar: Tar, member: str, st: Stat, full: str) -> tarfile.TarInfo:
         info.type = tarfile.REGTYPE
         info.size = st.size
     else:
-        info.type = {0o020000: tarfile.CHRTYPE, 0o060000: tarfile.BLKTYPE}.get(st.mode & S_IFMT, tarfile.FIFOTYPE)
+        info.type = {0o020000: tarfile.CHRTYPE, 0o060000: tarfile.BLKTYPE}.get(
+            st.mode & S_IFMT, tarfile.FIFOTYPE
+        )
     return info
 
 
@@ -410,7 +444,12 @@ def _create(tar: Tar, existing: bool | None = None) -> None:
             base = ctx.fs.abspath(cwd) if cwd else ctx.cwd
             if tar.a.op == "u":
                 st = ctx.fs.try_stat(name if name.startswith("/") else base.rstrip("/") + "/" + name)
-                if st is not None and not st.is_dir and name.rstrip("/") in old and st.mtime <= old[name.rstrip("/")]:
+                if (
+                    st is not None
+                    and not st.is_dir
+                    and name.rstrip("/") in old
+                    and st.mtime <= old[name.rstrip("/")]
+                ):
                     continue
             _add_path(tar, tf, base, name, seen)
     tar.write_archive(buf.getvalue())
@@ -465,7 +504,7 @@ class _Content(io.RawIOBase):
                 # GNU writes the whole records it got (copies in pieces only: a read of
                 # everything must fail whole); the next read fails
                 if size is not None and size >= 0 and len(got) >= 512:
-                    return got[:len(got) // 512 * 512]
+                    return got[: len(got) // 512 * 512]
         if self.tar.a.op == "x":  # GNU says it for the member, then for the archive
             self.tar.ctx.error("Unexpected EOF in archive")
         raise self.tar.fatal("Unexpected EOF in archive")
@@ -481,8 +520,13 @@ def _copy(tar: Tar, content: IO[bytes], out: Stream) -> None:
         out.write(piece)
 
 
-def _extract_one(tar: Tar, info: tarfile.TarInfo, content: IO[bytes] | None, base: str,
-                 dirs: list[tuple[str, tarfile.TarInfo]]) -> None:
+def _extract_one(
+    tar: Tar,
+    info: tarfile.TarInfo,
+    content: IO[bytes] | None,
+    base: str,
+    dirs: list[tuple[str, tarfile.TarInfo]],
+) -> None:
     ctx, fs = tar.ctx, tar.ctx.fs
     name = tar.strip_unsafe(info.name)
     if not tar.a.absolute and ".." in info.name.split("/"):
@@ -519,7 +563,7 @@ def _extract_one(tar: Tar, info: tarfile.TarInfo, content: IO[bytes] | None, bas
             return
         if existing is not None:
             if tar.a.keep_old:
-                what = (f"Cannot create symlink to {quote(info.linkname)}" if info.issym() else "Cannot open")
+                what = f"Cannot create symlink to {quote(info.linkname)}" if info.issym() else "Cannot open"
                 tar.error(f"{name}: {what}: File exists")
                 return
             if tar.a.skip_old:
@@ -571,7 +615,7 @@ def _make_parents(tar: Tar, parent: str, base: str) -> None:
     for d in reversed(missing):
         fs.mkdir(d)
         if tar.a.verbose > 1:
-            shown = d[len(base.rstrip("/")) + 1:] if d.startswith(base.rstrip("/") + "/") else d
+            shown = d[len(base.rstrip("/")) + 1 :] if d.startswith(base.rstrip("/") + "/") else d
             modes = mode_string(0o040777 & ~fs.umask)
             tar.ctx.out(f"{modes} {'Creating directory:':>{tar.ugswidth + 1 + 16}} {shown}\n")
 
@@ -624,8 +668,10 @@ def cmd_tar(ctx: Ctx) -> int:
         ctx.stderr.write(b"Try 'tar --help' or 'tar --usage' for more information.\n")
         return e.status
     if args.help:
-        ctx.out("Usage: tar [OPTION...] [FILE]...\nGNU 'tar' saves many files together into a single tape or disk "
-                "archive, and can\nrestore individual files from the archive.\n")
+        ctx.out(
+            "Usage: tar [OPTION...] [FILE]...\nGNU 'tar' saves many files together into a single tape or disk "
+            "archive, and can\nrestore individual files from the archive.\n"
+        )
         return 0
     with ctx.hold_memory() as hold:
         return _run(ctx, Tar(ctx, args, hold=hold))

@@ -30,7 +30,8 @@ from ..record import Effects, declare
 from .codecs import BZIP2_STATE, LZMA_STATE, STEP, ZLIB_STATE, Bounds, inflate_steps, stream_steps
 
 ZIP_SPEC = CommandSpec(
-    "zip", "[-options] [-b path] [-t mmddyyyy] [-n suffixes] [zipfile list] [-xi list]",
+    "zip",
+    "[-options] [-b path] [-t mmddyyyy] [-n suffixes] [zipfile list] [-xi list]",
     "Info-ZIP compatible zip",
     opts=(
         Opt("r", "recurse-paths", help="recurse into directories"),
@@ -54,12 +55,32 @@ ZIP_SPEC = CommandSpec(
     usage_status=16,
 )
 UNZIP_SPEC = CommandSpec(
-    "unzip", "[-Z] [-opts[modifiers]] file[.zip] [list] [-x xlist] [-d exdir]", "",
+    "unzip",
+    "[-Z] [-opts[modifiers]] file[.zip] [list] [-x xlist] [-d exdir]",
+    "",
     opts=(
-        Opt("l", None), Opt("v", None), Opt("t", None), Opt("p", None), Opt("c", None), Opt("o", None),
-        Opt("n", None), Opt("q", None, count=True), Opt("j", None), Opt("d", None, "required"), Opt("x", None),
-        Opt("u", None), Opt("f", None), Opt("a", None), Opt("C", None), Opt("L", None), Opt("X", None),
-        Opt("K", None), Opt("U", None), Opt("V", None), Opt("T", None), Opt("z", None),
+        Opt("l", None),
+        Opt("v", None),
+        Opt("t", None),
+        Opt("p", None),
+        Opt("c", None),
+        Opt("o", None),
+        Opt("n", None),
+        Opt("q", None, count=True),
+        Opt("j", None),
+        Opt("d", None, "required"),
+        Opt("x", None),
+        Opt("u", None),
+        Opt("f", None),
+        Opt("a", None),
+        Opt("C", None),
+        Opt("L", None),
+        Opt("X", None),
+        Opt("K", None),
+        Opt("U", None),
+        Opt("V", None),
+        Opt("T", None),
+        Opt("z", None),
     ),
     usage_status=10,
 )
@@ -85,9 +106,9 @@ def _mtime(ctx: Ctx, info: zipfile.ZipInfo) -> float:
     extra = info.extra
     i = 0
     while i + 4 <= len(extra):
-        tag, size = struct.unpack("<HH", extra[i:i + 4])
+        tag, size = struct.unpack("<HH", extra[i : i + 4])
         if tag == 0x5455 and size >= 5 and extra[i + 4] & 1:
-            return float(struct.unpack("<i", extra[i + 5:i + 9])[0])
+            return float(struct.unpack("<i", extra[i + 5 : i + 9])[0])
         i += 4 + size
     return _from_dos(ctx, info.date_time)
 
@@ -116,10 +137,10 @@ def _open_zip(ctx: Ctx, hold: MemoryHold, data: bytes) -> zipfile.ZipFile:
     """zipfile's reading of the central directory, charged first: it builds a ZipInfo per
     entry in one uninterruptible call, about 8 times the directory's size (a 100 MB
     archive of empty members would be 800 MB and a minute of work)."""
-    tail = data[-(65535 + 22):]
+    tail = data[-(65535 + 22) :]
     at = tail.rfind(b"PK\x05\x06")
     if at >= 0 and len(tail) - at >= 22:
-        size = struct.unpack("<I", tail[at + 12:at + 16])[0]
+        size = struct.unpack("<I", tail[at + 12 : at + 16])[0]
         size = min(size if size != 0xFFFFFFFF else len(data), len(data))  # zip64: bound by the file
         hold.charge((size // _MIN_ENTRY + 1) * _ENTRY_COST + 2 * size)
     ctx.checkpoint()
@@ -128,17 +149,17 @@ def _open_zip(ctx: Ctx, hold: MemoryHold, data: bytes) -> zipfile.ZipFile:
 
 def _raw_member(data: bytes, info: zipfile.ZipInfo) -> memoryview:
     off = info.header_offset
-    if data[off:off + 4] != b"PK\x03\x04":
+    if data[off : off + 4] != b"PK\x03\x04":
         raise BadMember()
-    name_len, extra_len = struct.unpack("<HH", data[off + 26:off + 30])
+    name_len, extra_len = struct.unpack("<HH", data[off + 26 : off + 30])
     start = off + 30 + name_len + extra_len
-    return memoryview(data)[start:start + info.compress_size]
+    return memoryview(data)[start : start + info.compress_size]
 
 
 def _decoder_steps(info: zipfile.ZipInfo, raw: memoryview, bounds: Bounds) -> Iterator[bytes]:
     """The member's bytes, STEP at a time, from a decoder made after its memory is charged."""
     method = info.compress_type
-    pieces = (bytes(raw[i:i + STEP]) for i in range(0, len(raw), STEP))
+    pieces = (bytes(raw[i : i + STEP]) for i in range(0, len(raw), STEP))
     if method == zipfile.ZIP_STORED:
         for piece in pieces:
             bounds.step(len(piece))
@@ -159,11 +180,13 @@ def _decoder_steps(info: zipfile.ZipInfo, raw: memoryview, bounds: Bounds) -> It
         props = bytes(raw[4:9])
         need = int.from_bytes(props[1:5], "little") + LZMA_STATE
         if need > bounds.limit():
-            raise LimitExceeded(LimitKind.MAX_MEMORY, bounds.hold.budget.limits.max_memory if bounds.hold else 0)
+            raise LimitExceeded(
+                LimitKind.MAX_MEMORY, bounds.hold.budget.limits.max_memory if bounds.hold else 0
+            )
         bounds.decoder(need)
         ldec = lzma.LZMADecompressor(lzma.FORMAT_ALONE, memlimit=need)
         head = props + struct.pack("<Q", info.file_size)
-        for piece in [head, *(bytes(raw[i:i + STEP]) for i in range(9, len(raw), STEP))]:
+        for piece in [head, *(bytes(raw[i : i + STEP]) for i in range(9, len(raw), STEP))]:
             yield from stream_steps(ldec, piece, bounds)
     else:
         raise BadMember()
@@ -223,7 +246,9 @@ def cmd_zip(ctx: Ctx) -> int:
         return _zip(ctx, hold, opts, archive, files, exclude, include)
 
 
-def _load_existing(ctx: Ctx, hold: MemoryHold, archive: str) -> dict[str, tuple[zipfile.ZipInfo, bytes]] | None:
+def _load_existing(
+    ctx: Ctx, hold: MemoryHold, archive: str
+) -> dict[str, tuple[zipfile.ZipInfo, bytes]] | None:
     """The members of an archive being updated (zip rebuilds it whole): each is charged
     to the memory budget as it is decoded. None: the archive is damaged."""
     existing: dict[str, tuple[zipfile.ZipInfo, bytes]] = {}
@@ -245,8 +270,15 @@ def _load_existing(ctx: Ctx, hold: MemoryHold, archive: str) -> dict[str, tuple[
     return existing
 
 
-def _zip(ctx: Ctx, hold: MemoryHold, opts: Parsed, archive: str, files: list[str], exclude: list[str],
-         include: list[str]) -> int:
+def _zip(
+    ctx: Ctx,
+    hold: MemoryHold,
+    opts: Parsed,
+    archive: str,
+    files: list[str],
+    exclude: list[str],
+    include: list[str],
+) -> int:
     if opts.has("test") and not files and not opts.has("delete") and ctx.fs.exists(archive):
         data = _read_archive(ctx, hold, archive)
         return 0 if _test_zip(ctx, data, archive, hold, opts.has("quiet")) else 8
@@ -263,8 +295,15 @@ def _zip(ctx: Ctx, hold: MemoryHold, opts: Parsed, archive: str, files: list[str
 
     if opts.has("delete"):
         return _zip_delete(ctx, archive, existing, files, say, _Save(ctx, hold, opts))
-    entries = _collect(ctx, files, opts.has("recurse_paths"), opts.has("junk_paths"), opts.has("no_dir_entries"),
-                       exclude, include)
+    entries = _collect(
+        ctx,
+        files,
+        opts.has("recurse_paths"),
+        opts.has("junk_paths"),
+        opts.has("no_dir_entries"),
+        exclude,
+        include,
+    )
     if entries is None:
         return 18
     level = int(opts.get("level", 6))
@@ -316,8 +355,15 @@ def _zip(ctx: Ctx, hold: MemoryHold, opts: Parsed, archive: str, files: list[str
     return 0
 
 
-def _collect(ctx: Ctx, files: list[str], recurse: bool, junk: bool, no_dirs: bool, exclude: list[str],
-             include: list[str]) -> list[tuple[str, str]] | None:
+def _collect(
+    ctx: Ctx,
+    files: list[str],
+    recurse: bool,
+    junk: bool,
+    no_dirs: bool,
+    exclude: list[str],
+    include: list[str],
+) -> list[tuple[str, str]] | None:
     """(entry name, path) pairs; warns about names that match nothing."""
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
@@ -363,8 +409,14 @@ def _collect(ctx: Ctx, files: list[str], recurse: bool, junk: bool, no_dirs: boo
     return out
 
 
-def _zip_delete(ctx: Ctx, archive: str, existing: dict[str, tuple[zipfile.ZipInfo, bytes]], names: list[str],
-                say: Callable[[str], None], save: _Save) -> int:
+def _zip_delete(
+    ctx: Ctx,
+    archive: str,
+    existing: dict[str, tuple[zipfile.ZipInfo, bytes]],
+    names: list[str],
+    say: Callable[[str], None],
+    save: _Save,
+) -> int:
     if not existing:
         ctx.out(f"\nzip error: Nothing to do! ({archive})\n")
         return 12
@@ -398,16 +450,19 @@ class _Save:
         buf = io.BytesIO()
         with zipfile.ZipFile(buf, "w") as zf:
             for info, data in entries.values():
-                zf.writestr(info, data, compresslevel=level if info.compress_type == zipfile.ZIP_DEFLATED else None)
+                zf.writestr(
+                    info, data, compresslevel=level if info.compress_type == zipfile.ZIP_DEFLATED else None
+                )
         data = buf.getvalue()
-        if self.opts.has("test") and not _test_zip(ctx, data, archive, self.hold,
-                                                   self.opts.has("quiet")):
+        if self.opts.has("test") and not _test_zip(ctx, data, archive, self.hold, self.opts.has("quiet")):
             return 8
         try:
             replace_bytes(ctx.fs, archive, data, prefix="zi", rng=ctx.rng)
         except FsError as e:
-            ctx.out(f"zip I/O error: {strerror(e.errno or 5)}\n\nzip error: Output file write failure (write error on "
-                    "zip file)\n")
+            ctx.out(
+                f"zip I/O error: {strerror(e.errno or 5)}\n\nzip error: Output file write failure (write error on "
+                "zip file)\n"
+            )
             return 14
         return 0
 
@@ -429,8 +484,10 @@ def _test_zip(ctx: Ctx, data: bytes, archive: str, hold: MemoryHold, quiet: bool
             ctx.out(f"{info.filename:<23} {_bad_text(info, e)}\n")
             bad = True
     if bad:
-        ctx.out(f"test of {archive} FAILED\n\nzip error: Zip file invalid, could not spawn unzip, or wrong unzip "
-                "(original files unmodified)\n")
+        ctx.out(
+            f"test of {archive} FAILED\n\nzip error: Zip file invalid, could not spawn unzip, or wrong unzip "
+            "(original files unmodified)\n"
+        )
         return False
     if not quiet:
         ctx.out(f"test of {archive} OK\n")
@@ -446,7 +503,7 @@ def _safe_name(ctx: Ctx, name: str, junk: bool) -> str:
         name = name.lstrip("/")
     parts = name.split("/")
     if ".." in parts:
-        ctx.out(f"warning:  skipped \"../\" path component(s) in {name}\n")
+        ctx.out(f'warning:  skipped "../" path component(s) in {name}\n')
         parts = [p for p in parts if p != ".."]
     name = "/".join(parts)
     if junk:
@@ -469,26 +526,36 @@ def _listing(ctx: Ctx, infos: list[zipfile.ZipInfo], verbose: bool) -> None:
         for info in infos:
             ctx.out(f"{info.file_size:>9}  {_stamp(ctx, info)}   {info.filename}\n")
         total = sum(i.file_size for i in infos)
-        ctx.out(f"---------                     -------\n{total:>9}                     {_files(len(infos))}\n")
+        ctx.out(
+            f"---------                     -------\n{total:>9}                     {_files(len(infos))}\n"
+        )
         return
-    ctx.out(" Length   Method    Size  Cmpr    Date    Time   CRC-32   Name\n"
-            "--------  ------  ------- ---- ---------- ----- --------  ----\n")
+    ctx.out(
+        " Length   Method    Size  Cmpr    Date    Time   CRC-32   Name\n"
+        "--------  ------  ------- ---- ---------- ----- --------  ----\n"
+    )
     for info in infos:
         method = "Defl:N" if info.compress_type == zipfile.ZIP_DEFLATED else "Stored"
-        ctx.out(f"{info.file_size:>8}  {method}  {info.compress_size:>7} {_percent(info.file_size, info.compress_size):>3}% "
-                f"{_stamp(ctx, info)} {info.CRC:08x}  {info.filename}\n")
+        ctx.out(
+            f"{info.file_size:>8}  {method}  {info.compress_size:>7} {_percent(info.file_size, info.compress_size):>3}% "
+            f"{_stamp(ctx, info)} {info.CRC:08x}  {info.filename}\n"
+        )
     size = sum(i.file_size for i in infos)
     packed = sum(i.compress_size for i in infos)
-    ctx.out(f"--------          -------  ---                            -------\n"
-            f"{size:>8}          {packed:>7} {_percent(size, packed):>3}%                            {_files(len(infos))}\n")
+    ctx.out(
+        f"--------          -------  ---                            -------\n"
+        f"{size:>8}          {packed:>7} {_percent(size, packed):>3}%                            {_files(len(infos))}\n"
+    )
 
 
 @declare("unzip", spec=UNZIP_SPEC, effects=Effects.UNZIP)
 def cmd_unzip(ctx: Ctx) -> int:
     raw = list(ctx.args)
     if not raw:
-        ctx.out("UnZip 6.00 of 20 April 2009, by Debian. Original by Info-ZIP.\n\n"
-                "Usage: unzip [-Z] [-opts[modifiers]] file[.zip] [list] [-x xlist] [-d exdir]\n")
+        ctx.out(
+            "UnZip 6.00 of 20 April 2009, by Debian. Original by Info-ZIP.\n\n"
+            "Usage: unzip [-Z] [-opts[modifiers]] file[.zip] [list] [-x xlist] [-d exdir]\n"
+        )
         return 0
     # options may follow the archive name; -x starts the exclusion list
     opts_args: list[str] = []
@@ -516,8 +583,11 @@ def cmd_unzip(ctx: Ctx) -> int:
         ctx.stderr.write(b"caution:  no zipfile specified\n")
         return 10
     archive, wanted = rest[0], rest[1:]
-    path = archive if ctx.fs.is_file(archive) else next(
-        (p for p in (archive + ".zip", archive + ".ZIP") if ctx.fs.is_file(p)), None)
+    path = (
+        archive
+        if ctx.fs.is_file(archive)
+        else next((p for p in (archive + ".zip", archive + ".ZIP") if ctx.fs.is_file(p)), None)
+    )
     if path is None:
         ctx.stderr.write(f"unzip:  cannot find or open {archive}, {archive}.zip or {archive}.ZIP.\n".encode())
         return 9
@@ -529,18 +599,31 @@ def cmd_unzip(ctx: Ctx) -> int:
         return _unzip(ctx, hold, opts, path, archive, wanted, exclude, pipe, quiet)
 
 
-def _unzip(ctx: Ctx, hold: MemoryHold, opts: Parsed, path: str, archive: str, wanted: list[str], exclude: list[str],
-           pipe: bool, quiet: int) -> int:
+def _unzip(
+    ctx: Ctx,
+    hold: MemoryHold,
+    opts: Parsed,
+    path: str,
+    archive: str,
+    wanted: list[str],
+    exclude: list[str],
+    pipe: bool,
+    quiet: int,
+) -> int:
     data = _read_archive(ctx, hold, path)
     try:
         zf = _open_zip(ctx, hold, data)
     except zipfile.BadZipFile:
-        ctx.out("  End-of-central-directory signature not found.  Either this file is not\n"
-                "  a zipfile, or it constitutes one disk of a multi-part archive.  In the\n"
-                "  latter case the central directory and zipfile comment will be found on\n"
-                "  the last disk(s) of this archive.\n")
-        ctx.stderr.write(f"unzip:  cannot find zipfile directory in one of {archive} or\n"
-                         f"        {archive}.zip, and cannot find {archive}.ZIP, period.\n".encode())
+        ctx.out(
+            "  End-of-central-directory signature not found.  Either this file is not\n"
+            "  a zipfile, or it constitutes one disk of a multi-part archive.  In the\n"
+            "  latter case the central directory and zipfile comment will be found on\n"
+            "  the last disk(s) of this archive.\n"
+        )
+        ctx.stderr.write(
+            f"unzip:  cannot find zipfile directory in one of {archive} or\n"
+            f"        {archive}.zip, and cannot find {archive}.ZIP, period.\n".encode()
+        )
         return 9
     infos, missing = _select(zf.infolist(), wanted, exclude)
     status = 11 if missing else 0
@@ -556,7 +639,9 @@ def _unzip(ctx: Ctx, hold: MemoryHold, opts: Parsed, path: str, archive: str, wa
     return result or status
 
 
-def _select(infos: list[zipfile.ZipInfo], wanted: list[str], exclude: list[str]) -> tuple[list[zipfile.ZipInfo], list[str]]:
+def _select(
+    infos: list[zipfile.ZipInfo], wanted: list[str], exclude: list[str]
+) -> tuple[list[zipfile.ZipInfo], list[str]]:
     pats = [(w, compile_pattern(w)) for w in wanted]
     excl = [compile_pattern(x) for x in exclude]
     used: set[str] = set()
@@ -597,8 +682,9 @@ def _bad_text(info: zipfile.ZipInfo, e: BadMember) -> str:
     return f"bad CRC {e.crc:08x}  (should be {info.CRC:08x})"
 
 
-def _extract(ctx: Ctx, data: bytes, bounds: Bounds, infos: list[zipfile.ZipInfo], opts: Parsed, quiet: int,
-             pipe: bool) -> int:
+def _extract(
+    ctx: Ctx, data: bytes, bounds: Bounds, infos: list[zipfile.ZipInfo], opts: Parsed, quiet: int, pipe: bool
+) -> int:
     base = opts.get("d") or "."
     overwrite_all = opts.has("o")
     never = opts.has("n")
@@ -610,7 +696,9 @@ def _extract(ctx: Ctx, data: bytes, bounds: Bounds, infos: list[zipfile.ZipInfo]
                 for chunk in member_chunks(data, info, bounds):
                     ctx.stdout.write(chunk)
             except BadMember as e:
-                ctx.stderr.write(f"{info.filename:<23} {_bad_text(info, e)}\n".encode("utf-8", "surrogateescape"))
+                ctx.stderr.write(
+                    f"{info.filename:<23} {_bad_text(info, e)}\n".encode("utf-8", "surrogateescape")
+                )
                 status = 2
             continue
         name = _safe_name(ctx, info.filename, opts.has("j"))
@@ -670,10 +758,12 @@ def _write_member(ctx: Ctx, data: bytes, bounds: Bounds, info: zipfile.ZipInfo, 
 
 def _ask(ctx: Ctx, target: str) -> str:
     """UnZip's overwrite question, answered from standard input."""
-    ctx.stderr.write(f"replace {target}? [y]es, [n]o, [A]ll, [N]one, [r]ename: ".encode("utf-8", "surrogateescape"))
+    ctx.stderr.write(
+        f"replace {target}? [y]es, [n]o, [A]ll, [N]one, [r]ename: ".encode("utf-8", "surrogateescape")
+    )
     line = ctx.stdin.readline().decode("utf-8", "surrogateescape").strip()
     if not line:
-        ctx.stderr.write(b" NULL\n(EOF or read error, treating as \"[N]one\" ...)\n")
+        ctx.stderr.write(b' NULL\n(EOF or read error, treating as "[N]one" ...)\n')
         return "N"
     first = line[0]
     return first if first in "ynAN" else "n"

@@ -15,13 +15,39 @@ from . import ast as A
 from .lexer import AwkSyntaxError
 
 SPECIAL_ARRAYS = frozenset({"ENVIRON", "ARGV", "PROCINFO", "SYMTAB", "FUNCTAB"})
-SPECIAL_SCALARS = frozenset({
-    "NF", "NR", "FNR", "FS", "OFS", "ORS", "RS", "RT", "SUBSEP", "CONVFMT", "OFMT", "FILENAME", "RSTART",
-    "RLENGTH", "ARGC", "IGNORECASE", "FIELDWIDTHS", "FPAT", "BINMODE", "LINT", "TEXTDOMAIN", "ERRNO",
-})
+SPECIAL_SCALARS = frozenset(
+    {
+        "NF",
+        "NR",
+        "FNR",
+        "FS",
+        "OFS",
+        "ORS",
+        "RS",
+        "RT",
+        "SUBSEP",
+        "CONVFMT",
+        "OFMT",
+        "FILENAME",
+        "RSTART",
+        "RLENGTH",
+        "ARGC",
+        "IGNORECASE",
+        "FIELDWIDTHS",
+        "FPAT",
+        "BINMODE",
+        "LINT",
+        "TEXTDOMAIN",
+        "ERRNO",
+    }
+)
 # builtin -> argument positions that are arrays
 ARRAY_ARGS: dict[str, tuple[int, ...]] = {
-    "split": (1, 3), "patsplit": (1, 3), "match": (2,), "asort": (0, 1), "asorti": (0, 1),
+    "split": (1, 3),
+    "patsplit": (1, 3),
+    "match": (2,),
+    "asort": (0, 1),
+    "asorti": (0, 1),
 }
 # builtins that accept either kind of argument
 POLY_BUILTINS = frozenset({"length", "isarray", "typeof"})

@@ -129,7 +129,9 @@ def _expand(pieces: Repl, s: str, spans: list[tuple[int, int]]) -> str:
     return "".join(out)
 
 
-def subst(rx: Regex, repl: str, s: str, is_global: bool, nth: int = 0, gensub: bool = False) -> tuple[int, str]:
+def subst(
+    rx: Regex, repl: str, s: str, is_global: bool, nth: int = 0, gensub: bool = False
+) -> tuple[int, str]:
     """sub/gsub/gensub: (number of replacements, new string)."""
     pieces = _compile_repl(repl, gensub)
     lit = rx.literal

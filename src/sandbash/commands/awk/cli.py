@@ -65,6 +65,7 @@ Examples:
 \t{p} -F: '{{ print $1 }}' /etc/passwd
 """
 
+
 def _assignment(value: str) -> str:
     if "=" not in value or not value.partition("=")[0]:
         raise OptionValueError(f"`{value}' argument to `-v' not in `var=value' form")
@@ -73,17 +74,41 @@ def _assignment(value: str) -> str:
 
 # gawk's options (getopt_long, options end at the program text); a long name's key is its short
 _VALUE_OPTS = (("f", "file"), ("F", "field-separator"), ("v", "assign"), ("e", "source"), ("i", "include"))
-_FLAG_OPTS = (("k", "csv"), ("V", "version"), ("h", "help"), ("h", "usage"), ("P", "posix"), ("c", "traditional"),
-              ("r", "re-interval"), ("b", "characters-as-bytes"), ("S", "sandbox"), ("n", "non-decimal-data"),
-              ("L", "lint"), ("O", "optimize"), ("s", "no-optimize"), ("M", "bignum"), ("N", "use-lc-numeric"),
-              ("t", "lint-old"), ("C", "copyright"))
+_FLAG_OPTS = (
+    ("k", "csv"),
+    ("V", "version"),
+    ("h", "help"),
+    ("h", "usage"),
+    ("P", "posix"),
+    ("c", "traditional"),
+    ("r", "re-interval"),
+    ("b", "characters-as-bytes"),
+    ("S", "sandbox"),
+    ("n", "non-decimal-data"),
+    ("L", "lint"),
+    ("O", "optimize"),
+    ("s", "no-optimize"),
+    ("M", "bignum"),
+    ("N", "use-lc-numeric"),
+    ("t", "lint-old"),
+    ("C", "copyright"),
+)
 AWK_SPEC = CommandSpec(
     name="awk",
     stop_at_operand=True,
     add_help=False,
     opts=(
-        *(Opt(short, long, arg="required", dest=short, multi=True, type=_assignment if short == "v" else None)
-          for short, long in _VALUE_OPTS),
+        *(
+            Opt(
+                short,
+                long,
+                arg="required",
+                dest=short,
+                multi=True,
+                type=_assignment if short == "v" else None,
+            )
+            for short, long in _VALUE_OPTS
+        ),
         # the second spelling of -h has no short letter of its own
         *(Opt(short if long != "usage" else None, long, dest=short) for short, long in _FLAG_OPTS),
         *(Opt(c, None) for c in "dDgloIpE"),  # accepted, no effect here
@@ -193,8 +218,10 @@ def compile_program(sources: list[Source], icase_assigned: bool, sandbox: bool =
         fn = program.functions.get(name)
         if fn is not None and nargs > len(fn.params):
             src, line = divmod(loc, 10_000_000)
-            warnings.append(f"{sources[src].name}:{line}: warning: function `{name}' called with more "
-                            "arguments than declared")
+            warnings.append(
+                f"{sources[src].name}:{line}: warning: function `{name}' called with more "
+                "arguments than declared"
+            )
     try:
         gen = generate(program, symbols, icase, sandbox)
         code = compile(gen.source, "<awk>", "exec")
@@ -230,8 +257,12 @@ def load_includes(ctx: Ctx, sources: list[Source]) -> list[Source]:
                     except FsError as e:
                         err = e
                 if text is None:
-                    raise AwkSyntaxError(f"cannot open source file `{name}' for reading: "
-                                         f"{strerror(err.errno or 0)}", len(out), loc % 10_000_000, show=False)
+                    raise AwkSyntaxError(
+                        f"cannot open source file `{name}' for reading: {strerror(err.errno or 0)}",
+                        len(out),
+                        loc % 10_000_000,
+                        show=False,
+                    )
                 pending.append(current)
                 pending.append(Source(name, text))
                 added = True
@@ -279,12 +310,14 @@ def run(ctx: Ctx, prog: str) -> int:
         try:
             data = ctx.read_input(value)
         except FsError as e:
-            err.write(f"{prog}: fatal: cannot open source file `{value}' for reading: {strerror(e.errno or 0)}\n"
-                      .encode())
+            err.write(
+                f"{prog}: fatal: cannot open source file `{value}' for reading: {strerror(e.errno or 0)}\n".encode()
+            )
             return 2
         sources.append(Source(value, data.decode("utf-8", "surrogateescape")))
-    icase_assigned = any(a.partition("=")[0] == "IGNORECASE" for a in opts.assigns) or \
-        any(a.startswith("IGNORECASE=") for a in opts.operands)
+    icase_assigned = any(a.partition("=")[0] == "IGNORECASE" for a in opts.assigns) or any(
+        a.startswith("IGNORECASE=") for a in opts.operands
+    )
     try:
         if any("@include" in s.text for s in sources):
             sources = load_includes(ctx, sources)
@@ -305,8 +338,14 @@ def run(ctx: Ctx, prog: str) -> int:
     field_limit = FIELD_LIMIT.set(interp.max_string)  # printf widths are checked against it
     try:
         try:
-            interp.setup([prog] + opts.operands, fs, opts.assigns, compiled.symbols.globals_seen, compiled.arrays,
-                         compiled.symbols.nested)
+            interp.setup(
+                [prog] + opts.operands,
+                fs,
+                opts.assigns,
+                compiled.symbols.globals_seen,
+                compiled.arrays,
+                compiled.symbols.nested,
+            )
             exec(compiled.code, interp.ns)  # generated from the parsed program; see codegen.py
         except (AwkFatal, FatalNoLoc) as e:
             err.write(f"{prog}: fatal: {e.message}\n".encode())

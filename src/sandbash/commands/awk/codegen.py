@@ -83,8 +83,9 @@ class ExprGen:
     # ------------------------------------------------------------ names and constants
 
     def error(self, message: str, fatal: bool = False) -> AwkSyntaxError:
-        return AwkSyntaxError(message, self.loc // A.LINE_BASE, self.loc % A.LINE_BASE, -1, show=False,
-                              fatal=fatal)
+        return AwkSyntaxError(
+            message, self.loc // A.LINE_BASE, self.loc % A.LINE_BASE, -1, show=False, fatal=fatal
+        )
 
     def temp(self) -> str:
         self.ntemp += 1
@@ -145,8 +146,9 @@ class ExprGen:
             raise self.error(f"attempt to use scalar `{name}' as an array", fatal=True)
         return self.pyname(name)
 
-    def array_ref(self, name: str, path: list[list[A.Expr]], scalar_msg: str = "",
-                  made_by_arg: bool = False) -> str:
+    def array_ref(
+        self, name: str, path: list[list[A.Expr]], scalar_msg: str = "", made_by_arg: bool = False
+    ) -> str:
         """Code for the array name[path[0]]...: the array itself, or a subarray (made
         on first use). For the last step, `scalar_msg` is gawk's error when the element
         is a scalar, and `made_by_arg` says a subarray made there is one gawk leaves
@@ -290,8 +292,10 @@ class ExprGen:
 
     def e_Var(self, e: A.Var) -> tuple[str, str]:
         if e.name in self.program.functions:
-            raise self.error(f"function `{e.name}' called with space between name and `(',\n"
-                             "or used as a variable or an array")
+            raise self.error(
+                f"function `{e.name}' called with space between name and `(',\n"
+                "or used as a variable or an array"
+            )
         if e.name == "NF" and self.key("NF")[0] is None:
             return "_nf()", NUM
         return self.scalar_read(e.name, self.scalar_name(e.name)), ANY
@@ -552,8 +556,9 @@ class ExprGen:
                 return "_nf()"
             return self.pyname(inner.name)
         if param_array:
-            raise self.error(f"function `{fn.name}': argument #{i + 1}: attempt to use scalar value as array",
-                             fatal=True)
+            raise self.error(
+                f"function `{fn.name}': argument #{i + 1}: attempt to use scalar value as array", fatal=True
+            )
         return self.checked(arg)[0]
 
     def e_IndirectCall(self, e: A.IndirectCall) -> tuple[str, str]:
@@ -594,7 +599,10 @@ class ExprGen:
         plan = static_plan(fmt.value)
         if plan is None or len(plan[3]) != len(args) - 1:
             return None
-        codes = [self.str_(a) if letter == "s" else self.num(a) for letter, a in zip(plan[3], args[1:], strict=True)]
+        codes = [
+            self.str_(a) if letter == "s" else self.num(a)
+            for letter, a in zip(plan[3], args[1:], strict=True)
+        ]
         return self.const(plan, "p"), "(" + ", ".join(codes) + ("," if len(codes) == 1 else "") + ")"
 
     def regex_arg(self, e: A.Expr) -> str:
@@ -603,4 +611,3 @@ class ExprGen:
         if isinstance(inner, A.Regex):
             return self.regex(inner.source)
         return f"_dre({self.str_(e)})"
-

@@ -127,9 +127,17 @@ def _text(v: object) -> bytes | None:
 def applies(rt: Runtime, rd: Reader) -> bool:
     """Whether the fast loop can take this input now (before anything is read)."""
     ns = rt.ns
-    return (ns["V_RS"] == "\n" and isinstance(ns["V_RS"], str) and not rd.buf and not rd.lines and not rd.eof
-            and not rt.paragraph and _splitter(rt) is not None and _text(ns["V_OFS"]) is not None
-            and _text(ns["V_ORS"]) is not None)
+    return (
+        ns["V_RS"] == "\n"
+        and isinstance(ns["V_RS"], str)
+        and not rd.buf
+        and not rd.lines
+        and not rd.eof
+        and not rt.paragraph
+        and _splitter(rt) is not None
+        and _text(ns["V_OFS"]) is not None
+        and _text(ns["V_ORS"]) is not None
+    )
 
 
 # For one field, each record's list of fields is dropped as soon as its field is picked:
@@ -142,7 +150,9 @@ def _column(lines: list[bytes], k: int, split: Callable[[bytes], list[bytes]]) -
     return [p[i] if len(p) > i else b"" for p in map(split, lines)]
 
 
-def _rows(lines: list[bytes], ks: tuple[int, ...], split: Callable[[bytes], list[bytes]], ofs: bytes) -> list[bytes]:
+def _rows(
+    lines: list[bytes], ks: tuple[int, ...], split: Callable[[bytes], list[bytes]], ofs: bytes
+) -> list[bytes]:
     """Fields ks of each record ($0 for 0) joined by OFS: columns picked at C speed
     from one chunk's split records, then zipped."""
     parts = list(map(split, lines))

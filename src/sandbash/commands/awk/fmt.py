@@ -312,8 +312,22 @@ def _conv_c(v: Value, convfmt: str) -> str:
     return c
 
 
-_FAST_CONV = {"s": _conv_s, "d": _conv_d, "i": _conv_d, "o": _conv_u, "x": _conv_u, "X": _conv_u, "u": _conv_u,
-              "e": _conv_f, "E": _conv_f, "f": _conv_f, "F": _conv_f, "g": _conv_f, "G": _conv_f, "c": _conv_c}
+_FAST_CONV = {
+    "s": _conv_s,
+    "d": _conv_d,
+    "i": _conv_d,
+    "o": _conv_u,
+    "x": _conv_u,
+    "X": _conv_u,
+    "u": _conv_u,
+    "e": _conv_f,
+    "E": _conv_f,
+    "f": _conv_f,
+    "F": _conv_f,
+    "g": _conv_f,
+    "G": _conv_f,
+    "c": _conv_c,
+}
 Plan = tuple[str, tuple[object, ...]]
 _PLANS: dict[str, Plan | None] = {}
 
@@ -363,7 +377,11 @@ def static_plan(fmt: str) -> FastPlan | None:
             continue
         if item.width == -1 or item.prec == -1 or item.argnum is not None or item.conv not in "sdieEfFgG":
             return None
-        if (item.width or 0) > _WIDE or (item.prec or 0) > _WIDE or (item.conv in "di" and item.prec is not None):
+        if (
+            (item.width or 0) > _WIDE
+            or (item.prec or 0) > _WIDE
+            or (item.conv in "di" and item.prec is not None)
+        ):
             return None
         if item.conv in "eEfFgG":
             floats.append(len(letters))
@@ -494,4 +512,3 @@ def to_str(v: Value, convfmt: str = "%.6g") -> str:
     if v.__class__ is float:
         return num2str(v, convfmt)  # type: ignore[arg-type]
     return v  # type: ignore[return-value]
-

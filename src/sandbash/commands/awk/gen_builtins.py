@@ -6,8 +6,16 @@ from . import ast as A
 from .codegen import ANY, NUM, STR, ExprGen, _unwrap
 
 _ORDINALS = ("first", "second", "third", "fourth")
-_MATH1 = {"sin": "_sin", "cos": "_cos", "exp": "_exp", "log": "_log", "sqrt": "_sqrt", "int": "_int",
-          "compl": "_compl", "strtonum": "_strtonum"}
+_MATH1 = {
+    "sin": "_sin",
+    "cos": "_cos",
+    "exp": "_exp",
+    "log": "_log",
+    "sqrt": "_sqrt",
+    "int": "_int",
+    "compl": "_compl",
+    "strtonum": "_strtonum",
+}
 
 
 class BuiltinGen(ExprGen):
@@ -121,8 +129,11 @@ class BuiltinGen(ExprGen):
 
     def b_gensub(self, e: A.Builtin) -> tuple[str, str]:
         target = self.str_(e.args[3]) if len(e.args) > 3 else "_rec()"
-        return f"_gensub({self.regex_arg(e.args[0])}, {self.str_(e.args[1])}, {self.val(e.args[2])[0]}, " \
-               f"{target})", STR
+        return (
+            f"_gensub({self.regex_arg(e.args[0])}, {self.str_(e.args[1])}, {self.val(e.args[2])[0]}, "
+            f"{target})",
+            STR,
+        )
 
     def b_match(self, e: A.Builtin) -> tuple[str, str]:
         arr = self._opt_array(e.args, 2, "match")

@@ -77,8 +77,15 @@ class StmtGen(BuiltinGen):
         if main:
             self.where = "main"
             self.py_function("def _MAIN():", lambda: self.main_body(main))
-        return Generated("\n".join(self.lines) + "\n", self.linemap, self.values, bool(main), "END" in kinds,
-                         self.moves_input, kinds)
+        return Generated(
+            "\n".join(self.lines) + "\n",
+            self.linemap,
+            self.values,
+            bool(main),
+            "END" in kinds,
+            self.moves_input,
+            kinds,
+        )
 
     def rules_body(self, rules: list[A.Rule]) -> None:
         for r in rules:
@@ -181,8 +188,11 @@ class StmtGen(BuiltinGen):
                 self.emit(f"{t} = {value}")
                 self.emit(f"{arr}[{key}] = {t}")
                 return
-        if isinstance(e, (A.Assign, A.IncDec)) and isinstance(_unwrap(e.target), A.Index) and \
-                not self.sym.nested:
+        if (
+            isinstance(e, (A.Assign, A.IncDec))
+            and isinstance(_unwrap(e.target), A.Index)
+            and not self.sym.nested
+        ):
             target = _unwrap(e.target)
             assert isinstance(target, A.Index)
             arr = self.array_name(target.name)
@@ -236,8 +246,10 @@ class StmtGen(BuiltinGen):
         else:
             texts = [self.out(a) for a in s.args]
         if s.redirect is None and s.args:
-            fields = [_const_field(a.index) if isinstance(a, A.Field) else None
-                      for a in (_unwrap(x) for x in s.args)]
+            fields = [
+                _const_field(a.index) if isinstance(a, A.Field) else None
+                for a in (_unwrap(x) for x in s.args)
+            ]
             if all(fields):
                 # `print $3`, `print $1, $2`: the commonest awk programs, one call each
                 self.emit(f"_pfields({tuple(fields)!r})")
@@ -421,4 +433,3 @@ def _has_continue(s: A.Stmt) -> bool:
 
 def generate(program: A.Program, symbols: Symbols, icase: bool, sandbox: bool = False) -> Generated:
     return StmtGen(program, symbols, icase, sandbox).generate()
-

@@ -46,13 +46,19 @@ class FatalNoLoc(AwkFatal):
 
 def is_assignment(arg: str) -> bool:
     name, eq, _ = arg.partition("=")
-    return bool(eq) and bool(name) and (name[0].isalpha() or name[0] == "_") and name.isascii() and \
-        all(c.isalnum() or c == "_" for c in name)
+    return (
+        bool(eq)
+        and bool(name)
+        and (name[0].isalpha() or name[0] == "_")
+        and name.isascii()
+        and all(c.isalnum() or c == "_" for c in name)
+    )
 
 
 class Interp(Runtime):
-    def __init__(self, ctx: Ctx, gen: Generated, prog: str, csv: bool, uses: set[str],
-                 sources: list[str]) -> None:
+    def __init__(
+        self, ctx: Ctx, gen: Generated, prog: str, csv: bool, uses: set[str], sources: list[str]
+    ) -> None:
         ns: dict[str, Any] = {"__builtins__": {}}
         super().__init__(ctx, ns, csv, prog, uses)
         self.gen = gen
@@ -72,8 +78,15 @@ class Interp(Runtime):
 
     # ------------------------------------------------------------ setup
 
-    def setup(self, argv: list[str], fs: str | None, assigns: list[str], globals_seen: set[str],
-              arrays: set[str], nested: bool = False) -> None:
+    def setup(
+        self,
+        argv: list[str],
+        fs: str | None,
+        assigns: list[str],
+        globals_seen: set[str],
+        arrays: set[str],
+        nested: bool = False,
+    ) -> None:
         ns = self.ns
         for name in globals_seen:
             if name in arrays:
@@ -81,12 +94,29 @@ class Interp(Runtime):
                 ns["A_" + name] = AwkArray(name) if nested else {}
             else:
                 ns["V_" + name] = UNINIT
-        ns.update({
-            "V_FS": " ", "V_OFS": " ", "V_ORS": "\n", "V_RS": "\n", "V_SUBSEP": "\x1c", "V_CONVFMT": "%.6g",
-            "V_OFMT": "%.6g", "V_NR": 0.0, "V_FNR": 0.0, "V_FILENAME": "", "V_RSTART": 0.0, "V_RLENGTH": -1.0,
-            "V_RT": "", "V_IGNORECASE": 0.0, "V_ERRNO": "", "V_BINMODE": 0.0, "V_LINT": 0.0,
-            "V_TEXTDOMAIN": "messages", "V_ARGC": float(len(argv)),
-        })
+        ns.update(
+            {
+                "V_FS": " ",
+                "V_OFS": " ",
+                "V_ORS": "\n",
+                "V_RS": "\n",
+                "V_SUBSEP": "\x1c",
+                "V_CONVFMT": "%.6g",
+                "V_OFMT": "%.6g",
+                "V_NR": 0.0,
+                "V_FNR": 0.0,
+                "V_FILENAME": "",
+                "V_RSTART": 0.0,
+                "V_RLENGTH": -1.0,
+                "V_RT": "",
+                "V_IGNORECASE": 0.0,
+                "V_ERRNO": "",
+                "V_BINMODE": 0.0,
+                "V_LINT": 0.0,
+                "V_TEXTDOMAIN": "messages",
+                "V_ARGC": float(len(argv)),
+            }
+        )
         if "FIELDWIDTHS" in globals_seen:
             ns["V_FIELDWIDTHS"] = UNINIT
         if "FPAT" in globals_seen:
@@ -94,9 +124,21 @@ class Interp(Runtime):
         ns["A_ENVIRON"] = {k: Input(v) for k, v in self.ctx.env.items()}
         ns["A_ARGV"] = {str(i): (a if i == 0 else Input(a)) for i, a in enumerate(argv)}
         ns["A_PROCINFO"] = {
-            "version": "5.2.1", "api_major": 3.0, "api_minor": 2.0, "FS": "FS", "strftime": timefmt.DEFAULT_FORMAT,
-            "platform": "posix", "pid": 2.0, "ppid": 1.0, "uid": 1000.0, "gid": 1000.0, "euid": 1000.0,
-            "egid": 1000.0, "pgrpid": 2.0, "prec": 53.0, "max_prec": 53.0,
+            "version": "5.2.1",
+            "api_major": 3.0,
+            "api_minor": 2.0,
+            "FS": "FS",
+            "strftime": timefmt.DEFAULT_FORMAT,
+            "platform": "posix",
+            "pid": 2.0,
+            "ppid": 1.0,
+            "uid": 1000.0,
+            "gid": 1000.0,
+            "euid": 1000.0,
+            "egid": 1000.0,
+            "pgrpid": 2.0,
+            "prec": 53.0,
+            "max_prec": 53.0,
         }
         ns["A_SYMTAB"] = {}
         ns["A_FUNCTAB"] = {}
@@ -113,7 +155,9 @@ class Interp(Runtime):
     def assign(self, text: str) -> None:
         """A -v or command-line assignment: escapes processed, value a strnum."""
         name, _, value = text.partition("=")
-        key = "A_" + name if "A_" + name in self.ns and isinstance(self.ns["A_" + name], dict) else "V_" + name
+        key = (
+            "A_" + name if "A_" + name in self.ns and isinstance(self.ns["A_" + name], dict) else "V_" + name
+        )
         if key.startswith("A_"):
             raise FatalNoLoc(f"cannot use array `{name}' in a scalar context")
         warns: list[str] = []
@@ -168,30 +212,62 @@ class Interp(Runtime):
         def isarray(v: object) -> float:
             return 1.0 if isinstance(v, dict) else 0.0
 
-        ns.update({
-            "_length": length, "_substr": B.substr, "_lower": B.lower, "_upper": B.upper,
-            "_index": (lambda s, t: B.index(s, t, self.icase_on())) if self.icase else B.index,
-            "_split": self.split_fn, "_patsplit": self.patsplit, "_subst": self.subst, "_gensub": self.gensub,
-            "_match": self.match,
-            "_sin": math1("sin", math.sin), "_cos": math1("cos", math.cos), "_atan2": math.atan2,
-            "_exp": exp, "_log": log, "_sqrt": sqrt, "_int": B.awk_int, "_compl": B.compl,
-            "_strtonum": B.strtonum, "_bits": B.bits, "_rand": self.rng.rand, "_srand": self.srand,
-            "_system": self.system, "_close": self.close, "_fflush": self.fflush,
-            "_asort": lambda src, dest, how, ind: asort(self, src, dest, how, ind),
-            "_isarray": isarray, "_typeof": typeof, "_typeof_el": typeof_el,
-            "_systime": lambda: float(int(self.ctx.clock())), "_strftime": strftime,
-            "_mktime": lambda spec, utc=0.0: timefmt.mktime(spec, env, bool(utc)),
-            "_indirect": self.indirect,
-            "_gl": self.gl_main, "_glv": self.gl_main_var, "_glf": self.gl_file, "_glfv": self.gl_file_var,
-            "_glc": self.gl_cmd, "_glcv": self.gl_cmd_var, "_glp": self.gl_coproc, "_glpv": self.gl_coproc_var,
-            "_nextfile": self.nextfile, "_Exit": _Exit, "_Next": _Next, "_SkipFile": _SkipFile,
-        })
+        ns.update(
+            {
+                "_length": length,
+                "_substr": B.substr,
+                "_lower": B.lower,
+                "_upper": B.upper,
+                "_index": (lambda s, t: B.index(s, t, self.icase_on())) if self.icase else B.index,
+                "_split": self.split_fn,
+                "_patsplit": self.patsplit,
+                "_subst": self.subst,
+                "_gensub": self.gensub,
+                "_match": self.match,
+                "_sin": math1("sin", math.sin),
+                "_cos": math1("cos", math.cos),
+                "_atan2": math.atan2,
+                "_exp": exp,
+                "_log": log,
+                "_sqrt": sqrt,
+                "_int": B.awk_int,
+                "_compl": B.compl,
+                "_strtonum": B.strtonum,
+                "_bits": B.bits,
+                "_rand": self.rng.rand,
+                "_srand": self.srand,
+                "_system": self.system,
+                "_close": self.close,
+                "_fflush": self.fflush,
+                "_asort": lambda src, dest, how, ind: asort(self, src, dest, how, ind),
+                "_isarray": isarray,
+                "_typeof": typeof,
+                "_typeof_el": typeof_el,
+                "_systime": lambda: float(int(self.ctx.clock())),
+                "_strftime": strftime,
+                "_mktime": lambda spec, utc=0.0: timefmt.mktime(spec, env, bool(utc)),
+                "_indirect": self.indirect,
+                "_gl": self.gl_main,
+                "_glv": self.gl_main_var,
+                "_glf": self.gl_file,
+                "_glfv": self.gl_file_var,
+                "_glc": self.gl_cmd,
+                "_glcv": self.gl_cmd_var,
+                "_glp": self.gl_coproc,
+                "_glpv": self.gl_coproc_var,
+                "_nextfile": self.nextfile,
+                "_Exit": _Exit,
+                "_Next": _Next,
+                "_SkipFile": _SkipFile,
+            }
+        )
 
     def runtime_warning(self, message: str) -> None:
         self.warn(f"{self.location_prefix(_awk_loc(sys._getframe(1)))}warning: {message}")
 
-    def split_fn(self, s: str, arr: dict[str, Value], sep: Regex | str | None,
-                 seps: dict[str, Value] | None) -> float:
+    def split_fn(
+        self, s: str, arr: dict[str, Value], sep: Regex | str | None, seps: dict[str, Value] | None
+    ) -> float:
         arr.clear()
         if seps is not None:
             seps.clear()
@@ -204,7 +280,9 @@ class Interp(Runtime):
                 self._default_seps(s, seps)
         elif isinstance(sep, str) and sep == "":
             pieces = list(s)
-        elif isinstance(sep, str) and len(sep) == 1 and sep != "\\" and not (sep.isalpha() and self.icase_on()):
+        elif (
+            isinstance(sep, str) and len(sep) == 1 and sep != "\\" and not (sep.isalpha() and self.icase_on())
+        ):
             pieces = s.split(sep) if s else []
             if seps is not None:
                 for i in range(1, len(pieces)):
@@ -241,7 +319,9 @@ class Interp(Runtime):
                 seps[str(i)] = Input(s[start:pos])
                 i += 1
 
-    def patsplit(self, s: str, arr: dict[str, Value], pat: Regex | None, seps: dict[str, Value] | None) -> float:
+    def patsplit(
+        self, s: str, arr: dict[str, Value], pat: Regex | None, seps: dict[str, Value] | None
+    ) -> float:
         if pat is None:
             fpat = self.ns.get("V_FPAT", UNINIT)
             pat = self.dynamic_regex(self.to_str(fpat) if fpat != "" else "[^[:space:]]+")
@@ -300,7 +380,11 @@ class Interp(Runtime):
 
     def srand(self, seed: float | None = None) -> float:
         prev = self.seed
-        value = float(int(self.ctx.clock())) if seed is None else (float(int(seed)) if math.isfinite(seed) else 0.0)
+        value = (
+            float(int(self.ctx.clock()))
+            if seed is None
+            else (float(int(seed)) if math.isfinite(seed) else 0.0)
+        )
         self.seed = value
         self.rng.seed(int(value))
         return prev
@@ -474,7 +558,9 @@ class Interp(Runtime):
         try:
             self.rewrite = FileRewrite(self.ctx.fs, name, prefix=".gawk", rng=self.ctx.rng)
         except FsError as e:
-            raise FatalNoLoc(f"inplace::begin: mkstemp(`{name}.gawk.XXXXXX') failed ({strerror(e.errno or 0)})")
+            raise FatalNoLoc(
+                f"inplace::begin: mkstemp(`{name}.gawk.XXXXXX') failed ({strerror(e.errno or 0)})"
+            )
         self.io.stdout.stream = self.rewrite.stream
 
     def end_inplace(self, complete: bool) -> None:
@@ -490,8 +576,9 @@ class Interp(Runtime):
                 rewrite.commit()
                 swapped = True
         except FsError as e:
-            raise FatalNoLoc(f"inplace::end: cannot replace `{self.ns.get('V_FILENAME', '')}' "
-                             f"({strerror(e.errno or 0)})") from None
+            raise FatalNoLoc(
+                f"inplace::end: cannot replace `{self.ns.get('V_FILENAME', '')}' ({strerror(e.errno or 0)})"
+            ) from None
         finally:
             if not swapped:
                 out.parts.clear()  # text meant for the abandoned file
@@ -505,8 +592,13 @@ class Interp(Runtime):
 
     def main_loop(self) -> None:
         ns = self.ns
-        batching = not self.gen.moves_input and "RS" not in self.uses and "RT" not in self.uses and \
-            not self.watch_modes and "FS" not in self.uses
+        batching = (
+            not self.gen.moves_input
+            and "RS" not in self.uses
+            and "RT" not in self.uses
+            and not self.watch_modes
+            and "FS" not in self.uses
+        )
         while True:
             if self.reader is None and not self.open_next():
                 return
@@ -618,7 +710,9 @@ class Interp(Runtime):
             # the new content of the file being edited could not be written (quota)
             name = self.to_str(self.ns.get("V_FILENAME", ""))
             self.end_inplace(False)
-            self.io.stderr.write(f"{self.prog}: fatal: cannot edit `{name}' in place: {strerror(e.errno or 0)}\n")
+            self.io.stderr.write(
+                f"{self.prog}: fatal: cannot edit `{name}' in place: {strerror(e.errno or 0)}\n"
+            )
             return 2
         finally:
             # a file still open here was cut short (exit, a fatal error, a limit): it keeps its content
@@ -697,4 +791,3 @@ def _awk_loc(frame: Any) -> int | None:
             return int(frame.f_lineno)
         frame = frame.f_back
     return None
-

@@ -125,7 +125,9 @@ class IOManager:
     def run(self, cmd: str, stdin: bytes | Stream | None, stdout: Stream) -> int:
         """Run shell text in the sandbox; status as awk reports it."""
         ctx = self.ctx
-        inp: Stream = ctx.stdin if stdin is None else (BytesReader(stdin) if isinstance(stdin, bytes) else stdin)
+        inp: Stream = (
+            ctx.stdin if stdin is None else (BytesReader(stdin) if isinstance(stdin, bytes) else stdin)
+        )
         try:
             return ctx.run_script(cmd, stdin=inp, stdout=stdout, stderr=ctx.stderr)
         except RuntimeError:

@@ -11,25 +11,130 @@ from dataclasses import dataclass
 
 from ...syntax.escapes import decode_raw
 
-KEYWORDS = frozenset({
-    "BEGIN", "END", "BEGINFILE", "ENDFILE", "function", "func", "if", "else", "while", "for", "do", "break",
-    "continue", "next", "nextfile", "exit", "return", "delete", "getline", "print", "printf", "in", "switch",
-    "case", "default",
-})
-BUILTINS = frozenset({
-    "length", "substr", "index", "split", "sub", "gsub", "match", "sprintf", "sin", "cos", "atan2", "exp", "log",
-    "sqrt", "int", "rand", "srand", "tolower", "toupper", "system", "close", "fflush", "gensub", "asort", "asorti",
-    "strftime", "systime", "mktime", "and", "or", "xor", "lshift", "rshift", "compl", "patsplit", "isarray",
-    "typeof", "strtonum",
-})
+KEYWORDS = frozenset(
+    {
+        "BEGIN",
+        "END",
+        "BEGINFILE",
+        "ENDFILE",
+        "function",
+        "func",
+        "if",
+        "else",
+        "while",
+        "for",
+        "do",
+        "break",
+        "continue",
+        "next",
+        "nextfile",
+        "exit",
+        "return",
+        "delete",
+        "getline",
+        "print",
+        "printf",
+        "in",
+        "switch",
+        "case",
+        "default",
+    }
+)
+BUILTINS = frozenset(
+    {
+        "length",
+        "substr",
+        "index",
+        "split",
+        "sub",
+        "gsub",
+        "match",
+        "sprintf",
+        "sin",
+        "cos",
+        "atan2",
+        "exp",
+        "log",
+        "sqrt",
+        "int",
+        "rand",
+        "srand",
+        "tolower",
+        "toupper",
+        "system",
+        "close",
+        "fflush",
+        "gensub",
+        "asort",
+        "asorti",
+        "strftime",
+        "systime",
+        "mktime",
+        "and",
+        "or",
+        "xor",
+        "lshift",
+        "rshift",
+        "compl",
+        "patsplit",
+        "isarray",
+        "typeof",
+        "strtonum",
+    }
+)
 # longest first so that `**=` wins over `**` and `*`
-_OPERATORS = sorted([
-    "**=", "&&", "||", "==", "<=", ">=", "!=", "++", "--", "+=", "-=", "*=", "/=", "%=", "^=", ">>", "!~", "|&",
-    "**", "{", "}", "(", ")", "[", "]", ";", ",", "+", "-", "*", "/", "%", "^", "!", ">", "<", "|", "?", ":", "~",
-    "$", "=",
-], key=len, reverse=True)
+_OPERATORS = sorted(
+    [
+        "**=",
+        "&&",
+        "||",
+        "==",
+        "<=",
+        ">=",
+        "!=",
+        "++",
+        "--",
+        "+=",
+        "-=",
+        "*=",
+        "/=",
+        "%=",
+        "^=",
+        ">>",
+        "!~",
+        "|&",
+        "**",
+        "{",
+        "}",
+        "(",
+        ")",
+        "[",
+        "]",
+        ";",
+        ",",
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "^",
+        "!",
+        ">",
+        "<",
+        "|",
+        "?",
+        ":",
+        "~",
+        "$",
+        "=",
+    ],
+    key=len,
+    reverse=True,
+)
 # after these a `/` divides
-_OPERAND_END = frozenset({"NAME", "NUMBER", "STRING", "ERE", "BUILTIN", "FUNC_NAME", ")", "]", "$", "++", "--"})
+_OPERAND_END = frozenset(
+    {"NAME", "NUMBER", "STRING", "ERE", "BUILTIN", "FUNC_NAME", ")", "]", "$", "++", "--"}
+)
 
 
 @dataclass(slots=True)
@@ -44,8 +149,9 @@ class Tok:
 class AwkSyntaxError(Exception):
     """A compile-time error; `tok` locates it for the source-line display."""
 
-    def __init__(self, message: str, src: int = 0, line: int = 0, col: int = -1, show: bool = True,
-                 fatal: bool = False) -> None:
+    def __init__(
+        self, message: str, src: int = 0, line: int = 0, col: int = -1, show: bool = True, fatal: bool = False
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.src = src
@@ -70,8 +176,12 @@ def unescape(text: str, warn: list[str] | None = None) -> str:
     unknown: list[str] = []
     out = decode_raw(text, "awk", unknown)
     if warn is not None:
-        warn.extend(f"no hex digits in `\\{d}' escape sequence" if d == "x" else
-                    f"escape sequence `\\{d}' treated as plain `{d}'" for d in unknown)
+        warn.extend(
+            f"no hex digits in `\\{d}' escape sequence"
+            if d == "x"
+            else f"escape sequence `\\{d}' treated as plain `{d}'"
+            for d in unknown
+        )
     return out
 
 
@@ -210,7 +320,9 @@ class Lexer:
             else:
                 raise AwkSyntaxError(f"invalid char '{c}' in expression", si, line, col)
 
-    def _string(self, si: int, text: str, i: int, line: int, line_start: int, toks: list[Tok]) -> tuple[int, int, int]:
+    def _string(
+        self, si: int, text: str, i: int, line: int, line_start: int, toks: list[Tok]
+    ) -> tuple[int, int, int]:
         n = len(text)
         start = i
         col = i - line_start
@@ -267,4 +379,3 @@ class Lexer:
             raise AwkSyntaxError("unterminated regexp", si, line, col + 1)  # gawk's caret: past the slash
         toks.append(Tok("ERE", text[start:i], si, line, col))
         return i + 1
-

@@ -16,24 +16,82 @@ LINE_BASE = A.LINE_BASE
 _ASSIGN_OPS = frozenset({"=", "+=", "-=", "*=", "/=", "%=", "^=", "**="})
 _REL_OPS = frozenset({"<", "<=", "==", "!=", ">", ">="})
 # tokens that may start an operand of a concatenation
-_CONCAT_START = frozenset({"NUMBER", "STRING", "ERE", "NAME", "FUNC_NAME", "BUILTIN", "$", "!", "(", "++", "--",
-                           "@"})
+_CONCAT_START = frozenset(
+    {"NUMBER", "STRING", "ERE", "NAME", "FUNC_NAME", "BUILTIN", "$", "!", "(", "++", "--", "@"}
+)
 _TERMINATORS = frozenset({";", "NEWLINE", "}", "EOF"})
 # (min, max) argument counts; max None = any
 _BUILTIN_ARITY: dict[str, tuple[int, int | None]] = {
-    "length": (0, 1), "substr": (2, 3), "index": (2, 2), "split": (2, 4), "sub": (2, 3), "gsub": (2, 3),
-    "match": (2, 3), "sprintf": (1, None), "sin": (1, 1), "cos": (1, 1), "atan2": (2, 2), "exp": (1, 1),
-    "log": (1, 1), "sqrt": (1, 1), "int": (1, 1), "rand": (0, 0), "srand": (0, 1), "tolower": (1, 1),
-    "toupper": (1, 1), "system": (1, 1), "close": (1, 2), "fflush": (0, 1), "gensub": (3, 4), "asort": (1, 3),
-    "asorti": (1, 3), "strftime": (0, 3), "systime": (0, 0), "mktime": (1, 2), "and": (2, None), "or": (2, None),
-    "xor": (2, None), "lshift": (2, 2), "rshift": (2, 2), "compl": (1, 1), "patsplit": (2, 4), "isarray": (1, 1),
-    "typeof": (1, 2), "strtonum": (1, 1),
+    "length": (0, 1),
+    "substr": (2, 3),
+    "index": (2, 2),
+    "split": (2, 4),
+    "sub": (2, 3),
+    "gsub": (2, 3),
+    "match": (2, 3),
+    "sprintf": (1, None),
+    "sin": (1, 1),
+    "cos": (1, 1),
+    "atan2": (2, 2),
+    "exp": (1, 1),
+    "log": (1, 1),
+    "sqrt": (1, 1),
+    "int": (1, 1),
+    "rand": (0, 0),
+    "srand": (0, 1),
+    "tolower": (1, 1),
+    "toupper": (1, 1),
+    "system": (1, 1),
+    "close": (1, 2),
+    "fflush": (0, 1),
+    "gensub": (3, 4),
+    "asort": (1, 3),
+    "asorti": (1, 3),
+    "strftime": (0, 3),
+    "systime": (0, 0),
+    "mktime": (1, 2),
+    "and": (2, None),
+    "or": (2, None),
+    "xor": (2, None),
+    "lshift": (2, 2),
+    "rshift": (2, 2),
+    "compl": (1, 1),
+    "patsplit": (2, 4),
+    "isarray": (1, 1),
+    "typeof": (1, 2),
+    "strtonum": (1, 1),
 }
-SPECIAL_VARS = frozenset({
-    "NF", "NR", "FNR", "FS", "OFS", "ORS", "RS", "RT", "SUBSEP", "CONVFMT", "OFMT", "FILENAME", "RSTART",
-    "RLENGTH", "ARGC", "IGNORECASE", "FIELDWIDTHS", "FPAT", "BINMODE", "LINT", "TEXTDOMAIN", "ERRNO",
-    "ENVIRON", "ARGV", "PROCINFO", "SYMTAB", "FUNCTAB",
-})
+SPECIAL_VARS = frozenset(
+    {
+        "NF",
+        "NR",
+        "FNR",
+        "FS",
+        "OFS",
+        "ORS",
+        "RS",
+        "RT",
+        "SUBSEP",
+        "CONVFMT",
+        "OFMT",
+        "FILENAME",
+        "RSTART",
+        "RLENGTH",
+        "ARGC",
+        "IGNORECASE",
+        "FIELDWIDTHS",
+        "FPAT",
+        "BINMODE",
+        "LINT",
+        "TEXTDOMAIN",
+        "ERRNO",
+        "ENVIRON",
+        "ARGV",
+        "PROCINFO",
+        "SYMTAB",
+        "FUNCTAB",
+    }
+)
 
 
 class Parser:
@@ -71,7 +129,9 @@ class Parser:
     def error(self, t: Tok | None = None, message: str | None = None) -> AwkSyntaxError:
         t = t or self.tok
         if message is None:
-            message = "unexpected newline or end of string" if t.kind in ("NEWLINE", "EOF") else "syntax error"
+            message = (
+                "unexpected newline or end of string" if t.kind in ("NEWLINE", "EOF") else "syntax error"
+            )
         err = AwkSyntaxError(message, t.src, t.line, t.col)
         if t.kind == "NEWLINE" and t.col >= 0:
             err.shown_line = t.line + 1  # gawk has read past the newline by then
@@ -106,8 +166,9 @@ class Parser:
         while self.tok.kind in ("NEWLINE", ";"):
             t = self.advance()
             if t.kind == ";" and self.tok.kind not in ("NEWLINE", "EOF"):
-                err = AwkSyntaxError("each rule must have a pattern or an action part", t.src, t.line, -1,
-                                     show=False)
+                err = AwkSyntaxError(
+                    "each rule must have a pattern or an action part", t.src, t.line, -1, show=False
+                )
                 err.bare = True
                 raise err
 
@@ -126,7 +187,9 @@ class Parser:
         if t.kind in ("BEGIN", "END", "BEGINFILE", "ENDFILE"):
             self.advance()
             if self.tok.kind != "{":
-                err = AwkSyntaxError(f"{t.kind} blocks must have an action part", t.src, t.line, -1, show=False)
+                err = AwkSyntaxError(
+                    f"{t.kind} blocks must have an action part", t.src, t.line, -1, show=False
+                )
                 err.bare = True
                 raise err
             self.rule_kind = t.kind
@@ -155,7 +218,9 @@ class Parser:
         t = self.tok
         if t.kind not in ("NAME", "FUNC_NAME"):
             if t.kind == "BUILTIN":
-                raise AwkSyntaxError(f"function name `{t.val}' previously defined", t.src, t.line, -1, show=False)
+                raise AwkSyntaxError(
+                    f"function name `{t.val}' previously defined", t.src, t.line, -1, show=False
+                )
             raise self.error()
         name = str(t.val)
         self.advance()
@@ -170,13 +235,28 @@ class Parser:
             if pname in params:
                 raise AwkSyntaxError(
                     f"function `{name}': parameter #{len(params) + 1}, `{pname}', duplicates parameter "
-                    f"#{params.index(pname) + 1}", p.src, p.line, -1, show=False)
+                    f"#{params.index(pname) + 1}",
+                    p.src,
+                    p.line,
+                    -1,
+                    show=False,
+                )
             if pname == name:
-                raise AwkSyntaxError(f"function `{name}': cannot use function name as parameter name",
-                                     p.src, p.line, -1, show=False)
+                raise AwkSyntaxError(
+                    f"function `{name}': cannot use function name as parameter name",
+                    p.src,
+                    p.line,
+                    -1,
+                    show=False,
+                )
             if pname in SPECIAL_VARS:
-                raise AwkSyntaxError(f"function `{name}': cannot use special variable `{pname}' as a function "
-                                     "parameter", p.src, p.line, -1, show=False)
+                raise AwkSyntaxError(
+                    f"function `{name}': cannot use special variable `{pname}' as a function parameter",
+                    p.src,
+                    p.line,
+                    -1,
+                    show=False,
+                )
             params.append(pname)
             self.opt_nl()
             if self.tok.kind == ",":
@@ -282,8 +362,12 @@ class Parser:
         self.advance()
         self.expect("(")
         # for (NAME in ARRAY) or for (NAME in ARRAY[i]...): a subarray
-        if self.tok.kind == "NAME" and self.peek().kind == "in" and self.peek(2).kind == "NAME" and \
-                self.peek(3).kind in (")", "["):
+        if (
+            self.tok.kind == "NAME"
+            and self.peek().kind == "in"
+            and self.peek(2).kind == "NAME"
+            and self.peek(3).kind in (")", "[")
+        ):
             start = self.i
             var = A.Var(str(self.advance().val))
             self.advance()
@@ -367,15 +451,22 @@ class Parser:
             return self.print_stmt()
         if k in ("next", "nextfile"):
             self.advance()
-            if self.rule_kind in ("BEGIN", "END") or (k == "next" and self.rule_kind in ("BEGINFILE", "ENDFILE")):
+            if self.rule_kind in ("BEGIN", "END") or (
+                k == "next" and self.rule_kind in ("BEGINFILE", "ENDFILE")
+            ):
                 where = self.rule_kind
                 raise AwkSyntaxError(f"`{k}' used in {where} action", t.src, t.line, -1, show=False)
             return A.Simple(k, line)
         if k in ("break", "continue"):
             self.advance()
             if self.loop_depth == 0:
-                raise AwkSyntaxError(f"`{k}' is not allowed outside a loop" + (" or switch" if k == "break" else ""),
-                                     t.src, t.line, -1, show=False)
+                raise AwkSyntaxError(
+                    f"`{k}' is not allowed outside a loop" + (" or switch" if k == "break" else ""),
+                    t.src,
+                    t.line,
+                    -1,
+                    show=False,
+                )
             return A.Simple(k, line)
         if k == "exit":
             self.advance()
@@ -468,8 +559,14 @@ class Parser:
 
     def check_assign_target(self, target: A.Expr, t: Tok) -> None:
         if isinstance(target, A.Var) and target.name in self.program.functions:
-            raise AwkSyntaxError(f"function `{target.name}' called with space between name and `(',\n"
-                                 "or used as a variable or an array", t.src, t.line, -1, show=False)
+            raise AwkSyntaxError(
+                f"function `{target.name}' called with space between name and `(',\n"
+                "or used as a variable or an array",
+                t.src,
+                t.line,
+                -1,
+                show=False,
+            )
 
     def ternary(self) -> A.Expr:
         test = self.logical_or()

@@ -29,11 +29,35 @@ SINGLE, PARAGRAPH, REGEX, CSV = 0, 1, 2, 3
 class Reader:
     """Records from one input; `rt` is the terminator of the last record."""
 
-    __slots__ = ("stream", "ns", "dec", "buf", "pos", "lines", "idx", "eof", "rs_obj", "mode", "sep", "rx", "rt", "csv",
-                 "icase_obj", "charge", "odd", "budget")
+    __slots__ = (
+        "stream",
+        "ns",
+        "dec",
+        "buf",
+        "pos",
+        "lines",
+        "idx",
+        "eof",
+        "rs_obj",
+        "mode",
+        "sep",
+        "rx",
+        "rt",
+        "csv",
+        "icase_obj",
+        "charge",
+        "odd",
+        "budget",
+    )
 
-    def __init__(self, stream: Stream, ns: Mapping[str, object], csv: bool = False,
-                 charge: Callable[[int], None] | None = None, budget: Budget | None = None) -> None:
+    def __init__(
+        self,
+        stream: Stream,
+        ns: Mapping[str, object],
+        csv: bool = False,
+        charge: Callable[[int], None] | None = None,
+        budget: Budget | None = None,
+    ) -> None:
         self.stream = stream
         self.ns = ns
         self.dec = codecs.getincrementaldecoder("utf-8")("surrogateescape")
@@ -294,7 +318,9 @@ def _regex_splitter(rx: Regex) -> Splitter:
     return split
 
 
-def fs_splitter(fs: str, icase: bool = False, paragraph: bool = False, budget: Budget | None = None) -> Splitter:
+def fs_splitter(
+    fs: str, icase: bool = False, paragraph: bool = False, budget: Budget | None = None
+) -> Splitter:
     """The splitter for a value of FS (raises RegexError for a bad regex)."""
     if fs == " ":
         return split_default

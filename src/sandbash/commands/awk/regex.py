@@ -26,7 +26,7 @@ class RegexError(Exception):
     """An invalid regular expression; the message is GNU regex's wording."""
 
 
-_ESCAPED_LITERAL = frozenset("/\"\\.[]()*+?{}|^$")
+_ESCAPED_LITERAL = frozenset('/"\\.[]()*+?{}|^$')
 
 
 def _bracket_end(source: str, i: int) -> int:
@@ -56,8 +56,13 @@ def required_text(source: str) -> str:
             else:
                 # \y, \s, \t, \123, \x41...: not counted; skip the escape and its digits
                 width = 2
-                digits = "01234567" if i + 1 < n and source[i + 1].isdigit() else \
-                    "0123456789abcdefABCDEF" if source[i + 1 : i + 2] == "x" else ""
+                digits = (
+                    "01234567"
+                    if i + 1 < n and source[i + 1].isdigit()
+                    else "0123456789abcdefABCDEF"
+                    if source[i + 1 : i + 2] == "x"
+                    else ""
+                )
                 while digits and i + width < n and source[i + width] in digits and width < 4:
                     width += 1
         elif c == "[":
@@ -156,7 +161,6 @@ class Regex:
         for m in self._rx.finditer(s):
             yield m.spans()
 
-
     @property
     def retained(self) -> int:
         """Bytes the compiled pattern may hold."""
@@ -169,7 +173,12 @@ class Regex:
             return self
         copy = Regex.__new__(Regex)
         copy.source, copy.literal, copy.needle, copy.icase, copy.groups = (
-            self.source, self.literal, self.needle, self.icase, self.groups)
+            self.source,
+            self.literal,
+            self.needle,
+            self.icase,
+            self.groups,
+        )
         copy._rx = self._rx.with_budget(budget)
         return copy
 

@@ -440,18 +440,57 @@ class Runtime:
                 if rt.cp_rounds >= 64:
                     rt.check_arrays()
 
-        ns.update({
-            "U": UNINIT, "float": float, "len": len, "_ONCE": (None,),
-            "_num": num, "_s2n": str2num, "_str": to_str, "_n2s": self.n2s, "_ostr": to_out, "_n2o": self.n2o,
-            "_bool": truth, "_n2k": self.n2s, "_key": self.to_key, "_aset": aset,
-            "_subsep": subsep, "_cmp": self.cmp, "_cstr": self.cmp_str, "_scmp": self.scmp, "_cmpn": cmpn, "_fcmpn": fcmpn, "_fmod": math.fmod, "_dre": self.dynamic_regex,
-            "_dmatch": lambda subject, source: self.dynamic_regex(source).test(subject),
-            "_icre": self.icase_regex, "_mod": B.awk_mod, "_div_assign": B.div_assign, "_mod_assign": B.mod_assign, "_pow": B.awk_pow, "_chk": self.check_len,
-            "_fn": fn, "_fs": fs, "_fo": fo, "_fv": fv, "_fb": lambda i: truth(fv(i)), "_fnd": fnd, "_fsd": fsd,
-            "_fod": fod, "_fvd": fvd, "_fidx": fidx, "_rec": rec, "_r0": r0,
-            "_nf": self.get_nf, "_setnf": self.set_nf, "_setf": self.set_field, "_cp": cp,
-            "_ikey": B.ikey, "_keys": self.keys,
-        })
+        ns.update(
+            {
+                "U": UNINIT,
+                "float": float,
+                "len": len,
+                "_ONCE": (None,),
+                "_num": num,
+                "_s2n": str2num,
+                "_str": to_str,
+                "_n2s": self.n2s,
+                "_ostr": to_out,
+                "_n2o": self.n2o,
+                "_bool": truth,
+                "_n2k": self.n2s,
+                "_key": self.to_key,
+                "_aset": aset,
+                "_subsep": subsep,
+                "_cmp": self.cmp,
+                "_cstr": self.cmp_str,
+                "_scmp": self.scmp,
+                "_cmpn": cmpn,
+                "_fcmpn": fcmpn,
+                "_fmod": math.fmod,
+                "_dre": self.dynamic_regex,
+                "_dmatch": lambda subject, source: self.dynamic_regex(source).test(subject),
+                "_icre": self.icase_regex,
+                "_mod": B.awk_mod,
+                "_div_assign": B.div_assign,
+                "_mod_assign": B.mod_assign,
+                "_pow": B.awk_pow,
+                "_chk": self.check_len,
+                "_fn": fn,
+                "_fs": fs,
+                "_fo": fo,
+                "_fv": fv,
+                "_fb": lambda i: truth(fv(i)),
+                "_fnd": fnd,
+                "_fsd": fsd,
+                "_fod": fod,
+                "_fvd": fvd,
+                "_fidx": fidx,
+                "_rec": rec,
+                "_r0": r0,
+                "_nf": self.get_nf,
+                "_setnf": self.set_nf,
+                "_setf": self.set_field,
+                "_cp": cp,
+                "_ikey": B.ikey,
+                "_keys": self.keys,
+            }
+        )
         self.subarrays.install(ns)
         self._install_output()
 
@@ -507,8 +546,10 @@ class Runtime:
         def printn(items: tuple[str, ...]) -> None:
             o = ns["V_OFS"]
             r = ns["V_ORS"]
-            append((o if o.__class__ is not float else to_str(o)).join(items)
-                   + (r if r.__class__ is not float else to_str(r)))
+            append(
+                (o if o.__class__ is not float else to_str(o)).join(items)
+                + (r if r.__class__ is not float else to_str(r))
+            )
             if len(parts) >= 512:
                 flush()
 
@@ -538,8 +579,19 @@ class Runtime:
             if len(parts) >= 512:
                 flush()
 
-        ns.update({"_pfields": pfields, "_print1": print1, "_printn": printn, "_print_to": print_to, "_printf": printf,
-                   "_printf_to": printf_to, "_sprintf": self.sprintf, "_pfast": pfast, "_sfast": sfast})
+        ns.update(
+            {
+                "_pfields": pfields,
+                "_print1": print1,
+                "_printn": printn,
+                "_print_to": print_to,
+                "_printf": printf,
+                "_printf_to": printf_to,
+                "_sprintf": self.sprintf,
+                "_pfast": pfast,
+                "_sfast": sfast,
+            }
+        )
 
     def sprintf(self, fmt: str, args: tuple[Value, ...]) -> str:
         try:

@@ -74,8 +74,9 @@ def sorted_keys(arr: dict[str, Value], how: str, rt: Runtime) -> list[str]:
     return [k for k, _ in sorted_items(list(arr.items()), how, rt)]
 
 
-def asort(rt: Runtime, src: dict[str, Value], dest: dict[str, Value] | None, how: Value,
-          indices: bool) -> float:
+def asort(
+    rt: Runtime, src: dict[str, Value], dest: dict[str, Value] | None, how: Value, indices: bool
+) -> float:
     items = list(src.items())
     if how is None:
         order = "@ind_str_asc" if indices else "@val_type_asc"
@@ -105,8 +106,29 @@ def asort(rt: Runtime, src: dict[str, Value], dest: dict[str, Value] | None, how
 # their chain), then non-negative integer indexes in ascending order. We
 # replay the surviving keys' insertions to get the same order.
 
-_SIZES = (13, 127, 1021, 8191, 16381, 32749, 65497, 131101, 262147, 524309, 1048583, 2097169, 4194319,
-          8388617, 16777259, 33554467, 67108879, 134217757, 268435459, 536870923, 1073741827)
+_SIZES = (
+    13,
+    127,
+    1021,
+    8191,
+    16381,
+    32749,
+    65497,
+    131101,
+    262147,
+    524309,
+    1048583,
+    2097169,
+    4194319,
+    8388617,
+    16777259,
+    33554467,
+    67108879,
+    134217757,
+    268435459,
+    536870923,
+    1073741827,
+)
 # shared by every run of the process: bounded in entries and text (T-TEN-5)
 _HASH_CACHE: TextCache[str, int] = TextCache(entries=1 << 18, chars=1 << 22, longest=256)
 _BATCH_MASK = 4095
@@ -150,6 +172,7 @@ def _int_hash(k: int, size: int) -> int:
 
 # Chains are kept oldest first and read backwards (gawk puts new entries at the head):
 # appending is O(1) where inserting at the head of a long chain of colliding keys is not.
+
 
 def _int_insert(buckets: list[list[list[str]]], size: int, k: str) -> None:
     chain = buckets[_int_hash(int(k), size)]

@@ -138,10 +138,18 @@ class Subarrays:
         return top
 
     def install(self, ns: dict[str, Any]) -> None:
-        ns.update({
-            "_sub": self.sub, "_subq": self.find, "_aget": self.get, "_aval": self.value, "_anum": self.num,
-            "_aset2": self.set, "_pscal": self.scalar_param, "_newarr": self.new,
-        })
+        ns.update(
+            {
+                "_sub": self.sub,
+                "_subq": self.find,
+                "_aget": self.get,
+                "_aval": self.value,
+                "_anum": self.num,
+                "_aset2": self.set,
+                "_pscal": self.scalar_param,
+                "_newarr": self.new,
+            }
+        )
 
     def measure(self, sizer: Callable[[Array], int]) -> tuple[int, int]:
         """(elements, bytes) the live subarrays hold, estimated from a sample: walking

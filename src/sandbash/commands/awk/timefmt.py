@@ -55,7 +55,7 @@ def strftime(fmt: str, ts: float, env: Mapping[str, str], utc: bool = False) -> 
 
 
 def mktime(spec: str, env: Mapping[str, str], utc: bool = False) -> float:
-    """"YYYY MM DD HH MM SS [DST]" in local time; out-of-range fields carry
+    """ "YYYY MM DD HH MM SS [DST]" in local time; out-of-range fields carry
     over as C's mktime does; -1 when the text is not such a date."""
     parts = spec.split()
     if len(parts) < 6:
@@ -67,7 +67,9 @@ def mktime(spec: str, env: Mapping[str, str], utc: bool = False) -> float:
     tz = zone(env, utc)
     try:
         y, m = divmod(year * 12 + (month - 1), 12)
-        moment = dt.datetime(y, m + 1, 1) + dt.timedelta(days=day - 1, hours=hour, minutes=minute, seconds=second)
+        moment = dt.datetime(y, m + 1, 1) + dt.timedelta(
+            days=day - 1, hours=hour, minutes=minute, seconds=second
+        )
         return float(int(moment.replace(tzinfo=tz).timestamp()))
     except (ValueError, OverflowError):
         return -1.0

@@ -78,6 +78,7 @@ class Plain(str):
 
     __slots__ = ()
 
+
 Value = float | str
 
 

@@ -19,7 +19,9 @@ from .parser import BcSyntaxError, Function, Lexer, Parser, Quit
 __all__ = ["cmd_bc", "cmd_dc"]
 
 SPEC = CommandSpec(
-    "bc", "[options] [file ...]", "An arbitrary precision calculator language.",
+    "bc",
+    "[options] [file ...]",
+    "An arbitrary precision calculator language.",
     opts=(
         Opt("i", "interactive", help="force interactive mode"),
         Opt("l", "mathlib", help="use the predefined math routines"),

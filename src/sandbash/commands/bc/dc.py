@@ -17,7 +17,9 @@ from .interp import Output
 from .number import BcError, Num, format_number, parse_number
 
 SPEC = CommandSpec(
-    "dc", "[OPTION] [file ...]", "",
+    "dc",
+    "[OPTION] [file ...]",
+    "",
     opts=(
         Opt("e", "expression", "required", multi=True, metavar="EXPR", help="evaluate expression"),
         Opt("f", "file", "required", multi=True, metavar="FILE", help="evaluate contents of file"),
@@ -25,8 +27,11 @@ SPEC = CommandSpec(
 )
 Value = Union[Num, str]
 DIGITS = set("0123456789ABCDEF.")
-DC_MESSAGES = {"Divide by zero": "divide by zero", "Square root of a negative number": "square root of negative number",
-               "Modulo by zero": "remainder by zero"}
+DC_MESSAGES = {
+    "Divide by zero": "divide by zero",
+    "Square root of a negative number": "square root of negative number",
+    "Modulo by zero": "remainder by zero",
+}
 
 
 class _Exit(Exception):
@@ -171,7 +176,7 @@ class Dc:
             if depth:
                 frame.pos = len(src)  # an unterminated string is dropped
                 return
-            self.stack.append(src[frame.pos:end - 1])
+            self.stack.append(src[frame.pos : end - 1])
             frame.pos = end
             return
         if ch == "#":
@@ -187,7 +192,7 @@ class Dc:
                 self.register_op("!" + nxt, frame, frames)
                 return
             nl = src.find("\n", frame.pos - 1)
-            command = src[frame.pos - 1:len(src) if nl < 0 else nl]
+            command = src[frame.pos - 1 : len(src) if nl < 0 else nl]
             frame.pos = len(src) if nl < 0 else nl + 1
             self.ctx.run_script(command)
             return
@@ -430,4 +435,3 @@ def cmd_dc(ctx: Ctx) -> int:
     except _Exit as e:
         return e.status
     return 0
-

@@ -222,5 +222,9 @@ def bc_bessel(n: Num, x: Num, scale: int, charge: Charge) -> Num:
 
 
 UNARY: dict[str, Callable[[Num, int, Charge], Num]] = {
-    "s": bc_sin, "c": bc_cos, "a": bc_atan, "l": bc_ln, "e": bc_exp,
+    "s": bc_sin,
+    "c": bc_cos,
+    "a": bc_atan,
+    "l": bc_ln,
+    "e": bc_exp,
 }

@@ -13,9 +13,31 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-KEYWORDS = {"auto", "break", "continue", "define", "else", "for", "halt", "ibase", "if", "last", "length",
-            "limits", "obase", "print", "quit", "read", "return", "scale", "sqrt", "warranty", "while", "void",
-            "random"}
+KEYWORDS = {
+    "auto",
+    "break",
+    "continue",
+    "define",
+    "else",
+    "for",
+    "halt",
+    "ibase",
+    "if",
+    "last",
+    "length",
+    "limits",
+    "obase",
+    "print",
+    "quit",
+    "read",
+    "return",
+    "scale",
+    "sqrt",
+    "warranty",
+    "while",
+    "void",
+    "random",
+}
 Node = tuple[Any, ...]
 
 
@@ -94,7 +116,7 @@ class Lexer:
         if ch == '"':
             end = src.find('"', start + 1)
             end = n if end < 0 else end
-            text = src[start + 1:end]
+            text = src[start + 1 : end]
             line = self.line
             self.line += text.count("\n")
             self.pos = min(end + 1, n)
@@ -112,7 +134,7 @@ class Lexer:
 
     def _last_alone(self, start: int) -> bool:
         """A lone `.` (not followed by a digit) is the `last` variable."""
-        nxt = self.src[start + 1:start + 2]
+        nxt = self.src[start + 1 : start + 2]
         return not (nxt.isdigit() or (nxt != "" and nxt in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
 
     def _number(self) -> Tok:
@@ -140,7 +162,7 @@ class Lexer:
             return None
         end = self.src.find("\n", self.pos)
         end = len(self.src) if end < 0 else end + 1
-        text = self.src[self.pos:end]
+        text = self.src[self.pos : end]
         self.pos = end
         self.line += text.count("\n")
         return text
@@ -500,5 +522,5 @@ class Parser:
 
     def _array_argument(self) -> bool:
         """`name[]` passes a whole array: look past the name without consuming."""
-        rest = self.lex.src[self.lex.pos:].lstrip(" \t")
+        rest = self.lex.src[self.lex.pos :].lstrip(" \t")
         return rest.startswith("[") and rest[1:].lstrip(" \t").startswith("]")

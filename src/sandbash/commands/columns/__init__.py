@@ -7,5 +7,14 @@ from .fold import cmd_fmt, cmd_fold
 from .paste import cmd_paste
 from .pr import cmd_pr
 
-__all__ = ["cmd_column", "cmd_comm", "cmd_expand", "cmd_fmt", "cmd_fold", "cmd_join", "cmd_paste", "cmd_pr",
-           "cmd_unexpand"]
+__all__ = [
+    "cmd_column",
+    "cmd_comm",
+    "cmd_expand",
+    "cmd_fmt",
+    "cmd_fold",
+    "cmd_join",
+    "cmd_paste",
+    "cmd_pr",
+    "cmd_unexpand",
+]

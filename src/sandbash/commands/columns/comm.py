@@ -169,16 +169,53 @@ JOIN_SPEC = CommandSpec(
     usage="[OPTION]... FILE1 FILE2",
     summary="For each pair of input lines with identical join fields, write a line to standard output.",
     opts=(
-        Opt("a", None, arg="required", multi=True, dest="unpaired", metavar="FILENUM",
-            help="also print unpairable lines from file FILENUM"),
-        Opt("e", None, arg="required", dest="empty", metavar="EMPTY", help="replace missing input fields with EMPTY"),
+        Opt(
+            "a",
+            None,
+            arg="required",
+            multi=True,
+            dest="unpaired",
+            metavar="FILENUM",
+            help="also print unpairable lines from file FILENUM",
+        ),
+        Opt(
+            "e",
+            None,
+            arg="required",
+            dest="empty",
+            metavar="EMPTY",
+            help="replace missing input fields with EMPTY",
+        ),
         Opt("i", "ignore-case", help="ignore differences in case when comparing fields"),
-        Opt("j", None, arg="required", dest="both", metavar="FIELD", help="equivalent to '-1 FIELD -2 FIELD'"),
-        Opt("o", None, arg="required", multi=True, dest="format", metavar="FORMAT",
-            help="obey FORMAT while constructing output line"),
-        Opt("t", None, arg="required", dest="tab", metavar="CHAR", help="use CHAR as input and output field separator"),
-        Opt("v", None, arg="required", multi=True, dest="only", metavar="FILENUM",
-            help="like -a FILENUM, but suppress joined output lines"),
+        Opt(
+            "j", None, arg="required", dest="both", metavar="FIELD", help="equivalent to '-1 FIELD -2 FIELD'"
+        ),
+        Opt(
+            "o",
+            None,
+            arg="required",
+            multi=True,
+            dest="format",
+            metavar="FORMAT",
+            help="obey FORMAT while constructing output line",
+        ),
+        Opt(
+            "t",
+            None,
+            arg="required",
+            dest="tab",
+            metavar="CHAR",
+            help="use CHAR as input and output field separator",
+        ),
+        Opt(
+            "v",
+            None,
+            arg="required",
+            multi=True,
+            dest="only",
+            metavar="FILENUM",
+            help="like -a FILENUM, but suppress joined output lines",
+        ),
         Opt("1", None, arg="required", dest="f1", metavar="FIELD", help="join on this FIELD of file 1"),
         Opt("2", None, arg="required", dest="f2", metavar="FIELD", help="join on this FIELD of file 2"),
         Opt(None, "check-order", help="check that the input is correctly sorted"),
@@ -239,8 +276,17 @@ def _parse_format(ctx: Ctx, specs: list[str]) -> list[tuple[int, int]] | str:
 
 
 class _Joiner:
-    def __init__(self, ctx: Ctx, out: Out, tab: bytes | None, fields: tuple[int, int], fold: bool,
-                 fmt: list[tuple[int, int]] | str | None, empty: bytes | None, sep: bytes) -> None:
+    def __init__(
+        self,
+        ctx: Ctx,
+        out: Out,
+        tab: bytes | None,
+        fields: tuple[int, int],
+        fold: bool,
+        fmt: list[tuple[int, int]] | str | None,
+        empty: bytes | None,
+        sep: bytes,
+    ) -> None:
         self.ctx = ctx
         self.out = out
         self.tab = tab
@@ -359,7 +405,9 @@ def cmd_join(ctx: Ctx) -> int:
 
 
 class _JoinState:
-    def __init__(self, ctx: Ctx, joiner: _Joiner, readers: tuple[_Reader, _Reader], check: str, out: Out) -> None:
+    def __init__(
+        self, ctx: Ctx, joiner: _Joiner, readers: tuple[_Reader, _Reader], check: str, out: Out
+    ) -> None:
         self.ctx = ctx
         self.j = joiner
         self.readers = readers
@@ -368,8 +416,9 @@ class _JoinState:
         self.warned = [False, False]
         self.seen_unpairable = False
 
-    def _group(self, i: int, cur: tuple[bytes, list[bytes]], key: Any,
-               mem: MemoryHold) -> tuple[list[list[bytes]], tuple[bytes, list[bytes]] | None]:
+    def _group(
+        self, i: int, cur: tuple[bytes, list[bytes]], key: Any, mem: MemoryHold
+    ) -> tuple[list[list[bytes]], tuple[bytes, list[bytes]] | None]:
         """The lines of input `i` from `cur` on that have join field `key`, and the line after them."""
         group = [cur[1]]
         nxt = self.read(i, cur[1])
@@ -385,8 +434,13 @@ class _JoinState:
         if line is None:
             return None
         fields = _split_fields(line, self.j.tab)
-        if (prev is not None and self.check != "off" and (self.check == "on" or self.seen_unpairable)
-                and not self.warned[i] and self.j.key(prev, i) > self.j.key(fields, i)):
+        if (
+            prev is not None
+            and self.check != "off"
+            and (self.check == "on" or self.seen_unpairable)
+            and not self.warned[i]
+            and self.j.key(prev, i) > self.j.key(fields, i)
+        ):
             self.out.flush()
             r = self.readers[i]
             self.ctx.error(f"{decode(encode(r.name))}:{r.lineno}: is not sorted: {decode(line)}")

@@ -25,7 +25,14 @@ UNEXPAND_SPEC = CommandSpec(
     opts=(
         Opt("a", "all", help="convert all blanks, instead of just initial blanks"),
         Opt(None, "first-only", help="convert only leading sequences of blanks (overrides -a)"),
-        Opt("t", "tabs", arg="required", multi=True, metavar="N", help="have tabs N characters apart instead of 8"),
+        Opt(
+            "t",
+            "tabs",
+            arg="required",
+            multi=True,
+            metavar="N",
+            help="have tabs N characters apart instead of 8",
+        ),
     ),
 )
 

@@ -31,7 +31,9 @@ FOLD_SPEC = CommandSpec(
 )
 
 
-def _each_line(ctx: Ctx, files: list[str], handle: Callable[[bytes, bool], None], flush: Callable[[], None]) -> int:
+def _each_line(
+    ctx: Ctx, files: list[str], handle: Callable[[bytes, bool], None], flush: Callable[[], None]
+) -> int:
     """Call handle(line, terminated) for every line of every operand (`flush`: the output, before a message)."""
     inputs = ctx.inputs(files, flush=flush)
     for _name, stream in inputs:
@@ -130,7 +132,9 @@ FMT_SPEC = CommandSpec(
     numeric="width",
     opts=(
         Opt("c", "crown-margin", help="preserve indentation of first two lines"),
-        Opt("p", "prefix", arg="required", metavar="STRING", help="reformat only lines beginning with STRING"),
+        Opt(
+            "p", "prefix", arg="required", metavar="STRING", help="reformat only lines beginning with STRING"
+        ),
         Opt("s", "split-only", help="split long lines, but do not refill"),
         Opt("t", "tagged-paragraph", help="indentation of first line different from second"),
         Opt("u", "uniform-spacing", help="one space between words, two after sentences"),
@@ -360,7 +364,7 @@ class _Fmt:
             if i - start == MAXWORDS - 2 and i + 1 < len(words):
                 start = self._flush(words, start, i, first_indent, other_indent)
                 first_indent = other_indent
-                chars = sum(x.length for x in words[start:i + 1])
+                chars = sum(x.length for x in words[start : i + 1])
         rest = words[start:]
         self._fmt(rest, first_indent, other_indent)
         self._put(rest, len(rest), first_indent, other_indent)

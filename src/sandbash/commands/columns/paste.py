@@ -15,7 +15,13 @@ PASTE_SPEC = CommandSpec(
     name="paste",
     summary="Write lines consisting of the sequentially corresponding lines from each FILE, separated by TABs.",
     opts=(
-        Opt("d", "delimiters", arg="required", metavar="LIST", help="reuse characters from LIST instead of TABs"),
+        Opt(
+            "d",
+            "delimiters",
+            arg="required",
+            metavar="LIST",
+            help="reuse characters from LIST instead of TABs",
+        ),
         Opt("s", "serial", help="paste one file at a time instead of in parallel"),
         Opt("z", "zero-terminated", help="line delimiter is NUL, not newline"),
     ),

@@ -21,7 +21,9 @@ PR_SPEC = CommandSpec(
         Opt("D", "date-format", arg="required", metavar="FORMAT", help="use FORMAT for the header date"),
         Opt("F", "form-feed", dest="form_feed", help="use form feeds instead of newlines to separate pages"),
         Opt("f", None, dest="form_feed"),
-        Opt("h", "header", arg="required", metavar="HEADER", help="use a centered HEADER instead of filename"),
+        Opt(
+            "h", "header", arg="required", metavar="HEADER", help="use a centered HEADER instead of filename"
+        ),
         Opt("J", "join-lines", help="merge full lines, turn off -W line truncation"),
         Opt("l", "length", arg="required", metavar="PAGE_LENGTH", help="set the page length (default 66)"),
         Opt("n", "number-lines", arg="optional", metavar="[SEP[DIGITS]]", help="number lines"),
@@ -109,7 +111,9 @@ def cmd_pr(ctx: Ctx) -> int:
             for pno, page in enumerate(pages, 1):
                 if pno < first_page or (last_page and pno > last_page):
                     continue
-                rows = _layout(page, cols, body, bool(opts.get("across")), width, sep, bool(opts.get("join_lines")))
+                rows = _layout(
+                    page, cols, body, bool(opts.get("across")), width, sep, bool(opts.get("join_lines"))
+                )
                 if not omit:
                     page_text = f"Page {pno}"
                     avail = max(0, width - len(date) - len(title) - len(page_text))
@@ -127,8 +131,9 @@ def cmd_pr(ctx: Ctx) -> int:
     return inputs.status
 
 
-def _layout(page: list[str], cols: int, body: int, across: bool, width: int, sep: str | None,
-            join: bool) -> list[str]:
+def _layout(
+    page: list[str], cols: int, body: int, across: bool, width: int, sep: str | None, join: bool
+) -> list[str]:
     if cols == 1:
         return page
     sep_len = len(sep) if sep is not None else 1

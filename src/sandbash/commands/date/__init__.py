@@ -22,10 +22,19 @@ from .fmt import FormatTooLong, Moment, format_moment
 from .parse import NS, parse_date, parse_datetime, to_nanos
 from .zones import UTC, local_zone, zone_from_spec
 
-__all__ = ["cmd_cal", "cmd_date", "format_moment", "local_zone", "parse_date", "parse_datetime", "zone_from_spec"]
+__all__ = [
+    "cmd_cal",
+    "cmd_date",
+    "format_moment",
+    "local_zone",
+    "parse_date",
+    "parse_datetime",
+    "zone_from_spec",
+]
 
 SPEC = CommandSpec(
-    "date", "[OPTION]... [+FORMAT]\n  or:  date [-u|--utc|--universal] [MMDDhhmm[[CC]YY][.ss]]",
+    "date",
+    "[OPTION]... [+FORMAT]\n  or:  date [-u|--utc|--universal] [MMDDhhmm[[CC]YY][.ss]]",
     "Display date and time in the given FORMAT.",
     opts=(
         Opt("d", "date", "required", metavar="STRING", help="display time described by STRING, not 'now'"),
@@ -44,8 +53,13 @@ SPEC = CommandSpec(
     ),
 )
 DEFAULT_FORMAT = "%a %b %e %H:%M:%S %Z %Y"
-ISO_FORMATS = {"date": "%Y-%m-%d", "hours": "%Y-%m-%dT%H%:z", "minutes": "%Y-%m-%dT%H:%M%:z",
-               "seconds": "%Y-%m-%dT%H:%M:%S%:z", "ns": "%Y-%m-%dT%H:%M:%S,%N%:z"}
+ISO_FORMATS = {
+    "date": "%Y-%m-%d",
+    "hours": "%Y-%m-%dT%H%:z",
+    "minutes": "%Y-%m-%dT%H:%M%:z",
+    "seconds": "%Y-%m-%dT%H:%M:%S%:z",
+    "ns": "%Y-%m-%dT%H:%M:%S,%N%:z",
+}
 RFC3339_FORMATS = {"date": "%Y-%m-%d", "seconds": "%Y-%m-%d %H:%M:%S%:z", "ns": "%Y-%m-%d %H:%M:%S.%N%:z"}
 
 
@@ -67,10 +81,17 @@ def _output_format(ctx: Ctx, opts: Parsed, operands: list[str], given_date: bool
     formats = []
     if opts.has("iso_8601"):
         value = opts["iso_8601"]
-        formats.append(ISO_FORMATS[_choice(ctx, value, "--iso-8601", ["hours", "minutes", "date", "seconds", "ns"])
-                                   if value else "date"])
+        formats.append(
+            ISO_FORMATS[
+                _choice(ctx, value, "--iso-8601", ["hours", "minutes", "date", "seconds", "ns"])
+                if value
+                else "date"
+            ]
+        )
     if opts.has("rfc_3339"):
-        formats.append(RFC3339_FORMATS[_choice(ctx, opts["rfc_3339"], "--rfc-3339", ["date", "seconds", "ns"])])
+        formats.append(
+            RFC3339_FORMATS[_choice(ctx, opts["rfc_3339"], "--rfc-3339", ["date", "seconds", "ns"])]
+        )
     if opts.has("rfc_email"):
         formats.append("%a, %d %b %Y %H:%M:%S %z")
     if operands:
@@ -79,9 +100,13 @@ def _output_format(ctx: Ctx, opts: Parsed, operands: list[str], given_date: bool
         if operands[0].startswith("+"):
             formats.append(operands[0][1:])
         elif given_date:
-            raise usage_fail(ctx, SPEC, f"the argument {quote(operands[0])} lacks a leading '+';\n"
-                             "when using an option to specify date(s), any non-option\n"
-                             "argument must be a format string beginning with '+'")
+            raise usage_fail(
+                ctx,
+                SPEC,
+                f"the argument {quote(operands[0])} lacks a leading '+';\n"
+                "when using an option to specify date(s), any non-option\n"
+                "argument must be a format string beginning with '+'",
+            )
     if len(formats) > 1:
         ctx.error("multiple output formats specified")
         raise CommandExit(1)

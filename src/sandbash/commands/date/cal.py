@@ -16,7 +16,9 @@ from .fmt import DAYS, MONTHS
 from .zones import local_zone
 
 SPEC = CommandSpec(
-    "cal", "[options] [[[day] month] year]", "Display a calendar, or some part of it.",
+    "cal",
+    "[options] [[[day] month] year]",
+    "Display a calendar, or some part of it.",
     opts=(
         Opt("1", "one", help="show only a single month (default)"),
         Opt("3", "three", help="show three months spanning the date"),
@@ -75,7 +77,7 @@ def _month_block(year: int, month: int, monday: bool, with_year: bool) -> list[s
     cells += [None] * (42 - len(cells))
     weeks = []
     for w in range(6):
-        row = cells[w * 7:w * 7 + 7]
+        row = cells[w * 7 : w * 7 + 7]
         weeks.append(" ".join(f"{d:2d}" if d else "  " for d in row))
     return [_center(title, WIDTH), " ".join(names)] + weeks
 
@@ -83,7 +85,7 @@ def _month_block(year: int, month: int, monday: bool, with_year: bool) -> list[s
 def _render(months: list[tuple[int, int]], per_row: int, gutter: int, monday: bool, with_year: bool) -> str:
     lines: list[str] = []
     for start in range(0, len(months), per_row):
-        blocks = [_month_block(y, m, monday, with_year) for y, m in months[start:start + per_row]]
+        blocks = [_month_block(y, m, monday, with_year) for y, m in months[start : start + per_row]]
         for i in range(len(blocks[0])):
             lines.append((" " * gutter).join(b[i] for b in blocks))
     return "\n".join(lines) + "\n"
@@ -148,7 +150,9 @@ def cmd_cal(ctx: Ctx) -> int:
         year = _int(args[0], "illegal year value", ctx)
         if year < 1:
             raise _fail(ctx, "illegal year value: use positive integer")
-        if day is not None and day > len(_month_days(year, month)) + (11 if (year, month) == (1752, 9) else 0):
+        if day is not None and day > len(_month_days(year, month)) + (
+            11 if (year, month) == (1752, 9) else 0
+        ):
             raise _fail(ctx, f"illegal day value: use 1-{len(_month_days(year, month))}")
     monday = opts.has("monday")
     out = []

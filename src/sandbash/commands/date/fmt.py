@@ -6,17 +6,58 @@ from __future__ import annotations
 import datetime as _dt
 
 DAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 # composite directives, expanded before their flags and width apply
-_COMPOSITE = {"c": "%a %b %e %H:%M:%S %Y", "D": "%m/%d/%y", "F": "%Y-%m-%d", "r": "%I:%M:%S %p", "R": "%H:%M",
-              "T": "%H:%M:%S", "x": "%m/%d/%y", "X": "%H:%M:%S", "h": "%b"}
+_COMPOSITE = {
+    "c": "%a %b %e %H:%M:%S %Y",
+    "D": "%m/%d/%y",
+    "F": "%Y-%m-%d",
+    "r": "%I:%M:%S %p",
+    "R": "%H:%M",
+    "T": "%H:%M:%S",
+    "x": "%m/%d/%y",
+    "X": "%H:%M:%S",
+    "h": "%b",
+}
 # numeric directives: (default width, default pad)
-_NUMERIC = {"C": (2, "0"), "d": (2, "0"), "e": (2, " "), "g": (2, "0"), "G": (4, "0"), "H": (2, "0"),
-            "I": (2, "0"), "j": (3, "0"), "k": (2, " "), "l": (2, " "), "m": (2, "0"), "M": (2, "0"),
-            "q": (1, "0"), "s": (1, "0"), "S": (2, "0"), "u": (1, "0"), "U": (2, "0"), "V": (2, "0"),
-            "w": (1, "0"), "W": (2, "0"), "y": (2, "0"), "Y": (4, "0")}
+_NUMERIC = {
+    "C": (2, "0"),
+    "d": (2, "0"),
+    "e": (2, " "),
+    "g": (2, "0"),
+    "G": (4, "0"),
+    "H": (2, "0"),
+    "I": (2, "0"),
+    "j": (3, "0"),
+    "k": (2, " "),
+    "l": (2, " "),
+    "m": (2, "0"),
+    "M": (2, "0"),
+    "q": (1, "0"),
+    "s": (1, "0"),
+    "S": (2, "0"),
+    "u": (1, "0"),
+    "U": (2, "0"),
+    "V": (2, "0"),
+    "w": (1, "0"),
+    "W": (2, "0"),
+    "y": (2, "0"),
+    "Y": (4, "0"),
+}
 
 
 class FormatTooLong(ValueError):
@@ -47,11 +88,28 @@ class Moment:
         yday = dt.timetuple().tm_yday - 1
         iso = dt.isocalendar()
         values = {
-            "C": dt.year // 100, "d": dt.day, "e": dt.day, "g": iso[0] % 100, "G": iso[0], "H": dt.hour,
-            "I": (dt.hour + 11) % 12 + 1, "j": yday + 1, "k": dt.hour, "l": (dt.hour + 11) % 12 + 1,
-            "m": dt.month, "M": dt.minute, "q": (dt.month - 1) // 3 + 1, "s": self.seconds, "S": dt.second,
-            "u": iso[2], "U": (yday + 7 - wday) // 7, "V": iso[1], "w": wday,
-            "W": (yday + 7 - (wday + 6) % 7) // 7, "y": dt.year % 100, "Y": dt.year,
+            "C": dt.year // 100,
+            "d": dt.day,
+            "e": dt.day,
+            "g": iso[0] % 100,
+            "G": iso[0],
+            "H": dt.hour,
+            "I": (dt.hour + 11) % 12 + 1,
+            "j": yday + 1,
+            "k": dt.hour,
+            "l": (dt.hour + 11) % 12 + 1,
+            "m": dt.month,
+            "M": dt.minute,
+            "q": (dt.month - 1) // 3 + 1,
+            "s": self.seconds,
+            "S": dt.second,
+            "u": iso[2],
+            "U": (yday + 7 - wday) // 7,
+            "V": iso[1],
+            "w": wday,
+            "W": (yday + 7 - (wday + 6) % 7) // 7,
+            "y": dt.year % 100,
+            "Y": dt.year,
         }
         return values[conv]
 
@@ -161,7 +219,9 @@ def _directive(spec: str, conv: str, flags: str, width: int, colons: int, m: Mom
         return _pad(spec, width, " ")
     if conv in _COMPOSITE:
         text = format_moment(_COMPOSITE[conv], m)
-        return _pad(_case(text, upper, swap, conv), width, "" if pad_flag == "-" else "0" if pad_flag == "0" else " ")
+        return _pad(
+            _case(text, upper, swap, conv), width, "" if pad_flag == "-" else "0" if pad_flag == "0" else " "
+        )
     if conv in _NUMERIC:
         default_width, default_pad = _NUMERIC[conv]
         pad = {"-": "", "_": " ", "0": "0"}.get(pad_flag, default_pad)
@@ -183,4 +243,8 @@ def _directive(spec: str, conv: str, flags: str, width: int, colons: int, m: Mom
     text_value = m.text(conv)
     if text_value is None:
         return _pad(spec, width, " ")  # unknown directives are copied
-    return _pad(_case(text_value, upper, swap, conv), width, "" if pad_flag == "-" else "0" if pad_flag == "0" else " ")
+    return _pad(
+        _case(text_value, upper, swap, conv),
+        width,
+        "" if pad_flag == "-" else "0" if pad_flag == "0" else " ",
+    )

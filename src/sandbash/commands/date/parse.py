@@ -20,27 +20,122 @@ from dataclasses import dataclass, field
 from .zones import zone_from_spec
 
 NS = 1_000_000_000
-MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-               "october", "november", "december")
+MONTH_NAMES = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 DAY_NAMES = ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday")
 _DAY_EXTRA = {"tues": 2, "wednes": 3, "thur": 4, "thurs": 4}
 # unit -> (field, multiplier); fields: y m d s (seconds)
-UNITS = {"year": ("y", 1), "month": ("m", 1), "fortnight": ("d", 14), "week": ("d", 7), "day": ("d", 1),
-         "hour": ("s", 3600), "minute": ("s", 60), "min": ("s", 60), "second": ("s", 1), "sec": ("s", 1)}
-ORDINALS = {"last": -1, "this": 0, "next": 1, "first": 1, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
-            "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12}
+UNITS = {
+    "year": ("y", 1),
+    "month": ("m", 1),
+    "fortnight": ("d", 14),
+    "week": ("d", 7),
+    "day": ("d", 1),
+    "hour": ("s", 3600),
+    "minute": ("s", 60),
+    "min": ("s", 60),
+    "second": ("s", 1),
+    "sec": ("s", 1),
+}
+ORDINALS = {
+    "last": -1,
+    "this": 0,
+    "next": 1,
+    "first": 1,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+    "eleventh": 11,
+    "twelfth": 12,
+}
 SHIFTS = {"tomorrow": 1, "yesterday": -1, "today": 0, "now": 0}
 # abbreviation -> offset east of UTC in minutes (daylight names include their hour)
 ZONES = {
-    "gmt": 0, "ut": 0, "utc": 0, "wet": 0, "west": 60, "bst": 60, "art": -180, "brt": -180, "brst": -120,
-    "nst": -210, "ndt": -150, "ast": -240, "adt": -180, "est": -300, "edt": -240, "cst": -360, "cdt": -300,
-    "mst": -420, "mdt": -360, "pst": -480, "pdt": -420, "akst": -540, "akdt": -480, "hst": -600,
-    "hast": -600, "hadt": -540, "sst": -660, "wat": 60, "cet": 60, "cest": 120, "met": 60, "mez": 60,
-    "mest": 120, "mesz": 120, "eet": 120, "eest": 180, "cat": 120, "sast": 120, "eat": 180, "msk": 180,
-    "msd": 240, "ist": 330, "sgt": 480, "kst": 540, "jst": 540, "gst": 600, "nzst": 720, "nzdt": 780,
+    "gmt": 0,
+    "ut": 0,
+    "utc": 0,
+    "wet": 0,
+    "west": 60,
+    "bst": 60,
+    "art": -180,
+    "brt": -180,
+    "brst": -120,
+    "nst": -210,
+    "ndt": -150,
+    "ast": -240,
+    "adt": -180,
+    "est": -300,
+    "edt": -240,
+    "cst": -360,
+    "cdt": -300,
+    "mst": -420,
+    "mdt": -360,
+    "pst": -480,
+    "pdt": -420,
+    "akst": -540,
+    "akdt": -480,
+    "hst": -600,
+    "hast": -600,
+    "hadt": -540,
+    "sst": -660,
+    "wat": 60,
+    "cet": 60,
+    "cest": 120,
+    "met": 60,
+    "mez": 60,
+    "mest": 120,
+    "mesz": 120,
+    "eet": 120,
+    "eest": 180,
+    "cat": 120,
+    "sast": 120,
+    "eat": 180,
+    "msk": 180,
+    "msd": 240,
+    "ist": 330,
+    "sgt": 480,
+    "kst": 540,
+    "jst": 540,
+    "gst": 600,
+    "nzst": 720,
+    "nzdt": 780,
 }
-_DAYLIGHT = {"west", "bst", "brst", "ndt", "adt", "edt", "cdt", "mdt", "pdt", "akdt", "hadt", "cest", "mest",
-             "mesz", "eest", "msd", "nzdt"}
+_DAYLIGHT = {
+    "west",
+    "bst",
+    "brst",
+    "ndt",
+    "adt",
+    "edt",
+    "cdt",
+    "mdt",
+    "pdt",
+    "akdt",
+    "hadt",
+    "cest",
+    "mest",
+    "mesz",
+    "eest",
+    "msd",
+    "nzdt",
+}
 
 
 def _military(letter: str) -> int | None:
@@ -70,7 +165,9 @@ class Invalid(Exception):
     pass
 
 
-_TOKEN = re.compile(r"\s+|(\()|([+-])\s*(\d+)(?:[.,](\d+))?|(\d+)(?:[.,](\d+))?|([A-Za-z][A-Za-z.]*)|(.)", re.S)
+_TOKEN = re.compile(
+    r"\s+|(\()|([+-])\s*(\d+)(?:[.,](\d+))?|(\d+)(?:[.,](\d+))?|([A-Za-z][A-Za-z.]*)|(.)", re.S
+)
 
 
 def _nanos(frac: str | None) -> int:
@@ -93,7 +190,9 @@ def tokenize(text: str) -> list[Tok]:
         elif m.group(3):
             sign = -1 if m.group(2) == "-" else 1
             kind = "sdec" if m.group(4) is not None else "snum"
-            toks.append(Tok(kind, m.group(0), sign * int(m.group(3)), len(m.group(3)), sign * _nanos(m.group(4))))
+            toks.append(
+                Tok(kind, m.group(0), sign * int(m.group(3)), len(m.group(3)), sign * _nanos(m.group(4)))
+            )
         elif m.group(5):
             kind = "dec" if m.group(6) is not None else "num"
             toks.append(Tok(kind, m.group(0), int(m.group(5)), len(m.group(5)), _nanos(m.group(6))))
@@ -415,7 +514,7 @@ def _zone_prefix(text: str) -> tuple[str | None, str]:
     m = re.match(r'\s*TZ="((?:[^"\\]|\\.)*)"', text)
     if m is None:
         return None, text
-    return re.sub(r"\\(.)", r"\1", m.group(1)), text[m.end():]
+    return re.sub(r"\\(.)", r"\1", m.group(1)), text[m.end() :]
 
 
 def parse_datetime(text: str, now_ns: int, tz: _dt.tzinfo) -> int | None:

@@ -28,8 +28,15 @@ def _seconds(text: str) -> int:
 class PosixZone(_dt.tzinfo):
     """A POSIX TZ rule: a standard offset and an optional daylight-saving rule."""
 
-    def __init__(self, std: str, std_off: int, dst: str | None = None, dst_off: int = 0,
-                 start: str = "M3.2.0", end: str = "M11.1.0") -> None:
+    def __init__(
+        self,
+        std: str,
+        std_off: int,
+        dst: str | None = None,
+        dst_off: int = 0,
+        start: str = "M3.2.0",
+        end: str = "M11.1.0",
+    ) -> None:
         self.std_name, self.std_off = std, std_off
         self.dst_name, self.dst_off = dst, dst_off
         self.start, self.end = start, end

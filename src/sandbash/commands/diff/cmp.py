@@ -18,7 +18,9 @@ CMP_SPEC = CommandSpec(
     usage_status=2,
     opts=(
         Opt("b", "print-bytes", help="print differing bytes"),
-        Opt("i", "ignore-initial", arg="required", metavar="SKIP", help="skip first SKIP bytes of both inputs"),
+        Opt(
+            "i", "ignore-initial", arg="required", metavar="SKIP", help="skip first SKIP bytes of both inputs"
+        ),
         Opt("l", "verbose", help="output byte numbers and differing byte values"),
         Opt("n", "bytes", arg="required", metavar="LIMIT", help="compare at most LIMIT bytes"),
         Opt("s", "quiet", dest="silent", help="suppress all normal output"),
@@ -114,8 +116,17 @@ def _read(ctx: Ctx, stream: Stream, skip: int, limit: int | None, mem: MemoryHol
     return data if limit is None else data[:limit]
 
 
-def _compare(ctx: Ctx, out: Out, names: list[str], a: bytes, b: bytes, skips: list[int], verbose: bool,
-             silent: bool, show: bool) -> int:
+def _compare(
+    ctx: Ctx,
+    out: Out,
+    names: list[str],
+    a: bytes,
+    b: bytes,
+    skips: list[int],
+    verbose: bool,
+    silent: bool,
+    show: bool,
+) -> int:
     n = min(len(a), len(b))
     if verbose:
         width = len(str(min(len(a), len(b))))
@@ -124,7 +135,9 @@ def _compare(ctx: Ctx, out: Out, names: list[str], a: bytes, b: bytes, skips: li
             if a[i] != b[i]:
                 differ = True
                 if show:
-                    out.write(encode(f"{i + 1:>{width}} {a[i]:3o} {_char(a[i]):<4} {b[i]:3o} {_char(b[i])}\n"))
+                    out.write(
+                        encode(f"{i + 1:>{width}} {a[i]:3o} {_char(a[i]):<4} {b[i]:3o} {_char(b[i])}\n")
+                    )
                 else:
                     out.write(encode(f"{i + 1:>{width}} {a[i]:3o} {b[i]:3o}\n"))
         if len(a) != len(b):
@@ -150,7 +163,9 @@ def _compare(ctx: Ctx, out: Out, names: list[str], a: bytes, b: bytes, skips: li
                 ctx.error(f"EOF on {shorter} which is empty")
             else:
                 lines = a[:n].count(b"\n")
-                ctx.error(f"EOF on {shorter} after byte {n}, " + (f"line {lines}" if a[n - 1 : n] == b"\n"
-                                                                   else f"in line {lines + 1}"))
+                ctx.error(
+                    f"EOF on {shorter} after byte {n}, "
+                    + (f"line {lines}" if a[n - 1 : n] == b"\n" else f"in line {lines + 1}")
+                )
         return 1
     return 0

@@ -30,7 +30,9 @@ class Hunk:
 class _Ctx:
     __slots__ = ("fd", "bd", "xv", "yv", "too_expensive", "cx", "cy", "checkpoint")
 
-    def __init__(self, xv: list[int], yv: list[int], too_expensive: int, checkpoint: Callable[[int], None]) -> None:
+    def __init__(
+        self, xv: list[int], yv: list[int], too_expensive: int, checkpoint: Callable[[int], None]
+    ) -> None:
         size = len(xv) + len(yv) + 3
         self.fd = [0] * (2 * size + 2)
         self.bd = [0] * (2 * size + 2)
@@ -156,7 +158,9 @@ def _compareseq(xoff: int, xlim: int, yoff: int, ylim: int, minimal: bool, c: _C
             stack.append((xoff, xmid, yoff, ymid, lo_min))
 
 
-def _discard_confusing(eq: tuple[list[int], list[int]], minimal: bool) -> tuple[list[list[int]], list[list[bool]]]:
+def _discard_confusing(
+    eq: tuple[list[int], list[int]], minimal: bool
+) -> tuple[list[list[int]], list[list[bool]]]:
     """GNU's discard_confusing_lines: (undiscarded index lists, discarded flags)."""
     counts: list[dict[int, int]] = [{}, {}]
     for f in (0, 1):
@@ -329,9 +333,14 @@ def _shift_boundaries(eq: tuple[list[int], list[int]], changed: list[list[bool]]
         changed[f] = ch[1:-1]
 
 
-def diff_lines(a: Sequence[bytes], b: Sequence[bytes], key: Callable[[bytes], bytes] | None = None,
-               minimal: bool = False, checkpoint: Callable[[int], None] | None = None,
-               horizon: int = 0) -> list[Hunk]:
+def diff_lines(
+    a: Sequence[bytes],
+    b: Sequence[bytes],
+    key: Callable[[bytes], bytes] | None = None,
+    minimal: bool = False,
+    checkpoint: Callable[[int], None] | None = None,
+    horizon: int = 0,
+) -> list[Hunk]:
     """The hunks GNU diff reports between line lists a and b (lines keep their newlines).
 
     `horizon`: lines of the identical prefix and suffix that still take part

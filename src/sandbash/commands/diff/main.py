@@ -35,8 +35,16 @@ DIFF_SPEC = CommandSpec(
         Opt(None, "left-column", help="output only the left column of common lines"),
         Opt(None, "suppress-common-lines", help="do not output common lines"),
         Opt("p", "show-c-function", help="show which C function each change is in"),
-        Opt("F", "show-function-line", arg="required", metavar="RE", help="show the most recent line matching RE"),
-        Opt(None, "label", arg="required", multi=True, metavar="LABEL", help="use LABEL instead of file name"),
+        Opt(
+            "F",
+            "show-function-line",
+            arg="required",
+            metavar="RE",
+            help="show the most recent line matching RE",
+        ),
+        Opt(
+            None, "label", arg="required", multi=True, metavar="LABEL", help="use LABEL instead of file name"
+        ),
         Opt("t", "expand-tabs", help="expand tabs to spaces in output"),
         Opt("T", "initial-tab", help="make tabs line up by prepending a tab"),
         Opt(None, "tabsize", arg="required", metavar="NUM", help="tab stops every NUM print columns"),
@@ -49,8 +57,21 @@ DIFF_SPEC = CommandSpec(
         Opt(None, "ignore-file-name-case", help="ignore case when comparing file names"),
         Opt(None, "no-ignore-file-name-case", help="consider case when comparing file names"),
         Opt("x", "exclude", arg="required", multi=True, metavar="PAT", help="exclude files that match PAT"),
-        Opt("X", "exclude-from", arg="required", multi=True, metavar="FILE", help="exclude files matching a pattern in FILE"),
-        Opt("S", "starting-file", arg="required", metavar="FILE", help="start with FILE when comparing directories"),
+        Opt(
+            "X",
+            "exclude-from",
+            arg="required",
+            multi=True,
+            metavar="FILE",
+            help="exclude files matching a pattern in FILE",
+        ),
+        Opt(
+            "S",
+            "starting-file",
+            arg="required",
+            metavar="FILE",
+            help="start with FILE when comparing directories",
+        ),
         Opt(None, "from-file", arg="required", metavar="FILE1", help="compare FILE1 to all operands"),
         Opt(None, "to-file", arg="required", metavar="FILE2", help="compare all operands to FILE2"),
         Opt("i", "ignore-case", help="ignore case differences in file contents"),
@@ -59,8 +80,14 @@ DIFF_SPEC = CommandSpec(
         Opt("b", "ignore-space-change", help="ignore changes in the amount of white space"),
         Opt("w", "ignore-all-space", help="ignore all white space"),
         Opt("B", "ignore-blank-lines", help="ignore changes where lines are all blank"),
-        Opt("I", "ignore-matching-lines", arg="required", multi=True, metavar="RE",
-            help="ignore changes where all lines match RE"),
+        Opt(
+            "I",
+            "ignore-matching-lines",
+            arg="required",
+            multi=True,
+            metavar="RE",
+            help="ignore changes where all lines match RE",
+        ),
         Opt("a", "text", help="treat all files as text"),
         Opt(None, "strip-trailing-cr", help="strip trailing carriage return on input"),
         Opt("D", "ifdef", arg="required", metavar="NAME", help="(not supported)"),
@@ -223,7 +250,8 @@ def _stamp(ctx: Ctx, mtime: float) -> str:
     nanos = round((mtime - int(mtime)) * 1e9) % 1_000_000_000
     sign = "+" if off >= 0 else "-"
     off = abs(off)
-    return str(dt.strftime("%Y-%m-%d %H:%M:%S") + f".{nanos:09d} {sign}{off // 3600:02d}{off % 3600 // 60:02d}")  # type: ignore[attr-defined]
+    stamp = dt.strftime("%Y-%m-%d %H:%M:%S")  # type: ignore[attr-defined]
+    return str(stamp + f".{nanos:09d} {sign}{off // 3600:02d}{off % 3600 // 60:02d}")
 
 
 class Differ:
@@ -248,7 +276,9 @@ class Differ:
         st = self.ctx.fs.try_stat(path)
         return st.mtime if st is not None else 0.0
 
-    def files(self, name_a: str, name_b: str, path_a: str | None, path_b: str | None, header: str | None) -> int:
+    def files(
+        self, name_a: str, name_b: str, path_a: str | None, path_b: str | None, header: str | None
+    ) -> int:
         """Compare two regular files (a None path is an absent file read as empty)."""
         data_a = self._read(path_a)
         data_b = self._read(path_b)
@@ -267,12 +297,21 @@ class Differ:
         with self.ctx.hold_memory() as mem:
             # the texts, their lines (objects and copies), the line tables of the
             # comparison (keys, classes, vectors, diagonals) and the output lines
-            mem.charge(3 * (len(data_a) + len(data_b))
-                       + _PER_LINE * (data_a.count(b"\n") + data_b.count(b"\n") + 2))
+            mem.charge(
+                3 * (len(data_a) + len(data_b)) + _PER_LINE * (data_a.count(b"\n") + data_b.count(b"\n") + 2)
+            )
             return self._compare(name_a, name_b, path_a, path_b, header, data_a, data_b)
 
-    def _compare(self, name_a: str, name_b: str, path_a: str | None, path_b: str | None, header: str | None,
-                 data_a: bytes, data_b: bytes) -> int:
+    def _compare(
+        self,
+        name_a: str,
+        name_b: str,
+        path_a: str | None,
+        path_b: str | None,
+        header: str | None,
+        data_a: bytes,
+        data_b: bytes,
+    ) -> int:
         side = self.o.style.fmt == "side" and not self.o.brief
         a = _split(data_a, self.o.strip_cr)
         b = _split(data_b, self.o.strip_cr)

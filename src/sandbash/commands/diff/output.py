@@ -68,8 +68,13 @@ def _uni_range(start: int, count: int) -> bytes:
     return b"%d,%d" % (start, count)
 
 
-def unified(a: Sequence[bytes], b: Sequence[bytes], hunks: list[Hunk], style: Style,
-            funcname: Callable[[int], bytes] | None = None) -> list[bytes]:
+def unified(
+    a: Sequence[bytes],
+    b: Sequence[bytes],
+    hunks: list[Hunk],
+    style: Style,
+    funcname: Callable[[int], bytes] | None = None,
+) -> list[bytes]:
     out: list[bytes] = []
     ctx = style.context
     for grp in group(hunks, ctx):
@@ -78,7 +83,9 @@ def unified(a: Sequence[bytes], b: Sequence[bytes], hunks: list[Hunk], style: St
         a_hi = min(last.a1 + ctx, len(a))
         b_lo = first.b0 - (first.a0 - a_lo)
         b_hi = last.b1 + (a_hi - last.a1)
-        header = b"@@ -" + _uni_range(a_lo + 1, a_hi - a_lo) + b" +" + _uni_range(b_lo + 1, b_hi - b_lo) + b" @@"
+        header = (
+            b"@@ -" + _uni_range(a_lo + 1, a_hi - a_lo) + b" +" + _uni_range(b_lo + 1, b_hi - b_lo) + b" @@"
+        )
         if funcname is not None:
             header += funcname(first.a0)
         out.append(header + b"\n")
@@ -96,8 +103,13 @@ def unified(a: Sequence[bytes], b: Sequence[bytes], hunks: list[Hunk], style: St
     return out
 
 
-def context(a: Sequence[bytes], b: Sequence[bytes], hunks: list[Hunk], style: Style,
-            funcname: Callable[[int], bytes] | None = None) -> list[bytes]:
+def context(
+    a: Sequence[bytes],
+    b: Sequence[bytes],
+    hunks: list[Hunk],
+    style: Style,
+    funcname: Callable[[int], bytes] | None = None,
+) -> list[bytes]:
     out: list[bytes] = []
     ctx = style.context
     for grp in group(hunks, ctx):

@@ -20,7 +20,13 @@ PATCH_SPEC = CommandSpec(
     usage_status=2,
     opts=(
         Opt("p", "strip", arg="required", metavar="NUM", help="strip NUM leading components from file names"),
-        Opt("i", "input", arg="required", metavar="PATCHFILE", help="read patch from PATCHFILE instead of stdin"),
+        Opt(
+            "i",
+            "input",
+            arg="required",
+            metavar="PATCHFILE",
+            help="read patch from PATCHFILE instead of stdin",
+        ),
         Opt("R", "reverse", help="assume patches were created with old and new files swapped"),
         Opt("N", "forward", help="ignore patches that seem to be reversed or already applied"),
         Opt(None, "dry-run", help="print the results of applying the patches without changing any files"),
@@ -34,7 +40,9 @@ PATCH_SPEC = CommandSpec(
         Opt("f", "force", help="like -t, but ignore bad-Prereq patches, and assume unreversed"),
         Opt("t", "batch", help="ask no questions; skip bad-Prereq patches; assume reversed"),
         Opt("E", "remove-empty-files", help="remove output files that are empty after patching"),
-        Opt("d", "directory", arg="required", metavar="DIR", help="change the working directory to DIR first"),
+        Opt(
+            "d", "directory", arg="required", metavar="DIR", help="change the working directory to DIR first"
+        ),
         Opt("u", "unified", help="interpret the patch as a unified diff"),
         Opt("c", "context", help="interpret the patch as a context diff"),
         Opt("n", "normal", help="interpret the patch as a normal diff"),
@@ -103,7 +111,12 @@ def parse_patch(data: bytes) -> list[FilePatch]:
             header = []
             i += 2
             continue
-        if line.startswith(b"*** ") and i + 1 < n and lines[i + 1].startswith(b"--- ") and not _CTX_OLD.match(line):
+        if (
+            line.startswith(b"*** ")
+            and i + 1 < n
+            and lines[i + 1].startswith(b"--- ")
+            and not _CTX_OLD.match(line)
+        ):
             cur = FilePatch(_name(line), _name(lines[i + 1]), header + [line, lines[i + 1]], fmt="context")
             patches.append(cur)
             header = []
@@ -206,8 +219,11 @@ def _parse_context(lines: list[bytes], i: int, cur: FilePatch) -> int:
     h.text.append(lines[i])
     i += 1
     new_section: list[tuple[str, bytes]] = []
-    while i < len(lines) and not lines[i].startswith(b"***************") and lines[i][:2] in (
-            b"  ", b"+ ", b"! ", b"- ", b"\\ "):
+    while (
+        i < len(lines)
+        and not lines[i].startswith(b"***************")
+        and lines[i][:2] in (b"  ", b"+ ", b"! ", b"- ", b"\\ ")
+    ):
         line = lines[i]
         h.text.append(line)
         if line.startswith(b"\\ "):
@@ -264,9 +280,15 @@ def _parse_normal(lines: list[bytes], i: int, m: re.Match[bytes], cur: FilePatch
 
 
 def _reverse(h: PHunk) -> PHunk:
-    r = PHunk(h.new_start if h.new else h.new_start + 1, list(h.new), list(h.old),
-              ["-" if k == "+" else k for k in h.kinds_new], ["+" if k == "-" else k for k in h.kinds_old],
-              h.text, h.old_start)
+    r = PHunk(
+        h.new_start if h.new else h.new_start + 1,
+        list(h.new),
+        list(h.old),
+        ["-" if k == "+" else k for k in h.kinds_new],
+        ["+" if k == "-" else k for k in h.kinds_old],
+        h.text,
+        h.old_start,
+    )
     return r
 
 
@@ -275,11 +297,15 @@ def _matches(lines: list[bytes], pos: int, want: list[bytes], loose: bool) -> bo
         return False
     if not loose:
         return lines[pos : pos + len(want)] == want
-    return all(b" ".join(x.split()) == b" ".join(y.split()) for x, y in zip(lines[pos : pos + len(want)], want,
-                                                                            strict=True))
+    return all(
+        b" ".join(x.split()) == b" ".join(y.split())
+        for x, y in zip(lines[pos : pos + len(want)], want, strict=True)
+    )
 
 
-def _locate(lines: list[bytes], h: PHunk, offset: int, max_fuzz: int, loose: bool) -> tuple[int, int, int, int] | None:
+def _locate(
+    lines: list[bytes], h: PHunk, offset: int, max_fuzz: int, loose: bool
+) -> tuple[int, int, int, int] | None:
     """(position, fuzz, lines dropped at the top, lines dropped at the bottom) or None."""
     want = h.old
     top_ctx = 0
@@ -299,14 +325,15 @@ def _locate(lines: list[bytes], h: PHunk, offset: int, max_fuzz: int, loose: boo
             guess = h.old_start - 1 + offset
         limit = max(len(lines), 1)
         for delta in range(0, limit + 1):
-            for pos in ((guess + delta, guess - delta) if delta else (guess,)):
+            for pos in (guess + delta, guess - delta) if delta else (guess,):
                 if _matches(lines, pos, sub, loose):
                     return pos - drop_top, fuzz, drop_top, drop_bot
     return None
 
 
-def apply_hunks(lines: list[bytes], hunks: list[PHunk], max_fuzz: int, loose: bool
-                ) -> tuple[list[bytes], list[tuple[int, PHunk, int | None, int, int]]]:
+def apply_hunks(
+    lines: list[bytes], hunks: list[PHunk], max_fuzz: int, loose: bool
+) -> tuple[list[bytes], list[tuple[int, PHunk, int | None, int, int]]]:
     """Apply hunks in order; returns the new lines and per-hunk results
     (number, hunk, reported line or None, fuzz, offset). Offsets are in the
     original file's numbering, as GNU patch reports them."""
@@ -397,11 +424,15 @@ def _apply_one(ctx: Ctx, opts: object, operands: list[str], p: FilePatch, strip:
     if not target or (not creating and not ctx.fs.exists(target)):
         shown = "".join("|" + decode(x) for x in p.header[-2:])
         n = len(p.hunks)
-        out.write(encode(f"can't find file to patch at input line {p.line}\n"
-                         "Perhaps you should have used the -p or --strip option?\n"
-                         "The text leading up to this was:\n--------------------------\n"
-                         f"{shown}--------------------------\nFile to patch: \nSkip this patch? [y] \n"
-                         f"Skipping patch.\n{n} out of {n} hunk{'s' if n != 1 else ''} ignored\n"))
+        out.write(
+            encode(
+                f"can't find file to patch at input line {p.line}\n"
+                "Perhaps you should have used the -p or --strip option?\n"
+                "The text leading up to this was:\n--------------------------\n"
+                f"{shown}--------------------------\nFile to patch: \nSkip this patch? [y] \n"
+                f"Skipping patch.\n{n} out of {n} hunk{'s' if n != 1 else ''} ignored\n"
+            )
+        )
         return 1
     output = get("output") or target
     if not silent:
@@ -471,8 +502,16 @@ def _apply_one(ctx: Ctx, opts: object, operands: list[str], p: FilePatch, strip:
     return 0
 
 
-def _rejects(ctx: Ctx, get: object, out: Out, p: FilePatch, output: str,
-             report: list[tuple[int, PHunk, int | None, int, int]], skipped: bool, dry: bool) -> int:
+def _rejects(
+    ctx: Ctx,
+    get: object,
+    out: Out,
+    p: FilePatch,
+    output: str,
+    report: list[tuple[int, PHunk, int | None, int, int]],
+    skipped: bool,
+    dry: bool,
+) -> int:
     fetch = get
     failed = [r for r in report if r[2] is None] if not skipped else report
     total = len(report)
@@ -481,8 +520,12 @@ def _rejects(ctx: Ctx, get: object, out: Out, p: FilePatch, output: str,
     if dry:
         out.write(encode(f"{len(failed)} out of {total} hunk{'s' if total != 1 else ''} {word}\n"))
         return 1
-    out.write(encode(f"{len(failed)} out of {total} hunk{'s' if total != 1 else ''} {word} -- saving rejects to "
-                     f"file {rej}\n"))
+    out.write(
+        encode(
+            f"{len(failed)} out of {total} hunk{'s' if total != 1 else ''} {word} -- saving rejects to "
+            f"file {rej}\n"
+        )
+    )
     body = b"".join(p.header[-2:]) if p.fmt != "normal" else b""
     for _num, h, _at, _f, _o in failed:
         body += b"".join(h.text)

@@ -26,23 +26,48 @@ SDIFF_SPEC = CommandSpec(
         Opt("b", "ignore-space-change", help="ignore changes in the amount of white space"),
         Opt("W", "ignore-all-space", help="ignore all white space"),
         Opt("B", "ignore-blank-lines", help="ignore changes whose lines are all blank"),
-        Opt("I", "ignore-matching-lines", arg="required", multi=True, metavar="RE", help="ignore matching lines"),
+        Opt(
+            "I",
+            "ignore-matching-lines",
+            arg="required",
+            multi=True,
+            metavar="RE",
+            help="ignore matching lines",
+        ),
         Opt(None, "strip-trailing-cr", help="strip trailing carriage return on input"),
         Opt("a", "text", help="treat all files as text"),
-        Opt("w", "width", arg="required", metavar="NUM", help="output at most NUM (default 130) print columns"),
+        Opt(
+            "w", "width", arg="required", metavar="NUM", help="output at most NUM (default 130) print columns"
+        ),
         Opt("l", "left-column", help="output only the left column of common lines"),
         Opt("s", "suppress-common-lines", help="do not output common lines"),
         Opt("t", "expand-tabs", help="expand tabs to spaces in output"),
-        Opt(None, "tabsize", arg="required", metavar="NUM", help="tab stops at every NUM (default 8) print columns"),
+        Opt(
+            None,
+            "tabsize",
+            arg="required",
+            metavar="NUM",
+            help="tab stops at every NUM (default 8) print columns",
+        ),
         Opt("d", "minimal", help="try hard to find a smaller set of changes"),
         Opt("H", "speed-large-files", help="(accepted)"),
     ),
 )
 
-_MAP = {"ignore_case": "-i", "ignore_tab_expansion": "-E", "ignore_trailing_space": "-Z",
-        "ignore_space_change": "-b", "ignore_all_space": "-w", "ignore_blank_lines": "-B",
-        "strip_trailing_cr": "--strip-trailing-cr", "text": "-a", "left_column": "--left-column",
-        "suppress_common_lines": "--suppress-common-lines", "expand_tabs": "-t", "minimal": "-d"}
+_MAP = {
+    "ignore_case": "-i",
+    "ignore_tab_expansion": "-E",
+    "ignore_trailing_space": "-Z",
+    "ignore_space_change": "-b",
+    "ignore_all_space": "-w",
+    "ignore_blank_lines": "-B",
+    "strip_trailing_cr": "--strip-trailing-cr",
+    "text": "-a",
+    "left_column": "--left-column",
+    "suppress_common_lines": "--suppress-common-lines",
+    "expand_tabs": "-t",
+    "minimal": "-d",
+}
 
 
 @declare("sdiff", spec=SDIFF_SPEC, uses=("diff",), effects=Effects.READS)
@@ -61,8 +86,19 @@ def cmd_sdiff(ctx: Ctx) -> int:
             args += ["--tabsize", value]
         elif key == "ignore_matching_lines":
             args += ["-I", value]
-    sub = Ctx("diff", args + ["--", *files], ctx.stdin, ctx.stdout, ctx.stderr, ctx.fs, ctx.env, ctx.budget,
-              fds=ctx.fds, clock=ctx.clock, rng=ctx.rng)
+    sub = Ctx(
+        "diff",
+        args + ["--", *files],
+        ctx.stdin,
+        ctx.stdout,
+        ctx.stderr,
+        ctx.fs,
+        ctx.env,
+        ctx.budget,
+        fds=ctx.fds,
+        clock=ctx.clock,
+        rng=ctx.rng,
+    )
     sub.name = "sdiff"
     return cmd_diff(sub)
 

@@ -94,9 +94,18 @@ CODECS = {
     "base64": Codec("base64", 3, 4, base64.b64encode, lambda s: base64.b64decode(s, validate=True), _B64),
     "base64url": Codec("base64url", 3, 4, base64.urlsafe_b64encode, _b64url_dec, _B64.replace(b"+/", b"-_")),
     "base32": Codec("base32", 5, 8, base64.b32encode, base64.b32decode, _B32),
-    "base32hex": Codec("base32hex", 5, 8, base64.b32hexencode, _b32hex_dec, b"0123456789ABCDEFGHIJKLMNOPQRSTUV="),
-    "base16": Codec("base16", 1, 2, lambda d: d.hex().upper().encode(), lambda s: base64.b16decode(s),
-                    b"0123456789ABCDEF", False),
+    "base32hex": Codec(
+        "base32hex", 5, 8, base64.b32hexencode, _b32hex_dec, b"0123456789ABCDEFGHIJKLMNOPQRSTUV="
+    ),
+    "base16": Codec(
+        "base16",
+        1,
+        2,
+        lambda d: d.hex().upper().encode(),
+        lambda s: base64.b16decode(s),
+        b"0123456789ABCDEF",
+        False,
+    ),
     "base2msbf": Codec("base2msbf", 1, 8, _b2msb_enc, _b2msb_dec, b"01", False),
     "base2lsbf": Codec("base2lsbf", 1, 8, _b2lsb_enc, _b2lsb_dec, b"01", False),
     "z85": Codec("z85", 4, 5, _z85_enc, _z85_dec, _Z85, False),
@@ -105,19 +114,30 @@ CODECS = {
 _COMMON_OPTS = (
     Opt("d", "decode", help="decode data"),
     Opt("i", "ignore-garbage", help="when decoding, ignore non-alphabet characters"),
-    Opt("w", "wrap", arg="required", metavar="COLS", help="wrap encoded lines after COLS character (default 76)"),
+    Opt(
+        "w",
+        "wrap",
+        arg="required",
+        metavar="COLS",
+        help="wrap encoded lines after COLS character (default 76)",
+    ),
 )
 
 
 def _spec(name: str, extra: tuple[Opt, ...] = ()) -> CommandSpec:
-    return CommandSpec(name=name, usage="[OPTION]... [FILE]",
-                       summary=f"{name} encode or decode FILE, or standard input, to standard output.",
-                       opts=extra + _COMMON_OPTS)
+    return CommandSpec(
+        name=name,
+        usage="[OPTION]... [FILE]",
+        summary=f"{name} encode or decode FILE, or standard input, to standard output.",
+        opts=extra + _COMMON_OPTS,
+    )
 
 
 BASE64_SPEC = _spec("base64")
 BASE32_SPEC = _spec("base32")
-BASENC_SPEC = _spec("basenc", tuple(Opt(None, n, dest="codec", const=n, help=f"{n} encoding") for n in CODECS))
+BASENC_SPEC = _spec(
+    "basenc", tuple(Opt(None, n, dest="codec", const=n, help=f"{n} encoding") for n in CODECS)
+)
 
 
 def _run(ctx: Ctx, codec: Codec, opts: object, files: list[str]) -> int:
@@ -274,8 +294,10 @@ _PRINTABLE_RUNS: dict[tuple[bool, bool], tuple[re.Pattern[bytes], re.Pattern[byt
     (False, False): (re.compile(rb"[\t\x20-\x7e]{4,}"), re.compile(rb"[\t\x20-\x7e]+")),
     (True, False): (re.compile(rb"[\t\n\r\v\f\x20-\x7e]{4,}"), re.compile(rb"[\t\n\r\v\f\x20-\x7e]+")),
     (False, True): (re.compile(rb"[\t\x20-\x7e\x80-\xff]{4,}"), re.compile(rb"[\t\x20-\x7e\x80-\xff]+")),
-    (True, True): (re.compile(rb"[\t\n\r\v\f\x20-\x7e\x80-\xff]{4,}"),
-                   re.compile(rb"[\t\n\r\v\f\x20-\x7e\x80-\xff]+")),
+    (True, True): (
+        re.compile(rb"[\t\n\r\v\f\x20-\x7e\x80-\xff]{4,}"),
+        re.compile(rb"[\t\n\r\v\f\x20-\x7e\x80-\xff]+"),
+    ),
 }
 
 STRINGS_SPEC = CommandSpec(
@@ -287,12 +309,30 @@ STRINGS_SPEC = CommandSpec(
         Opt("a", "all", help="scan the entire file"),
         Opt("d", "data", help="only scan the data sections (the whole file here)"),
         Opt("f", "print-file-name", help="print the name of the file before each string"),
-        Opt("n", "bytes", arg="required", metavar="number", help="locate & print any sequence of at least N chars"),
+        Opt(
+            "n",
+            "bytes",
+            arg="required",
+            metavar="number",
+            help="locate & print any sequence of at least N chars",
+        ),
         Opt("t", "radix", arg="required", metavar="{o,d,x}", help="print the location of the string"),
         Opt("o", None, dest="octal", help="an alias for --radix=o"),
         Opt("w", "include-all-whitespace", help="include all whitespace as valid string characters"),
-        Opt("e", "encoding", arg="required", metavar="{s,S,b,l,B,L}", help="select character size and endianness"),
-        Opt("s", "output-separator", arg="required", metavar="<string>", help="string used to separate strings"),
+        Opt(
+            "e",
+            "encoding",
+            arg="required",
+            metavar="{s,S,b,l,B,L}",
+            help="select character size and endianness",
+        ),
+        Opt(
+            "s",
+            "output-separator",
+            arg="required",
+            metavar="<string>",
+            help="string used to separate strings",
+        ),
     ),
 )
 
@@ -320,7 +360,10 @@ def cmd_strings(ctx: Ctx) -> int:
     # binutils' words; a directory is a warning (status 1)
     inputs = ctx.inputs(files, "'{name}': No such file", "Warning: '{name}' is a directory", out.flush)
     for name, stream in inputs:
-        with ctx.hold_memory() as mem, inputs.reading():  # held whole: max_memory bounds it (strings /dev/zero)
+        with (
+            ctx.hold_memory() as mem,
+            inputs.reading(),
+        ):  # held whole: max_memory bounds it (strings /dev/zero)
             data = read_held(ctx, stream, mem)
             prefix = (name + ": ").encode() if opts.get("print_file_name") else b""
             for m in pattern.finditer(data):

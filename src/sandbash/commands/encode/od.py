@@ -17,11 +17,25 @@ OD_SPEC = CommandSpec(
     summary="Write an unambiguous representation, octal bytes by default, of FILE to standard output.",
     opts=(
         Opt("A", "address-radix", arg="required", metavar="RADIX", help="output format for file offsets"),
-        Opt(None, "endian", arg="required", metavar="{big|little}", help="swap input bytes according to the order"),
+        Opt(
+            None,
+            "endian",
+            arg="required",
+            metavar="{big|little}",
+            help="swap input bytes according to the order",
+        ),
         Opt("j", "skip-bytes", arg="required", metavar="BYTES", help="skip BYTES input bytes first"),
         Opt("N", "read-bytes", arg="required", metavar="BYTES", help="limit dump to BYTES input bytes"),
-        Opt("S", "strings", arg="optional", metavar="BYTES", help="output strings of at least BYTES graphic chars"),
-        Opt("t", "format", arg="required", multi=True, metavar="TYPE", help="select output format or formats"),
+        Opt(
+            "S",
+            "strings",
+            arg="optional",
+            metavar="BYTES",
+            help="output strings of at least BYTES graphic chars",
+        ),
+        Opt(
+            "t", "format", arg="required", multi=True, metavar="TYPE", help="select output format or formats"
+        ),
         Opt("v", "output-duplicates", help="do not use * to mark line suppression"),
         Opt("w", "width", arg="optional", metavar="BYTES", help="output BYTES bytes per output line"),
         Opt("a", None, dest="fmt_a", help="same as -t a"),
@@ -46,17 +60,86 @@ OD_SPEC = CommandSpec(
     ),
 )
 
-_LEGACY = {"fmt_a": "a", "fmt_b": "o1", "fmt_c": "c", "fmt_d": "u2", "fmt_D": "u4", "fmt_e": "fD", "fmt_f": "fF",
-           "fmt_F": "fD", "fmt_h": "x2", "fmt_H": "x4", "fmt_i": "dI", "fmt_I": "dL", "fmt_l": "dL", "fmt_L": "dL",
-           "fmt_o": "o2", "fmt_O": "o4", "fmt_s": "d2", "fmt_x": "x2", "fmt_X": "x4"}
+_LEGACY = {
+    "fmt_a": "a",
+    "fmt_b": "o1",
+    "fmt_c": "c",
+    "fmt_d": "u2",
+    "fmt_D": "u4",
+    "fmt_e": "fD",
+    "fmt_f": "fF",
+    "fmt_F": "fD",
+    "fmt_h": "x2",
+    "fmt_H": "x4",
+    "fmt_i": "dI",
+    "fmt_I": "dL",
+    "fmt_l": "dL",
+    "fmt_L": "dL",
+    "fmt_o": "o2",
+    "fmt_O": "o4",
+    "fmt_s": "d2",
+    "fmt_x": "x2",
+    "fmt_X": "x4",
+}
 _INT_SIZES = {"C": 1, "S": 2, "I": 4, "L": 8}
 _FLOAT_SIZES = {"F": 4, "D": 8, "L": 8}
-_WIDTHS = {("d", 1): 4, ("d", 2): 6, ("d", 4): 11, ("d", 8): 20, ("u", 1): 3, ("u", 2): 5, ("u", 4): 10,
-           ("u", 8): 20, ("o", 1): 3, ("o", 2): 6, ("o", 4): 11, ("o", 8): 22, ("x", 1): 2, ("x", 2): 4,
-           ("x", 4): 8, ("x", 8): 16, ("f", 4): 15, ("f", 8): 24, ("a", 1): 3, ("c", 1): 3}
-_NAMES = ["nul", "soh", "stx", "etx", "eot", "enq", "ack", "bel", "bs", "ht", "nl", "vt", "ff", "cr", "so", "si",
-          "dle", "dc1", "dc2", "dc3", "dc4", "nak", "syn", "etb", "can", "em", "sub", "esc", "fs", "gs", "rs", "us",
-          "sp"]
+_WIDTHS = {
+    ("d", 1): 4,
+    ("d", 2): 6,
+    ("d", 4): 11,
+    ("d", 8): 20,
+    ("u", 1): 3,
+    ("u", 2): 5,
+    ("u", 4): 10,
+    ("u", 8): 20,
+    ("o", 1): 3,
+    ("o", 2): 6,
+    ("o", 4): 11,
+    ("o", 8): 22,
+    ("x", 1): 2,
+    ("x", 2): 4,
+    ("x", 4): 8,
+    ("x", 8): 16,
+    ("f", 4): 15,
+    ("f", 8): 24,
+    ("a", 1): 3,
+    ("c", 1): 3,
+}
+_NAMES = [
+    "nul",
+    "soh",
+    "stx",
+    "etx",
+    "eot",
+    "enq",
+    "ack",
+    "bel",
+    "bs",
+    "ht",
+    "nl",
+    "vt",
+    "ff",
+    "cr",
+    "so",
+    "si",
+    "dle",
+    "dc1",
+    "dc2",
+    "dc3",
+    "dc4",
+    "nak",
+    "syn",
+    "etb",
+    "can",
+    "em",
+    "sub",
+    "esc",
+    "fs",
+    "gs",
+    "rs",
+    "us",
+    "sp",
+]
 _C_ESC = {0: "\\0", 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
 
 
@@ -89,8 +172,10 @@ def _parse_type(ctx: Ctx, text: str) -> list[Spec]:
                 size = int(text[i:j])
                 i = j
                 if size not in (1, 2, 4, 8):
-                    ctx.error(f"invalid type string {quote(ctx, text)};\nthis system doesn't provide a {size}-byte "
-                              "integral type")
+                    ctx.error(
+                        f"invalid type string {quote(ctx, text)};\nthis system doesn't provide a {size}-byte "
+                        "integral type"
+                    )
                     raise CommandExit(1)
         elif kind == "f":
             size = 8
@@ -104,8 +189,10 @@ def _parse_type(ctx: Ctx, text: str) -> list[Spec]:
                 size = int(text[i:j])
                 i = j
                 if size not in (4, 8):
-                    ctx.error(f"invalid type string {quote(ctx, text)};\nthis system doesn't provide a {size}-byte "
-                              "floating point type")
+                    ctx.error(
+                        f"invalid type string {quote(ctx, text)};\nthis system doesn't provide a {size}-byte "
+                        "floating point type"
+                    )
                     raise CommandExit(1)
         else:
             ctx.error(f"invalid character '{kind}' in type string {quote(ctx, text)}")
@@ -158,7 +245,12 @@ def _values(spec: Spec, block: bytes, endian: str) -> list[str]:
         fmt = ("<" if endian == "little" else ">") + ("f" if size == 4 else "d") * count
         return [_float_text(v, size) for v in struct.unpack(fmt, block[: count * size])]
     signed = kind == "d"
-    values = [int.from_bytes(block[i * size : (i + 1) * size], "big" if endian == "big" else "little", signed=signed) for i in range(count)]
+    values = [
+        int.from_bytes(
+            block[i * size : (i + 1) * size], "big" if endian == "big" else "little", signed=signed
+        )
+        for i in range(count)
+    ]
     if kind in ("d", "u"):
         return [str(v) for v in values]
     if kind == "o":

@@ -28,11 +28,15 @@ XXD_SPEC = CommandSpec(
         Opt("g", "groupsize", arg="required", metavar="bytes", help="number of octets per group"),
         Opt("i", "include", help="output in C include file style"),
         Opt("l", "len", arg="required", metavar="len", help="stop after <len> octets"),
-        Opt("n", "name", arg="required", metavar="name", help="set the variable name used in C include output"),
+        Opt(
+            "n", "name", arg="required", metavar="name", help="set the variable name used in C include output"
+        ),
         Opt("o", "offset", arg="required", metavar="off", help="add <off> to the displayed file position"),
         Opt("p", "ps", dest="plain", help="output in postscript plain hexdump style"),
         Opt("r", "revert", help="reverse operation: convert (or patch) hexdump into binary"),
-        Opt("s", "seek", arg="required", metavar="[+][-]seek", help="start at <seek> bytes abs. infile offset"),
+        Opt(
+            "s", "seek", arg="required", metavar="[+][-]seek", help="start at <seek> bytes abs. infile offset"
+        ),
         Opt("u", None, dest="upper", help="use upper case hex letters"),
         Opt("d", None, dest="decimal", help="show offset in decimal instead of hex"),
     ),
@@ -162,7 +166,11 @@ def _dump_held(ctx: Ctx, stream: Stream, out: Out, opts: object, in_name: str, m
     bits = bool(get("bits"))
     little = bool(get("little"))
     cols = _xxd_num(ctx, get("cols")) if get("cols") else (6 if bits else 16)
-    group = _xxd_num(ctx, get("groupsize")) if get("groupsize") is not None else (1 if bits else 4 if little else 2)
+    group = (
+        _xxd_num(ctx, get("groupsize"))
+        if get("groupsize") is not None
+        else (1 if bits else 4 if little else 2)
+    )
     if group <= 0:
         group = cols
     offset = _xxd_num(ctx, get("offset")) if get("offset") else 0
@@ -176,7 +184,9 @@ def _dump_held(ctx: Ctx, stream: Stream, out: Out, opts: object, in_name: str, m
         if get("autoskip") and len(line) == cols and not any(line):
             zero_run += 1
             if zero_run == 2:
-                held = _xxd_line(line, pos, seek + offset, group, hexfmt, bits, little, hex_width, get("decimal"))
+                held = _xxd_line(
+                    line, pos, seek + offset, group, hexfmt, bits, little, hex_width, get("decimal")
+                )
                 continue
             if zero_run > 2:
                 continue
@@ -189,8 +199,17 @@ def _dump_held(ctx: Ctx, stream: Stream, out: Out, opts: object, in_name: str, m
         out.write(_xxd_line(line, pos, seek + offset, group, hexfmt, bits, little, hex_width, get("decimal")))
 
 
-def _xxd_line(line: bytes, pos: int, base: int, group: int, hexfmt: str, bits: bool, little: bool,
-              hex_width: int, decimal: bool) -> bytes:
+def _xxd_line(
+    line: bytes,
+    pos: int,
+    base: int,
+    group: int,
+    hexfmt: str,
+    bits: bool,
+    little: bool,
+    hex_width: int,
+    decimal: bool,
+) -> bytes:
     groups = []
     for g in range(0, len(line), group):
         chunk = line[g : g + group]
@@ -263,7 +282,7 @@ class _Window:
         if grow > 0:
             self.mem.charge(grow)
             self.buf.extend(bytes(grow))
-        self.buf[pos:pos + len(data)] = data
+        self.buf[pos : pos + len(data)] = data
         if len(self.buf) > 2 * _WINDOW:
             self._emit(len(self.buf) - _WINDOW)
 
@@ -434,10 +453,29 @@ def cmd_hexdump(ctx: Ctx) -> int:
     opts, files = ctx.parse(HEXDUMP_SPEC)
     if opts.get("format") or opts.get("format_file"):
         raise _die(ctx, "custom format strings (-e, -f) are not supported in this sandbox", 1)
-    kinds = [k for k, _ in opts.order if k in ("one_byte_octal", "one_byte_hex", "one_byte_char", "canonical",
-                                                "two_bytes_decimal", "two_bytes_octal", "two_bytes_hex")]
-    letter = {"one_byte_octal": "b", "one_byte_hex": "X", "one_byte_char": "c", "canonical": "C",
-              "two_bytes_decimal": "d", "two_bytes_octal": "o", "two_bytes_hex": "x"}
+    kinds = [
+        k
+        for k, _ in opts.order
+        if k
+        in (
+            "one_byte_octal",
+            "one_byte_hex",
+            "one_byte_char",
+            "canonical",
+            "two_bytes_decimal",
+            "two_bytes_octal",
+            "two_bytes_hex",
+        )
+    ]
+    letter = {
+        "one_byte_octal": "b",
+        "one_byte_hex": "X",
+        "one_byte_char": "c",
+        "canonical": "C",
+        "two_bytes_decimal": "d",
+        "two_bytes_octal": "o",
+        "two_bytes_hex": "x",
+    }
     formats = [letter[k] for k in kinds] or [""]
     skip = _hd_num(ctx, opts.get("skip")) if opts.get("skip") is not None else 0
     length = _hd_num(ctx, opts.get("length")) if opts.get("length") is not None else None
@@ -475,8 +513,19 @@ def cmd_hexdump(ctx: Ctx) -> int:
 def _hd_num(ctx: Ctx, text: str) -> int:
     t = text.strip()
     mult = 1
-    for suffix, m in (("KiB", 1024), ("MiB", 1 << 20), ("GiB", 1 << 30), ("KB", 1000), ("MB", 10**6),
-                      ("K", 1024), ("M", 1 << 20), ("G", 1 << 30), ("k", 1024), ("m", 1 << 20), ("b", 512)):
+    for suffix, m in (
+        ("KiB", 1024),
+        ("MiB", 1 << 20),
+        ("GiB", 1 << 30),
+        ("KB", 1000),
+        ("MB", 10**6),
+        ("K", 1024),
+        ("M", 1 << 20),
+        ("G", 1 << 30),
+        ("k", 1024),
+        ("m", 1 << 20),
+        ("b", 512),
+    ):
         if t.endswith(suffix) and not (suffix == "b" and t.lower().startswith("0x")):
             t = t[: -len(suffix)]
             mult = m

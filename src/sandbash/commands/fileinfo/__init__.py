@@ -8,6 +8,15 @@ from .tree import cmd_tree
 from .usage import cmd_df, cmd_du
 
 __all__ = [
-    "cmd_basename", "cmd_df", "cmd_dirname", "cmd_du", "cmd_file", "cmd_mkfifo", "cmd_pathchk", "cmd_readlink",
-    "cmd_realpath", "cmd_stat", "cmd_tree",
+    "cmd_basename",
+    "cmd_df",
+    "cmd_dirname",
+    "cmd_du",
+    "cmd_file",
+    "cmd_mkfifo",
+    "cmd_pathchk",
+    "cmd_readlink",
+    "cmd_realpath",
+    "cmd_stat",
+    "cmd_tree",
 ]

@@ -28,11 +28,33 @@ SPEC = CommandSpec(
         Opt("C", "compile", help="compile file specified by -m"),
         Opt("d", "debug", help="print debugging messages"),
         Opt("E", None, dest="E", help="on filesystem errors, issue an error message and exit"),
-        Opt("e", "exclude", arg="required", metavar="TEST", multi=True, help="exclude TEST from the list of tests"),
-        Opt(None, "exclude-quiet", arg="required", metavar="TEST", multi=True, help="like exclude, but ignore unknown tests"),
+        Opt(
+            "e",
+            "exclude",
+            arg="required",
+            metavar="TEST",
+            multi=True,
+            help="exclude TEST from the list of tests",
+        ),
+        Opt(
+            None,
+            "exclude-quiet",
+            arg="required",
+            metavar="TEST",
+            multi=True,
+            help="like exclude, but ignore unknown tests",
+        ),
         Opt(None, "extension", help="output a slash-separated list of extensions"),
-        Opt("f", "files-from", arg="required", metavar="FILE", help="read the filenames to be examined from FILE"),
-        Opt("F", "separator", arg="required", metavar="STRING", help="use string as separator instead of `:'"),
+        Opt(
+            "f",
+            "files-from",
+            arg="required",
+            metavar="FILE",
+            help="read the filenames to be examined from FILE",
+        ),
+        Opt(
+            "F", "separator", arg="required", metavar="STRING", help="use string as separator instead of `:'"
+        ),
         Opt("i", "mime", help="output MIME type strings"),
         Opt(None, "apple", help="output the Apple CREATOR/TYPE"),
         Opt(None, "mime-type", help="output the MIME type"),
@@ -41,11 +63,24 @@ SPEC = CommandSpec(
         Opt("l", "list", help="list magic strength"),
         Opt("L", "dereference", help="follow symlinks"),
         Opt("h", "no-dereference", help="don't follow symlinks (default)"),
-        Opt("m", "magic-file", arg="required", metavar="LIST", help="use LIST as a colon-separated list of magic files"),
+        Opt(
+            "m",
+            "magic-file",
+            arg="required",
+            metavar="LIST",
+            help="use LIST as a colon-separated list of magic files",
+        ),
         Opt("N", "no-pad", help="do not pad output"),
         Opt("n", "no-buffer", help="do not buffer output"),
         Opt("p", "preserve-date", help="preserve access times on files"),
-        Opt("P", "parameter", arg="required", metavar="NAME=VALUE", multi=True, help="set file engine parameter limits"),
+        Opt(
+            "P",
+            "parameter",
+            arg="required",
+            metavar="NAME=VALUE",
+            multi=True,
+            help="set file engine parameter limits",
+        ),
         Opt("r", "raw", help="don't translate unprintable chars to \\ooo"),
         Opt("s", "special-files", help="treat special (block/char devices) files as ordinary ones"),
         Opt("S", "no-sandbox", help="disable system call sandboxing"),
@@ -110,12 +145,29 @@ def _elf(data: bytes) -> Result:
     etype, machine = struct.unpack(fmt + "HH", data[16:20])
     kinds = {1: "relocatable", 2: "executable", 3: "shared object", 4: "core file"}
     kind = kinds.get(etype, "unknown type")
-    mime = {1: "application/x-object", 2: "application/x-executable", 3: "application/x-sharedlib",
-            4: "application/x-coredump"}.get(etype, "application/octet-stream")
-    machines = {3: "Intel 80386", 40: "ARM", 62: "x86-64", 183: "ARM aarch64", 243: "UCB RISC-V", 8: "MIPS",
-                20: "PowerPC", 21: "64-bit PowerPC or cisco 7500", 2: "SPARC", 43: "SPARC V9"}
-    parts = [f"ELF {bits} {order} {kind}", machines.get(machine, f"*unknown arch {machine:#x}*"),
-             f"version {data[6]} (SYSV)"]
+    mime = {
+        1: "application/x-object",
+        2: "application/x-executable",
+        3: "application/x-sharedlib",
+        4: "application/x-coredump",
+    }.get(etype, "application/octet-stream")
+    machines = {
+        3: "Intel 80386",
+        40: "ARM",
+        62: "x86-64",
+        183: "ARM aarch64",
+        243: "UCB RISC-V",
+        8: "MIPS",
+        20: "PowerPC",
+        21: "64-bit PowerPC or cisco 7500",
+        2: "SPARC",
+        43: "SPARC V9",
+    }
+    parts = [
+        f"ELF {bits} {order} {kind}",
+        machines.get(machine, f"*unknown arch {machine:#x}*"),
+        f"version {data[6]} (SYSV)",
+    ]
     return Result(", ".join(parts), mime)
 
 
@@ -314,7 +366,9 @@ def _text_kind(data: bytes, label: str) -> Result:
         s = line.strip()
         if s.startswith((b"#include", b"#define ", b"#ifndef ", b"#pragma ")):
             return Result(f"C source, {label}", "text/x-c")
-        if (s.startswith(b"def ") and s.endswith(b":")) or (s.startswith((b"import ", b"from ")) and b"import" in s[5:]):
+        if (s.startswith(b"def ") and s.endswith(b":")) or (
+            s.startswith((b"import ", b"from ")) and b"import" in s[5:]
+        ):
             return Result(f"Python script, {label} executable", "text/x-script.python")
     return Result(label, "text/plain")
 
@@ -416,4 +470,3 @@ def cmd_file(ctx: Ctx) -> int:
             out.append(f"{label} {text}\n")
     ctx.out("".join(out))
     return status
-

@@ -15,8 +15,11 @@ MAX_SYMLINKS = 40
 
 
 def _usage(ctx: Ctx, message: str) -> CommandExit:
-    ctx.stderr.write(f"{ctx.name}: {message}\nTry '{ctx.name} --help' for more information.\n".encode(
-        "utf-8", "surrogateescape"))
+    ctx.stderr.write(
+        f"{ctx.name}: {message}\nTry '{ctx.name} --help' for more information.\n".encode(
+            "utf-8", "surrogateescape"
+        )
+    )
     return CommandExit(1)
 
 
@@ -111,8 +114,16 @@ REALPATH_SPEC = CommandSpec(
         Opt("L", "logical", help="resolve '..' components before symlinks"),
         Opt("P", "physical", help="resolve symlinks as encountered (default)"),
         Opt("q", "quiet", help="suppress most error messages"),
-        Opt(None, "relative-to", arg="required", metavar="DIR", help="print the resolved path relative to DIR"),
-        Opt(None, "relative-base", arg="required", metavar="DIR", help="print absolute paths unless paths below DIR"),
+        Opt(
+            None, "relative-to", arg="required", metavar="DIR", help="print the resolved path relative to DIR"
+        ),
+        Opt(
+            None,
+            "relative-base",
+            arg="required",
+            metavar="DIR",
+            help="print absolute paths unless paths below DIR",
+        ),
         Opt("s", "strip", help="don't expand symlinks"),
         Opt(None, "no-symlinks", dest="strip"),
         Opt("z", "zero", help="end each output line with NUL, not newline"),
@@ -148,7 +159,9 @@ def cmd_realpath(ctx: Ctx) -> int:
         if opts.has("relative_base"):
             rel_base = resolve(opts["relative_base"])
     except FsError as e:
-        ctx.error(f"{shell_quote(e.path or opts.get('relative_to') or opts.get('relative_base'))}: {errmsg(e)}")
+        ctx.error(
+            f"{shell_quote(e.path or opts.get('relative_to') or opts.get('relative_base'))}: {errmsg(e)}"
+        )
         return 1
     if rel_base is not None and rel_to is not None and not _within(rel_to, rel_base):
         rel_to = rel_base = None
@@ -179,7 +192,11 @@ READLINK_SPEC = CommandSpec(
     usage="[OPTION]... FILE...",
     summary="Print value of a symbolic link or canonical file name",
     opts=(
-        Opt("f", "canonicalize", help="canonicalize by following every symlink; all but the last component must exist"),
+        Opt(
+            "f",
+            "canonicalize",
+            help="canonicalize by following every symlink; all but the last component must exist",
+        ),
         Opt("e", "canonicalize-existing", help="canonicalize; all components must exist"),
         Opt("m", "canonicalize-missing", help="canonicalize without requirements on components existence"),
         Opt("n", "no-newline", help="do not output the trailing delimiter"),
@@ -296,7 +313,7 @@ PATHCHK_SPEC = CommandSpec(
     summary="Diagnose invalid or non-portable file names.",
     opts=(
         Opt("p", None, dest="p", help="check for most POSIX systems"),
-        Opt("P", None, dest="P", help="check for empty names and leading \"-\""),
+        Opt("P", None, dest="P", help='check for empty names and leading "-"'),
         Opt(None, "portability", help="check for all POSIX systems (equivalent to -p -P)"),
     ),
 )
@@ -373,7 +390,13 @@ MKFIFO_SPEC = CommandSpec(
     usage="[OPTION]... NAME...",
     summary="Create named pipes (FIFOs) with the given NAMEs.",
     opts=(
-        Opt("m", "mode", arg="required", metavar="MODE", help="set file permission bits to MODE, not a=rw - umask"),
+        Opt(
+            "m",
+            "mode",
+            arg="required",
+            metavar="MODE",
+            help="set file permission bits to MODE, not a=rw - umask",
+        ),
         Opt("Z", None, dest="Z", help="set the SELinux security context to default type"),
         Opt(None, "context", arg="optional", metavar="CTX", help="like -Z"),
     ),

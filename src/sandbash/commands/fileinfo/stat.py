@@ -35,8 +35,20 @@ SPEC = CommandSpec(
         Opt("L", "dereference", help="follow links"),
         Opt("f", "file-system", help="display file system status instead of file status"),
         Opt(None, "cached", arg="required", metavar="MODE", help="specify how to use cached attributes"),
-        Opt("c", "format", arg="required", metavar="FORMAT", help="use the specified FORMAT instead of the default"),
-        Opt(None, "printf", arg="required", metavar="FORMAT", help="like --format, but interpret backslash escapes"),
+        Opt(
+            "c",
+            "format",
+            arg="required",
+            metavar="FORMAT",
+            help="use the specified FORMAT instead of the default",
+        ),
+        Opt(
+            None,
+            "printf",
+            arg="required",
+            metavar="FORMAT",
+            help="like --format, but interpret backslash escapes",
+        ),
         Opt("t", "terse", help="print the information in terse form"),
     ),
 )
@@ -49,14 +61,13 @@ FILE_FORMAT = (
 )
 DEVICE_FORMAT = FILE_FORMAT.replace("Links: %h\n", "Links: %-5h Device type: %Hr,%Lr\n")
 FS_FORMAT = (
-    "  File: \"%n\"\n    ID: %-8i Namelen: %-7l Type: %T\n"
+    '  File: "%n"\n    ID: %-8i Namelen: %-7l Type: %T\n'
     "Block size: %-10s Fundamental block size: %S\n"
     "Blocks: Total: %-10b Free: %-10f Available: %a\n"
     "Inodes: Total: %-10c Free: %d\n"
 )
 TERSE_FILE = "%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o\n"
 TERSE_FS = "%n %i %l %t %s %S %b %f %a %c %d\n"
-
 
 
 def _backslash(fmt: str) -> tuple[str, list[str]]:

@@ -26,16 +26,53 @@ USAGE = (
 )
 
 _FLAGS = {
-    "a": "all", "d": "dirs_only", "l": "follow", "f": "full_path", "x": "xdev", "i": "no_indent", "q": "q",
-    "N": "literal", "Q": "quote", "p": "perms", "u": "user", "g": "group", "s": "size", "h": "human",
-    "D": "date", "F": "classify", "v": "version_sort", "t": "mtime_sort", "c": "ctime_sort", "U": "unsorted",
-    "r": "reverse", "n": "nocolor", "C": "color", "A": "ansi", "S": "cp437", "J": "json", "X": "xml", "R": "R",
+    "a": "all",
+    "d": "dirs_only",
+    "l": "follow",
+    "f": "full_path",
+    "x": "xdev",
+    "i": "no_indent",
+    "q": "q",
+    "N": "literal",
+    "Q": "quote",
+    "p": "perms",
+    "u": "user",
+    "g": "group",
+    "s": "size",
+    "h": "human",
+    "D": "date",
+    "F": "classify",
+    "v": "version_sort",
+    "t": "mtime_sort",
+    "c": "ctime_sort",
+    "U": "unsorted",
+    "r": "reverse",
+    "n": "nocolor",
+    "C": "color",
+    "A": "ansi",
+    "S": "cp437",
+    "J": "json",
+    "X": "xml",
+    "R": "R",
 }
 _LONG_FLAGS = {
-    "noreport": "noreport", "prune": "prune", "matchdirs": "matchdirs", "ignore-case": "icase",
-    "dirsfirst": "dirsfirst", "filesfirst": "filesfirst", "inodes": "inodes", "device": "device",
-    "si": "si", "du": "du", "nolinks": "nolinks", "gitignore": "gitignore", "metafirst": "metafirst",
-    "info": "info", "fflinks": "fflinks", "fromfile": "fromfile", "fromtabfile": "fromfile",
+    "noreport": "noreport",
+    "prune": "prune",
+    "matchdirs": "matchdirs",
+    "ignore-case": "icase",
+    "dirsfirst": "dirsfirst",
+    "filesfirst": "filesfirst",
+    "inodes": "inodes",
+    "device": "device",
+    "si": "si",
+    "du": "du",
+    "nolinks": "nolinks",
+    "gitignore": "gitignore",
+    "metafirst": "metafirst",
+    "info": "info",
+    "fflinks": "fflinks",
+    "fromfile": "fromfile",
+    "fromtabfile": "fromfile",
 }
 _SORTS = ("name", "version", "size", "mtime", "ctime", "none")
 
@@ -127,9 +164,13 @@ def _parse(ctx: Ctx) -> tuple[Options, list[str]]:
         parsed, roots = parse_args(SPEC, ctx.args)
     except UsageError as e:
         if e.kind == "needs_value":
-            raise _bad(ctx, f"Missing argument to {'-' if len(e.name) == 1 else '--'}{e.name} option.") from None
+            raise _bad(
+                ctx, f"Missing argument to {'-' if len(e.name) == 1 else '--'}{e.name} option."
+            ) from None
         bad = f"-`{e.name}'" if e.kind == "unknown" and not e.word.startswith("--") else f"`{e.word}'"
-        ctx.stderr.write(f"tree: Invalid argument {bad}.\n".encode("utf-8", "surrogateescape") + USAGE.encode())
+        ctx.stderr.write(
+            f"tree: Invalid argument {bad}.\n".encode("utf-8", "surrogateescape") + USAGE.encode()
+        )
         raise CommandExit(1) from None
     except _BadSort as e:
         ctx.stderr.write(f"tree: {e.message}".encode("utf-8", "surrogateescape"))
@@ -141,12 +182,20 @@ def _parse(ctx: Ctx) -> tuple[Options, list[str]]:
         ctx.out(USAGE)
         raise CommandExit(0)
     if "version" in parsed:
-        ctx.out("tree v2.1.0 \u00a9 1996 - 2022 by Steve Baker, Thomas Moore, Francesc Rocher, Florian Sesser, "
-                "Kyosuke Tokoro\n")
+        ctx.out(
+            "tree v2.1.0 \u00a9 1996 - 2022 by Steve Baker, Thomas Moore, Francesc Rocher, Florian Sesser, "
+            "Kyosuke Tokoro\n"
+        )
         raise CommandExit(0)
-    o = Options(flags=set(parsed.get("flags", [])), level=parsed.get("level"), sort=parsed.get("sort", "name"),
-                charset=parsed.get("charset"), timefmt=parsed.get("timefmt"), filelimit=parsed.get("filelimit"),
-                outfile=parsed.get("outfile"))
+    o = Options(
+        flags=set(parsed.get("flags", [])),
+        level=parsed.get("level"),
+        sort=parsed.get("sort", "name"),
+        charset=parsed.get("charset"),
+        timefmt=parsed.get("timefmt"),
+        filelimit=parsed.get("filelimit"),
+        outfile=parsed.get("outfile"),
+    )
     if o.timefmt is not None:
         o.flags.add("date")
     icase = "icase" in o.flags
@@ -154,8 +203,12 @@ def _parse(ctx: Ctx) -> tuple[Options, list[str]]:
         o.include += _patterns(p, icase)
     for p in parsed.get("exclude", []):
         o.exclude += _patterns(p, icase)
-    for key, sort in (("version_sort", "version"), ("mtime_sort", "mtime"), ("ctime_sort", "ctime"),
-                      ("unsorted", "none")):
+    for key, sort in (
+        ("version_sort", "version"),
+        ("mtime_sort", "mtime"),
+        ("ctime_sort", "ctime"),
+        ("unsorted", "none"),
+    ):
         if key in o.flags:
             o.sort = sort
     return o, roots or ["."]
@@ -241,20 +294,29 @@ class Tree:
                 continue
             if matched:
                 # the children of a directory matched by --matchdirs all show
-                if (name.startswith(".") and not self.has("all")) or any(p.fullmatch(name) for p in self.o.exclude):
+                if (name.startswith(".") and not self.has("all")) or any(
+                    p.fullmatch(name) for p in self.o.exclude
+                ):
                     continue
                 if self.has("dirs_only") and not child.is_dir:
                     continue
             elif not self.keep(child):
                 continue
-            child_matched = (self.has("matchdirs") and bool(self.o.include)
-                             and any(p.fullmatch(name) for p in self.o.include))
+            child_matched = (
+                self.has("matchdirs")
+                and bool(self.o.include)
+                and any(p.fullmatch(name) for p in self.o.include)
+            )
             if child.is_dir:
                 self.read(child, depth + 1, visited, child_matched)
             kids.append(child)
         if self.has("prune"):
-            kids = [k for k in kids if not (k.is_dir and k.children is not None and not k.children and k.error is None)
-                    and not (k.is_dir and k.lst.is_link and not self.has("follow") and bool(self.o.include))]
+            kids = [
+                k
+                for k in kids
+                if not (k.is_dir and k.children is not None and not k.children and k.error is None)
+                and not (k.is_dir and k.lst.is_link and not self.has("follow") and bool(self.o.include))
+            ]
         node.children = self.sort(kids)
 
     def sort(self, kids: list[Node]) -> list[Node]:
@@ -266,6 +328,7 @@ class Tree:
         if o.sort == "none":
             out = list(kids)
         elif o.sort == "version":
+
             def vcmp(a: Node, b: Node) -> int:
                 return filevercmp(key_name(a), key_name(b))
 
@@ -403,8 +466,10 @@ class Tree:
         pad = "  " * indent
         if root and node.st is None and node.error:
             # tree 2.1.0 prints this (malformed) record for a missing directory
-            return (f',"name":{json.dumps(node.name, ensure_ascii=False)},"contents":[{{"error": "{node.error}"}}'
-                    f"\n\n{pad}]}}")
+            return (
+                f',"name":{json.dumps(node.name, ensure_ascii=False)},"contents":[{{"error": "{node.error}"}}'
+                f"\n\n{pad}]}}"
+            )
         head = pad + "{" + self.json_attrs(node, root)
         if node.error:
             return head + f',"contents":[{{"error": "{node.error}"}}\n\n{pad}]}}'
@@ -457,13 +522,21 @@ def cmd_tree(ctx: Ctx) -> int:
     dirs_only = t.has("dirs_only")
     if t.has("json"):
         body = ",\n".join(t.json_node(n, 1, True) for n in nodes)
-        report = f'  {{"type":"report","directories":{t.dirs}' + ("" if dirs_only else f',"files":{t.files}') + "}"
+        report = (
+            f'  {{"type":"report","directories":{t.dirs}' + ("" if dirs_only else f',"files":{t.files}') + "}"
+        )
         text = "[\n" + body + "\n,\n" + (report if not t.has("noreport") else "") + "\n]\n"
     elif t.has("xml"):
         body = "\n".join(t.xml_node(n, 1, True) for n in nodes)
-        report = "" if t.has("noreport") else (
-            f"\n  <report>\n    <directories>{t.dirs}</directories>\n"
-            + ("" if dirs_only else f"    <files>{t.files}</files>\n") + "  </report>")
+        report = (
+            ""
+            if t.has("noreport")
+            else (
+                f"\n  <report>\n    <directories>{t.dirs}</directories>\n"
+                + ("" if dirs_only else f"    <files>{t.files}</files>\n")
+                + "  </report>"
+            )
+        )
         text = '<?xml version="1.0" encoding="UTF-8"?>\n<tree>\n' + body + report + "\n</tree>\n"
     else:
         lines: list[str] = []

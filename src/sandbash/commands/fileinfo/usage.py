@@ -44,12 +44,26 @@ DU_SPEC = CommandSpec(
         Opt("0", "null", help="end each output line with NUL, not newline"),
         Opt("a", "all", help="write counts for all files, not just directories"),
         Opt(None, "apparent-size", help="print apparent sizes rather than device usage"),
-        Opt("B", "block-size", arg="required", metavar="SIZE", help="scale sizes by SIZE before printing them"),
+        Opt(
+            "B", "block-size", arg="required", metavar="SIZE", help="scale sizes by SIZE before printing them"
+        ),
         Opt("b", "bytes", help="equivalent to '--apparent-size --block-size=1'"),
         Opt("c", "total", help="produce a grand total"),
         Opt("D", "dereference-args", help="dereference only symlinks that are listed on the command line"),
-        Opt("d", "max-depth", arg="required", metavar="N", help="print the total for a directory only if it is N or fewer levels below the command line argument"),
-        Opt(None, "files0-from", arg="required", metavar="F", help="summarize device usage of the NUL-terminated file names specified in file F"),
+        Opt(
+            "d",
+            "max-depth",
+            arg="required",
+            metavar="N",
+            help="print the total for a directory only if it is N or fewer levels below the command line argument",
+        ),
+        Opt(
+            None,
+            "files0-from",
+            arg="required",
+            metavar="F",
+            help="summarize device usage of the NUL-terminated file names specified in file F",
+        ),
         Opt("H", None, dest="dereference_args"),
         Opt("h", "human-readable", help="print sizes in human readable format (e.g., 1K 234M 2G)"),
         Opt(None, "inodes", help="list inode usage information instead of block usage"),
@@ -61,11 +75,36 @@ DU_SPEC = CommandSpec(
         Opt("S", "separate-dirs", help="for directories do not include size of subdirectories"),
         Opt(None, "si", help="like -h, but use powers of 1000 not 1024"),
         Opt("s", "summarize", help="display only a total for each argument"),
-        Opt("t", "threshold", arg="required", metavar="SIZE", help="exclude entries smaller than SIZE if positive, or entries greater than SIZE if negative"),
-        Opt(None, "time", arg="optional", metavar="WORD", help="show time of the last modification of any file in the directory"),
+        Opt(
+            "t",
+            "threshold",
+            arg="required",
+            metavar="SIZE",
+            help="exclude entries smaller than SIZE if positive, or entries greater than SIZE if negative",
+        ),
+        Opt(
+            None,
+            "time",
+            arg="optional",
+            metavar="WORD",
+            help="show time of the last modification of any file in the directory",
+        ),
         Opt(None, "time-style", arg="required", metavar="STYLE", help="show times using STYLE"),
-        Opt("X", "exclude-from", arg="required", metavar="FILE", help="exclude files that match any pattern in FILE"),
-        Opt(None, "exclude", arg="required", metavar="PATTERN", multi=True, help="exclude files that match PATTERN"),
+        Opt(
+            "X",
+            "exclude-from",
+            arg="required",
+            metavar="FILE",
+            help="exclude files that match any pattern in FILE",
+        ),
+        Opt(
+            None,
+            "exclude",
+            arg="required",
+            metavar="PATTERN",
+            multi=True,
+            help="exclude files that match PATTERN",
+        ),
         Opt("x", "one-file-system", help="skip directories on different file systems"),
     ),
 )
@@ -190,7 +229,11 @@ def _block_size(ctx: Ctx, text: str, name: str) -> tuple[int, str]:
     raw = text.lstrip("'")
     size = parse_size(raw if raw[:1].isdigit() else "1" + raw, allow_b_suffix=False)
     if size is None or size == 0:
-        ctx.error(f"invalid --block-size argument '{text}'" if name == "du" else f"invalid --block-size argument {quote(text)}")
+        ctx.error(
+            f"invalid --block-size argument '{text}'"
+            if name == "du"
+            else f"invalid --block-size argument {quote(text)}"
+        )
         raise CommandExit(1)
     if raw[:1].isdigit():
         return size, ""
@@ -233,18 +276,25 @@ def _du_config(ctx: Ctx, opts: Parsed) -> _DuConfig:
     if opts.has("max_depth"):
         text = opts["max_depth"]
         if not text.isdigit():
-            ctx.stderr.write(f"du: invalid maximum depth {quote(text)}\nTry 'du --help' for more information.\n"
-                             .encode("utf-8", "surrogateescape"))
+            ctx.stderr.write(
+                f"du: invalid maximum depth {quote(text)}\nTry 'du --help' for more information.\n".encode(
+                    "utf-8", "surrogateescape"
+                )
+            )
             raise CommandExit(1)
         cfg.max_depth = int(text)
     if opts.has("summarize"):
         if cfg.max_depth is not None and cfg.max_depth != 0:
-            ctx.stderr.write(f"du: warning: summarizing conflicts with --max-depth={cfg.max_depth}\n"
-                             "Try 'du --help' for more information.\n".encode())
+            ctx.stderr.write(
+                f"du: warning: summarizing conflicts with --max-depth={cfg.max_depth}\n"
+                "Try 'du --help' for more information.\n".encode()
+            )
             raise CommandExit(1)
         cfg.max_depth = 0
     if opts.has("all") and opts.has("summarize"):
-        ctx.stderr.write(b"du: cannot both summarize and show all entries\nTry 'du --help' for more information.\n")
+        ctx.stderr.write(
+            b"du: cannot both summarize and show all entries\nTry 'du --help' for more information.\n"
+        )
         raise CommandExit(1)
     if opts.has("threshold"):
         text = opts["threshold"]
@@ -275,8 +325,10 @@ def cmd_du(ctx: Ctx) -> int:
         excludes += [line for line in data.decode("utf-8", "surrogateescape").splitlines() if line]
     if opts.has("files0_from"):
         if operands:
-            ctx.stderr.write(f"du: extra operand {quoteaf(operands[0])}\nfile operands cannot be combined with "
-                             "--files0-from\nTry 'du --help' for more information.\n".encode())
+            ctx.stderr.write(
+                f"du: extra operand {quoteaf(operands[0])}\nfile operands cannot be combined with "
+                "--files0-from\nTry 'du --help' for more information.\n".encode()
+            )
             return 1
         try:
             data = ctx.read_input(opts["files0_from"])
@@ -309,31 +361,78 @@ DF_SPEC = CommandSpec(
     summary="Show information about the file system on which each FILE resides, or all file systems by default.",
     opts=(
         Opt("a", "all", help="include pseudo, duplicate, inaccessible file systems"),
-        Opt("B", "block-size", arg="required", metavar="SIZE", help="scale sizes by SIZE before printing them"),
+        Opt(
+            "B", "block-size", arg="required", metavar="SIZE", help="scale sizes by SIZE before printing them"
+        ),
         Opt("h", "human-readable", help="print sizes in powers of 1024 (e.g., 1023M)"),
         Opt("H", "si", help="print sizes in powers of 1000 (e.g., 1.1G)"),
         Opt("i", "inodes", help="list inode information instead of block usage"),
         Opt("k", None, dest="k", help="like --block-size=1K"),
         Opt("l", "local", help="limit listing to local file systems"),
         Opt(None, "no-sync", help="do not invoke sync before getting usage info (default)"),
-        Opt(None, "output", arg="optional", metavar="FIELD_LIST", help="use the output format defined by FIELD_LIST"),
+        Opt(
+            None,
+            "output",
+            arg="optional",
+            metavar="FIELD_LIST",
+            help="use the output format defined by FIELD_LIST",
+        ),
         Opt("P", "portability", help="use the POSIX output format"),
         Opt(None, "sync", help="invoke sync before getting usage info"),
-        Opt(None, "total", help="elide all entries insignificant to available space, and produce a grand total"),
-        Opt("t", "type", arg="required", metavar="TYPE", multi=True, help="limit listing to file systems of type TYPE"),
+        Opt(
+            None,
+            "total",
+            help="elide all entries insignificant to available space, and produce a grand total",
+        ),
+        Opt(
+            "t",
+            "type",
+            arg="required",
+            metavar="TYPE",
+            multi=True,
+            help="limit listing to file systems of type TYPE",
+        ),
         Opt("T", "print-type", help="print file system type"),
-        Opt("x", "exclude-type", arg="required", metavar="TYPE", multi=True, help="limit listing to file systems not of type TYPE"),
+        Opt(
+            "x",
+            "exclude-type",
+            arg="required",
+            metavar="TYPE",
+            multi=True,
+            help="limit listing to file systems not of type TYPE",
+        ),
         Opt("v", None, dest="v", help="(ignored)"),
     ),
 )
 
-_FIELDS = ("source", "fstype", "itotal", "iused", "iavail", "ipcent", "size", "used", "avail", "pcent", "file", "target")
+_FIELDS = (
+    "source",
+    "fstype",
+    "itotal",
+    "iused",
+    "iavail",
+    "ipcent",
+    "size",
+    "used",
+    "avail",
+    "pcent",
+    "file",
+    "target",
+)
 # (header, minimum width, left-aligned)
 _HEADERS: dict[str, tuple[str, int, bool]] = {
-    "source": ("Filesystem", 14, True), "fstype": ("Type", 4, True), "itotal": ("Inodes", 5, False),
-    "iused": ("IUsed", 5, False), "iavail": ("IFree", 5, False), "ipcent": ("IUse%", 5, False),
-    "size": ("Size", 5, False), "used": ("Used", 5, False), "avail": ("Avail", 5, False),
-    "pcent": ("Use%", 4, False), "file": ("File", 4, True), "target": ("Mounted on", 0, True),
+    "source": ("Filesystem", 14, True),
+    "fstype": ("Type", 4, True),
+    "itotal": ("Inodes", 5, False),
+    "iused": ("IUsed", 5, False),
+    "iavail": ("IFree", 5, False),
+    "ipcent": ("IUse%", 5, False),
+    "size": ("Size", 5, False),
+    "used": ("Used", 5, False),
+    "avail": ("Avail", 5, False),
+    "pcent": ("Use%", 4, False),
+    "file": ("File", 4, True),
+    "target": ("Mounted on", 0, True),
 }
 
 
@@ -391,9 +490,17 @@ def cmd_df(ctx: Ctx) -> int:
         total, avail = u.blocks * BLOCK_SIZE, u.bfree * BLOCK_SIZE
         used = total - avail
         return {
-            "source": u.source, "fstype": u.fstype, "size": num(total), "used": num(used), "avail": num(avail),
-            "pcent": _pcent(used, avail), "itotal": str(u.files), "iused": str(u.files - u.ffree),
-            "iavail": str(u.ffree), "ipcent": _pcent(u.files - u.ffree, u.ffree), "file": target_file,
+            "source": u.source,
+            "fstype": u.fstype,
+            "size": num(total),
+            "used": num(used),
+            "avail": num(avail),
+            "pcent": _pcent(used, avail),
+            "itotal": str(u.files),
+            "iused": str(u.files - u.ffree),
+            "iavail": str(u.ffree),
+            "ipcent": _pcent(u.files - u.ffree, u.ffree),
+            "file": target_file,
             "target": u.target,
         }
 
@@ -425,8 +532,16 @@ def cmd_df(ctx: Ctx) -> int:
             return 1
         return status
     if opts.has("total"):
-        sums = FsUsage("total", "-", "-", False, sum(u.blocks for u in shown), sum(u.bfree for u in shown),
-                       sum(u.files for u in shown), sum(u.ffree for u in shown))
+        sums = FsUsage(
+            "total",
+            "-",
+            "-",
+            False,
+            sum(u.blocks for u in shown),
+            sum(u.bfree for u in shown),
+            sum(u.files for u in shown),
+            sum(u.ffree for u in shown),
+        )
         rows.append(row(sums, "-"))
     headers: dict[str, str] = {k: v[0] for k, v in _HEADERS.items()}
     if not human and "size" in fields:

@@ -8,6 +8,19 @@ from .perms import cmd_chgrp, cmd_chmod, cmd_chown
 from .remove import cmd_rm, cmd_rmdir, cmd_shred
 
 __all__ = [
-    "cmd_chgrp", "cmd_chmod", "cmd_chown", "cmd_cp", "cmd_install", "cmd_ln", "cmd_mkdir", "cmd_mktemp", "cmd_mv",
-    "cmd_rm", "cmd_rmdir", "cmd_shred", "cmd_sync", "cmd_touch", "cmd_truncate",
+    "cmd_chgrp",
+    "cmd_chmod",
+    "cmd_chown",
+    "cmd_cp",
+    "cmd_install",
+    "cmd_ln",
+    "cmd_mkdir",
+    "cmd_mktemp",
+    "cmd_mv",
+    "cmd_rm",
+    "cmd_rmdir",
+    "cmd_shred",
+    "cmd_sync",
+    "cmd_touch",
+    "cmd_truncate",
 ]

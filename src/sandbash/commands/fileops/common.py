@@ -13,8 +13,11 @@ from ..options import Opt
 
 def usage_error(ctx: Ctx, message: str) -> CommandExit:
     """Print a GNU usage error (`NAME: message` + the --help hint); return the exit to raise."""
-    ctx.stderr.write(f"{ctx.name}: {message}\nTry '{ctx.name} --help' for more information.\n".encode(
-        "utf-8", "surrogateescape"))
+    ctx.stderr.write(
+        f"{ctx.name}: {message}\nTry '{ctx.name} --help' for more information.\n".encode(
+            "utf-8", "surrogateescape"
+        )
+    )
     return CommandExit(1)
 
 
@@ -39,13 +42,25 @@ def prompt(ctx: Ctx, question: str) -> bool:
 
 BACKUP_OPTS = (
     Opt("b", None, dest="backup_simple", help="like --backup but does not accept an argument"),
-    Opt(None, "backup", arg="optional", metavar="CONTROL", help="make a backup of each existing destination file"),
+    Opt(
+        None,
+        "backup",
+        arg="optional",
+        metavar="CONTROL",
+        help="make a backup of each existing destination file",
+    ),
     Opt("S", "suffix", arg="required", metavar="SUFFIX", help="override the usual backup suffix"),
 )
 
 _CONTROLS = {
-    "none": "none", "off": "none", "numbered": "numbered", "t": "numbered", "existing": "existing",
-    "nil": "existing", "simple": "simple", "never": "simple",
+    "none": "none",
+    "off": "none",
+    "numbered": "numbered",
+    "t": "numbered",
+    "existing": "existing",
+    "nil": "existing",
+    "simple": "simple",
+    "never": "simple",
 }
 
 
@@ -98,8 +113,8 @@ def backup_name(ctx: Ctx, path: str, control: str, suffix: str) -> str:
     prefix = base + ".~"
     highest = 0
     for n in names:
-        if n.startswith(prefix) and n.endswith("~") and n[len(prefix):-1].isdigit():
-            highest = max(highest, int(n[len(prefix):-1]))
+        if n.startswith(prefix) and n.endswith("~") and n[len(prefix) : -1].isdigit():
+            highest = max(highest, int(n[len(prefix) : -1]))
     if control == "existing" and highest == 0:
         return path + suffix
     return f"{path}.~{highest + 1}~"

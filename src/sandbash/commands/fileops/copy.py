@@ -89,7 +89,9 @@ class Copier:
         backup_note = note
         if dst_l is not None:
             target = dst_st or dst_l
-            if target.ino == sst.ino and not (o.symbolic_link or (sst.is_link and dst_l.is_link and not follow)):
+            if target.ino == sst.ino and not (
+                o.symbolic_link or (sst.is_link and dst_l.is_link and not follow)
+            ):
                 if not (o.force and o.backup):
                     ctx.error(f"{quoteaf(src)} and {quoteaf(dst)} are the same file")
                     return False
@@ -111,7 +113,12 @@ class Copier:
                     if o.backup:
                         backup_note = f" (backup: {quoteaf(make_backup(ctx, dst, o.backup, o.suffix))})"
                         dst_l = None
-                    elif o.remove_destination or o.hard_link or o.symbolic_link or (dst_l.is_link and not follow):
+                    elif (
+                        o.remove_destination
+                        or o.hard_link
+                        or o.symbolic_link
+                        or (dst_l.is_link and not follow)
+                    ):
                         ctx.fs.unlink(dst)
                         dst_l = None
                 except FsError as e:
@@ -270,7 +277,9 @@ class Copier:
                 fail(ctx, "cannot create directory", dst, e)
                 return False
             if o.verbose:
-                ctx.out(f"created directory {quoteaf(dst)}\n" if o.move else f"{quoteaf(src)} -> {quoteaf(dst)}\n")
+                ctx.out(
+                    f"created directory {quoteaf(dst)}\n" if o.move else f"{quoteaf(src)} -> {quoteaf(dst)}\n"
+                )
             if cmdline:
                 new = fs.try_stat(dst)
                 self.top = (src, dst, (new.dev, new.ino) if new is not None else (-1, -1))
@@ -314,10 +323,22 @@ CP_SPEC = CommandSpec(
         Opt("n", "no-clobber", help="do not overwrite an existing file"),
         Opt("P", "no-dereference", help="never follow symbolic links in SOURCE"),
         Opt("p", None, dest="p", help="same as --preserve=mode,ownership,timestamps"),
-        Opt(None, "preserve", arg="optional", metavar="ATTR_LIST", multi=True,
-            help="preserve the specified attributes"),
-        Opt(None, "no-preserve", arg="required", metavar="ATTR_LIST", multi=True,
-            help="don't preserve the specified attributes"),
+        Opt(
+            None,
+            "preserve",
+            arg="optional",
+            metavar="ATTR_LIST",
+            multi=True,
+            help="preserve the specified attributes",
+        ),
+        Opt(
+            None,
+            "no-preserve",
+            arg="required",
+            metavar="ATTR_LIST",
+            multi=True,
+            help="don't preserve the specified attributes",
+        ),
         Opt(None, "parents", help="use full source file name under DIRECTORY"),
         Opt("R", "recursive", help="copy directories recursively"),
         Opt("r", None, dest="recursive"),
@@ -326,8 +347,13 @@ CP_SPEC = CommandSpec(
         Opt(None, "sparse", arg="required", metavar="WHEN", help="control creation of sparse files"),
         Opt(None, "strip-trailing-slashes", help="remove any trailing slashes from each SOURCE argument"),
         Opt("s", "symbolic-link", help="make symbolic links instead of copying"),
-        Opt("t", "target-directory", arg="required", metavar="DIRECTORY",
-            help="copy all SOURCE arguments into DIRECTORY"),
+        Opt(
+            "t",
+            "target-directory",
+            arg="required",
+            metavar="DIRECTORY",
+            help="copy all SOURCE arguments into DIRECTORY",
+        ),
         Opt("T", "no-target-directory", help="treat DEST as a normal file"),
         Opt("u", "update", help="copy only when the SOURCE file is newer than the destination file"),
         Opt("v", "verbose", help="explain what is being done"),
@@ -377,8 +403,9 @@ def _preserve(ctx: Ctx, opts: Parsed, o: CopyOptions) -> None:
                     o.links = on
 
 
-def resolve_targets(ctx: Ctx, operands: list[str], target: str | None, no_target: bool,
-                    what: str = "file") -> tuple[list[str], str | None, str | None]:
+def resolve_targets(
+    ctx: Ctx, operands: list[str], target: str | None, no_target: bool, what: str = "file"
+) -> tuple[list[str], str | None, str | None]:
     """GNU's operand rules for cp/mv/ln/install: returns (sources, target
     directory or None, single destination or None); raises on usage errors.
     The -t error wording differs per tool (coreutils 9.1)."""
@@ -456,8 +483,13 @@ def cmd_cp(ctx: Ctx) -> int:
         operands = [p.rstrip("/") or p for p in operands[:-1]] + operands[-1:]
     parents = opts.has("parents")
     target = opts.get("target_directory")
-    if parents and target is None and not opts.has("no_target_directory") and len(operands) >= 2 \
-            and not ctx.fs.is_dir(operands[-1]):
+    if (
+        parents
+        and target is None
+        and not opts.has("no_target_directory")
+        and len(operands) >= 2
+        and not ctx.fs.is_dir(operands[-1])
+    ):
         raise usage_error(ctx, "with --parents, the destination must be a directory")
     sources, directory, single = resolve_targets(ctx, operands, target, opts.has("no_target_directory"))
     copier = Copier(ctx, o)

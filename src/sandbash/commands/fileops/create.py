@@ -45,7 +45,9 @@ MKDIR_SPEC = CommandSpec(
     usage="[OPTION]... DIRECTORY...",
     summary="Create the DIRECTORY(ies), if they do not already exist.",
     opts=(
-        Opt("m", "mode", arg="required", metavar="MODE", help="set file mode (as in chmod), not a=rwx - umask"),
+        Opt(
+            "m", "mode", arg="required", metavar="MODE", help="set file mode (as in chmod), not a=rwx - umask"
+        ),
         Opt("p", "parents", help="no error if existing, make parent directories as needed"),
         Opt("v", "verbose", help="print a message for each created directory"),
         Opt("Z", None, dest="Z", help="set SELinux security context of each created directory"),
@@ -136,13 +138,38 @@ TOUCH_SPEC = CommandSpec(
     opts=(
         Opt("a", None, dest="a", help="change only the access time"),
         Opt("c", "no-create", help="do not create any files"),
-        Opt("d", "date", arg="required", metavar="STRING", help="parse STRING and use it instead of current time"),
+        Opt(
+            "d",
+            "date",
+            arg="required",
+            metavar="STRING",
+            help="parse STRING and use it instead of current time",
+        ),
         Opt("f", None, dest="f", help="(ignored)"),
         Opt("h", "no-dereference", help="affect each symbolic link instead of any referenced file"),
         Opt("m", None, dest="m", help="change only the modification time"),
-        Opt("r", "reference", arg="required", metavar="FILE", help="use this file's times instead of current time"),
-        Opt("t", None, dest="t", arg="required", metavar="STAMP", help="use [[CC]YY]MMDDhhmm[.ss] instead of current time"),
-        Opt(None, "time", arg="required", metavar="WORD", help="change the specified time: access, atime, use, modify, mtime"),
+        Opt(
+            "r",
+            "reference",
+            arg="required",
+            metavar="FILE",
+            help="use this file's times instead of current time",
+        ),
+        Opt(
+            "t",
+            None,
+            dest="t",
+            arg="required",
+            metavar="STAMP",
+            help="use [[CC]YY]MMDDhhmm[.ss] instead of current time",
+        ),
+        Opt(
+            None,
+            "time",
+            arg="required",
+            metavar="WORD",
+            help="change the specified time: access, atime, use, modify, mtime",
+        ),
     ),
 )
 
@@ -178,7 +205,9 @@ def cmd_touch(ctx: Ctx) -> int:
             change_m = True
     if not change_a and not change_m:
         change_a = change_m = True
-    sources = sum(1 for k in ("date", "t") if opts.has(k)) + (1 if opts.has("reference") and opts.has("t") else 0)
+    sources = sum(1 for k in ("date", "t") if opts.has(k)) + (
+        1 if opts.has("reference") and opts.has("t") else 0
+    )
     if sources > 1:
         raise usage_error(ctx, "cannot specify times from more than one source")
     atime = mtime = now
@@ -264,11 +293,21 @@ LN_SPEC = CommandSpec(
         Opt("f", "force", help="remove existing destination files"),
         Opt("i", "interactive", help="prompt whether to remove destinations"),
         Opt("L", "logical", help="dereference TARGETs that are symbolic links"),
-        Opt("n", "no-dereference", help="treat LINK_NAME as a normal file if it is a symbolic link to a directory"),
+        Opt(
+            "n",
+            "no-dereference",
+            help="treat LINK_NAME as a normal file if it is a symbolic link to a directory",
+        ),
         Opt("P", "physical", help="make hard links directly to symbolic links"),
         Opt("r", "relative", help="with -s, create links relative to link location"),
         Opt("s", "symbolic", help="make symbolic links instead of hard links"),
-        Opt("t", "target-directory", arg="required", metavar="DIRECTORY", help="specify the DIRECTORY in which to create the links"),
+        Opt(
+            "t",
+            "target-directory",
+            arg="required",
+            metavar="DIRECTORY",
+            help="specify the DIRECTORY in which to create the links",
+        ),
         Opt("T", "no-target-directory", help="treat LINK_NAME as a normal file always"),
         Opt("v", "verbose", help="print name of each linked file"),
     ),
@@ -331,12 +370,30 @@ def cmd_ln(ctx: Ctx) -> int:
             pairs = [(sources[0], single)]
         else:
             pairs = [(s, join(directory or ".", basename(s))) for s in sources]
-    return _link_all(ctx, pairs, symbolic, mode, control, suffix, opts.has("relative"), opts.has("verbose"),
-                     opts.has("logical"))
+    return _link_all(
+        ctx,
+        pairs,
+        symbolic,
+        mode,
+        control,
+        suffix,
+        opts.has("relative"),
+        opts.has("verbose"),
+        opts.has("logical"),
+    )
 
 
-def _link_all(ctx: Ctx, pairs: list[tuple[str, str]], symbolic: bool, mode: str, control: str | None,
-              suffix: str, relative: bool, verbose: bool, logical: bool) -> int:
+def _link_all(
+    ctx: Ctx,
+    pairs: list[tuple[str, str]],
+    symbolic: bool,
+    mode: str,
+    control: str | None,
+    suffix: str,
+    relative: bool,
+    verbose: bool,
+    logical: bool,
+) -> int:
     fs = ctx.fs
     status = 0
     for src, dst in pairs:
@@ -460,7 +517,7 @@ def cmd_mktemp(ctx: Ctx) -> int:
     if suffix is None:
         # without --suffix, whatever follows the last X is the suffix
         last_x = template.rfind("X")
-        suffix = template[last_x + 1:] if last_x >= 0 else ""
+        suffix = template[last_x + 1 :] if last_x >= 0 else ""
         template = template[: last_x + 1] if last_x >= 0 else template
     elif not template.endswith("X"):
         ctx.error(f"with --suffix, template {quote(template)} must end in X")
@@ -512,7 +569,9 @@ def cmd_mktemp(ctx: Ctx) -> int:
         ctx.out(name + "\n")
         return 0
     if not quiet:
-        ctx.error(f"failed to create {kind} via template {quote(template + suffix)}: {strerror(errno.EEXIST)}")
+        ctx.error(
+            f"failed to create {kind} via template {quote(template + suffix)}: {strerror(errno.EEXIST)}"
+        )
     return 1
 
 
@@ -582,7 +641,11 @@ def cmd_truncate(ctx: Ctx) -> int:
                 found = lstat_dest(ctx, path)
                 why = "" if found is None and opts.has("no_create") else strerror(errno.EISDIR)
             except FsError as e:  # a refusal stays one; a file's ENOTDIR is EISDIR unless -c
-                why = strerror(errno.EISDIR) if e.errno == errno.ENOTDIR and not opts.has("no_create") else errmsg(e)
+                why = (
+                    strerror(errno.EISDIR)
+                    if e.errno == errno.ENOTDIR and not opts.has("no_create")
+                    else errmsg(e)
+                )
             if why:
                 ctx.error(f"cannot open {quoteaf(path)} for writing: {why}")
                 status = 1
@@ -611,8 +674,13 @@ def cmd_truncate(ctx: Ctx) -> int:
                 ctx.error("division by zero")
                 return 1
             new = {
-                "": n, "+": current + n, "-": current - n, "<": min(current, n), ">": max(current, n),
-                "/": current // n * n if n else current, "%": -(-current // n) * n if n else current,
+                "": n,
+                "+": current + n,
+                "-": current - n,
+                "<": min(current, n),
+                ">": max(current, n),
+                "/": current // n * n if n else current,
+                "%": -(-current // n) * n if n else current,
             }[op]
         try:
             fs.truncate(path, max(0, new))

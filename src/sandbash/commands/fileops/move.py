@@ -48,8 +48,13 @@ MV_SPEC = CommandSpec(
         Opt("i", "interactive", help="prompt before overwrite"),
         Opt("n", "no-clobber", help="do not overwrite an existing file"),
         Opt(None, "strip-trailing-slashes", help="remove any trailing slashes from each SOURCE argument"),
-        Opt("t", "target-directory", arg="required", metavar="DIRECTORY",
-            help="move all SOURCE arguments into DIRECTORY"),
+        Opt(
+            "t",
+            "target-directory",
+            arg="required",
+            metavar="DIRECTORY",
+            help="move all SOURCE arguments into DIRECTORY",
+        ),
         Opt("T", "no-target-directory", help="treat DEST as a normal file"),
         Opt("u", "update", help="move only when the SOURCE file is newer than the destination file"),
         Opt("v", "verbose", help="explain what is being done"),
@@ -72,17 +77,23 @@ def cmd_mv(ctx: Ctx) -> int:
     if opts.has("strip_trailing_slashes"):
         operands = [p.rstrip("/") or p for p in operands]
     sources, directory, single = resolve_targets(
-        ctx, operands, opts.get("target_directory"), opts.has("no_target_directory"))
+        ctx, operands, opts.get("target_directory"), opts.has("no_target_directory")
+    )
     status = 0
-    pairs = [(sources[0], single)] if single is not None else [(s, join(directory or ".", basename(s))) for s in sources]
+    pairs = (
+        [(sources[0], single)]
+        if single is not None
+        else [(s, join(directory or ".", basename(s))) for s in sources]
+    )
     for src, dst in pairs:
         if not _move(ctx, src, dst, mode, opts.has("update"), opts.has("verbose"), control, suffix):
             status = 1
     return status
 
 
-def _move(ctx: Ctx, src: str, dst: str, mode: str, update: bool, verbose: bool, control: str | None,
-          suffix: str) -> bool:
+def _move(
+    ctx: Ctx, src: str, dst: str, mode: str, update: bool, verbose: bool, control: str | None, suffix: str
+) -> bool:
     fs = ctx.fs
     ctx.checkpoint()
     try:
@@ -129,7 +140,9 @@ def _move(ctx: Ctx, src: str, dst: str, mode: str, update: bool, verbose: bool, 
     try:
         fs.rename(src, dst)
     except FsError as e:
-        if e.errno == errno.EXDEV or (e.errno in (errno.EACCES, errno.EPERM) and _cross_device(ctx, src, dst)):
+        if e.errno == errno.EXDEV or (
+            e.errno in (errno.EACCES, errno.EPERM) and _cross_device(ctx, src, dst)
+        ):
             return _move_across(ctx, src, dst, sst.is_dir, verbose, note)
         ctx.error(f"cannot move {quoteaf(src)} to {quoteaf(dst)}: {errmsg(e)}")
         return False
@@ -139,7 +152,9 @@ def _move(ctx: Ctx, src: str, dst: str, mode: str, update: bool, verbose: bool, 
 
 
 # everything mv keeps when it has to copy: a move looks like a rename
-_MOVE_COPY = CopyOptions(recursive=True, deref="never", mode=True, owner=True, times=True, links=True, move=True)
+_MOVE_COPY = CopyOptions(
+    recursive=True, deref="never", mode=True, owner=True, times=True, links=True, move=True
+)
 
 
 def _cross_device(ctx: Ctx, src: str, dst: str) -> bool:
@@ -164,14 +179,17 @@ def _move_across(ctx: Ctx, src: str, dst: str, is_dir: bool, verbose: bool, note
             fs.unlink(dst)
     except FsError as e:
         if e.errno != errno.ENOENT:
-            ctx.error(f"inter-device move failed: {quoteaf(src)} to {quoteaf(dst)}; unable to remove target: "
-                      f"{errmsg(e)}")
+            ctx.error(
+                f"inter-device move failed: {quoteaf(src)} to {quoteaf(dst)}; unable to remove target: "
+                f"{errmsg(e)}"
+            )
             return False
     opts = replace(_MOVE_COPY, verbose=verbose)
     if not Copier(ctx, opts).copy(src, dst, note=note):
         return False
-    return Remover(ctx, force=False, interactive="never", recursive=True, empty_dirs=True,
-                   verbose=verbose).remove(src)
+    return Remover(
+        ctx, force=False, interactive="never", recursive=True, empty_dirs=True, verbose=verbose
+    ).remove(src)
 
 
 # ------------------------------------------------------------ install
@@ -193,8 +211,13 @@ INSTALL_SPEC = CommandSpec(
         Opt("p", "preserve-timestamps", help="apply access/modification times of SOURCE files"),
         Opt("s", "strip", help="strip symbol tables"),
         Opt(None, "strip-program", arg="required", metavar="PROGRAM", help="program used to strip binaries"),
-        Opt("t", "target-directory", arg="required", metavar="DIRECTORY",
-            help="copy all SOURCE arguments into DIRECTORY"),
+        Opt(
+            "t",
+            "target-directory",
+            arg="required",
+            metavar="DIRECTORY",
+            help="copy all SOURCE arguments into DIRECTORY",
+        ),
         Opt("T", "no-target-directory", help="treat DEST as a normal file"),
         Opt("v", "verbose", help="print the name of each created file or directory"),
         Opt(None, "preserve-context", help="preserve SELinux security context"),
@@ -223,7 +246,9 @@ class _Install:
             last = i == len(parts) - 1
             if st is not None:
                 if not st.is_dir:
-                    self.ctx.error(f"cannot create directory {quote(cur)}: {strerror(errno.EEXIST if last else errno.ENOTDIR)}")
+                    self.ctx.error(
+                        f"cannot create directory {quote(cur)}: {strerror(errno.EEXIST if last else errno.ENOTDIR)}"
+                    )
                     return False
                 if last and last_mode is not None:
                     return self.set_attrs(cur, last_mode)
@@ -306,7 +331,11 @@ def cmd_install(ctx: Ctx) -> int:
     suffix = backup_suffix(ctx, opts.values)
     co = CopyOptions(times=opts.has("preserve_timestamps"), verbose=False, backup=None)
     status = 0
-    pairs = [(sources[0], single)] if single is not None else [(s, join(directory or ".", basename(s))) for s in sources]
+    pairs = (
+        [(sources[0], single)]
+        if single is not None
+        else [(s, join(directory or ".", basename(s))) for s in sources]
+    )
     for src, dst in pairs:
         ctx.checkpoint()
         try:
@@ -332,8 +361,14 @@ def cmd_install(ctx: Ctx) -> int:
             ctx.error(f"{quoteaf(src)} and {quoteaf(dst)} are the same file")
             status = 1
             continue
-        if opts.has("compare") and dst_st is not None and dst_st.is_file and dst_st.perm == mode \
-                and (uid < 0 or dst_st.uid == uid) and (gid < 0 or dst_st.gid == gid):
+        if (
+            opts.has("compare")
+            and dst_st is not None
+            and dst_st.is_file
+            and dst_st.perm == mode
+            and (uid < 0 or dst_st.uid == uid)
+            and (gid < 0 or dst_st.gid == gid)
+        ):
             try:
                 if fs.read_bytes(src) == fs.read_bytes(dst):
                     continue

@@ -36,8 +36,14 @@ _ROOT_OPTS = (
 # ------------------------------------------------------------ walking
 
 
-def _walk(ctx: Ctx, path: str, recursive: bool, follow_top: bool, visit: Callable[[str, Stat | None, bool], bool],
-          traverse: str = "P") -> bool:
+def _walk(
+    ctx: Ctx,
+    path: str,
+    recursive: bool,
+    follow_top: bool,
+    visit: Callable[[str, Stat | None, bool], bool],
+    traverse: str = "P",
+) -> bool:
     """Visit `path` and, recursively, what is below it (pre-order, names in
     byte order). `visit(path, stat-or-None-for-symlinks-skipped, top)`."""
     ok = True
@@ -104,7 +110,9 @@ CHMOD_SPEC = CommandSpec(
         Opt(None, "quiet", dest="silent"),
         Opt("v", "verbose", help="output a diagnostic for every file processed"),
         *_ROOT_OPTS,
-        Opt(None, "reference", arg="required", metavar="RFILE", help="use RFILE's mode instead of MODE values"),
+        Opt(
+            None, "reference", arg="required", metavar="RFILE", help="use RFILE's mode instead of MODE values"
+        ),
         Opt("R", "recursive", help="change files and directories recursively"),
     ),
 )
@@ -121,7 +129,13 @@ def _split_mode_args(args: list[str]) -> tuple[list[str], str | None]:
         if not after_dashdash and a == "--":
             after_dashdash = True
             rest.append(a)
-        elif not after_dashdash and len(a) > 1 and a[0] == "-" and a[1] != "-" and all(c in _MODE_CHARS for c in a[1:]):
+        elif (
+            not after_dashdash
+            and len(a) > 1
+            and a[0] == "-"
+            and a[1] != "-"
+            and all(c in _MODE_CHARS for c in a[1:])
+        ):
             modes.append(a)
         else:
             rest.append(a)
@@ -183,18 +197,24 @@ def cmd_chmod(ctx: Ctx) -> int:
         if verbosity == "v" or (verbosity == "c" and new != old):
             if not ok:
                 word = "failed to change mode of"
-                ctx.out(f"{word} {quoteaf(path)} from {_octal(old)} ({mode_string(old)[1:]}) to "
-                        f"{_octal(new)} ({mode_string(new)[1:]})\n")
+                ctx.out(
+                    f"{word} {quoteaf(path)} from {_octal(old)} ({mode_string(old)[1:]}) to "
+                    f"{_octal(new)} ({mode_string(new)[1:]})\n"
+                )
             elif new == old:
                 ctx.out(f"mode of {quoteaf(path)} retained as {_octal(new)} ({mode_string(new)[1:]})\n")
             else:
-                ctx.out(f"mode of {quoteaf(path)} changed from {_octal(old)} ({mode_string(old)[1:]}) to "
-                        f"{_octal(new)} ({mode_string(new)[1:]})\n")
+                ctx.out(
+                    f"mode of {quoteaf(path)} changed from {_octal(old)} ({mode_string(old)[1:]}) to "
+                    f"{_octal(new)} ({mode_string(new)[1:]})\n"
+                )
         if ok and ref_mode is None and umask:
             naive = adjust_mode(old, st.is_dir, 0, changes)
             if new & ~naive:
-                ctx.error(f"{shell_quote(path)}: new permissions are {mode_string(new)[1:]}, "
-                          f"not {mode_string(naive)[1:]}")
+                ctx.error(
+                    f"{shell_quote(path)}: new permissions are {mode_string(new)[1:]}, "
+                    f"not {mode_string(naive)[1:]}"
+                )
                 ok = False
         return ok
 
@@ -224,12 +244,19 @@ _OWN_OPTS = (
     Opt("v", "verbose", help="output a diagnostic for every file processed"),
     Opt(None, "dereference", help="affect the referent of each symbolic link (the default)"),
     Opt("h", "no-dereference", help="affect symbolic links instead of any referenced file"),
-    Opt(None, "from", arg="required", metavar="CURRENT_OWNER:CURRENT_GROUP",
-        help="change the owner and/or group of each file only if its current owner and/or group match"),
+    Opt(
+        None,
+        "from",
+        arg="required",
+        metavar="CURRENT_OWNER:CURRENT_GROUP",
+        help="change the owner and/or group of each file only if its current owner and/or group match",
+    ),
     *_ROOT_OPTS,
     Opt(None, "reference", arg="required", metavar="RFILE", help="use RFILE's owner and group"),
     Opt("R", "recursive", help="operate on files and directories recursively"),
-    Opt("H", None, dest="H", help="if a command line argument is a symbolic link to a directory, traverse it"),
+    Opt(
+        "H", None, dest="H", help="if a command line argument is a symbolic link to a directory, traverse it"
+    ),
     Opt("L", None, dest="L", help="traverse every symbolic link to a directory encountered"),
     Opt("P", None, dest="P", help="do not traverse any symbolic links (default)"),
 )
@@ -336,7 +363,9 @@ def _chown_common(ctx: Ctx, spec_obj: CommandSpec, is_chgrp: bool) -> int:
         changed = (new_uid, new_gid) != (st.uid, st.gid)
         ok = True
         err = 0
-        if vfs.uid != 0 and (st.uid != vfs.uid or new_uid != st.uid or (new_gid != st.gid and new_gid != vfs.gid)):
+        if vfs.uid != 0 and (
+            st.uid != vfs.uid or new_uid != st.uid or (new_gid != st.gid and new_gid != vfs.gid)
+        ):
             err = errno.EPERM
         else:
             try:
@@ -362,8 +391,17 @@ def _chown_common(ctx: Ctx, spec_obj: CommandSpec, is_chgrp: bool) -> int:
     return status
 
 
-def _describe(ctx: Ctx, path: str, st: Stat, ok: bool, changed: bool, utext: str | None, gtext: str | None,
-              uid: int, gid: int) -> None:
+def _describe(
+    ctx: Ctx,
+    path: str,
+    st: Stat,
+    ok: bool,
+    changed: bool,
+    utext: str | None,
+    gtext: str | None,
+    uid: int,
+    gid: int,
+) -> None:
     """chown -v wording (chown-core.c describe_change)."""
 
     def spec(u: str | None, g: str | None) -> str:
@@ -374,7 +412,9 @@ def _describe(ctx: Ctx, path: str, st: Stat, ok: bool, changed: bool, utext: str
     new_u = user_name(uid) if utext is not None and uid >= 0 else None
     new_g = group_name(gid) if gtext is not None and gid >= 0 else None
     new_spec = spec(new_u if utext is not None else None, new_g)
-    old_spec = spec(user_name(st.uid) if utext is not None else None, group_name(st.gid) if gtext is not None else None)
+    old_spec = spec(
+        user_name(st.uid) if utext is not None else None, group_name(st.gid) if gtext is not None else None
+    )
     q = quoteaf(path)
     if not ok:
         if utext is not None:

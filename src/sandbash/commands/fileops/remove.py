@@ -20,8 +20,19 @@ RM_SPEC = CommandSpec(
     opts=(
         Opt("f", "force", help="ignore nonexistent files and arguments, never prompt"),
         Opt("i", None, dest="i", help="prompt before every removal"),
-        Opt("I", None, dest="I", help="prompt once before removing more than three files, or when removing recursively"),
-        Opt(None, "interactive", arg="optional", metavar="WHEN", help="prompt according to WHEN: never, once (-I), or always (-i)"),
+        Opt(
+            "I",
+            None,
+            dest="I",
+            help="prompt once before removing more than three files, or when removing recursively",
+        ),
+        Opt(
+            None,
+            "interactive",
+            arg="optional",
+            metavar="WHEN",
+            help="prompt according to WHEN: never, once (-I), or always (-i)",
+        ),
         Opt(None, "one-file-system", help="skip directories on other file systems"),
         Opt(None, "no-preserve-root", help="do not treat '/' specially"),
         Opt(None, "preserve-root", arg="optional", metavar="all", help="do not remove '/' (default)"),
@@ -32,12 +43,20 @@ RM_SPEC = CommandSpec(
     ),
 )
 
-_WHEN = {"never": "never", "no": "never", "none": "never", "once": "once", "always": "always", "yes": "always"}
+_WHEN = {
+    "never": "never",
+    "no": "never",
+    "none": "never",
+    "once": "once",
+    "always": "always",
+    "yes": "always",
+}
 
 
 class Remover:
-    def __init__(self, ctx: Ctx, force: bool, interactive: str, recursive: bool, empty_dirs: bool,
-                 verbose: bool) -> None:
+    def __init__(
+        self, ctx: Ctx, force: bool, interactive: str, recursive: bool, empty_dirs: bool, verbose: bool
+    ) -> None:
         self.ctx = ctx
         self.force = force
         self.interactive = interactive
@@ -89,7 +108,11 @@ class Remover:
         st = lstat_dest(self.ctx, path)
         if st is not None:
             return st
-        if path.endswith("/") and (link := self.ctx.fs.try_lstat(path.rstrip("/"))) is not None and link.is_link:
+        if (
+            path.endswith("/")
+            and (link := self.ctx.fs.try_lstat(path.rstrip("/"))) is not None
+            and link.is_link
+        ):
             raise FsError(errno.ENOTDIR, path)
         raise FsError(errno.ENOENT, path)
 
@@ -261,9 +284,21 @@ SHRED_SPEC = CommandSpec(
     summary="Overwrite the specified FILE(s) repeatedly, in order to make it harder to recover the data.",
     opts=(
         Opt("f", "force", help="change permissions to allow writing if necessary"),
-        Opt("n", "iterations", arg="required", metavar="N", help="overwrite N times instead of the default (3)"),
+        Opt(
+            "n",
+            "iterations",
+            arg="required",
+            metavar="N",
+            help="overwrite N times instead of the default (3)",
+        ),
         Opt(None, "random-source", arg="required", metavar="FILE", help="get random bytes from FILE"),
-        Opt("s", "size", arg="required", metavar="N", help="shred this many bytes (suffixes like K, M, G accepted)"),
+        Opt(
+            "s",
+            "size",
+            arg="required",
+            metavar="N",
+            help="shred this many bytes (suffixes like K, M, G accepted)",
+        ),
         Opt("u", None, dest="u", help="deallocate and remove file after overwriting"),
         Opt(None, "remove", arg="optional", metavar="HOW", help="like -u but give control on HOW to delete"),
         Opt("v", "verbose", help="show progress"),
@@ -293,8 +328,16 @@ def cmd_shred(ctx: Ctx) -> int:
             return 1
     status = 0
     for path in operands:
-        if not _shred(ctx, path, passes, size, opts.has("zero"), opts.has("exact"), opts.has("verbose"),
-                      opts.has("force")):
+        if not _shred(
+            ctx,
+            path,
+            passes,
+            size,
+            opts.has("zero"),
+            opts.has("exact"),
+            opts.has("verbose"),
+            opts.has("force"),
+        ):
             status = 1
             continue
         if opts.has("u") or opts.has("remove"):
@@ -303,8 +346,9 @@ def cmd_shred(ctx: Ctx) -> int:
     return status
 
 
-def _shred(ctx: Ctx, path: str, passes: int, size: int | None, zero: bool, exact: bool, verbose: bool,
-           force: bool) -> bool:
+def _shred(
+    ctx: Ctx, path: str, passes: int, size: int | None, zero: bool, exact: bool, verbose: bool, force: bool
+) -> bool:
     fs = ctx.fs
     name = shell_quote(path)
     try:
@@ -334,7 +378,9 @@ def _shred(ctx: Ctx, path: str, passes: int, size: int | None, zero: bool, exact
             final_zero = zero and k == total - 1
             if verbose:
                 label = "000000" if final_zero else "random"
-                ctx.stderr.write(f"shred: {name}: pass {k + 1}/{total} ({label})...\n".encode("utf-8", "surrogateescape"))
+                ctx.stderr.write(
+                    f"shred: {name}: pass {k + 1}/{total} ({label})...\n".encode("utf-8", "surrogateescape")
+                )
             out.seek_start()
             done = 0
             while done < length:

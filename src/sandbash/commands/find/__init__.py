@@ -97,8 +97,10 @@ def cmd_find(ctx: Ctx) -> int:
     try:
         predicate = parser.parse()
         if parser.uses_delete and parser.uses_prune and not parser.explicit_depth:
-            raise FindError("The -delete action automatically turns on -depth, but -prune does nothing when -depth "
-                            "is in effect.  If you want to carry on anyway, just explicitly use the -depth option.")
+            raise FindError(
+                "The -delete action automatically turns on -depth, but -prune does nothing when -depth "
+                "is in effect.  If you want to carry on anyway, just explicitly use the -depth option."
+            )
     except FindError as e:
         state.flush()
         ctx.error(str(e))
@@ -168,8 +170,10 @@ class _Walker:
             for ino, where in ancestors:
                 if ino == st.ino:
                     state.flush()
-                    ctx.error(f"File system loop detected; {quote(entry.path)} is part of the same file system "
-                              f"loop as {quote(where)}.")
+                    ctx.error(
+                        f"File system loop detected; {quote(entry.path)} is part of the same file system "
+                        f"loop as {quote(where)}."
+                    )
                     state.status = 1
                     return
         test = self.predicate

@@ -186,7 +186,9 @@ class _Exec:
         self.ctx.checkpoint()
         if self.batch:
             directory, name = self._place(e) if self.in_dir else ("", e.path)
-            if self.pending and (self.pending_size > ARG_MAX or (self.in_dir and self.pending[0][0] != directory)):
+            if self.pending and (
+                self.pending_size > ARG_MAX or (self.in_dir and self.pending[0][0] != directory)
+            ):
                 self.flush()
             self.pending.append((directory, name))
             self.pending_size += len(name) + 1
@@ -226,4 +228,3 @@ def _exec(p: Parser, name: str) -> Pred:
     if ex.batch:
         p.finishers.append(ex.flush)
     return ex
-

@@ -16,7 +16,9 @@ class Entry:
 
     __slots__ = ("path", "start", "depth", "lst", "_st", "follow", "_target_st")
 
-    def __init__(self, path: str, start: str, depth: int, lst: Stat, follow: bool, st: Stat | None = None) -> None:
+    def __init__(
+        self, path: str, start: str, depth: int, lst: Stat, follow: bool, st: Stat | None = None
+    ) -> None:
         self.path = path
         self.start = start
         self.depth = depth

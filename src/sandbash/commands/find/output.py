@@ -177,7 +177,7 @@ def _base_name(path: str) -> str:
     if not stripped:
         return "/" if path else ""
     head = stripped.rsplit("/", 1)[-1]
-    return head + path[len(stripped):]
+    return head + path[len(stripped) :]
 
 
 def directive(entry: Entry, d: str, state: State) -> str:
@@ -201,7 +201,7 @@ def directive(entry: Entry, d: str, state: State) -> str:
         start = entry.start
         if entry.path == start:
             return ""
-        rest = entry.path[len(start):]
+        rest = entry.path[len(start) :]
         return rest.lstrip("/") if not start.endswith("/") else rest
     if d == "H":
         return entry.start
@@ -281,8 +281,10 @@ def ls_line(entry: Entry, state: State) -> str:
         size = f"{(st.rdev >> 8) & 0xFFF:3d}, {st.rdev & 0xFF:3d}"
     else:
         size = str(st.size)
-    line = (f"{st.ino:9d} {blocks:>6} {mode_string(st.mode)} {st.nlink:3d} {user_name(st.uid):<8} "
-            f"{group_name(st.gid):<8} {size:>8} {ls_time(st.mtime, state.now, state.tz)} {entry.path}")
+    line = (
+        f"{st.ino:9d} {blocks:>6} {mode_string(st.mode)} {st.nlink:3d} {user_name(st.uid):<8} "
+        f"{group_name(st.gid):<8} {size:>8} {ls_time(st.mtime, state.now, state.tz)} {entry.path}"
+    )
     if st.is_link:
         try:
             line += " -> " + ctx.fs.readlink(entry.path)

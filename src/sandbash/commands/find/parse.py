@@ -17,8 +17,22 @@ class FindError(Exception):
     """A command-line error: `find: message`, status 1."""
 
 
-GLOBAL_OPTIONS = {"-maxdepth", "-mindepth", "-depth", "-d", "-follow", "-xdev", "-mount", "-noleaf",
-                  "-ignore_readdir_race", "-noignore_readdir_race", "-help", "--help", "-version", "--version"}
+GLOBAL_OPTIONS = {
+    "-maxdepth",
+    "-mindepth",
+    "-depth",
+    "-d",
+    "-follow",
+    "-xdev",
+    "-mount",
+    "-noleaf",
+    "-ignore_readdir_race",
+    "-noignore_readdir_race",
+    "-help",
+    "--help",
+    "-version",
+    "--version",
+}
 POSITIONAL_OPTIONS = {"-daystart", "-regextype", "-warn", "-nowarn"}
 # tests whose pattern argument may have been an unquoted glob
 _PATTERN_TESTS = {"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname"}
@@ -72,7 +86,9 @@ class Parser:
         while self.peek() == ",":
             self.next()
             if self.peek() is None or self.peek() == ")":
-                raise FindError("invalid expression; you have used a binary operator ',' with nothing after it.")
+                raise FindError(
+                    "invalid expression; you have used a binary operator ',' with nothing after it."
+                )
             right = self.parse_or()
             left = _comma(left, right)
         return left
@@ -84,7 +100,9 @@ class Parser:
             if self.peek() is None:
                 raise FindError(f"expected an expression after '{op}'")
             if self.peek() in (")", ",", "-o", "-or", "-a", "-and"):
-                raise FindError(f"invalid expression; you have used a binary operator '{op}' with nothing after it.")
+                raise FindError(
+                    f"invalid expression; you have used a binary operator '{op}' with nothing after it."
+                )
             right = self.parse_and()
             left = _or(left, right)
         return left
@@ -101,8 +119,9 @@ class Parser:
                 if nxt is None:
                     raise FindError(f"expected an expression after '{tok}'")
                 if nxt in (")", ",", "-o", "-or", "-a", "-and"):
-                    raise FindError(f"invalid expression; you have used a binary operator '{tok}' with nothing "
-                                    "after it.")
+                    raise FindError(
+                        f"invalid expression; you have used a binary operator '{tok}' with nothing after it."
+                    )
             right = self.parse_not()
             left = _and(left, right)
 
@@ -113,9 +132,14 @@ class Parser:
             if self.peek() is None:
                 raise FindError(f"expected an expression after '{tok}'")
             if self.peek() in (")", "-o", "-or", "-a", "-and", ","):
-                raise FindError(f"invalid expression; you have used a binary operator '{self.peek()}' with nothing "
-                                "before it.") if self.peek() != ")" else FindError(
-                    f"expected an expression between '{tok}' and ')'")
+                raise (
+                    FindError(
+                        f"invalid expression; you have used a binary operator '{self.peek()}' with nothing "
+                        "before it."
+                    )
+                    if self.peek() != ")"
+                    else FindError(f"expected an expression between '{tok}' and ')'")
+                )
             inner = self.parse_not()
             return lambda e: not inner(e)
         return self.parse_primary()
@@ -126,23 +150,34 @@ class Parser:
             if self.peek() == ")":
                 raise FindError("invalid expression; empty parentheses are not allowed.")
             if self.peek() is None:
-                raise FindError("invalid expression; expected to find a ')' but didn't see one. Perhaps you need an "
-                                "extra predicate after '('")
+                raise FindError(
+                    "invalid expression; expected to find a ')' but didn't see one. Perhaps you need an "
+                    "extra predicate after '('"
+                )
             inner = self.parse_comma()
             if self.peek() != ")":
-                raise FindError("invalid expression; I was expecting to find a ')' somewhere but did not see one.")
+                raise FindError(
+                    "invalid expression; I was expecting to find a ')' somewhere but did not see one."
+                )
             self.next()
             return inner
         if tok == ")":
-            raise FindError("invalid expression; you have too many ')'") if self.pos == 1 else FindError(
-                "you have too many ')'")
+            raise (
+                FindError("invalid expression; you have too many ')'")
+                if self.pos == 1
+                else FindError("you have too many ')'")
+            )
         if tok in _BINARY:
-            raise FindError(f"invalid expression; you have used a binary operator '{tok}' with nothing before it.")
+            raise FindError(
+                f"invalid expression; you have used a binary operator '{tok}' with nothing before it."
+            )
         if tok in GLOBAL_OPTIONS and self.seen_test is not None and self.warn:
-            self.ctx.error(f"warning: you have specified the global option {tok} after the argument "
-                           f"{self.seen_test}, but global options are not positional, i.e., {tok} affects tests "
-                           "specified before it as well as those specified after it.  Please specify global "
-                           "options before other arguments.")
+            self.ctx.error(
+                f"warning: you have specified the global option {tok} after the argument "
+                f"{self.seen_test}, but global options are not positional, i.e., {tok} affects tests "
+                "specified before it as well as those specified after it.  Please specify global "
+                "options before other arguments."
+            )
         handler = self.table.get(tok)
         if handler is None:
             if tok.startswith("-") and len(tok) > 1:
@@ -156,6 +191,7 @@ class Parser:
         return handler(self, tok)
 
     # --- helpers for predicates
+
 
 def _and(a: Pred, b: Pred) -> Pred:
     return lambda e: a(e) and b(e)

@@ -96,8 +96,21 @@ def _warn(p: Parser, name: str) -> Pred:
     return _true
 
 
-_REGEX_TYPES = ("findutils-default", "ed", "emacs", "gnu-awk", "grep", "posix-awk", "awk", "posix-basic",
-                "posix-egrep", "egrep", "posix-extended", "posix-minimal-basic", "sed")
+_REGEX_TYPES = (
+    "findutils-default",
+    "ed",
+    "emacs",
+    "gnu-awk",
+    "grep",
+    "posix-awk",
+    "awk",
+    "posix-basic",
+    "posix-egrep",
+    "egrep",
+    "posix-extended",
+    "posix-minimal-basic",
+    "sed",
+)
 
 
 @handler("-regextype")
@@ -130,9 +143,11 @@ def _p_false(p: Parser, name: str) -> Pred:
 def _name(p: Parser, name: str) -> Pred:
     pattern = p.arg(name)
     if "/" in pattern and pattern != "/" and p.warn:
-        p.ctx.error(f"warning: {quote(name)} matches against basenames only, but the given pattern contains a "
-                    f"directory separator ({quote('/')}), thus the expression will evaluate to false all the time.  "
-                    f"Did you mean {quote('-wholename')}?")
+        p.ctx.error(
+            f"warning: {quote(name)} matches against basenames only, but the given pattern contains a "
+            f"directory separator ({quote('/')}), thus the expression will evaluate to false all the time.  "
+            f"Did you mean {quote('-wholename')}?"
+        )
     compiled = compile_pattern(pattern, nocase=name == "-iname")
     return lambda e: compiled.fullmatch(e.name)
 
@@ -191,7 +206,9 @@ def emacs_to_ere(pattern: str) -> str:
     return "".join(out)
 
 
-def compile_find_regex(pattern: str, regextype: str, icase: bool, budget: Budget | None = None) -> Callable[[str], bool]:
+def compile_find_regex(
+    pattern: str, regextype: str, icase: bool, budget: Budget | None = None
+) -> Callable[[str], bool]:
     """The -regex adapter: find's regex types onto the shared regex layer."""
     from ...regex import RegexError, compile_regex
 
@@ -226,7 +243,9 @@ def _type_set(text: str) -> set[str]:
     parts = text.split(",")
     for k, part in enumerate(parts):
         if part == "" and k == len(parts) - 1 and k > 0:
-            raise FindError("Last file type in list argument to -type is missing, i.e., list is ending on: ','")
+            raise FindError(
+                "Last file type in list argument to -type is missing, i.e., list is ending on: ','"
+            )
         if len(part) != 1 or part not in _TYPES:
             if len(part) > 1 and all(c in _TYPES for c in part):
                 raise FindError("Must separate multiple arguments to -type using: ','")
@@ -380,8 +399,10 @@ def _newer(p: Parser, name: str) -> Pred:
 def _newer_xy(p: Parser, name: str) -> Pred:
     x, y = name[6], name[7]
     if "B" in (x, y):
-        raise FindError("This system does not provide a way to find the birth time of a file.\n"
-                        f"find: invalid predicate `{name}'")
+        raise FindError(
+            "This system does not provide a way to find the birth time of a file.\n"
+            f"find: invalid predicate `{name}'"
+        )
     value = p.arg(name)
     if y == "t":
         when = parse_date(value, p.state.now, p.state.tz)
@@ -418,9 +439,11 @@ def _perm(p: Parser, name: str) -> Pred:
     except ModeError:
         raise FindError(f"invalid mode {quote(text)}")
     if kind == "/" and adjust_mode(0, False, 0, changes) == 0 and adjust_mode(0, True, 0, changes) == 0:
-        p.ctx.error(f"warning: you have specified a mode pattern {text} (which is equivalent to /000). The meaning "
-                    "of -perm /000 has now been changed to be consistent with -perm -000; that is, while it used "
-                    "to match no files, it now matches all files.")
+        p.ctx.error(
+            f"warning: you have specified a mode pattern {text} (which is equivalent to /000). The meaning "
+            "of -perm /000 has now been changed to be consistent with -perm -000; that is, while it used "
+            "to match no files, it now matches all files."
+        )
     ctx = p.ctx
 
     def test(e: Entry) -> bool:
@@ -526,4 +549,3 @@ def _fstype(p: Parser, name: str) -> Pred:
 def _context(p: Parser, name: str) -> Pred:
     p.arg(name)
     return lambda e: False
-

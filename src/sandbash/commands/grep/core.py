@@ -41,11 +41,35 @@ GREP_SPEC = CommandSpec(
         Opt("F", "fixed-strings", dest="mode", const="F", help="PATTERNS are strings"),
         Opt("G", "basic-regexp", dest="mode", const="G", help="PATTERNS are basic regular expressions"),
         Opt("P", "perl-regexp", dest="mode", const="P", help="PATTERNS are Perl regular expressions"),
-        Opt("e", "regexp", arg="required", dest="pats", multi=True, metavar="PATTERNS", help="use PATTERNS for matching"),
-        Opt("f", "file", arg="required", dest="pat_files", multi=True, metavar="FILE", help="take PATTERNS from FILE"),
-        Opt("i", "ignore-case", dest="icase", const=True, help="ignore case distinctions in patterns and data"),
+        Opt(
+            "e",
+            "regexp",
+            arg="required",
+            dest="pats",
+            multi=True,
+            metavar="PATTERNS",
+            help="use PATTERNS for matching",
+        ),
+        Opt(
+            "f",
+            "file",
+            arg="required",
+            dest="pat_files",
+            multi=True,
+            metavar="FILE",
+            help="take PATTERNS from FILE",
+        ),
+        Opt(
+            "i", "ignore-case", dest="icase", const=True, help="ignore case distinctions in patterns and data"
+        ),
         Opt("y", None, dest="icase", const=True),
-        Opt(None, "no-ignore-case", dest="icase", const=False, help="do not ignore case distinctions (default)"),
+        Opt(
+            None,
+            "no-ignore-case",
+            dest="icase",
+            const=False,
+            help="do not ignore case distinctions (default)",
+        ),
         Opt("w", "word-regexp", help="match only whole words"),
         Opt("x", "line-regexp", help="match only whole lines"),
         Opt("z", "null-data", help="a data line ends in 0 byte, not newline"),
@@ -57,21 +81,60 @@ GREP_SPEC = CommandSpec(
         Opt(None, "line-buffered", help="flush output on every line"),
         Opt("H", "with-filename", dest="fname", const=True, help="print file name with output lines"),
         Opt("h", "no-filename", dest="fname", const=False, help="suppress the file name prefix on output"),
-        Opt(None, "label", arg="required", metavar="LABEL", help="use LABEL as the standard input file name prefix"),
+        Opt(
+            None,
+            "label",
+            arg="required",
+            metavar="LABEL",
+            help="use LABEL as the standard input file name prefix",
+        ),
         Opt("o", "only-matching", help="show only nonempty parts of lines that match"),
         Opt("q", "quiet", help="suppress all normal output"),
         Opt(None, "silent", dest="quiet"),
         Opt(None, "binary-files", arg="required", metavar="TYPE", help="assume that binary files are TYPE"),
         Opt("a", "text", dest="binary_files", const="text", help="equivalent to --binary-files=text"),
-        Opt("I", None, dest="binary_files", const="without-match", help="equivalent to --binary-files=without-match"),
+        Opt(
+            "I",
+            None,
+            dest="binary_files",
+            const="without-match",
+            help="equivalent to --binary-files=without-match",
+        ),
         Opt("d", "directories", arg="required", metavar="ACTION", help="how to handle directories"),
         Opt("D", "devices", arg="required", metavar="ACTION", help="how to handle devices"),
         Opt("r", "recursive", dest="recursive", const="r", help="like --directories=recurse"),
-        Opt("R", "dereference-recursive", dest="recursive", const="R", help="likewise, but follow all symlinks"),
-        Opt(None, "include", arg="required", multi=True, metavar="GLOB", help="search only files that match GLOB"),
+        Opt(
+            "R",
+            "dereference-recursive",
+            dest="recursive",
+            const="R",
+            help="likewise, but follow all symlinks",
+        ),
+        Opt(
+            None,
+            "include",
+            arg="required",
+            multi=True,
+            metavar="GLOB",
+            help="search only files that match GLOB",
+        ),
         Opt(None, "exclude", arg="required", multi=True, metavar="GLOB", help="skip files that match GLOB"),
-        Opt(None, "exclude-from", arg="required", multi=True, metavar="FILE", help="skip files that match any file pattern from FILE"),
-        Opt(None, "exclude-dir", arg="required", multi=True, metavar="GLOB", help="skip directories that match GLOB"),
+        Opt(
+            None,
+            "exclude-from",
+            arg="required",
+            multi=True,
+            metavar="FILE",
+            help="skip files that match any file pattern from FILE",
+        ),
+        Opt(
+            None,
+            "exclude-dir",
+            arg="required",
+            multi=True,
+            metavar="GLOB",
+            help="skip directories that match GLOB",
+        ),
         Opt("L", "files-without-match", help="print only names of FILEs with no selected lines"),
         Opt("l", "files-with-matches", help="print only names of FILEs with selected lines"),
         Opt("c", "count", help="print only a count of selected lines per FILE"),
@@ -80,9 +143,27 @@ GREP_SPEC = CommandSpec(
         Opt("B", "before-context", arg="required", metavar="NUM", help="print NUM lines of leading context"),
         Opt("A", "after-context", arg="required", metavar="NUM", help="print NUM lines of trailing context"),
         Opt("C", "context", arg="required", metavar="NUM", help="print NUM lines of output context"),
-        Opt(None, "group-separator", arg="required", metavar="SEP", help="print SEP on line between matches with context"),
-        Opt(None, "no-group-separator", dest="group_separator", const=None, help="do not print separator for matches with context"),
-        Opt(None, "color", arg="optional", metavar="WHEN", help="use markers to highlight the matching strings"),
+        Opt(
+            None,
+            "group-separator",
+            arg="required",
+            metavar="SEP",
+            help="print SEP on line between matches with context",
+        ),
+        Opt(
+            None,
+            "no-group-separator",
+            dest="group_separator",
+            const=None,
+            help="do not print separator for matches with context",
+        ),
+        Opt(
+            None,
+            "color",
+            arg="optional",
+            metavar="WHEN",
+            help="use markers to highlight the matching strings",
+        ),
         Opt(None, "colour", arg="optional", dest="color"),
         Opt("U", "binary", help="do not strip CR characters at EOL (MSDOS/Windows)"),
     ),
@@ -140,8 +221,14 @@ class Options:
 class Searcher:
     """Searches one input after another and writes GNU grep's output."""
 
-    def __init__(self, ctx: Ctx, rx: Regex | None, line_rx: Regex | None, opts: Options,
-                 make_rx: Callable[[], Regex | None] | None = None) -> None:
+    def __init__(
+        self,
+        ctx: Ctx,
+        rx: Regex | None,
+        line_rx: Regex | None,
+        opts: Options,
+        make_rx: Callable[[], Regex | None] | None = None,
+    ) -> None:
         self.ctx = ctx
         self._rx = rx
         # a plain-text pattern is compiled only if a search needs the regex: `grep -c WORD`
@@ -274,12 +361,26 @@ class Searcher:
         stop = False
         cx = _Ctx(o.before, o.after) if context else None
         # lines printed as they are: whole runs of them are copied at once
-        plain = (need_lines and cx is None and max_count < 0 and o.replace is None
-                 and not (o.with_fname or o.line_numbers or o.byte_offset or o.color or o.only or o.initial_tab))
+        plain = (
+            need_lines
+            and cx is None
+            and max_count < 0
+            and o.replace is None
+            and not (o.with_fname or o.line_numbers or o.byte_offset or o.color or o.only or o.initial_tab)
+        )
         # -o alone: the matches of the whole chunk at once (the regex keeps them inside lines)
-        only_plain = (need_lines and cx is None and max_count < 0 and o.replace is None and o.only and not o.invert
-                      and not (o.with_fname or o.line_numbers or o.byte_offset or o.color or o.initial_tab)
-                      and eol == b"\n" and not o.per_line and self.line_rx is None)
+        only_plain = (
+            need_lines
+            and cx is None
+            and max_count < 0
+            and o.replace is None
+            and o.only
+            and not o.invert
+            and not (o.with_fname or o.line_numbers or o.byte_offset or o.color or o.initial_tab)
+            and eol == b"\n"
+            and not o.per_line
+            and self.line_rx is None
+        )
         bin_mode = o.binary
         while not stop:
             chunk = stream.read(CHUNK)
@@ -306,8 +407,13 @@ class Searcher:
             if o.invert:
                 spans = _invert(spans, end, buf, eol)
 
-            if (not need_lines and o.literal is not None and max_count < 0 and o.count
-                    and not (o.quiet or o.list_files or o.list_nonmatching)):
+            if (
+                not need_lines
+                and o.literal is not None
+                and max_count < 0
+                and o.count
+                and not (o.quiet or o.list_files or o.list_nonmatching)
+            ):
                 selected += self._count_literal(buf, end)
             elif not need_lines:
                 for _s in spans:
@@ -465,7 +571,9 @@ class Searcher:
                 return len(runs)
             # one pass of C-speed `in` tests beats a regex call per matching line
             lines = self._lines(buf, end)
-            chosen = [ln for ln in lines if lit not in ln] if self.o.invert else [ln for ln in lines if lit in ln]
+            chosen = (
+                [ln for ln in lines if lit not in ln] if self.o.invert else [ln for ln in lines if lit in ln]
+            )
             if chosen:
                 chosen.append(b"")
                 self.write(eol.join(chosen))
@@ -488,7 +596,7 @@ class Searcher:
                 self.write(tail)
         else:
             for ls, le in self.selected_spans(buf, end):
-                self.write(buf[ls:le + 1] if le < end else buf[ls:le] + eol)
+                self.write(buf[ls : le + 1] if le < end else buf[ls:le] + eol)
                 n += 1
         if n:
             self.printed_something = True
@@ -547,7 +655,9 @@ class Searcher:
         self.printed_something = True
         cx.last = line
 
-    def _context_after(self, cx: _Ctx, buf: bytes, limit: int, offset: int, name: str, upto: int | None = None) -> None:
+    def _context_after(
+        self, cx: _Ctx, buf: bytes, limit: int, offset: int, name: str, upto: int | None = None
+    ) -> None:
         """Print pending after-context lines that lie in this chunk, before
         byte `limit` (and before line `upto`)."""
         eol = self.o.eol
@@ -556,7 +666,7 @@ class Searcher:
                 return
             nl = buf.find(eol, cx.pos, limit)
             le = limit if nl < 0 else nl
-            self._ctx_line(cx, buf[cx.pos:le], cx.last + 1, offset + cx.pos, name)
+            self._ctx_line(cx, buf[cx.pos : le], cx.last + 1, offset + cx.pos, name)
             cx.pending -= 1
             cx.pos = le + 1
 
@@ -572,7 +682,7 @@ class Searcher:
         while ln > want and e > 0:
             s = buf.rfind(eol, 0, e - 1) + 1
             ln -= 1
-            lines.append((ln, offset + s, buf[s:e - 1]))
+            lines.append((ln, offset + s, buf[s : e - 1]))
             e = s
         if ln > want:
             lines.extend(reversed([t for t in cx.carried if want <= t[0] < ln]))
@@ -615,13 +725,15 @@ class Searcher:
             if o.only:
                 for m in rx.finditer(line):
                     if m.end() > m.start():
-                        self.write(self.prefix(name, lineno, offset + ls + m.start(), b":") + o.replace(m) + eol)
+                        self.write(
+                            self.prefix(name, lineno, offset + ls + m.start(), b":") + o.replace(m) + eol
+                        )
                 return
             parts: list[bytes] = []
             last = 0
             for m in rx.finditer(line):
                 if m.end() > m.start():
-                    parts.append(line[last:m.start()])
+                    parts.append(line[last : m.start()])
                     parts.append(o.replace(m))
                     last = m.end()
             parts.append(line[last:])
@@ -680,7 +792,7 @@ class _Ctx:
             ln -= 1
             if ln <= self.last:
                 break
-            text = buf[s:e - 1] if buf[e - 1:e] == eol else buf[s:e]
+            text = buf[s : e - 1] if buf[e - 1 : e] == eol else buf[s:e]
             keep.append((ln, offset + s, text))
             e = s
         keep.reverse()
@@ -719,6 +831,7 @@ def _invert(spans: Iterator[tuple[int, int]], end: int, buf: bytes, eol: bytes) 
 
 
 # ---------------------------------------------------------------- patterns
+
 
 def _output_mode(o: Options, p: Parsed) -> None:
     """GNU's ranking of the output modes: -q prints nothing; -l and -L share
@@ -881,7 +994,9 @@ def _grep(ctx: Ctx, default_mode: str) -> int:
             have_pats = True
     if not have_pats:
         if not operands:
-            ctx.stderr.write(b"Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n")
+            ctx.stderr.write(
+                b"Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n"
+            )
             raise CommandExit(2)
         patterns = operands.pop(0).split("\n")
 
@@ -890,8 +1005,16 @@ def _grep(ctx: Ctx, default_mode: str) -> int:
     rx: Regex | None = None
     line_rx: Regex | None = None
     make_rx: Callable[[], Regex | None] | None = None
-    if (len(patterns) == 1 and patterns[0] and not icase and not whole and mode != "P" and patterns[0].isascii()
-            and o.eol == b"\n" and (mode == "F" or not any(c in _REGEX_SPECIAL for c in patterns[0]))):
+    if (
+        len(patterns) == 1
+        and patterns[0]
+        and not icase
+        and not whole
+        and mode != "P"
+        and patterns[0].isascii()
+        and o.eol == b"\n"
+        and (mode == "F" or not any(c in _REGEX_SPECIAL for c in patterns[0]))
+    ):
         # plain ASCII text compiles without error or warning: compile it when first needed
         o.literal = patterns[0].encode()
         make_rx = lambda: _compile(ctx, patterns, mode, icase, whole, o)[0]  # noqa: E731
@@ -924,8 +1047,9 @@ def _grep(ctx: Ctx, default_mode: str) -> int:
     return 0 if searcher.any_selected else 1
 
 
-def _compile(ctx: Ctx, patterns: list[str], mode: str, icase: bool, whole: str,
-             o: Options) -> tuple[Regex | None, Regex | None]:
+def _compile(
+    ctx: Ctx, patterns: list[str], mode: str, icase: bool, whole: str, o: Options
+) -> tuple[Regex | None, Regex | None]:
     from ...regex import RegexError, compile_regex
 
     if not patterns:
@@ -954,7 +1078,9 @@ def _compile(ctx: Ctx, patterns: list[str], mode: str, icase: bool, whole: str,
             for w in rx.warnings:
                 ctx.error(f"warning: {w}")
             return rx, rx
-        rx = compile_regex(pats, flavor, icase, dialect="grep", line_mode=True, whole=whole, budget=ctx.budget)
+        rx = compile_regex(
+            pats, flavor, icase, dialect="grep", line_mode=True, whole=whole, budget=ctx.budget
+        )
         for w in rx.warnings:
             ctx.error(f"warning: {w}")
         return rx, None
@@ -989,7 +1115,12 @@ def _search_operand(s: Searcher, name: str, implicit: bool) -> bool:
     base = name.rstrip("/").rsplit("/", 1)[-1]
     if st.is_dir:
         if o.recursive:
-            if o.exclude_dir and not implicit and any(g.fullmatch(base) for g in o.exclude_dir) and name not in (".", ".."):
+            if (
+                o.exclude_dir
+                and not implicit
+                and any(g.fullmatch(base) for g in o.exclude_dir)
+                and name not in (".", "..")
+            ):
                 return False
             return _search_dir(s, name, implicit)
         if o.directories == "skip":

@@ -29,7 +29,14 @@ SPEC = CommandSpec(
     usage_status=2,
     opts=(
         Opt("e", "regexp", arg="required", dest="pats", multi=True, help="a pattern to search for"),
-        Opt("f", "file", arg="required", dest="pat_files", multi=True, help="search for patterns from the given file"),
+        Opt(
+            "f",
+            "file",
+            arg="required",
+            dest="pat_files",
+            multi=True,
+            help="search for patterns from the given file",
+        ),
         Opt("F", "fixed-strings", help="treat patterns as literal strings"),
         Opt("i", "ignore-case", dest="case", const="i", help="search case insensitively"),
         Opt("s", "case-sensitive", dest="case", const="s", help="search case sensitively"),
@@ -78,14 +85,35 @@ SPEC = CommandSpec(
 )
 
 TYPES = {
-    "py": ["*.py", "*.pyi"], "python": ["*.py", "*.pyi"], "js": ["*.js", "*.jsx", "*.mjs", "*.cjs"],
-    "ts": ["*.ts", "*.tsx", "*.mts", "*.cts"], "rust": ["*.rs"], "go": ["*.go"], "c": ["*.c", "*.h"],
-    "cpp": ["*.cpp", "*.cc", "*.cxx", "*.hpp", "*.hh", "*.h"], "java": ["*.java"], "rb": ["*.rb"],
-    "ruby": ["*.rb"], "sh": ["*.sh", "*.bash", "*.zsh"], "md": ["*.md", "*.markdown"],
-    "markdown": ["*.md", "*.markdown"], "json": ["*.json"], "yaml": ["*.yaml", "*.yml"], "toml": ["*.toml"],
-    "html": ["*.html", "*.htm"], "css": ["*.css", "*.scss"], "txt": ["*.txt"], "xml": ["*.xml"],
-    "sql": ["*.sql"], "php": ["*.php"], "swift": ["*.swift"], "kotlin": ["*.kt", "*.kts"], "lua": ["*.lua"],
-    "csv": ["*.csv"], "make": ["Makefile", "makefile", "*.mk"], "docker": ["Dockerfile", "*.dockerfile"],
+    "py": ["*.py", "*.pyi"],
+    "python": ["*.py", "*.pyi"],
+    "js": ["*.js", "*.jsx", "*.mjs", "*.cjs"],
+    "ts": ["*.ts", "*.tsx", "*.mts", "*.cts"],
+    "rust": ["*.rs"],
+    "go": ["*.go"],
+    "c": ["*.c", "*.h"],
+    "cpp": ["*.cpp", "*.cc", "*.cxx", "*.hpp", "*.hh", "*.h"],
+    "java": ["*.java"],
+    "rb": ["*.rb"],
+    "ruby": ["*.rb"],
+    "sh": ["*.sh", "*.bash", "*.zsh"],
+    "md": ["*.md", "*.markdown"],
+    "markdown": ["*.md", "*.markdown"],
+    "json": ["*.json"],
+    "yaml": ["*.yaml", "*.yml"],
+    "toml": ["*.toml"],
+    "html": ["*.html", "*.htm"],
+    "css": ["*.css", "*.scss"],
+    "txt": ["*.txt"],
+    "xml": ["*.xml"],
+    "sql": ["*.sql"],
+    "php": ["*.php"],
+    "swift": ["*.swift"],
+    "kotlin": ["*.kt", "*.kts"],
+    "lua": ["*.lua"],
+    "csv": ["*.csv"],
+    "make": ["Makefile", "makefile", "*.mk"],
+    "docker": ["Dockerfile", "*.dockerfile"],
 }
 
 
@@ -149,8 +177,10 @@ def cmd_rg(ctx: Ctx) -> int:
     case = p.get("case", "s")
     icase = case == "i" or (case == "S" and not any(ch.isupper() for pat in patterns for ch in pat))
     if p.get("fixed_strings"):
-        patterns = ["".join("\\" + ch if not ch.isalnum() and ch != " " and ord(ch) < 128 else ch for ch in pat)
-                    for pat in patterns]
+        patterns = [
+            "".join("\\" + ch if not ch.isalnum() and ch != " " and ord(ch) < 128 else ch for ch in pat)
+            for pat in patterns
+        ]
     whole = "line" if p.get("line_regexp") else ("word" if p.get("word_regexp") else "")
     try:
         pat = patterns[0] if len(patterns) == 1 else "|".join(f"(?:{x})" for x in patterns)
@@ -178,15 +208,24 @@ def cmd_rg(ctx: Ctx) -> int:
             continue
         st = ctx.fs.try_stat(path)
         if st is None:
-            ctx.stderr.write(f"rg: {path}: IO error for operation on {path}: No such file or directory "
-                             f"(os error 2)\n".encode("utf-8", "surrogateescape"))
+            ctx.stderr.write(
+                f"rg: {path}: IO error for operation on {path}: No such file or directory "
+                f"(os error 2)\n".encode("utf-8", "surrogateescape")
+            )
             error = True
             continue
         if not st.is_dir:
             files.append((path, path, True))
             continue
-        walk = _Walk(ctx, hidden, wanted, max_depth, bool(p.get("follow")), files,
-                     ignore_files=not (p.get("no_ignore") or unrestricted >= 1))
+        walk = _Walk(
+            ctx,
+            hidden,
+            wanted,
+            max_depth,
+            bool(p.get("follow")),
+            files,
+            ignore_files=not (p.get("no_ignore") or unrestricted >= 1),
+        )
         walk.run(path, "" if path == "./" else path.rstrip("/") + "/" if path != "/" else "/")
         error = error or walk.error
     if p.get("files"):
@@ -194,11 +233,15 @@ def cmd_rg(ctx: Ctx) -> int:
             ctx.out(shown.encode("utf-8", "surrogateescape") + (b"\0" if o.null_after_name else b"\n"))
         return 2 if error else (0 if files else 1)
     if not files and not error:
-        ctx.stderr.write(b"rg: No files were searched, which means ripgrep probably applied a filter you didn't "
-                         b"expect.\nRunning with --debug will show why files are being skipped.\n")
+        ctx.stderr.write(
+            b"rg: No files were searched, which means ripgrep probably applied a filter you didn't "
+            b"expect.\nRunning with --debug will show why files are being skipped.\n"
+        )
         return 2
     fname = p.get("fname")
-    o.with_fname = (len(paths) > 1 or any(ctx.fs.is_dir(x) for x in paths if x != "-")) if fname is None else fname
+    o.with_fname = (
+        (len(paths) > 1 or any(ctx.fs.is_dir(x) for x in paths if x != "-")) if fname is None else fname
+    )
     if p.get("json"):
         printer = JsonPrinter(ctx, line_rx, o.invert)
         found = _search_all(ctx, files, printer.search)
@@ -258,7 +301,12 @@ def _options(p: Any) -> Options:
     o.null_after_name = bool(p.get("null"))
     if p.has("replace"):
         o.replace = _replacement(p["replace"])
-    numbers = {"max_count": "max_count", "context": "context", "before_context": "before", "after_context": "after"}
+    numbers = {
+        "max_count": "max_count",
+        "context": "context",
+        "before_context": "before",
+        "after_context": "after",
+    }
     for key, what in numbers.items():
         if not p.has(key):
             continue
@@ -285,7 +333,9 @@ class _Filter:
             for g in p.get(key, []):
                 neg = g.startswith("!")
                 for one in expand_braces(g[1:] if neg else g):
-                    self.globs.append((neg, path_rule(one, nocase) if "/" in one else compile_pattern(one, nocase=nocase)))
+                    self.globs.append(
+                        (neg, path_rule(one, nocase) if "/" in one else compile_pattern(one, nocase=nocase))
+                    )
         self.types = [compile_pattern(x) for t in p.get("type", []) for x in TYPES.get(t, [f"*.{t}"])]
         self.types_not = [compile_pattern(x) for t in p.get("type_not", []) for x in TYPES.get(t, [f"*.{t}"])]
         self.includes = any(not neg for neg, _ in self.globs)
@@ -304,7 +354,9 @@ class _Filter:
         return not any(t.fullmatch(base) for t in self.types_not)
 
 
-def _search_all(ctx: Ctx, files: list[tuple[str, str, bool]], search: Any, quiet: bool = False) -> bool | None:
+def _search_all(
+    ctx: Ctx, files: list[tuple[str, str, bool]], search: Any, quiet: bool = False
+) -> bool | None:
     """Search each file with search(stream, shown, explicit); None when a file could not be opened."""
     found_any = False
     failed = False
@@ -315,7 +367,9 @@ def _search_all(ctx: Ctx, files: list[tuple[str, str, bool]], search: Any, quiet
             try:
                 stream = ctx.fs.open(path)
             except FsError as e:
-                ctx.stderr.write(f"rg: {shown}: {e.message} (os error {e.errno})\n".encode("utf-8", "surrogateescape"))
+                ctx.stderr.write(
+                    f"rg: {shown}: {e.message} (os error {e.errno})\n".encode("utf-8", "surrogateescape")
+                )
                 failed = True
                 continue
         try:
@@ -349,8 +403,16 @@ class _Walk:
     """The directory walk: sorted names, hidden entries skipped unless asked, symlinks followed
     with -L (a link to a directory on the current path is a loop: reported, not entered)."""
 
-    def __init__(self, ctx: Ctx, hidden: bool, wanted: _Filter, max_depth: int, follow: bool,
-                 files: list[tuple[str, str, bool]], ignore_files: bool = True) -> None:
+    def __init__(
+        self,
+        ctx: Ctx,
+        hidden: bool,
+        wanted: _Filter,
+        max_depth: int,
+        follow: bool,
+        files: list[tuple[str, str, bool]],
+        ignore_files: bool = True,
+    ) -> None:
         self.ctx = ctx
         self.ignore_files = ignore_files
         self.ignores: Ignores | None = None
@@ -374,8 +436,11 @@ class _Walk:
         try:
             names = sorted(ctx.fs.listdir(top))
         except FsError as e:
-            ctx.stderr.write(f"rg: {shown_prefix.rstrip('/') or top}: {e.message} (os error {e.errno})\n"
-                             .encode("utf-8", "surrogateescape"))
+            ctx.stderr.write(
+                f"rg: {shown_prefix.rstrip('/') or top}: {e.message} (os error {e.errno})\n".encode(
+                    "utf-8", "surrogateescape"
+                )
+            )
             self.error = True
             return
         ignores = self.ignores
@@ -416,8 +481,11 @@ class _Walk:
         key = (dev, ino)
         for seen, where in self._ancestors:
             if seen == key:
-                self.ctx.stderr.write(f"rg: File system loop found: {shown} points to an ancestor {where}\n"
-                                      .encode("utf-8", "surrogateescape"))
+                self.ctx.stderr.write(
+                    f"rg: File system loop found: {shown} points to an ancestor {where}\n".encode(
+                        "utf-8", "surrogateescape"
+                    )
+                )
                 self.error = True
                 return
         self._ancestors.append((key, shown))

@@ -46,7 +46,9 @@ def _match(parts: tuple[Pattern | None, ...], names: list[str]) -> bool:
 def path_rule(glob: str, nocase: bool = False) -> Rule:
     """A glob with a `/` as ripgrep's -g reads it: anchored at the search root, `*` within one
     name, `**` across directories."""
-    parts = tuple(None if p == "**" else compile_pattern(p, nocase=nocase) for p in glob.strip("/").split("/"))
+    parts = tuple(
+        None if p == "**" else compile_pattern(p, nocase=nocase) for p in glob.strip("/").split("/")
+    )
     return Rule(parts, negate=False, dir_only=glob.endswith("/"), anchored=True)
 
 
@@ -91,7 +93,9 @@ class Ignores:
         if self.enabled:
             base = directory.rstrip("/")
             for name in IGNORE_FILES:
-                if name == ".gitignore" and (self.repo is None or not (base + "/").startswith(self.repo.rstrip("/") + "/")):
+                if name == ".gitignore" and (
+                    self.repo is None or not (base + "/").startswith(self.repo.rstrip("/") + "/")
+                ):
                     continue
                 try:
                     data = self.ctx.fs.read_bytes(base + "/" + name)
@@ -112,7 +116,7 @@ class Ignores:
             base = directory.rstrip("/") + "/"
             if not path.startswith(base):
                 continue
-            rel = path[len(base):]
+            rel = path[len(base) :]
             for rule in rules:
                 if rule.matches(rel, is_dir):
                     verdict = not rule.negate

@@ -71,8 +71,9 @@ def _first_group(g: str) -> tuple[int, int, list[str]] | None:
 class RgSearcher(Searcher):
     """grep's searcher with ripgrep's differences in what it prints."""
 
-    def __init__(self, ctx: Ctx, rx: Regex | None, line_rx: Regex | None, opts: Options,
-                 count_matches: bool = False) -> None:
+    def __init__(
+        self, ctx: Ctx, rx: Regex | None, line_rx: Regex | None, opts: Options, count_matches: bool = False
+    ) -> None:
         super().__init__(ctx, rx, line_rx, opts)
         self.count_matches = count_matches
         self._nul_at = -1
@@ -93,8 +94,11 @@ class RgSearcher(Searcher):
     def _binary_message(self, name: str) -> None:
         self.flush_out()
         prefix = f"{name}: " if self.o.with_fname else ""
-        self.ctx.out(f'{prefix}binary file matches (found "\\0" byte around offset {max(self._nul_at, 0)})\n'
-                     .encode("utf-8", "surrogateescape"))
+        self.ctx.out(
+            f'{prefix}binary file matches (found "\\0" byte around offset {max(self._nul_at, 0)})\n'.encode(
+                "utf-8", "surrogateescape"
+            )
+        )
 
     def _count_all_matches(self, stream: Stream, name: str) -> bool:
         total = 0
@@ -145,11 +149,12 @@ def _line_chunks(stream: Stream, ctx: Ctx) -> Any:
         if cut < 0:
             leftover = buf
             continue
-        leftover = buf[cut + 1:]
+        leftover = buf[cut + 1 :]
         yield buf[: cut + 1]
 
 
 # ------------------------------------------------------------ --json
+
 
 def _data(raw: bytes) -> dict[str, str]:
     """ripgrep's arbitrary data: text when it is UTF-8, base64 bytes otherwise."""
@@ -172,8 +177,14 @@ class JsonPrinter:
         self.rx = rx
         self.invert = invert
         self.started = time.monotonic()
-        self.totals = {"bytes_printed": 0, "bytes_searched": 0, "matched_lines": 0, "matches": 0,
-                       "searches": 0, "searches_with_match": 0}
+        self.totals = {
+            "bytes_printed": 0,
+            "bytes_searched": 0,
+            "matched_lines": 0,
+            "matches": 0,
+            "searches": 0,
+            "searches_with_match": 0,
+        }
         self.searching = 0.0  # seconds spent in the searches (the summary's "elapsed")
 
     def _emit(self, message: dict[str, Any], sort: bool = False) -> int:
@@ -185,8 +196,14 @@ class JsonPrinter:
     def search(self, stream: Stream, name: str, explicit: bool = False) -> bool:
         started = time.monotonic()
         path = _data(name.encode("utf-8", "surrogateescape"))
-        stats = {"searches": 1, "searches_with_match": 0, "bytes_searched": 0, "bytes_printed": 0,
-                 "matched_lines": 0, "matches": 0}
+        stats = {
+            "searches": 1,
+            "searches_with_match": 0,
+            "bytes_searched": 0,
+            "bytes_printed": 0,
+            "matched_lines": 0,
+            "matches": 0,
+        }
         offset = 0
         lineno = 1
         for buf in _line_chunks(stream, self.ctx):
@@ -204,9 +221,20 @@ class JsonPrinter:
                         stats["bytes_printed"] += self._emit({"type": "begin", "data": {"path": path}})
                     stats["matched_lines"] += 1
                     stats["matches"] += len(subs)
-                    stats["bytes_printed"] += self._emit({"type": "match", "data": {
-                        "path": path, "lines": _data(line), "line_number": lineno, "absolute_offset": offset,
-                        "submatches": [{"match": _data(body[s:e]), "start": s, "end": e} for s, e in subs]}})
+                    stats["bytes_printed"] += self._emit(
+                        {
+                            "type": "match",
+                            "data": {
+                                "path": path,
+                                "lines": _data(line),
+                                "line_number": lineno,
+                                "absolute_offset": offset,
+                                "submatches": [
+                                    {"match": _data(body[s:e]), "start": s, "end": e} for s, e in subs
+                                ],
+                            },
+                        }
+                    )
                 offset += len(line)
                 lineno += 1
         took = time.monotonic() - started
@@ -221,5 +249,13 @@ class JsonPrinter:
 
     def summary(self) -> None:
         total = _elapsed(time.monotonic() - self.started)
-        self._emit({"data": {"elapsed_total": total, "stats": {**self.totals, "elapsed": _elapsed(self.searching)}},
-                    "type": "summary"}, sort=True)
+        self._emit(
+            {
+                "data": {
+                    "elapsed_total": total,
+                    "stats": {**self.totals, "elapsed": _elapsed(self.searching)},
+                },
+                "type": "summary",
+            },
+            sort=True,
+        )

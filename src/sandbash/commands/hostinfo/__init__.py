@@ -9,5 +9,14 @@ from .ps import cmd_ps
 from .ss import cmd_ss
 from .sysinfo import cmd_free, host_df, host_uptime
 
-__all__ = ["cmd_free", "cmd_ip", "cmd_ping", "cmd_ps", "cmd_ss", "cmd_sudo", "cmd_systemctl", "host_df",
-           "host_uptime"]
+__all__ = [
+    "cmd_free",
+    "cmd_ip",
+    "cmd_ping",
+    "cmd_ps",
+    "cmd_ss",
+    "cmd_sudo",
+    "cmd_systemctl",
+    "host_df",
+    "host_uptime",
+]

@@ -78,8 +78,15 @@ class Flags:
         return v if isinstance(v, str) else None
 
 
-def parse_flags(ctx: Ctx, args: Sequence[str], flags: Sequence[Flag], *, interspersed: bool = True,
-                usage: str | None = None, operands: bool = True) -> Flags:
+def parse_flags(
+    ctx: Ctx,
+    args: Sequence[str],
+    flags: Sequence[Flag],
+    *,
+    interspersed: bool = True,
+    usage: str | None = None,
+    operands: bool = True,
+) -> Flags:
     """Parse as Go's pflag does (rshell's commands): bundled shorts, `-pVALUE`, `--long=v`,
     `--`; an unknown flag is `NAME: unknown shorthand flag: 'x' in -x` / `unknown flag: --x`,
     status 1. A flag not declared is refused whatever it would do on a real host.
@@ -125,7 +132,7 @@ def _parse(ctx: Ctx, args: Sequence[str], flags: Sequence[Flag], interspersed: b
                 if f is None:
                     raise fail(ctx, f"unknown shorthand flag: '{c}' in {a}")
                 if f.value:
-                    val = a[j + 1:]
+                    val = a[j + 1 :]
                     if not val:
                         val, i = _next_value(ctx, args, i, f"'{c}' in -{c}")
                     out.values[f.long] = val

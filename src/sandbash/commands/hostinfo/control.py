@@ -15,11 +15,16 @@ from ..record import Effects, declare
 from .common import fail, host
 
 # what the static check reads: no options, the command from the first operand on
-SUDO_SPEC = CommandSpec("sudo", "COMMAND [ARG]...", "run an elevatable command through the embedder",
-                        stop_at_operand=True, add_help=False)
+SUDO_SPEC = CommandSpec(
+    "sudo",
+    "COMMAND [ARG]...",
+    "run an elevatable command through the embedder",
+    stop_at_operand=True,
+    add_help=False,
+)
 SYSTEMCTL_USAGE = f"""Usage: systemctl COMMAND UNIT
 Control the systemd units this policy grants (exact unit and action pairs).
-Commands: {', '.join(SERVICE_ACTIONS)}
+Commands: {", ".join(SERVICE_ACTIONS)}
 start, stop, restart and reload need remediation mode.
 """
 
@@ -131,7 +136,9 @@ def cmd_sudo(ctx: Ctx) -> int:
         ctx.stderr.write(b"usage: sudo COMMAND [ARG]...\n")
         return 1
     if args[0].startswith("-"):
-        raise fail(ctx, f"option '{args[0]}' is not supported (sudo is an elevation marker: sudo COMMAND [ARG]...)")
+        raise fail(
+            ctx, f"option '{args[0]}' is not supported (sudo is an elevation marker: sudo COMMAND [ARG]...)"
+        )
     name = args[0]
     decision = _gate(ctx).elevation(args, ctx.cwd, ctx.env)
     if not decision.allowed:

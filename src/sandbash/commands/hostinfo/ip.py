@@ -14,12 +14,32 @@ from .common import Flag, Flags, fail, parse_flags, procfs
 
 FLAGS = (Flag("4", "ipv4"), Flag("6", "ipv6"), Flag("o", "oneline"), Flag(None, "brief"), Flag("h", "help"))
 WRITES = {"add", "del", "delete", "change", "replace", "set", "flush", "append", "prepend", "save", "restore"}
-OBJECTS = {"a": "addr", "ad": "addr", "add": "addr", "addr": "addr", "address": "addr", "l": "link", "li": "link",
-           "lin": "link", "link": "link", "r": "route", "ro": "route", "rou": "route", "rout": "route",
-           "route": "route"}
+OBJECTS = {
+    "a": "addr",
+    "ad": "addr",
+    "add": "addr",
+    "addr": "addr",
+    "address": "addr",
+    "l": "link",
+    "li": "link",
+    "lin": "link",
+    "link": "link",
+    "r": "route",
+    "ro": "route",
+    "rou": "route",
+    "rout": "route",
+    "route": "route",
+}
 # in iproute2's order
-IFF = [(0x8, "LOOPBACK"), (0x2, "BROADCAST"), (0x10, "POINTOPOINT"), (0x1000, "MULTICAST"), (0x80, "NOARP"),
-       (0x100, "PROMISC"), (0x1, "UP")]
+IFF = [
+    (0x8, "LOOPBACK"),
+    (0x2, "BROADCAST"),
+    (0x10, "POINTOPOINT"),
+    (0x1000, "MULTICAST"),
+    (0x80, "NOARP"),
+    (0x100, "PROMISC"),
+    (0x1, "UP"),
+]
 USAGE = """Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }
 where  OBJECT := { addr | link | route }
        OPTIONS := { -4 | -6 | -o[neline] | --brief }
@@ -65,9 +85,19 @@ def links(fs: ProcFs) -> list[Link]:
             flags.append("LOWER_UP")
         loop = bits & 0x8
         mac = fs.sys_text(f"{base}/address") or "00:00:00:00:00:00"
-        out.append(Link(int(fs.sys_text(f"{base}/ifindex") or 0), name, flags, fs.sys_text(f"{base}/mtu") or "0",
-                        oper, fs.sys_text(f"{base}/tx_queue_len") or "0", "loopback" if loop else "ether", mac,
-                        fs.sys_text(f"{base}/broadcast") or "ff:ff:ff:ff:ff:ff"))
+        out.append(
+            Link(
+                int(fs.sys_text(f"{base}/ifindex") or 0),
+                name,
+                flags,
+                fs.sys_text(f"{base}/mtu") or "0",
+                oper,
+                fs.sys_text(f"{base}/tx_queue_len") or "0",
+                "loopback" if loop else "ether",
+                mac,
+                fs.sys_text(f"{base}/broadcast") or "ff:ff:ff:ff:ff:ff",
+            )
+        )
     return sorted(out, key=lambda link: link.index)
 
 
@@ -84,7 +114,9 @@ def routes(fs: ProcFs) -> list[Route]:
             net = ipaddress.IPv4Network(f"{dest}/{mask}", strict=False)
         except ValueError:
             continue
-        out.append(Route(f[0], net, str(gw) if int(f[3], 16) & 0x2 else "", int(f[6]) if f[6].isdigit() else 0))
+        out.append(
+            Route(f[0], net, str(gw) if int(f[3], 16) & 0x2 else "", int(f[6]) if f[6].isdigit() else 0)
+        )
     return out
 
 
@@ -105,8 +137,11 @@ def v4_addresses(fs: ProcFs, table: list[Route]) -> list[tuple[str, str, int]]:
         if ip.is_loopback:
             out.append(("lo", a, 8))
             continue
-        best = max((r for r in table if ip in r.dest and r.dest.prefixlen > 0), key=lambda r: r.dest.prefixlen,
-                   default=None)
+        best = max(
+            (r for r in table if ip in r.dest and r.dest.prefixlen > 0),
+            key=lambda r: r.dest.prefixlen,
+            default=None,
+        )
         if best is not None:
             out.append((best.iface, a, best.dest.prefixlen))
     return out
@@ -137,7 +172,9 @@ def cmd_ip(ctx: Ctx) -> int:
         raise fail(ctx, "'netns' subcommand is blocked (shell escape vector via 'ip netns exec')")
     obj = OBJECTS.get(words[0])
     if obj is None:
-        ctx.stderr.write(f'ip: object "{words[0]}" is not supported\nSupported objects: addr, link, route\n'.encode())
+        ctx.stderr.write(
+            f'ip: object "{words[0]}" is not supported\nSupported objects: addr, link, route\n'.encode()
+        )
         return 1
     sub = words[1].lower() if len(words) > 1 else "show"
     with ctx.hold_memory() as mem:
@@ -176,8 +213,10 @@ def _dev(ctx: Ctx, words: list[str]) -> str | None:
 
 
 def _link_line(link: Link) -> tuple[str, str]:
-    head = (f"{link.index}: {link.name}: <{','.join(link.flags)}> mtu {link.mtu} state {link.state} "
-            f"qlen {link.qlen}")
+    head = (
+        f"{link.index}: {link.name}: <{','.join(link.flags)}> mtu {link.mtu} state {link.state} "
+        f"qlen {link.qlen}"
+    )
     return head, f"    link/{link.kind} {link.mac} brd {link.brd}"
 
 

@@ -12,8 +12,15 @@ from ..context import Ctx
 from ..record import Effects, declare
 from .common import Flag, fail, host, parse_flags
 
-FLAGS = (Flag("c", "count", True), Flag("i", "interval", True), Flag("W", "timeout", True), Flag("4", "ipv4"),
-         Flag("6", "ipv6"), Flag("q", "quiet"), Flag("h", "help"))
+FLAGS = (
+    Flag("c", "count", True),
+    Flag("i", "interval", True),
+    Flag("W", "timeout", True),
+    Flag("4", "ipv4"),
+    Flag("6", "ipv6"),
+    Flag("q", "quiet"),
+    Flag("h", "help"),
+)
 MAX_COUNT, MIN_INTERVAL, MAX_INTERVAL, MAX_WAIT = 20, 0.2, 60.0, 30.0
 
 
@@ -31,7 +38,9 @@ def _number(ctx: Ctx, text: str | None, what: str, default: float) -> float:
 
 @declare("ping", effects=Effects.NONE, host_only=True, summary="send ICMP echo requests")
 def cmd_ping(ctx: Ctx) -> int:
-    opts = parse_flags(ctx, ctx.args, FLAGS, usage="Usage: ping [-c COUNT] [-i INTERVAL] [-W TIMEOUT] [-4|-6] [-q] HOST\n")
+    opts = parse_flags(
+        ctx, ctx.args, FLAGS, usage="Usage: ping [-c COUNT] [-i INTERVAL] [-W TIMEOUT] [-4|-6] [-q] HOST\n"
+    )
     if opts.on("ipv4") and opts.on("ipv6"):
         raise fail(ctx, "-4 and -6 are mutually exclusive")
     if len(opts.operands) != 1:
@@ -52,8 +61,15 @@ def cmd_ping(ctx: Ctx) -> int:
     pinger = host(ctx).pinger
     network = ctx.net
     if network is None or pinger is None:
-        raise fail(ctx, "ICMP is not available: " + ("no network is configured" if network is None
-                                                     else "no pinger is configured (sandbash opens no raw socket)"))
+        raise fail(
+            ctx,
+            "ICMP is not available: "
+            + (
+                "no network is configured"
+                if network is None
+                else "no pinger is configured (sandbash opens no raw socket)"
+            ),
+        )
     if not _allowed(network, address):
         raise fail(ctx, f"destination not allowed by the network configuration: {target}")
     return _run(ctx, pinger, PingRequest(target, address, count, interval, wait), opts.on("quiet"))
@@ -113,13 +129,17 @@ def _run(ctx: Ctx, pinger: object, req: PingRequest, quiet: bool) -> int:
         if reply.rtt_ms is not None:
             got.append(reply.rtt_ms)
             if not quiet:
-                ctx.out(f"{reply.size} bytes from {req.address}: icmp_seq={reply.seq} ttl={reply.ttl} "
-                        f"time={reply.rtt_ms:.3g} ms\n")
+                ctx.out(
+                    f"{reply.size} bytes from {req.address}: icmp_seq={reply.seq} ttl={reply.ttl} "
+                    f"time={reply.rtt_ms:.3g} ms\n"
+                )
         if sent >= req.count:
             break
     loss = 100 if not sent else round((sent - len(got)) * 100 / sent)
-    ctx.out(f"\n--- {req.host} ping statistics ---\n{sent} packets transmitted, {len(got)} received, "
-            f"{loss}% packet loss\n")
+    ctx.out(
+        f"\n--- {req.host} ping statistics ---\n{sent} packets transmitted, {len(got)} received, "
+        f"{loss}% packet loss\n"
+    )
     if got:
         ctx.out(f"rtt min/avg/max = {min(got):.3f}/{sum(got) / len(got):.3f}/{max(got):.3f} ms\n")
     return 0 if got else 1

@@ -14,11 +14,22 @@ from ..context import Ctx
 from ..record import Effects, declare
 from .common import Flag, fail, help_text, parse_flags, procfs
 
-FLAGS = (Flag("e", "all"), Flag("A", "All"), Flag("f", "full"), Flag("p", "pid", True), Flag("o", "format", True),
-         Flag(None, "help"))
-NOTES = {"all": "select all processes", "All": "select all processes (same as -e)",
-         "full": "full-format listing", "pid": "select by PID list (comma or space separated)",
-         "format": "output fields: pid,ppid,uid,user,tty,stat,ni,rss,vsz,stime,time,comm,args", "help": "print usage"}
+FLAGS = (
+    Flag("e", "all"),
+    Flag("A", "All"),
+    Flag("f", "full"),
+    Flag("p", "pid", True),
+    Flag("o", "format", True),
+    Flag(None, "help"),
+)
+NOTES = {
+    "all": "select all processes",
+    "All": "select all processes (same as -e)",
+    "full": "full-format listing",
+    "pid": "select by PID list (comma or space separated)",
+    "format": "output fields: pid,ppid,uid,user,tty,stat,ni,rss,vsz,stime,time,comm,args",
+    "help": "print usage",
+}
 
 
 @dataclass(frozen=True)
@@ -57,19 +68,33 @@ def _parse(fs: ProcFs, pid: int, charge: Charge) -> Proc | None:
     if not stat:
         return None
     open_, close = stat.find("("), stat.rfind(")")
-    rest = stat[close + 1:].split()
+    rest = stat[close + 1 :].split()
     if open_ < 0 or close < open_ or len(rest) < 22:
         return None
     status = fs.text(f"{pid}/status", 16384, charge) or ""
-    uid = next((ln.split()[1] for ln in status.splitlines() if ln.startswith("Uid:") and len(ln.split()) > 1), "?")
+    uid = next(
+        (ln.split()[1] for ln in status.splitlines() if ln.startswith("Uid:") and len(ln.split()) > 1), "?"
+    )
     raw = fs.read(f"{pid}/cmdline", MAX_CMDLINE, charge) or b""
     # arguments joined by spaces; a control character (a newline inside an argument) is shown
     # as '?', as procps does, so one process is always one line
     args = _CONTROL.sub("?", raw.replace(b"\0", b" ").rstrip(b" ").decode("utf-8", "surrogateescape"))
     page_kb = 4
-    return Proc(pid, _int(rest[1]), _CONTROL.sub("?", stat[open_ + 1:close]), rest[0], _int(rest[3]), tty_name(_int(rest[4])),
-                _int(rest[11]) + _int(rest[12]), _int(rest[19]), _int(rest[16]), _int(rest[20]) // 1024,
-                _int(rest[21]) * page_kb, uid, args)
+    return Proc(
+        pid,
+        _int(rest[1]),
+        _CONTROL.sub("?", stat[open_ + 1 : close]),
+        rest[0],
+        _int(rest[3]),
+        tty_name(_int(rest[4])),
+        _int(rest[11]) + _int(rest[12]),
+        _int(rest[19]),
+        _int(rest[16]),
+        _int(rest[20]) // 1024,
+        _int(rest[21]) * page_kb,
+        uid,
+        args,
+    )
 
 
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
@@ -137,8 +162,12 @@ def session(fs: ProcFs, procs: list[Proc]) -> list[Proc]:
 
 @declare("ps", effects=Effects.NONE, host_only=True, summary="report process status")
 def cmd_ps(ctx: Ctx) -> int:
-    opts = parse_flags(ctx, ctx.args, FLAGS,
-                       usage=help_text("ps [-e|-A] [-f] [-p PIDLIST] [-o FIELDS]", "Report process status.", FLAGS, NOTES))
+    opts = parse_flags(
+        ctx,
+        ctx.args,
+        FLAGS,
+        usage=help_text("ps [-e|-A] [-f] [-p PIDLIST] [-o FIELDS]", "Report process status.", FLAGS, NOTES),
+    )
     fs = procfs(ctx)
     pid_text = opts.get("pid")
     if opts.operands:
@@ -222,7 +251,7 @@ def _columns(ctx: Ctx, fmt: str | None) -> list[str] | None:
     names = [n.strip().lower() for n in fmt.replace(" ", ",").split(",") if n.strip()]
     for n in names:
         if n not in FIELDS:
-            raise fail(ctx, f"unknown user-defined format specifier \"{n}\"")
+            raise fail(ctx, f'unknown user-defined format specifier "{n}"')
     if not names:
         raise fail(ctx, "improper format list")
     return names
@@ -234,8 +263,10 @@ def _print(ctx: Ctx, fs: ProcFs, procs: list[Proc], columns: list[str] | None, f
         if full:
             ctx.out(f"{'UID':<12} {'PID':>6} {'PPID':>6} {'C':>2} {'STIME':<5} {'TTY':<12} {'TIME':>8} CMD\n")
             for p in procs:
-                ctx.out(f"{p.uid:<12} {p.pid:>6} {p.ppid:>6} {0:>2} {clock.stime(p):<5} {p.tty:<12} "
-                        f"{clock.cpu(p):>8} {p.cmd}\n")
+                ctx.out(
+                    f"{p.uid:<12} {p.pid:>6} {p.ppid:>6} {0:>2} {clock.stime(p):<5} {p.tty:<12} "
+                    f"{clock.cpu(p):>8} {p.cmd}\n"
+                )
         else:
             ctx.out(f"{'PID':>6} {'TTY':<12} {'TIME':>8} CMD\n")
             for p in procs:

@@ -13,18 +13,50 @@ from ..context import Ctx
 from ..record import Effects, declare
 from .common import Flag, Flags, help_text, parse_flags, procfs
 
-FLAGS = (Flag("h", "help"), Flag("t", "tcp"), Flag("u", "udp"), Flag("x", "unix"), Flag("l", "listening"),
-         Flag("a", "all"), Flag("n", "numeric"), Flag("4", "ipv4"), Flag("6", "ipv6"), Flag("s", "summary"),
-         Flag("H", "no-header"), Flag("o", "options"), Flag("e", "extended"))
-NOTES = {"tcp": "display only TCP sockets", "udp": "display only UDP sockets", "unix": "display only Unix sockets",
-         "listening": "display only listening sockets", "all": "display listening and non-listening sockets",
-         "numeric": "do not resolve service names", "ipv4": "display only IPv4 sockets",
-         "ipv6": "display only IPv6 sockets", "summary": "print summary statistics only",
-         "no-header": "suppress the column header", "options": "show timer information",
-         "extended": "show extended socket information (uid, inode)", "help": "print usage"}
+FLAGS = (
+    Flag("h", "help"),
+    Flag("t", "tcp"),
+    Flag("u", "udp"),
+    Flag("x", "unix"),
+    Flag("l", "listening"),
+    Flag("a", "all"),
+    Flag("n", "numeric"),
+    Flag("4", "ipv4"),
+    Flag("6", "ipv6"),
+    Flag("s", "summary"),
+    Flag("H", "no-header"),
+    Flag("o", "options"),
+    Flag("e", "extended"),
+)
+NOTES = {
+    "tcp": "display only TCP sockets",
+    "udp": "display only UDP sockets",
+    "unix": "display only Unix sockets",
+    "listening": "display only listening sockets",
+    "all": "display listening and non-listening sockets",
+    "numeric": "do not resolve service names",
+    "ipv4": "display only IPv4 sockets",
+    "ipv6": "display only IPv6 sockets",
+    "summary": "print summary statistics only",
+    "no-header": "suppress the column header",
+    "options": "show timer information",
+    "extended": "show extended socket information (uid, inode)",
+    "help": "print usage",
+}
 
-TCP_STATES = {1: "ESTAB", 2: "SYN-SENT", 3: "SYN-RECV", 4: "FIN-WAIT-1", 5: "FIN-WAIT-2", 6: "TIME-WAIT",
-              7: "UNCONN", 8: "CLOSE-WAIT", 9: "LAST-ACK", 10: "LISTEN", 11: "CLOSING"}
+TCP_STATES = {
+    1: "ESTAB",
+    2: "SYN-SENT",
+    3: "SYN-RECV",
+    4: "FIN-WAIT-1",
+    5: "FIN-WAIT-2",
+    6: "TIME-WAIT",
+    7: "UNCONN",
+    8: "CLOSE-WAIT",
+    9: "LAST-ACK",
+    10: "LISTEN",
+    11: "CLOSING",
+}
 TIMERS = {0: "off", 1: "on", 2: "keepalive", 3: "timewait", 4: "persist"}
 MAX_LINE = 1 << 20
 
@@ -54,7 +86,7 @@ def hex_address(text: str) -> tuple[str, int]:
     if len(raw) == 4:
         ip = str(ipaddress.IPv4Address(raw[::-1]))
     else:
-        words = b"".join(raw[i:i + 4][::-1] for i in range(0, 16, 4))
+        words = b"".join(raw[i : i + 4][::-1] for i in range(0, 16, 4))
         v6 = ipaddress.IPv6Address(words)
         ip = f"[::ffff:{v6.ipv4_mapped}]" if v6.ipv4_mapped else f"[{v6}]"
     return ip, int(port, 16)
@@ -69,7 +101,7 @@ def inet_table(ctx: Ctx, fs: ProcFs, name: str, mem: MemoryHold) -> list[Sock]:
     netid = "tcp" if name.startswith("tcp") else "udp"
     family = 6 if name.endswith("6") else 4
     out: list[Sock] = []
-    for line in text.splitlines()[1:MAX_ENTRIES + 1]:
+    for line in text.splitlines()[1 : MAX_ENTRIES + 1]:
         ctx.checkpoint()
         f = line.split()
         if len(f) < 10 or len(line) > MAX_LINE:
@@ -83,15 +115,27 @@ def inet_table(ctx: Ctx, fs: ProcFs, name: str, mem: MemoryHold) -> list[Sock]:
         except ValueError:
             continue
         state = TCP_STATES.get(st, "UNKNOWN") if netid == "tcp" else ("UNCONN" if st == 7 else "ESTAB")
-        out.append(Sock(netid, family, state, rx, tx, _endpoint(laddr, lport), _endpoint(raddr, rport),
-                        int(f[7]) if f[7].isdigit() else 0, int(f[9]) if f[9].isdigit() else 0, timer))
+        out.append(
+            Sock(
+                netid,
+                family,
+                state,
+                rx,
+                tx,
+                _endpoint(laddr, lport),
+                _endpoint(raddr, rport),
+                int(f[7]) if f[7].isdigit() else 0,
+                int(f[9]) if f[9].isdigit() else 0,
+                timer,
+            )
+        )
     return out
 
 
 def unix_table(ctx: Ctx, fs: ProcFs, mem: MemoryHold) -> list[Sock]:
     text = fs.text("net/unix", charge=mem.charge) or ""
     out: list[Sock] = []
-    for line in text.splitlines()[1:MAX_ENTRIES + 1]:
+    for line in text.splitlines()[1 : MAX_ENTRIES + 1]:
         ctx.checkpoint()
         f = line.split(None, 7)
         if len(f) < 7:
@@ -109,8 +153,12 @@ def unix_table(ctx: Ctx, fs: ProcFs, mem: MemoryHold) -> list[Sock]:
 
 @declare("ss", effects=Effects.NONE, host_only=True, summary="display socket statistics")
 def cmd_ss(ctx: Ctx) -> int:
-    opts = parse_flags(ctx, ctx.args, FLAGS,
-                       usage=help_text("ss [OPTION]...", "Display information about network sockets.", FLAGS, NOTES))
+    opts = parse_flags(
+        ctx,
+        ctx.args,
+        FLAGS,
+        usage=help_text("ss [OPTION]...", "Display information about network sockets.", FLAGS, NOTES),
+    )
     fs = procfs(ctx)
     with ctx.hold_memory() as mem:
         socks = _sockets(ctx, fs, opts, mem)
@@ -135,10 +183,14 @@ def _show(ctx: Ctx, opts: Flags, socks: list[Sock]) -> None:
     if opts.on("summary"):
         _summary(ctx, socks)
         return
-    shown = [s for s in socks if _wanted(s, opts.on("ipv4"), opts.on("ipv6"), opts.on("all"), opts.on("listening"))]
+    shown = [
+        s for s in socks if _wanted(s, opts.on("ipv4"), opts.on("ipv6"), opts.on("all"), opts.on("listening"))
+    ]
     if not opts.on("no-header"):
-        head = (f"{'Netid':<5}  {'State':<10}  {'Recv-Q':>6}  {'Send-Q':>6}  {'Local Address:Port':<28} "
-                f"{'Peer Address:Port':<28}")
+        head = (
+            f"{'Netid':<5}  {'State':<10}  {'Recv-Q':>6}  {'Send-Q':>6}  {'Local Address:Port':<28} "
+            f"{'Peer Address:Port':<28}"
+        )
         head += "  Extended" if opts.on("extended") else ""
         head += "  Timer" if opts.on("options") else ""
         ctx.out(head.rstrip() + "\n")
@@ -167,7 +219,9 @@ def _summary(ctx: Ctx, socks: list[Sock]) -> None:
 
     tcp4, tcp6, udp4, udp6 = count("tcp", 4), count("tcp", 6), count("udp", 4), count("udp", 6)
     unix = count("u_str", 0)
-    ctx.out(f"Total: {tcp4 + tcp6 + udp4 + udp6 + unix}\n"
-            f"TCP:   {tcp4 + tcp6} (ipv4: {tcp4}, ipv6: {tcp6})\n"
-            f"UDP:   {udp4 + udp6} (ipv4: {udp4}, ipv6: {udp6})\n"
-            f"Unix:  {unix}\n")
+    ctx.out(
+        f"Total: {tcp4 + tcp6 + udp4 + udp6 + unix}\n"
+        f"TCP:   {tcp4 + tcp6} (ipv4: {tcp4}, ipv6: {tcp6})\n"
+        f"UDP:   {udp4 + udp6} (ipv4: {udp4}, ipv6: {udp6})\n"
+        f"Unix:  {unix}\n"
+    )

@@ -11,8 +11,15 @@ from ..record import Effects, declare
 from .common import Flag, fail, host, parse_flags, procfs
 
 UPTIME_FLAGS = (Flag("p", "pretty"), Flag("s", "since"), Flag("h", "help"))
-FREE_FLAGS = (Flag("b", "bytes"), Flag("k", "kibi"), Flag("m", "mebi"), Flag("g", "gibi"), Flag("h", "human"),
-              Flag("t", "total"), Flag(None, "help"))
+FREE_FLAGS = (
+    Flag("b", "bytes"),
+    Flag("k", "kibi"),
+    Flag("m", "mebi"),
+    Flag("g", "gibi"),
+    Flag("h", "human"),
+    Flag("t", "total"),
+    Flag(None, "help"),
+)
 DF_FLAGS = (Flag("h", "human-readable"), Flag("k", "kilo"), Flag("i", "inodes"), Flag(None, "help"))
 
 
@@ -20,10 +27,17 @@ def _under(path: str, root: str) -> bool:
     return root == "/" or path == root or path.startswith(root + "/")
 
 
-@declare("uptime", effects=Effects.NONE, host_variant=True, summary="tell how long the system has been running")
+@declare(
+    "uptime", effects=Effects.NONE, host_variant=True, summary="tell how long the system has been running"
+)
 def host_uptime(ctx: Ctx) -> int:
-    opts = parse_flags(ctx, ctx.args, UPTIME_FLAGS, operands=False,
-                       usage="Usage: uptime [-p|-s]\nTell how long the system has been running.\n")
+    opts = parse_flags(
+        ctx,
+        ctx.args,
+        UPTIME_FLAGS,
+        operands=False,
+        usage="Usage: uptime [-p|-s]\nTell how long the system has been running.\n",
+    )
     fs = procfs(ctx)
     try:
         up = float((fs.text("uptime", 256) or "").split()[0])
@@ -37,12 +51,16 @@ def host_uptime(ctx: Ctx) -> int:
     days, rem = divmod(int(up), 86400)
     hours, mins = rem // 3600, rem % 3600 // 60
     if opts.on("pretty"):
-        parts = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in ((days, "day"), (hours, "hour"), (mins, "minute"))
-                 if n]
+        parts = [
+            f"{n} {unit}{'s' if n != 1 else ''}"
+            for n, unit in ((days, "day"), (hours, "hour"), (mins, "minute"))
+            if n
+        ]
         ctx.out("up " + (", ".join(parts) or "0 minutes") + "\n")
         return 0
-    span = (f"{days} day{'s' if days != 1 else ''}, " if days else "") + \
-        (f"{hours:2d}:{mins:02d}" if hours else f"{mins} min")
+    span = (f"{days} day{'s' if days != 1 else ''}, " if days else "") + (
+        f"{hours:2d}:{mins:02d}" if hours else f"{mins} min"
+    )
     clock = time.strftime("%H:%M:%S", time.localtime(now))
     ctx.out(f" {clock} up {span},  load average: {', '.join(load)}\n")
     return 0
@@ -72,8 +90,13 @@ def _human(kib: int) -> str:
 
 @declare("free", effects=Effects.NONE, host_only=True, summary="display free and used memory")
 def cmd_free(ctx: Ctx) -> int:
-    opts = parse_flags(ctx, ctx.args, FREE_FLAGS, operands=False,
-                       usage="Usage: free [-b|-k|-m|-g|-h] [-t]\nDisplay amount of free and used memory in the system.\n")
+    opts = parse_flags(
+        ctx,
+        ctx.args,
+        FREE_FLAGS,
+        operands=False,
+        usage="Usage: free [-b|-k|-m|-g|-h] [-t]\nDisplay amount of free and used memory in the system.\n",
+    )
     with ctx.hold_memory() as mem:
         m = _meminfo(procfs(ctx).text("meminfo", 65536, mem.charge) or "")
     if "MemTotal" not in m:
@@ -92,34 +115,54 @@ def cmd_free(ctx: Ctx) -> int:
         return str(kib)
 
     ctx.out(f"{'':8}{'total':>12}{'used':>12}{'free':>12}{'shared':>12}{'buff/cache':>12}{'available':>12}\n")
-    ctx.out(f"{'Mem:':<8}" + "".join(f"{show(v):>12}" for v in (total, used, free, m.get("Shmem", 0), cache,
-                                                                  m.get("MemAvailable", free))) + "\n")
+    ctx.out(
+        f"{'Mem:':<8}"
+        + "".join(
+            f"{show(v):>12}"
+            for v in (total, used, free, m.get("Shmem", 0), cache, m.get("MemAvailable", free))
+        )
+        + "\n"
+    )
     ctx.out(f"{'Swap:':<8}" + "".join(f"{show(v):>12}" for v in (stotal, stotal - sfree, sfree)) + "\n")
     if opts.on("total"):
-        ctx.out(f"{'Total:':<8}" + "".join(f"{show(v):>12}" for v in (total + stotal, used + stotal - sfree,
-                                                                       free + sfree)) + "\n")
+        ctx.out(
+            f"{'Total:':<8}"
+            + "".join(f"{show(v):>12}" for v in (total + stotal, used + stotal - sfree, free + sfree))
+            + "\n"
+        )
     return 0
 
 
 @declare("df", effects=Effects.STAT, host_variant=True, summary="disk space of the granted host paths")
 def host_df(ctx: Ctx) -> int:
     """df of the granted roots (or of the operands, each under a granted root)."""
-    opts = parse_flags(ctx, ctx.args, DF_FLAGS,
-                       usage="Usage: df [-h] [-i] [PATH]...\nShow the disk space of the granted host paths.\n")
+    opts = parse_flags(
+        ctx,
+        ctx.args,
+        DF_FLAGS,
+        usage="Usage: df [-h] [-i] [PATH]...\nShow the disk space of the granted host paths.\n",
+    )
     access = host(ctx)
     fs = access.procfs
     roots = access.roots()
     targets = [normpath(ctx.fs.abspath(p)) for p in opts.operands] or roots
     status = 0
     inodes = opts.on("inodes")
-    head = "Inodes   IUsed   IFree IUse%" if inodes else ("Size  Used Avail Use%" if opts.on("human-readable")
-                                                        else "1K-blocks      Used Available Use%")
+    head = (
+        "Inodes   IUsed   IFree IUse%"
+        if inodes
+        else ("Size  Used Avail Use%" if opts.on("human-readable") else "1K-blocks      Used Available Use%")
+    )
     ctx.out(f"{'Filesystem':<20} {head} Mounted on\n")
     for path in targets:
         root = next((r for r in sorted(roots, key=len, reverse=True) if _under(path, r)), None)
         usage = fs.disk_usage(path) if root is not None else None
         if usage is None or root is None:
-            ctx.error(f"{path}: No such file or directory" if root is not None else f"{path}: not under a granted path")
+            ctx.error(
+                f"{path}: No such file or directory"
+                if root is not None
+                else f"{path}: not under a granted path"
+            )
             status = 1
             continue
         if inodes:

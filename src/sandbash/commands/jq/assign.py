@@ -164,6 +164,7 @@ class FModify(F):
             def update(old: Any) -> Any:
                 return one(old, env)
         else:
+
             def update(old: Any) -> Any:
                 for out in fn.run(old, env):
                     return out

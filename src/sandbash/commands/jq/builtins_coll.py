@@ -60,7 +60,9 @@ def _map_values(v: Any, f: F, env: Env) -> Any:
                 res.append(y)
                 break
         return res
-    raise JqError(f"Cannot iterate over {typename(v)}" + (f" ({trunc_dump(v)})" if v is not None else " (null)"))
+    raise JqError(
+        f"Cannot iterate over {typename(v)}" + (f" ({trunc_dump(v)})" if v is not None else " (null)")
+    )
 
 
 def to_entries(v: Any) -> list[Any]:

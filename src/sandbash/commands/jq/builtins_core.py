@@ -139,7 +139,9 @@ class FRecurse(F):
         self.f = f
         self.cond = cond
 
-    def _walk(self, start: Any, env: Env, step: Callable[[Any], Iterable[Any]], val: Callable[[Any], Any]) -> Iterator[Any]:
+    def _walk(
+        self, start: Any, env: Env, step: Callable[[Any], Iterable[Any]], val: Callable[[Any], Any]
+    ) -> Iterator[Any]:
         checkpoint = env[2].checkpoint
         cond = self.cond
         yield start
@@ -313,7 +315,9 @@ class FLoop(F):
         self.cond = cond
         self.update = update
 
-    def _gen(self, start: Any, env: Env, runner: Callable[[Any, Env], Iterable[Any]], val: Callable[[Any], Any]) -> Iterator[Any]:
+    def _gen(
+        self, start: Any, env: Env, runner: Callable[[Any, Env], Iterable[Any]], val: Callable[[Any], Any]
+    ) -> Iterator[Any]:
         checkpoint = env[2].checkpoint
         kind = self.kind
         cond = self.cond
@@ -379,7 +383,7 @@ class FRange(F):
         checkpoint = env[2].checkpoint
         for start in self.start.run(v, env):
             for stop in self.stop.run(v, env):
-                for by in (self.step.run(v, env) if self.step is not None else (1,)):
+                for by in self.step.run(v, env) if self.step is not None else (1,):
                     if not is_number(start) or not is_number(stop) or not is_number(by):
                         raise JqError("Range bounds must be numeric")
                     x = start

@@ -218,7 +218,9 @@ def _tostream(v: Any) -> list[Any]:
 
     def push(path: tuple[Any, ...], x: Any) -> None:
         if (type(x) is list or type(x) is dict) and x:
-            it: Iterator[Any] = iter(enumerate(x)) if type(x) is list else iter(cast(dict[str, Any], x).items())
+            it: Iterator[Any] = (
+                iter(enumerate(x)) if type(x) is list else iter(cast(dict[str, Any], x).items())
+            )
             stack.append((path, x, it, None))
         else:
             out.append([list(path), x])
@@ -483,19 +485,59 @@ def _abs(v: Any) -> Any:
 
 
 _MATH1: dict[str, Callable[..., float]] = {
-    "floor": math.floor, "ceil": math.ceil, "sqrt": math.sqrt, "fabs": math.fabs, "round": _round,
-    "trunc": math.trunc, "rint": _nearbyint, "nearbyint": _nearbyint, "exp": math.exp, "exp2": lambda x: 2.0**x,
-    "exp10": _exp10, "pow10": _exp10, "expm1": math.expm1, "log": math.log, "log2": math.log2,
-    "log10": math.log10, "log1p": math.log1p, "logb": _logb, "significand": _significand,
-    "sin": math.sin, "cos": math.cos, "tan": math.tan, "asin": math.asin, "acos": math.acos, "atan": math.atan,
-    "sinh": math.sinh, "cosh": math.cosh, "tanh": math.tanh, "asinh": math.asinh, "acosh": math.acosh,
-    "atanh": math.atanh, "cbrt": lambda x: math.copysign(abs(x) ** (1 / 3), x), "gamma": _gamma,
-    "lgamma": math.lgamma, "tgamma": math.gamma, "erf": math.erf, "erfc": math.erfc,
+    "floor": math.floor,
+    "ceil": math.ceil,
+    "sqrt": math.sqrt,
+    "fabs": math.fabs,
+    "round": _round,
+    "trunc": math.trunc,
+    "rint": _nearbyint,
+    "nearbyint": _nearbyint,
+    "exp": math.exp,
+    "exp2": lambda x: 2.0**x,
+    "exp10": _exp10,
+    "pow10": _exp10,
+    "expm1": math.expm1,
+    "log": math.log,
+    "log2": math.log2,
+    "log10": math.log10,
+    "log1p": math.log1p,
+    "logb": _logb,
+    "significand": _significand,
+    "sin": math.sin,
+    "cos": math.cos,
+    "tan": math.tan,
+    "asin": math.asin,
+    "acos": math.acos,
+    "atan": math.atan,
+    "sinh": math.sinh,
+    "cosh": math.cosh,
+    "tanh": math.tanh,
+    "asinh": math.asinh,
+    "acosh": math.acosh,
+    "atanh": math.atanh,
+    "cbrt": lambda x: math.copysign(abs(x) ** (1 / 3), x),
+    "gamma": _gamma,
+    "lgamma": math.lgamma,
+    "tgamma": math.gamma,
+    "erf": math.erf,
+    "erfc": math.erfc,
 }
 _MATH2: dict[str, Callable[..., float]] = {
-    "pow": _pow, "atan2": math.atan2, "fmod": math.fmod, "hypot": math.hypot, "copysign": math.copysign,
-    "drem": _drem, "remainder": _drem, "fmin": min, "fmax": max, "fdim": lambda x, y: max(x - y, 0.0),
-    "ldexp": _ldexp, "scalb": lambda x, y: x * 2.0**y, "scalbln": _ldexp, "nextafter": math.nextafter,
+    "pow": _pow,
+    "atan2": math.atan2,
+    "fmod": math.fmod,
+    "hypot": math.hypot,
+    "copysign": math.copysign,
+    "drem": _drem,
+    "remainder": _drem,
+    "fmin": min,
+    "fmax": max,
+    "fdim": lambda x, y: max(x - y, 0.0),
+    "ldexp": _ldexp,
+    "scalb": lambda x, y: x * 2.0**y,
+    "scalbln": _ldexp,
+    "nextafter": math.nextafter,
     "nexttoward": math.nextafter,
 }
 
@@ -572,5 +614,3 @@ def register(reg: Registry) -> None:
         value(reg, name, 0, _num(wrapped, name))
     for name, fn in _MATH2.items():
         value(reg, name, 2, _num(fn, name))
-
-

@@ -55,8 +55,10 @@ def _trimstr(v: Any, s: Any) -> Any:
 
 
 # what jq 1.8 trims: ASCII and Unicode white space
-_SPACE = (" \t\n\r\f\v\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
-          "\u200a\u2028\u2029\u202f\u205f\u3000")
+_SPACE = (
+    " \t\n\r\f\v\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 
 
 def _trim(how: str) -> Callable[[Any], Any]:
@@ -108,7 +110,9 @@ def _csv_tsv(v: Any, csv: bool) -> str:
             if csv:
                 out.append('"' + x.replace('"', '""') + '"')
             else:
-                out.append(x.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "\\r").replace("\n", "\\n"))
+                out.append(
+                    x.replace("\\", "\\\\").replace("\t", "\\t").replace("\r", "\\r").replace("\n", "\\n")
+                )
         else:
             raise type_error(x, f"is not valid in a {'csv' if csv else 'tsv'} row")
     return ("," if csv else "\t").join(out)
@@ -159,8 +163,13 @@ def _urid(v: Any) -> str:
 
 def _html(v: Any) -> str:
     s = tostring(v)
-    return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace("'", "&" + "apos;").replace('"', "&quot;"))
+    return (
+        s.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("'", "&" + "apos;")
+        .replace('"', "&quot;")
+    )
 
 
 def _b64(v: Any) -> str:
@@ -214,6 +223,7 @@ FORMATS: dict[str, Callable[[Any], str]] = {
 def get_format(name: str) -> Callable[[Any], str]:
     fn = FORMATS.get(name)
     if fn is None:
+
         def bad(v: Any) -> str:
             raise JqError(f"{name} is not a valid format")
 
@@ -249,7 +259,9 @@ class _Rx:
             self.rx = compile_regex(src, "pcre", icase=icase)
             self.rx_nl = None
             if _has_dollar(pattern):
-                self.rx_nl = compile_regex(prefix + _normalize(pattern, perl_dollar=True), "pcre", icase=icase)
+                self.rx_nl = compile_regex(
+                    prefix + _normalize(pattern, perl_dollar=True), "pcre", icase=icase
+                )
         except RegexError as e:
             raise JqError("Regex failure: " + _ONIG_MESSAGES.get(e.message, e.message)) from None
         self.ngroups = self.rx.groups
@@ -359,7 +371,9 @@ def _compile(pattern: str, flags: str) -> _Rx:
     rx = _RX_CACHE.get(key)
     if rx is None:
         rx = _Rx(pattern, flags)
-        _RX_CACHE.put(key, len(pattern), rx, rx.rx.retained + (rx.rx_nl.retained if rx.rx_nl is not None else 0))
+        _RX_CACHE.put(
+            key, len(pattern), rx, rx.rx.retained + (rx.rx_nl.retained if rx.rx_nl is not None else 0)
+        )
     return rx
 
 
@@ -525,7 +539,6 @@ class FSub(F):
                     raise type_error(flags, "is not a string")
                 fl = (flags or "") + ("g" if self.glob else "")
                 yield from self._sub(v, regex, fl, env)
-
 
     def _sub(self, v: Any, regex: Any, flags: str, env: Env) -> Iterator[Any]:
         if type(v) is not str:

@@ -127,11 +127,29 @@ def _optish(word: str) -> bool:
 
 _NAMED = ("arg", "argjson", "slurpfile", "rawfile")
 _FLAGS = (
-    ("s", "slurp"), ("r", "raw-output"), (None, "raw-output0"), ("j", "join-output"), ("c", "compact-output"),
-    ("C", "color-output"), ("M", "monochrome-output"), ("a", "ascii-output"), (None, "unbuffered"),
-    ("S", "sort-keys"), ("R", "raw-input"), ("n", "null-input"), ("f", "from-file"), ("b", "binary"),
-    (None, "tab"), (None, "seq"), (None, "stream"), (None, "stream-errors"), ("e", "exit-status"),
-    (None, "args"), (None, "jsonargs"), (None, "debug-dump-disasm"), (None, "debug-trace=all"),
+    ("s", "slurp"),
+    ("r", "raw-output"),
+    (None, "raw-output0"),
+    ("j", "join-output"),
+    ("c", "compact-output"),
+    ("C", "color-output"),
+    ("M", "monochrome-output"),
+    ("a", "ascii-output"),
+    (None, "unbuffered"),
+    ("S", "sort-keys"),
+    ("R", "raw-input"),
+    ("n", "null-input"),
+    ("f", "from-file"),
+    ("b", "binary"),
+    (None, "tab"),
+    (None, "seq"),
+    (None, "stream"),
+    (None, "stream-errors"),
+    ("e", "exit-status"),
+    (None, "args"),
+    (None, "jsonargs"),
+    (None, "debug-dump-disasm"),
+    (None, "debug-trace=all"),
     (None, "debug-trace"),
 )
 SPEC = CommandSpec(
@@ -155,12 +173,21 @@ SPEC = CommandSpec(
 
 # what each option sets on Options, in the order given (later ones undo earlier: -c, --tab)
 _SETS: dict[str, dict[str, Any]] = {
-    "slurp": {"slurp": True}, "raw_output": {"raw_output": True}, "ascii_output": {"ascii": True},
-    "sort_keys": {"sort_keys": True}, "raw_input": {"raw_input": True}, "null_input": {"null_input": True},
-    "from_file": {"from_file": True}, "exit_status": {"exit_status": True}, "seq": {"seq": True},
-    "stream": {"stream": True}, "raw_output0": {"raw_output": True, "raw_no_lf": True, "raw_output0": True},
-    "join_output": {"raw_output": True, "raw_no_lf": True}, "compact_output": {"indent": 0, "tab": False},
-    "tab": {"tab": True, "indent": 1}, "stream_errors": {"stream": True, "stream_errors": True},
+    "slurp": {"slurp": True},
+    "raw_output": {"raw_output": True},
+    "ascii_output": {"ascii": True},
+    "sort_keys": {"sort_keys": True},
+    "raw_input": {"raw_input": True},
+    "null_input": {"null_input": True},
+    "from_file": {"from_file": True},
+    "exit_status": {"exit_status": True},
+    "seq": {"seq": True},
+    "stream": {"stream": True},
+    "raw_output0": {"raw_output": True, "raw_no_lf": True, "raw_output0": True},
+    "join_output": {"raw_output": True, "raw_no_lf": True},
+    "compact_output": {"indent": 0, "tab": False},
+    "tab": {"tab": True, "indent": 1},
+    "stream_errors": {"stream": True, "stream_errors": True},
 }
 
 

@@ -53,10 +53,17 @@ def _cmp(pred: Callable[[int], bool]) -> Callable[[Any, Any], Any]:
 
 
 BINOPS: dict[str, Callable[[Any, Any], Any]] = {
-    "+": add, "-": sub, "*": mul, "/": div, "%": mod,
-    "==": equal, "!=": lambda a, b: not equal(a, b),
-    "<": _cmp(lambda c: c < 0), "<=": _cmp(lambda c: c <= 0),
-    ">": _cmp(lambda c: c > 0), ">=": _cmp(lambda c: c >= 0),
+    "+": add,
+    "-": sub,
+    "*": mul,
+    "/": div,
+    "%": mod,
+    "==": equal,
+    "!=": lambda a, b: not equal(a, b),
+    "<": _cmp(lambda c: c < 0),
+    "<=": _cmp(lambda c: c <= 0),
+    ">": _cmp(lambda c: c > 0),
+    ">=": _cmp(lambda c: c >= 0),
 }
 
 
@@ -132,8 +139,10 @@ class Compiler:
 
     def c_Index(self, node: n.Index, scope: Scope | None) -> F:
         if (
-            type(node.target) is n.Identity and type(node.key) is n.Literal
-            and type(node.key.value) is str and not node.opt
+            type(node.target) is n.Identity
+            and type(node.key) is n.Literal
+            and type(node.key.value) is str
+            and not node.opt
         ):
             return FField(node.key.value)
         return FIndex(self.compile(node.target, scope), self.compile(node.key, scope), node.opt)
@@ -276,8 +285,11 @@ class Compiler:
         pats, names = self._patterns(node.patterns, scope)
         inner = self._push_vars(scope, names)
         return FReduce(
-            self.compile(node.source, scope), pats, len(names),
-            self.compile(node.init, scope), self.compile(node.update, inner),
+            self.compile(node.source, scope),
+            pats,
+            len(names),
+            self.compile(node.init, scope),
+            self.compile(node.update, inner),
         )
 
     def c_Foreach(self, node: n.Foreach, scope: Scope | None) -> F:
@@ -285,8 +297,12 @@ class Compiler:
         inner = self._push_vars(scope, names)
         extract = self.compile(node.extract, inner) if node.extract is not None else None
         return FForeach(
-            self.compile(node.source, scope), pats, len(names),
-            self.compile(node.init, scope), self.compile(node.update, inner), extract,
+            self.compile(node.source, scope),
+            pats,
+            len(names),
+            self.compile(node.init, scope),
+            self.compile(node.update, inner),
+            extract,
         )
 
     # ------------------------------------------------------------ functions

@@ -16,8 +16,20 @@ from .errors import JqError
 from .values import add, is_number
 
 _DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-           "October", "November", "December"]
+_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 
 
 def gmtime(v: Any) -> Any:
@@ -34,8 +46,16 @@ def gmtime(v: Any) -> Any:
     sec: Any = d.second + (f - math.floor(f))
     if sec == int(sec):
         sec = int(sec)
-    return [d.year, d.month - 1, d.day, d.hour, d.minute, sec, (d.weekday() + 1) % 7,
-            d.timetuple().tm_yday - 1]
+    return [
+        d.year,
+        d.month - 1,
+        d.day,
+        d.hour,
+        d.minute,
+        sec,
+        (d.weekday() + 1) % 7,
+        d.timetuple().tm_yday - 1,
+    ]
 
 
 def _tm(v: Any, what: str) -> list[int]:
@@ -93,17 +113,39 @@ def _format(tm: list[int], fmt: str) -> str:
     return "".join(out)
 
 
-def _directive(d: str, year: int, mon: int, mday: int, hour: int, minute: int, sec: int, wday: int,
-               yday: int) -> str:
+def _directive(
+    d: str, year: int, mon: int, mday: int, hour: int, minute: int, sec: int, wday: int, yday: int
+) -> str:
     h12 = hour % 12 or 12
     wd = wday % 7
     simple = {
-        "Y": str(year), "C": f"{year // 100:02d}", "y": f"{year % 100:02d}", "m": f"{mon + 1:02d}",
-        "d": f"{mday:02d}", "e": f"{mday:2d}", "H": f"{hour:02d}", "k": f"{hour:2d}", "I": f"{h12:02d}",
-        "l": f"{h12:2d}", "M": f"{minute:02d}", "S": f"{sec:02d}", "j": f"{yday + 1:03d}",
-        "a": _DAYS[wd][:3], "A": _DAYS[wd], "b": _MONTHS[mon % 12][:3], "h": _MONTHS[mon % 12][:3],
-        "B": _MONTHS[mon % 12], "p": "AM" if hour < 12 else "PM", "P": "am" if hour < 12 else "pm",
-        "Z": "UTC", "z": "+0000", "n": "\n", "t": "\t", "%": "%", "u": str(wd or 7), "w": str(wd),
+        "Y": str(year),
+        "C": f"{year // 100:02d}",
+        "y": f"{year % 100:02d}",
+        "m": f"{mon + 1:02d}",
+        "d": f"{mday:02d}",
+        "e": f"{mday:2d}",
+        "H": f"{hour:02d}",
+        "k": f"{hour:2d}",
+        "I": f"{h12:02d}",
+        "l": f"{h12:2d}",
+        "M": f"{minute:02d}",
+        "S": f"{sec:02d}",
+        "j": f"{yday + 1:03d}",
+        "a": _DAYS[wd][:3],
+        "A": _DAYS[wd],
+        "b": _MONTHS[mon % 12][:3],
+        "h": _MONTHS[mon % 12][:3],
+        "B": _MONTHS[mon % 12],
+        "p": "AM" if hour < 12 else "PM",
+        "P": "am" if hour < 12 else "pm",
+        "Z": "UTC",
+        "z": "+0000",
+        "n": "\n",
+        "t": "\t",
+        "%": "%",
+        "u": str(wd or 7),
+        "w": str(wd),
     }
     if d in simple:
         return simple[d]

@@ -104,7 +104,9 @@ def _string_body(raw: str) -> str:
             raise _Fail("Expected escape character at end of string")
         c = raw[i]
         i += 1
-        simple = {"\\": "\\", '"': '"', "/": "/", "b": "\b", "f": "\f", "t": "\t", "n": "\n", "r": "\r"}.get(c)
+        simple = {"\\": "\\", '"': '"', "/": "/", "b": "\b", "f": "\f", "t": "\t", "n": "\n", "r": "\r"}.get(
+            c
+        )
         if simple is not None:
             out.append(simple)
             continue
@@ -449,8 +451,13 @@ _SCAN_RATE = 4e6  # characters per second the scanner manages on dense values (w
 class JsonStream:
     """Successive JSON values from a text that arrives in chunks."""
 
-    def __init__(self, chunks: Iterator[bytes], checkpoint: Callable[[int], None] | None = None,
-                 token_cap: int = 0, remaining: Callable[[], float] | None = None) -> None:
+    def __init__(
+        self,
+        chunks: Iterator[bytes],
+        checkpoint: Callable[[int], None] | None = None,
+        token_cap: int = 0,
+        remaining: Callable[[], float] | None = None,
+    ) -> None:
         self._chunks = chunks
         self._remaining = remaining  # seconds left in the run, when it has a deadline
         self.token_cap = token_cap  # longest string or literal token read (0: no cap)
@@ -521,7 +528,12 @@ class JsonStream:
                 # refill: an unfinished value it could not finish in the time
                 # left (or past _FAST_MAX) goes to the slow parser instead
                 grow = min(max(want, len(self.buf) * 7), _FAST_MAX, self._affordable() - len(self.buf))
-                if not self.eof and len(self.buf) - start < _FAST_MAX and grow >= len(self.buf) and self._maybe_cut(e):
+                if (
+                    not self.eof
+                    and len(self.buf) - start < _FAST_MAX
+                    and grow >= len(self.buf)
+                    and self._maybe_cut(e)
+                ):
                     self._more(grow)
                     want *= 8
                     continue
@@ -534,7 +546,13 @@ class JsonStream:
                 want *= 4
                 continue
             scalar = _is_scalar_end(value)
-            if scalar and end < n and self.buf[end] not in _WS and self.buf[end] not in _STRUCT and self.buf[end] != '"':
+            if (
+                scalar
+                and end < n
+                and self.buf[end] not in _WS
+                and self.buf[end] not in _STRUCT
+                and self.buf[end] != '"'
+            ):
                 # `01`, `truex`: jq reads one literal token there
                 if not self.eof:
                     self._more(want)

@@ -55,7 +55,9 @@ class Style:
 
     __slots__ = ("indent", "tab", "ascii", "sort_keys")
 
-    def __init__(self, indent: int = 2, tab: bool = False, ascii: bool = False, sort_keys: bool = False) -> None:
+    def __init__(
+        self, indent: int = 2, tab: bool = False, ascii: bool = False, sort_keys: bool = False
+    ) -> None:
         self.indent = indent
         self.tab = tab
         self.ascii = ascii
@@ -294,12 +296,19 @@ def _fast_dumps(value: Any, style: Style, depth: int = 0, room: int = _FAST_MAX)
         return None
     if style.pretty:
         text = json.dumps(
-            value, ensure_ascii=style.ascii, indent="\t" if style.tab else style.indent,
-            separators=(",", ": "), sort_keys=style.sort_keys, check_circular=False,
+            value,
+            ensure_ascii=style.ascii,
+            indent="\t" if style.tab else style.indent,
+            separators=(",", ": "),
+            sort_keys=style.sort_keys,
+            check_circular=False,
         )
     else:
         text = json.dumps(
-            value, ensure_ascii=style.ascii, separators=(",", ":"), sort_keys=style.sort_keys,
+            value,
+            ensure_ascii=style.ascii,
+            separators=(",", ":"),
+            sort_keys=style.sort_keys,
             check_circular=False,
         )
     if not style.ascii and "\x7f" in text:

@@ -24,8 +24,12 @@ class CompileErrors(Exception):
 class Program:
     """A compiled program; `var_names` are the global `$variables` it may use."""
 
-    def __init__(self, src: str, var_names: Sequence[str] = (),
-                 natives: Mapping[tuple[str, int], NativeFactory] | None = None) -> None:
+    def __init__(
+        self,
+        src: str,
+        var_names: Sequence[str] = (),
+        natives: Mapping[tuple[str, int], NativeFactory] | None = None,
+    ) -> None:
         """`natives` adds builtins (yq's) on top of jq's."""
         base, library = builtin_tables()
         table = {**base, **natives} if natives else base

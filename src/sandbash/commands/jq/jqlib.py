@@ -59,8 +59,13 @@ def builtin_tables() -> tuple[Registry, dict[tuple[str, int], LibFunc]]:
     builtins_text.register(natives)
     dates.register(natives)
     library = compile_library(JQ_DEFS, natives, builtins_text.get_format)
-    names = sorted({f"{name}/{arity}" for name, arity in list(natives) + list(library)
-                    if not name.startswith("_") and not name.endswith("_") and not name.startswith("$")})
+    names = sorted(
+        {
+            f"{name}/{arity}"
+            for name, arity in list(natives) + list(library)
+            if not name.startswith("_") and not name.endswith("_") and not name.startswith("$")
+        }
+    )
     value(natives, "builtins", 0, lambda v: list(names))
     return natives, library
 

@@ -13,15 +13,66 @@ from typing import Any
 from .errors import CompileError
 from .numbers import make_literal
 
-KEYWORDS = frozenset({
-    "def", "if", "then", "elif", "else", "end", "as", "reduce", "foreach", "try", "catch",
-    "label", "import", "include", "module", "and", "or", "__loc__", "break",
-})
+KEYWORDS = frozenset(
+    {
+        "def",
+        "if",
+        "then",
+        "elif",
+        "else",
+        "end",
+        "as",
+        "reduce",
+        "foreach",
+        "try",
+        "catch",
+        "label",
+        "import",
+        "include",
+        "module",
+        "and",
+        "or",
+        "__loc__",
+        "break",
+    }
+)
 # longest first so that `//=` wins over `//` and `?//` over `?`
 OPERATORS = (
-    "?//", "//=", "!=", "==", "//", "|=", "+=", "-=", "*=", "/=", "%=", "<=", ">=", "..",
-    ".", "?", "=", ";", ",", ":", "|", "+", "-", "*", "/", "%", "$", "<", ">",
-    "[", "]", "{", "}", "(", ")",
+    "?//",
+    "//=",
+    "!=",
+    "==",
+    "//",
+    "|=",
+    "+=",
+    "-=",
+    "*=",
+    "/=",
+    "%=",
+    "<=",
+    ">=",
+    "..",
+    ".",
+    "?",
+    "=",
+    ";",
+    ",",
+    ":",
+    "|",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "$",
+    "<",
+    ">",
+    "[",
+    "]",
+    "{",
+    "}",
+    "(",
+    ")",
 )
 _IDENT_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _IDENT_CHARS = _IDENT_START | frozenset("0123456789")
@@ -72,8 +123,11 @@ class Lexer:
             self._skip_space()
             if self.pos >= n:
                 if closer is not None:
-                    raise self.error("syntax error, unexpected end of file, expecting QQSTRING_INTERP_END"
-                                     " (Unix shell quoting issues?)", self.pos)
+                    raise self.error(
+                        "syntax error, unexpected end of file, expecting QQSTRING_INTERP_END"
+                        " (Unix shell quoting issues?)",
+                        self.pos,
+                    )
                 # bison reports an unexpected end at the last token
                 out.append(Token("EOF", "", out[-1].pos if out else self.pos))
                 return out
@@ -187,8 +241,11 @@ class Lexer:
         buf: list[str] = []
         while True:
             if i >= n:
-                raise self.error("syntax error, unexpected end of file, expecting QQSTRING_TEXT or "
-                                 "QQSTRING_INTERP_START or QQSTRING_END (Unix shell quoting issues?)", start)
+                raise self.error(
+                    "syntax error, unexpected end of file, expecting QQSTRING_TEXT or "
+                    "QQSTRING_INTERP_START or QQSTRING_END (Unix shell quoting issues?)",
+                    start,
+                )
             c = src[i]
             if c == '"':
                 i += 1
@@ -237,7 +294,7 @@ class Lexer:
                     buf.append(chr(cp))
                 return i + 6
         # jq hands the run of escapes to its JSON parser, quoted
-        raise self.error(f"Invalid escape at line 1, column 4 (while parsing '\"{src[i:i + 2]}\"')", i)
+        raise self.error(f"Invalid escape at line 1, column 4 (while parsing '\"{src[i : i + 2]}\"')", i)
 
 
 def _location(src: str, pos: int) -> str:

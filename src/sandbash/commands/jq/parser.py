@@ -13,14 +13,27 @@ _BINARY: dict[str, tuple[int, str]] = {
     "|": (1, "right"),
     ",": (2, "left"),
     "//": (3, "right"),
-    "=": (4, "none"), "|=": (4, "none"), "+=": (4, "none"), "-=": (4, "none"), "*=": (4, "none"),
-    "/=": (4, "none"), "%=": (4, "none"), "//=": (4, "none"),
+    "=": (4, "none"),
+    "|=": (4, "none"),
+    "+=": (4, "none"),
+    "-=": (4, "none"),
+    "*=": (4, "none"),
+    "/=": (4, "none"),
+    "%=": (4, "none"),
+    "//=": (4, "none"),
     "or": (5, "left"),
     "and": (6, "left"),
-    "==": (7, "none"), "!=": (7, "none"), "<": (7, "none"), "<=": (7, "none"), ">": (7, "none"),
+    "==": (7, "none"),
+    "!=": (7, "none"),
+    "<": (7, "none"),
+    "<=": (7, "none"),
+    ">": (7, "none"),
     ">=": (7, "none"),
-    "+": (8, "left"), "-": (8, "left"),
-    "*": (9, "left"), "/": (9, "left"), "%": (9, "left"),
+    "+": (8, "left"),
+    "-": (8, "left"),
+    "*": (9, "left"),
+    "/": (9, "left"),
+    "%": (9, "left"),
 }
 _ASSIGN = frozenset({"=", "|=", "+=", "-=", "*=", "/=", "%=", "//="})
 _COMPARE = frozenset({"==", "!=", "<", "<=", ">", ">="})
@@ -59,7 +72,9 @@ class Parser:
     def error(self, tok: Token | None = None) -> CompileError:
         t = tok or self.tok
         return CompileError(
-            f"syntax error, unexpected {t.describe()} (Unix shell quoting issues?)", _location(self.src, t.pos), t.pos
+            f"syntax error, unexpected {t.describe()} (Unix shell quoting issues?)",
+            _location(self.src, t.pos),
+            t.pos,
         )
 
     def expect_op(self, text: str) -> Token:
@@ -76,7 +91,9 @@ class Parser:
 
     def parse_program(self) -> n.Node:
         if self.is_kw("module") or self.is_kw("import") or self.is_kw("include"):
-            raise CompileError("modules are not supported (import/include)", _location(self.src, self.tok.pos))
+            raise CompileError(
+                "modules are not supported (import/include)", _location(self.src, self.tok.pos)
+            )
         if self.tok.kind == "EOF":
             return n.Identity()
         # a program of only definitions is the identity
@@ -85,7 +102,9 @@ class Parser:
             raise self.error()
         return node
 
-    def parse_query(self, min_bp: int = 0, allow_empty_after_defs: bool = False, allow_as: bool = True) -> n.Node:
+    def parse_query(
+        self, min_bp: int = 0, allow_empty_after_defs: bool = False, allow_as: bool = True
+    ) -> n.Node:
         """A query; `allow_as` where jq's grammar has a Query (after `|`, `,`,
         or at the start), which is where `Expr as $x | Query` may appear."""
         if self.is_kw("def"):
@@ -128,7 +147,7 @@ class Parser:
             left = self._combine(op, left, right)
             if assoc == "none":
                 nt = self.tok
-                if (nt.kind == "OP" and nt.text in _BINARY and _BINARY[nt.text][0] == bp):
+                if nt.kind == "OP" and nt.text in _BINARY and _BINARY[nt.text][0] == bp:
                     raise self.error()
 
     def _combine(self, op: str, left: n.Node, right: n.Node) -> n.Node:

@@ -244,7 +244,9 @@ class Runner:
                 try:
                     data = self.ctx.read_input(arg)
                 except FsError as e:
-                    self.err(f"jq: Bad JSON in --{kind} {name} {arg}: Could not open {arg}: {strerror(e.errno or 0)}\n")
+                    self.err(
+                        f"jq: Bad JSON in --{kind} {name} {arg}: Could not open {arg}: {strerror(e.errno or 0)}\n"
+                    )
                     return None
                 text = decode_text(data)
                 if kind == "rawfile":
@@ -287,7 +289,9 @@ class Runner:
             self.err(f"jq: {count} compile error{'s' if count != 1 else ''}\n")
             return COMPILE
         limits = self.ctx.limits
-        caps = CAPS.set((limits.max_string_length, max(limits.max_array_elements, limits.max_string_length // 8)))
+        caps = CAPS.set(
+            (limits.max_string_length, max(limits.max_array_elements, limits.max_string_length // 8))
+        )
         budget = BUDGET.set((self.ctx.checkpoint, limits.max_string_length))
         self.mem.roots += [values, None]  # the program's variables, the current input
         mem = MEM.set(self.mem)
@@ -295,7 +299,9 @@ class Runner:
             return self._run(program, values)
         except RecursionError:
             self.flush()
-            raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, self.ctx.limits.max_call_depth, "jq recursion too deep") from None
+            raise LimitExceeded(
+                LimitKind.MAX_CALL_DEPTH, self.ctx.limits.max_call_depth, "jq recursion too deep"
+            ) from None
         finally:
             MEM.reset(mem)
             self.mem.hold.close()
@@ -399,8 +405,9 @@ class Runner:
             return {-1: 4, 0: 1}.get(last_result, 0)
         return ret if ret > 0 else 0
 
-    def _process(self, program: Program, rt: Rt, values: list[Any], value: Any,
-                 inputs: Inputs) -> tuple[int, HaltSignal | None]:
+    def _process(
+        self, program: Program, rt: Rt, values: list[Any], value: Any, inputs: Inputs
+    ) -> tuple[int, HaltSignal | None]:
         opts = self.opts
         ret = NO_OUTPUT
         mem = self.mem

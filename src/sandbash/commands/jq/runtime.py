@@ -189,7 +189,9 @@ def iterate(t: Any, opt: bool = False) -> Iterable[Any]:
         return cast(dict[str, Any], t).values()
     if opt:
         return ()
-    raise JqError(f"Cannot iterate over {typename(t)}" + (f" ({trunc_dump(t)})" if t is not None else " (null)"))
+    raise JqError(
+        f"Cannot iterate over {typename(t)}" + (f" ({trunc_dump(t)})" if t is not None else " (null)")
+    )
 
 
 def iterate_paths(path: Path, t: Any, opt: bool = False) -> Iterator[tuple[Path, Any]]:
@@ -201,7 +203,9 @@ def iterate_paths(path: Path, t: Any, opt: bool = False) -> Iterator[tuple[Path,
         for k, x in t.items():
             yield path + (k,), x
     elif not opt:
-        raise JqError(f"Cannot iterate over {typename(t)}" + (f" ({trunc_dump(t)})" if t is not None else " (null)"))
+        raise JqError(
+            f"Cannot iterate over {typename(t)}" + (f" ({trunc_dump(t)})" if t is not None else " (null)")
+        )
 
 
 # ---------------------------------------------------------------- paths

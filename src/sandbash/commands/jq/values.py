@@ -42,8 +42,14 @@ def charge(work: int) -> None:
 
 _KIND_ORDER = {type(None): 0, bool: 1, int: 3, float: 3, LitNum: 3, str: 4, list: 5, dict: 6}
 _TYPE_NAMES = {
-    type(None): "null", bool: "boolean", int: "number", float: "number", LitNum: "number",
-    str: "string", list: "array", dict: "object",
+    type(None): "null",
+    bool: "boolean",
+    int: "number",
+    float: "number",
+    LitNum: "number",
+    str: "string",
+    list: "array",
+    dict: "object",
 }
 
 

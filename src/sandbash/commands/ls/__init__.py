@@ -66,8 +66,13 @@ def cmd_ls(ctx: Ctx) -> int:
         if ok:
             lister.print_entries(entries, with_total=True)
         if cfg.recursive:
-            subdirs = [e for e in entries if e.is_dir and e.name not in (".", "..")
-                       and (e.lst is None or not e.lst.is_link or cfg.deref == "always")]
+            subdirs = [
+                e
+                for e in entries
+                if e.is_dir
+                and e.name not in (".", "..")
+                and (e.lst is None or not e.lst.is_link or cfg.deref == "always")
+            ]
             for e in reversed(subdirs):
                 stack.append((e.path, False))
     lister.flush()

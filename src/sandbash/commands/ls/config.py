@@ -25,9 +25,21 @@ SPEC = CommandSpec(
         Opt("d", "directory", help="list directories themselves, not their contents"),
         Opt("D", "dired", help="generate output designed for Emacs' dired mode"),
         Opt("f", None, dest="f", help="list all entries in directory order"),
-        Opt("F", "classify", arg="optional", metavar="WHEN", help="append indicator (one of */=>@|) to entries"),
+        Opt(
+            "F",
+            "classify",
+            arg="optional",
+            metavar="WHEN",
+            help="append indicator (one of */=>@|) to entries",
+        ),
         Opt(None, "file-type", help="likewise, except do not append '*'"),
-        Opt(None, "format", arg="required", metavar="WORD", help="across -x, commas -m, horizontal -x, long -l, single-column -1, verbose -l, vertical -C"),
+        Opt(
+            None,
+            "format",
+            arg="required",
+            metavar="WORD",
+            help="across -x, commas -m, horizontal -x, long -l, single-column -1, verbose -l, vertical -C",
+        ),
         Opt(None, "full-time", help="like -l --time-style=full-iso"),
         Opt("g", None, dest="g", help="like -l, but do not list owner"),
         Opt(None, "group-directories-first", help="group directories before files"),
@@ -35,15 +47,43 @@ SPEC = CommandSpec(
         Opt("h", "human-readable", help="with -l and -s, print sizes like 1K 234M 2G etc."),
         Opt(None, "si", help="likewise, but use powers of 1000 not 1024"),
         Opt("H", "dereference-command-line", help="follow symbolic links listed on the command line"),
-        Opt(None, "dereference-command-line-symlink-to-dir", help="follow each command line symbolic link that points to a directory"),
-        Opt(None, "hide", arg="required", metavar="PATTERN", multi=True, help="do not list implied entries matching shell PATTERN"),
+        Opt(
+            None,
+            "dereference-command-line-symlink-to-dir",
+            help="follow each command line symbolic link that points to a directory",
+        ),
+        Opt(
+            None,
+            "hide",
+            arg="required",
+            metavar="PATTERN",
+            multi=True,
+            help="do not list implied entries matching shell PATTERN",
+        ),
         Opt(None, "hyperlink", arg="optional", metavar="WHEN", help="hyperlink file names"),
-        Opt(None, "indicator-style", arg="required", metavar="WORD", help="append indicator with style WORD to entry names"),
+        Opt(
+            None,
+            "indicator-style",
+            arg="required",
+            metavar="WORD",
+            help="append indicator with style WORD to entry names",
+        ),
         Opt("i", "inode", help="print the index number of each file"),
-        Opt("I", "ignore", arg="required", metavar="PATTERN", multi=True, help="do not list implied entries matching shell PATTERN"),
+        Opt(
+            "I",
+            "ignore",
+            arg="required",
+            metavar="PATTERN",
+            multi=True,
+            help="do not list implied entries matching shell PATTERN",
+        ),
         Opt("k", "kibibytes", help="default to 1024-byte blocks for file system usage"),
         Opt("l", None, dest="l", help="use a long listing format"),
-        Opt("L", "dereference", help="show information for the file references rather than for the link itself"),
+        Opt(
+            "L",
+            "dereference",
+            help="show information for the file references rather than for the link itself",
+        ),
         Opt("m", None, dest="m", help="fill width with a comma separated list of entries"),
         Opt("n", "numeric-uid-gid", help="like -l, but list numeric user and group IDs"),
         Opt("N", "literal", help="print entry names without quoting"),
@@ -52,16 +92,36 @@ SPEC = CommandSpec(
         Opt("q", "hide-control-chars", help="print ? instead of nongraphic characters"),
         Opt(None, "show-control-chars", help="show nongraphic characters as-is"),
         Opt("Q", "quote-name", help="enclose entry names in double quotes"),
-        Opt(None, "quoting-style", arg="required", metavar="WORD", help="use quoting style WORD for entry names"),
+        Opt(
+            None,
+            "quoting-style",
+            arg="required",
+            metavar="WORD",
+            help="use quoting style WORD for entry names",
+        ),
         Opt("r", "reverse", help="reverse order while sorting"),
         Opt("R", "recursive", help="list subdirectories recursively"),
         Opt("s", "size", help="print the allocated size of each file, in blocks"),
         Opt("S", None, dest="S", help="sort by file size, largest first"),
-        Opt(None, "sort", arg="required", metavar="WORD", help="sort by WORD instead of name: none, size, time, version, extension"),
-        Opt(None, "time", arg="required", metavar="WORD", help="change the default of using modification times"),
+        Opt(
+            None,
+            "sort",
+            arg="required",
+            metavar="WORD",
+            help="sort by WORD instead of name: none, size, time, version, extension",
+        ),
+        Opt(
+            None,
+            "time",
+            arg="required",
+            metavar="WORD",
+            help="change the default of using modification times",
+        ),
         Opt(None, "time-style", arg="required", metavar="TIME_STYLE", help="time/date format with -l"),
         Opt("t", None, dest="t", help="sort by time, newest first"),
-        Opt("T", "tabsize", arg="required", metavar="COLS", help="assume tab stops at each COLS instead of 8"),
+        Opt(
+            "T", "tabsize", arg="required", metavar="COLS", help="assume tab stops at each COLS instead of 8"
+        ),
         Opt("u", None, dest="u", help="sort by / show access time"),
         Opt("U", None, dest="U", help="do not sort; list entries in directory order"),
         Opt("v", None, dest="v", help="natural sort of (version) numbers within text"),
@@ -153,9 +213,20 @@ def _configure(ctx: Ctx, opts: Parsed) -> Config:
         elif key == "m":
             c.fmt = "commas"
         elif key == "format":
-            c.fmt = _choice(ctx, value, "format", {
-                "verbose": "long", "long": "long", "commas": "commas", "horizontal": "across",
-                "across": "across", "vertical": "columns", "single-column": "one"})
+            c.fmt = _choice(
+                ctx,
+                value,
+                "format",
+                {
+                    "verbose": "long",
+                    "long": "long",
+                    "commas": "commas",
+                    "horizontal": "across",
+                    "across": "across",
+                    "vertical": "columns",
+                    "single-column": "one",
+                },
+            )
         elif key == "full_time":
             c.fmt = "long"
             c.time_style = "full-iso"
@@ -172,22 +243,70 @@ def _configure(ctx: Ctx, opts: Parsed) -> Config:
             c.size = False
         elif key in ("t", "S", "U", "v", "X", "sort"):
             sort_given = True
-            word = value if key == "sort" else {"t": "time", "S": "size", "U": "none", "v": "version", "X": "extension"}[key]
-            c.sort = _choice(ctx, word, "sort", {
-                "none": "none", "time": "time", "size": "size", "extension": "extension", "version": "version",
-                "width": "width"}) if key == "sort" else word
+            word = (
+                value
+                if key == "sort"
+                else {"t": "time", "S": "size", "U": "none", "v": "version", "X": "extension"}[key]
+            )
+            c.sort = (
+                _choice(
+                    ctx,
+                    word,
+                    "sort",
+                    {
+                        "none": "none",
+                        "time": "time",
+                        "size": "size",
+                        "extension": "extension",
+                        "version": "version",
+                        "width": "width",
+                    },
+                )
+                if key == "sort"
+                else word
+            )
         elif key in ("u", "c"):
             c.time = "atime" if key == "u" else "ctime"
             time_given = True
         elif key == "time":
-            c.time = _choice(ctx, value, "time", {
-                "atime": "atime", "access": "atime", "use": "atime", "ctime": "ctime", "status": "ctime",
-                "mtime": "mtime", "modification": "mtime", "birth": "mtime", "creation": "mtime"})
+            c.time = _choice(
+                ctx,
+                value,
+                "time",
+                {
+                    "atime": "atime",
+                    "access": "atime",
+                    "use": "atime",
+                    "ctime": "ctime",
+                    "status": "ctime",
+                    "mtime": "mtime",
+                    "modification": "mtime",
+                    "birth": "mtime",
+                    "creation": "mtime",
+                },
+            )
             time_given = True
         elif key == "classify":
-            when = _choice(ctx, value, "classify", {
-                "always": "always", "yes": "always", "force": "always", "never": "never", "no": "never",
-                "none": "never", "auto": "auto", "tty": "auto", "if-tty": "auto"}) if value is not None else "always"
+            when = (
+                _choice(
+                    ctx,
+                    value,
+                    "classify",
+                    {
+                        "always": "always",
+                        "yes": "always",
+                        "force": "always",
+                        "never": "never",
+                        "no": "never",
+                        "none": "never",
+                        "auto": "auto",
+                        "tty": "auto",
+                        "if-tty": "auto",
+                    },
+                )
+                if value is not None
+                else "always"
+            )
             if when == "always":
                 c.indicator = "classify"
         elif key == "file_type":
@@ -195,13 +314,30 @@ def _configure(ctx: Ctx, opts: Parsed) -> Config:
         elif key == "p":
             c.indicator = "slash"
         elif key == "indicator_style":
-            c.indicator = _choice(ctx, value, "indicator-style", {
-                "none": "none", "slash": "slash", "file-type": "file-type", "classify": "classify"})
+            c.indicator = _choice(
+                ctx,
+                value,
+                "indicator-style",
+                {"none": "none", "slash": "slash", "file-type": "file-type", "classify": "classify"},
+            )
         elif key == "quoting_style":
-            c.quoting = _choice(ctx, value, "quoting-style", {
-                "literal": "literal", "shell": "shell", "shell-always": "shell-always",
-                "shell-escape": "shell-escape", "shell-escape-always": "shell-escape-always", "c": "c",
-                "c-maybe": "c-maybe", "escape": "escape", "locale": "locale", "clocale": "clocale"})
+            c.quoting = _choice(
+                ctx,
+                value,
+                "quoting-style",
+                {
+                    "literal": "literal",
+                    "shell": "shell",
+                    "shell-always": "shell-always",
+                    "shell-escape": "shell-escape",
+                    "shell-escape-always": "shell-escape-always",
+                    "c": "c",
+                    "c-maybe": "c-maybe",
+                    "escape": "escape",
+                    "locale": "locale",
+                    "clocale": "clocale",
+                },
+            )
         elif key == "literal":
             c.quoting = "literal"
         elif key == "quote_name":
@@ -263,9 +399,11 @@ def _configure(ctx: Ctx, opts: Parsed) -> Config:
     # -u/-c sort by that time unless -l shows it (then -t is needed to sort)
     if time_given and not sort_given and c.fmt != "long":
         c.sort = "time"
-    if c.deref == "cmdline-dir" and not any(opts.has(k) for k in (
-            "dereference_command_line_symlink_to_dir",)) and (
-            c.directory or c.indicator == "classify" or c.fmt == "long"):
+    if (
+        c.deref == "cmdline-dir"
+        and not any(opts.has(k) for k in ("dereference_command_line_symlink_to_dir",))
+        and (c.directory or c.indicator == "classify" or c.fmt == "long")
+    ):
         c.deref = "never"
     given_style = style = c.time_style
     if style.startswith("posix-"):
@@ -282,5 +420,3 @@ def _configure(ctx: Ctx, opts: Parsed) -> Config:
 
 
 # ------------------------------------------------------------ entries
-
-

@@ -71,11 +71,18 @@ class Lister:
         self.out: list[str] = []
         self.ignore = [compile_pattern(p) for p in cfg.ignore]
         self.hide = [compile_pattern(p) for p in cfg.hide]
-        self.needs_stat = (cfg.fmt == "long" or cfg.size or cfg.inode or cfg.indicator in ("classify", "file-type")
-                           or cfg.sort in ("time", "size"))
+        self.needs_stat = (
+            cfg.fmt == "long"
+            or cfg.size
+            or cfg.inode
+            or cfg.indicator in ("classify", "file-type")
+            or cfg.sort in ("time", "size")
+        )
 
     # --- building entries
-    def make_entry(self, name: str, path: str, cmdline: bool, known: Stat | FsError | None = None) -> Entry | None:
+    def make_entry(
+        self, name: str, path: str, cmdline: bool, known: Stat | FsError | None = None
+    ) -> Entry | None:
         fs = self.fs
         cfg = self.cfg
         try:
@@ -96,8 +103,12 @@ class Lister:
                 entry.target = None
             tst = fs.try_stat(path)
             entry.target_st = tst
-            follow = cfg.deref == "always" or (cmdline and (
-                cfg.deref == "cmdline" or (cfg.deref == "cmdline-dir" and tst is not None and tst.is_dir)))
+            follow = cfg.deref == "always" or (
+                cmdline
+                and (
+                    cfg.deref == "cmdline" or (cfg.deref == "cmdline-dir" and tst is not None and tst.is_dir)
+                )
+            )
             if follow:
                 if tst is None:
                     # GNU only stats (and so only notices) when the output needs it
@@ -134,6 +145,7 @@ class Lister:
         if cfg.sort == "none":
             out = list(entries)
         else:
+
             def name_key(e: Entry) -> bytes:
                 return e.name.encode("utf-8", "surrogateescape")
 
@@ -169,7 +181,9 @@ class Lister:
         style = self.cfg.quoting
         if style == "literal":
             if self.cfg.hide_control:
-                return "".join("?" if (ord(c) < 32 or ord(c) == 127 or 0xDC80 <= ord(c) <= 0xDCFF) else c for c in name)
+                return "".join(
+                    "?" if (ord(c) < 32 or ord(c) == 127 or 0xDC80 <= ord(c) <= 0xDCFF) else c for c in name
+                )
             return name
         if style == "shell-escape":
             return shell_quote(name)
@@ -226,9 +240,14 @@ class Lister:
         if cfg.fmt == "long":
             self.print_long(entries)
             return
-        inode_w = max((len(str(e.st.ino)) for e in entries if e.st is not None), default=1) if cfg.inode else 0
-        blocks_w = max((len(self.blocks_text(blocks_512(e.st))) for e in entries if e.st is not None), default=1) \
-            if cfg.size else 0
+        inode_w = (
+            max((len(str(e.st.ino)) for e in entries if e.st is not None), default=1) if cfg.inode else 0
+        )
+        blocks_w = (
+            max((len(self.blocks_text(blocks_512(e.st))) for e in entries if e.st is not None), default=1)
+            if cfg.size
+            else 0
+        )
         cells: list[tuple[str, int]] = []
         for e in entries:
             self.ctx.checkpoint()
@@ -385,10 +404,25 @@ class Lister:
                 size = f"{math.ceil(st.size / cfg.block_size)}{cfg.block_suffix}"
             else:
                 size = str(st.size)
-            rows.append((e, [str(st.ino), self.blocks_text(blocks_512(st)), mode_string(st.mode), str(st.nlink),
-                             owner, grp, size, self.format_time(self.time_of(e))]))
+            rows.append(
+                (
+                    e,
+                    [
+                        str(st.ino),
+                        self.blocks_text(blocks_512(st)),
+                        mode_string(st.mode),
+                        str(st.nlink),
+                        owner,
+                        grp,
+                        size,
+                        self.format_time(self.time_of(e)),
+                    ],
+                )
+            )
         widths = [max((len(r[1][k]) for r in rows), default=0) for k in range(8)]
-        dev_rows = [r for r in rows if r[0].st is not None and (r[0].st.is_chr or type_char(r[0].st.mode) == "b")]
+        dev_rows = [
+            r for r in rows if r[0].st is not None and (r[0].st.is_chr or type_char(r[0].st.mode) == "b")
+        ]
         if dev_rows:
             major_w = max(len(r[1][6].split(", ")[0]) for r in dev_rows)
             minor_w = max(len(r[1][6].split(", ")[1]) for r in dev_rows)
@@ -403,7 +437,9 @@ class Lister:
             for k, show in ((4, cfg.owner), (5, cfg.group), (4, cfg.author)):
                 if show:
                     value = cols[k]
-                    parts.append((value.rjust(widths[k]) if value.isdigit() else value.ljust(widths[k])) + " ")
+                    parts.append(
+                        (value.rjust(widths[k]) if value.isdigit() else value.ljust(widths[k])) + " "
+                    )
             if cfg.context:
                 parts.append("? ")
             size = cols[6]
@@ -498,7 +534,11 @@ def _c_escape(name: str, c_style: bool) -> str:
         elif ch == " " and not c_style:
             out.append("\\ ")
         elif ch in "\a\b\f\n\r\t\v":
-            out.append({"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}[ch])
+            out.append(
+                {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\v": "\\v"}[
+                    ch
+                ]
+            )
         elif 0xDC80 <= code <= 0xDCFF:
             out.append(f"\\{code - 0xDC00:03o}")
         elif code < 32 or code == 127:
@@ -511,5 +551,3 @@ def _c_escape(name: str, c_style: bool) -> str:
 def _strftime(d: _dt.datetime, fmt: str, t: float) -> str:
     """strftime plus %N (nanoseconds), which Python lacks."""
     return d.strftime(fmt.replace("%N", f"{nanos(t):09d}").replace("%-", "%"))
-
-

@@ -28,21 +28,79 @@ ICONV_SPEC = CommandSpec(
 
 # glibc names -> Python codec names
 _ALIASES = {
-    "UTF8": "utf-8", "UTF-8": "utf-8", "ASCII": "ascii", "US-ASCII": "ascii", "ANSI_X3.4-1968": "ascii",
-    "LATIN1": "latin-1", "ISO-8859-1": "latin-1", "ISO8859-1": "latin-1", "ISO_8859-1": "latin-1", "L1": "latin-1",
-    "LATIN2": "iso8859-2", "ISO-8859-2": "iso8859-2", "ISO-8859-15": "iso8859-15", "LATIN-9": "iso8859-15",
-    "UTF-16": "utf-16", "UTF16": "utf-16", "UTF-16LE": "utf-16-le", "UTF-16BE": "utf-16-be", "UTF-32": "utf-32",
-    "UTF32": "utf-32", "UTF-32LE": "utf-32-le", "UTF-32BE": "utf-32-be", "UCS-2": "utf-16-le", "UCS-2LE": "utf-16-le",
-    "UCS-2BE": "utf-16-be", "UCS-4": "utf-32-be", "UCS-4LE": "utf-32-le", "UCS-4BE": "utf-32-be",
-    "CP1252": "cp1252", "WINDOWS-1252": "cp1252", "CP1251": "cp1251", "WINDOWS-1251": "cp1251", "CP1250": "cp1250",
-    "CP437": "cp437", "CP850": "cp850", "KOI8-R": "koi8-r", "KOI8-U": "koi8-u", "SHIFT_JIS": "shift_jis",
-    "SJIS": "shift_jis", "EUC-JP": "euc-jp", "EUC-KR": "euc-kr", "GB2312": "gb2312", "GBK": "gbk", "GB18030": "gb18030",
-    "BIG5": "big5", "MACINTOSH": "mac-roman", "UTF-7": "utf-7", "CP932": "cp932", "CP936": "gbk",
+    "UTF8": "utf-8",
+    "UTF-8": "utf-8",
+    "ASCII": "ascii",
+    "US-ASCII": "ascii",
+    "ANSI_X3.4-1968": "ascii",
+    "LATIN1": "latin-1",
+    "ISO-8859-1": "latin-1",
+    "ISO8859-1": "latin-1",
+    "ISO_8859-1": "latin-1",
+    "L1": "latin-1",
+    "LATIN2": "iso8859-2",
+    "ISO-8859-2": "iso8859-2",
+    "ISO-8859-15": "iso8859-15",
+    "LATIN-9": "iso8859-15",
+    "UTF-16": "utf-16",
+    "UTF16": "utf-16",
+    "UTF-16LE": "utf-16-le",
+    "UTF-16BE": "utf-16-be",
+    "UTF-32": "utf-32",
+    "UTF32": "utf-32",
+    "UTF-32LE": "utf-32-le",
+    "UTF-32BE": "utf-32-be",
+    "UCS-2": "utf-16-le",
+    "UCS-2LE": "utf-16-le",
+    "UCS-2BE": "utf-16-be",
+    "UCS-4": "utf-32-be",
+    "UCS-4LE": "utf-32-le",
+    "UCS-4BE": "utf-32-be",
+    "CP1252": "cp1252",
+    "WINDOWS-1252": "cp1252",
+    "CP1251": "cp1251",
+    "WINDOWS-1251": "cp1251",
+    "CP1250": "cp1250",
+    "CP437": "cp437",
+    "CP850": "cp850",
+    "KOI8-R": "koi8-r",
+    "KOI8-U": "koi8-u",
+    "SHIFT_JIS": "shift_jis",
+    "SJIS": "shift_jis",
+    "EUC-JP": "euc-jp",
+    "EUC-KR": "euc-kr",
+    "GB2312": "gb2312",
+    "GBK": "gbk",
+    "GB18030": "gb18030",
+    "BIG5": "big5",
+    "MACINTOSH": "mac-roman",
+    "UTF-7": "utf-7",
+    "CP932": "cp932",
+    "CP936": "gbk",
 }
-_TRANSLIT = {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-",
-             "\u2026": "...", "\u00a0": " ", "\u00df": "ss", "\u00e6": "ae", "\u00c6": "AE", "\u0153": "oe",
-             "\u0152": "OE", "\u00f8": "o", "\u00d8": "O", "\u20ac": "EUR", "\u00a9": "(C)", "\u00ae": "(R)",
-             "\u2122": "(TM)", "\u00ab": "<<", "\u00bb": ">>"}
+_TRANSLIT = {
+    "\u2018": "'",
+    "\u2019": "'",
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u2013": "-",
+    "\u2014": "-",
+    "\u2026": "...",
+    "\u00a0": " ",
+    "\u00df": "ss",
+    "\u00e6": "ae",
+    "\u00c6": "AE",
+    "\u0153": "oe",
+    "\u0152": "OE",
+    "\u00f8": "o",
+    "\u00d8": "O",
+    "\u20ac": "EUR",
+    "\u00a9": "(C)",
+    "\u00ae": "(R)",
+    "\u2122": "(TM)",
+    "\u00ab": "<<",
+    "\u00bb": ">>",
+}
 
 
 def _codec(name: str) -> tuple[str, bool, bool] | None:
@@ -100,12 +158,15 @@ def cmd_iconv(ctx: Ctx) -> int:
     out = Out(out_stream)
     status = 0
     # glibc's words; an input that cannot be read, or converted, ends the run (not one that cannot be opened)
-    inputs = ctx.inputs(files, "cannot open input file `{name}': {err}", "error while reading the input: {err}",
-                        out.flush)
+    inputs = ctx.inputs(
+        files, "cannot open input file `{name}': {err}", "error while reading the input: {err}", out.flush
+    )
     inputs.stop_on_read_error = not omit
     for _name, stream in inputs:
         with inputs.reading():
-            status = max(status, _convert(ctx, b"".join(read_chunks(ctx, stream)), src[0], dst[0], dst[1], omit, out))
+            status = max(
+                status, _convert(ctx, b"".join(read_chunks(ctx, stream)), src[0], dst[0], dst[1], omit, out)
+            )
         if status and not omit:
             break
     out.flush()

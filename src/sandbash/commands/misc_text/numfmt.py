@@ -18,13 +18,27 @@ NUMFMT_SPEC = CommandSpec(
     summary="Reformat NUMBER(s), or the numbers from standard input if none are specified.",
     operand_if=lambda a: bool(re.fullmatch(r"-\d.*", a)),
     opts=(
-        Opt("d", "delimiter", arg="required", metavar="X", help="use X instead of whitespace for field delimiter"),
-        Opt(None, "field", arg="required", metavar="FIELDS", help="replace the numbers in these input fields"),
+        Opt(
+            "d",
+            "delimiter",
+            arg="required",
+            metavar="X",
+            help="use X instead of whitespace for field delimiter",
+        ),
+        Opt(
+            None, "field", arg="required", metavar="FIELDS", help="replace the numbers in these input fields"
+        ),
         Opt(None, "format", arg="required", metavar="FORMAT", help="use printf style floating-point FORMAT"),
         Opt(None, "from", arg="required", metavar="UNIT", help="auto-scale input numbers to UNITs"),
         Opt(None, "from-unit", arg="required", metavar="N", help="specify the input unit size"),
         Opt(None, "grouping", help="use locale-defined grouping of digits"),
-        Opt(None, "header", arg="optional", metavar="N", help="print (without converting) the first N header lines"),
+        Opt(
+            None,
+            "header",
+            arg="optional",
+            metavar="N",
+            help="print (without converting) the first N header lines",
+        ),
         Opt(None, "invalid", arg="required", metavar="MODE", help="failure mode for invalid numbers"),
         Opt(None, "padding", arg="required", metavar="N", help="pad the output to N characters"),
         Opt(None, "round", arg="required", metavar="METHOD", help="use METHOD for rounding when scaling"),
@@ -37,8 +51,13 @@ NUMFMT_SPEC = CommandSpec(
 )
 
 _UNITS = [("none", "none"), ("auto", "auto"), ("si", "si"), ("iec", "iec"), ("iec-i", "iec-i")]
-_ROUNDS = [("up", "up"), ("down", "down"), ("from-zero", "from-zero"), ("towards-zero", "towards-zero"),
-           ("nearest", "nearest")]
+_ROUNDS = [
+    ("up", "up"),
+    ("down", "down"),
+    ("from-zero", "from-zero"),
+    ("towards-zero", "towards-zero"),
+    ("nearest", "nearest"),
+]
 _INVALID = [("abort", "abort"), ("fail", "fail"), ("warn", "warn"), ("ignore", "ignore")]
 _SUFFIXES = "KMGTPEZY"
 _NUM = re.compile(r"\s*(-?)(\d*)(\.(\d*))?")
@@ -97,7 +116,10 @@ class Numfmt:
     def _format(self, text: str) -> tuple[str, str, str, int | None, str]:
         m = re.fullmatch(r"(.*?)%([-0']*)(\d*)(?:\.(\d+))?f(.*)", text, re.S)
         if m is None or "%" in m.group(5).replace("%%", ""):
-            self.ctx.error(f"invalid format {quote(self.ctx, text)}" + ("" if m else ", directive must be %[0]['][-][N][.][N]f"))
+            self.ctx.error(
+                f"invalid format {quote(self.ctx, text)}"
+                + ("" if m else ", directive must be %[0]['][-][N][.][N]f")
+            )
             raise CommandExit(1)
         prefix, flags, width, prec, suffix = m.groups()
         most = min(2**31 - 1, self.ctx.limits.max_string_length)  # GNU: INT_MAX; here also the string limit
@@ -107,7 +129,13 @@ class Numfmt:
         if prec is not None and int(prec) > most:
             self.ctx.error(f"invalid precision in format {quote(self.ctx, text)}")
             raise CommandExit(1)
-        return prefix.replace("%%", "%"), flags, width, int(prec) if prec is not None else None, suffix.replace("%%", "%")
+        return (
+            prefix.replace("%%", "%"),
+            flags,
+            width,
+            int(prec) if prec is not None else None,
+            suffix.replace("%%", "%"),
+        )
 
     # -- parsing
 
@@ -154,19 +182,26 @@ class Numfmt:
         value = value / self.to_unit
         if self.to == "none" and abs(value) >= 1e18:
             if self.fmt and self.fmt[3] is not None:
-                raise Invalid(f"value/precision too large to be printed: '{value:g}/{self.fmt[3]}' "
-                              "(consider using --to)")
+                raise Invalid(
+                    f"value/precision too large to be printed: '{value:g}/{self.fmt[3]}' "
+                    "(consider using --to)"
+                )
             raise Invalid(f"value too large to be printed: '{value:g}' (consider using --to)")
         prec = self.fmt[3] if self.fmt else None
         if self.to == "none" and prec and len(str(int(abs(value)))) + prec > 19:
             # GNU prints at most 19 digits without scaling (and 10**prec would not end)
-            raise Invalid(f"value/precision too large to be printed: '{value:g}/{prec}' (consider using --to)")
+            raise Invalid(
+                f"value/precision too large to be printed: '{value:g}/{prec}' (consider using --to)"
+            )
         if self.to == "none":
             if prec is not None:
                 text = f"{_round(value * 10**prec, self.round) / 10**prec:.{prec}f}"
             else:
-                text = f"{_round(value * 10**frac, self.round) / 10**frac:.{frac}f}" if frac else \
-                    f"{_round(value, self.round):.0f}"
+                text = (
+                    f"{_round(value * 10**frac, self.round) / 10**frac:.{frac}f}"
+                    if frac
+                    else f"{_round(value, self.round):.0f}"
+                )
             if self.grouping:
                 text = text  # C.UTF-8 has no thousands separator
         else:

@@ -22,8 +22,11 @@ from ..textbasic.common import (
     usage_fail,
 )
 
-TSORT_SPEC = CommandSpec(name="tsort", usage="[OPTION] [FILE]",
-                         summary="Write totally ordered list consistent with the partial ordering in FILE.")
+TSORT_SPEC = CommandSpec(
+    name="tsort",
+    usage="[OPTION] [FILE]",
+    summary="Write totally ordered list consistent with the partial ordering in FILE.",
+)
 
 
 class _Item:

@@ -33,19 +33,49 @@ SPLIT_SPEC = CommandSpec(
     summary="Output pieces of FILE to PREFIXaa, PREFIXab, ...; default size is 1000 lines, and default PREFIX is 'x'.",
     numeric="lines",
     opts=(
-        Opt("a", "suffix-length", arg="required", metavar="N", help="generate suffixes of length N (default 2)"),
+        Opt(
+            "a",
+            "suffix-length",
+            arg="required",
+            metavar="N",
+            help="generate suffixes of length N (default 2)",
+        ),
         Opt(None, "additional-suffix", arg="required", metavar="SUFFIX", help="append an additional SUFFIX"),
         Opt("b", "bytes", arg="required", metavar="SIZE", help="put SIZE bytes per output file"),
-        Opt("C", "line-bytes", arg="required", metavar="SIZE", help="put at most SIZE bytes of records per file"),
+        Opt(
+            "C",
+            "line-bytes",
+            arg="required",
+            metavar="SIZE",
+            help="put at most SIZE bytes of records per file",
+        ),
         Opt("d", None, dest="numeric_plain", help="use numeric suffixes starting at 0, not alphabetic"),
-        Opt(None, "numeric-suffixes", arg="optional", metavar="FROM", help="same as -d, but allow setting the start"),
+        Opt(
+            None,
+            "numeric-suffixes",
+            arg="optional",
+            metavar="FROM",
+            help="same as -d, but allow setting the start",
+        ),
         Opt("x", None, dest="hex_plain", help="use hex suffixes starting at 0, not alphabetic"),
-        Opt(None, "hex-suffixes", arg="optional", metavar="FROM", help="same as -x, but allow setting the start"),
+        Opt(
+            None,
+            "hex-suffixes",
+            arg="optional",
+            metavar="FROM",
+            help="same as -x, but allow setting the start",
+        ),
         Opt("e", "elide-empty-files", help="do not generate empty output files with '-n'"),
         Opt(None, "filter", arg="required", metavar="COMMAND", help="write to shell COMMAND"),
         Opt("l", "lines", arg="required", metavar="NUMBER", help="put NUMBER lines/records per output file"),
         Opt("n", "number", arg="required", metavar="CHUNKS", help="generate CHUNKS output files"),
-        Opt("t", "separator", arg="required", metavar="SEP", help="use SEP instead of newline as the record separator"),
+        Opt(
+            "t",
+            "separator",
+            arg="required",
+            metavar="SEP",
+            help="use SEP instead of newline as the record separator",
+        ),
         Opt("u", "unbuffered", help="immediately copy input to output with '-n r/...'"),
         Opt(None, "verbose", help="print a diagnostic just before each output file is opened"),
     ),
@@ -56,7 +86,9 @@ class Namer:
     """GNU's output names: PREFIX + suffix (+ additional suffix); alphabetic
     suffixes widen automatically when the length was not given."""
 
-    def __init__(self, ctx: Ctx, prefix: str, length: int | None, alphabet: str, start: int, extra: str) -> None:
+    def __init__(
+        self, ctx: Ctx, prefix: str, length: int | None, alphabet: str, start: int, extra: str
+    ) -> None:
         self.ctx = ctx
         self.prefix = prefix
         self.auto = length is None and start == 0
@@ -324,11 +356,19 @@ CSPLIT_SPEC = CommandSpec(
     summary="Output pieces of FILE separated by PATTERN(s) to files 'xx00', 'xx01', ..., and output byte counts.",
     operand_if=lambda a: bool(re.fullmatch(r"-\d+", a)),
     opts=(
-        Opt("b", "suffix-format", arg="required", metavar="FORMAT", help="use sprintf FORMAT instead of %02d"),
+        Opt(
+            "b", "suffix-format", arg="required", metavar="FORMAT", help="use sprintf FORMAT instead of %02d"
+        ),
         Opt("f", "prefix", arg="required", metavar="PREFIX", help="use PREFIX instead of 'xx'"),
         Opt("k", "keep-files", help="do not remove output files on errors"),
         Opt(None, "suppress-matched", help="suppress the lines matching PATTERN"),
-        Opt("n", "digits", arg="required", metavar="DIGITS", help="use specified number of digits instead of 2"),
+        Opt(
+            "n",
+            "digits",
+            arg="required",
+            metavar="DIGITS",
+            help="use specified number of digits instead of 2",
+        ),
         Opt("s", "quiet", dest="silent", help="do not print counts of output file sizes"),
         Opt(None, "silent", dest="silent"),
         Opt("z", "elide-empty-files", help="remove empty output files"),
@@ -425,8 +465,9 @@ def cmd_csplit(ctx: Ctx) -> int:
         return _csplit_run(ctx, lines, prefix, digits, suffix_fmt, opts, pats)
 
 
-def _csplit_run(ctx: Ctx, lines: list[bytes], prefix: str, digits: int, suffix_fmt: str | None, opts: Parsed,
-                pats: Any) -> int:
+def _csplit_run(
+    ctx: Ctx, lines: list[bytes], prefix: str, digits: int, suffix_fmt: str | None, opts: Parsed, pats: Any
+) -> int:
     job = _Csplit(ctx, lines, prefix, digits, suffix_fmt, opts)
     try:
         job.run(pats)
@@ -438,8 +479,9 @@ def _csplit_run(ctx: Ctx, lines: list[bytes], prefix: str, digits: int, suffix_f
 
 
 class _Csplit:
-    def __init__(self, ctx: Ctx, lines: list[bytes], prefix: str, digits: int, suffix_fmt: str | None,
-                 opts: Any) -> None:
+    def __init__(
+        self, ctx: Ctx, lines: list[bytes], prefix: str, digits: int, suffix_fmt: str | None, opts: Any
+    ) -> None:
         self.ctx = ctx
         self.lines = lines
         self.prefix = prefix
@@ -458,9 +500,16 @@ class _Csplit:
             m = re.search(r"%([-0 +#']*)(\d*)(?:\.\d+)?([diouxX])", self.suffix_fmt)
             if m:
                 flags, width, conv = m.groups()
-                spec = "{:" + ("0" if "0" in flags else "") + (width or "") + {"d": "d", "i": "d", "u": "d", "o": "o",
-                                                                                  "x": "x", "X": "X"}[conv] + "}"
-                return self.prefix + self.suffix_fmt[: m.start()] + spec.format(n) + self.suffix_fmt[m.end() :]
+                spec = (
+                    "{:"
+                    + ("0" if "0" in flags else "")
+                    + (width or "")
+                    + {"d": "d", "i": "d", "u": "d", "o": "o", "x": "x", "X": "X"}[conv]
+                    + "}"
+                )
+                return (
+                    self.prefix + self.suffix_fmt[: m.start()] + spec.format(n) + self.suffix_fmt[m.end() :]
+                )
         return f"{self.prefix}{n:0{self.digits}d}"
 
     def emit(self, start: int, end: int) -> None:
@@ -497,21 +546,33 @@ class _Csplit:
                     target = p.line if k == 0 else prev_line + p.line
                     if target - 1 > total or (k and target - 1 >= total):
                         self.emit(cur, total)
-                        raise _die(self.ctx, f"{quote(self.ctx, p.text)}: line number out of range"
-                                   + (f" on repetition {k}" if k else ""))
+                        raise _die(
+                            self.ctx,
+                            f"{quote(self.ctx, p.text)}: line number out of range"
+                            + (f" on repetition {k}" if k else ""),
+                        )
                     self.emit(cur, target - 1)
                     cur = search_from = target - 1
                     prev_line = target
                 else:
-                    found = next((i for i in range(search_from, total)
-                                  if p.regex.search(self.lines[i].rstrip(b"\n")) is not None), None)
+                    found = next(
+                        (
+                            i
+                            for i in range(search_from, total)
+                            if p.regex.search(self.lines[i].rstrip(b"\n")) is not None
+                        ),
+                        None,
+                    )
                     self.ctx.checkpoint(total - search_from + 1)
                     if found is None:
                         if p.repeat == -1 and k > 0:
                             break
                         self.emit(cur, total)
-                        raise _die(self.ctx, f"{quote(self.ctx, p.text)}: match not found"
-                                   + (f" on repetition {k}" if k else ""))
+                        raise _die(
+                            self.ctx,
+                            f"{quote(self.ctx, p.text)}: match not found"
+                            + (f" on repetition {k}" if k else ""),
+                        )
                     cut = min(max(found + p.offset, cur), total)
                     if p.kind == "re":
                         self.emit(cur, cut)

@@ -36,32 +36,64 @@ def _o(short: str | None, long: str, arg: str = "none", multi: bool = False, cou
 
 
 SPEC = CommandSpec(
-    name="curl", usage="[options...] <url>", usage_status=2,
+    name="curl",
+    usage="[options...] <url>",
+    usage_status=2,
     summary="Transfer a URL over HTTP or HTTPS, within the sandbox's network allow-list.",
     opts=(
-        _o("s", "silent"), _o("S", "show-error"), _o("f", "fail"), _o(None, "fail-with-body"),
-        _o("L", "location"), _o(None, "max-redirs", "required"), _o("X", "request", "required"),
-        _o("H", "header", "required", True), _o("d", "data", "required", True),
-        _o(None, "data-ascii", "required", True), _o(None, "data-raw", "required", True),
-        _o(None, "data-binary", "required", True), _o(None, "data-urlencode", "required", True),
-        _o(None, "json", "required", True), _o("F", "form", "required", True),
-        _o(None, "form-string", "required", True), _o("G", "get"), _o("I", "head"), _o("i", "include"),
-        _o("o", "output", "required", True), _o("O", "remote-name", count=True), _o(None, "remote-name-all"),
-        _o(None, "create-dirs"), _o("D", "dump-header", "required"), _o("w", "write-out", "required"),
-        _o("u", "user", "required"), _o("A", "user-agent", "required"), _o("e", "referer", "required"),
-        _o("b", "cookie", "required", True), _o("c", "cookie-jar", "required"),
-        _o("m", "max-time", "required"), _o(None, "connect-timeout", "required"),
-        _o(None, "max-filesize", "required"), _o(None, "retry", "required"),
-        _o(None, "retry-delay", "required"), _o(None, "retry-max-time", "required"),
-        _o(None, "retry-connrefused"), _o("k", "insecure"), _o(None, "compressed"), _o("v", "verbose"),
-        _o(None, "url", "required", True), _o("#", "progress-bar"), _o(None, "no-progress-meter"),
-        _o("N", "no-buffer"), _o(None, "http1.1"),
+        _o("s", "silent"),
+        _o("S", "show-error"),
+        _o("f", "fail"),
+        _o(None, "fail-with-body"),
+        _o("L", "location"),
+        _o(None, "max-redirs", "required"),
+        _o("X", "request", "required"),
+        _o("H", "header", "required", True),
+        _o("d", "data", "required", True),
+        _o(None, "data-ascii", "required", True),
+        _o(None, "data-raw", "required", True),
+        _o(None, "data-binary", "required", True),
+        _o(None, "data-urlencode", "required", True),
+        _o(None, "json", "required", True),
+        _o("F", "form", "required", True),
+        _o(None, "form-string", "required", True),
+        _o("G", "get"),
+        _o("I", "head"),
+        _o("i", "include"),
+        _o("o", "output", "required", True),
+        _o("O", "remote-name", count=True),
+        _o(None, "remote-name-all"),
+        _o(None, "create-dirs"),
+        _o("D", "dump-header", "required"),
+        _o("w", "write-out", "required"),
+        _o("u", "user", "required"),
+        _o("A", "user-agent", "required"),
+        _o("e", "referer", "required"),
+        _o("b", "cookie", "required", True),
+        _o("c", "cookie-jar", "required"),
+        _o("m", "max-time", "required"),
+        _o(None, "connect-timeout", "required"),
+        _o(None, "max-filesize", "required"),
+        _o(None, "retry", "required"),
+        _o(None, "retry-delay", "required"),
+        _o(None, "retry-max-time", "required"),
+        _o(None, "retry-connrefused"),
+        _o("k", "insecure"),
+        _o(None, "compressed"),
+        _o("v", "verbose"),
+        _o(None, "url", "required", True),
+        _o("#", "progress-bar"),
+        _o(None, "no-progress-meter"),
+        _o("N", "no-buffer"),
+        _o(None, "http1.1"),
     ),
 )
 
 
 def _usage(ctx: Ctx, message: str) -> CommandExit:
-    ctx.stderr.write(f"curl: {message}\ncurl: try 'curl --help' or 'curl --manual' for more information\n".encode())
+    ctx.stderr.write(
+        f"curl: {message}\ncurl: try 'curl --help' or 'curl --manual' for more information\n".encode()
+    )
     return CommandExit(2)
 
 
@@ -102,7 +134,9 @@ class _Sink:
                     self._ctx.fs.mkdir(self.path.rsplit("/", 1)[0] or "/", parents=True)
                 self._stream = self._ctx.open_out(self.path)
             except FsError as e:
-                self._ctx.stderr.write(f"Warning: Failed to open the file {self.path}: {strerror(e.code)}\n".encode())
+                self._ctx.stderr.write(
+                    f"Warning: Failed to open the file {self.path}: {strerror(e.code)}\n".encode()
+                )
                 raise WriteFailed() from None
         if data:
             self._stream.write(data)
@@ -120,8 +154,11 @@ class _Target:
 
 def _targets(opts: Parsed) -> list[_Target]:
     """-o and -O in command-line order; each applies to the next URL."""
-    return [_Target(str(v)) if k == "output" else _Target(None, True)
-            for k, v in opts.order if k in ("output", "remote_name")]
+    return [
+        _Target(str(v)) if k == "output" else _Target(None, True)
+        for k, v in opts.order
+        if k in ("output", "remote_name")
+    ]
 
 
 class Curl:
@@ -142,11 +179,16 @@ class Curl:
         self.data = data_body(ctx, order)
         self.form = form_body(ctx, order)
         if self.data is not None and self.form is not None:
-            raise _usage(ctx, "You can only select one HTTP request method! "
-                              "You asked for both POST (-d, --data) and multipart formpost (-F, --form).")
+            raise _usage(
+                ctx,
+                "You can only select one HTTP request method! "
+                "You asked for both POST (-d, --data) and multipart formpost (-F, --form).",
+            )
         self.custom = custom_headers(ctx, opts.get("header") or [])
         self.literal_cookie, self.jar = self._cookies(opts.get("cookie") or [])
-        self.dump: _Sink | None = _Sink(ctx, str(opts["dump_header"]), False) if opts.get("dump_header") else None
+        self.dump: _Sink | None = (
+            _Sink(ctx, str(opts["dump_header"]), False) if opts.get("dump_header") else None
+        )
         self._pending: list[str] = []  # -v request lines, printed once connected
 
     # ------------------------------------------------------------ setup
@@ -177,7 +219,8 @@ class Curl:
         method = str(opts.get("request") or ("HEAD" if opts.get("head") else "POST" if body else "GET"))
         builtin: list[Header] = []
         userpass = opts.get("user") or (
-            f"{given.username}:{given.password or ''}" if given.username is not None else None)
+            f"{given.username}:{given.password or ''}" if given.username is not None else None
+        )
         if userpass is not None:
             builtin.append(("Authorization", basic_auth(str(userpass))))
         agent = opts.get("user_agent", f"curl/{CURL_VERSION}")
@@ -221,7 +264,9 @@ class Curl:
     def _on_request(self, req: Request, shown: list[Header]) -> None:
         if self.verbose:
             self._pending = [f"> {req.method} {req.url.target} HTTP/1.1\r\n"]
-            self._pending += [f"> {k}: {v}\r\n" for k, v in shown if k.lower() != "content-length" or req.body]
+            self._pending += [
+                f"> {k}: {v}\r\n" for k, v in shown if k.lower() != "content-length" or req.body
+            ]
             self._pending.append("> \r\n")
 
     def _flush_request(self) -> None:
@@ -296,8 +341,10 @@ class Curl:
                     raise
                 problem = "connection refused" if refused else "timeout"
             if self.show_errors:
-                self._trace(f"Warning: Problem : {problem}. Will retry in {int(delay)} seconds. "
-                            f"{left} retries left.\n")
+                self._trace(
+                    f"Warning: Problem : {problem}. Will retry in {int(delay)} seconds. "
+                    f"{left} retries left.\n"
+                )
             wait(self.ctx, delay)
             if not self.retry_delay:
                 delay = min(delay * 2, 600.0)
@@ -305,13 +352,22 @@ class Curl:
 
     def _attempt(self, req: Request, sink: _Sink, t: Transfer, retrying: bool) -> int:
         """One try; -1 asks for a retry (a transient HTTP status with retries left)."""
-        with HttpClient(self.cfg, max_time=self.max_time, connect_timeout=self.connect_timeout,
-                        max_response_size=None if self.max_filesize is None else int(self.max_filesize),
-                        run_remaining=self.ctx.budget.remaining, on_connect=self._on_connect,
-                        on_request=self._on_request) as client:
-            resp = client.fetch(req, follow=bool(self.opts.get("location")), max_redirects=self.max_redirs,
-                                prepare=self._prepare,
-                                on_response=lambda r, final: self._on_response(r, final, sink, t))
+        with HttpClient(
+            self.cfg,
+            max_time=self.max_time,
+            connect_timeout=self.connect_timeout,
+            max_response_size=None if self.max_filesize is None else int(self.max_filesize),
+            run_remaining=self.ctx.budget.remaining,
+            on_connect=self._on_connect,
+            on_request=self._on_request,
+        ) as client:
+            resp = client.fetch(
+                req,
+                follow=bool(self.opts.get("location")),
+                max_redirects=self.max_redirs,
+                prepare=self._prepare,
+                on_response=lambda r, final: self._on_response(r, final, sink, t),
+            )
             try:
                 return self._finish(resp, sink, t, retrying)
             finally:
@@ -339,7 +395,11 @@ class Curl:
         t.status, t.http_version, t.headers = resp.status, resp.http_version, resp.headers
         t.effective, t.redirects, t.remote = str(resp.url), resp.redirects, resp.remote
         t.redirect_url = ""
-        if resp.status in (301, 302, 303, 307, 308) and resp.header("location") and not self.opts.get("location"):
+        if (
+            resp.status in (301, 302, 303, 307, 308)
+            and resp.header("location")
+            and not self.opts.get("location")
+        ):
             try:
                 t.redirect_url = str(join(resp.url, resp.header("location") or ""))
             except UrlError:
@@ -370,8 +430,13 @@ class Curl:
             except FsError:
                 return
         enc = "utf-8"
-        write_out(fmt, t, lambda s: self.ctx.stdout.write(s.encode(enc, "surrogateescape")),
-                  lambda s: self.ctx.stderr.write(s.encode(enc, "surrogateescape")), self._trace)
+        write_out(
+            fmt,
+            t,
+            lambda s: self.ctx.stdout.write(s.encode(enc, "surrogateescape")),
+            lambda s: self.ctx.stderr.write(s.encode(enc, "surrogateescape")),
+            self._trace,
+        )
 
     def save_jar(self) -> None:
         path = self.opts.get("cookie_jar")

@@ -13,10 +13,24 @@ Header = tuple[str, str]
 DATA_KEYS = frozenset({"data", "data_ascii", "data_raw", "data_binary", "data_urlencode", "json"})
 FORM_KEYS = frozenset({"form", "form_string"})
 _FORM_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-_MIME = {"txt": "text/plain", "html": "text/html", "htm": "text/html", "css": "text/css", "csv": "text/csv",
-         "json": "application/json", "xml": "application/xml", "js": "application/javascript",
-         "pdf": "application/pdf", "zip": "application/zip", "gz": "application/gzip", "png": "image/png",
-         "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "svg": "image/svg+xml"}
+_MIME = {
+    "txt": "text/plain",
+    "html": "text/html",
+    "htm": "text/html",
+    "css": "text/css",
+    "csv": "text/csv",
+    "json": "application/json",
+    "xml": "application/xml",
+    "js": "application/javascript",
+    "pdf": "application/pdf",
+    "zip": "application/zip",
+    "gz": "application/gzip",
+    "png": "image/png",
+    "jpg": "image/jpeg",
+    "jpeg": "image/jpeg",
+    "gif": "image/gif",
+    "svg": "image/svg+xml",
+}
 
 
 @dataclass
@@ -49,7 +63,7 @@ def _urlencoded(ctx: Ctx, arg: str) -> bytes:
     cut = min((i for i in (arg.find("="), arg.find("@")) if i >= 0), default=-1)
     if cut < 0:
         return form_urlencode(arg.encode("utf-8", "surrogateescape")).encode()
-    name, kind, rest = arg[:cut], arg[cut], arg[cut + 1:]
+    name, kind, rest = arg[:cut], arg[cut], arg[cut + 1 :]
     content = _file(ctx, rest) if kind == "@" else rest.encode("utf-8", "surrogateescape")
     encoded = form_urlencode(content)
     return (f"{name}={encoded}" if name else encoded).encode("utf-8", "surrogateescape")
@@ -65,7 +79,9 @@ def data_body(ctx: Ctx, order: Sequence[tuple[str, object]]) -> Body | None:
         arg = str(value)
         raw = arg.encode("utf-8", "surrogateescape")
         if key in ("data", "data_ascii"):
-            piece = _file(ctx, arg[1:]).replace(b"\r", b"").replace(b"\n", b"") if arg.startswith("@") else raw
+            piece = (
+                _file(ctx, arg[1:]).replace(b"\r", b"").replace(b"\n", b"") if arg.startswith("@") else raw
+            )
         elif key in ("data_binary", "json"):
             piece = _file(ctx, arg[1:]) if arg.startswith("@") else raw
         elif key == "data_urlencode":
@@ -78,9 +94,18 @@ def data_body(ctx: Ctx, order: Sequence[tuple[str, object]]) -> Body | None:
     if not any(k in DATA_KEYS for k, _ in order):
         return None
     if json:
-        return Body(out, [("Content-Type", "application/json"), ("Accept", "application/json"),
-                          ("Content-Length", str(len(out)))], True)
-    return Body(out, [("Content-Length", str(len(out))), ("Content-Type", "application/x-www-form-urlencoded")])
+        return Body(
+            out,
+            [
+                ("Content-Type", "application/json"),
+                ("Accept", "application/json"),
+                ("Content-Length", str(len(out))),
+            ],
+            True,
+        )
+    return Body(
+        out, [("Content-Length", str(len(out))), ("Content-Type", "application/x-www-form-urlencoded")]
+    )
 
 
 def form_body(ctx: Ctx, order: Sequence[tuple[str, object]]) -> Body | None:
@@ -98,7 +123,9 @@ def form_body(ctx: Ctx, order: Sequence[tuple[str, object]]) -> Body | None:
             path = spec[1:]
             content = _file(ctx, path)
             filename = filename or path.rsplit("/", 1)[-1]
-            content_type = content_type or _MIME.get(path.rpartition(".")[2].lower(), "application/octet-stream")
+            content_type = content_type or _MIME.get(
+                path.rpartition(".")[2].lower(), "application/octet-stream"
+            )
         elif key == "form" and spec.startswith("<"):
             content = _file(ctx, spec[1:])
         else:
@@ -112,8 +139,10 @@ def form_body(ctx: Ctx, order: Sequence[tuple[str, object]]) -> Body | None:
     if not parts:
         return None
     data = b"".join(parts) + f"--{boundary}--\r\n".encode()
-    return Body(data, [("Content-Length", str(len(data))),
-                       ("Content-Type", f"multipart/form-data; boundary={boundary}")])
+    return Body(
+        data,
+        [("Content-Length", str(len(data))), ("Content-Type", f"multipart/form-data; boundary={boundary}")],
+    )
 
 
 def _form_attrs(spec: str) -> tuple[str, str | None, str | None]:
@@ -153,8 +182,9 @@ def custom_headers(ctx: Ctx, values: Sequence[str]) -> list[tuple[str, str | Non
     return out
 
 
-def compose(builtin: Sequence[Header], custom: Sequence[tuple[str, str | None]],
-            body: Sequence[Header]) -> list[Header]:
+def compose(
+    builtin: Sequence[Header], custom: Sequence[tuple[str, str | None]], body: Sequence[Header]
+) -> list[Header]:
     """curl's order: its own headers (unless replaced or removed), then -H headers, then
     the body's headers (unless -H set them)."""
     named = {n.lower() for n, _ in custom}

@@ -36,19 +36,40 @@ WGET_VERSION = "1.21.3"
 _REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 SPEC = CommandSpec(
-    name="wget", usage="[OPTION]... [URL]...",
+    name="wget",
+    usage="[OPTION]... [URL]...",
     summary="Download URLs over HTTP or HTTPS, within the sandbox's network allow-list.",
     opts=(
-        Opt("q", "quiet"), Opt("v", "verbose"), Opt(None, "no-verbose"), Opt("n", None, "required", dest="n"),
-        Opt("O", "output-document", "required"), Opt("P", "directory-prefix", "required"),
-        Opt(None, "header", "required", multi=True), Opt(None, "post-data", "required"),
-        Opt(None, "post-file", "required"), Opt(None, "method", "required"), Opt(None, "body-data", "required"),
-        Opt(None, "body-file", "required"), Opt("S", "server-response"), Opt("T", "timeout", "required"),
-        Opt("t", "tries", "required"), Opt(None, "retry-connrefused"), Opt(None, "waitretry", "required"),
-        Opt("U", "user-agent", "required"), Opt(None, "max-redirect", "required"),
-        Opt(None, "user", "required"), Opt(None, "password", "required"), Opt(None, "no-check-certificate"),
-        Opt(None, "content-on-error"), Opt(None, "no-clobber"),
-        Opt(None, "compression", "required", help="choose compression, one of auto, gzip and none. (default: none)"),
+        Opt("q", "quiet"),
+        Opt("v", "verbose"),
+        Opt(None, "no-verbose"),
+        Opt("n", None, "required", dest="n"),
+        Opt("O", "output-document", "required"),
+        Opt("P", "directory-prefix", "required"),
+        Opt(None, "header", "required", multi=True),
+        Opt(None, "post-data", "required"),
+        Opt(None, "post-file", "required"),
+        Opt(None, "method", "required"),
+        Opt(None, "body-data", "required"),
+        Opt(None, "body-file", "required"),
+        Opt("S", "server-response"),
+        Opt("T", "timeout", "required"),
+        Opt("t", "tries", "required"),
+        Opt(None, "retry-connrefused"),
+        Opt(None, "waitretry", "required"),
+        Opt("U", "user-agent", "required"),
+        Opt(None, "max-redirect", "required"),
+        Opt(None, "user", "required"),
+        Opt(None, "password", "required"),
+        Opt(None, "no-check-certificate"),
+        Opt(None, "content-on-error"),
+        Opt(None, "no-clobber"),
+        Opt(
+            None,
+            "compression",
+            "required",
+            help="choose compression, one of auto, gzip and none. (default: none)",
+        ),
     ),
 )
 
@@ -61,8 +82,9 @@ class _Outcome:
 
 
 def _usage(ctx: Ctx, message: str) -> CommandExit:
-    ctx.stderr.write(f"wget: {message}\nUsage: wget [OPTION]... [URL]...\n\n"
-                     "Try `wget --help' for more options.\n".encode())
+    ctx.stderr.write(
+        f"wget: {message}\nUsage: wget [OPTION]... [URL]...\n\nTry `wget --help' for more options.\n".encode()
+    )
     return CommandExit(2)
 
 
@@ -84,7 +106,9 @@ class Wget:
         choice = opts.get("compression")
         self.compression = "none" if choice is None else str(choice).lower()
         if self.compression not in ("auto", "gzip", "none"):
-            ctx.stderr.write(f"wget: --compression: Invalid value ‘{choice}’.\n".encode("utf-8", "surrogateescape"))
+            ctx.stderr.write(
+                f"wget: --compression: Invalid value ‘{choice}’.\n".encode("utf-8", "surrogateescape")
+            )
             raise CommandExit(2)
         self._connected = False  # a request went out on this hop and awaits its response
 
@@ -115,7 +139,9 @@ class Wget:
         elif host == address:
             self.log(f"Connecting to {host}:{port}... ")
         else:
-            self.log(f"Resolving {host} ({host})... {address}\nConnecting to {host} ({host})|{address}|:{port}... ")
+            self.log(
+                f"Resolving {host} ({host})... {address}\nConnecting to {host} ({host})|{address}|:{port}... "
+            )
 
     def _on_response(self, resp: Response, final: bool) -> None:
         self._connected = False
@@ -135,9 +161,12 @@ class Wget:
 
     def request(self, url: Url) -> Request:
         opts = self.opts
-        headers = [("User-Agent", str(opts.get("user_agent") or f"Wget/{WGET_VERSION}")), ("Accept", "*/*"),
-                   ("Accept-Encoding", "identity" if self.compression == "none" else "gzip"),
-                   ("Connection", "Keep-Alive")]
+        headers = [
+            ("User-Agent", str(opts.get("user_agent") or f"Wget/{WGET_VERSION}")),
+            ("Accept", "*/*"),
+            ("Accept-Encoding", "identity" if self.compression == "none" else "gzip"),
+            ("Connection", "Keep-Alive"),
+        ]
         user = opts.get("user") or url.username
         if user is not None:
             password = opts.get("password") or url.password or ""
@@ -155,7 +184,10 @@ class Wget:
                     raise CommandExit(3)
         method = str(opts.get("method") or ("POST" if body is not None else "GET")).upper()
         if body is not None:
-            headers += [("Content-Type", "application/x-www-form-urlencoded"), ("Content-Length", str(len(body)))]
+            headers += [
+                ("Content-Type", "application/x-www-form-urlencoded"),
+                ("Content-Length", str(len(body))),
+            ]
         custom: list[tuple[str, str]] = []
         for line in opts.get("header") or []:
             name, colon, value = str(line).partition(":")
@@ -194,7 +226,11 @@ class Wget:
         length = resp.header("content-length")
         ctype = resp.header("content-type")
         self.log(f"Length: {length or 'unspecified'}{f' [{ctype}]' if ctype else ''}\n")
-        if self.no_clobber and self.opts.get("output_document") is None and self.ctx.fs.exists(self._filename(url)):
+        if (
+            self.no_clobber
+            and self.opts.get("output_document") is None
+            and self.ctx.fs.exists(self._filename(url))
+        ):
             self.log(f"File ‘{self._filename(url)}’ already there; not retrieving.\n\n")
             return
         try:
@@ -220,7 +256,7 @@ class Wget:
             self.log(f"{self._now()} ({speed}) - written to stdout [{total}]\n\n")
         else:
             self.log(f"{self._now()} ({speed}) - ‘{name}’ saved [{total}]\n\n")
-        self.log(f"{self._now()} URL:{resp.url} [{total}] -> \"{name}\" [1]\n", "brief")
+        self.log(f'{self._now()} URL:{resp.url} [{total}] -> "{name}" [1]\n', "brief")
 
     def _decodes(self, resp: Response) -> bool:
         """wget undoes exactly one "gzip" coding (a list of codings is saved as it came),
@@ -265,8 +301,12 @@ class Wget:
         return out
 
     def _once(self, req: Request, out: _Outcome) -> None:
-        with HttpClient(self.cfg, max_time=self.timeout, run_remaining=self.ctx.budget.remaining,
-                        on_connect=self._on_connect) as client:
+        with HttpClient(
+            self.cfg,
+            max_time=self.timeout,
+            run_remaining=self.ctx.budget.remaining,
+            on_connect=self._on_connect,
+        ) as client:
             resp = client.fetch(req, max_redirects=self.max_redirect, on_response=self._on_response)
             try:
                 if resp.status >= 400:
@@ -284,7 +324,11 @@ class Wget:
             self.log("HTTP request sent, awaiting response... ")
             self._connected = False
         if isinstance(e, ConnectFailed):
-            self.log("failed: Connection refused.\n" if "connect to server" in e.reason else f"failed: {e.reason}.\n")
+            self.log(
+                "failed: Connection refused.\n"
+                if "connect to server" in e.reason
+                else f"failed: {e.reason}.\n"
+            )
         elif isinstance(e, TimedOut):
             self.log("Read error (Connection timed out) in headers.\n")
         else:
@@ -336,11 +380,15 @@ def cmd_wget(ctx: Ctx) -> int:
         ctx.stdout.write(h.text.encode())
         return 0
     if not urls:
-        ctx.stderr.write(b"wget: missing URL\nUsage: wget [OPTION]... [URL]...\n\nTry `wget --help' for more options.\n")
+        ctx.stderr.write(
+            b"wget: missing URL\nUsage: wget [OPTION]... [URL]...\n\nTry `wget --help' for more options.\n"
+        )
         return 1
     wget = Wget(ctx, cfg, opts)
     if opts.get("no_check_certificate"):
-        ctx.stderr.write(b"wget: --no-check-certificate is ignored: this sandbox always verifies certificates\n")
+        ctx.stderr.write(
+            b"wget: --no-check-certificate is ignored: this sandbox always verifies certificates\n"
+        )
     started = time.monotonic()
     try:
         outcomes = [wget.retrieve(url) for url in urls]
@@ -349,6 +397,9 @@ def cmd_wget(ctx: Ctx) -> int:
             wget.output.close()
     saved = [o for o in outcomes if o.name]
     if len(urls) > 1:
-        wget.log(f"FINISHED --{wget._now()}--\nTotal wall clock time: {time.monotonic() - started:.3f}s\n"
-                 f"Downloaded: {len(saved)} files, {sum(o.size for o in saved)} bytes\n", "always")
+        wget.log(
+            f"FINISHED --{wget._now()}--\nTotal wall clock time: {time.monotonic() - started:.3f}s\n"
+            f"Downloaded: {len(saved)} files, {sum(o.size for o in saved)} bytes\n",
+            "always",
+        )
     return _worst([o.code for o in outcomes])

@@ -43,17 +43,36 @@ class Transfer:
         speed = int(self.size_download / self.time_total) if self.time_total > 0 else 0
         scheme = self.effective.partition("://")[0].upper() if "://" in self.effective else ""
         return {
-            "content_type": self.header("content-type"), "errormsg": self.errormsg, "exitcode": self.exitcode,
-            "filename_effective": self.filename, "http_code": self.status, "response_code": self.status,
-            "http_version": _VERSIONS.get(self.http_version, "0"), "method": self.method,
-            "num_headers": len(self.headers), "num_redirects": self.redirects, "redirect_url": self.redirect_url,
-            "remote_ip": self.remote[0] if self.remote else "", "remote_port": self.remote[1] if self.remote else 0,
-            "scheme": scheme, "size_download": self.size_download, "size_header": self.size_header,
-            "size_request": self.size_request, "size_upload": self.size_upload, "speed_download": speed,
-            "speed_upload": 0, "time_appconnect": 0.0, "time_connect": self.time_connect,
-            "time_namelookup": self.time_connect, "time_pretransfer": self.time_connect, "time_redirect": 0.0,
-            "time_starttransfer": self.time_starttransfer, "time_total": self.time_total, "url": self.url,
-            "url_effective": self.effective or self.url, "num_connects": 1 if self.remote else 0,
+            "content_type": self.header("content-type"),
+            "errormsg": self.errormsg,
+            "exitcode": self.exitcode,
+            "filename_effective": self.filename,
+            "http_code": self.status,
+            "response_code": self.status,
+            "http_version": _VERSIONS.get(self.http_version, "0"),
+            "method": self.method,
+            "num_headers": len(self.headers),
+            "num_redirects": self.redirects,
+            "redirect_url": self.redirect_url,
+            "remote_ip": self.remote[0] if self.remote else "",
+            "remote_port": self.remote[1] if self.remote else 0,
+            "scheme": scheme,
+            "size_download": self.size_download,
+            "size_header": self.size_header,
+            "size_request": self.size_request,
+            "size_upload": self.size_upload,
+            "speed_download": speed,
+            "speed_upload": 0,
+            "time_appconnect": 0.0,
+            "time_connect": self.time_connect,
+            "time_namelookup": self.time_connect,
+            "time_pretransfer": self.time_connect,
+            "time_redirect": 0.0,
+            "time_starttransfer": self.time_starttransfer,
+            "time_total": self.time_total,
+            "url": self.url,
+            "url_effective": self.effective or self.url,
+            "num_connects": 1 if self.remote else 0,
         }
 
 
@@ -65,8 +84,9 @@ def _show(name: str, value: str | int | float) -> str:
     return str(value)
 
 
-def write_out(fmt: str, t: Transfer, out: Callable[[str], None], err: Callable[[str], None],
-              warn: Callable[[str], None]) -> None:
+def write_out(
+    fmt: str, t: Transfer, out: Callable[[str], None], err: Callable[[str], None], warn: Callable[[str], None]
+) -> None:
     """Expand `fmt` for transfer `t`; %{stderr}/%{stdout} switch where the text goes."""
     values = t.variables()
     sink = out
@@ -75,7 +95,7 @@ def write_out(fmt: str, t: Transfer, out: Callable[[str], None], err: Callable[[
     while i < n:
         c = fmt[i]
         if c == "\\" and i + 1 < n:
-            buf.append(_ESCAPES.get(fmt[i + 1], fmt[i:i + 2]))
+            buf.append(_ESCAPES.get(fmt[i + 1], fmt[i : i + 2]))
             i += 2
         elif c == "%" and fmt.startswith("%%", i):
             buf.append("%")

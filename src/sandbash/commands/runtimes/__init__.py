@@ -13,19 +13,34 @@ from collections.abc import Iterable
 
 # runtime command -> (the optional module it needs, or "" for none; one sentence for a model)
 NOTES: dict[str, tuple[str, str]] = {
-    "python3": ("pydantic_monty", "python3/python run Python in Monty, a sandboxed subset of Python 3 (json, re, "
-                "math, datetime, collections, itertools, csv, textwrap, statistics, open/os/pathlib on the "
-                "sandbox's files, subprocess/os.system running sandbash commands; no "
-                "class inheritance, generators or third-party packages)"),
+    "python3": (
+        "pydantic_monty",
+        "python3/python run Python in Monty, a sandboxed subset of Python 3 (json, re, "
+        "math, datetime, collections, itertools, csv, textwrap, statistics, open/os/pathlib on the "
+        "sandbox's files, subprocess/os.system running sandbash commands; no "
+        "class inheritance, generators or third-party packages)",
+    ),
     "sqlite3": ("", "sqlite3 is the SQLite shell (3.40) over database files of the sandbox"),
-    "lua": ("lupa", "lua/lua5.4 run Lua 5.4 (-e CODE, a file or stdin; string, table, math, utf8, "
-            "coroutine, io and os over the sandbox's files, io.popen/os.execute through this shell)"),
-    "node": ("_quickjs", "node/js run JavaScript in QuickJS (node -e/-p, a file or stdin; console, process, "
-             "Buffer, timers, promises, require of fs, path, child_process.execSync, readline, util, os, "
-             "events, assert and local files; no npm packages or ES module import syntax)"),
+    "lua": (
+        "lupa",
+        "lua/lua5.4 run Lua 5.4 (-e CODE, a file or stdin; string, table, math, utf8, "
+        "coroutine, io and os over the sandbox's files, io.popen/os.execute through this shell)",
+    ),
+    "node": (
+        "_quickjs",
+        "node/js run JavaScript in QuickJS (node -e/-p, a file or stdin; console, process, "
+        "Buffer, timers, promises, require of fs, path, child_process.execSync, readline, util, os, "
+        "events, assert and local files; no npm packages or ES module import syntax)",
+    ),
 }
 # host programs a model may reach for, and the runtime command that provides each here
-HOST_PROGRAMS = (("python", "python3"), ("node", "node"), ("git", ""), ("package managers", ""), ("compilers", ""))
+HOST_PROGRAMS = (
+    ("python", "python3"),
+    ("node", "node"),
+    ("git", ""),
+    ("package managers", ""),
+    ("compilers", ""),
+)
 
 
 def _usable(name: str) -> bool:

@@ -30,8 +30,17 @@ NODE_VERSION = "v20.0.0"  # what process.version and --version say (the API subs
 EXEC_PATH = "/usr/bin/node"
 STACK_BYTES = 1 << 20  # QuickJS's stack cap: deep recursion is a RangeError-like InternalError
 # options node accepts that change nothing here
-_IGNORED = ("--no-warnings", "--no-deprecation", "--trace-uncaught", "--enable-source-maps", "--use-strict",
-            "--max-old-space-size=", "--stack-size=", "--input-type=commonjs", "--harmony")
+_IGNORED = (
+    "--no-warnings",
+    "--no-deprecation",
+    "--trace-uncaught",
+    "--enable-source-maps",
+    "--use-strict",
+    "--max-old-space-size=",
+    "--stack-size=",
+    "--input-type=commonjs",
+    "--harmony",
+)
 
 HELP = """Usage: node [options] [ script.js | -e "script" | - ] [arguments]
 
@@ -75,17 +84,24 @@ def _parse(args: list[str]) -> tuple[dict[str, Any], list[str]]:
         elif a in ("-i", "--interactive"):
             opts["interactive"] = True
         elif a == "--":
-            return opts, args[i + 1:]
+            return opts, args[i + 1 :]
         elif a == "-" or not a.startswith("-"):
             return opts, args[i:]
-        elif not any(a == x or (x.endswith("=") and a.startswith(x)) or a.startswith("--harmony") for x in _IGNORED):
+        elif not any(
+            a == x or (x.endswith("=") and a.startswith(x)) or a.startswith("--harmony") for x in _IGNORED
+        ):
             raise _BadOption(f"bad option: {a}")
         i += 1
     return opts, []
 
 
-@declare("node", "js", spells="node", effects=Effects.OPAQUE,
-         summary="run a JavaScript program (node -e CODE, a file or stdin) in QuickJS inside the sandbox")
+@declare(
+    "node",
+    "js",
+    spells="node",
+    effects=Effects.OPAQUE,
+    summary="run a JavaScript program (node -e CODE, a file or stdin) in QuickJS inside the sandbox",
+)
 def cmd_node(ctx: Ctx) -> int:
     from .js_worker import quickjs_dir  # the worker module (and its process) only when a program runs
 
@@ -111,8 +127,14 @@ def cmd_node(ctx: Ctx) -> int:
     if program is None:
         return 1
     code, filename, argv = program
-    setup = {"argv": argv, "env": dict(ctx.env), "filename": filename, "version": NODE_VERSION,
-             "print": bool(opts.get("print")), "start": ctx.clock()}
+    setup = {
+        "argv": argv,
+        "env": dict(ctx.env),
+        "filename": filename,
+        "version": NODE_VERSION,
+        "print": bool(opts.get("print")),
+        "start": ctx.clock(),
+    }
     return _run(ctx, binding, code, filename, setup)
 
 
@@ -134,8 +156,10 @@ def _program(ctx: Ctx, opts: dict[str, Any], rest: list[str]) -> tuple[str, str,
             mem.charge(st.size)
             data = ctx.fs.read_bytes(path)
     except FsError:
-        ctx.stderr.write(f"Error: Cannot find module '{path}'\n  code: 'MODULE_NOT_FOUND'\n\n"
-                         f"Node.js {NODE_VERSION}\n".encode("utf-8", "surrogateescape"))
+        ctx.stderr.write(
+            f"Error: Cannot find module '{path}'\n  code: 'MODULE_NOT_FOUND'\n\n"
+            f"Node.js {NODE_VERSION}\n".encode("utf-8", "surrogateescape")
+        )
         return None
     return data.decode("utf-8", "replace"), path, [EXEC_PATH, path, *rest[1:]]
 
@@ -162,8 +186,16 @@ def _run(ctx: Ctx, binding: str, code: str, filename: str, setup: dict[str, Any]
         worker = start(binding, PRELUDE)
         cap = memory_left(ctx)
         try:
-            worker.send({"code": code, "filename": filename, "memory": cap, "stack": STACK_BYTES,
-                         "cpu": _cpu_seconds(ctx), "tz": ctx.env.get("TZ") or "UTC"})
+            worker.send(
+                {
+                    "code": code,
+                    "filename": filename,
+                    "memory": cap,
+                    "stack": STACK_BYTES,
+                    "cpu": _cpu_seconds(ctx),
+                    "tz": ctx.env.get("TZ") or "UTC",
+                }
+            )
             while True:
                 try:
                     inflight.close()  # the last frame and its reply are gone

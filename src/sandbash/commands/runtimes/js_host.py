@@ -21,12 +21,18 @@ from ..context import Ctx
 
 # libuv's wording of the errors scripts meet (node prints these, not the C library's)
 _UV = {
-    errno.ENOENT: "no such file or directory", errno.EACCES: "permission denied",
-    errno.EEXIST: "file already exists", errno.ENOTDIR: "not a directory",
-    errno.EISDIR: "illegal operation on a directory", errno.ENOTEMPTY: "directory not empty",
-    errno.EPERM: "operation not permitted", errno.EROFS: "read-only file system",
-    errno.ENOSPC: "no space left on device", errno.ELOOP: "too many symbolic links encountered",
-    errno.EINVAL: "invalid argument", errno.EBADF: "bad file descriptor",
+    errno.ENOENT: "no such file or directory",
+    errno.EACCES: "permission denied",
+    errno.EEXIST: "file already exists",
+    errno.ENOTDIR: "not a directory",
+    errno.EISDIR: "illegal operation on a directory",
+    errno.ENOTEMPTY: "directory not empty",
+    errno.EPERM: "operation not permitted",
+    errno.EROFS: "read-only file system",
+    errno.ENOSPC: "no space left on device",
+    errno.ELOOP: "too many symbolic links encountered",
+    errno.EINVAL: "invalid argument",
+    errno.EBADF: "bad file descriptor",
 }
 
 
@@ -62,8 +68,13 @@ def node_error(e: FsError, syscall: str, path: str, dest: str | None = None) -> 
     rule = getattr(e.errno, "rule", "")
     if rule:
         text += f" [policy: {rule}]"
-    err: dict[str, Any] = {"code": errno.errorcode.get(code, "EIO"), "errno": code, "syscall": syscall,
-                           "path": path, "message": text}
+    err: dict[str, Any] = {
+        "code": errno.errorcode.get(code, "EIO"),
+        "errno": code,
+        "syscall": syscall,
+        "path": path,
+        "message": text,
+    }
     if dest is not None:
         err["dest"] = dest
     return err
@@ -183,8 +194,14 @@ class JsHost:
             st = self.ctx.fs.stat(path) if follow else self.ctx.fs.lstat(path)
         except FsError as e:
             raise _Failed(node_error(e, "stat" if follow else "lstat", path)) from None
-        return {"size": st.size, "mode": st.mode, "mtime": st.mtime, "isFile": st.is_file, "isDir": st.is_dir,
-                "isLink": st.is_link}
+        return {
+            "size": st.size,
+            "mode": st.mode,
+            "mtime": st.mtime,
+            "isFile": st.is_file,
+            "isDir": st.is_dir,
+            "isLink": st.is_link,
+        }
 
     def op_readdir(self, path: str) -> list[str]:
         try:
@@ -226,8 +243,15 @@ class JsHost:
             elif dir_only:
                 fs.rmdir(path)
             else:
-                raise _Failed({"code": "ERR_FS_EISDIR", "errno": errno.EISDIR, "syscall": "rm", "path": path,
-                               "message": "Path is a directory"})
+                raise _Failed(
+                    {
+                        "code": "ERR_FS_EISDIR",
+                        "errno": errno.EISDIR,
+                        "syscall": "rm",
+                        "path": path,
+                        "message": "Path is a directory",
+                    }
+                )
         except FsError as e:
             raise _Failed(node_error(e, "rm", path)) from None
 
@@ -264,8 +288,11 @@ class JsHost:
         err = BufferWriter(charge=self._reply_of)
         inp = BytesReader(_bytes(stdin)) if stdin is not None else BytesReader(b"")
         status = ctx.run_script(cmd, stdin=inp, stdout=out, stderr=err)
-        return {"status": status, "stdout": self._bytes_reply(out.getvalue()),
-                "stderr": self._bytes_reply(err.getvalue())}
+        return {
+            "status": status,
+            "stdout": self._bytes_reply(out.getvalue()),
+            "stderr": self._bytes_reply(err.getvalue()),
+        }
 
 
 class _Failed(Exception):

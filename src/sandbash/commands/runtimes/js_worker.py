@@ -46,8 +46,13 @@ class Worker:
         self.owner = os.getpid()
         self.proc = subprocess.Popen(
             [sys.executable, "-I", "-S", CHILD, binding_dir],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env={}, cwd="/", close_fds=True, bufsize=0,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={},
+            cwd="/",
+            close_fds=True,
+            bufsize=0,
         )
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._in = self.proc.stdin

@@ -102,8 +102,13 @@ def _usage(ctx: Ctx, option: str) -> int:
     return 1
 
 
-@declare("lua", "lua5.4", spells="lua", effects=Effects.OPAQUE,
-         summary="run a Lua 5.4 program (-e CODE, a file or stdin) inside the sandbox")
+@declare(
+    "lua",
+    "lua5.4",
+    spells="lua",
+    effects=Effects.OPAQUE,
+    summary="run a Lua 5.4 program (-e CODE, a file or stdin) inside the sandbox",
+)
 def cmd_lua(ctx: Ctx) -> int:
     lupa = load_optional(ctx, "lupa.lua54", "lua")
     if lupa is None:
@@ -144,9 +149,14 @@ class _Session:
         # a limit or cancellation that ended the run: raised by cmd_lua once the state is gone
         # (a traceback through frames that hold Lua objects would keep the state alive)
         self.pending: BaseException | None = None
-        self.rt = lupa.LuaRuntime(max_memory=memory_left(ctx), encoding=None, register_eval=False,
-                                  register_builtins=False, unpack_returned_tuples=True,
-                                  attribute_filter=_no_attributes)
+        self.rt = lupa.LuaRuntime(
+            max_memory=memory_left(ctx),
+            encoding=None,
+            register_eval=False,
+            register_builtins=False,
+            unpack_returned_tuples=True,
+            attribute_filter=_no_attributes,
+        )
         self.host = LuaHost(ctx, mem, self.rt.get_memory_used)
         callbacks = self.rt.table_from(self.host.callbacks())
         prelude = self.rt.globals().load(PRELUDE, b"=[sandbash]", b"t")
@@ -206,8 +216,10 @@ class _Session:
         if status == 0 and inv.script < len(argv):
             name = argv[inv.script]
             stdin = name == "-" and argv[inv.script - 1] != "--"
-            status = self._file(None if stdin else name, [a.encode("utf-8", "surrogateescape")
-                                                          for a in argv[inv.script + 1:]])
+            status = self._file(
+                None if stdin else name,
+                [a.encode("utf-8", "surrogateescape") for a in argv[inv.script + 1 :]],
+            )
         elif status == 0 and not inv.has_e and not inv.version:
             status = self._file(None, [])
         return self._finish(self.exit_status if self.exit_status is not None else status)
@@ -304,8 +316,12 @@ def _trim_traceback(msg: bytes) -> bytes:
     lines = msg.split(b"\n")
     if b"stack traceback:" not in lines:
         return msg
-    while lines and (b"[sandbash]" in lines[-1] or b"rawxpcall" in lines[-1] or b"'xpcall'" in lines[-1]
-                     or lines[-1].endswith(b"in ?")):
+    while lines and (
+        b"[sandbash]" in lines[-1]
+        or b"rawxpcall" in lines[-1]
+        or b"'xpcall'" in lines[-1]
+        or lines[-1].endswith(b"in ?")
+    ):
         lines.pop()
     return b"\n".join([*lines, b"\t[C]: in ?"])
 

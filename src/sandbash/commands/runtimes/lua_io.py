@@ -58,8 +58,22 @@ def _fail(e: OSError, name: str | None) -> tuple[None, bytes, int]:
 class _Handle:
     """One Lua file. `data`/`pos` for a file held in memory, `stream` for the command's streams."""
 
-    __slots__ = ("path", "readable", "writable", "append", "data", "pos", "dirty", "flushed", "stream",
-                 "out", "closed", "on_close", "std", "owns")
+    __slots__ = (
+        "path",
+        "readable",
+        "writable",
+        "append",
+        "data",
+        "pos",
+        "dirty",
+        "flushed",
+        "stream",
+        "out",
+        "closed",
+        "on_close",
+        "std",
+        "owns",
+    )
 
     def __init__(self, path: str | None, readable: bool, writable: bool, append: bool = False) -> None:
         self.path = path
@@ -104,6 +118,7 @@ class LuaHost:
         prelude turns STOP_MARK into an error pcall cannot keep (lupa keeps the traceback of an
         exception raised through it, and its frames would keep the Lua state alive); a stray
         Python error becomes a Lua error message."""
+
         def call(*args: Any) -> Result:
             if self.stop is not None or self.dead:
                 return STOP_MARK
@@ -114,6 +129,7 @@ class LuaHost:
             except BaseException as e:  # kept and re-raised by the front end, never swallowed
                 self.stop = e.with_traceback(None)
                 return STOP_MARK
+
         return call
 
     def tick(self) -> None:
@@ -231,7 +247,7 @@ class LuaHost:
             return True
         try:
             if h.append:
-                self.ctx.fs.write_bytes(h.path, bytes(h.data[h.flushed:]), append=True)
+                self.ctx.fs.write_bytes(h.path, bytes(h.data[h.flushed :]), append=True)
                 h.flushed = len(h.data)
             else:
                 self.ctx.fs.write_bytes(h.path, bytes(h.data))
@@ -260,7 +276,7 @@ class LuaHost:
             self._hold(end - len(h.data))
         if h.pos > len(h.data):  # written past the end (after a seek): the gap reads as zeros, as in C
             h.data.extend(bytes(h.pos - len(h.data)))
-        h.data[h.pos:end] = data
+        h.data[h.pos : end] = data
         h.pos = end
         h.dirty = True
         return True
@@ -346,7 +362,7 @@ class LuaHost:
     def _take(self, h: _Handle, n: int) -> bytes:
         if h.stream is None:
             end = len(h.data) if n < 0 else h.pos + n
-            data = bytes(h.data[h.pos:end])
+            data = bytes(h.data[h.pos : end])
             h.pos += len(data)
             return data
         with self.ctx.hold_memory() as mem:
@@ -367,7 +383,7 @@ class LuaHost:
             return h.stream.readline(b"\n", self.ctx.limits.max_string_length)
         end = h.data.find(b"\n", h.pos)
         end = len(h.data) if end < 0 else end + 1
-        line = bytes(h.data[h.pos:end])
+        line = bytes(h.data[h.pos : end])
         h.pos = end
         return line
 
@@ -376,7 +392,7 @@ class LuaHost:
             return h.stream.read(1)
         if h.pos < len(h.data):
             h.pos += 1
-            return bytes(h.data[h.pos - 1:h.pos])
+            return bytes(h.data[h.pos - 1 : h.pos])
         return b""
 
     def _ungetc(self, h: _Handle, c: bytes) -> None:
@@ -441,6 +457,7 @@ class LuaHost:
 
         def run_at_close(w: _Handle) -> Result:
             return _status(self._shell(script, bytes(w.data), self.ctx.stdout))
+
         h.on_close = run_at_close
         return self._add(h)
 
@@ -490,8 +507,10 @@ class LuaHost:
 
     def tmpname(self) -> Result:
         for _ in range(100):
-            name = "/tmp/lua_" + "".join(self.ctx.rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-                                         for _ in range(6))
+            name = "/tmp/lua_" + "".join(
+                self.ctx.rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+                for _ in range(6)
+            )
             if not self.ctx.fs.exists(name):
                 try:
                     self.ctx.fs.write_bytes(name, b"")
@@ -513,8 +532,17 @@ class LuaHost:
             raise _LuaError("date result cannot be represented in this installation") from None
         if fmt.startswith(b"*t"):
             dt = m.dt
-            return (dt.year, dt.month, dt.day, dt.hour, dt.minute, dt.second, (dt.weekday() + 1) % 7 + 1,
-                    m.number("j"), bool(dt.dst()))
+            return (
+                dt.year,
+                dt.month,
+                dt.day,
+                dt.hour,
+                dt.minute,
+                dt.second,
+                (dt.weekday() + 1) % 7 + 1,
+                m.number("j"),
+                bool(dt.dst()),
+            )
         try:
             text = format_moment(fmt.decode("utf-8", "surrogateescape"), m, self.ctx.limits.max_string_length)
         except FormatTooLong:
@@ -553,9 +581,31 @@ class LuaHost:
     # ------------------------------------------------------------ the table the prelude gets
 
     def callbacks(self) -> dict[bytes, Callable[..., Result]]:
-        names = ("tick", "stopping", "open", "tmpfile", "isopen", "close", "flush", "write", "seek", "read",
-                 "popen", "execute", "getenv", "clock", "now", "exit", "remove", "rename", "tmpname", "date",
-                 "mktime", "readfile", "readable")
+        names = (
+            "tick",
+            "stopping",
+            "open",
+            "tmpfile",
+            "isopen",
+            "close",
+            "flush",
+            "write",
+            "seek",
+            "read",
+            "popen",
+            "execute",
+            "getenv",
+            "clock",
+            "now",
+            "exit",
+            "remove",
+            "rename",
+            "tmpname",
+            "date",
+            "mktime",
+            "readfile",
+            "readable",
+        )
         table = {n.encode(): self.guard(getattr(self, n)) for n in names}
         table[b"stopping"] = self.stopping  # raises nothing; the message handler asks it
         return table
@@ -581,7 +631,7 @@ def _lua_number(text: bytes) -> int | float | None:
             return (n + 2**63) % 2**64 - 2**63
         if body.isdigit():
             n = int(s)
-            return n if -2**63 <= n < 2**63 else float(n)
+            return n if -(2**63) <= n < 2**63 else float(n)
         return float(s) if body and body[0] in "0123456789." else None
     except (ValueError, OverflowError):
         return None

@@ -37,8 +37,9 @@ from .python_subprocess import Subprocess
 from .python_worker import MAX_NESTING, Nesting, Watchdog, WorkerUnavailable, checkout, pool
 
 VERSION = "Python 3.14.0"
-USAGE = ("usage: {0} [option] ... [-c cmd | -m mod | file | -] [arg] ...\n"
-         "Try `python -h' for more information.\n")
+USAGE = (
+    "usage: {0} [option] ... [-c cmd | -m mod | file | -] [arg] ...\nTry `python -h' for more information.\n"
+)
 HELP = """usage: {0} [option] ... [-c cmd | file | -] [arg] ...
 Options (sandbash runs Python in Monty, a sandboxed subset of Python 3):
 -c cmd : program passed in as string (terminates option list)
@@ -60,8 +61,10 @@ No generators (yield), no class inheritance, no Popen, no third-party packages.
 # ignored flags (no argument), and the ones that take one
 _FLAGS = set("BEIOqsSuvbdR")
 _WITH_ARG = set("WX")
-_HINT = ("{0}: note: sandbash runs Python in Monty (a sandboxed subset of Python 3): "
-         "see `{0} -h` for the supported modules\n")
+_HINT = (
+    "{0}: note: sandbash runs Python in Monty (a sandboxed subset of Python 3): "
+    "see `{0} -h` for the supported modules\n"
+)
 _FEED_NAME = re.compile(r'File "<python-input-\d+>"')
 _EOF = "EOF when reading a line"
 
@@ -93,11 +96,13 @@ def _parse(ctx: Ctx) -> Program | int:
         while j < len(a):
             c = a[j]
             if c == "c":
-                code = a[j + 1:] or (args[i + 1] if i + 1 < len(args) else None)
+                code = a[j + 1 :] or (args[i + 1] if i + 1 < len(args) else None)
                 if code is None:
-                    ctx.stderr.write(f"Argument expected for the -c option\n{USAGE.format(ctx.name)}".encode())
+                    ctx.stderr.write(
+                        f"Argument expected for the -c option\n{USAGE.format(ctx.name)}".encode()
+                    )
                     return 2
-                rest = args[i + 1:] if a[j + 1:] else args[i + 2:]
+                rest = args[i + 1 :] if a[j + 1 :] else args[i + 2 :]
                 return Program(code, "<string>", ["-c", *rest])
             if c == "m":
                 ctx.error("-m MODULE is not supported in sandbash (Monty has no module runner)")
@@ -115,13 +120,23 @@ def _parse(ctx: Ctx) -> Program | int:
     if not rest or rest[0] == "-":
         return Program(read_stdin_program(ctx), "<stdin>", ["-" if rest else "", *rest[1:]], from_stdin=True)
     path = rest[0]
-    text = read_program_file(ctx, path, lambda p, code: f"{ctx.name}: can't open file {ctx.fs.abspath(p)!r}: "
-                                                        f"[Errno {int(code)}] {strerror(code)}\n")
+    text = read_program_file(
+        ctx,
+        path,
+        lambda p, code: (
+            f"{ctx.name}: can't open file {ctx.fs.abspath(p)!r}: [Errno {int(code)}] {strerror(code)}\n"
+        ),
+    )
     return Program(text, ctx.fs.abspath(path), rest)
 
 
-@declare("python3", "python", spells="python3", effects=Effects.OPAQUE,
-         summary="run a Python program in Monty, a sandboxed subset of Python 3")
+@declare(
+    "python3",
+    "python",
+    spells="python3",
+    effects=Effects.OPAQUE,
+    summary="run a Python program in Monty, a sandboxed subset of Python 3",
+)
 def cmd_python3(ctx: Ctx) -> int:
     # Monty is imported here, not at module level: the index generator imports every command module
     pm = load_optional(ctx, "pydantic_monty", "python")
@@ -134,7 +149,6 @@ def cmd_python3(ctx: Ctx) -> int:
     if isinstance(parsed, int):
         return parsed
     return _Run(ctx, pm, parsed).main()
-
 
 
 class _Run:
@@ -171,6 +185,7 @@ class _Run:
             except BaseException as e:  # a limit or cancellation: stop the program, keep the error
                 self.abort = e
                 raise RuntimeError("sandbash: run stopped") from None
+
         return call
 
     def _sb_exit(self, code: object = None) -> None:
@@ -203,13 +218,20 @@ class _Run:
         }
         # _sb_exit raises SystemExit into the program (it may catch it): not a host stop, so unguarded
         sub = Subprocess(ctx, self.pm)
-        lookup = {"_sb_exit": self._sb_exit, "_sb_eof": self._sb_eof, "_sb_path_given": self.os.path_given,
-                  "_sb_read_lines": self._guarded(self.os.read_lines), "_sb_system": self._guarded(sub.system),
-                  "_sb_popen_read": self._guarded(sub.popen_read), "_sb_pwrite": self._guarded(self.os.pwrite),
-                  "_sb_truncate": self._guarded(self.os.truncate)}
+        lookup = {
+            "_sb_exit": self._sb_exit,
+            "_sb_eof": self._sb_eof,
+            "_sb_path_given": self.os.path_given,
+            "_sb_read_lines": self._guarded(self.os.read_lines),
+            "_sb_system": self._guarded(sub.system),
+            "_sb_popen_read": self._guarded(sub.popen_read),
+            "_sb_pwrite": self._guarded(self.os.pwrite),
+            "_sb_truncate": self._guarded(self.os.truncate),
+        }
         modules = external_modules(self.pm, ctx)
         modules["subprocess"] = lambda: self.pm.ExternalModule(
-            {k: self._guarded(v) if callable(v) else v for k, v in sub.attrs().items()})
+            {k: self._guarded(v) if callable(v) else v for k, v in sub.attrs().items()}
+        )
         handler = self._guarded(self.os)
         name = self.program.name
         script = "main.py" if name.startswith("<") else name.rsplit("/", 1)[-1]
@@ -223,9 +245,15 @@ class _Run:
             if not within:  # python3 -> subprocess -> python3 -> ...: each level holds a worker
                 raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, limit)
             mem.charge(4 << 20)  # the worker's fixed cost, held while it runs this program
-            session = checkout(workers, lambda: check_time(ctx), script_name=script, limits=limits,
-                               os_policy={"sleep": "call_host"}, print_flush_interval=0.002,
-                               external_modules=modules)
+            session = checkout(
+                workers,
+                lambda: check_time(ctx),
+                script_name=script,
+                limits=limits,
+                os_policy={"sleep": "call_host"},
+                print_flush_interval=0.002,
+                external_modules=modules,
+            )
             try:
                 return self._feed(session, lookup, handler)
             finally:
@@ -234,12 +262,22 @@ class _Run:
     def _feed(self, session: Any, lookup: dict[str, Any], handler: Any) -> int:
         """The prelude, then the program, in one checked-out session."""
         try:
-            session.feed_run(PRELUDE, inputs={"_sb_argv": list(self.program.argv)}, external_lookup=lookup,
-                             os=handler, cwd=self.ctx.cwd, print_callback=self._print)
+            session.feed_run(
+                PRELUDE,
+                inputs={"_sb_argv": list(self.program.argv)},
+                external_lookup=lookup,
+                os=handler,
+                cwd=self.ctx.cwd,
+                print_callback=self._print,
+            )
             with Watchdog(session, self._should_stop) as dog:
                 try:
-                    session.feed_run(rewrite(self.program.text), external_lookup=lookup, os=handler,
-                                     print_callback=self._print)
+                    session.feed_run(
+                        rewrite(self.program.text),
+                        external_lookup=lookup,
+                        os=handler,
+                        print_callback=self._print,
+                    )
                 finally:
                     self._raise_stop(dog.fired)
         except self.pm.MontyCrashedError as e:
@@ -276,7 +314,8 @@ class _Run:
             shown = shown.rsplit("\n", 1)[0] + f"\nKeyError: {exc.args[0]!r}"  # CPython shows the key's repr
         self.ctx.stderr.write((shown.rstrip("\n") + "\n").encode("utf-8", "surrogateescape"))
         if kind in ("ModuleNotFoundError", "NotImplementedError") or (
-                kind == "AttributeError" and "module '" in text):
+            kind == "AttributeError" and "module '" in text
+        ):
             self.ctx.stderr.write(_HINT.format(self.ctx.name).encode())
         return 1
 

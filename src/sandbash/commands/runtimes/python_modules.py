@@ -17,8 +17,17 @@ from typing import Any
 
 from ..context import Ctx
 
-_STRING_CONSTANTS = ("ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits", "octdigits",
-                     "punctuation", "printable", "whitespace")
+_STRING_CONSTANTS = (
+    "ascii_letters",
+    "ascii_lowercase",
+    "ascii_uppercase",
+    "digits",
+    "hexdigits",
+    "octdigits",
+    "punctuation",
+    "printable",
+    "whitespace",
+)
 
 
 def _size(value: object) -> int:
@@ -35,20 +44,49 @@ def _charged(ctx: Ctx, fn: Callable[..., Any]) -> Callable[..., Any]:
         with ctx.hold_memory() as mem:
             mem.charge(sum(_size(a) for a in args) + sum(_size(v) for v in kwargs.values()))
             return fn(*args, **kwargs)
+
     return call
 
 
 def external_modules(pm: Any, ctx: Ctx) -> dict[str, Callable[[], Any]]:
     """name -> a factory of the ExternalModule (made when the program first imports it)."""
+
     def module(attrs: dict[str, Any]) -> Callable[[], Any]:
-        return lambda: pm.ExternalModule({k: _charged(ctx, v) if callable(v) else v for k, v in attrs.items()})
+        return lambda: pm.ExternalModule(
+            {k: _charged(ctx, v) if callable(v) else v for k, v in attrs.items()}
+        )
 
     return {
         "string": module({**{n: getattr(string, n) for n in _STRING_CONSTANTS}, "capwords": string.capwords}),
-        "textwrap": module({"dedent": textwrap.dedent, "indent": textwrap.indent, "fill": textwrap.fill,
-                            "wrap": textwrap.wrap, "shorten": textwrap.shorten}),
+        "textwrap": module(
+            {
+                "dedent": textwrap.dedent,
+                "indent": textwrap.indent,
+                "fill": textwrap.fill,
+                "wrap": textwrap.wrap,
+                "shorten": textwrap.shorten,
+            }
+        ),
         "shlex": module({"split": shlex.split, "quote": shlex.quote, "join": shlex.join}),
-        "statistics": module({n: getattr(statistics, n) for n in (
-            "mean", "fmean", "median", "median_low", "median_high", "mode", "multimode", "stdev", "pstdev",
-            "variance", "pvariance", "harmonic_mean", "geometric_mean", "quantiles")}),
+        "statistics": module(
+            {
+                n: getattr(statistics, n)
+                for n in (
+                    "mean",
+                    "fmean",
+                    "median",
+                    "median_low",
+                    "median_high",
+                    "mode",
+                    "multimode",
+                    "stdev",
+                    "pstdev",
+                    "variance",
+                    "pvariance",
+                    "harmonic_mean",
+                    "geometric_mean",
+                    "quantiles",
+                )
+            }
+        ),
     }

@@ -59,8 +59,9 @@ class VfsOS:
         # the path as the program wrote it in its last open() (Monty hands over absolute paths)
         self.given: str | None = None
 
-    def __call__(self, *, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], is_async: bool,
-                 **_more: Any) -> Any:
+    def __call__(
+        self, *, name: str, args: tuple[Any, ...], kwargs: dict[str, Any], is_async: bool, **_more: Any
+    ) -> Any:
         self.ctx.budget.check_time()
         method = getattr(self, "op_" + name.replace(".", "_"), None)
         if method is None:
@@ -98,8 +99,9 @@ class VfsOS:
 
     def op_Path_stat(self, p: Any) -> Any:
         st = self.ctx.fs.stat(_path(p))
-        return self.pm.StatResult(st.mode, st.ino, st.dev, st.nlink, st.uid, st.gid, st.size,
-                                  st.atime, st.mtime, st.ctime)
+        return self.pm.StatResult(
+            st.mode, st.ino, st.dev, st.nlink, st.uid, st.gid, st.size, st.atime, st.mtime, st.ctime
+        )
 
     def op_Path_iterdir(self, p: Any) -> list[str]:
         base = _path(p)
@@ -107,8 +109,9 @@ class VfsOS:
         self.ctx.checkpoint(len(names) + 1)
         return [_join(base, n) for n in sorted(names)]
 
-    def op_Path_scan(self, p: Any, *, max_depth: int | None = None, follow_symlinks: bool = False,
-                     **_glob: Any) -> list[Any]:
+    def op_Path_scan(
+        self, p: Any, *, max_depth: int | None = None, follow_symlinks: bool = False, **_glob: Any
+    ) -> list[Any]:
         """A subtree in one reply (os.walk, os.scandir, Path.glob): the root as '' then every entry
         down to max_depth; a directory below the root that cannot be listed reads as empty."""
         fs, scan = self.ctx.fs, self.pm.ScanEntry

@@ -71,30 +71,49 @@ def _is_stdin(expr: ast.expr, names: tuple[set[str], set[str]]) -> bool:
     return isinstance(expr, ast.Name) and expr.id in names[1]
 
 
-def _writelines_edits(text: str, tree: ast.AST, taken: list[tuple[int, int, int, int, str]]
-                      ) -> list[tuple[int, int, int, int, str]]:
+def _writelines_edits(
+    text: str, tree: ast.AST, taken: list[tuple[int, int, int, int, str]]
+) -> list[tuple[int, int, int, int, str]]:
     """`X.writelines(LINES)` on one line -> `_sb_writelines(X, LINES)`: Monty's file objects have no
     writelines. Left alone where another rewrite falls inside the call."""
     out: list[tuple[int, int, int, int, str]] = []
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "writelines"
-                and len(node.args) == 1 and not node.keywords and node.end_lineno == node.lineno
-                and node.end_col_offset is not None):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "writelines"
+            and len(node.args) == 1
+            and not node.keywords
+            and node.end_lineno == node.lineno
+            and node.end_col_offset is not None
+        ):
             continue
-        if any(line == node.lineno and node.col_offset <= col < node.end_col_offset for line, col, *_ in taken):
+        if any(
+            line == node.lineno and node.col_offset <= col < node.end_col_offset for line, col, *_ in taken
+        ):
             continue
         target = ast.get_source_segment(text, node.func.value)
         lines = ast.get_source_segment(text, node.args[0])
         if target is None or lines is None:
             continue
-        out.append((node.lineno, node.col_offset, node.lineno, node.end_col_offset,
-                    f"_sb_writelines({target}, {lines})"))
+        out.append(
+            (
+                node.lineno,
+                node.col_offset,
+                node.lineno,
+                node.end_col_offset,
+                f"_sb_writelines({target}, {lines})",
+            )
+        )
     return out
 
 
 def rewrite(text: str) -> str:
     """`text` with its sys imports bound to the prelude's stand-in."""
-    if not any(w in text for w in ("sys", "system", "popen", "dump", "writelines")) or len(text) > MAX_REWRITE_BYTES:
+    if (
+        not any(w in text for w in ("sys", "system", "popen", "dump", "writelines"))
+        or len(text) > MAX_REWRITE_BYTES
+    ):
         return text
     try:
         tree = ast.parse(text)
@@ -103,22 +122,50 @@ def rewrite(text: str) -> str:
     edits: list[tuple[int, int, int, int, str]] = []
     stdin_names = _stdin_names(tree)
     # the name each replaced module is bound to -> that module's replaced functions
-    modules = {a.asname or a.name: _REPLACED[a.name] for n in ast.walk(tree) if isinstance(n, ast.Import)
-               for a in n.names if a.name in _REPLACED}
+    modules = {
+        a.asname or a.name: _REPLACED[a.name]
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Import)
+        for a in n.names
+        if a.name in _REPLACED
+    }
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
             new = _import_text(node)
             if new is not None and node.end_lineno is not None and node.end_col_offset is not None:
                 edits.append((node.lineno, node.col_offset, node.end_lineno, node.end_col_offset, new))
-        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
-                and node.attr in modules.get(node.value.id, {}) and node.end_lineno == node.lineno \
-                and node.end_col_offset is not None:
-            edits.append((node.lineno, node.col_offset, node.lineno, node.end_col_offset,
-                          modules[node.value.id][node.attr]))
-        elif isinstance(node, ast.For) and _is_stdin(node.iter, stdin_names) and isinstance(node.target, ast.Name) \
-                and node.iter.end_lineno == node.lineno and node.iter.end_col_offset is not None:
-            edits.append((node.lineno, node.col_offset, node.lineno, node.iter.end_col_offset,
-                          f"while ({node.target.id} := _sb_stdin_line())"))
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.attr in modules.get(node.value.id, {})
+            and node.end_lineno == node.lineno
+            and node.end_col_offset is not None
+        ):
+            edits.append(
+                (
+                    node.lineno,
+                    node.col_offset,
+                    node.lineno,
+                    node.end_col_offset,
+                    modules[node.value.id][node.attr],
+                )
+            )
+        elif (
+            isinstance(node, ast.For)
+            and _is_stdin(node.iter, stdin_names)
+            and isinstance(node.target, ast.Name)
+            and node.iter.end_lineno == node.lineno
+            and node.iter.end_col_offset is not None
+        ):
+            edits.append(
+                (
+                    node.lineno,
+                    node.col_offset,
+                    node.lineno,
+                    node.iter.end_col_offset,
+                    f"while ({node.target.id} := _sb_stdin_line())",
+                )
+            )
     edits += _writelines_edits(text, tree, edits)
     if not edits:
         return text
@@ -129,5 +176,5 @@ def rewrite(text: str) -> str:
         tail = lines[end_line - 1][end_col:]
         # a statement spanning lines keeps its line count: the rest become empty lines
         filler = b"\n" * (end_line - line)
-        lines[line - 1:end_line] = [head + new.encode() + filler + tail]
+        lines[line - 1 : end_line] = [head + new.encode() + filler + tail]
     return b"".join(lines).decode("utf-8", "surrogatepass")

@@ -40,9 +40,15 @@ class Subprocess:
     def attrs(self) -> dict[str, Any]:
         """The module's attributes (python.py wraps the functions so a limit stops the program)."""
         return {
-            "run": self.run, "call": self.call, "check_call": self.check_call, "check_output": self.check_output,
-            "getoutput": self.getoutput, "getstatusoutput": self.getstatusoutput,
-            "PIPE": PIPE, "STDOUT": STDOUT, "DEVNULL": DEVNULL,
+            "run": self.run,
+            "call": self.call,
+            "check_call": self.check_call,
+            "check_output": self.check_output,
+            "getoutput": self.getoutput,
+            "getstatusoutput": self.getstatusoutput,
+            "PIPE": PIPE,
+            "STDOUT": STDOUT,
+            "DEVNULL": DEVNULL,
         }
 
     # ------------------------------------------------------------ running
@@ -57,15 +63,32 @@ class Subprocess:
             return NullStream()
         return None  # the program's own stream
 
-    def _exec(self, args: Any, *, input: Any = None, stdin: Any = None, stdout: Any = None, stderr: Any = None,
-              capture_output: bool = False, shell: bool = False, cwd: str | None = None, timeout: float | None = None,
-              env: Mapping[str, str] | None = None, text: bool | None = None, encoding: str | None = None,
-              errors: str | None = None, universal_newlines: bool | None = None, **_ignored: Any) -> CompletedProcess:
+    def _exec(
+        self,
+        args: Any,
+        *,
+        input: Any = None,
+        stdin: Any = None,
+        stdout: Any = None,
+        stderr: Any = None,
+        capture_output: bool = False,
+        shell: bool = False,
+        cwd: str | None = None,
+        timeout: float | None = None,
+        env: Mapping[str, str] | None = None,
+        text: bool | None = None,
+        encoding: str | None = None,
+        errors: str | None = None,
+        universal_newlines: bool | None = None,
+        **_ignored: Any,
+    ) -> CompletedProcess:
         ctx = self.ctx
         as_text = bool(text or encoding or errors or universal_newlines)
         if isinstance(input, str):
             input = input.encode(encoding or "utf-8", errors or "strict")
-        source: Stream | bytes = input if isinstance(input, bytes) else (NullStream() if stdin == DEVNULL else ctx.stdin)
+        source: Stream | bytes = (
+            input if isinstance(input, bytes) else (NullStream() if stdin == DEVNULL else ctx.stdin)
+        )
         out = self._target(stdout, capture_output)
         err = out if stderr == STDOUT and out is not None else self._target(stderr, capture_output)
         held = 0
@@ -74,8 +97,9 @@ class Subprocess:
                 status = self._script(str(args), source, out, err, env, cwd, timeout)
             else:
                 argv = [args] if isinstance(args, str) else [str(a) for a in args]
-                status = ctx.run(argv, stdin=source, stdout=out, stderr=err, env=_env(ctx, env), cwd=cwd,
-                                 timeout=timeout)
+                status = ctx.run(
+                    argv, stdin=source, stdout=out, stderr=err, env=_env(ctx, env), cwd=cwd, timeout=timeout
+                )
         except CommandTimeout:
             raise TimeoutError(f"Command '{args}' timed out after {timeout} seconds") from None
         finally:
@@ -83,16 +107,34 @@ class Subprocess:
                 if isinstance(stream, BufferWriter):
                     held += stream.size
             ctx.budget.release_memory(held)  # the captures are copied into the program now
-        return CompletedProcess(args, status, _value(out, as_text, encoding, errors),
-                                None if err is out else _value(err, as_text, encoding, errors))
+        return CompletedProcess(
+            args,
+            status,
+            _value(out, as_text, encoding, errors),
+            None if err is out else _value(err, as_text, encoding, errors),
+        )
 
-    def _script(self, script: str, source: Stream | bytes, out: Stream | None, err: Stream | None,
-                env: Mapping[str, str] | None, cwd: str | None, timeout: float | None) -> int:
+    def _script(
+        self,
+        script: str,
+        source: Stream | bytes,
+        out: Stream | None,
+        err: Stream | None,
+        env: Mapping[str, str] | None,
+        cwd: str | None,
+        timeout: float | None,
+    ) -> int:
         if cwd is not None:
             script = f"cd -- {_quote(cwd)} || exit 1\n{script}"
         if timeout is not None:
-            return self.ctx.run(["bash", "-c", script], stdin=source, stdout=out, stderr=err,
-                                env=_env(self.ctx, env), timeout=timeout)
+            return self.ctx.run(
+                ["bash", "-c", script],
+                stdin=source,
+                stdout=out,
+                stderr=err,
+                env=_env(self.ctx, env),
+                timeout=timeout,
+            )
         return self.ctx.run_script(script, (), stdin=source, stdout=out, stderr=err, env=_env(self.ctx, env))
 
     # ------------------------------------------------------------ the module's functions

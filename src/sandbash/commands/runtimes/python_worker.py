@@ -43,12 +43,18 @@ def pool(pm: ModuleType) -> Any:
     with _lock:
         pid = os.getpid()
         if _pool is not None and _pool_pid != pid:
-            raise WorkerUnavailable("this process was forked after Monty started in its parent, and Monty is not "
-                                    "fork-safe: run python3 from a process that did not inherit it")
+            raise WorkerUnavailable(
+                "this process was forked after Monty started in its parent, and Monty is not "
+                "fork-safe: run python3 from a process that did not inherit it"
+            )
         if _pool is None:
             # a checkout waits in short turns, so the caller can check the run's deadline in between
-            p = pm.Monty(min_processes=1, max_processes=MAX_WORKERS, max_checkouts_per_worker=200,
-                         checkout_timeout=CHECKOUT_WAIT)
+            p = pm.Monty(
+                min_processes=1,
+                max_processes=MAX_WORKERS,
+                max_checkouts_per_worker=200,
+                checkout_timeout=CHECKOUT_WAIT,
+            )
             p.__enter__()
             atexit.register(_close)
             _pool, _pool_pid = p, pid

@@ -55,8 +55,19 @@ OPTIONS include:
    -tabs                set output mode to 'tabs'
    -version             show SQLite version
 """
-_WITH_ARG = {"cmd", "init", "newline", "nullvalue", "separator", "vfs", "mmap", "lookaside", "pagecache",
-             "heap", "maxsize"}
+_WITH_ARG = {
+    "cmd",
+    "init",
+    "newline",
+    "nullvalue",
+    "separator",
+    "vfs",
+    "mmap",
+    "lookaside",
+    "pagecache",
+    "heap",
+    "maxsize",
+}
 _IGNORED = {"batch", "interactive", "stats", "nofollow", "memtrace", "safe", "sorterref"}
 # authorizer action codes (sqlite3.h)
 _ATTACH, _DETACH, _FUNCTION = 24, 25, 31
@@ -183,7 +194,9 @@ class Shell:
             elif name in _IGNORED:
                 pass
             else:
-                ctx.stderr.write(f"sqlite3: Error: unknown option: {a}\nUse -help for a list of options.\n".encode())
+                ctx.stderr.write(
+                    f"sqlite3: Error: unknown option: {a}\nUse -help for a list of options.\n".encode()
+                )
                 return 1
         return cmds, operands
 
@@ -207,7 +220,9 @@ class Shell:
                     self.original = ctx.fs.read_bytes(path)
                     conn.deserialize(self.original)
             except FsError:
-                ctx.stderr.write(f'Error: unable to open database "{path}": unable to open database file\n'.encode())
+                ctx.stderr.write(
+                    f'Error: unable to open database "{path}": unable to open database file\n'.encode()
+                )
                 return 1
         conn.setlimit(lib.SQLITE_LIMIT_ATTACHED, 0)
         conn.setlimit(lib.SQLITE_LIMIT_LENGTH, max(1, min(ctx.limits.max_string_length, 1_000_000_000)))
@@ -253,7 +268,9 @@ class Shell:
             try:
                 self.ctx.fs.write_bytes(self.db_path, data)
             except FsError as e:
-                self.ctx.stderr.write(f'Error: unable to write database "{self.db_path}": {e.message}\n'.encode())
+                self.ctx.stderr.write(
+                    f'Error: unable to write database "{self.db_path}": {e.message}\n'.encode()
+                )
                 return 1
         return 0
 
@@ -339,14 +356,20 @@ class Shell:
             raise LimitExceeded(LimitKind.MAX_MEMORY, self.ctx.limits.max_memory) from None
         prepare = primary in (1, 23)  # SQLITE_ERROR, SQLITE_AUTH: the statement did not compile
         if primary == 23 and self.denied:
-            msg += f" ({self.denied} are not available in sandbash)" if "," in self.denied else \
-                f" ({self.denied} is not available in sandbash)"
+            msg += (
+                f" ({self.denied} are not available in sandbash)"
+                if "," in self.denied
+                else f" ({self.denied} is not available in sandbash)"
+            )
             self.denied = ""
         if line is None:
             text_ = f"Error: in prepare, {msg}" if prepare else f"Error: stepping, {msg} ({primary})"
         else:
-            text_ = (f"Parse error near line {line}: {msg}" if prepare
-                     else f"Runtime error near line {line}: {msg} ({primary})")
+            text_ = (
+                f"Parse error near line {line}: {msg}"
+                if prepare
+                else f"Runtime error near line {line}: {msg} ({primary})"
+            )
         self.ctx.stderr.write((text_ + "\n").encode("utf-8", "surrogateescape"))
         self.errors += 1
         raise SqlFailed(1 if prepare else primary)
@@ -407,6 +430,7 @@ class Shell:
     def read_stream(self, stream: Stream) -> Callable[[], str]:
         def readline() -> str:
             return stream.readline().decode("utf-8", "surrogateescape")
+
         return readline
 
     # ------------------------------------------------------------ main

@@ -37,8 +37,28 @@ HELP = """.bail on|off             Stop after hitting an error.  Default OFF
 .tables ?TABLE?          List names of tables matching LIKE pattern TABLE
 .width NUM1 NUM2 ...     Set minimum column widths for columnar output
 """
-_NOT_HERE = {"shell", "system", "open", "save", "backup", "restore", "clone", "archive", "ar", "load", "excel",
-             "cd", "vfsinfo", "vfslist", "vfsname", "log", "trace", "sha3sum", "testcase", "selftest"}
+_NOT_HERE = {
+    "shell",
+    "system",
+    "open",
+    "save",
+    "backup",
+    "restore",
+    "clone",
+    "archive",
+    "ar",
+    "load",
+    "excel",
+    "cd",
+    "vfsinfo",
+    "vfslist",
+    "vfsname",
+    "log",
+    "trace",
+    "sha3sum",
+    "testcase",
+    "selftest",
+}
 
 
 def _words(line: str) -> list[str]:
@@ -59,12 +79,15 @@ def dot_command(sh: Shell, line: str, lineno: int | None) -> None:
     cmd, args = words[0], words[1:]
     handler = _TABLE.get(cmd) or _TABLE.get(_prefix(cmd))
     if cmd in _NOT_HERE:
-        sh.ctx.stderr.write(f"Error: .{cmd} is not supported in sandbash (no host files or processes)\n".encode())
+        sh.ctx.stderr.write(
+            f"Error: .{cmd} is not supported in sandbash (no host files or processes)\n".encode()
+        )
         sh.errors += 1
         raise SqlFailed(1)
     if handler is None:
-        sh.ctx.stderr.write(f'Error: unknown command or invalid arguments:  "{cmd}". '
-                            'Enter ".help" for help\n'.encode())
+        sh.ctx.stderr.write(
+            f'Error: unknown command or invalid arguments:  "{cmd}". Enter ".help" for help\n'.encode()
+        )
         sh.errors += 1
         raise SqlFailed(1)
     if cmd in ("quit", "exit"):
@@ -106,15 +129,20 @@ def _query(sh: Shell, sql: str, params: tuple[object, ...] = ()) -> list[tuple[o
 
 def do_tables(sh: Shell, args: list[str]) -> None:
     pattern = args[0] if args else "%"
-    rows = _query(sh, "SELECT name FROM sqlite_schema WHERE type IN ('table','view') "
-                      "AND name NOT LIKE 'sqlite_%' AND name LIKE ?1 ORDER BY 1", (pattern,))
+    rows = _query(
+        sh,
+        "SELECT name FROM sqlite_schema WHERE type IN ('table','view') "
+        "AND name NOT LIKE 'sqlite_%' AND name LIKE ?1 ORDER BY 1",
+        (pattern,),
+    )
     _columns(sh, [str(r[0]) for r in rows])
 
 
 def do_indexes(sh: Shell, args: list[str]) -> None:
     pattern = args[0] if args else "%"
-    rows = _query(sh, "SELECT name FROM sqlite_schema WHERE type='index' AND tbl_name LIKE ?1 ORDER BY 1",
-                  (pattern,))
+    rows = _query(
+        sh, "SELECT name FROM sqlite_schema WHERE type='index' AND tbl_name LIKE ?1 ORDER BY 1", (pattern,)
+    )
     _columns(sh, [str(r[0]) for r in rows])
 
 
@@ -131,8 +159,12 @@ def _create_text(sql: str) -> str:
 
 def do_schema(sh: Shell, args: list[str]) -> None:
     pattern = next((a for a in args if not a.startswith("--")), "%")
-    rows = _query(sh, "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND tbl_name LIKE ?1 "
-                      "AND name NOT LIKE 'sqlite_%' ORDER BY rowid", (pattern,))
+    rows = _query(
+        sh,
+        "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND tbl_name LIKE ?1 "
+        "AND name NOT LIKE 'sqlite_%' ORDER BY rowid",
+        (pattern,),
+    )
     for kind, name, sql in rows:
         note = _view_note(sh, str(name)) if kind == "view" else ""
         sh.write(f"{_create_text(str(sql))}{note};\n")
@@ -141,9 +173,12 @@ def do_schema(sh: Shell, args: list[str]) -> None:
 def do_dump(sh: Shell, args: list[str]) -> None:
     pattern = args[0] if args else "%"
     sh.write("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n")
-    rows = _query(sh, "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND tbl_name LIKE ?1 "
-                      "AND (name NOT LIKE 'sqlite_%' OR name = 'sqlite_sequence') ORDER BY type='table' DESC, rowid",
-                  (pattern,))
+    rows = _query(
+        sh,
+        "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND tbl_name LIKE ?1 "
+        "AND (name NOT LIKE 'sqlite_%' OR name = 'sqlite_sequence') ORDER BY type='table' DESC, rowid",
+        (pattern,),
+    )
     for kind, name, sql in rows:
         if name == "sqlite_sequence":
             sh.write("DELETE FROM sqlite_sequence;\n")  # AUTOINCREMENT counters: the table itself exists
@@ -159,7 +194,9 @@ def do_dump(sh: Shell, args: list[str]) -> None:
                 break
             sh.ctx.checkpoint(len(batch))
             for row in batch:
-                sh.write(f"INSERT INTO {quoted} VALUES({','.join(sql_literal(v, True, sh.st.real20) for v in row)});\n")
+                sh.write(
+                    f"INSERT INTO {quoted} VALUES({','.join(sql_literal(v, True, sh.st.real20) for v in row)});\n"
+                )
     sh.write("COMMIT;\n")
 
 
@@ -223,11 +260,16 @@ def do_databases(sh: Shell, args: list[str]) -> None:
 
 def do_show(sh: Shell, args: list[str]) -> None:
     st = sh.st
-    items = [("echo", "on" if sh.echo else "off"), ("headers", "on" if st.headers else "off"),
-             ("mode", st.mode), ("nullvalue", f'"{st.null}"'),
-             ("output", "stdout" if sh.out_file is None else "file"),
-             ("colseparator", repr(st.col_sep)), ("rowseparator", repr(st.row_sep)),
-             ("filename", sh.db_path or ":memory:")]
+    items = [
+        ("echo", "on" if sh.echo else "off"),
+        ("headers", "on" if st.headers else "off"),
+        ("mode", st.mode),
+        ("nullvalue", f'"{st.null}"'),
+        ("output", "stdout" if sh.out_file is None else "file"),
+        ("colseparator", repr(st.col_sep)),
+        ("rowseparator", repr(st.row_sep)),
+        ("filename", sh.db_path or ":memory:"),
+    ]
     for k, v in items:
         sh.write(f"{k:>12}: {v}\n")
 
@@ -291,8 +333,12 @@ def do_import(sh: Shell, args: list[str]) -> None:
         return
     with sh.ctx.hold_memory() as mem:
         mem.charge(len(data) * 4)
-        records = _records(data, csv_mode, sh.st.col_sep if not csv_mode else ",",
-                           "\x1e" if "--ascii" in opts else sh.st.row_sep)
+        records = _records(
+            data,
+            csv_mode,
+            sh.st.col_sep if not csv_mode else ",",
+            "\x1e" if "--ascii" in opts else sh.st.row_sep,
+        )
         _insert(sh, path, table, records[skip:])
 
 
@@ -321,7 +367,9 @@ def _insert(sh: Shell, path: str, table: str, records: list[list[str]]) -> None:
         for n, rec in enumerate(records, start=2 if not exists else 1):
             if len(rec) != ncol:
                 fix = "filling the rest with NULL" if len(rec) < ncol else "extras ignored"
-                sh.ctx.stderr.write(f"{path}:{n}: expected {ncol} columns but found {len(rec)} - {fix}\n".encode())
+                sh.ctx.stderr.write(
+                    f"{path}:{n}: expected {ncol} columns but found {len(rec)} - {fix}\n".encode()
+                )
             values: list[str | None] = [*rec[:ncol], *[None] * (ncol - len(rec))]
             sh.conn.execute(f"INSERT INTO {quoted} VALUES({marks})", values)
             sh.ctx.checkpoint()
@@ -330,10 +378,29 @@ def _insert(sh: Shell, path: str, table: str, records: list[list[str]]) -> None:
 
 
 _TABLE: dict[str, Callable[[Shell, list[str]], None]] = {
-    "tables": do_tables, "indexes": do_indexes, "indices": do_indexes, "schema": do_schema, "dump": do_dump,
-    "mode": do_mode, "headers": do_headers, "header": do_headers, "separator": do_separator,
-    "nullvalue": do_nullvalue, "bail": do_bail, "echo": do_echo, "width": do_width, "print": do_print,
-    "help": do_help, "databases": do_databases, "show": do_show, "output": do_output, "once": do_once,
-    "read": do_read, "import": do_import, "quit": do_help, "exit": do_help, "timer": lambda sh, a: None,
+    "tables": do_tables,
+    "indexes": do_indexes,
+    "indices": do_indexes,
+    "schema": do_schema,
+    "dump": do_dump,
+    "mode": do_mode,
+    "headers": do_headers,
+    "header": do_headers,
+    "separator": do_separator,
+    "nullvalue": do_nullvalue,
+    "bail": do_bail,
+    "echo": do_echo,
+    "width": do_width,
+    "print": do_print,
+    "help": do_help,
+    "databases": do_databases,
+    "show": do_show,
+    "output": do_output,
+    "once": do_once,
+    "read": do_read,
+    "import": do_import,
+    "quit": do_help,
+    "exit": do_help,
+    "timer": lambda sh, a: None,
     "changes": lambda sh, a: None,
 }

@@ -14,16 +14,61 @@ from dataclasses import dataclass, field
 
 Row = Sequence[object]
 
-MODES = ("ascii", "box", "column", "csv", "html", "insert", "json", "line", "list", "markdown", "quote",
-         "table", "tabs")
+MODES = (
+    "ascii",
+    "box",
+    "column",
+    "csv",
+    "html",
+    "insert",
+    "json",
+    "line",
+    "list",
+    "markdown",
+    "quote",
+    "table",
+    "tabs",
+)
 # modes that print a header line whatever .headers says
 ALWAYS_HEADER = frozenset({"table", "box", "markdown"})
 COLUMNAR = frozenset({"column", "table", "box", "markdown"})
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # words that the CLI quotes as a table name in insert mode (the common ones)
-_KEYWORDS = frozenset({"table", "select", "from", "where", "order", "group", "by", "index", "insert", "values",
-                       "update", "delete", "create", "drop", "default", "key", "primary", "references", "join",
-                       "on", "as", "and", "or", "not", "null", "is", "in", "limit", "union", "all", "check"})
+_KEYWORDS = frozenset(
+    {
+        "table",
+        "select",
+        "from",
+        "where",
+        "order",
+        "group",
+        "by",
+        "index",
+        "insert",
+        "values",
+        "update",
+        "delete",
+        "create",
+        "drop",
+        "default",
+        "key",
+        "primary",
+        "references",
+        "join",
+        "on",
+        "as",
+        "and",
+        "or",
+        "not",
+        "null",
+        "is",
+        "in",
+        "limit",
+        "union",
+        "all",
+        "check",
+    }
+)
 
 
 @dataclass
@@ -131,7 +176,9 @@ def json_string(s: str) -> str:
         if ch in '"\\':
             out.append("\\" + ch)
         elif o < 0x20:
-            out.append({"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch, f"\\u{o:04x}"))
+            out.append(
+                {"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(ch, f"\\u{o:04x}")
+            )
         else:
             out.append(ch)
     out.append('"')
@@ -155,14 +202,20 @@ def json_value(value: object, real20: Callable[[float], str] | None = None) -> s
 def csv_field(s: str, sep: str, is_null: bool) -> str:
     if is_null:
         return s
-    needs = s == "" or (sep != "" and sep in s) or any(
-        ord(c) < 0x21 or c in '",' or ord(c) >= 0x7F for c in s)
+    needs = (
+        s == "" or (sep != "" and sep in s) or any(ord(c) < 0x21 or c in '",' or ord(c) >= 0x7F for c in s)
+    )
     return '"' + s.replace('"', '""') + '"' if needs else s
 
 
 def _html(s: str) -> str:
-    return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-            .replace("'", "&#39;"))
+    return (
+        s.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("'", "&#39;")
+    )
 
 
 def table_name(name: str) -> str:
@@ -199,7 +252,9 @@ class Formatter:
             lines = [f"{n:>{width}} = {text(v, st.null)}\n" for n, v in zip(self.names, row, strict=False)]
             self.write(("" if first else "\n") + "".join(lines))
         elif mode == "json":
-            fields = ",".join(f"{json_string(n)}:{json_value(v, st.real20)}" for n, v in zip(self.names, row, strict=False))
+            fields = ",".join(
+                f"{json_string(n)}:{json_value(v, st.real20)}" for n, v in zip(self.names, row, strict=False)
+            )
             self.write(("[" if first else ",\n") + "{" + fields + "}")
         elif mode in ("quote", "insert"):
             vals = ",".join(sql_literal(v, mode == "insert", st.real20) for v in row)

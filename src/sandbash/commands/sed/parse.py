@@ -80,7 +80,9 @@ class Cmd:
 
 
 class Parser:
-    def __init__(self, pieces: list[Piece], extended: bool, posix: bool = False, budget: Budget | None = None) -> None:
+    def __init__(
+        self, pieces: list[Piece], extended: bool, posix: bool = False, budget: Budget | None = None
+    ) -> None:
         self.pieces = pieces
         self.budget = budget  # the run's: a back-reference pattern's matching is bounded by its deadline
         texts = []
@@ -155,7 +157,9 @@ class Parser:
                 continue
             self.parse_command()
         if self.blocks:
-            raise SedError(self.err("unmatched `{'").message.replace(f"char {self.n - self.bounds[-1][0]}", "char 0", 1))
+            raise SedError(
+                self.err("unmatched `{'").message.replace(f"char {self.n - self.bounds[-1][0]}", "char 0", 1)
+            )
         for c in self.cmds:
             if c.name in "btT":
                 label = c.text.decode("utf-8", "surrogateescape")
@@ -175,13 +179,13 @@ class Parser:
             j = self.i
             while self.i < self.n and self.s[self.i].isdigit():
                 self.i += 1
-            n = int(self.s[j:self.i])
+            n = int(self.s[j : self.i])
             if self.peek() == "~":
                 self.i += 1
                 k = self.i
                 while self.i < self.n and self.s[self.i].isdigit():
                     self.i += 1
-                step = int(self.s[k:self.i] or "0")
+                step = int(self.s[k : self.i] or "0")
                 return Addr("step", n, step)
             return Addr("zero" if n == 0 else "line", n)
         if c == "$":
@@ -205,7 +209,9 @@ class Parser:
         if pat == "":
             return None
         try:
-            return compile_regex(pat, "ere" if self.extended else "bre", icase, mline, dialect="sed", budget=self.budget)
+            return compile_regex(
+                pat, "ere" if self.extended else "bre", icase, mline, dialect="sed", budget=self.budget
+            )
         except RegexError as e:
             if e.kind == "class_syntax":
                 raise SedError(e.message, status=4) from None
@@ -255,7 +261,7 @@ class Parser:
         j = self.i
         while self.i < self.n and self.s[self.i] not in "\n; \t":
             self.i += 1
-        label = self.s[j:self.i]
+        label = self.s[j : self.i]
         self.skip_ws()
         return label
 
@@ -264,7 +270,7 @@ class Parser:
         j = self.i
         while self.i < self.n and self.s[self.i] != "\n":
             self.i += 1
-        name = self.s[j:self.i]
+        name = self.s[j : self.i]
         if self.i < self.n:
             self.i += 1
         return name
@@ -313,7 +319,7 @@ class Parser:
                         self.i += 1
                     if j == self.i:
                         raise self.err("expected newer version of sed")
-                    cmd.a2 = Addr("line", int(self.s[j:self.i]))
+                    cmd.a2 = Addr("line", int(self.s[j : self.i]))
                     cmd.a2_kind = "plus" if c == "+" else "tilde"
                 else:
                     a2 = self.parse_address()
@@ -365,7 +371,7 @@ class Parser:
                 raise self.err(": doesn't want any addresses")
             label = self.read_label()
             if not label:
-                raise self.err("\":\" lacks a label")
+                raise self.err('":" lacks a label')
             if self.peek() in (";", "\n"):
                 self.i += 1
             self.labels[label] = len(self.cmds)
@@ -377,7 +383,7 @@ class Parser:
                 while self.i < self.n and self.s[self.i].isdigit():
                     self.i += 1
                 if j < self.i:
-                    cmd.num = int(self.s[j:self.i])
+                    cmd.num = int(self.s[j : self.i])
             self.end_of_cmd()
         elif c in "qQ":
             if nargs > 1:
@@ -386,7 +392,7 @@ class Parser:
             j = self.i
             while self.i < self.n and self.s[self.i].isdigit():
                 self.i += 1
-            cmd.num = int(self.s[j:self.i]) if j < self.i else 0
+            cmd.num = int(self.s[j : self.i]) if j < self.i else 0
             self.end_of_cmd()
         elif c in "aic":
             cmd.text = self.read_text(c)
@@ -445,7 +451,7 @@ class Parser:
                 j = self.i
                 while self.i < self.n and self.s[self.i].isdigit():
                     self.i += 1
-                n = int(self.s[j:self.i])
+                n = int(self.s[j : self.i])
                 if n == 0:
                     raise self.err("number option to `s' command may not be zero")
                 cmd.occurrence = n
@@ -574,8 +580,11 @@ def parse_replacement(src: str) -> Repl:
                 lit.append(chr(ord(src[i].upper()) ^ 0x40))
                 i += 1
             elif d in "dox":
-                base, width, digits = {"d": (10, 3, "0123456789"), "o": (8, 3, "01234567"),
-                                       "x": (16, 2, "0123456789abcdefABCDEF")}[d]
+                base, width, digits = {
+                    "d": (10, 3, "0123456789"),
+                    "o": (8, 3, "01234567"),
+                    "x": (16, 2, "0123456789abcdefABCDEF"),
+                }[d]
                 j = i
                 while j < n and j < i + width and src[j] in digits:
                     j += 1

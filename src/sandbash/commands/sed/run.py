@@ -92,8 +92,21 @@ class Input:
 
 
 class Runner:
-    def __init__(self, ctx: Ctx, cmds: list[Cmd], *, quiet: bool, sep: bytes, separate: bool, in_place: bool,
-                 suffix: str, line_len: int, posix: bool, unbuffered: bool, sandbox: bool) -> None:
+    def __init__(
+        self,
+        ctx: Ctx,
+        cmds: list[Cmd],
+        *,
+        quiet: bool,
+        sep: bytes,
+        separate: bool,
+        in_place: bool,
+        suffix: str,
+        line_len: int,
+        posix: bool,
+        unbuffered: bool,
+        sandbox: bool,
+    ) -> None:
         self.ctx = ctx
         self.cmds = cmds
         self.quiet = quiet
@@ -163,7 +176,11 @@ class Runner:
     def open_wfiles(self) -> None:
         """GNU creates (truncates) every w file before reading input."""
         for c in self.cmds:
-            name = c.wfile if c.name == "s" else (c.text.decode("utf-8", "surrogateescape") if c.name in "wW" else None)
+            name = (
+                c.wfile
+                if c.name == "s"
+                else (c.text.decode("utf-8", "surrogateescape") if c.name in "wW" else None)
+            )
             if name:
                 self.wfile(name)
 
@@ -385,9 +402,21 @@ class Runner:
         if len(self.cmds) != 1 or len(names) != 1 or self.quiet or self.in_place or self.unbuffered:
             return None
         c = self.cmds[0]
-        if (c.name != "s" or c.a1 is not None or c.negate or c.occurrence != 1 or c.print_
-                or c.evaluate or c.wfile or c.icase or c.mline or c.rx is None or c.repl is None
-                or c.repl.simple is None or not isinstance(c.rx.pattern, str)):
+        if (
+            c.name != "s"
+            or c.a1 is not None
+            or c.negate
+            or c.occurrence != 1
+            or c.print_
+            or c.evaluate
+            or c.wfile
+            or c.icase
+            or c.mline
+            or c.rx is None
+            or c.repl is None
+            or c.repl.simple is None
+            or not isinstance(c.rx.pattern, str)
+        ):
             return None
         pat = c.rx.pattern
         if not pat or not pat.isascii() or any(ch in _REGEX_SPECIAL for ch in pat):
@@ -400,8 +429,11 @@ class Runner:
     def operands(self, names: list[str]) -> Inputs:
         """The input files in GNU sed's words: one it cannot open is skipped (status 2); one it
         cannot read, a directory too, ends the input (status 4)."""
-        inputs = self.ctx.inputs(names, "can't read {name}: {err}", "couldn't edit {name}: not a regular file"
-                                 if self.in_place else "read error on {name}: {err}")
+        inputs = self.ctx.inputs(
+            names,
+            "can't read {name}: {err}",
+            "couldn't edit {name}: not a regular file" if self.in_place else "read error on {name}: {err}",
+        )
         inputs.stop_on_read_error = True
 
         def open_failed() -> None:
@@ -436,9 +468,9 @@ class Runner:
             if end < 0:
                 carry.append(chunk)
                 continue
-            carry.append(chunk[:end + 1])
+            carry.append(chunk[: end + 1])
             self.dest.write(replace(b"".join(carry)))
-            carry = [chunk[end + 1:]]
+            carry = [chunk[end + 1 :]]
         rest = b"".join(carry)
         if rest:
             self.dest.write(replace(rest))
@@ -507,7 +539,7 @@ class Runner:
                     k = ps.find(b"\n")
                     if k < 0:
                         return self.end_cycle(inp, None, nl)
-                    ps = ps[k + 1:]
+                    ps = ps[k + 1 :]
                     self.flush_append()
                     restart = True
                     jumps += 1
@@ -602,9 +634,14 @@ class Runner:
                     self.write_w(c.text.decode("utf-8", "surrogateescape"), ps, nl)
                 elif name == "W":
                     k = ps.find(b"\n")
-                    self.write_w(c.text.decode("utf-8", "surrogateescape"), ps if k < 0 else ps[:k], k >= 0 or nl)
+                    self.write_w(
+                        c.text.decode("utf-8", "surrogateescape"), ps if k < 0 else ps[:k], k >= 0 or nl
+                    )
                 elif name == "F":
-                    self.emit(("-" if inp.cur_name == "-" else inp.cur_name).encode("utf-8", "surrogateescape") + b"\n")
+                    self.emit(
+                        ("-" if inp.cur_name == "-" else inp.cur_name).encode("utf-8", "surrogateescape")
+                        + b"\n"
+                    )
                 elif name == "e":
                     self.flush()
                     if c.text:

@@ -37,6 +37,7 @@ ACCOUNTS: dict[str, tuple[int, int, list[tuple[int, str]]]] = {
     "root": (0, 0, [(0, "root")]),
 }
 
+
 def identity(ctx: Ctx) -> dict[str, Any]:
     """The defaults, overridden by the fields `ctx.identity` has (an Identity; host mode's
     HostIdentity adds the kernel, machine and processor count)."""

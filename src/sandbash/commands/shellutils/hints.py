@@ -17,44 +17,64 @@ from ..runtimes import runtime_notes
 # when they exist in this sandbox (the policy, the network settings or a missing package may take
 # them away)
 _GROUPS: tuple[tuple[frozenset[str], str, tuple[str, ...]], ...] = (
-    (frozenset({"python", "python3", "python2", "ipython"}),
-     "", ("python3", "awk", "jq", "sed", "bc")),
-    (frozenset({"pip", "pip3", "pipx", "uv", "poetry"}),
-     "nothing can be installed", ("python3", "awk", "jq", "sed", "bc")),
-    (frozenset({"node", "js", "nodejs", "deno", "bun"}),
-     "", ("node", "jq", "awk", "sed")),
-    (frozenset({"npm", "npx", "yarn", "pnpm"}),
-     "nothing can be installed", ("node", "jq", "awk", "sed")),
-    (frozenset({"perl", "ruby", "php", "lua", "lua5.4", "tclsh"}),
-     "", ("sed", "awk", "grep", "lua", "python3")),
-    (frozenset({"git"}),
-     "", ("diff", "patch")),
-    (frozenset({"vi", "vim", "nvim", "nano", "emacs", "pico", "ed", "code"}),
-     "there is no terminal", ("sed", "cat")),
-    (frozenset({"most", "pg"}),
-     "there is no terminal", ("cat", "head", "tail")),
-    (frozenset({"sudo", "su", "doas"}),
-     "there is nothing to escalate to", ()),
-    (frozenset({"apt", "apt-get", "dpkg", "yum", "dnf", "apk", "brew", "snap", "conda"}),
-     "nothing can be installed", ()),
-    (frozenset({"gcc", "cc", "g++", "clang", "make", "cmake", "go", "cargo", "rustc", "java", "javac"}),
-     "", ()),
-    (frozenset({"ssh", "scp", "rsync", "nc", "netcat", "telnet", "ping", "dig", "nslookup", "ftp"}),
-     "", ("curl", "wget")),
-    (frozenset({"docker", "podman", "kubectl", "systemctl", "service"}),
-     "", ()),
-    (frozenset({"sqlite3", "psql", "mysql"}),
-     "", ("sqlite3", "jq", "awk", "sort", "join")),
-    (frozenset({"ps", "top", "htop", "pgrep", "pkill", "killall"}),
-     "the sandbox has no processes of the host", ()),
+    (frozenset({"python", "python3", "python2", "ipython"}), "", ("python3", "awk", "jq", "sed", "bc")),
+    (
+        frozenset({"pip", "pip3", "pipx", "uv", "poetry"}),
+        "nothing can be installed",
+        ("python3", "awk", "jq", "sed", "bc"),
+    ),
+    (frozenset({"node", "js", "nodejs", "deno", "bun"}), "", ("node", "jq", "awk", "sed")),
+    (frozenset({"npm", "npx", "yarn", "pnpm"}), "nothing can be installed", ("node", "jq", "awk", "sed")),
+    (
+        frozenset({"perl", "ruby", "php", "lua", "lua5.4", "tclsh"}),
+        "",
+        ("sed", "awk", "grep", "lua", "python3"),
+    ),
+    (frozenset({"git"}), "", ("diff", "patch")),
+    (
+        frozenset({"vi", "vim", "nvim", "nano", "emacs", "pico", "ed", "code"}),
+        "there is no terminal",
+        ("sed", "cat"),
+    ),
+    (frozenset({"most", "pg"}), "there is no terminal", ("cat", "head", "tail")),
+    (frozenset({"sudo", "su", "doas"}), "there is nothing to escalate to", ()),
+    (
+        frozenset({"apt", "apt-get", "dpkg", "yum", "dnf", "apk", "brew", "snap", "conda"}),
+        "nothing can be installed",
+        (),
+    ),
+    (
+        frozenset({"gcc", "cc", "g++", "clang", "make", "cmake", "go", "cargo", "rustc", "java", "javac"}),
+        "",
+        (),
+    ),
+    (
+        frozenset({"ssh", "scp", "rsync", "nc", "netcat", "telnet", "ping", "dig", "nslookup", "ftp"}),
+        "",
+        ("curl", "wget"),
+    ),
+    (frozenset({"docker", "podman", "kubectl", "systemctl", "service"}), "", ()),
+    (frozenset({"sqlite3", "psql", "mysql"}), "", ("sqlite3", "jq", "awk", "sort", "join")),
+    (
+        frozenset({"ps", "top", "htop", "pgrep", "pkill", "killall"}),
+        "the sandbox has no processes of the host",
+        (),
+    ),
 )
 
 
 # built in, but present only when the embedder gave the sandbox a network (the policy refuses, not hides)
 _NETWORK = frozenset({"curl", "wget"})
 # every spelling of an embedded runtime -> its runtime (runtimes.NOTES names them by these)
-_RUNTIMES = {"python": "python3", "python3": "python3", "node": "node", "js": "node", "lua": "lua",
-             "lua5.4": "lua", "sqlite3": "sqlite3"}
+_RUNTIMES = {
+    "python": "python3",
+    "python3": "python3",
+    "node": "node",
+    "js": "node",
+    "lua": "lua",
+    "lua5.4": "lua",
+    "sqlite3": "sqlite3",
+}
 
 
 def _runs_here(name: str, exists: Callable[[str], bool]) -> bool:
@@ -67,8 +87,10 @@ def not_found_hint(name: str, exists: Callable[[str], bool]) -> str | None:
     """The hint line for a missing `name` (None when there is nothing useful to say);
     `exists(command)` tells whether an alternative is available in this sandbox."""
     if name in _NETWORK:
-        return (f"sandbash: {name} is not available in this sandbox: the network is off (an operator allows URLs "
-                "with sandbash --allow-url PREFIX or Bash(network=NetworkConfig(...)))")
+        return (
+            f"sandbash: {name} is not available in this sandbox: the network is off (an operator allows URLs "
+            "with sandbash --allow-url PREFIX or Bash(network=NetworkConfig(...)))"
+        )
     for names, what, alternatives in _GROUPS:
         if name in names:
             present = [a for a in alternatives if a != name and _runs_here(a, exists)]
@@ -79,6 +101,8 @@ def not_found_hint(name: str, exists: Callable[[str], bool]) -> str | None:
             if what:
                 text += f"; {what}"
             if present:
-                text += "; use " + ", ".join(present[:-1]) + (" or " if len(present) > 1 else "") + present[-1]
+                text += (
+                    "; use " + ", ".join(present[:-1]) + (" or " if len(present) > 1 else "") + present[-1]
+                )
             return text
     return None

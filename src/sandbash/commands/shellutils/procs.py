@@ -22,8 +22,12 @@ from .common import (
 
 # ------------------------------------------------------------ yes, sleep
 
-YES = CommandSpec("yes", "[STRING]...", "Repeatedly output a line with all specified STRING(s), or 'y'.",
-                  stop_at_operand=True)
+YES = CommandSpec(
+    "yes",
+    "[STRING]...",
+    "Repeatedly output a line with all specified STRING(s), or 'y'.",
+    stop_at_operand=True,
+)
 
 
 @declare("yes", spec=YES, effects=Effects.NONE)
@@ -37,8 +41,12 @@ def cmd_yes(ctx: Ctx) -> int:
         ctx.stdout.write(block)
 
 
-SLEEP = CommandSpec("sleep", "NUMBER[SUFFIX]...", "Pause for NUMBER seconds.  SUFFIX may be 's' for seconds (the\n"
-                    "default), 'm' for minutes, 'h' for hours or 'd' for days.")
+SLEEP = CommandSpec(
+    "sleep",
+    "NUMBER[SUFFIX]...",
+    "Pause for NUMBER seconds.  SUFFIX may be 's' for seconds (the\n"
+    "default), 'm' for minutes, 'h' for hours or 'd' for days.",
+)
 
 
 @declare("sleep", spec=SLEEP, effects=Effects.NONE)
@@ -69,22 +77,32 @@ def _try(ctx: Ctx, spec: CommandSpec) -> CommandExit:
 # ------------------------------------------------------------ env, printenv
 
 ENV = CommandSpec(
-    "env", "[OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]",
+    "env",
+    "[OPTION]... [-] [NAME=VALUE]... [COMMAND [ARG]...]",
     "Set each NAME to VALUE in the environment and run COMMAND.",
     opts=(
         Opt("i", "ignore-environment", help="start with an empty environment"),
         Opt("0", "null", help="end each output line with NUL, not newline"),
-        Opt("u", "unset", "required", multi=True, metavar="NAME", help="remove variable from the environment"),
+        Opt(
+            "u", "unset", "required", multi=True, metavar="NAME", help="remove variable from the environment"
+        ),
         Opt("C", "chdir", "required", metavar="DIR", help="change working directory to DIR"),
-        Opt("S", "split-string", "required", multi=True, metavar="S",
-            help="process and split S into separate arguments"),
+        Opt(
+            "S",
+            "split-string",
+            "required",
+            multi=True,
+            metavar="S",
+            help="process and split S into separate arguments",
+        ),
         Opt("v", "debug", help="print verbose information for each processing step"),
         Opt(None, "ignore-signal", "optional", multi=True, metavar="SIG"),
         Opt(None, "default-signal", "optional", multi=True, metavar="SIG"),
         Opt(None, "block-signal", "optional", multi=True, metavar="SIG"),
         Opt(None, "list-signal-handling"),
     ),
-    stop_at_operand=True, usage_status=125,
+    stop_at_operand=True,
+    usage_status=125,
 )
 
 
@@ -126,7 +144,7 @@ def split_string(text: str, env: Mapping[str, str]) -> list[str]:
         if ch == "$" and i < n and text[i] == "{":
             end = text.find("}", i)
             if end > 0:
-                cur.append(env.get(text[i + 1:end], ""))
+                cur.append(env.get(text[i + 1 : end], ""))
                 have = True
                 i = end + 1
                 continue
@@ -193,10 +211,13 @@ def cmd_env(ctx: Ctx) -> int:
     return run_program(ctx, operands, env=env, cwd=chdir)
 
 
-PRINTENV = CommandSpec("printenv", "[OPTION]... [VARIABLE]...",
-                       "Print the values of the specified environment VARIABLE(s).",
-                       opts=(Opt("0", "null", help="end each output line with NUL, not newline"),),
-                       usage_status=2)
+PRINTENV = CommandSpec(
+    "printenv",
+    "[OPTION]... [VARIABLE]...",
+    "Print the values of the specified environment VARIABLE(s).",
+    opts=(Opt("0", "null", help="end each output line with NUL, not newline"),),
+    usage_status=2,
+)
 
 
 @declare("printenv", spec=PRINTENV, effects=Effects.NONE)
@@ -272,8 +293,13 @@ def _executable_file(ctx: Ctx, path: str) -> bool:
 
 # ------------------------------------------------------------ nohup, nice
 
-NOHUP = CommandSpec("nohup", "COMMAND [ARG]...", "Run COMMAND, ignoring hangup signals.",
-                    stop_at_operand=True, usage_status=125)
+NOHUP = CommandSpec(
+    "nohup",
+    "COMMAND [ARG]...",
+    "Run COMMAND, ignoring hangup signals.",
+    stop_at_operand=True,
+    usage_status=125,
+)
 
 
 @declare("nohup", spec=NOHUP, effects=Effects.NOHUP)
@@ -307,23 +333,35 @@ def cmd_nohup(ctx: Ctx) -> int:
 
     stdin = NullStream() if stdin_tty else None
     try:
-        return run_program(ctx, operands, stdin=stdin, stdout=stdout, stderr=stderr,
-                           message="failed to run command {a}: {err}")
+        return run_program(
+            ctx,
+            operands,
+            stdin=stdin,
+            stdout=stdout,
+            stderr=stderr,
+            message="failed to run command {a}: {err}",
+        )
     finally:
         if stdout is not ctx.stdout:
             stdout.close()
 
 
-NICE = CommandSpec("nice", "[OPTION] [COMMAND [ARG]...]",
-                   "Run COMMAND with an adjusted niceness, which affects process scheduling.",
-                   opts=(Opt("n", "adjustment", "required", metavar="N",
-                             help="add integer N to the niceness (default 10)"),),
-                   stop_at_operand=True, usage_status=125)
+NICE = CommandSpec(
+    "nice",
+    "[OPTION] [COMMAND [ARG]...]",
+    "Run COMMAND with an adjusted niceness, which affects process scheduling.",
+    opts=(
+        Opt("n", "adjustment", "required", metavar="N", help="add integer N to the niceness (default 10)"),
+    ),
+    stop_at_operand=True,
+    usage_status=125,
+)
 
 
 def _legacy_nice(arg: str) -> bool:
     return (len(arg) > 1 and arg[0] == "-" and arg[1].isdigit()) or (
-        len(arg) > 2 and arg[0] == "-" and arg[1] in "+-" and arg[2].isdigit())
+        len(arg) > 2 and arg[0] == "-" and arg[1] in "+-" and arg[2].isdigit()
+    )
 
 
 @declare("nice", spec=NICE, effects=Effects.NICE)
@@ -355,10 +393,40 @@ def cmd_nice(ctx: Ctx) -> int:
 # ------------------------------------------------------------ timeout
 
 SIGNALS = {
-    "HUP": 1, "INT": 2, "QUIT": 3, "ILL": 4, "TRAP": 5, "ABRT": 6, "IOT": 6, "BUS": 7, "FPE": 8, "KILL": 9,
-    "USR1": 10, "SEGV": 11, "USR2": 12, "PIPE": 13, "ALRM": 14, "TERM": 15, "STKFLT": 16, "CHLD": 17,
-    "CLD": 17, "CONT": 18, "STOP": 19, "TSTP": 20, "TTIN": 21, "TTOU": 22, "URG": 23, "XCPU": 24, "XFSZ": 25,
-    "VTALRM": 26, "PROF": 27, "WINCH": 28, "IO": 29, "POLL": 29, "PWR": 30, "SYS": 31,
+    "HUP": 1,
+    "INT": 2,
+    "QUIT": 3,
+    "ILL": 4,
+    "TRAP": 5,
+    "ABRT": 6,
+    "IOT": 6,
+    "BUS": 7,
+    "FPE": 8,
+    "KILL": 9,
+    "USR1": 10,
+    "SEGV": 11,
+    "USR2": 12,
+    "PIPE": 13,
+    "ALRM": 14,
+    "TERM": 15,
+    "STKFLT": 16,
+    "CHLD": 17,
+    "CLD": 17,
+    "CONT": 18,
+    "STOP": 19,
+    "TSTP": 20,
+    "TTIN": 21,
+    "TTOU": 22,
+    "URG": 23,
+    "XCPU": 24,
+    "XFSZ": 25,
+    "VTALRM": 26,
+    "PROF": 27,
+    "WINCH": 28,
+    "IO": 29,
+    "POLL": 29,
+    "PWR": 30,
+    "SYS": 31,
 }
 _SIGNAL_NAMES = {v: k for k, v in reversed(list(SIGNALS.items()))}
 
@@ -373,16 +441,28 @@ def parse_signal(text: str) -> int | None:
 
 
 TIMEOUT = CommandSpec(
-    "timeout", "[OPTION] DURATION COMMAND [ARG]...",
+    "timeout",
+    "[OPTION] DURATION COMMAND [ARG]...",
     "Start COMMAND, and kill it if still running after DURATION.",
     opts=(
-        Opt(None, "preserve-status", help="exit with the same status as COMMAND, even when the command times out"),
+        Opt(
+            None,
+            "preserve-status",
+            help="exit with the same status as COMMAND, even when the command times out",
+        ),
         Opt(None, "foreground", help="when not running timeout directly from a shell prompt"),
-        Opt("k", "kill-after", "required", metavar="DURATION", help="also send a KILL signal if COMMAND is still running"),
+        Opt(
+            "k",
+            "kill-after",
+            "required",
+            metavar="DURATION",
+            help="also send a KILL signal if COMMAND is still running",
+        ),
         Opt("s", "signal", "required", metavar="SIGNAL", help="specify the signal to be sent on timeout"),
         Opt("v", "verbose", help="diagnose to stderr any signal sent upon timeout"),
     ),
-    stop_at_operand=True, usage_status=125,
+    stop_at_operand=True,
+    usage_status=125,
 )
 
 
@@ -404,8 +484,12 @@ def cmd_timeout(ctx: Ctx) -> int:
     # --foreground changes only which processes get the signal: nothing to do here
     try:
         # 0 (and inf) mean no time limit, as in GNU
-        return run_program(ctx, operands[1:], message="failed to run command {q}: {err}",
-                           timeout=seconds if 0 < seconds < float("inf") else None)
+        return run_program(
+            ctx,
+            operands[1:],
+            message="failed to run command {q}: {err}",
+            timeout=seconds if 0 < seconds < float("inf") else None,
+        )
     except CommandTimeout:
         # an enclosing timeout (`timeout 1 timeout 9 cmd`) stops us too: let it
         # through (this raises) rather than report its expiry as ours
@@ -423,7 +507,9 @@ def cmd_timeout(ctx: Ctx) -> int:
 # ------------------------------------------------------------ time
 
 TIME = CommandSpec(
-    "time", "[OPTIONS] COMMAND [ARG]...", "Run COMMAND, then print system resource usage.",
+    "time",
+    "[OPTIONS] COMMAND [ARG]...",
+    "Run COMMAND, then print system resource usage.",
     opts=(
         Opt("a", "append", help="(used together with -o) append instead of overwriting"),
         Opt("f", "format", "required", metavar="FORMAT", help="use FORMAT as the format string"),
@@ -432,21 +518,42 @@ TIME = CommandSpec(
         Opt("q", "quiet", help="do not print information about abnormal program termination"),
         Opt("v", "verbose", help="print all resource usage information instead of the default format"),
     ),
-    stop_at_operand=True, usage_status=125,
+    stop_at_operand=True,
+    usage_status=125,
 )
-TIME_DEFAULT = ("%Uuser %Ssystem %Eelapsed %PCPU (%Xavgtext+%Davgdata %Mmaxresident)k\n"
-                "%Iinputs+%Ooutputs (%Fmajor+%Rminor)pagefaults %Wswaps")
+TIME_DEFAULT = (
+    "%Uuser %Ssystem %Eelapsed %PCPU (%Xavgtext+%Davgdata %Mmaxresident)k\n"
+    "%Iinputs+%Ooutputs (%Fmajor+%Rminor)pagefaults %Wswaps"
+)
 TIME_POSIX = "real %e\nuser %U\nsys %S"
-TIME_VERBOSE = "\n".join("\t" + line for line in (
-    'Command being timed: "%C"', "User time (seconds): %U", "System time (seconds): %S",
-    "Percent of CPU this job got: %P", "Elapsed (wall clock) time (h:mm:ss or m:ss): %E",
-    "Average shared text size (kbytes): %X", "Average unshared data size (kbytes): %D",
-    "Average stack size (kbytes): %p", "Average total size (kbytes): %K",
-    "Maximum resident set size (kbytes): %M", "Average resident set size (kbytes): %t",
-    "Major (requiring I/O) page faults: %F", "Minor (reclaiming a frame) page faults: %R",
-    "Voluntary context switches: %w", "Involuntary context switches: %c", "Swaps: %W",
-    "File system inputs: %I", "File system outputs: %O", "Socket messages sent: %s",
-    "Socket messages received: %r", "Signals delivered: %k", "Page size (bytes): %Z", "Exit status: %x"))
+TIME_VERBOSE = "\n".join(
+    "\t" + line
+    for line in (
+        'Command being timed: "%C"',
+        "User time (seconds): %U",
+        "System time (seconds): %S",
+        "Percent of CPU this job got: %P",
+        "Elapsed (wall clock) time (h:mm:ss or m:ss): %E",
+        "Average shared text size (kbytes): %X",
+        "Average unshared data size (kbytes): %D",
+        "Average stack size (kbytes): %p",
+        "Average total size (kbytes): %K",
+        "Maximum resident set size (kbytes): %M",
+        "Average resident set size (kbytes): %t",
+        "Major (requiring I/O) page faults: %F",
+        "Minor (reclaiming a frame) page faults: %R",
+        "Voluntary context switches: %w",
+        "Involuntary context switches: %c",
+        "Swaps: %W",
+        "File system inputs: %I",
+        "File system outputs: %O",
+        "Socket messages sent: %s",
+        "Socket messages received: %r",
+        "Signals delivered: %k",
+        "Page size (bytes): %Z",
+        "Exit status: %x",
+    )
+)
 
 
 _TIME_KEYS = frozenset("CDEFIKMOPRSUWXZcefhiklmnoprstuwx%")
@@ -461,8 +568,15 @@ def _time_report(fmt: str, argv: list[str], status: int, real: float, user: floa
         return f"{int(minutes)}:{secs:05.2f}"
 
     values = {
-        "e": f"{real:.2f}", "E": elapsed(), "U": f"{user:.2f}", "S": "0.00", "x": str(status),
-        "C": " ".join(argv), "P": f"{int(100 * user / real)}%" if real > 0 else "?%", "Z": "4096", "%": "%",
+        "e": f"{real:.2f}",
+        "E": elapsed(),
+        "U": f"{user:.2f}",
+        "S": "0.00",
+        "x": str(status),
+        "C": " ".join(argv),
+        "P": f"{int(100 * user / real)}%" if real > 0 else "?%",
+        "Z": "4096",
+        "%": "%",
     }
     out: list[str] = []
     i = 0

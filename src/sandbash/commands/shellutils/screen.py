@@ -46,8 +46,10 @@ def cmd_less(ctx: Ctx) -> int:
         if not options_done and arg == "--":
             options_done = True
         elif not options_done and arg in ("--help", "-?"):
-            ctx.out("less: the pager shows its input page by page on a terminal; without one it copies\n"
-                    "the files (or standard input) to standard output, as cat does.\n")
+            ctx.out(
+                "less: the pager shows its input page by page on a terminal; without one it copies\n"
+                "the files (or standard input) to standard output, as cat does.\n"
+            )
             return 0
         elif not options_done and arg in ("-V", "--version"):
             ctx.out("less 590 (sandbash: copies its input when not on a terminal)\n")
@@ -70,7 +72,7 @@ def cmd_more(ctx: Ctx) -> int:
     files: list[str] = []
     for i, arg in enumerate(ctx.args):
         if arg == "--":
-            files.extend(ctx.args[i + 1:])
+            files.extend(ctx.args[i + 1 :])
             break
         if arg in ("-h", "--help"):
             ctx.out("\nUsage:\n more [options] <file>...\n\nA file perusal filter for CRT viewing.\n")
@@ -101,7 +103,9 @@ def cmd_more(ctx: Ctx) -> int:
     return 0
 
 
-_MORE_FLAGS = frozenset({"d", "l", "f", "p", "c", "s", "u", "e"}) | {"".join(p) for p in ("dl", "ds", "sl", "ls")}
+_MORE_FLAGS = frozenset({"d", "l", "f", "p", "c", "s", "u", "e"}) | {
+    "".join(p) for p in ("dl", "ds", "sl", "ls")
+}
 
 
 def _copy_with_header(ctx: Ctx, path: str) -> str | None:
@@ -142,9 +146,23 @@ For more details see watch(1).
 """
 
 # short flag -> long name; the ones taking a value
-_WATCH_SHORT = {"b": "beep", "c": "color", "d": "differences", "e": "errexit", "g": "chgexit", "q": "equexit",
-                "n": "interval", "p": "precise", "t": "no-title", "w": "no-wrap", "x": "exec", "h": "help",
-                "v": "version", "C": "no-color", "r": "no-rerun"}
+_WATCH_SHORT = {
+    "b": "beep",
+    "c": "color",
+    "d": "differences",
+    "e": "errexit",
+    "g": "chgexit",
+    "q": "equexit",
+    "n": "interval",
+    "p": "precise",
+    "t": "no-title",
+    "w": "no-wrap",
+    "x": "exec",
+    "h": "help",
+    "v": "version",
+    "C": "no-color",
+    "r": "no-rerun",
+}
 _WATCH_VALUE = frozenset({"equexit", "interval"})
 _WATCH_LONG = frozenset(_WATCH_SHORT.values())
 
@@ -161,14 +179,15 @@ def parse_watch(args: list[str]) -> tuple[dict[str, str], list[str]]:
     while i < len(args):
         arg = args[i]
         if arg == "--":
-            return opts, args[i + 1:]
+            return opts, args[i + 1 :]
         if arg.startswith("--") and len(arg) > 2:
             name, eq, value = arg[2:].partition("=")
             if name not in _WATCH_LONG:
                 matches = [n for n in _WATCH_LONG if n.startswith(name)]
                 if len(matches) != 1:
-                    raise _WatchUsage(f"unrecognized option '{arg}'" if not matches else
-                                      f"option '{arg}' is ambiguous")
+                    raise _WatchUsage(
+                        f"unrecognized option '{arg}'" if not matches else f"option '{arg}' is ambiguous"
+                    )
                 name = matches[0]
             if name in _WATCH_VALUE and not eq:
                 if i + 1 >= len(args):
@@ -183,7 +202,7 @@ def parse_watch(args: list[str]) -> tuple[dict[str, str], list[str]]:
                 if not name:
                     raise _WatchUsage(f"invalid option -- '{arg[j]}'")
                 if name in _WATCH_VALUE:
-                    value = arg[j + 1:]
+                    value = arg[j + 1 :]
                     if not value:
                         if i + 1 >= len(args):
                             raise _WatchUsage(f"option requires an argument -- '{arg[j]}'")
@@ -233,8 +252,9 @@ def cmd_watch(ctx: Ctx) -> int:
         return _watch_loop(ctx, opts, command, cycles, interval, kept)
 
 
-def _watch_loop(ctx: Ctx, opts: dict[str, str], command: list[str], cycles: int, interval: float,
-                kept: MemoryHold) -> int:
+def _watch_loop(
+    ctx: Ctx, opts: dict[str, str], command: list[str], cycles: int, interval: float, kept: MemoryHold
+) -> int:
     text = " ".join(command)
     title = _Title(ctx, interval, text) if "no-title" not in opts else None
     previous: bytes | None = None
@@ -280,5 +300,5 @@ class _Title:
         now = _dt.datetime.fromtimestamp(self.ctx.clock(), local_zone(self.ctx.env))
         right = f"{self.host}: {now:%a %b} {now.day:2d} {now:%H:%M:%S %Y}"
         room = self.width - len(right) - 1
-        left = self.left if len(self.left) <= room else self.left[:max(0, room - 3)] + "..."
+        left = self.left if len(self.left) <= room else self.left[: max(0, room - 3)] + "..."
         return f"{left.ljust(room)} {right}\n\n"

@@ -23,11 +23,18 @@ from ..record import Effects, declare
 from .common import fail, quote, usage_fail
 
 SPEC = CommandSpec(
-    "seq", "[OPTION]... LAST\n  or:  seq [OPTION]... FIRST LAST\n  or:  seq [OPTION]... FIRST INCREMENT LAST",
+    "seq",
+    "[OPTION]... LAST\n  or:  seq [OPTION]... FIRST LAST\n  or:  seq [OPTION]... FIRST INCREMENT LAST",
     "Print numbers from FIRST to LAST, in steps of INCREMENT.",
     opts=(
         Opt("f", "format", "required", metavar="FORMAT", help="use printf style floating-point FORMAT"),
-        Opt("s", "separator", "required", metavar="STRING", help="use STRING to separate numbers (default: \\n)"),
+        Opt(
+            "s",
+            "separator",
+            "required",
+            metavar="STRING",
+            help="use STRING to separate numbers (default: \\n)",
+        ),
         Opt("w", "equal-width", help="equalize width by padding with leading zeroes"),
     ),
     operand_if=lambda a: len(a) > 1 and (a[1].isdigit() or a[1] == "."),
@@ -75,7 +82,7 @@ def _scan(arg: str) -> Operand:
         elif dot == 0 or not text[dot - 1].isdigit():
             width += 1  # ".5" and "-.5" print as "0.5" and "-0.5"
     if e >= 0:
-        exponent = int(text[e + 1:])
+        exponent = int(text[e + 1 :])
         precision += -exponent if exponent < 0 else -min(precision, exponent)
         width -= len(text) - e
         if exponent < 0:
@@ -115,7 +122,7 @@ def _check_format(ctx: Ctx, fmt: str) -> None:
         if fmt[i] != "%":
             i += 1
             continue
-        if fmt[i + 1:i + 2] == "%":
+        if fmt[i + 1 : i + 2] == "%":
             i += 2
             continue
         m = _FORMAT.match(fmt, i)
@@ -148,6 +155,7 @@ def _check_size(ctx: Ctx, directive: re.Match[str]) -> None:
 
 def _c_format(fmt: str, value: float) -> str:
     """Apply a checked printf format to one number (no %a in Python: use hex())."""
+
     def one(m: re.Match[str]) -> str:
         spec = m.group(0).replace("L", "").replace("'", "")
         if spec[-1] in "aA":
@@ -190,8 +198,11 @@ def cmd_seq(ctx: Ctx) -> int:
                 raise usage_fail(ctx, SPEC, f"invalid {quote('not-a-number')} argument: {quote(arg)}")
             raise usage_fail(ctx, SPEC, f"invalid floating point argument: {quote(arg)}")
     one = Operand(Decimal(1), 1, 0)
-    first, step, last = (one, one, scanned[0]) if len(scanned) == 1 else (
-        (scanned[0], one, scanned[1]) if len(scanned) == 2 else tuple(scanned))
+    first, step, last = (
+        (one, one, scanned[0])
+        if len(scanned) == 1
+        else ((scanned[0], one, scanned[1]) if len(scanned) == 2 else tuple(scanned))
+    )
     if step.value == 0:
         raise usage_fail(ctx, SPEC, f"invalid Zero increment value: {quote(operands[1])}")
     if fmt is not None:
@@ -225,7 +236,7 @@ def _emit_ints(ctx: Ctx, first: int, step: int, last: int, pad: str, sep: str) -
         return
     block = 8192
     for start in range(0, len(numbers), block):
-        chunk = numbers[start:start + block]
+        chunk = numbers[start : start + block]
         text = sep.join(map(str, chunk)) if not pad else sep.join(f"{x:{pad}d}" for x in chunk)
         ctx.checkpoint(len(text) // 64 + 1)
         ctx.out((sep if start else "") + text)

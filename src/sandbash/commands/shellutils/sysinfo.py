@@ -19,7 +19,9 @@ def _no_operands(ctx: Ctx, spec: CommandSpec) -> None:
         raise usage_fail(ctx, spec, f"extra operand {quote(operands[0])}")
 
 
-WHOAMI = CommandSpec("whoami", "[OPTION]...", "Print the user name associated with the current effective user ID.")
+WHOAMI = CommandSpec(
+    "whoami", "[OPTION]...", "Print the user name associated with the current effective user ID."
+)
 LOGNAME = CommandSpec("logname", "[OPTION]", "Print the user's login name.")
 USERS = CommandSpec("users", "[OPTION]... [FILE]", "Output who is currently logged in.")
 ARCH = CommandSpec("arch", "[OPTION]...", "Print machine architecture.")
@@ -58,7 +60,8 @@ def cmd_arch(ctx: Ctx) -> int:
 # ------------------------------------------------------------ id, groups
 
 ID = CommandSpec(
-    "id", "[OPTION]... [USER]...",
+    "id",
+    "[OPTION]... [USER]...",
     "Print user and group information for each specified USER,\nor (when USER omitted) for the current process.",
     opts=(
         Opt("a", None),
@@ -125,9 +128,12 @@ def cmd_id(ctx: Ctx) -> int:
     return status
 
 
-GROUPS = CommandSpec("groups", "[OPTION]... [USERNAME]...",
-                     "Print group memberships for each USERNAME or, if no USERNAME is specified, for\n"
-                     "the current process (which may differ if the groups database has changed).")
+GROUPS = CommandSpec(
+    "groups",
+    "[OPTION]... [USERNAME]...",
+    "Print group memberships for each USERNAME or, if no USERNAME is specified, for\n"
+    "the current process (which may differ if the groups database has changed).",
+)
 
 
 @declare("groups", spec=GROUPS, effects=Effects.NONE)
@@ -149,7 +155,9 @@ def cmd_groups(ctx: Ctx) -> int:
 # ------------------------------------------------------------ hostname, uname, nproc
 
 HOSTNAME = CommandSpec(
-    "hostname", "[-s|-f|-d|-i|-I|-A] [NAME]", "Show or set the system's host name.",
+    "hostname",
+    "[-s|-f|-d|-i|-I|-A] [NAME]",
+    "Show or set the system's host name.",
     opts=(
         Opt("s", "short", help="short host name"),
         Opt("f", "fqdn", help="long host name (FQDN)"),
@@ -186,10 +194,15 @@ def cmd_hostname(ctx: Ctx) -> int:
 
 
 UNAME = CommandSpec(
-    "uname", "[OPTION]...", "Print certain system information.  With no OPTION, same as -s.",
+    "uname",
+    "[OPTION]...",
+    "Print certain system information.  With no OPTION, same as -s.",
     opts=(
-        Opt("a", "all", help="print all information, in the following order,\n"
-                              "except omit -p and -i if unknown:"),
+        Opt(
+            "a",
+            "all",
+            help="print all information, in the following order,\nexcept omit -p and -i if unknown:",
+        ),
         Opt("s", "kernel-name", help="print the kernel name"),
         Opt(None, "sysname", dest="kernel_name"),
         Opt("n", "nodename", help="print the network node hostname"),
@@ -211,9 +224,14 @@ def cmd_uname(ctx: Ctx) -> int:
         raise usage_fail(ctx, UNAME, f"extra operand {quote(operands[0])}")
     ident = identity(ctx)
     fields = [
-        ("kernel_name", ident["kernel"]), ("nodename", ident["hostname"]), ("kernel_release", ident["release"]),
-        ("kernel_version", ident["version"]), ("machine", ident["machine"]), ("processor", "unknown"),
-        ("hardware_platform", "unknown"), ("operating_system", ident["os"]),
+        ("kernel_name", ident["kernel"]),
+        ("nodename", ident["hostname"]),
+        ("kernel_release", ident["release"]),
+        ("kernel_version", ident["version"]),
+        ("machine", ident["machine"]),
+        ("processor", "unknown"),
+        ("hardware_platform", "unknown"),
+        ("operating_system", ident["os"]),
     ]
     everything = opts.has("all")
     wanted = [v for k, v in fields if opts.has(k) or (everything and v != "unknown")]
@@ -224,10 +242,14 @@ def cmd_uname(ctx: Ctx) -> int:
 
 
 NPROC = CommandSpec(
-    "nproc", "[OPTION]...", "Print the number of processing units available to the current process,\n"
+    "nproc",
+    "[OPTION]...",
+    "Print the number of processing units available to the current process,\n"
     "which may be less than the number of online processors",
-    opts=(Opt(None, "all", help="print the number of installed processors"),
-          Opt(None, "ignore", "required", metavar="N", help="if possible, exclude N processing units")),
+    opts=(
+        Opt(None, "all", help="print the number of installed processors"),
+        Opt(None, "ignore", "required", metavar="N", help="if possible, exclude N processing units"),
+    ),
 )
 
 
@@ -248,9 +270,16 @@ def cmd_nproc(ctx: Ctx) -> int:
 
 # ------------------------------------------------------------ terminals
 
-TTY = CommandSpec("tty", "[OPTION]...", "Print the file name of the terminal connected to standard input.",
-                  opts=(Opt("s", "silent", help="print nothing, only return an exit status"),
-                        Opt(None, "quiet", dest="silent")), usage_status=2)
+TTY = CommandSpec(
+    "tty",
+    "[OPTION]...",
+    "Print the file name of the terminal connected to standard input.",
+    opts=(
+        Opt("s", "silent", help="print nothing, only return an exit status"),
+        Opt(None, "quiet", dest="silent"),
+    ),
+    usage_status=2,
+)
 
 
 @declare("tty", spec=TTY, effects=Effects.NONE)
@@ -263,8 +292,12 @@ def cmd_tty(ctx: Ctx) -> int:
     return 1
 
 
-STTY = CommandSpec("stty", "[-F DEVICE | --file=DEVICE] [SETTING]...", "Print or change terminal characteristics.",
-                   opts=(Opt("a", "all"), Opt("g", "save"), Opt("F", "file", "required")))
+STTY = CommandSpec(
+    "stty",
+    "[-F DEVICE | --file=DEVICE] [SETTING]...",
+    "Print or change terminal characteristics.",
+    opts=(Opt("a", "all"), Opt("g", "save"), Opt("F", "file", "required")),
+)
 
 
 @declare("stty", spec=STTY, effects=Effects.NONE)
@@ -281,20 +314,73 @@ def cmd_mesg(ctx: Ctx) -> int:
 
 
 _XTERM: dict[str, str] = {
-    "bold": "\x1b[1m", "sgr0": "\x1b(B\x1b[m", "smul": "\x1b[4m", "rmul": "\x1b[24m", "rev": "\x1b[7m",
-    "blink": "\x1b[5m", "dim": "\x1b[2m", "sitm": "\x1b[3m", "ritm": "\x1b[23m", "invis": "\x1b[8m",
-    "clear": "\x1b[H\x1b[2J\x1b[3J", "el": "\x1b[K", "el1": "\x1b[1K", "ed": "\x1b[J", "civis": "\x1b[?25l",
-    "cnorm": "\x1b[?12l\x1b[?25h", "cvvis": "\x1b[?12;25h", "smso": "\x1b[7m", "rmso": "\x1b[27m",
-    "home": "\x1b[H", "cuu1": "\x1b[A", "cud1": "\n", "cub1": "\b", "cuf1": "\x1b[C", "sc": "\x1b7",
-    "rc": "\x1b8", "smcup": "\x1b[?1049h\x1b[22;0;0t", "rmcup": "\x1b[?1049l\x1b[23;0;0t", "op": "\x1b[39;49m",
-    "bel": "\a", "cr": "\r", "ind": "\n", "ht": "\t", "smam": "\x1b[?7h", "rmam": "\x1b[?7l",
-    "setaf": "\x1b[%s{3}m", "setab": "\x1b[%s{4}m", "cup": "\x1b[%s{r};%s{c}H", "hpa": "\x1b[%s{1}G",
-    "vpa": "\x1b[%s{1}d", "cuu": "\x1b[%s{0}A", "cud": "\x1b[%s{0}B", "cuf": "\x1b[%s{0}C", "cub": "\x1b[%s{0}D",
-    "ech": "\x1b[%s{0}X", "dch": "\x1b[%s{0}P", "ich": "\x1b[%s{0}@", "il": "\x1b[%s{0}L", "dl": "\x1b[%s{0}M",
+    "bold": "\x1b[1m",
+    "sgr0": "\x1b(B\x1b[m",
+    "smul": "\x1b[4m",
+    "rmul": "\x1b[24m",
+    "rev": "\x1b[7m",
+    "blink": "\x1b[5m",
+    "dim": "\x1b[2m",
+    "sitm": "\x1b[3m",
+    "ritm": "\x1b[23m",
+    "invis": "\x1b[8m",
+    "clear": "\x1b[H\x1b[2J\x1b[3J",
+    "el": "\x1b[K",
+    "el1": "\x1b[1K",
+    "ed": "\x1b[J",
+    "civis": "\x1b[?25l",
+    "cnorm": "\x1b[?12l\x1b[?25h",
+    "cvvis": "\x1b[?12;25h",
+    "smso": "\x1b[7m",
+    "rmso": "\x1b[27m",
+    "home": "\x1b[H",
+    "cuu1": "\x1b[A",
+    "cud1": "\n",
+    "cub1": "\b",
+    "cuf1": "\x1b[C",
+    "sc": "\x1b7",
+    "rc": "\x1b8",
+    "smcup": "\x1b[?1049h\x1b[22;0;0t",
+    "rmcup": "\x1b[?1049l\x1b[23;0;0t",
+    "op": "\x1b[39;49m",
+    "bel": "\a",
+    "cr": "\r",
+    "ind": "\n",
+    "ht": "\t",
+    "smam": "\x1b[?7h",
+    "rmam": "\x1b[?7l",
+    "setaf": "\x1b[%s{3}m",
+    "setab": "\x1b[%s{4}m",
+    "cup": "\x1b[%s{r};%s{c}H",
+    "hpa": "\x1b[%s{1}G",
+    "vpa": "\x1b[%s{1}d",
+    "cuu": "\x1b[%s{0}A",
+    "cud": "\x1b[%s{0}B",
+    "cuf": "\x1b[%s{0}C",
+    "cub": "\x1b[%s{0}D",
+    "ech": "\x1b[%s{0}X",
+    "dch": "\x1b[%s{0}P",
+    "ich": "\x1b[%s{0}@",
+    "il": "\x1b[%s{0}L",
+    "dl": "\x1b[%s{0}M",
 }
 _TERM_NUMBERS = {"cols": 80, "lines": 24, "it": 8}
-_KNOWN_TERMS = ("xterm", "screen", "tmux", "linux", "vt100", "vt220", "ansi", "rxvt", "konsole", "gnome",
-                "alacritty", "kitty", "foot", "st")
+_KNOWN_TERMS = (
+    "xterm",
+    "screen",
+    "tmux",
+    "linux",
+    "vt100",
+    "vt220",
+    "ansi",
+    "rxvt",
+    "konsole",
+    "gnome",
+    "alacritty",
+    "kitty",
+    "foot",
+    "st",
+)
 
 
 def _terminal(ctx: Ctx, spec: CommandSpec | None, explicit: str | None) -> str:
@@ -342,9 +428,14 @@ def _capability(term: str, cap: str, params: list[int]) -> str | int | None:
     return template.replace("%s{0}", str(p[0]))
 
 
-TPUT = CommandSpec("tput", "[-T TERM] {CAPNAME | -S | -V | init | reset} [PARAMETERS]...",
-                   "Query terminfo database.", opts=(Opt("T", None, "required"), Opt("S", None), Opt("x", None)),
-                   stop_at_operand=True, usage_status=2)
+TPUT = CommandSpec(
+    "tput",
+    "[-T TERM] {CAPNAME | -S | -V | init | reset} [PARAMETERS]...",
+    "Query terminfo database.",
+    opts=(Opt("T", None, "required"), Opt("S", None), Opt("x", None)),
+    stop_at_operand=True,
+    usage_status=2,
+)
 
 
 @declare("tput", spec=TPUT, effects=Effects.NONE)
@@ -370,8 +461,12 @@ def cmd_tput(ctx: Ctx) -> int:
     return 0
 
 
-CLEAR = CommandSpec("clear", "[options]", "clear the terminal screen",
-                    opts=(Opt("x", None, help="do not try to clear scrollback"), Opt("T", None, "required")))
+CLEAR = CommandSpec(
+    "clear",
+    "[options]",
+    "clear the terminal screen",
+    opts=(Opt("x", None, help="do not try to clear scrollback"), Opt("T", None, "required")),
+)
 
 
 @declare("clear", spec=CLEAR, effects=Effects.NONE)
@@ -387,9 +482,12 @@ def cmd_clear(ctx: Ctx) -> int:
 
 # ------------------------------------------------------------ uptime, getconf, man
 
-UPTIME = CommandSpec("uptime", "[options]", "Tell how long the system has been running.",
-                     opts=(Opt("p", "pretty", help="show uptime in pretty format"),
-                           Opt("s", "since", help="system up since")))
+UPTIME = CommandSpec(
+    "uptime",
+    "[options]",
+    "Tell how long the system has been running.",
+    opts=(Opt("p", "pretty", help="show uptime in pretty format"), Opt("s", "since", help="system up since")),
+)
 
 
 @declare("uptime", spec=UPTIME, effects=Effects.NONE)
@@ -423,26 +521,69 @@ def cmd_uptime(ctx: Ctx) -> int:
 def _getconf_table(ctx: Ctx) -> dict[str, str]:
     nproc = str(identity(ctx)["nproc"])
     return {
-        "ARG_MAX": "2097152", "CHILD_MAX": "63484", "CLK_TCK": "100", "HOST_NAME_MAX": "64",
-        "LOGIN_NAME_MAX": "256", "NGROUPS_MAX": "65536", "OPEN_MAX": "1024", "PAGESIZE": "4096",
-        "PAGE_SIZE": "4096", "LINE_MAX": "2048", "RE_DUP_MAX": "32767", "STREAM_MAX": "16", "SYMLOOP_MAX": "",
-        "TTY_NAME_MAX": "32", "TZNAME_MAX": "", "LONG_BIT": "64", "WORD_BIT": "32", "CHAR_BIT": "8",
-        "INT_MAX": "2147483647", "INT_MIN": "-2147483648", "LONG_MAX": "9223372036854775807",
-        "LONG_MIN": "-9223372036854775808", "UINT_MAX": "4294967295", "ULONG_MAX": "18446744073709551615",
-        "SSIZE_MAX": "32767", "BC_BASE_MAX": "99", "BC_DIM_MAX": "2048", "BC_SCALE_MAX": "99",
-        "BC_STRING_MAX": "1000", "EXPR_NEST_MAX": "32", "COLL_WEIGHTS_MAX": "255",
-        "_NPROCESSORS_CONF": nproc, "_NPROCESSORS_ONLN": nproc, "NPROCESSORS_CONF": nproc,
-        "NPROCESSORS_ONLN": nproc, "_POSIX_VERSION": "200809", "POSIX_VERSION": "200809",
-        "_POSIX2_VERSION": "200809", "POSIX2_VERSION": "200809", "PATH": "/bin:/usr/bin",
-        "CS_PATH": "/bin:/usr/bin", "GNU_LIBC_VERSION": "glibc 2.36", "GNU_LIBPTHREAD_VERSION": "NPTL 2.36",
-        "_PHYS_PAGES": "1048576", "_AVPHYS_PAGES": "524288", "PHYS_PAGES": "1048576",
+        "ARG_MAX": "2097152",
+        "CHILD_MAX": "63484",
+        "CLK_TCK": "100",
+        "HOST_NAME_MAX": "64",
+        "LOGIN_NAME_MAX": "256",
+        "NGROUPS_MAX": "65536",
+        "OPEN_MAX": "1024",
+        "PAGESIZE": "4096",
+        "PAGE_SIZE": "4096",
+        "LINE_MAX": "2048",
+        "RE_DUP_MAX": "32767",
+        "STREAM_MAX": "16",
+        "SYMLOOP_MAX": "",
+        "TTY_NAME_MAX": "32",
+        "TZNAME_MAX": "",
+        "LONG_BIT": "64",
+        "WORD_BIT": "32",
+        "CHAR_BIT": "8",
+        "INT_MAX": "2147483647",
+        "INT_MIN": "-2147483648",
+        "LONG_MAX": "9223372036854775807",
+        "LONG_MIN": "-9223372036854775808",
+        "UINT_MAX": "4294967295",
+        "ULONG_MAX": "18446744073709551615",
+        "SSIZE_MAX": "32767",
+        "BC_BASE_MAX": "99",
+        "BC_DIM_MAX": "2048",
+        "BC_SCALE_MAX": "99",
+        "BC_STRING_MAX": "1000",
+        "EXPR_NEST_MAX": "32",
+        "COLL_WEIGHTS_MAX": "255",
+        "_NPROCESSORS_CONF": nproc,
+        "_NPROCESSORS_ONLN": nproc,
+        "NPROCESSORS_CONF": nproc,
+        "NPROCESSORS_ONLN": nproc,
+        "_POSIX_VERSION": "200809",
+        "POSIX_VERSION": "200809",
+        "_POSIX2_VERSION": "200809",
+        "POSIX2_VERSION": "200809",
+        "PATH": "/bin:/usr/bin",
+        "CS_PATH": "/bin:/usr/bin",
+        "GNU_LIBC_VERSION": "glibc 2.36",
+        "GNU_LIBPTHREAD_VERSION": "NPTL 2.36",
+        "_PHYS_PAGES": "1048576",
+        "_AVPHYS_PAGES": "524288",
+        "PHYS_PAGES": "1048576",
         "LEVEL1_DCACHE_LINESIZE": "64",
     }
 
 
-_PATH_VARS = {"NAME_MAX": "255", "PATH_MAX": "4096", "PIPE_BUF": "4096", "LINK_MAX": "127",
-              "MAX_CANON": "255", "MAX_INPUT": "255", "FILESIZEBITS": "64", "_POSIX_NO_TRUNC": "1",
-              "POSIX_NO_TRUNC": "1", "SYMLINK_MAX": "", "_POSIX_CHOWN_RESTRICTED": "1"}
+_PATH_VARS = {
+    "NAME_MAX": "255",
+    "PATH_MAX": "4096",
+    "PIPE_BUF": "4096",
+    "LINK_MAX": "127",
+    "MAX_CANON": "255",
+    "MAX_INPUT": "255",
+    "FILESIZEBITS": "64",
+    "_POSIX_NO_TRUNC": "1",
+    "POSIX_NO_TRUNC": "1",
+    "SYMLINK_MAX": "",
+    "_POSIX_CHOWN_RESTRICTED": "1",
+}
 
 
 @declare("getconf", effects=Effects.NONE)
@@ -497,4 +638,3 @@ def cmd_whatis(ctx: Ctx) -> int:
     for page in pages:
         ctx.stderr.write(f"{page}: nothing appropriate.\n".encode("utf-8", "surrogateescape"))
     return 16
-

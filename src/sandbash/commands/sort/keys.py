@@ -56,26 +56,62 @@ class Key:
 
     def default_compare(self) -> bool:
         """No ordering options at all (then the global ones apply)."""
-        return not (self.dictionary or self.nonprinting or self.fold or self.skipsblanks or self.skipeblanks
-                    or self.numeric or self.general or self.human or self.month or self.random or self.version)
+        return not (
+            self.dictionary
+            or self.nonprinting
+            or self.fold
+            or self.skipsblanks
+            or self.skipeblanks
+            or self.numeric
+            or self.general
+            or self.human
+            or self.month
+            or self.random
+            or self.version
+        )
 
     def inherit(self, g: Key) -> None:
-        for name in ("dictionary", "nonprinting", "fold", "skipsblanks", "skipeblanks", "numeric", "general",
-                     "human", "month", "random", "version", "reverse"):
+        for name in (
+            "dictionary",
+            "nonprinting",
+            "fold",
+            "skipsblanks",
+            "skipeblanks",
+            "numeric",
+            "general",
+            "human",
+            "month",
+            "random",
+            "version",
+            "reverse",
+        ):
             setattr(self, name, getattr(g, name))
 
     def opts_letters(self) -> str:
         out = ""
-        for flag, letter in ((self.dictionary, "d"), (self.fold, "f"), (self.general, "g"), (self.human, "h"),
-                             (self.nonprinting, "i"), (self.month, "M"), (self.numeric, "n"), (self.random, "R"),
-                             (self.version, "V")):
+        for flag, letter in (
+            (self.dictionary, "d"),
+            (self.fold, "f"),
+            (self.general, "g"),
+            (self.human, "h"),
+            (self.nonprinting, "i"),
+            (self.month, "M"),
+            (self.numeric, "n"),
+            (self.random, "R"),
+            (self.version, "V"),
+        ):
             if flag:
                 out += letter
         return out
 
     def incompatible(self) -> bool:
-        kinds = self.numeric + self.general + self.human + self.month + (self.version or self.random
-                                                                          or self.dictionary or self.nonprinting)
+        kinds = (
+            self.numeric
+            + self.general
+            + self.human
+            + self.month
+            + (self.version or self.random or self.dictionary or self.nonprinting)
+        )
         return kinds > 1
 
 
@@ -377,8 +413,10 @@ def _base_value(key: Key, salt: bytes) -> Any:
     if key.version:
         return version_value
     if key.random:
+
         def rand(text: bytes) -> bytes:
             return hashlib.md5(salt + text_value(text, key)).digest()
+
         return rand
     if key.dictionary or key.nonprinting or key.fold:
         return lambda text: text_value(text, key)

@@ -62,15 +62,39 @@ SORT_SPEC = CommandSpec(
         Opt(None, "check", arg="optional", metavar="diagnose-first", help="like -c, or -C with quiet/silent"),
         Opt("C", None, dest="check_quiet", help="like -c, but do not report first bad line"),
         Opt(None, "compress-program", arg="required", metavar="PROG", help="(ignored)"),
-        Opt(None, "debug", help="annotate the part of the line used to sort (only the locale line is printed)"),
-        Opt(None, "files0-from", arg="required", metavar="F", help="read input from NUL-terminated names in F"),
+        Opt(
+            None, "debug", help="annotate the part of the line used to sort (only the locale line is printed)"
+        ),
+        Opt(
+            None, "files0-from", arg="required", metavar="F", help="read input from NUL-terminated names in F"
+        ),
         Opt("k", "key", arg="required", multi=True, metavar="KEYDEF", help="sort via a key"),
         Opt("m", "merge", help="merge already sorted files; do not sort"),
         Opt("o", "output", arg="required", multi=True, metavar="FILE", help="write result to FILE"),
         Opt("s", "stable", help="stabilize sort by disabling last-resort comparison"),
-        Opt("S", "buffer-size", arg="required", metavar="SIZE", help="(accepted; memory use is bounded anyway)"),
-        Opt("t", "field-separator", arg="required", multi=True, metavar="SEP", help="use SEP as field separator"),
-        Opt("T", "temporary-directory", arg="required", multi=True, metavar="DIR", help="use DIR for temporaries"),
+        Opt(
+            "S",
+            "buffer-size",
+            arg="required",
+            metavar="SIZE",
+            help="(accepted; memory use is bounded anyway)",
+        ),
+        Opt(
+            "t",
+            "field-separator",
+            arg="required",
+            multi=True,
+            metavar="SEP",
+            help="use SEP as field separator",
+        ),
+        Opt(
+            "T",
+            "temporary-directory",
+            arg="required",
+            multi=True,
+            metavar="DIR",
+            help="use DIR for temporaries",
+        ),
         Opt(None, "parallel", arg="required", metavar="N", help="(accepted; sorting is single-threaded)"),
         Opt("u", "unique", help="output only the first of an equal run"),
         Opt("z", "zero-terminated", help="line delimiter is NUL, not newline"),
@@ -79,8 +103,14 @@ SORT_SPEC = CommandSpec(
 )
 
 _KEY_SLICE = 32768
-_SORT_WORDS = {"general-numeric": "g", "human-numeric": "h", "month": "M", "numeric": "n", "random": "R",
-               "version": "V"}
+_SORT_WORDS = {
+    "general-numeric": "g",
+    "human-numeric": "h",
+    "month": "M",
+    "numeric": "n",
+    "random": "R",
+    "version": "V",
+}
 _S_SIZE = re.compile(r"([0-9]+)([kKmMgGtTpPeEzZyYbB%]?)$")
 
 
@@ -92,7 +122,9 @@ def _die(ctx: Ctx, message: str, status: int = 2) -> CommandExit:
 class Sorter:
     """The comparison GNU sort would make, as key functions."""
 
-    def __init__(self, keys: list[Key], gkey: Key, tab: int | None, stable: bool, unique: bool, salt: bytes) -> None:
+    def __init__(
+        self, keys: list[Key], gkey: Key, tab: int | None, stable: bool, unique: bool, salt: bytes
+    ) -> None:
         self.keys = keys
         self.gkey = gkey
         self.tab = tab
@@ -110,8 +142,13 @@ class Sorter:
         value = make_value(key, salt)
         tab = self.tab
         whole = key.sword == 0 and key.schar == 0 and key.eword is None and not key.skipsblanks
-        simple_field = (tab is not None and key.schar == 0 and key.echar == 0 and not key.skipsblanks
-                        and key.eword == key.sword)
+        simple_field = (
+            tab is not None
+            and key.schar == 0
+            and key.echar == 0
+            and not key.skipsblanks
+            and key.eword == key.sword
+        )
         blank_rx = blank_key_rx(key) if tab is None and not whole else None
         if whole:
             span: Callable[[bytes], bytes] = _identity
@@ -129,8 +166,10 @@ class Sorter:
                 parts = line.split(sep, n + 1)
                 return parts[n] if len(parts) > n else b""
         else:
+
             def span(line: bytes) -> bytes:
                 return key_span(line, key, tab)
+
         if value is None:
             return span
         if span is _identity:
@@ -290,7 +329,9 @@ def _pick_word(ctx: Ctx, value: str) -> str:
     kind = "ambiguous" if matches else "invalid"
     ctx.error(f"{kind} argument {quote(ctx, value)} for {quote(ctx, '--sort')}")
     valid = "".join(f"  - {quote(ctx, w)}\n" for w in _SORT_WORDS)
-    ctx.stderr.write(encode("Valid arguments are:\n" + valid + f"Try '{ctx.name} --help' for more information.\n"))
+    ctx.stderr.write(
+        encode("Valid arguments are:\n" + valid + f"Try '{ctx.name} --help' for more information.\n")
+    )
     raise CommandExit(1)
 
 
@@ -421,9 +462,13 @@ def cmd_sort(ctx: Ctx) -> int:
             check_mode = "quiet"
         else:
             ctx.error(f"invalid argument {quote(ctx, value)} for {quote(ctx, '--check')}")
-            ctx.stderr.write(encode(f"Valid arguments are:\n  - {quote(ctx, 'quiet')}, {quote(ctx, 'silent')}\n"
-                                    f"  - {quote(ctx, 'diagnose-first')}\n"
-                                    f"Try '{ctx.name} --help' for more information.\n"))
+            ctx.stderr.write(
+                encode(
+                    f"Valid arguments are:\n  - {quote(ctx, 'quiet')}, {quote(ctx, 'silent')}\n"
+                    f"  - {quote(ctx, 'diagnose-first')}\n"
+                    f"Try '{ctx.name} --help' for more information.\n"
+                )
+            )
             return 1
     salt = ctx.rng.randbytes(16)
     source = opts.get("random_source")
@@ -433,15 +478,21 @@ def cmd_sort(ctx: Ctx) -> int:
         except FsError as e:
             raise _die(ctx, f"{quotef(source)}: {strerror(e.errno or 5)}")
     if opts.get("debug"):
-        ctx.error("text ordering performed using \u2018C.UTF-8\u2019 sorting rules" if "UTF-8" in
-                  str(ctx.env.get("LC_ALL", ctx.env.get("LANG", ""))) else "text ordering performed using simple byte comparison")
+        ctx.error(
+            "text ordering performed using \u2018C.UTF-8\u2019 sorting rules"
+            if "UTF-8" in str(ctx.env.get("LC_ALL", ctx.env.get("LANG", "")))
+            else "text ordering performed using simple byte comparison"
+        )
     sorter = Sorter(keys, gkey, tab, bool(opts.get("stable")), bool(opts.get("unique")), salt)
     f0 = opts.get("files0_from")
     if f0 is not None:
         files = _files0(ctx, f0, files)
     if check_mode is not None:
         if len(files) > 1:
-            raise _die(ctx, f"extra operand {quoteaf(files[1])} not allowed with -{'c' if check_mode != 'quiet' else 'C'}")
+            raise _die(
+                ctx,
+                f"extra operand {quoteaf(files[1])} not allowed with -{'c' if check_mode != 'quiet' else 'C'}",
+            )
         return _check(ctx, sorter, (files or ["-"])[0], sep, check_mode == "quiet")
     names = files or ["-"]
     opened = _open_inputs(ctx, names)
@@ -458,7 +509,9 @@ def cmd_sort(ctx: Ctx) -> int:
             return _emit(ctx, result, output, sep)
         return _sort_inputs(ctx, sorter, opened, output, sep, opts.get("temporary_directory") or [])
     except WriteError as e:
-        ctx.error(f"write failed: {'standard output' if output is None else quotef(output)}: {strerror(e.errno)}")
+        ctx.error(
+            f"write failed: {'standard output' if output is None else quotef(output)}: {strerror(e.errno)}"
+        )
         return 2
 
 
@@ -494,7 +547,9 @@ def _open_output(ctx: Ctx, output: str | None) -> tuple[Stream, FileRewrite | No
         raise _die(ctx, f"open failed: {quotef(output)}: {strerror(e.errno or 5)}")
 
 
-def _close_output(ctx: Ctx, output: str | None, stream: Stream, rewrite: FileRewrite | None, ok: bool) -> None:
+def _close_output(
+    ctx: Ctx, output: str | None, stream: Stream, rewrite: FileRewrite | None, ok: bool
+) -> None:
     if rewrite is None:
         if output is not None and not output.startswith("/dev/"):
             stream.close()
@@ -538,8 +593,14 @@ def _emit(ctx: Ctx, lines: Iterable[bytes], output: str | None, sep: bytes) -> i
     return 0
 
 
-def _sort_inputs(ctx: Ctx, sorter: Sorter, opened: list[tuple[str, Stream]], output: str | None, sep: bytes,
-                 tmpdirs: list[str]) -> int:
+def _sort_inputs(
+    ctx: Ctx,
+    sorter: Sorter,
+    opened: list[tuple[str, Stream]],
+    output: str | None,
+    sep: bytes,
+    tmpdirs: list[str],
+) -> int:
     from .spill import Spiller
 
     # with -s and keys, equal-key lines keep their input order: identical lines must not be gathered
@@ -633,7 +694,9 @@ def _expanded(run: tuple[list[bytes], dict[bytes, int] | None]) -> list[bytes]:
     return [line for line in lines for _ in range(counts[line])]
 
 
-def _emit_counted(ctx: Ctx, run: tuple[list[bytes], dict[bytes, int] | None], output: str | None, sep: bytes) -> int:
+def _emit_counted(
+    ctx: Ctx, run: tuple[list[bytes], dict[bytes, int] | None], output: str | None, sep: bytes
+) -> int:
     lines, counts = run
     if counts is None:
         return _emit(ctx, lines, output, sep)

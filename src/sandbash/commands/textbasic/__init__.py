@@ -9,8 +9,16 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-_WHERE = {"cmd_cat": "cat", "cmd_rev": "cat", "cmd_tac": "cat", "cmd_tee": "cat", "cmd_head": "headtail",
-          "cmd_tail": "headtail", "cmd_nl": "nl", "cmd_wc": "wc"}
+_WHERE = {
+    "cmd_cat": "cat",
+    "cmd_rev": "cat",
+    "cmd_tac": "cat",
+    "cmd_tee": "cat",
+    "cmd_head": "headtail",
+    "cmd_tail": "headtail",
+    "cmd_nl": "nl",
+    "cmd_wc": "wc",
+}
 __all__ = sorted(_WHERE)
 
 

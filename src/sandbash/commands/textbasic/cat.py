@@ -66,7 +66,9 @@ def _caret_table(show_tabs: bool) -> list[bytes]:
 class _CatFormatter:
     """Line numbering, squeezing and notation that carry over from one file to the next."""
 
-    def __init__(self, number: bool, nonblank: bool, squeeze: bool, ends: bool, nonprint: bool, tabs: bool) -> None:
+    def __init__(
+        self, number: bool, nonblank: bool, squeeze: bool, ends: bool, nonprint: bool, tabs: bool
+    ) -> None:
         self.number = number or nonblank
         self.nonblank = nonblank
         self.squeeze = squeeze
@@ -78,7 +80,9 @@ class _CatFormatter:
         self.table: list[bytes] = []
         if nonprint:
             self.table = _caret_table(tabs)
-            self.pattern = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f-\xff]" if not tabs else rb"[\x00-\x09\x0b-\x1f\x7f-\xff]")
+            self.pattern = re.compile(
+                rb"[\x00-\x08\x0b-\x1f\x7f-\xff]" if not tabs else rb"[\x00-\x09\x0b-\x1f\x7f-\xff]"
+            )
         elif tabs:
             self.table = [bytes([b]) for b in range(256)]
             self.table[9] = b"^I"
@@ -134,9 +138,22 @@ def cmd_cat(ctx: Ctx) -> int:
     ends = bool(opts.get("show_ends") or opts.get("e") or show_all)
     tabs = bool(opts.get("show_tabs") or opts.get("t") or show_all)
     fmt = None
-    if nonprint or ends or tabs or opts.get("number") or opts.get("number_nonblank") or opts.get("squeeze_blank"):
-        fmt = _CatFormatter(bool(opts.get("number")), bool(opts.get("number_nonblank")),
-                            bool(opts.get("squeeze_blank")), ends, nonprint, tabs)
+    if (
+        nonprint
+        or ends
+        or tabs
+        or opts.get("number")
+        or opts.get("number_nonblank")
+        or opts.get("squeeze_blank")
+    ):
+        fmt = _CatFormatter(
+            bool(opts.get("number")),
+            bool(opts.get("number_nonblank")),
+            bool(opts.get("squeeze_blank")),
+            ends,
+            nonprint,
+            tabs,
+        )
     out = Out(ctx.stdout)
     inputs = ctx.inputs(files, flush=out.flush)
     for _name, stream in inputs:
@@ -161,7 +178,13 @@ TAC_SPEC = CommandSpec(
     opts=(
         Opt("b", "before", help="attach the separator before instead of after"),
         Opt("r", "regex", help="interpret the separator as a regular expression"),
-        Opt("s", "separator", arg="required", metavar="STRING", help="use STRING as the separator instead of newline"),
+        Opt(
+            "s",
+            "separator",
+            arg="required",
+            metavar="STRING",
+            help="use STRING as the separator instead of newline",
+        ),
     ),
 )
 
@@ -237,7 +260,9 @@ def _tac_one(ctx: Ctx, data: bytes, sep: bytes, before: bool, regex: bool, out: 
 
 # ------------------------------------------------------------------ rev
 
-REV_SPEC = CommandSpec(name="rev", usage="[options] [file ...]", summary="Reverse lines characterwise.", opts=())
+REV_SPEC = CommandSpec(
+    name="rev", usage="[options] [file ...]", summary="Reverse lines characterwise.", opts=()
+)
 
 
 @declare("rev", spec=REV_SPEC, effects=Effects.READS)

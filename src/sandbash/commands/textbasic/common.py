@@ -182,8 +182,29 @@ def file_error(ctx: Ctx, name: str, e: FsError | StreamError | OSError) -> None:
 
 # ------------------------------------------------------------------ numbers
 
-_POWERS = {"b": None, "k": 1, "K": 1, "m": 2, "M": 2, "g": 3, "G": 3, "t": 4, "T": 4, "p": 5, "P": 5,
-           "e": 6, "E": 6, "z": 7, "Z": 7, "y": 8, "Y": 8, "r": 9, "R": 9, "q": 10, "Q": 10}
+_POWERS = {
+    "b": None,
+    "k": 1,
+    "K": 1,
+    "m": 2,
+    "M": 2,
+    "g": 3,
+    "G": 3,
+    "t": 4,
+    "T": 4,
+    "p": 5,
+    "P": 5,
+    "e": 6,
+    "E": 6,
+    "z": 7,
+    "Z": 7,
+    "y": 8,
+    "Y": 8,
+    "r": 9,
+    "R": 9,
+    "q": 10,
+    "Q": 10,
+}
 
 
 def parse_size(text: str, suffixes: str = "bkKmMGTPEZYRQ0", allow_sign: bool = False) -> int | None:
@@ -283,8 +304,14 @@ def argmatch(ctx: Ctx, option: str, value: str, table: list[tuple[str, str]], st
         else:
             lines.append(f"  - {quote(ctx, name)}")
         last = meaning
-    ctx.stderr.write(encode("Valid arguments are:\n" + "\n".join(lines) + "\n"
-                            + f"Try '{ctx.name} --help' for more information.\n"))
+    ctx.stderr.write(
+        encode(
+            "Valid arguments are:\n"
+            + "\n".join(lines)
+            + "\n"
+            + f"Try '{ctx.name} --help' for more information.\n"
+        )
+    )
     raise CommandExit(status)
 
 

@@ -21,10 +21,22 @@ HEAD_SPEC = CommandSpec(
     name="head",
     summary="Print the first 10 lines of each FILE to standard output.",
     opts=(
-        Opt("c", "bytes", arg="required", metavar="[-]NUM", dest="bytes",
-            help="print the first NUM bytes of each file; with the leading '-', print all but the last NUM bytes"),
-        Opt("n", "lines", arg="required", metavar="[-]NUM", dest="lines",
-            help="print the first NUM lines instead of the first 10; with the leading '-', all but the last NUM"),
+        Opt(
+            "c",
+            "bytes",
+            arg="required",
+            metavar="[-]NUM",
+            dest="bytes",
+            help="print the first NUM bytes of each file; with the leading '-', print all but the last NUM bytes",
+        ),
+        Opt(
+            "n",
+            "lines",
+            arg="required",
+            metavar="[-]NUM",
+            dest="lines",
+            help="print the first NUM lines instead of the first 10; with the leading '-', all but the last NUM",
+        ),
         Opt("q", "quiet", dest="quiet", help="never print headers giving file names"),
         Opt(None, "silent", dest="quiet"),
         Opt("v", "verbose", dest="verbose", help="always print headers giving file names"),
@@ -36,19 +48,42 @@ TAIL_SPEC = CommandSpec(
     name="tail",
     summary="Print the last 10 lines of each FILE to standard output.",
     opts=(
-        Opt("c", "bytes", arg="required", metavar="[+]NUM", dest="bytes",
-            help="output the last NUM bytes; or use -c +NUM to output starting with byte NUM"),
-        Opt("f", "follow", arg="optional", metavar="name|descriptor",
-            help="output appended data as the file grows (until the run's deadline, a timeout or a signal)"),
+        Opt(
+            "c",
+            "bytes",
+            arg="required",
+            metavar="[+]NUM",
+            dest="bytes",
+            help="output the last NUM bytes; or use -c +NUM to output starting with byte NUM",
+        ),
+        Opt(
+            "f",
+            "follow",
+            arg="optional",
+            metavar="name|descriptor",
+            help="output appended data as the file grows (until the run's deadline, a timeout or a signal)",
+        ),
         Opt("F", None, dest="F", help="same as --follow=name --retry"),
-        Opt("n", "lines", arg="required", metavar="[+]NUM", dest="lines",
-            help="output the last NUM lines; or use -n +NUM to skip NUM-1 lines at the start"),
+        Opt(
+            "n",
+            "lines",
+            arg="required",
+            metavar="[+]NUM",
+            dest="lines",
+            help="output the last NUM lines; or use -n +NUM to skip NUM-1 lines at the start",
+        ),
         Opt(None, "max-unchanged-stats", arg="required", metavar="N", help="(ignored)"),
         Opt(None, "pid", arg="required", metavar="PID", help="with -f, terminate after process ID dies"),
         Opt("q", "quiet", dest="quiet", help="never output headers giving file names"),
         Opt(None, "silent", dest="quiet"),
         Opt(None, "retry", help="keep trying to open a file if it is inaccessible"),
-        Opt("s", "sleep-interval", arg="required", metavar="N", help="with -f, sleep N seconds between iterations"),
+        Opt(
+            "s",
+            "sleep-interval",
+            arg="required",
+            metavar="N",
+            help="with -f, sleep N seconds between iterations",
+        ),
         Opt("v", "verbose", dest="verbose", help="always output headers giving file names"),
         Opt("z", "zero-terminated", help="line delimiter is NUL, not newline"),
     ),
@@ -93,8 +128,9 @@ class _Job:
         self.headed = 0  # operands whose header is out
 
     def run(self, each: Callable[[Stream], None]) -> int:
-        inputs = self.ctx.inputs(self.files, "cannot open {af} for reading: {err}", "error reading {af}: {err}",
-                                 self.out.flush)
+        inputs = self.ctx.inputs(
+            self.files, "cannot open {af} for reading: {err}", "error reading {af}: {err}", self.out.flush
+        )
         inputs.stdin_name = "standard input"
 
         def before_read_error() -> None:
@@ -114,7 +150,10 @@ class _Job:
         self.headed += 1
         shown = "standard input" if name == "-" else name
         if self.headers:
-            self.out.write(("" if self.first else "\n").encode() + f"==> {shown} <==\n".encode("utf-8", "surrogateescape"))
+            self.out.write(
+                ("" if self.first else "\n").encode()
+                + f"==> {shown} <==\n".encode("utf-8", "surrogateescape")
+            )
         self.first = False
 
 
@@ -343,8 +382,11 @@ def _tail_bytes(ctx: Ctx, stream: Stream, out: Out, n: int) -> None:
 def _split_tail_obsolete(args: list[str]) -> tuple[list[str], bool]:
     """GNU's obsolete `tail [+-]NUM[bcl][f] [FILE]` (one file operand at most)."""
     n = len(args)
-    if not (n == 1 or (n == 2 and not (args[1].startswith("-") and len(args[1]) > 1))
-            or (2 <= n <= 3 and args[1] == "--")):
+    if not (
+        n == 1
+        or (n == 2 and not (args[1].startswith("-") and len(args[1]) > 1))
+        or (2 <= n <= 3 and args[1] == "--")
+    ):
         return args, False
     m = _TAIL_OBSOLETE.match(args[0])
     if not m:

@@ -13,18 +13,61 @@ NL_SPEC = CommandSpec(
     name="nl",
     summary="Write each FILE to standard output, with line numbers added.",
     opts=(
-        Opt("b", "body-numbering", arg="required", metavar="STYLE", help="use STYLE for numbering body lines"),
-        Opt("d", "section-delimiter", arg="required", metavar="CC", help="use CC for logical page delimiters"),
-        Opt("f", "footer-numbering", arg="required", metavar="STYLE", help="use STYLE for numbering footer lines"),
-        Opt("h", "header-numbering", arg="required", metavar="STYLE", help="use STYLE for numbering header lines"),
-        Opt("i", "line-increment", arg="required", metavar="NUMBER", help="line number increment at each line"),
-        Opt("l", "join-blank-lines", arg="required", metavar="NUMBER",
-            help="group of NUMBER empty lines counted as one"),
-        Opt("n", "number-format", arg="required", metavar="FORMAT", help="insert line numbers according to FORMAT"),
+        Opt(
+            "b", "body-numbering", arg="required", metavar="STYLE", help="use STYLE for numbering body lines"
+        ),
+        Opt(
+            "d", "section-delimiter", arg="required", metavar="CC", help="use CC for logical page delimiters"
+        ),
+        Opt(
+            "f",
+            "footer-numbering",
+            arg="required",
+            metavar="STYLE",
+            help="use STYLE for numbering footer lines",
+        ),
+        Opt(
+            "h",
+            "header-numbering",
+            arg="required",
+            metavar="STYLE",
+            help="use STYLE for numbering header lines",
+        ),
+        Opt(
+            "i", "line-increment", arg="required", metavar="NUMBER", help="line number increment at each line"
+        ),
+        Opt(
+            "l",
+            "join-blank-lines",
+            arg="required",
+            metavar="NUMBER",
+            help="group of NUMBER empty lines counted as one",
+        ),
+        Opt(
+            "n",
+            "number-format",
+            arg="required",
+            metavar="FORMAT",
+            help="insert line numbers according to FORMAT",
+        ),
         Opt("p", "no-renumber", help="do not reset line numbers for each section"),
-        Opt("s", "number-separator", arg="required", metavar="STRING", help="add STRING after (possible) line number"),
-        Opt("v", "starting-line-number", arg="required", metavar="NUMBER", help="first line number for each section"),
-        Opt("w", "number-width", arg="required", metavar="NUMBER", help="use NUMBER columns for line numbers"),
+        Opt(
+            "s",
+            "number-separator",
+            arg="required",
+            metavar="STRING",
+            help="add STRING after (possible) line number",
+        ),
+        Opt(
+            "v",
+            "starting-line-number",
+            arg="required",
+            metavar="NUMBER",
+            help="first line number for each section",
+        ),
+        Opt(
+            "w", "number-width", arg="required", metavar="NUMBER", help="use NUMBER columns for line numbers"
+        ),
     ),
 )
 
@@ -99,8 +142,13 @@ def cmd_nl(ctx: Ctx) -> int:
         raise usage_fail(ctx, f"invalid line numbering format: {quote(ctx, fmt)}")
     # GNU refuses a width over INT_MAX; here a width over the string limit is
     # refused the same way, before a number field that wide is built
-    width = _int_opt(ctx, opts.get("number_width", "6"), "line number field width", 1,
-                     min(2**31 - 1, ctx.limits.max_string_length))
+    width = _int_opt(
+        ctx,
+        opts.get("number_width", "6"),
+        "line number field width",
+        1,
+        min(2**31 - 1, ctx.limits.max_string_length),
+    )
     incr = _int_opt(ctx, opts.get("line_increment", "1"), "line number increment", -(2**63))
     start = _int_opt(ctx, opts.get("starting_line_number", "1"), "starting line number", -(2**63))
     join = _int_opt(ctx, opts.get("join_blank_lines", "1"), "line number of blank lines", 1)
@@ -109,7 +157,11 @@ def cmd_nl(ctx: Ctx) -> int:
     if len(delim) == 1:
         delim += b":"  # GNU: a single character means that character followed by ':'
     renumber = not opts.get("no_renumber")
-    markers = {delim * 3: "header_numbering", delim * 2: "body_numbering", delim: "footer_numbering"} if delim else {}
+    markers = (
+        {delim * 3: "header_numbering", delim * 2: "body_numbering", delim: "footer_numbering"}
+        if delim
+        else {}
+    )
     blank_prefix = b" " * width + b" " * len(sep)
     state = _State(styles["body_numbering"], start)
     out = Out(ctx.stdout)

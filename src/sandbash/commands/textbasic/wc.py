@@ -31,8 +31,13 @@ WC_SPEC = CommandSpec(
         Opt("c", "bytes", help="print the byte counts"),
         Opt("m", "chars", help="print the character counts"),
         Opt("l", "lines", help="print the newline counts"),
-        Opt(None, "files0-from", arg="required", metavar="F",
-            help="read input from the files specified by NUL-terminated names in file F"),
+        Opt(
+            None,
+            "files0-from",
+            arg="required",
+            metavar="F",
+            help="read input from the files specified by NUL-terminated names in file F",
+        ),
         Opt("L", "max-line-length", help="print the maximum display width"),
         Opt("w", "words", help="print the word counts"),
     ),
@@ -42,8 +47,9 @@ _PRINTABLE_WS = bytes(range(0x20, 0x7F)) + b"\t\n\v\f\r"
 # characters Python splits on that glibc's iswspace does not: make them
 # transparent (control) or word characters (printable) before splitting
 # (GNU wc also splits at no-break spaces: U+00A0, U+2007, U+202F and U+2060)
-_NOT_GLIBC_SPACE = str.maketrans({"\x1c": "\x01", "\x1d": "\x01", "\x1e": "\x01", "\x1f": "\x01", "\x85": "\x01",
-                                  "\u2060": " "})
+_NOT_GLIBC_SPACE = str.maketrans(
+    {"\x1c": "\x01", "\x1d": "\x01", "\x1e": "\x01", "\x1f": "\x01", "\x85": "\x01", "\u2060": " "}
+)
 
 
 # C locale: high bytes become an unprintable ASCII byte of the same (zero) width
@@ -70,11 +76,15 @@ class _Counter:
     counts: _Counts = field(default_factory=_Counts)
     in_word: bool = False
     linepos: int = 0
-    chardec: codecs.IncrementalDecoder = field(default_factory=lambda: codecs.getincrementaldecoder("utf-8")("ignore"))
+    chardec: codecs.IncrementalDecoder = field(
+        default_factory=lambda: codecs.getincrementaldecoder("utf-8")("ignore")
+    )
     textdec: codecs.IncrementalDecoder = field(
-        default_factory=lambda: codecs.getincrementaldecoder("utf-8")("surrogateescape"))
+        default_factory=lambda: codecs.getincrementaldecoder("utf-8")("surrogateescape")
+    )
     lendec: codecs.IncrementalDecoder = field(
-        default_factory=lambda: codecs.getincrementaldecoder("utf-8")("surrogateescape"))
+        default_factory=lambda: codecs.getincrementaldecoder("utf-8")("surrogateescape")
+    )
 
     def feed(self, chunk: bytes) -> None:
         if not self.utf8 and not chunk.isascii():
@@ -230,8 +240,11 @@ def cmd_wc(ctx: Ctx) -> int:
             continue
         try:
             regular, size = is_regular(ctx, name, stream)
-            if regular and not (want["lines"] or want["words"] or want["chars"] or want["max_line_length"]) \
-                    and stream is not ctx.stdin:
+            if (
+                regular
+                and not (want["lines"] or want["words"] or want["chars"] or want["max_line_length"])
+                and stream is not ctx.stdin
+            ):
                 counts = _Counts(nbytes=size)
             else:
                 counts = _count_stream(ctx, stream, want["words"], want["chars"], want["max_line_length"])
@@ -253,7 +266,9 @@ def cmd_wc(ctx: Ctx) -> int:
     return status
 
 
-def _width(ctx: Ctx, opened: list[tuple[str, Stream | None, FsError | None]], ncounts: int, explicit: bool) -> int:
+def _width(
+    ctx: Ctx, opened: list[tuple[str, Stream | None, FsError | None]], ncounts: int, explicit: bool
+) -> int:
     """GNU wc's compute_number_width."""
     if not opened or (len(opened) == 1 and ncounts == 1):
         return 1
