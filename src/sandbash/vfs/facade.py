@@ -44,6 +44,19 @@ MAX_PATH = 4096
 Gate = Callable[[FileOp, str], None]
 
 
+def _strip_slash(path: str) -> tuple[str, bool]:
+    """`path` without its trailing slashes, and whether it had any ('/' stays itself)."""
+    bare = path.rstrip("/")
+    if bare and bare != path:
+        return bare, True
+    return path, False
+
+
+class _SlashNotDir(FsError):
+    """ENOTDIR because a trailing slash (the path's, or a last link target's)
+    asked for a directory: opening to create answers EISDIR instead."""
+
+
 def _walk_error(code: int, path: str, walked: str) -> FsError:
     """A failure of the walk over `path`, which stopped at the canonical `walked`."""
     err = FsError(code, path)
@@ -159,6 +172,9 @@ class Vfs:
         todo = split_path(path)
         if len(todo) > 32 and self.checkpoint is not None:
             self.checkpoint()  # deep paths cost a lookup per component: keep the deadline
+        # POSIX pathname resolution: 'NAME/' follows a last link and must name a directory
+        want_dir = _strip_slash(path)[1]
+        follow = follow or want_dir
         # the lstats of the path's own components in one backend call; used in
         # order until the walk leaves that path (a link), then one at a time
         need = len(todo) if follow else len(todo) - 1
@@ -213,6 +229,7 @@ class Vfs:
                 if hops > MAX_SYMLINKS:
                     raise _walk_error(errno.ELOOP, path, candidate)
                 target = self.tree.readlink(candidate)
+                want_dir = want_dir or (last and target.endswith("/"))  # a link to 'f/' asks the same
                 if target.startswith("/"):
                     done = []
                     prefix = ""
@@ -231,6 +248,10 @@ class Vfs:
             done.append(name)
             prefix = candidate
             prefix_st = st
+        if want_dir and st is not None and (st.mode & S_IFMT) != S_IFDIR:
+            err = _SlashNotDir(errno.ENOTDIR, path)
+            err.walked = prefix
+            raise err
         return prefix or "/", st, parent_st
 
     def _need(self, st: Stat, bit: int, path: str) -> None:
@@ -286,6 +307,29 @@ class Vfs:
         if action is not FileOp.WRITE and (canon == "/dev" or canon.startswith("/dev/")):
             raise FsError(errno.EPERM if action is FileOp.CHMOD else errno.EACCES, path)
         return canon, st, parent_st
+
+    def _resolve_entry(self, path: str, action: FileOp) -> tuple[str, Stat | None, Stat | None, bool]:
+        """_resolve_change() for a call that acts on a directory entry itself
+        (mkdir, rmdir, unlink, rename, the new name of link and symlink): the
+        kernel looks the name up in its parent, so a trailing slash neither
+        follows a last link nor fails here; the caller gets `slash` and applies
+        its own rule (the policy decides on the same entry as without it)."""
+        bare, slash = _strip_slash(path)
+        if not slash:
+            return (*self._resolve_change(path, action), False)
+        try:
+            return (*self._resolve_change(bare, action), True)
+        except FsError as e:
+            raise e.at(path) from None
+
+    def _new_entry_slash(self, canon: str, path: str) -> None:
+        """A non-directory created through 'NAME/' (link, symlink): the name
+        taken answers EEXIST, a free one ENOENT (Linux's filename_create)."""
+        try:
+            self.tree.lstat(canon)
+        except FsError:
+            raise FsError(errno.ENOENT, path) from None
+        raise FsError(errno.EEXIST, path)
 
     def _parent_writable(self, canon: str, path: str, victim: Stat | None = None,
                          parent_st: Stat | None = None) -> None:
@@ -405,7 +449,20 @@ class Vfs:
 
     def open(self, path: str, flags: str = "r", mode: int = 0o666, umask: int = 0o022) -> Stream:
         """Open a file as a stream. flags: r, w, a, rw, x (exclusive create)."""
-        canon, st, parent_st = self._resolve_gated_st(path, FileOp.READ if flags == "r" else FileOp.CREATE, must_exist=False)
+        bare, slash = _strip_slash(path)
+        slash = slash and flags != "r"  # creating through 'NAME/' is EISDIR (Linux open_last_lookups)
+        try:
+            canon, st, parent_st = self._resolve_gated_st(
+                bare if slash else path, FileOp.READ if flags == "r" else FileOp.CREATE, must_exist=False)
+        except _SlashNotDir:
+            if flags == "r":
+                raise
+            # a last link to 'f/': O_CREAT gives EISDIR, O_EXCL never follows the link (EEXIST)
+            raise FsError(errno.EEXIST if flags == "x" else errno.EISDIR, path) from None
+        except FsError as e:
+            if not slash:
+                raise
+            raise e.at(path) from None
         be = self.tree
         failed: FsError | None = None
         if st is None:
@@ -422,6 +479,8 @@ class Vfs:
             self._gate(FileOp.CREATE if st is None else FileOp.WRITE, canon)
         if failed is not None:
             raise failed
+        if slash:
+            raise FsError(errno.EISDIR, path)
         if st is not None and (st.mode & S_IFMT) == S_IFCHR:
             return self._device(canon, path)
         if st is None:
@@ -468,7 +527,7 @@ class Vfs:
     # ------------------------------------------------------------ changes
 
     def mkdir(self, path: str, mode: int = 0o777, umask: int = 0o022) -> None:
-        canon, _, parent_st = self._resolve_change(path, FileOp.CREATE)
+        canon, _, parent_st, _ = self._resolve_entry(path, FileOp.CREATE)
         if canon == "/":
             raise FsError(errno.EEXIST, path)
         self._parent_writable(canon, path, parent_st=parent_st)
@@ -478,7 +537,7 @@ class Vfs:
             raise FsError(e.code, path)
 
     def rmdir(self, path: str) -> None:
-        canon, _, parent_st = self._resolve_change(path, FileOp.DELETE)
+        canon, _, parent_st, _ = self._resolve_entry(path, FileOp.DELETE)
         if canon == "/":
             raise FsError(errno.EBUSY, path)
         try:
@@ -494,13 +553,15 @@ class Vfs:
             raise FsError(e.code, path)
 
     def unlink(self, path: str) -> None:
-        canon, _, parent_st = self._resolve_change(path, FileOp.DELETE)
+        canon, _, parent_st, slash = self._resolve_entry(path, FileOp.DELETE)
         try:
             st = self.tree.lstat(canon)
         except FsError as e:
             raise FsError(e.code, path)
         if (st.mode & S_IFMT) == S_IFDIR:
             raise FsError(errno.EISDIR, path)
+        if slash:
+            raise FsError(errno.ENOTDIR, path)
         self._parent_writable(canon, path, st, parent_st)
         try:
             self.tree.unlink(canon)
@@ -509,12 +570,14 @@ class Vfs:
 
     def rename(self, src: str, dst: str) -> None:
         # the policy refuses a directory whose move would carry a stricter grant's tree
-        csrc = self._resolve_change(src, FileOp.RENAME)[0]
-        cdst = self._resolve_change(dst, FileOp.RENAME)[0]
+        csrc, _, _, src_slash = self._resolve_entry(src, FileOp.RENAME)
+        cdst, _, _, dst_slash = self._resolve_entry(dst, FileOp.RENAME)
         try:
             sst = self.tree.lstat(csrc)
         except FsError as e:
             raise FsError(e.code, src)
+        if (src_slash or dst_slash) and (sst.mode & S_IFMT) != S_IFDIR:
+            raise FsError(errno.ENOTDIR, src if src_slash else dst)
         self._parent_writable(csrc, src, sst)
         try:
             dst_st: Stat | None = self.tree.lstat(cdst)
@@ -537,7 +600,9 @@ class Vfs:
             raise FsError(errno.ENOENT, path)
         if len(target.encode("utf-8", "surrogateescape")) >= MAX_PATH:
             raise FsError(errno.ENAMETOOLONG, path)
-        canon, _, parent_st = self._resolve_change(path, FileOp.SYMLINK)
+        canon, _, parent_st, slash = self._resolve_entry(path, FileOp.SYMLINK)
+        if slash:
+            self._new_entry_slash(canon, path)
         self._parent_writable(canon, path, parent_st=parent_st)
         try:
             self.tree.symlink(target, canon, self.uid, self.gid)
@@ -551,7 +616,9 @@ class Vfs:
         user's): a hard link must never make a read-only file writable
         through a name in a writable place."""
         csrc, sst, _ = self._resolve_change(src, FileOp.LINK)
-        cdst = self._resolve_change(dst, FileOp.CREATE)[0]
+        cdst, _, _, slash = self._resolve_entry(dst, FileOp.CREATE)
+        if slash:
+            self._new_entry_slash(cdst, dst)
         if sst is None:
             try:
                 sst = self.tree.lstat(csrc)
