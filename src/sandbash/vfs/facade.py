@@ -162,8 +162,9 @@ class Vfs:
         component followed when `follow`. `path` must be absolute."""
         return self._resolve(path, follow, must_exist)[0]
 
-    def _resolve(self, path: str, follow: bool = True,
-                 must_exist: bool = False) -> tuple[str, Stat | None, Stat | None]:
+    def _resolve(
+        self, path: str, follow: bool = True, must_exist: bool = False
+    ) -> tuple[str, Stat | None, Stat | None]:
         """resolve(), also giving the lstat of the canonical path and of its
         parent directory when the walk just made them (None otherwise). The
         stats belong to this one operation: nothing is kept between calls."""
@@ -178,7 +179,9 @@ class Vfs:
         # the lstats of the path's own components in one backend call; used in
         # order until the walk leaves that path (a link), then one at a time
         need = len(todo) if follow else len(todo) - 1
-        chain: list[Stat | FsError] = self.tree.lstat_chain(todo[:need]) if need > 0 and ".." not in todo else []
+        chain: list[Stat | FsError] = (
+            self.tree.lstat_chain(todo[:need]) if need > 0 and ".." not in todo else []
+        )
         at = 0
         todo.reverse()
         done: list[str] = []
@@ -277,8 +280,9 @@ class Vfs:
         resolve: a refused location answers EACCES, never whether it exists."""
         return self._resolve_gated_st(path, action, follow, must_exist)[0]
 
-    def _resolve_gated_st(self, path: str, action: FileOp, follow: bool = True,
-                          must_exist: bool = True) -> tuple[str, Stat | None, Stat | None]:
+    def _resolve_gated_st(
+        self, path: str, action: FileOp, follow: bool = True, must_exist: bool = True
+    ) -> tuple[str, Stat | None, Stat | None]:
         """_resolve_gated() with the stat the walk made, as _resolve() gives it.
         Whatever stopped the walk (a missing or non-directory component, a
         loop, a permission), a refused path gets the policy's answer first."""
@@ -297,8 +301,9 @@ class Vfs:
                     raise refused.at(path) from None
             raise
 
-    def _resolve_change(self, path: str, action: FileOp, follow: bool = False,
-                        must_exist: bool = False) -> tuple[str, Stat | None, Stat | None]:
+    def _resolve_change(
+        self, path: str, action: FileOp, follow: bool = False, must_exist: bool = False
+    ) -> tuple[str, Stat | None, Stat | None]:
         """The canonical path a change acts on, the policy asked about it
         before anything else can fail (see _resolve_gated_st), and /dev kept
         out of the script's reach: its entries are the sandbox's."""
@@ -331,8 +336,9 @@ class Vfs:
             raise FsError(errno.ENOENT, path) from None
         raise FsError(errno.EEXIST, path)
 
-    def _parent_writable(self, canon: str, path: str, victim: Stat | None = None,
-                         parent_st: Stat | None = None) -> None:
+    def _parent_writable(
+        self, canon: str, path: str, victim: Stat | None = None, parent_st: Stat | None = None
+    ) -> None:
         """Write and search permission on the directory holding `canon`; with
         `victim` (an entry being removed or replaced) the sticky bit applies.
         `parent_st`: that directory's lstat, when this operation's walk made it."""
@@ -375,8 +381,9 @@ class Vfs:
         every entry: the directory is resolved once and the backend looks the
         entries up from it. The policy is still asked about every entry."""
         sep = "" if path.endswith("/") else "/"
-        plain = all(n and n not in (".", "..") and "/" not in n and "\0" not in n and len(n) <= 63
-                    for n in names)
+        plain = all(
+            n and n not in (".", "..") and "/" not in n and "\0" not in n and len(n) <= 63 for n in names
+        )
         canon: str | None = None
         if plain:
             try:
@@ -453,7 +460,8 @@ class Vfs:
         slash = slash and flags != "r"  # creating through 'NAME/' is EISDIR (Linux open_last_lookups)
         try:
             canon, st, parent_st = self._resolve_gated_st(
-                bare if slash else path, FileOp.READ if flags == "r" else FileOp.CREATE, must_exist=False)
+                bare if slash else path, FileOp.READ if flags == "r" else FileOp.CREATE, must_exist=False
+            )
         except _SlashNotDir:
             if flags == "r":
                 raise
@@ -656,7 +664,9 @@ class Vfs:
         except FsError as e:
             raise FsError(e.code, path)
 
-    def utime(self, path: str, atime: float | None = None, mtime: float | None = None, follow: bool = True) -> None:
+    def utime(
+        self, path: str, atime: float | None = None, mtime: float | None = None, follow: bool = True
+    ) -> None:
         canon = self._resolve_change(path, FileOp.WRITE, follow, must_exist=True)[0]
         try:
             st = self.tree.lstat(canon)
@@ -780,7 +790,9 @@ class FsView:
     def read_text(self, path: str) -> str:
         return self.read_file(path).decode("utf-8", "surrogateescape")
 
-    def write_file(self, path: str, content: bytes | str, append: bool = False, parents: bool = False) -> None:
+    def write_file(
+        self, path: str, content: bytes | str, append: bool = False, parents: bool = False
+    ) -> None:
         """Write (or append) a file; `parents` creates missing directories first."""
         full = self.normpath(path)
         if parents:
@@ -831,7 +843,9 @@ class FsView:
     def chown(self, path: str, uid: int, gid: int, follow: bool = True) -> None:
         self.vfs.chown(self.abspath(path), uid, gid, follow)
 
-    def utime(self, path: str, atime: float | None = None, mtime: float | None = None, follow: bool = True) -> None:
+    def utime(
+        self, path: str, atime: float | None = None, mtime: float | None = None, follow: bool = True
+    ) -> None:
         self.vfs.utime(self.abspath(path), atime, mtime, follow)
 
     def truncate(self, path: str, size: int) -> None:

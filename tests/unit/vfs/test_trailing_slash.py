@@ -27,9 +27,18 @@ def case(name: str, view_op: ViewOp, host_op: Callable[[], HostOp]) -> None:
 
 
 _HOST_CALLS: dict[str, Callable[..., object]] = {
-    "stat": os.stat, "lstat": os.lstat, "listdir": os.listdir, "readlink": os.readlink, "mkdir": os.mkdir,
-    "rmdir": os.rmdir, "unlink": os.unlink, "rename": os.rename, "symlink": os.symlink, "link": os.link,
-    "truncate": os.truncate}
+    "stat": os.stat,
+    "lstat": os.lstat,
+    "listdir": os.listdir,
+    "readlink": os.readlink,
+    "mkdir": os.mkdir,
+    "rmdir": os.rmdir,
+    "unlink": os.unlink,
+    "rename": os.rename,
+    "symlink": os.symlink,
+    "link": os.link,
+    "truncate": os.truncate,
+}
 
 
 def _same(name: str, method: str, *args: object) -> None:
@@ -49,8 +58,18 @@ for p in ["m/", "m//", "f/", "ld/", "dang/", "lf/", "no/m/"]:
 for p in ["e/", "f/", "ld/", "lf/", "none/", "dang/"]:
     _same(f"rmdir {p}", "rmdir", p)
     _same(f"unlink {p}", "unlink", p)
-for src, dst in [("f/", "g"), ("f", "g/"), ("f", "d/"), ("ld/", "x"), ("lf/", "x"), ("d/", "x/"),
-                 ("e/", "d"), ("d", "e/"), ("none/", "x"), ("f/", "e/")]:
+for src, dst in [
+    ("f/", "g"),
+    ("f", "g/"),
+    ("f", "d/"),
+    ("ld/", "x"),
+    ("lf/", "x"),
+    ("d/", "x/"),
+    ("e/", "d"),
+    ("d", "e/"),
+    ("none/", "x"),
+    ("f/", "e/"),
+]:
     _same(f"rename {src} {dst}", "rename", src, dst)
 for src, dst in [("f", "nl/"), ("f", "f/"), ("f", "d/"), ("f", "dang/"), ("f", "ld/")]:
     _same(f"symlink {src} {dst}", "symlink", src, dst)
@@ -59,9 +78,13 @@ for src, dst in [("f", "hl/"), ("f/", "h"), ("d/", "h"), ("lf/", "h"), ("f", "f/
 for p in ["f/", "d/", "lf/"]:
     _same(f"truncate {p}", "truncate", p, 0)
 
-_OPEN_FLAGS = {"r": os.O_RDONLY, "w": os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
-               "a": os.O_WRONLY | os.O_CREAT | os.O_APPEND, "rw": os.O_RDWR | os.O_CREAT,
-               "x": os.O_WRONLY | os.O_CREAT | os.O_EXCL}
+_OPEN_FLAGS = {
+    "r": os.O_RDONLY,
+    "w": os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
+    "a": os.O_WRONLY | os.O_CREAT | os.O_APPEND,
+    "rw": os.O_RDWR | os.O_CREAT,
+    "x": os.O_WRONLY | os.O_CREAT | os.O_EXCL,
+}
 
 
 def _host_open(path: str, flags: str) -> HostOp:
@@ -71,6 +94,7 @@ def _host_open(path: str, flags: str) -> HostOp:
             os.read(fd, 1) if flags == "r" else None  # a directory opens for reading, then EISDIR
         finally:
             os.close(fd)
+
     return run
 
 
@@ -150,8 +174,10 @@ def test_trailing_slash_matches_the_kernel(env: Env, tmp_path: Path) -> None:
         _tree_view(fs)
         got = _outcome(view_op, fs)
         if got != want:
-            differ.append(f"{name}: sandbash {os.strerror(got) if got else 'ok'}, "
-                          f"kernel {os.strerror(want) if want else 'ok'}")
+            differ.append(
+                f"{name}: sandbash {os.strerror(got) if got else 'ok'}, "
+                f"kernel {os.strerror(want) if want else 'ok'}"
+            )
         elif _names(fs.listdir, fs.cwd) != _names(os.listdir, str(top)):
             differ.append(f"{name}: the names left differ")
     assert not differ, "\n".join(differ)
