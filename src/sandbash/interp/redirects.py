@@ -124,7 +124,11 @@ class Redirections:
                 return DirStream()
         if flags == "w" and st.opts["noclobber"]:
             existing = st.fs.try_stat(path)
-            if existing is not None and existing.is_file:
+            # bash's noclobber_open: a regular file is refused; a name that does not stat is
+            # opened O_EXCL, which a dangling symbolic link fails (EEXIST) instead of creating its target
+            if (existing is not None and existing.is_file) or (
+                existing is None and st.fs.try_lstat(path) is not None
+            ):
                 self.sh.error(f"{path}: cannot overwrite existing file")
                 return None
         try:
