@@ -246,7 +246,7 @@ def format_printf(
                         j += 1
                 if prec:
                     check_field(prec, max_field)
-            # length modifiers are accepted and ignored
+            # length modifiers are accepted and ignored (bash 5.2's %ls is %s)
             while j < n and fmt[j] in "hlLjzt":
                 j += 1
             if gnu and (j >= n or fmt[j] not in _INT_CONV + _FLOAT_CONV + "sbq"):
@@ -254,10 +254,14 @@ def format_printf(
                 bad(f"{fmt[spec_start : j + 1]}: invalid conversion specification")
                 return "".join(out), 1
             if j < n and fmt[j] == "(":
-                close = fmt.find(")T", j)
-                if close < 0:
-                    bad("`(': invalid format character")
-                    return "".join(out), 1
+                close = _time_format_end(fmt, j)
+                if close + 1 >= n or fmt[close + 1] != "T":
+                    # bash warns, prints the `%` and goes on with the text after it
+                    shown = fmt[close + 1] if close < n and close + 1 < n else "\0"
+                    report(f"warning: `{shown}': invalid time format specification")
+                    out.append("%")
+                    i = spec_start + 1
+                    continue
                 tfmt = fmt[j + 1 : close]
                 a = next_arg()
                 out.append(_pad(_strftime(tfmt, a, now, start_time, tz), flags, width, prec))
@@ -325,17 +329,31 @@ def _fix_inf(text: str) -> str:
     return text.replace("inf", "inf").replace("nan", "nan")
 
 
+def _time_format_end(fmt: str, open_at: int) -> int:
+    """Index of the `)` closing the `(` at `open_at` (nested pairs counted, as
+    bash does), or len(fmt) when it is never closed."""
+    depth = 0
+    for k in range(open_at, len(fmt)):
+        if fmt[k] == "(":
+            depth += 1
+        elif fmt[k] == ")":
+            depth -= 1
+            if depth == 0:
+                return k
+    return len(fmt)
+
+
 def _pad(s: str, flags: str, width: str, prec: str | None) -> str:
+    """Apply precision and field width as C's printf does: counted in bytes in
+    every locale (a cut may split a multibyte character)."""
+    data = s.encode("utf-8", "surrogateescape")
     if prec is not None and prec != "":
-        s = s[: int(prec)]
+        data = data[: int(prec)]
     elif prec == "":
-        s = ""
-    if width:
-        w = int(width)
-        if "-" in flags:
-            return s.ljust(w)
-        return s.rjust(w)
-    return s
+        data = data[:0]
+    fill = max(int(width) - len(data), 0) if width else 0
+    text = data.decode("utf-8", "surrogateescape")
+    return text + " " * fill if "-" in flags else " " * fill + text
 
 
 def _hexfloat(v: float, upper: bool, prec: str | None) -> str:
@@ -381,9 +399,7 @@ def _strftime(
 def _zone(tz: str | None) -> tzinfo | None:
     if not tz:
         return None
-    try:
-        from zoneinfo import ZoneInfo
+    # the same TZ rules as date: zone names and POSIX TZ strings (EST5EDT,M3.2.0,M11.1.0)
+    from ..commands.date.zones import zone_from_spec
 
-        return ZoneInfo(tz)
-    except Exception:
-        return None
+    return zone_from_spec(tz)

@@ -79,27 +79,37 @@ class PosixZone(_dt.tzinfo):
             return start <= naive < end
         return not (end <= naive < start)
 
+    def _wall_is_dst(self, dt: _dt.datetime) -> bool:
+        """Whether a local wall-clock time is daylight time. In the repeated hour
+        after the change back, fold 0 is the daylight one, fold 1 the standard."""
+        naive = dt.replace(tzinfo=None, fold=0)
+        if dt.fold:
+            return self._is_dst(naive)
+        return self._is_dst(naive - _dt.timedelta(seconds=self.dst_off - self.std_off))
+
     def utcoffset(self, dt: _dt.datetime | None) -> _dt.timedelta:
         if dt is None:
             return _dt.timedelta(seconds=self.std_off)
-        naive = dt.replace(tzinfo=None)
-        return _dt.timedelta(seconds=self.dst_off if self._is_dst(naive) else self.std_off)
+        return _dt.timedelta(seconds=self.dst_off if self._wall_is_dst(dt) else self.std_off)
 
     def dst(self, dt: _dt.datetime | None) -> _dt.timedelta:
-        if dt is None or not self._is_dst(dt.replace(tzinfo=None)):
+        if dt is None or not self._wall_is_dst(dt):
             return _dt.timedelta(0)
         return _dt.timedelta(seconds=self.dst_off - self.std_off)
 
     def tzname(self, dt: _dt.datetime | None) -> str:
-        if dt is not None and self.dst_name and self._is_dst(dt.replace(tzinfo=None)):
+        if dt is not None and self.dst_name and self._wall_is_dst(dt):
             return self.dst_name
         return self.std_name
 
     def fromutc(self, dt: _dt.datetime) -> _dt.datetime:
         naive = dt.replace(tzinfo=None)
         std = naive + _dt.timedelta(seconds=self.std_off)
-        local = naive + _dt.timedelta(seconds=self.dst_off) if self._is_dst(std) else std
-        return local.replace(tzinfo=self)
+        if self._is_dst(std):
+            return (naive + _dt.timedelta(seconds=self.dst_off)).replace(tzinfo=self)
+        # a standard time that also reads as daylight time is the second of the two
+        fold = int(self._wall_is_dst(std))
+        return std.replace(tzinfo=self, fold=fold)
 
 
 def _posix_zone(spec: str) -> _dt.tzinfo | None:
