@@ -862,11 +862,15 @@ class Variables:
         if var.attrs & READONLY:
             raise AssignError(f"{name}: cannot unset: readonly variable")
         v = var.value
-        if sub in ("@", "*"):
-            if isinstance(v, (IndexedArray, AssocArray)):
+        if sub in ("@", "*") and not isinstance(v, AssocArray):
+            # bash 5.2: `unset A[@]` empties an indexed array but keeps the variable and its
+            # attributes; for an associative array `@` and `*` are ordinary keys (below)
+            if isinstance(v, IndexedArray):
                 scope, _ = self._scope_for_write(name)
-                _charge(self.state.vars, scope, -v.nbytes - VAR_OVERHEAD)
-                del scope[name]
+                _charge(self.state.vars, scope, -v.nbytes)
+                var.value = IndexedArray()
+            elif v is not None:
+                raise AssignError(f"{name}: not an array variable")
             return True
         before = value_size(v)
         if isinstance(v, AssocArray):
