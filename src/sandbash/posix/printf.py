@@ -232,12 +232,14 @@ def format_printf(
             if width:
                 check_field(width, max_field)
             prec: str | None = None
+            prec_star = False  # %.*Q: bash 5.2 quotes the whole argument
             if j < n and fmt[j] == ".":
                 j += 1
                 if j < n and fmt[j] == "*":
                     a = next_arg()
                     p, _ = parse_int(a or "0", bad)
                     prec = str(max(p, 0)) if p >= 0 else None
+                    prec_star = True
                     j += 1
                 else:
                     prec = ""
@@ -290,9 +292,11 @@ def format_printf(
                 out.append(_pad(printf_q(arg if arg is not None else ""), flags, width, prec))
             elif conv == "Q":
                 s = arg or ""
-                if prec:
-                    s = s[: int(prec)]
-                out.append(_pad(printf_q(s), flags, width, None))
+                if prec and not prec_star:
+                    s = _pad(s, "", "", prec)  # cut in bytes, then quoted
+                # a bare `%.Q` keeps bash's empty precision: nothing, not ''
+                quoted = "" if prec == "" and not prec_star else printf_q(s)
+                out.append(_pad(quoted, flags, width, None))
             elif conv == "c":
                 # the first byte of the argument; an empty (given) argument is a NUL
                 s = "\0" if arg == "" else ""
