@@ -13,7 +13,7 @@ from ..interp.variables import AssignError
 from ..limits import DeadlineExpired, LimitExceeded, LimitKind, MemoryHold, SubBudget, thread_deadline
 from ..posix.echo import echo_text
 from ..posix.printf import FieldTooWide, format_printf
-from ..shvars.vars import EXPORT
+from ..shvars.vars import EXPORT, split_array_ref
 from ..stdio.streams import Stream
 from ..vfs.errors import strerror
 from . import builtin
@@ -137,14 +137,17 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
 
 
 def _valid_var_ref(var: str) -> bool:
-    name, bracket, sub = var.partition("[")
+    parts = split_array_ref(var)
+    if parts is None:
+        return False
+    name, sub = parts
     if (
         not name
         or not (name[0].isalpha() or name[0] == "_")
         or not all(c.isalnum() or c == "_" for c in name)
     ):
         return False
-    return not bracket or (sub.endswith("]") and len(sub) > 1)
+    return sub != ""
 
 
 # ------------------------------------------------------------ read

@@ -28,6 +28,7 @@ from ..shvars.vars import (
     AssignArg,
     Scope,
     Var,
+    split_array_ref,
     value_size,
 )
 from . import builtin
@@ -212,7 +213,8 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         items = None
         sub = None
         if "[" in name and name.endswith("]"):
-            name, _, sub = name[:-1].partition("[")
+            parts = split_array_ref(name)
+            name, sub = parts if parts is not None else ("", None)  # `A[]]=x`: not a name
     if not _valid_name(name):
         sh.builtin_error(cmd, f"`{arg}': not a valid identifier")
         return False
@@ -562,6 +564,8 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
             if not unset_function(sh, name):
                 status = 1
             continue
+        if sub and split_array_ref(name) is None:
+            base = ""  # `A[]]`, `A[a]b]`: no array reference, so no name either
         if not _valid_name(base) or (sub and not sub.endswith("]")):
             if mode == "v" or (sub and _valid_name(base)):
                 sh.builtin_error("unset", f"`{name}': not a valid identifier")

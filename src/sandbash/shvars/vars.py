@@ -90,6 +90,63 @@ VAR_OVERHEAD = 160
 _GRAIN = 64 * 1024
 
 
+def subscript_end(text: str, start: int) -> int:
+    """Where the subscript whose text begins at `start` (just after its `[`) ends: the index
+    of its closing `]`, or -1. As bash's skipsubscript: nested brackets count, and quotes,
+    backslashes and `$(...)`/`${...}` hide brackets (`A[']']` and `A[$(echo ])]` are one)."""
+    depth = 1
+    i = start
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c in "'\"":
+            close = text.find(c, i + 1)
+            if close < 0:
+                return -1
+            i = close + 1
+            continue
+        if c == "$" and i + 1 < n and text[i + 1] in "({":
+            opener, closer = text[i + 1], ")" if text[i + 1] == "(" else "}"
+            level = 0
+            j = i + 1
+            while j < n:
+                if text[j] == opener:
+                    level += 1
+                elif text[j] == closer:
+                    level -= 1
+                    if not level:
+                        break
+                j += 1
+            if j >= n:
+                return -1
+            i = j + 1
+            continue
+        if c == "[":
+            depth += 1
+        elif c == "]":
+            depth -= 1
+            if not depth:
+                return i
+        i += 1
+    return -1
+
+
+def split_array_ref(ref: str) -> tuple[str, str | None] | None:
+    """`name` or `name[subscript]` as the builtins that take a variable name read it
+    (read, printf -v, declare, unset -v): None when the subscript's `]` is not the last
+    character (`A[]]`, `A[a]b]`, `A[x[y]`)."""
+    i = ref.find("[")
+    if i < 0:
+        return ref, None
+    end = subscript_end(ref, i + 1)
+    if end != len(ref) - 1:
+        return None
+    return ref[:i], ref[i + 1 : end]
+
+
 def value_size(value: Value) -> int:
     """Bytes a variable's value holds, conservatively."""
     if value is None:
