@@ -99,6 +99,7 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
         sh.builtin_error("printf", f"`{var}': not a valid identifier")
         return 2
     errors: list[str] = []
+    marks: list[int] = []  # output length before each error
     # %()T uses the environment's TZ: a TZ the script did not export is not seen
     tz_var = sh.state.vars.find("TZ")
     tz = (
@@ -116,24 +117,38 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
 
     try:
         text, status = format_printf(
-            args[0], args[1:], errors.append, sh.rt.clock, sh.rt.started, tz, limit, assign
+            args[0], args[1:], errors.append, sh.rt.clock, sh.rt.started, tz, limit, assign, marks=marks
         )
     except FieldTooWide:
         from ..limits import LimitExceeded
 
         raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit) from None
+    if var is None:
+        return _printf_line_buffered(sh, text, errors, marks) or status
     for e in errors:
         sh.builtin_error("printf", e)
-    if var is not None:
-        name, _, sub = var.partition("[")
-        try:
-            sh.set_var(name, text, sub=sub[:-1] if sub else None)
-        except AssignError as e:
-            assign_failed(sh, "printf", e)
-            return 1
-        return status
-    rc = write_out(sh, "printf", text.encode("utf-8", "surrogateescape"))
-    return rc or status
+    name, _, sub = var.partition("[")
+    try:
+        sh.set_var(name, text, sub=sub[:-1] if sub else None)
+    except AssignError as e:
+        assign_failed(sh, "printf", e)
+        return 1
+    return status
+
+
+def _printf_line_buffered(sh: Shell, text: str, errors: list[str], marks: list[int]) -> int:
+    """Write printf's output and its errors in bash's order: bash's stdout is
+    line buffered, so the lines completed before an error come out before it."""
+    rc = done = 0
+    for msg, at in zip(errors, marks, strict=True):
+        cut = text.rfind("\n", done, at) + 1
+        if cut > done:
+            rc = write_out(sh, "printf", text[done:cut].encode("utf-8", "surrogateescape")) or rc
+            done = cut
+        sh.builtin_error("printf", msg)
+    if done < len(text):
+        rc = write_out(sh, "printf", text[done:].encode("utf-8", "surrogateescape")) or rc
+    return rc
 
 
 def _valid_var_ref(var: str) -> bool:

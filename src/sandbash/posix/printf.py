@@ -164,15 +164,19 @@ def format_printf(
     max_field: int = 10 * 1024 * 1024,
     assign: Callable[[str, int], bool] | None = None,
     gnu: bool = False,
+    marks: list[int] | None = None,
 ) -> tuple[str, int]:
     """Render printf FORMAT ARGS... Returns (output, status). Widths and
     precisions above `max_field` raise FieldTooWide before any padding is built.
     `assign(name, count)` stores %n's count of bytes written so far (the builtin's);
     False when the name is not a valid identifier (printf then stops). `gnu`: coreutils'
-    wording for a bad conversion (/usr/bin/printf)."""
+    wording for a bad conversion (/usr/bin/printf). `marks` receives, for each
+    report, the length of the output written before it."""
     fmt_warnings: list[str] = []
     fmt = decode_format_escapes(fmt, fmt_warnings)
     out: list[str] = []
+    if marks is not None:
+        report = _marking(report, out, marks)
     status = 0
     ai = 0
     nargs = len(args)
@@ -298,8 +302,8 @@ def format_printf(
                 quoted = "" if prec == "" and not prec_star else printf_q(s)
                 out.append(_pad(quoted, flags, width, None))
             elif conv == "c":
-                # the first byte of the argument; an empty (given) argument is a NUL
-                s = "\0" if arg == "" else ""
+                # the first byte of the argument; an empty or missing argument is a NUL
+                s = "\0"
                 if arg:
                     s = arg.encode("utf-8", "surrogateescape")[:1].decode("utf-8", "surrogateescape")
                 out.append(_pad(s, flags, width, None))
@@ -327,6 +331,22 @@ def format_printf(
         if ai == consumed_before or ai >= nargs:
             break
     return "".join(out), status
+
+
+def _marking(report: Callable[[str], None], out: list[str], marks: list[int]) -> Callable[[str], None]:
+    """`report` that also notes how much output precedes each message (counted
+    incrementally: a long run of warnings stays linear)."""
+    seen = [0, 0]  # pieces of `out` counted so far, their total length
+
+    def noted(msg: str) -> None:
+        count, total = seen
+        for k in range(count, len(out)):
+            total += len(out[k])
+        seen[0], seen[1] = len(out), total
+        marks.append(total)
+        report(msg)
+
+    return noted
 
 
 def _fix_inf(text: str) -> str:
