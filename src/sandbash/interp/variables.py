@@ -864,8 +864,13 @@ class Variables:
         v = var.value
         if sub in ("@", "*") and not isinstance(v, AssocArray):
             # bash 5.2: `unset A[@]` empties an indexed array but keeps the variable and its
-            # attributes; for an associative array `@` and `*` are ordinary keys (below)
-            if isinstance(v, IndexedArray):
+            # attributes (before, and under BASH_COMPAT=51, it unset the array); for an
+            # associative array `@` and `*` are ordinary keys (below)
+            if isinstance(v, IndexedArray) and self._compat_level() < 52:
+                scope, _ = self._scope_for_write(name)
+                _charge(self.state.vars, scope, -v.nbytes - VAR_OVERHEAD)
+                del scope[name]
+            elif isinstance(v, IndexedArray):
                 scope, _ = self._scope_for_write(name)
                 _charge(self.state.vars, scope, -v.nbytes)
                 var.value = IndexedArray()
@@ -874,7 +879,8 @@ class Variables:
             return True
         before = value_size(v)
         if isinstance(v, AssocArray):
-            v.unset(self.sh.subscript_key(sub))
+            # assoc_expand_once: the word's expansion was the only one (`unset 'a[$k]'` is key $k)
+            v.unset(sub if self.state.shopts.get("assoc_expand_once") else self.sh.subscript_key(sub))
         elif isinstance(v, IndexedArray):
             try:
                 index = self.eval_index(sub, v)
@@ -891,6 +897,18 @@ class Variables:
         if before != after:
             _charge(self.state.vars, self._scope_for_write(name)[0], after - before)
         return True
+
+    def _compat_level(self) -> int:
+        """BASH_COMPAT as a level (`5.1` and `51` are 51); 52, this shell's own, when unset or
+        not a level bash knows."""
+        var = self.state.vars.find("BASH_COMPAT")
+        value = var.value if var is not None else None
+        if not isinstance(value, str):
+            return 52
+        digits = value.replace(".", "", 1) if len(value) == 3 and value[1] == "." else value
+        if len(digits) == 2 and digits.isdigit() and 31 <= int(digits) <= 52:
+            return int(digits)
+        return 52
 
     def exported_env(self) -> dict[str, str]:
         env: dict[str, str] = {}

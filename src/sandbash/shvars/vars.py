@@ -93,7 +93,7 @@ _GRAIN = 64 * 1024
 def subscript_end(text: str, start: int) -> int:
     """Where the subscript whose text begins at `start` (just after its `[`) ends: the index
     of its closing `]`, or -1. As bash's skipsubscript: nested brackets count, and quotes,
-    backslashes and `$(...)`/`${...}` hide brackets (`A[']']` and `A[$(echo ])]` are one)."""
+    backslashes, backquotes and `$(...)`/`${...}` hide brackets (`A[']']` and `A[$(echo ])]` are one)."""
     depth = 1
     i = start
     n = len(text)
@@ -102,7 +102,7 @@ def subscript_end(text: str, start: int) -> int:
         if c == "\\":
             i += 2
             continue
-        if c in "'\"":
+        if c in "'\"`":
             close = text.find(c, i + 1)
             if close < 0:
                 return -1
