@@ -394,6 +394,9 @@ def _hexfloat(v: float, upper: bool, prec: str | None) -> str:
     return text.upper().replace("0X", "0X") if upper else text
 
 
+_EPOCH_DIRECTIVE = re.compile(r"%%|%s")
+
+
 def _strftime(
     tfmt: str, arg: str | None, now: Callable[[], float], start: float | None, tz: str | None
 ) -> str:
@@ -412,6 +415,9 @@ def _strftime(
     dt = datetime.fromtimestamp(t, zone or UTC)
     if not tfmt:
         tfmt = "%X"
+    # the C library's %s reads the broken-down time back in the host's zone:
+    # the seconds since the epoch are put in here (a `%%` pair stays as it is)
+    tfmt = _EPOCH_DIRECTIVE.sub(lambda m: m.group(0) if m.group(0) == "%%" else str(int(t)), tfmt)
     try:
         text = dt.strftime(tfmt)
     except ValueError:
