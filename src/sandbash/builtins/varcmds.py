@@ -564,7 +564,8 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
             if not unset_function(sh, name):
                 status = 1
             continue
-        if sub and split_array_ref(name) is None:
+        # (bash's unset reads quotes in a subscript as plain characters: `unset -v d["$k"]`, k=\')
+        if sub and split_array_ref(name, False, bool(st.shopts.get("assoc_expand_once"))) is None:
             base = ""  # `A[]]`, `A[a]b]`: no array reference, so no name either
         if not _valid_name(base) or (sub and not sub.endswith("]")):
             if mode == "v" or (sub and _valid_name(base)):

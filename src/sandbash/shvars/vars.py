@@ -90,7 +90,7 @@ VAR_OVERHEAD = 160
 _GRAIN = 64 * 1024
 
 
-def subscript_end(text: str, start: int) -> int:
+def subscript_end(text: str, start: int, quotes: bool = True) -> int:
     """Where the subscript whose text begins at `start` (just after its `[`) ends: the index
     of its closing `]`, or -1. As bash's skipsubscript: nested brackets count, and quotes,
     backslashes, backquotes and `$(...)`/`${...}` hide brackets (`A[']']` and `A[$(echo ])]` are one)."""
@@ -99,10 +99,10 @@ def subscript_end(text: str, start: int) -> int:
     n = len(text)
     while i < n:
         c = text[i]
-        if c == "\\":
+        if quotes and c == "\\":
             i += 2
             continue
-        if c in "'\"`":
+        if quotes and c in "'\"`":
             close = text.find(c, i + 1)
             if close < 0:
                 return -1
@@ -134,14 +134,17 @@ def subscript_end(text: str, start: int) -> int:
     return -1
 
 
-def split_array_ref(ref: str) -> tuple[str, str | None] | None:
+def split_array_ref(ref: str, quotes: bool = True, once: bool = False) -> tuple[str, str | None] | None:
     """`name` or `name[subscript]` as the builtins that take a variable name read it
     (read, printf -v, declare, unset -v): None when the subscript's `]` is not the last
-    character (`A[]]`, `A[a]b]`, `A[x[y]`)."""
+    character (`A[]]`, `A[a]b]`, `A[x[y]`). `quotes`: quotes and backslashes hide brackets.
+    `once` (assoc_expand_once): the subscript runs to the last `]`, as bash takes an
+    already expanded `A[$k]` (bash tells it by the word as written, which builtins here
+    do not see: the lenient reading is the one scripts rely on)."""
     i = ref.find("[")
     if i < 0:
         return ref, None
-    end = subscript_end(ref, i + 1)
+    end = len(ref) - 1 if once and ref.endswith("]") else subscript_end(ref, i + 1, quotes)
     if end != len(ref) - 1:
         return None
     return ref[:i], ref[i + 1 : end]
