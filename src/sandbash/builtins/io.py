@@ -95,7 +95,7 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
     if not args:
         usage(sh, "printf")
         return 2
-    if var is not None and not _valid_var_ref(var):
+    if var is not None and not _valid_var_ref(var, bool(sh.state.shopts.get("assoc_expand_once"))):
         sh.builtin_error("printf", f"`{var}': not a valid identifier")
         return 2
     errors: list[str] = []
@@ -151,8 +151,8 @@ def _printf_line_buffered(sh: Shell, text: str, errors: list[str], marks: list[i
     return rc
 
 
-def _valid_var_ref(var: str) -> bool:
-    parts = split_array_ref(var)
+def _valid_var_ref(var: str, once: bool = False) -> bool:
+    parts = split_array_ref(var, once=once)
     if parts is None:
         return False
     name, sub = parts
@@ -343,7 +343,7 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
     timeout: float | None = given.get("t")
     names = opts.args
     for name in names:
-        if not _valid_var_ref(name):
+        if not _valid_var_ref(name, bool(sh.state.shopts.get("assoc_expand_once"))):
             sh.builtin_error("read", f"`{name}': not a valid identifier")
             return 1
     stream = sh.io.get(fd)
