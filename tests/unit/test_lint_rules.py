@@ -32,6 +32,12 @@ RE_EXCEPTIONS: dict[tuple[str, str], str] = {
         "_ifs_delimiter",
     ): "IFS splitting: at most two character classes of escaped IFS characters, each starred once and "
     "joined by one alternation; the shape is fixed, only the class contents vary (linear matching)",
+    ("commands/sort/keys.py", "_fields_rx"): "sort -k field skipping: a fixed group of two complementary "
+    "classes (blanks, then non-blanks) repeated n times, n at most _FIELDS_RX_MAX (4096); every part may "
+    "be empty, so the match never fails and never backtracks",
+    ("commands/sort/keys.py", "blank_key_rx"): "sort -k key extraction: the same fixed field group with "
+    "counts at most _FIELDS_RX_MAX, then one group of a field run or of the rest of the line; no part "
+    "can fail, so matching is one linear pass",
 }
 
 

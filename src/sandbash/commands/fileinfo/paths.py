@@ -360,7 +360,8 @@ def _pathchk_one(ctx: Ctx, name: str, posix: bool, extra: bool) -> bool:
         prefix = ""
         for part in parts[:-1]:
             prefix = prefix + part + "/"
-            st = ctx.fs.try_stat(prefix)
+            # the component itself (a trailing slash would make a file answer ENOTDIR as missing)
+            st = ctx.fs.try_stat(prefix[:-1] or "/")
             if st is None:
                 break
             if not st.is_dir:
