@@ -226,6 +226,11 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         return False
     if cmd in ("readonly", "export") and not has_value:
         set_attrs &= ~(ARRAY | ASSOC)  # `readonly -a x` alone makes no array (bash)
+    if sub is not None and not has_value and not set_attrs & ASSOC:
+        # `declare -r c[100]`: a subscript without a value declares an indexed array (bash)
+        cur = st.vars.find(name)
+        if cur is None or not (cur.attrs & ASSOC or isinstance(cur.value, AssocArray)):
+            set_attrs |= ARRAY
     if set_attrs & NAMEREF and has_value and not valid_ref_target(value):
         sh.builtin_error(cmd, f"`{value}': invalid variable name for name reference")
         return False
