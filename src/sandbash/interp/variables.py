@@ -888,10 +888,15 @@ class Variables:
                 raise AssignError(f"[{sub}]: bad array subscript") from None  # sic: bash leaves out the name
             v.unset(index)
         elif isinstance(v, str):
-            if self.eval_index(sub, None) == 0:
-                scope, _ = self._scope_for_write(name)
-                _charge(self.state.vars, scope, -before - VAR_OVERHEAD)
-                del scope[name]
+            try:
+                index = self.eval_index(sub, None)
+            except AssignError:  # a negative index
+                index = -1
+            if index != 0:
+                raise AssignError(f"{name}: not an array variable")  # (bash: status 1)
+            scope, _ = self._scope_for_write(name)
+            _charge(self.state.vars, scope, -before - VAR_OVERHEAD)
+            del scope[name]
             return True
         after = value_size(v)
         if before != after:
