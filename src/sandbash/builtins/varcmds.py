@@ -338,10 +338,11 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
     ):
         sh.builtin_error(cmd, f"{name}: cannot destroy array variables in this way")
         return False
-    if set_attrs & ASSOC and isinstance(var.value, IndexedArray):
+    # (a declared array without a value converts no more than one with elements)
+    if set_attrs & ASSOC and (isinstance(var.value, IndexedArray) or var.attrs & ARRAY):
         sh.builtin_error(cmd, f"{name}: cannot convert indexed to associative array")
         return False
-    if set_attrs & ARRAY and isinstance(var.value, AssocArray):
+    if set_attrs & ARRAY and (isinstance(var.value, AssocArray) or var.attrs & ASSOC):
         sh.builtin_error(cmd, f"{name}: cannot convert associative to indexed array")
         return False
     if set_attrs & (ARRAY | ASSOC) and var.attrs & NAMEREF and not var.value:
