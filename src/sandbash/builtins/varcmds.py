@@ -333,8 +333,8 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         if not has_value and isinstance(var.value, str) and var.value and not valid_ref_target(var.value):
             sh.builtin_error(cmd, f"`{var.value}': invalid variable name for name reference")
             return False
-    if (clear_attrs & ARRAY and isinstance(var.value, IndexedArray)) or (
-        clear_attrs & ASSOC and isinstance(var.value, AssocArray)
+    if (clear_attrs & ARRAY and (isinstance(var.value, IndexedArray) or var.attrs & ARRAY)) or (
+        clear_attrs & ASSOC and (isinstance(var.value, AssocArray) or var.attrs & ASSOC)
     ):
         sh.builtin_error(cmd, f"{name}: cannot destroy array variables in this way")
         return False
