@@ -343,6 +343,8 @@ class Variables:
                     return None
                 key = sub[:-1]
                 v = arr.value
+                if key in ("@", "*") and isinstance(v, (IndexedArray, AssocArray)):
+                    return self._whole_array(v, key)
                 if isinstance(v, AssocArray):
                     got = v.get(self.sh.subscript_key(key))
                 elif isinstance(v, IndexedArray):
@@ -360,6 +362,17 @@ class Variables:
                 return nxt
             target = nxt.value
         return None
+
+    def _whole_array(self, v: IndexedArray | AssocArray, key: str) -> Var | None:
+        """A nameref to `A[@]` or `A[*]` reads as the elements joined, as `"${A[*]}"` joins them
+        (`@` with a space: `"$ref"` is then one word where bash gives one per element)."""
+        if not v:
+            return None
+        sep = " "
+        if key == "*":
+            ifs = self.state.vars.find("IFS")
+            sep = ifs.value[:1] if ifs is not None and isinstance(ifs.value, str) else " "
+        return Var(sep.join(v.values()), 0)
 
     def _circular(self, name: str, base: str) -> Var | None:
         """bash's find_variable_nameref on a circular chain: a warning, then, inside a function
