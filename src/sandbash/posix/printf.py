@@ -141,6 +141,14 @@ class FieldTooWide(ValueError):
     """A width or precision larger than the caller's string limit."""
 
 
+def _too_wide(size: str, limit: int) -> bool:
+    try:
+        check_field(size, limit)
+    except FieldTooWide:
+        return True
+    return False
+
+
 def check_field(size: str | int, limit: int) -> None:
     """Raise FieldTooWide when a printf-style width or precision (its digits
     as written, or a number) is over `limit`, so that callers (printf, seq -f,
@@ -223,7 +231,7 @@ def format_printf(
             width = ""
             if j < n and fmt[j] == "*":
                 a = next_arg()
-                w, _ = parse_int(a or "0", bad)
+                w = _star_arg(a, bad, args[ai] if ai < nargs else None)
                 if w < 0:
                     flags += "-"
                     w = -w
@@ -236,12 +244,13 @@ def format_printf(
             if width:
                 check_field(width, max_field)
             prec: str | None = None
+            huge_prec = ""
             prec_star = False  # %.*Q: bash 5.2 quotes the whole argument
             if j < n and fmt[j] == ".":
                 j += 1
                 if j < n and fmt[j] == "*":
                     a = next_arg()
-                    p, _ = parse_int(a or "0", bad)
+                    p = _star_arg(a, bad, args[ai] if ai < nargs else None)
                     prec = str(max(p, 0)) if p >= 0 else None
                     prec_star = True
                     j += 1
@@ -250,8 +259,10 @@ def format_printf(
                     while j < n and fmt[j].isdigit():
                         prec += fmt[j]
                         j += 1
-                if prec:
-                    check_field(prec, max_field)
+                if prec and _too_wide(prec, max_field):
+                    # a precision only builds text for numbers: a string is cut
+                    # at it, so a huge one keeps the whole string (as in bash)
+                    huge_prec, prec = prec, str(max_field)
             # length modifiers are accepted and ignored (bash 5.2's %ls is %s)
             while j < n and fmt[j] in "hlLjzt":
                 j += 1
@@ -277,6 +288,8 @@ def format_printf(
                 bad(f"`{fmt[i:]}': missing format character")
                 return "".join(out), 1
             conv = fmt[j]
+            if huge_prec and conv in "diouxX" + _FLOAT_CONV:
+                raise FieldTooWide(huge_prec)
             i = j + 1
             arg = next_arg()
             if "-" in flags and "0" in flags:
@@ -331,6 +344,22 @@ def format_printf(
         if ai == consumed_before or ai >= nargs:
             break
     return "".join(out), status
+
+
+_INT_MAX = (1 << 31) - 1
+
+
+def _star_arg(arg: str | None, bad: Callable[[str], None], following: str | None) -> int:
+    """A `*` width or precision as bash 5.2's getint makes it: an int. The last
+    argument is cut to int as C converts (21474836470 is -10); before another
+    one it is clamped with a warning that names that next argument (bash's)."""
+    value, _ = parse_int(arg if arg is not None else "0", bad)
+    if following is None:
+        return (value + _INT_MAX + 1) % (1 << 32) - _INT_MAX - 1
+    if not -_INT_MAX - 1 <= value <= _INT_MAX:
+        bad(f"warning: {following}: Numerical result out of range")
+        return _INT_MAX if value > 0 else -_INT_MAX - 1
+    return value
 
 
 def _marking(report: Callable[[str], None], out: list[str], marks: list[int]) -> Callable[[str], None]:
