@@ -459,6 +459,6 @@ def _zone(tz: str | None) -> tzinfo | None:
     if not tz:
         return None
     # the same TZ rules as date: zone names and POSIX TZ strings (EST5EDT,M3.2.0,M11.1.0)
-    from ..commands.date.zones import zone_from_spec
+    from .zones import zone_from_spec
 
     return zone_from_spec(tz)

@@ -15,7 +15,7 @@ _GMT = dt.timezone(dt.timedelta(0), "GMT")  # gmtime()'s zone name
 
 
 def zone(env: Mapping[str, str], utc: bool = False) -> dt.tzinfo:
-    from ..date.zones import zone_from_spec
+    from ...posix.zones import zone_from_spec
 
     return _GMT if utc else zone_from_spec(env.get("TZ", ""))
 

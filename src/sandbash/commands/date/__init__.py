@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
+from ...posix.zones import UTC, local_zone, zone_from_spec
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt, Parsed
@@ -20,7 +21,6 @@ from ..shellutils.common import quote, usage_fail
 from .cal import cmd_cal
 from .fmt import FormatTooLong, Moment, format_moment
 from .parse import NS, parse_date, parse_datetime, to_nanos
-from .zones import UTC, local_zone, zone_from_spec
 
 __all__ = [
     "cmd_cal",

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import datetime as _dt
 
+from ...posix.zones import local_zone
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
 from .fmt import DAYS, MONTHS
-from .zones import local_zone
 
 SPEC = CommandSpec(
     "cal",

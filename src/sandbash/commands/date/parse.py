@@ -17,7 +17,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from .zones import zone_from_spec
+from ...posix.zones import zone_from_spec
 
 NS = 1_000_000_000
 MONTH_NAMES = (

@@ -20,12 +20,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ...limits import MemoryHold
+from ...posix.zones import local_zone
 from ...stdio.streams import BufferWriter, BytesReader, Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ...vfs.facade import FileStream
 from ..context import Ctx
 from ..date.fmt import FormatTooLong, Moment, format_moment
-from ..date.zones import local_zone
 
 # glibc gives a pipe's stdout a buffer of this size: real lua's output reaches a pipe in these
 # pieces, after its error message on stderr (kept so `lua ... 2>&1` reads the same)

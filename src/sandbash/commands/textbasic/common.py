@@ -319,7 +319,7 @@ def local_time(ctx: Ctx, ts: float) -> tuple[object, int]:
     """(datetime in the sandbox's TZ, UTC offset in seconds) for a timestamp."""
     import datetime
 
-    from ..date.zones import local_zone  # the date command's TZ rules (zone names and POSIX strings)
+    from ...posix.zones import local_zone  # the date command's TZ rules (zone names and POSIX strings)
 
     dt = datetime.datetime.fromtimestamp(ts, local_zone(ctx.env))
     off = dt.utcoffset()
