@@ -271,6 +271,7 @@ class Shell:
             max_depth=limits.max_ast_depth,
             max_tokens=limits.max_tokens,
             posix=st.opts["posix"],
+            tick=self.rt.budget.check_time,
         )
 
     def run_text(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 
 from . import ast as A
 from .braces import brace_parts
@@ -53,6 +54,10 @@ def is_name(text: str) -> bool:
     return _NAME_RE.fullmatch(text) is not None
 
 
+# how many characters of one word are read between two calls of the deadline tick
+_TICK_CHARS = 32768
+
+
 class WordReader:
     src: str
     pos: int
@@ -79,6 +84,9 @@ class WordReader:
         # the first word of a [[ ]] term: `name[...]` reads its brackets whole, as bash reads an
         # assignment's subscript there (`[[ a[1<(2)] -eq 0 ]]`)
         self.cond_subscript = False
+        # the run's deadline, called every so often while reading (a script's size bounds parsing,
+        # its deadline must too: one 1 MB line of `:;` takes seconds to parse)
+        self.tick: Callable[[], None] | None = None
 
     # ------------------------------------------------------------ positions
 
@@ -188,6 +196,7 @@ class WordReader:
         sq_open = False  # inside '...' within "${x-...}" (literal quotes)
         start_pos = self.pos
         sub_end = self._cond_subscript_end() if mode == COND and self.cond_subscript else -1
+        next_tick = self.pos + _TICK_CHARS
 
         def flush() -> None:
             if lit:
@@ -195,6 +204,9 @@ class WordReader:
                 lit.clear()
 
         while self.pos < n:
+            if self.pos > next_tick and self.tick is not None:
+                next_tick = self.pos + _TICK_CHARS
+                self.tick()
             c = src[self.pos]
             # fast path: runs of ordinary characters
             if mode in (CMD, COND, CASE_PAT):

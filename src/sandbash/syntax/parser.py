@@ -9,6 +9,7 @@ Only `ParseError` ever leaves this module.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import ast as A
@@ -172,9 +173,11 @@ class Parser(WordReader):
         max_depth: int = MAX_DEPTH,
         max_tokens: int = 10_000_000,
         posix: bool = False,
+        tick: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(src, line_base=line_base, extglob=extglob)
         self.posix = posix
+        self.tick = tick
         self.max_tokens = max_tokens
         self.tokens = 0
         self.aliases = aliases
@@ -196,6 +199,7 @@ class Parser(WordReader):
             max_depth=self.max_depth - self.depth,
             max_tokens=self.max_tokens,
             posix=self.posix,
+            tick=self.tick,
         )
 
     def parse_nested_source(self, text: str, line: int) -> A.CommandList:
@@ -207,6 +211,7 @@ class Parser(WordReader):
             max_depth=self.max_depth - self.depth,
             max_tokens=self.max_tokens,
             posix=self.posix,
+            tick=self.tick,
         )
         result = sub.parse_all()
         self.warnings.extend(sub.warnings)
@@ -308,6 +313,8 @@ class Parser(WordReader):
         self.tokens += 1
         if self.tokens > self.max_tokens:
             raise ParseLimit("max_tokens", self.max_tokens, self.line_at(tok.pos))
+        if not self.tokens & 1023 and self.tick is not None:
+            self.tick()
         self._peeked = None
         if tok.kind == "op" and tok.value == "\n" and self.pending_heredocs:
             self.read_heredoc_bodies()
