@@ -16,6 +16,7 @@ from secharness import Outcome, allowed, batch, param, pooled, run_isolated, tim
 from sandbash import Bash, Limits
 
 N = 10_000  # nesting depth for parse bombs
+BIG_INPUT = {"max_input_size": 4_000_000, "max_tokens": 100_000_000}  # scripts of a few MB
 STDOUT_LIMITS = ("max_output_size", "max_work", "timeout")
 
 # ------------------------------------------------------------ each limit, named
@@ -276,9 +277,25 @@ CASES: list[Any] = [
         "many-case-arms", "case x in " + "a) ;; " * 50_000 + "esac", expect=("max_input_size", "max_tokens")
     ),
     # 60,000 terms: about 0.3 s of CPU on a quiet host, so the 0.2 s deadline is met inside the
-    # arithmetic (its parser ticks); the word's lexing, which has no tick, stays short even in a
-    # child forked from a full suite's large process (120,000 terms took 1.35 s of CPU there)
+    # arithmetic or the word's lexing (both tick)
     param("arith-long-sum", "echo $(( " + "1+" * 60_000 + "1 ))", timeout=0.2, expect=("timeout", "result")),
+    # parsing answers to the deadline: each of these takes seconds to parse (a script is parsed a
+    # line at a time, and each is one line), so only the parser's tick ends them on time
+    param("parse-long-line", ":;" * 1_500_000, timeout=0.3, overrides=BIG_INPUT, expect=("timeout",)),
+    param(
+        "parse-many-cmdsubs",
+        "echo " + "$(:)" * 400_000,
+        timeout=0.3,
+        overrides=BIG_INPUT,
+        expect=("timeout",),
+    ),
+    param(
+        "parse-escaped-word",
+        "echo " + "a\\b" * 1_000_000,
+        timeout=0.3,
+        overrides=BIG_INPUT,
+        expect=("timeout",),
+    ),
     param("arith-many-unary", "echo $(( " + "-" * 100_000 + "1 ))"),
     param("arith-many-not", "echo $(( " + "!" * 100_000 + "1 ))"),
     param("arith-nested-runtime", 'x=1; for i in {1..1900}; do x="($x)"; done; echo $((x))'),
