@@ -78,6 +78,8 @@ class WordReader:
         # set -o posix: in "${x+'w'}" a single quote is an ordinary character (bash reads it so
         # when the line is parsed)
         self.posix = False
+        # reading a quoted ${...} word again as bash expands it: single quotes plain there too
+        self.plain_squotes = False
         self.comsub_depth = 0  # inside $( ) or <( ): a here-document line `EOF)` ends the body
         # reading an arithmetic text that bash expands fully: in a subscript `'...'` quotes
         self.arith_once = False
@@ -294,7 +296,7 @@ class WordReader:
                 self._read_backslash(mode, dq_context, lit, parts, flush)
                 continue
             if c == "'" and mode not in (DQ, HEREDOC, ARITH):
-                if dq_context and mode == PARAM and self.posix and not self.dq_quotes:
+                if dq_context and mode == PARAM and (self.posix or self.plain_squotes) and not self.dq_quotes:
                     lit.append("'")
                     self.pos += 1
                     continue
@@ -737,9 +739,12 @@ class WordReader:
             op = self._read_param_op(in_dq, start_line)
         except ParseError as e:
             broken = self._broken_dolbrace(dollar) if in_dq and type(e) is ParseError else None
-            if broken is None:
+            if broken is not None:
+                return broken
+            reread = self._op_with_open_dquote(dollar, i) if in_dq and type(e) is ParseError else None
+            if reread is None:
                 raise
-            return broken
+            op = reread
         if in_dq and "'" in src[i : self.pos] and "$(" in src[i : self.pos]:
             broken = self._broken_dolbrace(dollar)
             if broken is not None:
@@ -747,6 +752,25 @@ class WordReader:
         if op.kind is _BAD:
             return A.Param(name, sub, "bad", _bad_op(src[dollar : self.pos]), True)
         return A.Param(name, sub, prefix, op, True, names_suffix, self.read_subscript(sub, self.line))
+
+    def _op_with_open_dquote(self, dollar: int, i: int) -> A.ParamOp | None:
+        """`"${x-'"a'}"`: bash finds the `}` with single quotes paired, then expands the word with
+        them plain, where a `"` left open is closed at the word's end. The operator (from `i`) read
+        again that way, or None when that does not parse either."""
+        end = self._dolbrace_end(dollar + 2)
+        if end < 0:
+            return None
+        text = self.src[i:end]
+        reader = self.sub_reader(text + '"}', self.line_at(i))
+        reader.plain_squotes = True
+        try:
+            op = reader._read_param_op(True, self.line_at(i))
+        except ParseError:
+            return None
+        if reader.pos != len(text) + 2:
+            return None
+        self.pos = end + 1
+        return op
 
     def _bad_param(self, dollar: int, i: int) -> A.Param:
         end = self._find_closing_brace(i)
