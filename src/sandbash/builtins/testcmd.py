@@ -18,9 +18,9 @@ if TYPE_CHECKING:
 # ------------------------------------------------------------ test / [
 
 
-def run_test(sh: Shell, name: str, args: list[str]) -> int:
+def run_test(sh: Shell, name: str, args: list[str], end: str | None = None) -> int:
     try:
-        return 0 if TestParser(ShellTestEnv(sh), args).evaluate() else 1
+        return 0 if TestParser(ShellTestEnv(sh), args, end).evaluate() else 1
     except TestError as e:
         sh.builtin_error(name, str(e))
         return 2
@@ -39,4 +39,4 @@ def bi_bracket(sh: Shell, argv: list[str]) -> int:
     if argv[-1] != "]":
         sh.builtin_error("[", "missing `]'")
         return 2
-    return run_test(sh, "[", argv[1:-1])
+    return run_test(sh, "[", argv[1:-1], "]")

@@ -148,12 +148,14 @@ def collate(s: str) -> bytes:
 
 
 class TestParser:
-    """POSIX test: the argument-count rules for 0-4 arguments, then a
-    recursive parser with ! -a -o ( )."""
+    """test as bash's test.c parses it: the argument-count rules for 0-4 arguments, then a
+    recursive parser with ! -a -o ( ). `end` is the word after the arguments (`]` for `[`),
+    which bash's messages name when a `)` is missing."""
 
-    def __init__(self, env: TestEnv, args: list[str]) -> None:
+    def __init__(self, env: TestEnv, args: list[str], end: str | None = None) -> None:
         self.env = env
         self.args = args
+        self.end = end
         self.i = 0
 
     def integer(self, s: str) -> int:
@@ -187,36 +189,42 @@ class TestParser:
         if n == 1:
             return args[0] != ""
         if n == 2:
-            if args[0] == "!":
-                return args[1] == ""
-            if args[0] in UNARY:
-                return unary_test(self.env, args[0], args[1])
-            raise TestError(f"{args[0]}: unary operator expected")
+            return self.two(args[0], args[1])
         if n == 3:
-            if args[1] in BINARY:
-                return self.binary(args[0], args[1], args[2])
-            if args[0] == "!":
-                self.args = args[1:]
-                return not self.evaluate()
-            if args[0] == "(" and args[2] == ")":
-                return args[1] != ""
-            if args[1] == "-a":
-                return args[0] != "" and args[2] != ""
-            if args[1] == "-o":
-                return args[0] != "" or args[2] != ""
-            else:
-                raise TestError(f"{args[1]}: binary operator expected")
-        if n == 4:
-            if args[0] == "!":
-                self.args = args[1:]
-                return not self.evaluate()
-            if args[0] == "(" and args[3] == ")":
-                self.args = args[1:3]
-                return self.evaluate()
+            return self.three(args)
+        if n == 4 and args[0] == "!":
+            return not self.three(args[1:])
+        if n == 4 and args[0] == "(" and args[3] == ")":
+            return self.two(args[1], args[2])
         result = self.expr_or()
-        if self.i < len(self.args):
+        if self.i < n:
+            # bash names a stray operator-looking word; anything else is one word too many
+            if self.args[self.i][:1] == "-":
+                raise TestError(f"syntax error: `{self.args[self.i]}' unexpected")
             raise TestError("too many arguments")
         return result
+
+    def two(self, a: str, b: str) -> bool:
+        if a == "!":
+            return b == ""
+        if a in UNARY:
+            return unary_test(self.env, a, b)
+        raise TestError(f"{a}: unary operator expected")
+
+    def three(self, args: list[str]) -> bool:
+        # bash's order: a binary operator, then -a/-o, then !, then a bracketed word (its test
+        # looks only at the first character of the brackets)
+        if args[1] in BINARY:
+            return self.binary(args[0], args[1], args[2])
+        if args[1] == "-a":
+            return args[0] != "" and args[2] != ""
+        if args[1] == "-o":
+            return args[0] != "" or args[2] != ""
+        if args[0] == "!":
+            return not self.two(args[1], args[2])
+        if args[0][:1] == "(" and args[2][:1] == ")":
+            return args[1] != ""
+        raise TestError(f"{args[1]}: binary operator expected")
 
     def peek(self) -> str | None:
         return self.args[self.i] if self.i < len(self.args) else None
@@ -252,18 +260,33 @@ class TestParser:
 
     def primary(self) -> bool:
         a = self.take()
+        left = len(self.args) - self.i  # words after `a`
         if a == "(":
             value = self.expr_or()
-            if self.peek() != ")":
-                raise TestError("`)' expected")
+            nxt = self.peek()
+            if nxt is None:
+                raise TestError("`)' expected" + (f", found {self.end}" if self.end is not None else ""))
+            if nxt != ")":
+                raise TestError(f"`)' expected, found {nxt}")
             self.i += 1
             return value
-        nxt = self.peek()
-        if nxt is not None and nxt in BINARY:
+        if left >= 2 and self.args[self.i] in BINARY:  # a binary operator needs both operands
+            op = self.args[self.i]
+            self.i += 2
+            return self.binary(a, op, self.args[self.i - 1])
+        if left >= 1 and a == "-t":
+            # -t takes the next word only when it is a number (a descriptor); else it tests fd 1
+            if _is_number(self.args[self.i]):
+                self.i += 1
+            return False
+        if left >= 1 and a in UNARY:
             self.i += 1
-            b = self.take()
-            return self.binary(a, nxt, b)
-        if a in UNARY and nxt is not None:
-            self.i += 1
-            return unary_test(self.env, a, nxt)
+            return unary_test(self.env, a, self.args[self.i - 1])
         return a != ""
+
+
+def _is_number(s: str) -> bool:
+    """bash's legal_number: optional blanks, a sign, decimal digits, optional blanks."""
+    body = s.strip(" \t\n")
+    body = body[1:] if body[:1] in "+-" else body
+    return body.isascii() and body.isdigit()

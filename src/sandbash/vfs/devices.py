@@ -1,5 +1,6 @@
 """/dev: always in memory, mounted over whatever backend holds the rest
-(the backend's own /dev is hidden). `tty` is deliberately absent."""
+(the backend's own /dev is hidden). `tty` exists but does not open (ENXIO), as for a process without a
+controlling terminal (bash run by a tool or CI), so `[ -c /dev/tty ]` and the error text match bash there."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from .quota import DiskQuota
 
 DEVICES = {"null": 0x103, "zero": 0x105, "full": 0x107, "random": 0x108, "urandom": 0x109}
 PTS0 = 0x8800
+TTY = 0x500  # major 5, minor 0
 
 
 def make_devfs(uid: int = 1000, gid: int = 1000, clock: Callable[[], float] = time.time) -> MemoryFs:
@@ -22,6 +24,7 @@ def make_devfs(uid: int = 1000, gid: int = 1000, clock: Callable[[], float] = ti
     fs.fstype = "devtmpfs"
     for name, rdev in DEVICES.items():
         fs.add_device("/" + name, rdev)
+    fs.add_device("/tty", TTY, 0o666, 0, 0)
     fs.mkdir("/fd", 0o500, uid, gid)
     for n, name in enumerate(("stdin", "stdout", "stderr")):
         # the interpreter serves these itself; they exist so `test -e` and `stat` see them
