@@ -13,6 +13,6 @@ from ..interp.builtin_table import BUILTINS, DECLARATION, SPECIAL, Builtin, buil
 __all__ = ["BUILTINS", "DECLARATION", "SPECIAL", "Builtin", "builtin"]
 
 
-# The modules (complete, core, dirs, history, io, jobs, misc, testcmd, ulimit, varcmds) are imported
+# The modules (compgen, complete, core, dirs, history, io, jobs, misc, testcmd, ulimit, varcmds) are imported
 # by the table as their builtins are needed (builtin_table.HOME), not here: start-up loads only those
 # a script runs.

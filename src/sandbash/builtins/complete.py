@@ -57,7 +57,7 @@ def _bucket(name: str) -> int:
     return h & 511
 
 
-def _spec_from(sh: Shell, opts: BuiltinOpts, name: str) -> dict[str, list[str]] | None:
+def spec_from(sh: Shell, opts: BuiltinOpts, name: str) -> dict[str, list[str]] | None:
     """Actions (-x letters and -A names), -o options and the valued options; None after an error."""
     spec: dict[str, list[str]] = {"A": [], "o": []}
     for c, value, _ in opts.items:
@@ -115,7 +115,7 @@ def bi_complete(sh: Shell, argv: list[str]) -> int:
                 sh.builtin_error("complete", f"{name}: no completion specification")
                 status = 1
         return status
-    spec = _spec_from(sh, opts, "complete")
+    spec = spec_from(sh, opts, "complete")
     if spec is None:
         return 2
     for name in names:

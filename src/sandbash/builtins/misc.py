@@ -1,15 +1,13 @@
-"""alias, unalias, trap, compgen, complete, compopt."""
+"""alias, unalias, trap."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from ..expand.quoting import single_quote
-from ..vfs.errors import FsError
-from . import BUILTINS, builtin
+from . import builtin
 from .bopts import parse_builtin
-from .complete import COMP_SPEC
-from .core import _KEYWORDS, signal_list, signal_number
+from .core import signal_list, signal_number
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -164,107 +162,3 @@ def _ordered(table: dict[str, str]) -> list[str]:
         return {"DEBUG": 100, "ERR": 101, "RETURN": 102}.get(name, 200)
 
     return sorted(table, key=key)
-
-
-def path_programs(sh: Shell, prefix: str) -> list[str]:
-    """Executable files in each PATH directory, in PATH order (as bash's `compgen -c`; /bin and
-    /usr/bin list the sandbox's commands, so this agrees with `ls /usr/bin` and `which`)."""
-    fs = sh.state.fs
-    found: list[str] = []
-    for d in (sh.get_str("PATH") or "").split(":"):
-        try:
-            entries = sorted(fs.listdir(d or "."))
-        except FsError:
-            continue
-        for name in entries:
-            if name.startswith(prefix):
-                st = fs.try_stat((d or ".").rstrip("/") + "/" + name)
-                if st is not None and st.is_file and st.perm & 0o111:
-                    found.append(name)
-    return found
-
-
-_COMP_ACTIONS = {
-    "a": "alias",
-    "b": "builtin",
-    "c": "command",
-    "d": "directory",
-    "e": "export",
-    "f": "file",
-    "k": "keyword",
-    "v": "variable",
-    "u": "user",
-    "g": "group",
-    "j": "job",
-    "s": "service",
-}
-
-
-@builtin("compgen")
-def bi_compgen(sh: Shell, argv: list[str]) -> int:
-    opts = parse_builtin(sh, argv, COMP_SPEC)
-    if opts is None:
-        return 2
-    kinds: list[str] = []
-    words: list[str] = []
-    for c, value, _ in opts.items:
-        if c == "A" and value is not None:
-            kinds.append(value)
-        elif c == "W" and value is not None:
-            words.extend(value.split())
-            kinds.append("wordlist")
-        elif c in _COMP_ACTIONS:
-            kinds.append(_COMP_ACTIONS[c])
-    prefix = opts.args[0] if opts.args else ""
-    if not kinds and not any(opts.has(c) for c in "oGFC"):
-        return 0  # nothing asked for: bash answers success with no words
-    st = sh.state
-    out: list[str] = []
-    for kind in kinds:
-        if kind == "alias":
-            out += sorted(st.aliases)
-        elif kind == "builtin":
-            out += sorted(BUILTINS)
-        elif kind == "command":
-            out += sorted(st.aliases) + sorted(BUILTINS) + sorted(st.functions) + list(_KEYWORDS)
-            out += path_programs(sh, prefix)
-        elif kind == "keyword":
-            out += list(_KEYWORDS)
-        elif kind == "function":
-            out += sorted(st.functions)
-        elif kind in ("variable", "export"):
-            names = sh.var_names()
-            if kind == "export":
-                names = sorted(sh.va.exported_env())
-            out += names
-        elif kind in ("file", "directory"):
-            d = prefix.rpartition("/")[0]
-            try:
-                entries = sorted(st.fs.listdir(d or "."))
-            except Exception:
-                entries = []
-            for e in entries:
-                p = (d + "/" if d else "") + e
-                if kind == "directory" and not st.fs.is_dir(p):
-                    continue
-                out.append(p)
-        elif kind == "user":
-            out += [sh.rt.identity.user, "root"]
-        elif kind == "wordlist":
-            out += words
-    result = _comp_filter(sh, [w for w in out if w.startswith(prefix)], opts.value("X"))
-    for w in result:
-        sh.out(f"{opts.value('P') or ''}{w}{opts.value('S') or ''}\n")
-    return 0 if result else 1
-
-
-def _comp_filter(sh: Shell, words: list[str], pattern: str | None) -> list[str]:
-    """-X: drop the words the pattern matches (`!pat` keeps only those it matches)."""
-    if pattern is None:
-        return words
-    from ..expand.pattern import match
-
-    keep = pattern.startswith("!")
-    pat = pattern[1:] if keep else pattern
-    extglob = sh.state.shopts["extglob"]
-    return [w for w in words if match(pat, w, extglob) == keep]

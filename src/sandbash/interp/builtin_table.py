@@ -55,7 +55,8 @@ HOME: dict[str, str] = {
     "history": "history",
     **dict.fromkeys(["echo", "mapfile", "printf", "read", "readarray"], "io"),
     **dict.fromkeys(["bg", "disown", "fg", "jobs", "kill", "wait"], "jobs"),
-    **dict.fromkeys(["alias", "compgen", "trap", "unalias"], "misc"),
+    "compgen": "compgen",
+    **dict.fromkeys(["alias", "trap", "unalias"], "misc"),
     **dict.fromkeys(["[", "test"], "testcmd"),
     "ulimit": "ulimit",
     **dict.fromkeys(

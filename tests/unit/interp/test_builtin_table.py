@@ -92,6 +92,7 @@ def test_a_run_imports_only_the_modules_of_the_builtins_it_runs(script: str, loa
 )
 def test_whole_table_readers_see_every_builtin(script: str) -> None:
     assert _run(_PROBE, script) == [
+        "compgen",
         "complete",
         "core",
         "dirs",
