@@ -445,6 +445,7 @@ class AndOr:
 class ListItem:
     cmd: Command
     background: bool = False
+    newline: bool = False  # ended by a newline, not `;` (bash keeps it when it prints a `$(...)`)
 
 
 @dataclass(frozen=True, slots=True)

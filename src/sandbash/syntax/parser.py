@@ -444,7 +444,7 @@ class Parser(WordReader):
                 self.skip_newlines()
                 continue
             if self.is_op(tok, "\n"):
-                items.append(A.ListItem(cmd, False))
+                items.append(A.ListItem(cmd, False, newline=True))
                 self.skip_newlines()
                 continue
             items.append(A.ListItem(cmd, False))
@@ -1070,7 +1070,7 @@ class Parser(WordReader):
                     value = A.Word(
                         tuple(assignment_tildes(vparts)),
                         kline,
-                        self.src[start + close + 2 : self.pos],
+                        self.src[start + close + (3 if append else 2) : self.pos],
                         kcol + close + (3 if append else 2),
                     )
                     items.append(A.ArrayItem(value, key, append))

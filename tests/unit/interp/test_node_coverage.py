@@ -52,7 +52,10 @@ def _meaning(node: object) -> object:
             *(
                 (n, _meaning(getattr(node, n)))
                 for n in names
-                if n not in SPANS and not (n == "text" and isinstance(node, A.FuncDef))
+                if n not in SPANS
+                and not (n == "text" and isinstance(node, A.FuncDef))
+                # (bash's layout ends a list's commands with `;`: a newline is not kept)
+                and not (n == "newline" and isinstance(node, A.ListItem))
             ),
         )
     return node
