@@ -50,6 +50,7 @@ _ATTR_FLAGS = {
     "u": UPPER,
     "x": EXPORT,
 }
+_DECLARERS = ("declare", "typeset", "local")
 _PRINT_ORDER = "aAinrtxclu"  # bash's var_attribute_string
 # declare's internal_getopt letters (+x turns an attribute off; -I is accepted and does nothing here)
 _DECLARE_LETTERS = "+" + "".join(_ATTR_FLAGS) + "pfFgI"
@@ -90,6 +91,8 @@ def attr_string(var: Var) -> str:
 
 
 def declare_line(name: str, var: Var) -> str:
+    if name == "-":
+        return "local -"  # the options `local -` saved
     flags = attr_string(var) or "-"
     v = var.value
     head = f"declare -{flags} {name}"
@@ -156,8 +159,11 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
     local = (cmd == "local" or in_func) and not global_
     status = 0
     for arg in names:
+        if arg == "-" and cmd == "local":
+            _save_options(sh)
+            continue
         try:
-            if not _declare_one(sh, cmd, arg, set_attrs, clear_attrs, local):
+            if not _declare_one(sh, cmd, arg, set_attrs, clear_attrs, local, inherit=opts.has("I")):
                 status = 1
         except AssignError as e:
             bare = "readonly" in e.message or "bad array subscript" in e.message  # bash names no builtin here
@@ -167,6 +173,29 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
             sh.expansion_failed(e, cmd)
             status = 1
     return status
+
+
+def _hidden_ref(sh: Shell, name: str, local: bool) -> bool:
+    """A local declared over a caller's nameref is a new variable of that name: only a nameref
+    of the current function is followed (bash)."""
+    if not local:
+        return False
+    vars_ = sh.state.vars
+    scope = vars_.function_scope()
+    return scope is not None and name not in scope and vars_.find(name) is not None
+
+
+def _save_options(sh: Shell) -> None:
+    """`local -`: the set -o options are put back as they are now when the function returns
+    (a local named `-`, as bash keeps them; `local -` again takes a new snapshot)."""
+    scope = sh.state.vars.function_scope()
+    if scope is None:
+        return
+    saved = " ".join(sorted(k for k, on in sh.state.opts.items() if on))
+    old = scope.get("-")
+    sh.state.vars.charge(scope, len(saved) + (VAR_OVERHEAD if old is None else -value_size(old.value)))
+    scope["-"] = Var(saved, 0)
+    scope.locals.add("-")
 
 
 def _fast_local(sh: Shell, arg: str) -> bool:
@@ -199,7 +228,11 @@ def _fast_local(sh: Shell, arg: str) -> bool:
     return True
 
 
-def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int, local: bool) -> bool:
+def _declare_one(
+    sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int, local: bool, *, inherit: bool = False
+) -> bool:
+    """One NAME[=VALUE] of declare/typeset/local/export/readonly (`inherit`: -I, a new local
+    starts with the value and attributes of the variable it hides)."""
     st = sh.state
     if isinstance(arg, AssignArg):
         name, sub, append, value, items = arg.name, arg.sub, arg.append, arg.value, arg.items
@@ -246,7 +279,7 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         if ref is not None and ref.attrs & NAMEREF and isinstance(ref.value, str) and ref.value:
             sh.set_var(name, value)  # `declare +n r=v`: bash assigns through r, then drops -n
             has_value = False
-    if not ((set_attrs | clear_attrs) & NAMEREF) and sub is None:
+    if not ((set_attrs | clear_attrs) & NAMEREF) and sub is None and not _hidden_ref(sh, name, local):
         # `declare -i r` or `declare r=v` on a nameref works on the variable it names
         try:
             target, target_sub = sh.va.resolve_name(name)
@@ -264,8 +297,12 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
     if local:
         # the function's context, unless a temporary binding of this very name
         # sits above it (`v=x eval 'local v=y'` changes only that binding)
-        scope = vars_.scopes[-1]
+        scope = top = vars_.scopes[-1]
+        # `z=y local z`: the builtin's own binding (bash's temporary_env) is no scope of its own
+        own = top if top.temp and top.owner in _DECLARERS and name in top else None
         for s in reversed(vars_.scopes):
+            if s is own:
+                continue
             if name in s and s.temp:
                 scope = s
                 break
@@ -273,24 +310,31 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
                 scope = s
                 break
         if scope.func:
-            outer = vars_.find(name)
-            if outer is not None and outer.attrs & READONLY and name not in scope:
+            # a readonly global may not be hidden; a calling function's readonly local may (bash)
+            depth, outer = vars_.find_scope(name)
+            if outer is not None and outer.attrs & READONLY and name not in scope and depth == 0:
                 sh.builtin_error(cmd, f"{name}: readonly variable")
                 return False
             scope.locals.add(name)
         var = scope.get(name)
-        if var is None:
+        if own is not None and scope.func:
+            # a new local, whatever was there, with the binding's value and export attribute
+            var = Var(own[name].value, own[name].attrs & EXPORT)
+            scope[name] = var
+        elif var is None:
             var = Var(None, 0)
             idx = next(i for i in range(len(vars_.scopes) - 1, -1, -1) if vars_.scopes[i] is scope)
             below = vars_.scopes[idx - 1] if idx > 0 else None
-            if st.shopts.get("localvar_inherit"):
+            if inherit or st.shopts.get("localvar_inherit"):
                 outer = vars_.find(name)
                 if outer is not None:
                     var = outer.copy()
+                    var.attrs &= ~NAMEREF  # (bash: inheriting a reference makes no sense)
             elif below is not None and below.temp and name in below:
-                # a local declared right above a temporary binding inherits it
+                # a local declared right above a temporary binding inherits its value and
+                # export attribute, no other (bash's make_local_variable)
                 var = below[name].copy()
-                var.attrs &= ~EXPORT
+                var.attrs &= EXPORT
             scope[name] = var
     else:
         scope = vars_.globals if cmd != "export" else vars_.scopes[0]
@@ -306,8 +350,9 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         var = found if found is not None else (scope.get(name) or Var(None, 0))
         scope[name] = var
         tvar = temp.get(name) if temp is not None and found is None else None
-        if tvar is not None and tvar.value is not None and not has_value:
-            var.value = tvar.value
+        if tvar is not None and tvar.value is not None:
+            if not has_value:
+                var.value = tvar.value
             var.attrs |= tvar.attrs & EXPORT
     if var.attrs & READONLY and (has_value or clear_attrs & READONLY):
         # readonly/export name themselves only for a quoted list they make an array of
@@ -387,6 +432,14 @@ def _declare_one(sh: Shell, cmd: str, arg: str, set_attrs: int, clear_attrs: int
         vars_.readonly_names.add(name)
     if cmd == "export" or set_attrs & EXPORT:
         var.attrs |= EXPORT
+    if (
+        set_attrs & (EXPORT | READONLY)
+        and scope.tempvars
+        and name in scope.tempvars
+        and scope.get(name) is var
+    ):
+        # `v=1 f` where f runs `export v` or `local -r v`: the binding outlives the call (bash 5.2)
+        scope.propagate = (scope.propagate or set()) | {name}
     return True
 
 
@@ -417,8 +470,13 @@ def _print_vars(sh: Shell, cmd: str, names: list[str], filter_attrs: int, full: 
     st = sh.state
     status = 0
     if names:
+        func_scope = st.vars.function_scope() if cmd == "local" else None
         for name in names:
-            var = st.vars.find(name) or sh.lookup(name)
+            if func_scope is not None:
+                # `local -p NAME` shows only a variable local to the current function (bash)
+                var = func_scope.get(name) if name in func_scope.locals else None
+            else:
+                var = st.vars.find(name) or sh.lookup(name)
             if var is None:
                 sh.builtin_error(cmd, f"{name}: not found")
                 status = 1
@@ -623,7 +681,7 @@ def bi_set(sh: Shell, argv: list[str]) -> int:
         visible = st.vars.visible()
         for name in sorted(visible):
             var = visible[name]
-            if var.value is None:
+            if var.value is None or name == "-":  # (`local -`'s saved options)
                 continue
             sh.out(set_line(name, var) + "\n")
         return 0
@@ -648,7 +706,7 @@ def bi_set(sh: Shell, argv: list[str]) -> int:
             sh.builtin_error("set", f"{value}: invalid option name")
             return 2
         else:
-            st.opts[value] = on
+            sh.va.set_option(value, on)
             if value in ("vi", "emacs") and on:
                 st.opts["emacs" if value == "vi" else "vi"] = False
     if args[:1] in (["-"], ["+"]) and parsed.dashdash is None:
@@ -702,7 +760,10 @@ def bi_shopt(sh: Shell, argv: list[str]) -> int:
                 sh.builtin_error("shopt", f"{name}: {bad_name}")
                 status = 0 if "o" in flags else 1  # bash's -o path reports the name but keeps 0
                 continue
-            table[name] = value
+            if "o" in flags:
+                sh.va.set_option(name, value)
+            else:
+                table[name] = value
         return status
     status = 0
     names = args or order

@@ -14,6 +14,7 @@ from ..shvars.vars import NAMEREF, Scope
 from ..syntax import ast as A
 from .builtin_table import SPECIAL
 from .conds import eval_cond
+from .jobs import child_exited
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .loops import LoopFrame, loop_header, loop_words, run_select
 from .state import Frame
@@ -141,6 +142,7 @@ class Evaluator:
             None,
         )  # exec(args=...): its first command
         status = child.pr.run_subshell_body(node.body)
+        child_exited(self.sh)
         self.state.last_status = status
         self.errexit_check(status)
         return status
@@ -496,6 +498,7 @@ class Evaluator:
         if temp is not None:
             temp.func = True
             temp.temp = False
+            temp.tempvars = set(temp)
             local_scope = temp
         else:
             local_scope = Scope(func=True)
@@ -524,16 +527,19 @@ class Evaluator:
             except ReturnFromFunction as r:
                 status = r.status
             handler = st.traps.get("RETURN")
-            # a RETURN trap applies to the function that set it, or to all with functrace
+            # a RETURN trap applies to the function that set it, to traced functions it calls, or
+            # to all with functrace
             if (
                 handler
                 and st.in_trap != "RETURN"
-                and (st.opts["functrace"] or st.return_trap_depth == len(st.frames))
+                and (st.opts["functrace"] or st.trap_reaches(st.return_trap_depth))
             ):
                 self.sh.run_trap_text(handler, "RETURN")
         finally:
             st.loop_depth = saved_loop
             done_scope = scopes.pop()  # vars_.pop
+            if done_scope.propagate or "-" in done_scope:
+                self.va.scope_done(done_scope)  # `local -` options, propagated temporary bindings
             if "PATH" in done_scope:
                 st.hashed.clear()  # bash empties its hash table when a local PATH goes (as when set)
             if "OPTIND" in done_scope.locals:

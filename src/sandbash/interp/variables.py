@@ -171,6 +171,13 @@ def valid_ref_target(value: str) -> bool:
     return is_name(name) and (not sub or sub.endswith("]"))
 
 
+class EmptySubscript(AssignError):
+    """An array subscript in arithmetic that expands to nothing (`$(( a[$unset] ))`)."""
+
+    def __init__(self) -> None:
+        super().__init__("bad array subscript", fatal=False)
+
+
 class CircularRef(AssignError):
     """A chain of namerefs that comes back to itself (`local -n v=v`)."""
 
@@ -389,6 +396,57 @@ class Variables:
             return None
         return vars_.globals
 
+    def scope_done(self, done: Scope) -> None:
+        """A function's scope has been popped: the options `local -` saved come back, and the
+        call's temporary bindings marked to outlive it go to the caller."""
+        saved = done.get("-") if "-" in done.locals else None
+        if saved is not None and isinstance(saved.value, str):
+            want = set(saved.value.split())
+            for name, on in list(self.state.opts.items()):
+                if on != (name in want):
+                    self.set_option(name, not on)
+        if done.propagate:
+            self.propagate_temp(done)
+
+    def set_option(self, name: str, on: bool) -> None:
+        """Turn a `set -o` option on or off: ignoreeof also sets IGNOREEOF to 10 or unsets it
+        (bash's set_ignoreeof; assigning IGNOREEOF turns the option on)."""
+        self.state.opts[name] = on
+        if name != "ignoreeof":
+            return
+        try:
+            if on:
+                self.set_var("IGNOREEOF", "10")
+            else:
+                self.unset_var("IGNOREEOF")
+        except AssignError as e:
+            self.sh.error(e.message)
+
+    def propagate_temp(self, done: Scope) -> None:
+        """A function has returned: its call's temporary bindings that `export`, `readonly` or
+        `declare -x/-r` marked go to the caller's scope with their value and attributes (bash
+        5.2's push_func_var), and on from a caller that is a function when that one returns."""
+        vars_ = self.state.vars
+        dest = vars_.scopes[-1]
+        for name in sorted(done.propagate or ()):
+            var = done.get(name)
+            if var is None or not done.tempvars or name not in done.tempvars:
+                continue
+            cur = dest.get(name)
+            if cur is not None and cur.attrs & READONLY:
+                self.sh.error(f"{name}: readonly variable")
+                continue
+            new = var.copy()
+            if cur is not None:
+                new.attrs |= cur.attrs
+            _charge(vars_, dest, value_size(new.value) - (value_size(cur.value) if cur else -VAR_OVERHEAD))
+            dest[name] = new
+            if new.attrs & READONLY:
+                vars_.readonly_names.add(name)
+            if dest is not vars_.globals:
+                dest.tempvars = (dest.tempvars or set()) | {name}
+                dest.propagate = (dest.propagate or set()) | {name}
+
     def resolve_name(self, name: str) -> tuple[str, str | None]:
         """Follow namerefs: the variable (and element) an assignment to `name` changes."""
         seen: set[str] = set()
@@ -426,7 +484,11 @@ class Variables:
     def var_names(self) -> list[str]:
         return [n for n in self.state.vars.names() if self.state.vars.find(n) is not None]
 
-    def eval_index(self, sub: str, arr: IndexedArray | None, parsed: A.Subscript | None = None) -> int:
+    def eval_index(
+        self, sub: str, arr: IndexedArray | None, parsed: A.Subscript | None = None, arith: bool = False
+    ) -> int:
+        """An indexed subscript's value (negative: counted back from the end of `arr`). `arith`:
+        read inside arithmetic, where a subscript that expands to nothing is EmptySubscript."""
         if parsed is not None:
             text = self.sh.expand_sub_text(sub, parsed)
         else:
@@ -435,6 +497,8 @@ class Variables:
                 if ("$" in sub or "`" in sub or '"' in sub or "\\" in sub)
                 else sub
             )
+        if arith and not text:
+            raise EmptySubscript()
         try:
             value = self.sh.arith_eval(text)
         except ArithError:
@@ -820,6 +884,8 @@ class Variables:
             self.state.arg0 = value
         elif name == "POSIXLY_CORRECT":
             self.state.opts["posix"] = True  # bash: setting it turns posix mode on, unsetting off
+        elif name == "IGNOREEOF":
+            self.state.opts["ignoreeof"] = True
         elif (
             name in _LOCALE_VARS
             and value
@@ -842,6 +908,8 @@ class Variables:
             self.state.hashed.clear()  # bash empties its hash table (`unset PATH`, through a nameref too)
         elif name == "POSIXLY_CORRECT":
             self.state.opts["posix"] = False
+        elif name == "IGNOREEOF":
+            self.state.opts["ignoreeof"] = False
         if name in _DYNAMIC and name != "_":
             self.state.unspecial.add(name)  # bash: an unset dynamic variable is an ordinary one from now on
         scopes = self.state.vars.scopes
@@ -861,7 +929,9 @@ class Variables:
                 and (i == top_func or self.state.shopts.get("localvar_unset"))
             ):
                 _charge(self.state.vars, scope, -value_size(var.value))
-                scope[name] = Var(None, 0)
+                # (a call's temporary binding made local stays exported, as bash's makunbound)
+                tempvar = scope.tempvars is not None and name in scope.tempvars
+                scope[name] = Var(None, var.attrs & EXPORT if tempvar else 0)
             else:
                 _charge(self.state.vars, scope, -value_size(var.value) - VAR_OVERHEAD)
                 del scope[name]
@@ -932,12 +1002,11 @@ class Variables:
         env: dict[str, str] = {}
         for scope in self.state.vars.scopes:
             for name, var in scope.items():
-                if var.attrs & EXPORT:
-                    v = var.value
-                    if isinstance(v, str):
-                        env[name] = v
-                    elif v is None:
-                        env.pop(name, None)
+                v = var.value
+                if v is None:
+                    continue  # unset (`local v`): invisible, an outer exported v is what commands see
+                if var.attrs & EXPORT and isinstance(v, str):
+                    env[name] = v
                 else:
                     env.pop(name, None)
         return env

@@ -38,6 +38,7 @@ SPECIAL_ASSIGN = frozenset(
         "OPTIND",
         "BASH_ARGV0",
         "POSIXLY_CORRECT",
+        "IGNOREEOF",
         "BASH_XTRACEFD",
         "LC_ALL",
         "LC_CTYPE",
@@ -242,13 +243,20 @@ class Scope(dict[str, Var]):
     context also holds its call's temporary bindings; `locals` names the
     variables really declared local there (they behave differently on unset)."""
 
-    __slots__ = ("temp", "func", "locals", "acct", "extra")
+    __slots__ = ("temp", "func", "locals", "acct", "extra", "tempvars", "propagate", "owner")
 
     def __init__(self, temp: bool = False, func: bool = False) -> None:
         # dict.__new__ made the (empty) mapping: dict.__init__ has nothing to add
         self.temp = temp
         self.func = func
         self.locals: set[str] = set()
+        # a function's context: the names that came from its call's temporary bindings (bash's
+        # att_tempvar, kept by `local`), and those of them `export`/`readonly`/`declare -rx`
+        # marked to be handed to the caller's scope when the function returns (att_propagate)
+        self.tempvars: set[str] | None = None
+        self.propagate: set[str] | None = None
+        # a temporary scope: the name of the command its bindings were written before
+        self.owner = ""
         # the account charged for what this scope holds (set by the first charge);
         # `extra`: bytes held beside the variables (a call's positional parameters)
         self.acct: MemAccount | None = None
@@ -257,6 +265,11 @@ class Scope(dict[str, Var]):
     def clone(self) -> Scope:
         new = Scope(self.temp, self.func)
         new.locals = set(self.locals)
+        new.owner = self.owner
+        if self.tempvars is not None:
+            new.tempvars = set(self.tempvars)
+        if self.propagate is not None:
+            new.propagate = set(self.propagate)
         for k, v in self.items():
             new[k] = v.copy()
         return new
