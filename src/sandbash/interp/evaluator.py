@@ -14,7 +14,6 @@ from ..shvars.vars import NAMEREF, Scope
 from ..syntax import ast as A
 from .builtin_table import SPECIAL
 from .conds import eval_cond
-from .jobs import child_exited
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .loops import LoopFrame, loop_header, loop_words, run_select
 from .state import Frame
@@ -142,7 +141,6 @@ class Evaluator:
             None,
         )  # exec(args=...): its first command
         status = child.pr.run_subshell_body(node.body)
-        child_exited(self.sh)
         self.state.last_status = status
         self.errexit_check(status)
         return status
@@ -527,12 +525,11 @@ class Evaluator:
             except ReturnFromFunction as r:
                 status = r.status
             handler = st.traps.get("RETURN")
-            # a RETURN trap applies to the function that set it, to traced functions it calls, or
-            # to all with functrace
+            # a RETURN trap applies to the function that set it, or to all with functrace
             if (
                 handler
                 and st.in_trap != "RETURN"
-                and (st.opts["functrace"] or st.trap_reaches(st.return_trap_depth))
+                and (st.opts["functrace"] or st.return_trap_depth == len(st.frames))
             ):
                 self.sh.run_trap_text(handler, "RETURN")
         finally:
