@@ -259,8 +259,12 @@ def _declare_one(
         return False
     if cmd in ("readonly", "export") and not has_value:
         set_attrs &= ~(ARRAY | ASSOC)  # `readonly -a x` alone makes no array (bash)
-    if sub is not None and not has_value and not set_attrs & ASSOC:
-        # `declare -r c[100]`: a subscript without a value declares an indexed array (bash)
+    if sub == "" and not has_value:
+        sh.builtin_error(cmd, f"`{name}[]': not a valid identifier")
+        return False
+    if sub is not None and (not has_value or sub == "") and not set_attrs & ASSOC:
+        # `declare -r c[100]`: a subscript without a value declares an indexed array (bash);
+        # so does `declare -r c[]=v` before its empty subscript is refused
         cur = st.vars.find(name)
         if cur is None or not (cur.attrs & ASSOC or isinstance(cur.value, AssocArray)):
             set_attrs |= ARRAY
@@ -406,6 +410,11 @@ def _declare_one(
     elif set_attrs & ARRAY and not isinstance(var.value, IndexedArray):
         old = var.value
         var.value = IndexedArray([old]) if isinstance(old, str) else (IndexedArray() if has_value else None)
+    if has_value and sub == "":
+        if new_attrs & READONLY:
+            var.attrs |= READONLY
+            vars_.readonly_names.add(name)
+        raise AssignError(f"{name}[]: bad array subscript")
     if has_value:
         temp_scope = Scope()
         temp_scope[name] = var

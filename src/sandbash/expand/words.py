@@ -58,6 +58,7 @@ BRK = 3
 
 Seg = tuple[str, int]
 _BRK: Seg = ("", BRK)
+_NO_ELEMENTS = IndexedArray()  # (read only) a negative index counts back from no end
 
 
 class _Multi:
@@ -580,6 +581,8 @@ class Expander:
             var = self.env.lookup(p.name) if p.name[0].isalpha() or p.name[0] == "_" else None
             if var is not None and isinstance(var.value, (IndexedArray, AssocArray)):
                 return str(len(var.value))
+        if prefix == "#" and p.sub is not None and p.op is None and not p.names_suffix:
+            return self._element_length(p, p.sub)
         base, desc = self._base(p)
         op = p.op
         if prefix == "#":
@@ -594,6 +597,37 @@ class Expander:
                 self._check_unset(desc, p)
             return base
         return self._apply_op(p, op, base, desc, in_dq)
+
+    def _element_length(self, p: A.Param, sub: str) -> str:
+        """${#a[sub]} as bash's array_length_reference: under `set -u` an unset variable, a
+        declared one without a value or a scalar is `a: unbound variable` (status 1); an empty
+        associative key or a negative index before the start names the subscript as written from
+        its text on (`-9]: bad array subscript`). Both end the command line as a bad substitution
+        does. An unset element has length 0."""
+        var = self.env.lookup(p.name)
+        val = var.value if var is not None else None
+        if not isinstance(val, (IndexedArray, AssocArray)) and self.env.option("nounset"):
+            raise ExpansionError(f"{p.name}: unbound variable", 1)
+        if val is None:
+            return "0"
+        if sub in ("@", "*"):
+            return "1" if isinstance(val, str) else str(len(val))
+        if isinstance(val, AssocArray):
+            parsed = p.subscript
+            if parsed is None:
+                key = self.env.subscript_key(sub)
+            else:
+                key = sub if parsed.key is None else self.string(parsed.key)
+            if key == "":
+                raise ExpansionError(f"{sub}]: bad array subscript")
+            return str(self._length(val.get(key) or ""))
+        # (a scalar is no array: a negative index does not count back from its end)
+        arr = val if isinstance(val, IndexedArray) else _NO_ELEMENTS
+        index = self._index(p, sub, arr, p.name, report=False)
+        if index is None:
+            raise ExpansionError(f"{sub}]: bad array subscript")
+        text = val.get(index) if isinstance(val, IndexedArray) else val if index == 0 else None
+        return str(self._length(text or ""))
 
     def _length(self, text: str) -> int:
         """${#x}: characters, or bytes when the shell's locale is C/POSIX
@@ -680,8 +714,13 @@ class Expander:
         if isinstance(val, AssocArray):
             parsed = p.subscript
             if parsed is None:
-                return val.get(self.env.subscript_key(sub)), desc
-            return val.get(sub if parsed.key is None else self.string(parsed.key)), desc
+                key = self.env.subscript_key(sub)
+            else:
+                key = sub if parsed.key is None else self.string(parsed.key)
+            if not key:
+                self.env.report_error(f"{name}: bad array subscript")  # (an empty key: bash goes on)
+                return None, desc
+            return val.get(key), desc
         index = self._index(p, sub, val if isinstance(val, IndexedArray) else None, name)
         if index is None:
             return None, desc
@@ -689,8 +728,10 @@ class Expander:
             return val.get(index), desc
         return (val if index == 0 else None), desc
 
-    def _index(self, p: A.Param, sub: str, arr: IndexedArray | None, name: str) -> int | None:
-        """An indexed subscript's value; None (after bash's message) when a
+    def _index(
+        self, p: A.Param, sub: str, arr: IndexedArray | None, name: str, report: bool = True
+    ) -> int | None:
+        """An indexed subscript's value; None (after bash's message, unless not `report`) when a
         negative index falls before the start."""
         text = sub
         parsed = p.subscript
@@ -708,7 +749,8 @@ class Expander:
             size = arr.max_index() + 1 if arr is not None else 1
             value += size
             if value < 0:
-                self.env.report_error(f"{name}: bad array subscript")
+                if report:
+                    self.env.report_error(f"{name}: bad array subscript")
                 return None
         return value
 

@@ -36,7 +36,7 @@ from .processes import Processes
 from .redirects import Redirections
 from .runtime import Runtime
 from .state import ShellState
-from .variables import ArithAssignError, AssignError, Variables
+from .variables import ArithAssignError, AssignError, EmptySubscript, Variables
 
 # parsed subscript texts, shared by every run of the process: keyed by everything that shapes
 # the parse (lexer mode, extglob, the parse limits); never holding a parse aliases took part in
@@ -442,16 +442,21 @@ class Shell:
         var = self.lookup(name)
         val = var.value if var is not None else None
         if isinstance(val, AssocArray):
-            return val.get(self.subscript_key(sub))
+            key = self.subscript_key(sub)
+            if not key:
+                return self._empty_subscript(name)
+            return val.get(key)
         if var is not None and var.attrs & ASSOC:
             if self.state.opts["nounset"]:
                 raise ExpansionError(f"{name}: unbound variable", 127)
             return None
         try:
             # evaluated even when the array is unset, as bash does
-            index = self.eval_index(sub, val if isinstance(val, IndexedArray) else None)
+            index = self.eval_index(sub, val if isinstance(val, IndexedArray) else None, arith=True)
         except ArithError as e:
             raise subscript_error(e) from None
+        except EmptySubscript:
+            return self._empty_subscript(name)
         except AssignError:
             self.report_error(f"{name}: bad array subscript")
             return None
@@ -463,6 +468,13 @@ class Shell:
             return val.get(index)
         return val if index == 0 else None
 
+    def _empty_subscript(self, name: str) -> str | None:
+        """`$(( a[$unset] ))`: bash reports the element twice (as it reads it, then as it finds
+        its value) and goes on with it unset (0)."""
+        self.report_error(f"{name}[]: bad array subscript")
+        self.report_error(f"{name}[]: bad array subscript")
+        return None
+
     def arith_index(self, name: str, sub: str) -> str:
         """The subscript of a read-modify-write (`a[RANDOM%6]++`, `a[i++] += 2`) evaluated once, as
         bash does: the index as text (an associative array's key is left as it is)."""
@@ -471,9 +483,11 @@ class Shell:
         if isinstance(val, AssocArray) or (var is not None and var.attrs & ASSOC):
             return sub
         try:
-            return str(self.eval_index(sub, val if isinstance(val, IndexedArray) else None))
+            return str(self.eval_index(sub, val if isinstance(val, IndexedArray) else None, arith=True))
         except ArithError as e:
             raise subscript_error(e) from None
+        except EmptySubscript:
+            return ""  # reported where it is read; the assignment is refused (arith_set)
         except AssignError:
             return sub  # reported where it is read, as before
 

@@ -178,6 +178,13 @@ class EmptySubscript(AssignError):
         super().__init__("bad array subscript", fatal=False)
 
 
+class EmptySubscript(AssignError):
+    """An array subscript in arithmetic that expands to nothing (`$(( a[$unset] ))`)."""
+
+    def __init__(self) -> None:
+        super().__init__("bad array subscript", fatal=False)
+
+
 class CircularRef(AssignError):
     """A chain of namerefs that comes back to itself (`local -n v=v`)."""
 
@@ -614,11 +621,15 @@ class Variables:
                     raise AssignError(f"`{target}[{tsub}]': not a valid identifier", fatal=False)
                 sub, parsed = tsub, None
             name = target
+        if sub == "":
+            raise AssignError(f"{name}[]: bad array subscript")  # `a[]=x` (bash's valid_array_reference)
         if scope is None:
             target_scope, var = self._scope_for_write(name)
         else:
             target_scope, var = scope, scope.get(name)
         if (var is not None and var.attrs & READONLY) or (var is None and name in _READONLY_DYNAMIC):
+            if sub is not None and var is not None and isinstance(var.value, IndexedArray | None):
+                self._readonly_index(name, var, sub, parsed)
             raise AssignError(f"{name}: readonly variable", fatal=not via_ref)
         if (
             var is not None
@@ -722,6 +733,17 @@ class Variables:
         self.sh.check_array(len(cur) + 1)
         old2 = cur.get(index) if append else None
         cur.set(index, self._convert(var, value, var.attrs, old2) if (append or var.attrs) else value)
+
+    def _readonly_index(self, name: str, var: Var, sub: str, parsed: A.Subscript | None) -> None:
+        """bash computes an element's index before it finds the array readonly: `c[-9]=x` on a
+        readonly array is a bad subscript first (the index is not computed a second time)."""
+        if var.attrs & ASSOC or sub in ("@", "*"):
+            return
+        arr = var.value if isinstance(var.value, IndexedArray) else None
+        try:
+            self.eval_index(sub, arr, parsed)
+        except AssignError:
+            raise AssignError(f"{name}[{sub}]: bad array subscript") from None
 
     def set_array(
         self,
@@ -940,8 +962,9 @@ class Variables:
 
     def unset_element(self, name: str, sub: str) -> bool:
         var = self.state.vars.find(name)
-        if var is None:
-            return True  # (BASH_ALIASES, BASH_CMDS: bash leaves the tables alone)
+        if var is None or sub == "":
+            # (BASH_ALIASES, BASH_CMDS: bash leaves the tables alone; `unset 'a[]'` names no element)
+            return True
         if var.attrs & READONLY:
             raise AssignError(f"{name}: cannot unset: readonly variable")
         v = var.value

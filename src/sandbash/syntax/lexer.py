@@ -714,6 +714,8 @@ class WordReader:
                 self.pos = close + 1
                 return A.Param("", None, "bad", _bad_op(self.src[dollar : close + 1]), True)
             sub = src[i + 1 : end]
+            if not sub:
+                return self._bad_param(dollar, i)  # `${a[]}`: no array reference (bash)
             i = end + 1
         names_suffix = ""
         if (
