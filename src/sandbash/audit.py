@@ -15,17 +15,18 @@ keeps its own events for `ExecResult.events`.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import logging  # imported when a LoggingSink is made (start-up cost)
+    from dataclasses import dataclass, field
+else:  # the same classes, built without importing dataclasses (leanclass.py)
+    from .leanclass import dataclass, field
 
 # the event kinds, stable names for consumers
 RUN_START = "run.start"
@@ -171,7 +172,12 @@ def no_redaction(argv: Sequence[str]) -> list[str]:
 
 
 def script_hash(script: str) -> str:
-    return "sha256:" + hashlib.sha256(script.encode("utf-8", "surrogateescape")).hexdigest()
+    try:  # the C module alone: hashlib first loads OpenSSL, ~2.5 ms of every run's start-up
+        from _sha256 import sha256  # type: ignore[import-not-found]
+    except ImportError:  # another Python (3.12 names it _sha2)
+        from hashlib import sha256
+    digest: str = sha256(script.encode("utf-8", "surrogateescape")).hexdigest()
+    return "sha256:" + digest
 
 
 # ------------------------------------------------------------ the audit configuration and a run's recorder
@@ -300,13 +306,8 @@ def begin_run(
     audit: Audit | None, script: str, limits: object, policy: Mapping[str, Any] | None, cwd: str
 ) -> Recorder:
     rec = audit.new_run() if audit is not None else Recorder(None)
-    import dataclasses
-
-    limit_fields = (
-        dataclasses.asdict(limits)
-        if dataclasses.is_dataclass(limits) and not isinstance(limits, type)
-        else {}
-    )
+    names = () if isinstance(limits, type) else getattr(limits, "__lean_fields__", ())
+    limit_fields = {n: getattr(limits, n) for n in names}  # Limits' fields are numbers: no deep copy
     rec.emit(
         RUN_START,
         script_hash=script_hash(script),

@@ -5,8 +5,8 @@ module so that `cli` and `agent.mcp_server` both import it instead of one import
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import fields
 
+from .leanclass import field_names
 from .limits import Limits
 from .vfs.base import Backend
 from .vfs.memory import MemoryFs
@@ -58,7 +58,7 @@ def parse_limit(spec: str) -> tuple[str, float]:
     Raises ValueError with a one-line message."""
     name, sep, raw = spec.partition("=")
     name, raw = name.strip(), raw.strip()
-    known = [f.name for f in fields(Limits)]
+    known = list(field_names(Limits))
     if not sep or not name:
         raise ValueError(f"--limit {spec}: expected NAME=VALUE (e.g. --limit timeout=2m)")
     if name not in known:

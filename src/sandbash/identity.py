@@ -5,7 +5,12 @@ Its own module at the bottom of the package, so the interpreter and the commands
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same classes, built without importing dataclasses (leanclass.py)
+    from .leanclass import dataclass
 
 
 @dataclass(frozen=True, slots=True)

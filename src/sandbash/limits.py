@@ -13,8 +13,14 @@ from __future__ import annotations
 import enum
 import threading
 import time
-from dataclasses import dataclass, fields, replace
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+from .leanclass import field_names
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same classes, built without importing dataclasses (leanclass.py)
+    from .leanclass import dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +62,10 @@ class Limits:
     max_expansion_bytes: int = 64 * 1024 * 1024
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            v = getattr(self, f.name)
+        for name in field_names(self):
+            v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or v != v or v < 0:
-                raise ValueError(f"limit {f.name} must be a non-negative number, not {v!r}")
+                raise ValueError(f"limit {name} must be a non-negative number, not {v!r}")
 
     @classmethod
     def profile(cls, name: str) -> Limits:
@@ -74,11 +80,10 @@ class Limits:
         return LimitExceeded(kind, getattr(self, kind.value), detail)
 
     def with_overrides(self, **kw: float) -> Limits:
-        names = {f.name for f in fields(self)}
-        bad = set(kw) - names
+        bad = set(kw).difference(field_names(self))
         if bad:
             raise ValueError(f"unknown limit(s): {', '.join(sorted(bad))}")
-        return replace(self, **kw)  # type: ignore[arg-type]
+        return Limits(**{n: kw.get(n, getattr(self, n)) for n in field_names(self)})  # type: ignore[arg-type]
 
 
 _PROFILES: dict[str, dict[str, float]] = {

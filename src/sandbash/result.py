@@ -3,7 +3,12 @@ name it (it was in `api`, which made `api -> aio -> api` and `errors -> api` cir
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+else:  # the same classes, built without importing dataclasses (leanclass.py)
+    from .leanclass import dataclass, field
 
 
 @dataclass

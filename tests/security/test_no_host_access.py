@@ -113,8 +113,8 @@ OWNERS_KILL = {"box/spawn.py"}  # ... at the deadline, or when its client has go
 # awk and jq compile their parsed programs to Python code (never user text
 # pasted into source: literals go through repr/constants)
 # modules that compile generated Python: awk and jq programs (from parsed, escaped trees) and the
-# syntax tree's node classes (from the package's own class definitions, never from script text)
-OWNERS_CODEGEN = ("commands/awk/", "commands/jq/", "syntax/nodeclass.py")
+# lean dataclasses' __init__ (leanclass.py: from the package's own class definitions, never script text)
+OWNERS_CODEGEN = ("commands/awk/", "commands/jq/", "leanclass.py")
 
 
 def _files() -> list[Path]:

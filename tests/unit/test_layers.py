@@ -31,6 +31,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "foundation",
         (
+            "sandbash.leanclass",  # @dataclass without importing dataclasses (start-up)
             "sandbash.textcache",
             "sandbash.limits",
             "sandbash.result",

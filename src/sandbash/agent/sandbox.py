@@ -9,16 +9,20 @@ registers installed command plugins before building a `Bash`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from ..api import Bash, ExecResult, Session
+from ..leanclass import field_names
 from ..limits import Limits
 from ..vfs.memory import FileContent
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass
+
     from ..net import NetworkConfig
     from ..policy import Policy
+else:  # the same classes, built without importing dataclasses (leanclass.py)
+    from ..leanclass import dataclass
 
 LimitsArg = Limits | str | Mapping[str, float] | None
 
@@ -45,8 +49,8 @@ class ExecOptions:
 
     def merged(self, **overrides: Any) -> dict[str, Any]:
         """The keyword arguments for `Bash.exec`: these options, then the overrides."""
-        names = {f.name for f in fields(self)}
-        unknown = set(overrides) - names
+        names = field_names(self)
+        unknown = set(overrides).difference(names)
         if unknown:
             raise TypeError(f"unknown option(s): {', '.join(sorted(unknown))}")
         values = {k: getattr(self, k) for k in names} | overrides

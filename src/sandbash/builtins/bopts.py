@@ -16,14 +16,17 @@ optional value (attached, or the next word unless that looks like an option: uli
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..commands.options import CommandSpec, HelpRequested, Opt, OptionValueError, UsageError, parse_args
 from .synopsis import USAGE
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+
     from ..interp.shell import Shell
+else:  # the same classes, built without importing dataclasses (leanclass.py)
+    from ..leanclass import dataclass, field
 
 
 @dataclass

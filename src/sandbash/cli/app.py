@@ -11,7 +11,6 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
@@ -28,8 +27,12 @@ from ..stdio.streams import SigPipe
 from ..vfs.errors import FsError
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+
     from ..net import NetworkConfig
     from ..policy import Policy
+else:  # the same classes, built without importing dataclasses (leanclass.py)
+    from ..leanclass import dataclass, field
 
 ENTRY_POINT_GROUP = "sandbash.commands"  # custom.ENTRY_POINT_GROUP (custom imports importlib.metadata)
 # the variables Policy.from_env reads

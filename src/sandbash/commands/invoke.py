@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..identity import Identity
@@ -21,7 +20,11 @@ from .context import CommandExit, Ctx, Finder, Runner, ScriptRunner
 from .record import CommandRecord
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass
+
     from ..net.config import NetworkConfig
+else:  # the same classes, built without importing dataclasses (leanclass.py)
+    from ..leanclass import dataclass
 
 # why a command without a static-check model is refused under a policy
 UNMODELLED = "refused by policy: the command declares no effects for the static check"

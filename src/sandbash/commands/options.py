@@ -28,8 +28,12 @@ is always the next word (`Opt.attached=False`: tree's `-L 2`), two-word values
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+else:  # the same classes, built without importing dataclasses (leanclass.py)
+    from ..leanclass import dataclass, field
 
 VERSION = "0.1.0"
 

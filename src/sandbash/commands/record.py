@@ -16,11 +16,16 @@ asserts that every member has a model in `check/models.py` and that every record
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from .context import CommandFn, Ctx
 from .options import CommandSpec
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+else:  # the same classes, built without importing dataclasses (leanclass.py)
+    from ..leanclass import dataclass, field
 
 
 class Effects(StrEnum):

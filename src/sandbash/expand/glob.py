@@ -11,11 +11,16 @@ gives, not a tidied set.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..vfs.errors import FsError
 from ..vfs.facade import FsView
 from .pattern import compile_pattern, has_glob, patscan, unescape
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same classes, built without importing dataclasses (leanclass.py)
+    from ..leanclass import dataclass
 
 
 @dataclass(slots=True)

@@ -9,7 +9,6 @@ import functools
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..limits import Cancelled, JobBudget, JobSignal, LimitExceeded, LimitKind, MemoryHold, thread_deadline
@@ -28,12 +27,16 @@ from .timefmt import DEFAULT_FORMAT, POSIX_FORMAT, TimeFormatError, format_times
 from .variables import AssignError
 
 if TYPE_CHECKING:
+    from dataclasses import dataclass
+
     from ..expand.words import Expander
     from .evaluator import Evaluator
     from .executor import Executor
     from .shell import Shell
     from .state import ShellState
     from .variables import Variables
+else:  # the same classes, built without importing dataclasses (leanclass.py)
+    from ..leanclass import dataclass
 
 
 class Processes:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..commands.registry import BUILTIN_TABLE, CommandTable
@@ -34,6 +33,10 @@ if TYPE_CHECKING:
 
         def run(self, sh: Shell, argv: list[str], env: Mapping[str, str]) -> int | None:
             """Run argv: its status, or None when no host program has that name."""
+
+    from dataclasses import dataclass, field
+else:  # the same classes, built without importing dataclasses (leanclass.py)
+    from ..leanclass import dataclass, field
 
 
 @dataclass

@@ -582,11 +582,10 @@ class Shell:
             return self.get_str("PWD")
         if user == "-":
             return self.get_str("OLDPWD")
-        if user.isascii() and (user.isdigit() or (user[0] in "+-" and user[1:].isdigit())):
-            # the directory stack: ~N is ~+N (dirs +N), ~-N counts from the bottom
-            n = int(user.lstrip("+-"))
+        if user[0] in "+-" and user[1:].isdigit():
+            n = int(user[1:])
             stack = [self.state.fs.cwd] + self.state.dirstack
-            idx = len(stack) - 1 - n if user[0] == "-" else n
+            idx = n if user[0] == "+" else len(stack) - 1 - n
             return stack[idx] if 0 <= idx < len(stack) else None
         if user == self.rt.identity.user:
             return self.rt.identity.home

@@ -9,7 +9,12 @@ lone byte 0xff and `\\u00e9` the UTF-8 encoding of é.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same classes, built without importing dataclasses (leanclass.py)
+    from ..leanclass import dataclass
 
 _SIMPLE = {
     "a": "\a",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import ast as A
 from .errors import ParseError, ParseLimit
@@ -25,6 +25,11 @@ from .lexer import (
     assignment_tildes,
     tilde_prefix,
 )
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same classes, built without importing dataclasses (leanclass.py)
+    from ..leanclass import dataclass
 
 _OPERATORS = (
     ";;&",

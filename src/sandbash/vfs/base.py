@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import errno
 import stat as st
-from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .errors import FsError
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same classes, built without importing dataclasses (leanclass.py)
+    from ..leanclass import dataclass
 
 S_IFMT = 0o170000
 S_IFDIR = st.S_IFDIR

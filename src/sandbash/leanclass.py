@@ -1,0 +1,296 @@
+"""A lean stand-in for `@dataclass` for the classes every run builds at start-up.
+
+The standard module costs about 6 ms to import (it imports `inspect`, which imports `ast`, `dis` and
+`tokenize`) and half a millisecond per class for its general machinery; the twenty-odd classes that
+`sandbash -c 'echo hi'` needs made that a quarter of its CPU. This decorator generates the same
+methods (`__init__` with defaults, `field(default_factory=...)`, `init=False`, `__post_init__`;
+`__repr__`; `__eq__` and the hash dataclass would give; read-only attributes when frozen;
+`__match_args__`; slots; pickling) and keeps a method the class defines itself, as dataclass does.
+
+The dataclass protocol stays: `dataclasses.fields`, `replace`, `asdict` and `is_dataclass` read
+`__dataclass_fields__`, which a lean class makes on first use with the real decorator applied to a
+copy of its declaration, so `dataclasses` is imported only by a program that asks. Type checkers
+see the real `dataclass` (modules import it under TYPE_CHECKING), so both must accept the same forms;
+what this one does not support (inheriting fields, `InitVar`, `kw_only`, `order`) is a TypeError
+when the class is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from operator import attrgetter
+from reprlib import recursive_repr
+from typing import Any, TypeVar
+
+T = TypeVar("T", bound=type)
+
+
+class _Sentinel:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+MISSING: Any = _Sentinel("MISSING")
+_FACTORY: Any = _Sentinel("<factory>")  # a parameter whose default a factory makes (as dataclass shows it)
+
+
+class Field:
+    """What `field(...)` declares (the subset of dataclasses.Field the lean classes use)."""
+
+    __slots__ = ("compare", "default", "default_factory", "hash", "init", "repr")
+
+    def __init__(
+        self, default: Any, default_factory: Any, init: bool, repr: bool, hash: bool | None, compare: bool
+    ) -> None:
+        self.default, self.default_factory = default, default_factory
+        self.init, self.repr, self.hash, self.compare = init, repr, hash, compare
+
+
+def field(
+    *,
+    default: Any = MISSING,
+    default_factory: Any = MISSING,
+    init: bool = True,
+    repr: bool = True,
+    hash: bool | None = None,
+    compare: bool = True,
+) -> Any:
+    if default is not MISSING and default_factory is not MISSING:
+        raise ValueError("cannot specify both default and default_factory")
+    return Field(default, default_factory, init, repr, hash, compare)
+
+
+def dataclass(
+    cls: T | None = None, *, repr: bool = True, eq: bool = True, frozen: bool = False, slots: bool = False
+) -> Any:
+    """Build the class as `@dataclass(repr=..., eq=..., frozen=..., slots=...)` would."""
+
+    def wrap(c: T) -> T:
+        return build(c, repr_=repr, eq=eq, frozen=frozen, slots=slots, lazy_init=False)
+
+    return wrap(cls) if cls is not None else wrap
+
+
+def field_names(cls_or_obj: Any) -> tuple[str, ...]:
+    """The fields' names in order, as `[f.name for f in dataclasses.fields(x)]` (no import)."""
+    names: tuple[str, ...] = cls_or_obj.__lean_fields__
+    return names
+
+
+def build(cls: T, *, repr_: bool, eq: bool, frozen: bool, slots: bool, lazy_init: bool) -> T:
+    """The lean class for `cls`. `lazy_init` compiles `__init__` on the first instance (the syntax
+    tree has some fifty node classes and a script builds a few); otherwise it is compiled now, so
+    `inspect.signature` sees the real parameters."""
+    specs = _specs(cls)
+    names = tuple(specs)
+    own = cls.__dict__
+    methods: dict[str, Any] = {
+        "__lean_fields__": names,
+        "__dataclass_fields__": _Protocol("__dataclass_fields__", specs, (repr_, eq, frozen)),
+        "__dataclass_params__": _Protocol("__dataclass_params__", specs, (repr_, eq, frozen)),
+    }
+    if "__match_args__" not in own:
+        methods["__match_args__"] = tuple(n for n, f in specs.items() if f.init)
+    if repr_ and "__repr__" not in own:
+        methods["__repr__"] = _repr_method(tuple(n for n, f in specs.items() if f.repr))
+    compared = tuple(n for n, f in specs.items() if f.compare)
+    if eq and "__eq__" not in own:
+        methods["__eq__"] = _eq_method(_getter(compared))
+    explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
+    if eq and not explicit_hash:
+        # dataclass's table: frozen and compared is hashable by the fields, compared and mutable is not
+        hashed = tuple(n for n, f in specs.items() if (f.compare if f.hash is None else f.hash))
+        methods["__hash__"] = _hash_method(_getter(hashed)) if frozen else None
+    if frozen:
+        methods["__setattr__"] = _frozen_setattr
+        methods["__delattr__"] = _frozen_delattr
+    if slots:
+        methods.update(_pickling(names))
+        ns = {k: v for k, v in own.items() if k not in names and k not in ("__dict__", "__weakref__")}
+        ns.update(methods, __slots__=names, __qualname__=cls.__qualname__)
+        built: T = type(cls)(cls.__name__, cls.__bases__, ns)
+    else:
+        built = cls
+        for k, v in methods.items():
+            type.__setattr__(built, k, v)
+        for n, f in specs.items():  # as dataclass: a plain default stays a class attribute
+            if f.default is not MISSING:
+                type.__setattr__(built, n, f.default)
+            elif n in own:
+                type.__delattr__(built, n)
+    _install_init(built, specs, frozen, lazy_init)
+    return built
+
+
+def _specs(cls: type) -> dict[str, Field]:
+    """Each field's declaration in order, checked as dataclass checks it."""
+    for base in cls.__mro__[1:]:
+        if "__lean_fields__" in base.__dict__ or "__dataclass_fields__" in base.__dict__:
+            raise TypeError(f"{cls.__name__}: lean classes do not inherit fields ({base.__name__})")
+    specs: dict[str, Field] = {}
+    seen_default = False
+    # (not inspect.get_annotations: importing inspect is what this module saves)
+    for name, note in cls.__dict__.get("__annotations__", {}).items():  # noqa: RUF063
+        text = note if isinstance(note, str) else getattr(note, "__name__", repr(note))
+        if text.startswith(("ClassVar", "typing.ClassVar")):
+            continue
+        if text.startswith(("InitVar", "dataclasses.InitVar")):
+            raise TypeError(f"{cls.__name__}.{name}: InitVar is not supported by lean classes")
+        value = cls.__dict__.get(name, MISSING)
+        spec = value if isinstance(value, Field) else Field(value, MISSING, True, True, None, True)
+        if spec.default.__class__ in (list, dict, set):
+            raise ValueError(
+                f"mutable default {spec.default.__class__} for field {name} is not allowed: use default_factory"
+            )
+        has_default = spec.default is not MISSING or spec.default_factory is not MISSING
+        if spec.init and not has_default and seen_default:
+            raise TypeError(f"non-default argument {name!r} follows default argument")
+        seen_default = seen_default or (spec.init and has_default)
+        specs[name] = spec
+    return specs
+
+
+def _install_init(built: type, specs: dict[str, Field], frozen: bool, lazy: bool) -> None:
+    if "__init__" in built.__dict__ and not getattr(built.__dict__["__init__"], "__lean_lazy__", False):
+        return  # the class wrote its own, as dataclass keeps it
+    if not lazy:
+        type.__setattr__(built, "__init__", _compile_init(built, specs, frozen))
+        return
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        real = _compile_init(built, specs, frozen)
+        type.__setattr__(built, "__init__", real)
+        real(self, *args, **kwargs)
+
+    __init__.__lean_lazy__ = True  # type: ignore[attr-defined]
+    type.__setattr__(built, "__init__", __init__)
+
+
+def _compile_init(built: type, specs: dict[str, Field], frozen: bool) -> Callable[..., None]:
+    """`__init__` is the one generated method: it takes its arguments by name with no per-call
+    dispatch (built objects are made in hot loops: the parser's nodes, a command's parsed options)."""
+    env: dict[str, Any] = {"_set": object.__setattr__, "_FACTORY": _FACTORY}
+    params: list[str] = []
+    body: list[str] = []
+    for n, f in specs.items():
+        if f.default_factory is not MISSING:
+            env[f"_f_{n}"] = f.default_factory
+            value = f"_f_{n}()"
+            if f.init:
+                params.append(f"{n}=_FACTORY")
+                value = f"_f_{n}() if {n} is _FACTORY else {n}"
+        elif f.default is not MISSING:
+            env[f"_d_{n}"] = f.default
+            value = n if f.init else f"_d_{n}"
+            if f.init:
+                params.append(f"{n}=_d_{n}")
+        elif f.init:
+            params.append(n)
+            value = n
+        else:
+            continue  # init=False without a default: left unset, as dataclass leaves it
+        body.append(f" _set(self, {n!r}, {value})" if frozen else f" self.{n} = {value}")
+    if hasattr(built, "__post_init__"):
+        body.append(" self.__post_init__()")
+    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body or [" pass"]), env)
+    init: Callable[..., None] = env["__init__"]
+    init.__qualname__ = f"{built.__qualname__}.__init__"
+    notes = built.__dict__.get("__annotations__") or {}  # noqa: RUF063
+    init.__annotations__ = {n: notes[n] for n, f in specs.items() if f.init} | {"return": None}
+    return init
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The fields' values as a tuple (`attrgetter` runs in C)."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    if names:
+        one = names[0]
+        return lambda o: (getattr(o, one),)
+    return lambda o: ()
+
+
+def _repr_method(names: tuple[str, ...]) -> Callable[[Any], str]:
+    @recursive_repr()
+    def __repr__(self: object) -> str:
+        return f"{self.__class__.__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
+
+    return __repr__
+
+
+def _eq_method(get: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any, Any], Any]:
+    def __eq__(self: object, other: object) -> Any:
+        if other.__class__ is self.__class__:
+            return get(self) == get(other)
+        return NotImplemented
+
+    return __eq__
+
+
+def _hash_method(get: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any], int]:
+    def __hash__(self: object) -> int:
+        return hash(get(self))
+
+    return __hash__
+
+
+def _pickling(names: tuple[str, ...]) -> dict[str, Any]:
+    """A slotted class has no `__dict__` to pickle: its state is the fields' tuple."""
+    get = _getter(names)
+    setter = object.__setattr__
+
+    def __getstate__(self: object) -> tuple[Any, ...]:
+        return tuple(get(self))
+
+    def __setstate__(self: object, state: tuple[Any, ...]) -> None:
+        for name, value in zip(names, state, strict=True):
+            setter(self, name, value)
+
+    return {"__getstate__": __getstate__, "__setstate__": __setstate__}
+
+
+def _frozen_setattr(self: object, name: str, value: object) -> None:
+    from dataclasses import FrozenInstanceError  # only on this error: the same class dataclass raises
+
+    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def _frozen_delattr(self: object, name: str) -> None:
+    from dataclasses import FrozenInstanceError
+
+    raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+class _Protocol:
+    """`__dataclass_fields__` / `__dataclass_params__` of a lean class, made on first read by the real
+    decorator over a copy of the declaration (same names, types, defaults and flags), then cached on
+    the class, so the dataclasses module's functions treat a lean class as a dataclass."""
+
+    def __init__(self, attr: str, specs: dict[str, Field], params: tuple[bool, bool, bool]) -> None:
+        self.attr, self.specs, self.params = attr, specs, params
+
+    def __get__(self, obj: object, owner: type) -> Any:
+        import dataclasses
+
+        notes = owner.__dict__.get("__annotations__") or {}  # noqa: RUF063
+        ns: dict[str, Any] = {"__annotations__": {n: notes.get(n, Any) for n in self.specs}}
+        for n, f in self.specs.items():
+            given = {"default": f.default, "default_factory": f.default_factory}
+            ns[n] = dataclasses.field(
+                **{k: v for k, v in given.items() if v is not MISSING},
+                init=f.init,
+                repr=f.repr,
+                hash=f.hash,
+                compare=f.compare,
+            )
+        repr_, eq, frozen = self.params
+        twin: type = dataclasses.dataclass(repr=repr_, eq=eq, frozen=frozen)(type(owner.__name__, (), ns))
+        for attr in ("__dataclass_fields__", "__dataclass_params__"):
+            type.__setattr__(owner, attr, getattr(twin, attr))
+        return getattr(twin, self.attr)
+
+
+__all__ = ["MISSING", "Field", "build", "dataclass", "field", "field_names"]

@@ -1,0 +1,261 @@
+"""leanclass.py builds the same classes as `@dataclass`: each declaration below is built both ways, for
+every set of decorator flags the package uses, and must behave alike (construction, defaults, factories,
+`init=False`, `__post_init__`, repr, equality, hashing, read-only fields, copying, pickling, match
+patterns), and the dataclasses module's own functions (fields, replace, asdict, is_dataclass) must
+accept a lean class without it having imported dataclasses at start-up."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import inspect
+import pickle
+import subprocess
+import sys
+from typing import Any, ClassVar
+
+import pytest
+
+from sandbash import leanclass
+
+
+def _declarations(make: Any, field: Any) -> dict[str, type]:
+    class Empty:
+        pass
+
+    class Plain:
+        a: int
+        b: str = "x"
+        c: float = 1.5
+
+    class Factory:
+        name: str
+        items: list[int] = field(default_factory=list)
+        table: dict[str, int] = field(default_factory=dict)
+        flag: bool = field(default=False)
+
+    class Hidden:
+        key: str
+        note: str = field(default="", compare=False, repr=False)
+        cache: list[int] = field(default_factory=list, init=False)
+        count: int = field(default=0, init=False)
+
+    class Post:
+        low: int
+        high: int = 10
+        seen: ClassVar[int] = 0
+
+        def __post_init__(self) -> None:
+            if self.low > self.high:
+                raise ValueError(f"{self.low} > {self.high}")
+
+    class OwnRepr:
+        x: int
+
+        def __repr__(self) -> str:
+            return f"<{self.x}>"
+
+        @property
+        def double(self) -> int:
+            return self.x * 2
+
+    found = {"Empty": Empty, "Plain": Plain, "Factory": Factory, "Hidden": Hidden, "Post": Post}
+    found["OwnRepr"] = OwnRepr
+    return {k: make(v) for k, v in found.items()}
+
+
+FLAGS: list[dict[str, bool]] = [
+    {},
+    {"slots": True},
+    {"frozen": True},
+    {"frozen": True, "slots": True},
+    {"frozen": True, "eq": False},
+    {"eq": False},
+    {"repr": False, "slots": True},
+]
+
+CASES: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
+    ("Empty", (), {}),
+    ("Plain", (1,), {}),
+    ("Plain", (1, "y", 2.5), {}),
+    ("Plain", (), {"c": 0.0, "a": 3}),
+    ("Factory", ("n",), {}),
+    ("Factory", ("n", [1, 2]), {"flag": True}),
+    ("Factory", ("n",), {"table": {"k": 1}}),
+    ("Hidden", ("k",), {}),
+    ("Hidden", ("k", "a note"), {}),
+    ("Post", (1,), {}),
+    ("Post", (3, 4), {}),
+    ("OwnRepr", (7,), {}),
+]
+
+
+def _both(flags: dict[str, bool]) -> tuple[dict[str, type], dict[str, type]]:
+    make_ours: Any = leanclass.dataclass
+    make_real: Any = dataclasses.dataclass
+    ours = _declarations(lambda c: make_ours(**flags)(c), leanclass.field)
+    real = _declarations(lambda c: make_real(**flags)(c), dataclasses.field)
+    return ours, real
+
+
+def _state(o: object, names: list[str]) -> list[Any]:
+    return [getattr(o, n, "<unset>") for n in names]
+
+
+@pytest.mark.parametrize("flags", FLAGS, ids=lambda f: ",".join(f) or "default")
+@pytest.mark.parametrize(("name", "args", "kwargs"), CASES)
+def test_same_behaviour_as_dataclass(
+    flags: dict[str, bool], name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
+    ours, real = _both(flags)
+    o, r = ours[name](*args, **kwargs), real[name](*args, **kwargs)
+    names = [f.name for f in dataclasses.fields(real[name])]
+    assert [f.name for f in dataclasses.fields(ours[name])] == names
+    assert leanclass.field_names(o) == tuple(names)
+    assert _state(o, names) == _state(r, names)
+    assert type(o).__match_args__ == type(r).__match_args__
+    assert str(inspect.signature(ours[name])) == str(inspect.signature(real[name]))
+    if flags.get("repr", True) and name != "OwnRepr":
+        assert repr(o) == repr(r)
+    plain: Any = object.__repr__
+    assert (type(o).__repr__ is plain) == (type(r).__repr__ is plain)
+    if name == "OwnRepr":
+        assert repr(o) == repr(r) == "<7>" and o.double == 14  # type: ignore[attr-defined]
+    again = ours[name](*args, **kwargs)
+    assert (o == again) == (r == real[name](*args, **kwargs))
+    assert o != r  # another class is never equal, as with dataclass
+    _check_hash(o, r, again)
+    if flags.get("frozen") and names:
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(o, names[0], 1)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            delattr(o, names[0])
+    assert hasattr(o, "__dict__") == hasattr(r, "__dict__")
+    for clone in (copy.copy(o), copy.deepcopy(o)):  # the reduce protocol pickle uses (local classes)
+        assert _state(clone, names) == _state(o, names) and clone is not o
+
+
+def _check_hash(o: Any, r: Any, again: Any) -> None:
+    """Hashable exactly when the dataclass is, and by the compared fields."""
+    real_hashable = type(r).__hash__ is not None
+    assert (type(o).__hash__ is not None) == real_hashable
+    if real_hashable:
+        try:
+            want = hash(r) == hash(
+                type(r)(**{f.name: getattr(r, f.name) for f in dataclasses.fields(r) if f.init})
+            )
+        except TypeError:  # a list field: neither can hash
+            with pytest.raises(TypeError):
+                hash(o)
+            return
+        assert (hash(o) == hash(again)) == want
+
+
+@pytest.mark.parametrize("flags", FLAGS, ids=lambda f: ",".join(f) or "default")
+def test_dataclasses_functions_accept_lean_classes(flags: dict[str, bool]) -> None:
+    ours, real = _both(flags)
+    o: Any = ours["Factory"]("n", [1])
+    r: Any = real["Factory"]("n", [1])
+    assert dataclasses.asdict(o) == dataclasses.asdict(r)
+    assert dataclasses.astuple(o) == dataclasses.astuple(r)
+    changed = dataclasses.replace(o, name="m")
+    assert type(changed) is ours["Factory"] and changed.name == "m" and changed.items == [1]  # type: ignore[attr-defined]
+    hidden = dataclasses.replace(ours["Hidden"]("k"), key="j")
+    assert hidden.key == "j" and hidden.cache == []  # type: ignore[attr-defined]
+    assert dataclasses.is_dataclass(ours["Factory"]) and dataclasses.is_dataclass(o)
+    params = ours["Plain"].__dataclass_params__  # type: ignore[attr-defined]
+    assert (params.frozen, params.eq) == (flags.get("frozen", False), flags.get("eq", True))
+
+
+def test_post_init_runs_and_class_vars_are_not_fields() -> None:
+    ours, _ = _both({"frozen": True, "slots": True})
+    with pytest.raises(ValueError, match="5 > 4"):
+        ours["Post"](5, 4)
+    assert leanclass.field_names(ours["Post"]) == ("low", "high")
+    assert ours["Post"].seen == 0  # type: ignore[attr-defined]
+
+
+def test_factory_defaults_are_fresh_per_instance() -> None:
+    ours, _ = _both({})
+    a, b = ours["Factory"]("a"), ours["Factory"]("b")
+    a.items.append(1)  # type: ignore[attr-defined]
+    assert b.items == []  # type: ignore[attr-defined]
+
+
+def _bad_mutable() -> None:
+    class Bad:
+        items: list[int] = []
+
+    leanclass.dataclass(Bad)
+
+
+def _bad_order() -> None:
+    class Bad:
+        a: int = 1
+        b: int
+
+    leanclass.dataclass(Bad)
+
+
+def _bad_both() -> None:
+    leanclass.field(default=1, default_factory=list)
+
+
+def _bad_base() -> None:
+    @leanclass.dataclass
+    class Base:
+        a: int
+
+    class Child(Base):
+        b: int
+
+    leanclass.dataclass(Child)
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "text"),
+    [
+        (_bad_mutable, ValueError, "mutable default"),
+        (_bad_order, TypeError, "non-default argument 'b' follows default argument"),
+        (_bad_both, ValueError, "cannot specify both"),
+        (_bad_base, TypeError, "do not inherit fields"),
+    ],
+)
+def test_declarations_dataclass_refuses_are_refused(make: Any, error: type[Exception], text: str) -> None:
+    with pytest.raises(error, match=text):
+        make()
+
+
+def test_missing_or_unknown_argument_is_a_type_error() -> None:
+    ours, _ = _both({"frozen": True})
+    with pytest.raises(TypeError):
+        ours["Plain"]()
+    with pytest.raises(TypeError):
+        ours["Plain"](1, nope=2)
+    with pytest.raises(TypeError):
+        ours["Hidden"]("k", cache=[1])  # init=False is no parameter
+
+
+def test_module_level_classes_pickle_and_keep_the_protocol() -> None:
+    from sandbash.limits import Limits
+    from sandbash.result import ExecResult
+
+    lim = Limits(timeout=5.0)
+    assert pickle.loads(pickle.dumps(lim)) == lim
+    assert dataclasses.replace(lim, max_tokens=7).max_tokens == 7
+    assert dataclasses.asdict(lim)["timeout"] == 5.0
+    assert lim.with_overrides(max_tokens=9) == dataclasses.replace(lim, max_tokens=9)
+    res = ExecResult(b"a", b"", 0)
+    assert pickle.loads(pickle.dumps(res)) == res and dataclasses.is_dataclass(res)
+
+
+def test_echo_hi_does_not_import_dataclasses() -> None:
+    """The point of the module: a plain run imports neither dataclasses (nor inspect) nor hashlib."""
+    code = (
+        "import sys; from sandbash.cli import main; rc = main(['-c', 'echo hi']); "
+        "print(sorted(m for m in ('dataclasses', 'inspect', 'hashlib') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.splitlines() == ["hi", "[]"]
