@@ -92,7 +92,7 @@ class WordReader:
 
     # ------------------------------------------------------------ positions
 
-    def line_at(self, pos: int) -> int:
+    def _newlines_before(self, pos: int) -> int:
         if self._nl_positions is None:
             src = self.src
             out = []
@@ -101,14 +101,21 @@ class WordReader:
                 out.append(i)
                 i = src.find("\n", i + 1)
             self._nl_positions = out
-        return self.line_base + bisect.bisect_left(self._nl_positions, pos)
+        return bisect.bisect_left(self._nl_positions, pos)
+
+    def phantom_lines(self, pos: int) -> int:
+        """Newlines before `pos` that are not lines of the script (an alias's value put them in
+        the source; bash does not count them)."""
+        return 0
+
+    def line_at(self, pos: int) -> int:
+        return self.line_base + self._newlines_before(pos) - self.phantom_lines(pos)
 
     def line_col(self, pos: int) -> tuple[int, int]:
         """The line and the 1-based column (in characters) of `pos`."""
-        line = self.line_at(pos)  # fills _nl_positions
+        i = self._newlines_before(pos)
         assert self._nl_positions is not None
-        i = line - self.line_base
-        return line, pos - (self._nl_positions[i - 1] if i else -1)
+        return self.line_base + i - self.phantom_lines(pos), pos - (self._nl_positions[i - 1] if i else -1)
 
     def col_at(self, pos: int) -> int:
         return self.line_col(pos)[1]
@@ -123,7 +130,7 @@ class WordReader:
     def eof_line(self) -> int:
         """The line bash reports for `unexpected end of file`."""
         src = self.src
-        count = src.count("\n")
+        count = src.count("\n") - self.phantom_lines(len(src))
         if src and not src.endswith("\n"):
             count += 1
         return self.line_base + count

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from . import ast as A
+from .aliastext import AliasSpans
 from .errors import ParseError, ParseLimit
 from .escapes import decode_escapes
 from .lexer import (
@@ -187,6 +188,7 @@ class Parser(WordReader):
         self.tokens = 0
         self.aliases = aliases
         self._alias_regions: list[tuple[str, int]] = []
+        self._alias_text = AliasSpans()
         self._peeked: Tok | None = None
         self.depth = 0
         self.max_depth = max_depth
@@ -322,8 +324,34 @@ class Parser(WordReader):
             self.tick()
         self._peeked = None
         if tok.kind == "op" and tok.value == "\n" and self.pending_heredocs:
+            if self._alias_text.spans:
+                self._bodies_after_alias_line(tok)
             self.read_heredoc_bodies()
         return tok
+
+    def phantom_lines(self, pos: int) -> int:
+        return self._alias_text.newlines_before(self.src, pos)
+
+    def _bodies_after_alias_line(self, tok: Tok) -> None:
+        """A newline inside an alias's value with here-documents pending: bash 5.2 reads their
+        bodies from the script's lines after the line the alias was used on. Those lines are read
+        there and moved here, where the parser is, so the rest of the value and of that line
+        come after them (and their lines count before them)."""
+        span = self._alias_text.containing(tok.pos)
+        if span is None:
+            return
+        src = self.src
+        line_end = src.find("\n", span[1])
+        start = len(src) if line_end < 0 else line_end + 1
+        at = self.pos
+        self.pos = start
+        self.read_heredoc_bodies()
+        end = self.pos
+        self.src = src[:at] + src[start:end] + src[at:start] + src[end:]
+        self._alias_text.moved(at, start, end)
+        self._alias_regions = [(n, e + end - start if at < e <= start else e) for n, e in self._alias_regions]
+        self.source_changed()
+        self.pos = at + end - start
 
     def _scan(self) -> Tok:
         src = self.src
@@ -961,6 +989,7 @@ class Parser(WordReader):
         value = aliases[text]
         src = self.src
         self.src = src[: tok.pos] + value + src[tok.end :]
+        self._alias_text.expanded(tok.pos, tok.end, value)
         delta = len(value) - (tok.end - tok.pos)
         self._alias_regions = [(n, e + delta if e >= tok.end else e) for n, e in self._alias_regions]
         self._alias_regions.append((text, tok.pos + len(value)))
