@@ -288,7 +288,7 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
     if not args:
         return 0
     env = {} if opts.has("c") else sh.va.exported_env()  # -c: an empty environment
-    kind, _ = sh.ex.find_command(args[0])
+    kind, where = sh.ex.find_command(args[0])
     is_builtin = args[0] in BUILTINS and args[0] not in sh.state.disabled_builtins
     if sh.ex.gate_refuses(args, "builtin" if is_builtin else kind):
         raise ExitShell(126)
@@ -301,7 +301,12 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
             sh.builtin_error("exec", f"{args[0]}: not found")
         raise ExitShell(127)
     else:
-        status = sh.ex.run_external(args, env)
+        # -a NAME / -l: the program's argv[0] (bash reads its $0 and a leading `-` from it)
+        arg0 = opts.value("a") if opts.has("a") else args[0]
+        if opts.has("l"):
+            arg0 = "-" + arg0
+        found = (kind, where) if arg0 != args[0] else None
+        status = sh.ex.run_external([arg0, *args[1:]], env, found)
     raise ExitShell(status)
 
 
@@ -350,18 +355,23 @@ def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = Tru
     """type/command -v/-V output for one name. style: v, V, t, p, P."""
     st = sh.state
     found = False
+    # aliases count only while they expand (off in scripts unless `shopt -s expand_aliases`)
+    alias = name in st.aliases and bool(st.shopts["expand_aliases"])
     if style in ("p", "P"):
-        if style == "p" and (
-            name in st.aliases or name in _KEYWORDS or name in st.functions or name in BUILTINS
-        ):
+        # -p names files only: something that runs first is found silently (-a: and files listed)
+        shadowed = style == "p" and (
+            alias
+            or name in _KEYWORDS
+            or (functions and name in st.functions)
+            or (name in BUILTINS and name not in st.disabled_builtins)
+        )
+        if shadowed and not all_:
             return True
         wheres = _paths_of(sh, name, all_) if sh.ex.command_visible(name) else []  # hidden: not found
         for where in wheres:
             sh.out(where + "\n")
-        return bool(wheres)
-    if (name in st.aliases and st.shopts["expand_aliases"]) or (
-        name in st.aliases and style in ("V", "t", "v")
-    ):
+        return bool(wheres) or shadowed
+    if alias:
         found = True
         if style == "v":
             sh.out(

@@ -210,7 +210,8 @@ def bi_dirs(sh: Shell, argv: list[str]) -> int:
         if not 0 <= index <= depth:
             return _stack_error(sh, "dirs", word)
         entry = ([sh.state.fs.cwd] + sh.state.dirstack)[index]
-        sh.out((entry if "l" in parsed else _tilde(sh, entry)) + "\n")
+        number = f"{index:2d}  " if "v" in parsed else ""  # -v numbers it as `dirs -v` would
+        sh.out(number + (entry if "l" in parsed else _tilde(sh, entry)) + "\n")
         return 0
     _print_stack(sh, "l" in parsed, "p" in parsed, "v" in parsed)
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..shvars.vars import ARRAY, ASSOC, EXPORT, INTEGER, NAMEREF, READONLY
+from ..shvars.vars import ARRAY, ASSOC, EXPORT, INTEGER, NAMEREF, READONLY, TRACE
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -15,9 +15,13 @@ _NOT_FOR_FUNCTIONS = ((NAMEREF, "-n"), (INTEGER, "-i"), (ASSOC, "-A"), (ARRAY, "
 
 
 def func_attrs(sh: Shell, name: str) -> str:
-    """The letters after `declare -f` (`r`, `x`, in bash's order)."""
+    """The letters after `declare -f` (`r`, `t`, `x`, in bash's order)."""
     st = sh.state
-    return ("r" if name in st.readonly_funcs else "") + ("x" if name in st.exported_funcs else "")
+    return (
+        ("r" if name in st.readonly_funcs else "")
+        + ("t" if name in st.traced_funcs else "")
+        + ("x" if name in st.exported_funcs else "")
+    )
 
 
 def _has(sh: Shell, name: str, want: int) -> bool:
@@ -34,10 +38,12 @@ def print_functions(
     want: int = 0,
     with_attrs: bool = False,
     cmd: str = "declare",
+    attr_lines: bool = True,
 ) -> int:
     """List functions (all of them with `want`'s attributes, or `names`). A listing of all shows
-    each one's `declare -f<attrs>` line (after the body with -f, when it has attributes); named ones
-    show it only with -p (`with_attrs`), and one that is not a function fails (`not found` with -p)."""
+    each one's `declare -f<attrs>` line (after the body with -f, when it has attributes; not in
+    `set`'s listing, `attr_lines` False); named ones show it only with -p (`with_attrs`), and one
+    that is not a function fails (`not found` with -p)."""
     from ..syntax.unparse import unparse_function
 
     st = sh.state
@@ -57,7 +63,8 @@ def print_functions(
         if only_names:
             sh.out(line if listing or with_attrs else f"{name}\n")
         else:
-            sh.out(unparse_function(fdef) + "\n" + (line if attrs and (listing or with_attrs) else ""))
+            tail = line if attrs and attr_lines and (listing or with_attrs) else ""
+            sh.out(unparse_function(fdef) + "\n" + tail)
     return status
 
 
@@ -113,6 +120,8 @@ def set_func_attrs(
             st.exported_funcs.discard(name)
         if set_attrs & READONLY:
             st.readonly_funcs.add(name)
+        if set_attrs & TRACE:  # (bash's +t leaves a function traced)
+            st.traced_funcs.add(name)
     return status
 
 
@@ -123,4 +132,5 @@ def unset_function(sh: Shell, name: str) -> bool:
         sh.builtin_error("unset", f"{name}: cannot unset: readonly function")
         return False
     st.functions.pop(name, None)
+    st.traced_funcs.discard(name)
     return True

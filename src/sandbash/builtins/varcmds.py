@@ -147,11 +147,13 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
     func_names = opts.has("F")
     global_ = opts.has("g") and cmd != "local"  # bash takes -g from local and does nothing with it
     names = opts.args
-    if cmd == "local" and not names and not (funcs or func_names):
-        return _print_locals(sh)
+    if cmd == "local" and not names:
+        return _print_locals(sh, values=not func_names)  # bash: even with -f/-F, the locals
     if funcs or func_names:
         return declare_functions(sh, cmd, names, set_attrs, clear_attrs, func_names, print_mode)
-    if print_mode or (not names and not set_attrs and not clear_attrs):
+    if not names and not print_mode and not set_attrs and not clear_attrs:
+        return print_set_listing(sh)
+    if print_mode:
         return _print_vars(sh, cmd, names, set_attrs, print_mode)
     if not names:
         return _print_vars(sh, cmd, [], set_attrs, True)
@@ -466,12 +468,34 @@ def _scope_of(sh: Shell, name: str) -> Scope | None:
     return None
 
 
-def _print_locals(sh: Shell) -> int:
-    """`local` (any options, no names) lists the current function's locals, as declare does."""
+def _print_locals(sh: Shell, values: bool = True) -> int:
+    """`local` (any options, no names) lists the current function's locals, as declare does;
+    `local -F` without their values (bash's nodefs)."""
     scope = sh.state.vars.function_scope()
     if scope is not None:
         for name in sorted(n for n in scope.locals if n in scope):
-            sh.out(declare_line(name, scope[name]) + "\n")
+            var = scope[name]
+            sh.out(declare_line(name, var if values else Var(None, var.attrs | _kind(var))) + "\n")
+    return 0
+
+
+def _kind(var: Var) -> int:
+    """The array attribute a value's kind gives (an array may be stored without the attribute)."""
+    if isinstance(var.value, AssocArray):
+        return ASSOC
+    return ARRAY if isinstance(var.value, IndexedArray) else 0
+
+
+def print_set_listing(sh: Shell) -> int:
+    """`set`, `declare` and `typeset` without arguments: the variables that have a value, quoted as
+    `set` quotes them, then the functions' definitions (not in posix mode)."""
+    visible = sh.va.listing()
+    for name in sorted(visible):
+        var = visible[name]
+        if var.value is not None and name != "-":
+            sh.out(set_line(name, var) + "\n")
+    if not sh.state.opts["posix"]:
+        print_functions(sh, None, False, attr_lines=False)
     return 0
 
 
@@ -495,20 +519,24 @@ def _print_vars(sh: Shell, cmd: str, names: list[str], filter_attrs: int, full: 
     visible = sh.va.listing()
     for name in sorted(visible):
         var = visible[name]
-        if filter_attrs:
-            # every attribute asked for (`declare -ar`: readonly arrays); a value's kind counts
-            have = (
-                var.attrs
-                | (ARRAY if isinstance(var.value, IndexedArray) else 0)
-                | (ASSOC if isinstance(var.value, AssocArray) else 0)
-            )
-            if have & filter_attrs != filter_attrs:
-                continue
+        if filter_attrs and not _listed_by(var.attrs | _kind(var), filter_attrs):
+            continue
         if full or filter_attrs:
             sh.out(declare_line(name, var) + "\n")
         else:
             sh.out(set_line(name, var) + "\n")
     return status
+
+
+def _listed_by(have: int, wanted: int) -> bool:
+    """bash's set_or_show_attributes: -a (else -A) keeps only arrays of that kind, and then any one
+    of the other attributes asked for selects (`declare -rx`: readonly or exported)."""
+    for kind in (ARRAY, ASSOC):
+        if wanted & kind:
+            if not have & kind:
+                return False
+            return wanted == kind or bool(have & wanted & ~(ARRAY | ASSOC))
+    return bool(have & wanted)
 
 
 def set_line(name: str, var: Var) -> str:
@@ -546,7 +574,6 @@ def bi_export(sh: Shell, argv: list[str]) -> int:
     args = opts.args
     unexport, funcs = opts.has("n"), opts.has("f")
     kind = (ARRAY if opts.has("a") else 0) | (ASSOC if opts.has("A") else 0)
-    st = sh.state
     if funcs:
         if not args:
             return print_functions(sh, None, False, EXPORT)
@@ -559,9 +586,7 @@ def bi_export(sh: Shell, argv: list[str]) -> int:
     for arg in args:
         name = arg.split("=", 1)[0].rstrip("+")
         if unexport:
-            found = st.vars.find(name)
-            if found is not None:
-                found.attrs &= ~EXPORT
+            status |= _unexport(sh, arg, name, kind)
             continue
         try:
             if not _declare_one(sh, "export", arg, EXPORT | kind, 0, False):
@@ -570,6 +595,30 @@ def bi_export(sh: Shell, argv: list[str]) -> int:
             sh.error(e.message)
             status = 1
     return status
+
+
+def _unexport(sh: Shell, arg: str, name: str, kind: int) -> int:
+    """`export -n NAME[=VALUE]`: assign when a value is given, then take the export attribute
+    off the variable NAME refers to (a nameref's target, as bash)."""
+    if not _valid_name(name):
+        sh.builtin_error("export", f"`{arg}': not a valid identifier")
+        return 1
+    if "=" in arg:
+        try:
+            if not _declare_one(sh, "export", arg, kind, 0, False):
+                return 1
+        except AssignError as e:
+            sh.error(e.message)
+            return 1
+    try:
+        target = sh.va.resolve_name(name)[0]
+    except AssignError:  # a circular reference: the name itself
+        sh.warn(f"{name}: circular name reference")
+        target = name
+    found = sh.state.vars.find(target)
+    if found is not None:
+        found.attrs &= ~EXPORT
+    return 0
 
 
 def _print_with_attr(sh: Shell, cmd: str, attr: int, kind: int) -> int:
@@ -687,13 +736,7 @@ def bi_set(sh: Shell, argv: list[str]) -> int:
 
     st = sh.state
     if len(argv) == 1:
-        visible = st.vars.visible()
-        for name in sorted(visible):
-            var = visible[name]
-            if var.value is None or name == "-":  # (`local -`'s saved options)
-                continue
-            sh.out(set_line(name, var) + "\n")
-        return 0
+        return print_set_listing(sh)
     # bash checks every option word before it changes anything (its first getopt pass); `-o`'s
     # value is the next word unless that looks like an option (then `set -o` lists)
     try:

@@ -61,7 +61,8 @@ def startup_warnings(sh: Shell, argv0: str, env: Mapping[str, str]) -> None:
 
 def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
     """bash [-c STRING | -s | FILE] [options] [ARGS...]"""
-    name = argv[0].rsplit("/", 1)[-1]
+    name = argv[0]  # bash's $0 and the name in its messages: argv[0] as given (`/bin/bash`, `exec -a`)
+    login = name.startswith("-")  # `exec -l` / login(1) mark a login shell with a leading `-`
     args = argv[1:]
     command: str | None = None
     read_stdin = False
@@ -76,6 +77,7 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
         if a in ("--norc", "--noprofile", "--posix", "--login", "--noediting", "-l", "-i", "--restricted"):
             if a == "--posix":
                 opts["posix"] = True
+            login = login or a in ("--login", "-l")
             i += 1
             continue
         if a == "--version":
@@ -126,7 +128,7 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
                 elif c in FLAG_LETTERS:
                     opts[FLAG_LETTERS[c]] = on
                 elif c in "il":
-                    pass
+                    login = login or c == "l"
                 else:
                     sh.write_err(f"{name}: -{c}: invalid option\n" + _USAGE.format(name))
                     return 2
@@ -139,6 +141,7 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
     st = child.state
     st.opts.update({k: v for k, v in opts.items() if k in st.opts})
     st.shopts.update({k: v for k, v in shopts.items() if k in st.shopts})
+    st.shopts["login_shell"] = login
     if command is not None:
         if not rest:
             sh.write_err(f"{name}: -c: option requires an argument\n")

@@ -582,10 +582,11 @@ class Shell:
             return self.get_str("PWD")
         if user == "-":
             return self.get_str("OLDPWD")
-        if user[0] in "+-" and user[1:].isdigit():
-            n = int(user[1:])
+        if user.isascii() and (user.isdigit() or (user[0] in "+-" and user[1:].isdigit())):
+            # the directory stack: ~N is ~+N (dirs +N), ~-N counts from the bottom
+            n = int(user.lstrip("+-"))
             stack = [self.state.fs.cwd] + self.state.dirstack
-            idx = n if user[0] == "+" else len(stack) - 1 - n
+            idx = len(stack) - 1 - n if user[0] == "-" else n
             return stack[idx] if 0 <= idx < len(stack) else None
         if user == self.rt.identity.user:
             return self.rt.identity.home

@@ -157,6 +157,7 @@ class ShellState:
         self.aliases: dict[str, str] = {}
         self.traps: dict[str, str] = {}
         self.parent_traps: dict[str, str] = {}
+        self.traced_funcs: set[str] = set()  # declare -ft: they inherit DEBUG and RETURN traps
         self.fs = fs
         self.fds = fds
         self.last_status = 0
@@ -220,6 +221,7 @@ class ShellState:
         new.aliases = dict(self.aliases)
         # a subshell keeps ignored signals; other traps are reset (but `trap`
         # with no arguments still shows the parent's, as bash does)
+        new.traced_funcs = set(self.traced_funcs)
         new.traps = {k: v for k, v in self.traps.items() if v == ""}
         new.parent_traps = dict(self.traps)
         new.fs = self.fs.copy()
@@ -268,6 +270,13 @@ class ShellState:
         opts = self.opts
         out = [c for c in _DASH_ORDER if opts.get(FLAG_LETTERS[c])]
         return "".join(out) + self.mode_letter()
+
+    def trap_reaches(self, set_depth: int) -> bool:
+        """A DEBUG or RETURN trap set at call depth `set_depth` is in force here: at that depth, or
+        in functions called from there that all have the trace attribute (`declare -ft`)."""
+        return 0 <= set_depth <= len(self.frames) and all(
+            f.name in self.traced_funcs for f in self.frames[set_depth:]
+        )
 
     def mode_letter(self) -> str:
         return {"c": "c", "s": "s"}.get(self.mode, "")

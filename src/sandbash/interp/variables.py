@@ -178,13 +178,6 @@ class EmptySubscript(AssignError):
         super().__init__("bad array subscript", fatal=False)
 
 
-class EmptySubscript(AssignError):
-    """An array subscript in arithmetic that expands to nothing (`$(( a[$unset] ))`)."""
-
-    def __init__(self) -> None:
-        super().__init__("bad array subscript", fatal=False)
-
-
 class CircularRef(AssignError):
     """A chain of namerefs that comes back to itself (`local -n v=v`)."""
 
