@@ -13,7 +13,8 @@ from ..interp.variables import AssignError
 from ..limits import DeadlineExpired, LimitExceeded, LimitKind, MemoryHold, SubBudget, thread_deadline
 from ..posix.echo import echo_text
 from ..posix.printf import FieldTooWide, format_printf
-from ..shvars.vars import EXPORT, split_array_ref
+from ..shvars.arrays import AssocArray, IndexedArray
+from ..shvars.vars import ASSOC, EXPORT, split_array_ref
 from ..stdio.streams import Stream
 from ..vfs.errors import strerror
 from . import builtin
@@ -374,6 +375,8 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
     ifs = "" if exact else sh.ifs()
     try:
         if array is not None:
+            if not _indexed_array_target(sh, "read", array):
+                return 1  # (bash checks the name after reading the line)
             fields = split_read_fields(text, escaped, ifs, 1 << 30) if text else []
             sh.set_array(array, [(None, f, False) for f in fields])
             return status
@@ -412,6 +415,8 @@ def bi_mapfile(sh: Shell, argv: list[str]) -> int:
     quantum: int = opts.value("c", 5000)
     args = opts.args
     target = args[0] if args else "MAPFILE"
+    if not _indexed_array_target(sh, name, target):
+        return 1
     stream = sh.io.get(fd)
     if stream is None or not stream.readable:
         sh.builtin_error(name, f"{fd}: invalid file descriptor: Bad file descriptor")
@@ -421,7 +426,7 @@ def bi_mapfile(sh: Shell, argv: list[str]) -> int:
     # bound them as they come (`yes | mapfile a` must not grow until the deadline)
     with MemoryHold(sh.rt.budget) as held:
         lines = _mapfile_lines(sh, stream, sep, count, skip, strip, held)
-        return _mapfile_store(sh, target, lines, origin, callback, quantum)
+        return _mapfile_store(sh, name, target, lines, origin, callback, quantum)
 
 
 def _mapfile_lines(
@@ -451,29 +456,44 @@ def _mapfile_lines(
     return lines
 
 
+def _indexed_array_target(sh: Shell, cmd: str, name: str) -> bool:
+    """read -a NAME, mapfile NAME: a plain name (no subscript) of no associative array (through a
+    nameref), else bash's message naming the builtin."""
+    if not name.isidentifier() or not name.isascii():
+        sh.builtin_error(cmd, f"`{name}': not a valid identifier")
+        return False
+    try:
+        var = sh.state.vars.find(sh.va.resolve_name(name)[0])
+    except AssignError:  # a circular reference: the assignment reports it
+        return True
+    if var is not None and (var.attrs & ASSOC or isinstance(var.value, AssocArray)):
+        sh.builtin_error(cmd, f"{name}: not an indexed array")
+        return False
+    return True
+
+
 def _mapfile_store(
-    sh: Shell, target: str, lines: list[str], origin: int | None, callback: str | None, quantum: int
+    sh: Shell, cmd: str, target: str, lines: list[str], origin: int | None, callback: str | None, quantum: int
 ) -> int:
     try:
         var = sh.state.vars.find(target)
-        from ..shvars.arrays import IndexedArray
-
-        if origin is None or var is None or not isinstance(var.value, IndexedArray):
+        if callback is None and (origin is None or var is None or not isinstance(var.value, IndexedArray)):
             start = origin or 0
             items: list[tuple[str | None, str, bool]] = [
                 (str(start + k), v, False) for k, v in enumerate(lines)
             ]
             sh.set_array(target, items)
-        else:
-            for k, v in enumerate(lines):
-                sh.set_var(target, v, sub=str(origin + k))
-        if callback:
-            base = origin or 0
-            for k, v in enumerate(lines):
-                if (k + 1) % quantum == 0:
-                    sh.run_text(f"{callback} {base + k} {_q(v)}", None)
+            return 0
+        if origin is None or var is None or not isinstance(var.value, IndexedArray):
+            sh.set_array(target, [])  # without -O the array starts empty (bash)
+        base = origin or 0
+        for k, v in enumerate(lines):
+            # the callback runs before its line is stored, every quantum lines (bash)
+            if callback and (k + 1) % quantum == 0:
+                sh.run_text(f"{callback} {base + k} {_q(v)}", None)
+            sh.set_var(target, v, sub=str(base + k))
     except AssignError as e:
-        assign_failed(sh, "mapfile", e)
+        assign_failed(sh, cmd, e)
         return 1
     return 0
 
