@@ -10,7 +10,7 @@ from ..commands.options import CommandSpec, HelpRequested, Opt, UsageError, pars
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import ansi_c_quote, double_quote, single_quote
-from ..interp.variables import AssignError, valid_ref_target
+from ..interp.variables import AssignError, ElementError, valid_ref_target
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import (
     ARRAY,
@@ -172,7 +172,7 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
             sh.error(e.message) if bare else sh.builtin_error(cmd, e.message)
             status = 1
         except ExpansionError as e:
-            sh.expansion_failed(e, cmd)
+            sh.expansion_failed(e, None if isinstance(e, ElementError) else cmd)
             status = 1
     return status
 
@@ -263,6 +263,11 @@ def _declare_one(
         set_attrs &= ~(ARRAY | ASSOC)  # `readonly -a x` alone makes no array (bash)
     if sub == "" and not has_value:
         sh.builtin_error(cmd, f"`{name}[]': not a valid identifier")
+        return False
+    if has_value and sh.va.noassign(name):
+        # `declare FUNCNAME=x`: nothing assigned, status 1; `declare BASH_ARGC=(x)` drops the line
+        if items is not None:
+            sh.va.set_array(name, [])  # (raises AbortCommand as the assignment statement does)
         return False
     if sub is not None and (not has_value or sub == "") and not set_attrs & ASSOC:
         # `declare -r c[100]`: a subscript without a value declares an indexed array (bash);

@@ -171,6 +171,17 @@ def valid_ref_target(value: str) -> bool:
     return is_name(name) and (not sub or sub.endswith("]"))
 
 
+class ElementError(ExpansionError):
+    """An arithmetic error in an array element's subscript or integer value: bash reports it
+    without the name of the builtin that assigns (`declare -a v=([1+]=3)`, `declare v[1+]=2`)."""
+
+    @classmethod
+    def of(cls, e: ExpansionError) -> ExpansionError:
+        if type(e) is not ExpansionError or not e.located:
+            return e
+        return cls(e.message, e.fatal, e.exits)
+
+
 class EmptySubscript(AssignError):
     """An array subscript in arithmetic that expands to nothing (`$(( a[$unset] ))`)."""
 
@@ -647,7 +658,10 @@ class Variables:
         attrs = var.attrs
         cur = var.value
         if sub is not None:
-            self._set_element(name, var, sub, value, append, target_scope, parsed)
+            try:
+                self._set_element(name, var, sub, value, append, target_scope, parsed)
+            except ExpansionError as e:
+                raise ElementError.of(e) from None
             return
         if cur is None and attrs & (ARRAY | ASSOC):
             # declared as an array but unset (`declare -a a`): `a=x` sets element 0
@@ -748,6 +762,8 @@ class Variables:
         scope: Scope | None = None,
     ) -> None:
         """Assign `name=( ... )`: items are (key or None, value, key+=)."""
+        if self.noassign(name):
+            raise AbortCommand(1)  # `BASH_ARGC=(x)`, `declare GROUPS=(1)`: bash drops the line, silently
         if scope is None and assoc is None:
             # the common case: values without keys for an existing plain indexed array
             vars_ = self.state.vars
@@ -791,6 +807,8 @@ class Variables:
         before = value_size(var.value)
         try:
             self._fill_array(name, var, items, append, assoc)
+        except ExpansionError as e:
+            raise ElementError.of(e) from None
         finally:
             _charge(self.state.vars, target_scope, value_size(var.value) - before)
 
@@ -912,6 +930,11 @@ class Variables:
             self.state.hashed.clear()
         elif name == "BASH_XTRACEFD" and value and not (value.isdigit() and int(value) in self.state.fds):
             self.sh.error(f"BASH_XTRACEFD: {value}: invalid value for trace file descriptor")
+
+    def noassign(self, name: str) -> bool:
+        """bash's att_noassign (the call stack arrays, GROUPS): assignments do nothing, until
+        `unset` makes the name an ordinary variable."""
+        return name in _NOASSIGN and name not in self.state.unspecial
 
     def unset_var(self, name: str, *, nameref: bool = False) -> bool:
         """`unset NAME`; False when the variable is readonly (error printed by caller)."""
