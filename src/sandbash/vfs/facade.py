@@ -173,8 +173,11 @@ class Vfs:
         todo = split_path(path)
         if len(todo) > 32 and self.checkpoint is not None:
             self.checkpoint()  # deep paths cost a lookup per component: keep the deadline
-        # POSIX pathname resolution: 'NAME/' follows a last link and must name a directory
-        want_dir = _strip_slash(path)[1]
+        # POSIX pathname resolution: 'NAME/' follows a last link and must name a directory;
+        # 'NAME/.' looks '.' up in it too, which needs search permission there
+        bare, want_dir = _strip_slash(path)
+        search_last = bare.endswith("/.") and bool(todo)
+        want_dir = want_dir or search_last
         follow = follow or want_dir
         # the lstats of the path's own components in one backend call; used in
         # order until the walk leaves that path (a link), then one at a time
@@ -255,6 +258,8 @@ class Vfs:
             err = _SlashNotDir(errno.ENOTDIR, path)
             err.walked = prefix
             raise err
+        if search_last and st is not None:
+            self._need(st, 1, path)
         return prefix or "/", st, parent_st
 
     def _need(self, st: Stat, bit: int, path: str) -> None:
