@@ -7,11 +7,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..interp.control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
+from ..interp.redirects import dev_fd
 from ..interp.variables import hash_entry
 from ..limits import LimitExceeded, LimitKind
 from ..shvars.arrays import IndexedArray
 from ..syntax.parser import _RESERVED
-from ..vfs.errors import FsError
+from ..vfs.errors import FsError, strerror
 from . import BUILTINS, SPECIAL, builtin
 from .bopts import invalid_number, legal_number, no_options, parse_builtin, usage, wants_help
 
@@ -223,6 +224,17 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
         sh.write_err(f"{name}: usage: {name} filename [arguments]\n")
         return 2
     st = sh.state
+    fd = dev_fd(args[0])
+    if fd is not None:  # /dev/stdin, /dev/fd/N (`. <(cmd)`): the shell's own descriptor
+        try:
+            data = _read_descriptor(sh, fd)
+        except OSError as e:
+            sh.error(f"{args[0]}: {strerror(e.errno or 0)}")
+            return 1
+        if data is None:
+            sh.error(f"{args[0]}: No such file or directory")
+            return 1
+        return _source_text(sh, args, data)
     path = find_source(sh, args[0])
     if path is None and st.opts["posix"] and "/" not in args[0] and st.shopts["sourcepath"]:
         sh.builtin_error(name, f"{args[0]}: file not found")
@@ -250,8 +262,35 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
         if st.opts["posix"] and not st.command_builtin:
             raise ExitShell(1) from None
         return 1
+    return _source_text(sh, args, data)
+
+
+def _read_descriptor(sh: Shell, fd: int) -> bytes | None:
+    """All a descriptor holds, as `.` reads a file whole; None when it is not open for reading.
+    Bounded by max_input_size (the most script text a run takes)."""
+    stream = sh.io.get(fd)
+    if stream is None or not stream.readable:
+        return None
+    limit = sh.rt.limits.max_input_size
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        sh.rt.budget.checkpoint()
+        chunk = stream.read(min(1 << 16, limit + 1 - size))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise LimitExceeded(LimitKind.MAX_INPUT_SIZE, limit)
+
+
+def _source_text(sh: Shell, args: list[str], data: bytes) -> int:
+    """Run a sourced file's text: its own positional parameters when given arguments."""
+    st = sh.state
     text = data.decode("utf-8", "surrogateescape")
     saved_positional = st.positional
+    set_top = st.args_set_top
     if len(args) > 1:
         st.positional = args[1:]
     st.sources.append(args[0])
@@ -261,8 +300,6 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
     if len(st.sources) > limit:
         st.sources.pop()
         st.source_lines.pop()
-        from ..limits import LimitExceeded
-
         raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, limit)
     try:
         try:
@@ -274,7 +311,8 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
         st.sources.pop()
         st.source_lines.pop()
         st.line = saved_line
-        if len(args) > 1:
+        # bash keeps what a `set` outside functions gave the file, when `.` runs outside functions
+        if len(args) > 1 and not (st.args_set_top != set_top and not st.frames):
             st.positional = saved_positional
     return status
 
@@ -417,7 +455,8 @@ def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = Tru
         elif style == "t":
             sh.out("builtin\n")
         else:
-            sh.out(f"{name} is a shell builtin\n")
+            special = "special " if st.opts["posix"] and name in SPECIAL else ""  # posix mode says which
+            sh.out(f"{name} is a {special}shell builtin\n")
         if not all_:
             return True
     hashed = name in st.hashed

@@ -777,6 +777,10 @@ def bi_set(sh: Shell, argv: list[str]) -> int:
     elif args or parsed.dashdash is not None:
         st.positional = args
         st.args_version += 1
+    else:
+        return 0
+    if not st.frames:
+        st.args_set_top += 1
     return 0
 
 

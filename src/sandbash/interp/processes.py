@@ -123,7 +123,7 @@ class Processes:
         for level in range(MAX_INTERPRETER_SCRIPTS + 1):
             interp = _shebang(cur_text)
             if not interp:  # no interpreter (or one the kernel cannot run): the shell runs the file
-                return self._run_file_in_child(text, argv, env)
+                return self._run_file_in_child(text, argv, env, reinit=True)
             first = first or interp
             iargv = [*interp, cur_path, *cur_argv[1:]]
             prog = interp[0].rsplit("/", 1)[-1]
@@ -157,8 +157,12 @@ class Processes:
         self.sh.error(f"{argv[0]}: cannot execute: required file not found")
         return 127
 
-    def _run_file_in_child(self, text: str, argv: list[str], env: dict[str, str]) -> int:
+    def _run_file_in_child(
+        self, text: str, argv: list[str], env: dict[str, str], reinit: bool = False
+    ) -> int:
         child = self.spawn_shell(env)
+        if reinit:  # bash's shell_reinitialize resets every shopt but this one
+            child.state.shopts["globskipdots"] = self.state.shopts["globskipdots"]
         child.state.arg0 = argv[0]
         child.state.positional = argv[1:]
         child.state.mode = "file"

@@ -194,6 +194,7 @@ class ShellState:
         self.getopts_pos = 0  # index inside a bundled option group for getopts
         self.args_version = 0  # bumped when `set`/`shift` replace the positional parameters
         self.getopts_version = 0
+        self.args_set_top = 0  # bumped by `set` outside functions (a sourced file's `set --` stays)
         self.umask = 0o022
         self.ulimits: dict[str, tuple[int | None, int | None]] = {}  # ulimit: letter -> (soft, hard)
         self.completions: dict[str, dict[str, list[str]]] = {}  # complete: name -> option -> values
@@ -255,6 +256,7 @@ class ShellState:
         new.getopts_pos = self.getopts_pos
         new.args_version = self.args_version
         new.getopts_version = self.getopts_version
+        new.args_set_top = self.args_set_top
         new.umask = self.umask
         new.ulimits = dict(self.ulimits)
         new.completions = {k: {o: list(v) for o, v in spec.items()} for k, spec in self.completions.items()}
