@@ -506,6 +506,9 @@ def bi_type(sh: Shell, argv: list[str]) -> int:
 @builtin("hash")
 def bi_hash(sh: Shell, argv: list[str]) -> int:
     st = sh.state
+    if not st.opts["hashall"]:
+        sh.builtin_error("hash", "hashing disabled")  # (bash: before it reads any option)
+        return 1
     opts = parse_builtin(sh, argv, "dlp:rt")
     if opts is None:
         return 2

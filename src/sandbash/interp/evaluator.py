@@ -525,11 +525,12 @@ class Evaluator:
             except ReturnFromFunction as r:
                 status = r.status
             handler = st.traps.get("RETURN")
-            # a RETURN trap applies to the function that set it, or to all with functrace
+            # a RETURN trap applies to the function that set it, to traced functions it calls, or
+            # to all with functrace
             if (
                 handler
                 and st.in_trap != "RETURN"
-                and (st.opts["functrace"] or st.return_trap_depth == len(st.frames))
+                and (st.opts["functrace"] or st.trap_reaches(st.return_trap_depth))
             ):
                 self.sh.run_trap_text(handler, "RETURN")
         finally:

@@ -146,9 +146,9 @@ class Executor:
             rt.budget.charge_memory(held)
         try:
             if trace is not None:
-                for piece in trace:
+                for piece in _compound_traces(argv) + trace:
                     self.xtrace_line(piece)
-                self.xtrace_line(" ".join(_xquote(a) for a in argv))
+                self.xtrace_line(" ".join(_xtrace_word(a) for a in argv))
             if st.traps:
                 debug = st.traps.get("DEBUG")
                 if debug and st.in_trap != "DEBUG" and _debug_applies(st):
@@ -904,6 +904,27 @@ def _xquote(word: str) -> str:
 xquote = _xquote
 
 
+def _compound_traces(argv: list[str]) -> list[str]:
+    """`set -x` shows a declaration builtin's compound assignments (`declare -a a=(1 2)`) first,
+    each on its own line with every element single-quoted (`a=('1' '2')`, `h=(['k']='v')`)."""
+    out = []
+    for a in argv:
+        if isinstance(a, AssignArg) and a.items is not None:
+            items = " ".join(
+                ("" if key is None else f"[{single_quote(key)}]{'+' if add else ''}=") + single_quote(value)
+                for key, value, add in a.items
+            )
+            out.append(f"{a.name}{'+' if a.append else ''}=({items})")
+    return out
+
+
+def _xtrace_word(word: str) -> str:
+    """A word of the traced command: a compound assignment shows as its name alone (bash)."""
+    if isinstance(word, AssignArg) and word.items is not None:
+        return word.name
+    return _xquote(word)
+
+
 _KEYWORD_HEAD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
 
 
@@ -928,9 +949,9 @@ def _keywords_to_assigns(cmd: A.SimpleCommand) -> A.SimpleCommand:
 
 
 def _debug_applies(st: ShellState) -> bool:
-    """A DEBUG trap is not inherited by functions (unless functrace), except the one it was set in."""
-    depth = len(st.frames)
-    return depth == 0 or depth == st.debug_trap_depth or bool(st.opts["functrace"])
+    """A DEBUG trap is not inherited by functions (unless functrace, or traced functions called
+    from where it was set), except the one it was set in."""
+    return not st.frames or st.trap_reaches(st.debug_trap_depth) or bool(st.opts["functrace"])
 
 
 def unparse_command(cmd: A.Command) -> str:
