@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..expand.quoting import single_quote
+from ..interp.jobs import listed_jobs
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..stdio.streams import BufferWriter
 from ..syntax.lexer import KEY
@@ -138,7 +139,7 @@ def _files(sh: Shell, word: str, dirs_only: bool) -> list[str]:
 
 
 def _jobs(sh: Shell, running: bool) -> list[str]:
-    jobs = sorted(sh.rt.jobs.values(), key=lambda j: j.jid)
+    jobs = sorted(listed_jobs(sh).values(), key=lambda j: j.jid)
     return [j.command.split(" ", 1)[0] for j in jobs if not (running and j.done.is_set())]
 
 

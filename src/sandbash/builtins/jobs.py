@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..commands.options import CommandSpec, HelpRequested, Opt, UsageError, parse_args
 from ..interp.control import ExitShell
-from ..interp.jobs import JOBSPEC, PID, describe_signal, find_job, job_for, notify
+from ..interp.jobs import DONE, JOBSPEC, PID, RUNNING, describe_signal, find_job, job_for, listed_jobs, notify
 from . import builtin
 from .bopts import parse_builtin, usage, wants_help
 from .core import _SIGNALS, signal_list, signal_number
@@ -228,26 +228,30 @@ def bi_jobs(sh: Shell, argv: list[str]) -> int:
     opts = parse_builtin(sh, argv, "lnprsx")
     if opts is None:
         return 2
-    jobs = sh.rt.jobs
+    if opts.has("x"):
+        return _jobs_execute(sh, opts.letters(), opts.args)
+    jobs = listed_jobs(sh)
     ids = sorted(jobs)
     if opts.args:
         picked = []
         for spec in opts.args:
-            job = find_job(sh.rt.jobs, spec if spec.startswith("%") else "%" + spec)
+            job = find_job(jobs, spec if spec.startswith("%") else "%" + spec)
             if job is None:
                 sh.builtin_error("jobs", f"{spec}: no such job")
                 return 1
             picked.append(job.jid)
         ids = picked
+    order = sorted(jobs)
     for jid in ids:
         job = jobs[jid]
         done = job.done.is_set()
-        if (opts.has("r") and done) or (opts.has("s")):
-            continue
+        if (opts.has("r") and done) or opts.has("s"):
+            continue  # -s: no job is ever stopped (there is no job control)
+        if opts.has("n") and job.seen == (DONE if done else RUNNING):
+            continue  # -n: only the jobs whose state changed since the shell last told
         if opts.has("p"):
             sh.out(f"{job.pid}\n")
             continue
-        order = sorted(jobs)
         mark = "+" if jid == order[-1] else ("-" if len(order) > 1 and jid == order[-2] else " ")
         if job.signal:
             state = describe_signal(job.signal)
@@ -258,9 +262,26 @@ def bi_jobs(sh: Shell, argv: list[str]) -> int:
         # bash: "[%d]%c " then, with -l, the pid as "%5d " (else one more space)
         pid = f"{job.pid:>5} " if opts.has("l") else " "
         sh.out(f"[{jid}]{mark} {pid}{state:<24}{job.command}{'' if done else ' &'}\n")
+        job.seen = DONE if done else RUNNING
         if done:
             job.reported = True
     return 0
+
+
+def _jobs_execute(sh: Shell, letters: str, args: list[str]) -> int:
+    """`jobs -x COMMAND ARGS`: each word naming a job becomes its process group, then it runs.
+    Without job control every job is in the shell's own group: bash puts its pgid, here $$."""
+    if any(c in "lnp" for c in letters[: letters.index("x")]):
+        sh.builtin_error("jobs", "no other options allowed with `-x'")
+        return 1
+    if not args:
+        return 0
+    jobs = listed_jobs(sh)
+    words = []
+    for word in args:
+        job = find_job(jobs, word) if word.startswith("%") else None
+        words.append(word if job is None else str(sh.rt.identity.pid))
+    return sh.ex.dispatch(words, None, ())
 
 
 @builtin("disown")
@@ -268,26 +289,21 @@ def bi_disown(sh: Shell, argv: list[str]) -> int:
     opts = parse_builtin(sh, argv, "ahr")
     if opts is None:
         return 2
-    jobs = sh.rt.jobs
-    if opts.has("a") or (not opts.args and opts.has("r")):
-        for jid in list(jobs):
-            if not (opts.has("r") and jobs[jid].done.is_set()):
-                jobs.pop(jid)
-        return 0
-    if not opts.args:
-        if not jobs:
-            sh.builtin_error("disown", "current: no such job")
-            return 1
-        jobs.pop(max(jobs))
+    jobs = listed_jobs(sh)
+    nohup = opts.has("h")  # only marks the job not to get SIGHUP: no SIGHUP ever comes
+    if not opts.args and (opts.has("a") or opts.has("r")):  # with operands, -a and -r are ignored
+        for jid, job in jobs.items():
+            if not nohup and not (opts.has("r") and job.done.is_set()):
+                sh.rt.jobs.pop(jid)
         return 0
     status = 0
-    for spec in opts.args:
-        job = job_for(jobs, spec)[1]
-        if job is None:
-            sh.builtin_error("disown", f"{spec}: no such job")
+    for spec in opts.args or ["%+"]:
+        found = job_for(jobs, spec)[1]
+        if found is None:
+            sh.builtin_error("disown", f"{spec if opts.args else 'current'}: no such job")
             status = 1
-            continue
-        jobs.pop(job.jid, None)
+        elif not nohup:
+            sh.rt.jobs.pop(found.jid, None)
     return status
 
 

@@ -90,7 +90,21 @@ def notify(sh: Shell, job: Job) -> None:
 
 
 def notify_dead_jobs(sh: Shell) -> None:
-    """After a foreground command: bash reports the jobs a signal killed meanwhile."""
+    """After a foreground command and before each command of a script: bash reports the jobs
+    a signal killed meanwhile and (not interactive) counts every finished job as told: `jobs`
+    no longer lists it."""
     for job in list(sh.rt.jobs.values()):
-        if job.signal and not job.reported and job.done.is_set():
-            notify(sh, job)
+        if job.done.is_set():
+            if job.signal and not job.reported:
+                notify(sh, job)
+            job.seen = DONE
+
+
+# Job.seen: the state of a job the shell last told about
+RUNNING = "running"
+DONE = "done"
+
+
+def listed_jobs(sh: Shell) -> dict[int, Job]:
+    """The jobs `jobs`, `disown` and `compgen -j` see: not those finished and already told about."""
+    return {jid: j for jid, j in sh.rt.jobs.items() if not (j.seen == DONE and j.done.is_set())}

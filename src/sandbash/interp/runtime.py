@@ -48,6 +48,9 @@ class Job:
     status: int | None = None
     done: threading.Event = field(default_factory=threading.Event)
     reported: bool = False
+    # the state (RUNNING or DONE) the shell last told about: `jobs -n` lists a job whose state
+    # changed since; a finished job once told about is gone from `jobs` (bash has deleted it)
+    seen: str = ""
     # what `kill` acts on (the job's own budget) and the signal that ended the job, if one did
     budget: JobBudget | None = None
     signal: int = 0

@@ -32,6 +32,7 @@ from ..vfs.errors import FsError
 from .control import AbortCommand, ExitShell
 from .evaluator import Evaluator
 from .executor import Executor, unparse_command
+from .jobs import notify_dead_jobs
 from .processes import Processes
 from .redirects import Redirections
 from .runtime import Runtime
@@ -318,6 +319,10 @@ class Shell:
                 continue
             st.ctx_line = parser.line_at(max(parser.pos - 1, 0))  # (bash's line_number: where it read to)
             if toplevel:
+                if self.rt.jobs and not st.subshell:
+                    # as bash reads each command of a script: jobs a signal killed are reported,
+                    # and the finished ones are told about (no longer listed by `jobs`)
+                    notify_dead_jobs(self)
                 try:
                     self.run_list(node)
                 except AbortCommand as e:
