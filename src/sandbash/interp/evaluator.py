@@ -457,11 +457,14 @@ class Evaluator:
         st = self.state
         if st.ctx_line:
             st.line = st.ctx_line  # (bash names the line of the enclosing context, see ShellState.ctx_line)
-        undo = self.rd.apply_redirects(node.redirs)
+        forked = isinstance(node.body, A.Subshell)
+        if forked:
+            st.line = node.line  # (the child reports its own line)
+        undo = self.rd.apply_redirects(node.redirs, forked=forked)
         if undo is None:
-            st.last_status = 1
-            self.errexit_check(1)
-            return 1
+            st.last_status = self.rd.failure
+            self.errexit_check(st.last_status)
+            return st.last_status
         # background jobs inside keep this input instead of /dev/null (bash's stdin_redir)
         stdin = any(r.op in _STDIN_OPS and r.fd in (None, 0) and r.fd_var is None for r in node.redirs)
         st.stdin_redirected += stdin
@@ -550,9 +553,10 @@ class Evaluator:
 
     # ------------------------------------------------------------ errors
 
-    def expansion_failed(self, e: ExpansionError, builtin: str | None = None) -> int:
+    def expansion_failed(self, e: ExpansionError, builtin: str | None = None, forked: bool = False) -> int:
         """Report an expansion error (in `builtin`'s name when one raised it);
-        fatal ones end a non-interactive shell."""
+        fatal ones end a non-interactive shell. `forked`: the error ends the child bash runs a
+        command in (it expanded the redirections there): only that command fails."""
         if not e.located:
             self.sh.write_err(f"{self.sh.err_prefix(False)}{e.message}\n")
         elif builtin is None:
@@ -564,7 +568,14 @@ class Evaluator:
             # ${x:?} and unbound variables end the shell: bash -c exits 127 at
             # its top level; subshells and scripts from stdin or a file exit 1
             # (and under `set -e` too)
-            raise ExitShell(127 if st.mode == "c" and st.subshell == 0 and not st.opts["errexit"] else 1)
+            status = 127 if st.mode == "c" and st.subshell == 0 and not st.opts["errexit"] else 1
+            if not forked:
+                raise ExitShell(status)
+            st.last_status = status
+            self.errexit_check(status)
+            return status
+        if forked:
+            e = ExpansionError(e.message, None)
         if e.exits:
             # an integer variable given a bad value: `bash -c` exits, while a script read from a
             # file or stdin discards the current command and goes on with the next one

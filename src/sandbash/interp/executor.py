@@ -424,11 +424,11 @@ class Executor:
             if self.sh.pr.coproc is not None:
                 self.sh.pr.coproc_fds_changed()
             return 0
-        undo = self.rd.apply_redirects(redirs) if redirs else []
+        undo = self.rd.apply_redirects(redirs, forked=builtin is None and fdef is None) if redirs else []
         if undo is None:
             if builtin is not None and self.posix_special(name):
                 raise ExitShell(1)  # a special builtin's redirection error ends a POSIX shell
-            return 1
+            return self.rd.failure
         try:
             if fdef is not None:
                 return self.ev.call_function(name, fdef, argv, temp)

@@ -44,7 +44,7 @@ class Redirections:
     Depends on the state (fds), the expander (targets), the variables (`{v}>f`) and the
     evaluator (an expansion error is reported as any other)."""
 
-    __slots__ = ("sh", "state", "expander", "va", "ev")
+    __slots__ = ("sh", "state", "expander", "va", "ev", "failure")
 
     def __init__(self, sh: Shell, state: ShellState, expander: Expander, va: Variables) -> None:
         self.sh = sh
@@ -52,23 +52,27 @@ class Redirections:
         self.expander = expander
         self.va = va
         self.ev: Evaluator  # wired by the shell: the evaluator is made after this part
+        self.failure = 1  # the status of the command whose redirections failed last
 
-    def apply_redirects(self, redirs: tuple[A.Redir, ...], keep: bool = False) -> Undo | None:
-        """Apply in order; on failure print bash's message, undo, return None."""
+    def apply_redirects(
+        self, redirs: tuple[A.Redir, ...], keep: bool = False, forked: bool = False
+    ) -> Undo | None:
+        """Apply in order; on failure print bash's message, undo, return None. `forked`: for a
+        command bash runs in a child (a program, a subshell), which applies the redirections
+        there, so an expansion error in them (a bad substitution, ${u:?}, 1/0) ends only that
+        child with status 1 instead of the command line or the shell."""
         undo: Undo = []
         for r in redirs:
             try:
                 ok = self._apply_one(r, undo)
-            except ExpansionError as e:
+            except (ExpansionError, ArithError) as e:
                 self.restore_redirects(undo)
-                self.ev.expansion_failed(e)
-                return None
-            except ArithError as e:
-                self.restore_redirects(undo)
-                self.ev.expansion_failed(ExpansionError(e.render(), 1))
+                err = ExpansionError(e.render(), 1) if isinstance(e, ArithError) else e
+                self.failure = self.ev.expansion_failed(err, forked=forked)
                 return None
             if not ok:
                 self.restore_redirects(undo)
+                self.failure = 1
                 return None
         return undo
 
