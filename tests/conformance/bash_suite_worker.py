@@ -31,6 +31,7 @@ def main() -> None:
     )
     root = MemoryFs()
     root.mkdir("/tmp", 0o1777, 0, 0)  # as on the host: scripts make their own directories in $TMPDIR
+    root.mkdir("/etc", 0o755, 0, 0)  # (empty) as on the host: dstack.tests and test.tests cd and test -d it
     fs = MountFs(root)
     # the script's directory and its siblings ($HOME, $BASH_TSTOUT), as bash sees them
     fs.mount(os.path.dirname(workdir), OverlayFs(os.path.dirname(workdir)))

@@ -606,6 +606,13 @@ class Variables:
             else:
                 self.state.hashed[key] = hash_entry(value)
             return
+        if sub is not None and scope is None and name == "DIRSTACK" and name not in self.state.unspecial:
+            # an element replaces that stack entry (dirs +N); the current directory (0) stays
+            index = self.eval_index(sub, None, parsed)
+            stack = self.state.dirstack
+            if 1 <= index <= len(stack):
+                stack[index - 1] = stack[index - 1] + value if append else value
+            return
         if name in _NOASSIGN and name not in self.state.unspecial:
             return  # bash's att_noassign: assignments are ignored until `unset` makes the name ordinary
         via_ref = False
