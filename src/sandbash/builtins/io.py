@@ -9,12 +9,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..commands.options import OptionValueError
-from ..interp.variables import AssignError
+from ..interp.variables import AS_EXPANDED, AssignError
 from ..limits import DeadlineExpired, LimitExceeded, LimitKind, MemoryHold, SubBudget, thread_deadline
 from ..posix.echo import echo_text
 from ..posix.printf import FieldTooWide, format_printf
 from ..shvars.arrays import AssocArray, IndexedArray
-from ..shvars.vars import ASSOC, EXPORT, split_array_ref
+from ..shvars.vars import ASSOC, EXPORT, ArrayRefArg, split_array_ref
 from ..stdio.streams import Stream
 from ..vfs.errors import strerror
 from . import builtin
@@ -65,6 +65,7 @@ _MAPFILE_TYPES = {c: _mapfile_number(c) for c in _MAPFILE_NUMBERS}
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
+    from ..syntax.ast import Subscript
 
 
 def write_out(sh: Shell, name: str, data: bytes, fd: int = 1) -> int:
@@ -96,7 +97,8 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
     if not args:
         usage(sh, "printf")
         return 2
-    if var is not None and not _valid_var_ref(var, bool(sh.state.shopts.get("assoc_expand_once"))):
+    target = var_ref(sh, var) if var is not None else None
+    if var is not None and target is None:
         sh.builtin_error("printf", f"`{var}': not a valid identifier")
         return 2
     errors: list[str] = []
@@ -111,7 +113,7 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
     limit = sh.rt.limits.max_string_length
 
     def assign(name: str, count: int) -> bool:  # %n takes a plain name only, as bash's legal_identifier
-        if "[" in name or not _valid_var_ref(name):
+        if "[" in name or var_ref(sh, name) is None:
             return False
         sh.set_var(name, str(count))
         return True
@@ -124,13 +126,12 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
         from ..limits import LimitExceeded
 
         raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit) from None
-    if var is None:
+    if target is None:
         return _printf_line_buffered(sh, text, errors, marks) or status
     for e in errors:
         sh.builtin_error("printf", e)
-    name, _, sub = var.partition("[")
     try:
-        sh.set_var(name, text, sub=sub[:-1] if sub else None)
+        assign_ref(sh, target, text)
     except AssignError as e:
         assign_failed(sh, "printf", e)
         return 1
@@ -152,18 +153,34 @@ def _printf_line_buffered(sh: Shell, text: str, errors: list[str], marks: list[i
     return rc
 
 
-def _valid_var_ref(var: str, once: bool = False) -> bool:
-    parts = split_array_ref(var, once=once)
+# a variable a builtin assigns: name, subscript, how the subscript is read
+VarRef = tuple[str, "str | None", "Subscript | None"]
+
+
+def var_ref(sh: Shell, ref: str) -> VarRef | None:
+    """`name` or `name[sub]` as read, printf -v and wait -p take a variable (bash's
+    valid_array_reference with SET_VFLAGS): (name, subscript, how the subscript is read), or None
+    when it is no valid reference. Under assoc_expand_once the subscript is taken as already
+    expanded (quotes in it plain, not expanded again) and, in an argument written as an array
+    reference (`read A[$k]`), runs to the last `]`."""
+    once = bool(sh.state.shopts.get("assoc_expand_once"))
+    parts = split_array_ref(ref, quotes=not once, once=once and isinstance(ref, ArrayRefArg))
     if parts is None:
-        return False
+        return None
     name, sub = parts
     if (
         not name
         or not (name[0].isalpha() or name[0] == "_")
         or not all(c.isalnum() or c == "_" for c in name)
+        or sub == ""
     ):
-        return False
-    return sub != ""
+        return None
+    return name, sub, AS_EXPANDED if once and sub is not None else None
+
+
+def assign_ref(sh: Shell, target: VarRef, value: str) -> None:
+    name, sub, parsed = target
+    sh.set_var(name, value, sub=sub, parsed=parsed)
 
 
 # ------------------------------------------------------------ read
@@ -343,10 +360,13 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
     fd: int = given.get("u", 0)
     timeout: float | None = given.get("t")
     names = opts.args
+    targets: list[VarRef] = []
     for name in names:
-        if not _valid_var_ref(name, bool(sh.state.shopts.get("assoc_expand_once"))):
+        target = var_ref(sh, name)
+        if target is None:
             sh.builtin_error("read", f"`{name}': not a valid identifier")
             return 1
+        targets.append(target)
     stream = sh.io.get(fd)
     if stream is None or not stream.readable:
         sh.builtin_error("read", f"{fd}: invalid file descriptor: Bad file descriptor")
@@ -384,10 +404,8 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
             sh.set_var("REPLY", text)
             return status
         fields = split_read_fields(text, escaped, ifs, len(names))
-        for k, name in enumerate(names):
-            value = fields[k] if k < len(fields) else ""
-            base, _, sub = name.partition("[")
-            sh.set_var(base, value, sub=sub[:-1] if sub else None)
+        for k, target in enumerate(targets):
+            assign_ref(sh, target, fields[k] if k < len(fields) else "")
     except AssignError as e:
         assign_failed(sh, "read", e)
         return 1

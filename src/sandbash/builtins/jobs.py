@@ -19,6 +19,7 @@ from ..interp.jobs import DONE, JOBSPEC, PID, RUNNING, describe_signal, find_job
 from . import builtin
 from .bopts import parse_builtin, usage, wants_help
 from .core import _SIGNALS, signal_list, signal_number
+from .io import VarRef, assign_ref, var_ref
 
 if TYPE_CHECKING:
     from ..interp.runtime import Job
@@ -160,7 +161,12 @@ def _wait(sh: Shell, argv: list[str]) -> int:
     opts = parse_builtin(sh, argv, "fnp:")
     if opts is None:
         return 2
-    var = opts.value("p")
+    var: VarRef | None = None
+    if opts.has("p"):
+        var = var_ref(sh, opts.value("p"))
+        if var is None:
+            sh.builtin_error("wait", f"`{opts.value('p')}': not a valid identifier")
+            return 1
     if opts.has("n"):
         return _wait_any(sh, opts.args, var)
     if not opts.args:
@@ -181,7 +187,7 @@ def _wait(sh: Shell, argv: list[str]) -> int:
         status = job.status or 0
         sh.rt.jobs.pop(job.jid, None)
         if var is not None:
-            sh.set_var(var, str(job.pid))
+            assign_ref(sh, var, str(job.pid))
     return status
 
 
@@ -200,7 +206,7 @@ def _resolve(sh: Shell, spec: str) -> Job | int:
     return 1
 
 
-def _wait_any(sh: Shell, specs: list[str], var: str | None) -> int:
+def _wait_any(sh: Shell, specs: list[str], var: VarRef | None) -> int:
     """`wait -n`: the next of these jobs (or of all) to finish; 127 when there is none."""
     if specs:
         chosen = [j for j in (_resolve(sh, s) for s in specs) if not isinstance(j, int)]
@@ -215,7 +221,7 @@ def _wait_any(sh: Shell, specs: list[str], var: str | None) -> int:
                 notify(sh, job)
                 sh.rt.jobs.pop(job.jid, None)
                 if var is not None:
-                    sh.set_var(var, str(job.pid))
+                    assign_ref(sh, var, str(job.pid))
                 return job.status or 0
         chosen[0].wait(budget, 0.02, until=time.monotonic() + 0.02)  # then look at them all again
 

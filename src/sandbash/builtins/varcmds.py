@@ -10,7 +10,7 @@ from ..commands.options import CommandSpec, HelpRequested, Opt, UsageError, pars
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import ansi_c_quote, double_quote, single_quote
-from ..interp.variables import AssignError, ElementError, valid_ref_target
+from ..interp.variables import AS_EXPANDED, AssignError, ElementError, valid_ref_target
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import (
     ARRAY,
@@ -25,6 +25,7 @@ from ..shvars.vars import (
     TRACE,
     UPPER,
     VAR_OVERHEAD,
+    ArrayRefArg,
     AssignArg,
     Scope,
     Var,
@@ -37,6 +38,7 @@ from .funcattrs import declare_functions, print_functions, set_func_attrs, unset
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
+    from ..syntax.ast import Subscript
 
 _ATTR_FLAGS = {
     "a": ARRAY,
@@ -236,9 +238,19 @@ def _declare_one(
     """One NAME[=VALUE] of declare/typeset/local/export/readonly (`inherit`: -I, a new local
     starts with the value and attributes of the variable it hides)."""
     st = sh.state
+    parsed: Subscript | None = None
     if isinstance(arg, AssignArg):
         name, sub, append, value, items = arg.name, arg.sub, arg.append, arg.value, arg.items
         has_value = True
+        if sub is not None and items is None:
+            # bash expands the whole word first, then finds `name[sub]` in it again (A[$k] with
+            # k=']' is no name) and expands the subscript once more, unless assoc_expand_once
+            sub = sh.subscript_key(sub)
+            if split_array_ref(f"{name}[{sub}]") != (name, sub):
+                sh.builtin_error(cmd, f"`{name}[{sub}]{'+' * append}={value}': not a valid identifier")
+                return False
+            if st.shopts.get("assoc_expand_once"):
+                parsed = AS_EXPANDED
     else:
         name, eq, value = arg.partition("=")
         has_value = bool(eq)
@@ -440,7 +452,7 @@ def _declare_one(
                 return False
             var.value = value
         else:
-            sh.set_var(name, value, sub=sub, append=append, scope=temp_scope)
+            sh.set_var(name, value, sub=sub, append=append, scope=temp_scope, parsed=parsed)
     elif var.value is not None and isinstance(var.value, str) and set_attrs & (INTEGER | UPPER | LOWER):
         pass
     var.attrs |= new_attrs & READONLY
@@ -693,8 +705,11 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
             if not unset_function(sh, name):
                 status = 1
             continue
+        # written as an array reference (`unset a[$k]`): the subscript runs to the last `]` and
+        # is not expanded again (bash's W_ARRAYREF)
+        expanded = isinstance(name, ArrayRefArg)
         # (bash's unset reads quotes in a subscript as plain characters: `unset -v d["$k"]`, k=\')
-        if sub and split_array_ref(name, False, bool(st.shopts.get("assoc_expand_once"))) is None:
+        if sub and split_array_ref(name, False, expanded) is None:
             base = ""  # `A[]]`, `A[a]b]`: no array reference, so no name either
         if not _valid_name(base) or (sub and not sub.endswith("]")):
             if mode == "v" or (sub and _valid_name(base)):
@@ -705,7 +720,7 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
             continue
         try:
             if sub:
-                sh.va.unset_element(base, sub[:-1])
+                sh.va.unset_element(base, sub[:-1], expanded=expanded)
                 continue
             if mode == "" and st.vars.find(name) is None and name in st.functions:
                 if not unset_function(sh, name):

@@ -15,7 +15,18 @@ from ..expand.env import ExpansionError
 from ..expand.quoting import quote_reusable, single_quote
 from ..expand.words import literal_text, plain_literal
 from ..limits import DeadlineExpired, thread_deadline
-from ..shvars.vars import EXPORT, INTEGER, NAMEREF, READONLY, AssignArg, Scope, Var
+from ..shvars.vars import (
+    ARRAYREF_BUILTINS,
+    EXPORT,
+    INTEGER,
+    NAMEREF,
+    READONLY,
+    ArrayRefArg,
+    AssignArg,
+    Scope,
+    Var,
+    is_array_ref_text,
+)
 from ..stdio.streams import Stream, StreamError
 from ..syntax import ast as A
 from .builtin_table import PENDING, SPECIAL, Builtin, is_builtin, loaded, lookup
@@ -192,7 +203,15 @@ class Executor:
         expander = self.expander
         expander.begin_argv()
         out: list[str] = []
-        for w in words:
+        refs = _arrayref_args(words)
+        for i, w in enumerate(words):
+            if refs and i >= refs and is_array_ref_text(w.text):
+                fields = expander.word(w)
+                if len(fields) == 1:
+                    out.append(ArrayRefArg(fields[0]))  # (one field: bash's W_ARRAYREF stays)
+                else:
+                    out.extend(fields)
+                continue
             parts = w.parts
             if len(parts) == 1:
                 p = parts[0]
@@ -794,6 +813,19 @@ def _runs(name: str, kind: str, where: str) -> str:
     if kind == "script":
         return where
     return name
+
+
+def _arrayref_args(words: tuple[A.Word, ...]) -> int:
+    """bash's fix_arrayref_words: where the arguments of a builtin that takes array references
+    start when the command (as written, after any `command`) is one, else 0."""
+    for i, w in enumerate(words):
+        parts = w.parts
+        if len(parts) != 1 or type(parts[0]) is not A.Lit:
+            return 0
+        text = parts[0].text
+        if text != "command":
+            return i + 1 if text in ARRAYREF_BUILTINS else 0
+    return 0
 
 
 def _callable(

@@ -28,6 +28,7 @@ from ..shvars.vars import (
     VarStore,
     value_size,
 )
+from ..syntax.ast import Subscript
 from ..syntax.errors import ParseError, ParseLimit
 from ..syntax.lexer import is_name
 from .control import AbortCommand
@@ -145,6 +146,11 @@ def locale_known(name: str) -> bool:
     """Whether setlocale() takes `name` here: the sandbox has the C and POSIX locales only (with
     glibc's spellings of C.UTF-8)."""
     return name in ("C", "POSIX") or (name[:2] == "C." and name[2:].lower().replace("-", "") == "utf8")
+
+
+# a subscript taken as it is, not expanded again (bash's ASS_NOEXPAND: `declare A[$k]=v`, `read
+# A[$k]` under assoc_expand_once)
+AS_EXPANDED = Subscript(None, None)
 
 
 class ArithAssignError(ExpansionError):
@@ -983,7 +989,9 @@ class Variables:
             return True
         return True
 
-    def unset_element(self, name: str, sub: str) -> bool:
+    def unset_element(self, name: str, sub: str, *, expanded: bool = False) -> bool:
+        """`unset NAME[SUB]`; `expanded`: an associative key is not expanded again (bash's
+        W_ARRAYREF)."""
         var = self.state.vars.find(name)
         if var is None or sub == "":
             # (BASH_ALIASES, BASH_CMDS: bash leaves the tables alone; `unset 'a[]'` names no element)
@@ -1009,10 +1017,11 @@ class Variables:
         before = value_size(v)
         if isinstance(v, AssocArray):
             # assoc_expand_once: the word's expansion was the only one (`unset 'a[$k]'` is key $k)
-            v.unset(sub if self.state.shopts.get("assoc_expand_once") else self.sh.subscript_key(sub))
+            once = expanded or self.state.shopts.get("assoc_expand_once")
+            v.unset(sub if once else self.sh.subscript_key(sub))
         elif isinstance(v, IndexedArray):
             try:
-                index = self.eval_index(sub, v)
+                index = self.eval_index(sub, v)  # (bash expands an index again even then)
             except AssignError:
                 raise AssignError(f"[{sub}]: bad array subscript") from None  # sic: bash leaves out the name
             v.unset(index)

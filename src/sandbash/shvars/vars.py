@@ -151,6 +151,32 @@ def split_array_ref(ref: str, quotes: bool = True, once: bool = False) -> tuple[
     return ref[:i], ref[i + 1 : end]
 
 
+class ArrayRefArg(str):
+    """An argument written as an array reference (`unset A[$k]`, not `"A[$k]"`) to one of the
+    builtins in ARRAYREF_BUILTINS, whose expansion stayed one field (bash's W_ARRAYREF): its
+    subscript is all between the first `[` and the last `]`, already expanded."""
+
+    def name_sub(self) -> tuple[str, str]:
+        i = self.index("[")
+        return self[:i], self[i + 1 : -1]
+
+
+# the builtins bash marks such arguments for (mkbuiltins' arrayvar_builtins)
+ARRAYREF_BUILTINS = frozenset(
+    {"declare", "let", "local", "printf", "read", "test", "[", "typeset", "unset", "wait"}
+)
+
+
+def is_array_ref_text(text: str) -> bool:
+    """Whether a word as written is bash's valid_array_reference: a name, then a subscript
+    that is not empty and whose `]` is the last character."""
+    parts = split_array_ref(text) if text[-1:] == "]" else None
+    if parts is None or not parts[1]:
+        return False
+    name = parts[0]
+    return name.isascii() and name.isidentifier()
+
+
 def value_size(value: Value) -> int:
     """Bytes a variable's value holds, conservatively."""
     if value is None:
