@@ -56,9 +56,11 @@ def _split_options(argv: list[str]) -> tuple[list[str], list[str]]:
 
 def _last(sh: Shell) -> int:
     """The index fc takes for the newest entry: bash skips one more when both its history
-    recording (after an fc edit) and `history -s` say the last entry is the current command."""
+    recording (`set -o history`, or after an fc edit) and the last addition (`history -s`, the
+    line just read) say the last entry is the current command."""
     st = sh.state
-    return len(st.history) - 1 - (1 if st.history_added and st.history_remember else 0)
+    remember = st.history_remember or st.opts["history"]
+    return len(st.history) - 1 - (1 if st.history_added and remember else 0)
 
 
 def _hnum(sh: Shell, word: str | None, first: bool, listing: bool) -> int:

@@ -36,10 +36,13 @@ def bi_history(sh: Shell, argv: list[str]) -> int:
         return 1
     if opts.has("c"):
         hist.clear()
+        sh.state.history_saved = 0
         if not args:
             return 0
     if opts.has("s"):
         if args:
+            if sh.state.opts["history"] and sh.state.history_added and hist:
+                hist.pop()  # the `history -s` line itself gives way, as bash removes it
             add_entry(sh, " ".join(args))
             sh.state.history_added = True
         return 0
@@ -52,9 +55,13 @@ def bi_history(sh: Shell, argv: list[str]) -> int:
     return _file_op(sh, opts.letters(), args)
 
 
-def add_entry(sh: Shell, entry: str) -> None:
+def add_entry(sh: Shell, entry: str, session: bool = True) -> None:
+    """Add one entry; `session`: a line of this shell's own (what `history -a` appends later),
+    not one read from the history file."""
     sh.rt.budget.charge_memory(len(entry) + _ENTRY_COST)
     sh.state.history.append(entry)
+    if session:
+        sh.state.history_saved += 1
 
 
 def _display(sh: Shell, args: list[str]) -> int:
@@ -151,8 +158,12 @@ def _file_op(sh: Shell, letters: str, args: list[str]) -> int:
         if "w" in letters:
             sh.state.fs.write_bytes(name, _encode(hist))
         elif "a" in letters:
-            # the entries added since the last -a (or since the list was read)
-            sh.state.fs.write_bytes(name, _encode(hist[sh.state.history_saved :]), append=True)
+            # bash's append_history(history_lines_this_session): the list's last entries, as many
+            # as this shell added since the last -a (lines read from a file since count not)
+            count = min(sh.state.history_saved, len(hist))
+            if count:
+                sh.state.fs.write_bytes(name, _encode(hist[len(hist) - count :]), append=True)
+            sh.state.history_saved = 0
         else:
             data = sh.state.fs.read_bytes(name).decode("utf-8", "surrogateescape")
             lines = data.splitlines()
@@ -160,10 +171,9 @@ def _file_op(sh: Shell, letters: str, args: list[str]) -> int:
                 lines = lines[sh.state.history_read :]
             sh.state.history_read += len(lines)
             for line in lines:
-                add_entry(sh, line)
+                add_entry(sh, line, session=False)
     except FsError:
         return 1
-    sh.state.history_saved = len(hist)
     return 0
 
 

@@ -32,6 +32,7 @@ from ..vfs.errors import FsError
 from .control import AbortCommand, ExitShell
 from .evaluator import Evaluator
 from .executor import Executor, unparse_command
+from .histline import history_line
 from .jobs import notify_dead_jobs
 from .processes import Processes
 from .redirects import Redirections
@@ -315,6 +316,8 @@ class Shell:
             if st.opts["verbose"]:
                 # `set -v`: each command is echoed as it is read
                 self.write_err(parser.src[start : parser.pos].lstrip("\n").rstrip("\n") + "\n")
+            if toplevel and st.opts["history"]:
+                self._remember(history_line(parser.src[start : parser.pos].strip("\n")))
             if st.opts["noexec"]:
                 continue
             st.ctx_line = parser.line_at(max(parser.pos - 1, 0))  # (bash's line_number: where it read to)
@@ -336,6 +339,15 @@ class Shell:
                         raise ExitShell(e.status) from None  # `set -e` sees the aborted line fail
             else:
                 self.run_list(node)
+
+    def _remember(self, text: str) -> None:
+        """`set -o history`: each command the script reads goes on the history list (as
+        `history -s` adds it: a line of this shell's session)."""
+        st = self.state
+        self.rt.budget.charge_memory(len(text) + 64)
+        st.history.append(text)
+        st.history_saved += 1
+        st.history_added = True  # bash's hist_last_line_added: the entry is the command running
 
     def _script_from_new_stdin(self, parser: Parser) -> tuple[Parser, Stream | None]:
         """A script read from stdin (`bash < file`) that moves fd 0 (`exec 0< other`) goes on with

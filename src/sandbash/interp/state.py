@@ -199,7 +199,7 @@ class ShellState:
         self.ulimits: dict[str, tuple[int | None, int | None]] = {}  # ulimit: letter -> (soft, hard)
         self.completions: dict[str, dict[str, list[str]]] = {}  # complete: name -> option -> values
         self.history: list[str] = []  # the history builtin's list (a script's shell records no commands)
-        self.history_saved = 0  # entries `history -a` has written
+        self.history_saved = 0  # entries this shell added that `history -a` has not appended yet
         self.history_read = 0  # lines `history -r/-n` have read from the file
         # bash's hist_last_line_added: `history -s` or fc added the last entry (fc's edit form drops it)
         self.history_added = False
