@@ -369,14 +369,21 @@ class Expander:
 
     # ------------------------------------------------------------ parts -> segments
 
-    def _parts(self, parts: tuple[A.Part, ...], segs: list[Seg], in_dq: bool, join_at: bool = False) -> None:
+    def _parts(
+        self,
+        parts: tuple[A.Part, ...],
+        segs: list[Seg],
+        in_dq: bool,
+        join_at: bool = False,
+        nosplit2: bool = False,
+    ) -> None:
         for p in parts:
             t = type(p)
             # the common kinds first, by exact type (node classes are final)
             if t is A.Lit:
                 segs.append((p.text, QUO if in_dq else LIT))  # type: ignore[union-attr]
             elif t is A.Param:
-                self._param_segs(p, segs, in_dq, join_at)  # type: ignore[arg-type]
+                self._param_segs(p, segs, in_dq, join_at, nosplit2)  # type: ignore[arg-type]
             elif t is A.SQ or t is A.Esc:
                 segs.append((p.text, QUO))  # type: ignore[union-attr]
             elif t is A.DQ:
@@ -512,16 +519,21 @@ class Expander:
 
     # ------------------------------------------------------------ parameters
 
-    def _param_segs(self, p: A.Param, segs: list[Seg], in_dq: bool, join_at: bool) -> None:
+    def _param_segs(
+        self, p: A.Param, segs: list[Seg], in_dq: bool, join_at: bool, nosplit2: bool = False
+    ) -> None:
         value = self.param(p, in_dq)
         if value is None:
             return
         if type(value) is str:
             segs.append((value, QUO if in_dq else EXP))
             return
-        self._value_segs(value, segs, in_dq, join_at)
+        self._value_segs(value, segs, in_dq, join_at, nosplit2)
 
-    def _value_segs(self, value: Value, segs: list[Seg], in_dq: bool, join_at: bool) -> None:
+    def _value_segs(
+        self, value: Value, segs: list[Seg], in_dq: bool, join_at: bool, nosplit2: bool = False
+    ) -> None:
+        """`nosplit2`: in the word of an unquoted ${x-word} (bash's PF_NOSPLIT2)."""
         flag = QUO if in_dq else EXP
         if value is None:
             return
@@ -538,6 +550,10 @@ class Expander:
         values = value.values
         if not in_dq and not join_at and len(values) > 1:
             ifs = self.env.ifs()
+            if nosplit2 and not value.star and ifs and ifs[0] != " ":
+                # POSIX interp 888: $@ there is joined with spaces that no splitting removes
+                segs.append((" ".join(values), QUO))
+                return
             if ifs and ifs[0] not in " \t\n":
                 # unquoted $* / $@ with IFS=':': bash joins on ':' and splits
                 # again, so an empty parameter stays an (empty) field
@@ -940,7 +956,7 @@ class Expander:
         if word is None:
             return ""
         segs: list[Seg] = []
-        self._parts(word.parts, segs, in_dq)
+        self._parts(word.parts, segs, in_dq, nosplit2=not in_dq)
         if in_dq:
             if _BRK in segs:
                 return _Segs(segs)  # "${u:-${a[@]}}" keeps the array's fields
