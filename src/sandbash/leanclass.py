@@ -92,23 +92,32 @@ def build(cls: T, *, repr_: bool, eq: bool, frozen: bool, slots: bool, lazy_init
         "__dataclass_fields__": _Protocol("__dataclass_fields__", specs, (repr_, eq, frozen)),
         "__dataclass_params__": _Protocol("__dataclass_params__", specs, (repr_, eq, frozen)),
     }
+    # the usual declaration has no field(init=/repr=/compare=/hash=): one tuple and one getter for all
+    plain = all(f.init and f.repr and f.compare and f.hash is None for f in specs.values())
+    get_all = _getter(names)
+
+    def chosen(keep: Callable[[Field], bool]) -> tuple[str, ...]:
+        return names if plain else tuple(n for n, f in specs.items() if keep(f))
+
     if "__match_args__" not in own:
-        methods["__match_args__"] = tuple(n for n, f in specs.items() if f.init)
+        methods["__match_args__"] = chosen(lambda f: f.init)
     if repr_ and "__repr__" not in own:
-        methods["__repr__"] = _repr_method(tuple(n for n, f in specs.items() if f.repr))
-    compared = tuple(n for n, f in specs.items() if f.compare)
+        methods["__repr__"] = _repr_method(chosen(lambda f: f.repr))
     if eq and "__eq__" not in own:
-        methods["__eq__"] = _eq_method(_getter(compared))
+        compared = chosen(lambda f: f.compare)
+        methods["__eq__"] = _eq_method(get_all if compared is names else _getter(compared))
     explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
     if eq and not explicit_hash:
         # dataclass's table: frozen and compared is hashable by the fields, compared and mutable is not
-        hashed = tuple(n for n, f in specs.items() if (f.compare if f.hash is None else f.hash))
-        methods["__hash__"] = _hash_method(_getter(hashed)) if frozen else None
+        hashed = chosen(lambda f: f.compare if f.hash is None else bool(f.hash))
+        methods["__hash__"] = (
+            _hash_method(get_all if hashed is names else _getter(hashed)) if frozen else None
+        )
     if frozen:
         methods["__setattr__"] = _frozen_setattr
         methods["__delattr__"] = _frozen_delattr
     if slots:
-        methods.update(_pickling(names))
+        methods.update(_pickling(names, get_all))
         ns = {k: v for k, v in own.items() if k not in names and k not in ("__dict__", "__weakref__")}
         ns.update(methods, __slots__=names, __qualname__=cls.__qualname__)
         built: T = type(cls)(cls.__name__, cls.__bases__, ns)
@@ -135,10 +144,11 @@ def _specs(cls: type) -> dict[str, Field]:
     # (not inspect.get_annotations: importing inspect is what this module saves)
     for name, note in cls.__dict__.get("__annotations__", {}).items():  # noqa: RUF063
         text = note if isinstance(note, str) else getattr(note, "__name__", repr(note))
-        if text.startswith(("ClassVar", "typing.ClassVar")):
-            continue
-        if text.startswith(("InitVar", "dataclasses.InitVar")):
-            raise TypeError(f"{cls.__name__}.{name}: InitVar is not supported by lean classes")
+        if "Var" in text:  # (one test for the usual annotation)
+            if text.startswith(("ClassVar", "typing.ClassVar")):
+                continue
+            if text.startswith(("InitVar", "dataclasses.InitVar")):
+                raise TypeError(f"{cls.__name__}.{name}: InitVar is not supported by lean classes")
         value = cls.__dict__.get(name, MISSING)
         spec = value if isinstance(value, Field) else Field(value, MISSING, True, True, None, True)
         if spec.default.__class__ in (list, dict, set):
@@ -237,9 +247,8 @@ def _hash_method(get: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any], int]:
     return __hash__
 
 
-def _pickling(names: tuple[str, ...]) -> dict[str, Any]:
+def _pickling(names: tuple[str, ...], get: Callable[[Any], tuple[Any, ...]]) -> dict[str, Any]:
     """A slotted class has no `__dict__` to pickle: its state is the fields' tuple."""
-    get = _getter(names)
     setter = object.__setattr__
 
     def __getstate__(self: object) -> tuple[Any, ...]:
