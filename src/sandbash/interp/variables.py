@@ -944,6 +944,17 @@ class Variables:
         elif name == "BASH_XTRACEFD" and value and not (value.isdigit() and int(value) in self.state.fds):
             self.sh.error(f"BASH_XTRACEFD: {value}: invalid value for trace file descriptor")
 
+    def is_assoc(self, name: str) -> bool:
+        """Whether an assignment to `name` (through namerefs) changes an associative array."""
+        try:
+            name, sub = self.resolve_name(name)
+        except AssignError:
+            return False
+        var = self.state.vars.find(name)
+        if sub is not None or var is None:
+            return False
+        return var.attrs & ASSOC != 0 or isinstance(var.value, AssocArray)
+
     def noassign(self, name: str) -> bool:
         """bash's att_noassign (the call stack arrays, GROUPS): assignments do nothing, until
         `unset` makes the name an ordinary variable."""
