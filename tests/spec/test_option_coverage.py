@@ -106,24 +106,7 @@ SET_O_NAMES = [
 # the builtins whose options the table lists, that a case does not exercise yet; each entry goes
 # when a case covers it (the test fails if a listed gap is in fact covered, so the list only shrinks)
 KNOWN_GAPS: set[str] = {
-    "command -p",
-    "enable -p",
-    "enable -s",
-    "help",
-    "help -d",
-    "help -m",
-    "help -s",
     "logout",
-    "ulimit -P",
-    "ulimit -T",
-    "ulimit -b",
-    "ulimit -f",
-    "ulimit -i",
-    "ulimit -k",
-    "ulimit -q",
-    "ulimit -s",
-    "ulimit -t",
-    "ulimit -u",
 }
 
 

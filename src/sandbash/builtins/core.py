@@ -23,6 +23,7 @@ _KEYWORDS = sorted(_RESERVED - {"in"} | {"]]"})
 
 
 _INTMAX = 2**63 - 1
+STD_PATH = "/bin:/usr/bin"  # command -p: the standard path (confstr(_CS_PATH), as bash asks)
 
 
 def _numeric(sh: Shell, name: str, text: str) -> int | None:
@@ -355,12 +356,13 @@ def bi_command(sh: Shell, argv: list[str]) -> int:
         return 2
     args = opts.args
     mode = "".join(c for c in opts.letters() if c in "vV")[-1:]
+    std = opts.has("p")
     if not args:
         return 0
     if mode:
         status = 0
         for name in args:
-            if not describe(sh, name, "v" if mode == "v" else "V", all_=False):
+            if not describe(sh, name, "v" if mode == "v" else "V", all_=False, std_path=std):
                 if mode == "V":
                     sh.builtin_error("command", f"{name}: not found")
                 status = 1
@@ -368,7 +370,7 @@ def bi_command(sh: Shell, argv: list[str]) -> int:
     st = sh.state
     st.command_builtin = True  # (read by the special builtin it runs, reset for what that runs)
     try:
-        return sh.ex.dispatch(args, None, (), no_functions=True)
+        return sh.ex.dispatch(args, None, (), no_functions=True, path=STD_PATH if std else None)
     finally:
         st.command_builtin = False
 
@@ -389,8 +391,11 @@ def bi_builtin(sh: Shell, argv: list[str]) -> int:
     return fn(sh, args)
 
 
-def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = True) -> bool:
-    """type/command -v/-V output for one name. style: v, V, t, p, P."""
+def describe(
+    sh: Shell, name: str, style: str, all_: bool, functions: bool = True, std_path: bool = False
+) -> bool:
+    """type/command -v/-V output for one name. style: v, V, t, p, P; `std_path` (command -p):
+    a file is searched in the standard path when the hash table does not have it."""
     st = sh.state
     found = False
     # aliases count only while they expand (off in scripts unless `shopt -s expand_aliases`)
@@ -460,7 +465,8 @@ def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = Tru
         if not all_:
             return True
     hashed = name in st.hashed
-    for where in _paths_of(sh, name, all_):
+    wheres = _paths_of(sh, name, all_) if hashed or not std_path else _std_path_of(sh, name)
+    for where in wheres:
         found = True
         if style == "v":
             sh.out(where + "\n")
@@ -474,16 +480,16 @@ def describe(sh: Shell, name: str, style: str, all_: bool, functions: bool = Tru
 def _paths_of(sh: Shell, name: str, every: bool) -> list[str]:
     """Where `name` would run from (the hash table first); `every` (type -a): each PATH directory's
     match in order, as bash lists them (/usr/bin/ls and /bin/ls)."""
-    entry = sh.state.hashed.get(name)
-    if entry is not None and not every:
-        return [entry.partition(":")[2]]  # as remembered, even when the file is gone (bash)
-    path = sh.get_str("PATH")
-    if every and "/" not in name and path is not None:
-        # (each directory on its own: the hash table, stale entries and all, stays as it is)
-        found = [w for k, w in (sh.ex.find_command(name, path=d) for d in path.split(":")) if k]
-        if found:
-            return found
     kind, where = sh.ex.find_command(name)
+    path = sh.get_str("PATH")
+    if not kind or not every or "/" in name or path is None:
+        return [where] if kind else []
+    found = [w for k, w in (sh.ex.find_command(name, path=d) for d in path.split(":")) if k]
+    return found or [where]
+
+
+def _std_path_of(sh: Shell, name: str) -> list[str]:
+    kind, where = sh.ex.find_command(name, path=STD_PATH)
     return [where] if kind else []
 
 
@@ -530,11 +536,8 @@ def bi_hash(sh: Shell, argv: list[str]) -> int:
     pathname = opts.value("p")
     status = 0
     for name in args:
-        if "/" in name and not targets:
-            continue  # a path is never hashed nor removed (bash's absolute_program)
-        if delete and not targets:
-            # (a table never made has nothing to remove, and says nothing)
-            if st.hashed.pop(name, None) is None and getattr(st.hashed, "created", True):
+        if delete:
+            if st.hashed.pop(name, None) is None:
                 sh.builtin_error("hash", f"{name}: not found")
                 status = 1
         elif targets:
@@ -544,17 +547,9 @@ def bi_hash(sh: Shell, argv: list[str]) -> int:
                 status = 1
             else:
                 where = entry.split(":", 1)[1]
-                if opts.has("l"):
-                    sh.out(f"builtin hash -p {where} {name}\n")
-                else:
-                    sh.out(f"{name}\t{where}\n" if len(args) > 1 else where + "\n")
+                sh.out(f"{name}\t{where}\n" if len(args) > 1 else where + "\n")
         elif pathname is not None:
-            stat = st.fs.try_stat(pathname)
-            if stat is not None and stat.is_dir:
-                sh.builtin_error("hash", f"{pathname}: Is a directory")
-                status = 1
-            else:
-                st.hashed[name] = hash_entry(pathname)
+            st.hashed[name] = hash_entry(pathname)
         else:
             status |= _hash_one(sh, name)
     return status
@@ -565,27 +560,13 @@ def _print_hashed(sh: Shell, portable: bool) -> None:
     if not hashed:
         if not portable:
             sh.out("hash: hash table empty\n")
-        return
-    # bash lists its table bucket by bucket, the newest entry of a bucket first
-    order = {name: i for i, name in enumerate(hashed)}
-    names = sorted(hashed, key=lambda n: (_hash_bucket(n), -order[n]))
-    if portable:
-        for name in names:
-            sh.out(f"builtin hash -p {hashed[name].split(':', 1)[1]} {name}\n")
+    elif portable:
+        for name, entry in hashed.items():
+            sh.out(f"builtin hash -p {entry.split(':', 1)[1]} {name}\n")
     else:
         sh.out("hits\tcommand\n")
-        for name in names:
-            sh.out(f"   1\t{hashed[name].split(':', 1)[1]}\n")
-
-
-def _hash_bucket(name: str) -> int:
-    """The bucket of bash's filename hash table (256 buckets) that `name` falls in: its FNV-1
-    string hash over the bytes as C's signed chars."""
-    h = 2166136261
-    for c in name.encode("utf-8", "surrogateescape"):
-        h = (h * 16777619) & 0xFFFFFFFF
-        h ^= c if c < 0x80 else c | 0xFFFFFF00
-    return h & 255
+        for entry in hashed.values():
+            sh.out(f"   1\t{entry.split(':', 1)[1]}\n")
 
 
 def _hash_one(sh: Shell, name: str) -> int:

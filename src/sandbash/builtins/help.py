@@ -230,7 +230,7 @@ def run_help(sh: Shell, argv: list[str]) -> int:
     opts = parse_builtin(sh, argv, "dms")
     if opts is None:
         return 2
-    form = opts.letters()[-1:]
+    form = next((c for c in "dms" if opts.has(c)), "")  # bash: -d before -m before -s
     names = opts.args
     if not names:
         text, _ = help_text([])
@@ -259,10 +259,12 @@ def _help_topics(sh: Shell, patterns: list[str], form: str) -> int:
     listed = set(_commands(sh))
     status = 0
     matched = False
+    if has_glob(patterns[0]):
+        # bash: one heading naming every pattern, when the first one is a pattern, matches or not
+        plural = "s" if len(patterns) > 1 else ""
+        sh.out(f"Shell commands matching keyword{plural} `{', '.join(patterns)}'\n\n")
     for pattern in patterns:
         found = _matching(topics, pattern)
-        if found and has_glob(pattern):
-            sh.out(f"Shell commands matching keyword `{pattern}'\n\n")
         for name in found:
             sh.out(_describe(name, topics[name], form))
         if found:

@@ -222,7 +222,7 @@ class Executor:
                         out.append(text)  # a plain word: nothing to expand
                         continue
                 elif t is A.AssignWord:
-                    out.append(self.expand_assign_arg(p.assign, self._declares_assoc(out)))  # type: ignore[union-attr]
+                    out.append(self.expand_assign_arg(p.assign))  # type: ignore[union-attr]
                     continue
                 elif t is A.Param or (t is A.DQ and p.parts and type(p.parts[0]) is not A.Lit):  # type: ignore[union-attr]
                     out.extend(expander.word(w))  # `$x`, `"$x..."`: an expansion, never literal text only
@@ -235,13 +235,7 @@ class Executor:
             expander.end_argv(out)
         return out
 
-    @staticmethod
-    def _declares_assoc(out: list[str]) -> bool:
-        """Whether the declaration builtin whose words so far are `out` was given -A (bash then
-        expands a list without splitting; without it, even for an associative array, it splits)."""
-        return any(w[:1] == "-" and "A" in w and not isinstance(w, AssignArg) for w in out[1:])
-
-    def expand_assign_arg(self, a: A.Assign, assoc: bool = False) -> AssignArg:
+    def expand_assign_arg(self, a: A.Assign) -> AssignArg:
         if a.array is None and a.sub is None and not a.append:
             # `local x=$y`, `declare n=1`: the commonest form
             name = a.name
@@ -250,7 +244,7 @@ class Executor:
             obj.name = name
             obj.value = value
             return obj
-        name, sub, append, value, items = self.expand_assignment(a, assoc)
+        name, sub, append, value, items = self.expand_assignment(a)
         head = name + (f"[{sub}]" if sub is not None else "") + ("+=" if append else "=")
         if items is not None:
             # (the text eval reads again: keys kept, `[k]=v`)
@@ -262,36 +256,23 @@ class Executor:
         return AssignArg.make(text, name, sub, append, value, items)
 
     def expand_assignment(
-        self, a: A.Assign, assoc: bool | None = None
+        self, a: A.Assign
     ) -> tuple[str, str | None, bool, str, list[tuple[str | None, str, bool]] | None]:
-        """Expand one assignment's value (nothing is assigned yet). `assoc`: whether a list is
-        for an associative array (None: as the variable is)."""
+        """Expand one assignment's value (nothing is assigned yet)."""
         if a.array is not None:
-            declared = assoc is not None
-            if assoc is None:
-                assoc = self.va.is_assoc(a.name)
-            return a.name, a.sub, a.append, "", self.expand_array_items(a.array, assoc, declared)
+            return a.name, a.sub, a.append, "", self.expand_array_items(a.array)
         value = self.expander.string(a.value) if a.value is not None else ""
         return a.name, a.sub, a.append, value, None
 
     def expand_array_items(
-        self, array: tuple[A.ArrayItem, ...] | list[A.ArrayItem], assoc: bool = False, declared: bool = False
+        self, array: tuple[A.ArrayItem, ...] | list[A.ArrayItem]
     ) -> list[tuple[str | None, str, bool]]:
-        """The words of `( ... )`: (key or None, value, key+=); a word without a key splits. For
-        an associative array every word is one string, without tilde expansion (bash 5.2).
-        `declared`: the list is an argument of declare -A."""
+        """The words of `( ... )`: (key or None, value, key+=); a word without a key splits."""
         items: list[tuple[str | None, str, bool]] = []
-        string = self.expander.string
         for item in array:
             if item.key is not None:
-                value = string(_tildes_as_text(item.value) if assoc else item.value)
-                items.append((string(item.key), value, item.append))
-            elif assoc and array[0].key is not None:
-                # never assigned: bash names the word as written (quoted when declare read it)
-                text = item.value.text
-                items.append((None, single_quote(text) if declared else text, False))
-            elif assoc:
-                items.append((None, string(_tildes_as_text(item.value)), False))
+                key = self.expander.string(item.key)
+                items.append((key, self.expander.string(item.value), item.append))
             else:
                 for v in self.expander.words((item.value,)):
                     items.append((None, v, False))
@@ -353,21 +334,27 @@ class Executor:
         *,
         no_functions: bool = False,
         builtins_only: bool = False,
+        path: str | None = None,
     ) -> int:
         """Run argv as a function, builtin or command. `temp` holds the command's
         temporary assignments (`x=1 cmd`), already expanded and exported. The
-        policy (and the embedder's command gate) decide here; audit events too."""
+        policy (and the embedder's command gate) decide here; audit events too.
+        `path` searches a command there, not in PATH nor the hash table (`command -p`)."""
         st = self.state
         name = argv[0]
         rt = self.sh.rt
         fdef, builtin = _callable(st, name, no_functions)
-        if rt.gates is None:
-            return self._dispatch_run(argv, temp, redirs, fdef, builtin, builtins_only)
         found: tuple[str, str] | None = None
+        if path is not None and fdef is None and builtin is None:
+            found = self.find_command(name, path)
+        if rt.gates is None:
+            return self._dispatch_run(argv, temp, redirs, fdef, builtin, builtins_only, found)
         if fdef is not None:
             kind, runs = "function", name
         elif builtin is not None:
             kind, runs = "builtin", name
+        elif found is not None:
+            kind, runs = found[0], _runs(name, *found)
         else:
             # the gate decides on what will run (hash table, PATH), and the run uses that same lookup
             if temp is not None:  # `PATH=/x cmd` looks cmd up in /x
@@ -834,14 +821,6 @@ def _runs(name: str, kind: str, where: str) -> str:
     return name
 
 
-def _tildes_as_text(word: A.Word) -> A.Word:
-    """`word` with its tilde prefixes as plain text."""
-    if not any(type(p) is A.Tilde for p in word.parts):
-        return word
-    parts = tuple(A.Lit("~" + p.user) if isinstance(p, A.Tilde) else p for p in word.parts)
-    return A.Word(parts, word.line, word.text, word.col)
-
-
 def _arrayref_args(words: tuple[A.Word, ...]) -> int:
     """bash's fix_arrayref_words: where the arguments of a builtin that takes array references
     start when the command (as written, after any `command`) is one, else 0."""
@@ -886,11 +865,6 @@ def _run_builtin(self: Shell, builtin: Builtin, name: str, argv: list[str]) -> i
         return 1
     except ExpansionError as e:  # e.g. `read n` into an integer variable
         return self.expansion_failed(e, name)
-    except AssignError as e:
-        if not e.named:
-            raise
-        self.builtin_error(name, e.message)  # (`getopts x r` with r a nameref without a target)
-        return 1
 
 
 def _trace_array_source(a: A.Assign) -> str:

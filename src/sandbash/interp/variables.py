@@ -361,7 +361,21 @@ class Variables:
                 return None
             base, _, sub = target.partition("[")
             if sub:
-                return self._deref_element(base, sub[:-1])
+                # a reference to an array element: read through expansion
+                arr = self.state.vars.find(base)
+                if arr is None:
+                    return None
+                key = sub[:-1]
+                v = arr.value
+                if key in ("@", "*") and isinstance(v, (IndexedArray, AssocArray)):
+                    return self._whole_array(v, key)
+                if isinstance(v, AssocArray):
+                    got = v.get(self.sh.subscript_key(key))
+                elif isinstance(v, IndexedArray):
+                    got = v.get(self.eval_index(key, v))
+                else:
+                    got = v if self.eval_index(key, None) == 0 else None
+                return Var(got, 0) if got is not None else None
             if base in seen:
                 return self._circular(name, base)
             seen.add(base)
@@ -372,27 +386,6 @@ class Variables:
                 return nxt
             target = nxt.value
         return None
-
-    def _deref_element(self, base: str, key: str) -> Var | None:
-        """What a nameref to `base[key]` reads. An indexed subscript is evaluated even when the
-        array is unset (`set -u` sees its names); a negative one out of range is reported, and the
-        reference reads as unset (bash)."""
-        arr = self.state.vars.find(base)
-        v = arr.value if arr is not None else None
-        if key in ("@", "*"):
-            if isinstance(v, (IndexedArray, AssocArray)):
-                return self._whole_array(v, key)
-            return Var(v, 0) if v is not None else None
-        if isinstance(v, AssocArray) or (arr is not None and arr.attrs & ASSOC):
-            got = v.get(self.sh.subscript_key(key)) if isinstance(v, AssocArray) else None
-        else:
-            try:
-                index = self.eval_index(key, v if isinstance(v, IndexedArray) else None)
-            except AssignError:
-                self.sh.report_error(f"{base}: bad array subscript")
-                return None
-            got = v.get(index) if isinstance(v, IndexedArray) else (v if index == 0 else None)
-        return Var(got, 0) if got is not None else None
 
     def _whole_array(self, v: IndexedArray | AssocArray, key: str) -> Var | None:
         """A nameref to `A[@]` or `A[*]` reads as the elements joined, as `"${A[*]}"` joins them
@@ -951,25 +944,13 @@ class Variables:
         elif name == "BASH_XTRACEFD" and value and not (value.isdigit() and int(value) in self.state.fds):
             self.sh.error(f"BASH_XTRACEFD: {value}: invalid value for trace file descriptor")
 
-    def is_assoc(self, name: str) -> bool:
-        """Whether an assignment to `name` (through namerefs) changes an associative array."""
-        try:
-            name, sub = self.resolve_name(name)
-        except AssignError:
-            return False
-        var = self.state.vars.find(name)
-        if sub is not None or var is None:
-            return False
-        return var.attrs & ASSOC != 0 or isinstance(var.value, AssocArray)
-
     def noassign(self, name: str) -> bool:
         """bash's att_noassign (the call stack arrays, GROUPS): assignments do nothing, until
         `unset` makes the name an ordinary variable."""
         return name in _NOASSIGN and name not in self.state.unspecial
 
-    def unset_var(self, name: str, *, nameref: bool = False, force: bool = False) -> bool:
-        """`unset NAME` (`nameref`: the reference itself, `unset -n`); `force`: even a readonly
-        one, as bash unsets a finished coprocess's NAME_PID."""
+    def unset_var(self, name: str, *, nameref: bool = False) -> bool:
+        """`unset NAME`; False when the variable is readonly (error printed by caller)."""
         if not nameref:
             name, sub = self.resolve_name(name)
             if sub is not None:
@@ -987,7 +968,7 @@ class Variables:
             var = scopes[i].get(name)
             if var is None:
                 continue
-            if var.attrs & READONLY and not force:
+            if var.attrs & READONLY:
                 raise AssignError(f"{name}: cannot unset: readonly variable")
             scope = scopes[i]
             # a local unset in its own function (or anywhere with localvar_unset)
