@@ -288,7 +288,8 @@ def _declare_one(
         if cur is None or not (cur.attrs & ASSOC or isinstance(cur.value, AssocArray)):
             set_attrs |= ARRAY
     if set_attrs & NAMEREF and has_value and not valid_ref_target(value):
-        sh.builtin_error(cmd, f"`{value}': invalid variable name for name reference")
+        why = "invalid variable name for name reference" if value else "not a valid identifier"
+        sh.builtin_error(cmd, f"`{value}': {why}")
         return False
     if set_attrs & NAMEREF and has_value and value == name:
         if st.vars.function_scope() is None:
@@ -377,7 +378,12 @@ def _declare_one(
             if not has_value:
                 var.value = tvar.value
             var.attrs |= tvar.attrs & EXPORT
-    if var.attrs & READONLY and (has_value or clear_attrs & READONLY):
+    # a readonly variable's value cannot change, nor whether it is a reference (a reference with
+    # no target may stop being one)
+    ref_change = bool(set_attrs & ~var.attrs & NAMEREF) or bool(
+        clear_attrs & var.attrs & NAMEREF and var.value is not None
+    )
+    if var.attrs & READONLY and (has_value or clear_attrs & READONLY or ref_change):
         # readonly/export name themselves only for a quoted list they make an array of
         quoted_list = items is None and set_attrs & (ARRAY | ASSOC) and value[:1] == "(" and value[-1:] == ")"
         if cmd in ("declare", "typeset", "local") or quoted_list:
@@ -398,7 +404,7 @@ def _declare_one(
         if isinstance(var.value, (IndexedArray, AssocArray)) or var.attrs & (ARRAY | ASSOC):
             sh.builtin_error(cmd, f"{name}: reference variable cannot be an array")
             return False
-        if not has_value and isinstance(var.value, str) and var.value and not valid_ref_target(var.value):
+        if not has_value and isinstance(var.value, str) and not valid_ref_target(var.value):
             sh.builtin_error(cmd, f"`{var.value}': invalid variable name for name reference")
             return False
     if (clear_attrs & ARRAY and (isinstance(var.value, IndexedArray) or var.attrs & ARRAY)) or (
@@ -726,6 +732,14 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
                 if not unset_function(sh, name):
                     status = 1
                 continue
+            if mode == "n":
+                # `unset -n` unsets a reference itself; any other variable stays (bash 5.2's
+                # unbind_nameref), though a readonly one is reported
+                var = st.vars.find(name)
+                if var is not None and var.attrs & READONLY:
+                    raise AssignError(f"{name}: cannot unset: readonly variable")
+                if var is None or not var.attrs & NAMEREF:
+                    continue
             sh.va.unset_var(name, nameref=mode == "n")
         except AssignError as e:
             sh.builtin_error("unset", e.message)

@@ -663,6 +663,8 @@ class Expander:
         if self.env.option("nounset") and p.name not in ("@", "*"):
             if p.sub in ("@", "*") and p.prefix != "#":
                 return
+            if p.sub is None and "[" in (self.env.nameref_target(p.name) or ""):
+                return  # bash 5.2: a nameref to an unset array element is not reported
             if (desc.isdigit() or desc == "!") and not p.braced:
                 desc = "$" + desc  # bash names `$1` so, but `${1}` as 1
             raise ExpansionError(f"{desc}: unbound variable", 127)

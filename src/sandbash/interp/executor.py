@@ -865,6 +865,11 @@ def _run_builtin(self: Shell, builtin: Builtin, name: str, argv: list[str]) -> i
         return 1
     except ExpansionError as e:  # e.g. `read n` into an integer variable
         return self.expansion_failed(e, name)
+    except AssignError as e:
+        if not e.named:
+            raise
+        self.builtin_error(name, e.message)  # (`getopts x r` with r a nameref without a target)
+        return 1
 
 
 def _trace_array_source(a: A.Assign) -> str:

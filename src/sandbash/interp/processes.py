@@ -558,11 +558,12 @@ class Processes:
             if fds.get(fd) is stream:
                 del fds[fd]
                 stream.close()
-        for name in (cp.name, cp.name + "_PID"):
-            try:
-                self.va.unset_var(name)
-            except AssignError as e:
-                self.sh.error(e.message)
+        try:
+            self.va.unset_var(cp.name)
+        except AssignError as e:
+            self.sh.error(e.message)
+        # NAME_PID goes even when readonly, and a reference itself rather than what it names (bash)
+        self.va.unset_var(cp.name + "_PID", nameref=True, force=True)
 
     def wait_all_jobs(self) -> None:
         """The script is over. `bash -c` exits without waiting for its background jobs: jobs asleep

@@ -517,7 +517,7 @@ class Shell:
         try:
             self.set_var(name, str(value), sub=sub)
         except AssignError as e:
-            raise ArithAssignError(e.message, 1) from None
+            raise ArithAssignError(f"{self.arith_cmd}{e.message}" if e.named else e.message, 1) from None
 
     def arith_slots(self, fn: ArithFn, template: str, slots: dict[str, str]) -> int:
         """Evaluate `fn`, compiled arithmetic `template`, with its slot names bound to numbers (the

@@ -361,21 +361,7 @@ class Variables:
                 return None
             base, _, sub = target.partition("[")
             if sub:
-                # a reference to an array element: read through expansion
-                arr = self.state.vars.find(base)
-                if arr is None:
-                    return None
-                key = sub[:-1]
-                v = arr.value
-                if key in ("@", "*") and isinstance(v, (IndexedArray, AssocArray)):
-                    return self._whole_array(v, key)
-                if isinstance(v, AssocArray):
-                    got = v.get(self.sh.subscript_key(key))
-                elif isinstance(v, IndexedArray):
-                    got = v.get(self.eval_index(key, v))
-                else:
-                    got = v if self.eval_index(key, None) == 0 else None
-                return Var(got, 0) if got is not None else None
+                return self._deref_element(base, sub[:-1])
             if base in seen:
                 return self._circular(name, base)
             seen.add(base)
@@ -386,6 +372,27 @@ class Variables:
                 return nxt
             target = nxt.value
         return None
+
+    def _deref_element(self, base: str, key: str) -> Var | None:
+        """What a nameref to `base[key]` reads. An indexed subscript is evaluated even when the
+        array is unset (`set -u` sees its names); a negative one out of range is reported, and the
+        reference reads as unset (bash)."""
+        arr = self.state.vars.find(base)
+        v = arr.value if arr is not None else None
+        if key in ("@", "*"):
+            if isinstance(v, (IndexedArray, AssocArray)):
+                return self._whole_array(v, key)
+            return Var(v, 0) if v is not None else None
+        if isinstance(v, AssocArray) or (arr is not None and arr.attrs & ASSOC):
+            got = v.get(self.sh.subscript_key(key)) if isinstance(v, AssocArray) else None
+        else:
+            try:
+                index = self.eval_index(key, v if isinstance(v, IndexedArray) else None)
+            except AssignError:
+                self.sh.report_error(f"{base}: bad array subscript")
+                return None
+            got = v.get(index) if isinstance(v, IndexedArray) else (v if index == 0 else None)
+        return Var(got, 0) if got is not None else None
 
     def _whole_array(self, v: IndexedArray | AssocArray, key: str) -> Var | None:
         """A nameref to `A[@]` or `A[*]` reads as the elements joined, as `"${A[*]}"` joins them
@@ -949,8 +956,9 @@ class Variables:
         `unset` makes the name an ordinary variable."""
         return name in _NOASSIGN and name not in self.state.unspecial
 
-    def unset_var(self, name: str, *, nameref: bool = False) -> bool:
-        """`unset NAME`; False when the variable is readonly (error printed by caller)."""
+    def unset_var(self, name: str, *, nameref: bool = False, force: bool = False) -> bool:
+        """`unset NAME` (`nameref`: the reference itself, `unset -n`); `force`: even a readonly
+        one, as bash unsets a finished coprocess's NAME_PID."""
         if not nameref:
             name, sub = self.resolve_name(name)
             if sub is not None:
@@ -968,7 +976,7 @@ class Variables:
             var = scopes[i].get(name)
             if var is None:
                 continue
-            if var.attrs & READONLY:
+            if var.attrs & READONLY and not force:
                 raise AssignError(f"{name}: cannot unset: readonly variable")
             scope = scopes[i]
             # a local unset in its own function (or anywhere with localvar_unset)
