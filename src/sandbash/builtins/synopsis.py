@@ -7,7 +7,7 @@ parses its options with bopts) both read it without importing each other.
 from __future__ import annotations
 
 USAGE = {
-    ":": ": [arguments]",
+    ":": ":",  # (bash 5.2; 5.3 reads ": [arguments]")
     ".": ". filename [arguments]",
     "alias": "alias [-p] [name[=value] ... ]",
     "break": "break [n]",
