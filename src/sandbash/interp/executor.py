@@ -222,7 +222,7 @@ class Executor:
                         out.append(text)  # a plain word: nothing to expand
                         continue
                 elif t is A.AssignWord:
-                    out.append(self.expand_assign_arg(p.assign))  # type: ignore[union-attr]
+                    out.append(self.expand_assign_arg(p.assign, self._declares_assoc(out)))  # type: ignore[union-attr]
                     continue
                 elif t is A.Param or (t is A.DQ and p.parts and type(p.parts[0]) is not A.Lit):  # type: ignore[union-attr]
                     out.extend(expander.word(w))  # `$x`, `"$x..."`: an expansion, never literal text only
@@ -235,7 +235,13 @@ class Executor:
             expander.end_argv(out)
         return out
 
-    def expand_assign_arg(self, a: A.Assign) -> AssignArg:
+    @staticmethod
+    def _declares_assoc(out: list[str]) -> bool:
+        """Whether the declaration builtin whose words so far are `out` was given -A (bash then
+        expands a list without splitting; without it, even for an associative array, it splits)."""
+        return any(w[:1] == "-" and "A" in w and not isinstance(w, AssignArg) for w in out[1:])
+
+    def expand_assign_arg(self, a: A.Assign, assoc: bool = False) -> AssignArg:
         if a.array is None and a.sub is None and not a.append:
             # `local x=$y`, `declare n=1`: the commonest form
             name = a.name
@@ -244,7 +250,7 @@ class Executor:
             obj.name = name
             obj.value = value
             return obj
-        name, sub, append, value, items = self.expand_assignment(a)
+        name, sub, append, value, items = self.expand_assignment(a, assoc)
         head = name + (f"[{sub}]" if sub is not None else "") + ("+=" if append else "=")
         if items is not None:
             # (the text eval reads again: keys kept, `[k]=v`)
@@ -256,23 +262,36 @@ class Executor:
         return AssignArg.make(text, name, sub, append, value, items)
 
     def expand_assignment(
-        self, a: A.Assign
+        self, a: A.Assign, assoc: bool | None = None
     ) -> tuple[str, str | None, bool, str, list[tuple[str | None, str, bool]] | None]:
-        """Expand one assignment's value (nothing is assigned yet)."""
+        """Expand one assignment's value (nothing is assigned yet). `assoc`: whether a list is
+        for an associative array (None: as the variable is)."""
         if a.array is not None:
-            return a.name, a.sub, a.append, "", self.expand_array_items(a.array)
+            declared = assoc is not None
+            if assoc is None:
+                assoc = self.va.is_assoc(a.name)
+            return a.name, a.sub, a.append, "", self.expand_array_items(a.array, assoc, declared)
         value = self.expander.string(a.value) if a.value is not None else ""
         return a.name, a.sub, a.append, value, None
 
     def expand_array_items(
-        self, array: tuple[A.ArrayItem, ...] | list[A.ArrayItem]
+        self, array: tuple[A.ArrayItem, ...] | list[A.ArrayItem], assoc: bool = False, declared: bool = False
     ) -> list[tuple[str | None, str, bool]]:
-        """The words of `( ... )`: (key or None, value, key+=); a word without a key splits."""
+        """The words of `( ... )`: (key or None, value, key+=); a word without a key splits. For
+        an associative array every word is one string, without tilde expansion (bash 5.2).
+        `declared`: the list is an argument of declare -A."""
         items: list[tuple[str | None, str, bool]] = []
+        string = self.expander.string
         for item in array:
             if item.key is not None:
-                key = self.expander.string(item.key)
-                items.append((key, self.expander.string(item.value), item.append))
+                value = string(_tildes_as_text(item.value) if assoc else item.value)
+                items.append((string(item.key), value, item.append))
+            elif assoc and array[0].key is not None:
+                # never assigned: bash names the word as written (quoted when declare read it)
+                text = item.value.text
+                items.append((None, single_quote(text) if declared else text, False))
+            elif assoc:
+                items.append((None, string(_tildes_as_text(item.value)), False))
             else:
                 for v in self.expander.words((item.value,)):
                     items.append((None, v, False))
@@ -819,6 +838,14 @@ def _runs(name: str, kind: str, where: str) -> str:
     if kind == "script":
         return where
     return name
+
+
+def _tildes_as_text(word: A.Word) -> A.Word:
+    """`word` with its tilde prefixes as plain text."""
+    if not any(type(p) is A.Tilde for p in word.parts):
+        return word
+    parts = tuple(A.Lit("~" + p.user) if isinstance(p, A.Tilde) else p for p in word.parts)
+    return A.Word(parts, word.line, word.text, word.col)
 
 
 def _arrayref_args(words: tuple[A.Word, ...]) -> int:

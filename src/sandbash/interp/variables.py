@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
-from ..shvars.arrays import AssocArray, IndexedArray
+from ..shvars.arrays import ALIAS_BUCKETS, FILENAME_BUCKETS, AssocArray, IndexedArray
 from ..shvars.vars import (
     ARRAY,
     ASSOC,
@@ -284,12 +284,15 @@ class Variables:
 
     def _table_array(self, name: str) -> AssocArray:
         """BASH_ALIASES and BASH_CMDS: the alias and command hash tables as associative arrays."""
-        arr = AssocArray()
+        # bash copies the table bucket by bucket, each entry to the front of its bucket: the
+        # copy has the oldest first within a bucket (set here newest first)
         if name == "BASH_ALIASES":
-            for k, v in self.state.aliases.items():
+            arr = AssocArray(ALIAS_BUCKETS)
+            for k, v in reversed(self.state.aliases.items()):
                 arr.set(k, v)
         else:
-            for k, v in self.state.hashed.items():
+            arr = AssocArray(FILENAME_BUCKETS)
+            for k, v in reversed(self.state.hashed.items()):
                 arr.set(k, v.partition(":")[2])
         return arr
 
@@ -950,6 +953,17 @@ class Variables:
             self.state.hashed.clear()
         elif name == "BASH_XTRACEFD" and value and not (value.isdigit() and int(value) in self.state.fds):
             self.sh.error(f"BASH_XTRACEFD: {value}: invalid value for trace file descriptor")
+
+    def is_assoc(self, name: str) -> bool:
+        """Whether an assignment to `name` (through namerefs) changes an associative array."""
+        try:
+            name, sub = self.resolve_name(name)
+        except AssignError:
+            return False
+        var = self.state.vars.find(name)
+        if sub is not None or var is None:
+            return False
+        return var.attrs & ASSOC != 0 or isinstance(var.value, AssocArray)
 
     def noassign(self, name: str) -> bool:
         """bash's att_noassign (the call stack arrays, GROUPS): assignments do nothing, until

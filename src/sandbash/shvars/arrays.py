@@ -110,27 +110,39 @@ class IndexedArray:
 
 _FNV_OFFSET = 2166136261
 _FNV_PRIME = 16777619
-_BUCKETS = 1024
+ASSOC_BUCKETS = 1024  # bash's ASSOC_HASH_BUCKETS
+FILENAME_BUCKETS = 256  # the command hash table's (hashcmd.h)
+ALIAS_BUCKETS = 64  # the alias table's (alias.h)
 
 
-def _bucket(key: str) -> int:
+def _bucket(key: str, buckets: int) -> int:
+    """bash's hash_string (FNV-1) over the key's bytes as C's signed chars."""
     h = _FNV_OFFSET
     for byte in key.encode("utf-8", "surrogateescape"):
         h = (h * _FNV_PRIME) & 0xFFFFFFFF
-        h ^= byte
-    return h & (_BUCKETS - 1)
+        h ^= byte if byte < 0x80 else byte | 0xFFFFFF00
+    return h & (buckets - 1)
+
+
+def hash_order(keys: list[str], buckets: int) -> list[str]:
+    """`keys` (oldest first) in the order a bash hash table of `buckets` buckets lists them:
+    buckets in ascending order, the newest first within a bucket."""
+    n = len(keys)
+    return [k for _, _, k in sorted((_bucket(k, buckets), n - i, k) for i, k in enumerate(keys))]
 
 
 class AssocArray:
-    __slots__ = ("_d", "_order", "nbytes")
+    __slots__ = ("_d", "_order", "nbytes", "buckets")
 
-    def __init__(self) -> None:
+    def __init__(self, buckets: int = ASSOC_BUCKETS) -> None:
         self._d: dict[str, str] = {}
         self._order: list[str] | None = None
         self.nbytes = 0
+        # a copy of the alias or command hash table (BASH_ALIASES, BASH_CMDS) has that table's
+        self.buckets = buckets
 
     def copy(self) -> AssocArray:
-        new = AssocArray()
+        new = AssocArray(self.buckets)
         new._d = dict(self._d)
         new.nbytes = self.nbytes
         return new
@@ -164,11 +176,7 @@ class AssocArray:
 
     def keys(self) -> list[str]:
         if self._order is None:
-            # newest first within a bucket; buckets in ascending order
-            keys = list(self._d)
-            n = len(keys)
-            decorated = sorted(((_bucket(k), n - i, k) for i, k in enumerate(keys)))
-            self._order = [k for _, _, k in decorated]
+            self._order = hash_order(list(self._d), self.buckets)
         return list(self._order)
 
     def values(self) -> list[str]:
