@@ -7,10 +7,10 @@ reach the host, `cow` (default) changes kept in memory)."""
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
@@ -27,6 +27,7 @@ from ..stdio.streams import SigPipe
 from ..vfs.errors import FsError
 
 if TYPE_CHECKING:
+    import argparse
     from dataclasses import dataclass, field
 
     from ..net import NetworkConfig
@@ -76,38 +77,38 @@ without mode = "remediation" gets a 'sandbash: warning:' line at start-up:
 """
 
 
-class _Formatter(argparse.RawDescriptionHelpFormatter):
-    """The help layout, sized as argparse sizes it (COLUMNS, else the terminal, else 80) without
-    importing shutil (and its compression modules) on every start: argparse makes one formatter
-    per option it adds."""
+def _formatter() -> type[argparse.HelpFormatter]:
+    import argparse
 
-    def __init__(self, prog: str) -> None:
-        columns = os.environ.get("COLUMNS", "")
-        if columns.isdigit() and int(columns) > 0:
-            width = int(columns)
-        else:
-            try:
-                width = os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 80
-            except (AttributeError, ValueError, OSError):
-                width = 80
-        super().__init__(prog, width=(width or 80) - 2)
+    class _Formatter(argparse.RawDescriptionHelpFormatter):
+        """The help layout, sized as argparse sizes it (COLUMNS, else the terminal, else 80) without
+        importing shutil (and its compression modules) on every start: argparse makes one formatter
+        per option it adds."""
+
+        def __init__(self, prog: str) -> None:
+            columns = os.environ.get("COLUMNS", "")
+            if columns.isdigit() and int(columns) > 0:
+                width = int(columns)
+            else:
+                try:
+                    width = os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 80
+                except (AttributeError, ValueError, OSError):
+                    width = 80
+            super().__init__(prog, width=(width or 80) - 2)
+
+    return _Formatter
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="sandbash",
-        usage="sandbash [bash options] [sandbash options] [-c SCRIPT [NAME [ARG...]] | -s [ARG...] | FILE [ARG...]]",
-        allow_abbrev=False,  # split_args must know which options take a value
-        description="Run bash scripts in a sandbox: a bash interpreter in Python over a virtual filesystem.",
-        epilog=EPILOG,
-        formatter_class=_Formatter,
-    )
-    p.add_argument("--version", action="version", version=f"sandbash {__version__} (bash 5.2 semantics)")
+def _options(add: Callable[..., object]) -> None:
+    """sandbash's own options, declared once: `add` is argparse's add_argument when the command line
+    has any (_parser), or a recorder of their defaults when it has none (_defaults: argparse, with
+    gettext and locale, is ~3 ms of `sandbash -c 'echo hi'`)."""
+    add("--version", action="version", version=f"sandbash {__version__} (bash 5.2 semantics)")
     # -c and -s are read by split_args with bash's other options; here for --help only
-    p.add_argument("-c", dest="command", metavar="SCRIPT", help="run SCRIPT ($0 and $1... follow)")
-    p.add_argument("-s", dest="stdin_script", action="store_true", help="read the script from standard input")
-    p.add_argument("--limits", default="default", help="limits profile: default, hardened, generous")
-    p.add_argument(
+    add("-c", dest="command", metavar="SCRIPT", help="run SCRIPT ($0 and $1... follow)")
+    add("-s", dest="stdin_script", action="store_true", help="read the script from standard input")
+    add("--limits", default="default", help="limits profile: default, hardened, generous")
+    add(
         "--limit",
         metavar="NAME=VALUE",
         action="append",
@@ -115,19 +116,15 @@ def _parser() -> argparse.ArgumentParser:
         help="set one limit (names as in sandbash.Limits; sizes take KB/MB/GB, times ms/s/m/h: "
         "--limit max_output_size=50MB --limit timeout=2m); repeatable",
     )
-    p.add_argument("--timeout", type=float, help="wall-clock limit in seconds")
-    p.add_argument(
-        "--cwd", help="working directory inside the sandbox (default: / with --root, else /home/user)"
-    )
-    p.add_argument(
+    add("--timeout", type=float, help="wall-clock limit in seconds")
+    add("--cwd", help="working directory inside the sandbox (default: / with --root, else /home/user)")
+    add(
         "--root",
         metavar="DIR",
         help="root filesystem: copy-on-write view of host DIR (never written); the shell starts in /",
     )
-    p.add_argument(
-        "--store", metavar="FILE", help="root filesystem kept in SQLite FILE (persists between runs)"
-    )
-    p.add_argument(
+    add("--store", metavar="FILE", help="root filesystem kept in SQLite FILE (persists between runs)")
+    add(
         "--mount",
         metavar="HOSTDIR:/PATH[:ro|:rw|:cow]",
         action="append",
@@ -135,36 +132,36 @@ def _parser() -> argparse.ArgumentParser:
         help="mount host HOSTDIR at PATH: ro read-only, rw read-write on the host, cow (default) "
         "copy-on-write in memory; repeatable",
     )
-    p.add_argument(
+    add(
         "--json",
         action="store_true",
         help="print the agent tool's JSON result (stdout, stderr, exit_code, result_json, ...)",
     )
-    p.add_argument(
+    add(
         "--allow-url",
         metavar="PREFIX",
         action="append",
         default=[],
         help="let curl and wget reach URLs under PREFIX (repeatable); the network is off otherwise",
     )
-    p.add_argument(
+    add(
         "--policy",
         metavar="FILE",
         help="policy TOML file (commands allow/deny, path grants, mode); SANDBASH_ALLOWED_COMMANDS, "
         "SANDBASH_DENIED_COMMANDS, SANDBASH_ALLOWED_PATHS and SANDBASH_MODE override its parts",
     )
-    p.add_argument(
+    add(
         "--check",
         action="store_true",
         help="do not run: check the script against the policy statically (exit 0 allowed, 1 denied, "
         "3 indeterminate; the report as JSON with --json)",
     )
-    p.add_argument(
+    add(
         "--host",
         action="store_true",
         help="host mode: inspection commands (ps, ss, ip, free, ...) read this machine's /proc and /sys",
     )
-    p.add_argument(
+    add(
         "--host-path",
         metavar="PATH[:ro|:rw]",
         action="append",
@@ -172,14 +169,52 @@ def _parser() -> argparse.ArgumentParser:
         help="host mode: show host directory PATH at its real path (read-only unless :rw and the "
         "policy's mode is remediation); repeatable, implies --host",
     )
-    p.add_argument(
+    add(
         "--remote-policy",
         metavar="FILE",
         help="with --check: check against another host's grants (TOML keys commands, paths, mode, "
         "services, elevatable_commands, env, dir, timeout) without reading this machine",
     )
+
+
+def _parser() -> argparse.ArgumentParser:
+    import argparse
+
+    p = argparse.ArgumentParser(
+        prog="sandbash",
+        usage="sandbash [bash options] [sandbash options] [-c SCRIPT [NAME [ARG...]] | -s [ARG...] | FILE [ARG...]]",
+        allow_abbrev=False,  # split_args must know which options take a value
+        description="Run bash scripts in a sandbox: a bash interpreter in Python over a virtual filesystem.",
+        epilog=EPILOG,
+        formatter_class=_formatter(),
+    )
+    _options(p.add_argument)
     p.add_argument("rest", nargs=argparse.REMAINDER, help="script file and/or arguments")
     return p
+
+
+def _defaults() -> SimpleNamespace:
+    """What `_parser().parse_args([])` gives, without argparse: each option's dest as argparse names
+    it (`dest`, else the first long name with `-` as `_`) with its default (`default`, False for
+    store_true, else None; a list fresh each time), and `rest` empty."""
+    out = SimpleNamespace(rest=[])
+
+    def record(*flags: str, **kw: Any) -> None:
+        if kw.get("action") == "version":
+            return  # (argparse keeps no value for it)
+        longs = [f for f in flags if f.startswith("--")]
+        dest = kw.get("dest") or (longs[0] if longs else flags[0]).lstrip("-").replace("-", "_")
+        default = kw.get("default", False if kw.get("action") == "store_true" else None)
+        setattr(out, dest, list(default) if isinstance(default, list) else default)
+
+    _options(record)
+    return out
+
+
+def _parse_ours(ours: list[str]) -> SimpleNamespace:
+    if not ours:
+        return _defaults()
+    return _parser().parse_args(ours, namespace=SimpleNamespace())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -201,7 +236,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _UsageError as e:
         sys.stderr.write(f"sandbash: {e}\n")
         return 2
-    args = _parser().parse_args(shell_args.ours)
+    args = _parse_ours(shell_args.ours)
     if shell_args.command:
         if not shell_args.operands:
             sys.stderr.write("sandbash: -c: option requires an argument\n")
@@ -250,7 +285,7 @@ class _UsageError(Exception):
     """A bad option value: one line on stderr, status 2."""
 
 
-def _check_remote(args: argparse.Namespace, script: str) -> int:
+def _check_remote(args: SimpleNamespace, script: str) -> int:
     """`--check --remote-policy FILE`: the report against the remote grants (exit 0/1/3)."""
     from ..check.remote import RemotePolicy, check_remote
 
@@ -353,7 +388,7 @@ def _letters(argv: Sequence[str], i: int, out: ShellArgs) -> int:
     return i
 
 
-def _build(args: argparse.Namespace) -> Bash:
+def _build(args: SimpleNamespace) -> Bash:
     """The sandbox the options describe (limits, filesystem, network, policy)."""
     try:
         limits = Limits.profile(args.limits)
@@ -392,7 +427,7 @@ def _build(args: argparse.Namespace) -> Bash:
     return bash
 
 
-def _host(args: argparse.Namespace) -> Any:
+def _host(args: SimpleNamespace) -> Any:
     """The HostAccess of --host / --host-path (None without them)."""
     if not (args.host or args.host_path):
         return None
@@ -405,7 +440,7 @@ def _host(args: argparse.Namespace) -> Any:
         raise _UsageError(f"--host-path: {e}") from None
 
 
-def _script(args: argparse.Namespace, rest: list[str]) -> tuple[str, str, str, list[str]] | int:
+def _script(args: SimpleNamespace, rest: list[str]) -> tuple[str, str, str, list[str]] | int:
     """(script text, mode, $0, positional parameters), or the status of a script file that cannot be read."""
     if args.command is not None:
         if rest:
