@@ -80,10 +80,7 @@ def bi_return(sh: Shell, argv: list[str]) -> int:
     args = argv[2:] if argv[1:2] == ["--"] else argv[1:]
     if len(args) > 1:
         _too_many(sh, "return")
-    if args:
-        n = _numeric(sh, "return", args[0])
-    else:  # in a trap (but DEBUG's) bash 5.2 returns the status from before the trap ran
-        n = sh.trap_status if st.in_trap and st.in_trap != "DEBUG" else st.last_status
+    n = st.last_status if not args else _numeric(sh, "return", args[0])
     if not st.frames and not st.sources:
         sh.builtin_error("return", "can only `return' from a function or sourced script")
         return 2  # (a usage error: it ends a POSIX shell, see Executor._posix_special)
@@ -305,20 +302,40 @@ def _source_text(sh: Shell, args: list[str], data: bytes) -> int:
         st.sources.pop()
         st.source_lines.pop()
         raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, limit)
+    done = False
     try:
         try:
             st.command_builtin = False  # (what it runs is not under `command`)
             status = sh.run_text(text, None)
         except ReturnFromFunction as r:
             status = r.status
+        done = True
     finally:
         st.sources.pop()
         st.source_lines.pop()
         st.line = saved_line
-        # bash keeps what a `set` outside functions gave the file, when `.` runs outside functions
-        if len(args) > 1 and not (st.args_set_top != set_top and not st.frames):
-            st.positional = saved_positional
+        try:
+            if done:
+                _source_return_trap(sh, status)
+        finally:
+            # bash keeps what a `set` outside functions gave the file, when `.` runs outside functions
+            if len(args) > 1 and not (st.args_set_top != set_top and not st.frames):
+                st.positional = saved_positional
     return status
+
+
+def _source_return_trap(sh: Shell, status: int) -> None:
+    """The RETURN trap runs when a sourced file ends, where the trap is in force: outside
+    functions, or as for a function's return (set there, a traced caller, functrace); it sees the
+    file's status and arguments, and leaves the status of `.` alone."""
+    st = sh.state
+    handler = st.traps.get("RETURN")
+    if not handler or st.in_trap == "RETURN":
+        return
+    if st.frames and not st.opts["functrace"] and not st.trap_reaches(st.return_trap_depth):
+        return
+    st.last_status = status
+    sh.run_trap_text(handler, "RETURN")
 
 
 @builtin("exec")

@@ -464,7 +464,7 @@ def _declare_one(
     var.attrs |= new_attrs & READONLY
     if var.attrs & READONLY:
         vars_.readonly_names.add(name)
-    if cmd == "export" or set_attrs & EXPORT:
+    if cmd == "export" or set_attrs & EXPORT & ~clear_attrs:  # (`declare -x +x`: the + wins)
         var.attrs |= EXPORT
     if (
         set_attrs & (EXPORT | READONLY)
@@ -834,6 +834,8 @@ def bi_shopt(sh: Shell, argv: list[str]) -> int:
     # bash's table keeps autocd first; the rest are in alphabetical order
     order = sorted(table, key=lambda n: (n != "autocd", n))
     bad_name = "invalid option name" if "o" in flags else "invalid shell option name"
+    if "o" not in flags:
+        _sync_compat(sh)
     if "s" in flags and "u" in flags:
         sh.builtin_error("shopt", "cannot set and unset shell options simultaneously")
         return 1
@@ -852,6 +854,8 @@ def bi_shopt(sh: Shell, argv: list[str]) -> int:
                 continue
             if "o" in flags:
                 sh.va.set_option(name, value)
+            elif name in _COMPAT:
+                _set_compat(sh, name, value)
             else:
                 table[name] = value
         return status
@@ -868,6 +872,26 @@ def bi_shopt(sh: Shell, argv: list[str]) -> int:
         if "q" not in flags:
             _print_shopt(sh, name, value, "p" in flags, "o" in flags)
     return status
+
+
+_COMPAT = ("compat31", "compat32", "compat40", "compat41", "compat42", "compat43", "compat44")
+
+
+def _sync_compat(sh: Shell) -> None:
+    """The compatNN options show the compatibility level BASH_COMPAT sets (one of them, or none)."""
+    level = str(sh.va.compat_level())
+    for name in _COMPAT:
+        sh.state.shopts[name] = name[6:] == level
+
+
+def _set_compat(sh: Shell, name: str, on: bool) -> None:
+    """shopt -s compatNN sets BASH_COMPAT to NN; -u of the level in force sets it to the shell's
+    own (52), as bash does; -u of another leaves it."""
+    if on:
+        sh.set_var("BASH_COMPAT", name[6:])
+    elif sh.state.shopts[name]:
+        sh.set_var("BASH_COMPAT", "52")
+    _sync_compat(sh)
 
 
 def _print_shopt(sh: Shell, name: str, value: bool, reusable: bool, set_o: bool) -> None:

@@ -1025,7 +1025,7 @@ class Variables:
             # bash 5.2: `unset A[@]` empties an indexed array but keeps the variable and its
             # attributes (before, and under BASH_COMPAT=51, it unset the array); for an
             # associative array `@` and `*` are ordinary keys (below)
-            if isinstance(v, IndexedArray) and self._compat_level() < 52:
+            if isinstance(v, IndexedArray) and self.compat_level() < 52:
                 scope, _ = self._scope_for_write(name)
                 _charge(self.state.vars, scope, -v.nbytes - VAR_OVERHEAD)
                 del scope[name]
@@ -1063,7 +1063,7 @@ class Variables:
             _charge(self.state.vars, self._scope_for_write(name)[0], after - before)
         return True
 
-    def _compat_level(self) -> int:
+    def compat_level(self) -> int:
         """BASH_COMPAT as a level (`5.1` and `51` are 51); 52, this shell's own, when unset or
         not a level bash knows."""
         var = self.state.vars.find("BASH_COMPAT")

@@ -5,12 +5,13 @@ from __future__ import annotations
 from ..syntax.escapes import decode_escapes
 
 
-def echo_text(args: list[str], xpg: bool = False) -> tuple[str, bool]:
-    """bash's echo: leading -n/-e/-E options (bundled), the rest joined."""
+def echo_text(args: list[str], xpg: bool = False, options: bool = True) -> tuple[str, bool]:
+    """bash's echo: leading -n/-e/-E options (bundled, unless `options` is False: bash's posix
+    mode with xpg_echo), the rest joined."""
     newline = True
     escapes = xpg
     i = 0
-    while i < len(args):
+    while options and i < len(args):
         a = args[i]
         if len(a) < 2 or a[0] != "-" or any(c not in "neE" for c in a[1:]):
             break
