@@ -80,7 +80,10 @@ def bi_return(sh: Shell, argv: list[str]) -> int:
     args = argv[2:] if argv[1:2] == ["--"] else argv[1:]
     if len(args) > 1:
         _too_many(sh, "return")
-    n = st.last_status if not args else _numeric(sh, "return", args[0])
+    if args:
+        n = _numeric(sh, "return", args[0])
+    else:  # in a trap (but DEBUG's) bash 5.2 returns the status from before the trap ran
+        n = sh.trap_status if st.in_trap and st.in_trap != "DEBUG" else st.last_status
     if not st.frames and not st.sources:
         sh.builtin_error("return", "can only `return' from a function or sourced script")
         return 2  # (a usage error: it ends a POSIX shell, see Executor._posix_special)

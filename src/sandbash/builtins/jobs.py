@@ -14,8 +14,21 @@ import time
 from typing import TYPE_CHECKING
 
 from ..commands.options import CommandSpec, HelpRequested, Opt, UsageError, parse_args
-from ..interp.control import ExitShell
-from ..interp.jobs import DONE, JOBSPEC, PID, RUNNING, describe_signal, find_job, job_for, listed_jobs, notify
+from ..interp.jobs import (
+    DONE,
+    JOBSPEC,
+    PID,
+    RUNNING,
+    deliver_signal,
+    describe_signal,
+    find_job,
+    job_for,
+    listed_jobs,
+    notify,
+    own_pid,
+    take_pending,
+    take_signals,
+)
 from . import builtin
 from .bopts import parse_builtin, usage, wants_help
 from .core import _SIGNALS, signal_list, signal_number
@@ -81,6 +94,9 @@ def bi_kill(sh: Shell, argv: list[str]) -> int:
     for target in args:
         if not _signal_target(sh, target, sig):
             status = 1
+    if sh.rt.signals:  # one to this shell: its trap runs once kill is done, seeing kill's status
+        sh.state.last_status = status
+        take_signals(sh)
     return status
 
 
@@ -95,8 +111,12 @@ def _signal_target(sh: Shell, target: str, sig: int) -> bool:
         sh.builtin_error("kill", f"{target}: no such job")
         return False
     if kind == PID and (job is None or job.done.is_set()):
-        if job is None and int(target) in (sh.rt.identity.pid, sh.state.bashpid):
-            _signal_self(sh, sig)
+        pid = int(target)
+        if job is None and pid in (own_pid(sh), sh.state.pid or sh.rt.identity.pid):
+            # this shell (acts as kill returns) or $$ from a job, subshell or substitution (that
+            # shell acts at its next command)
+            if sig:
+                sh.rt.send_signal(pid, _trap_name(sig), sig)
             return True
         sh.builtin_error("kill", f"({target}) - No such process")
         return False
@@ -111,19 +131,9 @@ def _signal_target(sh: Shell, target: str, sig: int) -> bool:
     return True
 
 
-def _signal_self(sh: Shell, sig: int) -> None:
-    """A signal to the shell itself: run its trap, ignore it, or die of it."""
-    if sig == 0:
-        return
-    name = _SIGNALS[sig] if 0 < sig < len(_SIGNALS) else ""
-    handler = sh.state.traps.get(name)
-    if handler is not None:
-        if handler:
-            sh.run_trap_text(handler, name)
-        return
-    if name in ("CHLD", "URG", "WINCH", "CONT"):
-        return
-    raise ExitShell(128 + sig)
+def _trap_name(sig: int) -> str:
+    """The name `trap` files signal `sig` under."""
+    return _SIGNALS[sig] if 0 < sig < len(_SIGNALS) else f"SIG{sig}"
 
 
 def _list_signals(sh: Shell, args: list[str]) -> int:
@@ -171,7 +181,9 @@ def _wait(sh: Shell, argv: list[str]) -> int:
         return _wait_any(sh, opts.args, var)
     if not opts.args:
         for job in sorted(sh.rt.jobs.values(), key=lambda j: j.jid):
-            job.wait(sh.rt.budget)
+            interrupted = _await(sh, job)
+            if interrupted:
+                return interrupted
             notify(sh, job)
         sh.rt.jobs.clear()
         return 0
@@ -182,12 +194,39 @@ def _wait(sh: Shell, argv: list[str]) -> int:
             status = found
             continue
         job = found
-        job.wait(sh.rt.budget)
+        interrupted = _await(sh, job)
+        if interrupted:
+            return interrupted
         notify(sh, job)
         status = job.status or 0
         sh.rt.jobs.pop(job.jid, None)
         if var is not None:
             assign_ref(sh, var, str(job.pid))
+    return status
+
+
+def _await(sh: Shell, job: Job) -> int:
+    """Wait for `job`, acting on the signals sent to this shell meanwhile: 0 once the job is
+    done, or 128 + N when a trapped signal N ended the wait first (its trap has run)."""
+    budget = sh.rt.budget
+    while True:
+        done = job.wait(budget, 0.05, until=time.monotonic() + 0.05)
+        interrupted = _signals_in_wait(sh)  # (a job queues its SIGCHLD before it is done)
+        if interrupted or done:
+            return interrupted
+
+
+def _signals_in_wait(sh: Shell) -> int:
+    """Signals that reached this shell while it waits: SIGCHLD's trap runs for each job that
+    ends; any other trapped signal ends the wait (bash: status 128 + N, then the trap runs)."""
+    if not sh.rt.signals:
+        return 0
+    status = 0
+    for name, number in take_pending(sh):
+        trapped = bool(sh.state.traps.get(name))
+        deliver_signal(sh, name, number)
+        if trapped and name != "CHLD":
+            status = 128 + number
     return status
 
 
@@ -216,13 +255,16 @@ def _wait_any(sh: Shell, specs: list[str], var: VarRef | None) -> int:
         return 127
     budget = sh.rt.budget
     while True:
-        for job in chosen:
-            if job.done.is_set():
-                notify(sh, job)
-                sh.rt.jobs.pop(job.jid, None)
-                if var is not None:
-                    assign_ref(sh, var, str(job.pid))
-                return job.status or 0
+        finished = [job for job in chosen if job.done.is_set()]
+        interrupted = _signals_in_wait(sh)
+        if interrupted:
+            return interrupted
+        for job in finished:
+            notify(sh, job)
+            sh.rt.jobs.pop(job.jid, None)
+            if var is not None:
+                assign_ref(sh, var, str(job.pid))
+            return job.status or 0
         chosen[0].wait(budget, 0.02, until=time.monotonic() + 0.02)  # then look at them all again
 
 

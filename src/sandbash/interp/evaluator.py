@@ -15,6 +15,7 @@ from ..syntax import ast as A
 from .builtin_table import SPECIAL
 from .conds import eval_cond
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
+from .jobs import child_exited
 from .loops import LoopFrame, loop_header, loop_words, run_select
 from .state import Frame
 from .variables import ArithAssignError, AssignError, valid_ref_target
@@ -141,6 +142,7 @@ class Evaluator:
             None,
         )  # exec(args=...): its first command
         status = child.pr.run_subshell_body(node.body)
+        child_exited(self.sh)
         self.state.last_status = status
         self.errexit_check(status)
         return status

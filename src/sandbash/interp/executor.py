@@ -31,7 +31,7 @@ from ..stdio.streams import Stream, StreamError
 from ..syntax import ast as A
 from .builtin_table import PENDING, SPECIAL, Builtin, is_builtin, loaded, lookup
 from .control import AbortCommand, ExitShell
-from .jobs import notify_dead_jobs
+from .jobs import child_exited, notify_dead_jobs, take_signals
 from .variables import AssignError
 
 if TYPE_CHECKING:
@@ -83,6 +83,8 @@ class Executor:
         if not st.in_trap:  # a trap's commands leave $BASH_COMMAND alone
             sh.current_command = cmd
         rt.budget.command()
+        if rt.signals:  # sent by another shell of the run: acted on between commands
+            take_signals(sh)
         self.last_cmdsub_status = None
         if st.opts["keyword"] and len(cmd.words) > 1:
             cmd = _keywords_to_assigns(cmd)
@@ -487,7 +489,9 @@ class Executor:
                 if builtins_only:
                     self.sh.builtin_error("builtin", f"{name}: not a shell builtin")
                     return 1
-                return self.run_external(argv, self.va.exported_env(), found, own_env=self.sets_underscore)
+                status = self.run_external(argv, self.va.exported_env(), found, own_env=self.sets_underscore)
+                child_exited(self.sh)  # bash forks for every program (and for one not found)
+                return status
             finally:
                 if temp is not None:
                     if st.vars.scopes and st.vars.scopes[-1] is temp:

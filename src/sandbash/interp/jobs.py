@@ -1,10 +1,14 @@
 """Background jobs as the shell sees them: which job an argument names (`%2`, `%sleep`, a pid),
-and bash's report of a job that died of a signal. The builtins (`wait`, `kill`, `jobs`,
+bash's report of a job that died of a signal, and signals one shell of a run sends another (a
+job's `kill -USR1 $$`, SIGCHLD when a child ends): queued on the Runtime by the target's pid and
+acted on at the target's next command. The builtins (`wait`, `kill`, `jobs`,
 `disown`) and the executor use these; a job's own waiting is `Job.wait` (interp/runtime.py)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from .control import ExitShell
 
 if TYPE_CHECKING:
     from .runtime import Job
@@ -108,3 +112,49 @@ DONE = "done"
 def listed_jobs(sh: Shell) -> dict[int, Job]:
     """The jobs `jobs`, `disown` and `compgen -j` see: not those finished and already told about."""
     return {jid: j for jid, j in sh.rt.jobs.items() if not (j.seen == DONE and j.done.is_set())}
+
+
+# ------------------------------------------------------------ signals between the shells of a run
+
+SIGCHLD = 17
+# what a signal nobody traps does to a shell: these change nothing, any other ends it
+_HARMLESS = frozenset({"CHLD", "URG", "WINCH", "CONT"})
+
+
+def own_pid(sh: Shell) -> int:
+    """The process id of `sh` itself ($BASHPID): what another shell's `kill` names it by."""
+    return sh.state.bashpid or sh.rt.identity.pid
+
+
+def take_pending(sh: Shell) -> list[tuple[str, int]]:
+    """The signals other shells of the run sent to `sh` since it last looked (oldest first)."""
+    rt = sh.rt
+    with rt.lock:
+        return rt.signals.pop(own_pid(sh), None) or []
+
+
+def take_signals(sh: Shell) -> None:
+    """Act on the signals sent to `sh` meanwhile, as bash runs pending traps between commands."""
+    for name, number in take_pending(sh):
+        deliver_signal(sh, name, number)
+
+
+def deliver_signal(sh: Shell, name: str, number: int) -> None:
+    """Signal `number` (trap name `name`) reaches `sh`: run its trap, ignore it, or die of it."""
+    if number == 0:
+        return
+    handler = sh.state.traps.get(name)
+    if handler is not None:
+        if handler:
+            sh.run_trap_text(handler, name)
+        return
+    if name in _HARMLESS:
+        return
+    raise ExitShell(128 + number)
+
+
+def child_exited(sh: Shell) -> None:
+    """A child process of `sh` ended (a subshell, a substitution, a pipeline stage, a program, a
+    job): when `sh` traps SIGCHLD, the trap runs once for it at `sh`'s next command."""
+    if "CHLD" in sh.state.traps:
+        sh.rt.send_signal(own_pid(sh), "CHLD", SIGCHLD)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..limits import Cancelled, JobBudget, JobSignal, LimitExceeded, LimitKind, MemoryHold, thread_deadline
 from ..shvars.arrays import IndexedArray
-from ..shvars.vars import EXPORT
+from ..shvars.vars import EXPORT, INTEGER, READONLY, Var
 from ..stdio.pipe import Pipe
 from ..stdio.streams import BufferWriter, NullStream, SigPipe, Stream, capture_bound
 from ..syntax import ast as A
@@ -22,6 +22,7 @@ from ..vfs.errors import FsError
 from .bashcmd import run_bash, startup_warnings
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .executor import unparse_command
+from .jobs import child_exited, own_pid
 from .runtime import Job
 from .timefmt import DEFAULT_FORMAT, POSIX_FORMAT, TimeFormatError, format_times
 from .variables import AssignError
@@ -87,6 +88,9 @@ class Processes:
         if v is not None:
             v.attrs |= EXPORT
         child.state.bashpid = self.sh.rt.new_pid()
+        # a process of its own: its own $$ (a subshell of it keeps it), its parent's as $PPID
+        child.state.pid = child.state.bashpid
+        child.state.vars.globals["PPID"] = Var(str(own_pid(self.sh)), READONLY | INTEGER)
         return child
 
     def exported_functions(self) -> set[str]:
@@ -204,6 +208,7 @@ class Processes:
                 self.ex.last_cmdsub_status = status
                 self.state.last_status = status
                 data = out.getvalue()
+            child_exited(self.sh)
         if b"\0" in data:
             self.sh.warn("command substitution: ignored null byte in input")
             data = data.replace(b"\0", b"")
@@ -279,6 +284,7 @@ class Processes:
                     self.sh.rt.budget.fail(e)
             finally:
                 theirs.close()
+                child_exited(self.sh)
 
         thread = self.sh.rt.spawn(run)
         if thread is not None:
@@ -425,6 +431,8 @@ class Processes:
         if errors:
             raise errors[0]
         del last_child
+        for _ in range(n - 1 if lastpipe else n):  # each stage in a process of its own
+            child_exited(self.sh)
         st.pipestatus = list(statuses)
         if st.opts["pipefail"]:
             for s in reversed(statuses):
@@ -486,6 +494,7 @@ class Processes:
             finally:
                 if on_end is not None:
                     on_end.close()
+                child_exited(self.sh)  # before `done`: a `wait` that sees it done runs the trap
                 job.done.set()
 
         job.thread = rt.spawn(run)

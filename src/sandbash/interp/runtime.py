@@ -159,6 +159,9 @@ class Runtime:
         self.next_jid = 1
         self._pid = self.identity.pid + 100
         self.lock = threading.Lock()
+        # signals a shell of the run sent another (a job's `kill -USR1 $$`, SIGCHLD), by the
+        # target's pid as (trap name, number): the target acts on them at its next command
+        self.signals: dict[int, list[tuple[str, int]]] = {}
         self.top_stdout: Stream | None = None
         self.top_stderr: Stream | None = None
 
@@ -213,6 +216,11 @@ class Runtime:
         """The run is over: whatever it left running stops at its next check."""
         self.budget.stop()
         self.threads.wait_idle(grace)
+
+    def send_signal(self, pid: int, name: str, number: int) -> None:
+        """Queue signal `number` (trap name `name`) for the shell whose pid is `pid`."""
+        with self.lock:
+            self.signals.setdefault(pid, []).append((name, number))
 
     def new_pid(self) -> int:
         with self.lock:

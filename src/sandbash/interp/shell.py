@@ -33,7 +33,7 @@ from .control import AbortCommand, ExitShell
 from .evaluator import Evaluator
 from .executor import Executor, unparse_command
 from .histline import history_line
-from .jobs import notify_dead_jobs
+from .jobs import notify_dead_jobs, take_signals
 from .processes import Processes
 from .redirects import Redirections
 from .runtime import Runtime
@@ -114,6 +114,9 @@ class Shell:
         self._slot_arith: ArithEvaluator | None = ArithEvaluator(self, "")  # None: in use
         # the API's `args`: appended, unexpanded, to the first command run
         self.pending_args: list[str] | None = None
+        # $? from before the trap running now: what `return` without a number gives inside it
+        # (bash's trap_saved_exit_value), even in a function the trap calls
+        self.trap_status = 0
         # the parts, each given what it depends on (the evaluator and executor call each other)
         self.va = va = Variables(self, state)
         self.rd = rd = Redirections(self, state, self.expander, va)
@@ -375,6 +378,11 @@ class Shell:
             status = e.status
         except SigPipe:
             return 141  # a builtin wrote to a closed pipe: like bash, the shell dies of SIGPIPE
+        if self.rt.signals:  # a SIGCHLD trap for the last command's child, a job's signal
+            try:
+                take_signals(self)
+            except ExitShell as e:
+                status = e.status
         status = self.run_exit_trap(status)
         return status
 
@@ -394,12 +402,15 @@ class Shell:
         saved_status = st.last_status
         saved_trap = st.in_trap
         saved_line = st.line
+        outer_status = self.trap_status
         st.in_trap = signame
+        self.trap_status = saved_status
         try:
             # commands in the handler report the line of what triggered it
             self.run_text(handler, None, line_base=max(st.line, 1))
         finally:
             st.in_trap = saved_trap
+            self.trap_status = outer_status
             st.line = saved_line
             if signame != "EXIT":
                 st.last_status = saved_status
@@ -416,7 +427,7 @@ class Shell:
         if name == "#":
             return str(len(st.positional))
         if name == "$":
-            return str(self.rt.identity.pid)
+            return str(st.pid or self.rt.identity.pid)
         if name == "!":
             return str(st.last_bg) if st.last_bg is not None else ""
         if name == "-":
