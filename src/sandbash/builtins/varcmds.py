@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 from ..commands.options import CommandSpec, HelpRequested, Opt, UsageError, parse_args
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
-from ..expand.quoting import ansi_c_quote, double_quote, single_quote
+from ..expand.quoting import ansi_c_quote, assoc_key, double_quote, single_quote
+from ..interp.control import AbortCommand
 from ..interp.variables import AS_EXPANDED, AssignError, ElementError, valid_ref_target
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import (
@@ -67,19 +68,7 @@ def _quote_value(s: str) -> str:
 _SHELL_METAS = frozenset(" \t\n'\"\\|&;()<>!{}*[?]^$`")
 
 
-def _key(k: str) -> str:
-    """An associative array's key as declare -p writes it: quoted when it holds a shell
-    metacharacter, a leading `#`, a `~` that tilde expansion would see, or is `@`/`*` alone."""
-    if any(ord(c) < 32 or ord(c) == 127 for c in k):
-        return ansi_c_quote(k)
-    if (
-        k in ("@", "*")
-        or k[:1] == "#"
-        or any(c in _SHELL_METAS for c in k)
-        or any(c == "~" and (i == 0 or k[i - 1] in "=:") for i, c in enumerate(k))
-    ):
-        return double_quote(k)
-    return k
+_key = assoc_key
 
 
 def attr_string(var: Var) -> str:
@@ -245,11 +234,13 @@ def _declare_one(
         if sub is not None and items is None:
             # bash expands the whole word first, then finds `name[sub]` in it again (A[$k] with
             # k=']' is no name) and expands the subscript once more, unless assoc_expand_once
+            # (under assoc_expand_once the first `]` ends it, quotes and brackets plain)
             sub = sh.subscript_key(sub)
-            if split_array_ref(f"{name}[{sub}]") != (name, sub):
+            once = st.shopts.get("assoc_expand_once")
+            if "]" in sub if once else split_array_ref(f"{name}[{sub}]") != (name, sub):
                 sh.builtin_error(cmd, f"`{name}[{sub}]{'+' * append}={value}': not a valid identifier")
                 return False
-            if st.shopts.get("assoc_expand_once"):
+            if once:
                 parsed = AS_EXPANDED
     else:
         name, eq, value = arg.partition("=")
@@ -265,6 +256,8 @@ def _declare_one(
     if not _valid_name(name):
         sh.builtin_error(cmd, f"`{arg}': not a valid identifier")
         return False
+    if items is not None and cmd in _DECLARERS:
+        _compound_precheck(sh, name, set_attrs, local)
     if sub is not None and cmd in ("readonly", "export"):
         sh.builtin_error(cmd, f"`{name}[{sub}]': not a valid identifier")
         return False
@@ -475,6 +468,37 @@ def _declare_one(
         # `v=1 f` where f runs `export v` or `local -r v`: the binding outlives the call (bash 5.2)
         scope.propagate = (scope.propagate or set()) | {name}
     return True
+
+
+def _compound_precheck(sh: Shell, name: str, set_attrs: int, local: bool) -> None:
+    """bash checks the variable of a declaration's compound assignment as it expands the words,
+    before the builtin runs: readonly, or -A/-a against what it is. Outside a function (and for
+    a readonly one with -g) the line is dropped after the message; in a function a conversion or
+    a readonly variable a local would hide is reported in the function's name, and the builtin
+    goes on to report it again."""
+    st = sh.state
+    func = st.frames[-1].name if st.frames and st.vars.function_scope() is not None else None
+    var = st.vars.find(name) if func is None or local else st.vars.globals.get(name)
+    if var is None:
+        return
+    if var.attrs & READONLY:
+        if func is not None and local:
+            sh.builtin_error(func, f"{name}: readonly variable")
+            return
+        sh.error(f"{name}: readonly variable")
+        raise AbortCommand(1)
+    if local and func is not None:
+        return  # a new local of its own kind
+    if set_attrs & ASSOC and (isinstance(var.value, IndexedArray) or var.attrs & ARRAY):
+        why = "cannot convert indexed to associative array"
+    elif set_attrs & ARRAY and (isinstance(var.value, AssocArray) or var.attrs & ASSOC):
+        why = "cannot convert associative to indexed array"
+    else:
+        return
+    if func is None:
+        sh.error(f"{name}: {why}")
+        raise AbortCommand(1)
+    sh.builtin_error(func, f"{name}: {why}")
 
 
 def _to_assoc(value: object) -> AssocArray:

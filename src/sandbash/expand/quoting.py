@@ -47,6 +47,24 @@ def single_quote(s: str) -> str:
     return "'" + s.replace("'", "'\\''") + "'"
 
 
+_SHELL_METAS = frozenset(" \t\n'\"\\|&;()<>!{}*[?]^$`")
+
+
+def assoc_key(k: str) -> str:
+    """An associative array's key as declare -p and ${a[@]@K} write it: quoted when it holds a
+    shell metacharacter, a leading `#`, a `~` that tilde expansion would see, or is `@`/`*` alone."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in k):
+        return ansi_c_quote(k)
+    if (
+        k in ("@", "*")
+        or k[:1] == "#"
+        or any(c in _SHELL_METAS for c in k)
+        or any(c == "~" and (i == 0 or k[i - 1] in "=:") for i, c in enumerate(k))
+    ):
+        return double_quote(k)
+    return k
+
+
 def quote_reusable(s: str) -> str:
     """${x@Q}: single quotes, or $'...' when control characters are present."""
     if _needs_ansi(s):

@@ -26,7 +26,7 @@ from ..syntax.lexer import ARITH_EXPANDS, tilde_prefix
 from .arith import ArithError, Fn, compiled
 from .env import ExpandEnv, ExpansionError
 from .pattern import compile_pattern, escape, has_path_glob
-from .quoting import double_quote, quote_reusable
+from .quoting import assoc_key, double_quote, quote_reusable
 
 _WS_SPLIT = re.compile("[ \t\n]+")  # our own fixed pattern, not user input
 # what bash backslash-quotes in an expanded subscript of an arithmetic text
@@ -1075,7 +1075,7 @@ class Expander:
                         flat.extend([k, val])
                     return _Multi(flat, p.sub == "*")
                 if isinstance(v, AssocArray):
-                    return "".join(f"{_key_quote(k, True)} {double_quote(val)} " for k, val in items)
+                    return "".join(f"{assoc_key(k)} {double_quote(val)} " for k, val in items)
                 return " ".join(f"{k} {double_quote(val)}" for k, val in items)
             if letter in ("a", "A"):
                 return self._xform_declared(p, letter, base, var)
@@ -1138,7 +1138,7 @@ class Expander:
         flags = _attr_letters(var)
         v = var.value
         if isinstance(v, AssocArray):
-            body = "".join(f"[{_key_quote(k, True)}]={double_quote(val)} " for k, val in v.items())
+            body = "".join(f"[{assoc_key(k)}]={double_quote(val)} " for k, val in v.items())
             return f"declare -{flags or '-'} {name}=({body})"
         if isinstance(v, IndexedArray):
             body = " ".join(f"[{k}]={double_quote(val)}" for k, val in v.items())
@@ -1563,14 +1563,6 @@ def _attr_letters(var: Var) -> str:
     if attrs & NAMEREF and "n" not in out:
         out.append("n")
     return "".join(out)
-
-
-def _key_quote(k: str, assoc: bool) -> str:
-    if not assoc:
-        return k
-    if k and all(c.isalnum() or c in "_-./:@%+" for c in k):
-        return k
-    return double_quote(k)
 
 
 def _replacer(

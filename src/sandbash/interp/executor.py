@@ -282,21 +282,51 @@ class Executor:
         """The words of `( ... )`: (key or None, value, key+=); a word without a key splits. For
         an associative array every word is one string, without tilde expansion (bash 5.2).
         `declared`: the list is an argument of declare -A."""
+        if assoc and array:
+            return self._assoc_items(array, declared)
         items: list[tuple[str | None, str, bool]] = []
         string = self.expander.string
         for item in array:
             if item.key is not None:
-                value = string(_tildes_as_text(item.value) if assoc else item.value)
-                items.append((string(item.key), value, item.append))
-            elif assoc and array[0].key is not None:
-                # never assigned: bash names the word as written (quoted when declare read it)
-                text = item.value.text
-                items.append((None, single_quote(text) if declared else text, False))
-            elif assoc:
-                items.append((None, string(_tildes_as_text(item.value)), False))
+                items.append((string(item.key), string(item.value), item.append))
             else:
                 for v in self.expander.words((item.value,)):
                     items.append((None, v, False))
+        return items
+
+    def _assoc_items(
+        self, array: tuple[A.ArrayItem, ...] | list[A.ArrayItem], declared: bool
+    ) -> list[tuple[str | None, str, bool]]:
+        """expand_array_items for an associative array. An empty key is reported (by the word as
+        written, or as declare quoted it) and its element left out, with its value in a list of
+        key-value pairs."""
+        string = self.expander.string
+        keyed = array[0].key is not None
+        items: list[tuple[str | None, str, bool]] = []
+        pos = 0  # a list of pairs: the words so far (a key at even positions)
+        skip = False
+        for item in array:
+            if keyed and item.key is None:
+                # never assigned: bash names the word as written (quoted when declare read it)
+                text = item.value.text
+                items.append((None, single_quote(text) if declared else text, False))
+                continue
+            key = string(item.key) if item.key is not None else None
+            value = string(_tildes_as_text(item.value))
+            if skip:
+                skip = False
+            elif (key == "" and keyed) or (not keyed and pos % 2 == 0 and key is None and not value):
+                if not declared:
+                    shown = _item_text(item)
+                elif key is None:  # (declare reads the list again, as the shell quoted it)
+                    shown = single_quote(value)
+                else:
+                    shown = f"[{single_quote(key)}]={single_quote(value)}"
+                self.sh.error(f"{shown}: bad array subscript")
+                skip = not keyed
+            else:
+                items.append((key, value, item.append))
+            pos += 1
         return items
 
     def _assignments_only(self, cmd: A.SimpleCommand) -> int:
@@ -842,6 +872,13 @@ def _runs(name: str, kind: str, where: str) -> str:
     if kind == "script":
         return where
     return name
+
+
+def _item_text(item: A.ArrayItem) -> str:
+    """A word of a compound assignment as written."""
+    if item.key is None:
+        return item.value.text
+    return f"[{item.key.text}]{'+=' if item.append else '='}{item.value.text}"
 
 
 def _tildes_as_text(word: A.Word) -> A.Word:
