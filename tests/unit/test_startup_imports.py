@@ -57,3 +57,18 @@ def test_parse_ours_is_argparse_with_or_without_options(argv: list[str]) -> None
 def test_script_hash_is_sha256(script: str) -> None:
     digest = hashlib.sha256(script.encode("utf-8", "surrogateescape")).hexdigest()
     assert script_hash(script) == "sha256:" + digest
+
+
+def test_only_a_process_of_its_own_freezes_the_imported_objects() -> None:
+    """main() as the program (no argv) moves the import-time objects out of the collector's way
+    (gc.freeze); called with argv, as an embedding program or a test does, it leaves gc alone."""
+    code = (
+        "import gc, sys; from sandbash.cli import main; before = gc.get_freeze_count(); "
+        "main(['-c', 'true']); after_argv = gc.get_freeze_count(); "
+        "sys.argv = ['sandbash', '-c', 'true']; main(); "
+        "print(before == after_argv == 0, gc.get_freeze_count() > 0, gc.isenabled())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.split() == ["True", "True", "True"]
