@@ -80,6 +80,10 @@ class WordReader:
         self.posix = False
         # reading a quoted ${...} word again as bash expands it: single quotes plain there too
         self.plain_squotes = False
+        # an unquoted here-document's body: bash reads its ${...} when it expands it, so a $'...'
+        # there is not translated as the parser translates it in "${...}"
+        self.heredoc_body = False
+        self.heredoc_patterns = 0  # reading a pattern word of a ${...} in a here-document
         self.comsub_depth = 0  # inside $( ) or <( ): a here-document line `EOF)` ends the body
         # reading an arithmetic text that bash expands fully: in a subscript `'...'` quotes
         self.arith_once = False
@@ -126,6 +130,41 @@ class WordReader:
 
     def source_changed(self) -> None:
         self._nl_positions = None
+
+    def splice(self, start: int, end: int, text: str) -> None:
+        """Replace the source between start and end with `text` (read next, from `start`)."""
+        self.src = self.src[:start] + text + self.src[end:]
+        self.source_changed()
+
+    def _translates_ansi(self) -> bool:
+        """Whether a $'...' in a quoted ${...} is translated when the script is read: always in
+        double quotes; in a here-document only inside a pattern word (bash translates those
+        when it expands the body)."""
+        return not self.heredoc_body or self.heredoc_patterns > 0
+
+    def _ansi_in_bad_brace(self, i: int) -> None:
+        """The $'...' of a ${...} that is a bad substitution from `i` on, translated as bash's
+        parser does before it finds out (its message shows `${'x1'%'t'}` for `${'x1'%$'t'}`):
+        single-quoted after a pattern operator, bare before."""
+        end = self._find_closing_brace(i)
+        k = self.src.find("$'", i)
+        while 0 <= k < end:
+            quote = any(c in "#%/^," for c in self.src[i:k])
+            self._ansi_in_dquoted_brace(k, quote)
+            end = self._find_closing_brace(i)
+            k = self.src.find("$'", k + 1)
+
+    def _ansi_in_dquoted_brace(self, i: int, quote: bool) -> None:
+        """`$'...'` at `i` inside "${...}": bash's parser translates it in the text it keeps (with
+        extquote, as bash 5.2 does by default), bare where the word is plain text and
+        single-quoted where quotes are special (a pattern); the result is read again from `i`,
+        so `"${u:-$'\x24'HOME}"` expands $HOME and messages show the translated text."""
+        end = self._find_ansi_end(i + 2)
+        text, _ = decode_escapes(self.src[i + 2 : end], "ansi")
+        if quote:
+            text = "'" + text.replace("'", "'\\''") + "'"
+        self.splice(i, end + 1, text)
+        self.pos = i
 
     def eof_line(self) -> int:
         """The line bash reports for `unexpected end of file`."""
@@ -326,6 +365,8 @@ class WordReader:
                 self.pos += 1
                 start_line = self.line
                 inner = self.read_parts(DQ)
+                src = self.src  # (a "${...}" inside may have translated a $'...')
+                n = len(src)
                 if self.pos >= n:
                     raise self.error_eof('"', start_line)
                 self.pos += 1
@@ -353,7 +394,7 @@ class WordReader:
         if mode in (CMD, DQ, PARAM, HEREDOC, COND, ARITH) and any(
             type(p) is A.Param and p.prefix == "bad" for p in parts
         ):
-            _name_bad_in(parts, src[start_pos : self.pos])
+            _name_bad_in(parts, self.src[start_pos : self.pos])
         return parts
 
     def _cond_subscript_end(self) -> int:
@@ -406,6 +447,19 @@ class WordReader:
         src = self.src
         i = self.pos + 1
         c = src[i] if i < len(src) else ""
+        if (
+            c == "'"
+            and in_dq
+            and mode in (PARAM, PARAM_PAT)
+            and self._translates_ansi()
+            and (self.dq_quotes or not self.posix)  # (posix: only a pattern's are translated)
+        ):
+            self._ansi_in_dquoted_brace(self.pos, self.dq_quotes)
+            last = parts[-1] if parts else None
+            if isinstance(last, A.Lit) and not lit:
+                parts.pop()
+                lit.append(last.text)  # (the text read before goes on in the same piece)
+            return
         if c == "'" and (not in_dq or (self.dq_quotes and mode in (PARAM, PARAM_PAT))) and mode != ARITH:
             end = self._find_ansi_end(i + 1)
             raw = src[i + 1 : end]
@@ -708,8 +762,14 @@ class WordReader:
             # bash's VALID_INDIR_PARAM: otherwise `!` is the parameter itself (${!-word}, ${!,})
             prefix = "!"
             i += 1
+        if in_dq and not self.posix and self._translates_ansi() and src.startswith("$'", i):
+            self._ansi_in_dquoted_brace(i, False)  # "${$'x1'}" is "${x1}"
+            src = self.src
+            n = len(src)
         name, i = self._param_name(i)
         if not name:
+            if in_dq and self._translates_ansi():
+                self._ansi_in_bad_brace(i)
             return self._bad_param(dollar, i)
         sub: str | None = None
         if at(i) == "[" and name not in _SPECIAL_PARAMS and not name.isdigit():
@@ -754,6 +814,7 @@ class WordReader:
             if reread is None:
                 raise
             op = reread
+        src = self.src  # (the operator's word may have translated a $'...' in it)
         if in_dq and "'" in src[i : self.pos] and "$(" in src[i : self.pos]:
             broken = self._broken_dolbrace(dollar)
             if broken is not None:
@@ -901,7 +962,7 @@ class WordReader:
             self.pos = i + len(op)
             pat = self._param_arg(PARAM_PAT, in_dq, start_line, "pat")
             rep: A.Word | None = None
-            if self.pos < len(src) and src[self.pos] == "/":
+            if self.pos < len(self.src) and self.src[self.pos] == "/":
                 self.pos += 1
                 rep = self._param_arg(PARAM, in_dq, start_line, "repl")
             else:
@@ -927,7 +988,7 @@ class WordReader:
             self.pos = i + 1
             off = self._param_arg(SLICE, in_dq, start_line, "slice")
             length: A.Word | None = None
-            if self.pos < len(src) and src[self.pos] == ":":
+            if self.pos < len(self.src) and self.src[self.pos] == ":":
                 self.pos += 1
                 length = self._param_arg(SLICE, in_dq, start_line, "slice")
             self._expect_close(start_line)
@@ -947,6 +1008,12 @@ class WordReader:
         line = self.line
         if mode == SLICE:
             # arithmetic text up to ':' or '}', with nested parens and ternaries
+            if in_dq and not self.posix and self._translates_ansi():
+                i = self.src.find("$'", start)
+                while 0 <= i < self._slice_end(start):
+                    self._ansi_in_dquoted_brace(i, False)  # "${x:$'1'}" is "${x:1}"
+                    i = self.src.find("$'", i)
+                self.pos = start
             text_end = self._slice_end(start)
             text = self.src[start:text_end]
             parts = self._arith_parts(text, line)
@@ -954,11 +1021,14 @@ class WordReader:
             return A.Word(tuple(parts), line, text)
         saved = self.dq_quotes
         self.dq_quotes = role in ("pat", "repl")
+        pattern = self.heredoc_body and role == "pat"
+        self.heredoc_patterns += pattern
         try:
             # a replacement is read as if unquoted even in "${x/p/r}" (bash 4.3+ removes its quotes)
             parts = self.read_parts(mode, in_dq and role != "repl")
         finally:
             self.dq_quotes = saved
+            self.heredoc_patterns -= pattern
         if self.pos >= len(self.src):
             raise self.error_eof("}", start_line)
         if mode == PARAM:
@@ -1130,7 +1200,9 @@ class WordReader:
             if doc.quoted:
                 doc.body = A.Word((A.SQ(text),), start_line, text)
             else:
-                parts = self.sub_reader(text, start_line).read_parts(HEREDOC)
+                reader = self.sub_reader(text, start_line)
+                reader.heredoc_body = True
+                parts = reader.read_parts(HEREDOC)
                 doc.body = A.Word(tuple(parts), start_line, text)
 
     # ------------------------------------------------------------ provided by the parser

@@ -329,6 +329,10 @@ class Parser(WordReader):
             self.read_heredoc_bodies()
         return tok
 
+    def splice(self, start: int, end: int, text: str) -> None:
+        super().splice(start, end, text)
+        self._alias_text.expanded(start, end, text)
+
     def phantom_lines(self, pos: int) -> int:
         return self._alias_text.newlines_before(self.src, pos)
 
@@ -382,7 +386,7 @@ class Parser(WordReader):
         if word is None:
             # a character no rule takes (should not happen): treat as an operator
             return Tok("op", c, start, start + 1)
-        return Tok("word", src[start:end], start, end, word)
+        return Tok("word", self.src[start:end], start, end, word)  # (reading may have spliced it)
 
     def _match_op(self, i: int) -> str:
         for op in _OPERATORS:
