@@ -437,15 +437,17 @@ class Variables:
 
     def set_option(self, name: str, on: bool) -> None:
         """Turn a `set -o` option on or off: ignoreeof also sets IGNOREEOF to 10 or unsets it
-        (bash's set_ignoreeof; assigning IGNOREEOF turns the option on)."""
+        (bash's set_ignoreeof; assigning IGNOREEOF turns the option on), posix POSIXLY_CORRECT
+        to y (bash's set_posix_mode)."""
         self.state.opts[name] = on
-        if name != "ignoreeof":
+        var = {"ignoreeof": ("IGNOREEOF", "10"), "posix": ("POSIXLY_CORRECT", "y")}.get(name)
+        if var is None:
             return
         try:
             if on:
-                self.set_var("IGNOREEOF", "10")
+                self.set_var(*var)
             else:
-                self.unset_var("IGNOREEOF")
+                self.unset_var(var[0])
         except AssignError as e:
             self.sh.error(e.message)
 
@@ -672,11 +674,13 @@ class Variables:
         self._special_assign(name, value)
         self.sh.check_string(len(value))
         vars_ = self.state.vars
+        # set -a exports what a scalar assignment sets, not an element (bash: arr[1]=x, x[3]=1)
+        allexport = self.state.opts["allexport"] and sub is None
         if var is None:
             _charge(vars_, target_scope, VAR_OVERHEAD)
-            var = Var(None, EXPORT if self.state.opts["allexport"] else 0)
+            var = Var(None, EXPORT if allexport else 0)
             target_scope[name] = var
-        elif self.state.opts["allexport"]:
+        elif allexport:
             var.attrs |= EXPORT
         attrs = var.attrs
         cur = var.value
@@ -820,7 +824,7 @@ class Variables:
             raise AssignError(f"{name}: readonly variable")
         if var is None:
             _charge(self.state.vars, target_scope, VAR_OVERHEAD)
-            var = Var(None, EXPORT if self.state.opts["allexport"] else 0)
+            var = Var(None, 0)  # (set -a exports no new array, as bash)
             target_scope[name] = var
         elif var.attrs & NAMEREF:
             # `declare -n r; r=(1 2)`: a reference with no target becomes an array
