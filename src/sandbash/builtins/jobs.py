@@ -235,6 +235,9 @@ def _resolve(sh: Shell, spec: str) -> Job | int:
     kind, job = job_for(sh.rt.jobs, spec)
     if job is not None:
         return job
+    proc = sh.pr.last_procsub
+    if kind == PID and proc is not None and int(spec) == proc.pid:
+        return proc  # the last process substitution ($!)
     if kind == JOBSPEC:
         sh.builtin_error("wait", f"{spec}: no such job")
         return 127

@@ -56,12 +56,17 @@ class Evaluator:
         handler = _DISPATCH.get(t)
         if handler is None:
             raise TypeError(f"cannot execute {t.__name__}")
+        procs = self.pr.procsubs
+        mark = len(procs)  # process substitutions of its words and redirections close as it ends
         try:
             status: int = handler(self, node)
         except ExpansionError as e:
             # a late expansion failure in a compound command (`select n` with an
             # integer n): reported like any other, never an escaping exception
             return self.expansion_failed(e)
+        finally:
+            if len(procs) > mark:
+                self.pr.finish_procsubs(mark)
         if t in _OWN_PIPESTATUS:
             # these are commands of their own; if, loops, case, groups and function
             # definitions leave PIPESTATUS to the last pipeline they ran (bash)

@@ -85,6 +85,10 @@ class Executor:
         rt.budget.command()
         if rt.signals:  # sent by another shell of the run: acted on between commands
             take_signals(sh)
+        # process substitutions this command opens are closed when it ends; those of an
+        # enclosing command (a function's `cat "$1"`, eval's words) stay open
+        procs = self.pr.procsubs
+        mark = len(procs)
         self.last_cmdsub_status = None
         if st.opts["keyword"] and len(cmd.words) > 1:
             cmd = _keywords_to_assigns(cmd)
@@ -116,6 +120,8 @@ class Executor:
                     self.ev.errexit_check(1)
                     return 1
                 status = self.last_cmdsub_status or 0
+                if len(procs) > mark:
+                    self.pr.finish_procsubs(mark)  # (bash: f=<(cmd) is closed at once)
                 st.last_status = status
                 st.pipestatus = [status]
                 if status:
@@ -141,14 +147,17 @@ class Executor:
                 argv.extend(sh.pending_args)
                 sh.pending_args = None
             if not argv:
-                return self._assignments_only(cmd)
+                status = self._assignments_only(cmd)
+                if len(procs) > mark:
+                    self.pr.finish_procsubs(mark)
+                return status
             trace: list[str] | None = [] if st.opts["xtrace"] else None
             temp = self.temp_scope(cmd.assigns, trace, argv[0]) if cmd.assigns else None
         except ExpansionError as e:
-            self.pr.finish_procsubs()
+            self.pr.finish_procsubs(mark)
             return self.ev.expansion_failed(e)
         except ArithError as e:
-            self.pr.finish_procsubs()
+            self.pr.finish_procsubs(mark)
             return self.ev.expansion_failed(ExpansionError(e.render(), 1))
         except AssignError as e:
             sh.error(e.message)
@@ -193,8 +202,8 @@ class Executor:
         finally:
             if held:
                 rt.budget.release_memory(held)
-            if self.pr.procsubs:
-                self.pr.finish_procsubs()
+            if len(procs) > mark:
+                self.pr.finish_procsubs(mark)
         st.last_status = status
         st.pipestatus = [status]
         if status:

@@ -44,7 +44,18 @@ class Processes:
     """Depends on the state, the expander (`$(< file)`), the variables (coproc arrays), the
     evaluator (what a child runs) and the executor (gates and commands for an interpreter line)."""
 
-    __slots__ = ("sh", "state", "expander", "va", "ex", "ev", "procsubs", "next_procsub_fd", "coproc")
+    __slots__ = (
+        "sh",
+        "state",
+        "expander",
+        "va",
+        "ex",
+        "ev",
+        "procsubs",
+        "next_procsub_fd",
+        "coproc",
+        "last_procsub",
+    )
 
     def __init__(self, sh: Shell, state: ShellState, expander: Expander, va: Variables, ex: Executor) -> None:
         self.sh = sh
@@ -56,6 +67,7 @@ class Processes:
         # this shell's process substitutions (fd, its end, the thread writing or reading it)
         self.procsubs: list[tuple[int, Stream, threading.Thread | None]] = []
         self.next_procsub_fd = 63
+        self.last_procsub: Job | None = None  # the newest process substitution (`wait $!`)
         # the coprocess this shell tracks (bash tracks one: the last started), until it is reaped
         self.coproc: Coproc | None = None
 
@@ -270,12 +282,15 @@ class Processes:
             mine = pipe.writer
             theirs = pipe.reader
         errors: list[BaseException] = []
+        # its pid is $! and `wait $!` gets its status (not a job: `jobs` does not list it)
+        proc = Job(0, self.sh.rt.new_pid(), None, "")
+        child.state.bashpid = proc.pid
 
         def run() -> None:
             try:
-                child.pr.run_subshell_body(body)
+                proc.status = child.pr.run_subshell_body(body)
             except SigPipe:
-                pass
+                proc.status = 141
             except BaseException as e:  # re-raised in the parent when it finishes
                 errors.append(e)
                 if isinstance(e, LimitExceeded):
@@ -285,17 +300,22 @@ class Processes:
             finally:
                 theirs.close()
                 child_exited(self.sh)
+                proc.done.set()
 
         thread = self.sh.rt.spawn(run)
         if thread is not None:
             thread.procsub_errors = errors  # type: ignore[attr-defined]
+        self.last_procsub = proc
+        self.state.last_bg = proc.pid
         self.state.fds[fd] = mine
         self.procsubs.append((fd, mine, thread))
         return f"/dev/fd/{fd}"
 
-    def finish_procsubs(self) -> None:
-        subs = self.procsubs
-        self.procsubs = []
+    def finish_procsubs(self, mark: int = 0) -> None:
+        """Close the process substitutions opened since there were `mark` of them (and wait for
+        their commands), but those still open on another fd (`exec 3< <(...)`)."""
+        subs = self.procsubs[mark:]
+        del self.procsubs[mark:]  # (in place: the executor holds the list)
         for fd, stream, thread in subs:
             if self.state.fds.get(fd) is stream:
                 del self.state.fds[fd]

@@ -910,20 +910,28 @@ class Parser(WordReader):
 
     def parse_simple_command(self) -> A.Command:
         tok = self.peek()
-        line, col = self.line_col(tok.pos)
+        first_line, col = self.line_col(tok.pos)
+        line = first_line
         start = tok.pos
         assigns: list[A.Assign] = []
         words: list[A.Word] = []
         redirs: list[A.Redir] = []
         decl = paren_only = False
+        lookahead = False
         while True:
             tok = self.peek()
+            if not lookahead and (words or assigns or redirs):
+                # bash's yacc makes the command when its first element is reduced, once the token
+                # after it is read: the command's line ($LINENO, messages) is where that token
+                # ends (`echo "a<newline>b"` is on line 2)
+                lookahead = True
+                line = self.line_at(tok.end - 1 if tok.kind == "word" else tok.pos)
             if tok.kind == "op":
                 if tok.value in _REDIR_OPS:
                     redirs.append(self.parse_redirect())
                     continue
                 if tok.value == "(" and len(words) == 1 and not assigns and not redirs:
-                    return self.parse_function_def(words[0], line, start)
+                    return self.parse_function_def(words[0], first_line, start)
                 break
             if tok.kind != "word":
                 break
