@@ -356,12 +356,11 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
         raise ExitShell(126)
     if is_builtin:
         status = BUILTINS[args[0]](sh, args)
+    elif "/" in args[0] and (failed := _exec_failure(sh, args[0])):
+        return _exec_failed(sh, failed)
     elif kind == "" and args[0] not in sh.state.functions:
-        if "/" in args[0]:
-            sh.error(f"{args[0]}: No such file or directory")
-        else:
-            sh.builtin_error("exec", f"{args[0]}: not found")
-        raise ExitShell(127)
+        sh.builtin_error("exec", f"{args[0]}: not found")
+        return _exec_failed(sh, 127)
     else:
         # -a NAME / -l: the program's argv[0] (bash reads its $0 and a leading `-` from it)
         arg0 = opts.value("a") if opts.has("a") else args[0]
@@ -369,6 +368,31 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
             arg0 = "-" + arg0
         found = (kind, where) if arg0 != args[0] else None
         status = sh.ex.run_external([arg0, *args[1:]], env, found)
+    raise ExitShell(status)
+
+
+def _exec_failure(sh: Shell, name: str) -> int:
+    """A path exec cannot run, with bash's messages (it names the file by its full path): 127
+    when it does not exist, 126 for a directory or a file without execute permission; else 0."""
+    full = (
+        name if name.startswith("/") else f"{sh.get_str('PWD') or sh.state.fs.cwd}/{name.removeprefix('./')}"
+    )
+    st = sh.state.fs.try_stat(full)
+    if st is None:
+        sh.error(f"{full}: No such file or directory")
+        return 127
+    reason = "Is a directory" if st.is_dir else "" if st.perm & 0o111 else "Permission denied"
+    if not reason:
+        return 0
+    sh.error(f"{full}: {reason}")
+    sh.builtin_error("exec", f"{full}: cannot execute: {reason}")
+    return 126
+
+
+def _exec_failed(sh: Shell, status: int) -> int:
+    """A failed exec ends the shell, unless `shopt -s execfail` keeps a script's main shell going."""
+    if sh.state.shopts["execfail"] and not sh.state.subshell:
+        return status
     raise ExitShell(status)
 
 

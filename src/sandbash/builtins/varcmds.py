@@ -211,8 +211,6 @@ def _fast_local(sh: Shell, arg: str) -> bool:
     scope = scopes[-1]
     if not scope.func or name in scope or not _valid_name(name) or name in SPECIAL_ASSIGN:
         return False
-    if sh.state.opts["allexport"]:
-        return False  # (set -a exports it: the general path)
     if value is None and len(scopes) > 1 and scopes[-2].temp and name in scopes[-2]:
         return False  # inherits a temporary binding: the general path knows how
     if name in vars_.readonly_names:
@@ -988,7 +986,11 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
             sh.builtin_error("getopts", f"`{name}': not a valid identifier")
             status = 1
         else:
-            sh.set_var(name, opt)
+            try:
+                sh.set_var(name, opt)
+            except AssignError as e:  # a readonly NAME: bash's EX_MISCERROR
+                sh.error(e.message)
+                status = 2
         _set_optarg(sh, optarg)
         return status
 
@@ -1033,7 +1035,10 @@ def _end(sh: Shell, name: str, optind: int) -> int:
     sh.state.getopts_pos = 0
     sh.set_var("OPTIND", str(optind))
     _set_optarg(sh, None)
-    sh.set_var(name, "?")
+    if not _valid_name(name):  # bash checks the name at the end of the options too
+        sh.builtin_error("getopts", f"`{name}': not a valid identifier")
+    else:
+        sh.set_var(name, "?")
     return 1
 
 
