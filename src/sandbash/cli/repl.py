@@ -125,8 +125,8 @@ class Completer:
 
     def _commands(self, prefix: str) -> list[str]:
         from ..builtins import BUILTINS
-        from ..builtins.core import _KEYWORDS
         from ..builtins.compgen import path_programs
+        from ..builtins.core import _KEYWORDS
 
         st = self.session.shell.state
         names = set(BUILTINS) | set(_KEYWORDS) | set(st.aliases) | set(st.functions)
