@@ -168,6 +168,50 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
     return status
 
 
+def _ref_value(sh: Shell, cmd: str, name: str, value: str, append: bool) -> str | None:
+    """What `declare -n name=value` makes the reference name (`name+=value` adds to its current
+    one), or None after the error. A reference to itself (or to one of its own elements) is
+    refused at the top level and only warned about in a function, as bash does."""
+    grown = False
+    if append:
+        cur = sh.state.vars.find(name)
+        if cur is not None and cur.attrs & NAMEREF and isinstance(cur.value, str):
+            value, grown = cur.value + value, True
+    if not valid_ref_target(value):
+        why = "invalid variable name for name reference" if value else "not a valid identifier"
+        sh.builtin_error(cmd, f"`{value}': {why}")
+        return None
+    if value.partition("[")[0] != name:
+        return value
+    if grown:
+        sh.error(f"{name}: nameref variable self references not allowed")
+        return None
+    if sh.state.vars.function_scope() is None:
+        sh.builtin_error(cmd, f"{name}: nameref variable self references not allowed")
+        return None
+    # inside a function bash only warns (on the assignment, then on the lookup that follows)
+    sh.builtin_error(cmd, f"warning: {name}: circular name reference")
+    sh.warn(f"{name}: circular name reference")
+    return value
+
+
+def _global_target(sh: Shell, name: str) -> tuple[str, str | None]:
+    """The variable (and element) `declare -g name` works on: namerefs followed among the
+    global variables only (a function's local reference of that name is not seen)."""
+    glob = sh.state.vars.globals
+    seen: set[str] = set()
+    while name not in seen:
+        var = glob.get(name)
+        if var is None or not var.attrs & NAMEREF or not isinstance(var.value, str) or not var.value:
+            break
+        seen.add(name)
+        base, _, sub = var.value.partition("[")
+        if sub:
+            return base, sub[:-1]
+        name = base
+    return name, None
+
+
 def _hidden_ref(sh: Shell, name: str, local: bool) -> bool:
     """A local declared over a caller's nameref is a new variable of that name: only a nameref
     of the current function is followed (bash)."""
@@ -280,26 +324,36 @@ def _declare_one(
         cur = st.vars.find(name)
         if cur is None or not (cur.attrs & ASSOC or isinstance(cur.value, AssocArray)):
             set_attrs |= ARRAY
-    if set_attrs & NAMEREF and has_value and not valid_ref_target(value):
-        why = "invalid variable name for name reference" if value else "not a valid identifier"
-        sh.builtin_error(cmd, f"`{value}': {why}")
+    if set_attrs & NAMEREF and items is not None:
+        # `declare -n r=(a b)`: refused as a reference, made as an array all the same (bash)
+        sh.builtin_error(cmd, f"{name}: reference variable cannot be an array")
+        _declare_one(sh, cmd, arg, set_attrs & ~NAMEREF, clear_attrs, local, inherit=inherit)
         return False
-    if set_attrs & NAMEREF and has_value and value == name:
-        if st.vars.function_scope() is None:
-            sh.builtin_error(cmd, f"{name}: nameref variable self references not allowed")
+    if set_attrs & NAMEREF and set_attrs & INTEGER and has_value:
+        return True  # `declare -ni r=v`: bash makes the value a number, which names nothing
+    if set_attrs & NAMEREF and has_value:
+        ref_value = _ref_value(sh, cmd, name, value, append)
+        if ref_value is None:
             return False
-        # inside a function bash only warns (on the assignment, then on the lookup that follows)
-        sh.builtin_error(cmd, f"warning: {name}: circular name reference")
-        sh.warn(f"{name}: circular name reference")
+        value, append = ref_value, False
     if clear_attrs & NAMEREF and has_value and sub is None and items is None:
         ref = st.vars.find(name)
         if ref is not None and ref.attrs & NAMEREF and isinstance(ref.value, str) and ref.value:
-            sh.set_var(name, value)  # `declare +n r=v`: bash assigns through r, then drops -n
+            # `declare +n r=v`: bash assigns through r (with the other attributes asked for:
+            # `declare +n -i r=7+4` makes the target an integer), then drops -n
+            if set_attrs and valid_ref_target(ref.value) and "[" not in ref.value:
+                _declare_one(sh, cmd, f"{ref.value}={value}", set_attrs, 0, local)
+            else:
+                sh.set_var(name, value)
             has_value = False
+            set_attrs = 0
     if not ((set_attrs | clear_attrs) & NAMEREF) and sub is None and not _hidden_ref(sh, name, local):
         # `declare -i r` or `declare r=v` on a nameref works on the variable it names
         try:
-            target, target_sub = sh.va.resolve_name(name)
+            if cmd in _DECLARERS and not local and st.vars.function_scope() is not None:
+                target, target_sub = _global_target(sh, name)  # -g: the global reference
+            else:
+                target, target_sub = sh.va.resolve_name(name)
         except AssignError:  # a circular chain: declare works on the name itself
             target, target_sub = name, None
         if _valid_name(target):
@@ -412,9 +466,13 @@ def _declare_one(
     if set_attrs & ARRAY and (isinstance(var.value, AssocArray) or var.attrs & ASSOC):
         sh.builtin_error(cmd, f"{name}: cannot convert associative to indexed array")
         return False
+    if sub is not None and has_value and var.attrs & NAMEREF and not set_attrs & NAMEREF:
+        sh.va.drop_nameref(name, var)  # `declare -a r[1]=x` on a nameref r
     if set_attrs & (ARRAY | ASSOC) and var.attrs & NAMEREF and not var.value:
         clear_attrs |= NAMEREF  # `declare -n r; declare -a r`: a reference without a target goes
     new_attrs = (var.attrs | set_attrs) & ~clear_attrs
+    if set_attrs & NAMEREF and not var.attrs & NAMEREF:
+        new_attrs &= ~(INTEGER | UPPER | LOWER | CAPITALIZE)  # (what a reference's value is not)
     if set_attrs & UPPER:
         new_attrs &= ~(LOWER | CAPITALIZE)
     if set_attrs & LOWER:

@@ -607,6 +607,8 @@ class Expander:
             if base is None:
                 self._check_unset(desc, p)
                 return "0"
+            if p.sub is None and "[" in (self.env.nameref_target(p.name) or ""):
+                return "0"  # bash 5.2: ${#r} is 0 for a nameref to an array element, set or not
             return str(self._length(as_text(base) or ""))
         if op is None:
             if base is None:

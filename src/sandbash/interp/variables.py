@@ -645,6 +645,13 @@ class Variables:
                 self.sh.warn(f"{name}: circular name reference")
                 target, tsub = name, None
             via_ref = target != name
+            if (
+                tsub is not None
+                and target == name
+                and (self.nameref_target(name) or "")[: len(name) + 1] == name + "["
+            ):
+                # `local -n r=r[1]; r=x`: a reference to an element of itself (bash)
+                raise AssignError(f"`{target}[{tsub}]': not a valid identifier")
             if tsub is not None:
                 if sub is not None:
                     raise AssignError(f"`{target}[{tsub}]': not a valid identifier", fatal=False)
@@ -669,8 +676,10 @@ class Variables:
         ):
             # a nameref without a target takes the value as the name it refers to
             raise AssignError(f"`{value}': not a valid identifier", named=True)
-        if var is not None and var.attrs & NAMEREF and sub is not None and not var.value:
-            raise AssignError("`': not a valid identifier", named=True)  # `declare -n r; r[0]=x`
+        if var is not None and var.attrs & NAMEREF and sub is not None:
+            if not var.value:
+                raise AssignError("`': not a valid identifier", named=True)  # `declare -n r; r[0]=x`
+            self.drop_nameref(name, var)  # a chain that ends at an element of a reference
         self._special_assign(name, value)
         self.sh.check_string(len(value))
         vars_ = self.state.vars
@@ -711,6 +720,16 @@ class Variables:
             new = None  # the value seeded (or offset) the variable: reading it stays dynamic
         _charge(vars_, target_scope, value_size(new) - value_size(cur))
         var.value = new
+
+    def drop_nameref(self, name: str, var: Var) -> None:
+        """An element is assigned to a nameref (`declare -a r[1]=x`, a chain ending at `r[1]`):
+        bash warns, and the reference becomes an ordinary variable without a value."""
+        self.sh.warn(f"{name}: removing nameref attribute")
+        var.attrs &= ~NAMEREF
+        if var.value is not None:
+            scope = self._scope_for_write(name)[0]
+            _charge(self.state.vars, scope, -value_size(var.value))
+            var.value = None
 
     def _set_element(
         self,
@@ -980,7 +999,7 @@ class Variables:
         if not nameref:
             name, sub = self.resolve_name(name)
             if sub is not None:
-                return self.unset_element(name, sub)
+                return self.unset_element(name, sub, via_ref=True)
         if name == "PATH":
             self.state.hashed.clear()  # bash empties its hash table (`unset PATH`, through a nameref too)
         elif name == "POSIXLY_CORRECT":
@@ -1015,9 +1034,17 @@ class Variables:
             return True
         return True
 
-    def unset_element(self, name: str, sub: str, *, expanded: bool = False) -> bool:
+    def unset_element(self, name: str, sub: str, *, expanded: bool = False, via_ref: bool = False) -> bool:
         """`unset NAME[SUB]`; `expanded`: an associative key is not expanded again (bash's
-        W_ARRAYREF)."""
+        W_ARRAYREF); `via_ref`: `unset r` with r a reference to that element, where a scalar's
+        element other than 0 is passed over silently, as bash does."""
+        try:
+            target, tsub = self.resolve_name(name)  # `unset r[0]` with r a reference to an array
+        except AssignError:
+            target, tsub = name, None
+        name = target
+        if tsub is not None:
+            sub = tsub  # (a reference to an element: that element, whatever the subscript, as bash)
         var = self.state.vars.find(name)
         if var is None or sub == "":
             # (BASH_ALIASES, BASH_CMDS: bash leaves the tables alone; `unset 'a[]'` names no element)
@@ -1057,6 +1084,8 @@ class Variables:
             except AssignError:  # a negative index
                 index = -1
             if index != 0:
+                if via_ref:
+                    return True
                 raise AssignError(f"{name}: not an array variable")  # (bash: status 1)
             scope, _ = self._scope_for_write(name)
             _charge(self.state.vars, scope, -before - VAR_OVERHEAD)
