@@ -86,6 +86,15 @@ def bi_cd(sh: Shell, argv: list[str]) -> int:
             if old is None:
                 sh.builtin_error("cd", "OLDPWD not set")
                 return 1
+            if old == "":
+                # bash changes to "" made absolute: "$PWD/" (only OLDPWD moves, "" is printed);
+                # -P takes the empty name as it is
+                if physical or sh.state.opts["physical"]:
+                    sh.builtin_error("cd", ": No such file or directory")
+                    return 1
+                sh.set_var("OLDPWD", sh.get_str("PWD") or sh.state.fs.cwd)
+                sh.out("\n")
+                return 0
             target = old
             print_dir = True
         elif target == "":
@@ -98,8 +107,9 @@ def bi_cd(sh: Shell, argv: list[str]) -> int:
                 candidate = base.rstrip("/") + "/" + target
                 if sh.state.fs.is_dir(candidate):
                     if change_dir(sh, candidate, physical):
-                        if d:
-                            sh.out(sh.state.fs.cwd + "\n")
+                        if d:  # bash prints the CDPATH-made name itself under -P
+                            phys = physical or sh.state.opts["physical"]
+                            sh.out((candidate if phys else sh.state.fs.cwd) + "\n")
                         return 0
     if not change_dir(sh, target, physical):
         return 1
