@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def run_test(sh: Shell, name: str, args: list[str], end: str | None = None) -> int:
     try:
-        return 0 if TestParser(ShellTestEnv(sh), args, end).evaluate() else 1
+        return 0 if TestParser(ShellTestEnv(sh, builtin=True), args, end).evaluate() else 1
     except TestError as e:
         sh.builtin_error(name, str(e))
         return 2

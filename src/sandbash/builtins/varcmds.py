@@ -995,15 +995,19 @@ def bi_let(sh: Shell, argv: list[str]) -> int:
         sh.builtin_error("let", "expression expected")
         return 1
     value = 0
-    for expr in exprs:
-        try:
-            value = sh.arith_eval(expr)
-        except ArithError as e:
-            sh.builtin_error("let", e.render())
-            return 1
-        except ExpansionError as e:
-            sh.error(e.message)
-            return 1
+    sh.arith_keys_as_is = bool(sh.state.shopts.get("assoc_expand_once"))
+    try:
+        for expr in exprs:
+            try:
+                value = sh.arith_eval(expr)
+            except ArithError as e:
+                sh.builtin_error("let", e.render())
+                return 1
+            except ExpansionError as e:
+                sh.error(e.message)
+                return 1
+    finally:
+        sh.arith_keys_as_is = False
     return 0 if value != 0 else 1
 
 

@@ -19,10 +19,12 @@ if TYPE_CHECKING:
 class ShellTestEnv:
     """The shell's view for file and variable tests."""
 
-    def __init__(self, sh: Shell) -> None:
+    def __init__(self, sh: Shell, builtin: bool = False) -> None:
         self.sh = sh
         self.uid = sh.rt.identity.uid
         self.gid = sh.rt.identity.gid
+        # test/[ under assoc_expand_once take a -v key as already expanded ([[ ]] expands it)
+        self.key_as_is = builtin and bool(sh.state.shopts.get("assoc_expand_once"))
 
     def stat(self, path: str) -> Stat | None:
         return self.sh.state.fs.try_stat(path)
@@ -55,7 +57,7 @@ class ShellTestEnv:
         if key in ("@", "*") and not isinstance(v, AssocArray):
             return bool(v) or isinstance(v, str)  # (an associative array looks the key up)
         if isinstance(v, AssocArray):
-            return sh.subscript_key(key) in v
+            return (key if self.key_as_is else sh.subscript_key(key)) in v
         if isinstance(v, IndexedArray):
             try:
                 return v.get(sh.eval_index(key, v)) is not None

@@ -38,7 +38,7 @@ from .processes import Processes
 from .redirects import Redirections
 from .runtime import Runtime
 from .state import ShellState
-from .variables import ArithAssignError, AssignError, EmptySubscript, Variables
+from .variables import AS_EXPANDED, ArithAssignError, AssignError, EmptySubscript, Variables
 
 # parsed subscript texts, shared by every run of the process: keyed by everything that shapes
 # the parse (lexer mode, extglob, the parse limits); never holding a parse aliases took part in
@@ -470,7 +470,7 @@ class Shell:
         var = self.lookup(name)
         val = var.value if var is not None else None
         if isinstance(val, AssocArray):
-            key = self.subscript_key(sub)
+            key = sub if self.arith_keys_as_is else self.subscript_key(sub)
             if not key:
                 return self._empty_subscript(name)
             return val.get(key)
@@ -520,13 +520,17 @@ class Shell:
             return sub  # reported where it is read, as before
 
     arith_cmd = ""  # "((: " while a (( )) command runs: errors bash reports in its name
+    # let's expressions under assoc_expand_once: an associative key in them is taken as it is
+    # (bash's arithmetic gets text the shell expanded; (( )) and $(( )) mark what they expanded)
+    arith_keys_as_is = False
 
     def arith_set(self, name: str, sub: str | None, value: int) -> None:
         if sub == "":  # `(( a[""] = 1 ))` names `a[]`, assigns nothing and goes on (as bash)
             self.error(f"{self.arith_cmd}`{name}[]': not a valid identifier")
             return
+        as_is = sub is not None and self.arith_keys_as_is and self.va.is_assoc(name)
         try:
-            self.set_var(name, str(value), sub=sub)
+            self.set_var(name, str(value), sub=sub, parsed=AS_EXPANDED if as_is else None)
         except AssignError as e:
             raise ArithAssignError(f"{self.arith_cmd}{e.message}" if e.named else e.message, 1) from None
 
