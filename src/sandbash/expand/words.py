@@ -648,18 +648,20 @@ class Expander:
         return str(self._length(text or ""))
 
     def _length(self, text: str) -> int:
-        """${#x}: characters, or bytes when the shell's locale is C/POSIX
-        (bash follows LC_ALL, LC_CTYPE, LANG as the script sets them)."""
-        if text.isascii():
+        """${#x}: characters, or bytes when the shell's locale is C/POSIX."""
+        if text.isascii() or not self._byte_locale():
             return len(text)
+        return len(text.encode("utf-8", "surrogateescape"))
+
+    def _byte_locale(self) -> bool:
+        """Characters are bytes: the shell's locale is C/POSIX (bash follows LC_ALL, LC_CTYPE,
+        LANG as the script sets them)."""
         for name in ("LC_ALL", "LC_CTYPE", "LANG"):
             var = self.env.lookup(name)
             value = var.value if var is not None else None
             if isinstance(value, str) and value:
-                if value in ("C", "POSIX"):
-                    break
-                return len(text)
-        return len(text.encode("utf-8", "surrogateescape"))
+                return value in ("C", "POSIX")
+        return True
 
     def _check_unset(self, desc: str, p: A.Param) -> None:
         if self.env.option("nounset") and p.name not in ("@", "*"):
@@ -994,13 +996,19 @@ class Expander:
             count = len(base)
         return -count <= offset <= count
 
-    def _slice(self, p: A.Param, op: A.ParamOp, base: Value) -> Value:
+    def _slice(self, p: A.Param, op: A.ParamOp, base: Value, as_bytes: bool = False) -> Value:
         assert op.arg is not None
         star = base.star if isinstance(base, _Multi) else None
         if star is not None and p.name not in ("@", "*"):
             var = self.env.lookup(p.name)
             if var is not None and isinstance(var.value, str):
                 base = var.value  # ${scalar[@]:1}: bash slices the string
+        if not as_bytes and isinstance(base, str) and not base.isascii() and self._byte_locale():
+            # a C locale slices bytes: each byte a character of its own while slicing
+            raw = base.encode("utf-8", "surrogateescape").decode("latin-1")
+            cut = self._slice(p, op, raw, as_bytes=True)
+            assert isinstance(cut, str)
+            return cut.encode("latin-1").decode("utf-8", "surrogateescape")
         offset = self._slice_number(p, op.arg)
         if not self._offset_in_range(p, base, offset):
             return _Multi([], star) if star is not None else ""  # length is not evaluated
