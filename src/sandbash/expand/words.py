@@ -581,7 +581,8 @@ class Expander:
                 segs.append(_BRK)
             segs.append((v, flag))
 
-    def param(self, p: A.Param, in_dq: bool = False) -> Value:
+    def param(self, p: A.Param, in_dq: bool = False, shown: str | None = None) -> Value:
+        """`shown`: the name messages give it (an indirection's `!ref`)."""
         prefix = p.prefix
         if prefix == "bad":
             assert p.op is not None
@@ -589,7 +590,8 @@ class Expander:
         if prefix == "error":  # a command substitution in it that does not parse (bash: when expanded)
             assert p.op is not None and p.op.arg is not None
             raise ExpansionError(f"command substitution: line {p.op.arg.line}: {p.op.text}", located=False)
-        if prefix == "!" and not p.names_suffix and p.sub not in ("@", "*"):
+        if prefix == "!" and not p.names_suffix and (p.sub not in ("@", "*") or p.op is not None):
+            # ${!a[@]} lists the keys only when the brace follows: ${!a[@]@Q} is an indirection
             return self._indirect(p, in_dq)
         if prefix == "#" and p.sub in ("@", "*") and p.op is None and not p.names_suffix:
             # ${#a[@]}: the number of elements, without listing them (a loop `k < ${#a[@]}` was
@@ -600,6 +602,8 @@ class Expander:
         if prefix == "#" and p.sub is not None and p.op is None and not p.names_suffix:
             return self._element_length(p, p.sub)
         base, desc = self._base(p)
+        if shown is not None:
+            desc = shown
         op = p.op
         if prefix == "#":
             if isinstance(base, _Multi):
@@ -662,6 +666,10 @@ class Expander:
             if isinstance(value, str) and value:
                 return value in ("C", "POSIX")
         return True
+
+    def _has_elements(self, p: A.Param) -> bool:
+        var = self.env.lookup(p.name) if p.sub is None else None
+        return var is not None and isinstance(var.value, (IndexedArray, AssocArray)) and len(var.value) > 0
 
     def _check_unset(self, desc: str, p: A.Param) -> None:
         if self.env.option("nounset") and p.name not in ("@", "*"):
@@ -810,7 +818,7 @@ class Expander:
         if target is None or target.name == "":
             raise ExpansionError(f"{ref}: invalid variable name", 1)
         try:
-            return self.param(A.Param(target.name, target.sub, "", p.op, True), in_dq)
+            return self.param(A.Param(target.name, target.sub, "", p.op, True), in_dq, "!" + name)
         except _SliceArithError as e:
             raise _SliceArithError(e.inner, "!" + name) from None
 
@@ -821,7 +829,10 @@ class Expander:
         if kind is _TEST:
             return self._test_op(p, op, base, desc, in_dq)
         if base is None:
-            self._check_unset(desc, p)
+            if not (
+                kind is _XFORM and op.op in (Op.AT_ATTRIBUTES, Op.AT_ASSIGNMENT) and self._has_elements(p)
+            ):
+                self._check_unset(desc, p)  # (${a@a}: an array with elements is set, whatever a[0])
             if kind is _XFORM:
                 if op.op in (Op.AT_ATTRIBUTES, Op.AT_ASSIGNMENT) and p.name not in ("@", "*"):
                     return self._xform(p, op.op, None)
@@ -1094,7 +1105,9 @@ class Expander:
             if letter == "Q" or letter in ("K", "k"):
                 return quote_reusable(s)
             if letter == "E":
-                return decode_escapes(s, "ansi")[0]
+                # bash's internal quoting character (\001) quotes the next one in the value: a
+                # pair of them comes out as one
+                return decode_escapes(s.replace("\x01\x01", "\x01"), "ansi")[0]
             if letter == "P":
                 return self.env.prompt_expand(s)
             if letter == "U":

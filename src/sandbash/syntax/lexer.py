@@ -960,7 +960,11 @@ class WordReader:
         if c == "/":
             op = two if two in ("//", "/#", "/%") else "/"
             self.pos = i + len(op)
+            lead = op == "//" and src[self.pos : self.pos + 1] == "/"
+            self.pos += lead  # (bash: after `//` a first `/` is the pattern's own: ${a///b/c})
             pat = self._param_arg(PARAM_PAT, in_dq, start_line, "pat")
+            if lead:
+                pat = A.Word((A.Lit("/"), *pat.parts), pat.line, "/" + pat.text)
             rep: A.Word | None = None
             if self.pos < len(self.src) and self.src[self.pos] == "/":
                 self.pos += 1
