@@ -527,12 +527,17 @@ def describe(
 def _paths_of(sh: Shell, name: str, every: bool) -> list[str]:
     """Where `name` would run from (the hash table first); `every` (type -a): each PATH directory's
     match in order, as bash lists them (/usr/bin/ls and /bin/ls)."""
-    kind, where = sh.ex.find_command(name)
+    entry = sh.state.hashed.get(name)
+    if entry is not None and not every:
+        return [entry.partition(":")[2]]  # as remembered, even when the file is gone (bash)
     path = sh.get_str("PATH")
-    if not kind or not every or "/" in name or path is None:
-        return [where] if kind else []
-    found = [w for k, w in (sh.ex.find_command(name, path=d) for d in path.split(":")) if k]
-    return found or [where]
+    if every and "/" not in name and path is not None:
+        # (each directory on its own: the hash table, stale entries and all, stays as it is)
+        found = [w for k, w in (sh.ex.find_command(name, path=d) for d in path.split(":")) if k]
+        if found:
+            return found
+    kind, where = sh.ex.find_command(name)
+    return [where] if kind else []
 
 
 def _std_path_of(sh: Shell, name: str) -> list[str]:
@@ -583,8 +588,11 @@ def bi_hash(sh: Shell, argv: list[str]) -> int:
     pathname = opts.value("p")
     status = 0
     for name in args:
-        if delete:
-            if st.hashed.pop(name, None) is None:
+        if "/" in name and not targets:
+            continue  # a path is never hashed nor removed (bash's absolute_program)
+        if delete and not targets:
+            # (a table never made has nothing to remove, and says nothing)
+            if st.hashed.pop(name, None) is None and getattr(st.hashed, "created", True):
                 sh.builtin_error("hash", f"{name}: not found")
                 status = 1
         elif targets:
@@ -594,9 +602,17 @@ def bi_hash(sh: Shell, argv: list[str]) -> int:
                 status = 1
             else:
                 where = entry.split(":", 1)[1]
-                sh.out(f"{name}\t{where}\n" if len(args) > 1 else where + "\n")
+                if opts.has("l"):
+                    sh.out(f"builtin hash -p {where} {name}\n")
+                else:
+                    sh.out(f"{name}\t{where}\n" if len(args) > 1 else where + "\n")
         elif pathname is not None:
-            st.hashed[name] = hash_entry(pathname)
+            stat = st.fs.try_stat(pathname)
+            if stat is not None and stat.is_dir:
+                sh.builtin_error("hash", f"{pathname}: Is a directory")
+                status = 1
+            else:
+                st.hashed[name] = hash_entry(pathname)
         else:
             status |= _hash_one(sh, name)
     return status
@@ -607,13 +623,27 @@ def _print_hashed(sh: Shell, portable: bool) -> None:
     if not hashed:
         if not portable:
             sh.out("hash: hash table empty\n")
-    elif portable:
-        for name, entry in hashed.items():
-            sh.out(f"builtin hash -p {entry.split(':', 1)[1]} {name}\n")
+        return
+    # bash lists its table bucket by bucket, the newest entry of a bucket first
+    order = {name: i for i, name in enumerate(hashed)}
+    names = sorted(hashed, key=lambda n: (_hash_bucket(n), -order[n]))
+    if portable:
+        for name in names:
+            sh.out(f"builtin hash -p {hashed[name].split(':', 1)[1]} {name}\n")
     else:
         sh.out("hits\tcommand\n")
-        for entry in hashed.values():
-            sh.out(f"   1\t{entry.split(':', 1)[1]}\n")
+        for name in names:
+            sh.out(f"   1\t{hashed[name].split(':', 1)[1]}\n")
+
+
+def _hash_bucket(name: str) -> int:
+    """The bucket of bash's filename hash table (256 buckets) that `name` falls in: its FNV-1
+    string hash over the bytes as C's signed chars."""
+    h = 2166136261
+    for c in name.encode("utf-8", "surrogateescape"):
+        h = (h * 16777619) & 0xFFFFFFFF
+        h ^= c if c < 0x80 else c | 0xFFFFFF00
+    return h & 255
 
 
 def _hash_one(sh: Shell, name: str) -> int:

@@ -214,48 +214,163 @@ def _unescape(raw_text: str) -> tuple[str, list[int]]:
     return "".join(pieces), escaped
 
 
+# the bytes a character takes by its first byte, as glibc's UTF-8 mbrtowc counts them (it still
+# reads the 5- and 6-byte forms); 1 for ASCII and for bytes that cannot start one
+_MB_NEED = bytes([1] * 0xC2 + [2] * 30 + [3] * 16 + [4] * 8 + [5] * 4 + [6] * 2 + [1] * 2)
+_MB_RUN = re.compile(
+    rb"(?:[\x00-\x7f]|[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf7][\x80-\xbf]{3}"
+    rb"|[\xf8-\xfb][\x80-\xbf]{4}|[\xfc\xfd][\x80-\xbf]{5})*"
+)
+_HIGH = bytes(range(0x80, 0x100))
+
+
+def _mb_missing(data: bytes) -> int:
+    """How many bytes the last character of `data` still lacks, read as bash 5.2's read does in
+    a UTF-8 locale (read_mbchar: after a byte that starts a character it reads on while mbrtowc
+    says incomplete, delimiter or not; a byte that makes it invalid is taken along). 0: complete."""
+    if not data or data[-1] < 0x80:
+        return 0
+    # after the last ASCII byte a character starts (that byte began one or ended an invalid one)
+    tail = data[len(data.rstrip(_HIGH)) :]
+    pos, n = 0, len(tail)
+    while True:
+        m = _MB_RUN.match(tail, pos)
+        pos = m.end() if m else pos
+        if pos >= n:
+            return 0
+        need = _MB_NEED[tail[pos]]
+        j = pos + 1
+        while j < n and j - pos < need and 0x80 <= tail[j] <= 0xBF:
+            j += 1
+        if j == n and j - pos < need:
+            return need - (j - pos)
+        pos = j + 1 if need > 1 else j  # an invalid one ends with the byte that broke it
+
+
+def _mb_backslashes(data: bytes) -> bytes:
+    """`data` with each backslash that bash 5.2's read takes as the byte breaking an unfinished
+    character doubled: it is part of that character there, not an escape."""
+    out: list[bytes] = []
+    pos = done = 0
+    n = len(data)
+    while pos < n:
+        m = _MB_RUN.match(data, pos)
+        pos = m.end() if m else pos
+        if pos >= n:
+            break
+        need = _MB_NEED[data[pos]]
+        j = pos + 1
+        while j < n and j - pos < need and 0x80 <= data[j] <= 0xBF:
+            j += 1
+        if need > 1 and j < n and j - pos < need and data[j] == 0x5C:
+            out.append(data[done : j + 1] + b"\\")
+            done = j + 1
+        pos = j + 1 if need > 1 and j - pos < need else j
+    return b"".join(out) + data[done:] if out else data
+
+
+def _utf8_shell(sh: Shell) -> bool:
+    """The shell's character type is UTF-8 (LC_ALL, LC_CTYPE, LANG: the first one set)."""
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = sh.get_str(name)
+        if value:
+            return value not in ("C", "POSIX")
+    return False
+
+
+def _finish_char(stream: Stream, missing: int) -> bytes:
+    """The bytes bash 5.2 reads after a delimiter that fell inside a character: continuation
+    bytes while it lacks some, and the byte that breaks it."""
+    taken = b""
+    while missing > 0:
+        b = stream.read(1)
+        if not b:
+            break
+        taken += b
+        if not 0x80 <= b[0] <= 0xBF:
+            break
+        missing -= 1
+    return taken
+
+
 def _read_raw(
     sh: Shell, stream: Stream, delim: str, nchars: int | None, exact: bool, raw: bool, timeout: float | None
 ) -> tuple[str, bool, list[int]]:
     """Read one record. Returns (text, hit_eof, positions of escaped chars)."""
     delim_b = delim.encode("utf-8", "surrogateescape") if delim else b"\0"
     if nchars is None:
-        # whole records: use the stream's buffered readline
-        pieces: list[bytes] = []
-        eof = False
-        limit = sh.rt.limits.max_string_length
-        held = 0  # the record so far, continuation lines included (`yes '\' | read x` ends)
-        while True:
-            line = stream.readline(delim_b, limit)
-            held += len(line) + 16  # with a list slot per piece
-            if held > limit:
-                raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit)
-            sh.rt.budget.checkpoint()
-            if not line.endswith(delim_b):
-                eof = True
+        return _read_record(sh, stream, delim_b, raw)
+    return _read_chars(sh, stream, delim_b, nchars, exact, raw, timeout)
+
+
+def _read_record(sh: Shell, stream: Stream, delim_b: bytes, raw: bool) -> tuple[str, bool, list[int]]:
+    """A whole record, through the stream's buffered readline."""
+    pieces: list[bytes] = []
+    eof = False
+    cut = False  # a NUL read inside a character ended the value there (bash keeps a C string)
+    utf8: bool | None = None  # (looked up when a record has a byte past ASCII)
+    limit = sh.rt.limits.max_string_length
+    held = 0  # the record so far, continuation lines included (`yes '\' | read x` ends)
+    while True:
+        line = stream.readline(delim_b, limit)
+        held += len(line) + 16  # with a list slot per piece
+        if held > limit:
+            raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit)
+        sh.rt.budget.checkpoint()
+        if not line.endswith(delim_b):
+            eof = True
+            if not cut:
                 pieces.append(line)
-                break
-            body = line[: -len(delim_b)]
-            if not raw and delim_b == b"\n" and body.endswith(b"\\"):
-                trailing = len(body) - len(body.rstrip(b"\\"))
-                if trailing % 2 == 1:
-                    # backslash-newline: a continuation line
-                    pieces.append(body[:-1])
-                    continue
-            pieces.append(body)
             break
-        # a shell variable cannot hold NUL: bash's read drops those bytes
-        text = b"".join(pieces).replace(b"\0", b"").decode("utf-8", "surrogateescape")
-        if raw:
-            return text, eof, []
-        out, escaped = _unescape(text)
-        return out, eof, escaped
+        body = line[: -len(delim_b)]
+        if not raw and delim_b == b"\n" and body.endswith(b"\\"):
+            trailing = len(body) - len(body.rstrip(b"\\"))
+            # (a backslash that breaks an unfinished character is no escape: bash 5.2)
+            if trailing % 2 == 1 and not (
+                not body.isascii() and _utf8_shell(sh) and _mb_missing(b"".join(pieces) + body[:-1])
+            ):
+                # backslash-newline: a continuation line
+                if not cut:
+                    pieces.append(body[:-1])
+                continue
+        missing = 0
+        if body and body[-1] >= 0x80:
+            utf8 = _utf8_shell(sh) if utf8 is None else utf8
+            missing = _mb_missing(b"".join(pieces) + body) if utf8 else 0
+        if missing and len(delim_b) == 1:
+            # the delimiter completes (or breaks) a character: bash 5.2 reads on
+            extra = delim_b + (_finish_char(stream, missing - 1) if 0x80 <= delim_b[0] <= 0xBF else b"")
+            held += len(extra)
+            if not cut:
+                pieces.append(body + extra.split(b"\0", 1)[0])
+                cut = b"\0" in extra
+            continue
+        if not cut:
+            pieces.append(body)
+        break
+    # a shell variable cannot hold NUL: bash's read drops those bytes
+    data = b"".join(pieces).replace(b"\0", b"")
+    if not raw and b"\\" in data and not data.isascii() and _utf8_shell(sh):
+        data = _mb_backslashes(data)
+    text = data.decode("utf-8", "surrogateescape")
+    if raw:
+        return text, eof, []
+    out, escaped = _unescape(text)
+    return out, eof, escaped
+
+
+def _read_chars(
+    sh: Shell, stream: Stream, delim_b: bytes, nchars: int, exact: bool, raw: bool, timeout: float | None
+) -> tuple[str, bool, list[int]]:
+    """-n/-N: up to `nchars` characters, a byte at a time."""
     chars: list[str] = []
     escapes: list[int] = []
     size = 0  # characters in `chars`
     deadline = time.monotonic() + timeout if timeout is not None else None
     pending_backslash = False
     eof = False
+    utf8 = _utf8_shell(sh)
+    cut: int | None = None  # where a NUL read inside a character ends the value
     buf = b""
     while len(chars) < nchars:
         if deadline is not None and time.monotonic() > deadline:
@@ -265,17 +380,25 @@ def _read_raw(
             eof = True
             break
         sh.rt.budget.checkpoint()
-        if not exact and not pending_backslash and b == delim_b:
-            break
-        if b == b"\0":
-            continue  # dropped, as above
+        if not (buf and utf8):  # (inside a character bash 5.2 reads on, delimiter or not)
+            if not exact and not pending_backslash and b == delim_b:
+                break
+            if b == b"\0":
+                continue  # dropped, as above
         buf += b
-        try:
-            ch = buf.decode("utf-8")
-        except UnicodeDecodeError:
-            if len(buf) < 4 and buf[0] >= 0xC0:
+        if utf8:
+            if len(buf) < _MB_NEED[buf[0]] and (len(buf) == 1 or 0x80 <= b[0] <= 0xBF):
                 continue
+            if cut is None and b"\0" in buf:
+                cut = size + buf.index(b"\0")
             ch = buf.decode("utf-8", "surrogateescape")
+        else:
+            try:
+                ch = buf.decode("utf-8")
+            except UnicodeDecodeError:
+                if len(buf) < 4 and buf[0] >= 0xC0:
+                    continue
+                ch = buf.decode("utf-8", "surrogateescape")
         buf = b""
         if not raw:  # -N too: only the delimiter loses its meaning
             if pending_backslash:
@@ -293,6 +416,8 @@ def _read_raw(
         size += len(ch)
     if buf:
         chars.append(buf.decode("utf-8", "surrogateescape"))
+    if cut is not None:
+        return "".join(chars)[:cut], eof, [e for e in escapes if e < cut]
     return "".join(chars), eof, escapes
 
 

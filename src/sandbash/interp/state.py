@@ -19,6 +19,27 @@ if TYPE_CHECKING:
 else:  # the same classes, built without importing dataclasses (leanclass.py)
     from ..leanclass import dataclass
 
+
+class HashTable(dict[str, str]):
+    """The command hash table (name -> "kind:path"). Like bash's it exists from its first entry on:
+    `hash -d NAME` in a shell that never hashed anything is not an error."""
+
+    created = False
+
+    def __setitem__(self, key: str, value: str) -> None:
+        self.created = True
+        super().__setitem__(key, value)
+
+    def setdefault(self, key: str, default: str) -> str:  # type: ignore[override]
+        self.created = True
+        return super().setdefault(key, default)
+
+    def copy(self) -> HashTable:
+        new = HashTable(self)
+        new.created = self.created
+        return new
+
+
 SET_OPTIONS: dict[str, bool] = {
     "allexport": False,
     "braceexpand": True,
@@ -168,7 +189,7 @@ class ShellState:
         self.sources: list[str] = []  # BASH_SOURCE at top level (sourced files)
         # per sourced file: the line of its `source` command and how many calls were active
         self.source_lines: list[tuple[int, int]] = []
-        self.hashed: dict[str, str] = {}
+        self.hashed: dict[str, str] = HashTable()
         self.subshell = 0
         self.mode = "c"  # 'c' (-c string), 's' (stdin) or 'file'
         self.line = 0
@@ -234,7 +255,7 @@ class ShellState:
         new.frames = [Frame(f.name, f.source, f.call_line, f.positional) for f in self.frames]
         new.sources = list(self.sources)
         new.source_lines = list(self.source_lines)
-        new.hashed = dict(self.hashed)
+        new.hashed = self.hashed.copy()
         new.subshell = self.subshell + 1
         new.mode = self.mode
         new.line = self.line
