@@ -354,13 +354,14 @@ def bi_exec(sh: Shell, argv: list[str]) -> int:
     is_builtin = args[0] in BUILTINS and args[0] not in sh.state.disabled_builtins
     if sh.ex.gate_refuses(args, "builtin" if is_builtin else kind):
         raise ExitShell(126)
-    if is_builtin:
-        status = BUILTINS[args[0]](sh, args)
-    elif "/" in args[0] and (failed := _exec_failure(sh, args[0])):
+    if "/" in args[0] and (failed := _exec_failure(sh, args[0])):
         return _exec_failed(sh, failed)
-    elif kind == "" and args[0] not in sh.state.functions:
+    if kind == "":  # exec runs programs only: a function or a builtin without a file is not found
         sh.builtin_error("exec", f"{args[0]}: not found")
         return _exec_failed(sh, 127)
+    sh.state.traps.pop("EXIT", None)  # the shell is replaced: its EXIT trap never runs
+    if is_builtin:  # the program of a builtin's name (echo, printf, ...): the builtin does the same
+        status = BUILTINS[args[0]](sh, args)
     else:
         # -a NAME / -l: the program's argv[0] (bash reads its $0 and a leading `-` from it)
         arg0 = opts.value("a") if opts.has("a") else args[0]
@@ -754,16 +755,31 @@ def signal_number(spec: str) -> int | None:
         s = s[3:]
     if s in _SIGNALS:
         return _SIGNALS.index(s)
-    if s.startswith("RTMIN") or s.startswith("RTMAX"):
-        return 34 if s.startswith("RTMIN") else 64
-    return None
+    if s.startswith("RTMIN+") and legal_number(s[6:]) and 0 <= int(s[6:]) <= 30:
+        return 34 + int(s[6:])  # bash computes RTMIN+N; RTMAX-N is only the table's names
+    names = _rt_names()
+    return names.index(s) + 34 if s in names else None
+
+
+def _rt_names() -> list[str]:
+    """The real-time signals 34..64 by bash's names (RTMIN, RTMIN+1 .. RTMIN+15, RTMAX-14 .. RTMAX)."""
+    names = [f"RTMIN{'+' + str(i) if i else ''}" for i in range(16)]
+    return names + [f"RTMAX{'-' + str(14 - i) if i < 14 else ''}" for i in range(15)]
+
+
+def signal_name(n: int) -> str | None:
+    """Signal `n`'s name without SIG (EXIT for 0; "" for 32 and 33, which bash has no name for)."""
+    if 0 <= n < len(_SIGNALS):
+        return _SIGNALS[n]
+    if 34 <= n <= 64:
+        return _rt_names()[n - 34]
+    return "" if n in (32, 33) else None
 
 
 def signal_list() -> str:
     """`kill -l` / `trap -l`: bash's five-per-line table."""
     entries = [(i, f"SIG{n}") for i, n in enumerate(_SIGNALS) if i > 0]
-    entries += [(34 + i, f"SIGRTMIN{'+' + str(i) if i else ''}") for i in range(16)]
-    entries += [(50 + i, f"SIGRTMAX{'-' + str(14 - i) if i < 14 else ''}") for i in range(15)]
+    entries += [(34 + i, f"SIG{n}") for i, n in enumerate(_rt_names())]
     lines = []
     for i in range(0, len(entries), 5):
         row = entries[i : i + 5]

@@ -31,7 +31,7 @@ from ..interp.jobs import (
 )
 from . import builtin
 from .bopts import parse_builtin, usage, wants_help
-from .core import _SIGNALS, signal_list, signal_number
+from .core import _SIGNALS, signal_list, signal_name, signal_number
 from .io import VarRef, assign_ref, var_ref
 
 if TYPE_CHECKING:
@@ -141,11 +141,11 @@ def _list_signals(sh: Shell, args: list[str]) -> int:
         sh.out(signal_list())
         return 0
     for a in args:
-        if a.isdigit():
+        if a.strip().isdigit():
             n = int(a)
-            n = n - 128 if n > 128 else n
-            if 0 < n < len(_SIGNALS):
-                sh.out(_SIGNALS[n] + "\n")
+            name = signal_name(n - 128 if n > 128 else n)  # a status: 128 + the signal
+            if name is not None:
+                sh.out(name + "\n" if name else "")  # 32 and 33 have no name: nothing at all
                 continue
         else:
             num = signal_number(a)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from ..expand.quoting import single_quote
 from . import builtin
 from .bopts import parse_builtin
-from .core import signal_list, signal_number
+from .core import signal_list, signal_name, signal_number
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
@@ -70,15 +70,7 @@ def _sig_name(spec: str) -> str | None:
     if s in ("ERR", "DEBUG", "RETURN"):
         return s
     n = signal_number(s)
-    if n is None:
-        return None
-    from .core import _SIGNALS
-
-    if n == 0:
-        return "EXIT"
-    if n < len(_SIGNALS):
-        return _SIGNALS[n]
-    return f"SIG{n}"
+    return None if n is None else signal_name(n) or None
 
 
 def _trap_line(name: str, handler: str) -> str:
@@ -159,6 +151,7 @@ def _ordered(table: dict[str, str]) -> list[str]:
     def key(name: str) -> int:
         if name in _SIGNALS:
             return _SIGNALS.index(name)
-        return {"DEBUG": 100, "ERR": 101, "RETURN": 102}.get(name, 200)
+        special = {"DEBUG": 100, "ERR": 101, "RETURN": 102}
+        return special[name] if name in special else signal_number(name) or 200
 
     return sorted(table, key=key)

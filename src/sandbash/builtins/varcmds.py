@@ -1026,8 +1026,8 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
     silent = optstring.startswith(":")
     if silent:
         optstring = optstring[1:]
-    if sh.get_str("OPTERR") == "0":
-        silent = True
+    # OPTERR=0 only keeps the messages back: the `?` reports stay those of the normal mode
+    quiet = silent or sh.get_str("OPTERR") == "0"
     st = sh.state
     try:
         optind = int(sh.get_str("OPTIND") or "1")
@@ -1076,7 +1076,8 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
     idx = optstring.find(ch)
     if idx < 0 or ch == ":":
         if not silent:
-            sh.write_err(f"{st.arg0}: illegal option -- {ch}\n")
+            if not quiet:
+                sh.write_err(f"{st.arg0}: illegal option -- {ch}\n")
             return finish("?", 0, None, next_ind)
         return finish("?", 0, ch, next_ind)
     if idx + 1 < len(optstring) and optstring[idx + 1] == ":":
@@ -1086,7 +1087,8 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
             return finish(ch, 0, optarg, optind + 1)
         if next_ind > len(params):
             if not silent:
-                sh.write_err(f"{st.arg0}: option requires an argument -- {ch}\n")
+                if not quiet:
+                    sh.write_err(f"{st.arg0}: option requires an argument -- {ch}\n")
                 return finish("?", 0, None, next_ind)
             return finish(":", 0, ch, next_ind)
         return finish(ch, 0, params[next_ind - 1], next_ind + 1)
