@@ -443,7 +443,8 @@ def _declare_one(
         # array or names one; bash warns when it makes an element of a new array instead
         exists = isinstance(var.value, (IndexedArray, AssocArray)) or var.attrs & (ARRAY | ASSOC)
         if set_attrs & (ARRAY | ASSOC) or (exists and sub is None and cmd not in ("readonly", "export")):
-            items, sub = sh.va.compound_items(value), None
+            assoc = bool(set_attrs & ASSOC or var.attrs & ASSOC or isinstance(var.value, AssocArray))
+            items, sub = sh.va.compound_items(value, assoc), None
         elif sub is not None and not exists:
             sh.warn(f"{arg}: quoted compound array assignment deprecated")
     if set_attrs & NAMEREF and not var.attrs & NAMEREF:

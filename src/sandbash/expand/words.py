@@ -784,6 +784,23 @@ class Expander:
                 return None
         return value
 
+    def _subscript_once(self, name: str, sub: str, parsed: A.Subscript | None) -> str:
+        """`sub` evaluated now, as a subscript that gives the same element again without being
+        evaluated (${a[k++]=v} assigns and reads back the element its test saw next, once)."""
+        var = self.env.lookup(name)
+        if var is not None and (var.attrs & ASSOC or isinstance(var.value, AssocArray)):
+            if parsed is None:
+                key = self.env.subscript_key(sub)
+            else:
+                key = sub if parsed.key is None else self.string(parsed.key)
+            # (`@` and `*` are keys here: escaped, they stay an element when read back)
+            return "\\" + key if key in ("@", "*") else _quote_subscript(key)
+        if sub in ("@", "*"):
+            return sub
+        arr = var.value if var is not None and isinstance(var.value, IndexedArray) else None
+        index = self._index(A.Param(name, sub, "", None, True, "", parsed), sub, arr, name, report=False)
+        return sub if index is None else str(index)
+
     def _expand_sub_text(self, sub: str) -> str:
         from ..syntax.lexer import ARITH
         from ..syntax.parser import Parser
@@ -948,12 +965,14 @@ class Expander:
             if p.name in ("@", "*") or p.name[0].isdigit() or p.name in ("#", "?", "$", "!", "-"):
                 raise ExpansionError(f"${p.name}: cannot assign in this way")
             value = self.string(op.arg) if op.arg is not None else ""
-            name, sub = p.name, p.sub
+            name, sub, parsed = p.name, p.sub, p.subscript
             ref = self.env.nameref_target(name)
             if ref is not None:
                 t = _parse_ref(ref)
                 if t is not None:
-                    name, sub = t.name, t.sub
+                    name, sub, parsed = t.name, t.sub, None
+            if sub is not None:
+                sub = self._subscript_once(name, sub, parsed)
             self.env.assign_default(name, sub, value)
             var = self.env.lookup(name)
             if var is not None and var.attrs & (INTEGER | LOWER | UPPER | CAPITALIZE):

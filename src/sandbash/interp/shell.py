@@ -332,7 +332,8 @@ class Shell:
                 try:
                     self.run_list(node)
                 except AbortCommand as e:
-                    st.last_status = e.status
+                    # (bash -c reads its string as eval does: a dropped line leaves status 1)
+                    st.last_status = 1 if e.status and st.mode == "c" else e.status
                     # bash's line counter stays where the command failed: a line of a compound
                     # command over several lines makes every later line read that much lower
                     skew = parser.line_at(max(parser.pos - 1, 0)) - st.line
@@ -451,7 +452,7 @@ class Shell:
         try:
             self.set_var(name, value, sub=sub)
         except AssignError as e:
-            raise ExpansionError(e.message, 1)
+            raise ExpansionError(e.message, 2) from None  # (bash: EX_BADUSAGE, the line dropped)
 
     def arith_get(self, name: str, sub: str | None) -> str | None:
         if sub is None:

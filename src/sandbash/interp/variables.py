@@ -858,9 +858,10 @@ class Variables:
         finally:
             _charge(self.state.vars, target_scope, value_size(var.value) - before)
 
-    def compound_items(self, value: str) -> list[tuple[str | None, str, bool]]:
+    def compound_items(self, value: str, assoc: bool = False) -> list[tuple[str | None, str, bool]]:
         """The expanded words of a compound assignment given as a string, `(...)` (`declare -a
-        a='(1 $x)'`, as bash's assign_array_var_from_string): parsed, then expanded as written.
+        a='(1 $x)'`, as bash's assign_array_var_from_string): parsed, then expanded as written
+        (`assoc`: for an associative array, each word one string).
         A syntax error is reported as bash words it and discards the command."""
         inner = value[1:-1]
         parser = self.sh.make_parser("(" + inner + "\n)")
@@ -876,7 +877,7 @@ class Variables:
             e.line = self.state.line  # bash names the line of the declare command
             self.sh.syntax_error(e, "array assign")
             raise AbortCommand(2) from None
-        return self.sh.ex.expand_array_items(array)
+        return self.sh.ex.expand_array_items(array, assoc, declared=True)
 
     def _fill_array(
         self, name: str, var: Var, items: list[tuple[str | None, str, bool]], append: bool, assoc: bool | None
