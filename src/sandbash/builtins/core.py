@@ -56,11 +56,17 @@ def bi_exit(sh: Shell, argv: list[str]) -> int:
     if len(args) > 1:
         _too_many(sh, "exit")
     if not args:
-        raise ExitShell(sh.state.last_status)
+        raise ExitShell(_exit_status(sh, sh.state.last_status))
     n = _numeric(sh, "exit", args[0])
     if n is None:
-        raise ExitShell(2)
-    raise ExitShell(n & 0xFF)
+        raise ExitShell(_exit_status(sh, 2))
+    raise ExitShell(_exit_status(sh, n & 0xFF))
+
+
+def _exit_status(sh: Shell, status: int) -> int:
+    """`exit` in a function runs the EXIT trap there, before the calls unwind ($FUNCNAME and the
+    locals are the function's, as bash runs it); elsewhere the trap runs when the shell ends."""
+    return sh.run_exit_trap(status) if sh.state.frames else status
 
 
 @builtin("logout")

@@ -542,7 +542,8 @@ def _compound_precheck(sh: Shell, name: str, set_attrs: int, local: bool) -> Non
         return
     if var.attrs & READONLY:
         if func is not None and local:
-            sh.builtin_error(func, f"{name}: readonly variable")
+            if st.vars.find_scope(name)[0] == 0:  # (a caller's readonly local may be hidden)
+                sh.builtin_error(func, f"{name}: readonly variable")
             return
         sh.error(f"{name}: readonly variable")
         raise AbortCommand(1)

@@ -593,6 +593,10 @@ class Executor:
         st.vars.push(temp)
         try:
             for a in assigns:
+                if a.sub is not None:
+                    # `v[0]=x cmd`: no element is bound before a command (bash; the command runs)
+                    self.sh.error(f"`{a.name}[{a.sub}]': not a valid identifier")
+                    continue
                 name, sub, append, value, items = self.expand_assignment(a)
                 if items is not None:
                     value = (
