@@ -270,12 +270,8 @@ def _mb_backslashes(data: bytes) -> bytes:
 
 
 def _utf8_shell(sh: Shell) -> bool:
-    """The shell's character type is UTF-8 (LC_ALL, LC_CTYPE, LANG: the first one set)."""
-    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
-        value = sh.get_str(name)
-        if value:
-            return value not in ("C", "POSIX")
-    return False
+    """The shell's character type is UTF-8 (not C/POSIX)."""
+    return not sh.locale_bytes()
 
 
 def _finish_char(stream: Stream, missing: int) -> bytes:

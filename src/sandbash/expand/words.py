@@ -658,14 +658,8 @@ class Expander:
         return len(text.encode("utf-8", "surrogateescape"))
 
     def _byte_locale(self) -> bool:
-        """Characters are bytes: the shell's locale is C/POSIX (bash follows LC_ALL, LC_CTYPE,
-        LANG as the script sets them)."""
-        for name in ("LC_ALL", "LC_CTYPE", "LANG"):
-            var = self.env.lookup(name)
-            value = var.value if var is not None else None
-            if isinstance(value, str) and value:
-                return value in ("C", "POSIX")
-        return True
+        """Characters are bytes: the shell's locale is C/POSIX (as the script sets it)."""
+        return self.env.locale_bytes()
 
     def _has_elements(self, p: A.Param) -> bool:
         var = self.env.lookup(p.name) if p.sub is None else None

@@ -607,6 +607,9 @@ class Shell:
             raise ExpansionError(f"no match: {_unescape_for_msg(pattern)}", 1)
         return None
 
+    def locale_bytes(self) -> bool:
+        return self.va.locale_bytes()
+
     def home_dir(self, user: str) -> str | None:
         if user == "":
             home = self.get_str("HOME")

@@ -216,6 +216,9 @@ class ShellState:
         self.args_version = 0  # bumped when `set`/`shift` replace the positional parameters
         self.getopts_version = 0
         self.args_set_top = 0  # bumped by `set` outside functions (a sourced file's `set --` stays)
+        # while the first of LC_ALL/LC_CTYPE/LANG set names a locale this system lacks: whether
+        # characters were bytes when it was set (bash's setlocale() failed; that locale stayed)
+        self.ctype_stuck: bool | None = None
         self.umask = 0o022
         self.ulimits: dict[str, tuple[int | None, int | None]] = {}  # ulimit: letter -> (soft, hard)
         self.completions: dict[str, dict[str, list[str]]] = {}  # complete: name -> option -> values
@@ -278,6 +281,7 @@ class ShellState:
         new.args_version = self.args_version
         new.getopts_version = self.getopts_version
         new.args_set_top = self.args_set_top
+        new.ctype_stuck = self.ctype_stuck
         new.umask = self.umask
         new.ulimits = dict(self.ulimits)
         new.completions = {k: {o: list(v) for o, v in spec.items()} for k, spec in self.completions.items()}

@@ -140,6 +140,7 @@ _SPECIAL_NAMES = SPECIAL_ASSIGN | {"PATH"}
 
 # the variables bash hands to setlocale() as they are assigned (LANG is not checked there)
 _LOCALE_VARS = frozenset({"LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES", "LC_NUMERIC", "LC_TIME"})
+_CTYPE_VARS = ("LC_ALL", "LC_CTYPE", "LANG")  # what decides the character type, in that order
 
 
 def locale_known(name: str) -> bool:
@@ -946,7 +947,32 @@ class Variables:
         var.value = arr
         self.sh.check_array(len(arr))
 
+    def locale_bytes(self) -> bool:
+        """Characters are bytes: the locale in effect is C/POSIX. It follows LC_ALL, LC_CTYPE,
+        LANG (the first one set); one naming a locale this system lacks left the one before."""
+        for name in _CTYPE_VARS:
+            value = self.get_str(name)
+            if value:
+                if locale_known(value):
+                    return value in ("C", "POSIX")
+                stuck = self.state.ctype_stuck
+                return True if stuck is None else stuck  # (one from the environment: C)
+        return True
+
+    def _ctype_changes(self, name: str, value: str | None) -> None:
+        """Before LC_ALL, LC_CTYPE or LANG takes `value` (None: unset): when the locale it leaves
+        in charge is one this system lacks, the one in effect now stays."""
+        now = self.locale_bytes()
+        for n in _CTYPE_VARS:
+            v = (value or "") if n == name else (self.get_str(n) or "")
+            if v:
+                if not locale_known(v):
+                    self.state.ctype_stuck = now
+                return
+
     def _special_assign(self, name: str, value: str) -> None:
+        if name in _CTYPE_VARS:
+            self._ctype_changes(name, value)
         if name == "RANDOM":
             # bash's sbrand: RANDOM is an integer variable, so its value is arithmetic; 32 bits kept
             text = value.strip()
@@ -1001,6 +1027,8 @@ class Variables:
             name, sub = self.resolve_name(name)
             if sub is not None:
                 return self.unset_element(name, sub, via_ref=True)
+        if name in _CTYPE_VARS:
+            self._ctype_changes(name, None)
         if name == "PATH":
             self.state.hashed.clear()  # bash empties its hash table (`unset PATH`, through a nameref too)
         elif name == "POSIXLY_CORRECT":

@@ -40,6 +40,7 @@ SPECIAL_ASSIGN = frozenset(
         "POSIXLY_CORRECT",
         "IGNOREEOF",
         "BASH_XTRACEFD",
+        "LANG",
         "LC_ALL",
         "LC_CTYPE",
         "LC_COLLATE",

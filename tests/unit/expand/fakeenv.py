@@ -88,6 +88,14 @@ class FakeEnv:
     def home_dir(self, user: str) -> str | None:
         return {"": "/home/me", "bob": "/home/bob"}.get(user)
 
+    def locale_bytes(self) -> bool:
+        """C/POSIX: the first of LC_ALL, LC_CTYPE, LANG set names it (none set: C)."""
+        for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+            var = self.vars.get(name)
+            if var is not None and isinstance(var.value, str) and var.value:
+                return var.value in ("C", "POSIX")
+        return True
+
     def var_names(self) -> list[str]:
         return sorted(self.vars)
 
