@@ -255,6 +255,8 @@ def _fast_local(sh: Shell, arg: str) -> bool:
     scope = scopes[-1]
     if not scope.func or name in scope or not _valid_name(name) or name in SPECIAL_ASSIGN:
         return False
+    if sh.state.opts["allexport"]:
+        return False  # (set -a exports it: the general path)
     if value is None and len(scopes) > 1 and scopes[-2].temp and name in scopes[-2]:
         return False  # inherits a temporary binding: the general path knows how
     if name in vars_.readonly_names:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 from ..expand.quoting import printf_q
 from ..syntax.escapes import decode_escapes, decode_raw
+from .longdouble import LongDouble, format_long, parse, scan
 
 _INT_CONV = "diouxXc"
 _ESCAPED_PERCENT = re.compile(r"\\\\|\\(?:[0-7]{1,3}|x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8})")
@@ -93,28 +94,22 @@ def parse_int(arg: str, report: Callable[[str], None], unsigned: bool = False) -
     return value, True
 
 
-def parse_float(arg: str, report: Callable[[str], None]) -> tuple[float, bool]:
+def parse_float(arg: str, report: Callable[[str], None]) -> tuple[LongDouble, bool]:
+    """A floating-point argument as strtold reads it (a long double); what follows a number is
+    `invalid number` (the number still counts), a value out of range a warning."""
     s = arg.strip()
     if s[:1] in ("'", '"'):
-        return float(_char_code(s)), True
+        return LongDouble.from_int(_char_code(s)), True
     if not s:
-        return 0.0, True
-    try:
-        if s.lower().lstrip("+-").startswith("0x"):
-            return float.fromhex(s), True
-        return float(s), True
-    except ValueError:
+        return LongDouble(False), True
+    end = scan(s)
+    value, out_of_range = parse(s[:end]) if end else (LongDouble(False), False)
+    if end < len(s):
         report(f"{arg}: invalid number")
-        prefix = ""
-        for c in s:
-            if c.isdigit() or c in "+-.eE":
-                prefix += c
-            else:
-                break
-        try:
-            return float(prefix), False
-        except ValueError:
-            return 0.0, False
+        return value, False
+    if out_of_range:
+        report(f"warning: {arg}: Numerical result out of range")
+    return value, True
 
 
 def decode_format_escapes(text: str, warnings: list[str] | None = None) -> str:
@@ -330,12 +325,7 @@ def format_printf(
                     return "".join(out), 1  # bash stops at a bad %n name
             elif conv in _FLOAT_CONV:
                 fv, _ = parse_float(arg if arg is not None else "0", bad)
-                spec = "%" + flags.replace("'", "") + width + ("." + prec if prec is not None else "")
-                if conv in "aA":
-                    out.append(_pad(_hexfloat(fv, conv == "A", prec), flags, width, None))
-                else:
-                    text = (spec + conv) % fv
-                    out.append(_fix_inf(text))
+                out.append(format_long(fv, conv, flags, width, prec))
             else:
                 # escapes are decoded up front; bash names the backslash it saw
                 shown = "\\" if conv in "\a\b\f\n\r\t\v\x1b" else conv
@@ -378,10 +368,6 @@ def _marking(report: Callable[[str], None], out: list[str], marks: list[int]) ->
     return noted
 
 
-def _fix_inf(text: str) -> str:
-    return text.replace("inf", "inf").replace("nan", "nan")
-
-
 def _time_format_end(fmt: str, open_at: int) -> int:
     """Index of the `)` closing the `(` at `open_at` (nested pairs counted, as
     bash does), or len(fmt) when it is never closed."""
@@ -407,20 +393,6 @@ def _pad(s: str, flags: str, width: str, prec: str | None) -> str:
     fill = max(int(width) - len(data), 0) if width else 0
     text = data.decode("utf-8", "surrogateescape")
     return text + " " * fill if "-" in flags else " " * fill + text
-
-
-def _hexfloat(v: float, upper: bool, prec: str | None) -> str:
-    if v == 0:
-        text = "0x0p+0"
-    else:
-        text = v.hex()
-        mant, exp = text.split("p")
-        mant = mant.rstrip("0").rstrip(".") if "." in mant else mant
-        sign = ""
-        if mant.startswith("-"):
-            sign, mant = "-", mant[1:]
-        text = f"{sign}{mant}p{exp if exp.startswith(('+', '-')) else '+' + exp}"
-    return text.upper().replace("0X", "0X") if upper else text
 
 
 _EPOCH_DIRECTIVE = re.compile(r"%%|%s")
