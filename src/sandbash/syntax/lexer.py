@@ -84,6 +84,7 @@ class WordReader:
         # there is not translated as the parser translates it in "${...}"
         self.heredoc_body = False
         self.heredoc_patterns = 0  # reading a pattern word of a ${...} in a here-document
+        self.aliases: dict[str, str] | None = None  # (the parser's: expanded in command position)
         self.comsub_depth = 0  # inside $( ) or <( ): a here-document line `EOF)` ends the body
         # reading an arithmetic text that bash expands fully: in a subscript `'...'` quotes
         self.arith_once = False
@@ -550,11 +551,12 @@ class WordReader:
         reader.arith_once = ARITH_EXPANDS.search(text) is not None
         return reader.read_parts(ARITH)
 
-    def try_read_arith(self, start: int) -> A.ArithSub | None:
+    def try_read_arith(self, start: int, command: bool = False) -> A.ArithSub | None:
         """At `start` (just after `$((` or `((`): read through the matching `))`.
 
         Returns None when the parentheses do not close as arithmetic, in which
-        case the caller parses a command substitution or subshell instead."""
+        case the caller parses a command substitution or subshell instead. `command`: the
+        `((...))` command, where bash parses a $(...) inside (a case pattern's `)` stays in it)."""
         src = self.src
         depth = 0
         i = start
@@ -581,6 +583,10 @@ class WordReader:
                     return None
                 depth -= 1
             elif c == "$" and i + 1 < n and src[i + 1] == "(":
+                close = self.comsub_close(i + 2) if command and src[i + 2 : i + 3] != "(" else -1
+                if close >= 0:
+                    i = close + 1
+                    continue
                 # a nested $( ... ) or $(( ... )): skip it as a unit
                 depth += 1
                 i += 2
@@ -1208,6 +1214,18 @@ class WordReader:
                 reader.heredoc_body = True
                 parts = reader.read_parts(HEREDOC)
                 doc.body = A.Word(tuple(parts), start_line, text)
+
+    def comsub_close(self, start: int) -> int:
+        """Where the `)` of a `$(` whose command starts at `start` is, or -1 if it does not parse."""
+        sub = self.sub_reader(self.src[start:], self.line_at(start))
+        sub.aliases = None  # (positions must stay those of this text)
+        try:
+            sub.parse_subcommand_until_paren()
+        except ParseLimit:
+            raise
+        except ParseError:
+            return -1
+        return start + sub.pos
 
     # ------------------------------------------------------------ provided by the parser
 

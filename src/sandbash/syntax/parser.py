@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from . import ast as A
 from .aliastext import AliasSpans
+from .bashprint import word_text
 from .errors import ParseError, ParseLimit
 from .escapes import decode_escapes
 from .lexer import (
@@ -747,7 +748,7 @@ class Parser(WordReader):
         end = self._find_arith_end(start)
         if end < 0:
             raise self.error_eof(")", self.eof_line())
-        text = self.src[start:end]
+        text = self._arith_for_text(self.src[start:end])
         self.pos = end + 2
         self._peeked = None
         pieces = _split_arith_for(text)
@@ -770,6 +771,17 @@ class Parser(WordReader):
         body = self.parse_do_group()
         return A.ArithFor(words[0], words[1], words[2], body, line, col)
 
+    def _arith_for_text(self, text: str) -> str:
+        """The text of `for ((...))` as bash 5.2 keeps it: a $(...) in it re-printed, which is what
+        bash splits at `;` (a `;;` of a case there ends up splitting it too)."""
+        if "$(" not in text:
+            return text
+        try:
+            word = self.make_arith(text).word
+        except ParseError:
+            return text
+        return word_text(A.Word(word.parts, word.line, text))
+
     def _find_arith_end(self, i: int) -> int:
         src = self.src
         depth = 0
@@ -778,6 +790,11 @@ class Parser(WordReader):
             if c == "\\":
                 i += 2
                 continue
+            if c == "$" and src.startswith("$(", i) and not src.startswith("$((", i):
+                close = self.comsub_close(i + 2)  # (bash parses it: a case pattern's `)` is inside)
+                if close >= 0:
+                    i = close + 1
+                    continue
             if c == "(":
                 depth += 1
             elif c == ")":
@@ -790,7 +807,7 @@ class Parser(WordReader):
     def try_arith_command(self, tok: Tok) -> A.Command | None:
         save = self.pos
         self.pos = tok.pos
-        node = self.try_read_arith(tok.pos + 2)
+        node = self.try_read_arith(tok.pos + 2, command=True)
         if node is None:
             self.pos = save
             self._peeked = None
@@ -1462,7 +1479,7 @@ def _split_arith_for(text: str) -> list[str] | None:
     for c in text:
         if c == "(":
             depth += 1
-        elif c == ")":
+        elif c == ")" and depth:
             depth -= 1
         if c == ";" and depth == 0:
             pieces.append("".join(cur))
