@@ -18,7 +18,7 @@ from typing import Union
 
 from ..limits import LimitExceeded, LimitKind
 from ..shvars.arrays import AssocArray, IndexedArray
-from ..shvars.vars import ASSOC, ATTR_LETTERS, CAPITALIZE, INTEGER, LOWER, NAMEREF, UPPER, Var
+from ..shvars.vars import ASSOC, ATTR_LETTERS, CAPITALIZE, INTEGER, LOWER, NAMEREF, UPPER, ElementsVar, Var
 from ..syntax import ast as A
 from ..syntax.ast import Op, OpKind
 from ..syntax.escapes import decode_escapes
@@ -703,6 +703,8 @@ class Expander:
                 return None, name
             val = var.value
             if type(val) is str:
+                if type(var) is not Var and not p.braced and isinstance(var, ElementsVar):
+                    return _Multi(var.elements, var.star), name  # "$ref" to A[@]: as "${A[@]}"
                 return val, name
             if val is None:
                 return None, name

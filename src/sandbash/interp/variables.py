@@ -22,6 +22,7 @@ from ..shvars.vars import (
     SPECIAL_ASSIGN,
     UPPER,
     VAR_OVERHEAD,
+    ElementsVar,
     Scope,
     Value,
     Var,
@@ -400,14 +401,15 @@ class Variables:
 
     def _whole_array(self, v: IndexedArray | AssocArray, key: str) -> Var | None:
         """A nameref to `A[@]` or `A[*]` reads as the elements joined, as `"${A[*]}"` joins them
-        (`@` with a space: `"$ref"` is then one word where bash gives one per element)."""
+        (`@` with a space), and keeps the elements for an unbraced `"$ref"` (ElementsVar)."""
         if not v:
             return None
         sep = " "
         if key == "*":
             ifs = self.state.vars.find("IFS")
             sep = ifs.value[:1] if ifs is not None and isinstance(ifs.value, str) else " "
-        return Var(sep.join(v.values()), 0)
+        values = v.values()
+        return ElementsVar(sep.join(values), values, key == "*")
 
     def _circular(self, name: str, base: str) -> Var | None:
         """bash's find_variable_nameref on a circular chain: a warning, then, inside a function
@@ -770,14 +772,14 @@ class Variables:
                 else value,
             )
             return
+        if sub in ("@", "*"):
+            raise AssignError(f"{name}[{sub}]: bad array subscript")  # (the variable unchanged)
         if not isinstance(cur, IndexedArray):
             arr = IndexedArray()
             if isinstance(cur, str):
                 arr.set(0, cur)
             var.value = arr
             cur = arr
-        if sub in ("@", "*"):
-            raise AssignError(f"{name}[{sub}]: bad array subscript")
         try:
             index = self.eval_index(sub, cur, parsed)
         except ArithError as e:

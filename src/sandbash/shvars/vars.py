@@ -86,6 +86,19 @@ class Var:
         return f"Var({self.value!r}, {self.attrs})"
 
 
+class ElementsVar(Var):
+    """What a nameref to `A[@]` or `A[*]` reads: the elements joined (`value`, as `"${A[*]}"`
+    joins them), and the elements themselves, which an unbraced `"$ref"` expands to as bash
+    expands it ("${A[@]}": one word each; `"${ref}"` stays the joined string)."""
+
+    __slots__ = ("elements", "star")
+
+    def __init__(self, value: str, elements: list[str], star: bool) -> None:
+        super().__init__(value, 0)
+        self.elements = elements
+        self.star = star
+
+
 # What a variable costs beyond its value (the Var, its scope's dict slot, its name).
 VAR_OVERHEAD = 160
 # The budget is charged in grains, so most assignments only add to a counter.
