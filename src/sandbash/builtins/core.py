@@ -198,12 +198,27 @@ def bi_eval(sh: Shell, argv: list[str]) -> int:
     if sh.subst_depth + sh.eval_depth >= limit:
         raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, limit)
     sh.eval_depth += 1
+    # in a tested context (`f || ...`, `if eval`) bash runs the text with set -e off and the ERR
+    # trap taken away (put back after unless the text set one): the text's own commands are not
+    # tested, so an ERR trap the text sets fires inside it
+    tested = st.errexit_ignored
+    saved_err = st.traps.pop("ERR", None) if tested else None
+    saved_errexit = st.opts["errexit"]
+    if tested:
+        st.errexit_ignored = 0
+        st.opts["errexit"] = False
     try:
         st.command_builtin = False  # (what eval runs is not under `command`)
         return sh.run_text(text, "eval", line_base=st.line or 1)
     finally:
         sh.eval_depth -= 1
         st.line = saved_line
+        if tested:
+            st.errexit_ignored = tested
+            if not st.opts["errexit"]:  # (a `set -e` the text ran stays)
+                st.opts["errexit"] = saved_errexit
+            if saved_err is not None and "ERR" not in st.traps:  # (one the text set stays)
+                st.traps["ERR"] = saved_err
 
 
 def find_source(sh: Shell, name: str) -> str | None:

@@ -132,6 +132,8 @@ def bi_trap(sh: Shell, argv: list[str]) -> int:
             sh.builtin_error("trap", f"{spec}: invalid signal specification")
             status = 1
             continue
+        if sig in sh.entry_ignored:
+            continue  # ignored since the shell started: bash silently keeps it so
         if handler == "-":
             st.traps.pop(sig, None)
         else:

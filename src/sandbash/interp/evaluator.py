@@ -522,6 +522,10 @@ class Evaluator:
         saved_getopts = st.getopts_pos  # put back on return when the function had a local OPTIND
         status = 0
         try:
+            if st.traps and "DEBUG" in st.traps:
+                # bash runs the DEBUG trap once as the function starts, on its body's line
+                st.line = getattr(fdef.body, "line", 0) or st.line
+                self.ex.debug_trap(self.sh.current_command or name)
             try:
                 body = fdef.body
                 if type(body) is A.Group:

@@ -93,7 +93,7 @@ class Executor:
         if st.opts["keyword"] and len(cmd.words) > 1:
             cmd = _keywords_to_assigns(cmd)
         words = cmd.words
-        if st.traps and not words:
+        if st.traps:  # bash runs the DEBUG trap before it expands (or traces) the command
             debug = st.traps.get("DEBUG")
             if debug and st.in_trap != "DEBUG" and _debug_applies(st):
                 sh.run_trap_text(debug, "DEBUG")
@@ -171,10 +171,6 @@ class Executor:
                 for piece in _compound_traces(argv) + trace:
                     self.xtrace_line(piece)
                 self.xtrace_line(" ".join(_xtrace_word(a) for a in argv))
-            if st.traps:
-                debug = st.traps.get("DEBUG")
-                if debug and st.in_trap != "DEBUG" and _debug_applies(st):
-                    sh.run_trap_text(debug, "DEBUG")
             if rt.gates is None:
                 # dispatch() without gates to consult: straight to the run
                 name = argv[0]
@@ -848,7 +844,9 @@ class Executor:
     def xtrace_line(self, text: str) -> None:
         ps4 = self.va.get_str("PS4")
         prefix = "+ " if ps4 is None else self._ps4(ps4)
-        level = self.sh.subst_depth + 1
+        sh = self.sh
+        # bash's indirection level: one `+` more in each subshell, eval, sourced file and trap
+        level = sh.subst_depth + sh.eval_depth + len(self.state.sources) + sh.trap_depth + 1
         if prefix:
             prefix = prefix[0] * (level - 1) + prefix
         fd = self.va.get_str("BASH_XTRACEFD")

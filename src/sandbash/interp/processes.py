@@ -103,6 +103,10 @@ class Processes:
         # a process of its own: its own $$ (a subshell of it keeps it), its parent's as $PPID
         child.state.pid = child.state.bashpid
         child.state.vars.globals["PPID"] = Var(str(own_pid(self.sh)), READONLY | INTEGER)
+        # a signal the parent ignores is ignored in the new process from its start, for good
+        ignored = frozenset(k for k, v in st.traps.items() if not v and k not in _NOT_SIGNALS)
+        child.entry_ignored = ignored
+        child.state.traps.update(dict.fromkeys(ignored, ""))
         return child
 
     def exported_functions(self) -> set[str]:
@@ -622,6 +626,8 @@ class Coproc:
     job: Job
     fds: tuple[tuple[int, Stream], ...]
 
+
+_NOT_SIGNALS = frozenset({"EXIT", "ERR", "DEBUG", "RETURN"})  # trap names that are no signal
 
 # the kernel follows at most this many interpreters that are scripts themselves (then ELOOP)
 MAX_INTERPRETER_SCRIPTS = 4

@@ -117,6 +117,9 @@ class Shell:
         # $? from before the trap running now: what `return` without a number gives inside it
         # (bash's trap_saved_exit_value), even in a function the trap calls
         self.trap_status = 0
+        self.trap_depth = 0  # traps running (but EXIT): each is a level of xtrace's `+`, as eval is
+        # signals ignored when this shell process started: `trap` can neither set nor reset them
+        self.entry_ignored: frozenset[str] = frozenset()
         # the parts, each given what it depends on (the evaluator and executor call each other)
         self.va = va = Variables(self, state)
         self.rd = rd = Redirections(self, state, self.expander, va)
@@ -150,6 +153,7 @@ class Shell:
         child.subst_depth = self.subst_depth
         child.eval_depth = self.eval_depth
         child.call_depth = self.call_depth
+        child.entry_ignored = self.entry_ignored
         child.state.bashpid = self.rt.new_pid()
         return child
 
@@ -406,12 +410,15 @@ class Shell:
         outer_status = self.trap_status
         st.in_trap = signame
         self.trap_status = saved_status
+        nested = signame != "EXIT"
+        self.trap_depth += nested
         try:
             # commands in the handler report the line of what triggered it
             self.run_text(handler, None, line_base=max(st.line, 1))
         finally:
             st.in_trap = saved_trap
             self.trap_status = outer_status
+            self.trap_depth -= nested
             st.line = saved_line
             if signame != "EXIT":
                 st.last_status = saved_status

@@ -1212,7 +1212,15 @@ class WordReader:
             else:
                 reader = self.sub_reader(text, start_line)
                 reader.heredoc_body = True
-                parts = reader.read_parts(HEREDOC)
+                try:
+                    parts = reader.read_parts(HEREDOC)
+                except ParseLimit:
+                    raise
+                except ParseError as e:
+                    # bash parses a body's $(...) only when it expands the body: an error there
+                    # fails that command (`command substitution: line N: ...`), not the script
+                    op = A.ParamOp(*_OPS[""], A.Word((), e.line, ""), text=e.message)
+                    parts = [A.Param("", None, "error", op, True)]
                 doc.body = A.Word(tuple(parts), start_line, text)
 
     def comsub_close(self, start: int) -> int:
