@@ -1055,7 +1055,7 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
             try:
                 sh.set_var(name, opt)
             except AssignError as e:  # a readonly NAME: bash's EX_MISCERROR
-                sh.error(e.message)
+                sh.error(f"getopts: {e.message}" if e.named else e.message)
                 status = 2
         _set_optarg(sh, optarg)
         return status
