@@ -429,13 +429,13 @@ def bi_command(sh: Shell, argv: list[str]) -> int:
     if not args:
         return 0
     if mode:
-        status = 0
+        found = False  # bash: success when any name is found
         for name in args:
-            if not describe(sh, name, "v" if mode == "v" else "V", all_=False, std_path=std):
-                if mode == "V":
-                    sh.builtin_error("command", f"{name}: not found")
-                status = 1
-        return status
+            if describe(sh, name, "v" if mode == "v" else "V", all_=False, std_path=std):
+                found = True
+            elif mode == "V":
+                sh.builtin_error("command", f"{name}: not found")
+        return 0 if found else 1
     st = sh.state
     st.command_builtin = True  # (read by the special builtin it runs, reset for what that runs)
     try:

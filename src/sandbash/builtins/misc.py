@@ -81,6 +81,16 @@ def _trap_line(name: str, handler: str) -> str:
 TRAP_USAGE = "trap: usage: trap [-lp] [[arg] signal_spec ...]\n"
 
 
+def _in_force(sh: Shell, sig: str, handler: str) -> bool:
+    """Whether a listing shows the trap: inside a function, a DEBUG or RETURN trap it does not
+    inherit (no functrace, not set there nor by traced callers) is unset for it, as in bash; an
+    ignored one ('') stays."""
+    st = sh.state
+    if sig not in ("DEBUG", "RETURN") or not handler or not st.frames or st.opts["functrace"]:
+        return True
+    return st.trap_reaches(st.debug_trap_depth if sig == "DEBUG" else st.return_trap_depth)
+
+
 @builtin("trap")
 def bi_trap(sh: Shell, argv: list[str]) -> int:
     st = sh.state
@@ -101,16 +111,18 @@ def bi_trap(sh: Shell, argv: list[str]) -> int:
                 if sig is None:
                     sh.builtin_error("trap", f"{n}: invalid signal specification")
                     return 1
-                if sig in table:
+                if sig in table and _in_force(sh, sig, table[sig]):
                     sh.out(_trap_line(sig, table[sig]))
         else:
             for sig in _ordered(table):
-                sh.out(_trap_line(sig, table[sig]))
+                if _in_force(sh, sig, table[sig]):
+                    sh.out(_trap_line(sig, table[sig]))
         return 0
     if not args:
         table = st.traps or st.parent_traps
         for sig in _ordered(table):
-            sh.out(_trap_line(sig, table[sig]))
+            if _in_force(sh, sig, table[sig]):
+                sh.out(_trap_line(sig, table[sig]))
         return 0
     if len(args) == 1 and _sig_name(args[0]) is None:
         sh.write_err(TRAP_USAGE)
