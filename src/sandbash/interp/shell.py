@@ -309,7 +309,8 @@ class Shell:
                 self.syntax_error(e, source_name)
                 if e.discard_line and not isinstance(e, ParseLimit):
                     st.last_status = 1
-                    rest = _after_line(parser.src, e.line - parser.line_base + 1)
+                    # (input that ended inside it leaves nothing to read on)
+                    rest = None if e.incomplete else _after_line(parser.src, e.line - parser.line_base + 1)
                     if rest is None:
                         return 1
                     parser = self.make_parser(rest, e.line + 1)

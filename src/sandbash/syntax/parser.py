@@ -93,6 +93,7 @@ _DECL_BUILTINS = frozenset({"declare", "typeset", "local", "export", "readonly"}
 _ASSIGN_OK = _DECL_BUILTINS | {"eval", "let"}
 _COMPOUND_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=\(")
 _ASSIGN_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_WORD_ENDS = frozenset(" \t\n;&|<>)")  # what ends a word after a compound assignment's `)`
 _IO_NUMBER = re.compile(r"\d+(?=[<>])")
 _IO_VAR = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]{}]+\])?)\}(?=[<>])")  # {fd} or {arr[sub]}
 _COND_UNARY = frozenset(
@@ -715,7 +716,10 @@ class Parser(WordReader):
             name = tok.value
         self.consume()
         # optional newlines, then `in words` or `do`
+        before = self.pos
         self.skip_newlines()
+        # bash 5.2 inside a case item: `for x` NEWLINE `in ...` fails at the token after the list
+        broken_in = self._case_bodies > 0 and "\n" in self.src[before : self.pos]
         tok = self.peek()
         words: tuple[A.Word, ...] | None = None
         if self.is_reserved(tok, "in"):
@@ -733,6 +737,9 @@ class Parser(WordReader):
                 self.consume()
             elif tok.kind != "eof":
                 raise self.unexpected(tok)
+            if broken_in:
+                self.skip_newlines()
+                raise self.unexpected(self.peek())
             words = tuple(items)
         elif self.is_op(tok, ";"):
             self.consume()
@@ -854,7 +861,11 @@ class Parser(WordReader):
                     self.consume()
                     break
                 raise self.unexpected(tok)
-            body: A.CommandList | None = self.parse_compound_list(allow_empty=True)
+            self._case_bodies += 1
+            try:
+                body: A.CommandList | None = self.parse_compound_list(allow_empty=True)
+            finally:
+                self._case_bodies -= 1
             assert body is not None
             if not body.items:
                 body = None
@@ -993,6 +1004,7 @@ class Parser(WordReader):
         return A.SimpleCommand(tuple(assigns), tuple(words), tuple(redirs), line, col)
 
     _alias_next_pos: int | None = None
+    _case_bodies = 0  # case items being read (bash 5.2 reads `for x` NEWLINE `in` wrongly there)
     _alias_reread = -1  # where a word expanded after a blank-ended alias began
 
     def parse_function_def(self, name_word: A.Word, line: int, start: int) -> A.Command:
@@ -1071,6 +1083,8 @@ class Parser(WordReader):
             self.pos = value_start + 1
             self._peeked = None
             items = self.parse_array_items()
+            if self.pos < len(src) and src[self.pos] not in _WORD_ENDS:
+                return self._glued_compound(tok, name, sub, append, value_start, line)
             return A.Assign(
                 name, None, sub, append, tuple(items), src[tok.pos : self.pos], self.read_subscript(sub, line)
             )
@@ -1087,6 +1101,18 @@ class Parser(WordReader):
             name, value, sub, append, None, self.src[tok.pos : self.pos], self.read_subscript(sub, line)
         )
 
+    def _glued_compound(
+        self, tok: Tok, name: str, sub: str | None, append: bool, value_start: int, line: int
+    ) -> A.Assign:
+        """`a=(4*3)/2`, `let q=(1+1)*3`: text right after the `)` makes the whole one word, as bash
+        reads it: an assignment of that text as a string (blanks in it kept, quotes removed)."""
+        self.read_parts(CMD)  # the rest of the word
+        text = self.src[value_start : self.pos]
+        parts = self.sub_reader(text, line).read_parts(KEY)
+        value = A.Word(tuple(parts), line, text, self.col_at(value_start))
+        subscript = self.read_subscript(sub, line)
+        return A.Assign(name, value, sub, append, None, self.src[tok.pos : self.pos], subscript)
+
     def parse_array_items(self) -> list[A.ArrayItem]:
         items: list[A.ArrayItem] = []
         start_line = self.line
@@ -1101,7 +1127,9 @@ class Parser(WordReader):
                     continue
                 break
             if self.pos >= len(self.src):
-                raise self.error_eof(")", start_line)
+                err = self.error_eof(")", start_line)
+                err.discard_line = True  # (as any bad compound assignment: status 1)
+                raise err
             c = self.src[self.pos]
             if c == ")":
                 self.pos += 1
@@ -1139,8 +1167,21 @@ class Parser(WordReader):
                     items.append(A.ArrayItem(value, key, append))
                     continue
             if word is None:  # `[...` that is not `[k]=`: an ordinary word after all
-                word = self._array_word()
+                word = self._bracketed_array_word(start, close)
             items.append(A.ArrayItem(word))
+
+    def _bracketed_array_word(self, start: int, close: int) -> A.Word:
+        """A word of a compound assignment that starts with `[` and is no `[k]=`: bash reads to
+        the matching `]` first, whatever is inside (`a=( [)] b )` has the element `[)]`)."""
+        head = self.src[start : start + close + 1]
+        if ")" not in head or any(c in head for c in " \t\n;&|<>"):
+            return self._array_word()  # (nothing there that would end a word)
+        self.pos = start + close + 1
+        self._peeked = None
+        rest = self.read_word(CMD)
+        line, col = self.line_col(start)
+        parts = (A.Lit(head), *(rest.parts if rest is not None else ()))
+        return A.Word(parts, line, self.src[start : self.pos], col)
 
     def _array_word(self) -> A.Word:
         word = self.read_word(CMD)
