@@ -174,16 +174,25 @@ class Ctx:
         fd = _dev_fd(path)
         if fd is not None:
             stream = self.fds.get(fd)
-            if stream is None or not stream.readable:
+            if stream is None:  # (no such entry in /dev/fd)
+                raise FsError(errno.ENOENT, path)
+            if not stream.readable:
                 raise FsError(errno.EBADF, path)
             return stream
         return self.fs.open(path, "r")
+
+    def names_fd(self, path: str) -> bool:
+        """Whether `path` names one of the command's descriptors (/dev/stdin, /dev/fd/63 from a
+        process substitution): read through open_in, never looked up in the filesystem."""
+        return _dev_fd(path) is not None
 
     def open_out(self, path: str, append: bool = False) -> Stream:
         fd = _dev_fd(path)
         if fd is not None:
             stream = self.fds.get(fd)
-            if stream is None or not stream.writable:
+            if stream is None:
+                raise FsError(errno.ENOENT, path)
+            if not stream.writable:
                 raise FsError(errno.EBADF, path)
             return stream
         return self.fs.open(path, "a" if append else "w")

@@ -1105,6 +1105,14 @@ def _search_operand(s: Searcher, name: str, implicit: bool) -> bool:
     o = s.o
     if name == "-":
         return s.search_stream(ctx.stdin, o.label)
+    if ctx.names_fd(name):  # grep <(cmd): the descriptor itself
+        try:
+            return s.search_stream(ctx.open_in(name), name)
+        except FsError as e:
+            s.error = True
+            if not o.no_messages:
+                ctx.fs_error(e, name)
+            return False
     try:
         st = ctx.fs.stat(name)
     except FsError as e:  # missing, or refused by the policy: its own reason, as GNU grep prints errno's
