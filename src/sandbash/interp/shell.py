@@ -290,8 +290,13 @@ class Shell:
         script. A syntax error stops the text with status 2."""
         if len(text) > self.rt.limits.max_input_size:
             raise LimitExceeded(LimitKind.MAX_INPUT_SIZE, self.rt.limits.max_input_size)
-        parser = self.make_parser(text, line_base)
         st = self.state
+        if toplevel and st.mode in ("s", "file") and text.endswith("\\"):
+            # a script read from a file or stdin that ends in a lone backslash: bash's line reader
+            # takes it as a line continuation at end of input and drops it (a -c string keeps it)
+            if (len(text) - len(text.rstrip("\\"))) % 2:
+                text = text[:-1]
+        parser = self.make_parser(text, line_base)
         stdin = st.fds.get(0) if toplevel and st.mode == "s" else None
         while True:
             if stdin is not None and st.fds.get(0) is not stdin:
