@@ -8,20 +8,18 @@ adds entries, `-d` deletes them (negative offsets count from the end, `A-B` rang
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from ..interp.control import AbortCommand, ExitShell
 from ..vfs.errors import FsError
 from . import builtin
 from .bopts import legal_number, parse_builtin
+from .histexpand import ExpansionFailed, expand
 
 if TYPE_CHECKING:
     from ..interp.shell import Shell
 
 _ENTRY_COST = 64  # bookkeeping per entry charged with its text
-# !!, !N, !-N, !?STR[?] and !STR: the event designators `history -p` expands
-_EVENT = re.compile(r"!(!|-?[0-9]+|\?[^?\n]*\??|[^\s=(!][^\s:]*)")
 
 
 @builtin("history")
@@ -114,38 +112,14 @@ def _delete(sh: Shell, spec: str) -> int:
     return 0
 
 
-def _event(hist: list[str], word: str) -> str | None:
-    """The entry an event designator names (word without its `!`), None when there is none."""
-    if word == "!":
-        return hist[-1] if hist else None
-    if re.fullmatch(r"-?[0-9]+", word):
-        n = int(word)
-        index = len(hist) + n if n < 0 else n - 1
-        return hist[index] if 0 <= index < len(hist) else None
-    if word.startswith("?"):
-        needle = word[1:].rstrip("?")
-        return next((h for h in reversed(hist) if needle in h), None)
-    return next((h for h in reversed(hist) if h.startswith(word)), None)
-
-
 def _expand_print(sh: Shell, args: list[str]) -> int:
     status = 0
     for arg in args:
-        parts: list[str] = []
-        pos = 0
-        failed = False
-        for m in _EVENT.finditer(arg):
-            found = _event(sh.state.history, m.group(1))
-            if found is None:
-                failed = True
-                break
-            parts.append(arg[pos : m.start()] + found)
-            pos = m.end()
-        if failed:
+        try:
+            sh.out(expand(sh.state.history, arg) + "\n")
+        except ExpansionFailed:
             sh.builtin_error("history", f"{arg}: history expansion failed")
             status = 1
-            continue
-        sh.out("".join(parts) + arg[pos:] + "\n")
     return status
 
 
