@@ -3,6 +3,7 @@ assignment with attributes (readonly, integer, case conversion, arrays)."""
 
 from __future__ import annotations
 
+import math
 import time
 from typing import TYPE_CHECKING
 
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 
 _DYNAMIC = frozenset(
     {
+        "BASH_ARGV0",
         "RANDOM",
         "SRANDOM",
         "SECONDS",
@@ -122,7 +124,7 @@ _NOASSIGN = frozenset({"FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "BASH_ARGC", "B
 # dynamic variables that stay dynamic when assigned (the value seeds or offsets them, or is
 # ignored), until `unset` takes their special meaning away for good, as in bash
 _STAYS_DYNAMIC = frozenset(
-    {"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME"}
+    {"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME", "BASH_ARGV0"}
 )
 
 
@@ -225,15 +227,18 @@ class Variables:
         if name in st.unspecial:
             return None
         if name == "RANDOM":
-            return Var(str(self._random()))
+            return Var(str(self._random()), INTEGER)
         if name == "SRANDOM":
-            return Var(str(st.rng.getrandbits(32)))
+            return Var(str(st.rng.getrandbits(32)), INTEGER)
         if name == "SECONDS":
-            return Var(str(int(time.monotonic() - self.sh.seconds_base)))
+            # whole seconds since the shell started or SECONDS was assigned (floored: SECONDS=-5 reads -5)
+            return Var(str(math.floor(time.monotonic() - self.sh.seconds_base)), INTEGER)
+        if name == "BASH_ARGV0":
+            return Var(st.arg0)
         if name == "LINENO":
             return Var(str(st.line))
         if name == "BASHPID":
-            return Var(str(st.bashpid or rt.identity.pid))
+            return Var(str(st.bashpid or rt.identity.pid), INTEGER)
         if name == "EPOCHSECONDS":
             return Var(str(int(rt.clock())))
         if name == "EPOCHREALTIME":
@@ -342,6 +347,18 @@ class Variables:
 
     # ------------------------------------------------------------ lookup
 
+    def _function_local(self, name: str, var: Var) -> bool:
+        """Whether `var` is a local some function declared (`local RANDOM`): an ordinary variable,
+        even for the names bash computes when they are read."""
+        for scope in reversed(self.state.vars.scopes):
+            if scope.get(name) is var:
+                return scope.func and name in scope.locals
+        return False
+
+    def is_dynamic(self, name: str) -> bool:
+        """A variable whose value is computed when it is read, assigned or not (RANDOM, SECONDS...)."""
+        return name in _STAYS_DYNAMIC and name not in self.state.unspecial
+
     def lookup(self, name: str) -> Var | None:
         scopes = self.state.vars.scopes
         var = scopes[-1].get(name)
@@ -350,9 +367,13 @@ class Variables:
         if var is not None:
             if var.attrs & NAMEREF and var.value:
                 return self._deref(var, name)
-            if name in _STAYS_DYNAMIC and name not in self.state.unspecial:
+            if (
+                name in _STAYS_DYNAMIC
+                and name not in self.state.unspecial
+                and not self._function_local(name, var)
+            ):
                 dyn = self._dynamic(name)
-                return Var(dyn.value, var.attrs) if dyn is not None else var
+                return Var(dyn.value, var.attrs | dyn.attrs) if dyn is not None else var
             return var
         if name in _DYNAMIC:
             return self._dynamic(name)
@@ -683,7 +704,9 @@ class Variables:
             if not var.value:
                 raise AssignError("`': not a valid identifier", named=True)  # `declare -n r; r[0]=x`
             self.drop_nameref(name, var)  # a chain that ends at an element of a reference
-        self._special_assign(name, value)
+        ordinary = var is not None and name in _STAYS_DYNAMIC and self._function_local(name, var)
+        if not ordinary:  # (`local SECONDS=10` is a plain variable: the shell's clock is not reset)
+            self._special_assign(name, value)
         self.sh.check_string(len(value))
         vars_ = self.state.vars
         # set -a exports what a scalar assignment sets, not an element (bash: arr[1]=x, x[3]=1)
@@ -719,7 +742,7 @@ class Variables:
             return
         old_s = (cur or "") if append else None
         new: str | None = self._convert(var, value, attrs, old_s)
-        if name in _STAYS_DYNAMIC and name not in self.state.unspecial:
+        if name in _STAYS_DYNAMIC and name not in self.state.unspecial and not ordinary:
             new = None  # the value seeded (or offset) the variable: reading it stays dynamic
         _charge(vars_, target_scope, value_size(new) - value_size(cur))
         var.value = new
@@ -982,13 +1005,13 @@ class Variables:
             self.state.rand_seed = seed & 0xFFFFFFFF
             self.state.last_random = 0
         elif name == "SECONDS":
-            try:
-                self.sh.seconds_base = time.monotonic() - int(value or "0")
-            except ValueError:
-                pass
+            # an integer variable: the value is arithmetic (SECONDS=abc is 0)
+            text = value.strip()
+            offset = int(text) if text.lstrip("-").isdigit() else self.sh.arith_eval(text or "0")
+            self.sh.seconds_base = time.monotonic() - offset
         elif name == "OPTIND":
             self.state.getopts_pos = 0
-        elif name == "BASH_ARGV0":
+        elif name == "BASH_ARGV0" and name not in self.state.unspecial:
             self.state.arg0 = value
         elif name == "POSIXLY_CORRECT":
             self.state.opts["posix"] = True  # bash: setting it turns posix mode on, unsetting off
