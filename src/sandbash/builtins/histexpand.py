@@ -7,20 +7,19 @@ after a backslash or before a blank or `=` stay as written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 
 class ExpansionFailed(Exception):
     """The reference names no entry, no word, or a substitution that does not apply."""
 
 
-@dataclass
 class _Subst:
     """The last `:s` substitution (what `:&` and an empty old text reuse)."""
 
-    old: str | None = None
-    new: str = ""
-    words: list[str] = field(default_factory=list)
+    __slots__ = ("old", "new")
+
+    def __init__(self) -> None:
+        self.old: str | None = None
+        self.new = ""
 
 
 _OPERATORS = "|&;<>()"
