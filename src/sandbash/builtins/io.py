@@ -121,7 +121,16 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
 
     try:
         text, status = format_printf(
-            args[0], args[1:], errors.append, sh.rt.clock, sh.rt.started, tz, limit, assign, marks=marks
+            args[0],
+            args[1:],
+            errors.append,
+            sh.rt.clock,
+            sh.rt.started,
+            tz,
+            limit,
+            assign,
+            marks=marks,
+            byte_chars=sh.locale_bytes(),
         )
     except FieldTooWide:
         from ..limits import LimitExceeded

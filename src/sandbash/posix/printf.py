@@ -23,12 +23,13 @@ _ESCAPED_PERCENT = re.compile(r"\\\\|\\(?:[0-7]{1,3}|x[0-9a-fA-F]{1,2}|u[0-9a-fA
 _FLOAT_CONV = "eEfFgGaA"
 
 
-def _char_code(arg: str) -> int:
+def _char_code(arg: str, byte_chars: bool = False) -> int:
+    """'X: the code of the character after the quote (`byte_chars`, a C locale: of its first byte)."""
     ch = arg[1:2]
     if not ch:
         return 0
     data = ch.encode("utf-8", "surrogateescape")
-    if len(data) == 1:
+    if len(data) == 1 or byte_chars:
         return data[0]
     return ord(ch)
 
@@ -55,12 +56,14 @@ def _c_int(value: int, conv: str, flags: str, width: str, prec: str | None) -> s
     return (prefix + digits).rjust(w)
 
 
-def parse_int(arg: str, report: Callable[[str], None], unsigned: bool = False) -> tuple[int, bool]:
+def parse_int(
+    arg: str, report: Callable[[str], None], unsigned: bool = False, byte_chars: bool = False
+) -> tuple[int, bool]:
     """printf number parsing (strtoimax/strtoumax): decimal, 0octal, 0xhex,
-    'c (char code); leading blanks allowed, out-of-range values clamped."""
+    'c (char code; `byte_chars`: its first byte); leading blanks allowed, out-of-range values clamped."""
     s = arg.lstrip(" \t\n")
     if s[:1] in ("'", '"'):
-        return _char_code(s), True
+        return _char_code(s, byte_chars), True
     if not s:
         return 0, True
     neg = False
@@ -94,12 +97,12 @@ def parse_int(arg: str, report: Callable[[str], None], unsigned: bool = False) -
     return value, True
 
 
-def parse_float(arg: str, report: Callable[[str], None]) -> tuple[LongDouble, bool]:
+def parse_float(arg: str, report: Callable[[str], None], byte_chars: bool = False) -> tuple[LongDouble, bool]:
     """A floating-point argument as strtold reads it (a long double); what follows a number is
     `invalid number` (the number still counts), a value out of range a warning."""
     s = arg.strip()
     if s[:1] in ("'", '"'):
-        return LongDouble.from_int(_char_code(s)), True
+        return LongDouble.from_int(_char_code(s, byte_chars)), True
     if not s:
         return LongDouble(False), True
     end = scan(s)
@@ -168,13 +171,15 @@ def format_printf(
     assign: Callable[[str, int], bool] | None = None,
     gnu: bool = False,
     marks: list[int] | None = None,
+    byte_chars: bool = False,
 ) -> tuple[str, int]:
     """Render printf FORMAT ARGS... Returns (output, status). Widths and
     precisions above `max_field` raise FieldTooWide before any padding is built.
     `assign(name, count)` stores %n's count of bytes written so far (the builtin's);
     False when the name is not a valid identifier (printf then stops). `gnu`: coreutils'
     wording for a bad conversion (/usr/bin/printf). `marks` receives, for each
-    report, the length of the output written before it."""
+    report, the length of the output written before it. `byte_chars`: the locale is C ('X is
+    the code of X's first byte)."""
     fmt_warnings: list[str] = []
     fmt = decode_format_escapes(fmt, fmt_warnings)
     out: list[str] = []
@@ -316,7 +321,9 @@ def format_printf(
                     s = arg.encode("utf-8", "surrogateescape")[:1].decode("utf-8", "surrogateescape")
                 out.append(_pad(s, flags, width, None))
             elif conv in "diouxX":
-                value, _ = parse_int(arg if arg is not None else "0", bad, unsigned=conv in "ouxX")
+                value, _ = parse_int(
+                    arg if arg is not None else "0", bad, unsigned=conv in "ouxX", byte_chars=byte_chars
+                )
                 out.append(_c_int(value, conv, flags, width, prec))
             elif conv == "n" and assign is not None:
                 name = arg if arg is not None else ""
@@ -324,7 +331,7 @@ def format_printf(
                     bad(f"`{name}': not a valid identifier")
                     return "".join(out), 1  # bash stops at a bad %n name
             elif conv in _FLOAT_CONV:
-                fv, _ = parse_float(arg if arg is not None else "0", bad)
+                fv, _ = parse_float(arg if arg is not None else "0", bad, byte_chars)
                 out.append(format_long(fv, conv, flags, width, prec))
             else:
                 # escapes are decoded up front; bash names the backslash it saw
