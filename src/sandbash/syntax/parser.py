@@ -628,9 +628,7 @@ class Parser(WordReader):
         if text == "coproc":
             return self.parse_coproc()
         if text in ("then", "else", "elif", "fi", "do", "done", "esac", "}", "in", "]]"):
-            if text in ("in", "]]"):
-                return None
-            raise self.unexpected(tok)
+            raise self.unexpected(tok)  # (`in` and `]]` too: `echo | in` is a syntax error)
         return None
 
     def _redirected(self, node: A.Command, line: int, col: int) -> A.Command:
