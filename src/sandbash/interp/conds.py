@@ -9,8 +9,10 @@ from ..expand.pattern import compile_pattern
 from ..posix.testexpr import INT_OPS, collate, file_compare, unary_test
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ARRAY, NAMEREF, Var
+from ..stdio.pipe import PipeReader, PipeWriter
+from ..stdio.streams import NullStream, RandomStream, ZeroStream
 from ..syntax import ast as A
-from ..vfs.base import Stat
+from ..vfs.base import S_IFCHR, S_IFIFO, S_IFLNK, S_IFREG, Stat
 
 if TYPE_CHECKING:
     from .shell import Shell
@@ -27,10 +29,30 @@ class ShellTestEnv:
         self.key_as_is = builtin and bool(sh.state.shopts.get("assoc_expand_once"))
 
     def stat(self, path: str) -> Stat | None:
-        return self.sh.state.fs.try_stat(path)
+        fd = self._fd_stat(path)
+        return fd if fd is not None else self.sh.state.fs.try_stat(path)
 
     def lstat(self, path: str) -> Stat | None:
+        if self._fd_stat(path) is not None:
+            return Stat(S_IFLNK | 0o700, uid=self.uid, gid=self.gid)  # (a link to the descriptor's file)
         return self.sh.state.fs.try_lstat(path)
+
+    def _fd_stat(self, path: str) -> Stat | None:
+        """/dev/fd/N of a descriptor the shell has open (`[ -p <(cmd) ]`): a pipe's end is a FIFO,
+        /dev/null and friends a device, anything else a file; None for any other path."""
+        if not path.startswith("/dev/fd/") or not path[8:].isdigit():
+            return None
+        stream = self.sh.state.fds.get(int(path[8:]))
+        if stream is None:
+            return None
+        if isinstance(stream, (PipeReader, PipeWriter)):
+            kind = S_IFIFO
+        elif isinstance(stream, (NullStream, ZeroStream, RandomStream)):
+            kind = S_IFCHR
+        else:
+            kind = S_IFREG
+        perm = (0o400 if stream.readable else 0) | (0o200 if stream.writable else 0)
+        return Stat(kind | perm, uid=self.uid, gid=self.gid)
 
     def option(self, name: str) -> bool:
         return bool(self.sh.state.opts.get(name, False))
