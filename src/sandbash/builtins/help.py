@@ -26,6 +26,9 @@ KEYWORD_USAGE = {
     "[[ ... ]]": "[[ expression ]]",
     "(( ... ))": "(( expression ))",
     "{ ... }": "{ COMMANDS ; }",
+    # topics without a command of their name: a job spec alone, and the shell's variables
+    "%": "job_spec [&]",
+    "variables": "variables - Names and meanings of some shell variables",
 }
 # one line each, in our words (`help -d`)
 DESCRIPTION = {
@@ -103,6 +106,8 @@ DESCRIPTION = {
     "[[ ... ]]": "Test a conditional expression (patterns, regular expressions, no word splitting).",
     "(( ... ))": "Evaluate an arithmetic expression; status 0 when it is not zero.",
     "{ ... }": "Group commands as one.",
+    "%": "Bring a job to the foreground, or with & resume it in the background.",
+    "variables": "The variables the shell sets or reads, and what they mean.",
 }
 
 
