@@ -417,13 +417,23 @@ def _declare_one(
         # `foo= export foo`, `X=1 declare -r X`: a temporary binding the builtin gives an
         # attribute outlives the command (bash propagates it), value and export included
         temp = next((s for s in reversed(vars_.scopes) if s.temp and name in s), None)
-        if temp is not None and (found is None or scope is temp):
+        if cmd in _DECLARERS and vars_.function_scope() is not None:
+            temp = None  # `z=8 declare -g z` in a function: the global z, without the binding
+        elif temp is not None and cmd in _DECLARERS and not set_attrs & (EXPORT | READONLY) and items is None:
+            # `z=8 declare z`, `y=1 declare -i y=2`: only the binding changes, and it goes (bash)
+            scope, found = temp, temp[name]
+            temp = None
+        elif temp is not None and (found is None or scope is temp):
             scope = next((s for s in reversed(vars_.scopes) if not s.temp and name in s), vars_.globals)
             found = None
         var = found if found is not None else (scope.get(name) or Var(None, 0))
         scope[name] = var
         tvar = temp.get(name) if temp is not None and found is None else None
-        if tvar is not None and tvar.value is not None:
+        if (
+            tvar is not None
+            and tvar.value is not None
+            and (cmd not in _DECLARERS or set_attrs & (EXPORT | READONLY))
+        ):
             if not has_value:
                 var.value = tvar.value
             var.attrs |= tvar.attrs & EXPORT
