@@ -75,7 +75,6 @@ RETARGET = [
     "printf '#!/bin/rm -f\\n' > bin/cat; chmod +x bin/cat; PATH=/workspace/bin:$PATH; cat /workspace/victim",
     "printf '#!/bin/rm -f\\n' > bin/cat; chmod +x bin/cat; PATH=/workspace/bin cat /workspace/victim",
     # more wrappers and shapes
-    "hash -p /bin/rm cat; command -p cat /workspace/victim",
     "hash -p /bin/rm cat; exec -a other cat /workspace/victim",
     "hash -p /bin/rm cat; ! cat /workspace/victim",
     "hash -p /bin/rm cat; time cat /workspace/victim",
@@ -110,6 +109,8 @@ def test_retargeted_name_is_decided_as_what_runs(script: str, policy: Policy) ->
         "hash -p /bin/rm cat; env -i cat /workspace/victim",
         "hash -p /bin/rm cat; env -S 'cat /workspace/victim'",
         "hash -p /bin/rm cat; timeout -k 1 5 cat /workspace/victim",
+        # command -p searches the standard path, not the hash table
+        "hash -p /bin/rm cat; command -p cat /workspace/victim",
         # assigning PATH empties the hash table (a temporary assignment, read and printf -v too)
         "hash -p /bin/rm cat; PATH=$PATH; cat /workspace/victim",
         "hash -p /bin/rm cat; PATH=/usr/bin:/bin cat /workspace/victim",

@@ -437,7 +437,7 @@ def test_dev_entries_are_not_the_scripts(mode: str | None, kind: str, tmp_path: 
         "mv /dev/null /dev/n; rm -f /dev/zero; ln /dev/null /tmp/n; chmod 666 /dev/fd/0; "
         "ls /dev/fd; ls /dev | tr '\\n' ' '"
     )
-    assert r.stdout == "0\n1\n2\nfd full null random stderr stdin stdout urandom zero ", r.stderr
+    assert r.stdout == "0\n1\n2\nfd full null random stderr stdin stdout tty urandom zero ", r.stderr
     assert len(r.stderr.splitlines()) == 9, r.stderr
     assert oct(b.vfs.view("/").stat("/dev/fd").mode & 0o777) == "0o500"
     # more ways in: a copy, a rename, an archive, a directory tree, a here-string, timestamps
@@ -446,7 +446,7 @@ def test_dev_entries_are_not_the_scripts(mode: str | None, kind: str, tmp_path: 
         "cp -r t /dev/; tar cf a.tar q t; tar xf a.tar -C /dev; touch -d 2001-01-01 /dev/fd; "
         "chmod -R 777 /dev; install -m 644 q /dev/i; ls /dev | tr '\\n' ' '"
     )
-    assert r2.stdout.endswith("fd full null random stderr stdin stdout urandom zero "), r2.stderr
+    assert r2.stdout.endswith("fd full null random stderr stdin stdout tty urandom zero "), r2.stderr
     assert oct(b.vfs.view("/").stat("/dev/fd").mode & 0o777) == "0o500"
 
 

@@ -41,6 +41,18 @@ MAX_NESTING = 8  # eval "eval '...'" ...: deeper texts are judged at run time
 DYNAMIC_VALUE = "\0"  # an assignment argument whose value only the run knows (never a real byte)
 
 
+def _std_path(via: str, args: list[Arg]) -> bool:
+    """`command -p NAME`: NAME is searched for on the standard path, not in the hash table."""
+    if via != "command":
+        return False
+    for a in args:
+        if not isinstance(a, str) or not a.startswith("-") or a in ("-", "--"):
+            return False
+        if "p" in a:
+            return True
+    return False
+
+
 @dataclass
 class Redirect:
     op: str
@@ -617,7 +629,8 @@ class Walker:
                 sub,
                 depth + 1,
                 no_functions=via_name not in ("exec", "eval"),
-                shell_lookup=via_name in BUILTINS or via_name == "time",
+                shell_lookup=(via_name in BUILTINS or via_name == "time")
+                and not _std_path(via_name, site.argv),
             )
             if sub.kind == "function" and via_name == "builtin":
                 sub.kind = "unknown"
