@@ -198,10 +198,18 @@ def _decode_into(
             i += 1
             if ch == "\\" and i < n and text[i] == "\\":
                 i += 1
-            code = ord(ch.upper()) ^ 0x40 if ch != "?" else 0x7F
+            if ch in "\x01\x7f":
+                # bash keeps these two escaped by its internal \001 in the text: \c takes that one
+                out.append("\x01" + ch)
+                continue
+            # bash's TOCTRL on the character's first byte (the others stay): `?` is DEL, anything
+            # else keeps its low five bits (\c0 is \020, \ca and \cA are \001)
+            raw = ch.encode("utf-8", "surrogateescape")
+            code = 0x7F if ch == "?" else raw[0] & 0x1F
             if code == 0:
                 return out, True
             out.append(byte_char(code))
+            out.extend(byte_char(b) for b in raw[1:])
             continue
         if d == "\n" and m.continuation:
             continue
