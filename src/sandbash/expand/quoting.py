@@ -87,6 +87,12 @@ def printf_q(s: str) -> str:
     return "".join(out)
 
 
+def declare_quote(s: str) -> str:
+    """An array element as declare -p and ${a[@]@A} write it: $'...' when it holds control
+    characters or bytes that are no text, else "..."."""
+    return ansi_c_quote(s) if _needs_ansi(s) else double_quote(s)
+
+
 def double_quote(s: str) -> str:
     """declare -p style: "..." with \\ " $ ` escaped."""
     out = ['"']

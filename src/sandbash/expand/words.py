@@ -26,7 +26,7 @@ from ..syntax.lexer import ARITH_EXPANDS, tilde_prefix
 from .arith import ArithError, Fn, compiled
 from .env import ExpandEnv, ExpansionError
 from .pattern import compile_pattern, escape, has_path_glob
-from .quoting import assoc_key, double_quote, quote_reusable
+from .quoting import assoc_key, declare_quote, double_quote, quote_reusable
 
 _WS_SPLIT = re.compile("[ \t\n]+")  # our own fixed pattern, not user input
 # what bash backslash-quotes in an expanded subscript of an arithmetic text
@@ -1176,10 +1176,10 @@ class Expander:
         flags = _attr_letters(var)
         v = var.value
         if isinstance(v, AssocArray):
-            body = "".join(f"[{assoc_key(k)}]={double_quote(val)} " for k, val in v.items())
+            body = "".join(f"[{assoc_key(k)}]={declare_quote(val)} " for k, val in v.items())
             return f"declare -{flags or '-'} {name}=({body})"
         if isinstance(v, IndexedArray):
-            body = " ".join(f"[{k}]={double_quote(val)}" for k, val in v.items())
+            body = " ".join(f"[{k}]={declare_quote(val)}" for k, val in v.items())
             return f"declare -{flags or '-'} {name}=({body})"
         if v is None:
             return ""
