@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from reprlib import recursive_repr
+from threading import get_ident
 from typing import Any, TypeVar
 
 T = TypeVar("T", bound=type)
@@ -87,11 +87,6 @@ def build(cls: T, *, repr_: bool, eq: bool, frozen: bool, slots: bool, lazy_init
     specs = _specs(cls)
     names = tuple(specs)
     own = cls.__dict__
-    methods: dict[str, Any] = {
-        "__lean_fields__": names,
-        "__dataclass_fields__": _Protocol("__dataclass_fields__", specs, (repr_, eq, frozen)),
-        "__dataclass_params__": _Protocol("__dataclass_params__", specs, (repr_, eq, frozen)),
-    }
     # the usual declaration has no field(init=/repr=/compare=/hash=): one tuple and one getter for all
     plain = all(f.init and f.repr and f.compare and f.hash is None for f in specs.values())
     get_all = _getter(names)
@@ -99,25 +94,36 @@ def build(cls: T, *, repr_: bool, eq: bool, frozen: bool, slots: bool, lazy_init
     def chosen(keep: Callable[[Field], bool]) -> tuple[str, ...]:
         return names if plain else tuple(n for n, f in specs.items() if keep(f))
 
+    # the methods are shared by every lean class and read these (building a class makes no function)
+    methods: dict[str, Any] = {
+        "__lean_fields__": names,
+        "__lean_specs__": specs,
+        "__lean_params__": (repr_, eq, frozen),
+        "__lean_get__": get_all,
+        "__dataclass_fields__": _FIELDS,
+        "__dataclass_params__": _PARAMS,
+    }
     if "__match_args__" not in own:
         methods["__match_args__"] = chosen(lambda f: f.init)
     if repr_ and "__repr__" not in own:
-        methods["__repr__"] = _repr_method(chosen(lambda f: f.repr))
+        methods["__lean_repr__"] = chosen(lambda f: f.repr)
+        methods["__repr__"] = _repr
     if eq and "__eq__" not in own:
         compared = chosen(lambda f: f.compare)
-        methods["__eq__"] = _eq_method(get_all if compared is names else _getter(compared))
+        methods["__lean_cmp__"] = get_all if compared is names else _getter(compared)
+        methods["__eq__"] = _eq
     explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
     if eq and not explicit_hash:
         # dataclass's table: frozen and compared is hashable by the fields, compared and mutable is not
         hashed = chosen(lambda f: f.compare if f.hash is None else bool(f.hash))
-        methods["__hash__"] = (
-            _hash_method(get_all if hashed is names else _getter(hashed)) if frozen else None
-        )
+        methods["__lean_hashed__"] = get_all if hashed is names else _getter(hashed)
+        methods["__hash__"] = _hash if frozen else None
     if frozen:
         methods["__setattr__"] = _frozen_setattr
         methods["__delattr__"] = _frozen_delattr
     if slots:
-        methods.update(_pickling(names, get_all))
+        methods["__getstate__"] = _getstate  # (no __dict__ to pickle: the state is the fields' tuple)
+        methods["__setstate__"] = _setstate
         ns = {k: v for k, v in own.items() if k not in names and k not in ("__dict__", "__weakref__")}
         ns.update(methods, __slots__=names, __qualname__=cls.__qualname__)
         built: T = type(cls)(cls.__name__, cls.__bases__, ns)
@@ -223,42 +229,41 @@ def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return lambda o: ()
 
 
-def _repr_method(names: tuple[str, ...]) -> Callable[[Any], str]:
-    @recursive_repr()
-    def __repr__(self: object) -> str:
-        return f"{self.__class__.__qualname__}({', '.join(f'{n}={getattr(self, n)!r}' for n in names)})"
-
-    return __repr__
+_IN_REPR: set[tuple[int, int]] = set()  # (object, thread) whose repr is being made: a cycle shows ...
 
 
-def _eq_method(get: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any, Any], Any]:
-    def __eq__(self: object, other: object) -> Any:
-        if other.__class__ is self.__class__:
-            return get(self) == get(other)
-        return NotImplemented
-
-    return __eq__
-
-
-def _hash_method(get: Callable[[Any], tuple[Any, ...]]) -> Callable[[Any], int]:
-    def __hash__(self: object) -> int:
-        return hash(get(self))
-
-    return __hash__
+def _repr(self: Any) -> str:
+    key = (id(self), get_ident())
+    if key in _IN_REPR:
+        return "..."
+    _IN_REPR.add(key)
+    try:
+        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__class__.__lean_repr__)
+        return f"{self.__class__.__qualname__}({shown})"
+    finally:
+        _IN_REPR.discard(key)
 
 
-def _pickling(names: tuple[str, ...], get: Callable[[Any], tuple[Any, ...]]) -> dict[str, Any]:
-    """A slotted class has no `__dict__` to pickle: its state is the fields' tuple."""
-    setter = object.__setattr__
+# (the getters are read from the class: a lambda read from the instance would be bound to it)
+def _eq(self: Any, other: Any) -> Any:
+    cls: Any = self.__class__
+    if other.__class__ is cls:
+        get = cls.__lean_cmp__
+        return get(self) == get(other)
+    return NotImplemented
 
-    def __getstate__(self: object) -> tuple[Any, ...]:
-        return tuple(get(self))
 
-    def __setstate__(self: object, state: tuple[Any, ...]) -> None:
-        for name, value in zip(names, state, strict=True):
-            setter(self, name, value)
+def _hash(self: Any) -> int:
+    return hash(self.__class__.__lean_hashed__(self))
 
-    return {"__getstate__": __getstate__, "__setstate__": __setstate__}
+
+def _getstate(self: Any) -> tuple[Any, ...]:
+    return tuple(self.__class__.__lean_get__(self))
+
+
+def _setstate(self: Any, state: tuple[Any, ...]) -> None:
+    for name, value in zip(self.__class__.__lean_fields__, state, strict=True):
+        object.__setattr__(self, name, value)
 
 
 def _frozen_setattr(self: object, name: str, value: object) -> None:
@@ -278,15 +283,16 @@ class _Protocol:
     decorator over a copy of the declaration (same names, types, defaults and flags), then cached on
     the class, so the dataclasses module's functions treat a lean class as a dataclass."""
 
-    def __init__(self, attr: str, specs: dict[str, Field], params: tuple[bool, bool, bool]) -> None:
-        self.attr, self.specs, self.params = attr, specs, params
+    def __init__(self, attr: str) -> None:
+        self.attr = attr
 
-    def __get__(self, obj: object, owner: type) -> Any:
+    def __get__(self, obj: object, owner: Any) -> Any:
         import dataclasses
 
+        specs: dict[str, Field] = owner.__lean_specs__
         notes = owner.__dict__.get("__annotations__") or {}  # noqa: RUF063
-        ns: dict[str, Any] = {"__annotations__": {n: notes.get(n, Any) for n in self.specs}}
-        for n, f in self.specs.items():
+        ns: dict[str, Any] = {"__annotations__": {n: notes.get(n, Any) for n in specs}}
+        for n, f in specs.items():
             given = {"default": f.default, "default_factory": f.default_factory}
             ns[n] = dataclasses.field(
                 **{k: v for k, v in given.items() if v is not MISSING},
@@ -295,11 +301,15 @@ class _Protocol:
                 hash=f.hash,
                 compare=f.compare,
             )
-        repr_, eq, frozen = self.params
+        repr_, eq, frozen = owner.__lean_params__
         twin: type = dataclasses.dataclass(repr=repr_, eq=eq, frozen=frozen)(type(owner.__name__, (), ns))
         for attr in ("__dataclass_fields__", "__dataclass_params__"):
             type.__setattr__(owner, attr, getattr(twin, attr))
         return getattr(twin, self.attr)
+
+
+_FIELDS = _Protocol("__dataclass_fields__")
+_PARAMS = _Protocol("__dataclass_params__")
 
 
 __all__ = ["MISSING", "Field", "build", "dataclass", "field", "field_names"]

@@ -245,3 +245,18 @@ def test_module_level_classes_pickle_and_keep_the_protocol() -> None:
     assert lim.with_overrides(max_tokens=9) == dataclasses.replace(lim, max_tokens=9)
     res = ExecResult(b"a", b"", 0)
     assert pickle.loads(pickle.dumps(res)) == res and dataclasses.is_dataclass(res)
+
+
+def test_a_cycle_repr_shows_dots_as_dataclass() -> None:
+    made: dict[str, Any] = {}
+    for name, make in (("ours", leanclass.dataclass), ("real", dataclasses.dataclass)):
+
+        class Box:
+            inner: Any = None
+
+        made[name] = make(Box)
+    ours, real = made["ours"](), made["real"]()
+    ours.inner, real.inner = ours, real
+    assert repr(ours) == repr(real) and repr(ours).endswith(".Box(inner=...)")
+    nested = made["ours"]([made["ours"](1)])
+    assert repr(nested) == repr(made["real"]([made["real"](1)]))

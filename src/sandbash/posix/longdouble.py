@@ -10,9 +10,14 @@ decimal output is rounded from that exact value, half to even, as glibc does.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 from fractions import Fraction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same class, built without importing dataclasses (leanclass.py)
+    from ..leanclass import dataclass
 
 # strtold's syntax (the longest prefix it takes): inf/nan words, hex with a binary exponent, decimal
 _NUMBER = re.compile(

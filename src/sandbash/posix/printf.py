@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from datetime import tzinfo
 
+    from .longdouble import LongDouble
+
 from ..expand.quoting import printf_q
 from ..syntax.escapes import decode_escapes, decode_raw
-from .longdouble import LongDouble, format_long, parse, scan
 
 _INT_CONV = "diouxXc"
 _ESCAPED_PERCENT = re.compile(r"\\\\|\\(?:[0-7]{1,3}|x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8})")
@@ -100,6 +101,9 @@ def parse_int(
 def parse_float(arg: str, report: Callable[[str], None], byte_chars: bool = False) -> tuple[LongDouble, bool]:
     """A floating-point argument as strtold reads it (a long double); what follows a number is
     `invalid number` (the number still counts), a value out of range a warning."""
+    # (on the first float: longdouble loads decimal and fractions, ~2 ms that echo and %s do not need)
+    from .longdouble import LongDouble, parse, scan
+
     s = arg.strip()
     if s[:1] in ("'", '"'):
         return LongDouble.from_int(_char_code(s, byte_chars)), True
@@ -331,6 +335,8 @@ def format_printf(
                     bad(f"`{name}': not a valid identifier")
                     return "".join(out), 1  # bash stops at a bad %n name
             elif conv in _FLOAT_CONV:
+                from .longdouble import format_long
+
                 fv, _ = parse_float(arg if arg is not None else "0", bad, byte_chars)
                 out.append(format_long(fv, conv, flags, width, prec))
             else:

@@ -13,9 +13,14 @@ Words print as written, except that a `$(...)` or `<(...)` inside one shows its 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from . import ast as A
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+else:  # the same class, built without importing dataclasses (leanclass.py): the parser imports this
+    from ..leanclass import dataclass, field
 
 _AMOUNT = 4
 # reserved words: a function named like one is shown with the `function` keyword
