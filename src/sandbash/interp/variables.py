@@ -797,18 +797,16 @@ class Variables:
             return
         if sub in ("@", "*"):
             raise AssignError(f"{name}[{sub}]: bad array subscript")  # (the variable unchanged)
-        if not isinstance(cur, IndexedArray):
-            arr = IndexedArray()
-            if isinstance(cur, str):
-                arr.set(0, cur)
-            var.value = arr
-            cur = arr
+        # the index first: a bad one leaves the variable as it was (`declare -a a; a[1+]=x`)
+        arr = cur if isinstance(cur, IndexedArray) else IndexedArray([cur] if isinstance(cur, str) else None)
         try:
-            index = self.eval_index(sub, cur, parsed)
+            index = self.eval_index(sub, arr, parsed)
         except ArithError as e:
             raise ExpansionError(e.render(), 1)
         except AssignError:
             raise AssignError(f"{name}[{sub}]: bad array subscript") from None
+        if arr is not cur:
+            var.value = cur = arr
         self.sh.check_array(len(cur) + 1)
         old2 = cur.get(index) if append else None
         cur.set(index, self._convert(var, value, var.attrs, old2) if (append or var.attrs) else value)
