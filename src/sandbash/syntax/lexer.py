@@ -280,7 +280,7 @@ class WordReader:
             # terminators
             if mode in (CMD, COND, CASE_PAT):
                 if c in _META and self.pos > sub_end:
-                    if c in "<>" and self.peek_char(1) == "(" and mode == CMD:
+                    if c in "<>" and self.peek_char(1) == "(" and mode in (CMD, COND):
                         flush()
                         parts.append(self.read_procsub())
                         src = self.src

@@ -1261,6 +1261,8 @@ class Parser(WordReader):
         i = self.pos
         if i >= len(src):
             return ""
+        if src.startswith(("<(", ">("), i):
+            return "word"  # a process substitution ([[ -p <(cmd) ]])
         for op in _COND_TOKENS:
             if src.startswith(op, i):
                 if op == "]]":
@@ -1285,7 +1287,7 @@ class Parser(WordReader):
         self._cond_skip()
         if mode == COND:
             c = self.src[self.pos : self.pos + 1]
-            if c in ("<", ">"):
+            if c in ("<", ">") and self.src[self.pos + 1 : self.pos + 2] != "(":
                 self.pos += 1
                 return A.Word((A.Lit(c),), self.line, c)
         word = self.read_word(mode)
