@@ -428,6 +428,11 @@ def _declare_one(
             found = None
         var = found if found is not None else (scope.get(name) or Var(None, 0))
         scope[name] = var
+        if items is not None and found is not None and scope.func and scope is not vars_.function_scope():
+            # `readonly a=(1 2)` on a caller's local a: bash 5.2 gives the list to the global a
+            # and the attribute to the local
+            sh.set_array(name, items, append=append, scope=vars_.globals)
+            items, has_value = None, False
         tvar = temp.get(name) if temp is not None and found is None else None
         if (
             tvar is not None
