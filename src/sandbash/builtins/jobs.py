@@ -121,6 +121,9 @@ def _signal_target(sh: Shell, target: str, sig: int) -> bool:
         sh.builtin_error("kill", f"({target}) - No such process")
         return False
     if job is None:
+        if not target:  # (bash's kill_builtin: an empty word is neither a number nor a job)
+            sh.builtin_error("kill", "`': not a pid or valid job spec")
+            return False
         sh.builtin_error("kill", f"{target}: arguments must be process or job IDs")
         return False
     if job.done.is_set():

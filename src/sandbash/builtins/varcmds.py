@@ -796,6 +796,10 @@ def bi_readonly(sh: Shell, argv: list[str]) -> int:
     return status
 
 
+# bash's att_nounset: the call-stack arrays stay whatever a script does
+_NOUNSET = frozenset({"BASH_ARGC", "BASH_ARGV", "BASH_LINENO", "BASH_SOURCE"})
+
+
 @builtin("unset")
 def bi_unset(sh: Shell, argv: list[str]) -> int:
     opts = parse_builtin(sh, argv, "fvn")
@@ -828,6 +832,8 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
                 st.functions.pop(name, None)
             continue
         try:
+            if base in _NOUNSET:
+                raise AssignError(f"{base}: cannot unset")
             if sub:
                 sh.va.unset_element(base, sub[:-1], expanded=expanded)
                 continue
