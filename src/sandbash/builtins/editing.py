@@ -76,8 +76,8 @@ def _hnum(sh: Shell, word: str | None, first: bool, listing: bool) -> int:
             return max(n + last + 1, 0)
         if n == 0:
             return (last if listing else _INVALID) if word.startswith("-") else last
-        n -= 1
-        return (0 if first else last) if n >= last else n
+        n -= sh.state.history_base
+        return (0 if first else last) if n >= last or n < 0 else n
     for j in range(last, -1, -1):
         if hist[j].startswith(word):
             return j
@@ -193,7 +193,8 @@ def bi_fc(sh: Shell, argv: list[str]) -> int:
         return _fc_edit(sh, [hist[i] for i in order], ename)
     numbers = not opts.has("n")
     sep = "\t" if sh.state.opts["posix"] else "\t "
-    sh.out("".join((str(i + 1) if numbers else "") + sep + hist[i] + "\n" for i in order))
+    base = sh.state.history_base
+    sh.out("".join((str(i + base) if numbers else "") + sep + hist[i] + "\n" for i in order))
     return 0
 
 

@@ -56,7 +56,7 @@ def tokenize(entry: str) -> list[str]:
     return words
 
 
-def _event(hist: list[str], line: str, i: int, sofar: str) -> tuple[str, int]:
+def _event(hist: list[str], line: str, i: int, sofar: str, base: int) -> tuple[str, int]:
     """The entry the event at line[i] (just after the `!`) names, and where the event ends."""
     if i >= len(line) or line[i] in ":^$*%":
         if not hist:
@@ -74,7 +74,7 @@ def _event(hist: list[str], line: str, i: int, sofar: str) -> tuple[str, int]:
         j += 1
     if j > i and line[i:j] != "-":
         n = int(line[i:j])
-        index = len(hist) + n if n < 0 else n - 1
+        index = len(hist) + n if n < 0 else n - base
         if n == 0 or not 0 <= index < len(hist):
             raise ExpansionFailed
         return hist[index], j
@@ -205,8 +205,9 @@ def _modifiers(text: str, line: str, i: int, subst: _Subst) -> tuple[str, int]:
     return text, i
 
 
-def expand(hist: list[str], line: str) -> str:
-    """`line` with its history references replaced (ExpansionFailed when one cannot be)."""
+def expand(hist: list[str], line: str, base: int = 1) -> str:
+    """`line` with its history references replaced (ExpansionFailed when one cannot be); `base`
+    is the number of the list's first entry."""
     subst = _Subst()
     if line.startswith("^"):  # ^old^new^ is !!:s^old^new^
         line = "!!:s" + line
@@ -230,7 +231,7 @@ def expand(hist: list[str], line: str) -> str:
             out.append(c)
             i += 1
             continue
-        entry, j = _event(hist, line, i + 1, "".join(out))
+        entry, j = _event(hist, line, i + 1, "".join(out), base)
         colon = line[j : j + 1] == ":" and line[j + 1 : j + 2] in tuple("0123456789^$*-")
         text, j = _words(entry, line, j + 1 if colon else j, colon)
         text, j = _modifiers(text, line, j, subst)

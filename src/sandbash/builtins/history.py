@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..interp.control import AbortCommand, ExitShell
+from ..interp.histline import histsize, push, stifle
 from ..vfs.errors import FsError
 from . import builtin
 from .bopts import legal_number, parse_builtin
@@ -27,6 +28,7 @@ def bi_history(sh: Shell, argv: list[str]) -> int:
     opts = parse_builtin(sh, argv, "acd:npsrw")
     if opts is None:
         return 2
+    stifle(sh.state, histsize(sh.get_str("HISTSIZE")))
     hist = sh.state.history
     args = opts.args
     if sum(opts.has(c) for c in "anrw") > 1:
@@ -35,6 +37,7 @@ def bi_history(sh: Shell, argv: list[str]) -> int:
     if opts.has("c"):
         hist.clear()
         sh.state.history_saved = 0
+        sh.state.history_base = 1
         if not args:
             return 0
     if opts.has("s"):
@@ -57,9 +60,7 @@ def add_entry(sh: Shell, entry: str, session: bool = True) -> None:
     """Add one entry; `session`: a line of this shell's own (what `history -a` appends later),
     not one read from the history file."""
     sh.rt.budget.charge_memory(len(entry) + _ENTRY_COST)
-    sh.state.history.append(entry)
-    if session:
-        sh.state.history_saved += 1
+    push(sh.state, entry, histsize(sh.get_str("HISTSIZE")), session)
 
 
 def _display(sh: Shell, args: list[str]) -> int:
@@ -77,7 +78,8 @@ def _display(sh: Shell, args: list[str]) -> int:
             return 1
         count = min(max(int(args[0]), 0), len(hist))
     first = len(hist) - count
-    sh.out("".join(f"{n:5d}  {hist[n - 1]}\n" for n in range(first + 1, len(hist) + 1)))
+    base = sh.state.history_base
+    sh.out("".join(f"{i + base:5d}  {hist[i]}\n" for i in range(first, len(hist))))
     return 0
 
 
@@ -86,7 +88,7 @@ def _position(sh: Shell, text: str) -> int | None:
     if not legal_number(text):
         return None
     n = int(text)
-    index = len(sh.state.history) + n if n < 0 else n - 1
+    index = len(sh.state.history) + n if n < 0 else n - sh.state.history_base
     return index if 0 <= index < len(sh.state.history) else None
 
 
@@ -116,7 +118,7 @@ def _expand_print(sh: Shell, args: list[str]) -> int:
     status = 0
     for arg in args:
         try:
-            sh.out(expand(sh.state.history, arg) + "\n")
+            sh.out(expand(sh.state.history, arg, sh.state.history_base) + "\n")
         except ExpansionFailed:
             sh.builtin_error("history", f"{arg}: history expansion failed")
             status = 1

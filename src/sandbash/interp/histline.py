@@ -6,6 +6,11 @@ quotes stays, as bash's history_delimiting_chars keeps it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state import ShellState
+
 # words and operators after which bash joins the next line with a blank, not "; "
 _OPENERS = frozenset(
     {
@@ -61,3 +66,34 @@ def history_line(text: str) -> str:
         out.append(c)
         i += 1
     return "".join(out)
+
+
+def histsize(value: str | None) -> int | None:
+    """HISTSIZE as bash reads it: a decimal number from 0 up (blanks and a `+` allowed, as
+    legal_number); anything else (unset, negative, not a number) leaves the list unbounded."""
+    text = (value or "").strip(" \t\n")
+    body = text[1:] if text[:1] in ("+", "-") else text
+    return int(text) if body.isdigit() and int(text) >= 0 else None
+
+
+def stifle(st: ShellState, limit: int | None) -> None:
+    """A list longer than HISTSIZE loses its oldest entries; as readline's stifle_history sets
+    it, the first number left is then the count dropped."""
+    if limit is not None and len(st.history) > limit:
+        dropped = len(st.history) - limit
+        del st.history[:dropped]
+        st.history_base = dropped
+
+
+def push(st: ShellState, entry: str, limit: int | None, session: bool) -> None:
+    """Add one entry (`session`: a line of this shell's own, which `history -a` appends later);
+    a list at HISTSIZE entries first drops its oldest (none is kept at HISTSIZE=0)."""
+    stifle(st, limit)
+    if limit is not None and len(st.history) >= limit:
+        if limit == 0:
+            return
+        del st.history[0]
+        st.history_base += 1
+    st.history.append(entry)
+    if session:
+        st.history_saved += 1

@@ -32,7 +32,7 @@ from ..vfs.errors import FsError
 from .control import AbortCommand, ExitShell
 from .evaluator import Evaluator
 from .executor import Executor, unparse_command
-from .histline import history_line
+from .histline import history_line, histsize, push
 from .jobs import notify_dead_jobs, take_signals
 from .processes import Processes
 from .redirects import Redirections
@@ -359,8 +359,7 @@ class Shell:
         `history -s` adds it: a line of this shell's session)."""
         st = self.state
         self.rt.budget.charge_memory(len(text) + 64)
-        st.history.append(text)
-        st.history_saved += 1
+        push(st, text, histsize(self.get_str("HISTSIZE")), True)
         st.history_added = True  # bash's hist_last_line_added: the entry is the command running
 
     def _script_from_new_stdin(self, parser: Parser) -> tuple[Parser, Stream | None]:

@@ -228,6 +228,7 @@ class ShellState:
         # bash's hist_last_line_added: `history -s` or fc added the last entry (fc's edit form drops it)
         self.history_added = False
         self.history_remember = False  # bash's remember_on_history, which fc's edit form turns on
+        self.history_base = 1  # the number of the list's first entry (HISTSIZE drops the oldest)
         # a special builtin run by `command`: its errors do not end a POSIX-mode shell
         self.command_builtin = False
 
@@ -290,6 +291,7 @@ class ShellState:
         new.history_read = self.history_read
         new.history_added = self.history_added
         new.history_remember = self.history_remember
+        new.history_base = self.history_base
         new.command_builtin = False
         return new
 
