@@ -661,10 +661,12 @@ class Variables:
         if scope is None and self.state.vars.find(name) is not None:
             try:
                 target, tsub = self.resolve_name(name)
-            except CircularRef:
-                # in a function, bash warns and assigns the global variable of that name
+            except CircularRef as e:
+                # in a function, bash warns and assigns the global variable of that name;
+                # elsewhere the warning ends the command line (as a readonly assignment does)
                 scope = self._circular_scope(name)
                 if scope is None:
+                    e.fatal = True
                     raise
                 self.sh.warn(f"{name}: circular name reference")
                 target, tsub = name, None
