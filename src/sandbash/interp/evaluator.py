@@ -575,10 +575,12 @@ class Evaluator:
         else:
             self.sh.builtin_error(builtin, e.message)
         st = self.state
-        if e.fatal == 127:
+        if e.fatal == 127 or (
+            e.fatal is not None and st.opts["posix"] and e.message.endswith(": bad substitution")
+        ):
             # ${x:?} and unbound variables end the shell: bash -c exits 127 at
             # its top level; subshells and scripts from stdin or a file exit 1
-            # (and under `set -e` too)
+            # (and under `set -e` too); in POSIX mode a bad substitution does as well
             status = 127 if st.mode == "c" and st.subshell == 0 and not st.opts["errexit"] else 1
             if not forked:
                 raise ExitShell(status)
