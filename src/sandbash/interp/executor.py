@@ -496,7 +496,11 @@ class Executor:
             # `exec` without a command: its redirections stay in effect
             if not redirs:
                 return 0
-            kept = self.rd.apply_redirects(redirs)
+            self.rd.command = name
+            try:
+                kept = self.rd.apply_redirects(redirs)
+            finally:
+                self.rd.command = ""
             if kept is None:
                 if self.posix_special(name):
                     raise ExitShell(1)  # (exec is a special builtin: fatal in POSIX mode)
@@ -505,7 +509,11 @@ class Executor:
             if self.sh.pr.coproc is not None:
                 self.sh.pr.coproc_fds_changed()
             return 0
-        undo = self.rd.apply_redirects(redirs, forked=builtin is None and fdef is None) if redirs else []
+        self.rd.command = name
+        try:
+            undo = self.rd.apply_redirects(redirs, forked=builtin is None and fdef is None) if redirs else []
+        finally:
+            self.rd.command = ""
         if undo is None:
             if builtin is not None and self.posix_special(name):
                 raise ExitShell(1)  # a special builtin's redirection error ends a POSIX shell

@@ -44,7 +44,7 @@ class Redirections:
     Depends on the state (fds), the expander (targets), the variables (`{v}>f`) and the
     evaluator (an expansion error is reported as any other)."""
 
-    __slots__ = ("sh", "state", "expander", "va", "ev", "failure")
+    __slots__ = ("sh", "state", "expander", "va", "ev", "failure", "command")
 
     def __init__(self, sh: Shell, state: ShellState, expander: Expander, va: Variables) -> None:
         self.sh = sh
@@ -53,6 +53,7 @@ class Redirections:
         self.va = va
         self.ev: Evaluator  # wired by the shell: the evaluator is made after this part
         self.failure = 1  # the status of the command whose redirections failed last
+        self.command = ""  # the simple command whose redirections are applied (bash names it)
 
     def apply_redirects(
         self, redirs: tuple[A.Redir, ...], keep: bool = False, forked: bool = False
@@ -265,7 +266,10 @@ class Redirections:
                 name, _, sub = r.fd_var.partition("[")
                 self.va.set_var(name, str(fd), sub=sub[:-1] if sub else None)
             except AssignError as e:  # readonly, bad subscript: bash says so and the redirection fails
-                self.sh.error(e.message)
+                if e.named and self.command:  # `exec {r}>f` with r a nameref without a target
+                    self.sh.builtin_error(self.command, e.message)
+                else:
+                    self.sh.error(e.message)
                 self.sh.error(f"{r.fd_var}: cannot assign fd to variable")
                 if opened is not None:
                     opened.close()
