@@ -71,3 +71,13 @@ def test_tests_cite_only_threat_ids_that_exist() -> None:
     defined = set(THREAT_ID.findall(THREATS))
     stray = {tid: files for tid, files in _cited_by_tests().items() if tid not in defined}
     assert stray == {}
+
+
+def test_every_package_is_in_contributings_module_map() -> None:
+    """A newcomer finds each package of src/sandbash in CONTRIBUTING.md's "Where things live" table."""
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    table = text.split("## Where things live", 1)[1].split("\n## ", 1)[0]
+    src = ROOT / "src" / "sandbash"
+    packages = sorted(p.name for p in src.iterdir() if (p / "__init__.py").is_file())
+    missing = [name for name in packages if f"{name}/" not in table]
+    assert not missing, f"packages missing from CONTRIBUTING.md's module map: {missing}"
