@@ -564,8 +564,8 @@ def _compound_precheck(sh: Shell, name: str, set_attrs: int, local: bool) -> Non
             return
         sh.error(f"{name}: readonly variable")
         raise AbortCommand(1)
-    if local and func is not None:
-        return  # a new local of its own kind
+    if local and func is not None and not st.shopts.get("localvar_inherit"):
+        return  # a new local of its own kind (with localvar_inherit, of the kind it hides)
     if set_attrs & ASSOC and (isinstance(var.value, IndexedArray) or var.attrs & ARRAY):
         why = "cannot convert indexed to associative array"
     elif set_attrs & ARRAY and (isinstance(var.value, AssocArray) or var.attrs & ASSOC):
