@@ -551,6 +551,7 @@ def _paths_of(sh: Shell, name: str, every: bool) -> list[str]:
     match in order, as bash lists them (/usr/bin/ls and /bin/ls)."""
     entry = sh.state.hashed.get(name)
     if entry is not None and not every:
+        _hit(sh, name)
         return [entry.partition(":")[2]]  # as remembered, even when the file is gone (bash)
     path = sh.get_str("PATH")
     if every and "/" not in name and path is not None:
@@ -623,6 +624,7 @@ def bi_hash(sh: Shell, argv: list[str]) -> int:
                 sh.builtin_error("hash", f"{name}: not found")
                 status = 1
             else:
+                _hit(sh, name)
                 where = entry.split(":", 1)[1]
                 if opts.has("l"):
                     sh.out(f"builtin hash -p {where} {name}\n")
@@ -640,6 +642,13 @@ def bi_hash(sh: Shell, argv: list[str]) -> int:
     return status
 
 
+def _hit(sh: Shell, name: str) -> None:
+    """A lookup through the hash table (type, command -v, hash -t): bash counts it as a hit."""
+    hit = getattr(sh.state.hashed, "hit", None)  # (a session restored it as a plain dict)
+    if hit is not None:
+        hit(name)
+
+
 def _print_hashed(sh: Shell, portable: bool) -> None:
     hashed = sh.state.hashed
     if not hashed:
@@ -654,8 +663,9 @@ def _print_hashed(sh: Shell, portable: bool) -> None:
             sh.out(f"builtin hash -p {hashed[name].split(':', 1)[1]} {name}\n")
     else:
         sh.out("hits\tcommand\n")
+        hits = getattr(hashed, "hits", None) or {}
         for name in names:
-            sh.out(f"   1\t{hashed[name].split(':', 1)[1]}\n")
+            sh.out(f"{hits.get(name, 1):4d}\t{hashed[name].split(':', 1)[1]}\n")
 
 
 def _hash_bucket(name: str) -> int:

@@ -664,6 +664,9 @@ class Executor:
         if cached is not None:
             kind, _, where = cached.partition(":")
             if kind != "script" or st.fs.try_stat(where) is not None:
+                hit = getattr(st.hashed, "hit", None)  # (a session restored it as a plain dict)
+                if hit is not None:
+                    hit(name)
                 return kind, where
             del st.hashed[name]  # the hashed file is gone: search again
         if path is None:

@@ -25,18 +25,37 @@ class HashTable(dict[str, str]):
     `hash -d NAME` in a shell that never hashed anything is not an error."""
 
     created = False
+    # bash's times_found: 0 for an entry `hash`, `hash -p` or BASH_CMDS made; a command run
+    # through the table counts each run (the run that searched PATH and made it is the first)
+    hits: dict[str, int] | None = None
 
     def __setitem__(self, key: str, value: str) -> None:
         self.created = True
         super().__setitem__(key, value)
+        self._hits()[key] = 0
 
     def setdefault(self, key: str, default: str) -> str:  # type: ignore[override]
+        """A command about to run: its entry, made now (its first hit) if it has none."""
         self.created = True
+        if key not in self:
+            self._hits()[key] = 1
         return super().setdefault(key, default)
+
+    def hit(self, key: str) -> None:
+        """A lookup found `key` in the table (a run, type, command -v, hash -t)."""
+        hits = self._hits()
+        hits[key] = hits.get(key, 0) + 1
+
+    def _hits(self) -> dict[str, int]:
+        if self.hits is None:
+            self.hits = {}
+        return self.hits
 
     def copy(self) -> HashTable:
         new = HashTable(self)
         new.created = self.created
+        if self.hits is not None:
+            new.hits = dict(self.hits)
         return new
 
 

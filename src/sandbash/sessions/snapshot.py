@@ -46,6 +46,21 @@ if TYPE_CHECKING:
     from ..interp.state import ShellState
     from ..vfs.base import Backend
 
+
+def _restore_hashed(state: ShellState, hashed: dict[str, str], hits: dict[str, int]) -> None:
+    """The hash table, in the shell's own table (which counts each entry's hits, as `hash` lists
+    them): entries first (0 hits each), then the counts saved with them."""
+    table = state.hashed
+    table.clear()
+    for name, entry in hashed.items():
+        table[name] = entry
+    counts = getattr(table, "hits", None)
+    if counts is not None:
+        counts.update((k, v) for k, v in hits.items() if k in hashed)
+    if hasattr(table, "created"):
+        table.created = True  # (as a restored table always was)
+
+
 MAGIC = b"SBSNAP"
 VERSION = 1
 FORMAT = "sandbash.session"
@@ -100,6 +115,7 @@ def _shell(state: ShellState, exited: int | None) -> dict[str, Any]:
         "pipestatus": list(state.pipestatus),
         "last_arg": state.last_arg,
         "hashed": dict(state.hashed),
+        "hash_hits": dict(getattr(state.hashed, "hits", None) or {}),
         "disabled_builtins": sorted(state.disabled_builtins),
         "ulimits": {k: list(v) for k, v in state.ulimits.items()},
         "completions": state.completions,
@@ -323,6 +339,10 @@ def _apply_shell(session: Session, doc: object) -> None:
         for a in check_list(shell.get("positional", []), "positional parameters", count_limit)
     ]
     hashed = check_str_map(shell.get("hashed", {}), "hash table", 10_000, 4096)
+    hash_hits = {
+        k: check_int(v, "hash table hits", 0, 2**31 - 1)
+        for k, v in check_dict(shell.get("hash_hits", {}), "hash table hits", 10_000).items()
+    }
     cwd = check_str(shell.get("cwd"), "cwd", 4096)
     umask = check_int(shell.get("umask", 0o022), "umask", 0, 0o777)
     last_status = check_int(shell.get("last_status", 0), "last status", 0, 255)
@@ -393,7 +413,7 @@ def _apply_shell(session: Session, doc: object) -> None:
     state.last_status = last_status
     state.pipestatus = pipestatus
     state.last_arg = check_str(shell.get("last_arg", ""), "$_", text_limit)
-    state.hashed = dict(hashed)
+    _restore_hashed(state, hashed, hash_hits)
     state.disabled_builtins = {
         check_str(b, "disabled builtin", 64)
         for b in check_list(shell.get("disabled_builtins", []), "disabled builtins", 256)
