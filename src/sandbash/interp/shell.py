@@ -221,7 +221,8 @@ class Shell:
         elif st.sources:
             name = st.sources[-1]
         if not name:
-            name = st.arg0
+            # bash names BASH_SOURCE's file, else $0 (`bash -c`)
+            name = st.script if st.mode == "file" and st.script else st.arg0
         if with_line and st.line > 0:
             return f"{name}: line {st.line}: "
         return f"{name}: "

@@ -187,6 +187,9 @@ class ShellState:
         self.vars = VarStore()
         self.positional: list[str] = []
         self.arg0 = "bash"
+        # a script file's name as it was started, once BASH_ARGV0 has changed $0 (messages and
+        # BASH_SOURCE keep naming the file)
+        self.script = ""
         self.opts = dict(SET_OPTIONS)
         self.shopts = dict(SHOPT_OPTIONS)
         self.functions = FunctionTable(self.vars.acct)  # charged to max_memory as they are defined
@@ -256,6 +259,7 @@ class ShellState:
         new.vars = self.vars.clone()
         new.positional = list(self.positional)
         new.arg0 = self.arg0
+        new.script = self.script
         new.opts = dict(self.opts)
         new.shopts = dict(self.shopts)
         new.functions = FunctionTable(new.vars.acct, self.functions)

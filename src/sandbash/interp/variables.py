@@ -329,7 +329,7 @@ class Variables:
         entry ("main", its path, 0) at the bottom."""
         st = self.state
         # built outermost first, then turned round
-        calls: list[tuple[str, str, str]] = [("main", st.arg0, "0")] if st.mode == "file" else []
+        calls: list[tuple[str, str, str]] = [("main", st.script or st.arg0, "0")] if st.mode == "file" else []
         sourced = list(zip(st.sources, st.source_lines, strict=False))
         i = 0
         for depth, f in enumerate(st.frames):
@@ -343,7 +343,7 @@ class Variables:
         return calls
 
     def main_source(self) -> str:
-        return {"c": "environment", "s": "main"}.get(self.state.mode, self.state.arg0)
+        return {"c": "environment", "s": "main"}.get(self.state.mode, self.state.script or self.state.arg0)
 
     # ------------------------------------------------------------ lookup
 
@@ -1012,6 +1012,8 @@ class Variables:
         elif name == "OPTIND":
             self.state.getopts_pos = 0
         elif name == "BASH_ARGV0" and name not in self.state.unspecial:
+            if self.state.mode == "file" and not self.state.script:
+                self.state.script = self.state.arg0
             self.state.arg0 = value
         elif name == "POSIXLY_CORRECT":
             self.state.opts["posix"] = True  # bash: setting it turns posix mode on, unsetting off
