@@ -635,11 +635,7 @@ class Expander:
         if sub in ("@", "*"):
             return "1" if isinstance(val, str) else str(len(val))
         if isinstance(val, AssocArray):
-            parsed = p.subscript
-            if parsed is None:
-                key = self.env.subscript_key(sub)
-            else:
-                key = sub if parsed.key is None else self.string(parsed.key)
+            key = self._assoc_key(p, sub)
             if key == "":
                 raise ExpansionError(f"{sub}]: bad array subscript")
             return str(self._length(val.get(key) or ""))
@@ -738,11 +734,7 @@ class Expander:
             return None, desc
         val = var.value
         if isinstance(val, AssocArray):
-            parsed = p.subscript
-            if parsed is None:
-                key = self.env.subscript_key(sub)
-            else:
-                key = sub if parsed.key is None else self.string(parsed.key)
+            key = self._assoc_key(p, sub)
             if not key:
                 self.env.report_error(f"{name}: bad array subscript")  # (an empty key: bash goes on)
                 return None, desc
@@ -753,6 +745,14 @@ class Expander:
         if isinstance(val, IndexedArray):
             return val.get(index), desc
         return (val if index == 0 else None), desc
+
+    def _assoc_key(self, p: A.Param, sub: str) -> str:
+        """The key `sub` names in an associative array: the parsed subscript's expansion, or (for a
+        parameter made at run time) the text expanded as bash expands a key."""
+        parsed = p.subscript
+        if parsed is None:
+            return self.env.subscript_key(sub)
+        return sub if parsed.key is None else self.string(parsed.key)
 
     def _index(
         self, p: A.Param, sub: str, arr: IndexedArray | None, name: str, report: bool = True
