@@ -17,6 +17,7 @@ from ..interp.jobs import listed_jobs
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..stdio.streams import BufferWriter
 from ..syntax.lexer import KEY
+from ..syntax.reserved import RESERVED_WORDS
 from ..vfs.errors import FsError
 from . import BUILTINS, builtin
 from .bopts import parse_builtin
@@ -29,30 +30,7 @@ if TYPE_CHECKING:
     from ..interp.shell import Shell
 
 # bash's reserved words in its word_token_alist order (what `compgen -k` prints)
-KEYWORDS = [
-    "if",
-    "then",
-    "else",
-    "elif",
-    "fi",
-    "case",
-    "esac",
-    "for",
-    "select",
-    "while",
-    "until",
-    "do",
-    "done",
-    "in",
-    "function",
-    "time",
-    "{",
-    "}",
-    "!",
-    "[[",
-    "]]",
-    "coproc",
-]
+KEYWORDS = list(RESERVED_WORDS)
 
 
 # the bindable functions bash adds when it sets up readline for an interactive shell: a script's

@@ -11,7 +11,7 @@ from ..interp.redirects import dev_fd
 from ..interp.variables import hash_entry
 from ..limits import LimitExceeded, LimitKind
 from ..shvars.arrays import IndexedArray
-from ..syntax.parser import _RESERVED
+from ..syntax.reserved import RESERVED as _RESERVED
 from ..vfs.errors import FsError, strerror
 from . import BUILTINS, SPECIAL, builtin
 from .bopts import invalid_number, legal_number, no_options, parse_builtin, usage, wants_help

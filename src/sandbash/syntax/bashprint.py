@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import ast as A
+from .reserved import RESERVED as _RESERVED
 
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
@@ -23,33 +24,6 @@ else:  # the same class, built without importing dataclasses (leanclass.py): the
     from ..leanclass import dataclass, field
 
 _AMOUNT = 4
-# reserved words: a function named like one is shown with the `function` keyword
-_RESERVED = frozenset(
-    [
-        "if",
-        "then",
-        "else",
-        "elif",
-        "fi",
-        "case",
-        "esac",
-        "for",
-        "select",
-        "while",
-        "until",
-        "do",
-        "done",
-        "in",
-        "function",
-        "time",
-        "{",
-        "}",
-        "!",
-        "[[",
-        "]]",
-        "coproc",
-    ]
-)
 
 
 @dataclass(slots=True)

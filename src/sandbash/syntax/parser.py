@@ -27,6 +27,7 @@ from .lexer import (
     assignment_tildes,
     tilde_prefix,
 )
+from .reserved import RESERVED as _RESERVED
 
 if TYPE_CHECKING:
     from dataclasses import dataclass
@@ -60,32 +61,6 @@ _OPERATORS = (
     "\n",
 )
 _REDIR_OPS = frozenset({"<", ">", ">>", ">|", "<>", "<&", ">&", "&>", "&>>", "<<", "<<-", "<<<"})
-_RESERVED = frozenset(
-    {
-        "if",
-        "then",
-        "else",
-        "elif",
-        "fi",
-        "do",
-        "done",
-        "case",
-        "esac",
-        "while",
-        "until",
-        "for",
-        "select",
-        "function",
-        "time",
-        "coproc",
-        "{",
-        "}",
-        "!",
-        "[[",
-        "]]",
-        "in",
-    }
-)
 _LIST_TERMINATORS = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}"})
 _DECL_BUILTINS = frozenset({"declare", "typeset", "local", "export", "readonly"})
 # after these bash reads `name=(...)` as one word (its parser's PST_ASSIGNOK); eval and let
