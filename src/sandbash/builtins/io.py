@@ -564,6 +564,9 @@ def bi_mapfile(sh: Shell, argv: list[str]) -> int:
     quantum: int = opts.value("c", 5000)
     args = opts.args
     target = args[0] if args else "MAPFILE"
+    if not target:  # checked before the name's syntax, with a usage status
+        sh.builtin_error(name, "empty array variable name")
+        return 2
     if not _indexed_array_target(sh, name, target):
         return 1
     stream = sh.io.get(fd)

@@ -47,10 +47,9 @@ def parse_or_raise(text: str, tick: Callable[[], None] | None = None) -> Arith:
     except ArithSyntaxError as e:
         shown = text.lstrip()
         offset = len(text) - len(shown)
-        if e.whole and e.token is not None:
-            raise ArithError(e.message, e.token, e.token)
         if e.token is not None:
-            raise ArithError(e.message, e.token, e.token)
+            # bash ends the text at the bad number (readtok NUL-terminates the token it converts)
+            raise ArithError(e.message, text[offset : e.pos + len(e.token)], e.token)
         raise ArithError(e.message, shown, text[max(e.pos, offset) :])
 
 

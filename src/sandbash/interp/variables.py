@@ -1128,13 +1128,15 @@ class Variables:
             # assoc_expand_once: the word's expansion was the only one (`unset 'a[$k]'` is key $k)
             once = expanded or self.state.shopts.get("assoc_expand_once")
             v.unset(sub if once else self.sh.subscript_key(sub))
-        elif isinstance(v, IndexedArray):
+        elif isinstance(v, IndexedArray) or (v is None and var.attrs & ARRAY):
+            # (`declare -a a` with no value yet is an empty array: a negative index is still bad)
+            arr = v if isinstance(v, IndexedArray) else IndexedArray()
             try:
-                index = self.eval_index(sub, v)  # (bash expands an index again even then)
+                index = self.eval_index(sub, arr)  # (bash expands an index again even then)
             except AssignError:
                 raise AssignError(f"[{sub}]: bad array subscript") from None  # sic: bash leaves out the name
-            v.unset(index)
-        elif isinstance(v, str):
+            arr.unset(index)
+        elif isinstance(v, str) or (v is None and not var.attrs & ASSOC):
             try:
                 index = self.eval_index(sub, None)
             except AssignError:  # a negative index
