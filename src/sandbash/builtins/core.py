@@ -10,6 +10,7 @@ from ..interp.control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, R
 from ..interp.redirects import dev_fd
 from ..interp.variables import hash_entry
 from ..limits import LimitExceeded, LimitKind
+from ..posix.signals import NAMES as SIGNAL_NAMES
 from ..shvars.arrays import IndexedArray
 from ..syntax.reserved import RESERVED as _RESERVED
 from ..vfs.errors import FsError, strerror
@@ -741,40 +742,7 @@ def bi_times(sh: Shell, argv: list[str]) -> int:
     return 0
 
 
-_SIGNALS = [
-    "EXIT",
-    "HUP",
-    "INT",
-    "QUIT",
-    "ILL",
-    "TRAP",
-    "ABRT",
-    "BUS",
-    "FPE",
-    "KILL",
-    "USR1",
-    "SEGV",
-    "USR2",
-    "PIPE",
-    "ALRM",
-    "TERM",
-    "STKFLT",
-    "CHLD",
-    "CONT",
-    "STOP",
-    "TSTP",
-    "TTIN",
-    "TTOU",
-    "URG",
-    "XCPU",
-    "XFSZ",
-    "VTALRM",
-    "PROF",
-    "WINCH",
-    "IO",
-    "PWR",
-    "SYS",
-]
+_SIGNALS = list(SIGNAL_NAMES)  # index = number; 0 is EXIT
 
 
 def signal_number(spec: str) -> int | None:

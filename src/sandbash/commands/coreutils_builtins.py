@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..posix.echo import echo_text
 from ..posix.printf import format_printf
+from ..posix.signals import NAMES as SIGNAL_NAMES
 from ..posix.testexpr import TestError, TestParser
 from ..vfs.base import Stat
 from .context import Ctx
@@ -115,39 +116,7 @@ def cmd_pwd(ctx: Ctx) -> int:
 
 # ------------------------------------------------------------ kill (procps-ng 4.0.2)
 
-_KILL_NAMES = [
-    "HUP",
-    "INT",
-    "QUIT",
-    "ILL",
-    "TRAP",
-    "ABRT",
-    "BUS",
-    "FPE",
-    "KILL",
-    "USR1",
-    "SEGV",
-    "USR2",
-    "PIPE",
-    "ALRM",
-    "TERM",
-    "STKFLT",
-    "CHLD",
-    "CONT",
-    "STOP",
-    "TSTP",
-    "TTIN",
-    "TTOU",
-    "URG",
-    "XCPU",
-    "XFSZ",
-    "VTALRM",
-    "PROF",
-    "WINCH",
-    "POLL",
-    "PWR",
-    "SYS",
-]
+_KILL_NAMES = ["POLL" if n == "IO" else n for n in SIGNAL_NAMES[1:]]  # procps calls 29 POLL
 _KILL_USAGE = """
 Usage:
  kill [options] <pid> [...]

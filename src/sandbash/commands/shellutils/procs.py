@@ -6,6 +6,7 @@ from __future__ import annotations
 import time as _time
 from collections.abc import Mapping
 
+from ...posix.signals import NUMBERS
 from ..context import CommandExit, CommandTimeout, Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
@@ -392,42 +393,7 @@ def cmd_nice(ctx: Ctx) -> int:
 
 # ------------------------------------------------------------ timeout
 
-SIGNALS = {
-    "HUP": 1,
-    "INT": 2,
-    "QUIT": 3,
-    "ILL": 4,
-    "TRAP": 5,
-    "ABRT": 6,
-    "IOT": 6,
-    "BUS": 7,
-    "FPE": 8,
-    "KILL": 9,
-    "USR1": 10,
-    "SEGV": 11,
-    "USR2": 12,
-    "PIPE": 13,
-    "ALRM": 14,
-    "TERM": 15,
-    "STKFLT": 16,
-    "CHLD": 17,
-    "CLD": 17,
-    "CONT": 18,
-    "STOP": 19,
-    "TSTP": 20,
-    "TTIN": 21,
-    "TTOU": 22,
-    "URG": 23,
-    "XCPU": 24,
-    "XFSZ": 25,
-    "VTALRM": 26,
-    "PROF": 27,
-    "WINCH": 28,
-    "IO": 29,
-    "POLL": 29,
-    "PWR": 30,
-    "SYS": 31,
-}
+SIGNALS = NUMBERS
 _SIGNAL_NAMES = {v: k for k, v in reversed(list(SIGNALS.items()))}
 
 
