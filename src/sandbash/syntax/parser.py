@@ -398,6 +398,19 @@ class Parser(WordReader):
 
     # ------------------------------------------------------------ errors
 
+    def eof_as_newline(self, pos: int) -> ParseError:
+        """Where a newline cannot come, bash reads the end of the text as one (`echo <`,
+        `echo (`): the error names `newline' on the line of `pos`, not the end of file."""
+        return ParseError(
+            "syntax error near unexpected token `newline'",
+            self.line_at(pos),
+            source_line=self.current_line_text(pos),
+        )
+
+    def unexpected_after(self, tok: Tok, pos: int) -> ParseError:
+        """A token where a word must follow the text before `pos` (`for`, `case`, `function`)."""
+        return self.eof_as_newline(pos) if tok.kind == "eof" else self.unexpected(tok)
+
     def unexpected(self, tok: Tok) -> ParseError:
         if tok.kind == "eof":
             return self.error_eof()
@@ -682,7 +695,7 @@ class Parser(WordReader):
         if not select and tok.kind == "op" and tok.value == "(" and self.src.startswith("((", tok.pos):
             return self.parse_arith_for(tok, line, col)
         if tok.kind != "word":
-            raise self.unexpected(tok)
+            raise self.unexpected_after(tok, self.pos)
         # any word parses (`for f\1 in ...`): bash checks the name when the loop runs
         name = self.plain(tok)
         if name is None:
@@ -801,7 +814,7 @@ class Parser(WordReader):
         self.consume()
         tok = self.peek()
         if tok.kind != "word":
-            raise self.unexpected(tok)
+            raise self.unexpected_after(tok, self.pos)
         assert tok.word is not None
         word = tok.word
         self.consume()
@@ -860,7 +873,7 @@ class Parser(WordReader):
         self.consume()
         tok = self.peek()
         if tok.kind != "word":
-            raise self.unexpected(tok)
+            raise self.unexpected_after(tok, self.pos)
         name = tok.value
         self.consume()
         tok = self.peek()
@@ -890,6 +903,8 @@ class Parser(WordReader):
         col = self.col_at(self.peek().pos)
         self.consume()
         tok = self.peek()
+        if tok.kind == "eof":
+            raise self.eof_as_newline(self.pos)
         name = "COPROC"
         text = self.plain(tok)
         if text is not None and text not in _RESERVED:
@@ -981,8 +996,10 @@ class Parser(WordReader):
     _alias_reread = -1  # where a word expanded after a blank-ended alias began
 
     def parse_function_def(self, name_word: A.Word, line: int, start: int) -> A.Command:
-        self.consume()  # (
+        paren = self.consume()  # (
         tok = self.peek()
+        if tok.kind == "eof":
+            raise self.eof_as_newline(paren.pos)
         if not self.is_op(tok, ")"):
             raise self.unexpected(tok)
         self.consume()
@@ -1171,12 +1188,7 @@ class Parser(WordReader):
         self.skip_blanks()
         target_tok = self.peek()
         if target_tok.kind == "eof":
-            # bash sees the end of a -c string as a newline here
-            raise ParseError(
-                "syntax error near unexpected token `newline'",
-                self.line_at(tok.pos),
-                source_line=self.current_line_text(tok.pos),
-            )
+            raise self.eof_as_newline(tok.pos)
         if target_tok.kind != "word":
             raise self.unexpected(target_tok)
         assert target_tok.word is not None
