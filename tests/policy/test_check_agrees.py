@@ -198,6 +198,12 @@ def _explain(report: CheckReport, script: str, events: list[dict[str, object]]) 
         "hash -p /bin/rm cat; env cat /data/a.txt\ncat a.txt",
     )
 )
+@example(
+    Gen(
+        Policy(["bash", "cat", "head", "rm"], paths=["/data:ro", "/workspace:rw"], mode="remediation"),
+        "hash -p /bin/rm cat; cat /workspace/link\nhead -1 /workspace/link",
+    )
+)
 def test_check_agrees_with_execution(gen: Gen) -> None:
     bash = sandbox(gen.policy)
     report = bash.check(gen.script)
@@ -219,16 +225,25 @@ def test_check_agrees_with_execution(gen: Gen) -> None:
     # a later site meets the path the check foresaw (`printf -v "a[$(rm link)]"; cat link`): then a
     # foreseen path denial need not come. Command-name denials do not depend on it.
     volatile = any(i.code == "requires_execution" for s in report.sites for i in s.issues)
-    for site in report.sites:
+    # an rm the policy lets run (`hash -p /bin/rm cat; cat link`) may remove the path a later site
+    # was foreseen to be refused on (`head link`, a link to a path no grant covers): then the run
+    # meets no such file instead of the refusal
+    first_rm = next(
+        (n for n, s in enumerate(report.sites) if s.target == "rm" and s.status != DENIED), len(report.sites)
+    )
+    for n, site in enumerate(report.sites):
         if site.status != DENIED or not runs(report, site):
             continue
         codes = {i.code for i in site.issues}
         name_refused = "command_not_allowed" in codes
         if name_refused:
             assert site.target in targets, _explain(report, gen.script, result.events)
-        elif codes & {"path_not_allowed", "write_in_read_only_mode"} and not volatile:
+        elif codes & {"path_not_allowed", "write_in_read_only_mode"} and not volatile and n < first_rm:
             if refused or all(any(p in i.message for p in absent_deletes) for i in site.issues):
                 continue
             raise AssertionError(_explain(report, gen.script, result.events))
-    if report.status == DENIED and not volatile and not absent_deletes:
+    path_only_after_rm = all(
+        n > first_rm or site.status != DENIED for n, site in enumerate(report.sites)
+    ) and not any("command_not_allowed" in {i.code for i in site.issues} for site in report.sites)
+    if report.status == DENIED and not volatile and not absent_deletes and not path_only_after_rm:
         assert refused, _explain(report, gen.script, result.events)

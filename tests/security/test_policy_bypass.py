@@ -111,6 +111,7 @@ def test_retargeted_name_is_decided_as_what_runs(script: str, policy: Policy) ->
         "hash -p /bin/rm cat; timeout -k 1 5 cat /workspace/victim",
         # command -p searches the standard path, not the hash table
         "hash -p /bin/rm cat; command -p cat /workspace/victim",
+        "hash -p /bin/rm cat; command -p cat /dev/null; cat /workspace/victim",  # and rehashes the name
         # assigning PATH empties the hash table (a temporary assignment, read and printf -v too)
         "hash -p /bin/rm cat; PATH=$PATH; cat /workspace/victim",
         "hash -p /bin/rm cat; PATH=/usr/bin:/bin cat /workspace/victim",

@@ -632,6 +632,8 @@ class Walker:
                 shell_lookup=(via_name in BUILTINS or via_name == "time")
                 and not _std_path(via_name, site.argv),
             )
+            if _std_path(via_name, site.argv) and isinstance(sub.name, str):
+                self.hashed.pop(sub.name, None)  # bash hashes what `command -p` found
             if sub.kind == "function" and via_name == "builtin":
                 sub.kind = "unknown"
         self.cwd = saved

@@ -403,6 +403,8 @@ class Executor:
         found: tuple[str, str] | None = None
         if path is not None and fdef is None and builtin is None:
             found = self.find_command(name, path)
+            if found[0] and st.opts["hashall"] and "/" not in name:
+                self._rehash(name, f"{found[0]}:{found[1]}")
         if rt.gates is None:
             return self._dispatch_run(argv, temp, redirs, fdef, builtin, builtins_only, found)
         if fdef is not None:
@@ -427,6 +429,13 @@ class Executor:
             runs,
             lambda: self._dispatch_run(argv, temp, redirs, fdef, builtin, builtins_only, found),
         )
+
+    def _rehash(self, name: str, entry: str) -> None:
+        """`command -p NAME` remembers what it found, as bash does: a new entry each time (replacing
+        one that PATH or `hash -p` made), with this run as its one hit."""
+        hashed = self.state.hashed
+        hashed.pop(name, None)
+        hashed.setdefault(name, entry)
 
     def run_gated(self, argv: list[str], kind: str, runs: str, run: Callable[[], int]) -> int:
         """Audit and gate one command that runs `runs` (see _runs), then `run()` it unless refused."""
