@@ -11,6 +11,7 @@ that died of a signal other than INT, PIPE or TERM is reported when it is reaped
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..commands.options import CommandSpec, HelpRequested, Opt, UsageError, parse_args
@@ -19,9 +20,11 @@ from ..interp.jobs import (
     JOBSPEC,
     PID,
     RUNNING,
+    AmbiguousJob,
     deliver_signal,
     describe_signal,
     find_job,
+    forget_job,
     job_for,
     listed_jobs,
     notify,
@@ -105,8 +108,18 @@ def _help(sh: Shell, name: str) -> int:
     return 2
 
 
+def _ambiguous(sh: Shell, name: str, e: AmbiguousJob) -> None:
+    sh.builtin_error(name, f"{e.text}: ambiguous job spec")
+
+
 def _signal_target(sh: Shell, target: str, sig: int) -> bool:
-    kind, job = job_for(sh.rt.jobs, target, signed=True)
+    try:
+        kind, job = job_for(sh.rt.jobs, target, signed=True)
+    except AmbiguousJob as e:
+        _ambiguous(sh, "kill", e)
+        return False
+    if kind == PID and job is None:
+        job = sh.rt.live.get(int(target))  # a job of another shell of the run (a subshell's)
     if kind == JOBSPEC and job is None:
         sh.builtin_error("kill", f"{target}: no such job")
         return False
@@ -188,7 +201,7 @@ def _wait(sh: Shell, argv: list[str]) -> int:
             if interrupted:
                 return interrupted
             notify(sh, job)
-        sh.rt.jobs.clear()
+            forget_job(sh, job)
         return 0
     status = 0
     for spec in opts.args:
@@ -202,7 +215,7 @@ def _wait(sh: Shell, argv: list[str]) -> int:
             return interrupted
         notify(sh, job)
         status = job.status or 0
-        sh.rt.jobs.pop(job.jid, None)
+        forget_job(sh, job)
         if var is not None:
             assign_ref(sh, var, str(job.pid))
     return status
@@ -233,14 +246,24 @@ def _signals_in_wait(sh: Shell) -> int:
     return status
 
 
-def _resolve(sh: Shell, spec: str) -> Job | int:
-    """The job `spec` names, or the status of the error reported for it."""
-    kind, job = job_for(sh.rt.jobs, spec)
+def _resolve(sh: Shell, spec: str, any_of: bool = False) -> Job | int:
+    """The job `spec` names, or the status of the error reported for it (or the saved status
+    of a job no longer in the table). `any_of`: for `wait -n`, which also says "no such job"
+    after "ambiguous job spec"."""
+    try:
+        kind, job = job_for(sh.rt.jobs, spec)
+    except AmbiguousJob as e:
+        _ambiguous(sh, "wait", e)
+        if any_of:
+            sh.builtin_error("wait", f"{spec}: no such job")
+        return 127
     if job is not None:
         return job
     proc = sh.pr.last_procsub
     if kind == PID and proc is not None and int(spec) == proc.pid:
         return proc  # the last process substitution ($!)
+    if kind == PID and not any_of and int(spec) in sh.rt.reaped:
+        return sh.rt.reaped[int(spec)]  # bash keeps the statuses of the jobs it has deleted
     if kind == JOBSPEC:
         sh.builtin_error("wait", f"{spec}: no such job")
         return 127
@@ -254,7 +277,7 @@ def _resolve(sh: Shell, spec: str) -> Job | int:
 def _wait_any(sh: Shell, specs: list[str], var: VarRef | None) -> int:
     """`wait -n`: the next of these jobs (or of all) to finish; 127 when there is none."""
     if specs:
-        chosen = [j for j in (_resolve(sh, s) for s in specs) if not isinstance(j, int)]
+        chosen = [j for j in (_resolve(sh, s, any_of=True) for s in specs) if not isinstance(j, int)]
     else:
         chosen = [j for j in sh.rt.jobs.values() if not j.reported]
     if not chosen:
@@ -267,7 +290,7 @@ def _wait_any(sh: Shell, specs: list[str], var: VarRef | None) -> int:
             return interrupted
         for job in finished:
             notify(sh, job)
-            sh.rt.jobs.pop(job.jid, None)
+            forget_job(sh, job)
             if var is not None:
                 assign_ref(sh, var, str(job.pid))
             return job.status or 0
@@ -286,24 +309,43 @@ def bi_jobs(sh: Shell, argv: list[str]) -> int:
         return _jobs_execute(sh, opts.letters(), opts.args)
     jobs = listed_jobs(sh)
     ids = sorted(jobs)
+    status = 0
     if opts.args:
-        picked = []
-        for spec in opts.args:
-            job = find_job(jobs, spec if spec.startswith("%") else "%" + spec)
+        ids = []
+        for spec in opts.args:  # (bash lists the jobs it finds, then answers 1 for the others)
+            job = _named(sh, "jobs", jobs, spec if spec.startswith("%") else "%" + spec, spec)
             if job is None:
-                sh.builtin_error("jobs", f"{spec}: no such job")
-                return 1
-            picked.append(job.jid)
-        ids = picked
+                status = 1
+            else:
+                ids.append(job.jid)
+    _list_jobs(sh, opts.has, jobs, ids)
+    return status
+
+
+def _named(sh: Shell, name: str, jobs: dict[int, Job], spec: str, shown: str) -> Job | None:
+    """The job `spec` names for `jobs` and `disown`, reporting a spec that names none as bash
+    does (an ambiguous one twice: "ambiguous job spec", then "no such job")."""
+    try:
+        job = job_for(jobs, spec)[1]
+    except AmbiguousJob as e:
+        _ambiguous(sh, name, e)
+        job = None
+    if job is None:
+        sh.builtin_error(name, f"{shown}: no such job")
+    return job
+
+
+def _list_jobs(sh: Shell, has: Callable[[str], bool], jobs: dict[int, Job], ids: list[int]) -> None:
+    """`jobs`' lines for the jobs `ids`; a finished job, once listed, is deleted (as bash does)."""
     order = sorted(jobs)
     for jid in ids:
         job = jobs[jid]
         done = job.done.is_set()
-        if (opts.has("r") and done) or opts.has("s"):
+        if (has("r") and done) or has("s"):
             continue  # -s: no job is ever stopped (there is no job control)
-        if opts.has("n") and job.seen == (DONE if done else RUNNING):
+        if has("n") and job.seen == (DONE if done else RUNNING):
             continue  # -n: only the jobs whose state changed since the shell last told
-        if opts.has("p"):
+        if has("p"):
             sh.out(f"{job.pid}\n")
             continue
         mark = "+" if jid == order[-1] else ("-" if len(order) > 1 and jid == order[-2] else " ")
@@ -314,12 +356,11 @@ def bi_jobs(sh: Shell, argv: list[str]) -> int:
         else:
             state = "Running"
         # bash: "[%d]%c " then, with -l, the pid as "%5d " (else one more space)
-        pid = f"{job.pid:>5} " if opts.has("l") else " "
+        pid = f"{job.pid:>5} " if has("l") else " "
         sh.out(f"[{jid}]{mark} {pid}{state:<24}{job.command}{'' if done else ' &'}\n")
         job.seen = DONE if done else RUNNING
         if done:
             job.reported = True
-    return 0
 
 
 def _jobs_execute(sh: Shell, letters: str, args: list[str]) -> int:
@@ -333,7 +374,11 @@ def _jobs_execute(sh: Shell, letters: str, args: list[str]) -> int:
     jobs = listed_jobs(sh)
     words = []
     for word in args:
-        job = find_job(jobs, word) if word.startswith("%") else None
+        try:
+            job = find_job(jobs, word) if word.startswith("%") else None
+        except AmbiguousJob as e:
+            _ambiguous(sh, "jobs", e)  # (and leaves the word as it is)
+            job = None
         words.append(word if job is None else str(sh.rt.identity.pid))
     return sh.ex.dispatch(words, None, ())
 
@@ -352,9 +397,8 @@ def bi_disown(sh: Shell, argv: list[str]) -> int:
         return 0
     status = 0
     for spec in opts.args or ["%+"]:
-        found = job_for(jobs, spec)[1]
+        found = _named(sh, "disown", jobs, spec, spec if opts.args else "current")
         if found is None:
-            sh.builtin_error("disown", f"{spec if opts.args else 'current'}: no such job")
             status = 1
         elif not nohup:
             sh.rt.jobs.pop(found.jid, None)

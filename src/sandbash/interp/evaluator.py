@@ -15,7 +15,7 @@ from ..syntax import ast as A
 from .builtin_table import SPECIAL
 from .conds import eval_cond
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
-from .jobs import child_exited
+from .jobs import child_exited, fresh_table
 from .loops import LoopFrame, loop_header, loop_words, run_select
 from .state import Frame
 from .variables import ArithAssignError, AssignError, valid_ref_target
@@ -142,6 +142,7 @@ class Evaluator:
     def _exec_subshell(self, node: A.Subshell) -> int:
         self.state.line = node.line
         child = self.sh.fork()
+        fresh_table(child)
         child.pending_args, self.sh.pending_args = (
             self.sh.pending_args,
             None,

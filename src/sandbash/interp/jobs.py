@@ -56,8 +56,17 @@ def describe_signal(sig: int) -> str:
     return f"Unknown signal {sig}"
 
 
+class AmbiguousJob(Exception):
+    """A `%PREFIX` or `%?TEXT` spec that more than one job matches (`text`: what bash names)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
 def find_job(jobs: dict[int, Job], spec: str) -> Job | None:
-    """The job a `%` spec names: %N, %%, %+, %- , %PREFIX, %?TEXT (None when there is none)."""
+    """The job a `%` spec names: %N, %%, %+, %- , %PREFIX, %?TEXT (None when there is none;
+    AmbiguousJob when a prefix or text matches more than one)."""
     ids = sorted(jobs)
     body = spec[1:]
     if body.isdigit():
@@ -70,7 +79,9 @@ def find_job(jobs: dict[int, Job], spec: str) -> Job | None:
         hits = [jobs[j] for j in ids if body[1:] in jobs[j].command]
     else:
         hits = [jobs[j] for j in ids if jobs[j].command.startswith(body)]
-    return hits[-1] if hits else None
+    if len(hits) > 1:
+        raise AmbiguousJob(body.removeprefix("?"))
+    return hits[0] if hits else None
 
 
 def job_for(jobs: dict[int, Job], arg: str, signed: bool = False) -> tuple[str, Job | None]:
@@ -101,7 +112,40 @@ def notify_dead_jobs(sh: Shell) -> None:
         if job.done.is_set():
             if job.signal and not job.reported:
                 notify(sh, job)
-            job.seen = DONE
+            forget_job(sh, job)
+
+
+# how many statuses of jobs no longer in the table a shell keeps for `wait PID` (bash: CHILD_MAX)
+_SAVED_STATUSES = 1024
+
+
+def forget_job(sh: Shell, job: Job) -> None:
+    """Delete `job` from the table (bash: once it is told about or waited for): its number is
+    free again, `%N` no longer names it, and `wait PID` still gives its status."""
+    rt = sh.rt
+    if rt.jobs.get(job.jid) is job:
+        del rt.jobs[job.jid]
+    job.seen = DONE
+    saved = rt.reaped
+    saved.pop(job.pid, None)
+    if len(saved) >= _SAVED_STATUSES:
+        del saved[next(iter(saved))]
+    saved[job.pid] = job.status or 0
+
+
+def next_job_number(jobs: dict[int, Job]) -> int:
+    """bash numbers a new job one past the highest in the table: 1 again once it is empty."""
+    return max(jobs, default=0) + 1
+
+
+def fresh_table(sh: Shell) -> None:
+    """A subshell that is a process of its own (`( )`, `&`) starts with no jobs of its parent's."""
+    import copy
+
+    rt = copy.copy(sh.rt)
+    rt.jobs = {}
+    rt.reaped = {}
+    sh.rt = rt
 
 
 # Job.seen: the state of a job the shell last told about

@@ -22,7 +22,7 @@ from ..vfs.errors import FsError
 from .bashcmd import run_bash, startup_warnings
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .executor import unparse_command
-from .jobs import child_exited, own_pid
+from .jobs import child_exited, fresh_table, next_job_number, own_pid
 from .runtime import Job
 from .timefmt import DEFAULT_FORMAT, POSIX_FORMAT, TimeFormatError, format_times
 from .variables import AssignError
@@ -405,6 +405,8 @@ class Processes:
                 saved0 = st.fds.get(0)
             else:
                 child = self.sh.fork()
+                if not isinstance(cmd, A.SimpleCommand):
+                    fresh_table(child)  # (bash runs a compound stage as a subshell of its own)
                 if i == 0:
                     self.hand_over_args(child)
             if prev_reader is not None:
@@ -490,12 +492,11 @@ class Processes:
         rt = self.sh.rt
         pid = rt.new_pid()
         child.state.bashpid = pid
-        with rt.lock:
-            jid = rt.next_jid
-            rt.next_jid += 1
+        jid = next_job_number(rt.jobs)
         job_budget = JobBudget(rt.budget)
         job = Job(jid, pid, None, command, budget=job_budget)
         child.rt = rt.with_budget(job_budget)
+        fresh_table(child)
 
         def run() -> None:
             try:
@@ -519,9 +520,15 @@ class Processes:
                 if on_end is not None:
                     on_end.close()
                 child_exited(self.sh)  # before `done`: a `wait` that sees it done runs the trap
+                rt.live.pop(pid, None)
                 job.done.set()
 
-        job.thread = rt.spawn(run)
+        rt.live[pid] = job
+        try:
+            job.thread = rt.spawn(run)
+        except BaseException:
+            rt.live.pop(pid, None)
+            raise
         rt.jobs[jid] = job
         return job
 
@@ -608,7 +615,7 @@ class Processes:
         while True:
             busy = [
                 j
-                for j in self.sh.rt.jobs.values()
+                for j in list(self.sh.rt.live.values())  # (a subshell's jobs too)
                 if not j.done.is_set() and not (j.budget is not None and j.budget.idle > 0)
             ]
             now = time.monotonic()

@@ -155,9 +155,14 @@ class Runtime:
         # the commands this sandbox runs: the built-ins and its Bash's custom commands
         self.commands: CommandTable = BUILTIN_TABLE
         self.jobs: dict[int, Job] = {}
+        self.reaped: dict[int, int] = {}  # pid -> status of jobs gone from the table (`wait PID`)
+        # every job of the run still running, by pid, whichever shell's table it is in (shared
+        # by a subshell's copy): what `kill PID` reaches and the run's end waits for
+        self.live: dict[int, Job] = {}
         self.threads = Threads(limits.max_threads)
-        self.next_jid = 1
-        self._pid = self.identity.pid + 100
+        # the last pid given out, in a list shared by every copy (with_budget, a subshell's own
+        # job table): pids stay unique across the run
+        self._pid = [self.identity.pid + 100]
         self.lock = threading.Lock()
         # signals a shell of the run sent another (a job's `kill -USR1 $$`, SIGCHLD), by the
         # target's pid as (trap name, number): the target acts on them at its next command
@@ -224,5 +229,5 @@ class Runtime:
 
     def new_pid(self) -> int:
         with self.lock:
-            self._pid += 1
-            return self._pid
+            self._pid[0] += 1
+            return self._pid[0]

@@ -9,7 +9,7 @@ from typing import cast
 
 import pytest
 
-from sandbash.interp.jobs import JOBSPEC, NEITHER, PID, find_job, job_for
+from sandbash.interp.jobs import JOBSPEC, NEITHER, PID, AmbiguousJob, find_job, job_for
 from sandbash.interp.runtime import Job
 from sandbash.limits import Budget, LimitExceeded, LimitKind
 
@@ -29,10 +29,10 @@ def table() -> dict[int, Job]:
         ("%%", 4),
         ("%+", 4),
         ("%-", 2),
-        ("%sleep", 4),
+        ("%sleep 9", 4),
         ("%grep", 2),
         ("%?x f", 2),
-        ("%?sleep", 4),
+        ("%?9", 4),
         ("%?nothing", None),
         ("%cat", None),
     ],
@@ -40,6 +40,16 @@ def table() -> dict[int, Job]:
 def test_find_job(spec: str, jid: int | None) -> None:
     found = find_job(table(), spec)
     assert (found.jid if found else None) == jid
+
+
+@pytest.mark.parametrize(
+    ("spec", "text"), [("%sleep", "sleep"), ("%s", "s"), ("%?sleep", "sleep"), ("%?e", "e")]
+)
+def test_find_job_ambiguous(spec: str, text: str) -> None:
+    """A prefix or text that more than one job matches names none (bash: "ambiguous job spec")."""
+    with pytest.raises(AmbiguousJob) as info:
+        find_job(table(), spec)
+    assert info.value.text == text
 
 
 def test_find_job_with_one_or_no_job() -> None:
