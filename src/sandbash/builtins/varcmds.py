@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..commands.options import CommandSpec, HelpRequested, Opt, UsageError, parse_args
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
-from ..expand.quoting import ansi_c_quote, assoc_key, double_quote, single_quote
+from ..expand.quoting import ansi_c_quote, assoc_key, declare_quote, needs_ansi, shell_metas, single_quote
 from ..interp.control import AbortCommand
 from ..interp.variables import AS_EXPANDED, AssignError, ElementError, valid_ref_target
 from ..shvars.arrays import AssocArray, IndexedArray
@@ -59,15 +59,6 @@ _PRINT_ORDER = "aAinrtxclu"  # bash's var_attribute_string
 _DECLARE_LETTERS = "+" + "".join(_ATTR_FLAGS) + "pfFgI"
 
 
-def _quote_value(s: str) -> str:
-    if any(ord(c) < 32 or ord(c) == 127 for c in s):
-        return ansi_c_quote(s)
-    return double_quote(s)
-
-
-_SHELL_METAS = frozenset(" \t\n'\"\\|&;()<>!{}*[?]^$`")
-
-
 _key = assoc_key
 
 
@@ -90,10 +81,10 @@ def declare_line(name: str, var: Var) -> str:
     if v is None:
         return head
     if isinstance(v, IndexedArray):
-        return head + "=(" + " ".join(f"[{k}]={_quote_value(x)}" for k, x in v.items()) + ")"
+        return head + "=(" + " ".join(f"[{k}]={declare_quote(x)}" for k, x in v.items()) + ")"
     if isinstance(v, AssocArray):
-        return head + "=(" + "".join(f"[{_key(k)}]={_quote_value(x)} " for k, x in v.items()) + ")"
-    return f"{head}={_quote_value(v)}"
+        return head + "=(" + "".join(f"[{_key(k)}]={declare_quote(x)} " for k, x in v.items()) + ")"
+    return f"{head}={declare_quote(v)}"
 
 
 def _valid_name(name: str) -> bool:
@@ -670,24 +661,20 @@ def set_line(name: str, var: Var) -> str:
     if v is None:
         return name
     if isinstance(v, IndexedArray):
-        return f"{name}=(" + " ".join(f"[{k}]={_quote_value(x)}" for k, x in v.items()) + ")"
+        return f"{name}=(" + " ".join(f"[{k}]={declare_quote(x)}" for k, x in v.items()) + ")"
     if isinstance(v, AssocArray):
-        return f"{name}=(" + "".join(f"[{_key(k)}]={_quote_value(x)} " for k, x in v.items()) + ")"
+        return f"{name}=(" + "".join(f"[{_key(k)}]={declare_quote(x)} " for k, x in v.items()) + ")"
     return f"{name}={_set_quote(v)}"
 
 
 def _set_quote(v: str) -> str:
     """A value as `set` shows it: quoted only when it holds a shell metacharacter, starts with `#`
     or has a `~` tilde expansion would see (bash's sh_contains_shell_metas); a lone `'` is `\'`."""
-    if any(ord(c) < 32 or ord(c) == 127 for c in v):
+    if needs_ansi(v):
         return ansi_c_quote(v)
     if v == "'":
         return "\\'"
-    if (
-        any(c in _SHELL_METAS for c in v)
-        or v[:1] == "#"
-        or any(c == "~" and (i == 0 or v[i - 1] in "=:") for i, c in enumerate(v))
-    ):
+    if shell_metas(v):
         return single_quote(v)
     return v
 

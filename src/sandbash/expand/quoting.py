@@ -5,7 +5,8 @@ from __future__ import annotations
 _PRINTF_SPECIAL = frozenset(" \t\n'\"\\$`|&;()<>*?[]{}!^,")
 
 
-def _needs_ansi(s: str) -> bool:
+def needs_ansi(s: str) -> bool:
+    """Control characters or raw bytes that are no text: bash writes such a value as $'...'."""
     return any(ord(c) < 32 or ord(c) == 127 or 0xDC80 <= ord(c) <= 0xDCFF for c in s)
 
 
@@ -50,24 +51,29 @@ def single_quote(s: str) -> str:
 _SHELL_METAS = frozenset(" \t\n'\"\\|&;()<>!{}*[?]^$`")
 
 
+def shell_metas(s: str) -> bool:
+    """bash's sh_contains_shell_metas: a metacharacter, a leading `#`, or a `~` that tilde
+    expansion would see; such a word needs quotes to be read back as itself."""
+    return (
+        s[:1] == "#"
+        or any(c in _SHELL_METAS for c in s)
+        or any(c == "~" and (i == 0 or s[i - 1] in "=:") for i, c in enumerate(s))
+    )
+
+
 def assoc_key(k: str) -> str:
-    """An associative array's key as declare -p and ${a[@]@K} write it: quoted when it holds a
-    shell metacharacter, a leading `#`, a `~` that tilde expansion would see, or is `@`/`*` alone."""
-    if any(ord(c) < 32 or ord(c) == 127 for c in k):
+    """An associative array's key as declare -p and ${a[@]@K} write it: $'...' as a value
+    (control characters, raw bytes), "..." when it holds shell metacharacters or is `@`/`*` alone."""
+    if needs_ansi(k):
         return ansi_c_quote(k)
-    if (
-        k in ("@", "*")
-        or k[:1] == "#"
-        or any(c in _SHELL_METAS for c in k)
-        or any(c == "~" and (i == 0 or k[i - 1] in "=:") for i, c in enumerate(k))
-    ):
+    if k in ("@", "*") or shell_metas(k):
         return double_quote(k)
     return k
 
 
 def quote_reusable(s: str) -> str:
     """${x@Q}: single quotes, or $'...' when control characters are present."""
-    if _needs_ansi(s):
+    if needs_ansi(s):
         return ansi_c_quote(s)
     return single_quote(s)
 
@@ -76,7 +82,7 @@ def printf_q(s: str) -> str:
     """printf %q: backslash-escaping, $'...' for control characters."""
     if s == "":
         return "''"
-    if _needs_ansi(s):
+    if needs_ansi(s):
         return ansi_c_quote(s)
     out = []
     for i, c in enumerate(s):
@@ -90,7 +96,7 @@ def printf_q(s: str) -> str:
 def declare_quote(s: str) -> str:
     """An array element as declare -p and ${a[@]@A} write it: $'...' when it holds control
     characters or bytes that are no text, else "..."."""
-    return ansi_c_quote(s) if _needs_ansi(s) else double_quote(s)
+    return ansi_c_quote(s) if needs_ansi(s) else double_quote(s)
 
 
 def double_quote(s: str) -> str:

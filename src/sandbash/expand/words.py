@@ -26,7 +26,7 @@ from ..syntax.lexer import ARITH_EXPANDS, tilde_prefix
 from .arith import ArithError, Fn, compiled
 from .env import ExpandEnv, ExpansionError
 from .pattern import compile_pattern, escape, has_path_glob
-from .quoting import assoc_key, declare_quote, double_quote, quote_reusable
+from .quoting import assoc_key, declare_quote, quote_reusable
 
 _WS_SPLIT = re.compile("[ \t\n]+")  # our own fixed pattern, not user input
 # what bash backslash-quotes in an expanded subscript of an arithmetic text
@@ -1111,8 +1111,8 @@ class Expander:
                         flat.extend([k, val])
                     return _Multi(flat, p.sub == "*")
                 if isinstance(v, AssocArray):
-                    return "".join(f"{assoc_key(k)} {double_quote(val)} " for k, val in items)
-                return " ".join(f"{k} {double_quote(val)}" for k, val in items)
+                    return "".join(f"{assoc_key(k)} {declare_quote(val)} " for k, val in items)
+                return " ".join(f"{k} {declare_quote(val)}" for k, val in items)
             if letter in ("a", "A"):
                 return self._xform_declared(p, letter, base, var)
 
