@@ -29,6 +29,7 @@ from ..interp.jobs import (
     listed_jobs,
     notify,
     own_pid,
+    owns_table,
     take_pending,
     take_signals,
 )
@@ -361,6 +362,8 @@ def _list_jobs(sh: Shell, has: Callable[[str], bool], jobs: dict[int, Job], ids:
         job.seen = DONE if done else RUNNING
         if done:
             job.reported = True
+            if owns_table(sh):
+                forget_job(sh, job)
 
 
 def _jobs_execute(sh: Shell, letters: str, args: list[str]) -> int:

@@ -31,7 +31,7 @@ from ..stdio.streams import Stream, StreamError
 from ..syntax import ast as A
 from .builtin_table import PENDING, SPECIAL, Builtin, is_builtin, loaded, lookup
 from .control import AbortCommand, ExitShell
-from .jobs import child_exited, notify_dead_jobs, take_signals
+from .jobs import child_exited, notify_dead_jobs, owns_table, take_signals
 from .variables import AssignError
 
 if TYPE_CHECKING:
@@ -799,7 +799,7 @@ class Executor:
         status = invoke(
             record, argv, self.state.fds, self.state.fs, env, caps, self.state.rng, self.sh.err_prefix, name
         )
-        if rt.jobs and not self.state.subshell:
+        if rt.jobs and owns_table(self.sh):
             notify_dead_jobs(self.sh)  # bash reports jobs killed by a signal when a foreground command ends
         if self.sh.pr.coproc is not None:
             self.sh.pr.reap_coproc()

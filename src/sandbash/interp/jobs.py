@@ -145,7 +145,14 @@ def fresh_table(sh: Shell) -> None:
     rt = copy.copy(sh.rt)
     rt.jobs = {}
     rt.reaped = {}
+    rt.table_owner = sh
     sh.rt = rt
+
+
+def owns_table(sh: Shell) -> bool:
+    """Whether `sh` keeps its job table (deletes the jobs it told about): the top shell and a
+    subshell with a table of its own, not a `$( )` or pipeline stage sharing its parent's."""
+    return not sh.state.subshell or sh.rt.table_owner is sh
 
 
 # Job.seen: the state of a job the shell last told about

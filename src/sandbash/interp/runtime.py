@@ -159,6 +159,7 @@ class Runtime:
         # every job of the run still running, by pid, whichever shell's table it is in (shared
         # by a subshell's copy): what `kill PID` reaches and the run's end waits for
         self.live: dict[int, Job] = {}
+        self.table_owner: object = None  # the subshell whose own table `jobs` is (None: the top shell's)
         self.threads = Threads(limits.max_threads)
         # the last pid given out, in a list shared by every copy (with_budget, a subshell's own
         # job table): pids stay unique across the run
