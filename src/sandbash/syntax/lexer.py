@@ -16,6 +16,8 @@ from .braces import brace_parts
 from .errors import ParseError, ParseLimit
 from .escapes import decode_escapes
 
+_EOF_MESSAGE = "syntax error: unexpected end of file"
+
 # reading modes
 CMD = 0  # an ordinary command word
 DQ = 1  # inside "..."
@@ -177,7 +179,7 @@ class WordReader:
 
     def error_eof(self, what: str | None = None, line: int | None = None) -> ParseError:
         if what is None:
-            return ParseError("syntax error: unexpected end of file", self.eof_line(), incomplete=True)
+            return ParseError(_EOF_MESSAGE, self.eof_line(), incomplete=True)
         return ParseError(
             f"unexpected EOF while looking for matching `{what}'",
             line if line is not None else self.line,
@@ -615,6 +617,11 @@ class WordReader:
         self.comsub_depth += 1
         try:
             body = self.parse_subcommand_until_paren()
+        except ParseError as e:
+            if e.message != _EOF_MESSAGE:
+                raise
+            # the text ended inside the substitution: bash names the `)' it still looks for
+            raise self.error_eof(")", self.eof_line()) from None
         finally:
             self.comsub_depth -= 1
             inner = self.pending_heredocs
