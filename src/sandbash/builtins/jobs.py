@@ -94,10 +94,8 @@ def bi_kill(sh: Shell, argv: list[str]) -> int:
     if not args:
         usage(sh, "kill")
         return 2
-    status = 0
-    for target in args:
-        if not _signal_target(sh, target, sig):
-            status = 1
+    # bash answers 0 when any target got the signal, 1 only when none did
+    status = 0 if sum(_signal_target(sh, target, sig) for target in args) else 1
     if sh.rt.signals:  # one to this shell: its trap runs once kill is done, seeing kill's status
         sh.state.last_status = status
         take_signals(sh)
@@ -206,6 +204,11 @@ def _wait(sh: Shell, argv: list[str]) -> int:
         return 0
     status = 0
     for spec in opts.args:
+        if spec.isdigit() and int(spec) in sh.rt.reaped:  # a job deleted from the table: its status
+            status = sh.rt.reaped[int(spec)]
+            if var is not None:
+                assign_ref(sh, var, spec)
+            continue
         found = _resolve(sh, spec)
         if isinstance(found, int):
             status = found
@@ -248,9 +251,8 @@ def _signals_in_wait(sh: Shell) -> int:
 
 
 def _resolve(sh: Shell, spec: str, any_of: bool = False) -> Job | int:
-    """The job `spec` names, or the status of the error reported for it (or the saved status
-    of a job no longer in the table). `any_of`: for `wait -n`, which also says "no such job"
-    after "ambiguous job spec"."""
+    """The job `spec` names, or the status of the error reported for it. `any_of`: for
+    `wait -n`, which also says "no such job" after "ambiguous job spec"."""
     try:
         kind, job = job_for(sh.rt.jobs, spec)
     except AmbiguousJob as e:
@@ -263,8 +265,6 @@ def _resolve(sh: Shell, spec: str, any_of: bool = False) -> Job | int:
     proc = sh.pr.last_procsub
     if kind == PID and proc is not None and int(spec) == proc.pid:
         return proc  # the last process substitution ($!)
-    if kind == PID and not any_of and int(spec) in sh.rt.reaped:
-        return sh.rt.reaped[int(spec)]  # bash keeps the statuses of the jobs it has deleted
     if kind == JOBSPEC:
         sh.builtin_error("wait", f"{spec}: no such job")
         return 127
