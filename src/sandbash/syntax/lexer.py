@@ -561,6 +561,7 @@ class WordReader:
         `((...))` command, where bash parses a $(...) inside (a case pattern's `)` stays in it)."""
         src = self.src
         depth = 0
+        subs: list[int] = []  # the depths at which a nested $( opened (bash parses it as commands)
         i = start
         n = len(src)
         while i < n:
@@ -574,6 +575,10 @@ class WordReader:
                     j += 2 if src[j] == "\\" else 1
                 i = j + 1
                 continue
+            if c == "'":
+                j = src.find("'", i + 1)
+                i = n if j < 0 else j + 1
+                continue
             if c == "(":
                 depth += 1
             elif c == ")":
@@ -584,20 +589,23 @@ class WordReader:
                         return self.make_arith(text)
                     return None
                 depth -= 1
+                if subs and subs[-1] > depth:
+                    subs.pop()
             elif c == "$" and i + 1 < n and src[i + 1] == "(":
                 close = self.comsub_close(i + 2) if command and src[i + 2 : i + 3] != "(" else -1
                 if close >= 0:
                     i = close + 1
                     continue
                 # a nested $( ... ) or $(( ... )): skip it as a unit
+                if src[i + 2 : i + 3] != "(":
+                    subs.append(depth + 1)
                 depth += 1
                 i += 2
                 continue
             i += 1
-        if n > start:
-            # unterminated: bash reports the missing `)'
-            return None
-        return None
+        # the text ended first: bash's matched-pair reader names the `)' on the line where the
+        # `((` began; inside a nested $( its command parser reaches the end of the text
+        raise self.error_eof(")", self.eof_line() if subs else self.line_at(start))
 
     def read_cmdsub(self, body_start: int) -> A.CmdSub:
         start_line = self.line

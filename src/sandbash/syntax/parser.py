@@ -740,7 +740,7 @@ class Parser(WordReader):
         start = tok.pos + 2
         end = self._find_arith_end(start)
         if end < 0:
-            raise self.error_eof(")", self.eof_line())
+            raise self.error_eof(")", self.line_at(start))
         text = self._arith_for_text(self.src[start:end])
         self.pos = end + 2
         self._peeked = None
