@@ -132,7 +132,7 @@ def do_tables(sh: Shell, args: list[str]) -> None:
     rows = _query(
         sh,
         "SELECT name FROM sqlite_schema WHERE type IN ('table','view') "
-        "AND name NOT LIKE 'sqlite_%' AND name LIKE ?1 ORDER BY 1",
+        "AND name NOT LIKE 'sqlite_%' AND name LIKE ? ORDER BY 1",
         (pattern,),
     )
     _columns(sh, [str(r[0]) for r in rows])
@@ -141,13 +141,13 @@ def do_tables(sh: Shell, args: list[str]) -> None:
 def do_indexes(sh: Shell, args: list[str]) -> None:
     pattern = args[0] if args else "%"
     rows = _query(
-        sh, "SELECT name FROM sqlite_schema WHERE type='index' AND tbl_name LIKE ?1 ORDER BY 1", (pattern,)
+        sh, "SELECT name FROM sqlite_schema WHERE type='index' AND tbl_name LIKE ? ORDER BY 1", (pattern,)
     )
     _columns(sh, [str(r[0]) for r in rows])
 
 
 def _view_note(sh: Shell, name: str) -> str:
-    cols = [str(r[1]) for r in _query(sh, "SELECT * FROM pragma_table_info(?1)", (name,))]
+    cols = [str(r[1]) for r in _query(sh, "SELECT * FROM pragma_table_info(?)", (name,))]
     return f"\n/* {name}({','.join(cols)}) */"
 
 
@@ -161,7 +161,7 @@ def do_schema(sh: Shell, args: list[str]) -> None:
     pattern = next((a for a in args if not a.startswith("--")), "%")
     rows = _query(
         sh,
-        "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND tbl_name LIKE ?1 "
+        "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND tbl_name LIKE ? "
         "AND name NOT LIKE 'sqlite_%' ORDER BY rowid",
         (pattern,),
     )
@@ -175,7 +175,7 @@ def do_dump(sh: Shell, args: list[str]) -> None:
     sh.write("PRAGMA foreign_keys=OFF;\nBEGIN TRANSACTION;\n")
     rows = _query(
         sh,
-        "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND tbl_name LIKE ?1 "
+        "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL AND tbl_name LIKE ? "
         "AND (name NOT LIKE 'sqlite_%' OR name = 'sqlite_sequence') ORDER BY type='table' DESC, rowid",
         (pattern,),
     )
@@ -354,7 +354,7 @@ def _records(data: str, csv_mode: bool, sep: str, row_sep: str) -> list[list[str
 def _insert(sh: Shell, path: str, table: str, records: list[list[str]]) -> None:
     if not records:
         return
-    exists = _query(sh, "SELECT count(*) FROM sqlite_schema WHERE type='table' AND name=?1", (table,))[0][0]
+    exists = _query(sh, "SELECT count(*) FROM sqlite_schema WHERE type='table' AND name=?", (table,))[0][0]
     quoted = '"' + table.replace('"', '""') + '"'
     if not exists:
         header, records = records[0], records[1:]
