@@ -426,7 +426,8 @@ class Searcher:
             elif only_plain and not binary and (buf.isascii() or _valid_utf8(buf[:end])):
                 selected += self._emit_only(buf, end)
             else:
-                valid_utf8 = binary or buf.isascii() or _valid_utf8(buf[:end])
+                # -a / --binary-files=text: encoding errors are text too, every selected line prints
+                valid_utf8 = binary or bin_mode == "text" or buf.isascii() or _valid_utf8(buf[:end])
                 if o.invert and not valid_utf8 and bin_mode != "text":
                     encoding_errors = True
                 if cx is not None:
