@@ -334,6 +334,7 @@ class Budget:
         "memory_peak",
         "expanded",
         "_mem_lock",
+        "_released",
         "idle",
         "failure",
         "script_over",
@@ -355,6 +356,8 @@ class Budget:
         self.expanded = 0
         # pipeline stages charge from their own threads; charges come in grains, so a lock is cheap
         self._mem_lock = threading.Lock()
+        # releases that could not take the lock (see release_memory), applied by the next holder
+        self._released: list[int] = []
         self.idle = 0  # threads of this budget blocked in sleep()
         self.failure: LimitExceeded | None = None
         self.script_over = False  # the main script has ended: only background jobs are left
@@ -428,17 +431,34 @@ class Budget:
         """Charge `n` bytes the run is about to hold; raises LimitExceeded("max_memory") when
         the run would hold more than `max_memory` (nothing stays charged then)."""
         with self._mem_lock:
-            held = self.memory + n
+            held = self.memory - self._take_released() + n
             if held > self.limits.max_memory:
+                self.memory = max(0, held - n)
                 raise self.limits.over(LimitKind.MAX_MEMORY)
             self.memory = held
             if held > self.memory_peak:
                 self.memory_peak = held
 
     def release_memory(self, n: int) -> None:
-        """Give back `n` bytes charged earlier."""
-        with self._mem_lock:
-            self.memory = max(0, self.memory - n)
+        """Give back `n` bytes charged earlier. Finalizers call this (a dropped scope or stream
+        gives its bytes back), and the collector can run one on a thread that holds the lock inside
+        charge_memory: waiting there would deadlock that thread, so a release that cannot take the
+        lock at once is queued for the next holder."""
+        if not self._mem_lock.acquire(blocking=False):
+            self._released.append(n)
+            return
+        try:
+            self.memory = max(0, self.memory - n - self._take_released())
+        finally:
+            self._mem_lock.release()
+
+    def _take_released(self) -> int:
+        """The queued releases (under the lock; pop is atomic, so one queued meanwhile waits)."""
+        queued = self._released
+        total = 0
+        while queued:
+            total += queued.pop()
+        return total
 
     def charge_expansion(self, n: int) -> None:
         """`n` characters of expanded text (words, assignments, redirections, here-documents)."""

@@ -201,3 +201,27 @@ def test_recursion_and_overflow_errors_stay_inside_the_run(exc: type[BaseExcepti
     r = Bash(commands=[raiser]).exec("test-raise; echo status $?")
     assert r.stdout == "status 1\n"
     assert "test-raise: internal error" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_release_while_the_lock_is_held_is_queued_not_a_deadlock() -> None:
+    """The collector can run a finalizer (a dropped Scope, a ByteStream) that releases memory on a
+    thread that holds the budget's lock inside charge_memory: a CI run on Python 3.13 with coverage
+    hung there for good. Such a release must return at once and count at the next charge."""
+    budget = Budget(Limits(max_memory=1000))
+    budget.charge_memory(600)
+    done = threading.Event()
+
+    def finalizer_inside_the_lock() -> None:
+        with budget._mem_lock:  # as if the collector ran while charge_memory held it
+            budget.release_memory(500)
+        done.set()
+
+    worker = threading.Thread(target=finalizer_inside_the_lock, daemon=True)
+    worker.start()
+    worker.join(timeout=10)
+    assert done.is_set(), "release_memory blocked on a lock its own thread holds"
+    assert budget.memory == 600  # queued, not yet applied
+    budget.charge_memory(800)  # fits only once the queued release counts: 600 - 500 + 800
+    assert budget.memory == 900
+    budget.release_memory(900)
+    assert budget.memory == 0
