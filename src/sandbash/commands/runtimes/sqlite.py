@@ -441,18 +441,23 @@ class Shell:
             return parsed
         cmds, operands = parsed
         self._held = 0
-        status = self._open(operands[0] if operands else None)
-        if status:
-            return status
         try:
-            status = self._run(cmds, operands[1:])
+            status = self._open(operands[0] if operands else None)
+            if status:
+                return status
+            try:
+                status = self._run(cmds, operands[1:])
+            finally:
+                self.flush()
+                self.set_output(None)
+                if self._held:
+                    self.ctx.budget.release_memory(self._held)
+            saved = self._save()
+            return status or saved
         finally:
-            self.flush()
-            self.set_output(None)
-            if self._held:
-                self.ctx.budget.release_memory(self._held)
-        saved = self._save()
-        return status or saved
+            conn = getattr(self, "conn", None)
+            if conn is not None:
+                conn.close()  # the in-memory database goes now, not when the collector finds it
 
     def _run(self, cmds: list[str], sql: list[str]) -> int:
         try:
