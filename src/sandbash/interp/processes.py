@@ -210,7 +210,7 @@ class Processes:
             raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, limits.max_substitution_depth)
         data = self._cat_file_shortcut(body)
         if data is None:
-            child = self.sh.fork()
+            child = self.sh.fork(lazy=True)  # (this shell waits for it and drops it at the end)
             child.subst_depth = self.sh.subst_depth + 1
             child.state.loop_depth = self.state.loop_depth  # `$(break)` in a loop: run_subshell_body
             # the capture is held while it grows: bounded by max_string_length and max_output_size,

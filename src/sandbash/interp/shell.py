@@ -55,6 +55,8 @@ def _after_line(text: str, n: int) -> str | None:
     return text[pos:]
 
 
+_ARITH_SLOTS = frozenset(("_arith", "_slot_arith"))
+
 # what builtins and the expansion environment ask a shell for, and the part whose method answers
 _FACADE: dict[str, str] = {
     "lookup": "va",
@@ -86,21 +88,38 @@ class Shell:
     run_list: Callable[[A.CommandList], int]
     expansion_failed: Callable[..., int]
     xtrace_line: Callable[[str], None]
+    _arith: ArithEvaluator
+    _slot_arith: ArithEvaluator | None  # None: in use
 
     if not TYPE_CHECKING:  # (for the type checker the annotations above are the whole story)
 
         def __getattr__(self, name):
+            if name in _ARITH_SLOTS:
+                return self._new_arith(name)
             part = self.__dict__.get(_FACADE.get(name, ""))
             if part is None:
                 raise AttributeError(f"'Shell' object has no attribute '{name}'")
             bound = self.__dict__[name] = getattr(part, name)
             return bound
 
+    def _new_arith(self, name: str) -> ArithEvaluator:
+        """The arithmetic evaluators, made on first use (a `$(echo ok)` needs none, and the main one
+        holds the variable scopes: a lazy fork would copy them at once)."""
+        ev = ArithEvaluator(self, "")
+        if name == "_arith":
+            ev.scopes = self.state.vars.scopes
+            ev.opts = self.state.opts
+        setattr(self, name, ev)
+        return ev
+
     def __init__(self, state: ShellState, rt: Runtime) -> None:
-        self.state = state
-        self.rt = rt
         if state.vars.acct.budget is None:  # a new shell (`bash -c`): what it holds counts to max_memory
             state.vars.acct.budget = rt.budget
+        self._setup(state, rt)
+
+    def _setup(self, state: ShellState, rt: Runtime) -> None:
+        self.state = state
+        self.rt = rt
         self.expander = Expander(self)
         self.seconds_base = time.monotonic()
         # the command $BASH_COMMAND names: its text is made only when read
@@ -108,10 +127,7 @@ class Shell:
         self.subst_depth = 0
         self.eval_depth = 0  # nested `eval`s: they count towards max_substitution_depth too
         self.call_depth = 0
-        self._arith = ArithEvaluator(self, "")
-        self._arith.scopes = state.vars.scopes
-        self._arith.opts = state.opts
-        self._slot_arith: ArithEvaluator | None = ArithEvaluator(self, "")  # None: in use
+        # (_arith and _slot_arith, the arithmetic evaluators, are made on first use: _new_arith)
         # the API's `args`: appended, unexpanded, to the first command run
         self.pending_args: list[str] | None = None
         # $? from before the trap running now: what `return` without a number gives inside it
@@ -147,8 +163,11 @@ class Shell:
         """Another shell process of this run over `state` (`bash -c`, a script, awk's system())."""
         return Shell(state, self.rt)
 
-    def fork(self) -> Shell:
-        child = Shell(self.state.fork(), self.rt)
+    def fork(self, lazy: bool = False) -> Shell:
+        """A subshell. `lazy`: one this shell waits for and drops when it ends (`$( )`), whose state
+        copies the parent's containers on first use (ShellState.fork)."""
+        child = Shell.__new__(Shell)
+        child._setup(self.state.fork(lazy), self.rt)  # (its variables were charged to the budget)
         child.seconds_base = self.seconds_base
         child.subst_depth = self.subst_depth
         child.eval_depth = self.eval_depth

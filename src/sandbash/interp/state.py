@@ -8,6 +8,7 @@ parent except the filesystem and the open streams.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..shvars.vars import FunctionTable, VarStore
@@ -222,6 +223,7 @@ class ShellState:
         self.loop_depth = 0
         self.errexit_ignored = 0
         self.rng = random.Random()
+        self.rng_seed = 0.0  # a fork's seed for its own rng, drawn from its parent's at the fork
         # $RANDOM: bash's own generator state (None: seed from rng on first use) and its last value
         self.rand_seed: int | None = None
         self.last_random = 0
@@ -253,70 +255,64 @@ class ShellState:
         self.history_base = 1  # the number of the list's first entry (HISTSIZE drops the oldest)
         # a special builtin run by `command`: its errors do not end a POSIX-mode shell
         self.command_builtin = False
+        # a lazy fork's parent, whose containers it copies on first use (fork)
+        self.fork_parent: ShellState | None = None
 
-    def fork(self) -> ShellState:
+    def fork(self, lazy: bool = False) -> ShellState:
+        """The subshell's copy. `lazy`: the containers in _FORK_COPIES are copied from this state
+        when the subshell first reads them (`$(echo ok)` reads almost none of them). Only for a
+        subshell that runs while this shell waits for it and is dropped when it ends, as `$( )`'s:
+        this state must not change while the copy still reads through to it."""
         new = ShellState.__new__(ShellState)
-        new.vars = self.vars.clone()
-        new.positional = list(self.positional)
-        new.arg0 = self.arg0
-        new.script = self.script
-        new.opts = dict(self.opts)
-        new.shopts = dict(self.shopts)
-        new.functions = FunctionTable(new.vars.acct, self.functions)
-        new.exported_funcs = set(self.exported_funcs)
-        new.readonly_funcs = set(self.readonly_funcs)
-        new.disabled_builtins = set(self.disabled_builtins)
-        new.func_sources = dict(self.func_sources)
-        new.aliases = dict(self.aliases)
-        # a subshell keeps ignored signals; other traps are reset (but `trap`
-        # with no arguments still shows the parent's, as bash does)
-        new.traced_funcs = set(self.traced_funcs)
-        new.traps = {k: v for k, v in self.traps.items() if v == ""}
-        new.parent_traps = dict(self.traps)
-        new.fs = self.fs.copy()
-        new.fds = dict(self.fds)
-        new.last_status = self.last_status
-        new.pipestatus = list(self.pipestatus)
-        new.last_bg = self.last_bg
-        new.dirstack = list(self.dirstack)
-        new.frames = [Frame(f.name, f.source, f.call_line, f.positional) for f in self.frames]
-        new.sources = list(self.sources)
-        new.source_lines = list(self.source_lines)
-        new.hashed = self.hashed.copy()
-        new.subshell = self.subshell + 1
-        new.mode = self.mode
-        new.line = self.line
-        new.ctx_line = self.ctx_line
-        new.stdin_redirected = self.stdin_redirected
-        new.loop_depth = 0
-        new.errexit_ignored = self.errexit_ignored
-        new.rng = random.Random(self.rng.random())
-        new.rand_seed = None  # a subshell reseeds, as bash's does
-        new.last_random = self.last_random
-        new.unspecial = set(self.unspecial)
-        new.pid = self.pid
-        new.bashpid = self.bashpid
-        new.in_trap = self.in_trap
-        new.return_trap_depth = self.return_trap_depth
-        new.debug_trap_depth = self.debug_trap_depth
-        new.err_trap_frame = self.err_trap_frame
-        new.last_arg = self.last_arg
-        new.getopts_pos = self.getopts_pos
-        new.args_version = self.args_version
-        new.getopts_version = self.getopts_version
-        new.args_set_top = self.args_set_top
-        new.ctype_stuck = self.ctype_stuck
-        new.umask = self.umask
-        new.ulimits = dict(self.ulimits)
-        new.completions = {k: {o: list(v) for o, v in spec.items()} for k, spec in self.completions.items()}
-        new.history = list(self.history)
-        new.history_saved = self.history_saved
-        new.history_read = self.history_read
-        new.history_added = self.history_added
-        new.history_remember = self.history_remember
-        new.history_base = self.history_base
-        new.command_builtin = False
+        own = new.__dict__
+        own.update(self.__dict__)  # the scalars as they are (str, int, bool, None)
+        for name in _FORK_COPIES:
+            own.pop(name, None)  # (absent from a lazy parent that has not copied it either)
+        own["fork_parent"] = self
+        # copied now: what nearly every command reads (a function or a builtin? any trap?)
+        own["vars"] = vars_ = self.vars.clone(lazy)
+        own["functions"] = FunctionTable(vars_.acct, self.functions)
+        own["disabled_builtins"] = set(self.disabled_builtins)
+        own["func_sources"] = dict(self.func_sources)
+        traps = self.traps
+        own["traps"] = {k: v for k, v in traps.items() if v == ""} if traps else {}  # see _FORK_COPIES
+        own["frames"] = [Frame(f.name, f.source, f.call_line, f.positional) for f in self.frames]
+        own["positional"] = list(self.positional)
+        own["opts"] = dict(self.opts)
+        own["shopts"] = dict(self.shopts)
+        own["fs"] = self.fs.copy()
+        own["fds"] = dict(self.fds)
+        own["subshell"] = self.subshell + 1
+        own["loop_depth"] = 0
+        # drawn now, so this shell's sequence is the same whether the subshell uses its own or not
+        own["rng_seed"] = self.rng.random()
+        own["rand_seed"] = None  # a subshell reseeds, as bash's does
+        own["command_builtin"] = False
+        if not lazy:
+            new.materialize()
         return new
+
+    def materialize(self) -> None:
+        """Copy every container a lazy fork has not copied yet; then it no longer needs its parent."""
+        parent = self.fork_parent
+        if parent is None:
+            return
+        own = self.__dict__
+        for name, copy in _FORK_COPIES.items():
+            if name not in own:
+                own[name] = copy(parent, self)
+        self.fork_parent = None
+
+    if not TYPE_CHECKING:  # (for the type checker the attributes set in __init__ are the whole story)
+
+        def __getattr__(self, name):
+            # only reached for an attribute not set yet: a container a lazy fork copies on first use
+            copy = _FORK_COPIES.get(name)
+            parent = self.__dict__.get("fork_parent")
+            if copy is None or parent is None:
+                raise AttributeError(f"'ShellState' object has no attribute '{name}'")
+            value = self.__dict__[name] = copy(parent, self)
+            return value
 
     def dash_flags(self) -> str:
         opts = self.opts
@@ -332,3 +328,29 @@ class ShellState:
 
     def mode_letter(self) -> str:
         return {"c": "c", "s": "s"}.get(self.mode, "")
+
+
+def _copy_completions(parent: ShellState, new: ShellState) -> dict[str, dict[str, list[str]]]:
+    return {k: {o: list(v) for o, v in spec.items()} for k, spec in parent.completions.items()}
+
+
+# What a fork copies of each of its parent's containers that it may never read (fork: a lazy fork
+# copies one when it first reads it). A subshell keeps the parent's ignored signals, and resets
+# its other traps (fork), but `trap` with no arguments still shows the parent's (parent_traps).
+_FORK_COPIES: dict[str, Callable[[ShellState, ShellState], object]] = {
+    "exported_funcs": lambda p, new: set(p.exported_funcs),
+    "readonly_funcs": lambda p, new: set(p.readonly_funcs),
+    "aliases": lambda p, new: dict(p.aliases),
+    "traced_funcs": lambda p, new: set(p.traced_funcs),
+    "parent_traps": lambda p, new: dict(p.traps),
+    "pipestatus": lambda p, new: list(p.pipestatus),
+    "dirstack": lambda p, new: list(p.dirstack),
+    "sources": lambda p, new: list(p.sources),
+    "source_lines": lambda p, new: list(p.source_lines),
+    "hashed": lambda p, new: p.hashed.copy(),
+    "rng": lambda p, new: random.Random(new.rng_seed),
+    "unspecial": lambda p, new: set(p.unspecial),
+    "ulimits": lambda p, new: dict(p.ulimits),
+    "completions": _copy_completions,
+    "history": lambda p, new: list(p.history),
+}

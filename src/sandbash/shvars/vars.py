@@ -310,8 +310,17 @@ class Scope(dict[str, Var]):
             new.tempvars = set(self.tempvars)
         if self.propagate is not None:
             new.propagate = set(self.propagate)
+        # (a subshell copies every variable: Var() through __init__ costs twice as much)
+        make = object.__new__
         for k, v in self.items():
-            new[k] = v.copy()
+            value = v.value
+            if type(value) is str or value is None:
+                copy = make(Var)
+                copy.value = value
+                copy.attrs = v.attrs
+            else:
+                copy = v.copy()
+            new[k] = copy
         return new
 
     def nbytes(self) -> int:
@@ -329,7 +338,7 @@ class Scope(dict[str, Var]):
 
 
 class VarStore:
-    __slots__ = ("scopes", "readonly_names", "acct")
+    __slots__ = ("scopes", "readonly_names", "acct", "source")
 
     def __init__(self) -> None:
         self.scopes: list[Scope] = [Scope()]
@@ -337,16 +346,38 @@ class VarStore:
         # skip searching every scope for a readonly x
         self.readonly_names: set[str] = set()
         self.acct = MemAccount()
+        # a lazy clone's original, copied on first use (clone)
+        self.source: VarStore | None = None
 
-    def clone(self) -> VarStore:
+    def clone(self, lazy: bool = False) -> VarStore:
+        """A subshell's copy. `lazy`: the scopes are copied when first read (a `$(echo ok)` reads
+        none); only for a copy that is used while this store does not change."""
         new = VarStore.__new__(VarStore)
-        new.scopes = [s.clone() for s in self.scopes]
-        new.readonly_names = set(self.readonly_names)
-        # a subshell shares the values (str is immutable) but copies every dict:
-        # charge the copies, and what it assigns later
         new.acct = MemAccount(self.acct.budget)
-        new.acct.add(sum(_copy_cost(s) for s in new.scopes))
+        new.source = None
+        if lazy:
+            new.source = self
+        else:
+            new._copy(self)
         return new
+
+    def _copy(self, source: VarStore) -> None:
+        # a subshell shares the values (str is immutable) but copies every dict:
+        # charge the copies (before making them), and what it assigns later
+        self.acct.add(sum(_copy_cost(s) for s in source.scopes))
+        self.scopes = [s.clone() for s in source.scopes]
+        self.readonly_names = set(source.readonly_names)
+
+    if not TYPE_CHECKING:  # (for the type checker the attributes set in __init__ are the whole story)
+
+        def __getattr__(self, name):
+            # only reached for a slot not set yet: a lazy clone's first read of its scopes
+            source = self.source if name in ("scopes", "readonly_names") else None
+            if source is None:
+                raise AttributeError(f"'VarStore' object has no attribute '{name}'")
+            self._copy(source)
+            self.source = None
+            return getattr(self, name)
 
     def charge(self, scope: Scope, n: int) -> None:
         """Charge `n` bytes (negative: release) held in `scope`, before storing them."""
