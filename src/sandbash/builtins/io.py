@@ -90,11 +90,15 @@ def bi_echo(sh: Shell, argv: list[str]) -> int:
 
 @builtin("printf")
 def bi_printf(sh: Shell, argv: list[str]) -> int:
-    opts = parse_builtin_status(sh, argv, "v:")
-    if isinstance(opts, int):
-        return opts
-    args = opts.args
-    var: str | None = opts.value("v")
+    var: str | None = None
+    if len(argv) > 1 and argv[1][:1] != "-":
+        args = argv[1:]  # no option (the common `printf FORMAT ...`)
+    else:
+        opts = parse_builtin_status(sh, argv, "v:")
+        if isinstance(opts, int):
+            return opts
+        args = opts.args
+        var = opts.value("v")
     if not args:
         usage(sh, "printf")
         return 2
@@ -105,12 +109,14 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
     errors: list[str] = []
     marks: list[int] = []  # output length before each error
     # %()T uses the environment's TZ: a TZ the script did not export is not seen
-    tz_var = sh.state.vars.find("TZ")
+    tz_var = sh.state.vars.find("TZ") if "(" in args[0] else None
     tz = (
         tz_var.value
         if tz_var is not None and tz_var.attrs & EXPORT and isinstance(tz_var.value, str)
         else None
     )
+    # the locale matters only to a 'X or "X argument (a character's code)
+    byte_chars = sh.locale_bytes() if any("'" in a or '"' in a for a in args) else True
     limit = sh.rt.limits.max_string_length
 
     def assign(name: str, count: int) -> bool:  # %n takes a plain name only, as bash's legal_identifier
@@ -130,7 +136,7 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
             limit,
             assign,
             marks=marks,
-            byte_chars=sh.locale_bytes(),
+            byte_chars=byte_chars,
         )
     except FieldTooWide:
         from ..limits import LimitExceeded
@@ -151,6 +157,8 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
 def _printf_line_buffered(sh: Shell, text: str, errors: list[str], marks: list[int]) -> int:
     """Write printf's output and its errors in bash's order: bash's stdout is
     line buffered, so the lines completed before an error come out before it."""
+    if not errors:
+        return write_out(sh, "printf", text.encode("utf-8", "surrogateescape")) if text else 0
     rc = done = 0
     for msg, at in zip(errors, marks, strict=True):
         cut = text.rfind("\n", done, at) + 1

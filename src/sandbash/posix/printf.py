@@ -119,6 +119,27 @@ def parse_float(arg: str, report: Callable[[str], None], byte_chars: bool = Fals
     return value, True
 
 
+# decoded formats: a script's printf runs the same few formats again and again
+_DECODED: dict[str, tuple[str, tuple[str, ...]]] = {}
+_DECODED_MAX = 256
+
+
+def _decoded_format(text: str) -> tuple[str, tuple[str, ...]]:
+    """decode_format_escapes(text) and its warnings, remembered for a short format."""
+    hit = _DECODED.get(text)
+    if hit is not None:
+        return hit
+    if "\\" not in text:
+        return text, ()  # nothing to decode (and nothing worth remembering)
+    warnings: list[str] = []
+    hit = (decode_format_escapes(text, warnings), tuple(warnings))
+    if len(text) <= 1024:
+        if len(_DECODED) >= _DECODED_MAX:
+            _DECODED.clear()
+        _DECODED[text] = hit
+    return hit
+
+
 def decode_format_escapes(text: str, warnings: list[str] | None = None) -> str:
     """Escapes in the format string itself (\\NNN octal, not \\0NNN; \\c is no escape here);
     bash's warnings for \\x and \\u without digits go to `warnings`."""
@@ -184,8 +205,7 @@ def format_printf(
     wording for a bad conversion (/usr/bin/printf). `marks` receives, for each
     report, the length of the output written before it. `byte_chars`: the locale is C ('X is
     the code of X's first byte)."""
-    fmt_warnings: list[str] = []
-    fmt = decode_format_escapes(fmt, fmt_warnings)
+    fmt, fmt_warnings = _decoded_format(fmt)
     out: list[str] = []
     if marks is not None:
         report = _marking(report, out, marks)
@@ -398,6 +418,8 @@ def _time_format_end(fmt: str, open_at: int) -> int:
 def _pad(s: str, flags: str, width: str, prec: str | None) -> str:
     """Apply precision and field width as C's printf does: counted in bytes in
     every locale (a cut may split a multibyte character)."""
+    if prec is None and not width:
+        return s  # (`%s`: the text as it is)
     data = s.encode("utf-8", "surrogateescape")
     if prec is not None and prec != "":
         data = data[: int(prec)]
