@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from sandbash.audit import script_hash
-from sandbash.cli.app import _defaults, _parse_ours, _parser
+from sandbash.cli.app import _defaults, _parse_ours, _parse_plain, _parser
 
 # what each costs a plain run when imported (Python 3.11): dataclasses with inspect ~6 ms, hashlib
 # (OpenSSL) ~2.5 ms, argparse with gettext and locale ~3 ms, signal.py (its enums) ~0.5 ms
@@ -38,19 +38,75 @@ def test_option_defaults_are_argparse_defaults() -> None:
     assert _defaults().mount == []
 
 
-@pytest.mark.parametrize(
-    "argv",
-    [
-        [],
-        ["--limits", "generous"],
-        ["--mount", "/a:/b:ro", "--mount", "/c:/d", "--cwd", "/b"],
-        ["--json", "--timeout", "2.5", "--limit", "timeout=2m"],
-        ["--host", "--host-path", "/var/log:ro", "--allow-url", "https://x/"],
-    ],
-)
+# command lines the plain reader takes (argparse is not imported for them) ...
+PLAIN_ARGV = [
+    ["--limits", "generous"],
+    ["--limits=hardened", "--limits", "generous"],  # the last one counts
+    ["--mount", "/a:/b:ro", "--mount", "/c:/d", "--cwd", "/b"],
+    ["--mount=/a:/b:ro", "--mount", "/c:/d=e", "--cwd=/b=c"],  # only the first = splits
+    ["--json", "--timeout", "2.5", "--limit", "timeout=2m"],
+    ["--timeout=1e1", "--timeout", " 3 ", "--json", "--json"],
+    ["--timeout", "inf"],
+    ["--host", "--host-path", "/var/log:ro", "--allow-url", "https://x/"],
+    ["--root", ".", "--store", "s.db", "--policy", "p.toml", "--check", "--remote-policy", "r.toml"],
+    ["--limit", "max_memory=1GB", "--limit=timeout=5", "--allow-url=http://a/", "--allow-url", "b"],
+]
+# ... and those it leaves to argparse (its rules for values like options, empty values, prefixes)
+ARGPARSE_ARGV = [
+    ["--timeout", "-1"],
+    ["--cwd=-x"],
+    ["--limits="],
+    ["--mount", "/a:/b", "--cwd=", "--json"],
+]
+
+
+@pytest.mark.parametrize("argv", [[], *PLAIN_ARGV, *ARGPARSE_ARGV])
 def test_parse_ours_is_argparse_with_or_without_options(argv: list[str]) -> None:
     want = vars(_parser().parse_args(argv, namespace=SimpleNamespace()))
     assert vars(_parse_ours(argv)) == want
+
+
+@pytest.mark.parametrize("argv", PLAIN_ARGV)
+def test_plain_command_lines_do_without_argparse(argv: list[str]) -> None:
+    assert _parse_plain(argv) is not None
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        *ARGPARSE_ARGV,
+        ["--timeout", "x"],  # argparse's 'invalid float value'
+        ["--json=yes"],  # 'ignored explicit argument'
+        ["--cwd"],  # 'expected one argument'
+        ["--limits", "--json"],
+        ["--nope"],
+        ["--lim", "generous"],  # (no abbreviations: split_args must know which options take a value)
+        ["--limits", "generous", "-h"],
+        ["--version"],
+    ],
+)
+def test_other_command_lines_are_left_to_argparse(argv: list[str]) -> None:
+    assert _parse_plain(argv) is None
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--timeout", "x"], "argument --timeout: invalid float value: 'x'"),
+        (["--json=yes"], "argument --json: ignored explicit argument 'yes'"),
+        (["--cwd"], "argument --cwd: expected one argument"),
+        (["--limits", "--json"], "argument --limits: expected one argument"),
+        (["--nope"], "unrecognized arguments: --nope"),
+        (["--lim", "generous"], "unrecognized arguments: --lim"),
+    ],
+)
+def test_argparse_reports_what_the_plain_reader_refuses(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        _parse_ours(argv)
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("script", ["", "echo hi", "é\udcff" * 50, "x" * 100_000])

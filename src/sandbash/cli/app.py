@@ -215,7 +215,56 @@ def _defaults() -> SimpleNamespace:
 def _parse_ours(ours: list[str]) -> SimpleNamespace:
     if not ours:
         return _defaults()
-    return _parser().parse_args(ours, namespace=SimpleNamespace())
+    plain = _parse_plain(ours)
+    return plain if plain is not None else _parser().parse_args(ours, namespace=SimpleNamespace())
+
+
+def _parse_plain(ours: list[str]) -> SimpleNamespace | None:
+    """What argparse gives for a command line of whole long option names with ordinary values
+    (`--mount A:/B:ro --cwd=/B --json`), without importing it (argparse with gettext and locale:
+    ~4 ms of every such start); None for anything else (--help, --version, an unknown or
+    abbreviated name, a value that is empty, starts with `-` or does not convert), which argparse
+    then reads and reports in its own words."""
+    specs: dict[str, dict[str, Any]] = {}
+
+    def record(*flags: str, **kw: Any) -> None:
+        for f in flags:
+            if f.startswith("--") and kw.get("action") != "version":
+                specs[f] = kw
+
+    _options(record)
+    out = _defaults()
+    i = 0
+    while i < len(ours):
+        name, eq, value = ours[i].partition("=")
+        kw = specs.get(name)
+        if kw is None:
+            return None
+        dest = kw.get("dest") or name[2:].replace("-", "_")
+        if kw.get("action") == "store_true":
+            if eq:
+                return None  # argparse's 'ignored explicit argument'
+            setattr(out, dest, True)
+            i += 1
+            continue
+        if not eq:
+            i += 1
+            value = ours[i] if i < len(ours) else ""
+        if not value or value.startswith("-"):
+            return None
+        if kw.get("type") is float:
+            try:
+                converted: Any = float(value)
+            except ValueError:
+                return None
+        else:
+            converted = value
+        if kw.get("action") == "append":
+            getattr(out, dest).append(converted)
+        else:
+            setattr(out, dest, converted)
+        i += 1
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
