@@ -65,6 +65,7 @@ OWNERS_OS = {
     "host/procfs.py",  # host mode: the one reader of /proc, /sys, uname and statvfs (sandbash.host)
     "cli/app.py",
     "agent/mcp_server.py",  # the host-facing programs: their own environment (SANDBASH_*)
+    "switches.py",  # reads only sandbash's own SANDBASH_TREE_WALKER switch, once, at import
     # box mode: the service's socket and config file, the alias client, and the one module that
     # starts host programs (a [tool.<name>] table, inside bubblewrap)
     "box/service.py",

@@ -38,6 +38,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "sandbash.errors",
             "sandbash.identity",
             "sandbash.audit",
+            "sandbash.switches",  # SANDBASH_TREE_WALKER, read once
         ),
     ),
     ("syntax", ("sandbash.syntax",)),

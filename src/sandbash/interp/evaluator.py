@@ -4,6 +4,7 @@ functions, `case`, `[[ ]]` and `(( ))`."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..expand.arith import ArithError
@@ -11,8 +12,10 @@ from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern
 from ..limits import LimitExceeded, LimitKind
 from ..shvars.vars import NAMEREF, Scope
+from ..switches import TREE_WALKER
 from ..syntax import ast as A
 from .builtin_table import SPECIAL
+from .compiler import Compiler
 from .conds import eval_cond
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .jobs import child_exited, fresh_table
@@ -34,7 +37,7 @@ class Evaluator:
     and `(( ))`. Simple commands go to the executor, pipelines and background jobs to the processes;
     loop variables to the variables; `{ ...; } > f` to the redirections."""
 
-    __slots__ = ("sh", "state", "expander", "va", "rd", "ex", "pr")
+    __slots__ = ("sh", "state", "expander", "va", "rd", "ex", "pr", "comp")
 
     def __init__(
         self, sh: Shell, state: ShellState, expander: Expander, va: Variables, rd: Redirections, ex: Executor
@@ -46,6 +49,8 @@ class Evaluator:
         self.rd = rd
         self.ex = ex
         self.pr = ex.pr
+        # bodies that run again run compiled (compiler.py), unless SANDBASH_TREE_WALKER is set
+        self.comp = None if TREE_WALKER else Compiler(self)
 
     # ------------------------------------------------------------ dispatch
 
@@ -86,6 +91,21 @@ class Evaluator:
                 status = self.execute(cmd)
         return status
 
+    def run_body(self, node: A.CommandList) -> int:
+        """Run a body of a compound command or function: compiled the second time it runs."""
+        comp = self.comp
+        if comp is not None:
+            code = comp.code(node)
+            if code is not None:
+                return code()
+        return self.run_list(node)
+
+    def body_code(self, node: A.CommandList) -> Callable[[], int]:
+        """A loop's body (or condition) as a callable, taken once as the loop starts: compiled
+        at once (a loop body runs again by its nature), or the walker's."""
+        comp = self.comp
+        return comp.compiled(node) if comp is not None else partial(self.run_list, node)
+
     def _exec_list(self, node: A.CommandList) -> int:
         return self.run_list(node)
 
@@ -112,7 +132,7 @@ class Evaluator:
         st.errexit_ignored += 1
         try:
             if isinstance(node, A.CommandList):
-                return self.run_list(node)
+                return self.run_body(node)
             return self.execute(node)
         finally:
             st.errexit_ignored -= 1
@@ -137,7 +157,7 @@ class Evaluator:
     # ------------------------------------------------------------ compound commands
 
     def _exec_group(self, node: A.Group) -> int:
-        return self.run_list(node.body)
+        return self.run_body(node.body)
 
     def _exec_subshell(self, node: A.Subshell) -> int:
         self.state.line = node.line
@@ -157,9 +177,9 @@ class Evaluator:
         st = self.state
         for clause in node.clauses:
             if self._ignored(clause.cond) == 0:
-                return self.run_list(clause.body)
+                return self.run_body(clause.body)
         if node.else_body is not None:
-            return self.run_list(node.else_body)
+            return self.run_body(node.else_body)
         st.last_status = 0
         return 0
 
@@ -170,20 +190,26 @@ class Evaluator:
     def _exec_while(self, node: A.While) -> int:
         st = self.state
         status = 0
+        run_cond = self.body_code(node.cond)
+        run_body = self.body_code(node.body)
+        until = node.until
         with self.loop_frame() as loop:
             while True:
                 loop.tick()
+                st.errexit_ignored += 1  # (what _ignored does)
                 try:
-                    cond = self._ignored(node.cond)
+                    cond = run_cond()
                 except LoopControl as e:
                     loop.caught(e)  # (a `break` in the condition leaves the body's status)
                     if e.breaks:
                         break
                     continue
-                if (cond == 0) == node.until:
+                finally:
+                    st.errexit_ignored -= 1
+                if (cond == 0) == until:
                     break
                 try:
-                    status = self.run_list(node.body)
+                    status = run_body()
                 except LoopControl as e:
                     status = loop.caught(e)
                     if e.breaks:
@@ -205,7 +231,7 @@ class Evaluator:
             from .executor import xquote
 
             trace = f"for {node.var} in " + " ".join(xquote(i) for i in items)
-        body = node.body
+        run_body = self.body_code(node.body)
         header = loop_header("for", node)
         with self.loop_frame() as loop:
             for item in items:
@@ -231,7 +257,7 @@ class Evaluator:
                 except ExpansionError as e:  # `for n in ...` with an integer n
                     return self.expansion_failed(e)
                 try:
-                    status = self.run_list(body)
+                    status = run_body()
                 except LoopControl as e:
                     status = loop.caught(e)
                     if e.breaks:
@@ -270,7 +296,7 @@ class Evaluator:
             st.last_status = 1
             return 1
         status = 0
-        body = node.body
+        run_body = self.body_code(node.body)
         with self.loop_frame() as loop:
             while True:
                 loop.tick()
@@ -281,7 +307,7 @@ class Evaluator:
                 if cond == 0:
                     break
                 try:
-                    status = self.run_list(body)
+                    status = run_body()
                 except LoopControl as e:
                     status = loop.caught(e)
                     if e.breaks:
@@ -355,7 +381,7 @@ class Evaluator:
                 if not hit:
                     i += 1
                     continue
-            status = self.run_list(item.body) if item.body is not None else 0
+            status = self.run_body(item.body) if item.body is not None else 0
             if item.term == ";;":
                 break
             if item.term == ";&":
@@ -532,7 +558,7 @@ class Evaluator:
                 if type(body) is A.Group:
                     # what execute() does for a group, without the two calls
                     try:
-                        status = self.run_list(body.body)
+                        status = self.run_body(body.body)
                     except ExpansionError as e:
                         status = self.expansion_failed(e)
                 else:

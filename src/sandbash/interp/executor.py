@@ -36,6 +36,7 @@ from .variables import AssignError
 
 if TYPE_CHECKING:
     from ..expand.words import Expander
+    from .compiler import Plan
     from .evaluator import Evaluator
     from .processes import Processes
     from .redirects import Redirections
@@ -73,7 +74,8 @@ class Executor:
 
     # ------------------------------------------------------------ simple commands
 
-    def exec_simple(self, cmd: A.SimpleCommand) -> int:
+    def exec_simple(self, cmd: A.SimpleCommand, plan: Plan | None = None) -> int:
+        """Run a simple command; `plan`: its words examined once (compiler.py), else here."""
         st = self.state
         if st.opts["noexec"]:
             return 0  # `set -n`: this shell reads the rest of its script but runs nothing more
@@ -102,7 +104,11 @@ class Executor:
             a = cmd.assigns[0]
             if a.value is not None and a.array is None and not st.opts["xtrace"]:
                 try:
-                    value = self.expander.string(a.value)
+                    value = (
+                        plan.value()
+                        if plan is not None and plan.value is not None
+                        else self.expander.string(a.value)
+                    )
                     if a.append or a.sub is not None:
                         self.va.set_var(a.name, value, sub=a.sub, append=a.append, parsed=a.subscript)
                     else:
@@ -129,40 +135,65 @@ class Executor:
                 return status
         try:
             gates = rt.gates
-            if gates is not None and gates.policy is not None and words:
+            argv_fn = plan.argv if plan is not None else None
+            if gates is None or gates.policy is None or not words:
+                argv = argv_fn() if argv_fn is not None else self.expand_argv(words)
+            else:
                 # the policy sees the command name before anything else is expanded:
                 # a refused command cannot run the $(...) in its arguments
-                argv = self.expand_argv(words[:1])
+                name = plan.name if plan is not None and argv_fn is not None else None
+                first = [name] if name is not None else self.expand_argv(words[:1])
                 # (`PATH=... cmd`: the assignment empties the hash table before the lookup)
-                if argv and self._first_word_refused(argv[0], any(a.name == "PATH" for a in cmd.assigns)):
+                if first and self._first_word_refused(first[0], any(a.name == "PATH" for a in cmd.assigns)):
                     st.last_status = 126
                     st.pipestatus = [126]
                     self.ev.errexit_check(126)
                     return 126
-                argv.extend(self.expand_argv(words[1:]))
-            else:
-                argv = self.expand_argv(words)
+                if name is not None:
+                    argv = argv_fn()  # type: ignore[misc]
+                else:
+                    argv = first
+                    argv.extend(self.expand_argv(words[1:]))
             if sh.pending_args is not None and argv:
                 # exec(args=...): arguments of the first command that runs, never its name
                 argv.extend(sh.pending_args)
                 sh.pending_args = None
             if not argv:
-                status = self._assignments_only(cmd)
-                if len(procs) > mark:
-                    self.pr.finish_procsubs(mark)
-                return status
+                return self.no_words(cmd, mark)
             trace: list[str] | None = [] if st.opts["xtrace"] else None
             temp = self.temp_scope(cmd.assigns, trace, argv[0]) if cmd.assigns else None
-        except ExpansionError as e:
+        except (ExpansionError, ArithError, AssignError) as e:
+            return self.words_failed(e, mark)
+        return self.run_argv(cmd, argv, temp, trace, mark)
+
+    def no_words(self, cmd: A.SimpleCommand, mark: int) -> int:
+        """Its words expanded to nothing (`$empty`): the assignments alone, or nothing."""
+        status = self._assignments_only(cmd)
+        if len(self.pr.procsubs) > mark:
             self.pr.finish_procsubs(mark)
-            return self.ev.expansion_failed(e)
-        except ArithError as e:
-            self.pr.finish_procsubs(mark)
-            return self.ev.expansion_failed(ExpansionError(e.render(), 1))
-        except AssignError as e:
-            sh.error(e.message)
-            st.last_status = 1
+        return status
+
+    def words_failed(self, e: ExpansionError | ArithError | AssignError, mark: int) -> int:
+        """Expanding a simple command's words (or its assignments) failed: reported, the command
+        not run."""
+        if isinstance(e, AssignError):
+            self.sh.error(e.message)
+            self.state.last_status = 1
             return 1
+        self.pr.finish_procsubs(mark)
+        if isinstance(e, ArithError):
+            e = ExpansionError(e.render(), 1)
+        return self.ev.expansion_failed(e)
+
+    def run_argv(
+        self, cmd: A.SimpleCommand, argv: list[str], temp: Scope | None, trace: list[str] | None, mark: int
+    ) -> int:
+        """The second half of a simple command, its words expanded: trace, dispatch, `$_`, the
+        status. `mark`: the process substitutions open before it (closed when it ends)."""
+        st = self.state
+        sh = self.sh
+        rt = sh.rt
+        procs = self.pr.procsubs
         held = self.expander.argv_held()
         if held:
             rt.budget.charge_memory(held)
@@ -210,7 +241,7 @@ class Executor:
         expander = self.expander
         expander.begin_argv()
         out: list[str] = []
-        refs = _arrayref_args(words)
+        refs = arrayref_args(words)
         for i, w in enumerate(words):
             if refs and i >= refs and is_array_ref_text(w.text):
                 fields = expander.word(w)
@@ -920,7 +951,7 @@ def _tildes_as_text(word: A.Word) -> A.Word:
     return A.Word(parts, word.line, word.text, word.col)
 
 
-def _arrayref_args(words: tuple[A.Word, ...]) -> int:
+def arrayref_args(words: tuple[A.Word, ...]) -> int:
     """bash's fix_arrayref_words: where the arguments of a builtin that takes array references
     start when the command (as written, after any `command`) is one, else 0."""
     for i, w in enumerate(words):

@@ -126,7 +126,7 @@ def run_select(ev: Evaluator, node: A.Select) -> int:
                 status = 1
                 break
             try:
-                status = ev.run_list(node.body)
+                status = ev.run_body(node.body)
             except LoopControl as e:
                 status = loop.caught(e)
                 if e.breaks:

@@ -1,0 +1,282 @@
+"""The compiling evaluator: bodies that run again are translated once into Python closures.
+
+A loop's body runs once per iteration and a function's body once per call; the tree walker
+(evaluator.py, executor.py) re-examines their syntax every time: what type each command is, which
+words are literal text, which of the expander's entry points a word needs. The second time a
+command list runs, it is translated here into a closure that has decided all that once:
+
+- a command list is a tuple of its commands' closures, run in order;
+- a simple command carries a `Plan`: its literal words as their text, every other word bound to the
+  expander entry point it needs, the value of a lone `name=value` bound likewise; the executor's one
+  `exec_simple` runs with it (same prologue, gates, tracing, dispatch and errors: the plan only
+  replaces the examination of the words);
+- `&&`/`||` lists, `(( ))` and `[[ ]]` commands, `if` and the loops run through the walker's own
+  handlers, which reach their bodies through `Evaluator.run_body` and so run them compiled in turn.
+
+What must stay dynamic stays in the walker: a word that may glob, a declaration builtin's
+assignment words, the array-reference arguments of `unset`/`declare`-like builtins (bash decides
+those on the words as written, so they keep the walker's path), everything a command does at run
+time (function lookup, policy, redirections). The closures hold the shell that compiled them and
+nothing else; the cache belongs to that shell (one per run, one per subshell) and is bounded.
+
+`SANDBASH_TREE_WALKER=1` in the environment turns compiling off (sandbash.switches): the spec
+suite and the conformance harnesses run both ways and must agree."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from ..expand.arith import ArithError
+from ..expand.env import ExpansionError
+from ..expand.words import literal_text, plain_literal
+from ..shvars.vars import ArrayRefArg, is_array_ref_text
+from ..syntax import ast as A
+from .executor import arrayref_args
+from .variables import AssignError
+
+if TYPE_CHECKING:
+    from .evaluator import Evaluator
+    from .executor import Executor
+
+Code = Callable[[], int]
+
+# bodies remembered (seen once, or compiled) per shell; past this the cache starts again, so that a
+# script that evals new loops forever cannot grow it without bound
+_CACHE_MAX = 2048
+
+
+class Plan:
+    """What a simple command's words are, decided once: `argv` expands them all (None: the
+    walker's expand_argv must, see _argv_fn), `name` is the command name when it is literal text
+    (the policy decides on it before anything else expands), `value` expands the value of a lone
+    `name=value`."""
+
+    __slots__ = ("argv", "name", "value")
+
+    def __init__(
+        self, argv: Callable[[], list[str]] | None, name: str | None, value: Callable[[], str] | None
+    ) -> None:
+        self.argv = argv
+        self.name = name
+        self.value = value
+
+
+class Compiler:
+    """One shell's compiled bodies. `code(node)` is the closure for a command list the second
+    time it is asked for (None the first time: a body that runs once is walked)."""
+
+    __slots__ = ("ev", "seen", "codes")
+
+    def __init__(self, ev: Evaluator) -> None:
+        self.ev = ev
+        self.seen: dict[int, A.CommandList] = {}
+        self.codes: dict[int, tuple[A.CommandList, Code]] = {}
+
+    def code(self, node: A.CommandList) -> Code | None:
+        key = id(node)
+        hit = self.codes.get(key)
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        if self.seen.get(key) is not node:
+            if len(self.seen) >= _CACHE_MAX:
+                self.seen.clear()
+            self.seen[key] = node  # (held: its id cannot be reused while it is remembered)
+            return None
+        return self.compiled(node)
+
+    def compiled(self, node: A.CommandList) -> Code:
+        """The closure for `node` now (a loop body: it runs again by its nature)."""
+        key = id(node)
+        hit = self.codes.get(key)
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        if len(self.codes) >= _CACHE_MAX:
+            self.codes.clear()
+        code = self.command_list(node)
+        self.codes[key] = (node, code)
+        return code
+
+    # ------------------------------------------------------------ translation
+
+    def command_list(self, node: A.CommandList) -> Code:
+        ev = self.ev
+        codes = tuple(self.item(item) for item in node.items)
+        if len(codes) == 1:
+            return codes[0]
+        if not codes:
+            st = ev.state
+            return lambda: st.last_status  # (the walker's run_list of nothing)
+
+        def run_list() -> int:
+            status = 0
+            for code in codes:
+                status = code()
+            return status
+
+        return run_list
+
+    def item(self, item: A.ListItem) -> Code:
+        ev = self.ev
+        cmd = item.cmd
+        if item.background:
+            return partial(ev.pr.run_background, cmd)
+        if type(cmd) is A.SimpleCommand:
+            return self.simple(cmd)
+        return partial(ev.execute, cmd)
+
+    def simple(self, cmd: A.SimpleCommand) -> Code:
+        """A simple command. The commonest shape (words, no assignment, no redirection) runs
+        here while nothing that changes how a command runs is on (set -n/-k/-x, traps, a policy,
+        a signal from another shell of the run, exec(args=...)): the prologue of exec_simple
+        without its tests for what this command does not have. Anything else, exec_simple."""
+        ex = self.ev.ex
+        plan = self.plan(cmd)
+        slow = partial(ex.exec_simple, cmd, plan)
+        argv_fn = plan.argv
+        if cmd.assigns or cmd.redirs or argv_fn is None:
+            return slow
+        st = ex.state
+        sh = ex.sh
+        procs = ex.pr.procsubs
+        run_argv = ex.run_argv
+        line = cmd.line
+
+        def simple() -> int:
+            rt = sh.rt
+            opts = st.opts
+            gates = rt.gates
+            if (
+                opts["noexec"]
+                or opts["keyword"]
+                or opts["xtrace"]
+                or st.traps
+                or rt.signals
+                or (gates is not None and gates.policy is not None)
+                or sh.pending_args is not None
+            ):
+                return slow()
+            st.line = line
+            if not st.in_trap:  # (as exec_simple: a trap's commands leave $BASH_COMMAND alone)
+                sh.current_command = cmd
+            rt.budget.command()
+            mark = len(procs)
+            ex.last_cmdsub_status = None
+            try:
+                argv = argv_fn()
+            except (ExpansionError, ArithError, AssignError) as e:
+                return ex.words_failed(e, mark)
+            if not argv:
+                return ex.no_words(cmd, mark)
+            return run_argv(cmd, argv, None, None, mark)
+
+        return simple
+
+    def plan(self, cmd: A.SimpleCommand) -> Plan:
+        words = cmd.words
+        argv = self._argv_fn(words) if words else None
+        name = _literal_word(words[0]) if words else None
+        value = None
+        if not words and len(cmd.assigns) == 1 and cmd.assigns[0].value is not None:
+            value = self._string_fn(cmd.assigns[0].value)
+        return Plan(argv, name, value)
+
+    def _string_fn(self, word: A.Word) -> Callable[[], str]:
+        """A word expanded as one string (an assignment's value)."""
+        expander = self.ev.expander
+        parts = word.parts
+        if len(parts) == 1:
+            p = parts[0]
+            if type(p) is A.Lit:
+                text = p.text
+                return lambda: text
+            if type(p) is A.ArithSub:
+                arith = expander.arith
+                inner = p.word
+                return lambda: str(arith(inner))
+        return partial(expander.string, word)
+
+    def _argv_fn(self, words: tuple[A.Word, ...]) -> Callable[[], list[str]]:
+        """The command's words expanded as the walker's expand_argv does, with what it decides
+        from the words alone (literal text, array references, assignment words, which entry
+        point of the expander) decided now."""
+        ex = self.ev.ex
+        expander = self.ev.expander
+        refs = arrayref_args(words)
+        steps: list[str | partial[list[str]] | Callable[[list[str]], None]] = []
+        for i, w in enumerate(words):
+            if refs and i >= refs and is_array_ref_text(w.text):
+                steps.append(_arrayref_step(expander.word, w))
+            elif (text := _literal_word(w)) is not None:
+                steps.append(text)
+            elif len(w.parts) == 1 and type(w.parts[0]) is A.AssignWord:
+                steps.append(_assign_step(ex, w.parts[0].assign))
+            else:
+                steps.append(partial(expander.word, w))
+        sh = ex.sh
+        consts = tuple(s for s in steps if type(s) is str)
+        if len(consts) == len(steps):
+
+            def literal_argv() -> list[str]:
+                expander.begin_argv()
+                out = list(consts)
+                if len(out) > sh.rt.limits.max_arguments:
+                    expander.end_argv(out)
+                return out
+
+            return literal_argv
+        plan = tuple(steps)
+
+        def argv() -> list[str]:
+            expander.begin_argv()
+            out: list[str] = []
+            for step in plan:
+                t = type(step)
+                if t is str:
+                    out.append(step)  # type: ignore[arg-type]
+                elif t is partial:
+                    out.extend(step())  # type: ignore[operator,call-arg,arg-type]
+                else:
+                    step(out)  # type: ignore[operator]
+            if len(out) > sh.rt.limits.max_arguments:
+                expander.end_argv(out)
+            return out
+
+        return argv
+
+
+def _arrayref_step(word: Callable[[A.Word], list[str]], w: A.Word) -> Callable[[list[str]], None]:
+    """An argument of `unset`/`declare`-like builtins shaped like `a[...]`: one field stays an
+    array reference (bash's W_ARRAYREF)."""
+
+    def arrayref(out: list[str]) -> None:
+        fields = word(w)
+        if len(fields) == 1:
+            out.append(ArrayRefArg(fields[0]))
+        else:
+            out.extend(fields)
+
+    return arrayref
+
+
+def _assign_step(ex: Executor, a: A.Assign) -> Callable[[list[str]], None]:
+    """A declaration builtin's `name=value` word: whether it is an associative assignment
+    depends on the options before it (`declare -A`)."""
+
+    def assign(out: list[str]) -> None:
+        out.append(ex.expand_assign_arg(a, ex._declares_assoc(out)))
+
+    return assign
+
+
+def _literal_word(w: A.Word) -> str | None:
+    """The word's one field when it is literal text that cannot glob (what expand_argv appends
+    as it is), else None."""
+    parts = w.parts
+    if len(parts) == 1 and type(parts[0]) is A.Lit:
+        text = parts[0].text
+        if not ("*" in text or "?" in text or "[" in text or "(" in text) or plain_literal(text):
+            return text
+        return None
+    return literal_text(parts)
