@@ -6,6 +6,8 @@ the builtin) whether a variable is set. /usr/bin/test uses the same code.
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import Protocol
 
 from ..vfs.base import Stat
@@ -133,18 +135,69 @@ def file_compare(env: TestEnv, op: str, a: str, b: str) -> bool:
     return sa is not None and sb is not None and sa.ino == sb.ino and sa.dev == sb.dev
 
 
-INT_OPS = {
-    "-eq": lambda x, y: x == y,
-    "-ne": lambda x, y: x != y,
-    "-lt": lambda x, y: x < y,
-    "-le": lambda x, y: x <= y,
-    "-gt": lambda x, y: x > y,
-    "-ge": lambda x, y: x >= y,
+INT_OPS: dict[str, Callable[[int, int], bool]] = {
+    "-eq": operator.eq,
+    "-ne": operator.ne,
+    "-lt": operator.lt,
+    "-le": operator.le,
+    "-gt": operator.gt,
+    "-ge": operator.ge,
 }
 
 
 def collate(s: str) -> bytes:
     return s.encode("utf-8", "surrogateescape")
+
+
+def integer(s: str) -> int:
+    """An operand of -eq and the like: decimal, blanks and a sign allowed, within 64 bits."""
+    if s.isdigit() and s.isascii() and len(s) < 19:
+        return int(s)  # (the common case: plain digits)
+    text = s.strip(" \t\n")
+    body = text[1:] if text[:1] in "+-" else text
+    if not body.isdigit() or not body.isascii():
+        raise TestError(f"{s}: integer expression expected")
+    value = int(text, 10)
+    if not -(1 << 63) <= value < (1 << 63):
+        raise TestError(f"{s}: integer expression expected")
+    return value
+
+
+# the binary operators that look at no file: strings and integers
+STRING_INT_OPS = frozenset(["=", "==", "!=", "<", ">", *INT_OPS])
+
+
+def string_int_test(a: str, op: str, b: str) -> bool:
+    """`a OP b` for an operator in STRING_INT_OPS."""
+    if op == "=" or op == "==":
+        return a == b
+    if op == "!=":
+        return a != b
+    if op == "<":
+        return collate(a) < collate(b)
+    if op == ">":
+        return collate(a) > collate(b)
+    return INT_OPS[op](integer(a), integer(b))
+
+
+def quick_test(args: list[str]) -> bool | None:
+    """The answer for the common shapes that need no environment (`[ "$a" = x ]`, `[ $n -lt 5 ]`,
+    `[ -n "$s" ]`, `[ "$s" ]`), in the order TestParser.evaluate decides them; None for the rest."""
+    n = len(args)
+    if n == 3:
+        op = args[1]
+        if op in STRING_INT_OPS:
+            return string_int_test(args[0], op, args[2])
+        return None
+    if n == 1:
+        return args[0] != ""
+    if n == 2:
+        a = args[0]
+        if a == "-n":
+            return args[1] != ""
+        if a == "-z" or a == "!":
+            return args[1] == ""
+    return None
 
 
 class TestParser:
@@ -158,27 +211,11 @@ class TestParser:
         self.end = end
         self.i = 0
 
-    def integer(self, s: str) -> int:
-        text = s.strip(" \t\n")
-        body = text[1:] if text[:1] in "+-" else text
-        if not body.isdigit() or not body.isascii():
-            raise TestError(f"{s}: integer expression expected")
-        value = int(text, 10)
-        if not -(1 << 63) <= value < (1 << 63):
-            raise TestError(f"{s}: integer expression expected")
-        return value
+    integer = staticmethod(integer)
 
     def binary(self, a: str, op: str, b: str) -> bool:
-        if op in ("=", "=="):
-            return a == b
-        if op == "!=":
-            return a != b
-        if op == "<":
-            return collate(a) < collate(b)
-        if op == ">":
-            return collate(a) > collate(b)
-        if op in INT_OPS:
-            return bool(INT_OPS[op](self.integer(a), self.integer(b)))
+        if op in STRING_INT_OPS:
+            return string_int_test(a, op, b)
         return file_compare(self.env, op, a, b)
 
     def evaluate(self) -> bool:
