@@ -225,6 +225,8 @@ class Processes:
                 self.state.last_status = status
                 data = out.getvalue()
             child_exited(self.sh)
+            if self.sh.rt.last_pid() == child.state.bashpid:
+                child.release()  # it started no process: nothing can hold it any more
         if b"\0" in data:
             self.sh.warn("command substitution: ignored null byte in input")
             data = data.replace(b"\0", b"")

@@ -216,7 +216,14 @@ class Runtime:
         """Start a thread of this run (LimitExceeded past max_threads; Cancelled once the run is over)."""
         # check_time, not `stopped`: a job's or a sub-command's budget is stopped through its parent
         self.budget.check_time()
-        return self.threads.spawn(target)
+        try:
+            return self.threads.spawn(target)
+        except LimitExceeded as e:
+            # the run ends with it at every thread's next check: the thread here may be a pipeline
+            # stage, whose error reaches the main thread only through joins on stages still busy
+            # starting more (`f(){ f | f; }; f` ran on until the deadline under load)
+            self.budget.fail(e)
+            raise
 
     def end_run(self, grace: float = 2.0) -> None:
         """The run is over: whatever it left running stops at its next check."""
@@ -232,3 +239,7 @@ class Runtime:
         with self.lock:
             self._pid[0] += 1
             return self._pid[0]
+
+    def last_pid(self) -> int:
+        """The pid new_pid gave last (in any shell of the run)."""
+        return self._pid[0]

@@ -176,6 +176,20 @@ class Shell:
         child.state.bashpid = self.rt.new_pid()
         return child
 
+    def release(self) -> None:
+        """Break the reference cycles of this ended shell (it and its parts refer to one another), so
+        that reference counting frees it at once rather than the collector later: a `$( )` a loop
+        runs 2,000 times otherwise left ~25 objects each to the collector (a third of the run's CPU).
+        Only for a shell nothing else can still hold: one that started no process (ShellState and
+        what it holds are left alone)."""
+        own = self.__dict__
+        for key in ("va", "rd", "ex", "pr", "ev"):
+            part = own.get(key)
+            for name in getattr(type(part), "__slots__", ()):
+                if hasattr(part, name):
+                    delattr(part, name)
+        own.clear()
+
     # ------------------------------------------------------------ set-up
 
     def init_variables(self, env: dict[str, str]) -> None:
