@@ -69,7 +69,7 @@ def dataclass(
     """Build the class as `@dataclass(repr=..., eq=..., frozen=..., slots=...)` would."""
 
     def wrap(c: T) -> T:
-        return build(c, repr_=repr, eq=eq, frozen=frozen, slots=slots, lazy_init=False)
+        return build(c, repr_=repr, eq=eq, frozen=frozen, slots=slots, lazy_init=True)
 
     return wrap(cls) if cls is not None else wrap
 
@@ -81,9 +81,10 @@ def field_names(cls_or_obj: Any) -> tuple[str, ...]:
 
 
 def build(cls: T, *, repr_: bool, eq: bool, frozen: bool, slots: bool, lazy_init: bool) -> T:
-    """The lean class for `cls`. `lazy_init` compiles `__init__` on the first instance (the syntax
-    tree has some fifty node classes and a script builds a few); otherwise it is compiled now, so
-    `inspect.signature` sees the real parameters."""
+    """The lean class for `cls`. `lazy_init` compiles `__init__` on the first instance, or when
+    `inspect.signature` asks for it (compiling one is ~0.1 ms: the syntax tree has some fifty node
+    classes and a script builds a few; a start-up with mounts makes 21 of the 31 other classes);
+    otherwise it is compiled now."""
     specs = _specs(cls)
     names = tuple(specs)
     own = cls.__dict__
@@ -102,6 +103,7 @@ def build(cls: T, *, repr_: bool, eq: bool, frozen: bool, slots: bool, lazy_init
         "__lean_get__": get_all,
         "__dataclass_fields__": _FIELDS,
         "__dataclass_params__": _PARAMS,
+        "__signature__": _SIGNATURE,
     }
     if "__match_args__" not in own:
         methods["__match_args__"] = chosen(lambda f: f.init)
@@ -176,13 +178,29 @@ def _install_init(built: type, specs: dict[str, Field], frozen: bool, lazy: bool
         type.__setattr__(built, "__init__", _compile_init(built, specs, frozen))
         return
 
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        real = _compile_init(built, specs, frozen)
-        type.__setattr__(built, "__init__", real)
-        real(self, *args, **kwargs)
+    def real() -> Callable[..., None]:
+        init = _compile_init(built, specs, frozen)
+        type.__setattr__(built, "__init__", init)
+        return init
 
-    __init__.__lean_lazy__ = True  # type: ignore[attr-defined]
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        real()(self, *args, **kwargs)
+
+    __init__.__lean_lazy__ = real  # type: ignore[attr-defined]
     type.__setattr__(built, "__init__", __init__)
+
+
+class _RealSignature:
+    """`__signature__` of a lean class, which `inspect.signature` reads first: it compiles the real
+    `__init__` if it is still the stand-in and answers None, so inspect goes on to read that one."""
+
+    def __get__(self, obj: object, owner: type) -> None:
+        lazy = getattr(getattr(owner, "__init__", None), "__lean_lazy__", None)
+        if lazy is not None:
+            lazy()
+
+
+_SIGNATURE = _RealSignature()
 
 
 def _compile_init(built: type, specs: dict[str, Field], frozen: bool) -> Callable[..., None]:

@@ -224,6 +224,19 @@ def test_declarations_dataclass_refuses_are_refused(make: Any, error: type[Excep
         make()
 
 
+@pytest.mark.parametrize("flags", FLAGS, ids=lambda f: ",".join(f) or "default")
+def test_signature_before_the_first_instance(flags: dict[str, bool]) -> None:
+    """`__init__` is compiled on first use; inspect.signature of the class is the real one before that,
+    and the instances made after it are the dataclass's."""
+    ours, real = _both(flags)
+    for name, cls in ours.items():
+        assert str(inspect.signature(cls)) == str(inspect.signature(real[name]))
+    for name, args, kwargs in CASES:
+        o, r = ours[name](*args, **kwargs), real[name](*args, **kwargs)
+        names = [f.name for f in dataclasses.fields(r)]
+        assert _state(o, names) == _state(r, names)
+
+
 def test_missing_or_unknown_argument_is_a_type_error() -> None:
     ours, _ = _both({"frozen": True})
     with pytest.raises(TypeError):
