@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,6 +27,22 @@ def test_every_limit_is_described_once() -> None:
     names = [k.name for k in LIMIT_KINDS]
     assert sorted(names) == sorted(f.name for f in fields(Limits))
     assert len(set(names)) == len(names)
+
+
+def test_limit_docs_read_as_the_named_tuples_they_were() -> None:
+    """LimitDoc is a tuple with named fields (no typing.NamedTuple at import): the same fields,
+    unpacking, equality, hash and repr as `NamedTuple('LimitDoc', name, caps, reported)`."""
+    from collections import namedtuple
+
+    twin = namedtuple("LimitDoc", "name caps reported")  # type: ignore[name-match]  # the old class
+    for doc in LIMIT_KINDS:
+        same: Any = twin(*doc)
+        name, caps, reported = doc
+        assert (doc.name, doc.caps, doc.reported) == (name, caps, reported) == tuple(same)
+        assert doc == same and hash(doc) == hash(same) and repr(doc) == repr(same)
+        assert isinstance(doc, tuple) and len(doc) == 3
+    with pytest.raises(AttributeError):
+        LIMIT_KINDS[0].caps = "x"  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("profile", ["default", "hardened", "generous", "bashbox"])
