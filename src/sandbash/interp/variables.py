@@ -137,6 +137,11 @@ def _intrand32(last: int) -> int:
     return t + 0x7FFFFFFF if t < 0 else t
 
 
+# names whose element assignment does more than store it (set_var's general path)
+_ELEMENT_SPECIAL = (
+    _TABLES | _NOASSIGN | _READONLY_DYNAMIC | _STAYS_DYNAMIC | SPECIAL_ASSIGN | {"DIRSTACK", "PATH"}
+)
+
 # PATH: assigning it empties the hash table (bash's sv_path), temporary assignments too
 _SPECIAL_NAMES = SPECIAL_ASSIGN | {"PATH"}
 
@@ -641,6 +646,9 @@ class Variables:
                     value = text
                 found.value = value
                 return
+        if sub is not None and scope is None and sub and name not in _ELEMENT_SPECIAL:
+            if self._set_plain_element(name, value, sub, append, parsed):
+                return
         if sub is not None and scope is None and name in _TABLES and name not in self.state.unspecial:
             key = self.sh.subscript_key(sub, parsed)
             if name == "BASH_ALIASES":
@@ -748,6 +756,49 @@ class Variables:
             new = None  # the value seeded (or offset) the variable: reading it stays dynamic
         _charge(vars_, target_scope, value_size(new) - value_size(cur))
         var.value = new
+
+    def _set_plain_element(
+        self, name: str, value: str, sub: str, append: bool, parsed: A.Subscript | None
+    ) -> bool:
+        """`a[i]=v`, `m[$k]=v` for an existing array without attributes beyond -a/-A/-x (no
+        readonly, nameref, integer or case): what the general path does, in its order (the value's
+        length, the key or index, the element count, then the memory), without its searches for
+        references and special names. False (nothing done) for any other variable."""
+        vars_ = self.state.vars
+        i, var = vars_.find_scope(name)
+        if var is None or var.attrs & ~(ARRAY | ASSOC | EXPORT):
+            return False
+        cur = var.value
+        if type(cur) is AssocArray:
+            self.sh.check_string(len(value))
+            try:
+                key = self.sh.subscript_key(sub, parsed)
+            except ExpansionError as e:
+                raise ElementError.of(e) from None
+            if key == "":
+                raise AssignError(f"{name}[{sub}]: bad array subscript")
+            before = cur.nbytes
+            old = cur.get(key) if append else None
+            cur.set(key, value if old is None else old + value)
+            _charge(vars_, vars_.scopes[i], cur.nbytes - before)
+            return True
+        if type(cur) is IndexedArray and sub != "@" and sub != "*":
+            self.sh.check_string(len(value))
+            try:
+                index = self.eval_index(sub, cur, parsed)
+            except ArithError as e:
+                raise ElementError.of(ExpansionError(e.render(), 1)) from None
+            except ExpansionError as e:
+                raise ElementError.of(e) from None
+            except AssignError:
+                raise AssignError(f"{name}[{sub}]: bad array subscript") from None
+            self.sh.check_array(len(cur) + 1)
+            before = cur.nbytes
+            old = cur.get(index) if append else None
+            cur.set(index, value if old is None else old + value)
+            _charge(vars_, vars_.scopes[i], cur.nbytes - before)
+            return True
+        return False
 
     def drop_nameref(self, name: str, var: Var) -> None:
         """An element is assigned to a nameref (`declare -a r[1]=x`, a chain ending at `r[1]`):
