@@ -33,6 +33,7 @@ from ..expand.env import ExpansionError
 from ..expand.words import literal_text, plain_literal
 from ..shvars.vars import ArrayRefArg, is_array_ref_text
 from ..syntax import ast as A
+from .conds import eval_cond
 from .executor import arrayref_args
 from .variables import AssignError
 
@@ -122,9 +123,153 @@ class Compiler:
         cmd = item.cmd
         if item.background:
             return partial(ev.pr.run_background, cmd)
-        if type(cmd) is A.SimpleCommand:
-            return self.simple(cmd)
-        return partial(ev.execute, cmd)
+        return self.command(cmd)
+
+    def command(self, cmd: A.Command) -> Code:
+        t = type(cmd)
+        if t is A.SimpleCommand:
+            return self.simple(cmd)  # type: ignore[arg-type]
+        if t is A.ArithCmd:
+            return self.arith_cmd(cmd)  # type: ignore[arg-type]
+        if t is A.CondCmd:
+            return self.cond_cmd(cmd)  # type: ignore[arg-type]
+        if t is A.AndOr:
+            return self.and_or(cmd)  # type: ignore[arg-type]
+        if t is A.If:
+            return self.if_cmd(cmd)  # type: ignore[arg-type]
+        return partial(self.ev.execute, cmd)  # the walker's handler (its bodies run compiled)
+
+    def arith_cmd(self, node: A.ArithCmd) -> Code:
+        """`(( expr ))`, as Evaluator._exec_arith and execute() run it, while no trap or
+        `set -x` asks for more."""
+        ev = self.ev
+        st = ev.state
+        sh = ev.sh
+        pr = ev.pr
+        procs = pr.procsubs
+        slow = partial(ev.execute, node)
+        parts = node.word.parts
+        if len(parts) == 1 and type(parts[0]) is A.Lit:
+            value_fn = partial(sh.arith_eval, parts[0].text)  # nothing to expand first
+        else:
+            value_fn = partial(ev.expander.arith, node.word)
+        line = node.line
+
+        def arith_cmd() -> int:
+            if st.traps or st.opts["xtrace"]:
+                return slow()
+            st.line = line
+            mark = len(procs)
+            try:
+                try:
+                    sh.arith_cmd = "((: "
+                    value = value_fn()
+                except (ArithError, ExpansionError) as e:  # (and ArithAssignError, an ExpansionError)
+                    sh.arith_cmd = ""
+                    status = ev.arith_cmd_failed(e)
+                else:
+                    sh.arith_cmd = ""
+                    status = 0 if value != 0 else 1
+                    st.last_status = status
+                    if status:
+                        ev.errexit_check(status)
+            finally:
+                if len(procs) > mark:
+                    pr.finish_procsubs(mark)
+            st.pipestatus = [status]
+            return status
+
+        return arith_cmd
+
+    def cond_cmd(self, node: A.CondCmd) -> Code:
+        """`[[ expr ]]`, as Evaluator._exec_cond and execute() run it, while no trap is set."""
+        ev = self.ev
+        st = ev.state
+        sh = ev.sh
+        pr = ev.pr
+        procs = pr.procsubs
+        slow = partial(ev.execute, node)
+        expr = node.expr
+        line = node.line
+
+        def cond_cmd() -> int:
+            if st.traps:
+                return slow()
+            st.line = line
+            if not st.in_trap:
+                sh.current_command = node
+            mark = len(procs)
+            try:
+                try:
+                    ok = eval_cond(sh, expr)
+                except (ExpansionError, ArithError) as e:
+                    status = ev.cond_failed(e)
+                else:
+                    status = 0 if ok is True else (2 if ok is None else 1)
+                    st.last_status = status
+                    if status:
+                        ev.errexit_check(status)
+            finally:
+                if len(procs) > mark:
+                    pr.finish_procsubs(mark)
+            st.pipestatus = [status]
+            return status
+
+        return cond_cmd
+
+    def and_or(self, node: A.AndOr) -> Code:
+        """`a && b || c`, as Evaluator._exec_andor: all but the last part run with `set -e`
+        suspended."""
+        ev = self.ev
+        st = ev.state
+        first = self.command(node.first)
+        rest = tuple((op == "&&", self.command(cmd)) for op, cmd in node.rest)
+        last = len(rest) - 1
+
+        def and_or() -> int:
+            st.errexit_ignored += 1
+            try:
+                status = first()
+            finally:
+                st.errexit_ignored -= 1
+            for i, (on_success, code) in enumerate(rest):
+                if on_success != (status == 0):
+                    continue
+                if i == last:
+                    status = code()
+                else:
+                    st.errexit_ignored += 1
+                    try:
+                        status = code()
+                    finally:
+                        st.errexit_ignored -= 1
+            st.last_status = status
+            return status
+
+        return _guarded(ev, and_or)
+
+    def if_cmd(self, node: A.If) -> Code:
+        """`if`, as Evaluator._exec_if: each condition with `set -e` suspended."""
+        ev = self.ev
+        st = ev.state
+        clauses = tuple((self.compiled(c.cond), self.compiled(c.body)) for c in node.clauses)
+        orelse = self.compiled(node.else_body) if node.else_body is not None else None
+
+        def if_cmd() -> int:
+            for cond, body in clauses:
+                st.errexit_ignored += 1
+                try:
+                    hit = cond() == 0
+                finally:
+                    st.errexit_ignored -= 1
+                if hit:
+                    return body()
+            if orelse is not None:
+                return orelse()
+            st.last_status = 0
+            return 0
+
+        return _guarded(ev, if_cmd)
 
     def simple(self, cmd: A.SimpleCommand) -> Code:
         """A simple command. The commonest shape (words, no assignment, no redirection) runs
@@ -244,6 +389,26 @@ class Compiler:
             return out
 
         return argv
+
+
+def _guarded(ev: Evaluator, code: Code) -> Code:
+    """What Evaluator.execute adds around a compound command: the process substitutions it opened
+    close as it ends, and an expansion error escaping it is reported there."""
+    procs = ev.pr.procsubs
+    finish = ev.pr.finish_procsubs
+    failed = ev.expansion_failed
+
+    def guarded() -> int:
+        mark = len(procs)
+        try:
+            return code()
+        except ExpansionError as e:
+            return failed(e)
+        finally:
+            if len(procs) > mark:
+                finish(mark)
+
+    return guarded
 
 
 def _arrayref_step(word: Callable[[A.Word], list[str]], w: A.Word) -> Callable[[list[str]], None]:

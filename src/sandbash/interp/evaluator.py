@@ -409,22 +409,24 @@ class Evaluator:
                     value = self.expander.arith(node.word)
                 finally:
                     self.sh.arith_cmd = ""
-        except ArithError as e:
-            self.sh.error(f"((: {e.render()}")
-            st.last_status = 1
-            self.errexit_check(1)
-            return 1
-        except ArithAssignError as e:
-            self.sh.error(e.message)
-            st.last_status = 1
-            self.errexit_check(1)
-            return 1
-        except ExpansionError as e:
-            return self.expansion_failed(e)
+        except (ArithError, ArithAssignError, ExpansionError) as e:
+            return self.arith_cmd_failed(e)
         status = 0 if value != 0 else 1
         st.last_status = status
         self.errexit_check(status)
         return status
+
+    def arith_cmd_failed(self, e: ArithError | ArithAssignError | ExpansionError) -> int:
+        """A `(( ))` command's expression failed: reported, status 1 (an expansion error as any)."""
+        if isinstance(e, ArithError):
+            self.sh.error(f"((: {e.render()}")
+        elif isinstance(e, ArithAssignError):  # (an ExpansionError of its own kind: reported, not fatal)
+            self.sh.error(e.message)
+        else:
+            return self.expansion_failed(e)
+        self.state.last_status = 1
+        self.errexit_check(1)
+        return 1
 
     def _exec_cond(self, node: A.CondCmd) -> int:
         st = self.state
@@ -435,17 +437,21 @@ class Evaluator:
             self.ex.debug_trap(node)
         try:
             ok = eval_cond(self.sh, node.expr)
-        except ExpansionError as e:
-            return self.expansion_failed(e)
-        except ArithError as e:
-            self.sh.error(f"[[: {e.render()}")
-            st.last_status = 1
-            self.errexit_check(1)
-            return 1
+        except (ExpansionError, ArithError) as e:
+            return self.cond_failed(e)
         status = 0 if ok is True else (2 if ok is None else 1)
         st.last_status = status
         self.errexit_check(status)
         return status
+
+    def cond_failed(self, e: ExpansionError | ArithError) -> int:
+        """A `[[ ]]` command's operands failed to expand or evaluate: reported, status 1."""
+        if isinstance(e, ExpansionError):
+            return self.expansion_failed(e)
+        self.sh.error(f"[[: {e.render()}")
+        self.state.last_status = 1
+        self.errexit_check(1)
+        return 1
 
     def _exec_funcdef(self, node: A.FuncDef) -> int:
         st = self.state
