@@ -385,20 +385,25 @@ class Budget:
         self.stopped = True
 
     def fail(self, error: LimitExceeded) -> None:
-        """A thread of the run that no one waits for (a background job) hit a limit: the whole run
-        ends with it at the main thread's next check (a fork bomb must not end quietly). Once the
-        script is over, a job left working is dropped whatever it hits, except runaway job
-        creation (`max_threads`)."""
+        """A thread of the run that no one waits for (a background job) hit a limit, or any thread
+        hit `max_threads`: the whole run ends with it at every thread's next check (a fork bomb
+        must not end quietly). Once the script is over, a job left working is dropped whatever it
+        hits, except runaway job creation (`max_threads`)."""
         if self.script_over and error.kind is not LimitKind.MAX_THREADS:
             return
         if self.failure is None:
-            self.failure = error
+            # a copy: the error itself gathers the frames it passes through (and the shells they
+            # hold), which the run's budget would keep alive in a cycle until a full collection
+            self.failure = LimitExceeded(error.kind, error.value, error.detail)
 
     def check_time(self) -> None:
-        if time.monotonic() > self.deadline:
-            raise self.limits.over(LimitKind.TIMEOUT)
+        # a limit another thread already hit comes first: the run ended with it, however late
+        # this thread gets to look (a thread starved of the GIL by a fork bomb, or stopped by a
+        # collection, saw the deadline pass first and reported `timeout`)
         if self.failure is not None:
             raise LimitExceeded(self.failure.kind, self.failure.value, self.failure.detail)
+        if time.monotonic() > self.deadline:
+            raise self.limits.over(LimitKind.TIMEOUT)
         cancel = self.cancel
         if (cancel is not None and cancel.cancelled) or self.stopped:
             raise Cancelled()

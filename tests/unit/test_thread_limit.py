@@ -1,0 +1,65 @@
+"""`max_threads` ends the whole run as soon as any thread of it hits the limit, and a limit a thread
+already hit is what the run reports even when the deadline passes before another thread looks."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from sandbash import Bash, Limits
+from sandbash.errors import ExecutionLimitError
+from sandbash.limits import Budget, LimitExceeded, LimitKind
+
+
+def _over(kind: LimitKind, limits: Limits) -> LimitExceeded:
+    try:
+        raise limits.over(kind)
+    except LimitExceeded as e:  # (raised, so that it carries a traceback as a real one does)
+        return e
+
+
+@pytest.mark.parametrize("kind", [LimitKind.MAX_THREADS, LimitKind.MAX_COMMAND_COUNT, LimitKind.MAX_MEMORY])
+def test_a_recorded_limit_wins_over_a_deadline_passed_since(kind: LimitKind) -> None:
+    limits = Limits(timeout=1)
+    budget = Budget(limits, clock=time.monotonic() - 10)  # its deadline passed 9 s ago
+    with pytest.raises(LimitExceeded) as plain:
+        budget.check_time()
+    assert plain.value.kind is LimitKind.TIMEOUT
+    budget.fail(_over(kind, limits))  # a thread hit `kind` before this one got to look
+    for _ in range(2):  # every later check says the same
+        with pytest.raises(LimitExceeded) as got:
+            budget.check_time()
+        assert (got.value.kind, got.value.value) == (kind, getattr(limits, kind.value))
+
+
+def test_the_recorded_limit_keeps_no_frames() -> None:
+    """The run's budget keeps a copy: the error that was raised holds the frames it went through."""
+    limits = Limits()
+    budget = Budget(limits)
+    error = _over(LimitKind.MAX_THREADS, limits)
+    assert error.__traceback__ is not None
+    budget.fail(error)
+    assert budget.failure is not None and budget.failure.__traceback__ is None
+    assert (budget.failure.kind, budget.failure.value) == (LimitKind.MAX_THREADS, limits.max_threads)
+
+
+# A pipeline stage that cannot start the threads it needs; the last stage (in the main thread) would
+# go on for seconds: before the fix the stage's error came back only through the join, after it.
+@pytest.mark.parametrize(
+    "script",
+    [
+        "(: | :) | { sleep 5; echo reached; }",
+        "{ : | :; } | { sleep 5; echo reached; }",
+        "f() { (: | :) | { sleep 5; echo reached; }; }; f",
+        "(: | :) | while :; do sleep 0.01; done; echo reached",
+        "(true | (: | :)) | { sleep 5; echo reached; }",
+        "x=$( (: | :) | { sleep 5; echo reached >&2; } ); echo reached",
+    ],
+)
+def test_max_threads_in_a_pipeline_stage_ends_the_run_at_once(script: str) -> None:
+    limits = Limits(max_threads=1, timeout=20)
+    with pytest.raises(ExecutionLimitError) as got:
+        Bash(limits=limits).exec(script)
+    assert got.value.limit == "max_threads"
+    assert "reached" not in got.value.result.stdout + got.value.result.stderr
