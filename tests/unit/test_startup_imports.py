@@ -16,7 +16,17 @@ from sandbash.cli.app import _defaults, _parse_ours, _parse_plain, _parser
 
 # what each costs a plain run when imported (Python 3.11): dataclasses with inspect ~6 ms, hashlib
 # (OpenSSL) ~2.5 ms, argparse with gettext and locale ~3 ms, signal.py (its enums) ~0.5 ms
-NOT_IMPORTED = ("dataclasses", "inspect", "hashlib", "argparse", "gettext", "locale", "signal")
+NOT_IMPORTED: tuple[str, ...] = (
+    "dataclasses",
+    "inspect",
+    "hashlib",
+    "argparse",
+    "gettext",
+    "locale",
+    "signal",
+)
+# and sandbash's own modules a plain run does without (printf's formatter, the function printer)
+NOT_IMPORTED += ("sandbash.posix.printf", "sandbash.syntax.bashprint")
 
 
 def test_echo_hi_imports_none_of_the_costly_modules() -> None:

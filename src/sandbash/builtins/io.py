@@ -12,7 +12,6 @@ from ..commands.options import OptionValueError
 from ..interp.variables import AS_EXPANDED, AssignError
 from ..limits import DeadlineExpired, LimitExceeded, LimitKind, MemoryHold, SubBudget, thread_deadline
 from ..posix.echo import echo_text
-from ..posix.printf import FieldTooWide, format_printf
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ASSOC, EXPORT, ArrayRefArg, split_array_ref
 from ..stdio.streams import Stream
@@ -124,6 +123,8 @@ def bi_printf(sh: Shell, argv: list[str]) -> int:
             return False
         sh.set_var(name, str(count))
         return True
+
+    from ..posix.printf import FieldTooWide, format_printf  # (echo, read and mapfile need none of it)
 
     try:
         text, status = format_printf(

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from . import ast as A
 from .aliastext import AliasSpans
-from .bashprint import word_text
 from .errors import ParseError, ParseLimit
 from .escapes import decode_escapes
 from .lexer import (
@@ -773,6 +772,8 @@ class Parser(WordReader):
             word = self.make_arith(text).word
         except ParseError:
             return text
+        from .bashprint import word_text  # (imported by start-up otherwise: ~1 M instructions)
+
         return word_text(A.Word(word.parts, word.line, text))
 
     def _find_arith_end(self, i: int) -> int:
