@@ -139,6 +139,29 @@ class Compiler:
             return self.if_cmd(cmd)  # type: ignore[arg-type]
         return partial(self.ev.execute, cmd)  # the walker's handler (its bodies run compiled)
 
+    def assignment(self, cmd: A.SimpleCommand, a: A.Assign, value: Callable[[], str], slow: Code) -> Code:
+        """`name=value` alone, while nothing changes how a command runs (as in simple())."""
+        ex = self.ev.ex
+        st = ex.state
+        sh = ex.sh
+        procs = ex.pr.procsubs
+        assign_one = ex.assign_one
+        line = cmd.line
+
+        def assignment() -> int:
+            rt = sh.rt
+            opts = st.opts
+            if opts["noexec"] or opts["xtrace"] or st.traps or rt.signals:
+                return slow()
+            st.line = line
+            if not st.in_trap:
+                sh.current_command = cmd
+            rt.budget.command()
+            ex.last_cmdsub_status = None
+            return assign_one(a, value, len(procs))
+
+        return assignment
+
     def arith_cmd(self, node: A.ArithCmd) -> Code:
         """`(( expr ))`, as Evaluator._exec_arith and execute() run it, while no trap or
         `set -x` asks for more."""
@@ -280,6 +303,8 @@ class Compiler:
         plan = self.plan(cmd)
         slow = partial(ex.exec_simple, cmd, plan)
         argv_fn = plan.argv
+        if plan.value is not None and not cmd.redirs and cmd.assigns[0].array is None:
+            return self.assignment(cmd, cmd.assigns[0], plan.value, slow)
         if cmd.assigns or cmd.redirs or argv_fn is None:
             return slow
         st = ex.state

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING
 
 from ..commands.context import CommandTimeout
@@ -103,36 +104,8 @@ class Executor:
             # `name=value`: the commonest command in loops, without the general machinery
             a = cmd.assigns[0]
             if a.value is not None and a.array is None and not st.opts["xtrace"]:
-                try:
-                    value = (
-                        plan.value()
-                        if plan is not None and plan.value is not None
-                        else self.expander.string(a.value)
-                    )
-                    if a.append or a.sub is not None:
-                        self.va.set_var(a.name, value, sub=a.sub, append=a.append, parsed=a.subscript)
-                    else:
-                        self.va.set_var(a.name, value)
-                except ExpansionError as e:
-                    return self.ev.expansion_failed(e)
-                except ArithError as e:
-                    return self.ev.expansion_failed(ExpansionError(e.render(), 1))
-                except AssignError as e:
-                    sh.error(e.message)
-                    st.last_status = 1
-                    if e.fatal:
-                        self.posix_fatal()
-                        raise AbortCommand(1)
-                    self.ev.errexit_check(1)
-                    return 1
-                status = self.last_cmdsub_status or 0
-                if len(procs) > mark:
-                    self.pr.finish_procsubs(mark)  # (bash: f=<(cmd) is closed at once)
-                st.last_status = status
-                st.pipestatus = [status]
-                if status:
-                    self.ev.errexit_check(status)
-                return status
+                value_fn = plan.value if plan is not None and plan.value is not None else None
+                return self.assign_one(a, value_fn or partial(self.expander.string, a.value), mark)
         try:
             gates = rt.gates
             argv_fn = plan.argv if plan is not None else None
@@ -165,6 +138,36 @@ class Executor:
         except (ExpansionError, ArithError, AssignError) as e:
             return self.words_failed(e, mark)
         return self.run_argv(cmd, argv, temp, trace, mark)
+
+    def assign_one(self, a: A.Assign, value: Callable[[], str], mark: int) -> int:
+        """`name=value` alone (not an array, no `set -x`): the commonest command in loops,
+        without the general machinery. `value` expands the value; `mark` as in run_argv."""
+        st = self.state
+        try:
+            if a.append or a.sub is not None:
+                self.va.set_var(a.name, value(), sub=a.sub, append=a.append, parsed=a.subscript)
+            else:
+                self.va.set_var(a.name, value())
+        except ExpansionError as e:
+            return self.ev.expansion_failed(e)
+        except ArithError as e:
+            return self.ev.expansion_failed(ExpansionError(e.render(), 1))
+        except AssignError as e:
+            self.sh.error(e.message)
+            st.last_status = 1
+            if e.fatal:
+                self.posix_fatal()
+                raise AbortCommand(1)
+            self.ev.errexit_check(1)
+            return 1
+        status = self.last_cmdsub_status or 0
+        if len(self.pr.procsubs) > mark:
+            self.pr.finish_procsubs(mark)  # (bash: f=<(cmd) is closed at once)
+        st.last_status = status
+        st.pipestatus = [status]
+        if status:
+            self.ev.errexit_check(status)
+        return status
 
     def no_words(self, cmd: A.SimpleCommand, mark: int) -> int:
         """Its words expanded to nothing (`$empty`): the assignments alone, or nothing."""
