@@ -225,14 +225,98 @@ class Expander:
                         if field:
                             self._glob_field([(field, EXP)], out)
                     return out
+                # (expanded once: `$RANDOM` under another IFS, a "$ref" to A[@])
+                if type(value) is str:
+                    for field_segs in self._split([(value, EXP)]):  # (a long value was charged)
+                        self._glob_field(field_segs, out)
+                    return out
+                self._at_empty = False
+                lone: list[Seg] = []
+                self._value_segs(value, lone, False, False)
+                return self._fields(lone, out)
+            if t0 is A.DQ:
+                return self._dq_word(p0.parts, out)  # type: ignore[union-attr]
+            if t0 is A.Param and (p0.op is not None or p0.prefix):  # type: ignore[union-attr]
+                return self._plain_word(parts0, out)  # `${s%%.*}`
+        elif all(type(p) is A.Lit or type(p) is A.Param for p in parts0):
+            return self._plain_word(parts0, out)
         for parts in self._braces(word.parts, top=True):
             segs: list[Seg] = []
             self._at_empty = False
             self._parts(parts, segs, False)
-            if len(segs) > 1 or (segs and len(segs[0][0]) > _CHARGE_FROM):
-                self._charge_word(sum(len(t) for t, _ in segs))
-            for field in self._split(segs):
-                self._glob_field(field, out)
+            self._fields(segs, out)
+        return out
+
+    def _fields(self, segs: list[Seg], out: list[str]) -> list[str]:
+        """The fields of one word's segments (split and globbed) added to `out`."""
+        if len(segs) > 1 or (segs and len(segs[0][0]) > _CHARGE_FROM):
+            self._charge_word(sum(len(t) for t, _ in segs))
+        for field in self._split(segs):
+            self._glob_field(field, out)
+        return out
+
+    def _dq_word(self, parts: tuple[A.Part, ...], out: list[str]) -> list[str]:
+        """A word that is one double-quoted string ("x=$k", "$d/$f"): its text is one field, with
+        nothing to split or glob, unless an expansion in it makes several ("$@", "${a[@]}"); then
+        the segments so far go on the general way (each expansion still expands once)."""
+        self._at_empty = False
+        segs: list[Seg] = []
+        for i, q in enumerate(parts):
+            tq = type(q)
+            if tq is A.Lit or tq is A.Esc:
+                segs.append((q.text, QUO))  # type: ignore[union-attr]
+                continue
+            if tq is A.Param:
+                value = self.param(q, True)  # type: ignore[arg-type]
+                if type(value) is str:
+                    segs.append((value, QUO))
+                    continue
+                if value is None:
+                    continue
+                self._value_segs(value, segs, True, False)
+                i += 1
+            self._parts(parts[i:], segs, True)
+            if not segs and not self._at_empty:
+                segs.append(("", QUO))
+            return self._fields(segs, out)
+        if not segs:
+            if not self._at_empty:
+                out.append("")  # "" or "$unset": one empty field
+            return out
+        if len(segs) > 1 or len(segs[0][0]) > _CHARGE_FROM:
+            self._charge_word(sum(len(t) for t, _ in segs))
+        out.append("".join(t for t, _ in segs))
+        return out
+
+    def _plain_word(self, parts: tuple[A.Part, ...], out: list[str]) -> list[str]:
+        """An unquoted word of text and parameters (`$d/file`, `${s}x`, `a$k`): one field when no
+        value holds a default IFS character and nothing may glob; else (or when a parameter makes
+        several words) the segments go on the general way."""
+        segs: list[Seg] = []
+        self._at_empty = False
+        simple = True
+        for i, q in enumerate(parts):
+            if type(q) is A.Lit:
+                text = q.text  # type: ignore[union-attr]
+                segs.append((text, LIT))
+                if simple and _maybe_glob(text):
+                    simple = False  # (even `[` alone: a value after it may close a bracket)
+                continue
+            value = self.param(q, False)  # type: ignore[arg-type]
+            if type(value) is str:
+                segs.append((value, EXP))
+                if simple and (" " in value or "\t" in value or "\n" in value or _maybe_glob(value)):
+                    simple = False
+            elif value is not None:
+                self._value_segs(value, segs, False, False)
+                self._parts(parts[i + 1 :], segs, False)
+                return self._fields(segs, out)
+        text = "".join(t for t, _ in segs) if simple else ""
+        if not text or self.env.ifs() != " \t\n":
+            return self._fields(segs, out)  # (nothing left is no field: `$a$b` both empty)
+        if len(segs) > 1 or len(text) > _CHARGE_FROM:
+            self._charge_word(len(text))
+        out.append(text)
         return out
 
     def string(self, word: A.Word) -> str:
