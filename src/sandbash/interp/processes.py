@@ -20,6 +20,7 @@ from ..syntax import ast as A
 from ..syntax.lexer import is_name
 from ..vfs.errors import FsError
 from .bashcmd import run_bash, startup_warnings
+from .cmdsub import run_in_place
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .executor import unparse_command
 from .jobs import child_exited, fresh_table, next_job_number, own_pid
@@ -210,27 +211,34 @@ class Processes:
             raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, limits.max_substitution_depth)
         data = self._cat_file_shortcut(body)
         if data is None:
-            child = self.sh.fork(lazy=True)  # (this shell waits for it and drops it at the end)
-            child.subst_depth = self.sh.subst_depth + 1
-            child.state.loop_depth = self.state.loop_depth  # `$(break)` in a loop: run_subshell_body
             # the capture is held while it grows: bounded by max_string_length and max_output_size,
             # and charged to max_memory
             with MemoryHold(self.sh.rt.budget) as held:
                 out = BufferWriter(charge=held.charge, **capture_bound(limits))
-                child.state.fds[1] = out
-                if not child.state.shopts["inherit_errexit"]:
-                    child.state.opts["errexit"] = False
-                status = child.pr.run_subshell_body(body)
+                status = run_in_place(self.sh, body, out)  # (`$(echo ok)`: no subshell can differ)
+                if status is None:
+                    status = self._run_captured(body, out)
                 self.ex.last_cmdsub_status = status
                 self.state.last_status = status
                 data = out.getvalue()
-            child_exited(self.sh)
-            if self.sh.rt.last_pid() == child.state.bashpid:
-                child.release()  # it started no process: nothing can hold it any more
         if b"\0" in data:
             self.sh.warn("command substitution: ignored null byte in input")
             data = data.replace(b"\0", b"")
         return data.rstrip(b"\n").decode("utf-8", "surrogateescape")
+
+    def _run_captured(self, body: A.CommandList, out: Stream) -> int:
+        """Run a command substitution's body in its subshell, its standard output on `out`."""
+        child = self.sh.fork(lazy=True)  # (this shell waits for it and drops it at the end)
+        child.subst_depth = self.sh.subst_depth + 1
+        child.state.loop_depth = self.state.loop_depth  # `$(break)` in a loop: run_subshell_body
+        child.state.fds[1] = out
+        if not child.state.shopts["inherit_errexit"]:
+            child.state.opts["errexit"] = False
+        status = child.pr.run_subshell_body(body)
+        child_exited(self.sh)
+        if self.sh.rt.last_pid() == child.state.bashpid:
+            child.release()  # it started no process: nothing can hold it any more
+        return status
 
     def _cat_file_shortcut(self, body: A.CommandList) -> bytes | None:
         """`$(< file)` reads the file without running a command."""
@@ -671,11 +679,16 @@ def _run_stage(
     index: int,
     errors: list[BaseException],
 ) -> None:
+    budget = child.rt.budget
     try:
         statuses[index] = _stage_status(child, cmd)
     except BaseException as e:  # limits, cancellation: re-raised by the parent
         statuses[index] = 1
         errors.append(e)
+        if isinstance(e, LimitExceeded):
+            # the run ends with it at every thread's next check: the parent re-raises it only once
+            # its own last stage is over (`(while :; do :; done) | sleep 60` slept the 60 s)
+            budget.fail(e)
     finally:
         if writer is not None:
             writer.close()
