@@ -1,0 +1,170 @@
+"""The compiling evaluator (interp/compiler.py) against the tree walker: every script here runs
+both ways in one process and must give the same stdout, stderr and status. The scripts put each
+compiled shape (simple commands of every word kind, `name=value`, `(( ))`, `[[ ]]`, `&&`/`||`,
+`if`, loops, function bodies) in a loop or a function, where compiling happens, and next to what
+changes how a command runs (set -e/-x/-u/-k/-n, traps, errors, break/continue/return, policy).
+The spec tables and the conformance harnesses compare the two on a larger scale (CI runs the
+spec tables with SANDBASH_TREE_WALKER=1)."""
+
+from __future__ import annotations
+
+import pytest
+
+import sandbash.interp.evaluator as evaluator_module
+from sandbash import Bash, Policy
+from sandbash.interp import compiler
+
+SCRIPTS: dict[str, str] = {
+    "literal-words": "for i in 1 2 3; do echo a 'b c' \"d\" e\\ f; done",
+    "param-words": 'x="a  b"; for i in 1 2; do echo $x "$x" ${x}z "$i-$x"; done',
+    "glob-words": "touch /tmp/g1 /tmp/g2; for i in 1 2; do echo /tmp/g*; echo '/tmp/g*' /tmp/g[12]; done",
+    "brackets-not-glob": "for i in 1 2; do [ $i -lt 2 ] && echo lt || echo ge; done",
+    "arith-words": 'for ((i=0;i<3;i++)); do echo $((i*2)) $[i+1] "$((i))"; done',
+    "assign-shapes": (
+        "for i in 1 2 3; do a=$i; b+=x$i; c[i]=$((i*i)); d=${c[i]}; declare -A m; m[k$i]=$i; done;"
+        ' echo "$a $b ${c[*]} $d ${m[k2]}"'
+    ),
+    "assign-errors": ("readonly R=1; f() { R=2; echo after $?; x=$((1/0)); echo not; }; f; f; echo end $?"),
+    "integer-var": "declare -i n; for i in 1 2; do n=i+3; echo $n; done",
+    "declaration-words": (
+        'f() { local v=$1 w="$2"; declare -A m=([a]=1); local -a arr=(1 2); echo $v $w ${m[a]} ${#arr[@]}; };'
+        " f 1 'x y'; f 2 z"
+    ),
+    "arrayref-args": "a=(1 2 3); for i in 1 2; do unset 'a[0]'; declare -p a; done; x=([1]=q); unset x[1]; declare -p x",
+    "let-and-test": "n=0; while [ $n -lt 5 ]; do let n++; let 'm = n * 2'; test $m -gt 4 && echo $m; done",
+    "dparen": "for ((i=0;i<4;i++)); do (( i % 2 )) && echo odd $i; (( j += i )); done; echo $j",
+    "dparen-errors": "for i in 1 2; do (( 1/0 )); echo s=$?; (( x = )); echo t=$?; done",
+    "cond": (
+        "for s in abc xyz; do [[ $s == a* ]] && echo yes $s; [[ $s =~ ^(x)(y) ]] && echo ${BASH_REMATCH[2]};"
+        " [[ -n $s && $s != q ]] || echo no; done"
+    ),
+    "cond-errors": "for i in 1 2; do [[ 1 -eq 1/0 ]]; echo c=$?; done",
+    "and-or": "for i in 1 2 3; do false && echo a || echo b && echo c; true || echo d; done",
+    "if-elif-else": (
+        "for i in 0 1 2; do if [ $i = 0 ]; then echo zero; elif (( i == 1 )); then echo one; else echo other; fi; done"
+    ),
+    "case": "for w in a.txt b.sh c; do case $w in *.txt) echo text;; *.sh) echo sh;& c) echo fall;; *) echo none;; esac; done",
+    "nested-loops-break": (
+        "for i in 1 2 3; do for j in a b c; do [ $j = b ] && continue; [ $i = 2 ] && break 2; echo $i$j; done; done"
+    ),
+    "while-until": "i=0; until (( i >= 3 )); do echo u$i; ((i++)); done; while read -r l; do echo r$l; done <<< $'1\\n2'",
+    "functions-recursion": (
+        "fib() { local n=$1; if (( n < 2 )); then echo $n; return; fi;"
+        " echo $(( $(fib $((n-1))) + $(fib $((n-2))) )); }; fib 7"
+    ),
+    "return-status": "f() { [ $1 = a ] && return 3; return 0; }; for x in a b a; do f $x; echo $?; done",
+    "positional": 'f() { echo $# "$@" "$*"; shift; echo "$1"; }; for i in 1 2; do f a "b c" $i; done',
+    "set-e-in-loop": "set -e; f() { false; echo no; }; for i in 1 2; do echo $i; if f; then :; fi; done; false; echo never",
+    "set-e-andor": "set -e; for i in 1 2; do false || echo ok$i; true && false || echo x$i; done; echo end",
+    "set-x-toggled": "for i in 1 2 3; do [ $i = 2 ] && set -x; echo $i; x=$i; ((i)); [[ $i ]]; done; set +x",
+    "set-u": "set -u; f() { echo $1; echo ${nope}; echo after; }; f a; echo $?",
+    "set-k": "f() { echo ${v:-none}; }; for i in 1 2; do [ $i = 2 ] && set -k; f v=$i; done",
+    "set-n-late": "for i in 1 2; do echo $i; done; set -n; for i in 1 2; do echo no; done",
+    "debug-trap-late": "for i in 1 2 3; do [ $i = 2 ] && trap 'echo dbg' DEBUG; x=$i; done; trap - DEBUG; echo $x",
+    "err-trap": "trap 'echo err $?' ERR; for i in 1 2; do false; (( 0 )); [[ a = b ]]; done",
+    "return-trap": "f() { trap 'echo ret' RETURN; :; }; for i in 1 2; do f; done",
+    "exit-in-loop": "for i in 1 2 3; do [ $i = 2 ] && exit 7; echo $i; done",
+    "procsubs": "for i in 1 2; do cat <(echo p$i); read -r v < <(echo q$i); echo $v; x=<(echo z); done",
+    "cmdsubs-status": "for i in 1 2; do x=$(exit 3); echo $?; y=$(echo a)$(false); echo $? $y; done",
+    "empty-expansion": "e=; for i in 1 2; do $e; echo $?; $e x=1; done",
+    "globbing-options": "touch /tmp/q1; for o in nullglob failglob; do shopt -s $o; echo /tmp/zz*; shopt -u $o; done",
+    "ifs": "IFS=:; for i in 1 2; do v=a:b; echo $v; set -- $v; echo $#; done",
+    "alias-in-function": "shopt -s expand_aliases; alias hi='echo hi'; f() { hi; }; f; f",
+    "redefine-function": "f() { echo one; }; for i in 1 2 3; do f; [ $i = 2 ] && f() { echo two; }; done",
+    "builtin-overridden": "for i in 1 2; do echo $i; [ $i = 1 ] && echo() { printf 'E:%s\\n' \"$*\"; }; done; unset -f echo",
+    "eval-in-loop": "for i in 1 2 3; do eval \"v$i=\\$i\"; eval 'for j in a; do echo $j$i; done'; done; echo $v3",
+    "select-like-read": "printf '1\\n2\\n' | while read -r n; do case $n in 1) echo one;; *) echo $n;; esac; done",
+    "subshell-loop": "for i in 1 2; do (x=$i; for j in a b; do echo $x$j; done); done",
+    "pipestatus": "for i in 1 2; do (( 0 )); echo ${PIPESTATUS[@]}; x=1; echo ${PIPESTATUS[@]}; done",
+    "lineno": "for i in 1 2; do\n  echo $LINENO\n  x=$LINENO; echo $x\ndone",
+    "bash-command": "trap 'echo \"[$BASH_COMMAND]\"' ERR; for i in 1 2; do false $i; done",
+}
+
+
+def _run(script: str, walker: bool, policy: Policy | None = None) -> tuple[str, str, int]:
+    saved = evaluator_module.TREE_WALKER
+    evaluator_module.TREE_WALKER = walker
+    try:
+        result = Bash(policy=policy).exec(script)
+    finally:
+        evaluator_module.TREE_WALKER = saved
+    return result.stdout, result.stderr, result.exit_code
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_compiled_equals_walker(name: str) -> None:
+    script = SCRIPTS[name]
+    assert _run(script, walker=False) == _run(script, walker=True)
+
+
+def test_policy_decides_compiled_commands_as_walked() -> None:
+    """A refused command in a loop is refused each time, compiled or not; its arguments'
+    substitutions never run."""
+    policy = Policy(deny=["rm"])
+    script = "touch /tmp/k; for i in 1 2 3; do rm /tmp/k$(echo ran >&2); echo $?; done; ls /tmp/k"
+    walked = _run(script, walker=True, policy=policy)
+    assert _run(script, walker=False, policy=policy) == walked
+    assert "ran" not in walked[1]
+    assert walked[0].split("\n")[:3] == ["126", "126", "126"]
+
+
+@pytest.fixture
+def compiling(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compiling on, whatever SANDBASH_TREE_WALKER says (CI runs this file with it set too)."""
+    monkeypatch.setattr(evaluator_module, "TREE_WALKER", False)
+
+
+@pytest.mark.usefixtures("compiling")
+def test_bodies_compile_the_second_time() -> None:
+    """A body that runs once stays with the walker; the second run compiles it; a loop's body is
+    compiled as the loop starts."""
+    seen: list[compiler.Compiler] = []
+    original = compiler.Compiler.__init__
+
+    def spy(self: compiler.Compiler, ev: object) -> None:
+        original(self, ev)  # type: ignore[arg-type]
+        seen.append(self)
+
+    compiler.Compiler.__init__ = spy  # type: ignore[method-assign]
+    try:
+        Bash().exec("f() { echo once; }; f; g() { echo twice; }; g; g; for i in 1; do :; done")
+    finally:
+        compiler.Compiler.__init__ = original  # type: ignore[method-assign]
+    assert seen, "the shell made no compiler"
+    main = seen[0]
+    compiled = [node for node, _ in main.codes.values()]
+    texts = {len(node.items) for node in compiled}
+    assert len(compiled) == 2  # g's body (second call) and the for loop's body; not f's
+    assert texts == {1}
+
+
+@pytest.mark.usefixtures("compiling")
+def test_cache_is_bounded() -> None:
+    """A script that keeps making new loops (eval) cannot grow the cache without bound."""
+    bash = Bash()
+    compilers: list[compiler.Compiler] = []
+    original = compiler.Compiler.__init__
+
+    def spy(self: compiler.Compiler, ev: object) -> None:
+        original(self, ev)  # type: ignore[arg-type]
+        compilers.append(self)
+
+    compiler.Compiler.__init__ = spy  # type: ignore[method-assign]
+    try:
+        n = compiler._CACHE_MAX + 500
+        result = bash.exec(f"for ((k=0;k<{n};k++)); do eval 'for j in 1; do x=$j; done'; done; echo $x")
+    finally:
+        compiler.Compiler.__init__ = original  # type: ignore[method-assign]
+    assert result.stdout == "1\n"
+    main = compilers[0]
+    assert len(main.codes) <= compiler._CACHE_MAX
+    assert len(main.seen) <= compiler._CACHE_MAX
+
+
+@pytest.mark.usefixtures("compiling")
+def test_sessions_keep_compiled_functions_correct_across_turns() -> None:
+    """A session's shell keeps its compiled bodies between exec calls; a function redefined in a
+    later turn runs its new body."""
+    session = Bash().session()
+    assert session.exec("f() { echo v1 $1; }; for i in 1 2; do f $i; done").stdout == "v1 1\nv1 2\n"
+    assert session.exec("for i in 3; do f $i; done; f() { echo v2; }; f; f").stdout == "v1 3\nv2\nv2\n"
