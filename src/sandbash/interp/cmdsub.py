@@ -33,9 +33,10 @@ if TYPE_CHECKING:
 _SUBSHELL_VARIES = frozenset({"RANDOM", "SRANDOM", "BASHPID", "BASH_SUBSHELL"})
 _BUILTINS = ("echo", "printf")
 
-# per body: the variable names its words read, or None when it cannot run in place; keyed by the
-# node's id (the node is held with it, so the id is not reused while it is remembered)
-_PLANS: dict[int, tuple[A.CommandList, tuple[str, ...] | None]] = {}
+# per body that can run in place: the variable names its words read; keyed by the node's id (the
+# node is held with it, so the id is not reused while it is remembered). A body that cannot is not
+# remembered (it would hold a large tree alive): _examine rejects most at their first item.
+_PLANS: dict[int, tuple[A.CommandList, tuple[str, ...]]] = {}
 _PLANS_MAX = 4096
 
 
@@ -44,9 +45,10 @@ def _plan(body: A.CommandList) -> tuple[str, ...] | None:
     if hit is not None and hit[0] is body:
         return hit[1]
     names = _examine(body)
-    if len(_PLANS) >= _PLANS_MAX:
-        _PLANS.clear()
-    _PLANS[id(body)] = (body, names)
+    if names is not None:
+        if len(_PLANS) >= _PLANS_MAX:
+            _PLANS.clear()
+        _PLANS[id(body)] = (body, names)
     return names
 
 
