@@ -275,19 +275,28 @@ class Evaluator:
         if self.state.opts["xtrace"]:
             self.ex.xtrace_line(f"(( {word.text.lstrip()} ))")  # (bash keeps trailing blanks)
         try:
-            parts = word.parts
-            if len(parts) == 1 and type(parts[0]) is A.Lit:
-                return self.sh.arith_eval(parts[0].text)  # nothing to expand first
-            return self.expander.arith(word)
-        except ArithError as e:
+            return self._arith_value(word)()
+        except (ArithError, ExpansionError) as e:
+            self._arith_part_failed(e)
+            return None
+
+    def _arith_value(self, word: A.Word | None, default: int = 1) -> Callable[[], int]:
+        """A part of `for ((;;))` as a callable, chosen once (an empty part is `default`)."""
+        if word is None:
+            return lambda: default
+        parts = word.parts
+        if len(parts) == 1 and type(parts[0]) is A.Lit:
+            return partial(self.sh.arith_eval, parts[0].text)  # nothing to expand first
+        return partial(self.expander.arith, word)
+
+    def _arith_part_failed(self, e: ArithError | ExpansionError) -> None:
+        """A part of `for ((;;))` failed: reported; the loop ends with status 1."""
+        if isinstance(e, ArithError):
             self.sh.error(f"((: {e.render()}")
-            return None
-        except ArithAssignError as e:
+        elif isinstance(e, ArithAssignError):  # (an ExpansionError of its own kind: reported, not fatal)
             self.sh.error(e.message)
-            return None
-        except ExpansionError as e:
+        else:
             self.expansion_failed(e)
-            return None
 
     def _exec_arith_for(self, node: A.ArithFor) -> int:
         st = self.state
@@ -297,10 +306,20 @@ class Evaluator:
             return 1
         status = 0
         run_body = self.body_code(node.body)
+        cond_value = self._arith_value(node.cond)
+        step_value = self._arith_value(node.step)
+        opts = st.opts
         with self.loop_frame() as loop:
             while True:
                 loop.tick()
-                cond = self._arith_or_error(node.cond)
+                if st.traps or opts["xtrace"]:
+                    cond = self._arith_or_error(node.cond)  # (the DEBUG trap and the trace first)
+                else:
+                    try:
+                        cond = cond_value()
+                    except (ArithError, ExpansionError) as e:
+                        self._arith_part_failed(e)
+                        cond = None
                 if cond is None:
                     status = 1
                     break
@@ -312,7 +331,15 @@ class Evaluator:
                     status = loop.caught(e)
                     if e.breaks:
                         break
-                if self._arith_or_error(node.step) is None:
+                if st.traps or opts["xtrace"]:
+                    step = self._arith_or_error(node.step)
+                else:
+                    try:
+                        step = step_value()
+                    except (ArithError, ExpansionError) as e:
+                        self._arith_part_failed(e)
+                        step = None
+                if step is None:
                     status = 1
                     break
         st.last_status = status
