@@ -57,6 +57,12 @@ def _after_line(text: str, n: int) -> str | None:
 
 _ARITH_SLOTS = frozenset(("_arith", "_slot_arith"))
 
+# Shell.release: the parts of a shell (cmdsub.py adds an executor of its own), and their slots that
+# can lead back to the shell or another part (per class: the names among its slots)
+_PARTS = ("va", "rd", "ex", "pr", "ev", "_inplace_ex")
+_LINK_NAMES = frozenset(("sh", "expander", "va", "rd", "ex", "pr", "ev", "comp"))
+_LINKS: dict[type, tuple[str, ...]] = {}
+
 # what builtins and the expansion environment ask a shell for, and the part whose method answers
 _FACADE: dict[str, str] = {
     "lookup": "va",
@@ -183,11 +189,15 @@ class Shell:
         Only for a shell nothing else can still hold: one that started no process (ShellState and
         what it holds are left alone)."""
         own = self.__dict__
-        for key in ("va", "rd", "ex", "pr", "ev"):
+        for key in _PARTS:
             part = own.get(key)
-            for name in getattr(type(part), "__slots__", ()):
-                if hasattr(part, name):
-                    delattr(part, name)
+            if part is not None:
+                cls = type(part)
+                links = _LINKS.get(cls)
+                if links is None:
+                    links = _LINKS[cls] = tuple(n for n in getattr(cls, "__slots__", ()) if n in _LINK_NAMES)
+                for name in links:
+                    setattr(part, name, None)
         own.clear()
 
     # ------------------------------------------------------------ set-up
