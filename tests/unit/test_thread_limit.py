@@ -63,3 +63,27 @@ def test_max_threads_in_a_pipeline_stage_ends_the_run_at_once(script: str) -> No
         Bash(limits=limits).exec(script)
     assert got.value.limit == "max_threads"
     assert "reached" not in got.value.result.stdout + got.value.result.stderr
+
+
+# Any limit a stage hits ends the run as soon: the parent used to re-raise it only after its own
+# last stage (here a `sleep 5` that then wrote `reached`).
+_STAGE_LIMITS = [
+    ("while :; do :; done", "max_loop_iterations", {"max_loop_iterations": 100}),
+    ("f() { f; }; f", "max_call_depth", {"max_call_depth": 20}),
+    ("x=$(printf %2000s)", "max_string_length", {"max_string_length": 1000}),
+    ("echo {1..5000}", "max_brace_expansion_results", {"max_brace_expansion_results": 100}),
+    ("a=(); while :; do a+=(x); done", "max_array_elements", {"max_array_elements": 50}),
+    ("x=$( x=$( x=$( x=$(:) ) ) )", "max_substitution_depth", {"max_substitution_depth": 2}),
+]
+_SHAPES = ["({}) | {{ sleep 5; echo reached; }}", ": | {{ {}; }} | {{ sleep 5; echo reached; }}"]
+
+
+@pytest.mark.parametrize("shape", _SHAPES)
+@pytest.mark.parametrize(("stage", "limit", "bound"), _STAGE_LIMITS)
+def test_a_limit_in_a_pipeline_stage_ends_the_run_at_once(
+    stage: str, limit: str, bound: dict[str, int], shape: str
+) -> None:
+    with pytest.raises(ExecutionLimitError) as got:
+        Bash(limits=Limits().with_overrides(timeout=20, **bound)).exec(shape.format(stage))
+    assert got.value.limit == limit
+    assert "reached" not in got.value.result.stdout
