@@ -43,9 +43,11 @@ if TYPE_CHECKING:
 
 Code = Callable[[], int]
 
-# bodies remembered (seen once, or compiled) per shell; past this the cache starts again, so that a
-# script that evals new loops forever cannot grow it without bound
+# bodies remembered per shell, and the commands in the compiled ones (the cache holds their syntax
+# trees alive): past either, the cache starts again, so that a script that evals new loops forever
+# cannot make it hold more than this much
 _CACHE_MAX = 2048
+_WEIGHT_MAX = 20_000
 
 
 class Plan:
@@ -68,22 +70,25 @@ class Compiler:
     """One shell's compiled bodies. `code(node)` is the closure for a command list the second
     time it is asked for (None the first time: a body that runs once is walked)."""
 
-    __slots__ = ("ev", "seen", "codes")
+    __slots__ = ("ev", "seen", "codes", "weight")
 
     def __init__(self, ev: Evaluator) -> None:
         self.ev = ev
-        self.seen: dict[int, A.CommandList] = {}
+        # ids of bodies run once: not the nodes (a reused id only compiles a body one run early)
+        self.seen: set[int] = set()
+        # the node is held with its code: its id cannot be reused while the code is remembered
         self.codes: dict[int, tuple[A.CommandList, Code]] = {}
+        self.weight = 0  # commands translated into the remembered codes
 
     def code(self, node: A.CommandList) -> Code | None:
         key = id(node)
         hit = self.codes.get(key)
         if hit is not None and hit[0] is node:
             return hit[1]
-        if self.seen.get(key) is not node:
+        if key not in self.seen:
             if len(self.seen) >= _CACHE_MAX:
                 self.seen.clear()
-            self.seen[key] = node  # (held: its id cannot be reused while it is remembered)
+            self.seen.add(key)
             return None
         return self.compiled(node)
 
@@ -93,8 +98,9 @@ class Compiler:
         hit = self.codes.get(key)
         if hit is not None and hit[0] is node:
             return hit[1]
-        if len(self.codes) >= _CACHE_MAX:
+        if len(self.codes) >= _CACHE_MAX or self.weight >= _WEIGHT_MAX:
             self.codes.clear()
+            self.weight = 0
         code = self.command_list(node)
         self.codes[key] = (node, code)
         return code
@@ -126,6 +132,7 @@ class Compiler:
         return self.command(cmd)
 
     def command(self, cmd: A.Command) -> Code:
+        self.weight += 1
         t = type(cmd)
         if t is A.SimpleCommand:
             return self.simple(cmd)  # type: ignore[arg-type]

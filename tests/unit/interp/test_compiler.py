@@ -162,6 +162,31 @@ def test_cache_is_bounded() -> None:
 
 
 @pytest.mark.usefixtures("compiling")
+def test_cache_holds_a_bounded_number_of_commands() -> None:
+    """The cache holds the syntax trees of the bodies it compiled: big bodies made by eval, one
+    after another, are let go once the commands held pass the bound."""
+    compilers: list[compiler.Compiler] = []
+    original = compiler.Compiler.__init__
+
+    def spy(self: compiler.Compiler, ev: object) -> None:
+        original(self, ev)  # type: ignore[arg-type]
+        compilers.append(self)
+
+    body = "; ".join(f"x{i}=$j" for i in range(500))
+    compiler.Compiler.__init__ = spy  # type: ignore[method-assign]
+    try:
+        script = f"for ((k=0;k<100;k++)); do eval 'for j in 1 2; do {body}; done'; done; echo $x499"
+        result = Bash().exec(script)
+    finally:
+        compiler.Compiler.__init__ = original  # type: ignore[method-assign]
+    assert result.stdout == "2\n"
+    main = compilers[0]
+    held = sum(len(node.items) for node, _ in main.codes.values())
+    assert held <= compiler._WEIGHT_MAX + 500
+    assert main.weight <= compiler._WEIGHT_MAX + 500
+
+
+@pytest.mark.usefixtures("compiling")
 def test_sessions_keep_compiled_functions_correct_across_turns() -> None:
     """A session's shell keeps its compiled bodies between exec calls; a function redefined in a
     later turn runs its new body."""
