@@ -43,11 +43,12 @@ if TYPE_CHECKING:
 
 Code = Callable[[], int]
 
-# bodies remembered per shell, and the commands in the compiled ones (the cache holds their syntax
-# trees alive): past either, the cache starts again, so that a script that evals new loops forever
-# cannot make it hold more than this much
+# bodies remembered per shell, and the size of the syntax trees the compiled ones keep alive (their
+# text, 64 per node): past either, the cache starts again, so that a script that evals new (or
+# huge) loops forever cannot make it hold more than about this much
 _CACHE_MAX = 2048
-_WEIGHT_MAX = 20_000
+_WEIGHT_MAX = 8 << 20
+_NODE_WEIGHT = 64
 
 
 class Plan:
@@ -78,7 +79,7 @@ class Compiler:
         self.seen: set[int] = set()
         # the node is held with its code: its id cannot be reused while the code is remembered
         self.codes: dict[int, tuple[A.CommandList, Code]] = {}
-        self.weight = 0  # commands translated into the remembered codes
+        self.weight = 0  # the size of what the remembered codes hold (_tree_size)
 
     def code(self, node: A.CommandList) -> Code | None:
         key = id(node)
@@ -103,6 +104,7 @@ class Compiler:
             self.weight = 0
         code = self.command_list(node)
         self.codes[key] = (node, code)
+        self.weight += _tree_size(node)
         return code
 
     # ------------------------------------------------------------ translation
@@ -132,7 +134,6 @@ class Compiler:
         return self.command(cmd)
 
     def command(self, cmd: A.Command) -> Code:
-        self.weight += 1
         t = type(cmd)
         if t is A.SimpleCommand:
             return self.simple(cmd)  # type: ignore[arg-type]
@@ -421,6 +422,19 @@ class Compiler:
             return out
 
         return argv
+
+
+def _tree_size(node: object) -> int:
+    """About how much a syntax tree holds: its strings' lengths and _NODE_WEIGHT per node."""
+    t = type(node)
+    if t is str:
+        return len(node)  # type: ignore[arg-type]
+    if t is tuple or t is list:
+        return sum(map(_tree_size, node))  # type: ignore[call-overload]
+    slots = getattr(t, "__slots__", None)
+    if not slots or t.__module__ != A.__name__:
+        return 8
+    return _NODE_WEIGHT + sum(_tree_size(getattr(node, name, None)) for name in slots)
 
 
 def _guarded(ev: Evaluator, code: Code) -> Code:

@@ -172,7 +172,7 @@ def test_cache_holds_a_bounded_number_of_commands() -> None:
         original(self, ev)  # type: ignore[arg-type]
         compilers.append(self)
 
-    body = "; ".join(f"x{i}=$j" for i in range(500))
+    body = "; ".join(f"x{i}=$j" for i in range(500)) + "; y='" + "z" * 200_000 + "'"
     compiler.Compiler.__init__ = spy  # type: ignore[method-assign]
     try:
         script = f"for ((k=0;k<100;k++)); do eval 'for j in 1 2; do {body}; done'; done; echo $x499"
@@ -181,9 +181,10 @@ def test_cache_holds_a_bounded_number_of_commands() -> None:
         compiler.Compiler.__init__ = original  # type: ignore[method-assign]
     assert result.stdout == "2\n"
     main = compilers[0]
-    held = sum(len(node.items) for node, _ in main.codes.values())
-    assert held <= compiler._WEIGHT_MAX + 500
-    assert main.weight <= compiler._WEIGHT_MAX + 500
+    held = sum(compiler._tree_size(node) for node, _ in main.codes.values())
+    one = compiler._tree_size(next(iter(main.codes.values()))[0])
+    assert held <= compiler._WEIGHT_MAX + one
+    assert held == main.weight
 
 
 @pytest.mark.usefixtures("compiling")
