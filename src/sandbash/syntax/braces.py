@@ -7,14 +7,21 @@ opaque atoms that travel inside the alternatives. `{a,b}` becomes `Brace`,
 
 from __future__ import annotations
 
+import functools
 import re
 
 from . import ast as A
 
 Atom = str | A.Part  # a one-character str is an unquoted literal character
 
-_SEQ_INT = re.compile(r"([-+]?\d+)\.\.([-+]?\d+)(?:\.\.([-+]?\d+))?")
-_SEQ_CHAR = re.compile(r"([^\\])\.\.([^\\])(?:\.\.([-+]?\d+))?")
+
+@functools.cache
+def _seq_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """({1..9..2}, {a..z}): compiled when a brace first looks like a sequence (~0.3 ms of every start)."""
+    return (
+        re.compile(r"([-+]?\d+)\.\.([-+]?\d+)(?:\.\.([-+]?\d+))?"),
+        re.compile(r"([^\\])\.\.([^\\])(?:\.\.([-+]?\d+))?"),
+    )
 
 
 def brace_parts(parts: list[A.Part]) -> list[A.Part]:
@@ -146,10 +153,13 @@ def _top_commas(atoms: list[Atom], scan: _Scan, lo: int, hi: int) -> list[int]:
 
 
 def _sequence(text: str) -> A.BraceSeq | None:
-    m = _SEQ_INT.fullmatch(text)
+    if ".." not in text:
+        return None
+    seq_int, seq_char = _seq_patterns()
+    m = seq_int.fullmatch(text)
     if m:
         return A.BraceSeq(m.group(1), m.group(2), m.group(3))
-    m = _SEQ_CHAR.fullmatch(text)
+    m = seq_char.fullmatch(text)
     if m and m.group(1).isascii() and m.group(2).isascii() and m.group(1).isalpha() and m.group(2).isalpha():
         return A.BraceSeq(m.group(1), m.group(2), m.group(3))
     return None
