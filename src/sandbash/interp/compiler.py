@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
+from ..expand.pattern import compile_pattern
 from ..expand.words import literal_text, plain_literal
 from ..shvars.vars import ArrayRefArg, is_array_ref_text
 from ..syntax import ast as A
@@ -38,6 +39,7 @@ from .executor import arrayref_args
 from .variables import AssignError
 
 if TYPE_CHECKING:
+    from ..expand.words import Expander
     from .evaluator import Evaluator
     from .executor import Executor
 
@@ -71,7 +73,7 @@ class Compiler:
     """One shell's compiled bodies. `code(node)` is the closure for a command list the second
     time it is asked for (None the first time: a body that runs once is walked)."""
 
-    __slots__ = ("ev", "seen", "codes", "weight")
+    __slots__ = ("ev", "seen", "codes", "weight", "cases")
 
     def __init__(self, ev: Evaluator) -> None:
         self.ev = ev
@@ -80,6 +82,7 @@ class Compiler:
         # the node is held with its code: its id cannot be reused while the code is remembered
         self.codes: dict[int, tuple[A.CommandList, Code]] = {}
         self.weight = 0  # the size of what the remembered codes hold (_tree_size)
+        self.cases: dict[int, tuple[A.Case, tuple[tuple[CaseTest, ...], ...]]] = {}
 
     def code(self, node: A.CommandList) -> Code | None:
         key = id(node)
@@ -106,6 +109,18 @@ class Compiler:
         self.codes[key] = (node, code)
         self.weight += _tree_size(node)
         return code
+
+    def case_tests(self, node: A.Case) -> tuple[tuple[CaseTest, ...], ...]:
+        """The tests of a `case` command's patterns, made once (see case_tests)."""
+        key = id(node)
+        hit = self.cases.get(key)
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        if len(self.cases) >= _CACHE_MAX:
+            self.cases.clear()
+        tests = case_tests(self.ev.expander, node)
+        self.cases[key] = (node, tests)
+        return tests
 
     # ------------------------------------------------------------ translation
 
@@ -422,6 +437,50 @@ class Compiler:
             return out
 
         return argv
+
+
+CaseTest = Callable[[str, bool, bool], object]
+"""One pattern of a `case` item: whether it matches the subject, given nocasematch and extglob as
+they are when the command runs; a pattern that must be expanded may raise the expansion's error."""
+
+
+def case_tests(expander: Expander, node: A.Case) -> tuple[tuple[CaseTest, ...], ...]:
+    """The tests of a `case` command's patterns, item by item (Evaluator._exec_case runs them).
+    A plain word needs no expansion: `*` matches anything, text without pattern characters is
+    compared as it is (unless nocasematch), other unquoted text is its own pattern; any other
+    word is expanded into a pattern as the command runs."""
+    return tuple(tuple(_case_test(expander, pat) for pat in item.patterns) for item in node.items)
+
+
+def _case_test(expander: Expander, pat: A.Word) -> CaseTest:
+    parts = pat.parts
+    if len(parts) == 1 and type(parts[0]) is A.Lit:
+        text = parts[0].text
+        if text == "*":
+            return _any
+        if not ("*" in text or "?" in text or "[" in text or "\\" in text or "(" in text):
+
+            def same(subject: str, nocase: bool, extglob: bool) -> object:
+                if nocase:
+                    return compile_pattern(text, extglob, nocase).fullmatch(subject)
+                return subject == text
+
+            return same
+
+        def glob(subject: str, nocase: bool, extglob: bool) -> object:
+            return compile_pattern(text, extglob, nocase).fullmatch(subject)
+
+        return glob
+    pattern = expander.pattern
+
+    def expanded(subject: str, nocase: bool, extglob: bool) -> object:
+        return compile_pattern(pattern(pat), extglob, nocase).fullmatch(subject)
+
+    return expanded
+
+
+def _any(subject: str, nocase: bool, extglob: bool) -> object:
+    return True
 
 
 def _tree_size(node: object) -> int:

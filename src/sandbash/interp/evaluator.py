@@ -9,13 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
-from ..expand.pattern import compile_pattern
 from ..limits import LimitExceeded, LimitKind
 from ..shvars.vars import NAMEREF, Scope
 from ..switches import TREE_WALKER
 from ..syntax import ast as A
 from .builtin_table import SPECIAL
-from .compiler import Compiler
+from .compiler import Compiler, case_tests
 from .conds import eval_cond
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .jobs import child_exited, fresh_table
@@ -370,41 +369,23 @@ class Evaluator:
         extglob = st.shopts["extglob"]
         status = 0
         items = node.items
+        comp = self.comp
+        tests = comp.case_tests(node) if comp is not None else case_tests(self.expander, node)
         i = 0
         matched = False
         while i < len(items):
             item = items[i]
             if not matched:
                 hit = False
-                for pat in item.patterns:
-                    parts = pat.parts
-                    if len(parts) == 1 and type(parts[0]) is A.Lit:
-                        # a plain word: `*)` or text compared as it is, without a pattern
-                        text = parts[0].text
-                        if text == "*":
-                            hit = True
-                            break
-                        if not nocase and not (
-                            "*" in text or "?" in text or "[" in text or "\\" in text or "(" in text
-                        ):
-                            if subject == text:
-                                hit = True
-                                break
-                            continue
-                        # an unquoted word is its own pattern text
-                        if compile_pattern(text, extglob, nocase).fullmatch(subject):
-                            hit = True
-                            break
-                        continue
+                for test in tests[i]:
                     try:
-                        ptext = self.expander.pattern(pat)
+                        if test(subject, nocase, extglob):
+                            hit = True
+                            break
                     except ExpansionError as e:
                         return self.expansion_failed(e)
                     except ArithError as e:
                         return self.expansion_failed(ExpansionError(e.render(), 1))
-                    if compile_pattern(ptext, extglob, nocase).fullmatch(subject):
-                        hit = True
-                        break
                 if not hit:
                     i += 1
                     continue
