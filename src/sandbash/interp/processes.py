@@ -618,18 +618,27 @@ class Processes:
     def wait_all_jobs(self) -> None:
         """The script is over. `bash -c` exits without waiting for its background jobs: jobs asleep
         are dropped at once (the run's end stops them), jobs still working get a short grace so that
-        output they are about to write belongs to the run."""
-        budget = self.sh.rt.budget
+        output they are about to write belongs to the run. The grace starts again whenever a job
+        started since is working: jobs that keep starting jobs (a fork bomb) run on until the limit
+        they reach, however slow the host, and never end quietly when a grace is over."""
+        rt = self.sh.rt
+        budget = rt.budget
         budget.script_over = True
+        newest = rt.last_pid()  # pids are given out in order: a higher one started since
         end = time.monotonic() + min(JOB_GRACE, max(budget.remaining(), 0.0))
         while True:
             busy = [
                 j
-                for j in list(self.sh.rt.live.values())  # (a subshell's jobs too)
+                for j in list(rt.live.values())  # (a subshell's jobs too)
                 if not j.done.is_set() and not (j.budget is not None and j.budget.idle > 0)
             ]
             now = time.monotonic()
-            if not busy or now > end:
+            if not busy:
+                return
+            latest = max(j.pid for j in busy)
+            if latest > newest:  # (past the deadline, the wait below ends the run with `timeout`)
+                newest, end = latest, now + JOB_GRACE
+            elif now > end:
                 return
             # a short wait, then the list again: a job may have gone to sleep meanwhile
             busy[0].wait(budget, 0.01, until=min(end, now + 0.01))
