@@ -22,3 +22,29 @@ def test_plugins_declared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert cli._plugins_declared("sandbash.test-group-nobody-declares") is False
     (dist / "entry_points.txt").write_text("[sandbash.test-group]\nx = y:z\n")
     assert cli._plugins_declared("sandbash.test-group") is True
+
+
+def test_plugins_declared_edges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the quick look cannot read answers True (importlib.metadata decides); what it can
+    read and finds nothing in is skipped."""
+    group = "sandbash.test-group-nobody-declares"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "file.dist-info").write_text("not a directory")  # (no entry_points.txt inside)
+    (empty / "noentry.dist-info").mkdir()
+    (empty / "dir.egg-info" / "entry_points.txt").mkdir(parents=True)  # a directory, unreadable
+    monkeypatch.setattr("sys.path", [str(empty), str(tmp_path / "missing")])
+    assert cli._plugins_declared(group) is False
+    zipped = tmp_path / "lib.zip"
+    zipped.write_bytes(b"PK")
+    monkeypatch.setattr("sys.path", [str(empty), str(zipped)])
+    assert cli._plugins_declared(group) is True
+    egg = tmp_path / "thing.egg"
+    egg.mkdir()
+    monkeypatch.setattr("sys.path", [str(egg)])
+    assert cli._plugins_declared(group) is True
+    cased = tmp_path / "cased"
+    (cased / "Upper-1.0.DIST-INFO").mkdir(parents=True)
+    (cased / "Upper-1.0.DIST-INFO" / "entry_points.txt").write_bytes(b"[x]\n[" + group.encode() + b"]\n")
+    monkeypatch.setattr("sys.path", [str(cased)])
+    assert cli._plugins_declared(group) is True
