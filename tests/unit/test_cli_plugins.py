@@ -48,3 +48,25 @@ def test_plugins_declared_edges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     (cased / "Upper-1.0.DIST-INFO" / "entry_points.txt").write_bytes(b"[x]\n[" + group.encode() + b"]\n")
     monkeypatch.setattr("sys.path", [str(cased)])
     assert cli._plugins_declared(group) is True
+
+
+@pytest.mark.parametrize("declared", [True, False])
+def test_the_cli_builds_through_new_bash_only_when_plugins_are_declared(
+    declared: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """new_bash (which reads the plugins with importlib.metadata) is imported and used only when the
+    quick look finds a declaration; otherwise the CLI builds a plain Bash."""
+    from sandbash import Bash
+    from sandbash.agent import sandbox
+
+    made: list[str] = []
+
+    def recording_new_bash(**kw: object) -> Bash:
+        made.append("new_bash")
+        return Bash(**kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sandbox, "new_bash", recording_new_bash)
+    monkeypatch.setattr(cli, "_plugins_declared", lambda: declared)
+    bash = cli._build(cli._parse_ours(["--cwd", "/tmp"]))
+    assert made == (["new_bash"] if declared else [])
+    assert bash.exec("pwd").stdout == "/tmp\n"

@@ -15,7 +15,6 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..agent.sandbox import new_bash
 from ..api import Bash
 from ..config import build_filesystem as build_filesystem
 from ..config import parse_limit, start_cwd
@@ -468,7 +467,11 @@ def _build(args: SimpleNamespace) -> Bash:
         raise _UsageError(f"--policy: {e}") from None
     cwd = start_cwd(args.cwd, args.root)
     # scanning the installed packages with importlib.metadata costs ~40 ms: only when one declares commands
-    make = new_bash if _plugins_declared() else Bash
+    make: Callable[..., Bash] = Bash
+    if _plugins_declared():
+        from ..agent.sandbox import new_bash
+
+        make = new_bash
     host = _host(args)
     try:
         bash = make(limits=limits, cwd=cwd, fs=fs, network=network, policy=policy, host=host)
