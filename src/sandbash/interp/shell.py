@@ -57,9 +57,9 @@ def _after_line(text: str, n: int) -> str | None:
 
 _ARITH_SLOTS = frozenset(("_arith", "_slot_arith"))
 
-# Shell.release: the parts of a shell (cmdsub.py adds an executor of its own), and their slots that
-# can lead back to the shell or another part (per class: the names among its slots)
-_PARTS = ("va", "rd", "ex", "pr", "ev", "_inplace_ex")
+# Shell.release: the parts of a shell, and their slots that can lead back to the shell or another
+# part (per class: the names among its slots)
+_PARTS = ("va", "rd", "ex", "pr", "ev")
 _LINK_NAMES = frozenset(("sh", "expander", "va", "rd", "ex", "pr", "ev", "comp"))
 _LINKS: dict[type, tuple[str, ...]] = {}
 
@@ -182,6 +182,14 @@ class Shell:
         child.state.bashpid = self.rt.new_pid()
         return child
 
+    def twin(self) -> Shell:
+        """A shell over this shell's own state, with parts of its own (cmdsub.py runs a substitution's
+        body in place with it)."""
+        twin = Shell.__new__(Shell)
+        twin._setup(self.state, self.rt)
+        twin.entry_ignored = self.entry_ignored
+        return twin
+
     def release(self) -> None:
         """Break the reference cycles of this ended shell (it and its parts refer to one another), so
         that reference counting frees it at once rather than the collector later: a `$( )` a loop
@@ -189,6 +197,9 @@ class Shell:
         Only for a shell nothing else can still hold: one that started no process (ShellState and
         what it holds are left alone)."""
         own = self.__dict__
+        twin = own.get("_inplace_twin")
+        if twin is not None:
+            twin.release()
         for key in _PARTS:
             part = own.get(key)
             if part is not None:
