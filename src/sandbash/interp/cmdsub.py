@@ -212,6 +212,7 @@ def _twin(sh: Shell) -> Shell:
     if twin is None:
         twin = sh.twin()
         sh.__dict__["_inplace_twin"] = twin
+    twin.rt = sh.rt  # (a job's shell gets a runtime of its own after it is made)
     twin.seconds_base = sh.seconds_base  # ($SECONDS: assigning it moves the base)
     twin.subst_depth = sh.subst_depth + 1
     twin.eval_depth = sh.eval_depth

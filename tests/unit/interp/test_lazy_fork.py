@@ -9,9 +9,12 @@ import gc
 import pytest
 
 from sandbash import Bash
+from sandbash.audit import Audit, ListSink
+from sandbash.errors import ExecutionLimitError
 from sandbash.interp.shell import Shell
 from sandbash.interp.state import _FORK_COPIES, ShellState
 from sandbash.limits import Limits
+from sandbash.policy import Policy
 from sandbash.shvars.vars import Var
 from sandbash.stdio.streams import BufferWriter
 
@@ -138,3 +141,28 @@ def test_memory_a_lazy_fork_charges_comes_back() -> None:
         sh.run_text("r=$(echo $V1); s=$(f() { :; }; v=2; echo $V2)", None)
     gc.collect()
     assert budget.memory == before
+
+
+def test_in_place_substitutions_in_a_session_run_under_each_run_s_limits() -> None:
+    session = Bash().session()
+    assert session.exec("f() { echo ok; }; x=$(f); y=$(echo hi); echo $x $y").stdout == "ok hi\n"
+    script = "for i in 1 2 3 4 5 6 7 8 9 10; do x=$(f); y=$(echo $x); done; echo done"
+    with pytest.raises(ExecutionLimitError) as e:
+        session.exec(script, limits={"max_command_count": 15})
+    assert e.value.limit == "max_command_count"
+    assert session.exec(script).stdout == "done\n"
+
+
+@pytest.mark.parametrize("body", ["echo ok", "printf '%s' ok", "f"])
+def test_a_policy_and_an_audit_see_the_substitution_s_commands(body: str) -> None:
+    # with command gates the body runs in its subshell, decided and recorded as it always was
+    listed = ListSink()
+    bash = Bash(policy=Policy(["cat"], mode="remediation"), audit=Audit([listed]))
+    result = bash.exec(f"f() {{ echo ok; }}; x=$({body}); echo $x")
+    assert result.stdout == "ok\n"
+    decisions = [(e["action"], e["target"]) for e in result.events if e["kind"] == "decision"]
+    name = body.split()[0]
+    assert ("shell:exec", name) in decisions or name == "f"
+    policy = Policy(["cat"], deny=["echo", "printf"], mode="remediation")
+    denied = Bash(policy=policy).exec(f'f() {{ echo ok; }}; x=$({body}); cat <<<"[$x]"')
+    assert denied.stdout == "[]\n" and "policy denied this command" in denied.stderr
