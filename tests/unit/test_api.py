@@ -140,7 +140,10 @@ def test_nothing_a_run_starts_outlives_it() -> None:
     start = time.monotonic()
     # BashBox's command budget ends the background bombs well before the deadline; a limit hit
     # inside a background job ends the whole run with it (a fork bomb never ends quietly with 0)
-    limits = Limits.profile("bashbox").with_overrides(timeout=2)
+    # (the deadline is slack, not the subject: on a loaded host a gen-2 collection of the forked
+    # shells' garbage can stall the run for seconds of wall time before the count-based limits,
+    # which these runs must end with, are reached)
+    limits = Limits.profile("bashbox").with_overrides(timeout=10)
     try:
         Bash(limits=limits).exec(":(){ :|:& };:")  # the classic fork bomb
         raise AssertionError("expected a limit")
@@ -162,7 +165,7 @@ def test_nothing_a_run_starts_outlives_it() -> None:
     except ExecutionLimitError as e:
         assert e.limit == "max_threads"
     assert _threads_settle() == 0
-    assert time.monotonic() - start < 20  # generous: each run is bounded by its 2 s deadline plus grace
+    assert time.monotonic() - start < 60  # generous: each run is bounded by its 10 s deadline plus grace
 
 
 def test_process_substitutions_past_fd_63_use_higher_fds() -> None:
