@@ -15,7 +15,7 @@ import math
 import random
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..stdio.streams import Stream
 from ..vfs.base import S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFREG, Stat
@@ -26,6 +26,11 @@ from .gnuquote import needs_quoting as needs_quoting
 from .gnuquote import quote as quote
 from .gnuquote import quoteaf as quoteaf
 from .gnuquote import shell_quote as shell_quote
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
+    from ..leanclass import dataclass
 
 S_IFMT = 0o170000  # the mask (the stdlib's stat.S_IFMT is a function)
 

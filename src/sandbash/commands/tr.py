@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..stdio.streams import StreamError
 from ..syntax.escapes import decode_pieces
@@ -12,6 +12,11 @@ from .context import CommandExit, Ctx
 from .options import CommandSpec, Opt
 from .record import Effects, declare
 from .textbasic.common import Out, command, quote, read_chunks, usage_fail
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
+    from ..leanclass import dataclass
 
 TR_SPEC = CommandSpec(
     name="tr",

@@ -9,10 +9,15 @@ their variables, passed by reference, with no run-time type tests.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from . import ast as A
 from .lexer import AwkSyntaxError
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
+    from ...leanclass import dataclass, field
 
 SPECIAL_ARRAYS = frozenset({"ENVIRON", "ARGV", "PROCINFO", "SYMTAB", "FUNCTAB"})
 SPECIAL_SCALARS = frozenset(

@@ -9,8 +9,8 @@ when the main input reaches them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from types import CodeType
+from typing import TYPE_CHECKING
 
 from ...regex import RETAINED_MAX
 from ...textcache import TextLRU
@@ -28,6 +28,11 @@ from .io import AwkFatal
 from .lexer import AwkSyntaxError, Lexer, Source, unescape
 from .parser import parse
 from .regex import Regex
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass, field
+else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
+    from ...leanclass import dataclass, field
 
 VERSION_TEXT = """GNU Awk 5.2.1, API 3.2 (sandbash)
 Copyright (C) 1989, 1991-2022 Free Software Foundation.
