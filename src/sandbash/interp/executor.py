@@ -160,6 +160,7 @@ class Executor:
                 raise AbortCommand(1)
             self.ev.errexit_check(1)
             return 1
+        st.last_arg = ""  # (bash: a command without words leaves $_ empty)
         status = self.last_cmdsub_status or 0
         if len(self.pr.procsubs) > mark:
             self.pr.finish_procsubs(mark)  # (bash: f=<(cmd) is closed at once)
@@ -172,6 +173,7 @@ class Executor:
     def no_words(self, cmd: A.SimpleCommand, mark: int) -> int:
         """Its words expanded to nothing (`$empty`): the assignments alone, or nothing."""
         status = self._assignments_only(cmd)
+        self.state.last_arg = ""  # (bash: a command without words leaves $_ empty)
         if len(self.pr.procsubs) > mark:
             self.pr.finish_procsubs(mark)
         return status
@@ -228,7 +230,15 @@ class Executor:
                     status = self._dispatch_run(argv, temp, cmd.redirs, fdef, builtin, False)
             else:
                 status = self.dispatch(argv, temp, cmd.redirs)
-            st.last_arg = argv[-1]
+            last = argv[-1]
+            if type(last) is not str:
+                # $_ is a plain string, not the AssignArg or ArrayRefArg word (str subclasses carrying
+                # their parts); an array's `name=(...)` leaves its name, as bash does
+                if isinstance(last, AssignArg) and last.items is not None:
+                    last = last.name
+                else:
+                    last = str.__str__(last)
+            st.last_arg = last
         finally:
             if held:
                 rt.budget.release_memory(held)
