@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
-from ..shvars.vars import NAMEREF, Scope
+from ..shvars.vars import ARRAYREF_BUILTINS, NAMEREF, Scope, word_text
 from ..switches import TREE_WALKER
 from ..syntax import ast as A
-from .builtin_table import SPECIAL
+from .builtin_table import DECLARATION, SPECIAL
 from .compiler import Compiler, case_tests
 from .conds import eval_cond
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
@@ -540,7 +540,12 @@ class Evaluator:
         saved_line, saved_ctx = st.line, st.ctx_line
         st.ctx_line = fdef.line
         st.frames.append(frame)
-        st.positional = argv[1:]
+        positional = argv[1:]
+        if name in _PARTED_WORDS:
+            # a function named like a declaration or array-reference builtin: its words were made
+            # AssignArg/ArrayRefArg (str subclasses carrying parts) by the name; it gets their text
+            positional = [word_text(a) for a in positional]
+        st.positional = positional
         vars_ = st.vars
         # bash puts a call's temporary bindings (`v=x f`) in the function's own
         # local context: `local v` keeps the value, an outer `unset v` removes it
@@ -661,6 +666,7 @@ def _funcnest(text: str) -> int:
     return n if n > 0 else 1 << 62
 
 
+_PARTED_WORDS = DECLARATION | ARRAYREF_BUILTINS
 _OWN_PIPESTATUS = frozenset({A.Subshell, A.ArithCmd, A.CondCmd})
 _STDIN_OPS = frozenset({"<", "<<", "<<-", "<<<", "<&", "<>"})
 

@@ -27,6 +27,7 @@ from ..shvars.vars import (
     Scope,
     Var,
     is_array_ref_text,
+    word_text,
 )
 from ..stdio.streams import Stream, StreamError
 from ..syntax import ast as A
@@ -231,14 +232,7 @@ class Executor:
             else:
                 status = self.dispatch(argv, temp, cmd.redirs)
             last = argv[-1]
-            if type(last) is not str:
-                # $_ is a plain string, not the AssignArg or ArrayRefArg word (str subclasses carrying
-                # their parts); an array's `name=(...)` leaves its name, as bash does
-                if isinstance(last, AssignArg) and last.items is not None:
-                    last = last.name
-                else:
-                    last = str.__str__(last)
-            st.last_arg = last
+            st.last_arg = last if type(last) is str else word_text(last)  # (never the parted word)
         finally:
             if held:
                 rt.budget.release_memory(held)

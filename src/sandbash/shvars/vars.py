@@ -277,6 +277,16 @@ class AssignArg(str):
         return obj
 
 
+def word_text(word: str) -> str:
+    """An argument as the plain string bash gives `$_` or a function's parameters: the text of an
+    AssignArg/ArrayRefArg word, the name alone for an array's `name=(...)`."""
+    if type(word) is str:
+        return word
+    if isinstance(word, AssignArg) and word.items is not None:
+        return word.name
+    return str.__str__(word)
+
+
 class Scope(dict[str, Var]):
     """One level of variables: the globals, a function's context, or the
     temporary assignments before a builtin (`temp` is True). A function's
