@@ -94,6 +94,11 @@ BRK = 3
 
 Seg = tuple[str, int]
 _BRK: Seg = ("", BRK)
+# the empty text a scalar expansion inside double quotes gave ("$e", "$(true)"), told apart by
+# identity from a literal quoted null ("", '') and an empty array element: beside a "$@" that
+# expands to nothing, bash drops such a word ("$e$@" is no word, "$@""" and "${a[@]}${b[@]}" with
+# b=('') are one)
+_QNULL: Seg = ("", QUO)
 _NO_ELEMENTS = IndexedArray()  # (read only) a negative index counts back from no end
 
 
@@ -306,22 +311,26 @@ class Expander:
                 segs.append((str(self.arith(q.word)), QUO))  # type: ignore[union-attr]
                 continue
             if tq is A.CmdSub:
-                segs.append((self.env.command_sub(q.body, q.text), QUO))  # type: ignore[union-attr]
+                text = self.env.command_sub(q.body, q.text)  # type: ignore[union-attr]
+                segs.append((text, QUO) if text else _QNULL)
                 continue
             if tq is A.Param:
                 value = self.param(q, True)  # type: ignore[arg-type]
                 if type(value) is str:
-                    segs.append((value, QUO))
+                    segs.append((value, QUO) if value else _QNULL)
                     continue
                 if value is None:
                     continue
                 self._value_segs(value, segs, True, False)
                 i += 1
             self._parts(parts[i:], segs, True)
-            if not segs and not self._at_empty:
-                segs.append(("", QUO))
+            if not segs:
+                if not self._at_empty:
+                    segs.append(("", QUO))
+            elif self._at_empty and _only_qnulls(segs, 0):
+                segs.clear()
             return self._fields(segs, out)
-        if not segs:
+        if not segs or (self._at_empty and _only_qnulls(segs, 0)):
             if not self._at_empty:
                 out.append("")  # "" or "$unset": one empty field
             return out
@@ -523,10 +532,14 @@ class Expander:
                 before = len(segs)
                 self._at_empty = False
                 self._parts(p.parts, segs, True, join_at)  # type: ignore[union-attr]
-                if len(segs) == before and not self._at_empty:
-                    segs.append(("", QUO))
+                if len(segs) == before:
+                    if not self._at_empty:
+                        segs.append(("", QUO))
+                elif self._at_empty and _only_qnulls(segs, before):
+                    del segs[before:]
             elif isinstance(p, A.CmdSub):
-                segs.append((self.env.command_sub(p.body, p.text), QUO if in_dq else EXP))
+                text = self.env.command_sub(p.body, p.text)
+                segs.append(_QNULL if in_dq and not text else (text, QUO if in_dq else EXP))
             elif isinstance(p, A.ArithSub):
                 segs.append((str(self.arith(p.word)), QUO if in_dq else EXP))
             elif isinstance(p, A.Tilde):
@@ -651,7 +664,7 @@ class Expander:
         if value is None:
             return
         if type(value) is str:
-            segs.append((value, QUO if in_dq else EXP))
+            segs.append(_QNULL if in_dq and not value else (value, QUO if in_dq else EXP))
             return
         self._value_segs(value, segs, in_dq, join_at, nosplit2)
 
@@ -1493,6 +1506,11 @@ def _ifs_delimiter(ifs: str) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
 
 # the parts of an unquoted word Expander._plain_word takes (each expands to text)
 _PLAIN_PARTS = frozenset({A.Lit, A.Param, A.ArithSub, A.CmdSub})
+
+
+def _only_qnulls(segs: list[Seg], start: int) -> bool:
+    """Whether every segment from `start` on is a scalar expansion's empty text (_QNULL)."""
+    return all(seg is _QNULL for seg in segs[start:])
 
 
 def _maybe_glob(text: str) -> bool:
