@@ -34,7 +34,6 @@ from ..expand.pattern import compile_pattern
 from ..expand.words import literal_text, plain_literal
 from ..shvars.vars import ArrayRefArg, is_array_ref_text
 from ..syntax import ast as A
-from .conds import eval_cond
 from .executor import arrayref_args
 from .variables import AssignError
 
@@ -229,6 +228,8 @@ class Compiler:
 
     def cond_cmd(self, node: A.CondCmd) -> Code:
         """`[[ expr ]]`, as Evaluator._exec_cond and execute() run it, while no trap is set."""
+        from .conds import eval_cond  # (not at start-up: see Evaluator._exec_cond)
+
         ev = self.ev
         st = ev.state
         sh = ev.sh

@@ -15,7 +15,6 @@ from ..switches import TREE_WALKER
 from ..syntax import ast as A
 from .builtin_table import DECLARATION, SPECIAL
 from .compiler import Compiler, case_tests
-from .conds import eval_cond
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .jobs import child_exited, fresh_table
 from .loops import LoopFrame, loop_header, loop_words, run_select
@@ -444,6 +443,8 @@ class Evaluator:
         if st.traps:
             self.ex.debug_trap(node)
         try:
+            from .conds import eval_cond  # ([[ ]]'s modules: imported when one first runs, not at start-up)
+
             ok = eval_cond(self.sh, node.expr)
         except (ExpansionError, ArithError) as e:
             return self.cond_failed(e)
