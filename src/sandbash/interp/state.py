@@ -263,7 +263,9 @@ class ShellState:
         when the subshell first reads them (`$(echo ok)` reads almost none of them). Only for a
         subshell that runs while this shell waits for it and is dropped when it ends, as `$( )`'s:
         this state must not change while the copy still reads through to it."""
-        new = ShellState.__new__(ShellState)
+        # (a lazy copy is of a subclass with the __getattr__ that copies: on ShellState itself the hook
+        # would cost every attribute read of every shell its specialised fast path)
+        new = ShellState.__new__(_LazyShellState if lazy else ShellState)
         own = new.__dict__
         own.update(self.__dict__)  # the scalars as they are (str, int, bool, None)
         for name in _FORK_COPIES:
@@ -302,17 +304,7 @@ class ShellState:
             if name not in own:
                 own[name] = copy(parent, self)
         self.fork_parent = None
-
-    if not TYPE_CHECKING:  # (for the type checker the attributes set in __init__ are the whole story)
-
-        def __getattr__(self, name):
-            # only reached for an attribute not set yet: a container a lazy fork copies on first use
-            copy = _FORK_COPIES.get(name)
-            parent = self.__dict__.get("fork_parent")
-            if copy is None or parent is None:
-                raise AttributeError(f"'ShellState' object has no attribute '{name}'")
-            value = self.__dict__[name] = copy(parent, self)
-            return value
+        self.__class__ = ShellState  # (a lazy copy no more: no hook)
 
     def dash_flags(self) -> str:
         opts = self.opts
@@ -328,6 +320,22 @@ class ShellState:
 
     def mode_letter(self) -> str:
         return {"c": "c", "s": "s"}.get(self.mode, "")
+
+
+class _LazyShellState(ShellState):
+    """A lazy fork's state (ShellState.fork(lazy=True)): a container in _FORK_COPIES is copied from
+    the parent on first read."""
+
+    if not TYPE_CHECKING:  # (for the type checker the attributes set in __init__ are the whole story)
+
+        def __getattr__(self, name):
+            # only reached for an attribute not set yet: a container a lazy fork copies on first use
+            copy = _FORK_COPIES.get(name)
+            parent = self.__dict__.get("fork_parent")
+            if copy is None or parent is None:
+                raise AttributeError(f"'ShellState' object has no attribute '{name}'")
+            value = self.__dict__[name] = copy(parent, self)
+            return value
 
 
 def _copy_completions(parent: ShellState, new: ShellState) -> dict[str, dict[str, list[str]]]:

@@ -362,7 +362,9 @@ class VarStore:
     def clone(self, lazy: bool = False) -> VarStore:
         """A subshell's copy. `lazy`: the scopes are copied when first read (a `$(echo ok)` reads
         none); only for a copy that is used while this store does not change."""
-        new = VarStore.__new__(VarStore)
+        # (a lazy clone is of a subclass with the __getattr__ that copies: on VarStore itself the
+        # hook would cost every read of `scopes` its specialised fast path)
+        new = VarStore.__new__(_LazyVarStore if lazy else VarStore)
         new.acct = MemAccount(self.acct.budget)
         new.source = None
         if lazy:
@@ -377,17 +379,6 @@ class VarStore:
         self.acct.add(sum(_copy_cost(s) for s in source.scopes))
         self.scopes = [s.clone() for s in source.scopes]
         self.readonly_names = set(source.readonly_names)
-
-    if not TYPE_CHECKING:  # (for the type checker the attributes set in __init__ are the whole story)
-
-        def __getattr__(self, name):
-            # only reached for a slot not set yet: a lazy clone's first read of its scopes
-            source = self.source if name in ("scopes", "readonly_names") else None
-            if source is None:
-                raise AttributeError(f"'VarStore' object has no attribute '{name}'")
-            self._copy(source)
-            self.source = None
-            return getattr(self, name)
 
     def charge(self, scope: Scope, n: int) -> None:
         """Charge `n` bytes (negative: release) held in `scope`, before storing them."""
@@ -453,6 +444,25 @@ class VarStore:
 
     def pop(self) -> Scope:
         return self.scopes.pop()
+
+
+class _LazyVarStore(VarStore):
+    """A lazy clone (VarStore.clone(lazy=True)): its scopes are copied from the source on first read;
+    then it is a VarStore like any other."""
+
+    __slots__ = ()
+
+    if not TYPE_CHECKING:  # (for the type checker the attributes set in __init__ are the whole story)
+
+        def __getattr__(self, name):
+            # only reached for a slot not set yet: a lazy clone's first read of its scopes
+            source = self.source if name in ("scopes", "readonly_names") else None
+            if source is None:
+                raise AttributeError(f"'VarStore' object has no attribute '{name}'")
+            self._copy(source)
+            self.source = None
+            self.__class__ = VarStore  # (copied: no hook from now on)
+            return getattr(self, name)
 
 
 def _copy_cost(scope: Scope) -> int:
