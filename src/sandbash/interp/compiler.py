@@ -190,8 +190,7 @@ class Compiler:
         ev = self.ev
         st = ev.state
         sh = ev.sh
-        pr = ev.pr
-        procs = pr.procsubs
+        test_command = partial(_test_command, ev)
         slow = partial(ev.execute, node)
         parts = node.word.parts
         if len(parts) == 1 and type(parts[0]) is A.Lit:
@@ -204,25 +203,14 @@ class Compiler:
             if st.traps or st.opts["xtrace"]:
                 return slow()
             st.line = line
-            mark = len(procs)
+            return test_command(evaluate, ev.arith_cmd_failed)
+
+        def evaluate() -> int:
+            sh.arith_cmd = "((: "
             try:
-                try:
-                    sh.arith_cmd = "((: "
-                    value = value_fn()
-                except (ArithError, ExpansionError) as e:  # (and ArithAssignError, an ExpansionError)
-                    sh.arith_cmd = ""
-                    status = ev.arith_cmd_failed(e)
-                else:
-                    sh.arith_cmd = ""
-                    status = 0 if value != 0 else 1
-                    st.last_status = status
-                    if status:
-                        ev.errexit_check(status)
+                return 0 if value_fn() != 0 else 1
             finally:
-                if len(procs) > mark:
-                    pr.finish_procsubs(mark)
-            st.pipestatus = [status]
-            return status
+                sh.arith_cmd = ""
 
         return arith_cmd
 
@@ -233,8 +221,7 @@ class Compiler:
         ev = self.ev
         st = ev.state
         sh = ev.sh
-        pr = ev.pr
-        procs = pr.procsubs
+        test_command = partial(_test_command, ev)
         slow = partial(ev.execute, node)
         expr = node.expr
         line = node.line
@@ -245,22 +232,11 @@ class Compiler:
             st.line = line
             if not st.in_trap:
                 sh.current_command = node
-            mark = len(procs)
-            try:
-                try:
-                    ok = eval_cond(sh, expr)
-                except (ExpansionError, ArithError) as e:
-                    status = ev.cond_failed(e)
-                else:
-                    status = 0 if ok is True else (2 if ok is None else 1)
-                    st.last_status = status
-                    if status:
-                        ev.errexit_check(status)
-            finally:
-                if len(procs) > mark:
-                    pr.finish_procsubs(mark)
-            st.pipestatus = [status]
-            return status
+            return test_command(evaluate, ev.cond_failed)
+
+        def evaluate() -> int:
+            ok = eval_cond(sh, expr)
+            return 0 if ok is True else (2 if ok is None else 1)
 
         return cond_cmd
 
@@ -495,6 +471,29 @@ def _tree_size(node: object) -> int:
     if not slots or t.__module__ != A.__name__:
         return 8
     return _NODE_WEIGHT + sum(_tree_size(getattr(node, name, None)) for name in slots)
+
+
+def _test_command(ev: Evaluator, evaluate: Code, failed: Callable[[ArithError | ExpansionError], int]) -> int:
+    """What `(( ))` and `[[ ]]` do around their test (as their walker handlers and execute()): its
+    status is $? and PIPESTATUS, a failing one goes to `set -e`/ERR, an error is reported by `failed`
+    (ArithAssignError is an ExpansionError), process substitutions its words opened close."""
+    st = ev.state
+    procs = ev.pr.procsubs
+    mark = len(procs)
+    try:
+        try:
+            status = evaluate()
+        except (ArithError, ExpansionError) as e:
+            status = failed(e)
+        else:
+            st.last_status = status
+            if status:
+                ev.errexit_check(status)
+    finally:
+        if len(procs) > mark:
+            ev.pr.finish_procsubs(mark)
+    st.pipestatus = [status]
+    return status
 
 
 def _guarded(ev: Evaluator, code: Code) -> Code:

@@ -114,24 +114,27 @@ def compiling(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(evaluator_module, "TREE_WALKER", False)
 
 
-@pytest.mark.usefixtures("compiling")
-def test_bodies_compile_the_second_time() -> None:
-    """A body that runs once stays with the walker; the second run compiles it; a loop's body is
-    compiled as the loop starts."""
-    seen: list[compiler.Compiler] = []
+@pytest.fixture
+def compilers(monkeypatch: pytest.MonkeyPatch) -> list[compiler.Compiler]:
+    """Every Compiler made while the test runs, in order (the first is the run's main shell's)."""
+    made: list[compiler.Compiler] = []
     original = compiler.Compiler.__init__
 
     def spy(self: compiler.Compiler, ev: object) -> None:
         original(self, ev)  # type: ignore[arg-type]
-        seen.append(self)
+        made.append(self)
 
-    compiler.Compiler.__init__ = spy  # type: ignore[method-assign]
-    try:
-        Bash().exec("f() { echo once; }; f; g() { echo twice; }; g; g; for i in 1; do :; done")
-    finally:
-        compiler.Compiler.__init__ = original  # type: ignore[method-assign]
-    assert seen, "the shell made no compiler"
-    main = seen[0]
+    monkeypatch.setattr(compiler.Compiler, "__init__", spy)
+    return made
+
+
+@pytest.mark.usefixtures("compiling")
+def test_bodies_compile_the_second_time(compilers: list[compiler.Compiler]) -> None:
+    """A body that runs once stays with the walker; the second run compiles it; a loop's body is
+    compiled as the loop starts."""
+    Bash().exec("f() { echo once; }; f; g() { echo twice; }; g; g; for i in 1; do :; done")
+    assert compilers, "the shell made no compiler"
+    main = compilers[0]
     compiled = [node for node, _ in main.codes.values()]
     texts = {len(node.items) for node in compiled}
     assert len(compiled) == 2  # g's body (second call) and the for loop's body; not f's
@@ -139,22 +142,10 @@ def test_bodies_compile_the_second_time() -> None:
 
 
 @pytest.mark.usefixtures("compiling")
-def test_cache_is_bounded() -> None:
+def test_cache_is_bounded(compilers: list[compiler.Compiler]) -> None:
     """A script that keeps making new loops (eval) cannot grow the cache without bound."""
-    bash = Bash()
-    compilers: list[compiler.Compiler] = []
-    original = compiler.Compiler.__init__
-
-    def spy(self: compiler.Compiler, ev: object) -> None:
-        original(self, ev)  # type: ignore[arg-type]
-        compilers.append(self)
-
-    compiler.Compiler.__init__ = spy  # type: ignore[method-assign]
-    try:
-        n = compiler._CACHE_MAX + 500
-        result = bash.exec(f"for ((k=0;k<{n};k++)); do eval 'for j in 1; do x=$j; done'; done; echo $x")
-    finally:
-        compiler.Compiler.__init__ = original  # type: ignore[method-assign]
+    n = compiler._CACHE_MAX + 500
+    result = Bash().exec(f"for ((k=0;k<{n};k++)); do eval 'for j in 1; do x=$j; done'; done; echo $x")
     assert result.stdout == "1\n"
     main = compilers[0]
     assert len(main.codes) <= compiler._CACHE_MAX
@@ -162,23 +153,12 @@ def test_cache_is_bounded() -> None:
 
 
 @pytest.mark.usefixtures("compiling")
-def test_cache_holds_a_bounded_number_of_commands() -> None:
+def test_cache_holds_a_bounded_number_of_commands(compilers: list[compiler.Compiler]) -> None:
     """The cache holds the syntax trees of the bodies it compiled: big bodies made by eval, one
     after another, are let go once the commands held pass the bound."""
-    compilers: list[compiler.Compiler] = []
-    original = compiler.Compiler.__init__
-
-    def spy(self: compiler.Compiler, ev: object) -> None:
-        original(self, ev)  # type: ignore[arg-type]
-        compilers.append(self)
-
     body = "; ".join(f"x{i}=$j" for i in range(500)) + "; y='" + "z" * 200_000 + "'"
-    compiler.Compiler.__init__ = spy  # type: ignore[method-assign]
-    try:
-        script = f"for ((k=0;k<100;k++)); do eval 'for j in 1 2; do {body}; done'; done; echo $x499"
-        result = Bash().exec(script)
-    finally:
-        compiler.Compiler.__init__ = original  # type: ignore[method-assign]
+    script = f"for ((k=0;k<100;k++)); do eval 'for j in 1 2; do {body}; done'; done; echo $x499"
+    result = Bash().exec(script)
     assert result.stdout == "2\n"
     main = compilers[0]
     held = sum(compiler._tree_size(node) for node, _ in main.codes.values())
