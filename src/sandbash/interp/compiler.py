@@ -19,6 +19,15 @@ those on the words as written, so they keep the walker's path), everything a com
 time (function lookup, policy, redirections). The closures hold the shell that compiled them and
 nothing else; the cache belongs to that shell (one per run, one per subshell) and is bounded.
 
+`return` ends a compiled function body without an exception: its closure (return_cmd) returns the
+status encoded below zero (`-1 - status`, see _returned), which the compiled lists, `&&`/`||`,
+`if` and `{ }` around it hand up unchanged, to call_function (Compiler.function_body) or to the
+outermost compiled list, which raises ReturnFromFunction for the walker's handlers (`while`, `case`,
+a sourced file, ...) as the builtin does. Raising unwound every Python frame between the builtin and
+the call (and CPython 3.11 maps and unmaps frame-stack chunks as recursion swings across them).
+Only the compiler's own pieces see a negative status: a piece that can return one is counted
+(`returns`), and a list given to any other caller is wrapped (_raising).
+
 `SANDBASH_TREE_WALKER=1` in the environment turns compiling off (sandbash.switches): the spec
 suite and the conformance harnesses run both ways and must agree."""
 
@@ -34,6 +43,7 @@ from ..expand.pattern import compile_pattern
 from ..expand.words import literal_text, plain_literal
 from ..shvars.vars import ArrayRefArg, is_array_ref_text
 from ..syntax import ast as A
+from .control import ReturnFromFunction
 from .executor import arrayref_args
 from .variables import AssignError
 
@@ -41,6 +51,7 @@ if TYPE_CHECKING:
     from ..expand.words import Expander
     from .evaluator import Evaluator
     from .executor import Executor
+    from .state import ShellState
 
 Code = Callable[[], int]
 
@@ -72,7 +83,7 @@ class Compiler:
     """One shell's compiled bodies. `code(node)` is the closure for a command list the second
     time it is asked for (None the first time: a body that runs once is walked)."""
 
-    __slots__ = ("ev", "seen", "codes", "weight", "cases")
+    __slots__ = ("ev", "seen", "codes", "weight", "cases", "inners", "returns")
 
     def __init__(self, ev: Evaluator) -> None:
         self.ev = ev
@@ -82,6 +93,11 @@ class Compiler:
         self.codes: dict[int, tuple[A.CommandList, Code]] = {}
         self.weight = 0  # the size of what the remembered codes hold (_tree_size)
         self.cases: dict[int, tuple[A.Case, tuple[tuple[CaseTest, ...], ...]]] = {}
+        # the lists a `return` can end: their closures before _raising (see function_body)
+        self.inners: dict[int, tuple[A.CommandList, Code]] = {}
+        # pieces made that can end with a returned status (_returned): a list whose count
+        # grew while its commands were compiled can
+        self.returns = 0
 
     def code(self, node: A.CommandList) -> Code | None:
         key = id(node)
@@ -103,11 +119,31 @@ class Compiler:
             return hit[1]
         if len(self.codes) >= _CACHE_MAX or self.weight >= _WEIGHT_MAX:
             self.codes.clear()
+            self.inners.clear()
             self.weight = 0
         code = self.command_list(node)
         self.codes[key] = (node, code)
         self.weight += _tree_size(node)
         return code
+
+    def inner(self, node: A.CommandList) -> Code:
+        """The closure for `node` inside another compiled piece: a `return` in it ends it with
+        a returned status (_returned) that the caller hands up."""
+        code = self.compiled(node)
+        hit = self.inners.get(id(node))
+        if hit is not None and hit[0] is node:
+            self.returns += 1
+            return hit[1]
+        return code
+
+    def function_body(self, node: A.CommandList) -> Code | None:
+        """A function's body as call_function runs it, from its second call (as code()): its
+        `return` gives a returned status (_returned) rather than raising."""
+        code = self.code(node)
+        if code is None:
+            return None
+        hit = self.inners.get(id(node))
+        return hit[1] if hit is not None and hit[0] is node else code
 
     def case_tests(self, node: A.Case) -> tuple[tuple[CaseTest, ...], ...]:
         """The tests of a `case` command's patterns, made once (see case_tests)."""
@@ -125,20 +161,37 @@ class Compiler:
 
     def command_list(self, node: A.CommandList) -> Code:
         ev = self.ev
+        mark = self.returns
         codes = tuple(self.item(item) for item in node.items)
         if len(codes) == 1:
-            return codes[0]
-        if not codes:
+            code = codes[0]
+        elif not codes:
             st = ev.state
             return lambda: st.last_status  # (the walker's run_list of nothing)
+        elif self.returns == mark:
 
-        def run_list() -> int:
-            status = 0
-            for code in codes:
-                status = code()
-            return status
+            def run_list() -> int:
+                status = 0
+                for code in codes:
+                    status = code()
+                return status
 
-        return run_list
+            return run_list
+        else:
+
+            def run_list() -> int:
+                status = 0
+                for code in codes:
+                    status = code()
+                    if status < 0:
+                        return status  # a `return` (_returned)
+                return status
+
+            code = run_list
+        if self.returns == mark:
+            return code
+        self.inners[id(node)] = (node, code)
+        return _raising(code)
 
     def item(self, item: A.ListItem) -> Code:
         ev = self.ev
@@ -159,7 +212,18 @@ class Compiler:
             return self.and_or(cmd)  # type: ignore[arg-type]
         if t is A.If:
             return self.if_cmd(cmd)  # type: ignore[arg-type]
+        if t is A.Group:
+            return self.group(cmd)  # type: ignore[arg-type]
         return partial(self.ev.execute, cmd)  # the walker's handler (its bodies run compiled)
+
+    def group(self, node: A.Group) -> Code:
+        """`{ ...; }` (redirections make it a Redirected): compiled when a `return` in it can
+        end the function without raising, else the walker's (as execute() runs it)."""
+        mark = self.returns
+        body = self.inner(node.body)
+        if self.returns == mark:
+            return partial(self.ev.execute, node)
+        return _guarded(self.ev, body)
 
     def assignment(self, cmd: A.SimpleCommand, a: A.Assign, value: Callable[[], str], slow: Code) -> Code:
         """`name=value` alone, while nothing changes how a command runs (as in simple())."""
@@ -216,7 +280,7 @@ class Compiler:
 
     def cond_cmd(self, node: A.CondCmd) -> Code:
         """`[[ expr ]]`, as Evaluator._exec_cond and execute() run it, while no trap is set."""
-        from .conds import eval_cond  # (not at start-up: see Evaluator._exec_cond)
+        from .conds import cond_code, eval_cond  # (not at start-up: see Evaluator._exec_cond)
 
         ev = self.ev
         st = ev.state
@@ -224,6 +288,7 @@ class Compiler:
         test_command = partial(_test_command, ev)
         slow = partial(ev.execute, node)
         expr = node.expr
+        code = cond_code(sh, expr)
         line = node.line
 
         def cond_cmd() -> int:
@@ -235,7 +300,7 @@ class Compiler:
             return test_command(evaluate, ev.cond_failed)
 
         def evaluate() -> int:
-            ok = eval_cond(sh, expr)
+            ok = eval_cond(sh, expr) if st.opts["xtrace"] else code()
             return 0 if ok is True else (2 if ok is None else 1)
 
         return cond_cmd
@@ -256,6 +321,8 @@ class Compiler:
             finally:
                 st.errexit_ignored -= 1
             for i, (on_success, code) in enumerate(rest):
+                if status < 0:
+                    return status  # a `return` (_returned)
                 if on_success != (status == 0):
                     continue
                 if i == last:
@@ -266,6 +333,8 @@ class Compiler:
                         status = code()
                     finally:
                         st.errexit_ignored -= 1
+            if status < 0:
+                return status
             st.last_status = status
             return status
 
@@ -275,18 +344,20 @@ class Compiler:
         """`if`, as Evaluator._exec_if: each condition with `set -e` suspended."""
         ev = self.ev
         st = ev.state
-        clauses = tuple((self.compiled(c.cond), self.compiled(c.body)) for c in node.clauses)
-        orelse = self.compiled(node.else_body) if node.else_body is not None else None
+        clauses = tuple((self.inner(c.cond), self.inner(c.body)) for c in node.clauses)
+        orelse = self.inner(node.else_body) if node.else_body is not None else None
 
         def if_cmd() -> int:
             for cond, body in clauses:
                 st.errexit_ignored += 1
                 try:
-                    hit = cond() == 0
+                    status = cond()
                 finally:
                     st.errexit_ignored -= 1
-                if hit:
+                if status == 0:
                     return body()
+                if status < 0:
+                    return status  # a `return` (_returned)
             if orelse is not None:
                 return orelse()
             st.last_status = 0
@@ -307,6 +378,8 @@ class Compiler:
             return self.assignment(cmd, cmd.assigns[0], plan.value, slow)
         if cmd.assigns or cmd.redirs or argv_fn is None:
             return slow
+        if plan.name == "return":
+            return self.return_cmd(cmd, argv_fn, slow)
         st = ex.state
         sh = ex.sh
         procs = ex.pr.procsubs
@@ -342,6 +415,53 @@ class Compiler:
             return run_argv(cmd, argv, None, None, mark)
 
         return simple
+
+    def return_cmd(self, cmd: A.SimpleCommand, argv_fn: Callable[[], list[str]], slow: Code) -> Code:
+        """`return [n]` (words only): what simple() and the builtin do, ending with the returned
+        status (_returned) where the builtin would raise. Anything the builtin does more (an
+        error, `--help`, outside a function, in a trap, a function or disabled builtin of the
+        name) goes to it through run_argv, which raises."""
+        ex = self.ev.ex
+        st = ex.state
+        sh = ex.sh
+        procs = ex.pr.procsubs
+        run_argv = ex.run_argv
+        line = cmd.line
+        self.returns += 1
+
+        def return_cmd() -> int:
+            rt = sh.rt
+            opts = st.opts
+            if (
+                opts["noexec"]
+                or opts["keyword"]
+                or opts["xtrace"]
+                or st.traps
+                or rt.signals
+                or rt.gates is not None
+                or sh.pending_args is not None
+            ):
+                return slow()
+            st.line = line
+            if not st.in_trap:
+                sh.current_command = cmd
+            rt.budget.command()
+            mark = len(procs)
+            ex.last_cmdsub_status = None
+            try:
+                argv = argv_fn()
+            except (ExpansionError, ArithError, AssignError) as e:
+                return ex.words_failed(e, mark)
+            n = _return_status(st, argv)
+            if n is None:
+                return run_argv(cmd, argv, None, None, mark)
+            # (as run_argv when the builtin raises: $_, $? and PIPESTATUS stay; a small argv
+            # was never held)
+            if len(procs) > mark:
+                ex.pr.finish_procsubs(mark)
+            return _returned(n)
+
+        return return_cmd
 
     def plan(self, cmd: A.SimpleCommand) -> Plan:
         words = cmd.words
@@ -494,6 +614,41 @@ def _test_command(ev: Evaluator, evaluate: Code, failed: Callable[[ArithError | 
             ev.pr.finish_procsubs(mark)
     st.pipestatus = [status]
     return status
+
+
+def _returned(status: int) -> int:
+    """How a compiled piece says a `return` ended it with `status` (0-255): below zero, never a
+    command's status. call_function decodes it; _raising turns it into ReturnFromFunction."""
+    return -1 - status
+
+
+def _return_status(st: ShellState, argv: list[str]) -> int | None:
+    """What `return` with these words returns, when it is the builtin's plain case: in a function
+    (not a trap's text), the real builtin, no argument or one of decimal digits. None: let the
+    builtin decide (its errors and messages, `--help`, `return` in a sourced file or a trap)."""
+    if not st.frames or st.in_trap or st.functions.get("return") is not None or "return" in st.disabled_builtins:
+        return None
+    if len(argv) == 1:
+        return st.last_status
+    if len(argv) == 2:
+        arg = argv[1]
+        digits = arg[1:] if arg[:1] == "-" else arg
+        if 0 < len(digits) <= 18 and digits.isascii() and digits.isdigit():
+            return int(arg) & 0xFF
+    return None
+
+
+def _raising(code: Code) -> Code:
+    """A list that a `return` can end, for callers outside the compiler (the walker's handlers,
+    loops): the returned status raises ReturnFromFunction, as the builtin does."""
+
+    def raising() -> int:
+        status = code()
+        if status < 0:
+            raise ReturnFromFunction(_returned(status))
+        return status
+
+    return raising
 
 
 def _guarded(ev: Evaluator, code: Code) -> Code:

@@ -3,6 +3,8 @@ language itself, shared with `test`, `[` and /usr/bin/test, is in posix/testexpr
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from ..expand.pattern import compile_pattern
@@ -133,6 +135,84 @@ def eval_cond(sh: Shell, node: A.Cond, negated: str = "") -> bool | None:
     if op == ">":
         return collate(left) > collate(right)
     return file_compare(ShellTestEnv(sh), op, left, right)
+
+
+CondCode = Callable[[], "bool | None"]
+
+# characters that make a literal word more than itself on the right of == (glob, extglob,
+# tilde, escapes): such a pattern goes through the pattern compiler as eval_cond does
+_PATTERN_CHARS = frozenset("*?[]\\()|+@!~$`'\"{}")
+
+
+def cond_code(sh: Shell, node: A.Cond) -> CondCode:
+    """The test of `[[ ]]` decided once from its tree (what eval_cond decides again at every run),
+    for runs without `set -x` (the caller checks: a trace needs eval_cond's lines). The same
+    expansions in the same order, the same answers; shapes not specialised here are eval_cond's."""
+    ex = sh.expander
+    if isinstance(node, (A.CondAnd, A.CondOr)):
+        left, right = cond_code(sh, node.left), cond_code(sh, node.right)
+        if isinstance(node, A.CondAnd):
+            return lambda: bool(left()) and bool(right())
+        return lambda: bool(left()) or bool(right())
+    if isinstance(node, A.CondNot):
+        operand = cond_code(sh, node.operand)
+        return lambda: not operand()
+    if isinstance(node, A.CondWord):
+        string, word = ex.string, node.word
+        return lambda: string(word) != ""
+    if isinstance(node, A.CondBinary):
+        op = node.op
+        if op in INT_OPS:
+            return _int_code(sh, INT_OPS[op], node.left, node.right)
+        if op in ("==", "=", "!=") and (pat := _plain_pattern(node.right)) is not None:
+            return _equal_code(sh, node.left, pat, op == "!=")
+    return partial(eval_cond, sh, node)
+
+
+def _plain_pattern(word: A.Word) -> str | None:
+    """The right side of == when it is literal text that matches only itself, else None."""
+    parts = word.parts
+    if len(parts) != 1 or type(parts[0]) is not A.Lit:
+        return None
+    text = parts[0].text
+    return None if _PATTERN_CHARS.intersection(text) else text
+
+
+def _equal_code(sh: Shell, left: A.Word, pat: str, negate: bool) -> CondCode:
+    string = sh.expander.string
+    st = sh.state
+
+    def equal() -> bool:
+        subject = string(left)
+        if st.shopts["nocasematch"]:
+            matched = compile_pattern(pat, True, True).fullmatch(subject)
+        else:
+            matched = subject == pat
+        return matched is not negate
+
+    return equal
+
+
+def _int_code(sh: Shell, compare: Callable[[int, int], bool], left: A.Word, right: A.Word) -> CondCode:
+    """`a -lt b` and the rest: both operands expanded before either is evaluated (bash's order:
+    `[[ x -lt ${x:=5} ]]` sees x set)."""
+    arith_eval = sh.arith_eval
+    lf, rf = _operand_code(sh, left), _operand_code(sh, right)
+
+    def int_compare() -> bool:
+        x, y = lf(), rf()
+        return bool(compare(arith_eval(x) if x.strip() else 0, arith_eval(y) if y.strip() else 0))
+
+    return int_compare
+
+
+def _operand_code(sh: Shell, word: A.Word) -> Callable[[], str]:
+    parts = word.parts
+    if len(parts) == 1 and type(parts[0]) is A.Lit:
+        text = parts[0].text
+        if text.isascii() and text.replace("_", "a").isalnum():  # (no subscript, no tilde)
+            return lambda: text
+    return partial(sh.expander.arith_operand, word)
 
 
 def _int_compare(sh: Shell, op: str, left: str, right: str, negated: str = "") -> bool:

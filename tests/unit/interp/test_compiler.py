@@ -38,6 +38,20 @@ SCRIPTS: dict[str, str] = {
         "for s in abc xyz; do [[ $s == a* ]] && echo yes $s; [[ $s =~ ^(x)(y) ]] && echo ${BASH_REMATCH[2]};"
         " [[ -n $s && $s != q ]] || echo no; done"
     ),
+    "cond-int-shapes": (
+        "a=(4 5); x=3; for v in 1 010 ' 2 ' '' x 'a[1]' 0x10 'x+1'; do [[ $v -lt 3 ]]; echo -n $?;"
+        " [[ 2 -le $v && $v -ne 9 ]]; echo -n $?; [[ ! $v -gt 1 || 1 -eq 2 ]]; echo $?; done"
+    ),
+    "cond-int-order": "for i in 1 2; do unset x; [[ x -lt ${x:=5} ]]; echo $? $x; done",
+    "cond-int-literals": "a=(7 8); for i in 1 2; do [[ a[1] -eq 8 ]]; echo $?; [[ ~ -eq 0 ]] 2>&1; echo $?; done",
+    "cond-equal-shapes": (
+        "for s in abc ABC 'a c' '' x; do [[ $s == abc ]]; echo -n $?; [[ $s != abc ]]; echo -n $?;"
+        " [[ $s = 'a c' ]]; echo -n $?; [[ $s == a\\ c ]]; echo -n $?; [[ x == $s ]]; echo $?; done;"
+        " shopt -s nocasematch; for s in abc ABC; do [[ $s == abc ]]; echo $?; done"
+    ),
+    "cond-equal-tilde": "HOME=/h; for s in /h '~'; do [[ $s == ~ ]]; echo $?; [[ $s == '~' ]]; echo $?; done",
+    "cond-word-not": "for s in '' a; do [[ $s ]]; echo -n $?; [[ ! $s ]]; echo -n $?; [[ ! ! $s ]]; echo $?; done",
+    "cond-unset-u": "set -u; for i in 1 2; do [[ $nope -lt 1 ]]; echo $?; done; echo end",
     "cond-errors": "for i in 1 2; do [[ 1 -eq 1/0 ]]; echo c=$?; done",
     "and-or": "for i in 1 2 3; do false && echo a || echo b && echo c; true || echo d; done",
     "if-elif-else": (
