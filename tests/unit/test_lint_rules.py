@@ -28,7 +28,7 @@ RE_FUNCTIONS = {"compile", "search", "match", "fullmatch", "sub", "subn", "split
 # (module path under src/sandbash, enclosing function) -> why the pattern's shape is bounded
 RE_EXCEPTIONS: dict[tuple[str, str], str] = {
     (
-        "expand/words.py",
+        "expand/fields.py",
         "_ifs_delimiter",
     ): "IFS splitting: at most two character classes of escaped IFS characters, each starred once and "
     "joined by one alternation; the shape is fixed, only the class contents vary (linear matching)",

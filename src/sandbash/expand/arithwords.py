@@ -1,0 +1,211 @@
+"""Arithmetic words for the Expander: $((...)), subscripts and (( )) texts expanded as bash
+does (an expanded subscript backslash-quoted), and templates that evaluate `$n % 3` without
+parsing the text again for every value. Each function taking `ex` is an Expander method.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ..syntax import ast as A
+from ..syntax.lexer import ARITH_EXPANDS
+from .arith import ArithError, Fn, compiled
+from .env import ExpansionError
+from .segments import as_text
+
+if TYPE_CHECKING:
+    from .words import Expander
+
+
+# what bash backslash-quotes in an expanded subscript of an arithmetic text (a translation
+# table: str.translate does it in C, several times faster than a regular expression's sub)
+_SUBSCRIPT_QUOTE = str.maketrans({c: "\\" + c for c in "[]$`~\\'\""})
+
+
+def subscript_error(e: ArithError) -> ExpansionError:
+    """An arithmetic error in an indexed subscript: bash -c exits, a script goes on with its next
+    line (and a `((`, `let` or `[[` around it does not name itself in the message)."""
+    return ExpansionError(e.render(), 1, exits=True)
+
+
+def quote_subscript(text: str) -> str:
+    return text.translate(_SUBSCRIPT_QUOTE)
+
+
+_BRACKET = re.compile(r"[][]")
+
+
+def _arith_lit(text: str, depth: int, out: list[str]) -> int:
+    """Literal text of an arithmetic word appended to `out` with what is inside subscripts quoted
+    (the `]` that closes the outer `[` stays plain); `depth`: inside how many `[`, returned updated.
+    The runs between brackets go in whole."""
+    i = 0
+    n = len(text)
+    while i < n:
+        if not depth:
+            j = text.find("[", i)
+            if j < 0:
+                out.append(text[i:])
+                break
+            out.append(text[i : j + 1])
+            depth = 1
+        else:
+            m = _BRACKET.search(text, i)
+            if m is None:
+                out.append(quote_subscript(text[i:]))
+                break
+            j = m.start()
+            if j > i:
+                out.append(quote_subscript(text[i:j]))
+            if text[j] == "]" and depth == 1:
+                depth = 0
+                out.append("]")
+            else:
+                depth += 1 if text[j] == "[" else -1
+                out.append("\\" + text[j])
+        i = j + 1
+    return depth
+
+
+def arith(ex: Expander, word: A.Word) -> int:
+    parts = word.parts
+    if ex._arith_slots is not None and (len(parts) > 1 or (parts and type(parts[0]) is not A.Lit)):
+        tpl = _ARITH_TEMPLATES.get(word.text, _NO_TEMPLATE)
+        if tpl is _NO_TEMPLATE:
+            tpl = _arith_template(word)
+            if len(_ARITH_TEMPLATES) < 4096:
+                _ARITH_TEMPLATES[word.text] = tpl
+        if tpl is not None:
+            return ex._arith_template_eval(tpl)
+    return ex.env.arith_eval(ex.arith_text(word))
+
+
+def arith_template_eval(ex: Expander, tpl: _Template) -> int:
+    """`$(( $n % 3 ))`: each `$n` expands as the text would, and when every one is a plain
+    decimal number the expression is evaluated as its template (`_sbSlot0_ % 3`, parsed once,
+    the slots bound to the numbers) instead of parsing the text anew for every value."""
+    fn, template, parts, names = tpl
+    texts: list[str] = []
+    values: dict[str, str] = {}
+    plain = True
+    for p in parts:
+        if type(p) is A.Lit:
+            texts.append(p.text)  # type: ignore[union-attr]
+            continue
+        v = ex.param(p, True)  # type: ignore[arg-type]
+        if v is None:
+            v = ""
+        elif type(v) is not str:
+            v = as_text(v) or ""
+        texts.append(v)
+        values[names[len(values)]] = v
+        if plain and not (len(v) < 19 and v.isdigit() and v.isascii() and (v[0] != "0" or len(v) == 1)):
+            plain = False
+    if not plain:  # the text, from the values already expanded (each `$RANDOM` expands once)
+        return ex.env.arith_eval(ex._charged("".join(texts)))
+    assert ex._arith_slots is not None
+    try:
+        return ex._arith_slots(fn, template, values)
+    except ArithError as e:
+        # the message the text would give: the slots' names become their numbers again
+        text, token = e.text, e.token
+        for name, value in values.items():
+            text, token = text.replace(name, value), token.replace(name, value)
+        e.text, e.token = text, token
+        raise
+
+
+def arith_text(ex: Expander, word: A.Word) -> str:
+    """The text of an arithmetic expression, expanded. When bash expands it fully, what a
+    subscript expands to is backslash-quoted so the evaluator does not expand it again
+    (subst.c's expand_array_subscript): `A[$k]` uses $k's value as the key, whatever it holds."""
+    parts = word.parts
+    if len(parts) == 1 and type(parts[0]) is A.Lit:
+        return parts[0].text
+    if "[" not in word.text or ARITH_EXPANDS.search(word.text) is None:
+        return ex.heredoc(word)
+    out: list[str] = []
+    ex._arith_join(parts, out, 0)
+    return ex._charged("".join(out))
+
+
+def arith_operand(ex: Expander, word: A.Word) -> str:
+    """An operand of [[ a -eq b ]]: a word expanded with its subscripts quoted (as arith_text)."""
+    if "[" not in word.text:
+        return ex.string(word)
+    out: list[str] = []
+    ex._arith_join(word.parts, out, 0)
+    return ex._charged("".join(out))
+
+
+def arith_join(ex: Expander, parts: tuple[A.Part, ...], out: list[str], depth: int) -> int:
+    """Append the expanded `parts` to `out`; `depth`: inside how many `[` (returned updated)."""
+    for p in parts:
+        t = type(p)
+        if t is A.Lit:
+            depth = _arith_lit(p.text, depth, out)  # type: ignore[union-attr]
+        elif depth:
+            text = p.text if t is A.SQ or t is A.Esc else ex._join_parts((p,), False)  # type: ignore[union-attr]
+            out.append(quote_subscript(text))
+        elif t is A.DQ:
+            depth = ex._arith_join(p.parts, out, depth)  # type: ignore[union-attr]
+        else:
+            out.append(ex._join_parts((p,), True))
+    return depth
+
+
+_Template = tuple[Fn, str, tuple[A.Part, ...], tuple[str, ...]]
+
+_NO_TEMPLATE: _Template = (lambda ev: 0, "", (), ())
+
+_ARITH_TEMPLATES: dict[str, _Template | None] = {}  # arithmetic word text -> its template
+
+_SLOT = "_sbSlot"
+
+_IDENT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+# what, next to a `$x`, would make its number part of another token or an assignment's target
+_BEFORE_BAD = _IDENT | frozenset("#.$\\'\"`@")
+
+_AFTER_BAD = _IDENT | frozenset("#.[($\\'\"`@")
+
+_ASSIGN_AFTER = re.compile(r"\s*(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)?=(?!=))")  # our own fixed pattern
+
+
+def _arith_template(word: A.Word) -> _Template | None:
+    """The template of an arithmetic word of literal text and plain `$x` / `${x}` / `$1` (each one
+    a whole operand, never an assignment's target), or None: such a word's text differs from the
+    template only by numbers where the slots are, when every `$x` is a decimal number."""
+    parts = word.parts
+    if not word.text or "[" in word.text or _SLOT in word.text:
+        return None
+    pieces: list[str] = []
+    names: list[str] = []
+    for i, p in enumerate(parts):
+        t = type(p)
+        if t is A.Lit:
+            pieces.append(p.text)  # type: ignore[union-attr]
+            continue
+        if t is not A.Param or p.op is not None or p.prefix or p.sub is not None or p.name in ("@", "*"):  # type: ignore[union-attr]
+            return None
+        prev, nxt = parts[i - 1] if i else None, parts[i + 1] if i + 1 < len(parts) else None
+        if (prev is not None and type(prev) is not A.Lit) or (nxt is not None and type(nxt) is not A.Lit):
+            return None  # `$a$b`: one number made of two
+        before = prev.text if prev is not None else ""  # type: ignore[union-attr]
+        after = nxt.text if nxt is not None else ""  # type: ignore[union-attr]
+        if (before and before[-1] in _BEFORE_BAD) or (after and after[0] in _AFTER_BAD):
+            return None
+        if before.rstrip().endswith(("++", "--")) or _ASSIGN_AFTER.match(after):
+            return None
+        name = f"{_SLOT}{len(names)}_"
+        names.append(name)
+        pieces.append(name)
+    if not names:
+        return None
+    template = "".join(pieces)
+    try:
+        fn = compiled(template)
+    except ArithError:
+        return None  # the text itself reports the error
+    return fn, template, parts, tuple(names)

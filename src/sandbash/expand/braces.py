@@ -1,0 +1,143 @@
+"""Brace expansion ({a,b}, {1..9..2}) of a word's parts, before any other expansion."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ..syntax import ast as A
+from ..syntax.lexer import tilde_prefix
+
+if TYPE_CHECKING:
+    from .words import Expander
+
+
+def braces(ex: Expander, parts: tuple[A.Part, ...], top: bool = False) -> list[tuple[A.Part, ...]]:
+    for p in parts:
+        if type(p) is A.Brace or type(p) is A.BraceSeq:
+            break
+    else:
+        return [parts]
+    if not ex.env.option("braceexpand"):
+        return [tuple(A.Lit(_brace_source(p)) if isinstance(p, (A.Brace, A.BraceSeq)) else p for p in parts)]
+    results: list[list[A.Part]] = [[]]
+    for p in parts:
+        if type(p) is A.Brace:
+            alts: list[tuple[A.Part, ...]] = []
+            for alt in p.alts:
+                alts.extend(ex._braces(alt))
+            ex.env.charge_brace(len(results) * len(alts))
+            results = [r + list(a) for r in results for a in alts]
+        elif type(p) is A.BraceSeq:
+            # the size is charged before any string is built
+            ex.env.charge_brace(len(results) * _sequence_len(p))
+            items = _sequence(p)
+            if items is None:
+                text = "{" + p.start + ".." + p.end + (".." + p.step if p.step else "") + "}"
+                for r in results:
+                    r.append(A.Lit(text))
+                continue
+            ex.env.charge_brace(len(results) * len(items))
+            results = [r + [A.Lit(item) if item else A.SQ("")] for r in results for item in items]
+        else:
+            for r in results:
+                r.append(p)
+    if top:
+        # tilde expansion follows brace expansion: `{a,~}/x` gives `~/x` a home
+        return [_tilde_after_brace(_glue_names(r)) for r in results]
+    return [tuple(r) for r in results]
+
+
+def _brace_source(p: A.Part) -> str:
+    """The text a brace expansion was written as (for `set +B`)."""
+    if isinstance(p, A.BraceSeq):
+        return brace_text(p)
+    if isinstance(p, A.Brace):
+        alts = []
+        for alt in p.alts:
+            alts.append(
+                "".join(x.text if isinstance(x, (A.Lit, A.Esc, A.SQ)) else _brace_source(x) for x in alt)
+            )
+        return "{" + ",".join(alts) + "}"
+    return ""
+
+
+def brace_text(p: A.Part) -> str:
+    if isinstance(p, A.BraceSeq):
+        return "{" + p.start + ".." + p.end + (".." + p.step if p.step else "") + "}"
+    return ""
+
+
+_NAME_TAIL = re.compile("[A-Za-z0-9_]*")  # our own fixed pattern
+
+
+def _glue_names(parts: list[A.Part]) -> list[A.Part]:
+    """`$var{x,y}` is `$varx $vary`: bash expands braces in the word's text before parameters, so
+    a `$name` goes on into the letters a brace put after it (the lexer ended the name there)."""
+    out: list[A.Part] = []
+    for p in parts:
+        if type(p) is A.Lit and out:
+            q = out[-1]
+            if (
+                type(q) is A.Param
+                and not q.braced
+                and not q.prefix
+                and q.sub is None
+                and q.op is None
+                and (q.name[:1].isalpha() or q.name[:1] == "_")
+            ):
+                m = _NAME_TAIL.match(p.text)
+                tail = m.end() if m is not None else 0
+                if tail:
+                    out[-1] = A.Param(q.name + p.text[:tail])
+                    if tail == len(p.text):
+                        continue
+                    p = A.Lit(p.text[tail:])
+        out.append(p)
+    return out
+
+
+def _tilde_after_brace(parts: list[A.Part]) -> tuple[A.Part, ...]:
+    if not parts or type(parts[0]) is not A.Lit or not parts[0].text.startswith("~"):
+        return tuple(parts)
+    k = 1
+    while k < len(parts) and type(parts[k]) is A.Lit:
+        k += 1
+    lead = A.Lit("".join(p.text for p in parts[:k]))  # type: ignore[union-attr]
+    return tuple(tilde_prefix([lead, *parts[k:]]))
+
+
+def _sequence_len(p: A.BraceSeq) -> int:
+    step = abs(int(p.step)) if p.step else 1
+    step = step or 1
+    if p.start.lstrip("+-").isdigit() and p.end.lstrip("+-").isdigit():
+        return abs(int(p.end) - int(p.start)) // step + 1
+    if len(p.start) == 1 and len(p.end) == 1:
+        return abs(ord(p.end) - ord(p.start)) // step + 1
+    return 1
+
+
+def _sequence(p: A.BraceSeq) -> list[str] | None:
+    step = int(p.step) if p.step else 1
+    if p.start.lstrip("+-").isdigit() and p.end.lstrip("+-").isdigit():
+        a, b = int(p.start), int(p.end)
+        step = abs(step) or 1
+        width = 0
+        for s in (p.start, p.end):
+            digits = s.lstrip("+-")
+            if len(digits) > 1 and digits[0] == "0":
+                width = max(width, len(s))
+        if a <= b:
+            rng = range(a, b + 1, step)
+        else:
+            rng = range(a, b - 1, -step)
+        if width:
+            return [(f"-{str(-v).zfill(width - 1)}" if v < 0 else str(v).zfill(width)) for v in rng]
+        return [str(v) for v in rng]
+    if len(p.start) == 1 and len(p.end) == 1:
+        a, b = ord(p.start), ord(p.end)
+        step = abs(step) or 1
+        rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
+        # bash yields an empty word for the backslash between Z and a
+        return ["" if v == 92 else chr(v) for v in rng]
+    return None

@@ -1,0 +1,140 @@
+"""Field splitting on IFS and pathname expansion of the fields (Expander methods)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from ..limits import LimitExceeded
+from ..syntax import ast as A
+from .pattern import escape, has_path_glob
+from .segments import BRK, EXP, QUO, Seg, maybe_glob
+
+if TYPE_CHECKING:
+    from .words import Expander
+
+
+WS_SPLIT = re.compile("[ \t\n]+")  # our own fixed pattern, not user input
+
+
+def split(ex: Expander, segs: list[Seg]) -> list[list[Seg]]:
+    for s in segs:
+        if s[1] >= EXP:
+            break
+    else:
+        # nothing to split: one field unless it is entirely empty and unquoted
+        if any(s[1] == QUO or s[0] for s in segs):
+            return [segs]
+        return []
+    ifs = ex.env.ifs()
+    delim = _ifs_delimiter(ifs) if ifs else None
+    cap_name, cap = ex._field_cap()
+    fields: list[list[Seg]] = []
+    cur: list[Seg] = []
+    exists = False
+    for text, flag in segs:
+        if flag == BRK:
+            if exists:
+                if len(fields) >= cap:
+                    raise LimitExceeded(cap_name, cap)
+                fields.append(cur)
+            cur = []
+            exists = False
+            continue
+        if flag != EXP:
+            cur.append((text, flag))
+            if flag == QUO or text:
+                exists = True
+            continue
+        if delim is None:
+            if text:
+                cur.append((text, flag))
+                exists = True
+            continue
+        n = len(text)
+        start = 0
+        # one delimiter: IFS whitespace* [other IFS character, whitespace*] (a C-speed scan:
+        # a long value must not cost a Python step per character)
+        for m in delim[0].finditer(text):
+            i, j = m.span()
+            if i > start:
+                cur.append((text[start:i], EXP))
+                exists = True
+            if exists or (delim[1] and delim[1].search(text, i, j)):
+                if len(fields) >= cap:
+                    raise LimitExceeded(cap_name, cap)
+                fields.append(cur)
+            cur = []
+            exists = False
+            start = j
+        if start < n:
+            cur.append((text[start:], EXP))
+            exists = True
+    if exists:
+        fields.append(cur)
+    return fields
+
+
+def target_fields(ex: Expander, word: A.Word) -> list[str]:
+    """The fields of a redirection's word: a non-interactive bash in posix mode does not glob it."""
+    if not ex.env.option("posix"):
+        return ex.words((word,))
+    ex._glob_off = True
+    try:
+        return ex.words((word,))
+    finally:
+        ex._glob_off = False
+
+
+def glob_field(ex: Expander, field: list[Seg], out: list[str]) -> None:
+    if len(field) == 1:
+        text, flag = field[0]
+        if flag == QUO or not maybe_glob(text) or ex._glob_off or ex.env.option("noglob"):
+            out.append(text)
+            return
+    elif all(f == QUO for _, f in field) or ex._glob_off or ex.env.option("noglob"):
+        out.append("".join(t for t, _ in field))
+        return
+    if not any(f != QUO and maybe_glob(t) for t, f in field):
+        out.append("".join(t for t, _ in field))
+        return
+    extglob = ex.env.option("extglob")
+    pattern = "".join(escape(t) if f == QUO else t for t, f in field)
+    # whether it is a pattern is decided with quoted slashes still quoted (`[a"/"b]` is a
+    # bracket expression, `[a/b]` is plain text); the walk then sees every slash as a slash
+    if not has_path_glob(
+        pattern
+        if "/" not in pattern
+        else "".join(escape(t).replace("/", "\\/") if f == QUO else t for t, f in field),
+        extglob,
+    ):
+        out.append("".join(t for t, _ in field))
+        return
+    matches = ex.env.glob(pattern)
+    if matches is None:
+        out.append("".join(t for t, _ in field))
+    else:
+        out.extend(matches)
+
+
+_DELIMITERS: dict[str, tuple[re.Pattern[str], re.Pattern[str] | None]] = {}
+
+
+def _ifs_delimiter(ifs: str) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
+    """A field delimiter for `ifs` (character classes only: linear time) and a test for
+    its non-whitespace part (a "hard" delimiter ends a field even when it is empty)."""
+    got = _DELIMITERS.get(ifs)
+    if got is None:
+        ws = "".join(c for c in ifs if c in " \t\n")
+        other = "".join(c for c in ifs if c not in " \t\n")
+        w = f"[{re.escape(ws)}]" if ws else ""
+        o = f"[{re.escape(other)}]" if other else ""
+        parts = []
+        if o:
+            parts.append(f"{w}*{o}{w}*" if w else o)
+        if w:
+            parts.append(f"{w}+")
+        got = (re.compile("|".join(parts)), re.compile(o) if o else None)
+        if len(_DELIMITERS) < 64:
+            _DELIMITERS[ifs] = got
+    return got

@@ -1,0 +1,142 @@
+"""The pieces a word expands into, before splitting and globbing.
+
+A word expands into *segments* `(text, flag)`: LIT (unquoted source text, glob-active, not
+split), QUO (quoted: neither split nor globbed), EXP (unquoted expansion result: split and
+glob-active) and BRK (a field break, from "$@" and arrays). A parameter's value is a str, a
+Multi ("$@", "${a[@]}"), a Segs (the word of ${x:-word}) or None (unset). Also the tests for
+words of literal text that expand to themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from ..syntax import ast as A
+from .pattern import has_path_glob
+
+# Values shorter than this are not charged one by one (it keeps the common path cheap): a
+# command's max_arguments words of this size are the most that goes uncounted.
+CHARGE_FROM = 256
+
+LIT = 0
+QUO = 1
+EXP = 2
+BRK = 3
+
+Seg = tuple[str, int]
+BRK_SEG: Seg = ("", BRK)
+
+# the empty text a scalar expansion inside double quotes gave ("$e", "$(true)"), told apart by
+# identity from a literal quoted null ("", '') and an empty array element: beside a "$@" that
+# expands to nothing, bash drops such a word ("$e$@" is no word, "$@""" and "${a[@]}${b[@]}" with
+# b=('') are one)
+QNULL: Seg = ("", QUO)
+
+
+class Multi:
+    """A multi-valued expansion ("$@", "${a[@]}") or its "$*" form."""
+
+    __slots__ = ("values", "star")
+
+    def __init__(self, values: list[str], star: bool) -> None:
+        self.values = values
+        self.star = star
+
+
+class Segs:
+    """An expansion result that is already segmented (the word of ${x:-word})."""
+
+    __slots__ = ("segs",)
+
+    def __init__(self, segs: list[Seg]) -> None:
+        self.segs = segs
+
+    def text(self) -> str:
+        # a field break ("${a[@]}" inside the word) joins with a space, as "$@" does
+        return "".join(t if f != BRK else " " for t, f in self.segs)
+
+
+Value = Union[str, Multi, Segs, None]
+
+
+def as_text(value: Value) -> str | None:
+    """A parameter value as one string ("$@" joined by spaces)."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, Segs):
+        return value.text()
+    return " ".join(value.values)
+
+
+def static_word(word: A.Word | None) -> bool:
+    """A word of plain text only: its expansion never changes."""
+    if word is None:
+        return True
+    for p in word.parts:
+        t = type(p)
+        if t is A.DQ:
+            if not all(type(q) is A.Lit or type(q) is A.Esc or type(q) is A.SQ for q in p.parts):  # type: ignore[union-attr]
+                return False
+        elif not (t is A.Lit or t is A.Esc or t is A.SQ):
+            return False
+    return True
+
+
+# the parts of an unquoted word Expander._plain_word takes (each expands to text)
+PLAIN_PARTS = frozenset({A.Lit, A.Param, A.ArithSub, A.CmdSub})
+
+
+def only_qnulls(segs: list[Seg], start: int) -> bool:
+    """Whether every segment from `start` on is a scalar expansion's empty text (QNULL)."""
+    return all(seg is QNULL for seg in segs[start:])
+
+
+def maybe_glob(text: str) -> bool:
+    return "*" in text or "?" in text or "[" in text or "(" in text
+
+
+_NO_GLOB: set[str] = set()  # literal texts with a glob character that is not active (`[`, `a(b`)
+
+
+def literal_text(parts: tuple[A.Part, ...]) -> str | None:
+    """The one field of a word of literal text only, when nothing in it can glob (`n+=1`, `a=b:c`,
+    which the parser splits at `=` and `:` for tildes; `"n += 1"`, `'%s\\n'`, `\\*`), else None.
+    A word of unquoted literals only is also checked for brackets that are not globs (`[`)."""
+    texts: list[str] = []
+    unquoted_glob = quoted = False
+    for p in parts:
+        t = type(p)
+        if t is A.Lit:
+            if maybe_glob(p.text):  # type: ignore[union-attr]
+                unquoted_glob = True
+        elif t is A.SQ or t is A.Esc:
+            quoted = True
+        elif t is A.DQ:
+            quoted = True
+            for q in p.parts:  # type: ignore[union-attr]
+                tq = type(q)
+                if not (tq is A.Lit or tq is A.Esc or tq is A.SQ):
+                    return None
+                texts.append(q.text)  # type: ignore[union-attr]
+            continue
+        else:
+            return None
+        texts.append(p.text)  # type: ignore[union-attr]
+    text = "".join(texts)
+    if unquoted_glob and (quoted or not plain_literal(text)):
+        return None
+    if not text and not quoted:
+        return None  # an empty unquoted word is no field (the general path decides)
+    return text
+
+
+def plain_literal(text: str) -> bool:
+    """An unquoted literal that expands to itself: no glob character, or none active even with
+    extglob (`[ ... ]`'s brackets). Cached per text: a loop body's literals recur every iteration."""
+    if not maybe_glob(text) or text in _NO_GLOB:
+        return True
+    if has_path_glob(text, True):
+        return False
+    if len(_NO_GLOB) < 4096:
+        _NO_GLOB.add(text)
+    return True
