@@ -160,6 +160,8 @@ def cond_code(sh: Shell, node: A.Cond) -> CondCode:
     if isinstance(node, A.CondWord):
         string, word = ex.string, node.word
         return lambda: string(word) != ""
+    if isinstance(node, A.CondUnary):
+        return _unary_code(sh, node.op, node.operand)
     if isinstance(node, A.CondBinary):
         op = node.op
         if op in INT_OPS:
@@ -167,6 +169,19 @@ def cond_code(sh: Shell, node: A.Cond) -> CondCode:
         if op in ("==", "=", "!=") and (pat := _plain_pattern(node.right)) is not None:
             return _equal_code(sh, node.left, pat, op == "!=")
     return partial(eval_cond, sh, node)
+
+
+def _unary_code(sh: Shell, op: str, word: A.Word) -> CondCode:
+    string = sh.expander.string
+    if op == "-n":
+        return lambda: string(word) != ""
+    if op == "-z":
+        return lambda: string(word) == ""
+    if op == "-v":
+        # the subscript is expanded here, quoted, and only dequoted by the test (as eval_cond)
+        operand = partial(sh.expander.arith_operand, word)
+        return lambda: ShellTestEnv(sh).var_set(operand())
+    return lambda: unary_test(ShellTestEnv(sh), op, string(word))
 
 
 def _plain_pattern(word: A.Word) -> str | None:

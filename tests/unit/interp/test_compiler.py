@@ -52,6 +52,11 @@ SCRIPTS: dict[str, str] = {
     "cond-equal-tilde": "HOME=/h; for s in /h '~'; do [[ $s == ~ ]]; echo $?; [[ $s == '~' ]]; echo $?; done",
     "cond-word-not": "for s in '' a; do [[ $s ]]; echo -n $?; [[ ! $s ]]; echo -n $?; [[ ! ! $s ]]; echo $?; done",
     "cond-unset-u": "set -u; for i in 1 2; do [[ $nope -lt 1 ]]; echo $?; done; echo end",
+    "cond-unary-shapes": (
+        "declare -A m=([k]=1 ['a b']=2); a=(x); touch /tmp/cu; for w in k 'a b' z '' '$(echo k)'; do"
+        " [[ -v m[$w] ]]; echo -n $?; [[ -v m[\\$w] ]]; echo -n $?; [[ -n $w ]]; echo -n $?; [[ -z $w ]];"
+        " echo -n $?; [[ -v a[0] && -f /tmp/cu && ! -d /tmp/cu ]]; echo -n $?; [[ -v w ]]; echo $?; done"
+    ),
     "cond-errors": "for i in 1 2; do [[ 1 -eq 1/0 ]]; echo c=$?; done",
     "and-or": "for i in 1 2 3; do false && echo a || echo b && echo c; true || echo d; done",
     "if-elif-else": (
