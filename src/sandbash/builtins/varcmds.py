@@ -799,7 +799,8 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
     mode = "f" if opts.has("f") else "n" if opts.has("n") else "v" if opts.has("v") else ""
     st = sh.state
     status = 0
-    for name in args:
+    first = len(argv) - len(args)  # (the names are argv's last words)
+    for i, name in enumerate(args, first):
         base, _, sub = name.partition("[")
         if mode == "f":
             if not unset_function(sh, name):
@@ -818,6 +819,8 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
             else:
                 st.functions.pop(name, None)
             continue
+        if len(sub) > 1 and mode != "n" and argv[i] is name:
+            argv[i] = base  # bash cuts the word at `[` in place: `$_` is then the array's name
         try:
             if base in _NOUNSET:
                 raise AssignError(f"{base}: cannot unset")
