@@ -620,28 +620,47 @@ class Processes:
         are dropped at once (the run's end stops them), jobs still working get a short grace so that
         output they are about to write belongs to the run. The grace starts again whenever a job
         started since is working: jobs that keep starting jobs (a fork bomb) run on until the limit
-        they reach, however slow the host, and never end quietly when a grace is over."""
+        they reach, however slow the host, and never end quietly when a grace is over. The first
+        grace ends at the run's deadline at the latest; past it, a job started since ends the run
+        with `timeout`.
+
+        The grace is counted in steps of this loop (a wait of GRACE_POLL), each worth at most
+        GRACE_STEP, not in seconds of wall time: a stall of the whole process (a gen-2 collection, a
+        C call holding the GIL, a loaded host not running it) stops the jobs and this loop alike,
+        and counts as one step. CPU time would not do: the process's is shared with other runs and
+        a job's own is not measurable (its threads come and go); nor would the jobs' charged work,
+        whose units differ by command (a `yes` charges per byte)."""
         rt = self.sh.rt
         budget = rt.budget
         budget.script_over = True
         newest = rt.last_pid()  # pids are given out in order: a higher one started since
-        end = time.monotonic() + min(JOB_GRACE, max(budget.remaining(), 0.0))
+        left = JOB_GRACE
+        first = True  # no job started since the script's end: this grace ends quietly at the deadline
+        last = time.monotonic()
         while True:
             busy = [
                 j
                 for j in list(rt.live.values())  # (a subshell's jobs too)
                 if not j.done.is_set() and not (j.budget is not None and j.budget.idle > 0)
             ]
-            now = time.monotonic()
             if not busy:
                 return
+            now = time.monotonic()
+            left -= min(now - last, GRACE_STEP)
+            last = now
             latest = max(j.pid for j in busy)
-            if latest > newest:  # (past the deadline, the wait below ends the run with `timeout`)
-                newest, end = latest, now + JOB_GRACE
-            elif now > end:
+            if latest > newest:
+                newest, left, first = latest, JOB_GRACE, False
+            elif left <= 0:
                 return
             # a short wait, then the list again: a job may have gone to sleep meanwhile
-            busy[0].wait(budget, 0.01, until=min(end, now + 0.01))
+            busy[0].done.wait(GRACE_POLL)
+            try:
+                budget.check_time()
+            except LimitExceeded as e:
+                if first and e.kind is LimitKind.TIMEOUT:
+                    return
+                raise
 
 
 @dataclass
@@ -675,8 +694,12 @@ def _shebang(text: str) -> list[str]:
     return [part.strip(" \t") for part in text.split("\n", 1)[0][2:].strip(" \t").split(None, 1)]
 
 
-# how long the end of a run waits for background jobs that are still working
+# how long the end of a run waits for background jobs that are still working (wait_all_jobs): steps of
+# GRACE_POLL, each counted as its wall time up to GRACE_STEP (a waiter that wakes needs up to the GIL's
+# switch interval, 5 ms, to run again beside a busy job)
 JOB_GRACE = 1.0
+GRACE_POLL = 0.01
+GRACE_STEP = 0.025
 
 
 def _run_stage(
