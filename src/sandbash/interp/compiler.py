@@ -20,7 +20,7 @@ time (function lookup, policy, redirections). The closures hold the shell that c
 nothing else; the cache belongs to that shell (one per run, one per subshell) and is bounded.
 
 `return` ends a compiled function body without an exception: its closure (return_cmd) returns the
-status encoded below zero (`-1 - status`, see _returned), which the compiled lists, `&&`/`||`,
+status encoded below zero (`-1 - status`, see returned), which the compiled lists, `&&`/`||`,
 `if` and `{ }` around it hand up unchanged, to call_function (Compiler.function_body) or to the
 outermost compiled list, which raises ReturnFromFunction for the walker's handlers (`while`, `case`,
 a sourced file, ...) as the builtin does. Raising unwound every Python frame between the builtin and
@@ -95,7 +95,7 @@ class Compiler:
         self.cases: dict[int, tuple[A.Case, tuple[tuple[CaseTest, ...], ...]]] = {}
         # the lists a `return` can end: their closures before _raising (see function_body)
         self.inners: dict[int, tuple[A.CommandList, Code]] = {}
-        # pieces made that can end with a returned status (_returned): a list whose count
+        # pieces made that can end with a returned status (returned): a list whose count
         # grew while its commands were compiled can
         self.returns = 0
 
@@ -128,7 +128,7 @@ class Compiler:
 
     def inner(self, node: A.CommandList) -> Code:
         """The closure for `node` inside another compiled piece: a `return` in it ends it with
-        a returned status (_returned) that the caller hands up."""
+        a returned status (returned) that the caller hands up."""
         code = self.compiled(node)
         hit = self.inners.get(id(node))
         if hit is not None and hit[0] is node:
@@ -138,7 +138,7 @@ class Compiler:
 
     def function_body(self, node: A.CommandList) -> Code | None:
         """A function's body as call_function runs it, from its second call (as code()): its
-        `return` gives a returned status (_returned) rather than raising."""
+        `return` gives a returned status (returned) rather than raising."""
         code = self.code(node)
         if code is None:
             return None
@@ -184,7 +184,7 @@ class Compiler:
                 for code in codes:
                     status = code()
                     if status < 0:
-                        return status  # a `return` (_returned)
+                        return status  # a `return` (returned)
                 return status
 
             code = run_list
@@ -322,7 +322,7 @@ class Compiler:
                 st.errexit_ignored -= 1
             for i, (on_success, code) in enumerate(rest):
                 if status < 0:
-                    return status  # a `return` (_returned)
+                    return status  # a `return` (returned)
                 if on_success != (status == 0):
                     continue
                 if i == last:
@@ -357,7 +357,7 @@ class Compiler:
                 if status == 0:
                     return body()
                 if status < 0:
-                    return status  # a `return` (_returned)
+                    return status  # a `return` (returned)
             if orelse is not None:
                 return orelse()
             st.last_status = 0
@@ -418,7 +418,7 @@ class Compiler:
 
     def return_cmd(self, cmd: A.SimpleCommand, argv_fn: Callable[[], list[str]], slow: Code) -> Code:
         """`return [n]` (words only): what simple() and the builtin do, ending with the returned
-        status (_returned) where the builtin would raise. Anything the builtin does more (an
+        status (returned) where the builtin would raise. Anything the builtin does more (an
         error, `--help`, outside a function, in a trap, a function or disabled builtin of the
         name) goes to it through run_argv, which raises."""
         ex = self.ev.ex
@@ -459,7 +459,7 @@ class Compiler:
             # was never held)
             if len(procs) > mark:
                 ex.pr.finish_procsubs(mark)
-            return _returned(n)
+            return returned(n)
 
         return return_cmd
 
@@ -616,9 +616,9 @@ def _test_command(ev: Evaluator, evaluate: Code, failed: Callable[[ArithError | 
     return status
 
 
-def _returned(status: int) -> int:
+def returned(status: int) -> int:
     """How a compiled piece says a `return` ended it with `status` (0-255): below zero, never a
-    command's status. call_function decodes it; _raising turns it into ReturnFromFunction."""
+    command's status; and back (its own inverse: call_function and _raising decode with it)."""
     return -1 - status
 
 
@@ -626,7 +626,12 @@ def _return_status(st: ShellState, argv: list[str]) -> int | None:
     """What `return` with these words returns, when it is the builtin's plain case: in a function
     (not a trap's text), the real builtin, no argument or one of decimal digits. None: let the
     builtin decide (its errors and messages, `--help`, `return` in a sourced file or a trap)."""
-    if not st.frames or st.in_trap or st.functions.get("return") is not None or "return" in st.disabled_builtins:
+    if (
+        not st.frames
+        or st.in_trap
+        or st.functions.get("return") is not None
+        or "return" in st.disabled_builtins
+    ):
         return None
     if len(argv) == 1:
         return st.last_status
@@ -645,7 +650,7 @@ def _raising(code: Code) -> Code:
     def raising() -> int:
         status = code()
         if status < 0:
-            raise ReturnFromFunction(_returned(status))
+            raise ReturnFromFunction(returned(status))
         return status
 
     return raising

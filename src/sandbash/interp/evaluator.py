@@ -14,7 +14,7 @@ from ..shvars.vars import ARRAYREF_BUILTINS, NAMEREF, Scope, word_text
 from ..switches import TREE_WALKER
 from ..syntax import ast as A
 from .builtin_table import DECLARATION, SPECIAL
-from .compiler import Compiler, case_tests
+from .compiler import Compiler, case_tests, returned
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .jobs import child_exited, fresh_table
 from .loops import LoopFrame, loop_header, loop_words, run_select
@@ -572,9 +572,17 @@ class Evaluator:
             try:
                 body = fdef.body
                 if type(body) is A.Group:
-                    # what execute() does for a group, without the two calls
+                    # what execute() does for a group, without the two calls; compiled, a
+                    # `return` ends the body with a status below zero (compiler.returned)
                     try:
-                        status = self.run_body(body.body)
+                        comp = self.comp
+                        code = comp.function_body(body.body) if comp is not None else None
+                        if code is None:
+                            status = self.run_list(body.body)
+                        else:
+                            status = code()
+                            if status < 0:
+                                status = returned(status)
                     except ExpansionError as e:
                         status = self.expansion_failed(e)
                 else:
