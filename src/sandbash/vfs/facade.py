@@ -38,6 +38,7 @@ from .mount import MountFs, MountInfo
 from .ops import FileOp
 
 MAX_SYMLINKS = 40
+_READ, _CREATE, _WRITE = FileOp.READ, FileOp.CREATE, FileOp.WRITE  # (the hot paths' actions)
 MAX_NAME = 255
 MAX_PATH = 4096
 # Gate signature: (action, canonical path) -> None, raising FsError(EACCES) to refuse
@@ -169,8 +170,12 @@ class Vfs:
         parent directory when the walk just made them (None otherwise). The
         stats belong to this one operation: nothing is kept between calls."""
         self._check_name(path)
-        lstat = self.tree.lstat
         todo = split_path(path)
+        if path[-1] != "/" and not path.endswith("/.") and ".." not in todo and 0 < len(todo) <= 32:
+            plain = self._resolve_plain(path, todo, follow, must_exist)
+            if plain is not None:
+                return plain
+        lstat = self.tree.lstat
         if len(todo) > 32 and self.checkpoint is not None:
             self.checkpoint()  # deep paths cost a lookup per component: keep the deadline
         # POSIX pathname resolution: 'NAME/' follows a last link and must name a directory;
@@ -190,6 +195,7 @@ class Vfs:
         done: list[str] = []
         prefix = ""  # "/" + "/".join(done), without the root's slash when empty
         hops = 0
+        missing = False
         st: Stat | None = None
         prefix_st: Stat | None = None  # lstat of `prefix` when known
         parent_st: Stat | None = None
@@ -223,6 +229,7 @@ class Vfs:
             except FsError as e:
                 if e.code == errno.ENOENT and last and not must_exist:
                     st = None
+                    missing = True
                     done.append(name)
                     prefix = candidate
                     break
@@ -254,6 +261,13 @@ class Vfs:
             done.append(name)
             prefix = candidate
             prefix_st = st
+        if st is None and follow and not missing:
+            # the walk ended on a directory it reached through '..' or a link, or on '/': callers
+            # take a None stat with `follow` for a missing name
+            try:
+                st = lstat(prefix or "/")
+            except FsError as e:
+                raise _walk_error(e.code, path, prefix or "/") from None
         if want_dir and st is not None and (st.mode & S_IFMT) != S_IFDIR:
             err = _SlashNotDir(errno.ENOTDIR, path)
             err.walked = prefix
@@ -262,18 +276,58 @@ class Vfs:
             self._need(st, 1, path)
         return prefix or "/", st, parent_st
 
-    def _need(self, st: Stat, bit: int, path: str) -> None:
-        """Permission check for the sandbox user: bit 4=r, 2=w, 1=x."""
+    def _resolve_plain(
+        self, path: str, todo: list[str], follow: bool, must_exist: bool
+    ) -> tuple[str, Stat | None, Stat | None] | None:
+        """_resolve() of the common path `path` (split into `todo`): no '..', no trailing '/'
+        or '/.', and a walk that meets no symbolic link and fails nowhere but at its last
+        name. It answers from one lstat_chain what the general walk would; None leaves
+        anything else (a link, a failure on the way, a long name) to the general walk."""
+        n = len(todo)
+        chain = self.tree.lstat_chain(todo if follow else todo[:-1]) if follow or n > 1 else []
+        if len(chain) < n - 1:
+            return None
+        parent: Stat | None = None
+        for i in range(n - 1):
+            st = chain[i]
+            if (
+                isinstance(st, FsError)
+                or (st.mode & S_IFMT) != S_IFDIR
+                or not self._may(st, 1)
+                or len(todo[i]) > 63
+            ):
+                return None
+            parent = st
+        if len(todo[-1]) > 63:
+            return None
+        canon = "/" + "/".join(todo)
+        if not follow:
+            return canon, None, parent
+        if len(chain) < n:
+            return None
+        last = chain[n - 1]
+        if isinstance(last, FsError):
+            if last.code == errno.ENOENT and not must_exist:
+                return canon, None, parent
+            raise _walk_error(last.code, path, canon)
+        if (last.mode & S_IFMT) == S_IFLNK:
+            return None
+        return canon, last, parent
+
+    def _may(self, st: Stat, bit: int) -> bool:
+        """Whether the sandbox user has permission `bit` (4=r, 2=w, 1=x) on `st`."""
         if self.uid == 0:
-            return
+            return True
         mode = st.mode
         if st.uid == self.uid:
-            ok = mode & (bit << 6)
-        elif st.gid == self.gid:
-            ok = mode & (bit << 3)
-        else:
-            ok = mode & bit
-        if not ok:
+            return bool(mode & (bit << 6))
+        if st.gid == self.gid:
+            return bool(mode & (bit << 3))
+        return bool(mode & bit)
+
+    def _need(self, st: Stat, bit: int, path: str) -> None:
+        """Permission check for the sandbox user: bit 4=r, 2=w, 1=x."""
+        if not self._may(st, bit):
             raise FsError(errno.EACCES, path)
 
     def _gate(self, action: FileOp, path: str) -> None:
@@ -461,11 +515,15 @@ class Vfs:
 
     def open(self, path: str, flags: str = "r", mode: int = 0o666, umask: int = 0o022) -> Stream:
         """Open a file as a stream. flags: r, w, a, rw, x (exclusive create)."""
-        bare, slash = _strip_slash(path)
-        slash = slash and flags != "r"  # creating through 'NAME/' is EISDIR (Linux open_last_lookups)
+        slash = False
+        if path[-1:] == "/":
+            bare, slash = _strip_slash(path)
+            slash = slash and flags != "r"  # creating through 'NAME/' is EISDIR (Linux open_last_lookups)
+        reading = flags == "r" or flags == "rw"
         try:
+            # (the walk gives the stat of what it reached: st is None only for a missing name)
             canon, st, parent_st = self._resolve_gated_st(
-                bare if slash else path, FileOp.READ if flags == "r" else FileOp.CREATE, must_exist=False
+                bare if slash else path, _READ if flags == "r" else _CREATE, must_exist=False
             )
         except _SlashNotDir:
             if flags == "r":
@@ -476,26 +534,15 @@ class Vfs:
             if not slash:
                 raise
             raise e.at(path) from None
-        be = self.tree
-        failed: FsError | None = None
-        if st is None:
-            try:
-                st = be.lstat(canon)
-            except FsError as e:
-                if e.code != errno.ENOENT:
-                    failed = FsError(e.code, path)
         # the policy before any other answer, so a refused path answers the same whatever is
         # there (missing, a directory, a device); create and write are decided alike
-        if flags in ("r", "rw"):
-            self._gate(FileOp.READ, canon)
-        if flags != "r":
-            self._gate(FileOp.CREATE if st is None else FileOp.WRITE, canon)
-        if failed is not None:
-            raise failed
+        if self.gate is not None:
+            if reading:
+                self.gate(_READ, canon)
+            if flags != "r":
+                self.gate(_CREATE if st is None else _WRITE, canon)
         if slash:
             raise FsError(errno.EISDIR, path)
-        if st is not None and (st.mode & S_IFMT) == S_IFCHR:
-            return self._device(canon, path)
         if st is None:
             if flags == "r":
                 raise FsError(errno.ENOENT, path)
@@ -503,19 +550,22 @@ class Vfs:
                 raise FsError(errno.EACCES, path)  # the devices are the sandbox's, not the script's
             self._parent_writable(canon, path, parent_st=parent_st)
         else:
-            if (st.mode & S_IFMT) == S_IFDIR:
+            kind = st.mode & S_IFMT
+            if kind == S_IFCHR:
+                return self._device(canon, path)
+            if kind == S_IFDIR:
                 raise FsError(errno.EISDIR, path)
             if flags == "x":
                 raise FsError(errno.EEXIST, path)
-            if flags in ("r", "rw"):
+            if reading:
                 self._need(st, 4, path)
             if flags != "r":
                 self._need(st, 2, path)
         try:
-            handle = be.open(canon, flags, mode & ~umask & 0o7777, self.uid, self.gid)
+            handle = self.tree.open(canon, flags, mode & ~umask & 0o7777, self.uid, self.gid)
         except FsError as e:
             raise FsError(e.code, path)
-        return FileStream(handle, flags in ("r", "rw"), flags != "r", canon)
+        return FileStream(handle, reading, flags != "r", canon)
 
     def _device(self, canon: str, path: str) -> Stream:
         try:

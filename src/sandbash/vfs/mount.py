@@ -160,29 +160,31 @@ class MountFs:
         """lstat of each leading part of '/' + '/'.join(parts) (see base.lstat_chain):
         the components down to the mount holding the whole path one by one,
         the rest in one call to that mount's backend. A missing entry on the
-        way is left to the caller's own lookup (it may be shown as a directory
-        leading to a mount point)."""
+        way that is shown as a directory leading to a mount point is left to
+        the caller's own lookup."""
         m, _ = self._route("/" + "/".join(parts))
-        k = 0 if m.path == "/" else m.path.count("/")
         out: list[Stat | FsError] = []
-        path = ""
-        for name in parts[:k]:
-            path += "/" + name
-            try:
-                s = self.lstat(path)
-            except FsError as e:
-                out.append(e)
+        k = 0
+        if m.path != "/":
+            k = m.path.count("/")
+            path = ""
+            for name in parts[:k]:
+                path += "/" + name
+                try:
+                    s = self.lstat(path)
+                except FsError as e:
+                    out.append(e)
+                    return out
+                out.append(s)
+                if (s.mode & 0o170000) != S_IFDIR:
+                    return out
+            if k >= len(parts):
                 return out
-            out.append(s)
-            if (s.mode & 0o170000) != S_IFDIR:
-                return out
-        if k >= len(parts):
-            return out
-        rest = lstat_chain(m.fs, parts[k:])
+        rest = lstat_chain(m.fs, parts[k:] if k else parts)
         plain = not isinstance(m.fs, MountFs)
-        for r in rest:
+        for i, r in enumerate(rest):
             if isinstance(r, FsError):
-                if r.code != errno.ENOENT:
+                if r.code != errno.ENOENT or "/" + "/".join(parts[: k + i + 1]) not in self._virtual:
                     out.append(r)
                 break
             if plain:
