@@ -115,7 +115,7 @@ OWNERS_KILL = {"box/spawn.py"}  # ... at the deadline, or when its client has go
 # pasted into source: literals go through repr/constants)
 # modules that compile generated Python: awk and jq programs (from parsed, escaped trees) and the
 # lean dataclasses' __init__ (leanclass.py: from the package's own class definitions, never script text)
-OWNERS_CODEGEN = ("commands/awk/", "commands/jq/", "leanclass.py")
+OWNERS_CODEGEN = ("commands/awk/", "commands/jq/", "leanclass.py", "expand/arithgen.py")
 
 
 def _files() -> list[Path]:

@@ -1005,26 +1005,34 @@ def _print_shopt(sh: Shell, name: str, value: bool, reusable: bool, set_o: bool)
 
 @builtin("let")
 def bi_let(sh: Shell, argv: list[str]) -> int:
-    if wants_help(sh, argv):
+    first = argv[1] if len(argv) > 1 else None
+    if first == "--help" and wants_help(sh, argv):
         return 2
-    exprs = argv[2:] if argv[1:2] == ["--"] else argv[1:]
+    exprs = argv[2:] if first == "--" else argv[1:]
     if not exprs:
         sh.builtin_error("let", "expression expected")
         return 1
+    if sh.state.shopts.get("assoc_expand_once"):
+        sh.arith_keys_as_is = True
+        try:
+            return _let(sh, exprs)
+        finally:
+            sh.arith_keys_as_is = False
+    return _let(sh, exprs)
+
+
+def _let(sh: Shell, exprs: list[str]) -> int:
     value = 0
-    sh.arith_keys_as_is = bool(sh.state.shopts.get("assoc_expand_once"))
-    try:
-        for expr in exprs:
-            try:
-                value = sh.arith_eval(expr)
-            except ArithError as e:
-                sh.builtin_error("let", e.render())
-                return 1
-            except ExpansionError as e:
-                sh.error(e.message)
-                return 1
-    finally:
-        sh.arith_keys_as_is = False
+    arith_eval = sh.arith_eval
+    for expr in exprs:
+        try:
+            value = arith_eval(expr)
+        except ArithError as e:
+            sh.builtin_error("let", e.render())
+            return 1
+        except ExpansionError as e:
+            sh.error(e.message)
+            return 1
     return 0 if value != 0 else 1
 
 

@@ -3,24 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
-from ..shvars.vars import EXPORT, NAMEREF, SPECIAL_ASSIGN
+from ..shvars.vars import EXPORT, SPECIAL_ASSIGN
 from ..syntax.arith import ArithSyntaxError, parse_arith, parse_number
 from ..syntax.ast import AAssign, ABinary, AIncDec, ANum, Arith, ATernary, AUnary, AVar
 from ..textcache import TextCache
+from .arithops import MAX as _MAX
+from .arithops import MIN as _MIN
+from .arithops import binary_value, incdec, ipow, read_name, trunc_divmod, wrap
 
 if TYPE_CHECKING:
     from ..shvars.vars import Scope
 
-_MASK = (1 << 64) - 1
-_SIGN = 1 << 63
 MAX_RECURSION = 1024
-
-
-def wrap(v: int) -> int:
-    v &= _MASK
-    return v - (1 << 64) if v & _SIGN else v
+GEN_LONGEST = 512  # longer texts keep their closures (what a generated function holds grows with it)
 
 
 class ArithError(Exception):
@@ -52,9 +50,6 @@ def parse_or_raise(text: str, tick: Callable[[], None] | None = None) -> Arith:
             raise ArithError(e.message, text[offset : e.pos + len(e.token)], e.token)
         raise ArithError(e.message, shown, text[max(e.pos, offset) :])
 
-
-_MIN = -(1 << 63)
-_MAX = (1 << 63) - 1
 
 Fn = Callable[["Evaluator"], int]
 
@@ -179,7 +174,7 @@ def _arith_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
             b = right(ev)
             if b == 0:
                 raise ev.error("division by 0", pos)
-            return _divmod(a, b, is_div)
+            return trunc_divmod(a, b, is_div)
 
         return div
     if op == "**":
@@ -189,7 +184,7 @@ def _arith_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
             b = right(ev)
             if b < 0:
                 raise ev.error("exponent less than 0", pos)
-            return _ipow(a, b)
+            return ipow(a, b)
 
         return power
     if op == "<<":
@@ -205,54 +200,6 @@ def _arith_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
     return _cmp(op, left, right)
 
 
-def _divmod(a: int, b: int, is_div: bool) -> int:
-    q = abs(a) // abs(b)
-    if (a < 0) != (b < 0):
-        q = -q
-    return wrap(q) if is_div else wrap(a - q * b)
-
-
-def _binary_value(op: str, a: int, b: int, ev: Evaluator, pos: int) -> int:
-    """The value of `a OP b` (compound assignments like `x /= 2`, chains)."""
-    if op == "+":
-        v = a + b
-    elif op == "-":
-        v = a - b
-    elif op == "*":
-        v = a * b
-    elif op == "/" or op == "%":
-        if b == 0:
-            raise ev.error("division by 0", pos)
-        return _divmod(a, b, op == "/")
-    elif op == "**":
-        if b < 0:
-            raise ev.error("exponent less than 0", pos)
-        return _ipow(a, b)
-    elif op == "<<":
-        v = a << (b & 63)
-    elif op == ">>":
-        return a >> (b & 63)
-    elif op == "&":
-        return a & b
-    elif op == "|":
-        return a | b
-    elif op == "^":
-        return a ^ b
-    elif op == "<":
-        return 1 if a < b else 0
-    elif op == ">":
-        return 1 if a > b else 0
-    elif op == "<=":
-        return 1 if a <= b else 0
-    elif op == ">=":
-        return 1 if a >= b else 0
-    elif op == "==":
-        return 1 if a == b else 0
-    else:
-        return 1 if a != b else 0
-    return v if _MIN <= v <= _MAX else wrap(v)
-
-
 def _compile(node: Arith) -> Fn:
     if isinstance(node, ANum):
         value = node.value if _MIN <= node.value <= _MAX else wrap(node.value)
@@ -260,28 +207,7 @@ def _compile(node: Arith) -> Fn:
     if isinstance(node, AVar):
         name, vsub = node.name, node.sub
         if vsub is None:
-
-            def var(ev: Evaluator) -> int:
-                scopes = ev.scopes
-                raw: str | None = None
-                if scopes is not None:
-                    # a plain string variable, found as arith_get would
-                    found = scopes[-1].get(name)
-                    i = len(scopes) - 2
-                    while found is None and i >= 0:
-                        found = scopes[i].get(name)
-                        i -= 1
-                    if found is not None and not found.attrs & NAMEREF and type(found.value) is str:
-                        raw = found.value
-                if raw is None:
-                    raw = ev.vars.arith_get(name, None)
-                # a plain decimal value (the common case) without the general reader
-                if raw and raw.isdigit() and raw.isascii() and (raw[0] != "0" or len(raw) == 1):
-                    v = int(raw)
-                    return v if v <= _MAX else wrap(v)
-                return ev.value_of(raw)
-
-            return var
+            return partial(read_name, name)
         return lambda ev: ev.value_of(ev.vars.arith_get(name, vsub))
     if isinstance(node, ABinary):
         if node.op not in ("&&", "||") and _chain_length(node) > 32:
@@ -316,27 +242,12 @@ def _compile(node: Arith) -> Fn:
         def compound(ev: Evaluator) -> int:
             sub = ev.once(tname, tsub)
             cur = ev.get(tname, sub)
-            return ev.set(tname, sub, _binary_value(bop, cur, value_fn(ev), ev, value_pos))
+            return ev.set(tname, sub, binary_value(bop, cur, value_fn(ev), ev, value_pos))
 
         return compound
     if isinstance(node, AIncDec):
         iname, isub = node.target.name, node.target.sub
-        delta = 1 if node.op == "++" else -1
-        if node.prefix:
-
-            def prefix(ev: Evaluator) -> int:
-                sub = ev.once(iname, isub)
-                return ev.set(iname, sub, wrap(ev.get(iname, sub) + delta))
-
-            return prefix
-
-        def postfix(ev: Evaluator) -> int:
-            sub = ev.once(iname, isub)
-            old = ev.get(iname, sub)
-            ev.set(iname, sub, wrap(old + delta))
-            return old
-
-        return postfix
+        return partial(incdec, iname, isub, 1 if node.op == "++" else -1, node.prefix)
     if isinstance(node, ATernary):
         cond, then, other = _compile(node.cond), _compile(node.then), _compile(node.other)
         return lambda ev: then(ev) if cond(ev) else other(ev)
@@ -375,34 +286,71 @@ def _compile_chain(node: ABinary) -> Fn:
         v = first(ev)
         for op, right, pos in steps:
             b = right(ev)
-            v = _binary_value(op, v, b, ev, pos)
+            v = binary_value(op, v, b, ev, pos)
         return v
 
     return chain
 
 
 # shared by every run of the process: bounded in entries and text, nothing from a long text (T-TEN-5)
-_COMPILED: TextCache[str, Fn] = TextCache()
+class _FnCache(TextCache[str, Fn]):
+    """The TextCache with `lookup`: its dict's own get (no Python frame on the hot path)."""
+
+    __slots__ = ("lookup",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lookup = self._data.get
+
+    def put(self, key: str, text: str, value: Fn) -> None:
+        super().put(key, text, value)
+        self.lookup = self._data.get  # (put starts a fresh dict when the bounds are reached)
+
+    def clear(self) -> None:
+        self._data = {}
+        self._held = 0
+        self.lookup = self._data.get
+
+
+_COMPILED = _FnCache()
+# evaluations of one text before it gets its generated function (arithgen): generating costs about as
+# much as 100 evaluations, so an expression run a few times keeps the closures
+HOT_CALLS = 24
 
 
 def compiled(text: str, tick: Callable[[], None] | None = None) -> Fn:
     """The compiled form of arithmetic text (parsed once, cached by text)."""
     fn = _COMPILED.get(text)
     if fn is None:
-        fn = _compile(parse_or_raise(text, tick))
+        node = parse_or_raise(text, tick)
+        fn = _compile(node)
+        if len(text) <= GEN_LONGEST:
+            fn = _tiered(text, node, fn)
         _COMPILED.put(text, text, fn)
     return fn
 
 
-def _ipow(a: int, b: int) -> int:
-    result = 1
-    base = a
-    while b:
-        if b & 1:
-            result = wrap(result * base)
-        base = wrap(base * base)
-        b >>= 1
-    return result
+def _tiered(text: str, node: Arith, cold: Fn) -> Fn:
+    """`cold` (the closures) until the text has run HOT_CALLS times, then its generated function,
+    which also replaces this one in the cache (a holder of this one is forwarded to it)."""
+    calls = 0
+    hot: Fn | None = None
+
+    def tiered(ev: Evaluator) -> int:
+        nonlocal calls, hot
+        if hot is not None:
+            return hot(ev)
+        calls += 1
+        if calls < HOT_CALLS:
+            return cold(ev)
+        from .arithgen import generate  # (not at start-up: most runs never need it)
+
+        hot = generate(node) or cold
+        if _COMPILED.get(text) is tiered:
+            _COMPILED.put(text, text, hot)
+        return hot(ev)
+
+    return tiered
 
 
 def evaluate(text: str, vars: ArithVars) -> int:

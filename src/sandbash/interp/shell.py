@@ -623,19 +623,24 @@ class Shell:
                 self._slot_arith = ev
 
     def arith_eval(self, text: str) -> int:
-        if len(text) < 19 and text.isdigit() and text.isascii() and (text[0] != "0" or len(text) == 1):
+        if text.isdigit() and len(text) < 19 and text.isascii() and (text[0] != "0" or len(text) == 1):
             return int(text)  # a decimal number (`[[ $n -lt 5 ]]`'s operands): nothing to parse or cache
         ev = self._arith
+        fn = _COMPILED.lookup(text)
+        if fn is None:
+            # (a huge expression: parsing takes time)
+            fn = compiled(text, self.rt.budget.check_time if len(text) > 4096 else None)
         if ev.depth:
             # re-entered (a variable's value is an expression): a fresh evaluator
-            return compiled(text)(ArithEvaluator(self, text))
+            return fn(ArithEvaluator(self, text))
+        # the text is put back after: an array subscript in the expression is evaluated here too
+        # (`a[i] ** -1` names its own text in the error, not `i`)
+        outer = ev.text
         ev.text = text
-        fn = _COMPILED.get(text)
-        if fn is not None:
+        try:
             return fn(ev)
-        if len(text) > 4096:
-            return compiled(text, self.rt.budget.check_time)(ev)  # a huge expression: parsing takes time
-        return compiled(text)(ev)
+        finally:
+            ev.text = outer
 
     def command_sub(self, body: A.CommandList, text: str) -> str:
         return self.pr.run_command_sub(body, text)

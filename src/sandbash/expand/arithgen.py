@@ -1,0 +1,307 @@
+"""Arithmetic compiled to one Python function per expression (the hot tier of expand/arith.py).
+
+The closures of arith._compile cost one Python call per node; an expression evaluated often
+(a loop's body) is generated instead as the source of one function, compiled once and cached
+with its text. The function behaves exactly as the closures do (values, wrap-around, order of
+evaluation and side effects, errors): what is not plain (array elements, attributes, namerefs,
+values that are expressions, special variables) goes through the same helpers the closures use.
+
+The source is made only from the parsed tree: every name, subscript and number of the script is
+a constant in the function's namespace (`c0`, `c1`, ...), never text in the source; what the
+source spells itself is our own (operators, temporaries, error offsets). Trees larger than
+MAX_NODES or nested deeper than MAX_DEPTH are not generated (they keep their closures).
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from ..shvars.vars import NAMEREF, SPECIAL_ASSIGN
+from ..syntax.ast import AAssign, ABinary, AComma, AIncDec, ANum, Arith, ATernary, AUnary, AVar
+from .arithops import MAX as _MAX
+from .arithops import MIN as _MIN
+from .arithops import binary_value, incdec, ipow, read_name, trunc_divmod, wrap
+
+if TYPE_CHECKING:
+    from .arith import Fn
+
+MAX_NODES = 200
+MAX_DEPTH = 48  # nodes from the root down (Python's tokenizer allows 100 levels of indentation)
+
+# what every generated function may use, by the names its source spells
+_HELPERS: dict[str, object] = {
+    "_wrap": wrap,
+    "_divmod": trunc_divmod,
+    "_ipow": ipow,
+    "_bv": binary_value,
+    "_rd": read_name,
+    "_incdec": incdec,
+    "_noscope": MappingProxyType({}),
+}
+_COMPARE = {"<", ">", "<=", ">=", "==", "!="}
+_BITWISE = {"&", "|", "^"}
+# the digits test a plain variable's value passes to be read with int() (arith.read_name's test,
+# and a length below 19 so the value needs no wrapping)
+_PLAIN = 'r.isdigit() and r.isascii() and (len(r) == 1 or r[0] != "0" and len(r) < 19)'
+
+
+def _fits(node: Arith) -> bool:
+    """Whether the tree is small and shallow enough to generate (walked without recursion)."""
+    stack: list[tuple[Arith, int]] = [(node, 1)]
+    count = 0
+    while stack:
+        cur, depth = stack.pop()
+        count += 1
+        if count > MAX_NODES or depth > MAX_DEPTH:
+            return False
+        if isinstance(cur, ABinary):
+            stack += [(cur.left, depth + 1), (cur.right, depth + 1)]
+        elif isinstance(cur, AUnary):
+            stack.append((cur.operand, depth + 1))
+        elif isinstance(cur, ATernary):
+            stack += [(cur.cond, depth + 1), (cur.then, depth + 1), (cur.other, depth + 1)]
+        elif isinstance(cur, AAssign):
+            stack.append((cur.value, depth + 1))
+        elif isinstance(cur, AComma):
+            stack += [(item, depth + 1) for item in cur.items]
+    return True
+
+
+class _Gen:
+    """Source lines of one function; `expr` returns the name holding a node's value."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.consts: dict[str, object] = {}
+        self._const_names: dict[tuple[type, object], str] = {}
+        self.ntmp = 0
+        self.reads = False  # a plain variable is read: the prologue binds `t`
+        self.writes = False  # ... or written: it binds `w` too
+
+    def const(self, value: object) -> str:
+        key = (type(value), value)
+        name = self._const_names.get(key)
+        if name is None:
+            name = self._const_names[key] = f"c{len(self.consts)}"
+            self.consts[name] = value
+        return name
+
+    def tmp(self) -> str:
+        self.ntmp += 1
+        return f"x{self.ntmp}"
+
+    def emit(self, ind: int, line: str) -> None:
+        self.lines.append("    " * ind + line)
+
+    def expr(self, node: Arith, ind: int) -> str:
+        if isinstance(node, ANum):
+            value = node.value if _MIN <= node.value <= _MAX else wrap(node.value)
+            return self.const(value)
+        if isinstance(node, AVar):
+            return self.read(node, ind)
+        if isinstance(node, ABinary):
+            if node.op in ("&&", "||"):
+                return self.logical(node, ind)
+            return self.binary(node, ind)
+        if isinstance(node, AUnary):
+            return self.unary(node, ind)
+        if isinstance(node, ATernary):
+            return self.ternary(node, ind)
+        if isinstance(node, AAssign):
+            return self.assign(node, ind)
+        if isinstance(node, AIncDec):
+            return self.incdec(node, ind)
+        result = "0"
+        for item in node.items:
+            result = self.expr(item, ind)
+        return result
+
+    def read(self, node: AVar, ind: int) -> str:
+        x = self.tmp()
+        name = self.const(node.name)
+        if node.sub is not None:
+            self.emit(ind, f"{x} = ev.get({name}, {self.const(node.sub)})")
+            return x
+        self.reads = True
+        # a plain string variable of the innermost scope holding a decimal number: read here
+        self.emit(ind, f"v = t.get({name})")
+        self.emit(
+            ind, f"if v is not None and not v.attrs & {NAMEREF} and type(r := v.value) is str and {_PLAIN}:"
+        )
+        self.emit(ind + 1, f"{x} = int(r)")
+        self.emit(ind, "else:")
+        self.emit(ind + 1, f"{x} = _rd({name}, ev)")
+        return x
+
+    def store(self, name: str, sub: str | None, value: str, ind: int) -> None:
+        """Assign `value` (a name holding an int) as Evaluator.set does."""
+        cname, csub = self.const(name), self.const(sub)
+        if sub is not None or name in SPECIAL_ASSIGN:
+            self.emit(ind, f"ev.set({cname}, {csub}, {value})")
+            return
+        self.writes = True
+        # Evaluator.set's own fast path: an existing plain string variable, stored here
+        self.emit(ind, f"v = w.get({cname})")
+        self.emit(
+            ind,
+            'if v is not None and type(v.value) is str and ((a := v.attrs) == 1 or a == 0 and not o["allexport"]):',
+        )
+        self.emit(ind + 1, f"v.value = str({value})")
+        self.emit(ind, "else:")
+        self.emit(ind + 1, f"ev.set({cname}, None, {value})")
+
+    def assign(self, node: AAssign, ind: int) -> str:
+        target = node.target
+        if node.op == "=":
+            value = self.expr(node.value, ind)
+            self.store(target.name, target.sub, value, ind)
+            return value
+        name = self.const(target.name)
+        sub = "None"
+        if target.sub is None:
+            cur = self.read(target, ind)
+        else:
+            sub = self.tmp()  # the subscript is evaluated once (`a[i++] += 2`)
+            self.emit(ind, f"{sub} = ev.once({name}, {self.const(target.sub)})")
+            cur = self.tmp()
+            self.emit(ind, f"{cur} = ev.get({name}, {sub})")
+        value = self.expr(node.value, ind)
+        x = self.tmp()
+        op = node.op[:-1]
+        if op in ("+", "-"):
+            self.emit(ind, f"{x} = {cur} {op} {value}")
+            self.wrap_if_over(x, ind)
+        else:
+            self.emit(ind, f"{x} = _bv({self.const(op)}, {cur}, {value}, ev, {int(node.pos)})")
+        if target.sub is None:
+            self.store(target.name, None, x, ind)
+        else:
+            self.emit(ind, f"ev.set({name}, {sub}, {x})")
+        return x
+
+    def incdec(self, node: AIncDec, ind: int) -> str:
+        target = node.target
+        x = self.tmp()
+        name, sub = self.const(target.name), self.const(target.sub)
+        delta = 1 if node.op == "++" else -1
+        slow = f"{x} = _incdec({name}, {sub}, {delta}, {node.prefix}, ev)"
+        if target.sub is not None or target.name in SPECIAL_ASSIGN:
+            self.emit(ind, slow)
+            return x
+        self.reads = self.writes = True
+        # read and stored here when both Evaluator.get's and Evaluator.set's fast paths apply (a
+        # decimal below 19 digits plus or minus one needs no wrapping)
+        self.emit(ind, f"v = w.get({name})")
+        self.emit(
+            ind,
+            'if v is not None and ((a := v.attrs) == 0 and not o["allexport"] or a == 1)'
+            f" and type(r := v.value) is str and {_PLAIN}:",
+        )
+        if node.prefix:
+            self.emit(ind + 1, f"{x} = int(r) + {delta}")
+            self.emit(ind + 1, f"v.value = str({x})")
+        else:
+            self.emit(ind + 1, f"{x} = int(r)")
+            self.emit(ind + 1, f"v.value = str({x} + {delta})")
+        self.emit(ind, "else:")
+        self.emit(ind + 1, slow)
+        return x
+
+    def wrap_if_over(self, x: str, ind: int) -> None:
+        self.emit(ind, f"if {x} > {_MAX} or {x} < {_MIN}:")
+        self.emit(ind + 1, f"{x} = _wrap({x})")
+
+    def binary(self, node: ABinary, ind: int) -> str:
+        op = node.op
+        a = self.expr(node.left, ind)
+        b = self.expr(node.right, ind)
+        x = self.tmp()
+        if op in ("+", "-", "*"):
+            self.emit(ind, f"{x} = {a} {op} {b}")
+            self.wrap_if_over(x, ind)
+        elif op in ("/", "%"):
+            self.emit(ind, f"if {b} == 0:")
+            self.emit(ind + 1, f'raise ev.error("division by 0", {int(node.pos)})')
+            pyop = "//" if op == "/" else "%"
+            self.emit(ind, f"if {a} >= 0 and {b} > 0:")
+            self.emit(ind + 1, f"{x} = {a} {pyop} {b}")
+            self.emit(ind, "else:")
+            self.emit(ind + 1, f"{x} = _divmod({a}, {b}, {op == '/'})")
+        elif op == "**":
+            self.emit(ind, f"if {b} < 0:")
+            self.emit(ind + 1, f'raise ev.error("exponent less than 0", {int(node.pos)})')
+            self.emit(ind, f"{x} = _ipow({a}, {b})")
+        elif op == "<<":
+            self.emit(ind, f"{x} = {a} << ({b} & 63)")
+            self.wrap_if_over(x, ind)
+        elif op == ">>":
+            self.emit(ind, f"{x} = {a} >> ({b} & 63)")
+        elif op in _BITWISE:
+            self.emit(ind, f"{x} = {a} {op} {b}")
+        else:
+            assert op in _COMPARE, op
+            self.emit(ind, f"{x} = 1 if {a} {op} {b} else 0")
+        return x
+
+    def logical(self, node: ABinary, ind: int) -> str:
+        """`&&` and `||`: the right side runs only when the left does not decide."""
+        a = self.expr(node.left, ind)
+        x = self.tmp()
+        neg = "" if node.op == "&&" else "not "
+        self.emit(ind, f"{x} = {0 if node.op == '&&' else 1}")
+        self.emit(ind, f"if {neg}{a}:")
+        b = self.expr(node.right, ind + 1)
+        self.emit(ind + 1, f"if {neg}{b}:")
+        self.emit(ind + 2, f"{x} = {1 if node.op == '&&' else 0}")
+        return x
+
+    def unary(self, node: AUnary, ind: int) -> str:
+        a = self.expr(node.operand, ind)
+        if node.op == "+":
+            return a
+        x = self.tmp()
+        if node.op == "-":
+            self.emit(ind, f"{x} = -{a}")
+            self.wrap_if_over(x, ind)  # (only the lowest number's negation is over)
+        elif node.op == "!":
+            self.emit(ind, f"{x} = 0 if {a} else 1")
+        else:
+            self.emit(ind, f"{x} = ~{a}")  # (never outside the range)
+        return x
+
+    def ternary(self, node: ATernary, ind: int) -> str:
+        cond = self.expr(node.cond, ind)
+        x = self.tmp()
+        self.emit(ind, f"if {cond}:")
+        self.emit(ind + 1, f"{x} = {self.expr(node.then, ind + 1)}")
+        self.emit(ind, "else:")
+        self.emit(ind + 1, f"{x} = {self.expr(node.other, ind + 1)}")
+        return x
+
+    def source(self, result: str) -> str:
+        head = ["def _arith(ev):"]
+        if self.reads or self.writes:
+            head.append("    s = ev.scopes")
+            head.append("    t = s[-1] if s is not None else _noscope")
+        if self.writes:
+            # Evaluator.set stores here only with the shell's options at hand
+            head.append("    o = ev.opts")
+            head.append("    w = t if o is not None else _noscope")
+        return "\n".join([*head, *self.lines, f"    return {result}", ""])
+
+
+def generate(node: Arith) -> Fn | None:
+    """One Python function evaluating `node` as arith._compile's closures do, or None when the
+    tree is too large or too deep to generate."""
+    if not _fits(node):
+        return None
+    gen = _Gen()
+    result = gen.expr(node, 1)
+    namespace: dict[str, object] = {**_HELPERS, **gen.consts}
+    # the source spells only our own names and operators; the script's names, subscripts and
+    # numbers are the constants in `namespace` (see the module's docstring)
+    exec(compile(gen.source(result), "<arith>", "exec"), namespace)
+    fn = namespace["_arith"]
+    assert callable(fn)
+    return fn

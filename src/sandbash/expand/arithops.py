@@ -1,0 +1,111 @@
+"""The operations arithmetic evaluation shares between its two tiers: the closures of
+expand/arith.py and the generated functions of expand/arithgen.py (bash's 64-bit wrap-around,
+division truncating toward zero, variables read as bash reads them)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..shvars.vars import NAMEREF
+
+if TYPE_CHECKING:
+    from .arith import Evaluator
+
+_MASK = (1 << 64) - 1
+_SIGN = 1 << 63
+MIN = -(1 << 63)
+MAX = (1 << 63) - 1
+
+
+def wrap(v: int) -> int:
+    v &= _MASK
+    return v - (1 << 64) if v & _SIGN else v
+
+
+def trunc_divmod(a: int, b: int, is_div: bool) -> int:
+    q = abs(a) // abs(b)
+    if (a < 0) != (b < 0):
+        q = -q
+    return wrap(q) if is_div else wrap(a - q * b)
+
+
+def binary_value(op: str, a: int, b: int, ev: Evaluator, pos: int) -> int:
+    """The value of `a OP b` (compound assignments like `x /= 2`, chains)."""
+    if op == "+":
+        v = a + b
+    elif op == "-":
+        v = a - b
+    elif op == "*":
+        v = a * b
+    elif op == "/" or op == "%":
+        if b == 0:
+            raise ev.error("division by 0", pos)
+        return trunc_divmod(a, b, op == "/")
+    elif op == "**":
+        if b < 0:
+            raise ev.error("exponent less than 0", pos)
+        return ipow(a, b)
+    elif op == "<<":
+        v = a << (b & 63)
+    elif op == ">>":
+        return a >> (b & 63)
+    elif op == "&":
+        return a & b
+    elif op == "|":
+        return a | b
+    elif op == "^":
+        return a ^ b
+    elif op == "<":
+        return 1 if a < b else 0
+    elif op == ">":
+        return 1 if a > b else 0
+    elif op == "<=":
+        return 1 if a <= b else 0
+    elif op == ">=":
+        return 1 if a >= b else 0
+    elif op == "==":
+        return 1 if a == b else 0
+    else:
+        return 1 if a != b else 0
+    return v if MIN <= v <= MAX else wrap(v)
+
+
+def ipow(a: int, b: int) -> int:
+    result = 1
+    base = a
+    while b:
+        if b & 1:
+            result = wrap(result * base)
+        base = wrap(base * base)
+        b >>= 1
+    return result
+
+
+def read_name(name: str, ev: Evaluator) -> int:
+    """The value of plain variable `name` (no subscript): a plain string variable is found in
+    the evaluator's scopes as arith_get would find it; anything else goes through arith_get."""
+    scopes = ev.scopes
+    raw: str | None = None
+    if scopes is not None:
+        found = scopes[-1].get(name)
+        i = len(scopes) - 2
+        while found is None and i >= 0:
+            found = scopes[i].get(name)
+            i -= 1
+        if found is not None and not found.attrs & NAMEREF and type(found.value) is str:
+            raw = found.value
+    if raw is None:
+        raw = ev.vars.arith_get(name, None)
+    # a plain decimal value (the common case) without the general reader
+    if raw and raw.isdigit() and raw.isascii() and (raw[0] != "0" or len(raw) == 1):
+        v = int(raw)
+        return v if v <= MAX else wrap(v)
+    return ev.value_of(raw)
+
+
+def incdec(name: str, sub: str | None, delta: int, prefix: bool, ev: Evaluator) -> int:
+    """`++x`, `x--`, `a[i]++`: the subscript evaluated once; the new value (prefix) or the old."""
+    sub = ev.once(name, sub)
+    old = ev.get(name, sub)
+    new = ev.set(name, sub, wrap(old + delta))
+    return new if prefix else old
