@@ -11,6 +11,7 @@ from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import ansi_c_quote, assoc_key, declare_quote, needs_ansi, shell_metas, single_quote
 from ..interp.control import AbortCommand
+from ..interp.executor import trace_assign
 from ..interp.variables import AS_EXPANDED, AssignError, ElementError, valid_ref_target
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import (
@@ -298,6 +299,10 @@ def _declare_one(
     if sub is not None and cmd in ("readonly", "export"):
         sh.builtin_error(cmd, f"`{name}[{sub}]': not a valid identifier")
         return False
+    if has_value and items is None and cmd in ("readonly", "export") and st.opts["xtrace"]:
+        if not set_attrs & (ARRAY | ASSOC):
+            # bash makes these through its assignment statement's code, which traces them
+            sh.xtrace_line(trace_assign(name, None, append, value, None))
     if set_attrs & NAMEREF and sub is not None:
         sh.builtin_error(cmd, f"{name}[{sub}]: reference variable cannot be an array")
         return False

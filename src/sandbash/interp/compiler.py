@@ -225,13 +225,15 @@ class Compiler:
             return partial(self.ev.execute, node)
         return _guarded(self.ev, body)
 
-    def assignment(self, cmd: A.SimpleCommand, a: A.Assign, value: Callable[[], str], slow: Code) -> Code:
-        """`name=value` alone, while nothing changes how a command runs (as in simple())."""
+    def assignment(self, cmd: A.SimpleCommand, finish: Callable[[int], int], slow: Code) -> Code:
+        """Assignments alone (`name=value`, `a+=(x y)`, `a=1 b=2`), while nothing changes how a
+        command runs (as in simple()): exec_simple's prologue, then `finish` (Executor.assign_one
+        for one scalar, else no_words, what exec_simple ends in for a command without words) given
+        the process substitutions open before it."""
         ex = self.ev.ex
         st = ex.state
         sh = ex.sh
         procs = ex.pr.procsubs
-        assign_one = ex.assign_one
         line = cmd.line
 
         def assignment() -> int:
@@ -244,7 +246,7 @@ class Compiler:
                 sh.current_command = cmd
             rt.budget.command()
             ex.last_cmdsub_status = None
-            return assign_one(a, value, len(procs))
+            return finish(len(procs))
 
         return assignment
 
@@ -375,7 +377,9 @@ class Compiler:
         slow = partial(ex.exec_simple, cmd, plan)
         argv_fn = plan.argv
         if plan.value is not None and not cmd.redirs and cmd.assigns[0].array is None:
-            return self.assignment(cmd, cmd.assigns[0], plan.value, slow)
+            return self.assignment(cmd, partial(ex.assign_one, cmd.assigns[0], plan.value), slow)
+        if not cmd.words and not cmd.redirs:
+            return self.assignment(cmd, partial(ex.no_words, cmd), slow)
         if cmd.assigns or cmd.redirs or argv_fn is None:
             return slow
         if plan.name == "return":

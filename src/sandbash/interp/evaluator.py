@@ -224,20 +224,15 @@ class Evaluator:
         if not _is_name(node.var):
             st.line = node.end_line or node.line
             return self._bad_loop_name(node.var, fatal=bool(st.opts["posix"]))
-        trace = None
-        if st.opts["xtrace"]:
-            from .executor import xquote
-
-            trace = f"for {node.var} in " + " ".join(xquote(i) for i in items)
         run_body = self.body_code(node.body)
-        header = loop_header("for", node)
+        header = loop_header("for", node)  # (the DEBUG trap's $BASH_COMMAND and the trace)
         with self.loop_frame() as loop:
             for item in items:
                 loop.tick()
                 if st.traps:
                     self.ex.debug_trap(header)
-                if trace is not None:
-                    self.ex.xtrace_line(trace)
+                if st.opts["xtrace"]:  # (per step: the body may turn it on or off)
+                    self.ex.xtrace_line(header)
                 try:
                     ref = st.vars.find(node.var)
                     if ref is not None and ref.attrs & NAMEREF:

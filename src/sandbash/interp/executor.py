@@ -205,8 +205,6 @@ class Executor:
             rt.budget.charge_memory(held)
         try:
             if trace is not None:
-                for piece in _compound_traces(argv) + trace:
-                    self.xtrace_line(piece)
                 self.xtrace_line(" ".join(_xtrace_word(a) for a in argv))
             if rt.gates is None:
                 # dispatch() without gates to consult: straight to the run
@@ -302,6 +300,8 @@ class Executor:
             text = (
                 head + "(" + " ".join(v if k is None else f"[{k}]{'+' * ap}={v}" for k, v, ap in items) + ")"
             )
+            if self.state.opts["xtrace"]:
+                self.xtrace_line(_compound_trace(name, append, items))  # (bash: as it is expanded)
         else:
             text = head + value
         return AssignArg.make(text, name, sub, append, value, items)
@@ -378,14 +378,13 @@ class Executor:
         trace = st.opts["xtrace"]
         try:
             for a in cmd.assigns:
+                if trace and a.array is not None:
+                    # bash shows a compound assignment as written (`n=($@)`), before its words
+                    # expand (a `$( )` in them traces after it)
+                    self.xtrace_line(_trace_array_source(a))
                 name, sub, append, value, items = self.expand_assignment(a)
-                if trace:
-                    # (bash shows a compound assignment as written: `n=($@)`)
-                    self.xtrace_line(
-                        _trace_array_source(a)
-                        if a.array is not None
-                        else _trace_assign(name, sub, append, value, items)
-                    )
+                if trace and a.array is None:
+                    self.xtrace_line(_trace_assign(name, sub, append, value, items))
                 if items is not None:
                     if sub is not None:
                         raise AssignError(f"{name}[{sub}]: cannot assign list to array member")
@@ -656,7 +655,8 @@ class Executor:
                         + ")"
                     )
                 if trace is not None:
-                    trace.append(_trace_assign(name, sub, append, value, None))
+                    # (bash traces each binding as it is made: after its own `$( )`, before the next)
+                    self.xtrace_line(_trace_assign(name, sub, append, value, None))
                 var = st.vars.find(name)
                 if var is not None and var.attrs & NAMEREF and var.value and sub is None:
                     # `ref=x cmd` with a nameref: the binding is for the variable it names (bash)
@@ -1013,15 +1013,15 @@ def _trace_array_source(a: A.Assign) -> str:
     """`set -x` shows `n=($@)` with its words as written, one blank apart ($'...' already decoded,
     as bash's parser leaves it: `'<TAB>'`)."""
     words = [
-        _ansi_decoded(w.value.text)
+        ansi_decoded(w.value.text)
         if w.key is None
-        else f"[{w.key.text}]{'+' if w.append else ''}={_ansi_decoded(w.value.text.removeprefix('=') if w.append else w.value.text)}"
+        else f"[{w.key.text}]{'+' if w.append else ''}={ansi_decoded(w.value.text.removeprefix('=') if w.append else w.value.text)}"
         for w in a.array or ()
     ]
     return f"{a.name}{'' if a.sub is None else f'[{a.sub}]'}{'+=' if a.append else '='}({' '.join(words)})"
 
 
-def _ansi_decoded(text: str) -> str:
+def ansi_decoded(text: str) -> str:
     """A word's source with each $'...' outside other quotes replaced by its single-quoted text."""
     if "$'" not in text:
         return text
@@ -1066,7 +1066,10 @@ def _trace_assign(
             + " ".join(_xquote(v) if k is None else f"[{k}]={_xquote(v)}" for k, v, _ in items)
             + ")"
         )
-    return head + _xquote(value)
+    return head + (_xquote(value) if value else "")  # (bash: `+ e=`, not `+ e=''`)
+
+
+trace_assign = _trace_assign  # (export and readonly trace their `name=value` words, as bash)
 
 
 def _xquote(word: str) -> str:
@@ -1084,18 +1087,14 @@ def _xquote(word: str) -> str:
 xquote = _xquote
 
 
-def _compound_traces(argv: list[str]) -> list[str]:
-    """`set -x` shows a declaration builtin's compound assignments (`declare -a a=(1 2)`) first,
-    each on its own line with every element single-quoted (`a=('1' '2')`, `h=(['k']='v')`)."""
-    out = []
-    for a in argv:
-        if isinstance(a, AssignArg) and a.items is not None:
-            items = " ".join(
-                ("" if key is None else f"[{single_quote(key)}]{'+' if add else ''}=") + single_quote(value)
-                for key, value, add in a.items
-            )
-            out.append(f"{a.name}{'+' if a.append else ''}=({items})")
-    return out
+def _compound_trace(name: str, append: bool, items: list[tuple[str | None, str, bool]]) -> str:
+    """`set -x` shows a declaration builtin's compound assignment (`declare -a a=(1 2)`) on its own
+    line with every element single-quoted (`a=('1' '2')`, `h=(['k']='v')`)."""
+    words = " ".join(
+        ("" if key is None else f"[{single_quote(key)}]{'+' if add else ''}=") + single_quote(value)
+        for key, value, add in items
+    )
+    return f"{name}{'+' if append else ''}=({words})"
 
 
 def _xtrace_word(word: str) -> str:

@@ -71,10 +71,16 @@ def loop_words(ev: Evaluator, node: A.For | A.Select) -> list[str] | int:
 
 
 def loop_header(keyword: str, node: A.For | A.Select) -> str:
-    """The loop's head as the DEBUG trap shows it (bash shows a missing list as `in "$@"`)."""
-    return f"{keyword} {node.var} in " + (
-        '"$@"' if node.words is None else " ".join(w.text for w in node.words)
-    )
+    """The loop's head as the DEBUG trap and `set -x` show it: its words as written, $'...'
+    decoded (bash shows a missing list as `in "$@"`)."""
+    if node.words is None:
+        return f'{keyword} {node.var} in "$@"'
+    text = " ".join(w.text for w in node.words)
+    if "$'" in text:
+        from .executor import ansi_decoded
+
+        text = ansi_decoded(text)
+    return f"{keyword} {node.var} in {text}"
 
 
 def run_select(ev: Evaluator, node: A.Select) -> int:
@@ -91,6 +97,8 @@ def run_select(ev: Evaluator, node: A.Select) -> int:
     show_menu = True
     rt = sh.rt
     header = loop_header("select", node)
+    if st.opts["xtrace"]:
+        ev.ex.xtrace_line(header)  # (once, where `for` traces its head at every step: bash)
     with ev.loop_frame() as loop:
         while True:
             loop.tick()

@@ -57,6 +57,16 @@ SCRIPTS: dict[str, str] = {
         " [[ -v m[$w] ]]; echo -n $?; [[ -v m[\\$w] ]]; echo -n $?; [[ -n $w ]]; echo -n $?; [[ -z $w ]];"
         " echo -n $?; [[ -v a[0] && -f /tmp/cu && ! -d /tmp/cu ]]; echo -n $?; [[ -v w ]]; echo $?; done"
     ),
+    "assignments-alone": (
+        'declare -A m; readonly R=1; for i in 1 2 3; do a+=(x$i "$i y" $(echo s$i)); b=(${a[@]:1:2}); m=([k$i]=$i);'
+        ' c=$i d=$((i*2)) e=; f=1 g=3; echo $? "${a[*]}" "${b[*]}" ${m[k$i]} $c $d [$e] $f ${g-unset};'
+        " h=(1 2) x=$(exit 4); echo $? ${h[1]}; [ $i = 2 ] && set -x; n=$i o=(p); done 2>&1;"
+        " set +x; declare -p a b n o; for i in 1 2; do f=$i R=2 g=3; done; echo not"
+    ),
+    "assignments-alone-fatal": "for i in 1 2; do a[1]=(q); echo $?; done; echo not",
+    "assignments-alone-errors": (
+        "set -u; for i in 1 2; do a=(${nope:-d} $i) b=$((i/0)); echo s=$? ${a[*]}; w=(${undef}) ; echo after; done; echo end"
+    ),
     "cond-errors": "for i in 1 2; do [[ 1 -eq 1/0 ]]; echo c=$?; done",
     "and-or": "for i in 1 2 3; do false && echo a || echo b && echo c; true || echo d; done",
     "if-elif-else": (
