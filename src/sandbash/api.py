@@ -19,6 +19,7 @@ from .commands.record import CommandRecord
 from .commands.registry import CommandTable
 from .errors import ExecutionCancelled, ExecutionLimitError
 from .interp.control import ControlFlow, ExitShell
+from .interp.framestack import with_room
 from .interp.runtime import CommandGate, Identity, Runtime
 from .interp.shell import Shell
 from .interp.state import SET_OPTIONS, SHOPT_OPTIONS, ShellState
@@ -672,7 +673,7 @@ def _run(
         try:
             if keep_exit_trap:
                 try:
-                    status = sh.run_text(script, source, toplevel=True)
+                    status = with_room(sh.run_text, script, source, toplevel=True)  # (see framestack)
                 except SigPipe:
                     status = 141
                 except ExitShell as e:

@@ -13,6 +13,7 @@ from ..identity import Identity as Identity  # (re-exported: the API takes one)
 from ..limits import Budget, JobBudget, LimitExceeded, LimitKind, Limits
 from ..stdio.streams import Stream
 from ..vfs.facade import Vfs
+from .framestack import with_room
 from .gates import CommandGate as CommandGate  # (re-exported: the API takes one)
 from .gates import CommandGates
 
@@ -93,7 +94,7 @@ class Threads:
 
         def run() -> None:
             try:
-                target()
+                with_room(target)  # (a thread's own frame stack: see framestack)
             finally:
                 self.free.append(slot)
 

@@ -32,6 +32,7 @@ from ..vfs.errors import FsError
 from .control import AbortCommand, ExitShell
 from .evaluator import Evaluator
 from .executor import Executor, unparse_command
+from .framestack import with_room
 from .histline import history_line, histsize, push
 from .jobs import notify_dead_jobs, take_signals
 from .processes import Processes
@@ -438,7 +439,7 @@ class Shell:
     def run_toplevel(self, text: str, source_name: str | None = "-c") -> int:
         """Run a whole script as the main shell: EXIT trap, exit status."""
         try:
-            status = self.run_text(text, source_name, toplevel=True)
+            status = with_room(self.run_text, text, source_name, toplevel=True)  # (see framestack)
         except ExitShell as e:
             status = e.status
         except SigPipe:
