@@ -24,9 +24,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..expand.segments import literal_text
+from ..expand.words import ARGV_HELD_MIN
+from ..limits import LimitExceeded, LimitKind, MemoryHold
+from ..posix.echo import echo_text
 from ..shvars.vars import NAMEREF
-from ..stdio.streams import Stream
+from ..stdio.streams import BufferWriter, Stream, capture_bound
 from ..syntax import ast as A
+from ..syntax.lexer import is_name
+from .builtin_table import lookup
 from .control import AbortCommand, ExitShell
 
 if TYPE_CHECKING:
@@ -35,14 +41,71 @@ if TYPE_CHECKING:
 # variables a subshell reads differently from its parent (or whose reading changes the parent)
 _SUBSHELL_VARIES = frozenset({"RANDOM", "SRANDOM", "BASHPID", "BASH_SUBSHELL"})
 _BUILTINS = ("echo", "printf")
+# what an echo may not read for its output to be made without running it (Plan.direct): the shell's
+# dynamic variables, which the call of a function or a command before it changes (its frame, $_,
+# PIPESTATUS, LINENO, BASH_COMMAND...); special and positional parameters are not names at all
+_DIRECT_UNREAD = frozenset(
+    {
+        "BASH_ARGV0",
+        "SECONDS",
+        "LINENO",
+        "EPOCHSECONDS",
+        "EPOCHREALTIME",
+        "FUNCNAME",
+        "BASH_SOURCE",
+        "BASH_LINENO",
+        "PIPESTATUS",
+        "GROUPS",
+        "DIRSTACK",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "BASH_ARGC",
+        "BASH_ARGV",
+        "BASH_COMMAND",
+        "_",
+        "BASH_ALIASES",
+        "BASH_CMDS",
+        "HISTCMD",
+    }
+)
 
-# per body that can run in place: its command's name and the variables its words read; keyed by the
-# node's id (the node is held with it, so the id is not reused while it is remembered). A body that
-# cannot is not remembered (it would hold a large tree alive): _examine rejects most at once.
-Plan = tuple[str, tuple[str, ...]]
+
+class Plan:
+    """A body that may run in place: its one command, the command's name, the variables its words
+    read, and its words when they are all literal text that expands to itself (else None)."""
+
+    __slots__ = ("cmd", "name", "names", "argv", "direct")
+
+    def __init__(self, cmd: A.SimpleCommand, name: str, names: tuple[str, ...]) -> None:
+        self.cmd = cmd
+        self.name = name
+        self.names = names
+        texts = [literal_text(w.parts) for w in cmd.words]
+        self.argv: list[str] | None = None if None in texts else texts  # type: ignore[assignment]
+        # an echo whose words expand alike with or without a call's frame, `set -e` and the rest
+        # of what the subshell would change (`$-`): its output is made without running it
+        self.direct = name in _BUILTINS and all(is_name(n) and n not in _DIRECT_UNREAD for n in names)
+
+
+# per body that can run in place, its plan; keyed by the node's id (the node is held with it, so
+# the id is not reused while it is remembered). A body that cannot is not remembered (it would hold
+# a large tree alive): _examine rejects most at once.
 _PLANS: dict[int, tuple[A.CommandList, Plan]] = {}
-# the same for a function's body, whose commands must all be such echo/printf (None: one is not)
-_FUNCS: dict[int, tuple[A.FuncDef, tuple[str, ...] | None]] = {}
+
+
+class FuncPlan:
+    """A function whose body is only echo/printf commands that read: the variables they read, and
+    their plans when all are `direct` echo commands (else None)."""
+
+    __slots__ = ("names", "echoes")
+
+    def __init__(self, plans: list[Plan]) -> None:
+        self.names = tuple(n for plan in plans for n in plan.names)
+        self.echoes = tuple(plans) if all(plan.direct and plan.name == "echo" for plan in plans) else None
+
+
+# the same for a function's body (None: a command of it is not such echo/printf)
+_FUNCS: dict[int, tuple[A.FuncDef, FuncPlan | None]] = {}
 _CACHE_MAX = 4096
 
 
@@ -59,8 +122,8 @@ def _plan(body: A.CommandList) -> Plan | None:
 
 
 def _examine(body: A.CommandList) -> Plan | None:
-    """The name of the body's one command and the variables its words read, when it is one simple
-    command of words that only read: echo, printf, or what may be a function (_function_names)."""
+    """The plan of a body of one simple command of words that only read: echo, printf, or what may
+    be a function (_function_plan)."""
     if len(body.items) != 1 or body.items[0].background:
         return None
     return _command(body.items[0].cmd)
@@ -81,30 +144,30 @@ def _command(cmd: A.Command) -> Plan | None:
     for word in words:
         if not _reads_only(word.parts, names):
             return None
-    return name, tuple(names)
+    return Plan(cmd, name, tuple(names))
 
 
-def _function_names(fdef: A.FuncDef) -> tuple[str, ...] | None:
-    """The variables a function's body reads when its commands are all echo/printf that only read
+def _function_plan(fdef: A.FuncDef) -> FuncPlan | None:
+    """The plan of a function whose commands are all echo/printf that only read
     (`get() { echo ok; }`), else None."""
     hit = _FUNCS.get(id(fdef))
     if hit is not None and hit[0] is fdef:
         return hit[1]
-    names: tuple[str, ...] | None = ()
+    fplan: FuncPlan | None = None
     body = fdef.body
-    if type(body) is not A.Group or not body.body.items:
-        names = None
-    else:
+    if type(body) is A.Group and body.body.items:
+        plans: list[Plan] = []
         for item in body.body.items:
             plan = None if item.background else _command(item.cmd)
-            if plan is None or plan[0] not in _BUILTINS:
-                names = None
+            if plan is None or plan.name not in _BUILTINS:
                 break
-            names += plan[1]  # type: ignore[operator]
+            plans.append(plan)
+        else:
+            fplan = FuncPlan(plans)
     if len(_FUNCS) >= _CACHE_MAX:
         _FUNCS.clear()
-    _FUNCS[id(fdef)] = (fdef, names)  # (a definition is small: its node is held with its answer)
-    return names
+    _FUNCS[id(fdef)] = (fdef, fplan)  # (a definition is small: its node is held with its answer)
+    return fplan
 
 
 def _literal(word: A.Word) -> str | None:
@@ -152,48 +215,162 @@ def _reads_only(parts: tuple[A.Part, ...], names: list[str]) -> bool:
     return True
 
 
-def run_in_place(sh: Shell, body: A.CommandList, out: Stream) -> int | None:
-    """Run `body` in `sh` itself with its standard output on `out` (the capture), when no subshell
-    could tell the difference: its status; None when it needs the subshell."""
-    plan = _plan(body)
-    if plan is None:
-        return None
+def _quiet(sh: Shell) -> bool:
+    """Whether nothing at this point would tell a body run in place from its subshell: no gates,
+    trap, pending signal or shell option that acts on the commands, and echo and printf are the
+    builtins (not functions, not disabled)."""
     st = sh.state
     opts = st.opts
-    if (
+    functions, disabled = st.functions, st.disabled_builtins
+    return not (
         sh.rt.gates is not None
         or sh.rt.signals
         or st.traps
         or opts["xtrace"]
         or opts["nounset"]
         or opts["posix"]  # (a special builtin would be found before a function of its name)
+        or opts["keyword"]  # (`set -k`: `echo a=b` is an assignment)
         or st.shopts["failglob"]
-    ):
-        return None
-    name, names = plan
-    functions, disabled = st.functions, st.disabled_builtins
-    if name not in _BUILTINS:
-        fdef = functions.get(name)
-        inner = None if fdef is None else _function_names(fdef)
-        if inner is None:
-            return None
-        names += inner
-    if any(b in functions or b in disabled for b in _BUILTINS):
-        return None  # (an echo or printf that is a function or a program)
-    vars_ = st.vars
+        or "echo" in functions
+        or "printf" in functions
+        or "echo" in disabled
+        or "printf" in disabled
+    )
+
+
+def _no_nameref(sh: Shell, names: tuple[str, ...]) -> bool:
+    vars_ = sh.state.vars
     for n in names:
         var = vars_.find(n)
         if var is not None and var.attrs & NAMEREF:
+            return False
+    return True
+
+
+def direct_substitution(sh: Shell, body: A.CommandList) -> tuple[str, int] | None:
+    """The value and status of `$( )` when its body is one `direct` echo or printf, or a call
+    without arguments of a function of only `direct` echo commands: made without a subshell, a
+    twin (unless a word reads a variable) or a call. Each command counts as one, the call too; the
+    output is bounded as a capture is. None when the body needs running (run_in_place, else its
+    subshell)."""
+    plan = _plan(body)
+    if plan is None or not _quiet(sh):
+        return None
+    st = sh.state
+    if plan.direct:
+        plans: tuple[Plan, ...] = (plan,)
+        names = plan.names
+    else:
+        fplan = _direct_callee(sh, plan)
+        if fplan is None:
             return None
+        plans, names = fplan.echoes, fplan.names  # type: ignore[assignment]
+    if names and not _no_nameref(sh, names):
+        return None
+    budget = sh.rt.budget
+    if plan is not plans[0]:
+        budget.command()  # (the call)
+    if plan.name == "printf":
+        budget.command()
+        return _printf(sh, plan)
+    max_size, size_limit = _capture_limit(sh)
+    xpg = st.shopts["xpg_echo"]
+    out: list[bytes] = []
+    size = 0
+    for p in plans:
+        budget.command()
+        argv = p.argv if p.argv is not None else _twin(sh).ex.expand_argv(p.cmd.words)
+        data = echo_text(argv[1:], xpg)[0].encode("utf-8", "surrogateescape")
+        size += len(data)
+        if size > max_size:
+            raise LimitExceeded(size_limit, max_size)
+        out.append(data)
+    # (not charged to max_memory: small, and one at a time, as a command's argv below ARGV_HELD_MIN;
+    # a larger one is held while it becomes the value)
+    if size < ARGV_HELD_MIN:
+        return captured_text(sh, out[0] if len(out) == 1 else b"".join(out)), 0
+    budget.charge_memory(size)
+    try:
+        return captured_text(sh, b"".join(out)), 0
+    finally:
+        budget.release_memory(size)
+
+
+def _direct_callee(sh: Shell, plan: Plan) -> FuncPlan | None:
+    """The plan of the function a body calls, when the call can be left out: no arguments, a body
+    of `direct` echo commands only, and no limit or FUNCNEST the call would reach."""
+    st = sh.state
+    fdef = st.functions.get(plan.name)
+    if fdef is None or plan.name in _BUILTINS or plan.argv is None or len(plan.argv) != 1:
+        return None
+    fplan = _function_plan(fdef)
+    if fplan is None or fplan.echoes is None or len(st.frames) >= sh.rt.limits.max_call_depth:
+        return None  # (the call in its subshell reports max_call_depth)
+    if st.frames and st.vars.find("FUNCNEST") is not None:
+        return None
+    return fplan
+
+
+def _capture_limit(sh: Shell) -> tuple[int, LimitKind]:
+    bound = capture_bound(sh.rt.limits)
+    return bound["max_size"], bound["size_limit"]
+
+
+def _printf(sh: Shell, plan: Plan) -> tuple[str, int]:
+    """Run a `direct` printf with its standard output on a capture (its errors name its line)."""
+    st = sh.state
+    argv = plan.argv if plan.argv is not None else _twin(sh).ex.expand_argv(plan.cmd.words)
+    printf = lookup("printf")
+    assert printf is not None
+    with MemoryHold(sh.rt.budget) as held:
+        out = BufferWriter(charge=held.charge, **capture_bound(sh.rt.limits))
+        saved = st.line, st.fds.get(1)
+        st.line = plan.cmd.line
+        st.fds[1] = out
+        try:
+            status = printf(sh, argv)
+        finally:
+            st.line, stdout = saved
+            if stdout is None:
+                del st.fds[1]
+            else:
+                st.fds[1] = stdout
+        return captured_text(sh, out.getvalue()), status
+
+
+def captured_text(sh: Shell, data: bytes) -> str:
+    """A substitution's value from its output: null bytes dropped (with bash's warning), trailing
+    newlines removed."""
+    if b"\0" in data:
+        sh.warn("command substitution: ignored null byte in input")
+        data = data.replace(b"\0", b"")
+    return data.rstrip(b"\n").decode("utf-8", "surrogateescape")
+
+
+def run_in_place(sh: Shell, body: A.CommandList, out: Stream) -> int | None:
+    """Run `body` in `sh` itself with its standard output on `out` (the capture), when no subshell
+    could tell the difference: its status; None when it needs the subshell."""
+    plan = _plan(body)
+    if plan is None or not _quiet(sh):
+        return None
+    st = sh.state
+    name, names = plan.name, plan.names
+    if name not in _BUILTINS:
+        fdef = st.functions.get(name)
+        fplan = None if fdef is None else _function_plan(fdef)
+        if fplan is None:
+            return None
+        names += fplan.names
+    if names and not _no_nameref(sh, names):
+        return None
     twin = _twin(sh)
-    cmd = body.items[0].cmd
-    assert isinstance(cmd, A.SimpleCommand)  # (_examine)
+    opts = st.opts
     saved = (st.line, st.last_arg, st.pipestatus, st.fds.get(1), opts["errexit"])
     st.fds[1] = out
     if not st.shopts["inherit_errexit"]:
         opts["errexit"] = False
     try:
-        return twin.ex.exec_simple(cmd)
+        return twin.ex.exec_simple(plan.cmd)
     except (ExitShell, AbortCommand) as e:
         return e.status  # (`set -e` with inherit_errexit: the subshell would end, not this shell)
     finally:

@@ -20,7 +20,7 @@ from ..syntax import ast as A
 from ..syntax.lexer import is_name
 from ..vfs.errors import FsError
 from .bashcmd import run_bash, startup_warnings
-from .cmdsub import run_in_place
+from .cmdsub import captured_text, direct_substitution, run_in_place
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .executor import unparse_command
 from .jobs import child_exited, fresh_table, next_job_number, own_pid
@@ -206,9 +206,14 @@ class Processes:
         return self.sh.run_exit_trap(status)
 
     def run_command_sub(self, body: A.CommandList, text: str) -> str:
-        limits = self.sh.rt.limits
-        if self.sh.subst_depth + self.sh.eval_depth >= limits.max_substitution_depth:
+        sh = self.sh
+        limits = sh.rt.limits
+        if sh.subst_depth + sh.eval_depth >= limits.max_substitution_depth:
             raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, limits.max_substitution_depth)
+        direct = direct_substitution(sh, body)  # (`$(echo ok)`: no subshell, no capture)
+        if direct is not None:
+            self.ex.last_cmdsub_status = self.state.last_status = direct[1]
+            return direct[0]
         data = self._cat_file_shortcut(body)
         if data is None:
             # the capture is held while it grows: bounded by max_string_length and max_output_size,
@@ -221,10 +226,7 @@ class Processes:
                 self.ex.last_cmdsub_status = status
                 self.state.last_status = status
                 data = out.getvalue()
-        if b"\0" in data:
-            self.sh.warn("command substitution: ignored null byte in input")
-            data = data.replace(b"\0", b"")
-        return data.rstrip(b"\n").decode("utf-8", "surrogateescape")
+        return captured_text(sh, data)
 
     def _run_captured(self, body: A.CommandList, out: Stream) -> int:
         """Run a command substitution's body in its subshell, its standard output on `out`."""

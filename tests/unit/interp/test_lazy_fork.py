@@ -11,6 +11,8 @@ import pytest
 from sandbash import Bash
 from sandbash.audit import Audit, ListSink
 from sandbash.errors import ExecutionLimitError
+from sandbash.interp import processes
+from sandbash.interp.control import ExitShell
 from sandbash.interp.shell import Shell
 from sandbash.interp.state import _FORK_COPIES, ShellState
 from sandbash.limits import Limits
@@ -166,3 +168,104 @@ def test_a_policy_and_an_audit_see_the_substitution_s_commands(body: str) -> Non
     policy = Policy(["cat"], deny=["echo", "printf"], mode="remediation")
     denied = Bash(policy=policy).exec(f'f() {{ echo ok; }}; x=$({body}); cat <<<"[$x]"')
     assert denied.stdout == "[]\n" and "policy denied this command" in denied.stderr
+
+
+# --------------------------------------------------------------- bodies made without running them
+# (cmdsub.direct_substitution: one echo/printf, or a call of a function of echo commands, whose
+# words read only plain variables; each must give what run_in_place and the subshell give)
+
+DIRECT = [
+    'r=$(echo ok); echo "[$r] $?"',
+    "r=$(echo -n ok); s=$(echo -e 'a\\tb\\n\\n'); printf '%q %q\\n' \"$r\" \"$s\"",
+    "r=$(echo -e 'a\\0b' -E); echo \"[$r]\"",
+    'r=`echo   a   b  `; echo "[$r]"',
+    'x=\'a   b  *\'; touch f1 f2; r=$(echo $x "$x" f*); echo "[$r]"',
+    "set -f; x='*'; touch f1; r=$(echo $x); echo \"[$r]\"",
+    'shopt -s nullglob; r=$(echo nomatch* x); echo "[$r]"',
+    'IFS=:; x=a:b; r=$(echo $x "$x"); echo "[$r]"',
+    'x=abc; r=$(echo "${#x}" $HOME); echo "[$r]"',
+    "shopt -s xpg_echo; r=$(echo 'a\\tb'); echo \"[$r]\"",
+    'r=$(echo é ü "\\$x"); echo "[$r] ${#r}"',
+    'a=(x y); declare -A m=([k]=v); r=$(echo $a $m); echo "[$r]"',
+    "r=$(printf '%d' abc); echo \"$? [$r]\"",
+    "r=$(printf '%s-%s\\n' a b c); echo \"[$r]\"",
+    "x=3.14159; r=$(printf '%5.2f|%q' \"$x\" 'a b'); echo \"[$r]\"",
+    'set -e; r=$(printf %d x); echo "after $? [$r]"',
+    'set -e; shopt -s inherit_errexit; r=$(printf %d x); echo "after $? [$r]"',
+    'false; r=$(echo $?); echo "[$r]"',
+    'get() { echo a; echo b $HOME; }; r=$(get); echo "[$r] $?"',
+    'get() { echo "$1"; }; r=$(get x); echo "[$r]"',
+    'get() { echo a; echo $_; }; r=$(get); echo "[$r]"',
+    'get() { echo a; echo $FUNCNAME; }; r=$(get); echo "[$r]"',
+    'get() { echo a; echo $PIPESTATUS; }; (exit 3); r=$(get); echo "[$r]"',
+    'get() {\n  echo a\n  echo $LINENO\n}\n\nr=$(get); echo "[$r]"',
+    'x=1\n\nr=$(echo $LINENO $BASH_COMMAND); echo "[$r]"',
+    'r=$(echo $_ $LINENO $BASH_COMMAND); echo "[$r]"',
+    'get() { printf x; echo y; }; r=$(get); echo "[$r]"',
+    'get() { echo ok; }; g() { r=$(get); echo "[$r]"; }; g; FUNCNEST=1; g',
+    'x=1; declare -n ref=x; r=$(echo $ref); echo "[$r]"',
+    "echo() { builtin echo fn; }; r=$(echo ok); printf '[%s]\\n' \"$r\"",
+    "enable -n echo; r=$(echo ok); builtin printf '[%s]\\n' \"$r\"",
+    'set -k; r=$(echo a=b c); echo "[$r]"',
+    "trap 'x=1' DEBUG; r=$(echo ok); echo \"[$r]\"",
+    'set -u; r=$(echo $undefined); echo "[$r] $?"',
+    'echo first >/dev/null; r=$(echo second third); echo "$_" "${PIPESTATUS[*]}"',
+    '(exit 4) | (exit 5); r=$(echo x); echo "${PIPESTATUS[*]} $?"',
+    'r=$(echo $BASHPID) s=$(echo $BASH_SUBSHELL); [[ $r != $$ ]] && echo "$s"',
+]
+
+
+def _run(script: str) -> tuple[bytes, bytes, int, int]:
+    out, err = BufferWriter(), BufferWriter()
+    sh, _ = Bash()._new_shell(Limits(), None, {}, "/home/user", b"", out, err, "c")
+    try:
+        status = sh.run_text(script, None)
+    except ExitShell as e:  # (`set -e`)
+        status = e.status
+    return out.getvalue(), err.getvalue(), status, sh.rt.budget.commands
+
+
+@pytest.mark.parametrize("script", DIRECT)
+def test_a_body_made_directly_gives_what_its_subshell_gives(
+    script: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # stdout, stderr, status and the commands counted against max_command_count
+    direct = _run(script)
+    monkeypatch.setattr(processes, "direct_substitution", lambda sh, body: None)
+    in_place = _run(script)
+    monkeypatch.setattr(processes, "run_in_place", lambda sh, body, out: None)
+    assert direct == in_place == _run(script)
+
+
+def test_the_direct_path_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    taken: list[object] = []
+    real = processes.direct_substitution
+
+    def spy(sh: Shell, body: object) -> object:
+        result = real(sh, body)  # type: ignore[arg-type]
+        taken.append(result is not None)
+        return result
+
+    monkeypatch.setattr(processes, "direct_substitution", spy)
+    _run("get() { echo a; echo b; }; x=1; a=$(echo $x) b=`get` c=$(printf %s ok) d=$(echo $?) e=$(get 1)")
+    assert taken == [True, True, True, False, False]
+
+
+@pytest.mark.parametrize("body", ["echo $x", 'printf %s "$x"', "get"])
+def test_a_direct_body_is_bounded_as_a_capture(body: str) -> None:
+    script = f'x=$(printf "%0500d" 0); get() {{ echo $x; }}; y=$({body}); echo "${{#y}}"'
+    assert Bash().exec(script).stdout == "500\n"
+    for limits in ({"max_string_length": 300}, {"max_output_size": 300}):
+        with pytest.raises(ExecutionLimitError) as e:
+            Bash().exec(script.replace("x=$(printf", "x=$(builtin printf"), limits=limits)
+        assert e.value.limit == next(iter(limits))
+
+
+def test_a_direct_body_changes_nothing_it_reads() -> None:
+    script = 'x=1; a=(p q); r=$(echo $x ${a} "$x"); echo "$r" "$x" "${a[*]}" "$_" "$?"; declare -p x a'
+    out, err, status, _ = _run(script)
+    assert (out, err, status) == (
+        b'1 p 1 1 p q  0\ndeclare -- x="1"\ndeclare -a a=([0]="p" [1]="q")\n',
+        b"",
+        0,
+    )
