@@ -1010,34 +1010,30 @@ def _print_shopt(sh: Shell, name: str, value: bool, reusable: bool, set_o: bool)
 
 @builtin("let")
 def bi_let(sh: Shell, argv: list[str]) -> int:
-    first = argv[1] if len(argv) > 1 else None
+    first = argv[1] if len(argv) > 1 else ""
     if first == "--help" and wants_help(sh, argv):
         return 2
-    exprs = argv[2:] if first == "--" else argv[1:]
-    if not exprs:
+    start = 2 if first == "--" else 1
+    if len(argv) <= start:
         sh.builtin_error("let", "expression expected")
         return 1
-    if sh.state.shopts.get("assoc_expand_once"):
+    # under assoc_expand_once an associative key in the expressions is taken as it is
+    keys_as_is = sh.state.shopts.get("assoc_expand_once")
+    if keys_as_is:
         sh.arith_keys_as_is = True
-        try:
-            return _let(sh, exprs)
-        finally:
-            sh.arith_keys_as_is = False
-    return _let(sh, exprs)
-
-
-def _let(sh: Shell, exprs: list[str]) -> int:
     value = 0
-    arith_eval = sh.arith_eval
-    for expr in exprs:
-        try:
-            value = arith_eval(expr)
-        except ArithError as e:
-            sh.builtin_error("let", e.render())
-            return 1
-        except ExpansionError as e:
-            sh.error(e.message)
-            return 1
+    try:
+        for expr in argv[start:] if len(argv) > start + 1 else (argv[start],):
+            value = sh.arith_eval(expr)
+    except ArithError as e:
+        sh.builtin_error("let", e.render())
+        return 1
+    except ExpansionError as e:
+        sh.error(e.message)
+        return 1
+    finally:
+        if keys_as_is:
+            sh.arith_keys_as_is = False
     return 0 if value != 0 else 1
 
 

@@ -79,6 +79,7 @@ for _op in _OPERATORS:
     _OPS_BY_FIRST[_op[0]] = (*_OPS_BY_FIRST.get(_op[0], ()), _op)
 _NAME_START = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _NAME_CHARS = _NAME_START | set("0123456789")
+_ALNUM = frozenset(_NAME_CHARS - {"_"})  # what ends a number: ASCII letters and digits
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ@_"
 
 
@@ -88,7 +89,7 @@ def parse_number(text: str) -> int:
 
     Raises ArithSyntaxError(..., whole=True) with bash's message when invalid.
     """
-    if text.isdigit() and (text[0] != "0" or len(text) == 1):
+    if text.isdigit() and text.isascii() and (text[0] != "0" or len(text) == 1):
         return int(text)  # the common case: plain decimal
     base, i, n = 10, 0, len(text)
     found_base = False
@@ -111,10 +112,10 @@ def parse_number(text: str) -> int:
             if value < 2 or value > 64:
                 raise ArithSyntaxError("invalid arithmetic base", 0, whole=True)
             base, value, found_base = value, 0, True
-            if i == n or not (text[i].isalnum() or text[i] in "@_"):
+            if i == n or not (text[i] in _ALNUM or text[i] in "@_"):
                 raise ArithSyntaxError("invalid integer constant", 0, whole=True)
             continue
-        if ch.isdigit():
+        if "0" <= ch <= "9":
             d = ord(ch) - 48
         elif "a" <= ch <= "z":
             d = ord(ch) - 87
@@ -161,9 +162,9 @@ class _Parser:
             self.kind, self.tok, self.pos = "eof", "", i
             return
         c = text[i]
-        if c.isdigit():
+        if "0" <= c <= "9":  # (ASCII only, as bash: `٣` is no digit)
             j = i
-            while j < n and (text[j].isalnum() or text[j] in "#@_"):
+            while j < n and (text[j] in _ALNUM or text[j] in "#@_"):
                 j += 1
             self.kind, self.tok, self.pos = "num", text[i:j], j
             return
