@@ -91,14 +91,14 @@ def run_select(ev: Evaluator, node: A.Select) -> int:
     items = loop_words(ev, node)
     if isinstance(items, int):
         return items
+    header = loop_header("select", node)
+    if st.opts["xtrace"]:
+        ev.ex.xtrace_line(header)  # (once, even for no words, where `for` traces at every step)
     if not items:
         return 0
     status = 0
     show_menu = True
     rt = sh.rt
-    header = loop_header("select", node)
-    if st.opts["xtrace"]:
-        ev.ex.xtrace_line(header)  # (once, where `for` traces its head at every step: bash)
     with ev.loop_frame() as loop:
         while True:
             loop.tick()

@@ -1192,6 +1192,8 @@ class WordReader:
         for doc in pending:
             lines: list[str] = []
             start_line = self.line
+            if self.pos and src[self.pos - 1] != "\n":
+                start_line += 1  # (at the end of the text, on the operator's own line)
             found = False
             while self.pos < len(src):
                 end = src.find("\n", self.pos)
@@ -1216,7 +1218,8 @@ class WordReader:
                     # would (with its warning) and the rest of the line is read again
                     self.pos = next_pos - has_nl - len(check) + len(doc.delim)
                     break
-                lines.append((check if doc.strip_tabs else line) + ("\n" if has_nl else ""))
+                # (a last line the text ends without a newline gets one, as bash gives it)
+                lines.append((check if doc.strip_tabs else line) + "\n")
                 self.pos = next_pos
             if not found:
                 self.heredoc_warning(start_line, doc)
