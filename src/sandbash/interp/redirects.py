@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
+from ..expand.segments import literal_text
 from ..limits import LimitExceeded, LimitKind
 from ..shvars.arrays import IndexedArray
 from ..stdio.pipe import PipeWriter
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 # (fd, previous stream or None, stream we opened and must close or None)
 Undo = list[tuple[int, Stream | None, Stream | None]]
 _DEV_FD = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+# a redirection that opens a file: operator -> (open flags, default descriptor); `w!` is `>|`
+_FILE_OPS = {"<": ("r", 0), ">": ("w", 1), ">>": ("a", 1), "<>": ("rw", 0), ">|": ("w!", 1)}
 
 
 def dev_fd(path: str) -> int | None:
@@ -103,6 +106,9 @@ class Redirections:
             io[fd] = stream
 
     def _target(self, word: A.Word) -> str | None:
+        text = literal_text(word.parts)
+        if text is not None:  # (a literal word is its own one field, as Expander.words has it)
+            return text
         fields = self.expander.target_fields(word)
         if len(fields) != 1:
             self.sh.error(f"{word.text}: ambiguous redirect")
@@ -151,6 +157,10 @@ class Redirections:
     def _apply_one(self, r: A.Redir, undo: Undo) -> bool:
         op = r.op
         target = r.target
+        file_op = _FILE_OPS.get(op)
+        if file_op is not None:  # (the common case first: a file opened on one descriptor)
+            assert isinstance(target, A.Word)
+            return self._apply_file(r, target, file_op[0], file_op[1], undo)
         if op in ("<<", "<<-"):
             assert isinstance(target, A.HereDoc)
             body = target.body
@@ -211,18 +221,23 @@ class Redirections:
             # (bash names the word it expanded to, or the word as written when that is not one word)
             self.sh.error(f"{spec if len(spec.split()) == 1 else target.text}: ambiguous redirect")
             return False
+        # what is left (the parser makes no other operator): `&>` and `&>>`
         path = self._target(target)
         if path is None:
             return False
-        if op in ("&>", "&>>"):
-            opened = self._open(path, "a" if op == "&>>" else "w")
-            if opened is None:
-                return False
-            own = opened if dev_fd(path) is None else None
-            self._set_fd(1, opened, undo, own)
-            self._set_fd(2, opened, undo)
-            return True
-        flags = {"<": "r", ">": "w", ">|": "w!", ">>": "a", "<>": "rw"}[op]
+        opened = self._open(path, "a" if op == "&>>" else "w")
+        if opened is None:
+            return False
+        own = opened if dev_fd(path) is None else None
+        self._set_fd(1, opened, undo, own)
+        self._set_fd(2, opened, undo)
+        return True
+
+    def _apply_file(self, r: A.Redir, target: A.Word, flags: str, default_fd: int, undo: Undo) -> bool:
+        """`<`, `>`, `>|`, `>>` or `<>`: open the target with `flags` on r.fd or `default_fd`."""
+        path = self._target(target)
+        if path is None:
+            return False
         if flags == "w!":
             st = self.state
             saved = st.opts["noclobber"]
@@ -235,7 +250,6 @@ class Redirections:
             opened = self._open(path, flags)
         if opened is None:
             return False
-        default_fd = 0 if op in ("<", "<>") else 1
         return self._bind(r, default_fd, opened, undo, opened=opened if dev_fd(path) is None else None)
 
     def close_dropped(self, undo: Undo) -> None:

@@ -155,7 +155,8 @@ class Vfs:
     def _check_name(self, path: str) -> None:
         if "\0" in path:
             raise FsError(errno.EINVAL, path)
-        if len(path.encode("utf-8", "surrogateescape")) > MAX_PATH:
+        # (a character is at most 4 bytes: a shorter path needs no encoding to be measured)
+        if len(path) > MAX_PATH // 4 and len(path.encode("utf-8", "surrogateescape")) > MAX_PATH:
             raise FsError(errno.ENAMETOOLONG, path)
 
     def resolve(self, path: str, follow: bool = True, must_exist: bool = False) -> str:

@@ -61,6 +61,8 @@ class MountFs:
     def __init__(self, root: Backend | None = None, *, read_only: bool = False) -> None:
         self.mounts: list[Mount] = []  # longest mount point first
         self._virtual: dict[str, set[str]] = {}  # directory -> names of mount points below it
+        self._root: Mount  # the mount at "/" (set by _rebuild, as the two below)
+        self._tops: set[str] = set()  # the first name of every other mount point
         self.mount("/", root if root is not None else MemoryFs(), read_only=read_only)
 
     # ------------------------------------------------------------ table
@@ -97,6 +99,8 @@ class MountFs:
     def _rebuild(self) -> None:
         self.mounts.sort(key=lambda m: len(m.path), reverse=True)
         self._virtual = {}
+        self._root = self.mounts[-1]  # "/": the shortest mount point
+        self._tops = {m.path.split("/")[1] for m in self.mounts if m.path != "/"}
         for m in self.mounts:
             p = m.path
             while p != "/":
@@ -162,13 +166,15 @@ class MountFs:
         the rest in one call to that mount's backend. A missing entry on the
         way that is shown as a directory leading to a mount point is left to
         the caller's own lookup."""
-        m, _ = self._route("/" + "/".join(parts))
+        # (a path whose first name leads to no mount point is on the root mount: no routing)
+        m = self._root if parts[0] not in self._tops else self._route("/" + "/".join(parts))[0]
         out: list[Stat | FsError] = []
         k = 0
-        if m.path != "/":
+        plain = not isinstance(m.fs, MountFs)
+        if m is not self._root:
             k = m.path.count("/")
             path = ""
-            for name in parts[:k]:
+            for name in parts[: k - 1]:  # above the mount point: on other mounts
                 path += "/" + name
                 try:
                     s = self.lstat(path)
@@ -178,10 +184,13 @@ class MountFs:
                 out.append(s)
                 if (s.mode & 0o170000) != S_IFDIR:
                     return out
+            s = m.fs.lstat("/")  # the mount point: its backend's root (what lstat() routes to)
+            if plain:
+                s.dev = m.dev
+            out.append(s)
             if k >= len(parts):
                 return out
         rest = lstat_chain(m.fs, parts[k:] if k else parts)
-        plain = not isinstance(m.fs, MountFs)
         for i, r in enumerate(rest):
             if isinstance(r, FsError):
                 if r.code != errno.ENOENT or "/" + "/".join(parts[: k + i + 1]) not in self._virtual:
