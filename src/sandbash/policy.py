@@ -108,6 +108,8 @@ WRITE_ACTIONS = WRITE_OPS
 FS_ACTIONS = READ_OPS | WRITE_OPS
 SUBTREE_ACTIONS = SUBTREE_OPS
 
+_FS_KINDS = {op: f"fs:{op}" for op in FileOp}  # an action's audit and `decide` name
+
 # where commands are looked up: `stat` there is always allowed so lookup works under grants
 COMMAND_DIRS = ("/bin", "/usr/bin", "/usr/local/bin", "/sbin", "/usr/sbin", "/usr/local/sbin")
 DEVICES = "/dev"
@@ -184,6 +186,12 @@ def normpath(path: str) -> str:
             continue
         parts.append(piece)
     return "/" + "/".join(parts)
+
+
+def _is_normal(path: str) -> bool:
+    """Whether normpath(path) is `path` itself: absolute, no empty, '.' or '..' name, no
+    trailing slash (a conservative test: '/.x' is normal but answers False)."""
+    return path[:1] == "/" and "//" not in path and "/." not in path and (path == "/" or path[-1] != "/")
 
 
 def under(path: str, root: str) -> bool:
@@ -640,16 +648,18 @@ class Policy:
         """The static rules for a file action on a canonical path. A rename or removal also
         changes every path below its own: it is refused when a stricter grant lies there.
         `action` may come as text (the static check's effect names): an unknown one is refused."""
-        try:
-            action = FileOp(action)
-        except ValueError:
-            return Decision.deny(RULE_NO_GRANT, f"unknown file action {action}")
-        path = normpath(path)
+        if type(action) is not FileOp:
+            try:
+                action = FileOp(action)
+            except ValueError:
+                return Decision.deny(RULE_NO_GRANT, f"unknown file action {action}")
+        if not _is_normal(path):  # (the Vfs asks about canonical paths: most need no work)
+            path = normpath(path)
         if under(path, DEVICES):
             # the devices are read and written (opened with `>`, a "create") in every mode; their
             # names and modes are fixed (the Vfs also refuses new entries there, policy or not)
             if action in READ_ACTIONS or action in (FileOp.WRITE, FileOp.CREATE):
-                return Decision.allow(RULE_IMPLICIT, "device")
+                return _ALLOW_DEVICE
             return Decision.deny(RULE_DEVICES, "/dev entries are not removed, renamed or changed")
         writing = action in WRITE_ACTIONS
         if writing and self.mode == READ_ONLY:
@@ -659,7 +669,7 @@ class Policy:
             if host is not None:
                 return Decision.deny(RULE_READ_ONLY, f'{host} is a host mount and mode is not "remediation"')
         if self.grants is None:
-            return Decision.allow(RULE_NO_PATHS)
+            return _ALLOW_UNRESTRICTED
         grant = self.grant_for(path)
         if grant is None:
             if action is FileOp.STAT and (
@@ -676,7 +686,7 @@ class Policy:
             for g in self.grants:
                 if not g.writable and g.path != path and under(g.path, path):
                     return Decision.deny(RULE_RO_INSIDE, f"{g.spec} lies inside {path}")
-        return Decision.allow(RULE_GRANT, grant.spec)
+        return _grant_allows(grant)
 
     def _host_below(self, path: str, action: str) -> str | None:
         """The host mount point holding `path` (or, for a rename or removal, lying inside it)."""
@@ -762,6 +772,14 @@ _ALLOW_ALL = Decision.allow(RULE_ALL)
 _ALLOW_LISTED = Decision.allow(RULE_ALLOW)
 _ALLOW_FUNCTION = Decision.allow(RULE_FUNCTION)
 _ALLOW_BUILTIN = Decision.allow(RULE_BUILTIN)
+_ALLOW_DEVICE = Decision.allow(RULE_IMPLICIT, "device")
+_ALLOW_UNRESTRICTED = Decision.allow(RULE_NO_PATHS)
+
+
+@functools.lru_cache(maxsize=256)
+def _grant_allows(grant: PathGrant) -> Decision:
+    """The decision a grant gives (one frozen value per grant, not one per file operation)."""
+    return Decision.allow(RULE_GRANT, grant.spec)
 
 
 def _base(name: str) -> str:
@@ -928,8 +946,12 @@ class Gate:
         """The Vfs gate: raises FsError(EACCES) to refuse."""
         policy = self.policy
         static = policy.path_decision(action, path)
-        decision = policy.ask(Action(f"fs:{action}", path), static)
-        self._record(f"fs:{action}", path, decision)
+        kind = _FS_KINDS.get(action) or f"fs:{action}"
+        # (`decide` is asked only about what the static rules allow: no Action to build otherwise)
+        decision = (
+            static if policy.decide is None or not static.allowed else policy.ask(Action(kind, path), static)
+        )
+        self._record(kind, path, decision)
         if not decision.allowed:
             from .vfs.errors import FsError
 
