@@ -56,6 +56,8 @@ class Processes:
         "next_procsub_fd",
         "coproc",
         "last_procsub",
+        "holds",
+        "ended",
     )
 
     def __init__(self, sh: Shell, state: ShellState, expander: Expander, va: Variables, ex: Executor) -> None:
@@ -71,6 +73,10 @@ class Processes:
         self.last_procsub: Job | None = None  # the newest process substitution (`wait $!`)
         # the coprocess this shell tracks (bash tracks one: the last started), until it is reaped
         self.coproc: Coproc | None = None
+        # the processes (jobs, coprocesses, process substitutions) this shell started that have not
+        # ended: their threads refer to it (SIGCHLD), so release_ended leaves it to the last of them
+        self.holds = 0
+        self.ended = False  # this shell, forked for a pipeline stage or a job, has ended
 
     # ------------------------------------------------------------ child shells and scripts
 
@@ -238,8 +244,7 @@ class Processes:
             child.state.opts["errexit"] = False
         status = child.pr.run_subshell_body(body)
         child_exited(self.sh)
-        if self.sh.rt.last_pid() == child.state.bashpid:
-            child.release()  # it started no process: nothing can hold it any more
+        release_ended(child)  # (or the last process it started, when that ends)
         return status
 
     def _cat_file_shortcut(self, body: A.CommandList) -> bytes | None:
@@ -317,8 +322,15 @@ class Processes:
                 theirs.close()
                 child_exited(self.sh)
                 proc.done.set()
+                release_ended(child)
+                self.let_go()
 
-        thread = self.sh.rt.spawn(run)
+        self.hold()
+        try:
+            thread = self.sh.rt.spawn(run)
+        except BaseException:
+            self.let_go()
+            raise
         if thread is not None:
             thread.procsub_errors = errors  # type: ignore[attr-defined]
         self.last_procsub = proc
@@ -447,7 +459,10 @@ class Processes:
                             else:
                                 st.fds[0] = saved0
                     else:
-                        statuses[i] = _stage_status(child, cmd)
+                        try:
+                            statuses[i] = _stage_status(child, cmd)
+                        finally:
+                            release_ended(child)
                 finally:
                     if prev_reader is not None:
                         prev_reader.close()
@@ -484,6 +499,21 @@ class Processes:
         (a subshell, the first pipeline stage, a background job or coprocess)."""
         if self.sh.pending_args is not None:
             child.pending_args, self.sh.pending_args = self.sh.pending_args, None
+
+    def hold(self) -> None:
+        """A process this shell starts: its thread refers to the shell until it ends."""
+        with _HOLDS:
+            self.holds += 1
+
+    def let_go(self) -> None:
+        """A process this shell started has ended (on its own thread): the last one frees the
+        shell when the shell itself has ended (release_ended)."""
+        sh = self.sh
+        with _HOLDS:
+            self.holds -= 1
+            free = self.ended and not self.holds
+        if free:
+            sh.release()
 
     # ------------------------------------------------------------ background jobs
 
@@ -534,12 +564,16 @@ class Processes:
                 child_exited(self.sh)  # before `done`: a `wait` that sees it done runs the trap
                 rt.live.pop(pid, None)
                 job.done.set()
+                release_ended(child)
+                self.let_go()
 
         rt.live[pid] = job
+        self.hold()
         try:
             job.thread = rt.spawn(run)
         except BaseException:
             rt.live.pop(pid, None)
+            self.let_go()
             raise
         rt.jobs[jid] = job
         return job
@@ -680,6 +714,23 @@ _NOT_SIGNALS = frozenset({"EXIT", "ERR", "DEBUG", "RETURN"})  # trap names that 
 MAX_INTERPRETER_SCRIPTS = 4
 
 
+def release_ended(child: Shell) -> None:
+    """`child`, a shell forked for a pipeline stage, a job or a process substitution, has ended: break
+    its reference cycles (Shell.release) so that reference counting frees it at once, not a gen-2
+    collection (which stalled loaded hosts 1.2-3.3 s). Nothing else refers to it but the threads of
+    processes it started: then the last of them to end does it (Processes.let_go)."""
+    pr = child.pr
+    with _HOLDS:
+        pr.ended = True
+        free = not pr.holds
+    if free:
+        child.release()
+
+
+# guards Processes.holds and .ended: a shell's end and its processes' ends come on different threads
+_HOLDS = threading.Lock()
+
+
 def _stage_status(child: Shell, cmd: A.Command) -> int:
     try:
         return child.pr.run_subshell_body(cmd)
@@ -718,7 +769,9 @@ def _run_stage(
         statuses[index] = _stage_status(child, cmd)
     except BaseException as e:  # limits, cancellation: re-raised by the parent
         statuses[index] = 1
-        errors.append(e)
+        # a limit or cancellation without its frames: `errors` is a local of this frame, which the
+        # traceback holds, a cycle that kept the stage's shell for a gen-2 collection
+        errors.append(e.with_traceback(None) if isinstance(e, (LimitExceeded, Cancelled)) else e)
         if isinstance(e, LimitExceeded):
             # the run ends with it at every thread's next check: the parent re-raises it only once
             # its own last stage is over (`(while :; do :; done) | sleep 60` slept the 60 s)
@@ -728,3 +781,4 @@ def _run_stage(
             writer.close()
         if reader is not None:
             reader.close()
+        release_ended(child)
