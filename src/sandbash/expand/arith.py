@@ -12,7 +12,7 @@ from ..syntax.ast import AAssign, ABinary, AIncDec, ANum, Arith, ATernary, AUnar
 from ..textcache import TextCache
 from .arithops import MAX as _MAX
 from .arithops import MIN as _MIN
-from .arithops import binary_value, incdec, ipow, read_name, trunc_divmod, wrap
+from .arithops import binary_value, incdec, ipow, read_name, remember, trunc_divmod, wrap
 
 if TYPE_CHECKING:
     from ..shvars.vars import Scope
@@ -121,7 +121,8 @@ class Evaluator:
                 and name not in SPECIAL_ASSIGN
                 and (var.attrs == EXPORT or (var.attrs == 0 and not self.opts["allexport"]))
             ):
-                var.value = str(value)
+                var.value = text = str(value)
+                remember(text, value)
                 return value
         self.vars.arith_set(name, sub, value)
         return value

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 
 from ..shvars.vars import NAMEREF, SPECIAL_ASSIGN
 from ..syntax.ast import AAssign, ABinary, AComma, AIncDec, ANum, Arith, ATernary, AUnary, AVar
+from .arithops import INTS, INTS_MAX, binary_value, incdec, ipow, read_name, trunc_divmod, wrap
 from .arithops import MAX as _MAX
 from .arithops import MIN as _MIN
-from .arithops import binary_value, incdec, ipow, read_name, trunc_divmod, wrap
 
 if TYPE_CHECKING:
     from .arith import Fn
@@ -38,10 +38,11 @@ _HELPERS: dict[str, object] = {
     "_rd": read_name,
     "_incdec": incdec,
     "_noscope": MappingProxyType({}),
+    "_ints": INTS,
 }
 _COMPARE = {"<", ">", "<=", ">=", "==", "!="}
 _BITWISE = {"&", "|", "^"}
-# the digits test a plain variable's value passes to be read with int() (arith.read_name's test,
+# the digits test a plain variable's value passes to be read with int() (Evaluator.value_of's test,
 # and a length below 19 so the value needs no wrapping)
 _PLAIN = 'r.isdigit() and r.isascii() and (len(r) == 1 or r[0] != "0" and len(r) < 19)'
 
@@ -124,12 +125,13 @@ class _Gen:
             self.emit(ind, f"{x} = ev.get({name}, {self.const(node.sub)})")
             return x
         self.reads = True
-        # a plain string variable of the innermost scope holding a decimal number: read here
+        # a plain string variable of the innermost scope: read here (a number arithmetic stored,
+        # from INTS; other text as Evaluator.value_of reads it); anything else as read_name does
         self.emit(ind, f"v = t.get({name})")
-        self.emit(
-            ind, f"if v is not None and not v.attrs & {NAMEREF} and type(r := v.value) is str and {_PLAIN}:"
-        )
-        self.emit(ind + 1, f"{x} = int(r)")
+        self.emit(ind, f"if v is not None and not v.attrs & {NAMEREF} and type(r := v.value) is str:")
+        self.emit(ind + 1, f"{x} = _ints.get(r)")
+        self.emit(ind + 1, f"if {x} is None:")
+        self.emit(ind + 2, f"{x} = ev.value_of(r)")
         self.emit(ind, "else:")
         self.emit(ind + 1, f"{x} = _rd({name}, ev)")
         return x
@@ -147,9 +149,16 @@ class _Gen:
             ind,
             'if v is not None and type(v.value) is str and ((a := v.attrs) == 1 or a == 0 and not o["allexport"]):',
         )
-        self.emit(ind + 1, f"v.value = str({value})")
+        self.emit(ind + 1, f"v.value = r = str({value})")
+        self.remember(value, ind + 1)
         self.emit(ind, "else:")
         self.emit(ind + 1, f"ev.set({cname}, None, {value})")
+
+    def remember(self, value: str, ind: int) -> None:
+        """arithops.remember, inline: `r` is str(value), just stored."""
+        self.emit(ind, f"if len(_ints) >= {INTS_MAX}:")
+        self.emit(ind + 1, "_ints.clear()")
+        self.emit(ind, f"_ints[r] = {value}")
 
     def assign(self, node: AAssign, ind: int) -> str:
         target = node.target
@@ -190,20 +199,23 @@ class _Gen:
             self.emit(ind, slow)
             return x
         self.reads = self.writes = True
-        # read and stored here when both Evaluator.get's and Evaluator.set's fast paths apply (a
-        # decimal below 19 digits plus or minus one needs no wrapping)
+        # read and stored here when both Evaluator.get's and Evaluator.set's fast paths apply: the
+        # variable holds a number arithmetic stored (INTS) or a plain decimal
+        old = self.tmp()
         self.emit(ind, f"v = w.get({name})")
         self.emit(
             ind,
             'if v is not None and ((a := v.attrs) == 0 and not o["allexport"] or a == 1)'
-            f" and type(r := v.value) is str and {_PLAIN}:",
+            f" and type(r := v.value) is str and ((o1 := _ints.get(r)) is not None or {_PLAIN}):",
         )
-        if node.prefix:
-            self.emit(ind + 1, f"{x} = int(r) + {delta}")
-            self.emit(ind + 1, f"v.value = str({x})")
-        else:
-            self.emit(ind + 1, f"{x} = int(r)")
-            self.emit(ind + 1, f"v.value = str({x} + {delta})")
+        self.emit(ind + 1, f"{old} = int(r) if o1 is None else o1")
+        new = x if node.prefix else self.tmp()
+        self.emit(ind + 1, f"{new} = {old} + {delta}")
+        self.wrap_if_over(new, ind + 1)
+        self.emit(ind + 1, f"v.value = r = str({new})")
+        self.remember(new, ind + 1)
+        if not node.prefix:
+            self.emit(ind + 1, f"{x} = {old}")
         self.emit(ind, "else:")
         self.emit(ind + 1, slow)
         return x

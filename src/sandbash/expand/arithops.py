@@ -16,6 +16,20 @@ _SIGN = 1 << 63
 MIN = -(1 << 63)
 MAX = (1 << 63) - 1
 
+# the numbers arithmetic stored last, by the text stored (str(n) -> n): a variable holding one of
+# these texts is read without parsing it. Any text here is what str() made of its number, and
+# reading such a text as arithmetic gives that number, whichever variable holds it; shared by every
+# run of the process, bounded (INTS_MAX entries of at most 20 characters), cleared when full
+INTS: dict[str, int] = {}
+INTS_MAX = 1024
+
+
+def remember(text: str, value: int) -> None:
+    """Note that `text` is str(value), just stored (see INTS)."""
+    if len(INTS) >= INTS_MAX:
+        INTS.clear()
+    INTS[text] = value
+
 
 def wrap(v: int) -> int:
     v &= _MASK
@@ -96,11 +110,8 @@ def read_name(name: str, ev: Evaluator) -> int:
             raw = found.value
     if raw is None:
         raw = ev.vars.arith_get(name, None)
-    # a plain decimal value (the common case) without the general reader
-    if raw and raw.isdigit() and raw.isascii() and (raw[0] != "0" or len(raw) == 1):
-        v = int(raw)
-        return v if v <= MAX else wrap(v)
-    return ev.value_of(raw)
+    v = INTS.get(raw)  # type: ignore[arg-type]
+    return v if v is not None else ev.value_of(raw)
 
 
 def incdec(name: str, sub: str | None, delta: int, prefix: bool, ev: Evaluator) -> int:

@@ -26,6 +26,7 @@ from sandbash import Bash
 from sandbash.expand import arith
 from sandbash.expand.arith import _COMPILED, Evaluator, _compile
 from sandbash.expand.arithgen import MAX_DEPTH, MAX_NODES, _Gen, generate
+from sandbash.expand.arithops import INTS, INTS_MAX
 from sandbash.syntax.arith import parse_arith
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
@@ -317,3 +318,17 @@ def test_errors_are_the_closures(text: str, values: dict[str, str]) -> None:
             fn(Evaluator(Vars(), text))
         errors.append((info.value.message, info.value.text, info.value.token))
     assert errors[0] == errors[1]
+
+
+def test_remembered_numbers_are_bounded_and_exact(tier: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """INTS (the texts arithmetic stored, read back without parsing) stays within its bound, and
+    holds only str(n) -> n, whatever a script stores."""
+    monkeypatch.setattr(arith, "HOT_CALLS", ALWAYS)
+    r = Bash().exec(
+        "for ((i=-1500; i<1500; i++)); do (( x = i * 7919 )); (( y = x, y++ )); done; "
+        "a=010 b=' 12' c=-0; (( s = a + b + c + x + y )); echo $s $x $y"
+    )
+    assert r.stdout == f"{8 + 12 + 1499 * 7919 * 2 + 1} {1499 * 7919} {1499 * 7919 + 1}\n"
+    assert 0 < len(INTS) <= INTS_MAX
+    assert all(text == str(n) for text, n in INTS.items())
+    assert not {"010", " 12", "-0"} & set(INTS)
