@@ -25,8 +25,9 @@ status encoded below zero (`-1 - status`, see returned), which the compiled list
 outermost compiled list, which raises ReturnFromFunction for the walker's handlers (`while`, `case`,
 a sourced file, ...) as the builtin does. Raising unwound every Python frame between the builtin and
 the call (and CPython 3.11 maps and unmaps frame-stack chunks as recursion swings across them).
-Only the compiler's own pieces see a negative status: a piece that can return one is counted
-(`returns`), and a list given to any other caller is wrapped (_raising).
+Only the compiler's own pieces see a negative status (inner, piece): one that can return it is
+counted (`returns`), and a list or command given to any other caller (compiled, command) is wrapped
+by _raising.
 
 `SANDBASH_TREE_WALKER=1` in the environment turns compiling off (sandbash.switches): the spec
 suite and the conformance harnesses run both ways and must agree."""
@@ -198,9 +199,21 @@ class Compiler:
         cmd = item.cmd
         if item.background:
             return partial(ev.pr.run_background, cmd)
-        return self.command(cmd)
+        return self.piece(cmd)
 
     def command(self, cmd: A.Command) -> Code:
+        """The closure of a command for a caller that takes its status as it is: a `return` in it
+        raises ReturnFromFunction (see piece)."""
+        mark = self.returns
+        code = self.piece(cmd)
+        if self.returns == mark:
+            return code
+        self.returns = mark  # (what it returns is a status again)
+        return _raising(code)
+
+    def piece(self, cmd: A.Command) -> Code:
+        """The closure of a command inside a list or `&&`/`||`: a `return` in it ends it with a
+        returned status (returned), which the caller hands up at once."""
         t = type(cmd)
         if t is A.SimpleCommand:
             return self.simple(cmd)  # type: ignore[arg-type]
@@ -312,8 +325,8 @@ class Compiler:
         suspended."""
         ev = self.ev
         st = ev.state
-        first = self.command(node.first)
-        rest = tuple((op == "&&", self.command(cmd)) for op, cmd in node.rest)
+        first = self.piece(node.first)
+        rest = tuple((op == "&&", self.piece(cmd)) for op, cmd in node.rest)
         last = len(rest) - 1
 
         def and_or() -> int:

@@ -547,7 +547,7 @@ class Evaluator:
             temp.tempvars = set(temp)
             local_scope = temp
         else:
-            local_scope = Scope(func=True)
+            local_scope = Scope(False, True)  # (positional: keywords cost the type call a dict)
         if len(argv) > 1:
             # the call's positional parameters live as long as its scope: charged to it (max_memory)
             n = sum(map(len, argv)) + 64 * len(argv)
