@@ -13,6 +13,7 @@ from ..syntax.ast import Op
 from .arith import ArithError
 from .arithwords import quote_subscript, subscript_error
 from .env import ExpansionError
+from .fastparam import remember
 from .segments import Multi, Value, as_text
 
 if TYPE_CHECKING:
@@ -30,8 +31,28 @@ class SliceArithError(ArithError):
         self.inner = inner
 
 
+# base()'s `var` when the caller has not looked the variable up (told apart by identity)
+NOT_LOOKED = Var(None)
+
+
 def param(ex: Expander, p: A.Param, in_dq: bool = False, shown: str | None = None) -> Value:
     """`shown`: the name messages give it (an indirection's `!ref`)."""
+    if shown is None:
+        hit = ex._plans.get(id(p))
+        plan = hit[1] if hit is not None else remember(ex, p)
+        if plan is not None:
+            # looked up once: a lookup may warn or evaluate a reference's subscript
+            var = ex.env.lookup(p.name)
+            if var is not None and type(var) is Var:  # (an ElementsVar is "${A[@]}" unbraced)
+                v = var.value
+                if type(v) is str and (value := plan(ex, v)) is not None:
+                    return value
+            return general(ex, p, in_dq, None, var)
+    return general(ex, p, in_dq, shown, NOT_LOOKED)
+
+
+def general(ex: Expander, p: A.Param, in_dq: bool, shown: str | None, var: Var | None) -> Value:
+    """param() the general way; `var`: what looking the name up gave, or NOT_LOOKED."""
     prefix = p.prefix
     if prefix == "bad":
         assert p.op is not None
@@ -50,7 +71,7 @@ def param(ex: Expander, p: A.Param, in_dq: bool = False, shown: str | None = Non
             return str(len(var.value))
     if prefix == "#" and p.sub is not None and p.op is None and not p.names_suffix:
         return ex._element_length(p, p.sub)
-    base, desc = ex._base(p)
+    base, desc = ex._base(p, var)
     if shown is not None:
         desc = shown
     op = p.op
@@ -126,8 +147,9 @@ def check_unset(ex: Expander, desc: str, p: A.Param) -> None:
         raise ExpansionError(f"{desc}: unbound variable", 127)
 
 
-def base(ex: Expander, p: A.Param) -> tuple[Value, str]:
-    """The unmodified value of the parameter and the name used in messages."""
+def base(ex: Expander, p: A.Param, var: Var | None = NOT_LOOKED) -> tuple[Value, str]:
+    """The unmodified value of the parameter and the name used in messages (`var`: the variable
+    `p` names, when the caller has looked it up)."""
     name = p.name
     env = ex.env
     if p.names_suffix:
@@ -147,7 +169,8 @@ def base(ex: Expander, p: A.Param) -> tuple[Value, str]:
         if name in ("#", "?", "$", "!", "-"):
             sv = env.special(name)
             return (sv if sv != "" or name != "!" else None), name
-    var = env.lookup(name)
+    if var is NOT_LOOKED:
+        var = env.lookup(name)
     sub = p.sub
     if sub is None:
         if var is None:

@@ -14,6 +14,7 @@ bound into the class below.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from ..limits import LimitExceeded, LimitKind
 from ..syntax import ast as A
@@ -22,6 +23,7 @@ from .arith import Fn
 from .arithwords import subscript_error
 from .braces import brace_text
 from .env import ExpandEnv
+from .fastparam import Plan
 from .fields import WS_SPLIT
 from .pattern import escape
 from .segments import (
@@ -55,6 +57,8 @@ class Expander:
         self._at_empty = False
         # id(op) -> (op, extglob, the replacement's option bits, its function when its words are static)
         self._op_cache: dict[int, tuple[A.ParamOp, bool, int, Callable[[str], str] | None]] = {}
+        # id(param) -> (param, its plan or None): the common shapes' short paths (fastparam.py)
+        self._plans: dict[int, tuple[A.Param, Plan | None]] = {}
         # the run's limits and budget (read at each use: a Session swaps them between runs)
         self._rt = getattr(env, "rt", None)
         self._arg_bytes = 0  # text the words of the current command expanded to
@@ -341,18 +345,38 @@ class Expander:
             in_dq = type(p0) is A.DQ
             if (in_dq and len(p0.parts) == 1 and type(p0.parts[0]) is A.Param) or type(p0) is A.Param:  # type: ignore[union-attr]
                 # "$x", "${x%.*}", $x: the parameter's value is the string
-                value = self.param(p0.parts[0] if in_dq else p0, in_dq)  # type: ignore[union-attr,arg-type]
-                if value is None:
-                    return ""
-                if type(value) is str:
-                    if len(value) > CHARGE_FROM:
-                        self._charge_text(len(value))
-                    return value
-                if isinstance(value, Segs):
-                    return value.text()
-                assert isinstance(value, Multi)
-                return self._charged((self.env.ifs()[:1] if value.star else " ").join(value.values))
+                return self._param_string(p0.parts[0] if in_dq else p0, in_dq)  # type: ignore[union-attr,arg-type]
+            if in_dq:  # "file$k.txt": its parts, as _join_parts would reach them
+                self._at_empty = False
+                return self._charged(self._join_parts(p0.parts, True))  # type: ignore[union-attr]
         return self._charged(self._join_parts(parts, False))
+
+    def string_fn(self, word: A.Word) -> Callable[[], str]:
+        """`word` expanded as one string, as a function to call each time (an assignment's value,
+        compiled): for a word that is one parameter (`${s%%.*}`, `"$x"`), the parameter's string
+        without string()'s look at the word's shape."""
+        parts = word.parts
+        if len(parts) == 1:
+            p = parts[0]
+            in_dq = type(p) is A.DQ
+            if in_dq and len(p.parts) == 1:  # type: ignore[union-attr]
+                p = p.parts[0]  # type: ignore[union-attr]
+            if type(p) is A.Param:
+                return partial(self._param_string, p, in_dq)
+        return partial(self.string, word)
+
+    def _param_string(self, p: A.Param, in_dq: bool) -> str:
+        value = self.param(p, in_dq)
+        if type(value) is str:
+            if len(value) > CHARGE_FROM:
+                self._charge_text(len(value))
+            return value
+        if value is None:
+            return ""
+        if isinstance(value, Segs):
+            return value.text()
+        assert isinstance(value, Multi)
+        return self._charged((self.env.ifs()[:1] if value.star else " ").join(value.values))
 
     def _charged(self, text: str) -> str:
         if len(text) > CHARGE_FROM:

@@ -612,7 +612,8 @@ class Variables:
         """Assign a scalar (or one element when `sub` is given; `parsed`: `sub` as the parser read it)."""
         if sub is None and scope is None:
             # the common case: an existing plain string variable
-            vars_ = self.state.vars
+            state = self.state
+            vars_ = state.vars
             scopes = vars_.scopes
             home = scopes[-1]
             found = home.get(name)
@@ -622,11 +623,10 @@ class Variables:
             if (
                 found is not None
                 and not (found.attrs & ~EXPORT)
-                and type(found.value) is str
+                and type(text := found.value) is str
                 and name not in _SPECIAL_NAMES
-                and not self.state.opts["allexport"]
+                and not state.opts["allexport"]
             ):
-                text: str = found.value  # type: ignore[assignment]
                 # max_string_length also when an existing variable is reassigned (short values skip the call)
                 if append:
                     if len(text) + len(value) > 256:
@@ -639,7 +639,7 @@ class Variables:
                         len(text) if text.isascii() else 4 * len(text)
                     )
                 if n:
-                    _charge(vars_, home, n)  # before the value is stored: a limit leaves the old one
+                    vars_.charge(home, n)  # before the value is stored: a limit leaves the old one
                 if append:
                     found.value = None  # drop the reference so += extends in place
                     text += value

@@ -1,0 +1,125 @@
+"""Plans for the commonest parameter shapes, chosen once per node.
+
+`$name`, `${name}`, `${#name}`, `${name#pat}` (and `##`, `%`, `%%`), `${name/pat/rep}` (and `//`,
+`/#`, `/%`), `${name^^}` and friends, and `${name:off}` / `${name:off:len}`, with words of plain
+text and offsets that are decimal numbers: what each does to a plain string is decided when the
+node is first expanded. params.param looks the name up once and hands a plain string variable's
+value to the plan; anything else (unset, an array, a reference to elements), or a plan's None (a
+C locale's bytes...), goes the general way with that same lookup, so every message and corner
+case stays there and nothing is looked up twice (a lookup may warn, or evaluate a subscript).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..syntax import ast as A
+from ..syntax.ast import OpKind
+from .segments import static_word
+
+if TYPE_CHECKING:
+    from .words import Expander
+
+# (the Expander, the variable's plain string value) -> the expansion, or None: the general way
+Plan = Callable[["Expander", str], "str | None"]
+
+_TRIM, _CASE, _REPL, _SLICE = OpKind.TRIM, OpKind.CASE, OpKind.REPL, OpKind.SLICE
+
+
+def plan_for(ex: Expander, p: A.Param) -> Plan | None:
+    """The plan of `p`, or None when its shape has none (the general path every time)."""
+    name = p.name
+    if p.sub is not None or p.names_suffix or not name or not (name[0].isalpha() or name[0] == "_"):
+        return None  # elements, ${!prefix*}, positional and special parameters
+    op = p.op
+    if op is None:
+        if p.prefix == "#":
+            return _length_plan(name)
+        return _value if not p.prefix else None
+    if p.prefix:
+        return None
+    kind = op.kind
+    if kind is _SLICE:
+        return _slice_plan(op)
+    if not (static_word(op.arg) and static_word(op.arg2)):
+        return None  # the pattern or replacement expands each time
+    if op.arg is not None and "(" in ex.pattern(op.arg):
+        return None  # it may be an extglob group: the option decides each time
+    if kind is _TRIM or kind is _CASE:
+        return _apply_plan(ex._make_op_function(op, False))
+    if kind is _REPL:
+        rep = ex.string(op.arg2) if op.arg2 is not None else ""
+        if (
+            "&" in rep
+            or "\\" in rep
+            or (op.arg2 is not None and ("&" in op.arg2.text or "\\" in op.arg2.text))
+        ):
+            return None  # patsub_replacement decides what `&` and `\` do
+        return _replace_plan(op)
+    return None
+
+
+def _value(ex: Expander, v: str) -> str | None:
+    return v
+
+
+def _length_plan(name: str) -> Plan:
+    def length(ex: Expander, v: str) -> str | None:
+        # (a C locale counts a non-ASCII value's bytes; bash 5.2 gives 0 for a reference to an
+        # array element)
+        if v.isascii() and "[" not in (ex.env.nameref_target(name) or ""):
+            return str(len(v))
+        return None
+
+    return length
+
+
+def _apply_plan(fn: Callable[[str], str]) -> Plan:
+    return lambda ex, v: fn(v)
+
+
+def _replace_plan(op: A.ParamOp) -> Plan:
+    # the substitution made under each nocasematch setting, when first needed
+    made: list[Callable[[str], str] | None] = [None, None]
+
+    def replace(ex: Expander, v: str) -> str | None:
+        nocase = 1 if ex.env.option("nocasematch") else 0
+        fn = made[nocase]
+        if fn is None:
+            fn = made[nocase] = ex._make_op_function(op, False)
+        return fn(v)
+
+    return replace
+
+
+def _number(word: A.Word | None) -> int | None:
+    """A slice offset or length written as a decimal number (no sign, no leading zero: octal)."""
+    if word is None or len(word.parts) != 1 or type(word.parts[0]) is not A.Lit:
+        return None
+    text = word.parts[0].text
+    if not (text.isdigit() and text.isascii() and len(text) < 10 and (text[0] != "0" or text == "0")):
+        return None
+    return int(text)
+
+
+def _slice_plan(op: A.ParamOp) -> Plan | None:
+    start = _number(op.arg)
+    length = _number(op.arg2)
+    if start is None or (op.arg2 is not None and length is None):
+        return None
+    end = None if length is None else start + length
+    # (a C locale slices a non-ASCII value's bytes)
+    return lambda ex, v: v[start:end] if v.isascii() else None
+
+
+def remember(ex: Expander, p: A.Param) -> Plan | None:
+    """Choose `p`'s plan and keep it (the entry holds the node, so its id stays its own)."""
+    at_empty = ex._at_empty  # (choosing expands the static words, which must leave no trace)
+    plan = plan_for(ex, p)
+    ex._at_empty = at_empty
+    plans = ex._plans
+    if len(plans) >= 4096:
+        plans.clear()
+    plans[id(p)] = (p, plan)
+    return plan

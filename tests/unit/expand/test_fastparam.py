@@ -1,0 +1,183 @@
+"""The parameter plans (expand/fastparam.py): which shapes get one, and that each gives what the
+general path gives for every kind of value (compared value by value, plans on and off)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sandbash.expand.env import ExpansionError
+from sandbash.expand.fastparam import plan_for
+from sandbash.expand.words import Expander
+from sandbash.shvars.vars import Var
+from sandbash.syntax import ast as A
+
+from .fakeenv import FakeEnv, parse_words
+
+PLANNED = [
+    "$s",
+    "${s}",
+    "${#s}",
+    "${s%%.*}",
+    "${s%.*}",
+    "${s#*.}",
+    "${s##*.}",
+    "${s#[ab]}",
+    "${s//a/b}",
+    "${s/a/b}",
+    "${s/#a/B}",
+    "${s/%a/B}",
+    "${s//a}",
+    "${s/}",
+    "${s//'*'/S}",
+    '${s//"."/_}',
+    "${s//\\?/Q}",
+    "${s^^}",
+    "${s,}",
+    "${s~~}",
+    "${s^^[a-c]}",
+    "${s:0}",
+    "${s:2}",
+    "${s:2:3}",
+    "${s:0:0}",
+    "${s:10:1}",
+]
+GENERAL = [
+    "${s:-x}",  # a test: the word may expand
+    "${s: -2}",  # a negative offset
+    "${s:k}",  # an arithmetic offset
+    "${s:010}",  # octal
+    "${s//$p/x}",  # the pattern expands
+    "${s/a/[&]}",  # patsub_replacement decides
+    "${s/a/\\\\}",
+    "${s//@(a)/x}",  # extglob decides
+    "${a[0]%.*}",  # an element
+    "${!s}",  # an indirection
+    "${1%x}",  # positional
+    "${s@Q}",  # a transformation
+    "${#a[@]}",
+    "${!s*}",
+    "${a[}",  # a bad substitution (no name)
+]
+VALUES: list[str | list[str] | dict[str, str] | None] = [
+    None,
+    "",
+    "a",
+    "abc.def.ghi",
+    "aaa",
+    "x y*z?",
+    "[ab].c",
+    "héllo.wörld",
+    "ÀÉ.ab",
+    ["arr.one", "two"],
+    {"0": "zero.0", "k": "v"},
+]
+
+
+def _param(src: str) -> A.Param:
+    part = parse_words("x " + src)[1].parts[0]
+    assert isinstance(part, A.Param), part
+    return part
+
+
+@pytest.mark.parametrize("src", PLANNED)
+def test_common_shapes_get_a_plan(src: str) -> None:
+    assert plan_for(Expander(FakeEnv()), _param(src)) is not None
+
+
+@pytest.mark.parametrize("src", GENERAL)
+def test_other_shapes_go_the_general_way(src: str) -> None:
+    assert plan_for(Expander(FakeEnv()), _param(src)) is None
+
+
+def _expand(env: FakeEnv, p: A.Param, planned: bool) -> object:
+    ex = Expander(env)
+    if not planned:
+        ex._plans[id(p)] = (p, None)  # as if no plan fit
+    try:
+        first = ex.param(p)
+        return (first, ex.param(p))  # twice: the plan chosen by the first must serve the second
+    except ExpansionError as e:
+        return ("error", e.message, e.fatal)
+
+
+@pytest.mark.parametrize("locale", ["C", "C.UTF-8"])
+@pytest.mark.parametrize("nounset", [False, True])
+@pytest.mark.parametrize("src", PLANNED)
+def test_plans_give_what_the_general_path_gives(src: str, nounset: bool, locale: str) -> None:
+    p = _param(src)
+    for value in VALUES:
+        env = FakeEnv(LC_ALL=locale)
+        env.opts["nounset"] = nounset
+        if value is not None:
+            env.set("s", value)
+        assert _expand(env, p, True) == _expand(env, p, False), (src, value)
+
+
+def test_replacement_follows_nocasematch_as_it_changes() -> None:
+    p = _param("${s//e/x}")
+    env = FakeEnv(s="eEe")
+    ex = Expander(env)
+    got = []
+    for on in (False, True, False):
+        env.opts["nocasematch"] = on
+        got.append(ex.param(p))
+    assert got == ["xEx", "xxx", "xEx"]
+
+
+def test_the_plan_table_is_bounded() -> None:
+    ex = Expander(FakeEnv(s="a.b"))
+    words = parse_words(" ".join(f"${{s%{i}}}" for i in range(5000)))
+    for w in words:
+        p = w.parts[0]
+        assert isinstance(p, A.Param)
+        assert ex.param(p) == "a.b"
+    assert 0 < len(ex._plans) <= 4096
+
+
+def _string(env: FakeEnv, word: A.Word, compiled: bool) -> object:
+    ex = Expander(env)
+    try:
+        return ex.string_fn(word)() if compiled else ex.string(word)
+    except ExpansionError as e:
+        return ("error", e.message, e.fatal)
+
+
+@pytest.mark.parametrize("nounset", [False, True])
+@pytest.mark.parametrize("src", [*PLANNED, *GENERAL[:8], '"${s%.*}"', '"$s"', "x$s", '"${s:1}"x'])
+def test_string_fn_gives_what_string_gives(src: str, nounset: bool) -> None:
+    """An assignment's value as the compiler expands it (Expander.string_fn) and as the walker
+    does (Expander.string)."""
+    word = parse_words("x " + src)[1]
+    for value in VALUES:
+        env = FakeEnv(LC_ALL="C.UTF-8", k="1", p="a")
+        env.opts["nounset"] = nounset
+        if value is not None:
+            env.set("s", value)
+        assert _string(env, word, True) == _string(env, word, False), (src, value)
+
+
+class _CountingEnv(FakeEnv):
+    """Counts lookups: a lookup may warn or evaluate a reference's subscript, so a plan that
+    declines must hand its lookup to the general path instead of looking up again."""
+
+    def __init__(self, **values: str | list[str] | dict[str, str]) -> None:
+        super().__init__(**values)
+        self.looked = 0
+
+    def lookup(self, name: str) -> Var | None:
+        self.looked += 1
+        return super().lookup(name)
+
+
+@pytest.mark.parametrize("src", PLANNED)
+def test_plans_look_the_name_up_as_often_as_the_general_path(src: str) -> None:
+    p = _param(src)
+    for value in VALUES:
+        counts = []
+        for planned in (True, False):
+            env = _CountingEnv(LC_ALL="C")
+            if value is not None:
+                env.set("s", value)
+            _expand(env, p, planned)
+            counts.append(env.looked)
+        assert counts[0] == counts[1], (src, value, counts)
