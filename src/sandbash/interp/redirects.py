@@ -6,6 +6,7 @@ undone afterwards (`restore_redirects`), except for `exec`, which keeps them.
 
 from __future__ import annotations
 
+import errno
 from typing import TYPE_CHECKING
 
 from ..expand.arith import ArithError
@@ -129,10 +130,6 @@ class Redirections:
             self.sh.error(": No such file or directory")
             return None
         st = self.state
-        if flags == "r":
-            existing = st.fs.try_stat(path)
-            if existing is not None and existing.is_dir and st.fs.access(path, 4):
-                return DirStream()
         if flags == "w" and st.opts["noclobber"]:
             existing = st.fs.try_stat(path)
             # bash's noclobber_open: a regular file is refused; a name that does not stat is
@@ -145,6 +142,12 @@ class Redirections:
         try:
             return st.fs.open(path, flags)
         except FsError as e:
+            if flags == "r" and e.code == errno.EISDIR and st.fs.is_dir(path):
+                # bash opens a directory for reading (its reads then fail with EISDIR) when the
+                # user may read it; otherwise the open itself is refused
+                if st.fs.access(path, 4):
+                    return DirStream()
+                e = FsError(errno.EACCES, path)
             self.sh.error(f"{path}: {e.message}")
             return None
 

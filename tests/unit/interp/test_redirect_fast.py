@@ -122,3 +122,18 @@ def test_every_redirection_is_decided_and_audited() -> None:
         ("fs:read", "/dev/null", "allow"),
         ("fs:read", "/home/user/f", "allow"),
     ]
+
+
+@pytest.mark.parametrize("walker", [False, True], ids=["compiled", "walked"])
+def test_reading_a_directory(walker: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`< dir` opens a directory the user may read (the command's reads fail) and is refused one
+    it may not (bash 5.2 as a non-root user, checked with `su nobody`: root reads any)."""
+    script = (
+        "mkdir d d2 d3; chmod 000 d; chmod 333 d2; "
+        "{ cat < d; echo st=$?; cat < d3; echo st=$?; : < d2; echo st=$?; : < d3/; echo st=$?; "
+        ": <> d3; echo st=$?; } 2>&1"
+    )
+    assert _run(script, walker, monkeypatch)[0] == (
+        "bash: line 1: d: Permission denied\nst=1\ncat: -: Is a directory\nst=1\n"
+        "bash: line 1: d2: Permission denied\nst=1\nst=0\nbash: line 1: d3: Is a directory\nst=1\n"
+    )
