@@ -25,10 +25,21 @@ INTS_MAX = 1024
 
 
 def remember(text: str, value: int) -> None:
-    """Note that `text` is str(value), just stored (see INTS)."""
+    """Note that `text` is str(value), just stored (see INTS); `value` is within 64 bits."""
     if len(INTS) >= INTS_MAX:
         INTS.clear()
     INTS[text] = value
+
+
+def number_text(value: int) -> str:
+    """The text of an arithmetic result, remembered (INTS) when it is within 64 bits (every
+    result is): what `x=$(( ... ))` stores is then read back without parsing it."""
+    text = str(value)
+    if MIN <= value <= MAX:
+        if len(INTS) >= INTS_MAX:
+            INTS.clear()
+        INTS[text] = value
+    return text
 
 
 def wrap(v: int) -> int:

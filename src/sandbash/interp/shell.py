@@ -624,13 +624,13 @@ class Shell:
                 self._slot_arith = ev
 
     def arith_eval(self, text: str) -> int:
-        if text.isdigit() and len(text) < 19 and text.isascii() and (text[0] != "0" or len(text) == 1):
-            return int(text)  # a decimal number (`[[ $n -lt 5 ]]`'s operands): nothing to parse or cache
-        ev = self._arith
         fn = _COMPILED.lookup(text)
         if fn is None:
+            if text.isdigit() and len(text) < 19 and text.isascii() and (text[0] != "0" or len(text) == 1):
+                return int(text)  # a decimal number (`[[ $n -lt 5 ]]`'s operands): nothing to parse or cache
             # (a huge expression: parsing takes time)
             fn = compiled(text, self.rt.budget.check_time if len(text) > 4096 else None)
+        ev = self._arith
         if ev.depth:
             # re-entered (a variable's value is an expression): a fresh evaluator
             return fn(ArithEvaluator(self, text))

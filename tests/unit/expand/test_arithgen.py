@@ -26,7 +26,7 @@ from sandbash import Bash
 from sandbash.expand import arith
 from sandbash.expand.arith import _COMPILED, Evaluator, _compile
 from sandbash.expand.arithgen import MAX_DEPTH, MAX_NODES, _Gen, generate
-from sandbash.expand.arithops import INTS, INTS_MAX
+from sandbash.expand.arithops import INTS, INTS_MAX, number_text
 from sandbash.syntax.arith import parse_arith
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
@@ -332,3 +332,8 @@ def test_remembered_numbers_are_bounded_and_exact(tier: None, monkeypatch: pytes
     assert 0 < len(INTS) <= INTS_MAX
     assert all(text == str(n) for text, n in INTS.items())
     assert not {"010", " 12", "-0"} & set(INTS)
+
+
+def test_number_text_remembers_results_within_64_bits() -> None:
+    assert number_text(-42) == "-42" and INTS["-42"] == -42
+    assert number_text(1 << 64) == str(1 << 64) and str(1 << 64) not in INTS
