@@ -328,8 +328,9 @@ class Processes:
         self.hold()
         try:
             thread = self.sh.rt.spawn(run)
-        except BaseException:
+        except BaseException:  # (never started: nothing else holds it)
             self.let_go()
+            release_ended(child)
             raise
         if thread is not None:
             thread.procsub_errors = errors  # type: ignore[attr-defined]
@@ -468,9 +469,13 @@ class Processes:
                         prev_reader.close()
             else:
                 reader_in = prev_reader
-                t = self.sh.rt.spawn(
-                    functools.partial(_run_stage, child, cmd, writer, reader_in, statuses, i, errors)
-                )
+                try:
+                    t = self.sh.rt.spawn(
+                        functools.partial(_run_stage, child, cmd, writer, reader_in, statuses, i, errors)
+                    )
+                except BaseException:  # (never started: nothing else holds it; a fork bomb left ~128)
+                    release_ended(child)
+                    raise
                 threads.append(t)
             prev_reader = next_reader
         budget = self.sh.rt.budget
@@ -571,9 +576,10 @@ class Processes:
         self.hold()
         try:
             job.thread = rt.spawn(run)
-        except BaseException:
+        except BaseException:  # (never started: nothing else holds it)
             rt.live.pop(pid, None)
             self.let_go()
+            release_ended(child)
             raise
         rt.jobs[jid] = job
         return job

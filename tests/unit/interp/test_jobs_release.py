@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from sandbash import Bash
+from sandbash import Bash, Limits
+from sandbash.errors import ExecutionLimitError
 from sandbash.interp.shell import Shell
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
@@ -90,3 +91,34 @@ def test_ended_stages_and_jobs_leave_no_shell_to_the_collector(body: str) -> Non
     few, many = _shells_left(bash, body, 2), _shells_left(bash, body, 8)
     # (each iteration left every shell it forked: 1-4 of them, with ~100 objects each)
     assert many == few, (few, many)
+
+
+@pytest.mark.parametrize(
+    ("script", "limit"),
+    [
+        ("f() { f | f; }; f", "max_threads"),
+        (":(){ :|:& };:", "max_threads"),
+        ("f() { f & f & wait; }; f", "max_threads"),
+        ("f() { { f; } | { f; }; }; f", "max_threads"),
+        ("f() { read x < <(f); }; f", "max_threads"),
+    ],
+)
+def test_a_fork_bomb_leaves_no_shell_to_the_collector(script: str, limit: str) -> None:
+    """Shells forked for a stage, job or substitution whose thread could not start (max_threads) are
+    freed too: a bomb left one per thread (~128 at the bashbox profile, ~100 objects each)."""
+    bash = Bash(limits=Limits(max_threads=24, timeout=30))
+    gc.collect()
+    gc.disable()
+    try:
+        with pytest.raises(ExecutionLimitError) as got:
+            bash.exec(script)
+        assert got.value.limit == limit
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        # (a freed shell holds nothing: one the collector finds emptied is no cost)
+        left = [o for o in gc.garbage if isinstance(o, Shell) and o.__dict__]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert not left
