@@ -229,10 +229,10 @@ class Evaluator:
         with self.loop_frame() as loop:
             for item in items:
                 loop.tick()
-                if st.traps:
-                    self.ex.debug_trap(header)
                 if st.opts["xtrace"]:  # (per step: the body may turn it on or off)
                     self.ex.xtrace_line(header)
+                if st.traps:  # (after the trace, as bash)
+                    self.ex.debug_trap(header)
                 try:
                     ref = st.vars.find(node.var)
                     if ref is not None and ref.attrs & NAMEREF:
@@ -259,14 +259,13 @@ class Evaluator:
         return status
 
     def _arith_or_error(self, word: A.Word | None, default: int = 1) -> int | None:
+        # a part of `for ((;;))`: traced, then the DEBUG trap (bash's order)
+        if self.state.opts["xtrace"]:  # (bash keeps trailing blanks)
+            self.ex.xtrace_line(f"(( {word.text.lstrip() if word is not None else default} ))")
         if self.state.traps:  # (bash shows an empty part as `((1))`)
             self.ex.debug_trap(f"(({word.text.lstrip() if word is not None else default}))")
         if word is None:
-            if self.state.opts["xtrace"]:
-                self.ex.xtrace_line(f"(( {default} ))")
             return default
-        if self.state.opts["xtrace"]:
-            self.ex.xtrace_line(f"(( {word.text.lstrip()} ))")  # (bash keeps trailing blanks)
         try:
             return self._arith_value(word)()
         except (ArithError, ExpansionError) as e:
@@ -343,18 +342,22 @@ class Evaluator:
     def _exec_case(self, node: A.Case) -> int:
         st = self.state
         st.line = st.ctx_line = node.line
-        if st.traps:
-            self.ex.debug_trap(f"case {node.word.text} in ")
+        if st.traps or st.opts["xtrace"]:
+            # the DEBUG trap's $BASH_COMMAND and the trace show the word as written ($'...'
+            # decoded), the trace before the word expands (its `$( )` traces after it)
+            from .executor import ansi_decoded
+
+            text = ansi_decoded(node.word.text)
+            if st.opts["xtrace"]:
+                self.ex.xtrace_line(f"case {text} in")
+            if st.traps:  # (after the trace, as bash)
+                self.ex.debug_trap(f"case {text} in ")
         try:
             subject = self.expander.string(node.word)
         except ExpansionError as e:
             return self.expansion_failed(e)
         except ArithError as e:
             return self.expansion_failed(ExpansionError(e.render(), 1))
-        if st.opts["xtrace"]:
-            from .executor import xquote
-
-            self.ex.xtrace_line(f"case {xquote(subject)} in")
         nocase = st.shopts["nocasematch"]
         extglob = st.shopts["extglob"]
         status = 0

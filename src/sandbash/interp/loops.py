@@ -92,8 +92,11 @@ def run_select(ev: Evaluator, node: A.Select) -> int:
     if isinstance(items, int):
         return items
     header = loop_header("select", node)
+    # the trace and the DEBUG trap come once, even for no words (`for` has them at every step)
     if st.opts["xtrace"]:
-        ev.ex.xtrace_line(header)  # (once, even for no words, where `for` traces at every step)
+        ev.ex.xtrace_line(header)
+    if st.traps:
+        ev.ex.debug_trap(header)
     if not items:
         return 0
     status = 0
@@ -102,8 +105,6 @@ def run_select(ev: Evaluator, node: A.Select) -> int:
     with ev.loop_frame() as loop:
         while True:
             loop.tick()
-            if st.traps:
-                ev.ex.debug_trap(header)
             if show_menu:
                 sh.write_err(_menu(items))
             sh.write_err(ev.va.get_str("PS3") or "#? ")
