@@ -23,7 +23,7 @@ from .bashcmd import run_bash, startup_warnings
 from .cmdsub import captured_text, direct_substitution, run_in_place
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .executor import unparse_command
-from .jobs import child_exited, fresh_table, next_job_number, own_pid
+from .jobs import HOLDS, child_exited, fresh_table, next_job_number, own_pid, release_ended
 from .runtime import Job
 from .timefmt import DEFAULT_FORMAT, POSIX_FORMAT, TimeFormatError, format_times
 from .variables import AssignError
@@ -507,14 +507,14 @@ class Processes:
 
     def hold(self) -> None:
         """A process this shell starts: its thread refers to the shell until it ends."""
-        with _HOLDS:
+        with HOLDS:
             self.holds += 1
 
     def let_go(self) -> None:
         """A process this shell started has ended (on its own thread): the last one frees the
         shell when the shell itself has ended (release_ended)."""
         sh = self.sh
-        with _HOLDS:
+        with HOLDS:
             self.holds -= 1
             free = self.ended and not self.holds
         if free:
@@ -718,23 +718,6 @@ _NOT_SIGNALS = frozenset({"EXIT", "ERR", "DEBUG", "RETURN"})  # trap names that 
 
 # the kernel follows at most this many interpreters that are scripts themselves (then ELOOP)
 MAX_INTERPRETER_SCRIPTS = 4
-
-
-def release_ended(child: Shell) -> None:
-    """`child`, a shell forked for a pipeline stage, a job or a process substitution, has ended: break
-    its reference cycles (Shell.release) so that reference counting frees it at once, not a gen-2
-    collection (which stalled loaded hosts 1.2-3.3 s). Nothing else refers to it but the threads of
-    processes it started: then the last of them to end does it (Processes.let_go)."""
-    pr = child.pr
-    with _HOLDS:
-        pr.ended = True
-        free = not pr.holds
-    if free:
-        child.release()
-
-
-# guards Processes.holds and .ended: a shell's end and its processes' ends come on different threads
-_HOLDS = threading.Lock()
 
 
 def _stage_status(child: Shell, cmd: A.Command) -> int:
