@@ -1,23 +1,25 @@
 """`$( )` without a subshell where none can be told apart: `$(echo ok)`, `$(printf '%s' "$x")`, `$(get)`.
 
 A command substitution runs in a subshell: whatever its commands change stays there. When its body
-is one `echo` or `printf` (the builtins, not functions) whose words only read literal text and plain
+is one `echo` or `printf` (the builtins, not functions) whose words only read literal text and
 variables, or a call with such words of a function whose body is only such commands, it changes
 nothing a subshell would keep: it writes to its standard output and maybe an error message, and sets
 `$?`, `$_`, PIPESTATUS and the current line, which are put back here (a call puts back its own
-frame, scope and positional parameters as it returns). So this shell runs it itself, with its
-standard output going to the capture, through a twin shell over the same state (parts of its own:
-the shell's may be in the middle of expanding the command that holds the substitution), and with
-`set -e` as the subshell would have it.
+frame, scope and positional parameters as it returns). So this shell runs it itself (run_in_place),
+with its standard output going to the capture, through a twin shell over the same state (parts of
+its own: the shell's may be in the middle of expanding the command that holds the substitution),
+and with `set -e` as the subshell would have it. When, besides, its words read no dynamic, special
+or positional parameter and a function's commands are all echo, the output is made without running
+the commands at all (direct_substitution): no capture, no call.
 
 Anything a subshell could tell apart falls back to the real one: a word that runs code or assigns
-(`$( )`, `$(( ))`, `${x=...}`, `${x?}`, indirection, subscripts), a variable whose value a subshell
-reads differently (RANDOM, SRANDOM, BASHPID, BASH_SUBSHELL) or any nameref, printf's `-v` or a format
-that is not literal text or has `%n`, redirections and assignments, a function body with anything
-else (`local`, `return`, another call, redirections, a `( )` body); and, when it runs: an echo or
-printf that is a function or disabled, a trap (DEBUG, ERR, EXIT...), a pending signal, xtrace,
-nounset, failglob, POSIX mode, or command gates (policy, audit and custom gates see the subshell as
-before).
+(`$( )`, `$(( ))`, `${x=...}`, `${x?}`, `${x:1}`, `${x@P}`, indirection, subscripts), a variable
+whose value a subshell reads differently (RANDOM, SRANDOM, BASHPID, BASH_SUBSHELL) or any nameref,
+printf's `-v` or a format that is not literal text or has `%n`, redirections and assignments, a
+function body with anything else (`local`, `return`, another call, redirections, a `( )` body);
+and, when it runs: an echo or printf that is a function or disabled, a trap (DEBUG, ERR, EXIT...),
+a pending signal, xtrace, nounset, failglob, POSIX mode, `set -k`, or command gates (policy, audit
+and custom gates see the subshell as before).
 """
 
 from __future__ import annotations
@@ -209,10 +211,31 @@ def _reads_only(parts: tuple[A.Part, ...], names: list[str]) -> bool:
         if t is not A.Param:
             return False  # $( ), $(( )), <( ), braces, extglob: may run code or differ
         name = p.name  # type: ignore[union-attr]
-        if p.op is not None or p.sub is not None or p.prefix not in ("", "#") or name in _SUBSHELL_VARIES:  # type: ignore[union-attr]
+        if p.sub is not None or p.prefix not in ("", "#") or name in _SUBSHELL_VARIES:  # type: ignore[union-attr]
+            return False
+        op: A.ParamOp | None = p.op  # type: ignore[union-attr,assignment]
+        if op is not None and not _op_reads_only(op, names):
             return False
         names.append(name)
     return True
+
+
+# operators that only read, given words that only read: trimming, replacing, case changes, a default
+# or alternate word, and transformations but @P (a prompt string's expansion may run commands).
+# Not `:=`/`=` (assign), `:?`/`?` (an error ends the shell), slices (arithmetic may assign).
+_READING_OPS = frozenset({A.OpKind.TRIM, A.OpKind.REPL, A.OpKind.CASE})
+_READING_TESTS = frozenset({A.Op.DEFAULT, A.Op.DEFAULT_UNSET, A.Op.ALTERNATE, A.Op.ALTERNATE_SET})
+
+
+def _op_reads_only(op: A.ParamOp, names: list[str]) -> bool:
+    kind = op.kind
+    if not (
+        kind in _READING_OPS
+        or (kind is A.OpKind.TEST and op.op in _READING_TESTS)
+        or (kind is A.OpKind.XFORM and op.op is not A.Op.AT_PROMPT)
+    ):
+        return False
+    return all(w is None or _reads_only(w.parts, names) for w in (op.arg, op.arg2))
 
 
 def _quiet(sh: Shell) -> bool:

@@ -11,7 +11,7 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ..limits import Cancelled, JobBudget, JobSignal, LimitExceeded, LimitKind, MemoryHold, thread_deadline
+from ..limits import Cancelled, JobBudget, JobSignal, LimitExceeded, LimitKind, thread_deadline
 from ..shvars.arrays import IndexedArray
 from ..shvars.vars import EXPORT, INTEGER, READONLY, Var
 from ..stdio.pipe import Pipe
@@ -223,15 +223,19 @@ class Processes:
         data = self._cat_file_shortcut(body)
         if data is None:
             # the capture is held while it grows: bounded by max_string_length and max_output_size,
-            # and charged to max_memory
-            with MemoryHold(self.sh.rt.budget) as held:
-                out = BufferWriter(charge=held.charge, **capture_bound(limits))
-                status = run_in_place(self.sh, body, out)  # (`$(echo ok)`: no subshell can differ)
+            # and charged to max_memory (what it charged is its size: BufferWriter.write)
+            budget = sh.rt.budget
+            out = BufferWriter(charge=budget.charge_memory, **capture_bound(limits))
+            try:
+                status = run_in_place(sh, body, out)  # (`$(f)`: no subshell can differ)
                 if status is None:
                     status = self._run_captured(body, out)
                 self.ex.last_cmdsub_status = status
                 self.state.last_status = status
                 data = out.getvalue()
+            finally:
+                if out.size:
+                    budget.release_memory(out.size)
         return captured_text(sh, data)
 
     def _run_captured(self, body: A.CommandList, out: Stream) -> int:

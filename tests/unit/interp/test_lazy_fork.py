@@ -212,6 +212,10 @@ DIRECT = [
     'echo first >/dev/null; r=$(echo second third); echo "$_" "${PIPESTATUS[*]}"',
     '(exit 4) | (exit 5); r=$(echo x); echo "${PIPESTATUS[*]} $?"',
     'r=$(echo $BASHPID) s=$(echo $BASH_SUBSHELL); [[ $r != $$ ]] && echo "$s"',
+    'f=a.tar.gz p=".*"; r=$(echo "${f%$p}" ${f##*.} ${f//a/_} ${f^^} "${u:-$f}" ${f:+x} ${f@Q}); echo "[$r]"',
+    'f=a.b; g() { echo "${f%.*}"; printf "%s" "${f#*.}"; }; r=$(g); s=$(printf "%s-" "${f/./ }"); echo "[$r] [$s]"',
+    'r=$(echo "${x:=one}" "${y=two}" "${f:1}"); echo "[$r] [${x-u}] [${y-u}]"; r=$(echo "${z:?no}"); echo "$? [$r]"',
+    'n=0; f=abc; r=$(echo "${f:n++:1}" "${PS4@P}"); echo "[$r] $n"',
 ]
 
 
@@ -248,7 +252,8 @@ def test_the_direct_path_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(processes, "direct_substitution", spy)
     _run("get() { echo a; echo b; }; x=1; a=$(echo $x) b=`get` c=$(printf %s ok) d=$(echo $?) e=$(get 1)")
-    assert taken == [True, True, True, False, False]
+    _run("x=a.b; a=$(echo ${x%.*} ${x^^}) b=$(echo ${x:=c}) c=$(echo ${x:1})")
+    assert taken == [True, True, True, False, False, True, False, False]
 
 
 @pytest.mark.parametrize("body", ["echo $x", 'printf %s "$x"', "get"])
