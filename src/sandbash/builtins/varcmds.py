@@ -23,7 +23,6 @@ from ..shvars.vars import (
     LOWER,
     NAMEREF,
     READONLY,
-    SPECIAL_ASSIGN,
     TRACE,
     UPPER,
     VAR_OVERHEAD,
@@ -34,6 +33,7 @@ from ..shvars.vars import (
     split_array_ref,
     value_size,
 )
+from ..shvars.vars import valid_name as _valid_name
 from . import builtin
 from .bopts import no_options, parse_builtin, usage, wants_help
 from .funcattrs import declare_functions, print_functions, set_func_attrs, unset_function
@@ -86,12 +86,6 @@ def declare_line(name: str, var: Var) -> str:
     if isinstance(v, AssocArray):
         return head + "=(" + "".join(f"[{_key(k)}]={declare_quote(x)} " for k, x in v.items()) + ")"
     return f"{head}={declare_quote(v)}"
-
-
-def _valid_name(name: str) -> bool:
-    if name.isascii():
-        return name.isidentifier()  # the same rule for ASCII, in C
-    return bool(name) and (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c == "_" for c in name)
 
 
 @builtin("declare", "typeset", "local")
@@ -242,21 +236,9 @@ def _fast_local(sh: Shell, arg: str) -> bool:
             return False
         name = arg.name
         value = arg.value
-    vars_ = sh.state.vars
-    scopes = vars_.scopes
-    scope = scopes[-1]
-    if not scope.func or name in scope or not _valid_name(name) or name in SPECIAL_ASSIGN:
-        return False
     if sh.state.opts["allexport"]:
         return False  # (set -a exports it: the general path)
-    if value is None and len(scopes) > 1 and scopes[-2].temp and name in scopes[-2]:
-        return False  # inherits a temporary binding: the general path knows how
-    if name in vars_.readonly_names:
-        return False
-    vars_.charge(scope, VAR_OVERHEAD + value_size(value))  # max_memory, before storing
-    scope[name] = Var(value, 0)
-    scope.locals.add(name)
-    return True
+    return sh.state.vars.declare_locals(((name, value),))
 
 
 def _declare_one(
@@ -1010,6 +992,13 @@ def _print_shopt(sh: Shell, name: str, value: bool, reusable: bool, set_o: bool)
 
 @builtin("let")
 def bi_let(sh: Shell, argv: list[str]) -> int:
+    if len(argv) == 2:  # one expression (the common case): what the loop below does for it
+        expr = argv[1]
+        if expr != "--" and expr != "--help" and not sh.state.shopts.get("assoc_expand_once"):
+            try:
+                return 0 if sh.arith_eval(expr) != 0 else 1
+            except (ArithError, ExpansionError) as e:
+                return _let_failed(sh, e)
     first = argv[1] if len(argv) > 1 else ""
     if first == "--help" and wants_help(sh, argv):
         return 2
@@ -1023,18 +1012,22 @@ def bi_let(sh: Shell, argv: list[str]) -> int:
         sh.arith_keys_as_is = True
     value = 0
     try:
-        for expr in argv[start:] if len(argv) > start + 1 else (argv[start],):
+        for expr in argv[start:]:
             value = sh.arith_eval(expr)
-    except ArithError as e:
-        sh.builtin_error("let", e.render())
-        return 1
-    except ExpansionError as e:
-        sh.error(e.message)
-        return 1
+    except (ArithError, ExpansionError) as e:
+        return _let_failed(sh, e)
     finally:
         if keys_as_is:
             sh.arith_keys_as_is = False
     return 0 if value != 0 else 1
+
+
+def _let_failed(sh: Shell, e: ArithError | ExpansionError) -> int:
+    if isinstance(e, ArithError):
+        sh.builtin_error("let", e.render())
+    else:
+        sh.error(e.message)
+    return 1
 
 
 @builtin("getopts")

@@ -42,7 +42,7 @@ from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern
 from ..expand.words import literal_text, plain_literal
-from ..shvars.vars import ArrayRefArg, is_array_ref_text
+from ..shvars.vars import ArrayRefArg, AssignArg, is_array_ref_text
 from ..syntax import ast as A
 from .control import ReturnFromFunction
 from .executor import arrayref_args
@@ -397,6 +397,8 @@ class Compiler:
             return slow
         if plan.name == "return":
             return self.return_cmd(cmd, argv_fn, slow)
+        if plan.name == "local" and (local := self.local_cmd(cmd, slow)) is not None:
+            return local
         st = ex.state
         sh = ex.sh
         procs = ex.pr.procsubs
@@ -440,31 +442,15 @@ class Compiler:
         name) goes to it through run_argv, which raises."""
         ex = self.ev.ex
         st = ex.state
-        sh = ex.sh
         procs = ex.pr.procsubs
         run_argv = ex.run_argv
         line = cmd.line
         self.returns += 1
 
         def return_cmd() -> int:
-            rt = sh.rt
-            opts = st.opts
-            if (
-                opts["noexec"]
-                or opts["keyword"]
-                or opts["xtrace"]
-                or st.traps
-                or rt.signals
-                or rt.gates is not None
-                or sh.pending_args is not None
-            ):
+            if _changed_run(ex):
                 return slow()
-            st.line = line
-            if not st.in_trap:
-                sh.current_command = cmd
-            rt.budget.command()
-            mark = len(procs)
-            ex.last_cmdsub_status = None
+            mark = _begin(ex, cmd, line)
             try:
                 argv = argv_fn()
             except (ExpansionError, ArithError, AssignError) as e:
@@ -479,6 +465,59 @@ class Compiler:
             return returned(n)
 
         return return_cmd
+
+    def local_cmd(self, cmd: A.SimpleCommand, slow: Code) -> Code | None:
+        """`local` with words that are plain names or `name=value` (None: other words): what
+        simple() and the builtin do, without making the AssignArg words, when every name is a new
+        plain local (VarStore.declare_locals); else the words go to the builtin (run_argv)."""
+        words: list[tuple[str, Callable[[], str] | None]] = []
+        for w in cmd.words[1:]:
+            parts = w.parts
+            if len(parts) == 1 and type(parts[0]) is A.AssignWord:
+                a = parts[0].assign
+                if a.array is not None or a.sub is not None or a.append:
+                    return None
+                words.append((a.name, self._string_fn(a.value) if a.value is not None else _no_text))
+                continue
+            text = _literal_word(w)
+            if not text or text[0] in "-+" or "=" in text or "[" in text:
+                return None  # (options, or words the builtin reads as it runs)
+            words.append((text, None))
+        if not words:
+            return None
+        ex = self.ev.ex
+        st = ex.state
+        expander = ex.expander
+        procs = ex.pr.procsubs
+        line = cmd.line
+
+        def local_cmd() -> int:
+            if _changed_run(ex):
+                return slow()
+            mark = _begin(ex, cmd, line)
+            expander.begin_argv()
+            try:
+                pairs = [(name, None if value is None else value()) for name, value in words]
+            except (ExpansionError, ArithError, AssignError) as e:
+                return ex.words_failed(e, mark)
+            if (
+                st.opts["allexport"]
+                or expander.argv_held()
+                or len(pairs) >= ex.sh.rt.limits.max_arguments
+                or st.functions.get("local") is not None
+                or "local" in st.disabled_builtins
+                or not st.vars.declare_locals(pairs)
+            ):
+                return _local_argv(ex, cmd, pairs, mark)
+            name, value = pairs[-1]
+            st.last_arg = name if value is None else name + "=" + value  # (run_argv: $_)
+            if len(procs) > mark:
+                ex.pr.finish_procsubs(mark)
+            st.last_status = 0
+            st.pipestatus = [0]
+            return 0
+
+        return local_cmd
 
     def plan(self, cmd: A.SimpleCommand) -> Plan:
         words = cmd.words
@@ -658,6 +697,55 @@ def _return_status(st: ShellState, argv: list[str]) -> int | None:
         if 0 < len(digits) <= 18 and digits.isascii() and digits.isdigit():
             return int(arg) & 0xFF
     return None
+
+
+def _changed_run(ex: Executor) -> bool:
+    """Whether something changes how a command runs (set -n/-k/-x, traps, a signal from another
+    shell of the run, gates (a policy or an audit), exec(args=...)): return_cmd and local_cmd then
+    leave the command to exec_simple."""
+    st = ex.state
+    sh = ex.sh
+    rt = sh.rt
+    opts = st.opts
+    return bool(
+        opts["noexec"]
+        or opts["keyword"]
+        or opts["xtrace"]
+        or st.traps
+        or rt.signals
+        or rt.gates is not None
+        or sh.pending_args is not None
+    )
+
+
+def _begin(ex: Executor, cmd: A.SimpleCommand, line: int) -> int:
+    """exec_simple's prologue for a command with words only; the process substitutions open
+    before it (closed as it ends)."""
+    st = ex.state
+    sh = ex.sh
+    st.line = line
+    if not st.in_trap:  # (a trap's commands leave $BASH_COMMAND alone)
+        sh.current_command = cmd
+    sh.rt.budget.command()
+    ex.last_cmdsub_status = None
+    return len(ex.pr.procsubs)
+
+
+def _local_argv(ex: Executor, cmd: A.SimpleCommand, pairs: list[tuple[str, str | None]], mark: int) -> int:
+    """`local`'s expanded words as the builtin takes them (what _assign_step makes), run the
+    general way."""
+    argv: list[str] = ["local"]
+    for name, value in pairs:
+        argv.append(
+            name if value is None else AssignArg.make(name + "=" + value, name, None, False, value, None)
+        )
+    if len(argv) > ex.sh.rt.limits.max_arguments:
+        ex.expander.end_argv(argv)
+    return ex.run_argv(cmd, argv, None, None, mark)
+
+
+def _no_text() -> str:
+    return ""  # (`local v=`)
 
 
 def _raising(code: Code) -> Code:

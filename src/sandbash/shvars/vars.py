@@ -10,7 +10,7 @@ and needs only these types.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .arrays import ELEMENT_OVERHEAD, AssocArray, IndexedArray
@@ -277,6 +277,13 @@ class AssignArg(str):
         return obj
 
 
+def valid_name(name: str) -> bool:
+    """A variable name as the builtins take it: a letter or `_`, then letters, digits and `_`."""
+    if name.isascii():
+        return name.isidentifier()  # the same rule for ASCII, in C
+    return bool(name) and (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c == "_" for c in name)
+
+
 def word_text(word: str) -> str:
     """An argument as the plain string bash gives `$_` or a function's parameters: the text of an
     AssignArg/ArrayRefArg word, the name alone for an array's `name=(...)`."""
@@ -389,6 +396,29 @@ class VarStore:
 
     def held(self) -> int:
         return self.acct.held
+
+    def declare_locals(self, pairs: Sequence[tuple[str, str | None]]) -> bool:
+        """`local name[=value] ...` (values expanded; None: no value) when every name is a new
+        plain variable of the current function: all made here, True. False, nothing made: the
+        builtin's general way decides (outside a function, a name already local or given twice, an
+        invalid, special or readonly name, a temporary binding to inherit). The caller leaves
+        `set -a` to the builtin."""
+        scopes = self.scopes
+        scope = scopes[-1]
+        if not scope.func or (len(pairs) > 1 and len({name for name, _ in pairs}) < len(pairs)):
+            return False
+        below = scopes[-2] if len(scopes) > 1 and scopes[-2].temp else None
+        readonly = self.readonly_names
+        for name, value in pairs:
+            if name in scope or not valid_name(name) or name in SPECIAL_ASSIGN or name in readonly:
+                return False
+            if value is None and below is not None and name in below:
+                return False  # inherits the temporary binding: the general path knows how
+        for name, value in pairs:
+            self.charge(scope, VAR_OVERHEAD + value_size(value))  # max_memory, before storing
+            scope[name] = Var(value, 0)
+            scope.locals.add(name)
+        return True
 
     def __del__(self) -> None:
         acct = getattr(self, "acct", None)  # absent when a limit ended clone() half-way
