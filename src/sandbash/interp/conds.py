@@ -7,7 +7,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from ..expand.pattern import compile_pattern
+from ..expand.pattern import compile_pattern, escape
+from ..expand.segments import QUO
 from ..posix.testexpr import INT_OPS, collate, file_compare, unary_test
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ARRAY, NAMEREF, Var
@@ -120,9 +121,11 @@ def eval_cond(sh: Shell, node: A.Cond, negated: str = "") -> bool | None:
         return _int_compare(sh, op, ex.arith_operand(node.left), ex.arith_operand(node.right), negated)
     left = ex.string(node.left)
     if op in ("==", "=", "!="):
-        pat = ex.pattern(node.right)
         if sh.state.opts["xtrace"]:
-            sh.xtrace_line(f"[[ {negated}{_xt(left)} {op} {_xt(pat)} ]]")
+            pat, shown = _pattern_traced(sh, node.right)
+            sh.xtrace_line(f"[[ {negated}{_xt(left)} {op} {_xt(shown)} ]]")
+        else:
+            pat = ex.pattern(node.right)
         matched = compile_pattern(pat, True, sh.state.shopts["nocasematch"]).fullmatch(left)
         return matched if op != "!=" else not matched
     if op == "=~":
@@ -228,6 +231,17 @@ def _operand_code(sh: Shell, word: A.Word) -> Callable[[], str]:
         if text.isascii() and text.replace("_", "a").isalnum():  # (no subscript, no tilde)
             return lambda: text
     return partial(sh.expander.arith_operand, word)
+
+
+def _pattern_traced(sh: Shell, word: A.Word) -> tuple[str, str]:
+    """The right side of == expanded once: the pattern (Expander.pattern: quoted characters that
+    could match more escaped) and how `set -x` shows it (bash: every quoted character escaped,
+    `"a b"` as `\\a\\ \\b`)."""
+    segs: list[tuple[str, int]] = []
+    sh.expander._parts(word.parts, segs, False, join_at=True)
+    pattern = "".join(escape(t) if f == QUO else t for t, f in segs)
+    shown = "".join("".join("\\" + c for c in t) if f == QUO else t for t, f in segs)
+    return pattern, shown
 
 
 def _int_compare(sh: Shell, op: str, left: str, right: str, negated: str = "") -> bool:
