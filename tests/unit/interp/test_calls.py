@@ -17,6 +17,7 @@ import sandbash.interp.evaluator as evaluator_module
 from sandbash import Bash, ExecutionLimitError, Policy
 from sandbash.interp import compiler, control
 from sandbash.limits import Limits
+from sandbash.shvars.vars import Scope, VarStore
 
 # (script, expected stdout): each function runs several times, so its body compiles
 CASES: dict[str, tuple[str, str]] = {
@@ -125,6 +126,18 @@ CASES: dict[str, tuple[str, str]] = {
         "environment: line 1: r: maximum function nesting level exceeded (3) \n"
         "environment: line 1: r: maximum function nesting level exceeded (3) \n",
     ),
+    "local-declined-shapes": (
+        # each goes the builtin's way from the compiled command: set -a, readonly, twice, existing,
+        # special, a temporary binding, options, outside a function
+        'readonly R=1; f() { set -a; local e=1; set +a; local R=2 2>/dev/null; echo "R $?";'
+        ' local v=1 v=2; local v=3; local OPTIND=4; local -i n=2+3; local w; echo "$e $v $OPTIND $n ${w-u}";'
+        ' env | grep -c "^e="; }; for i in 1 2; do w=t f; local q=1 2>/dev/null; echo "top $?"; done',
+        "R 1\n1 3 4 5 t\n1\ntop 1\nR 1\n1 3 4 5 t\n1\ntop 1\n",
+    ),
+    "local-dollar-underscore": (
+        'f() { local a=1 b=$1; echo "$_"; local c; echo "$_"; }; for i in x y; do f $i; done',
+        "b=x\nc\nb=y\nc\n",
+    ),
     "local-forms": (
         'f() { local a=$1 b="$2" c; local v=1; local v=$((v+1)); c=$a$b; echo "$a|$b|$c|$v"; };'
         ' for i in 1 2; do f $i "p q"; done; echo "${a-unset}"',
@@ -225,3 +238,34 @@ def test_cache_restart_keeps_returns_right() -> None:
         f" for ((k=0;k<{n};k++)); do eval 'for j in 1; do :; done'; f x; s=$?; done; f y; echo $s $?"
     )
     assert _run(script, walker=False)[0] == "3 4\n"
+
+
+def test_declare_locals_all_or_nothing() -> None:
+    """VarStore.declare_locals makes every name or none (the builtin then decides for all)."""
+    store = VarStore()
+    assert not store.declare_locals([("a", "1")])  # (not in a function)
+    store.push(Scope(False, True))
+    assert store.declare_locals([("a", "1"), ("b", None)])
+    assert store.find("a") is not None and store.find("a").value == "1"  # type: ignore[union-attr]
+    assert store.find("b") is not None and store.find("b").value is None  # type: ignore[union-attr]
+    for pairs in (
+        [("c", "1"), ("a", "2")],
+        [("d", "1"), ("d", "2")],
+        [("e", "1"), ("1x", "2")],
+        [("RANDOM", "1")],
+    ):
+        assert not store.declare_locals(pairs)
+    assert store.find("c") is None and store.find("d") is None and store.find("e") is None
+    held = store.held()
+    assert store.declare_locals([("big", "x" * 1000)])
+    assert store.held() >= held + 1000  # charged (max_memory) as it is made
+
+
+@pytest.mark.parametrize("walker", [False, True])
+def test_compiled_local_keeps_max_arguments(walker: bool) -> None:
+    """A `local` with more words than max_arguments ends with that limit, both ways."""
+    words = " ".join(f"v{i}=$1" for i in range(40))
+    bash = Bash(limits=Limits(max_arguments=30))
+    with _walking(walker), pytest.raises(ExecutionLimitError) as info:
+        bash.exec(f"f() {{ local {words}; }}; f 1; f 2; f 3")
+    assert info.value.limit == "max_arguments"
