@@ -27,9 +27,12 @@ Plan = Callable[["Expander", str], "str | None"]
 _TRIM, _CASE, _REPL, _SLICE = OpKind.TRIM, OpKind.CASE, OpKind.REPL, OpKind.SLICE
 
 
-def plan_for(ex: Expander, p: A.Param) -> Plan | None:
-    """The plan of `p`, or None when its shape has none (the general path every time)."""
+def plan_for(ex: Expander, p: A.Param) -> Plan | int | None:
+    """The plan of `p`, a positional parameter's index (`$1`, `${2}`), or None when its shape
+    has none (the general path every time)."""
     name = p.name
+    if name.isdigit() and name.isascii() and int(name) and p.op is None and not p.prefix and p.sub is None:
+        return int(name)
     if p.sub is not None or p.names_suffix or not name or not (name[0].isalpha() or name[0] == "_"):
         return None  # elements, ${!prefix*}, positional and special parameters
     op = p.op
@@ -113,7 +116,7 @@ def _slice_plan(op: A.ParamOp) -> Plan | None:
     return lambda ex, v: v[start:end] if v.isascii() else None
 
 
-def remember(ex: Expander, p: A.Param) -> Plan | None:
+def remember(ex: Expander, p: A.Param) -> Plan | int | None:
     """Choose `p`'s plan and keep it (the entry holds the node, so its id stays its own)."""
     at_empty = ex._at_empty  # (choosing expands the static words, which must leave no trace)
     plan = plan_for(ex, p)

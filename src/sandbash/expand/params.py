@@ -40,7 +40,11 @@ def param(ex: Expander, p: A.Param, in_dq: bool = False, shown: str | None = Non
     if shown is None:
         hit = ex._plans.get(id(p))
         plan = hit[1] if hit is not None else remember(ex, p)
-        if plan is not None:
+        if isinstance(plan, int):  # $1, ${2}: a positional parameter's index
+            pos = ex.env.positional()
+            if plan <= len(pos):
+                return pos[plan - 1]
+        elif plan is not None:
             # looked up once: a lookup may warn or evaluate a reference's subscript
             var = ex.env.lookup(p.name)
             if var is not None and type(var) is Var:  # (an ElementsVar is "${A[@]}" unbraced)

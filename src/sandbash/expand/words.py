@@ -58,7 +58,7 @@ class Expander:
         # id(op) -> (op, extglob, the replacement's option bits, its function when its words are static)
         self._op_cache: dict[int, tuple[A.ParamOp, bool, int, Callable[[str], str] | None]] = {}
         # id(param) -> (param, its plan or None): the common shapes' short paths (fastparam.py)
-        self._plans: dict[int, tuple[A.Param, Plan | None]] = {}
+        self._plans: dict[int, tuple[A.Param, Plan | int | None]] = {}
         # the run's limits and budget (read at each use: a Session swaps them between runs)
         self._rt = getattr(env, "rt", None)
         self._arg_bytes = 0  # text the words of the current command expanded to

@@ -15,6 +15,9 @@ from .fakeenv import FakeEnv, parse_words
 
 PLANNED = [
     "$s",
+    "$1",
+    "${2}",
+    "${10}",
     "${s}",
     "${#s}",
     "${s%%.*}",
@@ -52,7 +55,9 @@ GENERAL = [
     "${s//@(a)/x}",  # extglob decides
     "${a[0]%.*}",  # an element
     "${!s}",  # an indirection
-    "${1%x}",  # positional
+    "${1%x}",  # positional with an operator
+    "$0",
+    "${#1}",
     "${s@Q}",  # a transformation
     "${#a[@]}",
     "${!s*}",
@@ -106,11 +111,13 @@ def _expand(env: FakeEnv, p: A.Param, planned: bool) -> object:
 def test_plans_give_what_the_general_path_gives(src: str, nounset: bool, locale: str) -> None:
     p = _param(src)
     for value in VALUES:
-        env = FakeEnv(LC_ALL=locale)
-        env.opts["nounset"] = nounset
-        if value is not None:
-            env.set("s", value)
-        assert _expand(env, p, True) == _expand(env, p, False), (src, value)
+        for args in ([], ["one", ""], [str(n) for n in range(12)]):
+            env = FakeEnv(LC_ALL=locale)
+            env.opts["nounset"] = nounset
+            env.args = args
+            if value is not None:
+                env.set("s", value)
+            assert _expand(env, p, True) == _expand(env, p, False), (src, value, args)
 
 
 def test_replacement_follows_nocasematch_as_it_changes() -> None:
