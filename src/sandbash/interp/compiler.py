@@ -227,6 +227,8 @@ class Compiler:
             return self.if_cmd(cmd)  # type: ignore[arg-type]
         if t is A.Group:
             return self.group(cmd)  # type: ignore[arg-type]
+        if t is A.Case:
+            return self.case_cmd(cmd)  # type: ignore[arg-type]
         return partial(self.ev.execute, cmd)  # the walker's handler (its bodies run compiled)
 
     def group(self, node: A.Group) -> Code:
@@ -237,6 +239,59 @@ class Compiler:
         if self.returns == mark:
             return partial(self.ev.execute, node)
         return _guarded(self.ev, body)
+
+    def case_cmd(self, node: A.Case) -> Code:
+        """`case`, as Evaluator._exec_case and execute() run it while no trap or `set -x` asks for
+        more: the subject's expansion chosen once, the patterns' tests made once (case_tests), the
+        bodies compiled (a `return` in one is handed up)."""
+        ev = self.ev
+        st = ev.state
+        failed = ev.expansion_failed
+        slow = partial(ev.execute, node)
+        subject_fn = self._string_fn(node.word)
+        tests = self.case_tests(node)
+        items = tuple(
+            (tests[i], self.inner(item.body) if item.body is not None else None, item.term)
+            for i, item in enumerate(node.items)
+        )
+        line = node.line
+
+        def case_cmd() -> int:
+            if st.traps or st.opts["xtrace"]:
+                return slow()
+            st.line = st.ctx_line = line
+            try:
+                subject = subject_fn()
+            except ArithError as e:
+                return failed(ExpansionError(e.render(), 1))
+            shopts = st.shopts
+            nocase = shopts["nocasematch"]
+            extglob = shopts["extglob"]
+            status = 0
+            matched = False  # (after `;&` the next body runs without a test)
+            for patterns, body, term in items:
+                if not matched:
+                    try:
+                        for test in patterns:
+                            if test(subject, nocase, extglob):
+                                break
+                        else:
+                            continue
+                    except ArithError as e:
+                        return failed(ExpansionError(e.render(), 1))
+                if body is not None:
+                    status = body()
+                    if status < 0:
+                        return status  # a `return` (returned)
+                else:
+                    status = 0
+                if term == ";;":
+                    break
+                matched = term == ";&"
+            st.last_status = status
+            return status
+
+        return _guarded(ev, case_cmd)
 
     def assignment(self, cmd: A.SimpleCommand, finish: Callable[[int], int], slow: Code) -> Code:
         """Assignments alone (`name=value`, `a+=(x y)`, `a=1 b=2`), while nothing changes how a

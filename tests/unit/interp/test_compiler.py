@@ -73,6 +73,25 @@ SCRIPTS: dict[str, str] = {
         "for i in 0 1 2; do if [ $i = 0 ]; then echo zero; elif (( i == 1 )); then echo one; else echo other; fi; done"
     ),
     "case": "for w in a.txt b.sh c; do case $w in *.txt) echo text;; *.sh) echo sh;& c) echo fall;; *) echo none;; esac; done",
+    "case-shapes": (
+        "for w in a.txt b.sh c x 'q r' ''; do case $w in *.txt) echo text;; *.sh) echo sh;& c) echo fall;;&"
+        " [cx]) echo cx;; 'q r'|\"\") echo quoted:$w;; *) ;; esac; echo s=$?; done"
+    ),
+    "case-return-and-options": (
+        "f() { case $1 in a) return 4;; b) case x in x) return 5;; esac;; A) echo big;; esac; echo after $1; };"
+        " for i in a b c A; do f $i; echo $?; [ $i = b ] && shopt -s nocasematch; done; shopt -u nocasematch;"
+        " shopt -s extglob; for i in ab abab c; do case $i in +(ab)) echo rep;; *) echo no;; esac; done"
+    ),
+    "case-traces": (
+        "for i in 1 2 3; do case $((i*2)) in 2) echo two;; $(echo 4)) echo four;; esac; echo s=$?;"
+        " [ $i = 2 ] && set -x; done 2>&1; set +x"
+    ),
+    "case-pattern-error": "for i in 1 2 3; do case $i in 1) echo one;; $((i/(i-2)))) echo d;; esac; done",
+    "case-unset-subject": "set -u; for i in 1 2; do case $i in 1) echo one;; esac; case $nope in *) echo never;; esac; done",
+    "case-status-and-debug": (
+        "for i in 1 2 3; do case $i in 1) false;; 2) ;; esac; echo $?; [ $i = 2 ] && trap 'echo dbg' DEBUG; done;"
+        " trap - DEBUG; for i in 1 2; do case $i in 1) echo $(echo sub$i);; esac; done"
+    ),
     "nested-loops-break": (
         "for i in 1 2 3; do for j in a b c; do [ $j = b ] && continue; [ $i = 2 ] && break 2; echo $i$j; done; done"
     ),
