@@ -167,9 +167,11 @@ class Vfs:
     def _resolve(
         self, path: str, follow: bool = True, must_exist: bool = False
     ) -> tuple[str, Stat | None, Stat | None]:
-        """resolve(), also giving the lstat of the canonical path and of its
-        parent directory when the walk just made them (None otherwise). The
-        stats belong to this one operation: nothing is kept between calls."""
+        """resolve(), also giving the lstat of the canonical path (of the last
+        name itself when not `follow`; None when it is missing, or could not be
+        looked up: the caller's own lookup then says why) and of its parent
+        directory when the walk made it (None otherwise). The stats belong to
+        this one operation: nothing is kept between calls."""
         self._check_name(path)
         todo = split_path(path)
         if path[-1] != "/" and not path.endswith("/.") and ".." not in todo and 0 < len(todo) <= 32:
@@ -217,6 +219,10 @@ class Vfs:
             if last and not follow:
                 done.append(name)
                 prefix = candidate
+                try:
+                    st = lstat(candidate)
+                except FsError:
+                    st = None  # (missing or not looked up: not this walk's failure)
                 break
             try:
                 if at < len(chain):
@@ -285,7 +291,7 @@ class Vfs:
         name. It answers from one lstat_chain what the general walk would; None leaves
         anything else (a link, a failure on the way, a long name) to the general walk."""
         n = len(todo)
-        chain = self.tree.lstat_chain(todo if follow else todo[:-1]) if follow or n > 1 else []
+        chain = self.tree.lstat_chain(todo)
         if len(chain) < n - 1:
             return None
         parent: Stat | None = None
@@ -302,11 +308,11 @@ class Vfs:
         if len(todo[-1]) > 63:
             return None
         canon = "/" + "/".join(todo)
-        if not follow:
-            return canon, None, parent
         if len(chain) < n:
             return None
         last = chain[n - 1]
+        if not follow:  # the name itself, whatever it is (a failure is the caller's to find)
+            return canon, None if isinstance(last, FsError) else last, parent
         if isinstance(last, FsError):
             if last.code == errno.ENOENT and not must_exist:
                 return canon, None, parent
@@ -428,8 +434,10 @@ class Vfs:
             raise FsError(e.code, path)
 
     def lstat(self, path: str) -> Stat:
-        canon = self._resolve_gated(path, FileOp.STAT, follow=False, must_exist=False)
+        canon, st, _ = self._resolve_gated_st(path, FileOp.STAT, follow=False, must_exist=False)
         self._gate(FileOp.STAT, canon)
+        if st is not None:
+            return st
         try:
             return self.tree.lstat(canon)
         except FsError as e:
@@ -601,11 +609,11 @@ class Vfs:
             raise FsError(e.code, path)
 
     def rmdir(self, path: str) -> None:
-        canon, _, parent_st, _ = self._resolve_entry(path, FileOp.DELETE)
+        canon, st, parent_st, _ = self._resolve_entry(path, FileOp.DELETE)
         if canon == "/":
             raise FsError(errno.EBUSY, path)
         try:
-            st = self.tree.lstat(canon)
+            st = st if st is not None else self.tree.lstat(canon)
         except FsError as e:
             raise FsError(e.code, path)
         if (st.mode & S_IFMT) != S_IFDIR:
@@ -617,9 +625,9 @@ class Vfs:
             raise FsError(e.code, path)
 
     def unlink(self, path: str) -> None:
-        canon, _, parent_st, slash = self._resolve_entry(path, FileOp.DELETE)
+        canon, st, parent_st, slash = self._resolve_entry(path, FileOp.DELETE)
         try:
-            st = self.tree.lstat(canon)
+            st = st if st is not None else self.tree.lstat(canon)
         except FsError as e:
             raise FsError(e.code, path)
         if (st.mode & S_IFMT) == S_IFDIR:

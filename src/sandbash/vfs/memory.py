@@ -374,6 +374,19 @@ class MemoryFs:
                 break
         return out
 
+    def lstat_many(self, path: str, names: list[str]) -> list[Stat | FsError]:
+        """lstat of each entry `name` of the directory `path` (see base.lstat_many): the
+        directory is walked to once, not once per entry."""
+        node = self._node(path)
+        entries = node.entries
+        if entries is None:
+            raise FsError(errno.ENOTDIR if node.kind != S_IFLNK else errno.ELOOP)
+        out: list[Stat | FsError] = []
+        for name in names:
+            child = entries.get(name)
+            out.append(FsError(errno.ENOENT) if child is None else self._stat(child))
+        return out
+
     def readlink(self, path: str) -> str:
         node = self._node(path)
         if node.kind != S_IFLNK:

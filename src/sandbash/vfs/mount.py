@@ -63,6 +63,7 @@ class MountFs:
         self._virtual: dict[str, set[str]] = {}  # directory -> names of mount points below it
         self._root: Mount  # the mount at "/" (set by _rebuild, as the two below)
         self._tops: set[str] = set()  # the first name of every other mount point
+        self._points: set[str] = set()  # every mount point
         self.mount("/", root if root is not None else MemoryFs(), read_only=read_only)
 
     # ------------------------------------------------------------ table
@@ -100,6 +101,7 @@ class MountFs:
         self.mounts.sort(key=lambda m: len(m.path), reverse=True)
         self._virtual = {}
         self._root = self.mounts[-1]  # "/": the shortest mount point
+        self._points = {m.path for m in self.mounts}
         self._tops = {m.path.split("/")[1] for m in self.mounts if m.path != "/"}
         for m in self.mounts:
             p = m.path
@@ -134,7 +136,7 @@ class MountFs:
 
     def _pinned(self, path: str) -> bool:
         """A mount point, or a directory that leads to one."""
-        return path in self._virtual or any(m.path == path for m in self.mounts)
+        return path in self._virtual or path in self._points
 
     def _change(self, path: str) -> tuple[Mount, str]:
         m, rel = self._route(path)
@@ -208,7 +210,9 @@ class MountFs:
         base = path.rstrip("/") + "/"
         m, rel = self._route(path)
         bulk: list[Stat | FsError] | None = None
-        if not any(self._pinned(base + n) for n in names):
+        # (the entries of `path` that are, or lead to, mount points: _pinned's names there)
+        pinned = self._virtual.get(path.rstrip("/") or "/")
+        if not pinned or pinned.isdisjoint(names):
             try:
                 bulk = lstat_many(m.fs, rel, names)
             except FsError:

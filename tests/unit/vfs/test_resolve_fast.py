@@ -163,3 +163,40 @@ def test_a_walk_ending_on_a_directory_gives_its_stat(env: Env, name: str) -> Non
         with pytest.raises(FsError) as e:
             env.vfs.open(path, flags)
         assert e.value.path == path and e.value.code == errno.EISDIR, flags
+
+
+@pytest.mark.parametrize(
+    ("where", "names"),
+    [
+        ("/", ["mnt", "dev", "tmp", "nope"]),
+        ("/mnt", ["data", "deep", "x"]),
+        ("/mnt/deep", ["er", "y"]),
+        ("/mnt/deep/er", ["est"]),
+        ("/mnt/data", ["f", "sub", "nope"]),
+        ("/tmp", ["f", "nope"]),
+    ],
+)
+def test_listing_a_directory_with_mount_points_below(where: str, names: list[str]) -> None:
+    """lstat_many looks up entries that are or lead to mount points one by one (a mount's root,
+    a directory shown only to reach one) and the others in one call: each as lstat gives it."""
+    root = MemoryFs()
+    vfs = Vfs(root)
+    data = MemoryFs()
+    vfs.tree.mount("/mnt/data", data)
+    vfs.tree.mount("/mnt/deep/er/est", MemoryFs())
+    v = vfs.view("/")
+    v.mkdir("/tmp")
+    v.write_file("/tmp/f", b"t")
+    v.write_file("/mnt/data/f", b"d")
+    v.mkdir("/mnt/data/sub")
+
+    def key(r: Stat | FsError) -> object:
+        return r.code if isinstance(r, FsError) else (r.mode, r.ino, r.dev)
+
+    want = []
+    for n in names:
+        try:
+            want.append(key(v.lstat(where.rstrip("/") + "/" + n)))
+        except FsError as e:
+            want.append(key(e))
+    assert [key(r) for r in v.lstat_many(where, names)] == want
