@@ -295,28 +295,37 @@ def _compile_chain(node: ABinary) -> Fn:
 
 # shared by every run of the process: bounded in entries and text, nothing from a long text (T-TEN-5)
 class _FnCache(TextCache[str, Fn]):
-    """The TextCache with `lookup`: its dict's own get (no Python frame on the hot path)."""
+    """The TextCache with `lookup`: its dict's own get (no Python frame on the hot path), and
+    `generated`: the characters of text behind its generated functions (GEN_CHARS at most)."""
 
-    __slots__ = ("lookup",)
+    __slots__ = ("lookup", "generated")
 
     def __init__(self) -> None:
         super().__init__()
         self.lookup = self._data.get
+        self.generated = 0
 
     def put(self, key: str, text: str, value: Fn) -> None:
+        data = self._data
         super().put(key, text, value)
-        self.lookup = self._data.get  # (put starts a fresh dict when the bounds are reached)
+        if self._data is not data:  # (put starts a fresh dict when the bounds are reached)
+            self.lookup = self._data.get
+            self.generated = 0
 
     def clear(self) -> None:
         self._data = {}
         self._held = 0
         self.lookup = self._data.get
+        self.generated = 0
 
 
 _COMPILED = _FnCache()
-# evaluations of one text before it gets its generated function (arithgen): generating costs about as
-# much as 100 evaluations, so an expression run a few times keeps the closures
-HOT_CALLS = 24
+# evaluations of one text before it gets its generated function (arithgen): generating one costs
+# 0.15-2 ms (compile()) and saves 0.2-3 us an evaluation, so it pays after some hundreds of them
+HOT_CALLS = 256
+# the text behind the generated functions the cache may hold: one takes about twice the memory of
+# its closures (100-160 bytes a character), and the cache's own bound is for closures
+GEN_CHARS = 1 << 15  # (about 5 MB)
 
 
 def compiled(text: str, tick: Callable[[], None] | None = None) -> Fn:
@@ -346,9 +355,13 @@ def _tiered(text: str, node: Arith, cold: Fn) -> Fn:
             return cold(ev)
         from .arithgen import generate  # (not at start-up: most runs never need it)
 
-        hot = generate(node) or cold
-        if _COMPILED.get(text) is tiered:
+        hot = cold
+        if _COMPILED.generated + len(text) <= GEN_CHARS:
+            hot = generate(node) or cold
+        if _COMPILED.get(text) is tiered:  # (no longer this wrapper's: a holder of it forwards)
             _COMPILED.put(text, text, hot)
+            if hot is not cold:
+                _COMPILED.generated += len(text)
         return hot(ev)
 
     return tiered

@@ -251,9 +251,10 @@ class _Gen:
             self.emit(ind, f"{x} = {a} >> ({b} & 63)")
         elif op in _BITWISE:
             self.emit(ind, f"{x} = {a} {op} {b}")
-        else:
-            assert op in _COMPARE, op
+        elif op in _COMPARE:
             self.emit(ind, f"{x} = 1 if {a} {op} {b} else 0")
+        else:
+            raise ValueError(f"no such arithmetic operator: {op!r}")  # (the parser makes none)
         return x
 
     def logical(self, node: ABinary, ind: int) -> str:

@@ -199,7 +199,7 @@ EDGES = {
     "comma": "(( x = 1, y = x + 1, z = y * 3 )); echo $x $y $z $(( (x, y, z) ))",
     "bases": "echo $(( 16#ff + 2#1010 + 8#17 + 0x10 + 010 )) $(( 64#_ )) $(( 36#Z ))",
     "errexit": "set -e; x=0; (( x++ )) || echo failed-as-status; (( x++ )); echo $x; (( x - x )); echo unreached",
-    "loop-tier-switch": "t=0; for ((n=0; n<60; n++)); do t=$(( (t + n*3) % 97 )); (( t2 += n )); let t3+=n; done; echo $t $t2 $t3",
+    "loop-tier-switch": "t=0; for ((n=0; n<300; n++)); do t=$(( (t + n*3) % 97 )); (( t2 += n )); let t3+=n; done; echo $t $t2 $t3",
     "function-loop": "f() { local k=$1; echo $(( k * k + k / 2 - k % 3 )); }; for ((i=-30; i<30; i+=7)); do f $i; done",
 }
 
@@ -337,3 +337,24 @@ def test_remembered_numbers_are_bounded_and_exact(tier: None, monkeypatch: pytes
 def test_number_text_remembers_results_within_64_bits() -> None:
     assert number_text(-42) == "-42" and INTS["-42"] == -42
     assert number_text(1 << 64) == str(1 << 64) and str(1 << 64) not in INTS
+
+
+def test_generated_text_is_bounded(tier: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past GEN_CHARS of generated text the cache keeps closures (a generated function holds
+    about twice their memory); the results are the same."""
+    monkeypatch.setattr(arith, "HOT_CALLS", 2)
+    monkeypatch.setattr(arith, "GEN_CHARS", 40)
+    script = (
+        "for ((i=0; i<5; i++)); do (( a1 = i * 2 + 1 )); (( b22 = a1 * 3 - i )); (( c333 = b22 % 7 )); done"
+    )
+    r = Bash().exec(script + "; echo $a1 $b22 $c333")
+    assert r.stdout == "9 23 2\n"
+    kinds = {text: _is_generated(_COMPILED.get(text)) for text in _COMPILED.keys()}
+    assert kinds[" a1 = i * 2 + 1 "] and kinds[" b22 = a1 * 3 - i "]
+    assert not kinds[" c333 = b22 % 7 "]  # (past the 40 characters)
+    assert _COMPILED.generated <= 40
+
+
+def _is_generated(fn: object) -> bool:
+    code = getattr(fn, "__code__", None)
+    return code is not None and code.co_filename == "<arith>"
