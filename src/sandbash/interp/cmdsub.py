@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 # variables a subshell reads differently from its parent (or whose reading changes the parent)
 _SUBSHELL_VARIES = frozenset({"RANDOM", "SRANDOM", "BASHPID", "BASH_SUBSHELL"})
 _BUILTINS = ("echo", "printf")
+_BODY_COMMANDS = ("echo", "printf", "local")  # what a function run in place may be made of
 # what an echo may not read for its output to be made without running it (Plan.direct): the shell's
 # dynamic variables, which the call of a function or a command before it changes (its frame, $_,
 # PIPESTATUS, LINENO, BASH_COMMAND...); special and positional parameters are not names at all
@@ -96,14 +97,16 @@ _PLANS: dict[int, tuple[A.CommandList, Plan]] = {}
 
 
 class FuncPlan:
-    """A function whose body is only echo/printf commands that read: the variables they read, and
-    their plans when all are `direct` echo commands (else None)."""
+    """A function whose body is only echo/printf commands that read and `local` declarations: the
+    variables they read or declare, whether one is `local`, and their plans when all are `direct`
+    echo commands (else None)."""
 
-    __slots__ = ("names", "echoes")
+    __slots__ = ("names", "echoes", "declares")
 
     def __init__(self, plans: list[Plan]) -> None:
         self.names = tuple(n for plan in plans for n in plan.names)
         self.echoes = tuple(plans) if all(plan.direct and plan.name == "echo" for plan in plans) else None
+        self.declares = any(plan.name == "local" for plan in plans)
 
 
 # the same for a function's body (None: a command of it is not such echo/printf)
@@ -136,8 +139,8 @@ def _command(cmd: A.Command) -> Plan | None:
         return None
     words = cmd.words
     name = _literal(words[0])
-    if name is None:
-        return None
+    if name is None or name == "local":
+        return None  # (`local`: _local)
     if name == "printf":
         fmt = _literal(words[1]) if len(words) > 1 else None
         if fmt is None or fmt.startswith("-") or _assigns_count(fmt):
@@ -160,8 +163,8 @@ def _function_plan(fdef: A.FuncDef) -> FuncPlan | None:
     if type(body) is A.Group and body.body.items:
         plans: list[Plan] = []
         for item in body.body.items:
-            plan = None if item.background else _command(item.cmd)
-            if plan is None or plan.name not in _BUILTINS:
+            plan = None if item.background else _command(item.cmd) or _local(item.cmd)
+            if plan is None or plan.name not in _BODY_COMMANDS:
                 break
             plans.append(plan)
         else:
@@ -170,6 +173,39 @@ def _function_plan(fdef: A.FuncDef) -> FuncPlan | None:
         _FUNCS.clear()
     _FUNCS[id(fdef)] = (fdef, fplan)  # (a definition is small: its node is held with its answer)
     return fplan
+
+
+def _local(cmd: A.Command) -> Plan | None:
+    """`local name=value ...` in a function: the variables it declares live in the call's own scope,
+    dropped as it returns. Only names that begin with a lower-case letter (no special variable of
+    the shell's: IFS, PATH, RANDOM... act on state beyond the scope), without options, subscripts,
+    arrays or `+=`, with values that only read."""
+    if type(cmd) is not A.SimpleCommand or cmd.assigns or cmd.redirs or len(cmd.words) < 2:
+        return None
+    words = cmd.words
+    if _literal(words[0]) != "local":
+        return None
+    names: list[str] = []
+    for word in words[1:]:
+        parts = word.parts
+        if len(parts) != 1:
+            return None
+        part = parts[0]
+        if type(part) is A.Lit:
+            name = part.text  # type: ignore[union-attr]
+        elif type(part) is A.AssignWord:
+            a = part.assign  # type: ignore[union-attr]
+            if a.sub is not None or a.append or a.array is not None or a.value is None:
+                return None
+            if not _reads_only(a.value.parts, names):
+                return None
+            name = a.name
+        else:
+            return None
+        if not (name[:1].islower() and name.isascii() and is_name(name)):
+            return None
+        names.append(name)  # (checked as one read: a nameref of the name falls back)
+    return Plan(cmd, "local", tuple(names))
 
 
 def _literal(word: A.Word) -> str | None:
@@ -382,6 +418,8 @@ def run_in_place(sh: Shell, body: A.CommandList, out: Stream) -> int | None:
         fdef = st.functions.get(name)
         fplan = None if fdef is None else _function_plan(fdef)
         if fplan is None:
+            return None
+        if fplan.declares and ("local" in st.functions or "local" in st.disabled_builtins):
             return None
         names += fplan.names
     if names and not _no_nameref(sh, names):

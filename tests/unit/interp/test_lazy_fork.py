@@ -216,6 +216,16 @@ DIRECT = [
     'f=a.b; g() { echo "${f%.*}"; printf "%s" "${f#*.}"; }; r=$(g); s=$(printf "%s-" "${f/./ }"); echo "[$r] [$s]"',
     'r=$(echo "${x:=one}" "${y=two}" "${f:1}"); echo "[$r] [${x-u}] [${y-u}]"; r=$(echo "${z:?no}"); echo "$? [$r]"',
     'n=0; f=abc; r=$(echo "${f:n++:1}" "${PS4@P}"); echo "[$r] $n"',
+    'f() { local v=$1 w; echo "${v%.*}" "[$w]"; }; r=$(f a.b); echo "[$r] [${v-unset}] [${w-unset}]"',
+    'v=g; f() { local v="$v-l"; printf "%s|" $v "$#"; }; r=$(f 1 2); echo "[$r] $v"',
+    'readonly x=1; f() { local x=2; echo "in $x"; }; r=$(f); echo "[$r] $? $x"',
+    'set -e; shopt -s inherit_errexit; readonly x=1; f() { local x=2; echo on; }; r=$(f); echo "[$r]"',
+    'declare -n ref=t; f() { local ref=5; echo $ref; }; t=1; r=$(f); echo "[$r] $t"',
+    'f() { local IFS=:; local v=a:b; echo $v; }; r=$(f); echo "[$r]"',
+    'f() { local -n r2=v; local -i n=1+1; echo $n; }; r=$(f); echo "[$r]"',
+    'local() { echo fn; }; f() { local v=1; echo "$v"; }; r=$(f); echo "[$r]"',
+    'shopt -s localvar_inherit; v=outer; f() { local v; echo "[$v]"; }; r=$(f); echo "$r [$v]"',
+    'f() { local v=1; local v=2; echo $v; }; g() { local u=3; r=$(f); echo "[$r] $u"; }; g; echo "[$u]"',
 ]
 
 
@@ -274,3 +284,29 @@ def test_a_direct_body_changes_nothing_it_reads() -> None:
         b"",
         0,
     )
+
+
+def test_in_place_locals_leave_nothing_behind() -> None:
+    sh = new_shell()
+    budget = sh.rt.budget
+    sh.run_text('f() { local v=$1 w="${1%.*}"; echo "$v$w"; }; x=$(f a.b)', None)
+    before = budget.memory, len(sh.state.vars.scopes), sh.state.vars.names()
+    for _ in range(50):
+        sh.run_text('x=$(f "$(printf "%0300d" 1).c")', None)
+    gc.collect()
+    assert (budget.memory, len(sh.state.vars.scopes), sh.state.vars.names()) == before
+
+
+def test_a_function_with_locals_runs_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    ran: list[bool] = []
+    real = processes.run_in_place
+
+    def spy(sh: Shell, body: object, out: object) -> object:
+        status = real(sh, body, out)  # type: ignore[arg-type]
+        ran.append(status is not None)
+        return status
+
+    monkeypatch.setattr(processes, "run_in_place", spy)
+    script = 'f() { local v=$1 w; echo "${v%.*}$w"; }; g() { local IFS=:; echo; }; h() { local -i n; echo; }'
+    out, _, _, _ = _run(script + "; a=$(f x.y) b=$(g) c=$(h); echo $a")
+    assert out == b"x\n" and ran == [True, False, False]
