@@ -64,6 +64,7 @@ class MountFs:
         self._root: Mount  # the mount at "/" (set by _rebuild, as the two below)
         self._tops: set[str] = set()  # the first name of every other mount point
         self._points: set[str] = set()  # every mount point
+        self._leading: set[str] = set()  # every name in a mount point's path
         self.mount("/", root if root is not None else MemoryFs(), read_only=read_only)
 
     # ------------------------------------------------------------ table
@@ -102,6 +103,7 @@ class MountFs:
         self._virtual = {}
         self._root = self.mounts[-1]  # "/": the shortest mount point
         self._points = {m.path for m in self.mounts}
+        self._leading = {name for m in self.mounts for name in m.path.split("/") if name}
         self._tops = {m.path.split("/")[1] for m in self.mounts if m.path != "/"}
         for m in self.mounts:
             p = m.path
@@ -195,7 +197,11 @@ class MountFs:
         rest = lstat_chain(m.fs, parts[k:] if k else parts)
         for i, r in enumerate(rest):
             if isinstance(r, FsError):
-                if r.code != errno.ENOENT or "/" + "/".join(parts[: k + i + 1]) not in self._virtual:
+                if (
+                    r.code != errno.ENOENT
+                    or parts[k + i] not in self._leading  # (no need to build the path to know)
+                    or "/" + "/".join(parts[: k + i + 1]) not in self._virtual
+                ):
                     out.append(r)
                 break
             if plain:
