@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from ..expand.segments import literal_text
 from ..expand.words import ARGV_HELD_MIN
-from ..limits import LimitExceeded, LimitKind, MemoryHold
+from ..limits import LimitExceeded, LimitKind
 from ..posix.echo import echo_text
 from ..shvars.vars import NAMEREF
 from ..stdio.streams import BufferWriter, Stream, capture_bound
@@ -376,25 +376,29 @@ def _capture_limit(sh: Shell) -> tuple[int, LimitKind]:
 
 
 def _printf(sh: Shell, plan: Plan) -> tuple[str, int]:
-    """Run a `direct` printf with its standard output on a capture (its errors name its line)."""
+    """Run a `direct` printf with its standard output on a capture (its errors name its line). The
+    capture charges max_memory as it grows and gives it back here (what it charged is its size)."""
     st = sh.state
     argv = plan.argv if plan.argv is not None else _twin(sh).ex.expand_argv(plan.cmd.words)
     printf = lookup("printf")
     assert printf is not None
-    with MemoryHold(sh.rt.budget) as held:
-        out = BufferWriter(charge=held.charge, **capture_bound(sh.rt.limits))
-        saved = st.line, st.fds.get(1)
-        st.line = plan.cmd.line
-        st.fds[1] = out
-        try:
-            status = printf(sh, argv)
-        finally:
-            st.line, stdout = saved
-            if stdout is None:
-                del st.fds[1]
-            else:
-                st.fds[1] = stdout
+    budget = sh.rt.budget
+    max_size, size_limit = _capture_limit(sh)
+    out = BufferWriter(charge=budget.charge_memory, max_size=max_size, size_limit=size_limit)
+    saved = st.line, st.fds.get(1)
+    st.line = plan.cmd.line
+    st.fds[1] = out
+    try:
+        status = printf(sh, argv)
         return captured_text(sh, out.getvalue()), status
+    finally:
+        st.line, stdout = saved
+        if stdout is None:
+            del st.fds[1]
+        else:
+            st.fds[1] = stdout
+        if out.size:
+            budget.release_memory(out.size)
 
 
 def captured_text(sh: Shell, data: bytes) -> str:
