@@ -14,7 +14,6 @@ bound into the class below.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 
 from ..limits import LimitExceeded, LimitKind
 from ..syntax import ast as A
@@ -350,20 +349,6 @@ class Expander:
                 self._at_empty = False
                 return self._charged(self._join_parts(p0.parts, True))  # type: ignore[union-attr]
         return self._charged(self._join_parts(parts, False))
-
-    def string_fn(self, word: A.Word) -> Callable[[], str]:
-        """`word` expanded as one string, as a function to call each time (an assignment's value,
-        compiled): for a word that is one parameter (`${s%%.*}`, `"$x"`), the parameter's string
-        without string()'s look at the word's shape."""
-        parts = word.parts
-        if len(parts) == 1:
-            p = parts[0]
-            in_dq = type(p) is A.DQ
-            if in_dq and len(p.parts) == 1:  # type: ignore[union-attr]
-                p = p.parts[0]  # type: ignore[union-attr]
-            if type(p) is A.Param:
-                return partial(self._param_string, p, in_dq)
-        return partial(self.string, word)
 
     def _param_string(self, p: A.Param, in_dq: bool) -> str:
         value = self.param(p, in_dq)

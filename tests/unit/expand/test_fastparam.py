@@ -141,28 +141,6 @@ def test_the_plan_table_is_bounded() -> None:
     assert 0 < len(ex._plans) <= 4096
 
 
-def _string(env: FakeEnv, word: A.Word, compiled: bool) -> object:
-    ex = Expander(env)
-    try:
-        return ex.string_fn(word)() if compiled else ex.string(word)
-    except ExpansionError as e:
-        return ("error", e.message, e.fatal)
-
-
-@pytest.mark.parametrize("nounset", [False, True])
-@pytest.mark.parametrize("src", [*PLANNED, *GENERAL[:8], '"${s%.*}"', '"$s"', "x$s", '"${s:1}"x'])
-def test_string_fn_gives_what_string_gives(src: str, nounset: bool) -> None:
-    """An assignment's value as the compiler expands it (Expander.string_fn) and as the walker
-    does (Expander.string)."""
-    word = parse_words("x " + src)[1]
-    for value in VALUES:
-        env = FakeEnv(LC_ALL="C.UTF-8", k="1", p="a")
-        env.opts["nounset"] = nounset
-        if value is not None:
-            env.set("s", value)
-        assert _string(env, word, True) == _string(env, word, False), (src, value)
-
-
 class _CountingEnv(FakeEnv):
     """Counts lookups: a lookup may warn or evaluate a reference's subscript, so a plan that
     declines must hand its lookup to the general path instead of looking up again."""
