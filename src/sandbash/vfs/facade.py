@@ -291,25 +291,17 @@ class Vfs:
         name. It answers from one lstat_chain what the general walk would; None leaves
         anything else (a link, a failure on the way, a long name) to the general walk."""
         n = len(todo)
+        if max(map(len, todo)) > 63:  # (a name that may be too long: the general walk measures it)
+            return None
         chain = self.tree.lstat_chain(todo)
-        if len(chain) < n - 1:
+        if len(chain) < n:  # (stopped on the way: the general walk says why)
             return None
         parent: Stat | None = None
-        for i in range(n - 1):
-            st = chain[i]
-            if (
-                isinstance(st, FsError)
-                or (st.mode & S_IFMT) != S_IFDIR
-                or not self._may(st, 1)
-                or len(todo[i]) > 63
-            ):
+        for st in chain[: n - 1]:
+            if isinstance(st, FsError) or (st.mode & S_IFMT) != S_IFDIR or not self._may(st, 1):
                 return None
             parent = st
-        if len(todo[-1]) > 63:
-            return None
         canon = "/" + "/".join(todo)
-        if len(chain) < n:
-            return None
         last = chain[n - 1]
         if not follow:  # the name itself, whatever it is (a failure is the caller's to find)
             return canon, None if isinstance(last, FsError) else last, parent
