@@ -326,6 +326,9 @@ def direct_substitution(sh: Shell, body: A.CommandList) -> tuple[str, int] | Non
         plans, names = fplan.echoes, fplan.names  # type: ignore[assignment]
     if names and not _no_nameref(sh, names):
         return None
+    max_arguments = sh.rt.limits.max_arguments
+    if any(p.argv is not None and len(p.argv) > max_arguments for p in plans):
+        return None  # (the command reports max_arguments: Executor.expand_argv)
     budget = sh.rt.budget
     if plan is not plans[0]:
         budget.command()  # (the call)

@@ -310,3 +310,12 @@ def test_a_function_with_locals_runs_in_place(monkeypatch: pytest.MonkeyPatch) -
     script = 'f() { local v=$1 w; echo "${v%.*}$w"; }; g() { local IFS=:; echo; }; h() { local -i n; echo; }'
     out, _, _, _ = _run(script + "; a=$(f x.y) b=$(g) c=$(h); echo $a")
     assert out == b"x\n" and ran == [True, False, False]
+
+
+@pytest.mark.parametrize("body", ["echo a b c d e f", "printf %s a b c d e", "get"])
+def test_a_direct_body_keeps_max_arguments(body: str) -> None:
+    script = ("get() { echo a b c d e f; }; " if body == "get" else "") + f"x=$({body}); echo done"
+    assert Bash().exec(script).stdout == "done\n"
+    with pytest.raises(ExecutionLimitError) as e:
+        Bash().exec(script, limits={"max_arguments": 5})
+    assert e.value.limit == "max_arguments"
