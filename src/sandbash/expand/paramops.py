@@ -13,6 +13,7 @@ from ..shvars.vars import ATTR_LETTERS, CAPITALIZE, INTEGER, LOWER, NAMEREF, UPP
 from ..syntax import ast as A
 from ..syntax.ast import Op, OpKind
 from ..syntax.escapes import decode_escapes
+from . import casemap
 from .arith import ArithError
 from .env import ExpansionError
 from .params import SliceArithError, parse_ref
@@ -103,23 +104,14 @@ def make_op_function(ex: Expander, op: A.ParamOp, extglob: bool) -> Callable[[st
     if kind is OpKind.CASE:
         pat_src = ex.pattern(op.arg) if op.arg is not None else None
         cpat = compile_pattern(pat_src, extglob) if pat_src else None
-        mode = op.op[0]  # ^ upper, , lower, ~ toggle
-        whole = op.op in (Op.UPPER_ALL, Op.LOWER_ALL, Op.TOGGLE_ALL)
-
-        def conv(s: str) -> str:
-            out = []
-            for i, c in enumerate(s):
-                if (whole or i == 0) and (cpat is None or cpat.fullmatch(c)):
-                    if mode == "^":
-                        c = c.upper()
-                    elif mode == ",":
-                        c = c.lower()
-                    else:
-                        c = c.lower() if c.isupper() else c.upper()
-                out.append(c)
-            return "".join(out)
-
-        return conv
+        # ^ upper, , lower, ~ toggle: a character at a time, as bash (expand/casemap.py)
+        one = {"^": casemap.upper_char, ",": casemap.lower_char}.get(op.op[0], casemap.toggle_char)
+        only = cpat.fullmatch if cpat is not None else None
+        if op.op in (Op.UPPER_ALL, Op.LOWER_ALL, Op.TOGGLE_ALL):
+            if only is None:
+                return {"^": casemap.upper, ",": casemap.lower}.get(op.op[0], casemap.toggle)
+            return lambda s: casemap.convert(s, one, only)
+        return lambda s: casemap.convert(s[:1], one, only) + s[1:]  # (the first character only)
     raise ExpansionError(f"{op.op}: bad substitution")
 
 
@@ -322,11 +314,11 @@ def xform(ex: Expander, p: A.Param, letter: str, base: Value) -> Value:
         if letter == "P":
             return ex.env.prompt_expand(s)
         if letter == "U":
-            return s.upper()
+            return casemap.upper(s)
         if letter == "u":
-            return s[:1].upper() + s[1:]
+            return casemap.upper(s[:1]) + s[1:]
         if letter == "L":
-            return s.lower()
+            return casemap.lower(s)
         return s
 
     if isinstance(base, Multi):
@@ -458,8 +450,9 @@ def _replacer(
         i = 0
         n = len(s)
         grown = 0  # what the replacements add: checked as it grows (${x//?/$x} squares x)
+        encoded = s.encode() if every and n > 256 and s.isascii() else None  # (see Pattern.search)
         while i < n:
-            m = pat.search(s, i)
+            m = pat.search(s, i, encoded)
             if m is None:
                 break
             a, b = m

@@ -18,17 +18,53 @@ from ..textcache import TextLRU
 _GLOB_CHARS = frozenset("*?[")
 PATTERN_RE2_MEM = 1 << 20  # a glob's regex needs little; its DFA is bounded by this
 _EXT_OPS = frozenset("?*+@!")
+# The classes beyond ASCII are Unicode general categories close to what the C library gives bash
+# in a UTF-8 locale (letters and letter numbers are alpha, titlecase both upper and lower, punct is
+# every graphic character that is not alnum: `²`, `€`, combining marks), so that RE2 can say the
+# same (_RE2_CLASSES): a pattern must match alike whichever of the two matchers runs it.
+_CATEGORIES = {
+    "alpha": ("L", "Nl"),
+    "alnum": ("L", "Nl", "Nd"),
+    "upper": ("Lu", "Lt"),
+    "lower": ("Ll", "Lt"),
+    "punct": ("M", "No", "P", "S"),
+    "graph": ("L", "M", "N", "P", "S"),
+}
+
+
+def _category_test(name: str) -> Callable[[str], bool]:
+    wanted = _CATEGORIES[name]
+    ascii_test: Callable[[str], bool] = {
+        "alpha": str.isalpha,
+        "alnum": str.isalnum,
+        "upper": str.isupper,
+        "lower": str.islower,
+        "punct": lambda c: not c.isalnum() and c.isprintable() and c != " ",
+        "graph": lambda c: c.isprintable() and c != " ",
+    }[name]
+
+    def test(c: str) -> bool:
+        if c.isascii():
+            return ascii_test(c)
+        import unicodedata  # (not at start-up)
+
+        cat = unicodedata.category(c)
+        return cat in wanted or cat[0] in wanted
+
+    return test
+
+
 _CLASSES: dict[str, Callable[[str], bool]] = {
-    "alpha": str.isalpha,
+    "alpha": _category_test("alpha"),
     "digit": lambda c: c in "0123456789",
-    "alnum": str.isalnum,
-    "upper": str.isupper,
-    "lower": str.islower,
+    "alnum": _category_test("alnum"),
+    "upper": _category_test("upper"),
+    "lower": _category_test("lower"),
     "space": lambda c: c in " \t\n\r\f\v",
     "blank": lambda c: c in " \t",
-    "punct": lambda c: c.isascii() and not c.isalnum() and c.isprintable() and c != " ",
-    "print": lambda c: c.isprintable(),
-    "graph": lambda c: c.isprintable() and c != " ",
+    "punct": _category_test("punct"),
+    "print": lambda c: c == " " or _CLASSES["graph"](c),
+    "graph": _category_test("graph"),
     "cntrl": lambda c: ord(c) < 32 or ord(c) == 127,
     "xdigit": lambda c: c in "0123456789abcdefABCDEF",
     "word": lambda c: c.isalnum() or c == "_",
@@ -474,6 +510,16 @@ def _to_regex(seq: list[Node], path: bool) -> str:
     return "".join(out)
 
 
+# RE2's [:alpha:] and the like are ASCII; bash's (the C library's in a UTF-8 locale) and the slow
+# path's (_CLASSES: str.isalpha ...) take in every script's letters: `[[ É == [[:upper:]] ]]`
+_RE2_CLASSES = {
+    name: "".join(f"\\p{{{cat}}}" for cat in cats) for name, cats in _CATEGORIES.items() if name != "punct"
+}
+_RE2_CLASSES["print"] = " " + _RE2_CLASSES["graph"]
+# ASCII punctuation is in P and S; beyond ASCII, M and No as well
+_RE2_CLASSES["punct"] = "[:punct:]" + "".join(f"\\p{{{cat}}}" for cat in _CATEGORIES["punct"])
+
+
 def _class_regex(node: Node, path: bool) -> str:
     _, negated, items = node
     parts: list[str] = []
@@ -490,7 +536,7 @@ def _class_regex(node: Node, path: bool) -> str:
         else:
             if val not in _CLASSES or val == "word":
                 raise _NoRe2()
-            parts.append(f"[:{val}:]")
+            parts.append(_RE2_CLASSES.get(val) or f"[:{val}:]")
     if not parts:
         return "(?:(?s:.))" if negated else "[^\\x00-\\x{10FFFF}]"
     body = "".join(parts)
@@ -748,8 +794,10 @@ class Pattern:
                 return k
         return -1
 
-    def search(self, text: str, start: int = 0) -> tuple[int, int] | None:
-        """Leftmost-longest match at or after `start`."""
+    def search(self, text: str, start: int = 0, ascii_bytes: bytes | None = None) -> tuple[int, int] | None:
+        """Leftmost-longest match at or after `start`. `ascii_bytes`: text.encode() of an ASCII
+        text, from a caller that searches one text many times (RE2's binding encodes a str at
+        every call, which made `${x//[[:alpha:]]/}` quadratic: 38 s for 96 KB)."""
         n = len(text)
         lit = self.literal
         if lit is not None and not self.nocase:
@@ -757,8 +805,9 @@ class Pattern:
                 return None
             i = text.find(lit, start)
             return (i, i + len(lit)) if i >= 0 else None
-        if self._search is not None and self._re2_ok(text):
-            m = self._search.search(text, start)
+        if self._search is not None and (ascii_bytes is not None or self._re2_ok(text)):
+            # (byte offsets in ASCII bytes are the text's offsets)
+            m = self._search.search(text if ascii_bytes is None else ascii_bytes, start)
             if m is None:
                 return None
             return m.start(), m.end()

@@ -7,6 +7,7 @@ import math
 import time
 from typing import TYPE_CHECKING
 
+from ..expand import casemap
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
@@ -592,11 +593,11 @@ class Variables:
         if append_to is not None:
             value = append_to + value
         if attrs & UPPER:
-            return value.upper()
+            return casemap.upper(value)
         if attrs & LOWER:
-            return value.lower()
+            return casemap.lower(value)
         if attrs & CAPITALIZE:
-            return value[:1].upper() + value[1:].lower()
+            return casemap.capitalize(value)
         return value
 
     def set_var(
