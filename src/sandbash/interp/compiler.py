@@ -447,7 +447,14 @@ class Compiler:
         if plan.value is not None and not cmd.redirs and cmd.assigns[0].array is None:
             return self.assignment(cmd, partial(ex.assign_one, cmd.assigns[0], plan.value), slow)
         if not cmd.words and not cmd.redirs:
-            return self.assignment(cmd, partial(ex.no_words, cmd), slow)
+            begin_argv = ex.expander.begin_argv
+            no_words = ex.no_words
+
+            def assignments_only(mark: int) -> int:
+                begin_argv()  # (max_argument_bytes counts each command's words afresh: exec_simple's expand_argv)
+                return no_words(cmd, mark)
+
+            return self.assignment(cmd, assignments_only, slow)
         if cmd.assigns or cmd.redirs or argv_fn is None:
             return slow
         if plan.name == "return":

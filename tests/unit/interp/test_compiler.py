@@ -222,3 +222,13 @@ def test_sessions_keep_compiled_functions_correct_across_turns() -> None:
     session = Bash().session()
     assert session.exec("f() { echo v1 $1; }; for i in 1 2; do f $i; done").stdout == "v1 1\nv1 2\n"
     assert session.exec("for i in 3; do f $i; done; f() { echo v2; }; f; f").stdout == "v1 3\nv2\nv2\n"
+
+
+@pytest.mark.parametrize("walker", [False, True])
+def test_each_command_counts_its_own_argument_bytes(walker: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # max_argument_bytes is per command: 200 array assignments of 100 characters each stay under a
+    # limit of 1,000, however they are run (a compiled assignment once skipped the count's reset)
+    monkeypatch.setattr(evaluator_module, "TREE_WALKER", walker)
+    script = 'x=$(printf "%100s"); for ((i=0;i<200;i++)); do a=("$x$i"); b+=("$x") c=$x; done; echo ${#a[0]} ${#b[@]}'
+    r = Bash().exec(script, limits={"max_argument_bytes": 1000})
+    assert (r.stdout, r.exit_code) == ("103 200\n", 0)
