@@ -110,7 +110,9 @@ atoms = st.one_of(
     # integer variables, compound keys and namerefs evaluating a value read at run time
     st.builds(lambda p: f'a=(1); read x <<< "a[\\$(cat {p})]"; declare -i y=x', files),
     st.builds(lambda p: f'a=(1); read x <<< "a[\\$(rm {p})]"; arr=([x]=1)', files),
-    st.builds(lambda p: f'a=(1); read x <<< "a[\\$(wc -l {p})]"; declare -n r=x; echo $((r))', files),
+    # (in a subshell: wc's "N path" makes the subscript a syntax error, which ends the shell that
+    # evaluates it, and the generated lines after it must run)
+    st.builds(lambda p: f'a=(1); read x <<< "a[\\$(wc -l {p})]"; declare -n r=x; (echo $((r)))', files),
     st.builds(lambda p: f'a=(1); declare -n r=x; r="a[\\$(cat {p})]"; echo $((x))', files),
     st.sampled_from(
         [
@@ -202,6 +204,12 @@ def _explain(report: CheckReport, script: str, events: list[dict[str, object]]) 
     Gen(
         Policy(["bash", "cat", "head", "rm"], paths=["/data:ro", "/workspace:rw"], mode="remediation"),
         "hash -p /bin/rm cat; cat /workspace/link\nhead -1 /workspace/link",
+    )
+)
+@example(
+    Gen(
+        Policy(deny=["cat"], paths=["/data:ro", "/workspace:rw"], mode="read-only"),
+        'a=(1); read x <<< "a[\\$(wc -l /data/a.txt)]"; declare -n r=x; (echo $((r)))\ncat /data/a.txt',
     )
 )
 def test_check_agrees_with_execution(gen: Gen) -> None:
