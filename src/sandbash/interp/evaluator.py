@@ -16,7 +16,7 @@ from ..syntax import ast as A
 from .builtin_table import DECLARATION, SPECIAL
 from .compiler import Compiler, case_tests, returned
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
-from .jobs import child_exited, fresh_table
+from .jobs import child_exited, fresh_table, release_ended
 from .loops import LoopFrame, loop_header, loop_words, run_select
 from .state import Frame
 from .variables import ArithAssignError, AssignError, valid_ref_target
@@ -167,6 +167,7 @@ class Evaluator:
         )  # exec(args=...): its first command
         status = child.pr.run_subshell_body(node.body)
         child_exited(self.sh)
+        release_ended(child)
         self.state.last_status = status
         self.errexit_check(status)
         return status

@@ -33,7 +33,7 @@ from ..stdio.streams import Stream, StreamError
 from ..syntax import ast as A
 from .builtin_table import PENDING, SPECIAL, Builtin, is_builtin, loaded, lookup
 from .control import AbortCommand, ExitShell
-from .jobs import child_exited, notify_dead_jobs, owns_table, take_signals
+from .jobs import child_exited, notify_dead_jobs, owns_table, release_ended, take_signals
 from .variables import AssignError
 
 if TYPE_CHECKING:
@@ -880,6 +880,8 @@ class Executor:
             return e.status
         except DeadlineExpired:
             raise CommandTimeout() from None
+        finally:
+            release_ended(child)
 
     def _ctx_script_runner(
         self,

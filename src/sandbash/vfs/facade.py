@@ -234,6 +234,7 @@ class Vfs:
                 else:
                     st = lstat(candidate)
             except FsError as e:
+                e.__traceback__ = None  # (`got` may hold it: its traceback would hold this frame)
                 if e.code == errno.ENOENT and last and not must_exist:
                     st = None
                     missing = True
