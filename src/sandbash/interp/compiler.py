@@ -39,6 +39,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from ..expand.arith import ArithError
+from ..expand.arithops import number_text
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern
 from ..expand.words import literal_text, plain_literal
@@ -602,7 +603,7 @@ class Compiler:
             if type(p) is A.ArithSub:
                 arith = expander.arith
                 inner = p.word
-                return lambda: str(arith(inner))
+                return lambda: number_text(arith(inner))  # (remembered: read back without parsing)
         return partial(expander.string, word)
 
     def _argv_fn(self, words: tuple[A.Word, ...]) -> Callable[[], list[str]]:

@@ -624,7 +624,8 @@ class Variables:
             if (
                 found is not None
                 and not (found.attrs & ~EXPORT)
-                and type(text := found.value) is str
+                # (a declared, unset one too: `local v; v=$1` holds nothing yet)
+                and type(text := found.value if found.value is not None else "") is str
                 and name not in _SPECIAL_NAMES
                 and not state.opts["allexport"]
             ):
