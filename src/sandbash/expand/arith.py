@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
 from ..shvars.vars import EXPORT, SPECIAL_ASSIGN
@@ -208,7 +207,14 @@ def _compile(node: Arith) -> Fn:
     if isinstance(node, AVar):
         name, vsub = node.name, node.sub
         if vsub is None:
-            return partial(read_name, name)
+            # (a Python closure, not a partial: a value that is itself an expression recurses through
+            # here, and Python 3.12 counts a C-level call such as a partial's against its C stack
+            # limit of 1500, which a chain of 1,024 levels would pass before MAX_RECURSION)
+
+            def var(ev: Evaluator) -> int:
+                return read_name(name, ev)
+
+            return var
         return lambda ev: ev.value_of(ev.vars.arith_get(name, vsub))
     if isinstance(node, ABinary):
         if node.op not in ("&&", "||") and _chain_length(node) > 32:
@@ -248,7 +254,12 @@ def _compile(node: Arith) -> Fn:
         return compound
     if isinstance(node, AIncDec):
         iname, isub = node.target.name, node.target.sub
-        return partial(incdec, iname, isub, 1 if node.op == "++" else -1, node.prefix)
+        delta, prefix = (1 if node.op == "++" else -1), node.prefix
+
+        def step(ev: Evaluator) -> int:  # (a closure, not a partial: see `var` above)
+            return incdec(iname, isub, delta, prefix, ev)
+
+        return step
     if isinstance(node, ATernary):
         cond, then, other = _compile(node.cond), _compile(node.then), _compile(node.other)
         return lambda ev: then(ev) if cond(ev) else other(ev)
