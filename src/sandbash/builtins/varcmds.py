@@ -12,6 +12,7 @@ from ..expand.env import ExpansionError
 from ..expand.quoting import ansi_c_quote, assoc_key, declare_quote, needs_ansi, shell_metas, single_quote
 from ..interp.control import AbortCommand
 from ..interp.executor import trace_assign
+from ..interp.fastbuiltins import let_status
 from ..interp.variables import AS_EXPANDED, AssignError, ElementError, valid_ref_target
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import (
@@ -992,13 +993,6 @@ def _print_shopt(sh: Shell, name: str, value: bool, reusable: bool, set_o: bool)
 
 @builtin("let")
 def bi_let(sh: Shell, argv: list[str]) -> int:
-    if len(argv) == 2:  # one expression (the common case): what the loop below does for it
-        expr = argv[1]
-        if expr != "--" and expr != "--help" and not sh.state.shopts.get("assoc_expand_once"):
-            try:
-                return 0 if sh.arith_eval(expr) != 0 else 1
-            except (ArithError, ExpansionError) as e:
-                return _let_failed(sh, e)
     first = argv[1] if len(argv) > 1 else ""
     if first == "--help" and wants_help(sh, argv):
         return 2
@@ -1007,27 +1001,13 @@ def bi_let(sh: Shell, argv: list[str]) -> int:
         sh.builtin_error("let", "expression expected")
         return 1
     # under assoc_expand_once an associative key in the expressions is taken as it is
-    keys_as_is = sh.state.shopts.get("assoc_expand_once")
-    if keys_as_is:
-        sh.arith_keys_as_is = True
-    value = 0
+    if not sh.state.shopts.get("assoc_expand_once"):
+        return let_status(sh, argv[start:])
+    sh.arith_keys_as_is = True
     try:
-        for expr in argv[start:]:
-            value = sh.arith_eval(expr)
-    except (ArithError, ExpansionError) as e:
-        return _let_failed(sh, e)
+        return let_status(sh, argv[start:])
     finally:
-        if keys_as_is:
-            sh.arith_keys_as_is = False
-    return 0 if value != 0 else 1
-
-
-def _let_failed(sh: Shell, e: ArithError | ExpansionError) -> int:
-    if isinstance(e, ArithError):
-        sh.builtin_error("let", e.render())
-    else:
-        sh.error(e.message)
-    return 1
+        sh.arith_keys_as_is = False
 
 
 @builtin("getopts")

@@ -47,6 +47,7 @@ from ..shvars.vars import ArrayRefArg, AssignArg, is_array_ref_text
 from ..syntax import ast as A
 from .control import ReturnFromFunction
 from .executor import arrayref_args
+from .fastbuiltins import fast_builtin
 from .variables import AssignError
 
 if TYPE_CHECKING:
@@ -217,7 +218,8 @@ class Compiler:
         returned status (returned), which the caller hands up at once."""
         t = type(cmd)
         if t is A.SimpleCommand:
-            return self.simple(cmd)  # type: ignore[arg-type]
+            fast = fast_builtin(self, cmd, _begin, _changed_run, _literal_word)  # type: ignore[arg-type]
+            return fast if fast is not None else self.simple(cmd)  # type: ignore[arg-type]  # (fast: let, test, [)
         if t is A.ArithCmd:
             return self.arith_cmd(cmd)  # type: ignore[arg-type]
         if t is A.CondCmd:

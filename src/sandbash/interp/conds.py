@@ -7,6 +7,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
+from ..expand.arithops import INTS
 from ..expand.pattern import compile_pattern, escape
 from ..expand.segments import QUO
 from ..posix.testexpr import INT_OPS, collate, file_compare, unary_test
@@ -213,15 +214,46 @@ def _equal_code(sh: Shell, left: A.Word, pat: str, negate: bool) -> CondCode:
 
 def _int_code(sh: Shell, compare: Callable[[int, int], bool], left: A.Word, right: A.Word) -> CondCode:
     """`a -lt b` and the rest: both operands expanded before either is evaluated (bash's order:
-    `[[ x -lt ${x:=5} ]]` sees x set)."""
+    `[[ x -lt ${x:=5} ]]` sees x set). A literal decimal operand is its number from the start; an
+    expanded one that arithmetic stored (INTS: `n=$((n+1))`) is read back without evaluating it."""
     arith_eval = sh.arith_eval
+    ints = INTS.get
     lf, rf = _operand_code(sh, left), _operand_code(sh, right)
+    rn = _decimal(right)
+    if rn is not None:
+
+        def int_compare_const() -> bool:
+            x = lf()
+            v = ints(x)
+            if v is None:
+                v = arith_eval(x) if x.strip() else 0
+            return bool(compare(v, rn))
+
+        return int_compare_const
 
     def int_compare() -> bool:
         x, y = lf(), rf()
-        return bool(compare(arith_eval(x) if x.strip() else 0, arith_eval(y) if y.strip() else 0))
+        v = ints(x)
+        if v is None:
+            v = arith_eval(x) if x.strip() else 0
+        w = ints(y)
+        if w is None:
+            w = arith_eval(y) if y.strip() else 0
+        return bool(compare(v, w))
 
     return int_compare
+
+
+def _decimal(word: A.Word) -> int | None:
+    """The number a literal operand of plain decimal digits is (as arith_eval reads it: no
+    leading 0, which would make it octal), else None."""
+    parts = word.parts
+    if len(parts) != 1 or type(parts[0]) is not A.Lit:
+        return None
+    text = parts[0].text
+    if text.isascii() and text.isdigit() and len(text) < 19 and (text[0] != "0" or len(text) == 1):
+        return int(text)
+    return None
 
 
 def _operand_code(sh: Shell, word: A.Word) -> Callable[[], str]:
@@ -230,6 +262,8 @@ def _operand_code(sh: Shell, word: A.Word) -> Callable[[], str]:
         text = parts[0].text
         if text.isascii() and text.replace("_", "a").isalnum():  # (no subscript, no tilde)
             return lambda: text
+    if "[" not in word.text:  # (what arith_operand does for it: nothing of it to quote)
+        return partial(sh.expander.string, word)
     return partial(sh.expander.arith_operand, word)
 
 

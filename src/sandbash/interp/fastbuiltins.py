@@ -1,0 +1,227 @@
+"""Compiled `let`, `test` and `[`: the builtins loops run most, run without the dispatch.
+
+Compiler.piece() asks fast_builtin() for a simple command named `let`, `test` or `[` (words only:
+no assignment, no redirection). The closure does what Compiler.simple() and Executor.run_argv do
+for a builtin (the prologue, `$_`, `$?`, PIPESTATUS, `set -e`/ERR, process substitutions) and in
+between runs the builtin's work directly:
+
+- `let` whose words are all literal text evaluates each one (Shell.arith_eval, which finds the
+  parsed expression by its text) with no argv to build; other words are expanded as simple() does
+  and go to the builtin itself;
+- `test`/`[` with a literal binary operator (`[ $n -lt 10 ]`, `[ "$a" = x ]`) compares the two
+  expanded operands directly when the words gave the fields the shape needs (a literal decimal
+  right operand is read once); any other argv, and any error, goes to the builtin itself.
+
+Whatever changes how a command runs (set -n/-k/-x, traps, gates, a signal, exec(args=...)), a
+function of the name, the builtin disabled (`enable -n`), assoc_expand_once for `let`, or an argv
+over the limits takes the general path (`slow`: exec_simple), which traces, consults the gates and
+dispatches as for any command."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from ..expand.arith import ArithError
+from ..expand.arithops import INTS
+from ..expand.env import ExpansionError
+from ..posix.testexpr import INT_OPS, STRING_INT_OPS, TestError, integer, string_int_test
+from ..shvars.vars import word_text
+from ..syntax import ast as A
+from .builtin_table import lookup
+from .executor import _run_builtin
+from .variables import AssignError
+
+if TYPE_CHECKING:
+    from .compiler import Code, Compiler, Plan
+    from .executor import Executor
+    from .shell import Shell
+
+# the compiler's own helpers, handed in by Compiler.piece() (this module is below it): exec_simple's
+# prologue (_begin), whether something changes how a command runs (_changed_run), a word's one
+# literal field (_literal_word)
+Begin = Callable[["Executor", A.SimpleCommand, int], int]
+Changed = Callable[["Executor"], bool]
+Literal = Callable[[A.Word], "str | None"]
+
+NAMES = frozenset(["let", "test", "["])
+
+# answers of the binary shape (None: the builtin decides)
+_Shape = Callable[[list[str]], "int | None"]
+
+
+def let_status(sh: Shell, exprs: list[str]) -> int:
+    """What `let EXPR...` returns: 1 when the last value is 0 or an expression fails (reported as
+    bash reports it), else 0. The caller has handled `--` and `--help`."""
+    value = 0
+    try:
+        for expr in exprs:
+            value = sh.arith_eval(expr)
+    except ArithError as e:
+        sh.builtin_error("let", e.render())
+        return 1
+    except ExpansionError as e:
+        sh.error(e.message)
+        return 1
+    return 0 if value != 0 else 1
+
+
+def fast_builtin(
+    comp: Compiler, cmd: A.SimpleCommand, begin: Begin, changed: Changed, literal: Literal
+) -> Code | None:
+    """The closure for `cmd` when it is `let`, `test` or `[` with words only; else None."""
+    words = cmd.words
+    if cmd.assigns or cmd.redirs or not words:
+        return None
+    name = literal(words[0])
+    if name not in NAMES:
+        return None
+    plan = comp.plan(cmd)
+    argv_fn = plan.argv
+    if argv_fn is None:
+        return None
+    texts = [literal(w) for w in words[1:]]
+    if name == "let" and texts and None not in texts and texts[0] not in ("--", "--help"):
+        return _let_code(comp, cmd, [t for t in texts if t is not None], plan, begin, changed)
+    shape = _binary_shape(name, texts) if name != "let" else None
+    return _builtin_code(comp, cmd, name, argv_fn, shape, plan, begin, changed)
+
+
+def _let_code(
+    comp: Compiler, cmd: A.SimpleCommand, exprs: list[str], plan: Plan, begin: Begin, changed: Changed
+) -> Code:
+    """`let` with literal words: no argv to expand, each text evaluated as the builtin would."""
+    ev = comp.ev
+    ex = ev.ex
+    st = ex.state
+    sh = ex.sh
+    procs = ex.pr.procsubs
+    slow = partial(ex.exec_simple, cmd, plan)
+    last = exprs[-1]
+    argc = len(exprs) + 1
+    line = cmd.line
+
+    def let_cmd() -> int:
+        if (
+            changed(ex)
+            or st.functions.get("let") is not None
+            or "let" in st.disabled_builtins
+            or st.shopts["assoc_expand_once"]
+            or argc > sh.rt.limits.max_arguments
+        ):
+            return slow()
+        mark = begin(ex, cmd, line)
+        try:
+            status = let_status(sh, exprs)
+            st.last_arg = last
+        finally:
+            if len(procs) > mark:
+                ex.pr.finish_procsubs(mark)
+        st.last_status = status
+        st.pipestatus = [status]
+        if status:
+            ev.errexit_check(status)
+        return status
+
+    return let_cmd
+
+
+def _builtin_code(
+    comp: Compiler,
+    cmd: A.SimpleCommand,
+    name: str,
+    argv_fn: Callable[[], list[str]],
+    shape: _Shape | None,
+    plan: Plan,
+    begin: Begin,
+    changed: Changed,
+) -> Code:
+    """The builtin `name` called with the expanded words, without the dispatch; `shape` answers
+    first when it can."""
+    ev = comp.ev
+    ex = ev.ex
+    st = ex.state
+    sh = ex.sh
+    procs = ex.pr.procsubs
+    expander = ex.expander
+    slow = partial(ex.exec_simple, cmd, plan)
+    line = cmd.line
+
+    def builtin_cmd() -> int:
+        if changed(ex) or st.functions.get(name) is not None or name in st.disabled_builtins:
+            return slow()
+        mark = begin(ex, cmd, line)
+        try:
+            argv = argv_fn()
+        except (ExpansionError, ArithError, AssignError) as e:
+            return ex.words_failed(e, mark)
+        if expander.argv_held():  # (a large argv: run_argv charges it while the builtin runs)
+            return ex.run_argv(cmd, argv, None, None, mark)
+        try:
+            status = shape(argv) if shape is not None else None
+            if status is None:
+                builtin = lookup(name)
+                assert builtin is not None
+                status = _run_builtin(sh, builtin, name, argv)
+            last = argv[-1]
+            st.last_arg = last if type(last) is str else word_text(last)
+        finally:
+            if len(procs) > mark:
+                ex.pr.finish_procsubs(mark)
+        st.last_status = status
+        st.pipestatus = [status]
+        if status:
+            ev.errexit_check(status)
+        return status
+
+    return builtin_cmd
+
+
+def _binary_shape(name: str, texts: list[str | None]) -> _Shape | None:
+    """`test A OP B` / `[ A OP B ]` with OP a literal string or integer operator: the answer when
+    the expanded argv has that shape (its operator where the literal one was), else None. A literal
+    decimal B is read once when A is the only word that expands (its field is then B's)."""
+    operands = texts[:-1] if name == "[" else texts
+    if name == "[" and (not texts or texts[-1] != "]"):
+        return None
+    if len(operands) != 3 or operands[1] not in STRING_INT_OPS:
+        return None
+    op = operands[1]
+    assert op is not None
+    size = len(texts) + 1  # the argv's length with one field a word
+    right = operands[2]
+    if op not in INT_OPS:
+
+        def strings(argv: list[str]) -> int | None:
+            if len(argv) != size or argv[2] != op:
+                return None
+            return 0 if string_int_test(argv[1], op, argv[3]) else 1
+
+        return strings
+    compare = INT_OPS[op]
+    fixed: int | None = None
+    if right is not None and None not in texts[2:]:
+        try:
+            fixed = integer(right)
+        except TestError:
+            fixed = None  # (the builtin reports it)
+    ints = INTS.get
+
+    def numbers(argv: list[str]) -> int | None:
+        if len(argv) != size or argv[2] != op:
+            return None
+        a = argv[1]
+        # (INTS: a number arithmetic stored, read back without parsing; else test's own reading)
+        x = ints(a)
+        y = fixed if fixed is not None else ints(argv[3])
+        try:
+            if x is None:
+                x = integer(a)
+            if y is None:
+                y = integer(argv[3])
+        except TestError:
+            return None  # (the builtin reports it)
+        return 0 if compare(x, y) else 1
+
+    return numbers
