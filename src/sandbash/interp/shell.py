@@ -407,8 +407,16 @@ class Shell:
                         parser.line_base -= skew
                     if e.status and st.opts["errexit"]:
                         raise ExitShell(e.status) from None  # `set -e` sees the aborted line fail
+            elif st.subshell:
+                self.run_list(node)  # (a subshell's discarded command ends the subshell)
             else:
-                self.run_list(node)
+                try:
+                    self.run_list(node)
+                except AbortCommand:
+                    # eval, `.` and trap strings are read as bash's parse_and_execute reads them:
+                    # an error that discards the command drops only this command of the text,
+                    # with status 1, and the text goes on with its next one
+                    st.last_status = 1
 
     def _remember(self, text: str) -> None:
         """`set -o history`: each command the script reads goes on the history list (as
