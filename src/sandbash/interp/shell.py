@@ -80,6 +80,9 @@ _FACADE: dict[str, str] = {
 }
 
 
+_LINE_KEEPING_TRAPS = frozenset({"ERR", "DEBUG", "RETURN"})
+
+
 class Shell:
     # The facade (_FACADE): each name is its part's own bound method, made on first use. A shell is
     # forked for every $(...), and most forks need none of them (measured: binding all eleven at
@@ -271,10 +274,10 @@ class Shell:
     def err_prefix(self, with_line: bool = True) -> str:
         st = self.state
         name = ""
-        if st.frames:
+        if st.sources and st.source_lines[-1][1] >= len(st.frames):
+            name = st.sources[-1]  # a file `.` reads, in or out of a function: the file's name
+        elif st.frames:
             name = st.frames[-1].source
-        elif st.sources:
-            name = st.sources[-1]
         if not name:
             # bash names BASH_SOURCE's file, else $0 (`bash -c`)
             name = st.script if st.mode == "file" and st.script else st.arg0
@@ -482,8 +485,11 @@ class Shell:
         nested = signame != "EXIT"
         self.trap_depth += nested
         try:
-            # commands in the handler report the line of what triggered it
-            self.run_text(handler, None, line_base=max(st.line, 1))
+            # commands in an ERR, DEBUG or RETURN handler report the line of what triggered it;
+            # an EXIT or signal handler is read as a text of its own, from line 1 (bash's
+            # SEVAL_RESETLINE)
+            base = max(st.line, 1) if signame in _LINE_KEEPING_TRAPS else 1
+            self.run_text(handler, None, line_base=base)
         finally:
             st.in_trap = saved_trap
             self.trap_status = outer_status
