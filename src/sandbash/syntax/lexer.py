@@ -562,6 +562,9 @@ class WordReader:
         src = self.src
         depth = 0
         subs: list[int] = []  # the depths at which a nested $( opened (bash parses it as commands)
+        # `$((` closed by a single `)`: bash's matched-pair read goes on to the `)` of the `$(`
+        # (counting parentheses only) before it parses the text as a command substitution
+        outer_open = False
         i = start
         n = len(src)
         while i < n:
@@ -583,11 +586,17 @@ class WordReader:
                 depth += 1
             elif c == ")":
                 if depth == 0:
+                    if outer_open:
+                        return None
                     if i + 1 < n and src[i + 1] == ")":
                         text = src[start:i]
                         self.pos = i + 2
                         return self.make_arith(text)
-                    return None
+                    if command:
+                        return None
+                    outer_open = True
+                    i += 1
+                    continue
                 depth -= 1
                 if subs and subs[-1] > depth:
                     subs.pop()
