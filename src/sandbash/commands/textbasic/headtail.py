@@ -101,10 +101,11 @@ def _count(ctx: Ctx, text: str, what: str, allow_neg: bool) -> tuple[int, str]:
         sign = body[0]
         body = body[1:]
     value = parse_size(body, "bkKmMGTPEZYRQ0")
+    shown = body if sign == "-" else text  # (GNU skips a leading '-' before it reads the number)
     if value is None or body[:1] in "+-":
-        raise _bad(ctx, what, text)
+        raise _bad(ctx, what, shown)
     if value > UINTMAX:
-        ctx.error(f"invalid number of {what}: {quote(ctx, text)}: Value too large for defined data type")
+        ctx.error(f"invalid number of {what}: {quote(ctx, shown)}: Value too large for defined data type")
         raise CommandExit(1)
     if not allow_neg and sign == "-":
         sign = ""
