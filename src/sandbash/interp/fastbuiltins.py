@@ -62,6 +62,8 @@ def let_status(sh: Shell, exprs: list[str]) -> int:
         sh.builtin_error("let", e.render())
         return 1
     except ExpansionError as e:
+        if e.fatal == 127:  # (an unbound variable under set -u ends the shell, as in `(( ))`)
+            return sh.expansion_failed(e)
         sh.error(e.message)
         return 1
     return 0 if value != 0 else 1
