@@ -45,6 +45,7 @@ from ..expand.pattern import compile_pattern
 from ..expand.words import literal_text, plain_literal
 from ..shvars.vars import ArrayRefArg, AssignArg, is_array_ref_text
 from ..syntax import ast as A
+from .calls import PARTED_WORDS, direct_call
 from .control import ReturnFromFunction
 from .executor import arrayref_args
 from .fastbuiltins import fast_builtin
@@ -469,6 +470,10 @@ class Compiler:
         procs = ex.pr.procsubs
         run_argv = ex.run_argv
         line = cmd.line
+        # a literal name may find a function as it runs (looked up at every call): calls.direct_call
+        name = plan.name if plan.name is not None and plan.name not in PARTED_WORDS else None
+        ev = self.ev
+        site: list[object] = [None, None]  # (the function it last called and its body's code)
 
         def simple() -> int:
             rt = sh.rt
@@ -496,6 +501,10 @@ class Compiler:
                 return ex.words_failed(e, mark)
             if not argv:
                 return ex.no_words(cmd, mark)
+            if name is not None and gates is None and not opts["posix"]:
+                fdef = st.functions.get(name)
+                if fdef is not None:
+                    return direct_call(ev, name, fdef, argv, mark, site)
             return run_argv(cmd, argv, None, None, mark)
 
         return simple

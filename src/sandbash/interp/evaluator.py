@@ -9,16 +9,15 @@ from typing import TYPE_CHECKING, Any
 
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
-from ..limits import LimitExceeded, LimitKind
-from ..shvars.vars import ARRAYREF_BUILTINS, NAMEREF, Scope, word_text
+from ..shvars.vars import NAMEREF, Scope
 from ..switches import TREE_WALKER
 from ..syntax import ast as A
-from .builtin_table import DECLARATION, SPECIAL
-from .compiler import Compiler, case_tests, returned
-from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
+from .builtin_table import SPECIAL
+from .calls import call_function
+from .compiler import Compiler, case_tests
+from .control import AbortCommand, ExitShell, LoopControl
 from .jobs import child_exited, fresh_table, release_ended
 from .loops import LoopFrame, loop_header, loop_words, run_select
-from .state import Frame
 from .variables import ArithAssignError, AssignError, valid_ref_target
 
 if TYPE_CHECKING:
@@ -521,96 +520,7 @@ class Evaluator:
     # ------------------------------------------------------------ functions
 
     def call_function(self, name: str, fdef: A.FuncDef, argv: list[str], temp: Scope | None) -> int:
-        st = self.state
-        limits = self.sh.rt.limits
-        nest = self.va.lookup("FUNCNEST") if st.frames else None  # (a call from the top level never nests)
-        if nest is not None and type(nest.value) is str and _funcnest(nest.value) <= len(st.frames):
-            # bash's FUNCNEST (a number > 0): the call fails and the whole top-level command is dropped
-            self.sh.error(f"{name}: maximum function nesting level exceeded ({len(st.frames)})")
-            raise AbortCommand(st.last_status or 1)  # (bash's DISCARD keeps a failed status)
-        if len(st.frames) >= limits.max_call_depth:
-            raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, limits.max_call_depth)
-        source = st.func_sources.get(name, ("", 0))[0]
-        frame = Frame(name, source, st.line, st.positional)
-        saved_positional = st.positional
-        saved_line, saved_ctx = st.line, st.ctx_line
-        st.ctx_line = fdef.line
-        st.frames.append(frame)
-        positional = argv[1:]
-        if name in _PARTED_WORDS:
-            # a function named like a declaration or array-reference builtin: its words were made
-            # AssignArg/ArrayRefArg (str subclasses carrying parts) by the name; it gets their text
-            positional = [word_text(a) for a in positional]
-        st.positional = positional
-        vars_ = st.vars
-        # bash puts a call's temporary bindings (`v=x f`) in the function's own
-        # local context: `local v` keeps the value, an outer `unset v` removes it
-        if temp is not None:
-            temp.func = True
-            temp.temp = False
-            temp.tempvars = set(temp)
-            local_scope = temp
-        else:
-            local_scope = Scope(False, True)  # (positional: keywords cost the type call a dict)
-        if len(argv) > 1:
-            # the call's positional parameters live as long as its scope: charged to it (max_memory)
-            n = sum(map(len, argv)) + 64 * len(argv)
-            vars_.charge(local_scope, n)
-            local_scope.extra = n
-        scopes = vars_.scopes
-        scopes.append(local_scope)  # vars_.push
-        saved_loop = st.loop_depth
-        st.loop_depth = 0
-        saved_getopts = st.getopts_pos  # put back on return when the function had a local OPTIND
-        status = 0
-        try:
-            if st.traps and "DEBUG" in st.traps:
-                # bash runs the DEBUG trap once as the function starts, on its body's line
-                st.line = getattr(fdef.body, "line", 0) or st.line
-                self.ex.debug_trap(self.sh.current_command or name)
-            try:
-                body = fdef.body
-                if type(body) is A.Group:
-                    # what execute() does for a group, without the two calls; compiled, a
-                    # `return` ends the body with a status below zero (compiler.returned)
-                    try:
-                        comp = self.comp
-                        code = comp.function_body(body.body) if comp is not None else None
-                        if code is None:
-                            status = self.run_list(body.body)
-                        else:
-                            status = code()
-                            if status < 0:
-                                status = returned(status)
-                    except ExpansionError as e:
-                        status = self.expansion_failed(e)
-                else:
-                    status = self.execute(body)
-            except ReturnFromFunction as r:
-                status = r.status
-            handler = st.traps.get("RETURN")
-            # a RETURN trap applies to the function that set it, to traced functions it calls, or
-            # to all with functrace
-            if (
-                handler
-                and st.in_trap != "RETURN"
-                and (st.opts["functrace"] or st.trap_reaches(st.return_trap_depth))
-            ):
-                self.sh.run_trap_text(handler, "RETURN")
-        finally:
-            st.loop_depth = saved_loop
-            done_scope = scopes.pop()  # vars_.pop
-            if done_scope.propagate or "-" in done_scope:
-                self.va.scope_done(done_scope)  # `local -` options, propagated temporary bindings
-            if "PATH" in done_scope:
-                st.hashed.clear()  # bash empties its hash table when a local PATH goes (as when set)
-            if "OPTIND" in done_scope.locals:
-                st.getopts_pos = saved_getopts  # bash restores getopts' place within a word
-            st.frames.pop()
-            st.positional = saved_positional
-            st.line, st.ctx_line = saved_line, saved_ctx
-        st.last_status = status
-        return status
+        return call_function(self, name, fdef, argv, temp)  # (calls.py)
 
     # ------------------------------------------------------------ errors
 
@@ -662,15 +572,6 @@ class Evaluator:
         return 1
 
 
-def _funcnest(text: str) -> int:
-    """FUNCNEST as bash's sv_funcnest reads it: a decimal number, anything else (or 0) is no limit."""
-    s = text.strip(" \t\n")
-    body = s[1:] if s[:1] in "+-" and s else s
-    n = int(s) if body.isascii() and body.isdigit() else 0
-    return n if n > 0 else 1 << 62
-
-
-_PARTED_WORDS = DECLARATION | ARRAYREF_BUILTINS
 _OWN_PIPESTATUS = frozenset({A.Subshell, A.ArithCmd, A.CondCmd})
 _STDIN_OPS = frozenset({"<", "<<", "<<-", "<<<", "<&", "<>"})
 

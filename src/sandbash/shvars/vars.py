@@ -346,12 +346,16 @@ class Scope(dict[str, Var]):
             n += value_size(v.value)
         return n
 
-    def __del__(self) -> None:
-        # a function's or a command's scope is dropped when it returns (the
-        # evaluator pops it): give back what was charged for its contents
+    def release(self) -> None:
+        """Give back what was charged for this scope's contents: a function's or a command's
+        scope as it is popped (calls.call_function), else when it is dropped (__del__)."""
         acct = self.acct
-        if acct is not None and not acct.closed:
-            acct.add(-self.nbytes())
+        if acct is not None:
+            self.acct = None  # (given back once)
+            if not acct.closed:
+                acct.add(-self.nbytes())
+
+    __del__ = release
 
 
 class VarStore:

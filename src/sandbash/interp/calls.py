@@ -1,0 +1,196 @@
+"""Calls of shell functions: the function's context around its body (FUNCNAME's frame, the
+positional parameters, the scope of its locals, FUNCNEST and max_call_depth, the DEBUG and RETURN
+traps), and the compiled evaluator's direct call of a function whose name is literal text.
+
+`call_function` is the one place that sets up and takes down a call; the walker (through
+Evaluator.call_function and the executor's dispatch) and the compiled simple command
+(`direct_call`) both come here. The direct path skips only what cannot apply to a command with
+words alone, no gates and a function found by its name (run_argv's dispatch, _callable's builtin
+lookup): the lookup itself is made at every call, so a function redefined, unset or shadowing a
+builtin behaves exactly as through run_argv."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..expand.env import ExpansionError
+from ..limits import LimitExceeded, LimitKind
+from ..shvars.vars import ARRAYREF_BUILTINS, Scope, word_text
+from ..syntax import ast as A
+from .builtin_table import DECLARATION
+from .control import AbortCommand, ReturnFromFunction
+from .state import Frame
+from .variables import AssignError
+
+if TYPE_CHECKING:
+    from .evaluator import Evaluator
+
+# functions named like a declaration or array-reference builtin: their words were made
+# AssignArg/ArrayRefArg (str subclasses carrying parts) by the name; the call gets their text
+PARTED_WORDS = DECLARATION | ARRAYREF_BUILTINS
+_NO_SOURCE = ("", 0)
+
+
+def call_function(
+    ev: Evaluator,
+    name: str,
+    fdef: A.FuncDef,
+    argv: list[str],
+    temp: Scope | None,
+    site: list[Any] | None = None,
+) -> int:
+    """Run the function `fdef` called as `name` with words `argv` (`temp`: the call's temporary
+    bindings, `v=x f`): its status, also left in $?. `site`: a compiled call site's memory of the
+    last function it called and that body's code (see _body_code)."""
+    st = ev.state
+    frames = st.frames
+    depth = len(frames)
+    if depth:  # (a call from the top level never nests)
+        nest = ev.va.lookup("FUNCNEST")
+        if nest is not None and type(nest.value) is str and funcnest(nest.value) <= depth:
+            # bash's FUNCNEST (a number > 0): the call fails and the whole top-level command is dropped
+            ev.sh.error(f"{name}: maximum function nesting level exceeded ({depth})")
+            raise AbortCommand(st.last_status or 1)  # (bash's DISCARD keeps a failed status)
+    limit = ev.sh.rt.limits.max_call_depth
+    if depth >= limit:
+        raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, limit)
+    saved_positional = st.positional
+    saved_line = st.line
+    saved_ctx = st.ctx_line
+    vars_ = st.vars
+    if temp is None:
+        scope = Scope(False, True)  # (positional: keywords cost the type call a dict)
+    else:
+        # bash puts a call's temporary bindings (`v=x f`) in the function's own
+        # local context: `local v` keeps the value, an outer `unset v` removes it
+        temp.func = True
+        temp.temp = False
+        temp.tempvars = set(temp)
+        scope = temp
+    if len(argv) > 1:
+        # the call's positional parameters live as long as its scope: charged to it (max_memory),
+        # given back with it (Scope.nbytes)
+        n = sum(map(len, argv)) + 64 * len(argv) if len(argv) > 2 else len(argv[0]) + len(argv[1]) + 128
+        acct = vars_.acct
+        acct.add(n)
+        scope.acct = acct
+        scope.extra = n
+    frames.append(Frame(name, st.func_sources.get(name, _NO_SOURCE)[0], saved_line, saved_positional))
+    st.ctx_line = fdef.line
+    st.positional = argv[1:] if name not in PARTED_WORDS else [word_text(a) for a in argv[1:]]
+    scopes = vars_.scopes
+    scopes.append(scope)
+    saved_loop = st.loop_depth
+    st.loop_depth = 0
+    saved_getopts = st.getopts_pos  # put back on return when the function had a local OPTIND
+    body = fdef.body
+    try:
+        try:
+            if st.traps and "DEBUG" in st.traps:
+                # bash runs the DEBUG trap once as the function starts, on its body's line
+                st.line = getattr(body, "line", 0) or st.line
+                ev.ex.debug_trap(ev.sh.current_command or name)
+            if type(body) is A.Group:
+                # what execute() does for a group, without the two calls; compiled, a `return`
+                # ends the body with a status below zero (compiler.returned: -1 - status)
+                code = _body_code(ev, fdef, body, site)  # type: ignore[arg-type]
+                try:
+                    if code is None:
+                        status = ev.run_list(body.body)
+                    else:
+                        status = code()
+                        if status < 0:
+                            status = -1 - status
+                except ExpansionError as e:
+                    status = ev.expansion_failed(e)
+            else:
+                status = ev.execute(body)
+        except ReturnFromFunction as r:
+            status = r.status
+        if st.traps:
+            _return_trap(ev)
+    finally:
+        st.loop_depth = saved_loop
+        done = scopes.pop()
+        if done:
+            if done.propagate or "-" in done:
+                ev.va.scope_done(done)  # `local -` options, propagated temporary bindings
+            if "PATH" in done:
+                st.hashed.clear()  # bash empties its hash table when a local PATH goes (as when set)
+        if done.locals and "OPTIND" in done.locals:
+            st.getopts_pos = saved_getopts  # bash restores getopts' place within a word
+        if done.acct is not None:
+            done.release()  # (now rather than when the last reference goes)
+        frames.pop()
+        st.positional = saved_positional
+        st.line = saved_line
+        st.ctx_line = saved_ctx
+    st.last_status = status
+    return status
+
+
+def _body_code(
+    ev: Evaluator, fdef: A.FuncDef, body: A.Group, site: list[Any] | None
+) -> Callable[[], int] | None:
+    """The compiled code of the function's `{ }` body (None: walk it, the first time or without
+    the compiler). A call site remembers the last function it ran and its code: a redefined
+    function is another FuncDef, and a body's code stays right for its syntax tree."""
+    if site is not None and site[0] is fdef:
+        code: Callable[[], int] = site[1]
+        return code
+    comp = ev.comp
+    found = comp.function_body(body.body) if comp is not None else None
+    if found is not None and site is not None:
+        site[0] = fdef
+        site[1] = found
+    return found
+
+
+def _return_trap(ev: Evaluator) -> None:
+    """A RETURN trap applies to the function that set it, to traced functions it calls, or to all
+    with functrace."""
+    st = ev.state
+    handler = st.traps.get("RETURN")
+    if handler and st.in_trap != "RETURN" and (st.opts["functrace"] or st.trap_reaches(st.return_trap_depth)):
+        ev.sh.run_trap_text(handler, "RETURN")
+
+
+def direct_call(
+    ev: Evaluator, name: str, fdef: A.FuncDef, argv: list[str], mark: int, site: list[Any]
+) -> int:
+    """A compiled simple command's call of the function its literal name found (words only, no
+    gates, not POSIX mode; not a name in PARTED_WORDS): what run_argv does around
+    call_function, without its dispatch. `mark` as in run_argv."""
+    ex = ev.ex
+    st = ev.state
+    held = ev.expander.argv_held()
+    budget = ev.sh.rt.budget
+    if held:
+        budget.charge_memory(held)
+    try:
+        try:
+            status = call_function(ev, name, fdef, argv, None, site)
+        except AssignError as e:
+            ev.sh.error(e.message)
+            status = 1
+        last = argv[-1]
+        st.last_arg = last if type(last) is str else word_text(last)  # (never the parted word)
+    finally:
+        if held:
+            budget.release_memory(held)
+        if len(ex.pr.procsubs) > mark:
+            ex.pr.finish_procsubs(mark)
+    st.last_status = status
+    st.pipestatus = [status]
+    if status:
+        ev.errexit_check(status)
+    return status
+
+
+def funcnest(text: str) -> int:
+    """FUNCNEST as bash's sv_funcnest reads it: a decimal number, anything else (or 0) is no limit."""
+    s = text.strip(" \t\n")
+    body = s[1:] if s[:1] in "+-" and s else s
+    n = int(s) if body.isascii() and body.isdigit() else 0
+    return n if n > 0 else 1 << 62
