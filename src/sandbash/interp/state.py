@@ -231,8 +231,10 @@ class ShellState:
         self.pid = 0
         self.bashpid = 0
         self.in_trap = ""
-        self.return_trap_depth = -1  # call depth where the RETURN trap was set
-        self.debug_trap_depth = 0  # and the DEBUG trap: it runs there and outside functions
+        # the calls that were running when the RETURN and DEBUG traps were set (None: RETURN not
+        # set); see return_trap_depth
+        self._return_chain: tuple[Frame, ...] | None = None
+        self._debug_chain: tuple[Frame, ...] = ()
         # the function call that set the ERR trap: functions inherit it only under errtrace
         self.err_trap_frame: object = None
         self.last_arg = "/usr/bin/bash"  # $_
@@ -278,7 +280,10 @@ class ShellState:
         own["func_sources"] = dict(self.func_sources)
         traps = self.traps
         own["traps"] = {k: v for k, v in traps.items() if v == ""} if traps else {}  # see _FORK_COPIES
-        own["frames"] = [Frame(f.name, f.source, f.call_line, f.positional) for f in self.frames]
+        own["frames"] = frames = [Frame(f.name, f.source, f.call_line, f.positional) for f in self.frames]
+        if self._return_chain or self._debug_chain:
+            own["_return_chain"] = _same_calls(self._return_chain, self.frames, frames)
+            own["_debug_chain"] = _same_calls(self._debug_chain, self.frames, frames) or ()
         own["positional"] = list(self.positional)
         own["opts"] = dict(self.opts)
         own["shopts"] = dict(self.shopts)
@@ -311,6 +316,28 @@ class ShellState:
         out = [c for c in _DASH_ORDER if opts.get(FLAG_LETTERS[c])]
         return "".join(out) + self.mode_letter()
 
+    @property
+    def return_trap_depth(self) -> int:
+        """The call depth the RETURN trap is in force at (-1: not set): where it was set while
+        the calls running then still run, else the depth of the calls left of them. bash
+        takes a RETURN or DEBUG trap away from an untraced function while it runs: one set in
+        f goes on in f's caller, but not in a function that caller calls after f returned."""
+        chain = self._return_chain
+        return -1 if chain is None else _still_running(chain, self.frames)
+
+    @return_trap_depth.setter
+    def return_trap_depth(self, depth: int) -> None:
+        self._return_chain = None if depth < 0 else tuple(self.frames[:depth])
+
+    @property
+    def debug_trap_depth(self) -> int:
+        """As return_trap_depth, for the DEBUG trap (0 when never set: it runs outside functions)."""
+        return _still_running(self._debug_chain, self.frames)
+
+    @debug_trap_depth.setter
+    def debug_trap_depth(self, depth: int) -> None:
+        self._debug_chain = tuple(self.frames[:depth])
+
     def trap_reaches(self, set_depth: int) -> bool:
         """A DEBUG or RETURN trap set at call depth `set_depth` is in force here: at that depth, or
         in functions called from there that all have the trace attribute (`declare -ft`)."""
@@ -320,6 +347,26 @@ class ShellState:
 
     def mode_letter(self) -> str:
         return {"c": "c", "s": "s"}.get(self.mode, "")
+
+
+def _still_running(chain: tuple[Frame, ...], frames: list[Frame]) -> int:
+    """How many of the calls in `chain` (outermost first) are still the running ones."""
+    n = 0
+    for a, b in zip(chain, frames, strict=False):
+        if a is not b:
+            break
+        n += 1
+    return n
+
+
+def _same_calls(
+    chain: tuple[Frame, ...] | None, frames: list[Frame], copies: list[Frame]
+) -> tuple[Frame, ...] | None:
+    """`chain` in a subshell: the running calls it names are the subshell's copies of them."""
+    if chain is None:
+        return None
+    n = _still_running(chain, frames)
+    return tuple(copies[:n]) + chain[n:]
 
 
 class _LazyShellState(ShellState):
