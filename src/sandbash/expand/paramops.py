@@ -255,7 +255,7 @@ def slice_value(ex: Expander, p: A.Param, op: A.ParamOp, base: Value, as_bytes: 
                 sel = values[offset:]
         if length is not None:
             if length < 0:
-                raise ExpansionError(f"{op.arg2.text if op.arg2 else length}: substring expression < 0", None)
+                raise ExpansionError(f"{op.arg2.text if op.arg2 else length}: substring expression < 0", 1)
             sel = sel[:length]
         return Multi(sel, base.star)
     s = base
@@ -272,7 +272,7 @@ def slice_value(ex: Expander, p: A.Param, op: A.ParamOp, base: Value, as_bytes: 
     if length < 0:
         end = n + length
         if end < offset:
-            raise ExpansionError(f"{op.arg2.text if op.arg2 else length}: substring expression < 0", None)
+            raise ExpansionError(f"{op.arg2.text if op.arg2 else length}: substring expression < 0", 1)
         return s[offset:end]
     return s[offset : offset + length]
 
