@@ -81,10 +81,11 @@ def field_names(cls_or_obj: Any) -> tuple[str, ...]:
 
 
 def build(cls: T, *, repr_: bool, eq: bool, frozen: bool, slots: bool, lazy_init: bool) -> T:
-    """The lean class for `cls`. `lazy_init` compiles `__init__` on the first instance, or when
+    """The lean class for `cls`. `lazy_init` compiles `__init__` when the class makes more than
+    _COMPILE_AFTER instances (the first ones are set field by field, _init_generic), or when
     `inspect.signature` asks for it (compiling one is ~0.1 ms: the syntax tree has some fifty node
-    classes and a script builds a few; a start-up with mounts makes 21 of the 31 other classes);
-    otherwise it is compiled now."""
+    classes and a script builds a few; a start-up with mounts made 21 of the 31 other classes, most of
+    them once); otherwise it is compiled now."""
     specs = _specs(cls)
     names = tuple(specs)
     own = cls.__dict__
@@ -183,11 +184,57 @@ def _install_init(built: type, specs: dict[str, Field], frozen: bool, lazy: bool
         type.__setattr__(built, "__init__", init)
         return init
 
+    made = [0]
+
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        real()(self, *args, **kwargs)
+        made[0] += 1
+        if made[0] > _COMPILE_AFTER or not _init_generic(built, specs, frozen, self, args, kwargs):
+            real()(self, *args, **kwargs)
 
     __init__.__lean_lazy__ = real  # type: ignore[attr-defined]
     type.__setattr__(built, "__init__", __init__)
+
+
+# instances a class makes through _init_generic before its __init__ is compiled: most classes of a short
+# run are made once or twice (limits, options, the shell's parts) and compiling one is ~0.1 ms, about
+# what 32 generic ones cost (~2 us each instead of ~0.5)
+_COMPILE_AFTER = 32
+
+
+def _init_generic(cls: type, specs: dict[str, Field], frozen: bool, obj: Any, args: Any, kwargs: Any) -> bool:
+    """What the compiled `__init__` does, without compiling it: the arguments bound by name, defaults
+    and factories, the fields set in order, `__post_init__`. False, having set nothing, when the
+    arguments do not bind plainly (too many, unknown, repeated, missing): the compiled one then
+    reports it in Python's words."""
+    params = [n for n, f in specs.items() if f.init]
+    if len(args) > len(params):
+        return False
+    given = dict(zip(params, args, strict=False))
+    for name, value in kwargs.items():
+        if name in given or name not in params:
+            return False
+        given[name] = value
+    values: list[tuple[str, Any]] = []
+    for n, f in specs.items():
+        if f.init and n in given:
+            value = given[n]
+            if value is _FACTORY and f.default_factory is not MISSING:
+                value = f.default_factory()
+        elif f.default_factory is not MISSING:
+            value = f.default_factory()
+        elif f.default is not MISSING:
+            value = f.default
+        elif f.init:
+            return False  # a required argument is missing
+        else:
+            continue  # init=False without a default: left unset, as the compiled one leaves it
+        values.append((n, value))
+    put = object.__setattr__ if frozen else setattr
+    for n, value in values:
+        put(obj, n, value)
+    if hasattr(cls, "__post_init__"):
+        obj.__post_init__()
+    return True
 
 
 class _RealSignature:

@@ -273,3 +273,55 @@ def test_a_cycle_repr_shows_dots_as_dataclass() -> None:
     assert repr(ours) == repr(real) and repr(ours).endswith(".Box(inner=...)")
     nested = made["ours"]([made["ours"](1)])
     assert repr(nested) == repr(made["real"]([made["real"](1)]))
+
+
+# calls that bind and calls that do not: (declaration, args, kwargs)
+_BAD_CALLS: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
+    ("Plain", (), {}),  # missing a
+    ("Plain", (1, "y", 2.5, 4), {}),  # too many
+    ("Plain", (1,), {"a": 2}),  # a twice
+    ("Plain", (1,), {"nope": 2}),  # unknown
+    ("Hidden", ("k",), {"cache": [1]}),  # init=False is no parameter
+    ("Hidden", ("k", "n", [1]), {}),
+    ("Factory", (), {"items": []}),
+    ("Post", (5, 4), {}),  # __post_init__ raises
+    ("Empty", (1,), {}),
+]
+
+
+def _outcome(cls: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    try:
+        o = cls(*args, **kwargs)
+    except (TypeError, ValueError) as e:
+        return type(e), str(e).replace(cls.__qualname__ + ".", "")
+    return _state(o, [f.name for f in dataclasses.fields(cls)])
+
+
+@pytest.mark.parametrize("flags", FLAGS, ids=lambda f: ",".join(f) or "default")
+def test_first_instances_are_the_compiled_init_s(flags: dict[str, bool]) -> None:
+    """A class's first instances are set field by field (_init_generic) and the later ones by the
+    compiled `__init__`: the same fields, defaults, fresh factory values and __post_init__, and a call
+    that does not bind raises the compiled one's TypeError (its message names the class as Python does)."""
+    for name, args, kwargs in CASES + _BAD_CALLS:
+        generic, _ = _both(flags)
+        compiled, _ = _both(flags)
+        cls: Any = compiled[name]
+        cls.__init__.__lean_lazy__()
+        fresh: Any = generic[name]
+        assert getattr(fresh.__init__, "__lean_lazy__", None) is not None
+        assert _outcome(fresh, args, kwargs) == _outcome(cls, args, kwargs), (name, args, kwargs)
+    made, _ = _both(flags)
+    first, second = made["Factory"]("a"), made["Factory"]("b")
+    assert first.items is not second.items and first.table is not second.table  # type: ignore[attr-defined]
+
+
+def test_the_init_is_compiled_after_the_first_instances() -> None:
+    ours, _ = _both({"frozen": True, "slots": True})
+    cls: Any = ours["Factory"]
+    made = [cls(str(i), [i]) for i in range(leanclass._COMPILE_AFTER)]
+    assert getattr(cls.__init__, "__lean_lazy__", None) is not None  # still the stand-in
+    made.append(cls("last"))
+    assert getattr(cls.__init__, "__lean_lazy__", None) is None
+    assert cls.__init__.__qualname__.endswith("Factory.__init__")
+    assert [(o.name, o.items) for o in made[:3]] == [("0", [0]), ("1", [1]), ("2", [2])]
+    assert (made[-1].name, made[-1].items, made[-1].flag) == ("last", [], False)
