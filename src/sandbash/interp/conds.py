@@ -227,7 +227,7 @@ def _int_code(sh: Shell, compare: Callable[[int, int], bool], left: A.Word, righ
             v = ints(x)
             if v is None:
                 v = arith_eval(x) if x.strip() else 0
-            return bool(compare(v, rn))
+            return compare(v, rn)  # (a bool: the operator module's comparisons of ints)
 
         return int_compare_const
 
@@ -239,7 +239,7 @@ def _int_code(sh: Shell, compare: Callable[[int, int], bool], left: A.Word, righ
         w = ints(y)
         if w is None:
             w = arith_eval(y) if y.strip() else 0
-        return bool(compare(v, w))
+        return compare(v, w)
 
     return int_compare
 
@@ -263,6 +263,11 @@ def _operand_code(sh: Shell, word: A.Word) -> Callable[[], str]:
         if text.isascii() and text.replace("_", "a").isalnum():  # (no subscript, no tilde)
             return lambda: text
     if "[" not in word.text:  # (what arith_operand does for it: nothing of it to quote)
+        p0 = parts[0] if len(parts) == 1 else None
+        if type(p0) is A.Param:
+            return partial(sh.expander._param_string, p0, False)  # (what string() calls for $x)
+        if type(p0) is A.DQ and len(p0.parts) == 1 and type(p0.parts[0]) is A.Param:
+            return partial(sh.expander._param_string, p0.parts[0], True)  # ("$x")
         return partial(sh.expander.string, word)
     return partial(sh.expander.arith_operand, word)
 

@@ -99,6 +99,11 @@ SCRIPTS: dict[str, str] = {
         " [[ $v -lt 0x10 ]] && a+=x; [[ $v -lt N ]] && a+=n; [[ $v -eq 3 ]] && a+=e; [[ $v -ge -1 ]] && a+=g;"
         " [[ ${v} -gt 7 ]] && a+=s; [[ $v -lt z+1 ]] && a+=z; [[ '' -lt $v ]] && a+=E; echo \"[$v] $a\"; done 2>&1"
     ),
+    "cond-param-operands": (
+        "declare -n r=v; a=(3 9); for v in 2 '' ' 5' 'a[1]' x; do [[ \"$v\" -lt 4 ]]; echo -n $?; [[ $r -ge 3 ]];"
+        ' echo -n $?; [[ 1 -le "${v}" ]]; echo -n $?; [[ $v -eq $r ]]; echo $?; done 2>&1;'
+        ' set -u; for k in 1 2; do [[ "$nope" -lt 1 ]]; echo $k; done 2>&1'
+    ),
     "cond-literal-errors": "for v in 08 'x[' '1 +'; do [[ $v -eq 3 ]] 2>&1; echo $?; [[ 3 -eq $v ]] 2>&1; echo $?; done",
 }
 
