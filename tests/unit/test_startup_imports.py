@@ -188,3 +188,54 @@ def test_signal_handlers_are_installed_and_given_back() -> None:
     finally:
         stop.uninstall()
     assert {s: signal.getsignal(s) for s in before} == before
+
+
+# what `Bash().exec('echo hi')` must not import (a name stands for the module and everything under it):
+# the costly standard modules above and others a plain run has no use for, and sandbash's parts that
+# only some scripts, options or embedders need (policy, network, static check, agent, box, host mode,
+# runtimes, sessions, the regex engines, arithmetic's code generator, [[ ]], printf, prompts, commands)
+NOT_IMPORTED_BY_A_RUN: tuple[str, ...] = (
+    *NOT_IMPORTED,
+    *("tomllib", "json", "decimal", "fractions", "shutil", "tempfile", "subprocess", "socket", "ssl"),
+    *("asyncio", "sqlite3", "pathlib", "datetime", "zlib", "unicodedata", "textwrap", "struct", "logging"),
+    *("ast", "dis", "tokenize", "importlib.metadata", "queue", "heapq", "fnmatch", "pickle", "concurrent"),
+    *("re2", "regex"),
+    *("sandbash.policy", "sandbash.net", "sandbash.check", "sandbash.agent", "sandbash.box"),
+    *("sandbash.host", "sandbash.runtimes", "sandbash.sessions", "sandbash.regex", "sandbash.cli"),
+    *("sandbash.tool", "sandbash.expand.arithgen", "sandbash.interp.conds", "sandbash.interp.prompt"),
+    *("sandbash.syntax.unparse", "sandbash.posix.longdouble", "sandbash.vfs.host", "sandbash.vfs.overlay"),
+    *("sandbash.builtins.varcmds", "sandbash.builtins.dirs"),
+    *("sandbash.commands.grep", "sandbash.commands.awk", "sandbash.commands.sed", "sandbash.commands.jq"),
+)
+
+
+def test_a_plain_run_imports_only_what_it_needs() -> None:
+    """A fresh interpreter's `Bash().exec('echo hi')`: none of NOT_IMPORTED_BY_A_RUN is loaded after
+    it (which modules, not how long: a module moved back onto this path fails here by name)."""
+    code = (
+        "import sys; from sandbash import Bash; r = Bash().exec('echo hi'); print(r.stdout.strip()); "
+        f"names = {NOT_IMPORTED_BY_A_RUN!r}; "
+        "print(sorted(n for n in names for m in sys.modules if m == n or m.startswith(n + '.')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.splitlines() == ["hi", "[]"]
+
+
+@pytest.mark.parametrize(
+    ("before", "expected"),
+    [
+        ("", "True False"),  # collecting: on again after the import, nothing left frozen
+        ("gc.disable(); ", "False False"),  # a program that turned the collector off keeps it off
+        ("gc.freeze(); ", "True True"),  # ... and one that froze objects keeps them frozen (not unfrozen)
+    ],
+)
+def test_the_import_gives_the_collector_back_as_it_was(before: str, expected: str) -> None:
+    """The package import pauses the collector and moves what it made to the oldest generation
+    (sandbash/__init__.py); the program's own collector setting and frozen objects are left as they were."""
+    code = f"import gc; {before}import sandbash; print(gc.isenabled(), gc.get_freeze_count() > 0)"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.split() == expected.split()
