@@ -237,8 +237,8 @@ def _fast_local(sh: Shell, arg: str) -> bool:
             return False
         name = arg.name
         value = arg.value
-    if sh.state.opts["allexport"]:
-        return False  # (set -a exports it: the general path)
+    if sh.state.opts["allexport"] or sh.state.shopts["localvar_inherit"]:
+        return False  # (set -a exports it, localvar_inherit gives it the hidden one's: the general path)
     return sh.state.vars.declare_locals(((name, value),))
 
 

@@ -576,6 +576,7 @@ class Compiler:
                 return ex.words_failed(e, mark)
             if (
                 st.opts["allexport"]
+                or st.shopts["localvar_inherit"]  # (the hidden variable's value: the general path)
                 or expander.argv_held()
                 or len(pairs) >= ex.sh.rt.limits.max_arguments
                 or st.functions.get("local") is not None
