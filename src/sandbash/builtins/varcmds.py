@@ -374,7 +374,8 @@ def _declare_one(
             var = Var(own[name].value, own[name].attrs & EXPORT)
             scope[name] = var
         elif var is None:
-            var = Var(None, 0)
+            hidden = vars_.find(name)  # bash's make_local_variable: a local of an exported name is exported
+            var = Var(None, EXPORT if hidden is not None and hidden.attrs & EXPORT else 0)
             idx = next(i for i in range(len(vars_.scopes) - 1, -1, -1) if vars_.scopes[i] is scope)
             below = vars_.scopes[idx - 1] if idx > 0 else None
             if inherit or st.shopts.get("localvar_inherit"):

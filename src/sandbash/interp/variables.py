@@ -1226,10 +1226,13 @@ class Variables:
                 v = var.value
                 if v is None:
                     continue  # unset (`local v`): invisible, an outer exported v is what commands see
-                if var.attrs & EXPORT and isinstance(v, str):
-                    env[name] = v
-                else:
-                    env.pop(name, None)
+                if var.attrs & EXPORT:
+                    if isinstance(v, str):
+                        env[name] = v
+                    else:
+                        env.pop(name, None)  # (an exported array hides the name: arrays are not passed)
+                # (a local that is not exported leaves an outer exported one in the environment,
+                # as bash's all_exported_variables)
         return env
 
 

@@ -420,7 +420,8 @@ class VarStore:
                 return False  # inherits the temporary binding: the general path knows how
         for name, value in pairs:
             self.charge(scope, VAR_OVERHEAD + value_size(value))  # max_memory, before storing
-            scope[name] = Var(value, 0)
+            hidden = self.find(name)  # (a local hiding an exported variable is exported, as bash's)
+            scope[name] = Var(value, EXPORT if hidden is not None and hidden.attrs & EXPORT else 0)
             scope.locals.add(name)
         return True
 
