@@ -24,6 +24,7 @@ and custom gates see the subshell as before).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..expand.segments import literal_text
@@ -77,7 +78,7 @@ class Plan:
     """A body that may run in place: its one command, the command's name, the variables its words
     read, and its words when they are all literal text that expands to itself (else None)."""
 
-    __slots__ = ("cmd", "name", "names", "argv", "direct")
+    __slots__ = ("cmd", "name", "names", "argv", "direct", "const")
 
     def __init__(self, cmd: A.SimpleCommand, name: str, names: tuple[str, ...]) -> None:
         self.cmd = cmd
@@ -88,6 +89,9 @@ class Plan:
         # an echo whose words expand alike with or without a call's frame, `set -e` and the rest
         # of what the subshell would change (`$-`): its output is made without running it
         self.direct = name in _BUILTINS and all(is_name(n) and n not in _DIRECT_UNREAD for n in names)
+        # a direct echo or printf of literal words: what its output depends on (xpg_echo, the field
+        # bound), the output, made once, and its value unless it has a null byte (warned each time)
+        self.const: tuple[object, bytes, str | None] | None = None
 
 
 # per body that can run in place, its plan; keyed by the node's id (the node is held with it, so
@@ -316,6 +320,18 @@ def direct_substitution(sh: Shell, body: A.CommandList) -> tuple[str, int] | Non
     if plan is None or not _quiet(sh):
         return None
     st = sh.state
+    const = plan.const
+    if const is not None and const[2] is not None:  # (set only on a direct echo or printf)
+        limits = sh.rt.limits
+        size = len(const[1])
+        if (
+            const[0] == (st.shopts["xpg_echo"] if plan.name == "echo" else limits.max_string_length)
+            and size <= limits.max_output_size
+            and size <= limits.max_string_length
+            and len(plan.argv) <= limits.max_arguments  # type: ignore[arg-type]
+        ):
+            sh.rt.budget.command()
+            return const[2], 0
     if plan.direct:
         plans: tuple[Plan, ...] = (plan,)
         names = plan.names
@@ -341,19 +357,40 @@ def direct_substitution(sh: Shell, body: A.CommandList) -> tuple[str, int] | Non
     size = 0
     for p in plans:
         budget.command()
-        argv = p.argv if p.argv is not None else _twin(sh).ex.expand_argv(p.cmd.words)
-        data = echo_text(argv[1:], xpg)[0].encode("utf-8", "surrogateescape")
+        const = p.const
+        if const is not None and const[0] == xpg:
+            data = const[1]
+        elif p.argv is not None:
+            data = _echo_bytes(p.argv, xpg)
+            if len(data) < ARGV_HELD_MIN:
+                p.const = (xpg, data, _constant_text(data))
+        else:
+            data = _echo_bytes(_twin(sh).ex.expand_argv(p.cmd.words), xpg)
         size += len(data)
         if size > max_size:
             raise LimitExceeded(size_limit, max_size)
         out.append(data)
-    # (not charged to max_memory: small, and one at a time, as a command's argv below ARGV_HELD_MIN;
-    # a larger one is held while it becomes the value)
+    return _value(sh, out, size), 0
+
+
+def _echo_bytes(argv: list[str], xpg: bool) -> bytes:
+    return echo_text(argv[1:], xpg)[0].encode("utf-8", "surrogateescape")
+
+
+def _constant_text(data: bytes) -> str | None:
+    return None if b"\0" in data else data.rstrip(b"\n").decode("utf-8", "surrogateescape")
+
+
+def _value(sh: Shell, out: list[bytes], size: int) -> str:
+    """The value of a direct body's output pieces, `size` bytes in all (within the capture's bound).
+    Not charged to max_memory when small, as a command's argv below ARGV_HELD_MIN (one at a time);
+    a larger one is held while it becomes the value."""
     if size < ARGV_HELD_MIN:
-        return captured_text(sh, out[0] if len(out) == 1 else b"".join(out)), 0
+        return captured_text(sh, out[0] if len(out) == 1 else b"".join(out))
+    budget = sh.rt.budget
     budget.charge_memory(size)
     try:
-        return captured_text(sh, b"".join(out)), 0
+        return captured_text(sh, b"".join(out))
     finally:
         budget.release_memory(size)
 
@@ -379,10 +416,60 @@ def _capture_limit(sh: Shell) -> tuple[int, LimitKind]:
 
 
 def _printf(sh: Shell, plan: Plan) -> tuple[str, int]:
+    """A `direct` printf's value and status: its output made by the format's own code when it
+    reports nothing (no error, no warning), else the builtin run on a capture. The output of literal
+    words is made once (for this max_string_length, which bounds its fields)."""
+    limit = sh.rt.limits.max_string_length
+    const = plan.const
+    if const is not None and const[0] == limit:
+        data = const[1]
+    else:
+        argv = plan.argv if plan.argv is not None else _twin(sh).ex.expand_argv(plan.cmd.words)
+        text = _printf_text(sh, argv, limit)
+        if text is None:
+            return _printf_builtin(sh, plan, argv)
+        data = text.encode("utf-8", "surrogateescape")
+        if plan.argv is not None and len(data) < ARGV_HELD_MIN and not _quoted_args(argv):
+            plan.const = (limit, data, _constant_text(data))
+    max_size, size_limit = _capture_limit(sh)
+    if len(data) > max_size:
+        raise LimitExceeded(size_limit, max_size)
+    return _value(sh, [data], len(data)), 0
+
+
+def _quoted_args(argv: list[str]) -> bool:
+    """Whether an argument has a quote ('X and "X read a character's code: the locale decides)."""
+    return any("'" in a or '"' in a for a in argv)
+
+
+_format_printf: Callable[..., tuple[str, int]] | None = None
+
+
+def _printf_text(sh: Shell, argv: list[str], limit: int) -> str | None:
+    """printf's output for `argv` (a literal format without `-v` or `%n`), or None when the builtin
+    must run: it would report an error or a warning, a field is wider than `limit`, or the format
+    has a `(` (%(...)T reads the clock and the exported TZ)."""
+    global _format_printf
+    fmt = argv[1]
+    if "(" in fmt:
+        return None
+    if _format_printf is None:
+        from ..posix.printf import format_printf  # (loaded on first use, as the builtin does)
+
+        _format_printf = format_printf
+    errors: list[str] = []
+    byte_chars = sh.locale_bytes() if _quoted_args(argv) else True
+    try:
+        text, _ = _format_printf(fmt, argv[2:], errors.append, max_field=limit, byte_chars=byte_chars)
+    except ValueError:  # (FieldTooWide: the builtin reports max_string_length)
+        return None
+    return None if errors else text
+
+
+def _printf_builtin(sh: Shell, plan: Plan, argv: list[str]) -> tuple[str, int]:
     """Run a `direct` printf with its standard output on a capture (its errors name its line). The
     capture charges max_memory as it grows and gives it back here (what it charged is its size)."""
     st = sh.state
-    argv = plan.argv if plan.argv is not None else _twin(sh).ex.expand_argv(plan.cmd.words)
     printf = lookup("printf")
     assert printf is not None
     budget = sh.rt.budget

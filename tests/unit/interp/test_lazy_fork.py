@@ -11,7 +11,7 @@ import pytest
 from sandbash import Bash
 from sandbash.audit import Audit, ListSink
 from sandbash.errors import ExecutionLimitError
-from sandbash.interp import processes
+from sandbash.interp import cmdsub, processes
 from sandbash.interp.control import ExitShell
 from sandbash.interp.shell import Shell
 from sandbash.interp.state import _FORK_COPIES, ShellState
@@ -226,6 +226,19 @@ DIRECT = [
     'local() { echo fn; }; f() { local v=1; echo "$v"; }; r=$(f); echo "[$r]"',
     'shopt -s localvar_inherit; v=outer; f() { local v; echo "[$v]"; }; r=$(f); echo "$r [$v]"',
     'f() { local v=1; local v=2; echo $v; }; g() { local u=3; r=$(f); echo "[$r] $u"; }; g; echo "[$u]"',
+    # literal bodies used again: their output is made once (Plan.const), under what it depends on
+    "for i in 1 2 3; do r=$(printf '%s-%s\\n' a b c); s=$(echo -e 'a\\0b'); echo \"[$r] [$s]\"; done",
+    "get() { echo 'a\\tb'; }; for o in -s -u -s; do shopt $o xpg_echo; r=$(echo 'a\\tb'); s=$(get); echo \"[$r] [$s]\"; done",
+    "for i in 1 2; do r=$(printf '%05d|%-4s|%x|%%|%3s' 42 ab 255); echo \"[$r]\"; done",
+    "for i in 1 2; do r=$(printf '%s\\n\\n\\n'); s=$(printf 'x\\0y'); echo \"[$r] [$s]\"; done",
+    'i=7; for k in 1 2 3; do r=$(printf \'%05d\' "$i"); echo "[$r] $?"; i=08; done',
+    "for k in 1 2; do r=$(printf '%d' 99999999999999999999); echo \"[$r] $?\"; done",
+    "for k in 1 2; do r=$(printf 'a\\xg'); echo \"[$r] $?\"; done",
+    "for k in 1 2; do r=$(printf '%(%s)T|%s' 5 ok); echo \"[$r] $?\"; done",
+    'for k in 1 2; do r=$(printf \'%c%c|%d\' "\'A" é "\'é"); echo "[$r] $?"; done',
+    "x='a b'; for k in 1 2; do r=$(printf '[%s]' \"$x\" $x); echo \"$r\"; x=c; done",
+    "for k in 1 2; do r=$(printf '%s %b %q' 'a b' 'c\\td' 'e f'); echo \"[$r]\"; done",
+    "for k in 1 2; do r=$(printf '%.2s|%5.1f|%-5d|' abc 2.25 3); echo \"[$r]\"; done",
 ]
 
 
@@ -319,3 +332,30 @@ def test_a_direct_body_keeps_max_arguments(body: str) -> None:
     with pytest.raises(ExecutionLimitError) as e:
         Bash().exec(script, limits={"max_arguments": 5})
     assert e.value.limit == "max_arguments"
+
+
+def test_a_literal_body_s_output_is_made_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[str] = []
+    real = cmdsub._printf_text
+
+    def spy(sh: Shell, argv: list[str], limit: int) -> str | None:
+        made.append(argv[1])
+        return real(sh, argv, limit)
+
+    monkeypatch.setattr(cmdsub, "_printf_text", spy)
+    out, _, _, _ = _run(
+        "x=1; for i in 1 2 3; do r=$(printf '<%s>' ok) s=$(printf '%s' \"$x\"); done; echo $r$s"
+    )
+    assert out == b"<ok>1\n" and made == ["<%s>", "%s", "%s", "%s"]
+
+
+@pytest.mark.parametrize("body", ["echo " + "a" * 400, "printf '%s' " + "a" * 400])
+@pytest.mark.parametrize("limit", ["max_string_length", "max_output_size"])
+def test_a_literal_body_made_once_is_bounded_under_each_run_s_limits(body: str, limit: str) -> None:
+    session = Bash().session()
+    script = f"for i in 1 2; do x=$({body}); done; echo ${{#x}}"
+    assert session.exec(script).stdout == "400\n"
+    with pytest.raises(ExecutionLimitError) as e:
+        session.exec(script, limits={limit: 300})
+    assert e.value.limit == limit
+    assert session.exec(script).stdout == "400\n"
