@@ -74,6 +74,10 @@ class WordReader:
         self.heredoc_lines: dict[int, int] = {}
         # inside "${x%'pat'}" single quotes quote; inside "${x-'w'}" they are literal
         self.dq_quotes = False
+        # "${x:+"\p"}": in double quotes inside the word of a double-quoted ${x-w}/${x+w}/${x=w}/
+        # ${x?w}, a backslash quotes any character and goes, as outside quotes (bash gives `p`)
+        self.plain_escapes = False
+        self.word_role = ""  # the role of the ${...} word being read (_param_arg)
         # ${...} nested in ${...}: counted against the same bound as commands (max_ast_depth)
         self.word_depth = 0
         self.max_word_depth = 400
@@ -367,7 +371,12 @@ class WordReader:
                 flush()
                 self.pos += 1
                 start_line = self.line
-                inner = self.read_parts(DQ)
+                saved_escapes = self.plain_escapes
+                self.plain_escapes = dq_context and mode == PARAM and self.word_role == "test"
+                try:
+                    inner = self.read_parts(DQ)
+                finally:
+                    self.plain_escapes = saved_escapes
                 src = self.src  # (a "${...}" inside may have translated a $'...')
                 n = len(src)
                 if self.pos >= n:
@@ -422,7 +431,9 @@ class WordReader:
             lit.append("\\")
             self.pos += 1
             return
-        if mode in (DQ, HEREDOC, ARITH) or (dq_context and mode in (PARAM, PARAM_PAT, SLICE)):
+        if (mode in (DQ, HEREDOC, ARITH) or (dq_context and mode in (PARAM, PARAM_PAT, SLICE))) and not (
+            mode == DQ and self.plain_escapes
+        ):
             specials = '$`"\\' if mode != HEREDOC else "$`\\"
             if mode in (PARAM, PARAM_PAT):
                 specials += "}"
@@ -476,7 +487,11 @@ class WordReader:
         if c == '"' and not in_dq:
             self.pos = i + 1
             start_line = self.line
-            inner = self.read_parts(DQ)
+            saved_escapes, self.plain_escapes = self.plain_escapes, False
+            try:
+                inner = self.read_parts(DQ)
+            finally:
+                self.plain_escapes = saved_escapes
             if self.pos >= len(src):
                 raise self.error_eof('"', start_line)
             self.pos += 1
@@ -979,10 +994,10 @@ class WordReader:
         two = src[i : i + 2]
         if c == ":" and two[1:] in ("-", "=", "?", "+"):
             self.pos = i + 2
-            return A.ParamOp(*_OPS[two], self._param_arg(PARAM, in_dq, start_line, "test"))
+            return A.ParamOp(*_OPS[two], self._param_arg(PARAM, in_dq, start_line, _word_role(two)))
         if c in "-=?+":
             self.pos = i + 1
-            return A.ParamOp(*_OPS[c], self._param_arg(PARAM, in_dq, start_line, "test"))
+            return A.ParamOp(*_OPS[c], self._param_arg(PARAM, in_dq, start_line, _word_role(c)))
         if c in "#%":
             op = two if two in ("##", "%%") else c
             self.pos = i + len(op)
@@ -1054,20 +1069,24 @@ class WordReader:
             self.pos = text_end
             return A.Word(tuple(parts), line, text)
         saved = self.dq_quotes
+        saved_role = self.word_role
         self.dq_quotes = role in ("pat", "repl")
+        self.word_role = role
         pattern = self.heredoc_body and role == "pat"
         self.heredoc_patterns += pattern
         try:
-            # a replacement is read as if unquoted even in "${x/p/r}" (bash 4.3+ removes its quotes)
-            parts = self.read_parts(mode, in_dq and role != "repl")
+            # a replacement is read as if unquoted even in "${x/p/r}" (bash 4.3+ removes its quotes),
+            # and so is the message of "${x?w}"
+            parts = self.read_parts(mode, in_dq and role not in ("repl", "error"))
         finally:
             self.dq_quotes = saved
+            self.word_role = saved_role
             self.heredoc_patterns -= pattern
         if self.pos >= len(self.src):
             raise self.error_eof("}", start_line)
         if mode == PARAM:
             self.pos += 1  # the closing brace
-            if (not in_dq and role == "test") or role == "repl":
+            if (not in_dq and role in ("test", "error")) or role == "repl":
                 parts = tilde_prefix(parts)
         text = self.src[start : self.pos - (1 if mode == PARAM else 0)]
         return A.Word(tuple(parts), line, text)
@@ -1279,6 +1298,12 @@ class WordReader:
 
     def parse_warning(self, message: str) -> None:
         """Overridden by the parser to collect warnings (at the reading position's line)."""
+
+
+def _word_role(op: str) -> str:
+    """_param_arg's role for the word of ${x-w} ${x=w} ${x+w} ("test") and ${x?w} ("error": its
+    double quotes keep their backslashes)."""
+    return "error" if op[-1] == "?" else "test"
 
 
 def _join_continued(src: str, line: str, next_pos: int, strip_tabs: bool) -> tuple[str, int, bool]:
