@@ -12,6 +12,8 @@ builtin behaves exactly as through run_argv."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import repeat
+from operator import contains
 from typing import TYPE_CHECKING, Any
 
 from ..expand.env import ExpansionError
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
 # AssignArg/ArrayRefArg (str subclasses carrying parts) by the name; the call gets their text
 PARTED_WORDS = DECLARATION | ARRAYREF_BUILTINS
 _NO_SOURCE = ("", 0)
+_FUNCNEST = repeat("FUNCNEST")
 
 
 def call_function(
@@ -46,7 +49,9 @@ def call_function(
     st = ev.state
     frames = st.frames
     depth = len(frames)
-    if depth:  # (a call from the top level never nests)
+    vars_ = st.vars
+    # (a call from the top level never nests; a FUNCNEST in no scope is found at C speed)
+    if depth and any(map(contains, vars_.scopes, _FUNCNEST)):
         nest = ev.va.lookup("FUNCNEST")
         if nest is not None and type(nest.value) is str and funcnest(nest.value) <= depth:
             # bash's FUNCNEST (a number > 0): the call fails and the whole top-level command is dropped
@@ -58,7 +63,6 @@ def call_function(
     saved_positional = st.positional
     saved_line = st.line
     saved_ctx = st.ctx_line
-    vars_ = st.vars
     if temp is None:
         scope = Scope(False, True)  # (positional: keywords cost the type call a dict)
     else:
@@ -94,7 +98,10 @@ def call_function(
             if type(body) is A.Group:
                 # what execute() does for a group, without the two calls; compiled, a `return`
                 # ends the body with a status below zero (compiler.returned: -1 - status)
-                code = _body_code(ev, fdef, body, site)  # type: ignore[arg-type]
+                if site is not None and site[0] is fdef:
+                    code = site[1]
+                else:
+                    code = _body_code(ev, fdef, body, site)  # type: ignore[arg-type]
                 try:
                     if code is None:
                         status = ev.run_list(body.body)
@@ -134,11 +141,9 @@ def _body_code(
     ev: Evaluator, fdef: A.FuncDef, body: A.Group, site: list[Any] | None
 ) -> Callable[[], int] | None:
     """The compiled code of the function's `{ }` body (None: walk it, the first time or without
-    the compiler). A call site remembers the last function it ran and its code: a redefined
-    function is another FuncDef, and a body's code stays right for its syntax tree."""
-    if site is not None and site[0] is fdef:
-        code: Callable[[], int] = site[1]
-        return code
+    the compiler), remembered by the call site, if any, for its next call (call_function looks
+    there first): a redefined function is another FuncDef, and a body's code stays right for
+    its syntax tree."""
     comp = ev.comp
     found = comp.function_body(body.body) if comp is not None else None
     if found is not None and site is not None:

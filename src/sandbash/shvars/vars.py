@@ -353,7 +353,7 @@ class Scope(dict[str, Var]):
         if acct is not None:
             self.acct = None  # (given back once)
             if not acct.closed:
-                acct.add(-self.nbytes())
+                acct.add(-self.nbytes() if self else -self.extra)
 
     __del__ = release
 
