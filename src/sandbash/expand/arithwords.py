@@ -6,6 +6,8 @@ parsing the text again for every value. Each function taking `ex` is an Expander
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from ..syntax import ast as A
@@ -70,15 +72,37 @@ def _arith_lit(text: str, depth: int, out: list[str]) -> int:
 
 def arith(ex: Expander, word: A.Word) -> int:
     parts = word.parts
-    if ex._arith_slots is not None and (len(parts) > 1 or (parts and type(parts[0]) is not A.Lit)):
+    if len(parts) == 1 and type(parts[0]) is A.Lit:
+        return ex.env.arith_eval(parts[0].text)  # (nothing to expand: the text cache parses it once)
+    hit = ex._arith_fns.get(id(word))
+    if hit is None:
+        fns = ex._arith_fns
+        if len(fns) >= 4096:
+            fns.clear()
+        # (the entry holds the node, so its id stays its own)
+        hit = fns[id(word)] = (word, arith_fn(ex, word))
+    return hit[1]()
+
+
+def arith_fn(ex: Expander, word: A.Word) -> Callable[[], int]:
+    """How `word` is evaluated, chosen once per node: as its template (arith_template_eval), or
+    as the text it expands to (arith_text), made by the closure of its parts when it is a
+    here-document's text (Expander._join_fn)."""
+    parts = word.parts
+    if ex._arith_slots is not None and parts:
         tpl = _ARITH_TEMPLATES.get(word.text, _NO_TEMPLATE)
         if tpl is _NO_TEMPLATE:
             tpl = _arith_template(word)
             if len(_ARITH_TEMPLATES) < 4096:
                 _ARITH_TEMPLATES[word.text] = tpl
         if tpl is not None:
-            return ex._arith_template_eval(tpl)
-    return ex.env.arith_eval(ex.arith_text(word))
+            return partial(arith_template_eval, ex, tpl)
+    arith_eval = ex.env.arith_eval
+    if parts and ("[" not in word.text or ARITH_EXPANDS.search(word.text) is None):
+        text_fn = ex._join_fn(parts, True)
+        if text_fn is not None:
+            return lambda: arith_eval(text_fn())
+    return lambda: arith_eval(ex.arith_text(word))
 
 
 def arith_template_eval(ex: Expander, tpl: _Template) -> int:

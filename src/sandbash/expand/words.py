@@ -43,6 +43,7 @@ from .segments import (
     only_qnulls,
     plain_literal,
 )
+from .stringfn import join_fn, value_text
 
 __all__ = ["Expander", "as_text", "literal_text", "plain_literal", "subscript_error"]
 
@@ -58,6 +59,8 @@ class Expander:
         self._op_cache: dict[int, tuple[A.ParamOp, bool, int, Callable[[str], str] | None]] = {}
         # id(param) -> (param, its plan or None): the common shapes' short paths (fastparam.py)
         self._plans: dict[int, tuple[A.Param, Plan | int | None]] = {}
+        # id(word) -> (word, how it is evaluated): arithmetic words' closures (arithwords.arith_fn)
+        self._arith_fns: dict[int, tuple[A.Word, Callable[[], int]]] = {}
         # the run's limits and budget (read at each use: a Session swaps them between runs)
         self._rt = getattr(env, "rt", None)
         self._arg_bytes = 0  # text the words of the current command expanded to
@@ -96,6 +99,7 @@ class Expander:
 
     # (arithwords.py)
     arith = arithwords.arith
+    _join_fn = join_fn
     _arith_template_eval = arithwords.arith_template_eval
     arith_text = arithwords.arith_text
     arith_operand = arithwords.arith_operand
@@ -356,12 +360,9 @@ class Expander:
             if len(value) > CHARGE_FROM:
                 self._charge_text(len(value))
             return value
-        if value is None:
-            return ""
-        if isinstance(value, Segs):
-            return value.text()
-        assert isinstance(value, Multi)
-        return self._charged((self.env.ifs()[:1] if value.star else " ").join(value.values))
+        if isinstance(value, Multi):
+            return self._charged(value_text(self, value))
+        return value_text(self, value)
 
     def _charged(self, text: str) -> str:
         if len(text) > CHARGE_FROM:
@@ -384,12 +385,7 @@ class Expander:
                 out.append(p.text)  # type: ignore[union-attr]
             elif t is A.Param:
                 value = self.param(p, in_dq)  # type: ignore[arg-type]
-                if type(value) is str:
-                    out.append(value)
-                elif isinstance(value, Segs):
-                    out.append(value.text())
-                elif isinstance(value, Multi):
-                    out.append((self.env.ifs()[:1] if value.star else " ").join(value.values))
+                out.append(value if type(value) is str else value_text(self, value))
             elif t is A.DQ:
                 self._at_empty = False  # as _parts does
                 out.append(self._join_parts(p.parts, True))  # type: ignore[union-attr]

@@ -39,9 +39,9 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from ..expand.arith import ArithError
-from ..expand.arithops import number_text
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern
+from ..expand.stringfn import string_fn
 from ..expand.words import literal_text, plain_literal
 from ..shvars.vars import ArrayRefArg, AssignArg, is_array_ref_text
 from ..syntax import ast as A
@@ -604,19 +604,9 @@ class Compiler:
         return Plan(argv, name, value)
 
     def _string_fn(self, word: A.Word) -> Callable[[], str]:
-        """A word expanded as one string (an assignment's value)."""
-        expander = self.ev.expander
-        parts = word.parts
-        if len(parts) == 1:
-            p = parts[0]
-            if type(p) is A.Lit:
-                text = p.text
-                return lambda: text
-            if type(p) is A.ArithSub:
-                arith = expander.arith
-                inner = p.word
-                return lambda: number_text(arith(inner))  # (remembered: read back without parsing)
-        return partial(expander.string, word)
+        """A word expanded as one string (an assignment's value, a `case` subject): its shape
+        decided now (expand/stringfn.py)."""
+        return string_fn(self.ev.expander, word)
 
     def _argv_fn(self, words: tuple[A.Word, ...]) -> Callable[[], list[str]]:
         """The command's words expanded as the walker's expand_argv does, with what it decides

@@ -1,0 +1,179 @@
+"""Words expanded as one string (an assignment's value, a `case` subject), made into closures once.
+
+Expander.string decides at every use what a word is: one parameter, a double-quoted mix of
+text and parameters, an arithmetic expansion. `string_fn` decides it when the word is compiled,
+and binds each parameter's plan (fastparam.py) and its name's lookup into the closure, so a loop
+step runs the plan without the entry points between. What a closure gives is what
+Expander.string gives, step for step: the same single lookup per parameter (a lookup may warn or
+evaluate a reference's subscript), the general path with that lookup for anything else (unset,
+arrays, `set -u`, a plan's None), the same charging of long texts. A word of any other shape
+keeps Expander.string.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from ..shvars.vars import Var
+from ..syntax import ast as A
+from .arithops import number_text
+from .fastparam import Plan, _value, plan_for
+from .params import NOT_LOOKED, general
+from .segments import CHARGE_FROM, Multi, Segs, Value
+
+if TYPE_CHECKING:
+    from .words import Expander
+
+StrFn = Callable[[], str]
+
+
+def string_fn(ex: Expander, word: A.Word) -> StrFn:
+    """What `ex.string(word)` gives, as a closure (Expander.string itself for other shapes)."""
+    parts = word.parts
+    fn: StrFn | None = None
+    if len(parts) == 1:
+        p = parts[0]
+        tp = type(p)
+        if tp is A.Lit:
+            text = p.text  # type: ignore[union-attr]
+            return lambda: text
+        if tp is A.ArithSub:
+            value = partial(ex.arith, p.word)  # type: ignore[union-attr]
+            return lambda: number_text(value())  # (remembered: read back without parsing)
+        if tp is A.Param:
+            fn = _param_fn(ex, p, False)  # type: ignore[arg-type]
+        elif tp is A.DQ:
+            inner = p.parts  # type: ignore[union-attr]
+            if len(inner) == 1 and type(inner[0]) is A.Param:
+                fn = _param_fn(ex, inner[0], True)
+            elif inner:
+                fn = join_fn(ex, inner, True, True)
+    else:
+        fn = join_fn(ex, parts, False)
+    return fn if fn is not None else partial(ex.string, word)
+
+
+def value_text(ex: Expander, value: Value) -> str:
+    """A parameter's value as the text a string holds ("$@" joined by spaces, "$*" by IFS's
+    first character), uncharged."""
+    if type(value) is str:
+        return value
+    if value is None:
+        return ""
+    if isinstance(value, Segs):
+        return value.text()
+    assert isinstance(value, Multi)
+    return (ex.env.ifs()[:1] if value.star else " ").join(value.values)
+
+
+def _plan(ex: Expander, p: A.Param) -> Plan | int | None:
+    at_empty = ex._at_empty  # (choosing expands the static words, which must leave no trace)
+    plan = plan_for(ex, p)
+    ex._at_empty = at_empty
+    return plan
+
+
+def _param_fn(ex: Expander, p: A.Param, in_dq: bool) -> StrFn | None:
+    """Expander._param_string(p, in_dq) as a closure, or None when `p` has no plan."""
+    get = _getter(ex, p, in_dq)
+    if get is None:
+        return None
+    charge = ex._charge_text
+
+    def param_string() -> str:
+        value = get()
+        if type(value) is str:
+            if len(value) > CHARGE_FROM:
+                charge(len(value))
+            return value
+        if isinstance(value, Multi):
+            return ex._charged(value_text(ex, value))
+        return value_text(ex, value)
+
+    return param_string
+
+
+def _getter(ex: Expander, p: A.Param, in_dq: bool) -> Callable[[], Value] | None:
+    """What `ex.param(p, in_dq)` gives, with `p`'s plan bound, or None when it has none."""
+    plan = _plan(ex, p)
+    if plan is None:
+        return None
+    if isinstance(plan, int):
+        positional = ex.env.positional
+        index = plan
+
+        def positional_value() -> Value:
+            pos = positional()
+            if index <= len(pos):
+                return pos[index - 1]
+            return general(ex, p, in_dq, None, NOT_LOOKED)
+
+        return positional_value
+    lookup = ex.env.lookup
+    name = p.name
+    if plan is _value:  # `$x`: the value itself
+
+        def value() -> Value:
+            var = lookup(name)
+            if var is not None and type(var) is Var and type(v := var.value) is str:
+                return v
+            return general(ex, p, in_dq, None, var)
+
+        return value
+    planned = plan
+
+    def planned_value() -> Value:
+        var = lookup(name)
+        if var is not None and type(var) is Var:  # (an ElementsVar is "${A[@]}" unbraced)
+            v = var.value
+            if type(v) is str and (got := planned(ex, v)) is not None:
+                return got
+        return general(ex, p, in_dq, None, var)
+
+    return planned_value
+
+
+def join_fn(ex: Expander, parts: tuple[A.Part, ...], in_dq: bool, dq_word: bool = False) -> StrFn | None:
+    """Expander._join_parts(parts, in_dq), charged, as string() uses it (`dq_word`: the word is
+    one double-quoted part, which string() begins by leaving "$@"'s empty state), or None when a
+    part is neither text, a parameter with a plan nor an arithmetic expansion."""
+    items: list[str | Callable[[], str]] = []
+    for p in parts:
+        t = type(p)
+        if t is A.Lit or t is A.SQ or t is A.Esc:
+            items.append(p.text)  # type: ignore[union-attr]
+        elif t is A.Param:
+            get = _getter(ex, p, in_dq)  # type: ignore[arg-type]
+            if get is None:
+                return None
+            items.append(_as_text(ex, get))
+        elif t is A.ArithSub:
+            items.append(partial(_arith_str, ex.arith, p.word))  # type: ignore[union-attr]
+        else:
+            return None
+    pieces = tuple(items)
+    charge = ex._charge_text
+
+    def joined() -> str:
+        if dq_word:
+            ex._at_empty = False
+        text = "".join([x if type(x) is str else x() for x in pieces])  # type: ignore[operator]
+        if len(text) > CHARGE_FROM:
+            charge(len(text))
+        return text
+
+    return joined
+
+
+def _as_text(ex: Expander, get: Callable[[], Value]) -> Callable[[], str]:
+    def text() -> str:
+        value = get()
+        return value if type(value) is str else value_text(ex, value)
+
+    return text
+
+
+def _arith_str(arith: Callable[[A.Word], int], word: A.Word) -> str:
+    return str(arith(word))

@@ -1,0 +1,155 @@
+"""Words made into closures as one string (expand/stringfn.py): each closure gives what
+Expander.string gives, value by value, with the same lookups, the same charges and the same
+errors; shapes without a closure of their own keep Expander.string."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+
+from sandbash.expand.env import ExpansionError
+from sandbash.expand.stringfn import string_fn
+from sandbash.expand.words import Expander
+from sandbash.shvars.vars import Var
+from sandbash.syntax import ast as A
+
+from .fakeenv import FakeEnv, parse_words
+
+# words that get a closure of their own
+COMPILED = [
+    "$s",
+    "${s}",
+    '"$s"',
+    "${s//e/E}",
+    '"${s//e/E}"',
+    "${s%%.*}",
+    '"${s%%.*}"',
+    "${s#*.}",
+    "${s/%gz/xz}",
+    '"${s:4:6}"',
+    "${s:2}",
+    "${s^^}",
+    "${#s}",
+    '"${#s}"',
+    "$1",
+    '"${2}"',
+    "${10}",
+    '"$a$b"',
+    "$a$b",
+    "file$k.part.one",
+    '"file${k}.part.one"',
+    '"$1-$2"',
+    "x$((k+1))y",
+    '"x$((k + 1))$s"',
+    "'q'$s\\x",
+    "$((k % 3))",
+    "$(( k + ${#s} ))",
+    "$(( ${#s} ))",
+    "$((k+1))",
+    '"${s%.*}.${a,,}"',
+]
+# words that keep Expander.string
+GENERAL = [
+    "${s:-d}",
+    '"$@"',
+    '"$*"',
+    '"x$@y"',
+    "${a[0]}",
+    '"${s}$(echo hi)"',
+    '"$s"x',
+    "${!s}",
+    '""',
+    "~/x$s",
+]
+VALUES: list[str | list[str] | dict[str, str] | None] = [
+    None,
+    "",
+    "abc.tar.gz",
+    "e e*E?",
+    "héllo.wörld.gz",
+    "7",
+    ["arr.one", "two"],
+    {"0": "zero.0", "k": "v"},
+    "x" * 300,
+]
+
+
+def _word(src: str) -> A.Word:
+    return parse_words("x " + src)[1]
+
+
+class _Env(FakeEnv):
+    """Counts lookups (each must be made as often as Expander.string makes it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.looked = 0
+
+    def lookup(self, name: str) -> Var | None:
+        self.looked += 1
+        return super().lookup(name)
+
+
+def _env(
+    value: str | list[str] | dict[str, str] | None, nounset: bool, ifs: str | None, args: list[str]
+) -> _Env:
+    env = _Env()
+    env.opts["nounset"] = nounset
+    env.args = args
+    env.set("LC_ALL", "C.UTF-8")
+    env.set("k", "12")
+    if ifs is not None:
+        env.set("IFS", ifs)
+    for name in ("s", "a", "b"):
+        if value is not None:
+            env.set(name, value)
+    return env
+
+
+def _run(env: _Env, word: A.Word, compiled: bool) -> tuple[object, ...]:
+    ex = Expander(env)
+    charged: list[int] = []
+    ex._charge_text = charged.append  # type: ignore[method-assign]
+    ex._at_empty = True  # (left by an earlier "$@": which words reset it is compared too)
+    fn = string_fn(ex, word) if compiled else partial(ex.string, word)
+    got: list[object] = []
+    for _ in range(2):  # the second use runs what the first chose
+        try:
+            got.append(fn())
+        except ExpansionError as e:
+            got.append(("error", e.message, e.fatal))
+    return (*got, charged, env.looked, ex._at_empty)
+
+
+@pytest.mark.parametrize("src", COMPILED)
+def test_compiled_shapes_get_their_own_closure(src: str) -> None:
+    fn = string_fn(Expander(FakeEnv()), _word(src))
+    assert not (isinstance(fn, partial) and fn.func.__name__ == "string"), src
+
+
+@pytest.mark.parametrize("src", GENERAL)
+def test_other_shapes_keep_the_expander(src: str) -> None:
+    fn = string_fn(Expander(FakeEnv()), _word(src))
+    assert isinstance(fn, partial) and fn.func.__name__ == "string", src
+
+
+@pytest.mark.parametrize("ifs", [None, ":", ""])
+@pytest.mark.parametrize("nounset", [False, True])
+@pytest.mark.parametrize("src", COMPILED + GENERAL)
+def test_closures_give_what_the_expander_gives(src: str, nounset: bool, ifs: str | None) -> None:
+    word = _word(src)
+    for value in VALUES:
+        for args in ([], ["one", ""], [str(n) for n in range(12)]):
+            want = _run(_env(value, nounset, ifs, args), word, False)
+            got = _run(_env(value, nounset, ifs, args), word, True)
+            assert got == want, (src, value, args)
+
+
+def test_a_byte_locale_takes_the_general_path_for_text_beyond_ascii() -> None:
+    for src in ("${#s}", '"${s:1:3}"', "${s%%.*}"):
+        word = _word(src)
+        for value in ("héllo.wörld", "abc.d"):
+            env = FakeEnv(s=value, LC_ALL="C")
+            ex = Expander(env)
+            assert string_fn(ex, word)() == ex.string(word), (src, value)
