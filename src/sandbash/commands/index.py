@@ -32,6 +32,7 @@ INDEX: dict[str, tuple[str, str, str, tuple[str, ...], bool, bool, str]] = {
     'cut': ('cut', 'cmd_cut', 'cut', (), False, False, 'reads'),
     'date': ('date', 'cmd_date', 'date', (), False, False, 'date'),
     'dc': ('bc.dc', 'cmd_dc', 'dc', (), False, False, 'reads'),
+    'dd': ('fileops.dd', 'cmd_dd', 'dd', (), False, False, 'opaque'),
     'df': ('fileinfo.usage', 'cmd_df', 'df', (), False, False, 'stat'),
     'diff': ('diff.main', 'cmd_diff', 'diff', (), False, False, 'diff'),
     'diff3': ('diff.three', 'cmd_diff3', 'diff3', (), False, False, 'reads'),
