@@ -52,29 +52,18 @@ def call_function(
     vars_ = st.vars
     # (a call from the top level never nests; a FUNCNEST in no scope is found at C speed)
     if depth and any(map(contains, vars_.scopes, _FUNCNEST)):
-        nest = ev.va.lookup("FUNCNEST")
-        if nest is not None and type(nest.value) is str and funcnest(nest.value) <= depth:
-            # bash's FUNCNEST (a number > 0): the call fails and the whole top-level command is dropped
-            ev.sh.error(f"{name}: maximum function nesting level exceeded ({depth})")
-            raise AbortCommand(st.last_status or 1)  # (bash's DISCARD keeps a failed status)
+        _check_funcnest(ev, name, depth)
     limit = ev.sh.rt.limits.max_call_depth
     if depth >= limit:
         raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, limit)
     saved_positional = st.positional
     saved_line = st.line
     saved_ctx = st.ctx_line
-    if temp is None:
-        scope = Scope(False, True)  # (positional: keywords cost the type call a dict)
-    else:
-        # bash puts a call's temporary bindings (`v=x f`) in the function's own
-        # local context: `local v` keeps the value, an outer `unset v` removes it
-        temp.func = True
-        temp.temp = False
-        temp.tempvars = set(temp)
-        scope = temp
+    # (positional: keywords cost the type call a dict)
+    scope = Scope(False, True) if temp is None else _temp_scope(temp)
     if len(argv) > 1:
         # the call's positional parameters live as long as its scope: charged to it (max_memory),
-        # given back with it (Scope.nbytes)
+        # given back with it (Scope.release)
         n = sum(map(len, argv)) + 64 * len(argv) if len(argv) > 2 else len(argv[0]) + len(argv[1]) + 128
         acct = vars_.acct
         acct.add(n)
@@ -92,9 +81,7 @@ def call_function(
     try:
         try:
             if st.traps and "DEBUG" in st.traps:
-                # bash runs the DEBUG trap once as the function starts, on its body's line
-                st.line = getattr(body, "line", 0) or st.line
-                ev.ex.debug_trap(ev.sh.current_command or name)
+                _debug_trap(ev, name, body)
             if type(body) is A.Group:
                 # what execute() does for a group, without the two calls; compiled, a `return`
                 # ends the body with a status below zero (compiler.returned: -1 - status)
@@ -137,6 +124,24 @@ def call_function(
     return status
 
 
+def _check_funcnest(ev: Evaluator, name: str, depth: int) -> None:
+    """bash's FUNCNEST (a number > 0): a call past it fails and the whole top-level command is
+    dropped."""
+    nest = ev.va.lookup("FUNCNEST")
+    if nest is not None and type(nest.value) is str and funcnest(nest.value) <= depth:
+        ev.sh.error(f"{name}: maximum function nesting level exceeded ({depth})")
+        raise AbortCommand(ev.state.last_status or 1)  # (bash's DISCARD keeps a failed status)
+
+
+def _temp_scope(temp: Scope) -> Scope:
+    """bash puts a call's temporary bindings (`v=x f`) in the function's own local context:
+    `local v` keeps the value, an outer `unset v` removes it."""
+    temp.func = True
+    temp.temp = False
+    temp.tempvars = set(temp)
+    return temp
+
+
 def _body_code(
     ev: Evaluator, fdef: A.FuncDef, body: A.Group, site: list[Any] | None
 ) -> Callable[[], int] | None:
@@ -150,6 +155,13 @@ def _body_code(
         site[0] = fdef
         site[1] = found
     return found
+
+
+def _debug_trap(ev: Evaluator, name: str, body: A.Command) -> None:
+    """bash runs the DEBUG trap once as a function starts, on its body's line."""
+    st = ev.state
+    st.line = getattr(body, "line", 0) or st.line
+    ev.ex.debug_trap(ev.sh.current_command or name)
 
 
 def _return_trap(ev: Evaluator) -> None:
