@@ -288,7 +288,9 @@ class Parser:
         if s[self.i] == "\\":
             # `a\` then the text on the next line, or `a\  text` (spaces kept)
             self.i += 1
-            if self.i < self.n and s[self.i] == "\n":
+            if self.i >= self.n:
+                return b""  # `a\` ending the script: GNU adds nothing, not even a newline
+            if s[self.i] == "\n":
                 self.i += 1
         out: list[str] = []
         while self.i < self.n:
@@ -303,6 +305,7 @@ class Parser:
             if c == "\n":
                 break
             out.append(c)
+        out.append("\n")  # (the text is kept with its newline)
         return "".join(out).encode("utf-8", "surrogateescape")
 
     def parse_command(self) -> None:

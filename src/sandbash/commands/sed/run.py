@@ -595,12 +595,12 @@ class Runner:
                     ps, self.hold = self.hold, ps
                     nl, self.hold_nl = self.hold_nl, nl
                 elif name == "a":
-                    self.append_q.append(("text", c.text + b"\n"))
+                    self.append_q.append(("text", c.text))
                 elif name == "i":
-                    self.emit(c.text + b"\n")
+                    self.emit(c.text)
                 elif name == "c":
                     if c.a2 is None or c.negate or not c.active:
-                        self.emit(c.text + b"\n")
+                        self.emit(c.text)
                     return self.end_cycle(inp, None, nl)
                 elif name == "=":
                     self.emit(str(inp.lineno).encode() + b"\n")
