@@ -86,6 +86,8 @@ def fast_builtin(
     texts = [literal(w) for w in words[1:]]
     if name == "let" and texts and None not in texts and texts[0] not in ("--", "--help"):
         return _let_code(comp, cmd, [t for t in texts if t is not None], plan, begin, changed)
+    if name != "let" and (one := _operand_code(comp, cmd, name, texts, plan, begin, changed)) is not None:
+        return one
     shape = _binary_shape(name, texts) if name != "let" else None
     return _builtin_code(comp, cmd, name, argv_fn, shape, plan, begin, changed)
 
@@ -144,9 +146,7 @@ def _builtin_code(
     ev = comp.ev
     ex = ev.ex
     st = ex.state
-    sh = ex.sh
     procs = ex.pr.procsubs
-    expander = ex.expander
     slow = partial(ex.exec_simple, cmd, plan)
     line = cmd.line
 
@@ -158,19 +158,14 @@ def _builtin_code(
             argv = argv_fn()
         except (ExpansionError, ArithError, AssignError) as e:
             return ex.words_failed(e, mark)
-        if expander.argv_held():  # (a large argv: run_argv charges it while the builtin runs)
-            return ex.run_argv(cmd, argv, None, None, mark)
-        try:
-            status = shape(argv) if shape is not None else None
-            if status is None:
-                builtin = lookup(name)
-                assert builtin is not None
-                status = _run_builtin(sh, builtin, name, argv)
-            last = argv[-1]
-            st.last_arg = last if type(last) is str else word_text(last)
-        finally:
-            if len(procs) > mark:
-                ex.pr.finish_procsubs(mark)
+        status = shape(argv) if shape is not None else None
+        if status is None:
+            return _general(ex, cmd, name, argv, mark)
+        # (a comparison holds nothing while it runs: a large argv is charged only for the builtin)
+        last = argv[-1]
+        st.last_arg = last if type(last) is str else word_text(last)
+        if len(procs) > mark:
+            ex.pr.finish_procsubs(mark)
         st.last_status = status
         st.pipestatus = [status]
         if status:
@@ -178,6 +173,124 @@ def _builtin_code(
         return status
 
     return builtin_cmd
+
+
+def _general(ex: Executor, cmd: A.SimpleCommand, name: str, argv: list[str], mark: int) -> int:
+    """The builtin `name` run with `argv` as run_argv runs it (without the dispatch: the caller
+    checked there is no function of the name and the builtin is enabled)."""
+    if ex.expander.argv_held():  # (run_argv charges a large argv while the builtin runs)
+        return ex.run_argv(cmd, argv, None, None, mark)
+    st = ex.state
+    procs = ex.pr.procsubs
+    try:
+        builtin = lookup(name)
+        assert builtin is not None
+        status = _run_builtin(ex.sh, builtin, name, argv)
+        last = argv[-1]
+        st.last_arg = last if type(last) is str else word_text(last)
+    finally:
+        if len(procs) > mark:
+            ex.pr.finish_procsubs(mark)
+    st.last_status = status
+    st.pipestatus = [status]
+    if status:
+        ex.ev.errexit_check(status)
+    return status
+
+
+def _operand_code(
+    comp: Compiler,
+    cmd: A.SimpleCommand,
+    name: str,
+    texts: list[str | None],
+    plan: Plan,
+    begin: Begin,
+    changed: Changed,
+) -> Code | None:
+    """`[ $x OP lit ]`, `test lit OP "$y"`: a binary test whose words are literal but one operand.
+    That word is expanded alone; one field is compared with the literal operand (read once) with no
+    argv built; any other number of fields makes the argv for the builtin. None: not this shape."""
+    if _binary_shape(name, texts) is None:
+        return None
+    loose = [i for i, t in enumerate(texts) if t is None]
+    if len(loose) != 1 or loose[0] not in (0, 2):
+        return None
+    j = loose[0]
+    op, other = texts[1], texts[2 - j]
+    assert op is not None and other is not None
+    decide = _decider(op, other, j == 0)
+    if decide is None:
+        return None
+    ev = comp.ev
+    ex = ev.ex
+    st = ex.state
+    sh = ex.sh
+    procs = ex.pr.procsubs
+    expander = ex.expander
+    begin_argv = expander.begin_argv
+    word = partial(expander.word, cmd.words[j + 1])
+    head: list[str] = [name, *(t for t in texts[:j] if t is not None)]
+    tail: list[str] = [t for t in texts[j + 1 :] if t is not None]
+    last = tail[-1] if tail else None
+    size = len(head) + 1 + len(tail)
+    slow = partial(ex.exec_simple, cmd, plan)
+    line = cmd.line
+
+    def operand_cmd() -> int:
+        if changed(ex) or st.functions.get(name) is not None or name in st.disabled_builtins:
+            return slow()
+        mark = begin(ex, cmd, line)
+        try:
+            begin_argv()
+            fields = word()
+        except (ExpansionError, ArithError, AssignError) as e:
+            return ex.words_failed(e, mark)
+        status = decide(fields[0]) if len(fields) == 1 and size <= sh.rt.limits.max_arguments else None
+        if status is None:
+            argv = head + fields + tail
+            if len(argv) > sh.rt.limits.max_arguments:
+                expander.end_argv(argv)
+            return _general(ex, cmd, name, argv, mark)
+        st.last_arg = last if last is not None else fields[0]
+        if len(procs) > mark:
+            ex.pr.finish_procsubs(mark)
+        st.last_status = status
+        st.pipestatus = [status]
+        if status:
+            ev.errexit_check(status)
+        return status
+
+    return operand_cmd
+
+
+def _decider(op: str, other: str, other_right: bool) -> Callable[[str], int | None] | None:
+    """The status of `x OP other` (`other OP x` when not other_right) for one expanded operand x;
+    None from it: an error the builtin reports. None: `other` is no integer for OP."""
+    if op == "=" or op == "==":
+        return lambda x: 0 if x == other else 1
+    if op == "!=":
+        return lambda x: 1 if x == other else 0
+    if op not in INT_OPS:
+        if other_right:
+            return lambda x: 0 if string_int_test(x, op, other) else 1
+        return lambda x: 0 if string_int_test(other, op, x) else 1
+    try:
+        fixed = integer(other)
+    except TestError:
+        return None
+    compare = INT_OPS[op]
+    ints = INTS.get
+
+    def number(x: str) -> int | None:
+        v = ints(x)  # (a number arithmetic stored, read back without parsing)
+        if v is None:
+            try:
+                v = integer(x)
+            except TestError:
+                return None
+        return 0 if (compare(v, fixed) if other_right else compare(fixed, v)) else 1
+
+    return number
 
 
 def _binary_shape(name: str, texts: list[str | None]) -> _Shape | None:

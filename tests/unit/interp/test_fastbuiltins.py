@@ -65,6 +65,12 @@ SCRIPTS: dict[str, str] = {
         "x=; for v in '1 -lt 2' '' 'a b' -n 'x = x' '1 -eq' '!' '('; do [ $v -lt 3 ]; echo -n $?;"
         " [ $x = $v ]; echo -n $?; test $v = $v; echo $?; done 2>&1"
     ),
+    "test-one-operand": (
+        "cd /tmp && mkdir -p one && cd one && : > a1 && : > a2; for v in 3 '' 'a b' 'a*' '!' '(' -n 5x 007 ' 4 '"
+        " -3 '='; do [ $v = 3 ]; echo -n $?; [ $v != 'a*' ]; echo -n $?; test 4 -gt $v; echo -n $?;"
+        ' [ "$v" -le 4 ]; echo -n $?; test x \\< "$v"; echo -n $?; [ a == $v ]; echo -n $?; test "$v" -ne 007;'
+        ' echo " $_"; done 2>&1; for k in 1 2; do [ $(echo $k) = 1 ]; echo $?; [ <(:) != x ]; echo $?; done'
+    ),
     "test-ifs": "IFS=:; for v in 1:2 3; do [ $v -lt 3 ]; echo $?; done 2>&1",
     "test-arg-counts": (
         'chk() { "$@"; echo "$# $?"; }; for r in 1 2; do chk test; chk [ ]; chk test \'\'; chk test -n;'
