@@ -10,7 +10,9 @@ with its standard output going to the capture, through a twin shell over the sam
 its own: the shell's may be in the middle of expanding the command that holds the substitution),
 and with `set -e` as the subshell would have it. When, besides, its words read no dynamic, special
 or positional parameter and a function's commands are all echo, the output is made without running
-the commands at all (direct_substitution): no capture, no call.
+the commands at all (direct_substitution): no capture, no call; and when its words are literal
+text, the output is made once and used again (Plan.const). A body of one command of
+_PURE_COMMANDS (`$(basename "$p")`), which reaches nothing of the shell's, runs in place too.
 
 Anything a subshell could tell apart falls back to the real one: a word that runs code or assigns
 (`$( )`, `$(( ))`, `${x=...}`, `${x?}`, `${x:1}`, `${x@P}`, indirection, subscripts), a variable
@@ -510,6 +512,8 @@ def run_in_place(sh: Shell, body: A.CommandList, out: Stream) -> int | None:
     name, names = plan.name, plan.names
     if name not in _BUILTINS:
         fdef = st.functions.get(name)
+        if fdef is None and name in _PURE_COMMANDS:
+            return _run_command(sh, plan, out) if not names or _no_nameref(sh, names) else None
         fplan = None if fdef is None else _function_plan(fdef)
         if fplan is None:
             return None
@@ -534,6 +538,85 @@ def run_in_place(sh: Shell, body: A.CommandList, out: Stream) -> int | None:
             del st.fds[1]
         else:
             st.fds[1] = stdout
+
+
+# commands whose run reaches nothing of the shell's but their arguments, the environment, the
+# standard streams and the file system (which a subshell shares too): no sub-command (Ctx.run), no
+# random numbers (a subshell's generator is seeded anew), no host state
+_PURE_COMMANDS = frozenset(
+    {
+        "basename",
+        "dirname",
+        "date",
+        "cat",
+        "head",
+        "tail",
+        "wc",
+        "tr",
+        "cut",
+        "seq",
+        "rev",
+        "tac",
+        "uname",
+        "whoami",
+        "id",
+        "hostname",
+        "nproc",
+        "realpath",
+        "readlink",
+        "md5sum",
+        "sha1sum",
+        "sha256sum",
+        "base64",
+        "uniq",
+        "nl",
+        "fold",
+        "expr",
+    }
+)
+
+
+def _run_command(sh: Shell, plan: Plan, out: Stream) -> int | None:
+    """`$(basename "$p")`: one command of _PURE_COMMANDS (found as the built-in command, not a
+    function, builtin or script), run by this shell on the capture as its subshell would run it. Not
+    with jobs or a coprocess (a command's end reports them), host or box mode. Nothing is hashed, as
+    the subshell's hash table would be dropped with it."""
+    rt = sh.rt
+    if rt.jobs or rt.host is not None or rt.spawner is not None or sh.pr.coproc is not None:
+        return None
+    if sh.pending_args is not None or lookup(plan.name) is not None:
+        return None
+    st = sh.state
+    twin = _twin(sh)
+    cached = st.hashed.get(plan.name)
+    if cached is not None:
+        kind, _, where = cached.partition(":")  # (no hit counted: the subshell's table would count it)
+    else:
+        kind, where = twin.ex.find_command(plan.name)
+    if kind != "command":
+        return None  # not found, a script of that name: the subshell says so or runs it
+    rt.budget.command()
+    ex = twin.ex
+    argv = list(plan.argv) if plan.argv is not None else ex.expand_argv(plan.cmd.words)
+    held = twin.expander.argv_held()
+    if held:
+        rt.budget.charge_memory(held)
+    saved = st.line, st.fds.get(1)
+    st.line = plan.cmd.line
+    st.fds[1] = out
+    try:
+        env = twin.va.exported_env()
+        if ex.sets_underscore:
+            env["_"] = where  # (as run_external: the program's path)
+        return ex.run_registry(where.rsplit("/", 1)[-1], argv, env)
+    finally:
+        st.line, stdout = saved
+        if stdout is None:
+            del st.fds[1]
+        else:
+            st.fds[1] = stdout
+        if held:
+            rt.budget.release_memory(held)
 
 
 def _twin(sh: Shell) -> Shell:

@@ -239,6 +239,22 @@ DIRECT = [
     "x='a b'; for k in 1 2; do r=$(printf '[%s]' \"$x\" $x); echo \"$r\"; x=c; done",
     "for k in 1 2; do r=$(printf '%s %b %q' 'a b' 'c\\td' 'e f'); echo \"[$r]\"; done",
     "for k in 1 2; do r=$(printf '%.2s|%5.1f|%-5d|' abc 2.25 3); echo \"[$r]\"; done",
+    # one command of cmdsub._PURE_COMMANDS, run by the shell itself
+    'p=/a/b/c.txt; r=$(basename "$p" .txt) s=$(dirname $p); echo "[$r] [$s] $? $_"; hash',
+    'echo data >f; r=$(cat f); s=$(cat nofile); echo "[$r] [$s] $?"; t=$(head -n x f); echo "$?"',
+    'r=$(basename); echo "$? [$r]"; r=$(date -u -d @86400 \'+%F %T\'); echo "$? [$r]"',
+    'export TZ=UTC-3; r=$(date -d @0 +%H); f() { local TZ=UTC-5; export TZ; date -d @0 +%H; }; s=$(f); echo "$r $s"',
+    'basename() { echo fn; }; r=$(basename /a/b); unset -f basename; s=$(basename /a/b); echo "$r $s"',
+    'mkdir bin; printf "#!/bin/bash\\necho script\\n" >bin/basename; chmod +x bin/basename; PATH=$PWD/bin:$PATH; r=$(basename /x); echo "[$r]"',
+    'set -e; r=$(cat nofile); echo "not reached"',
+    'set -e; shopt -s inherit_errexit; r=$(cat nofile) || echo "failed $?"; echo after',
+    '{ r=$(cat); s=$(cat); echo "[$r] [$s]"; } <<< "in put"',
+    'x=$(seq 3); y=$(seq 2 | tac); hash -p /usr/bin/wc wc; z=$(wc -c <<< abc); w=$(wc -w /dev/null); echo $x $y $z "$w"',
+    'declare -n ref=p; p=/a/b; r=$(basename $ref); echo "[$r]"',
+    "r=$(date -d @0 +%s) s=$(expr 1 + 2) t=$(tr a-z A-Z <<< ab) u=$(realpath -m /a/../b); echo $r $s $t $u",
+    'r=$(cat /dev/stdin <<< x); echo "[$r]"; enable -n echo; r=$(cat <<< "$(builtin echo in)"); builtin echo "[$r]"',
+    'BASH_XTRACEFD=3; set -x; r=$(basename /a/b) 2>&1; set +x; echo "[$r]"',
+    "trap 'echo debug' DEBUG; r=$(basename /a/b); trap - DEBUG; echo \"[$r]\"",
 ]
 
 
@@ -359,3 +375,29 @@ def test_a_literal_body_made_once_is_bounded_under_each_run_s_limits(body: str, 
         session.exec(script, limits={limit: 300})
     assert e.value.limit == limit
     assert session.exec(script).stdout == "400\n"
+
+
+def test_a_pure_command_runs_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    ran: list[bool] = []
+    real = cmdsub._run_command
+
+    def spy(sh: Shell, plan: object, out: object) -> int | None:
+        status = real(sh, plan, out)  # type: ignore[arg-type]
+        ran.append(status is not None)
+        return status
+
+    monkeypatch.setattr(cmdsub, "_run_command", spy)
+    script = (
+        "a=$(basename /x/y) b=$(date +%s); sleep 0 & c=$(basename /x/y); wait; d=$(cat <<< x);"
+        " mkdir bin; printf '#!/bin/bash\\necho s\\n' >bin/dirname; chmod +x bin/dirname; PATH=$PWD/bin:$PATH;"
+        " e=$(dirname /a/b) f=$(basename /a/b); echo $a $c $d $e $f"
+    )
+    out, _, _, _ = _run(script)
+    assert out == b"y y x s b\n" and ran == [True, True, False, False, True]
+
+
+def test_a_policy_decides_a_pure_command_s_run() -> None:
+    # with command gates the command runs in its subshell, through the gate
+    policy = Policy(["cat", "echo"], deny=["basename"], mode="remediation")
+    denied = Bash(policy=policy).exec('for i in 1 2; do x=$(basename /a/b); echo "[$x]"; done')
+    assert denied.stdout == "[]\n[]\n" and "policy denied this command" in denied.stderr
