@@ -254,7 +254,8 @@ class Shell:
             if name not in scope:
                 scope[name] = Var(value, 0)
         if "PATH" not in scope:
-            scope["PATH"] = Var("/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", 0)
+            # bash's compiled-in default when its environment has no PATH (`env -i bash`), not exported
+            scope["PATH"] = Var("/usr/local/bin:/usr/local/sbin:/usr/bin:/usr/sbin:/bin:/sbin:.", 0)
         scope["BASH_VERSINFO"] = Var(
             IndexedArray(["5", "2", "15", "1", "release", "x86_64-pc-linux-gnu"]), READONLY | 64
         )
