@@ -177,7 +177,7 @@ def direct_call(
     ev: Evaluator, name: str, fdef: A.FuncDef, argv: list[str], mark: int, site: list[Any]
 ) -> int:
     """A compiled simple command's call of the function its literal name found (words only, no
-    gates, not POSIX mode; not a name in PARTED_WORDS): what run_argv does around
+    gates, not POSIX mode; not a builtin's name): what run_argv does around
     call_function, without its dispatch. `mark` as in run_argv."""
     ex = ev.ex
     st = ev.state

@@ -45,7 +45,8 @@ from ..expand.stringfn import string_fn
 from ..expand.words import literal_text, plain_literal
 from ..shvars.vars import ArrayRefArg, AssignArg, is_array_ref_text
 from ..syntax import ast as A
-from .calls import PARTED_WORDS, direct_call
+from .builtin_table import is_builtin
+from .calls import direct_call
 from .control import ReturnFromFunction
 from .executor import arrayref_args
 from .fastbuiltins import fast_builtin
@@ -470,8 +471,10 @@ class Compiler:
         procs = ex.pr.procsubs
         run_argv = ex.run_argv
         line = cmd.line
-        # a literal name may find a function as it runs (looked up at every call): calls.direct_call
-        name = plan.name if plan.name is not None and plan.name not in PARTED_WORDS else None
+        # a literal name may find a function as it runs (looked up at every call): calls.direct_call.
+        # A builtin's name (the declaration builtins' among them) is left to run_argv, which finds a
+        # function shadowing it as well: the lookup would only slow the builtin down
+        name = plan.name if plan.name is not None and not is_builtin(plan.name) else None
         ev = self.ev
         site: list[object] = [None, None]  # (the function it last called and its body's code)
 

@@ -135,13 +135,14 @@ def test_direct_path_taken_for_plain_calls(direct: list[str]) -> None:
         "f() { :; }; for i in 1 2 3; do command f 2>/dev/null || :; done",
         "set -o posix; f() { :; }; for i in 1 2 3; do f; done",
         "declare() { :; }; for i in 1 2 3; do declare x=1; done",
+        "echo() { :; }; for i in 1 2 3; do echo x; done",
         "f() { :; }; trap 'x=1' USR1; for i in 1 2 3; do f; done",
         "f() { :; }; for i in 1 2 3; do set -x; f; set +x; done 2>/dev/null",
     ],
 )
 def test_general_path_for_what_it_decides(direct: list[str], script: str) -> None:
-    """Temporary bindings, redirections, `command`, POSIX mode, a parted-word name, traps and
-    tracing leave the call to run_argv/exec_simple."""
+    """Temporary bindings, redirections, `command`, POSIX mode, a builtin's name (a function
+    shadowing it is found by run_argv), traps and tracing leave the call to run_argv/exec_simple."""
     with _walking(False):
         r = Bash().exec(script)
     assert r.exit_code == 0
