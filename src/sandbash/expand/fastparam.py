@@ -12,6 +12,7 @@ case stays there and nothing is looked up twice (a lookup may warn, or evaluate 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from ..syntax import ast as A
@@ -79,7 +80,18 @@ def _length_plan(name: str) -> Plan:
 
 
 def _apply_plan(fn: Callable[[str], str]) -> Plan:
-    return lambda ex, v: fn(v)
+    return partial(_apply, fn)
+
+
+def _apply(fn: Callable[[str], str], ex: Expander, v: str) -> str | None:
+    return fn(v)
+
+
+def applied(plan: Plan) -> Callable[[str], str] | None:
+    """The function of the value a trim's or case change's plan applies (it never declines)."""
+    if type(plan) is partial and plan.func is _apply:
+        return plan.args[0]  # type: ignore[no-any-return]
+    return None
 
 
 def _replace_plan(op: A.ParamOp) -> Plan:

@@ -12,6 +12,7 @@ keeps Expander.string.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING
 from ..shvars.vars import Var
 from ..syntax import ast as A
 from .arithops import number_text
-from .fastparam import Plan, _value, plan_for
+from .fastparam import Plan, _value, applied, plan_for
 from .params import NOT_LOOKED, general
 from .segments import CHARGE_FROM, Multi, Segs, Value
 
@@ -40,14 +41,18 @@ def string_fn(ex: Expander, word: A.Word) -> StrFn:
             text = p.text  # type: ignore[union-attr]
             return lambda: text
         if tp is A.ArithSub:
-            value = partial(ex.arith, p.word)  # type: ignore[union-attr]
+            inner = p.word.parts  # type: ignore[union-attr]
+            if len(inner) == 1 and type(inner[0]) is A.Lit:  # (Expander.arith: nothing to expand)
+                value = partial(ex.env.arith_eval, inner[0].text)
+            else:
+                value = partial(ex.arith, p.word)  # type: ignore[union-attr]
             return lambda: number_text(value())  # (remembered: read back without parsing)
         if tp is A.Param:
-            fn = _param_fn(ex, p, False)  # type: ignore[arg-type]
+            fn = param_text_fn(ex, p, False, True)  # type: ignore[arg-type]
         elif tp is A.DQ:
             inner = p.parts  # type: ignore[union-attr]
             if len(inner) == 1 and type(inner[0]) is A.Param:
-                fn = _param_fn(ex, inner[0], True)
+                fn = param_text_fn(ex, inner[0], True, True)
             elif inner:
                 fn = join_fn(ex, inner, True, True)
     else:
@@ -68,6 +73,72 @@ def value_text(ex: Expander, value: Value) -> str:
     return (ex.env.ifs()[:1] if value.star else " ").join(value.values)
 
 
+def value_string(ex: Expander, value: Value) -> str:
+    """A parameter's value as a word's whole string (Expander._param_string): a long value, or
+    "$@" joined, charged."""
+    if type(value) is str:
+        if len(value) > CHARGE_FROM:
+            ex._charge_text(len(value))
+        return value
+    if isinstance(value, Multi):
+        return ex._charged(value_text(ex, value))
+    return value_text(ex, value)
+
+
+def param_text_fn(ex: Expander, p: A.Param, in_dq: bool, whole: bool) -> StrFn:
+    """What `ex.param(p, in_dq)` gives, as text: the word's `whole` string (value_string), or a
+    piece of one (value_text), with `p`'s plan (fastparam.py) and its name's lookup bound."""
+    finish = partial(value_string if whole else value_text, ex)
+    limit = CHARGE_FROM if whole else sys.maxsize  # (a text up to this long is its own string)
+    plan = _plan(ex, p)
+    if plan is None:
+        return lambda: finish(general(ex, p, in_dq, None, NOT_LOOKED))
+    if isinstance(plan, int):
+        positional = ex.env.positional
+        index = plan
+
+        def positional_text() -> str:
+            pos = positional()
+            if index <= len(pos):
+                return finish(pos[index - 1])
+            return finish(general(ex, p, in_dq, None, NOT_LOOKED))
+
+        return positional_text
+    lookup = ex.env.lookup
+    name = p.name
+    if plan is _value:  # `$x`: the value itself
+
+        def value() -> str:
+            var = lookup(name)
+            if var is not None and type(var) is Var and type(v := var.value) is str:
+                return v if len(v) <= limit else finish(v)
+            return finish(general(ex, p, in_dq, None, var))
+
+        return value
+    op = applied(plan)
+    if op is not None:  # its function of the value (it never declines)
+
+        def operated() -> str:
+            var = lookup(name)
+            if var is not None and type(var) is Var and type(v := var.value) is str:
+                got = op(v)
+                return got if len(got) <= limit else finish(got)
+            return finish(general(ex, p, in_dq, None, var))
+
+        return operated
+    planned = plan
+
+    def planned_text() -> str:
+        var = lookup(name)
+        if var is not None and type(var) is Var:  # (an ElementsVar is "${A[@]}" unbraced)
+            v = var.value
+            if type(v) is str and (got := planned(ex, v)) is not None:
+                return got if len(got) <= limit else finish(got)
+        return finish(general(ex, p, in_dq, None, var))
+
+    return planned_text
+
+
 def _plan(ex: Expander, p: A.Param) -> Plan | int | None:
     at_empty = ex._at_empty  # (choosing expands the static words, which must leave no trace)
     plan = plan_for(ex, p)
@@ -75,80 +146,17 @@ def _plan(ex: Expander, p: A.Param) -> Plan | int | None:
     return plan
 
 
-def _param_fn(ex: Expander, p: A.Param, in_dq: bool) -> StrFn | None:
-    """Expander._param_string(p, in_dq) as a closure, or None when `p` has no plan."""
-    get = _getter(ex, p, in_dq)
-    if get is None:
-        return None
-    charge = ex._charge_text
-
-    def param_string() -> str:
-        value = get()
-        if type(value) is str:
-            if len(value) > CHARGE_FROM:
-                charge(len(value))
-            return value
-        if isinstance(value, Multi):
-            return ex._charged(value_text(ex, value))
-        return value_text(ex, value)
-
-    return param_string
-
-
-def _getter(ex: Expander, p: A.Param, in_dq: bool) -> Callable[[], Value] | None:
-    """What `ex.param(p, in_dq)` gives, with `p`'s plan bound, or None when it has none."""
-    plan = _plan(ex, p)
-    if plan is None:
-        return None
-    if isinstance(plan, int):
-        positional = ex.env.positional
-        index = plan
-
-        def positional_value() -> Value:
-            pos = positional()
-            if index <= len(pos):
-                return pos[index - 1]
-            return general(ex, p, in_dq, None, NOT_LOOKED)
-
-        return positional_value
-    lookup = ex.env.lookup
-    name = p.name
-    if plan is _value:  # `$x`: the value itself
-
-        def value() -> Value:
-            var = lookup(name)
-            if var is not None and type(var) is Var and type(v := var.value) is str:
-                return v
-            return general(ex, p, in_dq, None, var)
-
-        return value
-    planned = plan
-
-    def planned_value() -> Value:
-        var = lookup(name)
-        if var is not None and type(var) is Var:  # (an ElementsVar is "${A[@]}" unbraced)
-            v = var.value
-            if type(v) is str and (got := planned(ex, v)) is not None:
-                return got
-        return general(ex, p, in_dq, None, var)
-
-    return planned_value
-
-
 def join_fn(ex: Expander, parts: tuple[A.Part, ...], in_dq: bool, dq_word: bool = False) -> StrFn | None:
     """Expander._join_parts(parts, in_dq), charged, as string() uses it (`dq_word`: the word is
     one double-quoted part, which string() begins by leaving "$@"'s empty state), or None when a
-    part is neither text, a parameter with a plan nor an arithmetic expansion."""
+    part is neither text, a parameter nor an arithmetic expansion."""
     items: list[str | Callable[[], str]] = []
     for p in parts:
         t = type(p)
         if t is A.Lit or t is A.SQ or t is A.Esc:
             items.append(p.text)  # type: ignore[union-attr]
         elif t is A.Param:
-            get = _getter(ex, p, in_dq)  # type: ignore[arg-type]
-            if get is None:
-                return None
-            items.append(_as_text(ex, get))
+            items.append(param_text_fn(ex, p, in_dq, False))  # type: ignore[arg-type]
         elif t is A.ArithSub:
             items.append(partial(_arith_str, ex.arith, p.word))  # type: ignore[union-attr]
         else:
@@ -165,14 +173,6 @@ def join_fn(ex: Expander, parts: tuple[A.Part, ...], in_dq: bool, dq_word: bool 
         return text
 
     return joined
-
-
-def _as_text(ex: Expander, get: Callable[[], Value]) -> Callable[[], str]:
-    def text() -> str:
-        value = get()
-        return value if type(value) is str else value_text(ex, value)
-
-    return text
 
 
 def _arith_str(arith: Callable[[A.Word], int], word: A.Word) -> str:

@@ -43,7 +43,7 @@ from .segments import (
     only_qnulls,
     plain_literal,
 )
-from .stringfn import join_fn, value_text
+from .stringfn import join_fn, value_string, value_text
 
 __all__ = ["Expander", "as_text", "literal_text", "plain_literal", "subscript_error"]
 
@@ -360,9 +360,7 @@ class Expander:
             if len(value) > CHARGE_FROM:
                 self._charge_text(len(value))
             return value
-        if isinstance(value, Multi):
-            return self._charged(value_text(self, value))
-        return value_text(self, value)
+        return value_string(self, value)
 
     def _charged(self, text: str) -> str:
         if len(text) > CHARGE_FROM:

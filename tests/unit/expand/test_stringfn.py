@@ -48,17 +48,26 @@ COMPILED = [
     "$(( ${#s} ))",
     "$((k+1))",
     '"${s%.*}.${a,,}"',
-]
-# words that keep Expander.string
-GENERAL = [
+    # parameters without a plan: the general path, bound
     "${s:-d}",
     '"$@"',
     '"$*"',
     '"x$@y"',
+    "x$*y",
     "${a[0]}",
+    '"${a[1]}-${a[-1]}"',
+    "${#a[@]}",
+    "${!s}",
+    "${u:-\"q $s\"}",
+    "${s:?gone}",
+    '"$#|$0"',
+    "${s: -2}",
+]
+# words that keep Expander.string
+GENERAL = [
     '"${s}$(echo hi)"',
     '"$s"x',
-    "${!s}",
+    "\"${u:-'a'}\"$b",
     '""',
     "~/x$s",
 ]
