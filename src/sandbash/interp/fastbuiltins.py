@@ -9,8 +9,11 @@ between runs the builtin's work directly:
   parsed expression by its text) with no argv to build; other words are expanded as simple() does
   and go to the builtin itself;
 - `test`/`[` with a literal binary operator (`[ $n -lt 10 ]`, `[ "$a" = x ]`) compares the two
-  expanded operands directly when the words gave the fields the shape needs (a literal decimal
-  right operand is read once); any other argv, and any error, goes to the builtin itself.
+  expanded operands directly when the words gave the fields the shape needs; when the operator and
+  one operand are literal (`[ $r = 0 ]`), the other word is expanded alone and one field compared
+  with the literal (an integer read once) without building an argv; any other argv, and any
+  error, goes to the builtin itself (which reports it). Other test/[ commands call the builtin
+  with their expanded words, without the dispatch.
 
 Whatever changes how a command runs (set -n/-k/-x, traps, gates, a signal, exec(args=...)), a
 function of the name, the builtin disabled (`enable -n`), assoc_expand_once for `let`, or an argv
