@@ -263,7 +263,9 @@ class Interp(Runtime):
         )
 
     def runtime_warning(self, message: str) -> None:
-        self.warn(f"{self.location_prefix(_awk_loc(sys._getframe(1)))}warning: {message}")
+        prefix = self.location_prefix(_awk_loc(sys._getframe(1)))  # (it names the program itself)
+        self.io.stdout.flush()
+        self.io.stderr.write(f"{prefix}warning: {message}\n")
 
     def split_fn(
         self, s: str, arr: dict[str, Value], sep: Regex | str | None, seps: dict[str, Value] | None
