@@ -184,7 +184,8 @@ def _unary_code(sh: Shell, op: str, word: A.Word) -> CondCode:
     if op == "-v":
         # the subscript is expanded here, quoted, and only dequoted by the test (as eval_cond)
         operand = partial(sh.expander.arith_operand, word)
-        return lambda: ShellTestEnv(sh).var_set(operand())
+        var_set = ShellTestEnv(sh).var_set  # (it reads the shell as it runs: one made here serves)
+        return lambda: var_set(operand())
     return lambda: unary_test(ShellTestEnv(sh), op, string(word))
 
 
