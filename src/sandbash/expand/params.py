@@ -55,12 +55,25 @@ def param(ex: Expander, p: A.Param, in_dq: bool = False, shown: str | None = Non
     return general(ex, p, in_dq, shown, NOT_LOOKED)
 
 
+def _bad_transform_expands(ex: Expander, p: A.Param, in_dq: bool, shown: str | None, var: Var | None) -> bool:
+    """Whether ${x@Z} has a value to transform (then it is an error): bash checks for an unset
+    name (set -u's error first) or an empty array before it looks at the operator."""
+    value = general(ex, A.Param(p.name, p.sub, "", None, True), in_dq, shown, var)
+    if isinstance(value, Multi):
+        return bool(value.values)
+    return value is not None
+
+
 def general(ex: Expander, p: A.Param, in_dq: bool, shown: str | None, var: Var | None) -> Value:
     """param() the general way; `var`: what looking the name up gave, or NOT_LOOKED."""
     prefix = p.prefix
     if prefix == "bad":
         assert p.op is not None
-        raise ExpansionError(f"{p.op.text}: bad substitution")
+        if p.names_suffix == "@" and not _bad_transform_expands(ex, p, in_dq, shown, var):
+            star = p.sub == "*" or (p.sub is None and p.name == "*")
+            return Multi([], star) if p.sub in ("@", "*") or p.name in ("@", "*") else ""
+        # (bash reports a bad `@` operator of a set value as ${x:?} does: the shell ends)
+        raise ExpansionError(f"{p.op.text}: bad substitution", 127 if p.names_suffix == "@" else 1)
     if prefix == "error":  # a command substitution in it that does not parse (bash: when expanded)
         assert p.op is not None and p.op.arg is not None
         raise ExpansionError(f"command substitution: line {p.op.arg.line}: {p.op.text}", located=False)

@@ -865,7 +865,9 @@ class WordReader:
             if broken is not None:
                 return broken
         if op.kind is _BAD:
-            return A.Param(name, sub, "bad", _bad_op(src[dollar : self.pos]), True)
+            # a bad `@` transformation is marked (names_suffix "@"): bash looks at the value first
+            mark = "@" if op.text[:1] == "@" and not prefix else ""
+            return A.Param(name, sub, "bad", _bad_op(src[dollar : self.pos]), True, mark)
         return A.Param(name, sub, prefix, op, True, names_suffix, self.read_subscript(sub, self.line))
 
     def _op_with_open_dquote(self, dollar: int, i: int) -> A.ParamOp | None:
@@ -1371,7 +1373,7 @@ def _name_bad_in(parts: list[A.Part], text: str) -> None:
     inside of "...", the word of ${u:-...}): the text of the parts just read."""
     for k, p in enumerate(parts):
         if type(p) is A.Param and p.prefix == "bad":
-            parts[k] = A.Param(p.name, p.sub, "bad", _bad_op(text), True)
+            parts[k] = A.Param(p.name, p.sub, "bad", _bad_op(text), True, p.names_suffix)
 
 
 def _default_word_tildes(p: A.Param) -> A.Param:
