@@ -397,6 +397,44 @@ def _value(sh: Shell, out: list[bytes], size: int) -> str:
         budget.release_memory(size)
 
 
+# the plans of pipelines' first stages, as _PLANS (a stage that has none is remembered too: its
+# node is small, a simple command)
+_STAGES: dict[int, tuple[A.Command, Plan | None]] = {}
+
+
+def direct_stage(sh: Shell, cmd: A.Command) -> bytes | None:
+    """The output of a pipeline's first stage (`echo "$a" | tr a-z A-Z`) when it is one `direct`
+    echo, or a printf that reports nothing, of output below ARGV_HELD_MIN (its status is 0): made
+    as direct_substitution makes it, without a thread or a subshell, for the next stage to read.
+    None when the stage needs running."""
+    hit = _STAGES.get(id(cmd))
+    if hit is not None and hit[0] is cmd:
+        plan = hit[1]
+    else:
+        plan = _command(cmd)
+        if len(_STAGES) >= _CACHE_MAX:
+            _STAGES.clear()
+        _STAGES[id(cmd)] = (cmd, plan)
+    if plan is None or not plan.direct or sh.pending_args is not None or not _quiet(sh):
+        return None
+    if plan.names and not _no_nameref(sh, plan.names):
+        return None
+    if plan.argv is not None and len(plan.argv) > sh.rt.limits.max_arguments:
+        return None
+    argv = plan.argv if plan.argv is not None else _twin(sh).ex.expand_argv(plan.cmd.words)
+    if plan.name == "echo":
+        data = _echo_bytes(argv, sh.state.shopts["xpg_echo"])
+    else:
+        text = _printf_text(sh, argv, sh.rt.limits.max_string_length)
+        if text is None:
+            return None
+        data = text.encode("utf-8", "surrogateescape")
+    if len(data) >= ARGV_HELD_MIN:
+        return None  # (held by the pipe a little at a time, as it is read)
+    sh.rt.budget.command()
+    return data
+
+
 def _direct_callee(sh: Shell, plan: Plan) -> FuncPlan | None:
     """The plan of the function a body calls, when the call can be left out: no arguments, a body
     of `direct` echo commands only, and no limit or FUNCNEST the call would reach."""

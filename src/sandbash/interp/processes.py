@@ -15,12 +15,12 @@ from ..limits import Cancelled, JobBudget, JobSignal, LimitExceeded, LimitKind, 
 from ..shvars.arrays import IndexedArray
 from ..shvars.vars import EXPORT, INTEGER, READONLY, Var
 from ..stdio.pipe import Pipe
-from ..stdio.streams import BufferWriter, NullStream, SigPipe, Stream, capture_bound
+from ..stdio.streams import BufferWriter, BytesReader, NullStream, SigPipe, Stream, capture_bound
 from ..syntax import ast as A
 from ..syntax.lexer import is_name
 from ..vfs.errors import FsError
 from .bashcmd import run_bash, startup_warnings
-from .cmdsub import captured_text, direct_substitution, run_in_place
+from .cmdsub import captured_text, direct_stage, direct_substitution, run_in_place
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .executor import unparse_command
 from .jobs import HOLDS, child_exited, fresh_table, next_job_number, own_pid, release_ended
@@ -429,6 +429,11 @@ class Processes:
         last_child: Shell | None = None
         for i, cmd in enumerate(cmds):
             last = i == n - 1
+            if i == 0 and not last:
+                made = direct_stage(self.sh, cmd)  # (`echo "$a" | ...`: no thread, no subshell)
+                if made is not None:
+                    prev_reader = BytesReader(made)
+                    continue
             if last and lastpipe:
                 child = self.sh
                 saved0 = st.fds.get(0)

@@ -401,3 +401,46 @@ def test_a_policy_decides_a_pure_command_s_run() -> None:
     policy = Policy(["cat", "echo"], deny=["basename"], mode="remediation")
     denied = Bash(policy=policy).exec('for i in 1 2; do x=$(basename /a/b); echo "[$x]"; done')
     assert denied.stdout == "[]\n[]\n" and "policy denied this command" in denied.stderr
+
+
+# a pipeline's first stage made without a thread or a subshell (cmdsub.direct_stage): each script
+# must give what it gives with the stage run
+STAGES = [
+    'a=hello; r=$(echo "$a" | tr a-z A-Z); echo "[$r] ${PIPESTATUS[*]}"',
+    'a="x  y"; echo $a "$a" | cat -A; echo "${PIPESTATUS[*]}"; printf "%s|" $a | wc -c',
+    'for i in 1 2 3; do printf \'%05d\\n\' "$i" | cut -c3-; done; echo ok | head -c0; echo "${PIPESTATUS[*]}"',
+    'set -o pipefail; echo a | false; echo $?; printf "%d" x | cat; echo " $? ${PIPESTATUS[*]}"',
+    'set -e; echo a | grep -q b || echo no; ! echo a | grep -q a; echo "$? after"',
+    'echo -e "b\\na" | sort | head -1; echo "\\0x" | od -c | head -1',
+    'shopt -s lastpipe; echo x | read v; echo "[$v]"; echo y | { read w; echo "[$w]"; }',
+    "set -x; echo a | cat; set +x; trap 'echo dbg' DEBUG; echo b | cat; trap - DEBUG",
+    'echo() { builtin echo fn "$@"; }; echo a | cat; unset -f echo; enable -n echo; echo b | cat 2>&1',
+    'x=1; echo $((x++)) | cat; echo $x; echo ${y:=2} | cat; echo "[$y]"; echo $BASHPID | wc -l',
+    'echo a |& cat; printf "%s\\n" "$(echo in)" | cat; printf "%s %" a | cat 2>&1',
+    'declare -n ref=v; v=val; echo "$ref" | cat; set -u; echo "$undefined" | cat; echo "$?"',
+]
+
+
+@pytest.mark.parametrize("script", STAGES)
+def test_a_first_stage_made_directly_gives_what_its_run_gives(
+    script: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = _run(script)
+    monkeypatch.setattr(processes, "direct_stage", lambda sh, cmd: None)
+    assert made == _run(script)
+
+
+def test_the_first_stage_is_made_directly(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[bool] = []
+    real = processes.direct_stage
+
+    def spy(sh: Shell, cmd: object) -> bytes | None:
+        data = real(sh, cmd)  # type: ignore[arg-type]
+        made.append(data is not None)
+        return data
+
+    monkeypatch.setattr(processes, "direct_stage", spy)
+    out, _, _, _ = _run(
+        "a=b; echo $a | cat; printf %s $a | cat; printf %d x | cat; get() { echo; }; get | cat"
+    )
+    assert out == b"b\nb0\n" and made == [True, True, False, False]
