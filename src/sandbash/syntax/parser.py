@@ -1359,7 +1359,11 @@ class Parser(WordReader):
                 self._cond_word()
             if op_text == "=~":
                 self._cond_skip()
-                right = self.read_word(REGEX)
+                end = self.src[self.pos + 2 : self.pos + 3]
+                if self.src.startswith("]]", self.pos) and end in ("", " ", "\t", "\n", ";", "&", "|", ")"):
+                    right = None  # (bash reads `]]' as the missing operand's token, not a regex)
+                else:
+                    right = self.read_word(REGEX)
                 if right is not None:
                     right = A.Word(tuple(tilde_prefix(list(right.parts))), right.line, right.text)
                 if right is None:
