@@ -61,15 +61,20 @@ def let_status(sh: Shell, exprs: list[str]) -> int:
     try:
         for expr in exprs:
             value = sh.arith_eval(expr)
-    except ArithError as e:
+    except (ArithError, ExpansionError) as e:
+        return let_failed(sh, e)
+    return 0 if value != 0 else 1
+
+
+def let_failed(sh: Shell, e: ArithError | ExpansionError) -> int:
+    """An expression of `let` failed: reported as bash reports it, status 1."""
+    if isinstance(e, ArithError):
         sh.builtin_error("let", e.render())
         return 1
-    except ExpansionError as e:
-        if e.fatal == 127:  # (an unbound variable under set -u ends the shell, as in `(( ))`)
-            return sh.expansion_failed(e)
-        sh.error(e.message)
-        return 1
-    return 0 if value != 0 else 1
+    if e.fatal == 127:  # (an unbound variable under set -u ends the shell, as in `(( ))`)
+        return sh.expansion_failed(e)
+    sh.error(e.message)
+    return 1
 
 
 def fast_builtin(
@@ -107,6 +112,8 @@ def _let_code(
     slow = partial(ex.exec_simple, cmd, plan)
     last = exprs[-1]
     argc = len(exprs) + 1
+    one = argc == 2
+    arith_eval = sh.arith_eval
     line = cmd.line
 
     def let_cmd() -> int:
@@ -120,7 +127,13 @@ def _let_code(
             return slow()
         mark = begin(ex, cmd, line)
         try:
-            status = let_status(sh, exprs)
+            if one:  # (the common case: one expression, evaluated here)
+                try:
+                    status = 0 if arith_eval(last) != 0 else 1
+                except (ArithError, ExpansionError) as e:
+                    status = let_failed(sh, e)
+            else:
+                status = let_status(sh, exprs)
             st.last_arg = last
         finally:
             if len(procs) > mark:
