@@ -1223,7 +1223,10 @@ class Parser(WordReader):
                 if tok == "":
                     raise ParseError("unexpected EOF while looking for `]]'", self.line, incomplete=True)
                 if tok == "word":
-                    raise ParseError("syntax error in conditional expression", self.line)
+                    # a newline ended the expression: bash reports the line it ended on
+                    before = self.src[: self.pos]
+                    line = self.line - before[len(before.rstrip(" \t\n")) :].count("\n")
+                    raise ParseError("syntax error in conditional expression", line)
                 raise ParseError(
                     f"syntax error in conditional expression: unexpected token `{tok}'", self.line
                 )
