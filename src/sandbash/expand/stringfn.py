@@ -146,10 +146,13 @@ def _plan(ex: Expander, p: A.Param) -> Plan | int | None:
     return plan
 
 
-def join_fn(ex: Expander, parts: tuple[A.Part, ...], in_dq: bool, dq_word: bool = False) -> StrFn | None:
-    """Expander._join_parts(parts, in_dq), charged, as string() uses it (`dq_word`: the word is
-    one double-quoted part, which string() begins by leaving "$@"'s empty state), or None when a
-    part is neither text, a parameter nor an arithmetic expansion."""
+def join_fn(
+    ex: Expander, parts: tuple[A.Part, ...], in_dq: bool, dq_word: bool = False, charged: bool = True
+) -> StrFn | None:
+    """Expander._join_parts(parts, in_dq), `charged` as string() charges its text (`dq_word`:
+    the parts of a double-quoted part, which _join_parts and string() begin by leaving "$@"'s
+    empty state), or None when a part is neither text, a parameter, an arithmetic expansion nor
+    a double-quoted part of those."""
     items: list[str | Callable[[], str]] = []
     for p in parts:
         t = type(p)
@@ -159,16 +162,19 @@ def join_fn(ex: Expander, parts: tuple[A.Part, ...], in_dq: bool, dq_word: bool 
             items.append(param_text_fn(ex, p, in_dq, False))  # type: ignore[arg-type]
         elif t is A.ArithSub:
             items.append(partial(_arith_str, ex.arith, p.word))  # type: ignore[union-attr]
+        elif t is A.DQ and (inner := join_fn(ex, p.parts, True, True, False)) is not None:  # type: ignore[union-attr]
+            items.append(inner)
         else:
             return None
     pieces = tuple(items)
     charge = ex._charge_text
+    limit = CHARGE_FROM if charged else sys.maxsize
 
     def joined() -> str:
         if dq_word:
             ex._at_empty = False
         text = "".join([x if type(x) is str else x() for x in pieces])  # type: ignore[operator]
-        if len(text) > CHARGE_FROM:
+        if len(text) > limit:
             charge(len(text))
         return text
 

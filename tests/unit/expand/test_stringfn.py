@@ -58,16 +58,24 @@ COMPILED = [
     '"${a[1]}-${a[-1]}"',
     "${#a[@]}",
     "${!s}",
-    "${u:-\"q $s\"}",
+    '${u:-"q $s"}',
     "${s:?gone}",
     '"$#|$0"',
     "${s: -2}",
+    # double-quoted parts among others
+    '"$s"x',
+    "\"${u:-'a'}\"$b",
+    '"$a"/"$b".txt',
+    'x""y"${s:1}"',
+    '"$@"/"$*"',
+    '$s"${a[@]}"',
+    '"${@:+x}"/"$s"',
+    '${@:+x}"$s"${@:+y}',
 ]
 # words that keep Expander.string
 GENERAL = [
     '"${s}$(echo hi)"',
-    '"$s"x',
-    "\"${u:-'a'}\"$b",
+    '"$s"$(echo hi)',
     '""',
     "~/x$s",
 ]
