@@ -1,13 +1,15 @@
 """Words expanded as one string (an assignment's value, a `case` subject), made into closures once.
 
-Expander.string decides at every use what a word is: one parameter, a double-quoted mix of
-text and parameters, an arithmetic expansion. `string_fn` decides it when the word is compiled,
-and binds each parameter's plan (fastparam.py) and its name's lookup into the closure, so a loop
-step runs the plan without the entry points between. What a closure gives is what
-Expander.string gives, step for step: the same single lookup per parameter (a lookup may warn or
-evaluate a reference's subscript), the general path with that lookup for anything else (unset,
-arrays, `set -u`, a plan's None), the same charging of long texts. A word of any other shape
-keeps Expander.string.
+Expander.string decides at every use what a word is: one parameter, a mix of text, parameters,
+$(( )) and double-quoted parts of those, an arithmetic expansion. `string_fn` decides it when the
+word is compiled, and binds each parameter's plan (fastparam.py) and its name's lookup into the
+closure (a parameter without a plan: the general path, without the entry points between). What
+a closure gives is what Expander.string gives, step for step: the same single lookup per
+parameter (a lookup may warn or evaluate a reference's subscript), the general path with that
+lookup for anything else (unset, arrays, `set -u`, a plan's None), the same charging of long
+texts, the same reset of "$@"'s empty state. A word with any other part (a command
+substitution, a tilde...) keeps Expander.string. Arithmetic words use join_fn too
+(arithwords.arith_fn).
 """
 
 from __future__ import annotations
