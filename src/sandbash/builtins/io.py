@@ -15,7 +15,7 @@ from ..limits import DeadlineExpired, LimitExceeded, LimitKind, MemoryHold, SubB
 from ..posix.echo import echo_text
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ASSOC, EXPORT, ArrayRefArg, split_array_ref
-from ..stdio.streams import Stream
+from ..stdio.streams import NullStream, Stream
 from ..vfs.errors import strerror
 from . import builtin
 from .bopts import invalid_number_message, legal_number, parse_builtin_status, usage
@@ -522,7 +522,10 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
         targets.append(target)
     stream = sh.io.get(fd)
     if stream is None or not stream.readable:
-        sh.builtin_error("read", f"{fd}: invalid file descriptor: Bad file descriptor")
+        if "u" in given:  # (bash checks a descriptor -u names before it reads)
+            sh.builtin_error("read", f"{fd}: invalid file descriptor: Bad file descriptor")
+        elif timeout != 0:  # (-t 0 only asks whether input is there: no)
+            sh.builtin_error("read", f"read error: {fd}: Bad file descriptor")
         return 1
     if timeout is not None and timeout == 0:
         return 0
@@ -592,9 +595,11 @@ def bi_mapfile(sh: Shell, argv: list[str]) -> int:
     if not _indexed_array_target(sh, name, target):
         return 1
     stream = sh.io.get(fd)
-    if stream is None or not stream.readable:
+    if (stream is None or not stream.readable) and opts.has("u"):
         sh.builtin_error(name, f"{fd}: invalid file descriptor: Bad file descriptor")
         return 1
+    if stream is None or not stream.readable:
+        stream = NullStream()  # (a closed standard input reads as empty: bash's read fails at once)
     sep = delim.encode("utf-8", "surrogateescape") if delim else b"\0"
     # the lines are held before they become the array: max_array_elements and max_memory
     # bound them as they come (`yes | mapfile a` must not grow until the deadline)
