@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..shvars.vars import Var
 from ..syntax import ast as A
@@ -90,8 +90,45 @@ def value_string(ex: Expander, value: Value) -> str:
 def param_text_fn(ex: Expander, p: A.Param, in_dq: bool, whole: bool) -> StrFn:
     """What `ex.param(p, in_dq)` gives, as text: the word's `whole` string (value_string), or a
     piece of one (value_text), with `p`'s plan (fastparam.py) and its name's lookup bound."""
-    finish = partial(value_string if whole else value_text, ex)
-    limit = CHARGE_FROM if whole else sys.maxsize  # (a text up to this long is its own string)
+    return _param_fn(
+        ex,
+        p,
+        in_dq,
+        partial(value_string if whole else value_text, ex),
+        CHARGE_FROM if whole else sys.maxsize,
+    )
+
+
+def dq_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]:
+    """The fields of the argument "$p" (Expander.word's first shape) added to a command's words,
+    with `p`'s plan and lookup bound: a plain string is one field (charged when long); anything
+    else as Expander.dq_value_fields makes it."""
+    get = _param_fn(ex, p, True, _same, sys.maxsize)
+    charge = ex._charge_word
+    fields = ex.dq_value_fields
+
+    def dq_param(out: list[str]) -> None:
+        ex._at_empty = False
+        value = get()
+        if type(value) is str:
+            if len(value) > CHARGE_FROM:
+                charge(len(value))
+            out.append(value)
+        else:
+            out.extend(fields(value, []))
+
+    return dq_param
+
+
+def _same(value: Value) -> Value:
+    return value
+
+
+def _param_fn(
+    ex: Expander, p: A.Param, in_dq: bool, finish: Callable[[Value], Any], limit: int
+) -> Callable[[], Any]:
+    """ex.param(p, in_dq) with `p`'s plan bound: a plain string value up to `limit` characters
+    as it is, anything else given to `finish`."""
     plan = _plan(ex, p)
     if plan is None:
         return lambda: finish(general(ex, p, in_dq, None, NOT_LOOKED))
@@ -99,7 +136,7 @@ def param_text_fn(ex: Expander, p: A.Param, in_dq: bool, whole: bool) -> StrFn:
         positional = ex.env.positional
         index = plan
 
-        def positional_text() -> str:
+        def positional_text() -> Any:
             pos = positional()
             if index <= len(pos):
                 return finish(pos[index - 1])
@@ -110,7 +147,7 @@ def param_text_fn(ex: Expander, p: A.Param, in_dq: bool, whole: bool) -> StrFn:
     name = p.name
     if plan is _value:  # `$x`: the value itself
 
-        def value() -> str:
+        def value() -> Any:
             var = lookup(name)
             if var is not None and type(var) is Var and type(v := var.value) is str:
                 return v if len(v) <= limit else finish(v)
@@ -120,7 +157,7 @@ def param_text_fn(ex: Expander, p: A.Param, in_dq: bool, whole: bool) -> StrFn:
     op = applied(plan)
     if op is not None:  # its function of the value (it never declines)
 
-        def operated() -> str:
+        def operated() -> Any:
             var = lookup(name)
             if var is not None and type(var) is Var and type(v := var.value) is str:
                 got = op(v)
@@ -130,7 +167,7 @@ def param_text_fn(ex: Expander, p: A.Param, in_dq: bool, whole: bool) -> StrFn:
         return operated
     planned = plan
 
-    def planned_text() -> str:
+    def planned_text() -> Any:
         var = lookup(name)
         if var is not None and type(var) is Var:  # (an ElementsVar is "${A[@]}" unbraced)
             v = var.value

@@ -187,15 +187,7 @@ class Expander:
                         self._charge_word(len(value))
                     out.append(value)
                     return out
-                vsegs: list[Seg] = []
-                if value is not None:
-                    self._value_segs(value, vsegs, True, False)
-                    self._charge_word(sum(len(t) for t, _ in vsegs))
-                if not vsegs and not self._at_empty:
-                    vsegs.append(("", QUO))
-                for vfield in self._split(vsegs):
-                    self._glob_field(vfield, out)
-                return out
+                return self.dq_value_fields(value, out)
             if t0 is A.ArithSub:
                 # $((...)): a number, which no default IFS character splits
                 text = str(self.arith(p0.word))  # type: ignore[union-attr]
@@ -245,6 +237,19 @@ class Expander:
             self._at_empty = False
             self._parts(parts, segs, False)
             self._fields(segs, out)
+        return out
+
+    def dq_value_fields(self, value: Value, out: list[str]) -> list[str]:
+        """The fields of a word that is one double-quoted parameter whose value is not a plain
+        string ("$@", "${a[@]}", unset): none, one or several, added to `out`."""
+        vsegs: list[Seg] = []
+        if value is not None:
+            self._value_segs(value, vsegs, True, False)
+            self._charge_word(sum(len(t) for t, _ in vsegs))
+        if not vsegs and not self._at_empty:
+            vsegs.append(("", QUO))
+        for vfield in self._split(vsegs):
+            self._glob_field(vfield, out)
         return out
 
     def _fields(self, segs: list[Seg], out: list[str]) -> list[str]:

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern
-from ..expand.stringfn import string_fn
+from ..expand.stringfn import dq_param_step, string_fn
 from ..expand.words import literal_text, plain_literal
 from ..shvars.vars import ArrayRefArg, AssignArg, is_array_ref_text
 from ..syntax import ast as A
@@ -626,6 +626,13 @@ class Compiler:
                 steps.append(text)
             elif len(w.parts) == 1 and type(w.parts[0]) is A.AssignWord:
                 steps.append(_assign_step(ex, w.parts[0].assign))
+            elif (
+                len(w.parts) == 1
+                and type(p0 := w.parts[0]) is A.DQ
+                and len(p0.parts) == 1
+                and type(p0.parts[0]) is A.Param
+            ):
+                steps.append(dq_param_step(expander, p0.parts[0]))  # "$x", "${s:4:6}"
             else:
                 steps.append(partial(expander.word, w))
         sh = ex.sh

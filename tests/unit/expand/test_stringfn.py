@@ -9,7 +9,7 @@ from functools import partial
 import pytest
 
 from sandbash.expand.env import ExpansionError
-from sandbash.expand.stringfn import string_fn
+from sandbash.expand.stringfn import dq_param_step, string_fn
 from sandbash.expand.words import Expander
 from sandbash.shvars.vars import Var
 from sandbash.syntax import ast as A
@@ -170,3 +170,54 @@ def test_a_byte_locale_takes_the_general_path_for_text_beyond_ascii() -> None:
             env = FakeEnv(s=value, LC_ALL="C")
             ex = Expander(env)
             assert string_fn(ex, word)() == ex.string(word), (src, value)
+
+
+ARGUMENTS = [
+    '"$s"',
+    '"${s//e/E}"',
+    '"${s%%.*}"',
+    '"${s:4:6}"',
+    '"${#s}"',
+    '"$1"',
+    '"${10}"',
+    '"$@"',
+    '"$*"',
+    '"${a[@]}"',
+    '"${a[1]}"',
+    '"${u}"',
+    '"${u:-d}"',
+    '"${@:+x}"',
+    '"${!s}"',
+]
+
+
+def _fields(env: _Env, word: A.Word, compiled: bool) -> tuple[object, ...]:
+    ex = Expander(env)
+    charged: list[int] = []
+    ex._charge_word = charged.append  # type: ignore[method-assign]
+    ex._at_empty = True
+    step = dq_param_step(ex, word.parts[0].parts[0]) if compiled else None  # type: ignore[union-attr]
+    got: list[object] = []
+    for _ in range(2):
+        out = ["before"]
+        try:
+            if step is not None:
+                step(out)
+            else:
+                out.extend(ex.word(word))
+        except ExpansionError as e:
+            out.append(f"error {e.message} {e.fatal}")
+        got.append(out)
+    return (*got, charged, env.looked, ex._at_empty)
+
+
+@pytest.mark.parametrize("ifs", [None, ":"])
+@pytest.mark.parametrize("nounset", [False, True])
+@pytest.mark.parametrize("src", ARGUMENTS)
+def test_argument_steps_give_the_fields_the_expander_gives(src: str, nounset: bool, ifs: str | None) -> None:
+    word = _word(src)
+    for value in VALUES:
+        for args in ([], ["one", ""], [str(n) for n in range(12)]):
+            want = _fields(_env(value, nounset, ifs, args), word, False)
+            got = _fields(_env(value, nounset, ifs, args), word, True)
+            assert got == want, (src, value, args)
