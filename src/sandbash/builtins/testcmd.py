@@ -28,6 +28,8 @@ def run_test(sh: Shell, name: str, args: list[str], end: str | None = None) -> i
         sh.builtin_error(name, str(e))
         return 2
     except (ArithError, ExpansionError) as e:
+        if isinstance(e, ExpansionError) and e.exits:
+            raise  # (-v a[1/0]: the subscript's error ends the command line, unnamed)
         sh.builtin_error(name, getattr(e, "message", str(e)))
         return 2
 

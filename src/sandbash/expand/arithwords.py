@@ -101,8 +101,23 @@ def arith_fn(ex: Expander, word: A.Word) -> Callable[[], int]:
     if parts and ("[" not in word.text or ARITH_EXPANDS.search(word.text) is None):
         text_fn = ex._join_fn(parts, True)
         if text_fn is not None:
-            return lambda: arith_eval(text_fn())
-    return lambda: arith_eval(ex.arith_text(word))
+            return partial(_expanded_eval, arith_eval, text_fn)
+    return partial(_expanded_eval, arith_eval, partial(ex.arith_text, word))
+
+
+def nested_error(e: ArithError) -> ExpansionError:
+    """An arithmetic error while expanding an arithmetic text (`(( $((1/0)) ))`, `${x:1/0}` in
+    it): an expansion error, not the expression's own, as bash reports it (no `((: ` or `[[: `
+    before it) and acts on it (the command line is discarded, status 1)."""
+    return ExpansionError(e.render(), 1)
+
+
+def _expanded_eval(arith_eval: Callable[[str], int], text_fn: Callable[[], str]) -> int:
+    try:
+        text = text_fn()
+    except ArithError as e:
+        raise nested_error(e) from None
+    return arith_eval(text)
 
 
 def arith_template_eval(ex: Expander, tpl: _Template) -> int:

@@ -7,19 +7,30 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
+from ..expand.arith import ArithError
 from ..expand.arithops import INTS
+from ..expand.arithwords import subscript_error
 from ..expand.pattern import compile_pattern, escape
 from ..expand.segments import QUO
 from ..posix.testexpr import INT_OPS, collate, file_compare, unary_test
 from ..shvars.arrays import AssocArray, IndexedArray
-from ..shvars.vars import ARRAY, NAMEREF, Var
+from ..shvars.vars import ARRAY, ASSOC, NAMEREF, Var
 from ..stdio.pipe import PipeReader, PipeWriter
 from ..stdio.streams import NullStream, RandomStream, ZeroStream
 from ..syntax import ast as A
 from ..vfs.base import S_IFCHR, S_IFIFO, S_IFLNK, S_IFREG, Stat
+from .variables import AssignError, ElementError
 
 if TYPE_CHECKING:
     from .shell import Shell
+
+
+class CondArithError(ArithError):
+    """An operand of -eq and the rest failed as arithmetic: the [[ ]] command's own error, named
+    `[[: ` and of status 1 (an arithmetic error while expanding an operand discards the line)."""
+
+    def __init__(self, e: ArithError) -> None:
+        super().__init__(e.message, e.text, e.token)
 
 
 class ShellTestEnv:
@@ -69,6 +80,8 @@ class ShellTestEnv:
         sh = self.sh
         name, _, sub = arg.partition("[")
         var = sh.lookup(name)
+        if sub and (var is None or not (var.attrs & ASSOC or isinstance(var.value, AssocArray))):
+            return self._index_set(name, var, sub[:-1])
         if var is None or var.value is None:
             return False
         v = var.value
@@ -79,17 +92,28 @@ class ShellTestEnv:
                 if isinstance(v, AssocArray)
                 else (v.get(0) is not None if isinstance(v, IndexedArray) else True)
             )
-        key = sub[:-1]
-        if key in ("@", "*") and not isinstance(v, AssocArray):
-            return bool(v) or isinstance(v, str)  # (an associative array looks the key up)
-        if isinstance(v, AssocArray):
-            return (key if self.key_as_is else sh.subscript_key(key)) in v
+        key = sub[:-1]  # (an associative array looks `@` and `*` up as keys)
+        return isinstance(v, AssocArray) and (key if self.key_as_is else sh.subscript_key(key)) in v
+
+    def _index_set(self, name: str, var: Var | None, key: str) -> bool:
+        """-v name[key] of an indexed array, a scalar or an unset name: the index is evaluated
+        whatever the variable holds, as bash's get_array_value does (an arithmetic error ends the
+        command line; a negative one past the start is a bad subscript, reported, false)."""
+        v = var.value if var is not None else None
+        if key in ("@", "*"):
+            return bool(v) or isinstance(v, str)
+        if not key:
+            return False
+        try:
+            index = self.sh.eval_index(key, v if isinstance(v, IndexedArray) else None)
+        except ArithError as e:  # (unnamed: `test -v` does not name itself either)
+            raise ElementError.of(subscript_error(e)) from None
+        except AssignError:
+            self.sh.report_error(f"{name}: bad array subscript")
+            return False
         if isinstance(v, IndexedArray):
-            try:
-                return v.get(sh.eval_index(key, v)) is not None
-            except Exception:
-                return False
-        return key == "0"
+            return v.get(index) is not None
+        return v is not None and index == 0
 
 
 def _xt(text: str) -> str:
@@ -227,19 +251,25 @@ def _int_code(sh: Shell, compare: Callable[[int, int], bool], left: A.Word, righ
             x = lf()
             v = ints(x)
             if v is None:
-                v = arith_eval(x) if x.strip() else 0
+                try:
+                    v = arith_eval(x) if x.strip() else 0
+                except ArithError as e:
+                    raise CondArithError(e) from None
             return compare(v, rn)  # (a bool: the operator module's comparisons of ints)
 
         return int_compare_const
 
     def int_compare() -> bool:
         x, y = lf(), rf()
-        v = ints(x)
-        if v is None:
-            v = arith_eval(x) if x.strip() else 0
-        w = ints(y)
-        if w is None:
-            w = arith_eval(y) if y.strip() else 0
+        try:
+            v = ints(x)
+            if v is None:
+                v = arith_eval(x) if x.strip() else 0
+            w = ints(y)
+            if w is None:
+                w = arith_eval(y) if y.strip() else 0
+        except ArithError as e:
+            raise CondArithError(e) from None
         return compare(v, w)
 
     return int_compare
@@ -287,8 +317,11 @@ def _pattern_traced(sh: Shell, word: A.Word) -> tuple[str, str]:
 def _int_compare(sh: Shell, op: str, left: str, right: str, negated: str = "") -> bool:
     if sh.state.opts["xtrace"]:
         sh.xtrace_line(f"[[ {negated}{_xt(left)} {op} {_xt(right)} ]]")
-    x = sh.arith_eval(left) if left.strip() else 0
-    y = sh.arith_eval(right) if right.strip() else 0
+    try:
+        x = sh.arith_eval(left) if left.strip() else 0
+        y = sh.arith_eval(right) if right.strip() else 0
+    except ArithError as e:
+        raise CondArithError(e) from None
     return bool(INT_OPS[op](x, y))
 
 

@@ -8,6 +8,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ..expand.arith import ArithError
+from ..expand.arithwords import nested_error
 from ..expand.env import ExpansionError
 from ..shvars.vars import NAMEREF, Scope
 from ..switches import TREE_WALKER
@@ -401,7 +402,10 @@ class Evaluator:
         try:
             if st.opts["xtrace"]:
                 # the trace shows the text after expansion (`(( $n ))` as `((  42  ))`), expanded once
-                text = self.expander.arith_text(node.word)
+                try:
+                    text = self.expander.arith_text(node.word)
+                except ArithError as e:
+                    raise nested_error(e) from None
                 self.ex.xtrace_line(f"(( {text} ))")
                 value = self.sh.arith_eval(text)
             else:
@@ -448,9 +452,13 @@ class Evaluator:
         return status
 
     def cond_failed(self, e: ExpansionError | ArithError) -> int:
-        """A `[[ ]]` command's operands failed to expand or evaluate: reported, status 1."""
-        if isinstance(e, ExpansionError):
-            return self.expansion_failed(e)
+        """A `[[ ]]` command's operands failed to expand or evaluate: reported, status 1. An
+        arithmetic error while expanding an operand (not in evaluating one as a number) is an
+        expansion error."""
+        from .conds import CondArithError
+
+        if not isinstance(e, CondArithError):
+            return self.expansion_failed(e if isinstance(e, ExpansionError) else nested_error(e))
         self.sh.error(f"[[: {e.render()}")
         self.state.last_status = 1
         self.errexit_check(1)

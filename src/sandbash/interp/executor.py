@@ -34,7 +34,7 @@ from ..syntax import ast as A
 from .builtin_table import PENDING, SPECIAL, Builtin, is_builtin, loaded, lookup
 from .control import AbortCommand, ExitShell
 from .jobs import child_exited, notify_dead_jobs, owns_table, release_ended, take_signals
-from .variables import AssignError
+from .variables import AssignError, ElementError
 
 if TYPE_CHECKING:
     from ..expand.words import Expander
@@ -1003,7 +1003,8 @@ def _run_builtin(self: Shell, builtin: Builtin, name: str, argv: list[str]) -> i
         self.builtin_error(name, f"write error: {e.strerror}")
         return 1
     except ExpansionError as e:  # e.g. `read n` into an integer variable
-        return self.expansion_failed(e, name)
+        # (a subscript's error names no builtin: `read 'a[1/0]'`, `printf -v 'a[1/0]'`)
+        return self.expansion_failed(e, None if isinstance(e, ElementError) else name)
     except AssignError as e:
         if not e.named:
             raise

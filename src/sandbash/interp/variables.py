@@ -193,9 +193,15 @@ class ElementError(ExpansionError):
 
     @classmethod
     def of(cls, e: ExpansionError) -> ExpansionError:
-        if type(e) is not ExpansionError or not e.located:
+        if (type(e) is not ExpansionError and type(e) is not IntValueError) or not e.located:
             return e
         return cls(e.message, e.fatal, e.exits)
+
+
+class IntValueError(ExpansionError):
+    """An integer variable's value failed as arithmetic: reported in the name of the builtin that
+    assigns it, an element's too (`read 'a[0]'`, `declare a[0]=1/0`), unless a compound
+    assignment gives it (`declare -ai a=([0]=1/0)`: an ElementError)."""
 
 
 class EmptySubscript(AssignError):
@@ -583,12 +589,12 @@ class Variables:
             try:
                 n = self.sh.arith_eval(value) if value.strip() else 0
             except ArithError as e:
-                raise ExpansionError(e.render(), 1, exits=True)
+                raise IntValueError(e.render(), 1, exits=True) from None
             if append_to is not None:
                 try:
                     n += self.sh.arith_eval(append_to) if append_to.strip() else 0
                 except ArithError as e:
-                    raise ExpansionError(e.render(), 1, exits=True)
+                    raise IntValueError(e.render(), 1, exits=True) from None
             return str(n)
         if append_to is not None:
             value = append_to + value
@@ -734,6 +740,8 @@ class Variables:
         if sub is not None:
             try:
                 self._set_element(name, var, sub, value, append, target_scope, parsed)
+            except IntValueError:
+                raise
             except ExpansionError as e:
                 raise ElementError.of(e) from None
             return
@@ -788,8 +796,8 @@ class Variables:
             self.sh.check_string(len(value))
             try:
                 index = self.eval_index(sub, cur, parsed)
-            except ArithError as e:
-                raise ElementError.of(ExpansionError(e.render(), 1)) from None
+            except ArithError as e:  # (bash -c exits, a script goes on with its next line)
+                raise ElementError.of(ExpansionError(e.render(), 1, exits=True)) from None
             except ExpansionError as e:
                 raise ElementError.of(e) from None
             except AssignError:
@@ -856,8 +864,8 @@ class Variables:
         arr = cur if isinstance(cur, IndexedArray) else IndexedArray([cur] if isinstance(cur, str) else None)
         try:
             index = self.eval_index(sub, arr, parsed)
-        except ArithError as e:
-            raise ExpansionError(e.render(), 1)
+        except ArithError as e:  # (bash -c exits, a script goes on with its next line)
+            raise ExpansionError(e.render(), 1, exits=True) from None
         except AssignError:
             raise AssignError(f"{name}[{sub}]: bad array subscript") from None
         if arr is not cur:
@@ -1011,8 +1019,8 @@ class Variables:
                     continue
                 try:
                     index = self.eval_index(key, arr)
-                except ArithError as e:
-                    raise ExpansionError(e.render(), 1)
+                except ArithError as e:  # (bash -c exits, a script goes on with its next line)
+                    raise ExpansionError(e.render(), 1, exits=True) from None
                 except AssignError:
                     # bash reports the element and goes on with the others
                     self.sh.error(f"[{key}]={value}: bad array subscript")
