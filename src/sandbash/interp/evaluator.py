@@ -282,18 +282,6 @@ class Evaluator:
             return partial(self.sh.arith_eval, parts[0].text)  # nothing to expand first
         return partial(self.expander.arith, word)
 
-    def _arith_part(self, word: A.Word | None, value: Callable[[], int]) -> int | None:
-        """A part of a running `for ((;;))`: `value` (its _arith_value), or None after reporting an
-        error; through _arith_or_error while a trap or `set -x` asks for the DEBUG trap or the trace."""
-        st = self.state
-        if st.traps or st.opts["xtrace"]:
-            return self._arith_or_error(word)
-        try:
-            return value()
-        except (ArithError, ExpansionError) as e:
-            self._arith_part_failed(e)
-            return None
-
     def _arith_part_failed(self, e: ArithError | ExpansionError) -> None:
         """A part of `for ((;;))` failed: reported; the loop ends with status 1."""
         if isinstance(e, ArithError):
@@ -313,10 +301,20 @@ class Evaluator:
         run_body = self.body_code(node.body)
         cond_value = self._arith_value(node.cond)
         step_value = self._arith_value(node.step)
+        opts = st.opts
+        # (_arith_part inlined for the parts: its frame was a tenth of a tight loop's step)
         with self.loop_frame() as loop:
+            tick = loop.tick
             while True:
-                loop.tick()
-                cond = self._arith_part(node.cond, cond_value)
+                tick()
+                if st.traps or opts["xtrace"]:
+                    cond = self._arith_or_error(node.cond)
+                else:
+                    try:
+                        cond = cond_value()
+                    except (ArithError, ExpansionError) as e:
+                        self._arith_part_failed(e)
+                        cond = None
                 if cond is None:
                     status = 1
                     break
@@ -328,9 +326,17 @@ class Evaluator:
                     status = loop.caught(e)
                     if e.breaks:
                         break
-                if self._arith_part(node.step, step_value) is None:
-                    status = 1
-                    break
+                if st.traps or opts["xtrace"]:
+                    if self._arith_or_error(node.step) is None:
+                        status = 1
+                        break
+                else:
+                    try:
+                        step_value()
+                    except (ArithError, ExpansionError) as e:
+                        self._arith_part_failed(e)
+                        status = 1
+                        break
         st.last_status = status
         return status
 
