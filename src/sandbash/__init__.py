@@ -14,8 +14,6 @@ import gc as _gc
 _collecting = _gc.isenabled()
 _gc.disable()
 try:
-    from typing import TYPE_CHECKING, Any
-
     from .api import Bash, ExecResult, Session
     from .errors import ExecutionCancelled, ExecutionLimitError, SandbashError
     from .interp.runtime import Identity
@@ -28,7 +26,10 @@ finally:
         _gc.enable()
 del _collecting
 
+TYPE_CHECKING = False  # (typing is ~2 ms of a start-up: its names are for the type checker only)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .audit import Audit
     from .net.config import Credential, NetworkConfig
     from .policy import Policy
@@ -42,7 +43,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

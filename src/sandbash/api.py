@@ -12,7 +12,6 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
 
 from .audit import Audit, OutsideRunRecorder, begin_run, end_run
 from .commands.record import CommandRecord
@@ -42,7 +41,10 @@ from .vfs.errors import FsError
 from .vfs.facade import FsView, Vfs
 from .vfs.memory import DiskQuota, FileContent, MemoryFs
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .aio import ExecStream, OnChunk
     from .check import CheckReport
     from .custom import Command

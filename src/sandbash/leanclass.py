@@ -20,9 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from operator import attrgetter
 from threading import get_ident
-from typing import Any, TypeVar
 
-T = TypeVar("T", bound=type)
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # (typing itself is ~2 ms of a start-up: its names are for the type checker only)
+    from typing import Any, TypeVar
+
+    T = TypeVar("T", bound=type)
 
 
 class _Sentinel:
@@ -353,10 +356,11 @@ class _Protocol:
 
     def __get__(self, obj: object, owner: Any) -> Any:
         import dataclasses
+        import typing
 
         specs: dict[str, Field] = owner.__lean_specs__
         notes = owner.__dict__.get("__annotations__") or {}  # noqa: RUF063
-        ns: dict[str, Any] = {"__annotations__": {n: notes.get(n, Any) for n in specs}}
+        ns: dict[str, Any] = {"__annotations__": {n: notes.get(n, typing.Any) for n in specs}}
         for n, f in specs.items():
             given = {"default": f.default, "default_factory": f.default_factory}
             ns[n] = dataclasses.field(

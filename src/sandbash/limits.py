@@ -13,10 +13,10 @@ from __future__ import annotations
 import enum
 import threading
 import time
-from typing import TYPE_CHECKING
 
 from .leanclass import field_names
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes, built without importing dataclasses (leanclass.py)

@@ -92,11 +92,14 @@ import errno
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from .audit import DECISION, Recorder
 from .host.services import SERVICE_ACTIONS, SERVICE_WRITES, UNIT_SUFFIXES
 from .vfs.ops import READ_OPS, SUBTREE_OPS, WRITE_OPS, FileOp
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 READ_ONLY = "read-only"
 REMEDIATION = "remediation"

@@ -3,8 +3,7 @@ name it (it was in `api`, which made `api -> aio -> api` and `errors -> api` cir
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
 else:  # the same classes, built without importing dataclasses (leanclass.py)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .commands.invoke import Capabilities, invoke
 from .commands.record import CommandRecord
@@ -14,6 +13,7 @@ from .limits import Budget, Limits
 from .stdio.streams import BufferWriter, BytesReader, Stream
 from .vfs.facade import Vfs
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .net.config import NetworkConfig
 

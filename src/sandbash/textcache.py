@@ -11,11 +11,25 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
-from typing import Generic, TypeVar
+from types import GenericAlias
 
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Hashable
+    from typing import Generic, TypeVar
+
+    K = TypeVar("K", bound=Hashable)
+    V = TypeVar("V")
+else:  # generic for the type checker only: typing (~2 ms of a start-up) is not imported at run time
+
+    class Generic:
+        """`Generic[K, V]` as a base, and `TextCache[str, Fn]` as a base or an annotation, at run time:
+        subscripting gives a types.GenericAlias, which subclasses as its plain class."""
+
+        __slots__ = ()
+        __class_getitem__ = classmethod(GenericAlias)
+
+    K = V = None
 
 
 class TextCache(Generic[K, V]):

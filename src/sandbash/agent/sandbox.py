@@ -9,15 +9,16 @@ registers installed command plugins before building a `Bash`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from ..api import Bash, ExecResult, Session
 from ..leanclass import field_names
 from ..limits import Limits
 from ..vfs.memory import FileContent
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from typing import Any
 
     from ..net import NetworkConfig
     from ..policy import Policy

@@ -20,9 +20,12 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from multiprocessing.connection import Connection
-from typing import Any
 
 from .tool import BashTool, ToolInputError, ToolOutput, ToolRequest
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_MEMORY = 2 << 30  # address space of one worker
 DEFAULT_GRACE = 5.0  # seconds past a call's time limit before its worker is killed

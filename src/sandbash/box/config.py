@@ -7,10 +7,13 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..net.config import NetworkConfig
 from ..policy import Policy, PolicyError, normpath
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 KIB = 1024
 MIB = 1024 * KIB

@@ -16,13 +16,14 @@ optional value (attached, or the next word unless that looks like an option: uli
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
 
 from ..commands.options import CommandSpec, HelpRequested, Opt, OptionValueError, UsageError, parse_args
 from .synopsis import USAGE
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
+    from typing import Any
 
     from ..interp.shell import Shell
 else:  # the same classes, built without importing dataclasses (leanclass.py)
@@ -63,7 +64,7 @@ def usage(sh: Shell, name: str) -> None:
         sh.write_err(f"{name}: usage: {synopsis}\n")
 
 
-Converter = Callable[[str], Any]
+Converter = Callable[[str], "Any"]  # (a string: typing is not imported at run time)
 _SPECS: dict[tuple[str, str, tuple[tuple[str, Converter], ...]], CommandSpec] = {}
 _KINDS = {"": "none", ":": "required", "#": "required", ";": "optional"}
 

@@ -10,7 +10,6 @@ and last -o dirnames/plusdirs add directory names. Status 1 when nothing was gen
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ..expand.quoting import single_quote
 from ..interp.jobs import listed_jobs
@@ -26,6 +25,7 @@ from .core import _SIGNALS
 from .help import _topics
 from .readline_facts import FUNCTIONS as READLINE_FUNCTIONS
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..interp.shell import Shell
 

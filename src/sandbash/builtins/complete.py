@@ -6,12 +6,11 @@ list (`complete -p`), change (`compopt`) and remove (`complete -r`) them, with b
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..expand.quoting import single_quote
 from . import builtin
 from .bopts import BuiltinOpts, parse_builtin
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..interp.shell import Shell
 

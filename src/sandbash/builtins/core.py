@@ -4,8 +4,6 @@ kill bg fg disown logout suspend ulimit umask caller help."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..interp.control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from ..interp.redirects import dev_fd
 from ..interp.variables import hash_entry
@@ -17,6 +15,7 @@ from ..vfs.errors import FsError, strerror
 from . import BUILTINS, SPECIAL, builtin
 from .bopts import invalid_number, legal_number, no_options, parse_builtin, usage, wants_help
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..interp.shell import Shell
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ..commands.options import CommandSpec, HelpRequested, Opt, Parsed, parse_args
 from ..vfs.base import normpath
@@ -11,6 +10,7 @@ from ..vfs.errors import FsError
 from . import builtin
 from .bopts import invalid_number, legal_number, parse_builtin, usage, wants_help
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..interp.shell import Shell
 

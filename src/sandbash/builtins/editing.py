@@ -16,7 +16,6 @@ from __future__ import annotations
 import errno
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
 from ..interp.control import ReturnFromFunction
 from ..limits import LimitExceeded, LimitKind
@@ -26,6 +25,7 @@ from .bopts import legal_number, parse_builtin, usage
 from .history import add_entry
 from .readline_facts import FUNCTIONS, KEYMAPS, VARIABLES, Bindings
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..interp.shell import Shell
 

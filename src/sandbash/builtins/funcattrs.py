@@ -3,10 +3,9 @@ definitions, their attributes (readonly, exported) and the errors bash gives for
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..shvars.vars import ARRAY, ASSOC, EXPORT, INTEGER, NAMEREF, READONLY, TRACE
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..interp.shell import Shell
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..expand.quoting import single_quote
 from ..vfs.errors import FsError
 from .synopsis import USAGE as USAGE
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..interp.shell import Shell
 

@@ -8,8 +8,6 @@ adds entries, `-d` deletes them (negative offsets count from the end, `A-B` rang
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..interp.control import AbortCommand, ExitShell
 from ..interp.histline import histsize, push, stifle
 from ..vfs.errors import FsError
@@ -17,6 +15,7 @@ from . import builtin
 from .bopts import legal_number, parse_builtin
 from .histexpand import ExpansionFailed, expand
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..interp.shell import Shell
 

@@ -7,7 +7,6 @@ import re
 import time
 from bisect import bisect_left
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ..commands.options import OptionValueError
 from ..interp.variables import AS_EXPANDED, AssignError
@@ -63,6 +62,7 @@ _MAPFILE_NUMBERS = {
 }
 _MAPFILE_TYPES = {c: _mapfile_number(c) for c in _MAPFILE_NUMBERS}
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..interp.shell import Shell
     from ..syntax.ast import Subscript

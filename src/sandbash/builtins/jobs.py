@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ..commands.options import CommandSpec, HelpRequested, Opt, UsageError, parse_args
 from ..interp.jobs import (
@@ -38,6 +37,7 @@ from .bopts import parse_builtin, usage, wants_help
 from .core import _SIGNALS, signal_list, signal_name, signal_number
 from .io import VarRef, assign_ref, var_ref
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..interp.runtime import Job
     from ..interp.shell import Shell

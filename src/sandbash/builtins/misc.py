@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..expand.quoting import single_quote
 from . import builtin
 from .bopts import parse_builtin
 from .core import signal_list, signal_name, signal_number
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..interp.shell import Shell
 

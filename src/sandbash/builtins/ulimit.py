@@ -9,11 +9,10 @@ own limits are what is enforced.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import builtin
 from .bopts import invalid_number, parse_builtin
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..interp.shell import Shell
     from ..limits import Limits

@@ -4,7 +4,6 @@ declare/typeset/local/export/readonly, unset, set, shopt, let, getopts."""
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
 
 from ..commands.options import CommandSpec, HelpRequested, Opt, UsageError, parse_args
 from ..expand.arith import ArithError
@@ -39,6 +38,7 @@ from . import builtin
 from .bopts import no_options, parse_builtin, usage, wants_help
 from .funcattrs import declare_functions, print_functions, set_func_attrs, unset_function
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..interp.shell import Shell
     from ..syntax.ast import Subscript

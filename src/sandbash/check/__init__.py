@@ -36,7 +36,6 @@ import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..commands.registry import BUILTIN_TABLE, CommandTable
 from ..host.services import SERVICE_ACTIONS
@@ -53,6 +52,10 @@ from ..policy import (
 from .models import FOUND, Effect
 from .walk import Analysis, Site, analyze
 from .wrappers import NOFS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 ALLOWED = "allowed"
 DENIED = "denied"

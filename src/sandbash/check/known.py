@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from ..syntax import ast as A
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # set or changed by the shell itself while the script runs
 SHELL_MANAGED = frozenset(

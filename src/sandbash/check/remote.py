@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..policy import READ_ONLY, Policy, PolicyError, ServiceGrant
 from . import DEFAULT_DEADLINE, CheckReport, check
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 KEYS = ("commands", "paths", "mode", "services", "elevatable_commands", "env", "dir", "timeout")
 

@@ -13,7 +13,6 @@ import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..builtins import BUILTINS
 from ..commands.registry import BUILTIN_TABLE, CommandTable
@@ -26,6 +25,10 @@ from .known import NOTHING, plan
 from .models import FOUND, Arg, Effect, Facts
 from .words import Words, assign_bodies, has_indirection, word_bodies
 from .wrappers import BUILTIN_MODELS, PLAIN_BUILTINS, model
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SHELLS = frozenset({"bash", "sh"})
 SYSTEM_DIRS = frozenset({"/bin", "/usr/bin"})

@@ -12,7 +12,6 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..api import Bash
@@ -26,9 +25,11 @@ from ..stdio.hostin import HostInput
 from ..stdio.streams import SigPipe
 from ..vfs.errors import FsError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from dataclasses import dataclass, field
+    from typing import Any
 
     from ..net import NetworkConfig
     from ..policy import Policy

@@ -13,7 +13,6 @@ import errno
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from ..identity import Identity
 from ..limits import Budget, Limits, MemoryHold
@@ -30,7 +29,10 @@ from .options import (
     usage_message,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..net.config import NetworkConfig
     from .inputs import Inputs
 

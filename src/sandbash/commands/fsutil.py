@@ -15,7 +15,6 @@ import math
 import random
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from ..stdio.streams import Stream
 from ..vfs.base import S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFREG, Stat
@@ -27,6 +26,7 @@ from .gnuquote import quote as quote
 from .gnuquote import quoteaf as quoteaf
 from .gnuquote import shell_quote as shell_quote
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

@@ -6,7 +6,6 @@ import hashlib
 import re
 import zlib
 from collections.abc import Callable
-from typing import Any
 
 from ..stdio.streams import Stream
 from .context import CommandExit, Ctx
@@ -23,6 +22,10 @@ from .textbasic.common import (
     read_chunks,
     usage_fail,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # algorithm -> (hashlib name, BSD tag, hex digest length)
 DIGESTS = {

@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
 
 from ..identity import Identity
 from ..limits import Budget, LimitExceeded, LimitKind
@@ -19,6 +18,7 @@ from ..vfs.facade import FsView
 from .context import CommandExit, Ctx, Finder, Runner, ScriptRunner
 from .record import CommandRecord
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 

@@ -28,10 +28,11 @@ is always the next word (`Opt.attached=False`: tree's `-L 2`), two-word values
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
+    from typing import Any
 else:  # the same classes, built without importing dataclasses (leanclass.py)
     from ..leanclass import dataclass, field
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from .context import CommandFn, Ctx
 from .options import CommandSpec
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
 else:  # the same classes, built without importing dataclasses (leanclass.py)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from ..stdio.streams import StreamError
 from ..syntax.escapes import decode_pieces
@@ -13,6 +12,7 @@ from .options import CommandSpec, Opt
 from .record import Effects, declare
 from .textbasic.common import Out, command, quote, read_chunks, usage_fail
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

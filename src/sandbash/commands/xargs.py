@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from ..vfs.errors import FsError, strerror
 from .context import CommandExit, Ctx
@@ -19,6 +18,7 @@ from .options import CommandSpec, Opt
 from .record import Effects, declare
 from .shellutils.common import quote, run_program, usage_fail
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

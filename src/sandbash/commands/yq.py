@@ -24,7 +24,6 @@ import math
 import tomllib
 from collections.abc import Iterator
 from datetime import date, datetime, time
-from typing import Any
 
 import re2
 import yaml  # type: ignore[import-untyped,unused-ignore]
@@ -43,6 +42,10 @@ from .jq.runtime import Rt
 from .jq.values import CAPS, typename
 from .options import CommandSpec, Opt, OptionValueError, UsageError, parse_args
 from .record import Effects, declare
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 VERSION = "yq (https://github.com/mikefarah/yq/) version v4.44.3"
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
 
 from ..shvars.vars import EXPORT, SPECIAL_ASSIGN
 from ..syntax.arith import ArithSyntaxError, parse_arith, parse_number
@@ -13,8 +12,13 @@ from .arithops import MAX as _MAX
 from .arithops import MIN as _MIN
 from .arithops import binary_value, incdec, ipow, read_name, remember, trunc_divmod, wrap
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Protocol
+
     from ..shvars.vars import Scope
+else:
+    Protocol = object  # the protocols are the type checker's: a plain base at run time (typing is ~2 ms of a start-up)
 
 MAX_RECURSION = 1024
 GEN_LONGEST = 512  # longer texts keep their closures (what a generated function holds grows with it)

@@ -15,7 +15,6 @@ MAX_NODES or nested deeper than MAX_DEPTH are not generated (they keep their clo
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from ..shvars.vars import NAMEREF, SPECIAL_ASSIGN
 from ..syntax.ast import AAssign, ABinary, AComma, AIncDec, ANum, Arith, ATernary, AUnary, AVar
@@ -23,6 +22,7 @@ from .arithops import INTS, INTS_MAX, binary_value, incdec, ipow, read_name, tru
 from .arithops import MAX as _MAX
 from .arithops import MIN as _MIN
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .arith import Fn
 

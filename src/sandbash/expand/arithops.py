@@ -4,10 +4,9 @@ division truncating toward zero, variables read as bash reads them)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..shvars.vars import NAMEREF
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .arith import Evaluator
 

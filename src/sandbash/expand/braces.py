@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from ..syntax import ast as A
 from ..syntax.lexer import tilde_prefix
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .words import Expander
 

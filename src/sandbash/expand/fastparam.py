@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
 
 from ..syntax import ast as A
 from ..syntax.ast import OpKind
 from .segments import static_word
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .words import Expander
 

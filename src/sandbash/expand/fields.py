@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from ..limits import LimitExceeded
 from ..syntax import ast as A
 from .pattern import escape, has_path_glob
 from .segments import BRK, EXP, QUO, Seg, maybe_glob
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .words import Expander
 

@@ -11,12 +11,12 @@ gives, not a tidied set.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ..vfs.errors import FsError
 from ..vfs.facade import FsView
 from .pattern import compile_pattern, has_glob, patscan, unescape
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes, built without importing dataclasses (leanclass.py)

@@ -6,7 +6,6 @@ taking `ex` is an Expander method (bound in words.py).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ATTR_LETTERS, CAPITALIZE, INTEGER, LOWER, NAMEREF, UPPER, Var
@@ -21,6 +20,7 @@ from .pattern import compile_pattern
 from .quoting import assoc_key, declare_quote, quote_reusable
 from .segments import BRK_SEG, EXP, LIT, QUO, Multi, Seg, Segs, Value, as_text, static_word
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .words import Expander
 

@@ -4,8 +4,6 @@ special parameters, and `set -u`. Each function is an Expander method (bound in 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ASSOC, ElementsVar, Var
 from ..syntax import ast as A
@@ -16,6 +14,7 @@ from .env import ExpansionError
 from .fastparam import remember
 from .segments import Multi, Value, as_text
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .words import Expander
 

@@ -11,9 +11,12 @@ pattern.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from ..textcache import TextLRU
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _GLOB_CHARS = frozenset("*?[")
 PATTERN_RE2_MEM = 1 << 20  # a glob's regex needs little; its DFA is bounded by this
@@ -306,7 +309,7 @@ def _bracket_end(p: str, i: int) -> int:
 
 # ------------------------------------------------------------ pattern tree
 # Nodes: ('lit', str) ('any',) ('star',) ('cls', negated, items) ('grp', op, [seq...])
-Node = tuple[Any, ...]
+Node = tuple["Any", ...]  # (a string: typing is not imported at run time)
 
 
 def _parse(p: str, i: int, extglob: bool, stop: str = "") -> tuple[list[Node], int]:

@@ -9,8 +9,6 @@ words of literal text that expand to themselves.
 
 from __future__ import annotations
 
-from typing import Union
-
 from ..syntax import ast as A
 from .pattern import has_path_glob
 
@@ -56,7 +54,7 @@ class Segs:
         return "".join(t if f != BRK else " " for t, f in self.segs)
 
 
-Value = Union[str, Multi, Segs, None]
+Value = str | Multi | Segs | None
 
 
 def as_text(value: Value) -> str | None:

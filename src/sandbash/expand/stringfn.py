@@ -17,7 +17,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
 
 from ..shvars.vars import Var
 from ..syntax import ast as A
@@ -26,7 +25,10 @@ from .fastparam import Plan, _value, applied, plan_for
 from .params import NOT_LOOKED, general
 from .segments import CHARGE_FROM, Multi, Segs, Value
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .words import Expander
 
 StrFn = Callable[[], str]

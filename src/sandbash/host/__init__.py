@@ -9,9 +9,11 @@ does not pull in `HostAccess` (and with it the policy and the interpreter's iden
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..policy import ServiceGrant
     from .access import HostAccess
     from .elevation import Elevate, ElevationRefused, ElevationRequest, ElevationResult

@@ -10,7 +10,6 @@ is reachable.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from ..interp.runtime import Identity
 from ..policy import PathGrant, Policy, ServiceGrant, normpath, path_grant_warnings
@@ -18,7 +17,10 @@ from .elevation import Elevate
 from .procfs import ProcFs
 from .services import Pinger, ServiceBackend
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..limits import Limits
 
 

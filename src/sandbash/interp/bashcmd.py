@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from ..vfs.errors import FsError
 from .state import FLAG_LETTERS
 from .variables import locale_known
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .shell import Shell
 

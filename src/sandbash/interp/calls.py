@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import repeat
 from operator import contains
-from typing import TYPE_CHECKING, Any
 
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
@@ -25,7 +24,10 @@ from .control import AbortCommand, ReturnFromFunction
 from .state import Frame
 from .variables import AssignError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .evaluator import Evaluator
 
 # functions named like a declaration or array-reference builtin: their words were made

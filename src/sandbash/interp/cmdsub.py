@@ -27,7 +27,6 @@ and custom gates see the subshell as before).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ..expand.segments import literal_text
 from ..expand.words import ARGV_HELD_MIN
@@ -40,6 +39,7 @@ from ..syntax.lexer import is_name
 from .builtin_table import lookup
 from .control import AbortCommand, ExitShell
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .shell import Shell
 

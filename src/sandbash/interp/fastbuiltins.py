@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
 
 from ..expand.arith import ArithError
 from ..expand.arithops import INTS
@@ -36,6 +35,7 @@ from .builtin_table import lookup
 from .executor import _run_builtin
 from .variables import AssignError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .compiler import Code, Compiler, Plan
     from .executor import Executor

@@ -18,11 +18,13 @@ frame of its size pushed per call would map a chunk per call."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import ParamSpec, TypeVar
 
-P = ParamSpec("P")
-T = TypeVar("T")
+    P = ParamSpec("P")
+    T = TypeVar("T")
 
 # 8 bytes each: with CPython's per-chunk overhead (1000 slots) the frame needs 73 KiB, so its chunk
 # is 128 KiB and leaves ~60 KiB to the frames called from it

@@ -6,10 +6,10 @@ executor takes its short path."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from .control import ExitShell
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..audit import Recorder
     from ..policy import Gate

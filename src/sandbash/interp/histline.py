@@ -6,8 +6,7 @@ quotes stays, as bash's history_delimiting_chars keeps it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .state import ShellState
 

@@ -7,10 +7,10 @@ acted on at the target's next command. The builtins (`wait`, `kill`, `jobs`,
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING
 
 from .control import ExitShell
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .runtime import Job
     from .shell import Shell

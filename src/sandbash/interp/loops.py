@@ -6,8 +6,6 @@ stderr, reading stdin), a compound command like the others."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
@@ -15,6 +13,7 @@ from ..syntax import ast as A
 from .control import BreakLoop, ExitShell, LoopControl
 from .variables import AssignError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..limits import Budget
     from .evaluator import Evaluator

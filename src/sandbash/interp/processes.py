@@ -9,7 +9,6 @@ import functools
 import threading
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from ..limits import Cancelled, JobBudget, JobSignal, LimitExceeded, LimitKind, thread_deadline
 from ..shvars.arrays import IndexedArray
@@ -28,6 +27,7 @@ from .runtime import Job
 from .timefmt import DEFAULT_FORMAT, POSIX_FORMAT, TimeFormatError, format_times
 from .variables import AssignError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 

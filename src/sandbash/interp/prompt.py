@@ -11,12 +11,12 @@ named `$(cmd)` is shown, not run.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 from ..syntax import ast as A
 from ..syntax.errors import ParseError, ParseLimit
 from ..syntax.lexer import HEREDOC
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .shell import Shell
 

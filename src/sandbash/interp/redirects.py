@@ -7,7 +7,6 @@ undone afterwards (`restore_redirects`), except for `exec`, which keeps them.
 from __future__ import annotations
 
 import errno
-from typing import TYPE_CHECKING
 
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
@@ -20,6 +19,7 @@ from ..syntax import ast as A
 from ..vfs.errors import FsError
 from .variables import AssignError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..expand.words import Expander
     from .evaluator import Evaluator

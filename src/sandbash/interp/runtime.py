@@ -6,7 +6,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ..commands.registry import BUILTIN_TABLE, CommandTable
 from ..identity import Identity as Identity  # (re-exported: the API takes one)
@@ -17,6 +16,7 @@ from .framestack import with_room
 from .gates import CommandGate as CommandGate  # (re-exported: the API takes one)
 from .gates import CommandGates
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Protocol

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ..expand import glob as globmod
 from ..expand.arith import _COMPILED, ArithError, compiled
@@ -40,6 +39,8 @@ from .redirects import Redirections
 from .runtime import Runtime
 from .state import ShellState
 from .variables import AS_EXPANDED, ArithAssignError, AssignError, EmptySubscript, Variables
+
+TYPE_CHECKING = False
 
 # parsed subscript texts, shared by every run of the process: keyed by everything that shapes
 # the parse (lexer mode, extglob, the parse limits); never holding a parse aliases took part in

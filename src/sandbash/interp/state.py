@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ..shvars.vars import FunctionTable, VarStore
 from ..stdio.streams import Stream
 from ..vfs.facade import FsView
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes, built without importing dataclasses (leanclass.py)

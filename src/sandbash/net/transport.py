@@ -20,7 +20,6 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
 
 import httpcore
 import httpx
@@ -40,6 +39,10 @@ from .errors import (
     TlsFailed,
     TooLarge,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # on_connect(host, address, port, connected): curl -v's "Trying" (False) and "Connected" (True) lines
 ConnectHook = Callable[[str, str, int, bool], None]

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from decimal import ROUND_HALF_EVEN, Context, Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same class, built without importing dataclasses (leanclass.py)

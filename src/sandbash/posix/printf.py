@@ -9,15 +9,15 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+from ..expand.quoting import printf_q
+from ..syntax.escapes import decode_escapes, decode_raw
+
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from datetime import tzinfo
 
     from .longdouble import LongDouble
-
-from ..expand.quoting import printf_q
-from ..syntax.escapes import decode_escapes, decode_raw
 
 _INT_CONV = "diouxXc"
 _ESCAPED_PERCENT = re.compile(r"\\\\|\\(?:[0-7]{1,3}|x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8})")

@@ -12,9 +12,11 @@ Newline handling (`nl`):
 
 from __future__ import annotations
 
-from typing import Any
-
 from .posix import Node
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class NeedFallback(Exception):

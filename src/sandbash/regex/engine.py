@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 import re2 as _re2mod
 from re2 import _re2
@@ -15,6 +14,10 @@ from . import errors as E
 from .emit import NeedFallback, emit, esc, shift_groups
 from .errors import RegexError
 from .posix import parse
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _UNANCHORED = _re2.RE2.Anchor.UNANCHORED
 _ANCHOR_START = _re2.RE2.Anchor.ANCHOR_START

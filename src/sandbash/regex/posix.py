@@ -29,13 +29,15 @@ Dialects follow the tools' real parsers:
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..syntax.escapes import decode_raw
 from . import errors as E
 from .errors import RegexError
 
-Node = tuple[Any, ...]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+Node = tuple["Any", ...]  # (a string: typing is not imported at run time)
 
 RE_DUP_MAX = 0x7FFF
 CLASS_NAMES = frozenset(

@@ -17,7 +17,6 @@ import binascii
 import errno
 import posixpath
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from ..vfs.base import S_IFCHR, S_IFDIR, S_IFLNK, S_IFMT, S_IFREG
 from ..vfs.errors import FsError
@@ -26,6 +25,10 @@ from ..vfs.overlay import OverlayFs
 from ..vfs.quota import DiskQuota
 from .errors import SnapshotError
 from .schema import check_float, check_int, check_list, check_name, check_str
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _KINDS = {S_IFDIR: "d", S_IFREG: "f", S_IFLNK: "l", S_IFCHR: "c"}
 

@@ -18,7 +18,6 @@ import json
 import time
 import zlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ARRAY, ASSOC, READONLY, Var, value_size
@@ -41,7 +40,10 @@ from .schema import (
     check_str_map,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..api import Bash, Session
     from ..interp.state import ShellState
     from ..vfs.base import Backend

@@ -11,11 +11,13 @@ and needs only these types.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from .arrays import ELEMENT_OVERHEAD, AssocArray, IndexedArray
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..limits import Budget
     from ..syntax.ast import FuncDef
 

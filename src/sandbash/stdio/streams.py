@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from ..limits import Budget, LimitExceeded, LimitKind, Limits
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class SigPipe(BaseException):

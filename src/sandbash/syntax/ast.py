@@ -12,8 +12,8 @@ per piece.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING, Union
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
 else:  # the same classes, built faster at import (nodeclass.py)
@@ -252,7 +252,21 @@ class AssignWord:
     assign: Assign
 
 
-Part = Union[Lit, Esc, SQ, DQ, Tilde, Param, CmdSub, ArithSub, ProcSub, Brace, BraceSeq, ExtGlob, AssignWord]
+Part = (
+    Lit
+    | Esc
+    | SQ
+    | DQ
+    | Tilde
+    | Param
+    | CmdSub
+    | ArithSub
+    | ProcSub
+    | Brace
+    | BraceSeq
+    | ExtGlob
+    | AssignWord
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,7 +336,7 @@ class AComma:
     items: tuple[Arith, ...]
 
 
-Arith = Union[ANum, AVar, AUnary, ABinary, ATernary, AAssign, AIncDec, AComma]
+Arith = ANum | AVar | AUnary | ABinary | ATernary | AAssign | AIncDec | AComma
 
 
 # ---------------------------------------------------------------- conditionals
@@ -363,7 +377,7 @@ class CondOr:
     right: Cond
 
 
-Cond = Union[CondWord, CondUnary, CondBinary, CondNot, CondAnd, CondOr]
+Cond = CondWord | CondUnary | CondBinary | CondNot | CondAnd | CondOr
 
 
 # ---------------------------------------------------------------- commands
@@ -581,25 +595,25 @@ class Redirected:
     col: int = 0
 
 
-Command = Union[
-    SimpleCommand,
-    Pipeline,
-    AndOr,
-    CommandList,
-    Subshell,
-    Group,
-    If,
-    While,
-    For,
-    ArithFor,
-    Select,
-    Case,
-    ArithCmd,
-    CondCmd,
-    FuncDef,
-    Coproc,
-    Redirected,
-]
+Command = (
+    SimpleCommand
+    | Pipeline
+    | AndOr
+    | CommandList
+    | Subshell
+    | Group
+    | If
+    | While
+    | For
+    | ArithFor
+    | Select
+    | Case
+    | ArithCmd
+    | CondCmd
+    | FuncDef
+    | Coproc
+    | Redirected
+)
 
 EMPTY_LIST = CommandList(items=())
 

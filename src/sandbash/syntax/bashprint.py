@@ -13,11 +13,10 @@ Words print as written, except that a `$(...)` or `<(...)` inside one shows its 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import ast as A
 from .reserved import RESERVED as _RESERVED
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
 else:  # the same class, built without importing dataclasses (leanclass.py): the parser imports this

@@ -9,8 +9,8 @@ lone byte 0xff and `\\u00e9` the UTF-8 encoding of é.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes, built without importing dataclasses (leanclass.py)

@@ -8,12 +8,14 @@ same forms.
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
-
 from ..leanclass import build
 from ..leanclass import field as field
 
-T = TypeVar("T", bound=type)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T", bound=type)
 
 
 def dataclass(cls: T | None = None, *, frozen: bool = False, slots: bool = True) -> Any:

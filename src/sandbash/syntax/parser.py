@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from . import ast as A
 from .aliastext import AliasSpans
@@ -28,6 +27,7 @@ from .lexer import (
 )
 from .reserved import RESERVED as _RESERVED
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes, built without importing dataclasses (leanclass.py)

@@ -7,7 +7,6 @@ can reach it, and start-up stays short."""
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
 from .base import Backend, Stat
 from .errors import FsError
@@ -16,7 +15,10 @@ from .memory import MemoryFs
 from .mount import MountFs, MountInfo
 from .quota import DiskQuota
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .overlay import OverlayFs
     from .readwrite import ReadWriteFs
     from .sqlite import SqliteFs

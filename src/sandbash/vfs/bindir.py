@@ -13,11 +13,11 @@ from __future__ import annotations
 import errno
 import io
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
 
 from .base import S_IFDIR, S_IFREG, FileHandle, Stat
 from .errors import FsError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .mount import MountFs
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 import errno
 import itertools
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from .base import S_IFDIR, Backend, FileHandle, Stat, lstat_chain, lstat_many, normpath, parent_name
 from .errors import FsError
 from .memory import MemoryFs
 from .quota import DiskQuota
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes, built without importing dataclasses (leanclass.py)

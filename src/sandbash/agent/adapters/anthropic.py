@@ -15,10 +15,13 @@ reference implementation), and comes back as a `tool_result` block with
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
 
 from ..tool import INPUT_SCHEMA, BashTool, ToolInputError, validate
 from ._util import field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 BASH_TOOL_TYPE = "bash_20250124"
 RESTARTED = "bash tool has been restarted."

@@ -35,13 +35,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
 
 from ...limits import Limits
 from ...net import NetworkConfig
 from ...policy import Policy, split_list
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ...audit import Audit
     from ..tool import BashTool
 

@@ -19,12 +19,15 @@ time limit stopped it). Only the Agents helpers import `agents`.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from ...aio import run_cancellable
 from ...limits import CancelToken
 from ..tool import BashTool, ToolInputError, ToolOutput, truncate_middle
 from ._util import field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class OpenAIBash:

@@ -12,13 +12,15 @@ sharing one BashTool share files, never shell state.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic_ai import ModelRetry, Tool
 from pydantic_ai.toolsets import FunctionToolset
 
 from ...aio import run_cancellable
 from ..tool import BashTool, ToolInputError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def sandbash_toolset(

@@ -9,11 +9,10 @@ their variables, passed by reference, with no run-time type tests.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import ast as A
 from .lexer import AwkSyntaxError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

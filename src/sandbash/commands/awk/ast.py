@@ -5,8 +5,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

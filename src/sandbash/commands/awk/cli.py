@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from types import CodeType
-from typing import TYPE_CHECKING
 
 from ...regex import RETAINED_MAX
 from ...textcache import TextLRU
@@ -29,6 +28,7 @@ from .lexer import AwkSyntaxError, Lexer, Source, unescape
 from .parser import parse
 from .regex import Regex
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

@@ -16,11 +16,11 @@ import operator
 import re
 from collections.abc import Callable
 from functools import reduce
-from typing import TYPE_CHECKING
 
 from . import ast as A
 from .values import UNINIT, str2num, to_num
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

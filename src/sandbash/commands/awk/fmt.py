@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import math
 from contextvars import ContextVar
-from typing import TYPE_CHECKING
 
 from ...limits import LimitExceeded, LimitKind
 from ...posix.printf import FieldTooWide, check_field
 from ...textcache import TextCache
 from .values import Input, Value, looks_numeric, special_str, str2num
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

@@ -10,13 +10,13 @@ the budget every iteration, functions every call.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from . import ast as A
 from .analyze import Symbols
 from .codegen import _SCALAR_IN, _const_field, _unwrap, pure
 from .gen_builtins import BuiltinGen
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

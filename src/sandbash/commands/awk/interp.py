@@ -8,7 +8,6 @@ import math
 import sys
 from collections.abc import Callable
 from types import TracebackType
-from typing import Any
 
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
@@ -24,6 +23,10 @@ from .regex import Regex
 from .runtime import Runtime
 from .sorting import asort
 from .values import UNINIT, AwkArray, Input, Value, to_num, typeof
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class _Exit(Exception):

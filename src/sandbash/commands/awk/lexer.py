@@ -7,10 +7,9 @@ division), which is how every awk resolves it in practice.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...syntax.escapes import decode_raw
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 from itertools import islice
-from typing import Any
 
 from ...limits import LimitExceeded, LimitKind
 from ..context import Ctx
@@ -27,6 +26,10 @@ from .regex import Regex, RegexError, compile_regex
 from .sorting import gawk_order, sorted_keys
 from .subarrays import Subarrays
 from .values import NULL_FIELD, UNINIT, Input, Plain, Uninit, Value, num_value, str2num, strnum_value, truth
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _MAX_FIELD = 1 << 20
 _NAN = math.nan

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from ...textcache import TextCache
 from .io import AwkFatal
 from .values import Input, Uninit, Value, num_value, str2num, to_num
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .runtime import Runtime
 
 _ORDERS = {"ind_str", "ind_num", "val_type", "val_str", "val_num"}

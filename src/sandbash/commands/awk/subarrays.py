@@ -12,12 +12,15 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable
 from itertools import islice
-from typing import Any
 
 from .io import AwkFatal
 from .values import ASSIGNED_UNINIT, UNINIT, ArrayName, AwkArray, Value, str2num
 
-Array = dict[str, Any]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+Array = dict[str, "Any"]  # (a string: typing is not imported at run time)
 
 
 def _elem(d: Array, k: str, owner: str) -> str:

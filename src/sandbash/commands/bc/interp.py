@@ -9,7 +9,6 @@ item; output is broken into BC_LINE_LENGTH-wide lines with `\\`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from ...limits import LimitExceeded, LimitKind
 from ...syntax.escapes import decode_raw
@@ -17,6 +16,10 @@ from ..context import Ctx
 from . import mathlib
 from .number import BcError, Num, format_number, parse_number
 from .parser import Function, Node
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_INDEX = 16777215
 INT_MAX = 2147483647

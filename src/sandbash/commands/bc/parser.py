@@ -11,7 +11,10 @@ unary-minus ++/--. So `a = 3 < 5` assigns 3 and `-2^2` is 4.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 KEYWORDS = {
     "auto",
@@ -38,7 +41,7 @@ KEYWORDS = {
     "void",
     "random",
 }
-Node = tuple[Any, ...]
+Node = tuple["Any", ...]  # (a string: typing is not imported at run time)
 
 
 class BcSyntaxError(Exception):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from ...limits import MemoryHold
 from ...stdio.streams import Stream, StreamError
@@ -24,6 +23,10 @@ from ..textbasic.common import (
     split_records,
     usage_fail,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _BLANKS = re.compile(rb"[ \t\n]+")
 _FOLD = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ..context import Ctx
 from ..options import CommandSpec, Opt
@@ -19,6 +18,7 @@ from ..textbasic.common import (
     split_records,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

@@ -15,10 +15,10 @@ from __future__ import annotations
 import datetime as _dt
 import math
 import re
-from typing import TYPE_CHECKING
 
 from ...posix.zones import zone_from_spec
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

@@ -11,8 +11,8 @@ place (shift_boundaries)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx, _dev_fd
@@ -15,6 +14,7 @@ from .engine import Hunk, diff_lines
 from .output import Style, context, ed_script, normal, side_by_side, unified
 from .util import parse, usage
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
@@ -13,6 +12,7 @@ from ..record import Effects, declare
 from ..textbasic.common import Out, command, decode, encode
 from .util import parse, usage
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

@@ -6,7 +6,6 @@ import base64
 import binascii
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
@@ -20,6 +19,7 @@ from ..textbasic.common import (
     usage_fail,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

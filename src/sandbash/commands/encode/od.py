@@ -5,13 +5,13 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
 from ..textbasic.common import Out, command, parse_size, quote, usage_fail
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import TYPE_CHECKING
 
 from ...expand.pattern import Pattern, compile_pattern
 from ...vfs.base import Stat
@@ -14,6 +13,7 @@ from ..fsutil import filevercmp, group_name, join, ls_time, mode_string, to_date
 from ..options import CommandSpec, Opt, OptionValueError, UsageError, parse_args
 from ..record import Effects, declare
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

@@ -9,7 +9,6 @@ its own quota.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 from ...expand.pattern import compile_pattern
 from ...vfs.base import Stat
@@ -36,6 +35,7 @@ from ..fsutil import (
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

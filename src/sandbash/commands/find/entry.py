@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import datetime as _dt
-from typing import TYPE_CHECKING
 
 from ...stdio.streams import Stream
 from ...vfs.base import Stat
 from ..context import Ctx
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

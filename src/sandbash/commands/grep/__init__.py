@@ -9,7 +9,10 @@ for rg's modules.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _WHERE = {"cmd_egrep": "core", "cmd_fgrep": "core", "cmd_grep": "core", "cmd_rg": "rg"}
 __all__ = sorted(_WHERE)

@@ -10,7 +10,6 @@ order (GNU uses directory order, which is not reproducible).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
 
 from ...expand.pattern import compile_pattern
 from ...stdio.streams import Stream
@@ -20,8 +19,10 @@ from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
 from ..textbasic.common import read_input_held
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
+    from typing import Any
 
     from ...regex import Regex
 else:  # the same class without importing dataclasses and inspect (~6 ms of a first grep)

@@ -9,8 +9,6 @@ repository), .ignore and .rgignore are respected unless --no-ignore or -u.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...expand.pattern import compile_pattern
 from ...regex import Match, RegexError, compile_regex
 from ...stdio.streams import BytesReader, NullStream, Stream
@@ -21,6 +19,10 @@ from ..record import Effects, declare
 from .core import Options
 from .rgignore import Ignores, Rule, path_rule
 from .rgout import JsonPrinter, RgSearcher, expand_braces
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SPEC = CommandSpec(
     name="rg",

@@ -7,12 +7,11 @@ files deeper down override those above (checked in walking order)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...expand.pattern import Pattern, compile_pattern
 from ...vfs.errors import FsError
 from ..context import Ctx
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same class without importing dataclasses and inspect (~6 ms of a first rg)

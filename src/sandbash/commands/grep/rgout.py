@@ -6,12 +6,15 @@ from __future__ import annotations
 import base64
 import json
 import time
-from typing import Any
 
 from ...regex import Regex
 from ...stdio.streams import Stream
 from ..context import Ctx
 from .core import CHUNK, Options, Searcher
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_GLOB_ALTERNATIVES = 1024  # `-g` brace expansion bound (a pattern is not a brace bomb)
 

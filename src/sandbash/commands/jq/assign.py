@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from .errors import JqError
 from .numbers import LitNum, to_int_index
 from .runtime import MAX_ARRAY_GROWTH, Env, F, delpaths, getpath, index, path_error, slice_bounds
 from .values import charge, typename
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _NOTHING: Any = object()
 

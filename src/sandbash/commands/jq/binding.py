@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from .errors import JqError
 from .memory import drop_root
 from .runtime import PV, Env, F, index
 from .values import typename
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 # A compiled pattern: ("var", slot) | ("array", [pattern]) |
 # ("object", [(key filter, pattern | None, slot | None)])
-Pattern = tuple[Any, ...]
+Pattern = tuple["Any", ...]  # (a string: typing is not imported at run time)
 
 
 def destructure(pat: Pattern, value: Any, env: Env, slots: list[Any]) -> Iterator[None]:

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from .builtins_core import Registry, cls, value
 from .errors import JqError
 from .runtime import Env, F, index, iterate
 from .values import add, simple_keys, sort_key, trunc_dump, truthy, type_error2, typename
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _END: Any = object()
 

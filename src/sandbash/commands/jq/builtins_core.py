@@ -10,13 +10,16 @@ filter class with a `prun`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
 
 from .encode import dumps
 from .errors import HaltSignal, JqError
 from .filters import FEmpty, FLiteral, FRecurseAll, run_path
 from .runtime import PV, Env, F, Path, delpaths, getpath, iterate_paths, path_error, setpath
 from .values import compare, is_number, truthy, type_error, type_error2, typename
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 NativeFactory = Callable[[list[F]], F]
 Registry = dict[tuple[str, int], NativeFactory]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, cast
 
 from .builtins_core import Registry, value
 from .decode import ParseError, parse_single
@@ -30,6 +29,10 @@ from .values import (
 from .values import (
     charge as charge_work,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _keys(v: Any) -> Any:
@@ -218,9 +221,7 @@ def _tostream(v: Any) -> list[Any]:
 
     def push(path: tuple[Any, ...], x: Any) -> None:
         if (type(x) is list or type(x) is dict) and x:
-            it: Iterator[Any] = (
-                iter(enumerate(x)) if type(x) is list else iter(cast(dict[str, Any], x).items())
-            )
+            it: Iterator[Any] = iter(x.items()) if isinstance(x, dict) else iter(enumerate(x))
             stack.append((path, x, it, None))
         else:
             out.append([list(path), x])

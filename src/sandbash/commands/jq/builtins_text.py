@@ -12,7 +12,6 @@ import base64
 import binascii
 import functools
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from ...regex import RETAINED_MAX, RegexError, compile_regex
 from ...textcache import TextLRU
@@ -22,6 +21,10 @@ from .encode import dumps
 from .errors import JqError
 from .runtime import Env, F
 from .values import add, is_number, split_str, type_error, typename
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # ---------------------------------------------------------------- strings
 

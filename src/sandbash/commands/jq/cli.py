@@ -6,13 +6,13 @@ options are applied in order and the first error, value or usage, is the one rep
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from ..options import CommandSpec, Opt, Parsed, UsageError, parse_args
 from .decode import ParseError, parse_single
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
+    from typing import Any
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
     from ...leanclass import dataclass, field
 

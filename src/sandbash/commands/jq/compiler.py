@@ -8,7 +8,6 @@ and natives are bound directly.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from . import nodes as n
 from .assign import FArithUpdate, FAssign, FModify, alternative
@@ -46,8 +45,10 @@ from .parser import parse
 from .runtime import Closure, F
 from .values import add, compare, div, equal, mod, mul, sub, trunc_dump, typename
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from typing import Any
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
     from ...leanclass import dataclass
 

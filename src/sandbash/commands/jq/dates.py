@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
-from typing import Any
 
 from .builtins_core import Registry, rt_value, value
 from .errors import JqError
 from .values import add, is_number
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
 _MONTHS = [

@@ -13,10 +13,13 @@ import codecs
 import json
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from ...limits import LimitExceeded, LimitKind
 from .numbers import json_constant, json_float, json_int, make_literal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_DEPTH = 10000
 _WS = " \t\r\n"

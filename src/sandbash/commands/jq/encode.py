@@ -17,10 +17,13 @@ import json
 from collections.abc import Callable
 from contextvars import ContextVar
 from json.encoder import encode_basestring, encode_basestring_ascii  # type: ignore[attr-defined]
-from typing import Any
 
 from ...limits import LimitExceeded, LimitKind
 from .numbers import format_number
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _esc: Callable[[str], str] = encode_basestring
 _esc_ascii: Callable[[str], str] = encode_basestring_ascii

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
 
 from .builtins_text import get_format
 from .compiler import Compiler, NativeFactory, Scope
@@ -11,6 +10,10 @@ from .errors import CompileError
 from .jqlib import builtin_tables
 from .parser import parse
 from .runtime import Env, F, Rt
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class CompileErrors(Exception):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
-from typing import Any
 
 from .errors import BreakSignal, JqError
 from .memory import BATCH as _FLUSH
@@ -23,6 +22,10 @@ from .runtime import (
     slice_value,
 )
 from .values import negate, trunc_dump, truthy, typename
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class FIdentity(F):

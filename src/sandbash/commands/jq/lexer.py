@@ -7,13 +7,13 @@ parser never re-lexes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from .errors import CompileError
 from .numbers import make_literal
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
+    from typing import Any
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
     from ...leanclass import dataclass, field
 

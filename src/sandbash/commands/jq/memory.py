@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Any
 
 from ...limits import LimitExceeded, MemoryHold
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # charges collected before they go to the budget (keeps the common path cheap)
 BATCH = 256 * 1024

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal, InvalidOperation
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_SAFE = 2**53
 DBL_MAX = 1.7976931348623157e308

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import nodes as n
 from .errors import CompileError
 from .lexer import Lexer, Token, _location
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # binding powers, lowest first; `|` is right-associative, `//` too
 _BINARY: dict[str, tuple[int, str]] = {

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Iterator
-from typing import Any
 
 from ...limits import LimitExceeded, LimitKind
 from ...vfs.errors import FsError, strerror
@@ -18,6 +17,10 @@ from .errors import HaltSignal, JqError
 from .memory import MEM, JqMemory
 from .runtime import Rt
 from .values import CAPS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # exit statuses (jq's main.c)
 OK, NULL_KIND, SYSTEM, COMPILE, NO_OUTPUT, UNKNOWN = 0, -1, 2, 3, -4, 5

@@ -15,16 +15,20 @@ depth. `rt` (the runtime services) rides along in every link.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, cast
 
 from .errors import JqError
 from .memory import JqMemory
 from .numbers import LitNum, to_int_index
 from .values import charge, equal, sort_key, trunc_dump, typename
 
-Path = tuple[Any, ...]
-PV = tuple[Path | None, Any]
-Env = tuple[Any, Any, "Rt"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+# (Any as a string: typing is not imported at run time)
+Path = tuple["Any", ...]
+PV = tuple[Path | None, "Any"]
+Env = tuple["Any", "Any", "Rt"]
 MAX_ARRAY_GROWTH = 10_000_000
 
 
@@ -184,9 +188,11 @@ def slice_value(t: Any, start: Any, end: Any) -> Any:
 def iterate(t: Any, opt: bool = False) -> Iterable[Any]:
     tt = type(t)
     if tt is list:
-        return cast(list[Any], t)
+        items: list[Any] = t  # (typed by assignment: typing's cast is not imported at run time)
+        return items
     if tt is dict:
-        return cast(dict[str, Any], t).values()
+        members: dict[str, Any] = t
+        return members.values()
     if opt:
         return ()
     raise JqError(

@@ -10,13 +10,16 @@ from __future__ import annotations
 import math
 from contextvars import ContextVar
 from decimal import Decimal
-from typing import Any
 
 from ...limits import LimitExceeded, LimitKind
 from .encode import BUDGET, dumps
 from .errors import JqError
 from .memory import charge as charge_memory
 from .numbers import MAX_SAFE, LitNum, dtoi, normalize
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # (max string length, max array length) for values that operators build; a
 # run sets them from its limits so `. + .` doubling cannot exhaust memory

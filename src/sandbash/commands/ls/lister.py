@@ -6,7 +6,6 @@ import datetime as _dt
 import functools
 import math
 import unicodedata
-from typing import TYPE_CHECKING
 
 from ...expand.pattern import compile_pattern
 from ...vfs.base import Stat
@@ -34,6 +33,7 @@ from ..fsutil import (
 )
 from .config import Config
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError, strerror
@@ -26,6 +25,10 @@ from ..textbasic.common import (
     read_input_held,
     usage_fail,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SPLIT_SPEC = CommandSpec(
     name="split",

@@ -16,8 +16,6 @@ the command's streams (max_output_size); the JS stack is capped (RangeError past
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...limits import LimitExceeded, LimitKind
 from ...stdio.streams import Stream, StreamError
 from ..context import Ctx
@@ -25,6 +23,10 @@ from ..record import Effects, declare
 from .common import memory_left
 from .js_host import JsExit, JsHost
 from .js_prelude import PRELUDE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 NODE_VERSION = "v20.0.0"  # what process.version and --version say (the API subset is node 20's)
 EXEC_PATH = "/usr/bin/node"

@@ -27,7 +27,10 @@ import resource  # the worker's own CPU limit (tests/security/test_no_host_acces
 import struct
 import sys
 import time
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 OUT_FLUSH = 65536  # buffered output sent on its own past this many characters
 FLUSH_PAUSE = 0.01  # ... or when the last frame went out longer ago than this (seconds)

@@ -12,12 +12,15 @@ import base64
 import binascii
 import errno
 from collections.abc import Callable
-from typing import Any
 
 from ...limits import MemoryHold
 from ...stdio.streams import BufferWriter, BytesReader
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # libuv's wording of the errors scripts meet (node prints these, not the C library's)
 _UV = {

@@ -19,7 +19,10 @@ import subprocess  # the worker process, for this module only (tests/security/te
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 CHILD = __file__.rsplit("/", 1)[0] + "/js_child.py"
 WAIT_SLICE_MS = 20  # how long the parent waits for a frame before it checks the deadline again

@@ -16,7 +16,6 @@ Not interruptible: a single C library call (a pathological string.find pattern) 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...limits import LimitExceeded, LimitKind
 from ..context import Ctx
@@ -24,6 +23,10 @@ from ..record import Effects, declare
 from .common import load_optional, memory_left
 from .lua_io import ERROR_MARK, STOP_MARK, LuaExit, LuaHost
 from .lua_prelude import PRELUDE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 HOOK_COUNT = 1000  # VM instructions between two host checks (about 10 µs of Lua)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from ...limits import LimitExceeded, LimitKind
 from ...stdio.streams import Stream
@@ -35,6 +34,10 @@ from .python_prelude import PRELUDE
 from .python_source import rewrite
 from .python_subprocess import Subprocess
 from .python_worker import MAX_NESTING, Nesting, Watchdog, WorkerUnavailable, checkout, pool
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 VERSION = "Python 3.14.0"
 USAGE = (

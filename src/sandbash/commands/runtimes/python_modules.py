@@ -13,9 +13,12 @@ import statistics
 import string
 import textwrap
 from collections.abc import Callable
-from typing import Any
 
 from ..context import Ctx
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _STRING_CONSTANTS = (
     "ascii_letters",

@@ -11,11 +11,14 @@ from __future__ import annotations
 import errno
 import posixpath
 import stat as statmod
-from typing import Any
 
 from ...vfs.errors import FsError, strerror
 from ...vfs.facade import FileStream
 from ..context import Ctx
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _OS_ERRORS: dict[int, type[OSError]] = {
     errno.ENOENT: FileNotFoundError,

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ...stdio.streams import BufferWriter, NullStream, Stream
 from ..context import CommandTimeout, Ctx
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 PIPE, STDOUT, DEVNULL = -1, -2, -3
 

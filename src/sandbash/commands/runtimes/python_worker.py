@@ -15,7 +15,10 @@ import os  # getpid (a forked child may not use the pool) and kill (the watchdog
 import threading
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _lock = threading.Lock()
 _pool: Any = None

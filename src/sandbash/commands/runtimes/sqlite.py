@@ -15,7 +15,6 @@ from __future__ import annotations
 import errno
 import functools
 from collections.abc import Callable
-from typing import Any
 
 from ...limits import LimitExceeded, LimitKind
 from ...stdio.streams import Stream
@@ -26,6 +25,10 @@ from .common import check_time, memory_left
 from .sqlite_dot import dot_command
 from .sqlite_errors import ShellExit, SqlFailed
 from .sqlite_format import COLUMNAR, MODES, Formatter, Settings, columnar, text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 VERSION = "3.40.1"
 OPTIONS_HELP = """Usage: sqlite3 [OPTIONS] FILENAME [SQL]

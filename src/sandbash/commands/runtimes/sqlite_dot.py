@@ -6,12 +6,12 @@ import csv
 import io
 import shlex
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ...vfs.errors import FsError
 from .sqlite_errors import ShellExit, SqlFailed
 from .sqlite_format import MODES, sql_literal, table_name
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .sqlite import Shell
 

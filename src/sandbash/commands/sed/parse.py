@@ -6,14 +6,14 @@ Errors carry GNU's wording and position: `-e expression #N, char M: ...`
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from ...limits import Budget
 from ...regex import Regex, RegexError, compile_regex
 from ...regex.brackets import bracket_end
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
+    from typing import Any
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
     from ...leanclass import dataclass, field
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 from ...limits import LimitExceeded, LimitKind
 from ...regex import Match, Regex
@@ -13,6 +12,10 @@ from ..context import CommandExit, Ctx
 from ..fsutil import FileRewrite
 from ..inputs import Inputs
 from .parse import Cmd, Repl, SedError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 FLUSH_AT = 1 << 16
 # characters special in a BRE or an ERE (or escaped in either): a pattern free of them is literal text

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from ..context import CommandExit, Ctx
 from ..fsutil import quote as quote  # re-exported: the one GNU-quoting helper
 from ..options import CommandSpec, usage_message
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # What the sandbox says about itself; never the host's values.
 DEFAULT_IDENTITY: dict[str, Any] = {

@@ -12,7 +12,6 @@ import math
 import re
 from collections.abc import Callable, Iterator
 from decimal import Context, Decimal
-from typing import TYPE_CHECKING, Any
 
 from ...limits import LimitExceeded, LimitKind
 from ...posix.printf import FieldTooWide, check_field
@@ -21,8 +20,10 @@ from ..options import CommandSpec, Opt
 from ..record import Effects, declare
 from .common import fail, quote, usage_fail
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from typing import Any
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
     from ...leanclass import dataclass
 

@@ -7,10 +7,11 @@ import functools
 import hashlib
 import re
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from typing import Any
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
     from ...leanclass import dataclass
 

@@ -14,7 +14,6 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from operator import itemgetter
-from typing import Any
 
 from ...limits import LimitExceeded, MemoryHold
 from ...stdio.streams import Stream, StreamError
@@ -35,6 +34,10 @@ from ..textbasic.common import (
     read_chunks,
 )
 from .keys import Key, KeySpecError, Reversed, blank_key_rx, key_span, make_value, parse_key, set_ordering
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # inputs larger than this are sorted in runs spilled to the temporary directory
 RUN_BYTES = 64 << 20

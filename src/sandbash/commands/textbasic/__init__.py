@@ -7,7 +7,10 @@ commands import `common` alone, so `grep` does not load cat, head or wc.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _WHERE = {
     "cmd_cat": "cat",

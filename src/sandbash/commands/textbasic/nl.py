@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
 from .common import Out, command, encode, quote, split_records, usage_fail
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 NL_SPEC = CommandSpec(
     name="nl",
