@@ -329,7 +329,10 @@ class Compiler:
         ev = self.ev
         st = ev.state
         sh = ev.sh
-        test_command = partial(_test_command, ev)
+        opts = st.opts
+        procs = ev.pr.procsubs
+        failed = ev.arith_cmd_failed
+        errexit_check = ev.errexit_check
         slow = partial(ev.execute, node)
         parts = node.word.parts
         if len(parts) == 1 and type(parts[0]) is A.Lit:
@@ -339,17 +342,30 @@ class Compiler:
         line = node.line
 
         def arith_cmd() -> int:
-            if st.traps or st.opts["xtrace"]:
+            # _test_command with the evaluation in place: two frames fewer in the loops' commonest
+            # command (about 5% of a `for ((;;)) { (( x = ... )); }` step)
+            if st.traps or opts["xtrace"]:
                 return slow()
             st.line = line
-            return test_command(evaluate, ev.arith_cmd_failed)
-
-        def evaluate() -> int:
-            sh.arith_cmd = "((: "
+            mark = len(procs)
             try:
-                return 0 if value_fn() != 0 else 1
+                try:
+                    sh.arith_cmd = "((: "
+                    try:
+                        status = 0 if value_fn() != 0 else 1
+                    finally:
+                        sh.arith_cmd = ""
+                except (ArithError, ExpansionError) as e:
+                    status = failed(e)
+                else:
+                    st.last_status = status
+                    if status:
+                        errexit_check(status)
             finally:
-                sh.arith_cmd = ""
+                if len(procs) > mark:
+                    ev.pr.finish_procsubs(mark)
+            st.pipestatus = [status]
+            return status
 
         return arith_cmd
 
