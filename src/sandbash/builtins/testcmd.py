@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..interp.conds import ShellTestEnv
 from ..posix.testexpr import TestError, TestParser, quick_test
 from . import builtin
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..interp.shell import Shell
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
 
 from ..syntax import ast as A
 from ..syntax.lexer import ARITH_EXPANDS
@@ -16,6 +15,7 @@ from .arith import ArithError, Fn, compiled
 from .env import ExpansionError
 from .segments import as_text
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .words import Expander
 

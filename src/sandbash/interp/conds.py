@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
 
 from ..expand.arith import ArithError
 from ..expand.arithops import INTS
@@ -21,6 +20,7 @@ from ..syntax import ast as A
 from ..vfs.base import S_IFCHR, S_IFIFO, S_IFLNK, S_IFREG, Stat
 from .variables import AssignError, ElementError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .shell import Shell
 

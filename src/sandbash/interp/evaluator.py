@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
 
 from ..expand.arith import ArithError
 from ..expand.arithwords import nested_error
@@ -21,7 +20,10 @@ from .jobs import child_exited, fresh_table, release_ended
 from .loops import LoopFrame, loop_header, loop_words, run_select
 from .variables import ArithAssignError, AssignError, valid_ref_target
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..expand.words import Expander
     from .executor import Executor
     from .redirects import Redirections

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
-from typing import TYPE_CHECKING
 
 from ..commands.context import CommandTimeout
 from ..commands.invoke import UNMODELLED, Capabilities, invoke
@@ -36,6 +35,7 @@ from .control import AbortCommand, ExitShell
 from .jobs import child_exited, notify_dead_jobs, owns_table, release_ended, take_signals
 from .variables import AssignError, ElementError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..expand.words import Expander
     from .compiler import Plan

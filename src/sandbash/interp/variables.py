@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import time
-from typing import TYPE_CHECKING
 
 from ..expand import casemap
 from ..expand.arith import ArithError
@@ -36,6 +35,7 @@ from ..syntax.errors import ParseError, ParseLimit
 from ..syntax.lexer import is_name
 from .control import AbortCommand
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..syntax import ast as A
     from .shell import Shell
