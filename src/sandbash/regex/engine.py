@@ -632,6 +632,25 @@ class Regex:
         """The leftmost match at or after `pos` (leftmost-longest for POSIX flavors)."""
         return self._run(_UNANCHORED, subject, pos, endpos)
 
+    def search_start(self, subject: bytes, pos: int = 0, endpos: int | None = None) -> int:
+        """Where `search(subject, pos, endpos)` would start its match, or -1: a search loop
+        that needs only the position (grep finding the next matching line) builds no Match,
+        which costs as much as RE2's own call when matches are dense."""
+        core = self._core
+        r = core.re2
+        if r is None:
+            m = self._run_rx(_UNANCHORED, subject, pos, endpos)
+            return -1 if m is None else m._spans[0][0]
+        n = len(subject)
+        end = n if endpos is None or endpos > n else endpos
+        if pos < 0:
+            pos = 0
+        if pos > end:
+            return -1
+        spans = r.Match(_UNANCHORED, subject, pos, end)
+        # a wrapped pattern (grep -w) reports the word, its group 1
+        return int(spans[1][0] if core.shift and spans[0][0] >= 0 else spans[0][0])
+
     def match(self, subject: Any, pos: int = 0, endpos: int | None = None) -> Match | None:
         """A match starting exactly at `pos`."""
         return self._run(_ANCHOR_START, subject, pos, endpos)

@@ -220,6 +220,9 @@ class Options:
     prog: str = "grep"
     never: bool = False  # no patterns at all: nothing matches
     literal: bytes | None = None  # the one pattern is plain text: lines are tested with `in`
+    # several plain texts, or one with -i (then lower-cased, and `fold` set): a line holds one
+    literals: tuple[bytes, ...] | None = None
+    fold: bool = False
 
 
 class Searcher:
@@ -285,12 +288,10 @@ class Searcher:
                     yield pos, le
                 pos = le + 1
             return
+        start_of = rx.search_start  # the position is all a line needs: no Match is built
         while pos < end:
-            m = rx.search(buf, pos, end)
-            if m is None:
-                return
-            s = m.start()
-            if s >= end:
+            s = start_of(buf, pos, end)
+            if s < 0 or s >= end:
                 return
             ls = buf.rfind(b"\n", 0, s) + 1
             if ls < pos:
@@ -405,20 +406,24 @@ class Searcher:
             if not binary and bin_mode != "text" and eol != b"\0" and buf.find(b"\0", 0, end) >= 0:
                 binary = True
                 if bin_mode == "without-match":
-                    return False
+                    # the file has no selected line (-c still prints 0, -L still lists it)
+                    selected = 0
+                    break
+            if binary and eol == b"\n":
+                # GNU reads a binary file's NUL bytes as line ends (its "NUL zapper"): `a\0a` is
+                # two lines to -c, -x, -v and `a.a` does not match it
+                buf = buf[:end].replace(b"\0", b"\n")
             self.ctx.checkpoint(1 + end // 4096)
             spans = self.selected_spans(buf, end)
             if o.invert:
                 spans = _invert(spans, end, buf, eol)
 
-            if (
-                not need_lines
-                and o.literal is not None
-                and max_count < 0
-                and o.count
-                and not (o.quiet or o.list_files or o.list_nonmatching)
-            ):
-                selected += self._count_literal(buf, end)
+            if not need_lines and eol == b"\n" and not o.per_line:
+                # -c, -q, -l, -L need how many lines, never which: no line is visited
+                want = 1 if (o.quiet or o.list_files or o.list_nonmatching) else max_count
+                selected += self._count_selected(buf, end, want - selected if want > 0 else 0)
+                if want > 0 and selected >= want:
+                    stop = True
             elif not need_lines:
                 for _s in spans:
                     selected += 1
@@ -501,30 +506,102 @@ class Searcher:
         hits = buf.count(lit, 0, size)
         return hits * 64 >= size and hits * 2 >= buf.count(b"\n", 0, size) + 1
 
-    def _count_literal(self, buf: bytes, end: int) -> int:
+    def _count_selected(self, buf: bytes, end: int, want: int) -> int:
+        """How many lines of buf[:end] (newline-terminated, the last maybe not) are selected,
+        at most `want` when it is positive (-q, -l, -L, -m); -v: the lines less those that match."""
+        if not self.o.invert:
+            return self._count_matching(buf, end, want)
+        n = buf.count(b"\n", 0, end) + (1 if end and buf[end - 1] != 0x0A else 0)
+        n -= self._count_matching(buf, end, 0)
+        return min(n, want) if want > 0 else n
+
+    def _count_matching(self, buf: bytes, end: int, want: int) -> int:
+        """The lines of buf[:end] with a match, at most `want` when positive: the search hops
+        from a match to the start of the next line, and builds neither Match objects nor a
+        list of lines (a literal with matches in most lines is counted over the split lines)."""
         lit = self.o.literal
-        assert lit is not None
-        nlines = -1
-        if self.o.invert:
-            nlines = buf.count(b"\n", 0, end) + (1 if end and buf[end - 1] != 0x0A else 0)
-        if not self._dense(buf, end, lit):
-            # few matches: hop from one to the next, one line each
-            n = 0
-            pos = 0
-            find = buf.find
-            while True:
-                i = find(lit, pos, end)
+        find = buf.find
+        limit = want if want > 0 else -1  # never reached: every line
+        n = 0
+        pos = 0
+        hit = self._texts_finder(buf, end)
+        if hit is not None:
+            while n != limit:
+                i = hit(pos)
                 if i < 0:
                     break
                 n += 1
-                j = find(b"\n", i, end)
-                if j < 0:
+                pos = find(b"\n", i, end) + 1
+                if not pos:
                     break
-                pos = j + 1
-        else:
-            lines = self._lines(buf, end)
-            n = sum(1 for line in lines if lit in line)
-        return nlines - n if self.o.invert else n
+            return n
+        if lit is not None:
+            if want > 0:
+                while n != want:
+                    i = find(lit, pos, end)
+                    if i < 0:
+                        break
+                    n += 1
+                    pos = find(b"\n", i, end) + 1
+                    if not pos:
+                        break
+                return n
+            if self._dense(buf, end, lit):
+                return sum(1 for line in self._lines(buf, end) if lit in line)
+            while True:  # every line (`grep -c WORD`: the hot loop, no limit to test)
+                i = find(lit, pos, end)
+                if i < 0:
+                    return n
+                n += 1
+                pos = find(b"\n", i, end) + 1
+                if not pos:
+                    return n
+        rx = self.rx
+        if rx is None or self.o.never:
+            return 0
+        start_of = rx.search_start
+        while n != limit and pos < end:
+            s = start_of(buf, pos, end)
+            if s < 0 or s >= end:
+                break
+            n += 1
+            pos = find(b"\n", s, end) + 1
+            if not pos:
+                break
+        if n:
+            self.ctx.checkpoint(n)  # a unit per matching line, as printing them is charged
+        return n
+
+    def _texts_finder(self, buf: bytes, end: int) -> Callable[[int], int] | None:
+        """For several plain texts, or one with -i: a function from a position in buf[:end]
+        to where the next text starts there (-1: none), case-folded over a lower-cased copy.
+        None without such texts, or when -i meets a chunk beyond ASCII (letters like the
+        Kelvin sign fold to ASCII ones there: the regex decides)."""
+        texts = self.o.literals
+        if texts is None:
+            return None
+        hay = buf
+        if self.o.fold:
+            if not buf.isascii():
+                return None
+            hay = buf.lower()  # bytes.lower folds ASCII letters only: offsets are unchanged
+        find = hay.find
+        if len(texts) == 1:
+            text = texts[0]
+            return lambda pos: find(text, pos, end)
+        # where each text is next found (end: nowhere, -1: not searched yet); the positions
+        # asked only grow, so a text is searched again only once its last hit is passed
+        nexts = [-1] * len(texts)
+
+        def next_hit(pos: int) -> int:
+            for k, i in enumerate(nexts):
+                if i < pos:
+                    i = find(texts[k], pos, end)
+                    nexts[k] = end if i < 0 else i
+            best = min(nexts)
+            return -1 if best >= end else best
+
+        return next_hit
 
     def _literal_runs(self, buf: bytes, end: int) -> list[bytes] | None:
         """The selected lines of buf[:end] as whole runs of input (each
@@ -561,13 +638,42 @@ class Searcher:
             out[-1] += b"\n"
         return out
 
+    def _hit_runs(self, buf: bytes, end: int, hit: Callable[[int], int]) -> list[bytes]:
+        """_literal_runs for several texts or -i: `hit` finds the next one (_texts_finder)."""
+        invert = self.o.invert
+        out: list[bytes] = []
+        find = buf.find
+        rfind = buf.rfind
+        pos = 0  # where the next search starts (a line start)
+        start = 0  # invert: the start of lines not yet written
+        while pos < end:
+            i = hit(pos)
+            if i < 0:
+                break
+            ls = rfind(b"\n", pos, i) + 1 or pos
+            le = find(b"\n", i, end)
+            le = end if le < 0 else le + 1
+            if invert:
+                if ls > start:
+                    out.append(buf[start:ls])
+                start = le
+            else:
+                out.append(buf[ls:le])
+            pos = le
+        if invert and start < end:
+            out.append(buf[start:end])
+        if out and not out[-1].endswith(b"\n"):
+            out[-1] += b"\n"
+        return out
+
     def _emit_plain(self, buf: bytes, end: int) -> int:
         """Write the selected lines of buf[:end] without prefixes; returns how
         many (with a literal, possibly fewer but never 0 when some were)."""
         eol = self.o.eol
         lit = self.o.literal
-        if lit is not None:
-            runs = self._literal_runs(buf, end)
+        hit = self._texts_finder(buf, end)
+        if lit is not None or hit is not None:
+            runs = self._literal_runs(buf, end) if hit is None else self._hit_runs(buf, end, hit)
             if runs is not None:
                 if runs:
                     self.write(b"".join(runs))
@@ -575,6 +681,7 @@ class Searcher:
                 # each run holds at least one line: a lower bound, all that matters in the plain case
                 return len(runs)
             # one pass of C-speed `in` tests beats a regex call per matching line
+            assert lit is not None
             lines = self._lines(buf, end)
             chosen = (
                 [ln for ln in lines if lit not in ln] if self.o.invert else [ln for ln in lines if lit in ln]
@@ -848,6 +955,23 @@ def _output_mode(o: Options, p: Parsed) -> None:
     o.count = bool(p.get("count")) and not (o.quiet or listing)
 
 
+def _plain_texts(patterns: list[str], mode: str) -> tuple[bytes, ...] | None:
+    """The patterns as the plain ASCII texts a line must contain one of (-e A -e B, -F,
+    -E 'A|B', 'A\\|B'), or None when any is more than text (or empty: it matches every line)."""
+    if mode == "P" or not patterns:
+        return None
+    texts: list[str] = []
+    for pat in patterns:
+        if mode == "F":
+            texts.append(pat)
+        else:
+            # an alternation of plain texts is those texts
+            texts.extend(pat.split("|" if mode == "E" else "\\|"))
+    if not all(t and t.isascii() and (mode == "F" or not any(c in _REGEX_SPECIAL for c in t)) for t in texts):
+        return None
+    return tuple(t.encode() for t in texts)
+
+
 def _fixed_to_bre(p: str) -> str:
     out = []
     for ch in p:
@@ -1010,23 +1134,25 @@ def _grep(ctx: Ctx, default_mode: str) -> int:
     rx: Regex | None = None
     line_rx: Regex | None = None
     make_rx: Callable[[], Regex | None] | None = None
-    if (
-        len(patterns) == 1
-        and patterns[0]
-        and not icase
-        and not whole
-        and mode != "P"
-        and patterns[0].isascii()
-        and o.eol == b"\n"
-        and (mode == "F" or not any(c in _REGEX_SPECIAL for c in patterns[0]))
-    ):
+    texts = _plain_texts(patterns, mode) if not whole and o.eol == b"\n" else None
+    if texts is not None:
         # plain ASCII text compiles without error or warning: compile it when first needed
-        o.literal = patterns[0].encode()
+        if len(texts) == 1 and not icase:
+            o.literal = texts[0]
+        else:
+            o.literals = tuple(t.lower() for t in texts) if icase else texts
+            o.fold = icase
         make_rx = lambda: _compile(ctx, patterns, mode, icase, whole, o)[0]  # noqa: E731
     else:
         rx, line_rx = _compile(ctx, patterns, mode, icase, whole, o)
 
     if o.max_count == 0:
+        return 1
+    if not o.list_nonmatching and (
+        (not patterns and not o.invert) or (o.invert and not whole and patterns and not any(patterns))
+    ):
+        # GNU gives up before reading when no line can be selected (no pattern at all, or -v of
+        # the empty one that every line matches): not even -c prints
         return 1
     names = operands
     if not names:
