@@ -10,6 +10,7 @@ from ..posix.signals import NAMES as SIGNAL_NAMES
 from ..posix.testexpr import TestError, TestParser
 from ..vfs.base import Stat
 from .context import Ctx
+from .gnuquote import quote, utf8_locale
 from .options import CommandSpec, Opt, OptionValueError, UsageError, parse_args
 from .record import Effects, declare
 from .shellutils.procs import parse_signal
@@ -62,10 +63,17 @@ def cmd_printf(ctx: Ctx) -> int:
     if args[0] == "--":
         args = args[1:]
     errors: list[str] = []
-    text, status = format_printf(args[0], args[1:], errors.append, ctx.clock, gnu=True)
-    ctx.out(text)
-    for e in errors:
+    marks: list[int] = []  # output length before each error
+    utf8 = utf8_locale(ctx.env)
+    text, status = format_printf(
+        args[0], args[1:], errors.append, ctx.clock, gnu=True, marks=marks, quote=lambda s: quote(s, utf8)
+    )
+    done = 0
+    for e, at in zip(errors, marks, strict=True):  # (gnulib's error() flushes stdout first)
+        ctx.out(text[done:at])
+        done = at
         ctx.error(e)
+    ctx.out(text[done:])
     return status
 
 

@@ -428,15 +428,18 @@ class Executor:
         no_functions: bool = False,
         builtins_only: bool = False,
         path: str | None = None,
+        programs_only: bool = False,
     ) -> int:
         """Run argv as a function, builtin or command. `temp` holds the command's
         temporary assignments (`x=1 cmd`), already expanded and exported. The
         policy (and the embedder's command gate) decide here; audit events too.
-        `path` searches a command there, not in PATH nor the hash table (`command -p`)."""
+        `path` searches a command there, not in PATH nor the hash table (`command -p`).
+        `programs_only`: what a program execs (env, xargs, find -exec): never a function or a
+        builtin (`env printf` is coreutils' printf, with its own messages)."""
         st = self.state
         name = argv[0]
         rt = self.sh.rt
-        fdef, builtin = _callable(st, name, no_functions)
+        fdef, builtin = (None, None) if programs_only else _callable(st, name, no_functions)
         found: tuple[str, str] | None = None
         if path is not None and fdef is None and builtin is None:
             found = self.find_command(name, path)
@@ -873,9 +876,9 @@ class Executor:
         try:
             child.rt.budget.command()
             if timeout is None:
-                return child.ex.dispatch(list(argv), None, (), no_functions=True)
+                return child.ex.dispatch(list(argv), None, (), programs_only=True)
             with thread_deadline(child.rt.budget):
-                return child.ex.dispatch(list(argv), None, (), no_functions=True)
+                return child.ex.dispatch(list(argv), None, (), programs_only=True)
         except ExitShell as e:
             return e.status
         except DeadlineExpired:

@@ -57,15 +57,50 @@ def _c_int(value: int, conv: str, flags: str, width: str, prec: str | None) -> s
     return (prefix + digits).rjust(w)
 
 
+def bad_number(arg: str, converted: bool, quote: Callable[[str], str] | None) -> str:
+    """What printf says of an argument that is not all a number. `converted`: a number starts it.
+    bash's builtin (sh_invalidnum) words it by how the argument starts; coreutils (`quote` given,
+    verify_numeric) by whether any of it was converted."""
+    if quote is not None:
+        return (
+            f"{quote(arg)}: {'value not completely converted' if converted else 'expected a numeric value'}"
+        )
+    if arg[:1] == "0" and arg[1:2] in _DIGITS:
+        return f"{arg}: invalid octal number"
+    if arg[:2] == "0x":
+        return f"{arg}: invalid hex number"
+    return f"{arg}: invalid number"
+
+
+def _out_of_range(arg: str, quote: Callable[[str], str] | None) -> str:
+    # (bash's builtin warns and goes on; coreutils fails with the status 1)
+    return (
+        f"{quote(arg)}: Numerical result out of range"
+        if quote
+        else f"warning: {arg}: Numerical result out of range"
+    )
+
+
+_DIGITS = frozenset("0123456789")
+
+
 def parse_int(
-    arg: str, report: Callable[[str], None], unsigned: bool = False, byte_chars: bool = False
+    arg: str,
+    report: Callable[[str], None],
+    unsigned: bool = False,
+    byte_chars: bool = False,
+    quote: Callable[[str], str] | None = None,
 ) -> tuple[int, bool]:
     """printf number parsing (strtoimax/strtoumax): decimal, 0octal, 0xhex,
-    'c (char code; `byte_chars`: its first byte); leading blanks allowed, out-of-range values clamped."""
-    s = arg.lstrip(" \t\n")
+    'c (char code; `byte_chars`: its first byte); leading blanks allowed, out-of-range values clamped.
+    `quote`: coreutils' wording (bad_number)."""
+    s = arg.lstrip(" \t\n\v\f\r")
     if s[:1] in ("'", '"'):
         return _char_code(s, byte_chars), True
     if not s:
+        if arg:  # blanks alone: nothing converted
+            report(bad_number(arg, False, quote))
+            return 0, False
         return 0, True
     neg = False
     body = s
@@ -82,40 +117,48 @@ def parse_int(
     while k < len(digits) and digits[k] in allowed:
         k += 1
     value = int(digits[:k], base) if k else 0
-    if k != len(digits) or (not k and base != 16):
-        # the longest valid prefix counts; the rest is an error
-        report(f"{arg}: invalid number")
+    if k != len(digits) or not k:
+        # the longest valid prefix counts (`0x` alone is the number 0), the rest is an error
+        report(bad_number(arg, bool(k) or base == 16, quote))
         return (-value if neg else value), False
     if unsigned:
         if value > (1 << 64) - 1:
-            report(f"warning: {arg}: Numerical result out of range")
+            report(_out_of_range(arg, quote))
             return (1 << 64) - 1, True
         return ((-value) % (1 << 64)) if neg else value, True
     value = -value if neg else value
     if value > (1 << 63) - 1 or value < -(1 << 63):
-        report(f"warning: {arg}: Numerical result out of range")
+        report(_out_of_range(arg, quote))
         value = (1 << 63) - 1 if value > 0 else -(1 << 63)
     return value, True
 
 
-def parse_float(arg: str, report: Callable[[str], None], byte_chars: bool = False) -> tuple[LongDouble, bool]:
+def parse_float(
+    arg: str,
+    report: Callable[[str], None],
+    byte_chars: bool = False,
+    quote: Callable[[str], str] | None = None,
+) -> tuple[LongDouble, bool]:
     """A floating-point argument as strtold reads it (a long double); what follows a number is
-    `invalid number` (the number still counts), a value out of range a warning."""
+    reported (bad_number: the number still counts), a value out of range a warning."""
     # (on the first float: longdouble loads decimal and fractions, ~2 ms that echo and %s do not need)
     from .longdouble import LongDouble, parse, scan
 
-    s = arg.strip()
+    s = arg.lstrip(" \t\n\v\f\r")  # (what follows the number is reported: strtold's end)
     if s[:1] in ("'", '"'):
         return LongDouble.from_int(_char_code(s, byte_chars)), True
     if not s:
+        if arg:  # blanks alone: nothing converted
+            report(bad_number(arg, False, quote))
+            return LongDouble(False), False
         return LongDouble(False), True
     end = scan(s)
     value, out_of_range = parse(s[:end]) if end else (LongDouble(False), False)
     if end < len(s):
-        report(f"{arg}: invalid number")
+        report(bad_number(arg, end > 0, quote))
         return value, False
     if out_of_range:
-        report(f"warning: {arg}: Numerical result out of range")
+        report(_out_of_range(arg, quote))
     return value, True
 
 
@@ -197,6 +240,7 @@ def format_printf(
     gnu: bool = False,
     marks: list[int] | None = None,
     byte_chars: bool = False,
+    quote: Callable[[str], str] | None = None,
 ) -> tuple[str, int]:
     """Render printf FORMAT ARGS... Returns (output, status). Widths and
     precisions above `max_field` raise FieldTooWide before any padding is built.
@@ -204,7 +248,7 @@ def format_printf(
     False when the name is not a valid identifier (printf then stops). `gnu`: coreutils'
     wording for a bad conversion (/usr/bin/printf). `marks` receives, for each
     report, the length of the output written before it. `byte_chars`: the locale is C ('X is
-    the code of X's first byte)."""
+    the code of X's first byte). `quote`: coreutils' quoting of a bad number (bad_number)."""
     fmt, fmt_warnings = _decoded_format(fmt)
     out: list[str] = []
     if marks is not None:
@@ -291,8 +335,10 @@ def format_printf(
             while j < n and fmt[j] in "hlLjzt":
                 j += 1
             if gnu and (j >= n or fmt[j] not in _INT_CONV + _FLOAT_CONV + "sbq"):
-                # coreutils names the whole specification (it has no %(...)T)
-                bad(f"{fmt[spec_start : j + 1]}: invalid conversion specification")
+                # coreutils names the whole specification as written (it has no %(...)T): an
+                # escape decoded up front is its backslash
+                shown = "\\" if j < n and fmt[j] in "\a\b\f\n\r\t\v\x1b" else fmt[j : j + 1]
+                bad(f"{fmt[spec_start:j]}{shown}: invalid conversion specification")
                 return "".join(out), 1
             if j < n and fmt[j] == "(":
                 close = _time_format_end(fmt, j)
@@ -345,9 +391,7 @@ def format_printf(
                     s = arg.encode("utf-8", "surrogateescape")[:1].decode("utf-8", "surrogateescape")
                 out.append(_pad(s, flags, width, None))
             elif conv in "diouxX":
-                value, _ = parse_int(
-                    arg if arg is not None else "0", bad, unsigned=conv in "ouxX", byte_chars=byte_chars
-                )
+                value, _ = parse_int(arg if arg is not None else "0", bad, conv in "ouxX", byte_chars, quote)
                 out.append(_c_int(value, conv, flags, width, prec))
             elif conv == "n" and assign is not None:
                 name = arg if arg is not None else ""
@@ -357,7 +401,7 @@ def format_printf(
             elif conv in _FLOAT_CONV:
                 from .longdouble import format_long
 
-                fv, _ = parse_float(arg if arg is not None else "0", bad, byte_chars)
+                fv, _ = parse_float(arg if arg is not None else "0", bad, byte_chars, quote)
                 out.append(format_long(fv, conv, flags, width, prec))
             else:
                 # escapes are decoded up front; bash names the backslash it saw
