@@ -29,6 +29,8 @@ else:  # the same class without importing dataclasses and inspect (~6 ms of a fi
     from ...leanclass import dataclass, field
 
 CHUNK = 1 << 20
+# bytes of ASCII word characters (grep -w): letters, digits and the underscore
+_WORD_BYTES = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")
 _REGEX_SPECIAL = frozenset(".[]*^$\\+?{}()|")  # special in a BRE or an ERE
 _OUT_BLOCK = 1 << 16  # bytes of output gathered per write
 _SAMPLE = 1 << 16  # bytes of a chunk looked at to choose how to find a literal's lines
@@ -223,6 +225,7 @@ class Options:
     # several plain texts, or one with -i (then lower-cased, and `fold` set): a line holds one
     literals: tuple[bytes, ...] | None = None
     fold: bool = False
+    word: bool = False  # -w with the one text in `literals`
 
 
 class Searcher:
@@ -586,6 +589,8 @@ class Searcher:
                 return None
             hay = buf.lower()  # bytes.lower folds ASCII letters only: offsets are unchanged
         find = hay.find
+        if self.o.word:
+            return self._word_finder(buf, hay, end)
         if len(texts) == 1:
             text = texts[0]
             return lambda pos: find(text, pos, end)
@@ -600,6 +605,44 @@ class Searcher:
                     nexts[k] = end if i < 0 else i
             best = min(nexts)
             return -1 if best >= end else best
+
+        return next_hit
+
+    def _word_finder(self, buf: bytes, hay: bytes, end: int) -> Callable[[int], int]:
+        """-w with one text: its next hit with a non-word byte or a line end on each side (an
+        ASCII byte decides; a failed hit is passed over, as GNU then tries further right). A
+        byte beyond ASCII beside a hit (a letter? an encoding error?) leaves the line to the
+        regex, which reads the character there."""
+        assert self.o.literals is not None
+        text = self.o.literals[0]
+        size = len(text)
+        find = hay.find
+        word = _WORD_BYTES
+
+        def next_hit(pos: int) -> int:
+            while True:
+                i = find(text, pos, end)
+                if i < 0:
+                    return -1
+                j = i + size
+                before = hay[i - 1] if i else 10  # a chunk starts at a line start
+                after = hay[j] if j < end else 10
+                if before < 0x80 and after < 0x80:
+                    if before not in word and after not in word:
+                        return i
+                    pos = i + 1
+                    continue
+                rx = self.rx
+                assert rx is not None
+                ls = buf.rfind(b"\n", 0, i) + 1
+                le = buf.find(b"\n", i, end)
+                le = end if le < 0 else le
+                s = rx.search_start(buf, ls, le)
+                if s >= 0:
+                    return s
+                pos = le + 1
+                if pos >= end:
+                    return -1
 
         return next_hit
 
@@ -1134,14 +1177,17 @@ def _grep(ctx: Ctx, default_mode: str) -> int:
     rx: Regex | None = None
     line_rx: Regex | None = None
     make_rx: Callable[[], Regex | None] | None = None
-    texts = _plain_texts(patterns, mode) if not whole and o.eol == b"\n" else None
+    texts = _plain_texts(patterns, mode) if whole != "line" and o.eol == b"\n" else None
+    if whole and texts is not None and len(texts) > 1:
+        texts = None  # -w over several texts: GNU retries shorter ones at a failed start
     if texts is not None:
         # plain ASCII text compiles without error or warning: compile it when first needed
-        if len(texts) == 1 and not icase:
+        if len(texts) == 1 and not icase and not whole:
             o.literal = texts[0]
         else:
             o.literals = tuple(t.lower() for t in texts) if icase else texts
             o.fold = icase
+            o.word = bool(whole)
         make_rx = lambda: _compile(ctx, patterns, mode, icase, whole, o)[0]  # noqa: E731
     else:
         rx, line_rx = _compile(ctx, patterns, mode, icase, whole, o)
