@@ -7,9 +7,11 @@ not read input are bounded by `limits.max_sed_iterations`.
 
 from __future__ import annotations
 
+import re
+
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
-from ..options import CommandSpec, Opt
+from ..options import CommandSpec, HelpRequested, Opt, OptionValueError, UsageError, parse_args, version_text
 from ..record import Effects, declare
 from .parse import Parser, Piece, SedError
 from .run import Runner
@@ -73,15 +75,69 @@ SPEC = CommandSpec(
     ),
 )
 
+# GNU sed 4.9's usage(): the whole text, on stderr with the status 1 after a usage error (no
+# script, a bad option), on stdout for --help (which adds the bug-report line)
 USAGE = (
     "Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n"
-    "Try 'sed --help' for more information.\n"
+    "\n"
+    "  -n, --quiet, --silent\n"
+    "                 suppress automatic printing of pattern space\n"
+    "      --debug\n"
+    "                 annotate program execution\n"
+    "  -e script, --expression=script\n"
+    "                 add the script to the commands to be executed\n"
+    "  -f script-file, --file=script-file\n"
+    "                 add the contents of script-file to the commands to be executed\n"
+    "  --follow-symlinks\n"
+    "                 follow symlinks when processing in place\n"
+    "  -i[SUFFIX], --in-place[=SUFFIX]\n"
+    "                 edit files in place (makes backup if SUFFIX supplied)\n"
+    "  -l N, --line-length=N\n"
+    "                 specify the desired line-wrap length for the `l' command\n"
+    "  --posix\n"
+    "                 disable all GNU extensions.\n"
+    "  -E, -r, --regexp-extended\n"
+    "                 use extended regular expressions in the script\n"
+    "                 (for portability use POSIX -E).\n"
+    "  -s, --separate\n"
+    "                 consider files as separate rather than as a single,\n"
+    "                 continuous long stream.\n"
+    "      --sandbox\n"
+    "                 operate in sandbox mode (disable e/r/w commands).\n"
+    "  -u, --unbuffered\n"
+    "                 load minimal amounts of data from the input files and flush\n"
+    "                 the output buffers more often\n"
+    "  -z, --null-data\n"
+    "                 separate lines by NUL characters\n"
+    "      --help     display this help and exit\n"
+    "      --version  output version information and exit\n"
+    "\n"
+    "If no -e, --expression, -f, or --file option is given, then the first\n"
+    "non-option argument is taken as the sed script to interpret.  All\n"
+    "remaining arguments are names of input files; if no input files are\n"
+    "specified, then the standard input is read.\n"
+    "\n"
+    "GNU sed home page: <https://www.gnu.org/software/sed/>.\n"
+    "General help using GNU software: <https://www.gnu.org/gethelp/>.\n"
 )
+_BUG_REPORTS = "E-mail bug reports to: <bug-sed@gnu.org>.\n"
+_LEADING_INT = re.compile(r"[ \t\n\v\f\r]*[-+]?[0-9]+")
 
 
 @declare("sed", spec=SPEC, effects=Effects.SED)
 def cmd_sed(ctx: Ctx) -> int:
-    p, operands = ctx.parse(SPEC)
+    try:
+        p, operands = parse_args(SPEC, ctx.args)
+    except UsageError as e:
+        ctx.error(e.message)
+        ctx.stderr.write(USAGE.encode())
+        return 1
+    except OptionValueError as e:
+        ctx.error(e.message)
+        return 1
+    except HelpRequested as h:
+        ctx.out(h.text if h.text == version_text(SPEC) else USAGE + _BUG_REPORTS)
+        return 0
     pieces: list[Piece] = []
     expr_no = 0
     for key, value in p.order:
@@ -104,11 +160,9 @@ def cmd_sed(ctx: Ctx) -> int:
         pieces.append(Piece(operands.pop(0), 1))
     line_len = 70
     if p.has("line_length"):
-        try:
-            line_len = int(p["line_length"])
-        except ValueError:
-            ctx.error(f"invalid line length: {p['line_length']}")
-            return 1
+        # GNU sed reads it with atoi(): its leading number, 0 (no wrapping) when there is none
+        m = _LEADING_INT.match(p["line_length"])
+        line_len = int(m.group()) if m else 0
     extended = bool(p.get("extended"))
     try:
         parser = Parser(pieces, extended, posix=bool(p.get("posix")), budget=ctx.budget)

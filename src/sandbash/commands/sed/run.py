@@ -715,7 +715,7 @@ class Runner:
                 pieces.append(f"\\{b:03o}")
         lines: list[str] = []
         cur = ""
-        if width > 1:
+        if width >= 1:  # (1: GNU wraps before every character, an empty first line too)
             for p in pieces:
                 if len(cur) + len(p) > width - 1:
                     lines.append(cur + "\\")
