@@ -11,6 +11,7 @@ from ..expand.arithops import INTS
 from ..expand.arithwords import subscript_error
 from ..expand.pattern import compile_pattern, escape
 from ..expand.segments import QUO
+from ..expand.stringfn import param_text_fn, string_fn
 from ..posix.testexpr import INT_OPS, collate, file_compare, unary_test
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ARRAY, ASSOC, NAMEREF, Var
@@ -186,8 +187,8 @@ def cond_code(sh: Shell, node: A.Cond) -> CondCode:
         operand = cond_code(sh, node.operand)
         return lambda: not operand()
     if isinstance(node, A.CondWord):
-        string, word = ex.string, node.word
-        return lambda: string(word) != ""
+        string = string_fn(ex, node.word)
+        return lambda: string() != ""
     if isinstance(node, A.CondUnary):
         return _unary_code(sh, node.op, node.operand)
     if isinstance(node, A.CondBinary):
@@ -223,11 +224,11 @@ def _plain_pattern(word: A.Word) -> str | None:
 
 
 def _equal_code(sh: Shell, left: A.Word, pat: str, negate: bool) -> CondCode:
-    string = sh.expander.string
+    string = string_fn(sh.expander, left)
     st = sh.state
 
     def equal() -> bool:
-        subject = string(left)
+        subject = string()
         if st.shopts["nocasematch"]:
             matched = compile_pattern(pat, True, True).fullmatch(subject)
         else:
@@ -294,12 +295,13 @@ def _operand_code(sh: Shell, word: A.Word) -> Callable[[], str]:
         if text.isascii() and text.replace("_", "a").isalnum():  # (no subscript, no tilde)
             return lambda: text
     if "[" not in word.text:  # (what arith_operand does for it: nothing of it to quote)
+        # string() as a closure, the parameter's plan and lookup bound (expand/stringfn.py)
         p0 = parts[0] if len(parts) == 1 else None
         if type(p0) is A.Param:
-            return partial(sh.expander._param_string, p0, False)  # (what string() calls for $x)
+            return param_text_fn(sh.expander, p0, False, True)  # (what string() calls for $x)
         if type(p0) is A.DQ and len(p0.parts) == 1 and type(p0.parts[0]) is A.Param:
-            return partial(sh.expander._param_string, p0.parts[0], True)  # ("$x")
-        return partial(sh.expander.string, word)
+            return param_text_fn(sh.expander, p0.parts[0], True, True)  # ("$x")
+        return string_fn(sh.expander, word)
     return partial(sh.expander.arith_operand, word)
 
 
