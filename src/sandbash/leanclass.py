@@ -17,9 +17,9 @@ when the class is built.
 
 from __future__ import annotations
 
+from _thread import get_ident
 from collections.abc import Callable
 from operator import attrgetter
-from threading import get_ident
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # (typing itself is ~2 ms of a start-up: its names are for the type checker only)
@@ -75,6 +75,18 @@ def dataclass(
         return build(c, repr_=repr, eq=eq, frozen=frozen, slots=slots, lazy_init=True)
 
     return wrap(cls) if cls is not None else wrap
+
+
+def str_enum(cls: T) -> T:
+    """`class X(StrEnum)` made as the standard library makes its own enums at start-up
+    (enum._simple_enum): the same kind of class and members, built in about 40% of the time (the
+    five StrEnums of a plain run cost ~0.85 ms the usual way). The body's values must be strings
+    (no checks are made). A module declares the class as `@str_enum class X(StrEnum)` with
+    `StrEnum` the real one for type checkers and `object` at run time."""
+    import enum
+
+    made: T = enum._simple_enum(enum.StrEnum)(cls)  # type: ignore[attr-defined]
+    return made
 
 
 def field_names(cls_or_obj: Any) -> tuple[str, ...]:

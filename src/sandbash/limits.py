@@ -10,17 +10,19 @@ API turns it into `ExecutionLimitError`.
 
 from __future__ import annotations
 
-import enum
-import threading
+import _thread  # (threading's locks are _thread's: threading.py itself is ~0.8 ms of a start-up)
 import time
 
-from .leanclass import field_names
+from .leanclass import field_names, str_enum
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from enum import StrEnum
 else:  # the same classes, built without importing dataclasses (leanclass.py)
     from .leanclass import dataclass
+
+    StrEnum = object  # (str_enum makes the class a StrEnum)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +151,8 @@ _PROFILES: dict[str, dict[str, float]] = {
 }
 
 
-class LimitKind(enum.StrEnum):
+@str_enum
+class LimitKind(StrEnum):
     """The name of every limit: a `Limits` field, what `LimitExceeded.limit` and
     `ExecutionLimitError.limit` say, the NAME of `--limit NAME=N`. A str enum, so it reads,
     compares and formats as the plain name."""
@@ -320,14 +323,14 @@ class CancelToken:
     """Set from any thread to stop a run at its next checkpoint."""
 
     def __init__(self) -> None:
-        self._event = threading.Event()
+        self._cancelled = False  # (a flag read at checkpoints; nothing waits on it)
 
     def cancel(self) -> None:
-        self._event.set()
+        self._cancelled = True
 
     @property
     def cancelled(self) -> bool:
-        return self._event.is_set()
+        return self._cancelled
 
 
 class DeadlineExpired(BaseException):
@@ -373,7 +376,7 @@ class Budget:
         self.memory_peak = 0
         self.expanded = 0
         # pipeline stages charge from their own threads; charges come in grains, so a lock is cheap
-        self._mem_lock = threading.Lock()
+        self._mem_lock = _thread.allocate_lock()
         # releases that could not take the lock (see release_memory), applied by the next holder
         self._released: list[int] = []
         self.idle = 0  # threads of this budget blocked in sleep()
@@ -611,7 +614,7 @@ class MemoryHold:
 
 # Sub-command deadlines in force on each thread: waits that are not charged to the
 # sub-command's own budget (a pipe made by the enclosing pipeline) still see them.
-_THREAD = threading.local()
+_THREAD = _thread._local()  # (threading.local itself)
 
 
 def check_thread_deadline() -> None:

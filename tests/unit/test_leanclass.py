@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import enum
 import inspect
 import pickle
 from typing import Any, ClassVar
@@ -15,6 +16,10 @@ from typing import Any, ClassVar
 import pytest
 
 from sandbash import leanclass
+from sandbash.commands.record import Effects
+from sandbash.limits import LimitKind
+from sandbash.syntax import ast as A
+from sandbash.vfs.ops import FileOp
 
 
 def _declarations(make: Any, field: Any) -> dict[str, type]:
@@ -325,3 +330,35 @@ def test_the_init_is_compiled_after_the_first_instances() -> None:
     assert cls.__init__.__qualname__.endswith("Factory.__init__")
     assert [(o.name, o.items) for o in made[:3]] == [("0", [0]), ("1", [1]), ("2", [2])]
     assert (made[-1].name, made[-1].items, made[-1].flag) == ("last", [], False)
+
+
+# ---------------------------------------------------------------- str_enum
+
+
+def _twin(made: type[enum.StrEnum]) -> type[enum.StrEnum]:
+    """The same StrEnum made the usual way (a class statement's metaclass call)."""
+    return enum.StrEnum(made.__name__, [(m.name, m.value) for m in made])  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("made", [LimitKind, FileOp, Effects, A.Op, A.OpKind])
+def test_str_enum_classes_behave_as_class_statement_ones(made: type[enum.StrEnum]) -> None:
+    """sandbash's StrEnums (built by leanclass.str_enum, as the standard library builds its own) are
+    the enums a class statement makes: members, lookups, text, comparisons, pickling, errors."""
+    twin = _twin(made)
+    assert type(made) is type(twin) is enum.EnumType
+    assert issubclass(made, enum.StrEnum) and made.__mro__[1:] == twin.__mro__[1:]
+    assert [(m.name, m.value) for m in made] == [(m.name, m.value) for m in twin]
+    assert list(made.__members__) == list(twin.__members__) and len(made) == len(twin)
+    for mine, theirs in zip(made, twin, strict=True):
+        assert made(theirs.value) is mine and made[theirs.name] is mine and getattr(made, mine.name) is mine
+        assert mine == theirs.value and hash(mine) == hash(theirs.value) and isinstance(mine, str)
+        assert (str(mine), format(mine), f"{mine:>3}") == (str(theirs), format(theirs), f"{theirs:>3}")
+        assert repr(mine) == repr(theirs).replace(twin.__name__, made.__name__, 1)
+        assert mine._name_ == mine.name and mine._value_ == mine.value and mine in made
+        assert pickle.loads(pickle.dumps(mine)) is mine and copy.copy(mine) is mine
+    with pytest.raises(ValueError, match=f"'nope' is not a valid {made.__name__}"):
+        made("nope")
+    with pytest.raises(KeyError):
+        made["nope"]
+    with pytest.raises(AttributeError):
+        made.__members__[made._member_names_[0]].name = "x"  # type: ignore[misc]

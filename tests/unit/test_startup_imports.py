@@ -16,7 +16,8 @@ from sandbash.cli.app import _defaults, _parse_ours, _parse_plain, _parser
 
 # what each costs a plain run when imported (Python 3.11): dataclasses with inspect ~6 ms, hashlib
 # (OpenSSL) ~2.5 ms, argparse with gettext and locale ~3 ms, signal.py (its enums) ~0.5 ms, typing
-# ~2.3 ms (12 M instructions; its names are imported under `TYPE_CHECKING = False`, CONTRIBUTING.md)
+# ~2.3 ms (12 M instructions; its names are imported under `TYPE_CHECKING = False`, CONTRIBUTING.md),
+# threading ~0.8 ms (locks come from _thread; Thread, Event and Condition are imported by the first use)
 NOT_IMPORTED: tuple[str, ...] = (
     "dataclasses",
     "inspect",
@@ -26,6 +27,7 @@ NOT_IMPORTED: tuple[str, ...] = (
     "locale",
     "signal",
     "typing",
+    "threading",
 )
 # and sandbash's own modules a plain run does without (printf's formatter, the function printer)
 NOT_IMPORTED += ("sandbash.posix.printf", "sandbash.syntax.bashprint")
@@ -207,6 +209,12 @@ NOT_IMPORTED_BY_A_RUN: tuple[str, ...] = (
     *("sandbash.tool", "sandbash.expand.arithgen", "sandbash.interp.conds", "sandbash.interp.prompt"),
     *("sandbash.syntax.unparse", "sandbash.posix.longdouble", "sandbash.vfs.host", "sandbash.vfs.overlay"),
     *("sandbash.builtins.varcmds", "sandbash.builtins.dirs"),
+    *(
+        "sandbash.posix.testexpr",
+        "sandbash.interp.bashcmd",
+        "sandbash.interp.timefmt",
+        "sandbash.builtins.synopsis",
+    ),
     *("sandbash.commands.grep", "sandbash.commands.awk", "sandbash.commands.sed", "sandbash.commands.jq"),
 )
 

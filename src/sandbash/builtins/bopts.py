@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from ..commands.options import CommandSpec, HelpRequested, Opt, OptionValueError, UsageError, parse_args
-from .synopsis import USAGE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,6 +58,8 @@ class BuiltinOpts:
 
 def usage(sh: Shell, name: str) -> None:
     """`NAME: usage: SYNOPSIS` on stderr (the synopsis `help` shows)."""
+    from .synopsis import USAGE  # (the table is read by usage errors and `help` only)
+
     synopsis = USAGE.get(name)
     if synopsis is not None:
         sh.write_err(f"{name}: usage: {synopsis}\n")

@@ -16,18 +16,22 @@ asserts that every member has a model in `check/models.py` and that every record
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from enum import StrEnum
 
+from ..leanclass import str_enum
 from .context import CommandFn, Ctx
 from .options import CommandSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
+    from enum import StrEnum
 else:  # the same classes, built without importing dataclasses (leanclass.py)
     from ..leanclass import dataclass, field
 
+    StrEnum = object  # (str_enum makes the class a StrEnum)
 
+
+@str_enum
 class Effects(StrEnum):
     """What a command does with files, sub-commands and the network, as the static check models it.
 

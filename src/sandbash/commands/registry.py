@@ -21,15 +21,15 @@ implementation's engine (`rg` searches with grep's matcher, `tar -z` compresses 
 
 from __future__ import annotations
 
+import _thread  # (threading's locks are _thread's: threading.py itself is ~0.8 ms of a start-up)
 import importlib
-import threading
 from collections.abc import Iterable
 
 from .index import INDEX
 from .record import CommandRecord, Effects
 
 _LOADED: dict[str, CommandRecord] = {}
-_IMPORT_LOCK = threading.RLock()
+_IMPORT_LOCK = _thread.RLock()
 
 
 HOST_PREFIX = "host:"  # the index's key for a host-mode variant (`host:uname`)

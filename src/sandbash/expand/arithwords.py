@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 
 from ..syntax import ast as A
 from ..syntax.lexer import ARITH_EXPANDS
@@ -35,7 +35,10 @@ def quote_subscript(text: str) -> str:
     return text.translate(_SUBSCRIPT_QUOTE)
 
 
-_BRACKET = re.compile(r"[][]")
+@cache
+def _bracket() -> re.Pattern[str]:
+    """A bracket of a subscript: compiled on first use, not by every start-up."""
+    return re.compile(r"[][]")
 
 
 def _arith_lit(text: str, depth: int, out: list[str]) -> int:
@@ -53,7 +56,7 @@ def _arith_lit(text: str, depth: int, out: list[str]) -> int:
             out.append(text[i : j + 1])
             depth = 1
         else:
-            m = _BRACKET.search(text, i)
+            m = _bracket().search(text, i)
             if m is None:
                 out.append(quote_subscript(text[i:]))
                 break
@@ -209,7 +212,11 @@ _BEFORE_BAD = _IDENT | frozenset("#.$\\'\"`@")
 
 _AFTER_BAD = _IDENT | frozenset("#.[($\\'\"`@")
 
-_ASSIGN_AFTER = re.compile(r"\s*(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)?=(?!=))")  # our own fixed pattern
+
+@cache
+def _assign_after() -> re.Pattern[str]:
+    """An assignment or increment operator after a name: compiled on first use, not by every start-up."""
+    return re.compile(r"\s*(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)?=(?!=))")  # our own fixed pattern
 
 
 def _arith_template(word: A.Word) -> _Template | None:
@@ -235,7 +242,7 @@ def _arith_template(word: A.Word) -> _Template | None:
         after = nxt.text if nxt is not None else ""  # type: ignore[union-attr]
         if (before and before[-1] in _BEFORE_BAD) or (after and after[0] in _AFTER_BAD):
             return None
-        if before.rstrip().endswith(("++", "--")) or _ASSIGN_AFTER.match(after):
+        if before.rstrip().endswith(("++", "--")) or _assign_after().match(after):
             return None
         name = f"{_SLOT}{len(names)}_"
         names.append(name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from ..syntax import ast as A
 from ..syntax.lexer import tilde_prefix
@@ -68,7 +69,10 @@ def brace_text(p: A.Part) -> str:
     return ""
 
 
-_NAME_TAIL = re.compile("[A-Za-z0-9_]*")  # our own fixed pattern
+@cache
+def _name_tail() -> re.Pattern[str]:
+    """The name characters a parameter's name continues with: compiled on first use, not by every start-up."""
+    return re.compile("[A-Za-z0-9_]*")  # our own fixed pattern
 
 
 def _glue_names(parts: list[A.Part]) -> list[A.Part]:
@@ -86,7 +90,7 @@ def _glue_names(parts: list[A.Part]) -> list[A.Part]:
                 and q.op is None
                 and (q.name[:1].isalpha() or q.name[:1] == "_")
             ):
-                m = _NAME_TAIL.match(p.text)
+                m = _name_tail().match(p.text)
                 tail = m.end() if m is not None else 0
                 if tail:
                     out[-1] = A.Param(q.name + p.text[:tail])

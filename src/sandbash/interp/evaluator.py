@@ -14,7 +14,6 @@ from ..switches import TREE_WALKER
 from ..syntax import ast as A
 from .builtin_table import SPECIAL
 from .calls import call_function
-from .compiler import Compiler, case_tests
 from .control import AbortCommand, ExitShell, LoopControl
 from .jobs import child_exited, fresh_table, release_ended
 from .loops import LoopFrame, loop_header, loop_words, run_select
@@ -25,6 +24,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from ..expand.words import Expander
+    from .compiler import Compiler
     from .executor import Executor
     from .redirects import Redirections
     from .shell import Shell
@@ -38,6 +38,10 @@ class Evaluator:
     loop variables to the variables; `{ ...; } > f` to the redirections."""
 
     __slots__ = ("sh", "state", "expander", "va", "rd", "ex", "pr", "comp")
+    # bodies that run again run compiled (compiler.py), unless SANDBASH_TREE_WALKER is set (None).
+    # Made by the first compound command or function call (__getattr__): a script of simple commands
+    # does without the compiler's modules (~0.5 ms of a start-up)
+    comp: Compiler | None
 
     def __init__(
         self, sh: Shell, state: ShellState, expander: Expander, va: Variables, rd: Redirections, ex: Executor
@@ -49,8 +53,16 @@ class Evaluator:
         self.rd = rd
         self.ex = ex
         self.pr = ex.pr
-        # bodies that run again run compiled (compiler.py), unless SANDBASH_TREE_WALKER is set
-        self.comp = None if TREE_WALKER else Compiler(self)
+
+    if not TYPE_CHECKING:  # (for the type checker `comp` is the attribute declared above)
+
+        def __getattr__(self, name):
+            if name != "comp":
+                raise AttributeError(f"'Evaluator' object has no attribute '{name}'")
+            from .compiler import Compiler
+
+            comp = self.comp = None if TREE_WALKER else Compiler(self)
+            return comp
 
     # ------------------------------------------------------------ dispatch
 
@@ -372,7 +384,12 @@ class Evaluator:
         status = 0
         items = node.items
         comp = self.comp
-        tests = comp.case_tests(node) if comp is not None else case_tests(self.expander, node)
+        if comp is not None:
+            tests = comp.case_tests(node)
+        else:
+            from .compiler import case_tests
+
+            tests = case_tests(self.expander, node)
         i = 0
         matched = False
         while i < len(items):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
+from functools import cache, partial
 
 from ..commands.context import CommandTimeout
 from ..commands.invoke import UNMODELLED, Capabilities, invoke
@@ -1110,7 +1110,10 @@ def _xtrace_word(word: str) -> str:
     return _xquote(word)
 
 
-_KEYWORD_HEAD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
+@cache
+def _keyword_head() -> re.Pattern[str]:
+    """`name=` / `name+=` at a word's start (`set -k`): compiled on first use, not by every start-up."""
+    return re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\+?)=")
 
 
 def _keywords_to_assigns(cmd: A.SimpleCommand) -> A.SimpleCommand:
@@ -1120,7 +1123,7 @@ def _keywords_to_assigns(cmd: A.SimpleCommand) -> A.SimpleCommand:
     words = [cmd.words[0]]
     for w in cmd.words[1:]:
         first = w.parts[0] if w.parts else None
-        m = _KEYWORD_HEAD.match(first.text) if isinstance(first, A.Lit) else None
+        m = _keyword_head().match(first.text) if isinstance(first, A.Lit) else None
         if m is None or first is None or not isinstance(first, A.Lit):
             words.append(w)
             continue

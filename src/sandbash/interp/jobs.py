@@ -6,7 +6,7 @@ acted on at the target's next command. The builtins (`wait`, `kill`, `jobs`,
 
 from __future__ import annotations
 
-import threading
+import _thread  # (threading's locks are _thread's: threading.py itself is ~0.8 ms of a start-up)
 
 from .control import ExitShell
 
@@ -215,7 +215,7 @@ def child_exited(sh: Shell) -> None:
 # ------------------------------------------------------------ freeing a child shell that ended
 
 # guards Processes.holds and .ended: a shell's end and its processes' ends come on different threads
-HOLDS = threading.Lock()
+HOLDS = _thread.allocate_lock()
 
 
 def release_ended(child: Shell) -> None:

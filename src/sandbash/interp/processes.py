@@ -6,29 +6,26 @@ hands it pipelines, `&` and `coproc`)."""
 from __future__ import annotations
 
 import functools
-import threading
 import time
 from collections.abc import Mapping
 
 from ..limits import Cancelled, JobBudget, JobSignal, LimitExceeded, LimitKind, thread_deadline
 from ..shvars.arrays import IndexedArray
 from ..shvars.vars import EXPORT, INTEGER, READONLY, Var
-from ..stdio.pipe import Pipe
 from ..stdio.streams import BufferWriter, BytesReader, NullStream, SigPipe, Stream, capture_bound
 from ..syntax import ast as A
 from ..syntax.lexer import is_name
 from ..vfs.errors import FsError
-from .bashcmd import run_bash, startup_warnings
 from .cmdsub import captured_text, direct_stage, direct_substitution, run_in_place
 from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
 from .executor import unparse_command
 from .jobs import HOLDS, child_exited, fresh_table, next_job_number, own_pid, release_ended
 from .runtime import Job
-from .timefmt import DEFAULT_FORMAT, POSIX_FORMAT, TimeFormatError, format_times
 from .variables import AssignError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import threading
     from dataclasses import dataclass
 
     from ..expand.words import Expander
@@ -120,6 +117,8 @@ class Processes:
         return self.state.exported_funcs
 
     def run_shell_command(self, argv: list[str], env: dict[str, str]) -> int:
+        from .bashcmd import run_bash  # (bashcmd and timefmt: imported by the scripts that use them)
+
         return run_bash(self.sh, argv, env)
 
     def run_script_file(self, path: str, argv: list[str], env: dict[str, str]) -> int:
@@ -156,6 +155,8 @@ class Processes:
             prog = interp[0].rsplit("/", 1)[-1]
             kind, where = self.ex.find_command(interp[0] if "/" in interp[0] else "./" + interp[0])
             if kind == "shell":
+                from .bashcmd import startup_warnings
+
                 startup_warnings(self.sh, interp[0], env)
                 run = functools.partial(self._run_file_in_child, cur_text, cur_argv, env)
                 return self.ex.run_gated(iargv, "shell", prog, run)
@@ -293,6 +294,8 @@ class Processes:
             if fd >= limit:
                 raise LimitExceeded(LimitKind.MAX_FILE_DESCRIPTORS, limit)
         self.next_procsub_fd = fd - 1
+        from ..stdio.pipe import Pipe  # (pipes, with threading: imported by the first one made)
+
         pipe = Pipe(checkpoint=self.sh.rt.budget.check_time)
         child = self.sh.fork()
         child.subst_depth = self.sh.subst_depth + 1
@@ -400,6 +403,8 @@ class Processes:
         return status
 
     def _report_time(self, elapsed: float, posix: bool) -> None:
+        from .timefmt import DEFAULT_FORMAT, POSIX_FORMAT, TimeFormatError, format_times
+
         fmt = POSIX_FORMAT if posix else self.va.get_str("TIMEFORMAT")
         if fmt is None:
             fmt = DEFAULT_FORMAT
@@ -414,6 +419,8 @@ class Processes:
         self.sh.write_err(text + "\n")
 
     def _run_stages(self, node: A.Pipeline) -> int:
+        from ..stdio.pipe import Pipe
+
         st = self.state
         cmds = node.cmds
         n = len(cmds)
@@ -605,6 +612,8 @@ class Processes:
         old = self.coproc
         if old is not None:  # bash tracks only the newest coprocess
             self.sh.warn(f"execute_coproc: coproc [{old.job.pid}:{old.name}] still exists")
+        from ..stdio.pipe import Pipe
+
         to_child = Pipe(checkpoint=self.sh.rt.budget.check_time)
         from_child = Pipe(checkpoint=self.sh.rt.budget.check_time)
         child = self.sh.fork()

@@ -13,7 +13,6 @@ from ..expand.env import ExpansionError
 from ..expand.segments import literal_text
 from ..limits import LimitExceeded, LimitKind
 from ..shvars.arrays import IndexedArray
-from ..stdio.pipe import PipeWriter
 from ..stdio.streams import BytesReader, ClosedStream, DirStream, Stream
 from ..syntax import ast as A
 from ..vfs.errors import FsError
@@ -258,6 +257,8 @@ class Redirections:
     def close_dropped(self, undo: Undo) -> None:
         """After `exec N>&-`: a pipe's write end no descriptor holds any more is closed, so its
         reader sees end of file (`exec {COPROC[1]}>&-` ends the coprocess's input)."""
+        from ..stdio.pipe import PipeWriter  # (pipes: imported by the first one made)
+
         held = {id(s) for s in self.state.fds.values()}
         for _fd, old, _opened in undo:
             if isinstance(old, PipeWriter) and id(old) not in held:

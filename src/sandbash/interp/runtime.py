@@ -3,7 +3,7 @@ identity, background jobs and the hooks for policy and audit."""
 
 from __future__ import annotations
 
-import threading
+import _thread  # (threading's locks are _thread's: threading.py itself is ~0.8 ms of a start-up)
 import time
 from collections.abc import Callable
 
@@ -18,6 +18,7 @@ from .gates import CommandGates
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import threading
     from collections.abc import Mapping
     from typing import Protocol
 
@@ -40,6 +41,13 @@ else:  # the same classes, built without importing dataclasses (leanclass.py)
     from ..leanclass import dataclass, field
 
 
+def _new_event() -> threading.Event:
+    """A job's `done` event (threading is imported by the first job, not by every start-up)."""
+    import threading
+
+    return threading.Event()
+
+
 @dataclass
 class Job:
     jid: int
@@ -47,7 +55,7 @@ class Job:
     thread: threading.Thread | None
     command: str
     status: int | None = None
-    done: threading.Event = field(default_factory=threading.Event)
+    done: threading.Event = field(default_factory=_new_event)
     reported: bool = False
     # the state (RUNNING or DONE) the shell last told about: `jobs -n` lists a job whose state
     # changed since; a finished job once told about is gone from `jobs` (bash has deleted it)
@@ -97,6 +105,8 @@ class Threads:
                 with_room(target)  # (a thread's own frame stack: see framestack)
             finally:
                 self.free.append(slot)
+
+        import threading  # (imported by the first thread a run starts)
 
         thread = threading.Thread(target=run, daemon=True)
         try:
@@ -165,7 +175,7 @@ class Runtime:
         # the last pid given out, in a list shared by every copy (with_budget, a subshell's own
         # job table): pids stay unique across the run
         self._pid = [self.identity.pid + 100]
-        self.lock = threading.Lock()
+        self.lock = _thread.allocate_lock()
         # signals a shell of the run sent another (a job's `kill -USR1 $$`, SIGCHLD), by the
         # target's pid as (trap name, number): the target acts on them at its next command
         self.signals: dict[int, list[tuple[str, int]]] = {}

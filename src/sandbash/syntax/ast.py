@@ -11,13 +11,16 @@ per piece.
 
 from __future__ import annotations
 
-from enum import StrEnum
+from ..leanclass import str_enum
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
+    from enum import StrEnum
 else:  # the same classes, built faster at import (nodeclass.py)
     from .nodeclass import dataclass, field
+
+    StrEnum = object  # (str_enum makes the class a StrEnum)
 
 # ---------------------------------------------------------------- word parts
 
@@ -60,6 +63,7 @@ class Tilde:
     in_argument: bool = False
 
 
+@str_enum
 class OpKind(StrEnum):
     """The family of a ${name OP ...} operator: it decides how the operator is evaluated."""
 
@@ -72,6 +76,7 @@ class OpKind(StrEnum):
     BAD = "bad"  # a bad substitution, reported when it is expanded; ParamOp.text is its source
 
 
+@str_enum
 class Op(StrEnum):
     """A ${name OP ...} operator, spelled as in the source."""
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable
+from functools import cache
 
 from . import ast as A
 from .braces import brace_parts
@@ -37,10 +38,24 @@ _NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _NAME_CHARS = _NAME_START | frozenset("0123456789")
 _PLAIN_CMD = re.compile(r"[^ \t\n;&|<>()'\"\\$`{},~?*+@!\[\]=:]+")
 _PLAIN_DQ = re.compile(r'[^"\\$`]+')
-_PLAIN_HEREDOC = re.compile(r"[^\\$`]+")
+
+
+@cache
+def _plain_heredoc() -> re.Pattern[str]:
+    """A here-document's run of plain text: compiled on first use, not by every start-up."""
+    return re.compile(r"[^\\$`]+")
+
+
 _NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-# what makes a subscript's arithmetic reading expand (a key's reading adds single quotes)
-_SUB_ARITH_EXPANDS = re.compile(r"[$`\"\\]")
+
+
+@cache
+def _sub_arith_expands() -> re.Pattern[str]:
+    """What makes a subscript's arithmetic reading expand (a key's reading adds single quotes): compiled
+    on first use, not by every start-up."""
+    return re.compile(r"[$`\"\\]")
+
+
 _LITERAL_SUBSCRIPT = A.Subscript(None, None)
 # bash expands an arithmetic text fully (and its subscripts once, quoted) only when it holds one of
 # these (subst.c's ARITH_EXP_CHAR); otherwise it only removes quotes
@@ -277,7 +292,7 @@ class WordReader:
                     self.pos = m.end()
                     continue
             elif mode == HEREDOC:
-                m = _PLAIN_HEREDOC.match(src, self.pos)
+                m = _plain_heredoc().match(src, self.pos)
                 if m:
                     lit.append(m.group())
                     self.pos = m.end()
@@ -899,7 +914,7 @@ class WordReader:
         here (it is then parsed when it runs, where an open quote is closed as bash does)."""
         if sub is None or sub in ("@", "*"):
             return None
-        if not _SUB_ARITH_EXPANDS.search(sub):
+        if not _sub_arith_expands().search(sub):
             # nothing for arithmetic to expand; a key may still hold single quotes
             return _LITERAL_SUBSCRIPT if "'" not in sub else self._subscript_key_only(sub, line)
         try:

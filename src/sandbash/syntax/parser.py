@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 
 from . import ast as A
 from .aliastext import AliasSpans
@@ -65,7 +66,14 @@ _DECL_BUILTINS = frozenset({"declare", "typeset", "local", "export", "readonly"}
 # after these bash reads `name=(...)` as one word (its parser's PST_ASSIGNOK); eval and let
 # take only that form as an assignment-shaped word (`eval z=$x` splits $x as any word)
 _ASSIGN_OK = _DECL_BUILTINS | {"eval", "let"}
-_COMPOUND_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=\(")
+
+
+@cache
+def _compound_head() -> re.Pattern[str]:
+    """`name=(` / `name+=(`: a compound assignment's head: compiled on first use, not by every start-up."""
+    return re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=\(")
+
+
 _ASSIGN_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _WORD_ENDS = frozenset(" \t\n;&|<>)")  # what ends a word after a compound assignment's `)`
 _IO_NUMBER = re.compile(r"\d+(?=[<>])")
@@ -965,7 +973,7 @@ class Parser(WordReader):
                 decl = self.plain(tok) in _ASSIGN_OK
                 paren_only = self.plain(tok) in ("eval", "let")
                 continue
-            if decl and (not paren_only or _COMPOUND_HEAD.match(self.src, tok.pos)):
+            if decl and (not paren_only or _compound_head().match(self.src, tok.pos)):
                 assign = self.try_assignment(tok)
                 if assign is not None:
                     wline, wcol = self.line_col(tok.pos)

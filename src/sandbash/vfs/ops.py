@@ -6,10 +6,17 @@ the static check's effect names read exactly as before; the type says which name
 
 from __future__ import annotations
 
-import enum
+from ..leanclass import str_enum
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from enum import StrEnum
+else:
+    StrEnum = object  # (str_enum makes the class a StrEnum)
 
 
-class FileOp(enum.StrEnum):
+@str_enum
+class FileOp(StrEnum):
     READ = "read"
     LIST = "list"
     STAT = "stat"
