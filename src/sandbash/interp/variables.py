@@ -1078,6 +1078,8 @@ class Variables:
             self.state.arg0 = value
         elif name == "POSIXLY_CORRECT":
             self.state.opts["posix"] = True  # bash: setting it turns posix mode on, unsetting off
+            # (bash's posix_initialize: `$( )` inherits `set -e`; leaving posix mode keeps it)
+            self.state.shopts["inherit_errexit"] = True
         elif name == "IGNOREEOF":
             self.state.opts["ignoreeof"] = True
         elif (
