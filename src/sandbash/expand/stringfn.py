@@ -7,9 +7,9 @@ closure (a parameter without a plan: the general path, without the entry points 
 a closure gives is what Expander.string gives, step for step: the same single lookup per
 parameter (a lookup may warn or evaluate a reference's subscript), the general path with that
 lookup for anything else (unset, arrays, `set -u`, a plan's None), the same charging of long
-texts, the same reset of "$@"'s empty state. A word with any other part (a command
-substitution, a tilde...) keeps Expander.string. Arithmetic words use join_fn too
-(arithwords.arith_fn).
+texts, the same reset of "$@"'s empty state. A command substitution's text is the shell's
+command_sub, called as _join_parts calls it. A word with any other part (a tilde, a process
+substitution...) keeps Expander.string. Arithmetic words use join_fn too (arithwords.arith_fn).
 """
 
 from __future__ import annotations
@@ -59,6 +59,8 @@ def string_fn(ex: Expander, word: A.Word) -> StrFn:
                 fn = param_text_fn(ex, inner[0], True, True)
             elif inner:
                 fn = join_fn(ex, inner, True, True)
+        elif tp is A.CmdSub:  # (`r=$(get)`: as string() reaches it, through _join_parts)
+            fn = join_fn(ex, parts, False)
     else:
         fn = join_fn(ex, parts, False)
     return fn if fn is not None else partial(ex.string, word)
@@ -192,8 +194,8 @@ def join_fn(
 ) -> StrFn | None:
     """Expander._join_parts(parts, in_dq), `charged` as string() charges its text (`dq_word`:
     the parts of a double-quoted part, which _join_parts and string() begin by leaving "$@"'s
-    empty state), or None when a part is neither text, a parameter, an arithmetic expansion nor
-    a double-quoted part of those."""
+    empty state), or None when a part is neither text, a parameter, an arithmetic expansion, a
+    command substitution nor a double-quoted part of those."""
     items: list[str | Callable[[], str]] = []
     for p in parts:
         t = type(p)
@@ -205,6 +207,8 @@ def join_fn(
             items.append(partial(_arith_str, ex.arith, p.word))  # type: ignore[union-attr]
         elif t is A.DQ and (inner := join_fn(ex, p.parts, True, True, False)) is not None:  # type: ignore[union-attr]
             items.append(inner)
+        elif t is A.CmdSub:  # (its text as _parts gives it: quoted or not, one string is not split)
+            items.append(partial(ex.env.command_sub, p.body, p.text))  # type: ignore[union-attr]
         else:
             return None
     pieces = tuple(items)

@@ -11,7 +11,8 @@ its own: the shell's may be in the middle of expanding the command that holds th
 and with `set -e` as the subshell would have it. When, besides, its words read no dynamic, special
 or positional parameter and a function's commands are all echo, the output is made without running
 the commands at all (direct_substitution): no capture, no call; and when its words are literal
-text, the output is made once and used again (Plan.const). A body of one command of
+text, the output is made once and used again (Plan.const; a function's whole output, FuncPlan.const,
+while xpg_echo is as it was and the run's limits allow it). A body of one command of
 _PURE_COMMANDS (`$(basename "$p")`), which reaches nothing of the shell's, runs in place too.
 
 Anything a subshell could tell apart falls back to the real one: a word that runs code or assigns
@@ -107,12 +108,16 @@ class FuncPlan:
     variables they read or declare, whether one is `local`, and their plans when all are `direct`
     echo commands (else None)."""
 
-    __slots__ = ("names", "echoes", "declares")
+    __slots__ = ("names", "echoes", "declares", "const")
 
     def __init__(self, plans: list[Plan]) -> None:
         self.names = tuple(n for plan in plans for n in plan.names)
         self.echoes = tuple(plans) if all(plan.direct and plan.name == "echo" for plan in plans) else None
         self.declares = any(plan.name == "local" for plan in plans)
+        # echoes of literal words only (`get() { echo ok; }`): the xpg_echo setting the output was
+        # made under, its value (no null byte), its size (below ARGV_HELD_MIN) and the most words
+        # of one echo; made on the first call that makes the output (direct_substitution)
+        self.const: tuple[bool, str, int, int] | None = None
 
 
 # the same for a function's body (None: a command of it is not such echo/printf)
@@ -334,6 +339,7 @@ def direct_substitution(sh: Shell, body: A.CommandList) -> tuple[str, int] | Non
         ):
             sh.rt.budget.command()
             return const[2], 0
+    fplan: FuncPlan | None = None
     if plan.direct:
         plans: tuple[Plan, ...] = (plan,)
         names = plan.names
@@ -341,6 +347,9 @@ def direct_substitution(sh: Shell, body: A.CommandList) -> tuple[str, int] | Non
         fplan = _direct_callee(sh, plan)
         if fplan is None:
             return None
+        fconst = fplan.const
+        if fconst is not None and fconst[0] == st.shopts["xpg_echo"] and _const_fits(sh, fconst):
+            return _const_call(sh, fplan, fconst[1])
         plans, names = fplan.echoes, fplan.names  # type: ignore[assignment]
     if names and not _no_nameref(sh, names):
         return None
@@ -372,7 +381,36 @@ def direct_substitution(sh: Shell, body: A.CommandList) -> tuple[str, int] | Non
         if size > max_size:
             raise LimitExceeded(size_limit, max_size)
         out.append(data)
-    return _value(sh, out, size), 0
+    value = _value(sh, out, size)
+    if fplan is not None and size < ARGV_HELD_MIN and all(p.argv is not None for p in plans):
+        data = b"".join(out)
+        if b"\0" not in data:  # (a null byte is warned of at each call)
+            argc = max(len(p.argv) for p in plans)  # type: ignore[arg-type]
+            fplan.const = (xpg, value, size, argc)
+    return value, 0
+
+
+def _const_fits(sh: Shell, const: tuple[bool, str, int, int]) -> bool:
+    """Whether a function's constant output is within this run's limits as its commands would find
+    it: the capture's bound (the nearer of max_output_size and max_string_length) and each echo's
+    word count (max_arguments). Else the commands run and report the limit as before."""
+    limits = sh.rt.limits
+    size = const[2]
+    return (
+        size <= limits.max_output_size
+        and size <= limits.max_string_length
+        and const[3] <= limits.max_arguments
+    )
+
+
+def _const_call(sh: Shell, fplan: FuncPlan, value: str) -> tuple[str, int]:
+    """`$(get)` of a function of literal echo commands whose output is made already: the call and
+    each command counted as running them counts them (max_command_count, the deadline's tick)."""
+    command = sh.rt.budget.command
+    command()  # (the call)
+    for _ in fplan.echoes:  # type: ignore[union-attr]
+        command()
+    return value, 0
 
 
 def _echo_bytes(argv: list[str], xpg: bool) -> bytes:

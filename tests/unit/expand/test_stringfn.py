@@ -71,11 +71,20 @@ COMPILED = [
     '$s"${a[@]}"',
     '"${@:+x}"/"$s"',
     '${@:+x}"$s"${@:+y}',
+    # command substitutions, alone or among other parts (each run once per use, in order)
+    "$(echo hi)",
+    '"$(echo hi)"',
+    "`echo hi`",
+    '"`echo hi`"',
+    '"${s}$(echo hi)"',
+    '"$s"$(echo hi)',
+    "$(long)",
+    "a$(empty)b$(echo hi)$s",
+    '"$(empty)"$(echo hi)"${@:+x}"',
+    "$(( $(echo 4) + k ))",
 ]
 # words that keep Expander.string
 GENERAL = [
-    '"${s}$(echo hi)"',
-    '"$s"$(echo hi)',
     '""',
     "~/x$s",
 ]
@@ -116,6 +125,7 @@ def _env(
     env.args = args
     env.set("LC_ALL", "C.UTF-8")
     env.set("k", "12")
+    env.outputs.update({"echo hi": "hi  *\n\n", "long": "y" * 300, "echo 4": "4"})
     if ifs is not None:
         env.set("IFS", ifs)
     for name in ("s", "a", "b"):
@@ -136,7 +146,7 @@ def _run(env: _Env, word: A.Word, compiled: bool) -> tuple[object, ...]:
             got.append(fn())
         except ExpansionError as e:
             got.append(("error", e.message, e.fatal))
-    return (*got, charged, env.looked, ex._at_empty)
+    return (*got, charged, env.looked, ex._at_empty, tuple(env.ran))
 
 
 @pytest.mark.parametrize("src", COMPILED)
@@ -208,7 +218,7 @@ def _fields(env: _Env, word: A.Word, compiled: bool) -> tuple[object, ...]:
         except ExpansionError as e:
             out.append(f"error {e.message} {e.fatal}")
         got.append(out)
-    return (*got, charged, env.looked, ex._at_empty)
+    return (*got, charged, env.looked, ex._at_empty, tuple(env.ran))
 
 
 @pytest.mark.parametrize("ifs", [None, ":"])

@@ -8,6 +8,7 @@ import gc
 
 import pytest
 
+import sandbash.interp.evaluator as evaluator_module
 from sandbash import Bash
 from sandbash.audit import Audit, ListSink
 from sandbash.errors import ExecutionLimitError
@@ -444,3 +445,114 @@ def test_the_first_stage_is_made_directly(monkeypatch: pytest.MonkeyPatch) -> No
         "a=b; echo $a | cat; printf %s $a | cat; printf %d x | cat; get() { echo; }; get | cat"
     )
     assert out == b"b\nb0\n" and made == [True, True, False, False]
+
+
+# --------------------------------------------------------------- `$(f)`: a function's output made once
+# (cmdsub.FuncPlan.const: a function of literal echo commands, its output made on the first call that
+# makes it and used again while xpg_echo, the limits, echo and the definition stay as they were; every
+# other function body runs in place or in its subshell). Each script is run compiled and walked, with
+# the output made, run in place, and run in the subshell: all must agree.
+
+FUNC_SUBST = [
+    'get() { echo "ok"; }; hits=0; for k in $(seq 4); do r=$(get); [ "$r" = ok ] && hits=$((hits+1)); done; echo "$hits $?"',
+    'get() { echo one; echo \'two  words\'; echo -n \'x*\'; echo; }; for k in 1 2 3; do r=$(get) s="$(get)" t=`get`; printf \'%q|\' "$r" "$s" "$t"; done',
+    "get() { echo a; }; for k in 1 2; do r=$(get); done; get() { echo b; }; for k in 1 2; do s=$(get); done; echo $r $s",
+    "get() { echo ok; }; for k in 1 2; do r=$(get); done; echo() { builtin echo fn; }; s=$(get); unset -f echo; t=$(get); builtin echo $r $s $t",
+    'get() { echo ok; }; r=$(get); enable -n echo; s=$(get) 2>&1; enable echo; t=$(get); echo "[$r] [$s] [$t]"',
+    "get() { echo -e 'a\\0b'; }; for k in 1 2 3; do r=$(get); echo \"[$r]\"; done",
+    "get() { echo 'a\\tb'; }; for o in -u -s -s -u -u; do shopt $o xpg_echo; r=$(get); echo \"[$r]\"; done",
+    "get() { echo ok; }; r=$(get); set -x; s=$(get); set +x; trap 'echo dbg' DEBUG; t=$(get); trap - DEBUG; echo $r $s $t",
+    "get() { echo ok; }; r=$(get); set -u; s=$(get); set +u; set -o posix; t=$(get); echo $r $s $t",
+    'get() { echo ok; }; f() { local r; r=$(get); echo "[$r] $FUNCNAME"; }; f; f; FUNCNEST=1; f; echo $?',
+    'get() { echo ok; }; false; r=$(get); echo "$? $_"; x=$(false) r=$(get); echo $?; r=$(get) x=$(false); echo $?',
+    "get() { echo ok; }; for k in 1 2; do case $(get) in ok) echo yes;; esac; (( $(echo 2) + ${#k} )); echo $((1 + $(get | wc -c))); done",
+    'get() { echo "$1"; }; for k in 1 2 3; do r=$(get $k); done; echo $r',
+    'v=outer; get() { v=inner; echo "$v"; }; for k in 1 2; do r=$(get); echo "[$r] [$v]"; done',
+    'n=0; count() { n=$((n+1)); echo "$n"; }; for k in 1 2 3; do r=$(count); echo "$r $n"; done',
+    'get() { echo ok; exit 3; }; for k in 1 2; do r=$(get); echo "[$r] $?"; done',
+    'set -e; get() { false; echo after; }; for k in 1 2; do r=$(get); echo "[$r]"; done',
+    'set -e; shopt -s inherit_errexit; get() { false; echo after; }; r=$(get) || echo "failed $?"; r=$(get); echo no',
+    'set -o posix; set -e; get() { false; echo after; }; r=$(get); echo "[$r]"',
+    'get() { echo "$BASH_SUBSHELL"; }; nest() { echo "$(get)"; }; for k in 1 2; do echo $(get) $(nest) $BASH_SUBSHELL; done',
+    "get() { cd /tmp; umask 077; set -f; shopt -s nullglob; trap 'echo t' EXIT; echo in; }; for k in 1 2; do r=$(get); echo \"[$r]\" $PWD $(umask) $- $(shopt -p nullglob); trap -p EXIT; done",
+    'get() { inner() { echo in; }; declare -g g=1; export E=1; echo "$(inner)"; }; for k in 1 2; do r=$(get); echo "[$r] $(type -t inner) ${g-u} ${E-u}"; done',
+]
+
+
+def _run_as(script: str, walker: bool) -> tuple[bytes, bytes, int, int]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(evaluator_module, "TREE_WALKER", walker)
+        return _run(script)
+
+
+@pytest.mark.parametrize("walker", [False, True], ids=["compiled", "walked"])
+@pytest.mark.parametrize("script", FUNC_SUBST)
+def test_a_function_s_substitution_gives_what_its_subshell_gives(
+    script: str, walker: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # stdout, stderr, status and the commands counted, compiled and walked
+    made = _run_as(script, walker)
+    assert made == _run_as(script, not walker)
+    monkeypatch.setattr(cmdsub, "_const_fits", lambda sh, const: False)  # (made at every call)
+    made_each_time = _run_as(script, walker)
+    monkeypatch.setattr(processes, "direct_substitution", lambda sh, body: None)
+    in_place = _run_as(script, walker)
+    monkeypatch.setattr(processes, "run_in_place", lambda sh, body, out: None)
+    assert made == made_each_time == in_place == _run_as(script, walker)
+
+
+def test_a_function_s_output_is_made_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    used: list[str] = []
+    real = cmdsub._const_call
+
+    def spy(sh: Shell, fplan: cmdsub.FuncPlan, value: str) -> tuple[str, int]:
+        used.append(value)
+        return real(sh, fplan, value)
+
+    monkeypatch.setattr(cmdsub, "_const_call", spy)
+    script = (
+        "get() { echo a; echo b; }; for k in 1 2 3; do r=$(get); done;"  # made, then used twice
+        " shopt -s xpg_echo; r=$(get); s=$(get);"  # made again under xpg_echo, used once
+        " get() { echo c; }; r=$(get); t=$(get);"  # a new definition: made, used
+        " echo() { builtin echo fn; }; u=$(get); unset -f echo; v=$(get);"  # echo a function: runs
+        ' n() { echo $k; }; w=$(n) w=$(n); builtin echo "$r$s$t$u$v$w"'  # a variable read: never made
+    )
+    for walker in (False, True):
+        used.clear()
+        out, _, _, _ = _run_as(script, walker)
+        assert out == b"ca\nbcfnc3\n" and used == ["a\nb", "a\nb", "a\nb", "c", "c"], walker
+
+
+@pytest.mark.parametrize(
+    ("limits", "body"),
+    [
+        ({"max_string_length": 300}, "echo " + "a" * 400),
+        ({"max_output_size": 300}, "echo " + "a" * 400),
+        ({"max_arguments": 5}, "echo a b c d e f"),
+        ({"max_command_count": 8}, "echo a; echo b"),
+    ],
+    ids=["max_string_length", "max_output_size", "max_arguments", "max_command_count"],
+)
+def test_a_function_s_output_made_once_is_bounded_under_each_run_s_limits(
+    limits: dict[str, int], body: str
+) -> None:
+    # defined and made on a session's first run, then called on a run under smaller limits
+    session = Bash().session()
+    script = "for i in 1 2; do x=$(get); done; echo ${#x}"
+    want = session.exec(f"get() {{ {body}; }}; " + script).stdout
+    with pytest.raises(ExecutionLimitError) as e:
+        session.exec(script, limits=limits)
+    assert e.value.limit == next(iter(limits))
+    assert session.exec(script).stdout == want
+
+
+def test_a_policy_and_an_audit_see_each_call_of_a_function_s_substitution() -> None:
+    listed = ListSink()
+    bash = Bash(policy=Policy(["cat"], mode="remediation"), audit=Audit([listed]))
+    result = bash.exec("f() { echo ok; }; for i in 1 2 3; do x=$(f); done; echo $x")
+    assert result.stdout == "ok\n"
+    decisions = [(e["action"], e["target"]) for e in result.events if e["kind"] == "decision"]
+    assert decisions.count(("shell:exec", "echo")) == 4
+    policy = Policy(["cat"], deny=["echo"], mode="remediation")
+    denied = Bash(policy=policy).exec('f() { echo ok; }; for i in 1 2; do x=$(f); cat <<<"[$x]"; done')
+    assert denied.stdout == "[]\n[]\n" and denied.stderr.count("policy denied this command") == 2
