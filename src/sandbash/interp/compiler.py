@@ -49,7 +49,7 @@ from .calls import direct_call
 from .control import ReturnFromFunction
 from .executor import arrayref_args
 from .fastbuiltins import fast_builtin
-from .variables import AssignError
+from .variables import NOT_PLAIN, AssignError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -323,6 +323,50 @@ class Compiler:
 
         return assignment
 
+    def scalar(self, cmd: A.SimpleCommand, value_fn: Callable[[], str], slow: Code) -> Code:
+        """`name=value` or `name+=value` alone: what assignment() and Executor.assign_one do,
+        with what the words decide bound now. A name that is not special (NOT_PLAIN) is stored
+        by Variables.store_plain while it is an existing plain variable; anything else (a new
+        variable, attributes, a nameref, readonly, `set -a`, a special name) goes through set_var."""
+        ex = self.ev.ex
+        st = ex.state
+        sh = ex.sh
+        procs = ex.pr.procsubs
+        line = cmd.line
+        a = cmd.assigns[0]
+        name = a.name
+        append = a.append
+        store = ex.va.store_plain if name not in NOT_PLAIN else None
+        set_var = ex.va.set_var
+        failed = ex.assign_failed
+        assigned = ex.assigned
+
+        def scalar() -> int:
+            rt = sh.rt
+            opts = st.opts
+            if opts["noexec"] or opts["xtrace"] or st.traps or rt.signals:
+                return slow()
+            st.line = line
+            if not st.in_trap:
+                sh.current_command = cmd
+            rt.budget.command()
+            ex.last_cmdsub_status = None
+            mark = len(procs)
+            try:
+                value = value_fn()
+                if store is None or not store(name, value, append):
+                    set_var(name, value, append=append)
+            except (ExpansionError, ArithError, AssignError) as e:
+                return failed(e)
+            if ex.last_cmdsub_status or len(procs) > mark:
+                return assigned(mark)  # (a status to give, process substitutions to close)
+            st.last_arg = ""  # (as assigned(): `$_` emptied, status 0)
+            st.last_status = 0
+            st.pipestatus = [0]
+            return 0
+
+        return scalar
+
     def arith_cmd(self, node: A.ArithCmd) -> Code:
         """`(( expr ))`, as Evaluator._exec_arith and execute() run it, while no trap or
         `set -x` asks for more."""
@@ -482,6 +526,8 @@ class Compiler:
         slow = partial(ex.exec_simple, cmd, plan)
         argv_fn = plan.argv
         if plan.value is not None and not cmd.redirs and cmd.assigns[0].array is None:
+            if cmd.assigns[0].sub is None:
+                return self.scalar(cmd, plan.value, slow)
             return self.assignment(cmd, partial(ex.assign_one, cmd.assigns[0], plan.value), slow)
         if not cmd.words and not cmd.redirs:
             begin_argv = ex.expander.begin_argv

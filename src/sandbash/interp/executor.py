@@ -143,24 +143,34 @@ class Executor:
     def assign_one(self, a: A.Assign, value: Callable[[], str], mark: int) -> int:
         """`name=value` alone (not an array, no `set -x`): the commonest command in loops,
         without the general machinery. `value` expands the value; `mark` as in run_argv."""
-        st = self.state
         try:
             if a.append or a.sub is not None:
                 self.va.set_var(a.name, value(), sub=a.sub, append=a.append, parsed=a.subscript)
             else:
                 self.va.set_var(a.name, value())
-        except ExpansionError as e:
+        except (ExpansionError, ArithError, AssignError) as e:
+            return self.assign_failed(e)
+        return self.assigned(mark)
+
+    def assign_failed(self, e: ExpansionError | ArithError | AssignError) -> int:
+        """`name=value` alone failed as its value expanded or as it was assigned: reported (a
+        readonly variable ends the command line, and a POSIX shell)."""
+        if isinstance(e, ExpansionError):
             return self.ev.expansion_failed(e)
-        except ArithError as e:
+        if isinstance(e, ArithError):
             return self.ev.expansion_failed(ExpansionError(e.render(), 1))
-        except AssignError as e:
-            self.sh.error(e.message)
-            st.last_status = 1
-            if e.fatal:
-                self.posix_fatal()
-                raise AbortCommand(1)
-            self.ev.errexit_check(1)
-            return 1
+        self.sh.error(e.message)
+        self.state.last_status = 1
+        if e.fatal:
+            self.posix_fatal()
+            raise AbortCommand(1)
+        self.ev.errexit_check(1)
+        return 1
+
+    def assigned(self, mark: int) -> int:
+        """`name=value` alone has been assigned: `$_` emptied, its status (a command
+        substitution's in the value), the process substitutions opened since `mark` closed."""
+        st = self.state
         st.last_arg = ""  # (bash: a command without words leaves $_ empty)
         status = self.last_cmdsub_status or 0
         if len(self.pr.procsubs) > mark:

@@ -38,7 +38,7 @@ from .processes import Processes
 from .redirects import Redirections
 from .runtime import Runtime
 from .state import ShellState
-from .variables import AS_EXPANDED, ArithAssignError, AssignError, EmptySubscript, Variables
+from .variables import AS_EXPANDED, NOT_PLAIN, ArithAssignError, AssignError, EmptySubscript, Variables
 
 TYPE_CHECKING = False
 
@@ -610,6 +610,8 @@ class Shell:
     arith_keys_as_is = False
 
     def arith_set(self, name: str, sub: str | None, value: int) -> None:
+        if sub is None and name not in NOT_PLAIN and self.va.store_plain(name, str(value)):
+            return  # (set_var's common case, without its call: `(( k++ ))`)
         if sub == "":  # `(( a[""] = 1 ))` names `a[]`, assigns nothing and goes on (as bash)
             self.error(f"{self.arith_cmd}`{name}[]': not a valid identifier")
             return

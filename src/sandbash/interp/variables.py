@@ -146,6 +146,11 @@ _ELEMENT_SPECIAL = (
 # PATH: assigning it empties the hash table (bash's sv_path), temporary assignments too
 _SPECIAL_NAMES = SPECIAL_ASSIGN | {"PATH"}
 
+# names Variables.store_plain never stores: their assignment does more than store the value
+# (_special_assign), stores nothing (the call stack arrays) or keeps nothing while the value is
+# computed as it is read (a second `BASHPID=5` must not keep "5" where the first kept nothing)
+NOT_PLAIN = _ELEMENT_SPECIAL | _DYNAMIC
+
 
 # the variables bash hands to setlocale() as they are assigned (LANG is not checked there)
 _LOCALE_VARS = frozenset({"LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES", "LC_NUMERIC", "LC_TIME"})
@@ -375,7 +380,10 @@ class Variables:
         scopes = self.state.vars.scopes
         var = scopes[-1].get(name)
         if var is None and len(scopes) > 1:
-            var = self.state.vars.find(name)
+            for scope in reversed(scopes):  # (VarStore.find, without its call)
+                var = scope.get(name)
+                if var is not None:
+                    break
         if var is not None:
             if var.attrs & NAMEREF and var.value:
                 return self._deref(var, name)
@@ -606,6 +614,49 @@ class Variables:
             return casemap.capitalize(value)
         return value
 
+    def store_plain(self, name: str, value: str, append: bool = False) -> bool:
+        """`name=value` (`name+=value`) when `name` is an existing variable without attributes
+        beyond -x whose value is a string or nothing yet (`local v; v=$1`), and `set -a` is off:
+        what set_var's general way does for it (the length checked, the memory charged, then the
+        value stored), True. False, nothing done: any other variable, or none. The caller has
+        tested that `name` is not in NOT_PLAIN (set_var as it runs, the compiler once)."""
+        state = self.state
+        scopes = state.vars.scopes
+        home = scopes[-1]
+        found = home.get(name)
+        if found is None:
+            if len(scopes) == 1:
+                return False
+            for home in reversed(scopes):  # (VarStore.find_scope, without its call)
+                found = home.get(name)
+                if found is not None:
+                    break
+            else:
+                return False
+        text = found.value
+        if text is None:
+            text = ""
+        elif type(text) is not str:
+            return False
+        if found.attrs & ~EXPORT or state.opts["allexport"]:
+            return False
+        size = len(text) + len(value) if append else len(value)
+        if size > self.sh.rt.limits.max_string_length:
+            self.sh.check_string(size)
+        # the change in bytes as value_size counts them (text appended to is wide when either
+        # part is), charged before the value is stored: a limit leaves the old one
+        n = (size if value.isascii() and (not append or text.isascii()) else 4 * size) - (
+            len(text) if text.isascii() else 4 * len(text)
+        )
+        if n:
+            state.vars.charge(home, n)
+        if append:
+            found.value = None  # drop the reference so += extends the text in place
+            text += value
+            value = text
+        found.value = value
+        return True
+
     def set_var(
         self,
         name: str,
@@ -617,43 +668,8 @@ class Variables:
         parsed: A.Subscript | None = None,
     ) -> None:
         """Assign a scalar (or one element when `sub` is given; `parsed`: `sub` as the parser read it)."""
-        if sub is None and scope is None:
-            # the common case: an existing plain string variable
-            state = self.state
-            vars_ = state.vars
-            scopes = vars_.scopes
-            home = scopes[-1]
-            found = home.get(name)
-            if found is None and len(scopes) > 1:
-                i, found = vars_.find_scope(name)
-                home = scopes[i]
-            if (
-                found is not None
-                and not (found.attrs & ~EXPORT)
-                # (a declared, unset one too: `local v; v=$1` holds nothing yet)
-                and type(text := found.value if found.value is not None else "") is str
-                and name not in _SPECIAL_NAMES
-                and not state.opts["allexport"]
-            ):
-                # max_string_length also when an existing variable is reassigned (short values skip the call)
-                if append:
-                    if len(text) + len(value) > 256:
-                        self.sh.check_string(len(text) + len(value))
-                    n = len(value) if value.isascii() else 4 * len(value)
-                else:
-                    if len(value) > 256:
-                        self.sh.check_string(len(value))
-                    n = (len(value) if value.isascii() else 4 * len(value)) - (
-                        len(text) if text.isascii() else 4 * len(text)
-                    )
-                if n:
-                    vars_.charge(home, n)  # before the value is stored: a limit leaves the old one
-                if append:
-                    found.value = None  # drop the reference so += extends in place
-                    text += value
-                    value = text
-                found.value = value
-                return
+        if sub is None and scope is None and name not in NOT_PLAIN and self.store_plain(name, value, append):
+            return  # the common case: an existing plain string variable
         if sub is not None and scope is None and sub and name not in _ELEMENT_SPECIAL:
             if self._set_plain_element(name, value, sub, append, parsed):
                 return
