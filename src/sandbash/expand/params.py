@@ -56,8 +56,12 @@ def param(ex: Expander, p: A.Param, in_dq: bool = False, shown: str | None = Non
 
 def _bad_transform_expands(ex: Expander, p: A.Param, in_dq: bool, shown: str | None, var: Var | None) -> bool:
     """Whether ${x@Z} has a value to transform (then it is an error): bash checks for an unset
-    name (set -u's error first) or an empty array before it looks at the operator."""
-    value = general(ex, A.Param(p.name, p.sub, "", None, True), in_dq, shown, var)
+    name (set -u's error first) or an empty array before it looks at the operator; of ${!x@Z}, the
+    indirection's target (a bad or unset x is reported as ${!x} reports it)."""
+    prefix = "!" if p.names_suffix == "!@" else ""
+    value = general(
+        ex, A.Param(p.name, p.sub, prefix, None, True), in_dq, shown, NOT_LOOKED if prefix else var
+    )
     if isinstance(value, Multi):
         return bool(value.values)
     return value is not None
@@ -68,11 +72,12 @@ def general(ex: Expander, p: A.Param, in_dq: bool, shown: str | None, var: Var |
     prefix = p.prefix
     if prefix == "bad":
         assert p.op is not None
-        if p.names_suffix == "@" and not _bad_transform_expands(ex, p, in_dq, shown, var):
+        at = p.names_suffix == "@" or p.names_suffix == "!@"
+        if at and not _bad_transform_expands(ex, p, in_dq, shown, var):
             star = p.sub == "*" or (p.sub is None and p.name == "*")
             return Multi([], star) if p.sub in ("@", "*") or p.name in ("@", "*") else ""
         # (bash reports a bad `@` operator of a set value as ${x:?} does: the shell ends)
-        raise ExpansionError(f"{p.op.text}: bad substitution", 127 if p.names_suffix == "@" else 1)
+        raise ExpansionError(f"{p.op.text}: bad substitution", 127 if at else 1)
     if prefix == "error":  # a command substitution in it that does not parse (bash: when expanded)
         assert p.op is not None and p.op.arg is not None
         raise ExpansionError(f"command substitution: line {p.op.arg.line}: {p.op.text}", located=False)

@@ -880,8 +880,9 @@ class WordReader:
             if broken is not None:
                 return broken
         if op.kind is _BAD:
-            # a bad `@` transformation is marked (names_suffix "@"): bash looks at the value first
-            mark = "@" if op.text[:1] == "@" and not prefix else ""
+            # a bad `@` transformation is marked (names_suffix "@", "!@" of an indirection): bash
+            # looks at the value first (not for ${!1@}, a names suffix after no name)
+            mark = "" if op.text[:1] != "@" else "@" if not prefix else "" if op.text == "@" else "!@"
             return A.Param(name, sub, "bad", _bad_op(src[dollar : self.pos]), True, mark)
         return A.Param(name, sub, prefix, op, True, names_suffix, self.read_subscript(sub, self.line))
 
