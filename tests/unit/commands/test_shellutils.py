@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
 import pytest
@@ -67,6 +69,19 @@ SEQ_CASES = [
     "",
     "--x",
     "0 0.1 1",
+    # integer operands read as ints (no decimal module) among decimal ones, formats and widths
+    "2 5",
+    "1 5.0",
+    "1.0 3",
+    "007 9",
+    "+3 5",
+    "1 1 5.5",
+    "1 -0 5",
+    "-f %g -0 -1 -2",
+    "-f %03.1f 1 3",
+    "-w 8 10",
+    "-w 1 0.5 3",
+    "99999999999999999999999 2 100000000000000000000003",
 ]
 
 
@@ -74,6 +89,22 @@ SEQ_CASES = [
 @pytest.mark.parametrize("args", SEQ_CASES)
 def test_seq_matches_gnu(args: str) -> None:
     same_as_real(["seq", *args.split()])
+
+
+def test_seq_of_integers_imports_only_its_own_module() -> None:
+    # `for k in $(seq N)` is common: it imports neither decimal, datetime, printf's formatter nor
+    # the other shell utilities' modules (each a millisecond or so of a script's first run)
+    code = (
+        "import sys; from sandbash import Bash; before = set(sys.modules);"
+        " r = Bash().exec('for k in $(seq 3); do :; done; seq -s, 2 4; x=$(seq -w 8 10)');"
+        " print(r.stdout.strip(), sorted(m for m in set(sys.modules) - before if 'shellutils' in m or"
+        " m in ('decimal', 'datetime', 'sandbash.posix.printf', 'sandbash.commands.fsutil')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out == (
+        "2,3,4 ['sandbash.commands.shellutils', 'sandbash.commands.shellutils.common',"
+        " 'sandbash.commands.shellutils.seq']\n"
+    )
 
 
 def test_seq_huge_range_hits_the_limit() -> None:

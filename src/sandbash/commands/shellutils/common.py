@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from ..context import CommandExit, Ctx
-from ..fsutil import quote as quote  # re-exported: the one GNU-quoting helper
+from ..gnuquote import quote as quote  # re-exported: the one GNU-quoting helper (as fsutil's)
 from ..options import CommandSpec, usage_message
 
 TYPE_CHECKING = False

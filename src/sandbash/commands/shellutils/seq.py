@@ -3,7 +3,9 @@
 Integers use exact Python ints and fixed-point operands exact decimals, so
 `seq 1 1e12` and `seq 0 0.1 1` behave as GNU's long-double arithmetic does in
 practice; output is produced lazily, a block at a time, with a checkpoint per
-block so a huge range ends at the deadline or output limit.
+block so a huge range ends at the deadline or output limit. `decimal` and the
+printf module are imported only when an operand or a format needs them: the
+commonest `seq N` (integers, no -f) reaches neither.
 """
 
 from __future__ import annotations
@@ -11,10 +13,8 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterator
-from decimal import Context, Decimal
 
 from ...limits import LimitExceeded, LimitKind
-from ...posix.printf import FieldTooWide, check_field
 from ..context import Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
@@ -23,6 +23,7 @@ from .common import fail, quote, usage_fail
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
+    from decimal import Context, Decimal
     from typing import Any
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
     from ...leanclass import dataclass
@@ -50,20 +51,34 @@ _HEX = re.compile(r"[ \t\n\v\f\r]*[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-
 _SPECIAL = re.compile(r"[ \t\n\v\f\r]*[+-]?(inf|infinity|nan)", re.IGNORECASE)
 _FORMAT = re.compile(r"%[-+ #0']*(\d*)(?:\.(\d*))?(?:L)?[aAeEfFgG]")  # groups: width, precision
 UNKNOWN = 1 << 31  # GNU's INT_MAX: "precision unknown, print with %g"
-_EXACT = Context(prec=1000)
+_INTEGER = re.compile(r"[ \t\n\v\f\r]*[+-]?[0-9]+")
+_exact: tuple[Context, type[Decimal]] | None = None
+
+
+def _decimal() -> tuple[Context, type[Decimal]]:
+    """The exact context and the Decimal class (decimal imported on first use)."""
+    global _exact
+    if _exact is None:
+        from decimal import Context, Decimal
+
+        _exact = Context(prec=1000), Decimal
+    return _exact
 
 
 @dataclass
 class Operand:
-    value: Decimal | float  # Decimal when fixed point, float for hex and infinities
+    # int when written as an integer, Decimal when fixed point, float for hex and infinities
+    value: int | Decimal | float
     width: int
     precision: int
 
 
 def _scan(arg: str) -> Operand:
     """GNU scan_arg: the value, and the width and precision it was written with."""
-    if _DECIMAL.fullmatch(arg):
-        value: Decimal | float = _EXACT.create_decimal(arg.strip())
+    if _INTEGER.fullmatch(arg) and (arg[-1] != "0" or "-" not in arg or int(arg)):
+        value: int | Decimal | float = int(arg)  # (exact, as its Decimal would be; not -0)
+    elif _DECIMAL.fullmatch(arg):
+        value = _decimal()[0].create_decimal(arg.strip())
     elif _HEX.fullmatch(arg):
         text = arg.strip()
         value = float.fromhex(text)
@@ -149,6 +164,8 @@ def _check_format(ctx: Ctx, fmt: str) -> None:
 def _check_size(ctx: Ctx, directive: re.Match[str]) -> None:
     """Refuse a width or precision over the string limit before formatting
     (as printf does): `seq -f %499999999f` would build the string first."""
+    from ...posix.printf import FieldTooWide, check_field  # (only a -f format reaches here)
+
     limit = ctx.limits.max_string_length
     try:
         for digits in directive.group(1, 2):
@@ -173,10 +190,11 @@ def _c_format(fmt: str, value: float) -> str:
 
 def _numbers(first: Any, step: Any, last: Any) -> Iterator[Any]:
     """first + i*step while not past last (multiplying, as GNU does, so errors do not accumulate)."""
-    exact = isinstance(first, Decimal) or isinstance(step, Decimal)
+    context, decimal = _decimal()
+    exact = isinstance(first, decimal) or isinstance(step, decimal)
     i = 0
     while True:
-        x = _EXACT.add(first, _EXACT.multiply(step, i)) if exact else first + i * step
+        x = context.add(first, context.multiply(step, i)) if exact else first + i * step
         if (step < 0 and x < last) or (step > 0 and x > last):
             return
         yield x
@@ -202,7 +220,7 @@ def cmd_seq(ctx: Ctx) -> int:
             if str(e) == "nan":
                 raise usage_fail(ctx, SPEC, f"invalid {quote('not-a-number')} argument: {quote(arg)}")
             raise usage_fail(ctx, SPEC, f"invalid floating point argument: {quote(arg)}")
-    one = Operand(Decimal(1), 1, 0)
+    one = Operand(1, 1, 0)
     first, step, last = (
         (one, one, scanned[0])
         if len(scanned) == 1
@@ -221,7 +239,7 @@ def cmd_seq(ctx: Ctx) -> int:
         render = lambda x: _c_format(fmt, float(x))  # noqa: E731
     elif kind == "g":
         render = lambda x: _g(float(x))  # noqa: E731
-    elif prec == 0 and all(isinstance(v, Decimal) and v == v.to_integral_value() for v in values):
+    elif prec == 0 and all(_integral(v) for v in values):
         first_i, step_i, last_i = (int(v) for v in values)  # exact, and fast in blocks
         _emit_ints(ctx, first_i, step_i, last_i, pad, sep)
         return 0
@@ -229,8 +247,20 @@ def cmd_seq(ctx: Ctx) -> int:
         render = lambda x: f"{x:{pad}.{prec}f}"  # noqa: E731
     if any(isinstance(v, float) for v in values):
         values = [float(v) for v in values]
+    else:  # (integers as the exact decimals they were read as: `f` formats them exactly)
+        decimal = _decimal()[1]
+        values = [decimal(v) if type(v) is int else v for v in values]
     _emit(ctx, _numbers(*values), render, sep)
     return 0
+
+
+def _integral(value: int | Decimal | float) -> bool:
+    """Whether an operand is a whole number written without a float's form (hex, inf)."""
+    if type(value) is int:
+        return True
+    if isinstance(value, float):
+        return False
+    return bool(value == value.to_integral_value())  # type: ignore[union-attr]
 
 
 def _emit_ints(ctx: Ctx, first: int, step: int, last: int, pad: str, sep: str) -> None:
