@@ -12,6 +12,7 @@ builtin behaves exactly as through run_argv."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from itertools import repeat
 from operator import contains
 
@@ -51,9 +52,9 @@ def call_function(
     st = ev.state
     frames = st.frames
     depth = len(frames)
-    vars_ = st.vars
+    scopes = st.vars.scopes
     # (a call from the top level never nests; a FUNCNEST in no scope is found at C speed)
-    if depth and any(map(contains, vars_.scopes, _FUNCNEST)):
+    if depth and any(map(contains, scopes, _FUNCNEST)):
         _check_funcnest(ev, name, depth)
     limit = ev.sh.rt.limits.max_call_depth
     if depth >= limit:
@@ -67,41 +68,42 @@ def call_function(
         # the call's positional parameters live as long as its scope: charged to it (max_memory),
         # given back with it (Scope.release)
         n = sum(map(len, argv)) + 64 * len(argv) if len(argv) > 2 else len(argv[0]) + len(argv[1]) + 128
-        acct = vars_.acct
+        acct = st.vars.acct
         acct.add(n)
         scope.acct = acct
         scope.extra = n
     frames.append(Frame(name, st.func_sources.get(name, _NO_SOURCE)[0], saved_line, saved_positional))
     st.ctx_line = fdef.line
     st.positional = argv[1:] if name not in PARTED_WORDS else [word_text(a) for a in argv[1:]]
-    scopes = vars_.scopes
     scopes.append(scope)
     saved_loop = st.loop_depth
     st.loop_depth = 0
     saved_getopts = st.getopts_pos  # put back on return when the function had a local OPTIND
-    body = fdef.body
     try:
         try:
             if st.traps and "DEBUG" in st.traps:
-                _debug_trap(ev, name, body)
-            if type(body) is A.Group:
-                # what execute() does for a group, without the two calls; compiled, a `return`
-                # ends the body with a status below zero (compiler.returned: -1 - status)
-                if site is not None and site[0] is fdef:
-                    code = site[1]
-                else:
-                    code = _body_code(ev, fdef, body, site)  # type: ignore[arg-type]
+                _debug_trap(ev, name, fdef.body)
+            # what execute() does for a `{ }` body, without the two calls; compiled, a `return`
+            # ends the body with a status below zero (compiler.returned: -1 - status). A site
+            # remembers the code of a `{ }` body only (_body_code): no type test for it
+            body = fdef.body
+            if site is not None and site[0] is fdef:
+                code = site[1]
+            elif type(body) is A.Group:
+                code = _body_code(ev, fdef, body, site)  # type: ignore[arg-type]
+                if code is None:
+                    code = partial(ev.run_list, body.body)  # (walked: the first call, or no compiler)
+            else:
+                code = None
+            if code is None:
+                status = ev.execute(body)
+            else:
                 try:
-                    if code is None:
-                        status = ev.run_list(body.body)
-                    else:
-                        status = code()
-                        if status < 0:
-                            status = -1 - status
+                    status = code()
+                    if status < 0:
+                        status = -1 - status
                 except ExpansionError as e:
                     status = ev.expansion_failed(e)
-            else:
-                status = ev.execute(body)
         except ReturnFromFunction as r:
             status = r.status
         if st.traps:
@@ -181,11 +183,10 @@ def direct_call(
     """A compiled simple command's call of the function its literal name found (words only, no
     gates, not POSIX mode; not a builtin's name): what run_argv does around
     call_function, without its dispatch. `mark` as in run_argv."""
-    ex = ev.ex
     st = ev.state
     held = ev.expander.argv_held()
-    budget = ev.sh.rt.budget
     if held:
+        budget = ev.sh.rt.budget
         budget.charge_memory(held)
     try:
         try:
@@ -198,9 +199,10 @@ def direct_call(
     finally:
         if held:
             budget.release_memory(held)
-        if len(ex.pr.procsubs) > mark:
-            ex.pr.finish_procsubs(mark)
-    st.last_status = status
+        pr = ev.pr
+        if len(pr.procsubs) > mark:
+            pr.finish_procsubs(mark)
+    st.last_status = status  # (call_function left it, unless an AssignError stopped it)
     st.pipestatus = [status]
     if status:
         ev.errexit_check(status)

@@ -42,7 +42,7 @@ from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern
 from ..expand.stringfn import dq_param_step, string_fn
 from ..expand.words import literal_text, plain_literal
-from ..shvars.vars import ArrayRefArg, AssignArg, is_array_ref_text
+from ..shvars.vars import SPECIAL_ASSIGN, ArrayRefArg, AssignArg, is_array_ref_text, valid_name
 from ..syntax import ast as A
 from .builtin_table import is_builtin
 from .calls import direct_call
@@ -594,18 +594,41 @@ class Compiler:
         """`return [n]` (words only): what simple() and the builtin do, ending with the returned
         status (returned) where the builtin would raise. Anything the builtin does more (an
         error, `--help`, outside a function, in a trap, a function or disabled builtin of the
+        names = [name for name, _ in words]
+        # decided from the words as written: each name valid, not special, given once (else the
+        # store checks them at run time, as the builtin's words)
+        checked = len(set(names)) == len(names) and all(
+            valid_name(name) and name not in SPECIAL_ASSIGN for name in names
+        )
         name) goes to it through run_argv, which raises."""
         ex = self.ev.ex
+        sh = ex.sh
         st = ex.state
         procs = ex.pr.procsubs
         run_argv = ex.run_argv
+        one = words[0] if len(words) == 1 else None
         line = cmd.line
         self.returns += 1
 
         def return_cmd() -> int:
-            if _changed_run(ex):
+            rt = sh.rt
+            opts = st.opts
+            if (  # (_changed_run and _begin, inline as in simple())
+                opts["noexec"]
+                or opts["keyword"]
+                or opts["xtrace"]
+                or st.traps
+                or rt.signals
+                or rt.gates is not None
+                or sh.pending_args is not None
+            ):
                 return slow()
-            mark = _begin(ex, cmd, line)
+            st.line = line
+            if not st.in_trap:
+                sh.current_command = cmd
+            rt.budget.command()
+            ex.last_cmdsub_status = None
+            mark = len(procs)
             try:
                 argv = argv_fn()
             except (ExpansionError, ArithError, AssignError) as e:
@@ -652,17 +675,21 @@ class Compiler:
             mark = _begin(ex, cmd, line)
             expander.begin_argv()
             try:
-                pairs = [(name, None if value is None else value()) for name, value in words]
+                if one is not None:
+                    fn = one[1]
+                    pairs = [(one[0], None if fn is None else fn())]
+                else:
+                    pairs = [(name, None if value is None else value()) for name, value in words]
             except (ExpansionError, ArithError, AssignError) as e:
                 return ex.words_failed(e, mark)
             if (
-                st.opts["allexport"]
+                opts["allexport"]
                 or st.shopts["localvar_inherit"]  # (the hidden variable's value: the general path)
                 or expander.argv_held()
-                or len(pairs) >= ex.sh.rt.limits.max_arguments
-                or st.functions.get("local") is not None
+                or len(pairs) >= rt.limits.max_arguments
+                or "local" in st.functions
                 or "local" in st.disabled_builtins
-                or not st.vars.declare_locals(pairs)
+                or not st.vars.declare_locals(pairs, checked)
             ):
                 return _local_argv(ex, cmd, pairs, mark)
             name, value = pairs[-1]

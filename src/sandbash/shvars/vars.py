@@ -217,10 +217,13 @@ class MemAccount:
 
     def add(self, n: int) -> None:
         held = self.held + n
-        if held < 0:
-            held = 0  # never credit more than was charged (a subshell's shared values)
-        if held > self.charged or held + 2 * _GRAIN < self.charged:
-            self._settle(held)
+        charged = self.charged
+        # (the common case first, in one chained compare: within the grains already charged)
+        if not charged - 2 * _GRAIN <= held <= charged or held < 0:
+            if held < 0:
+                held = 0  # never credit more than was charged (a subshell's shared values)
+            if held > charged or held + 2 * _GRAIN < charged:
+                self._settle(held)
         self.held = held
 
     def _settle(self, held: int) -> None:
@@ -345,7 +348,11 @@ class Scope(dict[str, Var]):
     def nbytes(self) -> int:
         n = self.extra + VAR_OVERHEAD * len(self)
         for v in self.values():
-            n += value_size(v.value)
+            value = v.value
+            if type(value) is str:  # (value_size's first case, without a call per variable)
+                n += len(value) if value.isascii() else 4 * len(value)
+            elif value is not None:
+                n += value.nbytes  # type: ignore[union-attr]
         return n
 
     def release(self) -> None:
@@ -403,27 +410,49 @@ class VarStore:
     def held(self) -> int:
         return self.acct.held
 
-    def declare_locals(self, pairs: Sequence[tuple[str, str | None]]) -> bool:
+    def declare_locals(self, pairs: Sequence[tuple[str, str | None]], checked: bool = False) -> bool:
         """`local name[=value] ...` (values expanded; None: no value) when every name is a new
         plain variable of the current function: all made here, True. False, nothing made: the
         builtin's general way decides (outside a function, a name already local or given twice, an
         invalid, special or readonly name, a temporary binding to inherit). The caller leaves
-        `set -a` to the builtin."""
+        `set -a` to the builtin. `checked`: the caller knows the names valid, not special and
+        distinct (the compiler, from the words as written)."""
         scopes = self.scopes
         scope = scopes[-1]
-        if not scope.func or (len(pairs) > 1 and len({name for name, _ in pairs}) < len(pairs)):
+        if not scope.func:
+            return False
+        if not checked and len(pairs) > 1 and len({name for name, _ in pairs}) < len(pairs):
             return False
         below = scopes[-2] if len(scopes) > 1 and scopes[-2].temp else None
         readonly = self.readonly_names
         for name, value in pairs:
-            if name in scope or not valid_name(name) or name in SPECIAL_ASSIGN or name in readonly:
+            if name in scope or name in readonly:
+                return False
+            if not checked and (not valid_name(name) or name in SPECIAL_ASSIGN):
                 return False
             if value is None and below is not None and name in below:
                 return False  # inherits the temporary binding: the general path knows how
+        acct = self.acct
+        make = object.__new__  # (as clone: Var() through __init__ costs twice as much)
         for name, value in pairs:
-            self.charge(scope, VAR_OVERHEAD + value_size(value))  # max_memory, before storing
-            hidden = self.find(name)  # (a local hiding an exported variable is exported, as bash's)
-            scope[name] = Var(value, EXPORT if hidden is not None and hidden.attrs & EXPORT else 0)
+            # max_memory, before storing
+            if value is None:
+                acct.add(VAR_OVERHEAD)
+            else:
+                acct.add(VAR_OVERHEAD + (len(value) if value.isascii() else 4 * len(value)))
+            scope.acct = acct
+            var = make(Var)
+            var.value = value
+            var.attrs = 0
+            # a local hiding an exported variable is exported, as bash's (find(), inline: the
+            # name is not in this scope)
+            for s in reversed(scopes):
+                hidden = s.get(name)
+                if hidden is not None:
+                    if hidden.attrs & EXPORT:
+                        var.attrs = EXPORT
+                    break
+            scope[name] = var
             scope.locals.add(name)
         return True
 
