@@ -594,41 +594,18 @@ class Compiler:
         """`return [n]` (words only): what simple() and the builtin do, ending with the returned
         status (returned) where the builtin would raise. Anything the builtin does more (an
         error, `--help`, outside a function, in a trap, a function or disabled builtin of the
-        names = [name for name, _ in words]
-        # decided from the words as written: each name valid, not special, given once (else the
-        # store checks them at run time, as the builtin's words)
-        checked = len(set(names)) == len(names) and all(
-            valid_name(name) and name not in SPECIAL_ASSIGN for name in names
-        )
         name) goes to it through run_argv, which raises."""
         ex = self.ev.ex
-        sh = ex.sh
         st = ex.state
         procs = ex.pr.procsubs
         run_argv = ex.run_argv
-        one = words[0] if len(words) == 1 else None
         line = cmd.line
         self.returns += 1
 
         def return_cmd() -> int:
-            rt = sh.rt
-            opts = st.opts
-            if (  # (_changed_run and _begin, inline as in simple())
-                opts["noexec"]
-                or opts["keyword"]
-                or opts["xtrace"]
-                or st.traps
-                or rt.signals
-                or rt.gates is not None
-                or sh.pending_args is not None
-            ):
+            if _changed_run(ex):
                 return slow()
-            st.line = line
-            if not st.in_trap:
-                sh.current_command = cmd
-            rt.budget.command()
-            ex.last_cmdsub_status = None
-            mark = len(procs)
+            mark = _begin(ex, cmd, line)
             try:
                 argv = argv_fn()
             except (ExpansionError, ArithError, AssignError) as e:
@@ -663,16 +640,39 @@ class Compiler:
             words.append((text, None))
         if not words:
             return None
+        names = [name for name, _ in words]
+        # decided from the words as written: each name valid, not special, given once (else the
+        # store checks them at run time, as the builtin's words)
+        checked = len(set(names)) == len(names) and all(
+            valid_name(name) and name not in SPECIAL_ASSIGN for name in names
+        )
         ex = self.ev.ex
         st = ex.state
+        sh = ex.sh
         expander = ex.expander
         procs = ex.pr.procsubs
         line = cmd.line
+        one = words[0] if len(words) == 1 else None
 
         def local_cmd() -> int:
-            if _changed_run(ex):
+            rt = sh.rt
+            opts = st.opts
+            if (  # (_changed_run and _begin, inline as in simple())
+                opts["noexec"]
+                or opts["keyword"]
+                or opts["xtrace"]
+                or st.traps
+                or rt.signals
+                or rt.gates is not None
+                or sh.pending_args is not None
+            ):
                 return slow()
-            mark = _begin(ex, cmd, line)
+            st.line = line
+            if not st.in_trap:
+                sh.current_command = cmd
+            rt.budget.command()
+            ex.last_cmdsub_status = None
+            mark = len(procs)
             expander.begin_argv()
             try:
                 if one is not None:
