@@ -28,6 +28,7 @@ from functools import partial
 from ..expand.arith import ArithError
 from ..expand.arithops import INTS
 from ..expand.env import ExpansionError
+from ..expand.stringfn import dq_param_step
 from ..shvars.vars import word_text
 from ..syntax import ast as A
 from .builtin_table import lookup
@@ -36,6 +37,7 @@ from .variables import AssignError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..expand.words import Expander
     from .compiler import Code, Compiler, Plan
     from .executor import Executor
     from .shell import Shell
@@ -243,7 +245,7 @@ def _operand_code(
     procs = ex.pr.procsubs
     expander = ex.expander
     begin_argv = expander.begin_argv
-    word = partial(expander.word, cmd.words[j + 1])
+    word = _operand_fields(expander, cmd.words[j + 1])
     head: list[str] = [name, *(t for t in texts[:j] if t is not None)]
     tail: list[str] = [t for t in texts[j + 1 :] if t is not None]
     last = tail[-1] if tail else None
@@ -276,6 +278,27 @@ def _operand_code(
         return status
 
     return operand_cmd
+
+
+def _operand_fields(expander: Expander, word: A.Word) -> Callable[[], list[str]]:
+    """The fields of an operand, as Expander.word gives them: "$x" ("${s%.*}") through the
+    parameter's bound step (stringfn.dq_param_step, as the compiler's argv steps use it)."""
+    parts = word.parts
+    if (
+        len(parts) == 1
+        and type(p0 := parts[0]) is A.DQ
+        and len(p0.parts) == 1
+        and type(p0.parts[0]) is A.Param
+    ):
+        step = dq_param_step(expander, p0.parts[0])
+
+        def dq_param() -> list[str]:
+            out: list[str] = []
+            step(out)
+            return out
+
+        return dq_param
+    return partial(expander.word, word)
 
 
 def _decider(op: str, other: str, other_right: bool) -> Callable[[str], int | None] | None:

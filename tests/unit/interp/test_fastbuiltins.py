@@ -72,6 +72,13 @@ SCRIPTS: dict[str, str] = {
         ' echo " $_"; done 2>&1; for k in 1 2; do [ $(echo $k) = 1 ]; echo $?; [ <(:) != x ]; echo $?; done'
     ),
     "test-ifs": "IFS=:; for v in 1:2 3; do [ $v -lt 3 ]; echo $?; done 2>&1",
+    "test-quoted-operand": (
+        'f() { for k in 1 2; do [ "$@" = a ]; echo -n $?; [ "$*" != a ]; echo -n $?; [ "${@:2}" = b ]; echo -n $?;'
+        ' [ "$1" -lt 3 ]; echo " $?"; done 2>&1; }; f a; f a b; f; f 2 b c; a=(x y); s=a.b;'
+        ' for k in 1 2; do [ "${a[@]}" = x ]; echo -n $?; [ "${a[*]}" = "x y" ]; echo -n $?; [ "${s%.*}" = a ];'
+        ' echo -n $?; [ "${#s}" -eq 3 ]; echo -n $?; declare -n r=s; [ "$r" = a.b ]; echo $?; done 2>&1;'
+        ' set -u; for k in 1 2; do [ "$u" = x ]; echo "$k $?"; done 2>&1; echo end'
+    ),
     "test-arg-counts": (
         'chk() { "$@"; echo "$# $?"; }; for r in 1 2; do chk test; chk [ ]; chk test \'\'; chk test -n;'
         " chk test ! ''; chk [ ! -z '' ]; chk test '(' x ')'; chk test x -a ''; chk test x -o '';"
