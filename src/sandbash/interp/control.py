@@ -49,6 +49,15 @@ class ExitShell(ControlFlow):
         self.status = status
 
 
+class KilledBySignal(ExitShell):
+    """A signal without a trap ended the shell (`kill -9 $BASHPID`): its status is 128 + `signal`,
+    and the shell that waits for it reports the death as bash does (jobs.report_death)."""
+
+    def __init__(self, signal: int) -> None:
+        super().__init__(128 + signal)
+        self.signal = signal
+
+
 class ErrexitTriggered(ExitShell):
     """`set -e` ending the shell."""
 

@@ -15,7 +15,7 @@ from ..syntax import ast as A
 from .builtin_table import SPECIAL
 from .calls import call_function
 from .control import AbortCommand, ExitShell, LoopControl
-from .jobs import child_exited, fresh_table, release_ended
+from .jobs import child_exited, fresh_table, release_ended, report_death
 from .loops import LoopFrame, loop_header, loop_words, run_select
 from .variables import ArithAssignError, AssignError, valid_ref_target
 
@@ -181,6 +181,11 @@ class Evaluator:
         )  # exec(args=...): its first command
         status = child.pr.run_subshell_body(node.body)
         child_exited(self.sh)
+        if child.killed_by and not self.sh.subst_depth:  # (a `$( )`'s shell reports none)
+            from .executor import unparse_command  # (a death by a signal: rare)
+
+            self.state.line = node.line
+            report_death(self.sh, child.killed_by, child.state.bashpid, unparse_command(node))
         release_ended(child)
         self.state.last_status = status
         self.errexit_check(status)

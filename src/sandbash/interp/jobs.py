@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import _thread  # (threading's locks are _thread's: threading.py itself is ~0.8 ms of a start-up)
 
-from .control import ExitShell
+from ..posix.signals import NAMES
+from .control import KilledBySignal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -103,6 +104,19 @@ def notify(sh: Shell, job: Job) -> None:
     if job.signal and job.signal not in _QUIET and not job.reported:
         sh.write_err(f"{sh.err_prefix()}{job.pid:5d} {describe_signal(job.signal):<24}{job.command}\n")
     job.reported = True
+
+
+def report_death(sh: Shell, sig: int, pid: int, command: str) -> None:
+    """A foreground child (a subshell) died of signal `sig`: bash names the signal (jobs.c's
+    notify_of_job_status, not interactive) as it names a job's, with the pid and the command,
+    except SIGINT and SIGPIPE (nothing) and SIGTERM or a signal this shell traps (the bare name)."""
+    if sig in (2, 13):
+        return
+    name = NAMES[sig] if sig < len(NAMES) else ""
+    if sig == 15 or (name and name in sh.state.traps):
+        sh.write_err(f"{describe_signal(sig)}\n")
+        return
+    sh.write_err(f"{sh.err_prefix()}{pid:5d} {describe_signal(sig):<24}{command}\n")
 
 
 def notify_dead_jobs(sh: Shell) -> None:
@@ -202,7 +216,7 @@ def deliver_signal(sh: Shell, name: str, number: int) -> None:
         return
     if name in _HARMLESS:
         return
-    raise ExitShell(128 + number)
+    raise KilledBySignal(number)
 
 
 def child_exited(sh: Shell) -> None:

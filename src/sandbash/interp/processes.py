@@ -17,7 +17,7 @@ from ..syntax import ast as A
 from ..syntax.lexer import is_name
 from ..vfs.errors import FsError
 from .cmdsub import captured_text, direct_stage, direct_substitution, run_in_place
-from .control import AbortCommand, ExitShell, LoopControl, ReturnFromFunction
+from .control import AbortCommand, ExitShell, KilledBySignal, LoopControl, ReturnFromFunction
 from .executor import unparse_command
 from .jobs import HOLDS, child_exited, fresh_table, next_job_number, own_pid, release_ended
 from .runtime import Job
@@ -204,6 +204,9 @@ class Processes:
                 status = self.ev.run_list(body)
             else:
                 status = self.ev.execute(body)
+        except KilledBySignal as e:  # (it dies of the signal: no EXIT trap runs)
+            self.sh.killed_by = e.signal
+            return e.status
         except (ExitShell, AbortCommand, ReturnFromFunction) as e:
             # (`( return 5 )` in a function ends the subshell, not the function)
             status = e.status
@@ -740,7 +743,8 @@ MAX_INTERPRETER_SCRIPTS = 4
 
 def _stage_status(child: Shell, cmd: A.Command) -> int:
     try:
-        return child.pr.run_subshell_body(cmd)
+        # a `( )` stage runs in the stage's own process, not in a subshell of it (bash forks once)
+        return child.pr.run_subshell_body(cmd.body if type(cmd) is A.Subshell else cmd)
     except SigPipe:
         return 141
 

@@ -605,6 +605,7 @@ class Shell:
             return sub  # reported where it is read, as before
 
     arith_cmd = ""  # "((: " while a (( )) command runs: errors bash reports in its name
+    killed_by = 0  # the signal that ended this shell (a subshell), for its parent's report
     # let's expressions under assoc_expand_once: an associative key in them is taken as it is
     # (bash's arithmetic gets text the shell expanded; (( )) and $(( )) mark what they expanded)
     arith_keys_as_is = False
