@@ -448,6 +448,10 @@ class Processes:
                 child = self.sh
                 saved0 = st.fds.get(0)
             else:
+                if st.traps and type(cmd) is A.SimpleCommand and "DEBUG" in st.traps:
+                    # bash runs a simple stage's DEBUG trap in this shell before it forks the
+                    # stage (a subshell does not inherit the trap: a compound stage runs none)
+                    self.ex.debug_trap(cmd)
                 child = self.sh.fork()
                 if not isinstance(cmd, A.SimpleCommand):
                     fresh_table(child)  # (bash runs a compound stage as a subshell of its own)
