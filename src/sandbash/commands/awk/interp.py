@@ -58,6 +58,10 @@ def is_assignment(arg: str) -> bool:
     )
 
 
+# the generated calls that can print a run-time warning (Interp.runtime_warning)
+_WARNING_CALLS = ("_sqrt(", "_log(", "_exp(", "gensub(")
+
+
 class Interp(Runtime):
     def __init__(
         self, ctx: Ctx, gen: Generated, prog: str, csv: bool, uses: set[str], sources: list[str]
@@ -68,6 +72,8 @@ class Interp(Runtime):
         self.prog = prog
         self.sources = sources
         self.uses = uses
+        # a run-time warning names FNR: records are then counted as they come, not at the end
+        self.may_warn = any(f in gen.source for f in _WARNING_CALLS)
         self.reader: Reader | None = None
         self.argi = 1
         self.saw_file = False
@@ -627,7 +633,7 @@ class Interp(Runtime):
         ns = self.ns
         main = ns.get("_MAIN")
         checkpoint = self.ctx.budget.checkpoint
-        count_nr = bool({"NR", "FNR"} & self.uses) or "_END" in ns
+        count_nr = bool({"NR", "FNR"} & self.uses) or "_END" in ns or self.may_warn
         nr = to_num(ns["V_NR"])
         fnr = to_num(ns["V_FNR"])
         try:
