@@ -23,7 +23,7 @@ from ..syntax import ast as A
 from .arithops import number_text
 from .fastparam import Plan, _value, applied, plan_for
 from .params import NOT_LOOKED, general
-from .segments import CHARGE_FROM, Multi, Segs, Value
+from .segments import CHARGE_FROM, Multi, Segs, Value, maybe_glob
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -122,6 +122,32 @@ def dq_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]:
             out.extend(fields(value, []))
 
     return dq_param
+
+
+def unquoted_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]:
+    """The fields of the argument $p (one unquoted parameter without an operator: $x, $1, ${x},
+    Expander.word's shape) added to a command's words, with `p`'s plan and lookup bound: a plain
+    string that is not long, holds no default IFS character and nothing to glob is one field
+    while IFS is the default; anything else (looked up once) as Expander.unquoted_value_fields
+    makes it."""
+    get = _param_fn(ex, p, False, _same, sys.maxsize)
+    ifs = ex.env.ifs
+    fields = ex.unquoted_value_fields
+
+    def unquoted_param(out: list[str]) -> None:
+        value = get()
+        if (
+            type(value) is str
+            and value
+            and len(value) <= CHARGE_FROM
+            and not (" " in value or "\t" in value or "\n" in value or maybe_glob(value))
+            and ifs() == " \t\n"
+        ):
+            out.append(value)
+        else:
+            fields(value, out)
+
+    return unquoted_param
 
 
 def _same(value: Value) -> Value:

@@ -198,34 +198,8 @@ class Expander:
                     self._glob_field(afield, out)
                 return out
             if t0 is A.Param and p0.op is None and not p0.prefix:  # type: ignore[union-attr]
-                # a lone unquoted $x: split with the default IFS in C, then glob
-                value = self.param(p0)  # type: ignore[arg-type]
-                if value is None:
-                    return out
-                if type(value) is str and len(value) > CHARGE_FROM:
-                    self._charge_word(len(value))
-                    if value.count(" ") + value.count("\t") + value.count("\n") >= self._field_cap()[1]:
-                        # so many fields they must be counted as they are made
-                        for field_segs in self._split([(value, EXP)]):
-                            self._glob_field(field_segs, out)
-                        return out
-                if type(value) is str and self.env.ifs() == " \t\n":
-                    if value and not (" " in value or "\t" in value or "\n" in value or maybe_glob(value)):
-                        out.append(value)  # one field, nothing to glob: `$n`, `$1`
-                        return out
-                    for field in WS_SPLIT.split(value.strip(" \t\n")) if value else ():
-                        if field:
-                            self._glob_field([(field, EXP)], out)
-                    return out
-                # (expanded once: `$RANDOM` under another IFS, a "$ref" to A[@])
-                if type(value) is str:
-                    for field_segs in self._split([(value, EXP)]):  # (a long value was charged)
-                        self._glob_field(field_segs, out)
-                    return out
-                self._at_empty = False
-                lone: list[Seg] = []
-                self._value_segs(value, lone, False, False)
-                return self._fields(lone, out)
+                # a lone unquoted $x
+                return self.unquoted_value_fields(self.param(p0), out)  # type: ignore[arg-type]
             if t0 is A.DQ:
                 return self._dq_word(p0.parts, out)  # type: ignore[union-attr]
             if t0 is A.CmdSub or (t0 is A.Param and (p0.op is not None or p0.prefix)):  # type: ignore[union-attr]
@@ -238,6 +212,37 @@ class Expander:
             self._parts(parts, segs, False)
             self._fields(segs, out)
         return out
+
+    def unquoted_value_fields(self, value: Value, out: list[str]) -> list[str]:
+        """The fields of a word that is one unquoted parameter without an operator ($x, $1, $@)
+        given its value, added to `out`: split with the default IFS in C, then globbed (the
+        compiled step stringfn.unquoted_param_step gives the common one-field case itself)."""
+        if value is None:
+            return out
+        if type(value) is str and len(value) > CHARGE_FROM:
+            self._charge_word(len(value))
+            if value.count(" ") + value.count("\t") + value.count("\n") >= self._field_cap()[1]:
+                # so many fields they must be counted as they are made
+                for field_segs in self._split([(value, EXP)]):
+                    self._glob_field(field_segs, out)
+                return out
+        if type(value) is str and self.env.ifs() == " \t\n":
+            if value and not (" " in value or "\t" in value or "\n" in value or maybe_glob(value)):
+                out.append(value)  # one field, nothing to glob: `$n`, `$1`
+                return out
+            for field in WS_SPLIT.split(value.strip(" \t\n")) if value else ():
+                if field:
+                    self._glob_field([(field, EXP)], out)
+            return out
+        # (expanded once: `$RANDOM` under another IFS, a "$ref" to A[@])
+        if type(value) is str:
+            for field_segs in self._split([(value, EXP)]):  # (a long value was charged)
+                self._glob_field(field_segs, out)
+            return out
+        self._at_empty = False
+        lone: list[Seg] = []
+        self._value_segs(value, lone, False, False)
+        return self._fields(lone, out)
 
     def dq_value_fields(self, value: Value, out: list[str]) -> list[str]:
         """The fields of a word that is one double-quoted parameter whose value is not a plain

@@ -40,7 +40,7 @@ from functools import partial
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern
-from ..expand.stringfn import dq_param_step, string_fn
+from ..expand.stringfn import dq_param_step, string_fn, unquoted_param_step
 from ..expand.words import literal_text, plain_literal
 from ..shvars.vars import SPECIAL_ASSIGN, ArrayRefArg, AssignArg, is_array_ref_text, valid_name
 from ..syntax import ast as A
@@ -738,6 +738,8 @@ class Compiler:
                 and type(p0.parts[0]) is A.Param
             ):
                 steps.append(dq_param_step(expander, p0.parts[0]))  # "$x", "${s:4:6}"
+            elif len(w.parts) == 1 and type(p0 := w.parts[0]) is A.Param and p0.op is None and not p0.prefix:
+                steps.append(unquoted_param_step(expander, p0))  # $x, $1, ${x}
             else:
                 steps.append(partial(expander.word, w))
         sh = ex.sh

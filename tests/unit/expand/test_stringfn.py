@@ -9,7 +9,7 @@ from functools import partial
 import pytest
 
 from sandbash.expand.env import ExpansionError
-from sandbash.expand.stringfn import dq_param_step, string_fn
+from sandbash.expand.stringfn import dq_param_step, string_fn, unquoted_param_step
 from sandbash.expand.words import Expander
 from sandbash.shvars.vars import Var
 from sandbash.syntax import ast as A
@@ -98,6 +98,9 @@ VALUES: list[str | list[str] | dict[str, str] | None] = [
     ["arr.one", "two"],
     {"0": "zero.0", "k": "v"},
     "x" * 300,
+    " a  b\tc\n",
+    "*.gz",
+    "a:b",
 ]
 
 
@@ -125,6 +128,7 @@ def _env(
     env.args = args
     env.set("LC_ALL", "C.UTF-8")
     env.set("k", "12")
+    env.files.extend(["one.gz", "two.gz"])  # (what an unquoted *.gz finds)
     env.outputs.update({"echo hi": "hi  *\n\n", "long": "y" * 300, "echo 4": "4"})
     if ifs is not None:
         env.set("IFS", ifs)
@@ -198,6 +202,16 @@ ARGUMENTS = [
     '"${u:-d}"',
     '"${@:+x}"',
     '"${!s}"',
+    # unquoted (unquoted_param_step): split and globbed unless one plain field
+    "$s",
+    "${s}",
+    "$1",
+    "${10}",
+    "$@",
+    "$*",
+    "${a[@]}",
+    "${a[1]}",
+    "$u",
 ]
 
 
@@ -206,7 +220,10 @@ def _fields(env: _Env, word: A.Word, compiled: bool) -> tuple[object, ...]:
     charged: list[int] = []
     ex._charge_word = charged.append  # type: ignore[method-assign]
     ex._at_empty = True
-    step = dq_param_step(ex, word.parts[0].parts[0]) if compiled else None  # type: ignore[union-attr]
+    p0 = word.parts[0]
+    step = None
+    if compiled:
+        step = dq_param_step(ex, p0.parts[0]) if type(p0) is A.DQ else unquoted_param_step(ex, p0)  # type: ignore[union-attr,arg-type]
     got: list[object] = []
     for _ in range(2):
         out = ["before"]
