@@ -379,11 +379,14 @@ class Variables:
     def lookup(self, name: str) -> Var | None:
         scopes = self.state.vars.scopes
         var = scopes[-1].get(name)
-        if var is None and len(scopes) > 1:
-            for scope in reversed(scopes):  # (VarStore.find, without its call)
-                var = scope.get(name)
+        if var is None:
+            # the innermost other scope that has it (VarStore.find, without its call)
+            i = len(scopes) - 2
+            while i >= 0:
+                var = scopes[i].get(name)
                 if var is not None:
                     break
+                i -= 1
         if var is not None:
             if var.attrs & NAMEREF and var.value:
                 return self._deref(var, name)
@@ -625,12 +628,14 @@ class Variables:
         home = scopes[-1]
         found = home.get(name)
         if found is None:
-            if len(scopes) == 1:
-                return False
-            for home in reversed(scopes):  # (VarStore.find_scope, without its call)
+            # the innermost other scope that has it (VarStore.find_scope, without its call)
+            i = len(scopes) - 2
+            while i >= 0:
+                home = scopes[i]
                 found = home.get(name)
                 if found is not None:
                     break
+                i -= 1
             else:
                 return False
         text = found.value
