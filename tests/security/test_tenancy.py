@@ -35,6 +35,7 @@ from sandbash.interp.control import (
     ControlFlow,
     ErrexitTriggered,
     ExitShell,
+    KilledBySignal,
     LoopControl,
     ReturnFromFunction,
 )
@@ -376,6 +377,7 @@ INTERNAL: dict[str, Callable[[], BaseException]] = {
     "deadline": DeadlineExpired,
     "sigpipe": SigPipe,
     "exit": lambda: ExitShell(3),
+    "killed": lambda: KilledBySignal(9),  # (a signal without a trap ended the shell)
     "errexit": lambda: ErrexitTriggered(1),
     "break": lambda: BreakLoop(1),
     "continue": lambda: ContinueLoop(1),
