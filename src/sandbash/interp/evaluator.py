@@ -37,11 +37,9 @@ class Evaluator:
     and `(( ))`. Simple commands go to the executor, pipelines and background jobs to the processes;
     loop variables to the variables; `{ ...; } > f` to the redirections."""
 
-    __slots__ = ("sh", "state", "expander", "va", "rd", "ex", "pr", "comp")
+    __slots__ = ("sh", "state", "expander", "va", "rd", "ex", "pr", "_comp")
     # bodies that run again run compiled (compiler.py), unless SANDBASH_TREE_WALKER is set (None).
-    # Made by the first compound command or function call (__getattr__): a script of simple commands
-    # does without the compiler's modules (~0.5 ms of a start-up)
-    comp: Compiler | None
+    _comp: Compiler | None
 
     def __init__(
         self, sh: Shell, state: ShellState, expander: Expander, va: Variables, rd: Redirections, ex: Executor
@@ -54,14 +52,18 @@ class Evaluator:
         self.ex = ex
         self.pr = ex.pr
 
-    if not TYPE_CHECKING:  # (for the type checker `comp` is the attribute declared above)
-
-        def __getattr__(self, name):
-            if name != "comp":
-                raise AttributeError(f"'Evaluator' object has no attribute '{name}'")
+    @property
+    def comp(self) -> Compiler | None:
+        """The compiler, made by the first compound command or function call that asks (a script
+        of simple commands does without its modules, ~0.5 ms of a start-up); None under
+        SANDBASH_TREE_WALKER. (A property, not __getattr__: a class with __getattr__ gets no
+        specialized attribute loads, and the evaluator's are read in every compiled closure.)"""
+        try:
+            return self._comp
+        except AttributeError:
             from .compiler import Compiler
 
-            comp = self.comp = None if TREE_WALKER else Compiler(self)
+            comp = self._comp = None if TREE_WALKER else Compiler(self)
             return comp
 
     # ------------------------------------------------------------ dispatch

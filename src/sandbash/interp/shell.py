@@ -62,7 +62,7 @@ _ARITH_SLOTS = frozenset(("_arith", "_slot_arith"))
 # Shell.release: the parts of a shell, and their slots that can lead back to the shell or another
 # part (per class: the names among its slots)
 _PARTS = ("va", "rd", "ex", "pr", "ev")
-_LINK_NAMES = frozenset(("sh", "expander", "va", "rd", "ex", "pr", "ev", "comp"))
+_LINK_NAMES = frozenset(("sh", "expander", "va", "rd", "ex", "pr", "ev", "_comp"))
 _LINKS: dict[type, tuple[str, ...]] = {}
 
 # what builtins and the expansion environment ask a shell for, and the part whose method answers
@@ -101,17 +101,6 @@ class Shell:
     xtrace_line: Callable[[str], None]
     _arith: ArithEvaluator
     _slot_arith: ArithEvaluator | None  # None: in use
-
-    if not TYPE_CHECKING:  # (for the type checker the annotations above are the whole story)
-
-        def __getattr__(self, name):
-            if name in _ARITH_SLOTS:
-                return self._new_arith(name)
-            part = self.__dict__.get(_FACADE.get(name, ""))
-            if part is None:
-                raise AttributeError(f"'Shell' object has no attribute '{name}'")
-            bound = self.__dict__[name] = getattr(part, name)
-            return bound
 
     def _new_arith(self, name: str) -> ArithEvaluator:
         """The arithmetic evaluators, made on first use (a `$(echo ok)` needs none, and the main one
@@ -829,6 +818,34 @@ def _split_colons(text: str) -> list[str]:
         cur.append(c)
     out.append("".join(cur))
     return out
+
+
+class _OnFirstUse:
+    """A Shell attribute made on first use (a facade method bound, an arithmetic evaluator) and
+    kept in the shell's __dict__, which this non-data descriptor yields to from then on. (A
+    __getattr__ on the class would do the same, but CPython then specializes no attribute load
+    on a Shell: each `sh.rt`, `sh.state` would cost about twice as much.)"""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, sh: Shell | None, owner: type | None = None) -> object:
+        if sh is None:
+            return self
+        name = self.name
+        if name in _ARITH_SLOTS:
+            return sh._new_arith(name)
+        part = sh.__dict__.get(_FACADE[name])
+        if part is None:
+            raise AttributeError(f"'Shell' object has no attribute '{name}'")
+        bound = sh.__dict__[name] = getattr(part, name)
+        return bound
+
+
+for _name in (*_FACADE, *_ARITH_SLOTS):
+    setattr(Shell, _name, _OnFirstUse(_name))
 
 
 def _valid_env_name(name: str) -> bool:
