@@ -597,15 +597,31 @@ class Compiler:
         name) goes to it through run_argv, which raises."""
         ex = self.ev.ex
         st = ex.state
+        sh = ex.sh
         procs = ex.pr.procsubs
         run_argv = ex.run_argv
         line = cmd.line
         self.returns += 1
 
         def return_cmd() -> int:
-            if _changed_run(ex):
+            rt = sh.rt
+            opts = st.opts
+            if (  # (_changed_run and _begin, inline as in simple() and local_cmd)
+                opts["noexec"]
+                or opts["keyword"]
+                or opts["xtrace"]
+                or st.traps
+                or rt.signals
+                or rt.gates is not None
+                or sh.pending_args is not None
+            ):
                 return slow()
-            mark = _begin(ex, cmd, line)
+            st.line = line
+            if not st.in_trap:
+                sh.current_command = cmd
+            rt.budget.command()
+            ex.last_cmdsub_status = None
+            mark = len(procs)
             try:
                 argv = argv_fn()
             except (ExpansionError, ArithError, AssignError) as e:
