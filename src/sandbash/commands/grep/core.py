@@ -653,36 +653,13 @@ class Searcher:
         assert lit is not None
         if self._dense(buf, end, lit):
             return None
-        invert = self.o.invert
-        out: list[bytes] = []
         find = buf.find
-        rfind = buf.rfind
-        pos = 0  # where the next search starts (a line start)
-        start = 0  # invert: the start of lines not yet written
-        while True:
-            i = find(lit, pos, end)
-            if i < 0:
-                break
-            ls = rfind(b"\n", pos, i) + 1 or pos
-            le = find(b"\n", i, end)
-            le = end if le < 0 else le + 1
-            if invert:
-                if ls > start:
-                    out.append(buf[start:ls])
-                start = le
-            else:
-                out.append(buf[ls:le])
-            pos = le
-            if pos >= end:
-                break
-        if invert and start < end:
-            out.append(buf[start:end])
-        if out and not out[-1].endswith(b"\n"):
-            out[-1] += b"\n"
-        return out
+        return self._hit_runs(buf, end, lambda pos: find(lit, pos, end))
 
     def _hit_runs(self, buf: bytes, end: int, hit: Callable[[int], int]) -> list[bytes]:
-        """_literal_runs for several texts or -i: `hit` finds the next one (_texts_finder)."""
+        """The selected lines of buf[:end] as whole runs of input (each newline-terminated), `hit`
+        finding the next match from a position (the literal's find, or _texts_finder's for several
+        texts or -i)."""
         invert = self.o.invert
         out: list[bytes] = []
         find = buf.find
