@@ -16,9 +16,12 @@ from __future__ import annotations
 import pytest
 
 from realtools import have, real_command
+from sandbash.commands.grep import core as grep_core
+from sandbash.commands.grep.core import Searcher
 from sandbash.testing import run_command
 
 pytestmark = pytest.mark.skipif(not have("grep"), reason="GNU grep not available")
+CHUNK_DEFAULT = grep_core.CHUNK
 
 
 def _big() -> bytes:
@@ -107,6 +110,12 @@ PRINT_ARGVS = [
     ["-i", "s"],
     ["-x", "a"],
     ["-n", "-i", "warn"],
+    ["ERROR"],
+    ["-v", "ERROR"],
+    ["-v", "x ERR"],
+    ["-F", " plain"],
+    ["-vF", " plain"],
+    ["-v", "WARN"],
 ]
 
 
@@ -155,3 +164,144 @@ def test_counting_charges_the_budget_as_printing_does() -> None:
         with pytest.raises(LimitExceeded) as e:
             run_command(argv, data, limits=tight)
         assert e.value.kind == LimitKind.MAX_WORK
+
+
+# ------------------------------------------------------------ block boundaries
+# -c, -q, -l and -L count each block where it was read and join only the line that straddles two
+# blocks; tiny blocks put line ends, literals, NUL bytes and CRs across every boundary.
+BLOCK_SIZES = [1, 2, 5, 64]
+BLOCK_INPUTS = ["text", "binary", "binary-late", "crlf", "no-newline", "newline", "empty", "words", "fold"]
+BLOCK_ARGVS = [
+    ["-c", "ERROR"],
+    ["-vc", "ERROR"],
+    ["-c", "-i", "error"],
+    ["-c", "-w", "foo"],
+    ["-c", "-x", "ERROR"],
+    ["-c", "-e", "ERROR", "-e", "WARN"],
+    ["-vc", "^ERROR"],
+    ["-c", "E.R"],
+    ["-c", ""],
+    ["-c", "-m", "2", "ERROR"],
+    ["-c", "-a", "a"],
+    ["-c", "-I", "a"],
+    ["-c", "a.a"],
+    ["-q", "-v", "ERROR"],
+    ["-l", "WARN"],
+    ["-L", "-I", "a"],
+    ["-c", "RRO"],
+    ["-vc", "x ERR"],
+    ["-c", "\\r"],
+]
+
+
+@pytest.mark.parametrize("block", BLOCK_SIZES)
+@pytest.mark.parametrize("name", BLOCK_INPUTS)
+@pytest.mark.parametrize("args", BLOCK_ARGVS, ids=[" ".join(a) for a in BLOCK_ARGVS])
+def test_count_across_small_blocks(
+    monkeypatch: pytest.MonkeyPatch, args: list[str], name: str, block: int
+) -> None:
+    monkeypatch.setattr(grep_core, "CHUNK", block)
+    _check(args, name)
+
+
+BLOCK_PRINT_ARGVS = [
+    ["ERROR"],
+    ["-v", "ERROR"],
+    ["-n", "WARN"],
+    ["-vi", "error"],
+    ["-w", "foo"],
+    ["-A1", "WARN"],
+]
+
+
+@pytest.mark.parametrize("block", BLOCK_SIZES)
+# (not binary-late: a NUL byte makes a file binary from the block it is read in, and lines printed
+# from earlier blocks stay printed; GNU reads 96 KiB at once, sandbash 1 MiB: the same for it)
+@pytest.mark.parametrize("name", [n for n in BLOCK_INPUTS if n != "binary-late"])
+@pytest.mark.parametrize("args", BLOCK_PRINT_ARGVS, ids=[" ".join(a) for a in BLOCK_PRINT_ARGVS])
+def test_print_across_small_blocks(
+    monkeypatch: pytest.MonkeyPatch, args: list[str], name: str, block: int
+) -> None:
+    monkeypatch.setattr(grep_core, "CHUNK", block)
+    _check(args, name)
+
+
+def _lines_of(first: bytes, n: int) -> bytes:
+    # a literal whose first byte is rare (ERROR) or common (a space) in lines of changing density
+    return b"".join(
+        b"%s %d %s ms=%d\n" % (first, i, b"ERROR" if i % 7 == 0 else b"plain", i) for i in range(n)
+    )
+
+
+# (literal, whether one findall of `LITERAL[^\n]*` counts it, rather than the bytes.find hop)
+PICKS = [(b"ERROR", True), (b"ms=", True), (b"s", True), (b" plain ms=2999", False), (b" zz", False)]
+
+
+@pytest.mark.parametrize(("lit", "by_findall"), PICKS, ids=[p[0].decode() for p in PICKS])
+def test_literal_found_either_way_as_gnu(
+    monkeypatch: pytest.MonkeyPatch, lit: bytes, by_findall: bool
+) -> None:
+    data = _lines_of(b"line", 3000) + b"x" * 300 + b" ERROR" + b"y" * 300
+    start = 40000  # (a block that starts mid-line: its sample too)
+    assert Searcher._findall_cheaper(data, start, len(data), lit) is by_findall
+    for block in (CHUNK_DEFAULT, 4096, 97):
+        monkeypatch.setattr(grep_core, "CHUNK", block)
+        for args in (
+            ["-c", "-F", lit.decode()],
+            ["-vc", "-F", lit.decode()],
+            ["-F", lit.decode()],
+            ["-vF", lit.decode()],
+        ):
+            exp_out, _err, exp_status = real_command(["grep", *args], data)
+            got = run_command(["grep", *args], data)
+            assert (got.stdout, got.status) == (exp_out, exp_status), (args, block)
+
+
+FILES = {
+    "a.log": _lines_of(b"a", 500),
+    "b.log": b"no match here\n",
+    "c.bin": b"ERROR\0\n" * 40 + b"ERROR",
+    "d/e.log": b"x ERROR\r\ny" + b"z" * 5000 + b" ERROR",
+    "empty": b"",
+}
+
+
+@pytest.mark.parametrize("block", [3, 1 << 20])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-c", "ERROR", "a.log", "b.log", "c.bin", "d/e.log", "empty"],
+        ["-l", "ERROR", "a.log", "b.log", "c.bin", "d/e.log", "empty"],
+        ["-L", "ERROR", "a.log", "b.log", "c.bin", "d/e.log", "empty"],
+        ["-cI", "ERROR", "a.log", "c.bin"],
+        ["-vch", "ERROR", "a.log", "d/e.log"],
+        ["-rc", "ERROR", "."],
+        ["-rl", "z"],
+        ["-qs", "ERROR", "missing", "a.log"],
+        ["-c", "-m", "5", "ERROR", "a.log", "c.bin"],
+    ],
+    ids=lambda a: " ".join(a),
+)
+def test_count_files_across_blocks(monkeypatch: pytest.MonkeyPatch, args: list[str], block: int) -> None:
+    # files read through the virtual filesystem (not stdin), with and without names
+    monkeypatch.setattr(grep_core, "CHUNK", block)
+    exp_out, _err, exp_status = real_command(["grep", *args], files=FILES)
+    got = run_command(["grep", *args], files=FILES)
+    if args[0].startswith("-r"):  # GNU walks directory order, sandbash name order
+        assert (sorted(got.stdout.splitlines()), got.status) == (sorted(exp_out.splitlines()), exp_status)
+    else:
+        assert (got.stdout, got.status) == (exp_out, exp_status)
+
+
+def test_a_line_longer_than_a_block_is_charged_to_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sandbash.limits import LimitExceeded, LimitKind, Limits
+
+    monkeypatch.setattr(grep_core, "CHUNK", 1 << 16)
+    line = b"a" * (3 << 20)
+    small = Limits().with_overrides(max_memory=2 << 20)
+    assert run_command(["grep", "-c", "a"], line + b"\n" + line[: 1 << 20]).stdout == b"2\n"
+    with pytest.raises(LimitExceeded) as e:
+        run_command(["grep", "-c", "b"], line, limits=small)
+    assert e.value.kind == LimitKind.MAX_MEMORY
+    # lines that fit are held one at a time: a long input of short lines stays within the budget
+    assert run_command(["grep", "-c", "a"], b"a\n" * (2 << 20), limits=small).stdout == b"%d\n" % (2 << 20)

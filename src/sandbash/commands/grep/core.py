@@ -9,6 +9,7 @@ order (GNU uses directory order, which is not reproducible).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 
 from ...expand.pattern import compile_pattern
@@ -28,12 +29,13 @@ if TYPE_CHECKING:
 else:  # the same class without importing dataclasses and inspect (~6 ms of a first grep)
     from ...leanclass import dataclass, field
 
-CHUNK = 1 << 20
+CHUNK = 1 << 20  # bytes read at a time (read at each call: tests shrink it to make lines straddle blocks)
 # bytes of ASCII word characters (grep -w): letters, digits and the underscore
 _WORD_BYTES = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")
 _REGEX_SPECIAL = frozenset(".[]*^$\\+?{}()|")  # special in a BRE or an ERE
 _OUT_BLOCK = 1 << 16  # bytes of output gathered per write
 _SAMPLE = 1 << 16  # bytes of a chunk looked at to choose how to find a literal's lines
+_PICK_SAMPLE = 1 << 14  # bytes of a block looked at to choose how to count a literal's lines
 STDIN_NAME = "(standard input)"
 
 GREP_SPEC = CommandSpec(
@@ -245,6 +247,8 @@ class Searcher:
         # and plain printing use bytes.find, and skip loading the regex engine at all
         self._make_rx = make_rx
         self.line_rx = line_rx  # the same pattern compiled for one line at a time (PCRE)
+        self._lit_line_rx: re.Pattern[bytes] | None = None  # `LITERAL[^\n]*()`: counts a literal's lines
+        self._lit_split_rx: re.Pattern[bytes] | None = None  # `(LITERAL[^\n]*\n?)`: the runs of lines
         self.o = opts
         self.out = ctx.stdout
         self._pending: list[bytes] = []
@@ -390,6 +394,10 @@ class Searcher:
             and self.line_rx is None
         )
         bin_mode = o.binary
+        if not need_lines and eol == b"\n" and not o.per_line:
+            # -c, -q, -l, -L need how many lines, never which: no line is visited
+            selected = self._count_stream(stream)
+            stop = True
         while not stop:
             chunk = stream.read(CHUNK)
             at_eof = not chunk
@@ -421,13 +429,7 @@ class Searcher:
             if o.invert:
                 spans = _invert(spans, end, buf, eol)
 
-            if not need_lines and eol == b"\n" and not o.per_line:
-                # -c, -q, -l, -L need how many lines, never which: no line is visited
-                want = 1 if (o.quiet or o.list_files or o.list_nonmatching) else max_count
-                selected += self._count_selected(buf, end, want - selected if want > 0 else 0)
-                if want > 0 and selected >= want:
-                    stop = True
-            elif not need_lines:
+            if not need_lines:
                 for _s in spans:
                     selected += 1
                     if o.quiet or o.list_files or o.list_nonmatching or selected == max_count:
@@ -509,24 +511,90 @@ class Searcher:
         hits = buf.count(lit, 0, size)
         return hits * 64 >= size and hits * 2 >= buf.count(b"\n", 0, size) + 1
 
-    def _count_selected(self, buf: bytes, end: int, want: int) -> int:
-        """How many lines of buf[:end] (newline-terminated, the last maybe not) are selected,
+    def _count_stream(self, stream: Stream) -> int:
+        """-c, -q, -l, -L over newline-ended lines: how many lines are selected (at most one for
+        -q, -l, -L, at most -m's). Each block is counted where it was read: only the line that
+        straddles two blocks is joined (its pieces charged to the memory budget while they wait),
+        never a block onto the previous one's tail (a copy of the whole input)."""
+        o = self.o
+        want = 1 if (o.quiet or o.list_files or o.list_nonmatching) else o.max_count
+        bin_mode = o.binary
+        binary = False
+        selected = 0
+        tail: list[bytes] = []  # the pieces of the unfinished line
+        checkpoint = self.ctx.checkpoint
+        with self.ctx.hold_memory() as mem:
+            while True:
+                chunk = stream.read(CHUNK)
+                # (buffer, start, end) of whole lines, the last one maybe the input's unended tail
+                parts: list[tuple[bytes, int, int]] = []
+                if not chunk:
+                    if not tail:
+                        break
+                    mem.charge(mem.held)  # (the joined copy, while the pieces are still held)
+                    line = b"".join(tail)
+                    tail.clear()
+                    parts.append((line, 0, len(line)))
+                else:
+                    start = 0
+                    if tail:
+                        nl = chunk.find(b"\n")
+                        if nl < 0:
+                            mem.charge(len(chunk))
+                            tail.append(chunk)
+                            continue
+                        tail.append(chunk[: nl + 1])
+                        mem.charge(nl + 1)
+                        mem.charge(mem.held)  # (the joined copy, while the pieces are still held)
+                        line = b"".join(tail)
+                        tail.clear()
+                        mem.set(len(line))
+                        parts.append((line, 0, len(line)))
+                        start = nl + 1
+                    end = max(start, chunk.rfind(b"\n") + 1)
+                    if end > start:
+                        parts.append((chunk, start, end))
+                    if end < len(chunk):
+                        tail.append(chunk[end:] if end else chunk)
+                        mem.charge(len(chunk) - end)
+                # the NUL bytes of all that is complete decide, before any of it is counted
+                if not binary and bin_mode != "text" and any(b.find(b"\0", s, e) >= 0 for b, s, e in parts):
+                    binary = True
+                    if bin_mode == "without-match":
+                        return 0  # the file has no selected line (-c still prints 0, -L still lists it)
+                for buf, start, end in parts:
+                    if binary:
+                        # GNU reads a binary file's NUL bytes as line ends (its "NUL zapper"): `a\0a`
+                        # is two lines to -c, -x, -v and `a.a` does not match it
+                        buf = buf[start:end].replace(b"\0", b"\n")
+                        start, end = 0, len(buf)
+                    checkpoint(1 + (end - start) // 4096)
+                    selected += self._count_selected(buf, start, end, want - selected if want > 0 else 0)
+                    if want > 0 and selected >= want:
+                        return selected
+                if not chunk:
+                    break
+                mem.set(len(tail[0]) if tail else 0)
+        return selected
+
+    def _count_selected(self, buf: bytes, start: int, end: int, want: int) -> int:
+        """How many lines of buf[start:end] (newline-terminated, the last maybe not) are selected,
         at most `want` when it is positive (-q, -l, -L, -m); -v: the lines less those that match."""
         if not self.o.invert:
-            return self._count_matching(buf, end, want)
-        n = buf.count(b"\n", 0, end) + (1 if end and buf[end - 1] != 0x0A else 0)
-        n -= self._count_matching(buf, end, 0)
+            return self._count_matching(buf, start, end, want)
+        n = buf.count(b"\n", start, end) + (1 if end > start and buf[end - 1] != 0x0A else 0)
+        n -= self._count_matching(buf, start, end, 0)
         return min(n, want) if want > 0 else n
 
-    def _count_matching(self, buf: bytes, end: int, want: int) -> int:
-        """The lines of buf[:end] with a match, at most `want` when positive: the search hops
-        from a match to the start of the next line, and builds neither Match objects nor a
-        list of lines (a literal with matches in most lines is counted over the split lines)."""
+    def _count_matching(self, buf: bytes, start: int, end: int, want: int) -> int:
+        """The lines of buf[start:end] with a match, at most `want` when positive: the search hops
+        from a match to the start of the next line, and builds neither Match objects nor a list
+        of lines (a literal may be counted by one findall of `LITERAL[^\n]*`)."""
         lit = self.o.literal
         find = buf.find
         limit = want if want > 0 else -1  # never reached: every line
         n = 0
-        pos = 0
+        pos = start
         hit = self._texts_finder(buf, end)
         if hit is not None:
             while n != limit:
@@ -539,26 +607,21 @@ class Searcher:
                     break
             return n
         if lit is not None:
-            if want > 0:
-                while n != want:
-                    i = find(lit, pos, end)
-                    if i < 0:
-                        break
-                    n += 1
-                    pos = find(b"\n", i, end) + 1
-                    if not pos:
-                        break
-                return n
-            if self._dense(buf, end, lit):
-                return sum(1 for line in self._lines(buf, end) if lit in line)
-            while True:  # every line (`grep -c WORD`: the hot loop, no limit to test)
+            if want <= 0 and end > start and self._findall_cheaper(buf, start, end, lit):
+                # a match runs on to its line's end, so the next is found on a later line
+                lines_rx = self._lit_line_rx
+                if lines_rx is None:
+                    lines_rx = self._lit_line_rx = re.compile(re.escape(lit) + rb"[^\n]*()")
+                return len(lines_rx.findall(buf, start, end))  # (each item is the empty bytes object)
+            while n != limit:
                 i = find(lit, pos, end)
                 if i < 0:
-                    return n
+                    break
                 n += 1
                 pos = find(b"\n", i, end) + 1
                 if not pos:
-                    return n
+                    break
+            return n
         rx = self.rx
         if rx is None or self.o.never:
             return 0
@@ -574,6 +637,19 @@ class Searcher:
         if n:
             self.ctx.checkpoint(n)  # a unit per matching line, as printing them is charged
         return n
+
+    @staticmethod
+    def _findall_cheaper(buf: bytes, start: int, end: int, lit: bytes) -> bool:
+        """Whether counting a literal's lines in buf[start:end] is cheaper by one findall of
+        `LITERAL[^\n]*` than by hopping with bytes.find, judged on the block's first 16 KiB.
+        re's search steps over each byte until the literal's first byte, then tries the rest;
+        bytes.find skips up to len+1 bytes at a time but costs a Python round per matching line.
+        The weights are CPython 3.11's (tenths of a ns per byte, per first byte, per line)."""
+        stop = min(end, start + _PICK_SAMPLE)
+        size = stop - start
+        firsts = buf.count(lit[0:1], start, stop)
+        hits = buf.count(lit, start, stop) if firsts else 0
+        return 4 * size + 100 * firsts < 39 * size // (len(lit) + 1) + 2500 * hits
 
     def _texts_finder(self, buf: bytes, end: int) -> Callable[[int], int] | None:
         """For several plain texts, or one with -i: a function from a position in buf[:end]
@@ -651,10 +727,34 @@ class Searcher:
         newline-terminated) when the literal matches few lines; else None."""
         lit = self.o.literal
         assert lit is not None
+        if self._findall_cheaper(buf, 0, end, lit):
+            return self._split_runs(buf, end, lit)
         if self._dense(buf, end, lit):
             return None
         find = buf.find
         return self._hit_runs(buf, end, lambda pos: find(lit, pos, end))
+
+    def _split_runs(self, buf: bytes, end: int, lit: bytes) -> list[bytes]:
+        """_literal_runs by one split of buf[:end] at `(LITERAL[^\n]*\n?)`: the pieces alternate
+        between the text before a match (ending in the start of its line) and the match (running
+        on to its line's end); a Python step per matching line, not three bytes.find calls."""
+        rx = self._lit_split_rx
+        if rx is None:
+            rx = self._lit_split_rx = re.compile(b"(" + re.escape(lit) + rb"[^\n]*\n?)")
+        pieces = rx.split(buf if end == len(buf) else memoryview(buf)[:end])
+        if self.o.invert:
+            between = pieces[0::2]
+            last = between.pop()
+            runs = [p[: p.rfind(b"\n") + 1] for p in between]
+            runs.append(last)
+            runs = list(filter(None, runs))  # (each run is counted as a selected line)
+        else:
+            pieces.pop()  # (the text after the last match)
+            pieces[0::2] = [p[p.rfind(b"\n") + 1 :] for p in pieces[0::2]]
+            runs = [b"".join(pieces)] if pieces else []
+        if runs and not runs[-1].endswith(b"\n"):
+            runs[-1] += b"\n"
+        return runs
 
     def _hit_runs(self, buf: bytes, end: int, hit: Callable[[int], int]) -> list[bytes]:
         """The selected lines of buf[:end] as whole runs of input (each newline-terminated), `hit`
