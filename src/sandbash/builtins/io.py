@@ -188,12 +188,7 @@ def var_ref(sh: Shell, ref: str) -> VarRef | None:
     if parts is None:
         return None
     name, sub = parts
-    if (
-        not name
-        or not (name[0].isalpha() or name[0] == "_")
-        or not all(c.isalnum() or c == "_" for c in name)
-        or sub == ""
-    ):
+    if not (name.isascii() and name.isidentifier()) or sub == "":
         return None
     return name, sub, AS_EXPANDED if once and sub is not None else None
 
@@ -513,22 +508,22 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
     fd: int = given.get("u", 0)
     timeout: float | None = given.get("t")
     names = opts.args
-    targets: list[VarRef] = []
-    for name in names:
-        target = var_ref(sh, name)
-        if target is None:
-            sh.builtin_error("read", f"`{name}': not a valid identifier")
-            return 1
-        targets.append(target)
     stream = sh.io.get(fd)
-    if stream is None or not stream.readable:
-        if "u" in given:  # (bash checks a descriptor -u names before it reads)
-            sh.builtin_error("read", f"{fd}: invalid file descriptor: Bad file descriptor")
-        elif timeout != 0:  # (-t 0 only asks whether input is there: no)
-            sh.builtin_error("read", f"read error: {fd}: Bad file descriptor")
+    if (stream is None or not stream.readable) and "u" in given:
+        # bash checks the descriptor -u names with the options, before -t 0 and the names
+        sh.builtin_error("read", f"{fd}: invalid file descriptor: Bad file descriptor")
         return 1
     if timeout is not None and timeout == 0:
-        return 0
+        return 0 if stream is not None and stream.readable else 1  # only asks: no name checked
+    # bash checks the first name before it reads, each later one as it assigns it: `read x 1y`
+    # consumes a line and sets x first
+    first = var_ref(sh, names[0]) if names else None
+    if names and first is None:
+        sh.builtin_error("read", f"`{names[0]}': not a valid identifier")
+        return 1
+    if stream is None or not stream.readable:
+        sh.builtin_error("read", f"read error: {fd}: Bad file descriptor")
+        return 1
     try:
         if timeout is None:
             text, eof, escaped = _read_raw(sh, stream, delim, nchars, exact, raw, timeout)
@@ -560,7 +555,11 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
             sh.set_var("REPLY", text)
             return status
         fields = split_read_fields(text, escaped, ifs, len(names))
-        for k, target in enumerate(targets):
+        for k, name in enumerate(names):
+            target = first if k == 0 else var_ref(sh, name)
+            if target is None:
+                sh.builtin_error("read", f"`{name}': not a valid identifier")
+                return 1
             assign_ref(sh, target, fields[k] if k < len(fields) else "")
     except AssignError as e:
         assign_failed(sh, "read", e)

@@ -355,9 +355,10 @@ def parse_ref(ref: str) -> Ref | None:
     if ref in ("@", "*", "#", "?", "$", "!", "-") or ref.isdigit():
         return Ref(ref, None)
     i = 0
-    if not (ref[0].isalpha() or ref[0] == "_"):
+    # ASCII only, as bash's legal_variable_starter: `é` is no letter to it in a UTF-8 locale
+    if not (ref[0].isascii() and (ref[0].isalpha() or ref[0] == "_")):
         return Ref("", None)
-    while i < len(ref) and (ref[i].isalnum() or ref[i] == "_"):
+    while i < len(ref) and ref[i].isascii() and (ref[i].isalnum() or ref[i] == "_"):
         i += 1
     if i == len(ref):
         return Ref(ref, None)

@@ -849,7 +849,7 @@ for _name in (*_FACADE, *_ARITH_SLOTS):
 
 
 def _valid_env_name(name: str) -> bool:
-    return bool(name) and (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c == "_" for c in name)
+    return name.isascii() and name.isidentifier()  # bash imports no `é` (no letter to it)
 
 
 def _unescape_for_msg(pattern: str) -> str:

@@ -283,10 +283,9 @@ class AssignArg(str):
 
 
 def valid_name(name: str) -> bool:
-    """A variable name as the builtins take it: a letter or `_`, then letters, digits and `_`."""
-    if name.isascii():
-        return name.isidentifier()  # the same rule for ASCII, in C
-    return bool(name) and (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c == "_" for c in name)
+    """A variable name as the builtins take it: an ASCII letter or `_`, then ASCII letters, digits
+    and `_` (bash's legal_identifier: in a UTF-8 locale `é` is no letter to it)."""
+    return name.isascii() and name.isidentifier()  # the same rule for ASCII, in C
 
 
 def word_text(word: str) -> str:
