@@ -6,6 +6,7 @@ parsing the text again for every value. Each function taking `ex` is an Expander
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from functools import cache, partial
 
@@ -13,7 +14,7 @@ from ..syntax import ast as A
 from ..syntax.lexer import ARITH_EXPANDS
 from .arith import ArithError, Fn, compiled
 from .env import ExpansionError
-from .segments import as_text
+from .segments import Value, as_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def arith(ex: Expander, word: A.Word) -> int:
 
 
 def arith_fn(ex: Expander, word: A.Word) -> Callable[[], int]:
-    """How `word` is evaluated, chosen once per node: as its template (arith_template_eval), or
+    """How `word` is evaluated, chosen once per node: as its template (template_fn), or
     as the text it expands to (arith_text), made by the closure of its parts when it is a
     here-document's text (Expander._join_fn)."""
     parts = word.parts
@@ -99,7 +100,7 @@ def arith_fn(ex: Expander, word: A.Word) -> Callable[[], int]:
             if len(_ARITH_TEMPLATES) < 4096:
                 _ARITH_TEMPLATES[word.text] = tpl
         if tpl is not None:
-            return partial(arith_template_eval, ex, tpl)
+            return template_fn(ex, tpl)
     arith_eval = ex.env.arith_eval
     if parts and ("[" not in word.text or ARITH_EXPANDS.search(word.text) is None):
         text_fn = ex._join_fn(parts, True)
@@ -123,39 +124,51 @@ def _expanded_eval(arith_eval: Callable[[str], int], text_fn: Callable[[], str])
     return arith_eval(text)
 
 
-def arith_template_eval(ex: Expander, tpl: _Template) -> int:
+def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
     """`$(( $n % 3 ))`: each `$n` expands as the text would, and when every one is a plain
     decimal number the expression is evaluated as its template (`_sbSlot0_ % 3`, parsed once,
-    the slots bound to the numbers) instead of parsing the text anew for every value."""
+    the slots bound to the numbers) instead of parsing the text anew for every value. Each
+    `$n`'s plan and lookup are bound (stringfn.param_fn: what ex.param gives, made text)."""
     fn, template, parts, names = tpl
-    texts: list[str] = []
-    values: dict[str, str] = {}
-    plain = True
-    for p in parts:
-        if type(p) is A.Lit:
-            texts.append(p.text)  # type: ignore[union-attr]
-            continue
-        v = ex.param(p, True)  # type: ignore[arg-type]
-        if v is None:
-            v = ""
-        elif type(v) is not str:
-            v = as_text(v) or ""
-        texts.append(v)
-        values[names[len(values)]] = v
-        if plain and not (len(v) < 19 and v.isdigit() and v.isascii() and (v[0] != "0" or len(v) == 1)):
-            plain = False
-    if not plain:  # the text, from the values already expanded (each `$RANDOM` expands once)
-        return ex.env.arith_eval(ex._charged("".join(texts)))
-    assert ex._arith_slots is not None
-    try:
-        return ex._arith_slots(fn, template, values)
-    except ArithError as e:
-        # the message the text would give: the slots' names become their numbers again
-        text, token = e.text, e.token
-        for name, value in values.items():
-            text, token = text.replace(name, value), token.replace(name, value)
-        e.text, e.token = text, token
-        raise
+    steps = tuple(
+        p.text if type(p) is A.Lit else ex._param_fn(p, True, _text, sys.maxsize)  # type: ignore[union-attr, arg-type]
+        for p in parts
+    )
+    slots = ex._arith_slots
+    assert slots is not None
+    arith_eval = ex.env.arith_eval
+    charged = ex._charged
+
+    def template_eval() -> int:
+        texts: list[str] = []
+        values: dict[str, str] = {}
+        plain = True
+        for step in steps:
+            if type(step) is str:
+                texts.append(step)
+                continue
+            v = step()  # type: ignore[operator]
+            texts.append(v)
+            values[names[len(values)]] = v
+            if plain and not (len(v) < 19 and v.isdigit() and v.isascii() and (v[0] != "0" or len(v) == 1)):
+                plain = False
+        if not plain:  # the text, from the values already expanded (each `$RANDOM` expands once)
+            return arith_eval(charged("".join(texts)))
+        try:
+            return slots(fn, template, values)
+        except ArithError as e:
+            # the message the text would give: the slots' names become their numbers again
+            text, token = e.text, e.token
+            for name, value in values.items():
+                text, token = text.replace(name, value), token.replace(name, value)
+            e.text, e.token = text, token
+            raise
+
+    return template_eval
+
+
+def _text(value: Value) -> str:
+    return as_text(value) or ""
 
 
 def arith_text(ex: Expander, word: A.Word) -> str:

@@ -849,3 +849,25 @@ def compile_pattern(source: str, extglob: bool = False, nocase: bool = False, pa
 
 def match(pattern: str, text: str, extglob: bool = False, nocase: bool = False) -> bool:
     return compile_pattern(pattern, extglob, nocase).fullmatch(text)
+
+
+def pattern_site(source: str) -> Callable[[bool, bool], Pattern]:
+    """compile_pattern(source, extglob, nocase) for one place in a script whose pattern text is
+    fixed (`case $x in file*7)`, `[[ $x == file*7 ]]`): the pattern made under each setting of
+    extglob and nocasematch is kept by the place (a pattern made for one setting is never used
+    under another), when it matches without running its regex (a literal or a `pre*suf` shape:
+    nothing grows behind it) and its text is short; any other comes from the shared, bounded
+    cache each time."""
+    held: list[Pattern | None] = [None, None, None, None]
+    keep = len(source) <= 1024
+
+    def site(extglob: bool, nocase: bool) -> Pattern:
+        i = (2 if nocase else 0) + (1 if extglob else 0)
+        pattern = held[i]
+        if pattern is None:
+            pattern = compile_pattern(source, extglob, nocase)
+            if keep and (pattern.literal is not None or pattern._simple is not None):
+                held[i] = pattern
+        return pattern
+
+    return site

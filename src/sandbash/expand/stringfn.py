@@ -21,6 +21,7 @@ from functools import partial
 from ..shvars.vars import Var
 from ..syntax import ast as A
 from .arithops import number_text
+from .arithwords import arith_fn
 from .fastparam import Plan, _value, applied, plan_for
 from .params import NOT_LOOKED, general
 from .segments import CHARGE_FROM, Multi, Segs, Value, maybe_glob
@@ -45,11 +46,7 @@ def string_fn(ex: Expander, word: A.Word) -> StrFn:
             text = p.text  # type: ignore[union-attr]
             return lambda: text
         if tp is A.ArithSub:
-            inner = p.word.parts  # type: ignore[union-attr]
-            if len(inner) == 1 and type(inner[0]) is A.Lit:  # (Expander.arith: nothing to expand)
-                value = partial(ex.env.arith_eval, inner[0].text)
-            else:
-                value = partial(ex.arith, p.word)  # type: ignore[union-attr]
+            value = _arith_of(ex, p.word)  # type: ignore[union-attr]
             return lambda: number_text(value())  # (remembered: read back without parsing)
         if tp is A.Param:
             fn = param_text_fn(ex, p, False, True)  # type: ignore[arg-type]
@@ -94,7 +91,7 @@ def value_string(ex: Expander, value: Value) -> str:
 def param_text_fn(ex: Expander, p: A.Param, in_dq: bool, whole: bool) -> StrFn:
     """What `ex.param(p, in_dq)` gives, as text: the word's `whole` string (value_string), or a
     piece of one (value_text), with `p`'s plan (fastparam.py) and its name's lookup bound."""
-    return _param_fn(
+    return param_fn(
         ex,
         p,
         in_dq,
@@ -107,7 +104,7 @@ def dq_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]:
     """The fields of the argument "$p" (Expander.word's first shape) added to a command's words,
     with `p`'s plan and lookup bound: a plain string is one field (charged when long); anything
     else as Expander.dq_value_fields makes it."""
-    get = _param_fn(ex, p, True, _same, sys.maxsize)
+    get = param_fn(ex, p, True, _same, sys.maxsize)
     charge = ex._charge_word
     fields = ex.dq_value_fields
 
@@ -130,7 +127,7 @@ def unquoted_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]
     string that is not long, holds no default IFS character and nothing to glob is one field
     while IFS is the default; anything else (looked up once) as Expander.unquoted_value_fields
     makes it."""
-    get = _param_fn(ex, p, False, _same, sys.maxsize)
+    get = param_fn(ex, p, False, _same, sys.maxsize)
     ifs = ex.env.ifs
     fields = ex.unquoted_value_fields
 
@@ -154,7 +151,7 @@ def _same(value: Value) -> Value:
     return value
 
 
-def _param_fn(
+def param_fn(
     ex: Expander, p: A.Param, in_dq: bool, finish: Callable[[Value], Any], limit: int
 ) -> Callable[[], Any]:
     """ex.param(p, in_dq) with `p`'s plan bound: a plain string value up to `limit` characters
@@ -226,11 +223,14 @@ def join_fn(
     for p in parts:
         t = type(p)
         if t is A.Lit or t is A.SQ or t is A.Esc:
-            items.append(p.text)  # type: ignore[union-attr]
+            if items and type(items[-1]) is str:  # (text next to text is one piece)
+                items[-1] += p.text  # type: ignore[operator, union-attr]
+            else:
+                items.append(p.text)  # type: ignore[union-attr]
         elif t is A.Param:
             items.append(param_text_fn(ex, p, in_dq, False))  # type: ignore[arg-type]
         elif t is A.ArithSub:
-            items.append(partial(_arith_str, ex.arith, p.word))  # type: ignore[union-attr]
+            items.append(partial(_arith_str, _arith_of(ex, p.word)))  # type: ignore[union-attr]
         elif t is A.DQ and (inner := join_fn(ex, p.parts, True, True, False)) is not None:  # type: ignore[union-attr]
             items.append(inner)
         elif t is A.CmdSub:  # (its text as _parts gives it: quoted or not, one string is not split)
@@ -240,6 +240,32 @@ def join_fn(
     pieces = tuple(items)
     charge = ex._charge_text
     limit = CHARGE_FROM if charged else sys.maxsize
+    shape = tuple(type(x) is str for x in pieces)
+    if shape == (True, False, True):  # `file$k.part`: the commonest shape, without a list
+        head, fn, tail = pieces
+
+        def text_around() -> str:
+            if dq_word:
+                ex._at_empty = False
+            text = head + fn() + tail  # type: ignore[operator]
+            if len(text) > limit:
+                charge(len(text))
+            return text
+
+        return text_around
+    if len(shape) == 2 and shape != (True, True):  # `$a$b`, `x$k`, `$k.x`
+        first, second = pieces
+
+        def text_pair() -> str:
+            if dq_word:
+                ex._at_empty = False
+            a = first if type(first) is str else first()  # type: ignore[operator]
+            text = a + (second if type(second) is str else second())  # type: ignore[operator]
+            if len(text) > limit:
+                charge(len(text))
+            return text
+
+        return text_pair
 
     def joined() -> str:
         if dq_word:
@@ -252,5 +278,13 @@ def join_fn(
     return joined
 
 
-def _arith_str(arith: Callable[[A.Word], int], word: A.Word) -> str:
-    return str(arith(word))
+def _arith_of(ex: Expander, word: A.Word) -> Callable[[], int]:
+    """What ex.arith(word) evaluates, bound (arithwords.arith: a literal text as it is)."""
+    parts = word.parts
+    if len(parts) == 1 and type(parts[0]) is A.Lit:
+        return partial(ex.env.arith_eval, parts[0].text)
+    return arith_fn(ex, word)
+
+
+def _arith_str(value: Callable[[], int]) -> str:
+    return str(value())

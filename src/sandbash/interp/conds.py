@@ -9,8 +9,8 @@ from functools import partial
 from ..expand.arith import ArithError
 from ..expand.arithops import INTS
 from ..expand.arithwords import subscript_error
-from ..expand.pattern import compile_pattern, escape
-from ..expand.segments import QUO
+from ..expand.pattern import compile_pattern, escape, pattern_site
+from ..expand.segments import QUO, static_word
 from ..expand.stringfn import param_text_fn, string_fn
 from ..posix.testexpr import INT_OPS, collate, file_compare, unary_test
 from ..shvars.arrays import AssocArray, IndexedArray
@@ -195,8 +195,10 @@ def cond_code(sh: Shell, node: A.Cond) -> CondCode:
         op = node.op
         if op in INT_OPS:
             return _int_code(sh, INT_OPS[op], node.left, node.right)
-        if op in ("==", "=", "!=") and (pat := _plain_pattern(node.right)) is not None:
-            return _equal_code(sh, node.left, pat, op == "!=")
+        if op in ("==", "=", "!="):
+            if (pat := _plain_pattern(node.right)) is not None:
+                return _equal_code(sh, node.left, pat, op == "!=")
+            return _match_code(sh, node.left, node.right, op == "!=")
     return partial(eval_cond, sh, node)
 
 
@@ -236,6 +238,32 @@ def _equal_code(sh: Shell, left: A.Word, pat: str, negate: bool) -> CondCode:
         return matched is not negate
 
     return equal
+
+
+def _match_code(sh: Shell, left: A.Word, right: A.Word, negate: bool) -> CondCode:
+    """`subject == pattern` (and `!=`) as eval_cond matches it, the subject expanded first: a
+    right side of plain text (static_word) is its pattern once, compiled once per setting of
+    nocasematch at this place (pattern_site); any other is expanded each time."""
+    string = string_fn(sh.expander, left)
+    shopts = sh.state.shopts
+    if static_word(right):
+        ex = sh.expander
+        at_empty = ex._at_empty  # (expanding it now must leave no trace)
+        site = pattern_site(ex.pattern(right))
+        ex._at_empty = at_empty
+
+        def static_match() -> bool:
+            subject = string()
+            return site(True, shopts["nocasematch"]).fullmatch(subject) is not negate
+
+        return static_match
+    pattern = sh.expander.pattern
+
+    def match() -> bool:
+        subject = string()
+        return compile_pattern(pattern(right), True, shopts["nocasematch"]).fullmatch(subject) is not negate
+
+    return match
 
 
 def _int_code(sh: Shell, compare: Callable[[int, int], bool], left: A.Word, right: A.Word) -> CondCode:

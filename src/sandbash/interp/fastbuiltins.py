@@ -28,7 +28,7 @@ from functools import partial
 from ..expand.arith import ArithError
 from ..expand.arithops import INTS
 from ..expand.env import ExpansionError
-from ..expand.stringfn import dq_param_step
+from ..expand.stringfn import dq_param_step, unquoted_param_step
 from ..shvars.vars import word_text
 from ..syntax import ast as A
 from .builtin_table import lookup
@@ -281,8 +281,9 @@ def _operand_code(
 
 
 def _operand_fields(expander: Expander, word: A.Word) -> Callable[[], list[str]]:
-    """The fields of an operand, as Expander.word gives them: "$x" ("${s%.*}") through the
-    parameter's bound step (stringfn.dq_param_step, as the compiler's argv steps use it)."""
+    """The fields of an operand, as Expander.word gives them: "$x" ("${s%.*}") and $x through
+    the parameter's bound step (stringfn.dq_param_step, unquoted_param_step, as the compiler's
+    argv steps use them)."""
     parts = word.parts
     if (
         len(parts) == 1
@@ -291,14 +292,17 @@ def _operand_fields(expander: Expander, word: A.Word) -> Callable[[], list[str]]
         and type(p0.parts[0]) is A.Param
     ):
         step = dq_param_step(expander, p0.parts[0])
+    elif len(parts) == 1 and type(p0 := parts[0]) is A.Param and p0.op is None and not p0.prefix:
+        step = unquoted_param_step(expander, p0)  # $x, $1, ${x} (as the compiler's argv steps)
+    else:
+        return partial(expander.word, word)
 
-        def dq_param() -> list[str]:
-            out: list[str] = []
-            step(out)
-            return out
+    def param_fields() -> list[str]:
+        out: list[str] = []
+        step(out)
+        return out
 
-        return dq_param
-    return partial(expander.word, word)
+    return param_fields
 
 
 def _decider(op: str, other: str, other_right: bool) -> Callable[[str], int | None] | None:

@@ -616,12 +616,22 @@ class Shell:
         expander's `$(( $n % 3 ))`): found first, in a scope above the shell's. One evaluator
         serves the calls, and a fresh one a call made while it runs (a variable's value with a
         subscript can run a command substitution)."""
-        reused = self._slot_arith is not None
-        ev = self._slot_arith or ArithEvaluator(self, template)
-        self._slot_arith = None
-        scope = Scope()
-        for name, value in slots.items():
-            scope[name] = Var(value)
+        ev = self._slot_arith
+        reused = ev is not None
+        scope = None
+        if ev is None:
+            ev = ArithEvaluator(self, template)
+        else:
+            self._slot_arith = None
+            if ev.scopes is not None:
+                scope = ev.scopes[-1]  # the slots' scope of the last call: its Vars take the numbers
+        if scope is None or len(scope) != len(slots):  # (slots are named 0..n-1: n decides)
+            scope = Scope()
+            for name, value in slots.items():
+                scope[name] = Var(value)
+        else:
+            for name, value in slots.items():
+                scope[name].value = value
         ev.text = template
         ev.scopes = [*self.state.vars.scopes, scope]
         ev.opts = self.state.opts

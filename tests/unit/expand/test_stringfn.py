@@ -8,6 +8,7 @@ from functools import partial
 
 import pytest
 
+from sandbash.expand.arith import ArithError
 from sandbash.expand.env import ExpansionError
 from sandbash.expand.stringfn import dq_param_step, string_fn, unquoted_param_step
 from sandbash.expand.words import Expander
@@ -82,6 +83,22 @@ COMPILED = [
     "a$(empty)b$(echo hi)$s",
     '"$(empty)"$(echo hi)"${@:+x}"',
     "$(( $(echo 4) + k ))",
+    # pairs and text around one part (joined without a list), text next to text made one piece
+    "x$k",
+    "$k.x",
+    "${a}-",
+    '"$s$k"',
+    "$s$(echo hi)",
+    '"$k"\'\'"$a"',
+    "'q'\\z$s\\y'r'",
+    '"<$@>"',
+    "x$*y",
+    # arithmetic templates (`$x` operands) and other arithmetic words, bound when compiled
+    "$(( $k % 3 ))",
+    "$(( ${k} * 2 + $s ))",
+    "x$(( $k + 1 ))y",
+    "$(( ${#s} + $k ))",
+    "$(( $1 * 2 ))",
 ]
 # words that keep Expander.string
 GENERAL = [
@@ -150,6 +167,8 @@ def _run(env: _Env, word: A.Word, compiled: bool) -> tuple[object, ...]:
             got.append(fn())
         except ExpansionError as e:
             got.append(("error", e.message, e.fatal))
+        except ArithError as e:  # (an arithmetic word's own error: `$(( $k + $s ))` of s='')
+            got.append(("arith error", e.render()))
     return (*got, charged, env.looked, ex._at_empty, tuple(env.ran))
 
 
