@@ -191,6 +191,8 @@ BLOCK_ARGVS = [
     ["-c", "RRO"],
     ["-vc", "x ERR"],
     ["-c", "\\r"],
+    ["-zc", "a"],
+    ["-c", "-P", "E.R"],
 ]
 
 
@@ -211,6 +213,12 @@ BLOCK_PRINT_ARGVS = [
     ["-vi", "error"],
     ["-w", "foo"],
     ["-A1", "WARN"],
+    ["-b", "ERROR"],
+    ["-o", "ERR"],
+    ["-x", "ERROR"],
+    ["-z", "ERROR"],
+    ["-vz", "a"],
+    ["-h", "-e", "ERROR", "-e", "warn"],
 ]
 
 
@@ -300,8 +308,9 @@ def test_a_line_longer_than_a_block_is_charged_to_memory(monkeypatch: pytest.Mon
     line = b"a" * (3 << 20)
     small = Limits().with_overrides(max_memory=2 << 20)
     assert run_command(["grep", "-c", "a"], line + b"\n" + line[: 1 << 20]).stdout == b"2\n"
-    with pytest.raises(LimitExceeded) as e:
-        run_command(["grep", "-c", "b"], line, limits=small)
-    assert e.value.kind == LimitKind.MAX_MEMORY
+    for argv in (["grep", "-c", "b"], ["grep", "b"], ["grep", "-n", "a"]):
+        with pytest.raises(LimitExceeded) as e:
+            run_command(argv, line, limits=small)
+        assert e.value.kind == LimitKind.MAX_MEMORY
     # lines that fit are held one at a time: a long input of short lines stays within the budget
     assert run_command(["grep", "-c", "a"], b"a\n" * (2 << 20), limits=small).stdout == b"%d\n" % (2 << 20)

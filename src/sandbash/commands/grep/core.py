@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from dataclasses import dataclass, field
     from typing import Any
 
+    from ...limits import MemoryHold
     from ...regex import Regex
 else:  # the same class without importing dataclasses and inspect (~6 ms of a first grep)
     from ...leanclass import dataclass, field
@@ -249,6 +250,7 @@ class Searcher:
         self.line_rx = line_rx  # the same pattern compiled for one line at a time (PCRE)
         self._lit_line_rx: re.Pattern[bytes] | None = None  # `LITERAL[^\n]*()`: counts a literal's lines
         self._lit_split_rx: re.Pattern[bytes] | None = None  # `(LITERAL[^\n]*\n?)`: the runs of lines
+        self._lit_drop_rx: re.Pattern[bytes] | None = None  # `LITERAL[^\n]*\n?`: -v's runs between them
         self.o = opts
         self.out = ctx.stdout
         self._pending: list[bytes] = []
@@ -274,14 +276,14 @@ class Searcher:
         assert self.line_rx is not None
         return self.line_rx.search(line) is not None
 
-    def selected_spans(self, buf: bytes, end: int) -> Iterator[tuple[int, int]]:
+    def selected_spans(self, buf: bytes, end: int, start: int = 0) -> Iterator[tuple[int, int]]:
         """(line start, line end without terminator) of each matching line in
-        buf[:end] (end is just past a line terminator, or the end of input)."""
+        buf[start:end] (start is a line start; end is just past a line terminator, or the end of input)."""
         rx = self.rx
         if rx is None or self.o.never:
             return
         eol = self.o.eol
-        pos = 0
+        pos = start
         checkpoint = self.ctx.checkpoint
         per_line = self.o.per_line
         if eol != b"\n" or (per_line and self.line_rx is not None and rx is self.line_rx):
@@ -367,7 +369,6 @@ class Searcher:
         selected = 0
         lineno = 1  # number of the first line in buf
         offset = 0  # byte offset of buf in the input
-        leftover = b""
         binary = False
         encoding_errors = False
         stop = False
@@ -398,92 +399,94 @@ class Searcher:
             # -c, -q, -l, -L need how many lines, never which: no line is visited
             selected = self._count_stream(stream)
             stop = True
-        while not stop:
-            chunk = stream.read(CHUNK)
-            at_eof = not chunk
-            buf = leftover + chunk if leftover else chunk
-            if not buf:
-                break
-            if at_eof:
-                end = len(buf)
-                leftover = b""
-            else:
-                cut = buf.rfind(eol)
-                if cut < 0:
-                    leftover = buf
-                    continue
-                end = cut + 1
-                leftover = buf[end:]
-            if not binary and bin_mode != "text" and eol != b"\0" and buf.find(b"\0", 0, end) >= 0:
-                binary = True
-                if bin_mode == "without-match":
-                    # the file has no selected line (-c still prints 0, -L still lists it)
-                    selected = 0
-                    break
-            if binary and eol == b"\n":
-                # GNU reads a binary file's NUL bytes as line ends (its "NUL zapper"): `a\0a` is
-                # two lines to -c, -x, -v and `a.a` does not match it
-                buf = buf[:end].replace(b"\0", b"\n")
-            self.ctx.checkpoint(1 + end // 4096)
-            spans = self.selected_spans(buf, end)
-            if o.invert:
-                spans = _invert(spans, end, buf, eol)
-
-            if not need_lines:
-                for _s in spans:
-                    selected += 1
-                    if o.quiet or o.list_files or o.list_nonmatching or selected == max_count:
-                        stop = True
-                        break
-            elif plain and not binary and (buf.isascii() or _valid_utf8(buf[:end])):
-                selected += self._emit_plain(buf, end)
-            elif only_plain and not binary and (buf.isascii() or _valid_utf8(buf[:end])):
-                selected += self._emit_only(buf, end)
-            else:
-                # -a / --binary-files=text: encoding errors are text too, every selected line prints
-                valid_utf8 = binary or bin_mode == "text" or buf.isascii() or _valid_utf8(buf[:end])
-                if o.invert and not valid_utf8 and bin_mode != "text":
-                    encoding_errors = True
-                if cx is not None:
-                    cx.new_chunk(lineno)
-                cur_line = lineno
-                cur = 0
-                for ls, le in spans:
-                    cur_line += buf.count(eol, cur, ls)
-                    cur = ls
-                    if binary:
-                        # GNU stops at the first output line of a binary file
-                        self.any_selected = True
-                        self._binary_message(name)
-                        return True
-                    if not valid_utf8 and not _valid_utf8(buf[ls:le]):
-                        # a line with an encoding error is not printed
-                        encoding_errors = True
-                        selected += 1
-                        if selected == max_count:
-                            stop = True
+        with self.ctx.hold_memory() as mem:
+            for parts in () if stop else self._reads(stream, eol, mem):
+                if not binary and bin_mode != "text" and eol != b"\0":
+                    # the NUL bytes of all that is complete decide, before any of it is searched
+                    if any(b.find(b"\0", s, e) >= 0 for b, s, e in parts):
+                        binary = True
+                        if bin_mode == "without-match":
+                            # the file has no selected line (-c still prints 0, -L still lists it)
+                            selected = 0
                             break
-                        continue
-                    if cx is not None:
-                        self._context_before(cx, buf, ls, cur_line, offset, name)
-                        self._sep_if_gap(cx, cur_line)
-                    self._emit_line(buf, ls, le, cur_line, offset, name)
-                    self.printed_something = True
-                    if cx is not None:
-                        cx.printed(cur_line, le + 1)
-                    selected += 1
-                    if selected == max_count:
-                        stop = True
+                for buf, start, end in parts:
+                    fast = (
+                        (plain or only_plain)
+                        and not binary
+                        and (buf.isascii() or _valid_utf8(buf[start:end]))
+                    )
+                    if start and not (plain and fast):
+                        # plain printing searches the lines where they were read; the rest
+                        # wants them at the start of a buffer (a copy)
+                        buf = buf[start:end]
+                        end -= start
+                        start = 0
+                    if binary and eol == b"\n":
+                        # GNU reads a binary file's NUL bytes as line ends (its "NUL zapper"): `a\0a`
+                        # is two lines to -c, -x, -v and `a.a` does not match it
+                        buf = buf[:end].replace(b"\0", b"\n")
+                    self.ctx.checkpoint(1 + (end - start) // 4096)
+                    spans = self.selected_spans(buf, end)
+                    if o.invert:
+                        spans = _invert(spans, end, buf, eol)
+
+                    if not need_lines:
+                        for _s in spans:
+                            selected += 1
+                            if o.quiet or o.list_files or o.list_nonmatching or selected == max_count:
+                                stop = True
+                                break
+                    elif plain and fast:
+                        selected += self._emit_plain(buf, start, end)
+                    elif only_plain and fast:
+                        selected += self._emit_only(buf, end)
+                    else:
+                        # -a / --binary-files=text: encoding errors are text too, every selected line prints
+                        valid_utf8 = binary or bin_mode == "text" or buf.isascii() or _valid_utf8(buf[:end])
+                        if o.invert and not valid_utf8 and bin_mode != "text":
+                            encoding_errors = True
+                        if cx is not None:
+                            cx.new_chunk(lineno)
+                        cur_line = lineno
+                        cur = 0
+                        for ls, le in spans:
+                            cur_line += buf.count(eol, cur, ls)
+                            cur = ls
+                            if binary:
+                                # GNU stops at the first output line of a binary file
+                                self.any_selected = True
+                                self._binary_message(name)
+                                return True
+                            if not valid_utf8 and not _valid_utf8(buf[ls:le]):
+                                # a line with an encoding error is not printed
+                                encoding_errors = True
+                                selected += 1
+                                if selected == max_count:
+                                    stop = True
+                                    break
+                                continue
+                            if cx is not None:
+                                self._context_before(cx, buf, ls, cur_line, offset, name)
+                                self._sep_if_gap(cx, cur_line)
+                            self._emit_line(buf, ls, le, cur_line, offset, name)
+                            self.printed_something = True
+                            if cx is not None:
+                                cx.printed(cur_line, le + 1)
+                            selected += 1
+                            if selected == max_count:
+                                stop = True
+                                break
+                        if cx is not None:
+                            self._context_after(cx, buf, end, offset, name)
+                            if not stop:
+                                cx.remember_tail(buf, end, lineno, offset, eol)
+                    if need_lines and not plain:  # line numbers are printed only outside the plain case
+                        lineno += buf.count(eol, 0, end)
+                    offset += end - start
+                    if stop:
                         break
-                if cx is not None:
-                    self._context_after(cx, buf, end, offset, name)
-                    if not stop:
-                        cx.remember_tail(buf, end, lineno, offset, eol)
-            if need_lines and not plain:  # line numbers are printed only outside the plain case
-                lineno += buf.count(eol, 0, end)
-            offset += end
-            if at_eof:
-                break
+                if stop:
+                    break
         if selected:
             self.any_selected = True
             if encoding_errors and need_lines:
@@ -496,67 +499,73 @@ class Searcher:
             self._write_name(name)
         return selected > 0
 
-    def _lines(self, buf: bytes, end: int) -> list[bytes]:
-        lines = buf[:end].split(b"\n")
+    def _lines(self, buf: bytes, start: int, end: int) -> list[bytes]:
+        lines = buf[start:end].split(b"\n")
         if lines[-1] == b"":
             lines.pop()
         return lines
 
     @staticmethod
-    def _dense(buf: bytes, end: int, lit: bytes) -> bool:
+    def _dense(buf: bytes, start: int, end: int, lit: bytes) -> bool:
         """Whether `lit` is in at least half the lines of buf[:end], judged on its first
         64 KiB: then one split into lines beats hopping from match to match. A sample,
         because counting the whole chunk first costs as much as the hop itself."""
-        size = min(end, _SAMPLE)
-        hits = buf.count(lit, 0, size)
-        return hits * 64 >= size and hits * 2 >= buf.count(b"\n", 0, size) + 1
+        stop = min(end, start + _SAMPLE)
+        size = stop - start
+        hits = buf.count(lit, start, stop)
+        return hits * 64 >= size and hits * 2 >= buf.count(b"\n", start, stop) + 1
+
+    def _reads(self, stream: Stream, eol: bytes, mem: MemoryHold) -> Iterator[list[tuple[bytes, int, int]]]:
+        """The input one read at a time, as (buffer, start, end) spans of whole lines (the input's
+        last line maybe without its terminator). A read is searched where it lies: only the line
+        that straddles two reads is joined (its pieces charged to `mem` while they wait), never a
+        read onto the previous one's tail (a copy of the whole input, and its pages)."""
+        tail: list[bytes] = []  # the pieces of the unfinished line
+        while True:
+            chunk = stream.read(CHUNK)
+            parts: list[tuple[bytes, int, int]] = []
+            if not chunk:
+                if tail:
+                    mem.charge(mem.held)  # (the joined copy, while the pieces are still held)
+                    line = b"".join(tail)
+                    yield [(line, 0, len(line))]
+                return
+            start = 0
+            if tail:
+                nl = chunk.find(eol)
+                if nl < 0:
+                    mem.charge(len(chunk))
+                    tail.append(chunk)
+                    continue
+                tail.append(chunk[: nl + 1])
+                mem.charge(nl + 1)
+                mem.charge(mem.held)
+                line = b"".join(tail)
+                tail.clear()
+                mem.set(len(line))
+                parts.append((line, 0, len(line)))
+                start = nl + 1
+            end = max(start, chunk.rfind(eol) + 1)
+            if end > start:
+                parts.append((chunk, start, end))
+            if end < len(chunk):
+                tail.append(chunk[end:] if end else chunk)
+                mem.charge(len(chunk) - end)
+            if parts:
+                yield parts
+            mem.set(len(tail[0]) if tail else 0)
 
     def _count_stream(self, stream: Stream) -> int:
         """-c, -q, -l, -L over newline-ended lines: how many lines are selected (at most one for
-        -q, -l, -L, at most -m's). Each block is counted where it was read: only the line that
-        straddles two blocks is joined (its pieces charged to the memory budget while they wait),
-        never a block onto the previous one's tail (a copy of the whole input)."""
+        -q, -l, -L, at most -m's), each read counted where it lies (see _reads)."""
         o = self.o
         want = 1 if (o.quiet or o.list_files or o.list_nonmatching) else o.max_count
         bin_mode = o.binary
         binary = False
         selected = 0
-        tail: list[bytes] = []  # the pieces of the unfinished line
         checkpoint = self.ctx.checkpoint
         with self.ctx.hold_memory() as mem:
-            while True:
-                chunk = stream.read(CHUNK)
-                # (buffer, start, end) of whole lines, the last one maybe the input's unended tail
-                parts: list[tuple[bytes, int, int]] = []
-                if not chunk:
-                    if not tail:
-                        break
-                    mem.charge(mem.held)  # (the joined copy, while the pieces are still held)
-                    line = b"".join(tail)
-                    tail.clear()
-                    parts.append((line, 0, len(line)))
-                else:
-                    start = 0
-                    if tail:
-                        nl = chunk.find(b"\n")
-                        if nl < 0:
-                            mem.charge(len(chunk))
-                            tail.append(chunk)
-                            continue
-                        tail.append(chunk[: nl + 1])
-                        mem.charge(nl + 1)
-                        mem.charge(mem.held)  # (the joined copy, while the pieces are still held)
-                        line = b"".join(tail)
-                        tail.clear()
-                        mem.set(len(line))
-                        parts.append((line, 0, len(line)))
-                        start = nl + 1
-                    end = max(start, chunk.rfind(b"\n") + 1)
-                    if end > start:
-                        parts.append((chunk, start, end))
-                    if end < len(chunk):
-                        tail.append(chunk[end:] if end else chunk)
-                        mem.charge(len(chunk) - end)
+            for parts in self._reads(stream, b"\n", mem):
                 # the NUL bytes of all that is complete decide, before any of it is counted
                 if not binary and bin_mode != "text" and any(b.find(b"\0", s, e) >= 0 for b, s, e in parts):
                     binary = True
@@ -572,9 +581,6 @@ class Searcher:
                     selected += self._count_selected(buf, start, end, want - selected if want > 0 else 0)
                     if want > 0 and selected >= want:
                         return selected
-                if not chunk:
-                    break
-                mem.set(len(tail[0]) if tail else 0)
         return selected
 
     def _count_selected(self, buf: bytes, start: int, end: int, want: int) -> int:
@@ -722,33 +728,38 @@ class Searcher:
 
         return next_hit
 
-    def _literal_runs(self, buf: bytes, end: int) -> list[bytes] | None:
-        """The selected lines of buf[:end] as whole runs of input (each
+    def _literal_runs(self, buf: bytes, start: int, end: int) -> list[bytes] | None:
+        """The selected lines of buf[start:end] as whole runs of input (each
         newline-terminated) when the literal matches few lines; else None."""
         lit = self.o.literal
         assert lit is not None
-        if self._findall_cheaper(buf, 0, end, lit):
-            return self._split_runs(buf, end, lit)
-        if self._dense(buf, end, lit):
+        if self._findall_cheaper(buf, start, end, lit):
+            return self._split_runs(buf, start, end, lit)
+        if self._dense(buf, start, end, lit):
             return None
         find = buf.find
-        return self._hit_runs(buf, end, lambda pos: find(lit, pos, end))
+        return self._hit_runs(buf, start, end, lambda pos: find(lit, pos, end))
 
-    def _split_runs(self, buf: bytes, end: int, lit: bytes) -> list[bytes]:
-        """_literal_runs by one split of buf[:end] at `(LITERAL[^\n]*\n?)`: the pieces alternate
-        between the text before a match (ending in the start of its line) and the match (running
-        on to its line's end); a Python step per matching line, not three bytes.find calls."""
-        rx = self._lit_split_rx
-        if rx is None:
-            rx = self._lit_split_rx = re.compile(b"(" + re.escape(lit) + rb"[^\n]*\n?)")
-        pieces = rx.split(buf if end == len(buf) else memoryview(buf)[:end])
+    def _split_runs(self, buf: bytes, start: int, end: int, lit: bytes) -> list[bytes]:
+        """_literal_runs by one split of buf[start:end] at `LITERAL[^\n]*\n?`: each piece but the last
+        is the text before a match, whole lines (what -v keeps) then the start of the match's line;
+        with the match captured, the pieces alternate with the matches, which run on to their
+        line's end. A Python step per matching line, not three bytes.find calls."""
+        hay = buf if start == 0 and end == len(buf) else memoryview(buf)[start:end]
         if self.o.invert:
-            between = pieces[0::2]
+            drop_rx = self._lit_drop_rx
+            if drop_rx is None:
+                drop_rx = self._lit_drop_rx = re.compile(re.escape(lit) + rb"[^\n]*\n?")
+            between = drop_rx.split(hay)
             last = between.pop()
             runs = [p[: p.rfind(b"\n") + 1] for p in between]
             runs.append(last)
             runs = list(filter(None, runs))  # (each run is counted as a selected line)
         else:
+            rx = self._lit_split_rx
+            if rx is None:
+                rx = self._lit_split_rx = re.compile(b"(" + re.escape(lit) + rb"[^\n]*\n?)")
+            pieces = rx.split(hay)
             pieces.pop()  # (the text after the last match)
             pieces[0::2] = [p[p.rfind(b"\n") + 1 :] for p in pieces[0::2]]
             runs = [b"".join(pieces)] if pieces else []
@@ -756,16 +767,16 @@ class Searcher:
             runs[-1] += b"\n"
         return runs
 
-    def _hit_runs(self, buf: bytes, end: int, hit: Callable[[int], int]) -> list[bytes]:
-        """The selected lines of buf[:end] as whole runs of input (each newline-terminated), `hit`
+    def _hit_runs(self, buf: bytes, start: int, end: int, hit: Callable[[int], int]) -> list[bytes]:
+        """The selected lines of buf[start:end] as whole runs of input (each newline-terminated), `hit`
         finding the next match from a position (the literal's find, or _texts_finder's for several
         texts or -i)."""
         invert = self.o.invert
         out: list[bytes] = []
         find = buf.find
         rfind = buf.rfind
-        pos = 0  # where the next search starts (a line start)
-        start = 0  # invert: the start of lines not yet written
+        pos = start  # where the next search starts (a line start)
+        kept = start  # invert: the start of lines not yet written
         while pos < end:
             i = hit(pos)
             if i < 0:
@@ -774,26 +785,28 @@ class Searcher:
             le = find(b"\n", i, end)
             le = end if le < 0 else le + 1
             if invert:
-                if ls > start:
-                    out.append(buf[start:ls])
-                start = le
+                if ls > kept:
+                    out.append(buf[kept:ls])
+                kept = le
             else:
                 out.append(buf[ls:le])
             pos = le
-        if invert and start < end:
-            out.append(buf[start:end])
+        if invert and kept < end:
+            out.append(buf[kept:end])
         if out and not out[-1].endswith(b"\n"):
             out[-1] += b"\n"
         return out
 
-    def _emit_plain(self, buf: bytes, end: int) -> int:
-        """Write the selected lines of buf[:end] without prefixes; returns how
+    def _emit_plain(self, buf: bytes, start: int, end: int) -> int:
+        """Write the selected lines of buf[start:end] without prefixes; returns how
         many (with a literal, possibly fewer but never 0 when some were)."""
         eol = self.o.eol
         lit = self.o.literal
         hit = self._texts_finder(buf, end)
         if lit is not None or hit is not None:
-            runs = self._literal_runs(buf, end) if hit is None else self._hit_runs(buf, end, hit)
+            runs = (
+                self._literal_runs(buf, start, end) if hit is None else self._hit_runs(buf, start, end, hit)
+            )
             if runs is not None:
                 if runs:
                     self.write(b"".join(runs))
@@ -802,7 +815,7 @@ class Searcher:
                 return len(runs)
             # one pass of C-speed `in` tests beats a regex call per matching line
             assert lit is not None
-            lines = self._lines(buf, end)
+            lines = self._lines(buf, start, end)
             chosen = (
                 [ln for ln in lines if lit not in ln] if self.o.invert else [ln for ln in lines if lit in ln]
             )
@@ -812,9 +825,9 @@ class Searcher:
                 self.printed_something = True
             return len(chosen) - 1 if chosen else 0
         n = 0
-        pos = 0
+        pos = start
         if self.o.invert:
-            for ls, le in self.selected_spans(buf, end):
+            for ls, le in self.selected_spans(buf, end, start):
                 if ls > pos:
                     self.write(buf[pos:ls])
                     n += buf.count(eol, pos, ls)
@@ -827,7 +840,7 @@ class Searcher:
                     n += 1
                 self.write(tail)
         else:
-            for ls, le in self.selected_spans(buf, end):
+            for ls, le in self.selected_spans(buf, end, start):
                 self.write(buf[ls : le + 1] if le < end else buf[ls:le] + eol)
                 n += 1
         if n:
