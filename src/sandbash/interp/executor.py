@@ -602,6 +602,8 @@ class Executor:
                         st.vars.scopes.remove(temp)
                     if persist:
                         self._persist_temp(temp)
+                    elif "POSIXLY_CORRECT" in temp and name not in SPECIAL:
+                        self.va.posix_env_done()  # (bash leaves a special builtin's binding on)
         except AssignError as e:
             self.sh.error(e.message)
             return 1
@@ -692,6 +694,8 @@ class Executor:
                     else:
                         value = var.value + value
                     append = False
+                if name == "POSIXLY_CORRECT":
+                    self.va.save_posix()  # (bash's assign_in_env: one level of saving)
                 self.va.set_var(name, value, sub=sub, append=append, scope=temp, parsed=a.subscript)
                 tvar = temp.get(name)
                 if tvar is not None:

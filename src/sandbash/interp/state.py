@@ -245,6 +245,8 @@ class ShellState:
         # while the first of LC_ALL/LC_CTYPE/LANG set names a locale this system lacks: whether
         # characters were bytes when it was set (bash's setlocale() failed; that locale stayed)
         self.ctype_stuck: bool | None = None
+        # the shopts POSIX mode changes, as `POSIXLY_CORRECT=1 cmd` found them (variables.posix_mode)
+        self.posix_saved: tuple[bool, ...] | None = None
         self.umask = 0o022
         self.ulimits: dict[str, tuple[int | None, int | None]] = {}  # ulimit: letter -> (soft, hard)
         self.completions: dict[str, dict[str, list[str]]] = {}  # complete: name -> option -> values
