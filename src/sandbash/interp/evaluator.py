@@ -175,6 +175,8 @@ class Evaluator:
 
     def _exec_subshell(self, node: A.Subshell) -> int:
         self.state.line = node.line
+        if "ERR" in self.state.traps and not self.state.in_trap:
+            self.sh.current_command = node  # (bash: $BASH_COMMAND is `( ... )` when ERR is trapped)
         child = self.sh.fork()
         fresh_table(child)
         child.pending_args, self.sh.pending_args = (

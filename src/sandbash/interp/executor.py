@@ -99,7 +99,9 @@ class Executor:
         words = cmd.words
         if st.traps:  # bash runs the DEBUG trap before it expands (or traces) the command
             debug = st.traps.get("DEBUG")
-            if debug and st.in_trap != "DEBUG" and _debug_applies(st):
+            if st.debug_ran:
+                st.debug_ran = False  # (a pipeline stage whose trap its parent ran, set -T)
+            elif debug and st.in_trap != "DEBUG" and _debug_applies(st):
                 sh.run_trap_text(debug, "DEBUG")
         if not words and not cmd.redirs and len(cmd.assigns) == 1:
             # `name=value`: the commonest command in loops, without the general machinery

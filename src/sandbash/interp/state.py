@@ -231,6 +231,8 @@ class ShellState:
         self.pid = 0
         self.bashpid = 0
         self.in_trap = ""
+        # a pipeline stage's shell whose DEBUG trap for the stage the parent ran (processes.py)
+        self.debug_ran = False
         # the calls that were running when the RETURN and DEBUG traps were set (None: RETURN not
         # set); see return_trap_depth
         self._return_chain: tuple[Frame, ...] | None = None
@@ -281,7 +283,10 @@ class ShellState:
         own["disabled_builtins"] = set(self.disabled_builtins)
         own["func_sources"] = dict(self.func_sources)
         traps = self.traps
-        own["traps"] = {k: v for k, v in traps.items() if v == ""} if traps else {}  # see _FORK_COPIES
+        # see _FORK_COPIES; `set -E` hands the ERR trap down, `set -T` the DEBUG and RETURN traps
+        own["traps"] = (
+            {k: v for k, v in traps.items() if v == "" or _inherited(self.opts, k)} if traps else {}
+        )
         own["frames"] = frames = [Frame(f.name, f.source, f.call_line, f.positional) for f in self.frames]
         if self._return_chain or self._debug_chain:
             own["_return_chain"] = _same_calls(self._return_chain, self.frames, frames)
@@ -359,6 +364,13 @@ def _still_running(chain: tuple[Frame, ...], frames: list[Frame]) -> int:
             break
         n += 1
     return n
+
+
+def _inherited(opts: dict[str, bool], trap: str) -> bool:
+    """Whether a subshell keeps the trap on `trap` (its parent's ignored signals it always keeps)."""
+    if trap == "ERR":
+        return opts["errtrace"]
+    return (trap == "DEBUG" or trap == "RETURN") and opts["functrace"]
 
 
 def _same_calls(
