@@ -8,8 +8,6 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, partial
 
-from ..commands.context import CommandTimeout
-from ..commands.invoke import UNMODELLED, Capabilities, invoke
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import quote_reusable, single_quote
@@ -838,6 +836,9 @@ class Executor:
         if record is None:
             self.sh.error(f"{argv[0]}: command not found")
             return 127
+        # (commands/invoke.py and the command context it builds: a run of builtins alone needs neither)
+        from ..commands.invoke import UNMODELLED, Capabilities, invoke
+
         if record.effects is None and rt.policy_gate is not None:
             # a command the static check cannot model cannot run under a policy (custom.py)
             self.sh.write_err(f"{self.sh.err_prefix()}{argv[0]}: {UNMODELLED}\n")
@@ -898,6 +899,8 @@ class Executor:
         except ExitShell as e:
             return e.status
         except DeadlineExpired:
+            from ..commands.context import CommandTimeout
+
             raise CommandTimeout() from None
         finally:
             release_ended(child)

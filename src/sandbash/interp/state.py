@@ -7,7 +7,6 @@ parent except the filesystem and the open streams.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 from ..shvars.vars import FunctionTable, VarStore
@@ -16,6 +15,7 @@ from ..vfs.facade import FsView
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import random
     from dataclasses import dataclass
 else:  # the same classes, built without importing dataclasses (leanclass.py)
     from ..leanclass import dataclass
@@ -183,7 +183,35 @@ class Frame:
     positional: list[str]
 
 
+def _new_rng(seed: float | None) -> random.Random:
+    import random  # (random.py and what it imports: ~3 M instructions of a start-up; see _FirstRng)
+
+    return random.Random(seed)
+
+
+class _FirstRng:
+    """`ShellState.rng`, made on first read ($RANDOM, a fork, a command's Ctx, a snapshot): a shell
+    that reads none of them does not import random. A non-data descriptor: once made, the generator
+    is in the instance's dict and read as a plain attribute. A lazy fork's is seeded from the seed it
+    drew from its parent at the fork (as _FORK_COPIES makes it), any other shell's from the system;
+    setdefault: two threads reading it first at once get the same one."""
+
+    def __get__(self, obj: ShellState | None, owner: type) -> random.Random:
+        if obj is None:
+            raise AttributeError("rng")
+        own = obj.__dict__
+        made: random.Random = own.setdefault(
+            "rng", _new_rng(own["rng_seed"] if own.get("fork_parent") is not None else None)
+        )
+        return made
+
+
 class ShellState:
+    if TYPE_CHECKING:
+        rng: random.Random
+    else:
+        rng = _FirstRng()
+
     def __init__(self, fs: FsView, fds: dict[int, Stream]) -> None:
         self.vars = VarStore()
         self.positional: list[str] = []
@@ -222,7 +250,6 @@ class ShellState:
         self.stdin_redirected = 0  # compound commands running with their input redirected
         self.loop_depth = 0
         self.errexit_ignored = 0
-        self.rng = random.Random()
         self.rng_seed = 0.0  # a fork's seed for its own rng, drawn from its parent's at the fork
         # $RANDOM: bash's own generator state (None: seed from rng on first use) and its last value
         self.rand_seed: int | None = None
@@ -417,7 +444,7 @@ _FORK_COPIES: dict[str, Callable[[ShellState, ShellState], object]] = {
     "sources": lambda p, new: list(p.sources),
     "source_lines": lambda p, new: list(p.source_lines),
     "hashed": lambda p, new: p.hashed.copy(),
-    "rng": lambda p, new: random.Random(new.rng_seed),
+    "rng": lambda p, new: _new_rng(new.rng_seed),
     "unspecial": lambda p, new: set(p.unspecial),
     "ulimits": lambda p, new: dict(p.ulimits),
     "completions": _copy_completions,
