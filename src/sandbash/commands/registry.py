@@ -26,12 +26,7 @@ import importlib
 from collections.abc import Iterable
 
 from .index import INDEX
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from .record import CommandRecord, Effects
-# (record.py, with the command context and the option parser, is imported by the first command
-# module loaded or custom record: a run of builtins alone, `echo hi`, needs neither)
+from .record import CommandRecord, Effects
 
 _LOADED: dict[str, CommandRecord] = {}
 _IMPORT_LOCK = _thread.RLock()
@@ -56,8 +51,6 @@ def _load(name: str) -> CommandRecord | None:
     # sibling modules of one package can trip the import system's deadlock detector.
     with _IMPORT_LOCK:
         module = importlib.import_module(f"sandbash.commands.{module_name}")
-    from .record import CommandRecord  # (loaded by now: the command's module declared itself with it)
-
     record = getattr(module, attr, None)
     if not isinstance(record, CommandRecord) or name.removeprefix(HOST_PREFIX) not in record.names:
         raise ImportError(
@@ -94,8 +87,6 @@ class CommandTable:
     def __init__(self, custom: Iterable[CommandRecord] = ()) -> None:
         self.custom: dict[str, CommandRecord] = {}
         for record in custom:
-            from .record import CommandRecord  # (only with custom commands)
-
             if not isinstance(record, CommandRecord):
                 raise TypeError(f"not a sandbash command: {record!r} (use sandbash.custom.command)")
             for n in record.names:
@@ -156,11 +147,7 @@ class CommandTable:
         if record is not None:
             return record.effects
         entry = INDEX.get(name)
-        if entry is None:
-            return None
-        from .record import Effects
-
-        return Effects(entry[6])
+        return Effects(entry[6]) if entry is not None else None
 
     def engines(self, name: str) -> frozenset[str]:
         """The implementations whose engine `name` runs behind a front end of its own (`rg` -> grep)."""
@@ -201,7 +188,6 @@ def all_records() -> list[CommandRecord]:
     import pkgutil
 
     from . import __path__ as package_path
-    from .record import CommandRecord
 
     seen: dict[int, CommandRecord] = {}
     for info in pkgutil.walk_packages(package_path, "sandbash.commands."):

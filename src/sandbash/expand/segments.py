@@ -135,6 +135,8 @@ def plain_literal(text: str) -> bool:
         return True
     if has_path_glob(text, True):
         return False
-    if len(_NO_GLOB) < 4096:
+    if len(text) <= 256:  # (process-wide: nothing of a long text is kept, T-TEN-5)
+        if len(_NO_GLOB) >= 4096:
+            _NO_GLOB.clear()
         _NO_GLOB.add(text)
     return True

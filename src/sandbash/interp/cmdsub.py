@@ -42,6 +42,8 @@ from .control import AbortCommand, ExitShell
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from .shell import Shell
 
 # variables a subshell reads differently from its parent (or whose reading changes the parent)
@@ -97,10 +99,51 @@ class Plan:
         self.const: tuple[object, bytes, str | None] | None = None
 
 
+class _Held:
+    """The characters of text behind one of the process-wide plan caches below: the words of the
+    nodes it holds alive and the outputs made once (Plan.const, FuncPlan.const). What those caches
+    keep is charged to no run and outlives it (T-TEN-5): a node whose words are long is not
+    remembered, an output over _LONGEST is made each time, and past _CHARS in all the cache starts
+    again (printf '%60000s' made a 120 KB constant of 20 characters of text: 4096 of them held
+    ~500 MB after the run)."""
+
+    __slots__ = ("chars",)
+
+    def __init__(self) -> None:
+        self.chars = 0
+
+    def admit(self, cache: dict[int, Any], size: int) -> bool:
+        """Whether a node of `size` characters may be remembered in `cache` (counted if so)."""
+        if size > _LONGEST:
+            return False
+        if len(cache) >= _CACHE_MAX or self.chars + size > _CHARS:
+            cache.clear()
+            self.chars = 0
+        self.chars += size
+        return True
+
+    def room(self, size: int) -> bool:
+        """Whether an output of `size` made once may be kept with a remembered plan (counted if so)."""
+        if size > _LONGEST or self.chars + size > _CHARS:
+            return False
+        self.chars += size
+        return True
+
+
+_CACHE_MAX = 4096
+_LONGEST = 4096  # characters: a node's words or a made output, at most, to be remembered
+_CHARS = 1 << 19  # characters behind one cache's entries, at most
+
+
+def _words_size(cmd: A.SimpleCommand) -> int:
+    return sum(len(w.text) for w in cmd.words)
+
+
 # per body that can run in place, its plan; keyed by the node's id (the node is held with it, so
 # the id is not reused while it is remembered). A body that cannot is not remembered (it would hold
 # a large tree alive): _examine rejects most at once.
 _PLANS: dict[int, tuple[A.CommandList, Plan]] = {}
+_PLANS_HELD = _Held()
 
 
 class FuncPlan:
@@ -122,7 +165,7 @@ class FuncPlan:
 
 # the same for a function's body (None: a command of it is not such echo/printf)
 _FUNCS: dict[int, tuple[A.FuncDef, FuncPlan | None]] = {}
-_CACHE_MAX = 4096
+_FUNCS_HELD = _Held()
 
 
 def _plan(body: A.CommandList) -> Plan | None:
@@ -130,9 +173,7 @@ def _plan(body: A.CommandList) -> Plan | None:
     if hit is not None and hit[0] is body:
         return hit[1]
     plan = _examine(body)
-    if plan is not None:
-        if len(_PLANS) >= _CACHE_MAX:
-            _PLANS.clear()
+    if plan is not None and _PLANS_HELD.admit(_PLANS, _words_size(plan.cmd)):
         _PLANS[id(body)] = (body, plan)
     return plan
 
@@ -180,9 +221,8 @@ def _function_plan(fdef: A.FuncDef) -> FuncPlan | None:
             plans.append(plan)
         else:
             fplan = FuncPlan(plans)
-    if len(_FUNCS) >= _CACHE_MAX:
-        _FUNCS.clear()
-    _FUNCS[id(fdef)] = (fdef, fplan)  # (a definition is small: its node is held with its answer)
+    if _FUNCS_HELD.admit(_FUNCS, len(fdef.text)):  # (its node is held with its answer)
+        _FUNCS[id(fdef)] = (fdef, fplan)
     return fplan
 
 
@@ -364,6 +404,7 @@ def direct_substitution(sh: Shell, body: A.CommandList) -> tuple[str, int] | Non
         return _printf(sh, plan)
     max_size, size_limit = _capture_limit(sh)
     xpg = st.shopts["xpg_echo"]
+    held = _PLANS_HELD if fplan is None else _FUNCS_HELD  # (where the plans are remembered)
     out: list[bytes] = []
     size = 0
     for p in plans:
@@ -373,7 +414,7 @@ def direct_substitution(sh: Shell, body: A.CommandList) -> tuple[str, int] | Non
             data = const[1]
         elif p.argv is not None:
             data = _echo_bytes(p.argv, xpg)
-            if len(data) < ARGV_HELD_MIN:
+            if len(data) < ARGV_HELD_MIN and held.room(2 * len(data)):  # (its bytes and its text)
                 p.const = (xpg, data, _constant_text(data))
         else:
             data = _echo_bytes(_twin(sh).ex.expand_argv(p.cmd.words), xpg)
@@ -384,7 +425,7 @@ def direct_substitution(sh: Shell, body: A.CommandList) -> tuple[str, int] | Non
     value = _value(sh, out, size)
     if fplan is not None and size < ARGV_HELD_MIN and all(p.argv is not None for p in plans):
         data = b"".join(out)
-        if b"\0" not in data:  # (a null byte is warned of at each call)
+        if b"\0" not in data and held.room(size):  # (a null byte is warned of at each call)
             argc = max(len(p.argv) for p in plans)  # type: ignore[arg-type]
             fplan.const = (xpg, value, size, argc)
     return value, 0
@@ -435,9 +476,10 @@ def _value(sh: Shell, out: list[bytes], size: int) -> str:
         budget.release_memory(size)
 
 
-# the plans of pipelines' first stages, as _PLANS (a stage that has none is remembered too: its
-# node is small, a simple command)
+# the plans of pipelines' first stages, as _PLANS (a simple command that has none is remembered
+# too, when its words are short: _Held)
 _STAGES: dict[int, tuple[A.Command, Plan | None]] = {}
+_STAGES_HELD = _Held()
 
 
 def direct_stage(sh: Shell, cmd: A.Command) -> bytes | None:
@@ -448,11 +490,12 @@ def direct_stage(sh: Shell, cmd: A.Command) -> bytes | None:
     hit = _STAGES.get(id(cmd))
     if hit is not None and hit[0] is cmd:
         plan = hit[1]
+    elif type(cmd) is not A.SimpleCommand or cmd.assigns or cmd.redirs:
+        return None  # (_command's answer at once: nothing to remember of a node that may be large)
     else:
         plan = _command(cmd)
-        if len(_STAGES) >= _CACHE_MAX:
-            _STAGES.clear()
-        _STAGES[id(cmd)] = (cmd, plan)
+        if _STAGES_HELD.admit(_STAGES, _words_size(cmd)):
+            _STAGES[id(cmd)] = (cmd, plan)
     if plan is None or not plan.direct or sh.pending_args is not None or not _quiet(sh):
         return None
     if plan.names and not _no_nameref(sh, plan.names):
@@ -507,7 +550,7 @@ def _printf(sh: Shell, plan: Plan) -> tuple[str, int]:
         if text is None:
             return _printf_builtin(sh, plan, argv)
         data = text.encode("utf-8", "surrogateescape")
-        if plan.argv is not None and len(data) < ARGV_HELD_MIN and not _quoted_args(argv):
+        if plan.argv is not None and not _quoted_args(argv) and _PLANS_HELD.room(2 * len(data)):
             plan.const = (limit, data, _constant_text(data))
     max_size, size_limit = _capture_limit(sh)
     if len(data) > max_size:

@@ -89,7 +89,7 @@ class Compiler:
     """One shell's compiled bodies. `code(node)` is the closure for a command list the second
     time it is asked for (None the first time: a body that runs once is walked)."""
 
-    __slots__ = ("ev", "seen", "codes", "weight", "cases", "inners", "returns")
+    __slots__ = ("ev", "seen", "codes", "weight", "cases", "case_weight", "inners", "returns")
 
     def __init__(self, ev: Evaluator) -> None:
         self.ev = ev
@@ -99,6 +99,7 @@ class Compiler:
         self.codes: dict[int, tuple[A.CommandList, Code]] = {}
         self.weight = 0  # the size of what the remembered codes hold (_tree_size)
         self.cases: dict[int, tuple[A.Case, tuple[tuple[CaseTest, ...], ...]]] = {}
+        self.case_weight = 0  # (as weight: a case node holds its bodies, walked ones too)
         # the lists a `return` can end: their closures before _raising (see function_body)
         self.inners: dict[int, tuple[A.CommandList, Code]] = {}
         # pieces made that can end with a returned status (returned): a list whose count
@@ -157,10 +158,12 @@ class Compiler:
         hit = self.cases.get(key)
         if hit is not None and hit[0] is node:
             return hit[1]
-        if len(self.cases) >= _CACHE_MAX:
+        if len(self.cases) >= _CACHE_MAX or self.case_weight >= _WEIGHT_MAX:
             self.cases.clear()
+            self.case_weight = 0
         tests = case_tests(self.ev.expander, node)
         self.cases[key] = (node, tests)
+        self.case_weight += _tree_size(node)
         return tests
 
     # ------------------------------------------------------------ translation

@@ -1,8 +1,6 @@
 """The typed syntax tree of a bash script.
 
-Every node is a frozen dataclass with slots (built by nodeclass.py: `metaclass=Declared` has the
-class statement make a declaration, of which the decorator makes the class, once; type checkers see
-a plain class under `@dataclass`). Every command node, word and
+Every node is a frozen dataclass with slots (built by nodeclass.py). Every command node, word and
 redirection carries where it starts: `line` (what bash reports in errors and `LINENO`) and `col`,
 the 1-based column in characters (0: not known, e.g. a node made when the script runs; inside
 backquotes and $((...)), whose text is read on its own, the column counts from that text).
@@ -13,7 +11,7 @@ per piece.
 
 from __future__ import annotations
 
-from ..leanclass import Declared, str_enum
+from ..leanclass import str_enum
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,21 +26,21 @@ else:  # the same classes, built faster at import (nodeclass.py)
 
 
 @dataclass(frozen=True, slots=True)
-class Lit(metaclass=Declared):
+class Lit:
     """Unquoted literal text (glob characters stay active)."""
 
     text: str
 
 
 @dataclass(frozen=True, slots=True)
-class Esc(metaclass=Declared):
+class Esc:
     """A backslash-escaped character outside quotes (quoted, no globbing)."""
 
     text: str
 
 
 @dataclass(frozen=True, slots=True)
-class SQ(metaclass=Declared):
+class SQ:
     """Single-quoted text, or the decoded text of $'...'."""
 
     text: str
@@ -50,14 +48,14 @@ class SQ(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class DQ(metaclass=Declared):
+class DQ:
     """A double-quoted string ("..." or $"...")."""
 
     parts: tuple[Part, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Tilde(metaclass=Declared):
+class Tilde:
     """A tilde prefix: `~`, `~user`, `~+`, `~-`. `in_argument`: after the `=` or a `:` of a
     command's argument shaped like an assignment, where posix mode leaves it as it is."""
 
@@ -160,7 +158,7 @@ OP_KIND: dict[Op, OpKind] = {
 
 
 @dataclass(frozen=True, slots=True)
-class ParamOp(metaclass=Declared):
+class ParamOp:
     """The operator part of ${...}: `op` is the operator, `kind` its family (OP_KIND[op]);
     see OpKind for what `arg` and `arg2` hold. `text`: the source of a bad substitution."""
 
@@ -172,7 +170,7 @@ class ParamOp(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class Param(metaclass=Declared):
+class Param:
     """$name, ${name}, ${name[sub]}, ${#...}, ${!...} and ${name OP ...}.
 
     prefix: '' , '#' (length) or '!' (indirection / keys / names).
@@ -192,7 +190,7 @@ class Param(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class Subscript(metaclass=Declared):
+class Subscript:
     """An array subscript's text, parsed once with the script.
 
     Whether the array is associative is known only when it runs, so both readings are kept:
@@ -206,14 +204,14 @@ class Subscript(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class CmdSub(metaclass=Declared):
+class CmdSub:
     body: CommandList
     backtick: bool = False
     text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class ArithSub(metaclass=Declared):
+class ArithSub:
     """$(( expr )) or $[ expr ]; `word` is the expression text to expand."""
 
     word: Word
@@ -221,21 +219,21 @@ class ArithSub(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class ProcSub(metaclass=Declared):
+class ProcSub:
     body: CommandList
     direction: str  # '<' or '>'
     text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class Brace(metaclass=Declared):
+class Brace:
     """Brace expansion alternatives {a,b,c}; each alternative is a part list."""
 
     alts: tuple[tuple[Part, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
-class BraceSeq(metaclass=Declared):
+class BraceSeq:
     """Sequence brace expansion {a..b[..step]}."""
 
     start: str
@@ -244,7 +242,7 @@ class BraceSeq(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class ExtGlob(metaclass=Declared):
+class ExtGlob:
     """An extended glob group: op is one of ?*+@! ; alts are part lists."""
 
     op: str
@@ -252,7 +250,7 @@ class ExtGlob(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class AssignWord(metaclass=Declared):
+class AssignWord:
     """An argument of a declaration builtin (declare, local, ...) written as an
     assignment: expanded with assignment rules (no splitting, arrays allowed)."""
 
@@ -277,7 +275,7 @@ Part = (
 
 
 @dataclass(frozen=True, slots=True)
-class Word(metaclass=Declared):
+class Word:
     parts: tuple[Part, ...]
     line: int = 0
     # the source text of the word, for messages, `set -x` of assignments, etc.
@@ -289,12 +287,12 @@ class Word(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class ANum(metaclass=Declared):
+class ANum:
     value: int
 
 
 @dataclass(frozen=True, slots=True)
-class AVar(metaclass=Declared):
+class AVar:
     """A variable reference; `sub` is the raw subscript text (None: scalar)."""
 
     name: str
@@ -302,13 +300,13 @@ class AVar(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class AUnary(metaclass=Declared):
+class AUnary:
     op: str
     operand: Arith
 
 
 @dataclass(frozen=True, slots=True)
-class ABinary(metaclass=Declared):
+class ABinary:
     op: str
     left: Arith
     right: Arith
@@ -317,14 +315,14 @@ class ABinary(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class ATernary(metaclass=Declared):
+class ATernary:
     cond: Arith
     then: Arith
     other: Arith
 
 
 @dataclass(frozen=True, slots=True)
-class AAssign(metaclass=Declared):
+class AAssign:
     op: str  # '=', '+=', ...
     target: AVar
     value: Arith
@@ -332,14 +330,14 @@ class AAssign(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class AIncDec(metaclass=Declared):
+class AIncDec:
     op: str  # '++' or '--'
     prefix: bool
     target: AVar
 
 
 @dataclass(frozen=True, slots=True)
-class AComma(metaclass=Declared):
+class AComma:
     items: tuple[Arith, ...]
 
 
@@ -350,36 +348,36 @@ Arith = ANum | AVar | AUnary | ABinary | ATernary | AAssign | AIncDec | AComma
 
 
 @dataclass(frozen=True, slots=True)
-class CondWord(metaclass=Declared):
+class CondWord:
     word: Word
 
 
 @dataclass(frozen=True, slots=True)
-class CondUnary(metaclass=Declared):
+class CondUnary:
     op: str
     operand: Word
 
 
 @dataclass(frozen=True, slots=True)
-class CondBinary(metaclass=Declared):
+class CondBinary:
     op: str
     left: Word
     right: Word
 
 
 @dataclass(frozen=True, slots=True)
-class CondNot(metaclass=Declared):
+class CondNot:
     operand: Cond
 
 
 @dataclass(frozen=True, slots=True)
-class CondAnd(metaclass=Declared):
+class CondAnd:
     left: Cond
     right: Cond
 
 
 @dataclass(frozen=True, slots=True)
-class CondOr(metaclass=Declared):
+class CondOr:
     left: Cond
     right: Cond
 
@@ -391,7 +389,7 @@ Cond = CondWord | CondUnary | CondBinary | CondNot | CondAnd | CondOr
 
 
 @dataclass(slots=True)
-class HereDoc(metaclass=Declared):
+class HereDoc:
     """A here-document body; filled in when the parser reaches the body."""
 
     delim: str
@@ -402,7 +400,7 @@ class HereDoc(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class Redir(metaclass=Declared):
+class Redir:
     """A redirection. op is one of
     < > >> >| <> <& >& &> &>> <<< << <<-
     fd is the explicit fd number (None: the operator's default);
@@ -417,14 +415,14 @@ class Redir(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class ArrayItem(metaclass=Declared):
+class ArrayItem:
     value: Word
     key: Word | None = None  # [key]=value
     append: bool = False  # [key]+=value
 
 
 @dataclass(frozen=True, slots=True)
-class Assign(metaclass=Declared):
+class Assign:
     name: str
     value: Word | None  # None with `array` set
     sub: str | None = None  # a[sub]=...
@@ -435,7 +433,7 @@ class Assign(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class SimpleCommand(metaclass=Declared):
+class SimpleCommand:
     assigns: tuple[Assign, ...]
     words: tuple[Word, ...]
     redirs: tuple[Redir, ...]
@@ -444,7 +442,7 @@ class SimpleCommand(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class Pipeline(metaclass=Declared):
+class Pipeline:
     cmds: tuple[Command, ...]
     negate: bool = False
     timed: bool = False
@@ -456,7 +454,7 @@ class Pipeline(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class AndOr(metaclass=Declared):
+class AndOr:
     first: Command
     rest: tuple[tuple[str, Command], ...]  # ('&&'|'||', cmd)
     line: int = 0
@@ -464,41 +462,41 @@ class AndOr(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class ListItem(metaclass=Declared):
+class ListItem:
     cmd: Command
     background: bool = False
     newline: bool = False  # ended by a newline, not `;` (bash keeps it when it prints a `$(...)`)
 
 
 @dataclass(frozen=True, slots=True)
-class CommandList(metaclass=Declared):
+class CommandList:
     items: tuple[ListItem, ...]
     line: int = 0
     col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class Subshell(metaclass=Declared):
+class Subshell:
     body: CommandList
     line: int = 0
     col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class Group(metaclass=Declared):
+class Group:
     body: CommandList
     line: int = 0
     col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class IfClause(metaclass=Declared):
+class IfClause:
     cond: CommandList
     body: CommandList
 
 
 @dataclass(frozen=True, slots=True)
-class If(metaclass=Declared):
+class If:
     clauses: tuple[IfClause, ...]
     else_body: CommandList | None
     line: int = 0
@@ -506,7 +504,7 @@ class If(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class While(metaclass=Declared):
+class While:
     cond: CommandList
     body: CommandList
     until: bool = False
@@ -515,7 +513,7 @@ class While(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class For(metaclass=Declared):
+class For:
     var: str
     words: tuple[Word, ...] | None  # None: "$@"
     body: CommandList
@@ -525,7 +523,7 @@ class For(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class ArithFor(metaclass=Declared):
+class ArithFor:
     init: Word | None
     cond: Word | None
     step: Word | None
@@ -535,7 +533,7 @@ class ArithFor(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class Select(metaclass=Declared):
+class Select:
     var: str
     words: tuple[Word, ...] | None
     body: CommandList
@@ -545,14 +543,14 @@ class Select(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class CaseItem(metaclass=Declared):
+class CaseItem:
     patterns: tuple[Word, ...]
     body: CommandList | None
     term: str  # ';;', ';&', ';;&'
 
 
 @dataclass(frozen=True, slots=True)
-class Case(metaclass=Declared):
+class Case:
     word: Word
     items: tuple[CaseItem, ...]
     line: int = 0
@@ -560,7 +558,7 @@ class Case(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class ArithCmd(metaclass=Declared):
+class ArithCmd:
     word: Word
     text: str = ""
     line: int = 0
@@ -568,14 +566,14 @@ class ArithCmd(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class CondCmd(metaclass=Declared):
+class CondCmd:
     expr: Cond
     line: int = 0
     col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class FuncDef(metaclass=Declared):
+class FuncDef:
     name: str
     body: Command
     line: int = 0
@@ -585,7 +583,7 @@ class FuncDef(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class Coproc(metaclass=Declared):
+class Coproc:
     name: str
     body: Command
     line: int = 0
@@ -593,7 +591,7 @@ class Coproc(metaclass=Declared):
 
 
 @dataclass(frozen=True, slots=True)
-class Redirected(metaclass=Declared):
+class Redirected:
     """A compound command with redirections attached."""
 
     body: Command
@@ -626,7 +624,7 @@ EMPTY_LIST = CommandList(items=())
 
 
 @dataclass(slots=True)
-class ParseCache(metaclass=Declared):
+class ParseCache:
     """Per-node caches filled at run time (parsed arithmetic by text, etc.)."""
 
     arith: dict[str, object] = field(default_factory=dict)
