@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 from .audit import Audit, OutsideRunRecorder, begin_run, end_run
-from .commands.record import CommandRecord
 from .commands.registry import CommandTable
 from .errors import ExecutionCancelled, ExecutionLimitError
 from .interp.control import ControlFlow, ExitShell
@@ -47,6 +46,7 @@ if TYPE_CHECKING:
 
     from .aio import ExecStream, OnChunk
     from .check import CheckReport
+    from .commands.record import CommandRecord
     from .custom import Command
     from .host import HostAccess
     from .net.config import NetworkConfig
@@ -128,6 +128,10 @@ class _CappedWriter(BufferWriter):
 def _records(commands: Iterable[CommandRecord | Command]) -> list[CommandRecord]:
     """Bash(commands=...): records, or `Command` objects made records (sandbash.custom)."""
     items = list(commands)
+    if not items:
+        return []  # (commands/record.py, with the command context and option parser, only for custom commands)
+    from .commands.record import CommandRecord
+
     records = [c for c in items if isinstance(c, CommandRecord)]
     if len(records) == len(items):
         return records

@@ -95,15 +95,57 @@ def field_names(cls_or_obj: Any) -> tuple[str, ...]:
     return names
 
 
+class Declaration:
+    """What `class X(metaclass=Declared): ...` makes: the class statement's name, bases and namespace,
+    not yet a class. The lean decorator over it then makes the class once, with its slots (over a
+    class, a slotted lean class is a second class made from the first: making a class is ~90 k
+    instructions, and the syntax tree's fifty were ~5 M of a start-up)."""
+
+    __slots__ = ("bases", "name", "ns")
+
+    def __init__(self, name: str, bases: tuple[type, ...], ns: dict[str, Any]) -> None:
+        self.name, self.bases, self.ns = name, bases, ns
+
+    def __repr__(self) -> str:
+        return f"<declaration of {self.name} (no lean decorator over it)>"
+
+
+if TYPE_CHECKING:  # (for type checkers the statement makes a class, which the decorator takes)
+
+    class Declared(type):
+        """The metaclass of a declaration the lean decorator makes a class of (Declaration)."""
+
+else:
+
+    class Declared(type):
+        """The metaclass of a declaration the lean decorator makes a class of (Declaration)."""
+
+        def __new__(mcls, name, bases, ns, **kwargs):
+            if kwargs:
+                raise TypeError(f"{name}: a declaration takes no class keywords ({', '.join(kwargs)})")
+            return Declaration(name, bases, ns)
+
+
 def build(cls: T, *, repr_: bool, eq: bool, frozen: bool, slots: bool, lazy_init: bool) -> T:
-    """The lean class for `cls`. `lazy_init` compiles `__init__` when the class makes more than
-    _COMPILE_AFTER instances (the first ones are set field by field, _init_generic), or when
-    `inspect.signature` asks for it (compiling one is ~0.1 ms: the syntax tree has some fifty node
-    classes and a script builds a few; a start-up with mounts made 21 of the 31 other classes, most of
-    them once); otherwise it is compiled now."""
-    specs = _specs(cls)
+    """The lean class for `cls` (a class, or a Declaration). `lazy_init` compiles `__init__` when the
+    class makes more than _COMPILE_AFTER instances (the first ones are set field by field,
+    _init_generic), or when `inspect.signature` asks for it (compiling one is ~0.1 ms: the syntax tree
+    has some fifty node classes and a script builds a few; a start-up with mounts made 21 of the 31
+    other classes, most of them once); otherwise it is compiled now."""
+    declared = cls if isinstance(cls, Declaration) else None
+    if declared is not None and not slots:  # (nothing to save: the class is made, then given its methods)
+        cls = type(declared.name, declared.bases, declared.ns)  # type: ignore[assignment]
+        declared = None
+    if declared is not None:
+        name, bases, own = declared.name, declared.bases, declared.ns
+        ancestors = tuple(c for b in bases for c in b.__mro__)
+        meta: type = type
+        qualname = own.get("__qualname__", name)
+    else:
+        name, bases, own = cls.__name__, cls.__bases__, cls.__dict__  # type: ignore[assignment]
+        ancestors, meta, qualname = cls.__mro__[1:], type(cls), cls.__qualname__
+    specs = _specs(name, ancestors, own)
     names = tuple(specs)
-    own = cls.__dict__
     # the usual declaration has no field(init=/repr=/compare=/hash=): one tuple and one getter for all
     plain = all(f.init and f.repr and f.compare and f.hash is None for f in specs.values())
     get_all = _getter(names)
@@ -143,8 +185,8 @@ def build(cls: T, *, repr_: bool, eq: bool, frozen: bool, slots: bool, lazy_init
         methods["__getstate__"] = _getstate  # (no __dict__ to pickle: the state is the fields' tuple)
         methods["__setstate__"] = _setstate
         ns = {k: v for k, v in own.items() if k not in names and k not in ("__dict__", "__weakref__")}
-        ns.update(methods, __slots__=names, __qualname__=cls.__qualname__)
-        built: T = type(cls)(cls.__name__, cls.__bases__, ns)
+        ns.update(methods, __slots__=names, __qualname__=qualname)
+        built: T = meta(name, bases, ns)
     else:
         built = cls
         for k, v in methods.items():
@@ -158,22 +200,22 @@ def build(cls: T, *, repr_: bool, eq: bool, frozen: bool, slots: bool, lazy_init
     return built
 
 
-def _specs(cls: type) -> dict[str, Field]:
-    """Each field's declaration in order, checked as dataclass checks it."""
-    for base in cls.__mro__[1:]:
+def _specs(cls_name: str, ancestors: tuple[type, ...], own: Any) -> dict[str, Field]:
+    """Each field's declaration in order (`own`: the class's namespace), checked as dataclass checks it."""
+    for base in ancestors:
         if "__lean_fields__" in base.__dict__ or "__dataclass_fields__" in base.__dict__:
-            raise TypeError(f"{cls.__name__}: lean classes do not inherit fields ({base.__name__})")
+            raise TypeError(f"{cls_name}: lean classes do not inherit fields ({base.__name__})")
     specs: dict[str, Field] = {}
     seen_default = False
     # (not inspect.get_annotations: importing inspect is what this module saves)
-    for name, note in cls.__dict__.get("__annotations__", {}).items():  # noqa: RUF063
+    for name, note in own.get("__annotations__", {}).items():
         text = note if isinstance(note, str) else getattr(note, "__name__", repr(note))
         if "Var" in text:  # (one test for the usual annotation)
             if text.startswith(("ClassVar", "typing.ClassVar")):
                 continue
             if text.startswith(("InitVar", "dataclasses.InitVar")):
-                raise TypeError(f"{cls.__name__}.{name}: InitVar is not supported by lean classes")
-        value = cls.__dict__.get(name, MISSING)
+                raise TypeError(f"{cls_name}.{name}: InitVar is not supported by lean classes")
+        value = own.get(name, MISSING)
         spec = value if isinstance(value, Field) else Field(value, MISSING, True, True, None, True)
         if spec.default.__class__ in (list, dict, set):
             raise ValueError(
@@ -393,4 +435,4 @@ _FIELDS = _Protocol("__dataclass_fields__")
 _PARAMS = _Protocol("__dataclass_params__")
 
 
-__all__ = ["MISSING", "Field", "build", "dataclass", "field", "field_names"]
+__all__ = ["MISSING", "Declaration", "Declared", "Field", "build", "dataclass", "field", "field_names"]

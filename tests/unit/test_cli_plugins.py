@@ -50,6 +50,33 @@ def test_plugins_declared_edges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert cli._plugins_declared(group) is True
 
 
+@pytest.mark.parametrize("spelling", ["{d}", "{d}/"])
+def test_plugins_declared_among_other_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spelling: str
+) -> None:
+    """A directory is skipped when no name in it ends in .dist-info/.egg-info (one test over the whole
+    listing); otherwise each such name is looked at, whatever else the directory holds: names that only
+    contain the suffix, distributions without entry_points.txt, a path entry written with a trailing /."""
+    group = "sandbash.test-group-among"
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    for name in ("a.py", "x.dist-info.bak", "y.egg-infox", "dist-info", "z.DIST-INFOx"):
+        (plain / name).mkdir()
+    (plain / "x.dist-info.bak" / "entry_points.txt").write_text(f"[{group}]\n")  # not a distribution
+    site = tmp_path / "site"
+    site.mkdir()
+    for i in range(30):
+        (site / f"mod{i}.py").write_text("")
+        (site / f"dist{i}-1.0.dist-info").mkdir()  # no entry_points.txt
+    (site / "late-1.0.Egg-Info").mkdir()
+    (site / "late-1.0.Egg-Info" / "entry_points.txt").write_text(f"[console_scripts]\n[{group}]\nx = y:z\n")
+    monkeypatch.setattr("sys.path", [spelling.format(d=plain)])
+    assert cli._plugins_declared(group) is False
+    monkeypatch.setattr("sys.path", [spelling.format(d=plain), spelling.format(d=site)])
+    assert cli._plugins_declared(group) is True
+    assert cli._plugins_declared("sandbash.test-group-nobody-declares") is False
+
+
 @pytest.mark.parametrize("declared", [True, False])
 def test_the_cli_builds_through_new_bash_only_when_plugins_are_declared(
     declared: bool, monkeypatch: pytest.MonkeyPatch

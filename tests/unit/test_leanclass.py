@@ -22,28 +22,31 @@ from sandbash.syntax import ast as A
 from sandbash.vfs.ops import FileOp
 
 
-def _declarations(make: Any, field: Any) -> dict[str, type]:
-    class Empty:
+def _declarations(make: Any, field: Any, meta: Any = type) -> dict[str, type]:
+    """Each declaration made by `make`; `meta`: leanclass.Declared has the statement make a Declaration
+    (the lean decorator makes the class from it once), `type` a class."""
+
+    class Empty(metaclass=meta):
         pass
 
-    class Plain:
+    class Plain(metaclass=meta):
         a: int
         b: str = "x"
         c: float = 1.5
 
-    class Factory:
+    class Factory(metaclass=meta):
         name: str
         items: list[int] = field(default_factory=list)
         table: dict[str, int] = field(default_factory=dict)
         flag: bool = field(default=False)
 
-    class Hidden:
+    class Hidden(metaclass=meta):
         key: str
         note: str = field(default="", compare=False, repr=False)
         cache: list[int] = field(default_factory=list, init=False)
         count: int = field(default=0, init=False)
 
-    class Post:
+    class Post(metaclass=meta):
         low: int
         high: int = 10
         seen: ClassVar[int] = 0
@@ -52,7 +55,7 @@ def _declarations(make: Any, field: Any) -> dict[str, type]:
             if self.low > self.high:
                 raise ValueError(f"{self.low} > {self.high}")
 
-    class OwnRepr:
+    class OwnRepr(metaclass=meta):
         x: int
 
         def __repr__(self) -> str:
@@ -93,10 +96,10 @@ CASES: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
 ]
 
 
-def _both(flags: dict[str, bool]) -> tuple[dict[str, type], dict[str, type]]:
+def _both(flags: dict[str, bool], meta: Any = type) -> tuple[dict[str, type], dict[str, type]]:
     make_ours: Any = leanclass.dataclass
     make_real: Any = dataclasses.dataclass
-    ours = _declarations(lambda c: make_ours(**flags)(c), leanclass.field)
+    ours = _declarations(lambda c: make_ours(**flags)(c), leanclass.field, meta)
     real = _declarations(lambda c: make_real(**flags)(c), dataclasses.field)
     return ours, real
 
@@ -105,12 +108,14 @@ def _state(o: object, names: list[str]) -> list[Any]:
     return [getattr(o, n, "<unset>") for n in names]
 
 
+@pytest.mark.parametrize("meta", [type, leanclass.Declared], ids=["class", "declared"])
 @pytest.mark.parametrize("flags", FLAGS, ids=lambda f: ",".join(f) or "default")
 @pytest.mark.parametrize(("name", "args", "kwargs"), CASES)
 def test_same_behaviour_as_dataclass(
-    flags: dict[str, bool], name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+    flags: dict[str, bool], name: str, args: tuple[Any, ...], kwargs: dict[str, Any], meta: Any
 ) -> None:
-    ours, real = _both(flags)
+    ours, real = _both(flags, meta)
+    assert type(ours[name]) is type  # (a declaration's class is a plain class, as the syntax tree's are)
     o, r = ours[name](*args, **kwargs), real[name](*args, **kwargs)
     names = [f.name for f in dataclasses.fields(real[name])]
     assert [f.name for f in dataclasses.fields(ours[name])] == names
@@ -154,9 +159,10 @@ def _check_hash(o: Any, r: Any, again: Any) -> None:
         assert (hash(o) == hash(again)) == want
 
 
+@pytest.mark.parametrize("meta", [type, leanclass.Declared], ids=["class", "declared"])
 @pytest.mark.parametrize("flags", FLAGS, ids=lambda f: ",".join(f) or "default")
-def test_dataclasses_functions_accept_lean_classes(flags: dict[str, bool]) -> None:
-    ours, real = _both(flags)
+def test_dataclasses_functions_accept_lean_classes(flags: dict[str, bool], meta: Any) -> None:
+    ours, real = _both(flags, meta)
     o: Any = ours["Factory"]("n", [1])
     r: Any = real["Factory"]("n", [1])
     assert dataclasses.asdict(o) == dataclasses.asdict(r)
@@ -362,3 +368,58 @@ def test_str_enum_classes_behave_as_class_statement_ones(made: type[enum.StrEnum
         made["nope"]
     with pytest.raises(AttributeError):
         made.__members__[made._member_names_[0]].name = "x"  # type: ignore[misc]
+
+
+def test_a_declaration_is_made_a_class_once() -> None:
+    """`metaclass=Declared`: the statement makes a Declaration, and the decorator one class from it
+    (its module, qualified name, docstring and methods kept; a method's super() and __class__ name that
+    class); without the decorator the name holds the declaration, which says so; class keywords are refused."""
+    made: list[type] = []
+
+    class Base:
+        __slots__ = ()
+
+        def hello(self) -> str:
+            return "base"
+
+    @leanclass.dataclass(frozen=True, slots=True)
+    class Point(Base, metaclass=leanclass.Declared):
+        """A point."""
+
+        x: int
+        y: int = 0
+
+        def hello(self) -> str:
+            made.append(__class__)
+            return "point of " + super().hello()
+
+    p = Point(1)
+    assert (p.x, p.y, p.hello(), made) == (1, 0, "point of base", [Point])
+    assert Point.__qualname__.endswith("test_a_declaration_is_made_a_class_once.<locals>.Point")
+    assert (Point.__module__, Point.__doc__, Point.__slots__) == (__name__, "A point.", ("x", "y"))
+    assert isinstance(p, Base) and type(Point) is type and not hasattr(p, "__dict__")
+
+    class Bare(metaclass=leanclass.Declared):
+        a: int
+
+    assert isinstance(Bare, leanclass.Declaration) and "no lean decorator" in repr(Bare)
+    with pytest.raises(TypeError, match="class keywords"):
+
+        class Keyed(metaclass=leanclass.Declared, flag=True):  # type: ignore[call-arg]
+            pass
+
+    with pytest.raises(TypeError, match="do not inherit fields"):
+
+        @leanclass.dataclass(slots=True)
+        class Child(Point, metaclass=leanclass.Declared):  # type: ignore[misc]
+            z: int = 0
+
+
+def test_the_syntax_tree_is_declared() -> None:
+    """Every node class of syntax/ast.py is made once from its declaration: a slotted plain class with
+    the lean methods (a node class made from a first class would leave that one behind)."""
+    nodes = [v for v in vars(A).values() if isinstance(v, type) and "__lean_fields__" in v.__dict__]
+    assert len(nodes) > 50
+    for cls in nodes:
+        assert type(cls) is type and cls.__module__ == A.__name__ and cls.__slots__ == cls.__lean_fields__
+        assert cls.__mro__ == (cls, object)

@@ -216,6 +216,11 @@ NOT_IMPORTED_BY_A_RUN: tuple[str, ...] = (
         "sandbash.builtins.synopsis",
     ),
     *("sandbash.commands.grep", "sandbash.commands.awk", "sandbash.commands.sed", "sandbash.commands.jq"),
+    # random.py (with math, bisect, _sha512: ~3 M instructions): the generators are made on first use;
+    # a command's record, context and invoker: a run of builtins alone needs none of them
+    *("random", "sandbash.commands.record", "sandbash.commands.context", "sandbash.commands.invoke"),
+    # echo is a module of its own: printf, read and mapfile (io.py) and the option parser they share
+    *("sandbash.builtins.io", "sandbash.builtins.bopts", "sandbash.commands.options"),
 )
 
 
@@ -249,3 +254,77 @@ def test_the_import_gives_the_collector_back_as_it_was(before: str, expected: st
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert out.stdout.split() == expected.split()
+
+
+# each script first reads a random generator after a plain run (the generator made late must be the
+# one it would have been made early): $RANDOM, a $( )'s fork, /dev/urandom, a command's Ctx.rng (shuf)
+LATE_RANDOM = [
+    "echo $RANDOM $RANDOM",
+    "x=$(echo $RANDOM); y=$(echo $RANDOM); echo $x $y $RANDOM",
+    "head -c 6 /dev/urandom | od -An -tx1",
+    "shuf -e a b c d e f g | tr -d '\\n'",
+    "(echo $RANDOM) & wait; echo $SRANDOM",
+]
+
+
+@pytest.mark.parametrize("script", LATE_RANDOM)
+def test_random_is_made_on_first_use_and_seeded_runs_repeat(script: str) -> None:
+    """A fresh interpreter: `echo hi` imports no random; the script then works; with a seed its output
+    is the same whether or not an earlier run of the Bash made a generator, and another seed gives
+    another output."""
+    code = f"""
+import sys
+from sandbash import Bash
+script = {script!r}
+plain = Bash()
+print(plain.exec('echo hi').stdout.strip(), 'random' in sys.modules)
+first = plain.exec(script)
+print(first.exit_code, bool(first.stdout.strip()), 'random' in sys.modules)
+b = Bash(seed=11)  # (a seeded Bash makes its generator at once)
+b.exec('echo hi')
+late = b.exec(script)
+early = Bash(seed=11)
+early.exec('echo $RANDOM >/dev/null; head -c 1 /dev/urandom >/dev/null')  # generators made at once
+print(early.exec(script).stdout == late.stdout)
+print(Bash(seed=12).exec('echo hi; ' + script).stdout != Bash(seed=11).exec('echo hi; ' + script).stdout)
+print(Bash().exec(script).exit_code)
+"""
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.split() == ["hi", "False", "0", "True", "True", "True", "True", "0"], out.stderr
+
+
+def test_lazy_generators_are_each_their_own() -> None:
+    """The first read makes the generator and every later read (any thread) gets that one; a run's
+    filesystem has its own, never the shared one's (T-TEN-6); a fork's draws differ from its parent's."""
+    import threading
+
+    from sandbash.interp.state import ShellState
+    from sandbash.vfs.facade import Vfs
+
+    vfs = Vfs()
+    seen: list[object] = []
+    start = threading.Barrier(4)
+
+    def read() -> None:
+        start.wait()
+        seen.append(vfs.rng)
+
+    threads = [threading.Thread(target=read) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len({id(r) for r in seen}) == 1 and seen[0] is vfs.rng
+    run = vfs.bind(None, None)
+    assert run.rng is not vfs.rng and run.rng is run.rng
+    assert vfs.bind(None, None).rng is not run.rng
+    seeded = Vfs(seed=3)
+    assert Vfs(seed=3).bind(None, None).rng.random() == seeded.bind(None, None).rng.random()
+    state = ShellState(vfs.view(), {})
+    assert state.rng is state.rng
+    child = state.fork(lazy=True)
+    assert child.rng is not state.rng and child.rng is child.rng
+    again = state.fork(lazy=False)
+    assert again.rng is not state.rng and again.rng.random() != child.rng.random()

@@ -176,7 +176,7 @@ def bi_shift(sh: Shell, argv: list[str]) -> int:
         sh.builtin_error("shift", f"{first[0]}: shift count out of range")
         return 1
     if n > len(st.positional):
-        if st.shopts["shift_verbose"] or st.opts["posix"]:  # (POSIX mode always says it)
+        if st.shopts["shift_verbose"]:  # (on in POSIX mode, unless turned off there)
             sh.builtin_error("shift", f"{first[0]}: shift count out of range")
         return 1
     st.positional = st.positional[n:]

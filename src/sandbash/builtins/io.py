@@ -1,4 +1,4 @@
-"""echo, printf, read, mapfile/readarray."""
+"""printf, read, mapfile/readarray (echo and the write they share: echo.py)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from collections.abc import Callable
 from ..commands.options import OptionValueError
 from ..interp.variables import AS_EXPANDED, AssignError
 from ..limits import DeadlineExpired, LimitExceeded, LimitKind, MemoryHold, SubBudget, thread_deadline
-from ..posix.echo import echo_text
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ASSOC, EXPORT, ArrayRefArg, split_array_ref
 from ..stdio.streams import NullStream, Stream
 from ..vfs.errors import strerror
 from . import builtin
 from .bopts import invalid_number_message, legal_number, parse_builtin_status, usage
+from .echo import write_out
 
 
 def _read_count(text: str) -> int:
@@ -66,26 +66,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..interp.shell import Shell
     from ..syntax.ast import Subscript
-
-
-def write_out(sh: Shell, name: str, data: bytes, fd: int = 1) -> int:
-    stream = sh.io.get(fd)
-    if stream is None or not stream.writable:
-        sh.builtin_error(name, "write error: Bad file descriptor")
-        return 1
-    try:
-        stream.write(data)
-    except OSError as e:
-        sh.builtin_error(name, f"write error: {strerror(e.errno or 0)}")
-        return 1
-    return 0
-
-
-@builtin("echo")
-def bi_echo(sh: Shell, argv: list[str]) -> int:
-    xpg = sh.state.shopts["xpg_echo"]
-    text, _ = echo_text(argv[1:], xpg, options=not (xpg and sh.state.opts["posix"]))
-    return write_out(sh, "echo", text.encode("utf-8", "surrogateescape"))
 
 
 @builtin("printf")

@@ -142,8 +142,22 @@ def bi_declare(sh: Shell, argv: list[str]) -> int:
         if arg == "-" and cmd == "local":
             _save_options(sh)
             continue
+        # -a with -A: bash makes (or keeps) an associative array, then refuses to convert it
+        both = set_attrs & ARRAY and set_attrs & ASSOC
         try:
-            if not _declare_one(sh, cmd, arg, set_attrs, clear_attrs, local, inherit=opts.has("I")):
+            if not _declare_one(
+                sh,
+                cmd,
+                arg,
+                set_attrs & ~ARRAY if both else set_attrs,
+                clear_attrs,
+                local,
+                inherit=opts.has("I"),
+            ):
+                status = 1
+            elif both:
+                name = str(arg).partition("=")[0].partition("[")[0].rstrip("+")
+                sh.builtin_error(cmd, f"{name}: cannot convert associative to indexed array")
                 status = 1
         except AssignError as e:
             bare = "readonly" in e.message or "bad array subscript" in e.message  # bash names no builtin here

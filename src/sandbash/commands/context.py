@@ -10,7 +10,6 @@ the interpreter.
 from __future__ import annotations
 
 import errno
-import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 
@@ -31,6 +30,7 @@ from .options import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import random
     from typing import Any
 
     from ..net.config import NetworkConfig
@@ -112,7 +112,11 @@ class Ctx:
         self._runner = runner
         self._script_runner = script_runner
         self.clock = clock
-        self.rng = rng or random.Random()
+        if rng is None:
+            import random  # (random.py and what it imports: ~3 M instructions of a start-up that runs no command)
+
+            rng = random.Random()
+        self.rng = rng
         self.extra = extra or {}
         self._finder = finder
         # the virtual user and host (id, whoami, hostname, uname), and the embedder's network grant

@@ -6,7 +6,6 @@ sees the same context and ends the same way under the shell and under the unit t
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable, Mapping
 
@@ -20,6 +19,7 @@ from .record import CommandRecord
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import random
     from dataclasses import dataclass
 
     from ..net.config import NetworkConfig

@@ -26,7 +26,12 @@ import importlib
 from collections.abc import Iterable
 
 from .index import INDEX
-from .record import CommandRecord, Effects
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .record import CommandRecord, Effects
+# (record.py, with the command context and the option parser, is imported by the first command
+# module loaded or custom record: a run of builtins alone, `echo hi`, needs neither)
 
 _LOADED: dict[str, CommandRecord] = {}
 _IMPORT_LOCK = _thread.RLock()
@@ -51,6 +56,8 @@ def _load(name: str) -> CommandRecord | None:
     # sibling modules of one package can trip the import system's deadlock detector.
     with _IMPORT_LOCK:
         module = importlib.import_module(f"sandbash.commands.{module_name}")
+    from .record import CommandRecord  # (loaded by now: the command's module declared itself with it)
+
     record = getattr(module, attr, None)
     if not isinstance(record, CommandRecord) or name.removeprefix(HOST_PREFIX) not in record.names:
         raise ImportError(
@@ -87,6 +94,8 @@ class CommandTable:
     def __init__(self, custom: Iterable[CommandRecord] = ()) -> None:
         self.custom: dict[str, CommandRecord] = {}
         for record in custom:
+            from .record import CommandRecord  # (only with custom commands)
+
             if not isinstance(record, CommandRecord):
                 raise TypeError(f"not a sandbash command: {record!r} (use sandbash.custom.command)")
             for n in record.names:
@@ -147,7 +156,11 @@ class CommandTable:
         if record is not None:
             return record.effects
         entry = INDEX.get(name)
-        return Effects(entry[6]) if entry is not None else None
+        if entry is None:
+            return None
+        from .record import Effects
+
+        return Effects(entry[6])
 
     def engines(self, name: str) -> frozenset[str]:
         """The implementations whose engine `name` runs behind a front end of its own (`rg` -> grep)."""
@@ -188,6 +201,7 @@ def all_records() -> list[CommandRecord]:
     import pkgutil
 
     from . import __path__ as package_path
+    from .record import CommandRecord
 
     seen: dict[int, CommandRecord] = {}
     for info in pkgutil.walk_packages(package_path, "sandbash.commands."):

@@ -78,9 +78,16 @@ def general(ex: Expander, p: A.Param, in_dq: bool, shown: str | None, var: Var |
             return Multi([], star) if p.sub in ("@", "*") or p.name in ("@", "*") else ""
         # (bash reports a bad `@` operator of a set value as ${x:?} does: the shell ends)
         raise ExpansionError(f"{p.op.text}: bad substitution", 127 if at else 1)
-    if prefix == "error":  # a command substitution in it that does not parse (bash: when expanded)
+    if prefix == "error" or prefix == "unparsed":
+        # a command substitution that does not parse: "error" in a word bash parses when it
+        # expands it (this command fails), "unparsed" the command of `...` or $((...) (its child
+        # runs this and exits 2); the offending line follows a token error
         assert p.op is not None and p.op.arg is not None
-        raise ExpansionError(f"command substitution: line {p.op.arg.line}: {p.op.text}", located=False)
+        where = f"command substitution: line {p.op.arg.line}: "
+        shown = f"\n{where}`{p.op.arg.text}'" if p.op.arg.text else ""
+        if prefix == "error":
+            raise ExpansionError(f"{where}{p.op.text}{shown}", located=False)
+        raise ExpansionError(f"{where}{p.op.text}{shown}", 2, exits=True, located=False)
     if prefix == "!" and not p.names_suffix and (p.sub not in ("@", "*") or p.op is not None):
         # ${!a[@]} lists the keys only when the brace follows: ${!a[@]@Q} is an indirection
         return ex._indirect(p, in_dq)

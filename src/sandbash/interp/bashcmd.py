@@ -141,7 +141,7 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
     st = child.state
     st.opts.update({k: v for k, v in opts.items() if k in st.opts})
     if opts.get("posix"):
-        st.shopts["inherit_errexit"] = True  # (bash's posix_initialize, before -O/+O)
+        child.va.posix_mode(True)  # (bash's posix_initialize, before -O/+O)
     st.shopts.update({k: v for k, v in shopts.items() if k in st.shopts})
     st.shopts["login_shell"] = login
     if command is not None:

@@ -4,7 +4,7 @@ modules fill it as they are imported (builtins import the interpreter, never the
 
 The table is lazy, for start-up: `HOME` names the module that defines each builtin, and the
 executor's `lookup()` imports only that module the first time the builtin runs (`echo hi` loads
-`io`, not all ten modules). Anything that reads the table as a whole (`name in BUILTINS`,
+`echo`, not all the modules). Anything that reads the table as a whole (`name in BUILTINS`,
 iterating, `BUILTINS[name]`) loads every module first, so it always sees the full table.
 tests/unit/interp/test_builtin_table.py checks `HOME` against what the modules register."""
 
@@ -53,7 +53,8 @@ HOME: dict[str, str] = {
     **dict.fromkeys(["cd", "dirs", "popd", "pushd", "pwd"], "dirs"),
     **dict.fromkeys(["bind", "fc"], "editing"),
     "history": "history",
-    **dict.fromkeys(["echo", "mapfile", "printf", "read", "readarray"], "io"),
+    "echo": "echo",
+    **dict.fromkeys(["mapfile", "printf", "read", "readarray"], "io"),
     **dict.fromkeys(["bg", "disown", "fg", "jobs", "kill", "wait"], "jobs"),
     "compgen": "compgen",
     **dict.fromkeys(["alias", "trap", "unalias"], "misc"),

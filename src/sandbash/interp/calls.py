@@ -116,6 +116,8 @@ def call_function(
                 ev.va.scope_done(done)  # `local -` options, propagated temporary bindings
             if "PATH" in done:
                 st.hashed.clear()  # bash empties its hash table when a local PATH goes (as when set)
+            if "POSIXLY_CORRECT" in done:
+                ev.va.posix_env_done()  # (a binding of the call's, or a local, is gone)
         if done.locals and "OPTIND" in done.locals:
             st.getopts_pos = saved_getopts  # bash restores getopts' place within a word
         if done.acct is not None:

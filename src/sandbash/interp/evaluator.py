@@ -175,6 +175,8 @@ class Evaluator:
 
     def _exec_subshell(self, node: A.Subshell) -> int:
         self.state.line = node.line
+        if "ERR" in self.state.traps and not self.state.in_trap:
+            self.sh.current_command = node  # (bash: $BASH_COMMAND is `( ... )` when ERR is trapped)
         child = self.sh.fork()
         fresh_table(child)
         child.pending_args, self.sh.pending_args = (
@@ -569,7 +571,8 @@ class Evaluator:
         fatal ones end a non-interactive shell. `forked`: the error ends the child bash runs a
         command in (it expanded the redirections there): only that command fails."""
         if not e.located:
-            self.sh.write_err(f"{self.sh.err_prefix(False)}{e.message}\n")
+            prefix = self.sh.err_prefix(False)  # (each line of it: a syntax error and its line)
+            self.sh.write_err("".join(f"{prefix}{line}\n" for line in e.message.split("\n")))
         elif builtin is None:
             self.sh.error(e.message)
         else:

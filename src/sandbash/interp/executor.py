@@ -8,8 +8,6 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, partial
 
-from ..commands.context import CommandTimeout
-from ..commands.invoke import UNMODELLED, Capabilities, invoke
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import quote_reusable, single_quote
@@ -99,7 +97,9 @@ class Executor:
         words = cmd.words
         if st.traps:  # bash runs the DEBUG trap before it expands (or traces) the command
             debug = st.traps.get("DEBUG")
-            if debug and st.in_trap != "DEBUG" and _debug_applies(st):
+            if st.debug_ran:
+                st.debug_ran = False  # (a pipeline stage whose trap its parent ran, set -T)
+            elif debug and st.in_trap != "DEBUG" and _debug_applies(st):
                 sh.run_trap_text(debug, "DEBUG")
         if not words and not cmd.redirs and len(cmd.assigns) == 1:
             # `name=value`: the commonest command in loops, without the general machinery
@@ -602,6 +602,8 @@ class Executor:
                         st.vars.scopes.remove(temp)
                     if persist:
                         self._persist_temp(temp)
+                    elif "POSIXLY_CORRECT" in temp and name not in SPECIAL:
+                        self.va.posix_env_done()  # (bash leaves a special builtin's binding on)
         except AssignError as e:
             self.sh.error(e.message)
             return 1
@@ -692,6 +694,8 @@ class Executor:
                     else:
                         value = var.value + value
                     append = False
+                if name == "POSIXLY_CORRECT":
+                    self.va.save_posix()  # (bash's assign_in_env: one level of saving)
                 self.va.set_var(name, value, sub=sub, append=append, scope=temp, parsed=a.subscript)
                 tvar = temp.get(name)
                 if tvar is not None:
@@ -832,6 +836,9 @@ class Executor:
         if record is None:
             self.sh.error(f"{argv[0]}: command not found")
             return 127
+        # (commands/invoke.py and the command context it builds: a run of builtins alone needs neither)
+        from ..commands.invoke import UNMODELLED, Capabilities, invoke
+
         if record.effects is None and rt.policy_gate is not None:
             # a command the static check cannot model cannot run under a policy (custom.py)
             self.sh.write_err(f"{self.sh.err_prefix()}{argv[0]}: {UNMODELLED}\n")
@@ -892,6 +899,8 @@ class Executor:
         except ExitShell as e:
             return e.status
         except DeadlineExpired:
+            from ..commands.context import CommandTimeout
+
             raise CommandTimeout() from None
         finally:
             release_ended(child)

@@ -439,6 +439,12 @@ class Processes:
         last_child: Shell | None = None
         for i, cmd in enumerate(cmds):
             last = i == n - 1
+            if not st.in_trap and (
+                type(cmd) is A.SimpleCommand or (type(cmd) is A.Subshell and "ERR" in st.traps)
+            ):
+                # bash names each simple stage as it starts it ($BASH_COMMAND after the pipeline:
+                # the last one), and a `( )` stage too when ERR is trapped
+                self.sh.current_command = cmd
             if i == 0 and not last:
                 made = direct_stage(self.sh, cmd)  # (`echo "$a" | ...`: no thread, no subshell)
                 if made is not None:
@@ -448,11 +454,15 @@ class Processes:
                 child = self.sh
                 saved0 = st.fds.get(0)
             else:
-                if st.traps and type(cmd) is A.SimpleCommand and "DEBUG" in st.traps:
+                ran = bool(st.traps) and type(cmd) is A.SimpleCommand and "DEBUG" in st.traps
+                if ran:
                     # bash runs a simple stage's DEBUG trap in this shell before it forks the
-                    # stage (a subshell does not inherit the trap: a compound stage runs none)
+                    # stage (a subshell inherits the trap only under set -T: then a compound
+                    # stage runs it for its commands)
                     self.ex.debug_trap(cmd)
                 child = self.sh.fork()
+                if ran:
+                    child.state.debug_ran = True  # (so the stage's own command runs it no more)
                 if not isinstance(cmd, A.SimpleCommand):
                     fresh_table(child)  # (bash runs a compound stage as a subshell of its own)
                 if i == 0:

@@ -7,7 +7,6 @@ parent except the filesystem and the open streams.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 from ..shvars.vars import FunctionTable, VarStore
@@ -16,6 +15,7 @@ from ..vfs.facade import FsView
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import random
     from dataclasses import dataclass
 else:  # the same classes, built without importing dataclasses (leanclass.py)
     from ..leanclass import dataclass
@@ -183,7 +183,35 @@ class Frame:
     positional: list[str]
 
 
+def _new_rng(seed: float | None) -> random.Random:
+    import random  # (random.py and what it imports: ~3 M instructions of a start-up; see _FirstRng)
+
+    return random.Random(seed)
+
+
+class _FirstRng:
+    """`ShellState.rng`, made on first read ($RANDOM, a fork, a command's Ctx, a snapshot): a shell
+    that reads none of them does not import random. A non-data descriptor: once made, the generator
+    is in the instance's dict and read as a plain attribute. A lazy fork's is seeded from the seed it
+    drew from its parent at the fork (as _FORK_COPIES makes it), any other shell's from the system;
+    setdefault: two threads reading it first at once get the same one."""
+
+    def __get__(self, obj: ShellState | None, owner: type) -> random.Random:
+        if obj is None:
+            raise AttributeError("rng")
+        own = obj.__dict__
+        made: random.Random = own.setdefault(
+            "rng", _new_rng(own["rng_seed"] if own.get("fork_parent") is not None else None)
+        )
+        return made
+
+
 class ShellState:
+    if TYPE_CHECKING:
+        rng: random.Random
+    else:
+        rng = _FirstRng()
+
     def __init__(self, fs: FsView, fds: dict[int, Stream]) -> None:
         self.vars = VarStore()
         self.positional: list[str] = []
@@ -222,7 +250,6 @@ class ShellState:
         self.stdin_redirected = 0  # compound commands running with their input redirected
         self.loop_depth = 0
         self.errexit_ignored = 0
-        self.rng = random.Random()
         self.rng_seed = 0.0  # a fork's seed for its own rng, drawn from its parent's at the fork
         # $RANDOM: bash's own generator state (None: seed from rng on first use) and its last value
         self.rand_seed: int | None = None
@@ -231,6 +258,8 @@ class ShellState:
         self.pid = 0
         self.bashpid = 0
         self.in_trap = ""
+        # a pipeline stage's shell whose DEBUG trap for the stage the parent ran (processes.py)
+        self.debug_ran = False
         # the calls that were running when the RETURN and DEBUG traps were set (None: RETURN not
         # set); see return_trap_depth
         self._return_chain: tuple[Frame, ...] | None = None
@@ -245,6 +274,8 @@ class ShellState:
         # while the first of LC_ALL/LC_CTYPE/LANG set names a locale this system lacks: whether
         # characters were bytes when it was set (bash's setlocale() failed; that locale stayed)
         self.ctype_stuck: bool | None = None
+        # the shopts POSIX mode changes, as `POSIXLY_CORRECT=1 cmd` found them (variables.posix_mode)
+        self.posix_saved: tuple[bool, ...] | None = None
         self.umask = 0o022
         self.ulimits: dict[str, tuple[int | None, int | None]] = {}  # ulimit: letter -> (soft, hard)
         self.completions: dict[str, dict[str, list[str]]] = {}  # complete: name -> option -> values
@@ -279,7 +310,10 @@ class ShellState:
         own["disabled_builtins"] = set(self.disabled_builtins)
         own["func_sources"] = dict(self.func_sources)
         traps = self.traps
-        own["traps"] = {k: v for k, v in traps.items() if v == ""} if traps else {}  # see _FORK_COPIES
+        # see _FORK_COPIES; `set -E` hands the ERR trap down, `set -T` the DEBUG and RETURN traps
+        own["traps"] = (
+            {k: v for k, v in traps.items() if v == "" or _inherited(self.opts, k)} if traps else {}
+        )
         own["frames"] = frames = [Frame(f.name, f.source, f.call_line, f.positional) for f in self.frames]
         if self._return_chain or self._debug_chain:
             own["_return_chain"] = _same_calls(self._return_chain, self.frames, frames)
@@ -359,6 +393,13 @@ def _still_running(chain: tuple[Frame, ...], frames: list[Frame]) -> int:
     return n
 
 
+def _inherited(opts: dict[str, bool], trap: str) -> bool:
+    """Whether a subshell keeps the trap on `trap` (its parent's ignored signals it always keeps)."""
+    if trap == "ERR":
+        return opts["errtrace"]
+    return (trap == "DEBUG" or trap == "RETURN") and opts["functrace"]
+
+
 def _same_calls(
     chain: tuple[Frame, ...] | None, frames: list[Frame], copies: list[Frame]
 ) -> tuple[Frame, ...] | None:
@@ -403,7 +444,7 @@ _FORK_COPIES: dict[str, Callable[[ShellState, ShellState], object]] = {
     "sources": lambda p, new: list(p.sources),
     "source_lines": lambda p, new: list(p.source_lines),
     "hashed": lambda p, new: p.hashed.copy(),
-    "rng": lambda p, new: random.Random(new.rng_seed),
+    "rng": lambda p, new: _new_rng(new.rng_seed),
     "unspecial": lambda p, new: set(p.unspecial),
     "ulimits": lambda p, new: dict(p.ulimits),
     "completions": _copy_completions,

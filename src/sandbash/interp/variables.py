@@ -155,6 +155,8 @@ NOT_PLAIN = _ELEMENT_SPECIAL | _DYNAMIC
 # the variables bash hands to setlocale() as they are assigned (LANG is not checked there)
 _LOCALE_VARS = frozenset({"LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES", "LC_NUMERIC", "LC_TIME"})
 _CTYPE_VARS = ("LC_ALL", "LC_CTYPE", "LANG")  # what decides the character type, in that order
+# the shopts POSIX mode turns on (bash's posix_vars)
+POSIX_SHOPTS = ("interactive_comments", "sourcepath", "expand_aliases", "inherit_errexit", "shift_verbose")
 
 
 def locale_known(name: str) -> bool:
@@ -482,10 +484,38 @@ class Variables:
         if done.propagate:
             self.propagate_temp(done)
 
+    def posix_mode(self, on: bool) -> None:
+        """Turn POSIX mode on or off with what bash's posix_initialize does to the shopts: on
+        turns on those POSIX asks for; off gives back those `POSIXLY_CORRECT=1 cmd` saved, else
+        turns expand_aliases and shift_verbose off (inherit_errexit and the rest stay on)."""
+        st = self.state
+        st.opts["posix"] = on
+        shopts = st.shopts
+        if on:
+            for key in POSIX_SHOPTS:
+                shopts[key] = True
+        elif st.posix_saved is not None:
+            shopts.update(zip(POSIX_SHOPTS, st.posix_saved, strict=True))
+            st.posix_saved = None
+        else:
+            shopts["expand_aliases"] = shopts["shift_verbose"] = False
+
+    def save_posix(self) -> None:
+        """`POSIXLY_CORRECT=v cmd` is bound: keep the shopts posix mode changes, for posix_env_done."""
+        self.state.posix_saved = tuple(self.state.shopts[key] for key in POSIX_SHOPTS)
+
+    def posix_env_done(self) -> None:
+        """A command (not a special builtin, whose bindings bash leaves in effect) ran with
+        `POSIXLY_CORRECT=v` before it: POSIX mode follows the variable seen now."""
+        var = self.state.vars.find("POSIXLY_CORRECT")
+        self.posix_mode(var is not None and var.value is not None)
+
     def set_option(self, name: str, on: bool) -> None:
         """Turn a `set -o` option on or off: ignoreeof also sets IGNOREEOF to 10 or unsets it
         (bash's set_ignoreeof; assigning IGNOREEOF turns the option on), posix POSIXLY_CORRECT
         to y (bash's set_posix_mode)."""
+        if name == "posix" and self.state.opts[name] == on:
+            return  # (bash: no change, so the shopts posix mode set are left as they are now)
         self.state.opts[name] = on
         var = {"ignoreeof": ("IGNOREEOF", "10"), "posix": ("POSIXLY_CORRECT", "y")}.get(name)
         if var is None:
@@ -1098,9 +1128,7 @@ class Variables:
                 self.state.script = self.state.arg0
             self.state.arg0 = value
         elif name == "POSIXLY_CORRECT":
-            self.state.opts["posix"] = True  # bash: setting it turns posix mode on, unsetting off
-            # (bash's posix_initialize: `$( )` inherits `set -e`; leaving posix mode keeps it)
-            self.state.shopts["inherit_errexit"] = True
+            self.posix_mode(True)  # bash: setting it turns posix mode on, unsetting off
         elif name == "IGNOREEOF":
             self.state.opts["ignoreeof"] = True
         elif (
@@ -1143,7 +1171,7 @@ class Variables:
         if name == "PATH":
             self.state.hashed.clear()  # bash empties its hash table (`unset PATH`, through a nameref too)
         elif name == "POSIXLY_CORRECT":
-            self.state.opts["posix"] = False
+            self.posix_mode(False)
         elif name == "IGNOREEOF":
             self.state.opts["ignoreeof"] = False
         if name in _DYNAMIC and name != "_":

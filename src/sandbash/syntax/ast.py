@@ -1,6 +1,8 @@
 """The typed syntax tree of a bash script.
 
-Every node is a frozen dataclass with slots (built by nodeclass.py). Every command node, word and
+Every node is a frozen dataclass with slots (built by nodeclass.py: `metaclass=Declared` has the
+class statement make a declaration, of which the decorator makes the class, once; type checkers see
+a plain class under `@dataclass`). Every command node, word and
 redirection carries where it starts: `line` (what bash reports in errors and `LINENO`) and `col`,
 the 1-based column in characters (0: not known, e.g. a node made when the script runs; inside
 backquotes and $((...)), whose text is read on its own, the column counts from that text).
@@ -11,7 +13,7 @@ per piece.
 
 from __future__ import annotations
 
-from ..leanclass import str_enum
+from ..leanclass import Declared, str_enum
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,21 +28,21 @@ else:  # the same classes, built faster at import (nodeclass.py)
 
 
 @dataclass(frozen=True, slots=True)
-class Lit:
+class Lit(metaclass=Declared):
     """Unquoted literal text (glob characters stay active)."""
 
     text: str
 
 
 @dataclass(frozen=True, slots=True)
-class Esc:
+class Esc(metaclass=Declared):
     """A backslash-escaped character outside quotes (quoted, no globbing)."""
 
     text: str
 
 
 @dataclass(frozen=True, slots=True)
-class SQ:
+class SQ(metaclass=Declared):
     """Single-quoted text, or the decoded text of $'...'."""
 
     text: str
@@ -48,14 +50,14 @@ class SQ:
 
 
 @dataclass(frozen=True, slots=True)
-class DQ:
+class DQ(metaclass=Declared):
     """A double-quoted string ("..." or $"...")."""
 
     parts: tuple[Part, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Tilde:
+class Tilde(metaclass=Declared):
     """A tilde prefix: `~`, `~user`, `~+`, `~-`. `in_argument`: after the `=` or a `:` of a
     command's argument shaped like an assignment, where posix mode leaves it as it is."""
 
@@ -158,7 +160,7 @@ OP_KIND: dict[Op, OpKind] = {
 
 
 @dataclass(frozen=True, slots=True)
-class ParamOp:
+class ParamOp(metaclass=Declared):
     """The operator part of ${...}: `op` is the operator, `kind` its family (OP_KIND[op]);
     see OpKind for what `arg` and `arg2` hold. `text`: the source of a bad substitution."""
 
@@ -170,7 +172,7 @@ class ParamOp:
 
 
 @dataclass(frozen=True, slots=True)
-class Param:
+class Param(metaclass=Declared):
     """$name, ${name}, ${name[sub]}, ${#...}, ${!...} and ${name OP ...}.
 
     prefix: '' , '#' (length) or '!' (indirection / keys / names).
@@ -190,7 +192,7 @@ class Param:
 
 
 @dataclass(frozen=True, slots=True)
-class Subscript:
+class Subscript(metaclass=Declared):
     """An array subscript's text, parsed once with the script.
 
     Whether the array is associative is known only when it runs, so both readings are kept:
@@ -204,14 +206,14 @@ class Subscript:
 
 
 @dataclass(frozen=True, slots=True)
-class CmdSub:
+class CmdSub(metaclass=Declared):
     body: CommandList
     backtick: bool = False
     text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class ArithSub:
+class ArithSub(metaclass=Declared):
     """$(( expr )) or $[ expr ]; `word` is the expression text to expand."""
 
     word: Word
@@ -219,21 +221,21 @@ class ArithSub:
 
 
 @dataclass(frozen=True, slots=True)
-class ProcSub:
+class ProcSub(metaclass=Declared):
     body: CommandList
     direction: str  # '<' or '>'
     text: str = ""
 
 
 @dataclass(frozen=True, slots=True)
-class Brace:
+class Brace(metaclass=Declared):
     """Brace expansion alternatives {a,b,c}; each alternative is a part list."""
 
     alts: tuple[tuple[Part, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
-class BraceSeq:
+class BraceSeq(metaclass=Declared):
     """Sequence brace expansion {a..b[..step]}."""
 
     start: str
@@ -242,7 +244,7 @@ class BraceSeq:
 
 
 @dataclass(frozen=True, slots=True)
-class ExtGlob:
+class ExtGlob(metaclass=Declared):
     """An extended glob group: op is one of ?*+@! ; alts are part lists."""
 
     op: str
@@ -250,7 +252,7 @@ class ExtGlob:
 
 
 @dataclass(frozen=True, slots=True)
-class AssignWord:
+class AssignWord(metaclass=Declared):
     """An argument of a declaration builtin (declare, local, ...) written as an
     assignment: expanded with assignment rules (no splitting, arrays allowed)."""
 
@@ -275,7 +277,7 @@ Part = (
 
 
 @dataclass(frozen=True, slots=True)
-class Word:
+class Word(metaclass=Declared):
     parts: tuple[Part, ...]
     line: int = 0
     # the source text of the word, for messages, `set -x` of assignments, etc.
@@ -287,12 +289,12 @@ class Word:
 
 
 @dataclass(frozen=True, slots=True)
-class ANum:
+class ANum(metaclass=Declared):
     value: int
 
 
 @dataclass(frozen=True, slots=True)
-class AVar:
+class AVar(metaclass=Declared):
     """A variable reference; `sub` is the raw subscript text (None: scalar)."""
 
     name: str
@@ -300,13 +302,13 @@ class AVar:
 
 
 @dataclass(frozen=True, slots=True)
-class AUnary:
+class AUnary(metaclass=Declared):
     op: str
     operand: Arith
 
 
 @dataclass(frozen=True, slots=True)
-class ABinary:
+class ABinary(metaclass=Declared):
     op: str
     left: Arith
     right: Arith
@@ -315,14 +317,14 @@ class ABinary:
 
 
 @dataclass(frozen=True, slots=True)
-class ATernary:
+class ATernary(metaclass=Declared):
     cond: Arith
     then: Arith
     other: Arith
 
 
 @dataclass(frozen=True, slots=True)
-class AAssign:
+class AAssign(metaclass=Declared):
     op: str  # '=', '+=', ...
     target: AVar
     value: Arith
@@ -330,14 +332,14 @@ class AAssign:
 
 
 @dataclass(frozen=True, slots=True)
-class AIncDec:
+class AIncDec(metaclass=Declared):
     op: str  # '++' or '--'
     prefix: bool
     target: AVar
 
 
 @dataclass(frozen=True, slots=True)
-class AComma:
+class AComma(metaclass=Declared):
     items: tuple[Arith, ...]
 
 
@@ -348,36 +350,36 @@ Arith = ANum | AVar | AUnary | ABinary | ATernary | AAssign | AIncDec | AComma
 
 
 @dataclass(frozen=True, slots=True)
-class CondWord:
+class CondWord(metaclass=Declared):
     word: Word
 
 
 @dataclass(frozen=True, slots=True)
-class CondUnary:
+class CondUnary(metaclass=Declared):
     op: str
     operand: Word
 
 
 @dataclass(frozen=True, slots=True)
-class CondBinary:
+class CondBinary(metaclass=Declared):
     op: str
     left: Word
     right: Word
 
 
 @dataclass(frozen=True, slots=True)
-class CondNot:
+class CondNot(metaclass=Declared):
     operand: Cond
 
 
 @dataclass(frozen=True, slots=True)
-class CondAnd:
+class CondAnd(metaclass=Declared):
     left: Cond
     right: Cond
 
 
 @dataclass(frozen=True, slots=True)
-class CondOr:
+class CondOr(metaclass=Declared):
     left: Cond
     right: Cond
 
@@ -389,7 +391,7 @@ Cond = CondWord | CondUnary | CondBinary | CondNot | CondAnd | CondOr
 
 
 @dataclass(slots=True)
-class HereDoc:
+class HereDoc(metaclass=Declared):
     """A here-document body; filled in when the parser reaches the body."""
 
     delim: str
@@ -400,7 +402,7 @@ class HereDoc:
 
 
 @dataclass(frozen=True, slots=True)
-class Redir:
+class Redir(metaclass=Declared):
     """A redirection. op is one of
     < > >> >| <> <& >& &> &>> <<< << <<-
     fd is the explicit fd number (None: the operator's default);
@@ -415,14 +417,14 @@ class Redir:
 
 
 @dataclass(frozen=True, slots=True)
-class ArrayItem:
+class ArrayItem(metaclass=Declared):
     value: Word
     key: Word | None = None  # [key]=value
     append: bool = False  # [key]+=value
 
 
 @dataclass(frozen=True, slots=True)
-class Assign:
+class Assign(metaclass=Declared):
     name: str
     value: Word | None  # None with `array` set
     sub: str | None = None  # a[sub]=...
@@ -433,7 +435,7 @@ class Assign:
 
 
 @dataclass(frozen=True, slots=True)
-class SimpleCommand:
+class SimpleCommand(metaclass=Declared):
     assigns: tuple[Assign, ...]
     words: tuple[Word, ...]
     redirs: tuple[Redir, ...]
@@ -442,7 +444,7 @@ class SimpleCommand:
 
 
 @dataclass(frozen=True, slots=True)
-class Pipeline:
+class Pipeline(metaclass=Declared):
     cmds: tuple[Command, ...]
     negate: bool = False
     timed: bool = False
@@ -454,7 +456,7 @@ class Pipeline:
 
 
 @dataclass(frozen=True, slots=True)
-class AndOr:
+class AndOr(metaclass=Declared):
     first: Command
     rest: tuple[tuple[str, Command], ...]  # ('&&'|'||', cmd)
     line: int = 0
@@ -462,41 +464,41 @@ class AndOr:
 
 
 @dataclass(frozen=True, slots=True)
-class ListItem:
+class ListItem(metaclass=Declared):
     cmd: Command
     background: bool = False
     newline: bool = False  # ended by a newline, not `;` (bash keeps it when it prints a `$(...)`)
 
 
 @dataclass(frozen=True, slots=True)
-class CommandList:
+class CommandList(metaclass=Declared):
     items: tuple[ListItem, ...]
     line: int = 0
     col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class Subshell:
+class Subshell(metaclass=Declared):
     body: CommandList
     line: int = 0
     col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class Group:
+class Group(metaclass=Declared):
     body: CommandList
     line: int = 0
     col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class IfClause:
+class IfClause(metaclass=Declared):
     cond: CommandList
     body: CommandList
 
 
 @dataclass(frozen=True, slots=True)
-class If:
+class If(metaclass=Declared):
     clauses: tuple[IfClause, ...]
     else_body: CommandList | None
     line: int = 0
@@ -504,7 +506,7 @@ class If:
 
 
 @dataclass(frozen=True, slots=True)
-class While:
+class While(metaclass=Declared):
     cond: CommandList
     body: CommandList
     until: bool = False
@@ -513,7 +515,7 @@ class While:
 
 
 @dataclass(frozen=True, slots=True)
-class For:
+class For(metaclass=Declared):
     var: str
     words: tuple[Word, ...] | None  # None: "$@"
     body: CommandList
@@ -523,7 +525,7 @@ class For:
 
 
 @dataclass(frozen=True, slots=True)
-class ArithFor:
+class ArithFor(metaclass=Declared):
     init: Word | None
     cond: Word | None
     step: Word | None
@@ -533,7 +535,7 @@ class ArithFor:
 
 
 @dataclass(frozen=True, slots=True)
-class Select:
+class Select(metaclass=Declared):
     var: str
     words: tuple[Word, ...] | None
     body: CommandList
@@ -543,14 +545,14 @@ class Select:
 
 
 @dataclass(frozen=True, slots=True)
-class CaseItem:
+class CaseItem(metaclass=Declared):
     patterns: tuple[Word, ...]
     body: CommandList | None
     term: str  # ';;', ';&', ';;&'
 
 
 @dataclass(frozen=True, slots=True)
-class Case:
+class Case(metaclass=Declared):
     word: Word
     items: tuple[CaseItem, ...]
     line: int = 0
@@ -558,7 +560,7 @@ class Case:
 
 
 @dataclass(frozen=True, slots=True)
-class ArithCmd:
+class ArithCmd(metaclass=Declared):
     word: Word
     text: str = ""
     line: int = 0
@@ -566,14 +568,14 @@ class ArithCmd:
 
 
 @dataclass(frozen=True, slots=True)
-class CondCmd:
+class CondCmd(metaclass=Declared):
     expr: Cond
     line: int = 0
     col: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class FuncDef:
+class FuncDef(metaclass=Declared):
     name: str
     body: Command
     line: int = 0
@@ -583,7 +585,7 @@ class FuncDef:
 
 
 @dataclass(frozen=True, slots=True)
-class Coproc:
+class Coproc(metaclass=Declared):
     name: str
     body: Command
     line: int = 0
@@ -591,7 +593,7 @@ class Coproc:
 
 
 @dataclass(frozen=True, slots=True)
-class Redirected:
+class Redirected(metaclass=Declared):
     """A compound command with redirections attached."""
 
     body: Command
@@ -624,7 +626,7 @@ EMPTY_LIST = CommandList(items=())
 
 
 @dataclass(slots=True)
-class ParseCache:
+class ParseCache(metaclass=Declared):
     """Per-node caches filled at run time (parsed arithmetic by text, etc.)."""
 
     arith: dict[str, object] = field(default_factory=dict)

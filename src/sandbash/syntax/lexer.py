@@ -521,6 +521,8 @@ class WordReader:
                 if arith is not None:
                     parts.append(arith)
                     return
+                parts.append(self._dparen_cmdsub(i + 1))
+                return
             parts.append(self.read_cmdsub(i + 1))
             return
         if c == "[":
@@ -649,7 +651,14 @@ class WordReader:
     def read_cmdsub(self, body_start: int) -> A.CmdSub:
         start_line = self.line
         self.pos = body_start
-        body = self._parse_sub_body()
+        try:
+            body = self._parse_sub_body()
+        except ParseError as e:
+            if self.heredoc_body and e.source_line is not None and e.line == start_line:
+                # bash parses a here-document's $( when it expands the body, from the $( on
+                nl = self.src.find("\n", body_start)
+                e.source_line = self.src[body_start : nl if nl >= 0 else len(self.src)]
+            raise
         if self.pos >= len(self.src) or self.src[self.pos] != ")":
             raise self.error_eof(")", self.eof_line() if start_line else start_line)
         text = self.src[body_start : self.pos]
@@ -715,8 +724,64 @@ class WordReader:
             i += 1
         self.pos = i + 1
         text = "".join(out)
-        body = self.parse_nested_source(text, start_line)
+        try:
+            body = self.parse_nested_source(text, start_line)
+        except ParseLimit:
+            raise
+        except ParseError as e:
+            return _unparsed_comsub(e, text, start_line)
         return A.CmdSub(body, True, text)
+
+    def _dparen_cmdsub(self, body_start: int) -> A.CmdSub:
+        """`$((` that is no arithmetic: bash reads it to the `)` that closes the `$(` (counting
+        parentheses) and parses the command only when the substitution runs, so it is printed
+        back as written (`declare -f`), and a command that does not parse fails the substitution,
+        not the script."""
+        start_line = self.line
+        end = self._paren_close(body_start - 1)
+        if end < 0:
+            return self.read_cmdsub(body_start)  # (its error: the text ends inside)
+        text = self.src[body_start:end]
+        self.pos = end + 1
+        try:  # the text alone, as bash's child parses it
+            return A.CmdSub(self.parse_nested_source(text, start_line), True, text)
+        except ParseLimit:
+            raise
+        except ParseError as e:
+            return _unparsed_comsub(e, text, start_line)
+
+    def _paren_close(self, start: int) -> int:
+        """The `)` matching the `(` at `start`, as bash's matched-pair read finds it (quotes and
+        backslashes skipped, parentheses counted), or -1 when the text ends first."""
+        src = self.src
+        depth = 0
+        i = start
+        n = len(src)
+        while i < n:
+            c = src[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == '"':
+                j = i + 1
+                while j < n and src[j] != '"':
+                    j += 2 if src[j] == "\\" else 1
+                i = j + 1
+                continue
+            if c == "'":
+                j = src.find("'", i + 1)
+                if j < 0:
+                    return -1
+                i = j + 1
+                continue
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                depth -= 1
+                if depth == 0:
+                    return i
+            i += 1
+        return -1
 
     def read_extglob(self, op: str) -> A.ExtGlob:
         """At `(` of an extglob group whose operator char was already read."""
@@ -1147,15 +1212,16 @@ class WordReader:
         while quote < len(src) and src[quote] != '"':
             quote += 2 if src[quote] == "\\" else 1
         message = "unexpected EOF while looking for matching `)'"
+        shown = ""  # (the offending line bash echoes after a token error)
         try:
             self.parse_nested_source(src[k + 2 : quote + 1], self.line_at(k))
         except ParseLimit:
             raise
         except ParseError as e:
-            message = e.message
+            message, shown = e.message, e.source_line or ""
         self.pos = end + 1
         # the place is a span (a Word's line), so a re-printed script keeps the same tree
-        op = A.ParamOp(*_OPS[""], A.Word((), self.line_at(k) + 1, ""), text=message)
+        op = A.ParamOp(*_OPS[""], A.Word((), self.line_at(k) + 1, shown), text=message)
         return A.Param("", None, "error", op, True)
 
     def _dolbrace_end(self, i: int) -> int:
@@ -1283,7 +1349,7 @@ class WordReader:
                 except ParseError as e:
                     # bash parses a body's $(...) only when it expands the body: an error there
                     # fails that command (`command substitution: line N: ...`), not the script
-                    op = A.ParamOp(*_OPS[""], A.Word((), e.line, ""), text=e.message)
+                    op = A.ParamOp(*_OPS[""], A.Word((), e.line, e.source_line or ""), text=e.message)
                     parts = [A.Param("", None, "error", op, True)]
                 doc.body = A.Word(tuple(parts), start_line, text)
 
@@ -1316,6 +1382,17 @@ class WordReader:
 
     def parse_warning(self, message: str) -> None:
         """Overridden by the parser to collect warnings (at the reading position's line)."""
+
+
+def _unparsed_comsub(e: ParseError, text: str, line: int) -> A.CmdSub:
+    """A command substitution bash parses only when it runs (`...`, a `$((` that is no
+    arithmetic) and whose command does not parse: its child reports the error as
+    `command substitution: line N: ...` (and the offending line) and exits 2; the command that
+    expands it goes on. The error is a Param of prefix "unparsed" the child's one command expands."""
+    op = A.ParamOp(*_OPS[""], A.Word((), e.line, e.source_line or ""), text=e.message)
+    word = A.Word((A.Param("", None, "unparsed", op, True),), line, "")
+    item = A.ListItem(A.SimpleCommand((), (word,), (), line))
+    return A.CmdSub(A.CommandList((item,), line), True, text)
 
 
 def _word_role(op: str) -> str:

@@ -1,7 +1,9 @@
 """`@dataclass(frozen=..., slots=True)` for the syntax tree, built by the lean decorator (leanclass.py).
 
 The tree has some fifty node classes and a script builds a few of them, so a node class compiles its
-`__init__` on its first instance (compiling them all was most of syntax.ast's import time). Type
+`__init__` on its first instance (compiling them all was most of syntax.ast's import time). A node
+class is declared with `metaclass=Declared` (leanclass.Declaration): the decorator makes its slotted
+class from the statement's namespace, where over a class it would make a second class from the first. Type
 checkers see the real `dataclass` (ast.py imports it under TYPE_CHECKING), so both must accept the
 same forms.
 """

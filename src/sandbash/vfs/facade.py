@@ -12,7 +12,6 @@ paths without links in their parent components.
 from __future__ import annotations
 
 import errno
-import random
 import time
 from collections.abc import Callable, Iterator
 
@@ -35,6 +34,10 @@ from .errors import FsError
 from .memory import MemoryFs
 from .mount import MountFs, MountInfo
 from .ops import FileOp
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import random
 
 MAX_SYMLINKS = 40
 _READ, _CREATE, _WRITE = FileOp.READ, FileOp.CREATE, FileOp.WRITE  # (the hot paths' actions)
@@ -89,10 +92,30 @@ class FileStream(Stream):
         self.handle.close()
 
 
+class _FreshRng:
+    """`Vfs.rng` of an unseeded filesystem or run, made on first read (random.py and what it imports
+    are ~3 M instructions, and a run that reads no /dev/urandom needs none of it): a non-data
+    descriptor, so the generator then sits in the instance's dict and is read as a plain attribute.
+    Two threads reading it first at once get the same one (setdefault)."""
+
+    def __get__(self, obj: Vfs | None, owner: type) -> random.Random:
+        if obj is None:
+            raise AttributeError("rng")
+        import random
+
+        made: random.Random = obj.__dict__.setdefault("rng", random.Random())
+        return made
+
+
 class Vfs:
     """A backend seen through path resolution, permissions, the policy gate
     and /dev. `backend` is what the embedder gave; `tree` is what paths
     resolve against: that backend at / with the in-memory /dev on top."""
+
+    if TYPE_CHECKING:
+        rng: random.Random
+    else:
+        rng = _FreshRng()  # unseeded: made on first read; seeded: set in __init__ and bind
 
     def __init__(
         self,
@@ -109,8 +132,11 @@ class Vfs:
         self.uid = uid
         self.gid = gid
         self.clock = clock
-        self.rng = random.Random(seed)
         self.seeded = seed is not None
+        if seed is not None:  # (unseeded, _FreshRng makes it when first read)
+            import random
+
+            self.rng = random.Random(seed)
         self.gate: Gate | None = None
         self.checkpoint: Callable[[], None] | None = None
 
@@ -130,7 +156,12 @@ class Vfs:
         run.__dict__.update(self.__dict__)
         run.gate = gate
         run.checkpoint = checkpoint
-        run.rng = random.Random(self.rng.getrandbits(128)) if self.seeded else random.Random()
+        if self.seeded:
+            import random
+
+            run.rng = random.Random(self.rng.getrandbits(128))
+        else:
+            run.__dict__.pop("rng", None)  # its own, made on first read (_FreshRng), never the shared one's
         return run
 
     def random_bytes(self, n: int) -> bytes:
