@@ -12,7 +12,6 @@ from functools import cache, partial
 
 from ..syntax import ast as A
 from ..syntax.lexer import ARITH_EXPANDS
-from ..textcache import TextCache
 from .arith import ArithError, Fn, compiled
 from .env import ExpansionError
 from .segments import Value, as_text
@@ -95,12 +94,11 @@ def arith_fn(ex: Expander, word: A.Word) -> Callable[[], int]:
     here-document's text (Expander._join_fn)."""
     parts = word.parts
     if ex._arith_slots is not None and parts:
-        hit = _ARITH_TEMPLATES.get(word.text)
-        if hit is None:
+        tpl = _ARITH_TEMPLATES.get(word.text, _NO_TEMPLATE)
+        if tpl is _NO_TEMPLATE:
             tpl = _arith_template(word)
-            _ARITH_TEMPLATES.put(word.text, word.text, (tpl,))
-        else:
-            tpl = hit[0]
+            if len(_ARITH_TEMPLATES) < 4096:
+                _ARITH_TEMPLATES[word.text] = tpl
         if tpl is not None:
             return template_fn(ex, tpl)
     arith_eval = ex.env.arith_eval
@@ -140,6 +138,25 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
     assert slots is not None
     arith_eval = ex.env.arith_eval
     charged = ex._charged
+    if len(names) == 1:  # `$(( $1 % 3 ))`: one `$x`, text around it (_arith_template)
+        i = next(j for j, step in enumerate(steps) if type(step) is not str)
+        get = steps[i]
+        name = names[0]
+        before = "".join(steps[:i])  # type: ignore[arg-type]
+        after = "".join(steps[i + 1 :])  # type: ignore[arg-type]
+
+        def one_slot() -> int:
+            v = get()  # type: ignore[operator]
+            if len(v) < 19 and v.isdigit() and v.isascii() and (v[0] != "0" or len(v) == 1):
+                values = {name: v}
+                try:
+                    return slots(fn, template, values)
+                except ArithError as e:
+                    _name_numbers(e, values)
+                    raise
+            return arith_eval(charged(before + v + after))  # (see template_eval)
+
+        return one_slot
 
     def template_eval() -> int:
         texts: list[str] = []
@@ -159,14 +176,18 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
         try:
             return slots(fn, template, values)
         except ArithError as e:
-            # the message the text would give: the slots' names become their numbers again
-            text, token = e.text, e.token
-            for name, value in values.items():
-                text, token = text.replace(name, value), token.replace(name, value)
-            e.text, e.token = text, token
+            _name_numbers(e, values)
             raise
 
     return template_eval
+
+
+def _name_numbers(e: ArithError, values: dict[str, str]) -> None:
+    """The message the text would give: the slots' names become their numbers again."""
+    text, token = e.text, e.token
+    for name, value in values.items():
+        text, token = text.replace(name, value), token.replace(name, value)
+    e.text, e.token = text, token
 
 
 def _text(value: Value) -> str:
@@ -214,9 +235,9 @@ def arith_join(ex: Expander, parts: tuple[A.Part, ...], out: list[str], depth: i
 
 _Template = tuple[Fn, str, tuple[A.Part, ...], tuple[str, ...]]
 
-# arithmetic word text -> (its template,): process-wide, so bounded in the text behind it and
-# keeping nothing from a long text, whose compiled template holds ~100 bytes a character (T-TEN-5)
-_ARITH_TEMPLATES: TextCache[str, tuple[_Template | None]] = TextCache()
+_NO_TEMPLATE: _Template = (lambda ev: 0, "", (), ())
+
+_ARITH_TEMPLATES: dict[str, _Template | None] = {}  # arithmetic word text -> its template
 
 _SLOT = "_sbSlot"
 
