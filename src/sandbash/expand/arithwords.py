@@ -12,6 +12,7 @@ from functools import cache, partial
 
 from ..syntax import ast as A
 from ..syntax.lexer import ARITH_EXPANDS
+from ..textcache import TextCache
 from .arith import ArithError, Fn, compiled
 from .env import ExpansionError
 from .segments import Value, as_text
@@ -94,11 +95,12 @@ def arith_fn(ex: Expander, word: A.Word) -> Callable[[], int]:
     here-document's text (Expander._join_fn)."""
     parts = word.parts
     if ex._arith_slots is not None and parts:
-        tpl = _ARITH_TEMPLATES.get(word.text, _NO_TEMPLATE)
-        if tpl is _NO_TEMPLATE:
+        hit = _ARITH_TEMPLATES.get(word.text)
+        if hit is None:
             tpl = _arith_template(word)
-            if len(_ARITH_TEMPLATES) < 4096:
-                _ARITH_TEMPLATES[word.text] = tpl
+            _ARITH_TEMPLATES.put(word.text, word.text, (tpl,))
+        else:
+            tpl = hit[0]
         if tpl is not None:
             return template_fn(ex, tpl)
     arith_eval = ex.env.arith_eval
@@ -235,9 +237,9 @@ def arith_join(ex: Expander, parts: tuple[A.Part, ...], out: list[str], depth: i
 
 _Template = tuple[Fn, str, tuple[A.Part, ...], tuple[str, ...]]
 
-_NO_TEMPLATE: _Template = (lambda ev: 0, "", (), ())
-
-_ARITH_TEMPLATES: dict[str, _Template | None] = {}  # arithmetic word text -> its template
+# arithmetic word text -> (its template,): process-wide, so bounded in the text behind it and
+# keeping nothing from a long text, whose compiled template holds ~100 bytes a character (T-TEN-5)
+_ARITH_TEMPLATES: TextCache[str, tuple[_Template | None]] = TextCache()
 
 _SLOT = "_sbSlot"
 
