@@ -41,6 +41,7 @@ from .funcattrs import declare_functions, print_functions, set_func_attrs, unset
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..interp.shell import Shell
+    from ..shvars.vars import VarStore
     from ..syntax.ast import Subscript
 
 _ATTR_FLAGS = {
@@ -194,6 +195,20 @@ def _ref_value(sh: Shell, cmd: str, name: str, value: str, append: bool) -> str 
     sh.builtin_error(cmd, f"warning: {name}: circular name reference")
     sh.warn(f"{name}: circular name reference")
     return value
+
+
+def _place(vars_: VarStore, scope: Scope, name: str, var: Var) -> None:
+    """`scope[name] = var`, charged as Scope.nbytes counts it: the scope gives back what it holds
+    as it goes (Scope.release), so a variable placed without its charge made that release give
+    back more than was charged, and a loop of such calls wore the run's max_memory account down
+    while the memory was still held."""
+    old = scope.get(name)
+    if old is var:
+        return
+    n = value_size(var.value) - (value_size(old.value) if old is not None else -VAR_OVERHEAD)
+    if n:
+        vars_.charge(scope, n)
+    scope[name] = var
 
 
 def _global_target(sh: Shell, name: str) -> tuple[str, str | None]:
@@ -386,7 +401,7 @@ def _declare_one(
         if own is not None and scope.func:
             # a new local, whatever was there, with the binding's value and export attribute
             var = Var(own[name].value, own[name].attrs & EXPORT)
-            scope[name] = var
+            _place(vars_, scope, name, var)
         elif var is None:
             hidden = vars_.find(name)  # bash's make_local_variable: a local of an exported name is exported
             var = Var(None, EXPORT if hidden is not None and hidden.attrs & EXPORT else 0)
@@ -402,7 +417,7 @@ def _declare_one(
                 # export attribute, no other (bash's make_local_variable)
                 var = below[name].copy()
                 var.attrs &= EXPORT
-            scope[name] = var
+            _place(vars_, scope, name, var)
     else:
         scope = vars_.globals if cmd != "export" else vars_.scopes[0]
         found = vars_.find(name) if cmd in ("export", "readonly") else None
@@ -421,7 +436,7 @@ def _declare_one(
             scope = next((s for s in reversed(vars_.scopes) if not s.temp and name in s), vars_.globals)
             found = None
         var = found if found is not None else (scope.get(name) or Var(None, 0))
-        scope[name] = var
+        _place(vars_, scope, name, var)
         if items is not None and found is not None and scope.func and scope is not vars_.function_scope():
             # `readonly a=(1 2)` on a caller's local a: bash 5.2 gives the list to the global a
             # and the attribute to the local
@@ -434,6 +449,7 @@ def _declare_one(
             and (cmd not in _DECLARERS or set_attrs & (EXPORT | READONLY))
         ):
             if not has_value:
+                vars_.charge(scope, value_size(tvar.value) - value_size(var.value))  # (as _place)
                 var.value = tvar.value
             var.attrs |= tvar.attrs & EXPORT
     # a readonly variable's value cannot change, nor whether it is a reference (a reference with
@@ -517,11 +533,19 @@ def _declare_one(
                 else:
                     sh.builtin_error(cmd, f"`{value}': not a valid identifier")
                     if var.value is None and scope.get(name) is var:
+                        vars_.charge(scope, -VAR_OVERHEAD)  # (as _place charged it)
                         del scope[name]
                 return False
+            vars_.charge(scope, value_size(value) - value_size(var.value))  # (as Scope.nbytes counts it)
             var.value = value
         else:
             sh.set_var(name, value, sub=sub, append=append, scope=temp_scope, parsed=parsed)
+        # what was charged for the value is held by `scope`, which gives it back as it goes: the
+        # carrier must not give it back too when it is dropped (Scope.release is its __del__)
+        if temp_scope.acct is not None:
+            if scope.acct is None:
+                scope.acct = temp_scope.acct
+            temp_scope.acct = None
     elif var.value is not None and isinstance(var.value, str) and set_attrs & (INTEGER | UPPER | LOWER):
         pass
     var.attrs |= new_attrs & READONLY

@@ -19,11 +19,13 @@ from ..shvars.vars import (
     INTEGER,
     NAMEREF,
     READONLY,
+    VAR_OVERHEAD,
     ArrayRefArg,
     AssignArg,
     Scope,
     Var,
     is_array_ref_text,
+    value_size,
     word_text,
 )
 from ..stdio.streams import Stream, StreamError
@@ -627,16 +629,20 @@ class Executor:
         return name in SPECIAL and bool(st.opts["posix"]) and not st.command_builtin
 
     def _persist_temp(self, temp: Scope) -> None:
-        st = self.state
+        # (each change charged to the scope that now holds it: the temporary scope gives back all
+        # it held as it goes, Scope.release)
+        vars_ = self.state.vars
         for tname, tvar in temp.items():
             if tvar.value is None:
                 continue
-            target = st.vars.find(tname)
+            i, target = vars_.find_scope(tname)
             if target is not None:
+                vars_.charge(vars_.scopes[i], value_size(tvar.value) - value_size(target.value))
                 target.value = tvar.value
                 target.attrs |= EXPORT
             else:
-                st.vars.globals[tname] = tvar
+                vars_.charge(vars_.globals, VAR_OVERHEAD + value_size(tvar.value))
+                vars_.globals[tname] = tvar
 
     def posix_fatal(self) -> None:
         """In POSIX mode an assignment error in an assignment statement or before a
