@@ -44,6 +44,7 @@ SPEC = CommandSpec(
         Opt("w", "equal-width", help="equalize width by padding with leading zeroes"),
     ),
     operand_if=lambda a: len(a) > 1 and (a[1].isdigit() or a[1] == "."),
+    stop_at_operand=True,  # GNU's "+f:s:w": `seq 1 -w 3` has the operand `-w`
 )
 
 _DECIMAL = re.compile(r"[ \t\n\v\f\r]*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
@@ -188,17 +189,152 @@ def _c_format(fmt: str, value: float) -> str:
     return re.sub(r"%%|" + _FORMAT.pattern, lambda m: "%" if m.group(0) == "%%" else one(m), fmt)
 
 
+# GNU's seq computes in x87 long double outside its all-digits fast path: a number is kept as
+# (n, e), the value n * 2**e with n a signed integer of at most 64 significant bits
+Pair = tuple[int, int]
+
+
+def _pair(value: int | Decimal | float) -> Pair:
+    """An operand as the long double strtold makes of it."""
+    from ...posix.longdouble import parse  # (Fractions and Decimals: only this path needs them)
+
+    x = parse(value.hex() if isinstance(value, float) else str(value))[0]
+    return (-x.mant if x.neg else x.mant), x.exp
+
+
+def _round64(n: int, e: int) -> Pair:
+    """n * 2**e rounded half to even to 64 significant bits, as the FPU stores it."""
+    a = -n if n < 0 else n
+    extra = a.bit_length() - 64
+    if extra > 0:
+        q = a >> extra
+        r = a - (q << extra)
+        half = 1 << (extra - 1)
+        if r > half or (r == half and q & 1):
+            q += 1
+        a, e = q, e + extra
+    return (-a if n < 0 else a), e
+
+
+def _add(x: Pair, y: Pair) -> Pair:
+    e = min(x[1], y[1])
+    return _round64((x[0] << (x[1] - e)) + (y[0] << (y[1] - e)), e)
+
+
+def _less(x: Pair, y: Pair) -> bool:
+    e = min(x[1], y[1])
+    return (x[0] << (x[1] - e)) < (y[0] << (y[1] - e))
+
+
+def _same(x: Pair, y: Pair) -> bool:
+    return not _less(x, y) and not _less(y, x)
+
+
+def _long_render(fmt: str) -> Callable[[Pair, bool], tuple[str, str, str]]:
+    """A printf format of one long double directive (with literal text and %% around it), as
+    glibc prints it (`%.20f` of 0.1 is 0.10000000000000000000, `%a` of 1 is 0x8p-3): what is
+    before the directive, the directive's text, what is after it."""
+    from ...posix.longdouble import LongDouble, format_long
+
+    m = _FORMAT.search(fmt.replace("%%", "\0\0"))
+    assert m is not None  # (checked by _check_format)
+    head, tail = fmt[: m.start()].replace("%%", "%"), fmt[m.end() :].replace("%%", "%")
+    spec = m.group(0)
+    k = 1
+    while k < len(spec) and spec[k] in "-+ #0'":
+        k += 1
+    flags = spec[1:k].replace("'", "")
+    conv = spec[-1]
+
+    def render(x: Pair, negzero: bool) -> tuple[str, str, str]:
+        n, e = x
+        a = -n if n < 0 else n
+        if a:
+            shift = 64 - a.bit_length()  # (normalized: %a shows the top 4 bits first)
+            a, e = a << shift, e - shift
+        number = LongDouble(n < 0 or negzero, "num", a, e)
+        return head, format_long(number, conv, flags, m.group(1), m.group(2)), tail
+
+    return render
+
+
+def _long_numbers(
+    ctx: Ctx, values: list[Any], render: Callable[[Pair, bool], tuple[str, str, str]], sep: str, negzero: bool
+) -> None:
+    """GNU's print_numbers: x = first + i * step in long double while not past last; a number
+    just past last that prints as last (and not as the one before) is printed too."""
+    from ...posix.longdouble import parse, scan
+
+    first, step, last = (_pair(v) for v in values)
+    descending = step[0] < 0
+    if _less(first, last) if descending else _less(last, first):
+        return
+    out: list[str] = []
+    size = 0
+    x, x_neg = first, negzero  # (`seq -0 2` starts at -0)
+    i = 1
+    while True:
+        x0, x0_neg = x, x_neg
+        text = "".join(render(x, x_neg))
+        out.append(text)
+        size += len(text) + len(sep)
+        if size >= 16384:
+            ctx.checkpoint(size // 64)
+            ctx.out("".join(out))
+            out, size = [], 0
+        x, x_neg = _add(first, _round64(step[0] * i, step[1])), False
+        i += 1
+        if _less(x, last) if descending else _less(last, x):
+            shown = render(x, False)[1]
+            body = shown.lstrip(" \t\n\v\f\r")  # (strtold skips leading blanks)
+            if not body or scan(body) != len(body) or not _same(_pair_of(parse(body)[0]), last):
+                break
+            if shown == render(x0, x0_neg)[1]:
+                break
+        out.append(sep)
+    out.append("\n")
+    ctx.out("".join(out))
+
+
+def _pair_of(x: Any) -> Pair:
+    """A finite long double as a Pair (an infinity compares as a huge number)."""
+    if x.kind != "num":
+        return (-1 if x.neg else 1), 1 << 20
+    return (-x.mant if x.neg else x.mant), x.exp
+
+
 def _numbers(first: Any, step: Any, last: Any) -> Iterator[Any]:
     """first + i*step while not past last (multiplying, as GNU does, so errors do not accumulate)."""
     context, decimal = _decimal()
     exact = isinstance(first, decimal) or isinstance(step, decimal)
     i = 0
     while True:
-        x = context.add(first, context.multiply(step, i)) if exact else first + i * step
+        # (the first number as written: `seq -0 2` starts at -0, which -0 + 0*step is not)
+        x = first if i == 0 else context.add(first, context.multiply(step, i)) if exact else first + i * step
         if (step < 0 and x < last) or (step > 0 and x > last):
             return
         yield x
         i += 1
+
+
+def _fast_ints(
+    operands: list[str], first: Operand, step: Operand, last: Operand
+) -> tuple[int, int, int] | None:
+    """The numbers of GNU's seq_fast (arbitrary-precision integers), which it takes when every
+    operand is all digits, or every one an integer in form (`1e3`) with first and last not
+    negative, and the step is at most 200 (the caller checks: no format, no -w, a separator of
+    one character); else None."""
+    if not (not isinstance(step.value, float) and 0 < step.value <= 200):
+        return None
+    if all(a.isdigit() and a.isascii() for a in operands):
+        return int(first.value), int(step.value), int(last.value)
+    if any(o.precision != 0 or isinstance(o.value, float) for o in (first, step, last)):
+        return None
+    ends = [_pair(o.value) for o in (first, last)]  # (as long doubles: `%0.Lf` of each)
+    if any(n < 0 for n, _ in ends) or _negative_zero(first.value):  # (`-0` prints with its sign)
+        return None
+    lo, hi = (n << e if e >= 0 else n >> -e for n, e in ends)
+    return lo, int(step.value), hi
 
 
 @declare("seq", spec=SPEC, effects=Effects.NONE)
@@ -235,11 +371,21 @@ def cmd_seq(ctx: Ctx) -> int:
     values: list[Any] = [first.value, step.value, last.value]
     pad = f"0{width}" if width else ""
     render: Callable[[Any], str]
+    finite = all(not isinstance(v, float) or math.isfinite(v) for v in values)
+    fast = None if fmt is not None or equal or len(sep) != 1 else _fast_ints(operands, first, step, last)
+    if fast is not None:
+        _emit_ints(ctx, *fast, "", sep)
+        return 0
+    if finite and (fmt is not None or not _exact_enough(values, prec)):
+        # long double, as GNU computes and prints it (`-f %.20f`, numbers past 2**63, %a)
+        default = "%Lg" if kind == "g" else f"%{pad}.{prec}Lf"
+        _long_numbers(ctx, values, _long_render(fmt or default), sep, _negative_zero(first.value))
+        return 0
     if fmt is not None:
         render = lambda x: _c_format(fmt, float(x))  # noqa: E731
     elif kind == "g":
         render = lambda x: _g(float(x))  # noqa: E731
-    elif prec == 0 and all(_integral(v) for v in values):
+    elif prec == 0 and all(_integral(v) for v in values) and not _negative_zero(first.value):
         first_i, step_i, last_i = (int(v) for v in values)  # exact, and fast in blocks
         _emit_ints(ctx, first_i, step_i, last_i, pad, sep)
         return 0
@@ -252,6 +398,23 @@ def cmd_seq(ctx: Ctx) -> int:
         values = [decimal(v) if type(v) is int else v for v in values]
     _emit(ctx, _numbers(*values), render, sep)
     return 0
+
+
+def _exact_enough(values: list[Any], prec: int) -> bool:
+    """Whether exact arithmetic prints what GNU's long double does: numbers of at most 17
+    significant digits printed with `prec` decimals (then long double's own error, 2**-64 of a
+    number, never reaches a printed digit); integers below 2**63 are exact in both."""
+    top = max(abs(v) for v in values) + abs(values[1])  # (a bound on every number printed)
+    if isinstance(top, float):
+        return False  # hex operands: long double from the start
+    if prec == 0 and all(_integral(v) for v in values):
+        return bool(top < 1 << 63)
+    return bool(top < 10 ** (17 - prec))
+
+
+def _negative_zero(value: int | Decimal | float) -> bool:
+    """`-0` (read as a Decimal: an int has no sign of its own): GNU prints it as the first number."""
+    return type(value) is not int and value == 0 and math.copysign(1, value) < 0
 
 
 def _integral(value: int | Decimal | float) -> bool:
