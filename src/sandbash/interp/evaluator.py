@@ -188,7 +188,8 @@ class Evaluator:
         if child.killed_by and not self.sh.subst_depth:  # (a `$( )`'s shell reports none)
             from .executor import unparse_command  # (a death by a signal: rare)
 
-            self.state.line = node.line
+            # (bash reports it at the line of the enclosing context: see ShellState.ctx_line)
+            self.state.line = self.state.ctx_line or node.line
             report_death(self.sh, child.killed_by, child.state.bashpid, unparse_command(node))
         release_ended(child)
         self.state.last_status = status

@@ -119,6 +119,36 @@ def report_death(sh: Shell, sig: int, pid: int, command: str) -> None:
     sh.write_err(f"{sh.err_prefix()}{pid:5d} {describe_signal(sig):<24}{command}\n")
 
 
+def report_pipeline_death(sh: Shell, stages: list[tuple[int, int, int, str]], decider: int) -> None:
+    """A foreground pipeline whose process `decider` (the last, or under pipefail the last that
+    failed) died of a signal: as report_death, but bash prints the whole job (print_pipeline): a
+    line for each (pid, signal, status, command) of `stages`, its status blank when it is the
+    first one's, `| ` before every command but the first."""
+    sig = stages[decider][1]
+    if sig in (2, 13):
+        return
+    name = NAMES[sig] if sig < len(NAMES) else ""
+    if sig == 15 or (name and name in sh.state.traps):
+        sh.write_err(f"{describe_signal(sig)}\n")
+        return
+    posix = sh.state.opts["posix"]
+
+    def shown(sig: int, status: int) -> str:
+        if sig:
+            return describe_signal(sig)
+        if status == 0:
+            return "Done"
+        return f"Done({status})" if posix else f"Exit {status}"
+
+    first = stages[0][1], stages[0][2]
+    lines = []
+    for j, (pid, s, status, command) in enumerate(stages):
+        text = "" if j and (s, status) == first else shown(s, status)
+        pad = " " * (24 - (len(text) or 2))
+        lines.append(f"{pid:5d} {text}{pad}{command}" if not j else f"     {pid:5d} {text}{pad}| {command}")
+    sh.write_err(sh.err_prefix() + "\n".join(lines) + "\n")
+
+
 def notify_dead_jobs(sh: Shell) -> None:
     """After a foreground command and before each command of a script: bash reports the jobs
     a signal killed meanwhile and (not interactive) counts every finished job as told: `jobs`

@@ -19,7 +19,15 @@ from ..vfs.errors import FsError
 from .cmdsub import captured_text, direct_stage, direct_substitution, run_in_place
 from .control import AbortCommand, ExitShell, KilledBySignal, LoopControl, ReturnFromFunction
 from .executor import unparse_command
-from .jobs import HOLDS, child_exited, fresh_table, next_job_number, own_pid, release_ended
+from .jobs import (
+    HOLDS,
+    child_exited,
+    fresh_table,
+    next_job_number,
+    own_pid,
+    release_ended,
+    report_pipeline_death,
+)
 from .runtime import Job
 from .variables import AssignError
 
@@ -431,6 +439,7 @@ class Processes:
         if n > limit:
             raise LimitExceeded(LimitKind.MAX_PIPELINE_DEPTH, limit)
         statuses = [0] * n
+        deaths = [(0, 0)] * n  # each forked stage's (signal it died of, pid): for bash's report
         errors: list[BaseException] = []
         threads: list[threading.Thread] = []
         prev_reader: Stream | None = None
@@ -495,6 +504,7 @@ class Processes:
                     else:
                         try:
                             statuses[i] = _stage_status(child, cmd)
+                            deaths[i] = (child.killed_by, child.state.bashpid)
                         finally:
                             release_ended(child)
                 finally:
@@ -504,7 +514,9 @@ class Processes:
                 reader_in = prev_reader
                 try:
                     t = self.sh.rt.spawn(
-                        functools.partial(_run_stage, child, cmd, writer, reader_in, statuses, i, errors)
+                        functools.partial(
+                            _run_stage, child, cmd, writer, reader_in, statuses, i, errors, deaths
+                        )
                     )
                 except BaseException:  # (never started: nothing else holds it; a fork bomb left ~128)
                     release_ended(child)
@@ -525,12 +537,33 @@ class Processes:
         for _ in range(n - 1 if lastpipe else n):  # each stage in a process of its own
             child_exited(self.sh)
         st.pipestatus = list(statuses)
+        decider = n - 1  # (whose status is the pipeline's: under pipefail the last that failed)
+        if st.opts["pipefail"]:
+            decider = next((j for j in range(n - 1, -1, -1) if statuses[j]), n - 1)
+        if deaths[decider][0] and not self.sh.subst_depth:  # (a `$( )`'s shell reports none)
+            self._report_pipeline(node, statuses, deaths, decider)
         if st.opts["pipefail"]:
             for s in reversed(statuses):
                 if s != 0:
                     return s
             return 0
         return statuses[-1]
+
+    def _report_pipeline(
+        self, node: A.Pipeline, statuses: list[int], deaths: list[tuple[int, int]], decider: int
+    ) -> None:
+        """The process deciding a foreground pipeline's status died of a signal: bash reports the
+        whole job (jobs.c's print_pipeline), a process a line, at the enclosing context's line."""
+        from .executor import unparse_command  # (a death by a signal: rare)
+
+        sh = self.sh
+        stages = []
+        for j, cmd in enumerate(node.cmds):
+            sig, pid = deaths[j]
+            stages.append((pid or sh.rt.new_pid(), sig, statuses[j], unparse_command(cmd)))
+        st = self.state
+        st.line = st.ctx_line or node.line
+        report_pipeline_death(sh, stages, decider)
 
     def hand_over_args(self, child: Shell) -> None:
         """exec(args=...) not yet used: they go to the first command that runs, which is in `child`
@@ -788,10 +821,12 @@ def _run_stage(
     statuses: list[int],
     index: int,
     errors: list[BaseException],
+    deaths: list[tuple[int, int]],
 ) -> None:
     budget = child.rt.budget
     try:
         statuses[index] = _stage_status(child, cmd)
+        deaths[index] = (child.killed_by, child.state.bashpid)
     except BaseException as e:  # limits, cancellation: re-raised by the parent
         statuses[index] = 1
         # a limit or cancellation without its frames: `errors` is a local of this frame, which the

@@ -517,7 +517,13 @@ class WordReader:
             return
         if c == "(":
             if src.startswith("((", i):
-                arith = self.try_read_arith(i + 2)
+                try:
+                    arith = self.try_read_arith(i + 2)
+                except ParseError as e:
+                    quote = self._paren_close(i)[1] if e.incomplete else ""
+                    if quote:  # (the text ends inside a quote: bash names the quote)
+                        raise self.error_eof(quote, self.line_at(i)) from None
+                    raise
                 if arith is not None:
                     parts.append(arith)
                     return
@@ -738,9 +744,11 @@ class WordReader:
         back as written (`declare -f`), and a command that does not parse fails the substitution,
         not the script."""
         start_line = self.line
-        end = self._paren_close(body_start - 1)
+        end, quote = self._paren_close(body_start - 1)
         if end < 0:
-            return self.read_cmdsub(body_start)  # (its error: the text ends inside)
+            if quote:  # (the text ends inside a quote: bash names the quote)
+                raise self.error_eof(quote, self.line_at(body_start))
+            return self.read_cmdsub(body_start)  # (its error)
         text = self.src[body_start:end]
         self.pos = end + 1
         try:  # the text alone, as bash's child parses it
@@ -750,9 +758,10 @@ class WordReader:
         except ParseError as e:
             return _unparsed_comsub(e, text, start_line)
 
-    def _paren_close(self, start: int) -> int:
+    def _paren_close(self, start: int) -> tuple[int, str]:
         """The `)` matching the `(` at `start`, as bash's matched-pair read finds it (quotes and
-        backslashes skipped, parentheses counted), or -1 when the text ends first."""
+        backslashes skipped, parentheses counted), or -1 when the text ends first, with the
+        quote then left open ("" when none)."""
         src = self.src
         depth = 0
         i = start
@@ -766,12 +775,14 @@ class WordReader:
                 j = i + 1
                 while j < n and src[j] != '"':
                     j += 2 if src[j] == "\\" else 1
+                if j >= n:
+                    return -1, '"'
                 i = j + 1
                 continue
             if c == "'":
                 j = src.find("'", i + 1)
                 if j < 0:
-                    return -1
+                    return -1, "'"
                 i = j + 1
                 continue
             if c == "(":
@@ -779,9 +790,9 @@ class WordReader:
             elif c == ")":
                 depth -= 1
                 if depth == 0:
-                    return i
+                    return i, ""
             i += 1
-        return -1
+        return -1, ""
 
     def read_extglob(self, op: str) -> A.ExtGlob:
         """At `(` of an extglob group whose operator char was already read."""
