@@ -18,7 +18,7 @@ from operator import contains
 
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
-from ..shvars.vars import ARRAYREF_BUILTINS, Scope, word_text
+from ..shvars.vars import ARRAYREF_BUILTINS, TWO_GRAINS, Scope, word_text
 from ..syntax import ast as A
 from .builtin_table import DECLARATION
 from .control import AbortCommand, ReturnFromFunction
@@ -62,16 +62,27 @@ def call_function(
     saved_positional = st.positional
     saved_line = st.line
     saved_ctx = st.ctx_line
-    # (positional: keywords cost the type call a dict)
-    scope = Scope(False, True) if temp is None else _temp_scope(temp)
+    store = st.vars
+    spare = store.spare
+    if temp is not None:
+        scope = _temp_scope(temp)
+    elif spare is not None:
+        scope = spare  # (the last call's scope, emptied as it returned: see below)
+        store.spare = None
+    else:
+        scope = Scope(False, True)  # (positional: keywords cost the type call a dict)
+    acct = store.acct
+    n = 0
     if len(argv) > 1:
-        # the call's positional parameters live as long as its scope: charged to it (max_memory),
-        # given back with it (Scope.release)
+        # the call's positional parameters live as long as the call: charged (max_memory) now and
+        # given back as it returns. (MemAccount.add's common case inline: within the grains
+        # already charged; anything else, add itself)
         n = sum(map(len, argv)) + 64 * len(argv) if len(argv) > 2 else len(argv[0]) + len(argv[1]) + 128
-        acct = st.vars.acct
-        acct.add(n)
-        scope.acct = acct
-        scope.extra = n
+        held = acct.held + n
+        if held <= acct.charged:
+            acct.held = held
+        else:
+            acct.add(n)
     frames.append(Frame(name, st.func_sources.get(name, _NO_SOURCE)[0], saved_line, saved_positional))
     st.ctx_line = fdef.line
     st.positional = argv[1:] if name not in PARTED_WORDS else [word_text(a) for a in argv[1:]]
@@ -122,6 +133,20 @@ def call_function(
             st.getopts_pos = saved_getopts  # bash restores getopts' place within a word
         if done.acct is not None:
             done.release()  # (now rather than when the last reference goes)
+        if n:
+            held = acct.held - n
+            if held >= 0 and acct.charged - TWO_GRAINS <= held:
+                acct.held = held
+            elif not acct.closed:
+                acct.add(-n)
+        if done.tempvars is None:
+            # a plain call's scope, given back: the next call takes it emptied rather than make
+            # one (nothing else holds a function's scope once it is popped)
+            if done:
+                done.clear()
+            if done.locals:
+                done.locals.clear()
+            store.spare = done
         frames.pop()
         st.positional = saved_positional
         st.line = saved_line

@@ -105,6 +105,7 @@ class ElementsVar(Var):
 VAR_OVERHEAD = 160
 # The budget is charged in grains, so most assignments only add to a counter.
 _GRAIN = 64 * 1024
+TWO_GRAINS = 2 * _GRAIN  # (MemAccount.add's common case, tested inline by calls.call_function)
 
 
 def subscript_end(text: str, start: int, quotes: bool = True) -> int:
@@ -367,10 +368,13 @@ class Scope(dict[str, Var]):
 
 
 class VarStore:
-    __slots__ = ("scopes", "readonly_names", "acct", "source")
+    __slots__ = ("scopes", "readonly_names", "acct", "source", "spare")
 
     def __init__(self) -> None:
         self.scopes: list[Scope] = [Scope()]
+        # a function's scope, empty, kept by the call that last returned for the next one to take
+        # (calls.call_function): a call does not make one
+        self.spare: Scope | None = None
         # names ever made readonly (readonly cannot be undone): lets `local x`
         # skip searching every scope for a readonly x
         self.readonly_names: set[str] = set()
@@ -386,6 +390,7 @@ class VarStore:
         new = VarStore.__new__(_LazyVarStore if lazy else VarStore)
         new.acct = MemAccount(self.acct.budget)
         new.source = None
+        new.spare = None  # (never shared: each store's calls take their own)
         if lazy:
             new.source = self
         else:
