@@ -348,7 +348,7 @@ class Budget:
         "commands",
         "work",
         "output",
-        "_tick",
+        "ticks",
         "started",
         "stopped",
         "memory",
@@ -370,7 +370,7 @@ class Budget:
         self.commands = 0
         self.work = 0
         self.output = 0
-        self._tick = 0
+        self.ticks = 0  # charges since the clock was last read (LoopFrame.tick counts here too)
         self.stopped = False
         self.memory = 0
         self.memory_peak = 0
@@ -434,18 +434,18 @@ class Budget:
         self.work += work
         if self.work > self.limits.max_work:
             raise self.limits.over(LimitKind.MAX_WORK)
-        self._tick += 1
-        if self._tick >= 64 or work > 1000:
-            self._tick = 0
+        self.ticks += 1
+        if self.ticks >= 64 or work > 1000:
+            self.ticks = 0
             self.check_time()
 
     def command(self) -> None:
         self.commands += 1
         if self.commands > self.limits.max_command_count:
             raise self.limits.over(LimitKind.MAX_COMMAND_COUNT)
-        self._tick += 1
-        if self._tick >= 64:
-            self._tick = 0
+        self.ticks += 1
+        if self.ticks >= 64:
+            self.ticks = 0
             self.check_time()
 
     def charge_output(self, n: int) -> None:
@@ -519,16 +519,16 @@ class SubBudget(Budget):
 
     def checkpoint(self, work: int = 1) -> None:
         self.parent.checkpoint(work)
-        self._tick += 1
-        if self._tick >= 64 or work > 1000:
-            self._tick = 0
+        self.ticks += 1
+        if self.ticks >= 64 or work > 1000:
+            self.ticks = 0
             self.check_time()
 
     def command(self) -> None:
         self.parent.command()
-        self._tick += 1
-        if self._tick >= 64:
-            self._tick = 0
+        self.ticks += 1
+        if self.ticks >= 64:
+            self.ticks = 0
             self.check_time()
 
     def charge_output(self, n: int) -> None:

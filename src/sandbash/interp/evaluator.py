@@ -17,7 +17,7 @@ from .calls import call_function
 from .control import AbortCommand, ExitShell, LoopControl
 from .jobs import child_exited, fresh_table, release_ended, report_death
 from .loops import LoopFrame, loop_header, loop_words, run_select
-from .variables import ArithAssignError, AssignError, valid_ref_target
+from .variables import NOT_PLAIN, ArithAssignError, AssignError, valid_ref_target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -251,21 +251,27 @@ class Evaluator:
             return self._bad_loop_name(node.var, fatal=bool(st.opts["posix"]))
         run_body = self.body_code(node.body)
         header = loop_header("for", node)  # (the DEBUG trap's $BASH_COMMAND and the trace)
+        name = node.var
+        # an existing plain variable takes each word without set_var's tests (store_plain: not a
+        # nameref, no attribute but -x, set -a off); any other the general way below
+        store_plain = self.va.store_plain if name not in NOT_PLAIN else None
         with self.loop_frame() as loop:
+            tick = loop.tick
             for item in items:
-                loop.tick()
+                tick()
                 if st.opts["xtrace"]:  # (per step: the body may turn it on or off)
                     self.ex.xtrace_line(header)
                 if st.traps:  # (after the trace, as bash)
                     self.ex.debug_trap(header)
                 try:
-                    ref = st.vars.find(node.var)
-                    if ref is not None and ref.attrs & NAMEREF:
+                    if store_plain is not None and store_plain(name, item):
+                        pass
+                    elif (ref := st.vars.find(name)) is not None and ref.attrs & NAMEREF:
                         if not valid_ref_target(item):
                             raise AssignError(f"`{item}': not a valid identifier")
                         ref.value = item  # `for r in a b` with a nameref r points it at each name
                     else:
-                        self.va.set_var(node.var, item)
+                        self.va.set_var(name, item)
                 except AssignError as e:
                     self.sh.error(e.message)
                     if st.opts["posix"]:

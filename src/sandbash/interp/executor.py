@@ -1027,17 +1027,23 @@ def _run_builtin(self: Shell, builtin: Builtin, name: str, argv: list[str]) -> i
         if status == 2 and name in _USAGE_FATAL and self.ex.posix_special(name):
             raise ExitShell(2)  # a special builtin's usage error ends a POSIX shell
         return status
-    except StreamError as e:  # writing to a closed or read-only fd
-        self.builtin_error(name, f"write error: {e.strerror}")
+    except (StreamError, ExpansionError, AssignError) as e:
+        return builtin_failed(self, name, e)
+
+
+def builtin_failed(sh: Shell, name: str, e: StreamError | ExpansionError | AssignError) -> int:
+    """A builtin raised one of the errors it reports as its status (an AssignError it did not name
+    goes on, to the caller that reports it as an assignment's)."""
+    if isinstance(e, StreamError):  # writing to a closed or read-only fd
+        sh.builtin_error(name, f"write error: {e.strerror}")
         return 1
-    except ExpansionError as e:  # e.g. `read n` into an integer variable
+    if isinstance(e, ExpansionError):  # e.g. `read n` into an integer variable
         # (a subscript's error names no builtin: `read 'a[1/0]'`, `printf -v 'a[1/0]'`)
-        return self.expansion_failed(e, None if isinstance(e, ElementError) else name)
-    except AssignError as e:
-        if not e.named:
-            raise
-        self.builtin_error(name, e.message)  # (`getopts x r` with r a nameref without a target)
-        return 1
+        return sh.expansion_failed(e, None if isinstance(e, ElementError) else name)
+    if not e.named:
+        raise e
+    sh.builtin_error(name, e.message)  # (`getopts x r` with r a nameref without a target)
+    return 1
 
 
 def _trace_array_source(a: A.Assign) -> str:

@@ -1,4 +1,5 @@
-"""Compiled `let`, `test` and `[`: the builtins loops run most, run without the dispatch.
+"""Compiled builtins: `let`, `test` and `[` with their work done here, any other builtin called
+without the dispatch.
 
 Compiler.piece() asks fast_builtin() for a simple command named `let`, `test` or `[` (words only:
 no assignment, no redirection). The closure does what Compiler.simple() and Executor.run_argv do
@@ -13,7 +14,11 @@ between runs the builtin's work directly:
   one operand are literal (`[ $r = 0 ]`), the other word is expanded alone and one field compared
   with the literal (an integer read once) without building an argv; any other argv, and any
   error, goes to the builtin itself (which reports it). Other test/[ commands call the builtin
-  with their expanded words, without the dispatch.
+  with their expanded words, without the dispatch;
+- any other builtin named by a literal word (`:`, `true`, `echo`, `printf`, `read`, ...; not
+  `exec`) is asked for by Compiler.simple() (plain_builtin): the builtin is called with the
+  expanded words (copied when they are all literal text) as run_argv would, without _callable and
+  the frames of run_argv and _run_builtin.
 
 Whatever changes how a command runs (set -n/-k/-x, traps, gates, a signal, exec(args=...)), a
 function of the name, the builtin disabled (`enable -n`), assoc_expand_once for `let`, or an argv
@@ -30,9 +35,11 @@ from ..expand.arithops import INTS
 from ..expand.env import ExpansionError
 from ..expand.stringfn import dq_param_step, unquoted_param_step
 from ..shvars.vars import word_text
+from ..stdio.streams import StreamError
 from ..syntax import ast as A
-from .builtin_table import lookup
-from .executor import _run_builtin
+from .builtin_table import loaded, lookup
+from .control import ExitShell
+from .executor import _USAGE_FATAL, _run_builtin, arrayref_args, builtin_failed
 from .variables import AssignError
 
 TYPE_CHECKING = False
@@ -213,6 +220,100 @@ def _general(ex: Executor, cmd: A.SimpleCommand, name: str, argv: list[str], mar
     if status:
         ex.ev.errexit_check(status)
     return status
+
+
+def plain_builtin(
+    comp: Compiler,
+    cmd: A.SimpleCommand,
+    name: str,
+    argv_fn: Callable[[], list[str]],
+    slow: Code,
+    literal: Literal,
+) -> Code:
+    """Any other builtin named by a literal word (words only; not `exec`, whose dispatch differs):
+    what simple() and run_argv do, without the dispatch (_callable, the gates test, run_argv's and
+    _run_builtin's frames). A function of the name (defined before the loop or inside it), the
+    builtin disabled (`enable -n`), gates (a policy or an audit), or a large argv to charge take
+    the general path, which finds what runs as for any command; so does the builtin's first run
+    (its module is imported there). Words that are all literal text are copied, not expanded."""
+    ev = comp.ev
+    ex = ev.ex
+    st = ex.state
+    sh = ex.sh
+    procs = ex.pr.procsubs
+    expander = ex.expander
+    argv_held = expander.argv_held
+    begin_argv = expander.begin_argv
+    errexit_check = ev.errexit_check
+    texts = [literal(w) for w in cmd.words]
+    # (an array-reference argument of unset/declare-like builtins is made by argv_fn: ArrayRefArg)
+    consts = None if None in texts or arrayref_args(cmd.words) else tuple(t for t in texts if t is not None)
+    last_text = consts[-1] if consts is not None else None
+    fatal_usage = name in _USAGE_FATAL  # (status 2 of a special builtin ends a POSIX shell)
+    line = cmd.line
+
+    def builtin_cmd() -> int:
+        rt = sh.rt
+        opts = st.opts
+        if (  # (_changed_run and _begin inline, as in Compiler.simple())
+            opts["noexec"]
+            or opts["keyword"]
+            or opts["xtrace"]
+            or st.traps
+            or rt.signals
+            or rt.gates is not None
+            or sh.pending_args is not None
+            or name in st.functions
+            or name in st.disabled_builtins
+        ):
+            return slow()
+        builtin = loaded(name)
+        if builtin is None:
+            return slow()
+        st.line = line
+        if not st.in_trap:
+            sh.current_command = cmd
+        rt.budget.command()
+        mark = len(procs)
+        ex.last_cmdsub_status = None
+        if consts is not None:  # (nothing to expand: nothing held, max_argument_bytes not reached)
+            begin_argv()
+            argv = list(consts)
+            if len(argv) > rt.limits.max_arguments:
+                expander.end_argv(argv)
+        else:
+            try:
+                argv = argv_fn()
+            except (ExpansionError, ArithError, AssignError) as e:
+                return ex.words_failed(e, mark)
+            if argv_held():  # (run_argv charges a large argv while the builtin runs)
+                return ex.run_argv(cmd, argv, None, None, mark)
+        try:
+            try:  # (_run_builtin inline)
+                status = builtin(sh, argv)
+                if status == 2 and fatal_usage and ex.posix_special(name):
+                    raise ExitShell(2)
+            except (StreamError, ExpansionError, AssignError) as e:
+                try:
+                    status = builtin_failed(sh, name, e)
+                except AssignError as e2:  # (as run_argv: one the builtin did not name)
+                    sh.error(e2.message)
+                    status = 1
+            if last_text is not None:
+                st.last_arg = last_text
+            else:
+                last = argv[-1]
+                st.last_arg = last if type(last) is str else word_text(last)
+        finally:
+            if len(procs) > mark:
+                ex.pr.finish_procsubs(mark)
+        st.last_status = status
+        st.pipestatus = [status]
+        if status:
+            errexit_check(status)
+        return status
+
+    return builtin_cmd
 
 
 def _operand_code(
