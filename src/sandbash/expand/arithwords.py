@@ -15,7 +15,7 @@ from ..syntax.lexer import ARITH_EXPANDS
 from ..textcache import TextCache
 from .arith import ArithError, Fn, compiled
 from .env import ExpansionError
-from .segments import Value, as_text
+from .segments import CHARGE_FROM, Value, as_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -108,7 +108,8 @@ def arith_fn(ex: Expander, word: A.Word) -> Callable[[], int]:
         text_fn = ex._join_fn(parts, True)
         if text_fn is not None:
             return partial(_expanded_eval, arith_eval, text_fn)
-    return partial(_expanded_eval, arith_eval, partial(ex.arith_text, word))
+        return partial(_expanded_eval, arith_eval, partial(ex.arith_text, word))
+    return partial(_expanded_eval, arith_eval, arith_join_fn(ex, parts))  # (arith_text's other way)
 
 
 def nested_error(e: ArithError) -> ExpansionError:
@@ -208,6 +209,70 @@ def arith_text(ex: Expander, word: A.Word) -> str:
     out: list[str] = []
     ex._arith_join(parts, out, 0)
     return ex._charged("".join(out))
+
+
+def arith_join_fn(ex: Expander, parts: tuple[A.Part, ...]) -> Callable[[], str]:
+    """What arith_join(parts) appends from depth 0, joined and charged (arith_text, arith_operand),
+    as a closure. How deep in brackets each part is depends on the literal text alone, so what each
+    literal becomes and which expansions are quoted is decided once: `a[$k] + 1` and `-v m[$k]`
+    expand `$k` and quote it, without scanning the brackets at every use."""
+    steps: list[tuple[str, Callable[[], str] | None, bool]] = []
+
+    def walk(parts: tuple[A.Part, ...], depth: int) -> int:
+        for p in parts:
+            t = type(p)
+            if t is A.Lit:
+                out: list[str] = []
+                depth = _arith_lit(p.text, depth, out)  # type: ignore[union-attr]
+                steps.append(("".join(out), None, False))
+            elif depth:
+                if t is A.SQ or t is A.Esc:
+                    steps.append((quote_subscript(p.text), None, False))  # type: ignore[union-attr]
+                else:  # (_join_parts((p,), False), quoted)
+                    steps.append(("", _part_fn(ex, p, False), True))
+            elif t is A.DQ:
+                depth = walk(p.parts, depth)  # type: ignore[union-attr]
+            else:  # (_join_parts((p,), True))
+                steps.append(("", _part_fn(ex, p, True), False))
+        return depth
+
+    walk(parts, 0)
+    plan = tuple(steps)
+    charge = ex._charge_text
+
+    def arith_joined() -> str:
+        out: list[str] = []
+        for text, fn, quote in plan:
+            if fn is None:
+                out.append(text)
+            elif quote:
+                v = fn()
+                out.append(v if v.isalnum() else v.translate(_SUBSCRIPT_QUOTE))  # (a word: nothing to quote)
+            else:
+                out.append(fn())
+        text = "".join(out)
+        if len(text) > CHARGE_FROM:
+            charge(len(text))
+        return text
+
+    return arith_joined
+
+
+def _part_fn(ex: Expander, p: A.Part, in_dq: bool) -> Callable[[], str]:
+    """What ex._join_parts((p,), in_dq) gives, as a closure: a parameter's text with its plan
+    and lookup bound (stringfn.param_text_fn, as join_fn binds it), other parts as join_fn makes them."""
+    if type(p) is A.Param:
+        return ex._param_text_fn(p, in_dq, False)  # type: ignore[arg-type]
+    inner = p.parts if type(p) is A.DQ else ()  # type: ignore[union-attr]
+    if len(inner) == 1 and type(inner[0]) is A.Param:  # `m["$k"]`
+        text = ex._param_text_fn(inner[0], True, False)
+
+        def dq_param() -> str:
+            ex._at_empty = False  # (as _join_parts does for a double-quoted part)
+            return text()
+
+        return dq_param
+    return ex._join_fn((p,), in_dq, charged=False) or partial(ex._join_parts, (p,), in_dq)
 
 
 def arith_operand(ex: Expander, word: A.Word) -> str:

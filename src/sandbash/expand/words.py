@@ -43,7 +43,7 @@ from .segments import (
     only_qnulls,
     plain_literal,
 )
-from .stringfn import join_fn, param_fn, value_string, value_text
+from .stringfn import join_fn, param_fn, param_text_fn, value_string, value_text
 
 __all__ = ["Expander", "as_text", "literal_text", "plain_literal", "subscript_error"]
 
@@ -101,6 +101,7 @@ class Expander:
     arith = arithwords.arith
     _join_fn = join_fn
     _param_fn = param_fn
+    _param_text_fn = param_text_fn
     arith_text = arithwords.arith_text
     arith_operand = arithwords.arith_operand
     _arith_join = arithwords.arith_join

@@ -41,7 +41,7 @@ from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern, pattern_site
 from ..expand.segments import static_word
-from ..expand.stringfn import dq_param_step, string_fn, unquoted_param_step
+from ..expand.stringfn import dq_param_step, join_fn, string_fn, unquoted_param_step
 from ..expand.words import literal_text, plain_literal
 from ..shvars.vars import SPECIAL_ASSIGN, ArrayRefArg, AssignArg, is_array_ref_text, valid_name
 from ..syntax import ast as A
@@ -49,7 +49,7 @@ from .builtin_table import is_builtin
 from .calls import direct_call
 from .control import ReturnFromFunction
 from .executor import arrayref_args
-from .fastbuiltins import fast_builtin, plain_builtin
+from .fastbuiltins import fast_builtin
 from .variables import NOT_PLAIN, AssignError
 
 TYPE_CHECKING = False
@@ -381,6 +381,58 @@ class Compiler:
 
         return scalar
 
+    def element(self, cmd: A.SimpleCommand, value_fn: Callable[[], str], slow: Code) -> Code:
+        """`name[sub]=value` or `name[sub]+=value` alone: what assignment() and Executor.assign_one
+        do (as scalar() for a name), the key of the subscript as the parser read it bound now
+        (string_fn: Shell.subscript_key expands it so). An existing array without attributes is
+        stored by Variables._set_plain_element; anything else (a new array, attributes, a
+        nameref, readonly, a special name) goes through set_var, which reports what it refuses."""
+        ex = self.ev.ex
+        st = ex.state
+        sh = ex.sh
+        procs = ex.pr.procsubs
+        line = cmd.line
+        a = cmd.assigns[0]
+        name, sub, append, parsed = a.name, a.sub, a.append, a.subscript
+        assert sub is not None
+        va = ex.va
+        plain = va._set_plain_element if sub and name not in NOT_PLAIN else None
+        key_fn: Callable[[], str] | None = None
+        text_fn: Callable[[], str] | None = None
+        if parsed is not None:  # (what subscript_key(sub, parsed) and expand_sub_text give)
+            key_fn = partial(str, sub) if parsed.key is None else string_fn(ex.expander, parsed.key)
+            if parsed.arith is not None:
+                text_fn = join_fn(ex.expander, parsed.arith.parts, True)  # (Expander.heredoc)
+        set_var = va.set_var
+        failed = ex.assign_failed
+        assigned = ex.assigned
+
+        def element() -> int:
+            rt = sh.rt
+            opts = st.opts
+            if opts["noexec"] or opts["xtrace"] or st.traps or rt.signals:
+                return slow()
+            st.line = line
+            if not st.in_trap:
+                sh.current_command = cmd
+            rt.budget.command()
+            ex.last_cmdsub_status = None
+            mark = len(procs)
+            try:
+                value = value_fn()
+                if plain is None or not plain(name, value, sub, append, parsed, key_fn, text_fn):
+                    set_var(name, value, sub=sub, append=append, parsed=parsed)
+            except (ExpansionError, ArithError, AssignError) as e:
+                return failed(e)
+            if ex.last_cmdsub_status or len(procs) > mark:
+                return assigned(mark)  # (a status to give, process substitutions to close)
+            st.last_arg = ""  # (as assigned(): `$_` emptied, status 0)
+            st.last_status = 0
+            st.pipestatus = [0]
+            return 0
+
+        return element
+
     def arith_cmd(self, node: A.ArithCmd) -> Code:
         """`(( expr ))`, as Evaluator._exec_arith and execute() run it, while no trap or
         `set -x` asks for more."""
@@ -553,7 +605,7 @@ class Compiler:
         if plan.value is not None and not cmd.redirs and cmd.assigns[0].array is None:
             if cmd.assigns[0].sub is None:
                 return self.scalar(cmd, plan.value, slow)
-            return self.assignment(cmd, partial(ex.assign_one, cmd.assigns[0], plan.value), slow)
+            return self.element(cmd, plan.value, slow)
         if not cmd.words and not cmd.redirs:
             begin_argv = ex.expander.begin_argv
             no_words = ex.no_words
@@ -569,8 +621,6 @@ class Compiler:
             return self.return_cmd(cmd, argv_fn, slow)
         if plan.name == "local" and (local := self.local_cmd(cmd, slow)) is not None:
             return local
-        if plan.name is not None and plan.name != "exec" and is_builtin(plan.name):
-            return plain_builtin(self, cmd, plan.name, argv_fn, slow, _literal_word)  # (without the dispatch)
         st = ex.state
         sh = ex.sh
         procs = ex.pr.procsubs

@@ -8,7 +8,7 @@ from functools import partial
 
 from ..expand.arith import ArithError
 from ..expand.arithops import INTS
-from ..expand.arithwords import subscript_error
+from ..expand.arithwords import arith_join_fn, subscript_error
 from ..expand.pattern import compile_pattern, escape, pattern_site
 from ..expand.segments import QUO, static_word
 from ..expand.stringfn import param_text_fn, string_fn
@@ -210,7 +210,9 @@ def _unary_code(sh: Shell, op: str, word: A.Word) -> CondCode:
         return lambda: string(word) == ""
     if op == "-v":
         # the subscript is expanded here, quoted, and only dequoted by the test (as eval_cond)
-        operand = partial(sh.expander.arith_operand, word)
+        ex = sh.expander
+        # (what arith_operand gives: the text's subscripts quoted, or the word's string)
+        operand = arith_join_fn(ex, word.parts) if "[" in word.text else string_fn(ex, word)
         var_set = ShellTestEnv(sh).var_set  # (it reads the shell as it runs: one made here serves)
         return lambda: var_set(operand())
     return lambda: unary_test(ShellTestEnv(sh), op, string(word))
@@ -330,7 +332,7 @@ def _operand_code(sh: Shell, word: A.Word) -> Callable[[], str]:
         if type(p0) is A.DQ and len(p0.parts) == 1 and type(p0.parts[0]) is A.Param:
             return param_text_fn(sh.expander, p0.parts[0], True, True)  # ("$x")
         return string_fn(sh.expander, word)
-    return partial(sh.expander.arith_operand, word)
+    return arith_join_fn(sh.expander, word.parts)  # (what arith_operand does for it)
 
 
 def _pattern_traced(sh: Shell, word: A.Word) -> tuple[str, str]:

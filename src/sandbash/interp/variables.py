@@ -37,6 +37,8 @@ from .control import AbortCommand
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from ..syntax import ast as A
     from .shell import Shell
     from .state import ShellState
@@ -591,13 +593,19 @@ class Variables:
         return [n for n in self.state.vars.names() if self.state.vars.find(n) is not None]
 
     def eval_index(
-        self, sub: str, arr: IndexedArray | None, parsed: A.Subscript | None = None, arith: bool = False
+        self,
+        sub: str,
+        arr: IndexedArray | None,
+        parsed: A.Subscript | None = None,
+        arith: bool = False,
+        text: str | None = None,
     ) -> int:
         """An indexed subscript's value (negative: counted back from the end of `arr`). `arith`:
-        read inside arithmetic, where a subscript that expands to nothing is EmptySubscript."""
-        if parsed is not None:
+        read inside arithmetic, where a subscript that expands to nothing is EmptySubscript.
+        `text`: the subscript already expanded (what expand_sub_text gives)."""
+        if text is None and parsed is not None:
             text = self.sh.expand_sub_text(sub, parsed)
-        else:
+        elif text is None:
             text = (
                 self.sh.expand_sub_text(sub)
                 if ("$" in sub or "`" in sub or '"' in sub or "\\" in sub)
@@ -819,12 +827,21 @@ class Variables:
         var.value = new
 
     def _set_plain_element(
-        self, name: str, value: str, sub: str, append: bool, parsed: A.Subscript | None
+        self,
+        name: str,
+        value: str,
+        sub: str,
+        append: bool,
+        parsed: A.Subscript | None,
+        key_fn: Callable[[], str] | None = None,
+        text_fn: Callable[[], str] | None = None,
     ) -> bool:
         """`a[i]=v`, `m[$k]=v` for an existing array without attributes beyond -a/-A/-x (no
         readonly, nameref, integer or case): what the general path does, in its order (the value's
         length, the key or index, the element count, then the memory), without its searches for
-        references and special names. False (nothing done) for any other variable."""
+        references and special names. False (nothing done) for any other variable. `key_fn`: what
+        subscript_key(sub, parsed) gives, `text_fn` what expand_sub_text(sub, parsed) gives (an
+        index's text before arithmetic), as the compiler bound them (expand/stringfn.py)."""
         vars_ = self.state.vars
         i, var = vars_.find_scope(name)
         if var is None or var.attrs & ~(ARRAY | ASSOC | EXPORT):
@@ -833,7 +850,7 @@ class Variables:
         if type(cur) is AssocArray:
             self.sh.check_string(len(value))
             try:
-                key = self.sh.subscript_key(sub, parsed)
+                key = key_fn() if key_fn is not None else self.sh.subscript_key(sub, parsed)
             except ExpansionError as e:
                 raise ElementError.of(e) from None
             if key == "":
@@ -846,7 +863,7 @@ class Variables:
         if type(cur) is IndexedArray and sub != "@" and sub != "*":
             self.sh.check_string(len(value))
             try:
-                index = self.eval_index(sub, cur, parsed)
+                index = self.eval_index(sub, cur, parsed, text=text_fn() if text_fn is not None else None)
             except ArithError as e:  # (bash -c exits, a script goes on with its next line)
                 raise ElementError.of(ExpansionError(e.render(), 1, exits=True)) from None
             except ExpansionError as e:
@@ -895,12 +912,13 @@ class Variables:
     ) -> None:
         cur = var.value
         if isinstance(cur, AssocArray) or var.attrs & ASSOC:
-            if not isinstance(cur, AssocArray):
-                cur = AssocArray()
-                var.value = cur
+            # the key first: a bad one leaves `declare -A m` unset (bash: `declare -p m` shows no `=()`)
             key = self.sh.subscript_key(sub, parsed)
             if key == "":
                 raise AssignError(f"{name}[{sub}]: bad array subscript")
+            if not isinstance(cur, AssocArray):
+                cur = AssocArray()
+                var.value = cur
             old = cur.get(key) if append else None
             cur.set(
                 key,

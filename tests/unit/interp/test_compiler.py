@@ -126,6 +126,26 @@ SCRIPTS: dict[str, str] = {
     "pipestatus": "for i in 1 2; do (( 0 )); echo ${PIPESTATUS[@]}; x=1; echo ${PIPESTATUS[@]}; done",
     "lineno": "for i in 1 2; do\n  echo $LINENO\n  x=$LINENO; echo $x\ndone",
     "bash-command": "trap 'echo \"[$BASH_COMMAND]\"' ERR; for i in 1 2; do false $i; done",
+    # name[sub]=value alone (Compiler.element), the subscripts of arithmetic text and of -v
+    # (arithwords.arith_join_fn): keys bash quotes, attributes, namerefs, readonly, errors
+    "element-keys": (
+        "declare -A m; for w in a 'x y' ']' '*' '@' '$v' '\\\\' '~' 'a[1]'; do m[$w]=1; m[\"$w\"]+=2;"
+        " m[k$w]=$(( m[$w] + 1 )); [[ -v m[$w] ]]; echo -n $?; (( m[$w]++ )); done; declare -p m;"
+        " for w in '' a; do (m[$w]=1; echo $?); (m[\"$w\"]+=1; echo $?); done 2>&1"
+    ),
+    "element-indexed": (
+        "a=(1 2 3); j=0; for i in 0 1 2; do a[i+4]=$i; a[-1]+=x; a[j++]=$(( a[$i] * 2 ));"
+        " [[ -v a[$i+4] ]]; echo -n $?; (a[$i - 9]=bad; echo $?); (a[$i/0]=x; echo $?); done 2>&1; declare -p a; echo $j"
+    ),
+    "element-attributes": (
+        "declare -Ai n=([a]=1); declare -al l; declare -n r=n; readonly -A ro=([k]=1);"
+        " for i in 1 2; do n[a]+=$i*2; l[i]=AB$i; r[b]=$i; (ro[k]=2; echo $?); done 2>&1;"
+        " declare -p n l ro; set -u; for i in 1; do (n[$nope]=1; echo no); done 2>&1; echo $?"
+    ),
+    "element-new-variable": (
+        "for i in 1 2; do unset q; q[$i]=v$i; declare -p q; done; declare -A e;"
+        " for i in 1 2; do (e[]=1; echo $?); e[k$i]=$i; done 2>&1; declare -p e"
+    ),
 }
 
 
