@@ -49,7 +49,7 @@ from .builtin_table import is_builtin
 from .calls import direct_call
 from .control import ReturnFromFunction
 from .executor import arrayref_args
-from .fastbuiltins import fast_builtin
+from .fastbuiltins import fast_builtin, plain_builtin
 from .variables import NOT_PLAIN, AssignError
 
 TYPE_CHECKING = False
@@ -621,6 +621,8 @@ class Compiler:
             return self.return_cmd(cmd, argv_fn, slow)
         if plan.name == "local" and (local := self.local_cmd(cmd, slow)) is not None:
             return local
+        if plan.name is not None and plan.name != "exec" and is_builtin(plan.name):
+            return plain_builtin(self, cmd, plan.name, argv_fn, slow, _literal_word)  # (without the dispatch)
         st = ex.state
         sh = ex.sh
         procs = ex.pr.procsubs
