@@ -563,7 +563,6 @@ class Compiler:
         st = ev.state
         clauses = tuple((self.inner(c.cond), self.inner(c.body)) for c in node.clauses)
         orelse = self.inner(node.else_body) if node.else_body is not None else None
-
         procs = ev.pr.procsubs
         finish = ev.pr.finish_procsubs
         failed = ev.expansion_failed

@@ -376,6 +376,10 @@ def cmd_seq(ctx: Ctx) -> int:
     if fast is not None:
         _emit_ints(ctx, *fast, "", sep)
         return 0
+    if fmt is not None and _exact_in_double(values, fmt):
+        render = lambda x: _c_format(fmt, float(x))  # noqa: E731
+        _emit(ctx, _numbers(*values), render, sep)
+        return 0
     if finite and (fmt is not None or not _exact_enough(values, prec)):
         # long double, as GNU computes and prints it (`-f %.20f`, numbers past 2**63, %a)
         default = "%Lg" if kind == "g" else f"%{pad}.{prec}Lf"
@@ -410,6 +414,18 @@ def _exact_enough(values: list[Any], prec: int) -> bool:
     if prec == 0 and all(_integral(v) for v in values):
         return bool(top < 1 << 63)
     return bool(top < 10 ** (17 - prec))
+
+
+def _exact_in_double(values: list[Any], fmt: str) -> bool:
+    """Whether a `-f` format prints the same from a double as from GNU's long double: every
+    number an integer below 2**53 (exact in both: the decimal digits of a value do not depend on
+    its type, and both printfs round them the same way), and no %a (whose digits show the type)."""
+    if not all(type(v) is int for v in values):
+        return False
+    m = _FORMAT.search(fmt.replace("%%", "\0\0"))
+    if m is None or m.group(0)[-1] in "aA":
+        return False
+    return bool(abs(values[0]) + abs(values[1]) + abs(values[2]) < 1 << 53)
 
 
 def _negative_zero(value: int | Decimal | float) -> bool:
