@@ -855,6 +855,7 @@ class Variables:
                 raise ElementError.of(e) from None
             if key == "":
                 raise AssignError(f"{name}[{sub}]: bad array subscript")
+            self.sh.check_array(len(cur) + 1)  # (max_array_elements counts keys, as indices)
             before = cur.nbytes
             old = cur.get(key) if append else None
             cur.set(key, value if old is None else old + value)
@@ -919,6 +920,7 @@ class Variables:
             if not isinstance(cur, AssocArray):
                 cur = AssocArray()
                 var.value = cur
+            self.sh.check_array(len(cur) + 1)  # (max_array_elements counts keys, as indices)
             old = cur.get(key) if append else None
             cur.set(
                 key,

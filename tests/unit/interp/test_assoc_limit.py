@@ -1,0 +1,52 @@
+"""max_array_elements bounds an associative array's keys as it bounds an indexed array's
+elements, whichever way a script adds them, compiled or walked (the element assignments'
+fast paths used to count indices only: 2000 keys under a limit of 1000)."""
+
+from __future__ import annotations
+
+import pytest
+
+import sandbash.interp.evaluator as evaluator_module
+from sandbash import Bash, ExecutionLimitError
+
+LIMIT = 50
+# each adds keys without end; the loop and command limits are far above what the array limit allows
+ADDS = {
+    "element": "declare -A m; for ((i=0;;i++)); do m[k$i]=1; done",
+    "element-append": "declare -A m; for ((i=0;;i++)); do m[k$i]+=x; done",
+    "element-quoted-key": 'declare -A m; for ((i=0;;i++)); do m["k $i"]=1; done',
+    "arith": "declare -A m; for ((i=0;;i++)); do (( m[k$i]=1 )); done",
+    "arith-increment": "declare -A m; for ((i=0;;i++)); do (( m[k$i]++ )); done",
+    "compound-append": "declare -A m; for ((i=0;;i++)); do m+=([k$i]=1); done",
+    "declare-element": 'declare -A m; for ((i=0;;i++)); do declare "m[k$i]=1"; done',
+    "printf-v": 'declare -A m; for ((i=0;;i++)); do printf -v "m[k$i]" %s 1; done',
+    "read": 'declare -A m; for ((i=0;;i++)); do read "m[k$i]" <<< 1; done',
+    "in-function": "declare -A m; f() { m[$1]=1; }; for ((i=0;;i++)); do f k$i; done",
+    "local-assoc": "f() { local -A l; for ((i=0;;i++)); do l[k$i]=1; done; }; f",
+    "list": "declare -A m; s=; for ((i=0;i<2*" + str(LIMIT) + ';i++)); do s+="[k$i]=1 "; done; eval "m=($s)"',
+}
+LIMITS = {"max_array_elements": LIMIT, "max_loop_iterations": 10**6, "max_command_count": 10**6}
+
+
+@pytest.mark.parametrize("walker", [False, True], ids=["compiled", "walked"])
+@pytest.mark.parametrize("script", list(ADDS.values()), ids=list(ADDS))
+def test_keys_are_bounded(script: str, walker: bool) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(evaluator_module, "TREE_WALKER", walker)
+        with pytest.raises(ExecutionLimitError) as e:
+            Bash(limits=LIMITS).exec(script)
+    assert e.value.limit == "max_array_elements"
+
+
+@pytest.mark.parametrize("walker", [False, True], ids=["compiled", "walked"])
+def test_keys_below_the_limit_and_overwrites_are_fine(walker: bool) -> None:
+    script = (
+        "declare -A m; for ((r=0;r<5;r++)); do for ((i=0;i<"
+        + str(LIMIT - 1)
+        + ";i++)); do m[k$i]=$r; done; done;"
+        " echo ${#m[@]} ${m[k0]}"
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(evaluator_module, "TREE_WALKER", walker)
+        r = Bash(limits=LIMITS).exec(script)
+    assert (r.stdout, r.exit_code) == (f"{LIMIT - 1} 4\n", 0)
