@@ -314,3 +314,28 @@ def test_a_line_longer_than_a_block_is_charged_to_memory(monkeypatch: pytest.Mon
         assert e.value.kind == LimitKind.MAX_MEMORY
     # lines that fit are held one at a time: a long input of short lines stays within the budget
     assert run_command(["grep", "-c", "a"], b"a\n" * (2 << 20), limits=small).stdout == b"%d\n" % (2 << 20)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["-c", "x"], ["x"], ["-n", "x"], ["-v", "-c", "y"], ["-l", "x"], ["-o", "x"], ["-c", "-i", "X"]],
+    ids=lambda a: " ".join(a),
+)
+@pytest.mark.parametrize(
+    "tail", [b"", b"x\n", b"\0x", b"ax\0\0yx\n"], ids=["none", "x-line", "nul-x", "mixed"]
+)
+def test_a_run_of_nuls_longer_than_the_budget_is_lines_not_one_line(
+    monkeypatch: pytest.MonkeyPatch, argv: list[str], tail: bytes
+) -> None:
+    """NUL bytes end a binary file's lines (GNU's NUL zapper), so a run of them without a
+    newline (`grep x /dev/zero`) is never held whole: it stays within a budget smaller than it,
+    and counts and prints as GNU grep does, whatever the reads' size."""
+    from sandbash.limits import Limits
+
+    data = b"\0" * (3 << 20) + tail
+    small = Limits().with_overrides(max_memory=2 << 20)
+    exp_out, exp_err, exp_status = real_command(["grep", *argv], data)
+    for block in (CHUNK_DEFAULT, 1 << 16, 4093):
+        monkeypatch.setattr(grep_core, "CHUNK", block)
+        got = run_command(["grep", *argv], data, limits=small)
+        assert (got.stdout, got.status, got.stderr) == (exp_out, exp_status, exp_err)

@@ -400,7 +400,8 @@ class Searcher:
             selected = self._count_stream(stream)
             stop = True
         with self.ctx.hold_memory() as mem:
-            for parts in () if stop else self._reads(stream, eol, mem):
+            nul_ends = bin_mode != "text" and eol == b"\n"
+            for parts in () if stop else self._reads(stream, eol, mem, nul_ends):
                 if not binary and bin_mode != "text" and eol != b"\0":
                     # the NUL bytes of all that is complete decide, before any of it is searched
                     if any(b.find(b"\0", s, e) >= 0 for b, s, e in parts):
@@ -515,12 +516,17 @@ class Searcher:
         hits = buf.count(lit, start, stop)
         return hits * 64 >= size and hits * 2 >= buf.count(b"\n", start, stop) + 1
 
-    def _reads(self, stream: Stream, eol: bytes, mem: MemoryHold) -> Iterator[list[tuple[bytes, int, int]]]:
+    def _reads(
+        self, stream: Stream, eol: bytes, mem: MemoryHold, nul_ends: bool = False
+    ) -> Iterator[list[tuple[bytes, int, int]]]:
         """The input one read at a time, as (buffer, start, end) spans of whole lines (the input's
         last line maybe without its terminator). A read is searched where it lies: only the line
         that straddles two reads is joined (its pieces charged to `mem` while they wait), never a
-        read onto the previous one's tail (a copy of the whole input, and its pages)."""
+        read onto the previous one's tail (a copy of the whole input, and its pages).
+        `nul_ends`: a NUL byte ends a line too (a NUL makes the file binary, whose NULs GNU reads
+        as line ends), so a run of NULs without a newline (`grep x /dev/zero`) is never held whole."""
         tail: list[bytes] = []  # the pieces of the unfinished line
+        nul = b"\0"
         while True:
             chunk = stream.read(CHUNK)
             parts: list[tuple[bytes, int, int]] = []
@@ -533,6 +539,8 @@ class Searcher:
             start = 0
             if tail:
                 nl = chunk.find(eol)
+                if nul_ends and (z := chunk.find(nul, 0, nl if nl >= 0 else len(chunk))) >= 0:
+                    nl = z  # (the first line end: a NUL before any newline)
                 if nl < 0:
                     mem.charge(len(chunk))
                     tail.append(chunk)
@@ -545,7 +553,10 @@ class Searcher:
                 mem.set(len(line))
                 parts.append((line, 0, len(line)))
                 start = nl + 1
-            end = max(start, chunk.rfind(eol) + 1)
+            last = chunk.rfind(eol)
+            if nul_ends:
+                last = max(last, chunk.rfind(nul, last + 1))
+            end = max(start, last + 1)
             if end > start:
                 parts.append((chunk, start, end))
             if end < len(chunk):
@@ -565,7 +576,7 @@ class Searcher:
         selected = 0
         checkpoint = self.ctx.checkpoint
         with self.ctx.hold_memory() as mem:
-            for parts in self._reads(stream, b"\n", mem):
+            for parts in self._reads(stream, b"\n", mem, bin_mode != "text"):
                 # the NUL bytes of all that is complete decide, before any of it is counted
                 if not binary and bin_mode != "text" and any(b.find(b"\0", s, e) >= 0 for b, s, e in parts):
                     binary = True
