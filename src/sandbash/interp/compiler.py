@@ -628,8 +628,8 @@ class Compiler:
         run_argv = ex.run_argv
         line = cmd.line
         # a literal name may find a function as it runs (looked up at every call): calls.direct_call.
-        # A builtin's name (the declaration builtins' among them) is left to run_argv, which finds a
-        # function shadowing it as well: the lookup would only slow the builtin down
+        # A builtin's name has gone to plain_builtin above, but for `exec`, which run_argv runs (it
+        # finds a function shadowing it as well: the lookup would only slow it down)
         name = plan.name if plan.name is not None and not is_builtin(plan.name) else None
         ev = self.ev
         site: list[object] = [None, None]  # (the function it last called and its body's code)
