@@ -106,17 +106,25 @@ def notify(sh: Shell, job: Job) -> None:
     job.reported = True
 
 
+def brief_report(sh: Shell, sig: int) -> bool:
+    """What report_death and report_pipeline_death share: a death by SIGINT or SIGPIPE is not
+    reported, one by SIGTERM or by a signal this shell traps is the bare signal name. True when
+    that was all (the caller reports nothing more)."""
+    if sig in (2, 13):
+        return True
+    name = NAMES[sig] if sig < len(NAMES) else ""
+    if sig == 15 or (name and name in sh.state.traps):
+        sh.write_err(f"{describe_signal(sig)}\n")
+        return True
+    return False
+
+
 def report_death(sh: Shell, sig: int, pid: int, command: str) -> None:
     """A foreground child (a subshell) died of signal `sig`: bash names the signal (jobs.c's
     notify_of_job_status, not interactive) as it names a job's, with the pid and the command,
     except SIGINT and SIGPIPE (nothing) and SIGTERM or a signal this shell traps (the bare name)."""
-    if sig in (2, 13):
-        return
-    name = NAMES[sig] if sig < len(NAMES) else ""
-    if sig == 15 or (name and name in sh.state.traps):
-        sh.write_err(f"{describe_signal(sig)}\n")
-        return
-    sh.write_err(f"{sh.err_prefix()}{pid:5d} {describe_signal(sig):<24}{command}\n")
+    if not brief_report(sh, sig):
+        sh.write_err(f"{sh.err_prefix()}{pid:5d} {describe_signal(sig):<24}{command}\n")
 
 
 def report_pipeline_death(sh: Shell, stages: list[tuple[int, int, int, str]], decider: int) -> None:
@@ -124,12 +132,7 @@ def report_pipeline_death(sh: Shell, stages: list[tuple[int, int, int, str]], de
     failed) died of a signal: as report_death, but bash prints the whole job (print_pipeline): a
     line for each (pid, signal, status, command) of `stages`, its status blank when it is the
     first one's, `| ` before every command but the first."""
-    sig = stages[decider][1]
-    if sig in (2, 13):
-        return
-    name = NAMES[sig] if sig < len(NAMES) else ""
-    if sig == 15 or (name and name in sh.state.traps):
-        sh.write_err(f"{describe_signal(sig)}\n")
+    if brief_report(sh, stages[decider][1]):
         return
     posix = sh.state.opts["posix"]
 
