@@ -34,6 +34,7 @@ KEY = 10  # an associative-array subscript: quotes and $ work, nothing terminate
 
 _META = frozenset(" \t\n;&|<>()")
 _SPECIAL_PARAMS = frozenset("@*#?-$!0")
+_QUOTING = frozenset("\\\"'")  # what bash's matched-pair read skips over (Lexer._skip_quoted)
 _NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _NAME_CHARS = _NAME_START | frozenset("0123456789")
 _PLAIN_CMD = re.compile(r"[^ \t\n;&|<>()'\"\\$`{},~?*+@!\[\]=:]+")
@@ -607,18 +608,9 @@ class WordReader:
         n = len(src)
         while i < n:
             c = src[i]
-            if c == "\\":
-                i += 2
-                continue
-            if c == '"':
-                j = i + 1
-                while j < n and src[j] != '"':
-                    j += 2 if src[j] == "\\" else 1
-                i = j + 1
-                continue
-            if c == "'":
-                j = src.find("'", i + 1)
-                i = n if j < 0 else j + 1
+            if c in _QUOTING:
+                j = self._skip_quoted(i)
+                i = n if j < 0 else j
                 continue
             if c == "(":
                 depth += 1
@@ -758,6 +750,24 @@ class WordReader:
         except ParseError as e:
             return _unparsed_comsub(e, text, start_line)
 
+    def _skip_quoted(self, i: int) -> int:
+        """At a backslash or a quote at `i` (one of _QUOTING): the index just past the character
+        it escapes or past the closing quote, as bash's matched-pair read skips them (a backslash
+        escapes inside double quotes, nothing does inside single ones); -1 when the text ends
+        inside the quote. try_read_arith and _paren_close both scan this way."""
+        src = self.src
+        c = src[i]
+        if c == "\\":
+            return i + 2
+        n = len(src)
+        if c == "'":
+            j = src.find("'", i + 1)
+            return -1 if j < 0 else j + 1
+        j = i + 1
+        while j < n and src[j] != '"':
+            j += 2 if src[j] == "\\" else 1
+        return -1 if j >= n else j + 1
+
     def _paren_close(self, start: int) -> tuple[int, str]:
         """The `)` matching the `(` at `start`, as bash's matched-pair read finds it (quotes and
         backslashes skipped, parentheses counted), or -1 when the text ends first, with the
@@ -768,22 +778,10 @@ class WordReader:
         n = len(src)
         while i < n:
             c = src[i]
-            if c == "\\":
-                i += 2
-                continue
-            if c == '"':
-                j = i + 1
-                while j < n and src[j] != '"':
-                    j += 2 if src[j] == "\\" else 1
-                if j >= n:
-                    return -1, '"'
-                i = j + 1
-                continue
-            if c == "'":
-                j = src.find("'", i + 1)
-                if j < 0:
-                    return -1, "'"
-                i = j + 1
+            if c in _QUOTING:
+                i = self._skip_quoted(i)
+                if i < 0:
+                    return -1, c
                 continue
             if c == "(":
                 depth += 1
