@@ -241,6 +241,12 @@ def _lines_of(first: bytes, n: int) -> bytes:
     )
 
 
+def _density_text(tail: bytes = b"") -> bytes:
+    # 3000 short lines, then one of 600 bytes with ERROR in its middle (blocks of 97 and 4096 bytes
+    # start mid-line), then `tail`
+    return _lines_of(b"line", 3000) + b"x" * 300 + b" ERROR" + b"y" * 300 + tail
+
+
 # (literal, whether one findall of `LITERAL[^\n]*` counts it, rather than the bytes.find hop)
 PICKS = [(b"ERROR", True), (b"ms=", True), (b"s", True), (b" plain ms=2999", False), (b" zz", False)]
 
@@ -249,7 +255,7 @@ PICKS = [(b"ERROR", True), (b"ms=", True), (b"s", True), (b" plain ms=2999", Fal
 def test_literal_found_either_way_as_gnu(
     monkeypatch: pytest.MonkeyPatch, lit: bytes, by_findall: bool
 ) -> None:
-    data = _lines_of(b"line", 3000) + b"x" * 300 + b" ERROR" + b"y" * 300
+    data = _density_text()
     start = 40000  # (a block that starts mid-line: its sample too)
     assert Searcher._findall_cheaper(data, start, len(data), lit) is by_findall
     for block in (CHUNK_DEFAULT, 4096, 97):
