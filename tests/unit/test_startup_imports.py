@@ -5,6 +5,7 @@ stand-in that replaced it gives the same answer."""
 from __future__ import annotations
 
 import hashlib
+import os
 import subprocess
 import sys
 from types import SimpleNamespace
@@ -28,6 +29,8 @@ NOT_IMPORTED: tuple[str, ...] = (
     "signal",
     "typing",
     "threading",
+    # contextlib (~1.7 M instructions with its 18 classes): Session takes its turn in a try/finally
+    "contextlib",
 )
 # and sandbash's own modules a plain run does without (printf's formatter, the function printer)
 NOT_IMPORTED += ("sandbash.posix.printf", "sandbash.syntax.bashprint")
@@ -175,6 +178,58 @@ def test_only_a_process_of_its_own_freezes_the_imported_objects() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
     )
     assert out.stdout.split() == ["True", "True", "True"]
+
+
+# program() (the `sandbash` script and `python -m sandbash`) ends the process with os._exit when the
+# interpreter's teardown has nothing to do: each case prints what the process wrote and its status
+_PROGRAM = "{before}import sys\nsys.argv = ['sandbash', '-c', {script!r}]\nfrom sandbash.cli import program\nprogram()\n"
+# (os._exit wrapped: it says when it is used)
+_FAST = "import os\nreal_exit = os._exit\nos._exit = lambda s: (os.write(1, b'fast\\n'), real_exit(s))\n"
+
+
+@pytest.mark.parametrize(
+    ("before", "script", "out", "err", "status"),
+    [
+        # nothing left: main's output flushed (a pipe is block-buffered), its status, no teardown
+        (_FAST, "echo hi; echo err >&2; exit 7", "hi\nfast\n", "err\n", 7),
+        (_FAST, "printf 'a%.0s' {1..5000}; exit 300", "a" * 5000 + "fast\n", "", 44),
+        ("", "echo hi", "hi\n", "", 0),
+        # an atexit callback or a thread still running: the usual exit (callbacks run, threads waited)
+        ("import atexit\natexit.register(print, 'bye')\n", "echo hi; exit 3", "hi\nbye\n", "", 3),
+        (_FAST + "import atexit\natexit.register(print, 'bye')\n", "echo hi", "hi\nbye\n", "", 0),
+        (
+            _FAST
+            + "import threading, time\nthreading.Thread(target=lambda: (time.sleep(0.3), print('late'))).start()\n",
+            "echo hi",
+            "hi\nlate\n",
+            "",
+            0,
+        ),
+    ],
+)
+def test_program_ends_the_process_without_a_teardown_it_does_not_need(
+    before: str, script: str, out: str, err: str, status: int
+) -> None:
+    code = _PROGRAM.format(script=script, before=before)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert (got.stdout, got.stderr, got.returncode) == (out, err, status)
+
+
+def test_program_is_the_entry_point() -> None:
+    """`python -m sandbash` runs program(); the `sandbash` script's entry point names it."""
+    import tomllib
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    assert project["project"]["scripts"]["sandbash"] == "sandbash.cli:program"
+    got = subprocess.run(
+        [sys.executable, "-m", "sandbash", "-c", "echo hi; exit 5"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (got.stdout, got.returncode) == ("hi\n", 5)
 
 
 def test_signal_handlers_are_installed_and_given_back() -> None:

@@ -7,6 +7,8 @@ reach the host, `cow` (default) changes kept in memory)."""
 
 from __future__ import annotations
 
+import _thread
+import atexit
 import gc
 import os
 import sys
@@ -29,7 +31,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from dataclasses import dataclass, field
-    from typing import Any
+    from typing import Any, NoReturn
 
     from ..net import NetworkConfig
     from ..policy import Policy
@@ -334,6 +336,33 @@ def main(argv: Sequence[str] | None = None) -> int:
             bash, script, mode=mode, arg0=arg0, positional=rest, options=options, cancel=stop.token
         )
     return _run_streaming(bash, script, stop, mode=mode, arg0=arg0, positional=rest, options=options)
+
+
+def program() -> NoReturn:
+    """The process's entry point (`sandbash`, `python -m sandbash`): main(), then the process ends.
+    When nothing is left for the interpreter's teardown to do (no atexit callback, no other thread,
+    no SQLite store, the standard streams flushed) it ends at once with os._exit: freeing every
+    module and object the run made is ~6 M instructions (4% of `sandbash -c 'echo hi'`) of work the
+    system does anyway as the process goes. Otherwise (or when a stream cannot be flushed, which
+    the usual exit reports) it exits as `sys.exit` does."""
+    status = main()
+    if _nothing_left_to_tear_down():
+        os._exit(status)
+    raise SystemExit(status)
+
+
+def _nothing_left_to_tear_down() -> bool:
+    # an atexit callback (a runtime's worker, weakref.finalize, an embedder's) or a thread still
+    # running (the usual exit waits for non-daemon threads) needs the teardown; so does a session
+    # store, whose connection is closed by it
+    if atexit._ncallbacks() or _thread._count() or "sqlite3" in sys.modules:
+        return False
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # (a closed pipe, a closed stream: reported by the usual exit)
+        return False
+    return True
 
 
 class _UsageError(Exception):
@@ -701,4 +730,4 @@ def _read_host_text(path: str) -> str:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    program()

@@ -154,7 +154,8 @@ def _mounts(vfs: Vfs) -> list[dict[str, Any]]:
 def snapshot(session: Session) -> bytes:
     """The session's whole state (shell and in-memory files) as bytes. Taken between calls: a
     call running in another thread is waited for."""
-    with session._turn(session.bash.limits, None):
+    session._take_turn(session.bash.limits, None)
+    try:
         doc = {
             "format": FORMAT,
             "version": VERSION,
@@ -163,6 +164,8 @@ def snapshot(session: Session) -> bytes:
             "mounts": _mounts(session.bash.vfs),
         }
         text = json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
+    finally:
+        session._give_turn()
     return MAGIC + bytes([VERSION]) + zlib.compress(text.encode("utf-8", "surrogatepass"), 6)
 
 
