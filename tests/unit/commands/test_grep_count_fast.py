@@ -345,3 +345,130 @@ def test_a_run_of_nuls_longer_than_the_budget_is_lines_not_one_line(
         monkeypatch.setattr(grep_core, "CHUNK", block)
         got = run_command(["grep", *argv], data, limits=small)
         assert (got.stdout, got.status, got.stderr) == (exp_out, exp_status, exp_err)
+
+
+# ------------------------------------------------------------ prefixed output
+# -n, -b, -H, -Z without context, -o, -m or colour: a read's selected lines are listed first (a literal
+# in most lines, or -v of one: the read split into lines and each tested; else their spans found by
+# finditer, the bytes.find hop, the plain texts' finder or the regex), then prefixed by one format.
+# Binary reads and reads with an encoding error still go line by line.
+PREFIX_ARGVS = [
+    ["-n", "ERROR"],
+    ["-vn", "ERROR"],
+    ["-b", "ERROR"],
+    ["-vb", "WARN"],
+    ["-nb", "-i", "error"],
+    ["-vnb", "-i", "error"],
+    ["-Hn", "-e", "ERROR", "-e", "WARN"],
+    ["-vHnb", "-e", "ERROR", "-e", "WARN"],
+    ["-n", "-w", "foo"],
+    ["-vbn", "-w", "foo"],
+    ["-n", "E.R"],
+    ["-vn", "^ERROR"],
+    ["-nb", "x*"],
+    ["-n", ""],
+    ["-HZn", "ERROR"],
+    ["-n", "-x", "ERROR"],
+    ["-nb", "-F", "x ERR"],
+    ["-n", "-a", "a"],
+    ["-vn", "-I", "a"],
+    ["-bn", "s"],
+    ["-n", "-P", "E.R"],
+    ["-vn", "-i", "s"],
+    ["-Hb", "%d"],
+    ["-n", "RRO"],
+    ["-vn", "\\r"],
+]
+
+
+@pytest.mark.parametrize("name", sorted(INPUTS))
+@pytest.mark.parametrize("args", PREFIX_ARGVS, ids=[" ".join(a) for a in PREFIX_ARGVS])
+def test_prefixed_lines_print_as_gnu(args: list[str], name: str) -> None:
+    _check(args, name)
+
+
+@pytest.mark.parametrize("block", BLOCK_SIZES)
+@pytest.mark.parametrize("name", [n for n in BLOCK_INPUTS if n != "binary-late"])
+@pytest.mark.parametrize("args", PREFIX_ARGVS[:12], ids=[" ".join(a) for a in PREFIX_ARGVS[:12]])
+def test_prefixed_lines_across_small_blocks(
+    monkeypatch: pytest.MonkeyPatch, args: list[str], name: str, block: int
+) -> None:
+    monkeypatch.setattr(grep_core, "CHUNK", block)
+    _check(args, name)
+
+
+@pytest.mark.parametrize("lit", [b"ERROR", b"ms=", b"s", b" plain ms=2999", b" zz", b"line"])
+def test_prefixed_literal_found_every_way_as_gnu(monkeypatch: pytest.MonkeyPatch, lit: bytes) -> None:
+    # a literal in few lines (finditer or the find hop) or in most (split and test), and -v of it,
+    # over blocks whose density changes, which start mid-line, and a last line without a newline
+    data = _density_text(b"\nline ms=1\nline s")
+    for block in (CHUNK_DEFAULT, 4096, 97):
+        monkeypatch.setattr(grep_core, "CHUNK", block)
+        for args in (["-n"], ["-vn"], ["-b"], ["-vnb"], ["-H"], ["-vHn"]):
+            argv = ["grep", *args, "-F", lit.decode()]
+            exp_out, _err, exp_status = real_command(argv, data)
+            got = run_command(argv, data)
+            assert (got.stdout, got.status) == (exp_out, exp_status), (args, block)
+
+
+@pytest.mark.parametrize("block", [3, 1 << 20])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-n", "ERROR", "a.log", "b.log", "c.bin", "d/e.log", "empty"],
+        ["-vnb", "ERROR", "a.log", "d/e.log", "empty"],
+        ["-Hn", "plain", "a.log"],
+        ["-hn", "-e", "ERROR", "-e", "plain", "a.log", "d/e.log"],
+        ["-rn", "ERROR", "d"],
+        ["-Zb", "ERROR", "a.log", "d/e.log"],
+        ["-n", "%s", "50%.log"],
+    ],
+    ids=lambda a: " ".join(a),
+)
+def test_prefixed_files_as_gnu(monkeypatch: pytest.MonkeyPatch, args: list[str], block: int) -> None:
+    # file names as prefixes (one with a % in it, formatted into every line)
+    monkeypatch.setattr(grep_core, "CHUNK", block)
+    files = {**FILES, "50%.log": b"a %s b\n%d\n"}
+    exp_out, exp_err, exp_status = real_command(["grep", *args], files=files)
+    got = run_command(["grep", *args], files=files)
+    assert (got.stdout, got.status) == (exp_out, exp_status)
+    assert got.stderr == exp_err
+
+
+def test_prefixed_lines_charge_the_budget_and_the_output_limit() -> None:
+    from sandbash import Bash
+    from sandbash.errors import ExecutionLimitError
+    from sandbash.limits import LimitExceeded, LimitKind, Limits
+
+    data = b"x\n" * 5000
+    tight = Limits().with_overrides(max_work=2000)
+    for argv in (
+        ["grep", "-n", "x"],
+        ["grep", "-vn", "y"],
+        ["grep", "-Hb", "x*"],
+        ["grep", "-vb", "-e", "a", "-e", "b"],
+    ):
+        with pytest.raises(LimitExceeded) as e:
+            run_command(argv, data, limits=tight)
+        assert e.value.kind == LimitKind.MAX_WORK, argv
+    # the output limit ends the run (prefixed lines are written a read at a time, never held whole)
+    for cmd in ("grep -n 1 /tmp/f", "grep -vb x /tmp/f", "grep -Hn -e 1 -e 2 /tmp/f"):
+        bash = Bash(limits=Limits().with_overrides(max_output_size=200_000))
+        with pytest.raises(ExecutionLimitError) as x:
+            bash.exec(f"seq 300000 > /tmp/f; {cmd}; echo after")
+        assert x.value.limit == "max_output_size", cmd
+
+
+@pytest.mark.parametrize("argv", [["-n", "b"], ["-vb", "a"], ["-H", "b"], ["-n", "-e", "b", "-e", "c"]])
+def test_a_long_line_is_charged_when_prefixed(monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> None:
+    from sandbash.limits import LimitExceeded, LimitKind, Limits
+
+    monkeypatch.setattr(grep_core, "CHUNK", 1 << 16)
+    small = Limits().with_overrides(max_memory=2 << 20)
+    with pytest.raises(LimitExceeded) as e:
+        run_command(["grep", *argv], b"a" * (3 << 20), limits=small)
+    assert e.value.kind == LimitKind.MAX_MEMORY
+    # short lines are held a read at a time: a long input of them stays within the budget
+    got = run_command(["grep", *argv], b"a\nb\n" * (1 << 19), limits=small)
+    exp_out, _err, exp_status = real_command(["grep", *argv], b"a\nb\n" * (1 << 19))
+    assert (got.stdout, got.status) == (exp_out, exp_status)

@@ -10,7 +10,9 @@ order (GNU uses directory order, which is not reproducible).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from itertools import accumulate, chain, count, islice, repeat
+from operator import add
 
 from ...expand.pattern import compile_pattern
 from ...stdio.streams import Stream
@@ -251,6 +253,7 @@ class Searcher:
         self._lit_line_rx: re.Pattern[bytes] | None = None  # `LITERAL[^\n]*()`: counts a literal's lines
         self._lit_split_rx: re.Pattern[bytes] | None = None  # `(LITERAL[^\n]*\n?)`: the runs of lines
         self._lit_drop_rx: re.Pattern[bytes] | None = None  # `LITERAL[^\n]*\n?`: -v's runs between them
+        self._lit_span_rx: re.Pattern[bytes] | None = None  # `LITERAL[^\n]*`: a match ends at its line's end
         self.o = opts
         self.out = ctx.stdout
         self._pending: list[bytes] = []
@@ -367,8 +370,8 @@ class Searcher:
         context = need_lines and o.context
         max_count = o.max_count
         selected = 0
-        lineno = 1  # number of the first line in buf
-        offset = 0  # byte offset of buf in the input
+        lineno = 1  # number of the first line in buf[start:]
+        offset = 0  # byte offset of buf[start:] in the input
         binary = False
         encoding_errors = False
         stop = False
@@ -380,6 +383,15 @@ class Searcher:
             and max_count < 0
             and o.replace is None
             and not (o.with_fname or o.line_numbers or o.byte_offset or o.color or o.only or o.initial_tab)
+        )
+        # -n, -b, -H, -T alone: the selected lines of a read found first, then prefixed in C loops
+        prefixed = (
+            need_lines
+            and cx is None
+            and max_count < 0
+            and o.replace is None
+            and not (o.color or o.only)
+            and eol == b"\n"
         )
         # -o alone: the matches of the whole chunk at once (the regex keeps them inside lines)
         only_plain = (
@@ -400,92 +412,82 @@ class Searcher:
             selected = self._count_stream(stream)
             stop = True
         with self.ctx.hold_memory() as mem:
-            nul_ends = bin_mode != "text" and eol == b"\n"
-            for parts in () if stop else self._reads(stream, eol, mem, nul_ends):
-                if not binary and bin_mode != "text" and eol != b"\0":
-                    # the NUL bytes of all that is complete decide, before any of it is searched
-                    if any(b.find(b"\0", s, e) >= 0 for b, s, e in parts):
-                        binary = True
-                        if bin_mode == "without-match":
-                            # the file has no selected line (-c still prints 0, -L still lists it)
-                            selected = 0
-                            break
-                for buf, start, end in parts:
-                    fast = (
-                        (plain or only_plain)
-                        and not binary
-                        and (buf.isascii() or _valid_utf8(buf[start:end]))
-                    )
-                    if start and not (plain and fast):
-                        # plain printing searches the lines where they were read; the rest
-                        # wants them at the start of a buffer (a copy)
-                        buf = buf[start:end]
-                        end -= start
-                        start = 0
-                    if binary and eol == b"\n":
-                        # GNU reads a binary file's NUL bytes as line ends (its "NUL zapper"): `a\0a`
-                        # is two lines to -c, -x, -v and `a.a` does not match it
-                        buf = buf[:end].replace(b"\0", b"\n")
-                    self.ctx.checkpoint(1 + (end - start) // 4096)
-                    spans = self.selected_spans(buf, end)
-                    if o.invert:
-                        spans = _invert(spans, end, buf, eol)
+            for block in () if stop else self._blocks(stream, eol, mem):
+                if block is None:
+                    selected = 0  # binary, without-match: no selected line
+                    break
+                buf, start, end, binary = block
+                fast = (
+                    (plain or only_plain or prefixed)
+                    and not binary
+                    and (buf.isascii() or _valid_utf8(buf[start:end]))
+                )
+                if start and not ((plain or prefixed) and fast):
+                    # plain and prefixed printing search the lines where they were read; the
+                    # rest wants them at the start of a buffer (a copy)
+                    buf = buf[start:end]
+                    end -= start
+                    start = 0
+                self.ctx.checkpoint(1 + (end - start) // 4096)
+                spans = self.selected_spans(buf, end)
+                if o.invert:
+                    spans = _invert(spans, end, buf, eol)
 
-                    if not need_lines:
-                        for _s in spans:
-                            selected += 1
-                            if o.quiet or o.list_files or o.list_nonmatching or selected == max_count:
-                                stop = True
-                                break
-                    elif plain and fast:
-                        selected += self._emit_plain(buf, start, end)
-                    elif only_plain and fast:
-                        selected += self._emit_only(buf, end)
-                    else:
-                        # -a / --binary-files=text: encoding errors are text too, every selected line prints
-                        valid_utf8 = binary or bin_mode == "text" or buf.isascii() or _valid_utf8(buf[:end])
-                        if o.invert and not valid_utf8 and bin_mode != "text":
+                if not need_lines:
+                    for _s in spans:
+                        selected += 1
+                        if o.quiet or o.list_files or o.list_nonmatching or selected == max_count:
+                            stop = True
+                            break
+                elif plain and fast:
+                    selected += self._emit_plain(buf, start, end)
+                elif prefixed and fast:
+                    selected += self._emit_prefixed(buf, start, end, lineno, offset, name)
+                elif only_plain and fast:
+                    selected += self._emit_only(buf, end)
+                else:
+                    # -a / --binary-files=text: encoding errors are text too, every selected line prints
+                    valid_utf8 = binary or bin_mode == "text" or buf.isascii() or _valid_utf8(buf[:end])
+                    if o.invert and not valid_utf8 and bin_mode != "text":
+                        encoding_errors = True
+                    if cx is not None:
+                        cx.new_chunk(lineno)
+                    cur_line = lineno
+                    cur = 0
+                    for ls, le in spans:
+                        cur_line += buf.count(eol, cur, ls)
+                        cur = ls
+                        if binary:
+                            # GNU stops at the first output line of a binary file
+                            self.any_selected = True
+                            self._binary_message(name)
+                            return True
+                        if not valid_utf8 and not _valid_utf8(buf[ls:le]):
+                            # a line with an encoding error is not printed
                             encoding_errors = True
-                        if cx is not None:
-                            cx.new_chunk(lineno)
-                        cur_line = lineno
-                        cur = 0
-                        for ls, le in spans:
-                            cur_line += buf.count(eol, cur, ls)
-                            cur = ls
-                            if binary:
-                                # GNU stops at the first output line of a binary file
-                                self.any_selected = True
-                                self._binary_message(name)
-                                return True
-                            if not valid_utf8 and not _valid_utf8(buf[ls:le]):
-                                # a line with an encoding error is not printed
-                                encoding_errors = True
-                                selected += 1
-                                if selected == max_count:
-                                    stop = True
-                                    break
-                                continue
-                            if cx is not None:
-                                self._context_before(cx, buf, ls, cur_line, offset, name)
-                                self._sep_if_gap(cx, cur_line)
-                            self._emit_line(buf, ls, le, cur_line, offset, name)
-                            self.printed_something = True
-                            if cx is not None:
-                                cx.printed(cur_line, le + 1)
                             selected += 1
                             if selected == max_count:
                                 stop = True
                                 break
+                            continue
                         if cx is not None:
-                            self._context_after(cx, buf, end, offset, name)
-                            if not stop:
-                                cx.remember_tail(buf, end, lineno, offset, eol)
-                    if need_lines and not plain:  # line numbers are printed only outside the plain case
-                        lineno += buf.count(eol, 0, end)
-                    offset += end - start
-                    if stop:
-                        break
+                            self._context_before(cx, buf, ls, cur_line, offset, name)
+                            self._sep_if_gap(cx, cur_line)
+                        self._emit_line(buf, ls, le, cur_line, offset, name)
+                        self.printed_something = True
+                        if cx is not None:
+                            cx.printed(cur_line, le + 1)
+                        selected += 1
+                        if selected == max_count:
+                            stop = True
+                            break
+                    if cx is not None:
+                        self._context_after(cx, buf, end, offset, name)
+                        if not stop:
+                            cx.remember_tail(buf, end, lineno, offset, eol)
+                if need_lines and not plain:  # line numbers are printed only outside the plain case
+                    lineno += buf.count(eol, start, end)
+                offset += end - start
                 if stop:
                     break
         if selected:
@@ -566,32 +568,46 @@ class Searcher:
                 yield parts
             mem.set(len(tail[0]) if tail else 0)
 
+    def _blocks(
+        self, stream: Stream, eol: bytes, mem: MemoryHold
+    ) -> Iterator[tuple[bytes, int, int, bool] | None]:
+        """The input as (buffer, start, end, binary) spans of whole lines (see _reads), for counting
+        and printing alike. This is where a file turns binary: the NUL bytes of all that one read
+        completes decide, before any of it is searched (not with -a, nor with -z, whose lines NULs
+        end). From then on GNU reads NUL bytes as line ends (its "NUL zapper": `a\0a` is two lines
+        to -c, -x, -v and `a.a` does not match it), so a binary span comes with its NULs made
+        newlines, at the start of a buffer of its own. With --binary-files=without-match (-I) a
+        binary file has no selected line: None is yielded and the input is read no further."""
+        check = self.o.binary != "text" and eol == b"\n"
+        binary = False
+        for parts in self._reads(stream, eol, mem, check):
+            if check and not binary and any(b.find(b"\0", s, e) >= 0 for b, s, e in parts):
+                binary = True
+                if self.o.binary == "without-match":
+                    yield None
+                    return
+            for buf, start, end in parts:
+                if binary:
+                    buf = buf[start:end].replace(b"\0", b"\n")
+                    start, end = 0, len(buf)
+                yield buf, start, end, binary
+
     def _count_stream(self, stream: Stream) -> int:
         """-c, -q, -l, -L over newline-ended lines: how many lines are selected (at most one for
         -q, -l, -L, at most -m's), each read counted where it lies (see _reads)."""
         o = self.o
         want = 1 if (o.quiet or o.list_files or o.list_nonmatching) else o.max_count
-        bin_mode = o.binary
-        binary = False
         selected = 0
         checkpoint = self.ctx.checkpoint
         with self.ctx.hold_memory() as mem:
-            for parts in self._reads(stream, b"\n", mem, bin_mode != "text"):
-                # the NUL bytes of all that is complete decide, before any of it is counted
-                if not binary and bin_mode != "text" and any(b.find(b"\0", s, e) >= 0 for b, s, e in parts):
-                    binary = True
-                    if bin_mode == "without-match":
-                        return 0  # the file has no selected line (-c still prints 0, -L still lists it)
-                for buf, start, end in parts:
-                    if binary:
-                        # GNU reads a binary file's NUL bytes as line ends (its "NUL zapper"): `a\0a`
-                        # is two lines to -c, -x, -v and `a.a` does not match it
-                        buf = buf[start:end].replace(b"\0", b"\n")
-                        start, end = 0, len(buf)
-                    checkpoint(1 + (end - start) // 4096)
-                    selected += self._count_selected(buf, start, end, want - selected if want > 0 else 0)
-                    if want > 0 and selected >= want:
-                        return selected
+            for block in self._blocks(stream, b"\n", mem):
+                if block is None:
+                    return 0  # binary, without-match: no selected line (-c still prints 0, -L lists it)
+                buf, start, end, _binary = block
+                checkpoint(1 + (end - start) // 4096)
+                selected += self._count_selected(buf, start, end, want - selected if want > 0 else 0)
+                if want > 0 and selected >= want:
+                    return selected
         return selected
 
     def _count_selected(self, buf: bytes, start: int, end: int, want: int) -> int:
@@ -857,6 +873,121 @@ class Searcher:
         if n:
             self.printed_something = True
         return n
+
+    def _emit_prefixed(self, buf: bytes, start: int, end: int, lineno: int, offset: int, name: str) -> int:
+        """Write the selected lines of buf[start:end] (valid text, newline-ended but maybe the last)
+        with their -H name, -n number, -b offset and -T tab; returns how many. The lines' numbers,
+        offsets and texts are listed first, then the prefixes made by one format per line, in C
+        loops. A literal in most lines, or -v of one: the block split into lines, each tested with
+        `in` (a line's number is its index); else the selected lines' spans are found (see
+        _selected_lines) and a line's number is the last one plus the newlines since its start."""
+        o = self.o
+        lit = o.literal
+        numbers: Iterable[int]
+        offsets: Iterable[int]
+        if lit is not None and (o.invert or self._dense(buf, start, end, lit)):
+            lines = self._lines(buf, start, end)
+            if o.invert:
+                chosen = [k for k, line in enumerate(lines) if lit not in line]
+            else:
+                chosen = [k for k, line in enumerate(lines) if lit in line]
+            texts = list(map(lines.__getitem__, chosen))
+            numbers = map(add, repeat(lineno), chosen)
+            if o.byte_offset:  # (a line's offset: the lengths of those before it, and their newlines)
+                starts = list(map(add, accumulate(map(len, lines), initial=offset), count()))
+                offsets = map(starts.__getitem__, chosen)
+        else:
+            lss, les = self._selected_lines(buf, start, end)
+            if o.invert:
+                lss, texts = self._unselected_lines(buf, start, end, lss, les)
+            else:
+                texts = list(map(buf.__getitem__, map(slice, lss, les)))
+            counts = map(buf.count, repeat(b"\n"), chain((start,), lss), lss)
+            numbers = islice(accumulate(counts, initial=lineno), 1, None)
+            offsets = map(add, repeat(offset - start), lss)
+        if not texts:
+            return 0
+        self.ctx.checkpoint(len(texts))  # a unit per printed line, as the line-by-line path charges
+        head = b""
+        if o.with_fname:
+            head = name.encode("utf-8", "surrogateescape") + (b"\0" if o.null_after_name else b":")
+        fmt = head.replace(b"%", b"%%")
+        columns: list[Iterable[int] | list[bytes]] = []
+        if o.line_numbers:
+            fmt += b"%d:"
+            columns.append(numbers)
+        if o.byte_offset:
+            fmt += b"%d:"
+            columns.append(offsets)
+        if o.initial_tab and (o.with_fname or o.line_numbers or o.byte_offset):
+            fmt += b"\t"
+        columns.append(texts)
+        # one format of the block's lines at once: no call per line
+        values = tuple(texts) if len(columns) == 1 else tuple(chain.from_iterable(zip(*columns, strict=True)))
+        self.write((fmt + b"%s\n") * len(texts) % values)
+        self.printed_something = True
+        return len(texts)
+
+    def _selected_lines(self, buf: bytes, start: int, end: int) -> tuple[list[int], list[int]]:
+        """Where the selected lines of buf[start:end] start and end (before their newline), as two
+        lists: a literal found by one finditer of `LITERAL[^\n]*` (its match ends at the line's end)
+        or by the bytes.find hop (see _findall_cheaper), plain texts by _texts_finder, else the regex."""
+        lss: list[int] = []
+        les: list[int] = []
+        lit = self.o.literal
+        hit = self._texts_finder(buf, end)
+        if hit is None and lit is not None and end > start and self._findall_cheaper(buf, start, end, lit):
+            lines_rx = self._lit_span_rx
+            if lines_rx is None:
+                lines_rx = self._lit_span_rx = re.compile(re.escape(lit) + rb"[^\n]*")
+            rfind = buf.rfind
+            for m in lines_rx.finditer(buf, start, end):
+                i, le = m.span()
+                lss.append(rfind(b"\n", start, i) + 1 or start)
+                les.append(le)
+            return lss, les
+        if hit is None and lit is not None:
+            find = buf.find
+            hit = lambda pos: find(lit, pos, end)  # noqa: E731
+        if hit is None:
+            for ls, le in self.selected_spans(buf, end, start):
+                lss.append(ls)
+                les.append(le)
+            return lss, les
+        find = buf.find
+        rfind = buf.rfind
+        pos = start
+        while pos < end:
+            i = hit(pos)
+            if i < 0:
+                break
+            ls = rfind(b"\n", pos, i) + 1 or pos
+            le = find(b"\n", i, end)
+            le = end if le < 0 else le
+            lss.append(ls)
+            les.append(le)
+            pos = le + 1
+        return lss, les
+
+    @staticmethod
+    def _unselected_lines(
+        buf: bytes, start: int, end: int, lss: list[int], les: list[int]
+    ) -> tuple[list[int], list[bytes]]:
+        """-v: the starts and texts of the lines of buf[start:end] between the selected ones
+        (lss, les): each run between two is split at its newlines at once."""
+        starts: list[int] = []
+        texts: list[bytes] = []
+        kept = start
+        for ls, le in chain(zip(lss, les, strict=True), ((end, end),)):
+            if ls > kept:
+                run = buf[kept:ls].split(b"\n")
+                if run[-1] == b"":
+                    run.pop()  # (the run ends with its last line's newline)
+                starts.extend(map(add, accumulate(map(len, run), initial=kept), count()))
+                starts.pop()  # (where the line after the run would start)
+                texts.extend(run)
+            kept = le + 1
+        return starts, texts
 
     def _emit_only(self, buf: bytes, end: int) -> int:
         """-o without prefixes: every non-empty match of buf[:end], one per line. Returns a
