@@ -154,6 +154,33 @@ def test_syntax_error() -> None:
     assert r.status == INDETERMINATE and r.errors[0].code == "syntax_error" and r.errors[0].line == 2
 
 
+# substitutions bash parses only as they run, whose text does not parse: they run nothing (their
+# child reports the error and exits 2) and the script goes on, so they leave the verdict alone
+UNPARSED = [
+    ("echo `if`; cat /data/a", ALLOWED, 2),
+    ("x=`cat /data/a; )`; cat /data/b", ALLOWED, 1),
+    ("echo $((cat /data/a; fi) ) | wc -l", ALLOWED, 1),
+    ('echo "`rm -rf /data; )`" x', ALLOWED, 1),
+    ("echo `if`; rm /data/a", DENIED, 2),
+    ("f() { echo `case`; }; f; $cmd", INDETERMINATE, 1),
+]
+
+
+@pytest.mark.parametrize(("script", "status", "line"), UNPARSED)
+def test_an_unparsable_substitution_runs_nothing(script: str, status: str, line: int) -> None:
+    r = check(script, P)
+    assert r.status == status, r.to_dict()
+    assert not r.errors
+    notes = [w for w in r.warnings if "command substitution does not parse" in w]
+    assert len(notes) == 1 and notes[0].startswith(f"line {line}:"), r.warnings
+    assert all(s.name != "rm" or s.status == DENIED for s in r.sites)
+    # what the check says runs is what runs: the substitution's child reports the error, nothing more
+    bash = Bash(policy=P, files={"/data/a": "a\n", "/data/b": "b\n"})
+    ran = bash.exec(script)
+    assert "command substitution: line" in ran.stderr and "syntax error" in ran.stderr, ran.stderr
+    assert bash.exec("cat /data/a /data/b").stdout == "a\nb\n"
+
+
 def test_decide_in_the_check() -> None:
     asked: list[Action] = []
 

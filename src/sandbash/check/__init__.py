@@ -216,7 +216,13 @@ def check(
         )
     statuses = {s.status for s in sites} | ({INDETERMINATE} if errors else set())
     status = DENIED if DENIED in statuses else INDETERMINATE if INDETERMINATE in statuses else ALLOWED
-    return CheckReport(status, sites, policy.describe(), errors, [*policy.warnings, *(warnings or ())])
+    unparsed = [
+        f"line {ln}: a command substitution does not parse ({msg}): it runs nothing and fails (status 2)"
+        for ln, msg in analysis.unparsed
+    ]
+    return CheckReport(
+        status, sites, policy.describe(), errors, [*policy.warnings, *(warnings or ()), *unparsed]
+    )
 
 
 class _Judge:

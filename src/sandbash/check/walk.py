@@ -109,6 +109,9 @@ class Analysis:
     sites: list[Site] = field(default_factory=list)
     functions: list[str] = field(default_factory=list)
     errors: list[tuple[int, str]] = field(default_factory=list)  # syntax errors (line, message)
+    # substitutions bash parses only as they run (`...`, a `$((` that is no arithmetic) whose
+    # text does not parse: (line, message); they run nothing, and the script goes on
+    unparsed: list[tuple[int, str]] = field(default_factory=list)
     timed_out: bool = False  # the walk stopped at its deadline (sites after that point are missing)
     symlinks: list[tuple[str | None, str | None]] = field(default_factory=list)  # absolute (link, target)
     # moves and link-preserving copies: (absolute sources, absolute destination)
@@ -445,6 +448,9 @@ class Walker:
                 self.walk_list(body, how, depth)
 
     def simple(self, cmd: A.SimpleCommand, via: str, depth: int) -> None:
+        if (error := _unparsed(cmd)) is not None:
+            self.out.unparsed.append(error)  # (no command runs: its child fails with status 2)
+            return
         argv: list[Arg] = []
         dynamic: list[str] = []
         reasons: list[str] = []
@@ -865,6 +871,17 @@ def _redirect_mode(op: str, target: A.Word) -> str:
         "&>>": "append",
         "<>": "readwrite",
     }.get(op, "write")
+
+
+def _unparsed(cmd: A.SimpleCommand) -> tuple[int, str] | None:
+    """The (line, message) of the command the parser puts in a substitution whose text does not
+    parse (syntax/lexer.py's _unparsed_comsub: a word of one Param of prefix "unparsed"), else None."""
+    if len(cmd.words) != 1 or cmd.assigns or cmd.redirs:
+        return None
+    parts = cmd.words[0].parts
+    if len(parts) != 1 or type(p := parts[0]) is not A.Param or p.prefix != "unparsed" or p.op is None:
+        return None
+    return (p.op.arg.line if p.op.arg is not None else cmd.line), p.op.text
 
 
 def _first_text(cmd: A.SimpleCommand) -> str:
