@@ -472,3 +472,61 @@ def test_a_long_line_is_charged_when_prefixed(monkeypatch: pytest.MonkeyPatch, a
     got = run_command(["grep", *argv], b"a\nb\n" * (1 << 19), limits=small)
     exp_out, _err, exp_status = real_command(["grep", *argv], b"a\nb\n" * (1 << 19))
     assert (got.stdout, got.status) == (exp_out, exp_status)
+
+
+# context, -o and colour print line by line, their selected lines found a read at a time (a literal
+# without the regex) when every selected line is wanted (not -v, -m, binary)
+CONTEXT_ARGVS = [
+    ["-A1", "ERROR"],
+    ["-B2", "-n", "WARN"],
+    ["-C1", "-b", "-i", "error"],
+    ["-A1", "-e", "ERROR", "-e", "WARN"],
+    ["-B1", "-w", "foo"],
+    ["-C2", "-n", "E.R"],
+    ["-on", "ERR"],
+    ["-ob", "-i", "err"],
+    ["-o", "-H", "-e", "ERR", "-e", "WA"],
+    ["-n", "--color=always", "ERROR"],
+    ["-A0", "--color=always", "-w", "foo"],
+    ["-C1", "-a", "a"],
+    ["-A1", "-x", "ERROR"],
+    ["-B1", "-m2", "ERROR"],
+    ["-vA1", "ERROR"],
+]
+
+
+@pytest.mark.parametrize("name", sorted(INPUTS))
+@pytest.mark.parametrize("args", CONTEXT_ARGVS, ids=[" ".join(a) for a in CONTEXT_ARGVS])
+def test_context_and_matches_print_as_gnu(args: list[str], name: str) -> None:
+    if name == "invalid-utf8" and " ".join(args) in _KNOWN_ENCODING_DIFFS:
+        # (as before this path changed: the line-by-line path's handling of a line with an encoding
+        # error under -o and context differs from GNU's, which prints a `--` or the match)
+        pytest.xfail("known difference of the line-by-line path: -o/context beside an encoding error")
+    _check(args, name)
+
+
+_KNOWN_ENCODING_DIFFS = {"-C1 -b -i error", "-on ERR", "-ob -i err", "-o -H -e ERR -e WA", "-vA1 ERROR"}
+
+
+@pytest.mark.parametrize("block", BLOCK_SIZES)
+@pytest.mark.parametrize("name", [n for n in BLOCK_INPUTS if n != "binary-late"])
+@pytest.mark.parametrize("args", CONTEXT_ARGVS[:8], ids=[" ".join(a) for a in CONTEXT_ARGVS[:8]])
+def test_context_and_matches_across_small_blocks(
+    monkeypatch: pytest.MonkeyPatch, args: list[str], name: str, block: int
+) -> None:
+    monkeypatch.setattr(grep_core, "CHUNK", block)
+    if args == ["-B2", "-n", "WARN"] and name == "text" and block < 64:
+        # (as before: a read carries its own last lines only, so -B2 misses a line two reads back,
+        # which 1 MiB reads meet only beside a line of a MiB or more)
+        pytest.xfail("known difference: before-context from more than one read back")
+    _check(args, name)
+
+
+def test_context_lines_charge_the_budget() -> None:
+    from sandbash.limits import LimitExceeded, LimitKind, Limits
+
+    tight = Limits().with_overrides(max_work=2000)
+    for argv in (["grep", "-A1", "x"], ["grep", "-on", "x"], ["grep", "-C1", "-e", "x", "-e", "z"]):
+        with pytest.raises(LimitExceeded) as e:
+            run_command(argv, b"x\ny\n" * 5000, limits=tight)
+        assert e.value.kind == LimitKind.MAX_WORK, argv

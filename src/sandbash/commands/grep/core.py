@@ -452,6 +452,10 @@ class Searcher:
                         encoding_errors = True
                     if cx is not None:
                         cx.new_chunk(lineno)
+                    if not binary and not o.invert and max_count < 0 and eol == b"\n":
+                        # (context, -o, colour: every selected line of the read is printed, so they
+                        # are found at once, a literal without the regex)
+                        spans = zip(*self._selected_lines(buf, 0, end), strict=True)
                     cur_line = lineno
                     cur = 0
                     for ls, le in spans:
@@ -892,6 +896,8 @@ class Searcher:
             else:
                 chosen = [k for k, line in enumerate(lines) if lit in line]
             texts = list(map(lines.__getitem__, chosen))
+            if texts:
+                self.ctx.checkpoint(len(texts))  # a unit per line selected, as _selected_lines charges
             numbers = map(add, repeat(lineno), chosen)
             if o.byte_offset:  # (a line's offset: the lengths of those before it, and their newlines)
                 starts = list(map(add, accumulate(map(len, lines), initial=offset), count()))
@@ -900,6 +906,8 @@ class Searcher:
             lss, les = self._selected_lines(buf, start, end)
             if o.invert:
                 lss, texts = self._unselected_lines(buf, start, end, lss, les)
+                if texts:
+                    self.ctx.checkpoint(len(texts))  # (and a unit per printed line)
             else:
                 texts = list(map(buf.__getitem__, map(slice, lss, les)))
             counts = map(buf.count, repeat(b"\n"), chain((start,), lss), lss)
@@ -907,7 +915,6 @@ class Searcher:
             offsets = map(add, repeat(offset - start), lss)
         if not texts:
             return 0
-        self.ctx.checkpoint(len(texts))  # a unit per printed line, as the line-by-line path charges
         head = b""
         if o.with_fname:
             head = name.encode("utf-8", "surrogateescape") + (b"\0" if o.null_after_name else b":")
@@ -931,7 +938,8 @@ class Searcher:
     def _selected_lines(self, buf: bytes, start: int, end: int) -> tuple[list[int], list[int]]:
         """Where the selected lines of buf[start:end] start and end (before their newline), as two
         lists: a literal found by one finditer of `LITERAL[^\n]*` (its match ends at the line's end)
-        or by the bytes.find hop (see _findall_cheaper), plain texts by _texts_finder, else the regex."""
+        or by the bytes.find hop (see _findall_cheaper), plain texts by _texts_finder, else the regex
+        (selected_spans). A unit of work per line found, as selected_spans charges."""
         lss: list[int] = []
         les: list[int] = []
         lit = self.o.literal
@@ -945,6 +953,8 @@ class Searcher:
                 i, le = m.span()
                 lss.append(rfind(b"\n", start, i) + 1 or start)
                 les.append(le)
+            if lss:
+                self.ctx.checkpoint(len(lss))
             return lss, les
         if hit is None and lit is not None:
             find = buf.find
@@ -967,6 +977,8 @@ class Searcher:
             lss.append(ls)
             les.append(le)
             pos = le + 1
+        if lss:
+            self.ctx.checkpoint(len(lss))
         return lss, les
 
     @staticmethod
