@@ -76,8 +76,20 @@ def _compound_head() -> re.Pattern[str]:
 
 _ASSIGN_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _WORD_ENDS = frozenset(" \t\n;&|<>)")  # what ends a word after a compound assignment's `)`
-_IO_NUMBER = re.compile(r"\d+(?=[<>])")
-_IO_VAR = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]{}]+\])?)\}(?=[<>])")  # {fd} or {arr[sub]}
+
+
+# `2>`, `{fd}>`: tried only at a token starting with a digit or `{`, and compiled on first use; the
+# digits are ASCII ones, as bash's (`echo ٣>f` writes ٣ to f)
+@cache
+def _io_number() -> re.Pattern[str]:
+    return re.compile(r"[0-9]+(?=[<>])")
+
+
+@cache
+def _io_var() -> re.Pattern[str]:
+    return re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\[[^\]{}]+\])?)\}(?=[<>])")  # {fd} or {arr[sub]}
+
+
 _COND_UNARY = frozenset(
     [
         "-a",
@@ -346,18 +358,20 @@ class Parser(WordReader):
         start = self.pos
         if start >= len(src):
             return Tok("eof", "", start, start)
-        m = _IO_NUMBER.match(src, start)
-        if m and (len(m.group()) < 10 or (len(m.group()) == 10 and int(m.group()) <= 0x7FFFFFFF)):
-            # (digits past an int are a word: `echo 2147483648>f` writes them to f, as bash)
-            op = self._match_op(m.end())
-            if op in _REDIR_OPS:
-                return Tok("op", op, start, m.end() + len(op), fd=int(m.group()))
-        m2 = _IO_VAR.match(src, start)
-        if m2:
-            op = self._match_op(m2.end())
-            if op in _REDIR_OPS:
-                return Tok("op", op, start, m2.end() + len(op), fd_var=m2.group(1))
         c = src[start]
+        if "0" <= c <= "9":
+            m = _io_number().match(src, start)
+            if m and (len(m.group()) < 10 or (len(m.group()) == 10 and int(m.group()) <= 0x7FFFFFFF)):
+                # (digits past an int are a word: `echo 2147483648>f` writes them to f, as bash)
+                op = self._match_op(m.end())
+                if op in _REDIR_OPS:
+                    return Tok("op", op, start, m.end() + len(op), fd=int(m.group()))
+        elif c == "{":
+            m2 = _io_var().match(src, start)
+            if m2:
+                op = self._match_op(m2.end())
+                if op in _REDIR_OPS:
+                    return Tok("op", op, start, m2.end() + len(op), fd_var=m2.group(1))
         if c in ";&|<>()\n":
             if c in "<>" and start + 1 < len(src) and src[start + 1] == "(":
                 pass  # process substitution: a word
