@@ -95,7 +95,9 @@ class Executor:
         mark = len(procs)
         self.last_cmdsub_status = None
         if st.opts["keyword"] and len(cmd.words) > 1:
-            cmd = _keywords_to_assigns(cmd)
+            moved = _keywords_to_assigns(cmd)
+            if moved is not cmd:  # (a compiled plan expands the words as written: not these)
+                cmd, plan = moved, None
         words = cmd.words
         if st.traps:  # bash runs the DEBUG trap before it expands (or traces) the command
             debug = st.traps.get("DEBUG")
@@ -1154,6 +1156,11 @@ def _keywords_to_assigns(cmd: A.SimpleCommand) -> A.SimpleCommand:
     words = [cmd.words[0]]
     for w in cmd.words[1:]:
         first = w.parts[0] if w.parts else None
+        if type(first) is A.AssignWord and len(w.parts) == 1:
+            a = first.assign
+            if a.array is None and a.sub is None:
+                assigns.append(a)  # (`local v=1`: bash moves a declaration's words too)
+                continue
         m = _keyword_head().match(first.text) if isinstance(first, A.Lit) else None
         if m is None or first is None or not isinstance(first, A.Lit):
             words.append(w)
