@@ -50,6 +50,10 @@ SHAPES = {
     "printf -v": 'f() { local a; printf -v a %s "$1$1"; }',
     "unset a local": "f() { local a=$1; unset a; a=zz; }",
     "readonly errors": "f() { local -r a=$1; a=2 2>/dev/null; local a=3 2>/dev/null; }",
+    # compiled array assignments and element reads (interp/arrayassign.py, expand/elements.py)
+    "local -a appends": 'f() { local -a a=(); local k; for k in 1 2 3; do a+=($1 "$1"); a=("$1"); a+=("${a[0]}" $((k))); done; }',
+    "local -A reads": "f() { local -A m=([k]=$1); local k v; for k in k j k; do v=${m[$k]-0}; m[$k]=${m[$k]:-$1}; done; }",
+    "global appends": 'f() { GA2=(); local k; for k in 1 2; do GA2+=("$1"); done; unset GA2; }',
 }
 
 
@@ -83,6 +87,23 @@ def test_calls_cannot_wear_down_max_memory(shape: str, walker: bool) -> None:
         f"{fn}; v=$(printf '%100000s' x); "
         "for k in 1 2 3 4 5 6 7 8; do "
         'eval "x$k=\\$(printf \'%2000000s\' $k)"; for i in $(seq 40); do f "$v"; done; done; echo held'
+    )
+    with pytest.raises(ExecutionLimitError) as info:
+        Bash(limits=Limits(max_memory=8 << 20, timeout=60)).exec(script)
+    assert info.value.limit == "max_memory"
+    assert "held" not in info.value.result.stdout
+
+
+@pytest.mark.parametrize(
+    "body",
+    ['a+=("$v")', "a+=($v)", 'a=("${a[@]}" "$v")', 'a+=("${m[$k]}")', 'n=${m[$k]:-$v}; a+=("$n")'],
+)
+def test_array_appends_are_charged(body: str, walker: bool) -> None:
+    """Elements of 1 MB appended in a loop (the compiled `a+=(...)` stores through
+    Variables.push_values) end the run with max_memory under 8 MB, as the walker's set_array."""
+    script = (
+        "v=$(printf '%1000000s' x); v=${v// /y}; declare -A m=([k]=\"$v\"); k=k; a=(); "
+        f"for i in $(seq 30); do {body}; done; echo held"
     )
     with pytest.raises(ExecutionLimitError) as info:
         Bash(limits=Limits(max_memory=8 << 20, timeout=60)).exec(script)

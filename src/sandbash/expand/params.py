@@ -236,7 +236,8 @@ def base(ex: Expander, p: A.Param, var: Var | None = NOT_LOOKED) -> tuple[Value,
     desc = f"{name}[{sub}]"
     if var is None or var.value is None:
         if var is None or not (var.attrs & ASSOC):
-            ex._index(p, sub, None, name)  # evaluate for side effects and errors
+            # evaluated for side effects and errors; no elements: `${u[-1]}` is a bad subscript
+            ex._index(p, sub, NO_ELEMENTS, name)
         return None, desc
     val = var.value
     if isinstance(val, AssocArray):
@@ -245,7 +246,8 @@ def base(ex: Expander, p: A.Param, var: Var | None = NOT_LOOKED) -> tuple[Value,
             ex.env.report_error(f"{name}: bad array subscript")  # (an empty key: bash goes on)
             return None, desc
         return val.get(key), desc
-    index = ex._index(p, sub, val if isinstance(val, IndexedArray) else None, name)
+    # (a scalar is no array: a negative index does not count back from its end, as bash)
+    index = ex._index(p, sub, val if isinstance(val, IndexedArray) else NO_ELEMENTS, name)
     if index is None:
         return None, desc
     if isinstance(val, IndexedArray):

@@ -22,6 +22,7 @@ from ..shvars.vars import Var
 from ..syntax import ast as A
 from .arithops import number_text
 from .arithwords import arith_fn
+from .elements import element_fn
 from .fastparam import Plan, _value, applied, plan_for
 from .params import NOT_LOOKED, general
 from .segments import CHARGE_FROM, Multi, Segs, Value, maybe_glob
@@ -158,6 +159,14 @@ def param_fn(
     as it is, anything else given to `finish`."""
     plan = _plan(ex, p)
     if plan is None:
+        if p.sub is not None and (element := element_fn(ex, p, in_dq, string_fn, join_fn)) is not None:
+            # `${m[$k]}`, `${a[i]:-0}`: the subscript's key or index text bound (elements.py)
+
+            def element_text() -> Any:
+                v = element()
+                return v if type(v) is str and len(v) <= limit else finish(v)
+
+            return element_text
         return lambda: finish(general(ex, p, in_dq, None, NOT_LOOKED))
     if isinstance(plan, int):
         positional = ex.env.positional

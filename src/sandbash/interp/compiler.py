@@ -45,6 +45,7 @@ from ..expand.stringfn import dq_param_step, join_fn, string_fn, unquoted_param_
 from ..expand.words import literal_text, plain_literal
 from ..shvars.vars import SPECIAL_ASSIGN, ArrayRefArg, AssignArg, is_array_ref_text, valid_name
 from ..syntax import ast as A
+from .arrayassign import array_assign, compilable
 from .builtin_table import is_builtin
 from .calls import direct_call
 from .control import ReturnFromFunction
@@ -605,6 +606,8 @@ class Compiler:
             if cmd.assigns[0].sub is None:
                 return self.scalar(cmd, plan.value, slow)
             return self.element(cmd, plan.value, slow)
+        if compilable(cmd):
+            return array_assign(self, cmd, slow)  # `a+=(x "$k")`: interp/arrayassign.py
         if not cmd.words and not cmd.redirs:
             begin_argv = ex.expander.begin_argv
             no_words = ex.no_words

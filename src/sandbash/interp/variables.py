@@ -10,7 +10,7 @@ from ..expand import casemap
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
-from ..shvars.arrays import ALIAS_BUCKETS, FILENAME_BUCKETS, AssocArray, IndexedArray
+from ..shvars.arrays import ALIAS_BUCKETS, ELEMENT_OVERHEAD, FILENAME_BUCKETS, AssocArray, IndexedArray
 from ..shvars.vars import (
     ARRAY,
     ASSOC,
@@ -878,6 +878,35 @@ class Variables:
             _charge(vars_, vars_.scopes[i], cur.nbytes - before)
             return True
         return False
+
+    def push_values(self, name: str, values: list[str], append: bool) -> bool:
+        """`a+=(x y)` / `a=(x y)` (words without keys) for an existing indexed array without
+        attributes beyond -a/-x: set_array's common case without its item tuples, the element
+        count checked and the memory charged before anything is stored. False (nothing done):
+        any other variable (set_array's way, which reports what it refuses)."""
+        vars_ = self.state.vars
+        i, found = vars_.find_scope(name)
+        if found is None or found.attrs & ~(ARRAY | EXPORT) or name in _NOASSIGN:
+            return False
+        arr = found.value
+        if type(arr) is not IndexedArray:
+            return False
+        if append:
+            self.sh.check_array(len(arr) + len(values))
+            n = ELEMENT_OVERHEAD * len(values)
+            for v in values:
+                n += len(v) if v.isascii() else 4 * len(v)
+            _charge(vars_, vars_.scopes[i], n)
+            add = arr.append
+            for v in values:
+                add(v)
+        else:
+            new = IndexedArray(values)
+            self.sh.check_array(len(new))
+            _charge(vars_, vars_.scopes[i], new.nbytes - arr.nbytes)
+            found.value = new
+        found.attrs |= ARRAY
+        return True
 
     def drop_nameref(self, name: str, var: Var) -> None:
         """An element is assigned to a nameref (`declare -a r[1]=x`, a chain ending at `r[1]`):

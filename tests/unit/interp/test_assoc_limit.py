@@ -50,3 +50,43 @@ def test_keys_below_the_limit_and_overwrites_are_fine(walker: bool) -> None:
         patch.setattr(evaluator_module, "TREE_WALKER", walker)
         r = Bash(limits=LIMITS).exec(script)
     assert (r.stdout, r.exit_code) == (f"{LIMIT - 1} 4\n", 0)
+
+
+# an indexed array's elements, added by the compiled `a+=(...)` / `a=(...)` (interp/arrayassign.py,
+# Variables.push_values) and the walker's set_array alike
+APPENDS = {
+    "append-literal": "a=(); for ((i=0;;i++)); do a+=(x); done",
+    "append-words": 'a=(); for ((i=0;;i++)); do a+=("$i" y $((i))); done',
+    "append-split": "a=(); s='1 2 3 4 5 6 7'; for ((i=0;;i++)); do a+=($s); done",
+    "append-new": "for ((i=0;;i++)); do u+=(x); done",
+    "append-sparse": "a=([7]=x); for ((i=0;;i++)); do a+=(x); done",
+    "reassign-grow": 'a=(); for ((i=0;;i++)); do a=("${a[@]}" x); done',
+    "local-a": "f() { local -a l; for ((i=0;;i++)); do l+=(x); done; }; f",
+    "one-command": "s=; for ((i=0;i<2*"
+    + str(LIMIT)
+    + ';i++)); do s+="x "; done; for k in 1; do a+=($s); done',
+}
+
+
+@pytest.mark.parametrize("walker", [False, True], ids=["compiled", "walked"])
+@pytest.mark.parametrize("script", list(APPENDS.values()), ids=list(APPENDS))
+def test_appended_elements_are_bounded(script: str, walker: bool) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(evaluator_module, "TREE_WALKER", walker)
+        with pytest.raises(ExecutionLimitError) as e:
+            Bash(limits=LIMITS).exec(script)
+    assert e.value.limit == "max_array_elements"
+
+
+@pytest.mark.parametrize("walker", [False, True], ids=["compiled", "walked"])
+def test_appends_up_to_the_limit_are_fine(walker: bool) -> None:
+    script = (
+        "for ((r=0;r<3;r++)); do a=(); for ((i=0;i<"
+        + str(LIMIT - 2)
+        + ';i++)); do a+=("$r"); done; a+=(y z); done;'
+        " echo ${#a[@]} ${a[0]} ${a[-1]}"
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(evaluator_module, "TREE_WALKER", walker)
+        r = Bash(limits=LIMITS).exec(script)
+    assert (r.stdout, r.exit_code) == (f"{LIMIT} 2 z\n", 0)

@@ -1,0 +1,99 @@
+"""`${name[sub]}` and `${name[sub]op word}` made into closures once (stringfn.param_fn).
+
+params.general reads an element by looking the name up, then (params.base) expanding the
+subscript's key as a string or its index's text, then evaluating the index: each use walks the
+parsed subscript again. The closure made here binds the key's string_fn and the index text's
+join_fn (what key_of and index give) and does what general does for a `Var` whose value is an
+indexed or associative array: the key or index once, the element, then `set -u`'s test or the
+operator as general applies them (apply_op, with the same value and name). Anything else (unset,
+a scalar, a nameref's elements, a prefix or `@`/`*`) is general's, with the one lookup made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from ..shvars.arrays import AssocArray, IndexedArray
+from ..shvars.vars import Var
+from ..syntax import ast as A
+from .arith import ArithError
+from .arithwords import subscript_error
+from .params import general
+from .segments import Value
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .words import Expander
+
+
+def element_fn(
+    ex: Expander,
+    p: A.Param,
+    in_dq: bool,
+    string_fn: Callable[[Expander, A.Word], Callable[[], str]],
+    join_fn: Callable[[Expander, tuple[A.Part, ...], bool], Callable[[], str] | None],
+) -> Callable[[], Value] | None:
+    """What `general(ex, p, in_dq, None, NOT_LOOKED)` gives for `p`, an element `${a[sub]}`
+    with or without an operator, as a closure; None for any other shape. `string_fn` and
+    `join_fn` are stringfn's (which calls this: passed in, not imported, so no import circle)."""
+    parsed = p.subscript
+    sub = p.sub
+    if parsed is None or sub is None or sub in ("@", "*") or p.prefix or p.names_suffix:
+        return None
+    name = p.name
+    if not name or not (name[0].isalpha() or name[0] == "_"):
+        return None
+    key_fn: Callable[[], str] = partial(str, sub) if parsed.key is None else string_fn(ex, parsed.key)
+    arith = parsed.arith
+    text_fn: Callable[[], str]
+    if arith is None:
+        text_fn = partial(str, sub)
+    else:
+        parts = arith.parts
+        if len(parts) == 1 and type(parts[0]) is A.Lit:
+            text_fn = partial(str, parts[0].text)
+        else:  # (Expander.heredoc: the text of the parts, charged when long)
+            text_fn = join_fn(ex, parts, True) or partial(ex.heredoc, arith)
+    lookup = ex.env.lookup
+    arith_eval = ex.env.arith_eval
+    report = ex.env.report_error
+    check_unset = ex._check_unset
+    apply_op = ex._apply_op
+    op = p.op
+    desc = f"{name}[{sub}]"
+
+    def element() -> Value:
+        var = lookup(name)
+        if var is None or type(var) is not Var:
+            return general(ex, p, in_dq, None, var)
+        val = var.value
+        base: Value
+        if type(val) is AssocArray:
+            key = key_fn()
+            if key:
+                base = val.get(key)
+            else:
+                report(f"{name}: bad array subscript")  # (an empty key: bash goes on)
+                base = None
+        elif type(val) is IndexedArray:
+            try:
+                index = arith_eval(text_fn())
+            except ArithError as e:
+                raise subscript_error(e) from None
+            if index < 0:
+                index += val.max_index() + 1
+            if index >= 0:
+                base = val.get(index)
+            else:
+                report(f"{name}: bad array subscript")
+                base = None
+        else:
+            return general(ex, p, in_dq, None, var)
+        if op is None:
+            if base is None:
+                check_unset(desc, p)
+            return base
+        return apply_op(p, op, base, desc, in_dq)
+
+    return element

@@ -1,0 +1,134 @@
+"""`a+=(x "$k" $((k*2)))` and `a=(...)` alone, compiled (Compiler.simple hands them here).
+
+The walker runs such a command through Executor.no_words: _assignments_only, expand_assignment
+(whether the array is associative), expand_array_items (each word through Expander.words, a
+list of (key, value, +=) tuples) and Variables.set_array. A list of words without `[key]=`
+becomes a closure that does the same in the same order with each word's expansion chosen once
+(the steps Compiler._argv_fn would choose for an argument) and stores through
+Variables.push_values; an associative array or a nameref (decided before the words expand, as
+expand_assignment decides it), and every other variable (new, readonly, -i, special), take the
+general way at that point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..expand.arith import ArithError
+from ..expand.env import ExpansionError
+from ..expand.segments import EXP
+from ..expand.stringfn import _arith_of, dq_param_step, unquoted_param_step
+from ..expand.words import literal_text
+from ..shvars.arrays import AssocArray
+from ..shvars.vars import ASSOC, NAMEREF
+from ..syntax import ast as A
+from .variables import AssignError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..expand.words import Expander
+    from .compiler import Code, Compiler
+
+Step = Callable[[list[str]], None]
+
+
+def compilable(cmd: A.SimpleCommand) -> bool:
+    """`name=(words)` / `name+=(words)` alone: no words, no redirections, one assignment, no
+    `[key]=` item."""
+    if cmd.words or cmd.redirs or len(cmd.assigns) != 1:
+        return False
+    a = cmd.assigns[0]
+    return a.array is not None and a.sub is None and all(item.key is None for item in a.array)
+
+
+def array_assign(comp: Compiler, cmd: A.SimpleCommand, slow: Code) -> Code:
+    """The closure of a compilable() command, given to Compiler.assignment as its `finish`."""
+    ex = comp.ev.ex
+    expander = ex.expander
+    va = ex.va
+    st = ex.state
+    a = cmd.assigns[0]
+    assert a.array is not None
+    name, append = a.name, a.append
+    steps = tuple(_step(expander, item.value) for item in a.array)
+    find = st.vars.find
+    push = va.push_values
+    set_array = va.set_array
+    begin_argv = expander.begin_argv
+    no_words = ex.no_words
+    failed = ex.assign_failed
+    assigned = ex.assigned
+
+    def array_words(mark: int) -> int:
+        begin_argv()  # (as Compiler.simple's assignments_only, before no_words)
+        var = find(name)
+        if var is not None and (var.attrs & (ASSOC | NAMEREF) or type(var.value) is AssocArray):
+            return no_words(cmd, mark)  # (expand_assignment: keys and values of a list, or a reference)
+        values: list[str] = []
+        try:
+            for step in steps:
+                if type(step) is str:
+                    values.append(step)
+                else:
+                    step(values)  # type: ignore[operator]
+            if not push(name, values, append):
+                set_array(name, [(None, v, False) for v in values], append=append)
+        except (ExpansionError, ArithError, AssignError) as e:
+            status = failed(e)  # (what _assignments_only does with them)
+            st.last_arg = ""
+            if len(ex.pr.procsubs) > mark:
+                ex.pr.finish_procsubs(mark)
+            return status
+        return assigned(mark)  # (`$_` emptied, a command substitution's status, set -e)
+
+    return comp.assignment(cmd, array_words, slow)
+
+
+def _step(ex: Expander, w: A.Word) -> str | Step:
+    """How one word of the list adds its fields (Expander.words((w,)), its shape chosen now)."""
+    text = literal_text(w.parts)
+    if text is not None:
+        return text
+    parts = w.parts
+    if len(parts) == 1:
+        p0 = parts[0]
+        t0 = type(p0)
+        if t0 is A.DQ and len(p0.parts) == 1:  # type: ignore[union-attr]
+            inner = p0.parts[0]  # type: ignore[union-attr]
+            if type(inner) is A.Param:
+                return dq_param_step(ex, inner)  # "$x", "${m[$k]}"
+            if type(inner) is A.ArithSub:
+                return _dq_arith_step(ex, inner.word)  # "$((k*2))"
+        elif t0 is A.ArithSub:
+            return _arith_step(ex, p0.word)  # type: ignore[union-attr]
+        elif t0 is A.Param and p0.op is None and not p0.prefix:  # type: ignore[union-attr]
+            return unquoted_param_step(ex, p0)  # type: ignore[arg-type]
+    word = ex.word
+    return lambda out: out.extend(word(w))
+
+
+def _dq_arith_step(ex: Expander, word: A.Word) -> Step:
+    """`"$((...))"`: one field (Expander._dq_word of one arithmetic part)."""
+    value = _arith_of(ex, word)
+
+    def dq_arith(out: list[str]) -> None:
+        ex._at_empty = False
+        out.append(str(value()))
+
+    return dq_arith
+
+
+def _arith_step(ex: Expander, word: A.Word) -> Step:
+    """$((...)): a number, split only by an IFS other than the default (Expander.word)."""
+    value = _arith_of(ex, word)
+    ifs = ex.env.ifs
+
+    def arith(out: list[str]) -> None:
+        text = str(value())
+        if ifs() == " \t\n":
+            out.append(text)
+            return
+        for field in ex._split([(text, EXP)]):
+            ex._glob_field(field, out)
+
+    return arith
