@@ -643,7 +643,9 @@ def _plugins_declared(group: str = ENTRY_POINT_GROUP) -> bool:
     `*.dist-info`/`*.egg-info` directory of a `sys.path` directory names the `[group]` section
     (importlib.metadata reads the same files). Whatever this quick look does not cover (a zip or
     an egg on the path, another distribution finder) answers True and importlib.metadata decides."""
-    from importlib.machinery import PathFinder
+    # (importlib.machinery's PathFinder is this one: the importlib package and warnings are ~1.3 M
+    # instructions of a start-up, and _frozen_importlib_external is loaded by every interpreter)
+    from _frozen_importlib_external import PathFinder
 
     if any(f is not PathFinder and hasattr(f, "find_distributions") for f in sys.meta_path):
         return True

@@ -22,7 +22,7 @@ implementation's engine (`rg` searches with grep's matcher, `tar -z` compresses 
 from __future__ import annotations
 
 import _thread  # (threading's locks are _thread's: threading.py itself is ~0.8 ms of a start-up)
-import importlib
+import sys
 from collections.abc import Iterable
 
 from .index import INDEX
@@ -55,7 +55,12 @@ def _load(name: str) -> CommandRecord | None:
     # Pipeline stages load their commands from several threads at once; two threads importing
     # sibling modules of one package can trip the import system's deadlock detector.
     with _IMPORT_LOCK:
-        module = importlib.import_module(f"sandbash.commands.{module_name}")
+        # (__import__, not importlib.import_module: the importlib package and warnings are ~1.3 M
+        # instructions of a start-up that imports nothing else through them)
+        module = sys.modules.get(qualified := f"sandbash.commands.{module_name}")
+        if module is None:
+            __import__(qualified)
+            module = sys.modules[qualified]
     from .record import CommandRecord  # (loaded by now: the command's module declared itself with it)
 
     record = getattr(module, attr, None)
@@ -198,6 +203,7 @@ known_names = names
 def all_records() -> list[CommandRecord]:
     """Every built-in record, found by importing every module under sandbash.commands (for the
     index generator and the tests; never on a run's path)."""
+    import importlib
     import pkgutil
 
     from . import __path__ as package_path

@@ -11,7 +11,6 @@ tests/unit/interp/test_builtin_table.py checks `HOME` against what the modules r
 from __future__ import annotations
 
 from collections.abc import Callable, ItemsView, Iterator, KeysView, ValuesView
-from importlib import import_module
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -171,4 +170,4 @@ def load() -> None:
 def _import(module: str) -> None:
     from .. import builtins  # (the interpreter's one import of its builtins)
 
-    import_module(f"{builtins.__name__}.{module}")
+    __import__(f"{builtins.__name__}.{module}")  # (importlib is not imported at start-up)

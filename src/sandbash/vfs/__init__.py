@@ -6,8 +6,6 @@ can reach it, and start-up stays short."""
 
 from __future__ import annotations
 
-import importlib
-
 from .base import Backend, Stat
 from .errors import FsError
 from .facade import FsView, Vfs
@@ -42,5 +40,6 @@ _LAZY = {"OverlayFs": ".overlay", "ReadWriteFs": ".readwrite", "SqliteFs": ".sql
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+        # (__import__ with a fromlist gives the submodule; importlib is not imported at start-up)
+        return getattr(__import__(__name__ + _LAZY[name], fromlist=[name]), name)
     raise AttributeError(name)
