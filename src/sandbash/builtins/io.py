@@ -6,7 +6,7 @@ import functools
 import re
 import time
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from ..commands.options import OptionValueError
 from ..interp.variables import AS_EXPANDED, AssignError
@@ -64,6 +64,8 @@ _MAPFILE_TYPES = {c: _mapfile_number(c) for c in _MAPFILE_NUMBERS}
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..interp.shell import Shell
     from ..syntax.ast import Subscript
 
@@ -474,20 +476,36 @@ def split_read_fields(text: str, escaped: list[int], ifs: str, count: int) -> li
     return fields
 
 
+_RAW_ONLY: Mapping[str, Any] = {"r": None}  # (bi_read: `read -r NAME...`, `read NAME...`)
+_NO_OPTIONS: Mapping[str, Any] = {}
+
+
 @builtin("read")
 def bi_read(sh: Shell, argv: list[str]) -> int:
-    opts = parse_builtin_status(sh, argv, "ersa:d:i:n:N:p:t:u:", _READ_TYPES)
-    if isinstance(opts, int):
-        return opts
-    given = opts.last()  # one pass: read runs once per line of a `while read` loop
+    # `read NAME...` and `read -r NAME...` (a `while read` loop runs it once per line): what the
+    # option parser would give, without it (getopt stops at the first word not starting with -)
+    n = len(argv)
+    nchars: int | None = None
+    if n > 1 and argv[1] == "-r" and (n == 2 or argv[2][:1] != "-"):
+        given = _RAW_ONLY
+        names = argv[2:]
+    elif n == 1 or argv[1][:1] != "-":
+        given = _NO_OPTIONS
+        names = argv[1:]
+    else:
+        opts = parse_builtin_status(sh, argv, "ersa:d:i:n:N:p:t:u:", _READ_TYPES)
+        if isinstance(opts, int):
+            return opts
+        given = opts.last()  # one pass
+        names = opts.args
+        if "n" in given or "N" in given:
+            nchars = opts.value("nN")
     raw = "r" in given
     delim: str = given.get("d", "\n")[:1]
-    nchars: int | None = opts.value("nN") if "n" in given or "N" in given else None
     exact = "N" in given  # bash: -N sets "ignore the delimiter" for good, a later -n only the count
     array: str | None = given.get("a")
     fd: int = given.get("u", 0)
     timeout: float | None = given.get("t")
-    names = opts.args
     stream = sh.io.get(fd)
     if (stream is None or not stream.readable) and "u" in given:
         # bash checks the descriptor -u names with the options, before -t 0 and the names

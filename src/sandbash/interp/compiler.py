@@ -617,7 +617,7 @@ class Compiler:
                 return no_words(cmd, mark)
 
             return self.assignment(cmd, assignments_only, slow)
-        if cmd.assigns or cmd.redirs or argv_fn is None:
+        if cmd.assigns or argv_fn is None or (cmd.redirs and plan.name in (None, "return", "local", "exec")):
             return slow
         if plan.name == "return":
             return self.return_cmd(cmd, argv_fn, slow)
@@ -625,6 +625,8 @@ class Compiler:
             return local
         if plan.name is not None and plan.name != "exec" and is_builtin(plan.name):
             return plain_builtin(self, cmd, plan.name, argv_fn, slow, _literal_word)  # (without the dispatch)
+        if cmd.redirs:
+            return slow
         st = ex.state
         sh = ex.sh
         procs = ex.pr.procsubs

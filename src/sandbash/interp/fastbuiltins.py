@@ -45,6 +45,7 @@ from .variables import AssignError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..expand.words import Expander
+    from .builtin_table import Builtin
     from .compiler import Code, Compiler, Plan
     from .executor import Executor
     from .shell import Shell
@@ -230,7 +231,8 @@ def plain_builtin(
     slow: Code,
     literal: Literal,
 ) -> Code:
-    """Any other builtin named by a literal word (words only; not `exec`, whose dispatch differs):
+    """Any other builtin named by a literal word (no assignment; not `exec`, whose dispatch differs;
+    redirections are applied around it as _dispatch_run applies them: _redirected):
     what simple() and run_argv do, without the dispatch (_callable, the gates test, run_argv's and
     _run_builtin's frames). A function of the name (defined before the loop or inside it), the
     builtin disabled (`enable -n`), gates (a policy or an audit), or a large argv to charge take
@@ -251,6 +253,7 @@ def plain_builtin(
     last_text = consts[-1] if consts is not None else None
     fatal_usage = name in _USAGE_FATAL  # (status 2 of a special builtin ends a POSIX shell)
     line = cmd.line
+    redirs = cmd.redirs
 
     def builtin_cmd() -> int:
         rt = sh.rt
@@ -289,16 +292,19 @@ def plain_builtin(
             if argv_held():  # (run_argv charges a large argv while the builtin runs)
                 return ex.run_argv(cmd, argv, None, None, mark)
         try:
-            try:  # (_run_builtin inline)
-                status = builtin(sh, argv)
-                if status == 2 and fatal_usage and ex.posix_special(name):
-                    raise ExitShell(2)
-            except (StreamError, ExpansionError, AssignError) as e:
-                try:
-                    status = builtin_failed(sh, name, e)
-                except AssignError as e2:  # (as run_argv: one the builtin did not name)
-                    sh.error(e2.message)
-                    status = 1
+            if redirs:
+                status = _redirected(ex, name, redirs, builtin, argv)
+            else:
+                try:  # (_run_builtin inline)
+                    status = builtin(sh, argv)
+                    if status == 2 and fatal_usage and ex.posix_special(name):
+                        raise ExitShell(2)
+                except (StreamError, ExpansionError, AssignError) as e:
+                    try:
+                        status = builtin_failed(sh, name, e)
+                    except AssignError as e2:  # (as run_argv: one the builtin did not name)
+                        sh.error(e2.message)
+                        status = 1
             if last_text is not None:
                 st.last_arg = last_text
             else:
@@ -314,6 +320,32 @@ def plain_builtin(
         return status
 
     return builtin_cmd
+
+
+def _redirected(
+    ex: Executor, name: str, redirs: tuple[A.Redir, ...], builtin: Builtin, argv: list[str]
+) -> int:
+    """The builtin run inside its redirections, as Executor._dispatch_run runs it: a failed
+    redirection is reported and gives its status without running it (and ends a POSIX shell
+    for a special builtin); the redirections are undone as it returns."""
+    rd = ex.rd
+    rd.command = name  # (bash names the command in some redirection errors)
+    try:
+        undo = rd.apply_redirects(redirs)
+    finally:
+        rd.command = ""
+    if undo is None:
+        if ex.posix_special(name):
+            raise ExitShell(1)
+        return rd.failure
+    try:
+        return _run_builtin(ex.sh, builtin, name, argv)
+    except AssignError as e:
+        ex.sh.error(e.message)
+        return 1
+    finally:
+        if undo:
+            rd.restore_redirects(undo)
 
 
 def _operand_code(

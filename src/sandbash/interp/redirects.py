@@ -93,12 +93,17 @@ class Redirections:
             else:
                 io[fd] = prev
 
-    def _set_fd(self, fd: int, stream: Stream | None, undo: Undo, opened: Stream | None = None) -> None:
+    def _fd_room(self, fd: int) -> None:
+        """max_file_descriptors, BashBox's definition: no descriptor numbered at or past the limit,
+        and no more open than it."""
         io = self.state.fds
         limit = self.sh.rt.limits.max_file_descriptors
-        # BashBox's definition: no descriptor numbered at or past the limit, and no more open than it
         if fd >= limit or (fd not in io and len(io) >= limit):
             raise LimitExceeded(LimitKind.MAX_FILE_DESCRIPTORS, limit)
+
+    def _set_fd(self, fd: int, stream: Stream | None, undo: Undo, opened: Stream | None = None) -> None:
+        io = self.state.fds
+        self._fd_room(fd)
         undo.append((fd, io.get(fd), opened))
         if stream is None:
             io.pop(fd, None)
@@ -117,19 +122,22 @@ class Redirections:
 
     def _open(self, path: str, flags: str) -> Stream | None:
         fd = dev_fd(path)
-        if fd is not None:
-            stream = self.state.fds.get(fd)
-            if stream is None:
-                self.sh.error(
-                    f"{path}: No such file or directory" if fd > 2 else f"{fd}: Bad file descriptor"
-                )
-                return None
-            return stream
+        return self._open_file(path, flags) if fd is None else self._shared(path, fd)
+
+    def _shared(self, path: str, fd: int) -> Stream | None:
+        """`/dev/stdout`, `/dev/fd/N`: the stream the shell's descriptor holds (not opened)."""
+        stream = self.state.fds.get(fd)
+        if stream is None:
+            self.sh.error(f"{path}: No such file or directory" if fd > 2 else f"{fd}: Bad file descriptor")
+        return stream
+
+    def _open_file(self, path: str, flags: str, clobber: bool = False) -> Stream | None:
+        """Open `path` through the filesystem (its policy, limits and audit); `clobber`: `>|`."""
         if path == "":
             self.sh.error(": No such file or directory")
             return None
         st = self.state
-        if flags == "w" and st.opts["noclobber"]:
+        if flags == "w" and not clobber and st.opts["noclobber"]:
             existing = st.fs.try_stat(path)
             # bash's noclobber_open: a regular file is refused; a name that does not stat is
             # opened O_EXCL, which a dangling symbolic link fails (EEXIST) instead of creating its target
@@ -240,19 +248,17 @@ class Redirections:
         path = self._target(target)
         if path is None:
             return False
+        fd = dev_fd(path)
+        if fd is not None:  # (a descriptor's stream, shared: nothing to close when undone)
+            shared = self._shared(path, fd)
+            return shared is not None and self._bind(r, default_fd, shared, undo, opened=None)
         if flags == "w!":
-            st = self.state
-            saved = st.opts["noclobber"]
-            st.opts["noclobber"] = False
-            try:
-                opened = self._open(path, "w")
-            finally:
-                st.opts["noclobber"] = saved
+            opened = self._open_file(path, "w", clobber=True)
         else:
-            opened = self._open(path, flags)
+            opened = self._open_file(path, flags)
         if opened is None:
             return False
-        return self._bind(r, default_fd, opened, undo, opened=opened if dev_fd(path) is None else None)
+        return self._bind(r, default_fd, opened, undo, opened=opened)
 
     def close_dropped(self, undo: Undo) -> None:
         """After `exec N>&-`: a pipe's write end no descriptor holds any more is closed, so its
@@ -295,7 +301,14 @@ class Redirections:
             if self.state.shopts["varredir_close"]:
                 self._set_fd(fd, stream, undo, opened)  # it closes when the command ends (exec keeps it)
                 return True
-            # {var}> redirections persist: nothing to undo for the fd itself
+            # {var}> redirections persist: nothing to undo for the fd itself (but each is counted:
+            # `exec {fd}>f` in a loop opens a new descriptor every time)
+            try:
+                self._fd_room(fd)
+            except LimitExceeded:
+                if opened is not None:
+                    opened.close()
+                raise
             self.state.fds[fd] = stream
             return True
         fd = r.fd if r.fd is not None else default_fd

@@ -354,6 +354,15 @@ class MemoryFs:
     def lstat(self, path: str) -> Stat:
         return self._stat(self._walk(split_path(path)))
 
+    def device_root(self, name: str) -> Stat | None:
+        """The lstat of the root when its entry `name` is a character device, else None: what a
+        walk to /dev/NAME needs to know when this is /dev (Vfs.open of /dev/null and its kin)."""
+        entries = self.root.entries
+        child = None if entries is None else entries.get(name)
+        if child is None or (child.mode & S_IFMT) != S_IFCHR:
+            return None
+        return self._stat(self.root)
+
     def lstat_chain(self, parts: list[str]) -> list[Stat | FsError]:
         """lstat of '/p0', '/p0/p1', ... (see base.lstat_chain) in one walk from the root
         instead of one walk per component."""

@@ -65,6 +65,7 @@ class MountFs:
         self._tops: set[str] = set()  # the first name of every other mount point
         self._points: set[str] = set()  # every mount point
         self._leading: set[str] = set()  # every name in a mount point's path
+        self.devfs: MemoryFs | None = None  # /dev when Vfs.open may find its devices directly
         self.mount("/", root if root is not None else MemoryFs(), read_only=read_only)
 
     # ------------------------------------------------------------ table
@@ -105,6 +106,10 @@ class MountFs:
         self._points = {m.path for m in self.mounts}
         self._leading = {name for m in self.mounts for name in m.path.split("/") if name}
         self._tops = {m.path.split("/")[1] for m in self.mounts if m.path != "/"}
+        # the in-memory /dev when nothing is mounted below it: Vfs.open finds its devices directly
+        dev = [m.fs for m in self.mounts if m.path == "/dev" and isinstance(m.fs, MemoryFs)]
+        nested = any(m.path.startswith("/dev/") for m in self.mounts)
+        self.devfs = dev[0] if dev and not nested else None
         for m in self.mounts:
             p = m.path
             while p != "/":
