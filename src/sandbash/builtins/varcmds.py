@@ -571,7 +571,7 @@ def _compound_precheck(sh: Shell, name: str, set_attrs: int, local: bool) -> Non
     a readonly variable a local would hide is reported in the function's name, and the builtin
     goes on to report it again."""
     st = sh.state
-    func = st.frames[-1].name if st.frames and st.vars.function_scope() is not None else None
+    func = st.frames[-1][0] if st.frames and st.vars.function_scope() is not None else None
     var = st.vars.find(name) if func is None or local else st.vars.globals.get(name)
     if var is None:
         return

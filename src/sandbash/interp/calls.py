@@ -22,7 +22,6 @@ from ..shvars.vars import ARRAYREF_BUILTINS, TWO_GRAINS, Scope, word_text
 from ..syntax import ast as A
 from .builtin_table import DECLARATION
 from .control import AbortCommand, ReturnFromFunction
-from .state import Frame
 from .variables import AssignError
 
 TYPE_CHECKING = False
@@ -45,24 +44,23 @@ def call_function(
     argv: list[str],
     temp: Scope | None,
     site: list[Any] | None = None,
+    mark: int = -1,
 ) -> int:
     """Run the function `fdef` called as `name` with words `argv` (`temp`: the call's temporary
     bindings, `v=x f`): its status, also left in $?. `site`: a compiled call site's memory of the
-    last function it called and that body's code (see _body_code)."""
+    last function it called and that body's code (see _body_code). `mark` (not -1): the call is a
+    compiled simple command's (direct_call) and does what run_argv does after it: $_, the process
+    substitutions made since `mark`, PIPESTATUS and the ERR trap / set -e."""
     st = ev.state
     frames = st.frames
     depth = len(frames)
-    scopes = st.vars.scopes
+    store = st.vars
+    scopes = store.scopes
     # (a call from the top level never nests; a FUNCNEST in no scope is found at C speed)
     if depth and any(map(contains, scopes, _FUNCNEST)):
         _check_funcnest(ev, name, depth)
-    limit = ev.sh.rt.limits.max_call_depth
-    if depth >= limit:
-        raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, limit)
-    saved_positional = st.positional
-    saved_line = st.line
-    saved_ctx = st.ctx_line
-    store = st.vars
+    if depth >= ev.sh.rt.limits.max_call_depth:
+        raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, ev.sh.rt.limits.max_call_depth)
     spare = store.spare
     if temp is not None:
         scope = _temp_scope(temp)
@@ -83,13 +81,16 @@ def call_function(
             acct.held = held
         else:
             acct.add(n)
-    frames.append(Frame(name, st.func_sources.get(name, _NO_SOURCE)[0], saved_line, saved_positional))
+    saved_positional = st.positional
+    saved_line = st.line
+    saved_ctx = st.ctx_line
+    saved_loop = st.loop_depth
+    saved_getopts = st.getopts_pos  # put back on return when the function had a local OPTIND
+    frames.append((name, st.func_sources.get(name, _NO_SOURCE)[0], saved_line))  # (a Frame)
     st.ctx_line = fdef.line
     st.positional = argv[1:] if name not in PARTED_WORDS else [word_text(a) for a in argv[1:]]
     scopes.append(scope)
-    saved_loop = st.loop_depth
     st.loop_depth = 0
-    saved_getopts = st.getopts_pos  # put back on return when the function had a local OPTIND
     try:
         try:
             if st.traps and "DEBUG" in st.traps:
@@ -97,17 +98,16 @@ def call_function(
             # what execute() does for a `{ }` body, without the two calls; compiled, a `return`
             # ends the body with a status below zero (compiler.returned: -1 - status). A site
             # remembers the code of a `{ }` body only (_body_code): no type test for it
-            body = fdef.body
             if site is not None and site[0] is fdef:
                 code = site[1]
-            elif type(body) is A.Group:
+            elif type(body := fdef.body) is A.Group:
                 code = _body_code(ev, fdef, body, site)  # type: ignore[arg-type]
                 if code is None:
-                    code = partial(ev.run_list, body.body)  # (walked: the first call, or no compiler)
+                    code = partial(ev.run_list, body.body)  # type: ignore[attr-defined]  # (walked)
             else:
                 code = None
             if code is None:
-                status = ev.execute(body)
+                status = ev.execute(fdef.body)
             else:
                 try:
                     status = code()
@@ -123,16 +123,16 @@ def call_function(
         st.loop_depth = saved_loop
         done = scopes.pop()
         if done:
-            if done.propagate or "-" in done:
-                ev.va.scope_done(done)  # `local -` options, propagated temporary bindings
-            if "PATH" in done:
-                st.hashed.clear()  # bash empties its hash table when a local PATH goes (as when set)
-            if "POSIXLY_CORRECT" in done:
-                ev.va.posix_env_done()  # (a binding of the call's, or a local, is gone)
+            # (one test for the names whose going undoes something: `local -`, PATH, ...)
+            if done.propagate or not _UNDONE.isdisjoint(done):
+                _special_done(ev, done)
+            if done.acct is acct:
+                done.acct = None  # (Scope.release's work, with the parameters' in one step)
+                n += done.nbytes()
         if done.locals and "OPTIND" in done.locals:
             st.getopts_pos = saved_getopts  # bash restores getopts' place within a word
         if done.acct is not None:
-            done.release()  # (now rather than when the last reference goes)
+            done.release()  # (charged to another account: a store's copy)
         if n:
             held = acct.held - n
             if held >= 0 and acct.charged - TWO_GRAINS <= held:
@@ -151,8 +151,32 @@ def call_function(
         st.positional = saved_positional
         st.line = saved_line
         st.ctx_line = saved_ctx
+        if mark >= 0:
+            procs = ev.pr.procsubs
+            if len(procs) > mark:
+                ev.pr.finish_procsubs(mark)
     st.last_status = status
+    if mark >= 0:
+        last = argv[-1]
+        st.last_arg = last if type(last) is str else word_text(last)  # (never the parted word)
+        st.pipestatus = [status]
+        if status:
+            ev.errexit_check(status)
     return status
+
+
+_UNDONE = frozenset(("-", "PATH", "POSIXLY_CORRECT"))
+
+
+def _special_done(ev: Evaluator, done: Scope) -> None:
+    """A popped function scope held `local -`'s options, temporary bindings to hand to the caller,
+    PATH or POSIXLY_CORRECT: undo what they did."""
+    if done.propagate or "-" in done:
+        ev.va.scope_done(done)  # `local -` options, propagated temporary bindings
+    if "PATH" in done:
+        ev.state.hashed.clear()  # bash empties its hash table when a local PATH goes (as when set)
+    if "POSIXLY_CORRECT" in done:
+        ev.va.posix_env_done()  # (a binding of the call's, or a local, is gone)
 
 
 def _check_funcnest(ev: Evaluator, name: str, depth: int) -> None:
@@ -208,32 +232,34 @@ def direct_call(
     ev: Evaluator, name: str, fdef: A.FuncDef, argv: list[str], mark: int, site: list[Any]
 ) -> int:
     """A compiled simple command's call of the function its literal name found (words only, no
-    gates, not POSIX mode; not a builtin's name): what run_argv does around
-    call_function, without its dispatch. `mark` as in run_argv."""
-    st = ev.state
+    gates, not POSIX mode; not a builtin's name) whose words are worth charging to max_memory
+    while it runs (Expander.argv_held): what run_argv does around call_function, without its
+    dispatch. `mark` as in run_argv. (Smaller words: Compiler.simple calls call_function with
+    `mark` itself.)"""
     held = ev.expander.argv_held()
-    if held:
-        budget = ev.sh.rt.budget
-        budget.charge_memory(held)
+    budget = ev.sh.rt.budget
+    budget.charge_memory(held)
     try:
-        try:
-            status = call_function(ev, name, fdef, argv, None, site)
-        except AssignError as e:
-            ev.sh.error(e.message)
-            status = 1
-        last = argv[-1]
-        st.last_arg = last if type(last) is str else word_text(last)  # (never the parted word)
+        return call_function(ev, name, fdef, argv, None, site, mark)
+    except AssignError as e:
+        return call_failed(ev, e, argv, mark)
     finally:
-        if held:
-            budget.release_memory(held)
-        pr = ev.pr
-        if len(pr.procsubs) > mark:
-            pr.finish_procsubs(mark)
-    st.last_status = status  # (call_function left it, unless an AssignError stopped it)
-    st.pipestatus = [status]
-    if status:
-        ev.errexit_check(status)
-    return status
+        budget.release_memory(held)
+
+
+def call_failed(ev: Evaluator, e: AssignError, argv: list[str], mark: int) -> int:
+    """A compiled call that an assignment error ended (run_argv's report of it): status 1."""
+    st = ev.state
+    ev.sh.error(e.message)
+    last = argv[-1]
+    st.last_arg = last if type(last) is str else word_text(last)
+    pr = ev.pr
+    if len(pr.procsubs) > mark:
+        pr.finish_procsubs(mark)
+    st.last_status = 1
+    st.pipestatus = [1]
+    ev.errexit_check(1)
+    return 1
 
 
 def funcnest(text: str) -> int:

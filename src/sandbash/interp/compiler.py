@@ -47,7 +47,7 @@ from ..shvars.vars import SPECIAL_ASSIGN, ArrayRefArg, AssignArg, is_array_ref_t
 from ..syntax import ast as A
 from .arrayassign import array_assign, compilable
 from .builtin_table import is_builtin
-from .calls import direct_call
+from .calls import call_failed, call_function, direct_call
 from .control import ReturnFromFunction
 from .executor import arrayref_args
 from .fastbuiltins import fast_builtin, plain_builtin
@@ -638,6 +638,7 @@ class Compiler:
         name = plan.name if plan.name is not None and not is_builtin(plan.name) else None
         ev = self.ev
         site: list[object] = [None, None]  # (the function it last called and its body's code)
+        argv_held = ex.expander.argv_held
 
         def simple() -> int:
             rt = sh.rt
@@ -668,7 +669,12 @@ class Compiler:
             if name is not None and gates is None and not opts["posix"]:
                 fdef = st.functions.get(name)
                 if fdef is not None:
-                    return direct_call(ev, name, fdef, argv, mark, site)
+                    if argv_held():
+                        return direct_call(ev, name, fdef, argv, mark, site)  # (argv charged while it runs)
+                    try:
+                        return call_function(ev, name, fdef, argv, None, site, mark)
+                    except AssignError as e:
+                        return call_failed(ev, e, argv, mark)
             return run_argv(cmd, argv, None, None, mark)
 
         return simple
@@ -752,6 +758,8 @@ class Compiler:
         procs = ex.pr.procsubs
         line = cmd.line
         one = words[0] if len(words) == 1 else None
+        if one is not None and checked:
+            return self._local_one(cmd, slow, one[0], one[1])
 
         def local_cmd() -> int:
             rt = sh.rt
@@ -800,6 +808,64 @@ class Compiler:
             return 0
 
         return local_cmd
+
+    def _local_one(
+        self, cmd: A.SimpleCommand, slow: Code, name: str, value_fn: Callable[[], str] | None
+    ) -> Code:
+        """local_cmd of one valid name, not special (`local v=$1`, `local v`): the same steps
+        without the lists, made by VarStore.declare_local."""
+        ex = self.ev.ex
+        st = ex.state
+        sh = ex.sh
+        expander = ex.expander
+        procs = ex.pr.procsubs
+        line = cmd.line
+
+        def local_one() -> int:
+            rt = sh.rt
+            opts = st.opts
+            if (  # (_changed_run and _begin, inline as in simple())
+                opts["noexec"]
+                or opts["keyword"]
+                or opts["xtrace"]
+                or st.traps
+                or rt.signals
+                or rt.gates is not None
+                or sh.pending_args is not None
+            ):
+                return slow()
+            st.line = line
+            if not st.in_trap:
+                sh.current_command = cmd
+            rt.budget.command()
+            ex.last_cmdsub_status = None
+            mark = len(procs)
+            expander.begin_argv()
+            if value_fn is None:
+                value = None
+            else:
+                try:
+                    value = value_fn()
+                except (ExpansionError, ArithError, AssignError) as e:
+                    return ex.words_failed(e, mark)
+            if (
+                opts["allexport"]
+                or st.shopts["localvar_inherit"]  # (the hidden variable's value: the general path)
+                or expander.argv_held()
+                or rt.limits.max_arguments <= 1
+                or "local" in st.functions
+                or "local" in st.disabled_builtins
+                or not st.vars.declare_local(name, value)
+            ):
+                return _local_argv(ex, cmd, [(name, value)], mark)
+            st.last_arg = name if value is None else name + "=" + value  # (run_argv: $_)
+            if len(procs) > mark:
+                ex.pr.finish_procsubs(mark)
+            st.last_status = 0
+            st.pipestatus = [0]
+            return 0
+
+        return local_one
 
     def plan(self, cmd: A.SimpleCommand) -> Plan:
         words = cmd.words

@@ -533,7 +533,7 @@ class Evaluator:
             return 1
         st.functions[node.name] = node
         source = (
-            st.sources[-1] if st.sources else (st.frames[-1].source if st.frames else self.va.main_source())
+            st.sources[-1] if st.sources else (st.frames[-1][1] if st.frames else self.va.main_source())
         )
         st.func_sources[node.name] = (source, node.line)
         st.last_status = 0

@@ -268,7 +268,7 @@ class Shell:
         if st.sources and st.source_lines[-1][1] >= len(st.frames):
             name = st.sources[-1]  # a file `.` reads, in or out of a function: the file's name
         elif st.frames:
-            name = st.frames[-1].source
+            name = st.frames[-1][1]
         if not name:
             # bash names BASH_SOURCE's file, else $0 (`bash -c`)
             name = st.script if st.mode == "file" and st.script else st.arg0

@@ -16,9 +16,6 @@ from ..vfs.facade import FsView
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import random
-    from dataclasses import dataclass
-else:  # the same classes, built without importing dataclasses (leanclass.py)
-    from ..leanclass import dataclass
 
 
 class HashTable(dict[str, str]):
@@ -173,14 +170,11 @@ FLAG_LETTERS: dict[str, str] = {
 _DASH_ORDER = "abefhkmnptuvxBCEHPT"
 
 
-@dataclass(slots=True)
-class Frame:
-    """One function call: what FUNCNAME, BASH_SOURCE and BASH_LINENO show."""
-
-    name: str
-    source: str
-    call_line: int
-    positional: list[str]
+Frame = tuple[str, str, int]
+"""One function call, as FUNCNAME, BASH_SOURCE and BASH_LINENO show it: (name, source file, the
+line it was called from). A plain tuple, made by calls.call_function at each call (a class's
+instance cost a call ~1.3 k instructions more); each call's is a new object, which the trap
+chains below compare by identity, and immutable, so a subshell shares its parent's."""
 
 
 def _new_rng(seed: float | None) -> random.Random:
@@ -314,10 +308,8 @@ class ShellState:
         own["traps"] = (
             {k: v for k, v in traps.items() if v == "" or _inherited(self.opts, k)} if traps else {}
         )
-        own["frames"] = frames = [Frame(f.name, f.source, f.call_line, f.positional) for f in self.frames]
-        if self._return_chain or self._debug_chain:
-            own["_return_chain"] = _same_calls(self._return_chain, self.frames, frames)
-            own["_debug_chain"] = _same_calls(self._debug_chain, self.frames, frames) or ()
+        # (the calls' frames are immutable: the trap chains, copied with the scalars, still name them)
+        own["frames"] = list(self.frames)
         own["positional"] = list(self.positional)
         own["opts"] = dict(self.opts)
         own["shopts"] = dict(self.shopts)
@@ -376,7 +368,7 @@ class ShellState:
         """A DEBUG or RETURN trap set at call depth `set_depth` is in force here: at that depth, or
         in functions called from there that all have the trace attribute (`declare -ft`)."""
         return 0 <= set_depth <= len(self.frames) and all(
-            f.name in self.traced_funcs for f in self.frames[set_depth:]
+            f[0] in self.traced_funcs for f in self.frames[set_depth:]
         )
 
     def mode_letter(self) -> str:
@@ -398,16 +390,6 @@ def _inherited(opts: dict[str, bool], trap: str) -> bool:
     if trap == "ERR":
         return opts["errtrace"]
     return (trap == "DEBUG" or trap == "RETURN") and opts["functrace"]
-
-
-def _same_calls(
-    chain: tuple[Frame, ...] | None, frames: list[Frame], copies: list[Frame]
-) -> tuple[Frame, ...] | None:
-    """`chain` in a subshell: the running calls it names are the subshell's copies of them."""
-    if chain is None:
-        return None
-    n = _still_running(chain, frames)
-    return tuple(copies[:n]) + chain[n:]
 
 
 class _LazyShellState(ShellState):

@@ -357,7 +357,7 @@ class Variables:
             while i < len(sourced) and sourced[i][1][1] <= depth:
                 calls.append(("source", sourced[i][0], str(sourced[i][1][0])))
                 i += 1
-            calls.append((f.name, f.source, str(f.call_line)))
+            calls.append((f[0], f[1], str(f[2])))
         for path, (line, _depth) in sourced[i:]:
             calls.append(("source", path, str(line)))
         calls.reverse()

@@ -439,11 +439,17 @@ class VarStore:
         acct = self.acct
         make = object.__new__  # (as clone: Var() through __init__ costs twice as much)
         for name, value in pairs:
-            # max_memory, before storing
-            if value is None:
-                acct.add(VAR_OVERHEAD)
+            # max_memory, before storing (MemAccount.add's common case inline)
+            n = (
+                VAR_OVERHEAD
+                if value is None
+                else VAR_OVERHEAD + (len(value) if value.isascii() else 4 * len(value))
+            )
+            held = acct.held + n
+            if held <= acct.charged:
+                acct.held = held
             else:
-                acct.add(VAR_OVERHEAD + (len(value) if value.isascii() else 4 * len(value)))
+                acct.add(n)
             scope.acct = acct
             var = make(Var)
             var.value = value
@@ -458,6 +464,39 @@ class VarStore:
                     break
             scope[name] = var
             scope.locals.add(name)
+        return True
+
+    def declare_local(self, name: str, value: str | None) -> bool:
+        """declare_locals of one name the caller knows valid and not special (`local v=$1`, the
+        compiler's commonest shape): made here, True; else False, nothing made."""
+        scopes = self.scopes
+        scope = scopes[-1]
+        if not scope.func or name in scope or name in self.readonly_names:
+            return False
+        if value is None:
+            if len(scopes) > 1 and scopes[-2].temp and name in scopes[-2]:
+                return False  # inherits the temporary binding: the general path knows how
+            n = VAR_OVERHEAD
+        else:
+            n = VAR_OVERHEAD + (len(value) if value.isascii() else 4 * len(value))
+        acct = self.acct
+        held = acct.held + n  # (max_memory before storing: MemAccount.add's common case inline)
+        if held <= acct.charged:
+            acct.held = held
+        else:
+            acct.add(n)
+        scope.acct = acct
+        var = object.__new__(Var)  # (as clone: Var() through __init__ costs twice as much)
+        var.value = value
+        var.attrs = 0
+        for s in reversed(scopes):  # a local hiding an exported variable is exported (bash's find())
+            hidden = s.get(name)
+            if hidden is not None:
+                if hidden.attrs & EXPORT:
+                    var.attrs = EXPORT
+                break
+        scope[name] = var
+        scope.locals.add(name)
         return True
 
     def __del__(self) -> None:

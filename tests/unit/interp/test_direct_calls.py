@@ -110,12 +110,19 @@ def direct(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the functions called by the direct path while the test runs."""
     made: list[str] = []
     original = calls.direct_call
+    original_call = calls.call_function
 
     def spy(ev: object, name: str, *rest: object) -> int:
         made.append(name)
         return original(ev, name, *rest)  # type: ignore[arg-type]
 
+    def spy_call(ev: object, name: str, *rest: object) -> int:
+        if len(rest) == 5 and rest[-1] != -1:  # (a `mark`: the compiled call site's call)
+            made.append(name)
+        return original_call(ev, name, *rest)  # type: ignore[arg-type]
+
     monkeypatch.setattr(compiler, "direct_call", spy)
+    monkeypatch.setattr(compiler, "call_function", spy_call)
     return made
 
 
