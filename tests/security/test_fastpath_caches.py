@@ -125,3 +125,34 @@ def test_a_shells_case_cache_is_bounded_by_the_trees_it_keeps() -> None:
     comp = session.shell.ev.comp
     assert comp is not None
     assert comp.case_weight <= compiler._WEIGHT_MAX + 300_000
+
+
+def test_arith_template_values_and_shapes_are_bounded() -> None:
+    """A template (`$(( ${m[$w]:-0} + 1 ))`, arithwords) is cached by its shape: distinct values
+    through it add nothing to the text cache (arith._COMPILED gave an entry to each new text, 3000
+    of them here), and distinct shapes, each run past the hot tier so that it has a generated
+    function, stay within the template cache's bound in text and the generated functions' bound."""
+    from sandbash.expand import arith
+
+    arith._COMPILED.clear()
+    r = Bash().exec(
+        "declare -A m; w=k; for ((i=0;i<3000;i++)); do m[$w]=$(( ${m[$w]:-0} + 7919 )); done; echo ${m[k]}"
+    )
+    assert r.stdout == f"{3000 * 7919}\n", r
+    assert len(arith._COMPILED._data) < 50
+    script = (
+        'for i in $(seq 400); do eval "f() { for ((j=0;j<300;j++)); do x=\\$(( \\$j * $i + \\${#x} )); done; }";'
+        " f; done; echo $x ok"
+    )
+    r = Bash(limits=Limits(timeout=120)).exec(script)
+    assert r.stdout == f"{299 * 400 + len(str(298 * 400 + 6))} ok\n", r
+    templates = arithwords._ARITH_TEMPLATES
+    assert templates.held() <= templates.chars
+    assert all(len(text) <= templates.longest for text in templates.keys())
+    assert arith._COMPILED.generated <= arith.GEN_CHARS
+    hot = [
+        hit[0]
+        for hit in templates._data.values()
+        if hit[0] is not None and hit[0][0].calls >= arith.HOT_CALLS
+    ]
+    assert hot  # (the shapes did reach the generated tier)

@@ -6,11 +6,11 @@ from collections.abc import Callable
 
 from ..shvars.vars import EXPORT, SPECIAL_ASSIGN
 from ..syntax.arith import ArithSyntaxError, parse_arith, parse_number
-from ..syntax.ast import AAssign, ABinary, AIncDec, ANum, Arith, ATernary, AUnary, AVar
+from ..syntax.ast import AAssign, ABinary, AComma, AIncDec, ANum, Arith, ATernary, AUnary, AVar
 from ..textcache import TextCache
 from .arithops import MAX as _MAX
 from .arithops import MIN as _MIN
-from .arithops import binary_value, incdec, ipow, read_name, remember, trunc_divmod, wrap
+from .arithops import Slot, binary_value, incdec, ipow, read_name, remember, trunc_divmod, wrap
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,12 +61,14 @@ class Evaluator:
     """Runs compiled arithmetic; variable values are themselves expressions,
     evaluated recursively as bash does."""
 
-    __slots__ = ("vars", "text", "depth", "scopes", "opts")
+    __slots__ = ("vars", "text", "depth", "scopes", "opts", "slots")
 
     def __init__(self, vars: ArithVars, text: str) -> None:
         self.vars = vars
         self.text = text
         self.depth = 0
+        # the numbers of a template's slots while one runs (Slot reads them; see Template)
+        self.slots: tuple[int, ...] = ()
         # the shell's variable scopes and `set -o` options, when the owner
         # lets plain string variables be read and written here directly
         self.scopes: list[Scope] | None = None
@@ -204,7 +206,10 @@ def _arith_op(op: str, left: Fn, right: Fn, pos: int) -> Fn:
     return _cmp(op, left, right)
 
 
-def _compile(node: Arith) -> Fn:
+def _compile(node: Arith | Slot) -> Fn:
+    if isinstance(node, Slot):
+        index = node.index
+        return lambda ev: ev.slots[index]
     if isinstance(node, ANum):
         value = node.value if _MIN <= node.value <= _MAX else wrap(node.value)
         return lambda ev: value
@@ -380,6 +385,87 @@ def _tiered(text: str, node: Arith, cold: Fn) -> Fn:
         return hot(ev)
 
     return tiered
+
+
+class Template:
+    """Arithmetic text with slots where its expansions were (`_sbSlot0_ % 3`), compiled once:
+    `fn` runs it with Evaluator.slots holding the slots' numbers and `text` set to the template.
+    `fn` is its closures until it has run HOT_CALLS times, then its generated function (holders
+    read `fn` at each use, so the hot one is called without a wrapper)."""
+
+    __slots__ = ("fn", "text", "calls")
+
+    def __init__(self, fn: Fn, text: str) -> None:
+        self.fn = fn
+        self.text = text
+        self.calls = 0
+
+
+def template_of(text: str, names: tuple[str, ...]) -> Template | None:
+    """The compiled template `text`, its variables named `names` read as slots 0, 1, ... (raises
+    ArithError as the text would), or None when it is not one a template may be: too large or
+    deep to rewrite, or a slot's name is a target of an assignment or `++` (then the text is
+    evaluated each time, as before)."""
+    from .arithgen import fits  # (not at start-up: most runs have no template)
+
+    node = parse_or_raise(text)
+    if not fits(node):
+        return None
+    tree = _slotted(node, {name: i for i, name in enumerate(names)})
+    if tree is None:
+        return None
+    tpl = Template(_compile(tree), text)
+    cold = tpl.fn
+
+    def tiered(ev: Evaluator) -> int:  # (see _tiered: the same counting, the holder updated)
+        tpl.calls += 1
+        if tpl.calls < HOT_CALLS:
+            return cold(ev)
+        from .arithgen import generate
+
+        hot = cold
+        if _COMPILED.generated + len(text) <= GEN_CHARS:
+            hot = generate(tree) or cold
+            if hot is not cold:
+                _COMPILED.generated += len(text)
+        tpl.fn = hot
+        return hot(ev)
+
+    tpl.fn = tiered
+    return tpl
+
+
+def _slotted(node: Arith, names: dict[str, int]) -> Arith | Slot | None:
+    """`node` with its reads of `names` made Slots; None when a name is assigned (a tree small
+    enough for arithgen, so the recursion is shallow)."""
+    if isinstance(node, AVar):
+        return Slot(names[node.name]) if node.sub is None and node.name in names else node
+    if isinstance(node, ANum):
+        return node
+    if isinstance(node, (AAssign, AIncDec)):
+        if node.target.name in names:
+            return None
+        if isinstance(node, AIncDec):
+            return node
+        value = _slotted(node.value, names)
+        return None if value is None else AAssign(node.op, node.target, value, node.pos)  # type: ignore[arg-type]
+    if isinstance(node, AUnary):
+        operand = _slotted(node.operand, names)
+        return None if operand is None else AUnary(node.op, operand)  # type: ignore[arg-type]
+    if isinstance(node, ABinary):
+        left, right = _slotted(node.left, names), _slotted(node.right, names)
+        if left is None or right is None:
+            return None
+        return ABinary(node.op, left, right, node.pos)  # type: ignore[arg-type]
+    if isinstance(node, ATernary):
+        kids = [_slotted(k, names) for k in (node.cond, node.then, node.other)]
+        if None in kids:
+            return None
+        return ATernary(*kids)  # type: ignore[arg-type]
+    items = [_slotted(k, names) for k in node.items]
+    if None in items:
+        return None
+    return AComma(tuple(items))  # type: ignore[arg-type]
 
 
 def evaluate(text: str, vars: ArithVars) -> int:

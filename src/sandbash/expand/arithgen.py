@@ -18,7 +18,7 @@ from types import MappingProxyType
 
 from ..shvars.vars import NAMEREF, SPECIAL_ASSIGN
 from ..syntax.ast import AAssign, ABinary, AComma, AIncDec, ANum, Arith, ATernary, AUnary, AVar
-from .arithops import INTS, INTS_MAX, binary_value, incdec, ipow, read_name, trunc_divmod, wrap
+from .arithops import INTS, INTS_MAX, Slot, binary_value, incdec, ipow, read_name, trunc_divmod, wrap
 from .arithops import MAX as _MAX
 from .arithops import MIN as _MIN
 
@@ -47,9 +47,9 @@ _BITWISE = {"&", "|", "^"}
 _PLAIN = 'r.isdigit() and r.isascii() and (len(r) == 1 or r[0] != "0" and len(r) < 19)'
 
 
-def _fits(node: Arith) -> bool:
+def fits(node: Arith | Slot) -> bool:
     """Whether the tree is small and shallow enough to generate (walked without recursion)."""
-    stack: list[tuple[Arith, int]] = [(node, 1)]
+    stack: list[tuple[Arith | Slot, int]] = [(node, 1)]
     count = 0
     while stack:
         cur, depth = stack.pop()
@@ -95,7 +95,11 @@ class _Gen:
     def emit(self, ind: int, line: str) -> None:
         self.lines.append("    " * ind + line)
 
-    def expr(self, node: Arith, ind: int) -> str:
+    def expr(self, node: Arith | Slot, ind: int) -> str:
+        if isinstance(node, Slot):
+            x = self.tmp()  # a template's Slot (arith.template_of): the number given for it
+            self.emit(ind, f"{x} = ev.slots[{int(node.index)}]")
+            return x
         if isinstance(node, ANum):
             value = node.value if _MIN <= node.value <= _MAX else wrap(node.value)
             return self.const(value)
@@ -304,10 +308,10 @@ class _Gen:
         return "\n".join([*head, *self.lines, f"    return {result}", ""])
 
 
-def generate(node: Arith) -> Fn | None:
+def generate(node: Arith | Slot) -> Fn | None:
     """One Python function evaluating `node` as arith._compile's closures do, or None when the
     tree is too large or too deep to generate."""
-    if not _fits(node):
+    if not fits(node):
         return None
     gen = _Gen()
     result = gen.expr(node, 1)

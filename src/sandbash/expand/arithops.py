@@ -23,6 +23,17 @@ INTS: dict[str, int] = {}
 INTS_MAX = 1024
 
 
+class Slot:
+    """An operand of a template (arithwords: `$(( $n % 3 ))` parsed once as `_sbSlot0_ % 3`): the
+    number the expansion gave, read from Evaluator.slots. Not a syntax node: only a template's tree
+    has one (arith.template_of), so a variable that happens to bear a slot's name is never read as one."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+
 def remember(text: str, value: int) -> None:
     """Note that `text` is str(value), just stored (see INTS); `value` is within 64 bits."""
     if len(INTS) >= INTS_MAX:

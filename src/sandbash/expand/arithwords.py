@@ -6,16 +6,15 @@ parsing the text again for every value. Each function taking `ex` is an Expander
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable
 from functools import cache, partial
 
 from ..syntax import ast as A
 from ..syntax.lexer import ARITH_EXPANDS
 from ..textcache import TextCache
-from .arith import ArithError, Fn, compiled
+from .arith import ArithError, Template, template_of
 from .env import ExpansionError
-from .segments import CHARGE_FROM, Value, as_text
+from .segments import CHARGE_FROM
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -128,20 +127,17 @@ def _expanded_eval(arith_eval: Callable[[str], int], text_fn: Callable[[], str])
 
 
 def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
-    """`$(( $n % 3 ))`: each `$n` expands as the text would, and when every one is a plain
-    decimal number the expression is evaluated as its template (`_sbSlot0_ % 3`, parsed once,
-    the slots bound to the numbers) instead of parsing the text anew for every value. Each
-    `$n`'s plan and lookup are bound (stringfn.param_fn: what ex.param gives, made text)."""
-    fn, template, parts, names = tpl
-    steps = tuple(
-        p.text if type(p) is A.Lit else ex._param_fn(p, True, _text, sys.maxsize)  # type: ignore[union-attr, arg-type]
-        for p in parts
-    )
+    """`$(( $n % 3 ))`, `$(( ${m[$w]:-0} + 1 ))`: each expansion expands as the text would, and when
+    every one is a plain decimal number the expression is evaluated as its template (`_sbSlot0_ %
+    3`, parsed once, its slots the numbers: arith.Template) instead of parsing the text anew for
+    every value. Each expansion is what the text's join would make of it (_part_fn)."""
+    compiled_tpl, parts, names = tpl
+    steps = tuple(p.text if type(p) is A.Lit else _part_fn(ex, p, True) for p in parts)  # type: ignore[union-attr]
     slots = ex._arith_slots
     assert slots is not None
     arith_eval = ex.env.arith_eval
     charged = ex._charged
-    if len(names) == 1:  # `$(( $1 % 3 ))`: one `$x`, text around it (_arith_template)
+    if len(names) == 1:  # `$(( $1 % 3 ))`: one expansion, text around it (_arith_template)
         i = next(j for j, step in enumerate(steps) if type(step) is not str)
         get = steps[i]
         name = names[0]
@@ -149,37 +145,38 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
         after = "".join(steps[i + 1 :])  # type: ignore[arg-type]
 
         def one_slot() -> int:
-            v = get()  # type: ignore[operator]
+            try:
+                v = get()  # type: ignore[operator]
+            except ArithError as e:  # (as the text's join reports it: _expanded_eval)
+                raise nested_error(e) from None
             if len(v) < 19 and v.isdigit() and v.isascii() and (v[0] != "0" or len(v) == 1):
-                values = {name: v}
                 try:
-                    return slots(fn, template, values)
+                    return slots(compiled_tpl, (int(v),))
                 except ArithError as e:
-                    _name_numbers(e, values)
+                    _name_numbers(e, {name: v})
                     raise
             return arith_eval(charged(before + v + after))  # (see template_eval)
 
         return one_slot
 
+    getters = tuple(step for step in steps if type(step) is not str)
+
     def template_eval() -> int:
-        texts: list[str] = []
-        values: dict[str, str] = {}
-        plain = True
-        for step in steps:
-            if type(step) is str:
-                texts.append(step)
-                continue
-            v = step()  # type: ignore[operator]
-            texts.append(v)
-            values[names[len(values)]] = v
-            if plain and not (len(v) < 19 and v.isdigit() and v.isascii() and (v[0] != "0" or len(v) == 1)):
-                plain = False
-        if not plain:  # the text, from the values already expanded (each `$RANDOM` expands once)
-            return arith_eval(charged("".join(texts)))
         try:
-            return slots(fn, template, values)
+            values = [get() for get in getters]  # type: ignore[operator]
         except ArithError as e:
-            _name_numbers(e, values)
+            raise nested_error(e) from None
+        numbers: list[int] = []
+        for v in values:
+            if not (len(v) < 19 and v.isdigit() and v.isascii() and (v[0] != "0" or len(v) == 1)):
+                # the text, from the values already expanded (each `$RANDOM` expands once)
+                left = iter(values)
+                return arith_eval(charged("".join([s if type(s) is str else next(left) for s in steps])))  # type: ignore[misc]
+            numbers.append(int(v))
+        try:
+            return slots(compiled_tpl, tuple(numbers))
+        except ArithError as e:
+            _name_numbers(e, dict(zip(names, values, strict=True)))
             raise
 
     return template_eval
@@ -191,10 +188,6 @@ def _name_numbers(e: ArithError, values: dict[str, str]) -> None:
     for name, value in values.items():
         text, token = text.replace(name, value), token.replace(name, value)
     e.text, e.token = text, token
-
-
-def _text(value: Value) -> str:
-    return as_text(value) or ""
 
 
 def arith_text(ex: Expander, word: A.Word) -> str:
@@ -300,7 +293,7 @@ def arith_join(ex: Expander, parts: tuple[A.Part, ...], out: list[str], depth: i
     return depth
 
 
-_Template = tuple[Fn, str, tuple[A.Part, ...], tuple[str, ...]]
+_Template = tuple[Template, tuple[A.Part, ...], tuple[str, ...]]
 
 # arithmetic word text -> (its template,): process-wide, so bounded in the text behind it and
 # keeping nothing from a long text, whose compiled template holds ~100 bytes a character (T-TEN-5)
@@ -322,21 +315,36 @@ def _assign_after() -> re.Pattern[str]:
     return re.compile(r"\s*(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)?=(?!=))")  # our own fixed pattern
 
 
+def _slot_part(p: A.Part) -> bool:
+    """Whether `p` may be a template's slot: an expansion that gives one text (a parameter with any
+    operator but the `$@`/`${a[*]}` kinds that join many, unless counted with `#`; `$(( ))`; `$( )`)."""
+    t = type(p)
+    if t is A.ArithSub or t is A.CmdSub:
+        return True
+    if t is not A.Param or p.names_suffix:  # type: ignore[union-attr]
+        return False
+    return p.prefix == "#" or not (p.name in ("@", "*") or p.sub in ("@", "*"))  # type: ignore[union-attr, operator]
+
+
 def _arith_template(word: A.Word) -> _Template | None:
-    """The template of an arithmetic word of literal text and plain `$x` / `${x}` / `$1` (each one
-    a whole operand, never an assignment's target), or None: such a word's text differs from the
-    template only by numbers where the slots are, when every `$x` is a decimal number."""
+    """The template of an arithmetic word of literal text and expansions (_slot_part: `$x`, `$1`,
+    `${m[$w]:-0}`, `${#s}`, `$(( ))`, each one a whole operand, never an assignment's target), or
+    None: such a word's text differs from the template only by numbers where the slots are, when
+    every expansion gives a decimal number. No literal part has a bracket (in an arithmetic
+    subscript an expansion is quoted: arith_join_fn), so each expansion is joined as it is."""
     parts = word.parts
-    if not word.text or "[" in word.text or _SLOT in word.text:
+    if not word.text or _SLOT in word.text:
         return None
     pieces: list[str] = []
     names: list[str] = []
     for i, p in enumerate(parts):
         t = type(p)
         if t is A.Lit:
+            if "[" in p.text or "]" in p.text:  # type: ignore[union-attr]
+                return None
             pieces.append(p.text)  # type: ignore[union-attr]
             continue
-        if t is not A.Param or p.op is not None or p.prefix or p.sub is not None or p.name in ("@", "*"):  # type: ignore[union-attr]
+        if not _slot_part(p):
             return None
         prev, nxt = parts[i - 1] if i else None, parts[i + 1] if i + 1 < len(parts) else None
         if (prev is not None and type(prev) is not A.Lit) or (nxt is not None and type(nxt) is not A.Lit):
@@ -352,9 +360,8 @@ def _arith_template(word: A.Word) -> _Template | None:
         pieces.append(name)
     if not names:
         return None
-    template = "".join(pieces)
     try:
-        fn = compiled(template)
+        tpl = template_of("".join(pieces), tuple(names))
     except ArithError:
         return None  # the text itself reports the error
-    return fn, template, parts, tuple(names)
+    return None if tpl is None else (tpl, parts, tuple(names))

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from ..limits import LimitExceeded, LimitKind
 from ..syntax import ast as A
 from . import arithwords, braces, fields, paramops, params
-from .arith import Fn
+from .arith import Template
 from .arithwords import subscript_error
 from .braces import brace_text
 from .env import ExpandEnv
@@ -66,7 +66,9 @@ class Expander:
         self._arg_bytes = 0  # text the words of the current command expanded to
         self._glob_off = False  # a redirection's word in posix mode
         # evaluates a compiled arithmetic template (the shell's; None: every expression as text)
-        self._arith_slots: Callable[[Fn, str, dict[str, str]], int] | None = getattr(env, "arith_slots", None)
+        self._arith_slots: Callable[[Template, tuple[int, ...]], int] | None = getattr(
+            env, "arith_slots", None
+        )
 
     # ------------------------------------------------------------ methods of the topic modules
     # (params.py)

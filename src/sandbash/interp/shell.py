@@ -15,12 +15,12 @@ from collections.abc import Callable
 from ..expand import glob as globmod
 from ..expand.arith import _COMPILED, ArithError, compiled
 from ..expand.arith import Evaluator as ArithEvaluator
-from ..expand.arith import Fn as ArithFn
+from ..expand.arith import Template as ArithTemplate
 from ..expand.env import ExpansionError
 from ..expand.words import Expander, subscript_error
 from ..limits import LimitExceeded, LimitKind
 from ..shvars.arrays import AssocArray, IndexedArray
-from ..shvars.vars import ASSOC, NAMEREF, Scope, Var
+from ..shvars.vars import ASSOC, NAMEREF, Var
 from ..stdio.streams import BufferWriter, SigPipe, Stream, StreamError
 from ..syntax import ast as A
 from ..syntax.errors import ParseError, ParseLimit
@@ -57,7 +57,7 @@ def _after_line(text: str, n: int) -> str | None:
     return text[pos:]
 
 
-_ARITH_SLOTS = frozenset(("_arith", "_slot_arith"))
+_ARITH_SLOTS = frozenset(("_arith",))
 
 # Shell.release: the parts of a shell, and their slots that can lead back to the shell or another
 # part (per class: the names among its slots)
@@ -100,7 +100,6 @@ class Shell:
     expansion_failed: Callable[..., int]
     xtrace_line: Callable[[str], None]
     _arith: ArithEvaluator
-    _slot_arith: ArithEvaluator | None  # None: in use
 
     def _new_arith(self, name: str) -> ArithEvaluator:
         """The arithmetic evaluators, made on first use (a `$(echo ok)` needs none, and the main one
@@ -127,7 +126,7 @@ class Shell:
         self.subst_depth = 0
         self.eval_depth = 0  # nested `eval`s: they count towards max_substitution_depth too
         self.call_depth = 0
-        # (_arith and _slot_arith, the arithmetic evaluators, are made on first use: _new_arith)
+        # (_arith, the arithmetic evaluator, is made on first use: _new_arith)
         # the API's `args`: appended, unexpanded, to the first command run
         self.pending_args: list[str] | None = None
         # $? from before the trap running now: what `return` without a number gives inside it
@@ -611,35 +610,23 @@ class Shell:
         except AssignError as e:
             raise ArithAssignError(f"{self.arith_cmd}{e.message}" if e.named else e.message, 1) from None
 
-    def arith_slots(self, fn: ArithFn, template: str, slots: dict[str, str]) -> int:
-        """Evaluate `fn`, compiled arithmetic `template`, with its slot names bound to numbers (the
-        expander's `$(( $n % 3 ))`): found first, in a scope above the shell's. One evaluator
-        serves the calls, and a fresh one a call made while it runs (a variable's value with a
-        subscript can run a command substitution)."""
-        ev = self._slot_arith
-        reused = ev is not None
-        scope = None
-        if ev is None:
-            ev = ArithEvaluator(self, template)
-        else:
-            self._slot_arith = None
-            if ev.scopes is not None:
-                scope = ev.scopes[-1]  # the slots' scope of the last call: its Vars take the numbers
-        if scope is None or len(scope) != len(slots):  # (slots are named 0..n-1: n decides)
-            scope = Scope()
-            for name, value in slots.items():
-                scope[name] = Var(value)
-        else:
-            for name, value in slots.items():
-                scope[name].value = value
-        ev.text = template
-        ev.scopes = [*self.state.vars.scopes, scope]
-        ev.opts = self.state.opts
+    def arith_slots(self, tpl: ArithTemplate, slots: tuple[int, ...]) -> int:
+        """Evaluate a template (the expander's `$(( $n % 3 ))`) with its slots' numbers: as
+        arith_eval evaluates text, `slots` in place of the text's numbers (put back after, as the
+        text is: a template can run inside another's, through a variable's subscript)."""
+        ev = self._arith
+        if ev.depth:  # re-entered (a variable's value is an expression): a fresh evaluator
+            ev = ArithEvaluator(self, tpl.text)
+            ev.slots = slots
+            return tpl.fn(ev)
+        outer, outer_slots = ev.text, ev.slots
+        ev.text = tpl.text
+        ev.slots = slots
         try:
-            return fn(ev)
+            return tpl.fn(ev)
         finally:
-            if reused:
-                self._slot_arith = ev
+            ev.text = outer
+            ev.slots = outer_slots
 
     def arith_eval(self, text: str) -> int:
         fn = _COMPILED.lookup(text)
