@@ -532,9 +532,7 @@ class Evaluator:
             st.last_status = 1
             return 1
         st.functions[node.name] = node
-        source = (
-            st.sources[-1] if st.sources else (st.frames[-1][1] if st.frames else self.va.main_source())
-        )
+        source = st.sources[-1] if st.sources else (st.frames[-1][1] if st.frames else self.va.main_source())
         st.func_sources[node.name] = (source, node.line)
         st.last_status = 0
         return 0
