@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import sandbash.interp.evaluator as evaluator_module
-from sandbash import Bash, ExecutionLimitError
+from sandbash import Bash, ExecResult, ExecutionLimitError
 
 LIMIT = 50
 # each adds keys without end; the loop and command limits are far above what the array limit allows
@@ -28,14 +28,11 @@ ADDS = {
 LIMITS = {"max_array_elements": LIMIT, "max_loop_iterations": 10**6, "max_command_count": 10**6}
 
 
-@pytest.mark.parametrize("walker", [False, True], ids=["compiled", "walked"])
-@pytest.mark.parametrize("script", list(ADDS.values()), ids=list(ADDS))
-def test_keys_are_bounded(script: str, walker: bool) -> None:
+def _run(script: str, walker: bool) -> ExecResult:
+    """The script compiled or walked (the tree walker switch), under LIMITS."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(evaluator_module, "TREE_WALKER", walker)
-        with pytest.raises(ExecutionLimitError) as e:
-            Bash(limits=LIMITS).exec(script)
-    assert e.value.limit == "max_array_elements"
+        return Bash(limits=LIMITS).exec(script)
 
 
 @pytest.mark.parametrize("walker", [False, True], ids=["compiled", "walked"])
@@ -46,9 +43,7 @@ def test_keys_below_the_limit_and_overwrites_are_fine(walker: bool) -> None:
         + ";i++)); do m[k$i]=$r; done; done;"
         " echo ${#m[@]} ${m[k0]}"
     )
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(evaluator_module, "TREE_WALKER", walker)
-        r = Bash(limits=LIMITS).exec(script)
+    r = _run(script, walker)
     assert (r.stdout, r.exit_code) == (f"{LIMIT - 1} 4\n", 0)
 
 
@@ -69,12 +64,11 @@ APPENDS = {
 
 
 @pytest.mark.parametrize("walker", [False, True], ids=["compiled", "walked"])
-@pytest.mark.parametrize("script", list(APPENDS.values()), ids=list(APPENDS))
-def test_appended_elements_are_bounded(script: str, walker: bool) -> None:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(evaluator_module, "TREE_WALKER", walker)
-        with pytest.raises(ExecutionLimitError) as e:
-            Bash(limits=LIMITS).exec(script)
+@pytest.mark.parametrize("script", [*ADDS.values(), *APPENDS.values()], ids=[*ADDS, *APPENDS])
+def test_elements_are_bounded(script: str, walker: bool) -> None:
+    """Associative keys (ADDS) and indexed elements (APPENDS) alike end on max_array_elements."""
+    with pytest.raises(ExecutionLimitError) as e:
+        _run(script, walker)
     assert e.value.limit == "max_array_elements"
 
 
@@ -86,7 +80,5 @@ def test_appends_up_to_the_limit_are_fine(walker: bool) -> None:
         + ';i++)); do a+=("$r"); done; a+=(y z); done;'
         " echo ${#a[@]} ${a[0]} ${a[-1]}"
     )
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(evaluator_module, "TREE_WALKER", walker)
-        r = Bash(limits=LIMITS).exec(script)
+    r = _run(script, walker)
     assert (r.stdout, r.exit_code) == (f"{LIMIT} 2 z\n", 0)
