@@ -182,20 +182,6 @@ def compiling(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(evaluator_module, "TREE_WALKER", False)
 
 
-@pytest.fixture
-def compilers(monkeypatch: pytest.MonkeyPatch) -> list[compiler.Compiler]:
-    """Every Compiler made while the test runs, in order (the first is the run's main shell's)."""
-    made: list[compiler.Compiler] = []
-    original = compiler.Compiler.__init__
-
-    def spy(self: compiler.Compiler, ev: object) -> None:
-        original(self, ev)  # type: ignore[arg-type]
-        made.append(self)
-
-    monkeypatch.setattr(compiler.Compiler, "__init__", spy)
-    return made
-
-
 @pytest.mark.usefixtures("compiling")
 def test_bodies_compile_the_second_time(compilers: list[compiler.Compiler]) -> None:
     """A body that runs once stays with the walker; the second run compiles it; a loop's body is

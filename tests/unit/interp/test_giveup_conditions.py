@@ -142,23 +142,17 @@ def _closure_names(code: object, depth: int = 0) -> set[str]:
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
-def test_each_kind_runs_the_closure_it_stands_for(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_kind_runs_the_closure_it_stands_for(
+    kind: str, compilers: list[compiler.Compiler], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The table means what it says: run without a condition, each kind's command is compiled into
     the closure named (else the matrix above would compare the walker with itself)."""
-    made: list[compiler.Compiler] = []
-    original = compiler.Compiler.__init__
-
-    def spy(self: compiler.Compiler, ev: object) -> None:
-        original(self, ev)  # type: ignore[arg-type]
-        made.append(self)
-
-    monkeypatch.setattr(compiler.Compiler, "__init__", spy)
     monkeypatch.setattr(evaluator_module, "TREE_WALKER", False)
     setup, cmd, _deny, closure = KINDS[kind]
     setup = setup.replace("{on}", "")
     Bash().exec(f"{setup}\nfor i in 1 2 3; do {cmd}; done 2>/dev/null")
     names: set[str] = set()
-    for shell_compiler in made:
+    for shell_compiler in compilers:
         for _node, code in shell_compiler.codes.values():
             names |= _closure_names(code)
     assert closure in names, sorted(names)

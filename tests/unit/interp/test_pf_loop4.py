@@ -17,13 +17,7 @@ from sandbash.interp.loops import LoopFrame
 from sandbash.interp.state import ShellState
 from sandbash.limits import Budget, DeadlineExpired, LimitExceeded, SubBudget
 
-LOOPS = [
-    "for i in 1 2 3; do {cmd}; done",
-    "for ((i=0; i<3; i++)); do {cmd}; done",
-    "i=0; while ((i < 3)); do i=$((i+1)); {cmd}; done",
-    "i=0; until ((i >= 3)); do ((i++)); {cmd}; done",
-    "f() {{ {cmd}; }}; for i in 1 2 3; do f; done",
-]
+from .loopshapes import LOOPS
 
 
 @pytest.mark.parametrize("loop", LOOPS)

@@ -18,13 +18,7 @@ from sandbash.vfs.errors import FsError
 from sandbash.vfs.facade import Vfs
 from sandbash.vfs.memory import MemoryFs
 
-LOOPS = [
-    "for i in 1 2 3; do {cmd}; done",
-    "for ((i=0; i<3; i++)); do {cmd}; done",
-    "i=0; while ((i < 3)); do i=$((i+1)); {cmd}; done",
-    "i=0; until ((i >= 3)); do ((i++)); {cmd}; done",
-    "f() {{ {cmd}; }}; for i in 1 2 3; do f; done",
-]
+from .loopshapes import LOOPS
 
 # every redirection shape sped up, writing to (or reading from) TARGET
 SHAPES = [
