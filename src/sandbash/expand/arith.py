@@ -224,6 +224,9 @@ def _compile(node: Arith | Slot) -> Fn:
                 return read_name(name, ev)
 
             return var
+        if isinstance(vsub, Slot):  # `m[$k]` of a template: the subscript is the slot's number
+            sindex = vsub.index
+            return lambda ev: ev.value_of(ev.vars.arith_get(name, str(ev.slots[sindex])))
         return lambda ev: ev.value_of(ev.vars.arith_get(name, vsub))
     if isinstance(node, ABinary):
         if node.op not in ("&&", "||") and _chain_length(node) > 32:
@@ -250,6 +253,18 @@ def _compile(node: Arith | Slot) -> Fn:
         target = node.target
         tname, tsub = target.name, target.sub
         value_fn = _compile(node.value)
+        if isinstance(tsub, Slot):  # `m[$k] += 2` of a template: the subscript is the slot's number
+            aindex = tsub.index
+            if node.op == "=":
+                return lambda ev: ev.set(tname, str(ev.slots[aindex]), value_fn(ev))
+            sop, spos = node.op[:-1], node.pos
+
+            def slot_compound(ev: Evaluator) -> int:
+                sub = str(ev.slots[aindex])
+                cur = ev.get(tname, sub)
+                return ev.set(tname, sub, binary_value(sop, cur, value_fn(ev), ev, spos))
+
+            return slot_compound
         if node.op == "=":
             return lambda ev: ev.set(tname, tsub, value_fn(ev))
         bop = node.op[:-1]
@@ -264,6 +279,13 @@ def _compile(node: Arith | Slot) -> Fn:
     if isinstance(node, AIncDec):
         iname, isub = node.target.name, node.target.sub
         delta, prefix = (1 if node.op == "++" else -1), node.prefix
+        if isinstance(isub, Slot):  # `m[$k]++` of a template: the subscript is the slot's number
+            iindex = isub.index
+
+            def slot_step(ev: Evaluator) -> int:
+                return incdec(iname, str(ev.slots[iindex]), delta, prefix, ev)
+
+            return slot_step
 
         def step(ev: Evaluator) -> int:  # (a closure, not a partial: see `var` above)
             return incdec(iname, isub, delta, prefix, ev)
@@ -439,16 +461,19 @@ def _slotted(node: Arith, names: dict[str, int]) -> Arith | Slot | None:
     """`node` with its reads of `names` made Slots; None when a name is assigned (a tree small
     enough for arithgen, so the recursion is shallow)."""
     if isinstance(node, AVar):
-        return Slot(names[node.name]) if node.sub is None and node.name in names else node
+        if node.sub is None:
+            return Slot(names[node.name]) if node.name in names else node
+        return _slotted_sub(node, names)
     if isinstance(node, ANum):
         return node
     if isinstance(node, (AAssign, AIncDec)):
         if node.target.name in names:
             return None
+        target = _slotted_sub(node.target, names)
         if isinstance(node, AIncDec):
-            return node
+            return node if target is node.target else AIncDec(node.op, node.prefix, target)
         value = _slotted(node.value, names)
-        return None if value is None else AAssign(node.op, node.target, value, node.pos)  # type: ignore[arg-type]
+        return None if value is None else AAssign(node.op, target, value, node.pos)  # type: ignore[arg-type]
     if isinstance(node, AUnary):
         operand = _slotted(node.operand, names)
         return None if operand is None else AUnary(node.op, operand)  # type: ignore[arg-type]
@@ -466,6 +491,14 @@ def _slotted(node: Arith, names: dict[str, int]) -> Arith | Slot | None:
     if None in items:
         return None
     return AComma(tuple(items))  # type: ignore[arg-type]
+
+
+def _slotted_sub(node: AVar, names: dict[str, int]) -> AVar:
+    """`m[_sbSlot0_]` (arithwords: `m[$k]`, the whole subscript one expansion) with a Slot as its
+    subscript: the slot's number as text is the subscript the text would have, as the slot is used
+    only when its value is a plain decimal number (no sign, no leading zero)."""
+    index = names.get(node.sub) if node.sub is not None else None
+    return node if index is None else AVar(node.name, Slot(index))  # type: ignore[arg-type]
 
 
 def evaluate(text: str, vars: ArithVars) -> int:

@@ -88,6 +88,13 @@ class _Gen:
             self.consts[name] = value
         return name
 
+    def sub(self, sub: str | Slot | None) -> str:
+        """The source of a subscript's text: a constant, or a template's slot (arith._slotted_sub:
+        `m[$k]`), whose number as text is the subscript the text would have had."""
+        if isinstance(sub, Slot):
+            return f"str(ev.slots[{int(sub.index)}])"
+        return self.const(sub)
+
     def tmp(self) -> str:
         self.ntmp += 1
         return f"x{self.ntmp}"
@@ -126,7 +133,7 @@ class _Gen:
         x = self.tmp()
         name = self.const(node.name)
         if node.sub is not None:
-            self.emit(ind, f"{x} = ev.get({name}, {self.const(node.sub)})")
+            self.emit(ind, f"{x} = ev.get({name}, {self.sub(node.sub)})")
             return x
         self.reads = True
         # a plain string variable of the innermost scope: read here (a number arithmetic stored,
@@ -142,7 +149,7 @@ class _Gen:
 
     def store(self, name: str, sub: str | None, value: str, ind: int) -> None:
         """Assign `value` (a name holding an int) as Evaluator.set does."""
-        cname, csub = self.const(name), self.const(sub)
+        cname, csub = self.const(name), self.sub(sub)
         if sub is not None or name in SPECIAL_ASSIGN:
             self.emit(ind, f"ev.set({cname}, {csub}, {value})")
             return
@@ -176,7 +183,7 @@ class _Gen:
             cur = self.read(target, ind)
         else:
             sub = self.tmp()  # the subscript is evaluated once (`a[i++] += 2`)
-            self.emit(ind, f"{sub} = ev.once({name}, {self.const(target.sub)})")
+            self.emit(ind, f"{sub} = ev.once({name}, {self.sub(target.sub)})")
             cur = self.tmp()
             self.emit(ind, f"{cur} = ev.get({name}, {sub})")
         value = self.expr(node.value, ind)
@@ -196,7 +203,7 @@ class _Gen:
     def incdec(self, node: AIncDec, ind: int) -> str:
         target = node.target
         x = self.tmp()
-        name, sub = self.const(target.name), self.const(target.sub)
+        name, sub = self.const(target.name), self.sub(target.sub)
         delta = 1 if node.op == "++" else -1
         slow = f"{x} = _incdec({name}, {sub}, {delta}, {node.prefix}, ev)"
         if target.sub is not None or target.name in SPECIAL_ASSIGN:

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 # what bash backslash-quotes in an expanded subscript of an arithmetic text (a translation
 # table: str.translate does it in C, several times faster than a regular expression's sub)
-_SUBSCRIPT_QUOTE = str.maketrans({c: "\\" + c for c in "[]$`~\\'\""})
+_QUOTED = "[]$`~\\'\""
+_SUBSCRIPT_QUOTE = str.maketrans({c: "\\" + c for c in _QUOTED})
 
 
 def subscript_error(e: ArithError) -> ExpansionError:
@@ -131,8 +132,10 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
     every one is a plain decimal number the expression is evaluated as its template (`_sbSlot0_ %
     3`, parsed once, its slots the numbers: arith.Template) instead of parsing the text anew for
     every value. Each expansion is what the text's join would make of it (_part_fn)."""
-    compiled_tpl, parts, names = tpl
-    steps = tuple(p.text if type(p) is A.Lit else _part_fn(ex, p, True) for p in parts)  # type: ignore[union-attr]
+    compiled_tpl, parts, names, quoted = tpl
+    # (an expansion that is a subscript is joined as arith_join_fn joins it: not as in "", quoted)
+    inside = iter(quoted)
+    steps = tuple(p.text if type(p) is A.Lit else _part_fn(ex, p, not next(inside)) for p in parts)  # type: ignore[union-attr]
     slots = ex._arith_slots
     assert slots is not None
     arith_eval = ex.env.arith_eval
@@ -141,6 +144,7 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
         i = next(j for j, step in enumerate(steps) if type(step) is not str)
         get = steps[i]
         name = names[0]
+        quote = quoted[0]
         before = "".join(steps[:i])  # type: ignore[arg-type]
         after = "".join(steps[i + 1 :])  # type: ignore[arg-type]
 
@@ -155,6 +159,8 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
                 except ArithError as e:
                     _name_numbers(e, {name: v})
                     raise
+            if quote and not v.isalnum():
+                v = v.translate(_SUBSCRIPT_QUOTE)
             return arith_eval(charged(before + v + after))  # (see template_eval)
 
         return one_slot
@@ -170,7 +176,12 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
         for v in values:
             if not (len(v) < 19 and v.isdigit() and v.isascii() and (v[0] != "0" or len(v) == 1)):
                 # the text, from the values already expanded (each `$RANDOM` expands once)
-                left = iter(values)
+                left = iter(
+                    [
+                        w.translate(_SUBSCRIPT_QUOTE) if q and not w.isalnum() else w
+                        for w, q in zip(values, quoted, strict=True)
+                    ]
+                )
                 return arith_eval(charged("".join([s if type(s) is str else next(left) for s in steps])))  # type: ignore[misc]
             numbers.append(int(v))
         try:
@@ -293,7 +304,8 @@ def arith_join(ex: Expander, parts: tuple[A.Part, ...], out: list[str], depth: i
     return depth
 
 
-_Template = tuple[Template, tuple[A.Part, ...], tuple[str, ...]]
+# (the template, the word's parts, its slots' names, whether each is a whole subscript)
+_Template = tuple[Template, tuple[A.Part, ...], tuple[str, ...], tuple[bool, ...]]
 
 # arithmetic word text -> (its template,): process-wide, so bounded in the text behind it and
 # keeping nothing from a long text, whose compiled template holds ~100 bytes a character (T-TEN-5)
@@ -330,38 +342,58 @@ def _arith_template(word: A.Word) -> _Template | None:
     """The template of an arithmetic word of literal text and expansions (_slot_part: `$x`, `$1`,
     `${m[$w]:-0}`, `${#s}`, `$(( ))`, each one a whole operand, never an assignment's target), or
     None: such a word's text differs from the template only by numbers where the slots are, when
-    every expansion gives a decimal number. No literal part has a bracket (in an arithmetic
-    subscript an expansion is quoted: arith_join_fn), so each expansion is joined as it is."""
+    every expansion gives a decimal number. An expansion may also be a whole subscript (`m[$k]`,
+    `m["$k"]`: the subscript's text is the number, as quote_subscript leaves digits alone); else
+    no expansion is inside brackets, and the literal text inside them is one arith_join_fn would
+    not quote (nothing nested)."""
     parts = word.parts
     if not word.text or _SLOT in word.text:
         return None
     pieces: list[str] = []
     names: list[str] = []
+    quoted: list[bool] = []
+    depth = 0
     for i, p in enumerate(parts):
         t = type(p)
         if t is A.Lit:
-            if "[" in p.text or "]" in p.text:  # type: ignore[union-attr]
-                return None
-            pieces.append(p.text)  # type: ignore[union-attr]
+            text: str = p.text  # type: ignore[union-attr]
+            for c in text:
+                if c == "[":
+                    depth += 1
+                elif c == "]":
+                    depth -= 1
+                elif depth and c in _QUOTED:
+                    return None  # (arith_join_fn would quote it)
+                if depth > 1 or depth < 0:
+                    return None
+            pieces.append(text)
             continue
-        if not _slot_part(p):
-            return None
         prev, nxt = parts[i - 1] if i else None, parts[i + 1] if i + 1 < len(parts) else None
         if (prev is not None and type(prev) is not A.Lit) or (nxt is not None and type(nxt) is not A.Lit):
             return None  # `$a$b`: one number made of two
         before = prev.text if prev is not None else ""  # type: ignore[union-attr]
         after = nxt.text if nxt is not None else ""  # type: ignore[union-attr]
-        if (before and before[-1] in _BEFORE_BAD) or (after and after[0] in _AFTER_BAD):
-            return None
-        if before.rstrip().endswith(("++", "--")) or _assign_after().match(after):
-            return None
+        if depth:
+            # a whole subscript: `[` right before and `]` right after (`m[$k+1]` is text)
+            inner = p.parts if t is A.DQ else ()  # type: ignore[union-attr]
+            single = _slot_part(p) or (len(inner) == 1 and _slot_part(inner[0]))
+            if not single or not before.endswith("[") or not after.startswith("]"):
+                return None
+        else:
+            if not _slot_part(p):
+                return None
+            if (before and before[-1] in _BEFORE_BAD) or (after and after[0] in _AFTER_BAD):
+                return None
+            if before.rstrip().endswith(("++", "--")) or _assign_after().match(after):
+                return None
         name = f"{_SLOT}{len(names)}_"
         names.append(name)
+        quoted.append(depth > 0)
         pieces.append(name)
-    if not names:
+    if not names or depth:
         return None
     try:
         tpl = template_of("".join(pieces), tuple(names))
     except ArithError:
         return None  # the text itself reports the error
-    return None if tpl is None else (tpl, parts, tuple(names))
+    return None if tpl is None else (tpl, parts, tuple(names), tuple(quoted))

@@ -28,6 +28,12 @@ SHAPES = [
     "$(( ${#v} + $w * ${w} ))",
     "$(( $(( w + 1 )) * $w - ${v:-1} ))",
     "$(( ${m[$w]:-0} + ${v:-0} ))",
+    # a whole subscript as a slot (`m[$v]`: the subscript's text is the number, else quoted text)
+    "$(( m[$v] + 1 ))",
+    '$(( m["$v"] * $w ))',
+    "$(( m[${v}] - m[$w] ))",
+    "$(( m[$v] * m[$v] ))",
+    "$(( A[$v] += 2, A[$v] ))",
 ]
 
 
@@ -87,7 +93,7 @@ def _values(seed: int, count: int) -> list[str]:
 
 
 def _script(shape: str, values: list[str]) -> str:
-    lines = ["a=b b=3 w=2 m=(5 6 7 8)"]
+    lines = ["a=b b=3 w=2 m=(5 6 7 8); declare -A A=([1]=4 [b]=5 ['1+2']=6 [' 4 ']=7)"]
     for i, v in enumerate(values):
         quoted = v.replace("'", "'\\''")
         lines.append(f"v='{quoted}'; ( echo \"{i} {shape}\" ) 2>&1")
@@ -137,6 +143,27 @@ def test_templates_serve_values_past_the_hot_tier() -> None:
     for i in range(600):
         t = t * 3 % 1000003 + i + len(str(t))
     assert r.stdout == f"{t}\n"
+
+
+@pytest.mark.parametrize("walker", [False, True])
+def test_subscript_slots_past_the_hot_tier(walker: bool) -> None:
+    """`a[$k]++`, `a[$k] += k`, `a[$k] = ...` and `A[$k]` reads as closures and then as the
+    generated function (the subscript made from the slot's number each time)."""
+    script = (
+        "declare -a a; declare -A A; for ((k=0;k<700;k++)); do j=$((k % 5)); ((a[$j]++)); ((++A[$j]));"
+        ' ((a[$j] += k)); (( A["$j"] = A[$j] * 2 % 1000 )); a[$j]=$(( a[${j}] % 100003 + A[$j] )); done;'
+        ' echo "${a[*]}"; echo "${A[0]} ${A[1]} ${A[2]} ${A[3]} ${A[4]}"'
+    )
+    a = [0] * 5
+    big_a = [0] * 5
+    for k in range(700):
+        j = k % 5
+        a[j] += 1
+        big_a[j] += 1
+        a[j] += k
+        big_a[j] = big_a[j] * 2 % 1000
+        a[j] = a[j] % 100003 + big_a[j]
+    assert _sandbash(script, walker) == (f"{' '.join(map(str, a))}\n{' '.join(map(str, big_a))}\n", 0)
 
 
 @pytest.mark.parametrize(
