@@ -10,6 +10,7 @@ concatenation, as in gawk.
 from __future__ import annotations
 
 from . import ast as A
+from .analyze import SPECIAL_ARRAYS, SPECIAL_SCALARS
 from .lexer import AwkSyntaxError, Tok
 
 LINE_BASE = A.LINE_BASE
@@ -61,37 +62,8 @@ _BUILTIN_ARITY: dict[str, tuple[int, int | None]] = {
     "typeof": (1, 2),
     "strtonum": (1, 1),
 }
-SPECIAL_VARS = frozenset(
-    {
-        "NF",
-        "NR",
-        "FNR",
-        "FS",
-        "OFS",
-        "ORS",
-        "RS",
-        "RT",
-        "SUBSEP",
-        "CONVFMT",
-        "OFMT",
-        "FILENAME",
-        "RSTART",
-        "RLENGTH",
-        "ARGC",
-        "IGNORECASE",
-        "FIELDWIDTHS",
-        "FPAT",
-        "BINMODE",
-        "LINT",
-        "TEXTDOMAIN",
-        "ERRNO",
-        "ENVIRON",
-        "ARGV",
-        "PROCINFO",
-        "SYMTAB",
-        "FUNCTAB",
-    }
-)
+# names a function may not take for a parameter or a name (the special variables)
+SPECIAL_VARS = SPECIAL_SCALARS | SPECIAL_ARRAYS
 
 
 class Parser:

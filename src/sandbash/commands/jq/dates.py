@@ -10,6 +10,8 @@ from __future__ import annotations
 import datetime as _dt
 import math
 
+from ..date.fmt import DAYS as _DAYS
+from ..date.fmt import MONTHS as _MONTHS
 from .builtins_core import Registry, rt_value, value
 from .errors import JqError
 from .values import add, is_number
@@ -17,22 +19,6 @@ from .values import add, is_number
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-
-_DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-_MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
 
 
 def gmtime(v: Any) -> Any:
@@ -231,7 +217,7 @@ def _parse(s: str, fmt: str) -> tuple[list[Any], str] | None:
             return None
         return int(s[start:i])
 
-    def name(options: list[str]) -> int | None:
+    def name(options: tuple[str, ...]) -> int | None:
         nonlocal i
         low = s[i:].lower()
         for k, opt in enumerate(options):
