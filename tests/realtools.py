@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
 
 import pytest
+
+import oracle
 
 BASH = shutil.which("bash") or "/bin/bash"
 HAVE_BASH = os.path.exists("/bin/bash")
@@ -24,14 +25,15 @@ def real_command(
     files: Mapping[str, bytes | str] | None = None,
     env: Mapping[str, str] | None = None,
 ) -> tuple[bytes, bytes, int]:
-    """Run the real tool in a fresh temporary directory holding `files`."""
+    """Run the real tool in a fresh temporary directory holding `files`, inside the oracle sandbox
+    (tests/oracle.py: only that directory is writable)."""
     with tempfile.TemporaryDirectory() as d:
         for path, content in (files or {}).items():
             full = os.path.join(d, path)
             os.makedirs(os.path.dirname(full), exist_ok=True)
             with open(full, "wb") as f:
                 f.write(content.encode() if isinstance(content, str) else content)
-        p = subprocess.run(
+        p = oracle.run(
             list(argv), input=stdin, capture_output=True, cwd=d, env=dict(env or REAL_ENV), timeout=30
         )
         return p.stdout, p.stderr, p.returncode

@@ -33,6 +33,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # tests/, for oracle when run as a script
+
+import oracle  # noqa: E402
+
 WORKER = HERE / "bash_suite_worker.py"
 BASH = "/bin/bash"
 # bytes of each shell's output compared (the suite's scripts print far less; more means a runaway)
@@ -141,9 +145,13 @@ def run_bash(script: Script, workdir: Path, timeout: float) -> tuple[bytes, int 
     # output goes to a file and is read back capped: a runaway script must not fill the harness's memory
     with tempfile.TemporaryFile() as out, open(source, "rb") as stdin:
         try:
-            proc = subprocess.run(
+            # in the oracle sandbox (tests/oracle.py): only the script's tree (workdir's parent,
+            # which holds its home and BASH_TSTOUT) is writable
+            proc = oracle.run(
                 argv,
                 cwd=workdir,
+                writable=[str(workdir.parent)],
+                root_caps=False,  # _as_user: bash runs as UID, without root's capabilities
                 env=env,
                 stdin=stdin,
                 stdout=out,

@@ -9,7 +9,9 @@
                                                 # recorded values (xfail cases marked)
 
 Each script runs twice; a case whose output differs between the runs is
-reported as nondeterministic and left unrecorded.
+reported as nondeterministic and left unrecorded. Real bash runs inside the oracle sandbox
+(tests/oracle.py: bubblewrap, only the case's directory writable); without one, record.py stops
+with the reason unless SANDBASH_ORACLE_UNSANDBOXED=1 is set.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from spec_loader import CASES_DIR, Case, CaseFile, Outcome, parse, render, run_real_bash, run_sandbash
+
+import oracle
 
 
 def _select(names: list[str]) -> list[Path]:
@@ -76,6 +80,14 @@ def _diff(cases: list[Case]) -> int:
 
 
 def main() -> int:
+    try:
+        return _main()
+    except oracle.OracleUnavailable as e:  # never record from bash run unsandboxed on the host
+        print(f"record.py: {e}", file=sys.stderr)
+        return 2
+
+
+def _main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="*", help="case file stems or paths (default: all)")
     ap.add_argument("-k", dest="pattern", default="", help="only cases whose id contains this")

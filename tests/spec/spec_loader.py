@@ -31,10 +31,15 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import tempfile
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent.parent))  # tests/, for record.py run as a script
+
+import oracle
 
 CASES_DIR = Path(__file__).parent / "cases"
 BASH = "/bin/bash"
@@ -228,8 +233,9 @@ def _default_signals() -> None:
 
 
 def run_real_bash(case: Case, timeout: float = 180.0) -> Outcome:
-    """Run the case as `bash -c SCRIPT` in a fresh temporary home directory. The timeout only
-    guards against a hang (a loaded CI host is slow); running past it fails this case alone."""
+    """Run the case as `bash -c SCRIPT` in a fresh temporary home directory, inside the oracle
+    sandbox (tests/oracle.py: only that directory is writable). The timeout only guards against a
+    hang (a loaded CI host is slow); running past it fails this case alone."""
     with tempfile.TemporaryDirectory(prefix="spec") as home:
         for rel, content in case.files.items():
             full = os.path.join(home, rel)
@@ -238,7 +244,7 @@ def run_real_bash(case: Case, timeout: float = 180.0) -> Outcome:
                 f.write(content.encode(*ENCODING))
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": home, "LC_ALL": "C.UTF-8", "TZ": "UTC"}
         try:
-            p = subprocess.run(
+            p = oracle.run(
                 ["bash", "-c", case.script],
                 executable=BASH,
                 preexec_fn=_default_signals,

@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from oracle import run as oracle_run
 from sandbash import Bash
 from sandbash.cli.app import _VALUE_OPTIONS, _parser, split_args
 
@@ -29,7 +30,7 @@ def run(args: list[str], cwd: pathlib.Path, stdin: bytes = b"") -> subprocess.Co
 
 
 def oracle(args: list[str], cwd: pathlib.Path, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(
+    return oracle_run(
         ["bash", *args],
         executable="/bin/bash",
         input=stdin,

@@ -12,6 +12,8 @@ import time
 
 import pytest
 
+import oracle
+
 SANDBASH = str(pathlib.Path(sys.executable).parent / "sandbash")
 pytestmark = pytest.mark.skipif(
     not os.path.exists(SANDBASH), reason="the sandbash entry point is not installed"
@@ -212,7 +214,7 @@ def test_syntax_error_in_a_script_file_names_the_file(tmp_path: pathlib.Path) ->
     script = tmp_path / "script.sh"
     script.write_text("echo one\n\n\n\n\n\n\nif then\n")
     p = run(["script.sh"], cwd=str(tmp_path))
-    expected = subprocess.run(["/bin/bash", "script.sh"], cwd=str(tmp_path), capture_output=True)
+    expected = oracle.run(["/bin/bash", "script.sh"], cwd=str(tmp_path), capture_output=True)
     assert p.stdout == b"one\n"
     assert p.stderr.startswith(b"script.sh: line 8: syntax error near unexpected token `then'")
     assert (p.stdout, p.stderr, p.returncode) == (expected.stdout, expected.stderr, expected.returncode)
@@ -221,7 +223,7 @@ def test_syntax_error_in_a_script_file_names_the_file(tmp_path: pathlib.Path) ->
 @pytest.mark.parametrize("args", [["-s"], []])
 def test_syntax_error_in_a_script_on_stdin(args: list[str]) -> None:
     p = run(args, stdin=b"echo a\nif then\n")
-    expected = subprocess.run(
+    expected = oracle.run(
         ["bash", *args], executable="/bin/bash", input=b"echo a\nif then\n", capture_output=True
     )
     assert (p.stdout, p.stderr, p.returncode) == (expected.stdout, expected.stderr, expected.returncode)
@@ -239,7 +241,7 @@ def test_syntax_errors_inside_the_sandbox_name_their_source() -> None:
     import tempfile
 
     with tempfile.TemporaryDirectory() as d:
-        expected = subprocess.run(["bash", "-c", script], executable="/bin/bash", cwd=d, capture_output=True)
+        expected = oracle.run(["bash", "-c", script], executable="/bin/bash", cwd=d, capture_output=True)
     p = run(["--cwd", "/tmp", "-c", script])
     assert (p.stdout, p.stderr) == (expected.stdout, expected.stderr)
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import itertools
 import os
 import shutil
-import subprocess
 import tempfile
 
 import pytest
 
+import oracle
 from sandbash import Bash
 from sandbash.syntax.escapes import decode_escapes, decode_raw
 
@@ -54,7 +54,7 @@ def _bash(script: str) -> bytes | None:
     if not os.path.exists("/bin/bash"):
         return None
     with tempfile.TemporaryDirectory() as tmp:
-        r = subprocess.run(
+        r = oracle.run(
             ["bash", "-c", script],
             executable="/bin/bash",
             capture_output=True,

@@ -9,6 +9,7 @@ import subprocess
 
 import pytest
 
+from oracle import run as oracle_run
 from sandbash import Bash
 from sandbash.builtins import BUILTINS
 from sandbash.builtins.help import DESCRIPTION, KEYWORD_USAGE
@@ -17,7 +18,7 @@ needs_bash = pytest.mark.skipif(not os.path.exists("/bin/bash"), reason="needs /
 
 
 def oracle(script: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    return oracle_run(
         ["bash", "-c", script], executable="/bin/bash", capture_output=True, text=True, timeout=60
     )
 

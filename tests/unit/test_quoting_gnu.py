@@ -15,6 +15,7 @@ import tempfile
 
 import pytest
 
+import oracle
 from sandbash.commands import gnuquote
 from sandbash.testing import run_command
 
@@ -159,7 +160,7 @@ def _error_names(stderr: bytes, prefix: str) -> list[bytes]:
 def test_live_against_gnu(tool: list[str], prefix: str, always: bool) -> None:
     names = _names()
     with tempfile.TemporaryDirectory() as tmp:
-        r = subprocess.run(
+        r = oracle.run(
             [*tool, "--", *names],
             capture_output=True,
             cwd=tmp,

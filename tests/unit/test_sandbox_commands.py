@@ -4,10 +4,10 @@ them, `help`, and the hint after a missing common tool."""
 from __future__ import annotations
 
 import os
-import subprocess
 
 import pytest
 
+import oracle
 from sandbash import Bash
 from sandbash.commands import registry
 from sandbash.net import NetworkConfig
@@ -68,7 +68,7 @@ def test_type_a_lists_every_path_as_bash_does(script: str) -> None:
     if not os.path.exists("/bin/bash") or not os.path.islink("/bin"):
         pytest.skip("needs /bin/bash on a merged-/usr system (/bin -> usr/bin) as the oracle")
     env = {"PATH": "/usr/local/bin:/usr/bin:/bin"}
-    expected = subprocess.run(
+    expected = oracle.run(
         ["bash", "-c", script],
         executable="/bin/bash",
         capture_output=True,

@@ -7,13 +7,13 @@ from __future__ import annotations
 import io
 import os
 import stat
-import subprocess
 import tarfile
 import tempfile
 from collections.abc import Callable
 
 import pytest
 
+import oracle
 from realtools import have
 from sandbash.testing import make_vfs, run_command
 from sandbash.vfs.facade import Vfs
@@ -96,7 +96,7 @@ def scenario(
         for step in steps:
             argv, stdin = step if isinstance(step, tuple) else (step, b"")
             ours = run_command(argv, stdin=stdin, vfs=vfs, env=ENV)
-            real = subprocess.run(argv, input=stdin, capture_output=True, cwd=d, env=ENV, timeout=30)
+            real = oracle.run(argv, input=stdin, capture_output=True, cwd=d, env=ENV, timeout=30)
             # the host runs as root; the sandbox user is `user`
             real_out = real.stdout.replace(b"root/root", b"user/user")
             assert (norm(ours.stdout), ours.stderr.decode(), ours.status) == (
@@ -547,7 +547,7 @@ def test_tar_cut_inside_a_member_is_gnus_fatal_error(argv: list[str], cut: int) 
         for name, data in files.items():
             with open(os.path.join(d, name), "wb") as f:
                 f.write(data)
-        real = subprocess.run(argv, capture_output=True, cwd=d, env=ENV, timeout=30)
+        real = oracle.run(argv, capture_output=True, cwd=d, env=ENV, timeout=30)
         extracted = os.path.join(d, "big.txt")
         real_file = open(extracted, "rb").read() if os.path.exists(extracted) else None
     assert (ours.stdout, ours.stderr.decode(), ours.status) == (

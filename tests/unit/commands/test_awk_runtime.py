@@ -3,11 +3,11 @@ line, and awk inside the shell (pipes, system(), getline from commands)."""
 
 from __future__ import annotations
 
-import subprocess
 import time
 
 import pytest
 
+import oracle
 from realtools import have
 from sandbash.limits import LimitExceeded, Limits
 from sandbash.testing import run_command
@@ -190,7 +190,7 @@ def test_awk_in_the_shell_matches_bash_and_gawk(script: str, tmp_path: object) -
     if run_case is None:
         pytest.skip("no shell yet")
     got = run_case(script, str(tmp_path), {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "TZ": "UTC"})  # type: ignore[operator]
-    real = subprocess.run(
+    real = oracle.run(
         ["bash", "-c", script.replace("awk ", "gawk ")],
         capture_output=True,
         timeout=30,

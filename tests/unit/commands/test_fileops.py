@@ -13,12 +13,12 @@ import itertools
 import os
 import shutil
 import stat
-import subprocess
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 
+import oracle
 from realtools import REAL_ENV
 from sandbash.testing import CommandResult, make_vfs, run_command
 from sandbash.vfs.facade import Vfs
@@ -116,7 +116,7 @@ def _template(files: Files, setup: Sequence[Sequence[str]]) -> str:
         with open(full, "wb") as f:
             f.write(content.encode() if isinstance(content, str) else content)
     for cmd in setup:
-        subprocess.run(list(cmd), cwd=d, env=REAL_ENV, capture_output=True, timeout=30, check=False)
+        oracle.run(list(cmd), cwd=d, env=REAL_ENV, capture_output=True, timeout=30, check=False)
     _TEMPLATES[key] = d
     return d
 
@@ -131,7 +131,7 @@ def real_run(
     with tempfile.TemporaryDirectory() as parent:
         d = os.path.join(parent, "w")
         shutil.copytree(template, d, symlinks=True)
-        p = subprocess.run(list(argv), input=stdin, cwd=d, env=REAL_ENV, capture_output=True, timeout=30)
+        p = oracle.run(list(argv), input=stdin, cwd=d, env=REAL_ENV, capture_output=True, timeout=30)
         return p.stdout, p.stderr, p.returncode, snapshot_dir(d)
 
 

@@ -4,12 +4,12 @@ moving between this machine's disk and /dev/shm where they differ."""
 from __future__ import annotations
 
 import os
-import subprocess
 import tempfile
 from collections.abc import Sequence
 
 import pytest
 
+import oracle
 from realtools import REAL_ENV, have
 from sandbash.testing import run_command
 from sandbash.vfs.facade import Vfs
@@ -80,8 +80,16 @@ def real_run(
             with open(full, "wb") as f:
                 f.write(content.encode() if isinstance(content, str) else content)
         for cmd in setup:
-            subprocess.run(list(cmd), cwd=work, env=REAL_ENV, capture_output=True, timeout=30, check=False)
-        p = subprocess.run(list(argv), cwd=work, env=REAL_ENV, capture_output=True, timeout=30)
+            oracle.run(
+                list(cmd),
+                cwd=work,
+                env=REAL_ENV,
+                writable=[other],
+                capture_output=True,
+                timeout=30,
+                check=False,
+            )
+        p = oracle.run(list(argv), cwd=work, env=REAL_ENV, writable=[other], capture_output=True, timeout=30)
         snap = [e for e in snapshot_dir(work) if e[0] != "shm"]
         snap += [(f"shm/{rel}", *rest) for rel, *rest in snapshot_dir(other)]  # type: ignore[misc]
         return p.stdout, p.stderr, p.returncode, sorted(snap)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import tempfile
 
 import pytest
 
+import oracle
 from sandbash.commands.context import Ctx
 from sandbash.commands.inputs import Inputs, format_error
 from sandbash.limits import Budget, Limits
@@ -140,7 +140,7 @@ def _real(argv: list[str]) -> tuple[bytes, str, int] | None:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w") as fh:
                 fh.write(text)
-        r = subprocess.run(
+        r = oracle.run(
             argv,
             input=STDIN,
             capture_output=True,
@@ -216,7 +216,7 @@ def _real_bash(script: str) -> str | None:
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w") as fh:
                 fh.write(text)
-        r = subprocess.run(
+        r = oracle.run(
             ["/bin/bash", "-c", script + " 2>&1"],
             capture_output=True,
             cwd=tmp,

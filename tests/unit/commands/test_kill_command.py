@@ -9,6 +9,7 @@ import subprocess
 
 import pytest
 
+import oracle
 from sandbash.testing import run_command
 
 FORMS: list[list[str]] = [
@@ -82,8 +83,6 @@ def test_kill_command_as_procps(args: list[str]) -> None:
     real = _procps_kill()
     if real is None:
         pytest.skip("no procps-ng kill here")
-    p = subprocess.run(
-        ["env", "kill", *args], capture_output=True, check=False, env={"PATH": "/usr/bin:/bin"}
-    )
+    p = oracle.run(["env", "kill", *args], capture_output=True, check=False, env={"PATH": "/usr/bin:/bin"})
     r = run_command(["kill", *args])
     assert (r.stdout, r.stderr, r.status) == (p.stdout, p.stderr, p.returncode)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import oracle
 from sandbash.testing import run_command
 
 from .test_textbasic import compare
@@ -126,7 +127,6 @@ def test_numfmt_fields() -> None:
 def test_split_files(args: list[str]) -> None:
     import os
     import shutil
-    import subprocess
     import tempfile
 
     if shutil.which("split") is None:
@@ -136,7 +136,7 @@ def test_split_files(args: list[str]) -> None:
         for name, content in FILES.items():
             with open(os.path.join(d, name), "wb") as f:
                 f.write(content.encode() if isinstance(content, str) else content)
-        p = subprocess.run(["split", *args], cwd=d, capture_output=True, env={"LC_ALL": "C.UTF-8"})
+        p = oracle.run(["split", *args], cwd=d, capture_output=True, env={"LC_ALL": "C.UTF-8"})
         real = {}
         for name in sorted(os.listdir(d)):
             if name not in FILES:

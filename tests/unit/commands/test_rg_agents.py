@@ -12,6 +12,7 @@ import subprocess
 
 import pytest
 
+import oracle
 from sandbash import Bash
 
 TREE: dict[str, bytes] = {
@@ -282,9 +283,8 @@ def test_against_ripgrep(tmp_path: pathlib.Path, tree: str) -> None:
     bash = sandbox(files)
     problems = []
     for args in ORACLE_ARGS:
-        real = subprocess.run(
-            f"rg --sort path {args}",
-            shell=True,
+        real = oracle.run(
+            ["/bin/sh", "-c", f"rg --sort path {args}"],
             cwd=tmp_path,
             capture_output=True,
             stdin=subprocess.DEVNULL,

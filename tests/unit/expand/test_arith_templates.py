@@ -13,6 +13,7 @@ import subprocess
 
 import pytest
 
+import oracle
 from sandbash import Bash
 from sandbash.expand import arith, arithwords
 from sandbash.interp import evaluator as evaluator_module
@@ -130,7 +131,7 @@ def test_a_template_gives_what_the_text_gives(shape: str, monkeypatch: pytest.Mo
         bash is not None
         and "version 5.2" in subprocess.run([bash, "--version"], capture_output=True, text=True).stdout
     ):
-        real = subprocess.run(["bash", "-c", script], executable=bash, capture_output=True, text=True)
+        real = oracle.run(["bash", "-c", script], executable=bash, capture_output=True, text=True)
         assert compiled[0] == real.stdout
 
 
@@ -184,7 +185,7 @@ def test_slot_names_and_nesting(script: str, out: str | None) -> None:
         assert r.stdout == out
     bash = shutil.which("bash")
     if bash is not None:
-        real = subprocess.run(["bash", "-c", script], executable=bash, capture_output=True, text=True)
+        real = oracle.run(["bash", "-c", script], executable=bash, capture_output=True, text=True)
         assert (r.stdout, r.exit_code) == (real.stdout, real.returncode)
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+import oracle
 from sandbash import Bash
 from sandbash.expand import arith
 from sandbash.expand.arith import _COMPILED, Evaluator, _compile
@@ -66,7 +67,7 @@ def _bash_52() -> bool:
 
 def _real_bash(script: str) -> tuple[str, int]:
     with tempfile.TemporaryDirectory() as tmp:
-        p = subprocess.run(
+        p = oracle.run(
             ["bash", "-c", script],
             executable="/bin/bash",
             capture_output=True,

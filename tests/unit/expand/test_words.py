@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+import oracle
 from sandbash.expand.env import ExpansionError
 from sandbash.expand.words import Expander
 
@@ -180,7 +181,7 @@ def test_table_matches_real_bash() -> None:
             f"printf '<%s>' argv {command}; echo )"
         )
     with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run(
+        out = oracle.run(
             ["/bin/bash", "-c", "\n".join(script)],
             capture_output=True,
             text=True,

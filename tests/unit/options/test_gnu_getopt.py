@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import shlex
 import shutil
-import subprocess
 from typing import Any
 
 import pytest
 
+import oracle
 from sandbash.commands.options import (
     CommandSpec,
     HelpRequested,
@@ -134,7 +134,7 @@ def _from_getopt(out: str) -> Result:
 @pytest.mark.skipif(shutil.which("getopt") is None, reason="util-linux getopt not installed")
 @pytest.mark.parametrize(("argv", "want"), ROWS, ids=[" ".join(r[0]) or "(none)" for r in ROWS])
 def test_rows_match_real_getopt(argv: list[str], want: Result) -> None:
-    p = subprocess.run(
+    p = oracle.run(
         ["getopt", "-o", SHORT, "-l", LONG, "-n", "sort", "--", *argv],
         capture_output=True,
         text=True,

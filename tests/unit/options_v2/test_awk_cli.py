@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import tempfile
 
 import pytest
 
+import oracle
 from sandbash import Bash
 
 SCRIPTS = [
@@ -55,7 +55,7 @@ def _gawk(script: str) -> tuple[str, int] | None:
     if not os.path.exists("/bin/bash") or "gawk" not in os.path.realpath(shutil.which("awk") or ""):
         return None
     with tempfile.TemporaryDirectory() as tmp:
-        r = subprocess.run(
+        r = oracle.run(
             ["bash", "-c", "{ " + script + "\n} 2>&1"],
             executable="/bin/bash",
             capture_output=True,

@@ -13,6 +13,7 @@ import tempfile
 
 import pytest
 
+import oracle
 from sandbash import Bash
 from sandbash.builtins.bopts import builtin_spec
 from sandbash.commands.options import CommandSpec, Opt, UsageError, parse_args
@@ -186,7 +187,7 @@ def _real_bash(script: str) -> tuple[str, int] | None:
     if not version.stdout.startswith("5.2"):
         return None
     with tempfile.TemporaryDirectory() as tmp:
-        r = subprocess.run(
+        r = oracle.run(
             ["bash", "-c", "{ " + script + "\n} 2>&1"],
             executable="/bin/bash",
             capture_output=True,

@@ -5,11 +5,11 @@ and, when installed, in bash, GNU sed, gawk and GNU find."""
 from __future__ import annotations
 
 import os
-import subprocess
 import tempfile
 
 import pytest
 
+import oracle
 from sandbash import Bash
 from sandbash.regex.brackets import bracket_end
 
@@ -68,7 +68,7 @@ def _real(script: str) -> str | None:
     with tempfile.TemporaryDirectory() as tmp:
         for name in FILES:
             open(os.path.join(tmp, name), "w").close()
-        r = subprocess.run(
+        r = oracle.run(
             ["bash", "-c", script],
             executable="/bin/bash",
             capture_output=True,

@@ -4,10 +4,10 @@ against GNU grep (grep dialect) and GNU sed (glibc dialect) where present."""
 from __future__ import annotations
 
 import random
-import subprocess
 
 import pytest
 
+import oracle
 from realtools import have
 from sandbash.limits import Budget, LimitExceeded, Limits
 from sandbash.regex import RegexError, compile_regex
@@ -189,7 +189,7 @@ def test_random_patterns_against_gnu_grep(ere: bool) -> None:
     for _ in range(60):
         p = _rand_pattern(r, ere)
         s = "".join(r.choice("ab x") for _ in range(r.randint(0, 8)))
-        proc = subprocess.run(
+        proc = oracle.run(
             ["grep", "-o", *(["-E"] if ere else []), "-e", p],
             input=(s + "\n").encode(),
             capture_output=True,
@@ -211,7 +211,7 @@ def test_random_substitutions_against_gnu_sed() -> None:
     for _ in range(60):
         p = _rand_pattern(r, True).replace("\\<", "").replace("\\>", "")
         s = "".join(r.choice("ab x") for _ in range(r.randint(0, 8)))
-        proc = subprocess.run(
+        proc = oracle.run(
             ["sed", "-E", "-n", f"s/{p}/[&]/gp"], input=(s + "\n").encode(), capture_output=True, env=ENV
         )
         try:
