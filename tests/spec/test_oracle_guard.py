@@ -7,6 +7,7 @@ the host's copies must be exactly as they were."""
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import socket
@@ -185,3 +186,78 @@ def test_the_script_sees_neither_host_processes_nor_admin_capabilities() -> None
 
 # CAP_CHOWN, DAC_OVERRIDE, DAC_READ_SEARCH, FOWNER, FSETID, SETGID, SETUID (linux/capability.h)
 _FILE_CAPS = (0, 1, 2, 3, 4, 6, 7)
+
+
+# Programs the tests use as oracles: a call that runs one of them with arguments taken from a table
+# (not a fixed literal command such as a version probe) must go through oracle.run.
+_ORACLE_PROGRAMS = frozenset(
+    {"bash", "sh", "dash", "gawk", "awk", "mawk", "sed", "grep", "egrep", "fgrep", "jq", "tar", "cpio"}
+    | {"gzip", "zip", "unzip", "env", "kill", "split", "rg", "getopt", "cat", "cp", "mv", "rm", "ls"}
+    | {"find", "xargs", "sort", "date", "bc", "expr", "sqlite3", "lua5.4", "node"}
+)
+_SUBPROCESS_CALLS = frozenset({"run", "Popen", "call", "check_call", "check_output"})
+
+
+def _direct_oracle_calls(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _SUBPROCESS_CALLS
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "subprocess"
+            and node.args
+        ):
+            continue
+        argv = node.args[0]
+        keywords = {k.arg: k.value for k in node.keywords}
+        names = {n.id for n in ast.walk(argv) if isinstance(n, ast.Name)}
+        if "SANDBASH" in names:  # runs the sandbash CLI itself (a fixed pipeline around it)
+            continue
+        fixed = isinstance(argv, ast.List) and all(isinstance(e, ast.Constant) for e in argv.elts)
+        if any(
+            "# not an oracle" in line for line in lines[node.lineno - 1 : node.end_lineno]
+        ):  # e.g. unpacking a suite: setup, said why
+            continue
+        program: object = None
+        executable = keywords.get("executable")
+        if isinstance(executable, ast.Constant):
+            program = executable.value
+        elif isinstance(argv, ast.List) and argv.elts and isinstance(argv.elts[0], ast.Constant):
+            program = argv.elts[0].value
+        elif "shell" in keywords:
+            program = "sh"
+        if isinstance(program, str) and os.path.basename(program) in _ORACLE_PROGRAMS and not fixed:
+            found.append(f"{path}:{node.lineno}: subprocess.{node.func.attr}({ast.unparse(argv)[:60]} ...)")
+    return found
+
+
+def test_tests_run_real_programs_through_the_oracle() -> None:
+    """No test runs bash, gawk, sed... on a table's script or arguments with subprocess directly
+    (a fixed literal command, like a `--version` probe, may). Box mode's tests start their own
+    bubblewrap sandbox and are not scanned. A call whose program is in a variable is not seen."""
+    tests = Path(__file__).parent.parent
+    found = [
+        hit
+        for path in sorted(tests.rglob("*.py"))
+        if "box" not in path.relative_to(tests).parts[:1] and path.name != "oracle.py"
+        for hit in _direct_oracle_calls(path)
+    ]
+    assert found == []
+
+
+def test_the_scan_sees_direct_runs(scratch: Path) -> None:
+    sample = scratch / "sample.py"
+    sample.write_text(
+        "import subprocess\n"
+        'subprocess.run(["bash", "-c", script])\n'
+        'subprocess.run(["bash", "-c", script], executable="/bin/bash")\n'
+        'subprocess.run(f"gawk {args}", shell=True)\n'
+        'subprocess.run(["/bin/bash", "-c", "echo $BASH_VERSION"])\n'
+        'subprocess.run([sys.executable, "-c", code])\n'
+        'subprocess.run(["tar", "-x", "-C", d], input=t)  # not an oracle: unpacking\n'
+    )
+    assert [hit.split(":")[1] for hit in _direct_oracle_calls(sample)] == ["2", "3", "4"]
