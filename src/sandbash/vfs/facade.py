@@ -31,7 +31,7 @@ from .base import (
 from .bindir import FSTYPE as BIN_FSTYPE
 from .devices import DEVICES, make_devfs, open_device
 from .errors import FsError
-from .memory import MemoryFs
+from .memory import Inode, MemoryFs
 from .mount import MountFs, MountInfo
 from .ops import FileOp
 
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 MAX_SYMLINKS = 40
 _READ, _CREATE, _WRITE = FileOp.READ, FileOp.CREATE, FileOp.WRITE  # (the hot paths' actions)
 _DEVICE_PATHS = frozenset("/dev/" + name for name in DEVICES)  # (Vfs._open_device)
+_PLAIN_MAX = 256  # paths whose _plain_parts a Vfs keeps (then it starts again)
 MAX_NAME = 255
 MAX_PATH = 4096
 # Gate signature: (action, canonical path) -> None, raising FsError(EACCES) to refuse
@@ -54,6 +55,18 @@ def _strip_slash(path: str) -> tuple[str, bool]:
     if bare and bare != path:
         return bare, True
     return path, False
+
+
+def _plain_parts(path: str) -> tuple[tuple[str, ...], str]:
+    """The names of `path` and its canonical form when Vfs._open_mem may take it: no NUL,
+    '..', '/.' or trailing slash, at most 32 names of at most 63 characters (longer ones are
+    the general walk's to measure); else no names. Lexical only: the same for every tree."""
+    if "\0" in path or len(path) > MAX_PATH // 4 or path[-1:] == "/" or path.endswith("/."):
+        return (), ""
+    todo = split_path(path)
+    if not todo or len(todo) > 32 or ".." in todo or max(map(len, todo)) > 63:
+        return (), ""
+    return tuple(todo), "/" + "/".join(todo)
 
 
 class _SlashNotDir(FsError):
@@ -140,6 +153,8 @@ class Vfs:
             self.rng = random.Random(seed)
         self.gate: Gate | None = None
         self.checkpoint: Callable[[], None] | None = None
+        # path -> _plain_parts(path), for opens in loops; lexical, so its runs (bind) share it
+        self._plain: dict[str, tuple[tuple[str, ...], str]] = {}
 
     def view(self, cwd: str = "/", umask: int = 0o022) -> FsView:
         return FsView(self, cwd, umask)
@@ -347,7 +362,7 @@ class Vfs:
             return None
         return canon, last, parent
 
-    def _may(self, st: Stat, bit: int) -> bool:
+    def _may(self, st: Stat | Inode, bit: int) -> bool:
         """Whether the sandbox user has permission `bit` (4=r, 2=w, 1=x) on `st`."""
         if self.uid == 0:
             return True
@@ -358,7 +373,7 @@ class Vfs:
             return bool(mode & (bit << 3))
         return bool(mode & bit)
 
-    def _need(self, st: Stat, bit: int, path: str) -> None:
+    def _need(self, st: Stat | Inode, bit: int, path: str) -> None:
         """Permission check for the sandbox user: bit 4=r, 2=w, 1=x."""
         if not self._may(st, bit):
             raise FsError(errno.EACCES, path)
@@ -552,6 +567,12 @@ class Vfs:
         """Open a file as a stream. flags: r, w, a, rw, x (exclusive create)."""
         if path in _DEVICE_PATHS and (stream := self._open_device(path, flags)) is not None:
             return stream
+        mem = self.tree.memroot
+        if (
+            mem is not None
+            and (stream := self._open_mem(mem, path, flags, mode & ~umask & 0o7777)) is not None
+        ):
+            return stream
         slash = False
         if path[-1:] == "/":
             bare, slash = _strip_slash(path)
@@ -602,6 +623,63 @@ class Vfs:
             handle = self.tree.open(canon, flags, mode & ~umask & 0o7777, self.uid, self.gid)
         except FsError as e:
             raise FsError(e.code, path)
+        return FileStream(handle, reading, flags != "r", canon)
+
+    def _open_mem(self, mem: MemoryFs, path: str, flags: str, mode: int) -> Stream | None:
+        """open() of a plain path on the in-memory root (`>>out.txt` in a loop) from one walk
+        over its inodes, without a Stat per name (_resolve_plain) nor a second walk and the
+        mount routing to open (tree.open): taken when the path has no '..', '/.' or trailing
+        slash, its first name leads to no mount point, every name before the last is a
+        directory the user may search, and the last is missing, a regular file or a
+        directory. The policy, permissions and errors are open()'s, in its order; anything
+        else (a link, a device, a failure on the way, a long name): None, and open() decides."""
+        plain = self._plain
+        known = plain.get(path)
+        if known is None:
+            known = _plain_parts(path)
+            if len(plain) >= _PLAIN_MAX:
+                plain.clear()
+            plain[path] = known
+        todo, canon = known
+        if not todo or todo[0] in self.tree.tops:
+            return None
+        walked = mem.walk_entry(todo)
+        if walked is None:
+            return None
+        dirs, st = walked
+        may = self._may
+        for d in dirs:
+            if not may(d, 1):
+                return None
+        if st is not None and (st.mode & S_IFMT) in (S_IFLNK, S_IFCHR):
+            return None  # (a link is followed, a device opens as one: the general walk)
+        reading = flags == "r" or flags == "rw"
+        if self.gate is not None:  # (as open(): the policy before any other answer)
+            if reading:
+                self.gate(_READ, canon)
+            if flags != "r":
+                self.gate(_CREATE if st is None else _WRITE, canon)
+        if st is None:
+            if flags == "r":
+                raise FsError(errno.ENOENT, path)
+            if canon.startswith("/dev/"):
+                raise FsError(errno.EACCES, path)  # (/dev unmounted: still not the script's)
+            parent = dirs[-1] if dirs else mem.root  # (_parent_writable's tests)
+            self._need(parent, 2, path)
+            self._need(parent, 1, path)
+        else:
+            if (st.mode & S_IFMT) == S_IFDIR:
+                raise FsError(errno.EISDIR, path)
+            if flags == "x":
+                raise FsError(errno.EEXIST, path)
+            if reading:
+                self._need(st, 4, path)
+            if flags != "r":
+                self._need(st, 2, path)
+        try:
+            handle = mem.open_parts(todo, flags, mode, self.uid, self.gid)
+        except FsError as e:
+            raise FsError(e.code, path) from None
         return FileStream(handle, reading, flags != "r", canon)
 
     def _open_device(self, path: str, flags: str) -> Stream | None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import _thread  # (threading's locks are _thread's: threading.py itself is ~0.8 ms of a start-up)
 import errno
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from .base import (
     S_IFCHR,
@@ -182,7 +182,7 @@ class MemoryFs:
         self._next_ino += 1
         return self._next_ino
 
-    def _walk(self, parts: list[str]) -> Inode:
+    def _walk(self, parts: Sequence[str]) -> Inode:
         node = self.root
         for name in parts:
             entries = node.entries
@@ -409,10 +409,37 @@ class MemoryFs:
         node.atime = self.clock()
         return list(node.entries)
 
+    def walk_entry(self, parts: Sequence[str]) -> tuple[list[Inode], Inode | None] | None:
+        """The directories '/p0', '/p0/p1', ... holding the last of `parts`, and that last
+        entry itself (None when missing), for Vfs.open's walk without a Stat per name; None
+        when a name on the way is missing or no directory (the general walk says why)."""
+        dirs: list[Inode] = []
+        node = self.root
+        for name in parts[:-1]:
+            child = node.entries.get(name) if node.entries is not None else None
+            if child is None or (child.mode & S_IFMT) != S_IFDIR:
+                return None
+            dirs.append(child)
+            node = child
+        entries = node.entries
+        if entries is None:
+            return None
+        return dirs, entries.get(parts[-1])
+
     def open(self, path: str, flags: str, mode: int, uid: int, gid: int) -> MemHandle:
         """flags: 'r', 'w' (truncate), 'a' (append), 'rw', 'x' (exclusive create)."""
+        return self.open_parts(split_path(path), flags, mode, uid, gid)
+
+    def open_parts(self, parts: Sequence[str], flags: str, mode: int, uid: int, gid: int) -> MemHandle:
+        """open() of the path '/' + '/'.join(parts), already split."""
+        if not parts:
+            raise FsError(errno.EEXIST)
         with self.lock:
-            entries, parent, name = self._parent(path)
+            parent = self._walk(parts[:-1])
+            entries = parent.entries
+            if entries is None:
+                raise FsError(errno.ENOTDIR if parent.kind != S_IFLNK else errno.ELOOP)
+            name = parts[-1]
             node = entries.get(name)
             if node is None:
                 if flags == "r":

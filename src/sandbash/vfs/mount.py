@@ -62,10 +62,11 @@ class MountFs:
         self.mounts: list[Mount] = []  # longest mount point first
         self._virtual: dict[str, set[str]] = {}  # directory -> names of mount points below it
         self._root: Mount  # the mount at "/" (set by _rebuild, as the two below)
-        self._tops: set[str] = set()  # the first name of every other mount point
+        self.tops: set[str] = set()  # the first name of every other mount point
         self._points: set[str] = set()  # every mount point
         self._leading: set[str] = set()  # every name in a mount point's path
         self.devfs: MemoryFs | None = None  # /dev when Vfs.open may find its devices directly
+        self.memroot: MemoryFs | None = None  # the writable in-memory "/" (Vfs.open's inode walk)
         self.mount("/", root if root is not None else MemoryFs(), read_only=read_only)
 
     # ------------------------------------------------------------ table
@@ -105,11 +106,15 @@ class MountFs:
         self._root = self.mounts[-1]  # "/": the shortest mount point
         self._points = {m.path for m in self.mounts}
         self._leading = {name for m in self.mounts for name in m.path.split("/") if name}
-        self._tops = {m.path.split("/")[1] for m in self.mounts if m.path != "/"}
+        self.tops = {m.path.split("/")[1] for m in self.mounts if m.path != "/"}
         # the in-memory /dev when nothing is mounted below it: Vfs.open finds its devices directly
         dev = [m.fs for m in self.mounts if m.path == "/dev" and isinstance(m.fs, MemoryFs)]
         nested = any(m.path.startswith("/dev/") for m in self.mounts)
         self.devfs = dev[0] if dev and not nested else None
+        # (a path whose first name is in tops may cross a mount point: only the others take it;
+        # exactly MemoryFs, as a subclass may answer otherwise)
+        root = self._root
+        self.memroot = root.fs if type(root.fs) is MemoryFs and not root.read_only else None
         for m in self.mounts:
             p = m.path
             while p != "/":
@@ -176,7 +181,7 @@ class MountFs:
         way that is shown as a directory leading to a mount point is left to
         the caller's own lookup."""
         # (a path whose first name leads to no mount point is on the root mount: no routing)
-        m = self._root if parts[0] not in self._tops else self._route("/" + "/".join(parts))[0]
+        m = self._root if parts[0] not in self.tops else self._route("/" + "/".join(parts))[0]
         out: list[Stat | FsError] = []
         k = 0
         plain = not isinstance(m.fs, MountFs)
