@@ -5,6 +5,8 @@ Its own module at the bottom of the package, so the interpreter and the commands
 
 from __future__ import annotations
 
+from .leanclass import Declared
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
@@ -13,7 +15,7 @@ else:  # the same classes, built without importing dataclasses (leanclass.py)
 
 
 @dataclass(frozen=True, slots=True)
-class Identity:
+class Identity(metaclass=Declared):
     """The virtual host and user a script sees."""
 
     user: str = "user"

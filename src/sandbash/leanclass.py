@@ -52,6 +52,13 @@ class Field:
         self.init, self.repr, self.hash, self.compare = init, repr, hash, compare
 
 
+_REQUIRED = Field(MISSING, MISSING, True, True, None, True)  # a field declared by its annotation alone
+# specs of plain defaults by (class, value), shared by every class declaring one: `line: int = 0` and
+# the like (bool, None, int and str values only: an equal float may differ, 0.0 and -0.0)
+_DEFAULTS: dict[tuple[type, object], Field] = {}
+_SHAREABLE = frozenset({bool, type(None), int, str})
+
+
 def field(
     *,
     default: Any = MISSING,
@@ -138,21 +145,24 @@ def build(cls: T, *, repr_: bool, eq: bool, frozen: bool, slots: bool, lazy_init
         declared = None
     if declared is not None:
         name, bases, own = declared.name, declared.bases, declared.ns
-        ancestors = tuple(c for b in bases for c in b.__mro__)
+        ancestors = tuple(c for b in bases for c in b.__mro__) if bases else ()
         meta: type = type
         qualname = own.get("__qualname__", name)
     else:
         name, bases, own = cls.__name__, cls.__bases__, cls.__dict__  # type: ignore[assignment]
         ancestors, meta, qualname = cls.__mro__[1:], type(cls), cls.__qualname__
-    specs = _specs(name, ancestors, own)
+    # (a class is made per node of the syntax tree at start-up: the usual declaration, no field() with
+    # init=/repr=/compare=/hash=, takes one tuple and one getter for every role and no per-role pass)
+    specs, plain = _specs(name, ancestors, own)
     names = tuple(specs)
-    # the usual declaration has no field(init=/repr=/compare=/hash=): one tuple and one getter for all
-    plain = all(f.init and f.repr and f.compare and f.hash is None for f in specs.values())
     get_all = _getter(names)
-
-    def chosen(keep: Callable[[Field], bool]) -> tuple[str, ...]:
-        return names if plain else tuple(n for n, f in specs.items() if keep(f))
-
+    if plain:
+        shown = compared = hashed = init_names = names
+    else:
+        init_names = tuple(n for n, f in specs.items() if f.init)
+        shown = tuple(n for n, f in specs.items() if f.repr)
+        compared = tuple(n for n, f in specs.items() if f.compare)
+        hashed = tuple(n for n, f in specs.items() if (f.compare if f.hash is None else bool(f.hash)))
     # the methods are shared by every lean class and read these (building a class makes no function)
     methods: dict[str, Any] = {
         "__lean_fields__": names,
@@ -164,18 +174,16 @@ def build(cls: T, *, repr_: bool, eq: bool, frozen: bool, slots: bool, lazy_init
         "__signature__": _SIGNATURE,
     }
     if "__match_args__" not in own:
-        methods["__match_args__"] = chosen(lambda f: f.init)
+        methods["__match_args__"] = init_names
     if repr_ and "__repr__" not in own:
-        methods["__lean_repr__"] = chosen(lambda f: f.repr)
+        methods["__lean_repr__"] = shown
         methods["__repr__"] = _repr
     if eq and "__eq__" not in own:
-        compared = chosen(lambda f: f.compare)
         methods["__lean_cmp__"] = get_all if compared is names else _getter(compared)
         methods["__eq__"] = _eq
     explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
     if eq and not explicit_hash:
         # dataclass's table: frozen and compared is hashable by the fields, compared and mutable is not
-        hashed = chosen(lambda f: f.compare if f.hash is None else bool(f.hash))
         methods["__lean_hashed__"] = get_all if hashed is names else _getter(hashed)
         methods["__hash__"] = _hash if frozen else None
     if frozen:
@@ -184,7 +192,11 @@ def build(cls: T, *, repr_: bool, eq: bool, frozen: bool, slots: bool, lazy_init
     if slots:
         methods["__getstate__"] = _getstate  # (no __dict__ to pickle: the state is the fields' tuple)
         methods["__setstate__"] = _setstate
-        ns = {k: v for k, v in own.items() if k not in names and k not in ("__dict__", "__weakref__")}
+        ns = dict(own)
+        for n in names:  # (a field's default is in its spec: a class attribute would clash with its slot)
+            ns.pop(n, None)
+        ns.pop("__dict__", None)
+        ns.pop("__weakref__", None)
         ns.update(methods, __slots__=names, __qualname__=qualname)
         built: T = meta(name, bases, ns)
     else:
@@ -200,13 +212,15 @@ def build(cls: T, *, repr_: bool, eq: bool, frozen: bool, slots: bool, lazy_init
     return built
 
 
-def _specs(cls_name: str, ancestors: tuple[type, ...], own: Any) -> dict[str, Field]:
-    """Each field's declaration in order (`own`: the class's namespace), checked as dataclass checks it."""
+def _specs(cls_name: str, ancestors: tuple[type, ...], own: Any) -> tuple[dict[str, Field], bool]:
+    """Each field's declaration in order (`own`: the class's namespace), checked as dataclass checks it,
+    and whether every field is plain (no field() with init=False, repr=False, compare=False or hash=)."""
     for base in ancestors:
         if "__lean_fields__" in base.__dict__ or "__dataclass_fields__" in base.__dict__:
             raise TypeError(f"{cls_name}: lean classes do not inherit fields ({base.__name__})")
     specs: dict[str, Field] = {}
     seen_default = False
+    plain = True
     # (not inspect.get_annotations: importing inspect is what this module saves)
     for name, note in own.get("__annotations__", {}).items():
         text = note if isinstance(note, str) else getattr(note, "__name__", repr(note))
@@ -216,7 +230,24 @@ def _specs(cls_name: str, ancestors: tuple[type, ...], own: Any) -> dict[str, Fi
             if text.startswith(("InitVar", "dataclasses.InitVar")):
                 raise TypeError(f"{cls_name}.{name}: InitVar is not supported by lean classes")
         value = own.get(name, MISSING)
-        spec = value if isinstance(value, Field) else Field(value, MISSING, True, True, None, True)
+        if value is MISSING:  # (the usual required field: one shared spec, never changed)
+            if seen_default:
+                raise TypeError(f"non-default argument {name!r} follows default argument")
+            specs[name] = _REQUIRED
+            continue
+        if not isinstance(value, Field):  # a plain default
+            kind = value.__class__
+            if kind in _SHAREABLE:  # (equal values of these are interchangeable: one spec for each)
+                spec = _DEFAULTS.get((kind, value)) or _DEFAULTS.setdefault(
+                    (kind, value), Field(value, MISSING, True, True, None, True)
+                )
+                specs[name] = spec
+                seen_default = True
+                continue
+            spec = Field(value, MISSING, True, True, None, True)
+        else:
+            spec = value
+            plain = plain and spec.init and spec.repr and spec.compare and spec.hash is None
         if spec.default.__class__ in (list, dict, set):
             raise ValueError(
                 f"mutable default {spec.default.__class__} for field {name} is not allowed: use default_factory"
@@ -226,7 +257,7 @@ def _specs(cls_name: str, ancestors: tuple[type, ...], own: Any) -> dict[str, Fi
             raise TypeError(f"non-default argument {name!r} follows default argument")
         seen_default = seen_default or (spec.init and has_default)
         specs[name] = spec
-    return specs
+    return specs, plain
 
 
 def _install_init(built: type, specs: dict[str, Field], frozen: bool, lazy: bool) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import _thread  # (threading's locks are _thread's: threading.py itself is ~0.8 ms of a start-up)
 import time
 
-from .leanclass import field_names, str_enum
+from .leanclass import Declared, field_names, str_enum
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ else:  # the same classes, built without importing dataclasses (leanclass.py)
 
 
 @dataclass(frozen=True, slots=True)
-class Limits:
+class Limits(metaclass=Declared):
     max_call_depth: int = 100
     # the 30 s deadline bounds loops; these counts only stop runaway ones early
     max_command_count: int = 10_000_000

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..leanclass import Declared
 from ..vfs.errors import FsError
 from ..vfs.facade import FsView
 from .pattern import compile_pattern, has_glob, patscan, unescape
@@ -24,7 +25,7 @@ else:  # the same classes, built without importing dataclasses (leanclass.py)
 
 
 @dataclass(slots=True)
-class GlobOptions:
+class GlobOptions(metaclass=Declared):
     dotglob: bool = False
     nocaseglob: bool = False
     extglob: bool = False

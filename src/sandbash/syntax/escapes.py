@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..leanclass import Declared
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
@@ -72,7 +74,7 @@ def decode_raw(text: str, mode: str, unknown: list[str] | None = None) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class _Mode:
+class _Mode(metaclass=Declared):
     simple: Mapping[str, str]  # \n and the like
     octal: str  # "lead": \N to \NNN; "zero": \0 then up to 3 digits; "both" (printf %b); "none"
     c: str  # "stop" (echo, %b), "control" ($'\cX'), "" (no meaning)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from functools import cache
 
+from ..leanclass import Declared
 from . import ast as A
 from .aliastext import AliasSpans
 from .errors import ParseError, ParseLimit
@@ -154,7 +155,7 @@ MAX_DEPTH = 400
 
 
 @dataclass(slots=True)
-class Tok:
+class Tok(metaclass=Declared):
     kind: str  # 'op' | 'word' | 'eof'
     value: str
     pos: int
@@ -1202,6 +1203,11 @@ class Parser(WordReader):
             err = self.unexpected(self._scan())
             err.discard_line = True
             raise err
+        if any(type(p) is A.Tilde and p.in_argument for p in word.parts):
+            # an element is expanded as an argument in bash 5.2, not as an assignment: `b=(x=~)`
+            # keeps `x=~` (a word-initial `~` is still expanded)
+            parts = (A.Lit("~" + p.user) if type(p) is A.Tilde and p.in_argument else p for p in word.parts)
+            word = A.Word(tuple(parts), word.line, word.text, word.col)
         return word
 
     def parse_redirect(self) -> A.Redir:
