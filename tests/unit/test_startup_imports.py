@@ -299,6 +299,51 @@ def test_a_plain_run_imports_only_what_it_needs() -> None:
     assert out.stdout.splitlines() == ["hi", "[]"]
 
 
+# the fixed patterns `echo hi` compiles (the lexer's plain runs outside and inside "...", a name, the
+# arithmetic test): each is 0.3-0.6 M instructions, so one only some scripts need is compiled on first
+# use (default IFS's splitter, the lexer's `name=` head of a word holding a `=`)
+ECHO_HI_PATTERNS = 4
+
+
+@pytest.mark.parametrize(
+    ("script", "output", "splitter"),
+    [
+        ("echo hi", "hi", False),
+        ('x="a  b\tc"; set -- $x; echo $#', "3", True),  # default IFS: the splitter is made now
+        ('x=" a b "; for w in $x; do echo "[$w]"; done', "[a]\n[b]", True),
+        ('IFS=:; x="a::b"; set -- $x; echo $#', "3", False),  # another IFS: its own delimiter
+        (
+            "a=~/x b+=~; echo $a $b x=~:~ y+=~",
+            "/home/user/x /home/user x=/home/user:/home/user y+=/home/user",
+            False,
+        ),
+        ("echo a=~ 'b'=~ =~ 1a=~", "a=/home/user b=~ =~ 1a=~", False),
+    ],
+)
+def test_a_plain_run_compiles_only_the_lexers_patterns(script: str, output: str, splitter: bool) -> None:
+    """Patterns are counted as `re` compiles them (its cache misses, from the import on); default IFS's splitter
+    (fields.ws_split) is compiled by the first value split at blanks, not by every start-up."""
+    code = (
+        "import re, sys; made = []; compile_ = re._compile\n"
+        "def spy(p, flags):\n"
+        "    if (type(p), p, flags) not in re._cache: made.append(p)\n"
+        "    return compile_(p, flags)\n"
+        "re._compile = spy\n"
+        "from sandbash import Bash; from sandbash.expand import fields\n"
+        "r = Bash().exec(sys.argv[1]); print(r.stdout, end='')\n"
+        "print(len([p for p in made if p != '[ \\t\\n]+']), fields.ws_split.cache_info().currsize)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, script], capture_output=True, text=True, timeout=120, check=True
+    )
+    *printed, counts = out.stdout.splitlines()
+    assert printed == output.split("\n")
+    compiled, made = map(int, counts.split())
+    assert made == int(splitter)
+    if script == "echo hi":
+        assert compiled <= ECHO_HI_PATTERNS
+
+
 @pytest.mark.parametrize(
     ("before", "expected"),
     [

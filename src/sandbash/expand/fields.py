@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from ..limits import LimitExceeded
 from ..syntax import ast as A
@@ -14,7 +15,10 @@ if TYPE_CHECKING:
     from .words import Expander
 
 
-WS_SPLIT = re.compile("[ \t\n]+")  # our own fixed pattern, not user input
+@cache
+def ws_split() -> re.Pattern[str]:
+    """Splits a value at default IFS's blanks: compiled on first use (a plain `echo hi` splits nothing)."""
+    return re.compile("[ \t\n]+")  # our own fixed pattern, not user input
 
 
 def split(ex: Expander, segs: list[Seg]) -> list[list[Seg]]:

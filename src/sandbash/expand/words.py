@@ -23,7 +23,7 @@ from .arithwords import subscript_error
 from .braces import brace_text
 from .env import ExpandEnv
 from .fastparam import Plan
-from .fields import WS_SPLIT
+from .fields import ws_split
 from .pattern import escape
 from .segments import (
     BRK_SEG,
@@ -233,7 +233,7 @@ class Expander:
             if value and not (" " in value or "\t" in value or "\n" in value or maybe_glob(value)):
                 out.append(value)  # one field, nothing to glob: `$n`, `$1`
                 return out
-            for field in WS_SPLIT.split(value.strip(" \t\n")) if value else ():
+            for field in ws_split().split(value.strip(" \t\n")) if value else ():
                 if field:
                     self._glob_field([(field, EXP)], out)
             return out

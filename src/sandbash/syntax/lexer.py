@@ -65,7 +65,13 @@ ARITH_EXPANDS = re.compile(r"[$`~]")
 # hashes in Python, and reading a member off an Enum class costs about 0.2 us on 3.11)
 _OPS: dict[str, tuple[A.OpKind, A.Op]] = {op.value: (A.OP_KIND[op], op) for op in A.Op}
 _TEST, _BAD = A.OpKind.TEST, A.OpKind.BAD
-_ASSIGNISH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
+
+
+@cache
+def _assignish() -> re.Pattern[str]:
+    """A word's head shaped like an assignment (`name=`, `name+=`): compiled on first use, for a
+    word holding a `=` (not by every start-up)."""
+    return re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
 
 
 def is_name(text: str) -> bool:
@@ -245,7 +251,7 @@ class WordReader:
     def finish_word(self, parts: list[A.Part], brace: bool = True) -> list[A.Part]:
         """Tilde prefix and brace expansion, both decided on unquoted text."""
         first = parts[0]
-        m = _ASSIGNISH.match(first.text) if isinstance(first, A.Lit) else None
+        m = _assignish().match(first.text) if isinstance(first, A.Lit) and "=" in first.text else None
         if m is not None and isinstance(first, A.Lit):
             # bash expands ~ after `=` and `:` in any word shaped like an assignment (outside
             # posix mode: the Tildes are marked so the expansion can tell)
