@@ -359,6 +359,7 @@ class Budget:
         "idle",
         "failure",
         "script_over",
+        "command_stop",
     )
 
     def __init__(self, limits: Limits, cancel: CancelToken | None = None, clock: float | None = None) -> None:
@@ -368,6 +369,9 @@ class Budget:
         self.deadline = now + limits.timeout if limits.timeout > 0 else float("inf")
         self.cancel = cancel
         self.commands = 0
+        # the count of commands at which command_slow runs: the next read of the clock (every
+        # 64 commands) or the first command past max_command_count, whichever comes first
+        self.command_stop = min(64, limits.max_command_count + 1)
         self.work = 0
         self.output = 0
         self.ticks = 0  # charges since the clock was last read (LoopFrame.tick counts here too)
@@ -440,13 +444,21 @@ class Budget:
             self.check_time()
 
     def command(self) -> None:
+        """One more command. The compiled closures do this inline (`commands += 1`, then
+        command_slow() once `command_stop` is reached): keep the two the same."""
         self.commands += 1
-        if self.commands > self.limits.max_command_count:
+        if self.commands >= self.command_stop:
+            self.command_slow()
+
+    def command_slow(self) -> None:
+        """`command_stop` reached: past max_command_count the run ends (at every command from then on);
+        else 64 commands have run since the clock was last read for them: read it."""
+        n = self.commands
+        cap = self.limits.max_command_count
+        if n > cap:
             raise self.limits.over(LimitKind.MAX_COMMAND_COUNT)
-        self.ticks += 1
-        if self.ticks >= 64:
-            self.ticks = 0
-            self.check_time()
+        self.command_stop = min(n + 64, cap + 1)
+        self.check_time()
 
     def charge_output(self, n: int) -> None:
         self.output += n
@@ -511,6 +523,7 @@ class SubBudget(Budget):
         self.parent = parent
         self.own_deadline = time.monotonic() + max(seconds, 0.0)
         self.deadline = min(parent.deadline, self.own_deadline)
+        self.command_stop = 0  # (every command goes to command_slow: counted in the parent)
 
     def check_time(self) -> None:
         self.parent.check_time()
@@ -525,6 +538,9 @@ class SubBudget(Budget):
             self.check_time()
 
     def command(self) -> None:
+        self.command_slow()
+
+    def command_slow(self) -> None:
         self.parent.command()
         self.ticks += 1
         if self.ticks >= 64:

@@ -332,7 +332,10 @@ class Compiler:
             st.line = line
             if not st.in_trap:
                 sh.current_command = cmd
-            rt.budget.command()
+            budget = rt.budget  # (Budget.command inline)
+            budget.commands += 1
+            if budget.commands >= budget.command_stop:
+                budget.command_slow()
             ex.last_cmdsub_status = None
             return finish(len(procs))
 
@@ -364,7 +367,10 @@ class Compiler:
             st.line = line
             if not st.in_trap:
                 sh.current_command = cmd
-            rt.budget.command()
+            budget = rt.budget  # (Budget.command inline)
+            budget.commands += 1
+            if budget.commands >= budget.command_stop:
+                budget.command_slow()
             ex.last_cmdsub_status = None
             mark = len(procs)
             try:
@@ -416,7 +422,10 @@ class Compiler:
             st.line = line
             if not st.in_trap:
                 sh.current_command = cmd
-            rt.budget.command()
+            budget = rt.budget  # (Budget.command inline)
+            budget.commands += 1
+            if budget.commands >= budget.command_stop:
+                budget.command_slow()
             ex.last_cmdsub_status = None
             mark = len(procs)
             try:
@@ -657,7 +666,10 @@ class Compiler:
             st.line = line
             if not st.in_trap:  # (as exec_simple: a trap's commands leave $BASH_COMMAND alone)
                 sh.current_command = cmd
-            rt.budget.command()
+            budget = rt.budget  # (Budget.command inline)
+            budget.commands += 1
+            if budget.commands >= budget.command_stop:
+                budget.command_slow()
             mark = len(procs)
             ex.last_cmdsub_status = None
             try:
@@ -691,6 +703,12 @@ class Compiler:
         run_argv = ex.run_argv
         line = cmd.line
         self.returns += 1
+        # `return` or `return N` with literal words: the status decided now (-1: $?), so a run
+        # makes no argv and parses no number (_return_status's plain case, the same checks)
+        texts = [_literal_word(w) for w in cmd.words]
+        fixed = None if None in texts or len(texts) > 2 else _return_status_of(texts)  # type: ignore[arg-type]
+        nwords = len(texts)
+        expander = ex.expander
 
         def return_cmd() -> int:
             rt = sh.rt
@@ -708,8 +726,21 @@ class Compiler:
             st.line = line
             if not st.in_trap:
                 sh.current_command = cmd
-            rt.budget.command()
+            budget = rt.budget  # (Budget.command inline)
+            budget.commands += 1
+            if budget.commands >= budget.command_stop:
+                budget.command_slow()
             ex.last_cmdsub_status = None
+            if (
+                fixed is not None
+                and st.frames
+                and not st.in_trap
+                and nwords <= rt.limits.max_arguments
+                and st.functions.get("return") is None
+                and "return" not in st.disabled_builtins
+            ):
+                expander.begin_argv()  # (literal_argv's steps: the words count afresh)
+                return returned(st.last_status if fixed < 0 else fixed)
             mark = len(procs)
             try:
                 argv = argv_fn()
@@ -777,7 +808,10 @@ class Compiler:
             st.line = line
             if not st.in_trap:
                 sh.current_command = cmd
-            rt.budget.command()
+            budget = rt.budget  # (Budget.command inline)
+            budget.commands += 1
+            if budget.commands >= budget.command_stop:
+                budget.command_slow()
             ex.last_cmdsub_status = None
             mark = len(procs)
             expander.begin_argv()
@@ -837,7 +871,10 @@ class Compiler:
             st.line = line
             if not st.in_trap:
                 sh.current_command = cmd
-            rt.budget.command()
+            budget = rt.budget  # (Budget.command inline)
+            budget.commands += 1
+            if budget.commands >= budget.command_stop:
+                budget.command_slow()
             ex.last_cmdsub_status = None
             mark = len(procs)
             expander.begin_argv()
@@ -1023,8 +1060,15 @@ def _return_status(st: ShellState, argv: list[str]) -> int | None:
         or "return" in st.disabled_builtins
     ):
         return None
+    n = _return_status_of(argv)
+    return None if n is None else st.last_status if n < 0 else n
+
+
+def _return_status_of(argv: list[str]) -> int | None:
+    """The status `return` with these words gives in its plain case (no argument: -1, for $?; one
+    of decimal digits); None: the builtin decides."""
     if len(argv) == 1:
-        return st.last_status
+        return -1
     if len(argv) == 2:
         arg = argv[1]
         digits = arg[1:] if arg[:1] == "-" else arg

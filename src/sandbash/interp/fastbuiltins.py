@@ -276,7 +276,10 @@ def plain_builtin(
         st.line = line
         if not st.in_trap:
             sh.current_command = cmd
-        rt.budget.command()
+        budget = rt.budget  # (Budget.command inline)
+        budget.commands += 1
+        if budget.commands >= budget.command_stop:
+            budget.command_slow()
         mark = len(procs)
         ex.last_cmdsub_status = None
         if consts is not None:  # (nothing to expand: nothing held, max_argument_bytes not reached)

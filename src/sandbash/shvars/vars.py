@@ -454,14 +454,16 @@ class VarStore:
             var = make(Var)
             var.value = value
             var.attrs = 0
-            # a local hiding an exported variable is exported, as bash's (find(), inline: the
-            # name is not in this scope)
-            for s in reversed(scopes):
-                hidden = s.get(name)
+            # a local hiding an exported variable is exported, as bash's (find(), inline, from
+            # the scope below: the name is not in this one)
+            i = len(scopes) - 2
+            while i >= 0:
+                hidden = scopes[i].get(name)
                 if hidden is not None:
                     if hidden.attrs & EXPORT:
                         var.attrs = EXPORT
                     break
+                i -= 1
             scope[name] = var
             scope.locals.add(name)
         return True
@@ -489,12 +491,15 @@ class VarStore:
         var = object.__new__(Var)  # (as clone: Var() through __init__ costs twice as much)
         var.value = value
         var.attrs = 0
-        for s in reversed(scopes):  # a local hiding an exported variable is exported (bash's find())
-            hidden = s.get(name)
+        # a local hiding an exported variable is exported (bash's find(), from the scope below)
+        i = len(scopes) - 2
+        while i >= 0:
+            hidden = scopes[i].get(name)
             if hidden is not None:
                 if hidden.attrs & EXPORT:
                     var.attrs = EXPORT
                 break
+            i -= 1
         scope[name] = var
         scope.locals.add(name)
         return True
