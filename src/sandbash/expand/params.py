@@ -127,6 +127,8 @@ def element_length(ex: Expander, p: A.Param, sub: str) -> str:
     does. An unset element has length 0."""
     var = ex.env.lookup(p.name)
     val = var.value if var is not None else None
+    if type(val) is str and element_ref(ex, p.name):
+        val = None
     if not isinstance(val, (IndexedArray, AssocArray)) and ex.env.option("nounset"):
         raise ExpansionError(f"{p.name}: unbound variable", 1)
     if val is None:
@@ -145,6 +147,20 @@ def element_length(ex: Expander, p: A.Param, sub: str) -> str:
         raise ExpansionError(f"{sub}]: bad array subscript")
     text = val.get(index) if isinstance(val, IndexedArray) else val if index == 0 else None
     return str(ex._length(text or ""))
+
+
+def element_ref(ex: Expander, name: str) -> bool:
+    """`name` is a nameref whose chain ends at an array element (`declare -n r=a[1]`): bash 5.2
+    reads `$r` as the element but `${r[0]}`, `${r[@]}`, `${#r[@]}`, `${!r[@]}` as unset (it
+    looks for an array named `a[1]`)."""
+    target = ex.env.nameref_target(name)
+    for _ in range(8):  # (a longer chain is circular: the lookup has reported it)
+        if not target:
+            return False
+        if "[" in target:
+            return True
+        target = ex.env.nameref_target(target)
+    return False
 
 
 def length(ex: Expander, text: str) -> int:
@@ -214,6 +230,8 @@ def base(ex: Expander, p: A.Param, var: Var | None = NOT_LOOKED) -> tuple[Value,
             return val.get(0), name
         assert isinstance(val, AssocArray)
         return val.get("0"), name
+    if var is not None and type(var.value) is str and element_ref(ex, name):
+        var = None  # (only a scalar or an element reads through a reference as a string)
     if sub in ("@", "*"):
         if p.prefix == "!":
             # ${!a[@]}: the keys
