@@ -1524,7 +1524,8 @@ def assignment_tildes(parts: list[A.Part], in_argument: bool = False) -> list[A.
                     out.append(A.Lit(piece))
                     at_start = False
         else:
-            out.append(_default_word_tildes(p) if isinstance(p, A.Param) else p)
+            # (bash: in an argument, not in ${u-a:~} of one: `echo x=${u-a:~}` prints x=a:~)
+            out.append(_default_word_tildes(p) if isinstance(p, A.Param) and not in_argument else p)
             at_start = False
     # merge adjacent literals
     merged: list[A.Part] = []

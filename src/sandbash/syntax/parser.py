@@ -1203,6 +1203,11 @@ class Parser(WordReader):
             err = self.unexpected(self._scan())
             err.discard_line = True
             raise err
+        if any(type(p) is A.Tilde and p.in_argument for p in word.parts):
+            # an element is expanded as an argument in bash 5.2, not as an assignment: `b=(x=~)`
+            # keeps `x=~` (a word-initial `~` is still expanded)
+            parts = (A.Lit("~" + p.user) if type(p) is A.Tilde and p.in_argument else p for p in word.parts)
+            word = A.Word(tuple(parts), word.line, word.text, word.col)
         return word
 
     def parse_redirect(self) -> A.Redir:
