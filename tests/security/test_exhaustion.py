@@ -41,7 +41,7 @@ NAMED: list[tuple[str, str, dict[str, float]]] = [
     ),
     (
         "max_file_descriptors",
-        'for i in $(seq 3 100); do eval "exec $i>/dev/null"; done',
+        "for i in $(seq 3 100); do exec {fd}>/dev/null; done",  # (a number past it: an error, not a limit)
         {"max_file_descriptors": 20},
     ),
     ("max_sed_iterations", "echo x | sed ':a;ba'", {"max_sed_iterations": 1000}),

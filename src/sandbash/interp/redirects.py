@@ -203,7 +203,8 @@ class Redirections:
                     if not var_fd.isdigit():
                         return True
                     fd = int(var_fd)
-                self._set_fd(fd, None, undo)
+                if fd < self.sh.rt.limits.max_file_descriptors:  # (none is open past the limit)
+                    self._set_fd(fd, None, undo)
                 return True
             move = spec.endswith("-") and spec[:-1].isdigit()
             if spec.isdigit() or move:
@@ -212,6 +213,12 @@ class Redirections:
                 if stream_src is None or isinstance(stream_src, ClosedStream):
                     # (bash names the word as written: `$fd: Bad file descriptor`)
                     self.sh.error(f"{src if move else target.text}: Bad file descriptor")
+                    return False
+                if (
+                    r.fd_var is None
+                    and (default_fd if r.fd is None else r.fd) >= self.sh.rt.limits.max_file_descriptors
+                ):
+                    self.sh.error(f"{src}: Bad file descriptor")  # (bash names the source when dup2 fails)
                     return False
                 ok = self._bind(r, default_fd, stream_src, undo, opened=None)
                 if move and ok:
@@ -314,6 +321,13 @@ class Redirections:
         fd = r.fd if r.fd is not None else default_fd
         if fd < 0:
             self.sh.error("file descriptor out of range")
+            return False
+        if fd >= self.sh.rt.limits.max_file_descriptors:
+            # a number past the limit names no descriptor there can be: as bash's dup2 to a number
+            # past `ulimit -n`, the redirection fails (status 1), no limit ends the run
+            self.sh.error(f"{fd}: Bad file descriptor")
+            if opened is not None:
+                opened.close()
             return False
         self._set_fd(fd, stream, undo, opened)
         return True

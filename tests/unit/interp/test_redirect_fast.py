@@ -86,10 +86,29 @@ def test_descriptors_are_restored_after_each_command(
     assert status == 0
 
 
-@pytest.mark.parametrize("script", ["exec 7>f", ": 9>f", "echo x 3>a 4>b 5>c", "exec 3<>f 4>>g 5<f"])
+@pytest.mark.parametrize(
+    "script", ["exec 7>f", ": 9>f", "echo x 3>a 4>b 5>c", "exec 3<>f 4>>g 5<f", "cat 99999<f"]
+)
+@pytest.mark.parametrize("walker", [False, True])
+def test_a_descriptor_past_the_limit_is_a_bad_descriptor(
+    script: str, walker: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As bash past `ulimit -n` (which shows max_file_descriptors): that redirection fails, status
+    1, and the run goes on; no descriptor at or past the limit is ever open."""
+    monkeypatch.setattr(evaluator_module, "TREE_WALKER", walker)
+    bash = Bash(limits={"max_file_descriptors": 5})
+    for runs, text in ((1, f"{script}; echo st=$?"), (3, f"for i in 1 2 3; do {script}; echo st=$?; done")):
+        r = bash.exec(f": > f; {text}")
+        assert [line for line in r.stdout.splitlines() if line.startswith("st=")] == ["st=1"] * runs, r.stdout
+        assert r.stderr.count("Bad file descriptor") == runs, r.stderr
+
+
+@pytest.mark.parametrize(
+    "script", ["for i in 1 2 3 4 5 6; do exec {fd}>f; done", "for ((;;)); do : {fd}>/dev/null; done"]
+)
 def test_the_descriptor_limit_still_holds(script: str) -> None:
     with pytest.raises(ExecutionLimitError) as e:
-        Bash(limits={"max_file_descriptors": 5}).exec(script)
+        Bash(limits={"max_file_descriptors": 12}).exec(script)
     assert "max_file_descriptors" in str(e.value)
 
 
