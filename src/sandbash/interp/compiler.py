@@ -272,7 +272,7 @@ class Compiler:
         def case_cmd() -> int:
             mark = len(procs)  # (_guarded's work, in place: a frame fewer per `case`)
             try:
-                if st.traps or st.opts["xtrace"]:
+                if st.traps or st.opts["xtrace"] or st.opts["noexec"]:
                     return slow()
                 st.line = st.ctx_line = line
                 try:
@@ -465,7 +465,7 @@ class Compiler:
             # what (( )) does around its test (as Evaluator._exec_arith and execute()), its
             # evaluation in place: two frames fewer in the loops' commonest command (-12% of a
             # `for ((;;)) { (( x = ... )); }` step); cond_cmd has the same shape
-            if st.traps or opts["xtrace"]:
+            if st.traps or opts["xtrace"] or opts["noexec"]:
                 return slow()
             st.line = line
             mark = len(procs)
@@ -508,7 +508,7 @@ class Compiler:
 
         def cond_cmd() -> int:
             # what arith_cmd does around its test (as Evaluator._exec_cond and execute())
-            if st.traps:
+            if st.traps or opts["noexec"]:
                 return slow()
             st.line = line
             if not st.in_trap:

@@ -75,6 +75,8 @@ class Evaluator:
         handler = _DISPATCH.get(t)
         if handler is None:
             raise TypeError(f"cannot execute {t.__name__}")
+        if self.state.opts["noexec"]:
+            return 0  # `set -n` in a running loop or function: bash runs no command, compound or not
         procs = self.pr.procsubs
         mark = len(procs)  # process substitutions of its words and redirections close as it ends
         try:

@@ -6,7 +6,7 @@ local_cmd, arith_cmd, cond_cmd, case_cmd; interp/fastbuiltins.py: plain_builtin,
 something changes how a command runs: set -n/-k/-x, traps, a signal from another shell of the
 run, gates (a policy, an audit), exec(args=...). The tests are inlined copies that differ on
 purpose (an assignment has no words for set -k or exec(args=...) to act on; `(( ))` and `[[ ]]`
-never take the general path for set -n or a signal, as the walker's handlers do not), so nothing
+never take the general path for a signal, as the walker's handlers do not), so nothing
 but a run shows that one copy still has what it needs. Here each kind runs in a loop where each
 condition is turned on after its first iteration (or is on from the start: gates, exec(args=...)),
 compiled and walked (SANDBASH_TREE_WALKER's switch), and the two runs must be the same: output,
