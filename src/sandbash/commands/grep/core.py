@@ -260,6 +260,7 @@ class Searcher:
         self._pending_len = 0
         self.any_selected = False
         self.printed_something = False  # for the "--" group separator
+        self.num_width = 0  # -T: the width line numbers and offsets are padded to (set per input)
         self.error = False
 
     @property
@@ -319,8 +320,10 @@ class Searcher:
             pos = le + 1
 
     # ------------------------------------------------------------ output
-    def prefix(self, name: str, lineno: int, offset: int, sep: bytes) -> bytes:
+    def prefix(self, name: str, lineno: int, offset: int, sep: bytes, empty: bool = False) -> bytes:
+        """A line's -H name, -n number, -b offset and -T tab (none before an `empty` line, as GNU)."""
         o = self.o
+        width = self.num_width
         parts: list[bytes] = []
         color = o.color
         sep_out = _sgr(_SGR["se"], sep) if color else sep
@@ -329,14 +332,14 @@ class Searcher:
             parts.append(_sgr(_SGR["fn"], n) if color else n)
             parts.append(b"\0" if o.null_after_name else sep_out)
         if o.line_numbers:
-            s = str(lineno).encode()
+            s = str(lineno).rjust(width).encode()
             parts.append(_sgr(_SGR["ln"], s) if color else s)
             parts.append(sep_out)
         if o.byte_offset:
-            s = str(offset).encode()
+            s = str(offset).rjust(width).encode()
             parts.append(_sgr(_SGR["bn"], s) if color else s)
             parts.append(sep_out)
-        if o.initial_tab and parts:
+        if o.initial_tab and parts and not empty:
             parts.append(b"\t")
         return b"".join(parts)
 
@@ -358,10 +361,26 @@ class Searcher:
     def search_stream(self, stream: Stream, name: str) -> bool:
         """Search one input; returns True when a line was selected. Its output is
         written by the end (messages about other inputs come after it)."""
+        if self.o.initial_tab:
+            self.num_width = self._num_width(stream)
         try:
             return self._search_stream(stream, name)
         finally:
             self.flush_out()
+
+    def _num_width(self, stream: Stream) -> int:
+        """-T: GNU grep 3.8 pads line numbers and byte offsets to the digits of the largest it could
+        print: a regular file's size (its last offset), plus one with -n (its last line), else
+        the largest offset there can be (19 digits: a pipe)."""
+        path = getattr(stream, "path", "")
+        if path:
+            try:
+                st = self.ctx.fs.stat(path)
+            except FsError:
+                return 19
+            if st.is_file:
+                return len(str(st.size + 1 if self.o.line_numbers else st.size))
+        return 19
 
     def _search_stream(self, stream: Stream, name: str) -> bool:
         o = self.o
@@ -920,14 +939,15 @@ class Searcher:
             head = name.encode("utf-8", "surrogateescape") + (b"\0" if o.null_after_name else b":")
         fmt = head.replace(b"%", b"%%")
         columns: list[Iterable[int] | list[bytes]] = []
+        number = b"%%%dd:" % self.num_width if self.num_width else b"%d:"
         if o.line_numbers:
-            fmt += b"%d:"
+            fmt += number
             columns.append(numbers)
         if o.byte_offset:
-            fmt += b"%d:"
+            fmt += number
             columns.append(offsets)
         if o.initial_tab and (o.with_fname or o.line_numbers or o.byte_offset):
-            fmt += b"\t"
+            texts = [b"\t" + text if text else text for text in texts]  # (no tab before an empty line)
         columns.append(texts)
         # one format of the block's lines at once: no call per line
         values = tuple(texts) if len(columns) == 1 else tuple(chain.from_iterable(zip(*columns, strict=True)))
@@ -1050,7 +1070,7 @@ class Searcher:
     def _ctx_line(self, cx: _Ctx, text: bytes, line: int, off: int, name: str) -> None:
         self._sep_if_gap(cx, line)
         if not self.o.only:
-            self.write(self.prefix(name, line, off, b"-") + text + self.o.eol)
+            self.write(self.prefix(name, line, off, b"-", not text) + text + self.o.eol)
         self.printed_something = True
         cx.last = line
 
@@ -1154,7 +1174,7 @@ class Searcher:
                 last = e
             parts.append(line[last:])
             line = b"".join(parts)
-        self.write(self.prefix(name, lineno, offset + ls, b":") + line + eol)
+        self.write(self.prefix(name, lineno, offset + ls, b":", not line) + line + eol)
 
 
 class _Ctx:
