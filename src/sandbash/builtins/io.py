@@ -425,17 +425,29 @@ def _read_chars(
     return "".join(chars), eof, escapes
 
 
+@functools.lru_cache(maxsize=32)
+def _ifs_classes(ifs: str) -> tuple[str, str, re.Pattern[str] | None]:
+    """IFS's whitespace and other characters, and a run of its whitespace as a pattern: once per
+    IFS value, not per line read (bounded: a script may try any number of values)."""
+    ws = "".join(c for c in ifs if c in " \t\n")
+    other = "".join(c for c in ifs if c not in " \t\n")
+    return ws, other, re.compile(f"[{re.escape(ws)}]*") if ws else None
+
+
 def split_read_fields(text: str, escaped: list[int], ifs: str, count: int) -> list[str]:
     """Split a line read by `read` into at most `count` fields (the last takes the rest).
     `escaped`: ascending positions of backslash-escaped characters, which never delimit. Scans
     run at C speed with a Python step per field or escaped delimiter, never per character."""
     if not ifs:
         return [text] if text else []
-    ws = "".join(c for c in ifs if c in " \t\n")
-    other = "".join(c for c in ifs if c not in " \t\n")
+    ws, other, ws_run = _ifs_classes(ifs)
+    if count == 1 and not other and not escaped:
+        # one name, IFS whitespace only, nothing escaped (`while read -r line`): what the scan
+        # below gives, the text without its leading and trailing IFS whitespace
+        whole = text.strip(ws)
+        return [whole] if whole else []
     esc = frozenset(escaped)
     delims = ws + other
-    ws_run = re.compile(f"[{re.escape(ws)}]*") if ws else None
     n = len(text)
 
     def find(i: int) -> int:

@@ -1,0 +1,83 @@
+"""`read` with one name (issue 23, pf-redir6): split_read_fields gives the line without its
+leading and trailing IFS whitespace at once when IFS holds only whitespace and nothing was escaped,
+and takes IFS's character classes from a bounded cache. The answer is the field scan's for every
+text and IFS (the scan still runs when an escaped position is given, here one past the text,
+which changes nothing else)."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+
+import pytest
+
+import oracle
+from sandbash import Bash
+from sandbash.builtins import io
+
+ALPHABET = " \t\n:x,\\yé"
+IFS_VALUES = [" \t\n", " ", "\t", "\n", " \t", "\t\n", ":", " :", ":,", "x", "é ", "\t\n:"]
+
+
+@pytest.mark.parametrize("ifs", IFS_VALUES)
+def test_one_name_is_the_scans_answer(ifs: str) -> None:
+    rng = random.Random(ifs)
+    for _ in range(400):
+        text = "".join(rng.choice(ALPHABET) for _ in range(rng.randrange(0, 12)))
+        for count in (1, 2, 3):
+            fast = io.split_read_fields(text, [], ifs, count)
+            scan = io.split_read_fields(text, [len(text) + 1], ifs, count)
+            assert fast == scan, (text, ifs, count)
+
+
+def test_ifs_classes_are_cached_and_bounded() -> None:
+    io._ifs_classes.cache_clear()
+    for k in range(200):
+        io.split_read_fields("a b", [], " " + chr(0x100 + k), 1)
+    info = io._ifs_classes.cache_info()
+    assert info.currsize <= 32 and info.misses == 200
+    io.split_read_fields("a b", [], " \t\n", 1)
+    io.split_read_fields("a b", [], " \t\n", 1)
+    assert io._ifs_classes.cache_info().hits >= 1
+
+
+def _sandbash(script: str, walker: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, int]:
+    if walker:
+        monkeypatch.setenv("SANDBASH_TREE_WALKER", "1")
+    else:
+        monkeypatch.delenv("SANDBASH_TREE_WALKER", raising=False)
+    r = Bash().exec(script)
+    return r.stdout, r.stderr, r.exit_code
+
+
+def test_while_read_compiled_walked_and_bash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Random lines read with one name (and with two) under each IFS, from a here-string."""
+    rng = random.Random(6)
+    lines = [
+        "".join(rng.choice(ALPHABET.replace("\n", "")) for _ in range(rng.randrange(0, 10)))
+        for _ in range(60)
+    ]
+    text = "\n".join(lines)
+    body = []
+    for ifs in [*IFS_VALUES, ""]:
+        body.append(f"IFS=$'{ifs.encode('unicode_escape').decode()}'")
+        body.append('while read -r l; do printf \'[%s]\' "$l"; done <<< "$T"; echo')
+        body.append('while read l; do printf \'<%s>\' "$l"; done <<< "$T"; echo')
+        body.append('while read -r l m; do printf \'(%s|%s)\' "$l" "$m"; done <<< "$T"; echo')
+    script = (
+        "T=$'"
+        + text.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n").replace("\t", "\\t")
+        + "'\n"
+        + "\n".join(body)
+    )
+    compiled = _sandbash(script, False, monkeypatch)
+    assert compiled == _sandbash(script, True, monkeypatch)
+    assert compiled[2] == 0 and compiled[1] == ""
+    bash = shutil.which("bash")
+    if (
+        bash is not None
+        and "version 5.2" in subprocess.run([bash, "--version"], capture_output=True, text=True).stdout
+    ):
+        real = oracle.run(["bash", "-c", script], executable=bash, capture_output=True, text=True)
+        assert compiled[0] == real.stdout
