@@ -54,6 +54,9 @@ SHAPES = {
     "local -a appends": 'f() { local -a a=(); local k; for k in 1 2 3; do a+=($1 "$1"); a=("$1"); a+=("${a[0]}" $((k))); done; }',
     "local -A reads": "f() { local -A m=([k]=$1); local k v; for k in k j k; do v=${m[$k]-0}; m[$k]=${m[$k]:-$1}; done; }",
     "global appends": 'f() { GA2=(); local k; for k in 1 2; do GA2+=("$1"); done; unset GA2; }',
+    # element assignments by index (Compiler.element, Variables.element_setter's closure)
+    "local -a by index": "f() { local -a a=(); local k; for k in 0 1 2; do a[k]=$1; a[k+1]+=$1; a[${#a[@]}]=x; done; }",
+    "global by index": "f() { GI=(); local k; for k in 1 2; do GI[k*2]=$1; GI[-1]+=$1; done; unset GI; }",
 }
 
 
@@ -96,11 +99,20 @@ def test_calls_cannot_wear_down_max_memory(shape: str, walker: bool) -> None:
 
 @pytest.mark.parametrize(
     "body",
-    ['a+=("$v")', "a+=($v)", 'a=("${a[@]}" "$v")', 'a+=("${m[$k]}")', 'n=${m[$k]:-$v}; a+=("$n")'],
+    [
+        'a+=("$v")',
+        "a+=($v)",
+        'a=("${a[@]}" "$v")',
+        'a+=("${m[$k]}")',
+        'n=${m[$k]:-$v}; a+=("$n")',
+        "a[i]=$v",
+        'a[${#a[@]}]="$v"',
+        "a[i*3]+=$v",
+    ],
 )
 def test_array_appends_are_charged(body: str, walker: bool) -> None:
     """Elements of 1 MB appended in a loop (the compiled `a+=(...)` stores through
-    Variables.push_values) end the run with max_memory under 8 MB, as the walker's set_array."""
+    Variables.push_values, `a[i]=x` through Variables.element_setter's closure) end the run with max_memory under 8 MB, as the walker's set_array."""
     script = (
         "v=$(printf '%1000000s' x); v=${v// /y}; declare -A m=([k]=\"$v\"); k=k; a=(); "
         f"for i in $(seq 30); do {body}; done; echo held"

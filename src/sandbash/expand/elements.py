@@ -7,6 +7,8 @@ join_fn (what key_of and index give) and does what general does for a `Var` whos
 indexed or associative array: the key or index once, the element, then `set -u`'s test or the
 operator as general applies them (apply_op, with the same value and name). Anything else (unset,
 a scalar, a nameref's elements, a prefix or `@`/`*`) is general's, with the one lookup made.
+`${#a[@]}` / `${#a[*]}` (a loop's `k < ${#a[@]}`, `a[${#a[@]}]=x`) is a closure of its own:
+the number of elements of an indexed or associative array, anything else general's.
 """
 
 from __future__ import annotations
@@ -39,10 +41,12 @@ def element_fn(
     `join_fn` are stringfn's (which calls this: passed in, not imported, so no import circle)."""
     parsed = p.subscript
     sub = p.sub
-    if parsed is None or sub is None or sub in ("@", "*") or p.prefix or p.names_suffix:
-        return None
     name = p.name
-    if not name or not (name[0].isalpha() or name[0] == "_"):
+    if not name or not (name[0].isalpha() or name[0] == "_") or p.names_suffix:
+        return None
+    if p.prefix == "#" and (sub == "@" or sub == "*") and p.op is None:
+        return _count_fn(ex, p, in_dq)
+    if parsed is None or sub is None or sub in ("@", "*") or p.prefix:
         return None
     key_fn: Callable[[], str] = partial(str, sub) if parsed.key is None else string_fn(ex, parsed.key)
     arith = parsed.arith
@@ -97,3 +101,25 @@ def element_fn(
         return apply_op(p, op, base, desc, in_dq)
 
     return element
+
+
+def _count_fn(ex: Expander, p: A.Param, in_dq: bool) -> Callable[[], Value]:
+    """`${#a[@]}`: what general gives (the number of elements of an array, set elements only:
+    a sparse array's count, not its highest index), without the calls to reach it; an unset
+    name or a scalar goes where general sends it after its own lookup (element_length: set -u,
+    `1`), so the name is looked up as often (a dynamic variable's value changes as it is read)."""
+    lookup = ex.env.lookup
+    name = p.name
+    sub = p.sub
+    assert sub is not None
+    element_length = ex._element_length
+
+    def count() -> Value:
+        var = lookup(name)
+        if var is not None:
+            val = var.value
+            if type(val) is IndexedArray or type(val) is AssocArray:
+                return str(len(val))
+        return element_length(p, sub)  # (general's next step for this shape)
+
+    return count

@@ -392,7 +392,7 @@ class Compiler:
         """`name[sub]=value` or `name[sub]+=value` alone: what assignment() and Executor.assign_one
         do (as scalar() for a name), the key of the subscript as the parser read it bound now
         (string_fn: Shell.subscript_key expands it so). An existing array without attributes is
-        stored by Variables._set_plain_element; anything else (a new array, attributes, a
+        stored by Variables.element_setter's closure; anything else (a new array, attributes, a
         nameref, readonly, a special name) goes through set_var, which reports what it refuses."""
         ex = self.ev.ex
         st = ex.state
@@ -403,13 +403,18 @@ class Compiler:
         name, sub, append, parsed = a.name, a.sub, a.append, a.subscript
         assert sub is not None
         va = ex.va
-        plain = va._set_plain_element if sub and name not in NOT_PLAIN else None
         key_fn: Callable[[], str] | None = None
         text_fn: Callable[[], str] | None = None
         if parsed is not None:  # (what subscript_key(sub, parsed) and expand_sub_text give)
             key_fn = partial(str, sub) if parsed.key is None else string_fn(ex.expander, parsed.key)
             if parsed.arith is not None:
                 text_fn = join_fn(ex.expander, parsed.arith.parts, True)  # (Expander.heredoc)
+        # (Variables.element_setter: _set_plain_element with everything but the value bound)
+        plain = (
+            va.element_setter(name, sub, append, parsed, key_fn, text_fn)
+            if sub and name not in NOT_PLAIN
+            else None
+        )
         set_var = va.set_var
         failed = ex.assign_failed
         assigned = ex.assigned
@@ -430,7 +435,7 @@ class Compiler:
             mark = len(procs)
             try:
                 value = value_fn()
-                if plain is None or not plain(name, value, sub, append, parsed, key_fn, text_fn):
+                if plain is None or not plain(value):
                     set_var(name, value, sub=sub, append=append, parsed=parsed)
             except (ExpansionError, ArithError, AssignError) as e:
                 return failed(e)

@@ -30,7 +30,7 @@ from ..shvars.vars import (
     VarStore,
     value_size,
 )
-from ..syntax.ast import Subscript
+from ..syntax.ast import Lit, Subscript
 from ..syntax.errors import ParseError, ParseLimit
 from ..syntax.lexer import is_name
 from .control import AbortCommand
@@ -879,6 +879,105 @@ class Variables:
             return True
         return False
 
+    def element_setter(
+        self,
+        name: str,
+        sub: str,
+        append: bool,
+        parsed: A.Subscript | None,
+        key_fn: Callable[[], str] | None,
+        text_fn: Callable[[], str] | None,
+    ) -> Callable[[str], bool]:
+        """_set_plain_element(name, value, sub, append, parsed, key_fn, text_fn) for a compiled
+        `name[sub]=value` (Compiler.element), everything but the value bound: the same checks in
+        the same order (the value's length, the key or index, the element count, then the
+        memory), the scope search inlined, and an index whose text is a literal name or
+        expression (`a[k]=x`, `a[i+1]=x`) evaluated without expand_sub_text (its text is the
+        subscript as written: parsed.arith is one literal part). False: not an existing array
+        without attributes beyond -a/-A/-x (set_var's way)."""
+        state = self.state
+        sh = self.sh
+        arith_eval = sh.arith_eval
+        check_string = sh.check_string
+        check_array = sh.check_array
+        eval_index = self.eval_index
+        subscript_key = sh.subscript_key
+        whole = sub == "@" or sub == "*"  # (`a[@]=x`: set_var reports it)
+        arith = parsed.arith if parsed is not None else None
+        literal: str | None = None
+        if arith is not None and len(arith.parts) == 1 and type(arith.parts[0]) is Lit:
+            literal = arith.parts[0].text
+        bad = f"{name}[{sub}]: bad array subscript"
+
+        def set_element(value: str) -> bool:
+            vars_ = state.vars
+            scopes = vars_.scopes
+            i = len(scopes) - 1
+            while True:
+                var = scopes[i].get(name)
+                if var is not None:
+                    break
+                if i == 0:
+                    return False
+                i -= 1
+            if var.attrs & ~(ARRAY | ASSOC | EXPORT):
+                return False
+            cur = var.value
+            if type(cur) is AssocArray:
+                check_string(len(value))
+                try:
+                    key = key_fn() if key_fn is not None else subscript_key(sub, parsed)
+                except ExpansionError as e:
+                    raise ElementError.of(e) from None
+                if key == "":
+                    raise AssignError(bad)
+                check_array(len(cur) + 1)  # (max_array_elements counts keys, as indices)
+                before = cur.nbytes
+                old = cur.get(key) if append else None
+                cur.set(key, value if old is None else old + value)
+                n = cur.nbytes - before
+                if n:
+                    vars_.charge(scopes[i], n)
+                return True
+            if type(cur) is not IndexedArray or whole:
+                return False
+            check_string(len(value))
+            try:
+                if literal is not None:
+                    if _decimal(literal):
+                        index = int(literal)
+                    else:
+                        index = arith_eval(literal)  # (what eval_index does with the text)
+                        if index < 0:
+                            index += cur.max_index() + 1
+                            if index < 0:
+                                raise AssignError(bad)
+                else:
+                    text = text_fn() if text_fn is not None else None
+                    if text is not None and _decimal(text):
+                        index = int(text)  # (`a[${#a[@]}]=x`: arith_eval's own shortcut, without the calls)
+                    else:
+                        index = eval_index(sub, cur, parsed, text=text)
+            except ArithError as e:  # (bash -c exits, a script goes on with its next line)
+                raise ElementError.of(ExpansionError(e.render(), 1, exits=True)) from None
+            except ExpansionError as e:
+                raise ElementError.of(e) from None
+            except AssignError:
+                raise AssignError(bad) from None
+            check_array(len(cur) + 1)
+            before = cur.nbytes
+            if append:
+                old = cur.get(index)
+                if old is not None:
+                    value = old + value
+            cur.set(index, value)
+            n = cur.nbytes - before
+            if n:
+                vars_.charge(scopes[i], n)
+            return True
+
+        return set_element
+
     def push_values(self, name: str, values: list[str], append: bool) -> bool:
         """`a+=(x y)` / `a=(x y)` (words without keys) for an existing indexed array without
         attributes beyond -a/-x: set_array's common case without its item tuples, the element
@@ -1342,6 +1441,11 @@ class Variables:
                 # (a local that is not exported leaves an outer exported one in the environment,
                 # as bash's all_exported_variables)
         return env
+
+
+def _decimal(text: str) -> bool:
+    """`text` is a decimal number arith_eval would give as it is (no octal, no wrapping)."""
+    return text.isdigit() and text.isascii() and len(text) < 19 and text[0] != "0"
 
 
 def _charge(vars_: VarStore, scope: Scope, n: int) -> None:

@@ -60,6 +60,12 @@ APPENDS = {
     "one-command": "s=; for ((i=0;i<2*"
     + str(LIMIT)
     + ';i++)); do s+="x "; done; for k in 1; do a+=($s); done',
+    # element assignments by index (Compiler.element, Variables.element_setter's closure)
+    "index-literal": "a=(); for ((i=0;;i++)); do a[i]=x; done",
+    "index-expression": "a=(); for ((i=0;;i++)); do a[i*2+1]=x; done",
+    "index-count": "a=(); for ((i=0;;i++)); do a[${#a[@]}]=x; done",
+    "index-expanded": "a=(); for ((i=0;;i++)); do a[$i]+=x; done",
+    "index-local": "f() { local -a l=(); for ((i=0;;i++)); do l[i]=x; done; }; f",
 }
 
 
