@@ -69,14 +69,20 @@ def _value(ex: Expander, v: str) -> str | None:
 
 
 def _length_plan(name: str) -> Plan:
-    def length(ex: Expander, v: str) -> str | None:
-        # (a C locale counts a non-ASCII value's bytes; bash 5.2 gives 0 for a reference to an
-        # array element)
-        if v.isascii() and "[" not in (ex.env.nameref_target(name) or ""):
-            return str(len(v))
-        return None
+    return partial(_length, name)
 
-    return length
+
+def _length(name: str, ex: Expander, v: str) -> str | None:
+    # (a C locale counts a non-ASCII value's bytes; bash 5.2 gives 0 for a reference to an
+    # array element)
+    if v.isascii() and "[" not in (ex.env.nameref_target(name) or ""):
+        return str(len(v))
+    return None
+
+
+def is_length(plan: Plan) -> bool:
+    """Whether `plan` is `${#name}`'s (stringfn binds it with its variable's lookup)."""
+    return type(plan) is partial and plan.func is _length
 
 
 def _apply_plan(fn: Callable[[str], str]) -> Plan:

@@ -23,7 +23,7 @@ from ..syntax import ast as A
 from .arithops import number_text
 from .arithwords import arith_fn
 from .elements import element_fn
-from .fastparam import Plan, _value, applied, plan_for
+from .fastparam import Plan, _value, applied, is_length, plan_for
 from .params import NOT_LOOKED, general
 from .segments import CHARGE_FROM, Multi, Segs, Value, maybe_glob
 
@@ -201,6 +201,27 @@ def param_fn(
             return finish(general(ex, p, in_dq, None, var))
 
         return operated
+    if is_length(plan):  # `${#s}`: the value's length
+        nameref_target = ex.env.nameref_target
+        # the variable last found to be `name`'s own or a reference's to a name (not to an element):
+        # a reference to an element reads as a new Var at every lookup (Variables._deref_element),
+        # so finding this one again means no reference to an element was followed, and the check
+        # of _length (a second search of the scopes) is not needed (it was a sixth of `${#s}`)
+        known: Var | None = None
+
+        def length_text() -> Any:
+            nonlocal known
+            var = lookup(name)
+            if var is not None and type(var) is Var and type(v := var.value) is str and v.isascii():
+                if var is not known:
+                    if "[" in (nameref_target(name) or ""):
+                        return finish(general(ex, p, in_dq, None, var))
+                    known = var
+                got = str(len(v))
+                return got if len(got) <= limit else finish(got)
+            return finish(general(ex, p, in_dq, None, var))
+
+        return length_text
     planned = plan
 
     def planned_text() -> Any:

@@ -551,6 +551,14 @@ class Shell:
             if self.state.opts["nounset"]:
                 raise ExpansionError(f"{name}: unbound variable", 127)
             return None
+        if (
+            type(val) is IndexedArray
+            and sub.isdigit()
+            and sub.isascii()
+            and len(sub) < 19
+            and (sub[0] != "0" or len(sub) == 1)
+        ):
+            return val.get(int(sub))  # (a plain decimal index, as `a[k%3]++` reads it: eval_index's value)
         try:
             # evaluated even when the array is unset, as bash does
             index = self.eval_index(sub, val if isinstance(val, IndexedArray) else None, arith=True)
