@@ -413,6 +413,25 @@ class Processes:
             self.ev.errexit_check(status)
         return status
 
+    def _last_subshell_failed(self, status: int, negate: bool) -> None:
+        """A pipeline's last stage that is a `( )` failed: bash waits for it as for a subshell of
+        its own, so the ERR trap runs for it here (before the pipeline's own) and set -e ends the
+        shell there; in a tested context (if, ||, &&) neither, under `!` only the trap."""
+        st = self.state
+        if st.errexit_ignored - negate:
+            return
+        handler = st.traps.get("ERR")
+        if (
+            handler
+            and st.in_trap != "ERR"
+            and (not st.frames or st.frames[-1] is st.err_trap_frame or st.opts["errtrace"])
+        ):
+            st.last_status = status
+            self.sh.run_trap_text(handler, "ERR")
+            st.last_status = status
+        if st.opts["errexit"] and not negate:
+            raise ExitShell(status)
+
     def _report_time(self, elapsed: float, posix: bool) -> None:
         from .timefmt import DEFAULT_FORMAT, POSIX_FORMAT, TimeFormatError, format_times
 
@@ -510,6 +529,7 @@ class Processes:
                 finally:
                     if prev_reader is not None:
                         prev_reader.close()
+
             else:
                 reader_in = prev_reader
                 try:
@@ -536,6 +556,8 @@ class Processes:
         del last_child
         for _ in range(n - 1 if lastpipe else n):  # each stage in a process of its own
             child_exited(self.sh)
+        if statuses[-1] and type(cmds[-1]) is A.Subshell:
+            self._last_subshell_failed(statuses[-1], node.negate)
         st.pipestatus = list(statuses)
         decider = n - 1  # (whose status is the pipeline's: under pipefail the last that failed)
         if st.opts["pipefail"]:
