@@ -248,7 +248,12 @@ LIMIT_KINDS: tuple[LimitDoc, ...] = (
     LimitDoc(LimitKind.MAX_BRACE_EXPANSION_RESULTS, "words one brace expansion makes", _STOPS),
     LimitDoc(LimitKind.MAX_GLOB_OPERATIONS, "directory entries globbing examines in one run", _STOPS),
     LimitDoc(LimitKind.MAX_HEREDOC_SIZE, "bytes of one here-document", _STOPS),
-    LimitDoc(LimitKind.MAX_FILE_DESCRIPTORS, "highest file descriptor number a script may open", _STOPS),
+    LimitDoc(
+        LimitKind.MAX_FILE_DESCRIPTORS,
+        "highest file descriptor number a script may open (what `ulimit -n` shows)",
+        "a redirection to a number past it fails (`N: Bad file descriptor`, status 1); "
+        "a `{name}>` allocation past it ends the run: ExecutionLimitError",
+    ),
     LimitDoc(LimitKind.MAX_OUTPUT_SIZE, "bytes of stdout plus stderr of one run, and of one capture", _STOPS),
     LimitDoc(LimitKind.MAX_SED_ITERATIONS, "sed's branch loops over one input", _STOPS),
     LimitDoc(LimitKind.MAX_INPUT_SIZE, "bytes of script text", _STOPS + " before anything runs"),
