@@ -157,6 +157,20 @@ class WordReader:
     def line(self) -> int:
         return self.line_at(self.pos)
 
+    # where a backquoted or `$((` substitution's own lines count from. bash parses its text only
+    # when it runs, as a child whose first line is the line of the command being run: the parser
+    # sets this while it reads a simple command (-1 until that line is known: the line where the
+    # substitution ends, as bash's lookahead token does; then the command's line); 0 elsewhere
+    # (the line where the substitution starts)
+    sub_line = 0
+
+    def _sub_base(self, start_line: int) -> int:
+        """The first line of a backquoted or `$((` substitution's text just read (see sub_line)."""
+        base = self.sub_line
+        if base == 0:
+            return start_line
+        return self.line if base < 0 else base
+
     def source_changed(self) -> None:
         self._nl_positions = None
 
@@ -728,6 +742,7 @@ class WordReader:
             i += 1
         self.pos = i + 1
         text = "".join(out)
+        start_line = self._sub_base(start_line)
         try:
             body = self.parse_nested_source(text, start_line)
         except ParseLimit:
@@ -749,6 +764,7 @@ class WordReader:
             return self.read_cmdsub(body_start)  # (its error)
         text = self.src[body_start:end]
         self.pos = end + 1
+        start_line = self._sub_base(start_line)
         try:  # the text alone, as bash's child parses it
             return A.CmdSub(self.parse_nested_source(text, start_line), True, text)
         except ParseLimit:

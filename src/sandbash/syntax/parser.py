@@ -218,16 +218,19 @@ class Parser(WordReader):
             tick=self.tick,
         )
         result = sub.parse_all()
-        self.warnings.extend(sub.warnings)
+        # (a word read twice, as `x=`...`` is, warns once)
+        self.warnings.extend(w for w in sub.warnings if w not in self.warnings)
         return result
 
     def parse_subcommand_until_paren(self) -> A.CommandList:
         self._peeked = None
         self._enter()
+        outer, self.sub_line = self.sub_line, 0  # (its commands are read where they are)
         try:
             body = self.parse_compound_list(allow_empty=True, in_paren=True)
         finally:
             self.depth -= 1
+            self.sub_line = outer
         tok = self.peek()
         if tok.kind == "eof":
             raise self.error_eof(")", self.eof_line())
@@ -307,6 +310,7 @@ class Parser(WordReader):
         if self._peeked is not None and self._peeked.pos >= self.pos:
             return self._peeked
         self.skip_blanks()
+        self._peek_warned = len(self.warnings)
         tok = self._scan()
         self._peeked = tok
         return tok
@@ -949,7 +953,25 @@ class Parser(WordReader):
     # ------------------------------------------------------------ simple commands
 
     def parse_simple_command(self) -> A.Command:
+        outer = self.sub_line
+        self.sub_line = -1
+        try:
+            return self._simple_command()
+        finally:
+            self.sub_line = outer
+
+    def _simple_command(self) -> A.Command:
         tok = self.peek()
+        if tok.kind == "word" and ("`" in tok.value or "$((" in tok.value) and "\n" in tok.value:
+            # its first word was read before it was known to start a simple command: read it
+            # again, its substitutions counted from where they end (see WordReader.sub_line); the
+            # first reading's warnings (lines counted from the other base) are not kept, and
+            # the here-documents it left to read are not left twice
+            del self.warnings[self._peek_warned :]
+            docs = len(self.pending_heredocs)
+            self._peeked = None
+            tok = self.peek()
+            self.pending_heredocs = self.pending_heredocs[:docs]
         first_line, col = self.line_col(tok.pos)
         line = first_line
         start = tok.pos
@@ -966,6 +988,7 @@ class Parser(WordReader):
                 # ends (`echo "a<newline>b"` is on line 2)
                 lookahead = True
                 line = self.line_at(tok.end - 1 if tok.kind == "word" else tok.pos)
+                self.sub_line = line
             if tok.kind == "op":
                 if tok.value in _REDIR_OPS:
                     redirs.append(self.parse_redirect())
@@ -1016,6 +1039,7 @@ class Parser(WordReader):
         return A.SimpleCommand(tuple(assigns), tuple(words), tuple(redirs), line, col)
 
     _alias_next_pos: int | None = None
+    _peek_warned = 0  # the warnings there were before the token peeked last was read
     _case_bodies = 0  # case items being read (bash 5.2 reads `for x` NEWLINE `in` wrongly there)
     _alias_reread = -1  # where a word expanded after a blank-ended alias began
 

@@ -235,3 +235,34 @@ def test_operator_arguments(word: str, arg: str, arg2: str | None) -> None:
     op = param("echo " + word).op
     assert op is not None
     assert (op.arg.text if op.arg else None, op.arg2.text if op.arg2 else None) == (arg, arg2)
+
+
+# ---------------------------------------------------------------- backquotes' lines
+
+# bash parses a backquoted or `$((` command's text when it runs, its first line the running
+# command's line: where the command's second word ends (bash's lookahead), or the command's line
+# once known; `$( )` and the words of other commands keep the lines where they are
+BACKQUOTE_LINES: list[tuple[str, list[int]]] = [
+    ('echo "`a\nb`"', [2, 2, 3]),
+    ("echo a \\\n `a\nb` `c`", [1, 1, 1, 2]),
+    ("x=`a\nb`; `c\nd`", [2, 2, 3, 3, 3, 4]),
+    ("echo $((a\nb) )", [2, 2, 3]),
+    ("echo `a\n\\`b\nc\\``", [3, 3, 5, 5, 6]),  # nested: from the inner command's line
+    ("echo $(\n`a\nb`)", [3, 3, 3, 4]),
+    ("for i in `a\nb`; do :; done", [1, 2, 2]),
+]
+
+
+@pytest.mark.parametrize(("script", "lines"), BACKQUOTE_LINES)
+def test_backquote_lines(script: str, lines: list[int]) -> None:
+    assert sorted(n.line for n in nodes(parse(script)) if type(n) is A.SimpleCommand) == lines  # type: ignore[attr-defined]
+
+
+def test_first_word_read_again_warns_once() -> None:
+    from sandbash.syntax.parser import Parser
+
+    p = Parser("x=`cat <<E\nhi\n`; echo")
+    p.parse_all()
+    assert [m for _, m in p.warnings] == [
+        "warning: here-document at line 3 delimited by end-of-file (wanted `E')"
+    ]
