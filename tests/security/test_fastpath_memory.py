@@ -121,3 +121,18 @@ def test_array_appends_are_charged(body: str, walker: bool) -> None:
         Bash(limits=Limits(max_memory=8 << 20, timeout=60)).exec(script)
     assert info.value.limit == "max_memory"
     assert "held" not in info.value.result.stdout
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["((a[i]++))", "((a[i*2+1] += i))", "((a[$i] = i))", ": $(( a[i%7+i*7] -= 3 ))", "let 'a[i]=i'"],
+)
+def test_arithmetic_element_stores_are_charged(body: str, walker: bool) -> None:
+    """Arithmetic element stores (Shell.arith_set -> Variables.store_index, the index evaluated
+    once) charge each new element: ~100 bytes each, so 200,000 of them end the run on max_memory
+    under 8 MB (max_array_elements set above the loop's count)."""
+    script = f"a=(); for ((i=0;i<200000;i++)); do {body}; done; echo held"
+    with pytest.raises(ExecutionLimitError) as info:
+        Bash(limits=Limits(max_memory=8 << 20, max_array_elements=10**6, timeout=120)).exec(script)
+    assert info.value.limit == "max_memory"
+    assert "held" not in info.value.result.stdout

@@ -609,6 +609,15 @@ class Shell:
     def arith_set(self, name: str, sub: str | None, value: int) -> None:
         if sub is None and name not in NOT_PLAIN and self.va.store_plain(name, str(value)):
             return  # (set_var's common case, without its call: `(( k++ ))`)
+        if (
+            sub
+            and sub.isdigit()
+            and sub.isascii()
+            and len(sub) < 19
+            and (sub[0] != "0" or len(sub) == 1)
+            and self.va.store_index(name, int(sub), str(value))
+        ):
+            return  # an index arith_index computed (`a[k%3]++`) or a slot's: not evaluated again
         if sub == "":  # `(( a[""] = 1 ))` names `a[]`, assigns nothing and goes on (as bash)
             self.error(f"{self.arith_cmd}`{name}[]': not a valid identifier")
             return

@@ -879,6 +879,39 @@ class Variables:
             return True
         return False
 
+    def store_index(self, name: str, index: int, value: str) -> bool:
+        """`(( a[k%3]++ ))`, `(( a[i*2+1] += k ))`: the element store of the arithmetic evaluator
+        with the index it already computed (Shell.arith_index evaluated the subscript once and
+        resolved a negative one): _set_plain_element's indexed branch without a second evaluation,
+        the same checks in its order (the value's length, the element count, then the memory).
+        False (nothing done) for anything else: not an existing indexed array without attributes
+        beyond -a/-x (readonly, nameref, integer, case, associative: set_var's way), a special
+        name, a negative index (set_var resolves it and reports `bad array subscript`)."""
+        if index < 0 or name in _ELEMENT_SPECIAL:
+            return False
+        vars_ = self.state.vars
+        scopes = vars_.scopes
+        i = len(scopes) - 1
+        while True:
+            var = scopes[i].get(name)
+            if var is not None:
+                break
+            if i == 0:
+                return False
+            i -= 1
+        cur = var.value
+        if var.attrs & ~(ARRAY | EXPORT) or type(cur) is not IndexedArray:
+            return False
+        sh = self.sh
+        sh.check_string(len(value))
+        sh.check_array(len(cur) + 1)
+        before = cur.nbytes
+        cur.set(index, value)
+        n = cur.nbytes - before
+        if n:
+            vars_.charge(scopes[i], n)
+        return True
+
     def element_setter(
         self,
         name: str,

@@ -66,6 +66,14 @@ APPENDS = {
     "index-count": "a=(); for ((i=0;;i++)); do a[${#a[@]}]=x; done",
     "index-expanded": "a=(); for ((i=0;;i++)); do a[$i]+=x; done",
     "index-local": "f() { local -a l=(); for ((i=0;;i++)); do l[i]=x; done; }; f",
+    # arithmetic element stores: ++/--/op= evaluate the index once and store through
+    # Variables.store_index (Shell.arith_set); a plain `=` (assign, let) keeps set_var's path
+    "arith-incdec": "a=(); for ((i=0;;i++)); do ((a[i]++)); done",
+    "arith-expression": "a=(); for ((i=0;;i++)); do ((a[i*2+1]+=i)); done",
+    "arith-assign": "a=(); for ((i=0;;i++)); do ((a[i%1000+i]=i)); done",
+    "arith-slot": "a=(); for ((i=0;;i++)); do ((a[$i]--)); done",
+    "arith-let": "a=(); for ((i=0;;i++)); do let 'a[i+1]=i'; done",
+    "arith-expansion": "a=(); for ((i=0;;i++)); do : $((a[i*3]+=2)); done",
 }
 
 
