@@ -24,6 +24,8 @@ from .arithops import MIN as _MIN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .arith import Fn
 
 MAX_NODES = 200
@@ -136,16 +138,42 @@ class _Gen:
             self.emit(ind, f"{x} = ev.get({name}, {self.sub(node.sub)})")
             return x
         self.reads = True
-        # a plain string variable of the innermost scope: read here (a number arithmetic stored,
-        # from INTS; other text as Evaluator.value_of reads it); anything else as read_name does
-        self.emit(ind, f"v = t.get({name})")
-        self.emit(ind, f"if v is not None and not v.attrs & {NAMEREF} and type(r := v.value) is str:")
-        self.emit(ind + 1, f"{x} = _ints.get(r)")
-        self.emit(ind + 1, f"if {x} is None:")
-        self.emit(ind + 2, f"{x} = ev.value_of(r)")
-        self.emit(ind, "else:")
-        self.emit(ind + 1, f"{x} = _rd({name}, ev)")
+        # a plain string variable, found by read_name's walk done here (the innermost scope, then
+        # outward: a function's read of a global pays no call), read here (a number arithmetic
+        # stored, from INTS; other text as Evaluator.value_of reads it); anything else (not
+        # found, a nameref, an array) through read_name, which walks again
+        test = f"v is not None and not v.attrs & {NAMEREF} and type(r := v.value) is str"
+
+        def body(ind: int) -> None:
+            self.emit(ind, f"{x} = _ints.get(r)")
+            self.emit(ind, f"if {x} is None:")
+            self.emit(ind + 1, f"{x} = ev.value_of(r)")
+
+        self.found(name, "t", "s", test, body, f"{x} = _rd({name}, ev)", ind)
         return x
+
+    def found(
+        self, cname: str, inner: str, scopes: str, test: str, body: Callable[[int], None], slow: str, ind: int
+    ) -> None:
+        """`body` for the variable `cname` names when `test` holds for it (`v`), else `slow`. The
+        variable is the innermost binding (the walk of read_name and Evaluator.set): the innermost
+        scope `inner` first, then `scopes` outward, walked only when `inner` has no usable binding
+        (so a variable of the innermost scope costs no more than before the walk existed)."""
+        self.emit(ind, f"v = {inner}.get({cname})")
+        self.emit(ind, f"if {test}:")
+        body(ind + 1)
+        self.emit(ind, "else:")
+        self.emit(ind + 1, f"if v is None and {scopes}:")
+        self.emit(ind + 2, f"i = len({scopes}) - 2")
+        self.emit(ind + 2, "while v is None and i >= 0:")
+        self.emit(ind + 3, f"v = {scopes}[i].get({cname})")
+        self.emit(ind + 3, "i -= 1")
+        self.emit(ind + 2, f"if {test}:")
+        body(ind + 3)
+        self.emit(ind + 2, "else:")
+        self.emit(ind + 3, slow)
+        self.emit(ind + 1, "else:")
+        self.emit(ind + 2, slow)
 
     def store(self, name: str, sub: str | None, value: str, ind: int) -> None:
         """Assign `value` (a name holding an int) as Evaluator.set does."""
@@ -154,16 +182,14 @@ class _Gen:
             self.emit(ind, f"ev.set({cname}, {csub}, {value})")
             return
         self.writes = True
-        # Evaluator.set's own fast path: an existing plain string variable, stored here
-        self.emit(ind, f"v = w.get({cname})")
-        self.emit(
-            ind,
-            'if v is not None and type(v.value) is str and ((a := v.attrs) == 1 or a == 0 and not o["allexport"]):',
-        )
-        self.emit(ind + 1, f"v.value = r = str({value})")
-        self.remember(value, ind + 1)
-        self.emit(ind, "else:")
-        self.emit(ind + 1, f"ev.set({cname}, None, {value})")
+        # Evaluator.set's own fast path: an existing plain string variable (its walk), stored here
+        test = 'v is not None and type(v.value) is str and ((a := v.attrs) == 1 or a == 0 and not o["allexport"])'
+
+        def body(ind: int) -> None:
+            self.emit(ind, f"v.value = r = str({value})")
+            self.remember(value, ind)
+
+        self.found(cname, "w", "sw", test, body, f"ev.set({cname}, None, {value})", ind)
 
     def remember(self, value: str, ind: int) -> None:
         """arithops.remember, inline: `r` is str(value), just stored."""
@@ -213,22 +239,23 @@ class _Gen:
         # read and stored here when both Evaluator.get's and Evaluator.set's fast paths apply: the
         # variable holds a number arithmetic stored (INTS) or a plain decimal
         old = self.tmp()
-        self.emit(ind, f"v = w.get({name})")
-        self.emit(
-            ind,
-            'if v is not None and ((a := v.attrs) == 0 and not o["allexport"] or a == 1)'
-            f" and type(r := v.value) is str and ((o1 := _ints.get(r)) is not None or {_PLAIN}):",
-        )
-        self.emit(ind + 1, f"{old} = int(r) if o1 is None else o1")
         new = x if node.prefix else self.tmp()
-        self.emit(ind + 1, f"{new} = {old} + {delta}")
-        self.wrap_if_over(new, ind + 1)
-        self.emit(ind + 1, f"v.value = r = str({new})")
-        self.remember(new, ind + 1)
-        if not node.prefix:
-            self.emit(ind + 1, f"{x} = {old}")
-        self.emit(ind, "else:")
-        self.emit(ind + 1, slow)
+        test = (
+            'v is not None and ((a := v.attrs) == 0 and not o["allexport"] or a == 1)'
+            f" and type(r := v.value) is str and ((o1 := _ints.get(r)) is not None or {_PLAIN})"
+        )
+
+        def body(ind: int) -> None:
+            self.emit(ind, f"{old} = int(r) if o1 is None else o1")
+            self.emit(ind, f"{new} = {old} + {delta}")
+            self.wrap_if_over(new, ind)
+            self.emit(ind, f"v.value = r = str({new})")
+            self.remember(new, ind)
+            if not node.prefix:
+                self.emit(ind, f"{x} = {old}")
+
+        # (the one variable Evaluator.get and .set would find)
+        self.found(name, "w", "sw", test, body, slow, ind)
         return x
 
     def wrap_if_over(self, x: str, ind: int) -> None:
@@ -312,6 +339,7 @@ class _Gen:
             # Evaluator.set stores here only with the shell's options at hand
             head.append("    o = ev.opts")
             head.append("    w = t if o is not None else _noscope")
+            head.append("    sw = s if o is not None else None")
         return "\n".join([*head, *self.lines, f"    return {result}", ""])
 
 
