@@ -38,7 +38,15 @@ from .processes import Processes
 from .redirects import Redirections
 from .runtime import Runtime
 from .state import ShellState
-from .variables import AS_EXPANDED, NOT_PLAIN, ArithAssignError, AssignError, EmptySubscript, Variables
+from .variables import (
+    AS_EXPANDED,
+    NOT_PLAIN,
+    ArithAssignError,
+    AssignError,
+    EmptySubscript,
+    Variables,
+    plain_index,
+)
 
 TYPE_CHECKING = False
 
@@ -551,13 +559,7 @@ class Shell:
             if self.state.opts["nounset"]:
                 raise ExpansionError(f"{name}: unbound variable", 127)
             return None
-        if (
-            type(val) is IndexedArray
-            and sub.isdigit()
-            and sub.isascii()
-            and len(sub) < 19
-            and (sub[0] != "0" or len(sub) == 1)
-        ):
+        if type(val) is IndexedArray and plain_index(sub):
             return val.get(int(sub))  # (a plain decimal index, as `a[k%3]++` reads it: eval_index's value)
         try:
             # evaluated even when the array is unset, as bash does
@@ -609,14 +611,7 @@ class Shell:
     def arith_set(self, name: str, sub: str | None, value: int) -> None:
         if sub is None and name not in NOT_PLAIN and self.va.store_plain(name, str(value)):
             return  # (set_var's common case, without its call: `(( k++ ))`)
-        if (
-            sub
-            and sub.isdigit()
-            and sub.isascii()
-            and len(sub) < 19
-            and (sub[0] != "0" or len(sub) == 1)
-            and self.va.store_index(name, int(sub), str(value))
-        ):
+        if sub and plain_index(sub) and self.va.store_index(name, int(sub), str(value)):
             return  # an index arith_index computed (`a[k%3]++`) or a slot's: not evaluated again
         if sub == "":  # `(( a[""] = 1 ))` names `a[]`, assigns nothing and goes on (as bash)
             self.error(f"{self.arith_cmd}`{name}[]': not a valid identifier")

@@ -38,6 +38,7 @@ from .control import AbortCommand
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
     from ..syntax import ast as A
     from .shell import Shell
@@ -855,11 +856,7 @@ class Variables:
                 raise ElementError.of(e) from None
             if key == "":
                 raise AssignError(f"{name}[{sub}]: bad array subscript")
-            self.sh.check_array(len(cur) + 1)  # (max_array_elements counts keys, as indices)
-            before = cur.nbytes
-            old = cur.get(key) if append else None
-            cur.set(key, value if old is None else old + value)
-            _charge(vars_, vars_.scopes[i], cur.nbytes - before)
+            self._put(vars_.scopes[i], cur, key, value, append)
             return True
         if type(cur) is IndexedArray and sub != "@" and sub != "*":
             self.sh.check_string(len(value))
@@ -871,13 +868,20 @@ class Variables:
                 raise ElementError.of(e) from None
             except AssignError:
                 raise AssignError(f"{name}[{sub}]: bad array subscript") from None
-            self.sh.check_array(len(cur) + 1)
-            before = cur.nbytes
-            old = cur.get(index) if append else None
-            cur.set(index, value if old is None else old + value)
-            _charge(vars_, vars_.scopes[i], cur.nbytes - before)
+            self._put(vars_.scopes[i], cur, index, value, append)
             return True
         return False
+
+    def _put(self, scope: Scope, arr: IndexedArray | AssocArray, key: Any, value: str, append: bool) -> None:
+        """Store one element of an array held in `scope` whose key or index and value were checked:
+        the element count (max_array_elements counts keys, as indices), then the memory charged to
+        the scope. element_setter's closure (the compiled `a[k]=x`) and store_index (the arithmetic's
+        `a[k%3]++`) do the same inline: keep the three in step."""
+        self.sh.check_array(len(arr) + 1)
+        before = arr.nbytes
+        old = arr.get(key) if append else None
+        arr.set(key, value if old is None else old + value)
+        _charge(self.state.vars, scope, arr.nbytes - before)
 
     def store_index(self, name: str, index: int, value: str) -> bool:
         """`(( a[k%3]++ ))`, `(( a[i*2+1] += k ))`: the element store of the arithmetic evaluator
@@ -889,6 +893,7 @@ class Variables:
         name, a negative index (set_var resolves it and reports `bad array subscript`)."""
         if index < 0 or name in _ELEMENT_SPECIAL:
             return False
+        # (_put's steps and the scope search inline: this is the arithmetic's hot path)
         vars_ = self.state.vars
         scopes = vars_.scopes
         i = len(scopes) - 1
@@ -977,7 +982,7 @@ class Variables:
             check_string(len(value))
             try:
                 if literal is not None:
-                    if _decimal(literal):
+                    if plain_index(literal):
                         index = int(literal)
                     else:
                         index = arith_eval(literal)  # (what eval_index does with the text)
@@ -987,7 +992,7 @@ class Variables:
                                 raise AssignError(bad)
                 else:
                     text = text_fn() if text_fn is not None else None
-                    if text is not None and _decimal(text):
+                    if text is not None and plain_index(text):
                         index = int(text)  # (`a[${#a[@]}]=x`: arith_eval's own shortcut, without the calls)
                     else:
                         index = eval_index(sub, cur, parsed, text=text)
@@ -1476,9 +1481,11 @@ class Variables:
         return env
 
 
-def _decimal(text: str) -> bool:
-    """`text` is a decimal number arith_eval would give as it is (no octal, no wrapping)."""
-    return text.isdigit() and text.isascii() and len(text) < 19 and text[0] != "0"
+def plain_index(text: str) -> bool:
+    """`text` is an index arith_eval would give as it is: ASCII decimal digits, no octal leading
+    zero, short enough not to wrap (the element stores' and Shell.arith_get/arith_set's test for a
+    subscript evaluated once already: `int(text)` is then its value)."""
+    return text.isdigit() and text.isascii() and len(text) < 19 and (text[0] != "0" or len(text) == 1)
 
 
 def _charge(vars_: VarStore, scope: Scope, n: int) -> None:
