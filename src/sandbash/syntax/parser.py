@@ -191,6 +191,11 @@ class Parser(WordReader):
         self.max_depth = max_depth
         self.max_word_depth = max_depth
         self.warnings: list[tuple[int, str]] = []
+        # the warnings as a set, for the test that one is not given twice (a word read twice, as
+        # `x=$(...)` or `x=`...`` is, warns once): a list scan made a script of many warnings
+        # quadratic; valid while the list holds _warned_len entries (the shell clears the list)
+        self._warned: set[tuple[int, str]] = set()
+        self._warned_len = 0
 
     # ------------------------------------------------------------ plumbing for WordReader
 
@@ -218,8 +223,8 @@ class Parser(WordReader):
             tick=self.tick,
         )
         result = sub.parse_all()
-        # (a word read twice, as `x=`...`` is, warns once)
-        self.warnings.extend(w for w in sub.warnings if w not in self.warnings)
+        for warning in sub.warnings:
+            self._warn(warning)
         return result
 
     def parse_subcommand_until_paren(self) -> A.CommandList:
@@ -245,13 +250,20 @@ class Parser(WordReader):
             self.line_at(max(self.pos - 1, 0)) if self.pos else start_line,
             f"warning: here-document at line {start_line - 1} delimited by end-of-file (wanted `{doc.delim}')",
         )
-        if warning not in self.warnings:  # (a word read twice, as `x=$(...)` is, warns once)
-            self.warnings.append(warning)
+        self._warn(warning)
 
     def parse_warning(self, message: str) -> None:
-        warning = (self.line_at(self.pos), message)
-        if warning not in self.warnings:
-            self.warnings.append(warning)
+        self._warn((self.line_at(self.pos), message))
+
+    def _warn(self, warning: tuple[int, str]) -> None:
+        """Add a warning unless it was given already (see _warned)."""
+        warnings = self.warnings
+        if len(warnings) != self._warned_len:  # (cleared or cut by someone else: start again)
+            self._warned = set(warnings)
+        if warning not in self._warned:
+            warnings.append(warning)
+            self._warned.add(warning)
+        self._warned_len = len(warnings)
 
     def _enter(self) -> None:
         self.depth += 1
@@ -967,7 +979,11 @@ class Parser(WordReader):
             # again, its substitutions counted from where they end (see WordReader.sub_line); the
             # first reading's warnings (lines counted from the other base) are not kept, and
             # the here-documents it left to read are not left twice
+            dropped = self.warnings[self._peek_warned :]
             del self.warnings[self._peek_warned :]
+            if self._warned_len == len(self.warnings) + len(dropped):
+                self._warned.difference_update(dropped)
+                self._warned_len = len(self.warnings)
             docs = len(self.pending_heredocs)
             self._peeked = None
             tok = self.peek()

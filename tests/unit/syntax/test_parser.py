@@ -266,3 +266,31 @@ def test_first_word_read_again_warns_once() -> None:
     assert [m for _, m in p.warnings] == [
         "warning: here-document at line 3 delimited by end-of-file (wanted `E')"
     ]
+
+
+def test_many_warnings_cost_linear_time() -> None:
+    """Each new warning was tested against every earlier one (a list scan): 40,000 here-documents
+    delimited by end of file in one compound command took ~60 s of CPU. CPU time, with room for
+    a loaded host and coverage: the linear parse takes a few seconds."""
+    import time
+
+    from sandbash.syntax.parser import Parser
+
+    n = 40_000
+    p = Parser("{\n" + "x=`cat <<E\n`\n" * n + "}\n")
+    start = time.process_time()
+    p.parse_all()
+    assert len(p.warnings) == n == len(set(p.warnings))
+    assert time.process_time() - start < 40
+
+
+def test_warnings_given_once_after_the_list_is_cleared() -> None:
+    from sandbash.syntax.parser import Parser
+
+    p = Parser("")
+    p.parse_warning("w")
+    p.parse_warning("w")
+    assert p.warnings == [(1, "w")]
+    p.warnings.clear()  # (as the shell does after reporting them)
+    p.parse_warning("w")
+    assert p.warnings == [(1, "w")]
