@@ -10,7 +10,9 @@ sandbash refusing `rm /dev/null` removed the host's /dev/null. So every oracle r
   /tmp (`--tmpfs /tmp`, mode 1777 as the host's): what a script writes there vanishes with it;
 * the working directory writable only when it lies in the host's temporary directory (the case's
   own fresh directory, pytest's tmp_path); any other cwd (e.g. "/") is entered read-only;
-* its own pid namespace, and of root's capabilities only those of file permissions (_ROOT_CAPS);
+* of root's capabilities only those of file permissions (_ROOT_CAPS); the host's pid namespace
+  (one of its own ends with its first process: a straggler such as `tee >(sed ...)`'s sed, still
+  writing when bash exits, would be killed and its output lost, where the host's bash gives it);
 * the host's network namespace kept (no `--unshare-net`): cases talk to servers on 127.0.0.1;
 * `--die-with-parent`: a timeout that kills bwrap kills the script too.
 
@@ -92,8 +94,7 @@ def _bwrap_prefix(
         "--tmpfs",
         "/tmp",
     ]
-    # a pid namespace: `kill -9 -1` or a stray `kill PID` reaches only the script's own processes
-    prefix += ["--unshare-pid", "--cap-drop", "ALL"]
+    prefix += ["--cap-drop", "ALL"]  # (no --unshare-pid: see the module's docstring)
     if root_caps and os.geteuid() == 0:
         for cap in _ROOT_CAPS:
             prefix += ["--cap-add", cap]
