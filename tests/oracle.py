@@ -133,6 +133,16 @@ def sandbox_problem() -> str | None:
     return None
 
 
+def _shim_python() -> str:
+    """A Python for _EXEC_SHIM that the sandbox can see: the interpreter itself, not a virtual
+    environment's link to it, which may lie under /tmp (a checkout there: the sandbox's /tmp is
+    its own, empty); the shim needs only the standard library."""
+    real = os.path.realpath(sys.executable)
+    if not _under_tmp(real) and not real.startswith("/tmp/"):
+        return real
+    return shutil.which("python3", path="/usr/bin:/bin") or real
+
+
 def _resolves_to(name: str, program: str, env: Mapping[str, str] | None) -> bool:
     """Whether exec'ing `name` by PATH (as bwrap does, with the program's env) runs `program`."""
     path = (env if env is not None else os.environ).get("PATH", os.defpath)
@@ -171,7 +181,7 @@ def oracle_command(
     program_env = dict(os.environ if env is None else env)
     return [
         *prefix,
-        sys.executable,
+        _shim_python(),
         "-I",
         "-S",
         "-c",
