@@ -8,16 +8,14 @@ pinned (the spec table pf_call.txt checks the same shapes against bash 5.2)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import pytest
 
-import sandbash.interp.evaluator as evaluator_module
 from sandbash import Bash, ExecutionLimitError, Policy
 from sandbash.interp import compiler, control
 from sandbash.limits import Limits
 from sandbash.shvars.vars import Scope, VarStore
+
+from .walking import walking
 
 # (script, expected stdout): each function runs several times, so its body compiles
 CASES: dict[str, tuple[str, str]] = {
@@ -147,17 +145,9 @@ CASES: dict[str, tuple[str, str]] = {
 
 
 def _run(script: str, walker: bool, **kwargs: object) -> tuple[str, str, int]:
-    with _walking(walker):
+    with walking(walker):
         result = Bash(**kwargs).exec(script)  # type: ignore[arg-type]
     return result.stdout, result.stderr, result.exit_code
-
-
-@contextmanager
-def _walking(walker: bool) -> Iterator[None]:
-    """The tree walker on (True) or compiling on, whatever SANDBASH_TREE_WALKER says."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(evaluator_module, "TREE_WALKER", walker)
-        yield
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -216,7 +206,7 @@ def test_returned_status_is_its_own_inverse() -> None:
 def test_deep_recursion_hits_max_call_depth(walker: bool) -> None:
     """Unbounded recursion (with a return on the way) ends with max_call_depth, both ways."""
     bash = Bash(limits=Limits(max_call_depth=60))
-    with _walking(walker), pytest.raises(ExecutionLimitError) as info:
+    with walking(walker), pytest.raises(ExecutionLimitError) as info:
         bash.exec("r() { if (( $1 < 0 )); then return 1; fi; r $(( $1 + 1 )); return; }; r 0")
     assert info.value.limit == "max_call_depth"
 
@@ -266,6 +256,6 @@ def test_compiled_local_keeps_max_arguments(walker: bool) -> None:
     """A `local` with more words than max_arguments ends with that limit, both ways."""
     words = " ".join(f"v{i}=$1" for i in range(40))
     bash = Bash(limits=Limits(max_arguments=30))
-    with _walking(walker), pytest.raises(ExecutionLimitError) as info:
+    with walking(walker), pytest.raises(ExecutionLimitError) as info:
         bash.exec(f"f() {{ local {words}; }}; f 1; f 2; f 3")
     assert info.value.limit == "max_arguments"

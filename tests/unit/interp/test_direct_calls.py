@@ -9,15 +9,13 @@ table pf_func2.txt checks the same shapes against bash 5.2."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import pytest
 
-import sandbash.interp.evaluator as evaluator_module
 from sandbash import Bash, ExecutionLimitError, Policy
 from sandbash.interp import calls, compiler
 from sandbash.limits import Limits
+
+from .walking import walking
 
 # (script, expected stdout): every function runs several times, so the loop and its body compile
 CASES: dict[str, tuple[str, str]] = {
@@ -84,17 +82,9 @@ CASES: dict[str, tuple[str, str]] = {
 
 
 def _run(script: str, walker: bool, **kwargs: object) -> tuple[str, str, int]:
-    with _walking(walker):
+    with walking(walker):
         result = Bash(**kwargs).exec(script)  # type: ignore[arg-type]
     return result.stdout, result.stderr, result.exit_code
-
-
-@contextmanager
-def _walking(walker: bool) -> Iterator[None]:
-    """The tree walker on (True) or compiling on, whatever SANDBASH_TREE_WALKER says."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(evaluator_module, "TREE_WALKER", walker)
-        yield
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -127,7 +117,7 @@ def direct(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_direct_path_taken_for_plain_calls(direct: list[str]) -> None:
-    with _walking(False):
+    with walking(False):
         r = Bash().exec("f() { g $1; }; g() { echo $1; }; for i in 1 2 3; do f $i; done")
     assert r.stdout == "1\n2\n3\n"
     assert direct.count("f") == 3  # (a loop's body compiles as the loop starts)
@@ -150,7 +140,7 @@ def test_direct_path_taken_for_plain_calls(direct: list[str]) -> None:
 def test_general_path_for_what_it_decides(direct: list[str], script: str) -> None:
     """Temporary bindings, redirections, `command`, POSIX mode, a builtin's name (a function
     shadowing it is found by run_argv), traps and tracing leave the call to run_argv/exec_simple."""
-    with _walking(False):
+    with walking(False):
         r = Bash().exec(script)
     assert r.exit_code == 0
     assert direct == []
@@ -171,7 +161,7 @@ def test_policy_decides_function_calls(direct: list[str]) -> None:
 @pytest.mark.parametrize("walker", [False, True])
 def test_recursion_ends_with_max_call_depth(walker: bool) -> None:
     bash = Bash(limits=Limits(max_call_depth=40))
-    with _walking(walker), pytest.raises(ExecutionLimitError) as info:
+    with walking(walker), pytest.raises(ExecutionLimitError) as info:
         bash.exec("f() { f $(( $1 + 1 )); }; for i in 1 2; do f 0; done")
     assert info.value.limit == "max_call_depth"
 
@@ -186,11 +176,11 @@ def test_positional_parameters_count_to_max_memory(walker: bool) -> None:
         ' for i in 1 2; do r "$big" 0; done; echo ok'
     )
     bash = Bash(limits=Limits(max_call_depth=1000, max_memory=8 << 20))
-    with _walking(walker), pytest.raises(ExecutionLimitError) as info:
+    with walking(walker), pytest.raises(ExecutionLimitError) as info:
         bash.exec(script)
     assert info.value.limit == "max_memory"
     ok = Bash(limits=Limits(max_call_depth=1000, max_memory=64 << 20))
-    with _walking(walker):
+    with walking(walker):
         assert ok.exec(script).stdout == "ok\n"
 
 
@@ -198,7 +188,7 @@ def test_positional_parameters_count_to_max_memory(walker: bool) -> None:
 def test_a_call_gives_back_what_it_held(walker: bool) -> None:
     """After many calls with big arguments and locals, the shell's variables hold what they held
     before (the scope's charge is given back as the call returns)."""
-    with _walking(walker):
+    with walking(walker):
         session = Bash().session()
         session.exec(
             'big=$(printf "%50000s"); f() { local a=$1 b="$1$1"; g "$b"; }; g() { local c=$1; }; f x; i=0'
@@ -215,7 +205,7 @@ def test_a_call_gives_back_what_it_held(walker: bool) -> None:
 def test_limit_inside_a_call_leaves_no_frame(walker: bool) -> None:
     """A limit that ends a run inside nested calls pops every frame and scope on its way out (a
     session's next turn starts at the top level)."""
-    with _walking(walker):
+    with walking(walker):
         session = Bash(limits=Limits(max_call_depth=30)).session()
         with pytest.raises(ExecutionLimitError):
             session.exec("f() { local v=$1; f $(( $1 + 1 )); }; for i in 1 2; do f 0; done")

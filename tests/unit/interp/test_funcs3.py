@@ -7,16 +7,15 @@ accounting helpers are compared with the plain formulas they replace."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 
-import sandbash.interp.evaluator as evaluator_module
 from sandbash import Bash, ExecutionLimitError
 from sandbash.limits import Limits
 from sandbash.shvars.arrays import IndexedArray
 from sandbash.shvars.vars import _GRAIN, EXPORT, VAR_OVERHEAD, MemAccount, Scope, Var, VarStore, value_size
+
+from .walking import run_walked, walking
 
 # (script, expected stdout): every function runs three times or more, so its body compiles
 CASES: dict[str, tuple[str, str]] = {
@@ -91,24 +90,11 @@ CASES: dict[str, tuple[str, str]] = {
 }
 
 
-@contextmanager
-def _walking(walker: bool) -> Iterator[None]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(evaluator_module, "TREE_WALKER", walker)
-        yield
-
-
-def _run(script: str, walker: bool) -> tuple[str, str, int]:
-    with _walking(walker):
-        r = Bash().exec(script)
-    return r.stdout, r.stderr, r.exit_code
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_compiled_equals_walker(name: str) -> None:
     script, expected = CASES[name]
-    compiled = _run(script, walker=False)
-    assert compiled == _run(script, walker=True)
+    compiled = run_walked(script, walker=False)
+    assert compiled == run_walked(script, walker=True)
     assert compiled[0] == expected
 
 
@@ -200,7 +186,7 @@ def test_scope_nbytes_is_the_sum_of_value_sizes() -> None:
 @pytest.mark.parametrize("walker", [False, True])
 def test_locals_give_back_what_they_held(walker: bool) -> None:
     """Locals with and without values, ASCII or not, are given back as each call returns."""
-    with _walking(walker):
+    with walking(walker):
         session = Bash().session()
         session.exec('big=$(printf "%20000s"); u=${big// /é}; f() { local a=$1 b c="$2"; b=$1; }; f x y; i=0')
         vars_ = session.shell.state.vars
@@ -216,6 +202,6 @@ def test_compiled_locals_count_to_max_memory(walker: bool) -> None:
     script = (
         'u=$(printf "%20000s"); u=${u// /é}; r() { local v="$u$1"; (( $1 < 200 )) && r $(( $1 + 1 )); }; r 0'
     )
-    with _walking(walker), pytest.raises(ExecutionLimitError) as info:
+    with walking(walker), pytest.raises(ExecutionLimitError) as info:
         Bash(limits=Limits(max_call_depth=1000, max_memory=12 << 20)).exec(script)
     assert info.value.limit == "max_memory"

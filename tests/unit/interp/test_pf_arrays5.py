@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-import sandbash.interp.evaluator as evaluator_module
-from sandbash import Bash
+from .walking import run_walked
 
 SCRIPTS = {
     "append-then-assoc": "for k in 1 2 3; do a+=(x$k y); if ((k == 1)); then unset a; declare -A a; fi; done 2>&1;"
@@ -35,15 +34,8 @@ SCRIPTS = {
 }
 
 
-def _run(script: str, walker: bool) -> tuple[str, str, int]:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(evaluator_module, "TREE_WALKER", walker)
-        r = Bash().exec(script)
-    return r.stdout, r.stderr, r.exit_code
-
-
 @pytest.mark.parametrize("script", list(SCRIPTS.values()), ids=list(SCRIPTS))
 def test_compiled_as_walked(script: str) -> None:
-    compiled = _run(script, False)
-    assert compiled == _run(script, True)
+    compiled = run_walked(script, False)
+    assert compiled == run_walked(script, True)
     assert compiled[0], compiled  # (every script prints something)

@@ -1,0 +1,27 @@
+"""A script run compiled or walked: the tree walker switch set for the test, whatever
+SANDBASH_TREE_WALKER says (the tests that compare the two paths share this)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+import sandbash.interp.evaluator as evaluator_module
+from sandbash import Bash
+
+
+@contextmanager
+def walking(walker: bool) -> Iterator[None]:
+    """The tree walker on (True) or the compiling evaluator on (False) inside the block."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(evaluator_module, "TREE_WALKER", walker)
+        yield
+
+
+def run_walked(script: str, walker: bool) -> tuple[str, str, int]:
+    """stdout, stderr and status of `script` in a fresh Bash, walked (True) or compiled."""
+    with walking(walker):
+        r = Bash().exec(script)
+    return r.stdout, r.stderr, r.exit_code
