@@ -425,13 +425,26 @@ def _read_chars(
     return "".join(chars), eof, escapes
 
 
-@functools.lru_cache(maxsize=32)
-def _ifs_classes(ifs: str) -> tuple[str, str, re.Pattern[str] | None]:
-    """IFS's whitespace and other characters, and a run of its whitespace as a pattern: once per
-    IFS value, not per line read (bounded: a script may try any number of values)."""
-    ws = "".join(c for c in ifs if c in " \t\n")
-    other = "".join(c for c in ifs if c not in " \t\n")
+IfsClasses = tuple[str, str, "re.Pattern[str] | None"]
+_IFS_CACHED_MAX = 256  # (the cache keys an IFS value whole: a longer one is split uncached)
+
+
+def _ifs_split(ifs: str) -> IfsClasses:
+    """IFS's whitespace and other characters, each once (only which characters delimit counts:
+    a value repeating them, up to max_string_length long, gives a class of a few), and a run of
+    its whitespace as a pattern."""
+    ws = "".join(c for c in " \t\n" if c in ifs)
+    other = "".join(dict.fromkeys(c for c in ifs if c not in " \t\n"))
     return ws, other, re.compile(f"[{re.escape(ws)}]*") if ws else None
+
+
+# once per IFS value, not per line read; bounded in entries (a script may try any number of
+# values) and in size (_IFS_CACHED_MAX): the cache is the process's, shared by every run
+_ifs_cached = functools.lru_cache(maxsize=32)(_ifs_split)
+
+
+def _ifs_classes(ifs: str) -> IfsClasses:
+    return _ifs_cached(ifs) if len(ifs) <= _IFS_CACHED_MAX else _ifs_split(ifs)
 
 
 def split_read_fields(text: str, escaped: list[int], ifs: str, count: int) -> list[str]:

@@ -32,14 +32,30 @@ def test_one_name_is_the_scans_answer(ifs: str) -> None:
 
 
 def test_ifs_classes_are_cached_and_bounded() -> None:
-    io._ifs_classes.cache_clear()
+    io._ifs_cached.cache_clear()
     for k in range(200):
         io.split_read_fields("a b", [], " " + chr(0x100 + k), 1)
-    info = io._ifs_classes.cache_info()
+    info = io._ifs_cached.cache_info()
     assert info.currsize <= 32 and info.misses == 200
     io.split_read_fields("a b", [], " \t\n", 1)
     io.split_read_fields("a b", [], " \t\n", 1)
-    assert io._ifs_classes.cache_info().hits >= 1
+    assert io._ifs_cached.cache_info().hits >= 1
+
+
+def test_a_long_ifs_is_not_kept_and_splits_as_its_characters() -> None:
+    """The cache is the process's: a value of IFS past _IFS_CACHED_MAX (a script may make one of
+    max_string_length) is split uncached, and its classes hold each character once."""
+    io._ifs_cached.cache_clear()
+    long_ifs = ":, \t" * 50_000
+    for text in ("a:b, c\t d", "  x::y  ", ""):
+        for count in (1, 2, 5):
+            assert io.split_read_fields(text, [], long_ifs, count) == io.split_read_fields(
+                text, [], " \t:,", count
+            )
+    # only the short value was kept: the long one (200,000 characters) never entered the cache
+    assert io._ifs_cached.cache_info().currsize == 1
+    assert io._ifs_classes(long_ifs)[:2] == (" \t", ":,")
+    assert io._ifs_cached.cache_info().currsize == 1
 
 
 def _sandbash(script: str, walker: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, int]:
