@@ -637,9 +637,10 @@ class Vfs:
         known = plain.get(path)
         if known is None:
             known = _plain_parts(path)
-            if len(plain) >= _PLAIN_MAX:
-                plain.clear()
-            plain[path] = known
+            if known[0]:  # (only a path taken is kept: one refused may be max_string_length long)
+                if len(plain) >= _PLAIN_MAX:
+                    plain.clear()
+                plain[path] = known
         todo, canon = known
         if not todo or todo[0] in self.tree.tops:
             return None

@@ -167,3 +167,20 @@ def test_the_inode_walk_is_taken_only_on_a_writable_plain_memory_root(
             tree.mount("/", tree.memroot, read_only=True)
         assert tree.memroot is None
     assert Vfs(Vfs(MemoryFs()).tree).tree.memroot is None  # (a MountFs as the backend)
+
+
+def test_the_path_cache_keeps_only_short_plain_paths_and_a_bounded_number() -> None:
+    """Vfs._plain is a Vfs's for its whole life (a session's runs): a path it does not take (too
+    long, '..') is not kept, and at most _PLAIN_MAX paths are."""
+    from sandbash.vfs import facade
+
+    vfs = Vfs()
+    long_path = "/" + "a" * 100_000
+    for path in (long_path, "/x/../y", "/bad\0"):
+        with pytest.raises(FsError):
+            vfs.open(path, "r")
+    assert vfs._plain == {}
+    for k in range(3 * facade._PLAIN_MAX):
+        with pytest.raises(FsError):
+            vfs.open(f"/missing{k}", "r")
+    assert 0 < len(vfs._plain) <= facade._PLAIN_MAX
