@@ -533,8 +533,13 @@ def describe(
             sh.out(f"{name} is a {special}shell builtin\n")
         if not all_:
             return True
-    hashed = name in st.hashed
-    wheres = _paths_of(sh, name, all_) if hashed or not std_path else _std_path_of(sh, name)
+    # (the table as bash's phash_search reads it: a relative path can send the lookup back to PATH)
+    entry = sh.ex.hashed_now(name) if not all_ and name in st.hashed else None
+    hashed = entry is not None
+    if entry is not None:
+        wheres = [entry.partition(":")[2]]  # as remembered, even when the file is gone (bash)
+    else:
+        wheres = _std_path_of(sh, name) if std_path else _search_path(sh, name, all_)
     for where in wheres:
         found = True
         if style == "v":
@@ -547,19 +552,24 @@ def describe(
 
 
 def _paths_of(sh: Shell, name: str, every: bool) -> list[str]:
-    """Where `name` would run from (the hash table first); `every` (type -a): each PATH directory's
-    match in order, as bash lists them (/usr/bin/ls and /bin/ls)."""
-    entry = sh.state.hashed.get(name)
-    if entry is not None and not every:
-        _hit(sh, name)
+    """Where `name` would run from: the hash table first (not for type -a), else _search_path."""
+    entry = sh.ex.hashed_now(name) if not every and name in sh.state.hashed else None
+    if entry is not None:
         return [entry.partition(":")[2]]  # as remembered, even when the file is gone (bash)
+    return _search_path(sh, name, every)
+
+
+def _search_path(sh: Shell, name: str, every: bool) -> list[str]:
+    """Where a PATH search finds `name` (the hash table was asked first); `every` (type -a): each
+    PATH directory's match in order, as bash lists them (/usr/bin/ls and /bin/ls)."""
     path = sh.get_str("PATH")
     if every and "/" not in name and path is not None:
         # (each directory on its own: the hash table, stale entries and all, stays as it is)
         found = [w for k, w in (sh.ex.find_command(name, path=d) for d in path.split(":")) if k]
         if found:
             return found
-    kind, where = sh.ex.find_command(name)
+    # (PATH unset: the current directory, as find_command searches it; never the table again)
+    kind, where = sh.ex.find_command(name, path=path if path is not None else ".")
     return [where] if kind else []
 
 
@@ -619,12 +629,11 @@ def bi_hash(sh: Shell, argv: list[str]) -> int:
                 sh.builtin_error("hash", f"{name}: not found")
                 status = 1
         elif targets:
-            entry = st.hashed.get(name)
+            entry = sh.ex.hashed_now(name) if name in st.hashed else None  # (a hit counted)
             if entry is None:
                 sh.builtin_error("hash", f"{name}: not found")
                 status = 1
             else:
-                _hit(sh, name)
                 where = entry.split(":", 1)[1]
                 if opts.has("l"):
                     sh.out(f"builtin hash -p {where} {name}\n")
@@ -640,13 +649,6 @@ def bi_hash(sh: Shell, argv: list[str]) -> int:
         else:
             status |= _hash_one(sh, name)
     return status
-
-
-def _hit(sh: Shell, name: str) -> None:
-    """A lookup through the hash table (type, command -v, hash -t): bash counts it as a hit."""
-    hit = getattr(sh.state.hashed, "hit", None)  # (a session restored it as a plain dict)
-    if hit is not None:
-        hit(name)
 
 
 def _print_hashed(sh: Shell, portable: bool) -> None:

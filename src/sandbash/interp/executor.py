@@ -57,7 +57,19 @@ class Executor:
     `set -e` and expansion errors go back to the evaluator; scripts, `bash` and substitutions'
     bookkeeping to the processes."""
 
-    __slots__ = ("sh", "state", "expander", "va", "rd", "ev", "pr", "last_cmdsub_status", "sets_underscore")
+    __slots__ = (
+        "sh",
+        "state",
+        "expander",
+        "va",
+        "rd",
+        "ev",
+        "pr",
+        "last_cmdsub_status",
+        "sets_underscore",
+        "dot_found",
+        "searched",
+    )
 
     def __init__(
         self, sh: Shell, state: ShellState, expander: Expander, va: Variables, rd: Redirections
@@ -73,6 +85,10 @@ class Executor:
         # a shell puts `_` (the program's path) in the environment it builds; a program run by a
         # program (Ctx.run: env, xargs, find -exec) gets the environment its caller gave
         self.sets_underscore = True
+        # the last PATH search passed the current directory (bash's dot_found_in_search)
+        self.dot_found = False
+        # the name whose PATH search (not the hash table) gave find_command's last answer
+        self.searched = ""
 
     # ------------------------------------------------------------ simple commands
 
@@ -605,7 +621,7 @@ class Executor:
                     elif temp in st.vars.scopes:
                         st.vars.scopes.remove(temp)
                     if persist:
-                        self._persist_temp(temp)
+                        self._persist_temp(temp, name not in _BUILTIN_ENV)
                     elif "POSIXLY_CORRECT" in temp and name not in SPECIAL:
                         self.va.posix_env_done()  # (bash leaves a special builtin's binding on)
         except AssignError as e:
@@ -630,7 +646,12 @@ class Executor:
         st = self.state
         return name in SPECIAL and bool(st.opts["posix"]) and not st.command_builtin
 
-    def _persist_temp(self, temp: Scope) -> None:
+    def _persist_temp(self, temp: Scope, mark: bool = True) -> None:
+        """A POSIX special builtin's assignments stay, in the nearest scope holding each name.
+        `mark`: one that lands on a temporary binding of a function call (`v=1 f`, not made
+        local) goes on to the caller when that function returns, as bash's push_posix_temp_var
+        sets att_propagate; not for eval, source and unset, whose bindings bash pops as a
+        builtin's own context (push_builtin_var: no propagation)."""
         # (each change charged to the scope that now holds it: the temporary scope gives back all
         # it held as it goes, Scope.release)
         vars_ = self.state.vars
@@ -639,9 +660,12 @@ class Executor:
                 continue
             i, target = vars_.find_scope(tname)
             if target is not None:
-                vars_.charge(vars_.scopes[i], value_size(tvar.value) - value_size(target.value))
+                scope = vars_.scopes[i]
+                vars_.charge(scope, value_size(tvar.value) - value_size(target.value))
                 target.value = tvar.value
                 target.attrs |= EXPORT
+                if mark and scope.tempvars and tname in scope.tempvars and tname not in scope.locals:
+                    scope.propagate = (scope.propagate or set()) | {tname}
             else:
                 vars_.charge(vars_.globals, VAR_OVERHEAD + value_size(tvar.value))
                 vars_.globals[tname] = tvar
@@ -732,32 +756,73 @@ class Executor:
             if stat.is_dir:
                 return "", "Is a directory"
             return "script", name
-        cached = st.hashed.get(name) if path is None else None
+        cached = self.hashed_now(name) if path is None and name in st.hashed else None
         if cached is not None:
             kind, _, where = cached.partition(":")
             if kind != "script" or st.fs.try_stat(where) is not None:
-                hit = getattr(st.hashed, "hit", None)  # (a session restored it as a plain dict)
-                if hit is not None:
-                    hit(name)
+                self.searched = ""
                 return kind, where
             del st.hashed[name]  # the hashed file is gone: search again
         if path is None:
             path = self.va.get_str("PATH")
         # with PATH unset (`unset PATH`), bash looks in the current directory only
         dirs = (path if path is not None else ".").split(":")
+        self.dot_found = False
+        self.searched = name
         for d in dirs:
             d = d or "."
-            candidate = d.rstrip("/") + "/" + name
-            if st.fs.normpath(d) in _SYSTEM_DIRS:  # the command directories hold only built-in commands
-                if name in _SHELLS:
-                    return "shell", candidate
-                if self._builtin_command(name):
-                    return "command", candidate
-                continue
-            stat = st.fs.try_stat(candidate)
-            if stat is not None and stat.is_file and stat.mode & 0o111:
-                return "script", candidate
+            if not self.dot_found and d[0] == ".":
+                self.dot_found = st.fs.normpath(d) == st.fs.normpath(".")
+            found = self._look_in(d, name)
+            if found is not None:
+                return found
         return "", ""
+
+    def _look_in(self, d: str, name: str) -> tuple[str, str] | None:
+        """`name` in the directory `d` of a PATH search: (kind, path) or None."""
+        candidate = d.rstrip("/") + "/" + name
+        if self.state.fs.normpath(d) in _SYSTEM_DIRS:  # the command directories hold only built-in commands
+            if name in _SHELLS:
+                return "shell", candidate
+            if self._builtin_command(name):
+                return "command", candidate
+            return None
+        stat = self.state.fs.try_stat(candidate)
+        if stat is not None and stat.is_file and stat.mode & 0o111:
+            return "script", candidate
+        return None
+
+    def hashed_now(self, name: str, count: bool = True) -> str | None:
+        """The hash table's entry for `name` ("kind:path") as bash's phash_search reads it, or None
+        (no entry, or search PATH again). A path relative to the directory it was found from (PATH
+        held `.` or `bin`) is tried as ./PATH first; one in a `.` directory that is not there any
+        more is searched again; a name found past `.` in PATH runs ./NAME once there is one.
+        `count`: a lookup counts a hit, whatever it gives (bash's hash_search)."""
+        table = self.state.hashed
+        entry = table.get(name)
+        if entry is None:
+            return None
+        if count:
+            hit = getattr(table, "hit", None)  # (a session restored it as a plain dict)
+            if hit is not None:
+                hit(name)
+        where = entry.partition(":")[2]
+        relative = where[:1] != "/"
+        if not relative:
+            dotted = getattr(table, "dotted", None)
+            if not dotted or name not in dotted:
+                return entry
+        tail = where if relative else name
+        dot = tail if tail.startswith("./") else "./" + tail
+        head, _, base = dot.rpartition("/")
+        found = self._look_in(head, base)
+        if found is not None:
+            return f"{found[0]}:{dot}"
+        if where[:1] == "." and "/" in where:
+            fs = self.state.fs
+            if fs.normpath(where.rpartition("/")[0]) == fs.normpath("."):
+                return None
+        return entry
 
     def _builtin_command(self, name: str) -> bool:
         """A command of the table that exists in this sandbox (curl and wget
@@ -795,11 +860,18 @@ class Executor:
         `own_env`: env is a fresh copy of the shell's exports for a simple command."""
         st = self.state
         name = argv[0]
-        cached = st.hashed.get(name)
-        if cached is not None and cached.startswith("script:") and not st.shopts.get("checkhash"):
+        cached = self.hashed_now(name, count=False) if name in st.hashed else None
+        if (
+            cached is not None
+            and cached.startswith("script:")
+            and not (st.shopts["checkhash"] or st.opts["posix"])
+        ):
             stale = cached[len("script:") :]
             if st.fs.try_stat(stale) is None:
-                # bash runs the remembered path without searching again
+                # bash runs the remembered path without searching again (the lookup a hit)
+                hit = getattr(st.hashed, "hit", None)
+                if hit is not None:
+                    hit(name)
                 self.sh.error(f"{stale}: No such file or directory")
                 return 127
         kind, where = found if found is not None else self.find_command(name)
@@ -827,8 +899,15 @@ class Executor:
             if hint is not None:
                 self.sh.write_err(hint + "\n")
             return 127
-        if st.opts["hashall"] and "/" not in name:
+        if st.opts["hashall"] and "/" not in name and (name not in st.hashed or self.searched == name):
+            # a new entry, or one the table sent back to PATH (hashed_now): found again, it is
+            # replaced, this run its first hit, with where PATH's search passed `.` (HASH_CHKDOT)
+            st.hashed.pop(name, None)
             st.hashed.setdefault(name, f"{kind}:{where}")
+            if self.dot_found and self.searched == name:
+                mark = getattr(st.hashed, "mark_dot", None)  # (a session restored it as a plain dict)
+                if mark is not None:
+                    mark(name)
         if own_env:
             env["_"] = where  # bash puts the program's full path in the environment it builds as `_`
         if kind == "shell":
@@ -1172,6 +1251,10 @@ def _keywords_to_assigns(cmd: A.SimpleCommand) -> A.SimpleCommand:
     if len(words) == len(cmd.words):
         return cmd
     return A.SimpleCommand(tuple(assigns), tuple(words), cmd.redirs, cmd.line, cmd.col)
+
+
+# special builtins whose temporary bindings bash keeps as a context of their own while they run
+_BUILTIN_ENV = frozenset((".", "source", "eval", "unset"))
 
 
 def _debug_applies(st: ShellState) -> bool:

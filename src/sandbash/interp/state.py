@@ -26,18 +26,30 @@ class HashTable(dict[str, str]):
     # bash's times_found: 0 for an entry `hash`, `hash -p` or BASH_CMDS made; a command run
     # through the table counts each run (the run that searched PATH and made it is the first)
     hits: dict[str, int] | None = None
+    # the names a PATH search found past the current directory (`.`, an empty element): bash's
+    # HASH_CHKDOT, an executable ./NAME made since runs instead (Executor.hashed_now)
+    dotted: set[str] | None = None
 
     def __setitem__(self, key: str, value: str) -> None:
         self.created = True
         super().__setitem__(key, value)
         self._hits()[key] = 0
+        if self.dotted:
+            self.dotted.discard(key)  # (`hash -p`, BASH_CMDS: no search made it)
 
     def setdefault(self, key: str, default: str) -> str:  # type: ignore[override]
         """A command about to run: its entry, made now (its first hit) if it has none."""
         self.created = True
         if key not in self:
             self._hits()[key] = 1
+            if self.dotted:
+                self.dotted.discard(key)
         return super().setdefault(key, default)
+
+    def mark_dot(self, key: str) -> None:
+        if self.dotted is None:
+            self.dotted = set()
+        self.dotted.add(key)
 
     def hit(self, key: str) -> None:
         """A lookup found `key` in the table (a run, type, command -v, hash -t)."""
@@ -54,6 +66,8 @@ class HashTable(dict[str, str]):
         new.created = self.created
         if self.hits is not None:
             new.hits = dict(self.hits)
+        if self.dotted:
+            new.dotted = set(self.dotted)
         return new
 
 
