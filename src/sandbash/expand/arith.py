@@ -92,6 +92,11 @@ class Evaluator:
         self.depth += 1
         if self.depth > MAX_RECURSION:
             raise ArithError("expression recursion level exceeded", s, s)
+        # a value that is an expression itself: a0=1 a1='a0+a0' ... a40='a39+a39' makes 2**40
+        # evaluations of short texts, no command among them, so the run's clock is asked here
+        tick = getattr(self.vars, "arith_tick", None)
+        if tick is not None:
+            tick()
         fn = compiled(raw)
         saved = self.text
         self.text = raw

@@ -534,6 +534,11 @@ class Shell:
         except AssignError as e:
             raise ExpansionError(e.message, 2) from None  # (bash: EX_BADUSAGE, the line dropped)
 
+    def arith_tick(self) -> None:
+        """A variable's value evaluated as an expression (arith.Evaluator.value_of): charged as work,
+        the clock read every so often, as a loop over input is (no command counts it)."""
+        self.rt.budget.checkpoint()
+
     def arith_get(self, name: str, sub: str | None) -> str | None:
         if sub is None:
             scopes = self.state.vars.scopes
