@@ -122,6 +122,10 @@ def glob_field(ex: Expander, field: list[Seg], out: list[str]) -> None:
 
 
 _DELIMITERS: dict[str, tuple[re.Pattern[str], re.Pattern[str] | None]] = {}
+_DELIMITERS_MAX = 64
+# the cache is the process's and keys an IFS value whole: a longer one (up to max_string_length)
+# is not kept, and a class made of more distinct characters is not left in `re`'s own cache
+_DELIMITER_LONGEST = 256
 
 
 def _ifs_delimiter(ifs: str) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
@@ -129,8 +133,10 @@ def _ifs_delimiter(ifs: str) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
     its non-whitespace part (a "hard" delimiter ends a field even when it is empty)."""
     got = _DELIMITERS.get(ifs)
     if got is None:
-        ws = "".join(c for c in ifs if c in " \t\n")
-        other = "".join(c for c in ifs if c not in " \t\n")
+        # each character once: only which characters delimit counts
+        chars = dict.fromkeys(ifs)
+        ws = "".join(c for c in chars if c in " \t\n")
+        other = "".join(c for c in chars if c not in " \t\n")
         w = f"[{re.escape(ws)}]" if ws else ""
         o = f"[{re.escape(other)}]" if other else ""
         parts = []
@@ -139,6 +145,9 @@ def _ifs_delimiter(ifs: str) -> tuple[re.Pattern[str], re.Pattern[str] | None]:
         if w:
             parts.append(f"{w}+")
         got = (re.compile("|".join(parts)), re.compile(o) if o else None)
-        if len(_DELIMITERS) < 64:
-            _DELIMITERS[ifs] = got
+        if len(ifs) <= _DELIMITER_LONGEST:
+            if len(_DELIMITERS) < _DELIMITERS_MAX:
+                _DELIMITERS[ifs] = got
+        elif len(other) > _DELIMITER_LONGEST:
+            re.purge()  # (re.compile keeps its last 512 patterns for the process's life)
     return got
