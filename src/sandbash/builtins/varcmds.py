@@ -268,6 +268,8 @@ def _fast_local(sh: Shell, arg: str) -> bool:
         value = arg.value
     if sh.state.opts["allexport"] or sh.state.shopts["localvar_inherit"]:
         return False  # (set -a exports it, localvar_inherit gives it the hidden one's: the general path)
+    if value is not None:
+        sh.check_string(len(value))  # (as set_var: the value was expanded as text, not as a word)
     return sh.state.vars.declare_locals(((name, value),))
 
 

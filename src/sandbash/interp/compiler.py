@@ -833,6 +833,7 @@ class Compiler:
                 or st.shopts["localvar_inherit"]  # (the hidden variable's value: the general path)
                 or expander.argv_held()
                 or len(pairs) >= rt.limits.max_arguments
+                or any(value is not None and len(value) > rt.limits.max_string_length for _, value in pairs)
                 or "local" in st.functions
                 or "local" in st.disabled_builtins
                 or not st.vars.declare_locals(pairs, checked)
@@ -890,6 +891,8 @@ class Compiler:
                     value = value_fn()
                 except (ExpansionError, ArithError, AssignError) as e:
                     return ex.words_failed(e, mark)
+                if len(value) > rt.limits.max_string_length:
+                    sh.check_string(len(value))  # (as set_var: expanded as text, not as a word)
             if (
                 opts["allexport"]
                 or st.shopts["localvar_inherit"]  # (the hidden variable's value: the general path)

@@ -1174,6 +1174,10 @@ class Variables:
             self.sh.error(f"warning: {name}: removing nameref attribute")
             var.attrs &= ~NAMEREF
             var.value = None
+        # a `[key]=value` item's value was expanded as text, not as a word: max_string_length here
+        check = self.sh.check_string
+        for _, value, _ in items:
+            check(len(value))
         before = value_size(var.value)
         try:
             self._fill_array(name, var, items, append, assoc)
