@@ -434,3 +434,70 @@ def test_lazy_generators_are_each_their_own() -> None:
     assert child.rng is not state.rng and child.rng is child.rng
     again = state.fork(lazy=False)
     assert again.rng is not state.rng and again.rng.random() != child.rng.random()
+
+
+# the benchmarks' prelude (export, cd) and builtins given no option: the option parser, the operators
+# of ${x op ...} (paramops.py) and `select` (read only when the script reads the CLI's stdin) stay out
+NOT_IMPORTED_BY_A_PRELUDE = ("sandbash.commands.options", "sandbash.expand.paramops", "select")
+
+
+def test_builtins_without_options_load_no_option_parser() -> None:
+    script = "export LC_ALL=C A=1 B; cd /tmp; pwd; local_v=2; readonly R=1; unset B; shift; echo $A $PWD $R"
+    code = (
+        "import sys; before = set(sys.modules); from sandbash.cli import main; "
+        f"main(['-c', {script!r}]); names = {NOT_IMPORTED_BY_A_PRELUDE!r}; "
+        "print(sorted(n for n in names if n in sys.modules and n not in before))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert out.stdout.splitlines() == ["/tmp", "1 /tmp 1", "[]"]
+
+
+# each word shape a builtin may be given first: the words without a leading - or + are operands
+# without asking the parser; the others still go to it (options, --, -, +x in plus mode, errors)
+BUILTIN_ARGV = [
+    ["export"],
+    ["export", "A=1", "-n", "B"],
+    ["export", ""],
+    ["export", "-n", "A"],
+    ["export", "--", "-A"],
+    ["cd", "dir", "-L"],
+    ["cd", "-"],
+    ["cd", "-P", "/"],
+    ["cd", "-Z"],
+    ["declare", "+x", "v"],
+    ["declare", "x=-1"],
+    ["readonly", "r", "+x"],
+    ["unset", "-v", "x"],
+]
+
+
+class _ErrorsOnly:
+    """What the option parser's error path asks of the shell."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def builtin_error(self, name: str, message: str) -> None:
+        self.errors.append(f"{name}: {message}")
+
+    def write_err(self, text: str) -> None:
+        self.errors.append(text)
+
+
+@pytest.mark.parametrize("argv", BUILTIN_ARGV)
+@pytest.mark.parametrize("letters", ["aAfnp", "LPe", "+aAfFgilnprtuxcI", ""])
+def test_builtin_operands_are_what_the_parser_gives(argv: list[str], letters: str) -> None:
+    from sandbash.builtins.bopts import BuiltinOpts, builtin_spec, parse_builtin_status
+    from sandbash.commands.options import UsageError, parse_args
+
+    sh = _ErrorsOnly()
+    got = parse_builtin_status(sh, argv, letters)  # type: ignore[arg-type]
+    try:
+        parsed, args = parse_args(builtin_spec(argv[0], letters), argv[1:])
+    except UsageError:
+        assert got == 2 and sh.errors
+        return
+    items = [(k, v, sign) for (k, v), sign in zip(parsed.order, parsed.signs, strict=True)]
+    assert isinstance(got, BuiltinOpts) and (got.items, got.args) == (items, args) and not sh.errors

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ..commands.options import CommandSpec, HelpRequested, Opt, OptionValueError, UsageError, parse_args
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass, field
     from typing import Any
 
+    from ..commands.options import CommandSpec
     from ..interp.shell import Shell
 else:  # the same classes, built without importing dataclasses (leanclass.py)
     from ..leanclass import dataclass, field
@@ -71,6 +70,8 @@ _KINDS = {"": "none", ":": "required", "#": "required", ";": "optional"}
 
 
 def _number(text: str) -> str:
+    from ..commands.options import OptionValueError
+
     if not _is_number(text):
         raise OptionValueError(f"{text}: invalid number")
     return text
@@ -82,6 +83,8 @@ def builtin_spec(name: str, letters: str, types: Mapping[str, Converter] | None 
     key = (name, letters, tuple(sorted((types or {}).items())))
     spec = _SPECS.get(key)
     if spec is None:
+        from ..commands.options import CommandSpec, Opt
+
         opts = []
         body = letters.lstrip("+")
         k = 0
@@ -102,6 +105,14 @@ def parse_builtin_status(
 ) -> BuiltinOpts | int:
     """Parse `argv` (argv[0] is the builtin's name); after printing an error, the status to return
     (2, or what a value's converter says)."""
+    if len(argv) < 2 or argv[1][:1] not in ("-", "+"):
+        # no option: the parser would end its options at the first word (builtins do not permute)
+        # and give every word as an operand. The usual `export NAME=value`, `cd DIR`, `local x`
+        # take this way, and a script whose builtins are given no option never loads the parser
+        # (commands/options.py, ~2 M instructions of a start-up)
+        return BuiltinOpts([], argv[1:])
+    from ..commands.options import HelpRequested, OptionValueError, UsageError, parse_args
+
     name = argv[0]
     try:
         parsed, args = parse_args(builtin_spec(name, spec, types), argv[1:])

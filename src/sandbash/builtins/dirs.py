@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
-from ..commands.options import CommandSpec, HelpRequested, Opt, Parsed, parse_args
 from ..vfs.base import normpath
 from ..vfs.errors import FsError
 from . import builtin
@@ -12,6 +12,7 @@ from .bopts import invalid_number, legal_number, parse_builtin, usage, wants_hel
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..commands.options import CommandSpec, Parsed
     from ..interp.shell import Shell
 
 
@@ -167,6 +168,8 @@ def _bad_number(sh: Shell, name: str, word: str) -> int:
 # bash reads dirs, pushd and popd word by word: `-c`-style options are whole words, and any
 # other word with a sign is a stack index (`+2`, `-0`), checked in turn as bash meets it
 def _stack_spec(name: str, flags: str, index_if: Callable[[str], bool] | None = None) -> CommandSpec:
+    from ..commands.options import CommandSpec, Opt
+
     return CommandSpec(
         name=name,
         builtin=True,
@@ -178,14 +181,22 @@ def _stack_spec(name: str, flags: str, index_if: Callable[[str], bool] | None = 
     )
 
 
-_DIRS = _stack_spec("dirs", "clpv")
-_PUSHD = _stack_spec("pushd", "n", index_if=lambda word: word != "-")  # `pushd -` is the old directory
-_POPD = _stack_spec("popd", "n")
+@functools.cache
+def _spec(name: str) -> CommandSpec:
+    """dirs', pushd's or popd's spec, made when the builtin first runs (a run that uses none of
+    them, or cd and pwd without options, does not load the option parser)."""
+    if name == "dirs":
+        return _stack_spec("dirs", "clpv")
+    if name == "pushd":
+        return _stack_spec("pushd", "n", index_if=lambda word: word != "-")  # `pushd -` is the old directory
+    return _stack_spec("popd", "n")
 
 
 def _stack_args(sh: Shell, spec: CommandSpec, argv: list[str]) -> tuple[Parsed, list[str], list[str]] | int:
     """The options, the signed index words in order (each a legal number), and the operands;
     a status after printing an error."""
+    from ..commands.options import HelpRequested, parse_args
+
     try:
         parsed, args = parse_args(spec, argv[1:])
     except HelpRequested:
@@ -202,7 +213,7 @@ def _stack_args(sh: Shell, spec: CommandSpec, argv: list[str]) -> tuple[Parsed, 
 
 @builtin("dirs")
 def bi_dirs(sh: Shell, argv: list[str]) -> int:
-    found = _stack_args(sh, _DIRS, argv)
+    found = _stack_args(sh, _spec("dirs"), argv)
     if isinstance(found, int):
         return found
     parsed, indexes, args = found
@@ -229,7 +240,7 @@ def bi_dirs(sh: Shell, argv: list[str]) -> int:
 
 def _pushd_options(sh: Shell, argv: list[str]) -> tuple[bool, int | None, list[str]] | int:
     """pushd's words: -n, `--`, a lone `-` (the old directory), +N/-N; a status on error."""
-    found = _stack_args(sh, _PUSHD, argv)
+    found = _stack_args(sh, _spec("pushd"), argv)
     if isinstance(found, int):
         return found
     parsed, indexes, args = found
@@ -300,7 +311,7 @@ def _pushd_swap(sh: Shell) -> int:
 @builtin("popd")
 def bi_popd(sh: Shell, argv: list[str]) -> int:
     st = sh.state
-    found = _stack_args(sh, _POPD, argv)
+    found = _stack_args(sh, _spec("popd"), argv)
     if isinstance(found, int):
         return found
     parsed, indexes, args = found

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 
-from ..commands.options import CommandSpec, HelpRequested, Opt, UsageError, parse_args
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
 from ..expand.quoting import ansi_c_quote, assoc_key, declare_quote, needs_ansi, shell_metas, single_quote
@@ -40,6 +39,7 @@ from .funcattrs import declare_functions, print_functions, set_func_attrs, unset
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..commands.options import CommandSpec
     from ..interp.shell import Shell
     from ..shvars.vars import VarStore
     from ..syntax.ast import Subscript
@@ -884,6 +884,8 @@ def bi_unset(sh: Shell, argv: list[str]) -> int:
 @functools.cache
 def _set_spec(letters: tuple[str, ...]) -> CommandSpec:
     """set's options: `-x`/`+x` flags, and `-o NAME` whose name is always the next word (`-ox errexit`)."""
+    from ..commands.options import CommandSpec, Opt
+
     return CommandSpec(
         name="set",
         builtin=True,
@@ -894,6 +896,7 @@ def _set_spec(letters: tuple[str, ...]) -> CommandSpec:
 
 @builtin("set")
 def bi_set(sh: Shell, argv: list[str]) -> int:
+    from ..commands.options import HelpRequested, UsageError, parse_args
     from ..interp.state import FLAG_LETTERS
 
     st = sh.state

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from ..limits import LimitExceeded, LimitKind
 from ..syntax import ast as A
-from . import arithwords, braces, fields, paramops, params
+from . import arithwords, braces, fields, params
 from .arith import Template
 from .arithwords import subscript_error
 from .braces import brace_text
@@ -46,6 +46,10 @@ from .segments import (
 from .stringfn import join_fn, param_fn, param_text_fn, value_string, value_text
 
 __all__ = ["Expander", "as_text", "literal_text", "plain_literal", "subscript_error"]
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import paramops
 
 # a command's words are charged to max_memory while it runs from this many characters
 ARGV_HELD_MIN = 1 << 16
@@ -85,19 +89,20 @@ class Expander:
     _expand_sub_text = params.expand_sub_text
     _indirect = params.indirect
 
-    # (paramops.py)
-    _apply_op = paramops.apply_op
-    _op_function = paramops.op_function
-    _make_op_function = paramops.make_op_function
-    _test_op = paramops.test_op
-    _alt_value = paramops.alt_value
-    _slice_number = paramops.slice_number
-    _offset_in_range = paramops.offset_in_range
-    _slice = paramops.slice_value
-    _xform = paramops.xform
-    _replacement = paramops.replacement
-    _xform_declared = paramops.xform_declared
-    _xform_var = paramops.xform_var
+    # (paramops.py: bound by the first one a run uses, _ParamOp below the class)
+    if TYPE_CHECKING:
+        _apply_op = paramops.apply_op
+        _op_function = paramops.op_function
+        _make_op_function = paramops.make_op_function
+        _test_op = paramops.test_op
+        _alt_value = paramops.alt_value
+        _slice_number = paramops.slice_number
+        _offset_in_range = paramops.offset_in_range
+        _slice = paramops.slice_value
+        _xform = paramops.xform
+        _replacement = paramops.replacement
+        _xform_declared = paramops.xform_declared
+        _xform_var = paramops.xform_var
 
     # (arithwords.py)
     arith = arithwords.arith
@@ -563,6 +568,48 @@ class Expander:
             if i:
                 segs.append(BRK_SEG)
             segs.append((v, flag))
+
+
+# Expander's methods from paramops.py (the operators of ${x op ...}), by attribute: the module is
+# ~0.9 M instructions of a start-up (callgrind) and a script with no operator
+# never runs one, so the first use imports it and binds them all.
+_PARAMOPS = {
+    "_apply_op": "apply_op",
+    "_op_function": "op_function",
+    "_make_op_function": "make_op_function",
+    "_test_op": "test_op",
+    "_alt_value": "alt_value",
+    "_slice_number": "slice_number",
+    "_offset_in_range": "offset_in_range",
+    "_slice": "slice_value",
+    "_xform": "xform",
+    "_replacement": "replacement",
+    "_xform_declared": "xform_declared",
+    "_xform_var": "xform_var",
+}
+
+
+class _ParamOp:
+    """Stands in for one of those methods until the first is read: it then puts every real
+    function on Expander (a plain class attribute again, bound as before) and gives that one."""
+
+    __slots__ = ("attr",)
+
+    def __init__(self, attr: str) -> None:
+        self.attr = attr
+
+    def __get__(self, obj: object, owner: type | None = None) -> object:
+        from . import paramops
+
+        for attr, name in _PARAMOPS.items():
+            setattr(Expander, attr, getattr(paramops, name))
+        return getattr(Expander if obj is None else obj, self.attr)
+
+
+if not TYPE_CHECKING:
+    for _attr in _PARAMOPS:
+        setattr(Expander, _attr, _ParamOp(_attr))
+    del _attr
 
 
 def _regex_bracket(chars: list[tuple[str, bool]], i: int, out: list[str]) -> int:

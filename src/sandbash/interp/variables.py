@@ -3,7 +3,6 @@ assignment with attributes (readonly, integer, case conversion, arrays)."""
 
 from __future__ import annotations
 
-import math
 import time
 
 from ..expand import casemap
@@ -253,8 +252,9 @@ class Variables:
         if name == "SRANDOM":
             return Var(str(st.rng.getrandbits(32)), INTEGER)
         if name == "SECONDS":
-            # whole seconds since the shell started or SECONDS was assigned (floored: SECONDS=-5 reads -5)
-            return Var(str(math.floor(time.monotonic() - self.sh.seconds_base)), INTEGER)
+            # whole seconds since the shell started or SECONDS was assigned (floored: SECONDS=-5 reads -5;
+            # // 1 floors as math.floor does, without loading math: a shared library, ~0.5 M instructions)
+            return Var(str(int((time.monotonic() - self.sh.seconds_base) // 1)), INTEGER)
         if name == "BASH_ARGV0":
             return Var(st.arg0)
         if name == "LINENO":

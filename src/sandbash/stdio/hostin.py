@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 import os
-import select
 from collections.abc import Callable
 
 from .streams import Stream, StreamError
@@ -44,6 +43,8 @@ class HostInput(Stream):
         while True:
             if self.checkpoint is not None:
                 self.checkpoint()
+            import select  # (a C extension, ~0.4 M instructions to load: only a run that reads it)
+
             try:
                 ready, _, _ = select.select([self.fd], [], [], _WAIT)
             except (OSError, ValueError):
