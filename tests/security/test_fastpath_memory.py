@@ -136,3 +136,18 @@ def test_arithmetic_element_stores_are_charged(body: str, walker: bool) -> None:
         Bash(limits=Limits(max_memory=8 << 20, max_array_elements=10**6, timeout=120)).exec(script)
     assert info.value.limit == "max_memory"
     assert "held" not in info.value.result.stdout
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["((m[k$i]++))", '((m["k $i"] += i))', "((m[${i}x] = i))", ": $(( m[k$i] -= 3 ))", 'let "m[k$i]++"'],
+)
+def test_arithmetic_associative_stores_are_charged(body: str, walker: bool) -> None:
+    """Arithmetic stores of associative elements (Shell.arith_set -> Variables.store_key, a key
+    with nothing left to expand) charge each new key and value: 200,000 of them end the run on
+    max_memory under 8 MB (max_array_elements set above the loop's count)."""
+    script = f"declare -A m; for ((i=0;i<200000;i++)); do {body}; done; echo held"
+    with pytest.raises(ExecutionLimitError) as info:
+        Bash(limits=Limits(max_memory=8 << 20, max_array_elements=10**6, timeout=120)).exec(script)
+    assert info.value.limit == "max_memory"
+    assert "held" not in info.value.result.stdout

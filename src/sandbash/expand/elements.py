@@ -66,6 +66,10 @@ def element_fn(
     apply_op = ex._apply_op
     op = p.op
     desc = f"{name}[{sub}]"
+    # `${m[$k]-0}`, `${a[i]:-x}`, `${m[$k]:=v}`, `${m[$k]?}` of a set element (not empty, with a
+    # colon): test_op gives the element itself, and nothing else happens (no word is expanded)
+    kept = op is not None and op.kind is A.OpKind.TEST and op.op[-1] in "-=?"
+    colon = kept and op is not None and op.op[0] == ":"
 
     def element() -> Value:
         var = lookup(name)
@@ -97,6 +101,8 @@ def element_fn(
         if op is None:
             if base is None:
                 check_unset(desc, p)
+            return base
+        if kept and base is not None and (base or not colon):
             return base
         return apply_op(p, op, base, desc, in_dq)
 

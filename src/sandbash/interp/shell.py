@@ -618,6 +618,8 @@ class Shell:
             return  # (set_var's common case, without its call: `(( k++ ))`)
         if sub and plain_index(sub) and self.va.store_index(name, int(sub), str(value)):
             return  # an index arith_index computed (`a[k%3]++`) or a slot's: not evaluated again
+        if sub and self.va.store_key(name, sub, str(value)):
+            return  # an associative key with nothing to expand (`m[$w]++`: $w expanded before)
         if sub == "":  # `(( a[""] = 1 ))` names `a[]`, assigns nothing and goes on (as bash)
             self.error(f"{self.arith_cmd}`{name}[]': not a valid identifier")
             return

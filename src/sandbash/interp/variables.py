@@ -917,6 +917,41 @@ class Variables:
             vars_.charge(scopes[i], n)
         return True
 
+    def store_key(self, name: str, key: str, value: str) -> bool:
+        """`(( m[$w]++ ))`, `(( m["$w"] += 2 ))`: the arithmetic evaluator's store of an associative
+        element whose key text has nothing left to expand (no `$`, backquote, quote or backslash:
+        subscript_key gives it back as it is, and so does assoc_expand_once's as-is key), so the
+        key is that text: _set_plain_element's associative branch without set_var's searches, the
+        same checks in its order (the value's length, the element count, then the memory), inline
+        as store_index's. False (nothing done) for anything else: a key with something to expand
+        (it is expanded where set_var expands it, as often), not an existing associative array
+        without attributes beyond -A/-x (readonly, nameref, integer, case: set_var's way), a
+        special name (BASH_ALIASES, BASH_CMDS)."""
+        if name in _ELEMENT_SPECIAL or "$" in key or "`" in key or "'" in key or '"' in key or "\\" in key:
+            return False
+        vars_ = self.state.vars
+        scopes = vars_.scopes
+        i = len(scopes) - 1
+        while True:
+            var = scopes[i].get(name)
+            if var is not None:
+                break
+            if i == 0:
+                return False
+            i -= 1
+        cur = var.value
+        if var.attrs & ~(ASSOC | EXPORT) or type(cur) is not AssocArray:
+            return False
+        sh = self.sh
+        sh.check_string(len(value))
+        sh.check_array(len(cur) + 1)
+        before = cur.nbytes
+        cur.set(key, value)
+        n = cur.nbytes - before
+        if n:
+            vars_.charge(scopes[i], n)
+        return True
+
     def element_setter(
         self,
         name: str,

@@ -17,6 +17,9 @@ ADDS = {
     "element-quoted-key": 'declare -A m; for ((i=0;;i++)); do m["k $i"]=1; done',
     "arith": "declare -A m; for ((i=0;;i++)); do (( m[k$i]=1 )); done",
     "arith-increment": "declare -A m; for ((i=0;;i++)); do (( m[k$i]++ )); done",
+    # (Variables.store_key: a key with nothing left to expand, quoted or not, at any depth)
+    "arith-quoted-key": 'declare -A m; for ((i=0;;i++)); do (( m["k $i"] += 2 )); done',
+    "arith-local-key": "f() { local -A l; for ((i=0;;i++)); do (( l[k${i}]-- )); done; }; f",
     "compound-append": "declare -A m; for ((i=0;;i++)); do m+=([k$i]=1); done",
     "declare-element": 'declare -A m; for ((i=0;;i++)); do declare "m[k$i]=1"; done',
     "printf-v": 'declare -A m; for ((i=0;;i++)); do printf -v "m[k$i]" %s 1; done',
