@@ -871,3 +871,64 @@ def pattern_site(source: str) -> Callable[[bool, bool], Pattern]:
         return pattern
 
     return site
+
+
+def glob_test(source: str) -> Callable[[str, bool, bool], object]:
+    """The test of one unquoted `case` pattern whose text is fixed (`file*7)`), taking (subject,
+    nocasematch, extglob) as Compiler.case_tests' tests do. A text without `(` (extglob changes
+    nothing in it) that parses to a literal or a `pre*`, `*suf`, `*mid*`, `pre*suf` shape is tested
+    with str methods in the closure itself while nocasematch is off (what Pattern.fullmatch does
+    for those shapes, without pattern_site's and fullmatch's calls: a third of a two-pattern
+    `case`); any other text, or nocasematch on, asks the pattern made for the setting."""
+    site = pattern_site(source)
+    shape = None
+    if "(" not in source:
+        plain = compile_pattern(source)
+        lit = plain.literal
+        shape = ("lit", lit, "") if lit is not None else plain._simple
+
+    if shape is None:
+
+        def glob(subject: str, nocase: bool, extglob: bool) -> object:
+            return site(extglob, nocase).fullmatch(subject)
+
+        return glob
+    kind, s, s2 = shape
+    if kind == "pre":
+
+        def pre(subject: str, nocase: bool, extglob: bool) -> object:
+            return site(extglob, nocase).fullmatch(subject) if nocase else subject.startswith(s)
+
+        return pre
+    if kind == "suf":
+
+        def suf(subject: str, nocase: bool, extglob: bool) -> object:
+            return site(extglob, nocase).fullmatch(subject) if nocase else subject.endswith(s)
+
+        return suf
+    if kind == "mid":
+
+        def mid(subject: str, nocase: bool, extglob: bool) -> object:
+            return site(extglob, nocase).fullmatch(subject) if nocase else s in subject
+
+        return mid
+    if kind == "presuf":
+        least = len(s) + len(s2)  # (`ab*ba` is not matched by `aba`)
+
+        def presuf(subject: str, nocase: bool, extglob: bool) -> object:
+            if nocase:
+                return site(extglob, nocase).fullmatch(subject)
+            return len(subject) >= least and subject.startswith(s) and subject.endswith(s2)
+
+        return presuf
+    if kind == "lit":  # (`\*`, `a\?b`: quoted characters only)
+
+        def lit_(subject: str, nocase: bool, extglob: bool) -> object:
+            return site(extglob, nocase).fullmatch(subject) if nocase else subject == s
+
+        return lit_
+
+    def any_(subject: str, nocase: bool, extglob: bool) -> object:  # (`**`, `***`)
+        return True
+
+    return any_

@@ -25,7 +25,7 @@ from .arithwords import arith_fn
 from .elements import element_fn
 from .fastparam import Plan, _value, applied, is_length, plan_for
 from .params import NOT_LOOKED, general
-from .segments import CHARGE_FROM, Multi, Segs, Value, maybe_glob
+from .segments import CHARGE_FROM, QNULL, QUO, Multi, Segs, Value, maybe_glob
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -318,3 +318,62 @@ def _arith_of(ex: Expander, word: A.Word) -> Callable[[], int]:
 
 def _arith_str(value: Callable[[], int]) -> str:
     return str(value())
+
+
+def dq_word_step(ex: Expander, parts: tuple[A.Part, ...]) -> Callable[[list[str]], None] | None:
+    """The fields of an argument that is one double-quoted string of text, parameters, $(( ))
+    and $( ) ("file$k.part", "len += ${#t}": Expander._dq_word's shape) added to a command's
+    words, with each parameter's plan and lookup bound (param_fn) and each $(( ))'s evaluation
+    (_arith_of): made as _dq_word makes them, step for step (its segments, its charge, the empty
+    word's rules), and from a value that is not a plain string ("$@", "${a[@]}") on, the rest
+    through Expander.dq_rest as _dq_word goes on, each part still expanded once. None: a part of
+    another kind, or a single parameter (dq_param_step's)."""
+    if len(parts) < 2:
+        return None
+    steps: list[tuple[int, Any]] = []
+    for q in parts:
+        tq = type(q)
+        if tq is A.Lit or tq is A.Esc:
+            if not q.text:  # type: ignore[union-attr]
+                return None  # (an empty text segment that is no QNULL: _dq_word's own)
+            steps.append((0, q.text))  # type: ignore[union-attr]
+        elif tq is A.Param:
+            steps.append((1, param_fn(ex, q, True, _same, sys.maxsize)))  # type: ignore[arg-type]
+        elif tq is A.ArithSub:
+            steps.append((2, _arith_of(ex, q.word)))  # type: ignore[union-attr]
+        elif tq is A.CmdSub:
+            steps.append((3, q))
+        else:
+            return None
+    plan = tuple(steps)
+    command_sub = ex.env.command_sub
+    charge = ex._charge_word
+    rest = ex.dq_rest
+
+    def dq_word(out: list[str]) -> None:
+        ex._at_empty = False
+        texts: list[str] = []  # (the segments' texts: an empty one is an expansion's QNULL)
+        for i, (kind, x) in enumerate(plan):
+            if kind == 0:
+                texts.append(x)
+            elif kind == 1:
+                value = x()
+                if type(value) is str:
+                    texts.append(value)
+                elif value is not None:
+                    rest(parts, i, value, [(t, QUO) if t else QNULL for t in texts], out)
+                    return
+            elif kind == 2:
+                texts.append(str(x()))
+            else:
+                texts.append(command_sub(x.body, x.text))
+        if not texts or (ex._at_empty and not any(texts)):
+            if not ex._at_empty:
+                out.append("")  # "" or "$unset": one empty field
+            return
+        text = "".join(texts)
+        if len(texts) > 1 or len(text) > CHARGE_FROM:
+            charge(len(text))
+        out.append(text)
+
+    return dq_word

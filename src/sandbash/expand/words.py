@@ -298,15 +298,8 @@ class Expander:
                     continue
                 if value is None:
                     continue
-                self._value_segs(value, segs, True, False)
-                i += 1
-            self._parts(parts[i:], segs, True)
-            if not segs:
-                if not self._at_empty:
-                    segs.append(("", QUO))
-            elif self._at_empty and only_qnulls(segs, 0):
-                segs.clear()
-            return self._fields(segs, out)
+                return self.dq_rest(parts, i, value, segs, out)
+            return self.dq_rest(parts, i, None, segs, out)
         if not segs or (self._at_empty and only_qnulls(segs, 0)):
             if not self._at_empty:
                 out.append("")  # "" or "$unset": one empty field
@@ -315,6 +308,24 @@ class Expander:
             self._charge_word(sum(len(t) for t, _ in segs))
         out.append("".join(t for t, _ in segs))
         return out
+
+    def dq_rest(
+        self, parts: tuple[A.Part, ...], i: int, value: Value, segs: list[Seg], out: list[str]
+    ) -> list[str]:
+        """The rest of a double-quoted word the general way, from `parts[i]` on, after `segs` were
+        made from the parts before it: `value` is parts[i]'s value when it was expanded ("$@",
+        "${a[@]}": several fields maybe), else None and parts[i] is yet to expand (a part
+        _dq_word and stringfn.dq_word_step leave to _parts)."""
+        if value is not None:
+            self._value_segs(value, segs, True, False)
+            i += 1
+        self._parts(parts[i:], segs, True)
+        if not segs:
+            if not self._at_empty:
+                segs.append(("", QUO))
+        elif self._at_empty and only_qnulls(segs, 0):
+            segs.clear()
+        return self._fields(segs, out)
 
     def _plain_word(self, parts: tuple[A.Part, ...], out: list[str]) -> list[str]:
         """An unquoted word of text, parameters and substitutions (`$d/file`, `${s}x`, `a$k`,

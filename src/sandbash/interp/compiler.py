@@ -39,9 +39,9 @@ from functools import partial
 
 from ..expand.arith import ArithError
 from ..expand.env import ExpansionError
-from ..expand.pattern import compile_pattern, pattern_site
+from ..expand.pattern import compile_pattern, glob_test, pattern_site
 from ..expand.segments import static_word
-from ..expand.stringfn import dq_param_step, join_fn, string_fn, unquoted_param_step
+from ..expand.stringfn import dq_param_step, dq_word_step, join_fn, string_fn, unquoted_param_step
 from ..expand.words import literal_text, plain_literal
 from ..shvars.vars import SPECIAL_ASSIGN, ArrayRefArg, AssignArg, is_array_ref_text, valid_name
 from ..syntax import ast as A
@@ -265,6 +265,7 @@ class Compiler:
             for i, item in enumerate(node.items)
         )
         line = node.line
+        table, miss = _literal_table(node)
 
         procs = ev.pr.procsubs
         finish = ev.pr.finish_procsubs
@@ -283,8 +284,12 @@ class Compiler:
                 nocase = shopts["nocasematch"]
                 extglob = shopts["extglob"]
                 status = 0
+                run = items
                 matched = False  # (after `;&` the next body runs without a test)
-                for patterns, body, term in items:
+                if table is not None and not nocase:  # (the first item that matches, found)
+                    run = items[table.get(subject, miss) :]
+                    matched = True
+                for patterns, body, term in run:
                     if not matched:
                         try:
                             for test in patterns:
@@ -950,6 +955,12 @@ class Compiler:
                 steps.append(dq_param_step(expander, p0.parts[0]))  # "$x", "${s:4:6}"
             elif len(w.parts) == 1 and type(p0 := w.parts[0]) is A.Param and p0.op is None and not p0.prefix:
                 steps.append(unquoted_param_step(expander, p0))  # $x, $1, ${x}
+            elif (
+                len(w.parts) == 1
+                and type(p0 := w.parts[0]) is A.DQ
+                and (dq := dq_word_step(expander, p0.parts))
+            ):
+                steps.append(dq)  # "file$k.part", "len += ${#t}"
             else:
                 steps.append(partial(expander.word, w))
         sh = ex.sh
@@ -1003,8 +1014,8 @@ def _case_test(expander: Expander, pat: A.Word) -> CaseTest:
         text = parts[0].text
         if text == "*":
             return _any
-        site = pattern_site(text)  # (made once per setting of nocasematch and extglob)
         if not ("*" in text or "?" in text or "[" in text or "\\" in text or "(" in text):
+            site = pattern_site(text)  # (made once per setting of nocasematch and extglob)
 
             def same(subject: str, nocase: bool, extglob: bool) -> object:
                 if nocase:
@@ -1013,10 +1024,7 @@ def _case_test(expander: Expander, pat: A.Word) -> CaseTest:
 
             return same
 
-        def glob(subject: str, nocase: bool, extglob: bool) -> object:
-            return site(extglob, nocase).fullmatch(subject)
-
-        return glob
+        return glob_test(text)
     pattern = expander.pattern
     if static_word(pat):  # (quoted text: its pattern is the same each time)
         at_empty = expander._at_empty  # (expanding it now must leave no trace)
@@ -1036,6 +1044,27 @@ def _case_test(expander: Expander, pat: A.Word) -> CaseTest:
 
 def _any(subject: str, nocase: bool, extglob: bool) -> object:
     return True
+
+
+def _literal_table(node: A.Case) -> tuple[dict[str, int] | None, int]:
+    """For a `case` whose patterns are all plain text (no pattern character, no quoting, no
+    expansion) or `*`: each text's first item (before any `*` item) and the item any other subject
+    matches first (the first `*` item, or past the last item), which is the item the tests would
+    find while nocasematch is off (`case $((k % 3)) in 0) .. 1) .. *)`); else None. The items
+    after it run as they would (`;&`, `;;&`)."""
+    table: dict[str, int] = {}
+    for i, item in enumerate(node.items):
+        for pat in item.patterns:
+            parts = pat.parts
+            if len(parts) != 1 or type(parts[0]) is not A.Lit:
+                return None, 0
+            text = parts[0].text  # type: ignore[union-attr]
+            if text == "*":
+                return table, i  # (a text of a later item is never reached by its test)
+            if "*" in text or "?" in text or "[" in text or "\\" in text or "(" in text:
+                return None, 0
+            table.setdefault(text, i)
+    return table, len(node.items)
 
 
 def _tree_size(node: object) -> int:

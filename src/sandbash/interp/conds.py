@@ -9,7 +9,7 @@ from functools import partial
 from ..expand.arith import ArithError
 from ..expand.arithops import INTS
 from ..expand.arithwords import arith_join_fn, subscript_error
-from ..expand.pattern import compile_pattern, escape, pattern_site
+from ..expand.pattern import compile_pattern, escape, glob_test
 from ..expand.segments import QUO, static_word
 from ..expand.stringfn import param_text_fn, string_fn
 from ..posix.testexpr import INT_OPS, collate, file_compare, unary_test
@@ -244,19 +244,20 @@ def _equal_code(sh: Shell, left: A.Word, pat: str, negate: bool) -> CondCode:
 
 def _match_code(sh: Shell, left: A.Word, right: A.Word, negate: bool) -> CondCode:
     """`subject == pattern` (and `!=`) as eval_cond matches it, the subject expanded first: a
-    right side of plain text (static_word) is its pattern once, compiled once per setting of
-    nocasematch at this place (pattern_site); any other is expanded each time."""
+    right side of plain text (static_word) is its pattern once, tested as glob_test tests it (a
+    literal or `pre*suf`-like shape by str methods, else compiled once per setting of nocasematch
+    at this place); any other is expanded each time."""
     string = string_fn(sh.expander, left)
     shopts = sh.state.shopts
     if static_word(right):
         ex = sh.expander
         at_empty = ex._at_empty  # (expanding it now must leave no trace)
-        site = pattern_site(ex.pattern(right))
+        test = glob_test(ex.pattern(right))  # (a bool: str tests, or the pattern's fullmatch)
         ex._at_empty = at_empty
 
         def static_match() -> bool:
             subject = string()
-            return site(True, shopts["nocasematch"]).fullmatch(subject) is not negate
+            return test(subject, shopts["nocasematch"], True) is not negate
 
         return static_match
     pattern = sh.expander.pattern

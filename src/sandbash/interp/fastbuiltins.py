@@ -103,6 +103,8 @@ def fast_builtin(
     texts = [literal(w) for w in words[1:]]
     if name == "let" and texts and None not in texts and texts[0] not in ("--", "--help"):
         return _let_code(comp, cmd, [t for t in texts if t is not None], plan)
+    if name == "let":
+        return _let_argv_code(comp, cmd, argv_fn, plan, begin, changed)
     if name != "let" and (one := _operand_code(comp, cmd, name, texts, plan, begin, changed)) is not None:
         return one
     shape = _binary_shape(name, texts) if name != "let" else None
@@ -172,6 +174,63 @@ def _let_code(comp: Compiler, cmd: A.SimpleCommand, exprs: list[str], plan: Plan
         return status
 
     return let_cmd
+
+
+def _let_argv_code(
+    comp: Compiler,
+    cmd: A.SimpleCommand,
+    argv_fn: Callable[[], list[str]],
+    plan: Plan,
+    begin: Begin,
+    changed: Changed,
+) -> Code:
+    """`let` with words to expand (`let "len += ${#t}"`, `let n=$1*2`): the argv made as for any
+    command, then its expressions evaluated here as bi_let evaluates them (let_status), without
+    the builtin's dispatch (a third of such a `let`: 4.2 us a step, 1.2 in bash). No expression,
+    `--` or `--help` first, a large argv to charge, assoc_expand_once: the builtin itself."""
+    ev = comp.ev
+    ex = ev.ex
+    st = ex.state
+    sh = ex.sh
+    procs = ex.pr.procsubs
+    argv_held = ex.expander.argv_held
+    slow = partial(ex.exec_simple, cmd, plan)
+    line = cmd.line
+    functions = st.functions
+    disabled = st.disabled_builtins
+    shopts = st.shopts
+
+    def let_words() -> int:
+        if (
+            changed(ex)
+            or functions.get("let") is not None
+            or "let" in disabled
+            or shopts["assoc_expand_once"]
+        ):
+            return slow()
+        mark = begin(ex, cmd, line)
+        try:
+            argv = argv_fn()
+        except (ExpansionError, ArithError, AssignError) as e:
+            return ex.words_failed(e, mark)
+        if len(argv) < 2 or argv[1] == "--" or argv[1] == "--help" or argv_held():
+            return _general(ex, cmd, "let", argv, mark)
+        try:
+            try:  # (what _run_builtin adds around bi_let)
+                status = let_status(sh, argv[1:])
+            except (StreamError, AssignError) as e:
+                status = builtin_failed(sh, "let", e)
+            st.last_arg = argv[-1]
+        finally:
+            if len(procs) > mark:
+                ex.pr.finish_procsubs(mark)
+        st.last_status = status
+        st.pipestatus = [status]
+        if status:
+            ev.errexit_check(status)
+        return status
+
+    return let_words
 
 
 def _builtin_code(

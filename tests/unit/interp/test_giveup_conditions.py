@@ -43,7 +43,7 @@ KINDS: dict[str, tuple[str, str, tuple[str, ...], str]] = {
     "plain-builtin": ("", f"echo b$i k=$i{SEEN}", ("echo",), "builtin_cmd"),
     "plain-builtin-redirected": ("", f"echo r$i k=$i{SEEN} >&2", ("echo",), "builtin_cmd"),
     "let-literal": ("n=0", "let 'n += 6/(2-i)' n+=1", ("let",), "let_cmd"),
-    "let-words": ("n=0", f"let n+=i k=$i{SEEN}", ("let",), "builtin_cmd"),
+    "let-words": ("n=0", f"let n+=i k=$i{SEEN}", ("let",), "let_words"),
     "test-operand": ("", f'[ "$i{SEEN}" -lt 3 ]', ("[",), "operand_cmd"),
     "test-words": ("", f"test $i{SEEN} = k=$i", ("test",), "builtin_cmd"),
     "scalar": ("", f"x=$i{SEEN}", (), "scalar"),
