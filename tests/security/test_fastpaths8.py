@@ -124,6 +124,27 @@ def test_long_ifs_values_are_not_kept(value: str, walker: bool) -> None:
     assert all(len(p) <= 4096 for _t, p, _f in re._cache), "re's cache holds a long pattern"  # type: ignore[attr-defined]
 
 
+# other process caches keyed by a script's text: awk's printf plans (commands/awk/fmt._PLANS, 256
+# formats of any length) and the zones of TZ values (posix/zones, 64 of any length, each zone named
+# after the value's letters): 40 values of 100,000 characters left 8.7 and 6.0 MB
+KEYED_BY_TEXT = {
+    "awk format": "echo x | awk -v f=\"$s$i%s\\n\" '{printf f, $1}' >/dev/null",
+    "TZ of date": "TZ=$s date -d @$i +%Z >/dev/null; TZ=$s$((i % 20)):$i date >/dev/null",
+    "TZ of printf": "TZ=$s$((i % 20)):$i printf '%(%Z)T' 0 >/dev/null",
+}
+
+
+@pytest.mark.parametrize("site", KEYED_BY_TEXT, ids=list(KEYED_BY_TEXT))
+def test_caches_keyed_by_text_keep_no_long_text(site: str, walker: bool) -> None:
+    bash = Bash(limits=Limits(timeout=60))
+    bash.exec("echo a | awk '{printf \"%s\\n\", $1}'; TZ=EST5 date >/dev/null; echo | wc -c")  # (imports)
+    # values of this case's own (a cache warmed by another case would hide the growth)
+    own = "b" * (2 * list(KEYED_BY_TEXT).index(site) + walker + 1)
+    setup = f"s=$(printf '%100000s' | tr ' ' a){own}; "
+    held = _held_after(bash, setup + f"for i in $(seq 40); do {KEYED_BY_TEXT[site]}; done; echo ok")
+    assert held < 2_500_000, f"{held} bytes held after the run"
+
+
 SPLITS = [":", ":,", " :", " \t\n", ",:;", "a"]
 
 

@@ -127,9 +127,14 @@ def _posix_zone(spec: str) -> _dt.tzinfo | None:
     return PosixZone(std, std_off, dst.strip("<>"), dst_off, start, end)
 
 
-@lru_cache(maxsize=64)
 def zone_from_spec(spec: str) -> _dt.tzinfo:
     """The zone a TZ value names (glibc rules; never an error)."""
+    # the cache is the process's and keys the value whole: a TZ of up to max_string_length (and
+    # the zone named after its letters) is not kept past the run
+    return _zone_cached(spec) if len(spec) <= 256 else _zone(spec)
+
+
+def _zone(spec: str) -> _dt.tzinfo:
     spec = spec[1:] if spec.startswith(":") else spec
     if not spec or spec in ("UTC", "UTC0", "GMT", "GMT0", "Z"):
         return UTC
@@ -145,6 +150,9 @@ def zone_from_spec(spec: str) -> _dt.tzinfo:
     name = re.match(r"[A-Za-z]*", spec)
     shown = name.group(0) if name and len(name.group(0)) >= 3 else "UTC"
     return _dt.timezone(_dt.timedelta(0), shown)
+
+
+_zone_cached = lru_cache(maxsize=64)(_zone)
 
 
 def local_zone(env: Mapping[str, str]) -> _dt.tzinfo:

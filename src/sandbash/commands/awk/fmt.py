@@ -403,9 +403,12 @@ def format_values(fmt: str, args: list[Value] | tuple[Value, ...], convfmt: str 
         plan = _PLANS[fmt]
     else:
         plan = _plan(fmt, compiled(fmt))
-        if len(_PLANS) > 256:
-            _PLANS.clear()
-        _PLANS[fmt] = plan
+        # the process's, as _FMT_CACHE: a format is kept as _FMT_CACHE keeps it (a data-made
+        # format may be max_string_length long, and 256 of them outlived the run, uncharged)
+        if len(fmt) <= _FMT_CACHE.longest:
+            if len(_PLANS) > 256:
+                _PLANS.clear()
+            _PLANS[fmt] = plan
     if plan is not None and len(args) >= len(plan[1]):
         convs = plan[1]
         try:
