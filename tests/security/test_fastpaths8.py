@@ -317,3 +317,18 @@ def test_closures_obey_the_next_runs_string_length(store: str, walker: bool) -> 
         sess.exec("s=$(printf '%5000s' x); k=7; h", limits=Limits(timeout=60, max_string_length=8000))
     assert e.value.limit == "max_string_length"
     assert sess.exec("echo ok").stdout == "ok\n"
+
+
+# ------------------------------------------------------------ robustness
+
+# TZ offsets of 24 hours and more (glibc takes up to 24:59:59, then clamps): datetime refuses a
+# day's offset, and the ValueError escaped Bash.exec through printf's %(...)T
+TZ_SHAPES = ["EST40", "EST24", "EST-30", "aaaa99", "EST5EDT40", "EST5EDT4,M3.2.0/50,M11.1.0", "EST5:99:99"]
+
+
+@pytest.mark.parametrize("tz", TZ_SHAPES)
+def test_tz_offsets_past_a_day_are_no_python_error(tz: str, walker: bool) -> None:
+    script = f"TZ={tz} printf '%(%H)T\\n' 0; TZ={tz} date -d @0 +%H; export TZ={tz}; printf '%(%H)T\\n' 0; echo done"
+    r = Bash().exec(script)
+    assert (r.stdout.endswith("done\n"), r.exit_code, r.stderr) == (True, 0, ""), r
+    assert len(set(r.stdout.splitlines()[:3])) == 1, r

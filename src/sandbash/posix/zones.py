@@ -22,7 +22,11 @@ _RULE = re.compile(r"(?:M(\d{1,2})\.(\d)\.(\d)|J(\d{1,3})|(\d{1,3}))(?:/([+-]?\d
 def _seconds(text: str) -> int:
     sign = -1 if text.startswith("-") else 1
     parts = [int(p) for p in text.lstrip("+-").split(":")] + [0, 0]
-    return sign * (parts[0] * 3600 + parts[1] * 60 + parts[2])
+    # glibc takes at most 24 hours, 59 minutes and 59 seconds (compute_offset's MIN); datetime
+    # takes offsets under a day, so 24:00:00 reads as 23:59:59 (TZ=EST40 was a ValueError that
+    # escaped Bash.exec through printf's %(...)T)
+    off = min(parts[0], 24) * 3600 + min(parts[1], 59) * 60 + min(parts[2], 59)
+    return sign * min(off, 86399)
 
 
 class PosixZone(_dt.tzinfo):
