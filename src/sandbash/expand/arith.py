@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Set
 
 from ..shvars.vars import EXPORT, SPECIAL_ASSIGN
 from ..syntax.arith import ArithSyntaxError, parse_arith, parse_number
@@ -57,11 +57,14 @@ def parse_or_raise(text: str, tick: Callable[[], None] | None = None) -> Arith:
 Fn = Callable[["Evaluator"], int]
 
 
+_NO_NAMES: frozenset[str] = frozenset()
+
+
 class Evaluator:
     """Runs compiled arithmetic; variable values are themselves expressions,
     evaluated recursively as bash does."""
 
-    __slots__ = ("vars", "text", "depth", "scopes", "opts", "slots")
+    __slots__ = ("vars", "text", "depth", "scopes", "opts", "slots", "names")
 
     def __init__(self, vars: ArithVars, text: str) -> None:
         self.vars = vars
@@ -73,6 +76,8 @@ class Evaluator:
         # lets plain string variables be read and written here directly
         self.scopes: list[Scope] | None = None
         self.opts: dict[str, bool] | None = None
+        # with scopes: their VarStore.local_names (a name not in it is a global or unset)
+        self.names: Set[str] = _NO_NAMES
 
     def error(self, message: str, pos: int) -> ArithError:
         text = self.text
@@ -121,10 +126,14 @@ class Evaluator:
         if sub is None and scopes is not None and self.opts is not None:
             # an existing plain string variable: what set_var's fast path does
             var = scopes[-1].get(name)
-            i = len(scopes) - 2
-            while var is None and i >= 0:
-                var = scopes[i].get(name)
-                i -= 1
+            if var is None:
+                if name not in self.names:
+                    var = scopes[0].get(name)
+                else:
+                    i = len(scopes) - 2
+                    while var is None and i >= 0:
+                        var = scopes[i].get(name)
+                        i -= 1
             if (
                 var is not None
                 and type(var.value) is str

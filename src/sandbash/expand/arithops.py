@@ -123,10 +123,14 @@ def read_name(name: str, ev: Evaluator) -> int:
     raw: str | None = None
     if scopes is not None:
         found = scopes[-1].get(name)
-        i = len(scopes) - 2
-        while found is None and i >= 0:
-            found = scopes[i].get(name)
-            i -= 1
+        if found is None:
+            if name not in ev.names:  # (no scope above the globals binds it: VarStore.local_names)
+                found = scopes[0].get(name)
+            else:
+                i = len(scopes) - 2
+                while found is None and i >= 0:
+                    found = scopes[i].get(name)
+                    i -= 1
         if found is not None and not found.attrs & NAMEREF and type(found.value) is str:
             raw = found.value
     if raw is None:

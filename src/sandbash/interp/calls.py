@@ -13,8 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from itertools import repeat
-from operator import contains
 
 from ..expand.env import ExpansionError
 from ..limits import LimitExceeded, LimitKind
@@ -34,7 +32,6 @@ if TYPE_CHECKING:
 # AssignArg/ArrayRefArg (str subclasses carrying parts) by the name; the call gets their text
 PARTED_WORDS = DECLARATION | ARRAYREF_BUILTINS
 _NO_SOURCE = ("", 0)
-_FUNCNEST = repeat("FUNCNEST")
 
 
 def call_function(
@@ -56,19 +53,23 @@ def call_function(
     depth = len(frames)
     store = st.vars
     scopes = store.scopes
-    # (a call from the top level never nests; a FUNCNEST in no scope is found at C speed)
-    if depth and any(map(contains, scopes, _FUNCNEST)):
+    names = store.local_names  # (VarStore.local_names: a FUNCNEST not in it is a global or none)
+    # (a call from the top level never nests)
+    if depth and ("FUNCNEST" in names or "FUNCNEST" in scopes[0]):
         _check_funcnest(ev, name, depth)
     if depth >= ev.sh.rt.limits.max_call_depth:
         raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, ev.sh.rt.limits.max_call_depth)
     spare = store.spare
+    # (VarStore.push's work, inline: the scope gets the set, and its names go in it; the spare was
+    # pushed before and is empty)
     if temp is not None:
-        scope = _temp_scope(temp)
+        scope = _temp_scope(temp, names)
     elif spare is not None:
         scope = spare  # (the last call's scope, emptied as it returned: see below)
         store.spare = None
     else:
         scope = Scope(False, True)  # (positional: keywords cost the type call a dict)
+        scope.names = names
     acct = store.acct
     n = 0
     if len(argv) > 1:
@@ -122,6 +123,8 @@ def call_function(
     finally:
         st.loop_depth = saved_loop
         done = scopes.pop()
+        if len(names) > store.names_cap:
+            store.renew_names()  # (at most twice what the scopes hold: VarStore.local_names)
         if done:
             # (one test for the names whose going undoes something: `local -`, PATH, ...)
             if done.propagate or not _UNDONE.isdisjoint(done):
@@ -188,12 +191,15 @@ def _check_funcnest(ev: Evaluator, name: str, depth: int) -> None:
         raise AbortCommand(ev.state.last_status or 1)  # (bash's DISCARD keeps a failed status)
 
 
-def _temp_scope(temp: Scope) -> Scope:
+def _temp_scope(temp: Scope, names: set[str]) -> Scope:
     """bash puts a call's temporary bindings (`v=x f`) in the function's own local context:
-    `local v` keeps the value, an outer `unset v` removes it."""
+    `local v` keeps the value, an outer `unset v` removes it. (`names`: the store's
+    local_names, given to the scope about to be pushed, with its names)"""
     temp.func = True
     temp.temp = False
     temp.tempvars = set(temp)
+    temp.names = names
+    names.update(temp)
     return temp
 
 

@@ -115,6 +115,7 @@ class Shell:
         ev = ArithEvaluator(self, "")
         if name == "_arith":
             ev.scopes = self.state.vars.scopes
+            ev.names = self.state.vars.local_names
             ev.opts = self.state.opts
         setattr(self, name, ev)
         return ev

@@ -382,16 +382,21 @@ class Variables:
         return name in _STAYS_DYNAMIC and name not in self.state.unspecial
 
     def lookup(self, name: str) -> Var | None:
-        scopes = self.state.vars.scopes
+        store = self.state.vars
+        scopes = store.scopes
         var = scopes[-1].get(name)
         if var is None:
-            # the innermost other scope that has it (VarStore.find, without its call)
-            i = len(scopes) - 2
-            while i >= 0:
-                var = scopes[i].get(name)
-                if var is not None:
-                    break
-                i -= 1
+            # the innermost other scope that has it (VarStore.find, without its call): the
+            # globals, when no scope above them binds the name (VarStore.local_names)
+            if name not in store.local_names:
+                var = scopes[0].get(name)
+            else:
+                i = len(scopes) - 2
+                while i >= 0:
+                    var = scopes[i].get(name)
+                    if var is not None:
+                        break
+                    i -= 1
         if var is not None:
             if var.attrs & NAMEREF and var.value:
                 return self._deref(var, name)
@@ -663,20 +668,28 @@ class Variables:
         value stored), True. False, nothing done: any other variable, or none. The caller has
         tested that `name` is not in NOT_PLAIN (set_var as it runs, the compiler once)."""
         state = self.state
-        scopes = state.vars.scopes
+        store = state.vars
+        scopes = store.scopes
         home = scopes[-1]
         found = home.get(name)
         if found is None:
-            # the innermost other scope that has it (VarStore.find_scope, without its call)
-            i = len(scopes) - 2
-            while i >= 0:
-                home = scopes[i]
+            # the innermost other scope that has it (VarStore.find_scope, without its call): the
+            # globals, when no scope above them binds the name (VarStore.local_names)
+            if name not in store.local_names:
+                home = scopes[0]
                 found = home.get(name)
-                if found is not None:
-                    break
-                i -= 1
+                if found is None:
+                    return False
             else:
-                return False
+                i = len(scopes) - 2
+                while i >= 0:
+                    home = scopes[i]
+                    found = home.get(name)
+                    if found is not None:
+                        break
+                    i -= 1
+                else:
+                    return False
         text = found.value
         if text is None:
             text = ""

@@ -305,12 +305,15 @@ class Scope(dict[str, Var]):
     context also holds its call's temporary bindings; `locals` names the
     variables really declared local there (they behave differently on unset)."""
 
-    __slots__ = ("temp", "func", "locals", "acct", "extra", "tempvars", "propagate", "owner")
+    __slots__ = ("temp", "func", "locals", "acct", "extra", "tempvars", "propagate", "owner", "names")
 
     def __init__(self, temp: bool = False, func: bool = False) -> None:
         # dict.__new__ made the (empty) mapping: dict.__init__ has nothing to add
         self.temp = temp
         self.func = func
+        # the store's VarStore.local_names once this scope is pushed above the globals (None: the
+        # globals, or a scope not pushed yet): every name added here is added there too
+        self.names: set[str] | None = None
         self.locals: set[str] = set()
         # a function's context: the names that came from its call's temporary bindings (bash's
         # att_tempvar, kept by `local`), and those of them `export`/`readonly`/`declare -rx`
@@ -323,6 +326,31 @@ class Scope(dict[str, Var]):
         # `extra`: bytes held beside the variables (a call's positional parameters)
         self.acct: MemAccount | None = None
         self.extra = 0
+
+    # Every way a name is added to a scope adds it to `names` (VarStore.local_names' invariant;
+    # tests/unit/interp/test_pf_scope8.py checks nothing else in the tree adds names with dict's
+    # own methods)
+    def __setitem__(self, name: str, var: Var) -> None:
+        names = self.names
+        if names is not None:
+            names.add(name)
+        _setitem(self, name, var)
+
+    def setdefault(self, name: str, var: Var) -> Var:  # type: ignore[override]
+        names = self.names
+        if names is not None:
+            names.add(name)
+        return _setdefault(self, name, var)
+
+    def update(self, *args: Any, **kwargs: Var) -> None:
+        _update(self, *args, **kwargs)
+        names = self.names
+        if names is not None:
+            names.update(self)
+
+    def __ior__(self, other: Any) -> Scope:  # type: ignore[override,misc]
+        self.update(other)
+        return self
 
     def clone(self) -> Scope:
         new = Scope(self.temp, self.func)
@@ -342,7 +370,7 @@ class Scope(dict[str, Var]):
                 copy.attrs = v.attrs
             else:
                 copy = v.copy()
-            new[k] = copy
+            _setdefault(new, k, copy)  # (not pushed: VarStore._copy gives the copy its names)
         return new
 
     def nbytes(self) -> int:
@@ -367,11 +395,28 @@ class Scope(dict[str, Var]):
     __del__ = release
 
 
+_setitem = dict.__setitem__
+_setdefault = dict.setdefault
+_update = dict.update
+
+# local_names past this many names is made exact again as a function returns (renew_names)
+NAMES_CAP = 1024
+
+
 class VarStore:
-    __slots__ = ("scopes", "readonly_names", "acct", "source", "spare")
+    __slots__ = ("scopes", "readonly_names", "acct", "source", "spare", "local_names", "names_cap")
 
     def __init__(self) -> None:
         self.scopes: list[Scope] = [Scope()]
+        # Every name bound in a scope above the globals (and maybe more): a name not in it is
+        # found in the globals or nowhere, without walking the scopes. Kept by push (and
+        # calls.call_function's), which add a scope's names and give it the set as `names`, and
+        # by Scope's own methods adding a name; a name stays when its scope goes (a function
+        # called again binds it again), and the set is made exact as a function returns when
+        # it has grown past names_cap (renew_names), so it never holds much more than the
+        # scopes do. One set for the store's life: the scopes hold it.
+        self.local_names: set[str] = set()
+        self.names_cap = NAMES_CAP
         # a function's scope, empty, kept by the call that last returned for the next one to take
         # (calls.call_function): a call does not make one
         self.spare: Scope | None = None
@@ -391,6 +436,8 @@ class VarStore:
         new.acct = MemAccount(self.acct.budget)
         new.source = None
         new.spare = None  # (never shared: each store's calls take their own)
+        new.local_names = set()
+        new.names_cap = NAMES_CAP
         if lazy:
             new.source = self
         else:
@@ -401,8 +448,22 @@ class VarStore:
         # a subshell shares the values (str is immutable) but copies every dict:
         # charge the copies (before making them), and what it assigns later
         self.acct.add(sum(_copy_cost(s) for s in source.scopes))
-        self.scopes = [s.clone() for s in source.scopes]
+        self.scopes = scopes = [s.clone() for s in source.scopes]
         self.readonly_names = set(source.readonly_names)
+        names = self.local_names
+        for scope in scopes[1:]:
+            scope.names = names
+            names.update(scope)
+
+    def renew_names(self) -> None:
+        """local_names made exact (the names the scopes above the globals hold), in place (the
+        scopes hold the set); names_cap then twice that, at least NAMES_CAP: renewed again only
+        after as many names more, so a deep stack holding many names is not walked per call."""
+        names = self.local_names
+        names.clear()
+        for scope in self.scopes[1:]:
+            names.update(scope)
+        self.names_cap = max(NAMES_CAP, 2 * len(names))
 
     def charge(self, scope: Scope, n: int) -> None:
         """Charge `n` bytes (negative: release) held in `scope`, before storing them."""
@@ -437,6 +498,7 @@ class VarStore:
             if value is None and below is not None and name in below:
                 return False  # inherits the temporary binding: the general path knows how
         acct = self.acct
+        names = self.local_names  # (scope.names: the scope is pushed)
         make = object.__new__  # (as clone: Var() through __init__ costs twice as much)
         for name, value in pairs:
             # max_memory, before storing (MemAccount.add's common case inline)
@@ -455,16 +517,23 @@ class VarStore:
             var.value = value
             var.attrs = 0
             # a local hiding an exported variable is exported, as bash's (find(), inline, from
-            # the scope below: the name is not in this one)
-            i = len(scopes) - 2
-            while i >= 0:
-                hidden = scopes[i].get(name)
-                if hidden is not None:
-                    if hidden.attrs & EXPORT:
-                        var.attrs = EXPORT
-                    break
-                i -= 1
-            scope[name] = var
+            # the scope below: the name is not in this one; only the globals can hold a name
+            # local_names has not)
+            if name in names:
+                i = len(scopes) - 2
+                while i >= 0:
+                    hidden = scopes[i].get(name)
+                    if hidden is not None:
+                        if hidden.attrs & EXPORT:
+                            var.attrs = EXPORT
+                        break
+                    i -= 1
+            else:
+                hidden = scopes[0].get(name)
+                if hidden is not None and hidden.attrs & EXPORT:
+                    var.attrs = EXPORT
+                names.add(name)
+            _setdefault(scope, name, var)  # (a new name, already in names: at C speed)
             scope.locals.add(name)
         return True
 
@@ -491,16 +560,24 @@ class VarStore:
         var = object.__new__(Var)  # (as clone: Var() through __init__ costs twice as much)
         var.value = value
         var.attrs = 0
-        # a local hiding an exported variable is exported (bash's find(), from the scope below)
-        i = len(scopes) - 2
-        while i >= 0:
-            hidden = scopes[i].get(name)
-            if hidden is not None:
-                if hidden.attrs & EXPORT:
-                    var.attrs = EXPORT
-                break
-            i -= 1
-        scope[name] = var
+        # a local hiding an exported variable is exported (bash's find(), from the scope below;
+        # only the globals can hold a name local_names has not)
+        names = self.local_names  # (scope.names: the scope is pushed)
+        if name in names:
+            i = len(scopes) - 2
+            while i >= 0:
+                hidden = scopes[i].get(name)
+                if hidden is not None:
+                    if hidden.attrs & EXPORT:
+                        var.attrs = EXPORT
+                    break
+                i -= 1
+        else:
+            hidden = scopes[0].get(name)
+            if hidden is not None and hidden.attrs & EXPORT:
+                var.attrs = EXPORT
+            names.add(name)
+        _setdefault(scope, name, var)  # (a new name, already in names: at C speed)
         scope.locals.add(name)
         return True
 
@@ -515,7 +592,7 @@ class VarStore:
 
     def find(self, name: str) -> Var | None:
         scopes = self.scopes
-        if len(scopes) == 1:
+        if len(scopes) == 1 or name not in self.local_names:
             return scopes[0].get(name)
         for scope in reversed(scopes):
             v = scope.get(name)
@@ -525,6 +602,9 @@ class VarStore:
 
     def find_scope(self, name: str) -> tuple[int, Var] | tuple[int, None]:
         scopes = self.scopes
+        if name not in self.local_names:
+            v = scopes[0].get(name)
+            return (0, v) if v is not None else (-1, None)
         for i in range(len(scopes) - 1, -1, -1):
             v = scopes[i].get(name)
             if v is not None:
@@ -554,6 +634,10 @@ class VarStore:
         return out
 
     def push(self, scope: Scope) -> None:
+        names = self.local_names
+        scope.names = names
+        if scope:
+            names.update(scope)
         self.scopes.append(scope)
 
     def pop(self) -> Scope:
