@@ -7,7 +7,9 @@ Every case runs compiled and walked (the `walker` fixture); hostile scripts only
   them); nothing read the clock there, so `(( a40 ))` outlived any timeout (both ways).
 - Process caches: field splitting's IFS delimiters (expand/fields.py) kept the first 64 IFS values
   whole, each up to max_string_length long, with two patterns as long, and `re` kept its last 512
-  patterns: held by the process after the run, charged to none.
+  patterns: held by the process after the run, charged to none; so did awk's printf plans (256
+  formats) and the TZ zones (64 values, each zone named after the value's letters).
+- Robustness: a TZ offset of a day or more was a ValueError out of Bash.exec (printf's %(...)T).
 - Values expanded as text: `local v=...` (compiled, and the builtin's plain path) and compound
   items `[k]=v` stored values past max_string_length (only max_memory bounded them).
 - Policy and audit: the fast paths decide and record as the walker does (deny lists naming the
