@@ -114,6 +114,11 @@ class WordReader:
         self.heredoc_patterns = 0  # reading a pattern word of a ${...} in a here-document
         self.aliases: dict[str, str] | None = None  # (the parser's: expanded in command position)
         self.comsub_depth = 0  # inside $( ) or <( ): a here-document line `EOF)` ends the body
+        # `$(`s to read again as their child reads them, once the command they are in is read
+        # (see _run_later; shared with this reader's sub-readers); comsub_depth of the reader
+        # this one reads a part of (a `$(` read in place there is read again as a whole)
+        self.run_later: list[tuple[A.CmdSub | A.ProcSub, str | None, int, int]] = []
+        self.outer_depth = 0
         # reading an arithmetic text that bash expands fully: in a subscript `'...'` quotes
         self.arith_once = False
         # the first word of a [[ ]] term: `name[...]` reads its brackets whole, as bash reads an
@@ -681,7 +686,28 @@ class WordReader:
             raise self.error_eof(")", self.eof_line() if start_line else start_line)
         text = self.src[body_start : self.pos]
         self.pos += 1
-        return A.CmdSub(body, False, text)
+        node = A.CmdSub(body, False, text)
+        self._run_later(node, text, start_line)
+        return node
+
+    def _run_later(self, node: A.CmdSub | A.ProcSub, text: str, start_line: int) -> None:
+        """Note a `$(` (or `<(`) just read, to be given the lines bash's child gives its commands:
+        bash parses the text when it reads it (its errors are the script's, at their own lines:
+        `node.body`), and its child parses it again when it runs, its first line the running
+        command's line (see sub_line): the text as bash prints it back (one command a line;
+        comments, blank lines and `\\`-newlines gone; `if`, `while`, ... over several lines),
+        or as written in a here-document's body. The parser reads it again when the command is
+        read (Parser.finish_runs), not now: a word read twice (to learn its command's line)
+        would read its nest of `$(` 2**depth times. Only a reader's outermost `$(` is noted: one
+        inside it is read again with it."""
+        if self.comsub_depth or self.outer_depth:
+            return
+        base = self._sub_base(start_line)
+        if self.heredoc_body:
+            if base != start_line:
+                self.run_later.append((node, text, start_line, base))
+        elif base != start_line or "\n" in text or not _one_line(node.body, text):
+            self.run_later.append((node, None, start_line, base))
 
     def _parse_sub_body(self) -> A.CommandList:
         """The commands of $( ) or <( ): here-documents of the enclosing line wait until after it
@@ -706,6 +732,7 @@ class WordReader:
 
     def read_procsub(self) -> A.ProcSub:
         direction = self.src[self.pos]
+        start_line = self.line
         body_start = self.pos + 2
         self.pos = body_start
         body = self._parse_sub_body()
@@ -713,7 +740,9 @@ class WordReader:
             raise self.error_eof(")", self.eof_line())
         text = self.src[body_start : self.pos]
         self.pos += 1
-        return A.ProcSub(body, direction, text)
+        node = A.ProcSub(body, direction, text)
+        self._run_later(node, text, start_line)
+        return node
 
     def read_backtick(self, in_dq: bool) -> A.CmdSub:
         src = self.src
@@ -1373,6 +1402,7 @@ class WordReader:
             else:
                 reader = self.sub_reader(text, start_line)
                 reader.heredoc_body = True
+                reader.sub_line = self.heredoc_sub_line(doc)
                 try:
                     parts = reader.read_parts(HEREDOC)
                 except ParseLimit:
@@ -1388,6 +1418,7 @@ class WordReader:
         """Where the `)` of a `$(` whose command starts at `start` is, or -1 if it does not parse."""
         sub = self.sub_reader(self.src[start:], self.line_at(start))
         sub.aliases = None  # (positions must stay those of this text)
+        sub.run_later = []  # (only looking: nothing it reads is kept)
         try:
             sub.parse_subcommand_until_paren()
         except ParseLimit:
@@ -1410,6 +1441,12 @@ class WordReader:
 
     def heredoc_warning(self, start_line: int, doc: A.HereDoc) -> None:
         """Overridden by the parser to collect warnings."""
+
+    def heredoc_sub_line(self, doc: A.HereDoc) -> int:
+        """The sub_line of `doc`'s body: bash expands it as its command runs, so a substitution
+        there counts its lines from that command's line (0: unknown, from where it starts).
+        The parser keeps it for a simple command's here-documents."""
+        return 0
 
     def parse_warning(self, message: str) -> None:
         """Overridden by the parser to collect warnings (at the reading position's line)."""
@@ -1551,3 +1588,21 @@ def assignment_tildes(parts: list[A.Part], in_argument: bool = False) -> list[A.
         else:
             merged.append(p)
     return merged
+
+
+def _one_line(body: A.CommandList, text: str) -> bool:
+    """Whether bash prints a `$(` written on one line on one line too: only compound commands
+    (`if`, loops, groups, functions, ...) and the `$(` inside it may print over several."""
+    if "$(" in text or "<(" in text or ">(" in text:
+        return False
+    stack: list[A.Command] = [item.cmd for item in body.items]
+    while stack:
+        cmd = stack.pop()
+        if isinstance(cmd, A.Pipeline):
+            stack.extend(cmd.cmds)
+        elif isinstance(cmd, A.AndOr):
+            stack.append(cmd.first)
+            stack.extend(sub for _, sub in cmd.rest)
+        elif not isinstance(cmd, A.SimpleCommand):
+            return False
+    return True

@@ -191,6 +191,8 @@ class Parser(WordReader):
         self.max_depth = max_depth
         self.max_word_depth = max_depth
         self.warnings: list[tuple[int, str]] = []
+        # a pending here-document (by id) -> the line of the simple command it belongs to
+        self.doc_lines: dict[int, int] = {}
         # the warnings as a set, for the test that one is not given twice (a word read twice, as
         # `x=$(...)` or `x=`...`` is, warns once): a list scan made a script of many warnings
         # quadratic; valid while the list holds _warned_len entries (the shell clears the list)
@@ -200,7 +202,7 @@ class Parser(WordReader):
     # ------------------------------------------------------------ plumbing for WordReader
 
     def sub_reader(self, text: str, line: int) -> WordReader:
-        return Parser(
+        reader = Parser(
             text,
             aliases=self.aliases,
             extglob=self.extglob,
@@ -210,6 +212,9 @@ class Parser(WordReader):
             posix=self.posix,
             tick=self.tick,
         )
+        reader.run_later = self.run_later
+        reader.outer_depth = self.comsub_depth + self.outer_depth
+        return reader
 
     def parse_nested_source(self, text: str, line: int) -> A.CommandList:
         sub = Parser(
@@ -226,6 +231,57 @@ class Parser(WordReader):
         for warning in sub.warnings:
             self._warn(warning)
         return result
+
+    def finish_runs(self) -> None:
+        """Read again each `$(` noted by _run_later, now that the commands holding them are read
+        (each node is new, made by this parse: its body is set in place)."""
+        pending = self.run_later
+        if not pending or self.run_depth >= _MAX_RUN_DEPTH:
+            pending.clear()
+            return
+        from .bashprint import comsub_text  # (only scripts with such a `$(` need the printer)
+
+        for node, source, start_line, base in pending:
+            if source is None:
+                source = comsub_text(node.body)
+                if base == start_line and "\n" not in node.text and "\n" not in source:
+                    continue  # (read in place, as it runs)
+                printed = True
+            else:
+                printed = False
+            again = self.parse_as_run(source, base, printed)
+            if again is not None:
+                object.__setattr__(node, "body", again)
+        pending.clear()
+
+    def parse_as_run(self, text: str, line: int, printed: bool) -> A.CommandList | None:
+        """`text` parsed again as a `$(`'s child does (see WordReader._run_later); None if it
+        does not parse."""
+        sub = Parser(
+            text,
+            # (a printed text has its aliases expanded already: none is expanded twice)
+            aliases=None if printed else self.aliases,
+            extglob=self.extglob,
+            line_base=line,
+            max_depth=self.max_depth - self.depth,
+            max_tokens=self.max_tokens,
+            posix=self.posix,
+            tick=self.tick,
+        )
+        try:  # (its warnings were given when the text was read in place)
+            # read as a `$(`'s list (where a newline between commands is kept for printing)
+            body = sub.parse_compound_list(allow_empty=True)
+            if sub.pending_heredocs:
+                sub.read_heredoc_bodies()
+            if sub.peek().kind != "eof":
+                return None
+            sub.run_depth = self.run_depth + 1
+            sub.finish_runs()
+            return body
+        except ParseLimit:
+            raise
+        except ParseError:
+            return None
 
     def parse_subcommand_until_paren(self) -> A.CommandList:
         self._peeked = None
@@ -283,11 +339,13 @@ class Parser(WordReader):
 
     def parse_next(self) -> A.CommandList | None:
         """The next complete command (to the end of its line), or None at EOF."""
+        self.run_later.clear()  # (what a command that did not parse left)
         self.skip_newlines()
         tok = self.peek()
         if tok.kind == "eof":
             if self.pending_heredocs:
                 self.read_heredoc_bodies()
+            self.finish_runs()
             return None
         line, col = self.line_col(tok.pos)
         items = self._parse_list_items(top=True)
@@ -299,6 +357,7 @@ class Parser(WordReader):
                 self.read_heredoc_bodies()
         else:
             raise self.unexpected(tok)
+        self.finish_runs()
         return A.CommandList(tuple(items), line, col)
 
     # ------------------------------------------------------------ tokens
@@ -323,6 +382,7 @@ class Parser(WordReader):
             return self._peeked
         self.skip_blanks()
         self._peek_warned = len(self.warnings)
+        self._peek_runs = len(self.run_later)
         tok = self._scan()
         self._peeked = tok
         return tok
@@ -646,9 +706,7 @@ class Parser(WordReader):
             self.consume()
             return self._redirected(A.Group(body, line, col), line, col)
         if text == "[[":
-            self.consume()
-            expr = self.parse_cond_expr()
-            return self._redirected(A.CondCmd(expr, line, col), line, col)
+            return self._redirected(self._cond_command(col), line, col)
         if text == "function":
             return self.parse_function_keyword()
         if text == "coproc":
@@ -846,13 +904,18 @@ class Parser(WordReader):
             self._peeked = None
             return None
         self._peeked = None
-        return A.ArithCmd(node.word, node.text, *self.line_col(tok.pos))
+        # (on the line where it ends: bash's yacc makes it from the one token `((...))`)
+        return A.ArithCmd(node.word, node.text, self.line_at(self.pos - 1), self.col_at(tok.pos))
 
     def parse_case(self) -> A.Case:
         line = self.line
         col = self.col_at(self.peek().pos)
         self.consume()
-        tok = self.peek()
+        outer, self.sub_line = self.sub_line, -1  # (its substitutions run from where it ends)
+        try:
+            tok = self.peek()
+        finally:
+            self.sub_line = outer
         if tok.kind != "word":
             raise self.unexpected_after(tok, self.pos)
         assert tok.word is not None
@@ -974,20 +1037,12 @@ class Parser(WordReader):
 
     def _simple_command(self) -> A.Command:
         tok = self.peek()
-        if tok.kind == "word" and ("`" in tok.value or "$((" in tok.value) and "\n" in tok.value:
+        if _spans_subs(tok) and not self.comsub_depth:
             # its first word was read before it was known to start a simple command: read it
-            # again, its substitutions counted from where they end (see WordReader.sub_line); the
-            # first reading's warnings (lines counted from the other base) are not kept, and
-            # the here-documents it left to read are not left twice
-            dropped = self.warnings[self._peek_warned :]
-            del self.warnings[self._peek_warned :]
-            if self._warned_len == len(self.warnings) + len(dropped):
-                self._warned.difference_update(dropped)
-                self._warned_len = len(self.warnings)
-            docs = len(self.pending_heredocs)
-            self._peeked = None
-            tok = self.peek()
-            self.pending_heredocs = self.pending_heredocs[:docs]
+            # again, its substitutions counted from where they end (see WordReader.sub_line).
+            # (Not inside a `$(` read in place: its body is read again as it runs (_run_later), and
+            # reading words again at every depth would read a nest of them 2**depth times.)
+            tok = self._peek_again()
         first_line, col = self.line_col(tok.pos)
         line = first_line
         start = tok.pos
@@ -997,14 +1052,22 @@ class Parser(WordReader):
         decl = paren_only = False
         lookahead = False
         while True:
-            tok = self.peek()
             if not lookahead and (words or assigns or redirs):
-                # bash's yacc makes the command when its first element is reduced, once the token
-                # after it is read: the command's line ($LINENO, messages) is where that token
-                # ends (`echo "a<newline>b"` is on line 2)
+                # bash's yacc makes the command when its first element is reduced: a word once the
+                # token after it is read (it could start a function definition), so the command's
+                # line ($LINENO, messages) is where that token ends (`echo "a<newline>b"` is on
+                # line 2); an assignment or a redirection at once, where it ends
                 lookahead = True
-                line = self.line_at(tok.end - 1 if tok.kind == "word" else tok.pos)
+                if words:
+                    tok = self.peek()
+                    line = self.line_at(tok.end - 1 if tok.kind == "word" else tok.pos)
+                    self.sub_line = line
+                    if _spans_subs(tok) and not self.comsub_depth:
+                        tok = self._peek_again()  # (its substitutions count from where it ends)
+                else:
+                    line = self.line_at(self.pos - 1)
                 self.sub_line = line
+            tok = self.peek()
             if tok.kind == "op":
                 if tok.value in _REDIR_OPS:
                     redirs.append(self.parse_redirect())
@@ -1052,10 +1115,60 @@ class Parser(WordReader):
         self._alias_next_pos = None
         if not assigns and not words and not redirs:
             raise self.unexpected(self.peek())
+        for r in redirs:
+            if isinstance(r.target, A.HereDoc):
+                self.doc_lines[id(r.target)] = line
         return A.SimpleCommand(tuple(assigns), tuple(words), tuple(redirs), line, col)
+
+    def _cond_command(self, col: int) -> A.CondCmd:
+        """`[[ ... ]]`, on the line of its `]]` as bash's yacc makes it; a substitution in it
+        runs from that line, so one spanning lines is read again once that line is known."""
+        start = self.peek().pos
+        warned, runs = len(self.warnings), len(self.run_later)
+        self.consume()
+        expr = self.parse_cond_expr()
+        line = self.line_at(self.pos - 1)
+        text = self.src[start : self.pos]
+        if "\n" in text and ("`" in text or "$(" in text) and self.sub_line != line and not self.comsub_depth:
+            self._drop_warnings(warned)
+            del self.run_later[runs:]
+            outer, self.sub_line = self.sub_line, line
+            try:
+                self.pos = start
+                self._peeked = None
+                self.consume()
+                expr = self.parse_cond_expr()
+            finally:
+                self.sub_line = outer
+        return A.CondCmd(expr, line, col)
+
+    def _drop_warnings(self, since: int) -> None:
+        """Forget the warnings from `since` on (text read again gives them again)."""
+        dropped = self.warnings[since:]
+        del self.warnings[since:]
+        if self._warned_len == len(self.warnings) + len(dropped):
+            self._warned.difference_update(dropped)
+            self._warned_len = len(self.warnings)
+
+    def _peek_again(self) -> Tok:
+        """The token peeked last, read again now that its substitutions' first line is known
+        (sub_line): the first reading's warnings (lines counted from another base) are not kept,
+        and the here-documents it left to read are not left twice."""
+        self._drop_warnings(self._peek_warned)
+        del self.run_later[self._peek_runs :]
+        docs = len(self.pending_heredocs)
+        self._peeked = None
+        tok = self.peek()
+        self.pending_heredocs = self.pending_heredocs[:docs]
+        return tok
+
+    def heredoc_sub_line(self, doc: A.HereDoc) -> int:
+        return self.doc_lines.pop(id(doc), 0)
 
     _alias_next_pos: int | None = None
     _peek_warned = 0  # the warnings there were before the token peeked last was read
+    _peek_runs = 0  # and the `$(` to read again (run_later)
+    run_depth = 0  # `$(` read again around this text (finish_runs)
     _case_bodies = 0  # case items being read (bash 5.2 reads `for x` NEWLINE `in` wrongly there)
     _alias_reread = -1  # where a word expanded after a blank-ended alias began
 
@@ -1594,6 +1707,22 @@ def _split_arith_for(text: str) -> list[str] | None:
     if len(pieces) != 3:
         return None
     return pieces
+
+
+# `$(` nested deeper than this keep the lines of where they are written: reading each level's
+# text again reads the levels in it again (80 levels of `$(if ...` took 0.8 s of CPU to parse)
+_MAX_RUN_DEPTH = 8
+
+
+def _spans_subs(tok: Tok) -> bool:
+    """Whether a word holds a substitution bash parses again when it runs and spans lines (its
+    lines then depend on which line the command is found to be on)."""
+    value = tok.value
+    return (
+        tok.kind == "word"
+        and "\n" in value
+        and ("`" in value or "$(" in value or "<(" in value or ">(" in value)
+    )
 
 
 def parse(src: str, *, aliases: dict[str, str] | None = None, extglob: bool = False) -> A.CommandList:
