@@ -788,21 +788,29 @@ def _print_with_attr(sh: Shell, cmd: str, attr: int, kind: int) -> int:
 
 @builtin("readonly")
 def bi_readonly(sh: Shell, argv: list[str]) -> int:
-    opts = parse_builtin(sh, argv, "aAfp")
+    # -n (bash takes it, unlisted, as export's): readonly cannot be taken off, so bash drops the
+    # attribute: names are only checked and values assigned, nothing is made readonly
+    opts = parse_builtin(sh, argv, "aAfnp")
     if opts is None:
         return 2
     args = opts.args
-    attrs = READONLY | (ARRAY if opts.has("a") else 0) | (ASSOC if opts.has("A") else 0)
+    undo = opts.has("n")
+    attrs = (0 if undo else READONLY) | (ARRAY if opts.has("a") else 0) | (ASSOC if opts.has("A") else 0)
     funcs = opts.has("f")
     if funcs:
         if not args:
             return print_functions(sh, None, False, READONLY)
-        return set_func_attrs(sh, "readonly", args, READONLY, 0, missing="not a function")
+        return set_func_attrs(sh, "readonly", args, attrs & READONLY, 0, missing="not a function")
     if not args:
         # with names, -p does nothing more than the names alone (bash 5.2)
         return _print_with_attr(sh, "readonly", READONLY, attrs & (ARRAY | ASSOC))
     status = 0
     for arg in args:
+        if undo and "=" not in arg:
+            if not _valid_name(arg):
+                sh.builtin_error("readonly", f"`{arg}': not a valid identifier")
+                status = 1
+            continue
         try:
             if not _declare_one(sh, "readonly", arg, attrs, 0, False):
                 status = 1
