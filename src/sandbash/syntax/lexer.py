@@ -777,7 +777,7 @@ class WordReader:
         except ParseLimit:
             raise
         except ParseError as e:
-            return _unparsed_comsub(e, text, start_line)
+            return _unparsed_comsub(e, text, start_line, self.parse_lines_before(text, start_line))
         return A.CmdSub(body, True, text)
 
     def _dparen_cmdsub(self, body_start: int) -> A.CmdSub:
@@ -799,7 +799,7 @@ class WordReader:
         except ParseLimit:
             raise
         except ParseError as e:
-            return _unparsed_comsub(e, text, start_line)
+            return _unparsed_comsub(e, text, start_line, self.parse_lines_before(text, start_line))
 
     def _skip_quoted(self, i: int) -> int:
         """At a backslash or a quote at `i` (one of _QUOTING): the index just past the character
@@ -1442,6 +1442,10 @@ class WordReader:
     def heredoc_warning(self, start_line: int, doc: A.HereDoc) -> None:
         """Overridden by the parser to collect warnings."""
 
+    def parse_lines_before(self, text: str, line: int) -> tuple[A.ListItem, ...]:
+        """The commands of `text` on the lines before the first that does not parse."""
+        raise NotImplementedError
+
     def heredoc_sub_line(self, doc: A.HereDoc) -> int:
         """The sub_line of `doc`'s body: bash expands it as its command runs, so a substitution
         there counts its lines from that command's line (0: unknown, from where it starts).
@@ -1452,15 +1456,17 @@ class WordReader:
         """Overridden by the parser to collect warnings (at the reading position's line)."""
 
 
-def _unparsed_comsub(e: ParseError, text: str, line: int) -> A.CmdSub:
+def _unparsed_comsub(e: ParseError, text: str, line: int, before: tuple[A.ListItem, ...] = ()) -> A.CmdSub:
     """A command substitution bash parses only when it runs (`...`, a `$((` that is no
     arithmetic) and whose command does not parse: its child reports the error as
     `command substitution: line N: ...` (and the offending line) and exits 2; the command that
-    expands it goes on. The error is a Param of prefix "unparsed" the child's one command expands."""
+    expands it goes on. The error is a Param of prefix "unparsed" the child's one command expands,
+    after `before`: the commands on the lines before the one that does not parse (the child reads
+    and runs a line at a time)."""
     op = A.ParamOp(*_OPS[""], A.Word((), e.line, e.source_line or ""), text=e.message)
     word = A.Word((A.Param("", None, "unparsed", op, True),), line, "")
     item = A.ListItem(A.SimpleCommand((), (word,), (), line))
-    return A.CmdSub(A.CommandList((item,), line), True, text)
+    return A.CmdSub(A.CommandList((*before, item), line), True, text)
 
 
 def _word_role(op: str) -> str:

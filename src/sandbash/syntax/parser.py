@@ -232,6 +232,27 @@ class Parser(WordReader):
             self._warn(warning)
         return result
 
+    def parse_lines_before(self, text: str, line: int) -> tuple[A.ListItem, ...]:
+        sub = Parser(
+            text,
+            aliases=self.aliases,
+            extglob=self.extglob,
+            line_base=line,
+            max_depth=self.max_depth - self.depth,
+            max_tokens=self.max_tokens,
+            posix=self.posix,
+            tick=self.tick,
+        )
+        items: list[A.ListItem] = []
+        try:  # (its warnings were given when the text was read first)
+            while (chunk := sub.parse_next()) is not None:
+                items.extend(chunk.items)
+        except ParseLimit:
+            raise
+        except ParseError:
+            pass
+        return tuple(items)
+
     def finish_runs(self) -> None:
         """Read again each `$(` noted by _run_later, now that the commands holding them are read
         (each node is new, made by this parse: its body is set in place)."""
