@@ -437,8 +437,15 @@ def test_lazy_generators_are_each_their_own() -> None:
 
 
 # the benchmarks' prelude (export, cd) and builtins given no option: the option parser, the operators
-# of ${x op ...} (paramops.py) and `select` (read only when the script reads the CLI's stdin) stay out
-NOT_IMPORTED_BY_A_PRELUDE = ("sandbash.commands.options", "sandbash.expand.paramops", "select")
+# of ${x op ...} (paramops.py), `select` (read only when the script reads the CLI's stdin), let's
+# evaluation and the function attributes (varcmds loads them by their first call) stay out
+NOT_IMPORTED_BY_A_PRELUDE = (
+    "sandbash.commands.options",
+    "sandbash.expand.paramops",
+    "select",
+    "sandbash.interp.fastbuiltins",
+    "sandbash.builtins.funcattrs",
+)
 
 
 def test_builtins_without_options_load_no_option_parser() -> None:

@@ -10,7 +10,6 @@ from ..expand.env import ExpansionError
 from ..expand.quoting import ansi_c_quote, assoc_key, declare_quote, needs_ansi, shell_metas, single_quote
 from ..interp.control import AbortCommand
 from ..interp.executor import trace_assign
-from ..interp.fastbuiltins import let_status
 from ..interp.variables import AS_EXPANDED, AssignError, ElementError, valid_ref_target
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import (
@@ -35,14 +34,32 @@ from ..shvars.vars import (
 from ..shvars.vars import valid_name as _valid_name
 from . import builtin
 from .bopts import no_options, parse_builtin, usage, wants_help
-from .funcattrs import declare_functions, print_functions, set_func_attrs, unset_function
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..commands.options import CommandSpec
+    from ..interp.fastbuiltins import let_status
     from ..interp.shell import Shell
     from ..shvars.vars import VarStore
     from ..syntax.ast import Subscript
+    from .funcattrs import declare_functions, print_functions, set_func_attrs, unset_function
+else:
+    # `let`'s evaluation and the function attributes (declare -f, export -f, unset -f, ...) are loaded
+    # by their first call: `export A=1` needs neither (~1.3 M instructions of a start-up). The first
+    # call puts the real function in this module's globals, where every later call finds it.
+    def _first_use(module: str, level: int, name: str):
+        def stand_in(*args, **kwargs):
+            real = getattr(__import__(module, globals(), None, [name], level), name)
+            globals()[name] = real
+            return real(*args, **kwargs)
+
+        return stand_in
+
+    let_status = _first_use("interp.fastbuiltins", 2, "let_status")
+    declare_functions = _first_use("funcattrs", 1, "declare_functions")
+    print_functions = _first_use("funcattrs", 1, "print_functions")
+    set_func_attrs = _first_use("funcattrs", 1, "set_func_attrs")
+    unset_function = _first_use("funcattrs", 1, "unset_function")
 
 _ATTR_FLAGS = {
     "a": ARRAY,
