@@ -1298,6 +1298,18 @@ class Variables:
         else:
             arr = IndexedArray()
         var.attrs |= ARRAY
+        try:
+            self._fill_indexed(var, arr, items)
+        except Exception:
+            # bash fills the array as it goes: after a bad subscript or integer value the old
+            # elements are gone and those before it stay (a scalar is an array now)
+            var.value = arr
+            self.sh.check_array(len(arr))
+            raise
+        var.value = arr
+        self.sh.check_array(len(arr))
+
+    def _fill_indexed(self, var: Var, arr: IndexedArray, items: list[tuple[str | None, str, bool]]) -> None:
         index = arr.max_index() + 1
         for key, value, key_append in items:
             if key is not None:
@@ -1319,8 +1331,6 @@ class Variables:
             else:
                 arr.set(index, self._convert(var, value, var.attrs))
             index += 1
-        var.value = arr
-        self.sh.check_array(len(arr))
 
     def locale_bytes(self) -> bool:
         """Characters are bytes: the locale in effect is C/POSIX. It follows LC_ALL, LC_CTYPE,
