@@ -714,6 +714,17 @@ def _run(
         del e  # let the traceback's frames (and what they held) go before building the result
         result = ExecResult(out.getvalue(), err.getvalue(), 126, time.monotonic() - started)
         raise ExecutionLimitError(limit, value, result, LimitExceeded(limit, value).message()) from None
+    except Exception as e:
+        # a bug in the interpreter (a command's own is its `NAME: internal error` and the script
+        # goes on: commands/invoke.py) ends the run with a result, never a traceback for the embedder
+        # (the message cut short: an exception's text may hold a value of any size)
+        line = f"sandbash: internal error ({type(e).__name__}: {str(e)[:200]})\n"
+        del e
+        try:
+            err.write(line.encode("utf-8", "surrogateescape"))
+        except LimitExceeded:
+            pass  # (max_output_size already reached: the status still says it)
+        status = 1
     finally:
         rt.end_run()  # nothing the run started outlives it (background jobs, stray pipeline stages)
     result = ExecResult(out.getvalue(), err.getvalue(), status & 0xFF, time.monotonic() - started)

@@ -567,6 +567,40 @@ def test_internal_limit_and_cancel_map_to_documented_exceptions() -> None:
     assert c.value.result.exit_code == 130 and c.value.result.events[-1]["cancelled"] is True
 
 
+@pytest.mark.parametrize(
+    "error", [KeyError("k"), ValueError("bad"), AttributeError("x"), OverflowError("big")]
+)
+def test_a_bug_in_the_interpreter_ends_the_run_with_a_result(
+    error: Exception, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """T-TEN-2 for ordinary Python errors: a bug anywhere in the interpreter (here a builtin that
+    raises) never reaches the embedder as a traceback: the run ends with status 1, what it wrote
+    so far and one `sandbash: internal error (...)` line, the audit's end event, and the session
+    goes on. (A command's own bug is already its `NAME: internal error`, and the script goes on.)
+    OverflowError stays what it was before: the memory limit."""
+    from sandbash.interp.builtin_table import BUILTINS
+
+    def broken(sh: object, argv: list[str]) -> int:
+        raise error
+
+    BUILTINS["times"]  # (the table loaded whole, so the stand-in is the one found)
+    monkeypatch.setitem(BUILTINS, "times", broken)
+    sink = ListSink()
+    bash = make_bash(sink=sink, policy=False)
+    session = bash.session()
+    for call in (bash.exec, session.exec):
+        if isinstance(error, OverflowError):
+            with pytest.raises(ExecutionLimitError) as e:
+                call("echo before; times; echo after")
+            assert e.value.limit == "max_memory" and e.value.result.stdout == "before\n"
+            continue
+        r = call("echo before; times; echo after")
+        assert (r.exit_code, r.stdout) == (1, "before\n"), r
+        assert r.stderr == f"sandbash: internal error ({type(error).__name__}: {error})\n", r
+        assert r.events[-1]["kind"] == "run.end" and r.events[-1]["status"] == 1
+    assert session.exec("x=1; echo $((x + 1))").stdout == "2\n"
+
+
 # ------------------------------------------------------------ T-TEN-3: one Bash, many threads
 
 
