@@ -201,8 +201,10 @@ class Parser(WordReader):
 
     # ------------------------------------------------------------ plumbing for WordReader
 
-    def sub_reader(self, text: str, line: int) -> WordReader:
-        reader = Parser(
+    def _child(self, text: str, line: int) -> Parser:
+        """A parser of `text` (a substitution's or a nested source's, from `line`) with this one's
+        settings and what is left of its depth and token budgets."""
+        return Parser(
             text,
             aliases=self.aliases,
             extglob=self.extglob,
@@ -212,37 +214,22 @@ class Parser(WordReader):
             posix=self.posix,
             tick=self.tick,
         )
+
+    def sub_reader(self, text: str, line: int) -> WordReader:
+        reader = self._child(text, line)
         reader.run_later = self.run_later
         reader.outer_depth = self.comsub_depth + self.outer_depth
         return reader
 
     def parse_nested_source(self, text: str, line: int) -> A.CommandList:
-        sub = Parser(
-            text,
-            aliases=self.aliases,
-            extglob=self.extglob,
-            line_base=line,
-            max_depth=self.max_depth - self.depth,
-            max_tokens=self.max_tokens,
-            posix=self.posix,
-            tick=self.tick,
-        )
+        sub = self._child(text, line)
         result = sub.parse_all()
         for warning in sub.warnings:
             self._warn(warning)
         return result
 
     def parse_lines_before(self, text: str, line: int) -> tuple[A.ListItem, ...]:
-        sub = Parser(
-            text,
-            aliases=self.aliases,
-            extglob=self.extglob,
-            line_base=line,
-            max_depth=self.max_depth - self.depth,
-            max_tokens=self.max_tokens,
-            posix=self.posix,
-            tick=self.tick,
-        )
+        sub = self._child(text, line)
         items: list[A.ListItem] = []
         try:  # (its warnings were given when the text was read first)
             while (chunk := sub.parse_next()) is not None:
