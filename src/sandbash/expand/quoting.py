@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..syntax.escapes import single_quote as single_quote  # (one definition: syntax's printer uses it too)
+
 _PRINTF_SPECIAL = frozenset(" \t\n'\"\\$`|&;()<>*?[]{}!^,")
 
 
@@ -42,10 +44,6 @@ def ansi_c_quote(s: str) -> str:
             out.append(c)
     out.append("'")
     return "".join(out)
-
-
-def single_quote(s: str) -> str:
-    return "'" + s.replace("'", "'\\''") + "'"
 
 
 _SHELL_METAS = frozenset(" \t\n'\"\\|&;()<>!{}*[?]^$`")

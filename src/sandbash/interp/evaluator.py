@@ -384,7 +384,7 @@ class Evaluator:
         if st.traps or st.opts["xtrace"]:
             # the DEBUG trap's $BASH_COMMAND and the trace show the word as written ($'...'
             # decoded), the trace before the word expands (its `$( )` traces after it)
-            from .executor import ansi_decoded
+            from ..syntax.escapes import ansi_decoded
 
             text = ansi_decoded(node.word.text)
             if st.opts["xtrace"]:

@@ -30,6 +30,7 @@ from ..shvars.vars import (
 )
 from ..stdio.streams import Stream, StreamError
 from ..syntax import ast as A
+from ..syntax.escapes import ansi_decoded
 from .builtin_table import PENDING, SPECIAL, Builtin, is_builtin, loaded, lookup
 from .control import AbortCommand, ExitShell
 from .jobs import child_exited, notify_dead_jobs, owns_table, release_ended, take_signals
@@ -1137,40 +1138,6 @@ def _trace_array_source(a: A.Assign) -> str:
         for w in a.array or ()
     ]
     return f"{a.name}{'' if a.sub is None else f'[{a.sub}]'}{'+=' if a.append else '='}({' '.join(words)})"
-
-
-def ansi_decoded(text: str) -> str:
-    """A word's source with each $'...' outside other quotes replaced by its single-quoted text."""
-    if "$'" not in text:
-        return text
-    from ..syntax.escapes import decode_escapes
-
-    out: list[str] = []
-    i, n, in_dq = 0, len(text), False
-    while i < n:
-        c = text[i]
-        if c == "\\" and i + 1 < n:
-            out.append(text[i : i + 2])
-            i += 2
-        elif c == '"':
-            in_dq = not in_dq
-            out.append(c)
-            i += 1
-        elif c == "'" and not in_dq:
-            end = text.find("'", i + 1)
-            end = n - 1 if end < 0 else end
-            out.append(text[i : end + 1])
-            i = end + 1
-        elif c == "$" and not in_dq and text[i + 1 : i + 2] == "'":
-            end = i + 2
-            while end < n and text[end] != "'":
-                end += 2 if text[end] == "\\" else 1
-            out.append(single_quote(decode_escapes(text[i + 2 : end], "ansi")[0]))
-            i = end + 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
 
 
 def _trace_assign(

@@ -90,7 +90,7 @@ def loop_header(keyword: str, node: A.For | A.Select) -> str:
         return f'{keyword} {node.var} in "$@"'
     text = " ".join(w.text for w in node.words)
     if "$'" in text:
-        from .executor import ansi_decoded
+        from ..syntax.escapes import ansi_decoded
 
         text = ansi_decoded(text)
     return f"{keyword} {node.var} in {text}"

@@ -14,6 +14,7 @@ Words print as written, except that a `$(...)` or `<(...)` inside one shows its 
 from __future__ import annotations
 
 from . import ast as A
+from .escapes import ansi_decoded, ansi_scan
 from .reserved import RESERVED as _RESERVED
 
 TYPE_CHECKING = False
@@ -486,13 +487,13 @@ def _cond_operand(c: A.Cond, grouped: type | tuple[type, ...]) -> str:
 def word_text(w: A.Word) -> str:
     if len(w.parts) == 1 and isinstance(w.parts[0], A.AssignWord) and w.parts[0].assign.array is not None:
         return assign_text(w.parts[0].assign)  # (`declare a=( x )`)
-    return _with_comsubs(w.text, w.parts)
+    return _with_comsubs(w.text, w.parts, ansi=True)
 
 
 def assign_text(a: A.Assign) -> str:
     """An assignment as bash 5.2 stores it: a compound one re-joined (`a=( x   y )` is `a=(x y)`)."""
     if a.array is None:
-        return _with_comsubs(a.text, () if a.value is None else a.value.parts)
+        return _with_comsubs(a.text, () if a.value is None else a.value.parts, ansi=True)
     items = []
     for item in a.array:
         value = word_text(item.value)
@@ -503,14 +504,24 @@ def assign_text(a: A.Assign) -> str:
     return head + " ".join(items) + ")"
 
 
-def _with_comsubs(text: str, parts: tuple[A.Part, ...]) -> str:
-    """`text` with each `$(...)`/`<(...)` of `parts` re-printed as bash 5.2's parser stores it."""
+def _with_comsubs(text: str, parts: tuple[A.Part, ...], ansi: bool = False) -> str:
+    """`text` with each `$(...)`/`<(...)` of `parts` re-printed as bash 5.2's parser stores it;
+    `ansi`: a word's, whose $'...' outside them bash stores single-quoted (escapes.ansi_decoded)."""
     subs: list[A.CmdSub | A.ProcSub] = []
     _collect_subs(parts, subs)
     if not subs:
-        return text
+        return ansi_decoded(text) if ansi else text
     out: list[str] = []
     pos = 0
+    in_dq = False  # (a piece after a `$( )` may be inside the double quotes the word opened)
+
+    def outside(piece: str) -> str:
+        nonlocal in_dq
+        if not ansi:
+            return piece
+        piece, in_dq = ansi_scan(piece, in_dq)
+        return piece
+
     for sub in subs:
         opener = "$(" if isinstance(sub, A.CmdSub) else sub.direction + "("
         written = f"{opener}{sub.text})"
@@ -520,9 +531,9 @@ def _with_comsubs(text: str, parts: tuple[A.Part, ...]) -> str:
         printed = comsub_text(sub.body)
         if printed.startswith("("):
             printed = " " + printed  # (so that it does not read as arithmetic)
-        out.append(text[pos:at] + f"{opener}{printed})")
+        out.append(outside(text[pos:at]) + f"{opener}{printed})")
         pos = at + len(written)
-    out.append(text[pos:])
+    out.append(outside(text[pos:]))
     return "".join(out)
 
 

@@ -252,3 +252,56 @@ def _decode_into(
             return out, True
         out.append(byte_char(value))
     return out, False
+
+
+def single_quote(s: str) -> str:
+    """bash's sh_single_quote: '...' with each ' as '\\'' (a lone ' is \\', as bash special-cases it)."""
+    if s == "'":
+        return "\\'"
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+def ansi_decoded(text: str, in_dq: bool = False) -> str:
+    """A word's source with each $'...' outside other quotes replaced by its single-quoted text, as
+    bash's parser stores it: what `set -x`, $BASH_COMMAND, `declare -f` and `type` show. A
+    backquoted command is kept as written (bash reads its text again when it runs). `in_dq`: the
+    text starts inside double quotes (a piece of a word after a `$( )`)."""
+    if "$'" not in text:
+        return text
+    return ansi_scan(text, in_dq)[0]
+
+
+def ansi_scan(text: str, in_dq: bool = False) -> tuple[str, bool]:
+    """ansi_decoded's work, and whether the text ends inside double quotes."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\" and i + 1 < n:
+            out.append(text[i : i + 2])
+            i += 2
+        elif c == '"':
+            in_dq = not in_dq
+            out.append(c)
+            i += 1
+        elif c == "`":
+            end = i + 1
+            while end < n and text[end] != "`":
+                end += 2 if text[end] == "\\" else 1
+            out.append(text[i : end + 1])
+            i = end + 1
+        elif c == "'" and not in_dq:
+            end = text.find("'", i + 1)
+            end = n - 1 if end < 0 else end
+            out.append(text[i : end + 1])
+            i = end + 1
+        elif c == "$" and not in_dq and text[i + 1 : i + 2] == "'":
+            end = i + 2
+            while end < n and text[end] != "'":
+                end += 2 if text[end] == "\\" else 1
+            out.append(single_quote(decode_escapes(text[i + 2 : end], "ansi")[0]))
+            i = end + 1
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out), in_dq
