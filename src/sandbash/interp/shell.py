@@ -44,6 +44,7 @@ from .variables import (
     ArithAssignError,
     AssignError,
     EmptySubscript,
+    ReadonlyError,
     Variables,
     plain_index,
 )
@@ -627,8 +628,13 @@ class Shell:
         as_is = sub is not None and self.arith_keys_as_is and self.va.is_assoc(name)
         try:
             self.set_var(name, str(value), sub=sub, parsed=AS_EXPANDED if as_is else None)
-        except AssignError as e:
+        except ReadonlyError as e:
             raise ArithAssignError(f"{self.arith_cmd}{e.message}" if e.named else e.message, 1) from None
+        except AssignError as e:
+            # bash's expr_bind_variable: a store refused for another reason (a negative index past
+            # the start, a reference to an element subscripted again) is reported and the
+            # expression goes on with its value (`((c[-9]=1))` is status 0 after the message)
+            self.error(f"{self.arith_cmd}{e.message}" if e.named else e.message)
 
     def arith_slots(self, tpl: ArithTemplate, slots: tuple[int, ...]) -> int:
         """Evaluate a template (the expander's `$(( $n % 3 ))`) with its slots' numbers: as

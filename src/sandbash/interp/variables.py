@@ -190,6 +190,12 @@ class AssignError(Exception):
         self.named = named
 
 
+class ReadonlyError(AssignError):
+    """`NAME: readonly variable`: the one failed store that ends an arithmetic expression (bash's
+    expr.c jumps out when the variable it bound is readonly; any other failed store is reported and
+    the expression goes on with its value: Shell.arith_set)."""
+
+
 def valid_ref_target(value: str) -> bool:
     """What a nameref may name (bash's valid_nameref_value): a name, or a name[subscript]."""
     name, _, sub = value.partition("[")
@@ -769,7 +775,8 @@ class Variables:
                 raise AssignError(f"`{target}[{tsub}]': not a valid identifier")
             if tsub is not None:
                 if sub is not None:
-                    raise AssignError(f"`{target}[{tsub}]': not a valid identifier", fatal=False)
+                    # (named: `read er[k]`, `printf -v 'er[k]'` and (( )) put their name before it)
+                    raise AssignError(f"`{target}[{tsub}]': not a valid identifier", fatal=False, named=True)
                 sub, parsed = tsub, None
             name = target
         if sub == "":
@@ -781,7 +788,7 @@ class Variables:
         if (var is not None and var.attrs & READONLY) or (var is None and name in _READONLY_DYNAMIC):
             if sub is not None and var is not None and isinstance(var.value, IndexedArray | None):
                 self._readonly_index(name, var, sub, parsed)
-            raise AssignError(f"{name}: readonly variable", fatal=not via_ref)
+            raise ReadonlyError(f"{name}: readonly variable", fatal=not via_ref)
         if (
             var is not None
             and var.attrs & NAMEREF
@@ -1212,7 +1219,7 @@ class Variables:
         else:
             target_scope, var = scope, scope.get(name)
         if var is not None and var.attrs & READONLY:
-            raise AssignError(f"{name}: readonly variable")
+            raise ReadonlyError(f"{name}: readonly variable")
         if var is None:
             _charge(self.state.vars, target_scope, VAR_OVERHEAD)
             var = Var(None, 0)  # (set -a exports no new array, as bash)
