@@ -47,19 +47,30 @@ else:
     # `let`'s evaluation and the function attributes (declare -f, export -f, unset -f, ...) are loaded
     # by their first call: `export A=1` needs neither (~1.3 M instructions of a start-up). The first
     # call puts the real function in this module's globals, where every later call finds it.
-    def _first_use(module: str, level: int, name: str):
+    # (import statements, not __import__: tests/security/test_no_host_access allows no dynamic import here)
+    def _fastbuiltins():
+        from ..interp import fastbuiltins
+
+        return fastbuiltins
+
+    def _funcattrs():
+        from . import funcattrs
+
+        return funcattrs
+
+    def _first_use(load, name: str):
         def stand_in(*args, **kwargs):
-            real = getattr(__import__(module, globals(), None, [name], level), name)
+            real = getattr(load(), name)
             globals()[name] = real
             return real(*args, **kwargs)
 
         return stand_in
 
-    let_status = _first_use("interp.fastbuiltins", 2, "let_status")
-    declare_functions = _first_use("funcattrs", 1, "declare_functions")
-    print_functions = _first_use("funcattrs", 1, "print_functions")
-    set_func_attrs = _first_use("funcattrs", 1, "set_func_attrs")
-    unset_function = _first_use("funcattrs", 1, "unset_function")
+    let_status = _first_use(_fastbuiltins, "let_status")
+    declare_functions = _first_use(_funcattrs, "declare_functions")
+    print_functions = _first_use(_funcattrs, "print_functions")
+    set_func_attrs = _first_use(_funcattrs, "set_func_attrs")
+    unset_function = _first_use(_funcattrs, "unset_function")
 
 _ATTR_FLAGS = {
     "a": ARRAY,
