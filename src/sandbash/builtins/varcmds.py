@@ -1120,7 +1120,7 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
         st.getopts_version = st.args_version
         st.getopts_pos = 0
 
-    def finish(opt: str, status: int, optarg: str | None, new_ind: int) -> int:
+    def finish(opt: str, status: int, optarg: str | None, new_ind: int, bound: bool = False) -> int:
         sh.set_var("OPTIND", str(new_ind))
         st.getopts_pos = _pos
         if invalid_name:
@@ -1132,7 +1132,7 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
             except AssignError as e:  # a readonly NAME: bash's EX_MISCERROR
                 sh.error(f"getopts: {e.message}" if e.named else e.message)
                 status = 2
-        _set_optarg(sh, optarg)
+        _set_optarg(sh, optarg, bound)
         return status
 
     _pos = st.getopts_pos
@@ -1171,7 +1171,7 @@ def bi_getopts(sh: Shell, argv: list[str]) -> int:
                 return finish("?", 0, None, next_ind)
             return finish(":", 0, ch, next_ind)
         return finish(ch, 0, params[next_ind - 1], next_ind + 1)
-    return finish(ch, 0, None, next_ind)
+    return finish(ch, 0, None, next_ind, bound=True)  # (bash binds OPTARG to no value)
 
 
 def _end(sh: Shell, name: str, optind: int) -> int:
@@ -1185,14 +1185,23 @@ def _end(sh: Shell, name: str, optind: int) -> int:
     return 1
 
 
-def _set_optarg(sh: Shell, value: str | None) -> None:
-    """Set or unset OPTARG. A readonly OPTARG: bash reports the assignment and goes on, and
-    says nothing when it cannot unset it."""
+def _set_optarg(sh: Shell, value: str | None, bound: bool = False) -> None:
+    """Set or unset OPTARG. A readonly OPTARG: bash reports the assignment and goes on. Unsetting
+    is bash's unbind_variable_noref: a readonly OPTARG goes too, and a nameref OPTARG is unset
+    itself, not the variable it names. `bound` (an option that takes no argument): bash binds
+    OPTARG to a NULL value, so it is set (through a nameref, checked as any assignment) but has
+    no value: `declare -p` shows it, ${OPTARG-unset} is `unset`."""
     try:
-        if value is None:
-            sh.va.unset_var("OPTARG")
-        else:
-            sh.set_var("OPTARG", value)
-    except AssignError as e:
         if value is not None:
+            sh.set_var("OPTARG", value)
+        elif not bound:
+            sh.va.unset_var("OPTARG", nameref=True, force=True)
+        else:
+            sh.set_var("OPTARG", "")
+            target, sub = sh.va.resolve_name("OPTARG")
+            var = sh.state.vars.find(target) if sub is None else None
+            if var is not None and var.value == "":
+                var.value = None
+    except AssignError as e:
+        if value is not None or bound:
             sh.error(e.message)
