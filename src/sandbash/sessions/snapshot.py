@@ -49,9 +49,12 @@ if TYPE_CHECKING:
     from ..vfs.base import Backend
 
 
-def _restore_hashed(state: ShellState, hashed: dict[str, str], hits: dict[str, int]) -> None:
+def _restore_hashed(
+    state: ShellState, hashed: dict[str, str], hits: dict[str, int], dotted: list[str]
+) -> None:
     """The hash table, in the shell's own table (which counts each entry's hits, as `hash` lists
-    them): entries first (0 hits each), then the counts saved with them."""
+    them): entries first (0 hits each), then the counts saved with them, then the names a PATH
+    search found past `.` (HashTable.dotted: a ./NAME made later runs instead)."""
     table = state.hashed
     table.clear()
     for name, entry in hashed.items():
@@ -59,6 +62,11 @@ def _restore_hashed(state: ShellState, hashed: dict[str, str], hits: dict[str, i
     counts = getattr(table, "hits", None)
     if counts is not None:
         counts.update((k, v) for k, v in hits.items() if k in hashed)
+    mark_dot = getattr(table, "mark_dot", None)
+    if mark_dot is not None:
+        for name in dotted:
+            if name in hashed:
+                mark_dot(name)
     if hasattr(table, "created"):
         table.created = True  # (as a restored table always was)
 
@@ -118,6 +126,7 @@ def _shell(state: ShellState, exited: int | None) -> dict[str, Any]:
         "last_arg": state.last_arg,
         "hashed": dict(state.hashed),
         "hash_hits": dict(getattr(state.hashed, "hits", None) or {}),
+        "hash_dotted": sorted(getattr(state.hashed, "dotted", None) or ()),
         "disabled_builtins": sorted(state.disabled_builtins),
         "ulimits": {k: list(v) for k, v in state.ulimits.items()},
         "completions": state.completions,
@@ -348,6 +357,10 @@ def _apply_shell(session: Session, doc: object) -> None:
         k: check_int(v, "hash table hits", 0, 2**31 - 1)
         for k, v in check_dict(shell.get("hash_hits", {}), "hash table hits", 10_000).items()
     }
+    hash_dotted = [
+        check_str(n, "hash table name", 4096)
+        for n in check_list(shell.get("hash_dotted", []), "hash table names", 10_000)
+    ]
     cwd = check_str(shell.get("cwd"), "cwd", 4096)
     umask = check_int(shell.get("umask", 0o022), "umask", 0, 0o777)
     last_status = check_int(shell.get("last_status", 0), "last status", 0, 255)
@@ -418,7 +431,7 @@ def _apply_shell(session: Session, doc: object) -> None:
     state.last_status = last_status
     state.pipestatus = pipestatus
     state.last_arg = check_str(shell.get("last_arg", ""), "$_", text_limit)
-    _restore_hashed(state, hashed, hash_hits)
+    _restore_hashed(state, hashed, hash_hits, hash_dotted)
     state.disabled_builtins = {
         check_str(b, "disabled builtin", 64)
         for b in check_list(shell.get("disabled_builtins", []), "disabled builtins", 256)

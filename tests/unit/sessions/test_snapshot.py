@@ -333,3 +333,21 @@ def test_host_backed_mount_is_recorded_not_copied(tmp_path: object) -> None:
     again.mount("/data", ReadWriteFs(str(host)))
     r = Bash(fs=again).restore(data).exec("pwd; echo $x; wc -c < big")
     assert r.stdout == "/data\n1\n100000\n"
+
+
+def test_hash_marks_past_dot_survive() -> None:
+    """A name a PATH search found past `.` (HashTable.dotted): after a restore, an executable
+    ./NAME made later runs instead of the hashed file, as in the session that made the entry."""
+    setup = (
+        "mkdir -p /w/bin; cd /w; printf '#!/bin/sh\\necho bin\\n' > bin/tool; chmod +x bin/tool; "
+        "PATH=.:/w/bin:$PATH; tool; hash -t tool"
+    )
+    later = "printf '#!/bin/sh\\necho dot\\n' > tool; chmod +x tool; tool; type tool; hash -t tool"
+    one = _session()
+    first = one.exec(setup)  # type: ignore[attr-defined]
+    assert first.stdout == "bin\n/w/bin/tool\n"
+    restored = Bash(seed=99).restore(one.snapshot())  # type: ignore[attr-defined]
+    want = one.exec(later)  # type: ignore[attr-defined]
+    got = restored.exec(later)
+    assert want.stdout.startswith("dot\n")
+    assert (got.stdout, got.stderr, got.exit_code) == (want.stdout, want.stderr, want.exit_code)
