@@ -215,7 +215,8 @@ def test_tail_pipe_memory_bounded() -> None:
 
 
 @pytest.mark.parametrize("locale", ["C", "C.UTF-8"])
-@pytest.mark.parametrize("flag", ["-m", "-w", "-L", "-c"])
+# (-l, -c, -m alone and together skip the word and width scans and the C locale's byte mapping)
+@pytest.mark.parametrize("flag", ["-m", "-w", "-L", "-c", "-l", "-lc", "-lm", "-cm", "-lw", "-cL", "-mwlcL"])
 def test_wc_follows_the_locale(locale: str, flag: str) -> None:
     if shutil.which("wc") is None:
         pytest.skip("wc not installed")

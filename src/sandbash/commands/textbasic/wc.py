@@ -94,7 +94,9 @@ class _Counter:
     def feed(self, chunk: bytes) -> None:
         if not self.utf8 and not chunk.isascii():
             self.counts.chars += len(chunk)
-            self._feed(chunk.translate(_C_LOCALE), count_chars=False)
+            # (the C locale's mapping keeps every newline and length: only words and widths read it)
+            scan = self.want_words or self.want_len
+            self._feed(chunk.translate(_C_LOCALE) if scan else chunk, count_chars=False)
             return
         self._feed(chunk)
 
@@ -102,9 +104,11 @@ class _Counter:
         c = self.counts
         c.nbytes += len(chunk)
         c.lines += chunk.count(b"\n")
-        simple = not chunk.translate(None, _PRINTABLE_WS)
         if self.want_chars and count_chars:
             c.chars += len(chunk) if chunk.isascii() else len(self.chardec.decode(chunk))
+        if not (self.want_words or self.want_len):
+            return  # -l, -c, -m: no pass over the bytes for the word and width scans (half of `wc -l`)
+        simple = not chunk.translate(None, _PRINTABLE_WS)
         if self.want_words:
             if simple:
                 tokens = chunk.split()
