@@ -124,6 +124,9 @@ class WordReader:
         # the first word of a [[ ]] term: `name[...]` reads its brackets whole, as bash reads an
         # assignment's subscript there (`[[ a[1<(2)] -eq 0 ]]`)
         self.cond_subscript = False
+        # the same for a word where bash takes an assignment (a command's start, after an assignment):
+        # `a[i + 1]=x` and `a[1 + 1]` are one word each (bash's parse_matched_pair over the brackets)
+        self.cmd_subscript = False
         # the run's deadline, called every so often while reading (a script's size bounds parsing,
         # its deadline must too: one 1 MB line of `:;` takes seconds to parse)
         self.tick: Callable[[], None] | None = None
@@ -291,7 +294,11 @@ class WordReader:
         depth = 0  # paren depth for REGEX, bracket depth for ARITH
         sq_open = False  # inside '...' within "${x-...}" (literal quotes)
         start_pos = self.pos
-        sub_end = self._cond_subscript_end() if mode == COND and self.cond_subscript else -1
+        sub_end = (
+            self._cond_subscript_end()
+            if (mode == COND and self.cond_subscript) or (mode == CMD and self.cmd_subscript)
+            else -1
+        )
         next_tick = self.pos + _TICK_CHARS
 
         def flush() -> None:

@@ -1087,6 +1087,9 @@ class Parser(WordReader):
                 break
             assert tok.word is not None
             if not words:
+                if _subscript_spans(self.src, tok):
+                    tok = self._peek_subscript_word()
+                assert tok.word is not None  # (a word again, with its subscript whole)
                 assign = self.try_assignment(tok)
                 if assign is not None:
                     assigns.append(assign)
@@ -1099,7 +1102,8 @@ class Parser(WordReader):
                 paren_only = self.plain(tok) in ("eval", "let")
                 continue
             if decl and (not paren_only or _compound_head().match(self.src, tok.pos)):
-                assign = self.try_assignment(tok)
+                # (an argument's subscript ends with its word: `local a[i + 1]=x` is three words)
+                assign = None if _subscript_spans(self.src, tok) else self.try_assignment(tok)
                 if assign is not None:
                     wline, wcol = self.line_col(tok.pos)
                     words.append(A.Word((A.AssignWord(assign),), wline, assign.text, wcol))
@@ -1119,6 +1123,7 @@ class Parser(WordReader):
                         self._alias_next_pos = next_pos + len(self.src) - size
                     continue
             self.consume()
+            assert tok.word is not None
             words.append(tok.word)
         self._alias_next_pos = None
         if not assigns and not words and not redirs:
@@ -1169,6 +1174,20 @@ class Parser(WordReader):
         tok = self.peek()
         self.pending_heredocs = self.pending_heredocs[:docs]
         return tok
+
+    def _peek_subscript_word(self) -> Tok:
+        """The word peeked last, read again with its `name[` subscript whole (blanks and operators in
+        it kept), as bash reads a word where an assignment may stand; with no `]` to close it, bash
+        reads to the end of the text."""
+        tok = self.peek()
+        m = _ASSIGN_HEAD.match(self.src, tok.pos)
+        if m is not None and _subscript_close(self.src, m.end() + 1) < 0:
+            raise self.error_eof("]")
+        self.cmd_subscript = True
+        try:
+            return self._peek_again()
+        finally:
+            self.cmd_subscript = False
 
     def heredoc_sub_line(self, doc: A.HereDoc) -> int:
         return self.doc_lines.pop(id(doc), 0)
@@ -1230,8 +1249,6 @@ class Parser(WordReader):
             if close < 0:
                 return None
             sub = src[i + 1 : close]
-            if "\n" in sub:
-                return None
             i = close + 1
         elif i > tok.end:
             return None
@@ -1590,6 +1607,15 @@ def _plain_word(word: A.Word) -> str | None:
     if len(word.parts) == 1 and isinstance(word.parts[0], A.Lit):
         return word.parts[0].text
     return None
+
+
+def _subscript_spans(src: str, tok: Tok) -> bool:
+    """Whether a word token starts `name[` whose `]` lies past the token's end (it stopped at a
+    blank, a newline or an operator inside the brackets) or nowhere."""
+    if tok.kind != "word" or not (m := _ASSIGN_HEAD.match(src, tok.pos)) or src[m.end() : m.end() + 1] != "[":
+        return False
+    close = _subscript_close(src, m.end() + 1)
+    return close >= tok.end or close < 0
 
 
 def _subscript_close(raw: str, i: int) -> int:
