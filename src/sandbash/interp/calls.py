@@ -125,31 +125,34 @@ def call_function(
         done = scopes.pop()
         if len(names) > store.names_cap:
             store.renew_names()  # (at most twice what the scopes hold: VarStore.local_names)
-        if done:
-            # (one test for the names whose going undoes something: `local -`, PATH, ...)
-            if done.propagate or not _UNDONE.isdisjoint(done):
-                _special_done(ev, done)
-            if done.acct is acct:
-                done.acct = None  # (Scope.release's work, with the parameters' in one step)
-                n += done.nbytes()
-        if done.locals and "OPTIND" in done.locals:
-            st.getopts_pos = saved_getopts  # bash restores getopts' place within a word
-        if done.acct is not None:
-            done.release()  # (charged to another account: a store's copy)
+        if done or done.locals or done.acct is not None or done.tempvars is not None:
+            if done:
+                # (one test for the names whose going undoes something: `local -`, PATH, ...)
+                if done.propagate or not _UNDONE.isdisjoint(done):
+                    _special_done(ev, done)
+                if done.acct is acct:
+                    done.acct = None  # (Scope.release's work, with the parameters' in one step)
+                    n += done.nbytes()
+            if done.locals and "OPTIND" in done.locals:
+                st.getopts_pos = saved_getopts  # bash restores getopts' place within a word
+            if done.acct is not None:
+                done.release()  # (charged to another account: a store's copy)
+            if done.tempvars is None:
+                # a plain call's scope, given back: the next call takes it emptied rather than
+                # make one (nothing else holds a function's scope once it is popped)
+                if done:
+                    done.clear()
+                if done.locals:
+                    done.locals.clear()
+                store.spare = done
+        else:
+            store.spare = done  # (a plain call that made no local: nothing to undo or give back)
         if n:
             held = acct.held - n
             if held >= 0 and acct.charged - TWO_GRAINS <= held:
                 acct.held = held
             elif not acct.closed:
                 acct.add(-n)
-        if done.tempvars is None:
-            # a plain call's scope, given back: the next call takes it emptied rather than make
-            # one (nothing else holds a function's scope once it is popped)
-            if done:
-                done.clear()
-            if done.locals:
-                done.locals.clear()
-            store.spare = done
         frames.pop()
         st.positional = saved_positional
         st.line = saved_line

@@ -563,7 +563,13 @@ class VarStore:
         # a local hiding an exported variable is exported (bash's find(), from the scope below;
         # only the globals can hold a name local_names has not)
         names = self.local_names  # (scope.names: the scope is pushed)
-        if name in names:
+        if len(scopes) == 2 or name not in names:
+            # (a function called from the top level: the globals are the only scope below)
+            hidden = scopes[0].get(name)
+            if hidden is not None and hidden.attrs & EXPORT:
+                var.attrs = EXPORT
+            names.add(name)
+        else:
             i = len(scopes) - 2
             while i >= 0:
                 hidden = scopes[i].get(name)
@@ -572,11 +578,6 @@ class VarStore:
                         var.attrs = EXPORT
                     break
                 i -= 1
-        else:
-            hidden = scopes[0].get(name)
-            if hidden is not None and hidden.attrs & EXPORT:
-                var.attrs = EXPORT
-            names.add(name)
         _setdefault(scope, name, var)  # (a new name, already in names: at C speed)
         scope.locals.add(name)
         return True
