@@ -137,6 +137,10 @@ def bi_trap(sh: Shell, argv: list[str]) -> int:
         sigs = args
         handler = "-"
     status = 0
+    if st.parent_traps:
+        # a subshell's first change to its traps drops the parent's it was still showing (bash
+        # frees those strings then: `( trap - QUIT; trap )` shows nothing)
+        st.parent_traps = {}
     for spec in sigs:
         sig = _sig_name(spec)
         if sig is None:

@@ -130,6 +130,9 @@ class Evaluator:
         st = self.state
         if status == 0 or st.errexit_ignored:
             return
+        stage = self.sh.pipe_stage
+        if stage is not None and stage == (len(st.frames), self.sh.eval_depth):
+            return
         handler = st.traps.get("ERR")
         # functions do not inherit the ERR trap (unless errtrace), but the call that set it runs it
         if (

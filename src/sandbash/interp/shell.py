@@ -136,6 +136,10 @@ class Shell:
         self.subst_depth = 0
         self.eval_depth = 0  # nested `eval`s: they count towards max_substitution_depth too
         self.call_depth = 0
+        # a pipeline's simple-command stage running in this shell: (function depth, eval depth) where
+        # its own status runs neither the ERR trap nor set -e (bash tests them only for a command
+        # with no pipe: the pipeline's status does); None elsewhere
+        self.pipe_stage: tuple[int, int] | None = None
         # (_arith, the arithmetic evaluator, is made on first use: _new_arith)
         # the API's `args`: appended, unexpanded, to the first command run
         self.pending_args: list[str] | None = None
@@ -238,8 +242,7 @@ class Shell:
         scope["SHLVL"] = Var(str(level), EXPORT)
         defaults = {
             "IFS": " \t\n",
-            "PS4": "+ ",
-            "PS2": "> ",
+            "PS4": "+ ",  # (PS1 and PS2 are set by interactive shells only)
             "OPTIND": "1",
             "OPTERR": "1",
             "BASH": "/bin/bash",
@@ -479,6 +482,7 @@ class Shell:
         saved_status = st.last_status
         saved_trap = st.in_trap
         saved_line = st.line
+        saved_pipes = st.pipestatus  # (bash keeps PIPESTATUS over a handler: trap.c saves it)
         outer_status = self.trap_status
         st.in_trap = signame
         self.trap_status = saved_status
@@ -497,6 +501,7 @@ class Shell:
             st.line = saved_line
             if signame != "EXIT":
                 st.last_status = saved_status
+                st.pipestatus = saved_pipes
 
     # ------------------------------------------------------------ ExpandEnv
 

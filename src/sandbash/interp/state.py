@@ -434,7 +434,7 @@ _FORK_COPIES: dict[str, Callable[[ShellState, ShellState], object]] = {
     "readonly_funcs": lambda p, new: set(p.readonly_funcs),
     "aliases": lambda p, new: dict(p.aliases),
     "traced_funcs": lambda p, new: set(p.traced_funcs),
-    "parent_traps": lambda p, new: dict(p.traps),
+    "parent_traps": lambda p, new: dict(p.traps or p.parent_traps),  # (a subshell's subshell too)
     "pipestatus": lambda p, new: list(p.pipestatus),
     "dirstack": lambda p, new: list(p.dirstack),
     "sources": lambda p, new: list(p.sources),
