@@ -441,7 +441,9 @@ class Expander:
         while i < n:
             c, quoted = chars[i]
             if quoted:
-                out.append("\\" + c if not c.isalnum() and c != "_" and ord(c) < 128 else c)
+                # (bash's ere_char: only what is special in an ERE is escaped; `\<` is a plain `<`,
+                # never glibc's word boundary)
+                out.append("\\" + c if c in _ERE_SPECIAL else c)
             elif c == "[":
                 i = _regex_bracket(chars, i, out)
                 continue
@@ -621,6 +623,9 @@ if not TYPE_CHECKING:
     for _attr in _PARAMOPS:
         setattr(Expander, _attr, _ParamOp(_attr))
     del _attr
+
+
+_ERE_SPECIAL = frozenset(".[\\()*+?{|^$")
 
 
 def _regex_bracket(chars: list[tuple[str, bool]], i: int, out: list[str]) -> int:

@@ -68,13 +68,15 @@ def _decode(sh: Shell, text: str, promptvars: bool) -> str:
             out.append(q(ident.user))
         elif d in "hH":
             out.append(q(ident.hostname if d == "H" else ident.hostname.split(".")[0]))
-        elif d == "w":
-            cwd = sh.state.fs.cwd
-            home = sh.get_str("HOME") or ""
-            out.append(q("~" + cwd[len(home) :] if home and cwd.startswith(home) else cwd))
-        elif d == "W":
-            cwd = sh.state.fs.cwd
-            out.append(q(cwd.rsplit("/", 1)[-1] or "/"))
+        elif d in "wW":
+            out.append(q(_directory(sh, d)))
+        elif d == "D" and i < n and text[i] == "{":
+            close = text.find("}", i + 1)  # (unclosed: bash takes the rest as the format)
+            end = close if close >= 0 else n
+            out.append(q(time.strftime(text[i + 1 : end] or "%X", now)))
+            i = end + 1
+        elif d == "r":
+            out.append("\r")
         elif d == "$":
             out.append("#" if ident.uid == 0 else q("$"))
         elif d == "s":
@@ -116,3 +118,41 @@ def _decode(sh: Shell, text: str, promptvars: bool) -> str:
         else:
             out.append("\\" + d)
     return "".join(out)
+
+
+def _directory(sh: Shell, letter: str) -> str:
+    """\\w and \\W as bash shows them: from $PWD (the working directory when unset); $HOME and what is
+    under it as ~ (\\W: only $HOME itself), \\w shortened by PROMPT_DIRTRIM."""
+    pwd = sh.get_str("PWD") or sh.state.fs.cwd
+    home = sh.get_str("HOME")
+    if letter == "W" and (home is None or home != pwd):
+        return pwd if pwd in ("/", "//") else pwd.rsplit("/", 1)[-1]
+    # (bash's polite_directory_format: a one-character $HOME is no prefix)
+    if home and len(home) > 1 and pwd.startswith(home) and pwd[len(home) : len(home) + 1] in ("", "/"):
+        pwd = "~" + pwd[len(home) :]
+    return _trim(pwd, sh.get_str("PROMPT_DIRTRIM") or "") if letter == "w" else pwd
+
+
+def _trim(name: str, dirtrim: str) -> str:
+    """PROMPT_DIRTRIM's shortening (bash's trim_pathname): past the leading ~/, keep the last N
+    components after "..." when what is left out is longer than three characters."""
+    try:
+        keep = int(dirtrim.strip() or "0")
+    except ValueError:
+        keep = 0
+    if keep <= 0:
+        return name
+    start = name.find("/") + 1 if name.startswith("~") and "/" in name else 0
+    if start == 0 and name.startswith("~"):
+        return name
+    body = name[start:]
+    if body.count("/") < keep:
+        return name
+    cut = len(body)
+    for _ in range(keep):
+        cut = body.rfind("/", 0, cut)
+        if cut <= 0:
+            return name
+    if cut <= 3:
+        return name
+    return name[:start] + "..." + body[cut:]
