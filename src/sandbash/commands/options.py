@@ -356,6 +356,10 @@ class _Gnu:
             and not any(l.startswith(name) for l in longs)
         ):
             raise HelpRequested(version_text(spec))
+        if spec.add_help and name in ("help", "version"):
+            # an exact name wins over the longer ones it begins (getopt_long: `sort --version`
+            # beside --version-sort)
+            raise HelpRequested(help_text(spec) if name == "help" else version_text(spec))
         matches = [l for l in longs if l.startswith(name)]
         if spec.add_help:
             matches += [l for l in ("help", "version") if l.startswith(name) and l not in longs]

@@ -159,6 +159,10 @@ class TarArgs:
                     "You may not specify more than one '-Acdtrux', '--delete' or  '--test-label' option"
                 )
             self.op = key[3:]
+        elif key in ("help", "version"):
+            # the first of them is what GNU tar answers (argp exits on it)
+            if not (self.help or self.version):
+                setattr(self, key, True)
         elif key in ("gzip", "bzip2", "xz"):
             self.compress = key
         elif key == "verbose":
@@ -247,7 +251,6 @@ def parse_tar_args(argv: list[str]) -> TarArgs:
                     raise TarUsage(f"option requires an argument -- '{letter}'", 64)
             args.apply(key, value)
     if args.help or args.version:
-        args.help = True
         return args
     if args.op is None:
         raise TarUsage("You must specify one of the '-Acdtrux', '--delete' or '--test-label' options")

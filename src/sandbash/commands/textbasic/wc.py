@@ -242,6 +242,7 @@ def cmd_wc(ctx: Ctx) -> int:
             continue
         if stream is None:
             assert err is not None
+            out.flush()  # (GNU's error() flushes stdout first: the message comes in its place)
             ctx.error(f"{quotef(name)}: {strerror(err.errno or 5)}")
             status = 1
             if err.errno == 21:  # a directory: GNU still prints its (zero) counts
@@ -258,6 +259,7 @@ def cmd_wc(ctx: Ctx) -> int:
             else:
                 counts = _count_stream(ctx, stream, want["words"], want["chars"], want["max_line_length"])
         except (FsError, StreamError) as e:
+            out.flush()
             ctx.error(f"{quotef(name)}: {strerror(e.errno or 5)}")
             status = 1
             counts = _Counts()
