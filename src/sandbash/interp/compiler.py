@@ -51,6 +51,7 @@ from .calls import call_failed, call_function, direct_call
 from .control import ReturnFromFunction
 from .executor import arrayref_args
 from .fastbuiltins import fast_builtin, plain_builtin
+from .state import ONE_STATUS
 from .variables import NOT_PLAIN, AssignError
 
 TYPE_CHECKING = False
@@ -61,6 +62,8 @@ if TYPE_CHECKING:
     from .state import ShellState
 
 Code = Callable[[], int]
+
+_ZERO = ONE_STATUS[0]  # (PIPESTATUS of a command of status 0)
 
 # bodies remembered per shell, and the size of the syntax trees the compiled ones keep alive (their
 # text, 64 per node): past either, the cache starts again, so that a script that evals new (or
@@ -388,7 +391,7 @@ class Compiler:
                 return assigned(mark)  # (a status to give, process substitutions to close)
             st.last_arg = ""  # (as assigned(): `$_` emptied, status 0)
             st.last_status = 0
-            st.pipestatus = [0]
+            st.pipestatus = _ZERO
             return 0
 
         return scalar
@@ -448,7 +451,7 @@ class Compiler:
                 return assigned(mark)  # (a status to give, process substitutions to close)
             st.last_arg = ""  # (as assigned(): `$_` emptied, status 0)
             st.last_status = 0
-            st.pipestatus = [0]
+            st.pipestatus = _ZERO
             return 0
 
         return element
@@ -495,7 +498,7 @@ class Compiler:
             finally:
                 if len(procs) > mark:
                     ev.pr.finish_procsubs(mark)
-            st.pipestatus = [status]
+            st.pipestatus = ONE_STATUS[status]  # (0-2, or an expansion error's status)
             return status
 
         return arith_cmd
@@ -537,7 +540,7 @@ class Compiler:
             finally:
                 if len(procs) > mark:
                     ev.pr.finish_procsubs(mark)
-            st.pipestatus = [status]
+            st.pipestatus = ONE_STATUS[status]  # (0-2, or an expansion error's status)
             return status
 
         return cond_cmd
@@ -849,7 +852,7 @@ class Compiler:
             if len(procs) > mark:
                 ex.pr.finish_procsubs(mark)
             st.last_status = 0
-            st.pipestatus = [0]
+            st.pipestatus = _ZERO
             return 0
 
         return local_cmd
@@ -912,7 +915,7 @@ class Compiler:
             if len(procs) > mark:
                 ex.pr.finish_procsubs(mark)
             st.last_status = 0
-            st.pipestatus = [0]
+            st.pipestatus = _ZERO
             return 0
 
         return local_one

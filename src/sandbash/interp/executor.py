@@ -34,6 +34,7 @@ from ..syntax.escapes import ansi_decoded
 from .builtin_table import PENDING, SPECIAL, Builtin, is_builtin, loaded, lookup
 from .control import AbortCommand, ExitShell
 from .jobs import child_exited, notify_dead_jobs, owns_table, release_ended, take_signals
+from .state import ONE_STATUS
 from .variables import AssignError, ElementError
 
 TYPE_CHECKING = False
@@ -197,7 +198,7 @@ class Executor:
         if len(self.pr.procsubs) > mark:
             self.pr.finish_procsubs(mark)  # (bash: f=<(cmd) is closed at once)
         st.last_status = status
-        st.pipestatus = [status]
+        st.pipestatus = ONE_STATUS[status] if 0 <= status < 256 else [status]
         if status:
             self.ev.errexit_check(status)
         return status
@@ -268,7 +269,7 @@ class Executor:
             if len(procs) > mark:
                 self.pr.finish_procsubs(mark)
         st.last_status = status
-        st.pipestatus = [status]
+        st.pipestatus = ONE_STATUS[status] if 0 <= status < 256 else [status]
         if status:
             self.ev.errexit_check(status)
         return status

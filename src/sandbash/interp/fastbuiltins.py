@@ -40,6 +40,7 @@ from ..syntax import ast as A
 from .builtin_table import loaded, lookup
 from .control import ExitShell
 from .executor import _USAGE_FATAL, _run_builtin, arrayref_args, builtin_failed
+from .state import ONE_STATUS
 from .variables import AssignError
 
 TYPE_CHECKING = False
@@ -168,7 +169,7 @@ def _let_code(comp: Compiler, cmd: A.SimpleCommand, exprs: list[str], plan: Plan
             if len(procs) > mark:
                 pr.finish_procsubs(mark)
         st.last_status = status
-        st.pipestatus = [status]
+        st.pipestatus = ONE_STATUS[status]  # (0 or 1, or an error's status below 256)
         if status:
             ev.errexit_check(status)
         return status
@@ -225,7 +226,7 @@ def _let_argv_code(
             if len(procs) > mark:
                 ex.pr.finish_procsubs(mark)
         st.last_status = status
-        st.pipestatus = [status]
+        st.pipestatus = ONE_STATUS[status]  # (0 or 1, or an error's status below 256)
         if status:
             ev.errexit_check(status)
         return status
@@ -269,7 +270,7 @@ def _builtin_code(
         if len(procs) > mark:
             ex.pr.finish_procsubs(mark)
         st.last_status = status
-        st.pipestatus = [status]
+        st.pipestatus = ONE_STATUS[status]  # (0 or 1, or an error's status below 256)
         if status:
             ev.errexit_check(status)
         return status
@@ -294,7 +295,7 @@ def _general(ex: Executor, cmd: A.SimpleCommand, name: str, argv: list[str], mar
         if len(procs) > mark:
             ex.pr.finish_procsubs(mark)
     st.last_status = status
-    st.pipestatus = [status]
+    st.pipestatus = ONE_STATUS[status] if 0 <= status < 256 else [status]
     if status:
         ex.ev.errexit_check(status)
     return status
@@ -394,7 +395,7 @@ def plain_builtin(
             if len(procs) > mark:
                 ex.pr.finish_procsubs(mark)
         st.last_status = status
-        st.pipestatus = [status]
+        st.pipestatus = ONE_STATUS[status] if 0 <= status < 256 else [status]
         if status:
             errexit_check(status)
         return status
@@ -485,7 +486,7 @@ def _operand_code(
         if len(procs) > mark:
             ex.pr.finish_procsubs(mark)
         st.last_status = status
-        st.pipestatus = [status]
+        st.pipestatus = ONE_STATUS[status]  # (0 or 1, or an error's status below 256)
         if status:
             ev.errexit_check(status)
         return status
