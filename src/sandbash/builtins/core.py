@@ -293,21 +293,12 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
 def _read_descriptor(sh: Shell, fd: int) -> bytes | None:
     """All a descriptor holds, as `.` reads a file whole; None when it is not open for reading.
     Bounded by max_input_size (the most script text a run takes)."""
+    from ..interp.bashcmd import read_script
+
     stream = sh.io.get(fd)
     if stream is None or not stream.readable:
         return None
-    limit = sh.rt.limits.max_input_size
-    chunks: list[bytes] = []
-    size = 0
-    while True:
-        sh.rt.budget.checkpoint()
-        chunk = stream.read(min(1 << 16, limit + 1 - size))
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-        size += len(chunk)
-        if size > limit:
-            raise LimitExceeded(LimitKind.MAX_INPUT_SIZE, limit)
+    return read_script(sh, stream)
 
 
 def _source_text(sh: Shell, args: list[str], data: bytes) -> int:

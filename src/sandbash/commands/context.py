@@ -217,11 +217,25 @@ class Ctx:
         return Inputs(self, names, open_error, read_error, flush)
 
     def read_input(self, path: str) -> bytes:
+        """The whole of an input operand (`-` is stdin), charged as `read_all` charges it."""
         stream = self.open_in(path)
-        data = stream.read()
+        data = self.read_all(stream)
         if stream is not self.stdin and _dev_fd(path) is None:
             stream.close()
         return data
+
+    def read_all(self, stream: Stream) -> bytes:
+        """The rest of `stream`, charged to the run's memory as it arrives (the parts and their
+        joined copy; given back once read) and to its work: a pipe may never end (`yes | bc`,
+        `yes | tr -d '\\n' | diff - f` grew past the host's memory), so an endless input ends on
+        max_memory. Use this, never `stream.read()`, for a whole input."""
+        parts: list[bytes] = []
+        with self.hold_memory() as mem:
+            for chunk in stream.chunks():
+                mem.charge(2 * len(chunk))
+                self.budget.checkpoint((len(chunk) >> 12) + 1)
+                parts.append(chunk)
+            return b"".join(parts)
 
     # ------------------------------------------------------------ sub-commands
 

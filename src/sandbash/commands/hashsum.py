@@ -190,7 +190,7 @@ class _Summer:
         inputs = ctx.inputs(files)
         for list_name, stream in inputs:
             with inputs.reading():
-                data = b"".join(read_chunks(ctx, stream))
+                data = ctx.read_all(stream)
                 shown_list = "standard input" if list_name == "-" else list_name
                 bad_format = failed = unreadable = matched = 0
                 lines = data.split(b"\n")

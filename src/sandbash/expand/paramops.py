@@ -48,8 +48,32 @@ def apply_op(ex: Expander, p: A.Param, op: A.ParamOp, base: Value, desc: str, in
         return ex._xform(p, op.op, base)
     fn = ex._op_function(op)
     if isinstance(base, Multi):
-        return Multi([fn(v) for v in base.values], base.star)
+        return Multi(each_charged(ex, fn, base.values), base.star)
     return fn(as_text(base) or "")
+
+
+def each_charged(ex: Expander, fn: Callable[[str], str], values: list[str]) -> list[str]:
+    """`fn` of each element, the results charged to the run's memory while the list is made: each
+    result is within max_string_length, but `${a[@]/*/$long}` over 20,000 elements held 2 GB
+    before the word was charged (the charge is given back once the list is made)."""
+    rt = ex._rt
+    if rt is None:
+        return [fn(v) for v in values]
+    budget = rt.budget
+    out: list[str] = []
+    held = 0
+    try:
+        for v in values:
+            r = fn(v)
+            n = len(r)
+            if n > 256:  # short results cost what the elements did
+                budget.charge_memory(n)
+                held += n
+            out.append(r)
+    finally:
+        if held:
+            budget.release_memory(held)
+    return out
 
 
 def op_function(ex: Expander, op: A.ParamOp) -> Callable[[str], str]:
@@ -322,7 +346,7 @@ def xform(ex: Expander, p: A.Param, letter: str, base: Value) -> Value:
         return s
 
     if isinstance(base, Multi):
-        return Multi([one(v) for v in base.values], base.star)
+        return Multi(each_charged(ex, one, base.values), base.star)
     assert isinstance(base, str)
     return one(base)
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..limits import LimitExceeded, LimitKind
 from ..vfs.errors import FsError
 from .state import FLAG_LETTERS
 from .variables import locale_known
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..stdio.streams import Stream
     from .shell import Shell
 
 _USAGE = "Usage:\t{0} [GNU long option] [option] ...\n\t{0} [GNU long option] [option] script-file ...\n"
@@ -57,6 +59,23 @@ def startup_warnings(sh: Shell, argv0: str, env: Mapping[str, str]) -> None:
     value = env.get("LC_ALL")
     if value and not locale_known(value):
         sh.write_err(f"{argv0}: warning: setlocale: LC_ALL: cannot change locale ({value})\n")
+
+
+def read_script(sh: Shell, stream: Stream) -> bytes:
+    """A script's whole text from a stream (`bash` reading stdin, `source /dev/stdin`), bounded by
+    max_input_size as it is read: `yes | bash` must end on that limit, not hold the host's memory."""
+    limit = sh.rt.limits.max_input_size
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        sh.rt.budget.checkpoint()
+        chunk = stream.read(min(1 << 16, limit + 1 - size))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            raise LimitExceeded(LimitKind.MAX_INPUT_SIZE, limit)
 
 
 def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
@@ -155,7 +174,7 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
         return child.run_toplevel(text, "-c")
     if read_stdin or not rest:
         stream = sh.io.get(0)
-        data = stream.read() if stream is not None and stream.readable else b""
+        data = read_script(sh, stream) if stream is not None and stream.readable else b""
         st.arg0 = name
         st.positional = rest
         st.mode = "s"

@@ -238,7 +238,9 @@ def cmd_zip(ctx: Ctx) -> int:
     if not archive.endswith(".zip") and "." not in archive.rsplit("/", 1)[-1]:
         archive += ".zip"
     if opts.has("names_stdin"):
-        files += [line for line in ctx.stdin.read().decode("utf-8", "surrogateescape").split("\n") if line]
+        files += [
+            line for line in ctx.read_all(ctx.stdin).decode("utf-8", "surrogateescape").split("\n") if line
+        ]
     if opts.has("encrypt"):
         ctx.stderr.write(b"zip error: Interactive password entry is not available in this sandbox\n")
         return 16

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from types import TracebackType
 
+from ...limits import LimitExceeded, LimitKind
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..fsutil import FileRewrite
@@ -307,10 +308,23 @@ class Interp(Runtime):
                     if en > st:
                         seps[str(i)] = Input(s[st:en])
                         i += 1
+        self._many(len(pieces))
         for i, p in enumerate(pieces, 1):
             arr[str(i)] = Input(p)
         self.ctx.checkpoint(1 + len(pieces) // 64)
         return float(len(pieces))
+
+    def _many(self, n: int, added: int = 0) -> None:
+        """`n` elements about to go into an array at once (split, patsplit): within the elements
+        awk may hold, and measured with the rest (check_arrays) once such fills add up: a split of
+        one long string into a million elements held 200 MB without a memory check."""
+        if n > self.max_elements:
+            raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, self.max_elements)
+        added = added or n
+        if added > 1024:
+            self.fresh += added * 128  # an element's key, value and slot
+            if self.fresh > self.fresh_max:
+                self.check_arrays()
 
     @staticmethod
     def _default_seps(s: str, seps: dict[str, Value]) -> None:
@@ -345,6 +359,8 @@ class Interp(Runtime):
             if seps is not None and (n or st > 0):
                 seps[str(n)] = Input(s[pos:st])
             n += 1
+            if not n & 1023:
+                self._many(n, 1024)
             arr[str(n)] = Input(s[st:en])
             pos = en
         if seps is not None and pos < len(s):

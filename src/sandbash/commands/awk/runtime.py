@@ -171,6 +171,9 @@ class Runtime:
         sub_elements, sub_bytes = self.subarrays.measure(_array_bytes)
         total += sub_elements
         nbytes += sub_bytes
+        flds = self.flds  # fields set by the program are copies (Plain) of what they were given
+        if flds:
+            nbytes += sum(49 + len(f) if f.__class__ is not float else 24 for f in flds)
         if total > self.max_elements:
             raise LimitExceeded(LimitKind.MAX_ARRAY_ELEMENTS, self.max_elements)
         self.mem.set(nbytes)
@@ -263,11 +266,19 @@ class Runtime:
     def rebuild(self) -> str:
         flds = self.flds or []
         ofs = self.rebuild_ofs
+        # the size first: a long OFS or one long value in many fields (`$1000 = 1` with an OFS of
+        # 900 KB) would make a record of GBs before its length was checked
+        size = len(ofs) * len(flds)
         try:
+            size += sum(map(len, flds))  # (floats have no len: the slower path)
+            if size > self.max_string:
+                raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, self.max_string)
             r = ofs.join(flds)  # all strings: the usual case
         except TypeError:
+            if size > self.max_string:
+                raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, self.max_string) from None
             to_str = self.to_str
-            r = ofs.join(x if x.__class__ is not float else to_str(x) for x in flds)
+            r = self.check_len(ofs.join(x if x.__class__ is not float else to_str(x) for x in flds))
         self.rec = r
         return r
 
@@ -293,7 +304,11 @@ class Runtime:
         n = len(flds)
         if i > n:
             flds.extend([""] * (i - n))
-        flds[i - 1] = Plain(v) if v.__class__ is str else v
+        if v.__class__ is str:
+            if len(v) > 4096:  # (a field is a copy: `$i = s` for many i held as many copies of s)
+                self.check_len(v)  # type: ignore[arg-type]
+            v = Plain(v)
+        flds[i - 1] = v
         self.rec = None
         self.rec_input = False
         self.rebuild_ofs = self.to_str(self.ns["V_OFS"])  # $0 is rebuilt with OFS as it is now

@@ -111,6 +111,6 @@ def _run_files(ctx: Ctx, interp: Interp, files: list[str]) -> int:
             return 1
         if not _run_source(ctx, interp, text, path, from_stdin=False):
             return 0
-    stdin = ctx.stdin.read().decode("utf-8", "surrogateescape")
+    stdin = ctx.read_all(ctx.stdin).decode("utf-8", "surrogateescape")
     _run_source(ctx, interp, stdin, "(standard_in)", from_stdin=True)
     return 0

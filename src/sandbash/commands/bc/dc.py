@@ -422,7 +422,7 @@ def cmd_dc(ctx: Ctx) -> int:
                 calc.run(value, stdin_mode=False)
                 continue
             if value == "-":
-                calc.run(ctx.stdin.read().decode("utf-8", "surrogateescape"), stdin_mode=True)
+                calc.run(ctx.read_all(ctx.stdin).decode("utf-8", "surrogateescape"), stdin_mode=True)
                 continue
             try:
                 text = ctx.fs.read_bytes(value).decode("utf-8", "surrogateescape")
@@ -431,7 +431,7 @@ def cmd_dc(ctx: Ctx) -> int:
                 continue
             calc.run(text, stdin_mode=True)
         if not scripts:
-            calc.run(ctx.stdin.read().decode("utf-8", "surrogateescape"), stdin_mode=True)
+            calc.run(ctx.read_all(ctx.stdin).decode("utf-8", "surrogateescape"), stdin_mode=True)
     except _Exit as e:
         return e.status
     return 0

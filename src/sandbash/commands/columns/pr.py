@@ -89,7 +89,7 @@ def cmd_pr(ctx: Ctx) -> int:
     inputs = ctx.inputs(files, flush=out.flush)
     for name, stream in inputs:
         with inputs.reading():
-            data = stream.read()
+            data = ctx.read_all(stream)
             text = decode(data)
             lines = text.split("\n")
             if lines and lines[-1] == "":

@@ -114,11 +114,12 @@ class FSortBy(F):
             raise type_error2(v, keys, f"cannot be {what}")
         env[2].checkpoint(1 + len(v))
         f = self.f
+        memo: dict[int, Any] = {}  # (parts shared between the keys are keyed once)
         if f.single:
             raw = [f.one(x, env) for x in v]
-            keys = raw if simple_keys(raw) else [sort_key([k]) for k in raw]
+            keys = raw if simple_keys(raw) else [sort_key([k], memo) for k in raw]
         else:
-            keys = [sort_key(list(f.run(x, env))) for x in v]
+            keys = [sort_key(list(f.run(x, env)), memo) for x in v]
         keyed = [(k, i, x) for i, (k, x) in enumerate(zip(keys, v, strict=True))]
         kind = self.kind
         if kind in ("min", "max"):

@@ -76,7 +76,8 @@ def _sort(v: Any) -> Any:
         raise type_error(v, "cannot be sorted, as it is not an array")
     if simple_keys(v):
         return sorted(v)
-    return sorted(v, key=sort_key)
+    memo: dict[int, Any] = {}  # parts shared between elements keyed once too
+    return sorted(v, key=lambda x: sort_key(x, memo))
 
 
 def _unique(v: Any) -> Any:
@@ -85,8 +86,9 @@ def _unique(v: Any) -> Any:
         raise type_error2(v, [[x] for x in iterate(v)], "cannot be sorted, as they are not both arrays")
     out: list[Any] = []
     prev: Any = None
-    for x in sorted(v, key=sort_key):
-        k = sort_key(x)
+    memo: dict[int, Any] = {}
+    for x in sorted(v, key=lambda x: sort_key(x, memo)):
+        k = sort_key(x, memo)
         if not out or k != prev:
             out.append(x)
         prev = k
@@ -132,12 +134,18 @@ def _flatten(v: Any, depth: Any = 1e18) -> Any:
     with live(out):
         # explicit stack: (iterator, remaining depth)
         stack: list[tuple[Iterator[Any], float]] = [(iter(iterate(v)), depth)]
+        seen = 0
         while stack:
             it, d = stack[-1]
             x = next(it, _END)
             if x is _END:
                 stack.pop()
                 continue
+            seen += 1
+            if not seen & 4095:
+                # a shared sub-array is walked as often as it is shared, whether or not it adds
+                # elements (`reduce range(40) as $i ([]; [., .]) | flatten`: 2**40 empty arrays)
+                charge_work(4096 >> 6)
             if type(x) is list and d != 0:
                 stack.append((iter(x), d - 1))
             else:
@@ -226,19 +234,30 @@ def _tostream(v: Any) -> list[Any]:
         else:
             out.append([list(path), x])
 
-    push((), v)
-    while stack:
-        path, x, it, last = stack[-1]
-        assert it is not None
-        item = next(it, _END)
-        if item is _END:
-            stack.pop()
-            out.append([list(path + (last,))])
-            continue
-        k, child = item
-        stack[-1] = (path, x, it, k)
-        push(path + (k,), child)
+    steps = 0
+    with live(out):
+        push((), v)
+        while stack:
+            steps += 1
+            path, x, it, last = stack[-1]
+            if not steps & 4095:
+                # a value of shared parts streams as many events as it has paths (2**40 for
+                # `reduce range(40) as $i ([]; [., .])`): each step adds at most one event
+                charge_work(4096 >> 6)
+                charge_memory(4096 * (_EVENT + 8 * len(path)))
+            assert it is not None
+            item = next(it, _END)
+            if item is _END:
+                stack.pop()
+                out.append([list(path + (last,))])
+                continue
+            k, child = item
+            stack[-1] = (path, x, it, k)
+            push(path + (k,), child)
     return out
+
+
+_EVENT = 2 * 72  # an event's list and its path's list
 
 
 def _indices(v: Any, i: Any) -> Any:

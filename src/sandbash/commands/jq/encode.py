@@ -74,9 +74,12 @@ class Style:
 COMPACT = Style(indent=0)
 
 
-def dumps(value: Any, style: Style = COMPACT, capped: bool = False) -> str:
-    """Serialize one value (`capped`: a text longer than the run's string
-    limit is a limit error, as for strings that operators build)."""
+def dumps(value: Any, style: Style = COMPACT, capped: bool = True, stop: int = 0) -> str:
+    """Serialize one value. A text longer than the run's string limit is a limit error, as for
+    strings that operators build: a value of shared parts prints as 2**40 characters, and every
+    text made here is held in memory (`debug`, `error`, `@sh`, messages); `capped=False` is for
+    callers that bound it themselves. `stop`: the text's first `stop` characters or more, the
+    rest never made (a message quoting a value shows its start)."""
     t = type(value)
     if t is str:
         return quote(value, style.ascii)
@@ -85,7 +88,7 @@ def dumps(value: Any, style: Style = COMPACT, capped: bool = False) -> str:
         if not style.pretty:
             fast = _fast_dumps(value, style)
             if fast is not None:
-                if cap and len(fast) > cap:
+                if cap and len(fast) > cap and not stop:
                     raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, cap)
                 return fast
         parts: list[str] = []
@@ -94,13 +97,22 @@ def dumps(value: Any, style: Style = COMPACT, capped: bool = False) -> str:
         def collect(text: str) -> None:
             nonlocal size
             size += len(text)
+            parts.append(text)
+            if stop and size >= stop:
+                raise _Enough
             if cap and size > cap:
                 raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, cap)
-            parts.append(text)
 
-        dump_to(value, style, Sink(collect, style), fast=style.pretty)
+        try:
+            dump_to(value, style, Sink(collect, style), fast=style.pretty)
+        except _Enough:
+            pass
         return "".join(parts)
     return _scalar(value, style.ascii)
+
+
+class _Enough(Exception):
+    """`dumps` has made the `stop` characters its caller wants."""
 
 
 def dump_to(value: Any, style: Style, sink: Sink, fast: bool = True) -> None:

@@ -43,6 +43,22 @@ def charge(work: int) -> None:
         checkpoint(work)
 
 
+_walked = [0]
+
+
+def _walk_tick(held: int = 0) -> None:
+    """One container visited by a deep walk (compare, sort keys, equality, contains). Values share
+    their parts (`reduce range(40) as $i ([]; [., .])` is 40 arrays), and a walk visits a part as
+    often as it is shared (2**40 times): every 4096 visits are charged to the run's work, and
+    `held` bytes a visit builds (sort keys) to its memory, so the deadline and the limits end it."""
+    n = _walked[0] + 1
+    _walked[0] = n
+    if not n & 4095:
+        charge(1025)  # (past 1000: the clock is read each time; the collector slows such walks)
+        if held:
+            charge_memory(4096 * held)
+
+
 _KIND_ORDER = {type(None): 0, bool: 1, int: 3, float: 3, LitNum: 3, str: 4, list: 5, dict: 6}
 _TYPE_NAMES = {
     type(None): "null",
@@ -71,7 +87,7 @@ def truthy(x: Any) -> bool:
 
 def trunc_dump(x: Any, size: int = 15) -> str:
     """jv_dump_string_trunc: compact JSON cut to size-1 bytes with '...'."""
-    text = dumps(x)
+    text = dumps(x, stop=4 * size)  # (what is cut off is never made: a value may print as TBs)
     raw = text.encode("utf-8", "surrogatepass")
     limit = size - 1
     if len(raw) <= limit:
@@ -107,6 +123,7 @@ def compare(a: Any, b: Any) -> int:
     if ka == 4:
         return -1 if a < b else (1 if a > b else 0)
     if ka == 5:
+        _walk_tick()
         for x, y in zip(a, b):  # noqa: B905 - lengths compared after
             r = compare(x, y)
             if r:
@@ -114,6 +131,7 @@ def compare(a: Any, b: Any) -> int:
         la, lb = len(a), len(b)
         return -1 if la < lb else (1 if la > lb else 0)
     if ka == 6:
+        _walk_tick()
         keys_a = sorted(a)
         keys_b = sorted(b)
         if keys_a != keys_b:
@@ -153,8 +171,10 @@ def simple_keys(xs: list[Any]) -> bool:
     return all((type(x) is int or type(x) is float) and x == x for x in xs)
 
 
-def sort_key(x: Any) -> Any:
-    """A Python key that orders values as `compare` does."""
+def sort_key(x: Any, memo: dict[int, Any] | None = None) -> Any:
+    """A Python key that orders values as `compare` does. A part shared within the value (the same
+    array or object) gets one key object, made once (`memo`), so a value of shared parts costs what
+    its parts do, and comparing two keys skips the identical parts."""
     t = type(x)
     if t is str:
         return (4, x)
@@ -166,10 +186,19 @@ def sort_key(x: Any) -> Any:
         return (0,)
     if t is bool:
         return (2,) if x else (1,)
+    if memo is None:
+        memo = {}
+    key = memo.get(id(x))
+    if key is not None:
+        return key
+    _walk_tick(64)
     if t is list:
-        return (5, [sort_key(v) for v in x])
-    keys = sorted(x)
-    return (6, keys, [sort_key(x[k]) for k in keys])
+        key = (5, [sort_key(v, memo) for v in x])
+    else:
+        keys = sorted(x)
+        key = (6, keys, [sort_key(x[k], memo) for k in keys])
+    memo[id(x)] = key  # (x lives as long as the call: its id is not reused under it)
+    return key
 
 
 def equal(a: Any, b: Any) -> bool:
@@ -195,6 +224,7 @@ def _deep_equal(a: Any, b: Any) -> bool:
         return True
     if len(a) != len(b):
         return False
+    _walk_tick()
     if type(a) is list:
         return all(equal(x, y) for x, y in zip(a, b, strict=True))
     return all(k in b and equal(v, b[k]) for k, v in a.items())
@@ -205,8 +235,10 @@ def contains(a: Any, b: Any) -> bool:
     if ka != kb:
         return False
     if ka == 6:
+        _walk_tick()
         return all(k in a and contains(a[k], v) for k, v in b.items())
     if ka == 5:
+        _walk_tick()
         return all(any(contains(x, y) for x in a) for y in b)
     if ka == 4:
         return b in a

@@ -9,7 +9,7 @@ from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
-from ..textbasic.common import Out, command, encode, read_chunks
+from ..textbasic.common import Out, command, encode
 
 ICONV_SPEC = CommandSpec(
     name="iconv",
@@ -164,9 +164,7 @@ def cmd_iconv(ctx: Ctx) -> int:
     inputs.stop_on_read_error = not omit
     for _name, stream in inputs:
         with inputs.reading():
-            status = max(
-                status, _convert(ctx, b"".join(read_chunks(ctx, stream)), src[0], dst[0], dst[1], omit, out)
-            )
+            status = max(status, _convert(ctx, ctx.read_all(stream), src[0], dst[0], dst[1], omit, out))
         if status and not omit:
             break
     out.flush()

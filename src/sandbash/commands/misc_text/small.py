@@ -17,7 +17,6 @@ from ..textbasic.common import (
     encode,
     quote,
     quotef,
-    read_chunks,
     read_input_held,
     usage_fail,
 )
@@ -291,5 +290,5 @@ def cmd_factor(ctx: Ctx) -> int:
 
 
 def _tokens(ctx: Ctx) -> list[str]:
-    data = b"".join(read_chunks(ctx, ctx.stdin))
+    data = ctx.read_all(ctx.stdin)
     return [decode(t) for t in data.split()]

@@ -308,7 +308,7 @@ def _by_number(ctx: Ctx, stream: Stream, w: Writer, spec: str, elide: bool, sep:
     if k_text and not 1 <= k <= n:
         ctx.error(f"invalid chunk number: {quote(ctx, k_text)}")
         raise CommandExit(1)
-    data = b"".join(read_chunks(ctx, stream))
+    data = ctx.read_all(stream)
     size = len(data)
     chunks: list[bytes] = []
     if kind == "r":

@@ -391,13 +391,18 @@ class Shell:
         SQL is pending; SQL runs when its text is a complete statement. An error stops the rest
         of that statement group; with -bail it stops the input."""
         buf: list[str] = []
-        start = lineno = 0
+        start = lineno = pending = 0
+        # a statement that never completes (`yes | sqlite3`) must not grow past max_string_length
+        limit = self.ctx.limits.max_string_length
         while True:
             raw = readline()
             if not raw:
                 break
             lineno += 1
             self.ctx.checkpoint()
+            pending = pending + len(raw) if buf else len(raw)
+            if pending > limit:
+                raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit)
             if not buf and (raw.startswith(".") or raw.startswith("#")):
                 if raw.startswith("."):
                     self._echo(raw)
@@ -431,8 +436,10 @@ class Shell:
                 raise
 
     def read_stream(self, stream: Stream) -> Callable[[], str]:
+        limit = self.ctx.limits.max_string_length
+
         def readline() -> str:
-            return stream.readline().decode("utf-8", "surrogateescape")
+            return stream.readline(limit=limit).decode("utf-8", "surrogateescape")
 
         return readline
 

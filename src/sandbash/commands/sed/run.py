@@ -673,7 +673,11 @@ class Runner:
             elif kind == "file":
                 name = data.decode("utf-8", "surrogateescape")
                 try:
-                    content = self.ctx.read_input(name) if name != "/dev/stdin" else self.ctx.stdin.read()
+                    content = (
+                        self.ctx.read_input(name)
+                        if name != "/dev/stdin"
+                        else self.ctx.read_all(self.ctx.stdin)
+                    )
                 except FsError:
                     continue
                 self.emit(content)

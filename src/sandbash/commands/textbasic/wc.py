@@ -189,7 +189,7 @@ def _read_names(ctx: Ctx, source: str) -> tuple[list[str] | None, bool]:
     try:
         stream = ctx.open_in(source)
         regular, _size = is_regular(ctx, source, stream)
-        data = stream.read()
+        data = ctx.read_all(stream)
         close_input(ctx, source, stream)
     except (FsError, StreamError) as e:
         ctx.error(f"cannot open {quoteaf(source)} for reading: {strerror(e.errno or 5)}")

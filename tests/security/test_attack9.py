@@ -1,0 +1,373 @@
+"""A code-reading attacker's pass over HEAD (sec-attack9): each attempt kept as a test.
+
+Commands (T-CMD-1): a denied command reached through indirection (wrappers, `eval`, `source`,
+traps, coprocesses, child shells, awk/sed/jq, aliases, functions, hot loops) never runs: each script
+first runs without a policy to show it does remove the victim, then under a deny list (and an
+allow list) that must refuse it and leave the victim.
+Files (T-FS-*): writes through a read-only grant and reads of an ungranted tree, by links, renames,
+descriptors opened before a `cd`, `..`/`/./`/trailing slashes, the runtimes: nothing changes, no
+secret shows.
+Memory and time: inputs, expansions and values that grew without a charge (found here and fixed):
+a whole-input read of an endless pipe (`yes | tr -d '\\n' | bc`, diff, iconv, sha1sum -c, split -n,
+sqlite3, `yes | bash`), `${a[@]/pat/$long}` over many elements, awk records rebuilt with a long
+OFS, fields holding copies, split/patsplit into huge arrays, jq walks of values made of shared parts
+(flatten, tostream, sort keys, messages quoting a value). Each runs in secharness's forked child
+and must end with a named limit, on time, within max_memory's resident growth, compiled and walked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from secharness import Outcome, param, pooled, verify_bomb
+
+from sandbash import Bash
+from sandbash.interp import evaluator as evaluator_module
+from sandbash.policy import Policy
+from sandbash.vfs.facade import Vfs
+
+GRANTS = ["/data:ro", "/workspace:rw", "/tmp:rw"]
+DENY_RM = Policy(deny=["rm"], paths=GRANTS, mode="remediation", name="deny-rm")
+ALLOW = Policy(
+    [
+        "cat",
+        "echo",
+        "find",
+        "xargs",
+        "env",
+        "timeout",
+        "bash",
+        "chmod",
+        "printf",
+        "awk",
+        "sed",
+        "nice",
+        "nohup",
+    ],
+    paths=GRANTS,
+    mode="remediation",
+    name="allow-list",
+)
+VICTIM = "/workspace/victim"
+
+
+def sandbox(policy: Policy | None) -> Bash:
+    vfs = Vfs()
+    view = vfs.view("/")
+    for d in ("/data/sub", "/workspace/bin", "/secret/d"):
+        view.mkdir(d, parents=True)
+    view.write_bytes("/data/a.txt", b"alpha\n")
+    view.write_bytes("/data/sub/b.txt", b"beta\n")
+    view.write_bytes("/secret/key", b"SECRETKEY\n")
+    view.write_bytes(VICTIM, b"precious\n")
+    return Bash(fs=vfs, cwd="/workspace", policy=policy)
+
+
+def exists(bash: Bash, path: str) -> bool:
+    bash.vfs.gate = None  # look without asking the policy
+    return bash.vfs.view("/").exists(path)
+
+
+@pytest.fixture(params=[False, True], ids=["compiled", "walked"])
+def walker(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    monkeypatch.setattr(evaluator_module, "TREE_WALKER", request.param)
+    return bool(request.param)
+
+
+def refused_rm(events: list[dict[str, object]]) -> bool:
+    return any(
+        e["kind"] == "decision"
+        and e["decision"] == "deny"
+        and e["action"] == "shell:exec"
+        and e["target"] == "rm"
+        for e in events
+    )
+
+
+# ------------------------------------------------------------------ commands
+
+INDIRECT = [
+    "command rm /workspace/victim",
+    "exec rm /workspace/victim",
+    "env rm /workspace/victim",
+    "env -S 'rm /workspace/victim'",
+    "env -- A=1 rm /workspace/victim",
+    "echo /workspace/victim | xargs rm",
+    "xargs -a <(echo /workspace/victim) rm",
+    "find /workspace -name victim -exec rm {} +",
+    "find /workspace -name victim -execdir rm {} \\;",
+    "nice -n 5 nohup rm /workspace/victim",
+    "timeout -s KILL 5 rm /workspace/victim",
+    "time rm /workspace/victim",
+    "eval 'rm /workspace/victim'",
+    "echo 'rm /workspace/victim' > s; source s",
+    "source /dev/stdin <<< 'rm /workspace/victim'",
+    ". <(echo 'rm /workspace/victim')",
+    "printf '#!/bin/bash\\nrm /workspace/victim\\n' > s; chmod +x s; ./s",
+    "printf 'rm /workspace/victim\\n' > s; chmod +x s; ./s",
+    "trap 'rm /workspace/victim' EXIT",
+    "trap 'rm /workspace/victim' DEBUG; :",
+    "trap 'rm /workspace/victim' ERR; false",
+    "trap 'rm /workspace/victim' USR1; kill -USR1 $$",
+    "coproc rm /workspace/victim; wait",
+    "bash -c 'rm /workspace/victim'",
+    "sh -c 'rm /workspace/victim'",
+    "echo 'rm /workspace/victim' | bash",
+    "bash <<< 'rm /workspace/victim'",
+    "f(){ rm /workspace/victim; }; export -f f; env bash -c f",
+    "awk 'BEGIN{system(\"rm /workspace/victim\")}'",
+    'awk \'BEGIN{print "x" | "rm /workspace/victim"}\'',
+    "awk 'BEGIN{\"rm /workspace/victim\" | getline x}'",
+    "echo x | sed 'e rm /workspace/victim'",
+    "echo 'rm /workspace/victim' | sed e",
+    "echo x | sed 's/x/rm \\/workspace\\/victim/e'",
+    "enable -n echo; echo() { rm /workspace/victim; }; echo",
+    'a=(rm /workspace/victim); "${a[@]}"',
+    'set -- rm /workspace/victim; "$@"',
+    "x=$'r\\x6d'; $x /workspace/victim",
+    "mapfile -C 'rm /workspace/victim #' -c 1 < /data/a.txt",
+    "f(){ rm /workspace/victim; }; compgen -F f x",
+    "PS4='$(rm /workspace/victim)'; set -x; :",
+    "x='a[$(rm /workspace/victim)]'; echo $((x))",
+    "x='$(rm /workspace/victim)'; echo ${x@P}",
+    "history -s 'rm /workspace/victim'; fc -s",
+    "shopt -s expand_aliases; alias ls='rm /workspace/victim'; eval ls",
+    "shopt -s expand_aliases\nalias cat=rm\nf(){ cat /workspace/victim; }; f",
+    # a loop made hot (compiled) before the command word changes
+    "for i in $(seq 300); do x=echo; [ $i = 300 ] && x=rm; $x /workspace/victim >/dev/null; done",
+    'f(){ "$@"; }; for i in 1 2 3; do f true; done; f rm /workspace/victim',
+    "while read c; do $c /workspace/victim; done <<< rm",
+]
+
+
+@pytest.mark.parametrize("policy", [DENY_RM, ALLOW], ids=["deny-rm", "allow-list"])
+@pytest.mark.parametrize("script", INDIRECT)
+def test_indirection_runs_no_refused_command(script: str, policy: Policy, walker: bool) -> None:
+    free = sandbox(None)
+    free.exec(script)
+    assert not exists(free, VICTIM), "the attack does nothing even without a policy"
+    bash = sandbox(policy)
+    r = bash.exec(script)
+    assert exists(bash, VICTIM), r.stderr
+    assert refused_rm(r.events) or "policy denied" in r.stderr, (r.stderr, r.events)
+
+
+# ------------------------------------------------------------------ files
+
+WRITES = [
+    "ln -s /data/a.txt l; echo x > l",
+    "ln -s /data l; echo x > l/new",
+    "ln -s ../data l; echo x > l/sub/b.txt",
+    "ln /data/a.txt h; echo x > h",
+    "cp -l /data/a.txt h; echo x > h",
+    "mkdir d; mv -T d /data/sub",
+    "mv /data/sub /workspace/s",
+    "sed -i s/alpha/X/ /data/a.txt",
+    "ln -s /data/a.txt l; sed -i --follow-symlinks s/alpha/X/ l",
+    "truncate -s 0 /data/a.txt",
+    "echo x >| /data/a.txt",
+    "exec 3<> /data/a.txt; cd /; echo X >&3",
+    "cd /data/sub; echo x > ../a.txt",
+    "mkdir w; ln -s /data w/l; cd -P w/l; echo x > ./a.txt",
+    "mkdir -p x/y; ln -s /data x/y/l; echo x > x/y/l/../../../data/a.txt",
+    "echo x > /data/./a.txt",
+    "echo x > //data//a.txt",
+    "echo x > /workspace/../data/a.txt",
+    "dd if=/dev/zero of=/data/a.txt count=1 conv=notrunc",
+    "echo x | tee -a /data/a.txt",
+    "sort -o /data/a.txt /data/a.txt",
+    "find /data -name a.txt -fprint /data/a.txt",
+    "echo x | sed 'w /data/new'",
+    'awk \'BEGIN{print "x" > "/data/new"}\'',
+    "mkdir t; ln -s /data t/l; tar -cf t.tar t; rm -r t; tar -xf t.tar; echo x > t/l/a.txt",
+    'python3 -c \'open("/data/a.txt","w").write("x")\'',
+    'lua -e \'os.rename("/data/a.txt","/workspace/z")\'',
+    'node -e \'require("fs").writeFileSync("/data/a.txt","x")\'',
+    "sqlite3 :memory: \"vacuum into '/data/v.db'\"",
+    "exec 5</data; cd /dev/fd/5 && echo x > a.txt",
+]
+
+READS = [
+    "ln -s /secret/key l; cat l",
+    "ln -s /secret l; cat l/key",
+    "echo $(< /secret/key)",
+    "mapfile a < /secret/key; echo $a",
+    "source /secret/key",
+    "realpath /secret/key; readlink -f /secret/key",
+    "echo /secret/*; compgen -f /secret/",
+    "cd -P /secret; pwd; ls",
+    "exec 3</secret/key; cat /dev/fd/3",
+    "grep -r SECRET /",
+    "sed 'r /secret/key' /data/a.txt",
+    "jq --rawfile x /secret/key -n '$x'",
+    "awk 'BEGIN{while((getline l < \"/secret/key\")>0) print l}'",
+    "sqlite3 :memory: \"select readfile('/secret/key')\"",
+    "bash -v /secret/key",
+    "history -r /secret/key; history",
+    "[[ $(</secret/key) == S* ]] && echo SECRET-guessed",
+    "cd /data; ln -s /secret s 2>&1; cat s/key",
+]
+
+
+def _tree(bash: Bash) -> dict[str, bytes | None]:
+    bash.vfs.gate = None
+    view = bash.vfs.view("/")
+    out: dict[str, bytes | None] = {}
+    for top in ("/data", "/secret"):
+        for path, _dirs, files in view.walk(top):
+            out[path] = None
+            for name in files:
+                out[f"{path}/{name}"] = view.read_bytes(f"{path}/{name}")
+    return out
+
+
+@pytest.mark.parametrize("script", WRITES + READS)
+def test_grants_hold_every_name_of_a_file(script: str, walker: bool) -> None:
+    before = _tree(sandbox(None))
+    bash = sandbox(Policy(paths=GRANTS, mode="remediation"))
+    r = bash.exec(script)
+    assert "SECRET" not in r.stdout + r.stderr, r.stdout + r.stderr
+    assert _tree(bash) == before, r.stderr
+
+
+# ------------------------------------------------------------------ memory and time
+
+MEM = ("max_memory",)
+ENDLESS = "yes | tr -d '\\n'"  # one line that never ends
+LONG = "$(head -c 900000 /dev/zero | tr '\\0' a)"  # 900 KB (hardened: max_string_length 1 MB)
+DAG = "reduce range(40) as $i ([]; [., .])"  # 40 arrays, 2**40 paths
+
+
+def bomb(case_id: str, script: str, expect: tuple[str, ...] = MEM) -> Any:
+    return param(
+        case_id,
+        script,
+        timeout=4.0,
+        expect=expect,
+        overrides={"max_command_count": 10_000_000, "max_loop_iterations": 10_000_000, "max_work": 10**9},
+    )
+
+
+BOMBS = [
+    # whole-input reads of a pipe (Ctx.read_input / read_all), each a caller of its own
+    bomb("diff-stdin", f"{ENDLESS} | diff - /dev/null | wc -c"),
+    bomb("bc-stdin", f"{ENDLESS} | bc | wc -c"),
+    bomb("dc-stdin", f"{ENDLESS} | dc | wc -c"),
+    bomb("iconv-stdin", f"{ENDLESS} | iconv -f utf8 -t utf16 | wc -c"),
+    bomb("sha1sum-check", f"{ENDLESS} | sha1sum -c"),
+    bomb("md5sum-check", f"{ENDLESS} | md5sum -c"),
+    bomb("split-chunks", f"{ENDLESS} | split -n 2 -"),
+    bomb("yq-stdin", f"{ENDLESS} | yq . | wc -c"),
+    bomb("pr-stdin", f"{ENDLESS} | pr | wc -c"),
+    bomb("sed-r-stdin", f"{ENDLESS} | sed 'r /dev/stdin' <(echo x) | wc -c"),
+    bomb("zip-names", f"{ENDLESS} | zip -@ z.zip"),
+    bomb("sqlite3-line", f"{ENDLESS} | sqlite3 :memory: | wc -c", ("max_string_length",)),
+    bomb("sqlite3-statement", "yes | sqlite3 :memory: | wc -c", ("max_string_length", "timeout")),
+    bomb("bash-stdin", f"{ENDLESS} | bash", ("max_input_size",)),
+    bomb("bash-stdin-lines", "yes | bash", ("max_input_size",)),
+    bomb("bash-s", f"{ENDLESS} | bash -s", ("max_input_size",)),
+    # an operator applied to each element: each result within max_string_length, the list not
+    bomb("patsub-elements", 'a=( $(seq 20000) ); b=( "${a[@]/*/${a[*]}}" )'),
+    bomb("patsub-prefix", 'a=( $(seq 20000) ); x=${a[*]}; echo "${a[@]/#/$x}" | wc -c'),
+    bomb("xform-elements", 'a=( $(seq 19000) ); x=${a[*]}; b=( ${a[@]/*/$x} ); b=( "${b[@]@Q}" )'),
+    # awk: a record rebuilt with a long OFS, fields holding copies, huge splits
+    bomb("awk-ofs", f"awk 'BEGIN{{OFS=\"'\"{LONG}\"'\"; $1000=1; print}}' | wc -c", ("max_string_length",)),
+    bomb(
+        "awk-ofs-nf", f"awk 'BEGIN{{OFS=\"'\"{LONG}\"'\"; NF=1000; print}}' | wc -c", ("max_string_length",)
+    ),
+    bomb(
+        "awk-fields",
+        'awk \'BEGIN{s=sprintf("%*c", 900000, "a"); for(i=1;i<=200;i++) $i=s; print length($0)}\'',
+    ),
+    bomb(
+        "awk-split-chars",
+        'awk \'BEGIN{s=sprintf("%*c", 900000, "a"); print split(s, a, "")}\'',
+        ("max_array_elements",),
+    ),
+    bomb(
+        "awk-patsplit",
+        'awk \'BEGIN{s=sprintf("%*c", 900000, "a"); print patsplit(s, a, /./)}\'',
+        ("max_array_elements",),
+    ),
+    # jq: walks of a value made of shared parts
+    bomb("jq-flatten", f"jq -n '{DAG} | flatten | length'", ("timeout", "max_work")),
+    bomb("jq-tostream", f"jq -n '{DAG} | tostream | length' | wc -l", ("max_memory", "timeout", "max_work")),
+    bomb("jq-sort", f"jq -n '{DAG} | [., .] | sort | length'", ("result",)),  # a shared part keyed once
+    bomb("jq-group", f"jq -n '{DAG} | group_by(.) | length'", ("result",)),
+    bomb("jq-min", f"jq -n '{DAG} | min | length'", ("max_memory", "timeout", "max_work")),
+    bomb("jq-inside", f"jq -n '{DAG} | inside(.)'", ("timeout", "max_work")),
+    bomb("jq-csv-message", f"jq -n '{DAG} | @csv'", ("result",)),
+    bomb("jq-debug", f"jq -n '{DAG} | debug | length'", ("max_string_length",)),
+    bomb("jq-error", f"jq -n '{DAG} | error'", ("max_string_length",)),
+    bomb("jq-sh", f"jq -n '{DAG} | @sh'", ("result",)),
+    bomb("jq-json-format", f"jq -n '{DAG} | @json | length'", ("max_string_length",)),
+]
+
+
+@pytest.fixture(scope="module", params=[False, True], ids=["compiled", "walked"])
+def bomb_outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
+    walked = request.param
+    specs: dict[str, dict[str, Any]] = {}
+    for p in BOMBS:
+        case = p.values[0]
+        specs[case["id"]] = {
+            "script": case["script"],
+            "limits": case["profile"],
+            "overrides": {**case["overrides"], "timeout": case["timeout"]},
+        }
+    mp = pytest.MonkeyPatch()
+    mp.setattr(evaluator_module, "TREE_WALKER", walked)  # the children are forked from here
+    try:
+        return pooled(f"attack9-bombs-{walked}", specs)
+    finally:
+        mp.undo()
+
+
+@pytest.mark.parametrize("case", BOMBS)
+def test_growth_is_charged(case: dict[str, Any], bomb_outcomes: dict[str, Outcome]) -> None:
+    out = bomb_outcomes[case["id"]]
+    if case["expect"] == ("result",):
+        # a message quoting the value shows its start only, a shared part is keyed once: nothing held
+        assert out.kind == "result", out.describe()
+        assert out.extra["peak_rss"] < (64 << 20) + (150 << 20), out.describe()
+        return
+    verify_bomb(case, out)
+
+
+ORDINARY = [
+    ("printf 'a b\\n' | diff - <(printf 'a c\\n') | wc -l", "4\n"),
+    ("echo '2^10' | bc", "1024\n"),
+    ("printf 'select 1;\\nselect\\n2;\\n' | sqlite3 :memory:", "1\n2\n"),
+    ("printf 'echo hi\\n' | bash", "hi\n"),
+    ('a=(x y); echo "${a[@]/x/zz}" "${a[@]@Q}"', "zz y 'x' 'y'\n"),
+    (
+        "echo 'a b c' | awk 'BEGIN{OFS=\"-\"}{$5=\"e\"; print; NF=2; print; $2=1.5; print}'",
+        "a-b-c--e\na-b\na-1.5\n",
+    ),
+    (
+        'awk \'BEGIN{n=split("abc", a, ""); m=patsplit("x1y22", b, /[0-9]+/); print n, a[3], m, b[2]}\'',
+        "3 c 2 22\n",
+    ),
+    (
+        "jq -cn '[3,[1],{\"a\":1},null,[1]] | sort, unique, (group_by(type)|length), min'",
+        '[null,3,[1],[1],{"a":1}]\n[null,3,[1],{"a":1}]\n4\nnull\n',
+    ),
+    (
+        "jq -cn '[[1,[2]],3] | flatten, [tostream]'",
+        "[1,2,3]\n[[[0,0],1],[[0,1,0],2],[[0,1,0]],[[0,1]],[[1],3],[[1]]]\n",
+    ),
+    ("jq -n '[1,2] | error' 2>&1; jq -n '{\"a\":\"bbbbbbbbbbbbbb\"} | @csv' 2>&1", None),
+]
+
+
+@pytest.mark.parametrize(("script", "expected"), ORDINARY)
+def test_ordinary_use_is_unaffected(script: str, expected: str | None, walker: bool) -> None:
+    r = Bash(limits="hardened").exec(script)
+    if expected is None:  # jq's messages quote the start of the value, as jq
+        assert r.stdout == (
+            "jq: error (at <unknown>) (not a string): [1,2]\n"
+            'jq: error (at <unknown>): object ({"a":"bbbbb...) cannot be csv-formatted, only array\n'
+        ), r.stdout
+        return
+    assert (r.stdout, r.exit_code) == (expected, 0), r.stderr
