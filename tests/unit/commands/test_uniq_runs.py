@@ -10,13 +10,39 @@ from .test_textbasic import compare
 
 # runs of 1 to 5000 equal lines, so some runs span several reads and some reads hold many runs
 _RUNS = b"".join((b"Key%d tail%d\n" % (i % 37, i % 3)) * (1 + (i * 7919) % 5000) for i in range(60))
-_DATA = {"runs": _RUNS, "no-final-newline": _RUNS + b"key1 tail1", "short": b"a\na\nb\nB\nb\n\n\n"}
+# short runs (unsorted input: most lines start a group), which a batch finds all at once, and
+# batches that switch between that and the long runs' way, a group carried from one to the other
+_SHORT = b"".join(b"Key%d tail%d\n" % ((i * 7) % 11, i % 2) * (1 + i % 3) for i in range(40000))
+_MIXED = b"".join(
+    (b"long%d x\n" % j) * (3000 + j) + b"".join(b"s%d %d\n" % (i % 5, j) * (1 + i % 2) for i in range(9000))
+    for j in range(6)
+)
+_DATA = {
+    "runs": _RUNS,
+    "no-final-newline": _RUNS + b"key1 tail1",
+    "short": b"a\na\nb\nB\nb\n\n\n",
+    "short-runs": _SHORT,
+    "mixed": _MIXED,
+    "big-counts": b"x\n" * 70000 + b"y\nx\n" * 9000 + b"x\n" * 300,
+}
 
 
 @pytest.mark.parametrize("name", sorted(_DATA))
 @pytest.mark.parametrize(
     "args",
-    [[], ["-c"], ["-d"], ["-u"], ["-cd"], ["-ic"], ["-f", "1", "-c"], ["-s", "3", "-c"], ["-w", "3", "-c"]],
+    [
+        [],
+        ["-c"],
+        ["-d"],
+        ["-u"],
+        ["-cd"],
+        ["-cu"],
+        ["-du"],
+        ["-ic"],
+        ["-f", "1", "-c"],
+        ["-s", "3", "-c"],
+        ["-w", "3", "-c"],
+    ],
     ids=lambda a: " ".join(a) or "plain",
 )
 def test_runs_across_reads_match_gnu(args: list[str], name: str) -> None:
