@@ -371,3 +371,106 @@ def test_ordinary_use_is_unaffected(script: str, expected: str | None, walker: b
         ), r.stdout
         return
     assert (r.stdout, r.exit_code) == (expected, 0), r.stderr
+
+
+# ------------------------------------------------------------------ builtins on hot paths
+
+# a denied builtin stays refused however it is reached, also once its loop or function is compiled
+BUILTIN_ROUTES = {
+    "printf": [
+        "printf x > /w/p",
+        "builtin printf x > /w/p",
+        "command printf x > /w/p",
+        "for i in $(seq 300); do printf x > /w/p; done",
+        "f(){ printf x > /w/p; }; for i in $(seq 300); do f; done",
+        "printf -v v x; echo $v > /w/p",
+    ],
+    "echo": [
+        "for i in $(seq 300); do echo x > /w/p; done",
+        "f(){ echo x; }; for i in $(seq 300); do f > /w/p; done",
+        'x=$(echo x); echo "$x" > /w/p',
+    ],
+    "eval": [
+        "eval 'echo x > /w/p'",
+        "builtin eval 'echo x > /w/p'",
+        "e=eval; $e 'echo x > /w/p'",
+        "for i in $(seq 300); do [ $i = 300 ] && eval 'echo x > /w/p'; done",
+        "shopt -s expand_aliases\nalias ev=eval\nev 'echo x > /w/p'",
+        "trap \"eval 'echo x > /w/p'\" EXIT",
+    ],
+    "source": [
+        "echo 'echo x > /w/p' > /w/s; for i in $(seq 300); do :; done; for i in 1; do . /w/s; done",
+        "echo 'echo x > /w/p' > /w/s; s=.; $s /w/s",
+        "echo 'echo x > /w/p' > /w/s; builtin source /w/s",
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("denied", "script"), [(name, s) for name, scripts in BUILTIN_ROUTES.items() for s in scripts]
+)
+def test_denied_builtin_stays_refused_on_every_route(denied: str, script: str, walker: bool) -> None:
+    vfs = Vfs()
+    vfs.view("/").mkdir("/w", parents=True)
+    bash = Bash(fs=vfs, policy=Policy(deny=[denied], paths=["/w:rw"], mode="remediation"))
+    r = bash.exec(script)
+    vfs.gate = None
+    view = vfs.view("/")
+    written = view.read_bytes("/w/p") if view.exists("/w/p") else b""
+    assert b"x" not in written, r.stderr
+    assert "policy denied this command" in r.stderr, r.stderr
+
+
+# ------------------------------------------------------------------ tenancy
+
+SETUP = r"""
+shopt -s expand_aliases extglob nocasematch failglob; alias ll='echo LEAKED'
+hash -p /bin/rm cat; trap 'echo LEAKED' EXIT RETURN ERR
+umask 077; cd /tmp; export LEAK=LEAKED; set -o noclobber; IFS=:; PS4='LEAKED '
+f(){ echo LEAKED; }; declare -gA m=([k]=LEAKED); enable -n echo; readonly R=LEAKED
+for i in $(seq 300); do x=$((i * 2)); y=${x//2/LEAKED}; done
+"""
+PROBE = r"""
+echo "umask=$(umask) cwd=$PWD leak=${LEAK-} ifs=[$IFS] ${m[k]-} ${R-}"
+type ll f 2>&1; hash 2>&1; trap -p; enable | grep -c 'enable echo$'
+shopt nocasematch extglob failglob | tr -s ' \t\n' ' '; echo
+x=AB; case $x in ab) echo same;; *) echo differs;; esac; echo /no*match
+for i in $(seq 300); do x=$((i * 2)); y=${x//2/ok}; done; echo $y
+"""
+
+
+def test_nothing_a_run_sets_reaches_another() -> None:
+    """Two Bash objects and sessions of one, in threads: one sets everything a shell holds
+    (options, aliases, hash table, traps, umask, cwd, env, functions, hot compiled loops), the
+    others see a fresh shell each time, as a fresh process does."""
+    import threading
+
+    expected = Bash().exec(PROBE).stdout
+    assert "LEAKED" not in expected
+    a, b = Bash(), Bash()
+    setter = a.session()
+    setter.exec(SETUP)
+    outs: list[str] = []
+
+    def probe(run: Any) -> None:
+        for _ in range(4):
+            r = run(PROBE)
+            outs.append(r.stdout + r.stderr)
+
+    def churn() -> None:
+        for _ in range(10):
+            setter.exec(SETUP)
+
+    threads = [
+        threading.Thread(target=probe, args=(b.session().exec,)),
+        threading.Thread(target=probe, args=(b.exec,)),
+        threading.Thread(target=probe, args=(a.exec,)),
+        threading.Thread(target=probe, args=(a.session().exec,)),
+        threading.Thread(target=churn),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(outs) == 16
+    assert all(o == expected for o in outs), [o for o in outs if o != expected][:1]
