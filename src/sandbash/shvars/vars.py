@@ -490,36 +490,44 @@ class VarStore:
             return False
         below = scopes[-2] if len(scopes) > 1 and scopes[-2].temp else None
         readonly = self.readonly_names
+        n = 0
         for name, value in pairs:
             if name in scope or name in readonly:
                 return False
             if not checked and (not valid_name(name) or name in SPECIAL_ASSIGN):
                 return False
-            if value is None and below is not None and name in below:
-                return False  # inherits the temporary binding: the general path knows how
+            if value is None:
+                if below is not None and name in below:
+                    return False  # inherits the temporary binding: the general path knows how
+                n += VAR_OVERHEAD
+            else:
+                n += VAR_OVERHEAD + (len(value) if value.isascii() else 4 * len(value))
+        # max_memory for them all, before storing any (MemAccount.add's common case inline)
         acct = self.acct
+        held = acct.held + n
+        if held <= acct.charged:
+            acct.held = held
+        else:
+            acct.add(n)
+        scope.acct = acct
         names = self.local_names  # (scope.names: the scope is pushed)
         make = object.__new__  # (as clone: Var() through __init__ costs twice as much)
+        # (a function called from the top level: the globals are the only scope below)
+        top = len(scopes) == 2
+        made = scope.locals
         for name, value in pairs:
-            # max_memory, before storing (MemAccount.add's common case inline)
-            n = (
-                VAR_OVERHEAD
-                if value is None
-                else VAR_OVERHEAD + (len(value) if value.isascii() else 4 * len(value))
-            )
-            held = acct.held + n
-            if held <= acct.charged:
-                acct.held = held
-            else:
-                acct.add(n)
-            scope.acct = acct
             var = make(Var)
             var.value = value
             var.attrs = 0
             # a local hiding an exported variable is exported, as bash's (find(), inline, from
             # the scope below: the name is not in this one; only the globals can hold a name
             # local_names has not)
-            if name in names:
+            if top or name not in names:
+                hidden = scopes[0].get(name)
+                if hidden is not None and hidden.attrs & EXPORT:
+                    var.attrs = EXPORT
+                names.add(name)
+            else:
                 i = len(scopes) - 2
                 while i >= 0:
                     hidden = scopes[i].get(name)
@@ -528,13 +536,8 @@ class VarStore:
                             var.attrs = EXPORT
                         break
                     i -= 1
-            else:
-                hidden = scopes[0].get(name)
-                if hidden is not None and hidden.attrs & EXPORT:
-                    var.attrs = EXPORT
-                names.add(name)
             _setdefault(scope, name, var)  # (a new name, already in names: at C speed)
-            scope.locals.add(name)
+            made.add(name)
         return True
 
     def declare_local(self, name: str, value: str | None) -> bool:
