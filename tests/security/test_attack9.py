@@ -267,6 +267,8 @@ BOMBS = [
     bomb("bash-stdin", f"{ENDLESS} | bash", ("max_input_size",)),
     bomb("bash-stdin-lines", "yes | bash", ("max_input_size",)),
     bomb("bash-s", f"{ENDLESS} | bash -s", ("max_input_size",)),
+    bomb("bash-new-stdin", f"printf 'exec 0< <({ENDLESS})\\necho hi\\n' > s; bash < s", ("max_input_size",)),
+    bomb("bash-s-new-stdin", f"printf 'exec 0< <({ENDLESS})\\necho hi\\n' | bash -s", ("max_input_size",)),
     # an operator applied to each element: each result within max_string_length, the list not
     bomb("patsub-elements", 'a=( $(seq 20000) ); b=( "${a[@]/*/${a[*]}}" )'),
     bomb("patsub-prefix", 'a=( $(seq 20000) ); x=${a[*]}; echo "${a[@]/#/$x}" | wc -c'),
@@ -340,6 +342,7 @@ ORDINARY = [
     ("echo '2^10' | bc", "1024\n"),
     ("printf 'select 1;\\nselect\\n2;\\n' | sqlite3 :memory:", "1\n2\n"),
     ("printf 'echo hi\\n' | bash", "hi\n"),
+    ("echo 'echo two' > f2; printf 'echo one\\nexec 0< f2\\necho lost\\n' | bash", "one\ntwo\n"),
     ('a=(x y); echo "${a[@]/x/zz}" "${a[@]@Q}"', "zz y 'x' 'y'\n"),
     (
         "echo 'a b c' | awk 'BEGIN{OFS=\"-\"}{$5=\"e\"; print; NF=2; print; $2=1.5; print}'",

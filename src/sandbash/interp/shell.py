@@ -435,10 +435,10 @@ class Shell:
     def _script_from_new_stdin(self, parser: Parser) -> tuple[Parser, Stream | None]:
         """A script read from stdin (`bash < file`) that moves fd 0 (`exec 0< other`) goes on with
         the commands of the new input, as bash reads its commands from fd 0."""
+        from .bashcmd import read_script  # (bounded as it is read: `exec 0< <(yes)` never ends)
+
         stdin = self.state.fds.get(0)
-        data = stdin.read() if stdin is not None and stdin.readable else b""
-        if len(data) > self.rt.limits.max_input_size:
-            raise LimitExceeded(LimitKind.MAX_INPUT_SIZE, self.rt.limits.max_input_size)
+        data = read_script(self, stdin) if stdin is not None and stdin.readable else b""
         line = parser.line_at(max(parser.pos - 1, 0)) + 1
         return self.make_parser(data.decode("utf-8", "surrogateescape"), line), stdin
 
