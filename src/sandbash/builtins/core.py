@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..interp.control import AbortCommand, BreakLoop, ContinueLoop, ExitShell, ReturnFromFunction
 from ..interp.redirects import dev_fd
+from ..interp.state import init_bash_argv, pop_args, push_args
 from ..interp.variables import hash_entry
 from ..limits import LimitExceeded, LimitKind
 from ..posix.signals import NAMES as SIGNAL_NAMES
@@ -317,6 +318,12 @@ def _source_text(sh: Shell, args: list[str], data: bytes) -> int:
         st.sources.pop()
         st.source_lines.pop()
         raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, limit)
+    # BASH_ARGV/BASH_ARGC (bash's source.c and _evalfile): filled first at the top level; a file
+    # sourced with arguments pushes them in debugging mode, one without pushes its name
+    if not st.frames and not st.argv_debug:
+        init_bash_argv(st)
+    if len(args) == 1 or st.argv_debug:
+        push_args(st, args[1:] if len(args) > 1 else [args[0]])
     done = False
     try:
         try:
@@ -329,6 +336,8 @@ def _source_text(sh: Shell, args: list[str], data: bytes) -> int:
         st.sources.pop()
         st.source_lines.pop()
         st.line = saved_line
+        if len(args) == 1 or st.argv_debug:
+            pop_args(st)  # (with arguments: when debugging as the file ends, as bash's)
         try:
             if done:
                 _source_return_trap(sh, status)

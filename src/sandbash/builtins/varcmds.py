@@ -1025,6 +1025,8 @@ def bi_shopt(sh: Shell, argv: list[str]) -> int:
                 _set_compat(sh, name, value)
             else:
                 table[name] = value
+                if name == "extdebug":
+                    _set_debug_mode(sh, value)
         return status
     status = 0
     names = args or order
@@ -1039,6 +1041,18 @@ def bi_shopt(sh: Shell, argv: list[str]) -> int:
         if "q" not in flags:
             _print_shopt(sh, name, value, "p" in flags, "o" in flags)
     return status
+
+
+def _set_debug_mode(sh: Shell, on: bool) -> None:
+    """extdebug is bash's debugging mode: -E and -T follow it (shopt_set_debug_mode), calls push
+    their arguments on BASH_ARGV/BASH_ARGC, which its start fills if nothing has yet."""
+    from ..interp.state import init_bash_argv
+
+    sh.va.set_option("errtrace", on)
+    sh.va.set_option("functrace", on)
+    sh.state.argv_debug = on
+    if on:
+        init_bash_argv(sh.state)
 
 
 _COMPAT = ("compat31", "compat32", "compat40", "compat41", "compat42", "compat43", "compat44")

@@ -20,6 +20,7 @@ from ..shvars.vars import ARRAYREF_BUILTINS, TWO_GRAINS, Scope, word_text
 from ..syntax import ast as A
 from .builtin_table import DECLARATION
 from .control import AbortCommand, ReturnFromFunction
+from .state import pop_args, push_args
 from .variables import AssignError
 
 TYPE_CHECKING = False
@@ -88,6 +89,9 @@ def call_function(
     saved_loop = st.loop_depth
     saved_getopts = st.getopts_pos  # put back on return when the function had a local OPTIND
     frames.append((name, st.func_sources.get(name, _NO_SOURCE)[0], saved_line))  # (a Frame)
+    debug_args = st.argv_debug  # (extdebug as the call starts decides its push and its pop: bash)
+    if debug_args:
+        push_args(st, [a if type(a) is str else word_text(a) for a in argv[1:]])
     st.ctx_line = fdef.line
     st.positional = argv[1:] if name not in PARTED_WORDS else [word_text(a) for a in argv[1:]]
     scopes.append(scope)
@@ -154,6 +158,8 @@ def call_function(
             elif not acct.closed:
                 acct.add(-n)
         frames.pop()
+        if debug_args:
+            pop_args(st)
         st.positional = saved_positional
         st.line = saved_line
         st.ctx_line = saved_ctx

@@ -279,6 +279,12 @@ class ShellState:
         self._debug_chain: tuple[Frame, ...] = ()
         # the function call that set the ERR trap: functions inherit it only under errtrace
         self.err_trap_frame: object = None
+        # BASH_ARGV and BASH_ARGC (bash's push_args): innermost first; None until bash first fills
+        # them (a top-level read, `shopt -s extdebug`). Calls push their arguments while extdebug
+        # is on (argv_debug, bash's debugging_mode). Tuples: a fork shares them as they are
+        self.argv_debug = False
+        self.argv_stack: tuple[str, ...] | None = None
+        self.argc_stack: tuple[int, ...] = ()
         self.last_arg = "/usr/bin/bash"  # $_
         self.getopts_pos = 0  # index inside a bundled option group for getopts
         self.args_version = 0  # bumped when `set`/`shift` replace the positional parameters
@@ -451,3 +457,24 @@ _FORK_COPIES: dict[str, Callable[[ShellState, ShellState], object]] = {
     "completions": _copy_completions,
     "history": lambda p, new: list(p.history),
 }
+
+
+def push_args(st: ShellState, args: list[str]) -> None:
+    """A call's (or the shell's) arguments onto BASH_ARGV, their count onto BASH_ARGC."""
+    st.argv_stack = tuple(reversed(args)) + (st.argv_stack or ())
+    st.argc_stack = (len(args),) + st.argc_stack
+
+
+def pop_args(st: ShellState) -> None:
+    """The innermost call's entries off (nothing left: nothing to take, as bash)."""
+    if st.argc_stack:
+        n = st.argc_stack[0]
+        st.argc_stack = st.argc_stack[1:]
+        st.argv_stack = (st.argv_stack or ())[n:]
+
+
+def init_bash_argv(st: ShellState) -> None:
+    """bash's init_bash_argv: once, the positional parameters in force become the first entry."""
+    if st.argv_stack is None:
+        st.argv_stack = ()
+        push_args(st, [a if type(a) is str else str(a) for a in st.positional])

@@ -33,6 +33,7 @@ from ..syntax.ast import Lit, Subscript
 from ..syntax.errors import ParseError, ParseLimit
 from ..syntax.lexer import is_name
 from .control import AbortCommand
+from .state import init_bash_argv
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -248,7 +249,7 @@ class Variables:
 
     # Mixin for Shell: every variable read and write goes through here.
 
-    def _dynamic(self, name: str) -> Var | None:
+    def _dynamic(self, name: str, listing: bool = False) -> Var | None:
         st = self.state
         rt = self.sh.rt
         if name in st.unspecial:
@@ -286,7 +287,11 @@ class Variables:
         if name == "BASHOPTS":
             return Var(":".join(k for k, v in sorted(st.shopts.items()) if v), READONLY)
         if name in ("BASH_ARGC", "BASH_ARGV"):
-            return Var(IndexedArray(), ARRAY)
+            if st.argv_stack is None and not st.frames and not st.argv_debug and not listing:
+                init_bash_argv(st)  # (bash's get_bash_argv: a read at the top level fills them)
+            if name == "BASH_ARGV":
+                return Var(IndexedArray(list(st.argv_stack or ())), ARRAY)
+            return Var(IndexedArray([str(n) for n in st.argc_stack]), ARRAY)
         if name == "BASH_COMMAND":
             return Var(self.sh.command_text())
         if name in _TABLES:
@@ -306,7 +311,7 @@ class Variables:
                 continue
             value: Value = None
             if name in _LISTED_WITH_VALUE:
-                var = self._dynamic(name)
+                var = self._dynamic(name, listing=True)  # (a listing fills no BASH_ARGV: bash's)
                 value = var.value if var is not None else None
                 if name == "FUNCNAME" and not self.state.frames:
                     value = None
