@@ -477,3 +477,25 @@ def test_nothing_a_run_sets_reaches_another() -> None:
         t.join()
     assert len(outs) == 16
     assert all(o == expected for o in outs), [o for o in outs if o != expected][:1]
+
+
+# ------------------------------------------------------------------ devices read whole
+
+DEVICE_WHOLE = [
+    # a device never ends: read whole it is ENOMEM, reported as a file's error (these escaped the
+    # callers as `sandbash: internal error (StreamError ...)` and ended the run)
+    ("bash /dev/zero; echo st=$?", "st=126\n", "bash: /dev/zero: Cannot allocate memory\n"),
+    ("bash /dev/urandom; echo st=$?", "st=126\n", "bash: /dev/urandom: Cannot allocate memory\n"),
+    ("x=$(< /dev/zero); echo st=$?", "st=1\n", "bash: line 1: /dev/zero: Cannot allocate memory\n"),
+    ("x=$(< /dev/urandom); echo st=$?", "st=1\n", "bash: line 1: /dev/urandom: Cannot allocate memory\n"),
+    # and sqlite3 on a path with no database (a device, a new file) answers a query (was an
+    # internal error: an empty database has no image to write back)
+    ("sqlite3 /dev/zero 'select 1'; echo st=$?", "1\nst=0\n", ""),
+    ("sqlite3 /tmp/new.db 'select 1'; echo st=$?", "1\nst=0\n", ""),
+]
+
+
+@pytest.mark.parametrize(("script", "out", "err"), DEVICE_WHOLE)
+def test_a_device_read_whole_is_an_error(script: str, out: str, err: str, walker: bool) -> None:
+    r = Bash().exec(script)
+    assert (r.stdout, r.stderr) == (out, err)

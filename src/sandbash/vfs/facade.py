@@ -15,7 +15,7 @@ import errno
 import time
 from collections.abc import Callable, Iterator
 
-from ..stdio.streams import Stream
+from ..stdio.streams import Stream, StreamError
 from .base import (
     S_IFCHR,
     S_IFDIR,
@@ -710,6 +710,10 @@ class Vfs:
         stream = self.open(path, "r")
         try:
             return stream.read()
+        except StreamError as e:
+            # a device read whole (`x=$(< /dev/zero)`, `bash /dev/urandom`) ends with ENOMEM: a
+            # file's error, as callers report one (it escaped them as an internal error)
+            raise FsError(e.errno or errno.EIO, path) from None
         finally:
             stream.close()
 

@@ -263,7 +263,10 @@ class Shell:
         """Write the database back to its file if it changed."""
         if self.db_path is None or self.conn is None:
             return 0
-        data = self.conn.serialize()
+        try:
+            data = self.conn.serialize()
+        except self.lib.OperationalError:
+            data = b""  # (an empty in-memory database has no image: sqlite3_serialize gives none)
         if data == self.original or (not self.original and not self._has_schema()):
             return 0
         with self.ctx.hold_memory() as mem:
