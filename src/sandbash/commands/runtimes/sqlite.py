@@ -416,6 +416,8 @@ class Shell:
                     continue
                 start = lineno
             buf.append(raw)
+            if ";" not in raw:
+                continue  # no statement ends on this line (sqlite3's shell asks only then too)
             joined = "".join(buf)
             if self.lib.complete_statement(joined):
                 buf = []
