@@ -162,27 +162,47 @@ def _settings(ctx: Ctx) -> tuple[Settings, list[str], str | None]:
         s.sep = _delimiter(ctx, opts["delimiter"])
     if opts.get("eof"):
         s.eof = opts["eof"]
-    # -I, -i, -L, -l and -n override each other in command-line order, as in GNU
+    # -I, -i, -L, -l and -n override each other in command-line order, as in GNU, which warns
+    # about the one it drops; -n 1 after -I is what -I implies (no warning, -I stays)
+    replace: str | None = None
+    lines: int | None = None
+    args: int | None = None
+
+    def dropped(previous: str, option: str) -> None:
+        ctx.error(
+            f"warning: options {previous} and {option} are mutually exclusive, ignoring previous {previous} value"
+        )
+
     for key, value in opts.order:
         if key in ("replace", "replace_opt"):
-            s.replace = value if value is not None else "{}"
-            s.max_lines, s.max_args, s.exit_on_size = 1, None, True
+            if args is not None:
+                dropped("--max-args", "--replace/-I/-i")
+                args = None
+            if lines is not None:
+                dropped("--max-lines", "--replace/-I/-i")
+                lines = None
+            replace = value if value is not None else "{}"
+            s.exit_on_size = True  # (-I implies -x, kept when a later option drops -I)
         elif key in ("max_lines", "max_lines_opt"):
-            if s.max_args is not None:
-                ctx.error(
-                    "warning: options --max-lines and --max-args/-n are mutually exclusive, "
-                    "ignoring previous --max-args value"
-                )
-            s.max_lines = 1 if value is None else _number(ctx, value, "L", 1)
-            s.max_args, s.replace = None, None
+            option = "-L" if key == "max_lines" else "--max-lines/-l"
+            if replace is not None:
+                dropped("--replace", option)
+                replace = None
+            if args is not None:
+                dropped("--max-args", option)
+                args = None
+            lines = 1 if value is None else _number(ctx, value, "L", 1)
         elif key == "max_args":
-            if s.max_lines is not None and s.replace is None:
-                ctx.error(
-                    "warning: options --max-lines and --max-args/-n are mutually exclusive, "
-                    "ignoring previous --max-lines value"
-                )
-            s.max_args = _number(ctx, value, "n", 1)
-            s.max_lines = None
+            count = _number(ctx, value, "n", 1)
+            if replace is not None and count == 1:
+                continue
+            if replace is not None:
+                dropped("--replace", "--max-args/-n")
+                replace = None
+            if lines is not None:
+                dropped("--max-lines", "--max-args/-n")
+                lines = None
+            args = count
         elif key == "max_chars":
             if value.strip().lstrip("-").isdigit() and int(value) < 1:
                 ctx.error(f"value {int(value)} for -s option should be >= 1")  # GNU goes on with 1
@@ -191,6 +211,10 @@ def _settings(ctx: Ctx) -> tuple[Settings, list[str], str | None]:
                 s.size = _number(ctx, value, "s", 1, MAX_SIZE)
         elif key == "max_procs":
             _number(ctx, value, "P", 0)
+    if replace is not None:  # (-I implies -L 1)
+        s.replace, s.max_lines, s.max_args = replace, 1, None
+    else:
+        s.max_lines, s.max_args = lines, args
     s.exit_on_size = s.exit_on_size or opts.has("exit")
     s.no_empty = opts.has("no_run_if_empty")
     s.verbose = opts.has("verbose")
