@@ -59,6 +59,8 @@ Changed = Callable[["Executor"], bool]
 Literal = Callable[[A.Word], "str | None"]
 
 NAMES = frozenset(["let", "test", "["])
+# (`len(procs) if procs else 0`, `procs and len(procs) > mark`: as in compiler.py, len() only
+# while process substitutions are open)
 
 # answers of the binary shape (None: the builtin decides)
 _Shape = Callable[[list[str]], "int | None"]
@@ -155,7 +157,7 @@ def _let_code(comp: Compiler, cmd: A.SimpleCommand, exprs: list[str], plan: Plan
         if budget.commands >= budget.command_stop:
             budget.command_slow()
         ex.last_cmdsub_status = None
-        mark = len(procs)
+        mark = len(procs) if procs else 0
         try:
             if one:  # (the common case: one expression, evaluated here)
                 try:
@@ -166,7 +168,7 @@ def _let_code(comp: Compiler, cmd: A.SimpleCommand, exprs: list[str], plan: Plan
                 status = let_status(sh, exprs)
             st.last_arg = last
         finally:
-            if len(procs) > mark:
+            if procs and len(procs) > mark:
                 pr.finish_procsubs(mark)
         st.last_status = status
         st.pipestatus = ONE_STATUS[status]  # (0 or 1, or an error's status below 256)
@@ -223,7 +225,7 @@ def _let_argv_code(
                 status = builtin_failed(sh, "let", e)
             st.last_arg = argv[-1]
         finally:
-            if len(procs) > mark:
+            if procs and len(procs) > mark:
                 ex.pr.finish_procsubs(mark)
         st.last_status = status
         st.pipestatus = ONE_STATUS[status]  # (0 or 1, or an error's status below 256)
@@ -267,7 +269,7 @@ def _builtin_code(
         # (a comparison holds nothing while it runs: a large argv is charged only for the builtin)
         last = argv[-1]
         st.last_arg = last if type(last) is str else word_text(last)
-        if len(procs) > mark:
+        if procs and len(procs) > mark:
             ex.pr.finish_procsubs(mark)
         st.last_status = status
         st.pipestatus = ONE_STATUS[status]  # (0 or 1, or an error's status below 256)
@@ -292,7 +294,7 @@ def _general(ex: Executor, cmd: A.SimpleCommand, name: str, argv: list[str], mar
         last = argv[-1]
         st.last_arg = last if type(last) is str else word_text(last)
     finally:
-        if len(procs) > mark:
+        if procs and len(procs) > mark:
             ex.pr.finish_procsubs(mark)
     st.last_status = status
     st.pipestatus = ONE_STATUS[status] if 0 <= status < 256 else [status]
@@ -358,7 +360,7 @@ def plain_builtin(
         budget.commands += 1
         if budget.commands >= budget.command_stop:
             budget.command_slow()
-        mark = len(procs)
+        mark = len(procs) if procs else 0
         ex.last_cmdsub_status = None
         if consts is not None:  # (nothing to expand: nothing held, max_argument_bytes not reached)
             begin_argv()
@@ -392,7 +394,7 @@ def plain_builtin(
                 last = argv[-1]
                 st.last_arg = last if type(last) is str else word_text(last)
         finally:
-            if len(procs) > mark:
+            if procs and len(procs) > mark:
                 ex.pr.finish_procsubs(mark)
         st.last_status = status
         st.pipestatus = ONE_STATUS[status] if 0 <= status < 256 else [status]
@@ -483,7 +485,7 @@ def _operand_code(
                 expander.end_argv(argv)
             return _general(ex, cmd, name, argv, mark)
         st.last_arg = last if last is not None else fields[0]
-        if len(procs) > mark:
+        if procs and len(procs) > mark:
             ex.pr.finish_procsubs(mark)
         st.last_status = status
         st.pipestatus = ONE_STATUS[status]  # (0 or 1, or an error's status below 256)
