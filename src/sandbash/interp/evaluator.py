@@ -131,7 +131,7 @@ class Evaluator:
         if status == 0 or st.errexit_ignored:
             return
         stage = self.sh.pipe_stage
-        if stage is not None and stage == (len(st.frames), self.sh.eval_depth):
+        if stage is not None and stage == (len(st.frames), self.sh.eval_depth, len(st.sources)):
             return
         handler = st.traps.get("ERR")
         # functions do not inherit the ERR trap (unless errtrace), but the call that set it runs it

@@ -812,7 +812,7 @@ MAX_INTERPRETER_SCRIPTS = 4
 
 def _stage_status(child: Shell, cmd: A.Command) -> int:
     if type(cmd) is A.SimpleCommand:  # (a lastpipe stage runs in the shell: bash tests it there)
-        child.pipe_stage = (len(child.state.frames), child.eval_depth)
+        child.pipe_stage = (len(child.state.frames), child.eval_depth, len(child.state.sources))
     try:
         # a `( )` stage runs in the stage's own process, not in a subshell of it (bash forks once)
         return child.pr.run_subshell_body(cmd.body if type(cmd) is A.Subshell else cmd)

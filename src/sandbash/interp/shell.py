@@ -136,10 +136,10 @@ class Shell:
         self.subst_depth = 0
         self.eval_depth = 0  # nested `eval`s: they count towards max_substitution_depth too
         self.call_depth = 0
-        # a pipeline's simple-command stage running in this shell: (function depth, eval depth) where
-        # its own status runs neither the ERR trap nor set -e (bash tests them only for a command
-        # with no pipe: the pipeline's status does); None elsewhere
-        self.pipe_stage: tuple[int, int] | None = None
+        # a pipeline's simple-command stage running in this shell: (function, eval and source depth)
+        # where its own status runs neither the ERR trap nor set -e (bash tests them only for a
+        # command with no pipe: the pipeline's status does); None elsewhere
+        self.pipe_stage: tuple[int, int, int] | None = None
         # (_arith, the arithmetic evaluator, is made on first use: _new_arith)
         # the API's `args`: appended, unexpanded, to the first command run
         self.pending_args: list[str] | None = None
