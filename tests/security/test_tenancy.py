@@ -573,32 +573,76 @@ def test_internal_limit_and_cancel_map_to_documented_exceptions() -> None:
 def test_a_bug_in_the_interpreter_ends_the_run_with_a_result(
     error: Exception, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """T-TEN-2 for ordinary Python errors: a bug anywhere in the interpreter (here a builtin that
-    raises) never reaches the embedder as a traceback: the run ends with status 1, what it wrote
-    so far and one `sandbash: internal error (...)` line, the audit's end event, and the session
-    goes on. (A command's own bug is already its `NAME: internal error`, and the script goes on.)
-    OverflowError stays what it was before: the memory limit."""
-    from sandbash.interp.builtin_table import BUILTINS
+    """T-TEN-2 for ordinary Python errors: a bug anywhere in the interpreter (here the arithmetic
+    command's evaluation, which no builtin or command frame guards) never reaches the embedder as a
+    traceback: the run ends with status 1, what it wrote so far and one `sandbash: internal error
+    (...)` line, the audit's end event, and the session goes on. (A command's or a builtin's own bug
+    is its `NAME: internal error`, and the script goes on: the test below.) OverflowError stays
+    what it was before: the memory limit."""
+    from sandbash.interp.shell import Shell
 
-    def broken(sh: object, argv: list[str]) -> int:
-        raise error
+    real = Shell.arith_eval
 
-    BUILTINS["times"]  # (the table loaded whole, so the stand-in is the one found)
-    monkeypatch.setitem(BUILTINS, "times", broken)
+    def broken(self: Shell, text: str) -> int:
+        if text.strip() == "7":
+            raise error
+        return real(self, text)
+
+    monkeypatch.setattr(Shell, "arith_eval", broken)
     sink = ListSink()
     bash = make_bash(sink=sink, policy=False)
     session = bash.session()
     for call in (bash.exec, session.exec):
         if isinstance(error, OverflowError):
             with pytest.raises(ExecutionLimitError) as e:
-                call("echo before; times; echo after")
+                call("echo before; echo $(( 7 )); echo after")
             assert e.value.limit == "max_memory" and e.value.result.stdout == "before\n"
             continue
-        r = call("echo before; times; echo after")
+        r = call("echo before; echo $(( 7 )); echo after")
         assert (r.exit_code, r.stdout) == (1, "before\n"), r
         assert r.stderr == f"sandbash: internal error ({type(error).__name__}: {error})\n", r
         assert r.events[-1]["kind"] == "run.end" and r.events[-1]["status"] == 1
     assert session.exec("x=1; echo $((x + 1))").stdout == "2\n"
+
+
+@pytest.mark.parametrize("walked", [False, True], ids=["compiled", "walked"])
+def test_a_bug_in_a_builtin_is_its_internal_error(walked: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A builtin's own Python bug is what a command's is: one `NAME: internal error (...)` line,
+    status 1, and the script goes on (a function, a hot loop compiled inline, `builtin`/`command`,
+    a redirection, set -e seeing the failure, a $( )), compiled and walked. MemoryError and
+    OverflowError stay the memory limit, RecursionError the call-depth limit."""
+    from sandbash.interp import evaluator as evaluator_module
+    from sandbash.interp.builtin_table import BUILTINS
+
+    monkeypatch.setattr(evaluator_module, "TREE_WALKER", walked)
+    raised: list[Exception] = [KeyError("k")]
+
+    def broken(sh: object, argv: list[str]) -> int:
+        raise raised[0]
+
+    BUILTINS["times"]  # (the table loaded whole, so the stand-in is the one found)
+    monkeypatch.setitem(BUILTINS, "times", broken)
+    line = ": internal error (KeyError: 'k')"  # (`builtin times`: the line names `builtin`)
+    bash = make_bash(policy=False)
+    script = (
+        'echo before; times; echo "after $?"\n'
+        'f() { times; echo "in f $?"; }; f\n'
+        'for i in 1 2 3 4 5 6 7 8; do times; s+=$?; done; echo "loop $s"\n'
+        'builtin times; echo "builtin $?"; command times 2>/dev/null; echo "command $?"\n'
+        'x=$(times; echo sub $?); echo "$x"\n'
+        "set -e; times || echo caught; times; echo not reached\n"
+    )
+    for call in (bash.exec, bash.session().exec):
+        r = call(script)
+        assert r.stdout == "before\nafter 1\nin f 1\nloop 11111111\nbuiltin 1\ncommand 1\nsub 1\ncaught\n", r
+        assert r.exit_code == 1, r
+        lines = r.stderr.splitlines()
+        assert len(lines) == 14 and all(x.endswith(line) for x in lines), r.stderr
+    for error, limit in ((MemoryError(), "max_memory"), (OverflowError("big"), "max_memory")):
+        raised[0] = error
+        with pytest.raises(ExecutionLimitError) as e:
+            bash.exec("echo before; times; echo after")
+        assert e.value.limit == limit and e.value.result.stdout == "before\n"
 
 
 # ------------------------------------------------------------ T-TEN-3: one Bash, many threads

@@ -1110,22 +1110,33 @@ def _run_builtin(self: Shell, builtin: Builtin, name: str, argv: list[str]) -> i
         if status == 2 and name in _USAGE_FATAL and self.ex.posix_special(name):
             raise ExitShell(2)  # a special builtin's usage error ends a POSIX shell
         return status
-    except (StreamError, ExpansionError, AssignError) as e:
+    except Exception as e:
         return builtin_failed(self, name, e)
 
 
-def builtin_failed(sh: Shell, name: str, e: StreamError | ExpansionError | AssignError) -> int:
+def builtin_failed(sh: Shell, name: str, e: Exception) -> int:
     """A builtin raised one of the errors it reports as its status (an AssignError it did not name
-    goes on, to the caller that reports it as an assignment's)."""
+    goes on, to the caller that reports it as an assignment's). Any other Exception is a bug in the
+    builtin, made what a command's bug is (commands/invoke.py): one `NAME: internal error` line,
+    status 1, and the script goes on (bash's builtins run in the shell and cannot fail that way).
+    The shell's control flow, limits and cancellation are BaseExceptions and pass by; MemoryError,
+    RecursionError and OverflowError go on to the run, which makes them the limit they are nearest to.
+    Every site that runs a builtin (_run_builtin, the compiled code's inline copies) ends here."""
+    if isinstance(e, (MemoryError, RecursionError, OverflowError)):
+        raise e
     if isinstance(e, StreamError):  # writing to a closed or read-only fd
         sh.builtin_error(name, f"write error: {e.strerror}")
         return 1
     if isinstance(e, ExpansionError):  # e.g. `read n` into an integer variable
         # (a subscript's error names no builtin: `read 'a[1/0]'`, `printf -v 'a[1/0]'`)
         return sh.expansion_failed(e, None if isinstance(e, ElementError) else name)
-    if not e.named:
-        raise e
-    sh.builtin_error(name, e.message)  # (`getopts x r` with r a nameref without a target)
+    if isinstance(e, AssignError):
+        if not e.named:
+            raise e
+        sh.builtin_error(name, e.message)  # (`getopts x r` with r a nameref without a target)
+        return 1
+    # (the message cut short: an exception's text may hold a value of any size)
+    sh.builtin_error(name, f"internal error ({type(e).__name__}: {str(e)[:200]})")
     return 1
 
 

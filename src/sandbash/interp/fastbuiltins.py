@@ -35,7 +35,6 @@ from ..expand.arithops import INTS
 from ..expand.env import ExpansionError
 from ..expand.stringfn import dq_param_step, unquoted_param_step
 from ..shvars.vars import word_text
-from ..stdio.streams import StreamError
 from ..syntax import ast as A
 from .builtin_table import loaded, lookup
 from .control import ExitShell
@@ -221,7 +220,7 @@ def _let_argv_code(
         try:
             try:  # (what _run_builtin adds around bi_let)
                 status = let_status(sh, argv[1:])
-            except (StreamError, AssignError) as e:
+            except Exception as e:
                 status = builtin_failed(sh, "let", e)
             st.last_arg = argv[-1]
         finally:
@@ -382,7 +381,7 @@ def plain_builtin(
                     status = builtin(sh, argv)
                     if status == 2 and fatal_usage and ex.posix_special(name):
                         raise ExitShell(2)
-                except (StreamError, ExpansionError, AssignError) as e:
+                except Exception as e:
                     try:
                         status = builtin_failed(sh, name, e)
                     except AssignError as e2:  # (as run_argv: one the builtin did not name)
