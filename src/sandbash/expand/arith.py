@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Set
 
 from ..shvars.vars import EXPORT, SPECIAL_ASSIGN
@@ -14,6 +15,7 @@ from .arithops import Slot, binary_value, incdec, ipow, read_name, remember, tru
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from types import CodeType
     from typing import Protocol
 
     from ..shvars.vars import Scope
@@ -22,6 +24,24 @@ else:
 
 MAX_RECURSION = 1024
 GEN_LONGEST = 512  # longer texts keep their closures (what a generated function holds grows with it)
+
+
+# the code of the functions in which the `let` builtin evaluates its expressions (interp/fastbuiltins
+# adds them): bash names `let` before an element store it refuses while they run (its
+# this_command_name), not before one in the $(( )) of let's words, which are expanded before
+LET_CODES: set[CodeType] = set()
+
+
+def under_let() -> bool:
+    """Whether the `let` builtin's evaluation is on the stack (a refused store's report: the error
+    path asks, so let's hot path stores nothing per call). Arithmetic runs no command, so any
+    frame of LET_CODES above this one is the evaluation that is storing."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code in LET_CODES:
+            return True
+        frame = frame.f_back  # type: ignore[assignment]
+    return False
 
 
 class ArithError(Exception):

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from ..expand.arith import ArithError
+from ..expand.arith import LET_CODES, ArithError
 from ..expand.arithops import INTS
 from ..expand.env import ExpansionError
 from ..expand.stringfn import dq_param_step, unquoted_param_step
@@ -75,6 +75,9 @@ def let_status(sh: Shell, exprs: list[str]) -> int:
     except (ArithError, ExpansionError) as e:
         return let_failed(sh, e)
     return 0 if value != 0 else 1
+
+
+LET_CODES.add(let_status.__code__)  # (a refused element store under it is named `let: `)
 
 
 def let_failed(sh: Shell, e: ArithError | ExpansionError) -> int:
@@ -175,6 +178,7 @@ def _let_code(comp: Compiler, cmd: A.SimpleCommand, exprs: list[str], plan: Plan
             ev.errexit_check(status)
         return status
 
+    LET_CODES.add(let_cmd.__code__)  # (its one expression is evaluated in it: arith.under_let)
     return let_cmd
 
 

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 
 from ..expand import glob as globmod
-from ..expand.arith import _COMPILED, ArithError, compiled
+from ..expand.arith import _COMPILED, ArithError, compiled, under_let
 from ..expand.arith import Evaluator as ArithEvaluator
 from ..expand.arith import Template as ArithTemplate
 from ..expand.env import ExpansionError
@@ -565,11 +565,15 @@ class Shell:
         if isinstance(val, AssocArray):
             key = sub if self.arith_keys_as_is else self.subscript_key(sub)
             if not key:
-                return self._empty_subscript(name)
+                return self._empty_key(name, sub)
             return val.get(key)
         if var is not None and var.attrs & ASSOC:
             if self.state.opts["nounset"]:
                 raise ExpansionError(f"{name}: unbound variable", 127)
+            # declared but without elements: the key is expanded all the same, as bash expands
+            # it at each read (`let "m[\$((i++))]++"` expands it here and again as it stores)
+            if not (sub if self.arith_keys_as_is else self.subscript_key(sub)):
+                return self._empty_key(name, sub)
             return None
         if type(val) is IndexedArray and plain_index(sub):
             return val.get(int(sub))  # (a plain decimal index, as `a[k%3]++` reads it: eval_index's value)
@@ -590,6 +594,15 @@ class Shell:
         if isinstance(val, IndexedArray):
             return val.get(index)
         return val if index == 0 else None
+
+    def _empty_key(self, name: str, sub: str) -> str | None:
+        """An associative key that is empty: as written (`$(( m[$e] ))` expanded to `m[]`), as
+        _empty_subscript; one that expands to nothing (`let 'm[$e]'`), bash's err_badarraysub
+        of the array's name, once. The element reads as unset (0) either way."""
+        if not sub:
+            return self._empty_subscript(name)
+        self.report_error(f"{name}: bad array subscript")
+        return None
 
     def _empty_subscript(self, name: str) -> str | None:
         """`$(( a[$unset] ))`: bash reports the element twice (as it reads it, then as it finds
@@ -627,6 +640,15 @@ class Shell:
             return  # an index arith_index computed (`a[k%3]++`) or a slot's: not evaluated again
         if sub and self.va.store_key(name, sub, str(value)):
             return  # an associative key with nothing to expand (`m[$w]++`: $w expanded before)
+        if sub and (target := self._array_ref(name)) is not None:
+            # `declare -n r=arr; (( r[k]++ ))`: set_var would follow the reference to `arr` and
+            # store there as it stores `arr[k]` (an element is not exported, a readonly or
+            # attributed target is refused by the stores, which leaves it to set_var below)
+            text = str(value)
+            if (plain_index(sub) and self.va.store_index(target, int(sub), text)) or self.va.store_key(
+                target, sub, text
+            ):
+                return
         if sub == "":  # `(( a[""] = 1 ))` names `a[]`, assigns nothing and goes on (as bash)
             self.error(f"{self.arith_cmd}`{name}[]': not a valid identifier")
             return
@@ -638,8 +660,25 @@ class Shell:
         except AssignError as e:
             # bash's expr_bind_variable: a store refused for another reason (a negative index past
             # the start, a reference to an element subscripted again) is reported and the
-            # expression goes on with its value (`((c[-9]=1))` is status 0 after the message)
-            self.error(f"{self.arith_cmd}{e.message}" if e.named else e.message)
+            # expression goes on with its value (`((c[-9]=1))` is status 0 after the message);
+            # a named refusal is named after the command: `((: `, or `let: ` while let evaluates
+            if e.named:
+                self.error(f"{self.arith_cmd or ('let: ' if under_let() else '')}{e.message}")
+            else:
+                self.error(e.message)
+
+    def _array_ref(self, name: str) -> str | None:
+        """The variable a chain of namerefs from `name` ends at when it ends at a name, not an
+        element (`declare -n r=arr`), as set_var's resolve_name finds it; None for anything else
+        (no nameref, an element, a circular chain: set_var's way)."""
+        var = self.state.vars.find(name)
+        if var is None or not var.attrs & NAMEREF:
+            return None
+        try:
+            target, tsub = self.va.resolve_name(name)
+        except AssignError:
+            return None
+        return target if tsub is None and target != name else None
 
     def arith_slots(self, tpl: ArithTemplate, slots: tuple[int, ...]) -> int:
         """Evaluate a template (the expander's `$(( $n % 3 ))`) with its slots' numbers: as
