@@ -1344,7 +1344,9 @@ class Parser(WordReader):
                 if (close > 0 and raw[close + 1 : close + 2] == "=") or raw[close + 1 : close + 3] == "+=":
                     append = raw[close + 1] == "+"
                     key_text = raw[1:close]
-                    key_mode = KEY if (" " in key_text or "\t" in key_text) else CMD
+                    # (a character that ends a command word, `[(]=w`, is the key's too: bash
+                    # reads the subscript whole, as a KEY reading does)
+                    key_mode = KEY if any(c in key_text for c in " \t()<>;&|") else CMD
                     key_parts = self.sub_reader(key_text, self.line_at(start)).read_parts(key_mode)
                     kline, kcol = self.line_col(start)
                     key = A.Word(tuple(key_parts), kline, key_text, kcol + 1)
