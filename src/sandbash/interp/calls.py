@@ -92,10 +92,11 @@ def call_function(
     debug_args = st.argv_debug  # (extdebug as the call starts decides its push and its pop: bash)
     if debug_args:
         push_args(st, [a if type(a) is str else word_text(a) for a in argv[1:]])
-    st.ctx_line = fdef.line
+    st.ctx_line = getattr(fdef.body, "line", 0) or fdef.line  # (bash: the body's line, its `{`)
     st.positional = argv[1:] if name not in PARTED_WORDS else [word_text(a) for a in argv[1:]]
     scopes.append(scope)
     st.loop_depth = 0
+    returned = False  # (a `return` ended the body: the RETURN trap's $LINENO is its line)
     try:
         try:
             if st.traps and "DEBUG" in st.traps:
@@ -118,12 +119,14 @@ def call_function(
                     status = code()
                     if status < 0:
                         status = -1 - status
+                        returned = True
                 except ExpansionError as e:
                     status = ev.expansion_failed(e)
         except ReturnFromFunction as r:
             status = r.status
+            returned = True
         if st.traps:
-            _return_trap(ev)
+            _return_trap(ev, None if returned else fdef.body)
     finally:
         st.loop_depth = saved_loop
         done = scopes.pop()
@@ -234,12 +237,17 @@ def _debug_trap(ev: Evaluator, name: str, body: A.Command) -> None:
     ev.ex.debug_trap(ev.sh.current_command or name)
 
 
-def _return_trap(ev: Evaluator) -> None:
+def _return_trap(ev: Evaluator, body: A.Command | None) -> None:
     """A RETURN trap applies to the function that set it, to traced functions it calls, or to all
-    with functrace."""
+    with functrace. `body`: the function's, when it ran to its end: bash's line is then where the
+    body starts (a `{ }` puts back the line it began on), else the `return`'s."""
     st = ev.state
     handler = st.traps.get("RETURN")
     if handler and st.in_trap != "RETURN" and (st.opts["functrace"] or st.trap_reaches(st.return_trap_depth)):
+        if body is not None and type(body) is A.Redirected:
+            body = body.body
+        if body is not None and type(body) is A.Group:
+            st.line = body.line
         ev.sh.run_trap_text(handler, "RETURN")
 
 
