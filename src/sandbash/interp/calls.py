@@ -92,7 +92,7 @@ def call_function(
     debug_args = st.argv_debug  # (extdebug as the call starts decides its push and its pop: bash)
     if debug_args:
         push_args(st, [a if type(a) is str else word_text(a) for a in argv[1:]])
-    st.ctx_line = fdef.line
+    st.ctx_line = getattr(fdef.body, "line", 0) or fdef.line  # (bash: the body's line, its `{`)
     st.positional = argv[1:] if name not in PARTED_WORDS else [word_text(a) for a in argv[1:]]
     scopes.append(scope)
     st.loop_depth = 0

@@ -247,13 +247,12 @@ class Evaluator:
 
     def _exec_for(self, node: A.For) -> int:
         st = self.state
+        if not _is_name(node.var):  # (bash checks the name before it expands the words)
+            return self._bad_loop_name(node, fatal=bool(st.opts["posix"]))
         items = loop_words(self, node)
         if isinstance(items, int):
             return items
         status = 0
-        if not _is_name(node.var):
-            st.line = node.end_line or node.line
-            return self._bad_loop_name(node.var, fatal=bool(st.opts["posix"]))
         run_body = self.body_code(node.body)
         header = loop_header("for", node)  # (the DEBUG trap's $BASH_COMMAND and the trace)
         name = node.var
@@ -377,8 +376,7 @@ class Evaluator:
 
     def _exec_select(self, node: A.Select) -> int:
         if not _is_name(node.var):
-            self.state.line = node.end_line or node.line
-            return self._bad_loop_name(node.var, fatal=False)
+            return self._bad_loop_name(node, fatal=False)
         return run_select(self, node)
 
     def _exec_case(self, node: A.Case) -> int:
@@ -614,11 +612,13 @@ class Evaluator:
         self.errexit_check(1)
         return 1
 
-    def _bad_loop_name(self, name: str, fatal: bool) -> int:
-        """`for 1 in ...`: a run-time error in bash, reported at the line of `done` (status 1; a
-        `for` in POSIX mode ends the shell)."""
+    def _bad_loop_name(self, node: A.For | A.Select, fatal: bool) -> int:
+        """`for 1 in ...`: a run-time error in bash, reported before the loop sets its own line, so
+        at the enclosing context's (ShellState.ctx_line: a top-level command's last line, the
+        function's or an outer loop's line) (status 1; a `for` in POSIX mode ends the shell)."""
         st = self.state
-        self.sh.error(f"`{name}': not a valid identifier")
+        st.line = st.ctx_line or node.end_line or node.line
+        self.sh.error(f"`{node.var}': not a valid identifier")
         st.last_status = 1
         if fatal:
             raise ExitShell(2)
