@@ -104,7 +104,10 @@ class Executor:
         st.line = cmd.line
         if not st.in_trap:  # a trap's commands leave $BASH_COMMAND alone
             sh.current_command = cmd
-        rt.budget.command()
+        budget = rt.budget  # (Budget.command inline, as the compiled closures count: a frame fewer)
+        budget.commands += 1
+        if budget.commands >= budget.command_stop:
+            budget.command_slow()
         if rt.signals:  # sent by another shell of the run: acted on between commands
             take_signals(sh)
         # process substitutions this command opens are closed when it ends; those of an
