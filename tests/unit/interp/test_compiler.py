@@ -212,7 +212,8 @@ def test_cache_holds_a_bounded_number_of_commands(compilers: list[compiler.Compi
     after another, are let go once the commands held pass the bound."""
     body = "; ".join(f"x{i}=$j" for i in range(500)) + "; y='" + "z" * 200_000 + "'"
     script = f"for ((k=0;k<100;k++)); do eval 'for j in 1 2; do {body}; done'; done; echo $x499"
-    result = Bash().exec(script)
+    # (4-5 s of CPU: the default 30 s of wall time was not enough on a loaded host)
+    result = Bash().exec(script, limits={"timeout": 600})
     assert result.stdout == "2\n"
     main = compilers[0]
     held = sum(compiler._tree_size(node) for node, _ in main.codes.values())
