@@ -11,7 +11,7 @@ from ..posix.testexpr import TestError, TestParser
 from ..vfs.base import Stat
 from .context import Ctx
 from .gnuquote import quote, utf8_locale
-from .options import CommandSpec, Opt, OptionValueError, UsageError, parse_args
+from .options import CommandSpec, Opt, OptionValueError, UsageError, parse_args, version_line
 from .record import Effects, declare
 from .shellutils.procs import parse_signal
 
@@ -43,9 +43,7 @@ def cmd_echo(ctx: Ctx) -> int:
     args = ctx.args
     if args in (["--help"], ["--version"]):
         ctx.out(
-            "echo (sandbash) 0.1.0\n"
-            if args[0] == "--version"
-            else "Usage: echo [SHORT-OPTION]... [STRING]...\n"
+            version_line("echo") if args[0] == "--version" else "Usage: echo [SHORT-OPTION]... [STRING]...\n"
         )
         return 0
     text, _ = echo_text(list(args), False)

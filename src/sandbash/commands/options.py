@@ -557,8 +557,140 @@ def help_text(spec: CommandSpec) -> str:
     return "\n".join(lines) + "\n"
 
 
+# The GNU package whose behaviour a command follows, named on --version's first line as GNU's own
+# (`sort (GNU coreutils) 9.1`): scripts test `sed --version | grep -q GNU` to choose GNU's syntax
+# over BSD's (`sed -i ''`), and read the release from that line. The second line says what runs.
+_COREUTILS = frozenset(
+    [
+        "arch",
+        "b2sum",
+        "base32",
+        "base64",
+        "basename",
+        "basenc",
+        "cat",
+        "chgrp",
+        "chmod",
+        "chown",
+        "cksum",
+        "comm",
+        "cp",
+        "csplit",
+        "cut",
+        "date",
+        "dd",
+        "df",
+        "dir",
+        "dircolors",
+        "dirname",
+        "du",
+        "echo",
+        "env",
+        "expand",
+        "expr",
+        "factor",
+        "false",
+        "fmt",
+        "fold",
+        "groups",
+        "head",
+        "hostid",
+        "id",
+        "install",
+        "join",
+        "link",
+        "ln",
+        "logname",
+        "ls",
+        "md5sum",
+        "mkdir",
+        "mkfifo",
+        "mknod",
+        "mktemp",
+        "mv",
+        "nice",
+        "nl",
+        "nohup",
+        "nproc",
+        "numfmt",
+        "od",
+        "paste",
+        "pathchk",
+        "pinky",
+        "pr",
+        "printenv",
+        "printf",
+        "ptx",
+        "pwd",
+        "readlink",
+        "realpath",
+        "rm",
+        "rmdir",
+        "seq",
+        "sha1sum",
+        "sha224sum",
+        "sha256sum",
+        "sha384sum",
+        "sha512sum",
+        "shred",
+        "shuf",
+        "sleep",
+        "sort",
+        "split",
+        "stat",
+        "stdbuf",
+        "stty",
+        "sum",
+        "sync",
+        "tac",
+        "tail",
+        "tee",
+        "test",
+        "timeout",
+        "touch",
+        "tr",
+        "true",
+        "truncate",
+        "tsort",
+        "tty",
+        "uname",
+        "unexpand",
+        "uniq",
+        "unlink",
+        "users",
+        "vdir",
+        "wc",
+        "who",
+        "whoami",
+        "yes",
+    ]
+)
+_GNU_PACKAGES: dict[str, tuple[str, str]] = {
+    "sed": ("GNU sed", "4.9"),
+    "grep": ("GNU grep", "3.8"),
+    "egrep": ("GNU grep", "3.8"),
+    "fgrep": ("GNU grep", "3.8"),
+    "find": ("GNU findutils", "4.9.0"),
+    "xargs": ("GNU findutils", "4.9.0"),
+    "diff": ("GNU diffutils", "3.8"),
+    "cmp": ("GNU diffutils", "3.8"),
+    "diff3": ("GNU diffutils", "3.8"),
+    "sdiff": ("GNU diffutils", "3.8"),
+    "tar": ("GNU tar", "1.34"),
+}
+
+
+def version_line(name: str) -> str:
+    """`NAME --version`'s text: GNU's first line for a command that follows a GNU package."""
+    package = ("GNU coreutils", "9.1") if name in _COREUTILS else _GNU_PACKAGES.get(name)
+    if package is None:
+        return f"{name} (sandbash) {VERSION}\n"
+    gnu, release = package
+    return f"{name} ({gnu}) {release}\nsandbash {VERSION}: {gnu} {release}'s behaviour, in Python.\n"
+
+
 def version_text(spec: CommandSpec) -> str:
-    return f"{spec.name} (sandbash) {VERSION}\n"
+    return version_line(spec.name)
 
 
 def usage_message(spec: CommandSpec, message: str) -> str:

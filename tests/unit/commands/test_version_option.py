@@ -34,7 +34,7 @@ def test_exact_version_wins(cmd: str) -> None:
         ("sort --help", "Usage: sort [OPTION]... [FILE]..."),
         ("tar --help", "Usage: tar [OPTION...] [FILE]..."),
         ("tar --help --version", "Usage: tar [OPTION...] [FILE]..."),  # the first one named answers
-        ("tar --version --help", "tar (sandbash) "),
+        ("tar --version --help", "tar (GNU tar) 1.34\nsandbash "),
     ],
 )
 def test_help_and_order(cmd: str, first: str) -> None:
@@ -53,3 +53,34 @@ def test_shortened_stays_ambiguous(word: str) -> None:
 
 def test_version_sort_prefix_still_sorts() -> None:
     assert Bash().exec("printf 'v10\\nv9\\n' | sort --version-s").stdout == "v9\nv10\n"
+
+
+@pytest.mark.parametrize(
+    ("cmd", "first"),
+    [
+        ("sed", "sed (GNU sed) 4.9"),
+        ("grep", "grep (GNU grep) 3.8"),
+        ("sort", "sort (GNU coreutils) 9.1"),
+        ("ls", "ls (GNU coreutils) 9.1"),
+        ("/bin/echo", "echo (GNU coreutils) 9.1"),
+        ("find", "find (GNU findutils) 4.9.0"),
+        ("xargs", "xargs (GNU findutils) 4.9.0"),
+        ("diff", "diff (GNU diffutils) 3.8"),
+        ("tar", "tar (GNU tar) 1.34"),
+    ],
+)
+def test_gnu_commands_name_their_package_first(cmd: str, first: str) -> None:
+    """The first line is GNU's (scripts choose GNU's syntax on `--version | grep -q GNU` and read
+    the release from it); the second says what runs."""
+    r = Bash().exec(f"{cmd} --version; echo st=$?")
+    lines = r.stdout.splitlines()
+    assert lines[0] == first and lines[1].startswith("sandbash ") and lines[-1] == "st=0", r.stdout + r.stderr
+
+
+def test_gnu_detection_idiom_takes_the_gnu_branch() -> None:
+    script = (
+        "printf 'a\\n' > f; if sed --version 2>/dev/null | grep -q GNU; then sed -i 's/a/b/' f;"
+        " else sed -i '' 's/a/b/' f; fi; cat f"
+    )
+    r = Bash().exec(script)
+    assert (r.stdout, r.stderr, r.exit_code) == ("b\n", "", 0)

@@ -162,7 +162,7 @@ def test_version(argv: list[str]) -> None:
     with pytest.raises(HelpRequested) as info:
         parse_args(SPEC, argv)
     assert info.value.text == version_text(SPEC)
-    assert info.value.text.startswith("sort (sandbash) ")
+    assert info.value.text.startswith("sort (GNU coreutils) 9.1\n")
 
 
 def test_help_text_lists_every_documented_option() -> None:

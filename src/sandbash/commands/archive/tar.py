@@ -28,7 +28,7 @@ from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..date import local_zone
 from ..fsutil import group_name, mode_string, quote, user_name
-from ..options import VERSION
+from ..options import version_line
 from ..record import Effects, declare
 from . import codecs
 from .codecs import STEP, Bounds, CodecError
@@ -669,7 +669,7 @@ def cmd_tar(ctx: Ctx) -> int:
         ctx.stderr.write(b"Try 'tar --help' or 'tar --usage' for more information.\n")
         return e.status
     if args.version:
-        ctx.out(f"tar (sandbash) {VERSION}\n")
+        ctx.out(version_line("tar"))
         return 0
     if args.help:
         ctx.out(

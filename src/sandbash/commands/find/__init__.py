@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...vfs.errors import FsError
 from ..context import Ctx
 from ..fsutil import errmsg, midnight, quote, tz_from_env
+from ..options import version_line
 from ..record import Effects, declare
 from . import actions as _actions  # noqa: F401  (registers the actions in the table)
 from .entry import Entry, Quit, State
@@ -88,7 +89,7 @@ def cmd_find(ctx: Ctx) -> int:
         ctx.out(_HELP)
         return 0
     if "-version" in expression[:1] or "--version" in expression[:1]:
-        ctx.out("find (GNU findutils) 4.9.0\n")
+        ctx.out(version_line("find"))
         return 0
     now = ctx.fs.vfs.clock()
     tz = tz_from_env(ctx.env)
