@@ -682,7 +682,7 @@ def _print_vars(sh: Shell, cmd: str, names: list[str], filter_attrs: int, full: 
                 var = func_scope.get(name) if name in func_scope.locals else None
             else:
                 var = st.vars.find(name)
-                if var is None or (var.value is None and sh.va.is_dynamic(name)):
+                if var is None or (var.value is None and sh.va.is_dynamic(name)) or name == "PIPESTATUS":
                     var = sh.lookup(name) or var  # (SECONDS=5 stores no value: it is read when shown)
             if var is None:
                 sh.builtin_error(cmd, f"{name}: not found")

@@ -130,6 +130,9 @@ _NOASSIGN = frozenset({"FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "BASH_ARGC", "B
 _STAYS_DYNAMIC = frozenset(
     {"RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS", "EPOCHREALTIME", "BASH_ARGV0"}
 )
+# the names whose assigned variable lookup still reads as the shell's value (PIPESTATUS: while
+# it is an indexed array, which bash overwrites after each command)
+_VALUED_DYNAMIC = _STAYS_DYNAMIC | {"PIPESTATUS"}
 
 
 def _intrand32(last: int) -> int:
@@ -306,6 +309,9 @@ class Variables:
         value, most scalars declared without one (bash computes those only when read)."""
         out = self.state.vars.visible()
         unspecial = self.state.unspecial
+        shown = out.get("PIPESTATUS")
+        if shown is not None and "PIPESTATUS" not in unspecial:
+            out["PIPESTATUS"] = self.lookup("PIPESTATUS") or shown  # (an assigned one shows the statuses)
         for name, attrs in _LISTED_DYNAMIC.items():
             if name in out or name in unspecial:
                 continue
@@ -388,6 +394,17 @@ class Variables:
                 return scope.func and name in scope.locals
         return False
 
+    def _pipestatus_shown(self, var: Var) -> bool:
+        """Whether an assigned PIPESTATUS reads as the last pipeline's statuses: bash's
+        set_pipestatus_array rewrites the variable after every command when it is an indexed
+        array, and from the first command on the global one is always that (`PIPESTATUS=5` sets
+        its element 0); a function's local scalar, associative or valueless array is left alone."""
+        if var.attrs & ASSOC:
+            return False
+        return not self._function_local("PIPESTATUS", var) or (
+            bool(var.attrs & ARRAY) and var.value is not None
+        )
+
     def is_dynamic(self, name: str) -> bool:
         """A variable whose value is computed when it is read, assigned or not (RANDOM, SECONDS...)."""
         return name in _STAYS_DYNAMIC and name not in self.state.unspecial
@@ -411,13 +428,14 @@ class Variables:
         if var is not None:
             if var.attrs & NAMEREF and var.value:
                 return self._deref(var, name)
-            if (
-                name in _STAYS_DYNAMIC
-                and name not in self.state.unspecial
-                and not self._function_local(name, var)
-            ):
-                dyn = self._dynamic(name)
-                return Var(dyn.value, var.attrs | dyn.attrs) if dyn is not None else var
+            if name in _VALUED_DYNAMIC and name not in self.state.unspecial:
+                if name == "PIPESTATUS":
+                    if self._pipestatus_shown(var):
+                        statuses = IndexedArray([str(s) for s in self.state.pipestatus])
+                        return Var(statuses, var.attrs | ARRAY)
+                elif not self._function_local(name, var):
+                    dyn = self._dynamic(name)
+                    return Var(dyn.value, var.attrs | dyn.attrs) if dyn is not None else var
             return var
         if name in _DYNAMIC:
             return self._dynamic(name)
@@ -1434,7 +1452,8 @@ class Variables:
             self.posix_mode(False)
         elif name == "IGNOREEOF":
             self.state.opts["ignoreeof"] = False
-        if name in _DYNAMIC and name != "_":
+        if name in _DYNAMIC and name not in ("_", "PIPESTATUS"):
+            # (PIPESTATUS is made again, an array, when the `unset` command ends: bash)
             self.state.unspecial.add(name)  # bash: an unset dynamic variable is an ordinary one from now on
         scopes = self.state.vars.scopes
         for i in range(len(scopes) - 1, -1, -1):
