@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from ..expand.arith import ArithError
+from ..expand.arith import _COMPILED, ArithError
 from ..expand.arithwords import nested_error
 from ..expand.env import ExpansionError
 from ..shvars.vars import NAMEREF, Scope
@@ -336,6 +336,14 @@ class Evaluator:
         cond_value = self._arith_value(node.cond)
         step_value = self._arith_value(node.step)
         opts = st.opts
+        # a literal condition or step is evaluated here as sh.arith_eval does (its compiled function
+        # by its text, the shared evaluator's text set around it): two frames fewer a part; any
+        # other case (not yet compiled, a nested evaluation, a part to expand) goes through
+        # cond_value/step_value
+        cond_text = _lit_text(node.cond)
+        compiled_fns = _COMPILED
+        step_text = _lit_text(node.step)
+        aev = self.sh._arith  # (the shared evaluator, as arith_eval uses it)
         # (_arith_part inlined for the parts: its frame was a tenth of a tight loop's step)
         with self.loop_frame() as loop:
             tick = loop.tick
@@ -345,7 +353,15 @@ class Evaluator:
                     cond = self._arith_or_error(node.cond)
                 else:
                     try:
-                        cond = cond_value()
+                        if cond_text is None or aev.depth or (fn := compiled_fns.lookup(cond_text)) is None:
+                            cond = cond_value()
+                        else:
+                            outer = aev.text
+                            aev.text = cond_text
+                            try:
+                                cond = fn(aev)
+                            finally:
+                                aev.text = outer
                     except (ArithError, ExpansionError) as e:
                         self._arith_part_failed(e)
                         cond = None
@@ -366,7 +382,15 @@ class Evaluator:
                         break
                 else:
                     try:
-                        step_value()
+                        if step_text is None or aev.depth or (fn := compiled_fns.lookup(step_text)) is None:
+                            step_value()
+                        else:
+                            outer = aev.text
+                            aev.text = step_text
+                            try:
+                                fn(aev)
+                            finally:
+                                aev.text = outer
                     except (ArithError, ExpansionError) as e:
                         self._arith_part_failed(e)
                         status = 1
@@ -659,3 +683,10 @@ _DISPATCH: dict[type, Callable[[Evaluator, Any], int]] = {
     A.Redirected: Evaluator._exec_redirected,
     A.Pipeline: Evaluator._exec_pipeline,
 }
+
+
+def _lit_text(word: A.Word | None) -> str | None:
+    """The text of a `for ((;;))` part with nothing to expand first (None for any other)."""
+    if word is not None and len(word.parts) == 1 and type(word.parts[0]) is A.Lit:
+        return word.parts[0].text
+    return None
