@@ -32,6 +32,7 @@ from ..interp.jobs import (
     take_pending,
     take_signals,
 )
+from ..interp.state import ONE_STATUS
 from . import builtin
 from .bopts import parse_builtin, usage, wants_help
 from .core import _SIGNALS, signal_list, signal_name, signal_number
@@ -98,6 +99,7 @@ def bi_kill(sh: Shell, argv: list[str]) -> int:
     status = 0 if sum(_signal_target(sh, target, sig) for target in args) else 1
     if sh.rt.signals:  # one to this shell: its trap runs once kill is done, seeing kill's status
         sh.state.last_status = status
+        sh.state.pipestatus = ONE_STATUS[status]  # (and its PIPESTATUS: bash sets both first)
         take_signals(sh)
     return status
 
