@@ -181,7 +181,6 @@ WRITES = [
     "echo x | sed 'w /data/new'",
     'awk \'BEGIN{print "x" > "/data/new"}\'',
     "mkdir t; ln -s /data t/l; tar -cf t.tar t; rm -r t; tar -xf t.tar; echo x > t/l/a.txt",
-    'python3 -c \'open("/data/a.txt","w").write("x")\'',
     'lua -e \'os.rename("/data/a.txt","/workspace/z")\'',
     'node -e \'require("fs").writeFileSync("/data/a.txt","x")\'',
     "sqlite3 :memory: \"vacuum into '/data/v.db'\"",
@@ -229,6 +228,34 @@ def test_grants_hold_every_name_of_a_file(script: str, walker: bool) -> None:
     r = bash.exec(script)
     assert "SECRET" not in r.stdout + r.stderr, r.stdout + r.stderr
     assert _tree(bash) == before, r.stderr
+
+
+# python3 runs in a child process: Monty is not fork-safe, and a Monty started in this (pytest's)
+# process would make python3 refuse to start in the children the security harness forks later
+PY_WRITES = [
+    'python3 -c \'open("/data/a.txt","w").write("x")\'',
+    "python3 -c 'print(open(\"/secret/key\").read())'",
+]
+
+
+@pytest.mark.parametrize("script", PY_WRITES)
+def test_grants_hold_for_the_python_runtime(script: str) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "import test_attack9 as t\n"
+        "from sandbash.policy import Policy\n"
+        "before = t._tree(t.sandbox(None))\n"
+        "bash = t.sandbox(Policy(paths=t.GRANTS, mode='remediation'))\n"
+        f"r = bash.exec({script!r})\n"
+        "print('SECRET' in r.stdout + r.stderr, t._tree(bash) == before, 'PermissionError' in r.stderr)\n"
+    )
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    # (no secret seen, nothing changed, and python3 itself ran: the policy's refusal is its PermissionError)
+    assert got.stdout.split() == ["False", "True", "True"], got.stdout + got.stderr
 
 
 # ------------------------------------------------------------------ memory and time
