@@ -562,15 +562,38 @@ def _paths_of(sh: Shell, name: str, every: bool) -> list[str]:
 def _search_path(sh: Shell, name: str, every: bool) -> list[str]:
     """Where a PATH search finds `name` (the hash table was asked first); `every` (type -a): each
     PATH directory's match in order, as bash lists them (/usr/bin/ls and /bin/ls)."""
-    path = sh.get_str("PATH")
-    if every and "/" not in name and path is not None:
+    path = sh.get_str("PATH") or ""
+    if every and "/" not in name:
+        if not path:
+            return []  # (bash's user_command_matches: no PATH, no directory to list)
         # (each directory on its own: the hash table, stale entries and all, stays as it is)
-        found = [w for k, w in (sh.ex.find_command(name, path=d) for d in path.split(":")) if k]
+        found = [w for k, w in (sh.ex.find_command(name, path=d or ".") for d in _path_units(path)) if k]
         if found:
             return found
-    # (PATH unset: the current directory, as find_command searches it; never the table again)
-    kind, where = sh.ex.find_command(name, path=path if path is not None else ".")
+    # (never the table again; PATH unset or empty: the name itself, shown as bash's
+    # sh_makepath makes it, under the current directory)
+    kind, where = sh.ex.find_command(name, path=path)
+    if kind and "/" not in where:
+        where = f"{(sh.get_str('PWD') or sh.state.fs.cwd).rstrip('/')}/{where}"
     return [where] if kind else []
+
+
+def _path_units(path: str) -> list[str]:
+    """PATH's directories as bash's extract_colon_unit gives them one after another to type -a:
+    an empty one is the current directory, and the walk ends at the end of the string, so a
+    trailing `:` after an empty element adds none (`:` is one, `::` and `:::` two, `:.:` three)."""
+    units: list[str] = []
+    i = 0
+    while i < len(path):
+        if i and path[i] == ":":
+            i += 1
+        start = i
+        while i < len(path) and path[i] != ":":
+            i += 1
+        units.append(path[start:i])
+        if i == start and i < len(path):
+            i += 1
+    return units
 
 
 def _std_path_of(sh: Shell, name: str) -> list[str]:

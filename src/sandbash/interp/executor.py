@@ -531,9 +531,8 @@ class Executor:
         if is_builtin(name) and name not in st.disabled_builtins:
             return "builtin", name
         path = None
-        if unhashed:  # the same search find_command makes (PATH unset: the current directory)
-            current = self.va.get_str("PATH")
-            path = "." if current is None else current
+        if unhashed:  # the same search find_command makes (PATH unset: the name itself)
+            path = self.va.get_str("PATH") or ""
         kind, where = self.find_command(name, path)
         return kind, _runs(name, kind, where)
 
@@ -764,15 +763,16 @@ class Executor:
         cached = self.hashed_now(name) if path is None and name in st.hashed else None
         if cached is not None:
             kind, _, where = cached.partition(":")
-            if kind != "script" or st.fs.try_stat(where) is not None:
+            if hashed_entry_ok(kind, where) and (kind != "script" or st.fs.try_stat(where) is not None):
                 self.searched = ""
                 return kind, where
-            del st.hashed[name]  # the hashed file is gone: search again
+            del st.hashed[name]  # the hashed file is gone (or a foreign entry): search again
         if path is None:
             path = self.va.get_str("PATH")
-        # with PATH unset (`unset PATH`), bash looks in the current directory only
-        dirs = (path if path is not None else ".").split(":")
         self.dot_found = False
+        if not path:
+            return self._bare_name(name)
+        dirs = path.split(":")
         self.searched = name
         for d in dirs:
             d = d or "."
@@ -782,6 +782,19 @@ class Executor:
             if found is not None:
                 return found
         return "", ""
+
+    def _bare_name(self, name: str) -> tuple[str, str]:
+        """PATH unset or empty: bash uses the name itself, a path relative to the current directory
+        (findcmd.c's find_user_command_in_path), and hashes nothing. Found: (kind, name); else
+        ("", what execve would say of it)."""
+        self.searched = ""
+        found = self._look_in(".", name)
+        if found is not None:
+            return found[0], name
+        stat = self.state.fs.try_stat(name)
+        if stat is None:
+            return "", "No such file or directory"
+        return "", "Is a directory" if stat.is_dir else "Permission denied"
 
     def _look_in(self, d: str, name: str) -> tuple[str, str] | None:
         """`name` in the directory `d` of a PATH search: (kind, path) or None."""
@@ -888,10 +901,9 @@ class Executor:
             status = spawner.run(self.sh, argv, env) if spawner is not None else None
             if status is not None:
                 return status
-            if self.va.get_str("PATH") is None:
-                # bash tried ./NAME, and says what exec said
-                self.sh.error(f"{name}: No such file or directory")
-                return 127
+            if where:  # PATH unset or empty: bash ran NAME itself, and says what execve said
+                self.sh.error(f"{name}: {where}")
+                return 127 if where == "No such file or directory" else 126
             handler = st.functions.get("command_not_found_handle")
             if handler is not None:
                 return self.ev.call_function(
@@ -904,7 +916,12 @@ class Executor:
             if hint is not None:
                 self.sh.write_err(hint + "\n")
             return 127
-        if st.opts["hashall"] and "/" not in name and (name not in st.hashed or self.searched == name):
+        if (
+            st.opts["hashall"]
+            and "/" not in name
+            and where != name  # (found as itself, PATH empty: bash hashes nothing)
+            and (name not in st.hashed or self.searched == name)
+        ):
             # a new entry, or one the table sent back to PATH (hashed_now): found again, it is
             # replaced, this run its first hit, with where PATH's search passed `.` (HASH_CHKDOT)
             st.hashed.pop(name, None)
@@ -1048,14 +1065,24 @@ class Executor:
             return ps4
 
 
+def hashed_entry_ok(kind: str, where: str) -> bool:
+    """Whether a hash table entry is one the shell makes (find_command, hash_entry): a shell by its
+    own name, a command or a script at a path. Any other (a restored snapshot's) is searched again:
+    run_external would run its path's base while the gate decided on something else."""
+    if kind == "shell":
+        return where.rsplit("/", 1)[-1] in _SHELLS
+    return kind in ("command", "script") and where != ""
+
+
 def _runs(name: str, kind: str, where: str) -> str:
     """What a name found by find_command really runs: the registry command (or shell) named by
     the base of the path it resolved to (`hash -p /bin/rm cat` makes `cat` run rm), a script's
-    path; the name itself when nothing was found."""
-    if kind in ("command", "shell"):
-        return where.rsplit("/", 1)[-1]
+    path; the name itself when nothing was found. Any kind but a script's is run_external's
+    registry run of the path's base, so the gate decides on that (never on the name)."""
     if kind == "script":
         return where
+    if kind:
+        return where.rsplit("/", 1)[-1]
     return name
 
 
