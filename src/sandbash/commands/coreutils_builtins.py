@@ -7,10 +7,10 @@ from __future__ import annotations
 from ..posix.echo import echo_text
 from ..posix.printf import format_printf
 from ..posix.signals import NAMES as SIGNAL_NAMES
-from ..posix.testexpr import TestError, TestParser
 from ..vfs.base import Stat
 from .context import Ctx
-from .gnuquote import quote, utf8_locale
+from .gnuquote import quote, shell_quote, utf8_locale
+from .gnutest import GnuTest, GnuTestError
 from .options import CommandSpec, Opt, OptionValueError, UsageError, parse_args, version_line
 from .record import Effects, declare
 from .shellutils.procs import parse_signal
@@ -64,7 +64,14 @@ def cmd_printf(ctx: Ctx) -> int:
     marks: list[int] = []  # output length before each error
     utf8 = utf8_locale(ctx.env)
     text, status = format_printf(
-        args[0], args[1:], errors.append, ctx.clock, gnu=True, marks=marks, quote=lambda s: quote(s, utf8)
+        args[0],
+        args[1:],
+        errors.append,
+        ctx.clock,
+        gnu=True,
+        marks=marks,
+        quote=lambda s: quote(s, utf8),
+        shell_quote=shell_quote,
     )
     done = 0
     for e, at in zip(errors, marks, strict=True):  # (gnulib's error() flushes stdout first)
@@ -76,9 +83,10 @@ def cmd_printf(ctx: Ctx) -> int:
 
 
 def _test(ctx: Ctx, args: list[str]) -> int:
+    q = utf8_locale(ctx.env)
     try:
-        return 0 if TestParser(_CtxTestEnv(ctx), args).evaluate() else 1
-    except TestError as e:
+        return 0 if GnuTest(_CtxTestEnv(ctx), args, lambda s: quote(s, q)).run() else 1
+    except GnuTestError as e:
         ctx.error(str(e))
         return 2
 
@@ -92,7 +100,7 @@ def cmd_test(ctx: Ctx) -> int:
 def cmd_bracket(ctx: Ctx) -> int:
     args = list(ctx.args)
     if not args or args[-1] != "]":
-        ctx.error("missing ']'")
+        ctx.error(f"missing {quote(']', utf8_locale(ctx.env))}")
         return 2
     return _test(ctx, args[:-1])
 

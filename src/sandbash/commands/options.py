@@ -124,6 +124,10 @@ class CommandSpec:
     dash_value_if: Callable[[str], bool] | None = None  # which words that hook takes (default: all)
     dash_value_once: bool = False  # once the key has a value, such a word is an operand (kill -9 -PGID)
     dash_value_signs: str = "-"  # the signs that hook takes ("-+": dirs' `+2` and `-2`)
+    # a usage error's lines between its message and the Try line (GNU grep's usage() prints its
+    # Usage line there), and the Try line's opening quote (gzip still writes a backquote)
+    usage_note: str = ""
+    try_quote: str = "'"
 
 
 class UsageError(Exception):
@@ -694,4 +698,4 @@ def version_text(spec: CommandSpec) -> str:
 
 
 def usage_message(spec: CommandSpec, message: str) -> str:
-    return f"{spec.name}: {message}\nTry '{spec.name} --help' for more information.\n"
+    return f"{spec.name}: {message}\n{spec.usage_note}Try {spec.try_quote}{spec.name} --help' for more information.\n"

@@ -241,6 +241,7 @@ def format_printf(
     marks: list[int] | None = None,
     byte_chars: bool = False,
     quote: Callable[[str], str] | None = None,
+    shell_quote: Callable[[str], str] | None = None,
 ) -> tuple[str, int]:
     """Render printf FORMAT ARGS... Returns (output, status). Widths and
     precisions above `max_field` raise FieldTooWide before any padding is built.
@@ -248,7 +249,8 @@ def format_printf(
     False when the name is not a valid identifier (printf then stops). `gnu`: coreutils'
     wording for a bad conversion (/usr/bin/printf). `marks` receives, for each
     report, the length of the output written before it. `byte_chars`: the locale is C ('X is
-    the code of X's first byte). `quote`: coreutils' quoting of a bad number (bad_number)."""
+    the code of X's first byte). `quote`: coreutils' quoting of a bad number (bad_number).
+    `shell_quote`: coreutils' %q (gnulib's shell-escape style, `'a b'` where bash writes `a\\ b`)."""
     fmt, fmt_warnings = _decoded_format(fmt)
     out: list[str] = []
     if marks is not None:
@@ -334,7 +336,9 @@ def format_printf(
             # length modifiers are accepted and ignored (bash 5.2's %ls is %s)
             while j < n and fmt[j] in "hlLjzt":
                 j += 1
-            if gnu and (j >= n or fmt[j] not in _INT_CONV + _FLOAT_CONV + "sbq"):
+            # coreutils takes %b and %q only bare: a flag, width or precision makes them unknown
+            bare = j == spec_start + 1
+            if gnu and (j >= n or fmt[j] not in _INT_CONV + _FLOAT_CONV + "s" + ("bq" if bare else "")):
                 # coreutils names the whole specification as written (it has no %(...)T): an
                 # escape decoded up front is its backslash
                 shown = "\\" if j < n and fmt[j] in "\a\b\f\n\r\t\v\x1b" else fmt[j : j + 1]
@@ -376,7 +380,11 @@ def format_printf(
                 if stop:
                     return "".join(out), status
             elif conv == "q":
-                out.append(_pad(printf_q(arg if arg is not None else ""), flags, width, prec))
+                if shell_quote is not None:
+                    if arg is not None:  # coreutils prints nothing for a missing argument
+                        out.append(shell_quote(arg))
+                else:
+                    out.append(_pad(printf_q(arg if arg is not None else ""), flags, width, prec))
             elif conv == "Q":
                 s = arg or ""
                 if prec and not prec_star:

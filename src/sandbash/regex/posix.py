@@ -429,7 +429,8 @@ class Parser:
                     )
         while True:
             if self.i >= n:
-                raise RegexError(E.UNMATCHED_BRACKET, offset=start)
+                # glibc: the pattern ending right after `[` or `[^` is REG_BADPAT, not REG_EBRACK
+                raise RegexError(E.INVALID if first else E.UNMATCHED_BRACKET, offset=start)
             c = p[self.i]
             if c == "]" and not first:
                 self.i += 1

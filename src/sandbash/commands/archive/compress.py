@@ -29,6 +29,7 @@ GZIP_SPEC = CommandSpec(
     "gzip",
     "[OPTION]... [FILE]...",
     "Compress or uncompress FILEs (by default, compress FILES in-place).",
+    try_quote="`",
     opts=(
         Opt("c", "stdout", help="write on standard output, keep original files unchanged"),
         Opt(None, "to-stdout", dest="stdout"),

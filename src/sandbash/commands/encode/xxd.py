@@ -10,7 +10,7 @@ from ...stdio.streams import Stream
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..inputs import Inputs
-from ..options import CommandSpec, Opt
+from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
 from ..textbasic.common import Out, close_input, command, decode, encode, read_chunks
 
@@ -18,7 +18,10 @@ XXD_SPEC = CommandSpec(
     name="xxd",
     usage="[options] [infile [outfile]]",
     summary="Make a hexdump or do the reverse.",
+    add_help=False,  # xxd's own -h and -v: its usage on stderr, its version line
     opts=(
+        Opt("h", "help", dest="usage", help="print this summary"),
+        Opt("v", "version", help="show version"),
         Opt("a", "autoskip", help="toggle autoskip: A single '*' replaces nul-lines"),
         Opt("b", "bits", help="binary digit dump"),
         Opt("C", "capitalize", help="capitalize variable names in C include file style (-i)"),
@@ -41,6 +44,108 @@ XXD_SPEC = CommandSpec(
         Opt("d", None, dest="decimal", help="show offset in decimal instead of hex"),
     ),
 )
+
+
+# xxd's usage(), printed on stderr for -h and for any option it cannot read (status 1)
+_USAGE = (
+    "Usage:\n"
+    "       xxd [options] [infile [outfile]]\n"
+    "    or\n"
+    "       xxd -r [-s [-]offset] [-c cols] [-ps] [infile [outfile]]\n"
+    "Options:\n"
+    "    -a          toggle autoskip: A single '*' replaces nul-lines. Default off.\n"
+    "    -b          binary digit dump (incompatible with -ps,-i,-r). Default hex.\n"
+    "    -C          capitalize variable names in C include file style (-i).\n"
+    "    -c cols     format <cols> octets per line. Default 16 (-i: 12, -ps: 30).\n"
+    "    -E          show characters in EBCDIC. Default ASCII.\n"
+    "    -e          little-endian dump (incompatible with -ps,-i,-r).\n"
+    "    -g bytes    number of octets per group in normal output. Default 2 (-e: 4).\n"
+    "    -h          print this summary.\n"
+    "    -i          output in C include file style.\n"
+    "    -l len      stop after <len> octets.\n"
+    "    -n name     set the variable name used in C include output (-i).\n"
+    "    -o off      add <off> to the displayed file position.\n"
+    "    -ps         output in postscript plain hexdump style.\n"
+    "    -r          reverse operation: convert (or patch) hexdump into binary.\n"
+    "    -r -s off   revert with <off> added to file positions found in hexdump.\n"
+    "    -d          show offset in decimal instead of hex.\n"
+    "    -s [+][-]seek  start at <seek> bytes abs. (or +: rel.) infile offset.\n"
+    "    -u          use upper case hex letters.\n"
+    '    -v          show version: "xxd 2022-01-14 by Juergen Weigert et al.".\n'
+)
+_VERSION = "xxd 2022-01-14 by Juergen Weigert et al.\n"
+
+
+# xxd reads its options itself (not getopt): each word is one option, matched by its first two
+# characters, so `-ps`, `-postscript` and `-plain` are -p, `--cols` is -c; a value option takes
+# the rest of its word (`-c8`) unless that spells its long name (`-cols 8`, `-len 4`)
+_FLAGS = {
+    "b": "bits",
+    "e": "little",
+    "u": "upper",
+    "p": "plain",
+    "i": "include",
+    "C": "capitalize",
+    "d": "decimal",
+    "r": "revert",
+    "E": "EBCDIC",
+}
+_VALUED = {
+    "c": ("cols", "ols"),
+    "g": ("groupsize", "roup"),
+    "o": ("offset", "ffset"),
+    "l": ("len", "en"),
+    "n": ("name", "ame"),
+    "s": ("seek", ""),
+}
+
+
+def _usage(ctx: Ctx) -> CommandExit:
+    ctx.stderr.write(_USAGE.encode())
+    return CommandExit(1)
+
+
+def _parse(ctx: Ctx) -> tuple[Parsed, list[str]]:
+    """xxd.c's option loop: its usage (status 1) for an unknown option, a missing value or -h."""
+    opts = Parsed()
+    args = list(ctx.args)
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        word = args[i]
+        pp = word[1:] if word.startswith("--") and len(word) > 2 else word
+        letter = pp[1:2]
+        rest = pp[2:]
+        if pp == "--":
+            i += 1
+            break
+        if letter == "a":
+            opts.values["autoskip"] = not opts.values.get("autoskip", False)
+        elif letter in _FLAGS:
+            opts.values[_FLAGS[letter]] = True
+        elif letter == "v":
+            ctx.stderr.write(_VERSION.encode())
+            raise CommandExit(0)
+        elif letter == "c" and rest.startswith("apitalize"):
+            opts.values["capitalize"] = True
+        elif letter in _VALUED:
+            key, long_rest = _VALUED[letter]
+            spelled_long = rest.startswith(("kip", "eek")) if letter == "s" else rest.startswith(long_rest)
+            if rest and not spelled_long:
+                opts.values[key] = rest
+            else:
+                if i + 1 >= len(args):
+                    raise _usage(ctx)
+                i += 1
+                opts.values[key] = args[i]
+        elif word == "-":
+            break
+        else:  # -h and anything else
+            raise _usage(ctx)
+        i += 1
+    operands = args[i:]
+    if len(operands) > 2:
+        raise _usage(ctx)
+    return opts, operands
 
 
 def _xxd_num(ctx: Ctx, text: str) -> int:
@@ -100,7 +205,7 @@ def _die(ctx: Ctx, message: str, status: int) -> CommandExit:
 @declare("xxd", spec=XXD_SPEC, effects=Effects.IN_OUT)
 @command
 def cmd_xxd(ctx: Ctx) -> int:
-    opts, operands = ctx.parse(XXD_SPEC)
+    opts, operands = _parse(ctx)
     if len(operands) > 2:
         raise _die(ctx, "too many arguments", 1)
     in_name = operands[0] if operands else "-"

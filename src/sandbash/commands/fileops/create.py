@@ -525,6 +525,7 @@ def cmd_mktemp(ctx: Ctx) -> int:
     if "/" in suffix:
         ctx.error(f"invalid suffix {quote(suffix)}, contains directory separator")
         return 1
+    shown = template + suffix  # coreutils names the template as given, before the directory
     if use_dir:
         env_dir = ctx.env.get("TMPDIR", "")
         arg_dir = opts.get("tmpdir") or ""
@@ -541,7 +542,7 @@ def cmd_mktemp(ctx: Ctx) -> int:
         template = join(directory, template)
     xs = len(template) - len(template.rstrip("X"))
     if xs < 3:
-        ctx.error(f"too few X's in template {quote(template + suffix)}")
+        ctx.error(f"too few X's in template {quote(shown)}")
         return 1
     stem = template[: len(template) - xs]
     quiet = opts.has("quiet")

@@ -46,6 +46,7 @@ GREP_SPEC = CommandSpec(
     usage="[OPTION]... PATTERNS [FILE]...",
     summary="Search for PATTERNS in each FILE.",
     usage_status=2,
+    usage_note="Usage: grep [OPTION]... PATTERNS [FILE]...\n",
     numeric="context",
     opts=(
         Opt("E", "extended-regexp", dest="mode", const="E", help="PATTERNS are extended regular expressions"),

@@ -140,16 +140,20 @@ def cmd_sed(ctx: Ctx) -> int:
         return 0
     pieces: list[Piece] = []
     expr_no = 0
+    script_end = ""  # where the script ends, as a run-time error names it (an empty // first)
     for key, value in p.order:
         if key == "script":
             expr_no += 1
             pieces.append(Piece(value, expr_no))
+            script_end = f"-e expression #{expr_no}, char 0: "
         elif key == "script_file":
             try:
                 text = ctx.read_input(value).decode("utf-8", "surrogateescape")
             except FsError as e:
                 ctx.error(f"couldn't open file {value}: {e.message}")
                 return 4
+            # after the whole script is read, GNU's error position is this file's line count + 1
+            script_end = f"file {value} line {text.count(chr(10)) + 1}: "
             if text.endswith("\n"):
                 text = text[:-1]
             pieces.append(Piece(text, 0, value))
@@ -158,6 +162,7 @@ def cmd_sed(ctx: Ctx) -> int:
             ctx.stderr.write(USAGE.encode())
             return 1
         pieces.append(Piece(operands.pop(0), 1))
+        script_end = "-e expression #1, char 0: "
     line_len = 70
     if p.has("line_length"):
         # GNU sed reads it with atoi(): its leading number, 0 (no wrapping) when there is none
@@ -165,7 +170,9 @@ def cmd_sed(ctx: Ctx) -> int:
         line_len = int(m.group()) if m else 0
     extended = bool(p.get("extended"))
     try:
-        parser = Parser(pieces, extended, posix=bool(p.get("posix")), budget=ctx.budget)
+        parser = Parser(
+            pieces, extended, posix=bool(p.get("posix")), budget=ctx.budget, sandbox=bool(p.get("sandbox"))
+        )
         cmds = parser.parse()
     except SedError as e:
         ctx.error(e.message)
@@ -189,6 +196,7 @@ def cmd_sed(ctx: Ctx) -> int:
         posix=bool(p.get("posix")),
         unbuffered=bool(p.get("unbuffered")),
         sandbox=bool(p.get("sandbox")),
+        script_end=script_end,
     )
     try:
         return runner.run(names)

@@ -85,9 +85,15 @@ class Cmd:
 
 class Parser:
     def __init__(
-        self, pieces: list[Piece], extended: bool, posix: bool = False, budget: Budget | None = None
+        self,
+        pieces: list[Piece],
+        extended: bool,
+        posix: bool = False,
+        budget: Budget | None = None,
+        sandbox: bool = False,
     ) -> None:
         self.pieces = pieces
+        self.sandbox = sandbox  # --sandbox: GNU refuses e/r/w when it reads the script, run or not
         self.budget = budget  # the run's: a back-reference pattern's matching is bounded by its deadline
         texts = []
         self.bounds: list[tuple[int, Piece]] = []
@@ -118,6 +124,11 @@ class Parser:
             line = self.s.count("\n", start, max(pos - 1, start)) + 1
             return SedError(f"file {piece.file} line {line}: {msg}")
         return SedError(f"-e expression #{piece.expr_no}, char {pos - start}: {msg}")
+
+    def refuse_in_sandbox(self) -> None:
+        """--sandbox: an e/r/R/w/W command or an s///e or s///w flag, just read, is an error."""
+        if self.sandbox:
+            raise self.err("e/r/w commands disabled in sandbox mode")
 
     # ------------------------------------------------------------ helpers
     def peek(self) -> str:
@@ -407,11 +418,13 @@ class Parser:
             cmd.text = self.read_label().encode("utf-8", "surrogateescape")
             self.end_of_cmd()
         elif c in "rRwW":
+            self.refuse_in_sandbox()
             name = self.read_filename()
             if not name:
                 raise self.err("missing filename in r/R/w/W commands")
             cmd.text = name.encode("utf-8", "surrogateescape")
         elif c == "e":
+            self.refuse_in_sandbox()
             cmd.text = self.read_filename().encode("utf-8", "surrogateescape")
         elif c == "F":
             self.end_of_cmd()
@@ -469,9 +482,13 @@ class Parser:
             elif c in ("m", "M"):
                 cmd.mline = True
             elif c == "e":
+                self.i += 1
+                self.refuse_in_sandbox()
+                self.i -= 1
                 cmd.evaluate = True
             elif c == "w":
                 self.i += 1
+                self.refuse_in_sandbox()
                 name = self.read_filename()
                 if not name:
                     raise self.err("missing filename in r/R/w/W commands")

@@ -109,8 +109,10 @@ class Runner:
         posix: bool,
         unbuffered: bool,
         sandbox: bool,
+        script_end: str = "",
     ) -> None:
         self.ctx = ctx
+        self.script_end = script_end
         self.cmds = cmds
         self.quiet = quiet
         self.sep = sep
@@ -261,7 +263,7 @@ class Runner:
     def rx_for(self, rx: Regex | None) -> Regex:
         if rx is None:
             if self.last_rx is None:
-                raise SedError("no previous regular expression")
+                raise SedError(f"{self.script_end}no previous regular expression")
             return self.last_rx
         self.last_rx = rx
         return rx
