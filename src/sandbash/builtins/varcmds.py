@@ -353,8 +353,14 @@ def _declare_one(
     if sub == "" and not has_value:
         sh.builtin_error(cmd, f"`{name}[]': not a valid identifier")
         return False
+    if local and sh.va.noassign(name):
+        # bash's make_local_variable refuses a local of the call stack's arrays and GROUPS
+        sh.builtin_error(cmd, f"{name}: variable may not be assigned value")
+        return False
     if has_value and sh.va.noassign(name):
         # `declare FUNCNAME=x`: nothing assigned, status 1; `declare BASH_ARGC=(x)` drops the line
+        if set_attrs & NAMEREF and not local and items is None:
+            sh.builtin_error(cmd, f"{name}: reference variable cannot be an array")
         if items is not None:
             sh.va.set_array(name, [])  # (raises AbortCommand as the assignment statement does)
         return False
@@ -482,6 +488,18 @@ def _declare_one(
                 vars_.charge(scope, value_size(tvar.value) - value_size(var.value))  # (as _place)
                 var.value = tvar.value
             var.attrs |= tvar.attrs & EXPORT
+    if (
+        set_attrs & NAMEREF
+        and not var.attrs & NAMEREF
+        and (
+            isinstance(var.value, (IndexedArray, AssocArray))
+            or var.attrs & (ARRAY | ASSOC)
+            or (scope is vars_.globals and sh.va.is_dynamic_array(name, var))
+        )
+    ):
+        # (bash asks this before whether the variable is readonly: BASH_VERSINFO)
+        sh.builtin_error(cmd, f"{name}: reference variable cannot be an array")
+        return False
     # a readonly variable's value cannot change, nor whether it is a reference (a reference with
     # no target may stop being one)
     ref_change = bool(set_attrs & ~var.attrs & NAMEREF) or bool(

@@ -43,7 +43,7 @@ from ..expand.pattern import compile_pattern, glob_test, pattern_site
 from ..expand.segments import static_word
 from ..expand.stringfn import dq_param_step, dq_word_step, join_fn, string_fn, unquoted_param_step
 from ..expand.words import literal_text, plain_literal
-from ..shvars.vars import SPECIAL_ASSIGN, ArrayRefArg, AssignArg, is_array_ref_text, valid_name
+from ..shvars.vars import NOASSIGN, SPECIAL_ASSIGN, ArrayRefArg, AssignArg, is_array_ref_text, valid_name
 from ..syntax import ast as A
 from .arrayassign import array_assign, compilable
 from .builtin_table import is_builtin
@@ -795,7 +795,7 @@ class Compiler:
         # decided from the words as written: each name valid, not special, given once (else the
         # store checks them at run time, as the builtin's words)
         checked = len(set(names)) == len(names) and all(
-            valid_name(name) and name not in SPECIAL_ASSIGN for name in names
+            valid_name(name) and name not in SPECIAL_ASSIGN and name not in NOASSIGN for name in names
         )
         ex = self.ev.ex
         st = ex.state

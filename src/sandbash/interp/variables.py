@@ -18,6 +18,7 @@ from ..shvars.vars import (
     INTEGER,
     LOWER,
     NAMEREF,
+    NOASSIGN,
     READONLY,
     SPECIAL_ASSIGN,
     UPPER,
@@ -124,7 +125,7 @@ _LISTED_WITH_VALUE = frozenset(
 
 _READONLY_DYNAMIC = frozenset({"SHELLOPTS", "BASHOPTS", "GROUPS"})
 # the call stack arrays: `FUNCNAME=x` does nothing (no message, status 0), as in bash
-_NOASSIGN = frozenset({"FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "BASH_ARGC", "BASH_ARGV", "GROUPS"})
+_NOASSIGN = NOASSIGN
 # dynamic variables that stay dynamic when assigned (the value seeds or offsets them, or is
 # ignored), until `unset` takes their special meaning away for good, as in bash
 _STAYS_DYNAMIC = frozenset(
@@ -404,6 +405,15 @@ class Variables:
         return not self._function_local("PIPESTATUS", var) or (
             bool(var.attrs & ARRAY) and var.value is not None
         )
+
+    def is_dynamic_array(self, name: str, var: Var) -> bool:
+        """Whether the global `var` of `name` is one of the shell's own arrays (PIPESTATUS,
+        DIRSTACK, FUNCNAME, BASH_ALIASES, ...), which bash keeps as arrays whatever was assigned
+        to them until `unset` takes their meaning away (`declare -n` refuses to make one a
+        reference)."""
+        if not _LISTED_DYNAMIC.get(name, 0) & (ARRAY | ASSOC) or name in self.state.unspecial:
+            return False
+        return var.value is None or name == "PIPESTATUS"  # (`PIPESTATUS=5` set its element 0)
 
     def is_dynamic(self, name: str) -> bool:
         """A variable whose value is computed when it is read, assigned or not (RANDOM, SECONDS...)."""
@@ -775,7 +785,8 @@ class Variables:
             return
         if name in _NOASSIGN and name not in self.state.unspecial:
             return  # bash's att_noassign: assignments are ignored until `unset` makes the name ordinary
-        via_ref = False
+        # (an element written through a reference names the reference when refused: bash)
+        written = name if sub is not None else None
         if scope is None and self.state.vars.find(name) is not None:
             try:
                 target, tsub = self.resolve_name(name)
@@ -788,7 +799,6 @@ class Variables:
                     raise
                 self.sh.warn(f"{name}: circular name reference")
                 target, tsub = name, None
-            via_ref = target != name
             if (
                 tsub is not None
                 and target == name
@@ -811,7 +821,7 @@ class Variables:
         if (var is not None and var.attrs & READONLY) or (var is None and name in _READONLY_DYNAMIC):
             if sub is not None and var is not None and isinstance(var.value, IndexedArray | None):
                 self._readonly_index(name, var, sub, parsed)
-            raise ReadonlyError(f"{name}: readonly variable", fatal=not via_ref)
+            raise ReadonlyError(f"{written or name}: readonly variable")
         if (
             var is not None
             and var.attrs & NAMEREF
@@ -1236,13 +1246,13 @@ class Variables:
         target, tsub = self.resolve_name(name)
         if tsub is not None:
             raise AssignError(f"`{target}[{tsub}]': not a valid identifier", fatal=False, named=True)
-        name = target
+        written, name = name, target
         if scope is None:
             target_scope, var = self._scope_for_write(name)
         else:
             target_scope, var = scope, scope.get(name)
         if var is not None and var.attrs & READONLY:
-            raise ReadonlyError(f"{name}: readonly variable")
+            raise ReadonlyError(f"{written}: readonly variable")  # (a reference's own name: bash)
         if var is None:
             _charge(self.state.vars, target_scope, VAR_OVERHEAD)
             var = Var(None, 0)  # (set -a exports no new array, as bash)

@@ -52,6 +52,10 @@ SPECIAL_ASSIGN = frozenset(
     }
 )
 
+# bash's att_noassign variables (the call stack arrays, GROUPS): an assignment does nothing, and
+# a function may not make one local, until `unset` makes the name ordinary (interp/variables.py)
+NOASSIGN = frozenset({"FUNCNAME", "BASH_SOURCE", "BASH_LINENO", "BASH_ARGC", "BASH_ARGV", "GROUPS"})
+
 # in bash's order (builtins/setattr.def, var_attribute_string): `declare -irtxl`, ${x@a}
 ATTR_LETTERS = (
     (ARRAY, "a"),
@@ -494,7 +498,7 @@ class VarStore:
         for name, value in pairs:
             if name in scope or name in readonly:
                 return False
-            if not checked and (not valid_name(name) or name in SPECIAL_ASSIGN):
+            if not checked and (not valid_name(name) or name in SPECIAL_ASSIGN or name in NOASSIGN):
                 return False
             if value is None:
                 if below is not None and name in below:
