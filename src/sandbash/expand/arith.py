@@ -84,7 +84,7 @@ class Evaluator:
     """Runs compiled arithmetic; variable values are themselves expressions,
     evaluated recursively as bash does."""
 
-    __slots__ = ("vars", "text", "depth", "scopes", "opts", "slots", "names")
+    __slots__ = ("vars", "text", "depth", "scopes", "opts", "slots", "names", "bump")
 
     def __init__(self, vars: ArithVars, text: str) -> None:
         self.vars = vars
@@ -98,6 +98,8 @@ class Evaluator:
         self.opts: dict[str, bool] | None = None
         # with scopes: their VarStore.local_names (a name not in it is a global or unset)
         self.names: Set[str] = _NO_NAMES
+        # with scopes: the owner's `a[k]++` in one lookup (old value; None: not taken, see incdec)
+        self.bump: Callable[[str, str, int], int | None] | None = None
 
     def error(self, message: str, pos: int) -> ArithError:
         text = self.text

@@ -8,6 +8,8 @@ from ..shvars.vars import NAMEREF
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .arith import Evaluator
 
 _MASK = (1 << 64) - 1
@@ -41,15 +43,21 @@ def remember(text: str, value: int) -> None:
     INTS[text] = value
 
 
-def number_text(value: int) -> str:
-    """The text of an arithmetic result, remembered (INTS) when it is within 64 bits (every
-    result is): what `x=$(( ... ))` stores is then read back without parsing it."""
-    text = str(value)
-    if MIN <= value <= MAX:
-        if len(INTS) >= INTS_MAX:
-            INTS.clear()
-        INTS[text] = value
-    return text
+def text_fn(value: Callable[[], int]) -> Callable[[], str]:
+    """`$(( ))` as text (`x=$(( i * 2 ))`, `file$((k+1))`), remembered (INTS) when it is within 64
+    bits (every result is): what `x=$(( ... ))` stores is then read back without parsing it."""
+    ints = INTS
+
+    def arith_text() -> str:
+        v = value()
+        text = str(v)
+        if MIN <= v <= MAX:
+            if len(ints) >= INTS_MAX:
+                ints.clear()
+            ints[text] = v
+        return text
+
+    return arith_text
 
 
 def wrap(v: int) -> int:
@@ -141,6 +149,8 @@ def read_name(name: str, ev: Evaluator) -> int:
 
 def incdec(name: str, sub: str | None, delta: int, prefix: bool, ev: Evaluator) -> int:
     """`++x`, `x--`, `a[i]++`: the subscript evaluated once; the new value (prefix) or the old."""
+    if sub is not None and (bump := ev.bump) is not None and (old := bump(name, sub, delta)) is not None:
+        return wrap(old + delta) if prefix else old  # (stored: an element read with one lookup)
     sub = ev.once(name, sub)
     old = ev.get(name, sub)
     new = ev.set(name, sub, wrap(old + delta))

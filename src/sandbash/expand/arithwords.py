@@ -18,6 +18,7 @@ from .segments import CHARGE_FROM
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .env import ExpandEnv
     from .words import Expander
 
 
@@ -73,6 +74,20 @@ def _arith_lit(text: str, depth: int, out: list[str]) -> int:
                 out.append("\\" + text[j])
         i = j + 1
     return depth
+
+
+def literal_arith(word: A.Word | None) -> str | None:
+    """The text of an arithmetic word with nothing to expand first (one literal part), else None."""
+    if word is not None and len(word.parts) == 1 and type(word.parts[0]) is A.Lit:
+        return word.parts[0].text
+    return None
+
+
+def literal_fn(env: ExpandEnv, text: str) -> Callable[[], int]:
+    """An evaluation of literal arithmetic text, bound once for a use that repeats: the shell's
+    arith_fn (its compiled function looked up directly), arith_eval's for another environment."""
+    make: Callable[[str], Callable[[], int]] | None = getattr(env, "arith_fn", None)
+    return make(text) if make is not None else partial(env.arith_eval, text)
 
 
 def arith(ex: Expander, word: A.Word) -> int:

@@ -20,8 +20,8 @@ from functools import partial
 
 from ..shvars.vars import Var
 from ..syntax import ast as A
-from .arithops import number_text
-from .arithwords import arith_fn
+from .arithops import text_fn
+from .arithwords import arith_fn, literal_arith, literal_fn
 from .elements import element_fn
 from .fastparam import Plan, _value, applied, is_length, plan_for
 from .params import NOT_LOOKED, general
@@ -47,8 +47,7 @@ def string_fn(ex: Expander, word: A.Word) -> StrFn:
             text = p.text  # type: ignore[union-attr]
             return lambda: text
         if tp is A.ArithSub:
-            value = _arith_of(ex, p.word)  # type: ignore[union-attr]
-            return lambda: number_text(value())  # (remembered: read back without parsing)
+            return text_fn(_arith_of(ex, p.word))  # type: ignore[union-attr]
         if tp is A.Param:
             fn = param_text_fn(ex, p, False, True)  # type: ignore[arg-type]
         elif tp is A.DQ:
@@ -260,7 +259,7 @@ def join_fn(
         elif t is A.Param:
             items.append(param_text_fn(ex, p, in_dq, False))  # type: ignore[arg-type]
         elif t is A.ArithSub:
-            items.append(partial(_arith_str, _arith_of(ex, p.word)))  # type: ignore[union-attr]
+            items.append(text_fn(_arith_of(ex, p.word)))  # type: ignore[union-attr]
         elif t is A.DQ and (inner := join_fn(ex, p.parts, True, True, False)) is not None:  # type: ignore[union-attr]
             items.append(inner)
         elif t is A.CmdSub:  # (its text as _parts gives it: quoted or not, one string is not split)
@@ -310,14 +309,10 @@ def join_fn(
 
 def _arith_of(ex: Expander, word: A.Word) -> Callable[[], int]:
     """What ex.arith(word) evaluates, bound (arithwords.arith: a literal text as it is)."""
-    parts = word.parts
-    if len(parts) == 1 and type(parts[0]) is A.Lit:
-        return partial(ex.env.arith_eval, parts[0].text)
+    text = literal_arith(word)
+    if text is not None:
+        return literal_fn(ex.env, text)
     return arith_fn(ex, word)
-
-
-def _arith_str(value: Callable[[], int]) -> str:
-    return str(value())
 
 
 def dq_word_step(ex: Expander, parts: tuple[A.Part, ...]) -> Callable[[list[str]], None] | None:

@@ -38,6 +38,7 @@ from collections.abc import Callable
 from functools import partial
 
 from ..expand.arith import ArithError
+from ..expand.arithwords import arith_fn, literal_arith
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern, glob_test, pattern_site
 from ..expand.segments import static_word
@@ -469,11 +470,10 @@ class Compiler:
         failed = ev.arith_cmd_failed
         errexit_check = ev.errexit_check
         slow = partial(ev.execute, node)
-        parts = node.word.parts
-        if len(parts) == 1 and type(parts[0]) is A.Lit:
-            value_fn = partial(sh.arith_eval, parts[0].text)  # nothing to expand first
-        else:
-            value_fn = partial(ev.expander.arith, node.word)
+        # how the text is evaluated, chosen once (Expander.arith chooses it at each use): nothing to
+        # expand first, its compiled function looked up directly; else its template or text
+        text = literal_arith(node.word)
+        value_fn = sh.arith_fn(text) if text is not None else arith_fn(ev.expander, node.word)
         line = node.line
 
         def arith_cmd() -> int:

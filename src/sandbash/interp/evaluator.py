@@ -7,7 +7,7 @@ from collections.abc import Callable
 from functools import partial
 
 from ..expand.arith import _COMPILED, ArithError
-from ..expand.arithwords import nested_error
+from ..expand.arithwords import literal_arith, nested_error
 from ..expand.env import ExpansionError
 from ..shvars.vars import NAMEREF, Scope
 from ..switches import TREE_WALKER
@@ -311,9 +311,9 @@ class Evaluator:
         """A part of `for ((;;))` as a callable, chosen once (an empty part is `default`)."""
         if word is None:
             return lambda: default
-        parts = word.parts
-        if len(parts) == 1 and type(parts[0]) is A.Lit:
-            return partial(self.sh.arith_eval, parts[0].text)  # nothing to expand first
+        text = literal_arith(word)
+        if text is not None:  # nothing to expand first
+            return self.sh.arith_fn(text)
         return partial(self.expander.arith, word)
 
     def _arith_part_failed(self, e: ArithError | ExpansionError) -> None:
@@ -340,9 +340,9 @@ class Evaluator:
         # by its text, the shared evaluator's text set around it): two frames fewer a part; any
         # other case (not yet compiled, a nested evaluation, a part to expand) goes through
         # cond_value/step_value
-        cond_text = _lit_text(node.cond)
+        cond_text = literal_arith(node.cond)
         compiled_fns = _COMPILED
-        step_text = _lit_text(node.step)
+        step_text = literal_arith(node.step)
         aev = self.sh._arith  # (the shared evaluator, as arith_eval uses it)
         # (_arith_part inlined for the parts: its frame was a tenth of a tight loop's step)
         with self.loop_frame() as loop:
@@ -683,10 +683,3 @@ _DISPATCH: dict[type, Callable[[Evaluator, Any], int]] = {
     A.Redirected: Evaluator._exec_redirected,
     A.Pipeline: Evaluator._exec_pipeline,
 }
-
-
-def _lit_text(word: A.Word | None) -> str | None:
-    """The text of a `for ((;;))` part with nothing to expand first (None for any other)."""
-    if word is not None and len(word.parts) == 1 and type(word.parts[0]) is A.Lit:
-        return word.parts[0].text
-    return None

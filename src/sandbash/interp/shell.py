@@ -16,6 +16,7 @@ from ..expand import glob as globmod
 from ..expand.arith import _COMPILED, ArithError, compiled, under_let
 from ..expand.arith import Evaluator as ArithEvaluator
 from ..expand.arith import Template as ArithTemplate
+from ..expand.arithops import wrap
 from ..expand.env import ExpansionError
 from ..expand.words import Expander, subscript_error
 from ..limits import LimitExceeded, LimitKind
@@ -118,6 +119,7 @@ class Shell:
             ev.scopes = self.state.vars.scopes
             ev.names = self.state.vars.local_names
             ev.opts = self.state.opts
+            ev.bump = self.arith_bump
         setattr(self, name, ev)
         return ev
 
@@ -667,6 +669,34 @@ class Shell:
             else:
                 self.error(e.message)
 
+    def arith_bump(self, name: str, sub: str, delta: int) -> int | None:
+        """`m[$w]++`, `a[3]--` (arithops.incdec of an element): the element read with one lookup
+        and stored through arith_set, the old value returned, when the subscript needs no
+        evaluation (an associative key with nothing to expand, a plain decimal index: what
+        arith_index, arith_get and arith_set take as they are) and the element holds nothing to
+        evaluate (unset, empty or a plain decimal number). None, nothing done: incdec's general
+        way (arith_index, arith_get, arith_set), which also reports what is wrong."""
+        var = self.lookup(name)
+        if var is None:
+            return None
+        val = var.value
+        if type(val) is AssocArray:
+            if not sub or "$" in sub or "`" in sub or "'" in sub or '"' in sub or "\\" in sub:
+                return None  # (a key to expand, at each read and store: subscript_key's)
+            raw = val.get(sub)
+        elif type(val) is IndexedArray and plain_index(sub):
+            raw = val.get(int(sub))
+        else:
+            return None
+        if not raw:
+            old = 0
+        elif len(raw) < 19 and raw.isdigit() and raw.isascii() and (raw[0] != "0" or len(raw) == 1):
+            old = int(raw)
+        else:
+            return None  # (an expression, a sign, an octal or long number: value_of's)
+        self.arith_set(name, sub, wrap(old + delta))
+        return old
+
     def _array_ref(self, name: str) -> str | None:
         """The variable a chain of namerefs from `name` ends at when it ends at a name, not an
         element (`declare -n r=arr`), as set_var's resolve_name finds it; None for anything else
@@ -697,6 +727,30 @@ class Shell:
         finally:
             ev.text = outer
             ev.slots = outer_slots
+
+    def arith_fn(self, text: str) -> Callable[[], int]:
+        """arith_eval(text) bound, for a text with nothing to expand first that may run many times
+        (a `(( ))` command, a `for ((;;))` part, a `$(( ))` of literal text): its compiled function
+        is looked up directly (at each call: the cache may start a fresh dict, and the text's
+        function becomes its generated one after HOT_CALLS) and run with the shared evaluator's text
+        set around it, as arith_eval does; a text not yet compiled (or a plain number) and a nested
+        evaluation go through arith_eval. Called from Python code, this closure's frame is set up
+        in place, where partial(arith_eval, text) went through C to a second frame."""
+        ev = self._arith
+        arith_eval = self.arith_eval
+        cache = _COMPILED
+
+        def literal_arith() -> int:
+            if ev.depth or (fn := cache.lookup(text)) is None:
+                return arith_eval(text)
+            outer = ev.text
+            ev.text = text
+            try:
+                return fn(ev)
+            finally:
+                ev.text = outer
+
+        return literal_arith
 
     def arith_eval(self, text: str) -> int:
         fn = _COMPILED.lookup(text)

@@ -27,7 +27,7 @@ from sandbash import Bash
 from sandbash.expand import arith
 from sandbash.expand.arith import _COMPILED, Evaluator, _compile
 from sandbash.expand.arithgen import MAX_DEPTH, MAX_NODES, _Gen, generate
-from sandbash.expand.arithops import INTS, INTS_MAX, number_text
+from sandbash.expand.arithops import INTS, INTS_MAX, text_fn
 from sandbash.syntax.arith import parse_arith
 
 SPEC = Path(__file__).resolve().parents[2] / "spec"
@@ -335,9 +335,9 @@ def test_remembered_numbers_are_bounded_and_exact(tier: None, monkeypatch: pytes
     assert not {"010", " 12", "-0"} & set(INTS)
 
 
-def test_number_text_remembers_results_within_64_bits() -> None:
-    assert number_text(-42) == "-42" and INTS["-42"] == -42
-    assert number_text(1 << 64) == str(1 << 64) and str(1 << 64) not in INTS
+def test_arith_text_remembers_results_within_64_bits() -> None:
+    assert text_fn(lambda: -42)() == "-42" and INTS["-42"] == -42
+    assert text_fn(lambda: 1 << 64)() == str(1 << 64) and str(1 << 64) not in INTS
 
 
 def test_generated_text_is_bounded(tier: None, monkeypatch: pytest.MonkeyPatch) -> None:
