@@ -633,6 +633,61 @@ def m_compgen(c: Call) -> None:
 BUILTIN_MODELS["compgen"] = m_compgen
 
 
+def _letters_and_operands(c: Call) -> tuple[str | None, list[Arg]]:
+    """A builtin's option letters (None when one is a run-time word) and its operands."""
+    letters: str | None = ""
+    args = list(c.args)
+    while args and (a := args[0]) != "--" and (a is None or (a.startswith("-") and len(a) > 1)):
+        letters = None if a is None or letters is None else letters + a[1:]
+        args = args[1:]
+    return letters, args[1:] if args and args[0] == "--" else args
+
+
+def m_history(c: Call) -> None:
+    """`history -r/-n FILE` reads a file and `-w/-a FILE` writes one (builtins/history.py): FILE, or
+    $HISTFILE (~/.history), known only at run time. Listing, -s, -p, -d and -c touch none."""
+    letters, operands = _letters_and_operands(c)
+    if letters is None:
+        c.opaque("history: its options are known only at run time (-r/-w/-a/-n name a file)")
+        return
+    if not any(x in letters for x in "anrw"):
+        return
+    path = operands[0] if operands else None  # (None: $HISTFILE, only the run knows it)
+    c.fx("read" if ("r" in letters or "n" in letters) else "create", path)
+
+
+def m_fc(c: Call) -> None:
+    """`fc -l` lists; any other fc runs commands again from the history (-s), or an editor (`-e
+    ENAME`, $FCEDIT, $EDITOR: shell text) and then what it left in the file (builtins/editing.py):
+    which commands only the run knows."""
+    letters, _ = _letters_and_operands(c)
+    if letters is not None and "l" in letters and "s" not in letters and "e" not in letters:
+        return
+    c.opaque("fc: runs commands from the history list or an editor, known only at run time")
+    c.facts.commands.append([None])
+
+
+def m_bind(c: Call) -> None:
+    """`bind -f FILE` reads a file; `bind -x KEYSEQ:COMMAND` keeps shell text to run on a key."""
+    args = c.args
+    for i, a in enumerate(args):
+        if a is None:
+            c.opaque("bind: its arguments are known only at run time")
+        elif a.startswith("-") and not a.startswith("--") and len(a) > 1:
+            letter = "f" if "f" in a else "x" if "x" in a else ""
+            if letter:  # its value: the rest of the word, else the next one
+                value = a[1:].split(letter, 1)[1] or (args[i + 1] if i + 1 < len(args) else "")
+                if letter == "f":
+                    c.fx("read", value)
+                else:
+                    c.facts.scripts.append(None if value is None else value.partition(":")[2])
+
+
+BUILTIN_MODELS["history"] = m_history
+BUILTIN_MODELS["fc"] = m_fc
+BUILTIN_MODELS["bind"] = m_bind
+
+
 def m_nice(c: Call) -> None:
     _run_rest(c)
 

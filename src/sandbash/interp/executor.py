@@ -763,10 +763,10 @@ class Executor:
         cached = self.hashed_now(name) if path is None and name in st.hashed else None
         if cached is not None:
             kind, _, where = cached.partition(":")
-            if kind != "script" or st.fs.try_stat(where) is not None:
+            if hashed_entry_ok(kind, where) and (kind != "script" or st.fs.try_stat(where) is not None):
                 self.searched = ""
                 return kind, where
-            del st.hashed[name]  # the hashed file is gone: search again
+            del st.hashed[name]  # the hashed file is gone (or a foreign entry): search again
         if path is None:
             path = self.va.get_str("PATH")
         self.dot_found = False
@@ -1065,14 +1065,24 @@ class Executor:
             return ps4
 
 
+def hashed_entry_ok(kind: str, where: str) -> bool:
+    """Whether a hash table entry is one the shell makes (find_command, hash_entry): a shell by its
+    own name, a command or a script at a path. Any other (a restored snapshot's) is searched again:
+    run_external would run its path's base while the gate decided on something else."""
+    if kind == "shell":
+        return where.rsplit("/", 1)[-1] in _SHELLS
+    return kind in ("command", "script") and where != ""
+
+
 def _runs(name: str, kind: str, where: str) -> str:
     """What a name found by find_command really runs: the registry command (or shell) named by
     the base of the path it resolved to (`hash -p /bin/rm cat` makes `cat` run rm), a script's
-    path; the name itself when nothing was found."""
-    if kind in ("command", "shell"):
-        return where.rsplit("/", 1)[-1]
+    path; the name itself when nothing was found. Any kind but a script's is run_external's
+    registry run of the path's base, so the gate decides on that (never on the name)."""
     if kind == "script":
         return where
+    if kind:
+        return where.rsplit("/", 1)[-1]
     return name
 
 

@@ -19,6 +19,7 @@ import time
 import zlib
 from collections.abc import Callable
 
+from ..interp.executor import hashed_entry_ok
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ARRAY, ASSOC, READONLY, Var, value_size
 from ..syntax import ast as A
@@ -191,8 +192,58 @@ def max_snapshot_bytes(bash: Bash) -> int:
     return int(files * 1.4) + 2 * int(lim.max_session_memory) + _SLACK
 
 
-def decode(data: bytes, limit: int) -> dict[str, Any]:
-    """The checked JSON document of a snapshot (SnapshotError for anything else)."""
+def max_snapshot_values(bash: Bash) -> int:
+    """The most JSON values a snapshot for this sandbox may hold. Each decoded value costs Python
+    up to ~72 bytes whatever its text (`[],` is 3 bytes, an empty list 56 plus its slot), so a
+    snapshot within max_snapshot_bytes could still inflate twentyfold as it is decoded. What a real
+    one holds is bounded by what restoring charges: an array element (3 values) costs at least
+    ELEMENT_OVERHEAD (96 bytes) of session memory, a variable (5) VAR_OVERHEAD (160); a file
+    entry is about 20 values (its fields, up to max_files), and the lists _apply_shell bounds by
+    max_array_elements hold a few each (a function entry ~16, an alias 2, a parameter 1)."""
+    lim = bash.limits
+    layers = _layers(bash.vfs.backend)
+    files = sum(fs.quota.max_files for _, fs in layers if isinstance(fs, (MemoryFs, OverlayFs)))
+    return int(lim.max_session_memory) // 32 + 32 * files + 24 * int(lim.max_array_elements) + _SLACK_VALUES
+
+
+_SLACK_VALUES = 1 << 16
+_SEPARATORS = b",:[{"
+# every byte but a quote and the separators (bytes.translate deletes them)
+_NOT_COUNTED = bytes(c for c in range(256) if c not in b'",:[{')
+_CHUNK = 1 << 20
+
+
+def _count_values(raw: bytes) -> int:
+    """An upper bound on the values a JSON text holds: every value but the first follows one of
+    `[{,:`. Counted in the whole text (C speed): characters inside strings count too, so a text
+    over the bound is counted again without them (_count_values_outside_strings)."""
+    return sum(map(raw.count, (b",", b":", b"[", b"{"))) + 1
+
+
+def _count_values_outside_strings(raw: bytes) -> int:
+    """_count_values of the text outside its strings, a chunk at a time (a regular expression's
+    substitution would build a piece per string: gigabytes for millions of short strings). Each
+    chunk loses its escaped backslashes and quotes, then everything but quotes and separators:
+    what is left alternates outside and inside strings at each quote. No chunk ends on a backslash,
+    so no escape is cut."""
+    count, outside, start, n = 1, True, 0, len(raw)
+    while start < n:
+        end = min(n, start + _CHUNK)
+        while end < n and raw[end - 1] == 0x5C:  # (a backslash: take the escaped byte too)
+            end += 1
+        kept = raw[start:end].replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NOT_COUNTED)
+        parts = kept.split(b'"')
+        count += sum(map(len, parts[0 if outside else 1 :: 2]))
+        if len(parts) % 2 == 0:
+            outside = not outside
+        start = end
+    return count
+
+
+def decode(data: bytes, limit: int, max_values: int | None = None) -> dict[str, Any]:
+    """The checked JSON document of a snapshot (SnapshotError for anything else). `max_values`
+    bounds the values it may hold (max_snapshot_values): checked before decoding, which would
+    otherwise build them all."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise SnapshotError("a snapshot is bytes")
     data = bytes(data)
@@ -214,6 +265,10 @@ def decode(data: bytes, limit: int) -> dict[str, Any]:
         raise SnapshotError(f"snapshot inflates past what this sandbox accepts ({limit} bytes)")
     if not inflater.eof:
         raise SnapshotError("snapshot damaged: truncated")
+    if max_values is not None and _count_values(raw) > max_values:
+        # (the characters inside strings counted too: count again without them)
+        if _count_values_outside_strings(raw) > max_values:
+            raise SnapshotError(f"snapshot holds more values than this sandbox accepts ({max_values})")
     try:
         doc = json.loads(raw.decode("utf-8", "surrogatepass"))
     except (UnicodeDecodeError, ValueError, RecursionError):
@@ -353,6 +408,10 @@ def _apply_shell(session: Session, doc: object) -> None:
         for a in check_list(shell.get("positional", []), "positional parameters", count_limit)
     ]
     hashed = check_str_map(shell.get("hashed", {}), "hash table", 10_000, 4096)
+    for hname, hvalue in hashed.items():
+        kind, _, where = hvalue.partition(":")
+        if not hname or not hashed_entry_ok(kind, where):
+            raise SnapshotError(f"hash table entry {hname[:40]!r}: not one the shell makes")
     hash_hits = {
         k: check_int(v, "hash table hits", 0, 2**31 - 1)
         for k, v in check_dict(shell.get("hash_hits", {}), "hash table hits", 10_000).items()
@@ -456,7 +515,7 @@ def _is_dir(bash: Bash, path: str) -> bool:
 def restore(bash: Bash, data: bytes) -> Session:
     """A session of `bash` holding the snapshot's state: its in-memory files replace this
     sandbox's (so restore into a `Bash` made for it), its shell becomes the session's."""
-    doc = decode(data, max_snapshot_bytes(bash))
+    doc = decode(data, max_snapshot_bytes(bash), max_snapshot_values(bash))
     plan = _fs_plan(bash, doc.get("mounts"))
     undo = _apply_fs(plan)
     try:
