@@ -341,8 +341,20 @@ def indirect(ex: Expander, p: A.Param, in_dq: bool) -> Value:
     name = p.name
     # ${!ref} on a nameref gives the name it refers to
     target_name = env.nameref_target(name) if p.sub is None else None
-    if target_name is not None and p.op is None:
-        return target_name
+    if target_name is not None:
+        if p.op is None:
+            return target_name
+        # an operator works on that name (`${!ref-x}` is it) but, as bash's get_var_and_type, a
+        # pattern, slice, case or @ operator on an array's name works on its element 0
+        base: Value = target_name
+        if p.op.kind is not A.OpKind.TEST:
+            var = env.lookup(target_name)
+            v = var.value if var is not None else None
+            if isinstance(v, IndexedArray):
+                base = v.get(0)
+            elif isinstance(v, AssocArray):
+                base = v.get("0")
+        return ex._apply_op(A.Param(target_name, None, "", p.op, True), p.op, base, "!" + name, in_dq)
     ref = as_text(ex._base(A.Param(name, p.sub, "", None, True, "", p.subscript))[0])
     if name in ("@", "*") and not env.positional():
         ref = None  # ${!@} without positional parameters names nothing: unset, no error

@@ -79,6 +79,10 @@ class ShellTestEnv:
 
     def var_set(self, arg: str) -> bool:
         sh = self.sh
+        number = arg.strip(" \t\n\v\f\r")
+        if number[1:].isdecimal() if number[:1] in "+-" else number.isdecimal():
+            # bash's legal_number: `-v 2` asks whether $2 is set (`-v 0`: $0 always is)
+            return 0 <= int(number) <= len(sh.state.positional)
         name, _, sub = arg.partition("[")
         var = sh.lookup(name)
         if sub and (var is None or not (var.attrs & ASSOC or isinstance(var.value, AssocArray))):

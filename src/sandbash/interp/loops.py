@@ -119,7 +119,7 @@ def run_select(ev: Evaluator, node: A.Select) -> int:
         while True:
             loop.tick()
             if show_menu:
-                sh.write_err(_menu(items))
+                sh.write_err(_menu(items, ev.va.get_str("COLUMNS")))
             sh.write_err(ev.va.get_str("PS3") or "#? ")
             stream = st.fds.get(0)
             line = (
@@ -157,6 +157,66 @@ def run_select(ev: Evaluator, node: A.Select) -> int:
     return status
 
 
-def _menu(items: list[str]) -> str:
-    width = len(str(len(items)))
-    return "".join(f"{i + 1:>{width}}) {item}\n" for i, item in enumerate(items))
+def _menu(items: list[str], columns: str | None) -> str:
+    """bash's print_select_list: the words in columns, numbered down each column, $COLUMNS wide
+    (80 when unset or not a positive number); a menu that fits one row is shown one per line."""
+    n = len(items)
+    total = _c_atoi(columns or "")
+    total = total if total > 0 else 80
+    indices_len = len(str(n))
+    max_len = max(_displen(item) for item in items) + indices_len + 4  # ") " and 2 spaces
+    cols = max(total // max_len, 1)
+    rows = n // cols + (n % cols != 0)
+    cols = n // rows + (n % rows != 0)
+    if rows == 1:
+        rows, cols = cols, 1
+    first_len = len(str(rows))
+    out: list[str] = []
+    for row in range(rows):
+        ind = row
+        pos = 0
+        while True:
+            width = first_len if pos == 0 else indices_len
+            item = items[ind]
+            out.append(f"{ind + 1:>{width}}) {item}")
+            ind += rows
+            if ind >= n:
+                break
+            # bash's indent(): tabs to each tab stop on the way, then spaces
+            here, to = pos + _displen(item) + width + 2, pos + max_len
+            while here < to:
+                if to // 8 > here // 8:
+                    out.append("\t")
+                    here += 8 - here % 8
+                else:
+                    out.append(" ")
+                    here += 1
+            pos += max_len
+        out.append("\n")
+    return "".join(out)
+
+
+def _c_atoi(text: str) -> int:
+    """C's atoi: leading blanks, a sign, the digits that follow; 0 when there are none."""
+    t = text.lstrip(" \t\n\v\f\r")
+    sign = -1 if t[:1] == "-" else 1
+    t = t[1:] if t[:1] in "+-" else t
+    digits = len(t) - len(t.lstrip("0123456789"))
+    return sign * int(t[:digits]) if digits else 0
+
+
+def _displen(text: str) -> int:
+    """A word's width on a terminal (bash's displen: wcswidth, or its length in bytes when it
+    holds a character that is not printable)."""
+    if text.isascii():
+        return len(text) if text.isprintable() else len(text.encode())
+    import unicodedata  # (a select menu of non-ASCII words: rare)
+
+    width = 0
+    for c in text:
+        if not c.isprintable():
+            return len(text.encode("utf-8", "surrogateescape"))
+        if unicodedata.combining(c) or unicodedata.category(c) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+    return width

@@ -278,6 +278,16 @@ class Shell:
 
     def err_prefix(self, with_line: bool = True) -> str:
         st = self.state
+        name = self.err_name()
+        if with_line and st.line > 0:
+            return f"{name}: line {st.line}: "
+        return f"{name}: "
+
+    def err_name(self) -> str:
+        """The name an error message starts with: bash's get_name_for_error, BASH_SOURCE[0] (the
+        sourced file, the file a running function was defined in: `environment` for one a -c
+        string defined), else $0."""
+        st = self.state
         name = ""
         if st.sources and st.source_lines[-1][1] >= len(st.frames):
             name = st.sources[-1]  # a file `.` reads, in or out of a function: the file's name
@@ -286,9 +296,7 @@ class Shell:
         if not name:
             # bash names BASH_SOURCE's file, else $0 (`bash -c`)
             name = st.script if st.mode == "file" and st.script else st.arg0
-        if with_line and st.line > 0:
-            return f"{name}: line {st.line}: "
-        return f"{name}: "
+        return name
 
     def write_err(self, text: str) -> None:
         stream = self.io.get(2)
@@ -314,7 +322,8 @@ class Shell:
 
     def syntax_error(self, e: ParseError, source_name: str | None) -> None:
         st = self.state
-        name = st.arg0
+        # (eval's text in a function a -c string defined: `environment: eval: line 1: ...`)
+        name = self.err_name()
 
         def where(line: int) -> str:
             if source_name is None and st.sources:
