@@ -58,6 +58,7 @@ class Inputs:
         "stop_on_read_error",
         "on_open_error",
         "stream",
+        "dir_errno",
     )
 
     def __init__(
@@ -86,6 +87,8 @@ class Inputs:
         self.on_open_error: Callable[[], None] | None = None  # sed: the status it leaves
         # iconv and sed stop at an operand they cannot read (they do not even open the next)
         self.stop_on_read_error = False
+        # what reading a directory operand fails with (EISDIR; GNU tac seeks first: EINVAL)
+        self.dir_errno = errno.EISDIR
 
     def fail(self, template: str, err: int | None) -> None:
         """Name the current operand on stderr in `template`'s words; the status becomes 1."""
@@ -117,7 +120,7 @@ class Inputs:
             except FsError as e:
                 if e.errno == errno.EISDIR:
                     self.opened += 1
-                    self.fail_reading(e.errno)
+                    self.fail_reading(self.dir_errno)
                 else:
                     if self.on_open_error is not None:
                         self.on_open_error()

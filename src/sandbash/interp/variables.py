@@ -646,7 +646,7 @@ class Variables:
         text: str | None = None,
     ) -> int:
         """An indexed subscript's value (negative: counted back from the end of `arr`). `arith`:
-        read inside arithmetic, where a subscript that expands to nothing is EmptySubscript.
+        read inside arithmetic, where an empty subscript as written is EmptySubscript.
         `text`: the subscript already expanded (what expand_sub_text gives)."""
         if text is None and parsed is not None:
             text = self.sh.expand_sub_text(sub, parsed)
@@ -656,7 +656,9 @@ class Variables:
                 if ("$" in sub or "`" in sub or '"' in sub or "\\" in sub)
                 else sub
             )
-        if arith and not text:
+        if arith and not sub:
+            # (`$(( a[$e] ))` expanded to `a[]`; let's `a[$e]` expands to nothing inside the
+            # arithmetic, an index of 0, as bash's expr.c evaluates an empty subscript)
             raise EmptySubscript()
         try:
             value = self.sh.arith_eval(text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import re
 
 from ...limits import MemoryHold
@@ -236,6 +237,7 @@ def cmd_tac(ctx: Ctx) -> int:
     before = bool(opts.get("before"))
     out = Out(ctx.stdout)
     inputs = ctx.inputs(files, "failed to open {af} for reading: {err}", "{f}: read error: {err}")
+    inputs.dir_errno = errno.EINVAL  # (GNU tac seeks to a file's end first: a directory says EINVAL)
     with ctx.hold_memory() as mem:
         for _name, stream in inputs:
             with inputs.reading():
@@ -270,13 +272,18 @@ REV_SPEC = CommandSpec(
 def cmd_rev(ctx: Ctx) -> int:
     _opts, files = ctx.parse(REV_SPEC)
     out = Out(ctx.stdout)
-    inputs = ctx.inputs(files, "cannot open {name}: {err}", "{name}: {err}")
+    inputs = ctx.inputs(files, "cannot open {name}: {err}", "{name}: 0: {err}")
     for _name, stream in inputs:
+        # util-linux rev names a read error with the count of lines it read from that file
+        done = 0
         with inputs.reading():
             for lines, tail in split_records(ctx, stream):
+                done += len(lines)
+                inputs.read_error = f"{{name}}: {done}: {{err}}"
                 text = decode(b"\n".join(lines))
                 rev = "\n".join(line[::-1] for line in text.split("\n"))
                 out.write(encode(rev) + (b"" if tail else b"\n"))
+        inputs.read_error = "{name}: 0: {err}"  # (the next file, a directory, read none)
     out.flush()
     return inputs.status
 
