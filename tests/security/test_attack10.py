@@ -269,3 +269,49 @@ def test_check_still_allows_history_fc_bind_inside_the_policy(script: str, walke
     assert report.status == "allowed", report.to_text()
     r = bash.exec(script)
     assert "policy" not in r.stderr, r.stderr
+
+
+# ---------------------------------------------------------------- the agent tool's result line
+#
+# BashTool parses the last `__RESULT__:` line of a script's stdout with json.loads, in the
+# embedder's process and outside the run's budget: `[[[[...` raised RecursionError out of
+# BashTool.run (a traceback out of the API), and 3M `[],` (9 MB of output) built ~250 MB.
+
+
+def _tool_run(command: str) -> Any:
+    from sandbash.agent.tool import BashTool, ToolRequest
+
+    return BashTool().run(ToolRequest.parse({"command": command}))
+
+
+@pytest.mark.parametrize(
+    ("command", "error"),
+    [
+        ("printf '__RESULT__:'; yes '[' | head -c 50000 | tr -d '\\n'; echo", "nested too deeply"),
+        ("printf '__RESULT__:'; yes '{\"a\":' | head -c 60000 | tr -d '\\n'; echo", "invalid JSON after"),
+        ("printf '__RESULT__:['; yes '[],' | head -n 3000000 | tr -d '\\n'; echo '0]'", "JSON values"),
+        ("printf '__RESULT__:{'; seq -f '\"k%g\":1,' 200000 | tr -d '\\n'; echo '\"z\":0}'", "JSON values"),
+    ],
+    ids=["deep-lists", "deep-objects", "many-lists", "many-keys"],
+)
+def test_tool_result_line_is_bounded_and_never_raises(command: str, error: str, walker: bool) -> None:
+    out = _tool_run(command)
+    assert out.result_json is None
+    assert error in (out.to_dict().get("result_json_error") or ""), out.to_dict().get("result_json_error")
+
+
+@pytest.mark.parametrize(
+    ("command", "expect"),
+    [
+        ("""echo '__RESULT__:{"a":[1,2,3],"s":"x,y:[{"}'""", {"a": [1, 2, 3], "s": "x,y:[{"}),
+        # 200,000 commas inside a string: over the quick count, under it outside strings
+        (
+            """printf '__RESULT__:{"csv":"'; yes , | head -n 200000 | tr -d '\\n'; echo '"}'""",
+            {"csv": "," * 200_000},
+        ),
+    ],
+    ids=["small", "commas-in-a-string"],
+)
+def test_tool_result_line_within_bounds_still_parses(command: str, expect: Any) -> None:
+    out = _tool_run(command)
+    assert out.result_json == expect, out.to_dict().get("result_json_error")

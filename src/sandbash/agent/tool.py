@@ -53,6 +53,8 @@ DEFAULT_SESSION_IDLE_TIMEOUT = 3600.0  # seconds a shell may sit unused before i
 STORE_RETRIES = 20  # store mode: times a call runs again after losing a compare-and-swap race
 TOOL_CALL = "tool.call"  # the audit event of one tool call
 RESULT_PREFIX = "__RESULT__:"
+# the most JSON values a result line may hold (~6 MB once decoded)
+MAX_RESULT_VALUES = 100_000
 
 INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -245,10 +247,18 @@ def find_result_json(stdout: str) -> tuple[Any, str | None]:
     if at == -1:
         return None, None
     line = stdout[at + len(RESULT_PREFIX) :].split("\n", 1)[0]
+    from ..sessions.schema import json_within
+
+    # the script writes this line: bounded before json.loads builds it in the embedder's memory
+    # (outside any run's budget: `[],` of output is ~64 bytes decoded)
+    if not json_within(line.encode("utf-8", "surrogatepass"), MAX_RESULT_VALUES):
+        return None, f"{RESULT_PREFIX} holds more than {MAX_RESULT_VALUES:,} JSON values"
     try:
         return json.loads(line), None
     except ValueError as e:
         return None, f"invalid JSON after {RESULT_PREFIX}: {e}"
+    except RecursionError:  # (`[[[[...`: the decoder recurses once a level)
+        return None, f"invalid JSON after {RESULT_PREFIX}: nested too deeply"
 
 
 @dataclass

@@ -39,6 +39,7 @@ from .schema import (
     check_list,
     check_str,
     check_str_map,
+    json_within,
 )
 
 TYPE_CHECKING = False
@@ -207,37 +208,6 @@ def max_snapshot_values(bash: Bash) -> int:
 
 
 _SLACK_VALUES = 1 << 16
-_SEPARATORS = b",:[{"
-# every byte but a quote and the separators (bytes.translate deletes them)
-_NOT_COUNTED = bytes(c for c in range(256) if c not in b'",:[{')
-_CHUNK = 1 << 20
-
-
-def _count_values(raw: bytes) -> int:
-    """An upper bound on the values a JSON text holds: every value but the first follows one of
-    `[{,:`. Counted in the whole text (C speed): characters inside strings count too, so a text
-    over the bound is counted again without them (_count_values_outside_strings)."""
-    return sum(map(raw.count, (b",", b":", b"[", b"{"))) + 1
-
-
-def _count_values_outside_strings(raw: bytes) -> int:
-    """_count_values of the text outside its strings, a chunk at a time (a regular expression's
-    substitution would build a piece per string: gigabytes for millions of short strings). Each
-    chunk loses its escaped backslashes and quotes, then everything but quotes and separators:
-    what is left alternates outside and inside strings at each quote. No chunk ends on a backslash,
-    so no escape is cut."""
-    count, outside, start, n = 1, True, 0, len(raw)
-    while start < n:
-        end = min(n, start + _CHUNK)
-        while end < n and raw[end - 1] == 0x5C:  # (a backslash: take the escaped byte too)
-            end += 1
-        kept = raw[start:end].replace(b"\\\\", b"").replace(b'\\"', b"").translate(None, _NOT_COUNTED)
-        parts = kept.split(b'"')
-        count += sum(map(len, parts[0 if outside else 1 :: 2]))
-        if len(parts) % 2 == 0:
-            outside = not outside
-        start = end
-    return count
 
 
 def decode(data: bytes, limit: int, max_values: int | None = None) -> dict[str, Any]:
@@ -265,10 +235,8 @@ def decode(data: bytes, limit: int, max_values: int | None = None) -> dict[str, 
         raise SnapshotError(f"snapshot inflates past what this sandbox accepts ({limit} bytes)")
     if not inflater.eof:
         raise SnapshotError("snapshot damaged: truncated")
-    if max_values is not None and _count_values(raw) > max_values:
-        # (the characters inside strings counted too: count again without them)
-        if _count_values_outside_strings(raw) > max_values:
-            raise SnapshotError(f"snapshot holds more values than this sandbox accepts ({max_values})")
+    if max_values is not None and not json_within(raw, max_values):
+        raise SnapshotError(f"snapshot holds more values than this sandbox accepts ({max_values})")
     try:
         doc = json.loads(raw.decode("utf-8", "surrogatepass"))
     except (UnicodeDecodeError, ValueError, RecursionError):
