@@ -43,7 +43,7 @@ from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern, glob_test, pattern_site
 from ..expand.segments import static_word
 from ..expand.stringfn import dq_param_step, dq_word_step, join_fn, string_fn, unquoted_param_step
-from ..expand.words import literal_text, plain_literal
+from ..expand.words import ARGV_HELD_MIN, literal_text, plain_literal
 from ..shvars.vars import NOASSIGN, SPECIAL_ASSIGN, ArrayRefArg, AssignArg, is_array_ref_text, valid_name
 from ..syntax import ast as A
 from .arrayassign import array_assign, compilable
@@ -662,7 +662,7 @@ class Compiler:
         name = plan.name if plan.name is not None and not is_builtin(plan.name) else None
         ev = self.ev
         site: list[object] = [None, None]  # (the function it last called and its body's code)
-        argv_held = ex.expander.argv_held
+        expander = ex.expander
 
         def simple() -> int:
             rt = sh.rt
@@ -696,7 +696,8 @@ class Compiler:
             if name is not None and gates is None and not opts["posix"]:
                 fdef = st.functions.get(name)
                 if fdef is not None:
-                    if argv_held():
+                    # (Expander.argv_held's test, inline: words worth charging while it runs)
+                    if expander._arg_bytes >= ARGV_HELD_MIN:
                         return direct_call(ev, name, fdef, argv, mark, site)  # (argv charged while it runs)
                     try:
                         return call_function(ev, name, fdef, argv, None, site, mark)
@@ -803,9 +804,8 @@ class Compiler:
         expander = ex.expander
         procs = ex.pr.procsubs
         line = cmd.line
-        one = words[0] if len(words) == 1 else None
-        if one is not None and checked:
-            return self._local_one(cmd, slow, one[0], one[1])
+        if len(words) == 1 and checked:
+            return self._local_one(cmd, slow, words[0][0], words[0][1])
 
         def local_cmd() -> int:
             rt = sh.rt
@@ -830,20 +830,28 @@ class Compiler:
             ex.last_cmdsub_status = None
             mark = len(procs) if procs else 0
             expander.begin_argv()
+            # every value expanded before any name is made (one loop in this frame: a list
+            # comprehension and an any() generator were two frames more)
+            pairs: list[tuple[str, str | None]] = []
+            longest = 0
             try:
-                if one is not None:
-                    fn = one[1]
-                    pairs = [(one[0], None if fn is None else fn())]
-                else:
-                    pairs = [(name, None if value is None else value()) for name, value in words]
+                for name, value_fn in words:
+                    if value_fn is None:
+                        pairs.append((name, None))
+                    else:
+                        text = value_fn()
+                        if len(text) > longest:
+                            longest = len(text)
+                        pairs.append((name, text))
             except (ExpansionError, ArithError, AssignError) as e:
                 return ex.words_failed(e, mark)
+            limits = rt.limits
             if (
                 opts["allexport"]
                 or st.shopts["localvar_inherit"]  # (the hidden variable's value: the general path)
-                or expander.argv_held()
-                or len(pairs) >= rt.limits.max_arguments
-                or any(value is not None and len(value) > rt.limits.max_string_length for _, value in pairs)
+                or expander._arg_bytes >= ARGV_HELD_MIN  # (Expander.argv_held's test, inline)
+                or len(pairs) >= limits.max_arguments
+                or longest > limits.max_string_length
                 or "local" in st.functions
                 or "local" in st.disabled_builtins
                 or not st.vars.declare_locals(pairs, checked)
@@ -906,7 +914,7 @@ class Compiler:
             if (
                 opts["allexport"]
                 or st.shopts["localvar_inherit"]  # (the hidden variable's value: the general path)
-                or expander.argv_held()
+                or expander._arg_bytes >= ARGV_HELD_MIN  # (Expander.argv_held's test, inline)
                 or rt.limits.max_arguments <= 1
                 or "local" in st.functions
                 or "local" in st.disabled_builtins
