@@ -263,7 +263,7 @@ def join_fn(
         elif t is A.DQ and (inner := join_fn(ex, p.parts, True, True, False)) is not None:  # type: ignore[union-attr]
             items.append(inner)
         elif t is A.CmdSub:  # (its text as _parts gives it: quoted or not, one string is not split)
-            items.append(partial(ex.env.command_sub, p.body, p.text))  # type: ignore[union-attr]
+            items.append(partial(ex.env.command_sub, p))  # type: ignore[arg-type]
         else:
             return None
     pieces = tuple(items)
@@ -361,7 +361,7 @@ def dq_word_step(ex: Expander, parts: tuple[A.Part, ...]) -> Callable[[list[str]
             elif kind == 2:
                 texts.append(str(x()))
             else:
-                texts.append(command_sub(x.body, x.text))
+                texts.append(command_sub(x))
         if not texts or (ex._at_empty and not any(texts)):
             if not ex._at_empty:
                 out.append("")  # "" or "$unset": one empty field

@@ -288,7 +288,7 @@ class Expander:
                 segs.append((str(self.arith(q.word)), QUO))  # type: ignore[union-attr]
                 continue
             if tq is A.CmdSub:
-                text = self.env.command_sub(q.body, q.text)  # type: ignore[union-attr]
+                text = self.env.command_sub(q)  # type: ignore[arg-type]
                 segs.append((text, QUO) if text else QNULL)
                 continue
             if tq is A.Param:
@@ -346,7 +346,7 @@ class Expander:
             if tq is A.ArithSub:
                 value: Value = str(self.arith(q.word))  # type: ignore[union-attr]
             elif tq is A.CmdSub:
-                value = self.env.command_sub(q.body, q.text)  # type: ignore[union-attr]
+                value = self.env.command_sub(q)  # type: ignore[arg-type]
             else:
                 value = self.param(q, False)  # type: ignore[arg-type]
             if type(value) is str:
@@ -485,7 +485,7 @@ class Expander:
                 elif self._at_empty and only_qnulls(segs, before):
                     del segs[before:]
             elif isinstance(p, A.CmdSub):
-                text = self.env.command_sub(p.body, p.text)
+                text = self.env.command_sub(p)
                 segs.append(QNULL if in_dq and not text else (text, QUO if in_dq else EXP))
             elif isinstance(p, A.ArithSub):
                 segs.append((str(self.arith(p.word)), QUO if in_dq else EXP))
@@ -493,7 +493,7 @@ class Expander:
                 text = "~" + p.user if p.in_argument and self.env.option("posix") else self._tilde(p.user)
                 segs.append((text, QUO))
             elif isinstance(p, A.ProcSub):
-                segs.append((self.env.process_sub(p.body, p.direction), QUO if in_dq else EXP))
+                segs.append((self.env.process_sub(p), QUO if in_dq else EXP))
             elif isinstance(p, A.ExtGlob):
                 segs.append((self._extglob_text(p), QUO if in_dq else LIT))
             elif isinstance(p, (A.Brace, A.BraceSeq)):

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from dataclasses import dataclass
 
     from ..expand.words import Expander
+    from .aliasrun import TextRun
     from .evaluator import Evaluator
     from .executor import Executor
     from .shell import Shell
@@ -101,8 +102,11 @@ class Processes:
             raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, self.sh.rt.limits.max_call_depth)
         child.init_variables(dict(env))
         for fname, fdef in st.functions.items():
-            if f"BASH_FUNC_{fname}%%" in env or fname in self.exported_functions():
+            # an exported function reaches it through the environment (`env -i bash` has none),
+            # and stays exported there
+            if f"BASH_FUNC_{fname}%%" in env:
                 state.functions[fname] = fdef
+                state.exported_funcs.add(fname)
         level = self.va.get_str("SHLVL")
         try:
             child.set_var("SHLVL", str(int(level or "0") + 1))
@@ -206,10 +210,12 @@ class Processes:
 
     # ------------------------------------------------------------ subshells and substitutions
 
-    def run_subshell_body(self, body: A.CommandList | A.Command) -> int:
+    def run_subshell_body(self, body: A.CommandList | A.Command | TextRun) -> int:
         try:
             if isinstance(body, A.CommandList):
                 status = self.ev.run_list(body)
+            elif callable(body):  # (a TextRun: a substitution's text read as it runs, aliasrun.py)
+                status = body(self.sh)
             else:
                 status = self.ev.execute(body)
         except KilledBySignal as e:  # (it dies of the signal: no EXIT trap runs)
@@ -223,7 +229,26 @@ class Processes:
             status = 0
         return self.sh.run_exit_trap(status)
 
-    def run_command_sub(self, body: A.CommandList, text: str) -> str:
+    def run_command_text(self, run: TextRun) -> str:
+        """`$( )` of several commands read one at a time as they run (aliasrun.py): in its
+        subshell, as run_command_sub runs a body that needs one."""
+        sh = self.sh
+        limits = sh.rt.limits
+        if sh.subst_depth + sh.eval_depth >= limits.max_substitution_depth:
+            raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, limits.max_substitution_depth)
+        budget = sh.rt.budget
+        out = BufferWriter(charge=budget.charge_memory, **capture_bound(limits))
+        try:
+            status = self._run_captured(run, out)
+            self.ex.last_cmdsub_status = status
+            self.state.last_status = status
+            data = out.getvalue()
+        finally:
+            if out.size:
+                budget.release_memory(out.size)
+        return captured_text(sh, data)
+
+    def run_command_sub(self, body: A.CommandList) -> str:
         sh = self.sh
         limits = sh.rt.limits
         if sh.subst_depth + sh.eval_depth >= limits.max_substitution_depth:
@@ -250,7 +275,7 @@ class Processes:
                     budget.release_memory(out.size)
         return captured_text(sh, data)
 
-    def _run_captured(self, body: A.CommandList, out: Stream) -> int:
+    def _run_captured(self, body: A.CommandList | TextRun, out: Stream) -> int:
         """Run a command substitution's body in its subshell, its standard output on `out`."""
         child = self.sh.fork(lazy=True)  # (this shell waits for it and drops it at the end)
         child.subst_depth = self.sh.subst_depth + 1
@@ -289,7 +314,7 @@ class Processes:
         self.state.last_status = 0
         return data
 
-    def start_process_sub(self, body: A.CommandList, direction: str) -> str:
+    def start_process_sub(self, body: A.CommandList | TextRun, direction: str) -> str:
         depth_limit = self.sh.rt.limits.max_substitution_depth
         if self.sh.subst_depth + self.sh.eval_depth >= depth_limit:
             raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, depth_limit)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ..audit import Recorder
     from ..net.config import NetworkConfig
     from ..policy import Gate
+    from .aliasrun import ParseCache
     from .shell import Shell
 
     class Spawner(Protocol):
@@ -165,6 +166,8 @@ class Runtime:
         self.spawner: Spawner | None = None
         # the commands this sandbox runs: the built-ins and its Bash's custom commands
         self.commands: CommandTable = BUILTIN_TABLE
+        # substitutions read again with the aliases of when they run (aliasrun.py; made by the first)
+        self.alias_parses: ParseCache | None = None
         self.jobs: dict[int, Job] = {}
         self.reaped: dict[int, int] = {}  # pid -> status of jobs gone from the table (`wait PID`)
         # every job of the run still running, by pid, whichever shell's table it is in (shared

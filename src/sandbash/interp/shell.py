@@ -56,6 +56,22 @@ TYPE_CHECKING = False
 # the parse (lexer mode, extglob, the parse limits); never holding a parse aliases took part in
 _SUB_CACHE: TextCache[tuple[str, int, bool, int, int], A.Word] = TextCache()
 
+if TYPE_CHECKING:
+    from .aliasrun import TextRun
+
+# aliasrun.run_parse, imported by the first substitution read again with aliases (start-up and
+# scripts without aliases never import it; an import statement in command_sub costs ~1 us a call)
+_run_parse: Callable[[Shell, A.CmdSub | A.ProcSub], A.CommandList | TextRun] | None = None
+
+
+def _alias_parse(sh: Shell, sub: A.CmdSub | A.ProcSub) -> A.CommandList | TextRun:
+    global _run_parse
+    if _run_parse is None:
+        from .aliasrun import run_parse
+
+        _run_parse = run_parse
+    return _run_parse(sh, sub)
+
 
 def _after_line(text: str, n: int) -> str | None:
     """`text` after its first `n` lines (None when nothing follows them)."""
@@ -781,11 +797,22 @@ class Shell:
         finally:
             ev.text = outer
 
-    def command_sub(self, body: A.CommandList, text: str) -> str:
-        return self.pr.run_command_sub(body, text)
+    def command_sub(self, sub: A.CmdSub) -> str:
+        st = self.state
+        # with an alias, or a text of several lines (whose first may define one), its text is
+        # read again with the aliases of now, as bash's child reads it (aliasrun.py)
+        if (st.aliases or sub.run is not None) and st.shopts["expand_aliases"]:
+            body = _alias_parse(self, sub)
+            if isinstance(body, A.CommandList):
+                return self.pr.run_command_sub(body)
+            return self.pr.run_command_text(body)  # (several commands, read as they run)
+        return self.pr.run_command_sub(sub.body)
 
-    def process_sub(self, body: A.CommandList, direction: str) -> str:
-        return self.pr.start_process_sub(body, direction)
+    def process_sub(self, sub: A.ProcSub) -> str:
+        st = self.state
+        if (st.aliases or sub.run is not None) and st.shopts["expand_aliases"]:
+            return self.pr.start_process_sub(_alias_parse(self, sub), sub.direction)
+        return self.pr.start_process_sub(sub.body, sub.direction)
 
     def glob(self, pattern: str) -> list[str] | None:
         st = self.state

@@ -210,6 +210,9 @@ class CmdSub(metaclass=Declared):
     body: CommandList
     backtick: bool = False
     text: str = ""
+    # the text the substitution's child reads again when it runs with aliases on, and its first
+    # line (None: `text` from body.line; see interp/aliasrun.py)
+    run: tuple[str, int] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +228,7 @@ class ProcSub(metaclass=Declared):
     body: CommandList
     direction: str  # '<' or '>'
     text: str = ""
+    run: tuple[str, int] | None = field(default=None, compare=False, repr=False)  # (as CmdSub's)
 
 
 @dataclass(frozen=True, slots=True)

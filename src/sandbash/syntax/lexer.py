@@ -713,6 +713,8 @@ class WordReader:
         if self.heredoc_body:
             if base != start_line:
                 self.run_later.append((node, text, start_line, base))
+            elif "\n" in text:  # (its body's line is that of its first command)
+                object.__setattr__(node, "run", (text, start_line))
         elif base != start_line or "\n" in text or not _one_line(node.body, text):
             self.run_later.append((node, None, start_line, base))
 
@@ -785,7 +787,7 @@ class WordReader:
             raise
         except ParseError as e:
             return _unparsed_comsub(e, text, start_line, self.parse_lines_before(text, start_line))
-        return A.CmdSub(body, True, text)
+        return A.CmdSub(body, True, text, _run_of(text, start_line))
 
     def _dparen_cmdsub(self, body_start: int) -> A.CmdSub:
         """`$((` that is no arithmetic: bash reads it to the `)` that closes the `$(` (counting
@@ -802,7 +804,7 @@ class WordReader:
         self.pos = end + 1
         start_line = self._sub_base(start_line)
         try:  # the text alone, as bash's child parses it
-            return A.CmdSub(self.parse_nested_source(text, start_line), True, text)
+            return A.CmdSub(self.parse_nested_source(text, start_line), True, text, _run_of(text, start_line))
         except ParseLimit:
             raise
         except ParseError as e:
@@ -1473,7 +1475,13 @@ def _unparsed_comsub(e: ParseError, text: str, line: int, before: tuple[A.ListIt
     op = A.ParamOp(*_OPS[""], A.Word((), e.line, e.source_line or ""), text=e.message)
     word = A.Word((A.Param("", None, "unparsed", op, True),), line, "")
     item = A.ListItem(A.SimpleCommand((), (word,), (), line))
-    return A.CmdSub(A.CommandList((*before, item), line), True, text)
+    return A.CmdSub(A.CommandList((*before, item), line), True, text, _run_of(text, line))
+
+
+def _run_of(text: str, line: int) -> tuple[str, int] | None:
+    """A substitution's `run` (ast.CmdSub): set for a text of several lines, which may define an
+    alias one of its later lines uses (interp/aliasrun.py reads those as they run)."""
+    return (text, line) if "\n" in text else None
 
 
 def _word_role(op: str) -> str:

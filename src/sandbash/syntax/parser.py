@@ -223,6 +223,7 @@ class Parser(WordReader):
 
     def parse_nested_source(self, text: str, line: int) -> A.CommandList:
         sub = self._child(text, line)
+        sub.aliases = None  # (a substitution's text: its aliases are those of when it runs)
         result = sub.parse_all()
         for warning in sub.warnings:
             self._warn(warning)
@@ -230,6 +231,7 @@ class Parser(WordReader):
 
     def parse_lines_before(self, text: str, line: int) -> tuple[A.ListItem, ...]:
         sub = self._child(text, line)
+        sub.aliases = None
         items: list[A.ListItem] = []
         try:  # (its warnings were given when the text was read first)
             while (chunk := sub.parse_next()) is not None:
@@ -254,21 +256,20 @@ class Parser(WordReader):
                 source = comsub_text(node.body)
                 if base == start_line and "\n" not in node.text and "\n" not in source:
                     continue  # (read in place, as it runs)
-                printed = True
-            else:
-                printed = False
-            again = self.parse_as_run(source, base, printed)
+            again = self.parse_as_run(source, base)
             if again is not None:
                 object.__setattr__(node, "body", again)
+            # what its child reads when it runs with aliases on (interp/aliasrun.py)
+            object.__setattr__(node, "run", (source, base))
         pending.clear()
 
-    def parse_as_run(self, text: str, line: int, printed: bool) -> A.CommandList | None:
-        """`text` parsed again as a `$(`'s child does (see WordReader._run_later); None if it
+    def parse_as_run(self, text: str, line: int) -> A.CommandList | None:
+        """`text` parsed again as a `$(`'s child does (see WordReader._run_later), without
+        aliases (bash expands those when the substitution runs: interp/aliasrun.py); None if it
         does not parse."""
         sub = Parser(
             text,
-            # (a printed text has its aliases expanded already: none is expanded twice)
-            aliases=None if printed else self.aliases,
+            aliases=None,
             extglob=self.extglob,
             line_base=line,
             max_depth=self.max_depth - self.depth,
@@ -1212,7 +1213,9 @@ class Parser(WordReader):
 
     def try_alias(self, tok: Tok) -> bool:
         aliases = self.aliases
-        if not aliases:
+        if not aliases or self.comsub_depth or self.outer_depth:
+            # (bash reads a $( ) or <( ) without aliases, only to find its end: its child reads
+            # the text again when it runs, with the aliases of then: interp/aliasrun.py)
             return False
         text = self.plain(tok)
         if text is None or text not in aliases:

@@ -70,11 +70,11 @@ class FakeEnv:
         var = self.vars.get("IFS")
         return " \t\n" if var is None or not isinstance(var.value, str) else var.value
 
-    def command_sub(self, body: A.CommandList, text: str) -> str:
-        self.ran.append(text)
-        return self.outputs.get(text, "").rstrip("\n")  # the shell's part, as bash does
+    def command_sub(self, sub: A.CmdSub) -> str:
+        self.ran.append(sub.text)
+        return self.outputs.get(sub.text, "").rstrip("\n")  # the shell's part, as bash does
 
-    def process_sub(self, body: A.CommandList, direction: str) -> str:
+    def process_sub(self, sub: A.ProcSub) -> str:
         return "/dev/fd/63"
 
     def arith_eval(self, text: str) -> int:
