@@ -73,6 +73,21 @@ def _last_slash(pattern: str, extglob: bool) -> int:
     return d
 
 
+# what ends a pattern's literal start: the glob characters, a backslash (the next character is
+# quoted: the prefix stops before it rather than unescaping) and the extglob operators (each
+# stops it whether or not a `(` follows: a shorter prefix only filters less)
+_NOT_LITERAL = frozenset("*?[\\+@!(")
+
+
+def _literal_prefix(pat: str) -> str:
+    """The text every name `pat` matches starts with, exactly as written ("" when it starts
+    with a glob character)."""
+    for i, c in enumerate(pat):
+        if c in _NOT_LITERAL:
+            return pat[:i]
+    return pat
+
+
 def _dot_or_dotdot(name: str) -> bool:
     return name in (".", "..")
 
@@ -168,12 +183,20 @@ class _Globber:
         if names is None:
             return None
         opts = self.opts
+        # the names left once dot files are skipped and, when the pattern starts with literal
+        # text (compared as written: not under nocaseglob), those that start with it; the
+        # pattern is compiled only when one is left (`let seen[$w]++` globs a new `seen[...]`
+        # at each step, and its compiling was most of the step's cost)
+        prefix = "" if opts.nocaseglob else _literal_prefix(pat)
+        candidates = [
+            name
+            for name in (".", "..", *names)  # as readdir gives them
+            if name.startswith(prefix) and not self.skipname(pat, name)
+        ]
+        if not candidates:
+            return []
         compiled = compile_pattern(pat, opts.extglob, opts.nocaseglob, path=True)
-        out: list[str] = []
-        for name in (".", "..", *names):  # as readdir gives them
-            if not self.skipname(pat, name) and compiled.match_name(name, opts.dotglob):
-                out.append(name)
-        return out
+        return [name for name in candidates if compiled.match_name(name, opts.dotglob)]
 
     def _subtree(self, pat: str, dirname: str, flags: int) -> list[str] | None:
         """`**`: every name below `dirname` (symlinks listed, not followed), the directory itself

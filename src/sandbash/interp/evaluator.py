@@ -222,26 +222,33 @@ class Evaluator:
         run_body = self.body_code(node.body)
         until = node.until
         with self.loop_frame() as loop:
-            while True:
-                loop.tick()
-                st.errexit_ignored += 1  # (what _ignored does)
-                try:
-                    cond = run_cond()
-                except LoopControl as e:
-                    loop.caught(e)  # (a `break` in the condition leaves the body's status)
-                    if e.breaks:
+            n = 0  # (the step count: see LoopFrame)
+            stop = loop.stop
+            try:
+                while True:
+                    n += 1
+                    if n >= stop:
+                        stop = loop.check(n)
+                    st.errexit_ignored += 1  # (what _ignored does)
+                    try:
+                        cond = run_cond()
+                    except LoopControl as e:
+                        loop.caught(e)  # (a `break` in the condition leaves the body's status)
+                        if e.breaks:
+                            break
+                        continue
+                    finally:
+                        st.errexit_ignored -= 1
+                    if (cond == 0) == until:
                         break
-                    continue
-                finally:
-                    st.errexit_ignored -= 1
-                if (cond == 0) == until:
-                    break
-                try:
-                    status = run_body()
-                except LoopControl as e:
-                    status = loop.caught(e)
-                    if e.breaks:
-                        break
+                    try:
+                        status = run_body()
+                    except LoopControl as e:
+                        status = loop.caught(e)
+                        if e.breaks:
+                            break
+            finally:
+                loop.count = n
         st.last_status = status
         return status
 
@@ -260,36 +267,42 @@ class Evaluator:
         # nameref, no attribute but -x, set -a off); any other the general way below
         store_plain = self.va.store_plain if name not in NOT_PLAIN else None
         with self.loop_frame() as loop:
-            tick = loop.tick
-            for item in items:
-                tick()
-                if st.opts["xtrace"]:  # (per step: the body may turn it on or off)
-                    self.ex.xtrace_line(header)
-                if st.traps:  # (after the trace, as bash)
-                    self.ex.debug_trap(header)
-                try:
-                    if store_plain is not None and store_plain(name, item):
-                        pass
-                    elif (ref := st.vars.find(name)) is not None and ref.attrs & NAMEREF:
-                        if not valid_ref_target(item):
-                            raise AssignError(f"`{item}': not a valid identifier")
-                        ref.value = item  # `for r in a b` with a nameref r points it at each name
-                    else:
-                        self.va.set_var(name, item)
-                except AssignError as e:
-                    self.sh.error(e.message)
-                    if st.opts["posix"]:
-                        raise ExitShell(1) from None  # (a fatal error in POSIX mode, as in bash)
-                    status = 1
-                    break
-                except ExpansionError as e:  # `for n in ...` with an integer n
-                    return self.expansion_failed(e)
-                try:
-                    status = run_body()
-                except LoopControl as e:
-                    status = loop.caught(e)
-                    if e.breaks:
+            n = 0  # (the step count: see LoopFrame)
+            stop = loop.stop
+            try:
+                for item in items:
+                    n += 1
+                    if n >= stop:
+                        stop = loop.check(n)
+                    if st.opts["xtrace"]:  # (per step: the body may turn it on or off)
+                        self.ex.xtrace_line(header)
+                    if st.traps:  # (after the trace, as bash)
+                        self.ex.debug_trap(header)
+                    try:
+                        if store_plain is not None and store_plain(name, item):
+                            pass
+                        elif (ref := st.vars.find(name)) is not None and ref.attrs & NAMEREF:
+                            if not valid_ref_target(item):
+                                raise AssignError(f"`{item}': not a valid identifier")
+                            ref.value = item  # `for r in a b` with a nameref r points it at each name
+                        else:
+                            self.va.set_var(name, item)
+                    except AssignError as e:
+                        self.sh.error(e.message)
+                        if st.opts["posix"]:
+                            raise ExitShell(1) from None  # (a fatal error in POSIX mode, as in bash)
+                        status = 1
                         break
+                    except ExpansionError as e:  # `for n in ...` with an integer n
+                        return self.expansion_failed(e)
+                    try:
+                        status = run_body()
+                    except LoopControl as e:
+                        status = loop.caught(e)
+                        if e.breaks:
+                            break
+            finally:
+                loop.count = n
         st.last_status = status
         return status
 
@@ -346,55 +359,69 @@ class Evaluator:
         aev = self.sh._arith  # (the shared evaluator, as arith_eval uses it)
         # (_arith_part inlined for the parts: its frame was a tenth of a tight loop's step)
         with self.loop_frame() as loop:
-            tick = loop.tick
-            while True:
-                tick()
-                if st.traps or opts["xtrace"]:
-                    cond = self._arith_or_error(node.cond)
-                else:
-                    try:
-                        if cond_text is None or aev.depth or (fn := compiled_fns.lookup(cond_text)) is None:
-                            cond = cond_value()
-                        else:
-                            outer = aev.text
-                            aev.text = cond_text
-                            try:
-                                cond = fn(aev)
-                            finally:
-                                aev.text = outer
-                    except (ArithError, ExpansionError) as e:
-                        self._arith_part_failed(e)
-                        cond = None
-                if cond is None:
-                    status = 1
-                    break
-                if cond == 0:
-                    break
-                try:
-                    status = run_body()
-                except LoopControl as e:
-                    status = loop.caught(e)
-                    if e.breaks:
-                        break
-                if st.traps or opts["xtrace"]:
-                    if self._arith_or_error(node.step) is None:
+            n = 0  # (the step count: see LoopFrame)
+            stop = loop.stop
+            try:
+                while True:
+                    n += 1
+                    if n >= stop:
+                        stop = loop.check(n)
+                    if st.traps or opts["xtrace"]:
+                        cond = self._arith_or_error(node.cond)
+                    else:
+                        try:
+                            if (
+                                cond_text is None
+                                or aev.depth
+                                or (fn := compiled_fns.lookup(cond_text)) is None
+                            ):
+                                cond = cond_value()
+                            else:
+                                outer = aev.text
+                                aev.text = cond_text
+                                try:
+                                    cond = fn(aev)
+                                finally:
+                                    aev.text = outer
+                        except (ArithError, ExpansionError) as e:
+                            self._arith_part_failed(e)
+                            cond = None
+                    if cond is None:
                         status = 1
                         break
-                else:
-                    try:
-                        if step_text is None or aev.depth or (fn := compiled_fns.lookup(step_text)) is None:
-                            step_value()
-                        else:
-                            outer = aev.text
-                            aev.text = step_text
-                            try:
-                                fn(aev)
-                            finally:
-                                aev.text = outer
-                    except (ArithError, ExpansionError) as e:
-                        self._arith_part_failed(e)
-                        status = 1
+                    if cond == 0:
                         break
+                    try:
+                        status = run_body()
+                    except LoopControl as e:
+                        status = loop.caught(e)
+                        if e.breaks:
+                            break
+                    if st.traps or opts["xtrace"]:
+                        if self._arith_or_error(node.step) is None:
+                            status = 1
+                            break
+                    else:
+                        try:
+                            if (
+                                step_text is None
+                                or aev.depth
+                                or (fn := compiled_fns.lookup(step_text)) is None
+                            ):
+                                step_value()
+                            else:
+                                outer = aev.text
+                                aev.text = step_text
+                                try:
+                                    fn(aev)
+                                finally:
+                                    aev.text = outer
+                        except (ArithError, ExpansionError) as e:
+                            self._arith_part_failed(e)
+                            status = 1
+                            break
+            finally:
+                loop.count = n
         st.last_status = status
         return status
 
@@ -523,8 +550,13 @@ class Evaluator:
         """A `[[ ]]` command's operands failed to expand or evaluate: reported, status 1. An
         arithmetic error while expanding an operand (not in evaluating one as a number) is an
         expansion error."""
-        from .conds import CondArithError
+        from .conds import CondArithError, CondAssignError
 
+        if isinstance(e, CondAssignError):  # (a refused store while evaluating: the line goes on)
+            self.sh.error(e.message)
+            self.state.last_status = 1
+            self.errexit_check(1)
+            return 1
         if not isinstance(e, CondArithError):
             return self.expansion_failed(e if isinstance(e, ExpansionError) else nested_error(e))
         self.sh.error(f"[[: {e.render()}")

@@ -21,19 +21,30 @@ if TYPE_CHECKING:
 
 class LoopFrame:
     """One running loop: `loop_depth` (what `break N` may reach) while it runs, the iteration
-    guard, and what a `break` or `continue` that reaches it means. Use as a context manager."""
+    guard, and what a `break` or `continue` that reaches it means. Use as a context manager.
 
-    __slots__ = ("state", "budget", "limit", "count", "plain", "max_work")
+    The guard is a countdown: a step only counts (`n += 1`, in a local of the loop's handler) and
+    compares with `stop`, the step at which `check` must run: the first past max_loop_iterations,
+    the first whose charge would pass max_work, or the 64th charge since the clock was read,
+    whichever comes first. The steps are charged to the run's budget at each check and when the
+    loop ends (the handler stores its count back in `count`), so a loop ends with the limit, and
+    at the step, that a check at every step would give (max_work: unless something else charges
+    work meanwhile, which its own checkpoint then checks). On another budget (a job's, a
+    `timeout`'s: its checkpoint has more to check) every step is checked."""
+
+    __slots__ = ("state", "budget", "limit", "count", "stop", "synced", "plain", "max_work")
 
     def __init__(self, state: ShellState, budget: Budget, limit: int) -> None:
         self.state = state
         self.budget = budget
         self.limit = limit  # max_loop_iterations
-        self.count = 0
-        # the run's own budget: its checkpoint() is done inline by tick (a sub-budget's adds a
+        self.count = 0  # steps begun (stored back by the handler: see __exit__)
+        self.synced = 0  # steps charged to the budget
+        # the run's own budget is charged here as its checkpoint() would be (a sub-budget's adds a
         # deadline of its own, so it is called)
         self.plain = type(budget) is Budget
         self.max_work = budget.limits.max_work if self.plain else 0
+        self.stop = self._bound(0)
 
     def __enter__(self) -> LoopFrame:
         self.state.loop_depth += 1
@@ -41,24 +52,50 @@ class LoopFrame:
 
     def __exit__(self, *exc: object) -> None:
         self.state.loop_depth -= 1
+        if self.plain:
+            # the steps since the last check are charged, not checked (a check could raise over
+            # the exception the loop may be ending with; the next charge checks them)
+            steps = self.count - self.synced
+            self.synced = self.count
+            budget = self.budget
+            budget.work += steps
+            budget.ticks += steps
 
     def tick(self) -> None:
-        """One more iteration: max_loop_iterations, then the run's deadline and cancellation."""
+        """One more step, for a loop that keeps no count of its own (`select`)."""
         self.count += 1
-        if self.count > self.limit:
+        if self.count >= self.stop:
+            self.stop = self.check(self.count)
+
+    def check(self, n: int) -> int:
+        """Step `n` reached `stop`: max_loop_iterations, then the steps charged as work and the
+        run's deadline and cancellation read every 64 charges (Budget.checkpoint's own rule,
+        done here for the steps at once); the next step to check at."""
+        self.count = n
+        if n > self.limit:
             raise LimitExceeded(LimitKind.MAX_LOOP_ITERATIONS, self.limit)
         budget = self.budget
         if not self.plain:
             budget.checkpoint()
-            return
-        # (Budget.checkpoint() inline: its frame was a tenth of an empty loop's step)
-        budget.work += 1
+            return n + 1
+        steps = n - self.synced
+        self.synced = n
+        budget.work += steps
         if budget.work > self.max_work:
             raise budget.limits.over(LimitKind.MAX_WORK)
-        budget.ticks += 1
+        budget.ticks += steps
         if budget.ticks >= 64:
             budget.ticks = 0
             budget.check_time()
+        return self._bound(n)
+
+    def _bound(self, n: int) -> int:
+        if not self.plain:
+            return n + 1
+        budget = self.budget
+        # (each term is past n once the checks above pass; at the start a term at or below n,
+        # left by others' unchecked charges, makes the first step check)
+        return min(self.limit + 1, n + 1 + self.max_work - budget.work, n + 64 - budget.ticks)
 
     def caught(self, e: LoopControl) -> int:
         """A `break` or `continue` reached this loop. One meant for an outer loop (`break 2`)

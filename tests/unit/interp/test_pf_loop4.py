@@ -102,14 +102,16 @@ def _frame(budget: Budget, limit: int = 10**9) -> LoopFrame:
 
 
 def test_tick_charges_the_run_budget_as_its_checkpoint_does() -> None:
+    # (the steps are charged at the loop's checks and as it ends: see LoopFrame)
     budget = Budget(Limits(max_work=150))
-    loop = _frame(budget)
-    for _ in range(100):
-        loop.tick()
+    with _frame(budget) as loop:
+        for _ in range(100):
+            loop.tick()
     other = Budget(Limits(max_work=150))
     for _ in range(100):
         other.checkpoint()
     assert (budget.work, budget.ticks) == (other.work, other.ticks) == (100, 100 % 64)
+    loop = _frame(budget)
     for _ in range(50):
         loop.tick()
     with pytest.raises(LimitExceeded) as e:
