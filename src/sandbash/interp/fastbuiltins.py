@@ -127,7 +127,7 @@ def _let_code(comp: Compiler, cmd: A.SimpleCommand, exprs: list[str], plan: Plan
     last = exprs[-1]
     argc = len(exprs) + 1
     one = argc == 2
-    arith_eval = sh.arith_eval
+    value_fn = sh.arith_fn(last)  # (its compiled function looked up directly: Shell.arith_fn)
     line = cmd.line
     functions = st.functions
     disabled = st.disabled_builtins
@@ -163,7 +163,7 @@ def _let_code(comp: Compiler, cmd: A.SimpleCommand, exprs: list[str], plan: Plan
         try:
             if one:  # (the common case: one expression, evaluated here)
                 try:
-                    status = 0 if arith_eval(last) != 0 else 1
+                    status = 0 if value_fn() != 0 else 1
                 except (ArithError, ExpansionError) as e:
                     status = let_failed(sh, e)
             else:
