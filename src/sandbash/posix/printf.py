@@ -251,6 +251,11 @@ def format_printf(
     report, the length of the output written before it. `byte_chars`: the locale is C ('X is
     the code of X's first byte). `quote`: coreutils' quoting of a bad number (bad_number).
     `shell_quote`: coreutils' %q (gnulib's shell-escape style, `'a b'` where bash writes `a\\ b`)."""
+    stop_at_end = False
+    if gnu:  # coreutils ends the whole run at a `\\c` in the format (bash prints it)
+        cut = _format_stop(fmt)
+        if cut >= 0:
+            fmt, stop_at_end = fmt[:cut], True
     fmt, fmt_warnings = _decoded_format(fmt)
     out: list[str] = []
     if marks is not None:
@@ -416,9 +421,24 @@ def format_printf(
                 shown = "\\" if conv in "\a\b\f\n\r\t\v\x1b" else conv
                 bad(f"`{shown}': invalid format character")
                 return "".join(out), 1
+        if stop_at_end:
+            return "".join(out), 0  # coreutils exits with success there, whatever came before
         if ai == consumed_before or ai >= nargs:
             break
+    if gnu and quote is not None and ai < nargs:  # a format that takes no argument
+        report(f"warning: ignoring excess arguments, starting with {quote(args[ai])}")
     return "".join(out), status
+
+
+def _format_stop(fmt: str) -> int:
+    """Where a `\\c` escape starts in a raw format (not the `c` after an escaped backslash), or -1."""
+    i = fmt.find("\\")
+    n = len(fmt)
+    while 0 <= i < n - 1:
+        if fmt[i + 1] == "c":
+            return i
+        i = fmt.find("\\", i + 2)
+    return -1
 
 
 _INT_MAX = (1 << 31) - 1

@@ -72,7 +72,7 @@ Examples:
 
 
 def _assignment(value: str) -> str:
-    if "=" not in value or not value.partition("=")[0]:
+    if "=" not in value:  # (an empty or bad name is gawk's fatal error when it assigns)
         raise OptionValueError(f"`{value}' argument to `-v' not in `var=value' form")
     return value
 

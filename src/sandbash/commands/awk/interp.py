@@ -18,7 +18,7 @@ from . import fast, timefmt
 from .ast import LINE_BASE
 from .gen_stmt import Generated
 from .io import AwkFatal
-from .lexer import unescape
+from .lexer import BUILTINS, KEYWORDS, unescape
 from .records import Reader, regex_split, split_default
 from .regex import Regex
 from .runtime import Runtime
@@ -165,6 +165,10 @@ class Interp(Runtime):
     def assign(self, text: str) -> None:
         """A -v or command-line assignment: escapes processed, value a strnum."""
         name, _, value = text.partition("=")
+        if not is_assignment(text):  # (a command-line operand is one only when legal: a -v)
+            raise FatalNoLoc(f"`{name}' is not a legal variable name")
+        if name in KEYWORDS or name in BUILTINS:
+            raise FatalNoLoc(f"cannot use gawk builtin `{name}' as variable name")
         key = (
             "A_" + name if "A_" + name in self.ns and isinstance(self.ns["A_" + name], dict) else "V_" + name
         )

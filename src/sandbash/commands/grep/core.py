@@ -1364,6 +1364,13 @@ def _grep(ctx: Ctx, default_mode: str) -> int:
     p, operands = ctx.parse(GREP_SPEC)
     o = Options()
     mode = p.get("mode", default_mode)
+    # GNU grep takes one matcher: -E then -F (or egrep -F, as egrep is `grep -E`) is an error
+    matchers = {value for key, value in p.order if key == "mode"} | (
+        {default_mode} if default_mode != "G" else set()
+    )
+    if len(matchers) > 1:
+        ctx.error("conflicting matchers specified")
+        raise CommandExit(2)
     # -C (or -NUM) only fills in whichever of -A/-B was not given
     both = -1
     for key, value in p.order:
