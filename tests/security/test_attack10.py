@@ -315,3 +315,24 @@ def test_tool_result_line_is_bounded_and_never_raises(command: str, error: str, 
 def test_tool_result_line_within_bounds_still_parses(command: str, expect: Any) -> None:
     out = _tool_run(command)
     assert out.result_json == expect, out.to_dict().get("result_json_error")
+
+
+def test_restoring_many_functions_ends_with_the_sandbox_timeout() -> None:
+    # parsing functions was the restore's unbounded step: 20,000 of 540 words took over 2 minutes
+    import time
+
+    from sandbash import Limits
+
+    bash = Bash(limits=Limits(timeout=1.0))
+    doc = _doc(bash.session())
+    body = "echo a b c d e f g h i j k l m n o p q r s t u v w x y z; " * 20
+    doc["shell"]["functions"] = [
+        {"name": f"f{i}", "text": f"f{i}() {{ {body}}}", "line": 1} for i in range(20_000)
+    ]
+    start = time.monotonic()
+    with pytest.raises(SnapshotError, match="timeout"):
+        bash.restore(_pack(doc))
+    assert time.monotonic() - start < 15
+    # a few functions still restore
+    doc["shell"]["functions"] = doc["shell"]["functions"][:3]
+    assert bash.restore(_pack(doc)).exec("f2 | wc -w").stdout.strip() == "520"

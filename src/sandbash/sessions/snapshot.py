@@ -23,7 +23,7 @@ from ..interp.executor import hashed_entry_ok
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ARRAY, ASSOC, READONLY, Var, value_size
 from ..syntax import ast as A
-from ..syntax.parser import parse
+from ..syntax.parser import Parser
 from ..vfs.errors import FsError
 from ..vfs.facade import Vfs
 from ..vfs.memory import MemoryFs
@@ -329,12 +329,17 @@ def _var(name: str, raw: object, limit: int) -> Var:
     raise SnapshotError(f"variable {name[:40]}: unknown kind")
 
 
-def _function(raw: object, extglob: bool, aliases: dict[str, str]) -> tuple[A.FuncDef, dict[str, Any]]:
+def _function(
+    raw: object, extglob: bool, aliases: dict[str, str], tick: Callable[[], None]
+) -> tuple[A.FuncDef, dict[str, Any]]:
+    tick()
     entry = check_dict(raw, "function", 8)
     name = check_str(entry.get("name"), "function name", 4096)
     text = check_str(entry.get("text"), f"function {name[:40]}", _MAX_TEXT)
     try:
-        tree = parse(text, aliases=aliases, extglob=extglob)
+        tree = Parser(text, aliases=aliases, extglob=extglob, tick=tick).parse_all()
+    except SnapshotError:
+        raise  # (the restore's deadline, from tick)
     except Exception:  # the parser's own errors: a damaged or hostile text
         raise SnapshotError(f"function {name[:40]}: its text does not parse") from None
     items = tree.items
@@ -362,8 +367,16 @@ def _apply_shell(session: Session, doc: object) -> None:
     # build everything first: a bad field leaves the session untouched
     new_vars = {name: _var(name, raw, text_limit) for name, raw in raw_vars.items() if name not in _HOST_VARS}
     extglob = bool(shopts.get("extglob", state.shopts.get("extglob", False)))
+    # parsing the functions is the restore's one costly step (a few ms each): bounded by the
+    # sandbox's timeout, as a run's parse is (20,000 functions of 500 words took over 2 minutes)
+    deadline = time.monotonic() + float(lim.timeout)
+
+    def tick() -> None:
+        if time.monotonic() > deadline:
+            raise SnapshotError(f"restoring took longer than this sandbox's timeout ({lim.timeout:g} s)")
+
     funcs = [
-        _function(f, extglob, aliases)
+        _function(f, extglob, aliases, tick)
         for f in check_list(shell.get("functions", []), "functions", count_limit)
     ]
     traps = check_str_map(shell.get("traps", {}), "traps", 128, text_limit)
