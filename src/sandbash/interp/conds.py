@@ -19,7 +19,7 @@ from ..stdio.pipe import PipeReader, PipeWriter
 from ..stdio.streams import NullStream, RandomStream, ZeroStream
 from ..syntax import ast as A
 from ..vfs.base import S_IFCHR, S_IFIFO, S_IFLNK, S_IFREG, Stat
-from .variables import AssignError, ElementError
+from .variables import ArithAssignError, AssignError, ElementError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,6 +32,30 @@ class CondArithError(ArithError):
 
     def __init__(self, e: ArithError) -> None:
         super().__init__(e.message, e.text, e.token)
+
+
+class CondAssignError(ArithAssignError):
+    """A store in an operand of -eq and the rest was refused (a readonly variable): reported,
+    the [[ ]] command's status 1, and the line goes on (a `$(( ))` in an operand ends it)."""
+
+
+def _cond_arith(sh: Shell, text: str) -> int:
+    """An operand of -eq and the rest as a number; a refused store that names itself names
+    `[[: ` first (bash's expr.c reports in the name of the command evaluating)."""
+    if not text.strip():
+        return 0
+    outer = sh.arith_cmd
+    sh.arith_cmd = "[[: "
+    try:
+        return sh.arith_eval(text)
+    except ArithError as e:
+        raise CondArithError(e) from None
+    except CondAssignError:
+        raise
+    except ArithAssignError as e:
+        raise CondAssignError(e.message, e.fatal) from None
+    finally:
+        sh.arith_cmd = outer
 
 
 class ShellTestEnv:
@@ -277,7 +301,6 @@ def _int_code(sh: Shell, compare: Callable[[int, int], bool], left: A.Word, righ
     """`a -lt b` and the rest: both operands expanded before either is evaluated (bash's order:
     `[[ x -lt ${x:=5} ]]` sees x set). A literal decimal operand is its number from the start; an
     expanded one that arithmetic stored (INTS: `n=$((n+1))`) is read back without evaluating it."""
-    arith_eval = sh.arith_eval
     ints = INTS.get
     lf, rf = _operand_code(sh, left), _operand_code(sh, right)
     rn = _decimal(right)
@@ -287,25 +310,19 @@ def _int_code(sh: Shell, compare: Callable[[int, int], bool], left: A.Word, righ
             x = lf()
             v = ints(x)
             if v is None:
-                try:
-                    v = arith_eval(x) if x.strip() else 0
-                except ArithError as e:
-                    raise CondArithError(e) from None
+                v = _cond_arith(sh, x)
             return compare(v, rn)  # (a bool: the operator module's comparisons of ints)
 
         return int_compare_const
 
     def int_compare() -> bool:
         x, y = lf(), rf()
-        try:
-            v = ints(x)
-            if v is None:
-                v = arith_eval(x) if x.strip() else 0
-            w = ints(y)
-            if w is None:
-                w = arith_eval(y) if y.strip() else 0
-        except ArithError as e:
-            raise CondArithError(e) from None
+        v = ints(x)
+        if v is None:
+            v = _cond_arith(sh, x)
+        w = ints(y)
+        if w is None:
+            w = _cond_arith(sh, y)
         return compare(v, w)
 
     return int_compare
@@ -354,11 +371,8 @@ def _pattern_traced(sh: Shell, word: A.Word) -> tuple[str, str]:
 def _int_compare(sh: Shell, op: str, left: str, right: str, negated: str = "") -> bool:
     if sh.state.opts["xtrace"]:
         sh.xtrace_line(f"[[ {negated}{_xt(left)} {op} {_xt(right)} ]]")
-    try:
-        x = sh.arith_eval(left) if left.strip() else 0
-        y = sh.arith_eval(right) if right.strip() else 0
-    except ArithError as e:
-        raise CondArithError(e) from None
+    x = _cond_arith(sh, left)
+    y = _cond_arith(sh, right)
     return bool(INT_OPS[op](x, y))
 
 
