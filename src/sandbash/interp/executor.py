@@ -999,6 +999,9 @@ class Executor:
                     v.attrs &= ~EXPORT
             for n, val in env.items():
                 scope[n] = Var(val, EXPORT)
+            funcs = child.state.exported_funcs
+            if funcs:  # (and the exported functions it holds: `env -i bash -c f` has no f)
+                child.state.exported_funcs = {f for f in funcs if f"BASH_FUNC_{f}%%" in env}
         try:
             child.rt.budget.command()
             if timeout is None:

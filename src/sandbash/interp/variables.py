@@ -1583,7 +1583,20 @@ class Variables:
                         env.pop(name, None)  # (an exported array hides the name: arrays are not passed)
                 # (a local that is not exported leaves an outer exported one in the environment,
                 # as bash's all_exported_variables)
+        if self.state.exported_funcs:
+            self._export_functions(env)
         return env
+
+    def _export_functions(self, env: dict[str, str]) -> None:
+        """`export -f f`: BASH_FUNC_f%%=() {  ...}, after the variables (bash's
+        make_func_export_array); a child shell defines the function from it."""
+        from ..syntax.bashprint import exported_function_text
+
+        functions = self.state.functions
+        for name in sorted(self.state.exported_funcs):
+            fdef = functions.get(name)
+            if fdef is not None:
+                env[f"BASH_FUNC_{name}%%"] = exported_function_text(fdef)
 
 
 def plain_index(text: str) -> bool:

@@ -120,6 +120,7 @@ class _Printer:
     def __init__(self, comsub: bool = False) -> None:
         self.buf: list[str] = []
         self.indentation = 0
+        self.amount = _AMOUNT  # (indentation_amount: 0 for a function's text in the environment)
         self.skip_indent = 0
         self.was_heredoc = False
         self.connection = 0
@@ -262,10 +263,10 @@ class _Printer:
 
     def loop_body(self, lst: A.CommandList) -> None:
         self.newline("do\n")
-        self.indentation += _AMOUNT
+        self.indentation += self.amount
         self.body(lst)
         self.semicolon()
-        self.indentation -= _AMOUNT
+        self.indentation -= self.amount
         self.newline("done")
 
     def group(self, node: A.Group) -> None:
@@ -274,11 +275,11 @@ class _Printer:
             self.skip_indent += 1
         else:  # a group inside a function is shown on several lines
             self.put("\n")
-            self.indentation += _AMOUNT
+            self.indentation += self.amount
         self.body(node.body)
         if self.in_function:
             self.put("\n")
-            self.indentation -= _AMOUNT
+            self.indentation -= self.amount
             self.indent()
         else:
             self.semicolon()
@@ -287,17 +288,17 @@ class _Printer:
 
     def case(self, node: A.Case) -> None:
         self.put(f"case {word_text(node.word)} in ")
-        self.indentation += _AMOUNT
+        self.indentation += self.amount
         for item in node.items:
             self.newline("")
             self.put(" | ".join(word_text(p) for p in item.patterns) + ")\n")
-            self.indentation += _AMOUNT
+            self.indentation += self.amount
             self.command(_build_list(item.body, self.comsub))
-            self.indentation -= _AMOUNT
+            self.indentation -= self.amount
             if self.deferred:
                 self.flush_heredocs("")
             self.newline(item.term)
-        self.indentation -= _AMOUNT
+        self.indentation -= self.amount
         self.newline("esac")
 
     def while_(self, node: A.While) -> None:
@@ -306,9 +307,9 @@ class _Printer:
         self.body(node.cond)
         self.semicolon()
         self.put(" do\n")
-        self.indentation += _AMOUNT
+        self.indentation += self.amount
         self.body(node.body)
-        self.indentation -= _AMOUNT
+        self.indentation -= self.amount
         self.semicolon()
         self.newline("done")
 
@@ -320,13 +321,13 @@ class _Printer:
         self.command(_build_list(first.cond, self.comsub))
         self.semicolon()
         self.put(" then\n")
-        self.indentation += _AMOUNT
+        self.indentation += self.amount
         self.body(first.body)
-        self.indentation -= _AMOUNT
+        self.indentation -= self.amount
         if rest or else_body is not None:
             self.semicolon()
             self.newline("else\n")
-            self.indentation += _AMOUNT
+            self.indentation += self.amount
             if rest:  # elif: an `if` inside `else`
                 self.indent()
                 self.if_(rest, else_body)
@@ -334,7 +335,7 @@ class _Printer:
                     self.flush_heredocs("")
             else:
                 self.body(else_body)
-            self.indentation -= _AMOUNT
+            self.indentation -= self.amount
         self.semicolon()
         self.newline("fi")
 
@@ -344,12 +345,12 @@ class _Printer:
         self.indent()
         self.put("{ \n")
         self.in_function += 1
-        self.indentation += _AMOUNT
+        self.indentation += self.amount
         body, redirs = _function_parts(f, self.comsub)
         self.command(body)
         if self.deferred:
             self.flush_heredocs("")
-        self.indentation -= _AMOUNT
+        self.indentation -= self.amount
         self.in_function -= 1
         self.close_function(redirs)
 
@@ -577,6 +578,25 @@ def function_text(f: A.FuncDef) -> str:
     p.indentation = _AMOUNT
     p.in_function = 1
     p.put("{ \n")
+    body, redirs = _function_parts(f, False)
+    p.command(body)
+    if p.deferred:
+        p.flush_heredocs("")
+    p.indentation = 0
+    p.in_function = 0
+    p.close_function(redirs)
+    return p.text()
+
+
+def exported_function_text(f: A.FuncDef) -> str:
+    """A function's value in the environment of commands (`export -f f`: BASH_FUNC_f%%), bash's
+    named_function_string without a name or FUNC_MULTILINE: `() {  body` with every line indented
+    one space, then `}` on a line of its own (with the function's redirections)."""
+    p = _Printer()
+    p.put("() { ")
+    p.indentation = 1
+    p.amount = 0
+    p.in_function = 1
     body, redirs = _function_parts(f, False)
     p.command(body)
     if p.deferred:
