@@ -379,7 +379,7 @@ class Budget:
         self.command_stop = min(64, limits.max_command_count + 1)
         self.work = 0
         self.output = 0
-        self.ticks = 0  # charges since the clock was last read (LoopFrame.tick counts here too)
+        self.ticks = 0  # charges since the clock was last read (LoopFrame.check adds a loop's steps here too)
         self.stopped = False
         self.memory = 0
         self.memory_peak = 0
