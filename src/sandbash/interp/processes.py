@@ -102,8 +102,11 @@ class Processes:
             raise LimitExceeded(LimitKind.MAX_CALL_DEPTH, self.sh.rt.limits.max_call_depth)
         child.init_variables(dict(env))
         for fname, fdef in st.functions.items():
-            if f"BASH_FUNC_{fname}%%" in env or fname in self.exported_functions():
+            # an exported function reaches it through the environment (`env -i bash` has none),
+            # and stays exported there
+            if f"BASH_FUNC_{fname}%%" in env:
                 state.functions[fname] = fdef
+                state.exported_funcs.add(fname)
         level = self.va.get_str("SHLVL")
         try:
             child.set_var("SHLVL", str(int(level or "0") + 1))
