@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from sandbash.syntax import ast as A
 
-# where a node starts: a re-printed script puts the same node elsewhere
-SPAN_FIELDS = frozenset({"line", "col", "end_line"})
+# where a node starts: a re-printed script puts the same node elsewhere; a substitution's `run`
+# (the text its child reads again with aliases on, and that text's first line) is where it came
+# from too: a printed script gives the same command list from other text
+SPAN_FIELDS = frozenset({"line", "col", "end_line", "run"})
 
 
 def shape(node: object) -> object:
