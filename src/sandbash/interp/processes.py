@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from ..limits import Cancelled, JobBudget, JobSignal, LimitExceeded, LimitKind, thread_deadline
 from ..shvars.arrays import IndexedArray
@@ -236,17 +236,7 @@ class Processes:
         limits = sh.rt.limits
         if sh.subst_depth + sh.eval_depth >= limits.max_substitution_depth:
             raise LimitExceeded(LimitKind.MAX_SUBSTITUTION_DEPTH, limits.max_substitution_depth)
-        budget = sh.rt.budget
-        out = BufferWriter(charge=budget.charge_memory, **capture_bound(limits))
-        try:
-            status = self._run_captured(run, out)
-            self.ex.last_cmdsub_status = status
-            self.state.last_status = status
-            data = out.getvalue()
-        finally:
-            if out.size:
-                budget.release_memory(out.size)
-        return captured_text(sh, data)
+        return captured_text(sh, self._capture(lambda out: self._run_captured(run, out)))
 
     def run_command_sub(self, body: A.CommandList) -> str:
         sh = self.sh
@@ -259,21 +249,29 @@ class Processes:
             return direct[0]
         data = self._cat_file_shortcut(body)
         if data is None:
-            # the capture is held while it grows: bounded by max_string_length and max_output_size,
-            # and charged to max_memory (what it charged is its size: BufferWriter.write)
-            budget = sh.rt.budget
-            out = BufferWriter(charge=budget.charge_memory, **capture_bound(limits))
-            try:
+
+            def run(out: BufferWriter) -> int:
                 status = run_in_place(sh, body, out)  # (`$(f)`: no subshell can differ)
-                if status is None:
-                    status = self._run_captured(body, out)
-                self.ex.last_cmdsub_status = status
-                self.state.last_status = status
-                data = out.getvalue()
-            finally:
-                if out.size:
-                    budget.release_memory(out.size)
+                return self._run_captured(body, out) if status is None else status
+
+            data = self._capture(run)
         return captured_text(sh, data)
+
+    def _capture(self, run: Callable[[BufferWriter], int]) -> bytes:
+        """What `run` writes on the capture it is given, its status made `$?` (a substitution's
+        output). The capture is held while it grows: bounded by max_string_length and
+        max_output_size, and charged to max_memory (what it charged is its size:
+        BufferWriter.write), released once read."""
+        budget = self.sh.rt.budget
+        out = BufferWriter(charge=budget.charge_memory, **capture_bound(self.sh.rt.limits))
+        try:
+            status = run(out)
+            self.ex.last_cmdsub_status = status
+            self.state.last_status = status
+            return out.getvalue()
+        finally:
+            if out.size:
+                budget.release_memory(out.size)
 
     def _run_captured(self, body: A.CommandList | TextRun, out: Stream) -> int:
         """Run a command substitution's body in its subshell, its standard output on `out`."""

@@ -578,14 +578,7 @@ def function_text(f: A.FuncDef) -> str:
     p.indentation = _AMOUNT
     p.in_function = 1
     p.put("{ \n")
-    body, redirs = _function_parts(f, False)
-    p.command(body)
-    if p.deferred:
-        p.flush_heredocs("")
-    p.indentation = 0
-    p.in_function = 0
-    p.close_function(redirs)
-    return p.text()
+    return _function_rest(p, f)
 
 
 def exported_function_text(f: A.FuncDef) -> str:
@@ -597,6 +590,12 @@ def exported_function_text(f: A.FuncDef) -> str:
     p.indentation = 1
     p.amount = 0
     p.in_function = 1
+    return _function_rest(p, f)
+
+
+def _function_rest(p: _Printer, f: A.FuncDef) -> str:
+    """The body of `f`, its closing `}` and redirections, after the printer put its head: the
+    layout (indentation, in_function) is the caller's."""
     body, redirs = _function_parts(f, False)
     p.command(body)
     if p.deferred:
