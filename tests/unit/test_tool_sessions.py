@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from sandbash import Limits
+from sandbash import Bash, Limits, Policy
 from sandbash.agent.tool import TOOL_CALL, BashTool, ToolInputError
 from sandbash.audit import Audit, ListSink
 
@@ -211,3 +211,18 @@ def test_refused_calls_are_recorded_too(entry: str) -> None:
     assert [(c["command"], c["error"], c["exit_code"]) for c in calls] == [
         (command, message, None) for _, command, message in REFUSED_INPUTS
     ]
+
+
+@pytest.mark.parametrize(
+    "kw", [{"cwd": "/workspace"}, {"env": {"A": "1"}}, {"limits": "strict"}, {"policy": Policy()}]
+)
+def test_settings_for_a_made_bash_are_refused_with_a_given_one(kw: dict[str, Any]) -> None:
+    # (they configure the Bash the tool makes: with bash= they were dropped without a word)
+    with pytest.raises(ValueError, match=f"BashTool: {next(iter(kw))} configure"):
+        BashTool(Bash(), **kw)
+
+
+def test_a_given_bash_keeps_its_cwd_and_gets_the_files() -> None:
+    tool = BashTool(Bash(cwd="/srv"), files={"/srv/a.txt": "x\n"})
+    out = tool.run({"command": "pwd; cat a.txt"})
+    assert out.stdout == "/srv\nx\n"

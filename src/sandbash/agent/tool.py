@@ -361,7 +361,9 @@ T = TypeVar("T")
 class BashTool:
     """A bash tool for a model: one sandbox (files persist across calls) and
     named sessions within it, kept per scope. Thread-safe; calls in one session
-    run in turn.
+    run in turn. The sandbox is `bash` if given (its files get `files`), else one made
+    from `files`, `env`, `cwd` (default /home/user), `limits`, `network` and `policy`;
+    passing those with `bash` is a ValueError (they would be ignored).
 
     `max_sessions` bounds the shells kept (the least recently used is forgotten
     first) and `session_idle_timeout` (seconds, None for no limit) forgets a
@@ -388,7 +390,7 @@ class BashTool:
         *,
         files: Mapping[str, FileContent] | None = None,
         env: Mapping[str, str] | None = None,
-        cwd: str = "/home/user",
+        cwd: str | None = None,
         limits: Limits | str | None = None,
         network: NetworkConfig | None = None,
         policy: Policy | None = None,
@@ -405,8 +407,17 @@ class BashTool:
         store: SessionStore | str | None = None,
     ) -> None:
         if bash is None:
+            cwd = "/home/user" if cwd is None else cwd
             bash = new_bash(files=files, env=env, cwd=cwd, limits=limits, network=network, policy=policy)
         else:
+            # these make the Bash; a Bash given keeps its own, and dropping them silently would run
+            # the tool with other limits or policy than the caller asked for
+            given = {"env": env, "cwd": cwd, "limits": limits, "network": network, "policy": policy}
+            if clash := [k for k, v in given.items() if v is not None]:
+                raise ValueError(
+                    f"BashTool: {', '.join(clash)} configure the Bash it makes; with bash= given, "
+                    "set them on that Bash (Bash(...) or new_bash(...))"
+                )
             for path, content in (files or {}).items():
                 bash.write_file(path, content)
         if max_sessions < 1:

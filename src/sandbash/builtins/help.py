@@ -122,6 +122,8 @@ COMMAND_USAGE = {
     "man": "man PAGE\n    There are no manual pages in the sandbox: use `help COMMAND' or `COMMAND --help'.",
     "whatis": "whatis NAME\n    There are no manual pages in the sandbox: use `help COMMAND' or `COMMAND --help'.",
     "mesg": "mesg [n|y]\n    Control write access of others to your terminal (there is no terminal here).",
+    "xxd": "xxd [options] [infile [outfile]]\n    xxd -r [-s [-]offset] [-c cols] [-ps] [infile [outfile]]\n"
+    "    Make a hex dump, or turn one back into bytes (-r); `xxd -h' lists the options (on stderr, as xxd).",
     "which": "which [-a] NAME...\n    Print the path of each NAME found in PATH (-a: every match, not only the first).",
     "yq": "yq [-r] [-o FORMAT] [-p FORMAT] [-i] FILTER [FILE]...\n"
     "    Process YAML (and JSON, TOML, XML) with jq-style FILTERs.",
