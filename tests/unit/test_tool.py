@@ -110,6 +110,13 @@ def test_find_result_json_edge_cases() -> None:
     assert find_result_json("__RESULT__:1") == (1, None)
     assert find_result_json("a__RESULT__:1\n") == (None, None)
     assert find_result_json('__RESULT__:"a"\nmore\n') == ("a", None)
+    # what is handed back must be JSON a strict client parses: no NaN/Infinity
+    for text in ("NaN", "Infinity", "-Infinity", "[1e999999]", '{"x": -1e400}'):
+        value, error = find_result_json(f"__RESULT__:{text}")
+        assert value is None and error is not None and error.startswith("invalid JSON after __RESULT__:"), (
+            text
+        )
+    assert find_result_json("__RESULT__:[1e308, -2.5e-300]") == ([1e308, -2.5e-300], None)
 
 
 def test_truncation_keeps_head_and_tail_with_marker(tool: BashTool) -> None:

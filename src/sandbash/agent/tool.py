@@ -239,6 +239,19 @@ def binary_notice(n: int) -> str:
     )
 
 
+def _not_json(name: str) -> float:
+    # Python's decoder takes NaN and Infinity, which are not JSON: the value goes back to clients
+    # that parse strictly
+    raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):  # (`1e999999`: no JSON number can hold it)
+        raise ValueError(f"number out of range: {text[:40]}")
+    return value
+
+
 def find_result_json(stdout: str) -> tuple[Any, str | None]:
     """(value, error) from the last `__RESULT__:` line; invalid JSON is reported, not raised."""
     at = stdout.rfind(RESULT_PREFIX)
@@ -254,7 +267,7 @@ def find_result_json(stdout: str) -> tuple[Any, str | None]:
     if not json_within(line.encode("utf-8", "surrogatepass"), MAX_RESULT_VALUES):
         return None, f"{RESULT_PREFIX} holds more than {MAX_RESULT_VALUES:,} JSON values"
     try:
-        return json.loads(line), None
+        return json.loads(line, parse_constant=_not_json, parse_float=_finite), None
     except ValueError as e:
         return None, f"invalid JSON after {RESULT_PREFIX}: {e}"
     except RecursionError:  # (`[[[[...`: the decoder recurses once a level)
