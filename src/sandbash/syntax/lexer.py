@@ -508,6 +508,12 @@ class WordReader:
     def read_dollar(self, mode: int, in_dq: bool, parts: list[A.Part], lit: list[str]) -> None:
         src = self.src
         i = self.pos + 1
+        if src.startswith("\\\n", i):
+            # `$\<newline>x` is `$x`: bash drops a line continuation before it reads the word (the
+            # branches below read from i, and `${` from pos + 2)
+            while src.startswith("\\\n", i):
+                i += 2
+            self.pos = i - 1
         c = src[i] if i < len(src) else ""
         if (
             c == "'"
