@@ -92,6 +92,11 @@ class ParseCache:
 
 def run_parse(sh: Shell, sub: A.CmdSub | A.ProcSub) -> A.CommandList | TextRun:
     """What `sub` runs now that aliases are on: its text read again with them (cached)."""
+    if sh.state.opts["posix"] and not (isinstance(sub, A.CmdSub) and sub.backtick):
+        # POSIX mode: a $( ) or <( ) had its aliases expanded when the script was read (if it
+        # was read in POSIX mode: else it has none), and bash's child does not expand them again;
+        # backquotes are read only when they run, in either mode
+        return sub.body
     run = sub.run
     if not sh.state.aliases and (run is None or "\n" not in run[0]):
         return sub.body  # (no alias, one line: the text reads as it was read; `run` kept a line)

@@ -567,7 +567,9 @@ class Parser(WordReader):
         col = self.col_at(self.peek().pos)
         items: list[A.ListItem] = []
         while True:
-            tok = self.peek()
+            # (an alias is expanded before the list's end is looked for: `alias END='}'` closes a
+            # `{ ...; END` as bash reads it)
+            tok = self._command_word()
             if self._is_list_end(tok):
                 break
             cmd = self.parse_and_or()
@@ -661,12 +663,7 @@ class Parser(WordReader):
             self.depth -= 1
 
     def _parse_command(self) -> A.Command:
-        tok = self.peek()
-        # aliases are expanded in command position, before reserved words are seen
-        while (
-            tok.kind == "word" and self.aliases and self.plain(tok) not in _RESERVED and self.try_alias(tok)
-        ):
-            tok = self.peek()
+        tok = self._command_word()
         line, col = self.line_col(tok.pos)
         if tok.kind == "op":
             if tok.value == "(":
@@ -692,6 +689,15 @@ class Parser(WordReader):
             if node is not None:
                 return node
         return self.parse_simple_command()
+
+    def _command_word(self) -> Tok:
+        """The token in command position, aliases expanded (before reserved words are seen)."""
+        tok = self.peek()
+        while (
+            tok.kind == "word" and self.aliases and self.plain(tok) not in _RESERVED and self.try_alias(tok)
+        ):
+            tok = self.peek()
+        return tok
 
     def parse_reserved(self, text: str, tok: Tok, line: int) -> A.Command | None:
         col = self.col_at(tok.pos)
@@ -1213,9 +1219,10 @@ class Parser(WordReader):
 
     def try_alias(self, tok: Tok) -> bool:
         aliases = self.aliases
-        if not aliases or self.comsub_depth or self.outer_depth:
+        if not aliases or ((self.comsub_depth or self.outer_depth) and not self.posix):
             # (bash reads a $( ) or <( ) without aliases, only to find its end: its child reads
-            # the text again when it runs, with the aliases of then: interp/aliasrun.py)
+            # the text again when it runs, with the aliases of then: interp/aliasrun.py. In POSIX
+            # mode it expands them here, as POSIX asks, and not again when it runs)
             return False
         text = self.plain(tok)
         if text is None or text not in aliases:
