@@ -353,6 +353,13 @@ def _slot_part(p: A.Part) -> bool:
     return p.prefix == "#" or not (p.name in ("@", "*") or p.sub in ("@", "*"))  # type: ignore[union-attr, operator]
 
 
+def _holds_commands(text: str) -> bool:
+    """Whether `text` may hold a command substitution (`$(`, backquotes, `<(`/`>(`): its parsed
+    body depends on the run that read it (POSIX mode expands the run's aliases into it), so its
+    nodes must never be shared through the process-wide template cache (T-TEN-5)."""
+    return "`" in text or "<(" in text or ">(" in text or "$(" in text.replace("$((", "")
+
+
 def _arith_template(word: A.Word) -> _Template | None:
     """The template of an arithmetic word of literal text and expansions (_slot_part: `$x`, `$1`,
     `${m[$w]:-0}`, `${#s}`, `$(( ))`, each one a whole operand, never an assignment's target), or
@@ -362,7 +369,7 @@ def _arith_template(word: A.Word) -> _Template | None:
     no expansion is inside brackets, and the literal text inside them is one arith_join_fn would
     not quote (nothing nested)."""
     parts = word.parts
-    if not word.text or _SLOT in word.text:
+    if not word.text or _SLOT in word.text or _holds_commands(word.text):
         return None
     pieces: list[str] = []
     names: list[str] = []
