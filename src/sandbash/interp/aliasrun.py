@@ -5,10 +5,14 @@ ends: the parser refuses them there, Parser.try_alias) and its child reads the t
 runs, with the aliases, expand_aliases and extglob of that moment, one command at a time
 (parse_and_execute): an alias the text defines on one line is expanded on the next, not on the
 same line. The text read again is the node's `run` (the text as bash prints a `$( )` back, or a
-here-document's or backquotes' own text) from its first line, for `$LINENO`.
+here-document's or backquotes' own text) from its first line, for `$LINENO`. In POSIX mode bash
+does the opposite for `$( )` and `<( )`: their aliases are expanded when the script is read and
+not again when they run (run_parse gives back the body as read); backquotes are read only when
+they run, in either mode.
 
-Shell.command_sub / Shell.process_sub come here only while an alias exists and expand_aliases is
-on: without one the read-time body runs, as it did. Parses are cached per run (Runtime.alias_parses),
+Shell.command_sub / Shell.process_sub come here only while expand_aliases is on and an alias
+exists or the node's text has several lines (whose first may define one): otherwise the
+read-time body runs, as it did. Parses are cached per run (Runtime.alias_parses),
 keyed on the node and on what the parse depends on (the aliases' names and values, extglob, posix):
 any change to them (alias, unalias, BASH_ALIASES[x]=, a session restored, shopt) is a new key.
 The commands parsed here run through the executor as any other: the policy decides on what
