@@ -59,9 +59,26 @@ class AuditEvent:
         return {"kind": self.kind, "seq": self.seq, "time": self.time, "run_id": self.run_id, **self.fields}
 
     def to_json(self) -> str:
+        """One line of JSON that any UTF-8 stream takes and every line reader reads as one line."""
         import json
 
-        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=False, default=str)
+        text = json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=False, default=str)
+        return text if text.isascii() else _line_unsafe().sub(_escape_char, text)
+
+
+@functools.cache
+def _line_unsafe() -> re.Pattern[str]:
+    """What json.dumps(ensure_ascii=False) leaves raw that a script can put in a name, argument or
+    path and that would cost the log an event or a line: lone surrogates (a byte that is not UTF-8,
+    `$'\\xff'`, decoded with surrogateescape) make a strict UTF-8 stream raise, and the sink lost the
+    event (a refusal of `cat /etc/$'\\xff'` went unrecorded); U+0085, U+2028 and U+2029 end a line
+    for readers that split as str.splitlines does, which then read the event as two broken lines and
+    dropped it. Inside a JSON string each is written as its \\u escape, which reads back the same."""
+    return re.compile("[\x85\u2028\u2029\ud800-\udfff]")
+
+
+def _escape_char(m: re.Match[str]) -> str:
+    return f"\\u{ord(m.group()):04x}"
 
 
 class Sink(Protocol):

@@ -1,0 +1,112 @@
+"""A code-reading attacker's pass over surfaces earlier rounds left (sec-attack11): the audit log,
+host mode, the runtimes, box mode and what sessions share.
+
+- Audit: a script controls the names, arguments and paths an event carries. A byte that is not
+  UTF-8 (`$'\\xff'`) reaches them as a lone surrogate, which json.dumps(ensure_ascii=False) wrote
+  raw: a JsonLinesSink on a strict UTF-8 file (what `open("audit.jsonl", "a")` gives) raised, and
+  the event never reached the log, so a refusal of `cat /etc/$'\\xff'` or a write to
+  `/etc/$'\\xfe'` went unrecorded while the run went on. U+0085/U+2028/U+2029 split an event in
+  two for readers that split lines as str.splitlines does. Events are now written with those
+  characters as JSON escapes (audit.AuditEvent.to_json), read back unchanged by json.loads.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from typing import Any
+
+import pytest
+
+from sandbash import Audit, Bash, Policy
+from sandbash.audit import JsonLinesSink, LoggingSink
+from sandbash.interp import evaluator as evaluator_module
+
+ALLOW = Policy(["cat", "echo", "cp"], paths=["/tmp:rw"], mode="remediation", name="allow-list")
+
+
+@pytest.fixture(params=[False, True], ids=["compiled", "walked"])
+def walker(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    monkeypatch.setattr(evaluator_module, "TREE_WALKER", request.param)
+    return bool(request.param)
+
+
+# ------------------------------------------------------------ audit: every event reaches the log
+
+# (script, the refused target each must record): names a script makes with bytes that are not
+# UTF-8, or with the characters some readers take as line ends
+HIDDEN_REFUSALS = [
+    ("cat /etc/$'\\xff'", "/etc/\udcff"),
+    ("echo hi > /etc/$'\\xfe'", "/etc/\udcfe"),
+    ("cp /tmp/a /etc/$'\\x80x'", "/etc/\udc80x"),
+    ("rm$'\\xff' /tmp/a", "rm\udcff"),
+    ("cat $'/etc/\\u2028x'", "/etc/\u2028x"),
+    ("cat $'/etc/\\u2029x'", "/etc/\u2029x"),
+    ("cat $'/etc/\\u0085x'", "/etc/\x85x"),
+    ("f=$'/etc/\\xc3'; cat \"$f\" < /dev/null", "/etc/\udcc3"),
+]
+
+
+def _text_log() -> tuple[io.TextIOWrapper, io.BytesIO]:
+    """A strict UTF-8 text stream, as `open(path, "a")` gives an embedder."""
+    raw = io.BytesIO()
+    return io.TextIOWrapper(raw, encoding="utf-8", errors="strict", write_through=True), raw
+
+
+def _refusals(lines: list[str]) -> list[str]:
+    return [
+        str(d.get("target"))
+        for d in map(json.loads, lines)
+        if d["kind"] == "decision" and d["decision"] == "deny"
+    ]
+
+
+@pytest.mark.parametrize(("script", "target"), HIDDEN_REFUSALS)
+def test_every_refusal_reaches_a_utf8_log(script: str, target: str, walker: bool) -> None:
+    stream, raw = _text_log()
+    bash = Bash(policy=ALLOW, audit=Audit(sinks=[JsonLinesSink(stream)], decisions="deny"))
+    r = bash.exec("echo x > /tmp/a; " + script)
+    assert r.exit_code != 0
+    text = raw.getvalue().decode("utf-8")  # strict: the log stays valid UTF-8
+    lines = text.split("\n")[:-1]
+    assert target in _refusals(lines)
+    # as many events in the log as in the run, and each one line for every way of splitting lines
+    assert len(lines) == len(r.events)
+    assert text.splitlines() == lines
+
+
+@pytest.mark.parametrize(("script", "target"), HIDDEN_REFUSALS)
+def test_every_refusal_reaches_a_binary_log_as_utf8(script: str, target: str) -> None:
+    raw = io.BytesIO()
+    bash = Bash(policy=ALLOW, audit=Audit(sinks=[JsonLinesSink(raw)], decisions="deny"))
+    bash.exec(script)
+    lines = raw.getvalue().decode("utf-8").split("\n")[:-1]
+    assert target in _refusals(lines)
+
+
+def test_every_command_reaches_the_log_with_its_arguments_as_given(walker: bool) -> None:
+    stream, raw = _text_log()
+    bash = Bash(audit=Audit(sinks=[JsonLinesSink(stream)]))
+    r = bash.exec("echo $'\\xff' $'a\\u2028b' é")
+    lines = raw.getvalue().decode("utf-8").splitlines()
+    assert len(lines) == len(r.events)
+    starts = [d for d in map(json.loads, lines) if d["kind"] == "command.start"]
+    assert starts[0]["argv"] == ["echo", "\udcff", "a\u2028b", "é"]
+    assert "é" in raw.getvalue().decode("utf-8")  # text that is safe stays readable, not escaped
+
+
+def test_a_logging_sink_on_a_utf8_file_keeps_every_refusal(tmp_path: Any) -> None:
+    log = logging.getLogger("sandbash.audit.attack11")
+    log.propagate = False
+    handler = logging.FileHandler(tmp_path / "audit.log", encoding="utf-8", errors="strict")
+    log.addHandler(handler)
+    try:
+        bash = Bash(policy=ALLOW, audit=Audit(sinks=[LoggingSink(log)], decisions="deny"))
+        bash.exec("cat /etc/$'\\xff'; echo hi > /etc/$'\\xfe'")
+    finally:
+        log.removeHandler(handler)
+        handler.close()
+    lines = (tmp_path / "audit.log").read_text("utf-8").splitlines()
+    targets = [json.loads(line.split(" ", 2)[2]).get("target") for line in lines]
+    assert "/etc/\udcff" in targets and "/etc/\udcfe" in targets
