@@ -378,12 +378,16 @@ def _operand(job: Job, path: str) -> None:
         _stdin(job)
         return
     st = ctx.fs.try_lstat(path)
-    if st is None and job.decompress and job.tool == "gzip":
-        for suf in (_suffix(job), ".gz", ".z"):
-            if ctx.fs.try_lstat(path + suf) is not None:
+    if st is None and job.decompress and job.tool == "gzip" and _gzip_suffix_out(path, _suffix(job)) is None:
+        # gzip's get_istat: a name without a known suffix is tried with each suffix in turn;
+        # when none exists the complaint names it with the -S suffix (`gunzip x`: x.gz)
+        for suf in (_suffix(job), ".gz", ".z", "-z", ".Z"):
+            st = ctx.fs.try_lstat(path + suf)
+            if st is not None:
                 path += suf
-                st = ctx.fs.try_lstat(path)
                 break
+        else:
+            path += _suffix(job)
     if st is None:
         _missing(job, path, "No such file or directory")
         return
@@ -462,7 +466,10 @@ def _out_name(job: Job, path: str) -> str:
 def _file(job: Job, path: str) -> None:
     ctx = job.ctx
     to_stdout = job.opts.has("stdout") or job.opts.has("test")
-    out = _out_name(job, path) if not (job.opts.has("test") or job.opts.has("list")) else ""
+    # writing to stdout, no output name is made (`zcat x`, `gzip -dc x` read x whatever its suffix),
+    # but bzip2 still refuses to compress a name with its suffix (`bzip2 -c x.bz2`)
+    named = not (to_stdout or job.opts.has("list")) or (job.tool == "bzip2" and not job.decompress)
+    out = _out_name(job, path) if named else ""
     if job.opts.has("list"):
         _list(job, path)
         return
@@ -647,13 +654,19 @@ def cmd_gzip(ctx: Ctx) -> int:
     return _run(ctx, "gzip", GZIP_SPEC, False, False)
 
 
+# gunzip and zcat are scripts that run `gzip -d` / `gzip -cd` (GNU gzip installs them so): their
+# messages name gzip
+
+
 @declare("gunzip", spec=GZIP_SPEC, spells="gzip", effects=Effects.COMPRESS)
 def cmd_gunzip(ctx: Ctx) -> int:
+    ctx.name = "gzip"
     return _run(ctx, "gzip", GZIP_SPEC, True, False)
 
 
 @declare("zcat", spec=GZIP_SPEC, spells="gzip", effects=Effects.DECOMPRESS_CAT)
 def cmd_zcat(ctx: Ctx) -> int:
+    ctx.name = "gzip"
     return _run(ctx, "gzip", GZIP_SPEC, True, True)
 
 

@@ -52,11 +52,18 @@ EXT_COMPRESSION = (
     (".tlz", "xz"),
     (".lzma", "xz"),
 )
+OPTION_FOR = {"gzip": "-z", "bzip2": "-j", "xz": "-J"}
+GZIP_EOF = "stdin: unexpected end of file"
 PROGRAMS = {
     "gzip": ("gzip", "stdin: not in gzip format", 1),
     "bzip2": ("bzip2", "(stdin) is not a bzip2 file.", 2),
     "xz": ("xz", "(stdin): File format not recognized", 1),
 }
+
+
+def _raw_lzma(kind: str | None, head: bytes) -> bool:
+    """A raw .lzma stream: no magic number GNU tar knows it by (codecs.sniff guesses it)."""
+    return kind == "xz" and not head.startswith(codecs.XZ_MAGIC)
 
 
 class Fatal(Exception):
@@ -132,6 +139,23 @@ class Tar:
         self.ctx.error("Error is not recoverable: exiting now")
         return Fatal()
 
+    def child_fatal(self, message: str) -> Fatal:
+        """An error of the child GNU tar forks to open the archive when it runs a compression
+        program (-z, -j, -J, ...): the child's two lines, then the parent's report of it."""
+        self.ctx.stderr.write(
+            f"tar (child): {message}\ntar (child): Error is not recoverable: exiting now\n".encode(
+                "utf-8", "surrogateescape"
+            )
+        )
+        return self.fatal("Child returned status 2")
+
+    def filter_failed(self, program: str, message: str, status: int) -> Fatal:
+        """The compression program tar reads through rejected the data (gzip starts its
+        message with an empty line)."""
+        lead = "\n" if program == "gzip" else ""
+        self.ctx.stderr.write(f"{lead}{program}: {message}\n".encode())
+        return self.fatal(f"Child returned status {status}")
+
     def strip_unsafe(self, name: str) -> str:
         """GNU safer_name_suffix: drop a leading `/` or `...../` prefix, once announced."""
         if self.a.absolute:
@@ -180,7 +204,8 @@ class Tar:
             try:
                 stream = self.ctx.fs.open(path, "r")
             except FsError as e:
-                raise self.fatal(f"{path}: Cannot open: {strerror(e.errno or 0)}")
+                fail = self.child_fatal if self.a.compress else self.fatal
+                raise fail(f"{path}: Cannot open: {strerror(e.errno or 0)}")
         try:
             raw = self._raw_chunks(stream)
             head = b""
@@ -192,12 +217,13 @@ class Tar:
             wanted = self.a.compress
             if wanted and kind != wanted:
                 program, message, status = PROGRAMS[wanted]
-                self.ctx.stderr.write(
-                    f"\n{program}: {message}\n".encode()
-                    if program == "gzip"
-                    else f"{program}: {message}\n".encode()
-                )
-                raise self.fatal(f"Child returned status {status}")
+                if program == "gzip" and len(head) < 2:  # (input ended inside gzip's magic number)
+                    message = GZIP_EOF
+                raise self.filter_failed(program, message, status)
+            if kind is not None and not wanted and path == "-" and not _raw_lzma(kind, head):
+                # GNU tar detects compression by reopening the archive through the program,
+                # which it cannot do with its standard input (`tar -czf - d | tar -tf -`)
+                raise self.fatal(f"Archive is compressed. Use {OPTION_FOR[kind]} option")
             data = _prepend(head, raw)
             if kind is None:
                 yield from data
@@ -205,7 +231,9 @@ class Tar:
             hold = self.hold if self.hold is not None else self.ctx.hold_memory()
             try:
                 yield from codecs.decompress(kind, data, Bounds(hold, self.ctx.checkpoint))
-            except CodecError:
+            except CodecError as e:
+                if kind == "gzip":
+                    raise self.filter_failed("gzip", GZIP_EOF if e.kind == "eof" else PROGRAMS[kind][1], 1)
                 raise self.fatal("Child returned status 1")
         finally:
             if stream is not self.ctx.stdin:
@@ -226,7 +254,8 @@ class Tar:
         try:
             self.ctx.fs.write_bytes(path, data)
         except FsError as e:
-            raise self.fatal(f"{path}: Cannot open: {strerror(e.errno or 0)}")
+            fail = self.child_fatal if kind else self.fatal
+            raise fail(f"{path}: Cannot open: {strerror(e.errno or 0)}")
 
     @contextmanager
     def archive_members(self) -> Iterator[Iterator[tuple[tarfile.TarInfo, IO[bytes] | None]]]:
