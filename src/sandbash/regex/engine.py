@@ -256,14 +256,25 @@ def _wrap(body: str, target: str, nl: str, wrap: str) -> str:
 
 
 def _pcre_fix_for_regex(p: str) -> str:
-    """PCRE spellings the `regex` module lacks: \\x{HHHH}, \\h, \\z."""
+    """PCRE spellings the `regex` module lacks or reads otherwise: \\x{HHHH}, \\h, \\z, \\Q...\\E
+    (quoted text) and `{,N}` (PCRE2 10.42: a literal brace, not a quantifier)."""
     out: list[str] = []
     i = 0
     n = len(p)
     while i < n:
         c = p[i]
+        if c == "{" and p.startswith("{,", i):
+            out.append("\\{")
+            i += 1
+            continue
         if c == "\\" and i + 1 < n:
             d = p[i + 1]
+            if d == "Q":
+                end = p.find("\\E", i + 2)
+                end = n if end < 0 else end
+                out.extend("\\" + ch if not ch.isalnum() else ch for ch in p[i + 2 : end])
+                i = end + 2
+                continue
             if d == "x" and i + 2 < n and p[i + 2] == "{":
                 close = p.find("}", i + 3)
                 if close > 0:

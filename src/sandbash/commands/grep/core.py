@@ -1500,6 +1500,7 @@ def _compile(
     ctx: Ctx, patterns: list[str], mode: str, icase: bool, whole: str, o: Options
 ) -> tuple[Regex | None, Regex | None]:
     from ...regex import RegexError, compile_regex
+    from ...regex.lookbehind import variable_lookbehind
 
     if not patterns:
         o.never = True
@@ -1510,6 +1511,9 @@ def _compile(
                 ctx.error("the -P option only supports a single pattern")
                 raise CommandExit(2)
             pat = patterns[0]
+            if variable_lookbehind(pat):  # (the fallback engine would take it: PCRE2 does not)
+                ctx.error("lookbehind assertion is not fixed length")
+                raise CommandExit(2)
             line_rx = compile_regex(pat, "pcre", icase, whole=whole, budget=ctx.budget)
             o.per_line = True
             if any(t in pat for t in ("\\A", "\\z", "\\Z", "\\G", "(?-m", "(?s")) or o.eol != b"\n":
