@@ -156,7 +156,7 @@ def m_find(c: Call) -> None:
     starts: list[Arg] = []
     while i < len(args):
         a = args[i]
-        if a is not None and (a.startswith("-") or a in ("(", "!", ")", ",")):
+        if a is not None and ((a.startswith("-") and a != "-") or a in ("(", "!")):  # as find's run
             break
         starts.append(a)
         i += 1

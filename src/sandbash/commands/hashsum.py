@@ -192,7 +192,7 @@ class _Summer:
             with inputs.reading():
                 data = ctx.read_all(stream)
                 shown_list = "standard input" if list_name == "-" else list_name
-                bad_format = failed = unreadable = matched = 0
+                bad_format = failed = unreadable = matched = proper = 0
                 lines = data.split(b"\n")
                 if lines and lines[-1] == b"":
                     lines.pop()
@@ -219,6 +219,7 @@ class _Summer:
                                 f"{self._label()} checksum line"
                             )
                         continue
+                    proper += 1  # (a missing file --ignore-missing skips is a well-formed line too)
                     if esc:
                         name = name.replace("\\\\", "\0").replace("\\n", "\n").replace("\0", "\\")
                     saved_bits = self.bits
@@ -246,11 +247,7 @@ class _Summer:
                             out.write(encode(f"{esc_out}{shown}: FAILED\n"))
                 out.flush()
                 qname = "'standard input'" if list_name == "-" else quotef(list_name)
-                if (
-                    matched == 0
-                    and unreadable == 0
-                    and not (get("ignore_missing") and bad_format == 0 and lines)
-                ):
+                if proper == 0:
                     ctx.error(f"{qname}: no properly formatted checksum lines found")
                     result = 1
                     continue

@@ -55,7 +55,9 @@ Actions:
 
 
 def _is_expression_start(arg: str) -> bool:
-    return (arg.startswith("-") and len(arg) > 1) or arg in ("(", ")", "!", ",")
+    # as findutils reads a leading word: `)` and `,` there are start points (`find d \)` looks
+    # for a file named `)`), only `-X`, `(` and `!` begin the expression (check/wrappers.m_find)
+    return (arg.startswith("-") and len(arg) > 1) or arg in ("(", "!")
 
 
 @declare("find", effects=Effects.FIND)

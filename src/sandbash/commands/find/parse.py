@@ -81,14 +81,24 @@ class Parser:
             raise FindError(f"unexpected extra predicate '{tok}'")
         return expr
 
+    def operand(self, op: str) -> None:
+        """The word after operator `op` must begin an expression: findutils' words when not."""
+        nxt = self.peek()
+        if nxt is None:  # (with an action given, no implicit -print wraps the expression)
+            raise FindError(
+                "invalid expression" if self.has_action else f"expected an expression after '{op}'"
+            )
+        if nxt == ")":
+            raise FindError(f"expected an expression between '{op}' and ')'")
+        if nxt in _BINARY:
+            raise FindError(
+                f"invalid expression; you have used a binary operator '{nxt}' with nothing before it."
+            )
+
     def parse_comma(self) -> Pred:
         left = self.parse_or()
         while self.peek() == ",":
-            self.next()
-            if self.peek() is None or self.peek() == ")":
-                raise FindError(
-                    "invalid expression; you have used a binary operator ',' with nothing after it."
-                )
+            self.operand(self.next())
             right = self.parse_or()
             left = _comma(left, right)
         return left
@@ -96,13 +106,7 @@ class Parser:
     def parse_or(self) -> Pred:
         left = self.parse_and()
         while self.peek() in ("-o", "-or"):
-            op = self.next()
-            if self.peek() is None:
-                raise FindError(f"expected an expression after '{op}'")
-            if self.peek() in (")", ",", "-o", "-or", "-a", "-and"):
-                raise FindError(
-                    f"invalid expression; you have used a binary operator '{op}' with nothing after it."
-                )
+            self.operand(self.next())
             right = self.parse_and()
             left = _or(left, right)
         return left
@@ -114,32 +118,14 @@ class Parser:
             if tok is None or tok in (")", ",", "-o", "-or"):
                 return left
             if tok in ("-a", "-and"):
-                self.next()
-                nxt = self.peek()
-                if nxt is None:
-                    raise FindError(f"expected an expression after '{tok}'")
-                if nxt in (")", ",", "-o", "-or", "-a", "-and"):
-                    raise FindError(
-                        f"invalid expression; you have used a binary operator '{tok}' with nothing after it."
-                    )
+                self.operand(self.next())
             right = self.parse_not()
             left = _and(left, right)
 
     def parse_not(self) -> Pred:
         tok = self.peek()
         if tok in ("!", "-not"):
-            self.next()
-            if self.peek() is None:
-                raise FindError(f"expected an expression after '{tok}'")
-            if self.peek() in (")", "-o", "-or", "-a", "-and", ","):
-                raise (
-                    FindError(
-                        f"invalid expression; you have used a binary operator '{self.peek()}' with nothing "
-                        "before it."
-                    )
-                    if self.peek() != ")"
-                    else FindError(f"expected an expression between '{tok}' and ')'")
-                )
+            self.operand(self.next())
             inner = self.parse_not()
             return lambda e: not inner(e)
         return self.parse_primary()

@@ -238,28 +238,35 @@ def _regex(p: Parser, name: str) -> Pred:
 _TYPES = "bcdpflsD"
 
 
-def _type_set(text: str) -> set[str]:
+def _type_set(text: str, name: str) -> set[str]:
+    """-type's letters, read one character at a time as findutils reads them: the first bad
+    character is the one named (`-type zz`: `z`; `,f`: `,`)."""
+    if not text:
+        raise FindError(f"Arguments to {name} should contain at least one letter")
     kinds: set[str] = set()
-    parts = text.split(",")
-    for k, part in enumerate(parts):
-        if part == "" and k == len(parts) - 1 and k > 0:
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c not in _TYPES:
+            raise FindError(f"Unknown argument to {name}: {c}")
+        if c in kinds:
+            raise FindError(f"Duplicate file type '{c}' in the argument list to {name}.")
+        kinds.add(c)
+        i += 1
+        if i < len(text) and text[i] != ",":
+            raise FindError(f"Must separate multiple arguments to {name} using: ','")
+        i += 1
+        if i == len(text):
             raise FindError(
-                "Last file type in list argument to -type is missing, i.e., list is ending on: ','"
+                f"Last file type in list argument to {name} is missing, i.e., list is ending on: ','"
             )
-        if len(part) != 1 or part not in _TYPES:
-            if len(part) > 1 and all(c in _TYPES for c in part):
-                raise FindError("Must separate multiple arguments to -type using: ','")
-            raise FindError(f"Unknown argument to -type: {part}")
-        if part in kinds:
-            raise FindError(f"Duplicate file type '{part}' in the argument list to -type.")
-        kinds.add(part)
     return kinds
 
 
 @handler("-type", "-xtype")
 def _type(p: Parser, name: str) -> Pred:
     text = p.arg(name)
-    kinds = _type_set(text)
+    kinds = _type_set(text, name)
     ctx = p.ctx
     if name == "-type":
         return lambda e: find_type_char(e.stat(ctx).mode) in kinds

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from decimal import Decimal
 
 from ..context import CommandExit, Ctx
-from ..cut import parse_list
+from ..cut import INF, parse_list
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
 from ..textbasic.common import Out, argmatch, command, decode, encode, quote, split_records
@@ -103,6 +104,7 @@ class Numfmt:
         self.grouping = bool(get("grouping"))
         self.fmt = self._format(get("format")) if get("format") else None
         self.failed = False
+        self.flush: Callable[[], None] = lambda: None
 
     def _unit(self, text: str | None, what: str) -> int:
         if text is None:
@@ -253,6 +255,7 @@ class Numfmt:
             return self.render(value, frac)
         except Invalid as e:
             if self.invalid in ("abort", "fail", "warn"):
+                self.flush()  # GNU's error() writes out stdout's buffer first
                 self.ctx.error(str(e))
             if self.invalid == "abort":
                 raise CommandExit(2)
@@ -266,6 +269,7 @@ def cmd_numfmt(ctx: Ctx) -> int:
     opts, numbers = ctx.parse(NUMFMT_SPEC)
     nf = Numfmt(ctx, opts)
     out = Out(ctx.stdout)
+    nf.flush = out.flush
     eol = b"\0" if opts.get("zero_terminated") else b"\n"
     try:
         return _run(ctx, nf, opts, numbers, out, eol)
@@ -276,13 +280,15 @@ def cmd_numfmt(ctx: Ctx) -> int:
 def _run(ctx: Ctx, nf: Numfmt, opts: object, numbers: list[str], out: Out, eol: bytes) -> int:
     get = opts.get  # type: ignore[attr-defined]
     has = opts.has  # type: ignore[attr-defined]
-    if numbers:
+    spec = get("field")
+    # `--field=-` is every field (GNU's set_fields with SETFLD_ALLOW_DASH), a list as cut reads one
+    fields = [(1, INF)] if spec == "-" else parse_list(ctx, spec, True) if spec else [(1, 1)]
+    line = _Line(nf, fields, get("delimiter"), out)
+    if numbers:  # each operand is a line of its own (--header reads only standard input)
         for text in numbers:
-            result = nf.convert(text)
-            out.write(encode(result if result is not None else text) + eol)
+            line.write(text)
+            out.write(eol)
         return 2 if nf.failed else 0
-    fields = parse_list(ctx, get("field"), True) if get("field") else [(1, 1)]
-    delim = get("delimiter")
     header = 0
     if has("header"):
         header = int(get("header") or 1)
@@ -293,33 +299,56 @@ def _run(ctx: Ctx, nf: Numfmt, opts: object, numbers: list[str], out: Out, eol: 
             if n <= header:
                 out.write(raw + eol)
                 continue
-            out.write(encode(_line(nf, decode(raw), fields, delim)) + eol)
+            line.write(decode(raw))
+            out.write(eol)
     return 2 if nf.failed else 0
 
 
-def _line(nf: Numfmt, line: str, fields: list[tuple[int, int]], delim: str | None) -> str:
-    def selected(i: int) -> bool:
-        return any(lo <= i <= hi for lo, hi in fields)
+class _Line:
+    """One line's fields, written out as GNU numfmt writes them: field by field (a message
+    comes after the fields before it), the separator each field ended on written back as one
+    space (or the --delimiter), a field's leading blanks kept with it."""
 
-    if delim is not None:
-        parts = line.split(delim)
-        for i, p in enumerate(parts, 1):
-            if selected(i):
-                r = nf.convert(p)
-                if r is not None:
-                    parts[i - 1] = r
-        return delim.join(parts)
-    tokens = re.findall(r"\s*\S+|\s+$", line)
-    out = []
-    for i, tok in enumerate(tokens, 1):
-        lead = tok[: len(tok) - len(tok.lstrip())]
-        body = tok.strip()
-        if body and selected(i):
-            r = nf.convert(body)
-            if r is not None:
-                if nf.padding == 0 and not nf.fmt:
-                    tok = lead + r
-                else:
-                    tok = r if i > 1 or not lead else lead + r
-        out.append(tok)
-    return "".join(out)
+    def __init__(self, nf: Numfmt, fields: list[tuple[int, int]], delim: str | None, out: Out) -> None:
+        self.nf = nf
+        self.fields = fields
+        self.delim = delim
+        self.out = out
+        # no --padding and blank-separated fields: a converted field keeps its own width
+        self.auto_pad = nf.padding == 0 and delim is None
+
+    def write(self, line: str) -> None:
+        parts = line.split(self.delim) if self.delim is not None else _blank_fields(line)
+        sep = encode(self.delim if self.delim is not None else " ")
+        for i, text in enumerate(parts, 1):
+            if i > 1:
+                self.out.write(sep)
+            if any(lo <= i <= hi for lo, hi in self.fields):
+                text = self._convert(text, i)
+            self.out.write(encode(text))
+
+    def _convert(self, text: str, i: int) -> str:
+        body = text.lstrip(" \t")
+        r = self.nf.convert(body)
+        if r is None:
+            return text
+        if self.auto_pad and (i > 1 or len(body) < len(text)):
+            return r.rjust(len(text))
+        return r
+
+
+def _blank_fields(line: str) -> list[str]:
+    """Fields as GNU numfmt's next_field finds them: leading blanks, then non-blanks; the one
+    character that ends a field is its separator (so `a  b` has fields `a` and ` b`)."""
+    parts: list[str] = []
+    i, n = 0, len(line)
+    while True:
+        j = i
+        while j < n and line[j] in " \t\n":
+            j += 1
+        while j < n and line[j] not in " \t\n":
+            j += 1
+        parts.append(line[i:j])
+        if j >= n:
+            return parts
+        i = j + 1

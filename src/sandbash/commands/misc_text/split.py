@@ -477,7 +477,9 @@ def _csplit_run(
     except CommandExit:
         if not opts.get("keep_files"):
             job.remove()
+        job.out.flush()  # at exit, after the message (GNU's stdout is block-buffered off a terminal)
         raise
+    job.out.flush()
     return 0
 
 
@@ -526,9 +528,8 @@ class _Csplit:
         except FsError as e:
             raise _die(self.ctx, f"{quotef(name)}: {strerror(e.errno or 5)}")
         self.created.append(name)
-        if not self.silent:
+        if not self.silent:  # held until csplit ends, as GNU's buffered stdout holds it
             self.out.write(b"%d\n" % len(chunk))
-            self.out.flush()
 
     def remove(self) -> None:
         for name in self.created:
