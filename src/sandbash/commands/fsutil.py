@@ -29,6 +29,8 @@ from .gnuquote import shell_quote as shell_quote
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dataclasses import dataclass
+
+    from .context import Ctx
 else:  # the same classes without importing dataclasses and inspect (~6 ms of a first run)
     from ..leanclass import dataclass
 
@@ -637,3 +639,10 @@ def replace_bytes(
         return
     with FileRewrite(fs, path, prefix=prefix, follow=True, rng=rng) as rewrite:
         rewrite.stream.write(data)
+
+
+def same_file(ctx: Ctx, a: str, b: str) -> bool:
+    """Whether two names reach one file (its device and inode), both following links."""
+    sa = ctx.fs.try_stat(a)
+    sb = ctx.fs.try_stat(b)
+    return sa is not None and sb is not None and sa.ino == sb.ino and sa.dev == sb.dev

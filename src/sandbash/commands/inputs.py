@@ -152,7 +152,8 @@ class Inputs:
         self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None
     ) -> bool:
         if isinstance(error, (FsError, StreamError)):
-            self.fail_reading(error.errno)
+            # (stdin redirected from a directory fails as a directory operand does)
+            self.fail_reading(self.dir_errno if error.errno == errno.EISDIR else error.errno)
             return True
         if error is not None:  # a limit or a write error ends the command: free the file now
             self.close()

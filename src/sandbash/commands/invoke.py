@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 
 from ..identity import Identity
 from ..limits import Budget, LimitExceeded, LimitKind
-from ..stdio.streams import ClosedStream, SigPipe, Stream, StreamError
+from ..stdio.streams import ClosedStream, SigPipe, Stream, StreamError, StreamReadError
 from ..vfs.errors import FsError
 from ..vfs.facade import FsView
 from .context import CommandExit, Ctx, Finder, Runner, ScriptRunner
@@ -101,6 +101,9 @@ def invoke(
         return 141  # the command, a process of its own in bash, dies of SIGPIPE; the shell goes on
     except FsError as e:
         _say(err, f"{name}: {e.path}: {e.message}\n")
+        return 1
+    except StreamReadError as e:  # `cmd < dir`: a read that failed, in the words most GNU tools use
+        _say(err, f"{name}: read error: {e.strerror}\n")
         return 1
     except StreamError as e:  # stdout closed (`>&-`) or not writable: GNU's write error
         _say(err, f"{name}: write error: {e.strerror}\n")

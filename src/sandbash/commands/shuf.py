@@ -96,7 +96,7 @@ def _shuf(ctx: Ctx, mem: MemoryHold) -> int:
             raise usage_fail(ctx, f"extra operand {quote(ctx, operands[1])}")
         data = b""
         from_file = False
-        inputs = ctx.inputs(operands)
+        inputs = ctx.inputs(operands, read_error="read error: {err}")  # (GNU names no file there)
         for _name, stream in inputs:
             with inputs.reading():
                 data = read_held(ctx, stream, mem)

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Callable
 from itertools import compress, groupby
 from operator import ne, sub
 
-from ..stdio.streams import Stream, StreamError
+from ..stdio.streams import Stream, StreamError, StreamReadError
 from ..vfs.errors import FsError, strerror
 from .context import CommandExit, Ctx
 from .options import CommandSpec, Opt
 from .record import Effects, declare
-from .textbasic.common import Out, argmatch, close_input, command, quotef, split_records, usage_fail
+from .textbasic.common import Out, argmatch, close_input, command, quoteaf, quotef, split_records, usage_fail
 
 UNIQ_SPEC = CommandSpec(
     name="uniq",
@@ -103,6 +104,11 @@ def _args(args: list[str]) -> list[str]:
     return out
 
 
+def _read_error(name: str) -> str:
+    """GNU uniq's words for an input it opened and could not read (no errno)."""
+    return f"error reading {quoteaf(name)}"
+
+
 @declare("uniq", spec=UNIQ_SPEC, effects=Effects.IN_OUT)
 @command
 def cmd_uniq(ctx: Ctx) -> int:
@@ -158,8 +164,12 @@ def cmd_uniq(ctx: Ctx) -> int:
     in_name = operands[0] if operands else "-"
     try:
         stream = ctx.open_in(in_name)
-    except FsError as e:
-        ctx.error(f"{quotef(in_name)}: {strerror(e.errno or 5)}")
+    except FsError as e:  # (a directory opens in GNU and fails at its first read)
+        ctx.error(
+            _read_error(in_name)
+            if e.errno == errno.EISDIR
+            else f"{quotef(in_name)}: {strerror(e.errno or 5)}"
+        )
         return 1
     out_stream: Stream = ctx.stdout
     if len(operands) > 1 and operands[1] != "-":
@@ -187,6 +197,9 @@ def cmd_uniq(ctx: Ctx) -> int:
                     prev_key = k
                 prev = line
         emit.finish()
+    except StreamReadError:
+        ctx.error(_read_error(in_name))
+        return 1
     except (FsError, StreamError) as e:
         ctx.error(f"{quotef(in_name)}: {strerror(e.errno or 5)}")
         return 1

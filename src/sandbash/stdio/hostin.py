@@ -11,7 +11,7 @@ import errno
 import os
 from collections.abc import Callable
 
-from .streams import Stream, StreamError
+from .streams import Stream, StreamReadError
 
 _WAIT = 0.05  # seconds between checks of the run's deadline while no input is ready
 
@@ -55,7 +55,7 @@ class HostInput(Stream):
             data = os.read(self.fd, n)
         except OSError as e:
             code = e.errno or errno.EIO
-            raise StreamError(code, os.strerror(code)) from None
+            raise StreamReadError(code, os.strerror(code)) from None
         if not data:
             self._eof = True
         return data

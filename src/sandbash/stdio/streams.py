@@ -27,6 +27,11 @@ class StreamError(OSError):
     pass
 
 
+class StreamReadError(StreamError):
+    """A read that failed (`< dir`, a descriptor open only for writing): a command that does not
+    word it itself reports GNU's `NAME: read error: ...`, never a write error."""
+
+
 CHUNK = 65536
 # data held in memory is charged to max_memory from this size (smaller: at most one per fd)
 HELD_MIN = 1024
@@ -43,11 +48,11 @@ class Stream:
 
     # -- reading (subclasses implement _fill)
     def _fill(self, n: int) -> bytes:
-        raise StreamError(errno.EBADF, "Bad file descriptor")
+        raise StreamReadError(errno.EBADF, "Bad file descriptor")
 
     def read(self, n: int = -1) -> bytes:
         if not self.readable:
-            raise StreamError(errno.EBADF, "Bad file descriptor")
+            raise StreamReadError(errno.EBADF, "Bad file descriptor")
         if n < 0:
             parts = [self._rbuf]
             self._rbuf = b""
@@ -70,14 +75,14 @@ class Stream:
             self._rbuf = b""
             return data
         if not self.readable:
-            raise StreamError(errno.EBADF, "Bad file descriptor")
+            raise StreamReadError(errno.EBADF, "Bad file descriptor")
         return self._fill(CHUNK)
 
     def readline(self, sep: bytes = b"\n", limit: int | None = None) -> bytes:
         """One line including its separator (or the rest of the input). A line
         longer than `limit` is a max_string_length limit (`read < /dev/zero`)."""
         if not self.readable:
-            raise StreamError(errno.EBADF, "Bad file descriptor")
+            raise StreamReadError(errno.EBADF, "Bad file descriptor")
         buf = self._rbuf
         idx = buf.find(sep)
         if idx >= 0:
@@ -129,7 +134,7 @@ class Stream:
             self._rbuf = b""
             yield data
         if not self.readable:
-            raise StreamError(errno.EBADF, "Bad file descriptor")
+            raise StreamReadError(errno.EBADF, "Bad file descriptor")
         while True:
             chunk = self._fill(CHUNK)
             if not chunk:
@@ -160,7 +165,7 @@ class DirStream(Stream):
     readable = True
 
     def _fill(self, n: int) -> bytes:
-        raise StreamError(errno.EISDIR, "Is a directory")
+        raise StreamReadError(errno.EISDIR, "Is a directory")
 
 
 class NullStream(Stream):
@@ -189,7 +194,7 @@ class ZeroStream(Stream):
 
     def read(self, n: int = -1) -> bytes:
         if n < 0:
-            raise StreamError(errno.ENOMEM, "Cannot allocate memory")
+            raise StreamReadError(errno.ENOMEM, "Cannot allocate memory")
         return super().read(n)
 
     def write(self, data: bytes) -> None:
@@ -217,7 +222,7 @@ class RandomStream(Stream):
 
     def read(self, n: int = -1) -> bytes:
         if n < 0:
-            raise StreamError(errno.ENOMEM, "Cannot allocate memory")
+            raise StreamReadError(errno.ENOMEM, "Cannot allocate memory")
         return super().read(n)
 
     def write(self, data: bytes) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from types import TracebackType
 
 from ...limits import LimitExceeded, LimitKind
+from ...stdio.streams import DirStream
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..fsutil import FileRewrite
@@ -551,6 +552,9 @@ class Interp(Runtime):
         ctx = self.ctx
         if name in ("-", "/dev/stdin"):
             stream = ctx.stdin
+            if isinstance(stream, DirStream):  # (`awk 1 < dir`: gawk fstat()s what it opened)
+                self.warn(f"warning: command line argument `{name}' is a directory: skipped")
+                return False
         else:
             try:
                 if ctx.fs.is_dir(name):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Iterator
 
 from ...limits import MemoryHold
-from ...stdio.streams import Stream, StreamError
+from ...stdio.streams import DirStream, Stream, StreamError, StreamReadError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
@@ -19,6 +20,7 @@ from ..textbasic.common import (
     encode,
     fail,
     quote,
+    quoteaf,
     quotef,
     split_records,
     usage_fail,
@@ -30,6 +32,15 @@ if TYPE_CHECKING:
 
 _BLANKS = re.compile(rb"[ \t\n]+")
 _FOLD = bytes.maketrans(b"abcdefghijklmnopqrstuvwxyz", b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+class _ReadFailed(Exception):
+    """An operand could not be read: comm names it, join says `read error` (GNU's words)."""
+
+    def __init__(self, name: str, err: int) -> None:
+        super().__init__(name, err)
+        self.name = name
+        self.err = err
 
 
 class _Reader:
@@ -45,7 +56,10 @@ class _Reader:
 
     def next(self) -> bytes | None:
         while not self.pending:
-            batch = next(self.it, None)
+            try:
+                batch = next(self.it, None)
+            except StreamReadError as e:
+                raise _ReadFailed(self.name, e.errno or errno.EIO) from None
             if batch is None:
                 return None
             self.pending = batch[0][::-1]
@@ -62,12 +76,17 @@ def _open_two(ctx: Ctx, files: list[str], sep: bytes) -> tuple[_Reader, _Reader]
             raise usage_fail(ctx, "missing operand")
         raise usage_fail(ctx, f"missing operand after {quote(ctx, files[-1])}")
     if len(files) > 2:
-        raise usage_fail(ctx, f"extra operand {quote(ctx, files[2])}")
+        # (join.c quotes this one as a shell word, comm.c as its other operands)
+        extra = quoteaf(files[2]) if ctx.name == "join" else quote(ctx, files[2])
+        raise usage_fail(ctx, f"extra operand {extra}")
     readers = []
     for name in files:
         try:
             readers.append(_Reader(ctx, name, ctx.open_in(name), sep))
         except FsError as e:
+            if e.errno == errno.EISDIR:  # a directory opens in GNU and fails at its first read
+                readers.append(_Reader(ctx, name, DirStream(), sep))
+                continue
             for r in readers:
                 r.close()
             raise fail(ctx, f"{quotef(name)}: {strerror(e.errno or 5)}")
@@ -151,6 +170,9 @@ def cmd_comm(ctx: Ctx) -> int:
             if col in (1, 2):
                 assert b is not None
                 b = step(1, b)
+    except _ReadFailed as e:
+        out.flush()
+        raise fail(ctx, f"{quotef(e.name)}: {strerror(e.err)}")
     except (FsError, StreamError) as e:
         out.flush()
         raise fail(ctx, strerror(e.errno or 5))
@@ -395,6 +417,9 @@ def cmd_join(ctx: Ctx) -> int:
     state = _JoinState(ctx, joiner, (r1, r2), check, out)
     try:
         state.run(bool(opts.get("header")), unpaired, print_pairs)
+    except _ReadFailed as e:
+        out.flush()
+        raise fail(ctx, f"read error: {strerror(e.err)}")
     except (FsError, StreamError) as e:
         out.flush()
         raise fail(ctx, strerror(e.errno or 5))

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Iterator
 
-from ...stdio.streams import Stream, StreamError
-from ...vfs.errors import FsError
+from ...stdio.streams import Stream, StreamReadError
+from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
-from ..textbasic.common import Out, close_input, command, encode, fail, file_error, split_records
+from ..textbasic.common import Out, close_input, command, encode, fail, file_error, quotef, split_records
 
 PASTE_SPEC = CommandSpec(
     name="paste",
@@ -55,19 +56,26 @@ def parse_delims(ctx: Ctx, text: str) -> list[bytes]:
 
 
 class _LineSource:
-    """Lines of one input; several operands may share standard input."""
+    """Lines of one input; several operands may share standard input. An input that cannot be
+    read (a directory) is at its end from the start, named on stderr when first read."""
 
-    def __init__(self, ctx: Ctx, name: str, stream: Stream, sep: bytes) -> None:
+    def __init__(self, ctx: Ctx, name: str, stream: Stream | None, sep: bytes) -> None:
         self.ctx = ctx
         self.name = name
         self.stream = stream
         self.sep = sep
         self.pending: list[bytes] = []
-        self.it: Iterator[tuple[list[bytes], bool]] | None = split_records(ctx, stream, sep)
-        self.done = False
+        self.it: Iterator[tuple[list[bytes], bool]] | None = None
+        self.error = errno.EISDIR if stream is None else 0
+        if stream is not None:
+            self.it = split_records(ctx, stream, sep)
 
     def next(self) -> bytes | None:
+        """The next line, or None at the end; _Unreadable once reading failed (for every
+        operand that shares the input, as each of GNU's FILEs for `-` keeps its error)."""
         while not self.pending:
+            if self.error:
+                raise _Unreadable
             if self.it is None:
                 return None
             try:
@@ -75,8 +83,16 @@ class _LineSource:
             except StopIteration:
                 self.it = None
                 return None
+            except StreamReadError as e:
+                self.it = None
+                self.error = e.errno or errno.EIO
+                raise _Unreadable from None
             self.pending = batch[::-1]
         return self.pending.pop()
+
+
+class _Unreadable(Exception):
+    """An input was named on stderr as unreadable: the status becomes 1, it is at its end."""
 
 
 @declare("paste", spec=PASTE_SPEC, effects=Effects.READS)
@@ -110,34 +126,60 @@ def cmd_paste(ctx: Ctx) -> int:
     sources: list[_LineSource] = []
     shared: dict[int, _LineSource] = {}
     for name in names:
+        opened: Stream | None
         try:
-            stream = ctx.open_in(name)
+            opened = ctx.open_in(name)
         except FsError as e:
-            file_error(ctx, name, e)
-            return 1
-        src = shared.get(id(stream))
+            if e.errno != errno.EISDIR:  # (a directory opens in GNU: its first read fails)
+                file_error(ctx, name, e)
+                return 1
+            opened = None
+        src = shared.get(id(opened)) if opened is not None else None
         if src is None:
-            src = _LineSource(ctx, name, stream, sep)
-            if stream is ctx.stdin:
-                shared[id(stream)] = src
+            src = _LineSource(ctx, name, opened, sep)
+            if opened is ctx.stdin:
+                shared[id(opened)] = src
         sources.append(src)
     try:
-        while True:
-            row: list[bytes | None] = [s.next() for s in sources]
-            if all(r is None for r in row):
-                break
-            parts: list[bytes] = []
-            for i, cell in enumerate(row):
-                if i:
-                    parts.append(delims[(i - 1) % len(delims)])
-                if cell is not None:
-                    parts.append(cell)
-            parts.append(sep)
-            out.write(b"".join(parts))
-    except (FsError, StreamError) as e:
-        ctx.error(str(e))
-        status = 1
-    for s in sources:
-        close_input(ctx, s.name, s.stream)
-    out.flush()
+        status = _parallel(sources, delims, sep, out)
+    finally:
+        for s in sources:
+            if s.stream is not None:
+                close_input(ctx, s.name, s.stream)
+        out.flush()
     return status
+
+
+def _parallel(sources: list[_LineSource], delims: list[bytes], sep: bytes, out: Out) -> int:
+    """The rows of `paste` without -s. GNU writes a line and the delimiter after it as it reads
+    them and holds the delimiters of inputs at their end: a message comes after what is out."""
+    status = 0
+    reported: set[int] = set()  # operands named as unreadable (each once, then at their end)
+    while True:
+        parts: list[bytes] = []
+        sent = committed = 0  # parts written out; parts GNU would have written by now
+        had_line = False
+        for i, s in enumerate(sources):
+            if i:
+                parts.append(delims[(i - 1) % len(delims)])
+                if had_line:
+                    committed = len(parts)
+            try:
+                cell = s.next()
+            except _Unreadable:
+                cell = None
+                if i not in reported:
+                    reported.add(i)
+                    out.write(b"".join(parts[sent:committed]))
+                    out.flush()
+                    sent = committed
+                    s.ctx.error(f"{quotef(s.name)}: {strerror(s.error)}")
+                    status = 1
+            had_line = cell is not None
+            if cell is not None:
+                parts.append(cell)
+                committed = len(parts)
+        if not committed:  # every input at its end
+            return status
+        parts.append(sep)
+        out.write(b"".join(parts[sent:]))

@@ -87,6 +87,7 @@ def cmd_pr(ctx: Ctx) -> int:
             num_width = int(spec)
     out = Out(ctx.stdout)
     inputs = ctx.inputs(files, flush=out.flush)
+    inputs.stdin_name = "standard input"
     for name, stream in inputs:
         with inputs.reading():
             data = ctx.read_all(stream)

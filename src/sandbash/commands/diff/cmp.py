@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import errno
+
 from ...limits import MemoryHold
-from ...stdio.streams import Stream, StreamError
+from ...stdio.streams import DirStream, Stream, StreamError, StreamReadError
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
+from ..fsutil import same_file
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
 from ..textbasic.common import Out, close_input, command, encode, parse_size
@@ -83,12 +86,30 @@ def cmd_cmp(ctx: Ctx) -> int:
         try:
             streams.append(ctx.open_in(name))
         except FsError as e:
+            if e.errno == errno.EISDIR:  # a directory opens; its read fails (named even with -s)
+                streams.append(DirStream())
+                continue
             if not silent:
                 ctx.error(f"{name}: {strerror(e.errno or 5)}")
             return 2
+    # one file named twice is equal unread (GNU's same_file check: `cmp d d` is 0, not a read error)
+    if (
+        skips[0] == skips[1]
+        and not any(n == "-" or ctx.names_fd(n) for n in names)
+        and same_file(ctx, *names)
+    ):
+        for n, s in zip(names, streams, strict=True):
+            close_input(ctx, n, s)
+        return 0
     with ctx.hold_memory() as mem:  # both inputs are held whole: max_memory bounds them (cmp /dev/zero)
+        data: list[bytes] = []
         try:
-            data = [_read(ctx, s, skip, limit, mem) for s, skip in zip(streams, skips, strict=True)]
+            for name, s, skip in zip(names, streams, skips, strict=True):
+                reading = name
+                data.append(_read(ctx, s, skip, limit, mem))
+        except StreamReadError as e:  # (`cmp f - < dir`): named, even with -s, as GNU's cmp does
+            ctx.error(f"{reading}: {strerror(e.errno or 5)}")
+            return 2
         except (FsError, StreamError) as e:
             ctx.error(f"{strerror(e.errno or 5)}")
             return 2

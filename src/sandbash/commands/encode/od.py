@@ -376,6 +376,7 @@ class _Blocks:
     def __init__(self, ctx: Ctx, files: list[str], skip: int, limit: int | None) -> None:
         self.ctx = ctx
         self.inputs = ctx.inputs(files)
+        self.inputs.stdin_name = "standard input"
         self.unskipped = skip
         self.left = limit
 

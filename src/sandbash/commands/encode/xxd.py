@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Iterator
 
 from ...limits import LimitExceeded, LimitKind, MemoryHold
-from ...stdio.streams import Stream
+from ...stdio.streams import DirStream, Stream, StreamReadError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..inputs import Inputs
@@ -209,10 +210,14 @@ def cmd_xxd(ctx: Ctx) -> int:
     if len(operands) > 2:
         raise _die(ctx, "too many arguments", 1)
     in_name = operands[0] if operands else "-"
+    stream: Stream
     try:
         stream = ctx.open_in(in_name)
     except FsError as e:
-        raise _die(ctx, f"{in_name}: {strerror(e.errno or 5)}", 2)
+        if e.errno != errno.EISDIR:
+            raise _die(ctx, f"{in_name}: {strerror(e.errno or 5)}", 2)
+        stream = DirStream()  # a directory opens; its first read fails
+
     out_stream = ctx.stdout
     if len(operands) == 2 and operands[1] != "-":
         try:
@@ -226,6 +231,12 @@ def cmd_xxd(ctx: Ctx) -> int:
             _revert(ctx, stream, out, bool(opts.get("plain")), base)
         else:
             _dump(ctx, stream, out, opts, in_name)
+    except StreamReadError as e:  # xxd names no file; -r reads with getc(): an end, silent, 0
+        if opts.get("revert"):
+            return 0
+        out.flush()
+        ctx.error(strerror(e.errno or 5))
+        return 2
     finally:
         close_input(ctx, in_name, stream)
         out.flush()

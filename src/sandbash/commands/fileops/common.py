@@ -132,12 +132,6 @@ def is_dir_nofollow(ctx: Ctx, path: str) -> bool:
     return st is not None and st.is_dir
 
 
-def same_file(ctx: Ctx, a: str, b: str) -> bool:
-    sa = ctx.fs.try_stat(a)
-    sb = ctx.fs.try_stat(b)
-    return sa is not None and sb is not None and sa.ino == sb.ino and sa.dev == sb.dev
-
-
 def canonical(ctx: Ctx, path: str) -> str | None:
     try:
         return ctx.fs.resolve(path, follow=True)

@@ -7,12 +7,12 @@ import errno
 from collections.abc import Iterator
 
 from ...limits import MemoryHold
-from ...stdio.streams import Stream
+from ...stdio.streams import DirStream, Stream, StreamReadError
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec
 from ..record import Effects, declare
-from ..textbasic.common import quote
+from ..textbasic.common import quote, quoteaf
 
 SPEC = CommandSpec(
     name="dd",
@@ -161,11 +161,15 @@ def cmd_dd(ctx: Ctx) -> int:
     skip_bytes = skip if "skip_bytes" in iflag else skip * ibs
     seek_bytes = seek if "seek_bytes" in oflag else seek * obs
     src = ops.get("if")
+    stream: Stream
     try:
         stream = ctx.open_in(src) if src is not None else ctx.stdin
     except FsError as e:
-        ctx.error(f"failed to open '{src}': {e.message}")
-        return 1
+        if e.errno != errno.EISDIR:
+            ctx.error(f"failed to open '{src}': {e.message}")
+            return 1
+        stream = DirStream()  # a directory opens; its first read fails
+    result = 0
     start = ctx.clock()
     with ctx.hold_memory() as mem:
         mem.charge(ibs + obs)  # (an input block and the output block being filled, before reading)
@@ -176,18 +180,11 @@ def cmd_dd(ctx: Ctx) -> int:
         except FsError as e:
             ctx.error(f"failed to open '{ops.get('of')}': {e.message}")
             return 1
-        blocks.skip(skip_bytes)
-        for block in blocks.blocks(count, "count_bytes" in iflag):
-            stats[0 if len(block) == ibs else 1] += 1
-            if "sync" in conv and len(block) < ibs:
-                block += b"\0" * (ibs - len(block))
-            if "swab" in conv:
-                block = _swab(block)
-            if "ucase" in conv:
-                block = block.upper()
-            elif "lcase" in conv:
-                block = block.lower()
-            out.write(block, stats, whole="bs" in ops)
+        try:
+            _copy(blocks, out, stats, skip_bytes, count, ibs, conv, iflag, "bs" in ops)
+        except StreamReadError as e:  # (`dd < dir`): the copy ends there, the counts still print
+            ctx.error(f"error reading {quoteaf(src if src is not None else 'standard input')}: {e.strerror}")
+            result = 1
         out.close(stats)
     if status != "none":
         lines = f"{stats[0]}+{stats[1]} records in\n{stats[2]}+{stats[3]} records out\n"
@@ -195,7 +192,32 @@ def cmd_dd(ctx: Ctx) -> int:
             secs = max(ctx.clock() - start, 1e-06)
             lines += f"{_human(stats[4])} copied, {secs:.5g} s, {_rate(stats[4] / secs)}\n"
         ctx.stderr.write(lines.encode())
-    return 0
+    return result
+
+
+def _copy(
+    blocks: _Reader,
+    out: _Output,
+    stats: list[int],
+    skip: int,
+    count: int | None,
+    ibs: int,
+    conv: set[str],
+    iflag: set[str],
+    whole: bool,
+) -> None:
+    blocks.skip(skip)
+    for block in blocks.blocks(count, "count_bytes" in iflag):
+        stats[0 if len(block) == ibs else 1] += 1
+        if "sync" in conv and len(block) < ibs:
+            block += b"\0" * (ibs - len(block))
+        if "swab" in conv:
+            block = _swab(block)
+        if "ucase" in conv:
+            block = block.upper()
+        elif "lcase" in conv:
+            block = block.lower()
+        out.write(block, stats, whole=whole)
 
 
 def _rate(per_second: float) -> str:

@@ -15,8 +15,8 @@ from itertools import accumulate, chain, count, islice, repeat
 from operator import add
 
 from ...expand.pattern import compile_pattern
-from ...stdio.streams import Stream
-from ...vfs.errors import FsError
+from ...stdio.streams import DirStream, Stream, StreamReadError
+from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
@@ -263,6 +263,7 @@ class Searcher:
         self.printed_something = False  # for the "--" group separator
         self.num_width = 0  # -T: the width line numbers and offsets are padded to (set per input)
         self.error = False
+        self.reading = ""  # the input being searched, as messages name it
 
     @property
     def rx(self) -> Regex | None:
@@ -364,6 +365,7 @@ class Searcher:
         written by the end (messages about other inputs come after it)."""
         if self.o.initial_tab:
             self.num_width = self._num_width(stream)
+        self.reading = name
         try:
             return self._search_stream(stream, name)
         finally:
@@ -554,7 +556,13 @@ class Searcher:
         tail: list[bytes] = []  # the pieces of the unfinished line
         nul = b"\0"
         while True:
-            chunk = stream.read(CHUNK)
+            try:
+                chunk = stream.read(CHUNK)
+            except StreamReadError as e:  # (`grep x < dir`): named, then the input ends there, as GNU's
+                self.error = True
+                if not self.o.no_messages:
+                    self.ctx.error(f"{self.reading}: {strerror(e.errno or 5)}")
+                chunk = b""
             parts: list[tuple[bytes, int, int]] = []
             if not chunk:
                 if tail:
@@ -1586,10 +1594,8 @@ def _search_operand(s: Searcher, name: str, implicit: bool) -> bool:
             return _search_dir(s, name, implicit)
         if o.directories == "skip":
             return False
-        s.error = True
-        if not o.no_messages:
-            ctx.error(f"{name}: Is a directory")
-        return False
+        # read as a file, as GNU does: the read fails (named), the input ends (-c counts 0, -L names it)
+        return s.search_stream(DirStream(), name)
     if (o.include or o.exclude) and not _glob_ok(o, base, True):
         return False
     return _search_file(s, name, name)

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from decimal import Decimal
 
+from ...stdio.streams import StreamReadError
 from ..context import CommandExit, Ctx
 from ..cut import INF, parse_list
 from ..options import CommandSpec, Opt
@@ -293,14 +294,18 @@ def _run(ctx: Ctx, nf: Numfmt, opts: object, numbers: list[str], out: Out, eol: 
     if has("header"):
         header = int(get("header") or 1)
     n = 0
-    for lines, _tail in split_records(ctx, ctx.stdin, eol):
-        for raw in lines:
-            n += 1
-            if n <= header:
-                out.write(raw + eol)
-                continue
-            line.write(decode(raw))
-            out.write(eol)
+    try:
+        for lines, _tail in split_records(ctx, ctx.stdin, eol):
+            for raw in lines:
+                n += 1
+                if n <= header:
+                    out.write(raw + eol)
+                    continue
+                line.write(decode(raw))
+                out.write(eol)
+    except StreamReadError as e:  # (`numfmt < dir`): GNU's words, and its status stays
+        out.flush()
+        ctx.error(f"error reading input: {e.strerror}")
     return 2 if nf.failed else 0
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Iterator
 
-from ...stdio.streams import Stream, StreamError
+from ...stdio.streams import DirStream, Stream, StreamError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt, Parsed
@@ -214,11 +215,14 @@ def cmd_split(ctx: Ctx) -> int:
     modes = [k for k, _ in opts.order if k in ("lines", "bytes", "line_bytes", "number")]
     if len(set(modes)) > 1:
         raise usage_fail(ctx, "cannot split in more than one way")
+    stream: Stream
     try:
         stream = ctx.open_in(src)
     except FsError as e:
-        ctx.error(f"cannot open {quoteaf(src)} for reading: {strerror(e.errno or 5)}")
-        return 1
+        if e.errno != errno.EISDIR:
+            ctx.error(f"cannot open {quoteaf(src)} for reading: {strerror(e.errno or 5)}")
+            return 1
+        stream = DirStream()  # a directory opens; its first read fails (named below)
     try:
         mode = modes[-1] if modes else "lines"
         if mode == "number":

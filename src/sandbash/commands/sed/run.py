@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ...limits import LimitExceeded, LimitKind
 from ...regex import Match, Regex
-from ...stdio.streams import BufferWriter, Stream
+from ...stdio.streams import BufferWriter, Stream, StreamReadError
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 from ..fsutil import FileRewrite
@@ -52,7 +52,11 @@ class Input:
     def _raw_next(self) -> bytes | None:
         while True:
             if self.lines is not None:
-                line = next(self.lines, None)
+                try:
+                    line = next(self.lines, None)
+                except StreamReadError as e:  # `sed p < dir`: named, and the input ends (status 4)
+                    self.operands.fail_reading(e.errno)
+                    line = None
                 if line is not None:
                     return line
                 self.lines = None
@@ -440,6 +444,7 @@ class Runner:
             "couldn't edit {name}: not a regular file" if self.in_place else "read error on {name}: {err}",
         )
         inputs.stop_on_read_error = True
+        inputs.stdin_name = "stdin"
 
         def open_failed() -> None:
             self.status = 2

@@ -238,6 +238,7 @@ def cmd_tac(ctx: Ctx) -> int:
     out = Out(ctx.stdout)
     inputs = ctx.inputs(files, "failed to open {af} for reading: {err}", "{f}: read error: {err}")
     inputs.dir_errno = errno.EINVAL  # (GNU tac seeks to a file's end first: a directory says EINVAL)
+    inputs.stdin_name = "standard input"
     with ctx.hold_memory() as mem:
         for _name, stream in inputs:
             with inputs.reading():
@@ -273,6 +274,7 @@ def cmd_rev(ctx: Ctx) -> int:
     _opts, files = ctx.parse(REV_SPEC)
     out = Out(ctx.stdout)
     inputs = ctx.inputs(files, "cannot open {name}: {err}", "{name}: 0: {err}")
+    inputs.stdin_name = "stdin"  # (util-linux's name for it)
     for _name, stream in inputs:
         # util-linux rev names a read error with the count of lines it read from that file
         done = 0

@@ -259,8 +259,8 @@ def cmd_wc(ctx: Ctx) -> int:
             else:
                 counts = _count_stream(ctx, stream, want["words"], want["chars"], want["max_line_length"])
         except (FsError, StreamError) as e:
-            out.flush()
-            ctx.error(f"{quotef(name)}: {strerror(e.errno or 5)}")
+            out.flush()  # (stdin read without an operand is GNU's "standard input")
+            ctx.error(f"{quotef(name if explicit else 'standard input')}: {strerror(e.errno or 5)}")
             status = 1
             counts = _Counts()
         finally:
