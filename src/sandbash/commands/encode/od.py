@@ -110,7 +110,7 @@ _WIDTHS = {
     ("a", 1): 3,
     ("c", 1): 3,
 }
-_NAMES = [
+CONTROL_NAMES = [  # od -t a's names (hexdump's %_u shares them, `lf` for `nl`)
     "nul",
     "soh",
     "stx",
@@ -145,7 +145,8 @@ _NAMES = [
     "us",
     "sp",
 ]
-_C_ESC = {0: "\\0", 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
+# od -c, hexdump -c and hexdump's %_c
+C_ESCAPES = {0: "\\0", 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
 
 
 @dataclass
@@ -233,13 +234,13 @@ def _values(spec: Spec, block: bytes, endian: str) -> list[str]:
         out = []
         for b in block:
             c = b & 0x7F
-            out.append(_NAMES[c] if c <= 32 else ("del" if c == 127 else chr(c)))
+            out.append(CONTROL_NAMES[c] if c <= 32 else ("del" if c == 127 else chr(c)))
         return out
     if kind == "c":
         out = []
         for b in block:
-            if b in _C_ESC:
-                out.append(_C_ESC[b])
+            if b in C_ESCAPES:
+                out.append(C_ESCAPES[b])
             elif 32 <= b < 127:
                 out.append(chr(b))
             else:
@@ -317,7 +318,7 @@ def cmd_od(ctx: Ctx) -> int:
     if opts.has("width"):
         width = _num(ctx, opts.get("width"), "-w") if opts.get("width") else 32
     lcm = math.lcm(*(s.size for s in specs))
-    if width % lcm:
+    if width == 0 or width % lcm:  # (0 is no width at all: GNU takes the smallest too)
         ctx.error(f"warning: invalid width {width}; using {lcm} instead")
         width = lcm
     per_block_width = max((s.width + 1) * (width // s.size) for s in specs)

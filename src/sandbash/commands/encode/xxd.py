@@ -14,6 +14,11 @@ from ..inputs import Inputs
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
 from ..textbasic.common import Out, close_input, command, decode, encode, read_chunks
+from .od import C_ESCAPES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .hexfmt import Program
 
 XXD_SPEC = CommandSpec(
     name="xxd",
@@ -486,8 +491,6 @@ HEXDUMP_SPEC = CommandSpec(
     ),
 )
 
-_HD_C = {0: "\\0", 7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
-
 
 def _hd_fields(kind: str, line: bytes) -> list[str]:
     """One output line's fields (each with its trailing space), blank where input ran out."""
@@ -503,7 +506,7 @@ def _hd_fields(kind: str, line: bytes) -> list[str]:
             elif kind == "X":
                 out.append(f" {b:02x} ")
             else:
-                out.append(f"{_HD_C.get(b, chr(b) if 32 <= b < 127 else f'{b:03o}'):>3} ")
+                out.append(f"{C_ESCAPES.get(b, chr(b) if 32 <= b < 127 else f'{b:03o}'):>3} ")
         return out
     fields = []
     padded = line + bytes(len(line) % 2)
@@ -529,14 +532,19 @@ def _canonical(line: bytes, pos: int) -> str:
     return f"{pos:08x}  " + "".join(cells[:8]) + " " + "".join(cells[8:]) + f" |{text}|"
 
 
-def _hd_blocks(ctx: Ctx, files: list[str], skip: int, length: int | None) -> tuple[Iterator[bytes], Inputs]:
+def _hd_blocks(
+    ctx: Ctx, files: list[str], skip: int, length: int | None, size: int = 16
+) -> tuple[Iterator[bytes], Inputs]:
+    """The input (its operands one after another) in blocks of `size` bytes, the last maybe short."""
     inputs = ctx.inputs(files, "{name}: {err}")  # util-linux's words
 
     def gen() -> Iterator[bytes]:
         to_skip = skip
         left = length
         buf = b""
-        for _name, stream in inputs:
+        for name, stream in inputs:
+            if to_skip and not getattr(stream, "path", None):  # util-linux fseeks to skip: a pipe cannot
+                raise _die(ctx, f"{'stdin' if name == '-' else name}: {strerror(errno.ESPIPE)}", 1)
             with inputs.reading():
                 for chunk in read_chunks(ctx, stream):
                     if to_skip:
@@ -549,9 +557,9 @@ def _hd_blocks(ctx: Ctx, files: list[str], skip: int, length: int | None) -> tup
                         chunk = chunk[:left]
                         left -= len(chunk)
                     buf += chunk
-                    cut = len(buf) - len(buf) % 16  # slices by index: re-slicing the head is quadratic
-                    for i in range(0, cut, 16):
-                        yield buf[i : i + 16]
+                    cut = len(buf) - len(buf) % size  # slices by index: re-slicing the head is quadratic
+                    for i in range(0, cut, size):
+                        yield buf[i : i + size]
                     buf = buf[cut:]
                     if left == 0:
                         break
@@ -568,7 +576,7 @@ def _hd_blocks(ctx: Ctx, files: list[str], skip: int, length: int | None) -> tup
 def cmd_hexdump(ctx: Ctx) -> int:
     opts, files = ctx.parse(HEXDUMP_SPEC)
     if opts.get("format") or opts.get("format_file"):
-        raise _die(ctx, "custom format strings (-e, -f) are not supported in this sandbox", 1)
+        return _hexdump_formats(ctx, opts, files)
     kinds = [
         k
         for k, _ in opts.order
@@ -623,6 +631,79 @@ def cmd_hexdump(ctx: Ctx) -> int:
     if pos or prev is not None:
         out.write(encode((f"{pos:08x}" if canonical_only else f"{pos:07x}") + "\n"))
     out.flush()
+    return inputs.status
+
+
+def _hexdump_formats(ctx: Ctx, opts: Parsed, files: list[str]) -> int:
+    """hexdump with -e/-f format strings (and any built-in display given with them, in order)."""
+    from ...posix.printf import FieldTooWide
+    from .hexfmt import BUILTIN, FormatError, Program
+
+    formats: list[str] = []
+    for key, value in opts.order:
+        if key == "format":
+            formats.append(value)
+        elif key == "format_file":
+            try:
+                text = decode(ctx.read_input(value))
+            except FsError as e:
+                raise _die(ctx, f"can't read {value}: {strerror(e.errno or 5)}", 1)
+            # each line a format string; blank lines and `#` comments are skipped
+            formats += [
+                line for line in text.split("\n") if line.strip() and not line.lstrip().startswith("#")
+            ]
+        elif key in BUILTIN:
+            formats += BUILTIN[key]
+    limit = ctx.limits.max_string_length
+    try:
+        program = Program(formats, limit, ctx.checkpoint)
+    except FormatError as e:
+        raise _die(ctx, str(e), 1)
+    except FieldTooWide:
+        raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit) from None
+    skip = _hd_num(ctx, opts.get("skip")) if opts.get("skip") is not None else 0
+    length = _hd_num(ctx, opts.get("length")) if opts.get("length") is not None else None
+    if not program.block:  # (no conversion reads bytes: util-linux prints nothing)
+        return 0
+    with ctx.hold_memory() as mem:
+        mem.charge(3 * program.block)  # a block as read, its padded copy, the buffer behind it
+        return _hexdump_run(ctx, opts, files, program, skip, length)
+
+
+def _hexdump_run(
+    ctx: Ctx, opts: Parsed, files: list[str], program: Program, skip: int, length: int | None
+) -> int:
+    blocks, inputs = _hd_blocks(ctx, files, skip, length, program.block)
+    out = Out(ctx.stdout)
+    pieces: list[str] = []
+
+    def emit(text: str) -> None:
+        pieces.append(text)
+        if len(pieces) > 256:
+            out.write(encode("".join(pieces)))
+            pieces.clear()
+
+    address, prev, starred, end = skip, None, False, None
+    for block in blocks:
+        ctx.checkpoint()
+        full = len(block) == program.block
+        if full and block == prev and not opts.get("no_squeezing"):
+            if not starred:
+                emit("*\n")
+                starred = True
+            address += program.block
+            continue
+        starred, prev = False, block
+        end = None if full else address + len(block)
+        program.show(block, address, end, emit)
+        address += program.block
+    if end is not None or address:  # (util-linux: an empty input at offset 0 has no end line)
+        program.finish(end if end is not None else address, emit)
+    out.write(encode("".join(pieces)))
+    out.flush()
+    if inputs.tried and not inputs.opened:  # util-linux: none opened (a directory opens)
+        ctx.error("all input file arguments failed")
+        return 1
     return inputs.status
 
 
