@@ -7,6 +7,7 @@ runtime errors and `quit` happen in GNU's order.
 
 from __future__ import annotations
 
+from ...limits import LimitExceeded, LimitKind
 from ...vfs.errors import FsError
 from ..context import Ctx
 from ..options import CommandSpec, Opt
@@ -15,6 +16,10 @@ from .dc import cmd_dc
 from .interp import Halt, Interp, Output, too_deep
 from .number import DIGITS, MAX_DIGITS
 from .parser import BcSyntaxError, Function, Lexer, Parser, Quit
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = ["cmd_bc", "cmd_dc"]
 
@@ -45,10 +50,12 @@ def line_length(env_value: str | None) -> int:
 
 
 def _run_source(ctx: Ctx, interp: Interp, text: str, label: str, from_stdin: bool) -> bool:
-    """Parse and run one source; False when `quit` or `halt` ended the program."""
+    """Parse and run one source; False when `quit` or `halt` ended the program. Standard input
+    is read a line at a time as the program runs (`text` is then empty)."""
     lexer = Lexer(text)
     if from_stdin:
         interp.reader = lexer.read_line
+        lexer.more = _stdin_lines(ctx, lexer)
     parser = Parser(lexer)
 
     def complain() -> None:
@@ -111,6 +118,23 @@ def _run_files(ctx: Ctx, interp: Interp, files: list[str]) -> int:
             return 1
         if not _run_source(ctx, interp, text, path, from_stdin=False):
             return 0
-    stdin = ctx.read_all(ctx.stdin).decode("utf-8", "surrogateescape")
-    _run_source(ctx, interp, stdin, "(standard_in)", from_stdin=True)
+    _run_source(ctx, interp, "", "(standard_in)", from_stdin=True)
     return 0
+
+
+def _stdin_lines(ctx: Ctx, lexer: Lexer) -> Callable[[], str | None]:
+    """The next line of standard input, for the lexer. A line, or a comment or string left open
+    over lines (which the lexer keeps), longer than max_string_length is that limit: an endless
+    input that never ends one (`{ echo '/*'; yes; } | bc`) cannot grow without bound."""
+    limit = ctx.limits.max_string_length
+
+    def more() -> str | None:
+        ctx.checkpoint()
+        raw = ctx.stdin.readline(limit=limit)
+        if not raw:
+            return None
+        if len(lexer.src) - lexer.pos + len(raw) > limit:
+            raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit)
+        return raw.decode("utf-8", "surrogateescape")
+
+    return more

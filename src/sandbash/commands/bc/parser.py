@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 KEYWORDS = {
@@ -78,26 +79,59 @@ class Lexer:
     line: int = 1
     # "illegal character" messages waiting to be printed (GNU reports and goes on)
     complaints: list[tuple[int, str]] = field(default_factory=list)
+    # the next line of a program read from standard input as it runs (None at its end), so that
+    # each line runs before the next is read, as GNU bc's: `coproc bc` answers what it is sent
+    more: Callable[[], str | None] | None = None
+
+    def pull(self) -> bool:
+        """Read the next line of a streamed program after what is left unscanned (all of it
+        scanned, or a comment or string that goes on); False at the end of the input."""
+        line = self.more() if self.more is not None else None
+        if line is None:
+            self.more = None
+            return False
+        self.src = self.src[self.pos :] + line
+        self.pos = 0
+        return True
+
+    def _skip_blanks(self) -> None:
+        """Past blanks, continuation lines and comments (a comment still open pulls more)."""
+        while True:
+            src, n = self.src, len(self.src)
+            while self.pos < n:
+                ch = src[self.pos]
+                if ch in " \t\r\f\v":
+                    self.pos += 1
+                elif ch == "\\" and src.startswith("\n", self.pos + 1):
+                    self.pos += 2
+                    self.line += 1
+                elif src.startswith("/*", self.pos):
+                    end = src.find("*/", self.pos + 2)
+                    if end < 0 and self.more is not None:
+                        # (what the comment has read so far is dropped, not kept: only its
+                        # lines are counted)
+                        self.line += src.count("\n", self.pos)
+                        self.src, self.pos = "/*", 0
+                        self.pull()
+                        break
+                    end = n if end < 0 else end + 2
+                    self.line += src.count("\n", self.pos, end)
+                    self.pos = end
+                elif ch == "#":
+                    end = src.find("\n", self.pos)
+                    self.pos = n if end < 0 else end
+                else:
+                    return
+            else:
+                if not (self.more is not None and self.pull()):
+                    return
 
     def next(self) -> Tok:
-        src, n = self.src, len(self.src)
-        while self.pos < n:
-            ch = src[self.pos]
-            if ch in " \t\r\f\v":
-                self.pos += 1
-            elif ch == "\\" and src.startswith("\n", self.pos + 1):
-                self.pos += 2
-                self.line += 1
-            elif src.startswith("/*", self.pos):
-                end = src.find("*/", self.pos + 2)
-                end = n if end < 0 else end + 2
-                self.line += src.count("\n", self.pos, end)
-                self.pos = end
-            elif ch == "#":
-                end = src.find("\n", self.pos)
-                self.pos = n if end < 0 else end
-            else:
-                break
+        src = self.src
+        if self.pos >= len(src) or src[self.pos] in " \t\r\f\v\\/#":  # (most tokens start at once)
+            self._skip_blanks()
+            src = self.src
+        n = len(src)
         if self.pos >= n:
             # GNU bc reports a last line without its newline as an error on line 1
             return Tok("eof", "", self.line if src.endswith("\n") or not src else 1)
@@ -118,6 +152,12 @@ class Lexer:
             return Tok("kw" if word in KEYWORDS else "name", word, self.line)
         if ch == '"':
             end = src.find('"', start + 1)
+            while end < 0 and self.more is not None:  # a string over lines
+                searched = n - start
+                if not self.pull():
+                    break
+                src, n, start = self.src, len(self.src), 0
+                end = src.find('"', searched)
             end = n if end < 0 else end
             text = src[start + 1 : end]
             line = self.line
@@ -161,7 +201,7 @@ class Lexer:
 
     def read_line(self) -> str | None:
         """For read(): the next line of the program's own input."""
-        if self.pos >= len(self.src):
+        if self.pos >= len(self.src) and not (self.more is not None and self.pull()):
             return None
         end = self.src.find("\n", self.pos)
         end = len(self.src) if end < 0 else end + 1
@@ -171,10 +211,15 @@ class Lexer:
         return text
 
 
+# the lookahead after a line's newline was taken: the next token is scanned when the next item
+# begins, not before the line has run
+_LINE_TAKEN = Tok("nl", "\n", 0)
+
+
 class Parser:
     def __init__(self, lexer: Lexer) -> None:
         self.lex = lexer
-        self.tok = lexer.next()
+        self.tok = _LINE_TAKEN  # the lookahead (scanned by the first item())
         self.loops = 0
         self.function: Function | None = None
         self.prev_line = 1
@@ -214,12 +259,15 @@ class Parser:
         depth = self.depth if self.function is not None else 0
         while self.tok.kind != "eof":
             tok = self.tok
+            if depth <= 0 and tok.kind == "nl":
+                self.tok = _LINE_TAKEN
+                break
             self.tok = self.lex.next()
             if tok.kind == "op" and tok.text in "{}":
                 depth += 1 if tok.text == "{" else -1
-            if depth <= 0 and (tok.kind == "nl" or (tok.text == "}" and tok.kind == "op")):
-                if tok.text == "}" and self.tok.kind == "nl":
-                    self.tok = self.lex.next()
+            if depth <= 0 and tok.text == "}" and tok.kind == "op":
+                if self.tok.kind == "nl":
+                    self.tok = _LINE_TAKEN
                 break
         self.loops = 0
         self.depth = 0
@@ -229,6 +277,8 @@ class Parser:
 
     def item(self) -> Function | list[Node] | None:
         """The next input item: a function, a line of statements, or None at the end."""
+        if self.tok is _LINE_TAKEN:
+            self.tok = self.lex.next()
         if self.tok.kind == "eof":
             return None
         if self.at("define"):
@@ -239,7 +289,10 @@ class Parser:
                 self.error()  # an unterminated last line is not run
             if self.tok.kind in ("nl", "eof"):
                 if self.tok.kind == "nl":
-                    self.advance()
+                    # the line is run before the next one is scanned: a program streamed from
+                    # standard input may not have sent it yet (`coproc bc` waits for the answer)
+                    self.prev_line = self.tok.line
+                    self.tok = _LINE_TAKEN
                 return stmts
             if self.accept(";"):
                 continue
