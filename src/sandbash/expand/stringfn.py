@@ -121,6 +121,27 @@ def dq_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]:
     return dq_param
 
 
+def arith_step(ex: Expander, p: A.ArithSub, quoted: bool) -> Callable[[list[str]], None]:
+    """The fields of the argument $(( )) or "$(( ))" (`f $((n - 1))`, Expander.word's and
+    _dq_word's shapes) added to a command's words, with its evaluation bound (_arith_of) and its
+    text remembered as a number (text_fn: the callee's `(( n < 2 ))` reads it back unparsed).
+    Quoted, its text is the one field; unquoted, Expander.arith_fields splits it by IFS."""
+    text = text_fn(_arith_of(ex, p.word))
+    if quoted:
+
+        def dq_arith(out: list[str]) -> None:
+            ex._at_empty = False  # (as _dq_word: a number is never an empty field)
+            out.append(text())
+
+        return dq_arith
+    fields = ex.arith_fields
+
+    def arith(out: list[str]) -> None:
+        fields(text(), out)
+
+    return arith
+
+
 def unquoted_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]:
     """The fields of the argument $p (one unquoted parameter without an operator: $x, $1, ${x},
     Expander.word's shape) added to a command's words, with `p`'s plan and lookup bound: a plain

@@ -197,14 +197,7 @@ class Expander:
                     return out
                 return self.dq_value_fields(value, out)
             if t0 is A.ArithSub:
-                # $((...)): a number, which no default IFS character splits
-                text = str(self.arith(p0.word))  # type: ignore[union-attr]
-                if self.env.ifs() == " \t\n":
-                    out.append(text)
-                    return out
-                for afield in self._split([(text, EXP)]):
-                    self._glob_field(afield, out)
-                return out
+                return self.arith_fields(str(self.arith(p0.word)), out)  # type: ignore[union-attr]
             if t0 is A.Param and p0.op is None and not p0.prefix:  # type: ignore[union-attr]
                 # a lone unquoted $x
                 return self.unquoted_value_fields(self.param(p0), out)  # type: ignore[arg-type]
@@ -219,6 +212,17 @@ class Expander:
             self._at_empty = False
             self._parts(parts, segs, False)
             self._fields(segs, out)
+        return out
+
+    def arith_fields(self, text: str, out: list[str]) -> list[str]:
+        """The fields of a word that is one unquoted $(( )) given its number's text, added to
+        `out`: one, which no default IFS character splits; split (and globbed) by any other IFS
+        (`IFS=1`, `IFS=-`)."""
+        if self.env.ifs() == " \t\n":
+            out.append(text)
+            return out
+        for afield in self._split([(text, EXP)]):
+            self._glob_field(afield, out)
         return out
 
     def unquoted_value_fields(self, value: Value, out: list[str]) -> list[str]:

@@ -42,7 +42,7 @@ from ..expand.arithwords import arith_fn, literal_arith
 from ..expand.env import ExpansionError
 from ..expand.pattern import compile_pattern, glob_test, pattern_site
 from ..expand.segments import static_word
-from ..expand.stringfn import dq_param_step, dq_word_step, join_fn, string_fn, unquoted_param_step
+from ..expand.stringfn import arith_step, dq_param_step, dq_word_step, join_fn, string_fn, unquoted_param_step
 from ..expand.words import ARGV_HELD_MIN, literal_text, plain_literal
 from ..shvars.vars import NOASSIGN, SPECIAL_ASSIGN, ArrayRefArg, AssignArg, is_array_ref_text, valid_name
 from ..syntax import ast as A
@@ -968,6 +968,15 @@ class Compiler:
                 steps.append(dq_param_step(expander, p0.parts[0]))  # "$x", "${s:4:6}"
             elif len(w.parts) == 1 and type(p0 := w.parts[0]) is A.Param and p0.op is None and not p0.prefix:
                 steps.append(unquoted_param_step(expander, p0))  # $x, $1, ${x}
+            elif len(w.parts) == 1 and type(p0 := w.parts[0]) is A.ArithSub:
+                steps.append(arith_step(expander, p0, False))  # $((n - 1))
+            elif (
+                len(w.parts) == 1
+                and type(p0 := w.parts[0]) is A.DQ
+                and len(p0.parts) == 1
+                and type(p1 := p0.parts[0]) is A.ArithSub
+            ):
+                steps.append(arith_step(expander, p1, True))  # "$((n - 1))"
             elif (
                 len(w.parts) == 1
                 and type(p0 := w.parts[0]) is A.DQ
