@@ -998,6 +998,26 @@ class Compiler:
 
             return literal_argv
         plan = tuple(steps)
+        if (
+            len(plan) == 2
+            and type(plan[0]) is str
+            and type(plan[1]) is not str
+            and type(plan[1]) is not partial
+        ):
+            # a name and one expansion that adds its fields (`f "$k"`, `echo $x`, `g $((n-1))`):
+            # the loop below, unrolled (its type tests decided now)
+            first: str = plan[0]  # type: ignore[assignment]
+            add: Callable[[list[str]], None] = plan[1]  # type: ignore[assignment]
+
+            def argv_one() -> list[str]:
+                expander.begin_argv()
+                out = [first]
+                add(out)
+                if len(out) > sh.rt.limits.max_arguments:
+                    expander.end_argv(out)
+                return out
+
+            return argv_one
 
         def argv() -> list[str]:
             expander.begin_argv()
