@@ -58,6 +58,7 @@ from .variables import NOT_PLAIN, AssignError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..expand.words import Expander
+    from ..shvars.vars import VarStore
     from .evaluator import Evaluator
     from .executor import Executor
     from .state import ShellState
@@ -854,7 +855,7 @@ class Compiler:
                 or longest > limits.max_string_length
                 or "local" in st.functions
                 or "local" in st.disabled_builtins
-                or not st.vars.declare_locals(pairs, checked)
+                or not (_declare_each(st.vars, pairs) if checked else st.vars.declare_locals(pairs))
             ):
                 return _local_argv(ex, cmd, pairs, mark)
             name, value = pairs[-1]
@@ -1190,6 +1191,18 @@ def _begin(ex: Executor, cmd: A.SimpleCommand, line: int) -> int:
     ex.last_cmdsub_status = None
     procs = ex.pr.procsubs
     return len(procs) if procs else 0
+
+
+def _declare_each(store: VarStore, pairs: list[tuple[str, str | None]]) -> bool:
+    """`local` of names checked valid, distinct and not special, made one by one
+    (VarStore.declare_local: less work than declare_locals' two passes). False where one cannot be
+    made (a readonly name, one local already, a temporary binding to inherit): the builtin then
+    runs on all the words, finds the names made before it local already and assigns them the
+    values it would have made them with, so the result is the same as the builtin's alone."""
+    for name, value in pairs:  # noqa: SIM110  (all() over a generator: a frame more per name)
+        if not store.declare_local(name, value):
+            return False
+    return True
 
 
 def _local_argv(ex: Executor, cmd: A.SimpleCommand, pairs: list[tuple[str, str | None]], mark: int) -> int:
