@@ -195,7 +195,8 @@ def param_fn(
         def positional_text() -> Any:
             pos = positional()
             if index <= len(pos):
-                return finish(pos[index - 1])
+                v = pos[index - 1]
+                return v if type(v) is str and len(v) <= limit else finish(v)
             return finish(general(ex, p, in_dq, None, NOT_LOOKED))
 
         return positional_text

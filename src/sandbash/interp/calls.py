@@ -20,7 +20,7 @@ from ..shvars.vars import ARRAYREF_BUILTINS, TWO_GRAINS, Scope, word_text
 from ..syntax import ast as A
 from .builtin_table import DECLARATION
 from .control import AbortCommand, ReturnFromFunction
-from .state import pop_args, push_args
+from .state import ONE_STATUS, pop_args, push_args
 from .variables import AssignError
 
 TYPE_CHECKING = False
@@ -182,7 +182,7 @@ def call_function(
     if mark >= 0:
         last = argv[-1]
         st.last_arg = last if type(last) is str else word_text(last)  # (never the parted word)
-        st.pipestatus = [status]
+        st.pipestatus = ONE_STATUS[status] if 0 <= status < 256 else [status]  # (as run_argv)
         if status:
             ev.errexit_check(status)
     return status
