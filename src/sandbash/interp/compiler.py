@@ -186,25 +186,9 @@ class Compiler:
             st = ev.state
             return lambda: st.last_status  # (the walker's run_list of nothing)
         elif self.returns == mark:
-
-            def run_list() -> int:
-                status = 0
-                for code in codes:
-                    status = code()
-                return status
-
-            return run_list
+            return _sequence(codes)
         else:
-
-            def run_list() -> int:
-                status = 0
-                for code in codes:
-                    status = code()
-                    if status < 0:
-                        return status  # a `return` (returned)
-                return status
-
-            code = run_list
+            code = _sequence_returning(codes)
         if self.returns == mark:
             return code
         self.inners[id(node)] = (node, code)
@@ -1191,6 +1175,70 @@ def _begin(ex: Executor, cmd: A.SimpleCommand, line: int) -> int:
     ex.last_cmdsub_status = None
     procs = ex.pr.procsubs
     return len(procs) if procs else 0
+
+
+def _sequence(codes: tuple[Code, ...]) -> Code:
+    """Commands run one after the other, the last one's status the list's. Two or three (a
+    function's or a loop's short body) without the loop: a tenth of a small call's opcodes."""
+    if len(codes) == 2:
+        first, second = codes
+
+        def run_two() -> int:
+            first()
+            return second()
+
+        return run_two
+    if len(codes) == 3:
+        first, second, third = codes
+
+        def run_three() -> int:
+            first()
+            second()
+            return third()
+
+        return run_three
+
+    def run_list() -> int:
+        status = 0
+        for code in codes:
+            status = code()
+        return status
+
+    return run_list
+
+
+def _sequence_returning(codes: tuple[Code, ...]) -> Code:
+    """_sequence for commands a `return` may end: a status below zero (returned) ends the list
+    and is handed up at once."""
+    if len(codes) == 2:
+        first, second = codes
+
+        def run_two() -> int:
+            status = first()
+            return status if status < 0 else second()
+
+        return run_two
+    if len(codes) == 3:
+        first, second, third = codes
+
+        def run_three() -> int:
+            status = first()
+            if status < 0:
+                return status  # a `return` (returned)
+            status = second()
+            return status if status < 0 else third()
+
+        return run_three
+
+    def run_list() -> int:
+        status = 0
+        for code in codes:
+            status = code()
+            if status < 0:
+                return status  # a `return` (returned)
+        return status
+
+    return run_list
 
 
 def _declare_each(store: VarStore, pairs: list[tuple[str, str | None]]) -> bool:
