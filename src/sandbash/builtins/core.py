@@ -252,8 +252,10 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
     st = sh.state
     fd = dev_fd(args[0])
     if fd is not None:  # /dev/stdin, /dev/fd/N (`. <(cmd)`): the shell's own descriptor
+        from ..interp.bashcmd import read_descriptor
+
         try:
-            data = _read_descriptor(sh, fd)
+            data = read_descriptor(sh, fd)
         except OSError as e:
             sh.error(f"{args[0]}: {strerror(e.errno or 0)}")
             return 1
@@ -289,17 +291,6 @@ def bi_source(sh: Shell, argv: list[str]) -> int:
             raise ExitShell(1) from None
         return 1
     return _source_text(sh, args, data)
-
-
-def _read_descriptor(sh: Shell, fd: int) -> bytes | None:
-    """All a descriptor holds, as `.` reads a file whole; None when it is not open for reading.
-    Bounded by max_input_size (the most script text a run takes)."""
-    from ..interp.bashcmd import read_script
-
-    stream = sh.io.get(fd)
-    if stream is None or not stream.readable:
-        return None
-    return read_script(sh, stream)
 
 
 def _source_text(sh: Shell, args: list[str], data: bytes) -> int:

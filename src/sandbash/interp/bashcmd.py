@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..limits import LimitExceeded, LimitKind
-from ..vfs.errors import FsError
+from ..stdio.streams import StreamError
+from ..vfs.errors import FsError, strerror
+from .redirects import dev_fd
 from .state import FLAG_LETTERS
 from .variables import locale_known
 
@@ -59,6 +61,15 @@ def startup_warnings(sh: Shell, argv0: str, env: Mapping[str, str]) -> None:
     value = env.get("LC_ALL")
     if value and not locale_known(value):
         sh.write_err(f"{argv0}: warning: setlocale: LC_ALL: cannot change locale ({value})\n")
+
+
+def read_descriptor(sh: Shell, fd: int) -> bytes | None:
+    """All a descriptor of the shell holds (`. <(cmd)`, `bash <(cmd)`: /dev/fd/N, /dev/stdin), as a
+    script file is read whole; None when it is not open for reading."""
+    stream = sh.io.get(fd)
+    if stream is None or not stream.readable:
+        return None
+    return read_script(sh, stream)
 
 
 def read_script(sh: Shell, stream: Stream) -> bytes:
@@ -180,10 +191,18 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
         st.mode = "s"
         return child.run_toplevel(data.decode("utf-8", "surrogateescape"), None)
     path = rest[0]
+    fd = dev_fd(path)
     try:
-        data = sh.state.fs.read_bytes(path)
-    except FsError as e:
-        sh.write_err(f"{name}: {path}: {e.message}\n")
+        if fd is None:
+            data = sh.state.fs.read_bytes(path)
+        else:  # the shell's own descriptor (`bash <(curl ...)`), never a file of that name
+            got = read_descriptor(sh, fd)
+            if got is None:
+                raise FsError(2, path)
+            data = got
+    except (FsError, StreamError) as e:
+        why = e.message if isinstance(e, FsError) else strerror(e.errno or 5)
+        sh.write_err(f"{name}: {path}: {why}\n")
         return 127 if e.errno == 2 else 126
     st.arg0 = path
     st.positional = rest[1:]

@@ -20,6 +20,10 @@ from ..record import Effects, declare
 from . import codecs
 from .codecs import Bounds, CodecError, GzipInfo
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ...stdio.streams import Stream
+
 
 def level_opts() -> tuple[Opt, ...]:
     return tuple(Opt(str(n), None, dest="level", const=n) for n in range(10))
@@ -320,8 +324,10 @@ def _suffix(job: Job) -> str:
 # ------------------------------------------------------------ operands
 
 
-def _stdin(job: Job) -> None:
+def _stdin(job: Job, stream: Stream | None = None, name: str = "") -> None:
+    """Standard input, or `stream`, a descriptor of the shell given as /dev/fd/N (`name`)."""
     ctx = job.ctx
+    stream = ctx.stdin if stream is None else stream
     to_stdout = not job.opts.has("test")
     if not job.decompress and ctx.stdout.is_tty and not job.force and to_stdout:
         if job.tool == "gzip":
@@ -334,17 +340,17 @@ def _stdin(job: Job) -> None:
             ctx.error("Compressed data cannot be written to a terminal")
         job.fail(1)
         return
-    label = {"gzip": "stdin", "bzip2": "(stdin)", "xz": "(stdin)"}[job.tool]
-    chunks: Iterable[bytes] = _chunks(ctx, ctx.stdin)
+    label = name or {"gzip": "stdin", "bzip2": "(stdin)", "xz": "(stdin)"}[job.tool]
+    chunks: Iterable[bytes] = _chunks(ctx, stream)
     if job.decompress and job.tool == "gzip" and job.force and to_stdout:
         # sniff first, so data that is not gzip can be copied through whole
-        head = ctx.stdin.read(2)
-        ctx.stdin.unread(head)
+        head = stream.read(2)
+        stream.unread(head)
         if head[:2] != b"\x1f\x8b":
-            for chunk in _chunks(ctx, ctx.stdin):
+            for chunk in _chunks(ctx, stream):
                 ctx.stdout.write(chunk)
             return
-        chunks = _chunks(ctx, ctx.stdin)
+        chunks = _chunks(ctx, stream)
     if not job.decompress:
         for piece in _encode(job, chunks, None, 0):
             ctx.stdout.write(piece)
@@ -377,6 +383,14 @@ def _operand(job: Job, path: str) -> None:
     if path == "-":
         _stdin(job)
         return
+    if ctx.names_fd(path) and (job.opts.has("stdout") or job.opts.has("test")):
+        try:  # `zcat <(cmd)`: the shell's descriptor, read as standard input is
+            stream = ctx.open_in(path)
+        except FsError:
+            pass  # (not open: a missing file, looked for with its suffixes below)
+        else:
+            _stdin(job, stream, path)
+            return
     st = ctx.fs.try_lstat(path)
     if st is None and job.decompress and job.tool == "gzip" and _gzip_suffix_out(path, _suffix(job)) is None:
         # gzip's get_istat: a name without a known suffix is tried with each suffix in turn;

@@ -201,8 +201,8 @@ class Tar:
         if path == "-":
             stream = self.ctx.stdin
         else:
-            try:
-                stream = self.ctx.fs.open(path, "r")
+            try:  # (/dev/fd/N, `tar -tf <(cmd)`: the shell's descriptor)
+                stream = self.ctx.open_in(path)
             except FsError as e:
                 fail = self.child_fatal if self.a.compress else self.fatal
                 raise fail(f"{path}: Cannot open: {strerror(e.errno or 0)}")
@@ -236,7 +236,7 @@ class Tar:
                     raise self.filter_failed("gzip", GZIP_EOF if e.kind == "eof" else PROGRAMS[kind][1], 1)
                 raise self.fatal("Child returned status 1")
         finally:
-            if stream is not self.ctx.stdin:
+            if stream is not self.ctx.stdin and not self.ctx.names_fd(path):
                 stream.close()
 
     def write_archive(self, data: bytes) -> None:

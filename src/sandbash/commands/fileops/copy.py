@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 from dataclasses import dataclass, field
 
+from ...stdio.streams import StreamError
 from ...vfs.base import Stat
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
@@ -70,6 +71,8 @@ class Copier:
         `note` is a backup notice the caller made (mv), for the verbose line."""
         ctx, o = self.ctx, self.opts
         ctx.checkpoint()
+        if cmdline and not o.recursive and not o.move and ctx.names_fd(src):
+            return self._copy_descriptor(src, dst)
         follow = o.deref == "always" or (o.deref == "cmdline" and cmdline)
         try:
             sst = self._stat(src, follow)
@@ -132,6 +135,23 @@ class Copier:
             # GNU announces before copying, so a failed copy is announced too
             ctx.out(f"{quoteaf(src)} -> {quoteaf(dst)}{backup_note}\n")
         return self._copy_leaf(src, dst, sst, dst_l is not None, backup_note)
+
+    def _copy_descriptor(self, src: str, dst: str) -> bool:
+        """`cp <(cmd) f`: a descriptor of the shell (a pipe: GNU reads it as a file's content)."""
+        ctx = self.ctx
+        try:
+            data = ctx.read_input(src)
+        except (FsError, StreamError) as e:
+            fail(ctx, "cannot stat", src, e.errno or errno.EIO)
+            return False
+        if self.opts.verbose:
+            ctx.out(f"{quoteaf(src)} -> {quoteaf(dst)}\n")
+        try:
+            ctx.fs.write_bytes(dst, data)
+        except FsError as e:
+            fail(ctx, "cannot create regular file", dst, e)
+            return False
+        return True
 
     def _copy_leaf(self, src: str, dst: str, sst: Stat, exists: bool, note: str) -> bool:
         ctx, o = self.ctx, self.opts

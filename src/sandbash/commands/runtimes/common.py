@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from ...limits import DeadlineExpired, LimitExceeded, LimitKind
+from ...stdio.streams import Stream, StreamError
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
 
@@ -48,8 +49,14 @@ def decode_source(data: bytes) -> str:
 def read_program_file(ctx: Ctx, path: str, message: Callable[[str, int], str]) -> str:
     """The text of a program file; a missing or unreadable file prints `message(path, errno)`
     (each runtime words it its own way) and ends the command with status 2."""
+    if ctx.names_fd(path):  # `python3 <(cmd)`: the descriptor, read as stdin is
+        try:
+            return decode_source(read_program_stream(ctx, ctx.open_in(path)))
+        except (FsError, StreamError) as e:
+            ctx.stderr.write(message(path, e.errno or 5).encode("utf-8", "surrogateescape"))
+            raise CommandExit(2) from None
     try:
-        st = ctx.fs.stat(path) if path not in ("-", "/dev/stdin") else None
+        st = ctx.fs.stat(path) if path != "-" else None
         if st is not None and st.is_dir:
             raise FsError(21, path)
         if st is not None and st.size > MAX_PROGRAM_BYTES:
@@ -65,11 +72,16 @@ def read_program_file(ctx: Ctx, path: str, message: Callable[[str, int], str]) -
 
 
 def read_stdin_program(ctx: Ctx) -> str:
+    return decode_source(read_program_stream(ctx, ctx.stdin))
+
+
+def read_program_stream(ctx: Ctx, stream: Stream) -> bytes:
+    """A program's text from a stream (stdin, /dev/fd/N), at most MAX_PROGRAM_BYTES, charged."""
     with ctx.hold_memory() as mem:
         chunks: list[bytes] = []
         total = 0
         while True:
-            chunk = ctx.stdin.read(65536)
+            chunk = stream.read(65536)
             if not chunk:
                 break
             total += len(chunk)
@@ -78,7 +90,7 @@ def read_stdin_program(ctx: Ctx) -> str:
             mem.charge(len(chunk))
             chunks.append(chunk)
             ctx.checkpoint()
-        return decode_source(b"".join(chunks))
+        return b"".join(chunks)
 
 
 def seconds_left(ctx: Ctx) -> float:

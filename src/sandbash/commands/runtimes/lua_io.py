@@ -26,6 +26,7 @@ from ...vfs.errors import FsError, strerror
 from ...vfs.facade import FileStream
 from ..context import Ctx
 from ..date.fmt import FormatTooLong, Moment, format_moment
+from .common import read_program_stream
 
 # glibc gives a pipe's stdout a buffer of this size: real lua's output reaches a pipe in these
 # pieces, after its error message on stderr (kept so `lua ... 2>&1` reads the same)
@@ -563,6 +564,11 @@ class LuaHost:
     def readfile(self, path: bytes) -> Result:
         """The text of a Lua source file (dofile, loadfile, require), or nil and the reason."""
         name = path.decode("utf-8", "surrogateescape")
+        if self.ctx.names_fd(name):  # `lua <(cmd)`, dofile("/dev/stdin"): the descriptor itself
+            try:
+                return read_program_stream(self.ctx, self.ctx.open_in(name))
+            except (FsError, StreamError) as e:
+                return None, strerror(e.errno or errno.EIO).encode()
         try:
             st = self.ctx.fs.stat(name)
             if st.is_dir:
