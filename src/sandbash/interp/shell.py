@@ -29,7 +29,7 @@ from ..syntax.lexer import ARITH, KEY
 from ..syntax.parser import Parser
 from ..textcache import TextCache
 from ..vfs.errors import FsError
-from .control import AbortCommand, ExitShell
+from .control import AbortCommand, ExitShell, KilledBySignal
 from .evaluator import Evaluator
 from .executor import Executor, unparse_command
 from .framestack import with_room
@@ -481,6 +481,11 @@ class Shell:
         """Run a whole script as the main shell: EXIT trap, exit status."""
         try:
             status = with_room(self.run_text, text, source_name, toplevel=True)  # (see framestack)
+        except KilledBySignal as e:  # (a signal without a trap: the shell dies of it)
+            self.killed_by = e.signal
+            if e.signal != 9:  # (SIGKILL) bash's termsig_handler runs the EXIT trap first; a KILL is
+                self.run_exit_trap(e.status)  # never seen; the status stays the signal's either way
+            return e.status
         except ExitShell as e:
             status = e.status
         except SigPipe:
