@@ -8,6 +8,12 @@ host mode, the runtimes, box mode and what sessions share.
   `/etc/$'\\xfe'` went unrecorded while the run went on. U+0085/U+2028/U+2029 split an event in
   two for readers that split lines as str.splitlines does. Events are now written with those
   characters as JSON escapes (audit.AuditEvent.to_json), read back unchanged by json.loads.
+- Lua's deadline: the count hook runs between VM instructions, and a C library function runs none.
+  A backtracking pattern (`string.find(("a"):rep(40), ("a*"):rep(12) .. "b")`), a quadratic one on
+  a long text, a plain find of a long needle, `string.rep("", 2^53)`, `table.move({}, 1, 1e15, 2)`
+  and a `__gc` finalizer (run by the collector with hooks off) never ended: the run's thread (the
+  embedder's own, lupa runs in-process) was lost. runtimes/lua_guards.py bounds each C call and runs
+  the costly rest where the hook sees it. Rows run in forked children (secharness).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import logging
 from typing import Any
 
 import pytest
+from secharness import Outcome, batch, param, verify
 
 from sandbash import Audit, Bash, Policy
 from sandbash.audit import JsonLinesSink, LoggingSink
@@ -110,3 +117,78 @@ def test_a_logging_sink_on_a_utf8_file_keeps_every_refusal(tmp_path: Any) -> Non
     lines = (tmp_path / "audit.log").read_text("utf-8").splitlines()
     targets = [json.loads(line.split(" ", 2)[2]).get("target") for line in lines]
     assert "/etc/\udcff" in targets and "/etc/\udcfe" in targets
+
+
+# ------------------------------------------------------------ lua: the deadline reaches library calls
+
+LUA_HANGS = [
+    ("lua-backtracking-find", "print(string.find(string.rep('a', 40), string.rep('a*', 12) .. 'b'))"),
+    (
+        "lua-backtracking-match-optional",
+        "print(string.match(string.rep('a', 30), string.rep('a?', 30) .. string.rep('a', 30)))",
+    ),
+    ("lua-quadratic-gmatch", "for x in string.gmatch(string.rep('a', 1e5), 'a-b') do end"),
+    ("lua-backtracking-gsub", "print(string.gsub(string.rep('a', 1e5), '.-.-x', ''))"),
+    ("lua-lazy-find-method", "local s = ('ab'):rep(2e5) print(s:find('.-.-.-c'))"),
+    (
+        "lua-plain-find-long-needle",
+        "print(string.find(string.rep('a', 1e6), string.rep('a', 3e5) .. 'b', 1, true))",
+    ),
+    (
+        "lua-no-special-find-long-needle",
+        "print(string.find(string.rep('a', 1e6), string.rep('a', 3e5) .. 'b'))",
+    ),
+    ("lua-table-move-empty", "print(table.move({}, 1, 1e15, 2))"),
+    ("lua-table-move-other-table", "print(table.move({}, -2^40, 2^40, 1, {}))"),
+    (
+        "lua-pcall-around-backtracking",
+        "while true do pcall(string.find, ('a'):rep(40), ('a*'):rep(12) .. 'b') end",
+    ),
+]
+# end at once: every copy is empty (C looped 2^53 times to make it); finalizers never run (the
+# collector runs them with hooks off, where no deadline reaches: a difference from lua, written down)
+LUA_QUICK = [
+    (
+        "lua-rep-empty",
+        "print(#string.rep('', 2^53), #string.rep('', 2^60, ''), ('').rep('', 2^50))",
+        "0\t0\t\n",
+    ),
+    (
+        "lua-busy-finalizer",
+        "setmetatable({}, {__gc = function() while true do end end}) collectgarbage() print('after')",
+        "after",
+    ),
+    (
+        "lua-busy-finalizer-at-close",
+        "setmetatable({}, {__gc = function() while true do end end}) print('end')",
+        "end",
+    ),
+    (
+        "lua-finalizer-set-late",
+        "local mt = {__gc = true} setmetatable({}, mt) mt.__gc = function() while true do end end "
+        "collectgarbage() print(mt.__gc ~= true)",
+        "true",
+    ),
+]
+
+
+def _lua(code: str) -> str:
+    return "lua -e '" + code.replace("'", "'\\''") + "'"
+
+
+LUA_ROWS = [param(i, _lua(code), timeout=2.0, expect=("timeout",)) for i, code in LUA_HANGS] + [
+    param(i, _lua(code), timeout=5.0, expect=("result",), contains=out) for i, code, out in LUA_QUICK
+]
+
+
+@pytest.fixture(scope="module")
+def lua_outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
+    return batch(request, "test_lua_library_calls_end_at_the_deadline")
+
+
+@pytest.mark.parametrize("case", LUA_ROWS)
+def test_lua_library_calls_end_at_the_deadline(
+    case: dict[str, Any], lua_outcomes: dict[str, Outcome]
+) -> None:
+    pytest.importorskip("lupa")
+    verify(case, lua_outcomes[case["id"]])

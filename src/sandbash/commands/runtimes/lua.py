@@ -21,6 +21,7 @@ from ...limits import LimitExceeded, LimitKind
 from ..context import Ctx
 from ..record import Effects, declare
 from .common import load_optional, memory_left
+from .lua_guards import GUARDS
 from .lua_io import ERROR_MARK, STOP_MARK, LuaExit, LuaHost
 from .lua_prelude import PRELUDE
 
@@ -162,6 +163,10 @@ class _Session:
         )
         self.host = LuaHost(ctx, mem, self.rt.get_memory_used)
         callbacks = self.rt.table_from(self.host.callbacks())
+        # the library functions no hook reaches, bounded first (lua_guards.py): they need `debug`,
+        # which the prelude takes away
+        guards = self.rt.globals().load(GUARDS, b"=[sandbash]", b"t")
+        self._guarded(guards)
         prelude = self.rt.globals().load(PRELUDE, b"=[sandbash]", b"t")
         entry = self._guarded(prelude, callbacks, ERROR_MARK, STOP_MARK, HOOK_COUNT)
         self.run_fn: Any
