@@ -66,6 +66,12 @@ class TrError(Exception):
     pass
 
 
+def _printable(text: bytes) -> str:
+    """GNU tr's make_printable_str: C escapes for controls, octal for other unprintable bytes."""
+    escapes = {7: "\\a", 8: "\\b", 9: "\\t", 10: "\\n", 11: "\\v", 12: "\\f", 13: "\\r"}
+    return "".join(escapes.get(b) or (chr(b) if 32 <= b < 127 else f"\\{b:03o}") for b in text)
+
+
 def _unescape(ctx: Ctx, text: str) -> list[tuple[int, bool]]:
     """Bytes of a SET with backslash escapes resolved: (byte, was_escaped)."""
     notes: list[str] = []
@@ -108,8 +114,7 @@ def parse_set(ctx: Ctx, text: str, second: bool) -> list[_Elem]:
                     else:
                         if len(body) != 1:
                             ctx.error(
-                                f"{quote(ctx, body.decode('latin-1'))}: equivalence class operand must be a "
-                                "single character"
+                                f"{_printable(body)}: equivalence class operand must be a single character"
                             )
                             raise CommandExit(1)
                         elems.append(_Elem("equiv", [body[0]]))
