@@ -11,7 +11,8 @@ host mode, the runtimes, box mode and what sessions share.
 - Lua's deadline: the count hook runs between VM instructions, and a C library function runs none.
   A backtracking pattern (`string.find(("a"):rep(40), ("a*"):rep(12) .. "b")`), a quadratic one on
   a long text, a plain find of a long needle, `string.rep("", 2^53)`, `table.move({}, 1, 1e15, 2)`
-  and a `__gc` finalizer (run by the collector with hooks off) never ended: the run's thread (the
+  and a `__gc` finalizer (run by the collector with hooks off) never ended, and a long table's
+  `table.sort` ran seconds past the deadline: the run's thread (the
   embedder's own, lupa runs in-process) was lost. runtimes/lua_guards.py bounds each C call and runs
   the costly rest where the hook sees it. Rows run in forked children (secharness).
 """
@@ -176,9 +177,22 @@ def _lua(code: str) -> str:
     return "lua -e '" + code.replace("'", "'\\''") + "'"
 
 
-LUA_ROWS = [param(i, _lua(code), timeout=2.0, expect=("timeout",)) for i, code in LUA_HANGS] + [
-    param(i, _lua(code), timeout=5.0, expect=("result",), contains=out) for i, code, out in LUA_QUICK
-]
+# a table past 4 M elements (the C sort's own seconds), filled within the deadline
+SORT = "local t = {} for i = 1, 4.5e6 do t[i] = (i * 7919) % 4500007 end print('filled') table.sort(t) print('sorted')"
+
+LUA_ROWS = (
+    [param(i, _lua(code), timeout=2.0, expect=("timeout",)) for i, code in LUA_HANGS]
+    + [
+        param(
+            "lua-sort-long-table",
+            _lua(SORT),
+            timeout=3.0,
+            expect=("timeout",),
+            overrides={"max_memory": 256 << 20},
+        )
+    ]
+    + [param(i, _lua(code), timeout=5.0, expect=("result",), contains=out) for i, code, out in LUA_QUICK]
+)
 
 
 @pytest.fixture(scope="module")
@@ -192,3 +206,40 @@ def test_lua_library_calls_end_at_the_deadline(
 ) -> None:
     pytest.importorskip("lupa")
     verify(case, lua_outcomes[case["id"]])
+
+
+def _lua_programs() -> list[tuple[str, str]]:
+    """The Lua programs of the spec table sec_attack11_lua_guards (recorded from lua5.4)."""
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "spec/cases/sec_attack11_lua_guards.txt").read_text()
+    out = []
+    for block in text.split("#### ")[1:]:
+        name, _, rest = block.partition("\n")
+        out.append((name, rest.split("<<'L'\n", 1)[1].split("\nL\n", 1)[0]))
+    return out
+
+
+@pytest.mark.parametrize(("name", "program"), _lua_programs())
+def test_lua_paths_under_the_hook_give_what_c_gives(
+    name: str, program: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every bounded call forced through its Lua side (the matcher port, the hooked sort) gives the
+    output the C side gives (the spec table holds that one against lua5.4)."""
+    pytest.importorskip("lupa")
+    from sandbash.commands.runtimes import lua as lua_command
+
+    def run() -> tuple[bytes, int]:
+        r = Bash().exec("cat > p.lua; lua p.lua", stdin=program)
+        return r.stdout_bytes, r.exit_code
+
+    direct = run()
+    guards = lua_command.GUARDS
+    for old, new in (
+        (b"local COSTLY = 1e9", b"local COSTLY = -1"),
+        (b"local SORT_DIRECT = 1 << 22", b"local SORT_DIRECT = 0"),
+    ):
+        assert old in guards
+        guards = guards.replace(old, new)
+    monkeypatch.setattr(lua_command, "GUARDS", guards)
+    assert run() == direct

@@ -15,7 +15,8 @@ What replaces them keeps Lua's results and messages and bounds each C call:
   ported line for line) in Lua, where the hook sees every step, at about a hundredth of C's speed.
   A plain find of a long needle searches a window of the subject at a time.
 - string.rep of an empty string and separator returns the empty string without the loop.
-- table.move moves a bounded slice per C call, in the order Lua's own move takes.
+- table.move moves a bounded slice per C call, in the order Lua's own move takes; table.sort of a
+  table past 4 M elements without a comparator sorts with a Lua one.
 - setmetatable never marks an object for finalization: a `__gc` field is taken out while the
   metatable is set and put back, so finalizers never run (a difference from lua, which runs them).
 
@@ -29,7 +30,7 @@ local getinfo, rawpcall, error, type, select = debug.getinfo, pcall, error, type
 local pack, unpack, mtype, tointeger, tonumber = table.pack, table.unpack, math.type, math.tointeger, tonumber
 local byte, sub, strfind, strmatch, strgmatch, strgsub = string.byte, string.sub, string.find, string.match, string.gmatch, string.gsub
 local strrep, format, concat, tmove, rawsetmt, rawget, rawset = string.rep, string.format, table.concat, table.move, setmetatable, rawget, rawset
-local tostring, rawgetmt = tostring, debug.getmetatable
+local tostring, rawgetmt, rawlen, tsort = tostring, debug.getmetatable, rawlen, table.sort
 
 -- a C error raised inside a replacement (called from it: level 2), as the library would have raised
 -- it from the replacement's caller (level 3); any other error passes unchanged
@@ -659,6 +660,24 @@ local function move_aux(nargs, ...)
   return dest
 end
 
+-- a long table sorted without a comparator: C's sort compares with no instruction run, so one call
+-- of 16 M numbers (what max_memory holds) took seconds past the deadline. Past 4 M elements (about a
+-- second of C) the sort takes a Lua comparator, which lets the hook run (about 8x slower); its error
+-- is C's own (lua_lessthan's text, no position: raised from the C sort)
+local SORT_DIRECT = 1 << 22
+local function less(a, b) return a < b end
+local function lt(a, b)
+  local ok, r = rawpcall(less, a, b)
+  if ok then return r end
+  if type(r) == "string" then r = strmatch(r, "^%[sandbash%]:%d+: (.*)$") or r end
+  error(r, 0)
+end
+local function sort_aux(nargs, ...)
+  local t, comp = ...
+  if comp == nil and type(t) == "table" and nargs < 2 then return tsort(t, lt) end
+  return tsort(...)
+end
+
 -- no object is marked for finalization (a __gc present when the metatable is set marks it): its
 -- __gc would run with hooks off, where no deadline reaches it
 local function setmt_aux(nargs, ...)
@@ -736,7 +755,9 @@ string.gsub = replacement("string.gsub", function(s, p, repl, max_s)
   end
 end, gsub_aux)
 string.rep = replacement("string.rep", function(s, n, sep)
-  if type(s) == "string" and s ~= "" and mtype(n) == "integer" and (sep == nil or type(sep) == "string") then
+  -- (a result past 2^40 bytes is C's "resulting string too large", raised from here: protected)
+  if type(s) == "string" and s ~= "" and mtype(n) == "integer" and (sep == nil or type(sep) == "string")
+    and (#s + (sep and #sep or 0)) * n < 2 ^ 40 then
     return strrep
   end
 end, rep_aux)
@@ -747,6 +768,10 @@ table.move = replacement("table.move", function(a1, f, e, t, a2)
     return tmove
   end
 end, move_aux)
+-- (with a comparator, C may raise "invalid order function for sorting": protected, as bad arguments)
+table.sort = replacement("table.sort", function(t, comp)
+  if comp == nil and type(t) == "table" and rawlen(t) <= SORT_DIRECT then return tsort end
+end, sort_aux)
 setmetatable = replacement("setmetatable", function(t, mt)
   if type(t) == "table" and (mt == nil or type(mt) == "table" and rawget(mt, "__gc") == nil) then
     local old = rawgetmt(t)
