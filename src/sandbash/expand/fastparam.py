@@ -1,8 +1,9 @@
 """Plans for the commonest parameter shapes, chosen once per node.
 
 `$name`, `${name}`, `${#name}`, `${name#pat}` (and `##`, `%`, `%%`), `${name/pat/rep}` (and `//`,
-`/#`, `/%`), `${name^^}` and friends, and `${name:off}` / `${name:off:len}`, with words of plain
-text and offsets that are decimal numbers: what each does to a plain string is decided when the
+`/#`, `/%`), `${name^^}` and friends, with words of plain text, and `${name:off}` /
+`${name:off:len}` (decimal numbers sliced directly, expressions evaluated as the general way
+evaluates them): what each does to a plain string is decided when the
 node is first expanded. params.param looks the name up once and hands a plain string variable's
 value to the plan; anything else (unset, an array, a reference to elements), or a plan's None (a
 C locale's bytes...), goes the general way with that same lookup, so every message and corner
@@ -45,7 +46,7 @@ def plan_for(ex: Expander, p: A.Param) -> Plan | int | None:
         return None
     kind = op.kind
     if kind is _SLICE:
-        return _slice_plan(op)
+        return _slice_plan(p, op)
     if not (static_word(op.arg) and static_word(op.arg2)):
         return None  # the pattern or replacement expands each time
     if op.arg is not None and "(" in ex.pattern(op.arg):
@@ -124,14 +125,20 @@ def _number(word: A.Word | None) -> int | None:
     return int(text)
 
 
-def _slice_plan(op: A.ParamOp) -> Plan | None:
+def _slice_plan(p: A.Param, op: A.ParamOp) -> Plan:
     start = _number(op.arg)
     length = _number(op.arg2)
-    if start is None or (op.arg2 is not None and length is None):
-        return None
-    end = None if length is None else start + length
-    # (a C locale slices a non-ASCII value's bytes)
-    return lambda ex, v: v[start:end] if v.isascii() else None
+    # (a C locale slices a non-ASCII value's bytes: the general way)
+    if start is not None and (op.arg2 is None or length is not None):
+        end = None if length is None else start + length
+        return lambda ex, v: v[start:end] if v.isascii() else None
+    # an offset or length to evaluate (`${s:i:1}`, `${s: -1}`, `${s:$k:n-k}`): the string's slice
+    # as the general way makes it (paramops.slice_text), declined only before anything is
+    # evaluated, so an expression with an effect (`${s:i++:1}`) never runs twice
+    from .paramops import slice_text_fn  # (the module is imported by a run's first operator)
+
+    slice_of = slice_text_fn(p, op)
+    return lambda ex, v: slice_of(ex, v) if v.isascii() else None
 
 
 def remember(ex: Expander, p: A.Param) -> Plan | int | None:

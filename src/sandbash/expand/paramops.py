@@ -248,49 +248,63 @@ def slice_value(ex: Expander, p: A.Param, op: A.ParamOp, base: Value, as_bytes: 
         cut = ex._slice(p, op, raw, as_bytes=True)
         assert isinstance(cut, str)
         return cut.encode("latin-1").decode("utf-8", "surrogateescape")
+    if isinstance(base, str) and star is None:
+        return slice_text(ex, p, op, base)
     offset = ex._slice_number(p, op.arg)
     if not ex._offset_in_range(p, base, offset):
         return Multi([], star) if star is not None else ""  # length is not evaluated
     length = None if op.arg2 is None else ex._slice_number(p, op.arg2)
-    if isinstance(base, Multi):
-        values = base.values
-        if p.name in ("@", "*"):
-            values = [ex.env.special("0")] + values
+    if isinstance(base, str):  # ${scalar[@]:1}: the string's slice (out of range: no field)
+        return cut_text(base, offset, length, op)
+    assert isinstance(base, Multi)
+    values = base.values
+    if p.name in ("@", "*"):
+        values = [ex.env.special("0")] + values
+        if offset < 0:
+            offset += len(values)
+            if offset < 0:
+                return Multi([], base.star)
+        sel = values[offset:]
+    else:
+        var = ex.env.lookup(p.name)
+        arr = var.value if var is not None else None
+        if isinstance(arr, IndexedArray):
+            keys = arr.keys()
+            if offset < 0:
+                offset += arr.max_index() + 1
+                if offset < 0:
+                    return Multi([], base.star)
+            sel = [arr.get(k) or "" for k in keys if k >= offset]
+        else:
             if offset < 0:
                 offset += len(values)
                 if offset < 0:
                     return Multi([], base.star)
             sel = values[offset:]
-        else:
-            var = ex.env.lookup(p.name)
-            arr = var.value if var is not None else None
-            if isinstance(arr, IndexedArray):
-                keys = arr.keys()
-                if offset < 0:
-                    offset += arr.max_index() + 1
-                    if offset < 0:
-                        return Multi([], base.star)
-                sel = [arr.get(k) or "" for k in keys if k >= offset]
-            else:
-                if offset < 0:
-                    offset += len(values)
-                    if offset < 0:
-                        return Multi([], base.star)
-                sel = values[offset:]
-        if length is not None:
-            if length < 0:
-                raise ExpansionError(f"{op.arg2.text if op.arg2 else length}: substring expression < 0", 1)
-            sel = sel[:length]
-        return Multi(sel, base.star)
-    s = base
-    assert isinstance(s, str)
+    if length is not None:
+        if length < 0:
+            raise ExpansionError(f"{op.arg2.text if op.arg2 else length}: substring expression < 0", 1)
+        sel = sel[:length]
+    return Multi(sel, base.star)
+
+
+def slice_text(ex: Expander, p: A.Param, op: A.ParamOp, s: str) -> str:
+    """${p:off:len} of a string value: the offset evaluated, then (when it is within the value:
+    bash drops the slice to nothing before it evaluates the length) the length."""
+    assert op.arg is not None
+    offset = ex._slice_number(p, op.arg)
+    n = len(s)
+    if not -n <= offset <= n:
+        return ""  # length is not evaluated
+    return cut_text(s, offset, None if op.arg2 is None else ex._slice_number(p, op.arg2), op)
+
+
+def cut_text(s: str, offset: int, length: int | None, op: A.ParamOp) -> str:
+    """`s` from `offset` (within -len(s)..len(s)) for `length` characters (None: to the end; below
+    zero: up to that many from the end)."""
     n = len(s)
     if offset < 0:
         offset += n
-        if offset < 0:
-            return ""
-    if offset > n:
-        return ""
     if length is None:
         return s[offset:]
     if length < 0:
@@ -299,6 +313,48 @@ def slice_value(ex: Expander, p: A.Param, op: A.ParamOp, base: Value, as_bytes: 
             raise ExpansionError(f"{op.arg2.text if op.arg2 else length}: substring expression < 0", 1)
         return s[offset:end]
     return s[offset : offset + length]
+
+
+def slice_text_fn(p: A.Param, op: A.ParamOp) -> Callable[[Expander, str], str]:
+    """slice_text for `p` and `op` (fastparam's plan of a scalar's slice whose offset or length is
+    an expression: `${s:i:1}`, `${s: -1}`, `${s:$k:n-k}`), with each number's reading chosen once:
+    a literal expression's text is evaluated without being expanded and searched again."""
+    assert op.arg is not None
+    offset_of = _number_fn(p, op.arg)
+    length_of = None if op.arg2 is None else _number_fn(p, op.arg2)
+
+    def slice_of(ex: Expander, s: str) -> str:
+        offset = offset_of(ex)
+        n = len(s)
+        if not -n <= offset <= n:
+            return ""  # length is not evaluated
+        return cut_text(s, offset, None if length_of is None else length_of(ex), op)
+
+    return slice_of
+
+
+def _number_fn(p: A.Param, word: A.Word) -> Callable[[Expander], int]:
+    """slice_number(ex, p, word) as a function of the expander: one text of plain characters is
+    evaluated as it is (what arith_text gives for it), one `$(( ))` is its value (the decimal text
+    it expands to evaluates to that value again; its own errors are its own, as there)."""
+    parts = word.parts
+    if len(parts) == 1 and type(sub := parts[0]) is A.ArithSub:
+        inner = sub.word
+        return lambda ex: ex.arith(inner)
+    if len(parts) != 1 or type(parts[0]) is not A.Lit:
+        return lambda ex: slice_number(ex, p, word)
+    text = parts[0].text
+    if not text.strip():
+        return lambda ex: 0
+    shown = p.name + (f"[{p.sub}]" if p.sub is not None else "")
+
+    def number(ex: Expander) -> int:
+        try:
+            return ex.env.arith_eval(text)
+        except ArithError as e:
+            raise SliceArithError(e, shown) from None
+
+    return number
 
 
 def xform(ex: Expander, p: A.Param, letter: str, base: Value) -> Value:

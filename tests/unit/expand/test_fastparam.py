@@ -3,8 +3,11 @@ general path gives for every kind of value (compared value by value, plans on an
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
+from sandbash.expand.arith import ArithError
 from sandbash.expand.env import ExpansionError
 from sandbash.expand.fastparam import plan_for
 from sandbash.expand.words import Expander
@@ -43,12 +46,26 @@ PLANNED = [
     "${s:2:3}",
     "${s:0:0}",
     "${s:10:1}",
+    # offsets and lengths that are expressions (evaluated by the plan in the general way's order)
+    "${s: -2}",
+    "${s:k}",
+    "${s:010}",
+    "${s:k:2}",
+    "${s:1:k}",
+    "${s:k:-1}",
+    "${s: -3:-1}",
+    "${s:$((1+1)):2}",
+    "${s:1:$((k*2))}",
+    "${s:$k:2}",
+    "${s:k/0:1}",
+    "${s:1:(}",
+    "${s:j:2}",
+    "${s:2:-9}",
+    "${s:9:1/0}",
+    "${s:k++:1}",  # an effect: evaluated once a use, planned or not
 ]
 GENERAL = [
     "${s:-x}",  # a test: the word may expand
-    "${s: -2}",  # a negative offset
-    "${s:k}",  # an arithmetic offset
-    "${s:010}",  # octal
     "${s//$p/x}",  # the pattern expands
     "${s/a/[&]}",  # patsub_replacement decides
     "${s/a/\\\\}",
@@ -103,6 +120,19 @@ def _expand(env: FakeEnv, p: A.Param, planned: bool) -> object:
         return (first, ex.param(p))  # twice: the plan chosen by the first must serve the second
     except ExpansionError as e:
         return ("error", e.message, e.fatal)
+    except ArithError as e:  # (a slice's offset or length: the shell reports it, naming the parameter)
+        return ("arith error", e.render())
+
+
+def _env(
+    locale: str, nounset: bool, args: list[str], value: str | list[str] | dict[str, str] | None
+) -> FakeEnv:
+    env = FakeEnv(LC_ALL=locale, k="1")
+    env.opts["nounset"] = nounset
+    env.args = args
+    if value is not None:
+        env.set("s", value)
+    return env
 
 
 @pytest.mark.parametrize("locale", ["C", "C.UTF-8"])
@@ -112,12 +142,9 @@ def test_plans_give_what_the_general_path_gives(src: str, nounset: bool, locale:
     p = _param(src)
     for value in VALUES:
         for args in ([], ["one", ""], [str(n) for n in range(12)]):
-            env = FakeEnv(LC_ALL=locale)
-            env.opts["nounset"] = nounset
-            env.args = args
-            if value is not None:
-                env.set("s", value)
-            assert _expand(env, p, True) == _expand(env, p, False), (src, value, args)
+            # (one env each way: an expression may change k)
+            env = partial(_env, locale, nounset, args, value)
+            assert _expand(env(), p, True) == _expand(env(), p, False), (src, value, args)
 
 
 def test_replacement_follows_nocasematch_as_it_changes() -> None:
@@ -160,7 +187,7 @@ def test_plans_look_the_name_up_as_often_as_the_general_path(src: str) -> None:
     for value in VALUES:
         counts = []
         for planned in (True, False):
-            env = _CountingEnv(LC_ALL="C")
+            env = _CountingEnv(LC_ALL="C", k="1")
             if value is not None:
                 env.set("s", value)
             _expand(env, p, planned)
