@@ -49,6 +49,28 @@ def braces(ex: Expander, parts: tuple[A.Part, ...], top: bool = False) -> list[t
     return [tuple(r) for r in results]
 
 
+def sequence_fields(ex: Expander, p: A.BraceSeq) -> list[str] | None:
+    """The fields of a word that is one sequence expression and nothing else (`for i in
+    {1..100000}`): its items themselves, charged as braces() charges them, when each is text that
+    cannot glob or begin a tilde prefix (numbers never do); None: braces() and the fields of each
+    result, the general way (`set +B`, `{Z..a}` with its `[`, `{~..~}`, a sequence bash leaves as
+    text)."""
+    if not ex.env.option("braceexpand"):
+        return None
+    size = _sequence_len(p)
+    ex.env.charge_brace(size)
+    items = _sequence(p)
+    if items is None or (not _numeric(p) and any(_active(t) for t in items)):
+        return None
+    ex.env.charge_brace(len(items))
+    return items
+
+
+def _active(item: str) -> bool:
+    """A letter sequence's item that the word's later expansions would act on."""
+    return item[:1] == "~" or "*" in item or "?" in item or "[" in item or "(" in item
+
+
 def _brace_source(p: A.Part) -> str:
     """The text a brace expansion was written as (for `set +B`)."""
     if isinstance(p, A.BraceSeq):
@@ -111,10 +133,15 @@ def _tilde_after_brace(parts: list[A.Part]) -> tuple[A.Part, ...]:
     return tuple(tilde_prefix([lead, *parts[k:]]))
 
 
+def _numeric(p: A.BraceSeq) -> bool:
+    """{1..10}, {-05..+5..2}: a sequence of numbers (else of characters, or no sequence)."""
+    return p.start.lstrip("+-").isdigit() and p.end.lstrip("+-").isdigit()
+
+
 def _sequence_len(p: A.BraceSeq) -> int:
     step = abs(int(p.step)) if p.step else 1
     step = step or 1
-    if p.start.lstrip("+-").isdigit() and p.end.lstrip("+-").isdigit():
+    if _numeric(p):
         return abs(int(p.end) - int(p.start)) // step + 1
     if len(p.start) == 1 and len(p.end) == 1:
         return abs(ord(p.end) - ord(p.start)) // step + 1
@@ -123,7 +150,7 @@ def _sequence_len(p: A.BraceSeq) -> int:
 
 def _sequence(p: A.BraceSeq) -> list[str] | None:
     step = int(p.step) if p.step else 1
-    if p.start.lstrip("+-").isdigit() and p.end.lstrip("+-").isdigit():
+    if _numeric(p):
         a, b = int(p.start), int(p.end)
         step = abs(step) or 1
         width = 0

@@ -20,7 +20,7 @@ from ..syntax import ast as A
 from . import arithwords, braces, fields, params
 from .arith import Template
 from .arithwords import subscript_error
-from .braces import brace_text
+from .braces import brace_text, sequence_fields
 from .env import ExpandEnv
 from .fastparam import Plan
 from .fields import ws_split
@@ -205,6 +205,10 @@ class Expander:
                 return self._dq_word(p0.parts, out)  # type: ignore[union-attr]
             if t0 is A.CmdSub or (t0 is A.Param and (p0.op is not None or p0.prefix)):  # type: ignore[union-attr]
                 return self._plain_word(parts0, out)  # `${s%%.*}`, `$(cmd)`
+            if t0 is A.BraceSeq and (items := sequence_fields(self, p0)) is not None:  # type: ignore[arg-type]
+                self._at_empty = False
+                out.extend(items)  # `{1..100000}`: each item a field, with nothing to expand
+                return out
         elif all(type(p) in PLAIN_PARTS for p in parts0):
             return self._plain_word(parts0, out)
         for parts in self._braces(word.parts, top=True):
