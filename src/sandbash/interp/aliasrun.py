@@ -13,8 +13,9 @@ they run, in either mode.
 Shell.command_sub / Shell.process_sub come here only while expand_aliases is on and an alias
 exists or the node's text has several lines (whose first may define one): otherwise the
 read-time body runs, as it did. Parses are cached per run (Runtime.alias_parses),
-keyed on the node and on what the parse depends on (the aliases' names and values, extglob, posix):
-any change to them (alias, unalias, BASH_ALIASES[x]=, a session restored, shopt) is a new key.
+keyed on the node and on what the parse depends on (the aliases, by the token their table replaces
+at every change, and extglob, posix): any change to them (alias, unalias, BASH_ALIASES[x]=, a
+session restored, shopt) is a new key.
 The commands parsed here run through the executor as any other: the policy decides on what
 really runs after the alias is expanded, and the audit sees it.
 """
@@ -29,7 +30,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .shell import Shell
 
-    Key = tuple[tuple[tuple[str, str], ...], bool, bool, bool]
+    Key = tuple[object, bool, bool, bool]
 
 # the parses a run keeps: bounded by the characters they were read from (an alias value is spliced
 # into the source it is used in: a long value used by many substitutions must not pile up)
@@ -72,11 +73,11 @@ class TextRun:
 
 
 def parse_key(sh: Shell) -> Key:
-    """What a run-time parse depends on."""
+    """What a run-time parse depends on (the aliases by their table's token: state.AliasTable)."""
     st = sh.state
     shopts = st.shopts
     return (
-        tuple(st.aliases.items()),
+        st.aliases.token,
         bool(shopts["expand_aliases"]),
         bool(shopts["extglob"]),
         bool(st.opts["posix"]),

@@ -7,7 +7,7 @@ parent except the filesystem and the open streams.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ..shvars.vars import FunctionTable, VarStore
 from ..stdio.streams import Stream
@@ -21,6 +21,60 @@ if TYPE_CHECKING:
 # rather than a new list (the list's making, collection and freeing were ~4% of a compiled `x=1`);
 # ShellState.pipestatus is never changed in place, only replaced
 ONE_STATUS: tuple[tuple[int], ...] = tuple((status,) for status in range(256))
+
+
+class AliasTable(dict[str, str]):
+    """The aliases (name -> value), with a token that every change replaces: a run-time parse of a
+    substitution's text is cached on the token (aliasrun.parse_key), one object to hash where the
+    table's contents were a tuple of every pair at each use. A fork's copy keeps its parent's
+    token (the same contents) until either changes; tokens are never numbers, so two tables
+    changed apart never share one."""
+
+    __slots__ = ("token",)
+
+    def __init__(self, *args: object, **kw: str) -> None:
+        super().__init__(*args, **kw)  # type: ignore[arg-type]
+        self.token = object()
+
+    def forked(self) -> AliasTable:
+        """A copy for a subshell, under the same token."""
+        copy = AliasTable(self)
+        copy.token = self.token
+        return copy
+
+    def __setitem__(self, key: str, value: str) -> None:
+        if self.get(key) != value:  # (an alias defined again as it was: a loop may do that)
+            self.token = object()
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        self.token = object()
+        super().__delitem__(key)
+
+    def __ior__(self, other: Mapping[str, str]) -> AliasTable:  # type: ignore[override,misc]
+        self.token = object()
+        super().update(other)
+        return self
+
+    def clear(self) -> None:
+        self.token = object()
+        super().clear()
+
+    def pop(self, key: str, *default: str) -> str:  # type: ignore[override]
+        self.token = object()
+        return super().pop(key, *default)
+
+    def popitem(self) -> tuple[str, str]:
+        self.token = object()
+        return super().popitem()
+
+    def setdefault(self, key: str, default: str) -> str:  # type: ignore[override]
+        self.token = object()
+        return super().setdefault(key, default)
+
+    def update(self, *args: object, **kw: str) -> None:  # type: ignore[override]
+        self.token = object()
+        super().update(*args, **kw)  # type: ignore[arg-type]
 
 
 class HashTable(dict[str, str]):
@@ -239,7 +293,7 @@ class ShellState:
         self.readonly_funcs: set[str] = set()
         self.disabled_builtins: set[str] = set()
         self.func_sources: dict[str, tuple[str, int]] = {}
-        self.aliases: dict[str, str] = {}
+        self.aliases = AliasTable()
         self.traps: dict[str, str] = {}
         self.parent_traps: dict[str, str] = {}
         self.traced_funcs: set[str] = set()  # declare -ft: they inherit DEBUG and RETURN traps
@@ -443,7 +497,7 @@ def _copy_completions(parent: ShellState, new: ShellState) -> dict[str, dict[str
 _FORK_COPIES: dict[str, Callable[[ShellState, ShellState], object]] = {
     "exported_funcs": lambda p, new: set(p.exported_funcs),
     "readonly_funcs": lambda p, new: set(p.readonly_funcs),
-    "aliases": lambda p, new: dict(p.aliases),
+    "aliases": lambda p, new: p.aliases.forked(),
     "traced_funcs": lambda p, new: set(p.traced_funcs),
     "parent_traps": lambda p, new: dict(p.traps or p.parent_traps),  # (a subshell's subshell too)
     "pipestatus": lambda p, new: list(p.pipestatus),

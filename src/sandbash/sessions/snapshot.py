@@ -20,6 +20,7 @@ import zlib
 from collections.abc import Callable
 
 from ..interp.executor import hashed_entry_ok
+from ..interp.state import AliasTable
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ARRAY, ASSOC, READONLY, Var, value_size
 from ..syntax import ast as A
@@ -461,7 +462,7 @@ def _apply_shell(session: Session, doc: object) -> None:
             and src[0]
         ):
             state.func_sources[node.name] = (src[0], src[1])
-    state.aliases = dict(aliases)
+    state.aliases = AliasTable(aliases)
     state.traps = dict(traps)
     state.opts.update({k: bool(v) for k, v in opts.items() if k in state.opts})
     state.shopts.update({k: bool(v) for k, v in shopts.items() if k in state.shopts})

@@ -76,7 +76,8 @@ def test_backquotes_are_parsed_when_they_run_with_the_alias() -> None:
     assert (r.stdout, r.exit_code) == ("x\n", 0)
 
 
-def test_run_time_parses_are_cached_and_see_every_change(monkeypatch: pytest.MonkeyPatch) -> None:
+def _counting_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts aliasrun reads again from here on (each _parse call's source)."""
     parses: list[str] = []
     original = aliasrun._parse
 
@@ -85,6 +86,11 @@ def test_run_time_parses_are_cached_and_see_every_change(monkeypatch: pytest.Mon
         return original(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(aliasrun, "_parse", counting)
+    return parses
+
+
+def test_run_time_parses_are_cached_and_see_every_change(monkeypatch: pytest.MonkeyPatch) -> None:
+    parses = _counting_parses(monkeypatch)
     script = (
         "shopt -s expand_aliases\nalias e='echo a'\nf() { echo $(e); }\n"
         "for i in 1 2 3; do f; done\n"
@@ -97,6 +103,45 @@ def test_run_time_parses_are_cached_and_see_every_change(monkeypatch: pytest.Mon
     assert r.stdout == "a\na\na\nb\nb\nc\nc\n\n\n"
     # a, b, c and extglob; with no alias left, or expand_aliases off, the read-time body runs
     assert parses == ["e"] * 4
+
+
+@pytest.mark.parametrize(
+    ("script", "out", "reads"),
+    [
+        # a subshell's copy of the table shares its parent's parses until either changes
+        ("f; (f; f); f", "a\n" * 4, 1),
+        ("(alias e='echo s'; f); f; (f)", "s\na\na\n", 2),
+        ("(alias e='echo s'; f); alias e='echo b'; f; (f)", "s\nb\nb\n", 2),
+        # (the outer $( )'s own text is read again too: an alias exists)
+        ("x=$(alias e='echo s'; f); echo $x; f", "s\na\n", 3),
+        ("(unalias e; alias e='echo u'; f); f", "u\na\n", 2),
+        ("(BASH_ALIASES[e]='echo s'; f); f", "s\na\n", 2),
+        # defined again as it was: nothing to read again
+        ("for i in 1 2 3; do alias e='echo a'; f; done", "a\n" * 3, 1),
+        ("alias e='echo b'; f; alias e='echo a'; f; alias e='echo b'; f", "b\na\nb\n", 3),
+        ("alias z='echo z'; f; unalias z; f; alias z='echo z'; f", "a\na\na\n", 3),
+    ],
+)
+def test_a_parse_is_read_again_only_when_the_aliases_changed(
+    monkeypatch: pytest.MonkeyPatch, script: str, out: str, reads: int
+) -> None:
+    parses = _counting_parses(monkeypatch)
+    r = Bash().exec("shopt -s expand_aliases\nalias e='echo a'\nf() { echo $(e); }\n" + script)
+    assert (r.stdout, r.stderr) == (out, "")
+    assert len(parses) == reads
+
+
+def test_a_restored_session_reads_with_its_own_aliases() -> None:
+    one = Bash().session()
+    one.exec("shopt -s expand_aliases; alias e='echo one'; f() { echo $(e); }")
+    assert one.exec("f").stdout == "one\n"
+    snap = one.snapshot()
+    one.exec("alias e='echo changed'")
+    assert one.exec("f").stdout == "changed\n"
+    two = Bash().restore(snap)
+    assert two.exec("f").stdout == "one\n"
+    two.exec("alias e='echo two'")
+    assert (two.exec("f").stdout, one.exec("f").stdout) == ("two\n", "changed\n")
 
 
 def test_two_shells_or_sessions_never_share_a_parse() -> None:
