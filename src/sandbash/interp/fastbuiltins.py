@@ -443,20 +443,23 @@ def _operand_code(
     begin: Begin,
     changed: Changed,
 ) -> Code | None:
-    """`[ $x OP lit ]`, `test lit OP "$y"`: a binary test whose words are literal but one operand.
-    That word is expanded alone; one field is compared with the literal operand (read once) with no
-    argv built; any other number of fields makes the argv for the builtin. None: not this shape."""
-    if _binary_shape(name, texts) is None:
-        return None
+    """`[ $x OP lit ]`, `test lit OP "$y"`: a binary test whose words are literal but one operand;
+    `[ -n "$x" ]`, `test -z "$x"`: a string's unary test of one word. That word is expanded alone;
+    one field is decided on (compared with the literal operand, read once) with no argv built; any
+    other number of fields makes the argv for the builtin. None: not one of these shapes."""
     loose = [i for i, t in enumerate(texts) if t is None]
-    if len(loose) != 1 or loose[0] not in (0, 2):
+    if len(loose) != 1:
         return None
     j = loose[0]
-    op, other = texts[1], texts[2 - j]
-    assert op is not None and other is not None
-    decide = _decider(op, other, j == 0)
+    decide = _unary_decider(name, texts) if j == 1 else None
     if decide is None:
-        return None
+        if _binary_shape(name, texts) is None or j not in (0, 2):
+            return None
+        op, other = texts[1], texts[2 - j]
+        assert op is not None and other is not None
+        decide = _decider(op, other, j == 0)
+        if decide is None:
+            return None
     ev = comp.ev
     ex = ev.ex
     st = ex.state
@@ -522,6 +525,19 @@ def _operand_fields(expander: Expander, word: A.Word) -> Callable[[], list[str]]
         return out
 
     return param_fields
+
+
+def _unary_decider(name: str, texts: list[str | None]) -> Callable[[str], int | None] | None:
+    """The status of `-n x` / `-z x` (the test's two words: a unary operator and one field), or
+    None: not that shape."""
+    operands = texts[:-1] if name == "[" and texts and texts[-1] == "]" else texts if name == "test" else None
+    if operands is None or len(operands) != 2:
+        return None
+    if operands[0] == "-n":
+        return lambda x: 0 if x else 1
+    if operands[0] == "-z":
+        return lambda x: 1 if x else 0
+    return None
 
 
 def _decider(op: str, other: str, other_right: bool) -> Callable[[str], int | None] | None:
