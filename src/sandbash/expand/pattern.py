@@ -523,6 +523,11 @@ def _piece_at(text: str, j: int, units: tuple[Unit, ...]) -> bool:
     return True
 
 
+def _plain_fits(pieces: tuple[Piece, ...], text: str) -> bool:
+    """Whether _plain_full takes `text` (else RE2 or the set matcher does)."""
+    return text.isascii() and (len(pieces) == 1 or len(text) <= _PLAIN_TEXT_MAX)
+
+
 def _plain_full(pieces: tuple[Piece, ...], text: str) -> bool:
     """Whether the pattern of `pieces` (joined by stars) matches all of an ASCII `text`."""
     n = len(text)
@@ -804,7 +809,7 @@ class Pattern:
                 return len(text) >= len(s) + len(s2) and text.startswith(s) and text.endswith(s2)
             return True
         plain = self._plain
-        if plain is not None and text.isascii() and (len(plain) == 1 or len(text) <= _PLAIN_TEXT_MAX):
+        if plain is not None and _plain_fits(plain, text):
             return _plain_full(plain, text)
         if self._full is not None and self._re2_ok(text):
             return bool(self._full.match(text) is not None)
@@ -958,14 +963,26 @@ def glob_test(source: str) -> Callable[[str, bool, bool], object]:
     nothing in it) that parses to a literal or a `pre*`, `*suf`, `*mid*`, `pre*suf` shape is tested
     with str methods in the closure itself while nocasematch is off (what Pattern.fullmatch does
     for those shapes, without pattern_site's and fullmatch's calls: a third of a two-pattern
-    `case`); any other text, or nocasematch on, asks the pattern made for the setting."""
+    `case`), one of brackets, `?` and stars by its pieces (_plain_full) for a text they take; any
+    other text, or nocasematch on, asks the pattern made for the setting."""
     site = pattern_site(source)
     shape = None
+    pieces = None
     if "(" not in source:
         plain = compile_pattern(source)
         lit = plain.literal
         shape = ("lit", lit, "") if lit is not None else plain._simple
+        pieces = plain._plain
 
+    if shape is None and pieces is not None:
+        held = pieces  # (a tuple of strings and frozensets: the regex stays in the shared cache)
+
+        def plain_glob(subject: str, nocase: bool, extglob: bool) -> object:
+            if nocase or not _plain_fits(held, subject):
+                return site(extglob, nocase).fullmatch(subject)
+            return _plain_full(held, subject)  # (`[0-9]`, `*[!a-z]*`: Pattern.fullmatch's own way)
+
+        return plain_glob
     if shape is None:
 
         def glob(subject: str, nocase: bool, extglob: bool) -> object:

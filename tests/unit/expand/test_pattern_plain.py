@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from sandbash.expand.pattern import _PLAIN_TEXT_MAX, _plain_full, compile_pattern
+from sandbash.expand.pattern import _PLAIN_TEXT_MAX, _plain_full, compile_pattern, glob_test
 
 TOKENS = [
     "a",
@@ -63,6 +63,20 @@ def test_the_three_matchers_agree(seed: int) -> None:
             if pattern._full is not None:
                 assert (pattern._full.match(text) is not None) == want, (source, text)
             assert pattern.fullmatch(text) == want, (source, text)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_case_or_cond_site_tests_as_the_pattern_matches(seed: int) -> None:
+    # glob_test keeps a plain pattern's pieces at the place (`case $c in [0-9])`, `[[ $x == *[ab] ]]`)
+    for source, texts in _cases(100 + seed, 150):
+        test = glob_test(source)
+        for text in [*texts, "é" + "".join(texts), "ab" * _PLAIN_TEXT_MAX]:
+            for nocase in (False, True):
+                want = compile_pattern(source, True, nocase).fullmatch(text)
+                assert bool(test(text, nocase, True)) == want, (source, text, nocase)
+                assert bool(test(text, nocase, False)) == compile_pattern(source, False, nocase).fullmatch(
+                    text
+                )
 
 
 @pytest.mark.parametrize(
