@@ -46,7 +46,7 @@ def plan_for(ex: Expander, p: A.Param) -> Plan | int | None:
         return None
     kind = op.kind
     if kind is _SLICE:
-        return _slice_plan(p, op)
+        return _slice_plan(ex, p, op)
     if not (static_word(op.arg) and static_word(op.arg2)):
         return None  # the pattern or replacement expands each time
     if op.arg is not None and "(" in ex.pattern(op.arg):
@@ -125,7 +125,7 @@ def _number(word: A.Word | None) -> int | None:
     return int(text)
 
 
-def _slice_plan(p: A.Param, op: A.ParamOp) -> Plan:
+def _slice_plan(ex: Expander, p: A.Param, op: A.ParamOp) -> Plan:
     start = _number(op.arg)
     length = _number(op.arg2)
     # (a C locale slices a non-ASCII value's bytes: the general way)
@@ -137,7 +137,7 @@ def _slice_plan(p: A.Param, op: A.ParamOp) -> Plan:
     # evaluated, so an expression with an effect (`${s:i++:1}`) never runs twice
     from .paramops import slice_text_fn  # (the module is imported by a run's first operator)
 
-    slice_of = slice_text_fn(p, op)
+    slice_of = slice_text_fn(ex, p, op)
     return lambda ex, v: slice_of(ex, v) if v.isascii() else None
 
 

@@ -14,6 +14,7 @@ from ..syntax.ast import Op, OpKind
 from ..syntax.escapes import decode_escapes
 from . import casemap
 from .arith import ArithError
+from .arithwords import literal_fn
 from .env import ExpansionError
 from .params import SliceArithError, parse_ref
 from .pattern import compile_pattern
@@ -315,13 +316,14 @@ def cut_text(s: str, offset: int, length: int | None, op: A.ParamOp) -> str:
     return s[offset : offset + length]
 
 
-def slice_text_fn(p: A.Param, op: A.ParamOp) -> Callable[[Expander, str], str]:
-    """slice_text for `p` and `op` (fastparam's plan of a scalar's slice whose offset or length is
-    an expression: `${s:i:1}`, `${s: -1}`, `${s:$k:n-k}`), with each number's reading chosen once:
-    a literal expression's text is evaluated without being expanded and searched again."""
+def slice_text_fn(ex: Expander, p: A.Param, op: A.ParamOp) -> Callable[[Expander, str], str]:
+    """slice_text for `p` and `op` in `ex` (fastparam's plan of a scalar's slice whose offset or
+    length is an expression: `${s:i:1}`, `${s: -1}`, `${s:$k:n-k}`; plans are kept per expander),
+    with each number's reading chosen once: a literal expression's compiled function is bound
+    (arithwords.literal_fn), without expanding the text and looking it up at each use."""
     assert op.arg is not None
-    offset_of = _number_fn(p, op.arg)
-    length_of = None if op.arg2 is None else _number_fn(p, op.arg2)
+    offset_of = _number_fn(ex, p, op.arg)
+    length_of = None if op.arg2 is None else _number_fn(ex, p, op.arg2)
 
     def slice_of(ex: Expander, s: str) -> str:
         offset = offset_of(ex)
@@ -333,7 +335,7 @@ def slice_text_fn(p: A.Param, op: A.ParamOp) -> Callable[[Expander, str], str]:
     return slice_of
 
 
-def _number_fn(p: A.Param, word: A.Word) -> Callable[[Expander], int]:
+def _number_fn(ex: Expander, p: A.Param, word: A.Word) -> Callable[[Expander], int]:
     """slice_number(ex, p, word) as a function of the expander: one text of plain characters is
     evaluated as it is (what arith_text gives for it), one `$(( ))` is its value (the decimal text
     it expands to evaluates to that value again; its own errors are its own, as there)."""
@@ -347,10 +349,11 @@ def _number_fn(p: A.Param, word: A.Word) -> Callable[[Expander], int]:
     if not text.strip():
         return lambda ex: 0
     shown = p.name + (f"[{p.sub}]" if p.sub is not None else "")
+    value = literal_fn(ex.env, text)
 
     def number(ex: Expander) -> int:
         try:
-            return ex.env.arith_eval(text)
+            return value()
         except ArithError as e:
             raise SliceArithError(e, shown) from None
 
