@@ -251,6 +251,10 @@ def format_printf(
     report, the length of the output written before it. `byte_chars`: the locale is C ('X is
     the code of X's first byte). `quote`: coreutils' quoting of a bad number (bad_number).
     `shell_quote`: coreutils' %q (gnulib's shell-escape style, `'a b'` where bash writes `a\\ b`)."""
+    if not gnu and len(fmt) <= _PLAIN_TEXT_MAX:
+        plain = _plain_format(fmt)
+        if plain is not None and (done := _render_plain(plain, args, max_field)) is not None:
+            return done, 0
     stop_at_end = False
     if gnu:  # coreutils ends the whole run at a `\\c` in the format (bash prints it)
         cut = _format_stop(fmt)
@@ -428,6 +432,106 @@ def format_printf(
     if gnu and quote is not None and ai < nargs:  # a format that takes no argument
         report(f"warning: ignoring excess arguments, starting with {quote(args[ai])}")
     return "".join(out), status
+
+
+# Formats of text and %s/%d/%i conversions with no flag but - and 0, no precision and a width of
+# up to four digits (`%s\n`, `%05d`, `%s=%s`, `%-8s|`): what format_printf's scan makes of them,
+# found once by their text (None remembered too: the scan is not tried again), and rendered by
+# _render_plain while every %d/%i argument is a plain decimal (anything else: the general way,
+# which reports). A printf in a loop scanned its format at every call (3 us of `printf -v x %s`).
+if TYPE_CHECKING:
+    PlainFormat = tuple[str | tuple[str, str, str, int], ...]
+_PLAIN: dict[str, PlainFormat | None] = {}
+_PLAIN_MAX = 256
+_PLAIN_TEXT_MAX = 1024
+_ASCII_DIGITS = "0123456789"
+
+
+def _plain_format(fmt: str) -> PlainFormat | None:
+    if fmt in _PLAIN:
+        return _PLAIN[fmt]
+    found = _scan_plain(fmt)
+    if len(_PLAIN) >= _PLAIN_MAX:
+        _PLAIN.clear()
+    _PLAIN[fmt] = found
+    return found
+
+
+def _scan_plain(fmt: str) -> PlainFormat | None:
+    """The pieces of a plain format (literal text, (conversion, flags, width, its number)), or None."""
+    text, warnings = _decoded_format(fmt)
+    if warnings:
+        return None
+    pieces: list[str | tuple[str, str, str, int]] = []
+    i = 0
+    n = len(text)
+    while i < n:
+        j = text.find("%", i)
+        if j < 0:
+            pieces.append(text[i:])
+            break
+        if j > i:
+            pieces.append(text[i:j])
+        k = j + 1
+        if k < n and text[k] == "%":
+            pieces.append("%")
+            i = k + 1
+            continue
+        flags = ""
+        while k < n and text[k] in "-0":
+            flags += text[k]
+            k += 1
+        start = k
+        while k < n and text[k] in _ASCII_DIGITS:
+            k += 1
+        width = text[start:k]
+        if k >= n or text[k] not in "sdi" or len(width) > 4:
+            return None
+        if "-" in flags:
+            flags = flags.replace("0", "")  # (as format_printf: - wins over 0)
+        pieces.append((text[k], flags, width, int(width or 0)))
+        i = k + 1
+    return tuple(pieces)
+
+
+def _render_plain(pieces: PlainFormat, args: list[str], max_field: int) -> str | None:
+    """format_printf's output for a plain format (reused while arguments remain, as there), or None
+    where the general way must run: an argument of %d/%i that is not a plain decimal, a width
+    over `max_field`."""
+    out: list[str] = []
+    ai = 0
+    nargs = len(args)
+    while True:
+        consumed_before = ai
+        for piece in pieces:
+            if isinstance(piece, str):
+                out.append(piece)
+                continue
+            conv, flags, width, w = piece
+            if w > max_field:
+                return None
+            arg: str | None = None
+            if ai < nargs:
+                arg = args[ai]
+                ai += 1
+            if conv == "s":
+                out.append(_pad(arg if arg is not None else "", flags, width, None))
+                continue
+            if arg is None:
+                value = 0
+            else:
+                digits = arg[1:] if arg[:1] == "-" else arg
+                if not (
+                    digits.isdigit()
+                    and digits.isascii()
+                    and len(digits) < 19
+                    and (digits[0] != "0" or len(digits) == 1)
+                ):
+                    return None  # (octal, hex, a sign or blank, a quote, a bad number: parse_int's way)
+                value = int(arg)
+            out.append(_c_int(value, conv, flags, width, None) if flags or width else str(value))
+        if ai == consumed_before or ai >= nargs:
+            return "".join(out)
 
 
 def _format_stop(fmt: str) -> int:
