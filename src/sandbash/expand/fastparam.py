@@ -135,9 +135,7 @@ def _slice_plan(ex: Expander, p: A.Param, op: A.ParamOp) -> Plan:
     # an offset or length to evaluate (`${s:i:1}`, `${s: -1}`, `${s:$k:n-k}`): the string's slice
     # as the general way makes it (paramops.slice_text), declined only before anything is
     # evaluated, so an expression with an effect (`${s:i++:1}`) never runs twice
-    from .paramops import slice_text_fn  # (the module is imported by a run's first operator)
-
-    slice_of = slice_text_fn(ex, p, op)
+    slice_of = ex._slice_text_fn(p, op)  # (paramops, bound by the first use: words._PARAMOPS)
     return lambda ex, v: slice_of(ex, v) if v.isascii() else None
 
 

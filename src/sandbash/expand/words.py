@@ -99,6 +99,7 @@ class Expander:
         _slice_number = paramops.slice_number
         _offset_in_range = paramops.offset_in_range
         _slice = paramops.slice_value
+        _slice_text_fn = paramops.slice_text_fn
         _xform = paramops.xform
         _replacement = paramops.replacement
         _xform_declared = paramops.xform_declared
@@ -603,6 +604,7 @@ _PARAMOPS = {
     "_slice_number": "slice_number",
     "_offset_in_range": "offset_in_range",
     "_slice": "slice_value",
+    "_slice_text_fn": "slice_text_fn",
     "_xform": "xform",
     "_replacement": "replacement",
     "_xform_declared": "xform_declared",

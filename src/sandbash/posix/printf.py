@@ -472,19 +472,13 @@ def _scan_plain(fmt: str) -> PlainFormat | None:
             break
         if j > i:
             pieces.append(text[i:j])
-        k = j + 1
-        if k < n and text[k] == "%":
+        if text.startswith("%", j + 1):
             pieces.append("%")
-            i = k + 1
+            i = j + 2
             continue
-        flags = ""
-        while k < n and text[k] in "-0":
-            flags += text[k]
-            k += 1
-        start = k
-        while k < n and text[k] in _ASCII_DIGITS:
-            k += 1
-        width = text[start:k]
+        digits = _run_end(text, j + 1, "-0")
+        k = _run_end(text, digits, _ASCII_DIGITS)
+        flags, width = text[j + 1 : digits], text[digits:k]
         if k >= n or text[k] not in "sdi" or len(width) > 4:
             return None
         if "-" in flags:
@@ -492,6 +486,14 @@ def _scan_plain(fmt: str) -> PlainFormat | None:
         pieces.append((text[k], flags, width, int(width or 0)))
         i = k + 1
     return tuple(pieces)
+
+
+def _run_end(text: str, k: int, chars: str) -> int:
+    """Where the run of `chars` from text[k] ends."""
+    n = len(text)
+    while k < n and text[k] in chars:
+        k += 1
+    return k
 
 
 def _render_plain(pieces: PlainFormat, args: list[str], max_field: int) -> str | None:
