@@ -58,8 +58,11 @@ local MAXCCALLS, MAXCAPTURES = 200, 32
 local CAP_UNFINISHED, CAP_POSITION = -1, -2
 local function perr(msg) error("[sandbash]:0: " .. msg, 0) end
 
-local ctype = {}
-do  -- the C locale's classes, by byte
+-- the C locale's classes, by byte: made on the first class the Lua side reads (a run that never
+-- needs it does not pay the 256 tables, about 1 ms of each `lua` start)
+local ctype = nil
+local function make_ctype()
+  ctype = {}
   for c = 0, 255 do
     local t = {}
     local ch = string.char(c)
@@ -79,6 +82,7 @@ do  -- the C locale's classes, by byte
 end
 
 local function match_class(c, cl)
+  if ctype == nil then make_ctype() end
   local lower = cl
   if cl >= 65 and cl <= 90 then lower = cl + 32 end
   local res = ctype[c][string.char(lower)]
