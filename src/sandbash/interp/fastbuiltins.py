@@ -110,7 +110,7 @@ def fast_builtin(
         return _let_code(comp, cmd, [t for t in texts if t is not None], plan)
     if name == "let":
         return _let_argv_code(comp, cmd, argv_fn, plan, begin, changed)
-    if name != "let" and (one := _operand_code(comp, cmd, name, texts, plan, begin, changed)) is not None:
+    if name != "let" and (one := _operand_code(comp, cmd, name, texts, plan)) is not None:
         return one
     shape = _binary_shape(name, texts) if name != "let" else None
     return _builtin_code(comp, cmd, name, argv_fn, shape, plan, begin, changed)
@@ -440,8 +440,6 @@ def _operand_code(
     name: str,
     texts: list[str | None],
     plan: Plan,
-    begin: Begin,
-    changed: Changed,
 ) -> Code | None:
     """`[ $x OP lit ]`, `test lit OP "$y"`: a binary test whose words are literal but one operand;
     `[ -n "$x" ]`, `test -z "$x"`: a string's unary test of one word. That word is expanded alone;
@@ -476,9 +474,29 @@ def _operand_code(
     line = cmd.line
 
     def operand_cmd() -> int:
-        if changed(ex) or st.functions.get(name) is not None or name in st.disabled_builtins:
+        rt = sh.rt
+        opts = st.opts
+        if (  # (changed and begin inline, as in plain_builtin: two frames fewer per test)
+            opts["noexec"]
+            or opts["keyword"]
+            or opts["xtrace"]
+            or st.traps
+            or rt.signals
+            or rt.gates is not None
+            or sh.pending_args is not None
+            or st.functions.get(name) is not None
+            or name in st.disabled_builtins
+        ):
             return slow()
-        mark = begin(ex, cmd, line)
+        st.line = line
+        if not st.in_trap:  # (a trap's commands leave $BASH_COMMAND alone)
+            sh.current_command = cmd
+        budget = rt.budget  # (Budget.command inline)
+        budget.commands += 1
+        if budget.commands >= budget.command_stop:
+            budget.command_slow()
+        ex.last_cmdsub_status = None
+        mark = len(procs) if procs else 0
         try:
             begin_argv()
             fields = word()
