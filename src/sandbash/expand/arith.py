@@ -47,6 +47,9 @@ def under_let() -> bool:
 class ArithError(Exception):
     """An arithmetic error: `text` is the expression, `token` the error token."""
 
+    # a syntax error's: what bash evaluates before it meets it (syntax.arith's module doc)
+    before: Arith | None = None
+
     def __init__(self, message: str, text: str, token: str) -> None:
         super().__init__(message)
         self.message = message
@@ -70,8 +73,11 @@ def parse_or_raise(text: str, tick: Callable[[], None] | None = None) -> Arith:
         offset = len(text) - len(shown)
         if e.token is not None:
             # bash ends the text at the bad number (readtok NUL-terminates the token it converts)
-            raise ArithError(e.message, text[offset : e.pos + len(e.token)], e.token)
-        raise ArithError(e.message, shown, text[max(e.pos, offset) :])
+            err = ArithError(e.message, text[offset : e.pos + len(e.token)], e.token)
+        else:
+            err = ArithError(e.message, shown, text[max(e.pos, offset) :])
+        err.before = e.before
+        raise err from None
 
 
 Fn = Callable[["Evaluator"], int]
@@ -410,12 +416,30 @@ def compiled(text: str, tick: Callable[[], None] | None = None) -> Fn:
     """The compiled form of arithmetic text (parsed once, cached by text)."""
     fn = _COMPILED.get(text)
     if fn is None:
-        node = parse_or_raise(text, tick)
-        fn = _compile(node)
-        if len(text) <= GEN_LONGEST:
-            fn = _tiered(text, node, fn)
+        try:
+            node = parse_or_raise(text, tick)
+        except ArithError as e:
+            if e.before is None:
+                raise
+            fn = _failing(_compile(e.before), e)
+        else:
+            fn = _compile(node)
+            if len(text) <= GEN_LONGEST:
+                fn = _tiered(text, node, fn)
         _COMPILED.put(text, text, fn)
     return fn
+
+
+def _failing(before: Fn, err: ArithError) -> Fn:
+    """Text with a syntax error, as bash runs it: what comes before the error, then the error
+    (`(( x=5, 1+ ))` assigns x; `x='1+'; (( x 2 ))` reports x's error, met first)."""
+    message, text, token = err.message, err.text, err.token
+
+    def failing(ev: Evaluator) -> int:
+        before(ev)
+        raise ArithError(message, text, token)
+
+    return failing
 
 
 def _tiered(text: str, node: Arith, cold: Fn) -> Fn:

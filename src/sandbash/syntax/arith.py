@@ -3,6 +3,11 @@
 A precedence-climbing parser over a string. Errors raise `ArithSyntaxError`
 with bash's wording and the offset of the error token, so the caller can
 print `EXPR: MESSAGE (error token is "REST")`.
+
+bash evaluates while it parses (expr.c reads a variable's value as it reads its name), so what
+comes before a syntax error has run when the error is reported: `(( x=5, 1+ ))` leaves x=5, and
+`x='1+'; (( x 2 ))` reports x's own error, not the `2`. The error carries that prefix as a tree
+(`before`), built as the error unwinds the grammar, for the evaluator to run before raising it.
 """
 
 from __future__ import annotations
@@ -21,6 +26,13 @@ class ArithSyntaxError(Exception):
         # the error token is the whole number literal, not the rest of the text
         self.token: str | None = None
         self.whole = whole
+        # what bash evaluates before it meets the error (None: nothing); see the module's doc
+        self.before: Arith | None = None
+
+    def after(self, first: Arith) -> ArithSyntaxError:
+        """This error, `first` now evaluated before what was already in `before`."""
+        self.before = first if self.before is None else AComma((first, self.before))
+        return self
 
 
 MAX_NESTING = 256  # parentheses and unary operators; Python's stack stays well within bounds
@@ -133,13 +145,25 @@ def parse_number(text: str) -> int:
     return value
 
 
+def _in_branch(e: ArithSyntaxError, cond: Arith, then: Arith | None) -> ArithSyntaxError:
+    """`e`, met in the first branch of `cond ? ...` (`then` None) or in the second after `then`:
+    what ran before it is the condition, then the part of the branch it takes."""
+    part = ANum(0) if e.before is None else AComma((e.before, ANum(0)))
+    if then is None:
+        e.before = cond if e.before is None else ATernary(cond, part, ANum(0))
+    else:
+        e.before = ATernary(cond, then, part)
+    return e
+
+
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
         self.tok = ""
         self.tok_pos = 0
-        self.kind = ""  # 'num', 'name', 'op', 'eof'
+        self.kind = ""  # 'num', 'name', 'op', 'eof', 'bad' (no token), 'badop' (no operator)
+        self.bad_op: ArithSyntaxError | None = None
         self.depth = 0
         self.tick: Callable[[], None] | None = None
         self.ntok = 0
@@ -179,11 +203,17 @@ class _Parser:
                 self.kind, self.tok, self.pos = "op", op, i + len(op)
                 return
         if self.kind in ("num", "name") or self.tok in (")", "]", "++", "--"):
-            # after an operand bash's lexer wants an operator: an unknown character is reported as one
-            raise ArithSyntaxError("syntax error: invalid arithmetic operator", i)
+            # after an operand bash's lexer wants an operator: an unknown character is reported as
+            # one, as the token is read, so after the operand before it has been evaluated (the
+            # grammar finds no operator here and asks self.error, which gives this one)
+            self.bad_op = ArithSyntaxError("syntax error: invalid arithmetic operator", i)
+            self.kind, self.tok, self.pos = "badop", c, i + 1
+            return
         self.kind, self.tok, self.pos = "bad", c, i + 1
 
     def error(self, message: str) -> ArithSyntaxError:
+        if self.bad_op is not None and self.kind == "badop":
+            return self.bad_op  # the lexer's error came first
         # at the end of the text bash names the last token read (`(43 * 6`: "6")
         return ArithSyntaxError(message, self.prev_pos if self.kind == "eof" else self.tok_pos)
 
@@ -200,8 +230,8 @@ class _Parser:
         node = self.comma()
         if self.kind != "eof":
             if self.kind == "op" and self.tok in _ASSIGN_OPS:
-                raise self.error("attempted assignment to non-variable")
-            raise self.error("syntax error in expression")
+                raise self.error("attempted assignment to non-variable").after(node)
+            raise self.error("syntax error in expression").after(node)
         return node
 
     def comma(self) -> Arith:
@@ -210,7 +240,10 @@ class _Parser:
             items = [first]
             while self.kind == "op" and self.tok == ",":
                 self.next()
-                items.append(self.assign())
+                try:
+                    items.append(self.assign())
+                except ArithSyntaxError as e:
+                    raise e.after(AComma(tuple(items))) from None
             return AComma(tuple(items))
         return first
 
@@ -218,9 +251,10 @@ class _Parser:
         left = self.ternary()
         if self.kind == "op" and self.tok in _ASSIGN_OPS:
             if not isinstance(left, AVar):
-                raise self.error("attempted assignment to non-variable")
+                raise self.error("attempted assignment to non-variable").after(left)
             op = self.tok
             self.next()
+            # (a value that fails stores nothing: only what ran of it is `before`)
             value = self.assign()
             # a compound assignment's error names the token after its value (the last at the end)
             return AAssign(op, left, value, self.prev_pos if self.kind == "eof" else self.tok_pos)
@@ -231,14 +265,23 @@ class _Parser:
         if self.kind == "op" and self.tok == "?":
             self.next()
             if self.kind == "op" and self.tok == ":":
-                raise self.error("expression expected")
-            then = self.comma()
+                raise self.error("expression expected").after(cond)
+            # the branch bash does not take it parses without evaluating
+            try:
+                then = self.comma()
+            except ArithSyntaxError as e:
+                raise _in_branch(e, cond, None) from None
             if not (self.kind == "op" and self.tok == ":"):
-                raise self.error("`:' expected for conditional expression")
+                raise self.error("`:' expected for conditional expression").after(
+                    ATernary(cond, then, ANum(0))
+                )
             self.next()
             if self.kind == "eof":
-                raise self.error("expression expected")
-            other = self.ternary()
+                raise self.error("expression expected").after(ATernary(cond, then, ANum(0)))
+            try:
+                other = self.ternary()
+            except ArithSyntaxError as e:
+                raise _in_branch(e, cond, then) from None
             return ATernary(cond, then, other)
         return cond
 
@@ -257,7 +300,14 @@ class _Parser:
                 self.pos = self.tok_pos + 1
             self.next()
             right_pos = self.tok_pos
-            right = self.binary(level + 1)
+            try:
+                right = self.binary(level + 1)
+            except ArithSyntaxError as e:
+                if op in ("&&", "||") and e.before is not None:
+                    # the right side runs only when the left does not decide
+                    e.before = ABinary(op, left, AComma((e.before, ANum(0))), right_pos)
+                    raise e from None
+                raise e.after(left) from None
             left = ABinary(op, left, right, right_pos)
         return left
 
@@ -274,7 +324,10 @@ class _Parser:
         base = self.unary()
         if self.kind == "op" and self.tok == "**":
             self.next()
-            exp = self.power()
+            try:
+                exp = self.power()
+            except ArithSyntaxError as e:
+                raise e.after(base) from None
             # bash names the token after the exponent (the last one at the end of the text)
             return ABinary("**", base, exp, self.prev_pos if self.kind == "eof" else self.tok_pos)
         return base
@@ -372,7 +425,7 @@ class _Parser:
             node = self.comma()
             self.depth -= 1
             if not (self.kind == "op" and self.tok == ")"):
-                raise self.error("missing `)'")
+                raise self.error("missing `)'").after(node)
             self.next()
             return node
         raise self.expect_operand_error()
