@@ -1197,7 +1197,9 @@ class WordReader:
             length: A.Word | None = None
             if self.pos < len(self.src) and self.src[self.pos] == ":":
                 self.pos += 1
-                length = self._param_arg(SLICE, in_dq, start_line, "slice")
+                # the length is the rest up to the brace: `${v:1:2:3}` is length `2:3`, an
+                # arithmetic error when expanded (bash), not an unclosed brace
+                length = self._param_arg(SLICE, in_dq, start_line, "length")
             self._expect_close(start_line)
             return A.ParamOp(*_OPS[":"], off, length)
         end = self._find_closing_brace(i)
@@ -1214,14 +1216,15 @@ class WordReader:
         start = self.pos
         line = self.line
         if mode == SLICE:
-            # arithmetic text up to ':' or '}', with nested parens and ternaries
+            # arithmetic text up to ':' (an offset) or '}', with nested parens and ternaries
+            colon = role != "length"
             if in_dq and not self.posix and self._translates_ansi():
                 i = self.src.find("$'", start)
-                while 0 <= i < self._slice_end(start):
+                while 0 <= i < self._slice_end(start, colon):
                     self._ansi_in_dquoted_brace(i, False)  # "${x:$'1'}" is "${x:1}"
                     i = self.src.find("$'", i)
                 self.pos = start
-            text_end = self._slice_end(start)
+            text_end = self._slice_end(start, colon)
             text = self.src[start:text_end]
             parts = self._arith_parts(text, line)
             self.pos = text_end
@@ -1325,7 +1328,8 @@ class WordReader:
             i += 1
         return -1
 
-    def _slice_end(self, i: int) -> int:
+    def _slice_end(self, i: int, colon: bool = True) -> int:
+        """Where the offset (`colon`: it ends at a free ':') or the length of ${x:off:len} ends."""
         src = self.src
         depth = 0
         ternary = 0
@@ -1340,7 +1344,7 @@ class WordReader:
                 depth -= 1
             elif c == "?" and depth == 0:
                 ternary += 1
-            elif c == ":" and depth == 0:
+            elif c == ":" and depth == 0 and colon:
                 if ternary:
                     ternary -= 1
                 else:
