@@ -210,7 +210,7 @@ class Walker:
                 self.check_time()
         except ParseError as e:
             if record:
-                self.out.errors.append((e.line, e.message))
+                self.out.errors.append((e.line, e.message or "syntax error in conditional expression"))
             if not items:
                 return None
         except RecursionError:

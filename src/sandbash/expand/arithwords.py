@@ -13,7 +13,7 @@ from ..syntax import ast as A
 from ..syntax.lexer import ARITH_EXPANDS
 from ..textcache import TextCache
 from .arith import ArithError, Template, template_of
-from .env import ExpansionError
+from .env import ArithAssignError, ExpansionError
 from .segments import CHARGE_FROM
 
 TYPE_CHECKING = False
@@ -127,17 +127,18 @@ def arith_fn(ex: Expander, word: A.Word) -> Callable[[], int]:
     return partial(_expanded_eval, arith_eval, arith_join_fn(ex, parts))  # (arith_text's other way)
 
 
-def nested_error(e: ArithError) -> ExpansionError:
+def nested_error(e: ArithError | ArithAssignError) -> ExpansionError:
     """An arithmetic error while expanding an arithmetic text (`(( $((1/0)) ))`, `${x:1/0}` in
-    it): an expansion error, not the expression's own, as bash reports it (no `((: ` or `[[: `
-    before it) and acts on it (the command line is discarded, status 1)."""
-    return ExpansionError(e.render(), 1)
+    it, a readonly variable assigned in a `$(( ))` there): an expansion error, not the
+    expression's own, as bash reports it (no `((: ` or `[[: ` before it) and acts on it (the
+    command line is discarded, status 1)."""
+    return ExpansionError(e.render() if isinstance(e, ArithError) else e.message, 1)
 
 
 def _expanded_eval(arith_eval: Callable[[str], int], text_fn: Callable[[], str]) -> int:
     try:
         text = text_fn()
-    except ArithError as e:
+    except (ArithError, ArithAssignError) as e:
         raise nested_error(e) from None
     return arith_eval(text)
 
@@ -166,7 +167,7 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
         def one_slot() -> int:
             try:
                 v = get()  # type: ignore[operator]
-            except ArithError as e:  # (as the text's join reports it: _expanded_eval)
+            except (ArithError, ArithAssignError) as e:  # (as the text's join reports it: _expanded_eval)
                 raise nested_error(e) from None
             if len(v) < 19 and v.isdigit() and v.isascii() and (v[0] != "0" or len(v) == 1):
                 try:
@@ -185,7 +186,7 @@ def template_fn(ex: Expander, tpl: _Template) -> Callable[[], int]:
     def template_eval() -> int:
         try:
             values = [get() for get in getters]  # type: ignore[operator]
-        except ArithError as e:
+        except (ArithError, ArithAssignError) as e:
             raise nested_error(e) from None
         numbers: list[int] = []
         for v in values:

@@ -34,6 +34,12 @@ class ExpansionError(Exception):
         self.exits = exits
 
 
+class ArithAssignError(ExpansionError):
+    """An assignment inside arithmetic failed (`(( RO = 2 ))` on a readonly
+    RO): `(( ))` reports it and fails with 1; `$(( ))` aborts the line, and so does a `$(( ))`
+    expanded in the text of a `(( ))` (arithwords.nested_error)."""
+
+
 class ExpandEnv(Protocol):
     def lookup(self, name: str) -> Var | None: ...
     def nameref_target(self, name: str) -> str | None: ...

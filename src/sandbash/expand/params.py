@@ -85,9 +85,12 @@ def general(ex: Expander, p: A.Param, in_dq: bool, shown: str | None, var: Var |
         assert p.op is not None and p.op.arg is not None
         where = f"command substitution: line {p.op.arg.line}: "
         shown = f"\n{where}`{p.op.arg.text}'" if p.op.arg.text else ""
+        # (each line of the error's text, none for an error bash's parser says nothing of, `[[ ]]`)
+        first, *more = p.op.text.split("\n") if p.op.text else [""]
+        message = "".join([f"{where}{first}{shown}" if first else "", *(f"\n{where}{m}" for m in more)])
         if prefix == "error":
-            raise ExpansionError(f"{where}{p.op.text}{shown}", located=False)
-        raise ExpansionError(f"{where}{p.op.text}{shown}", 2, exits=True, located=False)
+            raise ExpansionError(message, located=False)
+        raise ExpansionError(message, 2, exits=True, located=False)
     if prefix == "!" and not p.names_suffix and (p.sub not in ("@", "*") or p.op is not None):
         # ${!a[@]} lists the keys only when the brace follows: ${!a[@]@Q} is an indirection
         return ex._indirect(p, in_dq)

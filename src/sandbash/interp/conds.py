@@ -9,6 +9,7 @@ from functools import partial
 from ..expand.arith import ArithError
 from ..expand.arithops import INTS
 from ..expand.arithwords import arith_join_fn, subscript_error
+from ..expand.env import ArithAssignError
 from ..expand.pattern import compile_pattern, escape, glob_test
 from ..expand.segments import QUO, static_word
 from ..expand.stringfn import param_text_fn, string_fn
@@ -19,7 +20,7 @@ from ..stdio.pipe import PipeReader, PipeWriter
 from ..stdio.streams import NullStream, RandomStream, ZeroStream
 from ..syntax import ast as A
 from ..vfs.base import S_IFCHR, S_IFIFO, S_IFLNK, S_IFREG, Stat
-from .variables import ArithAssignError, AssignError, ElementError
+from .variables import AssignError, ElementError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from functools import partial
 
 from ..expand.arith import _COMPILED, ArithError
 from ..expand.arithwords import literal_arith, nested_error
-from ..expand.env import ExpansionError
+from ..expand.env import ArithAssignError, ExpansionError
 from ..shvars.vars import NAMEREF, Scope
 from ..switches import TREE_WALKER
 from ..syntax import ast as A
@@ -17,7 +17,7 @@ from .calls import call_function
 from .control import AbortCommand, ExitShell, LoopControl
 from .jobs import child_exited, fresh_table, release_ended, report_death
 from .loops import LoopFrame, loop_header, loop_words, run_select
-from .variables import NOT_PLAIN, ArithAssignError, AssignError, valid_ref_target
+from .variables import NOT_PLAIN, AssignError, valid_ref_target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -339,8 +339,20 @@ class Evaluator:
             self.expansion_failed(e)
 
     def _exec_arith_for(self, node: A.ArithFor) -> int:
+        # a refused store in a part is reported in the name of `((` (`((: `a[1]': not a valid
+        # identifier`), as in a (( )) command; the body runs with no name set
+        sh = self.sh
+        outer_cmd = sh.arith_cmd
+        sh.arith_cmd = "((: "
+        try:
+            return self._arith_for(node)
+        finally:
+            sh.arith_cmd = outer_cmd
+
+    def _arith_for(self, node: A.ArithFor) -> int:
         st = self.state
         st.line = st.ctx_line = node.line
+        sh = self.sh
         if self._arith_or_error(node.init) is None:  # (an empty part is 1, and traced as such)
             st.last_status = 1
             return 1
@@ -391,12 +403,14 @@ class Evaluator:
                         break
                     if cond == 0:
                         break
+                    sh.arith_cmd = ""
                     try:
                         status = run_body()
                     except LoopControl as e:
                         status = loop.caught(e)
                         if e.breaks:
                             break
+                    sh.arith_cmd = "((: "
                     if st.traps or opts["xtrace"]:
                         if self._arith_or_error(node.step) is None:
                             status = 1
@@ -499,7 +513,7 @@ class Evaluator:
                 # the trace shows the text after expansion (`(( $n ))` as `((  42  ))`), expanded once
                 try:
                     text = self.expander.arith_text(node.word)
-                except ArithError as e:
+                except (ArithError, ArithAssignError) as e:
                     raise nested_error(e) from None
                 self.ex.xtrace_line(f"(( {text} ))")
                 value = self.sh.arith_eval(text)
@@ -636,7 +650,7 @@ class Evaluator:
         command in (it expanded the redirections there): only that command fails."""
         if not e.located:
             prefix = self.sh.err_prefix(False)  # (each line of it: a syntax error and its line)
-            self.sh.write_err("".join(f"{prefix}{line}\n" for line in e.message.split("\n")))
+            self.sh.write_err("".join(f"{prefix}{line}\n" for line in e.message.split("\n") if e.message))
         elif builtin is None:
             self.sh.error(e.message)
         else:

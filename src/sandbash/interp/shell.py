@@ -17,7 +17,7 @@ from ..expand.arith import _COMPILED, ArithError, compiled, under_let
 from ..expand.arith import Evaluator as ArithEvaluator
 from ..expand.arith import Template as ArithTemplate
 from ..expand.arithops import wrap
-from ..expand.env import ExpansionError
+from ..expand.env import ArithAssignError, ExpansionError
 from ..expand.words import Expander, subscript_error
 from ..limits import LimitExceeded, LimitKind
 from ..shvars.arrays import AssocArray, IndexedArray
@@ -42,7 +42,6 @@ from .state import ShellState
 from .variables import (
     AS_EXPANDED,
     NOT_PLAIN,
-    ArithAssignError,
     AssignError,
     EmptySubscript,
     ReadonlyError,
@@ -349,13 +348,32 @@ class Shell:
                 return f"{name}: {source_name}: line {line}: "
             return f"{name}: line {line}: "
 
-        self.write_err(f"{where(e.line)}{e.message}\n")
+        if e.message:  # (an error bash's parser reports nothing of itself: `[[ ]]`)
+            self.write_err(f"{where(e.line)}{e.message}\n")
         if e.source_line is not None:
             self.write_err(f"{where(e.line)}`{e.source_line}'\n")
         for message, line in e.extra:
             self.write_err(f"{where(line)}{message}\n")
 
     # ------------------------------------------------------------ the read-parse-execute loop
+
+    def _comsub_parse_failed(self, e: ParseError, toplevel: bool) -> int:
+        """A syntax error inside `$( )` or `<( )`: bash's parse_comsub stops a non-interactive
+        shell reading (FORCE_EOF), from eval and source too. `bash -c` ends with 127; a script
+        or a subshell with the error's status: 2 at a script's top level, 1 in eval or source
+        (bash's EX_BADSYNTAX, 257), and for a [[ ]] error, which sets none, the status before
+        the line or 1 for a 0."""
+        st = self.state
+        if e.keep_status:
+            status = st.last_status or 1
+        else:
+            status = 2 if toplevel else 1
+        if st.mode == "c" and not st.subshell:
+            status = 127
+        st.last_status = status
+        if toplevel:
+            return status
+        raise ExitShell(status)
 
     def make_parser(self, text: str, line_base: int = 1) -> Parser:
         st = self.state
@@ -409,6 +427,8 @@ class Shell:
                         return 1
                     parser = self.make_parser(rest, e.line + 1)
                     continue
+                if e.in_comsub and not e.incomplete and not e.discard_line:  # (EOF: bash reads on)
+                    return self._comsub_parse_failed(e, toplevel)
                 if not (e.keep_status and toplevel):  # eval and source always say 2
                     st.last_status = 2
                 return st.last_status

@@ -177,11 +177,6 @@ def locale_known(name: str) -> bool:
 AS_EXPANDED = Subscript(None, None)
 
 
-class ArithAssignError(ExpansionError):
-    """An assignment inside arithmetic failed (`(( RO = 2 ))` on a readonly
-    RO): `(( ))` reports it and fails with 1; `$(( ))` aborts the line."""
-
-
 class AssignError(Exception):
     """A failed assignment (readonly, bad subscript, ...): message already
     formatted as bash prints it after `bash: line N: `. `fatal` errors end a

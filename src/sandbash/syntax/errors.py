@@ -7,7 +7,8 @@ class ParseError(Exception):
     """A syntax error, carrying bash's wording.
 
     `message` is the text after `bash: line N: ` (for example
-    "syntax error near unexpected token `)'"); `line` is the line bash reports;
+    "syntax error near unexpected token `)'"; empty where bash reports nothing of the error
+    itself, as for `[[ ]]`); `line` is the line bash reports;
     `source_line` is the offending line bash echoes after a token error; `col` the 1-based
     column of the offending token (0: not known).
     `incomplete` is True when more input could complete the script (EOF inside
@@ -38,6 +39,8 @@ class ParseError(Exception):
         # line with status 1 and reads on (parse.y's DISCARD), in scripts, -c strings, eval and source
         self.discard_line = discard_line
         self.col = col
+        # raised while reading a `$( )` or `<( )`: bash's parse_comsub makes a kept status of 0 a 1
+        self.in_comsub = False
 
 
 class ParseLimit(ParseError):

@@ -37,6 +37,8 @@ _SPECIAL_PARAMS = frozenset("@*#?-$!0")
 _QUOTING = frozenset("\\\"'")  # what bash's matched-pair read skips over (Lexer._skip_quoted)
 _NAME_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _NAME_CHARS = _NAME_START | frozenset("0123456789")
+_DIGITS = frozenset("0123456789")
+_BRACE_OPS = frozenset(":-=?+#%/^,~@")  # the characters of a ${...} operator (Lexer._join_brace_head)
 _PLAIN_CMD = re.compile(r"[^ \t\n;&|<>()'\"\\$`{},~?*+@!\[\]=:]+")
 _PLAIN_DQ = re.compile(r'[^"\\$`]+')
 
@@ -92,6 +94,9 @@ class WordReader:
         self.line_base = line_base
         self.extglob = extglob
         self._nl_positions: list[int] | None = None
+        # where line continuations were cut out of the source (drop_continuations): each one a
+        # newline just before that index, a line of the script still; sorted
+        self._cuts: list[int] = []
         self.pending_heredocs: list[A.HereDoc] = []
         self.heredoc_lines: dict[int, int] = {}
         # inside "${x%'pat'}" single quotes quote; inside "${x-'w'}" they are literal
@@ -146,8 +151,9 @@ class WordReader:
 
     def phantom_lines(self, pos: int) -> int:
         """Newlines before `pos` that are not lines of the script (an alias's value put them in
-        the source; bash does not count them)."""
-        return 0
+        the source; bash does not count them), less the lines of the continuations cut before
+        it (drop_continuations)."""
+        return -bisect.bisect_right(self._cuts, pos) if self._cuts else 0
 
     def line_at(self, pos: int) -> int:
         return self.line_base + self._newlines_before(pos) - self.phantom_lines(pos)
@@ -181,11 +187,26 @@ class WordReader:
 
     def source_changed(self) -> None:
         self._nl_positions = None
+        self._next_continuation = -1
+
+    # the first line continuation at or after the last place the parser looked from (-1: not
+    # known): kept until the parser passes it or the source changes, so a token asks whether it
+    # holds one for the price of a comparison (Parser._scan)
+    _next_continuation = -1
 
     def splice(self, start: int, end: int, text: str) -> None:
         """Replace the source between start and end with `text` (read next, from `start`)."""
         self.src = self.src[:start] + text + self.src[end:]
+        self.edited(start, end, text)
         self.source_changed()
+
+    def edited(self, start: int, end: int, text: str) -> None:
+        """The source between start and end became `text`: what is kept by position moves with
+        the text after it (a cut line inside it goes to its end; the parser's alias ranges)."""
+        if self._cuts:
+            size = len(text)
+            delta = size - (end - start)
+            self._cuts = [c if c <= start else start + size if c <= end else c + delta for c in self._cuts]
 
     def _translates_ansi(self) -> bool:
         """Whether a $'...' in a quoted ${...} is translated when the script is read: always in
@@ -211,10 +232,20 @@ class WordReader:
         single-quoted where quotes are special (a pattern); the result is read again from `i`,
         so `"${u:-$'\x24'HOME}"` expands $HOME and messages show the translated text."""
         end = self._find_ansi_end(i + 2)
-        text, _ = decode_escapes(self.src[i + 2 : end], "ansi")
-        if quote:
-            text = "'" + text.replace("'", "'\\''") + "'"
-        self.splice(i, end + 1, text)
+        # each line of it is translated in its place, so the newlines of the script stay lines
+        # of the script and only a `\n` makes a newline that is not one (splice)
+        pieces: list[tuple[int, int, str]] = []
+        start = i + 2
+        for line in self.src[i + 2 : end].split("\n"):
+            text, _ = decode_escapes(line, "ansi")
+            pieces.append((start, start + len(line), text.replace("'", "'\\''") if quote else text))
+            start += len(line) + 1
+        first = pieces[0]
+        pieces[0] = (i, first[1], "'" + first[2] if quote else first[2])  # (from the `$'`)
+        last = pieces[-1]
+        pieces[-1] = (last[0], end + 1, last[2] + "'" if quote else last[2])  # (to the `'`)
+        for a, b, text in reversed(pieces):
+            self.splice(a, b, text)
         self.pos = i
 
     def eof_line(self) -> int:
@@ -246,6 +277,39 @@ class WordReader:
     def peek_char(self, offset: int = 0) -> str:
         i = self.pos + offset
         return self.src[i] if i < len(self.src) else ""
+
+    def drop_continuations(self, i: int) -> None:
+        """The line continuations at `i` cut out of the source (cut_continuations)."""
+        src = self.src
+        j = i
+        while src.startswith("\\\n", j):
+            j += 2
+        if j > i:
+            self.cut_continuations([(i, j)])
+
+    def cut_continuations(self, runs: list[tuple[int, int]]) -> None:
+        """The line continuations of each (start, end) run (in order; backslash-newlines only)
+        cut out of the source, with one copy of it, their lines still counted (phantom_lines).
+        bash drops a backslash-newline wherever it reads outside single quotes, before it splits
+        tokens: `&\\<newline>&` is `&&`, `${\\<newline>x}` is `${x}`, `f\\<newline>o()` defines
+        fo, and its messages show the text without them."""
+        if not runs:
+            return
+        for a, b in reversed(runs):
+            self.edited(a, b, "")
+        src = self.src
+        pieces: list[str] = []
+        cuts: list[int] = []
+        prev = removed = 0
+        for a, b in runs:
+            pieces.append(src[prev:a])
+            cuts.extend([a - removed] * ((b - a) // 2))
+            removed += b - a
+            prev = b
+        pieces.append(src[prev:])
+        self.src = "".join(pieces)
+        self._cuts = sorted(self._cuts + cuts)
+        self.source_changed()
 
     def skip_continuations(self) -> None:
         src = self.src
@@ -454,7 +518,7 @@ class WordReader:
         if mode in (CMD, DQ, PARAM, HEREDOC, COND, ARITH) and any(
             type(p) is A.Param and p.prefix == "bad" for p in parts
         ):
-            _name_bad_in(parts, self.src[start_pos : self.pos])
+            _name_bad_in(parts, _without_continuations(self.src[start_pos : self.pos], mode in (DQ, HEREDOC)))
         return parts
 
     def _cond_subscript_end(self) -> int:
@@ -515,6 +579,9 @@ class WordReader:
                 i += 2
             self.pos = i - 1
         c = src[i] if i < len(src) else ""
+        if c == "(" and src.startswith("\\\n", i + 1):
+            self.drop_continuations(i + 1)  # `$(\<newline>(1+2))` is an arithmetic expansion
+            src = self.src
         if (
             c == "'"
             and in_dq
@@ -733,6 +800,7 @@ class WordReader:
         try:
             body = self.parse_subcommand_until_paren()
         except ParseError as e:
+            e.in_comsub = True
             if e.message != _EOF_MESSAGE:
                 raise
             # the text ended inside the substitution: bash names the `)' it still looks for
@@ -940,6 +1008,7 @@ class WordReader:
             self.word_depth -= 1
 
     def _read_braced_param(self, in_dq: bool) -> A.Param:
+        self._join_brace_head()
         src = self.src
         start_line = self.line
         dollar = self.pos
@@ -1025,6 +1094,43 @@ class WordReader:
             mark = "" if op.text[:1] != "@" else "@" if not prefix else "" if op.text == "@" else "!@"
             return A.Param(name, sub, "bad", _bad_op(src[dollar : self.pos]), True, mark)
         return A.Param(name, sub, prefix, op, True, names_suffix, self.read_subscript(sub, self.line))
+
+    def _join_brace_head(self) -> None:
+        """Line continuations in the head of the `${` at pos, read below character by character,
+        cut (cut_continuations): `${\\<newline>x}` is `${x}`, `${x^\\<newline>^}` is `${x^^}`.
+        The head is a `#` or `!`, the name, a subscript and up to two operator characters; the
+        operator's word skips its continuations as any word does."""
+        src = self.src
+        if src.find("\\", self.pos + 2, self.pos + 256) < 0:
+            return  # (a head longer than that is no name anyone continues)
+        n = len(src)
+        runs: list[tuple[int, int]] = []
+
+        def skip(i: int) -> int:  # past the continuations at i, noted
+            j = i
+            while src.startswith("\\\n", j):
+                j += 2
+            if j > i:
+                runs.append((i, j))
+            return j
+
+        i = skip(self.pos + 2)
+        if i < n and src[i] in "#!":
+            i = skip(i + 1)
+        if i < n and src[i] in _SPECIAL_PARAMS and not src[i].isdigit():
+            i = skip(i + 1)
+        else:
+            chars = _NAME_CHARS if i < n and src[i] in _NAME_START else _DIGITS
+            while i < n and src[i] in chars:
+                i = skip(i + 1)  # (a name may be continued too: `${na\\<newline>me}`)
+        if i < n and src[i] == "[":
+            end = self._find_subscript_end(i + 1)
+            i = skip(end + 1) if end >= 0 else n
+        for _ in range(2):
+            if i >= n or src[i] not in _BRACE_OPS:
+                break
+            i = skip(i + 1)
+        self.cut_continuations(runs)
 
     def _op_with_open_dquote(self, dollar: int, i: int) -> A.ParamOp | None:
         """`"${x-'"a'}"`: bash finds the `}` with single quotes paired, then expands the word with
@@ -1482,7 +1588,9 @@ def _unparsed_comsub(e: ParseError, text: str, line: int, before: tuple[A.ListIt
     expands it goes on. The error is a Param of prefix "unparsed" the child's one command expands,
     after `before`: the commands on the lines before the one that does not parse (the child reads
     and runs a line at a time)."""
-    op = A.ParamOp(*_OPS[""], A.Word((), e.line, e.source_line or ""), text=e.message)
+    # (the messages bash adds after the first one, `expected `)'`, are lines of the same text)
+    text_lines = "\n".join(m for m in (e.message, *(m for m, _ in e.extra)) if m)
+    op = A.ParamOp(*_OPS[""], A.Word((), e.line, e.source_line or ""), text=text_lines)
     word = A.Word((A.Param("", None, "unparsed", op, True),), line, "")
     item = A.ListItem(A.SimpleCommand((), (word,), (), line))
     return A.CmdSub(A.CommandList((*before, item), line), True, text, _run_of(text, line))
@@ -1566,6 +1674,41 @@ def _name_bad_in(parts: list[A.Part], text: str) -> None:
     for k, p in enumerate(parts):
         if type(p) is A.Param and p.prefix == "bad":
             parts[k] = A.Param(p.name, p.sub, "bad", _bad_op(text), True, p.names_suffix)
+
+
+def _without_continuations(text: str, in_dq: bool) -> str:
+    """`text` as bash keeps a word it read: without its line continuations, except inside single
+    quotes or $'...' (there a backslash-newline is two characters of the word). `in_dq`: the
+    text is the inside of double quotes or a here-document body, where `'` quotes nothing."""
+    if "\\\n" not in text:
+        return text
+    out: list[str] = []
+    i, n = 0, len(text)
+    dq = in_dq
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            if text.startswith("\n", i + 1):
+                i += 2
+                continue
+            out.append(text[i : i + 2])
+            i += 2
+            continue
+        if c == '"' and not in_dq:
+            dq = not dq
+        elif c == "'" and not dq:
+            end = text.find("'", i + 1)
+            if text[i - 1 : i] == "$":  # $'...': a backslash escapes the quote
+                end = i + 1
+                while end < n and text[end] != "'":
+                    end += 2 if text[end] == "\\" else 1
+            end = n if end < 0 else min(end + 1, n)
+            out.append(text[i:end])
+            i = end
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def _default_word_tildes(p: A.Param) -> A.Param:

@@ -8,6 +8,7 @@ Only `ParseError` ever leaves this module.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 from functools import cache
@@ -61,6 +62,10 @@ _OPERATORS = (
     ")",
     "\n",
 )
+_OP_START = frozenset(";&|<>()\n")  # what starts an operator token
+_OP_CHARS = frozenset(";&|<>-(")  # what an operator's second and third characters are
+# what a [[ ]] operator is made of: `&&`, `||`, `]]` and the binary operators (`==`, `-nt`, `=~`)
+_COND_OP_CHARS = frozenset("&|]=!<>~-abcdefgilnoqrtuwxyzGLNOS")
 _REDIR_OPS = frozenset({"<", ">", ">>", ">|", "<>", "<&", ">&", "&>", "&>>", "<<", "<<-", "<<<"})
 _LIST_TERMINATORS = frozenset({"then", "else", "elif", "fi", "do", "done", "esac", "}"})
 _DECL_BUILTINS = frozenset({"declare", "typeset", "local", "export", "readonly"})
@@ -76,6 +81,15 @@ def _compound_head() -> re.Pattern[str]:
 
 
 _ASSIGN_HEAD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@cache
+def _continued_head() -> re.Pattern[str]:
+    """A word whose unquoted plain head (a name, an assignment's or a reserved word's text, a
+    function name) is continued on the next line: read as one head (Parser._join_word_head)."""
+    return re.compile(r"(?:[A-Za-z0-9_+=\[\]\-./:,@%^~!?*{}#]*\\\n)+[A-Za-z0-9_+=\[\]\-./:,@%^~!?*{}#]*")
+
+
 _WORD_ENDS = frozenset(" \t\n;&|<>)")  # what ends a word after a compound assignment's `)`
 
 
@@ -411,12 +425,13 @@ class Parser(WordReader):
             self.read_heredoc_bodies()
         return tok
 
-    def splice(self, start: int, end: int, text: str) -> None:
-        super().splice(start, end, text)
+    def edited(self, start: int, end: int, text: str) -> None:
+        super().edited(start, end, text)
         self._alias_text.expanded(start, end, text)
 
     def phantom_lines(self, pos: int) -> int:
-        return self._alias_text.newlines_before(self.src, pos)
+        n = self._alias_text.newlines_before(self.src, pos)
+        return n - bisect.bisect_right(self._cuts, pos) if self._cuts else n  # (WordReader's, inline)
 
     def _bodies_after_alias_line(self, tok: Tok) -> None:
         """A newline inside an alias's value with here-documents pending: bash 5.2 reads their
@@ -436,6 +451,7 @@ class Parser(WordReader):
         self.src = src[:at] + src[start:end] + src[at:start] + src[end:]
         self._alias_text.moved(at, start, end)
         self._alias_regions = [(n, e + end - start if at < e <= start else e) for n, e in self._alias_regions]
+        super().edited(at, end, src[at:end])  # (a cut line there is one the text moved over)
         self.source_changed()
         self.pos = at + end - start
 
@@ -445,20 +461,34 @@ class Parser(WordReader):
         if start >= len(src):
             return Tok("eof", "", start, start)
         c = src[start]
+        nxt = self._next_continuation
+        if nxt < start:
+            nxt = src.find("\\\n", start)
+            self._next_continuation = nxt = len(src) if nxt < 0 else nxt
+        if nxt - start < 64:  # (a word's head is shorter than that)
+            if c not in _OP_START:
+                self._join_word_head(start)
+            elif nxt - start < 3:
+                self._join_token(start)
+            src = self.src
         if "0" <= c <= "9":
             m = _io_number().match(src, start)
             if m and (len(m.group()) < 10 or (len(m.group()) == 10 and int(m.group()) <= 0x7FFFFFFF)):
                 # (digits past an int are a word: `echo 2147483648>f` writes them to f, as bash)
+                self._join_token(m.end())  # (`2>\\<newline>&1`)
                 op = self._match_op(m.end())
                 if op in _REDIR_OPS:
                     return Tok("op", op, start, m.end() + len(op), fd=int(m.group()))
+                src = self.src
         elif c == "{":
             m2 = _io_var().match(src, start)
             if m2:
+                self._join_token(m2.end())  # (`{fd}>\\<newline>&1`)
                 op = self._match_op(m2.end())
                 if op in _REDIR_OPS:
                     return Tok("op", op, start, m2.end() + len(op), fd_var=m2.group(1))
-        if c in ";&|<>()\n":
+                src = self.src
+        if c in _OP_START:
             if c in "<>" and start + 1 < len(src) and src[start + 1] == "(":
                 pass  # process substitution: a word
             else:
@@ -471,6 +501,42 @@ class Parser(WordReader):
             # a character no rule takes (should not happen): treat as an operator
             return Tok("op", c, start, start + 1)
         return Tok("word", self.src[start:end], start, end, word)  # (reading may have spliced it)
+
+    def _join_token(self, first: int, chars: frozenset[str] = _OP_CHARS, size: int = 3) -> None:
+        """Line continuations inside the operator at `first` (`&\\<newline>&`, `;\\<newline>;`,
+        `<\\<newline><<`: its first character and up to `size - 1` more of `chars`) cut out
+        (drop_continuations)."""
+        k = first + 1
+        while k < len(self.src) and k - first < size:
+            self.drop_continuations(k)
+            if self.src[k : k + 1] not in chars:
+                break
+            k += 1
+
+    def _join_word_head(self, start: int) -> None:
+        """The line continuations in the unquoted head of the word at `start` cut out where the
+        head decides what the word is, as bash reads it: `f\\<newline>o()` defines fo,
+        `x+\\<newline>=1` is an assignment, `i\\<newline>f` is `if`, `2\\<newline>>f` a
+        redirection. (Any other word skips its continuations as it is read: cutting them costs
+        a copy of the source.)"""
+        src = self.src
+        m = _continued_head().match(src, start)
+        if m is None:
+            return
+        end = m.end()
+        eq = src.find("=", start, end)
+        if eq >= 0:
+            end = eq  # (an assignment's name: its value skips them as any word)
+        elif (
+            src[end : end + 1] not in ("(", "<", ">") and src[start:end].replace("\\\n", "") not in _RESERVED
+        ):
+            return
+        runs: list[tuple[int, int]] = []
+        k = src.find("\\\n", start, end)
+        while k >= 0:
+            runs.append((k, k + 2))
+            k = src.find("\\\n", k + 2, end)
+        self.cut_continuations(runs)
 
     def _match_op(self, i: int) -> str:
         for op in _OPERATORS:
@@ -1234,7 +1300,7 @@ class Parser(WordReader):
         value = aliases[text]
         src = self.src
         self.src = src[: tok.pos] + value + src[tok.end :]
-        self._alias_text.expanded(tok.pos, tok.end, value)
+        self.edited(tok.pos, tok.end, value)
         delta = len(value) - (tok.end - tok.pos)
         self._alias_regions = [(n, e + delta if e >= tok.end else e) for n, e in self._alias_regions]
         self._alias_regions.append((text, tok.pos + len(value)))
@@ -1472,6 +1538,9 @@ class Parser(WordReader):
             return ""
         if src.startswith(("<(", ">("), i):
             return "word"  # a process substitution ([[ -p <(cmd) ]])
+        if src[i] in _COND_OP_CHARS and "\\\n" in src[i + 1 : i + 4]:
+            self._join_token(i, _COND_OP_CHARS)  # `&\<newline>&`, `]\<newline>]`, `-g\<newline>t`
+            src = self.src
         for op in _COND_TOKENS:
             if src.startswith(op, i):
                 if op == "]]":
@@ -1549,6 +1618,8 @@ class Parser(WordReader):
         if tok == "" or tok in _COND_TOKENS:
             if tok == "":
                 raise self.error_eof()
+            if tok == "]]":  # (bash's cond_term returns COND_ERROR there and says nothing itself)
+                raise ParseError("", self.line)
             raise ParseError(f"unexpected token `{tok}' in conditional command", self.line)
         self.cond_subscript = True
         try:
@@ -1556,10 +1627,8 @@ class Parser(WordReader):
         finally:
             self.cond_subscript = False
         ftext = _plain_word(first)
-        if ftext == "!":
-            nxt = self._cond_peek()
-            if nxt not in ("]]", "&&", "||", ")", ""):
-                return A.CondNot(self._cond_term())
+        if ftext == "!":  # (whatever follows: `[[ ! ]]` is an error, not a test of the word `!`)
+            return A.CondNot(self._cond_term())
         if ftext in _COND_UNARY:
             nxt = self._cond_arg_token()
             if nxt == "word":
