@@ -204,12 +204,23 @@ class _Parser:
                 return
         if self.kind in ("num", "name") or self.tok in (")", "]", "++", "--"):
             # after an operand bash's lexer wants an operator: an unknown character is reported as
-            # one, as the token is read, so after the operand before it has been evaluated (the
-            # grammar finds no operator here and asks self.error, which gives this one)
+            # one as the token is read, before the operand is used (see _operand_end)
             self.bad_op = ArithSyntaxError("syntax error: invalid arithmetic operator", i)
             self.kind, self.tok, self.pos = "badop", c, i + 1
             return
         self.kind, self.tok, self.pos = "bad", c, i + 1
+
+    def _operand_end(self, done: Arith | None = None) -> None:
+        """After an operand's last token: a character that is no operator ends the parse here, as
+        bash's lexer raises it while reading the token after the operand, before any operator
+        takes that operand. What ran by then is `done` (a post-increment: bash's lexer applies it
+        with the name; a parenthesized group) and, as the error unwinds the grammar, the left
+        sides and comma items before it: `(( a = 3 + 4 # c ))` assigns nothing, `(( x++ @ ))`
+        increments x, `x='1+'; (( x @ ))` never reads x's value and names the `@`."""
+        if self.kind == "badop" and self.bad_op is not None:
+            e = self.bad_op
+            e.before = done
+            raise e
 
     def error(self, message: str) -> ArithSyntaxError:
         if self.bad_op is not None and self.kind == "badop":
@@ -371,7 +382,8 @@ class _Parser:
         if isinstance(node, AVar) and self.kind == "op" and self.tok in ("++", "--"):
             op = self.tok
             self.next()
-            return AIncDec(op, False, node)
+            node = AIncDec(op, False, node)
+            self._operand_end(node)
         return node
 
     def lvalue(self) -> AVar:
@@ -382,6 +394,7 @@ class _Parser:
         if self.pos < len(self.text) and self.text[self.pos] == "[":
             sub = self._subscript(name_pos)
         self.next()
+        self._operand_end()  # (the name's value is not read yet: `x @` never evaluates x)
         return AVar(name, sub)
 
     def _subscript(self, name_pos: int) -> str:
@@ -414,6 +427,7 @@ class _Parser:
                 e.token = self.tok
                 raise
             self.next()
+            self._operand_end()
             return ANum(value)
         if kind == "name":
             return self.lvalue()
@@ -427,6 +441,8 @@ class _Parser:
             if not (self.kind == "op" and self.tok == ")"):
                 raise self.error("missing `)'").after(node)
             self.next()
+            if self.kind == "badop":  # (after a group bash names the character an operand missing)
+                raise ArithSyntaxError("syntax error: operand expected", self.tok_pos).after(node)
             return node
         raise self.expect_operand_error()
 
