@@ -465,7 +465,7 @@ class Parser(WordReader):
         if nxt < start:
             nxt = src.find("\\\n", start)
             self._next_continuation = nxt = len(src) if nxt < 0 else nxt
-        if nxt - start < 64:  # (a word's head is shorter than that)
+        if nxt - start < 64 and nxt < len(src):  # (a word's head is shorter; len(src): there is none)
             if c not in _OP_START:
                 self._join_word_head(start)
             elif nxt - start < 3:
