@@ -44,22 +44,31 @@ def start_service(d: Path) -> subprocess.Popen[bytes]:
         (d / sub).mkdir()
     (d / "box.toml").write_text(TOML.format(d=d))
     sock = d / "box.sock"
-    proc = subprocess.Popen([sys.executable, "-m", "sandbash", "serve", "--socket", str(sock), "--config",
-                             str(d / "box.toml")], stderr=subprocess.PIPE, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sandbash", "serve", "--socket", str(sock), "--config", str(d / "box.toml")],
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
     deadline = time.monotonic() + 60
     while not sock.exists():
         if proc.poll() is not None or time.monotonic() > deadline:
             raise SystemExit("the service did not start")
         time.sleep(0.05)
-    subprocess.run([sys.executable, "-m", "sandbash", "install-alias", str(d / "bin"), "--socket", str(sock)],
-                   check=True, capture_output=True, cwd=ROOT)
+    subprocess.run(
+        [sys.executable, "-m", "sandbash", "install-alias", str(d / "bin"), "--socket", str(sock)],
+        check=True,
+        capture_output=True,
+        cwd=ROOT,
+    )
     return proc
 
 
 def import_ms(alias_dir: Path) -> float:
     """The alias module's own import time (python -X importtime), in milliseconds."""
     code = f"import sys; sys.path.insert(0, {str(alias_dir)!r}); import alias"
-    done = subprocess.run([sys.executable, "-S", "-X", "importtime", "-c", code], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-S", "-X", "importtime", "-c", code], capture_output=True, text=True
+    )
     line = next(line for line in done.stderr.splitlines() if re.search(r"\|\s+alias$", line))
     return int(line.split("|")[1]) / 1000
 
@@ -75,8 +84,13 @@ def main() -> int:
             alias = [str(d / "bin/bash"), "-c", "true"]
             real = ["/bin/bash", "-c", "true"]
             # what the `sandbash-alias` entry point runs: it imports the package (and the interpreter) first
-            entry = [sys.executable, "-c", "import sys; from sandbash.box.alias import main; sys.exit(main())",
-                     "-c", "true"]
+            entry = [
+                sys.executable,
+                "-c",
+                "import sys; from sandbash.box.alias import main; sys.exit(main())",
+                "-c",
+                "true",
+            ]
             env = {**os.environ, "SANDBASH_SOCKET": str(d / "box.sock")}
             for _ in range(5):  # warm the service and the page cache
                 timed(alias)
@@ -93,12 +107,16 @@ def main() -> int:
             service.terminate()
             service.wait(10)
     a, b = statistics.median(ours), statistics.median(theirs)
-    print(f"alias round trip   bash -c true  median {a * 1000:7.1f} ms  (p90 "
-          f"{sorted(ours)[int(len(ours) * 0.9)] * 1000:.1f} ms, {len(ours)} runs)")
+    print(
+        f"alias round trip   bash -c true  median {a * 1000:7.1f} ms  (p90 "
+        f"{sorted(ours)[int(len(ours) * 0.9)] * 1000:.1f} ms, {len(ours)} runs)"
+    )
     print(f"/bin/bash          bash -c true  median {b * 1000:7.1f} ms")
     print(f"ratio (alias / bash): {a / b:.2f}x")
     print(f"alias module import (python -X importtime): {mod_ms:.2f} ms")
-    print(f"sandbash-alias entry point (imports the package): median {statistics.median(entry_times) * 1000:.1f} ms")
+    print(
+        f"sandbash-alias entry point (imports the package): median {statistics.median(entry_times) * 1000:.1f} ms"
+    )
     return 0
 
 

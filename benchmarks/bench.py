@@ -45,16 +45,34 @@ def make_data(data_dir: Path, log_mb: int) -> None:
     if not log.exists():
         rng = random.Random(1234)
         levels = ["INFO"] * 6 + ["DEBUG"] * 3 + ["WARN", "ERROR"]
-        words = ["alpha", "beta", "gamma", "delta", "foo", "bar", "baz", "qux", "request", "response", "cache", "miss", "hit", "user", "login"]
+        words = [
+            "alpha",
+            "beta",
+            "gamma",
+            "delta",
+            "foo",
+            "bar",
+            "baz",
+            "qux",
+            "request",
+            "response",
+            "cache",
+            "miss",
+            "hit",
+            "user",
+            "login",
+        ]
         target = log_mb * 1024 * 1024
         with open(log.with_suffix(".tmp"), "w") as f:
             size = 0
             i = 0
             while size < target:
-                line = (f"2024-01-{1 + i % 28:02d}T{i % 24:02d}:{i % 60:02d}:{(i * 7) % 60:02d} "
-                        f"{rng.choice(levels)} user{rng.randrange(400)} "
-                        f"{' '.join(rng.choice(words) for _ in range(rng.randrange(3, 12)))} "
-                        f"ms={rng.randrange(1, 5000)}\n")
+                line = (
+                    f"2024-01-{1 + i % 28:02d}T{i % 24:02d}:{i % 60:02d}:{(i * 7) % 60:02d} "
+                    f"{rng.choice(levels)} user{rng.randrange(400)} "
+                    f"{' '.join(rng.choice(words) for _ in range(rng.randrange(3, 12)))} "
+                    f"ms={rng.randrange(1, 5000)}\n"
+                )
                 f.write(line)
                 size += len(line)
                 i += 1
@@ -62,8 +80,10 @@ def make_data(data_dir: Path, log_mb: int) -> None:
     js = data_dir / "data.json"
     if not js.exists():
         rng = random.Random(99)
-        items = [{"id": i, "x": rng.randrange(10), "name": f"item{i}", "tags": ["a", "b"][: rng.randrange(3)]}
-                 for i in range(60000)]
+        items = [
+            {"id": i, "x": rng.randrange(10), "name": f"item{i}", "tags": ["a", "b"][: rng.randrange(3)]}
+            for i in range(60000)
+        ]
         js.write_text(json.dumps(items))
 
 
@@ -85,7 +105,12 @@ def _measure_main(cmd: list[str]) -> int:
     wall = time.perf_counter() - t0
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
     sys.stdout.flush()
-    stats = {"cpu": ru.ru_utime + ru.ru_stime, "wall": wall, "rss_mb": ru.ru_maxrss / 1024, "status": p.returncode}
+    stats = {
+        "cpu": ru.ru_utime + ru.ru_stime,
+        "wall": wall,
+        "rss_mb": ru.ru_maxrss / 1024,
+        "status": p.returncode,
+    }
     sys.stderr.write("\n@@STATS " + json.dumps(stats))
     return 0
 
@@ -96,8 +121,20 @@ SYSTEMS = ("bash", "bashkit", "sandbash")
 
 
 def systems(data: Path, work: Path, bashkit_python: str) -> dict[str, list[str]]:
-    sandbash = [sys.executable, "-m", "sandbash", "-s", "--limits", "generous",
-                "--mount", f"{data}:/data:ro", "--mount", f"{work}:/work:rw", "--cwd", "/work"]
+    sandbash = [
+        sys.executable,
+        "-m",
+        "sandbash",
+        "-s",
+        "--limits",
+        "generous",
+        "--mount",
+        f"{data}:/data:ro",
+        "--mount",
+        f"{work}:/work:rw",
+        "--cwd",
+        "/work",
+    ]
     found = {"bash": ["/bin/bash", "-s"], "sandbash": sandbash}
     if bashkit_python:
         found["bashkit"] = [bashkit_python, __file__, "_bashkit", str(data), str(work)]
@@ -109,8 +146,13 @@ def _bashkit_main(data: str, work: str) -> int:
     import bashkit  # type: ignore[import-not-found]  # benchmark venv only, never a sandbash dependency
 
     # the Interactive profile lifts the Standard one's 100,000-commands-per-session cap
-    bash = bashkit.Bash(cwd="/work", max_commands=10**9, max_loop_iterations=10**9, timeout_seconds=1800,
-                        profile=bashkit.ExecutionProfile.Interactive)
+    bash = bashkit.Bash(
+        cwd="/work",
+        max_commands=10**9,
+        max_loop_iterations=10**9,
+        timeout_seconds=1800,
+        profile=bashkit.ExecutionProfile.Interactive,
+    )
     bash.mount("/data", bashkit.FileSystem.real(data), read_only=True)
     bash.mount("/work", bashkit.FileSystem.real(work, writable=True))
     result = bash.execute_sync(sys.stdin.read())
@@ -129,27 +171,52 @@ def variants_of(name: str) -> list[str]:
     return sorted(p.name[:-3] for p in WORKLOADS.glob(f"{name}.*.sh"))
 
 
-def run_workloads(names: list[str], runs: int, log_mb: int, scratch: Path,
-                  bashkit_python: str = "", out: Path | None = None, slow: float = 0.0) -> list[dict[str, object]]:
+def run_workloads(
+    names: list[str],
+    runs: int,
+    log_mb: int,
+    scratch: Path,
+    bashkit_python: str = "",
+    out: Path | None = None,
+    slow: float = 0.0,
+) -> list[dict[str, object]]:
     data = scratch / "data"
     make_data(data, log_mb)
     rows: list[dict[str, object]] = []
-    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(scratch), "LC_ALL": "C",
-           "PYTHONPATH": str(HERE.parent / "src")}
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": str(scratch),
+        "LC_ALL": "C",
+        "PYTHONPATH": str(HERE.parent / "src"),
+    }
     for name in names:
         row = run_one(name, runs, log_mb, scratch, data, env, bashkit_python, slow)
         rows.append(row)
         if out is not None:  # written after every row, so a long run stopped early keeps what it measured
             out.write_text(json.dumps(rows, indent=1))
-        print(f"{name}: " + " ".join(f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
-                                     for k, v in row.items() if "ratio" in k or k.endswith("wrong")),
-              file=sys.stderr)
+        print(
+            f"{name}: "
+            + " ".join(
+                f"{k}={v:.3g}" if isinstance(v, float) else f"{k}={v}"
+                for k, v in row.items()
+                if "ratio" in k or k.endswith("wrong")
+            ),
+            file=sys.stderr,
+        )
     mark_variants(rows)
     return rows
 
 
-def run_one(name: str, runs: int, log_mb: int, scratch: Path, data: Path, env: dict[str, str],
-            bashkit_python: str, slow: float = 0.0) -> dict[str, object]:
+def run_one(
+    name: str,
+    runs: int,
+    log_mb: int,
+    scratch: Path,
+    data: Path,
+    env: dict[str, str],
+    bashkit_python: str,
+    slow: float = 0.0,
+) -> dict[str, object]:
     """One row: every system's output checked against bash's, then `runs` alternating timed rounds.
     `slow` (seconds, 0: off): a system whose checking run took longer is timed in one round only,
     so a quadratic case (bashkit's 50,000 array appends) does not hold up the table for an hour."""
@@ -192,8 +259,9 @@ def run_one(name: str, runs: int, log_mb: int, scratch: Path, data: Path, env: d
         if system != "bash":
             cpu = [float(r["cpu"]) for r in res]  # type: ignore[arg-type]
             # (a system timed once is compared with bash's first round)
-            row[f"{system}_ratio"] = statistics.median(c / b if b > 0 else float("inf")
-                                                       for c, b in zip(cpu, bash_cpu[:len(cpu)], strict=True))
+            row[f"{system}_ratio"] = statistics.median(
+                c / b if b > 0 else float("inf") for c, b in zip(cpu, bash_cpu[: len(cpu)], strict=True)
+            )
             if len(res) < runs:
                 row[f"{system}_rounds"] = len(res)
     return row
@@ -284,8 +352,10 @@ def latency(n: int) -> str:
     for _ in range(min(n, 200)):
         subprocess.run(["/bin/bash", "-c", script], capture_output=True)
     bash_wall = (time.perf_counter() - t0) / min(n, 200)
-    return (f"sandbash warm exec: {per_wall * 1000:.3f} ms wall, {per_cpu * 1000:.3f} ms cpu per call; "
-            f"bash fork+exec: {bash_wall * 1000:.3f} ms")
+    return (
+        f"sandbash warm exec: {per_wall * 1000:.3f} ms wall, {per_cpu * 1000:.3f} ms cpu per call; "
+        f"bash fork+exec: {bash_wall * 1000:.3f} ms"
+    )
 
 
 def precompile() -> None:
@@ -293,6 +363,7 @@ def precompile() -> None:
     imports from source (with PYTHONDONTWRITEBYTECODE set, every run does), which once put 0.2-0.4 s of
     compiling into each sandbash row of a table."""
     import compileall
+
     import sandbash
 
     compileall.compile_dir(str(Path(sandbash.__file__).parent), quiet=1)
@@ -310,11 +381,20 @@ def main() -> int:
     ap.add_argument("--log-mb", type=int, default=20, help="size of the log input (20 or 100)")
     ap.add_argument("--scratch", default=os.environ.get("SANDBASH_BENCH_DIR", ""))
     ap.add_argument("--out", default="bench-results.json")
-    ap.add_argument("--bashkit", default=os.environ.get("SANDBASH_BENCH_BASHKIT", ""), metavar="PYTHON",
-                    help="a Python with bashkit installed (a separate venv): adds a bashkit column")
+    ap.add_argument(
+        "--bashkit",
+        default=os.environ.get("SANDBASH_BENCH_BASHKIT", ""),
+        metavar="PYTHON",
+        help="a Python with bashkit installed (a separate venv): adds a bashkit column",
+    )
     ap.add_argument("--no-variants", action="store_true", help="skip the NAME.VARIANT.sh rewrites")
-    ap.add_argument("--slow", type=float, default=0.0, metavar="SECONDS",
-                    help="time a system in one round only where its checking run took longer (0: never)")
+    ap.add_argument(
+        "--slow",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="time a system in one round only where its checking run took longer (0: never)",
+    )
     args = ap.parse_args()
     if args.mode == "latency":
         print(latency(500))

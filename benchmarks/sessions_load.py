@@ -64,15 +64,36 @@ class Replica:
 
     def launch(self) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-        self.proc = subprocess.Popen([sys.executable, "-m", "sandbash", "mcp", "--transport", "http", "--port",
-                                      str(self.port), "--store", self.store, "--stateless", "--cwd", "/tmp",
-                                      "--max-sessions", "100000"], env=env, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "sandbash",
+                "mcp",
+                "--transport",
+                "http",
+                "--port",
+                str(self.port),
+                "--store",
+                self.store,
+                "--stateless",
+                "--cwd",
+                "/tmp",
+                "--max-sessions",
+                "100000",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
 
     def wait(self) -> None:
         end = time.monotonic() + 120
         while time.monotonic() < end:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5),
+            ):
                 return
             time.sleep(0.1)
         raise RuntimeError(f"replica on port {self.port} did not start")
@@ -109,20 +130,29 @@ async def run_store(store: str, replicas: int, sessions: int, calls: int, seed: 
     killed = asyncio.Event()
 
     http = httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=400))
-    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
-               "mcp-protocol-version": "2025-06-18"}
+    headers = {
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-06-18",
+    }
 
     async def call(sid: str, command: str) -> dict[str, Any]:
         """One stateless tools/call on a random replica; a failure goes again, to any replica."""
         nonlocal retries
-        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                "params": {"name": "bash", "arguments": {"command": command, "session_id": sid}}}
+        body = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "tools/call",
+            "params": {"name": "bash", "arguments": {"command": command, "session_id": sid}},
+        }
         for attempt in range(60):
             rep = rng.choice(reps)
             try:
                 resp = await http.post(rep.url, json=body, headers=headers)
                 resp.raise_for_status()
-                data = next(json.loads(line[5:]) for line in resp.text.splitlines() if line.startswith("data:"))
+                data = next(
+                    json.loads(line[5:]) for line in resp.text.splitlines() if line.startswith("data:")
+                )
                 return dict(data["result"]["structuredContent"])
             except Exception:
                 retries += 1
@@ -164,10 +194,17 @@ async def run_store(store: str, replicas: int, sessions: int, calls: int, seed: 
     want_log = " ".join(f"c{k}" for k in range(calls)) + " "
     wrong = [sid for sid, out in results if out != f"{calls}\n{want_log}"]
     lat = sorted(latencies)
-    return {"store": store.split(":")[0], "calls": total, "seconds": elapsed, "calls_per_s": total / elapsed,
-            "p50_ms": 1000 * statistics.median(lat) if lat else 0.0,
-            "p99_ms": 1000 * lat[int(len(lat) * 0.99) - 1] if lat else 0.0, "retries": retries,
-            "replica_killed": killed.is_set(), "wrong_sessions": len(wrong)}
+    return {
+        "store": store.split(":")[0],
+        "calls": total,
+        "seconds": elapsed,
+        "calls_per_s": total / elapsed,
+        "p50_ms": 1000 * statistics.median(lat) if lat else 0.0,
+        "p99_ms": 1000 * lat[int(len(lat) * 0.99) - 1] if lat else 0.0,
+        "retries": retries,
+        "replica_killed": killed.is_set(),
+        "wrong_sessions": len(wrong),
+    }
 
 
 @contextlib.contextmanager
@@ -180,7 +217,7 @@ def store_url(kind: str) -> Iterator[str | None]:
     from servers import Unavailable, postgres_server, redis_server  # tests/unit/sessions/servers.py
 
     try:
-        with (redis_server() if kind == "redis" else postgres_server()) as url:
+        with redis_server() if kind == "redis" else postgres_server() as url:
             yield url
     except Unavailable as e:
         print(f"{kind}: skipped ({e})", file=sys.stderr)
@@ -201,11 +238,15 @@ def main(argv: list[str] | None = None) -> int:
             if url is None:
                 continue
             rows.append(asyncio.run(run_store(url, args.replicas, args.sessions, args.calls, args.seed)))
-    print(f"{'store':10} {'calls':>6} {'calls/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'retries':>7} {'killed':>6} "
-          f"{'wrong':>5}")
+    print(
+        f"{'store':10} {'calls':>6} {'calls/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'retries':>7} {'killed':>6} "
+        f"{'wrong':>5}"
+    )
     for r in rows:
-        print(f"{r['store']:10} {r['calls']:6d} {r['calls_per_s']:8.1f} {r['p50_ms']:8.1f} {r['p99_ms']:8.1f} "
-              f"{r['retries']:7d} {r['replica_killed']!s:>6} {r['wrong_sessions']:5d}")
+        print(
+            f"{r['store']:10} {r['calls']:6d} {r['calls_per_s']:8.1f} {r['p50_ms']:8.1f} {r['p99_ms']:8.1f} "
+            f"{r['retries']:7d} {r['replica_killed']!s:>6} {r['wrong_sessions']:5d}"
+        )
     return 1 if any(r["wrong_sessions"] for r in rows) else 0
 
 

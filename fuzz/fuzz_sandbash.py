@@ -30,8 +30,16 @@ with atheris.instrument_imports(include=["sandbash"]):
     from sandbash.syntax.parser import Parser
 
 LIMITS = Limits.profile("hardened").with_overrides(
-    timeout=0.5, max_command_count=200, max_loop_iterations=100, max_call_depth=16, max_output_size=16 * 1024,
-    max_substitution_depth=6, max_brace_expansion_results=200, max_work=500_000, max_string_length=64 * 1024)
+    timeout=0.5,
+    max_command_count=200,
+    max_loop_iterations=100,
+    max_call_depth=16,
+    max_output_size=16 * 1024,
+    max_substitution_depth=6,
+    max_brace_expansion_results=200,
+    max_work=500_000,
+    max_string_length=64 * 1024,
+)
 
 # Word contexts for the expansion mode; {} is the fuzzed text.
 CONTEXTS = [
@@ -44,9 +52,9 @@ CONTEXTS = [
     "case abc in {}) echo m;; esac",
     "cat <<EOF\n{}\nEOF",
     "printf '%s\\n' {} | sort",
-    "for v in {}; do echo \"$v\"; done",
-    "set -- {}; echo $# \"$@\"",
-    "a=({}); echo ${{#a[@]}} \"${{a[@]}}\"",
+    'for v in {}; do echo "$v"; done',
+    'set -- {}; echo $# "$@"',
+    'a=({}); echo ${{#a[@]}} "${{a[@]}}"',
 ]
 
 SEEDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "seeds")
