@@ -10,7 +10,8 @@ and rebuilds io/os over lua_io.LuaHost (the sandbox's files and streams, shell c
 sandbox's shell). The run's limits apply: an instruction-count hook checks the deadline and
 cancellation and charges the Lua heap to max_memory; lupa's own cap is what is left of max_memory,
 so an allocation past it fails in Lua ("not enough memory") and the run ends with max_memory.
-Not interruptible: a single C library call (a pathological string.find pattern) runs to its end.
+The C library calls that would run past the deadline (a backtracking pattern, string.rep of empty
+strings, table.move over a huge range, finalizers) are bounded first by lua_guards.py.
 """
 
 from __future__ import annotations

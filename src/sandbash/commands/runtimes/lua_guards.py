@@ -11,8 +11,10 @@ run's thread (the embedder's) never came back.
 What replaces them keeps Lua's results and messages and bounds each C call:
 - string.find/match/gmatch/gsub call the C matcher when a bound on its work is small (the subject's
   length to the power of the repetitions that can give back what the rest of the pattern takes,
-  read once per pattern: `shape`); otherwise they run the same algorithm (lstrlib.c's `match`,
-  ported line for line) in Lua, where the hook sees every step, at about a hundredth of C's speed.
+  read once per pattern: `measure`); otherwise they run a matcher of their own in Lua, where the
+  hook sees every step, at about a fiftieth of C's speed. That matcher is written from the reference
+  manual (section 6.4.1 and the four functions' descriptions) and checked against lua5.4 for what
+  the manual leaves open (tests/unit/runtimes/test_lua_patterns.py: generated calls, byte for byte).
   A plain find of a long needle searches a window of the subject at a time.
 - string.rep of an empty string and separator returns the empty string without the loop.
 - table.move moves a bounded slice per C call, in the order Lua's own move takes; table.sort of a
@@ -31,6 +33,7 @@ local pack, unpack, mtype, tointeger, tonumber = table.pack, table.unpack, math.
 local byte, sub, strfind, strmatch, strgmatch, strgsub = string.byte, string.sub, string.find, string.match, string.gmatch, string.gsub
 local strrep, format, concat, tmove, rawsetmt, rawget, rawset = string.rep, string.format, table.concat, table.move, setmetatable, rawget, rawset
 local tostring, rawgetmt, rawlen, tsort = tostring, debug.getmetatable, rawlen, table.sort
+local char, max, min = string.char, math.max, math.min
 
 -- a C error raised inside a replacement (called from it: level 2), as the library would have raised
 -- it from the replacement's caller (level 3); any other error passes unchanged
@@ -52,266 +55,301 @@ local function relay(fname, e)
   error(msg, 3)
 end
 
--- ---------------------------------------------------------------- lstrlib.c's matcher, in Lua
+-- ---------------------------------------------------------------- Lua patterns, matched in Lua
 
-local MAXCCALLS, MAXCAPTURES = 200, 32
-local CAP_UNFINISHED, CAP_POSITION = -1, -2
-local function perr(msg) error("[sandbash]:0: " .. msg, 0) end
+-- Written from the reference manual's section 6.4.1 and checked against lua5.4, which also fixes what the
+-- manual leaves open: a pattern's error is raised only when matching reaches it (`("b"):find("a%")`
+-- is nil), more than 32 captures are "too many captures", and more than 200 nested choices (a
+-- capture's edge, one length of a repetition, an optional item taken) are "pattern too complex".
+local MAXDEPTH, MAXCAPS = 200, 32
+local function fail(msg) error("[sandbash]:0: " .. msg, 0) end
 
--- the C locale's classes, by byte: made on the first class the Lua side reads (a run that never
--- needs it does not pay the 256 tables, about 1 ms of each `lua` start)
-local ctype = nil
-local function make_ctype()
-  ctype = {}
+-- The classes of the C locale, which lua5.4 reads: %z (the byte 0) is lua's deprecated, still there
+local CLASSES = {
+  a = function(c) return c >= 65 and c <= 90 or c >= 97 and c <= 122 end,
+  c = function(c) return c < 32 or c == 127 end,
+  d = function(c) return c >= 48 and c <= 57 end,
+  g = function(c) return c > 32 and c < 127 end,
+  l = function(c) return c >= 97 and c <= 122 end,
+  p = function(c) return c > 32 and c < 127 and not (c >= 48 and c <= 57 or c >= 65 and c <= 90 or c >= 97 and c <= 122) end,
+  s = function(c) return c == 32 or c >= 9 and c <= 13 end,
+  u = function(c) return c >= 65 and c <= 90 end,
+  w = function(c) return c >= 48 and c <= 57 or c >= 65 and c <= 90 or c >= 97 and c <= 122 end,
+  x = function(c) return c >= 48 and c <= 57 or c >= 65 and c <= 70 or c >= 97 and c <= 102 end,
+  z = function(c) return c == 0 end,
+}
+
+-- `%` and the byte `e` after it, added to a set: a class letter (its capital: the complement), or
+-- the byte itself (`%.`, `%%`, and a letter that names no class)
+local function add_escape(set, e)
+  local upper = e >= 65 and e <= 90
+  local test = CLASSES[char(upper and e + 32 or e)]
+  if test == nil then set[e] = true return end
   for c = 0, 255 do
-    local t = {}
-    local ch = string.char(c)
-    t.a = strfind(ch, "^%a") ~= nil
-    t.c = strfind(ch, "^%c") ~= nil
-    t.d = c >= 48 and c <= 57
-    t.g = strfind(ch, "^%g") ~= nil
-    t.l = c >= 97 and c <= 122
-    t.p = strfind(ch, "^%p") ~= nil
-    t.s = strfind(ch, "^%s") ~= nil
-    t.u = c >= 65 and c <= 90
-    t.w = strfind(ch, "^%w") ~= nil
-    t.x = strfind(ch, "^%x") ~= nil
-    t.z = c == 0  -- (lstrlib's deprecated class, still compiled in)
-    ctype[c] = t
+    if test(c) ~= upper then set[c] = true end
   end
 end
 
-local function match_class(c, cl)
-  if ctype == nil then make_ctype() end
-  local lower = cl
-  if cl >= 65 and cl <= 90 then lower = cl + 32 end
-  local res = ctype[c][string.char(lower)]
-  if res == nil then return cl == c end
-  if cl >= 65 and cl <= 90 then return not res end
-  return res
-end
-
-local function new_state(src, pat)
-  return {src = src, slen = #src, pat = pat, plen = #pat, depth = MAXCCALLS, level = 0,
-          cinit = {}, clen = {}}
-end
-
--- positions are 1-based; slen + 1 is the subject's end, plen + 1 the pattern's (C's '\0')
-local function pbyte(ms, i) return byte(ms.pat, i) or 0 end
-
-local function class_end(ms, p)
-  local c = pbyte(ms, p)
-  p = p + 1
-  if c == 37 then  -- '%'
-    if p > ms.plen then perr("malformed pattern (ends with '%')") end
-    return p + 1
-  elseif c == 91 then  -- '['
-    if pbyte(ms, p) == 94 then p = p + 1 end
-    repeat
-      if p > ms.plen then perr("malformed pattern (missing ']')") end
-      local cc = pbyte(ms, p)
-      p = p + 1
-      if cc == 37 and p <= ms.plen then p = p + 1 end
-    until pbyte(ms, p) == 93
-    return p + 1
+-- A single-character class's text (`x`, `.`, `%x` or `[...]`) as a table of the bytes it takes.
+-- Inside brackets: `^` first complements, the first member is taken even when it is `]`, `%x` as
+-- above, and `x-y` is a range when y is not the closing bracket.
+local function build_set(spec)
+  local set, c = {}, byte(spec, 1)
+  if #spec == 1 then
+    if c ~= 46 then set[c] = true return set end
+    for b = 0, 255 do set[b] = true end
+    return set
   end
-  return p
-end
-
-local function match_bracket(ms, c, p, ec)
-  local sig = true
-  if pbyte(ms, p + 1) == 94 then sig = false p = p + 1 end
-  p = p + 1
-  while p < ec do
-    local pc = pbyte(ms, p)
-    if pc == 37 then
-      p = p + 1
-      if match_class(c, pbyte(ms, p)) then return sig end
-    elseif pbyte(ms, p + 1) == 45 and p + 2 < ec then
-      p = p + 2
-      if pc <= c and c <= pbyte(ms, p) then return sig end
-    elseif pc == c then return sig end
-    p = p + 1
-  end
-  return not sig
-end
-
-local function single_match(ms, s, p, ep)
-  if s > ms.slen then return false end
-  local c = byte(ms.src, s)
-  local pc = pbyte(ms, p)
-  if pc == 46 then return true
-  elseif pc == 37 then return match_class(c, pbyte(ms, p + 1))
-  elseif pc == 91 then return match_bracket(ms, c, p, ep - 1)
-  end
-  return pc == c
-end
-
-local do_match
-
-local function match_balance(ms, s, p)
-  if p >= ms.plen then perr("malformed pattern (missing arguments to '%b')") end
-  if s > ms.slen or byte(ms.src, s) ~= pbyte(ms, p) then return nil end
-  local b, e, cont = pbyte(ms, p), pbyte(ms, p + 1), 1
-  s = s + 1
-  while s <= ms.slen do
-    local c = byte(ms.src, s)
-    if c == e then
-      cont = cont - 1
-      if cont == 0 then return s + 1 end
-    elseif c == b then cont = cont + 1 end
-    s = s + 1
-  end
-  return nil
-end
-
-local function max_expand(ms, s, p, ep)
-  local i = 0
-  while single_match(ms, s + i, p, ep) do i = i + 1 end
-  while i >= 0 do
-    local res = do_match(ms, s + i, ep + 1)
-    if res then return res end
-    i = i - 1
-  end
-  return nil
-end
-
-local function min_expand(ms, s, p, ep)
-  while true do
-    local res = do_match(ms, s, ep + 1)
-    if res then return res end
-    if single_match(ms, s, p, ep) then s = s + 1 else return nil end
-  end
-end
-
-local function start_capture(ms, s, p, what)
-  local level = ms.level
-  if level >= MAXCAPTURES then perr("too many captures") end
-  ms.cinit[level + 1], ms.clen[level + 1] = s, what
-  ms.level = level + 1
-  local res = do_match(ms, s, p)
-  if res == nil then ms.level = ms.level - 1 end
-  return res
-end
-
-local function end_capture(ms, s, p)
-  local l = ms.level
-  while l >= 1 and ms.clen[l] ~= CAP_UNFINISHED do l = l - 1 end
-  if l < 1 then perr("invalid pattern capture") end
-  ms.clen[l] = s - ms.cinit[l]
-  local res = do_match(ms, s, p)
-  if res == nil then ms.clen[l] = CAP_UNFINISHED end
-  return res
-end
-
-local function match_capture(ms, s, d)
-  local l = d - 48  -- '1' is capture 1
-  if l < 1 or l > ms.level or ms.clen[l] == CAP_UNFINISHED then
-    perr(format("invalid capture index %%%d", l))
-  end
-  local len = ms.clen[l]
-  if len >= 0 and ms.slen - s + 1 >= len and sub(ms.src, ms.cinit[l], ms.cinit[l] + len - 1) == sub(ms.src, s, s + len - 1) then
-    return s + len
-  end
-  return nil
-end
-
-do_match = function(ms, s, p)
-  ms.depth = ms.depth - 1
-  if ms.depth < 0 then perr("pattern too complex") end
-  while p <= ms.plen do
-    local pc = pbyte(ms, p)
-    local default = false
-    if pc == 40 then  -- '('
-      if pbyte(ms, p + 1) == 41 then s = start_capture(ms, s, p + 2, CAP_POSITION)
-      else s = start_capture(ms, s, p + 1, CAP_UNFINISHED) end
-      break
-    elseif pc == 41 then  -- ')'
-      s = end_capture(ms, s, p + 1)
-      break
-    elseif pc == 36 and p + 1 > ms.plen then  -- '$' ending the pattern
-      if s ~= ms.slen + 1 then s = nil end
-      break
-    elseif pc == 37 then  -- '%'
-      local nc = pbyte(ms, p + 1)
-      if nc == 98 then  -- %b
-        s = match_balance(ms, s, p + 2)
-        if s == nil then break end
-        p = p + 4
-      elseif nc == 102 then  -- %f
-        p = p + 2
-        if pbyte(ms, p) ~= 91 then perr("missing '[' after '%f' in pattern") end
-        local ep = class_end(ms, p)
-        local prev = s == 1 and 0 or byte(ms.src, s - 1)
-        local cur = byte(ms.src, s) or 0
-        if not match_bracket(ms, prev, p, ep - 1) and match_bracket(ms, cur, p, ep - 1) then
-          p = ep
-        else
-          s = nil
-          break
-        end
-      elseif nc >= 48 and nc <= 57 then  -- %0-%9
-        s = match_capture(ms, s, nc)
-        if s == nil then break end
-        p = p + 2
-      else
-        default = true
-      end
+  if c == 37 then add_escape(set, byte(spec, 2)) return set end
+  local i, last, negate = 2, #spec - 1, byte(spec, 2) == 94
+  if negate then i = 3 end
+  while i <= last do
+    local m = byte(spec, i)
+    if m == 37 then
+      add_escape(set, byte(spec, i + 1))
+      i = i + 2
+    elseif byte(spec, i + 1) == 45 and i + 2 <= last then
+      for b = m, byte(spec, i + 2) do set[b] = true end
+      i = i + 3
     else
-      default = true
+      set[m] = true
+      i = i + 1
     end
-    if default then
-      local ep = class_end(ms, p)
-      local epc = pbyte(ms, ep)
-      if not single_match(ms, s, p, ep) then
-        if epc == 42 or epc == 63 or epc == 45 then  -- '*' '?' '-': accept empty
-          p = ep + 1
-        else
-          s = nil
-          break
-        end
-      elseif epc == 63 then  -- '?'
-        local res = do_match(ms, s + 1, ep + 1)
-        if res then s = res break end
-        p = ep + 1
-      elseif epc == 43 then  -- '+'
-        s = max_expand(ms, s + 1, p, ep)
-        break
-      elseif epc == 42 then  -- '*'
-        s = max_expand(ms, s, p, ep)
-        break
-      elseif epc == 45 then  -- '-'
-        s = min_expand(ms, s, p, ep)
-        break
+  end
+  if not negate then return set end
+  local out = {}
+  for b = 0, 255 do
+    if not set[b] then out[b] = true end
+  end
+  return out
+end
+
+-- sets by their text, shared by the patterns of one state (bounded: a new table past 512)
+local known_sets, nknown = {}, 0
+local function set_for(spec)
+  local set = known_sets[spec]
+  if set == nil then
+    if nknown >= 512 then known_sets, nknown = {}, 0 end
+    set = build_set(spec)
+    known_sets[spec], nknown = set, nknown + 1
+  end
+  return set
+end
+
+-- the index of the `]` closing the bracket that opens at i, or nil when it is missing
+local function bracket_end(pat, i)
+  local j = i + 1
+  if byte(pat, j) == 94 then j = j + 1 end
+  repeat
+    if j > #pat then return nil end
+    if byte(pat, j) == 37 then j = j + 1 end
+    j = j + 1
+  until byte(pat, j) == 93
+  return j
+end
+
+-- A pattern is read once into a program: parallel arrays of item kinds, an argument each (a class's
+-- text, a capture's number, %b's first byte), a second one (a repetition's byte * + - ?, or 0; %b's
+-- last byte). Which captures are open, closed or positions at each item does not depend on the
+-- subject (a pattern has no alternatives), so capture numbers and their errors are fixed here.
+local ONE, OPEN, POSITION, CLOSE, BACKREF, BALANCE, FRONTIER, AT_END, RAISE, NEVER = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+
+local MISSING_BRACKET = "malformed pattern (missing ']')"
+
+local function compile(pat, i)
+  local kind, arg, arg2 = {}, {}, {}
+  local n, ncap, nest, plen = 0, 0, 1, #pat
+  local open, done, positions = {}, {}, {}
+  local function put(k, a, b)
+    n = n + 1
+    kind[n], arg[n], arg2[n] = k, a, b or 0
+  end
+  while i <= plen do
+    local c, d = byte(pat, i), byte(pat, i + 1)
+    if c == 40 then  -- ( or ()
+      if ncap == MAXCAPS then put(RAISE, "too many captures") break end
+      ncap, nest = ncap + 1, nest + 1
+      if d == 41 then
+        put(POSITION, ncap)
+        done[ncap], positions[ncap] = true, true
+        i = i + 2
       else
-        s = s + 1
-        p = ep
+        put(OPEN, ncap)
+        open[#open + 1] = ncap
+        i = i + 1
+      end
+    elseif c == 41 then  -- ): the innermost capture still open
+      local m = open[#open]
+      if m == nil then put(RAISE, "invalid pattern capture") break end
+      open[#open], done[m], nest = nil, true, nest + 1
+      put(CLOSE, m)
+      i = i + 1
+    elseif c == 36 and i == plen then
+      put(AT_END)
+      i = i + 1
+    elseif c == 37 and d == 98 then  -- %bxy
+      if i + 3 > plen then put(RAISE, "malformed pattern (missing arguments to '%b')") break end
+      put(BALANCE, byte(pat, i + 2), byte(pat, i + 3))
+      i = i + 4
+    elseif c == 37 and d == 102 then  -- %f[set]
+      if byte(pat, i + 2) ~= 91 then put(RAISE, "missing '[' after '%f' in pattern") break end
+      local j = bracket_end(pat, i + 2)
+      if j == nil then put(RAISE, MISSING_BRACKET) break end
+      put(FRONTIER, sub(pat, i + 2, j))
+      i = j + 1
+    elseif c == 37 and d and d >= 48 and d <= 57 then  -- %1-%9: what capture d took
+      local m = d - 48
+      if m == 0 or not done[m] then put(RAISE, format("invalid capture index %%%d", m)) break end
+      put(positions[m] and NEVER or BACKREF, m)  -- (a position has no text to repeat)
+      i = i + 2
+    else  -- one character's class, and a repetition after it
+      local j = i
+      if c == 37 then
+        if i == plen then put(RAISE, "malformed pattern (ends with '%')") break end
+        j = i + 1
+      elseif c == 91 then
+        j = bracket_end(pat, i)
+        if j == nil then put(RAISE, MISSING_BRACKET) break end
+      end
+      local q = byte(pat, j + 1)
+      if q == 42 or q == 43 or q == 45 or q == 63 then
+        put(ONE, sub(pat, i, j), q)
+        nest, j = nest + 1, j + 1
+      else
+        put(ONE, sub(pat, i, j))
+      end
+      i = j + 1
+    end
+  end
+  return {kind = kind, arg = arg, arg2 = arg2, n = n, ncap = ncap, done = done, positions = positions,
+          nest = nest, plen = plen}
+end
+
+-- the program's classes as sets (made on first use: a pattern sent to C needs few of them)
+local function sets_of(prog)
+  local sets = prog.sets
+  if sets == nil then
+    sets = {}
+    for k = 1, prog.n do
+      local t = prog.kind[k]
+      if t == ONE or t == FRONTIER then sets[k] = set_for(prog.arg[k]) end
+    end
+    prog.sets = sets
+  end
+  return sets
+end
+
+-- A matcher of `prog` over `src`: `at(s)` matches at s and gives the position after the match (or
+-- nil); `first` and `past` then hold each capture's start and the position after its end.
+local function matcher_for(prog, src)
+  local kind, arg, arg2, sets = prog.kind, prog.arg, prog.arg2, sets_of(prog)
+  local slen, first, past, room = #src, {}, {}, MAXDEPTH
+  local walk
+  -- a choice made: the rest of the program from item k at s, one level deeper
+  local function deeper(k, s)
+    if room == 0 then fail("pattern too complex") end
+    room = room - 1
+    local e = walk(k, s)
+    room = room + 1
+    return e
+  end
+  walk = function(k, s)
+    while true do
+      local t = kind[k]
+      if t == ONE then
+        local set, rep = sets[k], arg2[k]
+        if not set[byte(src, s)] then  -- (nil past the end)
+          if rep == 0 or rep == 43 then return nil end
+          k = k + 1  -- * - ? take nothing here
+        elseif rep == 0 then
+          s, k = s + 1, k + 1
+        elseif rep == 63 then  -- ?: with the character first, then without
+          local e = deeper(k + 1, s + 1)
+          if e then return e end
+          k = k + 1
+        elseif rep == 45 then  -- -: the rest first, then one more character each time
+          while true do
+            local e = deeper(k + 1, s)
+            if e then return e end
+            if not set[byte(src, s)] then return nil end
+            s = s + 1
+          end
+        else  -- * +: the longest run first, then shorter ones
+          local stop = s + 1
+          while set[byte(src, stop)] do stop = stop + 1 end
+          local least = rep == 43 and s + 1 or s
+          for at = stop, least, -1 do
+            local e = deeper(k + 1, at)
+            if e then return e end
+          end
+          return nil
+        end
+      elseif t == nil then
+        return s
+      elseif t == OPEN then
+        first[arg[k]] = s
+        return deeper(k + 1, s)
+      elseif t == CLOSE then
+        past[arg[k]] = s
+        return deeper(k + 1, s)
+      elseif t == POSITION then
+        first[arg[k]] = s
+        return deeper(k + 1, s)
+      elseif t == BACKREF then
+        local m = arg[k]
+        local len = past[m] - first[m]
+        if sub(src, s, s + len - 1) ~= sub(src, first[m], past[m] - 1) then return nil end
+        s, k = s + len, k + 1
+      elseif t == BALANCE then
+        local open, close = arg[k], arg2[k]
+        if byte(src, s) ~= open then return nil end
+        local depth, j = 1, s + 1
+        while depth > 0 do
+          local c = byte(src, j)
+          if c == nil then return nil end
+          if c == close then depth = depth - 1 elseif c == open then depth = depth + 1 end
+          j = j + 1
+        end
+        s, k = j, k + 1
+      elseif t == FRONTIER then  -- the byte before s (0 at the start) outside the set, the one at s (0 at the end) in it
+        local set = sets[k]
+        if set[s > 1 and byte(src, s - 1) or 0] or not set[byte(src, s) or 0] then return nil end
+        k = k + 1
+      elseif t == AT_END then
+        if s ~= slen + 1 then return nil end
+        k = k + 1
+      elseif t == NEVER then
+        return nil
+      else
+        fail(arg[k])
       end
     end
   end
-  ms.depth = ms.depth + 1
-  return s
-end
-
-local function reprep(ms) ms.level = 0 ms.depth = MAXCCALLS end
-
-local function one_capture(ms, i, s, e)
-  if i > ms.level then
-    if i ~= 1 then perr(format("invalid capture index %%%d", i)) end
-    return sub(ms.src, s, e - 1)
+  local function at(s)
+    room = MAXDEPTH
+    return deeper(1, s)
   end
-  local l = ms.clen[i]
-  if l == CAP_UNFINISHED then perr("unfinished capture") end
-  if l == CAP_POSITION then return ms.cinit[i] end
-  return sub(ms.src, ms.cinit[i], ms.cinit[i] + l - 1)
+  return at, first, past
 end
 
-local function captures(ms, s, e, whole)
-  local n = ms.level
-  if n == 0 and whole then n = 1 end
+-- capture m of the last match: its text, or its position
+local function capture(prog, first, past, src, m)
+  if prog.positions[m] then return first[m] end
+  if not prog.done[m] then fail("unfinished capture") end
+  return sub(src, first[m], past[m] - 1)
+end
+
+-- what a match gives: its captures, or with none the whole match when `whole` (match, gmatch,
+-- gsub's functions) or nothing (find)
+local function captures(prog, first, past, src, s, e, whole)
+  local ncap = prog.ncap
+  if ncap == 0 then
+    if whole then return sub(src, s, e - 1) end
+    return
+  end
   local out = {}
-  for i = 1, n do out[i] = one_capture(ms, i, s, e) end
-  return out, n
+  for m = 1, ncap do out[m] = capture(prog, first, past, src, m) end
+  return unpack(out, 1, ncap)
 end
 
 -- ---------------------------------------------------------------- what goes to C and what to Lua
@@ -320,145 +358,92 @@ end
 -- (C takes 10^8 to 10^9 simple steps a second), and a well-behaved pattern on a long text stays in C
 local COSTLY = 1e9
 
--- A pattern's shape, for the bound on what C may do with it (read once per pattern, per state):
--- `m` repetitions that may give back characters the rest of the pattern can take (each multiplies
--- the tries at one start by the subject's length), `a` 1 when a repetition, %b or back-reference
--- scans the subject at all, `q` optional items ('?': each doubles the tries), `clean` when C cannot
--- raise an error for it (well formed, captures closed before use, not deep enough to be "too complex")
-local function class_has(pat, s, e, c)
-  local pc = byte(pat, s)
-  if pc == 46 then return true
-  elseif pc == 37 then return match_class(c, byte(pat, s + 1) or 0)
-  elseif pc == 91 then return match_bracket({pat = pat}, c, s, e - 1)
-  end
-  return pc == c
-end
-local function disjoint(pat, x, y)
+-- whether the shorter tries of repetition k can reach beyond the item after it: what may follow it
+-- without taking a character (captures, items that may be empty) ends at a required item, the end
+-- or `$`; when none of those shares a character with k's class, each shorter try fails at once
+local function disjoint(a, b)
   for c = 0, 255 do
-    if class_has(pat, x.s, x.e, c) and class_has(pat, y.s, y.e, c) then return false end
+    if a[c] and b[c] then return false end
   end
   return true
 end
-
-local function parse_items(pat, i)
-  local plen, items, open, closed, caps = #pat, {}, 0, 0, 0
-  local ms = {pat = pat, plen = plen}
-  local ok = rawpcall(function()
-    while i <= plen do
-      local c = byte(pat, i)
-      local nc = byte(pat, i + 1)
-      if c == 40 then
-        caps = caps + 1
-        if nc == 41 then items[#items + 1] = {k = "pos"} closed = closed + 1 i = i + 2
-        else items[#items + 1] = {k = "open"} open = open + 1 i = i + 1 end
-      elseif c == 41 then
-        if open == 0 then error("close") end
-        open, closed = open - 1, closed + 1
-        items[#items + 1] = {k = "close"}
-        i = i + 1
-      elseif c == 36 and i == plen then
-        items[#items + 1] = {k = "end"}
-        i = i + 1
-      elseif c == 37 and nc == 98 then
-        if i + 3 > plen then error("%b") end
-        items[#items + 1] = {k = "scan"}
-        i = i + 4
-      elseif c == 37 and nc == 102 then
-        if byte(pat, i + 2) ~= 91 then error("%f") end
-        i = class_end(ms, i + 2)
-        items[#items + 1] = {k = "front"}
-      elseif c == 37 and nc and nc >= 48 and nc <= 57 then
-        if nc == 48 or nc - 48 > closed then error("capture") end
-        items[#items + 1] = {k = "scan"}
-        i = i + 2
-      else
-        local e = class_end(ms, i)
-        local q = byte(pat, e)
-        if q == 42 or q == 43 or q == 45 or q == 63 then
-          items[#items + 1] = {k = "class", s = i, e = e, q = q}
-          i = e + 1
-        else
-          items[#items + 1] = {k = "class", s = i, e = e}
-          i = e
-        end
-      end
-    end
-    if open > 0 or caps > MAXCAPTURES or plen > 150 then error("unclean") end
-  end)
-  return ok and items or nil, caps
-end
-
--- whether backtracking into repetition k can matter: what may follow it without taking a character
--- (captures, optional items) ends at a required single-character item, the end, or `$`; when X shares
--- no character with any of them, each shorter try fails at once (the character given back is X's)
-local function gives_back(pat, items, k)
-  local x = items[k]
-  for j = k + 1, #items do
-    local y = items[j]
-    if y.k == "end" then return false end
-    if y.k == "class" then
-      if not disjoint(pat, x, y) then return true end
-      if y.q == nil or y.q == 43 then return false end
-    elseif y.k ~= "open" and y.k ~= "close" and y.k ~= "pos" then
+local function gives_back(prog, k)
+  local kind, arg2 = prog.kind, prog.arg2
+  for j = k + 1, prog.n do
+    local t = kind[j]
+    if t == AT_END then return false end
+    if t == ONE then
+      if not disjoint(set_for(prog.arg[k]), set_for(prog.arg[j])) then return true end
+      if arg2[j] == 0 or arg2[j] == 43 then return false end
+    elseif t ~= OPEN and t ~= CLOSE and t ~= POSITION then
       return true
     end
   end
   return false
 end
 
-local function shape(pat, anchored)
-  local items, caps = parse_items(pat, anchored and 2 or 1)
-  if items == nil then  -- C may raise: the protected path, bounded as if every repetition multiplied
-    local reps = select(2, strgsub(pat, "[%*%+%-%?%%]", ""))
-    return {clean = false, m = reps, a = 1, q = 0}
-  end
-  local m, a, q = 0, 0, 0
-  for k, it in ipairs(items) do
-    if it.k == "scan" then a = 1
-    elseif it.k == "class" and it.q then
-      if it.q == 63 then q = q + 1
-      else
-        a = 1
-        if gives_back(pat, items, k) then m = m + 1 end
-      end
+-- A program's shape, for the bound on C's work with it: `reps` repetitions that may give back what
+-- the rest takes (each multiplies the tries at one start by the subject's length), `scans` 1 when
+-- something scans the subject at all, `opts` optional items (each doubles the tries), `clean`
+-- when C cannot raise for it (no error reached, no capture left open, nesting within C's limit)
+local function measure(prog)
+  local reps, scans, opts, clean = 0, 0, 0, prog.nest <= MAXDEPTH
+  for k = 1, prog.n do
+    local t, rep = prog.kind[k], prog.arg2[k]
+    if t == RAISE then clean = false
+    elseif t == BALANCE or t == BACKREF then scans = 1
+    elseif t == ONE and rep == 63 then opts = opts + 1
+    elseif t == ONE and rep ~= 0 then
+      scans = 1
+      if gives_back(prog, k) then reps = reps + 1 end
     end
   end
-  return {clean = true, m = m, a = a, q = q, caps = caps}
+  for m = 1, prog.ncap do
+    if not prog.done[m] then clean = false end
+  end
+  prog.reps, prog.scans, prog.opts, prog.clean = reps, scans, opts, clean
 end
 
-local shapes, nshapes = {{}, {}}, 0
-local function shape_of(pat, gmatch)
-  local anchored = not gmatch and byte(pat, 1) == 94
-  local cache = shapes[gmatch and 2 or 1]
-  local sh = cache[pat]
-  if sh == nil then
-    sh = shape(pat, anchored)
-    sh.anchored = anchored
-    sh.plain = not strfind(pat, "[%^%$%*%+%?%.%(%[%%%-]")
-    if nshapes >= 256 then shapes, nshapes = {{}, {}}, 0 cache = shapes[gmatch and 2 or 1] end
-    cache[pat], nshapes = sh, nshapes + 1
+-- programs by pattern, per state, with and without `^` read as an anchor (gmatch reads none):
+-- bounded in count and in the pattern bytes they hold
+local programs, nprograms, held = {{}, {}}, 0, 0
+local function program_of(pat, gmatch)
+  local cache = programs[gmatch and 2 or 1]
+  local prog = cache[pat]
+  if prog == nil then
+    local anchored = not gmatch and byte(pat, 1) == 94
+    prog = compile(pat, anchored and 2 or 1)
+    prog.anchored = anchored
+    prog.plain = not strfind(pat, "[%^%$%*%+%?%.%(%[%%%-]")
+    measure(prog)
+    if nprograms >= 256 or held + #pat > 1 << 20 then
+      programs, nprograms, held = {{}, {}}, 0, 0
+      cache = programs[gmatch and 2 or 1]
+    end
+    cache[pat], nprograms, held = prog, nprograms + 1, held + #pat
   end
-  return sh
+  return prog
 end
 
 -- the bound on the C matcher's steps for `pat` on n bytes (all start positions)
 local function cost(pat, n, gmatch)
-  local sh = shape_of(pat, gmatch)
-  local starts = sh.anchored and 1 or n + 1
-  return (#pat + 1) * (n + 1) ^ (sh.m + sh.a) * 2 ^ sh.q * starts, sh
+  local prog = program_of(pat, gmatch)
+  local starts = prog.anchored and 1 or n + 1
+  return (prog.plen + 1) * (n + 1) ^ (prog.reps + prog.scans) * 2 ^ prog.opts * starts, prog
 end
 local function costly(n, pat, gmatch)
   return cost(pat, n, gmatch) > COSTLY
 end
 
-local function posrelat(pos, len)
-  if pos > 0 then return pos
-  elseif pos == 0 then return 1
-  elseif pos < -len then return 1 end
-  return len + pos + 1
+-- where a search starts: `init` counts from the end when negative, and from 1 when below the start
+local function start_at(init, len)
+  if init > 0 then return init end
+  if init == 0 or init < -len then return 1 end
+  return len + init + 1
 end
 
--- arguments as lstrlib's luaL_check* read them; nil when the C function must see them (it raises)
+-- arguments as lua's library reads them (a number for a string, a string for an integer); nil when
+-- only the C function may read it (then it raises, with its own words)
 local function tostr(v)
   local t = type(v)
   if t == "string" then return v end
@@ -478,10 +463,10 @@ local WINDOW = 1e7
 local function plain_find(s, p, init)
   -- a window of start positions at a time, each C call comparing a bounded amount
   local ls, lp = #s, #p
-  local step = lp > 0 and math.max(1, WINDOW // lp) or ls + 1
+  local step = lp > 0 and max(1, WINDOW // lp) or ls + 1
   local first = init
   while first + lp - 1 <= ls do
-    local last = math.min(first + step - 1, ls - lp + 1)
+    local last = min(first + step - 1, ls - lp + 1)
     local a = strfind(sub(s, first, last + lp - 1), p, 1, true)
     if a then return first + a - 1, first + a + lp - 2 end
     first = last + 1
@@ -489,23 +474,17 @@ local function plain_find(s, p, init)
   return nil
 end
 
-local function lua_find(s, p, init, find)
-  local anchor = byte(p, 1) == 94
-  local ms = new_state(s, anchor and sub(p, 2) or p)
-  local s1 = init
-  repeat
-    reprep(ms)
-    local e = do_match(ms, s1, 1)
+-- string.find (`find`) and string.match in Lua: each start from init to the end, or init alone
+local function lua_find(src, pat, init, find)
+  local prog = program_of(pat, false)
+  local at, first, past = matcher_for(prog, src)
+  for s = init, prog.anchored and init or #src + 1 do
+    local e = at(s)
     if e then
-      if find then
-        local caps, n = captures(ms, nil, nil, false)
-        return s1, e - 1, unpack(caps, 1, n)
-      end
-      local caps, n = captures(ms, s1, e, true)
-      return unpack(caps, 1, n)
+      if find then return s, e - 1, captures(prog, first, past, src, s, e, false) end
+      return captures(prog, first, past, src, s, e, true)
     end
-    s1 = s1 + 1
-  until s1 > ms.slen + 1 or anchor
+  end
   return nil
 end
 
@@ -514,7 +493,7 @@ local function find_aux(cfun, find, nargs, ...)
   local ss, ps, i = tostr(s), tostr(p), toint(init, 1)
   if ss == nil or ps == nil or i == nil then return cfun(...) end
   local ls = #ss
-  i = posrelat(i, ls)
+  i = start_at(i, ls)
   if i > ls + 1 then return cfun(...) end
   if find and (plain or not strfind(ps, "[%^%$%*%+%?%.%(%[%%%-]")) then
     if (ls - i + 1) * #ps <= COSTLY then return cfun(...) end
@@ -524,63 +503,92 @@ local function find_aux(cfun, find, nargs, ...)
   return lua_find(ss, ps, i, find)
 end
 
--- lstrlib.c's add_s and add_value: one match's replacement
-local function add_value(ms, out, s, e, repl, tr)
-  local whole = sub(ms.src, s, e - 1)
-  local v
-  if tr == "function" then
-    local caps, n = captures(ms, s, e, true)
-    v = repl(unpack(caps, 1, n))
-  elseif tr == "table" then
-    v = repl[one_capture(ms, 1, s, e)]
-  else
-    local news = tostring(repl)
-    local parts, i, l = {}, 1, #news
-    while true do
-      local at = strfind(news, "%", i, true)
-      if at == nil then break end
-      parts[#parts + 1] = sub(news, i, at - 1)
-      local c = byte(news, at + 1) or 0
-      if c == 37 then parts[#parts + 1] = "%"
-      elseif c == 48 then parts[#parts + 1] = whole
-      elseif c >= 49 and c <= 57 then parts[#parts + 1] = tostring(one_capture(ms, c - 48, s, e))
-      else perr("invalid use of '%' in replacement string") end
-      i = at + 2
+-- A replacement string read into pieces: text, or a capture's number (0: the whole match; with no
+-- captures %1 is the whole match too). An error the string holds (a `%` before anything but a
+-- digit or `%`, a capture the pattern lacks or leaves open) is a piece raised where it stands,
+-- after the pieces before it: lua5.4 raises it only when there is a match to replace.
+local function read_replacement(repl, prog)
+  local pieces, i = {}, 1
+  while true do
+    local at = strfind(repl, "%", i, true)
+    if at == nil then break end
+    if at > i then pieces[#pieces + 1] = sub(repl, i, at - 1) end
+    local d = byte(repl, at + 1)
+    if d == 37 then
+      pieces[#pieces + 1] = "%"
+    elseif d == nil or d < 48 or d > 57 then
+      pieces[#pieces + 1] = {"invalid use of '%' in replacement string"}
+      return pieces, false
+    else
+      local m = d - 48
+      if m == 1 and prog.ncap == 0 then m = 0 end
+      if m > prog.ncap then
+        pieces[#pieces + 1] = {format("invalid capture index %%%d", m)}
+        return pieces, false
+      end
+      if m > 0 and not prog.done[m] then pieces[#pieces + 1] = {"unfinished capture"} return pieces, false end
+      pieces[#pieces + 1] = m
     end
-    parts[#parts + 1] = sub(news, i, l)
-    out[#out + 1] = concat(parts)
-    return true
+    i = at + 2
   end
-  if not v then out[#out + 1] = whole return false end
-  local tv = type(v)
-  if tv ~= "string" and tv ~= "number" then perr(format("invalid replacement value (a %s)", tv)) end
-  out[#out + 1] = tostring(v)
-  return true
+  if i <= #repl then pieces[#pieces + 1] = sub(repl, i) end
+  return pieces, true
 end
 
-local function lua_gsub(src, p, repl, max_s)
-  local tr = type(repl)
-  local anchor = byte(p, 1) == 94
-  local ms = new_state(src, anchor and sub(p, 2) or p)
-  local s, n, changed, lastmatch, out = 1, 0, false, nil, {}
-  while n < max_s do
-    reprep(ms)
-    local e = do_match(ms, s, 1)
-    if e and e ~= lastmatch then
-      n = n + 1
-      changed = add_value(ms, out, s, e, repl, tr) or changed
-      s, lastmatch = e, e
-    elseif s <= ms.slen then
-      out[#out + 1] = sub(src, s, s)
+-- the text that replaces one match (s to e - 1) in gsub: from the replacement string's pieces, the
+-- table's value at the first capture, or the function's result for all of them; false or nil
+-- keeps the match, anything but a string or a number is an error
+local function replacing(prog, first, past, src, s, e, repl, pieces)
+  if pieces then
+    local out = {}
+    for j = 1, #pieces do
+      local piece = pieces[j]
+      local t = type(piece)
+      if t == "string" then out[j] = piece
+      elseif t == "table" then fail(piece[1])
+      elseif piece == 0 then out[j] = sub(src, s, e - 1)
+      else out[j] = tostring(capture(prog, first, past, src, piece)) end
+    end
+    return concat(out)
+  end
+  local v
+  if type(repl) == "table" then
+    if prog.ncap == 0 then v = repl[sub(src, s, e - 1)]
+    else v = repl[capture(prog, first, past, src, 1)] end
+  else
+    v = repl(captures(prog, first, past, src, s, e, true))
+  end
+  if not v then return sub(src, s, e - 1) end
+  local t = type(v)
+  if t ~= "string" and t ~= "number" then fail(format("invalid replacement value (a %s)", t)) end
+  return tostring(v)
+end
+
+-- string.gsub in Lua: at most `limit` matches, left to right; an empty match where the last match
+-- ended is not one (the search moves past that character); an anchored pattern tries once
+local function lua_gsub(src, pat, repl, limit)
+  local prog = program_of(pat, false)
+  local at, first, past = matcher_for(prog, src)
+  local pieces = nil
+  if type(repl) == "string" or type(repl) == "number" then pieces = read_replacement(tostring(repl), prog) end
+  local out, kept, s, count, last = {}, 1, 1, 0, nil
+  local slen = #src
+  while count < limit do
+    local e = at(s)
+    if e ~= nil and e ~= last then
+      count = count + 1
+      out[#out + 1] = sub(src, kept, s - 1)
+      out[#out + 1] = replacing(prog, first, past, src, s, e, repl, pieces)
+      s, kept, last = e, e, e
+    elseif s <= slen then
       s = s + 1
     else
       break
     end
-    if anchor then break end
+    if prog.anchored then break end
   end
-  if not changed then return src, n end
-  out[#out + 1] = sub(src, s)
-  return concat(out), n
+  out[#out + 1] = sub(src, kept)
+  return concat(out), count
 end
 
 local function gsub_aux(nargs, ...)
@@ -593,21 +601,22 @@ local function gsub_aux(nargs, ...)
   return lua_gsub(ss, ps, repl, m)
 end
 
-local function lua_gmatch(s, p, init)
-  local ms = new_state(s, p)
-  local src, lastmatch = init, nil
+-- string.gmatch's iterator in Lua: `^` is no anchor; as in gsub, an empty match where the last one
+-- ended is skipped; past the end the iterator gives nothing
+local function lua_gmatch(src, pat, init)
+  local prog = program_of(pat, true)
+  local at, first, past = matcher_for(prog, src)
+  local s, last, slen = init, nil, #src
   return function()
-    while src <= ms.slen + 1 do
-      reprep(ms)
-      local e = do_match(ms, src, 1)
-      if e and e ~= lastmatch then
-        local caps, n = captures(ms, src, e, true)
-        src, lastmatch = e, e
-        return unpack(caps, 1, n)
+    while s <= slen + 1 do
+      local start = s
+      local e = at(s)
+      if e ~= nil and e ~= last then
+        s, last = e, e
+        return captures(prog, first, past, src, start, e, true)
       end
-      src = src + 1
+      s = s + 1
     end
-    return nil
   end
 end
 
@@ -615,9 +624,8 @@ local function gmatch_aux(nargs, ...)
   local s, p, init = ...
   local ss, ps, i = tostr(s), tostr(p), toint(init, 1)
   if ss == nil or ps == nil or i == nil then return strgmatch(...) end
-  i = posrelat(i, #ss)
-  if i > #ss + 1 then i = #ss + 2 end
-  if not costly(#ss - i + 1, ps, true) then return strgmatch(...) end
+  i = start_at(i, #ss)
+  if not costly(max(#ss - i + 1, 0), ps, true) then return strgmatch(...) end
   local next_match = lua_gmatch(ss, ps, i)
   return function()  -- (the iterator's errors, as C's, are the caller's)
     local r = pack(rawpcall(next_match))
@@ -649,14 +657,14 @@ local function move_aux(nargs, ...)
   if ti > ei or ti <= fi or (a2 ~= nil and a1 ~= a2) then
     local lo = fi
     while lo <= ei do
-      local hi = math.min(ei, lo + MOVE_SLICE - 1)
+      local hi = min(ei, lo + MOVE_SLICE - 1)
       tmove(a1, lo, hi, ti + (lo - fi), dest)
       lo = hi + 1
     end
   else
     local hi = ei
     while hi >= fi do
-      local lo = math.max(fi, hi - MOVE_SLICE + 1)
+      local lo = max(fi, hi - MOVE_SLICE + 1)
       tmove(a1, lo, hi, ti + (lo - fi), dest)
       hi = lo - 1
     end
@@ -704,19 +712,6 @@ end
 local function fast(s, p, init)
   return type(s) == "string" and type(p) == "string" and (init == nil or mtype(init) == "integer")
 end
-local function clean_repl(repl, caps)
-  if type(repl) == "number" then return true end
-  if type(repl) ~= "string" then return false end
-  local at = strfind(repl, "%", 1, true)
-  while at do
-    local c = byte(repl, at + 1)
-    if c == nil or not (c == 37 or c == 48 or c >= 49 and c <= 57 and (c - 48 <= caps or c == 49)) then
-      return false
-    end
-    at = strfind(repl, "%", at + 2, true)
-  end
-  return true
-end
 
 -- A replacement: `direct(...)` names the C function to call as it is (arguments it takes without an
 -- error, work within the bound), else `aux` runs protected and a C error is relayed to the caller
@@ -733,8 +728,8 @@ end
 local function matcher(cfun, gmatch)
   return function(s, p, init)
     if fast(s, p, init) then
-      local c, sh = cost(p, #s, gmatch)
-      if sh.clean and c <= COSTLY then return cfun end
+      local c, prog = cost(p, #s, gmatch)
+      if prog.clean and c <= COSTLY then return cfun end
     end
   end
 end
@@ -744,8 +739,8 @@ string.find = replacement("string.find", function(s, p, init, plain)
     if plain then
       if #s * #p <= COSTLY then return strfind end
     else
-      local c, sh = cost(p, #s, false)
-      if sh.clean and (sh.plain and #s * #p or c) <= COSTLY then return strfind end
+      local c, prog = cost(p, #s, false)
+      if prog.clean and (prog.plain and #s * #p or c) <= COSTLY then return strfind end
     end
   end
 end, function(nargs, ...) return find_aux(strfind, true, nargs, ...) end)
@@ -754,8 +749,11 @@ string.match = replacement("string.match", matcher(strmatch, false),
 string.gmatch = replacement("string.gmatch", matcher(strgmatch, true), gmatch_aux)
 string.gsub = replacement("string.gsub", function(s, p, repl, max_s)
   if fast(s, p, max_s) then
-    local c, sh = cost(p, #s, false)
-    if sh.clean and c <= COSTLY and clean_repl(repl, sh.caps) then return strgsub end
+    local c, prog = cost(p, #s, false)
+    if prog.clean and c <= COSTLY then
+      local t = type(repl)
+      if t == "number" or t == "string" and select(2, read_replacement(repl, prog)) then return strgsub end
+    end
   end
 end, gsub_aux)
 string.rep = replacement("string.rep", function(s, n, sep)
