@@ -189,6 +189,10 @@ local function F(...) return select("#", ...) .. ":" .. table.concat({...}, ",")
 local n = 0
 local function G(a) n = n + 1 if n % 3 == 0 then return nil elseif n % 3 == 1 then return false end return a .. a end
 local function H(a) if a == "c" or a == 2 then return {} end return 1.5 end
+-- a gsub inside a coroutine whose function or __index yields: lua's callbacks cannot yield
+local function yielding(s, p, r) return coroutine.wrap(function() return string.gsub(s, p, r) end)() end
+local Y = function(a) coroutine.yield(a) return "Y" end
+local TY = setmetatable({}, {__index = function(_, k) coroutine.yield(k) return "Y" end})
 """
 
 # errors the generator may not reach by chance: more than 32 captures, more than 200 nested choices
@@ -217,6 +221,9 @@ FIXED = [
     'show(pcall(string.find, "a.b", ".", 1, true))',
     'show(pcall(string.find, "abc", "", 10))',
     'show(pcall(string.find, "abc", "", 4))',
+    'show(pcall(yielding, "abab", "(a)", Y))',
+    'show(pcall(yielding, "abab", "b", TY))',
+    'show(pcall(yielding, "abab", "x", Y))',
 ]
 
 
@@ -290,6 +297,7 @@ ERRORS = [
     b"invalid capture index %9",
     b"invalid use of '%' in replacement string",
     b"invalid replacement value (a table)",
+    b"attempt to yield across a C-call boundary",
     b"p.lua:",  # an error raised from a line of the program
 ]
 

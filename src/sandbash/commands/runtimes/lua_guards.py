@@ -535,6 +535,22 @@ local function read_replacement(repl, prog)
   return pieces, true
 end
 
+-- A call that cannot yield, as lua's C library calls back into a script (a yield in a gsub
+-- function or __index is "attempt to yield across a C-call boundary", not a gsub suspended halfway):
+-- table.unpack reads the proxy's first element through __index, a call without a continuation.
+-- The first result alone comes back (all gsub reads).
+local waiting, waiting_args
+local unyielding = rawsetmt({}, {__index = function()
+  local f, args = waiting, waiting_args
+  waiting, waiting_args = nil, nil
+  return f(unpack(args, 1, args.n))
+end})
+local function call_unyielding(f, ...)
+  waiting, waiting_args = f, pack(...)
+  return (unpack(unyielding, 1, 1))
+end
+local function index(t, k) return t[k] end
+
 -- the text that replaces one match (s to e - 1) in gsub: from the replacement string's pieces, the
 -- table's value at the first capture, or the function's result for all of them; false or nil
 -- keeps the match, anything but a string or a number is an error
@@ -553,10 +569,10 @@ local function replacing(prog, first, past, src, s, e, repl, pieces)
   end
   local v
   if type(repl) == "table" then
-    if prog.ncap == 0 then v = repl[sub(src, s, e - 1)]
-    else v = repl[capture(prog, first, past, src, 1)] end
+    local key = prog.ncap == 0 and sub(src, s, e - 1) or capture(prog, first, past, src, 1)
+    v = call_unyielding(index, repl, key)
   else
-    v = repl(captures(prog, first, past, src, s, e, true))
+    v = call_unyielding(repl, captures(prog, first, past, src, s, e, true))
   end
   if not v then return sub(src, s, e - 1) end
   local t = type(v)
