@@ -28,6 +28,8 @@ _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # fixed pattern over program i
 _ARITH = {"+": "+", "-": "-", "*": "*", "/": "/"}
 _SCALAR_IN = "attempt to use a scalar value as array"  # gawk's `in` and for-in name no element
 _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+# assigning one of these picks how the next record is split (the runtime must hear of it)
+_SPLIT_MODES = frozenset({"FS", "FIELDWIDTHS", "FPAT"})
 
 
 def _unwrap(e: A.Expr) -> A.Expr:
@@ -164,6 +166,11 @@ class ExprGen:
     def element(self, e: A.Index) -> tuple[str, str]:
         """(array code, key code) of an element a[...][k]."""
         return self.array_ref(e.name, e.path), self.subscript(e.subs)
+
+    def hooked(self, name: str) -> bool:
+        """Whether storing into this name goes through the runtime (the global NF rebuilds the
+        record; FS, FIELDWIDTHS and FPAT pick the splitter), so a plain binding will not do."""
+        return (name == "NF" or name in _SPLIT_MODES) and self.key(name)[0] is None
 
     def scalar_name(self, name: str, store: bool = False) -> str:
         k = self.key(name)
@@ -444,6 +451,8 @@ class ExprGen:
                 return "", "_nf()", lambda v: f"_setnf({v})"
             py = self.scalar_name(target.name, store=True)
             load = f"({py} if {py}.__class__ is float else _num({self.scalar_read(target.name, py)}))"
+            if target.name in _SPLIT_MODES and self.key(target.name)[0] is None:
+                return "", load, lambda v: f"_setmode({target.name!r}, ({py} := {v}))"
             return "", load, lambda v: f"({py} := {v})"
         if isinstance(target, A.Index):
             arr, key = self.element(target)
@@ -472,6 +481,8 @@ class ExprGen:
             checked = self.scalar_read(target.name, py)
             if checked != py:  # a parameter bound to a subarray cannot be assigned a scalar
                 return f"({checked}, ({py} := {value}))[1]"
+            if target.name in _SPLIT_MODES and self.key(target.name)[0] is None:
+                return f"_setmode({target.name!r}, ({py} := {value}))"
             return f"({py} := {value})"
         if isinstance(target, A.Index):
             arr, key = self.element(target)

@@ -180,7 +180,7 @@ class StmtGen(BuiltinGen):
         if isinstance(e, A.Assign) and e.op == "=":
             target = _unwrap(e.target)
             value, _ = self.checked(e.value)
-            if isinstance(target, A.Var) and not (target.name == "NF" and self.key("NF")[0] is None):
+            if isinstance(target, A.Var) and not self.hooked(target.name):
                 py = self.scalar_name(target.name, store=True)
                 checked = self.scalar_read(target.name, py)
                 if checked != py:  # a parameter bound to a subarray cannot be assigned a scalar
@@ -222,7 +222,7 @@ class StmtGen(BuiltinGen):
         if isinstance(e, A.IncDec) and isinstance(_unwrap(e.target), A.Var):
             target = _unwrap(e.target)
             assert isinstance(target, A.Var)
-            if not (target.name == "NF" and self.key("NF")[0] is None):
+            if not self.hooked(target.name):
                 py = self.scalar_name(target.name, store=True)
                 load = f"({py} if {py}.__class__ is float else _num({self.scalar_read(target.name, py)}))"
                 self.emit(f"{py} = {load} {'+' if e.op == '++' else '-'} 1.0")

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 _MAX_FIELD = 1 << 20
 _NAN = math.nan
 _EMPTY_INPUT = NULL_FIELD
+_ASSIGNED = object()  # a split variable's remembered value after an assignment: never the one held
 
 
 class Runtime:
@@ -233,7 +234,9 @@ class Runtime:
                 self.fs_obj = ns["V_FS"]
                 return
         fs = ns["V_FS"]
-        if fs is self.fs_obj and self.field_mode == "FS":
+        if fs is self.fs_obj:
+            # FS unchanged since the mode was picked: FIELDWIDTHS or FPAT stays in effect for
+            # every later record until FS itself is assigned
             return
         self.fs_obj = fs
         self.field_mode = "FS"
@@ -247,6 +250,16 @@ class Runtime:
             self.splitter = fs_splitter(text, self.icase_on(), self.paragraph, self.ctx.budget)
         except RegexError as e:
             raise AwkFatal(f"invalid regexp: {e}: /{text}/") from None
+
+    def split_mode_assigned(self, name: str, value: Value) -> Value:
+        """The program assigned FS, FIELDWIDTHS or FPAT: that one splits the next record, even when
+        the value is the very object a variable already held (a pooled constant, a copy of FS), which
+        sync_fs's identity checks alone would take for no change."""
+        ns = self.ns
+        self.fs_obj = _ASSIGNED if name == "FS" else ns["V_FS"]
+        self.fw_obj = _ASSIGNED if name == "FIELDWIDTHS" else ns.get("V_FIELDWIDTHS", UNINIT)
+        self.fpat_obj = _ASSIGNED if name == "FPAT" else ns.get("V_FPAT", UNINIT)
+        return value
 
     def set_record(self, text: str, from_input: bool = True) -> None:
         self.rec = text
@@ -503,6 +516,7 @@ class Runtime:
                 "_r0": r0,
                 "_nf": self.get_nf,
                 "_setnf": self.set_nf,
+                "_setmode": self.split_mode_assigned,
                 "_setf": self.set_field,
                 "_cp": cp,
                 "_ikey": B.ikey,
