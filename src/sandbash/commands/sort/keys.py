@@ -396,9 +396,11 @@ def text_value(text: bytes, key: Key) -> bytes:
     return text
 
 
-def make_value(key: Key, salt: bytes) -> Any:
-    """A function from key text to an orderable value for this key."""
-    base = _base_value(key, salt)
+def make_value(key: Key, salt: bytes, collating: bool = False) -> Any:
+    """A function from key text to an orderable value for this key. `collating`: the collation
+    locale is not C/POSIX, where GNU sort -R hashes the key's strxfrm form, which in C.UTF-8 is
+    the key with its terminating NUL."""
+    base = _base_value(key, salt, b"\0" if collating else b"")
     filtered = key.dictionary or key.nonprinting or key.fold
     if base is None or not filtered or key.random:
         return base
@@ -406,7 +408,7 @@ def make_value(key: Key, salt: bytes) -> Any:
     return lambda text: base(text_value(text, key))
 
 
-def _base_value(key: Key, salt: bytes) -> Any:
+def _base_value(key: Key, salt: bytes, tail: bytes) -> Any:
     if key.numeric:
         return numeric_value
     if key.general:
@@ -418,9 +420,12 @@ def _base_value(key: Key, salt: bytes) -> Any:
     if key.version:
         return version_value
     if key.random:
+        seeded = hashlib.md5(salt)
 
         def rand(text: bytes) -> bytes:
-            return hashlib.md5(salt + text_value(text, key)).digest()
+            h = seeded.copy()
+            h.update(text_value(text, key) + tail)
+            return h.digest()
 
         return rand
     if key.dictionary or key.nonprinting or key.fold:

@@ -12,7 +12,7 @@ import errno
 import heapq
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from operator import itemgetter
 
 from ...limits import LimitExceeded, MemoryHold
@@ -117,6 +117,43 @@ _SORT_WORDS = {
 _S_SIZE = re.compile(r"([0-9]+)([kKmMgGtTpPeEzZyYbB%]?)$")
 
 
+_SALT_BYTES = 16  # GNU sort -R seeds its MD5 state with one digest's worth of random bytes
+
+
+def _random_salt(ctx: Ctx, source: str) -> bytes:
+    """The first 16 bytes of --random-source, all GNU sort reads of it: /dev/zero or an endless pipe
+    is a fine source, and with these bytes -R orders lines as GNU does (MD5 of salt + key)."""
+    try:
+        stream = ctx.open_in("./-" if source == "-" else source)  # (no stdin: GNU opens the name)
+    except FsError as e:
+        if e.errno == errno.EISDIR:
+            raise _die(ctx, f"{quote(ctx, source)}: read error: {strerror(e.errno)}")
+        raise _die(ctx, f"open failed: {source}: {strerror(e.errno or 5)}")
+    data = b""
+    try:
+        while len(data) < _SALT_BYTES:
+            chunk = stream.read(_SALT_BYTES - len(data))
+            if not chunk:
+                raise _die(ctx, f"{quote(ctx, source)}: end of file")
+            data += chunk
+    except (FsError, StreamError) as e:
+        raise _die(ctx, f"{quote(ctx, source)}: read error: {strerror(e.errno or 5)}")
+    finally:
+        if stream is not ctx.stdin and not ctx.names_fd(source):
+            stream.close()
+    return data
+
+
+def _collating(env: Mapping[str, str]) -> bool:
+    """Whether the collation locale (LC_ALL, LC_COLLATE, LANG: the first set) is one gnulib's
+    hard_locale calls hard: anything but C and POSIX."""
+    for var in ("LC_ALL", "LC_COLLATE", "LANG"):
+        value = env.get(var)
+        if value:
+            return value not in ("C", "POSIX")
+    return False
+
+
 def _die(ctx: Ctx, message: str, status: int = 2) -> CommandExit:
     ctx.error(message)
     return CommandExit(status)
@@ -126,7 +163,14 @@ class Sorter:
     """The comparison GNU sort would make, as key functions."""
 
     def __init__(
-        self, keys: list[Key], gkey: Key, tab: int | None, stable: bool, unique: bool, salt: bytes
+        self,
+        keys: list[Key],
+        gkey: Key,
+        tab: int | None,
+        stable: bool,
+        unique: bool,
+        salt: bytes,
+        collating: bool = False,
     ) -> None:
         self.keys = keys
         self.gkey = gkey
@@ -138,11 +182,11 @@ class Sorter:
         self.plain = not keys
         extractors: list[Callable[[bytes], Any]] = []
         for k in keys:
-            extractors.append(self._extractor(k, salt))
+            extractors.append(self._extractor(k, salt, collating))
         self.extractors = extractors
 
-    def _extractor(self, key: Key, salt: bytes) -> Callable[[bytes], Any]:
-        value = make_value(key, salt)
+    def _extractor(self, key: Key, salt: bytes, collating: bool) -> Callable[[bytes], Any]:
+        value = make_value(key, salt, collating)
         tab = self.tab
         whole = key.sword == 0 and key.schar == 0 and key.eword is None and not key.skipsblanks
         simple_field = (
@@ -473,20 +517,17 @@ def cmd_sort(ctx: Ctx) -> int:
                 )
             )
             return 1
-    salt = ctx.rng.randbytes(16)
     source = opts.get("random_source")
-    if source is not None:
-        try:
-            salt = ctx.read_input(source)[:64]
-        except FsError as e:
-            raise _die(ctx, f"{quotef(source)}: {strerror(e.errno or 5)}")
+    salt = ctx.rng.randbytes(_SALT_BYTES) if source is None else _random_salt(ctx, source)
     if opts.get("debug"):
         ctx.error(
             "text ordering performed using \u2018C.UTF-8\u2019 sorting rules"
             if "UTF-8" in str(ctx.env.get("LC_ALL", ctx.env.get("LANG", "")))
             else "text ordering performed using simple byte comparison"
         )
-    sorter = Sorter(keys, gkey, tab, bool(opts.get("stable")), bool(opts.get("unique")), salt)
+    sorter = Sorter(
+        keys, gkey, tab, bool(opts.get("stable")), bool(opts.get("unique")), salt, _collating(ctx.env)
+    )
     f0 = opts.get("files0_from")
     if f0 is not None:
         files = _files0(ctx, f0, files)
