@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
@@ -442,7 +444,8 @@ def _apply_one(ctx: Ctx, opts: object, operands: list[str], p: FilePatch, strip:
     output = get("output") or target
     if not silent:
         verb = "checking" if dry else "patching"
-        out.write(encode(f"{verb} file {output}\n"))
+        read_from = f" (read from {target})" if output != target else ""
+        out.write(encode(f"{verb} file {output}{read_from}\n"))
     try:
         original = b"" if creating else ctx.fs.read_bytes(target)
     except FsError as e:
@@ -455,19 +458,19 @@ def _apply_one(ctx: Ctx, opts: object, operands: list[str], p: FilePatch, strip:
     loose = bool(get("ignore_whitespace"))
     new_lines, report = apply_hunks(lines, hunks, max_fuzz, loose)
     failed = [r for r in report if r[2] is None]
-    if failed and len(failed) == len(report):
-        # maybe it was already applied (or the patch is reversed)
+    assumed_reverse = False
+    if failed and len(failed) == len(report) and not get("force"):
+        # maybe it was already applied (or the patch is reversed); -f asks nothing and applies as is
         rev = [_reverse(h) for h in hunks]
         _, rrep = apply_hunks(lines, rev, 0, loose)
         if all(r[2] is not None for r in rrep):
             out.write(b"Reversed (or previously applied) patch detected!  ")
             if get("forward"):
                 out.write(b"Skipping patch.\n")
-            elif get("force"):
-                out.write(b"Applying it anyway.\n")
             elif get("batch"):
                 out.write(b"Assuming -R.\n")
                 hunks = rev
+                assumed_reverse = True
                 new_lines, report = apply_hunks(lines, hunks, max_fuzz, loose)
                 failed = [r for r in report if r[2] is None]
             else:
@@ -487,7 +490,9 @@ def _apply_one(ctx: Ctx, opts: object, operands: list[str], p: FilePatch, strip:
     if not dry:
         data = b"".join(new_lines)
         try:
-            if get("backup") and not creating:
+            if not creating and (
+                get("backup") or (_backs_up_mismatch(ctx, get) and _mismatched(report, assumed_reverse))
+            ):
                 ctx.fs.write_bytes(target + (get("suffix") or ".orig"), original)
             removing = p.new_name == "/dev/null" or (get("remove_empty_files") and not data)
             if removing and not data and not get("output"):
@@ -505,6 +510,19 @@ def _apply_one(ctx: Ctx, opts: object, operands: list[str], p: FilePatch, strip:
     if failed:
         return _rejects(ctx, get, out, p, output, report, skipped=False, dry=dry)
     return 0
+
+
+def _backs_up_mismatch(ctx: Ctx, get: Callable[[str], Any]) -> bool:
+    """GNU patch backs up a file its patch did not fit exactly unless told not to, or POSIXLY_CORRECT
+    is set (then only --backup-if-mismatch asks for it); not when the result goes elsewhere (-o)."""
+    if get("output") or get("no_backup_if_mismatch"):
+        return False
+    return bool(get("backup_if_mismatch")) or "POSIXLY_CORRECT" not in ctx.env
+
+
+def _mismatched(report: list[tuple[int, PHunk, int | None, int, int]], reversed_: bool) -> bool:
+    """A hunk failed, or needed fuzz or an offset, or the patch applied only reversed (-t)."""
+    return reversed_ or any(at is None or fuzz or off for _num, _h, at, fuzz, off in report)
 
 
 def _rejects(
