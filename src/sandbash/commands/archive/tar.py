@@ -13,6 +13,7 @@ codecs as gzip/bzip2/xz, and is detected automatically when reading.
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import io
 import tarfile
 from collections.abc import Callable, Generator, Iterator
@@ -452,7 +453,7 @@ def _tarinfo(tar: Tar, member: str, st: Stat, full: str) -> tarfile.TarInfo:
 def _create(tar: Tar, existing: bool | None = None) -> None:
     """Create (existing None) or append to an archive (existing: whether the file is there)."""
     ctx = tar.ctx
-    if not tar.a.names:
+    if not tar.a.names and not tar.a.files_from:  # (an empty -T list makes an empty archive)
         if existing is None:
             ctx.error("Cowardly refusing to create an empty archive")
             ctx.stderr.write(b"Try 'tar --help' or 'tar --usage' for more information.\n")
@@ -739,11 +740,13 @@ def _read_lists(tar: Tar) -> None:
         try:
             text = ctx.read_input(path).decode("utf-8", "surrogateescape")
         except FsError as e:
-            raise tar.fatal(f"{path}: Cannot open: {strerror(e.errno or 0)}")
+            # GNU stats the list first: a name that is not there "Cannot stat"
+            what = "Cannot stat" if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP) else "Cannot open"
+            raise tar.fatal(f"{path}: {what}: {strerror(e.errno or 0)}")
         a.names.extend((cwd, line) for line in text.split("\n") if line)
     for path in a.exclude_from:
         try:
             text = ctx.read_input(path).decode("utf-8", "surrogateescape")
         except FsError as e:
-            raise tar.fatal(f"{path}: Cannot open: {strerror(e.errno or 0)}")
+            raise tar.fatal(f"{path}: {strerror(e.errno or 0)}")  # (GNU's -X words, no verb)
         a.exclude.extend(line for line in text.split("\n") if line)
