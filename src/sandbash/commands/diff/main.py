@@ -479,14 +479,19 @@ def _compare_top(ctx: Ctx, o: Options, out: Out, fa: str, fb: str) -> int:
         ctx.error("cannot compare '-' to a directory")
         return 2
     d = Differ(ctx, o, out)
-    for name, kind in ((fa, ka), (fb, kb)):
-        if kind is None and not (o.new_file or (o.new_first and name == fa)):
+    # each operand that is not there is reported (GNU stats both before it fails); -N excuses one
+    # only while the other is there
+    trouble = False
+    for name, kind, other in ((fa, ka, kb), (fb, kb, ka)):
+        if kind is None and not ((o.new_file or (o.new_first and name == fa)) and other is not None):
             out.flush()
             try:
                 ctx.fs.stat(name)
             except FsError as e:
                 ctx.error(f"{name}: {strerror(e.errno or 5)}")
-            return 2
+            trouble = True
+    if trouble:
+        return 2
     if ka == "dir" and kb == "dir":
         return _dirs(ctx, d, fa, fb, top=True)
     try:
