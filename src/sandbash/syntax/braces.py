@@ -158,8 +158,31 @@ def _sequence(text: str) -> A.BraceSeq | None:
     seq_int, seq_char = _seq_patterns()
     m = seq_int.fullmatch(text)
     if m:
-        return A.BraceSeq(m.group(1), m.group(2), m.group(3))
-    m = seq_char.fullmatch(text)
-    if m and m.group(1).isascii() and m.group(2).isascii() and m.group(1).isalpha() and m.group(2).isalpha():
-        return A.BraceSeq(m.group(1), m.group(2), m.group(3))
-    return None
+        start, end = int(m.group(1)), int(m.group(2))
+    else:
+        m = seq_char.fullmatch(text)
+        if not (m and all(c.isascii() and c.isalpha() for c in (m.group(1), m.group(2)))):
+            return None
+        start, end = ord(m.group(1)), ord(m.group(2))
+    if not _bash_makes(start, end, int(m.group(3)) if m.group(3) else 1):
+        return None
+    return A.BraceSeq(m.group(1), m.group(2), m.group(3))
+
+
+_INTMAX = (1 << 63) - 1
+_INT_MAX = (1 << 31) - 1
+
+
+def _bash_makes(start: int, end: int, step: int) -> bool:
+    """Whether bash 5.2 expands the sequence at all: it leaves the braces as text when a number
+    overflows intmax_t (strtoimax's ERANGE) and where its mkseq gives up: a step of INTMAX_MIN
+    that would be negated, an end-start difference past intmax_t's edges, or more than
+    INT_MAX-2 items (so `for i in {1..99999999999999}` runs once, with the text)."""
+    if not all(-_INTMAX - 1 <= v <= _INTMAX for v in (start, end, step)):
+        return False
+    if start < end and step == -_INTMAX - 1:
+        return False
+    # SUBOVERFLOW(end, start, INTMAX_MIN+3, INTMAX_MAX-2): one bound, by the sign of start
+    if (start > 0 and end < -_INTMAX - 1 + 3 + start) or (start < 0 and end > _INTMAX - 2 + start):
+        return False
+    return abs(end - start) // (abs(step) or 1) <= _INT_MAX - 3
