@@ -690,7 +690,11 @@ def _run(
             else:
                 status = sh.run_toplevel(script, source)
             sh.wait_all_jobs()
-            if rt.budget.failure is not None:  # a job's limit ends the run, even one too short to check it
+            # a job's limit ends the run, even one too short to check it; and a run that ends past
+            # its deadline ends as the timeout it is: the clock is read every 64 commands, so one
+            # call that held on in C (a SQL function, a regex) and a few quick commands after it
+            # would otherwise return late with a status 0
+            if rt.budget.failure is not None or time.monotonic() > rt.budget.deadline:
                 rt.budget.check_time()
         except LimitExceeded as e:
             result = ExecResult(

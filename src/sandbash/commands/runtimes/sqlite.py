@@ -25,6 +25,7 @@ from .common import check_time, memory_left
 from .sqlite_dot import dot_command
 from .sqlite_errors import ShellExit, SqlFailed
 from .sqlite_format import COLUMNAR, MODES, Formatter, Settings, columnar, text
+from .sqlite_guards import Aux, make_guards
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -76,6 +77,9 @@ _IGNORED = {"batch", "interactive", "stats", "nofollow", "memtrace", "safe", "so
 _ATTACH, _DETACH, _FUNCTION = 24, 25, 31
 _DENIED_FUNCTIONS = {"load_extension", "readfile", "writefile", "edit", "fts3_tokenizer"}
 MAX_READ_DEPTH = 25
+# the argument counts of the built-ins sqlite_guards replaces (-1: every count; a one-argument
+# trim() has no character list and stays SQLite's)
+GUARD_ARGS = {"instr": 2, "replace": 3, "trim": 2, "ltrim": 2, "rtrim": 2}
 
 
 def split_sql(sql: str, complete: Callable[[str], bool]) -> list[str]:
@@ -133,6 +137,7 @@ class Shell:
         self.db_path: str | None = None
         self.original = b""
         self.conn: Any = None
+        self.aux: Any = None  # sqlite_guards.Aux: the built-ins the main connection has replaced
         self.out: Stream = ctx.stdout
         self.out_file: Stream | None = None
         self.once = False
@@ -228,7 +233,11 @@ class Shell:
                 )
                 return 1
         conn.setlimit(lib.SQLITE_LIMIT_ATTACHED, 0)
-        conn.setlimit(lib.SQLITE_LIMIT_LENGTH, max(1, min(ctx.limits.max_string_length, 1_000_000_000)))
+        length = max(1, min(ctx.limits.max_string_length, 1_000_000_000))
+        conn.setlimit(lib.SQLITE_LIMIT_LENGTH, length)
+        self.aux = Aux(lib, length)
+        for name, fn in make_guards(self.aux, self._keep_stop, lambda: check_time(ctx)).items():
+            conn.create_function(name, GUARD_ARGS.get(name, -1), fn, deterministic=True)
         conn.execute("PRAGMA temp_store=MEMORY")
         page = conn.execute("PRAGMA page_size").fetchone()[0] or 4096
         conn.execute(f"PRAGMA max_page_count={max(16, memory_left(ctx) // page)}")
@@ -240,7 +249,10 @@ class Shell:
         return 0
 
     def _real20(self, value: float) -> str:
-        return str(self.conn.execute("SELECT printf('%!.20g', ?)", (value,)).fetchone()[0])
+        return str(self.aux.call("printf", ("%!.20g", value)))
+
+    def _keep_stop(self, e: BaseException) -> None:
+        self.stop = e
 
     def _authorize(self, action: int, arg1: str | None, arg2: str | None, *_: object) -> int:
         if action in (_ATTACH, _DETACH):
@@ -470,9 +482,9 @@ class Shell:
             saved = self._save()
             return status or saved
         finally:
-            conn = getattr(self, "conn", None)
-            if conn is not None:
-                conn.close()  # the in-memory database goes now, not when the collector finds it
+            for held in (self.conn, self.aux):
+                if held is not None:
+                    held.close()  # the in-memory databases go now, not when the collector finds them
 
     def _run(self, cmds: list[str], sql: list[str]) -> int:
         try:
