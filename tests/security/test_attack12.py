@@ -9,6 +9,9 @@
   against the whole list (n*m): seconds to minutes within the hardened 1 MB string limit, hours
   within the default 10 MB. runtimes/sqlite_guards.py answers large calls in linear time and
   names max_string_length where sandbash's own limit (not SQLite's) would turn output into NULL.
+- dc read all of standard input before it ran anything: `coproc dc` never answered (the run hung
+  to its deadline) and a large input was held whole (max_memory at 64 MB of comments). It now
+  reads a line at a time, as bc does; a string left open over lines is bounded by max_string_length.
 Rows run in forked children (secharness).
 """
 
@@ -315,3 +318,36 @@ def test_char_repeats_reads_the_format_as_sqlite(fmt: str, args: tuple[object, .
         assert sqlite_guards.char_repeats(fmt, args, aux) == turns
     finally:
         aux.close()
+
+
+# ------------------------------------------------------------ dc: standard input a line at a time
+
+COPROC_DC = (
+    'coproc dc; echo "2 3 *p" >&${COPROC[1]}; read -t 2 -u ${COPROC[0]} x; echo "got=$x"; '
+    'echo "4 5 *p" >&${COPROC[1]}; read -t 2 -u ${COPROC[0]} y; echo "got=$y"; exec {COPROC[1]}>&-; wait'
+)
+DC_ROWS = [
+    param(
+        "dc-coproc-answers-each-line", COPROC_DC, timeout=4.0, expect=("result",), contains="got=6\ngot=20\n"
+    ),
+    param(
+        "dc-large-input-is-not-held",
+        "yes \"$(printf '#%.0s' {1..999})\" | head -n 60000 | { cat; echo 7p; } | dc",
+        timeout=8.0,
+        expect=("result",),
+        contains="7\n",
+        overrides={"max_memory": 48 << 20},
+    ),
+    param("dc-open-string-endless", "{ echo '['; yes; } | dc", timeout=3.0, expect=("max_string_length",)),
+    param("dc-endless-line", "yes | tr -d '\\n' | dc", timeout=3.0, expect=("max_string_length",)),
+]
+
+
+@pytest.fixture(scope="module")
+def dc_outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
+    return batch(request, "test_dc_reads_a_line_at_a_time")
+
+
+@pytest.mark.parametrize("case", DC_ROWS)
+def test_dc_reads_a_line_at_a_time(case: dict[str, Any], dc_outcomes: dict[str, Outcome]) -> None:
+    verify(case, dc_outcomes[case["id"]])

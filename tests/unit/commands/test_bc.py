@@ -222,6 +222,39 @@ def test_dc_expressions_and_files() -> None:
     assert run_command(["dc"], stdin=b"q\n").status == 1
 
 
+@pytest.mark.parametrize(
+    ("stdin", "out"),
+    [
+        # `?` reads the next line of the same input, as GNU dc's getc on its stdin does
+        (b"1 2 +p\n? p\n7 8 *p\n", b"3\n56\n56\n"),
+        (b"1p\n?\n3p\n", b"1\n3\n"),
+        # strings open over lines, nested, with multibyte text; a `[` in a comment opens nothing
+        (
+            b"[1\n2\n3]p [a[b\nc]d]p\n[\xc3\xa9\n\xc3\xbc]p\n# [ c\n4p\n",
+            "1\n2\n3\na[b\nc]d\né\nü\n4\n".encode(),
+        ),
+        (b"[la1+dsa5>b]sb\n0sa lbx\nlap\n", b"5\n"),
+        (b"[[1p]x\n\n]x 2p\n", b"1\n2\n"),
+        (b"[q]sq 6p\nlqx\n7p\n", b"6\n"),  # q leaves the macro and the input
+        (b"5 s\n\nl\np\n", b"5\n"),  # a register named by the newline
+        (b"[abc", b""),  # a string never closed is dropped
+        (b"3p[x]\n", b"3\n"),
+    ],
+)
+def test_dc_reads_standard_input_a_line_at_a_time(stdin: bytes, out: bytes) -> None:
+    assert run_command(["dc"], stdin=stdin).stdout == out
+    assert run_command(["dc", "-"], stdin=stdin).stdout == out
+
+
+def test_dc_open_string_over_endless_lines_is_the_string_limit() -> None:
+    with pytest.raises(LimitExceeded) as info:
+        run_command(["dc"], stdin=b"[" + b"y\n" * 60000, limits=Limits(max_string_length=100000))
+    assert info.value.limit == "max_string_length"
+    with pytest.raises(LimitExceeded) as info:
+        run_command(["dc"], stdin=b"1" * 200000, limits=Limits(max_string_length=100000))
+    assert info.value.limit == "max_string_length"
+
+
 def test_runaway_programs_stop_at_the_budget() -> None:
     with pytest.raises(LimitExceeded):
         run_command(["bc"], stdin=b"while (1) x += 1\n", limits=Limits(timeout=0.5))

@@ -7,8 +7,11 @@ pending strings, so deep recursion and infinite loops end at the budget.
 
 from __future__ import annotations
 
+import io
+from collections.abc import Callable
 from typing import Union
 
+from ...limits import LimitExceeded, LimitKind
 from ...vfs.errors import FsError
 from ..context import Ctx
 from ..options import CommandSpec, Opt
@@ -45,14 +48,16 @@ class DcError(Exception):
 
 
 class Frame:
-    """A string being executed and the position in it."""
+    """A string being executed and the position in it; standard input's frame also has `more`,
+    which gives its next line (None at the end): it holds a line at a time, as GNU dc reads."""
 
-    __slots__ = ("levels", "pos", "src")
+    __slots__ = ("levels", "more", "pos", "src")
 
-    def __init__(self, src: str, levels: int = 1) -> None:
+    def __init__(self, src: str, levels: int = 1, more: Callable[[], str | None] | None = None) -> None:
         self.src = src
         self.pos = 0
         self.levels = levels  # 1 + the finished callers it replaced (tail calls)
+        self.more = more
 
 
 class Register:
@@ -111,9 +116,9 @@ class Dc:
 
     # ------------------------------------------------------------ execution
 
-    def run(self, text: str, stdin_mode: bool) -> None:
-        """Execute text; macros are pushed on `frames` and run in place."""
-        frames: list[Frame] = [Frame(text)]
+    def run(self, text: str, stdin_mode: bool, more: Callable[[], str | None] | None = None) -> None:
+        """Execute text, then each line `more` gives; macros are pushed on `frames` and run in place."""
+        frames: list[Frame] = [Frame(text, more=more)]
         checkpoint = self.ctx.checkpoint
         while frames:
             frame = frames[-1]
@@ -133,10 +138,14 @@ class Dc:
                         self.ctx.stderr.write(f"Runtime warning: {e.message}\n".encode())
                     else:
                         self.err(DC_MESSAGES.get(e.message, e.message))
-                if frames[-1] is not frame:
+                if frames[-1] is not frame or frame.src is not src:
                     break
             else:
-                frames.pop()
+                line = frame.more() if frame.more is not None else None
+                if line is None:
+                    frames.pop()
+                else:
+                    frame.src, frame.pos = line, 0  # what ran is let go
 
     @staticmethod
     def _take(frame: Frame) -> str | None:
@@ -173,6 +182,9 @@ class Dc:
             while end < len(src) and depth:
                 depth += {"[": 1, "]": -1}.get(src[end], 0)
                 end += 1
+            if depth and frame.more is not None:
+                self.string_over_lines(frame, depth)
+                return
             if depth:
                 frame.pos = len(src)  # an unterminated string is dropped
                 return
@@ -220,6 +232,35 @@ class Dc:
                 frames.append(Frame(line))
             return
         self.simple(ch)
+
+    def string_over_lines(self, frame: Frame, depth: int) -> None:
+        """A `[` string of standard input left open at the end of its line: the lines it spans
+        are read, and the rest of the line that closes it becomes the frame's text."""
+        limit = self.ctx.limits.max_string_length
+        text = io.StringIO(frame.src[frame.pos :])  # (one buffer: a list of short lines costs ~50x)
+        text.seek(0, io.SEEK_END)
+        size = text.tell()
+        while True:
+            line = frame.more() if frame.more is not None else None
+            if line is None:
+                frame.src, frame.pos = "", 0  # an unterminated string is dropped
+                return
+            end = 0
+            if "[" in line or "]" in line:
+                while end < len(line) and depth:
+                    depth += {"[": 1, "]": -1}.get(line[end], 0)
+                    end += 1
+            else:
+                end = len(line)
+            size += end
+            if size > limit:
+                raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit)
+            if not depth:
+                text.write(line[: end - 1])
+                self.stack.append(text.getvalue())
+                frame.src, frame.pos = line, end
+                return
+            text.write(line)
 
     def number(self, first: str, frame: Frame) -> None:
         src, pos = frame.src, frame.pos
@@ -422,7 +463,7 @@ def cmd_dc(ctx: Ctx) -> int:
                 calc.run(value, stdin_mode=False)
                 continue
             if value == "-":
-                calc.run(ctx.read_all(ctx.stdin).decode("utf-8", "surrogateescape"), stdin_mode=True)
+                calc.run("", stdin_mode=True, more=_stdin_lines(ctx))
                 continue
             try:
                 text = ctx.fs.read_bytes(value).decode("utf-8", "surrogateescape")
@@ -431,7 +472,23 @@ def cmd_dc(ctx: Ctx) -> int:
                 continue
             calc.run(text, stdin_mode=True)
         if not scripts:
-            calc.run(ctx.read_all(ctx.stdin).decode("utf-8", "surrogateescape"), stdin_mode=True)
+            calc.run("", stdin_mode=True, more=_stdin_lines(ctx))
     except _Exit as e:
         return e.status
     return 0
+
+
+def _stdin_lines(ctx: Ctx) -> Callable[[], str | None]:
+    """Standard input a line at a time (`coproc dc` answers each line as it comes; a large input
+    is never held whole). A line past max_string_length is that limit (`yes | tr -d '\\n' | dc`),
+    and so is a string open over lines that grows past it (Dc.step)."""
+    limit = ctx.limits.max_string_length
+
+    def more() -> str | None:
+        ctx.checkpoint()
+        raw = ctx.stdin.readline(limit=limit)
+        if len(raw) >= limit and not raw.endswith(b"\n"):
+            raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, limit)
+        return raw.decode("utf-8", "surrogateescape") if raw else None
+
+    return more
