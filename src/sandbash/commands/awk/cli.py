@@ -22,7 +22,7 @@ from .analyze import Symbols, analyze
 from .fast import FastPlan, plan_for
 from .fmt import FIELD_LIMIT
 from .gen_stmt import Generated, generate
-from .interp import FatalNoLoc, Interp
+from .interp import FatalNoLoc, Interp, is_assignment
 from .io import AwkFatal
 from .lexer import AwkSyntaxError, Lexer, Source, unescape
 from .parser import parse
@@ -335,7 +335,9 @@ def run(ctx: Ctx, prog: str) -> int:
     fs = None
     if opts.fs is not None:
         fs = "\t" if opts.fs == "\\t" else unescape(opts.fs)
+    # names given values from the command line (-v, and operands like FPAT=... between the files)
     uses = compiled.uses | {a.partition("=")[0] for a in opts.assigns}
+    uses |= {a.partition("=")[0] for a in opts.operands if is_assignment(a)}
     interp = Interp(ctx, compiled.gen, prog, opts.csv, uses, [s.name for s in sources])
     interp.inplace = opts.inplace
     if not opts.csv and "IGNORECASE" not in uses:
