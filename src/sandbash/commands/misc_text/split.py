@@ -6,8 +6,9 @@ import errno
 import re
 from collections.abc import Iterator
 
-from ...stdio.streams import DirStream, Stream, StreamError
+from ...stdio.streams import DirStream, NullStream, Stream, StreamError
 from ...vfs.errors import FsError, strerror
+from ...vfs.facade import FileStream
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
@@ -226,7 +227,7 @@ def cmd_split(ctx: Ctx) -> int:
     try:
         mode = modes[-1] if modes else "lines"
         if mode == "number":
-            _by_number(ctx, stream, writer, opts.get("number"), bool(opts.get("elide_empty_files")), sep)
+            _by_number(ctx, stream, writer, opts.get("number"), bool(opts.get("elide_empty_files")), sep, src)
         elif mode == "bytes":
             _by_bytes(ctx, stream, writer, _num(ctx, opts.get("bytes"), "bytes"))
         elif mode == "line_bytes":
@@ -243,12 +244,14 @@ def cmd_split(ctx: Ctx) -> int:
 
 
 def _by_lines(ctx: Ctx, stream: Stream, w: Writer, n: int, sep: bytes) -> None:
-    count = 0
+    count = 0  # lines ended in the open file
+    open_file = False  # (a chunk may end inside a line: `seq 5 |` writes "5" and "\n" apart)
     for chunk in read_chunks(ctx, stream):
         pos = 0
         while pos < len(chunk):
-            if count == 0:
+            if not open_file:
                 w.open_next()
+                open_file, count = True, 0
             # find the end of the lines still wanted in this file
             end = pos
             need = n - count
@@ -260,9 +263,8 @@ def _by_lines(ctx: Ctx, stream: Stream, w: Writer, n: int, sep: bytes) -> None:
                 end = k + len(sep)
                 need -= 1
             w.write(chunk[pos:end])
-            count = n - need if need else n
-            if not need:
-                count = 0
+            count = n - need
+            open_file = count < n
             pos = end
 
 
@@ -298,7 +300,7 @@ def _line_bytes(ctx: Ctx, data: bytes, w: Writer, n: int, sep: bytes) -> None:
         pos = end
 
 
-def _by_number(ctx: Ctx, stream: Stream, w: Writer, spec: str, elide: bool, sep: bytes) -> None:
+def _by_number(ctx: Ctx, stream: Stream, w: Writer, spec: str, elide: bool, sep: bytes, src: str) -> None:
     m = re.fullmatch(r"(?:(l|r)/)?(?:(\d+)/)?(\d+)", spec)
     if not m:
         ctx.error(f"invalid number of chunks: {quote(ctx, spec)}")
@@ -311,6 +313,10 @@ def _by_number(ctx: Ctx, stream: Stream, w: Writer, spec: str, elide: bool, sep:
     k = int(k_text) if k_text else 0
     if k_text and not 1 <= k <= n:
         ctx.error(f"invalid chunk number: {quote(ctx, k_text)}")
+        raise CommandExit(1)
+    if kind != "r" and not isinstance(stream, (FileStream, NullStream)):
+        # N, K/N and l/N cut by the input's size, which a pipe (a here-doc too, in bash 5.2) has not
+        ctx.error(f"{quotef(src)}: cannot determine file size")
         raise CommandExit(1)
     data = ctx.read_all(stream)
     size = len(data)
