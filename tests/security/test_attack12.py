@@ -12,6 +12,9 @@
 - dc read all of standard input before it ran anything: `coproc dc` never answered (the run hung
   to its deadline) and a large input was held whole (max_memory at 64 MB of comments). It now
   reads a line at a time, as bc does; a string left open over lines is bounded by max_string_length.
+- hexdump -e: a one-byte conversion's 256 answers were made ahead (a table), and output was batched
+  by count (256 pieces): `-e '1/1 "%1000000c"'` held 256 fields of 1 MB each, 881 MB resident under
+  the hardened 64 MB budget; `N/1 "%1000000c"` one block's N fields. A wide field is written alone.
 Rows run in forked children (secharness).
 """
 
@@ -351,3 +354,46 @@ def dc_outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
 @pytest.mark.parametrize("case", DC_ROWS)
 def test_dc_reads_a_line_at_a_time(case: dict[str, Any], dc_outcomes: dict[str, Outcome]) -> None:
     verify(case, dc_outcomes[case["id"]])
+
+
+# ------------------------------------------------------------ hexdump -e: wide fields are not held
+
+HEXDUMP_ROWS = [
+    param(
+        "hexdump-wide-char-table",
+        "yes | head -c 200 | hexdump -v -e '1/1 \"%1000000c\"' | wc -c",
+        timeout=4.0,
+        expect=("result",),
+        contains="200000000\n",
+    ),
+    param(
+        "hexdump-wide-fields-one-block",
+        "yes | head -c 300 | hexdump -v -e '300/1 \"%1000000c\"' | wc -c",
+        timeout=4.0,
+        expect=("result",),
+        contains="300000000\n",
+    ),
+    param(
+        "hexdump-wide-precision-and-width",
+        "yes | head -c 120 | hexdump -v -e '1/1 \"%1000000c\"' -e '2/1 \"%900000d\"' | wc -c",
+        timeout=4.0,
+        expect=("result",),
+        contains="168000000\n",
+    ),
+    param(
+        "hexdump-wide-endless",
+        "yes | hexdump -v -e '1/1 \"%1000000c\"' | wc -c",
+        timeout=2.0,
+        expect=("timeout",),
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def hexdump_outcomes(request: pytest.FixtureRequest) -> dict[str, Outcome]:
+    return batch(request, "test_hexdump_wide_fields_hold_little")
+
+
+@pytest.mark.parametrize("case", HEXDUMP_ROWS)
+def test_hexdump_wide_fields_hold_little(case: dict[str, Any], hexdump_outcomes: dict[str, Outcome]) -> None:
+    verify(case, hexdump_outcomes[case["id"]])

@@ -37,10 +37,27 @@ _INT_SIZES = (1, 2, 4, 8)
 _INT_KINDS = {"d": "d", "i": "d", "u": "d", "o": "o", "x": "x", "X": "X"}
 
 
+# a field whose width and precision add up past this is written out on its own, never kept in a
+# table of 256 or batched with others (each may be max_string_length long)
+WIDE = 4096
+
+
 class _Pr:
     """One piece of a unit's text: literal text, then (unless kind is "text") one conversion."""
 
-    __slots__ = ("flags", "kind", "nospace", "prec", "pyfmt", "radix", "size", "table", "text", "width")
+    __slots__ = (
+        "flags",
+        "kind",
+        "nospace",
+        "prec",
+        "pyfmt",
+        "radix",
+        "size",
+        "table",
+        "text",
+        "wide",
+        "width",
+    )
 
     def __init__(
         self, text: str, kind: str = "text", flags: str = "", width: str = "", prec: str | None = None
@@ -50,6 +67,7 @@ class _Pr:
         self.flags = flags
         self.width = width
         self.prec = prec
+        self.wide = False  # its field may be long (a width or precision past WIDE): never batched
         self.size = 0  # bytes it consumes
         self.nospace = False  # a text whose last character, a blank, the last iteration drops
         self.radix = ""  # an address's d, o or x
@@ -217,6 +235,7 @@ class Program:
                     for field in (pr.width, pr.prec):
                         if field:
                             check_field(field, limit)
+                    pr.wide = int(pr.width or 0) + int(pr.prec or 0) > WIDE
         sizes = [sum(u.reps * _unit_bytes(u) for u in units) for units in self.strings]
         self.block = max(sizes, default=0)
         for units, size in zip(self.strings, sizes, strict=True):
@@ -232,7 +251,7 @@ class Program:
         for units in self.strings:  # one-byte conversions: looked up, not formatted, per byte
             for unit in units:
                 for pr in unit.prs:
-                    if pr.size == 1:
+                    if pr.size == 1 and not pr.wide:  # (256 fields of a 1 MB width were 256 MB)
                         pr.table = [pr.text + _convert(pr, bytes((b,)), 0) for b in range(256)]
                     elif pr.kind in _INT_KINDS and "#" not in pr.flags and pr.prec is None:
                         pr.pyfmt = pr.text.replace("%", "%%") + f"%{pr.flags}{pr.width}{_INT_KINDS[pr.kind]}"
@@ -252,12 +271,18 @@ class Program:
                 for k in range(unit.reps, 0, -1):
                     if not k & 1023:
                         self.tick()
+                        if len(parts) > 4096:  # (a unit repeated a million times in one block)
+                            out("".join(parts))
+                            parts.clear()
                     for pr in unit.prs:
                         table = pr.table
                         if table is not None and pos < stop:
                             add(table[data[pos]])
                         else:
                             add(_render(pr, data, pos, address + pos, pos >= stop, k == 1))
+                            if pr.wide:  # each long field goes out on its own
+                                out("".join(parts))
+                                parts.clear()
                         pos += pr.size
             if len(parts) > 4096:
                 out("".join(parts))

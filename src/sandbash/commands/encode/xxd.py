@@ -676,12 +676,18 @@ def _hexdump_run(
     blocks, inputs = _hd_blocks(ctx, files, skip, length, program.block)
     out = Out(ctx.stdout)
     pieces: list[str] = []
+    held = 0
 
     def emit(text: str) -> None:
+        # batched as text (one encode for many short pieces), and by size too: a piece may be as
+        # long as max_string_length (`%1000000c`), and 256 of those were 256 MB held uncharged
+        nonlocal held
         pieces.append(text)
-        if len(pieces) > 256:
+        held += len(text)
+        if len(pieces) > 256 or held >= 1 << 16:
             out.write(encode("".join(pieces)))
             pieces.clear()
+            held = 0
 
     address, prev, starred, end = skip, None, False, None
     for block in blocks:
