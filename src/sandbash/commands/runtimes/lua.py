@@ -353,7 +353,40 @@ def _trim_traceback(msg: bytes) -> bytes:
         or lines[-1].endswith(b"in ?")
     ):
         lines.pop()
-    return b"\n".join([*lines, b"\t[C]: in ?"])
+    start = lines.index(b"stack traceback:") + 1
+    return b"\n".join([*lines[:start], *_library_frames(lines[start:]), b"\t[C]: in ?"])
+
+
+# how a traceback names a function it can name (not `function <[sandbash]:121>`)
+_NAMED = (b"in function '", b"in method '", b"in field '", b"in for iterator '")
+
+
+def _what(frame: bytes) -> bytes:
+    """A traceback frame without its place: `in function 'string.find'`."""
+    return frame.split(b": ", 1)[1]
+
+
+def _library_frames(frames: list[bytes]) -> list[bytes]:
+    """A library function the guards replaced (lua_guards.py) shows as lua shows the C function it
+    stands for: the frames of the guards' Lua code, and of the C functions it called, end in the
+    replacement's own (`[sandbash]:711: in function 'string.find'`); that run becomes lua's one
+    frame, `[C]: in function 'string.find'`."""
+    out: list[bytes] = []
+    run: list[bytes] = []  # frames since the last one of the script's own
+    for frame in [*frames, b""]:
+        if frame.startswith((b"\t[C]: ", b"\t[sandbash]:")):
+            run.append(frame)
+            continue
+        named = [
+            i for i, f in enumerate(run) if f.startswith(b"\t[sandbash]:") and _what(f).startswith(_NAMED)
+        ]
+        if named:
+            last = named[-1]
+            run = [b"\t[C]: " + _what(run[last]), *run[last + 1 :]]
+        out.extend(run)
+        out.append(frame)
+        run = []
+    return out[:-1]
 
 
 def _no_attributes(obj: object, name: object, is_setting: bool) -> object:
