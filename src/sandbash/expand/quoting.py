@@ -2,48 +2,11 @@
 
 from __future__ import annotations
 
-from ..syntax.escapes import single_quote as single_quote  # (one definition: syntax's printer uses it too)
+from ..syntax.escapes import ansi_c_quote as ansi_c_quote  # (one definition each: the parser quotes too)
+from ..syntax.escapes import needs_ansi as needs_ansi
+from ..syntax.escapes import single_quote as single_quote  # (syntax's printer uses it too)
 
 _PRINTF_SPECIAL = frozenset(" \t\n'\"\\$`|&;()<>*?[]{}!^,")
-
-
-def needs_ansi(s: str) -> bool:
-    """Control characters or raw bytes that are no text: bash writes such a value as $'...'."""
-    return any(ord(c) < 32 or ord(c) == 127 or 0xDC80 <= ord(c) <= 0xDCFF for c in s)
-
-
-def ansi_c_quote(s: str) -> str:
-    out = ["$'"]
-    for c in s:
-        o = ord(c)
-        if c == "'":
-            out.append("\\'")
-        elif c == "\\":
-            out.append("\\\\")
-        elif c == "\n":
-            out.append("\\n")
-        elif c == "\t":
-            out.append("\\t")
-        elif c == "\r":
-            out.append("\\r")
-        elif c == "\x1b":
-            out.append("\\E")
-        elif c == "\a":
-            out.append("\\a")
-        elif c == "\b":
-            out.append("\\b")
-        elif c == "\f":
-            out.append("\\f")
-        elif c == "\v":
-            out.append("\\v")
-        elif 0xDC80 <= o <= 0xDCFF:
-            out.append(f"\\{o - 0xDC00:03o}")
-        elif o < 32 or o == 127:
-            out.append(f"\\{o:03o}")
-        else:
-            out.append(c)
-    out.append("'")
-    return "".join(out)
 
 
 _SHELL_METAS = frozenset(" \t\n'\"\\|&;()<>!{}*[?]^$`")

@@ -261,6 +261,45 @@ def single_quote(s: str) -> str:
     return "'" + s.replace("'", "'\\''") + "'"
 
 
+def needs_ansi(s: str) -> bool:
+    """Control characters or raw bytes that are no text: bash writes such a value as $'...'."""
+    return any(ord(c) < 32 or ord(c) == 127 or 0xDC80 <= ord(c) <= 0xDCFF for c in s)
+
+
+def ansi_c_quote(s: str) -> str:
+    out = ["$'"]
+    for c in s:
+        o = ord(c)
+        if c == "'":
+            out.append("\\'")
+        elif c == "\\":
+            out.append("\\\\")
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\t":
+            out.append("\\t")
+        elif c == "\r":
+            out.append("\\r")
+        elif c == "\x1b":
+            out.append("\\E")
+        elif c == "\a":
+            out.append("\\a")
+        elif c == "\b":
+            out.append("\\b")
+        elif c == "\f":
+            out.append("\\f")
+        elif c == "\v":
+            out.append("\\v")
+        elif 0xDC80 <= o <= 0xDCFF:
+            out.append(f"\\{o - 0xDC00:03o}")
+        elif o < 32 or o == 127:
+            out.append(f"\\{o:03o}")
+        else:
+            out.append(c)
+    out.append("'")
+    return "".join(out)
+
+
 def ansi_decoded(text: str, in_dq: bool = False) -> str:
     """A word's source with each $'...' outside other quotes replaced by its single-quoted text, as
     bash's parser stores it: what `set -x`, $BASH_COMMAND, `declare -f` and `type` show. A

@@ -266,11 +266,20 @@ class WordReader:
         )
 
     def current_line_text(self, pos: int) -> str:
+        """The script's line that `pos` is on; a line continuation cut out (cut_continuations)
+        still ends a line, as in the text bash quotes in its messages."""
         start = self.src.rfind("\n", 0, pos) + 1
         end = self.src.find("\n", pos)
         if end < 0:
             end = len(self.src)
-        return self.src[start:end]
+        tail = ""
+        if self._cuts:
+            k = bisect.bisect_right(self._cuts, pos)
+            if k:
+                start = max(start, self._cuts[k - 1])
+            if k < len(self._cuts) and self._cuts[k] < end:
+                end, tail = self._cuts[k], "\\"
+        return self.src[start:end] + tail
 
     # ------------------------------------------------------------ helpers
 

@@ -17,7 +17,7 @@ from ..leanclass import Declared
 from . import ast as A
 from .aliastext import AliasSpans
 from .errors import ParseError, ParseLimit
-from .escapes import decode_escapes
+from .escapes import ansi_c_quote, ansi_decoded, decode_escapes, needs_ansi
 from .lexer import (
     CASE_PAT,
     CMD,
@@ -465,35 +465,32 @@ class Parser(WordReader):
         if nxt < start:
             nxt = src.find("\\\n", start)
             self._next_continuation = nxt = len(src) if nxt < 0 else nxt
-        if nxt - start < 64 and nxt < len(src):  # (a word's head is shorter; len(src): there is none)
-            if c not in _OP_START:
-                self._join_word_head(start)
-            elif nxt - start < 3:
-                self._join_token(start)
+        # (a word's head is shorter than 64; len(src): there is none)
+        if nxt - start < 64 and nxt < len(src) and c not in _OP_START:
+            self._join_word_head(start)
             src = self.src
         if "0" <= c <= "9":
             m = _io_number().match(src, start)
             if m and (len(m.group()) < 10 or (len(m.group()) == 10 and int(m.group()) <= 0x7FFFFFFF)):
                 # (digits past an int are a word: `echo 2147483648>f` writes them to f, as bash)
-                self._join_token(m.end())  # (`2>\\<newline>&1`)
-                op = self._match_op(m.end())
+                op, end = self._op_at(m.end())  # (`2>\\<newline>&1`)
                 if op in _REDIR_OPS:
-                    return Tok("op", op, start, m.end() + len(op), fd=int(m.group()))
-                src = self.src
+                    return Tok("op", op, start, end, fd=int(m.group()))
         elif c == "{":
             m2 = _io_var().match(src, start)
             if m2:
-                self._join_token(m2.end())  # (`{fd}>\\<newline>&1`)
-                op = self._match_op(m2.end())
+                op, end = self._op_at(m2.end())  # (`{fd}>\\<newline>&1`)
                 if op in _REDIR_OPS:
-                    return Tok("op", op, start, m2.end() + len(op), fd_var=m2.group(1))
-                src = self.src
+                    return Tok("op", op, start, end, fd_var=m2.group(1))
         if c in _OP_START:
-            if c in "<>" and start + 1 < len(src) and src[start + 1] == "(":
-                pass  # process substitution: a word
-            else:
-                op = self._match_op(start)
-                return Tok("op", op, start, start + len(op))
+            op, end = self._op_at(start)
+            if op not in ("<", ">", "(") or self._after_continuations(end) != "(":
+                return Tok("op", op, start, end)
+            # `((` (`(\\<newline>(1))`) and a process substitution (`<\\<newline>(cmd)`, a word) are
+            # found in the text: cut there
+            self.drop_continuations(start + 1)
+            if op == "(":
+                return Tok("op", op, start, end)
         word = self.read_word(CMD)
         end = self.pos
         self.pos = start
@@ -544,6 +541,38 @@ class Parser(WordReader):
                 return op
         return ""
 
+    def _op_at(self, i: int) -> tuple[str, int]:
+        """The operator at `i` and where it ends, read over the line continuations inside it as
+        bash reads `&\\<newline>&` as `&&`. The source stays as it is: a cut copies the whole
+        script, once for each such operator (100k of them took minutes to parse)."""
+        src = self.src
+        op = self._match_op(i)
+        if not src.startswith("\\\n", i + 1) and not src.startswith("\\\n", i + len(op)):
+            return op, i + len(op)  # (the usual case: nothing to read over)
+        # the operator's characters and where each one ends, continuations skipped (at most 3)
+        chars = src[i : i + 1]
+        ends = [i + 1]
+        k = i + 1
+        while len(chars) < 3:
+            while src.startswith("\\\n", k):
+                k += 2
+            if src[k : k + 1] not in _OP_CHARS:
+                break
+            chars += src[k]
+            k += 1
+            ends.append(k)
+        for op in _OPERATORS:
+            if chars.startswith(op):
+                return op, ends[len(op) - 1]
+        return "", i
+
+    def _after_continuations(self, i: int) -> str:
+        """The character at `i`, or after the line continuations there."""
+        src = self.src
+        while src.startswith("\\\n", i):
+            i += 2
+        return src[i : i + 1]
+
     def is_op(self, tok: Tok, *values: str) -> bool:
         return tok.kind == "op" and tok.value in values
 
@@ -590,13 +619,16 @@ class Parser(WordReader):
         if tok.kind == "op":
             text = "newline" if tok.value == "\n" else tok.value
         else:
-            text = tok.value
-        line = self.line_at(tok.pos)
+            text = _offending_text(tok.value)
+        # bash names the line the token ends on, where its reader is (`;\<newline>;`, `"a<newline>b"`:
+        # the second line); the column is the token's, or 1 on a line it continues onto
+        line, col = self.line_col(tok.pos)
+        end_line = self.line_at(max(tok.pos, tok.end - 1))
         return ParseError(
             f"syntax error near unexpected token `{text}'",
-            line,
-            source_line=self.current_line_text(tok.pos),
-            col=self.col_at(tok.pos),
+            end_line,
+            source_line=self.current_line_text(max(tok.pos, tok.end - 1)),
+            col=col if end_line == line else 1,
         )
 
     # ------------------------------------------------------------ lists
@@ -1682,6 +1714,37 @@ class Parser(WordReader):
         while j < len(src) and src[j] not in " \t\n":
             j += 1
         return src[i:j]
+
+
+def _offending_text(raw: str) -> str:
+    """A word as bash names it in `unexpected token`: as its parser keeps the token (each $'...'
+    translated and single-quoted, line continuations outside single quotes gone), in $'...' when
+    that holds a control character (`$'"a\\nb"'`)."""
+    text = ansi_decoded(raw)
+    if "\\\n" in text:
+        out: list[str] = []
+        i, n, dq = 0, len(text), False
+        while i < n:
+            c = text[i]
+            if c == "\\":
+                if text.startswith("\\\n", i):
+                    i += 2
+                    continue
+                out.append(text[i : i + 2])
+                i += 2
+                continue
+            if c == "'" and not dq:
+                end = text.find("'", i + 1)
+                end = n if end < 0 else end + 1
+                out.append(text[i:end])
+                i = end
+                continue
+            if c == '"':
+                dq = not dq
+            out.append(c)
+            i += 1
+        text = "".join(out)
+    return ansi_c_quote(text) if needs_ansi(text) else text
 
 
 def _plain_word(word: A.Word) -> str | None:
