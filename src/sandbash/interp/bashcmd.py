@@ -182,14 +182,14 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
         st.arg0 = rest[1] if len(rest) > 1 else name
         st.positional = rest[2:]
         st.mode = "c"
-        return child.run_toplevel(text, "-c")
+        return sh.pr.child_ran(child, child.run_toplevel(text, "-c"))
     if read_stdin or not rest:
         stream = sh.io.get(0)
         data = read_script(sh, stream) if stream is not None and stream.readable else b""
         st.arg0 = name
         st.positional = rest
         st.mode = "s"
-        return child.run_toplevel(data.decode("utf-8", "surrogateescape"), None)
+        return sh.pr.child_ran(child, child.run_toplevel(data.decode("utf-8", "surrogateescape"), None))
     path = rest[0]
     fd = dev_fd(path)
     try:
@@ -207,4 +207,4 @@ def run_bash(sh: Shell, argv: list[str], env: dict[str, str]) -> int:
     st.arg0 = path
     st.positional = rest[1:]
     st.mode = "file"
-    return child.run_toplevel(data.decode("utf-8", "surrogateescape"), None)
+    return sh.pr.child_ran(child, child.run_toplevel(data.decode("utf-8", "surrogateescape"), None))

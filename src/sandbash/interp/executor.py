@@ -33,7 +33,7 @@ from ..syntax import ast as A
 from ..syntax.escapes import ansi_decoded
 from .builtin_table import PENDING, SPECIAL, Builtin, is_builtin, loaded, lookup
 from .control import AbortCommand, ExitShell
-from .jobs import child_exited, notify_dead_jobs, owns_table, release_ended, take_signals
+from .jobs import child_exited, notify_dead_jobs, owns_table, release_ended, report_death, take_signals
 from .state import ONE_STATUS
 from .variables import AssignError, ElementError
 
@@ -271,11 +271,24 @@ class Executor:
                 rt.budget.release_memory(held)
             if len(procs) > mark:
                 self.pr.finish_procsubs(mark)
+        if sh.child_death is not None:
+            self._child_died(cmd, status)
         st.last_status = status
         st.pipestatus = ONE_STATUS[status] if 0 <= status < 256 else [status]
         if status:
             self.ev.errexit_check(status)
         return status
+
+    def _child_died(self, cmd: A.SimpleCommand, status: int) -> None:
+        """The command ran a shell process that died of a signal (`bash -c 'kill -9 $$'`, or
+        under `env`, `command`): bash, waiting for it in the foreground, reports it with its pid
+        and the command's text (jobs.report_death). Not when the command made its own status of
+        it (xargs' 125), nor from a `$( )`. A subshell would run its last command in its own
+        process (bash's exec of it): not reported there."""
+        sh = self.sh
+        (sig, pid), sh.child_death = sh.child_death or (0, 0), None
+        if status == 128 + sig and not sh.subst_depth and not self.state.subshell:
+            report_death(sh, sig, pid, unparse_command(cmd))
 
     def expand_argv(self, words: tuple[A.Word, ...]) -> list[str]:
         expander = self.expander
@@ -1015,6 +1028,8 @@ class Executor:
 
             raise CommandTimeout() from None
         finally:
+            if child.child_death is not None:  # (`env bash -c 'kill -9 $$'`: env dies of it too)
+                self.sh.child_death = child.child_death
             release_ended(child)
 
     def _ctx_script_runner(

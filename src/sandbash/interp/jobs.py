@@ -249,6 +249,10 @@ def deliver_signal(sh: Shell, name: str, number: int) -> None:
         return
     if name in _HARMLESS:
         return
+    if name == "QUIT" and not sh.state.subshell:
+        # bash ignores SIGQUIT in the shell itself (`kill -QUIT $$` goes on, `trap - QUIT` too);
+        # its subshells (`( )`, pipeline stages, `$( )`) take it again and die of it
+        return
     raise KilledBySignal(number)
 
 

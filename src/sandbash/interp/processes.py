@@ -206,7 +206,14 @@ class Processes:
         child.state.arg0 = argv[0]
         child.state.positional = argv[1:]
         child.state.mode = "file"
-        return child.run_toplevel(text, None)
+        return self.child_ran(child, child.run_toplevel(text, None))
+
+    def child_ran(self, child: Shell, status: int) -> int:
+        """`child`, a new shell process (`bash -c`, a script), ended with `status`: a death by a
+        signal is kept for the report of the command that ran it (Executor.run_argv)."""
+        if child.killed_by:
+            self.sh.child_death = (child.killed_by, child.state.bashpid)
+        return status
 
     # ------------------------------------------------------------ subshells and substitutions
 

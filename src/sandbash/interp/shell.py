@@ -681,6 +681,9 @@ class Shell:
 
     arith_cmd = ""  # "((: " while a (( )) command runs: errors bash reports in its name
     killed_by = 0  # the signal that ended this shell (a subshell), for its parent's report
+    # (signal, pid) of a shell process a command of this shell ran that died of a signal
+    # (Processes.child_ran), until that command reports it
+    child_death: tuple[int, int] | None = None
     # let's expressions under assoc_expand_once: an associative key in them is taken as it is
     # (bash's arithmetic gets text the shell expanded; (( )) and $(( )) mark what they expanded)
     arith_keys_as_is = False
