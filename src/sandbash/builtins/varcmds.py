@@ -11,7 +11,7 @@ from ..expand.quoting import ansi_c_quote, assoc_key, declare_quote, needs_ansi,
 from ..interp.control import AbortCommand
 from ..interp.executor import trace_assign
 from ..interp.variables import AS_EXPANDED, AssignError, ElementError, valid_ref_target
-from ..shvars.arrays import AssocArray, IndexedArray
+from ..shvars.arrays import ASSOC_BUCKETS, CONVERTED_BUCKETS, AssocArray, IndexedArray
 from ..shvars.vars import (
     ARRAY,
     ASSOC,
@@ -434,6 +434,7 @@ def _declare_one(
                 return False
             scope.locals.add(name)
         var = scope.get(name)
+        existed = var is not None
         if own is not None and scope.func:
             # a new local, whatever was there, with the binding's value and export attribute
             var = Var(own[name].value, own[name].attrs & EXPORT)
@@ -472,6 +473,7 @@ def _declare_one(
             scope = next((s for s in reversed(vars_.scopes) if not s.temp and name in s), vars_.globals)
             found = None
         var = found if found is not None else (scope.get(name) or Var(None, 0))
+        existed = found is not None or name in scope
         _place(vars_, scope, name, var)
         if items is not None and found is not None and scope.func and scope is not vars_.function_scope():
             # `readonly a=(1 2)` on a caller's local a: bash 5.2 gives the list to the global a
@@ -556,12 +558,10 @@ def _declare_one(
     if set_attrs & CAPITALIZE:
         new_attrs &= ~(UPPER | LOWER)
     var.attrs = new_attrs & ~READONLY
-    if set_attrs & ASSOC and not isinstance(var.value, AssocArray):
-        # `declare -A m` declares without a value; `declare -A m=()` sets an empty one
-        var.value = _to_assoc(var.value) if var.value is not None else (AssocArray() if has_value else None)
-    elif set_attrs & ARRAY and not isinstance(var.value, IndexedArray):
-        old = var.value
-        var.value = IndexedArray([old]) if isinstance(old, str) else (IndexedArray() if has_value else None)
+    if set_attrs & (ASSOC | ARRAY) and not isinstance(
+        var.value, AssocArray if set_attrs & ASSOC else IndexedArray
+    ):
+        var.value = _to_array(var.value, bool(set_attrs & ASSOC), has_value, local and existed, existed)
     if has_value and sub == "":
         if new_attrs & READONLY:
             var.attrs |= READONLY
@@ -644,8 +644,21 @@ def _compound_precheck(sh: Shell, name: str, set_attrs: int, local: bool) -> Non
     sh.builtin_error(func, f"{name}: {why}")
 
 
-def _to_assoc(value: object) -> AssocArray:
-    arr = AssocArray()
+def _to_array(
+    value: object, assoc: bool, has_value: bool, own_local: bool, existed: bool
+) -> IndexedArray | AssocArray | None:
+    """The value of a variable `declare -A` or `-a` makes an array of (`has_value`: the command
+    gives it one). `declare -A m` declares without a value, `declare -A m=()` sets an empty one.
+    A scalar's value becomes element 0 (bash's convert_var_to_array/_assoc), in a table of 128
+    buckets (hash_create's default, not a new array's 1024: `declare -p` lists the keys in that
+    table's order); a function's own local loses it (make_local_assoc_variable disposes of it)."""
+    if own_local:
+        value, has_value = None, has_value or value is not None
+    if not assoc:
+        return IndexedArray([value]) if isinstance(value, str) else (IndexedArray() if has_value else None)
+    if value is None and not has_value:
+        return None
+    arr = AssocArray(CONVERTED_BUCKETS if existed and not own_local else ASSOC_BUCKETS)
     if isinstance(value, str):
         arr.set("0", value)
     return arr

@@ -1297,7 +1297,11 @@ class Variables:
     ) -> None:
         is_assoc = (var.attrs & ASSOC) != 0 or isinstance(var.value, AssocArray) if assoc is None else assoc
         if is_assoc:
-            arr_a = var.value if append and isinstance(var.value, AssocArray) else AssocArray()
+            had = var.value
+            if not isinstance(had, AssocArray):
+                arr_a = AssocArray()
+            else:  # (bash empties the table it has, of its size: assoc_flush)
+                arr_a = had if append else AssocArray(had.buckets)
             var.attrs |= ASSOC
             pending_key: str | None = None
             # bash 5.1+: a list whose first word has no subscript pairs keys and values

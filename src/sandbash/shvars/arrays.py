@@ -111,6 +111,7 @@ class IndexedArray:
 _FNV_OFFSET = 2166136261
 _FNV_PRIME = 16777619
 ASSOC_BUCKETS = 1024  # bash's ASSOC_HASH_BUCKETS
+CONVERTED_BUCKETS = 128  # hash_create(0)'s default: a scalar `declare -A` converts (convert_var_to_assoc)
 FILENAME_BUCKETS = 256  # the command hash table's (hashcmd.h)
 ALIAS_BUCKETS = 64  # the alias table's (alias.h)
 
