@@ -34,6 +34,7 @@ from ..record import Effects, declare
 from . import codecs
 from .codecs import STEP, Bounds, CodecError
 from .tar_args import TarArgs, TarUsage, parse_tar_args
+from .tar_xform import HARDLINK, REGULAR, SYMLINK, transform
 
 EXT_COMPRESSION = (
     (".tar.gz", "gzip"),
@@ -402,7 +403,9 @@ def _add_path(
         else:
             seen_inodes[key] = member
     if tar.a.verbose:
-        tar.show(info, tar.a.verbose > 1)
+        tar.show(info, tar.a.verbose > 1)  # (the name on disk: GNU's -cv lists names untransformed)
+    if tar.a.transforms:
+        _rename(tar, info)
     if info.type == tarfile.REGTYPE:
         _charge(tar, info.size)
         tf.addfile(info, io.BytesIO(ctx.fs.read_bytes(full)))
@@ -411,6 +414,16 @@ def _add_path(
     if st.is_dir and tar.a.recursion:
         for child in ctx.fs.listdir(full):  # directory order, as GNU tar (--sort=none)
             _add_path(tar, tf, cwd, name.rstrip("/") + "/" + child, seen_inodes)
+
+
+def _rename(tar: Tar, info: tarfile.TarInfo) -> None:
+    """--transform: a member's name, and a link's target in the links' scopes."""
+    xf = tar.a.transforms
+    info.name = transform(xf, info.name, REGULAR)
+    if info.type == tarfile.SYMTYPE:
+        info.linkname = transform(xf, info.linkname, SYMLINK)
+    elif info.type == tarfile.LNKTYPE:
+        info.linkname = transform(xf, info.linkname, HARDLINK)
 
 
 def _charge(tar: Tar, size: int) -> None:
@@ -563,6 +576,12 @@ def _extract_one(
     if not tar.a.absolute and ".." in info.name.split("/"):
         tar.error(f"{info.name}: Member name contains '..'")
         return
+    if tar.a.transforms:  # before --strip-components, as GNU tar
+        name = transform(tar.a.transforms, name, REGULAR)
+        if info.issym():
+            info.linkname = transform(tar.a.transforms, info.linkname, SYMLINK)
+        elif info.islnk():
+            info.linkname = transform(tar.a.transforms, info.linkname, HARDLINK)
     if tar.a.strip:
         stripped = _strip(name, tar.a.strip)
         if stripped is None:

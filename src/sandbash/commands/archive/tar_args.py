@@ -6,6 +6,10 @@ of -C) that it has its own, small, parser here."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .tar_xform import Xform
 
 # letter -> (key, takes an argument)
 SHORT: dict[str, tuple[str, bool]] = {
@@ -59,6 +63,8 @@ LONG: dict[str, tuple[str, bool]] = {
     "directory": ("directory", True),
     "to-stdout": ("to_stdout", False),
     "strip-components": ("strip", True),
+    "transform": ("transform", True),
+    "xform": ("transform", True),
     "exclude": ("exclude", True),
     "exclude-from": ("exclude_from", True),
     "files-from": ("files_from", True),
@@ -139,6 +145,7 @@ class TarArgs:
     exclude_from: list[str] = field(default_factory=list)
     to_stdout: bool = False
     strip: int = 0
+    transforms: list[Xform] = field(default_factory=list)
     recursion: bool = True
     absolute: bool = False
     keep_old: bool = False
@@ -173,6 +180,10 @@ class TarArgs:
             if value is None or not value.isdigit():
                 raise TarUsage(f"{value}: Invalid number of elements")
             self.strip = int(value)
+        elif key == "transform":
+            from .tar_xform import parse_xforms  # (it raises this module's TarUsage)
+
+            self.transforms.extend(parse_xforms(value or ""))
         elif key in ("exclude", "exclude_from"):
             getattr(self, key).append(value)
         elif key == "exclude_vcs":
