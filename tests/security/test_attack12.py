@@ -142,6 +142,19 @@ SQLITE_ROWS = [
         expect=("result",),
         contains="NULL|NULL|zzz|1\nstatus=0",
     ),
+    # SQLITE_TOOBIG under sandbash's length limit (the real shell's is 1e9): named, not "(18)"
+    param(
+        "sqlite-toobig-names-the-limit",
+        _sql("select length(hex(zeroblob(600000)))"),
+        timeout=3.0,
+        expect=("max_string_length",),
+    ),
+    param(
+        "sqlite-zeroblob-toobig",
+        _sql("select length(zeroblob(2000000))"),
+        timeout=3.0,
+        expect=("max_string_length",),
+    ),
     # n*m searches within the hardened 1 MB string limit
     param(
         "sqlite-instr-quadratic",

@@ -25,7 +25,7 @@ from .common import check_time, memory_left
 from .sqlite_dot import dot_command
 from .sqlite_errors import ShellExit, SqlFailed
 from .sqlite_format import COLUMNAR, MODES, Formatter, Settings, columnar, text
-from .sqlite_guards import Aux, make_guards
+from .sqlite_guards import SQLITE_MAX_LENGTH, Aux, make_guards
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -233,7 +233,7 @@ class Shell:
                 )
                 return 1
         conn.setlimit(lib.SQLITE_LIMIT_ATTACHED, 0)
-        length = max(1, min(ctx.limits.max_string_length, 1_000_000_000))
+        length = max(1, min(ctx.limits.max_string_length, SQLITE_MAX_LENGTH))
         conn.setlimit(lib.SQLITE_LIMIT_LENGTH, length)
         self.aux = Aux(lib, length)
         for name, fn in make_guards(self.aux, self._keep_stop, lambda: check_time(ctx)).items():
@@ -372,6 +372,10 @@ class Shell:
         msg = str(e)
         if msg == "database or disk is full" and primary == 13:
             raise LimitExceeded(LimitKind.MAX_MEMORY, self.ctx.limits.max_memory) from None
+        if primary == 18 and self.aux is not None and self.aux.limit < SQLITE_MAX_LENGTH:
+            # SQLITE_TOOBIG under sandbash's own length limit (the real shell's is 1e9): the limit
+            # is named, as the guards name it, rather than a value the real shell would give
+            raise LimitExceeded(LimitKind.MAX_STRING_LENGTH, self.aux.limit) from None
         prepare = primary in (1, 23)  # SQLITE_ERROR, SQLITE_AUTH: the statement did not compile
         if primary == 23 and self.denied:
             msg += (
