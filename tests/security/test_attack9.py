@@ -281,7 +281,7 @@ BOMBS = [
     bomb("diff-stdin", f"{ENDLESS} | diff - /dev/null | wc -c"),
     # bc reads a line at a time (d22f4ac), like sqlite3: a line that never ends is max_string_length
     bomb("bc-stdin", f"{ENDLESS} | bc | wc -c", ("max_string_length",)),
-    bomb("dc-stdin", f"{ENDLESS} | dc | wc -c"),
+    bomb("dc-stdin", f"{ENDLESS} | dc | wc -c", ("max_string_length",)),  # a line at a time, as bc
     bomb("iconv-stdin", f"{ENDLESS} | iconv -f utf8 -t utf16 | wc -c"),
     bomb("sha1sum-check", f"{ENDLESS} | sha1sum -c"),
     bomb("md5sum-check", f"{ENDLESS} | md5sum -c"),
