@@ -1244,7 +1244,7 @@ def _sequence_returning(codes: tuple[Code, ...]) -> Code:
 def _declare_each(store: VarStore, pairs: list[tuple[str, str | None]]) -> bool:
     """`local` of names checked valid, distinct and not special, made one by one
     (VarStore.declare_local: less work than declare_locals' two passes). False where one cannot be
-    made (a readonly name, one local already, a temporary binding to inherit): the builtin then
+    made (a readonly name, one local with attributes, a temporary binding to inherit): the builtin then
     runs on all the words, finds the names made before it local already and assigns them the
     values it would have made them with, so the result is the same as the builtin's alone."""
     for name, value in pairs:  # noqa: SIM110  (all() over a generator: a frame more per name)

@@ -399,6 +399,19 @@ class Scope(dict[str, Var]):
     __del__ = release
 
 
+def _plain_local(scope: Scope, name: str) -> bool:
+    """Whether `name`, in the function scope `scope`, is a local it declared (not a temporary
+    binding of its call) without attributes beyond -x, holding a string or nothing."""
+    var = scope[name]
+    value = var.value
+    return (
+        not var.attrs & ~EXPORT
+        and (type(value) is str or value is None)
+        and name in scope.locals
+        and (scope.tempvars is None or name not in scope.tempvars)
+    )
+
+
 _setitem = dict.__setitem__
 _setdefault = dict.setdefault
 _update = dict.update
@@ -481,9 +494,10 @@ class VarStore:
 
     def declare_locals(self, pairs: Sequence[tuple[str, str | None]], checked: bool = False) -> bool:
         """`local name[=value] ...` (values expanded; None: no value) when every name is a new
-        plain variable of the current function: all made here, True. False, nothing made: the
-        builtin's general way decides (outside a function, a name already local or given twice, an
-        invalid, special or readonly name, a temporary binding to inherit). The caller leaves
+        plain variable of the current function or a plain local of it already (_local_again):
+        all made here, True. False, nothing made: the builtin's general way decides (outside a
+        function, a name local with attributes or given twice, an invalid, special or readonly
+        name, a temporary binding to inherit). The caller leaves
         `set -a` to the builtin. `checked`: the caller knows the names valid, not special and
         distinct (the compiler, from the words as written)."""
         scopes = self.scopes
@@ -495,9 +509,15 @@ class VarStore:
         below = scopes[-2] if len(scopes) > 1 and scopes[-2].temp else None
         readonly = self.readonly_names
         n = 0
+        again = False  # (a name already local here: _local_again assigns it below)
         for name, value in pairs:
-            if name in scope or name in readonly:
+            if name in readonly:
                 return False
+            if name in scope:
+                if not _plain_local(scope, name):
+                    return False
+                again = True
+                continue
             if not checked and (not valid_name(name) or name in SPECIAL_ASSIGN or name in NOASSIGN):
                 return False
             if value is None:
@@ -520,6 +540,9 @@ class VarStore:
         top = len(scopes) == 2
         made = scope.locals
         for name, value in pairs:
+            if again and name in scope:
+                self._local_again(scope, name, value)
+                continue
             var = make(Var)
             var.value = value
             var.attrs = 0
@@ -546,11 +569,14 @@ class VarStore:
 
     def declare_local(self, name: str, value: str | None) -> bool:
         """declare_locals of one name the caller knows valid and not special (`local v=$1`, the
-        compiler's commonest shape): made here, True; else False, nothing made."""
+        compiler's commonest shape): made (or assigned again, _local_again) here, True; else
+        False, nothing made."""
         scopes = self.scopes
         scope = scopes[-1]
-        if not scope.func or name in scope or name in self.readonly_names:
+        if not scope.func or name in self.readonly_names:
             return False
+        if name in scope:
+            return self._local_again(scope, name, value)
         if value is None:
             if len(scopes) > 1 and scopes[-2].temp and name in scopes[-2]:
                 return False  # inherits the temporary binding: the general path knows how
@@ -587,6 +613,25 @@ class VarStore:
                 i -= 1
         _setdefault(scope, name, var)  # (a new name, already in names: at C speed)
         scope.locals.add(name)
+        return True
+
+    def _local_again(self, scope: Scope, name: str, value: str | None) -> bool:
+        """`local name[=value]` of a plain local of this very function (a `local` in a loop of its
+        body): bash finds the variable already there and assigns the value, if any, keeping it
+        local and exported or not; True. False, nothing done: the builtin's general way for any
+        other (attributes, an array, a call's temporary binding, a name not declared local)."""
+        if not _plain_local(scope, name):
+            return False
+        var = scope[name]
+        if value is not None:
+            old = var.value
+            assert old is None or type(old) is str  # (_plain_local)
+            n = (len(value) if value.isascii() else 4 * len(value)) - (
+                0 if old is None else len(old) if old.isascii() else 4 * len(old)
+            )
+            if n:
+                self.charge(scope, n)  # (before storing: a limit leaves the old value)
+            var.value = value
         return True
 
     def __del__(self) -> None:
