@@ -13,7 +13,7 @@ import pytest
 from sandbash import Bash, ExecutionLimitError, Policy
 from sandbash.interp import compiler, control
 from sandbash.limits import Limits
-from sandbash.shvars.vars import Scope, VarStore
+from sandbash.shvars.vars import INTEGER, Scope, VarStore
 
 from .walking import walking
 
@@ -238,6 +238,7 @@ def test_declare_locals_all_or_nothing() -> None:
     assert store.declare_locals([("a", "1"), ("b", None)])
     assert store.find("a") is not None and store.find("a").value == "1"  # type: ignore[union-attr]
     assert store.find("b") is not None and store.find("b").value is None  # type: ignore[union-attr]
+    store.scopes[-1]["a"].attrs = INTEGER  # (a plain local again is assigned: _local_again)
     for pairs in (
         [("c", "1"), ("a", "2")],
         [("d", "1"), ("d", "2")],
