@@ -5,13 +5,14 @@ from __future__ import annotations
 import functools
 import re
 import time
-from bisect import bisect_left
 from collections.abc import Callable, Mapping
 from types import ModuleType
 
 from ..commands.options import OptionValueError
+from ..interp.executor import assign_failed
 from ..interp.variables import AS_EXPANDED, AssignError
 from ..limits import DeadlineExpired, LimitExceeded, LimitKind, MemoryHold, SubBudget, thread_deadline
+from ..posix.readfields import split_read_fields
 from ..shvars.arrays import AssocArray, IndexedArray
 from ..shvars.vars import ASSOC, EXPORT, ArrayRefArg, split_array_ref
 from ..stdio.streams import NullStream, Stream
@@ -448,82 +449,6 @@ def _read_chars(
     return "".join(chars), eof, escapes
 
 
-IfsClasses = tuple[str, str, "re.Pattern[str] | None"]
-_IFS_CACHED_MAX = 256  # (the cache keys an IFS value whole: a longer one is split uncached)
-
-
-def _ifs_split(ifs: str) -> IfsClasses:
-    """IFS's whitespace and other characters, each once (only which characters delimit counts:
-    a value repeating them, up to max_string_length long, gives a class of a few), and a run of
-    its whitespace as a pattern."""
-    ws = "".join(c for c in " \t\n" if c in ifs)
-    other = "".join(dict.fromkeys(c for c in ifs if c not in " \t\n"))
-    return ws, other, re.compile(f"[{re.escape(ws)}]*") if ws else None
-
-
-# once per IFS value, not per line read; bounded in entries (a script may try any number of
-# values) and in size (_IFS_CACHED_MAX): the cache is the process's, shared by every run
-_ifs_cached = functools.lru_cache(maxsize=32)(_ifs_split)
-
-
-def _ifs_classes(ifs: str) -> IfsClasses:
-    return _ifs_cached(ifs) if len(ifs) <= _IFS_CACHED_MAX else _ifs_split(ifs)
-
-
-def split_read_fields(text: str, escaped: list[int], ifs: str, count: int) -> list[str]:
-    """Split a line read by `read` into at most `count` fields (the last takes the rest).
-    `escaped`: ascending positions of backslash-escaped characters, which never delimit. Scans
-    run at C speed with a Python step per field or escaped delimiter, never per character."""
-    if not ifs:
-        return [text] if text else []
-    ws, other, ws_run = _ifs_classes(ifs)
-    if count == 1 and not other and not escaped:
-        # one name, IFS whitespace only, nothing escaped (`while read -r line`): what the scan
-        # below gives, the text without its leading and trailing IFS whitespace
-        whole = text.strip(ws)
-        return [whole] if whole else []
-    esc = frozenset(escaped)
-    delims = ws + other
-    n = len(text)
-
-    def find(i: int) -> int:
-        """Where the first unescaped delimiter at or after `i` is, or n (str.find per delimiter
-        char runs at memchr speed; a regex class scans a long line ~30 times slower)."""
-        while True:
-            best = n
-            for c in delims:
-                p = text.find(c, i, best)
-                if p >= 0:
-                    best = p
-            if best == n or best not in esc:
-                return best
-            i = best + 1
-
-    def skip_ws(i: int) -> int:
-        m = ws_run.match(text, i) if ws_run is not None else None
-        end = m.end() if m else i
-        k = bisect_left(escaped, i)
-        return escaped[k] if k < len(escaped) and escaped[k] < end else end
-
-    fields: list[str] = []
-    i = skip_ws(0)
-    while len(fields) < count - 1 and i < n:
-        j = find(i)
-        fields.append(text[i:j])
-        i = skip_ws(j)
-        if i < n and text[i] in other and i not in esc:
-            i = skip_ws(i + 1)
-    if i < n:
-        # the rest goes to the last name; as bash's read: when it is one word, the delimiters
-        # after it go; otherwise only its trailing whitespace, escaped or not
-        j = find(i)
-        k = skip_ws(j)
-        if k < n and text[k] in other and k not in esc:
-            k = skip_ws(k + 1)
-        fields.append(text[i:j] if k >= n else text[i : len(text.rstrip(ws))])
-    return fields
-
-
 _RAW_ONLY: Mapping[str, Any] = {"r": None}  # (bi_read: `read -r NAME...`, `read NAME...`)
 _NO_OPTIONS: Mapping[str, Any] = {}
 
@@ -611,11 +536,6 @@ def bi_read(sh: Shell, argv: list[str]) -> int:
         assign_failed(sh, "read", e)
         return 1
     return status
-
-
-def assign_failed(sh: Shell, cmd: str, e: AssignError) -> None:
-    """An assignment a builtin made failed: bash names the builtin for some errors."""
-    sh.builtin_error(cmd, e.message) if e.named else sh.error(e.message)
 
 
 @builtin("mapfile", "readarray")

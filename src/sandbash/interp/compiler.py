@@ -52,6 +52,7 @@ from .calls import call_failed, call_function, direct_call
 from .control import ReturnFromFunction
 from .executor import arrayref_args
 from .fastbuiltins import fast_builtin, plain_builtin
+from .fastread import herestring_read
 from .state import ONE_STATUS
 from .variables import NOT_PLAIN, AssignError
 
@@ -626,6 +627,13 @@ class Compiler:
                 return no_words(cmd, mark)
 
             return self.assignment(cmd, assignments_only, slow)
+        if (
+            cmd.assigns
+            and plan.name == "read"
+            and argv_fn is not None
+            and (redirected := herestring_read(ex, cmd, _literal_word)) is not None
+        ):
+            return plain_builtin(self, cmd, "read", argv_fn, slow, _literal_word, redirected)  # `IFS=, read`
         if cmd.assigns or argv_fn is None or (cmd.redirs and plan.name in (None, "return", "local", "exec")):
             return slow
         if plan.name == "return":
@@ -633,7 +641,11 @@ class Compiler:
         if plan.name == "local" and (local := self.local_cmd(cmd, slow)) is not None:
             return local
         if plan.name is not None and plan.name != "exec" and is_builtin(plan.name):
-            return plain_builtin(self, cmd, plan.name, argv_fn, slow, _literal_word)  # (without the dispatch)
+            # (without the dispatch; `read ... <<< WORD` without the here-string's stream)
+            redirected = (
+                herestring_read(ex, cmd, _literal_word) if plan.name == "read" and cmd.redirs else None
+            )
+            return plain_builtin(self, cmd, plan.name, argv_fn, slow, _literal_word, redirected)
         if cmd.redirs:
             return slow
         st = ex.state

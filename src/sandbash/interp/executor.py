@@ -1162,6 +1162,12 @@ def _run_builtin(self: Shell, builtin: Builtin, name: str, argv: list[str]) -> i
         return builtin_failed(self, name, e)
 
 
+def assign_failed(sh: Shell, cmd: str, e: AssignError) -> None:
+    """An assignment a builtin made failed (read, printf -v, ...): bash names the builtin for
+    some errors."""
+    sh.builtin_error(cmd, e.message) if e.named else sh.error(e.message)
+
+
 def builtin_failed(sh: Shell, name: str, e: Exception) -> int:
     """A builtin raised one of the errors it reports as its status (an AssignError it did not name
     goes on, to the caller that reports it as an assignment's). Any other Exception is a bug in the

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from .builtin_table import Builtin
     from .compiler import Code, Compiler, Plan
     from .executor import Executor
+    from .redirects import Undo
     from .shell import Shell
 
 # the compiler's own helpers, handed in by Compiler.piece() (this module is below it): exec_simple's
@@ -313,6 +314,7 @@ def plain_builtin(
     argv_fn: Callable[[], list[str]],
     slow: Code,
     literal: Literal,
+    redirected: Callable[[Builtin, list[str]], int] | None = None,
 ) -> Code:
     """Any other builtin named by a literal word (no assignment; not `exec`, whose dispatch differs;
     redirections are applied around it as _dispatch_run applies them: _redirected):
@@ -320,7 +322,9 @@ def plain_builtin(
     _run_builtin's frames). A function of the name (defined before the loop or inside it), the
     builtin disabled (`enable -n`), gates (a policy or an audit), or a large argv to charge take
     the general path, which finds what runs as for any command; so does the builtin's first run
-    (its module is imported there). Words that are all literal text are copied, not expanded."""
+    (its module is imported there). Words that are all literal text are copied, not expanded.
+    `redirected`: what runs the builtin inside the command's redirections in place of _redirected
+    (fastread.herestring_read's `read ... <<< WORD`)."""
     ev = comp.ev
     ex = ev.ex
     st = ex.state
@@ -378,7 +382,9 @@ def plain_builtin(
             if argv_held():  # (run_argv charges a large argv while the builtin runs)
                 return ex.run_argv(cmd, argv, None, None, mark)
         try:
-            if redirs:
+            if redirected is not None:
+                status = redirected(builtin, argv)
+            elif redirs:
                 status = _redirected(ex, name, redirs, builtin, argv)
             else:
                 try:  # (_run_builtin inline)
@@ -424,6 +430,12 @@ def _redirected(
         if ex.posix_special(name):
             raise ExitShell(1)
         return rd.failure
+    return run_undone(ex, name, builtin, argv, undo)
+
+
+def run_undone(ex: Executor, name: str, builtin: Builtin, argv: list[str], undo: Undo) -> int:
+    """The builtin run inside redirections applied (`undo`), which are undone as it returns."""
+    rd = ex.rd
     try:
         return _run_builtin(ex.sh, builtin, name, argv)
     except AssignError as e:

@@ -71,14 +71,25 @@ class Redirections:
                 ok = self._apply_one(r, undo)
             except (ExpansionError, ArithError) as e:
                 self.restore_redirects(undo)
-                err = ExpansionError(e.render(), 1) if isinstance(e, ArithError) else e
-                self.failure = self.ev.expansion_failed(err, forked=forked)
+                self.expansion_failed(e, forked)
                 return None
             if not ok:
                 self.restore_redirects(undo)
                 self.failure = 1
                 return None
         return undo
+
+    def expansion_failed(self, e: ExpansionError | ArithError, forked: bool = False) -> int:
+        """A redirection's word failed to expand: reported as any expansion error (an arithmetic
+        one with status 1); the status is the redirection's failure."""
+        err = ExpansionError(e.render(), 1) if isinstance(e, ArithError) else e
+        self.failure = self.ev.expansion_failed(err, forked=forked)
+        return self.failure
+
+    def here_string(self, r: A.Redir, text: str, undo: Undo) -> bool:
+        """`<<< WORD` with the word expanded to `text`: the text and a newline on the descriptor."""
+        data = (text + "\n").encode("utf-8", "surrogateescape")
+        return self._bind(r, 0, BytesReader(data, self.sh.rt.budget), undo, opened=None)
 
     def restore_redirects(self, undo: Undo) -> None:
         io = self.state.fds
@@ -182,14 +193,7 @@ class Redirections:
             return self._bind(r, 0, stream, undo, opened=None)
         assert isinstance(target, A.Word)
         if op == "<<<":
-            text = self.expander.string(target) + "\n"
-            return self._bind(
-                r,
-                0,
-                BytesReader(text.encode("utf-8", "surrogateescape"), self.sh.rt.budget),
-                undo,
-                opened=None,
-            )
+            return self.here_string(r, self.expander.string(target), undo)
         if op in ("<&", ">&"):
             default_fd = 0 if op == "<&" else 1
             spec = self.expander.string(target)

@@ -14,7 +14,7 @@ import pytest
 
 import oracle
 from sandbash import Bash
-from sandbash.builtins import io
+from sandbash.posix import readfields
 
 ALPHABET = " \t\n:x,\\yé"
 IFS_VALUES = [" \t\n", " ", "\t", "\n", " \t", "\t\n", ":", " :", ":,", "x", "é ", "\t\n:"]
@@ -26,36 +26,36 @@ def test_one_name_is_the_scans_answer(ifs: str) -> None:
     for _ in range(400):
         text = "".join(rng.choice(ALPHABET) for _ in range(rng.randrange(0, 12)))
         for count in (1, 2, 3):
-            fast = io.split_read_fields(text, [], ifs, count)
-            scan = io.split_read_fields(text, [len(text) + 1], ifs, count)
+            fast = readfields.split_read_fields(text, [], ifs, count)
+            scan = readfields.split_read_fields(text, [len(text) + 1], ifs, count)
             assert fast == scan, (text, ifs, count)
 
 
 def test_ifs_classes_are_cached_and_bounded() -> None:
-    io._ifs_cached.cache_clear()
+    readfields._ifs_cached.cache_clear()
     for k in range(200):
-        io.split_read_fields("a b", [], " " + chr(0x100 + k), 1)
-    info = io._ifs_cached.cache_info()
+        readfields.split_read_fields("a b", [], " " + chr(0x100 + k), 1)
+    info = readfields._ifs_cached.cache_info()
     assert info.currsize <= 32 and info.misses == 200
-    io.split_read_fields("a b", [], " \t\n", 1)
-    io.split_read_fields("a b", [], " \t\n", 1)
-    assert io._ifs_cached.cache_info().hits >= 1
+    readfields.split_read_fields("a b", [], " \t\n", 1)
+    readfields.split_read_fields("a b", [], " \t\n", 1)
+    assert readfields._ifs_cached.cache_info().hits >= 1
 
 
 def test_a_long_ifs_is_not_kept_and_splits_as_its_characters() -> None:
     """The cache is the process's: a value of IFS past _IFS_CACHED_MAX (a script may make one of
     max_string_length) is split uncached, and its classes hold each character once."""
-    io._ifs_cached.cache_clear()
+    readfields._ifs_cached.cache_clear()
     long_ifs = ":, \t" * 50_000
     for text in ("a:b, c\t d", "  x::y  ", ""):
         for count in (1, 2, 5):
-            assert io.split_read_fields(text, [], long_ifs, count) == io.split_read_fields(
+            assert readfields.split_read_fields(text, [], long_ifs, count) == readfields.split_read_fields(
                 text, [], " \t:,", count
             )
     # only the short value was kept: the long one (200,000 characters) never entered the cache
-    assert io._ifs_cached.cache_info().currsize == 1
-    assert io._ifs_classes(long_ifs)[:2] == (" \t", ":,")
-    assert io._ifs_cached.cache_info().currsize == 1
+    assert readfields._ifs_cached.cache_info().currsize == 1
+    assert readfields._ifs_classes(long_ifs)[:2] == (" \t", ":,")
+    assert readfields._ifs_cached.cache_info().currsize == 1
 
 
 def _sandbash(script: str, walker: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str, int]:

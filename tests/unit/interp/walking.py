@@ -25,3 +25,15 @@ def run_walked(script: str, walker: bool) -> tuple[str, str, int]:
     with walking(walker):
         r = Bash().exec(script)
     return r.stdout, r.stderr, r.exit_code
+
+
+def held_change(setup: str, script: str, walker: bool) -> tuple[str, int]:
+    """stdout of `script` run after `setup` in one session, walked (True) or compiled, and how
+    much more the shell's variables hold (max_memory's account) after it than before it."""
+    with walking(walker):
+        session = Bash().session()
+        session.exec(setup)
+        vars_ = session.shell.state.vars
+        before = vars_.held()
+        out = session.exec(script).stdout
+        return out, vars_.held() - before

@@ -1,0 +1,158 @@
+"""The compiled `read [-r] [NAME...] <<< WORD`: a here-string read into names, as scripts split a
+line they hold (`read -r user id rest <<< "$line"` in a loop). The builtin reads the line from a
+stream that the redirection made from the expanded word and bound to descriptor 0, after parsing
+its options and checking each name; here the line is taken from the expanded text itself, the
+options and names were read when the command was compiled, and the fields go to the names as the
+builtin assigns them (posix/readfields.split_read_fields, Variables.set_var).
+
+Only the shapes whose answer is the text's first line as it is: `-r` or no option, names that are
+plain identifiers (no subscript), written as literal words, and one here-string on descriptor 0.
+A line with anything the builtin reads byte by byte (a backslash without -r, a character past
+ASCII: an unfinished character meets the newline; a NUL) or near max_string_length is bound as
+the redirection binds it and read by the builtin itself, with the text already expanded (a word
+is expanded once). Whatever plain_builtin sends to the general path (traps, set -x, a function
+named read, ...) never reaches this code."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..expand.arith import ArithError
+from ..expand.env import ExpansionError
+from ..expand.stringfn import string_fn
+from ..posix.readfields import split_read_fields
+from ..shvars.vars import EXPORT
+from ..syntax import ast as A
+from .executor import assign_failed, builtin_failed
+from .fastbuiltins import Literal, _redirected, run_undone
+from .variables import NOT_PLAIN, AssignError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .builtin_table import Builtin
+    from .executor import Executor
+    from .redirects import Undo
+
+# (the builtin, its argv) -> status: what plain_builtin calls in place of _redirected
+Redirected = Callable[["Builtin", list[str]], int]
+
+
+def herestring_read(ex: Executor, cmd: A.SimpleCommand, literal: Literal) -> Redirected | None:
+    """The runner of `read [-r] [NAME...] <<< WORD` (words `literal` finds literal text): None for
+    any other shape."""
+    redirs = cmd.redirs
+    texts = [literal(w) for w in cmd.words]
+    if len(redirs) != 1 or texts[0] != "read" or None in texts:
+        return None
+    consts = [t for t in texts if t is not None]
+    r = redirs[0]
+    if r.op != "<<<" or r.fd not in (None, 0) or r.fd_var is not None or not isinstance(r.target, A.Word):
+        return None
+    raw = len(consts) > 1 and consts[1] == "-r"
+    names = consts[2:] if raw else consts[1:]
+    # (a word starting with `-` is an option to the builtin: -r twice, `--`, -a ARRAY, ...)
+    if not all(n.isascii() and n.isidentifier() for n in names):
+        return None
+    assigns = cmd.assigns
+    bound: str | None = None  # `IFS=TEXT read ...`: the temporary binding's text
+    if assigns:
+        a = assigns[0]
+        if len(assigns) != 1 or a.name != "IFS" or a.sub is not None or a.append or a.array is not None:
+            return None
+        bound = "" if a.value is None else literal(a.value)
+        if bound is None or "IFS" in names:
+            return None
+    find = ex.state.vars.find
+    sh = ex.sh
+    st = ex.state
+    rd = ex.rd
+    text_of = string_fn(ex.expander, r.target)  # (what the redirection's expander.string gives)
+    set_var = ex.va.set_var
+    store = ex.va.store_plain
+    # (a name not special is stored by store_plain while it is a plain variable: set_var's first
+    # step, decided once; set_var for the rest)
+    plain = [n not in NOT_PLAIN for n in names]
+    count = len(names)
+
+    def read_herestring(builtin: Builtin, argv: list[str]) -> int:
+        rt = sh.rt
+        if bound is not None:
+            var = find("IFS")
+            if var is not None and var.attrs & ~EXPORT:
+                # (readonly, a reference, a case or integer IFS: the binding made as exec_simple
+                # makes it, then the redirection and the builtin inside it)
+                return ex._dispatch_run(
+                    argv, ex.temp_scope(assigns, None, "read"), redirs, None, builtin, False
+                )
+        fds = st.fds
+        limit = rt.limits.max_file_descriptors
+        if limit < 1 or (0 not in fds and len(fds) >= limit):
+            if bound is not None:  # (the limit, as the binding reports it)
+                return ex._dispatch_run(
+                    argv, ex.temp_scope(assigns, None, "read"), redirs, None, builtin, False
+                )
+            return _redirected(ex, "read", redirs, builtin, argv)
+        try:
+            text = text_of()
+        except (ExpansionError, ArithError) as e:
+            return rd.expansion_failed(e)
+        nl = text.find("\n")
+        line = text if nl < 0 else text[:nl]
+        if (
+            not line.isascii()
+            or (not raw and "\\" in line)
+            or "\0" in line
+            or len(line) + 17 > rt.limits.max_string_length  # (_read_record's charge of a line)
+        ):
+            return _bound(ex, r, text, builtin, argv, assigns if bound is not None else None)
+        rt.budget.checkpoint()  # (as the builtin, a line read)
+        try:
+            if not count:
+                set_var("REPLY", line)
+            else:
+                fields = split_read_fields(line, [], sh.ifs() if bound is None else bound, count)
+                have = len(fields)
+                for k in range(count):
+                    name = names[k]
+                    value = fields[k] if k < have else ""
+                    if not (plain[k] and store(name, value)):
+                        set_var(name, value)
+        except AssignError as e:
+            assign_failed(sh, "read", e)
+            return 1
+        except Exception as e:  # (what _run_builtin makes of the builtin's own)
+            return builtin_failed(sh, "read", e)
+        return 0  # (the text always ends with the here-string's newline: never end of file)
+
+    return read_herestring
+
+
+def _bound(
+    ex: Executor,
+    r: A.Redir,
+    text: str,
+    builtin: Builtin,
+    argv: list[str],
+    assigns: tuple[A.Assign, ...] | None,
+) -> int:
+    """The builtin reading the here-string of `text` (expanded already) bound as the redirection
+    binds it; `assigns`: the temporary binding of IFS around it, as _dispatch_run pushes it."""
+    rd = ex.rd
+    undo: Undo = []
+    rd.command = "read"
+    try:
+        rd.here_string(r, text, undo)  # (descriptor 0, no {var}: nothing to refuse or undo)
+    finally:
+        rd.command = ""
+    if assigns is None:
+        return run_undone(ex, "read", builtin, argv, undo)
+    store = ex.state.vars
+    temp = ex.temp_scope(assigns, None, "read")  # (a literal value: nothing to expand or refuse)
+    store.push(temp)
+    try:
+        return run_undone(ex, "read", builtin, argv, undo)
+    finally:
+        if store.scopes and store.scopes[-1] is temp:
+            store.pop()
+        elif temp in store.scopes:
+            store.scopes.remove(temp)

@@ -1,0 +1,95 @@
+"""`read`'s field splitting (bash's read builtin: IFS whitespace runs and other IFS characters,
+backslash-escaped characters never delimit, the last name takes the rest of the line): shared by
+the builtin (builtins/io.py) and the compiled `read ... <<< WORD` (interp/fastread.py)."""
+
+from __future__ import annotations
+
+import functools
+import re
+from bisect import bisect_left
+
+IfsClasses = tuple[str, str, "re.Pattern[str] | None", "re.Pattern[str] | None"]
+_IFS_CACHED_MAX = 256  # (the cache keys an IFS value whole: a longer one is split uncached)
+# a line up to this long is cut at IFS whitespace by one regex split (a Python step per field
+# costs more); a longer one is scanned with str.find, at memchr speed (see find below)
+_SPLIT_MAX = 4096
+
+
+def _ifs_split(ifs: str) -> IfsClasses:
+    """IFS's whitespace and other characters, each once (only which characters delimit counts:
+    a value repeating them, up to max_string_length long, gives a class of a few), and a run of
+    its whitespace as a pattern: possibly empty (to skip it), and not (to split at it)."""
+    ws = "".join(c for c in " \t\n" if c in ifs)
+    other = "".join(dict.fromkeys(c for c in ifs if c not in " \t\n"))
+    if not ws:
+        return ws, other, None, None
+    return ws, other, re.compile(f"[{re.escape(ws)}]*"), re.compile(f"[{re.escape(ws)}]+")
+
+
+# once per IFS value, not per line read; bounded in entries (a script may try any number of
+# values) and in size (_IFS_CACHED_MAX): the cache is the process's, shared by every run
+_ifs_cached = functools.lru_cache(maxsize=32)(_ifs_split)
+
+
+def _ifs_classes(ifs: str) -> IfsClasses:
+    return _ifs_cached(ifs) if len(ifs) <= _IFS_CACHED_MAX else _ifs_split(ifs)
+
+
+def split_read_fields(text: str, escaped: list[int], ifs: str, count: int) -> list[str]:
+    """Split a line read by `read` into at most `count` fields (the last takes the rest).
+    `escaped`: ascending positions of backslash-escaped characters, which never delimit. Scans
+    run at C speed with a Python step per field or escaped delimiter, never per character."""
+    if not ifs:
+        return [text] if text else []
+    ws, other, ws_run, ws_split = _ifs_classes(ifs)
+    if not other and not escaped and (count == 1 or len(text) <= _SPLIT_MAX):
+        # IFS whitespace only, nothing escaped (`while read -r line`, `read -r a b c <<< "$x"`):
+        # what the scan below gives, the text without its leading and trailing IFS whitespace,
+        # cut at runs of it into at most `count` fields (the last one the rest, inner runs kept)
+        whole = text.strip(ws)
+        if not whole:
+            return []
+        if count == 1:
+            return [whole]
+        assert ws_split is not None  # (ifs is not empty and all whitespace)
+        return ws_split.split(whole, count - 1)
+    esc = frozenset(escaped)
+    delims = ws + other
+    n = len(text)
+
+    def find(i: int) -> int:
+        """Where the first unescaped delimiter at or after `i` is, or n (str.find per delimiter
+        char runs at memchr speed; a regex class scans a long line ~30 times slower)."""
+        while True:
+            best = n
+            for c in delims:
+                p = text.find(c, i, best)
+                if p >= 0:
+                    best = p
+            if best == n or best not in esc:
+                return best
+            i = best + 1
+
+    def skip_ws(i: int) -> int:
+        m = ws_run.match(text, i) if ws_run is not None else None
+        end = m.end() if m else i
+        k = bisect_left(escaped, i)
+        return escaped[k] if k < len(escaped) and escaped[k] < end else end
+
+    fields: list[str] = []
+    i = skip_ws(0)
+    while len(fields) < count - 1 and i < n:
+        j = find(i)
+        fields.append(text[i:j])
+        i = skip_ws(j)
+        if i < n and text[i] in other and i not in esc:
+            i = skip_ws(i + 1)
+    if i < n:
+        # the rest goes to the last name; as bash's read: when it is one word, the delimiters
+        # after it go; otherwise only its trailing whitespace, escaped or not
+        j = find(i)
+        k = skip_ws(j)
+        if k < n and text[k] in other and k not in esc:
+            k = skip_ws(k + 1)
+        fields.append(text[i:j] if k >= n else text[i : len(text.rstrip(ws))])
+    return fields
