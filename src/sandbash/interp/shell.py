@@ -788,7 +788,8 @@ class Shell:
         function becomes its generated one after HOT_CALLS) and run with the shared evaluator's text
         set around it, as arith_eval does; a text not yet compiled (or a plain number) and a nested
         evaluation go through arith_eval. Called from Python code, this closure's frame is set up
-        in place, where partial(arith_eval, text) went through C to a second frame."""
+        in place, where partial(arith_eval, text) went through C to a second frame. A text that is
+        one variable's name (not a special one) reads its value first (name_arith)."""
         ev = self._arith
         arith_eval = self.arith_eval
         cache = _COMPILED
@@ -803,7 +804,32 @@ class Shell:
             finally:
                 ev.text = outer
 
-        return literal_arith
+        if not (text.isidentifier() and text.isascii()) or text in NOT_PLAIN:
+            return literal_arith
+        st = self.state
+
+        def name_arith() -> int:
+            # a lone variable's name (`${s:off:width}`, `(( n ))`): its value read as arith_get
+            # reads it and, when it is a plain decimal number, that number (value_of's first case);
+            # anything else (unset, an expression, a reference, an array) the compiled text
+            store = st.vars
+            scopes = store.scopes
+            var = scopes[-1].get(text)
+            if var is None and len(scopes) > 1:
+                var = store.find(text)
+            if var is not None and not var.attrs & NAMEREF:
+                v = var.value
+                if (
+                    type(v) is str
+                    and len(v) < 19
+                    and v.isdigit()
+                    and v.isascii()
+                    and (v[0] != "0" or len(v) == 1)
+                ):
+                    return int(v)
+            return literal_arith()
+
+        return name_arith
 
     def arith_eval(self, text: str) -> int:
         fn = _COMPILED.lookup(text)
