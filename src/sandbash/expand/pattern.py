@@ -484,6 +484,27 @@ if TYPE_CHECKING:
 _ASCII = tuple(chr(c) for c in range(128))
 
 
+def _one_char_brackets(seq: list[Node]) -> list[Node]:
+    """`seq` with each bracket of one letter, digit or `_` (`file*[7]`, `[a]*`) made that literal,
+    joined to the literals beside it: it matches that character and no other, in every locale and
+    with nocasematch as the character itself does, and then `pre*suf` shapes are plain string tests
+    (Pattern._simple). Not for pathname patterns, where a bracket is a glob character (`[7]`
+    with no file 7 stays the word)."""
+    if not any(node[0] == "cls" for node in seq):
+        return seq
+    out: list[Node] = []
+    for node in seq:
+        if node[0] == "cls" and not node[1] and len(node[2]) == 1 and node[2][0][0] == "c":
+            ch = node[2][0][1]
+            if ch.isascii() and (ch.isalnum() or ch == "_"):
+                node = ("lit", ch)
+        if node[0] == "lit" and out and out[-1][0] == "lit":
+            out[-1] = ("lit", out[-1][1] + node[1])
+        else:
+            out.append(node)
+    return out
+
+
 def _plain_segments(seq: list[Node]) -> tuple[Piece, ...] | None:
     """The pieces between `seq`'s stars (one piece: no star), or None when it has a group."""
     pieces: list[Piece] = []
@@ -652,6 +673,8 @@ class Pattern:
         self.nocase = nocase
         self.path = path
         seq, _ = _parse(source, 0, extglob)
+        if not path:
+            seq = _one_char_brackets(seq)
         self.seq = seq
         self.literal: str | None = None
         if not seq:
