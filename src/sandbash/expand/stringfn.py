@@ -102,8 +102,9 @@ def param_text_fn(ex: Expander, p: A.Param, in_dq: bool, whole: bool) -> StrFn:
 
 def dq_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]:
     """The fields of the argument "$p" (Expander.word's first shape) added to a command's words,
-    with `p`'s plan and lookup bound: a plain string is one field (charged when long); anything
-    else as Expander.dq_value_fields makes it."""
+    with `p`'s plan and lookup bound: a plain string is one field (charged when long), so is
+    nothing (an unset variable or element: one empty field, as Expander.dq_value_fields makes it
+    unless "$@" left no field); anything else as dq_value_fields makes it."""
     get = param_fn(ex, p, True, _same, sys.maxsize)
     charge = ex._charge_word
     fields = ex.dq_value_fields
@@ -115,6 +116,8 @@ def dq_param_step(ex: Expander, p: A.Param) -> Callable[[list[str]], None]:
             if len(value) > CHARGE_FROM:
                 charge(len(value))
             out.append(value)
+        elif value is None and not ex._at_empty:
+            out.append("")
         else:
             out.extend(fields(value, []))
 
