@@ -29,8 +29,8 @@ from ..interp.jobs import (
     notify,
     own_pid,
     owns_table,
+    take_own_signals,
     take_pending,
-    take_signals,
 )
 from ..interp.state import ONE_STATUS
 from . import builtin
@@ -100,7 +100,7 @@ def bi_kill(sh: Shell, argv: list[str]) -> int:
     if sh.rt.signals:  # one to this shell: its trap runs once kill is done, seeing kill's status
         sh.state.last_status = status
         sh.state.pipestatus = ONE_STATUS[status]  # (and its PIPESTATUS: bash sets both first)
-        take_signals(sh)
+        take_own_signals(sh)
     return status
 
 
@@ -119,8 +119,9 @@ def _signal_target(sh: Shell, target: str, sig: int) -> bool:
     except AmbiguousJob as e:
         _ambiguous(sh, "kill", e)
         return False
-    if kind == PID and job is None:
-        job = sh.rt.live.get(int(target))  # a job of another shell of the run (a subshell's)
+    if kind == PID and job is None and int(target) != own_pid(sh):
+        # a job of another shell of the run (a subshell's); a job's own $BASHPID is itself
+        job = sh.rt.live.get(int(target))
     if kind == JOBSPEC and job is None:
         sh.builtin_error("kill", f"{target}: no such job")
         return False

@@ -33,7 +33,15 @@ from ..syntax import ast as A
 from ..syntax.escapes import ansi_decoded
 from .builtin_table import PENDING, SPECIAL, Builtin, is_builtin, loaded, lookup
 from .control import AbortCommand, ExitShell
-from .jobs import child_exited, notify_dead_jobs, owns_table, release_ended, report_death, take_signals
+from .jobs import (
+    child_exited,
+    exec_tail,
+    notify_dead_jobs,
+    owns_table,
+    release_ended,
+    report_death,
+    take_signals,
+)
 from .state import ONE_STATUS
 from .variables import AssignError, ElementError
 
@@ -283,11 +291,15 @@ class Executor:
         """The command ran a shell process that died of a signal (`bash -c 'kill -9 $$'`, or
         under `env`, `command`): bash, waiting for it in the foreground, reports it with its pid
         and the command's text (jobs.report_death). Not when the command made its own status of
-        it (xargs' 125), nor from a `$( )`. A subshell would run its last command in its own
-        process (bash's exec of it): not reported there."""
+        it (xargs' 125), nor from a `$( )`. A subshell whose last command it was dies of it
+        (bash runs that command as the subshell's own process: jobs.exec_tail)."""
         sh = self.sh
         (sig, pid), sh.child_death = sh.child_death or (0, 0), None
-        if status == 128 + sig and not sh.subst_depth and not self.state.subshell:
+        if status != 128 + sig:
+            return
+        if self.state.subshell and "EXIT" not in self.state.traps and exec_tail(sh.subshell_body) is cmd:
+            sh.killed_by = sig  # bash ran it as the subshell itself: the subshell died of it
+        elif not sh.subst_depth:
             report_death(sh, sig, pid, unparse_command(cmd))
 
     def expand_argv(self, words: tuple[A.Word, ...]) -> list[str]:

@@ -238,6 +238,67 @@ def take_signals(sh: Shell) -> None:
         deliver_signal(sh, name, number)
 
 
+def take_own_signals(sh: Shell) -> None:
+    """Act on the signals `sh` sent itself (`kill -INT $BASHPID`) as kill returns. A SIGINT that
+    no trap takes only marks a `( )` subshell or a pipeline stage interrupted (bash's
+    sigint_sighandler): it dies of it at its next command, or as it ends unless that command
+    was its last (end_of_subshell); the shell itself and a `$( )` die at once."""
+    keep = sh.state.subshell and not sh.subst_depth and "INT" not in sh.state.traps
+    for name, number in take_pending(sh):
+        if keep and name == "INT":
+            sh.rt.send_signal(own_pid(sh), name, number)  # (for the next command's prologue)
+        else:
+            deliver_signal(sh, name, number)
+
+
+def end_of_subshell(sh: Shell, body: object) -> None:
+    """A subshell's body ran to its end. A SIGINT it sent itself that no command acted on yet
+    (take_own_signals) ends it now, unless its last command was one bash runs without looking
+    at it again: a simple command last in its list, in braces or negated (not after `&&`/`||`,
+    not eval/exec/source, not with an EXIT trap); then it exits with that command's status."""
+    if own_pid(sh) not in sh.rt.signals:
+        return
+    if "EXIT" not in sh.state.traps and _ends_in_simple(body):
+        take_pending(sh)
+        return
+    take_signals(sh)
+
+
+def exec_tail(body: object) -> object:
+    """The simple command bash runs as a subshell's own process (execve without a fork): the
+    last of its list, or the whole of a pipeline stage; None when there is none."""
+    from ..syntax import ast as A  # (a shell process that died of a signal: rare)
+
+    node = body
+    if isinstance(node, A.CommandList):
+        if not node.items or node.items[-1].background:
+            return None
+        node = node.items[-1].cmd
+    if isinstance(node, A.Pipeline) and len(node.cmds) == 1 and not node.negate and not node.timed:
+        node = node.cmds[0]
+    return node if isinstance(node, A.SimpleCommand) else None
+
+
+# what bash reads and runs anew: not run as the subshell's own process
+_REREAD = frozenset({"eval", "exec", "source", "."})
+
+
+def _ends_in_simple(node: object) -> bool:
+    from ..syntax import ast as A  # (a subshell that signalled itself: rare)
+
+    while True:
+        if isinstance(node, A.CommandList):
+            if not node.items or node.items[-1].background:
+                return False
+            node = node.items[-1].cmd
+        elif isinstance(node, A.Group):
+            node = node.body
+        elif isinstance(node, A.Pipeline) and len(node.cmds) == 1 and not node.timed:
+            node = node.cmds[0]
+        else:
+            return isinstance(node, A.SimpleCommand) and not (node.words and node.words[0].text in _REREAD)
+
+
 def deliver_signal(sh: Shell, name: str, number: int) -> None:
     """Signal `number` (trap name `name`) reaches `sh`: run its trap, ignore it, or die of it."""
     if number == 0:
@@ -253,6 +314,8 @@ def deliver_signal(sh: Shell, name: str, number: int) -> None:
         # bash ignores SIGQUIT in the shell itself (`kill -QUIT $$` goes on, `trap - QUIT` too);
         # its subshells (`( )`, pipeline stages, `$( )`) take it again and die of it
         return
+    if sh.job_shell and name in ("INT", "QUIT"):
+        return  # an asynchronous command's own shell ignores both (not a subshell it starts)
     raise KilledBySignal(number)
 
 

@@ -22,11 +22,13 @@ from .executor import unparse_command
 from .jobs import (
     HOLDS,
     child_exited,
+    end_of_subshell,
     fresh_table,
     next_job_number,
     own_pid,
     release_ended,
     report_pipeline_death,
+    take_signals,
 )
 from .runtime import Job
 from .variables import AssignError
@@ -218,6 +220,7 @@ class Processes:
     # ------------------------------------------------------------ subshells and substitutions
 
     def run_subshell_body(self, body: A.CommandList | A.Command | TextRun) -> int:
+        self.sh.subshell_body = body
         try:
             if isinstance(body, A.CommandList):
                 status = self.ev.run_list(body)
@@ -225,12 +228,20 @@ class Processes:
                 status = body(self.sh)
             else:
                 status = self.ev.execute(body)
+            if self.sh.rt.signals:
+                end_of_subshell(self.sh, body)
         except KilledBySignal as e:  # (it dies of the signal: no EXIT trap runs)
             self.sh.killed_by = e.signal
             return e.status
         except (ExitShell, AbortCommand, ReturnFromFunction) as e:
             # (`( return 5 )` in a function ends the subshell, not the function)
             status = e.status
+            if self.sh.rt.signals:  # (`(exec kill -INT $BASHPID)`: what it sent itself ends it)
+                try:
+                    take_signals(self.sh)
+                except KilledBySignal as k:
+                    self.sh.killed_by = k.signal
+                    return k.status
         except LoopControl:
             # a substitution inside a loop sees that loop (bash): `$(break)` ends the substitution
             status = 0
@@ -290,6 +301,10 @@ class Processes:
             child.state.opts["errexit"] = False
         status = child.pr.run_subshell_body(body)
         child_exited(self.sh)
+        if child.killed_by == 2:
+            # bash's command_substitute: a substitution that died of SIGINT sends it to this shell
+            # too (a loop breaks; acted on at its next command)
+            self.sh.rt.send_signal(own_pid(self.sh), "INT", 2)
         release_ended(child)  # (or the last process it started, when that ends)
         return status
 
@@ -661,6 +676,7 @@ class Processes:
         job_budget = JobBudget(rt.budget)
         job = Job(jid, pid, None, command, budget=job_budget)
         child.rt = rt.with_budget(job_budget)
+        child.job_shell = True
         fresh_table(child)
 
         def run() -> None:
@@ -669,6 +685,8 @@ class Processes:
                 # input) also sees `kill`
                 with thread_deadline(job_budget):
                     job.status = child.pr.run_subshell_body(cmd)
+                if child.killed_by:  # (`bash -c 'kill -9 $$' &`: the job is that process)
+                    job.signal = child.killed_by
             except SigPipe:
                 job.status = 141
             except JobSignal as sig:  # `kill`: the job dies of the signal

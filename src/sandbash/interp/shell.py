@@ -684,6 +684,8 @@ class Shell:
     # (signal, pid) of a shell process a command of this shell ran that died of a signal
     # (Processes.child_ran), until that command reports it
     child_death: tuple[int, int] | None = None
+    subshell_body: object = None  # what this shell runs as a subshell (run_subshell_body)
+    job_shell = False  # the shell of an asynchronous command (`cmd &`) itself: jobs.deliver_signal
     # let's expressions under assoc_expand_once: an associative key in them is taken as it is
     # (bash's arithmetic gets text the shell expanded; (( )) and $(( )) mark what they expanded)
     arith_keys_as_is = False
