@@ -22,6 +22,7 @@ from .executor import unparse_command
 from .jobs import (
     HOLDS,
     child_exited,
+    deliver_signal,
     end_of_subshell,
     fresh_table,
     next_job_number,
@@ -303,8 +304,12 @@ class Processes:
         child_exited(self.sh)
         if child.killed_by == 2:
             # bash's command_substitute: a substitution that died of SIGINT sends it to this shell
-            # too (a loop breaks; acted on at its next command)
-            self.sh.rt.send_signal(own_pid(self.sh), "INT", 2)
+            # too: untrapped, it ends this shell before the command runs (`echo "$(...)"` prints
+            # nothing); a trap runs at the next command
+            if "INT" in self.state.traps:
+                self.sh.rt.send_signal(own_pid(self.sh), "INT", 2)
+            else:
+                deliver_signal(self.sh, "INT", 2)
         release_ended(child)  # (or the last process it started, when that ends)
         return status
 
