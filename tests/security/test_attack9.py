@@ -285,7 +285,9 @@ BOMBS = [
     bomb("iconv-stdin", f"{ENDLESS} | iconv -f utf8 -t utf16 | wc -c"),
     bomb("sha1sum-check", f"{ENDLESS} | sha1sum -c"),
     bomb("md5sum-check", f"{ENDLESS} | md5sum -c"),
-    bomb("split-chunks", f"{ENDLESS} | split -n 2 -"),
+    # split -n needs the input's size: a pipe is refused at once, as GNU split does (3725602), nothing held
+    bomb("split-chunks", f"{ENDLESS} | split -n 2 -", ("result",)),
+    bomb("split-chunks-fifo", f"{ENDLESS} | split -n 2 /dev/stdin", ("result",)),
     bomb("yq-stdin", f"{ENDLESS} | yq . | wc -c"),
     bomb("pr-stdin", f"{ENDLESS} | pr | wc -c"),
     bomb("sed-r-stdin", f"{ENDLESS} | sed 'r /dev/stdin' <(echo x) | wc -c"),

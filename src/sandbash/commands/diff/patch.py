@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
@@ -512,7 +511,7 @@ def _apply_one(ctx: Ctx, opts: object, operands: list[str], p: FilePatch, strip:
     return 0
 
 
-def _backs_up_mismatch(ctx: Ctx, get: Callable[[str], Any]) -> bool:
+def _backs_up_mismatch(ctx: Ctx, get: Callable[[str], object]) -> bool:
     """GNU patch backs up a file its patch did not fit exactly unless told not to, or POSIXLY_CORRECT
     is set (then only --backup-if-mismatch asks for it); not when the result goes elsewhere (-o)."""
     if get("output") or get("no_backup_if_mismatch"):
