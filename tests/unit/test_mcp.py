@@ -487,3 +487,49 @@ def test_the_description_says_where_the_files_are(
     cfg = ServerConfig(root=root, mounts=mounts, cwd=cwd if mounts else None)
     assert cfg.start_cwd() == cwd
     assert files_note(cfg) == note
+
+
+def test_stdio_answers_every_request_read_before_the_end_of_input(tmp_path: Path) -> None:
+    """A client that writes its requests and closes stdin (`printf ... | sandbash mcp`)
+    gets every answer: the end of input waits for the calls still running, where the SDK
+    alone would cancel them ("Connection closed"). A cancelled request is not waited for."""
+    import json
+
+    def req(rid: int, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "jsonrpc": "2.0",
+            "id": rid,
+            "method": "tools/call",
+            "params": {"name": name, "arguments": arguments},
+        }
+
+    lines = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        req(2, "bash", {"command": "sleep 1; echo slow"}),
+        req(3, "bash", {"command": "echo fast; exit 3"}),
+        req(4, "list_dir", {"path": "/"}),
+        req(5, "bash", {"command": "x", "cwd": "/"}),
+        req(6, "bash", {"command": "sleep 600"}),
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 6}},
+    ]
+    data = "".join(json.dumps(m) + "\n" for m in lines).encode()
+    p = subprocess.run(
+        [sys.executable, *_server_args(tmp_path)], input=data, capture_output=True, timeout=120
+    )
+    assert p.returncode == 0, p.stderr
+    answers = {m["id"]: m for m in map(json.loads, p.stdout.decode().splitlines())}
+    assert sorted(answers) == [1, 2, 3, 4, 5]
+    assert "slow" in answers[2]["result"]["content"][0]["text"]
+    assert answers[3]["result"]["isError"] and answers[3]["result"]["structuredContent"]["exit_code"] == 3
+    assert not answers[4]["result"]["isError"]
+    assert answers[5]["result"]["content"][0]["text"] == "input: unknown property 'cwd'"

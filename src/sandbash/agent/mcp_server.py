@@ -620,6 +620,154 @@ def add_health_routes(server: Any, tool: BashTool, drain: Drain | None = None) -
         return PlainTextResponse("ready\n")
 
 
+class _Unanswered:
+    """The ids of the requests read from a stdio client and not answered yet."""
+
+    def __init__(self) -> None:
+        import anyio
+
+        self.ids: set[str] = set()
+        self._changed = anyio.Event()
+
+    @staticmethod
+    def _key(rid: object) -> str:
+        return str(rid)  # the SDK may echo "7" as 7: the text is the identity
+
+    def add(self, rid: object) -> None:
+        self.ids.add(self._key(rid))
+
+    def done(self, rid: object) -> None:
+        import anyio
+
+        self.ids.discard(self._key(rid))
+        self._changed.set()
+        self._changed = anyio.Event()
+
+    async def wait_answered(self, quiet_limit: float) -> None:
+        """Until every request is answered, or no answer came for `quiet_limit` seconds."""
+        import anyio
+
+        while self.ids:
+            with anyio.move_on_after(quiet_limit) as scope:
+                await self._changed.wait()
+            if scope.cancelled_caught:
+                return
+
+
+class _ReadUntilAnswered:
+    """The stdio read stream, whose end reaches the SDK only once every request read
+    has been answered: at the end of input the SDK cancels the calls still running
+    (each answered "Connection closed"), so a client that writes its requests and
+    closes its side (`printf ... | sandbash mcp`) would lose every slow answer."""
+
+    def __init__(self, inner: Any, unanswered: _Unanswered, quiet_limit: float) -> None:
+        self._inner = inner
+        self._unanswered = unanswered
+        self._quiet_limit = quiet_limit
+
+    @property
+    def last_context(self) -> Any:  # the SDK reads the sender's contextvars from here
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        import anyio
+
+        try:
+            item = await self._inner.receive()
+        except anyio.EndOfStream:
+            await self._unanswered.wait_answered(self._quiet_limit)
+            raise
+        msg = getattr(item, "message", None)
+        rid = getattr(msg, "id", None)
+        method = getattr(msg, "method", None)
+        if rid is not None and method is not None:
+            self._unanswered.add(rid)
+        elif method == "notifications/cancelled":
+            # a cancelled request gets no answer: stop waiting for one
+            params = getattr(msg, "params", None)
+            cancelled = params.get("requestId") if isinstance(params, dict) else None
+            if cancelled is not None:
+                self._unanswered.done(cancelled)
+        return item
+
+    def __aiter__(self) -> "_ReadUntilAnswered":
+        return self
+
+    async def __anext__(self) -> Any:
+        import anyio
+
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> "_ReadUntilAnswered":
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
+
+    def close(self) -> None:
+        self._inner.close()
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+class _WriteNotingAnswers:
+    """The stdio write stream: an answer (a message with an id and no method) marks its
+    request answered once it is handed to the stdout writer."""
+
+    def __init__(self, inner: Any, unanswered: _Unanswered) -> None:
+        self._inner = inner
+        self._unanswered = unanswered
+
+    async def send(self, item: Any) -> None:
+        await self._inner.send(item)
+        msg = getattr(item, "message", None)
+        rid = getattr(msg, "id", None)
+        if rid is not None and getattr(msg, "method", None) is None:
+            self._unanswered.done(rid)
+
+    async def __aenter__(self) -> "_WriteNotingAnswers":
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
+
+    def close(self) -> None:
+        self._inner.close()
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+def serve_stdio(server: Any, tool: BashTool) -> None:
+    """Serve over stdin/stdout, answering every request read before the end of input ends
+    the server (waiting at most a call's time limit, plus a margin, between answers)."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    ceiling = tool.max_timeout or tool.bash.limits.timeout or 3600.0
+    low = server._lowlevel_server  # what MCPServer.run_stdio_async runs, here over our wrappers
+
+    async def run() -> None:
+        unanswered = _Unanswered()
+        async with stdio_server() as (read_stream, write_stream):
+            await low.run(
+                _ReadUntilAnswered(read_stream, unanswered, float(ceiling) + 10),
+                _WriteNotingAnswers(write_stream, unanswered),
+                low.create_initialization_options(),
+            )
+
+    anyio.run(run)
+
+
 def serve_http(server: Any, cfg: ServerConfig, drain: Drain | None = None) -> None:
     import anyio
     import uvicorn
@@ -831,7 +979,7 @@ def main(argv: Sequence[str], read_text: Callable[[str], str]) -> int:
         return 2
     try:
         if cfg.transport == "stdio":
-            server.run("stdio")
+            serve_stdio(server, tool)
         else:
             serve_http(server, cfg, drain)
     except KeyboardInterrupt:
