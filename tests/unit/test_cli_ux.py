@@ -185,6 +185,17 @@ def test_version_and_help() -> None:
     text = p.stdout.decode()
     for needle in ("sandbash mcp", "examples:", "--limit NAME=VALUE", "--root DIR", "[commands]", "--check"):
         assert needle in text
+    # every subcommand the CLI dispatches on is listed (serve and install-alias once were not)
+    import re
+
+    from sandbash.cli import app
+
+    source = pathlib.Path(app.__file__).read_text()
+    subcommands = re.findall(r'argv\[:1\] == \["([a-z-]+)"\]', source)
+    assert {"mcp", "serve", "install-alias"} <= set(subcommands)
+    listed = text.split("subcommands:", 1)[1].split("examples:", 1)[0]
+    for name in subcommands:
+        assert f"  sandbash {name} " in listed, name
 
 
 def test_check_without_a_policy_says_so(tmp_path: pathlib.Path) -> None:

@@ -55,6 +55,8 @@ bash options (before the script, as with bash):
 
 subcommands:
   sandbash mcp [--root DIR] [--config FILE] ...   serve the bash tool over MCP (sandbash mcp --help)
+  sandbash serve --socket PATH --config box.toml   box mode: the shell service the alias talks to
+  sandbash install-alias DIR --socket PATH        box mode: write the bash, sh, zsh alias into DIR
 
 examples:
   sandbash -c 'echo $0 $1' name arg           like bash -c
