@@ -88,7 +88,8 @@ configuration file (--config FILE, TOML; every key optional; flags win):
   path = "/mcp"
   token = "..."                  bearer token clients must send (also the
                                  SANDBASH_MCP_TOKEN variable or --token)
-  allowed_hosts = ["mcp.example.com:*"]       Host header values accepted
+  allowed_hosts = ["mcp.example.com:*"]       Host header values accepted (instead of
+                                 the loopback names: add "127.0.0.1:*" to keep them)
   allowed_origins = ["https://app.example.com"]
   [sessions]
   store = "redis://127.0.0.1:6379/0"  keep every session in a store (memory://,
