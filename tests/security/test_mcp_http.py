@@ -17,19 +17,10 @@ pytest.importorskip("mcp", reason="the MCP SDK is not installed (pip install 'sa
 
 import httpx2
 
-from unit.mcphttp import http_server
+from unit.mcphttp import INITIALIZE, http_server
 
 TOKEN = "s3cret-t0ken-for-the-http-table"
-PROBE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    },
-}
+PROBE = INITIALIZE
 ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 GOOD = f"Bearer {TOKEN}"
 

@@ -10,6 +10,19 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from typing import Any
+
+# a client's first JSON-RPC message, for tests that speak the protocol by hand
+INITIALIZE: dict[str, Any] = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    },
+}
 
 
 def free_port() -> int:

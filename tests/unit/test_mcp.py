@@ -25,7 +25,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 from sandbash.agent.mcp_server import ServerConfig, build_tool, config_from_args
 
-from .mcphttp import free_port, http_server
+from .mcphttp import INITIALIZE, free_port, http_server
 
 CONFIG = """
 [sandbox]
@@ -504,16 +504,7 @@ def test_stdio_answers_every_request_read_before_the_end_of_input(tmp_path: Path
         }
 
     lines = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "t", "version": "1"},
-            },
-        },
+        INITIALIZE,
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         req(2, "bash", {"command": "sleep 1; echo slow"}),
         req(3, "bash", {"command": "echo fast; exit 3"}),

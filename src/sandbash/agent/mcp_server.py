@@ -655,15 +655,35 @@ class _Unanswered:
                 return
 
 
-class _ReadUntilAnswered:
+class _StreamProxy:
+    """Hands an SDK stream's closing and context management to the stream it wraps."""
+
+    def __init__(self, inner: Any, unanswered: _Unanswered) -> None:
+        self._inner = inner
+        self._unanswered = unanswered
+
+    async def __aenter__(self) -> Any:
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self._inner.__aexit__(*exc)
+
+    def close(self) -> None:
+        self._inner.close()
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+class _ReadUntilAnswered(_StreamProxy):
     """The stdio read stream, whose end reaches the SDK only once every request read
     has been answered: at the end of input the SDK cancels the calls still running
     (each answered "Connection closed"), so a client that writes its requests and
     closes its side (`printf ... | sandbash mcp`) would lose every slow answer."""
 
     def __init__(self, inner: Any, unanswered: _Unanswered, quiet_limit: float) -> None:
-        self._inner = inner
-        self._unanswered = unanswered
+        super().__init__(inner, unanswered)
         self._quiet_limit = quiet_limit
 
     @property
@@ -702,27 +722,10 @@ class _ReadUntilAnswered:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    async def __aenter__(self) -> "_ReadUntilAnswered":
-        await self._inner.__aenter__()
-        return self
 
-    async def __aexit__(self, *exc: Any) -> Any:
-        return await self._inner.__aexit__(*exc)
-
-    def close(self) -> None:
-        self._inner.close()
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-
-class _WriteNotingAnswers:
+class _WriteNotingAnswers(_StreamProxy):
     """The stdio write stream: an answer (a message with an id and no method) marks its
     request answered once it is handed to the stdout writer."""
-
-    def __init__(self, inner: Any, unanswered: _Unanswered) -> None:
-        self._inner = inner
-        self._unanswered = unanswered
 
     async def send(self, item: Any) -> None:
         await self._inner.send(item)
@@ -730,19 +733,6 @@ class _WriteNotingAnswers:
         rid = getattr(msg, "id", None)
         if rid is not None and getattr(msg, "method", None) is None:
             self._unanswered.done(rid)
-
-    async def __aenter__(self) -> "_WriteNotingAnswers":
-        await self._inner.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        return await self._inner.__aexit__(*exc)
-
-    def close(self) -> None:
-        self._inner.close()
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
