@@ -524,3 +524,27 @@ def test_stdio_answers_every_request_read_before_the_end_of_input(tmp_path: Path
     assert answers[3]["result"]["isError"] and answers[3]["result"]["structuredContent"]["exit_code"] == 3
     assert not answers[4]["result"]["isError"]
     assert answers[5]["result"]["content"][0]["text"] == "input: unknown property 'cwd'"
+
+
+def test_http_server_says_where_it_listens() -> None:
+    """uvicorn logs only warnings: once listening, the server names its URL on stderr
+    (a newcomer running `sandbash mcp --transport http` otherwise saw nothing at all)."""
+    import threading
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sandbash", "mcp", "--transport", "http", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    lines: list[bytes] = []
+    try:
+        err = proc.stderr
+        assert err is not None
+        reader = threading.Thread(target=lambda: lines.append(err.readline()), daemon=True)
+        reader.start()
+        reader.join(60)
+        assert lines == [f"sandbash mcp: serving on http://127.0.0.1:{port}/mcp\n".encode()]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

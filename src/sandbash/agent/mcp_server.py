@@ -786,6 +786,13 @@ def serve_http(server: Any, cfg: ServerConfig, drain: Drain | None = None) -> No
 
             threading.Thread(target=later, name="sandbash-drain", daemon=True).start()
 
+        async def startup(self, sockets: Any = None) -> None:
+            await super().startup(sockets=sockets)
+            if self.started:  # uvicorn logs only warnings: say where clients connect, once listening
+                host = f"[{cfg.host}]" if ":" in cfg.host else cfg.host
+                sys.stderr.write(f"sandbash mcp: serving on http://{host}:{cfg.port}{cfg.path}\n")
+                sys.stderr.flush()
+
     anyio.run(Draining(config).serve)
 
 
