@@ -217,7 +217,7 @@ class Compiler:
         returned status (returned), which the caller hands up at once."""
         t = type(cmd)
         if t is A.SimpleCommand:
-            fast = fast_builtin(self, cmd, _begin, _changed_run, _literal_word)  # type: ignore[arg-type]
+            fast = fast_builtin(self, cmd, _begin, _literal_word)  # type: ignore[arg-type]
             return fast if fast is not None else self.simple(cmd)  # type: ignore[arg-type]  # (fast: let, test, [)
         if t is A.ArithCmd:
             return self.arith_cmd(cmd)  # type: ignore[arg-type]
@@ -248,6 +248,7 @@ class Compiler:
         bodies compiled (a `return` in one is handed up)."""
         ev = self.ev
         st = ev.state
+        mode = st.run_mode
         failed = ev.expansion_failed
         slow = partial(ev.execute, node)
         subject_fn = self._string_fn(node.word)
@@ -265,7 +266,7 @@ class Compiler:
         def case_cmd() -> int:
             mark = len(procs) if procs else 0  # (_guarded's work, in place: a frame fewer per `case`)
             try:
-                if st.traps or st.opts["xtrace"] or st.opts["noexec"]:
+                if not mode.plain and _traced(st):
                     return slow()
                 st.line = st.ctx_line = line
                 try:
@@ -317,15 +318,15 @@ class Compiler:
         the process substitutions open before it."""
         ex = self.ev.ex
         st = ex.state
+        mode = st.run_mode  # (never another: the state's own, see runmode.py)
         sh = ex.sh
         procs = ex.pr.procsubs
         line = cmd.line
 
         def assignment() -> int:
-            rt = sh.rt
-            opts = st.opts
-            if opts["noexec"] or opts["xtrace"] or st.traps or rt.signals:
+            if not mode.plain and _assignment_changed(st):
                 return slow()
+            rt = sh.rt
             st.line = line
             if not st.in_trap:
                 sh.current_command = cmd
@@ -345,6 +346,7 @@ class Compiler:
         variable, attributes, a nameref, readonly, `set -a`, a special name) goes through set_var."""
         ex = self.ev.ex
         st = ex.state
+        mode = st.run_mode  # (never another: the state's own, see runmode.py)
         sh = ex.sh
         procs = ex.pr.procsubs
         line = cmd.line
@@ -357,10 +359,9 @@ class Compiler:
         assigned = ex.assigned
 
         def scalar() -> int:
-            rt = sh.rt
-            opts = st.opts
-            if opts["noexec"] or opts["xtrace"] or st.traps or rt.signals:
+            if not mode.plain and _assignment_changed(st):
                 return slow()
+            rt = sh.rt
             st.line = line
             if not st.in_trap:
                 sh.current_command = cmd
@@ -393,6 +394,7 @@ class Compiler:
         nameref, readonly, a special name) goes through set_var, which reports what it refuses."""
         ex = self.ev.ex
         st = ex.state
+        mode = st.run_mode  # (never another: the state's own, see runmode.py)
         sh = ex.sh
         procs = ex.pr.procsubs
         line = cmd.line
@@ -417,10 +419,9 @@ class Compiler:
         assigned = ex.assigned
 
         def element() -> int:
-            rt = sh.rt
-            opts = st.opts
-            if opts["noexec"] or opts["xtrace"] or st.traps or rt.signals:
+            if not mode.plain and _assignment_changed(st):
                 return slow()
+            rt = sh.rt
             st.line = line
             if not st.in_trap:
                 sh.current_command = cmd
@@ -450,8 +451,8 @@ class Compiler:
         `set -x` asks for more."""
         ev = self.ev
         st = ev.state
+        mode = st.run_mode
         sh = ev.sh
-        opts = st.opts
         procs = ev.pr.procsubs
         failed = ev.arith_cmd_failed
         errexit_check = ev.errexit_check
@@ -466,7 +467,7 @@ class Compiler:
             # what (( )) does around its test (as Evaluator._exec_arith and execute()), its
             # evaluation in place: two frames fewer in the loops' commonest command (-12% of a
             # `for ((;;)) { (( x = ... )); }` step); cond_cmd has the same shape
-            if st.traps or opts["xtrace"] or opts["noexec"]:
+            if not mode.plain and _traced(st):
                 return slow()
             st.line = line
             mark = len(procs) if procs else 0
@@ -497,6 +498,7 @@ class Compiler:
 
         ev = self.ev
         st = ev.state
+        mode = st.run_mode
         sh = ev.sh
         opts = st.opts
         procs = ev.pr.procsubs
@@ -509,7 +511,7 @@ class Compiler:
 
         def cond_cmd() -> int:
             # what arith_cmd does around its test (as Evaluator._exec_cond and execute())
-            if st.traps or opts["noexec"]:
+            if not mode.plain and (st.traps or opts["noexec"]):  # (`set -x`: eval_cond traces)
                 return slow()
             st.line = line
             if not st.in_trap:
@@ -517,7 +519,7 @@ class Compiler:
             mark = len(procs) if procs else 0
             try:
                 try:
-                    ok = eval_cond(sh, expr) if opts["xtrace"] else code()
+                    ok = code() if mode.plain or not opts["xtrace"] else eval_cond(sh, expr)
                 except (ArithError, ExpansionError) as e:
                     status = failed(e)
                 else:
@@ -649,6 +651,7 @@ class Compiler:
         if cmd.redirs:
             return slow
         st = ex.state
+        mode = st.run_mode  # (never another: the state's own, see runmode.py)
         sh = ex.sh
         procs = ex.pr.procsubs
         run_argv = ex.run_argv
@@ -663,18 +666,9 @@ class Compiler:
 
         def simple() -> int:
             rt = sh.rt
-            opts = st.opts
             gates = rt.gates
-            if (
-                opts["noexec"]
-                or opts["keyword"]
-                or opts["xtrace"]
-                or st.traps
-                or rt.signals
-                or (gates is not None and gates.policy is not None)
-                or sh.pending_args is not None
-            ):
-                return slow()
+            if not mode.plain and (mode.beyond_gates() or (gates is not None and gates.policy is not None)):
+                return slow()  # (gates without a policy, as an audit's, leave it here: run_argv asks them)
             st.line = line
             if not st.in_trap:  # (as exec_simple: a trap's commands leave $BASH_COMMAND alone)
                 sh.current_command = cmd
@@ -690,7 +684,7 @@ class Compiler:
                 return ex.words_failed(e, mark)
             if not argv:
                 return ex.no_words(cmd, mark)
-            if name is not None and gates is None and not opts["posix"]:
+            if name is not None and gates is None and not st.opts["posix"]:
                 fdef = st.functions.get(name)
                 if fdef is not None:
                     # (Expander.argv_held's test, inline: words worth charging while it runs)
@@ -711,6 +705,7 @@ class Compiler:
         name) goes to it through run_argv, which raises."""
         ex = self.ev.ex
         st = ex.state
+        mode = st.run_mode  # (never another: the state's own, see runmode.py)
         sh = ex.sh
         procs = ex.pr.procsubs
         run_argv = ex.run_argv
@@ -724,18 +719,9 @@ class Compiler:
         expander = ex.expander
 
         def return_cmd() -> int:
-            rt = sh.rt
-            opts = st.opts
-            if (  # (_changed_run and _begin, inline as in simple() and local_cmd)
-                opts["noexec"]
-                or opts["keyword"]
-                or opts["xtrace"]
-                or st.traps
-                or rt.signals
-                or rt.gates is not None
-                or sh.pending_args is not None
-            ):
+            if not mode.plain:  # (and _begin, inline as in simple() and local_cmd)
                 return slow()
+            rt = sh.rt
             st.line = line
             if not st.in_trap:
                 sh.current_command = cmd
@@ -797,6 +783,7 @@ class Compiler:
         )
         ex = self.ev.ex
         st = ex.state
+        mode = st.run_mode  # (never another: the state's own, see runmode.py)
         sh = ex.sh
         expander = ex.expander
         procs = ex.pr.procsubs
@@ -805,18 +792,10 @@ class Compiler:
             return self._local_one(cmd, slow, words[0][0], words[0][1])
 
         def local_cmd() -> int:
+            if not mode.plain:  # (and _begin, inline as in simple())
+                return slow()
             rt = sh.rt
             opts = st.opts
-            if (  # (_changed_run and _begin, inline as in simple())
-                opts["noexec"]
-                or opts["keyword"]
-                or opts["xtrace"]
-                or st.traps
-                or rt.signals
-                or rt.gates is not None
-                or sh.pending_args is not None
-            ):
-                return slow()
             st.line = line
             if not st.in_trap:
                 sh.current_command = cmd
@@ -871,24 +850,17 @@ class Compiler:
         without the lists, made by VarStore.declare_local."""
         ex = self.ev.ex
         st = ex.state
+        mode = st.run_mode  # (never another: the state's own, see runmode.py)
         sh = ex.sh
         expander = ex.expander
         procs = ex.pr.procsubs
         line = cmd.line
 
         def local_one() -> int:
+            if not mode.plain:  # (and _begin, inline as in simple())
+                return slow()
             rt = sh.rt
             opts = st.opts
-            if (  # (_changed_run and _begin, inline as in simple())
-                opts["noexec"]
-                or opts["keyword"]
-                or opts["xtrace"]
-                or st.traps
-                or rt.signals
-                or rt.gates is not None
-                or sh.pending_args is not None
-            ):
-                return slow()
             st.line = line
             if not st.in_trap:
                 sh.current_command = cmd
@@ -1153,23 +1125,18 @@ def _return_status_of(argv: list[str]) -> int | None:
     return None
 
 
-def _changed_run(ex: Executor) -> bool:
-    """Whether something changes how a command runs (set -n/-k/-x, traps, a signal from another
-    shell of the run, gates (a policy or an audit), exec(args=...)): return_cmd and local_cmd then
-    leave the command to exec_simple."""
-    st = ex.state
-    sh = ex.sh
-    rt = sh.rt
+def _traced(st: ShellState) -> bool:
+    """Whether a trap, `set -x` or `set -n` makes a compound command that is not plain (RunMode:
+    what else it can be, gates, args, `set -k`, a signal, leaves `(( ))` and `case` here) take the
+    walker's way."""
     opts = st.opts
-    return bool(
-        opts["noexec"]
-        or opts["keyword"]
-        or opts["xtrace"]
-        or st.traps
-        or rt.signals
-        or rt.gates is not None
-        or sh.pending_args is not None
-    )
+    return bool(st.traps or opts["xtrace"] or opts["noexec"])
+
+
+def _assignment_changed(st: ShellState) -> bool:
+    """As _traced, for assignments alone, which a signal queued for the shell also sends the
+    general way (exec_simple acts on it first)."""
+    return _traced(st) or st.run_mode.signal
 
 
 def _begin(ex: Executor, cmd: A.SimpleCommand, line: int) -> int:

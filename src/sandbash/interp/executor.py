@@ -116,8 +116,8 @@ class Executor:
         budget.commands += 1
         if budget.commands >= budget.command_stop:
             budget.command_slow()
-        if rt.signals:  # sent by another shell of the run: acted on between commands
-            take_signals(sh)
+        if rt.signals or st.run_mode.signal:  # sent by a shell of the run: acted on between commands
+            take_signals(sh)  # (which clears the mark: RunMode.signal)
         # process substitutions this command opens are closed when it ends; those of an
         # enclosing command (a function's `cat "$1"`, eval's words) stay open
         procs = self.pr.procsubs

@@ -20,10 +20,10 @@ between runs the builtin's work directly:
   expanded words (copied when they are all literal text) as run_argv would, without _callable and
   the frames of run_argv and _run_builtin.
 
-Whatever changes how a command runs (set -n/-k/-x, traps, gates, a signal, exec(args=...)), a
-function of the name, the builtin disabled (`enable -n`), assoc_expand_once for `let`, or an argv
-over the limits takes the general path (`slow`: exec_simple), which traces, consults the gates and
-dispatches as for any command."""
+Whatever changes how a command runs (the state's RunMode is not plain: set -n/-k/-x, traps, gates, a
+signal, exec(args=...)), a function of the name, the builtin disabled (`enable -n`),
+assoc_expand_once for `let`, or an argv over the limits takes the general path (`slow`:
+exec_simple), which traces, consults the gates and dispatches as for any command."""
 
 from __future__ import annotations
 
@@ -52,10 +52,9 @@ if TYPE_CHECKING:
     from .shell import Shell
 
 # the compiler's own helpers, handed in by Compiler.piece() (this module is below it): exec_simple's
-# prologue (_begin), whether something changes how a command runs (_changed_run), a word's one
-# literal field (_literal_word)
+# prologue (_begin), a word's one literal field (_literal_word). Whether something changes how a
+# command runs is the state's RunMode (runmode.py), tested first
 Begin = Callable[["Executor", A.SimpleCommand, int], int]
-Changed = Callable[["Executor"], bool]
 Literal = Callable[[A.Word], "str | None"]
 
 NAMES = frozenset(["let", "test", "["])
@@ -92,9 +91,7 @@ def let_failed(sh: Shell, e: ArithError | ExpansionError) -> int:
     return 1
 
 
-def fast_builtin(
-    comp: Compiler, cmd: A.SimpleCommand, begin: Begin, changed: Changed, literal: Literal
-) -> Code | None:
+def fast_builtin(comp: Compiler, cmd: A.SimpleCommand, begin: Begin, literal: Literal) -> Code | None:
     """The closure for `cmd` when it is `let`, `test` or `[` with words only; else None."""
     words = cmd.words
     if cmd.assigns or cmd.redirs or not words:
@@ -110,11 +107,11 @@ def fast_builtin(
     if name == "let" and texts and None not in texts and texts[0] not in ("--", "--help"):
         return _let_code(comp, cmd, [t for t in texts if t is not None], plan)
     if name == "let":
-        return _let_argv_code(comp, cmd, argv_fn, plan, begin, changed)
+        return _let_argv_code(comp, cmd, argv_fn, plan, begin)
     if name != "let" and (one := _operand_code(comp, cmd, name, texts, plan)) is not None:
         return one
     shape = _binary_shape(name, texts) if name != "let" else None
-    return _builtin_code(comp, cmd, name, argv_fn, shape, plan, begin, changed)
+    return _builtin_code(comp, cmd, name, argv_fn, shape, plan, begin)
 
 
 def _let_code(comp: Compiler, cmd: A.SimpleCommand, exprs: list[str], plan: Plan) -> Code:
@@ -122,6 +119,7 @@ def _let_code(comp: Compiler, cmd: A.SimpleCommand, exprs: list[str], plan: Plan
     ev = comp.ev
     ex = ev.ex
     st = ex.state
+    mode = st.run_mode
     sh = ex.sh
     procs = ex.pr.procsubs
     slow = partial(ex.exec_simple, cmd, plan)
@@ -137,15 +135,8 @@ def _let_code(comp: Compiler, cmd: A.SimpleCommand, exprs: list[str], plan: Plan
 
     def let_cmd() -> int:
         rt = sh.rt
-        opts = st.opts
-        if (  # (changed and begin inline, as in Compiler.simple: a third of `let x++`'s cost)
-            opts["noexec"]
-            or opts["keyword"]
-            or opts["xtrace"]
-            or st.traps
-            or rt.signals
-            or rt.gates is not None
-            or sh.pending_args is not None
+        if (  # (begin inline, as in Compiler.simple: a third of `let x++`'s cost)
+            not mode.plain
             or functions.get("let") is not None
             or "let" in disabled
             or shopts["assoc_expand_once"]
@@ -189,7 +180,6 @@ def _let_argv_code(
     argv_fn: Callable[[], list[str]],
     plan: Plan,
     begin: Begin,
-    changed: Changed,
 ) -> Code:
     """`let` with words to expand (`let "len += ${#t}"`, `let n=$1*2`): the argv made as for any
     command, then its expressions evaluated here as bi_let evaluates them (let_status), without
@@ -198,6 +188,7 @@ def _let_argv_code(
     ev = comp.ev
     ex = ev.ex
     st = ex.state
+    mode = st.run_mode
     sh = ex.sh
     procs = ex.pr.procsubs
     argv_held = ex.expander.argv_held
@@ -209,7 +200,7 @@ def _let_argv_code(
 
     def let_words() -> int:
         if (
-            changed(ex)
+            not mode.plain
             or functions.get("let") is not None
             or "let" in disabled
             or shopts["assoc_expand_once"]
@@ -248,19 +239,19 @@ def _builtin_code(
     shape: _Shape | None,
     plan: Plan,
     begin: Begin,
-    changed: Changed,
 ) -> Code:
     """The builtin `name` called with the expanded words, without the dispatch; `shape` answers
     first when it can."""
     ev = comp.ev
     ex = ev.ex
     st = ex.state
+    mode = st.run_mode
     procs = ex.pr.procsubs
     slow = partial(ex.exec_simple, cmd, plan)
     line = cmd.line
 
     def builtin_cmd() -> int:
-        if changed(ex) or st.functions.get(name) is not None or name in st.disabled_builtins:
+        if not mode.plain or st.functions.get(name) is not None or name in st.disabled_builtins:
             return slow()
         mark = begin(ex, cmd, line)
         try:
@@ -328,6 +319,7 @@ def plain_builtin(
     ev = comp.ev
     ex = ev.ex
     st = ex.state
+    mode = st.run_mode
     sh = ex.sh
     procs = ex.pr.procsubs
     expander = ex.expander
@@ -344,17 +336,8 @@ def plain_builtin(
 
     def builtin_cmd() -> int:
         rt = sh.rt
-        opts = st.opts
-        if (  # (_changed_run and _begin inline, as in Compiler.simple())
-            opts["noexec"]
-            or opts["keyword"]
-            or opts["xtrace"]
-            or st.traps
-            or rt.signals
-            or rt.gates is not None
-            or sh.pending_args is not None
-            or name in st.functions
-            or name in st.disabled_builtins
+        if (  # (_begin inline, as in Compiler.simple())
+            not mode.plain or name in st.functions or name in st.disabled_builtins
         ):
             return slow()
         builtin = loaded(name)
@@ -473,6 +456,7 @@ def _operand_code(
     ev = comp.ev
     ex = ev.ex
     st = ex.state
+    mode = st.run_mode
     sh = ex.sh
     procs = ex.pr.procsubs
     expander = ex.expander
@@ -487,17 +471,8 @@ def _operand_code(
 
     def operand_cmd() -> int:
         rt = sh.rt
-        opts = st.opts
-        if (  # (changed and begin inline, as in plain_builtin: two frames fewer per test)
-            opts["noexec"]
-            or opts["keyword"]
-            or opts["xtrace"]
-            or st.traps
-            or rt.signals
-            or rt.gates is not None
-            or sh.pending_args is not None
-            or st.functions.get(name) is not None
-            or name in st.disabled_builtins
+        if (  # (begin inline, as in plain_builtin: two frames fewer per test)
+            not mode.plain or st.functions.get(name) is not None or name in st.disabled_builtins
         ):
             return slow()
         st.line = line

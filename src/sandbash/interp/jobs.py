@@ -226,10 +226,16 @@ def own_pid(sh: Shell) -> int:
 
 
 def take_pending(sh: Shell) -> list[tuple[str, int]]:
-    """The signals other shells of the run sent to `sh` since it last looked (oldest first)."""
+    """The signals other shells of the run sent to `sh` since it last looked (oldest first); its
+    RunMode is no longer marked (under the lock a sender marks it with: Runtime.send_signal)."""
     rt = sh.rt
     with rt.lock:
-        return rt.signals.pop(own_pid(sh), None) or []
+        taken = rt.signals.pop(own_pid(sh), None) or []
+        mode = sh.state.run_mode
+        if mode.signal:
+            mode.signal = False
+            mode.settle()
+        return taken
 
 
 def take_signals(sh: Shell) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import _thread  # (threading's locks are _thread's: threading.py itself is ~0.8 ms of a start-up)
 import time
+from _weakref import ref
 from collections.abc import Callable
 
 from ..commands.registry import BUILTIN_TABLE, CommandTable
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from ..policy import Gate
     from .aliasrun import ParseCache
     from .shell import Shell
+    from .state import ShellState
 
     class Spawner(Protocol):
         """Box mode's host programs (sandbash.box.runner.HostPrograms)."""
@@ -182,6 +184,10 @@ class Runtime:
         # signals a shell of the run sent another (a job's `kill -USR1 $$`, SIGCHLD), by the
         # target's pid as (trap name, number): the target acts on them at its next command
         self.signals: dict[int, list[tuple[str, int]]] = {}
+        # the states of the run's shells (weakly: an ended shell's goes), shared by every copy: the
+        # target of a signal is found among them by its pid, to mark its RunMode (send_signal)
+        self.states: list[ref[ShellState]] = []
+        self._states_cap = [256]  # (shared too) past it, watch drops the ended shells' entries
         self.top_stdout: Stream | None = None
         self.top_stderr: Stream | None = None
 
@@ -191,7 +197,17 @@ class Runtime:
         self._policy_gate = policy_gate
         self._audit = audit
         self._audit_commands = audit_commands
-        self.gates = CommandGates.compose(policy_gate, self.command_gate, audit if audit_commands else None)
+        self.gates = gates = CommandGates.compose(
+            policy_gate, self.command_gate, audit if audit_commands else None
+        )
+        # every shell of the run is told (RunMode.gates). Bash binds a run's hooks before it starts:
+        # the shells left then are the top one and jobs of earlier runs (their runtime's copy holds
+        # the gates of the same Bash, present or not as these are)
+        with self.lock:
+            for state_ref in self.states:
+                st = state_ref()
+                if st is not None:
+                    st.run_mode.set_gates(gates is not None)
 
     # each of the three set alone (as Bash does per run) composes the gates again
     @property
@@ -245,9 +261,32 @@ class Runtime:
         self.threads.wait_idle(grace)
 
     def send_signal(self, pid: int, name: str, number: int) -> None:
-        """Queue signal `number` (trap name `name`) for the shell whose pid is `pid`."""
+        """Queue signal `number` (trap name `name`) for the shell whose pid is `pid`, and mark its
+        RunMode: its next command runs the general way, which acts on it (jobs.take_signals)."""
+        top = self.identity.pid
         with self.lock:
             self.signals.setdefault(pid, []).append((name, number))
+            for state_ref in self.states:
+                st = state_ref()
+                if st is not None and (st.bashpid or top) == pid:
+                    st.run_mode.mark()
+
+    def watch(self, st: ShellState) -> None:
+        """A shell of this run runs over `st` (Shell._setup): a signal queued for its pid from now
+        on marks its RunMode (send_signal); one queued already does now. The entries of ended
+        shells go: the last ones at once (a loop of `$( )` forks one state per step, each ended
+        before the next), the others when their number reaches twice what was left last time."""
+        states = self.states
+        with self.lock:
+            while states and states[-1]() is None:
+                states.pop()
+            cap = self._states_cap
+            if len(states) >= cap[0]:
+                states[:] = [r for r in states if r() is not None]
+                cap[0] = max(256, 2 * len(states))
+            states.append(ref(st))
+            if self.signals.get(st.bashpid or self.identity.pid):
+                st.run_mode.mark()
 
     def new_pid(self) -> int:
         with self.lock:

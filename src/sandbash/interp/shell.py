@@ -146,6 +146,9 @@ class Shell:
     def _setup(self, state: ShellState, rt: Runtime) -> None:
         self.state = state
         self.rt = rt
+        # (what its RunMode learns from the run: the gates, and signals queued for it from now on)
+        state.run_mode.set_gates(rt.gates is not None)
+        rt.watch(state)
         self.expander = Expander(self)
         self.seconds_base = time.monotonic()
         # the command $BASH_COMMAND names: its text is made only when read
@@ -158,8 +161,9 @@ class Shell:
         # command with no pipe: the pipeline's status does); None elsewhere
         self.pipe_stage: tuple[int, int, int] | None = None
         # (_arith, the arithmetic evaluator, is made on first use: _new_arith)
-        # the API's `args`: appended, unexpanded, to the first command run
-        self.pending_args: list[str] | None = None
+        # the API's `args`: appended, unexpanded, to the first command run (pending_args; a shell
+        # made over an existing state, a twin, leaves the state's RunMode as it is)
+        self._pending_args: list[str] | None = None
         # $? from before the trap running now: what `return` without a number gives inside it
         # (bash's trap_saved_exit_value), even in a function the trap calls
         self.trap_status = 0
@@ -173,6 +177,17 @@ class Shell:
         self.pr = ex.pr = Processes(self, state, self.expander, va, ex)
         self.ev = ev = Evaluator(self, state, self.expander, va, rd, ex)
         ex.ev = rd.ev = self.pr.ev = ev
+
+    @property
+    def pending_args(self) -> list[str] | None:
+        """The API's `args` not yet given to a command (exec(args=...)): while there are, no
+        command runs plainly (RunMode)."""
+        return self._pending_args
+
+    @pending_args.setter
+    def pending_args(self, args: list[str] | None) -> None:
+        self._pending_args = args
+        self.state.run_mode.set_args(args is not None)
 
     @property
     def io(self) -> dict[int, Stream]:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from ..shvars.vars import FunctionTable, VarStore
 from ..stdio.streams import Stream
 from ..vfs.facade import FsView
+from .runmode import Options, RunMode, Traps
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -286,7 +287,9 @@ class ShellState:
         # a script file's name as it was started, once BASH_ARGV0 has changed $0 (messages and
         # BASH_SOURCE keep naming the file)
         self.script = ""
-        self.opts = dict(SET_OPTIONS)
+        # whether nothing changes how commands run (runmode.py): the options and the traps tell it
+        self.run_mode = mode = RunMode()
+        self.opts = Options(mode, SET_OPTIONS)
         self.shopts = dict(SHOPT_OPTIONS)
         self.functions = FunctionTable(self.vars.acct)  # charged to max_memory as they are defined
         self.exported_funcs: set[str] = set()
@@ -294,7 +297,7 @@ class ShellState:
         self.disabled_builtins: set[str] = set()
         self.func_sources: dict[str, tuple[str, int]] = {}
         self.aliases = AliasTable()
-        self.traps: dict[str, str] = {}
+        self.traps = Traps(mode)
         self.parent_traps: dict[str, str] = {}
         self.traced_funcs: set[str] = set()  # declare -ft: they inherit DEBUG and RETURN traps
         self.fs = fs
@@ -383,14 +386,16 @@ class ShellState:
         own["disabled_builtins"] = set(self.disabled_builtins)
         own["func_sources"] = dict(self.func_sources)
         traps = self.traps
+        # its own RunMode (the run's gates as its parent's; no signal for its new pid yet)
+        own["run_mode"] = mode = RunMode(self.run_mode.gates)
         # see _FORK_COPIES; `set -E` hands the ERR trap down, `set -T` the DEBUG and RETURN traps
-        own["traps"] = (
-            {k: v for k, v in traps.items() if v == "" or _inherited(self.opts, k)} if traps else {}
+        own["traps"] = Traps(
+            mode, {k: v for k, v in traps.items() if v == "" or _inherited(self.opts, k)} if traps else {}
         )
         # (the calls' frames are immutable: the trap chains, copied with the scalars, still name them)
         own["frames"] = list(self.frames)
         own["positional"] = list(self.positional)
-        own["opts"] = dict(self.opts)
+        own["opts"] = Options(mode, self.opts)
         own["shopts"] = dict(self.shopts)
         own["fs"] = self.fs.copy()
         own["fds"] = dict(self.fds)

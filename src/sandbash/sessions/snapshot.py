@@ -463,7 +463,8 @@ def _apply_shell(session: Session, doc: object) -> None:
         ):
             state.func_sources[node.name] = (src[0], src[1])
     state.aliases = AliasTable(aliases)
-    state.traps = dict(traps)
+    state.traps.clear()
+    state.traps.update(traps)
     state.opts.update({k: bool(v) for k, v in opts.items() if k in state.opts})
     state.shopts.update({k: bool(v) for k, v in shopts.items() if k in state.shopts})
     state.dirstack = dirstack

@@ -105,6 +105,11 @@ _ALLOWED = {
     ("shvars/vars.py", "dict.setdefault"),
     ("shvars/vars.py", "dict.update"),
     ("interp/calls.py", "scopes.append"),
+    # (the options and traps that tell their RunMode: dict's own mutators, wrapped)
+    ("interp/runmode.py", "dict.__setitem__"),
+    ("interp/runmode.py", "dict.__ior__"),
+    ("interp/runmode.py", "dict.update"),
+    ("interp/runmode.py", "dict.setdefault"),
     ("shvars/vars.py", "scopes.append"),
 }
 

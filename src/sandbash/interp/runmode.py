@@ -1,0 +1,146 @@
+"""Whether a shell runs its commands plainly: the one flag a compiled command tests first.
+
+A compiled command (compiler.py, fastbuiltins.py) takes its fast path only while nothing changes how
+commands run: `set -n`, `set -k` or `set -x`, a trap, a signal another shell of the run (or this
+one) sent this shell and it has not acted on yet, gates to consult (a policy, the embedder's
+command gate, an audit), or the API's `args` not yet given to a command. `RunMode.plain` is True
+exactly while none of these holds, so a command tests one attribute instead of seven conditions
+(about 60 bytecode steps, ~9% of a small function call). Each reason is told to the shell's
+RunMode at the one place that changes it:
+
+- the options and the trap table are an `Options` and a `Traps`: dicts whose every mutator tells the
+  RunMode (ShellState.opts and .traps are typed so: assigning a plain dict is a type error);
+- `Shell.pending_args` is a property that tells it;
+- the gates are the run's (`Runtime.gates`): Shell._setup tells a new shell's, Runtime.bind_run
+  (as each run starts) every shell of the run's;
+- a signal is queued by any shell of the run, on any thread: `Runtime.send_signal` marks the
+  target's RunMode while it holds the run's lock, and `jobs.take_pending` clears the mark under the
+  same lock as the shell takes its signals.
+
+Only the shell's own thread changes the first four; another thread only ever marks a signal (mark),
+after which `plain` is False until the shell takes it: settle() tests the mark again after it wrote
+`plain`, so a mark that came in between is never overwritten by a stale True."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from typing import TypeVar
+
+    V = TypeVar("V")
+
+
+class RunMode:
+    """One shell state's reasons for running a command the general way, and `plain` (none)."""
+
+    __slots__ = ("plain", "opts", "traps", "args", "gates", "signal")
+
+    def __init__(self, gates: bool = False) -> None:
+        self.opts = False  # set -n, -k or -x (Options)
+        self.traps = False  # any trap, ignored signals too (Traps)
+        self.args = False  # the API's args wait for the first command (Shell.pending_args)
+        self.gates = gates  # the run has gates (Runtime.gates is not None)
+        self.signal = False  # a signal was queued for this shell (mark; cleared by take_pending)
+        self.plain = not gates
+
+    def settle(self) -> None:
+        """`plain` again from the reasons, after the shell's own thread changed one."""
+        plain = not (self.opts or self.traps or self.args or self.gates or self.signal)
+        self.plain = plain
+        if plain and self.signal:  # (marked by another thread since the line above read it)
+            self.plain = False
+
+    def beyond_gates(self) -> bool:
+        """Whether a reason other than the gates holds (a compiled call asks the gates itself
+        while they hold no policy: Compiler.simple)."""
+        return bool(self.opts or self.traps or self.args or self.signal)
+
+    def mark(self) -> None:
+        """A signal was queued for this shell (any thread, with the run's lock held)."""
+        self.signal = True
+        self.plain = False
+
+    def set_gates(self, on: bool) -> None:
+        if self.gates is not on:
+            self.gates = on
+            self.settle()
+
+    def set_args(self, on: bool) -> None:
+        if self.args is not on:
+            self.args = on
+            self.settle()
+
+
+# the options that change how a command runs: `set -n` (nothing runs), `set -k` (assignment words
+# anywhere), `set -x` (the trace)
+_RUN_OPTIONS = ("noexec", "keyword", "xtrace")
+
+
+def _telling(method: Callable[..., object]) -> Callable[..., object]:
+    """dict's `method`, then the RunMode told (_Told._changed)."""
+
+    def told(self: _Told[object], *args: object, **kwargs: object) -> object:
+        value = method(self, *args, **kwargs)
+        self._changed()
+        return value
+
+    return told
+
+
+class _Told(dict[str, "V"]):
+    """A dict that tells its shell's RunMode after every change (_changed); reads are a dict's
+    own. Every mutator of dict is wrapped: a change cannot pass unseen."""
+
+    __slots__ = ("mode",)
+
+    def __init__(self, mode: RunMode, items: Iterable[tuple[str, V]] | dict[str, V] = ()) -> None:
+        dict.__init__(self, items)
+        self.mode = mode
+        self._changed()
+
+    def _changed(self) -> None:
+        raise NotImplementedError
+
+    if not TYPE_CHECKING:  # (the type checker sees dict's own signatures)
+        __setitem__ = _telling(dict.__setitem__)
+        __delitem__ = _telling(dict.__delitem__)
+        __ior__ = _telling(dict.__ior__)
+        update = _telling(dict.update)
+        pop = _telling(dict.pop)
+        popitem = _telling(dict.popitem)
+        setdefault = _telling(dict.setdefault)
+        clear = _telling(dict.clear)
+
+
+class Options(_Told[bool]):
+    """A shell's `set -o` options: whether one of _RUN_OPTIONS is on goes to its RunMode."""
+
+    __slots__ = ()
+
+    def _changed(self) -> None:
+        get = self.get
+        on = bool(get("noexec") or get("keyword") or get("xtrace"))
+        mode = self.mode
+        if mode.opts is not on:
+            mode.opts = on
+            mode.settle()
+
+    def __setitem__(self, key: str, value: bool) -> None:
+        dict.__setitem__(self, key, value)
+        if key in _RUN_OPTIONS:  # (`set -e` and the like: nothing to tell)
+            self._changed()
+
+
+class Traps(_Told[str]):
+    """A shell's traps (an empty command: the signal is ignored): whether any is set goes to its
+    RunMode."""
+
+    __slots__ = ()
+
+    def _changed(self) -> None:
+        on = len(self) > 0
+        mode = self.mode
+        if mode.traps is not on:
+            mode.traps = on
+            mode.settle()
