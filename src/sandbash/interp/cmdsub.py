@@ -326,20 +326,18 @@ def _op_reads_only(op: A.ParamOp, names: list[str]) -> bool:
 
 
 def _quiet(sh: Shell) -> bool:
-    """Whether nothing at this point would tell a body run in place from its subshell: no gates,
-    trap, pending signal or shell option that acts on the commands, and echo and printf are the
-    builtins (not functions, not disabled)."""
+    """Whether nothing at this point would tell a body run in place from its subshell: the shell
+    runs plainly (RunMode: no gates, trap, signal queued for it, `set -x`, `set -k` (`echo a=b` is
+    an assignment), `set -n`, API args waiting), no other shell option that acts on the commands,
+    and echo and printf are the builtins (not functions, not disabled)."""
     st = sh.state
+    if not st.run_mode.plain:
+        return False
     opts = st.opts
     functions, disabled = st.functions, st.disabled_builtins
     return not (
-        sh.rt.gates is not None
-        or sh.rt.signals
-        or st.traps
-        or opts["xtrace"]
-        or opts["nounset"]
+        opts["nounset"]
         or opts["posix"]  # (a special builtin would be found before a function of its name)
-        or opts["keyword"]  # (`set -k`: `echo a=b` is an assignment)
         or st.shopts["failglob"]
         or "echo" in functions
         or "printf" in functions
@@ -496,7 +494,7 @@ def direct_stage(sh: Shell, cmd: A.Command) -> bytes | None:
         plan = _command(cmd)
         if _STAGES_HELD.admit(_STAGES, _words_size(cmd)):
             _STAGES[id(cmd)] = (cmd, plan)
-    if plan is None or not plan.direct or sh.pending_args is not None or not _quiet(sh):
+    if plan is None or not plan.direct or not _quiet(sh):
         return None
     if plan.names and not _no_nameref(sh, plan.names):
         return None
@@ -703,7 +701,7 @@ def _run_command(sh: Shell, plan: Plan, out: Stream) -> int | None:
     rt = sh.rt
     if rt.jobs or rt.host is not None or rt.spawner is not None or sh.pr.coproc is not None:
         return None
-    if sh.pending_args is not None or lookup(plan.name) is not None:
+    if lookup(plan.name) is not None:  # (run_in_place asked _quiet: no API args wait)
         return None
     st = sh.state
     twin = _twin(sh)

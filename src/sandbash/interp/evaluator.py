@@ -263,6 +263,7 @@ class Evaluator:
         run_body = self.body_code(node.body)
         header = loop_header("for", node)  # (the DEBUG trap's $BASH_COMMAND and the trace)
         name = node.var
+        mode = st.run_mode
         # an existing plain variable takes each word without set_var's tests (store_plain: not a
         # nameref, no attribute but -x, set -a off); any other the general way below
         store_plain = self.va.store_plain if name not in NOT_PLAIN else None
@@ -274,10 +275,11 @@ class Evaluator:
                     n += 1
                     if n >= stop:
                         stop = loop.check(n)
-                    if st.opts["xtrace"]:  # (per step: the body may turn it on or off)
-                        self.ex.xtrace_line(header)
-                    if st.traps:  # (after the trace, as bash)
-                        self.ex.debug_trap(header)
+                    if not mode.plain:  # (per step: the body may turn `set -x` or a trap on or off)
+                        if st.opts["xtrace"]:
+                            self.ex.xtrace_line(header)
+                        if st.traps:  # (after the trace, as bash)
+                            self.ex.debug_trap(header)
                     try:
                         if store_plain is not None and store_plain(name, item):
                             pass
@@ -361,6 +363,7 @@ class Evaluator:
         cond_value = self._arith_value(node.cond)
         step_value = self._arith_value(node.step)
         opts = st.opts
+        mode = st.run_mode
         # a literal condition or step is evaluated here as sh.arith_eval does (its compiled function
         # by its text, the shared evaluator's text set around it): two frames fewer a part; any
         # other case (not yet compiled, a nested evaluation, a part to expand) goes through
@@ -378,7 +381,7 @@ class Evaluator:
                     n += 1
                     if n >= stop:
                         stop = loop.check(n)
-                    if st.traps or opts["xtrace"]:
+                    if not mode.plain and (st.traps or opts["xtrace"]):
                         cond = self._arith_or_error(node.cond)
                     else:
                         try:
@@ -411,7 +414,7 @@ class Evaluator:
                         if e.breaks:
                             break
                     sh.arith_cmd = "((: "
-                    if st.traps or opts["xtrace"]:
+                    if not mode.plain and (st.traps or opts["xtrace"]):
                         if self._arith_or_error(node.step) is None:
                             status = 1
                             break
