@@ -327,11 +327,11 @@ def _op_reads_only(op: A.ParamOp, names: list[str]) -> bool:
 
 def _quiet(sh: Shell) -> bool:
     """Whether nothing at this point would tell a body run in place from its subshell: the shell
-    runs plainly (RunMode: no gates, trap, signal queued for it, `set -x`, `set -k` (`echo a=b` is
-    an assignment), `set -n`, API args waiting), no other shell option that acts on the commands,
-    and echo and printf are the builtins (not functions, not disabled)."""
+    runs plainly and untraced (RunMode: no gates, trap, signal queued for it, `set -x`, `set -k`
+    (`echo a=b` is an assignment), `set -n`, API args waiting), no other shell option that acts on
+    the commands, and echo and printf are the builtins (not functions, not disabled)."""
     st = sh.state
-    if not st.run_mode.plain:
+    if not st.run_mode.untraced:  # (any trap: a subshell resets them)
         return False
     opts = st.opts
     functions, disabled = st.functions, st.disabled_builtins

@@ -248,10 +248,14 @@ class Compiler:
         bodies compiled (a `return` in one is handed up)."""
         ev = self.ev
         st = ev.state
+        sh = ev.sh
         mode = st.run_mode
         failed = ev.expansion_failed
         slow = partial(ev.execute, node)
         subject_fn = self._string_fn(node.word)
+        from ..syntax.escapes import ansi_decoded  # (as Evaluator._exec_case: not at start-up)
+
+        header = f"case {ansi_decoded(node.word.text)} in "  # ($BASH_COMMAND: _exec_case's)
         tests = self.case_tests(node)
         items = tuple(
             (tests[i], self.inner(item.body) if item.body is not None else None, item.term)
@@ -269,6 +273,8 @@ class Compiler:
                 if not mode.plain and _traced(st):
                     return slow()
                 st.line = st.ctx_line = line
+                if not mode.untraced and st.traps and not st.in_trap:  # (for an ERR or EXIT trap)
+                    sh.current_command = header
                 try:
                     subject = subject_fn()
                 except ArithError as e:
@@ -462,6 +468,7 @@ class Compiler:
         text = literal_arith(node.word)
         value_fn = sh.arith_fn(text) if text is not None else arith_fn(ev.expander, node.word)
         line = node.line
+        header = f"(({node.text}))"
 
         def arith_cmd() -> int:
             # what (( )) does around its test (as Evaluator._exec_arith and execute()), its
@@ -470,6 +477,8 @@ class Compiler:
             if not mode.plain and _traced(st):
                 return slow()
             st.line = line
+            if not mode.untraced and st.traps and not st.in_trap:  # (an ERR or EXIT trap reads it)
+                sh.current_command = header
             mark = len(procs) if procs else 0
             try:
                 try:
@@ -511,7 +520,7 @@ class Compiler:
 
         def cond_cmd() -> int:
             # what arith_cmd does around its test (as Evaluator._exec_cond and execute())
-            if not mode.plain and (st.traps or opts["noexec"]):  # (`set -x`: eval_cond traces)
+            if not mode.plain and (mode.debug or opts["noexec"]):  # (`set -x`: eval_cond traces)
                 return slow()
             st.line = line
             if not st.in_trap:
@@ -1126,11 +1135,11 @@ def _return_status_of(argv: list[str]) -> int | None:
 
 
 def _traced(st: ShellState) -> bool:
-    """Whether a trap, `set -x` or `set -n` makes a compound command that is not plain (RunMode:
-    what else it can be, gates, args, `set -k`, a signal, leaves `(( ))` and `case` here) take the
-    walker's way."""
+    """Whether a DEBUG trap, `set -x` or `set -n` makes a compound command that is not plain
+    (RunMode: what else it can be, gates, args, `set -k`, a signal, leaves `(( ))` and `case`
+    here) take the walker's way."""
     opts = st.opts
-    return bool(st.traps or opts["xtrace"] or opts["noexec"])
+    return bool(st.run_mode.debug or opts["xtrace"] or opts["noexec"])
 
 
 def _assignment_changed(st: ShellState) -> bool:

@@ -275,10 +275,10 @@ class Evaluator:
                     n += 1
                     if n >= stop:
                         stop = loop.check(n)
-                    if not mode.plain:  # (per step: the body may turn `set -x` or a trap on or off)
+                    if not mode.untraced:  # (per step: the body may turn `set -x` or a trap on or off)
                         if st.opts["xtrace"]:
                             self.ex.xtrace_line(header)
-                        if st.traps:  # (after the trace, as bash)
+                        if st.traps:  # (after the trace, as bash; any trap: $BASH_COMMAND names the step)
                             self.ex.debug_trap(header)
                     try:
                         if store_plain is not None and store_plain(name, item):
@@ -381,7 +381,7 @@ class Evaluator:
                     n += 1
                     if n >= stop:
                         stop = loop.check(n)
-                    if not mode.plain and (st.traps or opts["xtrace"]):
+                    if not mode.untraced and (st.traps or opts["xtrace"]):
                         cond = self._arith_or_error(node.cond)
                     else:
                         try:
@@ -414,7 +414,7 @@ class Evaluator:
                         if e.breaks:
                             break
                     sh.arith_cmd = "((: "
-                    if not mode.plain and (st.traps or opts["xtrace"]):
+                    if not mode.untraced and (st.traps or opts["xtrace"]):
                         if self._arith_or_error(node.step) is None:
                             status = 1
                             break

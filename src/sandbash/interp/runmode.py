@@ -1,7 +1,7 @@
 """Whether a shell runs its commands plainly: the one flag a compiled command tests first.
 
 A compiled command (compiler.py, fastbuiltins.py) takes its fast path only while nothing changes how
-commands run: `set -n`, `set -k` or `set -x`, a trap, a signal another shell of the run (or this
+commands run: `set -n`, `set -k` or `set -x`, a DEBUG trap, a signal another shell of the run (or this
 one) sent this shell and it has not acted on yet, gates to consult (a policy, the embedder's
 command gate, an audit), or the API's `args` not yet given to a command. `RunMode.plain` is True
 exactly while none of these holds, so a command tests one attribute instead of seven conditions
@@ -32,34 +32,38 @@ if TYPE_CHECKING:
 
 
 class RunMode:
-    """One shell state's reasons for running a command the general way, and `plain` (none)."""
+    """One shell state's reasons for running a command the general way, and `plain` (none), and
+    `untraced`: plain, and no trap at all (the walker's loops skip the trace and the DEBUG trap's
+    bookkeeping of each step, which sets $BASH_COMMAND for any trap to read)."""
 
-    __slots__ = ("plain", "opts", "traps", "args", "gates", "signal")
+    __slots__ = ("plain", "untraced", "opts", "debug", "traps", "args", "gates", "signal")
 
     def __init__(self, gates: bool = False) -> None:
         self.opts = False  # set -n, -k or -x (Options)
-        self.traps = False  # any trap, ignored signals too (Traps)
+        self.debug = False  # a DEBUG trap (Traps)
+        self.traps = False  # any trap, an ignored signal too (Traps)
         self.args = False  # the API's args wait for the first command (Shell.pending_args)
         self.gates = gates  # the run has gates (Runtime.gates is not None)
         self.signal = False  # a signal was queued for this shell (mark; cleared by take_pending)
-        self.plain = not gates
+        self.plain = self.untraced = not gates
 
     def settle(self) -> None:
-        """`plain` again from the reasons, after the shell's own thread changed one."""
-        plain = not (self.opts or self.traps or self.args or self.gates or self.signal)
+        """`plain` and `untraced` again from the reasons, after the shell's own thread changed one."""
+        plain = not (self.opts or self.debug or self.args or self.gates or self.signal)
         self.plain = plain
+        self.untraced = plain and not self.traps
         if plain and self.signal:  # (marked by another thread since the line above read it)
-            self.plain = False
+            self.plain = self.untraced = False
 
     def beyond_gates(self) -> bool:
         """Whether a reason other than the gates holds (a compiled call asks the gates itself
         while they hold no policy: Compiler.simple)."""
-        return bool(self.opts or self.traps or self.args or self.signal)
+        return bool(self.opts or self.debug or self.args or self.signal)
 
     def mark(self) -> None:
         """A signal was queued for this shell (any thread, with the run's lock held)."""
         self.signal = True
-        self.plain = False
+        self.plain = self.untraced = False
 
     def set_gates(self, on: bool) -> None:
         if self.gates is not on:
@@ -133,14 +137,18 @@ class Options(_Told[bool]):
 
 
 class Traps(_Told[str]):
-    """A shell's traps (an empty command: the signal is ignored): whether any is set goes to its
-    RunMode."""
+    """A shell's traps (an empty command: the signal is ignored): whether the DEBUG trap is set,
+    and whether any is, go to its RunMode. The others leave simple commands as they run: ERR runs from errexit_check and
+    RETURN from call_function, which every path ends in; EXIT runs as the shell ends; a signal's
+    trap runs when a signal comes, which is a reason of its own (RunMode.signal)."""
 
     __slots__ = ()
 
     def _changed(self) -> None:
-        on = len(self) > 0
+        debug = bool(self.get("DEBUG"))  # (`trap '' DEBUG` runs nothing either)
+        traps = len(self) > 0
         mode = self.mode
-        if mode.traps is not on:
-            mode.traps = on
+        if mode.debug is not debug or mode.traps is not traps:
+            mode.debug = debug
+            mode.traps = traps
             mode.settle()

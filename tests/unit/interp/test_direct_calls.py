@@ -124,6 +124,16 @@ def test_direct_path_taken_for_plain_calls(direct: list[str]) -> None:
     assert direct.count("g") == 2  # (f's body from its second call)
 
 
+def test_other_traps_leave_calls_direct(direct: list[str]) -> None:
+    """A trap that runs at no simple command (EXIT, a signal's, ERR, RETURN: RunMode.debug) leaves
+    the calls direct, and each still runs what it traps."""
+    script = "trap 'echo bye' EXIT; trap 'x=1' USR1; trap 'echo ret' RETURN; f() { :; }; for i in 1 2 3; do f; done"
+    with walking(False):
+        r = Bash().exec(script)
+    assert (r.stdout, r.exit_code) == ("bye\n", 0)  # (RETURN: not for a function without -T, as bash)
+    assert direct.count("f") == 3
+
+
 @pytest.mark.parametrize(
     "script",
     [
@@ -133,13 +143,14 @@ def test_direct_path_taken_for_plain_calls(direct: list[str]) -> None:
         "set -o posix; f() { :; }; for i in 1 2 3; do f; done",
         "declare() { :; }; for i in 1 2 3; do declare x=1; done",
         "echo() { :; }; for i in 1 2 3; do echo x; done",
-        "f() { :; }; trap 'x=1' USR1; for i in 1 2 3; do f; done",
+        "f() { :; }; trap ':' DEBUG; for i in 1 2 3; do f; done",
         "f() { :; }; for i in 1 2 3; do set -x; f; set +x; done 2>/dev/null",
     ],
 )
 def test_general_path_for_what_it_decides(direct: list[str], script: str) -> None:
     """Temporary bindings, redirections, `command`, POSIX mode, a builtin's name (a function
-    shadowing it is found by run_argv), traps and tracing leave the call to run_argv/exec_simple."""
+    shadowing it is found by run_argv), a DEBUG trap and tracing leave the call to
+    run_argv/exec_simple."""
     with walking(False):
         r = Bash().exec(script)
     assert r.exit_code == 0

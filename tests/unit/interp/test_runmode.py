@@ -66,10 +66,10 @@ def test_options_tell_their_mode(on: object, off: object) -> None:
 
 
 TRAP_CHANGES = [
-    (lambda t: t.__setitem__("EXIT", "echo"), lambda t: t.pop("EXIT")),
-    (lambda t: t.update(DEBUG=""), lambda t: t.__delitem__("DEBUG")),
-    (lambda t: t.setdefault("ERR", "x"), lambda t: t.popitem()),
-    (lambda t: t.__ior__({"USR1": "y"}), lambda t: t.clear()),
+    (lambda t: t.__setitem__("DEBUG", "echo"), lambda t: t.pop("DEBUG")),
+    (lambda t: t.update(DEBUG="x"), lambda t: t.__delitem__("DEBUG")),
+    (lambda t: t.setdefault("DEBUG", "x"), lambda t: t.popitem()),
+    (lambda t: t.__ior__({"DEBUG": "y"}), lambda t: t.clear()),
 ]
 
 
@@ -78,9 +78,24 @@ def test_traps_tell_their_mode(on: object, off: object) -> None:
     mode = RunMode()
     traps = Traps(mode)
     on(traps)  # type: ignore[operator]
-    assert not mode.plain and mode.traps
+    assert not mode.plain and not mode.untraced and mode.debug and mode.traps
     off(traps)  # type: ignore[operator]
-    assert mode.plain and not mode.traps
+    assert mode.plain and mode.untraced and not mode.debug and not mode.traps
+
+
+@pytest.mark.parametrize(
+    ("trap", "handler"), [("EXIT", "echo bye"), ("ERR", "x"), ("RETURN", "y"), ("INT", "")]
+)
+def test_a_trap_but_debug_leaves_commands_plain_but_traced(trap: str, handler: str) -> None:
+    mode = RunMode()
+    traps = Traps(mode, {trap: handler})
+    assert mode.plain and not mode.untraced  # (each step's $BASH_COMMAND is set for the trap to read)
+    traps["DEBUG"] = ""  # (an ignored DEBUG trap runs nothing)
+    assert mode.plain
+    traps["DEBUG"] = ":"
+    assert not mode.plain
+    del traps["DEBUG"], traps[trap]
+    assert mode.plain and mode.untraced
 
 
 def test_one_reason_going_leaves_the_others() -> None:
