@@ -27,6 +27,7 @@ from .options import (
     parse_args,
     usage_message,
 )
+from .progname import error_name, getopt_name, help_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -77,6 +78,7 @@ class Ctx:
         "_finder",
         "identity",
         "net",
+        "argv0",
     )
 
     def __init__(
@@ -99,8 +101,10 @@ class Ctx:
         finder: Finder | None = None,
         identity: Identity | None = None,
         net: NetworkConfig | None = None,
+        argv0: str | None = None,
     ) -> None:
-        self.name = name
+        self.name = name  # the base name it was run by (what a command dispatches on)
+        self.argv0 = argv0 if argv0 is not None else name  # as given: `/bin/ls` (progname.py)
         self.args = args
         self.stdin = stdin
         self.stdout = stdout
@@ -148,9 +152,27 @@ class Ctx:
             data = data.encode("utf-8", "surrogateescape")
         self.stdout.write(data)
 
+    @property
+    def prog(self) -> str:
+        """The name its error lines start with: argv[0] as given for the GNU tools that print it."""
+        return error_name(self.name, self.argv0)
+
+    @property
+    def help_prog(self) -> str:
+        """The name in its `Try '... --help'` and `Usage:` lines."""
+        return help_name(self.name, self.argv0)
+
     def error(self, message: str) -> None:
         """Print `NAME: message` on stderr."""
-        self.stderr.write(f"{self.name}: {message}\n".encode("utf-8", "surrogateescape"))
+        self.stderr.write(f"{self.prog}: {message}\n".encode("utf-8", "surrogateescape"))
+
+    def usage_error(self, message: str, status: int = 1) -> CommandExit:
+        """`NAME: message` and GNU's `Try 'NAME --help'` line; the exit to raise."""
+        self.error(message)
+        self.stderr.write(
+            f"Try '{self.help_prog} --help' for more information.\n".encode("utf-8", "surrogateescape")
+        )
+        return CommandExit(status)
 
     def fs_error(self, e: FsError, path: str | None = None, prefix: str = "") -> None:
         """`NAME: [prefix]path: strerror`."""
@@ -162,7 +184,7 @@ class Ctx:
         try:
             return parse_args(spec, self.args if args is None else args)
         except UsageError as e:
-            self.stderr.write(usage_message(spec, e.message).encode("utf-8", "surrogateescape"))
+            self.stderr.write(self.usage_text(spec, e.message).encode("utf-8", "surrogateescape"))
             raise CommandExit(spec.usage_status)
         except OptionValueError as e:
             self.error(e.message)
@@ -170,6 +192,13 @@ class Ctx:
         except HelpRequested as h:
             self.stdout.write(h.text.encode("utf-8", "surrogateescape"))
             raise CommandExit(0)
+
+    def usage_text(self, spec: CommandSpec, message: str, getopt: bool = True) -> str:
+        """A usage error (`getopt`: one the option parser found), named as this run names the tool."""
+        if spec.name != self.name:
+            return usage_message(spec, message)
+        name = getopt_name(self.name, self.argv0) if getopt else self.prog
+        return usage_message(spec, message, name, self.help_prog)
 
     # ------------------------------------------------------------ files
 

@@ -55,9 +55,7 @@ def cmd_echo(ctx: Ctx) -> int:
 def cmd_printf(ctx: Ctx) -> int:
     args = list(ctx.args)
     if not args:
-        ctx.error("missing operand")
-        ctx.stderr.write(b"Try 'printf --help' for more information.\n")
-        return 1
+        raise ctx.usage_error("missing operand")
     if args[0] == "--":
         args = args[1:]
     errors: list[str] = []

@@ -239,7 +239,7 @@ def cmd_expr(ctx: Ctx) -> int:
         ctx.parse(SPEC, args)
     if not args:
         ctx.error("missing operand")
-        ctx.stderr.write(b"Try 'expr --help' for more information.\n")
+        ctx.stderr.write(f"Try '{ctx.help_prog} --help' for more information.\n".encode())
         return 2
     try:
         value = _Parser(ctx, args).parse()

@@ -65,7 +65,6 @@ def invoke(
     (`bash: line 3: `), asked only when an error is printed; `label` names the command in those
     lines (the program a hashed or aliased name resolved to), argv[0]'s base name by default."""
     base = argv[0].rsplit("/", 1)[-1] if "/" in argv[0] else argv[0]
-    name = label or base
     err = fds.get(2)
     extra: dict[str, object] = {"host": caps.host, "gate": caps.gate}
     ctx = Ctx(
@@ -86,7 +85,14 @@ def invoke(
         finder=caps.finder,
         identity=caps.identity,
         net=caps.network,
+        argv0=argv[0],
     )
+
+    # the name its messages start with: the program a hashed or aliased name resolved to, else as
+    # the tool itself would say it (a path for GNU's, progname.py), read when a message is written
+    def name() -> str:
+        return label if label is not None and label != base else ctx.prog
+
     try:
         return record.run(ctx)
     except CommandExit as e:
@@ -95,21 +101,21 @@ def invoke(
         # what slipped past the charged seams is still the memory limit, never an internal error
         raise LimitExceeded(LimitKind.MAX_MEMORY, caps.budget.limits.max_memory) from None
     except RecursionError:
-        _say(err, f"{prefix(True)}{name}: internal error (recursion too deep)\n")
+        _say(err, f"{prefix(True)}{name()}: internal error (recursion too deep)\n")
         return 1
     except SigPipe:
         return 141  # the command, a process of its own in bash, dies of SIGPIPE; the shell goes on
     except FsError as e:
-        _say(err, f"{name}: {e.path}: {e.message}\n")
+        _say(err, f"{name()}: {e.path}: {e.message}\n")
         return 1
     except StreamReadError as e:  # `cmd < dir`: a read that failed, in the words most GNU tools use
-        _say(err, f"{name}: read error: {e.strerror}\n")
+        _say(err, f"{name()}: read error: {e.strerror}\n")
         return 1
     except StreamError as e:  # stdout closed (`>&-`) or not writable: GNU's write error
-        _say(err, f"{name}: write error: {e.strerror}\n")
+        _say(err, f"{name()}: write error: {e.strerror}\n")
         return 1
     except Exception as e:  # a bug in a command must not reach the caller as a traceback
-        _say(err, f"{prefix(False)}{name}: internal error ({type(e).__name__}: {e})\n")
+        _say(err, f"{prefix(False)}{name()}: internal error ({type(e).__name__}: {e})\n")
         return 1
 
 

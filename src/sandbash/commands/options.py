@@ -697,5 +697,12 @@ def version_text(spec: CommandSpec) -> str:
     return version_line(spec.name)
 
 
-def usage_message(spec: CommandSpec, message: str) -> str:
-    return f"{spec.name}: {message}\n{spec.usage_note}Try {spec.try_quote}{spec.name} --help' for more information.\n"
+def usage_message(
+    spec: CommandSpec, message: str, name: str | None = None, help_name: str | None = None
+) -> str:
+    """GNU's usage error: `name` opens the message (getopt's argv[0]), `help_name` is in the Try line."""
+    name = name or spec.name
+    help_name = help_name or spec.name
+    return (
+        f"{name}: {message}\n{spec.usage_note}Try {spec.try_quote}{help_name} --help' for more information.\n"
+    )

@@ -73,7 +73,9 @@ def _choice(ctx: Ctx, value: str, option: str, choices: list[str]) -> str:
     kind = "ambiguous" if matches else "invalid"
     listing = "".join(f"  - {quote(c)}\n" for c in choices)
     ctx.error(f"{kind} argument {quote(value)} for {quote(option)}")
-    ctx.stderr.write(f"Valid arguments are:\n{listing}Try 'date --help' for more information.\n".encode())
+    ctx.stderr.write(
+        f"Valid arguments are:\n{listing}Try '{ctx.help_prog} --help' for more information.\n".encode()
+    )
     raise CommandExit(1)
 
 

@@ -8,7 +8,7 @@ from ..options import CommandSpec, HelpRequested, Parsed, UsageError, parse_args
 
 def usage(ctx: Ctx, message: str, status: int = 2) -> CommandExit:
     ctx.stderr.write(
-        f"{ctx.name}: {message}\n{ctx.name}: Try '{ctx.name} --help' for more information.\n".encode(
+        f"{ctx.prog}: {message}\n{ctx.prog}: Try '{ctx.help_prog} --help' for more information.\n".encode(
             "utf-8", "surrogateescape"
         )
     )

@@ -15,12 +15,7 @@ MAX_SYMLINKS = 40
 
 
 def _usage(ctx: Ctx, message: str) -> CommandExit:
-    ctx.stderr.write(
-        f"{ctx.name}: {message}\nTry '{ctx.name} --help' for more information.\n".encode(
-            "utf-8", "surrogateescape"
-        )
-    )
-    return CommandExit(1)
+    return ctx.usage_error(message)
 
 
 def canonicalize(ctx: Ctx, path: str, mode: str, symlinks: bool = True) -> str:

@@ -257,7 +257,7 @@ def _minor(dev: int) -> int:
 def cmd_stat(ctx: Ctx) -> int:
     opts, operands = ctx.parse(SPEC)
     if not operands:
-        ctx.stderr.write(b"stat: missing operand\nTry 'stat --help' for more information.\n")
+        raise ctx.usage_error("missing operand")
         raise CommandExit(1)
     fs_mode = opts.has("file_system")
     follow = opts.has("dereference")

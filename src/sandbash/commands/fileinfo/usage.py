@@ -282,7 +282,7 @@ def _du_config(ctx: Ctx, opts: Parsed) -> _DuConfig:
         text = opts["max_depth"]
         if not text.isdigit():
             ctx.stderr.write(
-                f"du: invalid maximum depth {quote(text)}\nTry 'du --help' for more information.\n".encode(
+                f"{ctx.prog}: invalid maximum depth {quote(text)}\nTry '{ctx.help_prog} --help' for more information.\n".encode(
                     "utf-8", "surrogateescape"
                 )
             )
@@ -291,14 +291,14 @@ def _du_config(ctx: Ctx, opts: Parsed) -> _DuConfig:
     if opts.has("summarize"):
         if cfg.max_depth is not None and cfg.max_depth != 0:
             ctx.stderr.write(
-                f"du: warning: summarizing conflicts with --max-depth={cfg.max_depth}\n"
-                "Try 'du --help' for more information.\n".encode()
+                f"{ctx.prog}: warning: summarizing conflicts with --max-depth={cfg.max_depth}\n"
+                f"Try '{ctx.help_prog} --help' for more information.\n".encode()
             )
             raise CommandExit(1)
         cfg.max_depth = 0
     if opts.has("all") and opts.has("summarize"):
         ctx.stderr.write(
-            b"du: cannot both summarize and show all entries\nTry 'du --help' for more information.\n"
+            f"{ctx.prog}: cannot both summarize and show all entries\nTry '{ctx.help_prog} --help' for more information.\n".encode()
         )
         raise CommandExit(1)
     if opts.has("threshold"):
@@ -331,8 +331,8 @@ def cmd_du(ctx: Ctx) -> int:
     if opts.has("files0_from"):
         if operands:
             ctx.stderr.write(
-                f"du: extra operand {quoteaf(operands[0])}\nfile operands cannot be combined with "
-                "--files0-from\nTry 'du --help' for more information.\n".encode()
+                f"{ctx.prog}: extra operand {quoteaf(operands[0])}\nfile operands cannot be combined with "
+                f"--files0-from\nTry '{ctx.help_prog} --help' for more information.\n".encode()
             )
             return 1
         try:
@@ -466,14 +466,14 @@ def cmd_df(ctx: Ctx) -> int:
     posix = opts.has("portability")
     if opts.has("output") and (opts.has("inodes") or opts.has("print_type") or posix):
         ctx.error("options --output and -i/-P/-T are mutually exclusive")
-        ctx.stderr.write(b"Try 'df --help' for more information.\n")
+        ctx.stderr.write(f"Try '{ctx.help_prog} --help' for more information.\n".encode())
         return 1
     if opts.has("output"):
         fields = (opts["output"] or ",".join(_FIELDS)).split(",")
         for f in fields:
             if f not in _FIELDS:
                 ctx.error(f"option --output: field {quote(f)} unknown")
-                ctx.stderr.write(b"Try 'df --help' for more information.\n")
+                ctx.stderr.write(f"Try '{ctx.help_prog} --help' for more information.\n".encode())
                 return 1
     elif opts.has("inodes"):
         fields = ["source", "itotal", "iused", "iavail", "ipcent", "target"]

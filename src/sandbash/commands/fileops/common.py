@@ -13,12 +13,7 @@ from ..options import Opt
 
 def usage_error(ctx: Ctx, message: str) -> CommandExit:
     """Print a GNU usage error (`NAME: message` + the --help hint); return the exit to raise."""
-    ctx.stderr.write(
-        f"{ctx.name}: {message}\nTry '{ctx.name} --help' for more information.\n".encode(
-            "utf-8", "surrogateescape"
-        )
-    )
-    return CommandExit(1)
+    return ctx.usage_error(message)
 
 
 def fail(ctx: Ctx, what: str, path: str, e: FsError | int) -> None:
@@ -30,7 +25,7 @@ def fail(ctx: Ctx, what: str, path: str, e: FsError | int) -> None:
 def prompt(ctx: Ctx, question: str) -> bool:
     """Ask on stderr and read the answer from stdin, as GNU does without a
     terminal; only an answer starting with y/Y counts as yes."""
-    ctx.stderr.write(f"{ctx.name}: {question} ".encode("utf-8", "surrogateescape"))
+    ctx.stderr.write(f"{ctx.prog}: {question} ".encode("utf-8", "surrogateescape"))
     try:
         line = ctx.stdin.readline()
     except OSError:
@@ -83,10 +78,10 @@ def backup_control(ctx: Ctx, values: dict[str, object]) -> str | None:
     if len(matches) != 1:
         kind = "ambiguous" if matches else "invalid"
         ctx.stderr.write(
-            f"{ctx.name}: {kind} argument {quote(arg)} for {quote(origin)}\n"
+            f"{ctx.prog}: {kind} argument {quote(arg)} for {quote(origin)}\n"
             "Valid arguments are:\n  - \u2018none\u2019, \u2018off\u2019\n  - \u2018simple\u2019, \u2018never\u2019\n"
             "  - \u2018existing\u2019, \u2018nil\u2019\n  - \u2018numbered\u2019, \u2018t\u2019\n"
-            f"Usage: {ctx.name} [OPTION]... [-T] SOURCE DEST\nTry '{ctx.name} --help' for more information.\n".encode()
+            f"Usage: {ctx.help_prog} [OPTION]... [-T] SOURCE DEST\nTry '{ctx.help_prog} --help' for more information.\n".encode()
         )
         raise CommandExit(1)
     control = matches.pop()

@@ -405,11 +405,11 @@ def _preserve(ctx: Ctx, opts: Parsed, o: CopyOptions) -> None:
                 if len(matches) != 1:
                     kind = "ambiguous" if len(matches) > 1 else "invalid"
                     ctx.stderr.write(
-                        f"cp: {kind} argument {quote(a)} for {quote('--' + key.replace('_', '-'))}\n"
+                        f"{ctx.prog}: {kind} argument {quote(a)} for {quote('--' + key.replace('_', '-'))}\n"
                         "Valid arguments are:\n  - \u2018mode\u2019\n  - \u2018timestamps\u2019\n"
                         "  - \u2018ownership\u2019\n  - \u2018links\u2019\n  - \u2018context\u2019\n"
                         "  - \u2018xattr\u2019\n  - \u2018all\u2019\n"
-                        "Try 'cp --help' for more information.\n".encode()
+                        f"Try '{ctx.help_prog} --help' for more information.\n".encode()
                     )
                     raise CommandExit(1)
                 m = matches[0]

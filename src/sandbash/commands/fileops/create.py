@@ -87,7 +87,7 @@ def cmd_mkdir(ctx: Ctx) -> int:
             status = 1
             continue
         if verbose:
-            ctx.out(f"mkdir: created directory {quoteaf(path)}\n")
+            ctx.out(f"{ctx.prog}: created directory {quoteaf(path)}\n")
     return status
 
 
@@ -121,7 +121,7 @@ def _make_parents(ctx: Ctx, path: str, verbose: bool) -> bool:
             ctx.error(f"cannot create directory {quote(cur)}: {errmsg(e)}")
             return False
         if verbose:
-            ctx.out(f"mkdir: created directory {quoteaf(cur)}\n")
+            ctx.out(f"{ctx.prog}: created directory {quoteaf(cur)}\n")
     last = fs.try_stat(path)
     if last is not None and not last.is_dir:
         ctx.error(f"cannot create directory {quote(path)}: {strerror(errno.EEXIST)}")
@@ -194,9 +194,9 @@ def cmd_touch(ctx: Ctx) -> int:
         if len(matches) != 1:
             kind = "ambiguous" if matches else "invalid"
             ctx.stderr.write(
-                f"touch: {kind} argument {quote(word)} for \u2018--time\u2019\nValid arguments are:\n"
+                f"{ctx.prog}: {kind} argument {quote(word)} for \u2018--time\u2019\nValid arguments are:\n"
                 "  - \u2018atime\u2019, \u2018access\u2019, \u2018use\u2019\n  - \u2018mtime\u2019, \u2018modify\u2019\n"
-                "Try 'touch --help' for more information.\n".encode()
+                f"Try '{ctx.help_prog} --help' for more information.\n".encode()
             )
             return 1
         if matches.pop() == "a":

@@ -83,7 +83,7 @@ for _i, _p in enumerate("MGTPEZYRQ", start=2):
 
 def _usage(ctx: Ctx, message: str) -> CommandExit:
     ctx.error(message)
-    ctx.stderr.write(b"Try 'dd --help' for more information.\n")
+    ctx.stderr.write(f"Try '{ctx.help_prog} --help' for more information.\n".encode())
     return CommandExit(1)
 
 

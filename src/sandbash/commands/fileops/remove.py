@@ -173,9 +173,9 @@ def cmd_rm(ctx: Ctx) -> int:
             if len(matches) != 1:
                 kind = "ambiguous" if matches else "invalid"
                 ctx.stderr.write(
-                    f"rm: {kind} argument {quote(word)} for \u2018--interactive\u2019\nValid arguments are:\n"
+                    f"{ctx.prog}: {kind} argument {quote(word)} for \u2018--interactive\u2019\nValid arguments are:\n"
                     "  - \u2018never\u2019, \u2018no\u2019, \u2018none\u2019\n  - \u2018once\u2019\n"
-                    "  - \u2018always\u2019, \u2018yes\u2019\nTry 'rm --help' for more information.\n".encode()
+                    f"  - \u2018always\u2019, \u2018yes\u2019\nTry '{ctx.help_prog} --help' for more information.\n".encode()
                 )
                 return 1
             interactive = matches.pop()
@@ -245,7 +245,7 @@ def cmd_rmdir(ctx: Ctx) -> int:
     def one(path: str, parent: bool) -> bool:
         ctx.checkpoint()
         if verbose:
-            ctx.out(f"rmdir: removing directory, {quoteaf(path)}\n")
+            ctx.out(f"{ctx.prog}: removing directory, {quoteaf(path)}\n")
         try:
             ctx.fs.rmdir(path)
             return True

@@ -1064,7 +1064,9 @@ class Searcher:
     def _binary_message(self, name: str) -> None:
         self.flush_out()
         if self.o.prog == "grep":
-            self.ctx.stderr.write(f"grep: {name}: binary file matches\n".encode("utf-8", "surrogateescape"))
+            self.ctx.stderr.write(
+                f"{self.ctx.prog}: {name}: binary file matches\n".encode("utf-8", "surrogateescape")
+            )
 
     # ------------------------------------------------------------ context
     def _sep_if_gap(self, cx: _Ctx, line: int) -> None:
@@ -1412,7 +1414,7 @@ def _grep(ctx: Ctx, default_mode: str) -> int:
     if color is None:
         color = "auto"
     if color not in ("never", "always", "auto", "yes", "no", "force", "tty", "none", "if-tty"):
-        ctx.stderr.write(f"grep: invalid argument ‘{color}’ for ‘--color’\n".encode())
+        ctx.stderr.write(f"{ctx.prog}: invalid argument ‘{color}’ for ‘--color’\n".encode())
         raise CommandExit(2)
     o.color = color in ("always", "yes", "force")
     binary_files = p.get("binary_files", "binary")
@@ -1423,7 +1425,7 @@ def _grep(ctx: Ctx, default_mode: str) -> int:
     o.recursive = p.get("recursive", "") or ""
     directories = p.get("directories", "read")
     if directories not in ("read", "skip", "recurse"):
-        ctx.stderr.write(f"grep: invalid argument ‘{directories}’ for ‘--directories’\n".encode())
+        ctx.stderr.write(f"{ctx.prog}: invalid argument ‘{directories}’ for ‘--directories’\n".encode())
         raise CommandExit(2)
     if directories == "recurse" and not o.recursive:
         o.recursive = "r"

@@ -148,13 +148,13 @@ def _choice(ctx: Ctx, value: str, option: str, choices: dict[str, str]) -> str:
     if len(found) == 1:
         return found.pop()
     kind = "ambiguous" if found else "invalid"
-    lines = [f"ls: {kind} argument {quote(value)} for {quote('--' + option)}", "Valid arguments are:"]
+    lines = [f"{ctx.prog}: {kind} argument {quote(value)} for {quote('--' + option)}", "Valid arguments are:"]
     groups: dict[str, list[str]] = {}
     for k, v in choices.items():
         groups.setdefault(v, []).append(k)
     for names in groups.values():
         lines.append("  - " + ", ".join(quote(n) for n in names))
-    lines.append("Try 'ls --help' for more information.")
+    lines.append(f"Try '{ctx.help_prog} --help' for more information.")
     ctx.stderr.write(("\n".join(lines) + "\n").encode())
     # argmatch failures exit through usage(EXIT_FAILURE), not ls's status 2
     raise CommandExit(1)
@@ -415,9 +415,9 @@ def _configure(ctx: Ctx, opts: Parsed) -> Config:
     c.time_style = style
     if not (style.startswith("+") or style in ("full-iso", "long-iso", "iso", "locale")):
         ctx.stderr.write(
-            f"ls: invalid argument {quote(given_style)} for ‘time style’\nValid arguments are:\n"
+            f"{ctx.prog}: invalid argument {quote(given_style)} for ‘time style’\nValid arguments are:\n"
             "  - [posix-]full-iso\n  - [posix-]long-iso\n  - [posix-]iso\n  - [posix-]locale\n"
-            "  - +FORMAT (e.g., +%H:%M) for a 'date'-style format\nTry 'ls --help' for more information.\n".encode()
+            f"  - +FORMAT (e.g., +%H:%M) for a 'date'-style format\nTry '{ctx.help_prog} --help' for more information.\n".encode()
         )
         raise CommandExit(2)
     return c

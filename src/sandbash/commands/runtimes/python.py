@@ -85,7 +85,7 @@ def _parse(ctx: Ctx) -> Program | int:
     while i < len(args):
         a = args[i]
         if a in ("-h", "-?", "--help"):
-            ctx.out(HELP.format(ctx.name))
+            ctx.out(HELP.format(ctx.prog))
             return 0
         if a in ("-V", "--version"):
             ctx.out(VERSION + "\n")
@@ -102,7 +102,7 @@ def _parse(ctx: Ctx) -> Program | int:
                 code = a[j + 1 :] or (args[i + 1] if i + 1 < len(args) else None)
                 if code is None:
                     ctx.stderr.write(
-                        f"Argument expected for the -c option\n{USAGE.format(ctx.name)}".encode()
+                        f"Argument expected for the -c option\n{USAGE.format(ctx.prog)}".encode()
                     )
                     return 2
                 rest = args[i + 1 :] if a[j + 1 :] else args[i + 2 :]
@@ -115,7 +115,7 @@ def _parse(ctx: Ctx) -> Program | int:
                     i += 1
                 break
             if c not in _FLAGS:
-                ctx.stderr.write(f"Unknown option: -{c}\n{USAGE.format(ctx.name)}".encode())
+                ctx.stderr.write(f"Unknown option: -{c}\n{USAGE.format(ctx.prog)}".encode())
                 return 2
             j += 1
         i += 1
@@ -127,7 +127,7 @@ def _parse(ctx: Ctx) -> Program | int:
         ctx,
         path,
         lambda p, code: (
-            f"{ctx.name}: can't open file {ctx.fs.abspath(p)!r}: [Errno {int(code)}] {strerror(code)}\n"
+            f"{ctx.prog}: can't open file {ctx.fs.abspath(p)!r}: [Errno {int(code)}] {strerror(code)}\n"
         ),
     )
     return Program(text, ctx.fs.abspath(path), rest)

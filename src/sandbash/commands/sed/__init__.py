@@ -124,19 +124,24 @@ _BUG_REPORTS = "E-mail bug reports to: <bug-sed@gnu.org>.\n"
 _LEADING_INT = re.compile(r"[ \t\n\v\f\r]*[-+]?[0-9]+")
 
 
+def _usage(ctx: Ctx) -> str:
+    """The usage text, naming sed as it was run (`Usage: /bin/sed ...`)."""
+    return USAGE.replace("sed", ctx.help_prog, 1)
+
+
 @declare("sed", spec=SPEC, effects=Effects.SED)
 def cmd_sed(ctx: Ctx) -> int:
     try:
         p, operands = parse_args(SPEC, ctx.args)
     except UsageError as e:
         ctx.error(e.message)
-        ctx.stderr.write(USAGE.encode())
+        ctx.stderr.write(_usage(ctx).encode())
         return 1
     except OptionValueError as e:
         ctx.error(e.message)
         return 1
     except HelpRequested as h:
-        ctx.out(h.text if h.text == version_text(SPEC) else USAGE + _BUG_REPORTS)
+        ctx.out(h.text if h.text == version_text(SPEC) else _usage(ctx) + _BUG_REPORTS)
         return 0
     pieces: list[Piece] = []
     expr_no = 0
@@ -159,7 +164,7 @@ def cmd_sed(ctx: Ctx) -> int:
             pieces.append(Piece(text, 0, value))
     if not pieces:
         if not operands:
-            ctx.stderr.write(USAGE.encode())
+            ctx.stderr.write(_usage(ctx).encode())
             return 1
         pieces.append(Piece(operands.pop(0), 1))
         script_end = "-e expression #1, char 0: "

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from ..context import CommandExit, Ctx
 from ..gnuquote import quote as quote  # re-exported: the one GNU-quoting helper (as fsutil's)
-from ..options import CommandSpec, usage_message
+from ..options import CommandSpec
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ def accounts(ctx: Ctx) -> dict[str, tuple[int, int, list[tuple[int, str]]]]:
 
 def usage_fail(ctx: Ctx, spec: CommandSpec, message: str) -> CommandExit:
     """Print a GNU usage error (`NAME: message` + `Try ...`); return the exit to raise."""
-    ctx.stderr.write(usage_message(spec, message).encode("utf-8", "surrogateescape"))
+    ctx.stderr.write(ctx.usage_text(spec, message, getopt=False).encode("utf-8", "surrogateescape"))
     return CommandExit(spec.usage_status)
 
 

@@ -377,7 +377,7 @@ def _pick_word(ctx: Ctx, value: str) -> str:
     ctx.error(f"{kind} argument {quote(ctx, value)} for {quote(ctx, '--sort')}")
     valid = "".join(f"  - {quote(ctx, w)}\n" for w in _SORT_WORDS)
     ctx.stderr.write(
-        encode("Valid arguments are:\n" + valid + f"Try '{ctx.name} --help' for more information.\n")
+        encode("Valid arguments are:\n" + valid + f"Try '{ctx.help_prog} --help' for more information.\n")
     )
     raise CommandExit(1)
 
@@ -469,7 +469,7 @@ def _files0(ctx: Ctx, source: str, files: list[str]) -> list[str]:
     if files:
         ctx.error(f"extra operand {quote(ctx, files[0])}")
         ctx.stderr.write(b"file operands cannot be combined with --files0-from\n")
-        ctx.stderr.write(f"Try '{ctx.name} --help' for more information.\n".encode())
+        ctx.stderr.write(f"Try '{ctx.help_prog} --help' for more information.\n".encode())
         raise CommandExit(2)
     try:
         data = ctx.read_input(source)
@@ -513,7 +513,7 @@ def cmd_sort(ctx: Ctx) -> int:
                 encode(
                     f"Valid arguments are:\n  - {quote(ctx, 'quiet')}, {quote(ctx, 'silent')}\n"
                     f"  - {quote(ctx, 'diagnose-first')}\n"
-                    f"Try '{ctx.name} --help' for more information.\n"
+                    f"Try '{ctx.help_prog} --help' for more information.\n"
                 )
             )
             return 1

@@ -318,7 +318,7 @@ def cmd_tee(ctx: Ctx) -> int:
             ctx.error(f"{kind} argument {quote(ctx, mode)} for '--output-error'")
             ctx.stderr.write(
                 b"Valid arguments are:\n  - 'warn'\n  - 'warn-nopipe'\n  - 'exit'\n  - 'exit-nopipe'\n"
-                + f"Try '{ctx.name} --help' for more information.\n".encode()
+                + f"Try '{ctx.help_prog} --help' for more information.\n".encode()
             )
             return 1
     append = bool(opts.get("append"))

@@ -82,9 +82,7 @@ def fail(ctx: Ctx, message: str, status: int = 1) -> CommandExit:
 
 def usage_fail(ctx: Ctx, message: str, status: int = 1) -> CommandExit:
     """A usage error: the message and GNU's `Try '... --help'` line."""
-    ctx.error(message)
-    ctx.stderr.write(f"Try '{ctx.name} --help' for more information.\n".encode())
-    return CommandExit(status)
+    return ctx.usage_error(message, status)
 
 
 # ------------------------------------------------------------------ inputs
@@ -309,7 +307,7 @@ def argmatch(ctx: Ctx, option: str, value: str, table: list[tuple[str, str]], st
             "Valid arguments are:\n"
             + "\n".join(lines)
             + "\n"
-            + f"Try '{ctx.name} --help' for more information.\n"
+            + f"Try '{ctx.help_prog} --help' for more information.\n"
         )
     )
     raise CommandExit(status)

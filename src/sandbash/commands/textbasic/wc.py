@@ -212,7 +212,7 @@ def cmd_wc(ctx: Ctx) -> int:
         if files:
             ctx.error(f"extra operand {quote(ctx, files[0])}")
             ctx.stderr.write(b"file operands cannot be combined with --files0-from\n")
-            ctx.stderr.write(f"Try '{ctx.name} --help' for more information.\n".encode())
+            ctx.stderr.write(f"Try '{ctx.help_prog} --help' for more information.\n".encode())
             return 1
         names, streamed_names = _read_names(ctx, source)
         if names is None:
