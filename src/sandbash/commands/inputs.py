@@ -21,7 +21,7 @@ import errno
 from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 
-from ..stdio.streams import Stream, StreamError
+from ..stdio.streams import DirStream, Stream, StreamError
 from ..vfs.errors import FsError, strerror
 from .context import Ctx, _dev_fd
 from .gnuquote import quoteaf, quotef
@@ -59,6 +59,7 @@ class Inputs:
         "on_open_error",
         "stream",
         "dir_errno",
+        "dirs_open",
     )
 
     def __init__(
@@ -89,6 +90,9 @@ class Inputs:
         self.stop_on_read_error = False
         # what reading a directory operand fails with (EISDIR; GNU tac seeks first: EINVAL)
         self.dir_errno = errno.EISDIR
+        # a directory operand is handed to the body as a stream whose reads fail, for a tool that
+        # reads as if the failure were the end of its input (cksum's crc: `cksum d` sums nothing)
+        self.dirs_open = False
 
     def fail(self, template: str, err: int | None) -> None:
         """Name the current operand on stderr in `template`'s words; the status becomes 1."""
@@ -118,14 +122,16 @@ class Inputs:
             try:
                 stream = self.ctx.open_in(name)
             except FsError as e:
-                if e.errno == errno.EISDIR:
-                    self.opened += 1
-                    self.fail_reading(self.dir_errno)
-                else:
+                if e.errno != errno.EISDIR:
                     if self.on_open_error is not None:
                         self.on_open_error()
                     self.fail(self.open_error, e.errno)
-                continue
+                    continue
+                if not self.dirs_open:
+                    self.opened += 1
+                    self.fail_reading(self.dir_errno)
+                    continue
+                stream = DirStream()
             self.opened += 1
             self.stream = stream
             try:

@@ -8,9 +8,11 @@ the sandbox does not have, and fails as GNU xargs does without /dev/tty.
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Iterator
 
+from ..stdio.streams import DirStream, StreamReadError
 from ..vfs.errors import FsError, strerror
 from .context import CommandExit, Ctx
 from .fsutil import shell_quote
@@ -405,8 +407,10 @@ def cmd_xargs(ctx: Ctx) -> int:
         try:
             stream = ctx.open_in(arg_file)
         except FsError as e:
-            ctx.error(f"Cannot open input file {quote(arg_file)}: {strerror(e.errno or 0)}")
-            return 1
+            if e.errno != errno.EISDIR:
+                ctx.error(f"Cannot open input file {quote(arg_file)}: {strerror(e.errno or 0)}")
+                return 1
+            stream = DirStream()  # (a directory opens; its first read fails, as the end of input)
     if s.replace is not None:
         items = (
             _replace_lines(stream.lines(s.sep or b"\n"))
@@ -418,8 +422,26 @@ def cmd_xargs(ctx: Ctx) -> int:
     else:
         items = _quoted(stream.lines(), by_line=s.max_lines is not None)
     runner = Runner(ctx, s, command)
+    failed: list[StreamReadError] = []
     try:
-        _batches(ctx, runner, items)
+        _batches(ctx, runner, _until_read_error(items, failed))
     except _Stop as stop:
-        return stop.status
-    return runner.status
+        status = stop.status
+    else:
+        status = runner.status
+    if failed and arg_file is None and status != 123:
+        # (a read that failed ends the input as its end would; findutils' close_stdin then finds
+        # stdin in error at exit and makes the status 1, unless a command already made it 123)
+        ctx.error("error closing file")
+        return 1
+    return status
+
+
+def _until_read_error(
+    items: Iterator[tuple[str, bool]], failed: list[StreamReadError]
+) -> Iterator[tuple[str, bool]]:
+    """`items` up to a read that fails (`xargs cmd < dir`), which is kept in `failed`."""
+    try:
+        yield from items
+    except StreamReadError as e:
+        failed.append(e)

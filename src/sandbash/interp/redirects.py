@@ -164,7 +164,7 @@ class Redirections:
                 # bash opens a directory for reading (its reads then fail with EISDIR) when the
                 # user may read it; otherwise the open itself is refused
                 if st.fs.access(path, 4):
-                    return DirStream()
+                    return DirStream(st.fs.abspath(path))
                 e = FsError(errno.EACCES, path)
             self.sh.error(f"{path}: {e.message}")
             return None

@@ -160,9 +160,14 @@ class ClosedStream(Stream):
 
 
 class DirStream(Stream):
-    """A directory opened for reading (`< dir`): opening works, reading fails."""
+    """A directory opened for reading (`< dir`): opening works, reading fails. `dir_path` is the
+    directory when known (diff compares it as the directory it is: `diff - d < d`)."""
 
     readable = True
+
+    def __init__(self, dir_path: str | None = None) -> None:
+        super().__init__()
+        self.dir_path = dir_path
 
     def _fill(self, n: int) -> bytes:
         raise StreamReadError(errno.EISDIR, "Is a directory")

@@ -12,6 +12,7 @@ import datetime as _dt
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from ...stdio.streams import StreamReadError
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx
 from ..date import local_zone
@@ -223,7 +224,8 @@ _BZIP2_RECOVER = (
 )
 
 
-def _bzip2_data_error(job: Job, label: str, out_label: str, e: CodecError) -> None:
+def _bzip2_data_error(job: Job, label: str, out_label: str, e: CodecError, reason: str = "") -> None:
+    """`reason`: the strerror bzip2 prints under "*Possible* reason follows" (a read that failed)."""
     name = job.ctx.name
     if job.opts.has("test"):
         why = {"format": "bad magic number (file not created by bzip2)", "eof": "file ends unexpectedly"}.get(
@@ -239,7 +241,7 @@ def _bzip2_data_error(job: Job, label: str, out_label: str, e: CodecError) -> No
         return
     if e.kind == "eof":
         # bzip2 prints whatever errno holds: ENOTTY after probing stdin, else 0
-        reason = "Inappropriate ioctl for device" if label == "(stdin)" else "Success"
+        reason = reason or ("Inappropriate ioctl for device" if label == "(stdin)" else "Success")
         head = (
             f"\n{name}: Compressed file ends unexpectedly;\n\tperhaps it is corrupted?  *Possible* reason "
             f"follows.\n{name}: {reason}\n\tInput file = {label}, output file = {out_label}\n"
@@ -341,6 +343,11 @@ def _stdin(job: Job, stream: Stream | None = None, name: str = "") -> None:
         job.fail(1)
         return
     label = name or {"gzip": "stdin", "bzip2": "(stdin)", "xz": "(stdin)"}[job.tool]
+    try:  # `gzip < dir`: the first read fails, before any output is written
+        stream.unread(stream.read(1))
+    except StreamReadError as e:
+        _read_failed(job, label, e.strerror or "Input/output error")
+        return
     chunks: Iterable[bytes] = _chunks(ctx, stream)
     if job.decompress and job.tool == "gzip" and job.force and to_stdout:
         # sniff first, so data that is not gzip can be copied through whole
@@ -365,6 +372,27 @@ def _stdin(job: Job, stream: Stream | None = None, name: str = "") -> None:
             _data_error(job, label, "(stdout)", e)
         return
     _trailing(job, label, info)
+
+
+def _read_failed(job: Job, label: str, reason: str) -> None:
+    """Standard input could not be read, in each tool's words."""
+    ctx = job.ctx
+    if job.tool == "gzip":
+        ctx.stderr.write(f"\n{ctx.name}: {label}: {reason}\n".encode("utf-8", "surrogateescape"))
+        job.fail(1)
+    elif job.tool == "xz":
+        ctx.error(f"{label}: Read error: {reason}")
+        job.fail(1)
+    elif job.decompress or job.opts.has("test"):  # bzip2 takes it for a stream that ends at once
+        _bzip2_data_error(job, label, "(stdout)", CodecError("eof"), reason)
+    else:  # bzip2 has written the empty stream's header and trailer when its read fails
+        for piece in _encode(job, iter(()), None, 0):
+            ctx.stdout.write(piece)
+        ctx.stderr.write(
+            f"\n{ctx.name}: I/O or other error, bailing out.  Possible reason follows.\n{ctx.name}: {reason}\n"
+            f"\tInput file = {label}, output file = (stdout)\n".encode("utf-8", "surrogateescape")
+        )
+        job.fail(1)
 
 
 def _trailing(job: Job, label: str, info: GzipInfo) -> None:

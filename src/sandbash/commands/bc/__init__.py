@@ -7,7 +7,10 @@ runtime errors and `quit` happen in GNU's order.
 
 from __future__ import annotations
 
+import errno
+
 from ...limits import LimitExceeded, LimitKind
+from ...stdio.streams import StreamReadError
 from ...vfs.errors import FsError
 from ..context import Ctx
 from ..options import CommandSpec, Opt
@@ -113,13 +116,29 @@ def _run_files(ctx: Ctx, interp: Interp, files: list[str]) -> int:
     for path in files:
         try:
             text = ctx.fs.read_bytes(path).decode("utf-8", "surrogateescape")
-        except FsError:
-            ctx.stderr.write(f"File {path} is unavailable.\n".encode("utf-8", "surrogateescape"))
+        except FsError as e:
+            if e.errno == errno.EISDIR:  # (a directory opens, and flex's first read fails)
+                line = f"{path} 1: read() in flex scanner failed\n"
+            else:
+                line = f"File {path} is unavailable.\n"
+            ctx.stderr.write(line.encode("utf-8", "surrogateescape"))
             return 1
         if not _run_source(ctx, interp, text, path, from_stdin=False):
             return 0
-    _run_source(ctx, interp, "", "(standard_in)", from_stdin=True)
+    try:
+        _run_source(ctx, interp, "", "(standard_in)", from_stdin=True)
+    except _ReadFailed as e:
+        ctx.stderr.write(f"(standard_in) {e.line}: read() in flex scanner failed\n".encode())
+        return 1
     return 0
+
+
+class _ReadFailed(Exception):
+    """Standard input could not be read (`bc < dir`): flex's fatal error, at the lexer's line."""
+
+    def __init__(self, line: int) -> None:
+        super().__init__(line)
+        self.line = line
 
 
 def _stdin_lines(ctx: Ctx, lexer: Lexer) -> Callable[[], str | None]:
@@ -130,7 +149,10 @@ def _stdin_lines(ctx: Ctx, lexer: Lexer) -> Callable[[], str | None]:
 
     def more() -> str | None:
         ctx.checkpoint()
-        raw = ctx.stdin.readline(limit=limit)
+        try:
+            raw = ctx.stdin.readline(limit=limit)
+        except StreamReadError:
+            raise _ReadFailed(lexer.line) from None
         if not raw:
             return None
         if len(lexer.src) - lexer.pos + len(raw) > limit:

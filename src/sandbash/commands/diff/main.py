@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ...stdio.streams import DirStream
 from ...vfs.errors import FsError, strerror
 from ..context import Ctx, _dev_fd
+from ..fsutil import same_file
 from ..options import CommandSpec, Opt, Parsed
 from ..record import Effects, declare
 from ..textbasic.common import Out, command, encode, local_time
@@ -431,6 +433,10 @@ def _stream_path(path: str) -> bool:
 
 
 def _kind(ctx: Ctx, path: str) -> str | None:
+    if path == "-" and isinstance(ctx.stdin, DirStream):
+        # GNU diff fstat()s stdin, finds a directory and from then on looks `-` (or `-/NAME`) up
+        # as a name in the file system: `diff f - < dir` says "-/f: No such file or directory"
+        return "dir"
     if _stream_path(path):
         return "file"
     st = ctx.fs.try_stat(path)
@@ -469,13 +475,21 @@ def cmd_diff(ctx: Ctx) -> int:
 
 def _compare_top(ctx: Ctx, o: Options, out: Out, fa: str, fb: str) -> int:
     ka, kb = _kind(ctx, fa), _kind(ctx, fb)
+    stdin_dir = ctx.stdin.dir_path if isinstance(ctx.stdin, DirStream) else None
+    if (
+        ka == kb == "dir"
+        and stdin_dir
+        and "-" in (fa, fb)
+        and same_file(ctx, stdin_dir, fb if fa == "-" else fa)
+    ):
+        return 0  # (GNU compares the descriptors first: one directory, no difference)
     if ka == "dir" and kb == "file" and fb != "-":
         fa = fa.rstrip("/") + "/" + fb.rstrip("/").rsplit("/", 1)[-1]
         ka = _kind(ctx, fa)
     elif kb == "dir" and ka == "file" and fa != "-":
         fb = fb.rstrip("/") + "/" + fa.rstrip("/").rsplit("/", 1)[-1]
         kb = _kind(ctx, fb)
-    elif (ka == "dir" and fb == "-") or (kb == "dir" and fa == "-"):
+    elif (ka == "dir" and fb == "-" and kb == "file") or (kb == "dir" and fa == "-" and ka == "file"):
         ctx.error("cannot compare '-' to a directory")
         return 2
     d = Differ(ctx, o, out)
@@ -504,12 +518,14 @@ def _compare_top(ctx: Ctx, o: Options, out: Out, fa: str, fb: str) -> int:
 
 def _dirs(ctx: Ctx, d: Differ, da: str, db: str, top: bool) -> int:
     o = d.o
-    try:
-        names_a = set(ctx.fs.listdir(da))
-        names_b = set(ctx.fs.listdir(db))
-    except FsError as e:
-        ctx.error(f"{e.path}: {strerror(e.errno or 5)}")
-        return 2
+    listed: list[set[str]] = []
+    for path in (da, db):
+        try:
+            listed.append(set(ctx.fs.listdir(path)))
+        except FsError as e:  # (named as given)
+            ctx.error(f"{path}: {strerror(e.errno or 5)}")
+            return 2
+    names_a, names_b = listed
     from fnmatch import fnmatchcase
 
     status = 0

@@ -7,6 +7,7 @@ import binascii
 import re
 from collections.abc import Callable
 
+from ...stdio.streams import StreamReadError
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
@@ -369,7 +370,12 @@ def cmd_strings(ctx: Ctx) -> int:
             ctx.hold_memory() as mem,
             inputs.reading(),
         ):  # held whole: max_memory bounds it (strings /dev/zero)
-            data = read_held(ctx, stream, mem)
+            try:
+                data = read_held(ctx, stream, mem)
+            except StreamReadError:
+                if files:
+                    raise
+                data = b""  # (stdin is read with getc, and a failed read is its end: `strings < dir`)
             prefix = (name + ": ").encode() if opts.get("print_file_name") else b""
             for m in pattern.finditer(data):
                 if m.end() - m.start() < minimum:

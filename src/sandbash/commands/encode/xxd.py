@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from ...limits import LimitExceeded, LimitKind, MemoryHold
-from ...stdio.streams import DirStream, Stream, StreamReadError
+from ...stdio.streams import DirStream, Stream, StreamError, StreamReadError
 from ...vfs.errors import FsError, strerror
 from ..context import CommandExit, Ctx
 from ..inputs import Inputs
@@ -537,6 +537,7 @@ def _hd_blocks(
 ) -> tuple[Iterator[bytes], Inputs]:
     """The input (its operands one after another) in blocks of `size` bytes, the last maybe short."""
     inputs = ctx.inputs(files, "{name}: {err}")  # util-linux's words
+    inputs.dirs_open = True  # (a directory opens; its read fails: _ReadWarning)
 
     def gen() -> Iterator[bytes]:
         to_skip = skip
@@ -545,7 +546,7 @@ def _hd_blocks(
         for name, stream in inputs:
             if to_skip and not getattr(stream, "path", None):  # util-linux fseeks to skip: a pipe cannot
                 raise _die(ctx, f"{'stdin' if name == '-' else name}: {strerror(errno.ESPIPE)}", 1)
-            with inputs.reading():
+            with _ReadWarning(ctx, name if files else ""):
                 for chunk in read_chunks(ctx, stream):
                     if to_skip:
                         if len(chunk) <= to_skip:
@@ -569,6 +570,25 @@ def _hd_blocks(
             yield buf
 
     return gen(), inputs
+
+
+class _ReadWarning:
+    """An input that opens but cannot be read (`hexdump d`, `hexdump < dir`): util-linux warns and
+    leaves the status alone. Standard input, read for want of operands (`name` empty), is named
+    by the argv word before the operands, argv[0] if there is none."""
+
+    def __init__(self, ctx: Ctx, name: str) -> None:
+        self.ctx = ctx
+        self.name = name or (ctx.args[-1] if ctx.args else ctx.argv0)
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, error: BaseException | None, tb: object) -> bool:
+        if not isinstance(error, (FsError, StreamError)):
+            return False
+        self.ctx.error(f"{self.name}: {strerror(error.errno or errno.EIO)}")
+        return True
 
 
 @declare("hexdump", spec=HEXDUMP_SPEC, effects=Effects.READS)

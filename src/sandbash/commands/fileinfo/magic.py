@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import struct
 
+from ...stdio.streams import StreamError
 from ...vfs.base import Stat
 from ...vfs.errors import FsError
 from ..context import CommandExit, Ctx
@@ -402,6 +403,13 @@ def identify(ctx: Ctx, path: str, st: Stat, follow: bool) -> Result:
         data = stream.read(READ_LIMIT)
     finally:
         stream.close()
+    return identify_data(ctx, data)
+
+
+def identify_data(ctx: Ctx, data: bytes) -> Result:
+    """What the first READ_LIMIT bytes of a file's contents are."""
+    if not data:
+        return Result("empty", "inode/x-empty")
     found = _binary_magic(data, ctx)
     if found is not None:
         return found
@@ -415,6 +423,16 @@ def identify(ctx: Ctx, path: str, st: Stat, follow: bool) -> Result:
         result.desc += _annotations(data)
     result.encoding = charset
     return result
+
+
+def _identify_stdin(ctx: Ctx) -> tuple[Result, bool]:
+    """`file -`, and whether its read failed (file's ERROR line, in every mode, and status 1)."""
+    try:
+        data = ctx.stdin.read(READ_LIMIT)
+    except StreamError as e:
+        text = f"ERROR: cannot read `/dev/stdin' ({e.strerror})"
+        return Result(text, text, text), True
+    return identify_data(ctx, data), False
 
 
 @declare("file", spec=SPEC, effects=Effects.FILE)
@@ -442,11 +460,17 @@ def cmd_file(ctx: Ctx) -> int:
     width = max(len(p) for p in operands) + len(sep) if pad else 0
     out: list[str] = []
     status = 0
-    for path in operands:
+    for operand in operands:
         ctx.checkpoint()
+        path = operand
         try:
-            st = ctx.fs.stat(path) if follow else ctx.fs.lstat(path)
-            result = identify(ctx, path, st, follow)
+            if operand == "-":  # standard input's contents, labelled as file labels it
+                path = "/dev/stdin"
+                result, failed = _identify_stdin(ctx)
+                status = status or int(failed)
+            else:
+                st = ctx.fs.stat(path) if follow else ctx.fs.lstat(path)
+                result = identify(ctx, path, st, follow)
         except FsError as e:
             if opts.has("E"):
                 ctx.error(f"cannot stat `{path}' ({errmsg(e)})")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ...stdio.streams import StreamReadError
 from ..context import CommandExit, Ctx
 from ..options import CommandSpec, Opt
 from ..record import Effects, declare
@@ -67,6 +70,15 @@ def cmd_envsubst(ctx: Ctx) -> int:
         out.append(line[at:])
         return "".join(out)
 
+    try:
+        _substitute_stream(ctx, substitute)
+    except StreamReadError as e:  # `envsubst < dir`
+        ctx.error(f'error while reading "standard input": {e.strerror}')
+        return 1
+    return 0
+
+
+def _substitute_stream(ctx: Ctx, substitute: Callable[[str], str]) -> None:
     # references never span a line: the input is substituted a line at a time, as it comes
     with ctx.hold_memory() as mem:
         pending = b""
@@ -79,4 +91,3 @@ def cmd_envsubst(ctx: Ctx) -> int:
                 ctx.out(substitute(data[:cut].decode("utf-8", "surrogateescape")))
         if pending:
             ctx.out(substitute(pending.decode("utf-8", "surrogateescape")))
-    return 0

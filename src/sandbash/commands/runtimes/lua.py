@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...limits import LimitExceeded, LimitKind
+from ...stdio.streams import StreamReadError
 from ..context import Ctx
 from ..record import Effects, declare
 from .common import load_optional, memory_left
@@ -103,7 +104,7 @@ def _parse(argv: list[str]) -> _Invocation:
 
 def _usage(ctx: Ctx, option: str) -> int:
     what = "'%s' needs argument" if option[1:2] in ("e", "l") else "unrecognized option '%s'"
-    ctx.stderr.write((f"{ctx.name}: " + what % option + "\n" + USAGE.format(ctx.name)).encode())
+    ctx.stderr.write((f"{ctx.prog}: " + what % option + "\n" + USAGE.format(ctx.prog)).encode())
     return 1
 
 
@@ -118,7 +119,7 @@ def cmd_lua(ctx: Ctx) -> int:
     lupa = load_optional(ctx, "lupa.lua54", "lua")
     if lupa is None:
         return 127
-    argv = [ctx.name, *ctx.args]
+    argv = [ctx.argv0, *ctx.args]
     try:
         inv = _parse(argv)
     except _Usage as e:
@@ -280,7 +281,10 @@ class _Session:
 
     def _file(self, name: str | None, args: list[bytes]) -> int:
         if name is None:
-            src = self.host.read_stdin_all()
+            try:
+                src = self.host.read_stdin_all()
+            except StreamReadError as e:  # `lua - < dir`
+                return self._report(f"cannot read stdin: {e.strerror}".encode())
             chunkname = b"=stdin"
         else:
             answer = self.host.readfile(name.encode("utf-8", "surrogateescape"))
@@ -312,7 +316,7 @@ class _Session:
         return self._report(_trim_traceback(msg if isinstance(msg, bytes) else str(msg).encode()))
 
     def _report(self, msg: bytes) -> int:
-        self.ctx.stderr.write(self.ctx.name.encode() + b": " + msg + b"\n")
+        self.ctx.stderr.write(self.ctx.prog.encode() + b": " + msg + b"\n")
         return 1
 
     def _flush_quietly(self) -> None:

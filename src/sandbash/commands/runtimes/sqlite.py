@@ -17,7 +17,7 @@ import functools
 from collections.abc import Callable
 
 from ...limits import LimitExceeded, LimitKind
-from ...stdio.streams import Stream
+from ...stdio.streams import Stream, StreamReadError
 from ...vfs.errors import FsError
 from ..context import Ctx
 from ..record import Effects, declare
@@ -460,7 +460,10 @@ class Shell:
         limit = self.ctx.limits.max_string_length
 
         def readline() -> str:
-            return stream.readline(limit=limit).decode("utf-8", "surrogateescape")
+            try:
+                return stream.readline(limit=limit).decode("utf-8", "surrogateescape")
+            except StreamReadError:
+                return ""  # (the shell reads with fgets: a failed read is the end, `sqlite3 < dir`)
 
         return readline
 
