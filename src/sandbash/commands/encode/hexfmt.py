@@ -202,6 +202,10 @@ def _pieces(text: str, count: int) -> list[_Pr]:
                 at += 1
             else:
                 raise FormatError(f"bad conversion character %_{kind}")
+        elif not conv:
+            # util-linux reads on past the string's end and names what it finds there: on
+            # util-linux 2.38 that is an `A` (the conversion of its own address format)
+            raise FormatError("bad conversion character %A")
         else:
             raise FormatError(f"bad conversion character %{conv}")
         if pr.size and count:

@@ -37,6 +37,24 @@ POSITIONAL_OPTIONS = {"-daystart", "-regextype", "-warn", "-nowarn"}
 # tests whose pattern argument may have been an unquoted glob
 _PATTERN_TESTS = {"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-lname", "-ilname"}
 _BINARY = {"-a", "-and", "-o", "-or", ","}
+# the actions that keep findutils from adding its -print
+_ACTIONS = frozenset(
+    [
+        "-print",
+        "-print0",
+        "-fprint",
+        "-fprint0",
+        "-printf",
+        "-fprintf",
+        "-ls",
+        "-fls",
+        "-delete",
+        "-exec",
+        "-execdir",
+        "-ok",
+        "-okdir",
+    ]
+)
 
 
 class Parser:
@@ -45,6 +63,8 @@ class Parser:
         self.state = state
         self.tokens = tokens
         self.pos = 0
+        self.artificial = -1  # where the `)` findutils adds is, when it wraps the expression (parse)
+        self.wrapped = 0
         self.has_action = False
         self.uses_prune = False
         self.uses_delete = False
@@ -65,7 +85,7 @@ class Parser:
         return tok
 
     def arg(self, name: str) -> str:
-        if self.pos >= len(self.tokens):
+        if self.pos >= len(self.tokens) or self.pos == self.artificial:
             raise FindError(f"missing argument to `{name}'")
         return self.next()
 
@@ -73,6 +93,15 @@ class Parser:
     def parse(self) -> Pred:
         if self.peek() is None:
             return lambda e: True
+        if not _ACTIONS.intersection(self.tokens):
+            # findutils wraps an expression without an action as `( EXPR ) -print`, its `(` and `)`
+            # artificial, before it builds the tree: a `)` of the user's may close that `(`
+            # (`find d -true \) \( -true` is true), a `(` of the user's that artificial `)`, and
+            # the -print is and-ed to what ends the expression (`find d -true \) -o \( -true`
+            # prints nothing)
+            self.tokens = ["(", *self.tokens, ")", "-print"]
+            self.artificial = len(self.tokens) - 2
+            self.wrapped = 1
         expr = self.parse_comma()
         if self.peek() is not None:
             tok = self.peek()
@@ -89,6 +118,8 @@ class Parser:
                 "invalid expression" if self.has_action else f"expected an expression after '{op}'"
             )
         if nxt == ")":
+            if self.pos == self.artificial:
+                raise FindError(f"expected an expression after '{op}'")
             raise FindError(f"expected an expression between '{op}' and ')'")
         if nxt in _BINARY:
             raise FindError(
@@ -133,13 +164,13 @@ class Parser:
     def parse_primary(self) -> Pred:
         tok = self.next()
         if tok == "(":
-            if self.peek() == ")":
-                raise FindError("invalid expression; empty parentheses are not allowed.")
-            if self.peek() is None:
+            if self.peek() is None or self.pos == self.artificial:
                 raise FindError(
                     "invalid expression; expected to find a ')' but didn't see one. Perhaps you need an "
                     "extra predicate after '('"
                 )
+            if self.peek() == ")":
+                raise FindError("invalid expression; empty parentheses are not allowed.")
             inner = self.parse_comma()
             if self.peek() != ")":
                 raise FindError(
@@ -150,7 +181,7 @@ class Parser:
         if tok == ")":
             raise (
                 FindError("invalid expression; you have too many ')'")
-                if self.pos == 1
+                if self.pos == 1 + self.wrapped
                 else FindError("you have too many ')'")
             )
         if tok in _BINARY:
