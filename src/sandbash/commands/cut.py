@@ -197,9 +197,14 @@ class _ByteCutter:
 @command
 def cmd_cut(ctx: Ctx) -> int:
     opts, files = ctx.parse(CUT_SPEC)
-    kinds = [(k, v) for k, v in opts.order if k in ("bytes", "characters", "fields")]
-    if len(kinds) > 1:
-        raise usage_fail(ctx, "only one list may be specified")
+    kinds: list[tuple[str, str]] = []
+    for k, v in opts.order:  # (GNU checks these two as its option loop meets them, in order)
+        if k in ("bytes", "characters", "fields"):
+            if kinds:
+                raise usage_fail(ctx, "only one list may be specified")
+            kinds.append((k, v))
+        elif k == "delimiter" and len(encode(v)) > 1:
+            raise usage_fail(ctx, "the delimiter must be a single character")
     if not kinds:
         raise usage_fail(ctx, "you must specify a list of bytes, characters, or fields")
     kind, spec = kinds[0]
@@ -217,8 +222,6 @@ def cmd_cut(ctx: Ctx) -> int:
     cutter: _FieldCutter | _ByteCutter
     if fields:
         delim = encode(delim_text) if delim_text is not None else b"\t"
-        if len(delim) > 1:
-            raise usage_fail(ctx, "the delimiter must be a single character")
         if not delim:
             delim = b"\0"
         od = encode(out_delim_text) if out_delim_text is not None else delim

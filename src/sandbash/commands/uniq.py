@@ -362,9 +362,11 @@ class _Emitter:
             if self.all_rep == "prepend" or (self.all_rep == "separate" and self.groups_out):
                 self.out.write(self.sep)
             self.groups_out += 1
-            if not self.unique:  # GNU: -D -u prints the repeats after each group's first line
-                self.out.write(first + self.sep)
-            for line in self.rest:
+            lines = [first, *self.rest]
+            # GNU writes each line as the next one matches it: with -u the group's last line,
+            # the one no line matched after, is left out (it differs when -f/-s/-w/-i match lines
+            # that are not the same)
+            for line in lines[:-1] if self.unique else lines:
                 self.out.write(line + self.sep)
             return
         if (n > 1 and self.unique) or (n == 1 and self.repeated):

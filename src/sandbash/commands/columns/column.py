@@ -183,9 +183,11 @@ def _table(ctx: Ctx, lines: list[str], opts: object) -> list[str]:
     rows = [r if r != [""] else [] for r in rows]
     names = get("table_columns").split(",") if get("table_columns") else []
     ncols = max([len(r) for r in rows] + [len(names)])
+    if get("json") and not names:
+        raise _die(ctx, "option --table-columns required for --json")
+    if not rows:  # (util-linux prints no header and no JSON frame for an input with no line)
+        return []
     if get("json"):
-        if not names:
-            raise _die(ctx, "option --table-columns required for --json")
         return [_json(get("table_name") or "table", names, rows)]
     hidden = _columns_list(ctx, get("table_hide"), names, ncols) if get("table_hide") else set()
     right = _columns_list(ctx, get("table_right"), names, ncols) if get("table_right") else set()

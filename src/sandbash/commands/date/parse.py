@@ -269,13 +269,15 @@ class Items:
     days: int = 0
     zones: int = 0
     rels: int = 0
+    local_isdst: int | None = None  # a zone named by the TZ's own abbreviation: its DST flag
 
 
 class _Parser:
-    def __init__(self, toks: list[Tok]) -> None:
+    def __init__(self, toks: list[Tok], local: dict[str, int] | None = None) -> None:
         self.toks = toks
         self.i = 0
         self.it = Items()
+        self.local = local or {}  # the TZ's own abbreviations (lower case) -> their DST flag
 
     def peek(self, k: int = 0) -> Tok | None:
         j = self.i + k
@@ -287,6 +289,8 @@ class _Parser:
         if t is None:
             return ""
         if t.kind == "word":
+            if t.text.lower() in self.local:  # (gnulib looks the TZ's own names up first)
+                return "localzone"
             try:
                 return _word_class(t.text)[0]
             except Invalid:
@@ -335,6 +339,9 @@ class _Parser:
             self.it.rels += 1
         elif c in ("zone", "dayzone", "T"):
             self.zone_item()
+        elif c == "localzone":
+            self.it.local_isdst = self.local[self.take().text.lower()]
+            self.it.zones += 1
         else:
             raise Invalid
 
@@ -532,10 +539,26 @@ def parse_datetime(text: str, now_ns: int, tz: _dt.tzinfo) -> int | None:
         value = int(stamp.group(2)) * NS + _nanos(stamp.group(3))
         return -value if stamp.group(1) == "-" else value
     try:
-        it = _Parser(tokenize(body)).parse()
+        it = _Parser(tokenize(body), _local_names(now_ns, tz)).parse()
         return _resolve(it, now_ns, tz)
     except (Invalid, ValueError, OverflowError):
         return None
+
+
+def _local_names(now_ns: int, tz: _dt.tzinfo) -> dict[str, int]:
+    """The TZ's abbreviations as parse-datetime learns them: the one in force now and at each
+    quarter of a year ahead, each with its DST flag (`EST` 0, `EDT` 1 in America/New_York)."""
+    names: dict[str, int] = {}
+    for quarter in range(4):
+        try:
+            when = _dt.datetime.fromtimestamp(now_ns // NS + quarter * 90 * 86400, tz)
+        except (OverflowError, OSError, ValueError):
+            break
+        name = when.tzname()
+        # (GMT, UT and UTC are looked up before the local names: always universal)
+        if name and name.isalpha() and name.lower() not in names and name.lower() not in ("gmt", "ut", "utc"):
+            names[name.lower()] = int(bool(when.dst()))
+    return names
 
 
 def _resolve(it: Items, now_ns: int, tz: _dt.tzinfo) -> int:
@@ -581,6 +604,9 @@ def _resolve(it: Items, now_ns: int, tz: _dt.tzinfo) -> int:
         base = _dt.date(y, m + 1, 1) + _dt.timedelta(days=base.day - 1 + rel["d"])
     local = _dt.datetime(base.year, base.month, base.day, hour, minute, second, tzinfo=zone)
     seconds = int(local.timestamp())
+    if it.local_isdst is not None and int(bool(local.dst())) != it.local_isdst:
+        # mktime with tm_isdst from the name moves the time an hour; mktime_ok refuses that
+        raise Invalid
     if moved and not absolute:
         # GNU keeps the current time's DST flag when only relative items were given
         seconds += _dst_shift(now.dst(), local.dst())

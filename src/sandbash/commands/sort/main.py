@@ -482,7 +482,7 @@ def _files0(ctx: Ctx, source: str, files: list[str]) -> list[str]:
         if not n:
             raise _die(ctx, f"{quotef(source)}:{i + 1}: invalid zero-length file name")
     if not names:
-        raise _die(ctx, f"no input from {quote(ctx, source)}")
+        raise _die(ctx, f"no input from {quoteaf(source)}")
     return names
 
 

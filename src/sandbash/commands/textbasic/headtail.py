@@ -86,6 +86,8 @@ TAIL_SPEC = CommandSpec(
         ),
         Opt("v", "verbose", dest="verbose", help="always output headers giving file names"),
         Opt("z", "zero-terminated", help="line delimiter is NUL, not newline"),
+        # a digit getopt meets (`tail -2 a b`: the obsolete form takes one file at most)
+        *(Opt(d, None, dest="digit", const=d, stop=True) for d in "0123456789"),
     ),
 )
 
@@ -414,10 +416,15 @@ def cmd_tail(ctx: Ctx) -> int:
     sep = b"\0" if opts.get("zero_terminated") else b"\n"
     mode = "lines"
     value, sign = 10, ""
-    for key, raw in opts.order:
+    for key, raw in opts.order:  # (in order: GNU checks each as its option loop meets it)
         if key in ("lines", "bytes"):
             mode = key
             value, sign = _count(ctx, raw, key, allow_neg=False)
+        elif key == "digit":
+            ctx.error(f"option used in invalid context -- {raw}")
+            raise CommandExit(1)
+    if value == 0 and sign != "+" and not (opts.has("follow") or opts.has("F")):
+        return 0  # GNU tail has nothing to do for -n 0 / -c 0 when not following: no file is opened
     verbose = quiet = False
     for key, _ in opts.order:
         if key == "verbose":
