@@ -8,6 +8,7 @@ its own quota.
 
 from __future__ import annotations
 
+import errno
 import math
 
 from ...expand.pattern import compile_pattern
@@ -189,7 +190,10 @@ class _Du:
             follow = cfg.deref == "always" or (cfg.deref == "args" and cmdline)
             st = fs.stat(path) if follow else fs.lstat(path)
         except FsError as e:
-            ctx.error(f"cannot access {quoteaf(path)}: {errmsg(e)}")
+            if follow and e.errno == errno.ENOENT and fs.try_lstat(path) is not None:
+                ctx.error(f"cannot access {quoteaf(path)}")  # (a dangling link: fts gives no errno)
+            else:
+                ctx.error(f"cannot access {quoteaf(path)}: {errmsg(e)}")
             self.status = 1
             return None
         # with several operands every inode is remembered (GNU's hash_all), so
@@ -344,7 +348,8 @@ def cmd_du(ctx: Ctx) -> int:
     elif not operands:
         operands = ["."]
     du = _Du(ctx, cfg, excludes)
-    du.hash_all = len(operands) > 1
+    # (GNU: every inode is remembered with several operands, and when all links are followed)
+    du.hash_all = len(operands) > 1 or cfg.deref == "always"
     grand = 0
     newest = 0.0
     for path in operands:
