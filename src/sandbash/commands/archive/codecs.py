@@ -317,7 +317,9 @@ def _stream_decompress(
     r = _Reader(chunks)
     r.fill(6)
     if not any(r.buf.startswith(m) for m in magic):
-        if r.buf and any(m.startswith(r.buf) for m in magic):
+        # (a prefix of the magic ends early; so does an empty bzip2 input, which bzip2 reads as a
+        # stream that ends at once, where xz finds no format)
+        if any(m.startswith(r.buf) for m in magic) and (r.buf or magic == (b"BZh",)):
             raise CodecError("eof")
         raise CodecError("format")
     first = True

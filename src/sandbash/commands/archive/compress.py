@@ -239,7 +239,15 @@ def _bzip2_data_error(job: Job, label: str, out_label: str, e: CodecError, reaso
         job.ctx.error(f"{label} is not a bzip2 file.")
         job.fail(2)
         return
-    if e.kind == "eof":
+    job.ctx.stderr.write(
+        bzip2_corrupt_text(name, label, out_label, e.kind, reason).encode("utf-8", "surrogateescape")
+    )
+    job.fail(2)
+
+
+def bzip2_corrupt_text(name: str, label: str, out_label: str, kind: str, reason: str = "") -> str:
+    """bzip2's report of a stream that ends early (`kind` "eof") or fails its check."""
+    if kind == "eof":
         # bzip2 prints whatever errno holds: ENOTTY after probing stdin, else 0
         reason = reason or ("Inappropriate ioctl for device" if label == "(stdin)" else "Success")
         head = (
@@ -248,12 +256,11 @@ def _bzip2_data_error(job: Job, label: str, out_label: str, e: CodecError, reaso
         )
     else:
         head = f"\n{name}: Data integrity error when decompressing.\n\tInput file = {label}, output file = {out_label}\n"
-    tail = (
-        "\nIt is possible that the compressed file(s) have become corrupted.\nYou can use the -tvv option to "
+    return (
+        head
+        + "\nIt is possible that the compressed file(s) have become corrupted.\nYou can use the -tvv option to "
         "test integrity of such files.\n" + _BZIP2_RECOVER
     )
-    job.ctx.stderr.write((head + tail).encode("utf-8", "surrogateescape"))
-    job.fail(2)
 
 
 def _xz_data_error(job: Job, label: str, e: CodecError) -> None:
@@ -612,6 +619,10 @@ def _verbose(
 def _list(job: Job, path: str) -> None:
     ctx = job.ctx
     packed = ctx.fs.stat(path).size
+    if job.tool == "xz" and packed < 24:  # (xz -l reads a stream header and footer, 12 bytes each)
+        ctx.error(f"{path}: Too small to be a valid .xz file")
+        job.fail(1)
+        return
     info = GzipInfo()
     raw = 0
     stream = ctx.fs.open(path, "r")
@@ -679,6 +690,9 @@ def _run(ctx: Ctx, tool: str, spec: CommandSpec, decompress: bool, to_stdout: bo
         opts.values["stdout"] = True
     if tool == "bzip2" and opts.has("compress"):
         decompress = False
+    if tool == "bzip2" and opts.has("stdout") and opts.has("test"):
+        ctx.error("-c and -t cannot be used together.")
+        return 1
     job = Job(ctx, tool, opts, decompress or opts.has("decompress") or opts.has("test") or opts.has("list"))
     with ctx.hold_memory() as hold:
         job.bounds = Bounds(hold, ctx.checkpoint)

@@ -141,11 +141,12 @@ class Tar:
         self.ctx.error("Error is not recoverable: exiting now")
         return Fatal()
 
-    def child_fatal(self, message: str) -> Fatal:
+    def child_fatal(self, message: str, who: str = "child") -> Fatal:
         """An error of the child GNU tar forks to open the archive when it runs a compression
-        program (-z, -j, -J, ...): the child's two lines, then the parent's report of it."""
+        program (-z, -j, -J, ...): the child's two lines, then the parent's report of it. (The
+        program reading standard input is a grandchild.)"""
         self.ctx.stderr.write(
-            f"tar (child): {message}\ntar (child): Error is not recoverable: exiting now\n".encode(
+            f"tar ({who}): {message}\ntar ({who}): Error is not recoverable: exiting now\n".encode(
                 "utf-8", "surrogateescape"
             )
         )
@@ -209,6 +210,9 @@ class Tar:
                 fail = self.child_fatal if self.a.compress else self.fatal
                 raise fail(f"{path}: Cannot open: {strerror(e.errno or 0)}")
         try:
+            if self.a.compress == "compress":  # (-Z: the child opens the archive, then execs it)
+                who = "grandchild" if path == "-" else "child"
+                raise self.child_fatal(f"compress: Cannot exec: {strerror(errno.ENOENT)}", who)
             raw = self._raw_chunks(stream)
             head = b""
             for chunk in raw:
@@ -221,6 +225,12 @@ class Tar:
                 program, message, status = PROGRAMS[wanted]
                 if program == "gzip" and len(head) < 2:  # (input ended inside gzip's magic number)
                     message = GZIP_EOF
+                if program == "bzip2" and b"BZh".startswith(head):  # (ended before its magic number)
+                    from .compress import bzip2_corrupt_text
+
+                    text = bzip2_corrupt_text("bzip2", "(stdin)", "(stdout)", "eof")
+                    self.ctx.stderr.write(text.encode())
+                    raise self.fatal("Child returned status 2")
                 raise self.filter_failed(program, message, status)
             if kind is not None and not wanted and path == "-" and not _raw_lzma(kind, head):
                 # GNU tar detects compression by reopening the archive through the program,
@@ -243,6 +253,13 @@ class Tar:
 
     def write_archive(self, data: bytes) -> None:
         kind = self.compression_for_create()
+        if kind == "compress":
+            # -Z pipes through `compress`, which no system ships any more: the archive is made
+            # empty, the shell GNU tar runs it with cannot find it (127)
+            if (self.a.file or "-") != "-":
+                self.ctx.fs.write_bytes(self.a.file or "-", b"")
+            self.ctx.stderr.write(b"/bin/sh: 1: compress: not found\n")
+            raise self.fatal("Child returned status 127")
         if kind == "gzip":
             data = b"".join(codecs.gzip_compress([data], 6, None, 0))
         elif kind == "bzip2":

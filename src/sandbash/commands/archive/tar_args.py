@@ -22,6 +22,7 @@ SHORT: dict[str, tuple[str, bool]] = {
     "z": ("gzip", False),
     "j": ("bzip2", False),
     "J": ("xz", False),
+    "Z": ("compress", False),
     "a": ("auto", False),
     "v": ("verbose", False),
     "C": ("directory", True),
@@ -58,6 +59,8 @@ LONG: dict[str, tuple[str, bool]] = {
     "bzip2": ("bzip2", False),
     "xz": ("xz", False),
     "lzma": ("xz", False),
+    "compress": ("compress", False),
+    "uncompress": ("compress", False),
     "auto-compress": ("auto", False),
     "verbose": ("verbose", False),
     "directory": ("directory", True),
@@ -170,7 +173,7 @@ class TarArgs:
             # the first of them is what GNU tar answers (argp exits on it)
             if not (self.help or self.version):
                 setattr(self, key, True)
-        elif key in ("gzip", "bzip2", "xz"):
+        elif key in ("gzip", "bzip2", "xz", "compress"):
             self.compress = key
         elif key == "verbose":
             self.verbose += 1
