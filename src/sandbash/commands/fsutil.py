@@ -16,7 +16,7 @@ import random
 import re
 from collections.abc import Mapping
 
-from ..stdio.streams import Stream
+from ..stdio.streams import NullStream, Stream
 from ..vfs.base import S_IFCHR, S_IFDIR, S_IFIFO, S_IFLNK, S_IFREG, Stat
 from ..vfs.errors import FsError, strerror
 from ..vfs.facade import FsView
@@ -128,12 +128,15 @@ def type_description(st: Stat) -> str:
     }.get(kind, "weird file")
 
 
+PROC_DEV = 0x17  # procfs, where a descriptor's link lives (/dev/fd is /proc/self/fd): no blocks
+
+
 def blocks_512(st: Stat) -> int:
     """Allocated 512-byte blocks as ext4 would report them (4K blocks; short
     symlinks live in the inode; devices take none)."""
     kind = st.mode & S_IFMT
     if kind == S_IFLNK:
-        return 0 if st.size < 60 else 8
+        return 0 if st.size < 60 or st.dev == PROC_DEV else 8
     if kind in (S_IFREG, S_IFDIR):
         return ((st.size + 4095) // 4096) * 8
     return 0
@@ -639,6 +642,33 @@ def replace_bytes(
         return
     with FileRewrite(fs, path, prefix=prefix, follow=True, rng=rng) as rewrite:
         rewrite.stream.write(data)
+
+
+def descriptor_stat(ctx: Ctx, path: str, follow: bool) -> Stat | None:
+    """What stat (`follow`) or lstat of /dev/fd/N (and /dev/stdin, /dev/stdout, /dev/stderr when
+    followed) gives for this command: its own descriptor, which the file system cannot know (`ls
+    <(cmd)`, `stat -L -c %F /dev/stdin < f`). On Linux /dev/fd/N is a link whose mode is the
+    descriptor's access and whose target is the open file, a pipe's being a FIFO. None: `path` names
+    no descriptor, or a link the file system holds (/dev/stdin unfollowed)."""
+    from .context import _dev_fd
+
+    fd = _dev_fd(path)
+    if fd is None or (not follow and not path.startswith("/dev/fd/")):
+        return None
+    stream = ctx.fds.get(fd)
+    if stream is None:
+        raise FsError(errno.ENOENT, path)
+    now = ctx.clock()
+    uid, gid = ctx.identity.uid, ctx.identity.gid
+    if not follow:
+        perm = 0o100 | (0o400 if stream.readable else 0) | (0o200 if stream.writable else 0)
+        return Stat(S_IFLNK | perm, 64, uid=uid, gid=gid, atime=now, mtime=now, ctime=now, dev=PROC_DEV)
+    target = getattr(stream, "path", "") or getattr(stream, "dir_path", None) or ""
+    if not target and isinstance(stream, NullStream):
+        target = "/dev/null"
+    if target:
+        return ctx.fs.stat(target)
+    return Stat(S_IFIFO | 0o600, 0, ino=0x10000 + fd, uid=uid, gid=gid, atime=now, mtime=now, ctime=now)
 
 
 def same_file(ctx: Ctx, a: str, b: str) -> bool:

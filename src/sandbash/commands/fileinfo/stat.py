@@ -12,6 +12,7 @@ from ..fsutil import (
     BLOCK_SIZE,
     FsUsage,
     blocks_512,
+    descriptor_stat,
     errmsg,
     format_full_time,
     group_name,
@@ -271,7 +272,9 @@ def cmd_stat(ctx: Ctx) -> int:
     for path in operands:
         ctx.checkpoint()
         try:
-            st = ctx.fs.stat(path) if (follow or fs_mode) else ctx.fs.lstat(path)
+            st = None if fs_mode else descriptor_stat(ctx, path, follow)
+            if st is None:
+                st = ctx.fs.stat(path) if (follow or fs_mode) else ctx.fs.lstat(path)
         except FsError as e:
             if fs_mode:
                 ctx.error(f"cannot read file system information for {quoteaf(path)}: {errmsg(e)}")

@@ -19,6 +19,7 @@ from ..fsutil import (
     BLOCK_SIZE,
     FsUsage,
     blocks_512,
+    descriptor_stat,
     errmsg,
     format_full_time,
     human_size,
@@ -188,7 +189,9 @@ class _Du:
             return None
         try:
             follow = cfg.deref == "always" or (cfg.deref == "args" and cmdline)
-            st = fs.stat(path) if follow else fs.lstat(path)
+            st = descriptor_stat(ctx, path, follow) if cmdline else None
+            if st is None:
+                st = fs.stat(path) if follow else fs.lstat(path)
         except FsError as e:
             if follow and e.errno == errno.ENOENT and fs.try_lstat(path) is not None:
                 ctx.error(f"cannot access {quoteaf(path)}")  # (a dangling link: fts gives no errno)

@@ -13,6 +13,7 @@ from ...vfs.errors import FsError
 from ..context import Ctx
 from ..fsutil import (
     blocks_512,
+    descriptor_stat,
     errmsg,
     filevercmp,
     format_full_time,
@@ -85,6 +86,14 @@ class Lister:
         )
 
     # --- building entries
+    def descriptor_target(self, path: str) -> Stat | None:
+        """What an operand link leads to: the command's own descriptor for /dev/fd/N."""
+        try:
+            st = descriptor_stat(self.ctx, path, True)
+        except FsError:
+            return None
+        return st if st is not None else self.fs.try_stat(path)
+
     def make_entry(
         self, name: str, path: str, cmdline: bool, known: Stat | FsError | None = None
     ) -> Entry | None:
@@ -93,7 +102,11 @@ class Lister:
         try:
             if isinstance(known, FsError):
                 raise known
-            lst = known if known is not None else fs.lstat(path)
+            lst = known if known is not None else None
+            if lst is None and cmdline:
+                lst = descriptor_stat(self.ctx, path, False)
+            if lst is None:
+                lst = fs.lstat(path)
         except FsError as e:
             if cmdline:
                 self.ctx.error(f"cannot access {quoteaf(path)}: {errmsg(e)}")
@@ -106,7 +119,7 @@ class Lister:
                 entry.target = fs.readlink(path)
             except FsError:
                 entry.target = None
-            tst = fs.try_stat(path)
+            tst = self.descriptor_target(path) if cmdline else fs.try_stat(path)
             entry.target_st = tst
             follow = cfg.deref == "always" or (
                 cmdline
