@@ -471,8 +471,15 @@ def cmd_csplit(ctx: Ctx) -> int:
     with ctx.hold_memory() as mem:
         try:
             data = read_input_held(ctx, src, mem)
-        except FsError as e:
-            raise _die(ctx, f"cannot open {quoteaf(src)} for reading: {strerror(e.errno or 5)}")
+        except (FsError, StreamError) as e:
+            if isinstance(e, FsError) and e.errno != errno.EISDIR:
+                raise _die(ctx, f"cannot open {quoteaf(src)} for reading: {strerror(e.errno or 5)}")
+            # (a directory opens; GNU has made its first piece when the first read fails, and
+            # reports that piece's size as it cleans up)
+            job = _Csplit(ctx, [], prefix, digits, suffix_fmt, opts)
+            ctx.error(f"read error: {strerror(e.errno or errno.EIO)}")
+            job.emit(0, 0)
+            return _csplit_cleanup(job, opts)
         mem.charge(len(data) + RECORD_OVERHEAD * (data.count(b"\n") + 1))
         lines = data.splitlines(keepends=True)
         return _csplit_run(ctx, lines, prefix, digits, suffix_fmt, opts, pats)
@@ -484,13 +491,19 @@ def _csplit_run(
     job = _Csplit(ctx, lines, prefix, digits, suffix_fmt, opts)
     try:
         job.run(pats)
-    except CommandExit:
-        if not opts.get("keep_files"):
-            job.remove()
-        job.out.flush()  # at exit, after the message (GNU's stdout is block-buffered off a terminal)
-        raise
+    except CommandExit as e:
+        return _csplit_cleanup(job, opts, e.status)
     job.out.flush()
     return 0
+
+
+def _csplit_cleanup(job: _Csplit, opts: Parsed, status: int = 1) -> int:
+    """After an error: the pieces made so far go (unless -k), their sizes are written at exit,
+    after the message (GNU's stdout is block-buffered off a terminal)."""
+    if not opts.get("keep_files"):
+        job.remove()
+    job.out.flush()
+    return status
 
 
 class _Csplit:
