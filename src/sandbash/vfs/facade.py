@@ -897,6 +897,8 @@ class FsView:
 
     def abspath(self, path: str) -> str:
         if not path.startswith("/"):
+            if not path:  # (the kernel's rule: an empty name is no file, never the directory)
+                raise FsError(errno.ENOENT, path)
             path = self.cwd.rstrip("/") + "/" + path
         return path
 

@@ -356,6 +356,10 @@ def cmd_du(ctx: Ctx) -> int:
     grand = 0
     newest = 0.0
     for path in operands:
+        if not path:
+            ctx.error("invalid zero-length file name")
+            du.status = 1
+            continue
         result = du.walk(path, 0, True)
         if result is not None:
             grand += result[0]

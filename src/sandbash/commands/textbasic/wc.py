@@ -236,7 +236,7 @@ def cmd_wc(ctx: Ctx) -> int:
     total = _Counts()
     for name, stream, err in opened:
         shown = name if explicit else None
-        if name == "" and source is not None:
+        if name == "":  # (an operand or a --files0-from entry)
             ctx.error("invalid zero-length file name")
             status = 1
             continue
