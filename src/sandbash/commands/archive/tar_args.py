@@ -184,9 +184,12 @@ class TarArgs:
                 raise TarUsage(f"{value}: Invalid number of elements")
             self.strip = int(value)
         elif key == "transform":
-            from .tar_xform import parse_xforms  # (it raises this module's TarUsage)
+            from .tar_xform import XformError, parse_xforms
 
-            self.transforms.extend(parse_xforms(value or ""))
+            try:
+                self.transforms.extend(parse_xforms(value or ""))
+            except XformError as e:
+                raise TarUsage(e.message) from None
         elif key in ("exclude", "exclude_from"):
             getattr(self, key).append(value)
         elif key == "exclude_vcs":

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from ...regex.engine import Regex, compile_regex
 from ...regex.errors import RegexError
-from .tar_args import TarUsage
 
 REGULAR, SYMLINK, HARDLINK = "r", "s", "h"
 
@@ -75,8 +74,17 @@ class Xform:
         return "".join(parts)
 
 
-def _bad(message: str = "Invalid transform expression") -> TarUsage:
-    return TarUsage(message)
+class XformError(Exception):
+    """A malformed --transform expression; tar_args reports it as a usage error (status 2). Its own
+    class, so this module needs nothing of tar_args (which imports it lazily)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _bad(message: str = "Invalid transform expression") -> XformError:
+    return XformError(message)
 
 
 def _until(text: str, i: int, delim: str) -> tuple[str, int]:
@@ -127,7 +135,7 @@ def _replacement(text: str, groups: int) -> list[str | int]:
 
 
 def parse_xforms(text: str) -> list[Xform]:
-    """Every expression in one --transform argument; TarUsage (status 2) for a malformed one."""
+    """Every expression in one --transform argument; XformError for a malformed one (tar's usage error)."""
     out: list[Xform] = []
     i = 0
     while i < len(text):
