@@ -689,12 +689,14 @@ def _run(
                         session.exited = status
             else:
                 status = sh.run_toplevel(script, source)
+            # a script that ends past its deadline ends as the timeout it is: the clock is read
+            # every 64 commands, so one call that held on in C (a SQL function, a regex) and a few
+            # quick commands after it would otherwise return late with a status 0. Read before the
+            # grace of the jobs left running: a deadline during that grace drops them, and the
+            # script's own result stands
+            late = time.monotonic() > rt.budget.deadline
             sh.wait_all_jobs()
-            # a job's limit ends the run, even one too short to check it; and a run that ends past
-            # its deadline ends as the timeout it is: the clock is read every 64 commands, so one
-            # call that held on in C (a SQL function, a regex) and a few quick commands after it
-            # would otherwise return late with a status 0
-            if rt.budget.failure is not None or time.monotonic() > rt.budget.deadline:
+            if rt.budget.failure is not None or late:  # (a job's limit ends the run too)
                 rt.budget.check_time()
         except LimitExceeded as e:
             result = ExecResult(
