@@ -564,7 +564,7 @@ def help_text(spec: CommandSpec) -> str:
 # The GNU package whose behaviour a command follows, named on --version's first line as GNU's own
 # (`sort (GNU coreutils) 9.1`): scripts test `sed --version | grep -q GNU` to choose GNU's syntax
 # over BSD's (`sed -i ''`), and read the release from that line. The second line says what runs.
-_COREUTILS = frozenset(
+COREUTILS = frozenset(
     [
         "arch",
         "b2sum",
@@ -686,7 +686,7 @@ _GNU_PACKAGES: dict[str, tuple[str, str]] = {
 
 def version_line(name: str) -> str:
     """`NAME --version`'s text: GNU's first line for a command that follows a GNU package."""
-    package = ("GNU coreutils", "9.1") if name in _COREUTILS else _GNU_PACKAGES.get(name)
+    package = ("GNU coreutils", "9.1") if name in COREUTILS else _GNU_PACKAGES.get(name)
     if package is None:
         return f"{name} (sandbash) {VERSION}\n"
     gnu, release = package
