@@ -8,6 +8,7 @@ options, traps) between calls, the way a model's bash tool expects.
 from __future__ import annotations
 
 import _thread  # (threading's locks are _thread's: threading.py itself is ~0.8 ms of a start-up)
+import posixpath
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -221,6 +222,13 @@ class Bash:
         self.cwd = cwd
         self.seed = seed
         self.command_gate = command_gate
+        for path in files or {}:
+            # a file given where the working directory is to be (or above it): the cwd is what
+            # conflicts, not the file (else the file's write fails on the directory made for cwd)
+            here = posixpath.normpath(posixpath.join("/", cwd))
+            full = posixpath.normpath(posixpath.join(here, path))
+            if here == full or here.startswith(full.rstrip("/") + "/"):
+                raise ValueError(f"cwd {cwd!r}: {path!r} in files is a file there, not a directory")
         view = self.vfs.view("/")
         for d in ("/tmp", "/home", self.identity.home, "/bin", "/usr/bin", cwd):
             try:

@@ -374,7 +374,10 @@ def test_cli_serve_and_install_alias(tmp_path: object) -> None:
         text=True,
         timeout=60,
     )
-    assert (bad.returncode, bad.stderr) == (2, "usage: sandbash serve --socket PATH --config box.toml\n")
+    assert (bad.returncode, bad.stderr) == (
+        2,
+        "usage: sandbash serve --socket PATH --config box.toml\nTry 'sandbash serve --help' for more information.\n",
+    )
     (root / "bad.toml").write_text("[agent]\nhome = 1\n")
     bad = subprocess.run(
         [
@@ -571,3 +574,19 @@ def test_argument_too_long_for_the_host(box: Box) -> None:
     """One argument past the kernel's 128 KiB: the program cannot be started (126, as bash)."""
     done = box.run("-c", "hostcat $(printf '%0140000d' 0); echo status=$?")
     assert (done.stdout, done.stderr) == ("status=126\n", "bash: line 1: hostcat: Argument list too long\n")
+
+
+@pytest.mark.parametrize("sub", ["serve", "install-alias"])
+@pytest.mark.parametrize("flag", ["-h", "--help"])
+def test_box_subcommands_have_help(sub: str, flag: str) -> None:
+    """`sandbash serve --help` and `install-alias --help` describe the command and its options on
+    stdout with status 0 (they printed only a usage line as an error)."""
+    import subprocess
+    import sys
+
+    r = subprocess.run(
+        [sys.executable, "-m", "sandbash", sub, flag], capture_output=True, text=True, timeout=60
+    )
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout.startswith(f"usage: sandbash {sub} ")
+    assert "--socket PATH" in r.stdout and "-h, --help" in r.stdout and "Box mode" in r.stdout

@@ -165,10 +165,28 @@ def install(directory: str, socket_path: str, python: str | None = None) -> list
     return written
 
 
+INSTALL_USAGE = "usage: sandbash install-alias DIR --socket PATH\n"
+INSTALL_HELP = (
+    INSTALL_USAGE
+    + """
+Box mode: write the `bash`, `sh` and `zsh` alias scripts into DIR (made if missing; put it first on
+the agent's PATH). Each sends its command to the shell service (`sandbash serve`) listening on the
+Unix socket PATH and prints what it answers, with its exit status. Prints the files written.
+
+options:
+  --socket PATH  the service's socket (stored in the scripts as an absolute path)
+  -h, --help     show this help message and exit
+"""
+)
+
+
 def install_main(argv: list[str]) -> int:
     """`sandbash install-alias DIR --socket PATH`."""
+    if argv in (["-h"], ["--help"]):
+        sys.stdout.write(INSTALL_HELP)
+        return 0
     if len(argv) != 3 or argv[1] != "--socket" or not argv[0] or not argv[2]:
-        sys.stderr.write("usage: sandbash install-alias DIR --socket PATH\n")
+        sys.stderr.write(INSTALL_USAGE + "Try 'sandbash install-alias --help' for more information.\n")
         return 2
     try:
         for path in install(argv[0], argv[2]):

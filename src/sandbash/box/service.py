@@ -220,11 +220,30 @@ def _read_line(conn: socket.socket, cap: int) -> tuple[bytes | None, bytes]:
             return (None if over else bytes(buf)), data[end + 1 :]
 
 
+USAGE = "usage: sandbash serve --socket PATH --config box.toml\n"
+HELP = (
+    USAGE
+    + """
+Box mode's shell service: runs each command the bash/sh/zsh alias sends (one run each, in the
+workspace, with the tools and limits the configuration describes) and streams its output back.
+Runs until interrupted or terminated. See the README's "Box mode" section.
+
+options:
+  --socket PATH  the Unix socket to listen on (made at start; its directory must exist)
+  --config FILE  the box configuration (TOML: workspace, [tool.<name>] tables, limits)
+  -h, --help     show this help message and exit
+"""
+)
+
+
 def main(argv: list[str]) -> int:
     """`sandbash serve --socket PATH --config box.toml`."""
+    if argv in (["-h"], ["--help"]):
+        sys.stdout.write(HELP)
+        return 0
     opts = dict(zip(argv[::2], argv[1::2], strict=False))
     if len(argv) != 4 or set(opts) != {"--socket", "--config"}:
-        sys.stderr.write("usage: sandbash serve --socket PATH --config box.toml\n")
+        sys.stderr.write(USAGE + "Try 'sandbash serve --help' for more information.\n")
         return 2
     try:
         config = load_config(opts["--config"], opts["--socket"])
